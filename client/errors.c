@@ -1,0 +1,110 @@
+/*
+ * errors.c — error codes, their names and texts, and the per-thread last
+ * error (as the CUDA runtime keeps it).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "client/client.h"
+
+static _Thread_local trnsciError_t last_error = trnsciSuccess;
+static _Thread_local char last_message[512];
+
+trnsciError_t trn_fail(trnsciError_t e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_message, sizeof(last_message), fmt, ap);
+    va_end(ap);
+    last_error = e;
+    return e;
+}
+
+trnsciError_t trn_ok(void) {
+    last_message[0] = '\0';
+    return trnsciSuccess;
+}
+
+trnsciError_t trnsciGetLastError(void) {
+    const trnsciError_t e = last_error;
+    last_error = trnsciSuccess;
+    return e;
+}
+
+trnsciError_t trnsciPeekAtLastError(void) { return last_error; }
+
+const char *trnsciGetLastErrorMessage(void) { return last_message; }
+
+trnsciError_t trn_error_from_wire(trn_wire_code code) {
+    switch (code) {
+    case TRN_WIRE_OK: return trnsciSuccess;
+    case TRN_WIRE_INVALID_ARGUMENT:
+    case TRN_WIRE_OUT_OF_RANGE:
+    case TRN_WIRE_NOT_FOUND:
+    case TRN_WIRE_ALREADY_EXISTS: return trnsciErrorInvalidValue;
+    case TRN_WIRE_RESOURCE_EXHAUSTED: return trnsciErrorMemoryAllocation;
+    case TRN_WIRE_FAILED_PRECONDITION: return trnsciErrorInsufficientDriver;
+    case TRN_WIRE_ABORTED: return trnsciErrorContextIsDestroyed;
+    case TRN_WIRE_UNIMPLEMENTED: return trnsciErrorNotSupported;
+    case TRN_WIRE_UNAVAILABLE: return trnsciErrorDevicesUnavailable;
+    case TRN_WIRE_DEADLINE_EXCEEDED: return trnsciErrorTimeout;
+    case TRN_WIRE_CANCELLED: return trnsciErrorCancelled;
+    case TRN_WIRE_UNAUTHENTICATED: return trnsciErrorUnauthenticated;
+    case TRN_WIRE_PERMISSION_DENIED: return trnsciErrorNotPermitted;
+    case TRN_WIRE_INTERNAL: return trnsciErrorLaunchFailure;
+    case TRN_WIRE_UNKNOWN:
+    case TRN_WIRE_DATA_LOSS: break;
+    }
+    return trnsciErrorUnknown;
+}
+
+typedef struct error_text {
+    trnsciError_t code;
+    const char *name;
+    const char *text;
+} error_text;
+
+static const error_text texts[] = {
+    {trnsciSuccess, "trnsciSuccess", "no error"},
+    {trnsciErrorInvalidValue, "trnsciErrorInvalidValue", "invalid argument"},
+    {trnsciErrorMemoryAllocation, "trnsciErrorMemoryAllocation", "out of memory"},
+    {trnsciErrorInitializationError, "trnsciErrorInitializationError", "initialization error"},
+    {trnsciErrorInvalidMemcpyDirection, "trnsciErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
+    {trnsciErrorInsufficientDriver, "trnsciErrorInsufficientDriver",
+     "the daemon speaks an incompatible protocol version"},
+    {trnsciErrorDevicesUnavailable, "trnsciErrorDevicesUnavailable",
+     "the daemon is unavailable or shutting down"},
+    {trnsciErrorNoDevice, "trnsciErrorNoDevice", "no trnscid daemon is reachable"},
+    {trnsciErrorInvalidDevice, "trnsciErrorInvalidDevice", "invalid device ordinal"},
+    {trnsciErrorInvalidResourceHandle, "trnsciErrorInvalidResourceHandle",
+     "invalid resource handle"},
+    {trnsciErrorNotReady, "trnsciErrorNotReady", "device not ready"},
+    {trnsciErrorContextIsDestroyed, "trnsciErrorContextIsDestroyed",
+     "the daemon ended this process's session"},
+    {trnsciErrorLaunchFailure, "trnsciErrorLaunchFailure", "a kernel failed in the daemon"},
+    {trnsciErrorNotPermitted, "trnsciErrorNotPermitted", "operation not permitted"},
+    {trnsciErrorNotSupported, "trnsciErrorNotSupported", "operation not supported"},
+    {trnsciErrorTimeout, "trnsciErrorTimeout", "timeout expired"},
+    {trnsciErrorUnknown, "trnsciErrorUnknown", "unknown error"},
+    {trnsciErrorBusy, "trnsciErrorBusy", "a daemon limit was reached"},
+    {trnsciErrorUnauthenticated, "trnsciErrorUnauthenticated",
+     "the daemon refused the credentials"},
+    {trnsciErrorCancelled, "trnsciErrorCancelled", "the operation was cancelled"},
+};
+
+static const error_text *find(trnsciError_t e) {
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+        if (texts[i].code == e)
+            return &texts[i];
+    return NULL;
+}
+
+const char *trnsciGetErrorString(trnsciError_t error) {
+    const error_text *t = find(error);
+    return t ? t->text : "unrecognized error code";
+}
+
+const char *trnsciGetErrorName(trnsciError_t error) {
+    const error_text *t = find(error);
+    return t ? t->name : "unrecognized error code";
+}

@@ -1,0 +1,226 @@
+/*
+ * memory.c — trnsciMalloc/Free/Memcpy/Memset over the remote transport.
+ *
+ * A device pointer is the start of a reserved, inaccessible address range of
+ * the allocation's size (see ptrtable.h). Host↔device copies move through
+ * Write/Read calls of at most chunk_bytes each, so no single message
+ * approaches gRPC's size limits.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "client/client.h"
+
+static size_t round_to_page(uint64_t n) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (size_t)((n + page - 1) / page * page);
+}
+
+trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
+    if (!devPtr)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciMalloc: devPtr is NULL");
+    *devPtr = NULL;
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    if (size == 0)
+        return trn_ok();
+    if (size > SIZE_MAX / 2)
+        return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: %zu bytes is too large", size);
+    void *base = mmap(NULL, round_to_page(size), PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        return trn_fail(trnsciErrorMemoryAllocation,
+                        "trnsciMalloc: cannot reserve %zu bytes of address space", size);
+
+    Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.bytes = size;
+    Trnsci__V1__AllocReply *r = NULL;
+    e = trn_client_call(c, TRN_WIRE_ALLOC, &req.base, &trnsci__v1__alloc_reply__descriptor,
+                        (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
+    if (e != trnsciSuccess) {
+        munmap(base, round_to_page(size));
+        return e;
+    }
+    const uint64_t id = r->buffer_id;
+    trnsci__v1__alloc_reply__free_unpacked(r, NULL);
+    if (trn_ptrtable_insert(&c->ptrs, (uintptr_t)base, size, id) != 0) {
+        munmap(base, round_to_page(size));
+        return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: out of client memory");
+    }
+    *devPtr = base;
+    return trn_ok();
+}
+
+trnsciError_t trnsciFree(void *devPtr) {
+    if (!devPtr)
+        return trn_ok();
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    trn_ptr_entry entry;
+    if (trn_ptrtable_remove(&c->ptrs, (uintptr_t)devPtr, &entry) != 0)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "trnsciFree: %p is not the start of a live trnsci allocation", devPtr);
+    munmap((void *)entry.base, round_to_page(entry.size));
+    Trnsci__V1__FreeRequest req = TRNSCI__V1__FREE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.buffer_id = entry.buffer_id;
+    e = trn_client_call(c, TRN_WIRE_FREE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+    return e == trnsciSuccess ? trn_ok() : e;
+}
+
+/* Resolves a device range [p, p+count) that must lie in one allocation. */
+static trnsciError_t device_range(trn_client *c, const void *p, size_t count, const char *what,
+                                  Trnsci__V1__BufferRef *ref) {
+    trn_ptr_entry entry;
+    uint64_t off;
+    if (trn_ptrtable_lookup(&c->ptrs, p, &entry, &off) != 0)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s (%p) is not a trnsci device pointer (not from trnsciMalloc, or "
+                        "already freed)",
+                        what, p);
+    if (count > entry.size - off)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %zu bytes from %p run past the end of its allocation (%llu bytes "
+                        "left)",
+                        what, count, p, (unsigned long long)(entry.size - off));
+    trnsci__v1__buffer_ref__init(ref);
+    ref->buffer_id = entry.buffer_id;
+    ref->offset = off;
+    return trnsciSuccess;
+}
+
+static trnsciError_t write_chunks(trn_client *c, Trnsci__V1__BufferRef dst, const void *src,
+                                  size_t count) {
+    Trnsci__V1__WriteRequest req = TRNSCI__V1__WRITE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.dst = &dst;
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
+        req.data.data = (uint8_t *)src + done;
+        req.data.len = n;
+        const trnsciError_t e =
+            trn_client_call(c, TRN_WIRE_WRITE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+        if (e != trnsciSuccess)
+            return e;
+        done += n;
+        dst.offset += n;
+    }
+    return trnsciSuccess;
+}
+
+static trnsciError_t read_chunks(trn_client *c, Trnsci__V1__BufferRef src, void *dst,
+                                 size_t count) {
+    Trnsci__V1__ReadRequest req = TRNSCI__V1__READ_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.src = &src;
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
+        req.length = n;
+        Trnsci__V1__ReadReply *r = NULL;
+        const trnsciError_t e =
+            trn_client_call(c, TRN_WIRE_READ, &req.base, &trnsci__v1__read_reply__descriptor,
+                            (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
+        if (e != trnsciSuccess)
+            return e;
+        const int short_read = r->data.len != n;
+        if (!short_read)
+            memcpy((char *)dst + done, r->data.data, n);
+        trnsci__v1__read_reply__free_unpacked(r, NULL);
+        if (short_read)
+            return trn_fail(trnsciErrorUnknown, "trnsciMemcpy: the daemon returned a short read");
+        done += n;
+        src.offset += n;
+    }
+    return trnsciSuccess;
+}
+
+static int is_device(trn_client *c, const void *p) {
+    trn_ptr_entry e;
+    uint64_t off;
+    return p && trn_ptrtable_lookup(&c->ptrs, p, &e, &off) == 0;
+}
+
+/* D2D (and memset) run as ops on the default stream, then wait. */
+static trnsciError_t submit_and_wait(trn_client *c, Trnsci__V1__Op *op) {
+    trnsciError_t e = trn_client_submit(c, NULL, op);
+    if (e == trnsciSuccess)
+        e = trn_client_sync_all(c);
+    return e;
+}
+
+trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcpyKind kind) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    if (count == 0)
+        return trn_ok();
+    if (!dst || !src)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciMemcpy: dst or src is NULL");
+    if (kind == trnsciMemcpyDefault)
+        kind = is_device(c, dst) ? (is_device(c, src) ? trnsciMemcpyDeviceToDevice
+                                                      : trnsciMemcpyHostToDevice)
+                                 : (is_device(c, src) ? trnsciMemcpyDeviceToHost
+                                                      : trnsciMemcpyHostToHost);
+    Trnsci__V1__BufferRef dref, sref;
+    switch (kind) {
+    case trnsciMemcpyHostToHost:
+        memmove(dst, src, count);
+        return trn_ok();
+    case trnsciMemcpyHostToDevice:
+        if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
+            (e = trn_client_order_after_work(c)) || (e = write_chunks(c, dref, src, count)))
+            return e;
+        return trn_ok();
+    case trnsciMemcpyDeviceToHost:
+        if ((e = device_range(c, src, count, "trnsciMemcpy: src", &sref)) ||
+            (e = trn_client_order_after_work(c)) || (e = read_chunks(c, sref, dst, count)))
+            return e;
+        return trn_ok();
+    case trnsciMemcpyDeviceToDevice: {
+        if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
+            (e = device_range(c, src, count, "trnsciMemcpy: src", &sref)))
+            return e;
+        Trnsci__V1__CopyOp copy = TRNSCI__V1__COPY_OP__INIT;
+        copy.dst = &dref;
+        copy.src = &sref;
+        copy.bytes = count;
+        Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+        op.kind_case = TRNSCI__V1__OP__KIND_COPY;
+        op.copy = &copy;
+        e = submit_and_wait(c, &op);
+        return e == trnsciSuccess ? trn_ok() : e;
+    }
+    case trnsciMemcpyDefault: break;
+    }
+    return trn_fail(trnsciErrorInvalidMemcpyDirection, "trnsciMemcpy: kind %d is not valid",
+                    (int)kind);
+}
+
+trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    if (count == 0)
+        return trn_ok();
+    Trnsci__V1__BufferRef ref;
+    if ((e = device_range(c, devPtr, count, "trnsciMemset: devPtr", &ref)))
+        return e;
+    Trnsci__V1__MemsetOp m = TRNSCI__V1__MEMSET_OP__INIT;
+    m.dst = &ref;
+    m.value = (uint32_t)(unsigned char)value;
+    m.bytes = count;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_MEMSET;
+    op.memset = &m;
+    e = submit_and_wait(c, &op);
+    return e == trnsciSuccess ? trn_ok() : e;
+}

@@ -1,0 +1,345 @@
+/*
+ * runtime.c — connecting to the daemon, the session, and the runtime calls
+ * that are not about memory or streams.
+ *
+ * The process-wide client lives here; `lock` serialises initialisation and
+ * reset only — every other call reads the initialised client lock-free.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "client/client.h"
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static trn_client the_client;
+static atomic_int initialised;
+
+/* ---- addresses ----------------------------------------------------------- */
+
+static void default_address(char *buf, size_t len) {
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    if (xdg && xdg[0])
+        snprintf(buf, len, "unix:%s/trnscid.sock", xdg);
+    else
+        snprintf(buf, len, "unix:/run/trnscid/trnscid.sock");
+}
+
+/* Splits "a,b,c" into at most max targets (in place). */
+static int split_targets(char *list, char **out, int max) {
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < max;
+         tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        if (*tok)
+            out[n++] = tok;
+    }
+    return n;
+}
+
+/* Hello on one target: returns the open transport, or NULL with *code and
+ * msg set. */
+static trn_transport *try_target(const char *target, trn_client *c, trn_wire_code *code,
+                                 char *msg, size_t msglen) {
+    trn_transport *t = trn_transport_open(target);
+    if (!t) {
+        *code = TRN_WIRE_RESOURCE_EXHAUSTED;
+        snprintf(msg, msglen, "out of memory");
+        return NULL;
+    }
+    Trnsci__V1__HelloRequest req = TRNSCI__V1__HELLO_REQUEST__INIT;
+    req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    req.client_name = "libtrnsci";
+    Trnsci__V1__HelloReply *r = NULL;
+    *code = trn_transport_call(t, TRN_WIRE_HELLO, &req.base, &trnsci__v1__hello_reply__descriptor,
+                               (ProtobufCMessage **)&r, msg, msglen, TRN_CALL_TIMEOUT_MS);
+    if (*code != TRN_WIRE_OK) {
+        trn_transport_close(t);
+        return NULL;
+    }
+    c->core_count = r->core_count;
+    c->chunk_bytes = r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes
+                                                         : TRNSCI_WIRE_CHUNK_BYTES;
+    if (c->chunk_bytes > TRNSCI_WIRE_CHUNK_BYTES)
+        c->chunk_bytes = TRNSCI_WIRE_CHUNK_BYTES;
+    snprintf(c->daemon_version, sizeof(c->daemon_version), "%s", r->daemon_version);
+    snprintf(c->backend, sizeof(c->backend), "%s", r->backend);
+    trnsci__v1__hello_reply__free_unpacked(r, NULL);
+    return t;
+}
+
+/* Connects to the first reachable target of the list, starting at an index
+ * chosen by pid so that processes spread over a list of daemons. */
+static trnsciError_t connect_any(const char *address, trn_client *c) {
+    char list[2048];
+    snprintf(list, sizeof(list), "%s", address);
+    char *targets[32];
+    const int n = split_targets(list, targets, 32);
+    if (n == 0)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciInit: empty daemon address");
+    const int start = n > 1 ? (int)(getpid() % n) : 0;
+    trn_wire_code code = TRN_WIRE_UNAVAILABLE;
+    char msg[512] = "";
+    for (int i = 0; i < n; i++) {
+        const char *target = targets[(start + i) % n];
+        c->t = try_target(target, c, &code, msg, sizeof(msg));
+        if (c->t)
+            return trnsciSuccess;
+        if (code != TRN_WIRE_UNAVAILABLE && code != TRN_WIRE_DEADLINE_EXCEEDED)
+            break; /* reachable but refused: report it, do not fail over */
+    }
+    if (code == TRN_WIRE_UNAVAILABLE || code == TRN_WIRE_DEADLINE_EXCEEDED)
+        return trn_fail(trnsciErrorNoDevice,
+                        "no trnscid reachable at %s (start one with `make run` or `trnscid`, "
+                        "or set TRNSCI_ADDR): %s",
+                        address, msg);
+    return trn_fail(trn_error_from_wire(code), "trnscid at %s refused the connection: %s",
+                    address, msg);
+}
+
+static trnsciError_t open_session(trn_client *c) {
+    Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
+    req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    req.client_name = "libtrnsci";
+    req.client_pid = (uint32_t)getpid();
+    Trnsci__V1__OpenSessionReply *r = NULL;
+    const trnsciError_t e =
+        trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
+                        &trnsci__v1__open_session_reply__descriptor, (ProtobufCMessage **)&r,
+                        TRN_CALL_TIMEOUT_MS);
+    if (e != trnsciSuccess)
+        return e;
+    c->session_id = r->session_id;
+    trnsci__v1__open_session_reply__free_unpacked(r, NULL);
+
+    Trnsci__V1__AttachRequest a = TRNSCI__V1__ATTACH_REQUEST__INIT;
+    a.session_id = c->session_id;
+    if (trn_transport_attach(c->t, &a.base) != 0)
+        return trn_fail(trnsciErrorInitializationError, "cannot open the session's Attach stream");
+    return trnsciSuccess;
+}
+
+static trnsciError_t init_locked(const char *address) {
+    trn_client *c = &the_client;
+    char addr[2048];
+    if (address && address[0])
+        snprintf(addr, sizeof(addr), "%s", address);
+    else if (getenv("TRNSCI_ADDR") && getenv("TRNSCI_ADDR")[0])
+        snprintf(addr, sizeof(addr), "%s", getenv("TRNSCI_ADDR"));
+    else
+        default_address(addr, sizeof(addr));
+
+    memset(c, 0, sizeof(*c));
+    trn_ptrtable_init(&c->ptrs);
+    atomic_init(&c->next_stream_id, 1);
+    atomic_init(&c->submitted, 0);
+    atomic_init(&c->synced, 0);
+    trnsciError_t e = connect_any(addr, c);
+    if (e == trnsciSuccess)
+        e = open_session(c);
+    if (e != trnsciSuccess) {
+        trn_transport_close(c->t);
+        c->t = NULL;
+        trn_ptrtable_destroy(&c->ptrs);
+        return e;
+    }
+    atomic_store(&initialised, 1);
+    return trn_ok();
+}
+
+trnsciError_t trnsciInit(const char *address) {
+    if (atomic_load(&initialised))
+        return trn_ok();
+    pthread_mutex_lock(&init_lock);
+    const trnsciError_t e = atomic_load(&initialised) ? trn_ok() : init_locked(address);
+    pthread_mutex_unlock(&init_lock);
+    return e;
+}
+
+trn_client *trn_client_get(trnsciError_t *err) {
+    if (!atomic_load(&initialised)) {
+        *err = trnsciInit(NULL);
+        if (*err != trnsciSuccess)
+            return NULL;
+    }
+    *err = trnsciSuccess;
+    return &the_client;
+}
+
+trnsciError_t trnsciDeviceReset(void) {
+    pthread_mutex_lock(&init_lock);
+    if (!atomic_load(&initialised)) {
+        pthread_mutex_unlock(&init_lock);
+        return trn_ok();
+    }
+    trn_client *c = &the_client;
+    Trnsci__V1__CloseSessionRequest req = TRNSCI__V1__CLOSE_SESSION_REQUEST__INIT;
+    req.session_id = c->session_id;
+    char msg[256];
+    trn_transport_call(c->t, TRN_WIRE_CLOSE_SESSION, &req.base, NULL, NULL, msg, sizeof(msg),
+                       TRN_CALL_TIMEOUT_MS);
+    size_t n = 0;
+    trn_ptr_entry *all = trn_ptrtable_take_all(&c->ptrs, &n);
+    for (size_t i = 0; i < n; i++)
+        munmap((void *)all[i].base, (size_t)all[i].size);
+    free(all);
+    trn_transport_close(c->t);
+    c->t = NULL;
+    trn_ptrtable_destroy(&c->ptrs);
+    atomic_store(&initialised, 0);
+    pthread_mutex_unlock(&init_lock);
+    return trn_ok();
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+
+trnsciError_t trn_client_call(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
+                              const ProtobufCMessageDescriptor *reply_desc,
+                              ProtobufCMessage **reply, int timeout_ms) {
+    char msg[512] = "";
+    const trn_wire_code code =
+        trn_transport_call(c->t, m, req, reply_desc, reply, msg, sizeof(msg), timeout_ms);
+    if (code == TRN_WIRE_OK)
+        return trnsciSuccess;
+    return trn_fail(trn_error_from_wire(code), "%s", msg[0] ? msg : "the daemon refused the call");
+}
+
+trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
+                                 Trnsci__V1__BufferRef *ref) {
+    trnsci__v1__buffer_ref__init(ref);
+    if (!p)
+        return trnsciSuccess;
+    trn_ptr_entry e;
+    uint64_t off;
+    if (trn_ptrtable_lookup(&c->ptrs, p, &e, &off) != 0)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s (%p) is not a trnsci device pointer (not from trnsciMalloc, or "
+                        "already freed)",
+                        what, p);
+    ref->buffer_id = e.buffer_id;
+    ref->offset = off;
+    return trnsciSuccess;
+}
+
+trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op) {
+    Trnsci__V1__SubmitRequest req = TRNSCI__V1__SUBMIT_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.stream_id = trn_stream_id(stream);
+    req.op = op;
+    /* Count before sending: a concurrent memcpy must not skip its sync. */
+    atomic_fetch_add(&c->submitted, 1);
+    return trn_client_call(c, TRN_WIRE_SUBMIT, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+}
+
+trnsciError_t trn_client_sync_all(trn_client *c) {
+    const uint64_t upto = atomic_load(&c->submitted);
+    Trnsci__V1__SynchronizeRequest req = TRNSCI__V1__SYNCHRONIZE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.all_streams = 1;
+    const trnsciError_t e =
+        trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
+    if (e == trnsciSuccess) {
+        uint_fast64_t cur = atomic_load(&c->synced);
+        while (cur < upto && !atomic_compare_exchange_weak(&c->synced, &cur, upto)) {
+        }
+    }
+    return e;
+}
+
+trnsciError_t trn_client_order_after_work(trn_client *c) {
+    if (atomic_load(&c->synced) == atomic_load(&c->submitted))
+        return trnsciSuccess;
+    return trn_client_sync_all(c);
+}
+
+/* ---- device queries ---------------------------------------------------------- */
+
+trnsciError_t trnsciGetDeviceCount(int *count) {
+    if (!count)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciGetDeviceCount: count is NULL");
+    trnsciError_t e;
+    if (!trn_client_get(&e)) {
+        *count = 0;
+        return e == trnsciErrorNoDevice ? trnsciErrorNoDevice : e;
+    }
+    *count = 1;
+    return trn_ok();
+}
+
+trnsciError_t trnsciDeviceGetAttribute(int *value, trnsciDeviceAttr attr, int device) {
+    if (!value)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDeviceGetAttribute: value is NULL");
+    if (device != 0)
+        return trn_fail(trnsciErrorInvalidDevice,
+                        "trnsciDeviceGetAttribute: device %d does not exist (the daemon is "
+                        "device 0)",
+                        device);
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    switch (attr) {
+    case trnsciDevAttrMultiProcessorCount: *value = (int)c->core_count; return trn_ok();
+    }
+    return trn_fail(trnsciErrorInvalidValue, "trnsciDeviceGetAttribute: unknown attribute %d",
+                    (int)attr);
+}
+
+trnsciError_t trnsciRuntimeGetVersion(int *runtimeVersion) {
+    if (!runtimeVersion)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciRuntimeGetVersion: argument is NULL");
+    *runtimeVersion = TRNSCI_VERSION;
+    return trn_ok();
+}
+
+trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out) {
+    if (!out)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetStatus: status is NULL");
+    char addr[2048];
+    if (address && address[0])
+        snprintf(addr, sizeof(addr), "%s", address);
+    else if (getenv("TRNSCI_ADDR") && getenv("TRNSCI_ADDR")[0])
+        snprintf(addr, sizeof(addr), "%s", getenv("TRNSCI_ADDR"));
+    else
+        default_address(addr, sizeof(addr));
+    char *targets[1];
+    if (split_targets(addr, targets, 1) != 1)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetStatus: empty address");
+    trn_transport *t = trn_transport_open(targets[0]);
+    if (!t)
+        return trn_fail(trnsciErrorMemoryAllocation, "out of memory");
+    Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
+    Trnsci__V1__StatusReply *r = NULL;
+    char msg[512] = "";
+    const trn_wire_code code = trn_transport_call(t, TRN_WIRE_STATUS, &req.base,
+                                                  &trnsci__v1__status_reply__descriptor,
+                                                  (ProtobufCMessage **)&r, msg, sizeof(msg),
+                                                  TRN_CALL_TIMEOUT_MS);
+    trn_transport_close(t);
+    if (code != TRN_WIRE_OK) {
+        if (code == TRN_WIRE_UNAVAILABLE)
+            return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0],
+                            msg);
+        return trn_fail(trn_error_from_wire(code), "%s", msg);
+    }
+    memset(out, 0, sizeof(*out));
+    snprintf(out->daemonVersion, sizeof(out->daemonVersion), "%s", r->daemon_version);
+    snprintf(out->backend, sizeof(out->backend), "%s", r->backend);
+    out->protocolMajor = r->protocol_major;
+    out->protocolMinor = r->protocol_minor;
+    out->coreCount = r->core_count;
+    out->sessions = r->sessions;
+    out->opsQueued = r->ops_queued;
+    out->opsRunning = r->ops_running;
+    out->opsCompleted = r->ops_completed;
+    out->bytesHeld = r->bytes_held;
+    out->buffers = r->buffers;
+    out->uptimeMs = r->uptime_ms;
+    trnsci__v1__status_reply__free_unpacked(r, NULL);
+    return trn_ok();
+}

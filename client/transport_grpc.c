@@ -1,0 +1,220 @@
+/*
+ * transport_grpc.c — the client's gRPC transport (gRPC core 1.51 C API).
+ *
+ * Each unary call uses its own pluck completion queue, so any number of
+ * application threads can call concurrently. The Attach stream is started
+ * once per session and never polled: the daemon watches it, and when this
+ * process exits or crashes the kernel closes the connection, which ends the
+ * stream and releases the session at once.
+ */
+#include "client/transport.h"
+
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/log.h>
+#include <grpc/support/time.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct trn_transport {
+    grpc_channel *channel;
+    char *target;
+    /* The Attach stream. */
+    grpc_call *attach_call;
+    grpc_completion_queue *attach_cq;
+    grpc_metadata_array attach_md, attach_trailing;
+    grpc_status_code attach_status;
+    grpc_slice attach_details;
+    grpc_byte_buffer *attach_req;
+};
+
+static const char *const method_paths[TRN_WIRE_METHOD_COUNT] = {
+#define TRN_WIRE_METHOD_PATH(name, path) [TRN_WIRE_##name] = path,
+    TRNSCI_METHODS(TRN_WIRE_METHOD_PATH)
+#undef TRN_WIRE_METHOD_PATH
+};
+
+static pthread_once_t grpc_once = PTHREAD_ONCE_INIT;
+
+static void grpc_start(void) {
+    gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
+    grpc_init();
+}
+
+trn_transport *trn_transport_open(const char *target) {
+    pthread_once(&grpc_once, grpc_start);
+    trn_transport *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->target = strdup(target);
+    grpc_arg args[2];
+    memset(args, 0, sizeof(args));
+    args[0].type = GRPC_ARG_INTEGER;
+    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[0].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[1].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
+    const grpc_channel_args chargs = {2, args};
+    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    t->channel = grpc_channel_create(target, creds, &chargs);
+    grpc_channel_credentials_release(creds);
+    if (!t->target || !t->channel) {
+        if (t->channel)
+            grpc_channel_destroy(t->channel);
+        free(t->target);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static grpc_byte_buffer *pack(const ProtobufCMessage *msg) {
+    const size_t len = protobuf_c_message_get_packed_size(msg);
+    grpc_slice slice = grpc_slice_malloc(len);
+    protobuf_c_message_pack(msg, GRPC_SLICE_START_PTR(slice));
+    grpc_byte_buffer *bb = grpc_raw_byte_buffer_create(&slice, 1);
+    grpc_slice_unref(slice);
+    return bb;
+}
+
+static ProtobufCMessage *unpack(const ProtobufCMessageDescriptor *desc, grpc_byte_buffer *bb) {
+    grpc_byte_buffer_reader reader;
+    if (!bb || !grpc_byte_buffer_reader_init(&reader, bb))
+        return NULL;
+    grpc_slice s = grpc_byte_buffer_reader_readall(&reader);
+    grpc_byte_buffer_reader_destroy(&reader);
+    ProtobufCMessage *m =
+        protobuf_c_message_unpack(desc, NULL, GRPC_SLICE_LENGTH(s), GRPC_SLICE_START_PTR(s));
+    grpc_slice_unref(s);
+    return m;
+}
+
+static gpr_timespec deadline_of(int timeout_ms) {
+    if (timeout_ms < 0)
+        return gpr_inf_future(GPR_CLOCK_REALTIME);
+    return gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                        gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
+}
+
+trn_wire_code trn_transport_call(trn_transport *t, trn_wire_method method,
+                                 const ProtobufCMessage *req,
+                                 const ProtobufCMessageDescriptor *reply_desc,
+                                 ProtobufCMessage **reply, char *msg, size_t msglen,
+                                 int timeout_ms) {
+    grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
+    grpc_slice path = grpc_slice_from_static_string(method_paths[method]);
+    grpc_call *call = grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq,
+                                               path, NULL, deadline_of(timeout_ms), NULL);
+    grpc_byte_buffer *send = pack(req), *recv = NULL;
+    grpc_metadata_array md, trailing;
+    grpc_metadata_array_init(&md);
+    grpc_metadata_array_init(&trailing);
+    grpc_status_code status = GRPC_STATUS_UNKNOWN;
+    grpc_slice details = grpc_empty_slice();
+
+    grpc_op ops[6];
+    memset(ops, 0, sizeof(ops));
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_MESSAGE;
+    ops[1].data.send_message.send_message = send;
+    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+    ops[3].data.recv_initial_metadata.recv_initial_metadata = &md;
+    ops[4].op = GRPC_OP_RECV_MESSAGE;
+    ops[4].data.recv_message.recv_message = &recv;
+    ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    ops[5].data.recv_status_on_client.trailing_metadata = &trailing;
+    ops[5].data.recv_status_on_client.status = &status;
+    ops[5].data.recv_status_on_client.status_details = &details;
+
+    trn_wire_code code;
+    if (grpc_call_start_batch(call, ops, 6, call, NULL) != GRPC_CALL_OK) {
+        code = TRN_WIRE_INTERNAL;
+        snprintf(msg, msglen, "gRPC refused to start the call");
+    } else {
+        grpc_completion_queue_pluck(cq, call, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        code = (trn_wire_code)status;
+        if (code == TRN_WIRE_OK && reply_desc) {
+            *reply = unpack(reply_desc, recv);
+            if (!*reply) {
+                code = TRN_WIRE_INTERNAL;
+                snprintf(msg, msglen, "the daemon's %s reply could not be decoded",
+                         reply_desc->short_name);
+            }
+        } else if (code != TRN_WIRE_OK) {
+            const size_t n = GRPC_SLICE_LENGTH(details);
+            const size_t k = n < msglen - 1 ? n : msglen - 1;
+            memcpy(msg, GRPC_SLICE_START_PTR(details), k);
+            msg[k] = '\0';
+        }
+    }
+    grpc_slice_unref(details);
+    grpc_metadata_array_destroy(&md);
+    grpc_metadata_array_destroy(&trailing);
+    grpc_byte_buffer_destroy(send);
+    if (recv)
+        grpc_byte_buffer_destroy(recv);
+    grpc_call_unref(call);
+    grpc_completion_queue_shutdown(cq);
+    grpc_completion_queue_destroy(cq);
+    return code;
+}
+
+int trn_transport_attach(trn_transport *t, const ProtobufCMessage *req) {
+    t->attach_cq = grpc_completion_queue_create_for_pluck(NULL);
+    grpc_slice path = grpc_slice_from_static_string(method_paths[TRN_WIRE_ATTACH]);
+    t->attach_call =
+        grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, t->attach_cq, path,
+                                 NULL, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    t->attach_req = pack(req);
+    grpc_metadata_array_init(&t->attach_md);
+    grpc_metadata_array_init(&t->attach_trailing);
+    t->attach_details = grpc_empty_slice();
+
+    grpc_op ops[5];
+    memset(ops, 0, sizeof(ops));
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_MESSAGE;
+    ops[1].data.send_message.send_message = t->attach_req;
+    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+    ops[3].data.recv_initial_metadata.recv_initial_metadata = &t->attach_md;
+    ops[4].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    ops[4].data.recv_status_on_client.trailing_metadata = &t->attach_trailing;
+    ops[4].data.recv_status_on_client.status = &t->attach_status;
+    ops[4].data.recv_status_on_client.status_details = &t->attach_details;
+    if (grpc_call_start_batch(t->attach_call, ops, 5, t->attach_call, NULL) != GRPC_CALL_OK) {
+        grpc_call_unref(t->attach_call);
+        t->attach_call = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void trn_transport_close(trn_transport *t) {
+    if (!t)
+        return;
+    if (t->attach_cq) {
+        if (t->attach_call) {
+            grpc_call_cancel(t->attach_call, NULL);
+            grpc_completion_queue_pluck(t->attach_cq, t->attach_call,
+                                        gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+            grpc_call_unref(t->attach_call);
+            grpc_slice_unref(t->attach_details);
+            grpc_metadata_array_destroy(&t->attach_md);
+            grpc_metadata_array_destroy(&t->attach_trailing);
+        }
+        if (t->attach_req)
+            grpc_byte_buffer_destroy(t->attach_req);
+        grpc_completion_queue_shutdown(t->attach_cq);
+        grpc_completion_queue_destroy(t->attach_cq);
+    }
+    grpc_channel_destroy(t->channel);
+    free(t->target);
+    free(t);
+}

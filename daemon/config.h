@@ -1,0 +1,49 @@
+/*
+ * config.h — trnscid's settings and their command-line parsing.
+ */
+#ifndef TRN_DAEMON_CONFIG_H
+#define TRN_DAEMON_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/log.h"
+
+#define TRN_CONFIG_MAX_LISTEN 8
+#define TRN_CONFIG_MAX_CORES 1024
+
+typedef struct trn_config {
+    char *listen[TRN_CONFIG_MAX_LISTEN]; /* "unix:/path" or "host:port" */
+    int nlisten;
+    int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
+    int ncores;
+    char *cache_dir;              /* NULL: no persistent plan cache */
+    uint64_t max_session_bytes;   /* per-session buffer quota */
+    uint32_t max_streams;         /* per session, default stream included */
+    uint32_t lease_ms;            /* lease of a session with no Attach stream */
+    trn_log_level log_level;
+} trn_config;
+
+typedef enum trn_config_result {
+    TRN_CONFIG_OK = 0,
+    TRN_CONFIG_EXIT_OK,   /* --help / --version printed: exit 0 */
+    TRN_CONFIG_ERROR,     /* message in err: exit 2 */
+} trn_config_result;
+
+/* Fills cfg from argv over the defaults. Must be paired with
+ * trn_config_free whatever it returns. */
+trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char *err,
+                                   size_t errlen);
+void trn_config_free(trn_config *cfg);
+
+/* The default local socket address: unix:$XDG_RUNTIME_DIR/trnscid.sock, or
+ * unix:/run/trnscid/trnscid.sock. Writes into buf; returns buf. */
+char *trn_config_default_listen(char *buf, size_t len);
+
+/* Parses "123", "64K", "512M", "8G", "1T" (binary multiples). Returns 0/-1. */
+int trn_config_parse_bytes(const char *s, uint64_t *out);
+/* Parses "N" (the first N CPUs this process may run on) or a list such as
+ * "0,2-3". Returns 0, or -1 with err written. */
+int trn_config_parse_cores(const char *s, int *cpus, int *ncores, char *err, size_t errlen);
+
+#endif

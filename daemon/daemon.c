@@ -1,0 +1,141 @@
+/*
+ * daemon.c — start-up, the main loop, and clean shutdown.
+ *
+ * The main thread polls the gRPC completion queue in slices of 100 ms; between
+ * slices it reads the signalfd and expires session leases.
+ */
+#include "daemon/daemon.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "daemon/log.h"
+
+#define POLL_SLICE_MS 100
+#define SHUTDOWN_GRACE_MS 2000
+
+static int block_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+        return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int trnscid_start(trnscid *d) {
+    char err[512];
+    d->signal_fd = block_signals();
+    if (d->signal_fd < 0) {
+        trn_log(TRN_LOG_ERROR, "cannot set up signal handling: %s", strerror(errno));
+        return -1;
+    }
+    d->backend = trn_backend_cpu_create();
+    if (!d->backend) {
+        trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
+        goto fail;
+    }
+    d->sched = trn_sched_create(d->backend, d->cfg.cpus, d->cfg.ncores, err, sizeof(err));
+    if (!d->sched) {
+        trn_log(TRN_LOG_ERROR, "%s", err);
+        goto fail;
+    }
+    trn_session_table_init(&d->sessions, d->sched, &d->cfg);
+    d->service.cfg = &d->cfg;
+    d->service.backend = d->backend;
+    d->service.sched = d->sched;
+    d->service.sessions = &d->sessions;
+    d->service.start_ms = trn_now_ms();
+    atomic_init(&d->service.draining, 0);
+    d->grpc = trn_grpc_frontend_start(&d->service, d->cfg.listen, d->cfg.nlisten, err,
+                                      sizeof(err));
+    if (!d->grpc) {
+        trn_log(TRN_LOG_ERROR, "%s", err);
+        trn_sched_shutdown(d->sched);
+        trn_session_table_destroy(&d->sessions);
+        goto fail;
+    }
+    char cores[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < d->cfg.ncores && used + 12 < sizeof(cores); i++)
+        used += (size_t)snprintf(cores + used, sizeof(cores) - used, "%s%d", i ? "," : "",
+                                 d->cfg.cpus[i]);
+    trn_log(TRN_LOG_INFO, "ready: backend %s, %d cores (cpus %s), max-session-bytes %llu",
+            d->backend->name, d->cfg.ncores, cores, (unsigned long long)d->cfg.max_session_bytes);
+    return 0;
+
+fail:
+    trn_sched_destroy(d->sched);
+    d->sched = NULL;
+    if (d->backend)
+        d->backend->destroy(d->backend);
+    d->backend = NULL;
+    close(d->signal_fd);
+    return -1;
+}
+
+/* Returns 1 when a stop signal arrived. */
+static int read_signals(trnscid *d) {
+    struct signalfd_siginfo si;
+    int stop = 0;
+    while (read(d->signal_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+        if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT) {
+            trn_log(TRN_LOG_INFO, "received %s: shutting down",
+                    si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT");
+            stop = 1;
+        } else if (si.ssi_signo == SIGHUP) {
+            trn_log(TRN_LOG_INFO, "received SIGHUP: nothing to reload yet");
+        }
+    }
+    return stop;
+}
+
+void trnscid_run(trnscid *d) {
+    uint64_t next_expiry = trn_now_ms() + 1000;
+    for (;;) {
+        trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
+        if (read_signals(d))
+            break;
+        const uint64_t now = trn_now_ms();
+        if (now >= next_expiry) {
+            trn_session_table_expire(&d->sessions, now);
+            next_expiry = now + 1000;
+        }
+    }
+
+    atomic_store(&d->service.draining, 1);
+    trn_grpc_frontend_begin_shutdown(d->grpc);
+    /* Queued work is dropped (its waiters get UNAVAILABLE); running shards
+     * finish before the workers exit. */
+    trn_sched_shutdown(d->sched);
+    trn_session_table_close_all(&d->sessions, "daemon shutting down");
+    const uint64_t deadline = trn_now_ms() + SHUTDOWN_GRACE_MS;
+    int cancelled = 0;
+    while (!trn_grpc_frontend_idle(d->grpc)) {
+        trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
+        if (!cancelled && trn_now_ms() >= deadline) {
+            trn_grpc_frontend_cancel_all(d->grpc);
+            cancelled = 1;
+        }
+    }
+}
+
+void trnscid_stop(trnscid *d) {
+    trn_grpc_frontend_destroy(d->grpc);
+    d->grpc = NULL;
+    trn_session_table_destroy(&d->sessions);
+    trn_sched_destroy(d->sched);
+    d->sched = NULL;
+    d->backend->destroy(d->backend);
+    d->backend = NULL;
+    close(d->signal_fd);
+    trn_log(TRN_LOG_INFO, "stopped");
+}

@@ -1,0 +1,37 @@
+/*
+ * daemon.h — trnscid's top-level context and life cycle.
+ *
+ * The context owns everything the daemon holds: configuration, backend,
+ * scheduler, sessions and frontends. It is the only mutable state of the
+ * process outside the logger's threshold.
+ */
+#ifndef TRN_DAEMON_DAEMON_H
+#define TRN_DAEMON_DAEMON_H
+
+#include "daemon/config.h"
+#include "daemon/grpc_frontend.h"
+#include "daemon/service.h"
+#include "daemon/session.h"
+
+typedef struct trnscid {
+    trn_config cfg;
+    trn_backend *backend;
+    trn_sched *sched;
+    trn_session_table sessions;
+    trn_service service;
+    trn_grpc_frontend *grpc;
+    int signal_fd;
+} trnscid;
+
+/* Starts everything; on failure logs why and returns -1 (nothing left
+ * running). Blocks SIGTERM/SIGINT/SIGHUP in the calling thread (and so in
+ * every thread it starts); they are read from a signalfd by trnscid_run. */
+int trnscid_start(trnscid *d);
+/* Serves until SIGTERM or SIGINT, then shuts down cleanly: stops accepting,
+ * drops queued work, finishes running work, tells waiting clients
+ * UNAVAILABLE, releases every session. */
+void trnscid_run(trnscid *d);
+/* Frees what trnscid_start made. */
+void trnscid_stop(trnscid *d);
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * grpc_frontend.c — Trnsci over gRPC core (1.51 C API).
+ *
+ * One completion queue, polled by the daemon's main thread. For every
+ * registered method one request is always posted; when it completes, a new
+ * one is posted and the call is handed to the service. A generic request is
+ * also always posted so that unknown methods get UNIMPLEMENTED instead of
+ * hanging until their deadline.
+ *
+ * Call lifetime (fe_call.refs):
+ *   unary call:  1 ref, dropped when the final batch (reply + status +
+ *                RECV_CLOSE_ON_SERVER) completes.
+ *   Attach:      1 ref held by the session (dropped by the status batch the
+ *                session's close sends, or by us if the client leaves first)
+ *                + 1 ref for the pending RECV_CLOSE_ON_SERVER.
+ */
+#include "daemon/grpc_frontend.h"
+
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/log.h>
+#include <grpc/support/time.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/lockfile.h"
+#include "daemon/log.h"
+#include "trnsci_wire.h"
+
+#define GENERIC_METHOD (-1)
+
+typedef enum tag_kind { TAG_NEW, TAG_DONE, TAG_CLOSED, TAG_SHUTDOWN } tag_kind;
+
+typedef struct fe_call fe_call;
+
+typedef struct fe_tag {
+    tag_kind kind;
+    fe_call *call;
+} fe_tag;
+
+struct fe_call {
+    trn_call base;
+    trn_grpc_frontend *fe;
+    int method; /* trn_wire_method, or GENERIC_METHOD */
+    grpc_call *call;
+    gpr_timespec deadline;
+    grpc_metadata_array md;
+    grpc_call_details details; /* generic calls only */
+    grpc_byte_buffer *payload;
+    grpc_byte_buffer *reply;
+    grpc_slice status_details;
+    int has_status_details;
+    int sent_initial_md;
+    int cancelled;
+    atomic_int refs;
+    trn_session *session; /* Attach: the attached session */
+    fe_tag t_new, t_done, t_closed;
+};
+
+struct trn_grpc_frontend {
+    trn_service *svc;
+    grpc_server *server;
+    grpc_completion_queue *cq;
+    void *registered[TRN_WIRE_METHOD_COUNT];
+    fe_tag t_shutdown;
+    int shutting_down;
+    int shutdown_done;
+    atomic_int live_calls;
+    int lock_fds[8];
+    int nlocks;
+    char *unix_paths[8];
+    int npaths;
+};
+
+static const char *const method_paths[TRN_WIRE_METHOD_COUNT] = {
+#define TRN_WIRE_METHOD_PATH(name, path) [TRN_WIRE_##name] = path,
+    TRNSCI_METHODS(TRN_WIRE_METHOD_PATH)
+#undef TRN_WIRE_METHOD_PATH
+};
+
+static void fe_finish(trn_call *base, trn_wire_code code, const char *msg, uint8_t *body,
+                      size_t len);
+
+static fe_call *call_new(trn_grpc_frontend *fe, int method) {
+    fe_call *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->base.finish = fe_finish;
+    c->fe = fe;
+    c->method = method;
+    atomic_init(&c->refs, 1);
+    grpc_metadata_array_init(&c->md);
+    if (method == GENERIC_METHOD)
+        grpc_call_details_init(&c->details);
+    c->t_new = (fe_tag){TAG_NEW, c};
+    c->t_done = (fe_tag){TAG_DONE, c};
+    c->t_closed = (fe_tag){TAG_CLOSED, c};
+    atomic_fetch_add(&fe->live_calls, 1);
+    return c;
+}
+
+static void call_unref(fe_call *c) {
+    if (atomic_fetch_sub(&c->refs, 1) != 1)
+        return;
+    trn_grpc_frontend *fe = c->fe;
+    if (c->call)
+        grpc_call_unref(c->call);
+    grpc_metadata_array_destroy(&c->md);
+    if (c->method == GENERIC_METHOD)
+        grpc_call_details_destroy(&c->details);
+    if (c->payload)
+        grpc_byte_buffer_destroy(c->payload);
+    if (c->reply)
+        grpc_byte_buffer_destroy(c->reply);
+    if (c->has_status_details)
+        grpc_slice_unref(c->status_details);
+    free(c);
+    atomic_fetch_sub(&fe->live_calls, 1);
+}
+
+/* Posts the request that will receive the next call of `method`. */
+static void post_request(trn_grpc_frontend *fe, int method) {
+    if (fe->shutting_down)
+        return;
+    fe_call *c = call_new(fe, method);
+    if (!c) {
+        trn_log(TRN_LOG_ERROR, "out of memory posting a gRPC request");
+        return;
+    }
+    grpc_call_error e;
+    if (method == GENERIC_METHOD)
+        e = grpc_server_request_call(fe->server, &c->call, &c->details, &c->md, fe->cq, fe->cq,
+                                     &c->t_new);
+    else
+        e = grpc_server_request_registered_call(fe->server, fe->registered[method], &c->call,
+                                                &c->deadline, &c->md, &c->payload, fe->cq,
+                                                fe->cq, &c->t_new);
+    if (e != GRPC_CALL_OK) {
+        trn_log(TRN_LOG_ERROR, "gRPC request_call failed (%d)", (int)e);
+        call_unref(c);
+    }
+}
+
+/* Completes a call: from any thread, exactly once per call. */
+static void fe_finish(trn_call *base, trn_wire_code code, const char *msg, uint8_t *body,
+                      size_t len) {
+    fe_call *c = (fe_call *)base;
+    grpc_op ops[4];
+    size_t n = 0;
+    memset(ops, 0, sizeof(ops));
+    if (!c->sent_initial_md) {
+        ops[n].op = GRPC_OP_SEND_INITIAL_METADATA;
+        n++;
+        c->sent_initial_md = 1;
+    }
+    /* A successful Attach is a stream with no messages whose
+     * RECV_CLOSE_ON_SERVER is already pending (start_attach_stream). */
+    const int streaming = c->method == TRN_WIRE_ATTACH && code == TRN_WIRE_OK;
+    if (code == TRN_WIRE_OK && !streaming) {
+        grpc_slice slice = len ? grpc_slice_new(body, len, free) : grpc_empty_slice();
+        c->reply = grpc_raw_byte_buffer_create(&slice, 1);
+        grpc_slice_unref(slice);
+        ops[n].op = GRPC_OP_SEND_MESSAGE;
+        ops[n].data.send_message.send_message = c->reply;
+        n++;
+    } else {
+        free(body);
+    }
+    c->status_details = grpc_slice_from_copied_string(msg ? msg : "");
+    c->has_status_details = 1;
+    ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[n].data.send_status_from_server.status = (grpc_status_code)code;
+    ops[n].data.send_status_from_server.status_details = &c->status_details;
+    ops[n].data.send_status_from_server.trailing_metadata_count = 0;
+    n++;
+    if (!streaming) {
+        ops[n].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+        ops[n].data.recv_close_on_server.cancelled = &c->cancelled;
+        n++;
+    }
+    const grpc_call_error e = grpc_call_start_batch(c->call, ops, n, &c->t_done, NULL);
+    if (e != GRPC_CALL_OK) {
+        trn_log(TRN_LOG_ERROR, "gRPC start_batch for a reply failed (%d)", (int)e);
+        call_unref(c);
+    }
+}
+
+/* Copies the request payload into one contiguous slice. */
+static grpc_slice payload_slice(fe_call *c) {
+    if (!c->payload)
+        return grpc_empty_slice();
+    grpc_byte_buffer_reader reader;
+    if (!grpc_byte_buffer_reader_init(&reader, c->payload))
+        return grpc_empty_slice();
+    grpc_slice s = grpc_byte_buffer_reader_readall(&reader);
+    grpc_byte_buffer_reader_destroy(&reader);
+    return s;
+}
+
+static void start_attach_stream(fe_call *c) {
+    grpc_op ops[2];
+    memset(ops, 0, sizeof(ops));
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    ops[1].data.recv_close_on_server.cancelled = &c->cancelled;
+    c->sent_initial_md = 1;
+    atomic_fetch_add(&c->refs, 1); /* for TAG_CLOSED */
+    if (grpc_call_start_batch(c->call, ops, 2, &c->t_closed, NULL) != GRPC_CALL_OK) {
+        trn_log(TRN_LOG_ERROR, "gRPC start_batch for Attach failed");
+        call_unref(c);
+        if (trn_service_detach(c->fe->svc, c->session, &c->base))
+            call_unref(c);
+    }
+}
+
+static void on_new_call(fe_call *c, int ok) {
+    trn_grpc_frontend *fe = c->fe;
+    if (!ok) { /* the server is shutting down: no call was received */
+        call_unref(c);
+        return;
+    }
+    post_request(fe, c->method);
+    if (c->method == GENERIC_METHOD) {
+        char msg[256];
+        char *m = grpc_slice_to_c_string(c->details.method);
+        snprintf(msg, sizeof(msg), "method %s is not part of the trnsci.v1.Trnsci service", m);
+        gpr_free(m);
+        fe_finish(&c->base, TRN_WIRE_UNIMPLEMENTED, msg, NULL, 0);
+        return;
+    }
+    grpc_slice req = payload_slice(c);
+    const uint8_t *bytes = GRPC_SLICE_START_PTR(req);
+    const size_t len = GRPC_SLICE_LENGTH(req);
+    if (c->method == TRN_WIRE_ATTACH) {
+        c->session = trn_service_attach(fe->svc, bytes, len, &c->base);
+        if (c->session)
+            start_attach_stream(c);
+    } else {
+        trn_service_handle(fe->svc, (trn_wire_method)c->method, bytes, len, &c->base);
+    }
+    grpc_slice_unref(req);
+}
+
+static void on_attach_closed(fe_call *c) {
+    if (trn_service_detach(c->fe->svc, c->session, &c->base))
+        call_unref(c); /* the session's reference: it will never finish us */
+    c->session = NULL;
+    call_unref(c);
+}
+
+void trn_grpc_frontend_poll(trn_grpc_frontend *fe, int timeout_ms) {
+    gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                                         gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(fe->cq, deadline, NULL);
+        if (ev.type != GRPC_OP_COMPLETE)
+            return;
+        fe_tag *tag = ev.tag;
+        switch (tag->kind) {
+        case TAG_NEW: on_new_call(tag->call, ev.success); break;
+        case TAG_DONE: call_unref(tag->call); break;
+        case TAG_CLOSED: on_attach_closed(tag->call); break;
+        case TAG_SHUTDOWN: fe->shutdown_done = 1; break;
+        }
+        /* Drain whatever else is ready without waiting again. */
+        deadline = gpr_time_0(GPR_CLOCK_MONOTONIC);
+    }
+}
+
+static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *creds, const char *addr,
+                        char *err, size_t errlen) {
+    if (strncmp(addr, "unix:", 5) == 0) {
+        if (fe->nlocks == (int)(sizeof(fe->lock_fds) / sizeof(fe->lock_fds[0]))) {
+            snprintf(err, errlen, "too many unix listen addresses");
+            return -1;
+        }
+        const int fd = trn_lockfile_acquire(addr + 5, err, errlen);
+        if (fd < 0)
+            return -1;
+        fe->lock_fds[fe->nlocks++] = fd;
+        fe->unix_paths[fe->npaths++] = strdup(addr + 5);
+    }
+    const int port = grpc_server_add_http2_port(fe->server, addr, creds);
+    if (port == 0) {
+        snprintf(err, errlen,
+                 "cannot listen on %s: the address is in use (another trnscid?) or not "
+                 "available",
+                 addr);
+        return -1;
+    }
+    if (strncmp(addr, "unix:", 5) == 0)
+        trn_log(TRN_LOG_INFO, "listening on %s", addr);
+    else
+        trn_log(TRN_LOG_INFO, "listening on %s (port %d)", addr, port);
+    return 0;
+}
+
+trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs, int naddrs,
+                                           char *err, size_t errlen) {
+    trn_grpc_frontend *fe = calloc(1, sizeof(*fe));
+    if (!fe) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    fe->svc = svc;
+    atomic_init(&fe->live_calls, 0);
+    fe->t_shutdown = (fe_tag){TAG_SHUTDOWN, NULL};
+    gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
+    grpc_init();
+
+    grpc_arg args[3];
+    memset(args, 0, sizeof(args));
+    args[0].type = GRPC_ARG_INTEGER;
+    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[0].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[1].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
+    args[2].type = GRPC_ARG_INTEGER;
+    args[2].key = GRPC_ARG_ALLOW_REUSEPORT; /* a second daemon must not share the port */
+    args[2].value.integer = 0;
+    const grpc_channel_args chargs = {3, args};
+    fe->server = grpc_server_create(&chargs, NULL);
+    fe->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(fe->server, fe->cq, NULL);
+    for (int m = 0; m < TRN_WIRE_METHOD_COUNT; m++)
+        fe->registered[m] = grpc_server_register_method(
+            fe->server, method_paths[m], NULL, GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+
+    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    int rc = 0;
+    for (int i = 0; i < naddrs && rc == 0; i++)
+        rc = bind_address(fe, creds, addrs[i], err, errlen);
+    grpc_server_credentials_release(creds);
+    if (rc != 0) {
+        fe->shutting_down = 1;
+        grpc_server_start(fe->server);
+        grpc_server_shutdown_and_notify(fe->server, fe->cq, &fe->t_shutdown);
+        while (!fe->shutdown_done)
+            trn_grpc_frontend_poll(fe, 100);
+        trn_grpc_frontend_destroy(fe);
+        return NULL;
+    }
+    grpc_server_start(fe->server);
+    for (int m = 0; m < TRN_WIRE_METHOD_COUNT; m++)
+        post_request(fe, m);
+    post_request(fe, GENERIC_METHOD);
+    return fe;
+}
+
+void trn_grpc_frontend_begin_shutdown(trn_grpc_frontend *fe) {
+    if (fe->shutting_down)
+        return;
+    fe->shutting_down = 1;
+    grpc_server_shutdown_and_notify(fe->server, fe->cq, &fe->t_shutdown);
+}
+
+int trn_grpc_frontend_idle(trn_grpc_frontend *fe) {
+    return fe->shutdown_done && atomic_load(&fe->live_calls) == 0;
+}
+
+void trn_grpc_frontend_cancel_all(trn_grpc_frontend *fe) { grpc_server_cancel_all_calls(fe->server); }
+
+void trn_grpc_frontend_destroy(trn_grpc_frontend *fe) {
+    if (!fe)
+        return;
+    grpc_server_destroy(fe->server);
+    grpc_completion_queue_shutdown(fe->cq);
+    for (;;) {
+        grpc_event ev =
+            grpc_completion_queue_next(fe->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+        if (ev.type == GRPC_QUEUE_SHUTDOWN)
+            break;
+    }
+    grpc_completion_queue_destroy(fe->cq);
+    for (int i = 0; i < fe->npaths; i++) {
+        unlink(fe->unix_paths[i]);
+        free(fe->unix_paths[i]);
+    }
+    for (int i = 0; i < fe->nlocks; i++)
+        close(fe->lock_fds[i]);
+    free(fe);
+    grpc_shutdown();
+}

@@ -1,0 +1,573 @@
+/*
+ * service.c — the Trnsci service: decode, check the session, act, reply.
+ *
+ * Every handler finishes its call exactly once. Errors carry a message that
+ * names what was wrong; the client library surfaces it through
+ * trnsciGetLastErrorMessage. Ops are validated here (validate.c) and then
+ * handed to the scheduler; their completion callbacks run on worker threads.
+ */
+#include "daemon/service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/log.h"
+#include "daemon/validate.h"
+#include "trnsci/trnsci.h"
+#include "trnsci/v1/trnsci.pb-c.h"
+
+#define ERRLEN 512
+
+static const char *const families[] = {"blas"};
+
+static void finish_error(trn_call *call, trn_wire_code code, const char *msg) {
+    call->finish(call, code, msg, NULL, 0);
+}
+
+static void finish_reply(trn_call *call, const ProtobufCMessage *reply) {
+    const size_t len = protobuf_c_message_get_packed_size(reply);
+    uint8_t *body = len ? malloc(len) : NULL;
+    if (len && !body) {
+        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory packing a reply");
+        return;
+    }
+    if (len)
+        protobuf_c_message_pack(reply, body);
+    call->finish(call, TRN_WIRE_OK, NULL, body, len);
+}
+
+static int check_version(uint32_t major, uint32_t minor, char *err, size_t errlen) {
+    if (major == TRNSCI_PROTOCOL_MAJOR)
+        return 0;
+    snprintf(err, errlen,
+             "protocol version %u.%u is not supported: this daemon speaks %u.%u (same major "
+             "required)",
+             major, minor, TRNSCI_PROTOCOL_MAJOR, TRNSCI_PROTOCOL_MINOR);
+    return -1;
+}
+
+static trn_session *session_or_fail(trn_service *svc, uint64_t id, trn_call *call) {
+    trn_session *s = trn_session_find(svc->sessions, id);
+    if (!s) {
+        char err[128];
+        snprintf(err, sizeof(err),
+                 "session %016llx does not exist (closed, expired, or never opened)",
+                 (unsigned long long)id);
+        finish_error(call, TRN_WIRE_ABORTED, err);
+    }
+    return s;
+}
+
+static void fill_limits(const trn_service *svc, Trnsci__V1__Limits *l) {
+    l->max_message_bytes = TRNSCI_WIRE_MAX_MESSAGE_BYTES;
+    l->chunk_bytes = TRNSCI_WIRE_CHUNK_BYTES;
+    l->max_session_bytes = svc->cfg->max_session_bytes;
+    l->max_streams_per_session = svc->cfg->max_streams;
+    l->lease_ms = svc->cfg->lease_ms;
+}
+
+static void daemon_version(char *buf, size_t len) {
+    snprintf(buf, len, "%d.%d.%d", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
+             TRNSCI_VERSION_PATCH);
+}
+
+/* ---- Hello, sessions ---------------------------------------------------- */
+
+static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_call *call) {
+    char err[ERRLEN], version[32];
+    if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
+        finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        return;
+    }
+    Trnsci__V1__Limits limits = TRNSCI__V1__LIMITS__INIT;
+    fill_limits(svc, &limits);
+    daemon_version(version, sizeof(version));
+    Trnsci__V1__HelloReply r = TRNSCI__V1__HELLO_REPLY__INIT;
+    r.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    r.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    r.daemon_version = version;
+    r.core_count = (uint32_t)svc->cfg->ncores;
+    r.n_families = sizeof(families) / sizeof(families[0]);
+    r.families = (char **)families;
+    r.limits = &limits;
+    r.backend = (char *)svc->backend->name;
+    finish_reply(call, &r.base);
+}
+
+static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionRequest *req,
+                            trn_call *call) {
+    char err[ERRLEN];
+    if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
+        finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        return;
+    }
+    trn_session *s = trn_session_open(svc->sessions, req->client_name, req->client_pid);
+    if (!s) {
+        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory opening a session");
+        return;
+    }
+    trn_log(TRN_LOG_INFO, "session %016llx opened by %s (pid %u)", (unsigned long long)s->id,
+            s->client_name[0] ? s->client_name : "?", s->client_pid);
+    Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
+    r.session_id = s->id;
+    r.lease_ms = svc->cfg->lease_ms;
+    trn_session_unref(s);
+    finish_reply(call, &r.base);
+}
+
+static void on_close_session(trn_service *svc, const Trnsci__V1__CloseSessionRequest *req,
+                             trn_call *call) {
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    trn_session_close(s, "closed by the client");
+    trn_session_unref(s);
+    Trnsci__V1__CloseSessionReply r = TRNSCI__V1__CLOSE_SESSION_REPLY__INIT;
+    finish_reply(call, &r.base);
+}
+
+static void on_keep_alive(trn_service *svc, const Trnsci__V1__KeepAliveRequest *req,
+                          trn_call *call) {
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    trn_session_unref(s);
+    Trnsci__V1__KeepAliveReply r = TRNSCI__V1__KEEP_ALIVE_REPLY__INIT;
+    finish_reply(call, &r.base);
+}
+
+/* ---- Buffers and data movement ------------------------------------------ */
+
+static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_call *call) {
+    char err[ERRLEN];
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    uint64_t id = 0;
+    const trn_wire_code rc = trn_session_alloc(s, req->bytes, &id, err, sizeof(err));
+    trn_session_unref(s);
+    if (rc != TRN_WIRE_OK) {
+        finish_error(call, rc, err);
+        return;
+    }
+    Trnsci__V1__AllocReply r = TRNSCI__V1__ALLOC_REPLY__INIT;
+    r.buffer_id = id;
+    finish_reply(call, &r.base);
+}
+
+static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_call *call) {
+    char err[ERRLEN];
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    const int rc = trn_session_free_buffer(s, req->buffer_id);
+    trn_session_unref(s);
+    if (rc != 0) {
+        snprintf(err, sizeof(err), "Free: buffer %llu does not exist in this session",
+                 (unsigned long long)req->buffer_id);
+        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        return;
+    }
+    Trnsci__V1__FreeReply r = TRNSCI__V1__FREE_REPLY__INIT;
+    finish_reply(call, &r.base);
+}
+
+/* Resolves [ref.offset, +len) of a session buffer for Write/Read. */
+static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *ref,
+                                  uint64_t len, const char *what, trn_call *call, void **out) {
+    char err[ERRLEN];
+    if (len > TRNSCI_WIRE_CHUNK_BYTES) {
+        snprintf(err, sizeof(err), "%s: %llu bytes exceeds the chunk limit of %u bytes", what,
+                 (unsigned long long)len, TRNSCI_WIRE_CHUNK_BYTES);
+        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        return NULL;
+    }
+    trn_op_refs refs = {.n = 0};
+    const trn_wire_code rc =
+        trn_validate_region(s, ref, len, 1, what, &refs, out, err, sizeof(err));
+    if (rc != TRN_WIRE_OK) {
+        finish_error(call, rc, err);
+        return NULL;
+    }
+    if (refs.n == 0) { /* len 0 with no buffer */
+        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
+        return NULL;
+    }
+    return refs.buf[0];
+}
+
+static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_call *call) {
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    void *dst;
+    trn_buffer *b = region_or_fail(s, req->dst, req->data.len, "Write: dst", call, &dst);
+    trn_session_unref(s);
+    if (!b)
+        return;
+    if (req->data.len)
+        memcpy(dst, req->data.data, req->data.len);
+    trn_buffer_unref(b);
+    Trnsci__V1__WriteReply r = TRNSCI__V1__WRITE_REPLY__INIT;
+    finish_reply(call, &r.base);
+}
+
+static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_call *call) {
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    void *src;
+    trn_buffer *b = region_or_fail(s, req->src, req->length, "Read: src", call, &src);
+    trn_session_unref(s);
+    if (!b)
+        return;
+    Trnsci__V1__ReadReply r = TRNSCI__V1__READ_REPLY__INIT;
+    r.data.data = src;
+    r.data.len = (size_t)req->length;
+    finish_reply(call, &r.base);
+    trn_buffer_unref(b);
+}
+
+/* ---- Ops ------------------------------------------------------------------ */
+
+typedef struct daemon_op {
+    trn_sched_op sop;
+    trn_session *session;
+    trn_op_refs refs;
+} daemon_op;
+
+static const char *op_name(trn_op_kind k) {
+    switch (k) {
+    case TRN_OP_MEMSET: return "memset";
+    case TRN_OP_COPY: return "copy";
+    case TRN_OP_GEMM: return "gemm";
+    }
+    return "op";
+}
+
+static void op_done(trn_sched_op *sop, trn_sched_status status) {
+    daemon_op *op = (daemon_op *)sop;
+    char msg[128];
+    if (status == TRN_SCHED_KERNEL_FAILED || status == TRN_SCHED_UNSUPPORTED) {
+        snprintf(msg, sizeof(msg), "%s %s in the %s kernel", op_name(sop->desc.kind),
+                 status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed", "backend");
+        trn_session_set_async_error(op->session, status == TRN_SCHED_UNSUPPORTED
+                                                     ? TRN_WIRE_UNIMPLEMENTED
+                                                     : TRN_WIRE_INTERNAL,
+                                    msg);
+    }
+    trn_op_refs_release(&op->refs);
+    trn_session_unref(op->session);
+    free(op);
+}
+
+/* Under s->lock: the stream for id with an extra reference, or NULL. */
+static trn_sched_stream *stream_retained(trn_service *svc, trn_session *s, uint32_t id) {
+    pthread_mutex_lock(&s->lock);
+    trn_sched_stream *st = trn_session_stream_locked(s, id);
+    if (st)
+        trn_sched_stream_retain(svc->sched, st);
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+static void stream_limit_error(trn_service *svc, trn_session *s, uint32_t id, trn_call *call) {
+    char err[ERRLEN];
+    if (s->closed)
+        snprintf(err, sizeof(err), "session is closed");
+    else
+        snprintf(err, sizeof(err), "stream %u: this session already has the maximum of %u streams",
+                 id, svc->cfg->max_streams);
+    finish_error(call, s->closed ? TRN_WIRE_ABORTED : TRN_WIRE_RESOURCE_EXHAUSTED, err);
+}
+
+static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call) {
+    char err[ERRLEN];
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    daemon_op *op = calloc(1, sizeof(*op));
+    if (!op) {
+        trn_session_unref(s);
+        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory queueing an op");
+        return;
+    }
+    const trn_wire_code rc = trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err,
+                                             sizeof(err));
+    if (rc != TRN_WIRE_OK) {
+        trn_log(TRN_LOG_DEBUG, "session %016llx: rejected: %s", (unsigned long long)s->id, err);
+        free(op);
+        trn_session_unref(s);
+        finish_error(call, rc, err);
+        return;
+    }
+    trn_sched_stream *st = stream_retained(svc, s, req->stream_id);
+    if (!st) {
+        trn_op_refs_release(&op->refs);
+        free(op);
+        stream_limit_error(svc, s, req->stream_id, call);
+        trn_session_unref(s);
+        return;
+    }
+    pthread_mutex_lock(&s->lock);
+    const uint64_t seq = ++s->op_seq;
+    pthread_mutex_unlock(&s->lock);
+    op->session = s; /* the op keeps the reference */
+    op->sop.done = op_done;
+    if (trn_sched_submit(svc->sched, st, &op->sop) != 0) {
+        trn_sched_stream_release(svc->sched, st);
+        trn_op_refs_release(&op->refs);
+        free(op);
+        trn_session_unref(s);
+        finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        return;
+    }
+    trn_sched_stream_release(svc->sched, st);
+    Trnsci__V1__SubmitReply r = TRNSCI__V1__SUBMIT_REPLY__INIT;
+    r.op_seq = seq;
+    finish_reply(call, &r.base);
+}
+
+/* ---- Synchronize ------------------------------------------------------------
+ * A waiter counts outstanding markers (plus one guard while they are being
+ * queued); the last one to finish replies. */
+
+typedef struct sync_waiter {
+    atomic_int pending;
+    trn_call *call;
+    trn_session *session;
+    atomic_int code; /* first non-OK marker outcome */
+} sync_waiter;
+
+typedef struct sync_marker {
+    trn_sched_op sop;
+    sync_waiter *w;
+} sync_marker;
+
+static void waiter_put(sync_waiter *w) {
+    if (atomic_fetch_sub(&w->pending, 1) != 1)
+        return;
+    trn_session *s = w->session;
+    int code = atomic_load(&w->code);
+    char msg[256] = "";
+    if (code == TRN_WIRE_ABORTED)
+        snprintf(msg, sizeof(msg), "the session ended while waiting");
+    else if (code == TRN_WIRE_UNAVAILABLE)
+        snprintf(msg, sizeof(msg), "the daemon is shutting down; queued work was dropped");
+    pthread_mutex_lock(&s->lock);
+    if (code == TRN_WIRE_OK && s->async_code != TRN_WIRE_OK) {
+        code = s->async_code;
+        snprintf(msg, sizeof(msg), "%s", s->async_msg);
+        s->async_code = TRN_WIRE_OK;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (code == TRN_WIRE_OK) {
+        Trnsci__V1__SynchronizeReply r = TRNSCI__V1__SYNCHRONIZE_REPLY__INIT;
+        finish_reply(w->call, &r.base);
+    } else {
+        finish_error(w->call, (trn_wire_code)code, msg);
+    }
+    trn_session_unref(s);
+    free(w);
+}
+
+static void marker_done(trn_sched_op *sop, trn_sched_status status) {
+    sync_marker *m = (sync_marker *)sop;
+    sync_waiter *w = m->w;
+    free(m);
+    if (status != TRN_SCHED_OK) {
+        int expected = TRN_WIRE_OK;
+        const int code = status == TRN_SCHED_SHUTDOWN ? TRN_WIRE_UNAVAILABLE : TRN_WIRE_ABORTED;
+        atomic_compare_exchange_strong(&w->code, &expected, code);
+    }
+    waiter_put(w);
+}
+
+static void queue_marker(trn_service *svc, sync_waiter *w, trn_sched_stream *st) {
+    sync_marker *m = calloc(1, sizeof(*m));
+    if (!m) {
+        int expected = TRN_WIRE_OK;
+        atomic_compare_exchange_strong(&w->code, &expected, TRN_WIRE_RESOURCE_EXHAUSTED);
+        return;
+    }
+    m->sop.is_marker = 1;
+    m->sop.done = marker_done;
+    m->w = w;
+    atomic_fetch_add(&w->pending, 1);
+    if (trn_sched_submit(svc->sched, st, &m->sop) != 0) {
+        free(m);
+        int expected = TRN_WIRE_OK;
+        atomic_compare_exchange_strong(&w->code, &expected, TRN_WIRE_UNAVAILABLE);
+        atomic_fetch_sub(&w->pending, 1);
+    }
+}
+
+static void on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
+                           trn_call *call) {
+    trn_session *s = session_or_fail(svc, req->session_id, call);
+    if (!s)
+        return;
+    sync_waiter *w = calloc(1, sizeof(*w));
+    trn_sched_stream **list = NULL;
+    size_t n = 0;
+    pthread_mutex_lock(&s->lock);
+    if (w && req->all_streams) {
+        list = calloc(s->streams.len + 1, sizeof(*list));
+        size_t i = 0;
+        uint64_t key;
+        void *val;
+        while (list && trn_idmap_next(&s->streams, &i, &key, &val))
+            list[n++] = val;
+    } else if (w) {
+        list = calloc(1, sizeof(*list));
+        trn_sched_stream *st = list ? trn_session_stream_locked(s, req->stream_id) : NULL;
+        if (st) {
+            list[n++] = st;
+            if (req->destroy_stream && req->stream_id != 0)
+                trn_idmap_remove(&s->streams, (uint64_t)req->stream_id + 1); /* ref moves */
+            else
+                trn_sched_stream_retain(svc->sched, st);
+        }
+    }
+    for (size_t i = 0; req->all_streams && i < n; i++)
+        trn_sched_stream_retain(svc->sched, list[i]);
+    const int closed = s->closed;
+    pthread_mutex_unlock(&s->lock);
+
+    if (!w || !list || (n == 0 && !req->all_streams)) {
+        free(w);
+        free(list);
+        if (closed)
+            finish_error(call, TRN_WIRE_ABORTED, "session is closed");
+        else
+            stream_limit_error(svc, s, req->stream_id, call);
+        trn_session_unref(s);
+        return;
+    }
+    atomic_init(&w->pending, 1);
+    atomic_init(&w->code, TRN_WIRE_OK);
+    w->call = call;
+    w->session = s; /* the waiter keeps the reference */
+    for (size_t i = 0; i < n; i++) {
+        queue_marker(svc, w, list[i]);
+        trn_sched_stream_release(svc->sched, list[i]);
+    }
+    free(list);
+    waiter_put(w);
+}
+
+/* ---- Status ----------------------------------------------------------------- */
+
+static void on_status(trn_service *svc, trn_call *call) {
+    char version[32];
+    trn_sched_stats st;
+    trn_sched_get_stats(svc->sched, &st);
+    daemon_version(version, sizeof(version));
+    Trnsci__V1__StatusReply r = TRNSCI__V1__STATUS_REPLY__INIT;
+    r.daemon_version = version;
+    r.core_count = (uint32_t)svc->cfg->ncores;
+    r.sessions = trn_session_table_count(svc->sessions);
+    r.ops_queued = st.ops_queued;
+    r.ops_running = st.ops_running;
+    r.ops_completed = st.ops_completed;
+    r.bytes_held = atomic_load(&svc->sessions->bytes_held);
+    r.buffers = atomic_load(&svc->sessions->buffers);
+    r.uptime_ms = trn_now_ms() - svc->start_ms;
+    r.n_listen = (size_t)svc->cfg->nlisten;
+    r.listen = (char **)svc->cfg->listen;
+    r.backend = (char *)svc->backend->name;
+    r.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    r.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    finish_reply(call, &r.base);
+}
+
+/* ---- Dispatch ------------------------------------------------------------------ */
+
+typedef void (*handler_fn)(trn_service *, const ProtobufCMessage *, trn_call *);
+
+typedef struct method_entry {
+    const ProtobufCMessageDescriptor *request;
+    handler_fn handler;
+    const char *name;
+} method_entry;
+
+#define ENTRY(desc, fn, name) {&(desc), (handler_fn)(void (*)(void))(fn), name}
+
+static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
+    [TRN_WIRE_HELLO] = ENTRY(trnsci__v1__hello_request__descriptor, on_hello, "Hello"),
+    [TRN_WIRE_OPEN_SESSION] = ENTRY(trnsci__v1__open_session_request__descriptor,
+                                    on_open_session, "OpenSession"),
+    [TRN_WIRE_CLOSE_SESSION] = ENTRY(trnsci__v1__close_session_request__descriptor,
+                                     on_close_session, "CloseSession"),
+    [TRN_WIRE_KEEP_ALIVE] =
+        ENTRY(trnsci__v1__keep_alive_request__descriptor, on_keep_alive, "KeepAlive"),
+    [TRN_WIRE_ALLOC] = ENTRY(trnsci__v1__alloc_request__descriptor, on_alloc, "Alloc"),
+    [TRN_WIRE_FREE] = ENTRY(trnsci__v1__free_request__descriptor, on_free, "Free"),
+    [TRN_WIRE_WRITE] = ENTRY(trnsci__v1__write_request__descriptor, on_write, "Write"),
+    [TRN_WIRE_READ] = ENTRY(trnsci__v1__read_request__descriptor, on_read, "Read"),
+    [TRN_WIRE_SUBMIT] = ENTRY(trnsci__v1__submit_request__descriptor, on_submit, "Submit"),
+    [TRN_WIRE_SYNCHRONIZE] =
+        ENTRY(trnsci__v1__synchronize_request__descriptor, on_synchronize, "Synchronize"),
+};
+
+void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req,
+                        size_t len, trn_call *call) {
+    char err[ERRLEN];
+    if (method == TRN_WIRE_STATUS) {
+        on_status(svc, call);
+        return;
+    }
+    if ((unsigned)method >= TRN_WIRE_METHOD_COUNT || !methods[method].handler) {
+        finish_error(call, TRN_WIRE_UNIMPLEMENTED, "unknown method");
+        return;
+    }
+    if (atomic_load(&svc->draining)) {
+        finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        return;
+    }
+    const method_entry *e = &methods[method];
+    ProtobufCMessage *msg = protobuf_c_message_unpack(e->request, NULL, len, req);
+    if (!msg) {
+        snprintf(err, sizeof(err), "malformed %s request: the body is not a valid %s message",
+                 e->name, e->request->name);
+        trn_log(TRN_LOG_DEBUG, "%s", err);
+        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        return;
+    }
+    e->handler(svc, msg, call);
+    protobuf_c_message_free_unpacked(msg, NULL);
+}
+
+trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len,
+                                trn_call *call) {
+    if (atomic_load(&svc->draining)) {
+        finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        return NULL;
+    }
+    Trnsci__V1__AttachRequest *a = trnsci__v1__attach_request__unpack(NULL, len, req);
+    if (!a) {
+        finish_error(call, TRN_WIRE_INVALID_ARGUMENT,
+                     "malformed Attach request: the body is not a valid AttachRequest message");
+        return NULL;
+    }
+    trn_session *s = session_or_fail(svc, a->session_id, call);
+    trnsci__v1__attach_request__free_unpacked(a, NULL);
+    if (!s)
+        return NULL;
+    if (trn_session_attach(s, call) != 0) {
+        trn_session_unref(s);
+        finish_error(call, TRN_WIRE_ALREADY_EXISTS, "the session already has an Attach stream");
+        return NULL;
+    }
+    return s;
+}
+
+int trn_service_detach(trn_service *svc, trn_session *s, trn_call *call) {
+    (void)svc;
+    const int was_attached = trn_session_detach(s, call);
+    if (was_attached)
+        trn_session_close(s, "client disconnected");
+    trn_session_unref(s);
+    return was_attached;
+}

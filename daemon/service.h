@@ -1,0 +1,41 @@
+/*
+ * service.h — the Trnsci service's handlers, independent of transport.
+ *
+ * A frontend decodes nothing: it hands the method and the encoded request to
+ * trn_service_handle, which decodes, authenticates the session, validates,
+ * acts, and finishes the call (at once, or later from a worker thread for
+ * Synchronize).
+ */
+#ifndef TRN_DAEMON_SERVICE_H
+#define TRN_DAEMON_SERVICE_H
+
+#include <stdatomic.h>
+
+#include "daemon/call.h"
+#include "daemon/session.h"
+#include "kernels/backend.h"
+
+typedef struct trn_service {
+    const trn_config *cfg;
+    const trn_backend *backend;
+    trn_sched *sched;
+    trn_session_table *sessions;
+    uint64_t start_ms;
+    atomic_int draining; /* shutting down: new requests get UNAVAILABLE */
+} trn_service;
+
+/* Handles one unary call. Attach is not unary: see below. */
+void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req,
+                        size_t len, trn_call *call);
+
+/* Starts an Attach stream. On success returns the session (with a reference
+ * the frontend keeps until trn_service_detach) and the call stays open; on
+ * failure finishes the call with an error and returns NULL. */
+trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len,
+                                trn_call *call);
+/* The Attach stream ended on the client side: the session ends. Returns 1
+ * when the frontend must finish the call itself, 0 when the session already
+ * did. Drops the frontend's session reference. */
+int trn_service_detach(trn_service *svc, trn_session *s, trn_call *call);
+
+#endif

@@ -1,0 +1,326 @@
+/*
+ * session.c — see session.h.
+ *
+ * Lock order: table->lock before s->lock; the scheduler's lock is taken inside
+ * either (via trn_sched_* calls) but never the other way round, because
+ * scheduler callbacks run with no scheduler lock held.
+ */
+#define _GNU_SOURCE
+#include "daemon/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "daemon/log.h"
+
+uint64_t trn_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void trn_session_table_init(trn_session_table *t, trn_sched *sched, const trn_config *cfg) {
+    pthread_mutex_init(&t->lock, NULL);
+    trn_idmap_init(&t->sessions);
+    t->sched = sched;
+    t->cfg = cfg;
+    atomic_init(&t->bytes_held, 0);
+    atomic_init(&t->buffers, 0);
+}
+
+/* Removes and returns every session matching pred, each with a reference. */
+static size_t take_sessions(trn_session_table *t, int (*pred)(trn_session *, uint64_t),
+                            uint64_t now, trn_session ***out) {
+    pthread_mutex_lock(&t->lock);
+    trn_session **list = calloc(t->sessions.len + 1, sizeof(*list));
+    size_t n = 0, i = 0;
+    uint64_t id;
+    void *val;
+    while (list && trn_idmap_next(&t->sessions, &i, &id, &val)) {
+        trn_session *s = val;
+        if (pred(s, now)) {
+            trn_session_ref(s);
+            list[n++] = s;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    *out = list;
+    return n;
+}
+
+static int any_session(trn_session *s, uint64_t now) {
+    (void)s;
+    (void)now;
+    return 1;
+}
+
+static int lease_expired(trn_session *s, uint64_t now) {
+    pthread_mutex_lock(&s->lock);
+    const int expired = !s->attach && now >= s->lease_deadline_ms;
+    pthread_mutex_unlock(&s->lock);
+    return expired;
+}
+
+static void close_matching(trn_session_table *t, int (*pred)(trn_session *, uint64_t),
+                           uint64_t now, const char *why) {
+    trn_session **list;
+    const size_t n = take_sessions(t, pred, now, &list);
+    for (size_t i = 0; i < n; i++) {
+        trn_session_close(list[i], why);
+        trn_session_unref(list[i]);
+    }
+    free(list);
+}
+
+void trn_session_table_close_all(trn_session_table *t, const char *why) {
+    close_matching(t, any_session, 0, why);
+}
+
+void trn_session_table_expire(trn_session_table *t, uint64_t now_ms) {
+    close_matching(t, lease_expired, now_ms, "lease expired");
+}
+
+void trn_session_table_destroy(trn_session_table *t) {
+    trn_session_table_close_all(t, "daemon exiting");
+    trn_idmap_free(&t->sessions);
+    pthread_mutex_destroy(&t->lock);
+}
+
+unsigned trn_session_table_count(trn_session_table *t) {
+    pthread_mutex_lock(&t->lock);
+    const unsigned n = (unsigned)t->sessions.len;
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
+trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid) {
+    trn_session *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    atomic_init(&s->refs, 2); /* the table's and the caller's */
+    s->table = t;
+    pthread_mutex_init(&s->lock, NULL);
+    trn_idmap_init(&s->buffers);
+    trn_idmap_init(&s->streams);
+    s->next_buffer_id = 1;
+    s->client_pid = pid;
+    snprintf(s->client_name, sizeof(s->client_name), "%s", client_name ? client_name : "");
+    s->lease_deadline_ms = trn_now_ms() + t->cfg->lease_ms;
+
+    pthread_mutex_lock(&t->lock);
+    do {
+        if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id))
+            s->id = 0;
+    } while (s->id == 0 || trn_idmap_get(&t->sessions, s->id));
+    const int rc = trn_idmap_put(&t->sessions, s->id, s);
+    pthread_mutex_unlock(&t->lock);
+    if (rc != 0) {
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+trn_session *trn_session_find(trn_session_table *t, uint64_t id) {
+    pthread_mutex_lock(&t->lock);
+    trn_session *s = trn_idmap_get(&t->sessions, id);
+    if (s) {
+        trn_session_ref(s);
+        pthread_mutex_lock(&s->lock);
+        s->lease_deadline_ms = trn_now_ms() + t->cfg->lease_ms;
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return s;
+}
+
+void trn_session_ref(trn_session *s) { atomic_fetch_add(&s->refs, 1); }
+
+void trn_session_unref(trn_session *s) {
+    if (atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    /* Last reference: every buffer and stream is already gone. */
+    trn_idmap_free(&s->buffers);
+    trn_idmap_free(&s->streams);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+void trn_session_close(trn_session *s, const char *why) {
+    trn_session_table *t = s->table;
+    pthread_mutex_lock(&t->lock);
+    const int was_listed = trn_idmap_remove(&t->sessions, s->id) != NULL;
+    pthread_mutex_unlock(&t->lock);
+    if (!was_listed)
+        return;
+
+    pthread_mutex_lock(&s->lock);
+    s->closed = 1;
+    trn_call *attach = s->attach;
+    s->attach = NULL;
+    trn_idmap bufs = s->buffers, streams = s->streams;
+    trn_idmap_init(&s->buffers);
+    trn_idmap_init(&s->streams);
+    pthread_mutex_unlock(&s->lock);
+
+    trn_log(TRN_LOG_INFO, "session %016llx (%s, pid %u) closed: %s", (unsigned long long)s->id,
+            s->client_name, s->client_pid, why);
+
+    size_t i = 0;
+    uint64_t id;
+    void *val;
+    while (trn_idmap_next(&streams, &i, &id, &val)) {
+        trn_sched_stream_cancel(t->sched, val);
+        trn_sched_stream_release(t->sched, val);
+    }
+    trn_idmap_free(&streams);
+    i = 0;
+    while (trn_idmap_next(&bufs, &i, &id, &val))
+        trn_buffer_unref(val);
+    trn_idmap_free(&bufs);
+    if (attach)
+        attach->finish(attach, TRN_WIRE_OK, NULL, NULL, 0);
+    trn_session_unref(s); /* the table's reference */
+}
+
+int trn_session_attach(trn_session *s, trn_call *call) {
+    pthread_mutex_lock(&s->lock);
+    const int ok = !s->closed && !s->attach;
+    if (ok)
+        s->attach = call;
+    pthread_mutex_unlock(&s->lock);
+    return ok ? 0 : -1;
+}
+
+int trn_session_detach(trn_session *s, trn_call *call) {
+    pthread_mutex_lock(&s->lock);
+    const int was = s->attach == call;
+    if (was) {
+        s->attach = NULL;
+        s->lease_deadline_ms = trn_now_ms() + s->table->cfg->lease_ms;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return was;
+}
+
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, char *err,
+                                size_t errlen) {
+    const uint64_t quota = s->table->cfg->max_session_bytes;
+    if (bytes == 0) {
+        snprintf(err, errlen, "Alloc: bytes must be at least 1");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&s->lock);
+    if (s->closed) {
+        pthread_mutex_unlock(&s->lock);
+        snprintf(err, errlen, "session is closed");
+        return TRN_WIRE_ABORTED;
+    }
+    if (bytes > quota || s->bytes > quota - bytes) {
+        const uint64_t held = s->bytes;
+        pthread_mutex_unlock(&s->lock);
+        snprintf(err, errlen,
+                 "Alloc of %llu bytes exceeds the session quota (max-session-bytes %llu, "
+                 "%llu held)",
+                 (unsigned long long)bytes, (unsigned long long)quota, (unsigned long long)held);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    s->bytes += bytes;
+    pthread_mutex_unlock(&s->lock);
+
+    trn_buffer *b = calloc(1, sizeof(*b));
+    void *data = bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
+    if (!b || !data)
+        goto nomem;
+    atomic_init(&b->refs, 1);
+    b->data = data;
+    b->size = bytes;
+    b->owner = s;
+
+    pthread_mutex_lock(&s->lock);
+    b->id = s->next_buffer_id++;
+    const int rc = s->closed ? -1 : trn_idmap_put(&s->buffers, b->id, b);
+    pthread_mutex_unlock(&s->lock);
+    if (rc != 0)
+        goto nomem;
+    trn_session_ref(s);
+    atomic_fetch_add(&s->table->bytes_held, bytes);
+    atomic_fetch_add(&s->table->buffers, 1);
+    *id = b->id;
+    return TRN_WIRE_OK;
+
+nomem:
+    free(data);
+    free(b);
+    pthread_mutex_lock(&s->lock);
+    s->bytes -= bytes;
+    pthread_mutex_unlock(&s->lock);
+    snprintf(err, errlen, "Alloc of %llu bytes: the daemon is out of memory",
+             (unsigned long long)bytes);
+    return TRN_WIRE_RESOURCE_EXHAUSTED;
+}
+
+int trn_session_free_buffer(trn_session *s, uint64_t id) {
+    pthread_mutex_lock(&s->lock);
+    trn_buffer *b = trn_idmap_remove(&s->buffers, id);
+    pthread_mutex_unlock(&s->lock);
+    if (!b)
+        return -1;
+    trn_buffer_unref(b);
+    return 0;
+}
+
+trn_buffer *trn_session_buffer_get(trn_session *s, uint64_t id) {
+    pthread_mutex_lock(&s->lock);
+    trn_buffer *b = trn_idmap_get(&s->buffers, id);
+    if (b)
+        atomic_fetch_add(&b->refs, 1);
+    pthread_mutex_unlock(&s->lock);
+    return b;
+}
+
+void trn_buffer_unref(trn_buffer *b) {
+    if (atomic_fetch_sub(&b->refs, 1) != 1)
+        return;
+    trn_session *s = b->owner;
+    pthread_mutex_lock(&s->lock);
+    s->bytes -= b->size;
+    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_sub(&s->table->bytes_held, b->size);
+    atomic_fetch_sub(&s->table->buffers, 1);
+    free(b->data);
+    free(b);
+    trn_session_unref(s);
+}
+
+trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id) {
+    if (s->closed)
+        return NULL;
+    const uint64_t key = (uint64_t)stream_id + 1;
+    trn_sched_stream *st = trn_idmap_get(&s->streams, key);
+    if (st)
+        return st;
+    if (s->streams.len >= s->table->cfg->max_streams)
+        return NULL;
+    st = trn_sched_stream_create(s->table->sched);
+    if (!st)
+        return NULL;
+    if (trn_idmap_put(&s->streams, key, st) != 0) {
+        trn_sched_stream_release(s->table->sched, st);
+        return NULL;
+    }
+    return st;
+}
+
+void trn_session_set_async_error(trn_session *s, trn_wire_code code, const char *msg) {
+    pthread_mutex_lock(&s->lock);
+    if (s->async_code == TRN_WIRE_OK) {
+        s->async_code = code;
+        snprintf(s->async_msg, sizeof(s->async_msg), "%s", msg);
+    }
+    pthread_mutex_unlock(&s->lock);
+}

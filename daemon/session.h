@@ -1,0 +1,115 @@
+/*
+ * session.h — sessions and the buffers and streams they own.
+ *
+ * Everything a client creates belongs to its session and is released when the
+ * session ends (CloseSession, its Attach stream ending, lease expiry, daemon
+ * shutdown). Buffers are reference counted: the session's table holds one
+ * reference and every queued op that names the buffer holds one, so freeing a
+ * buffer (or ending the session) while an op still uses it defers the release
+ * until the op completes. Quota: bytes are charged at allocation and credited
+ * when the memory is actually released.
+ *
+ * Ids: session ids are random 64-bit values; buffer ids are per-session
+ * counters, so a session can only ever name its own buffers.
+ */
+#ifndef TRN_DAEMON_SESSION_H
+#define TRN_DAEMON_SESSION_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "daemon/call.h"
+#include "daemon/config.h"
+#include "daemon/idmap.h"
+#include "scheduler/sched.h"
+
+typedef struct trn_session trn_session;
+typedef struct trn_session_table trn_session_table;
+
+typedef struct trn_buffer {
+    uint64_t id;
+    atomic_uint refs;
+    void *data;
+    uint64_t size;
+    trn_session *owner; /* holds a session reference */
+} trn_buffer;
+
+struct trn_session {
+    uint64_t id;
+    atomic_uint refs;
+    trn_session_table *table;
+    pthread_mutex_t lock; /* guards everything below */
+    trn_idmap buffers;    /* buffer id → trn_buffer* */
+    uint64_t next_buffer_id;
+    uint64_t bytes; /* charged against the quota */
+    trn_idmap streams; /* stream id + 1 → trn_sched_stream* */
+    uint64_t op_seq;
+    /* First execution error since the last Synchronize. */
+    trn_wire_code async_code;
+    char async_msg[256];
+    uint64_t lease_deadline_ms;
+    trn_call *attach; /* the open Attach stream, if any */
+    int closed;
+    char client_name[64];
+    uint32_t client_pid;
+};
+
+struct trn_session_table {
+    pthread_mutex_t lock;
+    trn_idmap sessions;
+    trn_sched *sched;
+    const trn_config *cfg;
+    atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
+    atomic_uint_fast64_t buffers;
+};
+
+/* Milliseconds on the monotonic clock. */
+uint64_t trn_now_ms(void);
+
+void trn_session_table_init(trn_session_table *t, trn_sched *sched, const trn_config *cfg);
+/* Closes every session (queued work is cancelled). */
+void trn_session_table_close_all(trn_session_table *t, const char *why);
+void trn_session_table_destroy(trn_session_table *t);
+unsigned trn_session_table_count(trn_session_table *t);
+/* Closes sessions whose lease ran out with no Attach stream. */
+void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);
+
+/* Opens a session; returns it with a reference for the caller, or NULL. */
+trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid);
+/* Looks a session up, renews its lease and returns it with a reference for
+ * the caller, or NULL when there is no such (open) session. */
+trn_session *trn_session_find(trn_session_table *t, uint64_t id);
+void trn_session_ref(trn_session *s);
+void trn_session_unref(trn_session *s);
+/* Ends a session: removes it from the table, cancels its queued work, drops
+ * its buffers and ends its Attach stream. Idempotent. */
+void trn_session_close(trn_session *s, const char *why);
+
+/* Attach/detach the session's client stream. attach fails (-1) when one is
+ * already attached or the session is closed. detach returns 1 when call was
+ * still attached (the caller then finishes it), 0 when the session already
+ * finished it. */
+int trn_session_attach(trn_session *s, trn_call *call);
+int trn_session_detach(trn_session *s, trn_call *call);
+
+/* Allocates zeroed memory charged to the session. Returns 0 and the new id,
+ * or a wire code with err written (quota, out of memory). */
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, char *err,
+                                size_t errlen);
+/* Drops the session's reference to a buffer. Returns 0, or -1 if unknown. */
+int trn_session_free_buffer(trn_session *s, uint64_t id);
+/* A buffer of this session with a reference for the caller, or NULL. */
+trn_buffer *trn_session_buffer_get(trn_session *s, uint64_t id);
+void trn_buffer_unref(trn_buffer *b);
+
+/* The scheduler stream for a client stream id, created on first use (up to
+ * cfg->max_streams). NULL when the limit is reached or the session is closed.
+ * Call with s->lock held. */
+trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id);
+
+/* Records the first asynchronous error since the last Synchronize. */
+void trn_session_set_async_error(trn_session *s, trn_wire_code code, const char *msg);
+
+#endif

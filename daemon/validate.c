@@ -1,0 +1,124 @@
+/*
+ * validate.c — op dispatch for validation, buffer-region checks, and the
+ * memory ops (memset, copy). Family validators live in validate_<family>.c.
+ */
+#include "daemon/validate.h"
+
+#include <stdio.h>
+
+#include "daemon/checked.h"
+
+void trn_op_refs_release(trn_op_refs *refs) {
+    for (int i = 0; i < refs->n; i++)
+        trn_buffer_unref(refs->buf[i]);
+    refs->n = 0;
+}
+
+trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref,
+                                  uint64_t bytes, uint64_t align, const char *what,
+                                  trn_op_refs *refs, void **out, char *err, size_t errlen) {
+    const uint64_t id = ref ? ref->buffer_id : 0, off = ref ? ref->offset : 0;
+    if (id == 0) {
+        if (bytes == 0) {
+            *out = NULL;
+            return TRN_WIRE_OK;
+        }
+        snprintf(err, errlen, "%s: no buffer given but %llu bytes are needed", what,
+                 (unsigned long long)bytes);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (refs->n == TRN_OP_MAX_BUFFERS) {
+        snprintf(err, errlen, "%s: too many buffer arguments", what);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    trn_buffer *b = trn_session_buffer_get(s, id);
+    if (!b) {
+        snprintf(err, errlen, "%s: buffer %llu does not exist in this session (freed or never "
+                              "allocated)",
+                 what, (unsigned long long)id);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    uint64_t end;
+    if (off > b->size || ck_add(off, bytes, &end) || end > b->size) {
+        snprintf(err, errlen,
+                 "%s: needs %llu bytes at offset %llu but buffer %llu holds %llu bytes", what,
+                 (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)id,
+                 (unsigned long long)b->size);
+        trn_buffer_unref(b);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (align > 1 && off % align != 0) {
+        snprintf(err, errlen, "%s: offset %llu is not a multiple of the element size %llu", what,
+                 (unsigned long long)off, (unsigned long long)align);
+        trn_buffer_unref(b);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    refs->buf[refs->n++] = b;
+    *out = (char *)b->data + off;
+    return TRN_WIRE_OK;
+}
+
+static trn_wire_code validate_memset(trn_session *s, const Trnsci__V1__MemsetOp *m,
+                                     trn_memset_desc *out, trn_op_refs *refs, char *err,
+                                     size_t errlen) {
+    if (m->value > 255) {
+        snprintf(err, errlen, "memset: value %u is not a byte", m->value);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (m->bytes > SIZE_MAX) {
+        snprintf(err, errlen, "memset: %llu bytes is too large", (unsigned long long)m->bytes);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    out->value = (int)m->value;
+    out->bytes = (size_t)m->bytes;
+    return trn_validate_region(s, m->dst, m->bytes, 1, "memset: dst", refs, &out->dst, err,
+                               errlen);
+}
+
+static trn_wire_code validate_copy(trn_session *s, const Trnsci__V1__CopyOp *c,
+                                   trn_copy_desc *out, trn_op_refs *refs, char *err,
+                                   size_t errlen) {
+    if (c->bytes > SIZE_MAX) {
+        snprintf(err, errlen, "copy: %llu bytes is too large", (unsigned long long)c->bytes);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    out->bytes = (size_t)c->bytes;
+    void *src = NULL;
+    trn_wire_code rc =
+        trn_validate_region(s, c->dst, c->bytes, 1, "copy: dst", refs, &out->dst, err, errlen);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_validate_region(s, c->src, c->bytes, 1, "copy: src", refs, &src, err, errlen);
+    out->src = src;
+    return rc;
+}
+
+trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
+                              trn_op_refs *refs, char *err, size_t errlen) {
+    trn_wire_code rc;
+    refs->n = 0;
+    if (!op) {
+        snprintf(err, errlen, "Submit: no op given");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    switch (op->kind_case) {
+    case TRNSCI__V1__OP__KIND_MEMSET:
+        out->kind = TRN_OP_MEMSET;
+        rc = validate_memset(s, op->memset, &out->u.memset, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_COPY:
+        out->kind = TRN_OP_COPY;
+        rc = validate_copy(s, op->copy, &out->u.copy, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_GEMM:
+        out->kind = TRN_OP_GEMM;
+        rc = trn_validate_gemm(s, op->gemm, &out->u.gemm, refs, err, errlen);
+        break;
+    default:
+        snprintf(err, errlen, "Submit: op kind %d is not supported by this daemon",
+                 (int)op->kind_case);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (rc != TRN_WIRE_OK)
+        trn_op_refs_release(refs);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * validate.h — the one place where a wire op becomes a kernel descriptor.
+ *
+ * Every number a client sends is checked here, with overflow-checked
+ * arithmetic, before any scheduler or kernel code sees the op: dimensions,
+ * leading dimensions, buffer ids (the session's own only), offsets, extents
+ * and alignment. On success the descriptor holds raw pointers into buffers
+ * whose references are in refs (released when the op completes); on failure
+ * nothing is held and err names the argument and the rule it broke.
+ */
+#ifndef TRN_DAEMON_VALIDATE_H
+#define TRN_DAEMON_VALIDATE_H
+
+#include "daemon/session.h"
+#include "kernels/op.h"
+#include "trnsci/v1/trnsci.pb-c.h"
+
+#define TRN_OP_MAX_BUFFERS 8
+
+typedef struct trn_op_refs {
+    trn_buffer *buf[TRN_OP_MAX_BUFFERS];
+    int n;
+} trn_op_refs;
+
+typedef struct trn_verr {
+    char *msg;
+    size_t len;
+} trn_verr;
+
+trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
+                              trn_op_refs *refs, char *err, size_t errlen);
+void trn_op_refs_release(trn_op_refs *refs);
+
+/* Helpers for the per-family validators (validate_*.c). */
+
+/* Resolves ref to a pointer to `bytes` bytes of one of the session's buffers,
+ * aligned to `align` bytes, and takes a reference into refs. `what` names the
+ * argument in messages ("gemm: A"). bytes == 0 with buffer id 0 gives NULL. */
+trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref,
+                                  uint64_t bytes, uint64_t align, const char *what,
+                                  trn_op_refs *refs, void **out, char *err, size_t errlen);
+
+/* GEMM (validate_blas.c). */
+trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * validate_blas.c — argument rules of the trnblas ops, as cuBLAS states them
+ * (cublasStatus INVALID_VALUE cases), plus the memory-safety checks cuBLAS
+ * leaves to the caller: every matrix must lie inside one of the session's
+ * buffers.
+ */
+#include <limits.h>
+#include <stdio.h>
+
+#include "daemon/checked.h"
+#include "daemon/validate.h"
+
+static int dtype_of(Trnsci__V1__DataType t, trn_dtype *out) {
+    switch (t) {
+    case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return 0;
+    case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return 0;
+    case TRNSCI__V1__DATA_TYPE__C_32F: *out = TRN_DTYPE_C32F; return 0;
+    case TRNSCI__V1__DATA_TYPE__C_64F: *out = TRN_DTYPE_C64F; return 0;
+    default: return -1;
+    }
+}
+
+static int trans_of(Trnsci__V1__Operation op, trn_trans *out) {
+    switch (op) {
+    case TRNSCI__V1__OPERATION__OP_N: *out = TRN_TRANS_N; return 0;
+    case TRNSCI__V1__OPERATION__OP_T: *out = TRN_TRANS_T; return 0;
+    case TRNSCI__V1__OPERATION__OP_C: *out = TRN_TRANS_C; return 0;
+    default: return -1;
+    }
+}
+
+static int check_dim(const char *name, int64_t v, int *out, char *err, size_t errlen) {
+    if (v < 0 || v > INT_MAX) {
+        snprintf(err, errlen, "gemm: %s=%lld is outside 0..%d", name, (long long)v, INT_MAX);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* ld must be >= max(1, rows) and fit in int. */
+static int check_ld(const char *name, int64_t ld, int rows, const char *rows_expr, int *out,
+                    char *err, size_t errlen) {
+    const int64_t need = rows > 1 ? rows : 1;
+    if (ld < need || ld > INT_MAX) {
+        snprintf(err, errlen, "gemm: %s=%lld must be >= max(1, %s) = %lld and <= %d", name,
+                 (long long)ld, rows_expr, (long long)need, INT_MAX);
+        return -1;
+    }
+    *out = (int)ld;
+    return 0;
+}
+
+static trn_scalar scalar_of(const Trnsci__V1__Scalar *s) {
+    trn_scalar v = {0.0, 0.0};
+    if (s) {
+        v.re = s->re;
+        v.im = s->im;
+    }
+    return v;
+}
+
+trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen) {
+    if (dtype_of(g->type, &out->type)) {
+        snprintf(err, errlen, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F",
+                 (int)g->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (trans_of(g->transa, &out->transa) || trans_of(g->transb, &out->transb)) {
+        snprintf(err, errlen, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C",
+                 (int)g->transa, (int)g->transb);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (check_dim("m", g->m, &out->m, err, errlen) || check_dim("n", g->n, &out->n, err, errlen) ||
+        check_dim("k", g->k, &out->k, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+
+    /* Stored shapes: A is rows_a × cols_a, B is rows_b × cols_b. */
+    const int a_n = out->transa == TRN_TRANS_N;
+    const int b_n = out->transb == TRN_TRANS_N;
+    const int rows_a = a_n ? out->m : out->k, cols_a = a_n ? out->k : out->m;
+    const int rows_b = b_n ? out->k : out->n, cols_b = b_n ? out->n : out->k;
+    if (check_ld("lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda, err, errlen) ||
+        check_ld("ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb, err, errlen) ||
+        check_ld("ldc", g->ldc, out->m, "m", &out->ldc, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+
+    out->alpha = scalar_of(g->alpha);
+    out->beta = scalar_of(g->beta);
+    const uint64_t es = trn_dtype_size(out->type);
+
+    /* A and B are read only when there is a product to form (BLAS: "when
+     * alpha is zero A and B need not be set"); C whenever C is non-empty. */
+    const int reads_ab = out->m > 0 && out->n > 0 && out->k > 0 &&
+                         (out->alpha.re != 0.0 || out->alpha.im != 0.0);
+    uint64_t a_bytes = 0, b_bytes = 0, c_bytes;
+    if (reads_ab && (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es,
+                                     &a_bytes) ||
+                     ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es,
+                                     &b_bytes))) {
+        snprintf(err, errlen, "gemm: the extent of A or B overflows 64 bits");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->n, (uint64_t)out->ldc, es, &c_bytes)) {
+        snprintf(err, errlen, "gemm: the extent of C overflows 64 bits");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    /* The element alignment a kernel may assume: the real component size. */
+    const uint64_t align = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
+    void *a = NULL, *b = NULL;
+    trn_wire_code rc = TRN_WIRE_OK;
+    if (reads_ab) {
+        rc = trn_validate_region(s, g->a, a_bytes, align, "gemm: A", refs, &a, err, errlen);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_validate_region(s, g->b, b_bytes, align, "gemm: B", refs, &b, err, errlen);
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_validate_region(s, g->c, c_bytes, align, "gemm: C", refs, &out->c, err, errlen);
+    out->a = a;
+    out->b = b;
+    return rc;
+}

@@ -1,0 +1,48 @@
+/*
+ * backend.h — the interface every compute backend implements.
+ *
+ * A backend owns the compute cores of one kind (CPU cores here; NeuronCores in
+ * a later kernels/neuron/). The scheduler calls it from its worker threads,
+ * one thread per core; kernels never create threads of their own.
+ *
+ * Life cycle: create → (per worker thread: core_init) → run … → destroy.
+ * Plans (FFTW plans, contraction paths, packed operands) are made by
+ * plan_prepare, owned by the scheduler's plan cache, and released by
+ * plan_release; ops without a plan (GEMM, memset, copy) pass plan = NULL.
+ */
+#ifndef TRN_KERNELS_BACKEND_H
+#define TRN_KERNELS_BACKEND_H
+
+#include "kernels/op.h"
+
+typedef struct trn_backend trn_backend;
+
+struct trn_backend {
+    const char *name;    /* "cpu" */
+    const char *version; /* goes into plan keys: a new version invalidates plans */
+
+    /* Number of cores this backend can drive on this machine. */
+    int (*core_count)(const trn_backend *be);
+
+    /* Called once on each worker thread before its first op; core is the
+     * backend core index the thread is bound to. Returns 0 on success. */
+    int (*core_init)(const trn_backend *be, int core);
+
+    /* Prepares whatever is expensive for this op's shape. *plan may be set to
+     * NULL when the op needs none. */
+    trn_kstatus (*plan_prepare)(const trn_backend *be, const trn_op_desc *op, void **plan);
+    void (*plan_release)(const trn_backend *be, void *plan);
+
+    /* Computes shard `shard` of `nshards` of op on the calling worker's core.
+     * The shard split is the scheduler's; a backend given nshards = 1 computes
+     * the whole op. */
+    trn_kstatus (*run)(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
+                       int nshards);
+
+    void (*destroy)(trn_backend *be);
+};
+
+/* The CPU backend (kernels/cpu/). Returns NULL on allocation failure. */
+trn_backend *trn_backend_cpu_create(void);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * cpu_kernels.h — the CPU backend's kernels, one file per family.
+ * Internal to kernels/cpu/.
+ */
+#ifndef TRN_KERNELS_CPU_KERNELS_H
+#define TRN_KERNELS_CPU_KERNELS_H
+
+#include "kernels/op.h"
+
+/* Shard s of n of the half-open range [0, total): [*lo, *hi). Contiguous,
+ * deterministic, and covering the range exactly once over all shards. */
+void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_t *hi);
+
+trn_kstatus trn_cpu_memset(const trn_memset_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
+/* Shards split C by column blocks. */
+trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
+
+#endif

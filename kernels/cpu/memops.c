@@ -1,0 +1,40 @@
+/*
+ * memops.c — memset and device-to-device copy on the CPU backend.
+ *
+ * A sharded copy must not be split when source and destination overlap:
+ * shards run concurrently, and memmove's guarantee holds only within one call.
+ * The scheduler gives overlapping copies a single shard (see trn_cpu_copy).
+ */
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+
+void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_t *hi) {
+    const size_t n = (size_t)(nshards > 0 ? nshards : 1);
+    const size_t s = (size_t)shard;
+    const size_t base = total / n, extra = total % n;
+    *lo = s * base + (s < extra ? s : extra);
+    *hi = *lo + base + (s < extra ? 1 : 0);
+}
+
+trn_kstatus trn_cpu_memset(const trn_memset_desc *d, int shard, int nshards) {
+    size_t lo, hi;
+    trn_cpu_shard_range(d->bytes, shard, nshards, &lo, &hi);
+    memset((unsigned char *)d->dst + lo, d->value, hi - lo);
+    return TRN_KSTATUS_OK;
+}
+
+trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards) {
+    const unsigned char *src = d->src;
+    unsigned char *dst = d->dst;
+    const int overlap = (dst < src + d->bytes) && (src < dst + d->bytes);
+    if (overlap) {
+        if (shard == 0)
+            memmove(dst, src, d->bytes);
+        return TRN_KSTATUS_OK;
+    }
+    size_t lo, hi;
+    trn_cpu_shard_range(d->bytes, shard, nshards, &lo, &hi);
+    memcpy(dst + lo, src + lo, hi - lo);
+    return TRN_KSTATUS_OK;
+}

@@ -1,0 +1,64 @@
+/*
+ * Wire-level constants shared by the daemon and the client library.
+ *
+ * This header and the protobuf-c code generated from proto/trnsci/v1 are the
+ * only things daemon/ and client/ have in common. Keep it to facts about the
+ * wire: versions, method paths, sizes.
+ */
+#ifndef TRNSCI_WIRE_H
+#define TRNSCI_WIRE_H
+
+/* A client whose major differs is refused; minors are backwards compatible. */
+#define TRNSCI_PROTOCOL_MAJOR 1u
+#define TRNSCI_PROTOCOL_MINOR 0u
+
+/* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
+#define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)
+/* Largest encoded message either side accepts (a chunk plus headroom). */
+#define TRNSCI_WIRE_MAX_MESSAGE_BYTES (8u << 20)
+
+/* gRPC method paths, in the order of the Trnsci service. */
+#define TRNSCI_METHODS(X)                                                                          \
+    X(HELLO, "/trnsci.v1.Trnsci/Hello")                                                            \
+    X(OPEN_SESSION, "/trnsci.v1.Trnsci/OpenSession")                                               \
+    X(CLOSE_SESSION, "/trnsci.v1.Trnsci/CloseSession")                                             \
+    X(ATTACH, "/trnsci.v1.Trnsci/Attach")                                                          \
+    X(KEEP_ALIVE, "/trnsci.v1.Trnsci/KeepAlive")                                                   \
+    X(ALLOC, "/trnsci.v1.Trnsci/Alloc")                                                            \
+    X(FREE, "/trnsci.v1.Trnsci/Free")                                                              \
+    X(WRITE, "/trnsci.v1.Trnsci/Write")                                                            \
+    X(READ, "/trnsci.v1.Trnsci/Read")                                                              \
+    X(SUBMIT, "/trnsci.v1.Trnsci/Submit")                                                          \
+    X(SYNCHRONIZE, "/trnsci.v1.Trnsci/Synchronize")                                                \
+    X(STATUS, "/trnsci.v1.Trnsci/Status")
+
+typedef enum trn_wire_method {
+#define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,
+    TRNSCI_METHODS(TRN_WIRE_METHOD_ENUM)
+#undef TRN_WIRE_METHOD_ENUM
+        TRN_WIRE_METHOD_COUNT
+} trn_wire_method;
+
+/* Status codes carried by replies; numerically identical to grpc_status_code
+ * so that the gRPC transport passes them through unchanged. */
+typedef enum trn_wire_code {
+    TRN_WIRE_OK = 0,
+    TRN_WIRE_CANCELLED = 1,
+    TRN_WIRE_UNKNOWN = 2,
+    TRN_WIRE_INVALID_ARGUMENT = 3,
+    TRN_WIRE_DEADLINE_EXCEEDED = 4,
+    TRN_WIRE_NOT_FOUND = 5,
+    TRN_WIRE_ALREADY_EXISTS = 6,
+    TRN_WIRE_PERMISSION_DENIED = 7,
+    TRN_WIRE_RESOURCE_EXHAUSTED = 8,
+    TRN_WIRE_FAILED_PRECONDITION = 9, /* protocol major version mismatch */
+    TRN_WIRE_ABORTED = 10,            /* the session no longer exists */
+    TRN_WIRE_OUT_OF_RANGE = 11,
+    TRN_WIRE_UNIMPLEMENTED = 12,
+    TRN_WIRE_INTERNAL = 13,
+    TRN_WIRE_UNAVAILABLE = 14, /* daemon unreachable or shutting down */
+    TRN_WIRE_DATA_LOSS = 15,
+    TRN_WIRE_UNAUTHENTICATED = 16,
+} trn_wire_code;
+
+#endif

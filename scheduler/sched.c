@@ -1,0 +1,365 @@
+/*
+ * sched.c — streams, the ready queue and the core workers.
+ *
+ * One mutex guards every queue. Each stream is a FIFO with at most one
+ * "active" op: the op whose shards are on the ready queue or running. When the
+ * active op's last shard completes, the stream advances: markers at its head
+ * complete immediately, and the next kernel op becomes active and is pushed on
+ * the ready queue. Workers take shards from the ready queue.
+ *
+ * Completion callbacks are collected on a local list while the lock is held
+ * and called after it is dropped (run_completions), so a callback may submit,
+ * cancel or release without deadlocking.
+ *
+ * Stream lifetime: one reference for its creator plus one per queued op; the
+ * stream is freed when the count reaches zero.
+ */
+#define _GNU_SOURCE
+#include "scheduler/sched.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct trn_sched_stream {
+    trn_sched_op *head, *tail; /* queued, not active */
+    trn_sched_op *active;
+    unsigned refs;
+};
+
+typedef struct worker {
+    trn_sched *sched;
+    pthread_t thread;
+    int core; /* backend core index */
+    int cpu;  /* -1: not pinned */
+    int started;
+} worker;
+
+struct trn_sched {
+    const trn_backend *be;
+    pthread_mutex_t lock;
+    pthread_cond_t work;
+    trn_sched_op *ready_head, *ready_tail;
+    int stopping;
+    int ncores;
+    worker *workers;
+    trn_sched_stats stats;
+};
+
+typedef struct completion_list {
+    trn_sched_op *head, *tail;
+} completion_list;
+
+static void completion_push(completion_list *l, trn_sched_op *op) {
+    op->next = NULL;
+    if (l->tail)
+        l->tail->next = op;
+    else
+        l->head = op;
+    l->tail = op;
+}
+
+static trn_sched_status status_of(trn_kstatus k) {
+    switch (k) {
+    case TRN_KSTATUS_OK: return TRN_SCHED_OK;
+    case TRN_KSTATUS_UNSUPPORTED: return TRN_SCHED_UNSUPPORTED;
+    case TRN_KSTATUS_FAILED: break;
+    }
+    return TRN_SCHED_KERNEL_FAILED;
+}
+
+static void finish_later(completion_list *l, trn_sched_op *op, trn_sched_status st) {
+    op->final_status = st;
+    completion_push(l, op);
+}
+
+static void run_completions(trn_sched *s, completion_list *l) {
+    trn_sched_op *op = l->head;
+    while (op) {
+        trn_sched_op *next = op->next;
+        const trn_sched_status st = op->final_status;
+        trn_sched_stream *stream = op->stream;
+        op->done(op, st); /* may free op */
+        pthread_mutex_lock(&s->lock);
+        const unsigned refs = --stream->refs;
+        pthread_mutex_unlock(&s->lock);
+        if (refs == 0)
+            free(stream);
+        op = next;
+    }
+    l->head = l->tail = NULL;
+}
+
+/* The shard count of an op: a function of the op and the core count only,
+ * never of load, so results are reproducible. One shard until the sharding
+ * policy lands. */
+static int choose_shards(const trn_sched *s, const trn_op_desc *d) {
+    (void)s;
+    (void)d;
+    return 1;
+}
+
+static void ready_push(trn_sched *s, trn_sched_op *op) {
+    op->ready_next = NULL;
+    if (s->ready_tail)
+        s->ready_tail->ready_next = op;
+    else
+        s->ready_head = op;
+    s->ready_tail = op;
+    pthread_cond_broadcast(&s->work);
+}
+
+static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
+                                completion_list *done);
+
+/* With the lock held and no active op: activate the next kernel op of the
+ * stream, completing any markers in front of it. Once stopping, kernel ops
+ * are not started: they and everything behind them complete with SHUTDOWN. */
+static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *done) {
+    while (!st->active && st->head) {
+        trn_sched_op *op = st->head;
+        if (s->stopping && !op->is_marker) {
+            stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
+            return;
+        }
+        st->head = op->next;
+        if (!st->head)
+            st->tail = NULL;
+        if (op->is_marker) {
+            finish_later(done, op, TRN_SCHED_OK);
+            continue;
+        }
+        st->active = op;
+        s->stats.ops_queued--;
+        s->stats.ops_running++;
+        ready_push(s, op);
+    }
+}
+
+static void pin_to_cpu(int cpu) {
+    if (cpu < 0)
+        return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *worker_main(void *arg) {
+    worker *w = arg;
+    trn_sched *s = w->sched;
+    pin_to_cpu(w->cpu);
+    if (s->be->core_init)
+        s->be->core_init(s->be, w->core);
+
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        trn_sched_op *op = s->ready_head;
+        if (!op) {
+            if (s->stopping)
+                break;
+            pthread_cond_wait(&s->work, &s->lock);
+            continue;
+        }
+        const int shard = op->next_shard++;
+        if (op->next_shard == op->nshards) {
+            s->ready_head = op->ready_next;
+            if (!s->ready_head)
+                s->ready_tail = NULL;
+        }
+        pthread_mutex_unlock(&s->lock);
+
+        const trn_kstatus k = s->be->run(s->be, &op->desc, NULL, shard, op->nshards);
+
+        completion_list done = {0};
+        pthread_mutex_lock(&s->lock);
+        if (k != TRN_KSTATUS_OK && op->kstatus == TRN_KSTATUS_OK)
+            op->kstatus = k;
+        if (--op->shards_left == 0) {
+            trn_sched_stream *st = op->stream;
+            st->active = NULL;
+            s->stats.ops_running--;
+            s->stats.ops_completed++;
+            finish_later(&done, op, status_of(op->kstatus));
+            stream_advance(s, st, &done);
+        }
+        if (done.head) {
+            pthread_mutex_unlock(&s->lock);
+            run_completions(s, &done);
+            pthread_mutex_lock(&s->lock);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+trn_sched *trn_sched_create(const trn_backend *be, const int *cpus, int ncores, char *err,
+                            size_t errlen) {
+    if (ncores < 1) {
+        snprintf(err, errlen, "scheduler needs at least one core (got %d)", ncores);
+        return NULL;
+    }
+    trn_sched *s = calloc(1, sizeof(*s));
+    if (!s)
+        goto nomem;
+    s->workers = calloc((size_t)ncores, sizeof(*s->workers));
+    if (!s->workers)
+        goto nomem;
+    s->be = be;
+    s->ncores = ncores;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->work, NULL);
+    for (int i = 0; i < ncores; i++) {
+        worker *w = &s->workers[i];
+        w->sched = s;
+        w->core = i;
+        w->cpu = cpus ? cpus[i] : -1;
+        const int rc = pthread_create(&w->thread, NULL, worker_main, w);
+        if (rc != 0) {
+            snprintf(err, errlen, "cannot start worker %d: %s", i, strerror(rc));
+            trn_sched_shutdown(s);
+            trn_sched_destroy(s);
+            return NULL;
+        }
+        w->started = 1;
+    }
+    s->stats.workers = (unsigned)ncores;
+    return s;
+
+nomem:
+    snprintf(err, errlen, "out of memory creating the scheduler");
+    if (s)
+        free(s->workers);
+    free(s);
+    return NULL;
+}
+
+/* With the lock held: move every not-yet-active op of st to done. */
+static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
+                                completion_list *done) {
+    trn_sched_op *op = st->head;
+    st->head = st->tail = NULL;
+    while (op) {
+        trn_sched_op *next = op->next;
+        if (!op->is_marker)
+            s->stats.ops_queued--;
+        finish_later(done, op, why);
+        op = next;
+    }
+}
+
+/* With the lock held while stopping: take every op none of whose shards has
+ * started off the ready queue and complete it (and its stream's queue) with
+ * SHUTDOWN. */
+static void cancel_unstarted(trn_sched *s, completion_list *done) {
+    trn_sched_op **link = &s->ready_head;
+    s->ready_tail = NULL;
+    while (*link) {
+        trn_sched_op *op = *link;
+        if (op->next_shard > 0) {
+            s->ready_tail = op;
+            link = &op->ready_next;
+            continue;
+        }
+        *link = op->ready_next;
+        trn_sched_stream *st = op->stream;
+        st->active = NULL;
+        s->stats.ops_running--;
+        finish_later(done, op, TRN_SCHED_SHUTDOWN);
+        stream_advance(s, st, done);
+    }
+}
+
+void trn_sched_shutdown(trn_sched *s) {
+    completion_list done = {0};
+    pthread_mutex_lock(&s->lock);
+    s->stopping = 1;
+    cancel_unstarted(s, &done);
+    pthread_cond_broadcast(&s->work);
+    pthread_mutex_unlock(&s->lock);
+    run_completions(s, &done);
+
+    for (int i = 0; i < s->ncores; i++) {
+        if (s->workers[i].started) {
+            pthread_join(s->workers[i].thread, NULL);
+            s->workers[i].started = 0;
+        }
+    }
+}
+
+void trn_sched_destroy(trn_sched *s) {
+    if (!s)
+        return;
+    pthread_cond_destroy(&s->work);
+    pthread_mutex_destroy(&s->lock);
+    free(s->workers);
+    free(s);
+}
+
+trn_sched_stream *trn_sched_stream_create(trn_sched *s) {
+    (void)s;
+    trn_sched_stream *st = calloc(1, sizeof(*st));
+    if (st)
+        st->refs = 1;
+    return st;
+}
+
+void trn_sched_stream_retain(trn_sched *s, trn_sched_stream *st) {
+    pthread_mutex_lock(&s->lock);
+    st->refs++;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void trn_sched_stream_release(trn_sched *s, trn_sched_stream *st) {
+    pthread_mutex_lock(&s->lock);
+    const unsigned refs = --st->refs;
+    pthread_mutex_unlock(&s->lock);
+    if (refs == 0)
+        free(st);
+}
+
+void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
+    completion_list done = {0};
+    pthread_mutex_lock(&s->lock);
+    stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
+    pthread_mutex_unlock(&s->lock);
+    run_completions(s, &done);
+}
+
+int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
+    completion_list done = {0};
+    op->next = NULL;
+    op->ready_next = NULL;
+    op->stream = st;
+    op->kstatus = TRN_KSTATUS_OK;
+    op->next_shard = 0;
+    op->nshards = op->is_marker ? 0 : choose_shards(s, &op->desc);
+    op->shards_left = op->nshards;
+
+    pthread_mutex_lock(&s->lock);
+    if (s->stopping) {
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
+    st->refs++;
+    if (!op->is_marker)
+        s->stats.ops_queued++;
+    if (st->tail)
+        st->tail->next = op;
+    else
+        st->head = op;
+    st->tail = op;
+    stream_advance(s, st, &done);
+    pthread_mutex_unlock(&s->lock);
+    run_completions(s, &done);
+    return 0;
+}
+
+void trn_sched_get_stats(trn_sched *s, trn_sched_stats *out) {
+    pthread_mutex_lock(&s->lock);
+    *out = s->stats;
+    pthread_mutex_unlock(&s->lock);
+}
