@@ -18,12 +18,12 @@ deps:
 	@./scripts/setup-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTRNSCI_BUILD_TESTS=ON -DTRNSCI_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
 build-asan: deps
 	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DTRNSCI_SANITIZE=ON \
-	    -DTRNSCI_BUILD_BENCH=OFF >/dev/null
+	    -DTRNSCI_BUILD_TESTS=ON -DTRNSCI_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(BUILD_ASAN) -j$(JOBS)
 
 run: build

@@ -52,7 +52,7 @@ char *trn_config_default_listen(char *buf, size_t len) {
 int trn_config_parse_bytes(const char *s, uint64_t *out) {
     errno = 0;
     char *end;
-    if (!s[0] || s[0] == '-')
+    if (s[0] < '0' || s[0] > '9') /* strtoull would accept " -1" */
         return -1;
     const unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s)
@@ -75,7 +75,7 @@ int trn_config_parse_bytes(const char *s, uint64_t *out) {
 static int parse_uint(const char *s, unsigned long max, unsigned long *out) {
     errno = 0;
     char *end;
-    if (!s[0] || s[0] == '-')
+    if (s[0] < '0' || s[0] > '9')
         return -1;
     const unsigned long v = strtoul(s, &end, 10);
     if (errno || end == s || *end != '\0' || v > max)

@@ -2,7 +2,7 @@
  * daemon.c — start-up, the main loop, and clean shutdown.
  *
  * The main thread polls the gRPC completion queue in slices of 100 ms; between
- * slices it reads the signalfd and expires session leases.
+ * slices it reads the signal pipe (signals.h) and expires session leases.
  */
 #include "daemon/daemon.h"
 
@@ -11,29 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "daemon/signals.h"
 
 #define POLL_SLICE_MS 100
 #define SHUTDOWN_GRACE_MS 2000
 
-static int block_signals(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
-    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
-        return -1;
-    signal(SIGPIPE, SIG_IGN);
-    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-}
-
 int trnscid_start(trnscid *d) {
     char err[512];
-    d->signal_fd = block_signals();
+    d->signal_fd = trn_signals_install();
     if (d->signal_fd < 0) {
         trn_log(TRN_LOG_ERROR, "cannot set up signal handling: %s", strerror(errno));
         return -1;
@@ -78,24 +66,18 @@ fail:
     if (d->backend)
         d->backend->destroy(d->backend);
     d->backend = NULL;
-    close(d->signal_fd);
+    trn_signals_uninstall(d->signal_fd);
     return -1;
 }
 
 /* Returns 1 when a stop signal arrived. */
 static int read_signals(trnscid *d) {
-    struct signalfd_siginfo si;
-    int stop = 0;
-    while (read(d->signal_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-        if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT) {
-            trn_log(TRN_LOG_INFO, "received %s: shutting down",
-                    si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT");
-            stop = 1;
-        } else if (si.ssi_signo == SIGHUP) {
-            trn_log(TRN_LOG_INFO, "received SIGHUP: nothing to reload yet");
-        }
-    }
-    return stop;
+    const int mask = trn_signals_read(d->signal_fd);
+    if (mask & TRN_SIGNAL_RELOAD)
+        trn_log(TRN_LOG_INFO, "received SIGHUP: nothing to reload yet");
+    if (mask & TRN_SIGNAL_STOP)
+        trn_log(TRN_LOG_INFO, "received SIGTERM/SIGINT: shutting down");
+    return (mask & TRN_SIGNAL_STOP) != 0;
 }
 
 void trnscid_run(trnscid *d) {
@@ -136,6 +118,6 @@ void trnscid_stop(trnscid *d) {
     d->sched = NULL;
     d->backend->destroy(d->backend);
     d->backend = NULL;
-    close(d->signal_fd);
+    trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");
 }

@@ -24,8 +24,8 @@ typedef struct trnscid {
 } trnscid;
 
 /* Starts everything; on failure logs why and returns -1 (nothing left
- * running). Blocks SIGTERM/SIGINT/SIGHUP in the calling thread (and so in
- * every thread it starts); they are read from a signalfd by trnscid_run. */
+ * running). SIGTERM/SIGINT/SIGHUP are caught from here on and acted on by
+ * trnscid_run (signals.h). */
 int trnscid_start(trnscid *d);
 /* Serves until SIGTERM or SIGINT, then shuts down cleanly: stops accepting,
  * drops queued work, finishes running work, tells waiting clients

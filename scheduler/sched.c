@@ -27,6 +27,7 @@
 struct trn_sched_stream {
     trn_sched_op *head, *tail; /* queued, not active */
     trn_sched_op *active;
+    int completing; /* the active op's callback is running: do not advance */
     unsigned refs;
 };
 
@@ -119,7 +120,7 @@ static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_st
  * stream, completing any markers in front of it. Once stopping, kernel ops
  * are not started: they and everything behind them complete with SHUTDOWN. */
 static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *done) {
-    while (!st->active && st->head) {
+    while (!st->active && !st->completing && st->head) {
         trn_sched_op *op = st->head;
         if (s->stopping && !op->is_marker) {
             stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
@@ -137,6 +138,34 @@ static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *
         s->stats.ops_running++;
         ready_push(s, op);
     }
+}
+
+static void stream_unref_locked(trn_sched_stream *st, int *free_it) {
+    *free_it = --st->refs == 0;
+}
+
+/* The last shard of a stream's active op has finished (the caller moved it
+ * from `active` to `completing`): run the op's callback first, and only then
+ * let the stream advance, so that every callback of an
+ * op completes before anything queued behind it (a marker included) does. */
+static void complete_active(trn_sched *s, trn_sched_op *op) {
+    trn_sched_stream *st = op->stream;
+    pthread_mutex_lock(&s->lock);
+    s->stats.ops_running--;
+    s->stats.ops_completed++;
+    pthread_mutex_unlock(&s->lock);
+    op->done(op, status_of(op->kstatus)); /* may free op */
+
+    completion_list done = {0};
+    int free_it;
+    pthread_mutex_lock(&s->lock);
+    st->completing = 0;
+    stream_advance(s, st, &done);
+    stream_unref_locked(st, &free_it); /* the op's reference */
+    pthread_mutex_unlock(&s->lock);
+    if (free_it)
+        free(st);
+    run_completions(s, &done);
 }
 
 static void pin_to_cpu(int cpu) {
@@ -174,21 +203,14 @@ static void *worker_main(void *arg) {
 
         const trn_kstatus k = s->be->run(s->be, &op->desc, NULL, shard, op->nshards);
 
-        completion_list done = {0};
         pthread_mutex_lock(&s->lock);
         if (k != TRN_KSTATUS_OK && op->kstatus == TRN_KSTATUS_OK)
             op->kstatus = k;
         if (--op->shards_left == 0) {
-            trn_sched_stream *st = op->stream;
-            st->active = NULL;
-            s->stats.ops_running--;
-            s->stats.ops_completed++;
-            finish_later(&done, op, status_of(op->kstatus));
-            stream_advance(s, st, &done);
-        }
-        if (done.head) {
+            op->stream->active = NULL;
+            op->stream->completing = 1;
             pthread_mutex_unlock(&s->lock);
-            run_completions(s, &done);
+            complete_active(s, op);
             pthread_mutex_lock(&s->lock);
         }
     }
@@ -269,7 +291,8 @@ static void cancel_unstarted(trn_sched *s, completion_list *done) {
         st->active = NULL;
         s->stats.ops_running--;
         finish_later(done, op, TRN_SCHED_SHUTDOWN);
-        stream_advance(s, st, done);
+        /* Markers behind it did not see it complete: SHUTDOWN as well. */
+        stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
     }
 }
 
@@ -321,9 +344,33 @@ void trn_sched_stream_release(trn_sched *s, trn_sched_stream *st) {
         free(st);
 }
 
+/* With the lock held: unlinks op from the ready queue; returns 0, or -1 when
+ * it is not there. */
+static int ready_remove(trn_sched *s, trn_sched_op *op) {
+    trn_sched_op *prev = NULL;
+    for (trn_sched_op *x = s->ready_head; x; prev = x, x = x->ready_next) {
+        if (x != op)
+            continue;
+        if (prev)
+            prev->ready_next = x->ready_next;
+        else
+            s->ready_head = x->ready_next;
+        if (s->ready_tail == x)
+            s->ready_tail = prev;
+        return 0;
+    }
+    return -1;
+}
+
 void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
     completion_list done = {0};
     pthread_mutex_lock(&s->lock);
+    trn_sched_op *active = st->active;
+    if (active && active->next_shard == 0 && ready_remove(s, active) == 0) {
+        st->active = NULL;
+        s->stats.ops_running--;
+        finish_later(&done, active, TRN_SCHED_CANCELLED);
+    }
     stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
     pthread_mutex_unlock(&s->lock);
     run_completions(s, &done);

@@ -1,0 +1,500 @@
+/*
+ * gemm.c — SGEMM through trnscid versus in-process OpenBLAS, in one run.
+ *
+ * For each size n (square, column-major, C = A B, alpha = 1, beta = 0):
+ *   trnsci:   A, B, C live in the daemon (uploaded once, data resident); each
+ *             timed repetition is trnblasSgemm + trnsciStreamSynchronize(NULL),
+ *             i.e. the whole time a client observes (two RPCs + the kernel).
+ *   OpenBLAS: cblas_sgemm on the same inputs in this process, one thread,
+ *             with this thread pinned to the CPU the daemon's worker runs on,
+ *             so both GEMMs use the same core.
+ * After warm-up, repetitions alternate (one trnsci, one OpenBLAS) so that the
+ * slow periods of a noisy machine hit both sides alike (--blocked: all trnsci
+ * repetitions, then all OpenBLAS ones). Reports median/min/max in ms, GFLOP/s
+ * (2 n^3 / median), ratio = openblas_median / trnsci_median (1.0 = no
+ * overhead) and the largest difference between the two results. Output: one
+ * JSON object on stdout. Exit status 3 if the results disagree.
+ *
+ * usage: bench_gemm [ADDRESS] [--sizes 256,1024,2048] [--reps N] [--warmup N]
+ *                   [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]
+ *   ADDRESS        daemon address (default $TRNSCI_ADDR, then the default socket)
+ *   --reps N       timed repetitions per size (default 15, 7 for n >= 2048)
+ *   --openblas-cpu the CPU the OpenBLAS side pins itself to (default: the CPU
+ *                  the daemon's compute thread last ran on, with --daemon-pid;
+ *                  else no pinning)
+ *   --daemon-pid   lets the bench read /proc/PID/task to find the daemon's
+ *                  compute thread (the one that gains CPU time during the
+ *                  GEMMs) and report its allowed and last CPU
+ * bench/run_gemm.sh sets all of this up (see docs/benchmarks.md).
+ */
+#define _GNU_SOURCE
+#include <cblas.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <trnsci/trnblas.h>
+#include <trnsci/trnsci.h>
+#include <unistd.h>
+
+#define MAX_SIZES 16
+#define MAX_REPS 1000
+#define MAX_THREADS 256
+
+/* ---- small utilities -------------------------------------------------------- */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "bench_gemm: %s failed: %s\n", what, trnsciGetLastErrorMessage());
+    exit(1);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct stats {
+    double median, min, max;
+} stats;
+
+static stats stats_of(double *v, int n) {
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    stats s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
+    return s;
+}
+
+/* Deterministic uniform [-1, 1) values (64-bit LCG, top 24 bits). */
+static void fill(float *x, size_t n, uint64_t seed) {
+    uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        x[i] = (float)((double)(s >> 40) / (double)(1u << 24) * 2.0 - 1.0);
+    }
+}
+
+static void cpuset_str(const cpu_set_t *set, char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE && used + 8 < len; c++)
+        if (CPU_ISSET(c, set))
+            used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+}
+
+static int pin_self(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+        fprintf(stderr, "bench_gemm: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the daemon's threads, from /proc (only with --daemon-pid) ------------------ */
+
+typedef struct thread_sample {
+    int tid;
+    char comm[32];
+    char allowed[64];
+    int last_cpu;
+    unsigned long long cpu_ns; /* time on a CPU (schedstat; else utime + stime) */
+} thread_sample;
+
+static int read_file(const char *path, char *buf, size_t len) {
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    const size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return 0;
+}
+
+static int sample_thread(int pid, int tid, thread_sample *out) {
+    char path[128], buf[4096];
+    memset(out, 0, sizeof(*out));
+    out->tid = tid;
+    snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+    if (read_file(path, buf, sizeof(buf)))
+        return -1;
+    /* comm is in parentheses and may contain spaces: fields after the last ')'. */
+    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+    if (!open || !close)
+        return -1;
+    snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(close - open - 1), open + 1);
+    /* Fields from 3 on: state(3) ... utime(14) stime(15) ... processor(39). */
+    char *p = close + 2;
+    unsigned long long utime = 0, stime = 0;
+    int field = 3;
+    for (char *tok = strtok(p, " "); tok; tok = strtok(NULL, " "), field++) {
+        if (field == 14)
+            utime = strtoull(tok, NULL, 10);
+        else if (field == 15)
+            stime = strtoull(tok, NULL, 10);
+        else if (field == 39)
+            out->last_cpu = atoi(tok);
+    }
+    out->cpu_ns = (utime + stime) * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
+    /* schedstat's first field is the same in nanoseconds. */
+    snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
+    if (read_file(path, buf, sizeof(buf)) == 0)
+        out->cpu_ns = strtoull(buf, NULL, 10);
+    snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+    if (read_file(path, buf, sizeof(buf)) == 0) {
+        char *l = strstr(buf, "Cpus_allowed_list:");
+        if (l) {
+            l += strlen("Cpus_allowed_list:");
+            while (*l == ' ' || *l == '\t')
+                l++;
+            size_t k = strcspn(l, "\n");
+            snprintf(out->allowed, sizeof(out->allowed), "%.*s", (int)k, l);
+        }
+    }
+    return 0;
+}
+
+static int sample_threads(int pid, thread_sample *out, int max) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while (n < max && (e = readdir(d)) != NULL) {
+        const int tid = atoi(e->d_name);
+        if (tid > 0 && sample_thread(pid, tid, &out[n]) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* One timed unit of the trnsci side: queue the GEMM and wait for it. */
+static void trn_gemm_once(trnblasHandle_t h, int n, const float *alpha, const float *dA,
+                          const float *dB, const float *beta, float *dC) {
+    if (trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, alpha, dA, n, dB, n, beta, dC, n) !=
+        TRNBLAS_STATUS_SUCCESS)
+        die("trnblasSgemm");
+    if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
+        die("trnsciStreamSynchronize");
+}
+
+/* The daemon thread that gained the most CPU time between two samples. */
+static int find_worker(const thread_sample *before, int nb, const thread_sample *after, int na,
+                       thread_sample *worker, unsigned long long *ns,
+                       unsigned long long *other_ns) {
+    int found = 0;
+    unsigned long long best = 0, total = 0;
+    for (int i = 0; i < na; i++) {
+        unsigned long long prev = 0;
+        for (int j = 0; j < nb; j++)
+            if (before[j].tid == after[i].tid)
+                prev = before[j].cpu_ns;
+        const unsigned long long d = after[i].cpu_ns - prev;
+        total += d;
+        if (!found || d > best) {
+            best = d;
+            *worker = after[i];
+            found = 1;
+        }
+    }
+    if (ns)
+        *ns = best;
+    if (other_ns)
+        *other_ns = total - best;
+    return found;
+}
+
+/* The "model name" of /proc/cpuinfo (what lscpu shows), or "". */
+static void cpu_model(char *buf, size_t len) {
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *v = strchr(line, ':');
+            if (v) {
+                v++;
+                while (*v == ' ' || *v == '\t')
+                    v++;
+                snprintf(buf, len, "%.*s", (int)strcspn(v, "\"\\\n"), v);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* ---- main ------------------------------------------------------------------------ */
+
+typedef struct result {
+    int n, reps;
+    stats trn, ob;
+    double max_rel_diff;
+    double worker_busy; /* daemon compute-thread CPU time / trnsci wall time */
+    double others_busy; /* every other daemon thread's CPU time / trnsci wall time */
+    int bench_cpu_trn, bench_cpu_ob;
+} result;
+
+static void usage(void) {
+    fputs("usage: bench_gemm [ADDRESS] [--sizes 256,1024,2048] [--reps N] [--warmup N]\n"
+          "                  [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]\n",
+          stderr);
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    const char *addr = NULL;
+    int sizes[MAX_SIZES] = {256, 1024, 2048}, nsizes = 3;
+    int reps_override = 0, warmup = 2, ob_cpu = -1, daemon_pid = 0, interleave = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            nsizes = 0;
+            for (char *tok = strtok(argv[++i], ","); tok && nsizes < MAX_SIZES;
+                 tok = strtok(NULL, ","))
+                sizes[nsizes++] = atoi(tok);
+        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps_override = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) {
+            warmup = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--openblas-cpu") && i + 1 < argc) {
+            ob_cpu = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--daemon-pid") && i + 1 < argc) {
+            daemon_pid = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--blocked")) {
+            interleave = 0;
+        } else if (argv[i][0] == '-') {
+            usage();
+        } else {
+            addr = argv[i];
+        }
+    }
+    if (!addr)
+        addr = getenv("TRNSCI_ADDR");
+    for (int i = 0; i < nsizes; i++)
+        if (sizes[i] < 1)
+            usage();
+    if (reps_override < 0 || reps_override > MAX_REPS || warmup < 0)
+        usage();
+
+    openblas_set_num_threads(1);
+    cpu_set_t start_set;
+    CPU_ZERO(&start_set);
+    sched_getaffinity(0, sizeof(start_set), &start_set);
+    char start_cpus[256];
+    cpuset_str(&start_set, start_cpus, sizeof(start_cpus));
+
+    if (trnsciInit(addr) != trnsciSuccess)
+        die("trnsciInit");
+    trnsciDaemonStatus st;
+    if (trnsciDaemonGetStatus(addr, &st) != trnsciSuccess)
+        die("trnsciDaemonGetStatus");
+    trnblasHandle_t h;
+    if (trnblasCreate(&h) != TRNBLAS_STATUS_SUCCESS)
+        die("trnblasCreate");
+
+    /* The per-call floor: Synchronize with nothing queued is one RPC round
+     * trip, and each timed trnsci repetition makes two (Submit, Synchronize). */
+    double t_rpc[200];
+    for (int r = 0; r < 200; r++) {
+        const double t0 = now_ms();
+        if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
+            die("trnsciStreamSynchronize (idle)");
+        t_rpc[r] = now_ms() - t0;
+    }
+    const stats rpc = stats_of(t_rpc + 20, 180); /* first 20: warm-up */
+
+    result res[MAX_SIZES];
+    thread_sample before[MAX_THREADS], after[MAX_THREADS];
+    thread_sample worker = {0};
+    int worker_found = 0;
+    static thread_sample run_before[MAX_THREADS];
+    const int nrun = daemon_pid ? sample_threads(daemon_pid, run_before, MAX_THREADS) : 0;
+
+    for (int si = 0; si < nsizes; si++) {
+        const int n = sizes[si];
+        const int reps = reps_override ? reps_override : (n >= 2048 ? 7 : 15);
+        const size_t elems = (size_t)n * (size_t)n, bytes = elems * sizeof(float);
+        float *A = malloc(bytes), *B = malloc(bytes), *C_ob = malloc(bytes), *C_trn = malloc(bytes);
+        if (!A || !B || !C_ob || !C_trn) {
+            fprintf(stderr, "bench_gemm: out of host memory for n=%d\n", n);
+            return 1;
+        }
+        fill(A, elems, 1000u + (unsigned)n);
+        fill(B, elems, 2000u + (unsigned)n);
+        memset(C_ob, 0, bytes);
+        const float alpha = 1.0f, beta = 0.0f;
+
+        /* trnsci: upload once (data stays resident in the daemon). */
+        float *dA, *dB, *dC;
+        if (trnsciMalloc((void **)&dA, bytes) || trnsciMalloc((void **)&dB, bytes) ||
+            trnsciMalloc((void **)&dC, bytes))
+            die("trnsciMalloc");
+        if (trnsciMemcpy(dA, A, bytes, trnsciMemcpyHostToDevice) ||
+            trnsciMemcpy(dB, B, bytes, trnsciMemcpyHostToDevice))
+            die("trnsciMemcpy (upload)");
+
+        /* Warm-up both; the trnsci warm-up also shows which daemon thread
+         * computes (the one that gains the most CPU time). */
+        int nb = daemon_pid ? sample_threads(daemon_pid, before, MAX_THREADS) : 0;
+        for (int w = 0; w < warmup; w++)
+            trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
+        if (daemon_pid) {
+            const int na = sample_threads(daemon_pid, after, MAX_THREADS);
+            worker_found = find_worker(before, nb, after, na, &worker, NULL, NULL) || worker_found;
+        }
+        const int pin = ob_cpu >= 0 ? ob_cpu : (worker_found ? worker.last_cpu : -1);
+        if (pin >= 0 && pin_self(pin) != 0)
+            return 1;
+        for (int w = 0; w < warmup; w++)
+            cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B, n, beta,
+                        C_ob, n);
+        if (pin >= 0)
+            sched_setaffinity(0, sizeof(start_set), &start_set);
+
+        /* Timed repetitions. Interleaved (default): one trnsci rep, then one
+         * OpenBLAS rep, so slow periods of a noisy machine hit both alike.
+         * Blocked: all trnsci reps, then all OpenBLAS reps. */
+        double t_trn[MAX_REPS], t_ob[MAX_REPS];
+        nb = daemon_pid ? sample_threads(daemon_pid, before, MAX_THREADS) : 0;
+        for (int phase = 0; phase < (interleave ? 1 : 2); phase++) {
+            for (int r = 0; r < reps; r++) {
+                if (interleave || phase == 0) {
+                    const double t0 = now_ms();
+                    trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
+                    t_trn[r] = now_ms() - t0;
+                    res[si].bench_cpu_trn = sched_getcpu();
+                }
+                if (interleave || phase == 1) {
+                    if (pin >= 0 && pin_self(pin) != 0)
+                        return 1;
+                    const double t0 = now_ms();
+                    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B,
+                                n, beta, C_ob, n);
+                    t_ob[r] = now_ms() - t0;
+                    res[si].bench_cpu_ob = sched_getcpu();
+                    if (pin >= 0)
+                        sched_setaffinity(0, sizeof(start_set), &start_set);
+                }
+            }
+        }
+        res[si].worker_busy = res[si].others_busy = -1.0;
+        if (daemon_pid) {
+            const int na = sample_threads(daemon_pid, after, MAX_THREADS);
+            unsigned long long ns = 0, other = 0;
+            thread_sample w;
+            if (find_worker(before, nb, after, na, &w, &ns, &other)) {
+                worker_found = 1;
+                double sum = 0.0;
+                for (int r = 0; r < reps; r++)
+                    sum += t_trn[r];
+                res[si].worker_busy = (double)ns * 1e-6 / sum;
+                res[si].others_busy = (double)other * 1e-6 / sum;
+            }
+        }
+        if (ob_cpu < 0)
+            ob_cpu = pin;
+
+        if (trnsciMemcpy(C_trn, dC, bytes, trnsciMemcpyDeviceToHost))
+            die("trnsciMemcpy (download)");
+        if (trnsciFree(dA) || trnsciFree(dB) || trnsciFree(dC))
+            die("trnsciFree");
+
+        /* Agreement: max |C_trn - C_ob| / max |C_ob| (same kernel, same inputs). */
+        double maxdiff = 0.0, maxabs = 0.0;
+        for (size_t i = 0; i < elems; i++) {
+            const double d = fabs((double)C_trn[i] - (double)C_ob[i]);
+            if (d > maxdiff || isnan(d))
+                maxdiff = isnan(d) ? INFINITY : d;
+            if (fabs((double)C_ob[i]) > maxabs)
+                maxabs = fabs((double)C_ob[i]);
+        }
+        res[si].n = n;
+        res[si].reps = reps;
+        res[si].trn = stats_of(t_trn, reps);
+        res[si].ob = stats_of(t_ob, reps);
+        res[si].max_rel_diff = maxabs > 0 ? maxdiff / maxabs : maxdiff;
+        free(A);
+        free(B);
+        free(C_ob);
+        free(C_trn);
+    }
+    trnblasDestroy(h);
+    if (daemon_pid) {
+        /* Over the whole run the compute thread is unmistakable. */
+        const int na = sample_threads(daemon_pid, after, MAX_THREADS);
+        worker_found = find_worker(run_before, nrun, after, na, &worker, NULL, NULL);
+    }
+
+    /* ---- JSON ---- */
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    printf("{\n  \"benchmark\": \"gemm\",\n  \"routine\": \"sgemm NN, alpha=1, beta=0, "
+           "column-major, square\",\n");
+    printf("  \"address\": \"%s\",\n", addr ? addr : "(default)");
+    printf("  \"daemon\": {\"version\": \"%s\", \"backend\": \"%s\", \"cores\": %u},\n",
+           st.daemonVersion, st.backend, st.coreCount);
+    printf("  \"idle_synchronize_us\": {\"median\": %.1f, \"min\": %.1f, \"max\": %.1f},\n",
+           rpc.median * 1e3, rpc.min * 1e3, rpc.max * 1e3);
+    printf("  \"openblas\": {\"config\": \"%s\", \"core\": \"%s\", \"threads\": %d},\n",
+           openblas_get_config(), openblas_get_corename(), openblas_get_num_threads());
+    printf("  \"placement\": {\n");
+    printf("    \"bench_process_cpus\": \"%s\",\n", start_cpus);
+    printf("    \"bench_cpu_during_trnsci\": %d,\n", res[0].bench_cpu_trn);
+    printf("    \"openblas_phase_cpu\": %d,\n", ob_cpu);
+    printf("    \"bench_cpu_during_openblas\": %d,\n", res[0].bench_cpu_ob);
+    printf("    \"order\": \"%s\",\n", interleave ? "interleaved" : "blocked");
+    if (worker_found)
+        printf("    \"daemon_compute_thread\": {\"pid\": %d, \"tid\": %d, \"comm\": \"%s\", "
+               "\"cpus_allowed\": \"%s\", \"last_cpu\": %d},\n",
+               daemon_pid, worker.tid, worker.comm, worker.allowed, worker.last_cpu);
+    else
+        printf("    \"daemon_compute_thread\": \"unknown (pass --daemon-pid)\",\n");
+    printf("    \"same_core\": %s\n",
+           worker_found ? (worker.last_cpu == ob_cpu ? "true" : "false") : "null");
+    char model[256];
+    cpu_model(model, sizeof(model));
+    printf("  },\n  \"host\": {\"name\": \"%s\", \"cpu_model\": \"%s\", \"online_cpus\": %ld},\n",
+           host, model, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("  \"results\": [\n");
+    for (int i = 0; i < nsizes; i++) {
+        const result *r = &res[i];
+        const double gflop = 2.0 * (double)r->n * (double)r->n * (double)r->n * 1e-9;
+        printf("    {\"n\": %d, \"reps\": %d,\n", r->n, r->reps);
+        printf("     \"trnsci_ms\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f},\n",
+               r->trn.median, r->trn.min, r->trn.max);
+        printf("     \"openblas_ms\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f},\n",
+               r->ob.median, r->ob.min, r->ob.max);
+        printf("     \"trnsci_gflops\": %.2f, \"openblas_gflops\": %.2f,\n",
+               gflop / (r->trn.median * 1e-3), gflop / (r->ob.median * 1e-3));
+        if (r->worker_busy >= 0)
+            printf("     \"daemon_worker_busy\": %.3f, \"daemon_other_threads_busy\": %.3f,\n",
+                   r->worker_busy, r->others_busy);
+        else
+            printf("     \"daemon_worker_busy\": null, \"daemon_other_threads_busy\": null,\n");
+        printf("     \"ratio\": %.4f, \"ratio_of_mins\": %.4f, \"max_rel_diff\": %.3g, "
+               "\"agree\": %s}%s\n",
+               r->ob.median / r->trn.median, r->ob.min / r->trn.min, r->max_rel_diff,
+               r->max_rel_diff <= 1e-5 ? "true" : "false", i + 1 < nsizes ? "," : "");
+    }
+    printf("  ]\n}\n");
+    int ok = 1;
+    for (int i = 0; i < nsizes; i++)
+        ok &= res[i].max_rel_diff <= 1e-5;
+    return ok ? 0 : 3;
+}

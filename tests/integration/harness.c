@@ -1,0 +1,173 @@
+/*
+ * harness.c — see harness.h.
+ */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trnsci/trnsci.h"
+
+#ifndef TRNSCID_PATH
+#error "TRNSCID_PATH must name the daemon binary under test"
+#endif
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+int th_free_port(void) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(a);
+    int port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+int th_daemon_start(th_daemon *d, const char *const *extra_args) {
+    memset(d, 0, sizeof(*d));
+    snprintf(d->dir, sizeof(d->dir), "/tmp/trnsci-test-XXXXXX");
+    if (!mkdtemp(d->dir))
+        return -1;
+    d->port = th_free_port();
+    snprintf(d->unix_addr, sizeof(d->unix_addr), "unix:%s/trnscid.sock", d->dir);
+    snprintf(d->tcp_addr, sizeof(d->tcp_addr), "127.0.0.1:%d", d->port);
+    snprintf(d->log_path, sizeof(d->log_path), "%s/trnscid.log", d->dir);
+
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = TRNSCID_PATH;
+    argv[n++] = "--listen";
+    argv[n++] = d->unix_addr;
+    argv[n++] = "--listen";
+    argv[n++] = d->tcp_addr;
+    argv[n++] = "--log-level";
+    argv[n++] = "debug";
+    for (int i = 0; extra_args && extra_args[i] && n < 62; i++)
+        argv[n++] = extra_args[i];
+    argv[n] = NULL;
+
+    d->pid = fork();
+    if (d->pid < 0)
+        return -1;
+    if (d->pid == 0) {
+        const int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    for (int waited = 0; waited < 20000; waited += 50) {
+        trnsciDaemonStatus st;
+        if (trnsciDaemonGetStatus(d->unix_addr, &st) == trnsciSuccess)
+            return 0;
+        int status;
+        if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+            d->pid = 0;
+            return -1;
+        }
+        sleep_ms(50);
+    }
+    return -1;
+}
+
+int th_daemon_stop(th_daemon *d) {
+    int result = -1;
+    if (d->pid > 0) {
+        kill(d->pid, SIGTERM);
+        for (int waited = 0; waited < 20000; waited += 20) {
+            int status;
+            if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+                result = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+                break;
+            }
+            sleep_ms(20);
+        }
+        if (result == -1) {
+            kill(d->pid, SIGKILL);
+            waitpid(d->pid, NULL, 0);
+        }
+        d->pid = 0;
+    }
+    if (result != 0) {
+        /* Show the daemon's log to explain the failure. */
+        fprintf(stderr, "---- trnscid log (%s), exit %d ----\n", d->log_path, result);
+        FILE *f = fopen(d->log_path, "r");
+        char line[1024];
+        while (f && fgets(line, sizeof(line), f))
+            fputs(line, stderr);
+        if (f)
+            fclose(f);
+    }
+    char cmd[400];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "harness: could not remove %s\n", d->dir);
+    return result;
+}
+
+int th_run(const char *const *argv, const char *out_path) {
+    const pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (out_path) {
+            const int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, STDOUT_FILENO);
+                dup2(fd, STDERR_FILENO);
+                close(fd);
+            }
+        }
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int th_file_contains(const char *path, const char *needle) {
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[4096];
+    int found = 0;
+    while (!found && fgets(line, sizeof(line), f))
+        found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
+int th_wait_daemon_idle(const char *addr, int timeout_ms) {
+    for (int waited = 0; waited <= timeout_ms; waited += 50) {
+        trnsciDaemonStatus st;
+        if (trnsciDaemonGetStatus(addr, &st) == trnsciSuccess && st.sessions == 0 &&
+            st.buffers == 0 && st.bytesHeld == 0 && st.opsQueued == 0 && st.opsRunning == 0)
+            return 0;
+        sleep_ms(50);
+    }
+    return -1;
+}

@@ -1,0 +1,45 @@
+/*
+ * harness.h — integration-test support: start a real trnscid on a private
+ * unix socket and a free loopback port, wait until it answers, stop it with
+ * SIGTERM and report how it exited.
+ */
+#ifndef TRN_TESTS_HARNESS_H
+#define TRN_TESTS_HARNESS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct th_daemon {
+    pid_t pid;
+    char dir[256];       /* private temp directory */
+    char unix_addr[320]; /* unix:<dir>/trnscid.sock */
+    char tcp_addr[64];   /* 127.0.0.1:<port> */
+    char log_path[320];  /* the daemon's stderr */
+    int port;
+} th_daemon;
+
+/* A TCP port on 127.0.0.1 that was free a moment ago. */
+int th_free_port(void);
+
+/* Starts TRNSCID_PATH with --listen for both addresses, --log-level debug and
+ * the given extra arguments (NULL-terminated list, may be NULL). Returns 0
+ * once the daemon answers a Status call (within 20 s), -1 otherwise. */
+int th_daemon_start(th_daemon *d, const char *const *extra_args);
+
+/* Sends SIGTERM and waits (up to 20 s). Returns the exit status (0 for a
+ * clean, leak-free exit), 128+signal if it died of a signal, or -1 on
+ * timeout (the daemon is then killed). Removes the temp directory. */
+int th_daemon_stop(th_daemon *d);
+
+/* Runs a program and returns its exit status; output goes to out_path when
+ * not NULL. */
+int th_run(const char *const *argv, const char *out_path);
+
+/* Whether the file at path contains needle. */
+int th_file_contains(const char *path, const char *needle);
+
+/* Polls trnsciDaemonGetStatus until no session, buffer, byte or op is held,
+ * for up to timeout_ms. Returns 0 when idle, -1 on timeout. */
+int th_wait_daemon_idle(const char *addr, int timeout_ms);
+
+#endif

@@ -1,0 +1,978 @@
+/*
+ * test_validate.c — daemon/validate.h (wire op → kernel descriptor) and the
+ * buffer side of daemon/session.h (allocation, quota, ownership).
+ *
+ * Each test runs against a real scheduler (CPU backend, 1 worker), a session
+ * table and two open sessions, and feeds hand-built protobuf-c structs to
+ * trn_validate_op. Rules checked:
+ *  - cuBLAS <t>gemm argument rules: m, n, k >= 0 (and <= INT_MAX, cuBLAS takes
+ *    int); lda >= max(1, m) for op(A) = A and >= max(1, k) for A^T / A^H;
+ *    ldb >= max(1, k) for op(B) = B and >= max(1, n) for B^T / B^H;
+ *    ldc >= max(1, m); known data type and operation; alpha = 0 or k = 0 means
+ *    A and B are not read (so need not be given).
+ *  - Memory safety: a column-major rows x cols matrix with leading dimension ld
+ *    spans ((cols - 1) * ld + rows) * elem_size bytes; that many bytes must lie
+ *    inside one buffer of the calling session from the given offset (exactly
+ *    enough passes, one byte short fails); offsets are aligned to the element's
+ *    real component (4 bytes for S/C, 8 for D/Z); extents that overflow 64 bits
+ *    are refused; a buffer of another session is indistinguishable from one
+ *    that does not exist; freed buffers are gone.
+ *  - On success the descriptor holds data + offset for each operand and one
+ *    reference per operand in refs; on failure nothing is held and the message
+ *    names the argument ("lda", "gemm: A", ...).
+ *  - memset value is a byte; memset/copy regions are bounds-checked; an op
+ *    with no kind is UNIMPLEMENTED.
+ *  - Quota: an allocation beyond max_session_bytes is RESOURCE_EXHAUSTED with
+ *    a message naming the quota; 0 bytes is INVALID_ARGUMENT; bytes are
+ *    credited only when the memory is released (after the last op reference).
+ * Teardown closes everything and checks that the table holds no bytes and no
+ * buffers (and the ASan build checks nothing leaks).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "daemon/log.h"
+#include "daemon/session.h"
+#include "daemon/validate.h"
+#include "kernels/backend.h"
+#include "scheduler/sched.h"
+
+#define QUOTA (1u << 20)
+
+typedef struct fx {
+    trn_backend *be;
+    trn_sched *sched;
+    trn_config cfg;
+    trn_session_table table;
+    trn_session *s1, *s2;
+    /* The last validate call's outputs. */
+    trn_op_desc desc;
+    trn_op_refs refs;
+    char err[512];
+} fx;
+
+static int setup(void **state) {
+    fx *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    f->be = trn_backend_cpu_create();
+    assert_non_null(f->be);
+    char err[256] = "";
+    f->sched = trn_sched_create(f->be, NULL, 1, err, sizeof(err));
+    assert_non_null(f->sched);
+    memset(&f->cfg, 0, sizeof(f->cfg));
+    f->cfg.max_session_bytes = QUOTA;
+    f->cfg.max_streams = 4;
+    f->cfg.lease_ms = 30000;
+    f->cfg.ncores = 1;
+    f->cfg.log_level = TRN_LOG_WARN;
+    trn_session_table_init(&f->table, f->sched, &f->cfg);
+    f->s1 = trn_session_open(&f->table, "unit-a", (uint32_t)getpid());
+    f->s2 = trn_session_open(&f->table, "unit-b", (uint32_t)getpid());
+    assert_non_null(f->s1);
+    assert_non_null(f->s2);
+    assert_int_not_equal(f->s1->id, f->s2->id);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fx *f = *state;
+    trn_session_close(f->s1, "test done");
+    trn_session_unref(f->s1);
+    trn_session_close(f->s2, "test done");
+    trn_session_unref(f->s2);
+    /* Every buffer released, every byte credited. */
+    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
+    assert_int_equal(atomic_load(&f->table.buffers), 0);
+    assert_int_equal(trn_session_table_count(&f->table), 0);
+    trn_sched_shutdown(f->sched);
+    trn_session_table_destroy(&f->table);
+    trn_sched_destroy(f->sched);
+    f->be->destroy(f->be);
+    free(f);
+    return 0;
+}
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static uint64_t alloc(trn_session *s, uint64_t bytes) {
+    uint64_t id = 0;
+    char err[256] = "";
+    const trn_wire_code rc = trn_session_alloc(s, bytes, &id, err, sizeof(err));
+    if (rc != TRN_WIRE_OK)
+        fail_msg("alloc %llu: %d %s", (unsigned long long)bytes, (int)rc, err);
+    assert_int_not_equal(id, 0);
+    return id;
+}
+
+static char *data_of(trn_session *s, uint64_t id) {
+    trn_buffer *b = trn_session_buffer_get(s, id);
+    assert_non_null(b);
+    char *d = b->data;
+    trn_buffer_unref(b);
+    return d;
+}
+
+/* References held on a buffer besides the session table's one. */
+static unsigned extra_refs(trn_session *s, uint64_t id) {
+    trn_buffer *b = trn_session_buffer_get(s, id);
+    assert_non_null(b);
+    const unsigned r = atomic_load(&b->refs);
+    trn_buffer_unref(b);
+    return r - 2; /* minus ours, minus the table's */
+}
+
+static trn_wire_code validate(fx *f, trn_session *s, const Trnsci__V1__Op *op) {
+    memset(&f->desc, 0, sizeof(f->desc));
+    f->refs.n = -1;
+    f->err[0] = '\0';
+    return trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
+}
+
+static void expect_ok(fx *f, trn_session *s, const Trnsci__V1__Op *op, int nrefs) {
+    const trn_wire_code rc = validate(f, s, op);
+    if (rc != TRN_WIRE_OK)
+        fail_msg("expected OK, got %d: %s", (int)rc, f->err);
+    assert_int_equal(f->refs.n, nrefs);
+}
+
+static void expect_err(fx *f, trn_session *s, const Trnsci__V1__Op *op, trn_wire_code code,
+                       const char *needle) {
+    const trn_wire_code rc = validate(f, s, op);
+    if (rc != code)
+        fail_msg("expected code %d (message naming \"%s\"), got %d: %s", (int)code, needle, (int)rc,
+                 f->err);
+    if (!strstr(f->err, needle))
+        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
+    assert_int_equal(f->refs.n, 0); /* nothing held on failure */
+}
+
+/* A GemmOp wrapped in an Op, with its sub-messages in place. Not copyable
+ * (it points into itself). */
+typedef struct gemm_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__GemmOp g;
+    Trnsci__V1__Scalar alpha, beta;
+    Trnsci__V1__BufferRef a, b, c;
+} gemm_msg;
+
+#define OP_N TRNSCI__V1__OPERATION__OP_N
+#define OP_T TRNSCI__V1__OPERATION__OP_T
+#define OP_C TRNSCI__V1__OPERATION__OP_C
+#define R_32F TRNSCI__V1__DATA_TYPE__R_32F
+#define R_64F TRNSCI__V1__DATA_TYPE__R_64F
+#define C_32F TRNSCI__V1__DATA_TYPE__C_32F
+#define C_64F TRNSCI__V1__DATA_TYPE__C_64F
+
+/* alpha = 1, beta = 0, no buffers. */
+static void gemm_init(gemm_msg *q, Trnsci__V1__DataType type, Trnsci__V1__Operation ta,
+                      Trnsci__V1__Operation tb, int64_t m, int64_t n, int64_t k, int64_t lda,
+                      int64_t ldb, int64_t ldc) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__GemmOp g = TRNSCI__V1__GEMM_OP__INIT;
+    const Trnsci__V1__Scalar sc = TRNSCI__V1__SCALAR__INIT;
+    const Trnsci__V1__BufferRef br = TRNSCI__V1__BUFFER_REF__INIT;
+    q->op = op;
+    q->g = g;
+    q->alpha = sc;
+    q->beta = sc;
+    q->a = q->b = q->c = br;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_GEMM;
+    q->op.gemm = &q->g;
+    q->g.type = type;
+    q->g.transa = ta;
+    q->g.transb = tb;
+    q->g.m = m;
+    q->g.n = n;
+    q->g.k = k;
+    q->g.lda = lda;
+    q->g.ldb = ldb;
+    q->g.ldc = ldc;
+    q->alpha.re = 1.0;
+    q->g.alpha = &q->alpha;
+    q->g.beta = &q->beta;
+    q->g.a = &q->a;
+    q->g.b = &q->b;
+    q->g.c = &q->c;
+}
+
+static void gemm_bufs(gemm_msg *q, uint64_t a, uint64_t a_off, uint64_t b, uint64_t b_off,
+                      uint64_t c, uint64_t c_off) {
+    q->a.buffer_id = a;
+    q->a.offset = a_off;
+    q->b.buffer_id = b;
+    q->b.offset = b_off;
+    q->c.buffer_id = c;
+    q->c.offset = c_off;
+}
+
+/* The standard SGEMM case used by several tests: C(4x3) = A(4x5) B(5x3), no
+ * padding. Bytes: A ((5-1)*4+4)*4 = 80, B ((3-1)*5+5)*4 = 60,
+ * C ((3-1)*4+4)*4 = 48. */
+#define SA 80
+#define SB 60
+#define SC 48
+static void sgemm_std(gemm_msg *q) {
+    gemm_init(q, R_32F, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+}
+
+/* ---- valid GEMMs ---------------------------------------------------------------- */
+
+/* Rule: exactly sized, unpadded S GEMM is accepted; the descriptor carries
+ * every argument and data + offset for A, B, C, with one reference each. */
+static void test_sgemm_nn_valid(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, SA), B = alloc(f->s1, SB), C = alloc(f->s1, SC);
+    gemm_msg q;
+    sgemm_std(&q);
+    q.alpha.re = 2.0;
+    q.beta.re = 0.5;
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    const trn_gemm_desc *g = &f->desc.u.gemm;
+    assert_int_equal(f->desc.kind, TRN_OP_GEMM);
+    assert_int_equal(g->type, TRN_DTYPE_R32F);
+    assert_int_equal(g->transa, TRN_TRANS_N);
+    assert_int_equal(g->transb, TRN_TRANS_N);
+    assert_int_equal(g->m, 4);
+    assert_int_equal(g->n, 3);
+    assert_int_equal(g->k, 5);
+    assert_int_equal(g->lda, 4);
+    assert_int_equal(g->ldb, 5);
+    assert_int_equal(g->ldc, 4);
+    assert_true(g->alpha.re == 2.0 && g->alpha.im == 0.0);
+    assert_true(g->beta.re == 0.5 && g->beta.im == 0.0);
+    assert_ptr_equal(g->a, data_of(f->s1, A));
+    assert_ptr_equal(g->b, data_of(f->s1, B));
+    assert_ptr_equal(g->c, data_of(f->s1, C));
+    assert_int_equal(extra_refs(f->s1, A), 1);
+    assert_int_equal(extra_refs(f->s1, B), 1);
+    assert_int_equal(extra_refs(f->s1, C), 1);
+    trn_op_refs_release(&f->refs);
+    assert_int_equal(f->refs.n, 0);
+    assert_int_equal(extra_refs(f->s1, A), 0);
+    assert_int_equal(extra_refs(f->s1, B), 0);
+    assert_int_equal(extra_refs(f->s1, C), 0);
+}
+
+/* Rule: D GEMM with op(A) = A^T and a padded lda: A is stored k x m with
+ * lda >= k. m=3, n=2, k=4, lda=6: A ((3-1)*6+4)*8 = 128 bytes; B (N, 4x2,
+ * ldb=4) ((2-1)*4+4)*8 = 64; C (3x2, ldc=3) ((2-1)*3+3)*8 = 48. All three in
+ * one buffer of 240 bytes at offsets 0, 128, 192 (each a multiple of 8). */
+static void test_dgemm_tn_one_buffer(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 240);
+    char *x = data_of(f->s1, X);
+    gemm_msg q;
+    gemm_init(&q, R_64F, OP_T, OP_N, 3, 2, 4, 6, 4, 3);
+    gemm_bufs(&q, X, 0, X, 128, X, 192);
+    expect_ok(f, f->s1, &q.op, 3);
+    const trn_gemm_desc *g = &f->desc.u.gemm;
+    assert_int_equal(g->type, TRN_DTYPE_R64F);
+    assert_int_equal(g->transa, TRN_TRANS_T);
+    assert_int_equal(g->transb, TRN_TRANS_N);
+    assert_ptr_equal(g->a, x);
+    assert_ptr_equal(g->b, x + 128);
+    assert_ptr_equal(g->c, x + 192);
+    assert_int_equal(extra_refs(f->s1, X), 3);
+    trn_op_refs_release(&f->refs);
+    assert_int_equal(extra_refs(f->s1, X), 0);
+
+    /* C one byte further (ends at 241 > 240) no longer fits. */
+    gemm_bufs(&q, X, 0, X, 128, X, 193);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    assert_int_equal(extra_refs(f->s1, X), 0); /* A's and B's references dropped */
+}
+
+/* Rule: C GEMM with op(A) = A^H and op(B) = B^T. m=2, n=3, k=4: A stored 4x2,
+ * lda=4: ((2-1)*4+4)*8 = 64 bytes; B stored n x k = 3x4, ldb >= n = 3:
+ * ((4-1)*3+3)*8 = 96; C 2x3, ldc=2: ((3-1)*2+2)*8 = 48. A at offset 8 of a
+ * 72-byte buffer (ends exactly at the end), C at offset 16 of 64. */
+static void test_cgemm_ct_offsets(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, 72), B = alloc(f->s1, 96), C = alloc(f->s1, 64);
+    gemm_msg q;
+    gemm_init(&q, C_32F, OP_C, OP_T, 2, 3, 4, 4, 3, 2);
+    q.alpha.re = 1.0;
+    q.alpha.im = -1.0;
+    q.beta.im = 2.0;
+    gemm_bufs(&q, A, 8, B, 0, C, 16);
+    expect_ok(f, f->s1, &q.op, 3);
+    const trn_gemm_desc *g = &f->desc.u.gemm;
+    assert_int_equal(g->type, TRN_DTYPE_C32F);
+    assert_int_equal(g->transa, TRN_TRANS_C);
+    assert_int_equal(g->transb, TRN_TRANS_T);
+    assert_true(g->alpha.re == 1.0 && g->alpha.im == -1.0);
+    assert_true(g->beta.re == 0.0 && g->beta.im == 2.0);
+    assert_ptr_equal(g->a, data_of(f->s1, A) + 8);
+    assert_ptr_equal(g->b, data_of(f->s1, B));
+    assert_ptr_equal(g->c, data_of(f->s1, C) + 16);
+    trn_op_refs_release(&f->refs);
+
+    /* A one byte later runs past the end of its buffer. */
+    gemm_bufs(&q, A, 12, B, 0, C, 16);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+}
+
+/* Rule: Z GEMM; alpha = i is not zero, so A and B are read. m=n=k=2, all ld=2:
+ * ((2-1)*2+2)*16 = 64 bytes each, packed in one 192-byte buffer. */
+static void test_zgemm_alpha_imaginary(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 192);
+    char *x = data_of(f->s1, X);
+    gemm_msg q;
+    gemm_init(&q, C_64F, OP_N, OP_N, 2, 2, 2, 2, 2, 2);
+    q.alpha.re = 0.0;
+    q.alpha.im = 1.0;
+    gemm_bufs(&q, X, 0, X, 64, X, 128);
+    expect_ok(f, f->s1, &q.op, 3);
+    const trn_gemm_desc *g = &f->desc.u.gemm;
+    assert_int_equal(g->type, TRN_DTYPE_C64F);
+    assert_true(g->alpha.re == 0.0 && g->alpha.im == 1.0);
+    assert_ptr_equal(g->a, x);
+    assert_ptr_equal(g->b, x + 64);
+    assert_ptr_equal(g->c, x + 128);
+    trn_op_refs_release(&f->refs);
+
+    /* With A missing, alpha = i still needs it. */
+    gemm_bufs(&q, 0, 0, X, 64, X, 128);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+}
+
+/* ---- dimension and leading-dimension rules ---------------------------------- */
+
+/* Rule: m, n, k must be in 0..INT_MAX. */
+static void test_gemm_dims(void **state) {
+    fx *f = *state;
+    gemm_msg q;
+    gemm_init(&q, R_32F, OP_N, OP_N, -1, 3, 5, 4, 5, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: m");
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, -1, 5, 4, 5, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: n");
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, 3, -1, 4, 5, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: k");
+    gemm_init(&q, R_32F, OP_N, OP_N, (int64_t)INT_MAX + 1, 3, 5, 4, 5, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: m");
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, INT64_MIN, 5, 4, 5, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: n");
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, 3, INT64_MAX, 4, 5, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: k");
+
+    /* INT_MAX itself is a valid dimension: m = INT_MAX with n = 0 has an
+     * empty C, so nothing at all is needed. */
+    gemm_init(&q, R_32F, OP_N, OP_N, INT_MAX, 0, 0, INT_MAX, 1, INT_MAX);
+    expect_ok(f, f->s1, &q.op, 0);
+    assert_int_equal(f->desc.u.gemm.m, INT_MAX);
+    trn_op_refs_release(&f->refs);
+}
+
+/* Rule: lda >= max(1, m) when op(A) = A, >= max(1, k) when A^T/A^H;
+ * ldb >= max(1, k) when op(B) = B, >= max(1, n) when B^T/B^H; ldc >= max(1, m);
+ * every ld <= INT_MAX. m=6, n=5, k=2 in single precision. */
+static void test_gemm_leading_dims(void **state) {
+    fx *f = *state;
+    /* Sizes for the passing cases: A as 6x2 (N, lda 6) or 2x6 (T, lda 2) is
+     * ((2-1)*6+6)*4 = ((6-1)*2+2)*4 = 48 bytes; B as 2x5 (N, ldb 2) is
+     * ((5-1)*2+2)*4 = 40 and 5x2 (T, ldb 5) ((2-1)*5+5)*4 = 40; C 6x5, ldc 6:
+     * ((5-1)*6+6)*4 = 120. */
+    const uint64_t A = alloc(f->s1, 48), B = alloc(f->s1, 40), C = alloc(f->s1, 120);
+    gemm_msg q;
+
+    /* lda, op(A) = A: needs 6. */
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, 5, 2, 6);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+    q.g.lda = 2; /* k would do for A^T, not for A */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+    q.g.lda = 6;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+
+    /* lda, op(A) = A^T or A^H: needs only k = 2. */
+    gemm_init(&q, R_32F, OP_T, OP_N, 6, 5, 2, 2, 2, 6);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    q.g.transa = OP_C;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    q.g.lda = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+
+    /* ldb, op(B) = B: needs k = 2. */
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, 6, 1, 6);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldb");
+    q.g.ldb = 2;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+
+    /* ldb, op(B) = B^T: needs n = 5, k is not enough. */
+    gemm_init(&q, R_32F, OP_N, OP_T, 6, 5, 2, 6, 2, 6);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldb");
+    q.g.ldb = 4;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldb");
+    q.g.ldb = 5;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+
+    /* ldc: needs m = 6. */
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, 6, 2, 5);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldc");
+
+    /* max(1, .): with m = 0 and k = 0, lda = 0 and ldc = 0 are still refused. */
+    gemm_init(&q, R_32F, OP_N, OP_N, 0, 5, 2, 0, 2, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+    gemm_init(&q, R_32F, OP_N, OP_N, 0, 5, 2, 1, 2, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldc");
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 0, 6, 0, 6);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldb");
+
+    /* Negative and beyond-int leading dimensions. */
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, -6, 2, 6);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, (int64_t)INT_MAX + 1, 2, 6);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, 6, (int64_t)INT_MAX + 1, 6);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldb");
+    gemm_init(&q, R_32F, OP_N, OP_N, 6, 5, 2, 6, 2, INT64_MIN);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldc");
+}
+
+/* Rule: data type must be R_32F/R_64F/C_32F/C_64F; operations N/T/C. */
+static void test_gemm_type_and_trans(void **state) {
+    fx *f = *state;
+    gemm_msg q;
+    sgemm_std(&q);
+    q.g.type = TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type");
+    q.g.type = (Trnsci__V1__DataType)99;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type");
+    sgemm_std(&q);
+    q.g.transa = (Trnsci__V1__Operation)7;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "transa");
+    sgemm_std(&q);
+    q.g.transb = (Trnsci__V1__Operation)7;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "transb");
+    sgemm_std(&q);
+    q.g.transa = (Trnsci__V1__Operation)-1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "transa");
+}
+
+/* ---- buffer extents ---------------------------------------------------------- */
+
+/* Rule: exactly enough bytes passes, one byte short fails, for each of A, B
+ * and C, with and without an offset; the message names the operand and the
+ * exact byte count needed. A failure after A and B resolved drops their
+ * references. */
+static void test_gemm_exact_boundary(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, SA), B = alloc(f->s1, SB), C = alloc(f->s1, SC);
+    const uint64_t A1 = alloc(f->s1, SA - 1), B1 = alloc(f->s1, SB - 1), C1 = alloc(f->s1, SC - 1);
+    const uint64_t A8 = alloc(f->s1, 8 + SA), A8s = alloc(f->s1, 8 + SA - 1);
+    gemm_msg q;
+    sgemm_std(&q);
+
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+
+    gemm_bufs(&q, A1, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    assert_non_null(strstr(f->err, "needs 80 bytes"));
+    gemm_bufs(&q, A, 0, B1, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: B");
+    assert_non_null(strstr(f->err, "needs 60 bytes"));
+    assert_int_equal(extra_refs(f->s1, A), 0);
+    gemm_bufs(&q, A, 0, B, 0, C1, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    assert_non_null(strstr(f->err, "needs 48 bytes"));
+    assert_int_equal(extra_refs(f->s1, A), 0);
+    assert_int_equal(extra_refs(f->s1, B), 0);
+
+    /* With an offset of 8 the buffer must hold 8 + 80 bytes. */
+    gemm_bufs(&q, A8, 8, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_ptr_equal(f->desc.u.gemm.a, data_of(f->s1, A8) + 8);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A8s, 8, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+
+    /* Padding counts: ldc = 5 makes C ((3-1)*5+4)*4 = 56 bytes, not 48 and not
+     * 3*5*4 = 60 (the last column stops at row m). */
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, 3, 5, 4, 5, 5);
+    const uint64_t C56 = alloc(f->s1, 56), C55 = alloc(f->s1, 55);
+    gemm_bufs(&q, A, 0, B, 0, C56, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 0, B, 0, C55, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    assert_non_null(strstr(f->err, "needs 56 bytes"));
+}
+
+/* Rule: an offset at or past the end, or one that would wrap, is refused;
+ * offsets must be multiples of the real component size (4 for S/C, 8 for
+ * D/Z). */
+static void test_gemm_offsets(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, 256), B = alloc(f->s1, SB), C = alloc(f->s1, SC);
+    gemm_msg q;
+    sgemm_std(&q);
+
+    gemm_bufs(&q, A, 256, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, 257, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, UINT64_MAX - 3, B, 0, C, 0); /* offset + 80 wraps */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, 256 - SA + 4, B, 0, C, 0); /* 4 bytes past the end */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+
+    /* Alignment, single precision: 4 passes, 2 fails. */
+    gemm_bufs(&q, A, 4, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 2, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    assert_non_null(strstr(f->err, "multiple"));
+
+    /* Double precision 2x2x2 (32 bytes per matrix): 8 passes, 4 fails, for
+     * each operand. */
+    gemm_init(&q, R_64F, OP_N, OP_N, 2, 2, 2, 2, 2, 2);
+    gemm_bufs(&q, A, 8, A, 64, A, 128);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 4, A, 64, A, 128);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, 8, A, 68, A, 128);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: B");
+    gemm_bufs(&q, A, 8, A, 64, A, 132);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    assert_int_equal(extra_refs(f->s1, A), 0);
+
+    /* Complex double: 4 is not a multiple of 8. */
+    gemm_init(&q, C_64F, OP_N, OP_N, 1, 1, 1, 1, 1, 1);
+    gemm_bufs(&q, A, 4, A, 64, A, 128);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+}
+
+/* Rule: extents are computed without wrapping. With m = n = k = lda = ldb =
+ * ldc = INT_MAX = 2^31 - 1 a matrix spans (2^31 - 1)^2 elements:
+ * S: 4 (2^31 - 1)^2 = 18446744056529682436 bytes (fits in 64 bits, so the
+ * error is the buffer being too small, with that exact count);
+ * D: 8 (2^31 - 1)^2 > 2^64: the extent itself is refused, for A/B and — with
+ * alpha = 0, when only C is needed — for C. */
+static void test_gemm_extent_overflow(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    gemm_msg q;
+    gemm_init(&q, R_32F, OP_N, OP_N, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX);
+    gemm_bufs(&q, X, 0, X, 0, X, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    assert_non_null(strstr(f->err, "18446744056529682436"));
+
+    gemm_init(&q, R_64F, OP_N, OP_N, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX);
+    gemm_bufs(&q, X, 0, X, 0, X, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
+    q.alpha.re = 0.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
+    assert_non_null(strstr(f->err, " C "));
+
+    /* Z with a tall A^T: k = INT_MAX rows stored, lda = INT_MAX, m = 2^30
+     * columns: ((2^30 - 1) * (2^31 - 1) + 2^31 - 1) * 16 = 2^30 (2^31 - 1) 16
+     * = 2^34 (2^31 - 1) < 2^65 but > 2^64. */
+    gemm_init(&q, C_64F, OP_T, OP_N, 1 << 30, 1, INT_MAX, INT_MAX, INT_MAX, 1 << 30);
+    gemm_bufs(&q, X, 0, X, 0, X, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
+    assert_int_equal(extra_refs(f->s1, X), 0);
+}
+
+/* ---- when A and B are not needed ------------------------------------------------ */
+
+/* Rule: with alpha = 0 (or absent: proto3 default 0) BLAS does not read A or
+ * B, so they need not be given or valid; C is still required. */
+static void test_gemm_alpha_zero(void **state) {
+    fx *f = *state;
+    const uint64_t C = alloc(f->s1, SC), C1 = alloc(f->s1, SC - 1);
+    gemm_msg q;
+    sgemm_std(&q);
+    q.alpha.re = 0.0;
+    q.beta.re = 3.0;
+    gemm_bufs(&q, 0, 0, 0, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_null(f->desc.u.gemm.a);
+    assert_null(f->desc.u.gemm.b);
+    assert_ptr_equal(f->desc.u.gemm.c, data_of(f->s1, C));
+    trn_op_refs_release(&f->refs);
+
+    gemm_bufs(&q, 999, 3, 998, 1, C, 0); /* junk A/B are ignored */
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+
+    q.g.alpha = NULL;
+    gemm_bufs(&q, 0, 0, 0, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_true(f->desc.u.gemm.alpha.re == 0.0 && f->desc.u.gemm.alpha.im == 0.0);
+    trn_op_refs_release(&f->refs);
+
+    gemm_bufs(&q, 0, 0, 0, 0, C1, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    gemm_bufs(&q, 0, 0, 0, 0, 0, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+}
+
+/* Rule: k = 0 is C = beta C: A and B are not read, but lda/ldb still follow
+ * the max(1, .) rules and C must fit. */
+static void test_gemm_k_zero(void **state) {
+    fx *f = *state;
+    const uint64_t C = alloc(f->s1, SC);
+    gemm_msg q;
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, 3, 0, 4, 1, 4);
+    gemm_bufs(&q, 0, 0, 0, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.gemm.k, 0);
+    assert_null(f->desc.u.gemm.a);
+    assert_null(f->desc.u.gemm.b);
+    assert_ptr_equal(f->desc.u.gemm.c, data_of(f->s1, C));
+    trn_op_refs_release(&f->refs);
+
+    q.g.lda = 3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lda");
+    q.g.lda = 4;
+    q.g.ldb = 0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ldb");
+}
+
+/* Rule: m = 0 or n = 0 means an empty C: no operand needs any bytes, so no
+ * buffer at all is valid; a C buffer given is accepted (0 bytes from its
+ * start). */
+static void test_gemm_empty_c(void **state) {
+    fx *f = *state;
+    const uint64_t C = alloc(f->s1, 16);
+    gemm_msg q;
+    gemm_init(&q, R_32F, OP_N, OP_N, 0, 3, 5, 1, 5, 1);
+    expect_ok(f, f->s1, &q.op, 0);
+    assert_null(f->desc.u.gemm.c);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, 0, 0, 0, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_ptr_equal(f->desc.u.gemm.c, data_of(f->s1, C));
+    trn_op_refs_release(&f->refs);
+
+    gemm_init(&q, R_64F, OP_T, OP_T, 4, 0, 5, 5, 1, 4);
+    expect_ok(f, f->s1, &q.op, 0);
+    trn_op_refs_release(&f->refs);
+}
+
+/* ---- buffer ownership ------------------------------------------------------------ */
+
+/* Rule: a buffer id that does not exist in the calling session is refused the
+ * same way whether it was never allocated, was freed, or belongs to another
+ * session (the message must not reveal which). */
+static void test_gemm_buffer_ownership(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, SA), B = alloc(f->s1, SB), C = alloc(f->s1, SC);
+    /* s2 owns ids 1..5; s1 only 1..3. */
+    uint64_t theirs = 0;
+    for (int i = 0; i < 5; i++)
+        theirs = alloc(f->s2, 256);
+    assert_true(theirs > C);
+
+    gemm_msg q;
+    sgemm_std(&q);
+    gemm_bufs(&q, theirs, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    assert_non_null(strstr(f->err, "does not exist"));
+    char owned_elsewhere[512];
+    strcpy(owned_elsewhere, f->err);
+    assert_int_equal(extra_refs(f->s2, theirs), 0);
+
+    /* The same id once nobody owns it: the identical message. */
+    assert_int_equal(trn_session_free_buffer(f->s2, theirs), 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    assert_string_equal(f->err, owned_elsewhere);
+
+    /* Never allocated anywhere. */
+    gemm_bufs(&q, A, 0, 999, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: B");
+    assert_non_null(strstr(f->err, "does not exist"));
+
+    /* No buffer (id 0) where bytes are needed. */
+    gemm_bufs(&q, A, 0, B, 0, 0, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+
+    /* Freed: gone at once, and freeing twice fails. */
+    assert_int_equal(trn_session_free_buffer(f->s1, B), 0);
+    assert_int_equal(trn_session_free_buffer(f->s1, B), -1);
+    assert_int_equal(trn_session_free_buffer(f->s1, 0), -1);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: B");
+    assert_non_null(strstr(f->err, "does not exist"));
+
+    /* An id s2 never had cannot be freed through s2; s1's A is untouched. */
+    assert_int_equal(trn_session_free_buffer(f->s2, 999), -1);
+    assert_int_equal(extra_refs(f->s1, A), 0);
+}
+
+/* ---- ops other than GEMM ---------------------------------------------------------- */
+
+/* Rule: no op is INVALID_ARGUMENT; an op kind the daemon does not know (none
+ * set, or a future field) is UNIMPLEMENTED. */
+static void test_op_kinds(void **state) {
+    fx *f = *state;
+    expect_err(f, f->s1, NULL, TRN_WIRE_INVALID_ARGUMENT, "op");
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    expect_err(f, f->s1, &op, TRN_WIRE_UNIMPLEMENTED, "kind");
+    op.kind_case = (Trnsci__V1__Op__KindCase)99;
+    expect_err(f, f->s1, &op, TRN_WIRE_UNIMPLEMENTED, "kind");
+}
+
+typedef struct memset_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__MemsetOp m;
+    Trnsci__V1__BufferRef dst;
+} memset_msg;
+
+static void memset_init(memset_msg *q, uint64_t id, uint64_t off, uint32_t value, uint64_t bytes) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__MemsetOp m = TRNSCI__V1__MEMSET_OP__INIT;
+    const Trnsci__V1__BufferRef br = TRNSCI__V1__BUFFER_REF__INIT;
+    q->op = op;
+    q->m = m;
+    q->dst = br;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_MEMSET;
+    q->op.memset = &q->m;
+    q->m.dst = &q->dst;
+    q->dst.buffer_id = id;
+    q->dst.offset = off;
+    q->m.value = value;
+    q->m.bytes = bytes;
+}
+
+/* Rule (cudaMemset): value is one byte (0..255); dst[offset, offset + bytes)
+ * must lie in the buffer; 0 bytes needs no buffer. */
+static void test_memset(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 100);
+    memset_msg q;
+    memset_init(&q, X, 0, 255, 100);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.kind, TRN_OP_MEMSET);
+    assert_ptr_equal(f->desc.u.memset.dst, data_of(f->s1, X));
+    assert_int_equal(f->desc.u.memset.value, 255);
+    assert_int_equal(f->desc.u.memset.bytes, 100);
+    trn_op_refs_release(&f->refs);
+
+    memset_init(&q, X, 10, 0, 90);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_ptr_equal(f->desc.u.memset.dst, data_of(f->s1, X) + 10);
+    trn_op_refs_release(&f->refs);
+
+    memset_init(&q, X, 0, 256, 100);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "value");
+    memset_init(&q, X, 0, UINT32_MAX, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "value");
+    memset_init(&q, X, 0, 1, 101);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+    memset_init(&q, X, 10, 1, 91);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+    memset_init(&q, X, 101, 1, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+    memset_init(&q, X, 1, 1, UINT64_MAX);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset");
+    memset_init(&q, 0, 0, 1, 5);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+    q.m.dst = NULL; /* absent sub-message = buffer 0 */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+
+    memset_init(&q, 0, 0, 7, 0);
+    expect_ok(f, f->s1, &q.op, 0);
+    assert_null(f->desc.u.memset.dst);
+    assert_int_equal(f->desc.u.memset.bytes, 0);
+    trn_op_refs_release(&f->refs);
+}
+
+typedef struct copy_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__CopyOp c;
+    Trnsci__V1__BufferRef dst, src;
+} copy_msg;
+
+static void copy_init(copy_msg *q, uint64_t dst, uint64_t dst_off, uint64_t src, uint64_t src_off,
+                      uint64_t bytes) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__CopyOp c = TRNSCI__V1__COPY_OP__INIT;
+    const Trnsci__V1__BufferRef br = TRNSCI__V1__BUFFER_REF__INIT;
+    q->op = op;
+    q->c = c;
+    q->dst = q->src = br;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_COPY;
+    q->op.copy = &q->c;
+    q->c.dst = &q->dst;
+    q->c.src = &q->src;
+    q->dst.buffer_id = dst;
+    q->dst.offset = dst_off;
+    q->src.buffer_id = src;
+    q->src.offset = src_off;
+    q->c.bytes = bytes;
+}
+
+/* Rule (cudaMemcpy device to device): both [offset, offset + bytes) ranges
+ * must lie in their buffers; overlap within one buffer is allowed. */
+static void test_copy(void **state) {
+    fx *f = *state;
+    const uint64_t D = alloc(f->s1, 100), S = alloc(f->s1, 50);
+    copy_msg q;
+    copy_init(&q, D, 50, S, 0, 50);
+    expect_ok(f, f->s1, &q.op, 2);
+    assert_int_equal(f->desc.kind, TRN_OP_COPY);
+    assert_ptr_equal(f->desc.u.copy.dst, data_of(f->s1, D) + 50);
+    assert_ptr_equal(f->desc.u.copy.src, data_of(f->s1, S));
+    assert_int_equal(f->desc.u.copy.bytes, 50);
+    trn_op_refs_release(&f->refs);
+
+    copy_init(&q, D, 0, S, 0, 51); /* dst fits, src is one byte short */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: src");
+    assert_int_equal(extra_refs(f->s1, D), 0);
+    copy_init(&q, D, 51, S, 0, 50); /* dst one byte short */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: dst");
+    copy_init(&q, D, 0, S, 1, 50);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: src");
+    copy_init(&q, D, 0, 999, 0, 10);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: src");
+    copy_init(&q, 999, 0, S, 0, 10);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: dst");
+
+    /* Overlapping ranges in one buffer. */
+    copy_init(&q, D, 10, D, 0, 60);
+    expect_ok(f, f->s1, &q.op, 2);
+    assert_ptr_equal(f->desc.u.copy.dst, data_of(f->s1, D) + 10);
+    assert_ptr_equal(f->desc.u.copy.src, data_of(f->s1, D));
+    trn_op_refs_release(&f->refs);
+}
+
+/* ---- quota ------------------------------------------------------------------------ */
+
+/* Rule: a session may hold at most max_session_bytes; beyond it Alloc is
+ * RESOURCE_EXHAUSTED naming the quota, and other sessions are unaffected;
+ * 0 bytes is INVALID_ARGUMENT; freeing returns the bytes. */
+static void test_quota(void **state) {
+    fx *f = *state;
+    uint64_t id = 0;
+    char err[256] = "";
+    assert_int_equal(trn_session_alloc(f->s1, 0, &id, err, sizeof(err)), TRN_WIRE_INVALID_ARGUMENT);
+
+    const uint64_t big = alloc(f->s1, QUOTA - 100);
+    const uint64_t rest = alloc(f->s1, 100); /* exactly the quota */
+    assert_int_not_equal(big, rest);
+    err[0] = '\0';
+    assert_int_equal(trn_session_alloc(f->s1, 1, &id, err, sizeof(err)),
+                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_non_null(strstr(err, "max-session-bytes"));
+    assert_int_equal(trn_session_alloc(f->s1, UINT64_MAX, &id, err, sizeof(err)),
+                     TRN_WIRE_RESOURCE_EXHAUSTED);
+
+    /* The quota is per session. */
+    const uint64_t other = alloc(f->s2, QUOTA);
+    assert_int_equal(trn_session_alloc(f->s2, QUOTA + 1ull, &id, err, sizeof(err)),
+                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_int_equal(atomic_load(&f->table.bytes_held), 2ull * QUOTA);
+    assert_int_equal(atomic_load(&f->table.buffers), 3);
+
+    /* Freeing returns the bytes. */
+    assert_int_equal(trn_session_free_buffer(f->s1, rest), 0);
+    const uint64_t again = alloc(f->s1, 100);
+    assert_int_not_equal(again, rest); /* ids are not reused */
+    assert_int_equal(trn_session_free_buffer(f->s2, other), 0);
+    assert_int_equal(atomic_load(&f->table.bytes_held), (uint64_t)QUOTA);
+}
+
+/* Rule: bytes are credited when the memory is released, i.e. after the last
+ * op reference: a freed buffer still used by a validated op keeps counting
+ * against the quota (and its memory stays valid for the op) until the op's
+ * references are released. */
+static void test_quota_credit_after_release(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, QUOTA);
+    memset_msg q;
+    memset_init(&q, X, 0, 0xab, QUOTA);
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs held = f->refs;
+    unsigned char *dst = f->desc.u.memset.dst;
+
+    assert_int_equal(trn_session_free_buffer(f->s1, X), 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+    uint64_t id;
+    char err[256] = "";
+    assert_int_equal(trn_session_alloc(f->s1, 1, &id, err, sizeof(err)),
+                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_int_equal(atomic_load(&f->table.bytes_held), (uint64_t)QUOTA);
+    memset(dst, 0xcd, QUOTA); /* still the op's memory */
+    assert_int_equal(dst[QUOTA - 1], 0xcd);
+
+    trn_op_refs_release(&held);
+    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
+    assert_int_equal(atomic_load(&f->table.buffers), 0);
+    const uint64_t Y = alloc(f->s1, QUOTA);
+    assert_int_equal(trn_session_free_buffer(f->s1, Y), 0);
+}
+
+/* Rule: a closed session allocates nothing (ABORTED) and its buffers are gone. */
+static void test_closed_session(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    trn_session_close(f->s1, "test");
+    trn_session_close(f->s1, "test again"); /* idempotent */
+    uint64_t id;
+    char err[256] = "";
+    assert_int_equal(trn_session_alloc(f->s1, 8, &id, err, sizeof(err)), TRN_WIRE_ABORTED);
+    assert_null(trn_session_buffer_get(f->s1, X));
+    assert_null(trn_session_find(&f->table, f->s1->id));
+    memset_msg q;
+    memset_init(&q, X, 0, 0, 8);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
+    /* The other session is untouched. */
+    trn_session *s2 = trn_session_find(&f->table, f->s2->id);
+    assert_ptr_equal(s2, f->s2);
+    trn_session_unref(s2);
+}
+
+int main(void) {
+    trn_log_set_level(TRN_LOG_WARN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_sgemm_nn_valid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dgemm_tn_one_buffer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cgemm_ct_offsets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zgemm_alpha_imaginary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_dims, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_leading_dims, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_type_and_trans, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_exact_boundary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_offsets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_extent_overflow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_alpha_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_k_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_empty_c, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_buffer_ownership, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_op_kinds, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_memset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
