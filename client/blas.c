@@ -45,6 +45,7 @@ trnblasStatus_t trnblasDestroy(trnblasHandle_t handle) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     free(handle);
+    trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
 }
 
@@ -52,6 +53,7 @@ trnblasStatus_t trnblasSetStream(trnblasHandle_t handle, trnsciStream_t streamId
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     handle->stream = streamId;
+    trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
 }
 
@@ -61,6 +63,7 @@ trnblasStatus_t trnblasGetStream(trnblasHandle_t handle, trnsciStream_t *streamI
     if (!streamId)
         return TRNBLAS_STATUS_INVALID_VALUE;
     *streamId = handle->stream;
+    trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
 }
 
@@ -69,7 +72,9 @@ trnblasStatus_t trnblasGetVersion(trnblasHandle_t handle, int *version) {
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (!version)
         return TRNBLAS_STATUS_INVALID_VALUE;
-    *version = TRNSCI_VERSION;
+    /* cublasGetVersion's encoding: major * 10000 + minor * 100 + patch. */
+    *version = TRNSCI_VERSION_MAJOR * 10000 + TRNSCI_VERSION_MINOR * 100 + TRNSCI_VERSION_PATCH;
+    trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
 }
 
@@ -169,18 +174,46 @@ trnblasStatus_t trnblasSgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              const float *A, int lda, const float *B, int ldb, const float *beta,
                              float *C, int ldc) {
     NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__R_32F, transa, transb, m, n, k, *alpha, 0, *beta,
-                         0, A, B, C, lda, ldb, ldc};
+    const gemm_args g = {TRNSCI__V1__DATA_TYPE__R_32F,
+                         transa,
+                         transb,
+                         m,
+                         n,
+                         k,
+                         *alpha,
+                         0,
+                         *beta,
+                         0,
+                         A,
+                         B,
+                         C,
+                         lda,
+                         ldb,
+                         ldc};
     return gemm_submit(handle, &g);
 }
 
 trnblasStatus_t trnblasDgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              trnblasOperation_t transb, int m, int n, int k, const double *alpha,
-                             const double *A, int lda, const double *B, int ldb,
-                             const double *beta, double *C, int ldc) {
+                             const double *A, int lda, const double *B, int ldb, const double *beta,
+                             double *C, int ldc) {
     NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__R_64F, transa, transb, m, n, k, *alpha, 0, *beta,
-                         0, A, B, C, lda, ldb, ldc};
+    const gemm_args g = {TRNSCI__V1__DATA_TYPE__R_64F,
+                         transa,
+                         transb,
+                         m,
+                         n,
+                         k,
+                         *alpha,
+                         0,
+                         *beta,
+                         0,
+                         A,
+                         B,
+                         C,
+                         lda,
+                         ldb,
+                         ldc};
     return gemm_submit(handle, &g);
 }
 
@@ -190,8 +223,22 @@ trnblasStatus_t trnblasCgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              const trnComplex *B, int ldb, const trnComplex *beta, trnComplex *C,
                              int ldc) {
     NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__C_32F, transa, transb, m, n, k, alpha->x,
-                         alpha->y, beta->x, beta->y, A, B, C, lda, ldb, ldc};
+    const gemm_args g = {TRNSCI__V1__DATA_TYPE__C_32F,
+                         transa,
+                         transb,
+                         m,
+                         n,
+                         k,
+                         alpha->x,
+                         alpha->y,
+                         beta->x,
+                         beta->y,
+                         A,
+                         B,
+                         C,
+                         lda,
+                         ldb,
+                         ldc};
     return gemm_submit(handle, &g);
 }
 
@@ -201,7 +248,21 @@ trnblasStatus_t trnblasZgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              const trnDoubleComplex *B, int ldb, const trnDoubleComplex *beta,
                              trnDoubleComplex *C, int ldc) {
     NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__C_64F, transa, transb, m, n, k, alpha->x,
-                         alpha->y, beta->x, beta->y, A, B, C, lda, ldb, ldc};
+    const gemm_args g = {TRNSCI__V1__DATA_TYPE__C_64F,
+                         transa,
+                         transb,
+                         m,
+                         n,
+                         k,
+                         alpha->x,
+                         alpha->y,
+                         beta->x,
+                         beta->y,
+                         A,
+                         B,
+                         C,
+                         lda,
+                         ldb,
+                         ldc};
     return gemm_submit(handle, &g);
 }

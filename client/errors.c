@@ -30,9 +30,13 @@ trnsciError_t trnsciGetLastError(void) {
     return e;
 }
 
-trnsciError_t trnsciPeekAtLastError(void) { return last_error; }
+trnsciError_t trnsciPeekAtLastError(void) {
+    return last_error;
+}
 
-const char *trnsciGetLastErrorMessage(void) { return last_message; }
+const char *trnsciGetLastErrorMessage(void) {
+    return last_message;
+}
 
 trnsciError_t trn_error_from_wire(trn_wire_code code) {
     switch (code) {

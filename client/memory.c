@@ -165,15 +165,12 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
     if (!dst || !src)
         return trn_fail(trnsciErrorInvalidValue, "trnsciMemcpy: dst or src is NULL");
     if (kind == trnsciMemcpyDefault)
-        kind = is_device(c, dst) ? (is_device(c, src) ? trnsciMemcpyDeviceToDevice
-                                                      : trnsciMemcpyHostToDevice)
-                                 : (is_device(c, src) ? trnsciMemcpyDeviceToHost
-                                                      : trnsciMemcpyHostToHost);
+        kind = is_device(c, dst)
+                   ? (is_device(c, src) ? trnsciMemcpyDeviceToDevice : trnsciMemcpyHostToDevice)
+                   : (is_device(c, src) ? trnsciMemcpyDeviceToHost : trnsciMemcpyHostToHost);
     Trnsci__V1__BufferRef dref, sref;
     switch (kind) {
-    case trnsciMemcpyHostToHost:
-        memmove(dst, src, count);
-        return trn_ok();
+    case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
     case trnsciMemcpyHostToDevice:
         if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
             (e = trn_client_order_after_work(c)) || (e = write_chunks(c, dref, src, count)))

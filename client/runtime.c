@@ -42,8 +42,8 @@ static int split_targets(char *list, char **out, int max) {
 
 /* Hello on one target: returns the open transport, or NULL with *code and
  * msg set. */
-static trn_transport *try_target(const char *target, trn_client *c, trn_wire_code *code,
-                                 char *msg, size_t msglen) {
+static trn_transport *try_target(const char *target, trn_client *c, trn_wire_code *code, char *msg,
+                                 size_t msglen) {
     trn_transport *t = trn_transport_open(target);
     if (!t) {
         *code = TRN_WIRE_RESOURCE_EXHAUSTED;
@@ -62,8 +62,8 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
         return NULL;
     }
     c->core_count = r->core_count;
-    c->chunk_bytes = r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes
-                                                         : TRNSCI_WIRE_CHUNK_BYTES;
+    c->chunk_bytes =
+        r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes : TRNSCI_WIRE_CHUNK_BYTES;
     if (c->chunk_bytes > TRNSCI_WIRE_CHUNK_BYTES)
         c->chunk_bytes = TRNSCI_WIRE_CHUNK_BYTES;
     snprintf(c->daemon_version, sizeof(c->daemon_version), "%s", r->daemon_version);
@@ -97,8 +97,8 @@ static trnsciError_t connect_any(const char *address, trn_client *c) {
                         "no trnscid reachable at %s (start one with `make run` or `trnscid`, "
                         "or set TRNSCI_ADDR): %s",
                         address, msg);
-    return trn_fail(trn_error_from_wire(code), "trnscid at %s refused the connection: %s",
-                    address, msg);
+    return trn_fail(trn_error_from_wire(code), "trnscid at %s refused the connection: %s", address,
+                    msg);
 }
 
 static trnsciError_t open_session(trn_client *c) {
@@ -108,10 +108,9 @@ static trnsciError_t open_session(trn_client *c) {
     req.client_name = "libtrnsci";
     req.client_pid = (uint32_t)getpid();
     Trnsci__V1__OpenSessionReply *r = NULL;
-    const trnsciError_t e =
-        trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
-                        &trnsci__v1__open_session_reply__descriptor, (ProtobufCMessage **)&r,
-                        TRN_CALL_TIMEOUT_MS);
+    const trnsciError_t e = trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
+                                            &trnsci__v1__open_session_reply__descriptor,
+                                            (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
     if (e != trnsciSuccess)
         return e;
     c->session_id = r->session_id;
@@ -119,8 +118,15 @@ static trnsciError_t open_session(trn_client *c) {
 
     Trnsci__V1__AttachRequest a = TRNSCI__V1__ATTACH_REQUEST__INIT;
     a.session_id = c->session_id;
-    if (trn_transport_attach(c->t, &a.base) != 0)
+    if (trn_transport_attach(c->t, &a.base) != 0) {
+        /* Do not leave the session to its lease. */
+        Trnsci__V1__CloseSessionRequest close = TRNSCI__V1__CLOSE_SESSION_REQUEST__INIT;
+        close.session_id = c->session_id;
+        char msg[256];
+        trn_transport_call(c->t, TRN_WIRE_CLOSE_SESSION, &close.base, NULL, NULL, msg, sizeof(msg),
+                           TRN_CALL_TIMEOUT_MS);
         return trn_fail(trnsciErrorInitializationError, "cannot open the session's Attach stream");
+    }
     return trnsciSuccess;
 }
 
@@ -316,15 +322,13 @@ trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out
     Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
     Trnsci__V1__StatusReply *r = NULL;
     char msg[512] = "";
-    const trn_wire_code code = trn_transport_call(t, TRN_WIRE_STATUS, &req.base,
-                                                  &trnsci__v1__status_reply__descriptor,
-                                                  (ProtobufCMessage **)&r, msg, sizeof(msg),
-                                                  TRN_CALL_TIMEOUT_MS);
+    const trn_wire_code code =
+        trn_transport_call(t, TRN_WIRE_STATUS, &req.base, &trnsci__v1__status_reply__descriptor,
+                           (ProtobufCMessage **)&r, msg, sizeof(msg), TRN_CALL_TIMEOUT_MS);
     trn_transport_close(t);
     if (code != TRN_WIRE_OK) {
         if (code == TRN_WIRE_UNAVAILABLE)
-            return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0],
-                            msg);
+            return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0], msg);
         return trn_fail(trn_error_from_wire(code), "%s", msg);
     }
     memset(out, 0, sizeof(*out));

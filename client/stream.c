@@ -7,7 +7,9 @@
 
 #include "client/client.h"
 
-uint32_t trn_stream_id(trnsciStream_t s) { return s ? s->id : 0; }
+uint32_t trn_stream_id(trnsciStream_t s) {
+    return s ? s->id : 0;
+}
 
 trnsciError_t trnsciStreamCreate(trnsciStream_t *pStream) {
     if (!pStream)
@@ -46,7 +48,9 @@ trnsciError_t trnsciStreamDestroy(trnsciStream_t stream) {
     return e;
 }
 
-trnsciError_t trnsciStreamSynchronize(trnsciStream_t stream) { return sync_stream(stream, 0); }
+trnsciError_t trnsciStreamSynchronize(trnsciStream_t stream) {
+    return sync_stream(stream, 0);
+}
 
 trnsciError_t trnsciDeviceSynchronize(void) {
     trnsciError_t e;

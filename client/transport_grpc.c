@@ -108,8 +108,8 @@ trn_wire_code trn_transport_call(trn_transport *t, trn_wire_method method,
                                  int timeout_ms) {
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[method]);
-    grpc_call *call = grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq,
-                                               path, NULL, deadline_of(timeout_ms), NULL);
+    grpc_call *call = grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, path,
+                                               NULL, deadline_of(timeout_ms), NULL);
     grpc_byte_buffer *send = pack(req), *recv = NULL;
     grpc_metadata_array md, trailing;
     grpc_metadata_array_init(&md);
@@ -191,6 +191,9 @@ int trn_transport_attach(trn_transport *t, const ProtobufCMessage *req) {
     if (grpc_call_start_batch(t->attach_call, ops, 5, t->attach_call, NULL) != GRPC_CALL_OK) {
         grpc_call_unref(t->attach_call);
         t->attach_call = NULL;
+        grpc_slice_unref(t->attach_details);
+        grpc_metadata_array_destroy(&t->attach_md);
+        grpc_metadata_array_destroy(&t->attach_trailing);
         return -1;
     }
     return 0;

@@ -19,8 +19,7 @@ struct trn_call {
      * body/len is the packed reply (malloc'd; ownership passes to the
      * transport; NULL/0 for an empty reply). Otherwise msg says what was
      * wrong (body is NULL). */
-    void (*finish)(trn_call *call, trn_wire_code code, const char *msg, uint8_t *body,
-                   size_t len);
+    void (*finish)(trn_call *call, trn_wire_code code, const char *msg, uint8_t *body, size_t len);
 };
 
 #endif

@@ -31,7 +31,8 @@ static const char usage[] =
     "                           unix:/run/trnscid/trnscid.sock without XDG_RUNTIME_DIR\n"
     "  --cores N|LIST           compute cores: the first N CPUs this process may\n"
     "                           use, or a list such as 0,2-3 (default: all)\n"
-    "  --cache-dir DIR          persistent plan cache directory (default: none)\n"
+    "  --cache-dir DIR          persistent plan cache directory (default: none;\n"
+    "                           reserved: no op family keeps plans yet)\n"
     "  --max-session-bytes B    buffer quota per session, e.g. 512M, 8G (default 16G)\n"
     "  --max-streams N          streams per session (default 256)\n"
     "  --lease-ms MS            a session with no attached client ends after MS\n"
@@ -60,10 +61,26 @@ int trn_config_parse_bytes(const char *s, uint64_t *out) {
     unsigned shift = 0;
     switch (*end) {
     case '\0': break;
-    case 'K': case 'k': shift = 10; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'G': case 'g': shift = 30; end++; break;
-    case 'T': case 't': shift = 40; end++; break;
+    case 'K':
+    case 'k':
+        shift = 10;
+        end++;
+        break;
+    case 'M':
+    case 'm':
+        shift = 20;
+        end++;
+        break;
+    case 'G':
+    case 'g':
+        shift = 30;
+        end++;
+        break;
+    case 'T':
+    case 't':
+        shift = 40;
+        end++;
+        break;
     default: return -1;
     }
     if (*end != '\0' || (shift && v > (UINT64_MAX >> shift)))
@@ -123,8 +140,7 @@ int trn_config_parse_cores(const char *s, int *cpus, int *ncores, char *err, siz
         }
         for (long c = lo; c <= hi; c++) {
             if (c >= CPU_SETSIZE || !CPU_ISSET((int)c, &allowed)) {
-                snprintf(err, errlen, "--cores %s: CPU %ld is not available to this process", s,
-                         c);
+                snprintf(err, errlen, "--cores %s: CPU %ld is not available to this process", s, c);
                 return -1;
             }
             for (int i = 0; i < k; i++) {
@@ -259,9 +275,7 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
             printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
                    TRNSCI_VERSION_PATCH);
             return TRN_CONFIG_EXIT_OK;
-        case 'h':
-            fputs(usage, stdout);
-            return TRN_CONFIG_EXIT_OK;
+        case 'h': fputs(usage, stdout); return TRN_CONFIG_EXIT_OK;
         default:
             snprintf(err, errlen, "unknown or incomplete option '%s' (see --help)",
                      argv[optind - 1]);

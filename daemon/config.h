@@ -17,17 +17,17 @@ typedef struct trn_config {
     int nlisten;
     int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
     int ncores;
-    char *cache_dir;              /* NULL: no persistent plan cache */
-    uint64_t max_session_bytes;   /* per-session buffer quota */
-    uint32_t max_streams;         /* per session, default stream included */
-    uint32_t lease_ms;            /* lease of a session with no Attach stream */
+    char *cache_dir;            /* NULL: no persistent plan cache */
+    uint64_t max_session_bytes; /* per-session buffer quota */
+    uint32_t max_streams;       /* per session, default stream included */
+    uint32_t lease_ms;          /* lease of a session with no Attach stream */
     trn_log_level log_level;
 } trn_config;
 
 typedef enum trn_config_result {
     TRN_CONFIG_OK = 0,
-    TRN_CONFIG_EXIT_OK,   /* --help / --version printed: exit 0 */
-    TRN_CONFIG_ERROR,     /* message in err: exit 2 */
+    TRN_CONFIG_EXIT_OK, /* --help / --version printed: exit 0 */
+    TRN_CONFIG_ERROR,   /* message in err: exit 2 */
 } trn_config_result;
 
 /* Fills cfg from argv over the defaults. Must be paired with

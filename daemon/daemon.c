@@ -43,8 +43,7 @@ int trnscid_start(trnscid *d) {
     d->service.sessions = &d->sessions;
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
-    d->grpc = trn_grpc_frontend_start(&d->service, d->cfg.listen, d->cfg.nlisten, err,
-                                      sizeof(err));
+    d->grpc = trn_grpc_frontend_start(&d->service, d->cfg.listen, d->cfg.nlisten, err, sizeof(err));
     if (!d->grpc) {
         trn_log(TRN_LOG_ERROR, "%s", err);
         trn_sched_shutdown(d->sched);

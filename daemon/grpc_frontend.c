@@ -139,8 +139,8 @@ static void post_request(trn_grpc_frontend *fe, int method) {
                                      &c->t_new);
     else
         e = grpc_server_request_registered_call(fe->server, fe->registered[method], &c->call,
-                                                &c->deadline, &c->md, &c->payload, fe->cq,
-                                                fe->cq, &c->t_new);
+                                                &c->deadline, &c->md, &c->payload, fe->cq, fe->cq,
+                                                &c->t_new);
     if (e != GRPC_CALL_OK) {
         trn_log(TRN_LOG_ERROR, "gRPC request_call failed (%d)", (int)e);
         call_unref(c);
@@ -255,8 +255,8 @@ static void on_attach_closed(fe_call *c) {
 }
 
 void trn_grpc_frontend_poll(trn_grpc_frontend *fe, int timeout_ms) {
-    gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-                                         gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
+    gpr_timespec deadline =
+        gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
     for (;;) {
         grpc_event ev = grpc_completion_queue_next(fe->cq, deadline, NULL);
         if (ev.type != GRPC_OP_COMPLETE)
@@ -365,7 +365,9 @@ int trn_grpc_frontend_idle(trn_grpc_frontend *fe) {
     return fe->shutdown_done && atomic_load(&fe->live_calls) == 0;
 }
 
-void trn_grpc_frontend_cancel_all(trn_grpc_frontend *fe) { grpc_server_cancel_all_calls(fe->server); }
+void trn_grpc_frontend_cancel_all(trn_grpc_frontend *fe) {
+    grpc_server_cancel_all_calls(fe->server);
+}
 
 void trn_grpc_frontend_destroy(trn_grpc_frontend *fe) {
     if (!fe)

@@ -14,7 +14,9 @@ static atomic_int threshold = TRN_LOG_INFO;
 
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
 
-void trn_log_set_level(trn_log_level level) { atomic_store(&threshold, (int)level); }
+void trn_log_set_level(trn_log_level level) {
+    atomic_store(&threshold, (int)level);
+}
 
 int trn_log_parse_level(const char *name, trn_log_level *out) {
     for (int i = 0; i <= TRN_LOG_DEBUG; i++) {

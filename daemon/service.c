@@ -174,8 +174,8 @@ static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_ca
 }
 
 /* Resolves [ref.offset, +len) of a session buffer for Write/Read. */
-static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *ref,
-                                  uint64_t len, const char *what, trn_call *call, void **out) {
+static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t len,
+                                  const char *what, trn_call *call, void **out) {
     char err[ERRLEN];
     if (len > TRNSCI_WIRE_CHUNK_BYTES) {
         snprintf(err, sizeof(err), "%s: %llu bytes exceeds the chunk limit of %u bytes", what,
@@ -252,10 +252,9 @@ static void op_done(trn_sched_op *sop, trn_sched_status status) {
     if (status == TRN_SCHED_KERNEL_FAILED || status == TRN_SCHED_UNSUPPORTED) {
         snprintf(msg, sizeof(msg), "%s %s in the %s kernel", op_name(sop->desc.kind),
                  status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed", "backend");
-        trn_session_set_async_error(op->session, status == TRN_SCHED_UNSUPPORTED
-                                                     ? TRN_WIRE_UNIMPLEMENTED
-                                                     : TRN_WIRE_INTERNAL,
-                                    msg);
+        trn_session_set_async_error(
+            op->session,
+            status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
     }
     trn_op_refs_release(&op->refs);
     trn_session_unref(op->session);
@@ -293,8 +292,8 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
         finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory queueing an op");
         return;
     }
-    const trn_wire_code rc = trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err,
-                                             sizeof(err));
+    const trn_wire_code rc =
+        trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err, sizeof(err));
     if (rc != TRN_WIRE_OK) {
         trn_log(TRN_LOG_DEBUG, "session %016llx: rejected: %s", (unsigned long long)s->id, err);
         free(op);
@@ -436,10 +435,13 @@ static void on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeReques
     pthread_mutex_unlock(&s->lock);
 
     if (!w || !list || (n == 0 && !req->all_streams)) {
+        const int oom = !w || !list;
         free(w);
         free(list);
         if (closed)
             finish_error(call, TRN_WIRE_ABORTED, "session is closed");
+        else if (oom)
+            finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory in Synchronize");
         else
             stream_limit_error(svc, s, req->stream_id, call);
         trn_session_unref(s);
@@ -492,14 +494,33 @@ typedef struct method_entry {
     const char *name;
 } method_entry;
 
-#define ENTRY(desc, fn, name) {&(desc), (handler_fn)(void (*)(void))(fn), name}
+/* Adapts a typed handler to handler_fn without calling through a cast
+ * function pointer. */
+#define HANDLER(fn, type)                                                                          \
+    static void fn##_entry(trn_service *svc, const ProtobufCMessage *m, trn_call *call) {          \
+        fn(svc, (const type *)m, call);                                                            \
+    }
+HANDLER(on_hello, Trnsci__V1__HelloRequest)
+HANDLER(on_open_session, Trnsci__V1__OpenSessionRequest)
+HANDLER(on_close_session, Trnsci__V1__CloseSessionRequest)
+HANDLER(on_keep_alive, Trnsci__V1__KeepAliveRequest)
+HANDLER(on_alloc, Trnsci__V1__AllocRequest)
+HANDLER(on_free, Trnsci__V1__FreeRequest)
+HANDLER(on_write, Trnsci__V1__WriteRequest)
+HANDLER(on_read, Trnsci__V1__ReadRequest)
+HANDLER(on_submit, Trnsci__V1__SubmitRequest)
+HANDLER(on_synchronize, Trnsci__V1__SynchronizeRequest)
+#undef HANDLER
+
+#define ENTRY(desc, fn, name)                                                                      \
+    { &(desc), fn##_entry, name }
 
 static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_HELLO] = ENTRY(trnsci__v1__hello_request__descriptor, on_hello, "Hello"),
-    [TRN_WIRE_OPEN_SESSION] = ENTRY(trnsci__v1__open_session_request__descriptor,
-                                    on_open_session, "OpenSession"),
-    [TRN_WIRE_CLOSE_SESSION] = ENTRY(trnsci__v1__close_session_request__descriptor,
-                                     on_close_session, "CloseSession"),
+    [TRN_WIRE_OPEN_SESSION] =
+        ENTRY(trnsci__v1__open_session_request__descriptor, on_open_session, "OpenSession"),
+    [TRN_WIRE_CLOSE_SESSION] =
+        ENTRY(trnsci__v1__close_session_request__descriptor, on_close_session, "CloseSession"),
     [TRN_WIRE_KEEP_ALIVE] =
         ENTRY(trnsci__v1__keep_alive_request__descriptor, on_keep_alive, "KeepAlive"),
     [TRN_WIRE_ALLOC] = ENTRY(trnsci__v1__alloc_request__descriptor, on_alloc, "Alloc"),
@@ -511,8 +532,8 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
         ENTRY(trnsci__v1__synchronize_request__descriptor, on_synchronize, "Synchronize"),
 };
 
-void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req,
-                        size_t len, trn_call *call) {
+void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
+                        trn_call *call) {
     char err[ERRLEN];
     if (method == TRN_WIRE_STATUS) {
         on_status(svc, call);
@@ -539,8 +560,7 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
     protobuf_c_message_free_unpacked(msg, NULL);
 }
 
-trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len,
-                                trn_call *call) {
+trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len, trn_call *call) {
     if (atomic_load(&svc->draining)) {
         finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
         return NULL;

@@ -25,14 +25,13 @@ typedef struct trn_service {
 } trn_service;
 
 /* Handles one unary call. Attach is not unary: see below. */
-void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req,
-                        size_t len, trn_call *call);
+void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
+                        trn_call *call);
 
 /* Starts an Attach stream. On success returns the session (with a reference
  * the frontend keeps until trn_service_detach) and the call stays open; on
  * failure finishes the call with an error and returns NULL. */
-trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len,
-                                trn_call *call);
+trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len, trn_call *call);
 /* The Attach stream ended on the client side: the session ends. Returns 1
  * when the frontend must finish the call itself, 0 when the session already
  * did. Drops the frontend's session reference. */

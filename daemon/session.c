@@ -64,8 +64,8 @@ static int lease_expired(trn_session *s, uint64_t now) {
     return expired;
 }
 
-static void close_matching(trn_session_table *t, int (*pred)(trn_session *, uint64_t),
-                           uint64_t now, const char *why) {
+static void close_matching(trn_session_table *t, int (*pred)(trn_session *, uint64_t), uint64_t now,
+                           const char *why) {
     trn_session **list;
     const size_t n = take_sessions(t, pred, now, &list);
     for (size_t i = 0; i < n; i++) {
@@ -138,7 +138,9 @@ trn_session *trn_session_find(trn_session_table *t, uint64_t id) {
     return s;
 }
 
-void trn_session_ref(trn_session *s) { atomic_fetch_add(&s->refs, 1); }
+void trn_session_ref(trn_session *s) {
+    atomic_fetch_add(&s->refs, 1);
+}
 
 void trn_session_unref(trn_session *s) {
     if (atomic_fetch_sub(&s->refs, 1) != 1)

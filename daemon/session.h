@@ -43,7 +43,7 @@ struct trn_session {
     pthread_mutex_t lock; /* guards everything below */
     trn_idmap buffers;    /* buffer id → trn_buffer* */
     uint64_t next_buffer_id;
-    uint64_t bytes; /* charged against the quota */
+    uint64_t bytes;    /* charged against the quota */
     trn_idmap streams; /* stream id + 1 → trn_sched_stream* */
     uint64_t op_seq;
     /* First execution error since the last Synchronize. */

@@ -14,9 +14,9 @@ void trn_op_refs_release(trn_op_refs *refs) {
     refs->n = 0;
 }
 
-trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref,
-                                  uint64_t bytes, uint64_t align, const char *what,
-                                  trn_op_refs *refs, void **out, char *err, size_t errlen) {
+trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
+                                  uint64_t align, const char *what, trn_op_refs *refs, void **out,
+                                  char *err, size_t errlen) {
     const uint64_t id = ref ? ref->buffer_id : 0, off = ref ? ref->offset : 0;
     if (id == 0) {
         if (bytes == 0) {
@@ -33,8 +33,9 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
     }
     trn_buffer *b = trn_session_buffer_get(s, id);
     if (!b) {
-        snprintf(err, errlen, "%s: buffer %llu does not exist in this session (freed or never "
-                              "allocated)",
+        snprintf(err, errlen,
+                 "%s: buffer %llu does not exist in this session (freed or never "
+                 "allocated)",
                  what, (unsigned long long)id);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -71,13 +72,11 @@ static trn_wire_code validate_memset(trn_session *s, const Trnsci__V1__MemsetOp 
     }
     out->value = (int)m->value;
     out->bytes = (size_t)m->bytes;
-    return trn_validate_region(s, m->dst, m->bytes, 1, "memset: dst", refs, &out->dst, err,
-                               errlen);
+    return trn_validate_region(s, m->dst, m->bytes, 1, "memset: dst", refs, &out->dst, err, errlen);
 }
 
-static trn_wire_code validate_copy(trn_session *s, const Trnsci__V1__CopyOp *c,
-                                   trn_copy_desc *out, trn_op_refs *refs, char *err,
-                                   size_t errlen) {
+static trn_wire_code validate_copy(trn_session *s, const Trnsci__V1__CopyOp *c, trn_copy_desc *out,
+                                   trn_op_refs *refs, char *err, size_t errlen) {
     if (c->bytes > SIZE_MAX) {
         snprintf(err, errlen, "copy: %llu bytes is too large", (unsigned long long)c->bytes);
         return TRN_WIRE_INVALID_ARGUMENT;

@@ -36,9 +36,9 @@ void trn_op_refs_release(trn_op_refs *refs);
 /* Resolves ref to a pointer to `bytes` bytes of one of the session's buffers,
  * aligned to `align` bytes, and takes a reference into refs. `what` names the
  * argument in messages ("gemm: A"). bytes == 0 with buffer id 0 gives NULL. */
-trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref,
-                                  uint64_t bytes, uint64_t align, const char *what,
-                                  trn_op_refs *refs, void **out, char *err, size_t errlen);
+trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
+                                  uint64_t align, const char *what, trn_op_refs *refs, void **out,
+                                  char *err, size_t errlen);
 
 /* GEMM (validate_blas.c). */
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,

@@ -92,13 +92,12 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
 
     /* A and B are read only when there is a product to form (BLAS: "when
      * alpha is zero A and B need not be set"); C whenever C is non-empty. */
-    const int reads_ab = out->m > 0 && out->n > 0 && out->k > 0 &&
-                         (out->alpha.re != 0.0 || out->alpha.im != 0.0);
+    const int reads_ab =
+        out->m > 0 && out->n > 0 && out->k > 0 && (out->alpha.re != 0.0 || out->alpha.im != 0.0);
     uint64_t a_bytes = 0, b_bytes = 0, c_bytes;
-    if (reads_ab && (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es,
-                                     &a_bytes) ||
-                     ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es,
-                                     &b_bytes))) {
+    if (reads_ab &&
+        (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es, &a_bytes) ||
+         ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es, &b_bytes))) {
         snprintf(err, errlen, "gemm: the extent of A or B overflows 64 bits");
         return TRN_WIRE_INVALID_ARGUMENT;
     }

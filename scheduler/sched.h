@@ -40,7 +40,7 @@ typedef void (*trn_sched_done_fn)(trn_sched_op *op, trn_sched_status status);
 struct trn_sched_op {
     /* Set by the submitter. */
     trn_op_desc desc;
-    int is_marker;         /* no kernel: completes when reaching its stream's head */
+    int is_marker;          /* no kernel: completes when reaching its stream's head */
     trn_sched_done_fn done; /* required */
     void *user;
 
@@ -55,7 +55,7 @@ struct trn_sched_op {
 
 typedef struct trn_sched_stats {
     uint64_t ops_queued;    /* submitted, not yet started (markers excluded) */
-    uint64_t ops_running;   /* with at least one shard started, not complete */
+    uint64_t ops_running;   /* at the head of their stream: waiting for a core or running */
     uint64_t ops_completed; /* kernels completed, any status */
     unsigned workers;
 } trn_sched_stats;

@@ -35,8 +35,8 @@ static int cmd_status(const char *addr) {
         fprintf(stderr, "trnsci: %s: %s\n", trnsciGetErrorName(e), trnsciGetLastErrorMessage());
         return 1;
     }
-    printf("daemon version: %s (protocol %u.%u, backend %s)\n", st.daemonVersion,
-           st.protocolMajor, st.protocolMinor, st.backend);
+    printf("daemon version: %s (protocol %u.%u, backend %s)\n", st.daemonVersion, st.protocolMajor,
+           st.protocolMinor, st.backend);
     printf("cores:          %u\n", st.coreCount);
     printf("sessions:       %u\n", st.sessions);
     printf("ops queued:     %llu\n", (unsigned long long)st.opsQueued);

@@ -29,7 +29,9 @@ static inline trnDoubleComplex make_trnDoubleComplex(double r, double i) {
     trnDoubleComplex z = {r, i};
     return z;
 }
-static inline trnComplex make_trnComplex(float r, float i) { return make_trnFloatComplex(r, i); }
+static inline trnComplex make_trnComplex(float r, float i) {
+    return make_trnFloatComplex(r, i);
+}
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ trnblasStatus_t trnblasCreate(trnblasHandle_t *handle);
 trnblasStatus_t trnblasDestroy(trnblasHandle_t handle);
 trnblasStatus_t trnblasSetStream(trnblasHandle_t handle, trnsciStream_t streamId);
 trnblasStatus_t trnblasGetStream(trnblasHandle_t handle, trnsciStream_t *streamId);
-/* Library version, encoded as cublasGetVersion's. */
+/* Library version, encoded as cublasGetVersion's: major*10000 + minor*100 + patch. */
 trnblasStatus_t trnblasGetVersion(trnblasHandle_t handle, int *version);
 /* Name of a status code; never NULL. */
 const char *trnblasGetStatusName(trnblasStatus_t status);
@@ -58,8 +58,8 @@ trnblasStatus_t trnblasSgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              float *C, int ldc);
 trnblasStatus_t trnblasDgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              trnblasOperation_t transb, int m, int n, int k, const double *alpha,
-                             const double *A, int lda, const double *B, int ldb,
-                             const double *beta, double *C, int ldc);
+                             const double *A, int lda, const double *B, int ldb, const double *beta,
+                             double *C, int ldc);
 trnblasStatus_t trnblasCgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              trnblasOperation_t transb, int m, int n, int k,
                              const trnComplex *alpha, const trnComplex *A, int lda,

@@ -49,7 +49,9 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     return TRN_KSTATUS_UNSUPPORTED;
 }
 
-static void cpu_destroy(trn_backend *be) { free(be); }
+static void cpu_destroy(trn_backend *be) {
+    free(be);
+}
 
 trn_backend *trn_backend_cpu_create(void) {
     trn_backend *be = calloc(1, sizeof(*be));

@@ -38,7 +38,7 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
     const int k = (d->a && d->b) ? d->k : 0;
     const enum CBLAS_TRANSPOSE ta = to_cblas(d->transa), tb = to_cblas(d->transb);
     const size_t es = trn_dtype_size(d->type);
-    const char *b = (const char *)d->b + b_col_offset(d, lo) * es;
+    const char *b = d->b ? (const char *)d->b + b_col_offset(d, lo) * es : NULL;
     char *c = (char *)d->c + lo * (size_t)d->ldc * es;
 
     switch (d->type) {
@@ -53,15 +53,15 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
     case TRN_DTYPE_C32F: {
         const float alpha[2] = {(float)d->alpha.re, (float)d->alpha.im};
         const float beta[2] = {(float)d->beta.re, (float)d->beta.im};
-        cblas_cgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, d->a, d->lda, b, d->ldb,
-                    beta, c, d->ldc);
+        cblas_cgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, d->a, d->lda, b, d->ldb, beta, c,
+                    d->ldc);
         return TRN_KSTATUS_OK;
     }
     case TRN_DTYPE_C64F: {
         const double alpha[2] = {d->alpha.re, d->alpha.im};
         const double beta[2] = {d->beta.re, d->beta.im};
-        cblas_zgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, d->a, d->lda, b, d->ldb,
-                    beta, c, d->ldc);
+        cblas_zgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, d->a, d->lda, b, d->ldb, beta, c,
+                    d->ldc);
         return TRN_KSTATUS_OK;
     }
     }

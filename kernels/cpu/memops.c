@@ -1,9 +1,10 @@
 /*
  * memops.c — memset and device-to-device copy on the CPU backend.
  *
- * A sharded copy must not be split when source and destination overlap:
- * shards run concurrently, and memmove's guarantee holds only within one call.
- * The scheduler gives overlapping copies a single shard (see trn_cpu_copy).
+ * A copy whose source and destination overlap cannot be split: shards run
+ * concurrently, and memmove's guarantee holds only within one call. So for an
+ * overlapping copy shard 0 moves everything and the other shards do nothing.
+ * Zero-byte ops may carry NULL pointers and touch nothing.
  */
 #include <string.h>
 
@@ -20,13 +21,16 @@ void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_
 trn_kstatus trn_cpu_memset(const trn_memset_desc *d, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range(d->bytes, shard, nshards, &lo, &hi);
-    memset((unsigned char *)d->dst + lo, d->value, hi - lo);
+    if (hi > lo)
+        memset((unsigned char *)d->dst + lo, d->value, hi - lo);
     return TRN_KSTATUS_OK;
 }
 
 trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards) {
     const unsigned char *src = d->src;
     unsigned char *dst = d->dst;
+    if (d->bytes == 0)
+        return TRN_KSTATUS_OK;
     const int overlap = (dst < src + d->bytes) && (src < dst + d->bytes);
     if (overlap) {
         if (shard == 0)
@@ -35,6 +39,7 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards) {
     }
     size_t lo, hi;
     trn_cpu_shard_range(d->bytes, shard, nshards, &lo, &hi);
-    memcpy(dst + lo, src + lo, hi - lo);
+    if (hi > lo)
+        memcpy(dst + lo, src + lo, hi - lo);
     return TRN_KSTATUS_OK;
 }

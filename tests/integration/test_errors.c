@@ -106,7 +106,7 @@ static void test_unknown_and_freed_pointers(void **state) {
     assert_int_equal(trnsciFree(tmp), trnsciSuccess);
     assert_int_equal(sgemm(4, 4, 4, da, 4, tmp, 4, dc, 4), TRNBLAS_STATUS_INVALID_VALUE);
     expect_message("already freed");
-    assert_int_equal(trnsciFree(tmp), trnsciErrorInvalidValue); /* double free */
+    assert_int_equal(trnsciFree(tmp), trnsciErrorInvalidValue);    /* double free */
     assert_int_equal(trnsciFree(da + 1), trnsciErrorInvalidValue); /* not the start */
     assert_still_serving();
 }
@@ -138,9 +138,9 @@ static void test_memcpy_bounds(void **state) {
     assert_int_equal(trnsciMemcpy(host, host + 1, 4, (trnsciMemcpyKind)42),
                      trnsciErrorInvalidMemcpyDirection);
     assert_int_equal(trnsciMemset(dc + 4, 0, 16 * sizeof(float)), trnsciErrorInvalidValue);
-    assert_int_equal(trnblasSgemm(handle, TRNBLAS_OP_N, TRNBLAS_OP_N, 4, 4, 4, NULL, da, 4, db, 4,
-                                  &zero, dc, 4),
-                     TRNBLAS_STATUS_INVALID_VALUE);
+    assert_int_equal(
+        trnblasSgemm(handle, TRNBLAS_OP_N, TRNBLAS_OP_N, 4, 4, 4, NULL, da, 4, db, 4, &zero, dc, 4),
+        TRNBLAS_STATUS_INVALID_VALUE);
     assert_still_serving();
 }
 

@@ -36,8 +36,12 @@ static const char *const ty_name[] = {"S", "D", "C", "Z"};
 
 static th_daemon daemon_under_test;
 
-static size_t esize(ty t) { return t == TY_S ? 4 : t == TY_D ? 8 : t == TY_C ? 8 : 16; }
-static int is_complex(ty t) { return t == TY_C || t == TY_Z; }
+static size_t esize(ty t) {
+    return t == TY_S ? 4 : t == TY_D ? 8 : t == TY_C ? 8 : 16;
+}
+static int is_complex(ty t) {
+    return t == TY_C || t == TY_Z;
+}
 static long double unit_roundoff(ty t) {
     return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
 }
@@ -61,7 +65,8 @@ static lcplx get(ty t, const void *buf, size_t i) {
     switch (t) {
     case TY_S: return ((const float *)buf)[i];
     case TY_D: return ((const double *)buf)[i];
-    case TY_C: return ((const float *)buf)[2 * i] + I * (long double)((const float *)buf)[2 * i + 1];
+    case TY_C:
+        return ((const float *)buf)[2 * i] + I * (long double)((const float *)buf)[2 * i + 1];
     case TY_Z:
         return ((const double *)buf)[2 * i] + I * (long double)((const double *)buf)[2 * i + 1];
     }
@@ -103,7 +108,9 @@ static void mat_init(mat *x, ty t, int rows, int cols, int ld, size_t off) {
                      trnsciSuccess);
 }
 
-static void *mat_dev_ptr(const mat *x) { return (char *)x->dev + x->off * esize(x->t); }
+static void *mat_dev_ptr(const mat *x) {
+    return (char *)x->dev + x->off * esize(x->t);
+}
 
 static lcplx mat_at(const mat *x, int i, int j) {
     return get(x->t, x->host, x->off + (size_t)i + (size_t)j * (size_t)x->ld);
@@ -154,8 +161,8 @@ static trnblasStatus_t run_gemm(trnblasHandle_t h, ty t, trnblasOperation_t ta,
 
 /* One GEMM case: compute on the daemon, compare with the reference, check
  * that C's padding is untouched. */
-static void check_case(trnblasHandle_t h, ty t, trnblasOperation_t ta, trnblasOperation_t tb,
-                       int m, int n, int k, lcplx alpha, lcplx beta) {
+static void check_case(trnblasHandle_t h, ty t, trnblasOperation_t ta, trnblasOperation_t tb, int m,
+                       int n, int k, lcplx alpha, lcplx beta) {
     if (!is_complex(t)) {
         alpha = creall(alpha);
         beta = creall(beta);
@@ -201,7 +208,8 @@ static void check_case(trnblasHandle_t h, ty t, trnblasOperation_t ta, trnblasOp
     /* Everything outside the m×n sub-matrix of C is untouched. */
     for (size_t e = 0; e < c.total; e++) {
         const size_t rel = e - c.off;
-        const int inside = e >= c.off && rel % (size_t)c.ld < (size_t)m && rel / (size_t)c.ld < (size_t)n;
+        const int inside =
+            e >= c.off && rel % (size_t)c.ld < (size_t)m && rel / (size_t)c.ld < (size_t)n;
         if (!inside && get(t, result, e) != get(t, c.host, e)) {
             if (bad++ < 3)
                 fprintf(stderr, "%sgemm: element %zu outside C was modified\n", ty_name[t], e);
@@ -224,10 +232,22 @@ static void all_transposes(ty t) {
     trnblasDestroy(h);
 }
 
-static void test_sgemm(void **state) { (void)state; all_transposes(TY_S); }
-static void test_dgemm(void **state) { (void)state; all_transposes(TY_D); }
-static void test_cgemm(void **state) { (void)state; all_transposes(TY_C); }
-static void test_zgemm(void **state) { (void)state; all_transposes(TY_Z); }
+static void test_sgemm(void **state) {
+    (void)state;
+    all_transposes(TY_S);
+}
+static void test_dgemm(void **state) {
+    (void)state;
+    all_transposes(TY_D);
+}
+static void test_cgemm(void **state) {
+    (void)state;
+    all_transposes(TY_C);
+}
+static void test_zgemm(void **state) {
+    (void)state;
+    all_transposes(TY_Z);
+}
 
 /* Edge shapes: k = 0 and alpha = 0 give C = beta C; beta = 0 ignores C's
  * input (BLAS: "when beta is zero C need not be set", so NaN input is
@@ -249,10 +269,11 @@ static void test_edge_shapes(void **state) {
     assert_int_equal(trnsciMalloc((void **)&da, sizeof(a)), trnsciSuccess);
     assert_int_equal(trnsciMalloc((void **)&dc, sizeof(nan_c)), trnsciSuccess);
     assert_int_equal(trnsciMemcpy(da, a, sizeof(a), trnsciMemcpyHostToDevice), trnsciSuccess);
-    assert_int_equal(trnsciMemcpy(dc, nan_c, sizeof(nan_c), trnsciMemcpyHostToDevice), trnsciSuccess);
-    assert_int_equal(trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 2, 2, 2, &one, da, 2, da, 2, &zero,
-                                  dc, 2),
-                     TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemcpy(dc, nan_c, sizeof(nan_c), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(
+        trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 2, 2, 2, &one, da, 2, da, 2, &zero, dc, 2),
+        TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciMemcpy(out, dc, sizeof(out), trnsciMemcpyDeviceToHost), trnsciSuccess);
     /* [1 3; 2 4]^2 = [7 15; 10 22], exact in binary floating point. */
     assert_true(out[0] == 7 && out[1] == 10 && out[2] == 15 && out[3] == 22);
@@ -353,8 +374,8 @@ int main(void) {
         cmocka_unit_test(test_cgemm),       cmocka_unit_test(test_zgemm),
         cmocka_unit_test(test_edge_shapes), cmocka_unit_test(test_streams),
     };
-    int failed = cmocka_run_group_tests_name("gemm over unix socket", tests, connect_unix,
-                                             disconnect);
+    int failed =
+        cmocka_run_group_tests_name("gemm over unix socket", tests, connect_unix, disconnect);
     failed += cmocka_run_group_tests_name("gemm over tcp", tests, connect_tcp, disconnect);
     const int rc = th_daemon_stop(&daemon_under_test);
     if (rc != 0) {

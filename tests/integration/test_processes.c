@@ -67,7 +67,8 @@ static int client_process(const char *addr, int seed, int reps) {
             }
         if (trnsciMemcpy(da, a, sizeof(a), trnsciMemcpyHostToDevice) ||
             trnsciMemcpy(db, b, sizeof(b), trnsciMemcpyHostToDevice) ||
-            trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, da, N, db, N, &zero, dc, N) ||
+            trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, da, N, db, N, &zero, dc,
+                         N) ||
             trnsciMemcpy(c, dc, sizeof(c), trnsciMemcpyDeviceToHost))
             return 13;
         for (int i = 0; i < N * N; i++)
@@ -227,6 +228,11 @@ static int waiter(const char *addr, int ready_fd) {
     const trnsciError_t e = trnsciDeviceSynchronize();
     if (e != trnsciErrorDevicesUnavailable)
         fprintf(stderr, "waiter: got %s: %s\n", trnsciGetErrorName(e), trnsciGetLastErrorMessage());
+    /* The daemon is gone: the frees fail, but the client must not leak. */
+    trnsciFree(da);
+    trnsciFree(dc);
+    trnblasDestroy(h);
+    trnsciDeviceReset();
     return e == trnsciErrorDevicesUnavailable ? 0 : 33;
 }
 

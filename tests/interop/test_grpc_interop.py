@@ -452,6 +452,19 @@ def check_malformed(c):
     return d + "; Hello still answers"
 
 
+def check_empty_ops(c):
+    # Regression: a zero-byte memset or copy naming no buffer is valid (as
+    # cudaMemset with count 0) and must not hand NULL to memset/memcpy in the
+    # daemon (undefined behaviour; the sanitizer build aborted on it).
+    sid = c.open()
+    c.call("Submit", pb.SubmitRequest(session_id=sid, op=pb.Op(memset=pb.MemsetOp())))
+    c.call("Submit", pb.SubmitRequest(session_id=sid, op=pb.Op(copy=pb.CopyOp())))
+    c.call("Synchronize", pb.SynchronizeRequest(session_id=sid, all_streams=True))
+    c.close_session(sid)
+    require(c.hello().protocol_major == 1, "daemon stopped answering")
+    return "memset{} and copy{} complete; daemon serves on"
+
+
 def check_gemm_s_nn(c, rng):
     return run_gemm_case(c, rng, type_name="R_32F", transa="N", transb="N", m=37, n=29, k=41,
                          alpha=1.5, beta=-0.75, lda=40, ldb=44, ldc=39, off_a=52, off_b=0,
@@ -791,6 +804,7 @@ def main():
                     checks.run(f"{name}: unknown method -> UNIMPLEMENTED", check_unknown_method, c)
                     checks.run(f"{name}: malformed body -> INVALID_ARGUMENT, daemon serves on",
                                check_malformed, c)
+                    checks.run(f"{name}: zero-byte memset/copy with no buffer", check_empty_ops, c)
                     checks.run(f"{name}: sgemm NN, lda>m, A at offset", check_gemm_s_nn, c, rng)
                     checks.run(f"{name}: sgemm transa=T", check_gemm_s_tn, c, rng)
                     checks.run(f"{name}: sgemm transb=T, beta=0 over NaN C", check_gemm_s_nt_beta0,
