@@ -17,6 +17,7 @@
  */
 #include <complex.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -347,6 +348,57 @@ static void test_streams(void **state) {
     assert_int_equal(trnsciStreamDestroy(s2), trnsciSuccess);
 }
 
+/* libtrnsci is thread-safe: threads sharing the process's session, each with
+ * its own stream, handle and buffers, get exact results (integer-valued data,
+ * products exact in double). */
+enum { THREADS = 4, THREAD_REPS = 10, TN = 24 };
+
+static void *thread_body(void *arg) {
+    const int seed = (int)(intptr_t)arg;
+    trnsciStream_t s;
+    trnblasHandle_t h;
+    double a[TN * TN], c[TN * TN], ref[TN * TN], *da, *dc;
+    const double one = 1, zero = 0;
+    if (trnsciStreamCreate(&s) || trnblasCreate(&h) || trnblasSetStream(h, s) ||
+        trnsciMalloc((void **)&da, sizeof(a)) || trnsciMalloc((void **)&dc, sizeof(c)))
+        return (void *)1;
+    intptr_t bad = 0;
+    for (int r = 0; r < THREAD_REPS && !bad; r++) {
+        for (int i = 0; i < TN * TN; i++)
+            a[i] = (double)((i * 3 + seed * 7 + r) % 9) - 4;
+        for (int j = 0; j < TN; j++)
+            for (int i = 0; i < TN; i++) {
+                double acc = 0;
+                for (int l = 0; l < TN; l++)
+                    acc += a[i + l * TN] * a[j + l * TN]; /* A·Aᵀ */
+                ref[i + j * TN] = acc;
+            }
+        bad = trnsciMemcpy(da, a, sizeof(a), trnsciMemcpyHostToDevice) ||
+              trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_T, TN, TN, TN, &one, da, TN, da, TN, &zero,
+                           dc, TN) ||
+              trnsciStreamSynchronize(s) ||
+              trnsciMemcpy(c, dc, sizeof(c), trnsciMemcpyDeviceToHost) ||
+              memcmp(c, ref, sizeof(c)) != 0;
+    }
+    trnsciFree(da);
+    trnsciFree(dc);
+    trnblasDestroy(h);
+    trnsciStreamDestroy(s);
+    return (void *)bad;
+}
+
+static void test_threads(void **state) {
+    (void)state;
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, thread_body, (void *)(intptr_t)(i + 1)), 0);
+    for (int i = 0; i < THREADS; i++) {
+        void *bad;
+        assert_int_equal(pthread_join(t[i], &bad), 0);
+        assert_null(bad);
+    }
+}
+
 static int connect_unix(void **state) {
     (void)state;
     return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
@@ -373,6 +425,7 @@ int main(void) {
         cmocka_unit_test(test_sgemm),       cmocka_unit_test(test_dgemm),
         cmocka_unit_test(test_cgemm),       cmocka_unit_test(test_zgemm),
         cmocka_unit_test(test_edge_shapes), cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_threads),
     };
     int failed =
         cmocka_run_group_tests_name("gemm over unix socket", tests, connect_unix, disconnect);
