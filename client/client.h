@@ -26,6 +26,9 @@ typedef struct trn_client {
     uint64_t chunk_bytes;
     char daemon_version[32];
     char backend[16];
+    /* Device memory is mapped into this process (local transport): device
+     * pointers are host-addressable and copies are memcpy. */
+    int mapped;
     trn_ptrtable ptrs;
     atomic_uint next_stream_id;
     /* Submissions so far, and how many of them a completed device-wide
@@ -55,6 +58,12 @@ trnsciError_t trn_error_from_wire(trn_wire_code code);
 trnsciError_t trn_client_call(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
                               const ProtobufCMessageDescriptor *reply_desc,
                               ProtobufCMessage **reply, int timeout_ms);
+
+/* As trn_client_call, also receiving a descriptor sent with the reply (-1
+ * when none). */
+trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
+                                 const ProtobufCMessageDescriptor *reply_desc,
+                                 ProtobufCMessage **reply, int *fd, int timeout_ms);
 
 /* Fills ref for device pointer p (NULL → buffer 0). `what` names the argument
  * in the error. Returns trnsciSuccess or trnsciErrorInvalidValue. */

@@ -1,9 +1,13 @@
 /*
- * memory.c — trnsciMalloc/Free/Memcpy/Memset over the remote transport.
+ * memory.c — trnsciMalloc/Free/Memcpy/Memset.
  *
- * A device pointer is the start of a reserved, inaccessible address range of
- * the allocation's size (see ptrtable.h). Host↔device copies move through
- * Write/Read calls of at most chunk_bytes each, so no single message
+ * Local transport (c->mapped): a device pointer is the client's mapping of
+ * the buffer's shared memory. The daemon computes on the same pages, so
+ * copies are plain memcpy here, after waiting for queued work.
+ *
+ * gRPC: a device pointer is the start of a reserved, inaccessible address
+ * range of the allocation's size (see ptrtable.h). Host↔device copies move
+ * through Write/Read calls of at most chunk_bytes each, so no single message
  * approaches gRPC's size limits.
  */
 #include <stdio.h>
@@ -18,6 +22,13 @@ static size_t round_to_page(uint64_t n) {
     return (size_t)((n + page - 1) / page * page);
 }
 
+static trnsciError_t free_on_daemon(trn_client *c, uint64_t buffer_id) {
+    Trnsci__V1__FreeRequest req = TRNSCI__V1__FREE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.buffer_id = buffer_id;
+    return trn_client_call(c, TRN_WIRE_FREE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+}
+
 trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
     if (!devPtr)
         return trn_fail(trnsciErrorInvalidValue, "trnsciMalloc: devPtr is NULL");
@@ -30,24 +41,40 @@ trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
         return trn_ok();
     if (size > SIZE_MAX / 2)
         return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: %zu bytes is too large", size);
-    void *base = mmap(NULL, round_to_page(size), PROT_NONE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED)
-        return trn_fail(trnsciErrorMemoryAllocation,
-                        "trnsciMalloc: cannot reserve %zu bytes of address space", size);
+    void *base = MAP_FAILED;
+    if (!c->mapped) {
+        base = mmap(NULL, round_to_page(size), PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (base == MAP_FAILED)
+            return trn_fail(trnsciErrorMemoryAllocation,
+                            "trnsciMalloc: cannot reserve %zu bytes of address space", size);
+    }
 
     Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
     req.session_id = c->session_id;
     req.bytes = size;
     Trnsci__V1__AllocReply *r = NULL;
-    e = trn_client_call(c, TRN_WIRE_ALLOC, &req.base, &trnsci__v1__alloc_reply__descriptor,
-                        (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
+    int fd = -1;
+    e = trn_client_call_fd(c, TRN_WIRE_ALLOC, &req.base, &trnsci__v1__alloc_reply__descriptor,
+                           (ProtobufCMessage **)&r, &fd, TRN_CALL_TIMEOUT_MS);
     if (e != trnsciSuccess) {
-        munmap(base, round_to_page(size));
+        if (base != MAP_FAILED)
+            munmap(base, round_to_page(size));
         return e;
     }
     const uint64_t id = r->buffer_id;
     trnsci__v1__alloc_reply__free_unpacked(r, NULL);
+    if (c->mapped) {
+        if (fd >= 0)
+            base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (fd >= 0)
+            close(fd);
+        if (base == MAP_FAILED) {
+            free_on_daemon(c, id);
+            return trn_fail(trnsciErrorMemoryAllocation,
+                            "trnsciMalloc: cannot map the daemon's %zu-byte buffer", size);
+        }
+    }
     if (trn_ptrtable_insert(&c->ptrs, (uintptr_t)base, size, id) != 0) {
         munmap(base, round_to_page(size));
         return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: out of client memory");
@@ -68,10 +95,7 @@ trnsciError_t trnsciFree(void *devPtr) {
         return trn_fail(trnsciErrorInvalidValue,
                         "trnsciFree: %p is not the start of a live trnsci allocation", devPtr);
     munmap((void *)entry.base, round_to_page(entry.size));
-    Trnsci__V1__FreeRequest req = TRNSCI__V1__FREE_REQUEST__INIT;
-    req.session_id = c->session_id;
-    req.buffer_id = entry.buffer_id;
-    e = trn_client_call(c, TRN_WIRE_FREE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+    e = free_on_daemon(c, entry.buffer_id);
     return e == trnsciSuccess ? trn_ok() : e;
 }
 
@@ -173,18 +197,32 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
     case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
     case trnsciMemcpyHostToDevice:
         if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
-            (e = trn_client_order_after_work(c)) || (e = write_chunks(c, dref, src, count)))
+            (e = trn_client_order_after_work(c)))
+            return e;
+        if (c->mapped)
+            memmove(dst, src, count);
+        else if ((e = write_chunks(c, dref, src, count)))
             return e;
         return trn_ok();
     case trnsciMemcpyDeviceToHost:
         if ((e = device_range(c, src, count, "trnsciMemcpy: src", &sref)) ||
-            (e = trn_client_order_after_work(c)) || (e = read_chunks(c, sref, dst, count)))
+            (e = trn_client_order_after_work(c)))
+            return e;
+        if (c->mapped)
+            memmove(dst, src, count);
+        else if ((e = read_chunks(c, sref, dst, count)))
             return e;
         return trn_ok();
     case trnsciMemcpyDeviceToDevice: {
         if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
             (e = device_range(c, src, count, "trnsciMemcpy: src", &sref)))
             return e;
+        if (c->mapped) {
+            if ((e = trn_client_order_after_work(c)))
+                return e;
+            memmove(dst, src, count);
+            return trn_ok();
+        }
         Trnsci__V1__CopyOp copy = TRNSCI__V1__COPY_OP__INIT;
         copy.dst = &dref;
         copy.src = &sref;
@@ -211,6 +249,12 @@ trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
     Trnsci__V1__BufferRef ref;
     if ((e = device_range(c, devPtr, count, "trnsciMemset: devPtr", &ref)))
         return e;
+    if (c->mapped) {
+        if ((e = trn_client_order_after_work(c)))
+            return e;
+        memset(devPtr, value, count);
+        return trn_ok();
+    }
     Trnsci__V1__MemsetOp m = TRNSCI__V1__MEMSET_OP__INIT;
     m.dst = &ref;
     m.value = (uint32_t)(unsigned char)value;

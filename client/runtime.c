@@ -87,8 +87,10 @@ static trnsciError_t connect_any(const char *address, trn_client *c) {
     for (int i = 0; i < n; i++) {
         const char *target = targets[(start + i) % n];
         c->t = try_target(target, c, &code, msg, sizeof(msg));
-        if (c->t)
+        if (c->t) {
+            c->mapped = c->t->ops->host_mapped;
             return trnsciSuccess;
+        }
         if (code != TRN_WIRE_UNAVAILABLE && code != TRN_WIRE_DEADLINE_EXCEEDED)
             break; /* reachable but refused: report it, do not fail over */
     }
@@ -207,9 +209,15 @@ trnsciError_t trnsciDeviceReset(void) {
 trnsciError_t trn_client_call(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
                               const ProtobufCMessageDescriptor *reply_desc,
                               ProtobufCMessage **reply, int timeout_ms) {
+    return trn_client_call_fd(c, m, req, reply_desc, reply, NULL, timeout_ms);
+}
+
+trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
+                                 const ProtobufCMessageDescriptor *reply_desc,
+                                 ProtobufCMessage **reply, int *fd, int timeout_ms) {
     char msg[512] = "";
     const trn_wire_code code =
-        trn_transport_call(c->t, m, req, reply_desc, reply, msg, sizeof(msg), timeout_ms);
+        c->t->ops->call(c->t, m, req, reply_desc, reply, fd, msg, sizeof(msg), timeout_ms);
     if (code == TRN_WIRE_OK)
         return trnsciSuccess;
     return trn_fail(trn_error_from_wire(code), "%s", msg[0] ? msg : "the daemon refused the call");
@@ -303,9 +311,8 @@ trnsciError_t trnsciRuntimeGetVersion(int *runtimeVersion) {
     return trn_ok();
 }
 
-trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out) {
-    if (!out)
-        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetStatus: status is NULL");
+/* The Status reply of the daemon at address, without a session. */
+static trnsciError_t fetch_status(const char *address, Trnsci__V1__StatusReply **out) {
     char addr[2048];
     if (address && address[0])
         snprintf(addr, sizeof(addr), "%s", address);
@@ -320,17 +327,25 @@ trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out
     if (!t)
         return trn_fail(trnsciErrorMemoryAllocation, "out of memory");
     Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
-    Trnsci__V1__StatusReply *r = NULL;
     char msg[512] = "";
     const trn_wire_code code =
         trn_transport_call(t, TRN_WIRE_STATUS, &req.base, &trnsci__v1__status_reply__descriptor,
-                           (ProtobufCMessage **)&r, msg, sizeof(msg), TRN_CALL_TIMEOUT_MS);
+                           (ProtobufCMessage **)out, msg, sizeof(msg), TRN_CALL_TIMEOUT_MS);
     trn_transport_close(t);
-    if (code != TRN_WIRE_OK) {
-        if (code == TRN_WIRE_UNAVAILABLE)
-            return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0], msg);
+    if (code == TRN_WIRE_UNAVAILABLE)
+        return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0], msg);
+    if (code != TRN_WIRE_OK)
         return trn_fail(trn_error_from_wire(code), "%s", msg);
-    }
+    return trnsciSuccess;
+}
+
+trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out) {
+    if (!out)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetStatus: status is NULL");
+    Trnsci__V1__StatusReply *r = NULL;
+    const trnsciError_t e = fetch_status(address, &r);
+    if (e != trnsciSuccess)
+        return e;
     memset(out, 0, sizeof(*out));
     snprintf(out->daemonVersion, sizeof(out->daemonVersion), "%s", r->daemon_version);
     snprintf(out->backend, sizeof(out->backend), "%s", r->backend);
@@ -344,6 +359,31 @@ trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out
     out->bytesHeld = r->bytes_held;
     out->buffers = r->buffers;
     out->uptimeMs = r->uptime_ms;
+    trnsci__v1__status_reply__free_unpacked(r, NULL);
+    return trn_ok();
+}
+
+trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *sessions,
+                                      int capacity, int *count) {
+    if (!count || capacity < 0 || (capacity > 0 && !sessions))
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetSessions: bad arguments");
+    Trnsci__V1__StatusReply *r = NULL;
+    const trnsciError_t e = fetch_status(address, &r);
+    if (e != trnsciSuccess)
+        return e;
+    *count = (int)r->n_session_info;
+    for (size_t i = 0; i < r->n_session_info && (int)i < capacity; i++) {
+        const Trnsci__V1__SessionInfo *in = r->session_info[i];
+        trnsciSessionInfo *o = &sessions[i];
+        memset(o, 0, sizeof(*o));
+        o->id = in->session_id;
+        snprintf(o->transport, sizeof(o->transport), "%s", in->transport);
+        snprintf(o->clientName, sizeof(o->clientName), "%s", in->client_name);
+        o->pid = in->pid;
+        o->uid = in->uid;
+        o->bytes = in->bytes;
+        o->buffers = in->buffers;
+    }
     trnsci__v1__status_reply__free_unpacked(r, NULL);
     return trn_ok();
 }

@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct trn_transport {
+typedef struct grpc_transport {
+    trn_transport base;
     grpc_channel *channel;
     char *target;
     /* The Attach stream. */
@@ -30,7 +31,9 @@ struct trn_transport {
     grpc_status_code attach_status;
     grpc_slice attach_details;
     grpc_byte_buffer *attach_req;
-};
+} grpc_transport;
+
+static const trn_transport_ops grpc_ops;
 
 static const char *const method_paths[TRN_WIRE_METHOD_COUNT] = {
 #define TRN_WIRE_METHOD_PATH(name, path) [TRN_WIRE_##name] = path,
@@ -45,11 +48,12 @@ static void grpc_start(void) {
     grpc_init();
 }
 
-trn_transport *trn_transport_open(const char *target) {
+trn_transport *trn_transport_grpc_open(const char *target) {
     pthread_once(&grpc_once, grpc_start);
-    trn_transport *t = calloc(1, sizeof(*t));
+    grpc_transport *t = calloc(1, sizeof(*t));
     if (!t)
         return NULL;
+    t->base.ops = &grpc_ops;
     t->target = strdup(target);
     grpc_arg args[2];
     memset(args, 0, sizeof(args));
@@ -70,7 +74,7 @@ trn_transport *trn_transport_open(const char *target) {
         free(t);
         return NULL;
     }
-    return t;
+    return &t->base;
 }
 
 static grpc_byte_buffer *pack(const ProtobufCMessage *msg) {
@@ -101,11 +105,14 @@ static gpr_timespec deadline_of(int timeout_ms) {
                         gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
 }
 
-trn_wire_code trn_transport_call(trn_transport *t, trn_wire_method method,
-                                 const ProtobufCMessage *req,
-                                 const ProtobufCMessageDescriptor *reply_desc,
-                                 ProtobufCMessage **reply, char *msg, size_t msglen,
-                                 int timeout_ms) {
+static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method,
+                                     const ProtobufCMessage *req,
+                                     const ProtobufCMessageDescriptor *reply_desc,
+                                     ProtobufCMessage **reply, int *fd, char *msg, size_t msglen,
+                                     int timeout_ms) {
+    grpc_transport *t = (grpc_transport *)base;
+    if (fd)
+        *fd = -1; /* gRPC carries no descriptors */
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[method]);
     grpc_call *call = grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, path,
@@ -165,7 +172,8 @@ trn_wire_code trn_transport_call(trn_transport *t, trn_wire_method method,
     return code;
 }
 
-int trn_transport_attach(trn_transport *t, const ProtobufCMessage *req) {
+static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
+    grpc_transport *t = (grpc_transport *)base;
     t->attach_cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[TRN_WIRE_ATTACH]);
     t->attach_call =
@@ -199,9 +207,8 @@ int trn_transport_attach(trn_transport *t, const ProtobufCMessage *req) {
     return 0;
 }
 
-void trn_transport_close(trn_transport *t) {
-    if (!t)
-        return;
+static void grpc_close(trn_transport *base) {
+    grpc_transport *t = (grpc_transport *)base;
     if (t->attach_cq) {
         if (t->attach_call) {
             grpc_call_cancel(t->attach_call, NULL);
@@ -221,3 +228,11 @@ void trn_transport_close(trn_transport *t) {
     free(t->target);
     free(t);
 }
+
+static const trn_transport_ops grpc_ops = {
+    .name = "grpc",
+    .host_mapped = 0,
+    .call = grpc_call_unary,
+    .attach = grpc_attach,
+    .close = grpc_close,
+};

@@ -13,6 +13,18 @@
 #include "trnsci_wire.h"
 
 typedef struct trn_call trn_call;
+struct trn_session;
+
+typedef enum trn_transport_kind {
+    TRN_TRANSPORT_GRPC = 0,
+    TRN_TRANSPORT_LOCAL = 1, /* unix socket + shared-memory buffers */
+} trn_transport_kind;
+
+/* The peer's credentials, from SO_PEERCRED (local transport only). */
+typedef struct trn_peer {
+    int known;
+    uint32_t uid, gid, pid;
+} trn_peer;
 
 struct trn_call {
     /* Completes the call, exactly once, from any thread. With TRN_WIRE_OK,
@@ -20,6 +32,16 @@ struct trn_call {
      * transport; NULL/0 for an empty reply). Otherwise msg says what was
      * wrong (body is NULL). */
     void (*finish)(trn_call *call, trn_wire_code code, const char *msg, uint8_t *body, size_t len);
+
+    trn_transport_kind transport;
+    trn_peer peer;
+    /* A handler may set a file descriptor to travel with an OK reply (local
+     * transport only; the transport closes it once sent). -1 when none. */
+    int reply_fd;
+    /* Local transport: ties a session just opened to the connection, so that
+     * the session ends when the connection does. Returns -1 when the
+     * connection already has a session. NULL on gRPC. */
+    int (*bind_session)(trn_call *call, struct trn_session *s);
 };
 
 #endif

@@ -26,9 +26,13 @@ static const char usage[] =
     "processes over a local socket and gRPC.\n"
     "\n"
     "  --listen ADDR            where to accept clients; repeatable. ADDR is\n"
-    "                           unix:/path or host:port (e.g. 127.0.0.1:7450).\n"
+    "                           unix:/path      local transport (shared memory)\n"
+    "                           grpc+unix:/path gRPC on a unix socket\n"
+    "                           host:port       gRPC on TCP (e.g. 127.0.0.1:7450)\n"
     "                           Default: unix:$XDG_RUNTIME_DIR/trnscid.sock, or\n"
     "                           unix:/run/trnscid/trnscid.sock without XDG_RUNTIME_DIR\n"
+    "  --socket-group GROUP     group of the local sockets (mode 0660; default:\n"
+    "                           the daemon's own group)\n"
     "  --cores N|LIST           compute cores: the first N CPUs this process may\n"
     "                           use, or a list such as 0,2-3 (default: all)\n"
     "  --cache-dir DIR          persistent plan cache directory (default: none;\n"
@@ -196,8 +200,13 @@ static int add_listen(trn_config *cfg, const char *addr, char *err, size_t errle
         snprintf(err, errlen, "--listen: at most %d addresses", TRN_CONFIG_MAX_LISTEN);
         return -1;
     }
-    if (strncmp(addr, "unix:", 5) == 0 ? addr[5] != '/' : strrchr(addr, ':') == NULL) {
-        snprintf(err, errlen, "--listen %s: expected unix:/absolute/path or host:port", addr);
+    const int is_unix = strncmp(addr, "unix:", 5) == 0;
+    const int is_grpc_unix = strncmp(addr, "grpc+unix:", 10) == 0;
+    if (is_unix ? addr[5] != '/' : is_grpc_unix ? addr[10] != '/' : strrchr(addr, ':') == NULL) {
+        snprintf(err, errlen,
+                 "--listen %s: expected unix:/absolute/path, grpc+unix:/absolute/path or "
+                 "host:port",
+                 addr);
         return -1;
     }
     cfg->listen[cfg->nlisten] = strdup(addr);
@@ -211,9 +220,20 @@ static int add_listen(trn_config *cfg, const char *addr, char *err, size_t errle
 
 trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char *err,
                                    size_t errlen) {
-    enum { O_LISTEN = 256, O_CORES, O_CACHE, O_MAXBYTES, O_STREAMS, O_LEASE, O_LOG, O_VERSION };
+    enum {
+        O_LISTEN = 256,
+        O_GROUP,
+        O_CORES,
+        O_CACHE,
+        O_MAXBYTES,
+        O_STREAMS,
+        O_LEASE,
+        O_LOG,
+        O_VERSION
+    };
     static const struct option opts[] = {
         {"listen", required_argument, NULL, O_LISTEN},
+        {"socket-group", required_argument, NULL, O_GROUP},
         {"cores", required_argument, NULL, O_CORES},
         {"cache-dir", required_argument, NULL, O_CACHE},
         {"max-session-bytes", required_argument, NULL, O_MAXBYTES},
@@ -234,6 +254,10 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         case O_LISTEN:
             if (add_listen(cfg, optarg, err, errlen))
                 return TRN_CONFIG_ERROR;
+            break;
+        case O_GROUP:
+            free(cfg->socket_group);
+            cfg->socket_group = strdup(optarg);
             break;
         case O_CORES:
             if (trn_config_parse_cores(optarg, cfg->cpus, &cfg->ncores, err, errlen))
@@ -302,4 +326,6 @@ void trn_config_free(trn_config *cfg) {
     cfg->nlisten = 0;
     free(cfg->cache_dir);
     cfg->cache_dir = NULL;
+    free(cfg->socket_group);
+    cfg->socket_group = NULL;
 }

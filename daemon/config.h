@@ -13,11 +13,13 @@
 #define TRN_CONFIG_MAX_CORES 1024
 
 typedef struct trn_config {
-    char *listen[TRN_CONFIG_MAX_LISTEN]; /* "unix:/path" or "host:port" */
+    /* "unix:/path" (local transport), "grpc+unix:/path" or "host:port" (gRPC) */
+    char *listen[TRN_CONFIG_MAX_LISTEN];
     int nlisten;
     int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
     int ncores;
     char *cache_dir;            /* NULL: no persistent plan cache */
+    char *socket_group;         /* group of the local sockets, or NULL */
     uint64_t max_session_bytes; /* per-session buffer quota */
     uint32_t max_streams;       /* per session, default stream included */
     uint32_t lease_ms;          /* lease of a session with no Attach stream */

@@ -43,13 +43,24 @@ int trnscid_start(trnscid *d) {
     d->service.sessions = &d->sessions;
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
-    d->grpc = trn_grpc_frontend_start(&d->service, d->cfg.listen, d->cfg.nlisten, err, sizeof(err));
-    if (!d->grpc) {
-        trn_log(TRN_LOG_ERROR, "%s", err);
-        trn_sched_shutdown(d->sched);
-        trn_session_table_destroy(&d->sessions);
-        goto fail;
+    /* unix:/path → the local transport; everything else → gRPC. */
+    char *grpc_addrs[TRN_CONFIG_MAX_LISTEN];
+    int ngrpc = 0;
+    for (int i = 0; i < d->cfg.nlisten; i++) {
+        const char *a = d->cfg.listen[i];
+        if (strncmp(a, "unix:", 5) != 0) {
+            grpc_addrs[ngrpc++] = d->cfg.listen[i];
+            continue;
+        }
+        d->local[d->nlocal] =
+            trn_local_frontend_start(&d->service, a + 5, d->cfg.socket_group, err, sizeof(err));
+        if (!d->local[d->nlocal])
+            goto fail_frontends;
+        d->nlocal++;
     }
+    d->grpc = trn_grpc_frontend_start(&d->service, grpc_addrs, ngrpc, err, sizeof(err));
+    if (!d->grpc)
+        goto fail_frontends;
     char cores[256] = "";
     size_t used = 0;
     for (int i = 0; i < d->cfg.ncores && used + 12 < sizeof(cores); i++)
@@ -59,6 +70,13 @@ int trnscid_start(trnscid *d) {
             d->backend->name, d->cfg.ncores, cores, (unsigned long long)d->cfg.max_session_bytes);
     return 0;
 
+fail_frontends:
+    trn_log(TRN_LOG_ERROR, "%s", err);
+    for (int i = 0; i < d->nlocal; i++)
+        trn_local_frontend_destroy(d->local[i]);
+    d->nlocal = 0;
+    trn_sched_shutdown(d->sched);
+    trn_session_table_destroy(&d->sessions);
 fail:
     trn_sched_destroy(d->sched);
     d->sched = NULL;
@@ -94,6 +112,8 @@ void trnscid_run(trnscid *d) {
 
     atomic_store(&d->service.draining, 1);
     trn_grpc_frontend_begin_shutdown(d->grpc);
+    for (int i = 0; i < d->nlocal; i++)
+        trn_local_frontend_stop_accepting(d->local[i]);
     /* Queued work is dropped (its waiters get UNAVAILABLE); running shards
      * finish before the workers exit. */
     trn_sched_shutdown(d->sched);
@@ -112,6 +132,9 @@ void trnscid_run(trnscid *d) {
 void trnscid_stop(trnscid *d) {
     trn_grpc_frontend_destroy(d->grpc);
     d->grpc = NULL;
+    for (int i = 0; i < d->nlocal; i++)
+        trn_local_frontend_destroy(d->local[i]);
+    d->nlocal = 0;
     trn_session_table_destroy(&d->sessions);
     trn_sched_destroy(d->sched);
     d->sched = NULL;

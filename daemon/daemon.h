@@ -10,6 +10,7 @@
 
 #include "daemon/config.h"
 #include "daemon/grpc_frontend.h"
+#include "daemon/local_frontend.h"
 #include "daemon/service.h"
 #include "daemon/session.h"
 
@@ -20,6 +21,8 @@ typedef struct trnscid {
     trn_session_table sessions;
     trn_service service;
     trn_grpc_frontend *grpc;
+    trn_local_frontend *local[TRN_CONFIG_MAX_LISTEN];
+    int nlocal;
     int signal_fd;
 } trnscid;
 

@@ -92,6 +92,8 @@ static fe_call *call_new(trn_grpc_frontend *fe, int method) {
     if (!c)
         return NULL;
     c->base.finish = fe_finish;
+    c->base.transport = TRN_TRANSPORT_GRPC;
+    c->base.reply_fd = -1;
     c->fe = fe;
     c->method = method;
     atomic_init(&c->refs, 1);
@@ -151,6 +153,10 @@ static void post_request(trn_grpc_frontend *fe, int method) {
 static void fe_finish(trn_call *base, trn_wire_code code, const char *msg, uint8_t *body,
                       size_t len) {
     fe_call *c = (fe_call *)base;
+    if (c->base.reply_fd >= 0) { /* gRPC cannot carry descriptors */
+        close(c->base.reply_fd);
+        c->base.reply_fd = -1;
+    }
     grpc_op ops[4];
     size_t n = 0;
     memset(ops, 0, sizeof(ops));
@@ -275,18 +281,21 @@ void trn_grpc_frontend_poll(trn_grpc_frontend *fe, int timeout_ms) {
 
 static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *creds, const char *addr,
                         char *err, size_t errlen) {
-    if (strncmp(addr, "unix:", 5) == 0) {
+    /* "grpc+unix:/path" is gRPC's "unix:/path". */
+    const int is_unix = strncmp(addr, "grpc+unix:", 10) == 0;
+    const char *target = is_unix ? addr + 5 : addr;
+    if (is_unix) {
         if (fe->nlocks == (int)(sizeof(fe->lock_fds) / sizeof(fe->lock_fds[0]))) {
             snprintf(err, errlen, "too many unix listen addresses");
             return -1;
         }
-        const int fd = trn_lockfile_acquire(addr + 5, err, errlen);
+        const int fd = trn_lockfile_acquire(addr + 10, err, errlen);
         if (fd < 0)
             return -1;
         fe->lock_fds[fe->nlocks++] = fd;
-        fe->unix_paths[fe->npaths++] = strdup(addr + 5);
+        fe->unix_paths[fe->npaths++] = strdup(addr + 10);
     }
-    const int port = grpc_server_add_http2_port(fe->server, addr, creds);
+    const int port = grpc_server_add_http2_port(fe->server, target, creds);
     if (port == 0) {
         snprintf(err, errlen,
                  "cannot listen on %s: the address is in use (another trnscid?) or not "
@@ -294,10 +303,10 @@ static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *creds, c
                  addr);
         return -1;
     }
-    if (strncmp(addr, "unix:", 5) == 0)
-        trn_log(TRN_LOG_INFO, "listening on %s", addr);
+    if (is_unix)
+        trn_log(TRN_LOG_INFO, "listening on %s (gRPC)", addr);
     else
-        trn_log(TRN_LOG_INFO, "listening on %s (port %d)", addr, port);
+        trn_log(TRN_LOG_INFO, "listening on %s (gRPC, port %d)", addr, port);
     return 0;
 }
 

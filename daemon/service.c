@@ -74,6 +74,10 @@ static void daemon_version(char *buf, size_t len) {
 
 /* ---- Hello, sessions ---------------------------------------------------- */
 
+static const char *transport_name(trn_transport_kind t) {
+    return t == TRN_TRANSPORT_LOCAL ? "local" : "grpc";
+}
+
 static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_call *call) {
     char err[ERRLEN], version[32];
     if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
@@ -102,13 +106,27 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
-    trn_session *s = trn_session_open(svc->sessions, req->client_name, req->client_pid);
+    trn_session *s = trn_session_open(svc->sessions, req->client_name, req->client_pid,
+                                      call->transport, &call->peer);
     if (!s) {
         finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory opening a session");
         return;
     }
-    trn_log(TRN_LOG_INFO, "session %016llx opened by %s (pid %u)", (unsigned long long)s->id,
-            s->client_name[0] ? s->client_name : "?", s->client_pid);
+    if (call->bind_session && call->bind_session(call, s) != 0) {
+        trn_session_close(s, "a second session on one connection");
+        trn_session_unref(s);
+        finish_error(call, TRN_WIRE_ALREADY_EXISTS,
+                     "this connection already has a session (one per connection)");
+        return;
+    }
+    if (s->peer.known)
+        trn_log(TRN_LOG_INFO, "session %016llx opened by %s (pid %u, uid %u) over %s",
+                (unsigned long long)s->id, s->client_name[0] ? s->client_name : "?", s->client_pid,
+                s->peer.uid, transport_name(s->transport));
+    else
+        trn_log(TRN_LOG_INFO, "session %016llx opened by %s (pid %u) over %s",
+                (unsigned long long)s->id, s->client_name[0] ? s->client_name : "?", s->client_pid,
+                transport_name(s->transport));
     Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
     r.session_id = s->id;
     r.lease_ms = svc->cfg->lease_ms;
@@ -145,12 +163,14 @@ static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_
     if (!s)
         return;
     uint64_t id = 0;
-    const trn_wire_code rc = trn_session_alloc(s, req->bytes, &id, err, sizeof(err));
+    int fd = -1;
+    const trn_wire_code rc = trn_session_alloc(s, req->bytes, &id, &fd, err, sizeof(err));
     trn_session_unref(s);
     if (rc != TRN_WIRE_OK) {
         finish_error(call, rc, err);
         return;
     }
+    call->reply_fd = fd; /* shared-memory sessions: the client maps the buffer */
     Trnsci__V1__AllocReply r = TRNSCI__V1__ALLOC_REPLY__INIT;
     r.buffer_id = id;
     finish_reply(call, &r.base);
@@ -481,7 +501,29 @@ static void on_status(trn_service *svc, trn_call *call) {
     r.backend = (char *)svc->backend->name;
     r.protocol_major = TRNSCI_PROTOCOL_MAJOR;
     r.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    trn_session_info *snap = NULL;
+    const size_t n = trn_session_table_snapshot(svc->sessions, &snap);
+    Trnsci__V1__SessionInfo *infos = n ? calloc(n, sizeof(*infos)) : NULL;
+    Trnsci__V1__SessionInfo **ptrs = n ? calloc(n, sizeof(*ptrs)) : NULL;
+    if (infos && ptrs) {
+        for (size_t i = 0; i < n; i++) {
+            trnsci__v1__session_info__init(&infos[i]);
+            infos[i].session_id = snap[i].id;
+            infos[i].transport = (char *)transport_name(snap[i].transport);
+            infos[i].client_name = snap[i].client_name;
+            infos[i].pid = snap[i].pid;
+            infos[i].uid = snap[i].uid;
+            infos[i].bytes = snap[i].bytes;
+            infos[i].buffers = snap[i].buffers;
+            ptrs[i] = &infos[i];
+        }
+        r.n_session_info = n;
+        r.session_info = ptrs;
+    }
     finish_reply(call, &r.base);
+    free(ptrs);
+    free(infos);
+    free(snap);
 }
 
 /* ---- Dispatch ------------------------------------------------------------------ */

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "daemon/bufmem.h"
 #include "daemon/log.h"
 
 uint64_t trn_now_ms(void) {
@@ -89,6 +91,31 @@ void trn_session_table_destroy(trn_session_table *t) {
     pthread_mutex_destroy(&t->lock);
 }
 
+size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) {
+    pthread_mutex_lock(&t->lock);
+    const size_t cap = t->sessions.len;
+    trn_session_info *v = cap ? calloc(cap, sizeof(*v)) : NULL;
+    size_t n = 0, i = 0;
+    uint64_t id;
+    void *val;
+    while (v && n < cap && trn_idmap_next(&t->sessions, &i, &id, &val)) {
+        trn_session *s = val;
+        pthread_mutex_lock(&s->lock);
+        v[n].id = s->id;
+        v[n].transport = s->transport;
+        memcpy(v[n].client_name, s->client_name, sizeof(v[n].client_name));
+        v[n].pid = s->client_pid;
+        v[n].uid = s->peer.known ? s->peer.uid : 0;
+        v[n].bytes = s->bytes;
+        v[n].buffers = s->buffers.len;
+        pthread_mutex_unlock(&s->lock);
+        n++;
+    }
+    pthread_mutex_unlock(&t->lock);
+    *out = v;
+    return v ? n : 0;
+}
+
 unsigned trn_session_table_count(trn_session_table *t) {
     pthread_mutex_lock(&t->lock);
     const unsigned n = (unsigned)t->sessions.len;
@@ -96,7 +123,8 @@ unsigned trn_session_table_count(trn_session_table *t) {
     return n;
 }
 
-trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid) {
+trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
+                              trn_transport_kind transport, const trn_peer *peer) {
     trn_session *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
@@ -106,7 +134,11 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     trn_idmap_init(&s->buffers);
     trn_idmap_init(&s->streams);
     s->next_buffer_id = 1;
-    s->client_pid = pid;
+    s->client_pid = peer && peer->known ? peer->pid : pid;
+    s->transport = transport;
+    if (peer)
+        s->peer = *peer;
+    s->shared_memory = transport == TRN_TRANSPORT_LOCAL;
     snprintf(s->client_name, sizeof(s->client_name), "%s", client_name ? client_name : "");
     s->lease_deadline_ms = trn_now_ms() + t->cfg->lease_ms;
 
@@ -209,8 +241,9 @@ int trn_session_detach(trn_session *s, trn_call *call) {
     return was;
 }
 
-trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, char *err,
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
                                 size_t errlen) {
+    *fd = -1;
     const uint64_t quota = s->table->cfg->max_session_bytes;
     if (bytes == 0) {
         snprintf(err, errlen, "Alloc: bytes must be at least 1");
@@ -235,12 +268,16 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, ch
     pthread_mutex_unlock(&s->lock);
 
     trn_buffer *b = calloc(1, sizeof(*b));
-    void *data = bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
+    const int mapped = s->shared_memory;
+    void *data = NULL;
+    if (b)
+        data = mapped ? trn_bufmem_shared(bytes, fd, err, errlen) : trn_bufmem_heap(bytes);
     if (!b || !data)
         goto nomem;
     atomic_init(&b->refs, 1);
     b->data = data;
     b->size = bytes;
+    b->mapped = mapped;
     b->owner = s;
 
     pthread_mutex_lock(&s->lock);
@@ -256,13 +293,18 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, ch
     return TRN_WIRE_OK;
 
 nomem:
-    free(data);
+    if (!(mapped && b && !data)) /* else trn_bufmem_shared wrote the reason */
+        snprintf(err, errlen, "Alloc of %llu bytes: the daemon is out of memory",
+                 (unsigned long long)bytes);
+    if (data) /* the id map could not grow */
+        trn_bufmem_release(data, bytes, mapped);
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
     free(b);
     pthread_mutex_lock(&s->lock);
     s->bytes -= bytes;
     pthread_mutex_unlock(&s->lock);
-    snprintf(err, errlen, "Alloc of %llu bytes: the daemon is out of memory",
-             (unsigned long long)bytes);
     return TRN_WIRE_RESOURCE_EXHAUSTED;
 }
 
@@ -294,7 +336,7 @@ void trn_buffer_unref(trn_buffer *b) {
     pthread_mutex_unlock(&s->lock);
     atomic_fetch_sub(&s->table->bytes_held, b->size);
     atomic_fetch_sub(&s->table->buffers, 1);
-    free(b->data);
+    trn_bufmem_release(b->data, b->size, b->mapped);
     free(b);
     trn_session_unref(s);
 }

@@ -33,6 +33,7 @@ typedef struct trn_buffer {
     atomic_uint refs;
     void *data;
     uint64_t size;
+    int mapped;         /* data is a shared mapping of `size` bytes (munmap), else heap */
     trn_session *owner; /* holds a session reference */
 } trn_buffer;
 
@@ -54,6 +55,9 @@ struct trn_session {
     int closed;
     char client_name[64];
     uint32_t client_pid;
+    trn_transport_kind transport;
+    trn_peer peer;
+    int shared_memory; /* buffers are sealed memfds mapped by the client too */
 };
 
 struct trn_session_table {
@@ -73,11 +77,27 @@ void trn_session_table_init(trn_session_table *t, trn_sched *sched, const trn_co
 void trn_session_table_close_all(trn_session_table *t, const char *why);
 void trn_session_table_destroy(trn_session_table *t);
 unsigned trn_session_table_count(trn_session_table *t);
+/* What `trnsci status` lists about one session. */
+typedef struct trn_session_info {
+    uint64_t id;
+    trn_transport_kind transport;
+    char client_name[64];
+    uint32_t pid, uid;
+    uint64_t bytes, buffers;
+} trn_session_info;
+
+/* A snapshot of every open session: returns the count and a malloc'd array
+ * in *out (NULL when there are none or memory ran out). */
+size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out);
+
 /* Closes sessions whose lease ran out with no Attach stream. */
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);
 
-/* Opens a session; returns it with a reference for the caller, or NULL. */
-trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid);
+/* Opens a session for a client on `transport` (peer: its credentials when
+ * known); returns it with a reference for the caller, or NULL. Sessions on
+ * the local transport get shared-memory buffers. */
+trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
+                              trn_transport_kind transport, const trn_peer *peer);
 /* Looks a session up, renews its lease and returns it with a reference for
  * the caller, or NULL when there is no such (open) session. */
 trn_session *trn_session_find(trn_session_table *t, uint64_t id);
@@ -95,8 +115,11 @@ int trn_session_attach(trn_session *s, trn_call *call);
 int trn_session_detach(trn_session *s, trn_call *call);
 
 /* Allocates zeroed memory charged to the session. Returns 0 and the new id,
- * or a wire code with err written (quota, out of memory). */
-trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, char *err,
+ * or a wire code with err written (quota, out of memory). For a
+ * shared-memory session *fd is the buffer's memfd — sealed against
+ * shrinking and growing — for the caller to send to the client and close;
+ * otherwise *fd is -1. */
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
                                 size_t errlen);
 /* Drops the session's reference to a buffer. Returns 0, or -1 if unknown. */
 int trn_session_free_buffer(trn_session *s, uint64_t id);

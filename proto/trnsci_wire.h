@@ -8,6 +8,8 @@
 #ifndef TRNSCI_WIRE_H
 #define TRNSCI_WIRE_H
 
+#include <stdint.h>
+
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
 #define TRNSCI_PROTOCOL_MINOR 0u
@@ -60,5 +62,23 @@ typedef enum trn_wire_code {
     TRN_WIRE_DATA_LOSS = 15,
     TRN_WIRE_UNAUTHENTICATED = 16,
 } trn_wire_code;
+
+/*
+ * The local transport (unix:/path): a stream socket carrying the same
+ * protobuf-encoded requests and replies as gRPC, each behind this header.
+ * Requests: kind = trn_wire_method. Replies: kind = trn_wire_code, and the
+ * body is the reply message (OK) or the error text. A reply with
+ * TRN_LOCAL_FLAG_FD carries one file descriptor (SCM_RIGHTS) with its first
+ * byte: the memfd of a buffer Alloc made. Replies match requests by tag and
+ * may come out of order. Native byte order (both ends are on one machine).
+ */
+typedef struct trn_local_hdr {
+    uint32_t len;  /* body bytes after this header, at most TRNSCI_WIRE_MAX_MESSAGE_BYTES */
+    uint16_t kind; /* method (request) or code (reply) */
+    uint16_t flags;
+    uint64_t tag; /* chosen by the client, echoed in the reply */
+} trn_local_hdr;
+
+#define TRN_LOCAL_FLAG_FD 1u
 
 #endif

@@ -12,8 +12,8 @@
 static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "\n"
                             "commands:\n"
-                            "  status    print the daemon's version, cores, sessions, queued and\n"
-                            "            running ops, and bytes held\n"
+                            "  status    print the daemon's version, cores, queued and running\n"
+                            "            ops, bytes held, and each session with its transport\n"
                             "\n"
                             "ADDR defaults to $TRNSCI_ADDR, else the default local socket.\n";
 
@@ -46,6 +46,19 @@ static int cmd_status(const char *addr) {
     printf("bytes held:     ");
     print_bytes((unsigned long long)st.bytesHeld);
     printf("\nuptime:         %.1f s\n", (double)st.uptimeMs / 1000.0);
+
+    trnsciSessionInfo list[64];
+    int n = 0;
+    if (trnsciDaemonGetSessions(addr, list, 64, &n) != trnsciSuccess || n == 0)
+        return 0;
+    printf("\n%-16s  %-9s  %8s  %6s  %8s  %14s  %s\n", "SESSION", "TRANSPORT", "PID", "UID",
+           "BUFFERS", "BYTES", "CLIENT");
+    for (int i = 0; i < n && i < 64; i++)
+        printf("%016llx  %-9s  %8u  %6u  %8llu  %14llu  %s\n", (unsigned long long)list[i].id,
+               list[i].transport, list[i].pid, list[i].uid, (unsigned long long)list[i].buffers,
+               (unsigned long long)list[i].bytes, list[i].clientName);
+    if (n > 64)
+        printf("... and %d more\n", n - 64);
     return 0;
 }
 

@@ -138,6 +138,21 @@ typedef struct trnsciDaemonStatus {
 /* Queries the daemon at address (NULL: as trnsciInit) without opening a session. */
 trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *status);
 
+/* One open session of a daemon (a trnsci extension). */
+typedef struct trnsciSessionInfo {
+    uint64_t id;
+    char transport[8]; /* "local" (shared memory) or "grpc" */
+    char clientName[64];
+    unsigned pid; /* from the kernel (SO_PEERCRED) on the local transport */
+    unsigned uid; /* local transport only; 0 otherwise */
+    uint64_t bytes, buffers;
+} trnsciSessionInfo;
+
+/* Lists the daemon's open sessions: fills up to `capacity` entries and sets
+ * *count to the number of sessions (which may exceed capacity). */
+trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *sessions,
+                                      int capacity, int *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -81,6 +82,18 @@ static void test_status_cli(void **state) {
     assert_true(th_file_contains(out_path, "bytes held:     12345"));
     assert_true(th_file_contains(out_path, "cores:"));
     assert_true(th_file_contains(out_path, "ops queued:"));
+    /* The session list names the transport: this process came over unix:. */
+    assert_true(th_file_contains(out_path, "TRANSPORT"));
+    assert_true(th_file_contains(out_path, "  local  "));
+    trnsciSessionInfo info[4];
+    int nsessions = 0;
+    assert_int_equal(trnsciDaemonGetSessions(daemon_under_test.tcp_addr, info, 4, &nsessions),
+                     trnsciSuccess);
+    assert_int_equal(nsessions, 1);
+    assert_string_equal(info[0].transport, "local");
+    assert_int_equal(info[0].pid, (unsigned)getpid());
+    assert_int_equal(info[0].uid, (unsigned)getuid());
+    assert_int_equal(info[0].bytes, 12345);
     int n = 0, cores = 0;
     assert_int_equal(trnsciGetDeviceCount(&n), trnsciSuccess);
     assert_int_equal(n, 1);

@@ -699,7 +699,9 @@ class Daemon:
             self.port = free_tcp_port()
             self.log = open(self.log_path, "ab")
             self.proc = subprocess.Popen(
-                [self.exe, "--listen", "unix:" + self.sock,
+                # gRPC on a unix socket is "grpc+unix:" to the daemon ("unix:"
+                # alone is its local shared-memory transport) and "unix:" to grpcio.
+                [self.exe, "--listen", "grpc+unix:" + self.sock,
                  "--listen", f"127.0.0.1:{self.port}", "--max-session-bytes", "64M",
                  "--log-level", "info"],
                 stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)

@@ -1,0 +1,52 @@
+/*
+ * bufmem.c — see bufmem.h.
+ */
+#define _GNU_SOURCE
+#include "daemon/bufmem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void *trn_bufmem_heap(uint64_t bytes) {
+    return bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
+}
+
+void *trn_bufmem_shared(uint64_t bytes, int *fd, char *err, size_t errlen) {
+    *fd = -1;
+    if (bytes > (uint64_t)INT64_MAX || bytes > SIZE_MAX) {
+        snprintf(err, errlen, "Alloc of %llu bytes is too large", (unsigned long long)bytes);
+        return NULL;
+    }
+    const int mfd = memfd_create("trnsci-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (mfd < 0)
+        goto fail;
+    if (ftruncate(mfd, (off_t)bytes) != 0)
+        goto fail_fd;
+    void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+    if (p == MAP_FAILED)
+        goto fail_fd;
+    if (fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        munmap(p, (size_t)bytes);
+        goto fail_fd;
+    }
+    *fd = mfd;
+    return p;
+fail_fd:
+    close(mfd);
+fail:
+    snprintf(err, errlen, "Alloc of %llu bytes of shared memory failed: %s",
+             (unsigned long long)bytes, strerror(errno));
+    return NULL;
+}
+
+void trn_bufmem_release(void *data, uint64_t bytes, int mapped) {
+    if (mapped)
+        munmap(data, (size_t)bytes);
+    else
+        free(data);
+}

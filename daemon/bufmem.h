@@ -1,0 +1,28 @@
+/*
+ * bufmem.h — the memory behind a buffer: zeroed heap memory (gRPC sessions),
+ * or a sealed memfd mapped by both the daemon and the client (local sessions:
+ * zero copy).
+ *
+ * Safety of shared buffers: the memfd is sealed with F_SEAL_SHRINK,
+ * F_SEAL_GROW and F_SEAL_SEAL before its descriptor leaves the daemon, so the
+ * client cannot truncate it (which would make the daemon's accesses fault
+ * with SIGBUS) or lift the seals. Its size is fixed, and every access is
+ * bounds-checked against that size in validate.c.
+ */
+#ifndef TRN_DAEMON_BUFMEM_H
+#define TRN_DAEMON_BUFMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Zeroed heap memory. Returns NULL when out of memory. */
+void *trn_bufmem_heap(uint64_t bytes);
+
+/* A sealed memfd of `bytes` bytes mapped read-write and shared. Returns the
+ * mapping and sets *fd, or returns NULL with err written. */
+void *trn_bufmem_shared(uint64_t bytes, int *fd, char *err, size_t errlen);
+
+/* Releases memory from either function (mapped: from trn_bufmem_shared). */
+void trn_bufmem_release(void *data, uint64_t bytes, int mapped);
+
+#endif

@@ -1,0 +1,408 @@
+/*
+ * test_local.c — the local transport (unix:/path): shared-memory buffers and
+ * framed requests on the socket.
+ *
+ *  - zero copy: the client writes inputs through the device pointer itself
+ *    and reads results the same way; the daemon computes on those pages;
+ *  - the buffer's memfd is sealed: the client can neither shrink nor grow it
+ *    nor lift the seals (a raw client receives the descriptor to try);
+ *  - garbage on the socket (an oversized length, unknown flags) ends only
+ *    that connection and its session; an undecodable body is answered
+ *    INVALID_ARGUMENT; other clients do not notice;
+ *  - 200 clients SIGKILLed mid-op while another client keeps getting exact
+ *    results; afterwards the daemon's sessions, descriptors and shared memory
+ *    are back to their baseline.
+ *
+ * Client processes are this binary re-executed (gRPC is not fork-safe).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "trnsci/trnblas.h"
+#include "trnsci/v1/trnsci.pb-c.h"
+#include "trnsci_wire.h"
+
+static th_daemon daemon_under_test;
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* ---- a raw local-transport client ------------------------------------------- */
+
+static int raw_connect(void) {
+    struct sockaddr_un a = {0};
+    a.sun_family = AF_UNIX;
+    const char *path = daemon_under_test.unix_addr + 5;
+    assert_true(strlen(path) < sizeof(a.sun_path));
+    memcpy(a.sun_path, path, strlen(path) + 1);
+    const int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    assert_true(s >= 0);
+    assert_int_equal(connect(s, (struct sockaddr *)&a, sizeof(a)), 0);
+    return s;
+}
+
+static void raw_send(int s, uint16_t kind, uint16_t flags, uint32_t len, const void *body,
+                     size_t body_len) {
+    const trn_local_hdr h = {len, kind, flags, 42};
+    assert_int_equal(send(s, &h, sizeof(h), MSG_NOSIGNAL), (ssize_t)sizeof(h));
+    if (body_len)
+        assert_int_equal(send(s, body, body_len, MSG_NOSIGNAL), (ssize_t)body_len);
+}
+
+static void raw_send_msg(int s, trn_wire_method m, const ProtobufCMessage *msg) {
+    uint8_t buf[512];
+    const size_t n = protobuf_c_message_pack(msg, buf);
+    raw_send(s, (uint16_t)m, 0, (uint32_t)n, buf, n);
+}
+
+/* Receives one reply; returns its code, the body in buf and a passed fd. */
+static int raw_recv(int s, uint8_t *buf, size_t cap, size_t *len, int *fd) {
+    trn_local_hdr h;
+    char cbuf[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {&h, sizeof(h)};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf;
+    msg.msg_controllen = sizeof(cbuf);
+    *fd = -1;
+    const ssize_t n = recvmsg(s, &msg, MSG_WAITALL | MSG_CMSG_CLOEXEC);
+    if (n != (ssize_t)sizeof(h))
+        return -1;
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+    if (cm && cm->cmsg_type == SCM_RIGHTS)
+        memcpy(fd, CMSG_DATA(cm), sizeof(int));
+    assert_true(h.len <= cap);
+    assert_int_equal(h.tag, 42);
+    if (h.len)
+        assert_int_equal(recv(s, buf, h.len, MSG_WAITALL), (ssize_t)h.len);
+    *len = h.len;
+    return h.kind;
+}
+
+static uint64_t raw_open_session(int s) {
+    Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
+    req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    raw_send_msg(s, TRN_WIRE_OPEN_SESSION, &req.base);
+    uint8_t buf[256];
+    size_t len;
+    int fd;
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), TRN_WIRE_OK);
+    Trnsci__V1__OpenSessionReply *r = trnsci__v1__open_session_reply__unpack(NULL, len, buf);
+    assert_non_null(r);
+    const uint64_t id = r->session_id;
+    trnsci__v1__open_session_reply__free_unpacked(r, NULL);
+    return id;
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+static void test_zero_copy(void **state) {
+    (void)state;
+    enum { N = 64 };
+    assert_int_equal(trnsciInit(daemon_under_test.unix_addr), trnsciSuccess);
+    double *a, *c;
+    assert_int_equal(trnsciMalloc((void **)&a, sizeof(double) * N * N), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&c, sizeof(double) * N * N), trnsciSuccess);
+    /* Inputs go straight into device memory: no trnsciMemcpy, no Write call. */
+    for (int i = 0; i < N * N; i++)
+        a[i] = (double)(i % 7) - 3;
+    trnblasHandle_t h;
+    const double one = 1, zero = 0;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(
+        trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_T, N, N, N, &one, a, N, a, N, &zero, c, N),
+        TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    /* ... and the result is read in place. A·Aᵀ of small integers is exact. */
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) {
+            double ref = 0;
+            for (int l = 0; l < N; l++)
+                ref += a[i + l * N] * a[j + l * N];
+            assert_true(c[i + j * N] == ref);
+        }
+    trnblasDestroy(h);
+    trnsciFree(a);
+    trnsciFree(c);
+    trnsciDeviceReset();
+}
+
+static void test_seals(void **state) {
+    (void)state;
+    const int s = raw_connect();
+    const uint64_t sid = raw_open_session(s);
+    Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
+    req.session_id = sid;
+    req.bytes = 1 << 20;
+    raw_send_msg(s, TRN_WIRE_ALLOC, &req.base);
+    uint8_t buf[256];
+    size_t len;
+    int fd;
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), TRN_WIRE_OK);
+    assert_true(fd >= 0);
+    const int seals = fcntl(fd, F_GET_SEALS);
+    assert_true(seals & F_SEAL_SHRINK);
+    assert_true(seals & F_SEAL_GROW);
+    assert_true(seals & F_SEAL_SEAL);
+    assert_int_equal(ftruncate(fd, 4096), -1); /* shrinking would make the daemon fault */
+    assert_int_equal(errno, EPERM);
+    assert_int_equal(ftruncate(fd, 2 << 20), -1);
+    assert_int_equal(errno, EPERM);
+    assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), -1); /* seals are sealed */
+    assert_int_equal(fallocate(fd, 0, 0, 4 << 20), -1);
+    close(fd);
+    close(s); /* the connection ends: so does the session */
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
+}
+
+static void test_garbage(void **state) {
+    (void)state;
+    /* A healthy client alongside. */
+    assert_int_equal(trnsciInit(daemon_under_test.unix_addr), trnsciSuccess);
+    void *keep;
+    assert_int_equal(trnsciMalloc(&keep, 4096), trnsciSuccess);
+
+    uint8_t buf[512];
+    size_t len;
+    int fd;
+    /* Oversized length: the connection (and its session) ends. */
+    int s = raw_connect();
+    raw_open_session(s);
+    raw_send(s, TRN_WIRE_HELLO, 0, TRNSCI_WIRE_MAX_MESSAGE_BYTES + 1, NULL, 0);
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), -1);
+    close(s);
+    /* Unknown flags: likewise. */
+    s = raw_connect();
+    raw_send(s, TRN_WIRE_HELLO, 0x80, 0, NULL, 0);
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), -1);
+    close(s);
+    /* A well-framed but undecodable body: INVALID_ARGUMENT, and the
+     * connection goes on serving. */
+    s = raw_connect();
+    const uint8_t junk[] = {0xff, 0xff, 0xff, 0xff};
+    raw_send(s, TRN_WIRE_SUBMIT, 0, sizeof(junk), junk, sizeof(junk));
+    assert_int_equal(raw_recv(s, buf, sizeof(buf) - 1, &len, &fd), TRN_WIRE_INVALID_ARGUMENT);
+    buf[len] = '\0';
+    assert_non_null(strstr((char *)buf, "malformed Submit"));
+    /* An unknown method number: UNIMPLEMENTED. */
+    raw_send(s, 999, 0, 0, NULL, 0);
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), TRN_WIRE_UNIMPLEMENTED);
+    Trnsci__V1__HelloRequest hello = TRNSCI__V1__HELLO_REQUEST__INIT;
+    hello.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    raw_send_msg(s, TRN_WIRE_HELLO, &hello.base);
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), TRN_WIRE_OK);
+    /* A second session on one connection is refused. */
+    raw_open_session(s);
+    Trnsci__V1__OpenSessionRequest open = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
+    open.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    raw_send_msg(s, TRN_WIRE_OPEN_SESSION, &open.base);
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), TRN_WIRE_ALREADY_EXISTS);
+    close(s);
+
+    /* The healthy client noticed nothing. */
+    trnsciDaemonStatus st;
+    for (int i = 0; i < 100; i++) {
+        assert_int_equal(trnsciDaemonGetStatus(daemon_under_test.unix_addr, &st), trnsciSuccess);
+        if (st.sessions == 1)
+            break;
+        sleep_ms(20);
+    }
+    assert_int_equal(st.sessions, 1);
+    assert_int_equal(trnsciMemset(keep, 7, 4096), trnsciSuccess);
+    assert_int_equal(((unsigned char *)keep)[4095], 7);
+    trnsciFree(keep);
+    trnsciDeviceReset();
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
+}
+
+/* ---- many clients killed mid-op ---------------------------------------------------- */
+
+static long count_fds(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "ls %s | wc -l", path);
+    FILE *p = popen(cmd, "r");
+    long n = -1;
+    if (p && fscanf(p, "%ld", &n) != 1)
+        n = -1;
+    if (p)
+        pclose(p);
+    return n;
+}
+
+static long status_kb(pid_t pid, const char *field) {
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, field, strlen(field)) == 0)
+            v = atol(line + strlen(field) + 1);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static atomic_int checker_stop;
+static atomic_int checker_rounds;
+
+/* Keeps checking exact GEMM results on this process's session. */
+static void *checker(void *arg) {
+    (void)arg;
+    enum { N = 32 };
+    trnsciStream_t s;
+    trnblasHandle_t h;
+    double *a, *c;
+    const double one = 1, zero = 0;
+    if (trnsciStreamCreate(&s) || trnblasCreate(&h) || trnblasSetStream(h, s) ||
+        trnsciMalloc((void **)&a, sizeof(double) * N * N) ||
+        trnsciMalloc((void **)&c, sizeof(double) * N * N))
+        return (void *)1;
+    intptr_t bad = 0;
+    for (int r = 0; !atomic_load(&checker_stop) && !bad; r++) {
+        for (int i = 0; i < N * N; i++)
+            a[i] = (double)((i + r) % 5) - 2;
+        bad = trnblasDgemm(h, TRNBLAS_OP_T, TRNBLAS_OP_N, N, N, N, &one, a, N, a, N, &zero, c, N) ||
+              trnsciStreamSynchronize(s);
+        for (int j = 0; j < N && !bad; j++)
+            for (int i = 0; i < N && !bad; i++) {
+                double ref = 0;
+                for (int l = 0; l < N; l++)
+                    ref += a[l + i * N] * a[l + j * N];
+                bad = c[i + j * N] != ref;
+            }
+        atomic_fetch_add(&checker_rounds, 1);
+    }
+    trnsciFree(a);
+    trnsciFree(c);
+    trnblasDestroy(h);
+    trnsciStreamDestroy(s);
+    return (void *)bad;
+}
+
+/* The victim: maps buffers, queues DGEMMs on two streams, signals, waits. */
+static int victim(const char *addr, int ready_fd) {
+    enum { N = 384 };
+    trnblasHandle_t h;
+    trnsciStream_t s;
+    double *a, *c;
+    const double one = 1, zero = 0;
+    if (trnsciInit(addr) || trnblasCreate(&h) || trnsciStreamCreate(&s) ||
+        trnsciMalloc((void **)&a, sizeof(double) * N * N) ||
+        trnsciMalloc((void **)&c, sizeof(double) * N * N))
+        return 20;
+    for (int i = 0; i < N * N; i++)
+        a[i] = 1.0;
+    for (int r = 0; r < 6; r++) {
+        trnblasSetStream(h, (r & 1) ? s : NULL);
+        if (trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, a, N, a, N, &zero, c, N))
+            return 21;
+    }
+    const char ok = 1;
+    if (write(ready_fd, &ok, 1) != 1)
+        return 22;
+    for (;;)
+        pause();
+}
+
+static void test_kill_clients_mid_op(void **state) {
+    (void)state;
+    enum { ITERATIONS = 200 };
+    const pid_t dpid = daemon_under_test.pid;
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
+    const long fds0 = count_fds(dpid), shmem0 = status_kb(dpid, "RssShmem:");
+    assert_true(fds0 > 0);
+
+    assert_int_equal(trnsciInit(daemon_under_test.unix_addr), trnsciSuccess);
+    pthread_t t;
+    atomic_store(&checker_stop, 0);
+    assert_int_equal(pthread_create(&t, NULL, checker, NULL), 0);
+    for (int i = 0; i < ITERATIONS; i++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        char fdbuf[16];
+        snprintf(fdbuf, sizeof(fdbuf), "%d", fds[1]);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            execl("/proc/self/exe", "test_local", "--victim", daemon_under_test.unix_addr, fdbuf,
+                  (char *)NULL);
+            _exit(127);
+        }
+        close(fds[1]);
+        char ok = 0;
+        assert_int_equal(read(fds[0], &ok, 1), 1);
+        close(fds[0]);
+        kill(pid, SIGKILL);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status));
+    }
+    atomic_store(&checker_stop, 1);
+    void *bad;
+    assert_int_equal(pthread_join(t, &bad), 0);
+    assert_null(bad);
+    assert_true(atomic_load(&checker_rounds) > 0);
+    trnsciDeviceReset();
+
+    /* Every victim's session, buffers, mappings and descriptors are gone. */
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 15000), 0);
+    long fds1 = -1, shmem1 = -1;
+    for (int i = 0; i < 100; i++) {
+        fds1 = count_fds(dpid);
+        shmem1 = status_kb(dpid, "RssShmem:");
+        if (fds1 <= fds0 && shmem1 <= shmem0)
+            break;
+        sleep_ms(50);
+    }
+    fprintf(stderr,
+            "daemon after %d killed clients: fds %ld -> %ld, RssShmem %ld -> %ld kB, "
+            "checker rounds %d\n",
+            ITERATIONS, fds0, fds1, shmem0, shmem1, atomic_load(&checker_rounds));
+    assert_true(fds1 <= fds0);
+    assert_true(shmem1 <= shmem0);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--victim") == 0)
+        return victim(argv[2], atoi(argv[3]));
+    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
+        fprintf(stderr, "could not start trnscid\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_copy),
+        cmocka_unit_test(test_seals),
+        cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_kill_clients_mid_op),
+    };
+    int failed = cmocka_run_group_tests_name("local transport", tests, NULL, NULL);
+    const int rc = th_daemon_stop(&daemon_under_test);
+    if (rc != 0) {
+        fprintf(stderr, "trnscid exited with %d (expected a clean 0)\n", rc);
+        failed++;
+    }
+    return failed ? 1 : 0;
+}
