@@ -113,6 +113,11 @@ static trnsciError_t open_session(trn_client *c) {
     const trnsciError_t e = trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
                                             &trnsci__v1__open_session_reply__descriptor,
                                             (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
+    if (e == trnsciErrorMemoryAllocation) { /* a session limit: retry later */
+        char msg[512];
+        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+        return trn_fail(trnsciErrorBusy, "%s", msg);
+    }
     if (e != trnsciSuccess)
         return e;
     c->session_id = r->session_id;

@@ -17,6 +17,8 @@
 
 #define DEFAULT_MAX_SESSION_BYTES (16ULL << 30)
 #define DEFAULT_MAX_STREAMS 256u
+#define DEFAULT_MAX_SESSIONS_PER_UID 256u
+#define DEFAULT_MAX_BYTES_PER_UID (64ULL << 30)
 #define DEFAULT_LEASE_MS 30000u
 
 static const char usage[] =
@@ -39,6 +41,9 @@ static const char usage[] =
     "                           reserved: no op family keeps plans yet)\n"
     "  --max-session-bytes B    buffer quota per session, e.g. 512M, 8G (default 16G)\n"
     "  --max-streams N          streams per session (default 256)\n"
+    "  --max-sessions-per-uid N local sessions one user may hold (default 256)\n"
+    "  --max-bytes-per-uid B    buffer bytes one user's local sessions may hold\n"
+    "                           together (default 64G)\n"
     "  --lease-ms MS            a session with no attached client ends after MS\n"
     "                           without a call (default 30000)\n"
     "  --log-level LEVEL        error, warn, info (default) or debug\n"
@@ -191,6 +196,8 @@ static void set_defaults(trn_config *cfg) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->max_session_bytes = DEFAULT_MAX_SESSION_BYTES;
     cfg->max_streams = DEFAULT_MAX_STREAMS;
+    cfg->max_sessions_per_uid = DEFAULT_MAX_SESSIONS_PER_UID;
+    cfg->max_bytes_per_uid = DEFAULT_MAX_BYTES_PER_UID;
     cfg->lease_ms = DEFAULT_LEASE_MS;
     cfg->log_level = TRN_LOG_INFO;
 }
@@ -223,6 +230,8 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
     enum {
         O_LISTEN = 256,
         O_GROUP,
+        O_UID_SESSIONS,
+        O_UID_BYTES,
         O_CORES,
         O_CACHE,
         O_MAXBYTES,
@@ -234,6 +243,8 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
     static const struct option opts[] = {
         {"listen", required_argument, NULL, O_LISTEN},
         {"socket-group", required_argument, NULL, O_GROUP},
+        {"max-sessions-per-uid", required_argument, NULL, O_UID_SESSIONS},
+        {"max-bytes-per-uid", required_argument, NULL, O_UID_BYTES},
         {"cores", required_argument, NULL, O_CORES},
         {"cache-dir", required_argument, NULL, O_CACHE},
         {"max-session-bytes", required_argument, NULL, O_MAXBYTES},
@@ -258,6 +269,20 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         case O_GROUP:
             free(cfg->socket_group);
             cfg->socket_group = strdup(optarg);
+            break;
+        case O_UID_SESSIONS:
+            if (parse_uint(optarg, 1000000, &v) || v == 0) {
+                snprintf(err, errlen, "--max-sessions-per-uid %s: expected 1..1000000", optarg);
+                return TRN_CONFIG_ERROR;
+            }
+            cfg->max_sessions_per_uid = (uint32_t)v;
+            break;
+        case O_UID_BYTES:
+            if (trn_config_parse_bytes(optarg, &cfg->max_bytes_per_uid) ||
+                cfg->max_bytes_per_uid == 0) {
+                snprintf(err, errlen, "--max-bytes-per-uid %s: expected a size like 8G", optarg);
+                return TRN_CONFIG_ERROR;
+            }
             break;
         case O_CORES:
             if (trn_config_parse_cores(optarg, cfg->cpus, &cfg->ncores, err, errlen))

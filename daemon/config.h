@@ -18,11 +18,13 @@ typedef struct trn_config {
     int nlisten;
     int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
     int ncores;
-    char *cache_dir;            /* NULL: no persistent plan cache */
-    char *socket_group;         /* group of the local sockets, or NULL */
-    uint64_t max_session_bytes; /* per-session buffer quota */
-    uint32_t max_streams;       /* per session, default stream included */
-    uint32_t lease_ms;          /* lease of a session with no Attach stream */
+    char *cache_dir;               /* NULL: no persistent plan cache */
+    char *socket_group;            /* group of the local sockets, or NULL */
+    uint64_t max_session_bytes;    /* per-session buffer quota */
+    uint32_t max_sessions_per_uid; /* local clients of one uid */
+    uint64_t max_bytes_per_uid;    /* buffer bytes of one uid's local sessions */
+    uint32_t max_streams;          /* per session, default stream included */
+    uint32_t lease_ms;             /* lease of a session with no Attach stream */
     trn_log_level log_level;
 } trn_config;
 

@@ -106,10 +106,14 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
+    trn_wire_code code;
     trn_session *s = trn_session_open(svc->sessions, req->client_name, req->client_pid,
-                                      call->transport, &call->peer);
+                                      call->transport, &call->peer, &code, err, sizeof(err));
     if (!s) {
-        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory opening a session");
+        trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u): %s",
+                req->client_name[0] ? req->client_name : "?",
+                call->peer.known ? call->peer.pid : req->client_pid, err);
+        finish_error(call, code, err);
         return;
     }
     if (call->bind_session && call->bind_session(call, s) != 0) {

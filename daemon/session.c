@@ -27,6 +27,7 @@ uint64_t trn_now_ms(void) {
 void trn_session_table_init(trn_session_table *t, trn_sched *sched, const trn_config *cfg) {
     pthread_mutex_init(&t->lock, NULL);
     trn_idmap_init(&t->sessions);
+    trn_idmap_init(&t->uids);
     t->sched = sched;
     t->cfg = cfg;
     atomic_init(&t->bytes_held, 0);
@@ -88,6 +89,12 @@ void trn_session_table_expire(trn_session_table *t, uint64_t now_ms) {
 void trn_session_table_destroy(trn_session_table *t) {
     trn_session_table_close_all(t, "daemon exiting");
     trn_idmap_free(&t->sessions);
+    size_t i = 0;
+    uint64_t id;
+    void *val;
+    while (trn_idmap_next(&t->uids, &i, &id, &val))
+        free(val);
+    trn_idmap_free(&t->uids);
     pthread_mutex_destroy(&t->lock);
 }
 
@@ -123,8 +130,68 @@ unsigned trn_session_table_count(trn_session_table *t) {
     return n;
 }
 
+/* ---- per-uid usage (table->lock held) ----------------------------------- */
+
+static trn_uid_usage *uid_usage_locked(trn_session_table *t, uint32_t uid, int create) {
+    trn_uid_usage *u = trn_idmap_get(&t->uids, (uint64_t)uid + 1);
+    if (!u && create) {
+        u = calloc(1, sizeof(*u));
+        if (u && trn_idmap_put(&t->uids, (uint64_t)uid + 1, u) != 0) {
+            free(u);
+            u = NULL;
+        }
+    }
+    return u;
+}
+
+static void uid_usage_drop_if_idle_locked(trn_session_table *t, uint32_t uid) {
+    trn_uid_usage *u = trn_idmap_get(&t->uids, (uint64_t)uid + 1);
+    if (u && u->sessions == 0 && u->bytes == 0)
+        free(trn_idmap_remove(&t->uids, (uint64_t)uid + 1));
+}
+
+/* Charges bytes to the uid of s (credit: gives them back). Returns -1 with
+ * err written when the uid's limit would be exceeded. */
+static int uid_charge_bytes(trn_session *s, uint64_t bytes, int credit, char *err, size_t errlen) {
+    if (!s->peer.known)
+        return 0;
+    trn_session_table *t = s->table;
+    const uint64_t max = t->cfg->max_bytes_per_uid;
+    int rc = 0;
+    pthread_mutex_lock(&t->lock);
+    trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, !credit);
+    if (!u) {
+        if (!credit) {
+            snprintf(err, errlen, "daemon out of memory");
+            rc = -1;
+        }
+    } else if (credit) {
+        u->bytes -= bytes;
+        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+    } else if (bytes > max || u->bytes > max - bytes) {
+        snprintf(err, errlen,
+                 "Alloc of %llu bytes exceeds the per-user limit (max-bytes-per-uid %llu; uid %u "
+                 "holds %llu)",
+                 (unsigned long long)bytes, (unsigned long long)max, s->peer.uid,
+                 (unsigned long long)u->bytes);
+        rc = -1;
+    } else {
+        u->bytes += bytes;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
+    char ignored[8];
+    uid_charge_bytes(s, bytes, 1, ignored, sizeof(ignored));
+}
+
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
-                              trn_transport_kind transport, const trn_peer *peer) {
+                              trn_transport_kind transport, const trn_peer *peer,
+                              trn_wire_code *code, char *err, size_t errlen) {
+    *code = TRN_WIRE_RESOURCE_EXHAUSTED;
+    snprintf(err, errlen, "daemon out of memory opening a session");
     trn_session *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
@@ -143,17 +210,29 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     s->lease_deadline_ms = trn_now_ms() + t->cfg->lease_ms;
 
     pthread_mutex_lock(&t->lock);
-    do {
-        if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id))
-            s->id = 0;
-    } while (s->id == 0 || trn_idmap_get(&t->sessions, s->id));
-    const int rc = trn_idmap_put(&t->sessions, s->id, s);
+    trn_uid_usage *u = s->peer.known ? uid_usage_locked(t, s->peer.uid, 1) : NULL;
+    int rc = -1;
+    if (u && u->sessions >= t->cfg->max_sessions_per_uid) {
+        snprintf(err, errlen, "uid %u already has %u sessions (max-sessions-per-uid %u)",
+                 s->peer.uid, u->sessions, t->cfg->max_sessions_per_uid);
+    } else if (!s->peer.known || u) {
+        do {
+            if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id))
+                s->id = 0;
+        } while (s->id == 0 || trn_idmap_get(&t->sessions, s->id));
+        rc = trn_idmap_put(&t->sessions, s->id, s);
+        if (rc == 0 && u)
+            u->sessions++;
+    }
+    if (rc != 0 && s->peer.known)
+        uid_usage_drop_if_idle_locked(t, s->peer.uid);
     pthread_mutex_unlock(&t->lock);
     if (rc != 0) {
         pthread_mutex_destroy(&s->lock);
         free(s);
         return NULL;
     }
+    *code = TRN_WIRE_OK;
     return s;
 }
 
@@ -188,6 +267,12 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_session_table *t = s->table;
     pthread_mutex_lock(&t->lock);
     const int was_listed = trn_idmap_remove(&t->sessions, s->id) != NULL;
+    if (was_listed && s->peer.known) {
+        trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 0);
+        if (u)
+            u->sessions--;
+        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+    }
     pthread_mutex_unlock(&t->lock);
     if (!was_listed)
         return;
@@ -249,15 +334,19 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
         snprintf(err, errlen, "Alloc: bytes must be at least 1");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    if (uid_charge_bytes(s, bytes, 0, err, errlen) != 0)
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
     pthread_mutex_lock(&s->lock);
     if (s->closed) {
         pthread_mutex_unlock(&s->lock);
+        uid_credit_bytes(s, bytes);
         snprintf(err, errlen, "session is closed");
         return TRN_WIRE_ABORTED;
     }
     if (bytes > quota || s->bytes > quota - bytes) {
         const uint64_t held = s->bytes;
         pthread_mutex_unlock(&s->lock);
+        uid_credit_bytes(s, bytes);
         snprintf(err, errlen,
                  "Alloc of %llu bytes exceeds the session quota (max-session-bytes %llu, "
                  "%llu held)",
@@ -305,6 +394,7 @@ nomem:
     pthread_mutex_lock(&s->lock);
     s->bytes -= bytes;
     pthread_mutex_unlock(&s->lock);
+    uid_credit_bytes(s, bytes);
     return TRN_WIRE_RESOURCE_EXHAUSTED;
 }
 
@@ -334,6 +424,7 @@ void trn_buffer_unref(trn_buffer *b) {
     pthread_mutex_lock(&s->lock);
     s->bytes -= b->size;
     pthread_mutex_unlock(&s->lock);
+    uid_credit_bytes(s, b->size);
     atomic_fetch_sub(&s->table->bytes_held, b->size);
     atomic_fetch_sub(&s->table->buffers, 1);
     trn_bufmem_release(b->data, b->size, b->mapped);

@@ -63,6 +63,7 @@ struct trn_session {
 struct trn_session_table {
     pthread_mutex_t lock;
     trn_idmap sessions;
+    trn_idmap uids; /* uid + 1 → trn_uid_usage*, for clients whose uid is known */
     trn_sched *sched;
     const trn_config *cfg;
     atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
@@ -93,11 +94,19 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out);
 /* Closes sessions whose lease ran out with no Attach stream. */
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);
 
+/* What one uid's sessions hold (max-sessions-per-uid, max-bytes-per-uid). */
+typedef struct trn_uid_usage {
+    uint32_t sessions;
+    uint64_t bytes;
+} trn_uid_usage;
+
 /* Opens a session for a client on `transport` (peer: its credentials when
- * known); returns it with a reference for the caller, or NULL. Sessions on
- * the local transport get shared-memory buffers. */
+ * known); returns it with a reference for the caller, or NULL with *code and
+ * err set (the uid's session limit, out of memory). Sessions on the local
+ * transport get shared-memory buffers. */
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
-                              trn_transport_kind transport, const trn_peer *peer);
+                              trn_transport_kind transport, const trn_peer *peer,
+                              trn_wire_code *code, char *err, size_t errlen);
 /* Looks a session up, renews its lease and returns it with a reference for
  * the caller, or NULL when there is no such (open) session. */
 trn_session *trn_session_find(trn_session_table *t, uint64_t id);

@@ -237,6 +237,60 @@ static void test_garbage(void **state) {
     assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
 }
 
+/* Per-uid limits, on a daemon of their own: every client here is this uid. */
+static void test_uid_limits(void **state) {
+    (void)state;
+    th_daemon d;
+    const char *const args[] = {"--max-sessions-per-uid", "2", "--max-bytes-per-uid", "1M", NULL};
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    th_daemon saved = daemon_under_test;
+    daemon_under_test = d; /* raw_connect uses it */
+    uint8_t buf[512];
+    size_t len;
+    int fd;
+    const int s1 = raw_connect(), s2 = raw_connect(), s3 = raw_connect();
+    const uint64_t id1 = raw_open_session(s1), id2 = raw_open_session(s2);
+    Trnsci__V1__OpenSessionRequest open = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
+    open.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    raw_send_msg(s3, TRN_WIRE_OPEN_SESSION, &open.base);
+    assert_int_equal(raw_recv(s3, buf, sizeof(buf) - 1, &len, &fd), TRN_WIRE_RESOURCE_EXHAUSTED);
+    buf[len] = '\0';
+    assert_non_null(strstr((char *)buf, "max-sessions-per-uid 2"));
+
+    /* 600 KiB in each of two sessions is over 1 MiB for the uid. */
+    Trnsci__V1__AllocRequest alloc = TRNSCI__V1__ALLOC_REQUEST__INIT;
+    alloc.bytes = 600 << 10;
+    alloc.session_id = id1;
+    raw_send_msg(s1, TRN_WIRE_ALLOC, &alloc.base);
+    assert_int_equal(raw_recv(s1, buf, sizeof(buf), &len, &fd), TRN_WIRE_OK);
+    close(fd);
+    alloc.session_id = id2;
+    raw_send_msg(s2, TRN_WIRE_ALLOC, &alloc.base);
+    assert_int_equal(raw_recv(s2, buf, sizeof(buf) - 1, &len, &fd), TRN_WIRE_RESOURCE_EXHAUSTED);
+    buf[len] = '\0';
+    assert_non_null(strstr((char *)buf, "max-bytes-per-uid"));
+
+    /* The first session ends: its session slot and bytes come back. */
+    close(s1);
+    int ok = 0;
+    for (int i = 0; i < 100 && !ok; i++) {
+        sleep_ms(20);
+        raw_send_msg(s2, TRN_WIRE_ALLOC, &alloc.base);
+        ok = raw_recv(s2, buf, sizeof(buf), &len, &fd) == TRN_WIRE_OK;
+        if (fd >= 0)
+            close(fd);
+    }
+    assert_true(ok);
+    raw_open_session(s3);
+    /* Through the library, the session limit is trnsciErrorBusy. */
+    assert_int_equal(trnsciInit(d.unix_addr), trnsciErrorBusy);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "max-sessions-per-uid"));
+    close(s2);
+    close(s3);
+    daemon_under_test = saved;
+    assert_int_equal(th_daemon_stop(&d), 0);
+}
+
 /* ---- many clients killed mid-op ---------------------------------------------------- */
 
 static long count_fds(pid_t pid) {
@@ -396,6 +450,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_zero_copy),
         cmocka_unit_test(test_seals),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_uid_limits),
         cmocka_unit_test(test_kill_clients_mid_op),
     };
     int failed = cmocka_run_group_tests_name("local transport", tests, NULL, NULL);

@@ -64,6 +64,8 @@ typedef struct fx {
 
 /* These sessions are gRPC sessions: heap buffers, so no memfd comes back. */
 static int fd_unused;
+static trn_wire_code open_code;
+static char open_err[128];
 
 static int setup(void **state) {
     fx *f = calloc(1, sizeof(*f));
@@ -80,8 +82,10 @@ static int setup(void **state) {
     f->cfg.ncores = 1;
     f->cfg.log_level = TRN_LOG_WARN;
     trn_session_table_init(&f->table, f->sched, &f->cfg);
-    f->s1 = trn_session_open(&f->table, "unit-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL);
-    f->s2 = trn_session_open(&f->table, "unit-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL);
+    f->s1 = trn_session_open(&f->table, "unit-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL,
+                             &open_code, open_err, sizeof(open_err));
+    f->s2 = trn_session_open(&f->table, "unit-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL,
+                             &open_code, open_err, sizeof(open_err));
     assert_non_null(f->s1);
     assert_non_null(f->s2);
     assert_int_not_equal(f->s1->id, f->s2->id);
@@ -876,7 +880,8 @@ static void test_quota(void **state) {
     fx *f = *state;
     uint64_t id = 0;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 0, &id, &fd_unused, err, sizeof(err)), TRN_WIRE_INVALID_ARGUMENT);
+    assert_int_equal(trn_session_alloc(f->s1, 0, &id, &fd_unused, err, sizeof(err)),
+                     TRN_WIRE_INVALID_ARGUMENT);
 
     const uint64_t big = alloc(f->s1, QUOTA - 100);
     const uint64_t rest = alloc(f->s1, 100); /* exactly the quota */
@@ -941,7 +946,8 @@ static void test_closed_session(void **state) {
     trn_session_close(f->s1, "test again"); /* idempotent */
     uint64_t id;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 8, &id, &fd_unused, err, sizeof(err)), TRN_WIRE_ABORTED);
+    assert_int_equal(trn_session_alloc(f->s1, 8, &id, &fd_unused, err, sizeof(err)),
+                     TRN_WIRE_ABORTED);
     assert_null(trn_session_buffer_get(f->s1, X));
     assert_null(trn_session_find(&f->table, f->s1->id));
     memset_msg q;
