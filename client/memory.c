@@ -76,7 +76,8 @@ trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
         }
     }
     if (trn_ptrtable_insert(&c->ptrs, (uintptr_t)base, size, id) != 0) {
-        munmap(base, round_to_page(size));
+        munmap(base, c->mapped ? size : round_to_page(size));
+        free_on_daemon(c, id);
         return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: out of client memory");
     }
     *devPtr = base;

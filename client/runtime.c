@@ -381,7 +381,7 @@ trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *se
         const Trnsci__V1__SessionInfo *in = r->session_info[i];
         trnsciSessionInfo *o = &sessions[i];
         memset(o, 0, sizeof(*o));
-        o->id = in->session_id;
+        o->number = in->number;
         snprintf(o->transport, sizeof(o->transport), "%s", in->transport);
         snprintf(o->clientName, sizeof(o->clientName), "%s", in->client_name);
         o->pid = in->pid;

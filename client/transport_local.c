@@ -9,20 +9,35 @@
  *
  * The connection is the session's lifeline: when this process exits or
  * crashes, the kernel closes the socket and the daemon releases the session.
+ *
+ * Right after connecting, the transport asks for the shared-memory rings
+ * (trnsci_wire.h): from then on requests are pushed on the submission ring
+ * and replies taken from the completion ring, with eventfd doorbells only
+ * when the other side sleeps. The reader spins briefly on the completion
+ * ring before sleeping. Anything that does not fit a ring, and any reply
+ * carrying a descriptor, uses the socket. TRNSCI_LOCAL_RING=0 turns the rings
+ * off (socket only).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/transport.h"
+#include "trnsci_ring.h"
 
 #define HDR_SIZE sizeof(trn_local_hdr)
+
+#define MAX_FDS 3
 
 typedef struct pending {
     uint64_t tag;
@@ -30,7 +45,8 @@ typedef struct pending {
     trn_wire_code code;
     uint8_t *body;
     size_t len;
-    int fd;
+    int fds[MAX_FDS];
+    int nfds;
     struct pending *next;
 } pending;
 
@@ -45,9 +61,17 @@ typedef struct local_transport {
     int broken;
     uint64_t next_tag;
     pending *waiting;
+    /* The rings, when the daemon provided them. sq is pushed under
+     * send_lock; cq is consumed by the reader only. */
+    trn_ring_shared *ring;
+    trn_ring_end sq, cq;
+    int sq_bell, cq_bell;
+    uint8_t *cq_body;
+    trn_spin spin; /* the reader's: how long to watch an empty ring */
 } local_transport;
 
 static const trn_transport_ops local_ops;
+static void setup_rings(local_transport *t);
 
 trn_transport *trn_transport_local_open(const char *path) {
     local_transport *t = calloc(1, sizeof(*t));
@@ -77,6 +101,7 @@ trn_transport *trn_transport_local_open(const char *path) {
         return &t->base;
     }
     t->sock = s;
+    setup_rings(t);
     return &t->base;
 }
 
@@ -94,11 +119,17 @@ static int send_all(int sock, const uint8_t *p, size_t n) {
     return 0;
 }
 
-/* Receives exactly n bytes; collects a descriptor passed with them. */
-static int recv_all(int sock, uint8_t *p, size_t n, int *fd) {
+static void close_fds(int *fds, int *nfds) {
+    for (int i = 0; i < *nfds; i++)
+        close(fds[i]);
+    *nfds = 0;
+}
+
+/* Receives exactly n bytes; collects descriptors passed with them. */
+static int recv_all(int sock, uint8_t *p, size_t n, int *fds, int *nfds) {
     while (n) {
         struct iovec iov = {p, n};
-        char cbuf[CMSG_SPACE(sizeof(int))];
+        char cbuf[CMSG_SPACE(MAX_FDS * sizeof(int))];
         struct msghdr msg = {0};
         msg.msg_iov = &iov;
         msg.msg_iovlen = 1;
@@ -111,11 +142,15 @@ static int recv_all(int sock, uint8_t *p, size_t n, int *fd) {
             return -1;
         for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
             if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
-                int got;
-                memcpy(&got, CMSG_DATA(cm), sizeof(int));
-                if (*fd >= 0)
-                    close(*fd);
-                *fd = got;
+                const size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                for (size_t i = 0; i < k; i++) {
+                    int got;
+                    memcpy(&got, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+                    if (*nfds < MAX_FDS)
+                        fds[(*nfds)++] = got;
+                    else
+                        close(got);
+                }
             }
         }
         p += k;
@@ -124,24 +159,135 @@ static int recv_all(int sock, uint8_t *p, size_t n, int *fd) {
     return 0;
 }
 
-/* Reads one reply frame. Returns 0, or -1 when the connection is gone. */
-static int read_frame(local_transport *t, trn_local_hdr *h, uint8_t **body, int *fd) {
-    *fd = -1;
+/* Reads one reply frame from the socket. Returns 0, or -1 when the
+ * connection is gone. */
+static int read_frame(local_transport *t, trn_local_hdr *h, uint8_t **body, int *fds, int *nfds) {
+    *nfds = 0;
     *body = NULL;
-    if (recv_all(t->sock, (uint8_t *)h, HDR_SIZE, fd) != 0 ||
+    if (recv_all(t->sock, (uint8_t *)h, HDR_SIZE, fds, nfds) != 0 ||
         h->len > TRNSCI_WIRE_MAX_MESSAGE_BYTES)
         goto fail;
     *body = malloc(h->len ? h->len : 1);
-    if (!*body || recv_all(t->sock, *body, h->len, fd) != 0)
+    if (!*body || recv_all(t->sock, *body, h->len, fds, nfds) != 0)
         goto fail;
     return 0;
 fail:
     free(*body);
     *body = NULL;
-    if (*fd >= 0)
-        close(*fd);
-    *fd = -1;
+    close_fds(fds, nfds);
     return -1;
+}
+
+/* Hands a reply to the thread waiting for its tag (takes t->lock). */
+static void deliver(local_transport *t, const trn_local_hdr *h, uint8_t *body, int *fds, int nfds) {
+    pthread_mutex_lock(&t->lock);
+    pending *w = t->waiting;
+    while (w && w->tag != h->tag)
+        w = w->next;
+    if (w && !w->done) {
+        w->done = 1;
+        w->code = (trn_wire_code)h->kind;
+        w->body = body;
+        w->len = h->len;
+        w->nfds = nfds;
+        for (int i = 0; i < nfds; i++)
+            w->fds[i] = fds[i];
+    } else { /* a reply nobody waits for */
+        free(body);
+        close_fds(fds, &nfds);
+    }
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Reader: delivers every reply waiting on the completion ring. Returns the
+ * number delivered, or -1 if the ring is corrupt. */
+static int drain_cq(local_transport *t) {
+    int n = 0;
+    for (;;) {
+        trn_local_hdr h;
+        const int rc = trn_ring_pop(&t->cq, &h, t->cq_body, TRN_RING_BYTES / 2);
+        if (rc != 0)
+            return rc < 0 ? -1 : n;
+        uint8_t *body = malloc(h.len ? h.len : 1);
+        if (!body)
+            return -1;
+        memcpy(body, t->cq_body, h.len);
+        deliver(t, &h, body, NULL, 0);
+        n++;
+    }
+}
+
+static int read_socket_frame(local_transport *t) {
+    trn_local_hdr h;
+    uint8_t *body;
+    int fds[MAX_FDS], nfds;
+    if (read_frame(t, &h, &body, fds, &nfds) != 0)
+        return -1;
+    deliver(t, &h, body, fds, nfds);
+    return 0;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Reader, without t->lock: delivers at least one reply from the completion
+ * ring or the socket, spinning on the ring for RING_SPIN_NS before sleeping.
+ * Returns -1 when the connection is gone. */
+static int read_some(local_transport *t) {
+    uint64_t spin_start = 0;
+    int spun = 0;
+    for (;;) {
+        if (t->ring) {
+            const int n = drain_cq(t);
+            if (n > 0 && spun)
+                trn_spin_result(&t->spin, 1);
+            if (n != 0)
+                return n > 0 ? 0 : -1;
+        }
+        struct pollfd pf[2] = {{t->sock, POLLIN, 0}, {t->ring ? t->cq_bell : -1, POLLIN, 0}};
+        if (poll(pf, 1, 0) > 0)
+            return read_socket_frame(t);
+        if (t->ring) {
+            const uint64_t now = now_ns();
+            if (!spin_start)
+                spin_start = now;
+            if (now - spin_start < t->spin.ns) {
+                spun = 1;
+                sched_yield(); /* the daemon may be waiting for this CPU */
+                continue;
+            }
+            if (spun || t->spin.ns == 0)
+                trn_spin_result(&t->spin, 0);
+            spun = 0;
+            __atomic_store_n(&t->ring->client_waiting, 1, __ATOMIC_RELAXED);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            if (trn_ring_ready(&t->cq) != 0) {
+                __atomic_store_n(&t->ring->client_waiting, 0, __ATOMIC_RELAXED);
+                continue;
+            }
+        }
+        int r;
+        do
+            r = poll(pf, t->ring ? 2 : 1, -1);
+        while (r < 0 && errno == EINTR);
+        if (t->ring) {
+            __atomic_store_n(&t->ring->client_waiting, 0, __ATOMIC_RELAXED);
+            if (pf[1].revents & POLLIN) {
+                uint64_t v;
+                ssize_t k = read(t->cq_bell, &v, sizeof(v));
+                (void)k;
+            }
+        }
+        if (r < 0)
+            return -1;
+        if (pf[0].revents & (POLLIN | POLLHUP | POLLERR))
+            return read_socket_frame(t);
+        spin_start = 0;
+    }
 }
 
 /* With t->lock held: the connection broke; fail every waiter. */
@@ -152,8 +298,8 @@ static void mark_broken(local_transport *t, const char *why) {
     pthread_cond_broadcast(&t->cond);
 }
 
-/* With t->lock held: receives frames until p is answered or the socket
- * breaks, acting as the reader (or waiting for the current one). */
+/* With t->lock held: waits until p is answered or the connection breaks,
+ * acting as the reader when no other thread is. */
 static void wait_for(local_transport *t, pending *p) {
     while (!p->done && !t->broken) {
         if (t->reader_active) {
@@ -162,32 +308,35 @@ static void wait_for(local_transport *t, pending *p) {
         }
         t->reader_active = 1;
         pthread_mutex_unlock(&t->lock);
-        trn_local_hdr h;
-        uint8_t *body;
-        int fd;
-        const int rc = read_frame(t, &h, &body, &fd);
+        const int rc = read_some(t);
         pthread_mutex_lock(&t->lock);
         t->reader_active = 0;
-        if (rc != 0) {
+        if (rc != 0)
             mark_broken(t, "the daemon closed the connection");
-            break;
-        }
-        pending *w = t->waiting;
-        while (w && w->tag != h.tag)
-            w = w->next;
-        if (w && !w->done) {
-            w->done = 1;
-            w->code = (trn_wire_code)h.kind;
-            w->body = body;
-            w->len = h.len;
-            w->fd = fd;
-        } else { /* a reply nobody waits for */
-            free(body);
-            if (fd >= 0)
-                close(fd);
-        }
         pthread_cond_broadcast(&t->cond);
     }
+}
+
+/* Sends one request: on the submission ring when it fits, else the socket.
+ * Returns 0, or -1 when the connection is broken. */
+static int send_request(local_transport *t, const uint8_t *frame, size_t len) {
+    trn_local_hdr h;
+    memcpy(&h, frame, HDR_SIZE);
+    pthread_mutex_lock(&t->send_lock);
+    int rc = t->ring ? trn_ring_push(&t->sq, &h, frame + HDR_SIZE) : 1;
+    if (rc == 0) {
+        pthread_mutex_unlock(&t->send_lock);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&t->ring->daemon_waiting, __ATOMIC_RELAXED)) {
+            const uint64_t one = 1;
+            ssize_t k = write(t->sq_bell, &one, sizeof(one));
+            (void)k;
+        }
+        return 0;
+    }
+    rc = rc < 0 ? -1 : send_all(t->sock, frame, len);
+    pthread_mutex_unlock(&t->send_lock);
+    return rc;
 }
 
 static void unlink_pending(local_transport *t, pending *p) {
@@ -215,7 +364,6 @@ static trn_wire_code local_call(trn_transport *base, trn_wire_method method,
     }
     protobuf_c_message_pack(req, frame + HDR_SIZE);
     pending p = {0};
-    p.fd = -1;
 
     pthread_mutex_lock(&t->lock);
     if (t->broken) {
@@ -231,9 +379,7 @@ static trn_wire_code local_call(trn_transport *base, trn_wire_method method,
 
     const trn_local_hdr h = {(uint32_t)len, (uint16_t)method, 0, p.tag};
     memcpy(frame, &h, HDR_SIZE);
-    pthread_mutex_lock(&t->send_lock);
-    const int sent = send_all(t->sock, frame, HDR_SIZE + len);
-    pthread_mutex_unlock(&t->send_lock);
+    const int sent = send_request(t, frame, HDR_SIZE + len);
     free(frame);
 
     pthread_mutex_lock(&t->lock);
@@ -264,10 +410,11 @@ static trn_wire_code local_call(trn_transport *base, trn_wire_method method,
         msg[k] = '\0';
     }
     free(p.body);
-    if (fd && code == TRN_WIRE_OK)
-        *fd = p.fd;
-    else if (p.fd >= 0)
-        close(p.fd);
+    if (fd && code == TRN_WIRE_OK && p.nfds == 1) {
+        *fd = p.fds[0];
+        p.nfds = 0;
+    }
+    close_fds(p.fds, &p.nfds);
     return code;
 }
 
@@ -279,6 +426,12 @@ static int local_attach(trn_transport *base, const ProtobufCMessage *req) {
 
 static void local_close(trn_transport *base) {
     local_transport *t = (local_transport *)base;
+    if (t->ring) {
+        munmap(t->ring, TRN_RING_REGION_BYTES);
+        close(t->sq_bell);
+        close(t->cq_bell);
+        free(t->cq_body);
+    }
     if (t->sock >= 0)
         close(t->sock);
     pthread_cond_destroy(&t->cond);
@@ -294,3 +447,52 @@ static const trn_transport_ops local_ops = {
     .attach = local_attach,
     .close = local_close,
 };
+
+/* Asks the daemon for the rings (trnsci_wire.h). Without them — an older
+ * daemon, TRNSCI_LOCAL_RING=0, any failure — every request uses the socket. */
+static void setup_rings(local_transport *t) {
+    const char *env = getenv("TRNSCI_LOCAL_RING");
+    if (env && strcmp(env, "0") == 0)
+        return;
+    pending p = {0};
+    pthread_mutex_lock(&t->lock);
+    p.tag = t->next_tag++;
+    p.next = t->waiting;
+    t->waiting = &p;
+    pthread_mutex_unlock(&t->lock);
+    const trn_local_hdr h = {0, TRN_LOCAL_RING_SETUP, 0, p.tag};
+    const int sent = send_all(t->sock, (const uint8_t *)&h, HDR_SIZE);
+    pthread_mutex_lock(&t->lock);
+    if (sent != 0)
+        mark_broken(t, "the daemon closed the connection");
+    wait_for(t, &p);
+    unlink_pending(t, &p);
+    pthread_mutex_unlock(&t->lock);
+    free(p.body);
+    if (!p.done || p.code != TRN_WIRE_OK || p.nfds != 3) {
+        close_fds(p.fds, &p.nfds);
+        return;
+    }
+    void *region =
+        mmap(NULL, TRN_RING_REGION_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, p.fds[0], 0);
+    close(p.fds[0]);
+    trn_ring_shared *rs = region;
+    t->cq_body = malloc(TRN_RING_BYTES / 2);
+    if (region == MAP_FAILED || !t->cq_body || rs->magic != TRN_RING_MAGIC ||
+        rs->ring_bytes != TRN_RING_BYTES) {
+        if (region != MAP_FAILED)
+            munmap(region, TRN_RING_REGION_BYTES);
+        free(t->cq_body);
+        t->cq_body = NULL;
+        close(p.fds[1]);
+        close(p.fds[2]);
+        return;
+    }
+    uint8_t *rings = (uint8_t *)region + sizeof(trn_ring_shared);
+    t->sq = (trn_ring_end){rings, TRN_RING_BYTES, 0, &rs->sq_tail, &rs->sq_head};
+    t->cq = (trn_ring_end){rings + TRN_RING_BYTES, TRN_RING_BYTES, 0, &rs->cq_head, &rs->cq_tail};
+    t->sq_bell = p.fds[1];
+    t->cq_bell = p.fds[2];
+    t->spin = (trn_spin){TRN_SPIN_PROBE_NS, 0};
+    t->ring = rs;
+}

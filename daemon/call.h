@@ -42,6 +42,10 @@ struct trn_call {
      * the session ends when the connection does. Returns -1 when the
      * connection already has a session. NULL on gRPC. */
     int (*bind_session)(trn_call *call, struct trn_session *s);
+    /* Local transport: a connection may name only its own session. When
+     * scoped, session_scope is that session's id (0 before OpenSession). */
+    int scoped;
+    uint64_t session_scope;
 };
 
 #endif

@@ -24,29 +24,44 @@
 #include <errno.h>
 #include <grp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
+#include "daemon/bufmem.h"
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
+#include "trnsci_ring.h"
 #include "trnsci_wire.h"
 
 #define HDR_SIZE sizeof(trn_local_hdr)
 
+#define MAX_FDS 3
+
 typedef struct out_frame {
     struct out_frame *next;
     size_t len, off;
-    int fd; /* sent with the first byte, then closed; -1 when none */
+    int nfds; /* descriptors sent with the first byte, then closed */
+    int fds[MAX_FDS];
     uint8_t buf[];
 } out_frame;
+
+static void frame_close_fds(out_frame *f) {
+    for (int i = 0; i < f->nfds; i++)
+        close(f->fds[i]);
+    f->nfds = 0;
+}
 
 typedef struct conn conn;
 
@@ -55,10 +70,12 @@ struct conn {
     int fd;
     uv_poll_t poll;
     int writable_wanted; /* loop thread: UV_WRITABLE is on */
+    int read_paused;     /* loop thread: too many replies queued, requests wait */
     int closing;         /* loop thread: close started */
     atomic_int refs;
     pthread_mutex_t lock; /* out queue, closed, need_writable, session */
     out_frame *out_head, *out_tail;
+    size_t out_bytes; /* queued reply bytes not yet written */
     int closed;
     int need_writable;
     trn_session *session;
@@ -67,12 +84,23 @@ struct conn {
     uint8_t *rbuf;
     size_t rlen, rcap;
     conn *prev, *next; /* loop thread */
+    /* The shared-memory rings, once the client asked for them. */
+    trn_ring_shared *ring; /* the mapping, or NULL */
+    trn_ring_end sq;       /* consumer: loop thread only */
+    trn_ring_end cq;       /* producer: under lock */
+    int ring_corrupt;      /* under lock: the client broke the completion ring */
+    int sq_bell, cq_bell;  /* eventfds */
+    uv_poll_t bell_poll;
+    int bell_polling; /* loop thread */
+    uint8_t *sq_body; /* one popped request body */
+    trn_spin spin;    /* loop thread: how long to watch an empty ring */
 };
 
 typedef struct local_call {
     trn_call base;
     conn *c;
     uint64_t tag;
+    int via_ring; /* arrived on the submission ring: reply on the completion ring */
 } local_call;
 
 struct trn_local_frontend {
@@ -91,15 +119,17 @@ struct trn_local_frontend {
 
 /* ---- connections -------------------------------------------------------- */
 
+static void ring_release(conn *c);
+
 static void conn_unref(conn *c) {
     if (atomic_fetch_sub(&c->refs, 1) != 1)
         return;
     for (out_frame *f = c->out_head, *next; f; f = next) {
         next = f->next;
-        if (f->fd >= 0)
-            close(f->fd);
+        frame_close_fds(f);
         free(f);
     }
+    ring_release(c);
     pthread_mutex_destroy(&c->lock);
     free(c->rbuf);
     free(c);
@@ -112,18 +142,18 @@ static int flush_locked(conn *c) {
         out_frame *f = c->out_head;
         struct iovec iov = {f->buf + f->off, f->len - f->off};
         struct msghdr msg = {0};
-        char cbuf[CMSG_SPACE(sizeof(int))];
+        char cbuf[CMSG_SPACE(MAX_FDS * sizeof(int))];
         msg.msg_iov = &iov;
         msg.msg_iovlen = 1;
-        if (f->fd >= 0) {
+        if (f->nfds > 0) {
             memset(cbuf, 0, sizeof(cbuf));
             msg.msg_control = cbuf;
-            msg.msg_controllen = sizeof(cbuf);
+            msg.msg_controllen = CMSG_SPACE((size_t)f->nfds * sizeof(int));
             struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
             cm->cmsg_level = SOL_SOCKET;
             cm->cmsg_type = SCM_RIGHTS;
-            cm->cmsg_len = CMSG_LEN(sizeof(int));
-            memcpy(CMSG_DATA(cm), &f->fd, sizeof(int));
+            cm->cmsg_len = CMSG_LEN((size_t)f->nfds * sizeof(int));
+            memcpy(CMSG_DATA(cm), f->fds, (size_t)f->nfds * sizeof(int));
         }
         const ssize_t n = sendmsg(c->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n < 0) {
@@ -131,12 +161,10 @@ static int flush_locked(conn *c) {
                 continue;
             return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
         }
-        if (f->fd >= 0) { /* the descriptor went with the first byte */
-            close(f->fd);
-            f->fd = -1;
-        }
+        frame_close_fds(f); /* the descriptors went with the first byte */
         f->off += (size_t)n;
         if (f->off == f->len) {
+            c->out_bytes -= f->len;
             c->out_head = f->next;
             if (!c->out_head)
                 c->out_tail = NULL;
@@ -151,8 +179,7 @@ static void conn_send(conn *c, out_frame *f) {
     pthread_mutex_lock(&c->lock);
     if (c->closed) {
         pthread_mutex_unlock(&c->lock);
-        if (f->fd >= 0)
-            close(f->fd);
+        frame_close_fds(f);
         free(f);
         return;
     }
@@ -162,6 +189,7 @@ static void conn_send(conn *c, out_frame *f) {
     else
         c->out_head = f;
     c->out_tail = f;
+    c->out_bytes += f->len;
     const int broken = flush_locked(c) != 0;
     if ((c->out_head || broken) && !c->need_writable) {
         /* Let the loop wait for the socket to drain (or notice it broke). */
@@ -171,18 +199,233 @@ static void conn_send(conn *c, out_frame *f) {
     pthread_mutex_unlock(&c->lock);
 }
 
-static out_frame *frame_new(uint16_t kind, uint64_t tag, const void *body, size_t len, int fd) {
+/* A reply frame carrying nfds descriptors (0, 1 or 3; see trnsci_wire.h). */
+static out_frame *frame_new(uint16_t kind, uint64_t tag, const void *body, size_t len,
+                            const int *fds, int nfds) {
     out_frame *f = malloc(sizeof(*f) + HDR_SIZE + len);
     if (!f)
         return NULL;
-    const trn_local_hdr h = {(uint32_t)len, kind, fd >= 0 ? TRN_LOCAL_FLAG_FD : 0, tag};
+    const uint16_t flags = (uint16_t)(nfds == 3 ? TRN_LOCAL_FLAG_FD3
+                                      : nfds    ? TRN_LOCAL_FLAG_FD
+                                                : 0);
+    const trn_local_hdr h = {(uint32_t)len, kind, flags, tag};
     memcpy(f->buf, &h, HDR_SIZE);
     if (len)
         memcpy(f->buf + HDR_SIZE, body, len);
     f->len = HDR_SIZE + len;
     f->off = 0;
-    f->fd = fd;
+    f->nfds = nfds;
+    for (int i = 0; i < nfds; i++)
+        f->fds[i] = fds[i];
     return f;
+}
+
+/* ---- backpressure --------------------------------------------------------- */
+
+/* Replies queued for a client that does not read them. Past this the loop
+ * stops taking its requests (from the socket and the ring) until the queue
+ * drains to half, so a client cannot grow the daemon's memory. */
+#define OUT_LIMIT (8u << 20)
+
+static int over_limit(conn *c) {
+    pthread_mutex_lock(&c->lock);
+    const int over = c->out_bytes > OUT_LIMIT;
+    pthread_mutex_unlock(&c->lock);
+    return over;
+}
+
+static void on_conn_event(uv_poll_t *h, int status, int events);
+
+/* Loop thread: polls for what the connection needs now. */
+static void conn_update_poll(conn *c) {
+    if (c->closing)
+        return;
+    const int ev = (c->read_paused ? 0 : UV_READABLE) | (c->writable_wanted ? UV_WRITABLE : 0);
+    uv_poll_start(&c->poll, ev | UV_DISCONNECT, on_conn_event);
+}
+
+/* Loop thread: stops taking requests until the replies drain. */
+static void conn_pause_reading(conn *c) {
+    c->read_paused = 1;
+    c->writable_wanted = 1;
+    conn_update_poll(c);
+}
+
+/* ---- rings ---------------------------------------------------------------- */
+
+static void ring_release(conn *c) {
+    if (!c->ring)
+        return;
+    munmap(c->ring, TRN_RING_REGION_BYTES);
+    c->ring = NULL;
+    close(c->sq_bell);
+    close(c->cq_bell);
+    free(c->sq_body);
+    c->sq_body = NULL;
+}
+
+/* From any thread: puts a reply on the completion ring and rings the client
+ * if it sleeps. Returns 0, or -1 when the reply must go on the socket (the
+ * ring is full, absent or corrupt). */
+static int ring_reply(conn *c, uint16_t code, uint64_t tag, const void *body, size_t len) {
+    int rc = -1;
+    pthread_mutex_lock(&c->lock);
+    if (c->ring && !c->ring_corrupt && !c->closed && len <= UINT32_MAX) {
+        const trn_local_hdr h = {(uint32_t)len, code, 0, tag};
+        const int pushed = trn_ring_push(&c->cq, &h, body);
+        if (pushed == 0) {
+            rc = 0;
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&c->ring->client_waiting, __ATOMIC_RELAXED)) {
+                const uint64_t one = 1;
+                ssize_t w = write(c->cq_bell, &one, sizeof(one));
+                (void)w;
+            }
+        } else if (pushed < 0) {
+            c->ring_corrupt = 1; /* the loop ends the connection */
+            if (!c->need_writable) {
+                c->need_writable = 1;
+                uv_async_send(&c->fe->wake);
+            }
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int via_ring);
+static void conn_close(conn *c, const char *why);
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Loop thread: serves the submission ring until it has been empty for
+ * RING_SPIN_NS, then arms the doorbell. Returns -1 after closing the
+ * connection over a corrupt ring. */
+static int ring_drain(conn *c) {
+    __atomic_store_n(&c->ring->daemon_waiting, 0, __ATOMIC_RELAXED);
+    uint64_t idle_since = 0;
+    int spun = 0;
+    for (;;) {
+        if (c->read_paused)
+            return 0; /* resumed from on_conn_event once replies drain */
+        if (over_limit(c)) {
+            conn_pause_reading(c);
+            return 0;
+        }
+        trn_local_hdr h;
+        const int rc = trn_ring_pop(&c->sq, &h, c->sq_body, TRN_RING_BYTES / 2);
+        if (rc < 0 || (rc == 0 && h.flags != 0)) {
+            trn_log(TRN_LOG_WARN,
+                    "local client (pid %u, uid %u) corrupted its submission ring: closing its "
+                    "connection and session",
+                    c->peer.pid, c->peer.uid);
+            conn_close(c, "corrupt submission ring");
+            return -1;
+        }
+        if (rc == 0) {
+            if (spun)
+                trn_spin_result(&c->spin, 1);
+            spun = 0;
+            dispatch(c, &h, c->sq_body, 1);
+            idle_since = 0;
+            continue;
+        }
+        const uint64_t now = now_ns();
+        if (!idle_since)
+            idle_since = now;
+        if (now - idle_since < c->spin.ns) {
+            spun = 1;
+            sched_yield(); /* the client may be waiting for this CPU */
+            continue;
+        }
+        if (spun || c->spin.ns == 0)
+            trn_spin_result(&c->spin, 0);
+        spun = 0;
+        /* Going to sleep: say so, then look once more (the client checks the
+         * flag after publishing, so one of us sees the other). */
+        __atomic_store_n(&c->ring->daemon_waiting, 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        const int ready = trn_ring_ready(&c->sq);
+        if (ready == 0)
+            return 0;
+        __atomic_store_n(&c->ring->daemon_waiting, 0, __ATOMIC_RELAXED);
+        idle_since = 0;
+    }
+}
+
+static void on_bell(uv_poll_t *h, int status, int events) {
+    (void)events;
+    conn *c = h->data;
+    if (status < 0)
+        return;
+    uint64_t v;
+    ssize_t r = read(c->sq_bell, &v, sizeof(v)); /* reset the eventfd */
+    (void)r;
+    ring_drain(c);
+}
+
+/* Loop thread: creates the rings and replies with their three descriptors. */
+static void ring_setup(conn *c, uint64_t tag) {
+    char err[256] = "";
+    int mfd = -1, fds[3] = {-1, -1, -1};
+    if (c->ring) {
+        snprintf(err, sizeof(err), "this connection already has rings");
+        goto fail;
+    }
+    void *region = trn_bufmem_shared(TRN_RING_REGION_BYTES, &mfd, err, sizeof(err));
+    if (!region)
+        goto fail;
+    c->sq_bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    c->cq_bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    c->sq_body = malloc(TRN_RING_BYTES / 2);
+    if (c->sq_bell < 0 || c->cq_bell < 0 || !c->sq_body || (fds[1] = dup(c->sq_bell)) < 0 ||
+        (fds[2] = dup(c->cq_bell)) < 0 ||
+        uv_poll_init(&c->fe->loop, &c->bell_poll, c->sq_bell) != 0) {
+        snprintf(err, sizeof(err), "cannot set up rings: %s", strerror(errno));
+        munmap(region, TRN_RING_REGION_BYTES);
+        close(mfd);
+        if (c->sq_bell >= 0)
+            close(c->sq_bell);
+        if (c->cq_bell >= 0)
+            close(c->cq_bell);
+        free(c->sq_body);
+        c->sq_body = NULL;
+        mfd = -1;
+        goto fail;
+    }
+    trn_ring_shared *rs = region;
+    rs->magic = TRN_RING_MAGIC;
+    rs->ring_bytes = TRN_RING_BYTES;
+    uint8_t *rings = (uint8_t *)region + sizeof(trn_ring_shared);
+    c->sq = (trn_ring_end){rings, TRN_RING_BYTES, 0, &rs->sq_head, &rs->sq_tail};
+    c->spin = (trn_spin){TRN_SPIN_PROBE_NS, 0};
+    c->cq = (trn_ring_end){rings + TRN_RING_BYTES, TRN_RING_BYTES, 0, &rs->cq_tail, &rs->cq_head};
+    __atomic_store_n(&rs->daemon_waiting, 1, __ATOMIC_RELEASE);
+    c->bell_poll.data = c;
+    uv_poll_start(&c->bell_poll, UV_READABLE, on_bell);
+    c->bell_polling = 1;
+    pthread_mutex_lock(&c->lock);
+    c->ring = rs;
+    pthread_mutex_unlock(&c->lock);
+    fds[0] = mfd;
+    out_frame *f = frame_new(TRN_WIRE_OK, tag, NULL, 0, fds, 3);
+    if (f)
+        conn_send(c, f);
+    else
+        for (int i = 0; i < 3; i++)
+            close(fds[i]);
+    return;
+fail:
+    for (int i = 1; i < 3; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    out_frame *e = frame_new(TRN_WIRE_RESOURCE_EXHAUSTED, tag, err, strlen(err), NULL, 0);
+    if (e)
+        conn_send(c, e);
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -198,7 +441,13 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
     }
     const void *payload = code == TRN_WIRE_OK ? (const void *)body : (const void *)msg;
     const size_t plen = code == TRN_WIRE_OK ? len : (msg ? strlen(msg) : 0);
-    out_frame *f = frame_new((uint16_t)code, lc->tag, payload, plen, fd);
+    if (fd < 0 && lc->via_ring && ring_reply(c, (uint16_t)code, lc->tag, payload, plen) == 0) {
+        free(body);
+        conn_unref(c);
+        free(lc);
+        return;
+    }
+    out_frame *f = frame_new((uint16_t)code, lc->tag, payload, plen, &fd, fd >= 0 ? 1 : 0);
     free(body);
     if (f) {
         conn_send(c, f);
@@ -222,7 +471,13 @@ static int local_bind_session(trn_call *base, trn_session *s) {
     pthread_mutex_unlock(&c->lock);
     if (taken)
         return -1;
-    trn_session_attach(s, &c->attach);
+    if (trn_session_attach(s, &c->attach) != 0) {
+        pthread_mutex_lock(&c->lock);
+        c->session = NULL;
+        pthread_mutex_unlock(&c->lock);
+        trn_session_unref(s);
+        return -1;
+    }
     return 0;
 }
 
@@ -243,7 +498,11 @@ static void conn_session_ended(trn_call *attach, trn_wire_code code, const char 
         trn_session_unref(s);
 }
 
-static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body) {
+static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int via_ring) {
+    if (h->kind == TRN_LOCAL_RING_SETUP && !via_ring) {
+        ring_setup(c, h->tag);
+        return;
+    }
     local_call *lc = calloc(1, sizeof(*lc));
     if (!lc) {
         trn_log(TRN_LOG_ERROR, "out of memory on the local transport");
@@ -256,6 +515,11 @@ static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body) {
     lc->base.bind_session = local_bind_session;
     lc->c = c;
     lc->tag = h->tag;
+    lc->via_ring = via_ring;
+    lc->base.scoped = 1;
+    pthread_mutex_lock(&c->lock);
+    lc->base.session_scope = c->session ? c->session->id : 0;
+    pthread_mutex_unlock(&c->lock);
     atomic_fetch_add(&c->refs, 1);
     if (h->kind == TRN_WIRE_ATTACH) {
         local_finish(&lc->base, TRN_WIRE_UNIMPLEMENTED,
@@ -292,6 +556,13 @@ static void conn_close(conn *c, const char *why) {
         c->fe->conns = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    if (c->bell_polling) {
+        /* The bell's handle closes first; the connection's close callback,
+         * queued after it, releases the rings. */
+        c->bell_polling = 0;
+        uv_poll_stop(&c->bell_poll);
+        uv_close((uv_handle_t *)&c->bell_poll, NULL);
+    }
     uv_poll_stop(&c->poll);
     uv_close((uv_handle_t *)&c->poll, on_conn_closed);
     if (s) {
@@ -305,7 +576,7 @@ static void conn_set_writable(conn *c, int on) {
     if (c->closing || c->writable_wanted == on)
         return;
     c->writable_wanted = on;
-    uv_poll_start(&c->poll, UV_READABLE | UV_DISCONNECT | (on ? UV_WRITABLE : 0), NULL);
+    conn_update_poll(c);
 }
 
 /* Parses and dispatches every complete frame in the read buffer. Returns -1
@@ -324,7 +595,11 @@ static int consume_frames(conn *c) {
         }
         if (c->rlen - pos - HDR_SIZE < h.len)
             break;
-        dispatch(c, &h, c->rbuf + pos + HDR_SIZE);
+        if (over_limit(c)) {
+            conn_pause_reading(c);
+            break;
+        }
+        dispatch(c, &h, c->rbuf + pos + HDR_SIZE, 0);
         pos += HDR_SIZE + h.len;
     }
     memmove(c->rbuf, c->rbuf + pos, c->rlen - pos);
@@ -364,6 +639,7 @@ static void on_conn_event(uv_poll_t *h, int status, int events) {
         pthread_mutex_lock(&c->lock);
         const int broken = flush_locked(c) != 0;
         const int drained = c->out_head == NULL;
+        const int below_half = c->out_bytes <= OUT_LIMIT / 2;
         if (drained || broken)
             c->need_writable = 0;
         pthread_mutex_unlock(&c->lock);
@@ -371,10 +647,21 @@ static void on_conn_event(uv_poll_t *h, int status, int events) {
             conn_close(c, "write failed");
             return;
         }
-        if (drained)
-            conn_set_writable(c, 0);
+        if (c->read_paused && below_half) {
+            /* Take up the requests left waiting: buffered frames first. */
+            c->read_paused = 0;
+            if (consume_frames(c) != 0) {
+                conn_close(c, "malformed frame");
+                return;
+            }
+            if (c->ring && !c->read_paused && ring_drain(c) != 0)
+                return;
+        }
+        if (drained && !c->read_paused)
+            c->writable_wanted = 0;
+        conn_update_poll(c);
     }
-    if (events & (UV_READABLE | UV_DISCONNECT)) {
+    if ((events & (UV_READABLE | UV_DISCONNECT)) && !c->read_paused) {
         for (;;) {
             if (ensure_rbuf(c) != 0) {
                 conn_close(c, "out of memory");
@@ -398,6 +685,8 @@ static void on_conn_event(uv_poll_t *h, int status, int events) {
                 conn_close(c, "malformed frame");
                 return;
             }
+            if (c->read_paused)
+                break;
         }
     }
 }
@@ -471,10 +760,17 @@ static void on_wake(uv_async_t *h) {
     for (conn *c = fe->conns, *next; c; c = next) {
         next = c->next;
         pthread_mutex_lock(&c->lock);
-        const int want = c->need_writable;
+        const int want = c->need_writable, corrupt = c->ring_corrupt;
         pthread_mutex_unlock(&c->lock);
-        if (want)
+        if (corrupt) {
+            trn_log(TRN_LOG_WARN,
+                    "local client (pid %u, uid %u) corrupted its completion ring: closing its "
+                    "connection and session",
+                    c->peer.pid, c->peer.uid);
+            conn_close(c, "corrupt completion ring");
+        } else if (want) {
             conn_set_writable(c, 1);
+        }
     }
 }
 
@@ -499,7 +795,12 @@ static int bind_socket(trn_local_frontend *fe, const char *group, char *err, siz
     if (fe->listen_fd < 0)
         goto fail;
     unlink(fe->path); /* a stale socket: the lock file says no daemon owns it */
-    if (bind(fe->listen_fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
+    /* Created 0660 from the start (no window with wider permissions). Only
+     * this thread creates files now: the umask change is not racing. */
+    const mode_t old_umask = umask(0117);
+    const int bound = bind(fe->listen_fd, (struct sockaddr *)&addr, sizeof(addr));
+    umask(old_umask);
+    if (bound != 0)
         goto fail;
     if (chmod(fe->path, 0660) != 0)
         goto fail;

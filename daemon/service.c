@@ -48,7 +48,9 @@ static int check_version(uint32_t major, uint32_t minor, char *err, size_t errle
 }
 
 static trn_session *session_or_fail(trn_service *svc, uint64_t id, trn_call *call) {
-    trn_session *s = trn_session_find(svc->sessions, id);
+    /* Another connection's session is the same error as none at all. */
+    trn_session *s =
+        call->scoped && id != call->session_scope ? NULL : trn_session_find(svc->sessions, id);
     if (!s) {
         char err[128];
         snprintf(err, sizeof(err),
@@ -124,13 +126,13 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         return;
     }
     if (s->peer.known)
-        trn_log(TRN_LOG_INFO, "session %016llx opened by %s (pid %u, uid %u) over %s",
-                (unsigned long long)s->id, s->client_name[0] ? s->client_name : "?", s->client_pid,
-                s->peer.uid, transport_name(s->transport));
+        trn_log(TRN_LOG_INFO, "session #%llu opened by %s (pid %u, uid %u) over %s",
+                (unsigned long long)s->number, s->client_name[0] ? s->client_name : "?",
+                s->client_pid, s->peer.uid, transport_name(s->transport));
     else
-        trn_log(TRN_LOG_INFO, "session %016llx opened by %s (pid %u) over %s",
-                (unsigned long long)s->id, s->client_name[0] ? s->client_name : "?", s->client_pid,
-                transport_name(s->transport));
+        trn_log(TRN_LOG_INFO, "session #%llu opened by %s (pid %u) over %s",
+                (unsigned long long)s->number, s->client_name[0] ? s->client_name : "?",
+                s->client_pid, transport_name(s->transport));
     Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
     r.session_id = s->id;
     r.lease_ms = svc->cfg->lease_ms;
@@ -319,7 +321,7 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     const trn_wire_code rc =
         trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err, sizeof(err));
     if (rc != TRN_WIRE_OK) {
-        trn_log(TRN_LOG_DEBUG, "session %016llx: rejected: %s", (unsigned long long)s->id, err);
+        trn_log(TRN_LOG_DEBUG, "session #%llu: rejected: %s", (unsigned long long)s->number, err);
         free(op);
         trn_session_unref(s);
         finish_error(call, rc, err);
@@ -512,7 +514,7 @@ static void on_status(trn_service *svc, trn_call *call) {
     if (infos && ptrs) {
         for (size_t i = 0; i < n; i++) {
             trnsci__v1__session_info__init(&infos[i]);
-            infos[i].session_id = snap[i].id;
+            infos[i].number = snap[i].number;
             infos[i].transport = (char *)transport_name(snap[i].transport);
             infos[i].client_name = snap[i].client_name;
             infos[i].pid = snap[i].pid;

@@ -32,6 +32,7 @@ void trn_session_table_init(trn_session_table *t, trn_sched *sched, const trn_co
     t->cfg = cfg;
     atomic_init(&t->bytes_held, 0);
     atomic_init(&t->buffers, 0);
+    atomic_init(&t->next_number, 1);
 }
 
 /* Removes and returns every session matching pred, each with a reference. */
@@ -108,7 +109,7 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) 
     while (v && n < cap && trn_idmap_next(&t->sessions, &i, &id, &val)) {
         trn_session *s = val;
         pthread_mutex_lock(&s->lock);
-        v[n].id = s->id;
+        v[n].number = s->number;
         v[n].transport = s->transport;
         memcpy(v[n].client_name, s->client_name, sizeof(v[n].client_name));
         v[n].pid = s->client_pid;
@@ -208,6 +209,7 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     s->shared_memory = transport == TRN_TRANSPORT_LOCAL;
     snprintf(s->client_name, sizeof(s->client_name), "%s", client_name ? client_name : "");
     s->lease_deadline_ms = trn_now_ms() + t->cfg->lease_ms;
+    s->number = atomic_fetch_add(&t->next_number, 1);
 
     pthread_mutex_lock(&t->lock);
     trn_uid_usage *u = s->peer.known ? uid_usage_locked(t, s->peer.uid, 1) : NULL;
@@ -286,7 +288,7 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_idmap_init(&s->streams);
     pthread_mutex_unlock(&s->lock);
 
-    trn_log(TRN_LOG_INFO, "session %016llx (%s, pid %u) closed: %s", (unsigned long long)s->id,
+    trn_log(TRN_LOG_INFO, "session #%llu (%s, pid %u) closed: %s", (unsigned long long)s->number,
             s->client_name, s->client_pid, why);
 
     size_t i = 0;

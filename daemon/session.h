@@ -38,7 +38,8 @@ typedef struct trn_buffer {
 } trn_buffer;
 
 struct trn_session {
-    uint64_t id;
+    uint64_t id;     /* the session's credential: only its client knows it */
+    uint64_t number; /* public: names the session in listings and logs */
     atomic_uint refs;
     trn_session_table *table;
     pthread_mutex_t lock; /* guards everything below */
@@ -68,6 +69,7 @@ struct trn_session_table {
     const trn_config *cfg;
     atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
     atomic_uint_fast64_t buffers;
+    atomic_uint_fast64_t next_number;
 };
 
 /* Milliseconds on the monotonic clock. */
@@ -80,7 +82,7 @@ void trn_session_table_destroy(trn_session_table *t);
 unsigned trn_session_table_count(trn_session_table *t);
 /* What `trnsci status` lists about one session. */
 typedef struct trn_session_info {
-    uint64_t id;
+    uint64_t number;
     trn_transport_kind transport;
     char client_name[64];
     uint32_t pid, uid;

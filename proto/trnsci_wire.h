@@ -81,4 +81,49 @@ typedef struct trn_local_hdr {
 
 #define TRN_LOCAL_FLAG_FD 1u
 
+/*
+ * The local transport's shared-memory rings. After OpenSession a client may
+ * send TRN_LOCAL_RING_SETUP (an empty request on the socket); the reply
+ * carries three descriptors (flags = TRN_LOCAL_FLAG_FD3): the ring region (a
+ * sealed memfd laid out as trn_ring_shared, then the submission ring, then
+ * the completion ring) and two eventfds, the submission doorbell (client →
+ * daemon) and the completion doorbell (daemon → client).
+ *
+ * Each ring is a byte ring of entries, each a trn_local_hdr and its body,
+ * padded to 8 bytes, wrapping around the end. Positions are byte counts that
+ * only grow; position p lives at offset p % size. The producer writes the
+ * entry, then publishes by storing tail (release); the consumer reads tail
+ * (acquire), consumes, then stores head (release). A side that is about to
+ * sleep sets its `waiting` flag, re-checks the ring, and then blocks on its
+ * doorbell; a producer that sees the flag set writes the doorbell.
+ *
+ * Requests too large for the ring, or made while it is full, go on the
+ * socket instead; replies follow the same rule. The daemon treats the region
+ * as hostile: positions or lengths that do not add up end the session.
+ */
+#define TRN_LOCAL_RING_SETUP 0x100u /* request kind, local transport only */
+#define TRN_LOCAL_FLAG_FD3 3u       /* reply flags: three descriptors follow */
+#define TRN_RING_MAGIC 0x676e6972u  /* "ring" */
+#define TRN_RING_BYTES (64u << 10)  /* each of the two rings */
+
+typedef struct trn_ring_shared {
+    uint32_t magic;
+    uint32_t ring_bytes; /* TRN_RING_BYTES */
+    uint8_t pad0[56];
+    /* submission ring: client produces, daemon consumes */
+    uint64_t sq_head; /* written by the daemon */
+    uint8_t pad1[56];
+    uint64_t sq_tail; /* written by the client */
+    uint32_t daemon_waiting;
+    uint8_t pad2[52];
+    /* completion ring: daemon produces, client consumes */
+    uint64_t cq_head; /* written by the client */
+    uint8_t pad3[56];
+    uint64_t cq_tail; /* written by the daemon */
+    uint32_t client_waiting;
+    uint8_t pad4[52];
+} trn_ring_shared;
+
+#define TRN_RING_REGION_BYTES (sizeof(trn_ring_shared) + 2u * TRN_RING_BYTES)
+
 #endif

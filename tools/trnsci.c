@@ -54,7 +54,7 @@ static int cmd_status(const char *addr) {
     printf("\n%-16s  %-9s  %8s  %6s  %8s  %14s  %s\n", "SESSION", "TRANSPORT", "PID", "UID",
            "BUFFERS", "BYTES", "CLIENT");
     for (int i = 0; i < n && i < 64; i++)
-        printf("%016llx  %-9s  %8u  %6u  %8llu  %14llu  %s\n", (unsigned long long)list[i].id,
+        printf("%16llu  %-9s  %8u  %6u  %8llu  %14llu  %s\n", (unsigned long long)list[i].number,
                list[i].transport, list[i].pid, list[i].uid, (unsigned long long)list[i].buffers,
                (unsigned long long)list[i].bytes, list[i].clientName);
     if (n > 64)

@@ -140,7 +140,7 @@ trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *sta
 
 /* One open session of a daemon (a trnsci extension). */
 typedef struct trnsciSessionInfo {
-    uint64_t id;
+    uint64_t number;   /* names the session in listings (never its private id) */
     char transport[8]; /* "local" (shared memory) or "grpc" */
     char clientName[64];
     unsigned pid; /* from the kernel (SO_PEERCRED) on the local transport */

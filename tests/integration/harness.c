@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -70,6 +71,9 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args) {
     if (d->pid < 0)
         return -1;
     if (d->pid == 0) {
+        /* A test that dies must not leave its daemon behind (holding the
+         * test runner's output pipe open). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         const int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) {
             dup2(fd, STDERR_FILENO);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -49,6 +50,8 @@ static void sleep_ms(int ms) {
 }
 
 /* ---- a raw local-transport client ------------------------------------------- */
+
+static long status_kb(pid_t pid, const char *field);
 
 static int raw_connect(void) {
     struct sockaddr_un a = {0};
@@ -232,6 +235,164 @@ static void test_garbage(void **state) {
     assert_int_equal(st.sessions, 1);
     assert_int_equal(trnsciMemset(keep, 7, 4096), trnsciSuccess);
     assert_int_equal(((unsigned char *)keep)[4095], 7);
+    trnsciFree(keep);
+    trnsciDeviceReset();
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
+}
+
+static uint64_t raw_alloc(int s, uint64_t sid, uint64_t bytes, int *fd) {
+    Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
+    req.session_id = sid;
+    req.bytes = bytes;
+    raw_send_msg(s, TRN_WIRE_ALLOC, &req.base);
+    uint8_t buf[256];
+    size_t len;
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, fd), TRN_WIRE_OK);
+    Trnsci__V1__AllocReply *r = trnsci__v1__alloc_reply__unpack(NULL, len, buf);
+    assert_non_null(r);
+    const uint64_t id = r->buffer_id;
+    trnsci__v1__alloc_reply__free_unpacked(r, NULL);
+    return id;
+}
+
+/* A connection can name only its own session, and Status never lists
+ * session ids (they are what lets a client use a session). */
+static void test_session_scope(void **state) {
+    (void)state;
+    const int a = raw_connect(), b = raw_connect();
+    const uint64_t sid = raw_open_session(a);
+    int fd;
+    raw_alloc(a, sid, 4096, &fd);
+    close(fd);
+    /* b names a's session: the same error as a session that does not exist. */
+    Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
+    req.session_id = sid;
+    req.bytes = 4096;
+    raw_send_msg(b, TRN_WIRE_ALLOC, &req.base);
+    uint8_t buf[4096];
+    size_t len;
+    assert_int_equal(raw_recv(b, buf, sizeof(buf), &len, &fd), TRN_WIRE_ABORTED);
+    Trnsci__V1__StatusRequest st = TRNSCI__V1__STATUS_REQUEST__INIT;
+    raw_send_msg(b, TRN_WIRE_STATUS, &st.base);
+    assert_int_equal(raw_recv(b, buf, sizeof(buf), &len, &fd), TRN_WIRE_OK);
+    Trnsci__V1__StatusReply *r = trnsci__v1__status_reply__unpack(NULL, len, buf);
+    assert_non_null(r);
+    assert_int_equal(r->n_session_info, 1);
+    assert_true(r->session_info[0]->number != sid);
+    assert_true(memmem(buf, len, &sid, sizeof(sid)) == NULL); /* not anywhere in the reply */
+    trnsci__v1__status_reply__free_unpacked(r, NULL);
+    close(a);
+    close(b);
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
+}
+
+/* A client that pipelines large replies without reading them: the daemon
+ * stops taking its requests past a bound instead of queueing without limit,
+ * and everything arrives once the client reads (1 MiB replies are larger
+ * than the socket buffer: the reply path must wait for it to drain). */
+static void test_reply_backpressure(void **state) {
+    (void)state;
+    enum { READS = 200, CHUNK = 1 << 20 };
+    const int s = raw_connect();
+    const uint64_t sid = raw_open_session(s);
+    int fd;
+    const uint64_t buf_id = raw_alloc(s, sid, CHUNK, &fd);
+    uint8_t *map = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    assert_true(map != MAP_FAILED);
+    close(fd);
+    for (size_t i = 0; i < CHUNK; i++)
+        map[i] = (uint8_t)(i * 7 + 3);
+    const long rss0 = status_kb(daemon_under_test.pid, "VmRSS:");
+    Trnsci__V1__BufferRef ref = TRNSCI__V1__BUFFER_REF__INIT;
+    ref.buffer_id = buf_id;
+    Trnsci__V1__ReadRequest rd = TRNSCI__V1__READ_REQUEST__INIT;
+    rd.session_id = sid;
+    rd.src = &ref;
+    rd.length = CHUNK;
+    /* All requests in one send: a unix socket charges each send's buffer
+     * overhead to the sender, and this client deliberately reads nothing. */
+    const size_t one = protobuf_c_message_get_packed_size(&rd.base);
+    const size_t frame = sizeof(trn_local_hdr) + one;
+    uint8_t *reqs = malloc(frame * READS);
+    assert_non_null(reqs);
+    for (int i = 0; i < READS; i++) {
+        const trn_local_hdr h = {(uint32_t)one, TRN_WIRE_READ, 0, 42};
+        memcpy(reqs + (size_t)i * frame, &h, sizeof(h));
+        protobuf_c_message_pack(&rd.base, reqs + (size_t)i * frame + sizeof(h));
+    }
+    assert_int_equal(send(s, reqs, frame * READS, MSG_NOSIGNAL), (ssize_t)(frame * READS));
+    free(reqs);
+    sleep_ms(300);
+    const long rss1 = status_kb(daemon_under_test.pid, "VmRSS:");
+    fprintf(stderr, "daemon RSS with %d MiB of replies requested and unread: %ld -> %ld kB\n",
+            READS, rss0, rss1);
+    assert_true(rss1 - rss0 < 64 * 1024); /* bounded: far below the 200 MiB asked for */
+    uint8_t *body = malloc(CHUNK + 64);
+    assert_non_null(body);
+    for (int i = 0; i < READS; i++) {
+        size_t len = 0;
+        assert_int_equal(raw_recv(s, body, CHUNK + 64, &len, &fd), TRN_WIRE_OK);
+        Trnsci__V1__ReadReply *r = trnsci__v1__read_reply__unpack(NULL, len, body);
+        assert_non_null(r);
+        assert_int_equal(r->data.len, CHUNK);
+        assert_memory_equal(r->data.data, map, CHUNK);
+        trnsci__v1__read_reply__free_unpacked(r, NULL);
+    }
+    free(body);
+    munmap(map, CHUNK);
+    close(s);
+    assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
+}
+
+/* A client that writes garbage into its submission ring loses its connection
+ * and session; nobody else notices. */
+static void test_ring_garbage(void **state) {
+    (void)state;
+    assert_int_equal(trnsciInit(daemon_under_test.unix_addr), trnsciSuccess);
+    void *keep;
+    assert_int_equal(trnsciMalloc(&keep, 4096), trnsciSuccess);
+
+    const int s = raw_connect();
+    raw_open_session(s);
+    raw_send(s, TRN_LOCAL_RING_SETUP, 0, 0, NULL, 0);
+    /* The reply carries three descriptors: region, submission bell, completion bell. */
+    trn_local_hdr h;
+    char cbuf[CMSG_SPACE(3 * sizeof(int))];
+    struct iovec iov = {&h, sizeof(h)};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf;
+    msg.msg_controllen = sizeof(cbuf);
+    assert_int_equal(recvmsg(s, &msg, MSG_WAITALL), (ssize_t)sizeof(h));
+    assert_int_equal(h.kind, TRN_WIRE_OK);
+    assert_int_equal(h.flags, TRN_LOCAL_FLAG_FD3);
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+    assert_non_null(cm);
+    int fds[3];
+    memcpy(fds, CMSG_DATA(cm), sizeof(fds));
+    trn_ring_shared *rs =
+        mmap(NULL, TRN_RING_REGION_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+    assert_true(rs != MAP_FAILED);
+    assert_int_equal(rs->magic, TRN_RING_MAGIC);
+    /* An entry whose length runs past everything published. */
+    const trn_local_hdr bad = {1u << 30, TRN_WIRE_HELLO, 0, 7};
+    memcpy((uint8_t *)rs + sizeof(*rs), &bad, sizeof(bad));
+    __atomic_store_n(&rs->sq_tail, sizeof(bad), __ATOMIC_RELEASE);
+    const uint64_t one = 1;
+    assert_int_equal(write(fds[1], &one, sizeof(one)), (ssize_t)sizeof(one));
+    uint8_t buf[64];
+    size_t len;
+    int fd;
+    assert_int_equal(raw_recv(s, buf, sizeof(buf), &len, &fd), -1); /* closed on us */
+    munmap(rs, TRN_RING_REGION_BYTES);
+    for (int i = 0; i < 3; i++)
+        close(fds[i]);
+    close(s);
+
+    /* The healthy client goes on. */
+    assert_int_equal(trnsciMemset(keep, 9, 4096), trnsciSuccess);
+    assert_int_equal(((unsigned char *)keep)[100], 9);
     trnsciFree(keep);
     trnsciDeviceReset();
     assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
@@ -447,12 +608,13 @@ int main(int argc, char **argv) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zero_copy),
-        cmocka_unit_test(test_seals),
-        cmocka_unit_test(test_garbage),
-        cmocka_unit_test(test_uid_limits),
-        cmocka_unit_test(test_kill_clients_mid_op),
+        cmocka_unit_test(test_zero_copy),     cmocka_unit_test(test_seals),
+        cmocka_unit_test(test_garbage),       cmocka_unit_test(test_uid_limits),
+        cmocka_unit_test(test_session_scope), cmocka_unit_test(test_reply_backpressure),
+        cmocka_unit_test(test_ring_garbage),  cmocka_unit_test(test_kill_clients_mid_op),
     };
+    if (getenv("TRNSCI_TEST_FILTER")) /* e.g. test_ring* */
+        cmocka_set_test_filter(getenv("TRNSCI_TEST_FILTER"));
     int failed = cmocka_run_group_tests_name("local transport", tests, NULL, NULL);
     const int rc = th_daemon_stop(&daemon_under_test);
     if (rc != 0) {
