@@ -46,6 +46,8 @@ struct trn_call {
      * scoped, session_scope is that session's id (0 before OpenSession). */
     int scoped;
     uint64_t session_scope;
+    /* Set by the service when the request body did not decode. */
+    int malformed;
 };
 
 #endif

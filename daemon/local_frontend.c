@@ -439,6 +439,17 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
         close(fd);
         fd = -1;
     }
+    if (lc->via_ring && base->malformed) {
+        /* Garbage on a ring ends the session (on the socket, an undecodable
+         * body is only an error reply, as on gRPC). */
+        pthread_mutex_lock(&c->lock);
+        c->ring_corrupt = 1;
+        if (!c->need_writable) {
+            c->need_writable = 1;
+            uv_async_send(&c->fe->wake);
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
     const void *payload = code == TRN_WIRE_OK ? (const void *)body : (const void *)msg;
     const size_t plen = code == TRN_WIRE_OK ? len : (msg ? strlen(msg) : 0);
     if (fd < 0 && lc->via_ring && ring_reply(c, (uint16_t)code, lc->tag, payload, plen) == 0) {
@@ -764,10 +775,10 @@ static void on_wake(uv_async_t *h) {
         pthread_mutex_unlock(&c->lock);
         if (corrupt) {
             trn_log(TRN_LOG_WARN,
-                    "local client (pid %u, uid %u) corrupted its completion ring: closing its "
-                    "connection and session",
+                    "local client (pid %u, uid %u) corrupted its rings: closing its connection "
+                    "and session",
                     c->peer.pid, c->peer.uid);
-            conn_close(c, "corrupt completion ring");
+            conn_close(c, "corrupt ring");
         } else if (want) {
             conn_set_writable(c, 1);
         }

@@ -601,6 +601,7 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
         snprintf(err, sizeof(err), "malformed %s request: the body is not a valid %s message",
                  e->name, e->request->name);
         trn_log(TRN_LOG_DEBUG, "%s", err);
+        call->malformed = 1;
         finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
