@@ -98,7 +98,7 @@ static inline int trn_ring_pop(trn_ring_end *r, trn_local_hdr *h, void *body, si
  * and halves after one that ended in sleep; at zero it is probed again every
  * 64 sleeps. */
 #define TRN_SPIN_MAX_NS 50000u
-#define TRN_SPIN_PROBE_NS 4000u
+#define TRN_SPIN_PROBE_NS 20000u
 
 typedef struct trn_spin {
     uint32_t ns; /* current budget */
