@@ -15,16 +15,26 @@
  * overhead) and the largest difference between the two results. Output: one
  * JSON object on stdout. Exit status 3 if the results disagree.
  *
+ * All-core mode (--openblas-threads N, N > 1): the daemon runs on N cores and
+ * shards each GEMM over them; the OpenBLAS side runs with N threads
+ * (openblas_set_num_threads(N), OpenBLAS's own threading) and is not pinned.
+ * The bench then samples /proc around every repetition and reports which
+ * threads computed on each side, where, and how busy they were; the JSON has
+ * "mode": "all-cores" and a placement section listing those threads. Without
+ * the flag the output is exactly the one-core comparison's.
+ *
  * usage: bench_gemm [ADDRESS] [--sizes 256,1024,2048] [--reps N] [--warmup N]
  *                   [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]
+ *                   [--openblas-threads N]
  *   ADDRESS        daemon address (default $TRNSCI_ADDR, then the default socket)
  *   --reps N       timed repetitions per size (default 15, 7 for n >= 2048)
  *   --openblas-cpu the CPU the OpenBLAS side pins itself to (default: the CPU
  *                  the daemon's compute thread last ran on, with --daemon-pid;
- *                  else no pinning)
+ *                  else no pinning; ignored in all-core mode)
  *   --daemon-pid   lets the bench read /proc/PID/task to find the daemon's
  *                  compute thread (the one that gains CPU time during the
  *                  GEMMs) and report its allowed and last CPU
+ *   --openblas-threads N   all-core mode with N threads (default 1)
  * bench/run_gemm.sh sets all of this up (see docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -218,6 +228,66 @@ static int find_worker(const thread_sample *before, int nb, const thread_sample 
     return found;
 }
 
+/* ---- all-core mode: CPU time per thread, summed over many sample pairs ------------- */
+
+typedef struct thread_acc {
+    thread_sample last; /* the latest sample (comm, allowed CPUs, last CPU) */
+    unsigned long long ns;
+} thread_acc;
+
+typedef struct acc_set {
+    thread_acc t[MAX_THREADS];
+    int n;
+} acc_set;
+
+/* Adds what each thread gained between two samples. */
+static void acc_add(acc_set *a, const thread_sample *before, int nb, const thread_sample *after,
+                    int na) {
+    for (int i = 0; i < na; i++) {
+        unsigned long long prev = 0;
+        for (int j = 0; j < nb; j++)
+            if (before[j].tid == after[i].tid)
+                prev = before[j].cpu_ns;
+        int k = 0;
+        while (k < a->n && a->t[k].last.tid != after[i].tid)
+            k++;
+        if (k == a->n) {
+            if (a->n == MAX_THREADS)
+                continue;
+            a->n++;
+            a->t[k].ns = 0;
+        }
+        a->t[k].last = after[i];
+        a->t[k].ns += after[i].cpu_ns - prev;
+    }
+}
+
+static int cmp_acc_desc(const void *x, const void *y) {
+    const unsigned long long a = ((const thread_acc *)x)->ns, b = ((const thread_acc *)y)->ns;
+    return (a < b) - (a > b);
+}
+
+/* Sorts by CPU time, busiest first; returns the total. */
+static unsigned long long acc_sort(acc_set *a) {
+    qsort(a->t, (size_t)a->n, sizeof(a->t[0]), cmp_acc_desc);
+    unsigned long long total = 0;
+    for (int i = 0; i < a->n; i++)
+        total += a->t[i].ns;
+    return total;
+}
+
+/* JSON list of the `top` busiest threads: busy = CPU time / wall_ms. */
+static void print_threads(const char *key, acc_set *a, int top, double wall_ms, const char *end) {
+    acc_sort(a);
+    printf("    \"%s\": [", key);
+    for (int i = 0; i < top && i < a->n; i++)
+        printf("%s\n      {\"tid\": %d, \"comm\": \"%s\", \"cpus_allowed\": \"%s\", "
+               "\"last_cpu\": %d, \"busy\": %.3f}",
+               i ? "," : "", a->t[i].last.tid, a->t[i].last.comm, a->t[i].last.allowed,
+               a->t[i].last.last_cpu, wall_ms > 0 ? (double)a->t[i].ns * 1e-6 / wall_ms : 0.0);
+    printf("]%s\n", end);
+}
+
 /* The "model name" of /proc/cpuinfo (what lscpu shows), or "". */
 static void cpu_model(char *buf, size_t len) {
     buf[0] = '\0';
@@ -248,12 +318,17 @@ typedef struct result {
     double max_rel_diff;
     double worker_busy; /* daemon compute-thread CPU time / trnsci wall time */
     double others_busy; /* every other daemon thread's CPU time / trnsci wall time */
+    /* All-core mode: the N busiest daemon threads during trnsci repetitions and
+     * the bench's threads during OpenBLAS ones (CPU time / that side's wall
+     * time, up to N), and the bench's threads during trnsci repetitions. */
+    double daemon_workers_busy, openblas_threads_busy, bench_busy_during_trnsci;
     int bench_cpu_trn, bench_cpu_ob;
 } result;
 
 static void usage(void) {
     fputs("usage: bench_gemm [ADDRESS] [--sizes 256,1024,2048] [--reps N] [--warmup N]\n"
-          "                  [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]\n",
+          "                  [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]\n"
+          "                  [--openblas-threads N]\n",
           stderr);
     exit(2);
 }
@@ -261,7 +336,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
     const char *addr = NULL;
     int sizes[MAX_SIZES] = {256, 1024, 2048}, nsizes = 3;
-    int reps_override = 0, warmup = 2, ob_cpu = -1, daemon_pid = 0, interleave = 1;
+    int reps_override = 0, warmup = 2, ob_cpu = -1, daemon_pid = 0, interleave = 1, ob_threads = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             nsizes = 0;
@@ -278,6 +353,8 @@ int main(int argc, char **argv) {
             daemon_pid = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--blocked")) {
             interleave = 0;
+        } else if (!strcmp(argv[i], "--openblas-threads") && i + 1 < argc) {
+            ob_threads = atoi(argv[++i]);
         } else if (argv[i][0] == '-') {
             usage();
         } else {
@@ -289,10 +366,13 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nsizes; i++)
         if (sizes[i] < 1)
             usage();
-    if (reps_override < 0 || reps_override > MAX_REPS || warmup < 0)
+    if (reps_override < 0 || reps_override > MAX_REPS || warmup < 0 || ob_threads < 1)
         usage();
+    const int all_cores = ob_threads > 1;
+    if (all_cores)
+        ob_cpu = -1; /* both sides use every core: nothing to pin */
 
-    openblas_set_num_threads(1);
+    openblas_set_num_threads(ob_threads);
     cpu_set_t start_set;
     CPU_ZERO(&start_set);
     sched_getaffinity(0, sizeof(start_set), &start_set);
@@ -324,6 +404,9 @@ int main(int argc, char **argv) {
     thread_sample worker = {0};
     int worker_found = 0;
     static thread_sample run_before[MAX_THREADS];
+    /* All-core mode, per size (the last size's are printed as the placement). */
+    static acc_set daemon_acc, ob_acc, self_trn_acc;
+    double wall_trn_last = 0, wall_ob_last = 0;
     const int nrun = daemon_pid ? sample_threads(daemon_pid, run_before, MAX_THREADS) : 0;
 
     for (int si = 0; si < nsizes; si++) {
@@ -358,7 +441,9 @@ int main(int argc, char **argv) {
             const int na = sample_threads(daemon_pid, after, MAX_THREADS);
             worker_found = find_worker(before, nb, after, na, &worker, NULL, NULL) || worker_found;
         }
-        const int pin = ob_cpu >= 0 ? ob_cpu : (worker_found ? worker.last_cpu : -1);
+        const int pin = all_cores     ? -1
+                        : ob_cpu >= 0 ? ob_cpu
+                                      : (worker_found ? worker.last_cpu : -1);
         if (pin >= 0 && pin_self(pin) != 0)
             return 1;
         for (int w = 0; w < warmup; w++)
@@ -371,27 +456,67 @@ int main(int argc, char **argv) {
          * OpenBLAS rep, so slow periods of a noisy machine hit both alike.
          * Blocked: all trnsci reps, then all OpenBLAS reps. */
         double t_trn[MAX_REPS], t_ob[MAX_REPS];
+        /* All-core mode: /proc samples around every repetition (outside the
+         * timed region) show which threads did the work on each side. */
+        static thread_sample s0[MAX_THREADS], s1[MAX_THREADS], d0[MAX_THREADS], d1[MAX_THREADS];
+        int ns0 = 0, nd0 = 0;
+        const int self = (int)getpid();
+        if (all_cores) {
+            memset(&daemon_acc, 0, sizeof(daemon_acc));
+            memset(&ob_acc, 0, sizeof(ob_acc));
+            memset(&self_trn_acc, 0, sizeof(self_trn_acc));
+        }
         nb = daemon_pid ? sample_threads(daemon_pid, before, MAX_THREADS) : 0;
         for (int phase = 0; phase < (interleave ? 1 : 2); phase++) {
             for (int r = 0; r < reps; r++) {
                 if (interleave || phase == 0) {
+                    if (all_cores) {
+                        ns0 = sample_threads(self, s0, MAX_THREADS);
+                        nd0 = daemon_pid ? sample_threads(daemon_pid, d0, MAX_THREADS) : 0;
+                    }
                     const double t0 = now_ms();
                     trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
                     t_trn[r] = now_ms() - t0;
                     res[si].bench_cpu_trn = sched_getcpu();
+                    if (all_cores) {
+                        const int nd1 =
+                            daemon_pid ? sample_threads(daemon_pid, d1, MAX_THREADS) : 0;
+                        acc_add(&daemon_acc, d0, nd0, d1, nd1);
+                        acc_add(&self_trn_acc, s0, ns0, s1, sample_threads(self, s1, MAX_THREADS));
+                    }
                 }
                 if (interleave || phase == 1) {
                     if (pin >= 0 && pin_self(pin) != 0)
                         return 1;
+                    if (all_cores)
+                        ns0 = sample_threads(self, s0, MAX_THREADS);
                     const double t0 = now_ms();
                     cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B,
                                 n, beta, C_ob, n);
                     t_ob[r] = now_ms() - t0;
                     res[si].bench_cpu_ob = sched_getcpu();
+                    if (all_cores)
+                        acc_add(&ob_acc, s0, ns0, s1, sample_threads(self, s1, MAX_THREADS));
                     if (pin >= 0)
                         sched_setaffinity(0, sizeof(start_set), &start_set);
                 }
             }
+        }
+        if (all_cores) {
+            double wall_trn = 0, wall_ob = 0;
+            for (int r = 0; r < reps; r++) {
+                wall_trn += t_trn[r];
+                wall_ob += t_ob[r];
+            }
+            acc_sort(&daemon_acc);
+            unsigned long long top = 0;
+            for (int i = 0; i < ob_threads && i < daemon_acc.n; i++)
+                top += daemon_acc.t[i].ns;
+            res[si].daemon_workers_busy = (double)top * 1e-6 / wall_trn;
+            res[si].openblas_threads_busy = (double)acc_sort(&ob_acc) * 1e-6 / wall_ob;
+            res[si].bench_busy_during_trnsci = (double)acc_sort(&self_trn_acc) * 1e-6 / wall_trn;
+            wall_trn_last = wall_trn;
+            wall_ob_last = wall_ob;
         }
         res[si].worker_busy = res[si].others_busy = -1.0;
         if (daemon_pid) {
@@ -446,6 +571,8 @@ int main(int argc, char **argv) {
     gethostname(host, sizeof(host) - 1);
     printf("{\n  \"benchmark\": \"gemm\",\n  \"routine\": \"sgemm NN, alpha=1, beta=0, "
            "column-major, square\",\n");
+    if (all_cores)
+        printf("  \"mode\": \"all-cores\",\n");
     printf("  \"address\": \"%s\",\n", addr ? addr : "(default)");
     printf("  \"daemon\": {\"version\": \"%s\", \"backend\": \"%s\", \"cores\": %u},\n",
            st.daemonVersion, st.backend, st.coreCount);
@@ -455,18 +582,30 @@ int main(int argc, char **argv) {
            openblas_get_config(), openblas_get_corename(), openblas_get_num_threads());
     printf("  \"placement\": {\n");
     printf("    \"bench_process_cpus\": \"%s\",\n", start_cpus);
-    printf("    \"bench_cpu_during_trnsci\": %d,\n", res[0].bench_cpu_trn);
-    printf("    \"openblas_phase_cpu\": %d,\n", ob_cpu);
-    printf("    \"bench_cpu_during_openblas\": %d,\n", res[0].bench_cpu_ob);
-    printf("    \"order\": \"%s\",\n", interleave ? "interleaved" : "blocked");
-    if (worker_found)
-        printf("    \"daemon_compute_thread\": {\"pid\": %d, \"tid\": %d, \"comm\": \"%s\", "
-               "\"cpus_allowed\": \"%s\", \"last_cpu\": %d},\n",
-               daemon_pid, worker.tid, worker.comm, worker.allowed, worker.last_cpu);
-    else
-        printf("    \"daemon_compute_thread\": \"unknown (pass --daemon-pid)\",\n");
-    printf("    \"same_core\": %s\n",
-           worker_found ? (worker.last_cpu == ob_cpu ? "true" : "false") : "null");
+    if (all_cores) {
+        /* The threads that computed at the last size, busiest first; busy =
+         * CPU time / that side's wall time over the timed repetitions. */
+        printf("    \"order\": \"%s\",\n", interleave ? "interleaved" : "blocked");
+        printf("    \"at_n\": %d,\n", sizes[nsizes - 1]);
+        print_threads("daemon_threads_during_trnsci", &daemon_acc, ob_threads + 1, wall_trn_last,
+                      ",");
+        print_threads("bench_threads_during_openblas", &ob_acc, ob_threads + 1, wall_ob_last, ",");
+        print_threads("bench_threads_during_trnsci", &self_trn_acc, ob_threads + 1, wall_trn_last,
+                      "");
+    } else {
+        printf("    \"bench_cpu_during_trnsci\": %d,\n", res[0].bench_cpu_trn);
+        printf("    \"openblas_phase_cpu\": %d,\n", ob_cpu);
+        printf("    \"bench_cpu_during_openblas\": %d,\n", res[0].bench_cpu_ob);
+        printf("    \"order\": \"%s\",\n", interleave ? "interleaved" : "blocked");
+        if (worker_found)
+            printf("    \"daemon_compute_thread\": {\"pid\": %d, \"tid\": %d, \"comm\": \"%s\", "
+                   "\"cpus_allowed\": \"%s\", \"last_cpu\": %d},\n",
+                   daemon_pid, worker.tid, worker.comm, worker.allowed, worker.last_cpu);
+        else
+            printf("    \"daemon_compute_thread\": \"unknown (pass --daemon-pid)\",\n");
+        printf("    \"same_core\": %s\n",
+               worker_found ? (worker.last_cpu == ob_cpu ? "true" : "false") : "null");
+    }
     char model[256];
     cpu_model(model, sizeof(model));
     printf("  },\n  \"host\": {\"name\": \"%s\", \"cpu_model\": \"%s\", \"online_cpus\": %ld},\n",
@@ -487,6 +626,10 @@ int main(int argc, char **argv) {
                    r->worker_busy, r->others_busy);
         else
             printf("     \"daemon_worker_busy\": null, \"daemon_other_threads_busy\": null,\n");
+        if (all_cores)
+            printf("     \"daemon_workers_busy\": %.3f, \"openblas_threads_busy\": %.3f, "
+                   "\"bench_busy_during_trnsci\": %.3f,\n",
+                   r->daemon_workers_busy, r->openblas_threads_busy, r->bench_busy_during_trnsci);
         printf("     \"ratio\": %.4f, \"ratio_of_mins\": %.4f, \"max_rel_diff\": %.3g, "
                "\"agree\": %s}%s\n",
                r->ob.median / r->trn.median, r->ob.min / r->trn.min, r->max_rel_diff,

@@ -1,10 +1,11 @@
 #!/bin/sh
 # run_gemm.sh BUILD_DIR [bench_gemm options...]
 #
-# SGEMM through trnscid versus in-process OpenBLAS on the same core
-# (`make bench` runs `./bench/run_gemm.sh build`; see docs/benchmarks.md).
+# SGEMM through trnscid versus in-process OpenBLAS on the same core, or with
+# MODE=all-cores on every core on both sides (`make bench` runs
+# `./bench/run_gemm.sh build`; see docs/benchmarks.md).
 #
-# Placement (2-vCPU machine):
+# Placement, one-core comparison (2-vCPU machine):
 #   trnscid      started under `taskset -c $DAEMON_CPU` with `--cores 1`: every
 #                daemon thread may run only on DAEMON_CPU, and `--cores 1` (a
 #                count: the first CPU the process may use) pins its single
@@ -22,6 +23,15 @@
 #                      gRPC threads may run on any CPU
 #   none               no pinning at all (daemon on all cores, bench unpinned,
 #                      OpenBLAS side on the CPU the compute thread last ran on)
+# MODE:
+#   one-core (default) the comparison above: one daemon worker against
+#                      single-threaded OpenBLAS on the same CPU
+#   all-cores          every CPU on both sides: trnscid runs with
+#                      `--cores $(nproc)` (no taskset; one pinned worker per
+#                      CPU, and each big GEMM sharded over all of them),
+#                      bench_gemm runs unpinned with `--openblas-threads
+#                      $(nproc)` (in-process OpenBLAS with its own threading).
+#                      DAEMON_CPU, BENCH_CPU and DAEMON_PIN are ignored.
 # Prints the bench's JSON on stdout; exits non-zero if anything fails,
 # including trnscid not exiting 0 on SIGTERM.
 set -eu
@@ -37,6 +47,15 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 DAEMON_CPU=${DAEMON_CPU:-1}
 BENCH_CPU=${BENCH_CPU:-0}
 DAEMON_PIN=${DAEMON_PIN:-taskset}
+MODE=${MODE:-one-core}
+case "$MODE" in
+one-core | all-cores) ;;
+*)
+    echo "run_gemm.sh: MODE must be one-core or all-cores" >&2
+    exit 2
+    ;;
+esac
+NCPU=$(nproc)
 
 DAEMON="$BUILD/trnscid"
 CLI="$BUILD/trnsci"
@@ -49,12 +68,14 @@ if [ ! -x "$BENCH" ] || [ ! -x "$DAEMON" ] || [ ! -x "$CLI" ]; then
     cmake --build "$BUILD" --target bench_gemm trnscid trnsci_cli -j"$(nproc)" >&2
 fi
 
-for cpu in "$DAEMON_CPU" "$BENCH_CPU"; do
-    if ! taskset -c "$cpu" true 2>/dev/null; then
-        echo "run_gemm.sh: CPU $cpu is not available (set DAEMON_CPU / BENCH_CPU)" >&2
-        exit 2
-    fi
-done
+if [ "$MODE" = one-core ]; then
+    for cpu in "$DAEMON_CPU" "$BENCH_CPU"; do
+        if ! taskset -c "$cpu" true 2>/dev/null; then
+            echo "run_gemm.sh: CPU $cpu is not available (set DAEMON_CPU / BENCH_CPU)" >&2
+            exit 2
+        fi
+    done
+fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/trnsci-bench.XXXXXX")
 SOCK="$TMP/bench.sock"
@@ -69,23 +90,27 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-case "$DAEMON_PIN" in
-taskset)
-    taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" --log-level warn \
-        2>"$TMP/trnscid.log" &
-    ;;
-cores)
-    "$DAEMON" --cores "$DAEMON_CPU-$DAEMON_CPU" --listen "unix:$SOCK" --log-level warn \
-        2>"$TMP/trnscid.log" &
-    ;;
-none)
-    "$DAEMON" --listen "unix:$SOCK" --log-level warn 2>"$TMP/trnscid.log" &
-    ;;
-*)
-    echo "run_gemm.sh: DAEMON_PIN must be taskset, cores or none" >&2
-    exit 2
-    ;;
-esac
+if [ "$MODE" = all-cores ]; then
+    "$DAEMON" --cores "$NCPU" --listen "unix:$SOCK" --log-level warn 2>"$TMP/trnscid.log" &
+else
+    case "$DAEMON_PIN" in
+    taskset)
+        taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" --log-level warn \
+            2>"$TMP/trnscid.log" &
+        ;;
+    cores)
+        "$DAEMON" --cores "$DAEMON_CPU-$DAEMON_CPU" --listen "unix:$SOCK" --log-level warn \
+            2>"$TMP/trnscid.log" &
+        ;;
+    none)
+        "$DAEMON" --listen "unix:$SOCK" --log-level warn 2>"$TMP/trnscid.log" &
+        ;;
+    *)
+        echo "run_gemm.sh: DAEMON_PIN must be taskset, cores or none" >&2
+        exit 2
+        ;;
+    esac
+fi
 DPID=$!
 
 # Wait (at most 10 s) until the daemon answers.
@@ -101,7 +126,9 @@ until "$CLI" --addr "unix:$SOCK" status >/dev/null 2>&1; do
 done
 
 rc=0
-if [ "$DAEMON_PIN" = none ]; then
+if [ "$MODE" = all-cores ]; then
+    "$BENCH" "unix:$SOCK" --daemon-pid "$DPID" --openblas-threads "$NCPU" "$@" || rc=$?
+elif [ "$DAEMON_PIN" = none ]; then
     "$BENCH" "unix:$SOCK" --daemon-pid "$DPID" "$@" || rc=$?
 else
     taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --openblas-cpu "$DAEMON_CPU" \

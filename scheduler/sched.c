@@ -94,13 +94,72 @@ static void run_completions(trn_sched *s, completion_list *l) {
     l->head = l->tail = NULL;
 }
 
-/* The shard count of an op: a function of the op and the core count only,
- * never of load, so results are reproducible. One shard until the sharding
- * policy lands. */
-static int choose_shards(const trn_sched *s, const trn_op_desc *d) {
-    (void)s;
-    (void)d;
-    return 1;
+/* The sharding policy.
+ *
+ * An op is split when each shard still carries enough work that running it on
+ * another core pays for the split: nshards = min(ncores, what the op's size
+ * allows), where
+ *   GEMM:        cost / TRN_SHARD_GEMM_MIN_FLOP and n / TRN_SHARD_GEMM_MIN_COLS
+ *                (shards are blocks of C's columns, kernels/cpu/blas_gemm.c);
+ *                cost is trn_op_cost, or m*n when A and B are not read;
+ *   memset/copy: trn_op_cost / TRN_SHARD_MEM_MIN_BYTES (byte ranges,
+ *                kernels/cpu/memops.c); a copy whose source and destination
+ *                overlap is one shard (memmove's guarantee holds only within
+ *                one call, and the CPU kernel would give all of it to shard 0);
+ *   other ops:   1.
+ * Nothing else enters: not queue lengths, not idle workers, not timing. The
+ * same request on the same core count is therefore always cut the same way,
+ * and so computes bitwise the same result.
+ *
+ * The minimums come from bench/bench_shard_split (docs/benchmarks.md has the
+ * table: medians of three runs on the 2-vCPU development VM, OpenBLAS 0.3.21
+ * Haswell kernels). Per op it measures the speedup of two shards on two idle
+ * workers, and the split cost: the extra time of both shards run one after
+ * the other on one core, which is what a split costs when every core is busy
+ * with other work anyway.
+ *  - GEMM, by cost. Split, square S/D/Z GEMMs of 4-113 MFLOP ran 1.25-1.7x
+ *    faster on idle cores (1.7-1.8x from 57 MFLOP) and cost 0-5 % more CPU
+ *    time at every size. Below about 30 MFLOP the time saved is under
+ *    0.1-0.25 ms per op, while the split still costs those few percent, and
+ *    a hand-off to another worker, whenever other clients keep the cores
+ *    busy. So a shard must carry TRN_SHARD_GEMM_MIN_FLOP = 16 MFLOP (0.3 ms
+ *    of SGEMM, 0.6 ms of DGEMM on one core here): two cores split a GEMM from
+ *    32 MFLOP. This also keeps every shard far above the sizes for which
+ *    OpenBLAS has separate small-matrix kernels (about 1e6 m*n*k on AVX-512
+ *    builds), so a shard never takes another code path than the whole op.
+ *  - GEMM, by width. Each shard packs all of op(A) again, which weighs more
+ *    the narrower the shard and the larger m*k: with m = k = 1024 the split
+ *    cost was 9-12 % at 48 columns per shard, 5-7 % at 96, 5 % at 128 and
+ *    3-5 % from 160 on. TRN_SHARD_GEMM_MIN_COLS = 128 keeps it near 5 %.
+ *  - memset/copy. Split in two, a 2 MiB memset ran 1.1x faster, a 4 MiB one
+ *    1.65x; a 1 MiB copy 1.16x, a 2 MiB one 1.8x. Counted in bytes touched
+ *    (trn_op_cost: a copy touches each byte twice) both become worth
+ *    splitting at 4 MiB, so TRN_SHARD_MEM_MIN_BYTES = 2 MiB per shard. */
+int trn_sched_shard_count(const trn_op_desc *d, int ncores) {
+    double by_size = 1.0;
+    switch (d->kind) {
+    case TRN_OP_GEMM: {
+        const trn_gemm_desc *g = &d->u.gemm;
+        /* Without A and B (alpha = 0 or k = 0) the kernel only scales C. */
+        const double cost = (g->a && g->b) ? trn_op_cost(d) : (double)g->m * (double)g->n;
+        const double by_cost = cost / TRN_SHARD_GEMM_MIN_FLOP;
+        const double by_cols = (double)g->n / TRN_SHARD_GEMM_MIN_COLS;
+        by_size = by_cost < by_cols ? by_cost : by_cols;
+        break;
+    }
+    case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
+    case TRN_OP_COPY: {
+        const trn_copy_desc *c = &d->u.copy;
+        const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;
+        const int overlap = dst < src + c->bytes && src < dst + c->bytes;
+        if (!overlap)
+            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
+        break;
+    }
+    }
+    if (by_size < 2.0 || ncores < 2)
+        return 1;
+    return by_size >= (double)ncores ? ncores : (int)by_size;
 }
 
 static void ready_push(trn_sched *s, trn_sched_op *op) {
@@ -383,7 +442,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->stream = st;
     op->kstatus = TRN_KSTATUS_OK;
     op->next_shard = 0;
-    op->nshards = op->is_marker ? 0 : choose_shards(s, &op->desc);
+    op->nshards = op->is_marker ? 0 : trn_sched_shard_count(&op->desc, s->ncores);
     op->shards_left = op->nshards;
 
     pthread_mutex_lock(&s->lock);

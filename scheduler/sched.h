@@ -12,9 +12,15 @@
  * Callbacks run on a worker thread or on the thread that called submit/cancel,
  * never with a scheduler lock held; they may call back into the scheduler.
  *
- * Today every op runs as one shard and ready ops are served first come first
- * served; the shard split, fair queuing and deadlines plug in at
- * choose_shards() and the ready queue in sched.c.
+ * Sharding: an op big enough to gain from several cores is split into
+ * shards (trn_sched_shard_count below) that idle workers take from the ready
+ * queue one by one, so they run concurrently. The split depends only on the
+ * op and the configured core count, never on load, so the result of an op is
+ * bitwise the same whatever else the daemon is doing. An op counts as started
+ * (and will finish) once any of its shards has been taken by a worker.
+ *
+ * Ready ops are served first come first served; fair queuing and deadlines
+ * plug in at the ready queue in sched.c.
  */
 #ifndef TRN_SCHEDULER_SCHED_H
 #define TRN_SCHEDULER_SCHED_H
@@ -52,6 +58,19 @@ struct trn_sched_op {
     trn_kstatus kstatus;
     trn_sched_status final_status;
 };
+
+/* The sharding policy's constants; sched.c (trn_sched_shard_count) explains
+ * how they were measured. Each is a minimum per shard: an op gets as many
+ * shards as the configured cores, but no more than its size allows. */
+#define TRN_SHARD_GEMM_MIN_FLOP 16e6 /* trn_op_cost of one GEMM shard */
+#define TRN_SHARD_GEMM_MIN_COLS 128  /* columns of C in one GEMM shard */
+/* trn_op_cost of one memset/copy shard: the bytes it touches (a memset
+ * writes them; a copy reads and writes, so counts each byte twice). */
+#define TRN_SHARD_MEM_MIN_BYTES ((size_t)2 << 20)
+
+/* The number of shards op d is split into on a scheduler with ncores workers:
+ * between 1 and ncores. A pure function of the descriptor and ncores. */
+int trn_sched_shard_count(const trn_op_desc *d, int ncores);
 
 typedef struct trn_sched_stats {
     uint64_t ops_queued;    /* submitted, not yet started (markers excluded) */

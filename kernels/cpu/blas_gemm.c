@@ -4,9 +4,21 @@
  * OpenBLAS runs single-threaded (set in backend_cpu.c's core_init); parallelism
  * comes from the scheduler running shards on several workers. A shard owns a
  * contiguous block of C's columns, so shards never write the same memory.
- * OpenBLAS may block a narrow shard differently from a wide one, so bitwise
- * reproducibility rests on the scheduler choosing the shard count from the
- * request and the configured core count only.
+ *
+ * Reproducibility. Each element of C is computed by one shard, with the same
+ * k-blocking as the whole op (OpenBLAS blocks k by k alone and m by m alone),
+ * but OpenBLAS feeds C's columns to its micro-kernels in panels of
+ * 3 x UNROLL_N columns (6 x UNROLL_N on AVX-512 kernels), counted from the
+ * first column of the call, and narrower tail panels round differently.
+ * Measured with OpenBLAS 0.3.21's Haswell kernels: splitting an SGEMM at a
+ * column that is not a multiple of 12 (CGEMM/ZGEMM: 6; DGEMM: at an odd
+ * column) changes the last bits of the columns after the cut. So shards start
+ * at multiples of GEMM_SHARD_COL_ALIGN = 24 columns, a multiple of those panel
+ * widths for UNROLL_N = 1, 2, 4 or 8 (the x86-64 kernels' values) that still
+ * splits n = 2048 in two within 1 % (1032 + 1016 columns). Then a sharded GEMM
+ * is bitwise equal to the unsharded one and its result does not depend on the
+ * core count. The scheduler decides how many shards; this file decides where
+ * they start.
  */
 #include <cblas.h>
 
@@ -27,9 +39,23 @@ static size_t b_col_offset(const trn_gemm_desc *d, size_t j) {
     return d->transb == TRN_TRANS_N ? j * (size_t)d->ldb : j;
 }
 
+/* Shards start at multiples of this many columns of C (see above). */
+#define GEMM_SHARD_COL_ALIGN 24
+
+/* Columns [*lo, *hi) of C for shard `shard` of `nshards`: the n columns cut
+ * into blocks of GEMM_SHARD_COL_ALIGN (the last may be shorter), and the
+ * blocks shared out as evenly as trn_cpu_shard_range does. */
+static void gemm_shard_cols(size_t n, int shard, int nshards, size_t *lo, size_t *hi) {
+    const size_t blocks = (n + GEMM_SHARD_COL_ALIGN - 1) / GEMM_SHARD_COL_ALIGN;
+    size_t blo, bhi;
+    trn_cpu_shard_range(blocks, shard, nshards, &blo, &bhi);
+    *lo = blo * GEMM_SHARD_COL_ALIGN < n ? blo * GEMM_SHARD_COL_ALIGN : n;
+    *hi = bhi * GEMM_SHARD_COL_ALIGN < n ? bhi * GEMM_SHARD_COL_ALIGN : n;
+}
+
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
     size_t lo, hi;
-    trn_cpu_shard_range((size_t)d->n, shard, nshards, &lo, &hi);
+    gemm_shard_cols((size_t)d->n, shard, nshards, &lo, &hi);
     if (hi == lo || d->m == 0)
         return TRN_KSTATUS_OK;
     const int ncols = (int)(hi - lo);

@@ -13,7 +13,8 @@ void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_
 
 trn_kstatus trn_cpu_memset(const trn_memset_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
-/* Shards split C by column blocks. */
+/* Shards split C into blocks of columns that start at multiples of 24
+ * (blas_gemm.c explains why). */
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
 
 #endif

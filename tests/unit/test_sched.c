@@ -16,13 +16,25 @@
  *    callback;
  *  - a backend without a kernel for an op gives TRN_SCHED_UNSUPPORTED;
  *  - a completion callback may submit to the scheduler;
- *  - the stats counters are 0 queued / 0 running once everything completed.
+ *  - the stats counters are 0 queued / 0 running once everything completed;
+ *  - sharding: trn_sched_shard_count follows the policy at each minimum's
+ *    boundary; big GEMMs, memsets and copies run as ncores shards, each shard
+ *    once, small ones and an overlapping copy as one; the shards of one op run
+ *    concurrently on different workers while ops of one stream still never
+ *    overlap; the shard count (and the result, bit for bit) is the same idle,
+ *    with one worker blocked and with both blocked behind queued work, and
+ *    the result is the same on 1, 3 and 4 workers; an op with a shard taken
+ *    is not cancelled by a stream cancel or by shutdown, and its remaining
+ *    shards still run.
  *
  * The backend under test wraps the real CPU backend (every kernel is the CPU
- * backend's) and adds two things: it logs when each memset kernel starts and
- * ends (so execution order is observed directly), and a memset whose
- * destination is one of the gate bytes blocks before running until the test
- * opens that gate (to hold an op in the "running" state deterministically).
+ * backend's) and adds: a log of when each shard of each op starts and ends,
+ * with its shard index, shard count and worker (so execution order and
+ * placement are observed directly); gates: a memset whose destination is one
+ * of the gate addresses blocks before running until the test opens that gate
+ * (to hold an op, or one of its shards, in the "running" state
+ * deterministically); and a "meet" address whose memset shards each wait
+ * until all of them are inside the kernel (proof that they run concurrently).
  *
  * Three tests are regression tests for bugs this suite found (callbacks out of
  * stream order, a marker completing OK at shutdown, cancel missing an op that
@@ -57,22 +69,33 @@ typedef struct gate_backend {
     trn_backend *cpu;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    unsigned char mem[NGATES]; /* a memset to mem[i] is gate i */
-    int entered[NGATES];
+    unsigned char mem[NGATES]; /* a memset to mem[i] is gate i ... */
+    const void *gate[NGATES];  /* ... unless a test points gate i elsewhere */
+    int entered[NGATES];       /* shards that reached gate i */
     int open[NGATES];
-    /* Kernel log: memset destination and 0 = start / 1 = end, in time order. */
+    const void *meet; /* every shard of a memset to here waits for all the others */
+    int meet_entered, meet_timed_out;
+    /* Kernel log, in time order: one start (end = 0) and one end (end = 1)
+     * event per shard, keyed by what the op writes (memset/copy dst, GEMM c). */
     struct {
         const void *dst;
         int end;
+        int shard, nshards;
+        int core; /* the worker's core index (from core_init) */
     } ev[4096];
     int nev;
 } gate_backend;
 
-static void gate_log(gate_backend *g, const void *dst, int end) {
+static _Thread_local int tls_core = -1;
+
+static void gate_log(gate_backend *g, const void *dst, int end, int shard, int nshards) {
     pthread_mutex_lock(&g->lock);
     if (g->nev < (int)(sizeof(g->ev) / sizeof(g->ev[0]))) {
         g->ev[g->nev].dst = dst;
         g->ev[g->nev].end = end;
+        g->ev[g->nev].shard = shard;
+        g->ev[g->nev].nshards = nshards;
+        g->ev[g->nev].core = tls_core;
         g->nev++;
     }
     pthread_mutex_unlock(&g->lock);
@@ -83,26 +106,46 @@ static void deadline_in(struct timespec *ts, int seconds) {
     ts->tv_sec += seconds;
 }
 
+static const void *op_key(const trn_op_desc *op) {
+    switch (op->kind) {
+    case TRN_OP_MEMSET: return op->u.memset.dst;
+    case TRN_OP_COPY: return op->u.copy.dst;
+    case TRN_OP_GEMM: return op->u.gemm.c;
+    }
+    return NULL;
+}
+
 static trn_kstatus gate_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
                             int nshards) {
     gate_backend *g = (gate_backend *)be;
+    const void *key = op_key(op);
     if (op->kind == TRN_OP_MEMSET) {
-        const unsigned char *p = op->u.memset.dst;
-        if (p >= g->mem && p < g->mem + NGATES) {
-            const int i = (int)(p - g->mem);
-            pthread_mutex_lock(&g->lock);
-            g->entered[i] = 1;
+        pthread_mutex_lock(&g->lock);
+        for (int i = 0; i < NGATES; i++) {
+            if (key != g->gate[i])
+                continue;
+            g->entered[i]++;
             pthread_cond_broadcast(&g->cond);
             while (!g->open[i])
                 pthread_cond_wait(&g->cond, &g->lock);
-            pthread_mutex_unlock(&g->lock);
         }
-        gate_log(g, p, 0);
-        const trn_kstatus k = g->cpu->run(g->cpu, op, plan, shard, nshards);
-        gate_log(g, p, 1);
-        return k;
+        if (key == g->meet) {
+            /* Proceed only once every shard of the op is inside the kernel
+             * at the same time, i.e. they run concurrently. */
+            struct timespec ts;
+            deadline_in(&ts, WAIT_S / 2); /* fail here before the test's waits do */
+            g->meet_entered++;
+            pthread_cond_broadcast(&g->cond);
+            while (g->meet_entered < nshards && !g->meet_timed_out)
+                if (pthread_cond_timedwait(&g->cond, &g->lock, &ts) == ETIMEDOUT)
+                    g->meet_timed_out = 1;
+        }
+        pthread_mutex_unlock(&g->lock);
     }
-    return g->cpu->run(g->cpu, op, plan, shard, nshards);
+    gate_log(g, key, 0, shard, nshards);
+    const trn_kstatus k = g->cpu->run(g->cpu, op, plan, shard, nshards);
+    gate_log(g, key, 1, shard, nshards);
+    return k;
 }
 
 /* Asserts that the kernels writing base[0], base[stride], base[2*stride], ...
@@ -139,6 +182,7 @@ static int gate_core_count(const trn_backend *be) {
 
 static int gate_core_init(const trn_backend *be, int core) {
     const gate_backend *g = (const gate_backend *)be;
+    tls_core = core;
     return g->cpu->core_init(g->cpu, core);
 }
 
@@ -153,6 +197,8 @@ static gate_backend *gate_backend_create(void) {
     g->be.core_init = gate_core_init;
     g->be.run = gate_run;
     g->be.destroy = NULL;
+    for (int i = 0; i < NGATES; i++)
+        g->gate[i] = &g->mem[i];
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->cond, NULL);
     return g;
@@ -165,18 +211,28 @@ static void gate_backend_destroy(gate_backend *g) {
     free(g);
 }
 
-/* Waits until a worker is blocked in gate i. */
-static void gate_wait_entered(gate_backend *g, int i) {
+/* Waits until n shards are blocked in gate i; returns how many got there
+ * within WAIT_S (n on success). */
+static int gate_entered_within(gate_backend *g, int i, int n) {
     struct timespec ts;
     deadline_in(&ts, WAIT_S);
     pthread_mutex_lock(&g->lock);
-    while (!g->entered[i]) {
-        if (pthread_cond_timedwait(&g->cond, &g->lock, &ts) == ETIMEDOUT) {
-            pthread_mutex_unlock(&g->lock);
-            fail_msg("no worker reached gate %d within %d s", i, WAIT_S);
-        }
+    while (g->entered[i] < n && pthread_cond_timedwait(&g->cond, &g->lock, &ts) != ETIMEDOUT) {
     }
+    const int got = g->entered[i];
     pthread_mutex_unlock(&g->lock);
+    return got;
+}
+
+static void gate_wait_entered_n(gate_backend *g, int i, int n) {
+    const int got = gate_entered_within(g, i, n);
+    if (got < n)
+        fail_msg("%d of %d shards reached gate %d within %d s", got, n, i, WAIT_S);
+}
+
+/* Waits until a worker is blocked in gate i. */
+static void gate_wait_entered(gate_backend *g, int i) {
+    gate_wait_entered_n(g, i, 1);
 }
 
 static void gate_open(gate_backend *g, int i) {
@@ -785,6 +841,632 @@ static void test_cancel_op_waiting_for_worker(void **state) {
     assert_int_equal(x, 0);
 }
 
+/* ---- sharding ---------------------------------------------------------------------- */
+
+/* What the log says about the shards of the op writing `key`. */
+typedef struct shard_seen {
+    int starts, ends;      /* shard start/end events */
+    int nshards;           /* nshards passed to run (the last seen; -1 if they differed) */
+    unsigned shards;       /* bit i: shard i started */
+    unsigned cores;        /* bit c: a shard ran on core c */
+    int first_ev, last_ev; /* positions of its first and last event in the log */
+} shard_seen;
+
+static shard_seen seen_of(gate_backend *g, const void *key) {
+    shard_seen r = {0, 0, 0, 0, 0, -1, -1};
+    pthread_mutex_lock(&g->lock);
+    for (int e = 0; e < g->nev; e++) {
+        if (g->ev[e].dst != key)
+            continue;
+        if (r.first_ev < 0)
+            r.first_ev = e;
+        r.last_ev = e;
+        if (g->ev[e].end) {
+            r.ends++;
+            continue;
+        }
+        r.starts++;
+        r.nshards = (r.starts > 1 && r.nshards != g->ev[e].nshards) ? -1 : g->ev[e].nshards;
+        r.shards |= 1u << (g->ev[e].shard & 31);
+        if (g->ev[e].core >= 0)
+            r.cores |= 1u << (g->ev[e].core & 31);
+    }
+    pthread_mutex_unlock(&g->lock);
+    return r;
+}
+
+/* Asserts that the op writing `key` ran as exactly n shards 0..n-1, each once. */
+static shard_seen expect_shards(gate_backend *g, const void *key, int n) {
+    const shard_seen r = seen_of(g, key);
+    if (r.starts != n || r.ends != n || r.nshards != n || r.shards != (1u << n) - 1u)
+        fail_msg("expected %d shards, saw %d starts, %d ends, nshards %d, shard mask %#x", n,
+                 r.starts, r.ends, r.nshards, r.shards);
+    return r;
+}
+
+static int popcount(unsigned x) {
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* A big SGEMM: C = A B + C with m = k = 256, n = 512, ldc = m + 5: 67 MFLOP
+ * and 512 columns, so the policy gives it min(ncores, 4) shards.
+ * exact: integer data with |sums| < 2^24, so the product is exact in float
+ * and must equal the naive reference. Otherwise: random data in [-1, 1),
+ * whose rounding depends on how OpenBLAS blocks the columns, so that
+ * comparing bits between runs shows whether the cut changed. */
+enum { GM = 256, GN = 512, GK = 256, GLDC = GM + 5 };
+
+typedef struct gemm_case {
+    float a[GM * GK], b[GK * GN], c0[GLDC * GN];
+    double ref[GLDC * GN];
+} gemm_case;
+
+static float lcg_uniform(uint64_t *x) {
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (float)((double)(*x >> 40) / (double)(1u << 24) * 2.0 - 1.0);
+}
+
+static gemm_case *gemm_case_new(int exact) {
+    gemm_case *gc = malloc(sizeof(*gc));
+    assert_non_null(gc);
+    uint64_t x = 12345;
+    for (int i = 0; i < GM * GK; i++)
+        gc->a[i] = exact ? (float)((i * 7) % 7 - 3 + (i / 7) % 3) : lcg_uniform(&x);
+    for (int i = 0; i < GK * GN; i++)
+        gc->b[i] = exact ? (float)((i * 5 + 1) % 9 - 4) : lcg_uniform(&x);
+    for (int i = 0; i < GLDC * GN; i++)
+        gc->c0[i] = exact ? (float)(i % 11 - 5) : lcg_uniform(&x);
+    for (int j = 0; j < GN; j++) {
+        for (int i = 0; i < GLDC; i++) {
+            double acc = gc->c0[i + j * GLDC];
+            if (i < GM)
+                for (int l = 0; l < GK; l++)
+                    acc += (double)gc->a[i + l * GM] * (double)gc->b[l + j * GK];
+            gc->ref[i + j * GLDC] = acc; /* rows >= GM: padding, untouched */
+        }
+    }
+    return gc;
+}
+
+/* A test_op computing gc's product into c (GLDC * GN floats, set to c0). */
+static void gemm_op(test_op *t, rec *r, int index, const gemm_case *gc, float *c) {
+    memset(t, 0, sizeof(*t));
+    memcpy(c, gc->c0, sizeof(gc->c0));
+    trn_gemm_desc *d = &t->sop.desc.u.gemm;
+    t->sop.desc.kind = TRN_OP_GEMM;
+    d->type = TRN_DTYPE_R32F;
+    d->transa = d->transb = TRN_TRANS_N;
+    d->m = GM;
+    d->n = GN;
+    d->k = GK;
+    d->alpha.re = 1.0;
+    d->beta.re = 1.0;
+    d->a = gc->a;
+    d->lda = GM;
+    d->b = gc->b;
+    d->ldb = GK;
+    d->c = c;
+    d->ldc = GLDC;
+    t->sop.done = on_done;
+    t->r = r;
+    t->index = index;
+}
+
+static void expect_gemm_result(const gemm_case *gc, const float *c) {
+    for (int i = 0; i < GLDC * GN; i++)
+        if ((double)c[i] != gc->ref[i])
+            fail_msg("C[%d] (row %d, column %d) = %g, want %g", i, i % GLDC, i / GLDC, (double)c[i],
+                     gc->ref[i]);
+}
+
+static void big_memset_op(test_op *t, rec *r, int index, unsigned char *dst, size_t bytes,
+                          int value) {
+    memset_op(t, r, index, dst, value);
+    t->sop.desc.u.memset.bytes = bytes;
+}
+
+static void copy_op(test_op *t, rec *r, int index, void *dst, const void *src, size_t bytes) {
+    memset(t, 0, sizeof(*t));
+    t->sop.desc.kind = TRN_OP_COPY;
+    t->sop.desc.u.copy.dst = dst;
+    t->sop.desc.u.copy.src = src;
+    t->sop.desc.u.copy.bytes = bytes;
+    t->sop.done = on_done;
+    t->r = r;
+    t->index = index;
+}
+
+/* The smallest memset split in 2 (a copy of this size touches twice as many
+ * bytes: 4 shards' worth, so 2 on two workers). */
+static const size_t MEM_SPLIT = 2 * TRN_SHARD_MEM_MIN_BYTES;
+
+static int all_bytes(const unsigned char *p, size_t n, int value) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != (unsigned char)value)
+            return 0;
+    return 1;
+}
+
+/* Rule (sched.h, trn_sched_shard_count): the shard count is a pure function
+ * of the op and the core count: 1 for small ops and on one core; for big
+ * ones min(ncores, what the per-shard minimums allow). Checked at the
+ * boundaries of each minimum. */
+static void test_shard_policy(void **state) {
+    (void)state;
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_GEMM;
+    trn_gemm_desc *g = &d.u.gemm;
+    static const float operand[1]; /* never dereferenced */
+    g->type = TRN_DTYPE_R32F;
+    g->m = g->k = 1024;
+    g->a = g->b = operand;
+
+    /* Columns: 2 x TRN_SHARD_GEMM_MIN_COLS are needed for two shards. */
+    g->n = 2 * TRN_SHARD_GEMM_MIN_COLS - 1;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    g->n = 2 * TRN_SHARD_GEMM_MIN_COLS;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    assert_int_equal(trn_sched_shard_count(&d, 8), 2);
+    g->n = 8 * TRN_SHARD_GEMM_MIN_COLS;
+    assert_int_equal(trn_sched_shard_count(&d, 1), 1);
+    assert_int_equal(trn_sched_shard_count(&d, 4), 4);
+    assert_int_equal(trn_sched_shard_count(&d, 8), 8);
+    assert_int_equal(trn_sched_shard_count(&d, 64), 8);
+    /* Without A and B (alpha = 0 or k = 0: validation leaves them unset) the
+     * kernel only scales C, m*n flops: not worth splitting. */
+    g->a = g->b = NULL;
+    assert_int_equal(trn_sched_shard_count(&d, 8), 1);
+    g->a = g->b = operand;
+
+    /* Cost: 2 x TRN_SHARD_GEMM_MIN_FLOP are needed for two shards. */
+    g->n = 1024;
+    g->m = 64;
+    g->k = (int)(TRN_SHARD_GEMM_MIN_FLOP / (2.0 * g->m * g->n)) - 1; /* below 1 shard's worth */
+    assert_true(trn_op_cost(&d) < TRN_SHARD_GEMM_MIN_FLOP);
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    g->k = (int)(2.0 * TRN_SHARD_GEMM_MIN_FLOP / (2.0 * g->m * g->n)) - 1; /* just below 2 */
+    assert_true(trn_op_cost(&d) < 2.0 * TRN_SHARD_GEMM_MIN_FLOP);
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    g->k += 1;
+    assert_true(trn_op_cost(&d) >= 2.0 * TRN_SHARD_GEMM_MIN_FLOP);
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    assert_int_equal(trn_sched_shard_count(&d, 4), 2);
+    /* A complex multiply-add is four real ones: the same shape in Z is 4x the cost. */
+    g->type = TRN_DTYPE_C64F;
+    g->k -= 1;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 4);
+    /* Small GEMMs are never split. */
+    g->type = TRN_DTYPE_R64F;
+    g->m = g->n = g->k = 64;
+    assert_int_equal(trn_sched_shard_count(&d, 64), 1);
+
+    /* memset: TRN_SHARD_MEM_MIN_BYTES written per shard. */
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_MEMSET;
+    d.u.memset.bytes = MEM_SPLIT - 1;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    d.u.memset.bytes = MEM_SPLIT;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    assert_int_equal(trn_sched_shard_count(&d, 1), 1);
+    d.u.memset.bytes = 5 * TRN_SHARD_MEM_MIN_BYTES + 1;
+    assert_int_equal(trn_sched_shard_count(&d, 16), 5);
+
+    /* copy: TRN_SHARD_MEM_MIN_BYTES read and written per shard (each byte
+     * counts twice); an overlapping copy is one shard. */
+    static unsigned char buf[64];
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_COPY;
+    d.u.copy.src = buf;
+    d.u.copy.dst = buf + 32;
+    d.u.copy.bytes = 0;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+    d.u.copy.src = (const void *)(uintptr_t)0x10000000; /* never dereferenced */
+    d.u.copy.dst = (void *)(uintptr_t)0x20000000;
+    d.u.copy.bytes = TRN_SHARD_MEM_MIN_BYTES - 1;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+    d.u.copy.bytes = TRN_SHARD_MEM_MIN_BYTES;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 2);
+    d.u.copy.bytes = 2 * TRN_SHARD_MEM_MIN_BYTES;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 4);
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    /* Adjacent is fine; overlapping by one byte, either way round, is not. */
+    d.u.copy.dst = (void *)(uintptr_t)(0x10000000 + 2 * TRN_SHARD_MEM_MIN_BYTES);
+    assert_int_equal(trn_sched_shard_count(&d, 4), 4);
+    d.u.copy.dst = (void *)(uintptr_t)(0x10000000 + 2 * TRN_SHARD_MEM_MIN_BYTES - 1);
+    assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+    d.u.copy.dst = (void *)(uintptr_t)(0x10000000 - 2 * TRN_SHARD_MEM_MIN_BYTES + 1);
+    assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+    d.u.copy.src = d.u.copy.dst = buf;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+
+    /* Markers and unknown ops. */
+    memset(&d, 0, sizeof(d));
+    d.kind = (trn_op_kind)99;
+    assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+}
+
+/* Rule: through the scheduler, a big GEMM, memset or non-overlapping copy
+ * runs as ncores (2) shards, each shard once, and computes the right result;
+ * small ops and an overlapping copy run as one shard. Observed in the
+ * backend's log of run() calls. */
+static void test_big_ops_split_small_not(void **state) {
+    fx *f = *state;
+    gemm_case *gc = gemm_case_new(1);
+    float *c_big = malloc(sizeof(gc->c0));
+    float small_a[16 * 16], small_c[16 * 16];
+    unsigned char *mem = malloc(MEM_SPLIT), *src = malloc(MEM_SPLIT), *dst = malloc(MEM_SPLIT);
+    unsigned char *ovl = malloc(MEM_SPLIT + 64), *ovl_ref = malloc(MEM_SPLIT + 64);
+    unsigned char small_mem[64];
+    assert_non_null(c_big);
+    assert_true(mem && src && dst && ovl && ovl_ref);
+    for (size_t i = 0; i < MEM_SPLIT; i++)
+        src[i] = (unsigned char)(i * 131u >> 3);
+    memset(dst, 0, MEM_SPLIT);
+    for (size_t i = 0; i < MEM_SPLIT + 64; i++)
+        ovl[i] = ovl_ref[i] = (unsigned char)(i * 7u);
+    memmove(ovl_ref + 64, ovl_ref, MEM_SPLIT);
+    for (int i = 0; i < 16 * 16; i++)
+        small_a[i] = (float)(i % 5);
+
+    test_op ops[6];
+    trn_sched_stream *st = trn_sched_stream_create(f->s);
+    gemm_op(&ops[0], &f->r, 0, gc, c_big);
+    big_memset_op(&ops[1], &f->r, 1, mem, MEM_SPLIT, 0xa5);
+    copy_op(&ops[2], &f->r, 2, dst, src, MEM_SPLIT);
+    copy_op(&ops[3], &f->r, 3, ovl + 64, ovl, MEM_SPLIT); /* overlapping */
+    memset_op(&ops[4], &f->r, 4, small_mem, 0x3c);
+    ops[4].sop.desc.u.memset.bytes = sizeof(small_mem);
+    memset(&ops[5], 0, sizeof(ops[5])); /* a small GEMM: small_c = small_a^2 */
+    ops[5].sop.desc.kind = TRN_OP_GEMM;
+    trn_gemm_desc *sg = &ops[5].sop.desc.u.gemm;
+    sg->type = TRN_DTYPE_R32F;
+    sg->m = sg->n = sg->k = 16;
+    sg->alpha.re = 1.0;
+    sg->a = sg->b = small_a;
+    sg->c = small_c;
+    sg->lda = sg->ldb = sg->ldc = 16;
+    ops[5].sop.done = on_done;
+    ops[5].r = &f->r;
+    ops[5].index = 5;
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    wait_count(&f->r, 6);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+
+    expect_shards(f->g, c_big, NWORKERS);
+    expect_shards(f->g, mem, NWORKERS);
+    expect_shards(f->g, dst, NWORKERS);
+    expect_shards(f->g, ovl + 64, 1);
+    expect_shards(f->g, small_mem, 1);
+    expect_shards(f->g, small_c, 1);
+
+    expect_gemm_result(gc, c_big);
+    assert_true(all_bytes(mem, MEM_SPLIT, 0xa5));
+    assert_memory_equal(dst, src, MEM_SPLIT);
+    assert_memory_equal(ovl, ovl_ref, MEM_SPLIT + 64);
+    assert_true(all_bytes(small_mem, sizeof(small_mem), 0x3c));
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 16; i++) {
+            float acc = 0;
+            for (int l = 0; l < 16; l++)
+                acc += small_a[i + l * 16] * small_a[l + j * 16];
+            assert_true(small_c[i + j * 16] == acc);
+        }
+
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 6);
+    free(gc);
+    free(c_big);
+    free(mem);
+    free(src);
+    free(dst);
+    free(ovl);
+    free(ovl_ref);
+}
+
+/* Rule: the shards of one op run at the same time on different workers, yet
+ * ops of one stream never overlap: every shard of op i has ended before any
+ * shard of op i+1 starts. The first op of each stream is a memset whose
+ * shards wait inside the kernel until all of them are there (the backend's
+ * "meet"): it completes only if the scheduler really runs them concurrently,
+ * on two workers. Two streams with big GEMMs and memsets run side by side. */
+static void test_shards_concurrent_stream_ordered(void **state) {
+    fx *f = *state;
+    enum { PER_STREAM = 6 };
+    gemm_case *gc = gemm_case_new(1);
+    unsigned char *meet = malloc(MEM_SPLIT);
+    float *c[2][PER_STREAM];
+    unsigned char *m[2][PER_STREAM];
+    static test_op ops[1 + 2 * PER_STREAM];
+    const void *key[2][PER_STREAM];
+    assert_non_null(meet);
+    f->g->meet = meet;
+
+    trn_sched_stream *st[2] = {trn_sched_stream_create(f->s), trn_sched_stream_create(f->s)};
+    big_memset_op(&ops[0], &f->r, 0, meet, MEM_SPLIT, 0x11);
+    assert_int_equal(trn_sched_submit(f->s, st[0], &ops[0].sop), 0);
+    for (int i = 0; i < PER_STREAM; i++) {
+        for (int s = 0; s < 2; s++) {
+            test_op *t = &ops[1 + s * PER_STREAM + i];
+            const int index = 1 + s * PER_STREAM + i;
+            c[s][i] = NULL;
+            m[s][i] = NULL;
+            if (i % 2 == 0) {
+                c[s][i] = malloc(sizeof(gc->c0));
+                assert_non_null(c[s][i]);
+                gemm_op(t, &f->r, index, gc, c[s][i]);
+                key[s][i] = c[s][i];
+            } else {
+                m[s][i] = malloc(MEM_SPLIT);
+                assert_non_null(m[s][i]);
+                big_memset_op(t, &f->r, index, m[s][i], MEM_SPLIT, 0x20 + index);
+                key[s][i] = m[s][i];
+            }
+            assert_int_equal(trn_sched_submit(f->s, st[s], &t->sop), 0);
+        }
+    }
+    wait_count(&f->r, 1 + 2 * PER_STREAM);
+
+    pthread_mutex_lock(&f->g->lock);
+    const int timed_out = f->g->meet_timed_out, met = f->g->meet_entered;
+    pthread_mutex_unlock(&f->g->lock);
+    if (timed_out)
+        fail_msg("the meet memset's shards never ran together (%d of %d inside)", met, NWORKERS);
+    const shard_seen r = expect_shards(f->g, meet, NWORKERS);
+    assert_int_equal(popcount(r.cores), NWORKERS); /* one shard on each worker */
+    assert_true(all_bytes(meet, MEM_SPLIT, 0x11));
+
+    for (int s = 0; s < 2; s++) {
+        int prev_last = s == 0 ? r.last_ev : -1;
+        for (int i = 0; i < PER_STREAM; i++) {
+            const shard_seen x = expect_shards(f->g, key[s][i], NWORKERS);
+            if (x.first_ev <= prev_last)
+                fail_msg("stream %d: op %d started (event %d) before the op before it ended "
+                         "(event %d)",
+                         s, i, x.first_ev, prev_last);
+            prev_last = x.last_ev;
+            assert_int_equal(f->r.status[1 + s * PER_STREAM + i], TRN_SCHED_OK);
+            if (c[s][i])
+                expect_gemm_result(gc, c[s][i]);
+            else
+                assert_true(all_bytes(m[s][i], MEM_SPLIT, 0x20 + 1 + s * PER_STREAM + i));
+        }
+    }
+    for (int s = 0; s < 2; s++) {
+        trn_sched_stream_release(f->s, st[s]);
+        for (int i = 0; i < PER_STREAM; i++) {
+            free(c[s][i]);
+            free(m[s][i]);
+        }
+    }
+    expect_idle(f->s, 1 + 2 * PER_STREAM);
+    f->g->meet = NULL;
+    free(meet);
+    free(gc);
+}
+
+/* Runs gc's GEMM on a fresh scheduler with `workers` workers; returns the
+ * number of shards it ran as and leaves the result in c. */
+static int gemm_on_workers(const gemm_case *gc, int workers, float *c) {
+    gate_backend *g = gate_backend_create();
+    char err[256] = "";
+    trn_sched *s = trn_sched_create(&g->be, NULL, workers, err, sizeof(err));
+    if (!s)
+        fail_msg("trn_sched_create: %s", err);
+    rec r;
+    rec_init(&r);
+    test_op t;
+    trn_sched_stream *st = trn_sched_stream_create(s);
+    gemm_op(&t, &r, 0, gc, c);
+    assert_int_equal(trn_sched_submit(s, st, &t.sop), 0);
+    wait_done(&r, 0);
+    assert_int_equal(r.status[0], TRN_SCHED_OK);
+    const shard_seen x = seen_of(g, c);
+    trn_sched_stream_release(s, st);
+    trn_sched_shutdown(s);
+    trn_sched_destroy(s);
+    gate_backend_destroy(g);
+    rec_destroy(&r);
+    assert_int_equal(x.starts, x.nshards);
+    assert_int_equal(x.shards, (1u << x.nshards) - 1u);
+    return x.nshards;
+}
+
+/* Rule: the shard count depends on the op and the core count only, never on
+ * load, so the result is bitwise the same whatever else is running.
+ * The same big GEMM runs (1) on idle workers; (2) with one worker blocked in
+ * a gate: it is still cut in 2, and the free worker runs both shards; (3) with
+ * both workers blocked and other streams' work queued in front of it. All
+ * three give nshards = 2 and the same bits. On 1, 3 and 4 workers it is cut
+ * in 1, 3 and 4, and (shards start at aligned columns, blas_gemm.c) still
+ * gives the same bits. The data is random, so a cut in the wrong place
+ * changes the last bits of some columns. */
+static void test_shard_count_ignores_load(void **state) {
+    fx *f = *state;
+    gemm_case *gc = gemm_case_new(0);
+    float *c_idle = malloc(sizeof(gc->c0)), *c_one = malloc(sizeof(gc->c0)),
+          *c_busy = malloc(sizeof(gc->c0)), *c_other = malloc(sizeof(gc->c0));
+    assert_true(c_idle && c_one && c_busy && c_other);
+    enum { QUEUED = 40 };
+    static test_op q[QUEUED];
+    static unsigned char qbytes[QUEUED];
+    test_op idle, g0, one, g1, busy;
+    trn_sched_stream *a = trn_sched_stream_create(f->s), *b = trn_sched_stream_create(f->s),
+                     *c = trn_sched_stream_create(f->s), *d = trn_sched_stream_create(f->s);
+
+    /* (1) idle */
+    gemm_op(&idle, &f->r, 0, gc, c_idle);
+    assert_int_equal(trn_sched_submit(f->s, a, &idle.sop), 0);
+    wait_done(&f->r, 0);
+    expect_shards(f->g, c_idle, NWORKERS);
+
+    /* (2) one worker held in gate 0: the GEMM still has 2 shards, both run
+     * (one after the other) on the free worker, before the gate opens. */
+    gate_op(&g0, &f->r, 1, f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, b, &g0.sop), 0);
+    gate_wait_entered(f->g, 0);
+    gemm_op(&one, &f->r, 2, gc, c_one);
+    assert_int_equal(trn_sched_submit(f->s, a, &one.sop), 0);
+    wait_done(&f->r, 2);
+    assert_false(is_done(&f->r, 1));
+    const shard_seen x1 = expect_shards(f->g, c_one, NWORKERS);
+    assert_int_equal(popcount(x1.cores), 1);
+
+    /* (3) both workers held, other streams' work queued first. */
+    gate_op(&g1, &f->r, 3, f->g, 1);
+    assert_int_equal(trn_sched_submit(f->s, c, &g1.sop), 0);
+    gate_wait_entered(f->g, 1);
+    for (int i = 0; i < QUEUED; i++) {
+        memset_op(&q[i], &f->r, 4 + i, &qbytes[i], 9);
+        assert_int_equal(trn_sched_submit(f->s, (i % 2) ? c : d, &q[i].sop), 0);
+    }
+    gemm_op(&busy, &f->r, 4 + QUEUED, gc, c_busy);
+    assert_int_equal(trn_sched_submit(f->s, a, &busy.sop), 0);
+    settle();
+    assert_int_equal(seen_of(f->g, c_busy).starts, 0);
+    gate_open(f->g, 0);
+    gate_open(f->g, 1);
+    wait_count(&f->r, 5 + QUEUED);
+    expect_shards(f->g, c_busy, NWORKERS);
+    for (int i = 0; i < 5 + QUEUED; i++)
+        assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+
+    assert_memory_equal(c_one, c_idle, sizeof(gc->c0));
+    assert_memory_equal(c_busy, c_idle, sizeof(gc->c0));
+
+    /* Other core counts: ncores shards (up to what the size allows), same bits. */
+    assert_int_equal(gemm_on_workers(gc, 1, c_other), 1);
+    assert_memory_equal(c_other, c_idle, sizeof(gc->c0));
+    assert_int_equal(gemm_on_workers(gc, 4, c_other), 4);
+    assert_memory_equal(c_other, c_idle, sizeof(gc->c0));
+    assert_int_equal(gemm_on_workers(gc, 3, c_other), 3);
+    assert_memory_equal(c_other, c_idle, sizeof(gc->c0));
+
+    trn_sched_stream_release(f->s, a);
+    trn_sched_stream_release(f->s, b);
+    trn_sched_stream_release(f->s, c);
+    trn_sched_stream_release(f->s, d);
+    expect_idle(f->s, 5 + QUEUED);
+    free(gc);
+    free(c_idle);
+    free(c_one);
+    free(c_busy);
+    free(c_other);
+}
+
+/* Rule (sched.h): an op counts as started once any of its shards has been
+ * taken by a worker, and a started op finishes. Worker 0 is held in gate 0;
+ * a big memset P (2 shards) is submitted on stream s: worker 1 takes shard 0
+ * and is held in gate 2 (pointed at P), while shard 1 waits on the ready
+ * queue. Cancelling s then completes what is queued behind P with CANCELLED
+ * at once, but not P: after the gates open, P's second shard runs too and P
+ * completes OK with every byte written. */
+static void test_cancel_partly_dispatched_op(void **state) {
+    fx *f = *state;
+    unsigned char *p = malloc(MEM_SPLIT), behind = 0;
+    assert_non_null(p);
+    memset(p, 0, MEM_SPLIT);
+    test_op g0, big, q, mark, after;
+    trn_sched_stream *a = trn_sched_stream_create(f->s), *s = trn_sched_stream_create(f->s);
+    f->g->gate[2] = p;
+    gate_op(&g0, &f->r, 0, f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, a, &g0.sop), 0);
+    gate_wait_entered(f->g, 0);
+    big_memset_op(&big, &f->r, 1, p, MEM_SPLIT, 0x77);
+    memset_op(&q, &f->r, 2, &behind, 1);
+    marker_op(&mark, &f->r, 3);
+    assert_int_equal(trn_sched_submit(f->s, s, &big.sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, s, &q.sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, s, &mark.sop), 0);
+    gate_wait_entered(f->g, 2); /* shard 0 of P is running; shard 1 is not */
+
+    trn_sched_stream_cancel(f->s, s);
+    /* Record, release every worker, and only then assert: P lives on this
+     * stack frame and its running shard must finish before a failure returns. */
+    const int p_done_at_cancel = is_done(&f->r, 1);
+    trn_sched_stats stats;
+    trn_sched_get_stats(f->s, &stats);
+    gate_open(f->g, 0); /* worker 0 is free: it takes P's shard 1 */
+    const int in_gate = gate_entered_within(f->g, 2, 2);
+    gate_open(f->g, 2);
+    wait_done(&f->r, 0);
+    assert_int_equal(f->r.done[2], 1);
+    assert_int_equal(f->r.status[2], TRN_SCHED_CANCELLED);
+    assert_int_equal(f->r.done[3], 1);
+    assert_int_equal(f->r.status[3], TRN_SCHED_CANCELLED);
+    assert_false(p_done_at_cancel);
+    assert_int_equal(stats.ops_running, 2); /* the gate op and P */
+    assert_int_equal(stats.ops_queued, 0);
+    assert_int_equal(in_gate, 2); /* P's second shard ran after the cancel */
+    wait_done(&f->r, 1);
+    assert_int_equal(f->r.status[1], TRN_SCHED_OK);
+    expect_shards(f->g, p, NWORKERS);
+    assert_true(all_bytes(p, MEM_SPLIT, 0x77));
+    assert_int_equal(behind, 0);
+
+    /* The stream is usable afterwards. */
+    memset_op(&after, &f->r, 4, &behind, 5);
+    assert_int_equal(trn_sched_submit(f->s, s, &after.sop), 0);
+    wait_done(&f->r, 4);
+    assert_int_equal(behind, 5);
+    trn_sched_stream_release(f->s, a);
+    trn_sched_stream_release(f->s, s);
+    expect_idle(f->s, 3);
+    free(p);
+}
+
+/* Rule (trn_sched_shutdown): "completes every queued op ... waits for running
+ * shards". With P partly dispatched as above and an unstarted op R waiting
+ * behind it on the ready queue (another stream), shutdown completes R with
+ * SHUTDOWN at once but lets P finish: its second shard still runs after
+ * shutdown began, and the workers exit only after that. */
+static void test_shutdown_partly_dispatched_op(void **state) {
+    fx *f = *state;
+    unsigned char *p = malloc(MEM_SPLIT), rbyte = 0;
+    assert_non_null(p);
+    memset(p, 0, MEM_SPLIT);
+    test_op g0, big, r;
+    trn_sched_stream *a = trn_sched_stream_create(f->s), *s = trn_sched_stream_create(f->s),
+                     *c = trn_sched_stream_create(f->s);
+    f->g->gate[2] = p;
+    gate_op(&g0, &f->r, 0, f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, a, &g0.sop), 0);
+    gate_wait_entered(f->g, 0);
+    big_memset_op(&big, &f->r, 1, p, MEM_SPLIT, 0x42);
+    assert_int_equal(trn_sched_submit(f->s, s, &big.sop), 0);
+    gate_wait_entered(f->g, 2);
+    memset_op(&r, &f->r, 2, &rbyte, 1);
+    assert_int_equal(trn_sched_submit(f->s, c, &r.sop), 0);
+
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, shutdown_thread, f->s), 0);
+    wait_done(&f->r, 2);
+    /* As in the cancel test: release the workers before asserting. */
+    const int p_done_early = is_done(&f->r, 1);
+    gate_open(f->g, 0);
+    const int in_gate = gate_entered_within(f->g, 2, 2); /* shard 1 starts during shutdown */
+    gate_open(f->g, 2);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(f->r.status[2], TRN_SCHED_SHUTDOWN);
+    assert_false(p_done_early);
+    assert_int_equal(in_gate, 2);
+    assert_int_equal(f->r.status[0], TRN_SCHED_OK);
+    assert_int_equal(f->r.status[1], TRN_SCHED_OK);
+    expect_shards(f->g, p, NWORKERS);
+    assert_true(all_bytes(p, MEM_SPLIT, 0x42));
+    assert_int_equal(rbyte, 0);
+    trn_sched_stream_release(f->s, a);
+    trn_sched_stream_release(f->s, s);
+    trn_sched_stream_release(f->s, c);
+    expect_idle(f->s, 2);
+    free(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
@@ -797,6 +1479,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_callbacks_in_stream_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_marker_behind_unstarted_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel_op_waiting_for_worker, setup, teardown),
+        cmocka_unit_test(test_shard_policy),
+        cmocka_unit_test_setup_teardown(test_big_ops_split_small_not, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shards_concurrent_stream_ordered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shard_count_ignores_load, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cancel_partly_dispatched_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_partly_dispatched_op, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
