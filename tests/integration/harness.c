@@ -131,6 +131,24 @@ int th_daemon_stop(th_daemon *d) {
     return result;
 }
 
+pid_t th_spawn_role(const char *role, const char *addr, int fd) {
+    char fdbuf[16];
+    snprintf(fdbuf, sizeof(fdbuf), "%d", fd);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "test-role", "--role", role, addr, fdbuf, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+int th_wait_child(pid_t pid) {
+    int status;
+    if (waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int th_run(const char *const *argv, const char *out_path) {
     const pid_t pid = fork();
     if (pid < 0)

@@ -31,6 +31,15 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args);
  * timeout (the daemon is then killed). Removes the temp directory. */
 int th_daemon_stop(th_daemon *d);
 
+/* Starts this test binary again as `ARGV0 --role ROLE ADDR FD` (FD: a
+ * descriptor the child inherits, or -1). gRPC is not fork-safe once
+ * initialised, so client processes are always re-executed, never forked
+ * bare. Returns the child's pid. */
+pid_t th_spawn_role(const char *role, const char *addr, int fd);
+
+/* Waits for a child: its exit status, or 128 + signal. */
+int th_wait_child(pid_t pid);
+
 /* Runs a program and returns its exit status; output goes to out_path when
  * not NULL. */
 int th_run(const char *const *argv, const char *out_path);

@@ -30,48 +30,12 @@
 
 #include "harness.h"
 #include "trnsci/trnblas.h"
-
-typedef long double complex lcplx;
-typedef enum { TY_S, TY_D, TY_C, TY_Z } ty;
-static const char *const ty_name[] = {"S", "D", "C", "Z"};
+#include "typed.h"
 
 static th_daemon daemon_under_test;
 
-static size_t esize(ty t) {
-    return t == TY_S ? 4 : t == TY_D ? 8 : t == TY_C ? 8 : 16;
-}
-static int is_complex(ty t) {
-    return t == TY_C || t == TY_Z;
-}
 static long double unit_roundoff(ty t) {
     return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
-}
-
-static void put(ty t, void *buf, size_t i, lcplx v) {
-    switch (t) {
-    case TY_S: ((float *)buf)[i] = (float)creall(v); break;
-    case TY_D: ((double *)buf)[i] = (double)creall(v); break;
-    case TY_C:
-        ((float *)buf)[2 * i] = (float)creall(v);
-        ((float *)buf)[2 * i + 1] = (float)cimagl(v);
-        break;
-    case TY_Z:
-        ((double *)buf)[2 * i] = (double)creall(v);
-        ((double *)buf)[2 * i + 1] = (double)cimagl(v);
-        break;
-    }
-}
-
-static lcplx get(ty t, const void *buf, size_t i) {
-    switch (t) {
-    case TY_S: return ((const float *)buf)[i];
-    case TY_D: return ((const double *)buf)[i];
-    case TY_C:
-        return ((const float *)buf)[2 * i] + I * (long double)((const float *)buf)[2 * i + 1];
-    case TY_Z:
-        return ((const double *)buf)[2 * i] + I * (long double)((const double *)buf)[2 * i + 1];
-    }
-    return 0;
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;

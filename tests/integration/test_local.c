@@ -573,14 +573,8 @@ static void test_kill_clients_mid_op(void **state) {
     for (int i = 0; i < ITERATIONS; i++) {
         int fds[2];
         assert_int_equal(pipe(fds), 0);
-        char fdbuf[16];
-        snprintf(fdbuf, sizeof(fdbuf), "%d", fds[1]);
-        const pid_t pid = fork();
-        if (pid == 0) {
-            execl("/proc/self/exe", "test_local", "--victim", daemon_under_test.unix_addr, fdbuf,
-                  (char *)NULL);
-            _exit(127);
-        }
+        const pid_t pid = th_spawn_role("victim", daemon_under_test.unix_addr, fds[1]);
+        assert_true(pid > 0);
         close(fds[1]);
         char ok = 0;
         assert_int_equal(read(fds[0], &ok, 1), 1);
@@ -616,8 +610,8 @@ static void test_kill_clients_mid_op(void **state) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 4 && strcmp(argv[1], "--victim") == 0)
-        return victim(argv[2], atoi(argv[3]));
+    if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "victim") == 0)
+        return victim(argv[3], atoi(argv[4]));
     if (th_daemon_start(&daemon_under_test, NULL) != 0) {
         fprintf(stderr, "could not start trnscid\n");
         return 1;

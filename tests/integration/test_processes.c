@@ -10,7 +10,7 @@
  *    daemon exits 0 (leak-free under the sanitizer build).
  *
  * gRPC is not fork-safe once initialised, so every client process is this
- * binary re-executed in a child role (spawn_role), never a bare fork.
+ * binary re-executed in a child role (th_spawn_role), never a bare fork.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -84,35 +84,16 @@ static int client_process(const char *addr, int seed, int reps) {
     return 0;
 }
 
-/* Runs this binary again as `--role NAME ADDR FD` (FD: an inherited pipe). */
-static pid_t spawn_role(const char *role, const char *addr, int fd) {
-    char fdbuf[16];
-    snprintf(fdbuf, sizeof(fdbuf), "%d", fd);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execl("/proc/self/exe", "test_processes", "--role", role, addr, fdbuf, (char *)NULL);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int wait_child(pid_t pid) {
-    int status;
-    if (waitpid(pid, &status, 0) != pid)
-        return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void test_two_processes_at_once(void **state) {
     (void)state;
     pid_t kids[2];
     for (int i = 0; i < 2; i++) {
-        kids[i] = spawn_role(i ? "client2" : "client1",
-                             i ? daemon_under_test.tcp_addr : daemon_under_test.unix_addr, -1);
+        kids[i] = th_spawn_role(i ? "client2" : "client1",
+                                i ? daemon_under_test.tcp_addr : daemon_under_test.unix_addr, -1);
         assert_true(kids[i] > 0);
     }
     for (int i = 0; i < 2; i++)
-        assert_int_equal(wait_child(kids[i]), 0);
+        assert_int_equal(th_wait_child(kids[i]), 0);
     assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
 }
 
@@ -155,7 +136,7 @@ static void test_client_killed_mid_op(void **state) {
 
     int fds[2];
     assert_int_equal(pipe(fds), 0);
-    const pid_t pid = spawn_role("victim", daemon_under_test.tcp_addr, fds[1]);
+    const pid_t pid = th_spawn_role("victim", daemon_under_test.tcp_addr, fds[1]);
     assert_true(pid > 0);
     close(fds[1]);
     char ok = 0;
@@ -168,7 +149,7 @@ static void test_client_killed_mid_op(void **state) {
     assert_true(st.opsQueued + st.opsRunning > 0);
 
     kill(pid, SIGKILL);
-    assert_int_equal(wait_child(pid), 128 + SIGKILL);
+    assert_int_equal(th_wait_child(pid), 128 + SIGKILL);
 
     /* The victim's session goes: queued ops are dropped, running ones finish
      * and then release its buffers. Only our 32 bytes stay. */
@@ -197,7 +178,7 @@ static void test_sigterm_with_waiting_client(void **state) {
     assert_int_equal(th_daemon_start(&d, args), 0);
     int fds[2];
     assert_int_equal(pipe(fds), 0);
-    const pid_t pid = spawn_role("waiter", d.unix_addr, fds[1]);
+    const pid_t pid = th_spawn_role("waiter", d.unix_addr, fds[1]);
     assert_true(pid > 0);
     close(fds[1]);
     char ok = 0;
@@ -205,7 +186,7 @@ static void test_sigterm_with_waiting_client(void **state) {
     close(fds[0]);
     sleep_ms(100); /* let the child's Synchronize reach the daemon */
     assert_int_equal(th_daemon_stop(&d), 0);
-    assert_int_equal(wait_child(pid), 0);
+    assert_int_equal(th_wait_child(pid), 0);
 }
 
 /* The waiter queues much more work than finishes before SIGTERM, then waits

@@ -45,46 +45,9 @@
 
 #include "harness.h"
 #include "trnsci/trnblas.h"
-
-typedef long double complex lcplx;
-typedef enum { TY_S, TY_D, TY_C, TY_Z } ty;
-static const char *const ty_name[] = {"S", "D", "C", "Z"};
+#include "typed.h"
 
 static th_daemon one_core, two_cores;
-
-static size_t esize(ty t) {
-    return t == TY_S ? 4 : t == TY_D ? 8 : t == TY_C ? 8 : 16;
-}
-static int is_complex(ty t) {
-    return t == TY_C || t == TY_Z;
-}
-
-static void put(ty t, void *buf, size_t i, lcplx v) {
-    switch (t) {
-    case TY_S: ((float *)buf)[i] = (float)creall(v); break;
-    case TY_D: ((double *)buf)[i] = (double)creall(v); break;
-    case TY_C:
-        ((float *)buf)[2 * i] = (float)creall(v);
-        ((float *)buf)[2 * i + 1] = (float)cimagl(v);
-        break;
-    case TY_Z:
-        ((double *)buf)[2 * i] = (double)creall(v);
-        ((double *)buf)[2 * i + 1] = (double)cimagl(v);
-        break;
-    }
-}
-
-static lcplx get(ty t, const void *buf, size_t i) {
-    switch (t) {
-    case TY_S: return ((const float *)buf)[i];
-    case TY_D: return ((const double *)buf)[i];
-    case TY_C:
-        return ((const float *)buf)[2 * i] + I * (long double)((const float *)buf)[2 * i + 1];
-    case TY_Z:
-        return ((const double *)buf)[2 * i] + I * (long double)((const double *)buf)[2 * i + 1];
-    }
-    return 0;
-}
 
 /* xorshift64*, uniform in [-1, 1). */
 static long double uniform(uint64_t *s) {
@@ -535,24 +498,6 @@ static int loader(const char *addr, int ctl) {
     return rc;
 }
 
-static pid_t spawn_loader(const char *addr, int fd) {
-    char fdbuf[16];
-    snprintf(fdbuf, sizeof(fdbuf), "%d", fd);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execl("/proc/self/exe", "test_sharding", "--role", "loader", addr, fdbuf, (char *)NULL);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int wait_child(pid_t pid) {
-    int status;
-    if (waitpid(pid, &status, 0) != pid)
-        return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* Two runs on the 2-core daemon while the loader keeps both of its workers
  * busy: the same bits as the 1-core daemon's. */
 static void test_sharded_under_load(void **state) {
@@ -561,7 +506,7 @@ static void test_sharded_under_load(void **state) {
         assert_non_null(baseline[i]); /* test_one_core_vs_two_cores ran */
     int sv[2];
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    const pid_t pid = spawn_loader(two_cores.unix_addr, sv[1]);
+    const pid_t pid = th_spawn_role("loader", two_cores.unix_addr, sv[1]);
     assert_true(pid > 0);
     close(sv[1]);
     char ready = 0;
@@ -575,7 +520,7 @@ static void test_sharded_under_load(void **state) {
 
     assert_int_equal(write(sv[0], "q", 1), 1);
     close(sv[0]);
-    assert_int_equal(wait_child(pid), 0);
+    assert_int_equal(th_wait_child(pid), 0);
     assert_true(loader_alive);
     expect_same_bits(baseline, run1, "2 cores under load, run 1 vs 1 core");
     expect_same_bits(baseline, run2, "2 cores under load, run 2 vs 1 core");
