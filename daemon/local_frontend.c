@@ -482,11 +482,17 @@ static int local_bind_session(trn_call *base, trn_session *s) {
     pthread_mutex_unlock(&c->lock);
     if (taken)
         return -1;
+    /* The session's pointer to c->attach holds a reference to the connection:
+     * the session may finish it from another thread after the loop has
+     * closed the connection. Dropped by conn_session_ended, or by conn_close
+     * when it takes the attach back first. */
+    atomic_fetch_add(&c->refs, 1);
     if (trn_session_attach(s, &c->attach) != 0) {
         pthread_mutex_lock(&c->lock);
         c->session = NULL;
         pthread_mutex_unlock(&c->lock);
         trn_session_unref(s);
+        conn_unref(c);
         return -1;
     }
     return 0;
@@ -507,6 +513,7 @@ static void conn_session_ended(trn_call *attach, trn_wire_code code, const char 
     pthread_mutex_unlock(&c->lock);
     if (s)
         trn_session_unref(s);
+    conn_unref(c); /* the session's reference (local_bind_session) */
 }
 
 static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int via_ring) {
@@ -577,8 +584,10 @@ static void conn_close(conn *c, const char *why) {
     uv_poll_stop(&c->poll);
     uv_close((uv_handle_t *)&c->poll, on_conn_closed);
     if (s) {
-        if (trn_session_detach(s, &c->attach))
+        if (trn_session_detach(s, &c->attach)) {
             trn_session_close(s, "client disconnected");
+            conn_unref(c); /* the session's reference: it will not finish c->attach */
+        }
         trn_session_unref(s);
     }
 }
