@@ -17,7 +17,8 @@ static trnblasStatus_t status_of(trnsciError_t e) {
     switch (e) {
     case trnsciSuccess: return TRNBLAS_STATUS_SUCCESS;
     case trnsciErrorInvalidValue: return TRNBLAS_STATUS_INVALID_VALUE;
-    case trnsciErrorMemoryAllocation: return TRNBLAS_STATUS_ALLOC_FAILED;
+    case trnsciErrorMemoryAllocation:
+    case trnsciErrorBusy: return TRNBLAS_STATUS_ALLOC_FAILED; /* no queue slot: retry later */
     case trnsciErrorNoDevice:
     case trnsciErrorInitializationError:
     case trnsciErrorInsufficientDriver: return TRNBLAS_STATUS_NOT_INITIALIZED;

@@ -252,7 +252,14 @@ trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1
     req.op = op;
     /* Count before sending: a concurrent memcpy must not skip its sync. */
     atomic_fetch_add(&c->submitted, 1);
-    return trn_client_call(c, TRN_WIRE_SUBMIT, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+    const trnsciError_t e =
+        trn_client_call(c, TRN_WIRE_SUBMIT, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+    if (e == trnsciErrorMemoryAllocation) { /* a queue or stream limit: retry later */
+        char msg[512];
+        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+        return trn_fail(trnsciErrorBusy, "%s", msg);
+    }
+    return e;
 }
 
 trnsciError_t trn_client_sync_all(trn_client *c) {

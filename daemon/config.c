@@ -17,6 +17,7 @@
 
 #define DEFAULT_MAX_SESSION_BYTES (16ULL << 30)
 #define DEFAULT_MAX_STREAMS 256u
+#define DEFAULT_MAX_QUEUED_OPS 4096u
 #define DEFAULT_MAX_SESSIONS_PER_UID 256u
 #define DEFAULT_MAX_BYTES_PER_UID (64ULL << 30)
 #define DEFAULT_LEASE_MS 30000u
@@ -41,6 +42,8 @@ static const char usage[] =
     "                           reserved: no op family keeps plans yet)\n"
     "  --max-session-bytes B    buffer quota per session, e.g. 512M, 8G (default 16G)\n"
     "  --max-streams N          streams per session (default 256)\n"
+    "  --max-queued-ops N       ops one session may have queued or running; past\n"
+    "                           it Submit is refused until some complete (4096)\n"
     "  --max-sessions-per-uid N local sessions one user may hold (default 256)\n"
     "  --max-bytes-per-uid B    buffer bytes one user's local sessions may hold\n"
     "                           together (default 64G)\n"
@@ -196,6 +199,7 @@ static void set_defaults(trn_config *cfg) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->max_session_bytes = DEFAULT_MAX_SESSION_BYTES;
     cfg->max_streams = DEFAULT_MAX_STREAMS;
+    cfg->max_queued_ops = DEFAULT_MAX_QUEUED_OPS;
     cfg->max_sessions_per_uid = DEFAULT_MAX_SESSIONS_PER_UID;
     cfg->max_bytes_per_uid = DEFAULT_MAX_BYTES_PER_UID;
     cfg->lease_ms = DEFAULT_LEASE_MS;
@@ -232,6 +236,7 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         O_GROUP,
         O_UID_SESSIONS,
         O_UID_BYTES,
+        O_QUEUED,
         O_CORES,
         O_CACHE,
         O_MAXBYTES,
@@ -245,6 +250,7 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         {"socket-group", required_argument, NULL, O_GROUP},
         {"max-sessions-per-uid", required_argument, NULL, O_UID_SESSIONS},
         {"max-bytes-per-uid", required_argument, NULL, O_UID_BYTES},
+        {"max-queued-ops", required_argument, NULL, O_QUEUED},
         {"cores", required_argument, NULL, O_CORES},
         {"cache-dir", required_argument, NULL, O_CACHE},
         {"max-session-bytes", required_argument, NULL, O_MAXBYTES},
@@ -269,6 +275,13 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         case O_GROUP:
             free(cfg->socket_group);
             cfg->socket_group = strdup(optarg);
+            break;
+        case O_QUEUED:
+            if (parse_uint(optarg, 10000000, &v) || v == 0) {
+                snprintf(err, errlen, "--max-queued-ops %s: expected 1..10000000", optarg);
+                return TRN_CONFIG_ERROR;
+            }
+            cfg->max_queued_ops = (uint32_t)v;
             break;
         case O_UID_SESSIONS:
             if (parse_uint(optarg, 1000000, &v) || v == 0) {

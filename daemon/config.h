@@ -24,6 +24,7 @@ typedef struct trn_config {
     uint32_t max_sessions_per_uid; /* local clients of one uid */
     uint64_t max_bytes_per_uid;    /* buffer bytes of one uid's local sessions */
     uint32_t max_streams;          /* per session, default stream included */
+    uint32_t max_queued_ops;       /* per session: submitted and not yet completed */
     uint32_t lease_ms;             /* lease of a session with no Attach stream */
     trn_log_level log_level;
 } trn_config;

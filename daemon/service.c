@@ -282,9 +282,35 @@ static void op_done(trn_sched_op *sop, trn_sched_status status) {
             op->session,
             status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
     }
+    pthread_mutex_lock(&op->session->lock);
+    op->session->ops_pending--;
+    pthread_mutex_unlock(&op->session->lock);
     trn_op_refs_release(&op->refs);
     trn_session_unref(op->session);
     free(op);
+}
+
+/* Backpressure: reserves a place for one more op of the session, or fails
+ * with err written when the session already has max-queued-ops. */
+static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen) {
+    pthread_mutex_lock(&s->lock);
+    const uint32_t pending = s->ops_pending;
+    const int ok = pending < svc->cfg->max_queued_ops;
+    if (ok)
+        s->ops_pending++;
+    pthread_mutex_unlock(&s->lock);
+    if (!ok)
+        snprintf(err, errlen,
+                 "this session already has %u ops queued or running (max-queued-ops %u): "
+                 "synchronize and submit again",
+                 pending, svc->cfg->max_queued_ops);
+    return ok ? 0 : -1;
+}
+
+static void unreserve_op(trn_session *s) {
+    pthread_mutex_lock(&s->lock);
+    s->ops_pending--;
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* Under s->lock: the stream for id with an extra reference, or NULL. */
@@ -312,8 +338,14 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     trn_session *s = session_or_fail(svc, req->session_id, call);
     if (!s)
         return;
+    if (reserve_op(svc, s, err, sizeof(err)) != 0) {
+        trn_session_unref(s);
+        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, err);
+        return;
+    }
     daemon_op *op = calloc(1, sizeof(*op));
     if (!op) {
+        unreserve_op(s);
         trn_session_unref(s);
         finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory queueing an op");
         return;
@@ -323,6 +355,7 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     if (rc != TRN_WIRE_OK) {
         trn_log(TRN_LOG_DEBUG, "session #%llu: rejected: %s", (unsigned long long)s->number, err);
         free(op);
+        unreserve_op(s);
         trn_session_unref(s);
         finish_error(call, rc, err);
         return;
@@ -331,6 +364,7 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     if (!st) {
         trn_op_refs_release(&op->refs);
         free(op);
+        unreserve_op(s);
         stream_limit_error(svc, s, req->stream_id, call);
         trn_session_unref(s);
         return;
@@ -344,6 +378,7 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
         trn_sched_stream_release(svc->sched, st);
         trn_op_refs_release(&op->refs);
         free(op);
+        unreserve_op(s);
         trn_session_unref(s);
         finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
         return;

@@ -48,6 +48,7 @@ struct trn_session {
     uint64_t bytes;    /* charged against the quota */
     trn_idmap streams; /* stream id + 1 → trn_sched_stream* */
     uint64_t op_seq;
+    uint32_t ops_pending; /* submitted, not yet completed (max-queued-ops) */
     /* First execution error since the last Synchronize. */
     trn_wire_code async_code;
     char async_msg[256];

@@ -467,6 +467,44 @@ static void test_uid_limits(void **state) {
     assert_int_equal(th_daemon_stop(&d), 0);
 }
 
+/* Backpressure on queued work: past --max-queued-ops a Submit is refused with
+ * trnsciErrorBusy (TRNBLAS_STATUS_ALLOC_FAILED through trnblas), naming the
+ * limit, and accepted again once work completes. */
+static void test_queue_limit(void **state) {
+    (void)state;
+    enum { N = 800 }; /* ~1 GFLOP per DGEMM: the queue cannot drain meanwhile */
+    th_daemon d;
+    const char *const args[] = {"--max-queued-ops", "3", "--cores", "1", NULL};
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
+    double *a, *c;
+    const double one = 1, zero = 0;
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMalloc((void **)&a, sizeof(double) * N * N), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&c, sizeof(double) * N * N), trnsciSuccess);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(
+            trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, a, N, a, N, &zero, c, N),
+            TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(
+        trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, a, N, a, N, &zero, c, N),
+        TRNBLAS_STATUS_ALLOC_FAILED);
+    assert_int_equal(trnsciPeekAtLastError(), trnsciErrorBusy);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "max-queued-ops 3"));
+    /* Recovery: once the queue drains, submissions are accepted again. */
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(
+        trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, a, N, a, N, &zero, c, N),
+        TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    trnblasDestroy(h);
+    trnsciFree(a);
+    trnsciFree(c);
+    trnsciDeviceReset();
+    assert_int_equal(th_daemon_stop(&d), 0);
+}
+
 /* ---- many clients killed mid-op ---------------------------------------------------- */
 
 static long count_fds(pid_t pid) {
@@ -617,10 +655,15 @@ int main(int argc, char **argv) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zero_copy),     cmocka_unit_test(test_seals),
-        cmocka_unit_test(test_garbage),       cmocka_unit_test(test_uid_limits),
-        cmocka_unit_test(test_session_scope), cmocka_unit_test(test_reply_backpressure),
-        cmocka_unit_test(test_ring_garbage),  cmocka_unit_test(test_kill_clients_mid_op),
+        cmocka_unit_test(test_zero_copy),
+        cmocka_unit_test(test_seals),
+        cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_uid_limits),
+        cmocka_unit_test(test_session_scope),
+        cmocka_unit_test(test_reply_backpressure),
+        cmocka_unit_test(test_ring_garbage),
+        cmocka_unit_test(test_queue_limit),
+        cmocka_unit_test(test_kill_clients_mid_op),
     };
     if (getenv("TRNSCI_TEST_FILTER")) /* e.g. test_ring* */
         cmocka_set_test_filter(getenv("TRNSCI_TEST_FILTER"));
