@@ -48,6 +48,8 @@ trn_client *trn_client_get(trnsciError_t *err);
 /* Records an error for trnsciGetLastError / trnsciGetLastErrorMessage and
  * returns it. */
 trnsciError_t trn_fail(trnsciError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Changes the code of the error just recorded, keeping its message. */
+trnsciError_t trn_retag(trnsciError_t e);
 /* Records success (clears the message) and returns trnsciSuccess. */
 trnsciError_t trn_ok(void);
 

@@ -19,6 +19,11 @@ trnsciError_t trn_fail(trnsciError_t e, const char *fmt, ...) {
     return e;
 }
 
+trnsciError_t trn_retag(trnsciError_t e) {
+    last_error = e;
+    return e;
+}
+
 trnsciError_t trn_ok(void) {
     last_message[0] = '\0';
     return trnsciSuccess;

@@ -27,6 +27,17 @@ static void default_address(char *buf, size_t len) {
         snprintf(buf, len, "unix:/run/trnscid/trnscid.sock");
 }
 
+/* The address to use: the argument, else $TRNSCI_ADDR, else the default. */
+static void choose_address(const char *address, char *buf, size_t len) {
+    const char *env = getenv("TRNSCI_ADDR");
+    if (address && address[0])
+        snprintf(buf, len, "%s", address);
+    else if (env && env[0])
+        snprintf(buf, len, "%s", env);
+    else
+        default_address(buf, len);
+}
+
 /* Splits "a,b,c" into at most max targets (in place). */
 static int split_targets(char *list, char **out, int max) {
     int n = 0;
@@ -113,11 +124,8 @@ static trnsciError_t open_session(trn_client *c) {
     const trnsciError_t e = trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
                                             &trnsci__v1__open_session_reply__descriptor,
                                             (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
-    if (e == trnsciErrorMemoryAllocation) { /* a session limit: retry later */
-        char msg[512];
-        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
-        return trn_fail(trnsciErrorBusy, "%s", msg);
-    }
+    if (e == trnsciErrorMemoryAllocation) /* a session limit: retry later */
+        return trn_retag(trnsciErrorBusy);
     if (e != trnsciSuccess)
         return e;
     c->session_id = r->session_id;
@@ -140,12 +148,7 @@ static trnsciError_t open_session(trn_client *c) {
 static trnsciError_t init_locked(const char *address) {
     trn_client *c = &the_client;
     char addr[2048];
-    if (address && address[0])
-        snprintf(addr, sizeof(addr), "%s", address);
-    else if (getenv("TRNSCI_ADDR") && getenv("TRNSCI_ADDR")[0])
-        snprintf(addr, sizeof(addr), "%s", getenv("TRNSCI_ADDR"));
-    else
-        default_address(addr, sizeof(addr));
+    choose_address(address, addr, sizeof(addr));
 
     memset(c, 0, sizeof(*c));
     trn_ptrtable_init(&c->ptrs);
@@ -254,12 +257,8 @@ trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1
     atomic_fetch_add(&c->submitted, 1);
     const trnsciError_t e =
         trn_client_call(c, TRN_WIRE_SUBMIT, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
-    if (e == trnsciErrorMemoryAllocation) { /* a queue or stream limit: retry later */
-        char msg[512];
-        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
-        return trn_fail(trnsciErrorBusy, "%s", msg);
-    }
-    return e;
+    /* A queue or stream limit: retry later. */
+    return e == trnsciErrorMemoryAllocation ? trn_retag(trnsciErrorBusy) : e;
 }
 
 trnsciError_t trn_client_sync_all(trn_client *c) {
@@ -326,12 +325,7 @@ trnsciError_t trnsciRuntimeGetVersion(int *runtimeVersion) {
 /* The Status reply of the daemon at address, without a session. */
 static trnsciError_t fetch_status(const char *address, Trnsci__V1__StatusReply **out) {
     char addr[2048];
-    if (address && address[0])
-        snprintf(addr, sizeof(addr), "%s", address);
-    else if (getenv("TRNSCI_ADDR") && getenv("TRNSCI_ADDR")[0])
-        snprintf(addr, sizeof(addr), "%s", getenv("TRNSCI_ADDR"));
-    else
-        default_address(addr, sizeof(addr));
+    choose_address(address, addr, sizeof(addr));
     char *targets[1];
     if (split_targets(addr, targets, 1) != 1)
         return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetStatus: empty address");

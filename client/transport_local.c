@@ -29,7 +29,6 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "client/transport.h"
@@ -228,12 +227,6 @@ static int read_socket_frame(local_transport *t) {
     return 0;
 }
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Reader, without t->lock: delivers at least one reply from the completion
  * ring or the socket, spinning on the ring for RING_SPIN_NS before sleeping.
  * Returns -1 when the connection is gone. */
@@ -252,7 +245,7 @@ static int read_some(local_transport *t) {
         if (poll(pf, 1, 0) > 0)
             return read_socket_frame(t);
         if (t->ring) {
-            const uint64_t now = now_ns();
+            const uint64_t now = trn_spin_now_ns();
             if (!spin_start)
                 spin_start = now;
             if (now - spin_start < t->spin.ns) {

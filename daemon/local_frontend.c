@@ -35,7 +35,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -264,6 +263,16 @@ static void ring_release(conn *c) {
     c->sq_body = NULL;
 }
 
+/* With c->lock held: the client broke its rings; the loop thread ends the
+ * connection (woken through the same path as a full socket). */
+static void mark_corrupt_locked(conn *c) {
+    c->ring_corrupt = 1;
+    if (!c->need_writable) {
+        c->need_writable = 1;
+        uv_async_send(&c->fe->wake);
+    }
+}
+
 /* From any thread: puts a reply on the completion ring and rings the client
  * if it sleeps. Returns 0, or -1 when the reply must go on the socket (the
  * ring is full, absent or corrupt). */
@@ -282,11 +291,7 @@ static int ring_reply(conn *c, uint16_t code, uint64_t tag, const void *body, si
                 (void)w;
             }
         } else if (pushed < 0) {
-            c->ring_corrupt = 1; /* the loop ends the connection */
-            if (!c->need_writable) {
-                c->need_writable = 1;
-                uv_async_send(&c->fe->wake);
-            }
+            mark_corrupt_locked(c);
         }
     }
     pthread_mutex_unlock(&c->lock);
@@ -295,12 +300,6 @@ static int ring_reply(conn *c, uint16_t code, uint64_t tag, const void *body, si
 
 static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int via_ring);
 static void conn_close(conn *c, const char *why);
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Loop thread: serves the submission ring until it has been empty for
  * RING_SPIN_NS, then arms the doorbell. Returns -1 after closing the
@@ -334,7 +333,7 @@ static int ring_drain(conn *c) {
             idle_since = 0;
             continue;
         }
-        const uint64_t now = now_ns();
+        const uint64_t now = trn_spin_now_ns();
         if (!idle_since)
             idle_since = now;
         if (now - idle_since < c->spin.ns) {
@@ -443,11 +442,7 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
         /* Garbage on a ring ends the session (on the socket, an undecodable
          * body is only an error reply, as on gRPC). */
         pthread_mutex_lock(&c->lock);
-        c->ring_corrupt = 1;
-        if (!c->need_writable) {
-            c->need_writable = 1;
-            uv_async_send(&c->fe->wake);
-        }
+        mark_corrupt_locked(c);
         pthread_mutex_unlock(&c->lock);
     }
     const void *payload = code == TRN_WIRE_OK ? (const void *)body : (const void *)msg;

@@ -313,12 +313,16 @@ static void unreserve_op(trn_session *s) {
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Under s->lock: the stream for id with an extra reference, or NULL. */
-static trn_sched_stream *stream_retained(trn_service *svc, trn_session *s, uint32_t id) {
+/* The stream for id with an extra reference (or NULL), and the op's
+ * sequence number, under one hold of s->lock. */
+static trn_sched_stream *stream_for_op(trn_service *svc, trn_session *s, uint32_t id,
+                                       uint64_t *seq) {
     pthread_mutex_lock(&s->lock);
     trn_sched_stream *st = trn_session_stream_locked(s, id);
-    if (st)
+    if (st) {
         trn_sched_stream_retain(svc->sched, st);
+        *seq = ++s->op_seq;
+    }
     pthread_mutex_unlock(&s->lock);
     return st;
 }
@@ -360,7 +364,8 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
         finish_error(call, rc, err);
         return;
     }
-    trn_sched_stream *st = stream_retained(svc, s, req->stream_id);
+    uint64_t seq = 0;
+    trn_sched_stream *st = stream_for_op(svc, s, req->stream_id, &seq);
     if (!st) {
         trn_op_refs_release(&op->refs);
         free(op);
@@ -369,9 +374,6 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
         trn_session_unref(s);
         return;
     }
-    pthread_mutex_lock(&s->lock);
-    const uint64_t seq = ++s->op_seq;
-    pthread_mutex_unlock(&s->lock);
     op->session = s; /* the op keeps the reference */
     op->sop.done = op_done;
     if (trn_sched_submit(svc->sched, st, &op->sop) != 0) {

@@ -151,24 +151,19 @@ static void uid_usage_drop_if_idle_locked(trn_session_table *t, uint32_t uid) {
         free(trn_idmap_remove(&t->uids, (uint64_t)uid + 1));
 }
 
-/* Charges bytes to the uid of s (credit: gives them back). Returns -1 with
- * err written when the uid's limit would be exceeded. */
-static int uid_charge_bytes(trn_session *s, uint64_t bytes, int credit, char *err, size_t errlen) {
+/* Charges bytes to the uid of s. Returns -1 with err written when the uid's
+ * limit would be exceeded. Sessions of unknown uid are not accounted. */
+static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t errlen) {
     if (!s->peer.known)
         return 0;
     trn_session_table *t = s->table;
     const uint64_t max = t->cfg->max_bytes_per_uid;
     int rc = 0;
     pthread_mutex_lock(&t->lock);
-    trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, !credit);
+    trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 1);
     if (!u) {
-        if (!credit) {
-            snprintf(err, errlen, "daemon out of memory");
-            rc = -1;
-        }
-    } else if (credit) {
-        u->bytes -= bytes;
-        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+        snprintf(err, errlen, "daemon out of memory");
+        rc = -1;
     } else if (bytes > max || u->bytes > max - bytes) {
         snprintf(err, errlen,
                  "Alloc of %llu bytes exceeds the per-user limit (max-bytes-per-uid %llu; uid %u "
@@ -183,9 +178,18 @@ static int uid_charge_bytes(trn_session *s, uint64_t bytes, int credit, char *er
     return rc;
 }
 
+/* Gives back what uid_charge_bytes took. */
 static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
-    char ignored[8];
-    uid_charge_bytes(s, bytes, 1, ignored, sizeof(ignored));
+    if (!s->peer.known)
+        return;
+    trn_session_table *t = s->table;
+    pthread_mutex_lock(&t->lock);
+    trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 0);
+    if (u) {
+        u->bytes -= bytes;
+        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+    }
+    pthread_mutex_unlock(&t->lock);
 }
 
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
@@ -336,7 +340,7 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
         snprintf(err, errlen, "Alloc: bytes must be at least 1");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (uid_charge_bytes(s, bytes, 0, err, errlen) != 0)
+    if (uid_charge_bytes(s, bytes, err, errlen) != 0)
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     pthread_mutex_lock(&s->lock);
     if (s->closed) {

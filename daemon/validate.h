@@ -22,11 +22,6 @@ typedef struct trn_op_refs {
     int n;
 } trn_op_refs;
 
-typedef struct trn_verr {
-    char *msg;
-    size_t len;
-} trn_verr;
-
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
                               trn_op_refs *refs, char *err, size_t errlen);
 void trn_op_refs_release(trn_op_refs *refs);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "trnsci_wire.h"
 
@@ -99,6 +100,13 @@ static inline int trn_ring_pop(trn_ring_end *r, trn_local_hdr *h, void *body, si
  * 64 sleeps. */
 #define TRN_SPIN_MAX_NS 50000u
 #define TRN_SPIN_PROBE_NS 20000u
+
+/* The clock spinning is measured with. */
+static inline uint64_t trn_spin_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 typedef struct trn_spin {
     uint32_t ns; /* current budget */

@@ -199,10 +199,6 @@ static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *
     }
 }
 
-static void stream_unref_locked(trn_sched_stream *st, int *free_it) {
-    *free_it = --st->refs == 0;
-}
-
 /* The last shard of a stream's active op has finished (the caller moved it
  * from `active` to `completing`): run the op's callback first, and only then
  * let the stream advance, so that every callback of an
@@ -216,11 +212,10 @@ static void complete_active(trn_sched *s, trn_sched_op *op) {
     op->done(op, status_of(op->kstatus)); /* may free op */
 
     completion_list done = {0};
-    int free_it;
     pthread_mutex_lock(&s->lock);
     st->completing = 0;
     stream_advance(s, st, &done);
-    stream_unref_locked(st, &free_it); /* the op's reference */
+    const int free_it = --st->refs == 0; /* the op's reference */
     pthread_mutex_unlock(&s->lock);
     if (free_it)
         free(st);
