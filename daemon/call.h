@@ -46,6 +46,9 @@ struct trn_call {
      * scoped, session_scope is that session's id (0 before OpenSession). */
     int scoped;
     uint64_t session_scope;
+    /* When the client stops waiting for the reply (gRPC deadline), on the
+     * scheduler's clock (trn_sched_now_ns); 0 = never. */
+    uint64_t deadline_ns;
     /* Set by the service when the request body did not decode. */
     int malformed;
 };

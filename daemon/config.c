@@ -21,6 +21,8 @@
 #define DEFAULT_MAX_SESSIONS_PER_UID 256u
 #define DEFAULT_MAX_BYTES_PER_UID (64ULL << 30)
 #define DEFAULT_LEASE_MS 30000u
+#define DEFAULT_MAX_EVENTS 4096u
+#define DEFAULT_COPY_ENGINES 1
 
 static const char usage[] =
     "usage: trnscid [options]\n"
@@ -38,6 +40,14 @@ static const char usage[] =
     "                           the daemon's own group)\n"
     "  --cores N|LIST           compute cores: the first N CPUs this process may\n"
     "                           use, or a list such as 0,2-3 (default: all)\n"
+    "  --copy-engines N         threads that run data movement (memset, copies,\n"
+    "                           staged uploads and downloads) beside the cores,\n"
+    "                           like CUDA copy engines; 0 runs it on the cores\n"
+    "                           (default 1)\n"
+    "  --priority-ceiling P     the most urgent session priority a client may\n"
+    "                           ask for, -3..3 (lower is more urgent; default 0:\n"
+    "                           clients may only lower their own priority)\n"
+    "  --max-events N           events per session (default 4096)\n"
     "  --cache-dir DIR          persistent plan cache directory (default: none;\n"
     "                           reserved: no op family keeps plans yet)\n"
     "  --max-session-bytes B    buffer quota per session, e.g. 512M, 8G (default 16G)\n"
@@ -203,6 +213,8 @@ static void set_defaults(trn_config *cfg) {
     cfg->max_sessions_per_uid = DEFAULT_MAX_SESSIONS_PER_UID;
     cfg->max_bytes_per_uid = DEFAULT_MAX_BYTES_PER_UID;
     cfg->lease_ms = DEFAULT_LEASE_MS;
+    cfg->max_events = DEFAULT_MAX_EVENTS;
+    cfg->ncopy = DEFAULT_COPY_ENGINES;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -243,6 +255,9 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         O_STREAMS,
         O_LEASE,
         O_LOG,
+        O_COPY,
+        O_CEILING,
+        O_EVENTS,
         O_VERSION
     };
     static const struct option opts[] = {
@@ -257,6 +272,9 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         {"max-streams", required_argument, NULL, O_STREAMS},
         {"lease-ms", required_argument, NULL, O_LEASE},
         {"log-level", required_argument, NULL, O_LOG},
+        {"copy-engines", required_argument, NULL, O_COPY},
+        {"priority-ceiling", required_argument, NULL, O_CEILING},
+        {"max-events", required_argument, NULL, O_EVENTS},
         {"version", no_argument, NULL, O_VERSION},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -318,6 +336,30 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
                 return TRN_CONFIG_ERROR;
             }
             cfg->max_streams = (uint32_t)v;
+            break;
+        case O_COPY:
+            if (parse_uint(optarg, 64, &v)) {
+                snprintf(err, errlen, "--copy-engines %s: expected 0..64", optarg);
+                return TRN_CONFIG_ERROR;
+            }
+            cfg->ncopy = (int)v;
+            break;
+        case O_CEILING: {
+            const int neg = optarg[0] == '-';
+            if (parse_uint(optarg + neg, 3, &v)) {
+                snprintf(err, errlen, "--priority-ceiling %s: expected %d..%d", optarg,
+                         TRN_PRIORITY_GREATEST, TRN_PRIORITY_LEAST);
+                return TRN_CONFIG_ERROR;
+            }
+            cfg->priority_ceiling = neg ? -(int)v : (int)v;
+            break;
+        }
+        case O_EVENTS:
+            if (parse_uint(optarg, 1000000, &v) || v == 0) {
+                snprintf(err, errlen, "--max-events %s: expected 1..1000000", optarg);
+                return TRN_CONFIG_ERROR;
+            }
+            cfg->max_events = (uint32_t)v;
             break;
         case O_LEASE:
             if (parse_uint(optarg, 86400000, &v) || v < 100) {

@@ -18,6 +18,7 @@ typedef struct trn_config {
     int nlisten;
     int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
     int ncores;
+    int ncopy;                     /* copy engine workers (data movement) */
     char *cache_dir;               /* NULL: no persistent plan cache */
     char *socket_group;            /* group of the local sockets, or NULL */
     uint64_t max_session_bytes;    /* per-session buffer quota */
@@ -25,9 +26,20 @@ typedef struct trn_config {
     uint64_t max_bytes_per_uid;    /* buffer bytes of one uid's local sessions */
     uint32_t max_streams;          /* per session, default stream included */
     uint32_t max_queued_ops;       /* per session: submitted and not yet completed */
+    uint32_t max_events;           /* per session */
+    /* Session priorities run from TRN_PRIORITY_LEAST (lowest) to
+     * TRN_PRIORITY_GREATEST; a client may ask for any of them, and gets at
+     * most priority_ceiling (a number: lower is more urgent). */
+    int priority_ceiling;
     uint32_t lease_ms;             /* lease of a session with no Attach stream */
     trn_log_level log_level;
 } trn_config;
+
+/* Session priorities, numbered like CUDA stream priorities: lower numbers
+ * are more urgent, 0 is the default. A session of priority p gets 2^-p times
+ * the share of a session of priority 0. */
+#define TRN_PRIORITY_LEAST 3
+#define TRN_PRIORITY_GREATEST (-3)
 
 typedef enum trn_config_result {
     TRN_CONFIG_OK = 0,

@@ -31,7 +31,9 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
         goto fail;
     }
-    d->sched = trn_sched_create(d->backend, d->cfg.cpus, d->cfg.ncores, err, sizeof(err));
+    const trn_sched_config sc = {.cpus = d->cfg.cpus, .ncores = d->cfg.ncores,
+                                 .ncopy = d->cfg.ncopy};
+    d->sched = trn_sched_create(d->backend, &sc, err, sizeof(err));
     if (!d->sched) {
         trn_log(TRN_LOG_ERROR, "%s", err);
         goto fail;
@@ -66,8 +68,10 @@ int trnscid_start(trnscid *d) {
     for (int i = 0; i < d->cfg.ncores && used + 12 < sizeof(cores); i++)
         used += (size_t)snprintf(cores + used, sizeof(cores) - used, "%s%d", i ? "," : "",
                                  d->cfg.cpus[i]);
-    trn_log(TRN_LOG_INFO, "ready: backend %s, %d cores (cpus %s), max-session-bytes %llu",
-            d->backend->name, d->cfg.ncores, cores, (unsigned long long)d->cfg.max_session_bytes);
+    trn_log(TRN_LOG_INFO,
+            "ready: backend %s, %d cores (cpus %s), %d copy engines, max-session-bytes %llu",
+            d->backend->name, d->cfg.ncores, cores, d->cfg.ncopy,
+            (unsigned long long)d->cfg.max_session_bytes);
     return 0;
 
 fail_frontends:

@@ -31,6 +31,7 @@
 
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
+#include "scheduler/sched.h"
 #include "trnsci_wire.h"
 
 #define GENERIC_METHOD (-1)
@@ -225,6 +226,17 @@ static void start_attach_stream(fe_call *c) {
     }
 }
 
+/* A gRPC deadline on the scheduler's clock (0 when the call has none). */
+static uint64_t deadline_ns(gpr_timespec deadline) {
+    const gpr_timespec now = gpr_now(GPR_CLOCK_MONOTONIC);
+    const gpr_timespec d = gpr_convert_clock_type(deadline, GPR_CLOCK_MONOTONIC);
+    if (gpr_time_cmp(d, gpr_inf_future(GPR_CLOCK_MONOTONIC)) == 0)
+        return 0;
+    const gpr_timespec left = gpr_time_sub(d, now);
+    const int64_t ns = left.tv_sec < 0 ? 0 : left.tv_sec * 1000000000ll + left.tv_nsec;
+    return trn_sched_now_ns() + (uint64_t)(ns > 0 ? ns : 1);
+}
+
 static void on_new_call(fe_call *c, int ok) {
     trn_grpc_frontend *fe = c->fe;
     if (!ok) { /* the server is shutting down: no call was received */
@@ -240,6 +252,7 @@ static void on_new_call(fe_call *c, int ok) {
         fe_finish(&c->base, TRN_WIRE_UNIMPLEMENTED, msg, NULL, 0);
         return;
     }
+    c->base.deadline_ns = deadline_ns(c->deadline);
     grpc_slice req = payload_slice(c);
     const uint8_t *bytes = GRPC_SLICE_START_PTR(req);
     const size_t len = GRPC_SLICE_LENGTH(req);

@@ -5,6 +5,8 @@
  * names what was wrong; the client library surfaces it through
  * trnsciGetLastErrorMessage. Ops are validated here (validate.c) and then
  * handed to the scheduler; their completion callbacks run on worker threads.
+ * Waiting (Synchronize, events) lives in service_wait.c, stream-ordered host
+ * transfers in service_stage.c.
  */
 #include "daemon/service.h"
 
@@ -13,23 +15,22 @@
 #include <string.h>
 
 #include "daemon/log.h"
-#include "daemon/validate.h"
+#include "daemon/service_internal.h"
 #include "trnsci/trnsci.h"
-#include "trnsci/v1/trnsci.pb-c.h"
 
-#define ERRLEN 512
+#define ERRLEN TRN_SVC_ERRLEN
 
 static const char *const families[] = {"blas"};
 
-static void finish_error(trn_call *call, trn_wire_code code, const char *msg) {
+void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
 }
 
-static void finish_reply(trn_call *call, const ProtobufCMessage *reply) {
+void trn_svc_finish_reply(trn_call *call, const ProtobufCMessage *reply) {
     const size_t len = protobuf_c_message_get_packed_size(reply);
     uint8_t *body = len ? malloc(len) : NULL;
     if (len && !body) {
-        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory packing a reply");
+        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory packing a reply");
         return;
     }
     if (len)
@@ -47,7 +48,7 @@ static int check_version(uint32_t major, uint32_t minor, char *err, size_t errle
     return -1;
 }
 
-static trn_session *session_or_fail(trn_service *svc, uint64_t id, trn_call *call) {
+trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call) {
     /* Another connection's session is the same error as none at all. */
     trn_session *s =
         call->scoped && id != call->session_scope ? NULL : trn_session_find(svc->sessions, id);
@@ -56,7 +57,7 @@ static trn_session *session_or_fail(trn_service *svc, uint64_t id, trn_call *cal
         snprintf(err, sizeof(err),
                  "session %016llx does not exist (closed, expired, or never opened)",
                  (unsigned long long)id);
-        finish_error(call, TRN_WIRE_ABORTED, err);
+        trn_svc_finish_error(call, TRN_WIRE_ABORTED, err);
     }
     return s;
 }
@@ -67,6 +68,20 @@ static void fill_limits(const trn_service *svc, Trnsci__V1__Limits *l) {
     l->max_session_bytes = svc->cfg->max_session_bytes;
     l->max_streams_per_session = svc->cfg->max_streams;
     l->lease_ms = svc->cfg->lease_ms;
+    l->priority_least = TRN_PRIORITY_LEAST;
+    l->priority_ceiling = svc->cfg->priority_ceiling;
+    l->max_events_per_session = svc->cfg->max_events;
+}
+
+uint64_t trn_svc_wait_deadline(const trn_call *call, uint64_t timeout_us) {
+    uint64_t d = 0;
+    if (timeout_us) {
+        const uint64_t cap = 365ull * 86400 * 1000000; /* keeps the sum in range */
+        d = trn_sched_now_ns() + (timeout_us < cap ? timeout_us : cap) * 1000;
+    }
+    if (call->deadline_ns && (!d || call->deadline_ns < d))
+        d = call->deadline_ns;
+    return d;
 }
 
 static void daemon_version(char *buf, size_t len) {
@@ -83,7 +98,7 @@ static const char *transport_name(trn_transport_kind t) {
 static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_call *call) {
     char err[ERRLEN], version[32];
     if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
-        finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        trn_svc_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
     Trnsci__V1__Limits limits = TRNSCI__V1__LIMITS__INIT;
@@ -98,30 +113,31 @@ static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_
     r.families = (char **)families;
     r.limits = &limits;
     r.backend = (char *)svc->backend->name;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionRequest *req,
                             trn_call *call) {
     char err[ERRLEN];
     if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
-        finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        trn_svc_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
     trn_wire_code code;
-    trn_session *s = trn_session_open(svc->sessions, req->client_name, req->client_pid,
-                                      call->transport, &call->peer, &code, err, sizeof(err));
+    trn_session *s =
+        trn_session_open(svc->sessions, req->client_name, req->client_pid, call->transport,
+                         &call->peer, req->priority, &code, err, sizeof(err));
     if (!s) {
         trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u): %s",
                 req->client_name[0] ? req->client_name : "?",
                 call->peer.known ? call->peer.pid : req->client_pid, err);
-        finish_error(call, code, err);
+        trn_svc_finish_error(call, code, err);
         return;
     }
     if (call->bind_session && call->bind_session(call, s) != 0) {
         trn_session_close(s, "a second session on one connection");
         trn_session_unref(s);
-        finish_error(call, TRN_WIRE_ALREADY_EXISTS,
+        trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
                      "this connection already has a session (one per connection)");
         return;
     }
@@ -136,36 +152,50 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
     Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
     r.session_id = s->id;
     r.lease_ms = svc->cfg->lease_ms;
+    r.priority = s->priority;
     trn_session_unref(s);
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 static void on_close_session(trn_service *svc, const Trnsci__V1__CloseSessionRequest *req,
                              trn_call *call) {
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
     trn_session_close(s, "closed by the client");
     trn_session_unref(s);
     Trnsci__V1__CloseSessionReply r = TRNSCI__V1__CLOSE_SESSION_REPLY__INIT;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 static void on_keep_alive(trn_service *svc, const Trnsci__V1__KeepAliveRequest *req,
                           trn_call *call) {
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
     trn_session_unref(s);
     Trnsci__V1__KeepAliveReply r = TRNSCI__V1__KEEP_ALIVE_REPLY__INIT;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
+}
+
+static void on_set_priority(trn_service *svc, const Trnsci__V1__SetPriorityRequest *req,
+                            trn_call *call) {
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    if (!s)
+        return;
+    Trnsci__V1__SetPriorityReply r = TRNSCI__V1__SET_PRIORITY_REPLY__INIT;
+    r.priority = trn_session_set_priority(s, req->priority);
+    trn_log(TRN_LOG_DEBUG, "session #%llu: priority %d (asked %d)", (unsigned long long)s->number,
+            r.priority, req->priority);
+    trn_session_unref(s);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 /* ---- Buffers and data movement ------------------------------------------ */
 
 static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_call *call) {
     char err[ERRLEN];
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
     uint64_t id = 0;
@@ -173,18 +203,18 @@ static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_
     const trn_wire_code rc = trn_session_alloc(s, req->bytes, &id, &fd, err, sizeof(err));
     trn_session_unref(s);
     if (rc != TRN_WIRE_OK) {
-        finish_error(call, rc, err);
+        trn_svc_finish_error(call, rc, err);
         return;
     }
     call->reply_fd = fd; /* shared-memory sessions: the client maps the buffer */
     Trnsci__V1__AllocReply r = TRNSCI__V1__ALLOC_REPLY__INIT;
     r.buffer_id = id;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_call *call) {
     char err[ERRLEN];
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
     const int rc = trn_session_free_buffer(s, req->buffer_id);
@@ -192,11 +222,11 @@ static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_ca
     if (rc != 0) {
         snprintf(err, sizeof(err), "Free: buffer %llu does not exist in this session",
                  (unsigned long long)req->buffer_id);
-        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
     Trnsci__V1__FreeReply r = TRNSCI__V1__FREE_REPLY__INIT;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 /* Resolves [ref.offset, +len) of a session buffer for Write/Read. */
@@ -206,27 +236,32 @@ static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *r
     if (len > TRNSCI_WIRE_CHUNK_BYTES) {
         snprintf(err, sizeof(err), "%s: %llu bytes exceeds the chunk limit of %u bytes", what,
                  (unsigned long long)len, TRNSCI_WIRE_CHUNK_BYTES);
-        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return NULL;
     }
     trn_op_refs refs = {.n = 0};
     const trn_wire_code rc =
         trn_validate_region(s, ref, len, 1, what, &refs, out, err, sizeof(err));
     if (rc != TRN_WIRE_OK) {
-        finish_error(call, rc, err);
+        trn_svc_finish_error(call, rc, err);
         return NULL;
     }
     if (refs.n == 0) { /* len 0 with no buffer */
-        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
+        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
         return NULL;
     }
     return refs.buf[0];
 }
 
 static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_call *call) {
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
+    if (req->ordered) {
+        trn_svc_on_ordered_write(svc, s, req, call);
+        trn_session_unref(s);
+        return;
+    }
     void *dst;
     trn_buffer *b = region_or_fail(s, req->dst, req->data.len, "Write: dst", call, &dst);
     trn_session_unref(s);
@@ -236,13 +271,18 @@ static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_
         memcpy(dst, req->data.data, req->data.len);
     trn_buffer_unref(b);
     Trnsci__V1__WriteReply r = TRNSCI__V1__WRITE_REPLY__INIT;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
 }
 
 static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_call *call) {
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
+    if (req->ticket) {
+        trn_svc_on_ticket_read(svc, s, req, call);
+        trn_session_unref(s);
+        return;
+    }
     void *src;
     trn_buffer *b = region_or_fail(s, req->src, req->length, "Read: src", call, &src);
     trn_session_unref(s);
@@ -251,20 +291,18 @@ static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_ca
     Trnsci__V1__ReadReply r = TRNSCI__V1__READ_REPLY__INIT;
     r.data.data = src;
     r.data.len = (size_t)req->length;
-    finish_reply(call, &r.base);
+    trn_svc_finish_reply(call, &r.base);
     trn_buffer_unref(b);
 }
 
 /* ---- Ops ------------------------------------------------------------------ */
 
-typedef struct daemon_op {
-    trn_sched_op sop;
-    trn_session *session;
-    trn_op_refs refs;
-} daemon_op;
-
-static const char *op_name(trn_op_kind k) {
-    switch (k) {
+static const char *op_name(const daemon_op *op) {
+    if (op->stage)
+        return "stage-out";
+    if (op->staging)
+        return "ordered write";
+    switch (op->sop.desc.kind) {
     case TRN_OP_MEMSET: return "memset";
     case TRN_OP_COPY: return "copy";
     case TRN_OP_GEMM: return "gemm";
@@ -272,22 +310,57 @@ static const char *op_name(trn_op_kind k) {
     return "op";
 }
 
+/* Reports a failed op to its session (the next Synchronize returns it). A
+ * cancelled op reports nothing: what cancelled it (an expired op before it, a
+ * Synchronize timeout, the session's end) has said so already. */
+static void report_failure(daemon_op *op, trn_sched_status status) {
+    char msg[256];
+    const uint64_t waited_ms = (trn_sched_now_ns() - op->sop.t_submit) / 1000000;
+    switch (status) {
+    case TRN_SCHED_KERNEL_FAILED:
+    case TRN_SCHED_UNSUPPORTED:
+        snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) %s in the %s backend", op_name(op),
+                 (unsigned long long)op->seq, op->stream_id,
+                 status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed", "compute");
+        trn_session_set_async_error(op->session,
+                                    status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED
+                                                                    : TRN_WIRE_INTERNAL,
+                                    msg);
+        break;
+    case TRN_SCHED_EXPIRED:
+        snprintf(msg, sizeof(msg),
+                 "%s (op #%llu on stream %u) did not start before its deadline (waited %llu ms); "
+                 "it and the work queued after it on stream %u were cancelled",
+                 op_name(op), (unsigned long long)op->seq, op->stream_id,
+                 (unsigned long long)waited_ms, op->stream_id);
+        trn_session_set_async_error(op->session, TRN_WIRE_DEADLINE_EXCEEDED, msg);
+        break;
+    case TRN_SCHED_OK:
+    case TRN_SCHED_CANCELLED:
+    case TRN_SCHED_SHUTDOWN: break;
+    }
+}
+
+static void op_free(daemon_op *op) {
+    trn_session *s = op->session;
+    if (op->staging) {
+        free(op->staging);
+        trn_session_credit(s, op->staging_len);
+    }
+    trn_op_refs_release(&op->refs);
+    free(op);
+    trn_session_unref(s);
+}
+
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     daemon_op *op = (daemon_op *)sop;
-    char msg[128];
-    if (status == TRN_SCHED_KERNEL_FAILED || status == TRN_SCHED_UNSUPPORTED) {
-        snprintf(msg, sizeof(msg), "%s %s in the %s kernel", op_name(sop->desc.kind),
-                 status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed", "backend");
-        trn_session_set_async_error(
-            op->session,
-            status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
-    }
+    report_failure(op, status);
+    if (op->stage)
+        trn_svc_stage_done(op, status);
     pthread_mutex_lock(&op->session->lock);
     op->session->ops_pending--;
     pthread_mutex_unlock(&op->session->lock);
-    trn_op_refs_release(&op->refs);
-    trn_session_unref(op->session);
-    free(op);
+    op_free(op);
 }
 
 /* Backpressure: reserves a place for one more op of the session, or fails
@@ -327,202 +400,112 @@ static trn_sched_stream *stream_for_op(trn_service *svc, trn_session *s, uint32_
     return st;
 }
 
-static void stream_limit_error(trn_service *svc, trn_session *s, uint32_t id, trn_call *call) {
-    char err[ERRLEN];
-    if (s->closed)
-        snprintf(err, sizeof(err), "session is closed");
-    else
-        snprintf(err, sizeof(err), "stream %u: this session already has the maximum of %u streams",
-                 id, svc->cfg->max_streams);
-    finish_error(call, s->closed ? TRN_WIRE_ABORTED : TRN_WIRE_RESOURCE_EXHAUSTED, err);
+static trn_wire_code stream_limit_error(trn_service *svc, trn_session *s, uint32_t id, char *err,
+                                        size_t errlen) {
+    if (s->closed) {
+        snprintf(err, errlen, "session is closed");
+        return TRN_WIRE_ABORTED;
+    }
+    snprintf(err, errlen, "stream %u: this session already has the maximum of %u streams", id,
+             svc->cfg->max_streams);
+    return TRN_WIRE_RESOURCE_EXHAUSTED;
+}
+
+trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
+                               daemon_op *op, uint64_t *seq, char *err, size_t errlen) {
+    trn_wire_code rc = TRN_WIRE_OK;
+    op->session = s;
+    op->stream_id = stream_id;
+    op->sop.done = op_done;
+    if (reserve_op(svc, s, err, errlen) != 0) {
+        rc = TRN_WIRE_RESOURCE_EXHAUSTED;
+        goto fail;
+    }
+    uint64_t op_seq = 0;
+    trn_sched_stream *st = stream_for_op(svc, s, stream_id, &op_seq);
+    op->seq = op_seq;
+    if (!st) {
+        unreserve_op(s);
+        rc = stream_limit_error(svc, s, stream_id, err, errlen);
+        goto fail;
+    }
+    trn_session_ref(s); /* the op's */
+    if (trn_sched_submit(svc->sched, st, &op->sop) != 0) {
+        trn_sched_stream_release(svc->sched, st);
+        unreserve_op(s);
+        snprintf(err, errlen, "the daemon is shutting down");
+        op_free(op);
+        return TRN_WIRE_UNAVAILABLE;
+    }
+    trn_sched_stream_release(svc->sched, st);
+    *seq = op_seq; /* not op->seq: the op may have completed and been freed already */
+    return TRN_WIRE_OK;
+
+fail:
+    trn_session_ref(s); /* op_free drops one */
+    op_free(op);
+    return rc;
+}
+
+/* A kernel op (memset, copy, gemm). */
+static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
+                                   const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
+                                   size_t errlen) {
+    daemon_op *op = calloc(1, sizeof(*op));
+    if (!op) {
+        snprintf(err, errlen, "daemon out of memory queueing an op");
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    const trn_wire_code rc = trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err, errlen);
+    if (rc != TRN_WIRE_OK) {
+        free(op);
+        return rc;
+    }
+    if (req->timeout_us)
+        op->sop.deadline_ns = trn_svc_wait_deadline(&(trn_call){0}, req->timeout_us);
+    return trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 
 static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call) {
     char err[ERRLEN];
-    trn_session *s = session_or_fail(svc, req->session_id, call);
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
     if (!s)
         return;
-    if (reserve_op(svc, s, err, sizeof(err)) != 0) {
-        trn_session_unref(s);
-        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, err);
-        return;
+    uint64_t seq = 0;
+    trn_wire_code rc;
+    switch (req->op ? req->op->kind_case : TRNSCI__V1__OP__KIND__NOT_SET) {
+    case TRNSCI__V1__OP__KIND_EVENT_RECORD:
+    case TRNSCI__V1__OP__KIND_EVENT_WAIT:
+        rc = trn_svc_submit_event(svc, s, req, &seq, err, sizeof(err));
+        break;
+    case TRNSCI__V1__OP__KIND_STAGE_OUT:
+        rc = trn_svc_submit_stage_out(svc, s, req, &seq, err, sizeof(err));
+        break;
+    default: rc = submit_kernel(svc, s, req, &seq, err, sizeof(err)); break;
     }
-    daemon_op *op = calloc(1, sizeof(*op));
-    if (!op) {
-        unreserve_op(s);
-        trn_session_unref(s);
-        finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory queueing an op");
-        return;
-    }
-    const trn_wire_code rc =
-        trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err, sizeof(err));
     if (rc != TRN_WIRE_OK) {
         trn_log(TRN_LOG_DEBUG, "session #%llu: rejected: %s", (unsigned long long)s->number, err);
-        free(op);
-        unreserve_op(s);
         trn_session_unref(s);
-        finish_error(call, rc, err);
+        trn_svc_finish_error(call, rc, err);
         return;
-    }
-    uint64_t seq = 0;
-    trn_sched_stream *st = stream_for_op(svc, s, req->stream_id, &seq);
-    if (!st) {
-        trn_op_refs_release(&op->refs);
-        free(op);
-        unreserve_op(s);
-        stream_limit_error(svc, s, req->stream_id, call);
-        trn_session_unref(s);
-        return;
-    }
-    op->session = s; /* the op keeps the reference */
-    op->sop.done = op_done;
-    if (trn_sched_submit(svc->sched, st, &op->sop) != 0) {
-        trn_sched_stream_release(svc->sched, st);
-        trn_op_refs_release(&op->refs);
-        free(op);
-        unreserve_op(s);
-        trn_session_unref(s);
-        finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
-        return;
-    }
-    trn_sched_stream_release(svc->sched, st);
-    Trnsci__V1__SubmitReply r = TRNSCI__V1__SUBMIT_REPLY__INIT;
-    r.op_seq = seq;
-    finish_reply(call, &r.base);
-}
-
-/* ---- Synchronize ------------------------------------------------------------
- * A waiter counts outstanding markers (plus one guard while they are being
- * queued); the last one to finish replies. */
-
-typedef struct sync_waiter {
-    atomic_int pending;
-    trn_call *call;
-    trn_session *session;
-    atomic_int code; /* first non-OK marker outcome */
-} sync_waiter;
-
-typedef struct sync_marker {
-    trn_sched_op sop;
-    sync_waiter *w;
-} sync_marker;
-
-static void waiter_put(sync_waiter *w) {
-    if (atomic_fetch_sub(&w->pending, 1) != 1)
-        return;
-    trn_session *s = w->session;
-    int code = atomic_load(&w->code);
-    char msg[256] = "";
-    if (code == TRN_WIRE_ABORTED)
-        snprintf(msg, sizeof(msg), "the session ended while waiting");
-    else if (code == TRN_WIRE_UNAVAILABLE)
-        snprintf(msg, sizeof(msg), "the daemon is shutting down; queued work was dropped");
-    pthread_mutex_lock(&s->lock);
-    if (code == TRN_WIRE_OK && s->async_code != TRN_WIRE_OK) {
-        code = s->async_code;
-        snprintf(msg, sizeof(msg), "%s", s->async_msg);
-        s->async_code = TRN_WIRE_OK;
-    }
-    pthread_mutex_unlock(&s->lock);
-    if (code == TRN_WIRE_OK) {
-        Trnsci__V1__SynchronizeReply r = TRNSCI__V1__SYNCHRONIZE_REPLY__INIT;
-        finish_reply(w->call, &r.base);
-    } else {
-        finish_error(w->call, (trn_wire_code)code, msg);
     }
     trn_session_unref(s);
-    free(w);
-}
-
-static void marker_done(trn_sched_op *sop, trn_sched_status status) {
-    sync_marker *m = (sync_marker *)sop;
-    sync_waiter *w = m->w;
-    free(m);
-    if (status != TRN_SCHED_OK) {
-        int expected = TRN_WIRE_OK;
-        const int code = status == TRN_SCHED_SHUTDOWN ? TRN_WIRE_UNAVAILABLE : TRN_WIRE_ABORTED;
-        atomic_compare_exchange_strong(&w->code, &expected, code);
-    }
-    waiter_put(w);
-}
-
-static void queue_marker(trn_service *svc, sync_waiter *w, trn_sched_stream *st) {
-    sync_marker *m = calloc(1, sizeof(*m));
-    if (!m) {
-        int expected = TRN_WIRE_OK;
-        atomic_compare_exchange_strong(&w->code, &expected, TRN_WIRE_RESOURCE_EXHAUSTED);
-        return;
-    }
-    m->sop.is_marker = 1;
-    m->sop.done = marker_done;
-    m->w = w;
-    atomic_fetch_add(&w->pending, 1);
-    if (trn_sched_submit(svc->sched, st, &m->sop) != 0) {
-        free(m);
-        int expected = TRN_WIRE_OK;
-        atomic_compare_exchange_strong(&w->code, &expected, TRN_WIRE_UNAVAILABLE);
-        atomic_fetch_sub(&w->pending, 1);
-    }
-}
-
-static void on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
-                           trn_call *call) {
-    trn_session *s = session_or_fail(svc, req->session_id, call);
-    if (!s)
-        return;
-    sync_waiter *w = calloc(1, sizeof(*w));
-    trn_sched_stream **list = NULL;
-    size_t n = 0;
-    pthread_mutex_lock(&s->lock);
-    if (w && req->all_streams) {
-        list = calloc(s->streams.len + 1, sizeof(*list));
-        size_t i = 0;
-        uint64_t key;
-        void *val;
-        while (list && trn_idmap_next(&s->streams, &i, &key, &val))
-            list[n++] = val;
-    } else if (w) {
-        list = calloc(1, sizeof(*list));
-        trn_sched_stream *st = list ? trn_session_stream_locked(s, req->stream_id) : NULL;
-        if (st) {
-            list[n++] = st;
-            if (req->destroy_stream && req->stream_id != 0)
-                trn_idmap_remove(&s->streams, (uint64_t)req->stream_id + 1); /* ref moves */
-            else
-                trn_sched_stream_retain(svc->sched, st);
-        }
-    }
-    for (size_t i = 0; req->all_streams && i < n; i++)
-        trn_sched_stream_retain(svc->sched, list[i]);
-    const int closed = s->closed;
-    pthread_mutex_unlock(&s->lock);
-
-    if (!w || !list || (n == 0 && !req->all_streams)) {
-        const int oom = !w || !list;
-        free(w);
-        free(list);
-        if (closed)
-            finish_error(call, TRN_WIRE_ABORTED, "session is closed");
-        else if (oom)
-            finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory in Synchronize");
-        else
-            stream_limit_error(svc, s, req->stream_id, call);
-        trn_session_unref(s);
-        return;
-    }
-    atomic_init(&w->pending, 1);
-    atomic_init(&w->code, TRN_WIRE_OK);
-    w->call = call;
-    w->session = s; /* the waiter keeps the reference */
-    for (size_t i = 0; i < n; i++) {
-        queue_marker(svc, w, list[i]);
-        trn_sched_stream_release(svc->sched, list[i]);
-    }
-    free(list);
-    waiter_put(w);
+    Trnsci__V1__SubmitReply r = TRNSCI__V1__SUBMIT_REPLY__INIT;
+    r.op_seq = seq;
+    trn_svc_finish_reply(call, &r.base);
 }
 
 /* ---- Status ----------------------------------------------------------------- */
+
+static void usage_to_wire(const trn_sched_usage *u, Trnsci__V1__Usage *w) {
+    trnsci__v1__usage__init(w);
+    w->ops = u->ops;
+    w->shards = u->shards;
+    w->queue_ns = u->queue_ns;
+    w->run_ns = u->run_ns;
+    w->cost = u->cost;
+    w->expired = u->expired;
+}
 
 static void on_status(trn_service *svc, trn_call *call) {
     char version[32];
@@ -548,7 +531,8 @@ static void on_status(trn_service *svc, trn_call *call) {
     const size_t n = trn_session_table_snapshot(svc->sessions, &snap);
     Trnsci__V1__SessionInfo *infos = n ? calloc(n, sizeof(*infos)) : NULL;
     Trnsci__V1__SessionInfo **ptrs = n ? calloc(n, sizeof(*ptrs)) : NULL;
-    if (infos && ptrs) {
+    Trnsci__V1__Usage *usages = n ? calloc(n, sizeof(*usages)) : NULL;
+    if (infos && ptrs && usages) {
         for (size_t i = 0; i < n; i++) {
             trnsci__v1__session_info__init(&infos[i]);
             infos[i].number = snap[i].number;
@@ -558,12 +542,39 @@ static void on_status(trn_service *svc, trn_call *call) {
             infos[i].uid = snap[i].uid;
             infos[i].bytes = snap[i].bytes;
             infos[i].buffers = snap[i].buffers;
+            infos[i].priority = snap[i].priority;
+            infos[i].ops_pending = snap[i].ops_pending;
+            usage_to_wire(&snap[i].usage, &usages[i]);
+            infos[i].usage = &usages[i];
             ptrs[i] = &infos[i];
         }
         r.n_session_info = n;
         r.session_info = ptrs;
     }
-    finish_reply(call, &r.base);
+    const int nw = trn_sched_worker_count(svc->sched);
+    Trnsci__V1__WorkerInfo *winfo = calloc((size_t)nw, sizeof(*winfo));
+    Trnsci__V1__WorkerInfo **wptrs = calloc((size_t)nw, sizeof(*wptrs));
+    Trnsci__V1__Usage *wusage = calloc((size_t)nw, sizeof(*wusage));
+    if (winfo && wptrs && wusage) {
+        for (int i = 0; i < nw; i++) {
+            trn_sched_worker_info wi;
+            trn_sched_worker_get(svc->sched, i, &wi);
+            trnsci__v1__worker_info__init(&winfo[i]);
+            winfo[i].engine = (char *)trn_engine_name(wi.engine);
+            winfo[i].index = (uint32_t)wi.index;
+            winfo[i].cpu = wi.cpu;
+            usage_to_wire(&wi.usage, &wusage[i]);
+            winfo[i].usage = &wusage[i];
+            wptrs[i] = &winfo[i];
+        }
+        r.n_workers = (size_t)nw;
+        r.workers = wptrs;
+    }
+    trn_svc_finish_reply(call, &r.base);
+    free(wusage);
+    free(wptrs);
+    free(winfo);
+    free(usages);
     free(ptrs);
     free(infos);
     free(snap);
@@ -594,7 +605,9 @@ HANDLER(on_free, Trnsci__V1__FreeRequest)
 HANDLER(on_write, Trnsci__V1__WriteRequest)
 HANDLER(on_read, Trnsci__V1__ReadRequest)
 HANDLER(on_submit, Trnsci__V1__SubmitRequest)
-HANDLER(on_synchronize, Trnsci__V1__SynchronizeRequest)
+HANDLER(trn_svc_on_synchronize, Trnsci__V1__SynchronizeRequest)
+HANDLER(on_set_priority, Trnsci__V1__SetPriorityRequest)
+HANDLER(trn_svc_on_event, Trnsci__V1__EventRequest)
 #undef HANDLER
 
 #define ENTRY(desc, fn, name)                                                                      \
@@ -613,8 +626,11 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_WRITE] = ENTRY(trnsci__v1__write_request__descriptor, on_write, "Write"),
     [TRN_WIRE_READ] = ENTRY(trnsci__v1__read_request__descriptor, on_read, "Read"),
     [TRN_WIRE_SUBMIT] = ENTRY(trnsci__v1__submit_request__descriptor, on_submit, "Submit"),
-    [TRN_WIRE_SYNCHRONIZE] =
-        ENTRY(trnsci__v1__synchronize_request__descriptor, on_synchronize, "Synchronize"),
+    [TRN_WIRE_SYNCHRONIZE] = ENTRY(trnsci__v1__synchronize_request__descriptor,
+                                   trn_svc_on_synchronize, "Synchronize"),
+    [TRN_WIRE_SET_PRIORITY] =
+        ENTRY(trnsci__v1__set_priority_request__descriptor, on_set_priority, "SetPriority"),
+    [TRN_WIRE_EVENT] = ENTRY(trnsci__v1__event_request__descriptor, trn_svc_on_event, "Event"),
 };
 
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
@@ -625,11 +641,11 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
         return;
     }
     if ((unsigned)method >= TRN_WIRE_METHOD_COUNT || !methods[method].handler) {
-        finish_error(call, TRN_WIRE_UNIMPLEMENTED, "unknown method");
+        trn_svc_finish_error(call, TRN_WIRE_UNIMPLEMENTED, "unknown method");
         return;
     }
     if (atomic_load(&svc->draining)) {
-        finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        trn_svc_finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
         return;
     }
     const method_entry *e = &methods[method];
@@ -639,7 +655,7 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
                  e->name, e->request->name);
         trn_log(TRN_LOG_DEBUG, "%s", err);
         call->malformed = 1;
-        finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
     e->handler(svc, msg, call);
@@ -648,22 +664,22 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
 
 trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len, trn_call *call) {
     if (atomic_load(&svc->draining)) {
-        finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        trn_svc_finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
         return NULL;
     }
     Trnsci__V1__AttachRequest *a = trnsci__v1__attach_request__unpack(NULL, len, req);
     if (!a) {
-        finish_error(call, TRN_WIRE_INVALID_ARGUMENT,
+        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT,
                      "malformed Attach request: the body is not a valid AttachRequest message");
         return NULL;
     }
-    trn_session *s = session_or_fail(svc, a->session_id, call);
+    trn_session *s = trn_svc_session(svc, a->session_id, call);
     trnsci__v1__attach_request__free_unpacked(a, NULL);
     if (!s)
         return NULL;
     if (trn_session_attach(s, call) != 0) {
         trn_session_unref(s);
-        finish_error(call, TRN_WIRE_ALREADY_EXISTS, "the session already has an Attach stream");
+        trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS, "the session already has an Attach stream");
         return NULL;
     }
     return s;

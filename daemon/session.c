@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "daemon/session.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,9 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) 
         v[n].uid = s->peer.known ? s->peer.uid : 0;
         v[n].bytes = s->bytes;
         v[n].buffers = s->buffers.len;
+        v[n].priority = s->priority;
+        v[n].ops_pending = s->ops_pending;
+        trn_sched_tenant_usage(t->sched, s->tenant, &v[n].usage);
         pthread_mutex_unlock(&s->lock);
         n++;
     }
@@ -192,19 +196,47 @@ static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
     pthread_mutex_unlock(&t->lock);
 }
 
+static int clamp_priority(const trn_config *cfg, int p) {
+    if (p > TRN_PRIORITY_LEAST)
+        p = TRN_PRIORITY_LEAST;
+    return p < cfg->priority_ceiling ? cfg->priority_ceiling : p;
+}
+
+/* A session of priority p weighs 2^-p (config.h). */
+static double priority_weight(int p) {
+    return ldexp(1.0, -p);
+}
+
+int trn_session_set_priority(trn_session *s, int priority) {
+    const int p = clamp_priority(s->table->cfg, priority);
+    pthread_mutex_lock(&s->lock);
+    s->priority = p;
+    trn_sched_tenant_set_weight(s->table->sched, s->tenant, priority_weight(p));
+    pthread_mutex_unlock(&s->lock);
+    return p;
+}
+
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
-                              trn_transport_kind transport, const trn_peer *peer,
+                              trn_transport_kind transport, const trn_peer *peer, int priority,
                               trn_wire_code *code, char *err, size_t errlen) {
     *code = TRN_WIRE_RESOURCE_EXHAUSTED;
     snprintf(err, errlen, "daemon out of memory opening a session");
     trn_session *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
+    s->priority = clamp_priority(t->cfg, priority);
+    s->tenant = trn_sched_tenant_create(t->sched, priority_weight(s->priority));
+    if (!s->tenant) {
+        free(s);
+        return NULL;
+    }
     atomic_init(&s->refs, 2); /* the table's and the caller's */
     s->table = t;
     pthread_mutex_init(&s->lock, NULL);
     trn_idmap_init(&s->buffers);
     trn_idmap_init(&s->streams);
+    trn_idmap_init(&s->events);
+    trn_idmap_init(&s->stages);
     s->next_buffer_id = 1;
     s->client_pid = peer && peer->known ? peer->pid : pid;
     s->transport = transport;
@@ -234,6 +266,7 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
         uid_usage_drop_if_idle_locked(t, s->peer.uid);
     pthread_mutex_unlock(&t->lock);
     if (rc != 0) {
+        trn_sched_tenant_release(t->sched, s->tenant);
         pthread_mutex_destroy(&s->lock);
         free(s);
         return NULL;
@@ -262,11 +295,37 @@ void trn_session_ref(trn_session *s) {
 void trn_session_unref(trn_session *s) {
     if (atomic_fetch_sub(&s->refs, 1) != 1)
         return;
-    /* Last reference: every buffer and stream is already gone. */
+    /* Last reference: every buffer, stream, event and stage is already gone. */
     trn_idmap_free(&s->buffers);
     trn_idmap_free(&s->streams);
+    trn_idmap_free(&s->events);
+    trn_idmap_free(&s->stages);
+    trn_sched_tenant_release(s->table->sched, s->tenant);
     pthread_mutex_destroy(&s->lock);
     free(s);
+}
+
+/* The stages of a closing session (already out of its map): a waiting Read
+ * ends with ABORTED; a stage whose op still runs is left for the op to free. */
+static void close_stages(trn_session *s, trn_idmap *stages) {
+    size_t i = 0;
+    uint64_t id;
+    void *val;
+    while (trn_idmap_next(stages, &i, &id, &val)) {
+        trn_stage *st = val;
+        pthread_mutex_lock(&s->lock);
+        trn_call *reader = st->reader;
+        st->reader = NULL;
+        const int done = st->done;
+        st->orphaned = !done;
+        pthread_mutex_unlock(&s->lock);
+        if (reader)
+            reader->finish(reader, TRN_WIRE_ABORTED, "the session ended before the data was read",
+                           NULL, 0);
+        if (done)
+            trn_stage_free(s, st);
+    }
+    trn_idmap_free(stages);
 }
 
 void trn_session_close(trn_session *s, const char *why) {
@@ -287,9 +346,11 @@ void trn_session_close(trn_session *s, const char *why) {
     s->closed = 1;
     trn_call *attach = s->attach;
     s->attach = NULL;
-    trn_idmap bufs = s->buffers, streams = s->streams;
+    trn_idmap bufs = s->buffers, streams = s->streams, events = s->events, stages = s->stages;
     trn_idmap_init(&s->buffers);
     trn_idmap_init(&s->streams);
+    trn_idmap_init(&s->events);
+    trn_idmap_init(&s->stages);
     pthread_mutex_unlock(&s->lock);
 
     trn_log(TRN_LOG_INFO, "session #%llu (%s, pid %u) closed: %s", (unsigned long long)s->number,
@@ -303,6 +364,11 @@ void trn_session_close(trn_session *s, const char *why) {
         trn_sched_stream_release(t->sched, val);
     }
     trn_idmap_free(&streams);
+    i = 0;
+    while (trn_idmap_next(&events, &i, &id, &val))
+        trn_sched_fence_release(t->sched, val);
+    trn_idmap_free(&events);
+    close_stages(s, &stages);
     i = 0;
     while (trn_idmap_next(&bufs, &i, &id, &val))
         trn_buffer_unref(val);
@@ -332,14 +398,9 @@ int trn_session_detach(trn_session *s, trn_call *call) {
     return was;
 }
 
-trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
-                                size_t errlen) {
-    *fd = -1;
+trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *what, char *err,
+                                 size_t errlen) {
     const uint64_t quota = s->table->cfg->max_session_bytes;
-    if (bytes == 0) {
-        snprintf(err, errlen, "Alloc: bytes must be at least 1");
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
     if (uid_charge_bytes(s, bytes, err, errlen) != 0)
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     pthread_mutex_lock(&s->lock);
@@ -354,13 +415,36 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
         pthread_mutex_unlock(&s->lock);
         uid_credit_bytes(s, bytes);
         snprintf(err, errlen,
-                 "Alloc of %llu bytes exceeds the session quota (max-session-bytes %llu, "
+                 "%s of %llu bytes exceeds the session quota (max-session-bytes %llu, "
                  "%llu held)",
-                 (unsigned long long)bytes, (unsigned long long)quota, (unsigned long long)held);
+                 what, (unsigned long long)bytes, (unsigned long long)quota,
+                 (unsigned long long)held);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     s->bytes += bytes;
     pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add(&s->table->bytes_held, bytes);
+    return TRN_WIRE_OK;
+}
+
+void trn_session_credit(trn_session *s, uint64_t bytes) {
+    pthread_mutex_lock(&s->lock);
+    s->bytes -= bytes;
+    pthread_mutex_unlock(&s->lock);
+    uid_credit_bytes(s, bytes);
+    atomic_fetch_sub(&s->table->bytes_held, bytes);
+}
+
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
+                                size_t errlen) {
+    *fd = -1;
+    if (bytes == 0) {
+        snprintf(err, errlen, "Alloc: bytes must be at least 1");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const trn_wire_code charged = trn_session_charge(s, bytes, "Alloc", err, errlen);
+    if (charged != TRN_WIRE_OK)
+        return charged;
 
     trn_buffer *b = calloc(1, sizeof(*b));
     const int mapped = s->shared_memory;
@@ -382,7 +466,6 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
     if (rc != 0)
         goto nomem;
     trn_session_ref(s);
-    atomic_fetch_add(&s->table->bytes_held, bytes);
     atomic_fetch_add(&s->table->buffers, 1);
     *id = b->id;
     return TRN_WIRE_OK;
@@ -397,10 +480,7 @@ nomem:
         close(*fd);
     *fd = -1;
     free(b);
-    pthread_mutex_lock(&s->lock);
-    s->bytes -= bytes;
-    pthread_mutex_unlock(&s->lock);
-    uid_credit_bytes(s, bytes);
+    trn_session_credit(s, bytes);
     return TRN_WIRE_RESOURCE_EXHAUSTED;
 }
 
@@ -427,15 +507,17 @@ void trn_buffer_unref(trn_buffer *b) {
     if (atomic_fetch_sub(&b->refs, 1) != 1)
         return;
     trn_session *s = b->owner;
-    pthread_mutex_lock(&s->lock);
-    s->bytes -= b->size;
-    pthread_mutex_unlock(&s->lock);
-    uid_credit_bytes(s, b->size);
-    atomic_fetch_sub(&s->table->bytes_held, b->size);
+    trn_session_credit(s, b->size);
     atomic_fetch_sub(&s->table->buffers, 1);
     trn_bufmem_release(b->data, b->size, b->mapped);
     free(b);
     trn_session_unref(s);
+}
+
+void trn_stage_free(trn_session *s, trn_stage *st) {
+    free(st->data);
+    trn_session_credit(s, st->len);
+    free(st);
 }
 
 trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id) {
@@ -447,7 +529,7 @@ trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id) 
         return st;
     if (s->streams.len >= s->table->cfg->max_streams)
         return NULL;
-    st = trn_sched_stream_create(s->table->sched);
+    st = trn_sched_stream_create(s->table->sched, s->tenant);
     if (!st)
         return NULL;
     if (trn_idmap_put(&s->streams, key, st) != 0) {

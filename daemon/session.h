@@ -28,6 +28,19 @@
 typedef struct trn_session trn_session;
 typedef struct trn_session_table trn_session_table;
 
+/* Data a StageOutOp copied out of a buffer, waiting for the client's Read
+ * with its ticket (daemon/service_stage.c). Guarded by the session lock. */
+typedef struct trn_stage {
+    uint64_t ticket;
+    void *data; /* len bytes, charged to the session */
+    size_t len;
+    int done;           /* the op completed: code/msg say how */
+    int orphaned;       /* the session ended while the op ran: the op frees it */
+    trn_wire_code code; /* TRN_WIRE_OK: data is valid */
+    char msg[160];
+    trn_call *reader; /* a Read waiting for it, or NULL */
+} trn_stage;
+
 typedef struct trn_buffer {
     uint64_t id;
     atomic_uint refs;
@@ -47,6 +60,10 @@ struct trn_session {
     uint64_t next_buffer_id;
     uint64_t bytes;    /* charged against the quota */
     trn_idmap streams; /* stream id + 1 → trn_sched_stream* */
+    trn_idmap events;  /* event id → trn_sched_fence* of its latest record */
+    trn_idmap stages;  /* StageOutOp ticket → trn_stage* */
+    trn_sched_tenant *tenant; /* the session's share of the engines */
+    int priority;
     uint64_t op_seq;
     uint32_t ops_pending; /* submitted, not yet completed (max-queued-ops) */
     /* First execution error since the last Synchronize. */
@@ -88,6 +105,9 @@ typedef struct trn_session_info {
     char client_name[64];
     uint32_t pid, uid;
     uint64_t bytes, buffers;
+    int priority;
+    uint32_t ops_pending;
+    trn_sched_usage usage;
 } trn_session_info;
 
 /* A snapshot of every open session: returns the count and a malloc'd array
@@ -108,8 +128,11 @@ typedef struct trn_uid_usage {
  * err set (the uid's session limit, out of memory). Sessions on the local
  * transport get shared-memory buffers. */
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
-                              trn_transport_kind transport, const trn_peer *peer,
+                              trn_transport_kind transport, const trn_peer *peer, int priority,
                               trn_wire_code *code, char *err, size_t errlen);
+/* Sets the session's priority, clamped to [cfg->priority_ceiling,
+ * TRN_PRIORITY_LEAST]; returns what it got. */
+int trn_session_set_priority(trn_session *s, int priority);
 /* Looks a session up, renews its lease and returns it with a reference for
  * the caller, or NULL when there is no such (open) session. */
 trn_session *trn_session_find(trn_session_table *t, uint64_t id);
@@ -133,6 +156,11 @@ int trn_session_detach(trn_session *s, trn_call *call);
  * otherwise *fd is -1. */
 trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
                                 size_t errlen);
+/* Charges bytes of daemon memory that is not a buffer (staged transfers) to
+ * the session's quota and its uid; credit gives them back. */
+trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *what, char *err,
+                                 size_t errlen);
+void trn_session_credit(trn_session *s, uint64_t bytes);
 /* Drops the session's reference to a buffer. Returns 0, or -1 if unknown. */
 int trn_session_free_buffer(trn_session *s, uint64_t id);
 /* A buffer of this session with a reference for the caller, or NULL. */
@@ -143,6 +171,9 @@ void trn_buffer_unref(trn_buffer *b);
  * cfg->max_streams). NULL when the limit is reached or the session is closed.
  * Call with s->lock held. */
 trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id);
+
+/* Frees a stage that is in no map any more and whose op has completed. */
+void trn_stage_free(trn_session *s, trn_stage *st);
 
 /* Records the first asynchronous error since the last Synchronize. */
 void trn_session_set_async_error(trn_session *s, trn_wire_code code, const char *msg);

@@ -17,9 +17,28 @@
 
 typedef struct trn_backend trn_backend;
 
+/* The kinds of engine a backend can run an op on. Each has its own workers
+ * in the scheduler, so ops on different engines overlap. On the CPU backend:
+ * the compute cores, and copy engines (threads that only move data). On
+ * Trainium the DMA queues become TRN_ENGINE_COPY; Tensor/Vector/Scalar/GpSimd
+ * engines will be added here as kinds of their own. */
+typedef enum trn_engine {
+    TRN_ENGINE_CORE = 0,
+    TRN_ENGINE_COPY = 1,
+} trn_engine;
+#define TRN_ENGINE_COUNT 2
+
+static inline const char *trn_engine_name(int e) {
+    return e == TRN_ENGINE_COPY ? "copy" : "core";
+}
+
 struct trn_backend {
     const char *name;    /* "cpu" */
     const char *version; /* goes into plan keys: a new version invalidates plans */
+
+    /* Which engine runs op. NULL: every op runs on the cores. The scheduler
+     * runs an op on the cores when its engine has no workers configured. */
+    trn_engine (*engine_for)(const trn_backend *be, const trn_op_desc *op);
 
     /* Number of cores this backend can drive on this machine. */
     int (*core_count)(const trn_backend *be);

@@ -12,7 +12,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 0u
+#define TRNSCI_PROTOCOL_MINOR 1u
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)
@@ -32,7 +32,9 @@
     X(READ, "/trnsci.v1.Trnsci/Read")                                                              \
     X(SUBMIT, "/trnsci.v1.Trnsci/Submit")                                                          \
     X(SYNCHRONIZE, "/trnsci.v1.Trnsci/Synchronize")                                                \
-    X(STATUS, "/trnsci.v1.Trnsci/Status")
+    X(STATUS, "/trnsci.v1.Trnsci/Status")                                                          \
+    X(SET_PRIORITY, "/trnsci.v1.Trnsci/SetPriority")                                               \
+    X(EVENT, "/trnsci.v1.Trnsci/Event")
 
 typedef enum trn_wire_method {
 #define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,

@@ -1,18 +1,27 @@
 /*
- * sched.c — streams, the ready queue and the core workers.
+ * sched.c — engines, tenants, streams, fences, deadlines and the workers.
  *
  * One mutex guards every queue. Each stream is a FIFO with at most one
- * "active" op: the op whose shards are on the ready queue or running. When the
- * active op's last shard completes, the stream advances: markers at its head
- * complete immediately, and the next kernel op becomes active and is pushed on
- * the ready queue. Workers take shards from the ready queue.
+ * "active" op: the op whose shards are queued on its engine or running. When
+ * the active op's last shard completes, the stream advances: markers at its
+ * head complete immediately (signalling their fence, if any), a marker that
+ * waits on an unsignalled fence parks the stream on that fence, and the next
+ * kernel op becomes active and joins its tenant's ready queue on its engine.
+ *
+ * Each engine keeps the list of its backlogged tenants (those with ready ops
+ * on it). A worker of the engine takes the next shard from the backlogged
+ * tenant with the least virtual time (start-time fair queuing; sched.h). The
+ * number of tenants is small (one per client session), so a linear scan
+ * beats keeping a heap in order.
  *
  * Completion callbacks are collected on a local list while the lock is held
  * and called after it is dropped (run_completions), so a callback may submit,
- * cancel or release without deadlocking.
+ * cancel or release without deadlocking. Streams woken by a fence are
+ * advanced from a work list (completion_list.wake), never recursively.
  *
- * Stream lifetime: one reference for its creator plus one per queued op; the
- * stream is freed when the count reaches zero.
+ * Lifetimes: a stream holds one reference for its creator plus one per queued
+ * op; a tenant one for its creator plus one per stream; a fence one for its
+ * creator plus one per marker that names it. Each is freed at zero.
  */
 #define _GNU_SOURCE
 #include "scheduler/sched.h"
@@ -23,36 +32,92 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Rates behind the dispatch-time estimate of a shard's core time (measured
+ * time replaces it when the shard ends, so these only need to be of the right
+ * order): single-core SGEMM on this class of CPU, and memcpy bandwidth. */
+#define EST_FLOP_PER_NS 50.0
+#define EST_BYTES_PER_NS 8.0
+#define EST_OVERHEAD_NS 2000.0 /* dispatch and wake-up per shard */
+
+typedef struct tenant_queue {
+    trn_sched_op *head, *tail; /* ready ops on this engine, FIFO */
+    double vtime;              /* virtual time: weighted core time received */
+    int backlogged;            /* on the engine's backlog list */
+    trn_sched_tenant *next;    /* the engine's backlog list */
+} tenant_queue;
+
+struct trn_sched_tenant {
+    double weight;
+    unsigned refs;
+    tenant_queue q[TRN_ENGINE_COUNT];
+    trn_sched_usage usage;
+};
+
+struct trn_sched_fence {
+    unsigned refs;
+    int signalled;
+    uint64_t t_ns;
+    trn_sched_stream *waiters; /* parked streams, linked by wait_next */
+};
 
 struct trn_sched_stream {
     trn_sched_op *head, *tail; /* queued, not active */
     trn_sched_op *active;
     int completing; /* the active op's callback is running: do not advance */
+    trn_sched_fence *parked_on; /* the head is a marker waiting on this fence */
+    trn_sched_stream *wait_next; /* fence waiters, or the wake list */
+    trn_sched_stream *parked_prev, *parked_next; /* every parked stream */
+    trn_sched_tenant *tenant;
     unsigned refs;
 };
 
 typedef struct worker {
     trn_sched *sched;
     pthread_t thread;
-    int core; /* backend core index */
-    int cpu;  /* -1: not pinned */
+    int engine;
+    int index; /* within the engine; the backend core index on the cores */
+    int cpu;   /* -1: not pinned */
     int started;
+    trn_sched_usage usage;
 } worker;
+
+typedef struct engine {
+    int first, count; /* its workers: workers[first .. first+count) */
+    pthread_cond_t work;
+    trn_sched_tenant *backlog;
+    double vclock; /* the start tag of the last shard dispatched */
+} engine;
 
 struct trn_sched {
     const trn_backend *be;
     pthread_mutex_t lock;
-    pthread_cond_t work;
-    trn_sched_op *ready_head, *ready_tail;
-    int stopping;
-    int ncores;
+    engine engines[TRN_ENGINE_COUNT];
     worker *workers;
+    int nworkers;
+    int stopping;
     trn_sched_stats stats;
+    trn_sched_tenant *default_tenant;
+    trn_sched_stream *parked; /* streams parked on a fence */
+    /* Timers, in deadline order, and the thread that fires them. */
+    trn_sched_timer *timers;
+    pthread_cond_t timer_cv;
+    pthread_t timer_thread;
+    int timer_started, timer_stop;
 };
 
 typedef struct completion_list {
     trn_sched_op *head, *tail;
+    trn_sched_stream *wake; /* streams a fence released: advance them */
+    trn_sched_timer *fired; /* callers' timers to fire, linked by link.next */
 } completion_list;
+
+uint64_t trn_sched_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void completion_push(completion_list *l, trn_sched_op *op) {
     op->next = NULL;
@@ -72,32 +137,119 @@ static trn_sched_status status_of(trn_kstatus k) {
     return TRN_SCHED_KERNEL_FAILED;
 }
 
-static void finish_later(completion_list *l, trn_sched_op *op, trn_sched_status st) {
+/* ---- timers (lock held) ------------------------------------------------------ */
+
+static void timer_unlink(trn_sched *s, trn_sched_timer *t) {
+    if (!t->armed)
+        return;
+    if (t->link.prev)
+        t->link.prev->link.next = t->link.next;
+    else
+        s->timers = t->link.next;
+    if (t->link.next)
+        t->link.next->link.prev = t->link.prev;
+    t->link.prev = t->link.next = NULL;
+    t->armed = 0;
+}
+
+static void timer_link(trn_sched *s, trn_sched_timer *t) {
+    trn_sched_timer *prev = NULL, *x = s->timers;
+    while (x && x->when_ns <= t->when_ns) {
+        prev = x;
+        x = x->link.next;
+    }
+    t->link.prev = prev;
+    t->link.next = x;
+    if (prev)
+        prev->link.next = t;
+    else
+        s->timers = t;
+    if (x)
+        x->link.prev = t;
+    t->armed = 1;
+    if (!prev)
+        pthread_cond_signal(&s->timer_cv); /* a new earliest deadline */
+}
+
+/* ---- lifetimes (lock held) ---------------------------------------------------- */
+
+static void tenant_put(trn_sched_tenant *t) {
+    if (--t->refs == 0)
+        free(t);
+}
+
+static void stream_put(trn_sched_stream *st) {
+    if (--st->refs != 0)
+        return;
+    tenant_put(st->tenant);
+    free(st);
+}
+
+static void fence_put(trn_sched_fence *f) {
+    if (f && --f->refs == 0)
+        free(f);
+}
+
+/* ---- fences and parked streams (lock held) ------------------------------------- */
+
+static void parked_unlink(trn_sched *s, trn_sched_stream *st) {
+    trn_sched_fence *f = st->parked_on;
+    trn_sched_stream **link = &f->waiters;
+    while (*link && *link != st)
+        link = &(*link)->wait_next;
+    if (*link)
+        *link = st->wait_next;
+    st->wait_next = NULL;
+    st->parked_on = NULL;
+    if (st->parked_prev)
+        st->parked_prev->parked_next = st->parked_next;
+    else
+        s->parked = st->parked_next;
+    if (st->parked_next)
+        st->parked_next->parked_prev = st->parked_prev;
+    st->parked_prev = st->parked_next = NULL;
+}
+
+static void park(trn_sched *s, trn_sched_stream *st, trn_sched_fence *f) {
+    st->parked_on = f;
+    st->wait_next = f->waiters;
+    f->waiters = st;
+    st->parked_prev = NULL;
+    st->parked_next = s->parked;
+    if (s->parked)
+        s->parked->parked_prev = st;
+    s->parked = st;
+}
+
+/* Signals f (once) and moves its waiters to the wake list. */
+static void fence_signal(trn_sched *s, trn_sched_fence *f, completion_list *l) {
+    if (f->signalled)
+        return;
+    f->signalled = 1;
+    f->t_ns = trn_sched_now_ns();
+    while (f->waiters) {
+        trn_sched_stream *st = f->waiters;
+        parked_unlink(s, st);
+        st->wait_next = l->wake;
+        l->wake = st;
+    }
+}
+
+/* Completes op with st later; a record marker signals its fence whatever the
+ * outcome, so that nothing waits forever on a record that will never run. */
+static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op,
+                         trn_sched_status st) {
+    timer_unlink(s, &op->deadline);
+    if (op->signal)
+        fence_signal(s, op->signal, l);
     op->final_status = st;
     completion_push(l, op);
 }
-
-static void run_completions(trn_sched *s, completion_list *l) {
-    trn_sched_op *op = l->head;
-    while (op) {
-        trn_sched_op *next = op->next;
-        const trn_sched_status st = op->final_status;
-        trn_sched_stream *stream = op->stream;
-        op->done(op, st); /* may free op */
-        pthread_mutex_lock(&s->lock);
-        const unsigned refs = --stream->refs;
-        pthread_mutex_unlock(&s->lock);
-        if (refs == 0)
-            free(stream);
-        op = next;
-    }
-    l->head = l->tail = NULL;
-}
-
 /* The sharding policy.
  *
  * An op is split when each shard still carries enough work that running it on
- * another core pays for the split: nshards = min(ncores, what the op's size
+ * another worker pays for the split: nshards = min(the workers of the op's
+ * engine, what the op's size
  * allows), where
  *   GEMM:        cost / TRN_SHARD_GEMM_MIN_FLOP and n / TRN_SHARD_GEMM_MIN_COLS
  *                (shards are blocks of C's columns, kernels/cpu/blas_gemm.c);
@@ -135,7 +287,7 @@ static void run_completions(trn_sched *s, completion_list *l) {
  *    1.65x; a 1 MiB copy 1.16x, a 2 MiB one 1.8x. Counted in bytes touched
  *    (trn_op_cost: a copy touches each byte twice) both become worth
  *    splitting at 4 MiB, so TRN_SHARD_MEM_MIN_BYTES = 2 MiB per shard. */
-int trn_sched_shard_count(const trn_op_desc *d, int ncores) {
+int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     double by_size = 1.0;
     switch (d->kind) {
     case TRN_OP_GEMM: {
@@ -157,70 +309,226 @@ int trn_sched_shard_count(const trn_op_desc *d, int ncores) {
         break;
     }
     }
-    if (by_size < 2.0 || ncores < 2)
+    if (by_size < 2.0 || nworkers < 2)
         return 1;
-    return by_size >= (double)ncores ? ncores : (int)by_size;
+    return by_size >= (double)nworkers ? nworkers : (int)by_size;
+}
+
+
+/* ---- ready queues (lock held) ---------------------------------------------------- */
+
+static int engine_of(const trn_sched *s, const trn_sched_op *op) {
+    const int e = s->be->engine_for ? (int)s->be->engine_for(s->be, &op->desc) : TRN_ENGINE_CORE;
+    return e >= 0 && e < TRN_ENGINE_COUNT && s->engines[e].count > 0 ? e : TRN_ENGINE_CORE;
+}
+
+static double estimate_shard_ns(const trn_sched_op *op) {
+    const double cost = trn_op_cost(&op->desc) / (op->nshards > 0 ? op->nshards : 1);
+    const double rate = op->desc.kind == TRN_OP_GEMM ? EST_FLOP_PER_NS : EST_BYTES_PER_NS;
+    return EST_OVERHEAD_NS + cost / rate;
 }
 
 static void ready_push(trn_sched *s, trn_sched_op *op) {
+    engine *e = &s->engines[op->engine];
+    trn_sched_tenant *t = op->stream->tenant;
+    tenant_queue *q = &t->q[op->engine];
     op->ready_next = NULL;
-    if (s->ready_tail)
-        s->ready_tail->ready_next = op;
+    if (q->tail)
+        q->tail->ready_next = op;
     else
-        s->ready_head = op;
-    s->ready_tail = op;
-    pthread_cond_broadcast(&s->work);
+        q->head = op;
+    q->tail = op;
+    if (!q->backlogged) {
+        /* Idle time earns no credit: rejoin at the engine's virtual time. */
+        if (q->vtime < e->vclock)
+            q->vtime = e->vclock;
+        q->backlogged = 1;
+        q->next = e->backlog;
+        e->backlog = t;
+    }
+    if (op->nshards > 1)
+        pthread_cond_broadcast(&e->work);
+    else
+        pthread_cond_signal(&e->work);
 }
 
-static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
-                                completion_list *done);
+static void backlog_remove(engine *e, trn_sched_tenant *t, int eng) {
+    trn_sched_tenant **link = &e->backlog;
+    while (*link && *link != t)
+        link = &(*link)->q[eng].next;
+    if (*link)
+        *link = t->q[eng].next;
+    t->q[eng].next = NULL;
+    t->q[eng].backlogged = 0;
+}
 
-/* With the lock held and no active op: activate the next kernel op of the
- * stream, completing any markers in front of it. Once stopping, kernel ops
- * are not started: they and everything behind them complete with SHUTDOWN. */
-static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *done) {
-    while (!st->active && !st->completing && st->head) {
+/* Unlinks op from its tenant's ready queue; returns 0, or -1 when not there. */
+static int ready_remove(trn_sched *s, trn_sched_op *op) {
+    trn_sched_tenant *t = op->stream->tenant;
+    tenant_queue *q = &t->q[op->engine];
+    trn_sched_op *prev = NULL;
+    for (trn_sched_op *x = q->head; x; prev = x, x = x->ready_next) {
+        if (x != op)
+            continue;
+        if (prev)
+            prev->ready_next = x->ready_next;
+        else
+            q->head = x->ready_next;
+        if (q->tail == x)
+            q->tail = prev;
+        if (!q->head)
+            backlog_remove(&s->engines[op->engine], t, op->engine);
+        return 0;
+    }
+    return -1;
+}
+
+/* ---- streams (lock held) ------------------------------------------------------------ */
+
+/* Completes a detached list of queued ops with why. */
+static void finish_list(trn_sched *s, trn_sched_op *op, trn_sched_status why,
+                        completion_list *done) {
+    while (op) {
+        trn_sched_op *next = op->next;
+        if (!op->is_marker)
+            s->stats.ops_queued--;
+        finish_later(s, done, op, why);
+        op = next;
+    }
+}
+
+/* Moves every not-yet-active op of st to done, and unparks it. */
+static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
+                                completion_list *done) {
+    if (st->parked_on)
+        parked_unlink(s, st);
+    trn_sched_op *op = st->head;
+    st->head = st->tail = NULL;
+    finish_list(s, op, why, done);
+}
+
+/* op has not started and its deadline has passed: it completes with
+ * EXPIRED, and everything behind it on its stream with CANCELLED. */
+static void expire_op(trn_sched *s, trn_sched_op *op, completion_list *done) {
+    trn_sched_stream *st = op->stream;
+    if (op->next_shard > 0)
+        return;
+    if (st->active == op) {
+        ready_remove(s, op);
+        st->active = NULL;
+        s->stats.ops_running--;
+        stream_drain_queued(s, st, TRN_SCHED_CANCELLED, done);
+    } else {
+        trn_sched_op *prev = NULL, *x = st->head;
+        while (x && x != op) {
+            prev = x;
+            x = x->next;
+        }
+        if (!x)
+            return;
+        if (prev)
+            prev->next = NULL;
+        else
+            st->head = NULL;
+        st->tail = prev;
+        s->stats.ops_queued--;
+        finish_list(s, op->next, TRN_SCHED_CANCELLED, done);
+    }
+    st->tenant->usage.expired++;
+    finish_later(s, done, op, TRN_SCHED_EXPIRED);
+}
+
+/* With no active op: activate the next kernel op of the stream, completing
+ * the markers in front of it. Once stopping, kernel ops are not started:
+ * they and everything behind them complete with SHUTDOWN. */
+static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_list *done) {
+    while (!st->active && !st->completing && !st->parked_on && st->head) {
         trn_sched_op *op = st->head;
         if (s->stopping && !op->is_marker) {
             stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
             return;
         }
+        if (op->is_marker && op->wait && !op->wait->signalled) {
+            park(s, st, op->wait);
+            return;
+        }
+        const uint64_t now = trn_sched_now_ns();
+        if (!op->is_marker && op->deadline_ns && now >= op->deadline_ns) {
+            expire_op(s, op, done);
+            continue;
+        }
         st->head = op->next;
         if (!st->head)
             st->tail = NULL;
         if (op->is_marker) {
-            finish_later(done, op, TRN_SCHED_OK);
+            finish_later(s, done, op, TRN_SCHED_OK);
             continue;
         }
         st->active = op;
+        op->t_ready = now;
         s->stats.ops_queued--;
         s->stats.ops_running++;
         ready_push(s, op);
     }
 }
 
+/* Advances st, then every stream a fence released meanwhile. */
+static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *done) {
+    if (st)
+        stream_advance_one(s, st, done);
+    while (done->wake) {
+        trn_sched_stream *w = done->wake;
+        done->wake = w->wait_next;
+        w->wait_next = NULL;
+        stream_advance_one(s, w, done);
+    }
+}
+
+/* Lock NOT held: calls the callbacks on l, dropping each op's references. */
+static void run_completions(trn_sched *s, completion_list *l) {
+    trn_sched_op *op = l->head;
+    while (op) {
+        trn_sched_op *next = op->next;
+        const trn_sched_status st = op->final_status;
+        trn_sched_stream *stream = op->stream;
+        trn_sched_fence *sig = op->signal, *wait = op->wait;
+        op->done(op, st); /* may free op */
+        pthread_mutex_lock(&s->lock);
+        fence_put(sig);
+        fence_put(wait);
+        stream_put(stream);
+        pthread_mutex_unlock(&s->lock);
+        op = next;
+    }
+    l->head = l->tail = NULL;
+    trn_sched_timer *t = l->fired;
+    l->fired = NULL;
+    while (t) {
+        trn_sched_timer *next = t->link.next;
+        t->link.next = NULL;
+        t->fire(t); /* may free t */
+        t = next;
+    }
+}
+
 /* The last shard of a stream's active op has finished (the caller moved it
  * from `active` to `completing`): run the op's callback first, and only then
- * let the stream advance, so that every callback of an
- * op completes before anything queued behind it (a marker included) does. */
+ * let the stream advance, so that every callback of an op completes before
+ * anything queued behind it (a marker included) does. */
 static void complete_active(trn_sched *s, trn_sched_op *op) {
     trn_sched_stream *st = op->stream;
-    pthread_mutex_lock(&s->lock);
-    s->stats.ops_running--;
-    s->stats.ops_completed++;
-    pthread_mutex_unlock(&s->lock);
     op->done(op, status_of(op->kstatus)); /* may free op */
 
     completion_list done = {0};
     pthread_mutex_lock(&s->lock);
     st->completing = 0;
     stream_advance(s, st, &done);
-    const int free_it = --st->refs == 0; /* the op's reference */
+    stream_put(st); /* the op's reference */
     pthread_mutex_unlock(&s->lock);
-    if (free_it)
-        free(st);
     run_completions(s, &done);
 }
+
+/* ---- workers ------------------------------------------------------------------------- */
 
 static void pin_to_cpu(int cpu) {
     if (cpu < 0)
@@ -231,36 +539,105 @@ static void pin_to_cpu(int cpu) {
     pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+static trn_sched_tenant *least_vtime(engine *e, int eng) {
+    trn_sched_tenant *best = NULL;
+    for (trn_sched_tenant *t = e->backlog; t; t = t->q[eng].next)
+        if (!best || t->q[eng].vtime < best->q[eng].vtime)
+            best = t;
+    return best;
+}
+
+/* Takes the next shard for a worker of engine eng (lock held): the fairest
+ * tenant's oldest ready op. Returns NULL when nothing is ready. Ops found
+ * past their deadline before starting are expired onto done. */
+static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_list *done) {
+    engine *e = &s->engines[eng];
+    for (;;) {
+        trn_sched_tenant *t = least_vtime(e, eng);
+        if (!t)
+            return NULL;
+        tenant_queue *q = &t->q[eng];
+        trn_sched_op *op = q->head;
+        if (op->next_shard == 0) {
+            const uint64_t now = trn_sched_now_ns();
+            if (op->deadline_ns && now >= op->deadline_ns) {
+                expire_op(s, op, done);
+                continue;
+            }
+            timer_unlink(s, &op->deadline);
+            op->t_start = now;
+            t->usage.queue_ns += now - op->t_ready;
+        }
+        *shard = op->next_shard++;
+        if (op->next_shard == op->nshards) {
+            q->head = op->ready_next;
+            if (!q->head) {
+                q->tail = NULL;
+                backlog_remove(e, t, eng);
+            }
+        }
+        e->vclock = q->vtime;
+        q->vtime += op->shard_est_ns / t->weight;
+        return op;
+    }
+}
+
+/* A shard of op ran on w from t0 to t1 (lock held): account for it. */
+static void account_shard(worker *w, trn_sched_op *op, uint64_t t0, uint64_t t1) {
+    trn_sched_tenant *t = op->stream->tenant;
+    const uint64_t ran = t1 - t0;
+    w->usage.shards++;
+    w->usage.run_ns += ran;
+    w->usage.queue_ns += t0 - op->t_ready;
+    w->usage.cost += trn_op_cost(&op->desc) / op->nshards;
+    t->usage.shards++;
+    t->usage.run_ns += ran;
+    /* Replace the estimate charged at dispatch by the time it really took. */
+    t->q[op->engine].vtime += ((double)ran - op->shard_est_ns) / t->weight;
+}
+
 static void *worker_main(void *arg) {
     worker *w = arg;
     trn_sched *s = w->sched;
+    engine *e = &s->engines[w->engine];
     pin_to_cpu(w->cpu);
-    if (s->be->core_init)
-        s->be->core_init(s->be, w->core);
+    if (w->engine == TRN_ENGINE_CORE && s->be->core_init)
+        s->be->core_init(s->be, w->index);
 
+    completion_list done = {0};
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        trn_sched_op *op = s->ready_head;
+        int shard = 0;
+        trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
+        if (done.head || done.wake) {
+            stream_advance(s, NULL, &done);
+            pthread_mutex_unlock(&s->lock);
+            run_completions(s, &done);
+            pthread_mutex_lock(&s->lock);
+        }
         if (!op) {
             if (s->stopping)
                 break;
-            pthread_cond_wait(&s->work, &s->lock);
+            pthread_cond_wait(&e->work, &s->lock);
             continue;
-        }
-        const int shard = op->next_shard++;
-        if (op->next_shard == op->nshards) {
-            s->ready_head = op->ready_next;
-            if (!s->ready_head)
-                s->ready_tail = NULL;
         }
         pthread_mutex_unlock(&s->lock);
 
+        const uint64_t t0 = trn_sched_now_ns();
         const trn_kstatus k = s->be->run(s->be, &op->desc, NULL, shard, op->nshards);
+        const uint64_t t1 = trn_sched_now_ns();
 
         pthread_mutex_lock(&s->lock);
+        account_shard(w, op, t0, t1);
         if (k != TRN_KSTATUS_OK && op->kstatus == TRN_KSTATUS_OK)
             op->kstatus = k;
         if (--op->shards_left == 0) {
+            trn_sched_tenant *t = op->stream->tenant;
+            op->t_end = t1;
+            t->usage.ops++;
+            t->usage.cost += trn_op_cost(&op->desc);
+            s->stats.ops_running--;
+            s->stats.ops_completed++;
             op->stream->active = NULL;
             op->stream->completing = 1;
             pthread_mutex_unlock(&s->lock);
@@ -272,82 +649,153 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-trn_sched *trn_sched_create(const trn_backend *be, const int *cpus, int ncores, char *err,
+/* Fires due timers: op deadlines here, callers' timers after the unlock. */
+static void *timer_main(void *arg) {
+    trn_sched *s = arg;
+    completion_list done = {0};
+    pthread_mutex_lock(&s->lock);
+    while (!s->timer_stop) {
+        trn_sched_timer *t = s->timers;
+        if (!t) {
+            pthread_cond_wait(&s->timer_cv, &s->lock);
+            continue;
+        }
+        const uint64_t now = trn_sched_now_ns();
+        if (now < t->when_ns) {
+            struct timespec ts = {.tv_sec = (time_t)(t->when_ns / 1000000000ull),
+                                  .tv_nsec = (long)(t->when_ns % 1000000000ull)};
+            pthread_cond_timedwait(&s->timer_cv, &s->lock, &ts);
+            continue;
+        }
+        timer_unlink(s, t);
+        if (t->op) {
+            expire_op(s, t->op, &done);
+            stream_advance(s, NULL, &done);
+        } else {
+            t->link.next = done.fired;
+            done.fired = t;
+        }
+        if (s->timers && s->timers->when_ns <= now)
+            continue; /* fire everything due before unlocking */
+        pthread_mutex_unlock(&s->lock);
+        run_completions(s, &done);
+        pthread_mutex_lock(&s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    run_completions(s, &done);
+    return NULL;
+}
+
+/* ---- life cycle ------------------------------------------------------------------------ */
+
+static int start_worker(trn_sched *s, int i, int eng, int index, int cpu, char *err,
+                        size_t errlen) {
+    worker *w = &s->workers[i];
+    w->sched = s;
+    w->engine = eng;
+    w->index = index;
+    w->cpu = cpu;
+    const int rc = pthread_create(&w->thread, NULL, worker_main, w);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot start %s worker %d: %s", trn_engine_name(eng), index,
+                 strerror(rc));
+        return -1;
+    }
+    w->started = 1;
+    return 0;
+}
+
+static trn_sched_tenant *tenant_new(double weight) {
+    trn_sched_tenant *t = calloc(1, sizeof(*t));
+    if (t) {
+        t->weight = weight > 0 ? weight : 1.0;
+        t->refs = 1;
+    }
+    return t;
+}
+
+trn_sched *trn_sched_create(const trn_backend *be, const trn_sched_config *cfg, char *err,
                             size_t errlen) {
-    if (ncores < 1) {
-        snprintf(err, errlen, "scheduler needs at least one core (got %d)", ncores);
+    if (cfg->ncores < 1 || cfg->ncopy < 0) {
+        snprintf(err, errlen, "scheduler needs at least one core (got %d) and no negative copy "
+                 "engine count (got %d)", cfg->ncores, cfg->ncopy);
         return NULL;
     }
     trn_sched *s = calloc(1, sizeof(*s));
     if (!s)
         goto nomem;
-    s->workers = calloc((size_t)ncores, sizeof(*s->workers));
-    if (!s->workers)
+    s->nworkers = cfg->ncores + cfg->ncopy;
+    s->workers = calloc((size_t)s->nworkers, sizeof(*s->workers));
+    s->default_tenant = tenant_new(1.0);
+    if (!s->workers || !s->default_tenant)
         goto nomem;
     s->be = be;
-    s->ncores = ncores;
     pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->work, NULL);
-    for (int i = 0; i < ncores; i++) {
-        worker *w = &s->workers[i];
-        w->sched = s;
-        w->core = i;
-        w->cpu = cpus ? cpus[i] : -1;
-        const int rc = pthread_create(&w->thread, NULL, worker_main, w);
-        if (rc != 0) {
-            snprintf(err, errlen, "cannot start worker %d: %s", i, strerror(rc));
-            trn_sched_shutdown(s);
-            trn_sched_destroy(s);
-            return NULL;
-        }
-        w->started = 1;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->timer_cv, &ca);
+    pthread_condattr_destroy(&ca);
+    s->engines[TRN_ENGINE_CORE] = (engine){.first = 0, .count = cfg->ncores};
+    s->engines[TRN_ENGINE_COPY] = (engine){.first = cfg->ncores, .count = cfg->ncopy};
+    for (int e = 0; e < TRN_ENGINE_COUNT; e++)
+        pthread_cond_init(&s->engines[e].work, NULL);
+    s->stats.workers = (unsigned)s->nworkers;
+
+    int rc = pthread_create(&s->timer_thread, NULL, timer_main, s);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot start the timer thread: %s", strerror(rc));
+        goto fail;
     }
-    s->stats.workers = (unsigned)ncores;
+    s->timer_started = 1;
+    for (int i = 0; i < cfg->ncores; i++)
+        if (start_worker(s, i, TRN_ENGINE_CORE, i, cfg->cpus ? cfg->cpus[i] : -1, err, errlen))
+            goto fail;
+    for (int i = 0; i < cfg->ncopy; i++)
+        if (start_worker(s, cfg->ncores + i, TRN_ENGINE_COPY, i, -1, err, errlen))
+            goto fail;
     return s;
 
+fail:
+    trn_sched_shutdown(s);
+    trn_sched_destroy(s);
+    return NULL;
 nomem:
     snprintf(err, errlen, "out of memory creating the scheduler");
-    if (s)
+    if (s) {
         free(s->workers);
+        free(s->default_tenant);
+    }
     free(s);
     return NULL;
 }
 
-/* With the lock held: move every not-yet-active op of st to done. */
-static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
-                                completion_list *done) {
-    trn_sched_op *op = st->head;
-    st->head = st->tail = NULL;
-    while (op) {
-        trn_sched_op *next = op->next;
-        if (!op->is_marker)
-            s->stats.ops_queued--;
-        finish_later(done, op, why);
-        op = next;
-    }
-}
-
-/* With the lock held while stopping: take every op none of whose shards has
- * started off the ready queue and complete it (and its stream's queue) with
- * SHUTDOWN. */
+/* While stopping (lock held): complete every op none of whose shards has
+ * started, and every parked stream's queue, with SHUTDOWN. */
 static void cancel_unstarted(trn_sched *s, completion_list *done) {
-    trn_sched_op **link = &s->ready_head;
-    s->ready_tail = NULL;
-    while (*link) {
-        trn_sched_op *op = *link;
-        if (op->next_shard > 0) {
-            s->ready_tail = op;
-            link = &op->ready_next;
-            continue;
+    for (int eng = 0; eng < TRN_ENGINE_COUNT; eng++) {
+        engine *e = &s->engines[eng];
+        trn_sched_tenant *t = e->backlog;
+        while (t) {
+            trn_sched_tenant *next_t = t->q[eng].next;
+            trn_sched_op *op = t->q[eng].head;
+            while (op) {
+                trn_sched_op *next = op->ready_next;
+                if (op->next_shard == 0) {
+                    trn_sched_stream *st = op->stream;
+                    ready_remove(s, op);
+                    st->active = NULL;
+                    s->stats.ops_running--;
+                    finish_later(s, done, op, TRN_SCHED_SHUTDOWN);
+                    stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
+                }
+                op = next;
+            }
+            t = next_t;
         }
-        *link = op->ready_next;
-        trn_sched_stream *st = op->stream;
-        st->active = NULL;
-        s->stats.ops_running--;
-        finish_later(done, op, TRN_SCHED_SHUTDOWN);
-        /* Markers behind it did not see it complete: SHUTDOWN as well. */
-        stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
     }
+    while (s->parked)
+        stream_drain_queued(s, s->parked, TRN_SCHED_SHUTDOWN, done);
 }
 
 void trn_sched_shutdown(trn_sched *s) {
@@ -355,32 +803,78 @@ void trn_sched_shutdown(trn_sched *s) {
     pthread_mutex_lock(&s->lock);
     s->stopping = 1;
     cancel_unstarted(s, &done);
-    pthread_cond_broadcast(&s->work);
+    stream_advance(s, NULL, &done);
+    for (int e = 0; e < TRN_ENGINE_COUNT; e++)
+        pthread_cond_broadcast(&s->engines[e].work);
     pthread_mutex_unlock(&s->lock);
     run_completions(s, &done);
 
-    for (int i = 0; i < s->ncores; i++) {
+    for (int i = 0; i < s->nworkers; i++) {
         if (s->workers[i].started) {
             pthread_join(s->workers[i].thread, NULL);
             s->workers[i].started = 0;
         }
+    }
+    if (s->timer_started) {
+        pthread_mutex_lock(&s->lock);
+        s->timer_stop = 1;
+        pthread_cond_signal(&s->timer_cv);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->timer_thread, NULL);
+        s->timer_started = 0;
     }
 }
 
 void trn_sched_destroy(trn_sched *s) {
     if (!s)
         return;
-    pthread_cond_destroy(&s->work);
+    for (int e = 0; e < TRN_ENGINE_COUNT; e++)
+        pthread_cond_destroy(&s->engines[e].work);
+    pthread_cond_destroy(&s->timer_cv);
     pthread_mutex_destroy(&s->lock);
+    if (s->default_tenant)
+        tenant_put(s->default_tenant);
     free(s->workers);
     free(s);
 }
 
-trn_sched_stream *trn_sched_stream_create(trn_sched *s) {
+/* ---- tenants ------------------------------------------------------------------------------ */
+
+trn_sched_tenant *trn_sched_tenant_create(trn_sched *s, double weight) {
     (void)s;
+    return tenant_new(weight);
+}
+
+void trn_sched_tenant_set_weight(trn_sched *s, trn_sched_tenant *t, double weight) {
+    pthread_mutex_lock(&s->lock);
+    if (weight > 0)
+        t->weight = weight;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void trn_sched_tenant_release(trn_sched *s, trn_sched_tenant *t) {
+    pthread_mutex_lock(&s->lock);
+    tenant_put(t);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void trn_sched_tenant_usage(trn_sched *s, const trn_sched_tenant *t, trn_sched_usage *out) {
+    pthread_mutex_lock(&s->lock);
+    *out = t->usage;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- streams ------------------------------------------------------------------------------ */
+
+trn_sched_stream *trn_sched_stream_create(trn_sched *s, trn_sched_tenant *t) {
     trn_sched_stream *st = calloc(1, sizeof(*st));
-    if (st)
-        st->refs = 1;
+    if (!st)
+        return NULL;
+    st->refs = 1;
+    pthread_mutex_lock(&s->lock);
+    st->tenant = t ? t : s->default_tenant;
+    st->tenant->refs++;
+    pthread_mutex_unlock(&s->lock);
     return st;
 }
 
@@ -392,28 +886,8 @@ void trn_sched_stream_retain(trn_sched *s, trn_sched_stream *st) {
 
 void trn_sched_stream_release(trn_sched *s, trn_sched_stream *st) {
     pthread_mutex_lock(&s->lock);
-    const unsigned refs = --st->refs;
+    stream_put(st);
     pthread_mutex_unlock(&s->lock);
-    if (refs == 0)
-        free(st);
-}
-
-/* With the lock held: unlinks op from the ready queue; returns 0, or -1 when
- * it is not there. */
-static int ready_remove(trn_sched *s, trn_sched_op *op) {
-    trn_sched_op *prev = NULL;
-    for (trn_sched_op *x = s->ready_head; x; prev = x, x = x->ready_next) {
-        if (x != op)
-            continue;
-        if (prev)
-            prev->ready_next = x->ready_next;
-        else
-            s->ready_head = x->ready_next;
-        if (s->ready_tail == x)
-            s->ready_tail = prev;
-        return 0;
-    }
-    return -1;
 }
 
 void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
@@ -423,9 +897,10 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
     if (active && active->next_shard == 0 && ready_remove(s, active) == 0) {
         st->active = NULL;
         s->stats.ops_running--;
-        finish_later(&done, active, TRN_SCHED_CANCELLED);
+        finish_later(s, &done, active, TRN_SCHED_CANCELLED);
     }
     stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
+    stream_advance(s, NULL, &done);
     pthread_mutex_unlock(&s->lock);
     run_completions(s, &done);
 }
@@ -437,30 +912,113 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->stream = st;
     op->kstatus = TRN_KSTATUS_OK;
     op->next_shard = 0;
-    op->nshards = op->is_marker ? 0 : trn_sched_shard_count(&op->desc, s->ncores);
-    op->shards_left = op->nshards;
+    op->t_submit = trn_sched_now_ns();
+    op->t_ready = op->t_start = op->t_end = 0;
+    memset(&op->deadline, 0, sizeof(op->deadline));
 
     pthread_mutex_lock(&s->lock);
     if (s->stopping) {
         pthread_mutex_unlock(&s->lock);
         return -1;
     }
-    st->refs++;
-    if (!op->is_marker)
+    if (op->is_marker) {
+        op->engine = TRN_ENGINE_CORE;
+        op->nshards = 0;
+    } else {
+        op->engine = engine_of(s, op);
+        op->nshards = trn_sched_shard_count(&op->desc, s->engines[op->engine].count);
+        op->shard_est_ns = estimate_shard_ns(op);
         s->stats.ops_queued++;
+    }
+    op->shards_left = op->nshards;
+    if (op->signal)
+        op->signal->refs++;
+    if (op->wait)
+        op->wait->refs++;
+    st->refs++;
     if (st->tail)
         st->tail->next = op;
     else
         st->head = op;
     st->tail = op;
+    if (!op->is_marker && op->deadline_ns) {
+        op->deadline.when_ns = op->deadline_ns;
+        op->deadline.op = op;
+        timer_link(s, &op->deadline);
+    }
     stream_advance(s, st, &done);
     pthread_mutex_unlock(&s->lock);
     run_completions(s, &done);
     return 0;
 }
 
+/* ---- fences ------------------------------------------------------------------------------- */
+
+trn_sched_fence *trn_sched_fence_create(trn_sched *s) {
+    (void)s;
+    trn_sched_fence *f = calloc(1, sizeof(*f));
+    if (f)
+        f->refs = 1;
+    return f;
+}
+
+void trn_sched_fence_retain(trn_sched *s, trn_sched_fence *f) {
+    pthread_mutex_lock(&s->lock);
+    f->refs++;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void trn_sched_fence_release(trn_sched *s, trn_sched_fence *f) {
+    pthread_mutex_lock(&s->lock);
+    fence_put(f);
+    pthread_mutex_unlock(&s->lock);
+}
+
+int trn_sched_fence_query(trn_sched *s, const trn_sched_fence *f, uint64_t *t_ns) {
+    pthread_mutex_lock(&s->lock);
+    const int done = f->signalled;
+    if (done && t_ns)
+        *t_ns = f->t_ns;
+    pthread_mutex_unlock(&s->lock);
+    return done;
+}
+
+/* ---- timers ------------------------------------------------------------------------------- */
+
+void trn_sched_timer_start(trn_sched *s, trn_sched_timer *t) {
+    pthread_mutex_lock(&s->lock);
+    t->op = NULL;
+    timer_unlink(s, t);
+    timer_link(s, t);
+    pthread_mutex_unlock(&s->lock);
+}
+
+int trn_sched_timer_stop(trn_sched *s, trn_sched_timer *t) {
+    pthread_mutex_lock(&s->lock);
+    const int was_armed = t->armed;
+    timer_unlink(s, t);
+    pthread_mutex_unlock(&s->lock);
+    return was_armed;
+}
+
+/* ---- accounting ----------------------------------------------------------------------------- */
+
 void trn_sched_get_stats(trn_sched *s, trn_sched_stats *out) {
     pthread_mutex_lock(&s->lock);
     *out = s->stats;
+    pthread_mutex_unlock(&s->lock);
+}
+
+int trn_sched_worker_count(const trn_sched *s) {
+    return s->nworkers;
+}
+
+void trn_sched_worker_get(trn_sched *s, int i, trn_sched_worker_info *out) {
+    pthread_mutex_lock(&s->lock);
+    const worker *w = &s->workers[i];
+    out->engine = w->engine;
+    out->index = w->index;
+    out->cpu = w->cpu;
+    out->usage = w->usage;
     pthread_mutex_unlock(&s->lock);
 }

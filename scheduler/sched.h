@@ -1,26 +1,48 @@
 /*
- * sched.h — the scheduler: streams of ops, one pinned worker thread per core.
+ * sched.h — the scheduler: engines of pinned workers, tenants sharing them
+ * fairly, streams of ops, fences, deadlines.
+ *
+ * Engines: a backend runs each op on one of its engines (kernels/backend.h):
+ * the compute cores, or the copy engine for data movement. Each engine has
+ * its own workers, so a copy on one stream overlaps a GEMM on another the way
+ * CUDA copy engines overlap kernels.
  *
  * Ordering: ops on one stream run one after another in submission order (all
- * shards of an op finish before the next op starts); different streams are
- * independent. An op is split into shards that run on any workers; its
- * completion callback runs once, after its last shard.
+ * shards of an op finish before the next op starts, whatever engine either
+ * runs on); different streams are independent. An op is split into shards
+ * that run on any workers of its engine; its completion callback runs once,
+ * after its last shard.
  *
  * Markers are ops with no kernel: a marker completes when every op queued
- * before it on its stream has completed. Synchronize is built from them.
+ * before it on its stream has completed. Synchronize is built from them. A
+ * marker may also signal a fence when it completes (an event record), or
+ * hold its stream until a fence is signalled (a stream waiting on an event).
  *
- * Callbacks run on a worker thread or on the thread that called submit/cancel,
- * never with a scheduler lock held; they may call back into the scheduler.
+ * Fairness: every stream belongs to a tenant (a client session). Each engine
+ * serves its tenants by start-time fair queuing: the next shard comes from the
+ * backlogged tenant with the least virtual time, and running a shard advances
+ * its tenant's virtual time by the shard's core time divided by the tenant's
+ * weight (estimated from trn_op_cost at dispatch, corrected with the measured
+ * time when it ends). A tenant that was idle rejoins at the engine's current
+ * virtual time, so idling earns no credit. Within a tenant, ready ops are
+ * served in the order they became ready.
  *
- * Sharding: an op big enough to gain from several cores is split into
- * shards (trn_sched_shard_count below) that idle workers take from the ready
- * queue one by one, so they run concurrently. The split depends only on the
- * op and the configured core count, never on load, so the result of an op is
+ * Deadlines: an op may carry a deadline; if it has not started by then it
+ * completes with TRN_SCHED_EXPIRED and everything queued behind it on its
+ * stream with TRN_SCHED_CANCELLED (later ops may depend on it). A started op
+ * always finishes. A timer thread fires deadlines on time and runs the
+ * caller's timers (trn_sched_timer_*).
+ *
+ * Callbacks run on a worker or timer thread, or on the thread that called
+ * submit/cancel, never with a scheduler lock held; they may call back into
+ * the scheduler.
+ *
+ * Sharding: an op big enough to gain from several workers is split into
+ * shards (trn_sched_shard_count below) that idle workers take one by one, so
+ * they run concurrently. The split depends only on the op and the configured
+ * worker count of its engine, never on load, so the result of an op is
  * bitwise the same whatever else the daemon is doing. An op counts as started
  * (and will finish) once any of its shards has been taken by a worker.
- *
- * Ready ops are served first come first served; fair queuing and deadlines
- * plug in at the ready queue in sched.c.
  */
 #ifndef TRN_SCHEDULER_SCHED_H
 #define TRN_SCHEDULER_SCHED_H
@@ -31,72 +53,146 @@
 
 typedef struct trn_sched trn_sched;
 typedef struct trn_sched_stream trn_sched_stream;
+typedef struct trn_sched_tenant trn_sched_tenant;
+typedef struct trn_sched_fence trn_sched_fence;
 typedef struct trn_sched_op trn_sched_op;
+typedef struct trn_sched_timer trn_sched_timer;
 
 typedef enum trn_sched_status {
     TRN_SCHED_OK = 0,
     TRN_SCHED_KERNEL_FAILED, /* the backend reported failure */
     TRN_SCHED_UNSUPPORTED,   /* the backend has no kernel for the op */
-    TRN_SCHED_CANCELLED,     /* removed before it ran (stream cancelled) */
+    TRN_SCHED_CANCELLED,     /* removed before it ran (stream cancelled, or an op before it
+                                on its stream expired) */
     TRN_SCHED_SHUTDOWN,      /* removed before it ran (scheduler shutting down) */
+    TRN_SCHED_EXPIRED,       /* its deadline passed before it started */
 } trn_sched_status;
 
 typedef void (*trn_sched_done_fn)(trn_sched_op *op, trn_sched_status status);
 
+/* Timer list links (private to the scheduler). */
+typedef struct trn_sched_timer_link {
+    trn_sched_timer *prev, *next;
+} trn_sched_timer_link;
+
+/* A one-shot timer; the caller owns the memory (embed it). */
+struct trn_sched_timer {
+    uint64_t when_ns; /* trn_sched_now_ns() clock */
+    void (*fire)(trn_sched_timer *t);
+    /* Private. */
+    trn_sched_timer_link link;
+    int armed;
+    trn_sched_op *op; /* an op's own deadline */
+};
+
 struct trn_sched_op {
     /* Set by the submitter. */
     trn_op_desc desc;
-    int is_marker;          /* no kernel: completes when reaching its stream's head */
-    trn_sched_done_fn done; /* required */
+    int is_marker;           /* no kernel: completes when reaching its stream's head */
+    trn_sched_fence *signal; /* markers: signalled when the marker completes (may be NULL) */
+    trn_sched_fence *wait;   /* markers: the stream waits here until it is signalled */
+    uint64_t deadline_ns;    /* 0: none; else trn_sched_now_ns() by which it must start */
+    trn_sched_done_fn done;  /* required */
     void *user;
+
+    /* Set by the scheduler; read them in the callback. Nanoseconds on the
+     * trn_sched_now_ns() clock: submitted, became ready (reached its stream's
+     * head), first shard started, last shard ended (0 when it did not run). */
+    uint64_t t_submit, t_ready, t_start, t_end;
+    int engine; /* trn_engine it ran on */
 
     /* Private to the scheduler. */
     trn_sched_op *next; /* stream FIFO, then the completion list */
     trn_sched_op *ready_next;
     trn_sched_stream *stream;
     int nshards, next_shard, shards_left;
+    double shard_est_ns; /* estimated core time of one shard */
     trn_kstatus kstatus;
     trn_sched_status final_status;
+    trn_sched_timer deadline;
 };
 
 /* The sharding policy's constants; sched.c (trn_sched_shard_count) explains
  * how they were measured. Each is a minimum per shard: an op gets as many
- * shards as the configured cores, but no more than its size allows. */
+ * shards as its engine has workers, but no more than its size allows. */
 #define TRN_SHARD_GEMM_MIN_FLOP 16e6 /* trn_op_cost of one GEMM shard */
 #define TRN_SHARD_GEMM_MIN_COLS 128  /* columns of C in one GEMM shard */
 /* trn_op_cost of one memset/copy shard: the bytes it touches (a memset
  * writes them; a copy reads and writes, so counts each byte twice). */
 #define TRN_SHARD_MEM_MIN_BYTES ((size_t)2 << 20)
 
-/* The number of shards op d is split into on a scheduler with ncores workers:
- * between 1 and ncores. A pure function of the descriptor and ncores. */
-int trn_sched_shard_count(const trn_op_desc *d, int ncores);
+/* The number of shards op d is split into on an engine with nworkers
+ * workers: between 1 and nworkers. A pure function of the descriptor and
+ * nworkers. */
+int trn_sched_shard_count(const trn_op_desc *d, int nworkers);
+
+/* Nanoseconds on the monotonic clock every scheduler timestamp uses. */
+uint64_t trn_sched_now_ns(void);
+
+typedef struct trn_sched_config {
+    /* The compute cores: one pinned worker per entry of cpus (cpus may be
+     * NULL: ncores unpinned workers). At least one. */
+    const int *cpus;
+    int ncores;
+    /* Copy engine workers (unpinned); 0 runs data movement on the cores. */
+    int ncopy;
+} trn_sched_config;
+
+/* Work done, as counted by the scheduler. */
+typedef struct trn_sched_usage {
+    uint64_t ops;      /* kernel ops completed (started ones; any status) */
+    uint64_t shards;   /* shards run */
+    uint64_t queue_ns; /* ops: ready -> first shard started; workers: per shard */
+    uint64_t run_ns;   /* worker time spent running shards */
+    double cost;       /* trn_op_cost: FLOPs, or bytes touched by data movement */
+    uint64_t expired;  /* ops that missed their deadline */
+} trn_sched_usage;
 
 typedef struct trn_sched_stats {
     uint64_t ops_queued;    /* submitted, not yet started (markers excluded) */
     uint64_t ops_running;   /* at the head of their stream: waiting for a core or running */
     uint64_t ops_completed; /* kernels completed, any status */
-    unsigned workers;
+    unsigned workers;       /* all engines */
 } trn_sched_stats;
 
-/* Starts one worker per entry of cpus, pinned to that CPU (cpus may be NULL:
- * ncores unpinned workers). On failure returns NULL and writes err. */
-trn_sched *trn_sched_create(const trn_backend *be, const int *cpus, int ncores, char *err,
+typedef struct trn_sched_worker_info {
+    int engine; /* trn_engine */
+    int index;  /* within its engine */
+    int cpu;    /* pinned CPU, or -1 */
+    trn_sched_usage usage;
+} trn_sched_worker_info;
+
+/* Starts the workers of every engine. On failure returns NULL and writes
+ * err. */
+trn_sched *trn_sched_create(const trn_backend *be, const trn_sched_config *cfg, char *err,
                             size_t errlen);
 
 /* Stops accepting ops, completes every queued op and marker with
  * TRN_SCHED_SHUTDOWN, waits for running shards, and joins the workers.
  * Idempotent. */
 void trn_sched_shutdown(trn_sched *s);
-/* Frees the scheduler; call after trn_sched_shutdown and once every stream
- * has been released. */
+/* Frees the scheduler; call after trn_sched_shutdown and once every stream,
+ * tenant and fence has been released. */
 void trn_sched_destroy(trn_sched *s);
 
-trn_sched_stream *trn_sched_stream_create(trn_sched *s);
+/* ---- tenants ---- */
+
+/* A tenant with the given weight (> 0; its share of each engine is
+ * proportional to it). NULL on allocation failure. */
+trn_sched_tenant *trn_sched_tenant_create(trn_sched *s, double weight);
+void trn_sched_tenant_set_weight(trn_sched *s, trn_sched_tenant *t, double weight);
+/* Drops the creator's reference; the tenant lives on while streams use it. */
+void trn_sched_tenant_release(trn_sched *s, trn_sched_tenant *t);
+void trn_sched_tenant_usage(trn_sched *s, const trn_sched_tenant *t, trn_sched_usage *out);
+
+/* ---- streams ---- */
+
+/* A stream of tenant t (NULL: the scheduler's default tenant). */
+trn_sched_stream *trn_sched_stream_create(trn_sched *s, trn_sched_tenant *t);
 /* Takes an extra reference (dropped with trn_sched_stream_release). */
 void trn_sched_stream_retain(trn_sched *s, trn_sched_stream *st);
-/* Drops the creator's reference; the stream is freed once its queued ops
- * have completed. */
+/* Drops a reference; the stream is freed once its queued ops have
+ * completed. */
 void trn_sched_stream_release(trn_sched *s, trn_sched_stream *st);
 /* Completes every op of the stream that has not started with
  * TRN_SCHED_CANCELLED; a running op finishes normally. */
@@ -106,6 +202,30 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st);
  * callback not called). */
 int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op);
 
+/* ---- fences: what an event record produces ---- */
+
+/* An unsignalled fence with one reference. NULL on allocation failure. */
+trn_sched_fence *trn_sched_fence_create(trn_sched *s);
+void trn_sched_fence_retain(trn_sched *s, trn_sched_fence *f);
+void trn_sched_fence_release(trn_sched *s, trn_sched_fence *f);
+/* 1 and the time it was signalled in *t_ns when signalled, else 0. A fence
+ * whose record was cancelled counts as signalled (at cancellation), so
+ * nothing waits on it forever. */
+int trn_sched_fence_query(trn_sched *s, const trn_sched_fence *f, uint64_t *t_ns);
+
+/* ---- timers ---- */
+
+/* Arms t to call t->fire(t) on the timer thread at t->when_ns. */
+void trn_sched_timer_start(trn_sched *s, trn_sched_timer *t);
+/* Disarms t. Returns 1 if it was disarmed before firing, 0 if it has fired
+ * (or is firing) or was never armed. */
+int trn_sched_timer_stop(trn_sched *s, trn_sched_timer *t);
+
+/* ---- accounting ---- */
+
 void trn_sched_get_stats(trn_sched *s, trn_sched_stats *out);
+int trn_sched_worker_count(const trn_sched *s);
+/* Worker i (0 <= i < trn_sched_worker_count). */
+void trn_sched_worker_get(trn_sched *s, int i, trn_sched_worker_info *out);
 
 #endif

@@ -37,6 +37,17 @@ static void cpu_plan_release(const trn_backend *be, void *plan) {
     (void)plan;
 }
 
+/* Data movement goes to the copy engine, computation to the cores. */
+static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
+    (void)be;
+    switch (op->kind) {
+    case TRN_OP_MEMSET:
+    case TRN_OP_COPY: return TRN_ENGINE_COPY;
+    case TRN_OP_GEMM: break;
+    }
+    return TRN_ENGINE_CORE;
+}
+
 static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
                            int nshards) {
     (void)be;
@@ -59,6 +70,7 @@ trn_backend *trn_backend_cpu_create(void) {
         return NULL;
     be->name = "cpu";
     be->version = "cpu-1";
+    be->engine_for = cpu_engine_for;
     be->core_count = cpu_core_count;
     be->core_init = cpu_core_init;
     be->plan_prepare = cpu_plan_prepare;

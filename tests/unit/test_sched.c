@@ -369,7 +369,8 @@ static int setup(void **state) {
     assert_non_null(f);
     f->g = gate_backend_create();
     char err[256] = "";
-    f->s = trn_sched_create(&f->g->be, NULL, NWORKERS, err, sizeof(err));
+    const trn_sched_config sc = {.cpus = NULL, .ncores = NWORKERS, .ncopy = 0};
+    f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
     if (!f->s)
         fail_msg("trn_sched_create: %s", err);
     rec_init(&f->r);
@@ -399,7 +400,7 @@ static void test_stream_order(void **state) {
     static test_op ops[N];
     static unsigned char buf[N];
     memset(buf, 0, sizeof(buf));
-    trn_sched_stream *st = trn_sched_stream_create(f->s);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     assert_non_null(st);
     for (int i = 0; i < N; i++) {
         memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
@@ -423,7 +424,7 @@ static void test_two_streams_each_in_order(void **state) {
     static test_op ops[2 * N];
     static unsigned char buf[2 * N];
     memset(buf, 0, sizeof(buf));
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *b = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL);
     assert_non_null(a);
     assert_non_null(b);
     /* Even indices on a, odd on b. */
@@ -473,7 +474,7 @@ static void test_marker(void **state) {
     x = 0;
     test_op gate, op, idle_mark;
     probe_marker mark;
-    trn_sched_stream *st = trn_sched_stream_create(f->s), *other = trn_sched_stream_create(f->s);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL), *other = trn_sched_stream_create(f->s, NULL);
     gate_op(&gate, &f->r, 0, f->g, 0);
     memset_op(&op, &f->r, 1, &x, 9);
     marker_op(&mark.t, &f->r, 2);
@@ -523,7 +524,7 @@ static void test_cancel(void **state) {
     fx *f = *state;
     unsigned char bytes[4] = {0, 0, 0, 0};
     test_op gate, q[3], mark, after;
-    trn_sched_stream *st = trn_sched_stream_create(f->s);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     gate_op(&gate, &f->r, 0, f->g, 0);
     assert_int_equal(trn_sched_submit(f->s, st, &gate.sop), 0);
     for (int i = 0; i < 3; i++) {
@@ -583,8 +584,8 @@ static void test_shutdown(void **state) {
     fx *f = *state;
     unsigned char bytes[8] = {0};
     test_op g0, g1, qa1, qa2, ma, r, q, mc, late;
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *b = trn_sched_stream_create(f->s),
-                     *c = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+                     *c = trn_sched_stream_create(f->s, NULL);
     gate_op(&g0, &f->r, 0, f->g, 0);
     memset_op(&qa1, &f->r, 1, &bytes[1], 1);
     memset_op(&qa2, &f->r, 2, &bytes[2], 1);
@@ -650,7 +651,7 @@ static void test_unsupported(void **state) {
     fx *f = *state;
     unsigned char x = 0;
     test_op bad, good;
-    trn_sched_stream *st = trn_sched_stream_create(f->s);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     memset_op(&bad, &f->r, 0, &x, 1);
     bad.sop.desc.kind = (trn_op_kind)99;
     memset_op(&good, &f->r, 1, &x, 4);
@@ -694,7 +695,7 @@ static void test_submit_from_callback(void **state) {
     memset(&c, 0, sizeof(c));
     the_chain = &c;
     c.s = f->s;
-    c.st = trn_sched_stream_create(f->s);
+    c.st = trn_sched_stream_create(f->s, NULL);
     for (int i = 0; i < 200; i++)
         memset_op(&c.ops[i], &f->r, i, &c.bytes[i], 0x11);
     c.ops[0].sop.done = chain_done;
@@ -749,7 +750,7 @@ static void test_callbacks_in_stream_order(void **state) {
     static unsigned char bytes[2];
     slow_first first;
     test_op second, mark;
-    trn_sched_stream *st = trn_sched_stream_create(f->s);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     memset_op(&first.t, &f->r, 0, &bytes[0], 1);
     first.t.sop.done = slow_first_done;
     first.r = &f->r;
@@ -778,8 +779,8 @@ static void test_shutdown_marker_behind_unstarted_op(void **state) {
     fx *f = *state;
     unsigned char x = 0;
     test_op g0, g1, r, m;
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *b = trn_sched_stream_create(f->s),
-                     *c = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+                     *c = trn_sched_stream_create(f->s, NULL);
     gate_op(&g0, &f->r, 0, f->g, 0);
     gate_op(&g1, &f->r, 1, f->g, 1);
     memset_op(&r, &f->r, 2, &x, 1);
@@ -815,8 +816,8 @@ static void test_cancel_op_waiting_for_worker(void **state) {
     fx *f = *state;
     unsigned char x = 0;
     test_op g0, g1, r;
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *b = trn_sched_stream_create(f->s),
-                     *c = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+                     *c = trn_sched_stream_create(f->s, NULL);
     gate_op(&g0, &f->r, 0, f->g, 0);
     gate_op(&g1, &f->r, 1, f->g, 1);
     memset_op(&r, &f->r, 2, &x, 1);
@@ -1113,7 +1114,7 @@ static void test_big_ops_split_small_not(void **state) {
         small_a[i] = (float)(i % 5);
 
     test_op ops[6];
-    trn_sched_stream *st = trn_sched_stream_create(f->s);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     gemm_op(&ops[0], &f->r, 0, gc, c_big);
     big_memset_op(&ops[1], &f->r, 1, mem, MEM_SPLIT, 0xa5);
     copy_op(&ops[2], &f->r, 2, dst, src, MEM_SPLIT);
@@ -1187,7 +1188,7 @@ static void test_shards_concurrent_stream_ordered(void **state) {
     assert_non_null(meet);
     f->g->meet = meet;
 
-    trn_sched_stream *st[2] = {trn_sched_stream_create(f->s), trn_sched_stream_create(f->s)};
+    trn_sched_stream *st[2] = {trn_sched_stream_create(f->s, NULL), trn_sched_stream_create(f->s, NULL)};
     big_memset_op(&ops[0], &f->r, 0, meet, MEM_SPLIT, 0x11);
     assert_int_equal(trn_sched_submit(f->s, st[0], &ops[0].sop), 0);
     for (int i = 0; i < PER_STREAM; i++) {
@@ -1255,13 +1256,14 @@ static void test_shards_concurrent_stream_ordered(void **state) {
 static int gemm_on_workers(const gemm_case *gc, int workers, float *c) {
     gate_backend *g = gate_backend_create();
     char err[256] = "";
-    trn_sched *s = trn_sched_create(&g->be, NULL, workers, err, sizeof(err));
+    const trn_sched_config sc = {.cpus = NULL, .ncores = workers, .ncopy = 0};
+    trn_sched *s = trn_sched_create(&g->be, &sc, err, sizeof(err));
     if (!s)
         fail_msg("trn_sched_create: %s", err);
     rec r;
     rec_init(&r);
     test_op t;
-    trn_sched_stream *st = trn_sched_stream_create(s);
+    trn_sched_stream *st = trn_sched_stream_create(s, NULL);
     gemm_op(&t, &r, 0, gc, c);
     assert_int_equal(trn_sched_submit(s, st, &t.sop), 0);
     wait_done(&r, 0);
@@ -1296,8 +1298,8 @@ static void test_shard_count_ignores_load(void **state) {
     static test_op q[QUEUED];
     static unsigned char qbytes[QUEUED];
     test_op idle, g0, one, g1, busy;
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *b = trn_sched_stream_create(f->s),
-                     *c = trn_sched_stream_create(f->s), *d = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+                     *c = trn_sched_stream_create(f->s, NULL), *d = trn_sched_stream_create(f->s, NULL);
 
     /* (1) idle */
     gemm_op(&idle, &f->r, 0, gc, c_idle);
@@ -1372,7 +1374,7 @@ static void test_cancel_partly_dispatched_op(void **state) {
     assert_non_null(p);
     memset(p, 0, MEM_SPLIT);
     test_op g0, big, q, mark, after;
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *s = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *s = trn_sched_stream_create(f->s, NULL);
     f->g->gate[2] = p;
     gate_op(&g0, &f->r, 0, f->g, 0);
     assert_int_equal(trn_sched_submit(f->s, a, &g0.sop), 0);
@@ -1431,8 +1433,8 @@ static void test_shutdown_partly_dispatched_op(void **state) {
     assert_non_null(p);
     memset(p, 0, MEM_SPLIT);
     test_op g0, big, r;
-    trn_sched_stream *a = trn_sched_stream_create(f->s), *s = trn_sched_stream_create(f->s),
-                     *c = trn_sched_stream_create(f->s);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *s = trn_sched_stream_create(f->s, NULL),
+                     *c = trn_sched_stream_create(f->s, NULL);
     f->g->gate[2] = p;
     gate_op(&g0, &f->r, 0, f->g, 0);
     assert_int_equal(trn_sched_submit(f->s, a, &g0.sop), 0);

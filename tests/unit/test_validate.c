@@ -73,7 +73,8 @@ static int setup(void **state) {
     f->be = trn_backend_cpu_create();
     assert_non_null(f->be);
     char err[256] = "";
-    f->sched = trn_sched_create(f->be, NULL, 1, err, sizeof(err));
+    const trn_sched_config sc = {.cpus = NULL, .ncores = 1, .ncopy = 0};
+    f->sched = trn_sched_create(f->be, &sc, err, sizeof(err));
     assert_non_null(f->sched);
     memset(&f->cfg, 0, sizeof(f->cfg));
     f->cfg.max_session_bytes = QUOTA;
@@ -82,9 +83,9 @@ static int setup(void **state) {
     f->cfg.ncores = 1;
     f->cfg.log_level = TRN_LOG_WARN;
     trn_session_table_init(&f->table, f->sched, &f->cfg);
-    f->s1 = trn_session_open(&f->table, "unit-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL,
+    f->s1 = trn_session_open(&f->table, "unit-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
                              &open_code, open_err, sizeof(open_err));
-    f->s2 = trn_session_open(&f->table, "unit-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL,
+    f->s2 = trn_session_open(&f->table, "unit-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
                              &open_code, open_err, sizeof(open_err));
     assert_non_null(f->s1);
     assert_non_null(f->s2);

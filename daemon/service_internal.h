@@ -1,0 +1,72 @@
+/*
+ * service_internal.h — what the service's files share (daemon/service*.c).
+ *
+ *   service.c        dispatch, Hello, sessions, buffers, Submit, Status
+ *   service_wait.c   waiting: Synchronize and the Event RPC, with timeouts
+ *   service_stage.c  stream-ordered host transfers: ordered Write, StageOutOp
+ *                    and the Read that fetches its data
+ *
+ * Not for frontends: they see service.h only.
+ */
+#ifndef TRN_DAEMON_SERVICE_INTERNAL_H
+#define TRN_DAEMON_SERVICE_INTERNAL_H
+
+#include "daemon/service.h"
+#include "daemon/validate.h"
+#include "trnsci/v1/trnsci.pb-c.h"
+
+#define TRN_SVC_ERRLEN 512
+
+void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg);
+/* Packs reply and finishes the call with it. */
+void trn_svc_finish_reply(trn_call *call, const ProtobufCMessage *reply);
+/* The session named by id with a reference, or NULL after finishing call
+ * with ABORTED. */
+trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call);
+
+/* The deadline (trn_sched_now_ns clock; 0 = none) of a wait that may last
+ * timeout_us (0 = no limit) and must end by the call's own deadline. */
+uint64_t trn_svc_wait_deadline(const trn_call *call, uint64_t timeout_us);
+
+/* An op the service queued: a kernel op, or a marker of an event. */
+typedef struct daemon_op {
+    trn_sched_op sop;
+    trn_session *session; /* a reference */
+    trn_op_refs refs;
+    uint32_t stream_id;
+    uint64_t seq;
+    void *staging; /* ordered Write: the staged data, charged to the session */
+    size_t staging_len;
+    trn_stage *stage; /* StageOutOp: where the data goes */
+} daemon_op;
+
+/* Queues op (desc, or marker fields, already set; refs taken) on the
+ * session's stream_id, reserving a place under max-queued-ops. On success
+ * returns TRN_WIRE_OK with the op owned by the scheduler and *seq set. On
+ * failure nothing was queued, op's refs are released and op is freed, and
+ * err says why. Takes its own session reference for the op. */
+trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
+                               daemon_op *op, uint64_t *seq, char *err, size_t errlen);
+
+/* Handlers (service_wait.c). */
+void trn_svc_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
+                            trn_call *call);
+void trn_svc_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn_call *call);
+/* Submit of an EventRecordOp / EventWaitOp (service_wait.c). */
+trn_wire_code trn_svc_submit_event(trn_service *svc, trn_session *s,
+                                   const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
+                                   size_t errlen);
+
+/* Handlers (service_stage.c). */
+void trn_svc_on_ordered_write(trn_service *svc, trn_session *s,
+                              const Trnsci__V1__WriteRequest *req, trn_call *call);
+void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__ReadRequest *req,
+                            trn_call *call);
+/* Submit of a StageOutOp (service_stage.c). */
+trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
+                                       const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
+                                       char *err, size_t errlen);
+/* A StageOutOp completed (called by the op's completion). */
+void trn_svc_stage_done(daemon_op *op, trn_sched_status status);
+
+#endif
