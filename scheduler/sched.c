@@ -413,11 +413,15 @@ static void expire_op(trn_sched *s, trn_sched_op *op, completion_list *done) {
     trn_sched_stream *st = op->stream;
     if (op->next_shard > 0)
         return;
+    trn_sched_op *behind;
     if (st->active == op) {
         ready_remove(s, op);
         st->active = NULL;
         s->stats.ops_running--;
-        stream_drain_queued(s, st, TRN_SCHED_CANCELLED, done);
+        if (st->parked_on)
+            parked_unlink(s, st);
+        behind = st->head;
+        st->head = st->tail = NULL;
     } else {
         trn_sched_op *prev = NULL, *x = st->head;
         while (x && x != op) {
@@ -432,10 +436,13 @@ static void expire_op(trn_sched *s, trn_sched_op *op, completion_list *done) {
             st->head = NULL;
         st->tail = prev;
         s->stats.ops_queued--;
-        finish_list(s, op->next, TRN_SCHED_CANCELLED, done);
+        behind = op->next;
     }
     st->tenant->usage.expired++;
+    /* The expired op's callback first: what it reports explains the
+     * cancellations behind it. */
     finish_later(s, done, op, TRN_SCHED_EXPIRED);
+    finish_list(s, behind, TRN_SCHED_CANCELLED, done);
 }
 
 /* With no active op: activate the next kernel op of the stream, completing
