@@ -456,6 +456,12 @@ static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_li
             return;
         }
         if (op->is_marker && op->wait && !op->wait->signalled) {
+            if (s->stopping) {
+                /* Shutdown's sweep of parked streams is over: nothing would
+                 * ever wake this one. */
+                stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
+                return;
+            }
             park(s, st, op->wait);
             return;
         }
@@ -469,6 +475,13 @@ static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_li
             st->tail = NULL;
         if (op->is_marker) {
             finish_later(s, done, op, TRN_SCHED_OK);
+            if (st->head) {
+                /* Like a kernel op: what is behind the marker waits until its
+                 * callback has run (run_completions advances the stream). */
+                op->advance_after = 1;
+                st->completing = 1;
+                return;
+            }
             continue;
         }
         st->active = op;
@@ -493,29 +506,32 @@ static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *
 
 /* Lock NOT held: calls the callbacks on l, dropping each op's references. */
 static void run_completions(trn_sched *s, completion_list *l) {
-    trn_sched_op *op = l->head;
-    while (op) {
-        trn_sched_op *next = op->next;
+    trn_sched_op *op;
+    while ((op = l->head) != NULL) {
+        l->head = op->next;
+        if (!l->head)
+            l->tail = NULL;
         const trn_sched_status st = op->final_status;
         trn_sched_stream *stream = op->stream;
         trn_sched_fence *sig = op->signal, *wait = op->wait;
+        const int advance = op->advance_after;
         op->done(op, st); /* may free op */
         pthread_mutex_lock(&s->lock);
+        if (advance) {
+            stream->completing = 0;
+            stream_advance(s, stream, l); /* appends to l */
+        }
         fence_put(sig);
         fence_put(wait);
         stream_put(stream);
         pthread_mutex_unlock(&s->lock);
-        op = next;
     }
-    l->head = l->tail = NULL;
+    /* One caller's timer at most, unlinked before the lock was dropped; its
+     * links are not read again, so fire() or another thread may re-arm it. */
     trn_sched_timer *t = l->fired;
     l->fired = NULL;
-    while (t) {
-        trn_sched_timer *next = t->link.next;
-        t->link.next = NULL;
+    if (t)
         t->fire(t); /* may free t */
-        t = next;
-    }
 }
 
 /* The last shard of a stream's active op has finished (the caller moved it
@@ -679,11 +695,10 @@ static void *timer_main(void *arg) {
             expire_op(s, t->op, &done);
             stream_advance(s, NULL, &done);
         } else {
-            t->link.next = done.fired;
-            done.fired = t;
+            done.fired = t; /* fired alone, below */
         }
-        if (s->timers && s->timers->when_ns <= now)
-            continue; /* fire everything due before unlocking */
+        if (!done.fired && s->timers && s->timers->when_ns <= now)
+            continue; /* expire every due deadline before unlocking */
         pthread_mutex_unlock(&s->lock);
         run_completions(s, &done);
         pthread_mutex_lock(&s->lock);
@@ -919,6 +934,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->stream = st;
     op->kstatus = TRN_KSTATUS_OK;
     op->next_shard = 0;
+    op->advance_after = 0;
     op->t_submit = trn_sched_now_ns();
     op->t_ready = op->t_start = op->t_end = 0;
     memset(&op->deadline, 0, sizeof(op->deadline));

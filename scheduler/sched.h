@@ -11,7 +11,8 @@
  * shards of an op finish before the next op starts, whatever engine either
  * runs on); different streams are independent. An op is split into shards
  * that run on any workers of its engine; its completion callback runs once,
- * after its last shard.
+ * after its last shard, and before anything queued behind it on its stream
+ * starts or completes (markers included).
  *
  * Markers are ops with no kernel: a marker completes when every op queued
  * before it on its stream has completed. Synchronize is built from them. A
@@ -109,6 +110,7 @@ struct trn_sched_op {
     double shard_est_ns; /* estimated core time of one shard */
     trn_kstatus kstatus;
     trn_sched_status final_status;
+    int advance_after; /* a marker: advance its stream after its callback */
     trn_sched_timer deadline;
 };
 
