@@ -15,9 +15,10 @@
  * count against the session's quota and a session holds at most
  * max-queued-ops of them, so unread data is bounded.
  *
- * Ownership: the stage is the op's while the op is pending; afterwards it is
- * the map's (or the Read's that took it out). A session that ends while the
- * op runs marks the stage orphaned and the op frees it (session.c).
+ * Ownership: a stage has two references, the op's (dropped when it
+ * completes) and the map's (dropped by the Read that takes it out, or by the
+ * session's end); the last one frees it. Both are counted under the session
+ * lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,7 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
     if (rc != TRN_WIRE_OK)
         goto fail;
     st->ticket = so->ticket;
+    st->refs = 2; /* the map's and the op's */
     st->len = (size_t)so->bytes;
     st->data = malloc(st->len);
     if (!st->data) {
@@ -151,6 +153,8 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
     } else if (trn_idmap_put(&s->stages, st->ticket, st) != 0) {
         snprintf(err, errlen, "daemon out of memory queueing a stage-out");
         rc = TRN_WIRE_RESOURCE_EXHAUSTED;
+    } else {
+        st->in_map = 1;
     }
     pthread_mutex_unlock(&s->lock);
     if (rc != TRN_WIRE_OK) {
@@ -164,13 +168,18 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
     if (req->timeout_us)
         op->sop.deadline_ns = trn_svc_wait_deadline(&(trn_call){0}, req->timeout_us);
     rc = trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
-    if (rc != TRN_WIRE_OK) { /* op is gone; the stage was never run */
+    if (rc != TRN_WIRE_OK) { /* the op is gone without running: drop its reference and,
+                                unless the session's end took the map, the map's */
         pthread_mutex_lock(&s->lock);
-        const int mine = trn_idmap_get(&s->stages, st->ticket) == st;
-        if (mine)
+        st->refs--;
+        if (st->in_map) {
             trn_idmap_remove(&s->stages, st->ticket);
+            st->in_map = 0;
+            st->refs--;
+        }
+        const int last = st->refs == 0;
         pthread_mutex_unlock(&s->lock);
-        if (mine)
+        if (last)
             trn_stage_free(s, st);
     }
     return rc;
@@ -205,23 +214,22 @@ void trn_svc_stage_done(daemon_op *op, trn_sched_status status) {
     trn_session *s = op->session;
     trn_stage *st = op->stage;
     pthread_mutex_lock(&s->lock);
-    if (st->orphaned) {
-        pthread_mutex_unlock(&s->lock);
-        trn_stage_free(s, st);
-        return;
-    }
     st->code = stage_code(status, st->msg, sizeof(st->msg));
     st->done = 1;
+    st->refs--; /* the op's */
     trn_call *reader = st->reader;
-    if (reader) {
-        st->reader = NULL;
+    st->reader = NULL;
+    if (reader && st->in_map) { /* the Read takes the stage out of the map */
         trn_idmap_remove(&s->stages, st->ticket);
+        st->in_map = 0;
+        st->refs--;
     }
+    const int last = st->refs == 0;
     pthread_mutex_unlock(&s->lock);
-    if (reader) {
+    if (reader)
         reply_stage(reader, st);
+    if (last)
         trn_stage_free(s, st);
-    }
 }
 
 void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__ReadRequest *req,
@@ -239,8 +247,10 @@ void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__
         snprintf(err, sizeof(err), "Read: another Read is already waiting for ticket %llu",
                  (unsigned long long)req->ticket);
         rc = TRN_WIRE_ALREADY_EXISTS;
-    } else if (st->done) {
+    } else if (st->done) { /* the op's reference is gone: the map's is the last */
         trn_idmap_remove(&s->stages, st->ticket);
+        st->in_map = 0;
+        st->refs--;
     } else {
         st->reader = call; /* trn_svc_stage_done replies */
         st = NULL;

@@ -305,8 +305,9 @@ void trn_session_unref(trn_session *s) {
     free(s);
 }
 
-/* The stages of a closing session (already out of its map): a waiting Read
- * ends with ABORTED; a stage whose op still runs is left for the op to free. */
+/* The stages of a closing session, taken out of its map (which marked them
+ * out of it under the session lock): a waiting Read ends with ABORTED, and
+ * the map's reference is dropped (an op still running holds its own). */
 static void close_stages(trn_session *s, trn_idmap *stages) {
     size_t i = 0;
     uint64_t id;
@@ -316,13 +317,12 @@ static void close_stages(trn_session *s, trn_idmap *stages) {
         pthread_mutex_lock(&s->lock);
         trn_call *reader = st->reader;
         st->reader = NULL;
-        const int done = st->done;
-        st->orphaned = !done;
+        const int last = --st->refs == 0;
         pthread_mutex_unlock(&s->lock);
         if (reader)
             reader->finish(reader, TRN_WIRE_ABORTED, "the session ended before the data was read",
                            NULL, 0);
-        if (done)
+        if (last)
             trn_stage_free(s, st);
     }
     trn_idmap_free(stages);
@@ -347,6 +347,11 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_call *attach = s->attach;
     s->attach = NULL;
     trn_idmap bufs = s->buffers, streams = s->streams, events = s->events, stages = s->stages;
+    size_t si = 0;
+    uint64_t sid;
+    void *sval;
+    while (trn_idmap_next(&stages, &si, &sid, &sval))
+        ((trn_stage *)sval)->in_map = 0; /* their map reference is close_stages' now */
     trn_idmap_init(&s->buffers);
     trn_idmap_init(&s->streams);
     trn_idmap_init(&s->events);

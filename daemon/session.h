@@ -29,13 +29,16 @@ typedef struct trn_session trn_session;
 typedef struct trn_session_table trn_session_table;
 
 /* Data a StageOutOp copied out of a buffer, waiting for the client's Read
- * with its ticket (daemon/service_stage.c). Guarded by the session lock. */
+ * with its ticket (daemon/service_stage.c). Guarded by the session lock,
+ * including refs: one for the op until it completes, one for the session's
+ * stage map (held by trn_session_close once it has taken the map away). */
 typedef struct trn_stage {
     uint64_t ticket;
     void *data; /* len bytes, charged to the session */
     size_t len;
+    unsigned refs;
+    int in_map;         /* in s->stages (its reference is the map's) */
     int done;           /* the op completed: code/msg say how */
-    int orphaned;       /* the session ended while the op ran: the op frees it */
     trn_wire_code code; /* TRN_WIRE_OK: data is valid */
     char msg[160];
     trn_call *reader; /* a Read waiting for it, or NULL */
@@ -172,7 +175,7 @@ void trn_buffer_unref(trn_buffer *b);
  * Call with s->lock held. */
 trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id);
 
-/* Frees a stage that is in no map any more and whose op has completed. */
+/* Frees a stage whose last reference is gone. */
 void trn_stage_free(trn_session *s, trn_stage *st);
 
 /* Records the first asynchronous error since the last Synchronize. */

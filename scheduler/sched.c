@@ -657,6 +657,7 @@ static void *worker_main(void *arg) {
         if (--op->shards_left == 0) {
             trn_sched_tenant *t = op->stream->tenant;
             op->t_end = t1;
+            w->usage.ops++; /* the worker that finished it */
             t->usage.ops++;
             t->usage.cost += trn_op_cost(&op->desc);
             s->stats.ops_running--;

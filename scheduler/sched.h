@@ -142,7 +142,8 @@ typedef struct trn_sched_config {
 
 /* Work done, as counted by the scheduler. */
 typedef struct trn_sched_usage {
-    uint64_t ops;      /* kernel ops completed (started ones; any status) */
+    uint64_t ops;      /* kernel ops completed (started ones; any status); a worker
+                          counts the ops whose last shard it ran */
     uint64_t shards;   /* shards run */
     uint64_t queue_ns; /* ops: ready -> first shard started; workers: per shard */
     uint64_t run_ns;   /* worker time spent running shards */
