@@ -4,6 +4,21 @@
  * The process has one connection to one daemon and one session on it (the
  * CUDA runtime's "primary context"). It is created on first use and ended by
  * trnsciDeviceReset or process exit (the daemon notices the exit).
+ *
+ * Ordering state, all monotonic counters:
+ *  - `submitted` numbers the ops this process queued (any stream); each
+ *    stream remembers the number of its latest op, and a completed
+ *    synchronize remembers how far it reached, so a copy that must follow a
+ *    stream's (or every stream's) work can skip a round trip when nothing is
+ *    outstanding.
+ *  - Device-to-host copies over gRPC are delivered by the fetch thread
+ *    (fetch.c) in the order they were queued; each stream and each recorded
+ *    event remembers the fetch sequence number that a synchronising call on
+ *    it must wait for. These numbers, `submitted` (carried over from one
+ *    session to the next), event ids and download tickets are process-wide
+ *    and never restart, so a stream or event that outlives a
+ *    trnsciDeviceReset can never skip a wait, wait forever, or name another's
+ *    id.
  */
 #ifndef TRN_CLIENT_CLIENT_H
 #define TRN_CLIENT_CLIENT_H
@@ -19,13 +34,34 @@
 #define TRN_CALL_TIMEOUT_MS 30000 /* calls that never wait for work */
 #define TRN_NO_TIMEOUT (-1)
 
+struct trnsciStream_st {
+    uint32_t id;
+    atomic_uint timeout_ms;          /* trnsciStreamSetTimeout; 0 = none */
+    atomic_uint_fast64_t last_op;    /* `submitted` number of its latest op (0: none) */
+    atomic_uint_fast64_t synced;     /* `submitted` reached by its last completed sync */
+    atomic_uint_fast64_t fetch_mark; /* fetch sequence number of its latest download */
+    atomic_uint query_event;         /* trnsciStreamQuery's event id, 0 until first used */
+};
+
+struct trnsciEvent_st {
+    uint32_t id;                     /* process-wide, never 0 */
+    unsigned flags;                  /* trnsciEvent* flags */
+    uint64_t generation;             /* the session it belongs to (trn_client.generation) */
+    atomic_int recorded;             /* EventRecord succeeded at least once */
+    atomic_uint_fast64_t fetch_mark; /* downloads its latest record covers */
+};
+
 typedef struct trn_client {
     trn_transport *t;
     uint64_t session_id;
+    uint64_t generation; /* counts sessions opened by this process, from 1 */
     unsigned core_count;
     uint64_t chunk_bytes;
     char daemon_version[32];
     char backend[16];
+    /* From Hello's limits and OpenSession's reply (0 from a 1.0 daemon). */
+    int priority_least, priority_ceiling;
+    atomic_int priority; /* effective session priority */
     /* Device memory is mapped into this process (local transport): device
      * pointers are host-addressable and copies are memcpy. */
     int mapped;
@@ -35,15 +71,16 @@ typedef struct trn_client {
      * synchronize is known to cover: trnsciMemcpy skips its implicit
      * synchronize when nothing is outstanding. */
     atomic_uint_fast64_t submitted, synced;
+    /* The default stream's state (id 0). */
+    struct trnsciStream_st default_stream;
 } trn_client;
-
-struct trnsciStream_st {
-    uint32_t id;
-};
 
 /* The connected client, initialising on first use; NULL with the error
  * recorded (trn_fail) when no daemon can be reached. */
 trn_client *trn_client_get(trnsciError_t *err);
+
+/* The client if it is initialised, else NULL (never initialises). */
+trn_client *trn_client_peek(void);
 
 /* Records an error for trnsciGetLastError / trnsciGetLastErrorMessage and
  * returns it. */
@@ -52,6 +89,10 @@ trnsciError_t trn_fail(trnsciError_t e, const char *fmt, ...) __attribute__((for
 trnsciError_t trn_retag(trnsciError_t e);
 /* Records success (clears the message) and returns trnsciSuccess. */
 trnsciError_t trn_ok(void);
+/* A query's "not yet": sets the message, leaves the last error alone (CUDA
+ * does not treat cudaErrorNotReady as an error) and returns
+ * trnsciErrorNotReady. */
+trnsciError_t trn_not_ready(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 trnsciError_t trn_error_from_wire(trn_wire_code code);
 
@@ -72,13 +113,66 @@ trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const Protobu
 trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
                                  Trnsci__V1__BufferRef *ref);
 
-/* Queues op on stream. */
-trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op);
-/* Waits for every stream of this process. */
-trnsciError_t trn_client_sync_all(trn_client *c);
-/* Waits for outstanding work if any was submitted since the last full sync. */
-trnsciError_t trn_client_order_after_work(trn_client *c);
-
+/* The state of stream s (NULL: the default stream). */
+static inline struct trnsciStream_st *trn_stream_of(trn_client *c, trnsciStream_t s) {
+    return s ? s : &c->default_stream;
+}
 uint32_t trn_stream_id(trnsciStream_t s);
+/* The stream's timeout in microseconds, for the wire (0: none). */
+uint64_t trn_stream_timeout_us(trn_client *c, trnsciStream_t s);
+
+/* Counts one more op queued on stream s (before it is sent, so that a
+ * concurrent copy does not skip its synchronize). */
+void trn_client_note_op(trn_client *c, trnsciStream_t s);
+
+/* Queues op on stream, with the stream's timeout. */
+trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op);
+/* As trn_client_submit with an explicit timeout (0: none). */
+trnsciError_t trn_client_submit_timeout(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op,
+                                        uint64_t timeout_us);
+/* Waits for every stream of this process, downloads included. */
+trnsciError_t trn_client_sync_all(trn_client *c);
+/* Waits for outstanding work if any was submitted since the last full sync,
+ * and for downloads not yet delivered. */
+trnsciError_t trn_client_order_after_work(trn_client *c);
+/* Waits for one stream's daemon-side work (with the stream's timeout) and
+ * its downloads; `destroy` also has the daemon forget the stream. */
+trnsciError_t trn_client_sync_stream(trn_client *c, trnsciStream_t stream, int destroy);
+/* As trn_client_sync_stream without destroy, skipped when the stream has
+ * nothing outstanding. */
+trnsciError_t trn_client_order_after_stream(trn_client *c, trnsciStream_t stream);
+
+/* ---- the fetch thread (fetch.c): delivers device-to-host copies over gRPC ---- */
+
+/* Queues the delivery of a StageOutOp's data: `len` bytes fetched with
+ * ReadRequest{ticket} into dst. Starts the fetch thread on first use.
+ * Returns the job's sequence number (> 0), or 0 with the error recorded
+ * (trnsciErrorMemoryAllocation) when it cannot be queued. */
+uint64_t trn_fetch_enqueue(trn_client *c, uint64_t ticket, void *dst, size_t len);
+/* A fresh download ticket (process-wide, never 0). */
+uint64_t trn_fetch_ticket(void);
+/* The sequence number of the latest job queued so far (0: none ever). */
+uint64_t trn_fetch_mark(void);
+/* Whether every job up to `mark` has been delivered (or has failed). */
+int trn_fetch_done(uint64_t mark);
+/* Waits until every job up to `mark` has been delivered or has failed. When
+ * `report` is set and a failed job's error is pending, records it (and
+ * clears it) and returns it; else returns trnsciSuccess without touching
+ * the last error. */
+trnsciError_t trn_fetch_wait(uint64_t mark, int report);
+/* Forgets a pending fetch error of a job up to `mark` (the synchronising
+ * call that waited for it already failed for the same reason). */
+void trn_fetch_forget_error(uint64_t mark);
+/* For trnsciDeviceReset, after CloseSession: stops the fetch thread (jobs
+ * not yet started are dropped, the one in flight ends as the daemon
+ * answers) and joins it; forgets any pending fetch error. */
+void trn_fetch_stop(void);
+
+/* ---- events (event.c) ---- */
+
+/* A fresh event id (process-wide, never 0). */
+uint32_t trn_event_new_id(void);
+/* Has the daemon forget event id (EVENT_DESTROY). */
+trnsciError_t trn_event_forget(trn_client *c, uint32_t id);
 
 #endif

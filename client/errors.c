@@ -1,6 +1,7 @@
 /*
  * errors.c — error codes, their names and texts, and the per-thread last
- * error (as the CUDA runtime keeps it).
+ * error (as the CUDA runtime keeps it). trnsciErrorNotReady, a query's "not
+ * yet", sets the message but is not recorded as the last error.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,14 @@ trnsciError_t trn_fail(trnsciError_t e, const char *fmt, ...) {
     va_end(ap);
     last_error = e;
     return e;
+}
+
+trnsciError_t trn_not_ready(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_message, sizeof(last_message), fmt, ap);
+    va_end(ap);
+    return trnsciErrorNotReady;
 }
 
 trnsciError_t trn_retag(trnsciError_t e) {
@@ -87,7 +96,7 @@ static const error_text texts[] = {
     {trnsciErrorInvalidDevice, "trnsciErrorInvalidDevice", "invalid device ordinal"},
     {trnsciErrorInvalidResourceHandle, "trnsciErrorInvalidResourceHandle",
      "invalid resource handle"},
-    {trnsciErrorNotReady, "trnsciErrorNotReady", "device not ready"},
+    {trnsciErrorNotReady, "trnsciErrorNotReady", "the work queried has not completed yet"},
     {trnsciErrorContextIsDestroyed, "trnsciErrorContextIsDestroyed",
      "the daemon ended this process's session"},
     {trnsciErrorLaunchFailure, "trnsciErrorLaunchFailure", "a kernel failed in the daemon"},

@@ -1,14 +1,22 @@
 /*
- * memory.c — trnsciMalloc/Free/Memcpy/Memset.
+ * memory.c — trnsciMalloc/Free/Memcpy/Memset and their stream-ordered
+ * (*Async) forms.
  *
  * Local transport (c->mapped): a device pointer is the client's mapping of
  * the buffer's shared memory. The daemon computes on the same pages, so
- * copies are plain memcpy here, after waiting for queued work.
+ * host↔device copies are plain memcpy here, after waiting for queued work
+ * (all of it for trnsciMemcpy, the stream's for trnsciMemcpyAsync).
  *
  * gRPC: a device pointer is the start of a reserved, inaccessible address
  * range of the allocation's size (see ptrtable.h). Host↔device copies move
- * through Write/Read calls of at most chunk_bytes each, so no single message
- * approaches gRPC's size limits.
+ * in chunks of at most chunk_bytes, so no single message approaches gRPC's
+ * size limits: trnsciMemcpy uses plain Write/Read after synchronising;
+ * trnsciMemcpyAsync uses ordered Writes (staged by the daemon, copied in
+ * stream order) and StageOutOps whose data the fetch thread (fetch.c)
+ * delivers.
+ *
+ * Device-to-device copies and memsets on a stream are CopyOp/MemsetOp on
+ * either transport (the daemon runs them on its copy engine).
  */
 #include <stdio.h>
 #include <string.h>
@@ -172,6 +180,16 @@ static int is_device(trn_client *c, const void *p) {
     return p && trn_ptrtable_lookup(&c->ptrs, p, &e, &off) == 0;
 }
 
+/* trnsciMemcpyDefault becomes the direction the pointers imply. */
+static trnsciMemcpyKind resolve_kind(trn_client *c, const void *dst, const void *src,
+                                     trnsciMemcpyKind kind) {
+    if (kind != trnsciMemcpyDefault)
+        return kind;
+    return is_device(c, dst)
+               ? (is_device(c, src) ? trnsciMemcpyDeviceToDevice : trnsciMemcpyHostToDevice)
+               : (is_device(c, src) ? trnsciMemcpyDeviceToHost : trnsciMemcpyHostToHost);
+}
+
 /* D2D (and memset) run as ops on the default stream, then wait. */
 static trnsciError_t submit_and_wait(trn_client *c, Trnsci__V1__Op *op) {
     trnsciError_t e = trn_client_submit(c, NULL, op);
@@ -189,10 +207,7 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
         return trn_ok();
     if (!dst || !src)
         return trn_fail(trnsciErrorInvalidValue, "trnsciMemcpy: dst or src is NULL");
-    if (kind == trnsciMemcpyDefault)
-        kind = is_device(c, dst)
-                   ? (is_device(c, src) ? trnsciMemcpyDeviceToDevice : trnsciMemcpyHostToDevice)
-                   : (is_device(c, src) ? trnsciMemcpyDeviceToHost : trnsciMemcpyHostToHost);
+    kind = resolve_kind(c, dst, src, kind);
     Trnsci__V1__BufferRef dref, sref;
     switch (kind) {
     case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
@@ -240,6 +255,18 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
                     (int)kind);
 }
 
+/* Memset as an op: trnsciMemset on gRPC and trnsciMemsetAsync. */
+static void memset_op(Trnsci__V1__Op *op, Trnsci__V1__MemsetOp *m, Trnsci__V1__BufferRef *ref,
+                      int value, size_t count) {
+    trnsci__v1__memset_op__init(m);
+    m->dst = ref;
+    m->value = (uint32_t)(unsigned char)value;
+    m->bytes = count;
+    trnsci__v1__op__init(op);
+    op->kind_case = TRNSCI__V1__OP__KIND_MEMSET;
+    op->memset = m;
+}
+
 trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
@@ -256,13 +283,142 @@ trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
         memset(devPtr, value, count);
         return trn_ok();
     }
-    Trnsci__V1__MemsetOp m = TRNSCI__V1__MEMSET_OP__INIT;
-    m.dst = &ref;
-    m.value = (uint32_t)(unsigned char)value;
-    m.bytes = count;
-    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-    op.kind_case = TRNSCI__V1__OP__KIND_MEMSET;
-    op.memset = &m;
+    Trnsci__V1__MemsetOp m;
+    Trnsci__V1__Op op;
+    memset_op(&op, &m, &ref, value, count);
     e = submit_and_wait(c, &op);
+    return e == trnsciSuccess ? trn_ok() : e;
+}
+
+/* ---- stream-ordered copies ---------------------------------------------------------- */
+
+/* Host → device over gRPC in stream order: ordered Writes, each staged by
+ * the daemon before it replies (so src may be reused once this returns). */
+static trnsciError_t write_ordered(trn_client *c, trnsciStream_t stream, Trnsci__V1__BufferRef dst,
+                                   const void *src, size_t count) {
+    Trnsci__V1__WriteRequest req = TRNSCI__V1__WRITE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.dst = &dst;
+    req.ordered = 1;
+    req.stream_id = trn_stream_id(stream);
+    req.timeout_us = trn_stream_timeout_us(c, stream);
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
+        req.data.data = (uint8_t *)src + done;
+        req.data.len = n;
+        trn_client_note_op(c, stream);
+        /* The reply comes once the chunk is staged, so the usual deadline
+         * applies (the daemon does not carry it over to the queued copy). */
+        const trnsciError_t e =
+            trn_client_call(c, TRN_WIRE_WRITE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+        if (e == trnsciErrorMemoryAllocation) /* queue limit or staging quota: retry later */
+            return trn_retag(trnsciErrorBusy);
+        if (e != trnsciSuccess)
+            return e;
+        done += n;
+        dst.offset += n;
+    }
+    return trnsciSuccess;
+}
+
+/* Device → host over gRPC in stream order: one StageOutOp per chunk, each
+ * delivered into dst by the fetch thread. */
+static trnsciError_t stage_out(trn_client *c, trnsciStream_t stream, Trnsci__V1__BufferRef src,
+                               void *dst, size_t count) {
+    struct trnsciStream_st *st = trn_stream_of(c, stream);
+    Trnsci__V1__StageOutOp so = TRNSCI__V1__STAGE_OUT_OP__INIT;
+    so.src = &src;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_STAGE_OUT;
+    op.stage_out = &so;
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
+        so.bytes = n;
+        so.ticket = trn_fetch_ticket();
+        trnsciError_t e = trn_client_submit(c, stream, &op);
+        if (e != trnsciSuccess)
+            return e;
+        const uint64_t seq = trn_fetch_enqueue(c, so.ticket, (char *)dst + done, n);
+        if (seq == 0)
+            return trnsciErrorMemoryAllocation;
+        uint_fast64_t cur = atomic_load(&st->fetch_mark);
+        while (cur < seq && !atomic_compare_exchange_weak(&st->fetch_mark, &cur, seq)) {
+        }
+        done += n;
+        src.offset += n;
+    }
+    return trnsciSuccess;
+}
+
+trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsciMemcpyKind kind,
+                                trnsciStream_t stream) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    if (count == 0)
+        return trn_ok();
+    if (!dst || !src)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciMemcpyAsync: dst or src is NULL");
+    kind = resolve_kind(c, dst, src, kind);
+    Trnsci__V1__BufferRef dref, sref;
+    switch (kind) {
+    case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
+    case trnsciMemcpyHostToDevice:
+        if ((e = device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)))
+            return e;
+        if (c->mapped) {
+            if ((e = trn_client_order_after_stream(c, stream)))
+                return e;
+            memmove(dst, src, count);
+        } else if ((e = write_ordered(c, stream, dref, src, count))) {
+            return e;
+        }
+        return trn_ok();
+    case trnsciMemcpyDeviceToHost:
+        if ((e = device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
+            return e;
+        if (c->mapped) {
+            if ((e = trn_client_order_after_stream(c, stream)))
+                return e;
+            memmove(dst, src, count);
+        } else if ((e = stage_out(c, stream, sref, dst, count))) {
+            return e;
+        }
+        return trn_ok();
+    case trnsciMemcpyDeviceToDevice: {
+        if ((e = device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)) ||
+            (e = device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
+            return e;
+        Trnsci__V1__CopyOp copy = TRNSCI__V1__COPY_OP__INIT;
+        copy.dst = &dref;
+        copy.src = &sref;
+        copy.bytes = count;
+        Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+        op.kind_case = TRNSCI__V1__OP__KIND_COPY;
+        op.copy = &copy;
+        e = trn_client_submit(c, stream, &op);
+        return e == trnsciSuccess ? trn_ok() : e;
+    }
+    case trnsciMemcpyDefault: break;
+    }
+    return trn_fail(trnsciErrorInvalidMemcpyDirection, "trnsciMemcpyAsync: kind %d is not valid",
+                    (int)kind);
+}
+
+trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count, trnsciStream_t stream) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    if (count == 0)
+        return trn_ok();
+    Trnsci__V1__BufferRef ref;
+    if ((e = device_range(c, devPtr, count, "trnsciMemsetAsync: devPtr", &ref)))
+        return e;
+    Trnsci__V1__MemsetOp m;
+    Trnsci__V1__Op op;
+    memset_op(&op, &m, &ref, value, count);
+    e = trn_client_submit(c, stream, &op);
     return e == trnsciSuccess ? trn_ok() : e;
 }

@@ -1,10 +1,14 @@
 /*
- * runtime.c — connecting to the daemon, the session, and the runtime calls
- * that are not about memory or streams.
+ * runtime.c — connecting to the daemon, the session and its priority, the
+ * submit/synchronize helpers, and the runtime calls that are not about
+ * memory, streams or events.
  *
- * The process-wide client lives here; `lock` serialises initialisation and
- * reset only — every other call reads the initialised client lock-free.
+ * The process-wide client lives here; `init_lock` serialises initialisation,
+ * reset and the priority request kept for the next session — every other
+ * call reads the initialised client lock-free.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,14 @@
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static trn_client the_client;
 static atomic_int initialised;
+static uint64_t sessions_opened; /* under init_lock: the next generation - 1 */
+/* Under init_lock: `submitted` when the last session ended. The next session
+ * counts on from it, so the marks of a stream that outlives a reset never
+ * look ahead of the new session's work. */
+static uint64_t submitted_carry;
+/* The priority the next session asks for, from trnsciSetSessionPriority
+ * (under init_lock). Without one, $TRNSCI_SESSION_PRIORITY, else 0. */
+static int requested_priority, have_requested_priority;
 
 /* ---- addresses ----------------------------------------------------------- */
 
@@ -77,6 +89,8 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
         r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes : TRNSCI_WIRE_CHUNK_BYTES;
     if (c->chunk_bytes > TRNSCI_WIRE_CHUNK_BYTES)
         c->chunk_bytes = TRNSCI_WIRE_CHUNK_BYTES;
+    c->priority_least = r->limits ? r->limits->priority_least : 0;
+    c->priority_ceiling = r->limits ? r->limits->priority_ceiling : 0;
     snprintf(c->daemon_version, sizeof(c->daemon_version), "%s", r->daemon_version);
     snprintf(c->backend, sizeof(c->backend), "%s", r->backend);
     trnsci__v1__hello_reply__free_unpacked(r, NULL);
@@ -114,21 +128,47 @@ static trnsciError_t connect_any(const char *address, trn_client *c) {
                     msg);
 }
 
+/* With init_lock held: the priority the new session asks for. */
+static trnsciError_t initial_priority(int *out) {
+    *out = 0;
+    if (have_requested_priority) {
+        *out = requested_priority;
+        return trnsciSuccess;
+    }
+    const char *env = getenv("TRNSCI_SESSION_PRIORITY");
+    if (!env || !env[0])
+        return trnsciSuccess;
+    char *end;
+    errno = 0;
+    const long v = strtol(env, &end, 10);
+    if (errno || *end || end == env || v < INT_MIN || v > INT_MAX)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "TRNSCI_SESSION_PRIORITY=%s is not an integer priority (lower is more "
+                        "urgent, 0 is the default)",
+                        env);
+    *out = (int)v;
+    return trnsciSuccess;
+}
+
 static trnsciError_t open_session(trn_client *c) {
     Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
     req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
     req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
     req.client_name = "libtrnsci";
     req.client_pid = (uint32_t)getpid();
+    trnsciError_t e = initial_priority(&req.priority);
+    if (e != trnsciSuccess)
+        return e;
     Trnsci__V1__OpenSessionReply *r = NULL;
-    const trnsciError_t e = trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
-                                            &trnsci__v1__open_session_reply__descriptor,
-                                            (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
+    e = trn_client_call(c, TRN_WIRE_OPEN_SESSION, &req.base,
+                        &trnsci__v1__open_session_reply__descriptor, (ProtobufCMessage **)&r,
+                        TRN_CALL_TIMEOUT_MS);
     if (e == trnsciErrorMemoryAllocation) /* a session limit: retry later */
         return trn_retag(trnsciErrorBusy);
     if (e != trnsciSuccess)
         return e;
     c->session_id = r->session_id;
+    atomic_store(&c->priority, r->priority);
     trnsci__v1__open_session_reply__free_unpacked(r, NULL);
 
     Trnsci__V1__AttachRequest a = TRNSCI__V1__ATTACH_REQUEST__INIT;
@@ -153,8 +193,11 @@ static trnsciError_t init_locked(const char *address) {
     memset(c, 0, sizeof(*c));
     trn_ptrtable_init(&c->ptrs);
     atomic_init(&c->next_stream_id, 1);
-    atomic_init(&c->submitted, 0);
-    atomic_init(&c->synced, 0);
+    atomic_init(&c->submitted, submitted_carry);
+    atomic_init(&c->synced, submitted_carry);
+    atomic_init(&c->priority, 0);
+    c->default_stream.id = 0;
+    c->generation = sessions_opened + 1;
     trnsciError_t e = connect_any(addr, c);
     if (e == trnsciSuccess)
         e = open_session(c);
@@ -164,6 +207,7 @@ static trnsciError_t init_locked(const char *address) {
         trn_ptrtable_destroy(&c->ptrs);
         return e;
     }
+    sessions_opened = c->generation;
     atomic_store(&initialised, 1);
     return trn_ok();
 }
@@ -187,6 +231,10 @@ trn_client *trn_client_get(trnsciError_t *err) {
     return &the_client;
 }
 
+trn_client *trn_client_peek(void) {
+    return atomic_load(&initialised) ? &the_client : NULL;
+}
+
 trnsciError_t trnsciDeviceReset(void) {
     pthread_mutex_lock(&init_lock);
     if (!atomic_load(&initialised)) {
@@ -199,6 +247,10 @@ trnsciError_t trnsciDeviceReset(void) {
     char msg[256];
     trn_transport_call(c->t, TRN_WIRE_CLOSE_SESSION, &req.base, NULL, NULL, msg, sizeof(msg),
                        TRN_CALL_TIMEOUT_MS);
+    /* The session is gone: a download in flight ends with the daemon's
+     * answer, queued ones are dropped. */
+    trn_fetch_stop();
+    submitted_carry = atomic_load(&c->submitted);
     size_t n = 0;
     trn_ptr_entry *all = trn_ptrtable_take_all(&c->ptrs, &n);
     for (size_t i = 0; i < n; i++)
@@ -248,38 +300,96 @@ trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
     return trnsciSuccess;
 }
 
-trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op) {
+void trn_client_note_op(trn_client *c, trnsciStream_t s) {
+    struct trnsciStream_st *st = trn_stream_of(c, s);
+    const uint64_t n = atomic_fetch_add(&c->submitted, 1) + 1;
+    uint_fast64_t cur = atomic_load(&st->last_op);
+    while (cur < n && !atomic_compare_exchange_weak(&st->last_op, &cur, n)) {
+    }
+}
+
+trnsciError_t trn_client_submit_timeout(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op,
+                                        uint64_t timeout_us) {
     Trnsci__V1__SubmitRequest req = TRNSCI__V1__SUBMIT_REQUEST__INIT;
     req.session_id = c->session_id;
     req.stream_id = trn_stream_id(stream);
     req.op = op;
+    req.timeout_us = timeout_us;
     /* Count before sending: a concurrent memcpy must not skip its sync. */
-    atomic_fetch_add(&c->submitted, 1);
+    trn_client_note_op(c, stream);
+    /* Submit replies once the op is queued: the usual deadline catches a hung
+     * daemon, and the daemon does not carry it over to the op (whose own
+     * limit is timeout_us). */
     const trnsciError_t e =
         trn_client_call(c, TRN_WIRE_SUBMIT, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
     /* A queue or stream limit: retry later. */
     return e == trnsciErrorMemoryAllocation ? trn_retag(trnsciErrorBusy) : e;
 }
 
+trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op) {
+    return trn_client_submit_timeout(c, stream, op, trn_stream_timeout_us(c, stream));
+}
+
+/* After a synchronising call on the daemon side reached `fetch_mark`: waits
+ * for the downloads it covers. A daemon error wins (the downloads' own
+ * failures are usually its consequence and are forgotten); else a failed
+ * download is reported. */
+static trnsciError_t then_fetches(trnsciError_t daemon_err, uint64_t fetch_mark) {
+    if (daemon_err != trnsciSuccess) {
+        trn_fetch_wait(fetch_mark, 0);
+        trn_fetch_forget_error(fetch_mark);
+        return daemon_err;
+    }
+    return trn_fetch_wait(fetch_mark, 1);
+}
+
 trnsciError_t trn_client_sync_all(trn_client *c) {
     const uint64_t upto = atomic_load(&c->submitted);
+    const uint64_t fetch_mark = trn_fetch_mark();
     Trnsci__V1__SynchronizeRequest req = TRNSCI__V1__SYNCHRONIZE_REQUEST__INIT;
     req.session_id = c->session_id;
     req.all_streams = 1;
-    const trnsciError_t e =
+    trnsciError_t e =
         trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
     if (e == trnsciSuccess) {
         uint_fast64_t cur = atomic_load(&c->synced);
         while (cur < upto && !atomic_compare_exchange_weak(&c->synced, &cur, upto)) {
         }
     }
-    return e;
+    return then_fetches(e, fetch_mark);
 }
 
 trnsciError_t trn_client_order_after_work(trn_client *c) {
     if (atomic_load(&c->synced) == atomic_load(&c->submitted))
-        return trnsciSuccess;
+        return trn_fetch_wait(trn_fetch_mark(), 1);
     return trn_client_sync_all(c);
+}
+
+trnsciError_t trn_client_sync_stream(trn_client *c, trnsciStream_t stream, int destroy) {
+    struct trnsciStream_st *st = trn_stream_of(c, stream);
+    const uint64_t upto = atomic_load(&c->submitted);
+    const uint64_t fetch_mark = atomic_load(&st->fetch_mark);
+    Trnsci__V1__SynchronizeRequest req = TRNSCI__V1__SYNCHRONIZE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.stream_id = st->id;
+    req.destroy_stream = destroy;
+    req.timeout_us = trn_stream_timeout_us(c, stream);
+    trnsciError_t e =
+        trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
+    if (e == trnsciSuccess) {
+        uint_fast64_t cur = atomic_load(&st->synced);
+        while (cur < upto && !atomic_compare_exchange_weak(&st->synced, &cur, upto)) {
+        }
+    }
+    return then_fetches(e, fetch_mark);
+}
+
+trnsciError_t trn_client_order_after_stream(trn_client *c, trnsciStream_t stream) {
+    struct trnsciStream_st *st = trn_stream_of(c, stream);
+    const uint64_t last = atomic_load(&st->last_op);
+    if (last <= atomic_load(&st->synced) || last <= atomic_load(&c->synced))
+        return trn_fetch_wait(atomic_load(&st->fetch_mark), 1);
+    return trn_client_sync_stream(c, stream, 0);
 }
 
 /* ---- device queries ---------------------------------------------------------- */
@@ -365,14 +475,29 @@ trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out
     out->bytesHeld = r->bytes_held;
     out->buffers = r->buffers;
     out->uptimeMs = r->uptime_ms;
+    out->workers = (unsigned)r->n_workers;
     trnsci__v1__status_reply__free_unpacked(r, NULL);
     return trn_ok();
+}
+
+static void usage_from_wire(const Trnsci__V1__Usage *in, trnsciUsage *out) {
+    memset(out, 0, sizeof(*out));
+    if (!in)
+        return;
+    out->ops = in->ops;
+    out->shards = in->shards;
+    out->queueNs = in->queue_ns;
+    out->runNs = in->run_ns;
+    out->cost = in->cost;
+    out->expired = in->expired;
 }
 
 trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *sessions,
                                       int capacity, int *count) {
     if (!count || capacity < 0 || (capacity > 0 && !sessions))
-        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetSessions: bad arguments");
+        return trn_fail(trnsciErrorInvalidValue,
+                        "trnsciDaemonGetSessions: count is NULL, capacity is negative, or "
+                        "sessions is NULL with capacity > 0");
     Trnsci__V1__StatusReply *r = NULL;
     const trnsciError_t e = fetch_status(address, &r);
     if (e != trnsciSuccess)
@@ -389,7 +514,82 @@ trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *se
         o->uid = in->uid;
         o->bytes = in->bytes;
         o->buffers = in->buffers;
+        o->priority = in->priority;
+        o->opsPending = in->ops_pending;
+        usage_from_wire(in->usage, &o->usage);
     }
     trnsci__v1__status_reply__free_unpacked(r, NULL);
+    return trn_ok();
+}
+
+trnsciError_t trnsciDaemonGetWorkers(const char *address, trnsciWorkerInfo *workers, int capacity,
+                                     int *count) {
+    if (!count || capacity < 0 || (capacity > 0 && !workers))
+        return trn_fail(trnsciErrorInvalidValue,
+                        "trnsciDaemonGetWorkers: count is NULL, capacity is negative, or "
+                        "workers is NULL with capacity > 0");
+    Trnsci__V1__StatusReply *r = NULL;
+    const trnsciError_t e = fetch_status(address, &r);
+    if (e != trnsciSuccess)
+        return e;
+    *count = (int)r->n_workers;
+    for (size_t i = 0; i < r->n_workers && (int)i < capacity; i++) {
+        const Trnsci__V1__WorkerInfo *in = r->workers[i];
+        trnsciWorkerInfo *o = &workers[i];
+        memset(o, 0, sizeof(*o));
+        snprintf(o->engine, sizeof(o->engine), "%s", in->engine);
+        o->index = in->index;
+        o->cpu = in->cpu;
+        usage_from_wire(in->usage, &o->usage);
+    }
+    trnsci__v1__status_reply__free_unpacked(r, NULL);
+    return trn_ok();
+}
+
+/* ---- session priority --------------------------------------------------------- */
+
+trnsciError_t trnsciDeviceGetSessionPriorityRange(int *least, int *greatest) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    if (least)
+        *least = c->priority_least;
+    if (greatest)
+        *greatest = c->priority_ceiling;
+    return trn_ok();
+}
+
+trnsciError_t trnsciSetSessionPriority(int priority) {
+    pthread_mutex_lock(&init_lock);
+    requested_priority = priority;
+    have_requested_priority = 1;
+    const int open = atomic_load(&initialised);
+    pthread_mutex_unlock(&init_lock);
+    if (!open)
+        return trn_ok(); /* sent with OpenSession */
+    trn_client *c = &the_client;
+    Trnsci__V1__SetPriorityRequest req = TRNSCI__V1__SET_PRIORITY_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.priority = priority;
+    Trnsci__V1__SetPriorityReply *r = NULL;
+    const trnsciError_t e = trn_client_call(c, TRN_WIRE_SET_PRIORITY, &req.base,
+                                            &trnsci__v1__set_priority_reply__descriptor,
+                                            (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
+    if (e != trnsciSuccess)
+        return e;
+    atomic_store(&c->priority, r->priority);
+    trnsci__v1__set_priority_reply__free_unpacked(r, NULL);
+    return trn_ok();
+}
+
+trnsciError_t trnsciGetSessionPriority(int *priority) {
+    if (!priority)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciGetSessionPriority: priority is NULL");
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    *priority = atomic_load(&c->priority);
     return trn_ok();
 }

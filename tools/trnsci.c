@@ -2,8 +2,13 @@
  * trnsci — the command-line tool for a running trnscid.
  *
  *   trnsci status [--addr ADDR]   version, cores, sessions, queued/running ops,
- *                                 bytes held
+ *                                 bytes held; each session with its priority
+ *                                 and work; each engine worker with its load
+ *
+ * Everything it prints comes from the daemon's Status RPC through the public
+ * API (trnsciDaemonGetStatus/GetSessions/GetWorkers); it opens no session.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +18,9 @@ static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "\n"
                             "commands:\n"
                             "  status    print the daemon's version, cores, queued and running\n"
-                            "            ops, bytes held, and each session with its transport\n"
+                            "            ops, bytes held; each session with its transport,\n"
+                            "            priority and work done; each engine worker with its\n"
+                            "            busy time and utilisation\n"
                             "\n"
                             "ADDR defaults to $TRNSCI_ADDR, else the default local socket.\n";
 
@@ -26,6 +33,67 @@ static void print_bytes(unsigned long long b) {
         u++;
     }
     printf("%llu (%.1f %s)", b, v, unit[u]);
+}
+
+/* A count with an SI suffix in 7 characters: 950, 12.3k, 4.56G. */
+static void si(char *buf, size_t len, double v) {
+    const char *unit[] = {"", "k", "M", "G", "T", "P", "E"};
+    int u = 0;
+    while (v >= 999.5 && u < 6) {
+        v /= 1000.0;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.3g%s" : "%.0f%s", v, unit[u]);
+}
+
+/* A duration in nanoseconds as seconds with millisecond resolution. */
+static void secs(char *buf, size_t len, uint64_t ns) {
+    snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+}
+
+static void print_sessions(const char *addr) {
+    trnsciSessionInfo list[64];
+    int n = 0;
+    if (trnsciDaemonGetSessions(addr, list, 64, &n) != trnsciSuccess || n == 0)
+        return;
+    printf("\n%-16s  %-9s  %8s  %6s  %8s  %14s  %4s  %7s  %8s  %7s  %11s  %11s  %s\n", "SESSION",
+           "TRANSPORT", "PID", "UID", "BUFFERS", "BYTES", "PRIO", "PENDING", "OPS", "FLOPS",
+           "QUEUED", "RUN", "CLIENT");
+    for (int i = 0; i < n && i < 64; i++) {
+        const trnsciSessionInfo *s = &list[i];
+        char cost[16], queued[24], run[24];
+        si(cost, sizeof(cost), s->usage.cost);
+        secs(queued, sizeof(queued), s->usage.queueNs);
+        secs(run, sizeof(run), s->usage.runNs);
+        printf("%16llu  %-9s  %8u  %6u  %8llu  %14llu  %4d  %7u  %8llu  %7s  %11s  %11s  %s\n",
+               (unsigned long long)s->number, s->transport, s->pid, s->uid,
+               (unsigned long long)s->buffers, (unsigned long long)s->bytes, s->priority,
+               s->opsPending, (unsigned long long)s->usage.ops, cost, queued, run, s->clientName);
+    }
+    if (n > 64)
+        printf("... and %d more\n", n - 64);
+}
+
+static void print_workers(const char *addr, uint64_t uptime_ms) {
+    trnsciWorkerInfo list[256];
+    int n = 0;
+    if (trnsciDaemonGetWorkers(addr, list, 256, &n) != trnsciSuccess || n == 0)
+        return;
+    printf("\n%-6s  %5s  %4s  %11s  %10s  %6s\n", "ENGINE", "INDEX", "CPU", "BUSY", "SHARDS",
+           "UTIL");
+    const double uptime_ns = (double)uptime_ms * 1e6;
+    for (int i = 0; i < n && i < 256; i++) {
+        const trnsciWorkerInfo *w = &list[i];
+        char busy[24], cpu[16];
+        secs(busy, sizeof(busy), w->usage.runNs);
+        if (w->cpu >= 0)
+            snprintf(cpu, sizeof(cpu), "%d", w->cpu);
+        else
+            snprintf(cpu, sizeof(cpu), "-");
+        const double util = uptime_ns > 0 ? 100.0 * (double)w->usage.runNs / uptime_ns : 0.0;
+        printf("%-6s  %5u  %4s  %11s  %10llu  %5.1f%%\n", w->engine, w->index, cpu, busy,
+               (unsigned long long)w->usage.shards, util > 100.0 ? 100.0 : util);
+    }
 }
 
 static int cmd_status(const char *addr) {
@@ -46,19 +114,10 @@ static int cmd_status(const char *addr) {
     printf("bytes held:     ");
     print_bytes((unsigned long long)st.bytesHeld);
     printf("\nuptime:         %.1f s\n", (double)st.uptimeMs / 1000.0);
+    printf("workers:        %u\n", st.workers);
 
-    trnsciSessionInfo list[64];
-    int n = 0;
-    if (trnsciDaemonGetSessions(addr, list, 64, &n) != trnsciSuccess || n == 0)
-        return 0;
-    printf("\n%-16s  %-9s  %8s  %6s  %8s  %14s  %s\n", "SESSION", "TRANSPORT", "PID", "UID",
-           "BUFFERS", "BYTES", "CLIENT");
-    for (int i = 0; i < n && i < 64; i++)
-        printf("%16llu  %-9s  %8u  %6u  %8llu  %14llu  %s\n", (unsigned long long)list[i].number,
-               list[i].transport, list[i].pid, list[i].uid, (unsigned long long)list[i].buffers,
-               (unsigned long long)list[i].bytes, list[i].clientName);
-    if (n > 64)
-        printf("... and %d more\n", n - 64);
+    print_sessions(addr);
+    print_workers(addr, st.uptimeMs);
     return 0;
 }
 

@@ -12,6 +12,12 @@
  * thread-safe. Any call made before trnsciInit() initialises the library
  * with trnsciInit(NULL), as the CUDA runtime does.
  *
+ * Asynchrony: work queued on a stream (trnblas routines, the *Async copies,
+ * event records and waits) returns once the daemon has queued it. Results
+ * are visible to the host after a synchronising call that covers them:
+ * trnsciStreamSynchronize, trnsciDeviceSynchronize, trnsciEventSynchronize,
+ * or a successful trnsciEventQuery/trnsciStreamQuery.
+ *
  * Deviations from the CUDA runtime are listed in docs/rosetta.md.
  */
 #ifndef TRNSCI_TRNSCI_H
@@ -42,7 +48,7 @@ typedef enum trnsciError {
     trnsciErrorNoDevice = 100,          /* no daemon at the address */
     trnsciErrorInvalidDevice = 101,
     trnsciErrorInvalidResourceHandle = 400,
-    trnsciErrorNotReady = 600,
+    trnsciErrorNotReady = 600, /* a query: the work has not completed (not recorded as an error) */
     trnsciErrorContextIsDestroyed = 709, /* the daemon ended this session */
     trnsciErrorLaunchFailure = 719,
     trnsciErrorNotPermitted = 800,
@@ -72,6 +78,17 @@ typedef enum trnsciDeviceAttr {
  * NULL (0) is the default stream. */
 typedef struct trnsciStream_st *trnsciStream_t;
 
+/* A marker in a stream's work (cudaEvent_t): recorded on a stream, it
+ * completes when everything queued on that stream before it has. */
+typedef struct trnsciEvent_st *trnsciEvent_t;
+
+/* Flags of trnsciEventCreateWithFlags (cudaEventDefault, …). */
+#define trnsciEventDefault 0x00u
+/* Accepted for CUDA compatibility: waiting always blocks the thread. */
+#define trnsciEventBlockingSync 0x01u
+/* The event records no time: trnsciEventElapsedTime refuses it. */
+#define trnsciEventDisableTiming 0x02u
+
 /* Connects to a daemon and opens a session (a trnsci extension; cuInit analog).
  * address: NULL → $TRNSCI_ADDR, else the default local socket
  * ($XDG_RUNTIME_DIR/trnscid.sock, or /run/trnscid/trnscid.sock without
@@ -96,6 +113,28 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
 /* Sets count bytes of device memory to (unsigned char)value, synchronously. */
 trnsciError_t trnsciMemset(void *devPtr, int value, size_t count);
 
+/* Copies count bytes in stream order: the copy happens after the work queued
+ * on `stream` before it, and work queued after it sees its result
+ * (cudaMemcpyAsync). Host memory is treated like CUDA pageable memory:
+ *  - HostToDevice: returns once src has been read (staged in the daemon over
+ *    gRPC; copied into the mapped buffer on the local transport), so src may
+ *    be reused at once;
+ *  - DeviceToHost: over gRPC returns at once; the data is written into dst
+ *    by a library thread, and is there once a synchronising call covers the
+ *    copy (trnsciStreamSynchronize(stream), trnsciDeviceSynchronize, or
+ *    trnsciEventSynchronize/Query on an event recorded after it). dst must
+ *    stay valid until then. On the local transport the call waits for the
+ *    stream's earlier work and copies before returning;
+ *  - DeviceToDevice: queued on the stream, never waits;
+ *  - HostToHost: an immediate memmove.
+ * On the local transport HostToDevice likewise waits for the stream's
+ * earlier work, then copies. */
+trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsciMemcpyKind kind,
+                                trnsciStream_t stream);
+/* Sets count bytes of device memory to (unsigned char)value in stream order,
+ * without waiting (cudaMemsetAsync). */
+trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count, trnsciStream_t stream);
+
 trnsciError_t trnsciStreamCreate(trnsciStream_t *pStream);
 /* Waits for the stream's work, then releases it. */
 trnsciError_t trnsciStreamDestroy(trnsciStream_t stream);
@@ -103,6 +142,72 @@ trnsciError_t trnsciStreamDestroy(trnsciStream_t stream);
 trnsciError_t trnsciStreamSynchronize(trnsciStream_t stream);
 /* Waits for all work queued by this process on every stream. */
 trnsciError_t trnsciDeviceSynchronize(void);
+/* trnsciSuccess when all work queued on the stream has completed (device-to-
+ * host copies delivered included), trnsciErrorNotReady otherwise. Does not
+ * wait (cudaStreamQuery). */
+trnsciError_t trnsciStreamQuery(trnsciStream_t stream);
+
+/* Per-stream timeout (a trnsci extension; NULL is the default stream). Every
+ * op queued on the stream afterwards (trnblas routines, async copies and
+ * memsets, event records and waits) must start within `ms` milliseconds of
+ * reaching the daemon; one that does not fails with trnsciErrorTimeout,
+ * reported by the next synchronising call, and the work queued behind it on
+ * the stream is cancelled. trnsciStreamSynchronize on the stream gives up
+ * after `ms` with trnsciErrorTimeout and cancels the work still queued on the
+ * stream (running work finishes). The stream stays usable. 0 (the default)
+ * means no limit. */
+trnsciError_t trnsciStreamSetTimeout(trnsciStream_t stream, unsigned int ms);
+/* The stream's timeout in milliseconds (0: none). */
+trnsciError_t trnsciStreamGetTimeout(trnsciStream_t stream, unsigned int *ms);
+
+/* Creates an event (cudaEventCreate); no round trip to the daemon. */
+trnsciError_t trnsciEventCreate(trnsciEvent_t *event);
+/* Creates an event with trnsciEventDefault, trnsciEventBlockingSync and/or
+ * trnsciEventDisableTiming; any other bit is trnsciErrorInvalidValue. */
+trnsciError_t trnsciEventCreateWithFlags(trnsciEvent_t *event, unsigned int flags);
+/* Destroys an event. A record still pending completes on its own. */
+trnsciError_t trnsciEventDestroy(trnsciEvent_t event);
+/* Records the event on the stream (NULL: the default stream): it will
+ * complete when the work queued on the stream so far has. Recording again
+ * replaces the previous record. */
+trnsciError_t trnsciEventRecord(trnsciEvent_t event, trnsciStream_t stream);
+/* trnsciSuccess when the event's latest record has completed (or it was
+ * never recorded), trnsciErrorNotReady otherwise. Does not wait. */
+trnsciError_t trnsciEventQuery(trnsciEvent_t event);
+/* Waits until the event's latest record has completed, and any device-to-
+ * host copy queued before it on its stream has been delivered. Returns at
+ * once for an event never recorded. */
+trnsciError_t trnsciEventSynchronize(trnsciEvent_t event);
+/* *ms = the time between the completions of start and end, in milliseconds
+ * (resolution about a microsecond; negative when end completed first).
+ * trnsciErrorNotReady when either has not completed,
+ * trnsciErrorInvalidResourceHandle when either was never recorded or was
+ * created with trnsciEventDisableTiming. */
+trnsciError_t trnsciEventElapsedTime(float *ms, trnsciEvent_t start, trnsciEvent_t end);
+/* Work queued on `stream` after this call waits until the event's latest
+ * record (as of this call) has completed (cudaStreamWaitEvent). flags must
+ * be 0. An event never recorded imposes no wait. */
+trnsciError_t trnsciStreamWaitEvent(trnsciStream_t stream, trnsciEvent_t event, unsigned int flags);
+
+/* Session priorities (a trnsci extension, after MPS client priorities and
+ * cudaDeviceGetStreamPriorityRange). They rank this process's whole session
+ * against the daemon's other sessions: a session of priority p gets a share
+ * of the engines proportional to 2^-p. Lower numbers are more urgent; 0 is
+ * the default. */
+
+/* The meaningful range [*greatest, *least]: *least is the least urgent
+ * priority, *greatest the most urgent this daemon grants (its ceiling).
+ * Either pointer may be NULL. Both 0 when the daemon has no priorities. */
+trnsciError_t trnsciDeviceGetSessionPriorityRange(int *least, int *greatest);
+/* Asks for a priority. The daemon clamps it into the range above;
+ * trnsciGetSessionPriority tells what the session got. Before the session is
+ * open (before the first call that initialises), the request is kept and sent
+ * when the session opens; it also applies to sessions opened after
+ * trnsciDeviceReset. Without a call, $TRNSCI_SESSION_PRIORITY (an integer)
+ * gives the initial request. */
+trnsciError_t trnsciSetSessionPriority(int priority);
+/* The session's effective priority (initialises the library). */
+trnsciError_t trnsciGetSessionPriority(int *priority);
 
 /* The daemon is one device: *count is 1 when a daemon is reachable. */
 trnsciError_t trnsciGetDeviceCount(int *count);
@@ -133,7 +238,18 @@ typedef struct trnsciDaemonStatus {
     uint64_t opsQueued, opsRunning, opsCompleted;
     uint64_t bytesHeld, buffers;
     uint64_t uptimeMs;
+    unsigned workers; /* engine worker threads (see trnsciDaemonGetWorkers) */
 } trnsciDaemonStatus;
+
+/* What a session or an engine worker has done since it started. */
+typedef struct trnsciUsage {
+    uint64_t ops;     /* kernel ops completed (sessions only; 0 for workers) */
+    uint64_t shards;  /* shards run */
+    uint64_t queueNs; /* time ops (sessions) or shards (workers) waited for a worker, summed */
+    uint64_t runNs;   /* worker time spent running them, summed */
+    double cost;      /* FLOPs, plus bytes touched by data movement */
+    uint64_t expired; /* ops that missed their deadline */
+} trnsciUsage;
 
 /* Queries the daemon at address (NULL: as trnsciInit) without opening a session. */
 trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *status);
@@ -146,12 +262,29 @@ typedef struct trnsciSessionInfo {
     unsigned pid; /* from the kernel (SO_PEERCRED) on the local transport */
     unsigned uid; /* local transport only; 0 otherwise */
     uint64_t bytes, buffers;
+    int priority;        /* effective session priority (lower is more urgent) */
+    unsigned opsPending; /* ops queued or running */
+    trnsciUsage usage;
 } trnsciSessionInfo;
 
 /* Lists the daemon's open sessions: fills up to `capacity` entries and sets
  * *count to the number of sessions (which may exceed capacity). */
 trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *sessions,
                                       int capacity, int *count);
+
+/* One worker thread of a daemon engine (a trnsci extension). */
+typedef struct trnsciWorkerInfo {
+    char engine[8]; /* "core" (computation) or "copy" (data movement) */
+    unsigned index; /* within its engine */
+    int cpu;        /* the CPU it is pinned to, or -1 */
+    trnsciUsage usage;
+} trnsciWorkerInfo;
+
+/* Lists the daemon's engine workers, as trnsciDaemonGetSessions lists
+ * sessions: fills up to `capacity` entries and sets *count to the number of
+ * workers. */
+trnsciError_t trnsciDaemonGetWorkers(const char *address, trnsciWorkerInfo *workers, int capacity,
+                                     int *count);
 
 #ifdef __cplusplus
 }
