@@ -39,157 +39,34 @@
  */
 #define _GNU_SOURCE
 #include <cblas.h>
-#include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <trnsci/trnblas.h>
 #include <trnsci/trnsci.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAX_SIZES 16
 #define MAX_REPS 1000
-#define MAX_THREADS 256
 
 /* ---- small utilities -------------------------------------------------------- */
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static void die(const char *what) {
     fprintf(stderr, "bench_gemm: %s failed: %s\n", what, trnsciGetLastErrorMessage());
     exit(1);
 }
 
-static int cmp_double(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-typedef struct stats {
-    double median, min, max;
-} stats;
-
-static stats stats_of(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    stats s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
-    return s;
-}
-
-/* Deterministic uniform [-1, 1) values (64-bit LCG, top 24 bits). */
-static void fill(float *x, size_t n, uint64_t seed) {
-    uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    for (size_t i = 0; i < n; i++) {
-        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-        x[i] = (float)((double)(s >> 40) / (double)(1u << 24) * 2.0 - 1.0);
-    }
-}
-
-static void cpuset_str(const cpu_set_t *set, char *buf, size_t len) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int c = 0; c < CPU_SETSIZE && used + 8 < len; c++)
-        if (CPU_ISSET(c, set))
-            used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
-}
-
 static int pin_self(int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+    if (bench_pin_self(cpu) != 0) {
         fprintf(stderr, "bench_gemm: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
         return -1;
     }
     return 0;
-}
-
-/* ---- the daemon's threads, from /proc (only with --daemon-pid) ------------------ */
-
-typedef struct thread_sample {
-    int tid;
-    char comm[32];
-    char allowed[64];
-    int last_cpu;
-    unsigned long long cpu_ns; /* time on a CPU (schedstat; else utime + stime) */
-} thread_sample;
-
-static int read_file(const char *path, char *buf, size_t len) {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    const size_t n = fread(buf, 1, len - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return 0;
-}
-
-static int sample_thread(int pid, int tid, thread_sample *out) {
-    char path[128], buf[4096];
-    memset(out, 0, sizeof(*out));
-    out->tid = tid;
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-    if (read_file(path, buf, sizeof(buf)))
-        return -1;
-    /* comm is in parentheses and may contain spaces: fields after the last ')'. */
-    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-    if (!open || !close)
-        return -1;
-    snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(close - open - 1), open + 1);
-    /* Fields from 3 on: state(3) ... utime(14) stime(15) ... processor(39). */
-    char *p = close + 2;
-    unsigned long long utime = 0, stime = 0;
-    int field = 3;
-    for (char *tok = strtok(p, " "); tok; tok = strtok(NULL, " "), field++) {
-        if (field == 14)
-            utime = strtoull(tok, NULL, 10);
-        else if (field == 15)
-            stime = strtoull(tok, NULL, 10);
-        else if (field == 39)
-            out->last_cpu = atoi(tok);
-    }
-    out->cpu_ns = (utime + stime) * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
-    /* schedstat's first field is the same in nanoseconds. */
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
-    if (read_file(path, buf, sizeof(buf)) == 0)
-        out->cpu_ns = strtoull(buf, NULL, 10);
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
-    if (read_file(path, buf, sizeof(buf)) == 0) {
-        char *l = strstr(buf, "Cpus_allowed_list:");
-        if (l) {
-            l += strlen("Cpus_allowed_list:");
-            while (*l == ' ' || *l == '\t')
-                l++;
-            size_t k = strcspn(l, "\n");
-            snprintf(out->allowed, sizeof(out->allowed), "%.*s", (int)k, l);
-        }
-    }
-    return 0;
-}
-
-static int sample_threads(int pid, thread_sample *out, int max) {
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/%d/task", pid);
-    DIR *d = opendir(path);
-    if (!d)
-        return 0;
-    int n = 0;
-    struct dirent *e;
-    while (n < max && (e = readdir(d)) != NULL) {
-        const int tid = atoi(e->d_name);
-        if (tid > 0 && sample_thread(pid, tid, &out[n]) == 0)
-            n++;
-    }
-    closedir(d);
-    return n;
 }
 
 /* One timed unit of the trnsci side: queue the GEMM and wait for it. */
@@ -202,9 +79,16 @@ static void trn_gemm_once(trnblasHandle_t h, int n, const float *alpha, const fl
         die("trnsciStreamSynchronize");
 }
 
+/* ---- the daemon's threads, from /proc (only with --daemon-pid) ------------------ */
+
+/* Samples every thread of pid (CPU time, last and allowed CPUs). */
+static int sample_threads(int pid, bench_thread_sample *out) {
+    return bench_sample_threads(pid, out, BENCH_MAX_THREADS, 1);
+}
+
 /* The daemon thread that gained the most CPU time between two samples. */
-static int find_worker(const thread_sample *before, int nb, const thread_sample *after, int na,
-                       thread_sample *worker, unsigned long long *ns,
+static int find_worker(const bench_thread_sample *before, int nb, const bench_thread_sample *after,
+                       int na, bench_thread_sample *worker, unsigned long long *ns,
                        unsigned long long *other_ns) {
     int found = 0;
     unsigned long long best = 0, total = 0;
@@ -228,93 +112,11 @@ static int find_worker(const thread_sample *before, int nb, const thread_sample 
     return found;
 }
 
-/* ---- all-core mode: CPU time per thread, summed over many sample pairs ------------- */
-
-typedef struct thread_acc {
-    thread_sample last; /* the latest sample (comm, allowed CPUs, last CPU) */
-    unsigned long long ns;
-} thread_acc;
-
-typedef struct acc_set {
-    thread_acc t[MAX_THREADS];
-    int n;
-} acc_set;
-
-/* Adds what each thread gained between two samples. */
-static void acc_add(acc_set *a, const thread_sample *before, int nb, const thread_sample *after,
-                    int na) {
-    for (int i = 0; i < na; i++) {
-        unsigned long long prev = 0;
-        for (int j = 0; j < nb; j++)
-            if (before[j].tid == after[i].tid)
-                prev = before[j].cpu_ns;
-        int k = 0;
-        while (k < a->n && a->t[k].last.tid != after[i].tid)
-            k++;
-        if (k == a->n) {
-            if (a->n == MAX_THREADS)
-                continue;
-            a->n++;
-            a->t[k].ns = 0;
-        }
-        a->t[k].last = after[i];
-        a->t[k].ns += after[i].cpu_ns - prev;
-    }
-}
-
-static int cmp_acc_desc(const void *x, const void *y) {
-    const unsigned long long a = ((const thread_acc *)x)->ns, b = ((const thread_acc *)y)->ns;
-    return (a < b) - (a > b);
-}
-
-/* Sorts by CPU time, busiest first; returns the total. */
-static unsigned long long acc_sort(acc_set *a) {
-    qsort(a->t, (size_t)a->n, sizeof(a->t[0]), cmp_acc_desc);
-    unsigned long long total = 0;
-    for (int i = 0; i < a->n; i++)
-        total += a->t[i].ns;
-    return total;
-}
-
-/* JSON list of the `top` busiest threads: busy = CPU time / wall_ms. */
-static void print_threads(const char *key, acc_set *a, int top, double wall_ms, const char *end) {
-    acc_sort(a);
-    printf("    \"%s\": [", key);
-    for (int i = 0; i < top && i < a->n; i++)
-        printf("%s\n      {\"tid\": %d, \"comm\": \"%s\", \"cpus_allowed\": \"%s\", "
-               "\"last_cpu\": %d, \"busy\": %.3f}",
-               i ? "," : "", a->t[i].last.tid, a->t[i].last.comm, a->t[i].last.allowed,
-               a->t[i].last.last_cpu, wall_ms > 0 ? (double)a->t[i].ns * 1e-6 / wall_ms : 0.0);
-    printf("]%s\n", end);
-}
-
-/* The "model name" of /proc/cpuinfo (what lscpu shows), or "". */
-static void cpu_model(char *buf, size_t len) {
-    buf[0] = '\0';
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof(line), f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            const char *v = strchr(line, ':');
-            if (v) {
-                v++;
-                while (*v == ' ' || *v == '\t')
-                    v++;
-                snprintf(buf, len, "%.*s", (int)strcspn(v, "\"\\\n"), v);
-            }
-            break;
-        }
-    }
-    fclose(f);
-}
-
 /* ---- main ------------------------------------------------------------------------ */
 
 typedef struct result {
     int n, reps;
-    stats trn, ob;
+    bench_stats trn, ob;
     double max_rel_diff;
     double worker_busy; /* daemon compute-thread CPU time / trnsci wall time */
     double others_busy; /* every other daemon thread's CPU time / trnsci wall time */
@@ -336,30 +138,25 @@ static void usage(void) {
 int main(int argc, char **argv) {
     const char *addr = NULL;
     int sizes[MAX_SIZES] = {256, 1024, 2048}, nsizes = 3;
-    int reps_override = 0, warmup = 2, ob_cpu = -1, daemon_pid = 0, interleave = 1, ob_threads = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            nsizes = 0;
-            for (char *tok = strtok(argv[++i], ","); tok && nsizes < MAX_SIZES;
-                 tok = strtok(NULL, ","))
-                sizes[nsizes++] = atoi(tok);
-        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps_override = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) {
-            warmup = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--openblas-cpu") && i + 1 < argc) {
-            ob_cpu = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--daemon-pid") && i + 1 < argc) {
-            daemon_pid = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--blocked")) {
-            interleave = 0;
-        } else if (!strcmp(argv[i], "--openblas-threads") && i + 1 < argc) {
-            ob_threads = atoi(argv[++i]);
-        } else if (argv[i][0] == '-') {
-            usage();
-        } else {
-            addr = argv[i];
-        }
+    int reps_override = 0, warmup = 2, ob_cpu = -1, daemon_pid = 0, blocked = 0, ob_threads = 1;
+    const char *size_list = NULL;
+    const bench_opt opts[] = {{"--sizes", BENCH_OPT_STR, &size_list},
+                              {"--reps", BENCH_OPT_INT, &reps_override},
+                              {"--warmup", BENCH_OPT_INT, &warmup},
+                              {"--openblas-cpu", BENCH_OPT_INT, &ob_cpu},
+                              {"--daemon-pid", BENCH_OPT_INT, &daemon_pid},
+                              {"--blocked", BENCH_OPT_FLAG, &blocked},
+                              {"--openblas-threads", BENCH_OPT_INT, &ob_threads},
+                              {NULL, BENCH_OPT_FLAG, NULL}};
+    if (bench_parse_args(opts, argc, argv, &addr) != 0)
+        usage();
+    const int interleave = !blocked;
+    if (size_list) {
+        char list[1024];
+        snprintf(list, sizeof(list), "%s", size_list);
+        nsizes = 0;
+        for (char *tok = strtok(list, ","); tok && nsizes < MAX_SIZES; tok = strtok(NULL, ","))
+            sizes[nsizes++] = atoi(tok);
     }
     if (!addr)
         addr = getenv("TRNSCI_ADDR");
@@ -377,7 +174,7 @@ int main(int argc, char **argv) {
     CPU_ZERO(&start_set);
     sched_getaffinity(0, sizeof(start_set), &start_set);
     char start_cpus[256];
-    cpuset_str(&start_set, start_cpus, sizeof(start_cpus));
+    bench_cpuset_str(&start_set, start_cpus, sizeof(start_cpus));
 
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
@@ -392,22 +189,22 @@ int main(int argc, char **argv) {
      * trip, and each timed trnsci repetition makes two (Submit, Synchronize). */
     double t_rpc[200];
     for (int r = 0; r < 200; r++) {
-        const double t0 = now_ms();
+        const double t0 = bench_now_ms();
         if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
             die("trnsciStreamSynchronize (idle)");
-        t_rpc[r] = now_ms() - t0;
+        t_rpc[r] = bench_now_ms() - t0;
     }
-    const stats rpc = stats_of(t_rpc + 20, 180); /* first 20: warm-up */
+    const bench_stats rpc = bench_stats_of(t_rpc + 20, 180); /* first 20: warm-up */
 
     result res[MAX_SIZES];
-    thread_sample before[MAX_THREADS], after[MAX_THREADS];
-    thread_sample worker = {0};
+    bench_thread_sample before[BENCH_MAX_THREADS], after[BENCH_MAX_THREADS];
+    bench_thread_sample worker = {0};
     int worker_found = 0;
-    static thread_sample run_before[MAX_THREADS];
+    static bench_thread_sample run_before[BENCH_MAX_THREADS];
     /* All-core mode, per size (the last size's are printed as the placement). */
-    static acc_set daemon_acc, ob_acc, self_trn_acc;
+    static bench_acc_set daemon_acc, ob_acc, self_trn_acc;
     double wall_trn_last = 0, wall_ob_last = 0;
-    const int nrun = daemon_pid ? sample_threads(daemon_pid, run_before, MAX_THREADS) : 0;
+    const int nrun = daemon_pid ? sample_threads(daemon_pid, run_before) : 0;
 
     for (int si = 0; si < nsizes; si++) {
         const int n = sizes[si];
@@ -418,8 +215,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_gemm: out of host memory for n=%d\n", n);
             return 1;
         }
-        fill(A, elems, 1000u + (unsigned)n);
-        fill(B, elems, 2000u + (unsigned)n);
+        bench_fill(A, elems, 1000u + (unsigned)n);
+        bench_fill(B, elems, 2000u + (unsigned)n);
         memset(C_ob, 0, bytes);
         const float alpha = 1.0f, beta = 0.0f;
 
@@ -434,11 +231,11 @@ int main(int argc, char **argv) {
 
         /* Warm-up both; the trnsci warm-up also shows which daemon thread
          * computes (the one that gains the most CPU time). */
-        int nb = daemon_pid ? sample_threads(daemon_pid, before, MAX_THREADS) : 0;
+        int nb = daemon_pid ? sample_threads(daemon_pid, before) : 0;
         for (int w = 0; w < warmup; w++)
             trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
         if (daemon_pid) {
-            const int na = sample_threads(daemon_pid, after, MAX_THREADS);
+            const int na = sample_threads(daemon_pid, after);
             worker_found = find_worker(before, nb, after, na, &worker, NULL, NULL) || worker_found;
         }
         const int pin = all_cores     ? -1
@@ -458,7 +255,8 @@ int main(int argc, char **argv) {
         double t_trn[MAX_REPS], t_ob[MAX_REPS];
         /* All-core mode: /proc samples around every repetition (outside the
          * timed region) show which threads did the work on each side. */
-        static thread_sample s0[MAX_THREADS], s1[MAX_THREADS], d0[MAX_THREADS], d1[MAX_THREADS];
+        static bench_thread_sample s0[BENCH_MAX_THREADS], s1[BENCH_MAX_THREADS],
+            d0[BENCH_MAX_THREADS], d1[BENCH_MAX_THREADS];
         int ns0 = 0, nd0 = 0;
         const int self = (int)getpid();
         if (all_cores) {
@@ -466,37 +264,36 @@ int main(int argc, char **argv) {
             memset(&ob_acc, 0, sizeof(ob_acc));
             memset(&self_trn_acc, 0, sizeof(self_trn_acc));
         }
-        nb = daemon_pid ? sample_threads(daemon_pid, before, MAX_THREADS) : 0;
+        nb = daemon_pid ? sample_threads(daemon_pid, before) : 0;
         for (int phase = 0; phase < (interleave ? 1 : 2); phase++) {
             for (int r = 0; r < reps; r++) {
                 if (interleave || phase == 0) {
                     if (all_cores) {
-                        ns0 = sample_threads(self, s0, MAX_THREADS);
-                        nd0 = daemon_pid ? sample_threads(daemon_pid, d0, MAX_THREADS) : 0;
+                        ns0 = sample_threads(self, s0);
+                        nd0 = daemon_pid ? sample_threads(daemon_pid, d0) : 0;
                     }
-                    const double t0 = now_ms();
+                    const double t0 = bench_now_ms();
                     trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
-                    t_trn[r] = now_ms() - t0;
+                    t_trn[r] = bench_now_ms() - t0;
                     res[si].bench_cpu_trn = sched_getcpu();
                     if (all_cores) {
-                        const int nd1 =
-                            daemon_pid ? sample_threads(daemon_pid, d1, MAX_THREADS) : 0;
-                        acc_add(&daemon_acc, d0, nd0, d1, nd1);
-                        acc_add(&self_trn_acc, s0, ns0, s1, sample_threads(self, s1, MAX_THREADS));
+                        const int nd1 = daemon_pid ? sample_threads(daemon_pid, d1) : 0;
+                        bench_acc_add(&daemon_acc, d0, nd0, d1, nd1);
+                        bench_acc_add(&self_trn_acc, s0, ns0, s1, sample_threads(self, s1));
                     }
                 }
                 if (interleave || phase == 1) {
                     if (pin >= 0 && pin_self(pin) != 0)
                         return 1;
                     if (all_cores)
-                        ns0 = sample_threads(self, s0, MAX_THREADS);
-                    const double t0 = now_ms();
+                        ns0 = sample_threads(self, s0);
+                    const double t0 = bench_now_ms();
                     cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B,
                                 n, beta, C_ob, n);
-                    t_ob[r] = now_ms() - t0;
+                    t_ob[r] = bench_now_ms() - t0;
                     res[si].bench_cpu_ob = sched_getcpu();
                     if (all_cores)
-                        acc_add(&ob_acc, s0, ns0, s1, sample_threads(self, s1, MAX_THREADS));
+                        bench_acc_add(&ob_acc, s0, ns0, s1, sample_threads(self, s1));
                     if (pin >= 0)
                         sched_setaffinity(0, sizeof(start_set), &start_set);
                 }
@@ -508,21 +305,22 @@ int main(int argc, char **argv) {
                 wall_trn += t_trn[r];
                 wall_ob += t_ob[r];
             }
-            acc_sort(&daemon_acc);
+            bench_acc_sort(&daemon_acc);
             unsigned long long top = 0;
             for (int i = 0; i < ob_threads && i < daemon_acc.n; i++)
                 top += daemon_acc.t[i].ns;
             res[si].daemon_workers_busy = (double)top * 1e-6 / wall_trn;
-            res[si].openblas_threads_busy = (double)acc_sort(&ob_acc) * 1e-6 / wall_ob;
-            res[si].bench_busy_during_trnsci = (double)acc_sort(&self_trn_acc) * 1e-6 / wall_trn;
+            res[si].openblas_threads_busy = (double)bench_acc_sort(&ob_acc) * 1e-6 / wall_ob;
+            res[si].bench_busy_during_trnsci =
+                (double)bench_acc_sort(&self_trn_acc) * 1e-6 / wall_trn;
             wall_trn_last = wall_trn;
             wall_ob_last = wall_ob;
         }
         res[si].worker_busy = res[si].others_busy = -1.0;
         if (daemon_pid) {
-            const int na = sample_threads(daemon_pid, after, MAX_THREADS);
+            const int na = sample_threads(daemon_pid, after);
             unsigned long long ns = 0, other = 0;
-            thread_sample w;
+            bench_thread_sample w;
             if (find_worker(before, nb, after, na, &w, &ns, &other)) {
                 worker_found = 1;
                 double sum = 0.0;
@@ -540,20 +338,12 @@ int main(int argc, char **argv) {
         if (trnsciFree(dA) || trnsciFree(dB) || trnsciFree(dC))
             die("trnsciFree");
 
-        /* Agreement: max |C_trn - C_ob| / max |C_ob| (same kernel, same inputs). */
-        double maxdiff = 0.0, maxabs = 0.0;
-        for (size_t i = 0; i < elems; i++) {
-            const double d = fabs((double)C_trn[i] - (double)C_ob[i]);
-            if (d > maxdiff || isnan(d))
-                maxdiff = isnan(d) ? INFINITY : d;
-            if (fabs((double)C_ob[i]) > maxabs)
-                maxabs = fabs((double)C_ob[i]);
-        }
         res[si].n = n;
         res[si].reps = reps;
-        res[si].trn = stats_of(t_trn, reps);
-        res[si].ob = stats_of(t_ob, reps);
-        res[si].max_rel_diff = maxabs > 0 ? maxdiff / maxabs : maxdiff;
+        res[si].trn = bench_stats_of(t_trn, reps);
+        res[si].ob = bench_stats_of(t_ob, reps);
+        /* Agreement: max |C_trn - C_ob| / max |C_ob| (same kernel, same inputs). */
+        res[si].max_rel_diff = bench_max_rel_diff(C_trn, C_ob, elems);
         free(A);
         free(B);
         free(C_ob);
@@ -562,13 +352,11 @@ int main(int argc, char **argv) {
     trnblasDestroy(h);
     if (daemon_pid) {
         /* Over the whole run the compute thread is unmistakable. */
-        const int na = sample_threads(daemon_pid, after, MAX_THREADS);
+        const int na = sample_threads(daemon_pid, after);
         worker_found = find_worker(run_before, nrun, after, na, &worker, NULL, NULL);
     }
 
     /* ---- JSON ---- */
-    char host[256] = "";
-    gethostname(host, sizeof(host) - 1);
     printf("{\n  \"benchmark\": \"gemm\",\n  \"routine\": \"sgemm NN, alpha=1, beta=0, "
            "column-major, square\",\n");
     if (all_cores)
@@ -587,11 +375,12 @@ int main(int argc, char **argv) {
          * CPU time / that side's wall time over the timed repetitions. */
         printf("    \"order\": \"%s\",\n", interleave ? "interleaved" : "blocked");
         printf("    \"at_n\": %d,\n", sizes[nsizes - 1]);
-        print_threads("daemon_threads_during_trnsci", &daemon_acc, ob_threads + 1, wall_trn_last,
-                      ",");
-        print_threads("bench_threads_during_openblas", &ob_acc, ob_threads + 1, wall_ob_last, ",");
-        print_threads("bench_threads_during_trnsci", &self_trn_acc, ob_threads + 1, wall_trn_last,
-                      "");
+        bench_json_threads("daemon_threads_during_trnsci", &daemon_acc, ob_threads + 1,
+                           wall_trn_last, ",");
+        bench_json_threads("bench_threads_during_openblas", &ob_acc, ob_threads + 1, wall_ob_last,
+                           ",");
+        bench_json_threads("bench_threads_during_trnsci", &self_trn_acc, ob_threads + 1,
+                           wall_trn_last, "");
     } else {
         printf("    \"bench_cpu_during_trnsci\": %d,\n", res[0].bench_cpu_trn);
         printf("    \"openblas_phase_cpu\": %d,\n", ob_cpu);
@@ -606,10 +395,8 @@ int main(int argc, char **argv) {
         printf("    \"same_core\": %s\n",
                worker_found ? (worker.last_cpu == ob_cpu ? "true" : "false") : "null");
     }
-    char model[256];
-    cpu_model(model, sizeof(model));
-    printf("  },\n  \"host\": {\"name\": \"%s\", \"cpu_model\": \"%s\", \"online_cpus\": %ld},\n",
-           host, model, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("  },\n");
+    bench_json_host(",\n");
     printf("  \"results\": [\n");
     for (int i = 0; i < nsizes; i++) {
         const result *r = &res[i];

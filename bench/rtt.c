@@ -66,7 +66,6 @@
  *        bench_rtt --echo-server unix:PATH [--ready-fd FD]
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grpc/byte_buffer.h>
@@ -96,20 +95,15 @@
 #include <trnsci/trnsci.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MSG_BYTES 16
 #define RING_SLOTS 64
 #define ECHO_METHOD "/trnsci.bench.Echo/Echo"
 #define ECHO_PAYLOAD_BYTES 9
-#define MAX_THREADS 256
 #define MAX_COPY_REPS 64
 
 /* ---- small utilities ----------------------------------------------------------- */
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void die(const char *what) {
     fprintf(stderr, "bench_rtt: %s failed: %s\n", what, strerror(errno));
@@ -121,160 +115,27 @@ static void die_trn(const char *what) {
     exit(1);
 }
 
-static int pin_self(int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return sched_setaffinity(0, sizeof(set), &set);
-}
-
-static int cmp_double(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* "0,1" from a bit mask of CPUs. */
-static void mask_str(uint64_t mask, char *buf, size_t len) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int c = 0; c < 64 && used + 4 < len; c++)
-        if (mask & (1ull << c))
-            used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
-}
-
-static int read_text(const char *path, char *buf, size_t len) {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    const size_t n = fread(buf, 1, len - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return 0;
-}
-
-static int write_all(int fd, const void *p, size_t n) {
-    const char *c = p;
-    while (n) {
-        const ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        c += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n) {
-    char *c = p;
-    while (n) {
-        const ssize_t k = read(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        c += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
 /* ---- per-thread CPU accounting from /proc ---------------------------------------- */
-
-typedef struct thread_sample {
-    int tid;
-    int last_cpu;
-    unsigned long long cpu_ns, runs; /* schedstat: time on a CPU, times scheduled in */
-} thread_sample;
 
 typedef struct proc_sample {
     int n;
-    thread_sample t[MAX_THREADS];
+    bench_thread_sample t[BENCH_MAX_THREADS];
 } proc_sample;
 
-static int sample_thread(int pid, int tid, thread_sample *out) {
-    char path[128], buf[2048];
-    memset(out, 0, sizeof(*out));
-    out->tid = tid;
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
-    if (read_text(path, buf, sizeof(buf)))
-        return -1;
-    unsigned long long wait_ns;
-    if (sscanf(buf, "%llu %llu %llu", &out->cpu_ns, &wait_ns, &out->runs) != 3)
-        return -1;
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-    if (read_text(path, buf, sizeof(buf)))
-        return -1;
-    char *close = strrchr(buf, ')');
-    if (!close)
-        return -1;
-    int field = 3; /* the first field after "(comm)" is state, field 3 */
-    for (char *save = NULL, *tok = strtok_r(close + 2, " ", &save); tok;
-         tok = strtok_r(NULL, " ", &save), field++)
-        if (field == 39) {
-            out->last_cpu = atoi(tok);
-            break;
-        }
-    return 0;
-}
-
+/* Every thread of pid (none if pid <= 0): CPU time, times scheduled in, last CPU. */
 static void sample_proc(int pid, proc_sample *s) {
-    s->n = 0;
-    if (pid <= 0)
-        return;
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/%d/task", pid);
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    struct dirent *e;
-    while (s->n < MAX_THREADS && (e = readdir(d)) != NULL) {
-        const int tid = atoi(e->d_name);
-        if (tid > 0 && sample_thread(pid, tid, &s->t[s->n]) == 0)
-            s->n++;
-    }
-    closedir(d);
+    s->n = bench_sample_threads(pid, s->t, BENCH_MAX_THREADS, 0);
 }
 
 /* CPU time and scheduled-in count gained between two samples; the CPUs of the
  * threads that ran are or-ed into *cpus. */
 static void proc_delta(const proc_sample *a, const proc_sample *b, unsigned long long *ns,
                        unsigned long long *runs, uint64_t *cpus) {
-    for (int i = 0; i < b->n; i++) {
-        unsigned long long pns = 0, pruns = 0;
-        for (int j = 0; j < a->n; j++)
-            if (a->t[j].tid == b->t[i].tid) {
-                pns = a->t[j].cpu_ns;
-                pruns = a->t[j].runs;
-            }
-        if (b->t[i].cpu_ns > pns) {
-            *ns += b->t[i].cpu_ns - pns;
-            *runs += b->t[i].runs - pruns;
-            if (b->t[i].last_cpu >= 0 && b->t[i].last_cpu < 64)
-                *cpus |= 1ull << b->t[i].last_cpu;
-        }
-    }
-}
-
-static void cpus_allowed(int pid, char *buf, size_t len) {
-    char path[64], text[8192];
-    snprintf(buf, len, "?");
-    snprintf(path, sizeof(path), "/proc/%d/status", pid);
-    if (read_text(path, text, sizeof(text)))
-        return;
-    char *l = strstr(text, "Cpus_allowed_list:");
-    if (!l)
-        return;
-    l += strlen("Cpus_allowed_list:");
-    while (*l == ' ' || *l == '\t')
-        l++;
-    snprintf(buf, len, "%.*s", (int)strcspn(l, "\n"), l);
+    bench_thread_delta d = {0};
+    bench_threads_delta(a->t, a->n, b->t, b->n, &d);
+    *ns += d.ns;
+    *runs += d.runs;
+    *cpus |= d.cpus;
 }
 
 /* ---- raw peer 1: shared-memory ring + eventfd doorbells ---------------------------- */
@@ -296,7 +157,7 @@ typedef struct shm_peer {
 static void shm_serve(shm_peer *p) {
     uint64_t tail = 0, cnt;
     for (;;) {
-        if (read_all(p->efd_req, &cnt, sizeof(cnt)) != 0)
+        if (bench_read_all(p->efd_req, &cnt, sizeof(cnt)) != 0)
             _exit(1);
         if (atomic_load_explicit(&p->ch->stop, memory_order_acquire))
             _exit(0);
@@ -307,7 +168,7 @@ static void shm_serve(shm_peer *p) {
             atomic_store_explicit(&p->ch->rep_head, seq, memory_order_release);
         }
         const uint64_t one = 1;
-        if (write_all(p->efd_rep, &one, sizeof(one)) != 0)
+        if (bench_write_all(p->efd_rep, &one, sizeof(one)) != 0)
             _exit(1);
     }
 }
@@ -319,7 +180,8 @@ static void shm_round_trip(shm_peer *p) {
     memcpy(p->ch->req[seq % RING_SLOTS], msg, MSG_BYTES);
     atomic_store_explicit(&p->ch->req_head, seq, memory_order_release);
     uint64_t v = 1;
-    if (write_all(p->efd_req, &v, sizeof(v)) != 0 || read_all(p->efd_rep, &v, sizeof(v)) != 0)
+    if (bench_write_all(p->efd_req, &v, sizeof(v)) != 0 ||
+        bench_read_all(p->efd_rep, &v, sizeof(v)) != 0)
         die("shm doorbell");
     if (atomic_load_explicit(&p->ch->rep_head, memory_order_acquire) < seq ||
         memcmp(p->ch->rep[seq % RING_SLOTS], msg, MSG_BYTES) != 0) {
@@ -333,11 +195,11 @@ static void shm_round_trip(shm_peer *p) {
 static void sock_serve_blocking(int fd) {
     unsigned char m[MSG_BYTES];
     for (;;) {
-        if (read_all(fd, m, sizeof(m)) != 0)
+        if (bench_read_all(fd, m, sizeof(m)) != 0)
             _exit(0);
         if (m[MSG_BYTES - 1] == 0xff) /* stop */
             _exit(0);
-        if (write_all(fd, m, sizeof(m)) != 0)
+        if (bench_write_all(fd, m, sizeof(m)) != 0)
             _exit(1);
     }
 }
@@ -543,7 +405,7 @@ static int echo_server_main(const char *addr, int ready_fd) {
     echo_post(srv, cq, method, 0);
     echo_post(srv, cq, method, 1);
     if (ready_fd >= 0) {
-        if (write_all(ready_fd, "r", 1) != 0)
+        if (bench_write_all(ready_fd, "r", 1) != 0)
             return 1;
         close(ready_fd);
     }
@@ -808,9 +670,9 @@ static void run_block(placement *p, mech m, result *r, int n, int warmup, const 
     sample_proc(peer, &s_peer0);
     const int first = r->n;
     for (int i = 0; i < n && r->n < r->cap; i++) {
-        const uint64_t t0 = now_ns();
+        const int64_t t0 = bench_now_ns();
         one_round_trip(p, m);
-        r->samples[r->n++] = (double)(now_ns() - t0) * 1e-3;
+        r->samples[r->n++] = (double)(bench_now_ns() - t0) * 1e-3;
     }
     sample_proc(getpid(), &s_client1);
     sample_proc(peer, &s_peer1);
@@ -829,7 +691,7 @@ static void run_block(placement *p, mech m, result *r, int n, int warmup, const 
             fprintf(stderr,
                     "bench_rtt: %-5s %-22s n=%-6d p50=%8.2f us  client_cpu=%6.2f us  "
                     "peer_cpu=%6.2f us\n",
-                    where, mech_names[m], k, median_of(v, k), (double)cns * 1e-3 / k,
+                    where, mech_names[m], k, bench_median(v, k), (double)cns * 1e-3 / k,
                     (double)pns * 1e-3 / k);
             free(v);
         }
@@ -844,7 +706,7 @@ static pid_t fork_peer(int cpu) {
         die("fork");
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (pin_self(cpu) != 0) {
+        if (bench_pin_self(cpu) != 0) {
             fprintf(stderr, "bench_rtt: cannot pin a peer to CPU %d: %s\n", cpu, strerror(errno));
             _exit(1);
         }
@@ -906,7 +768,7 @@ static void start_echo(placement *p, const char *dir, int idx) {
     if (pid == 0) {
         close(fds[0]);
         prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (pin_self(p->peer_cpu) != 0)
+        if (bench_pin_self(p->peer_cpu) != 0)
             _exit(1);
         char fd_arg[16];
         snprintf(fd_arg, sizeof(fd_arg), "%d", fds[1]);
@@ -956,7 +818,7 @@ typedef struct copy_result {
     double trn_best, host_best; /* GiB/s, best rep */
 } copy_result;
 
-static double gibps(size_t bytes, uint64_t ns) {
+static double gibps(size_t bytes, int64_t ns) {
     return (double)bytes / (double)(1u << 30) / ((double)ns * 1e-9);
 }
 
@@ -979,32 +841,32 @@ static void measure_copy(copy_result *cr, const char *addr, size_t bytes, int re
     if (trnsciMalloc(&dev, bytes) != trnsciSuccess)
         die_trn("trnsciMalloc (copy buffer)");
     /* Cold: the first copy into each destination also faults its pages in. */
-    uint64_t t0 = now_ns();
+    int64_t t0 = bench_now_ns();
     if (trnsciMemcpy(dev, src, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
         die_trn("trnsciMemcpy (host to device)");
-    cr->trn_cold = gibps(bytes, now_ns() - t0);
-    t0 = now_ns();
+    cr->trn_cold = gibps(bytes, bench_now_ns() - t0);
+    t0 = bench_now_ns();
     memcpy(dst, src, bytes);
-    cr->host_cold = gibps(bytes, now_ns() - t0);
+    cr->host_cold = gibps(bytes, bench_now_ns() - t0);
     /* Warm: alternate the two, so that slow periods hit both alike. */
     double trn[MAX_COPY_REPS], host[MAX_COPY_REPS];
     for (int r = 0; r < reps; r++) {
         src[(size_t)r * 4096 % bytes] ^= 1; /* nothing can be skipped */
-        t0 = now_ns();
+        t0 = bench_now_ns();
         if (trnsciMemcpy(dev, src, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
             die_trn("trnsciMemcpy (host to device)");
-        trn[r] = gibps(bytes, now_ns() - t0);
-        t0 = now_ns();
+        trn[r] = gibps(bytes, bench_now_ns() - t0);
+        t0 = bench_now_ns();
         memcpy(dst, src, bytes);
-        host[r] = gibps(bytes, now_ns() - t0);
+        host[r] = gibps(bytes, bench_now_ns() - t0);
     }
     cr->trn_best = cr->host_best = 0;
     for (int r = 0; r < reps; r++) {
         cr->trn_best = trn[r] > cr->trn_best ? trn[r] : cr->trn_best;
         cr->host_best = host[r] > cr->host_best ? host[r] : cr->host_best;
     }
-    cr->trn_warm = median_of(trn, reps);
-    cr->host_warm = median_of(host, reps);
+    cr->trn_warm = bench_median(trn, reps);
+    cr->host_warm = bench_median(host, reps);
     /* The daemon holds what was sent: read back a page at a few places. */
     unsigned char back[4096];
     const size_t offs[3] = {0, bytes / 2 / 4096 * 4096, bytes >= 4096 ? bytes - 4096 : 0};
@@ -1027,50 +889,14 @@ static void measure_copy(copy_result *cr, const char *addr, size_t bytes, int re
 
 /* ---- output ------------------------------------------------------------------------------ */
 
-typedef struct summary {
-    double p50, p90, p99, min, mean, max;
-} summary;
-
-static summary summarize(result *r) {
-    summary s = {0};
-    if (r->n == 0)
-        return s;
-    qsort(r->samples, (size_t)r->n, sizeof(double), cmp_double);
-    double sum = 0;
-    for (int i = 0; i < r->n; i++)
-        sum += r->samples[i];
-    const int n = r->n;
-    s.p50 = n % 2 ? r->samples[n / 2] : 0.5 * (r->samples[n / 2 - 1] + r->samples[n / 2]);
-    s.p90 = r->samples[(int)ceil(0.90 * n) - 1];
-    s.p99 = r->samples[(int)ceil(0.99 * n) - 1];
-    s.min = r->samples[0];
-    s.max = r->samples[n - 1];
-    s.mean = sum / n;
-    return s;
-}
-
-static void cpu_model(char *buf, size_t len) {
-    char text[16384];
-    buf[0] = '\0';
-    if (read_text("/proc/cpuinfo", text, sizeof(text)))
-        return;
-    char *l = strstr(text, "model name");
-    if (!l || !(l = strchr(l, ':')))
-        return;
-    l++;
-    while (*l == ' ' || *l == '\t')
-        l++;
-    snprintf(buf, len, "%.*s", (int)strcspn(l, "\"\\\n"), l);
-}
-
 /* target <= 0: informational, no target. */
-static void print_ratio(const char *name, const summary *num, const summary *den, double target,
-                        int last) {
-    if (num->p50 <= 0 || den->p50 <= 0) {
+static void print_ratio(const char *name, const bench_dist *num, const bench_dist *den,
+                        double target, int last) {
+    if (num->median <= 0 || den->median <= 0) {
         printf("      \"%s\": null%s\n", name, last ? "" : ",");
         return;
     }
-    const double ratio = num->p50 / den->p50;
+    const double ratio = num->median / den->median;
     printf("      \"%s\": {\"ratio\": %.3f, ", name, ratio);
     if (target > 0)
         printf("\"target\": %.1f, \"met\": %s, ", target, ratio <= target ? "true" : "false");
@@ -1144,55 +970,38 @@ int main(int argc, char **argv) {
     pl[SAME].peer_cpu = 0;
     pl[DIFF].peer_cpu = 1;
     int client_cpu = 0, iters = 20000, iters_extra = 5000, rounds = 10, warmup = 200;
-    int copy_reps = 5, do_copy = 1;
+    int copy_reps = 5;
     size_t copy_bytes = (size_t)1 << 30, grpc_copy_bytes = (size_t)256 << 20;
-    const char *only = NULL, *tmpdir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const int has = i + 1 < argc;
-        if (!strcmp(a, "--local-same") && has)
-            pl[SAME].local_addr = argv[++i];
-        else if (!strcmp(a, "--grpc-same") && has)
-            pl[SAME].grpc_addr = argv[++i];
-        else if (!strcmp(a, "--local-diff") && has)
-            pl[DIFF].local_addr = argv[++i];
-        else if (!strcmp(a, "--grpc-diff") && has)
-            pl[DIFF].grpc_addr = argv[++i];
-        else if (!strcmp(a, "--pid-same") && has)
-            pl[SAME].daemon_pid = atoi(argv[++i]);
-        else if (!strcmp(a, "--pid-diff") && has)
-            pl[DIFF].daemon_pid = atoi(argv[++i]);
-        else if (!strcmp(a, "--client-cpu") && has)
-            client_cpu = atoi(argv[++i]);
-        else if (!strcmp(a, "--same-cpu") && has)
-            pl[SAME].peer_cpu = atoi(argv[++i]);
-        else if (!strcmp(a, "--diff-cpu") && has)
-            pl[DIFF].peer_cpu = atoi(argv[++i]);
-        else if (!strcmp(a, "--iters") && has)
-            iters = atoi(argv[++i]);
-        else if (!strcmp(a, "--iters-extra") && has)
-            iters_extra = atoi(argv[++i]);
-        else if (!strcmp(a, "--rounds") && has)
-            rounds = atoi(argv[++i]);
-        else if (!strcmp(a, "--warmup") && has)
-            warmup = atoi(argv[++i]);
-        else if (!strcmp(a, "--copy-bytes") && has)
-            copy_bytes = parse_bytes(argv[++i]);
-        else if (!strcmp(a, "--grpc-copy-bytes") && has)
-            grpc_copy_bytes = parse_bytes(argv[++i]);
-        else if (!strcmp(a, "--copy-reps") && has)
-            copy_reps = atoi(argv[++i]);
-        else if (!strcmp(a, "--only") && has)
-            only = argv[++i];
-        else if (!strcmp(a, "--verbose"))
-            verbose = 1;
-        else if (!strcmp(a, "--no-copy"))
-            do_copy = 0;
-        else if (!strcmp(a, "--tmpdir") && has)
-            tmpdir = argv[++i];
-        else
-            usage();
-    }
+    const char *only = NULL, *tmpdir = NULL, *copy_arg = NULL, *grpc_copy_arg = NULL;
+    int no_copy = 0;
+    const bench_opt opts[] = {{"--local-same", BENCH_OPT_STR, &pl[SAME].local_addr},
+                              {"--grpc-same", BENCH_OPT_STR, &pl[SAME].grpc_addr},
+                              {"--local-diff", BENCH_OPT_STR, &pl[DIFF].local_addr},
+                              {"--grpc-diff", BENCH_OPT_STR, &pl[DIFF].grpc_addr},
+                              {"--pid-same", BENCH_OPT_INT, &pl[SAME].daemon_pid},
+                              {"--pid-diff", BENCH_OPT_INT, &pl[DIFF].daemon_pid},
+                              {"--client-cpu", BENCH_OPT_INT, &client_cpu},
+                              {"--same-cpu", BENCH_OPT_INT, &pl[SAME].peer_cpu},
+                              {"--diff-cpu", BENCH_OPT_INT, &pl[DIFF].peer_cpu},
+                              {"--iters", BENCH_OPT_INT, &iters},
+                              {"--iters-extra", BENCH_OPT_INT, &iters_extra},
+                              {"--rounds", BENCH_OPT_INT, &rounds},
+                              {"--warmup", BENCH_OPT_INT, &warmup},
+                              {"--copy-bytes", BENCH_OPT_STR, &copy_arg},
+                              {"--grpc-copy-bytes", BENCH_OPT_STR, &grpc_copy_arg},
+                              {"--copy-reps", BENCH_OPT_INT, &copy_reps},
+                              {"--only", BENCH_OPT_STR, &only},
+                              {"--verbose", BENCH_OPT_FLAG, &verbose},
+                              {"--no-copy", BENCH_OPT_FLAG, &no_copy},
+                              {"--tmpdir", BENCH_OPT_STR, &tmpdir},
+                              {NULL, BENCH_OPT_FLAG, NULL}};
+    if (bench_parse_args(opts, argc, argv, NULL) != 0)
+        usage();
+    const int do_copy = !no_copy;
+    if (copy_arg)
+        copy_bytes = parse_bytes(copy_arg);
+    if (grpc_copy_arg)
+        grpc_copy_bytes = parse_bytes(grpc_copy_arg);
     if (iters < 1 || iters_extra < 1 || rounds < 1 || warmup < 0 || copy_reps < 1 ||
         copy_reps > MAX_COPY_REPS)
         usage();
@@ -1229,7 +1038,7 @@ int main(int argc, char **argv) {
         if (want[p][M_GRPC_ECHO])
             start_echo(&pl[p], dir, p);
     }
-    if (pin_self(client_cpu) != 0) {
+    if (bench_pin_self(client_cpu) != 0) {
         fprintf(stderr, "bench_rtt: cannot pin to CPU %d: %s\n", client_cpu, strerror(errno));
         return 1;
     }
@@ -1249,7 +1058,7 @@ int main(int argc, char **argv) {
         }
 
     /* Interleaved rounds: every mechanism and placement in each. */
-    const uint64_t t_start = now_ns();
+    const int64_t t_start = bench_now_ns();
     for (int r = 0; r < rounds; r++)
         for (int p = 0; p < NPLACE; p++)
             for (int m = 0; m < M_COUNT; m++) {
@@ -1259,7 +1068,7 @@ int main(int argc, char **argv) {
                 const int n = total / rounds + (r < total % rounds ? 1 : 0);
                 run_block(&pl[p], (mech)m, &res[p][m], n, warmup, place_names[p]);
             }
-    const double latency_s = (double)(now_ns() - t_start) * 1e-9;
+    const double latency_s = (double)(bench_now_ns() - t_start) * 1e-9;
 
     /* Throughput, on the "diff" daemons when given (the client's CPU is then
      * not shared with the daemon). */
@@ -1289,7 +1098,7 @@ int main(int argc, char **argv) {
         if (pl[p].shm_pid) {
             atomic_store(&pl[p].shm.ch->stop, 1);
             const uint64_t one = 1;
-            if (write_all(pl[p].shm.efd_req, &one, sizeof(one)) != 0) {
+            if (bench_write_all(pl[p].shm.efd_req, &one, sizeof(one)) != 0) {
                 /* reap reports it */
             }
             peers_ok &= reap(pl[p].shm_pid, 0) == 0;
@@ -1316,13 +1125,12 @@ int main(int argc, char **argv) {
         rmdir(dir);
 
     /* ---- JSON ---- */
-    summary sm[NPLACE][M_COUNT];
+    /* "p50" is the median (for an even count, the mean of the two middle
+     * samples); p90 and p99 are nearest-rank. */
+    bench_dist sm[NPLACE][M_COUNT];
     for (int p = 0; p < NPLACE; p++)
         for (int m = 0; m < M_COUNT; m++)
-            sm[p][m] = summarize(&res[p][m]);
-    char host[256] = "", model[256];
-    gethostname(host, sizeof(host) - 1);
-    cpu_model(model, sizeof(model));
+            sm[p][m] = bench_dist_of(res[p][m].samples, res[p][m].n);
     printf("{\n  \"benchmark\": \"rtt\",\n");
     printf("  \"what\": \"round-trip latency in microseconds, client pinned to CPU %d, peer "
            "(raw partner, echo server or trnscid) pinned to the placement's CPU\",\n",
@@ -1333,14 +1141,14 @@ int main(int argc, char **argv) {
     printf("  \"message_bytes\": {\"raw_shm_eventfd\": %d, \"raw_socketpair\": %d, "
            "\"raw_grpc_echo\": %d},\n",
            MSG_BYTES, MSG_BYTES, ECHO_PAYLOAD_BYTES);
-    printf("  \"host\": {\"name\": \"%s\", \"cpu_model\": \"%s\", \"online_cpus\": %ld},\n", host,
-           model, sysconf(_SC_NPROCESSORS_ONLN));
+    bench_json_host(",\n");
     printf("  \"placements\": {\n");
     for (int p = 0; p < NPLACE; p++) {
         char allowed[64] = "null";
         if (pl[p].daemon_pid > 0) {
             char a[48];
-            cpus_allowed(pl[p].daemon_pid, a, sizeof(a));
+            if (bench_cpus_allowed(pl[p].daemon_pid, a, sizeof(a)) != 0)
+                snprintf(a, sizeof(a), "?");
             snprintf(allowed, sizeof(allowed), "\"%s\"", a);
         }
         printf("    \"%s\": {\"client_cpu\": %d, \"peer_cpu\": %d, \"local\": \"%s\", \"grpc\": "
@@ -1360,14 +1168,14 @@ int main(int argc, char **argv) {
             if (!want[p][m])
                 continue;
             const result *r = &res[p][m];
-            const summary *s = &sm[p][m];
+            const bench_dist *s = &sm[p][m];
             char cc[64], pc[64];
-            mask_str(r->client_cpus, cc, sizeof(cc));
-            mask_str(r->peer_cpus, pc, sizeof(pc));
+            bench_mask_str(r->client_cpus, cc, sizeof(cc));
+            bench_mask_str(r->peer_cpus, pc, sizeof(pc));
             printf("%s      \"%s\": {\"n\": %d, \"p50\": %.2f, \"p90\": %.2f, \"p99\": %.2f, "
                    "\"min\": %.2f, \"mean\": %.2f, \"max\": %.1f,\n",
-                   first ? "" : ",\n", mech_names[m], r->n, s->p50, s->p90, s->p99, s->min, s->mean,
-                   s->max);
+                   first ? "" : ",\n", mech_names[m], r->n, s->median, s->p90, s->p99, s->min,
+                   s->mean, s->max);
             printf("        \"client_cpu_us\": %.2f, \"client_runs\": %.2f, \"client_cpus\": "
                    "\"%s\", ",
                    (double)r->client_ns * 1e-3 / r->n, (double)r->client_runs / r->n, cc);

@@ -33,17 +33,14 @@
 #                      $(nproc)` (in-process OpenBLAS with its own threading).
 #                      DAEMON_CPU, BENCH_CPU and DAEMON_PIN are ignored.
 # Prints the bench's JSON on stdout; exits non-zero if anything fails,
-# including trnscid not exiting 0 on SIGTERM.
+# including trnscid not exiting 0 on SIGTERM. Starting, waiting for and
+# stopping the daemon: bench/daemon.sh.
 set -eu
+# shellcheck source=daemon.sh
+. "$(dirname "$0")/daemon.sh"
 
-if [ $# -lt 1 ]; then
-    echo "usage: $0 BUILD_DIR [bench_gemm options...]" >&2
-    exit 2
-fi
-mkdir -p "$1"
-BUILD=$(cd "$1" && pwd)
+bench_init bench_gemm "$@"
 shift
-SRC=$(cd "$(dirname "$0")/.." && pwd)
 DAEMON_CPU=${DAEMON_CPU:-1}
 BENCH_CPU=${BENCH_CPU:-0}
 DAEMON_PIN=${DAEMON_PIN:-taskset}
@@ -57,53 +54,26 @@ one-core | all-cores) ;;
 esac
 NCPU=$(nproc)
 
-DAEMON="$BUILD/trnscid"
-CLI="$BUILD/trnsci"
-BENCH="$BUILD/bench/bench_gemm"
-
-if [ ! -x "$BENCH" ] || [ ! -x "$DAEMON" ] || [ ! -x "$CLI" ]; then
-    echo "run_gemm.sh: bench_gemm/trnscid/trnsci not built in $BUILD; building them" \
-        "(-DTRNSCI_BUILD_BENCH=ON)" >&2
-    cmake -S "$SRC" -B "$BUILD" -DTRNSCI_BUILD_BENCH=ON >/dev/null
-    cmake --build "$BUILD" --target bench_gemm trnscid trnsci_cli -j"$(nproc)" >&2
-fi
-
 if [ "$MODE" = one-core ]; then
-    for cpu in "$DAEMON_CPU" "$BENCH_CPU"; do
-        if ! taskset -c "$cpu" true 2>/dev/null; then
-            echo "run_gemm.sh: CPU $cpu is not available (set DAEMON_CPU / BENCH_CPU)" >&2
-            exit 2
-        fi
-    done
+    bench_require_cpus "DAEMON_CPU / BENCH_CPU" "$DAEMON_CPU" "$BENCH_CPU"
 fi
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/trnsci-bench.XXXXXX")
-SOCK="$TMP/bench.sock"
-DPID=""
-cleanup() {
-    if [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; then
-        kill -TERM "$DPID" 2>/dev/null || true
-        wait "$DPID" 2>/dev/null || true
-    fi
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
+bench_tmpdir trnsci-bench
+SOCK="$BENCH_TMP/bench.sock"
 if [ "$MODE" = all-cores ]; then
-    "$DAEMON" --cores "$NCPU" --listen "unix:$SOCK" --log-level warn 2>"$TMP/trnscid.log" &
+    daemon_start trnscid "$DAEMON" --cores "$NCPU" --listen "unix:$SOCK" --log-level warn
 else
     case "$DAEMON_PIN" in
     taskset)
-        taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" --log-level warn \
-            2>"$TMP/trnscid.log" &
+        daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" \
+            --log-level warn
         ;;
     cores)
-        "$DAEMON" --cores "$DAEMON_CPU-$DAEMON_CPU" --listen "unix:$SOCK" --log-level warn \
-            2>"$TMP/trnscid.log" &
+        daemon_start trnscid "$DAEMON" --cores "$DAEMON_CPU-$DAEMON_CPU" --listen "unix:$SOCK" \
+            --log-level warn
         ;;
     none)
-        "$DAEMON" --listen "unix:$SOCK" --log-level warn 2>"$TMP/trnscid.log" &
+        daemon_start trnscid "$DAEMON" --listen "unix:$SOCK" --log-level warn
         ;;
     *)
         echo "run_gemm.sh: DAEMON_PIN must be taskset, cores or none" >&2
@@ -111,53 +81,13 @@ else
         ;;
     esac
 fi
-DPID=$!
+daemon_wait trnscid "unix:$SOCK"
 
-# Wait (at most 10 s) until the daemon answers.
-i=0
-until "$CLI" --addr "unix:$SOCK" status >/dev/null 2>&1; do
-    i=$((i + 1))
-    if [ "$i" -ge 100 ] || ! kill -0 "$DPID" 2>/dev/null; then
-        echo "run_gemm.sh: trnscid did not come up; its log:" >&2
-        cat "$TMP/trnscid.log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-
-rc=0
 if [ "$MODE" = all-cores ]; then
-    "$BENCH" "unix:$SOCK" --daemon-pid "$DPID" --openblas-threads "$NCPU" "$@" || rc=$?
+    bench_run "$BENCH" "unix:$SOCK" --daemon-pid "$DAEMON_PID" --openblas-threads "$NCPU" "$@"
 elif [ "$DAEMON_PIN" = none ]; then
-    "$BENCH" "unix:$SOCK" --daemon-pid "$DPID" "$@" || rc=$?
+    bench_run "$BENCH" "unix:$SOCK" --daemon-pid "$DAEMON_PID" "$@"
 else
-    taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --openblas-cpu "$DAEMON_CPU" \
-        --daemon-pid "$DPID" "$@" || rc=$?
+    bench_run taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --openblas-cpu "$DAEMON_CPU" \
+        --daemon-pid "$DAEMON_PID" "$@"
 fi
-
-# SIGTERM must stop the daemon with status 0; give it 10 s.
-running() { # alive and not yet a zombie
-    [ -r "/proc/$1/stat" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat")" != Z ]
-}
-kill -TERM "$DPID"
-i=0
-while running "$DPID" && [ "$i" -lt 100 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
-if running "$DPID"; then
-    echo "run_gemm.sh: trnscid did not exit within 10 s of SIGTERM; killing it" >&2
-    kill -KILL "$DPID" 2>/dev/null || true
-fi
-drc=0
-wait "$DPID" || drc=$?
-DPID=""
-if [ "$drc" -ne 0 ]; then
-    echo "run_gemm.sh: trnscid exited with status $drc after SIGTERM; its log:" >&2
-    cat "$TMP/trnscid.log" >&2
-    [ "$rc" -ne 0 ] || rc=1
-fi
-if [ "$rc" -ne 0 ]; then
-    echo "run_gemm.sh: bench_gemm failed (status $rc)" >&2
-fi
-exit "$rc"

@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_util.h"
 #include "kernels/backend.h"
 
 static trn_backend *be;
@@ -39,10 +39,7 @@ static const trn_op_desc *cur;
 static int cur_nshards, next_shard, shards_left;
 
 static void pin(int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0) {
+    if (bench_pin_self(cpu) != 0) {
         fprintf(stderr, "bench_shard_split: cannot pin to CPU %d\n", cpu);
         exit(1);
     }
@@ -68,15 +65,9 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 /* Hands op to the workers as nshards shards and waits for the last one. */
 static double run_on_workers(const trn_op_desc *op, int nshards) {
-    const double t0 = now_ms();
+    const double t0 = bench_now_ms();
     pthread_mutex_lock(&mu);
     cur = op;
     cur_nshards = nshards;
@@ -86,25 +77,15 @@ static double run_on_workers(const trn_op_desc *op, int nshards) {
     while (cur)
         pthread_cond_wait(&done, &mu);
     pthread_mutex_unlock(&mu);
-    return now_ms() - t0;
+    return bench_now_ms() - t0;
 }
 
 /* Runs every shard of op on the calling thread. */
 static double run_serial(const trn_op_desc *op, int nshards) {
-    const double t0 = now_ms();
+    const double t0 = bench_now_ms();
     for (int s = 0; s < nshards; s++)
         be->run(be, op, NULL, s, nshards);
-    return now_ms() - t0;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return bench_now_ms() - t0;
 }
 
 /* ---- the ops -------------------------------------------------------------------- */
@@ -217,16 +198,14 @@ static void make_op(const op_case *c, trn_op_desc *d, void *bufs[3]) {
 
 int main(int argc, char **argv) {
     int reps = 301, cpus[2] = {-1, -1};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--cpus") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d,%d", &cpus[0], &cpus[1]) != 2)
-                goto usage;
-        } else {
-            goto usage;
-        }
-    }
+    const char *cpu_list = NULL;
+    const bench_opt opts[] = {{"--reps", BENCH_OPT_INT, &reps},
+                              {"--cpus", BENCH_OPT_STR, &cpu_list},
+                              {NULL, BENCH_OPT_FLAG, NULL}};
+    if (bench_parse_args(opts, argc, argv, NULL) != 0)
+        goto usage;
+    if (cpu_list && sscanf(cpu_list, "%d,%d", &cpus[0], &cpus[1]) != 2)
+        goto usage;
     if (reps < 1 || reps > 100000)
         goto usage;
     if (cpus[0] < 0) {
@@ -285,8 +264,8 @@ int main(int argc, char **argv) {
                 s2[i] = run_serial(&d, 2);
             }
         }
-        const double m1 = median(t1, r), m2 = median(t2, r), ms1 = median(s1, r),
-                     ms2 = median(s2, r);
+        const double m1 = bench_median(t1, r), m2 = bench_median(t2, r), ms1 = bench_median(s1, r),
+                     ms2 = bench_median(s2, r);
         printf("    {\"op\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"bytes\": %zu, "
                "\"cost_mflop_or_mb\": %.2f, \"one_shard_ms\": %.4f, \"two_shards_ms\": %.4f, "
                "\"speedup\": %.3f, \"split_cost\": %.4f}%s\n",

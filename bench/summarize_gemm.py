@@ -7,13 +7,12 @@ Prints, per n, the median over runs of each run's medians (trnsci ms, OpenBLAS
 ms, GFLOP/s) and of the per-run ratios, as the Markdown table kept in
 docs/benchmarks.md, followed by every run's ratios.
 """
-import json
 import statistics
-import sys
+
+from summary_util import cli
 
 
-def main(paths):
-    runs = [json.load(open(p)) for p in paths]
+def main(runs):
     sizes = [r["n"] for r in runs[0]["results"]]
     print("| n | trnsci ms | OpenBLAS ms | trnsci GFLOP/s | OpenBLAS GFLOP/s | ratio |")
     print("|---:|---:|---:|---:|---:|---:|")
@@ -35,7 +34,4 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1:]))
+    cli(main, __doc__)

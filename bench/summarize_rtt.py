@@ -8,22 +8,16 @@ of each run's p50, p99, min and mean (µs) and of the CPU time per round trip
 of the client and of the peer; the p50 ratios with their per-run values; and
 the copy throughput.
 """
-import json
 import statistics
-import sys
 
-
-def med(values):
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
+from summary_util import cli, med
 
 
 def fmt(v, digits=2):
     return "–" if v is None else f"{v:.{digits}f}"
 
 
-def main(paths):
-    runs = [json.load(open(p)) for p in paths]
+def main(runs):
     print(f"{len(runs)} runs; medians over the runs of each run's figure.\n")
     for place in ("same", "diff"):
         p0 = runs[0]["placements"][place]
@@ -65,6 +59,4 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    main(sys.argv[1:])
+    cli(main, __doc__)

@@ -8,9 +8,9 @@ runs of the speedup of two shards on idle workers and of the split cost (extra
 time of both shards run one after the other on one core), with every run's
 values.
 """
-import json
 import statistics
-import sys
+
+from summary_util import cli
 
 
 def label(r):
@@ -19,8 +19,7 @@ def label(r):
     return f"{r['op']} {r['m']}×{r['n']}×{r['k']}"
 
 
-def main(paths):
-    runs = [json.load(open(p)) for p in paths]
+def main(runs):
     print("| op | cost (MFLOP or MB touched) | speedup, 2 shards idle | split cost | per run |")
     print("|---|---:|---:|---:|---|")
     for j, r in enumerate(runs[0]["results"]):
@@ -34,7 +33,4 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1:]))
+    cli(main, __doc__)
