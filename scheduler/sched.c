@@ -97,6 +97,7 @@ struct trn_sched {
     worker *workers;
     int nworkers;
     int stopping;
+    int inflight; /* started ops not yet complete: workers stay until it is 0 */
     trn_sched_stats stats;
     trn_sched_tenant *default_tenant;
     trn_sched_stream *parked; /* streams parked on a fence */
@@ -317,15 +318,36 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
 
 /* ---- ready queues (lock held) ---------------------------------------------------- */
 
-static int engine_of(const trn_sched *s, const trn_sched_op *op) {
-    const int e = s->be->engine_for ? (int)s->be->engine_for(s->be, &op->desc) : TRN_ENGINE_CORE;
+/* The descriptor of the op's current stage. */
+static const trn_op_desc *stage_desc(const trn_sched_op *op) {
+    return op->stage == 0 ? &op->desc : &op->then[op->stage - 1];
+}
+
+/* Whether a worker has taken any shard of the op: from then on it finishes. */
+static int op_started(const trn_sched_op *op) {
+    return op->stage > 0 || op->next_shard > 0;
+}
+
+static int engine_of(const trn_sched *s, const trn_op_desc *d) {
+    const int e = s->be->engine_for ? (int)s->be->engine_for(s->be, d) : TRN_ENGINE_CORE;
     return e >= 0 && e < TRN_ENGINE_COUNT && s->engines[e].count > 0 ? e : TRN_ENGINE_CORE;
 }
 
-static double estimate_shard_ns(const trn_sched_op *op) {
-    const double cost = trn_op_cost(&op->desc) / (op->nshards > 0 ? op->nshards : 1);
-    const double rate = op->desc.kind == TRN_OP_GEMM ? EST_FLOP_PER_NS : EST_BYTES_PER_NS;
+static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
+    const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
+    const double rate = d->kind == TRN_OP_GEMM ? EST_FLOP_PER_NS : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
+}
+
+/* Sets up the op's current stage: its engine, shards and estimate. */
+static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
+    const trn_op_desc *d = stage_desc(op);
+    op->engine = engine_of(s, d);
+    op->nshards = trn_sched_shard_count(d, s->engines[op->engine].count);
+    op->next_shard = 0;
+    op->shards_left = op->nshards;
+    op->shard_est_ns = estimate_shard_ns(d, op->nshards);
+    op->stage_times[op->stage].engine = op->engine;
 }
 
 static void ready_push(trn_sched *s, trn_sched_op *op) {
@@ -411,7 +433,7 @@ static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_st
  * EXPIRED, and everything behind it on its stream with CANCELLED. */
 static void expire_op(trn_sched *s, trn_sched_op *op, completion_list *done) {
     trn_sched_stream *st = op->stream;
-    if (op->next_shard > 0)
+    if (op_started(op))
         return;
     trn_sched_op *behind;
     if (st->active == op) {
@@ -486,6 +508,7 @@ static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_li
         }
         st->active = op;
         op->t_ready = now;
+        op->stage_times[0].t_ready = now;
         s->stats.ops_queued--;
         s->stats.ops_running++;
         ready_push(s, op);
@@ -581,15 +604,20 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
             return NULL;
         tenant_queue *q = &t->q[eng];
         trn_sched_op *op = q->head;
-        if (op->next_shard == 0) {
+        if (op->next_shard == 0) { /* the first shard of a stage */
             const uint64_t now = trn_sched_now_ns();
-            if (op->deadline_ns && now >= op->deadline_ns) {
-                expire_op(s, op, done);
-                continue;
+            trn_sched_stage_times *tm = &op->stage_times[op->stage];
+            if (op->stage == 0) {
+                if (op->deadline_ns && now >= op->deadline_ns) {
+                    expire_op(s, op, done);
+                    continue;
+                }
+                timer_unlink(s, &op->deadline);
+                op->t_start = now;
+                s->inflight++;
             }
-            timer_unlink(s, &op->deadline);
-            op->t_start = now;
-            t->usage.queue_ns += now - op->t_ready;
+            tm->t_start = now;
+            t->usage.queue_ns += now - tm->t_ready;
         }
         *shard = op->next_shard++;
         if (op->next_shard == op->nshards) {
@@ -609,12 +637,14 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
 static void account_shard(worker *w, trn_sched_op *op, uint64_t t0, uint64_t t1) {
     trn_sched_tenant *t = op->stream->tenant;
     const uint64_t ran = t1 - t0;
+    const double cost = trn_op_cost(stage_desc(op)) / op->nshards;
     w->usage.shards++;
     w->usage.run_ns += ran;
-    w->usage.queue_ns += t0 - op->t_ready;
-    w->usage.cost += trn_op_cost(&op->desc) / op->nshards;
+    w->usage.queue_ns += t0 - op->stage_times[op->stage].t_ready;
+    w->usage.cost += cost;
     t->usage.shards++;
     t->usage.run_ns += ran;
+    t->usage.cost += cost;
     /* Replace the estimate charged at dispatch by the time it really took. */
     t->q[op->engine].vtime += ((double)ran - op->shard_est_ns) / t->weight;
 }
@@ -639,7 +669,8 @@ static void *worker_main(void *arg) {
             pthread_mutex_lock(&s->lock);
         }
         if (!op) {
-            if (s->stopping)
+            /* Stopping: leave once no started op can bring a stage here. */
+            if (s->stopping && s->inflight == 0)
                 break;
             pthread_cond_wait(&e->work, &s->lock);
             continue;
@@ -647,19 +678,29 @@ static void *worker_main(void *arg) {
         pthread_mutex_unlock(&s->lock);
 
         const uint64_t t0 = trn_sched_now_ns();
-        const trn_kstatus k = s->be->run(s->be, &op->desc, NULL, shard, op->nshards);
+        const trn_kstatus k = s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
         const uint64_t t1 = trn_sched_now_ns();
 
         pthread_mutex_lock(&s->lock);
         account_shard(w, op, t0, t1);
         if (k != TRN_KSTATUS_OK && op->kstatus == TRN_KSTATUS_OK)
             op->kstatus = k;
-        if (--op->shards_left == 0) {
+        if (--op->shards_left == 0)
+            op->stage_times[op->stage].t_end = t1;
+        if (op->shards_left == 0 && op->stage < op->nthen && op->kstatus == TRN_KSTATUS_OK) {
+            /* The next stage, on its own engine; the stream stays held. */
+            op->stage++;
+            stage_prepare(s, op);
+            op->stage_times[op->stage].t_ready = t1;
+            ready_push(s, op);
+        } else if (op->shards_left == 0) {
             trn_sched_tenant *t = op->stream->tenant;
             op->t_end = t1;
             w->usage.ops++; /* the worker that finished it */
             t->usage.ops++;
-            t->usage.cost += trn_op_cost(&op->desc);
+            if (--s->inflight == 0 && s->stopping)
+                for (int i = 0; i < TRN_ENGINE_COUNT; i++)
+                    pthread_cond_broadcast(&s->engines[i].work);
             s->stats.ops_running--;
             s->stats.ops_completed++;
             op->stream->active = NULL;
@@ -804,7 +845,7 @@ static void cancel_unstarted(trn_sched *s, completion_list *done) {
             trn_sched_op *op = t->q[eng].head;
             while (op) {
                 trn_sched_op *next = op->ready_next;
-                if (op->next_shard == 0) {
+                if (!op_started(op)) {
                     trn_sched_stream *st = op->stream;
                     ready_remove(s, op);
                     st->active = NULL;
@@ -917,7 +958,7 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
     completion_list done = {0};
     pthread_mutex_lock(&s->lock);
     trn_sched_op *active = st->active;
-    if (active && active->next_shard == 0 && ready_remove(s, active) == 0) {
+    if (active && !op_started(active) && ready_remove(s, active) == 0) {
         st->active = NULL;
         s->stats.ops_running--;
         finish_later(s, &done, active, TRN_SCHED_CANCELLED);
@@ -935,9 +976,11 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->stream = st;
     op->kstatus = TRN_KSTATUS_OK;
     op->next_shard = 0;
+    op->stage = 0;
     op->advance_after = 0;
     op->t_submit = trn_sched_now_ns();
     op->t_ready = op->t_start = op->t_end = 0;
+    memset(op->stage_times, 0, sizeof(op->stage_times));
     memset(&op->deadline, 0, sizeof(op->deadline));
 
     pthread_mutex_lock(&s->lock);
@@ -947,14 +990,14 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     }
     if (op->is_marker) {
         op->engine = TRN_ENGINE_CORE;
-        op->nshards = 0;
+        op->nshards = op->shards_left = 0;
+        op->nthen = 0;
     } else {
-        op->engine = engine_of(s, op);
-        op->nshards = trn_sched_shard_count(&op->desc, s->engines[op->engine].count);
-        op->shard_est_ns = estimate_shard_ns(op);
+        if (op->nthen < 0 || op->nthen > TRN_SCHED_MAX_STAGES - 1)
+            op->nthen = op->nthen < 0 ? 0 : TRN_SCHED_MAX_STAGES - 1;
+        stage_prepare(s, op);
         s->stats.ops_queued++;
     }
-    op->shards_left = op->nshards;
     if (op->signal)
         op->signal->refs++;
     if (op->wait)

@@ -5,7 +5,11 @@
  * Engines: a backend runs each op on one of its engines (kernels/backend.h):
  * the compute cores, or the copy engine for data movement. Each engine has
  * its own workers, so a copy on one stream overlaps a GEMM on another the way
- * CUDA copy engines overlap kernels.
+ * CUDA copy engines overlap kernels. An op is a short list of stages (up to
+ * TRN_SCHED_MAX_STAGES), each a descriptor run on its own engine, one after
+ * the other (e.g. a format conversion on the copy engine, then the kernel on
+ * the cores); the op stays its stream's active op from its first stage to its
+ * last, while other ops' stages use the other engines.
  *
  * Ordering: ops on one stream run one after another in submission order (all
  * shards of an op finish before the next op starts, whatever engine either
@@ -43,7 +47,8 @@
  * they run concurrently. The split depends only on the op and the configured
  * worker count of its engine, never on load, so the result of an op is
  * bitwise the same whatever else the daemon is doing. An op counts as started
- * (and will finish) once any of its shards has been taken by a worker.
+ * (and will finish, all its stages) once any shard of its first stage has
+ * been taken by a worker.
  */
 #ifndef TRN_SCHEDULER_SCHED_H
 #define TRN_SCHEDULER_SCHED_H
@@ -86,9 +91,21 @@ struct trn_sched_timer {
     trn_sched_op *op; /* an op's own deadline */
 };
 
+#define TRN_SCHED_MAX_STAGES 4
+
+/* When one stage of an op ran (trn_sched_now_ns clock; 0 when it did not):
+ * ready on its engine, first shard started, last shard ended. */
+typedef struct trn_sched_stage_times {
+    uint64_t t_ready, t_start, t_end;
+    int engine; /* trn_engine it ran on */
+} trn_sched_stage_times;
+
 struct trn_sched_op {
     /* Set by the submitter. */
-    trn_op_desc desc;
+    trn_op_desc desc; /* the first (usually the only) stage */
+    /* Stages after desc, run in order (nthen < TRN_SCHED_MAX_STAGES). */
+    trn_op_desc then[TRN_SCHED_MAX_STAGES - 1];
+    int nthen;
     int is_marker;           /* no kernel: completes when reaching its stream's head */
     trn_sched_fence *signal; /* markers: signalled when the marker completes (may be NULL) */
     trn_sched_fence *wait;   /* markers: the stream waits here until it is signalled */
@@ -100,13 +117,15 @@ struct trn_sched_op {
      * trn_sched_now_ns() clock: submitted, became ready (reached its stream's
      * head), first shard started, last shard ended (0 when it did not run). */
     uint64_t t_submit, t_ready, t_start, t_end;
-    int engine; /* trn_engine it ran on */
+    int engine; /* trn_engine of its current (at the end: last) stage */
+    trn_sched_stage_times stage_times[TRN_SCHED_MAX_STAGES];
 
     /* Private to the scheduler. */
     trn_sched_op *next; /* stream FIFO, then the completion list */
     trn_sched_op *ready_next;
     trn_sched_stream *stream;
-    int nshards, next_shard, shards_left;
+    int stage; /* the stage running or waiting for a worker */
+    int nshards, next_shard, shards_left; /* of the current stage */
     double shard_est_ns; /* estimated core time of one shard */
     trn_kstatus kstatus;
     trn_sched_status final_status;

@@ -26,6 +26,10 @@
  *  - engines: copy-engine ops run on the copy workers, concurrently with core
  *    ops, and are sharded over the copy workers; without copy workers they run
  *    on the cores; worker info reports each worker's engine;
+ *  - stages: an op's stages run in order, each on its engine, overlapping
+ *    other ops' stages on other engines; the op holds its stream throughout;
+ *    a failed stage ends the op; a started op finishes every stage, through
+ *    cancellation and shutdown;
  *  - a kernel failure is reported to that op only;
  *  - per-op timestamps are ordered (t_submit <= t_ready <= t_start <= t_end)
  *    and 0 for what never ran; per-worker and per-tenant usage agree with each
@@ -1982,6 +1986,132 @@ static void test_timer_rearmed_while_due(void **state) {
     assert_int_equal(c_fired_later, 1);
 }
 
+/* ---- stages ------------------------------------------------------------------------------------ */
+
+/* A two-stage op: a copy (copy engine) into gate 0, then a 1x1x1 GEMM into
+ * *c (core). */
+static void op_two_stage(test_op *t, rec *r, int index, fb *g, const void *src, float *c) {
+    op_copy(t, r, index, (void *)g->gate[0], src, 4);
+    test_op then;
+    op_gemm(&then, r, index, c);
+    t->sop.then[0] = then.sop.desc;
+    t->sop.nthen = 1;
+}
+
+/* Rule: an op's stages run in order, each on its own engine, while other
+ * ops' stages use the other engines; the op holds its stream from its first
+ * stage to its last; per-stage timestamps say where and when each ran.
+ * 1 core + 1 copy worker: A = copy (gated) then GEMM, on stream 1; B = a
+ * gated GEMM on stream 2. A's copy and B's GEMM are inside run() together;
+ * A's GEMM waits for A's copy even though the core is free once B is done;
+ * C, behind A on stream 1, waits for A's last stage. */
+static void test_stages_run_on_their_engines(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {9, 8, 7, 6};
+    float c = 0;
+    unsigned char m = 0;
+    trn_sched_stream *s1 = trn_sched_stream_create(f->s, NULL),
+                     *s2 = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_two_stage(&o[0], &f->r, 0, f->g, src, &c);
+    op_gemm(&o[1], &f->r, 1, f->g->gate_buf[1]); /* core, gate 1 */
+    op_byte(&o[2], &f->r, 2, &m, 5);             /* copy engine, behind A */
+    submit(f->s, s1, &o[0]);
+    submit(f->s, s2, &o[1]);
+    submit(f->s, s1, &o[2]);
+    gate_wait_entered(f->g, 0);
+    gate_wait_entered(f->g, 1); /* A's copy and B's GEMM at once */
+    gate_open(f->g, 1);
+    wait_done(&f->r, 1);
+    settle();
+    assert_int_equal(ran(f->g, &c), 0); /* the core is idle, but A's copy is not done */
+    assert_false(is_done(&f->r, 0));
+    gate_open(f->g, 0);
+    wait_count(&f->r, 3);
+    expect_status(&f->r, 0, TRN_SCHED_OK);
+    expect_status(&f->r, 2, TRN_SCHED_OK);
+    assert_true(c == 1.0f);
+    assert_memory_equal(f->g->gate_buf[0], src, sizeof(src));
+    assert_int_equal(seen_of(f->g, f->g->gate_buf[0]).cores_max, -1); /* a copy worker */
+    assert_int_equal(seen_of(f->g, &c).cores_min, 0);                  /* the core */
+    const void *keys[3] = {f->g->gate_buf[0], &c, &m};
+    check_keys_in_order(f->g, keys, 3);
+    const trn_sched_op *a = &o[0].sop;
+    const trn_sched_stage_times *t0 = &a->stage_times[0], *t1 = &a->stage_times[1];
+    assert_int_equal(t0->engine, TRN_ENGINE_COPY);
+    assert_int_equal(t1->engine, TRN_ENGINE_CORE);
+    assert_int_equal(a->engine, TRN_ENGINE_CORE);
+    assert_true(a->t_ready == t0->t_ready && a->t_start == t0->t_start);
+    assert_true(t0->t_ready <= t0->t_start && t0->t_start <= t0->t_end);
+    assert_true(t0->t_end <= t1->t_ready && t1->t_ready <= t1->t_start);
+    assert_true(t1->t_start <= t1->t_end && t1->t_end == a->t_end);
+    assert_true(a->stage_times[2].t_start == 0); /* no third stage */
+    /* B's GEMM ran while A's copy was held: their intervals overlap. */
+    assert_true(o[1].sop.t_start < t0->t_end && t0->t_start < o[1].sop.t_end);
+    expect_ran_timestamps(&o[2].sop);
+    trn_sched_stream_release(f->s, s1);
+    trn_sched_stream_release(f->s, s2);
+}
+
+/* Rule: a stage that fails ends its op (later stages do not run) with the
+ * failure; the stream goes on. */
+static void test_stage_failure_ends_op(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    f->g->fail_key = f->g->gate_buf[0];
+    fx_start(f, 1, 1);
+    gate_open(f->g, 0);
+    static const unsigned char src[4] = {1, 1, 1, 1};
+    float c = 0;
+    unsigned char m = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_two_stage(&o[0], &f->r, 0, f->g, src, &c);
+    op_byte(&o[1], &f->r, 1, &m, 3);
+    submit(f->s, st, &o[0]);
+    submit(f->s, st, &o[1]);
+    wait_count(&f->r, 2);
+    expect_status(&f->r, 0, TRN_SCHED_KERNEL_FAILED);
+    expect_status(&f->r, 1, TRN_SCHED_OK);
+    assert_int_equal(ran(f->g, &c), 0);
+    assert_int_equal(m, 3);
+    trn_sched_stream_release(f->s, st);
+}
+
+/* Rule: an op whose first stage has started finishes all its stages, even if
+ * its stream is cancelled or the scheduler shuts down meanwhile (the core
+ * worker must stay for the second stage of an op still on the copy engine). */
+static void test_started_stages_finish(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {4, 3, 2, 1};
+    float c = 0;
+    unsigned char m = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_two_stage(&o[0], &f->r, 0, f->g, src, &c);
+    op_byte(&o[1], &f->r, 1, &m, 3); /* behind it: cancelled */
+    submit(f->s, st, &o[0]);
+    submit(f->s, st, &o[1]);
+    gate_wait_entered(f->g, 0);
+    trn_sched_stream_cancel(f->s, st);
+    wait_done(&f->r, 1);
+    expect_status(&f->r, 1, TRN_SCHED_CANCELLED);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, shutdown_thread, f->s), 0);
+    settle(); /* shutdown waits for the started op */
+    assert_false(is_done(&f->r, 0));
+    gate_open(f->g, 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    expect_status(&f->r, 0, TRN_SCHED_OK);
+    assert_true(c == 1.0f); /* the second stage ran on the core */
+    assert_int_equal(m, 0);
+    trn_sched_stream_release(f->s, st);
+}
+
 /* ---- engines ------------------------------------------------------------------------------------
  */
 
@@ -2270,6 +2400,9 @@ int main(void) {
                                         teardown),
         cmocka_unit_test_setup_teardown(test_timer_rearmed_while_due, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engines_run_concurrently, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stages_run_on_their_engines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_failure_ends_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_started_stages_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_engine_shards, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_runs_on_cores_without_copy_engine, setup,
                                         teardown),
