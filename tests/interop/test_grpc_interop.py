@@ -143,6 +143,8 @@ REPLIES = {
     "Submit": "SubmitReply",
     "Synchronize": "SynchronizeReply",
     "Status": "StatusReply",
+    "SetPriority": "SetPriorityReply",
+    "Event": "EventReply",
 }
 
 
@@ -672,6 +674,108 @@ def check_attach_cancel_releases(c):
 
 
 # ---------------------------------------------------------------------------
+# Scheduling: deadlines, priorities, events, stream-ordered transfers
+
+
+def _session_info(c, sid_number=None):
+    st = c.status()
+    require(len(st.session_info) == 1, f"expected one session, Status lists "
+            f"{len(st.session_info)}")
+    return st.session_info[0]
+
+
+def check_grpc_deadline_cancels_queued(c):
+    """A Synchronize whose gRPC deadline passes cancels the stream's queued
+    work: most of 40 queued DGEMMs never run, and the session drains long
+    before they could have."""
+    n, count = 1200, 40
+    with Sessions(c) as ss:
+        sid = ss.open()
+        a = c.alloc(sid, n * n * 8)
+        cc = c.alloc(sid, n * n * 8)
+        op = _gemm_op(pb.R_64F, n, n, n, (a, 0), n, (a, 0), n, (cc, 0), n)
+        for _ in range(count):
+            c.submit(sid, op, stream=1)
+        expect_rpc_error(lambda: c.call("Synchronize", pb.SynchronizeRequest(
+            session_id=sid, stream_id=1), timeout=0.3), grpc.StatusCode.DEADLINE_EXCEEDED)
+        st, secs = wait_status(c, lambda s: s.session_info and
+                               s.session_info[0].ops_pending == 0, 20.0)
+        require(secs is not None, "the session's queued ops were not cancelled")
+        ran = st.session_info[0].usage.ops
+        require(ran < count, f"all {count} queued DGEMMs ran: nothing was cancelled")
+        # The stream is usable again, and the next Synchronize has nothing to report.
+        c.submit(sid, pb.Op(memset=pb.MemsetOp(dst=pb.BufferRef(buffer_id=cc), value=1,
+                                                bytes=64)), stream=1)
+        c.sync(sid, stream=1)
+        return f"{ran} of {count} ran, {count - ran} cancelled"
+
+
+def check_priority_clamped(c):
+    hello = c.hello()
+    least, ceiling = hello.limits.priority_least, hello.limits.priority_ceiling
+    require(least == 3 and ceiling == 0, f"limits: least {least}, ceiling {ceiling}")
+    with Sessions(c) as ss:
+        r = c.call("OpenSession", pb.OpenSessionRequest(protocol_major=1, protocol_minor=1,
+                                                        client_name="interop-py", priority=2))
+        ss.ids.append(r.session_id)
+        require(r.priority == 2, f"OpenSession priority 2 gave {r.priority}")
+        got = [c.call("SetPriority", pb.SetPriorityRequest(session_id=r.session_id,
+                                                           priority=p)).priority
+               for p in (9, -3, 1)]
+        require(got == [3, 0, 1], f"SetPriority 9, -3, 1 gave {got} (want 3, 0, 1)")
+        info = _session_info(c)
+        require(info.priority == 1, f"Status lists priority {info.priority}")
+        return "9 -> 3, -3 -> 0 (the ceiling), 1 -> 1"
+
+
+def check_events(c):
+    with Sessions(c) as ss:
+        sid = ss.open()
+        buf = c.alloc(sid, 4096)
+        ev = lambda i, action, **kw: c.call("Event", pb.EventRequest(  # noqa: E731
+            session_id=sid, event_id=i, action=action, **kw))
+        r = ev(9, pb.EVENT_QUERY)
+        require(not r.recorded and not r.complete, "an unrecorded event reports a record")
+        c.submit(sid, pb.Op(memset=pb.MemsetOp(dst=pb.BufferRef(buffer_id=buf), value=7,
+                                                bytes=4096)), stream=2)
+        c.submit(sid, pb.Op(event_record=pb.EventRecordOp(event_id=7)), stream=2)
+        c.submit(sid, pb.Op(event_wait=pb.EventWaitOp(event_id=7)), stream=5)
+        c.submit(sid, pb.Op(event_record=pb.EventRecordOp(event_id=8)), stream=5)
+        r7 = ev(7, pb.EVENT_SYNCHRONIZE)
+        r8 = ev(8, pb.EVENT_SYNCHRONIZE, timeout_us=5_000_000)
+        require(r7.recorded and r7.complete and r7.timestamp_ns > 0, f"event 7: {r7}")
+        require(r8.complete and r8.timestamp_ns >= r7.timestamp_ns,
+                f"event 8 (after waiting on 7) completed at {r8.timestamp_ns}, before 7 "
+                f"({r7.timestamp_ns})")
+        expect_rpc_error(lambda: ev(0, pb.EVENT_QUERY), grpc.StatusCode.INVALID_ARGUMENT,
+                         "event id 0")
+        ev(7, pb.EVENT_DESTROY)
+        require(not ev(7, pb.EVENT_QUERY).recorded, "a destroyed event still has a record")
+        return f"7 then 8 (waiting on 7), {r8.timestamp_ns - r7.timestamp_ns} ns apart"
+
+
+def check_ordered_transfers(c):
+    """An ordered Write and a StageOutOp on one stream, then Read by ticket."""
+    with Sessions(c) as ss:
+        sid = ss.open()
+        buf = c.alloc(sid, 2 * MIB)
+        data = bytes((i * 7 + 3) & 255 for i in range(3000))
+        c.call("Write", pb.WriteRequest(session_id=sid, dst=pb.BufferRef(buffer_id=buf,
+                                                                         offset=100),
+                                        data=data, ordered=True, stream_id=4))
+        c.submit(sid, pb.Op(stage_out=pb.StageOutOp(src=pb.BufferRef(buffer_id=buf, offset=100),
+                                                    bytes=len(data), ticket=42)), stream=4)
+        r = c.call("Read", pb.ReadRequest(session_id=sid, ticket=42))
+        require(r.data == data, "the staged download differs from the ordered upload")
+        expect_rpc_error(lambda: c.call("Read", pb.ReadRequest(session_id=sid, ticket=42)),
+                         grpc.StatusCode.NOT_FOUND, "ticket 42")
+        expect_rpc_error(lambda: c.submit(sid, pb.Op(stage_out=pb.StageOutOp(
+            src=pb.BufferRef(buffer_id=buf), bytes=c.chunk + 1, ticket=43))),
+            grpc.StatusCode.INVALID_ARGUMENT, "chunk")
+        return f"{len(data)} bytes up and back in stream order"
+
+
+# ---------------------------------------------------------------------------
 # The daemon
 
 
@@ -826,6 +930,14 @@ def main():
                                check_close_releases, c)
                     checks.run(f"{name}: cancelled Attach releases the session",
                                check_attach_cancel_releases, c)
+                    checks.run(f"{name}: a gRPC deadline on Synchronize cancels queued work",
+                               check_grpc_deadline_cancels_queued, c)
+                    checks.run(f"{name}: priorities are clamped to the range",
+                               check_priority_clamped, c)
+                    checks.run(f"{name}: events: record, wait, synchronize, destroy",
+                               check_events, c)
+                    checks.run(f"{name}: ordered Write, StageOutOp, Read by ticket",
+                               check_ordered_transfers, c)
                 finally:
                     c.close()
             checks.run("SIGTERM -> exit 0 within 10 s", check_sigterm, daemon)
