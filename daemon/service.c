@@ -20,7 +20,7 @@
 
 #define ERRLEN TRN_SVC_ERRLEN
 
-static const char *const families[] = {"blas"};
+static const char *const families[] = {"blas", "rand"};
 
 void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
@@ -306,6 +306,7 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_MEMSET: return "memset";
     case TRN_OP_COPY: return "copy";
     case TRN_OP_GEMM: return "gemm";
+    case TRN_OP_RAND: return "rand";
     }
     return "op";
 }

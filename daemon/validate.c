@@ -112,6 +112,10 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_GEMM;
         rc = trn_validate_gemm(s, op->gemm, &out->u.gemm, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_RAND_GENERATE:
+        out->kind = TRN_OP_RAND;
+        rc = trn_validate_rand(s, op->rand_generate, &out->u.rand, refs, err, errlen);
+        break;
     default:
         snprintf(err, errlen, "Submit: op kind %d is not supported by this daemon",
                  (int)op->kind_case);

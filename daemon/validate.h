@@ -39,4 +39,8 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen);
 
+/* Random numbers (validate_rand.c). */
+trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,
+                                trn_rand_desc *out, trn_op_refs *refs, char *err, size_t errlen);
+
 #endif

@@ -44,6 +44,7 @@ typedef enum trn_op_kind {
     TRN_OP_MEMSET = 1,
     TRN_OP_COPY = 2,
     TRN_OP_GEMM = 16,
+    TRN_OP_RAND = 48,
 } trn_op_kind;
 
 typedef struct trn_scalar {
@@ -76,12 +77,69 @@ typedef struct trn_gemm_desc {
     int ldc;
 } trn_gemm_desc;
 
+/* Random numbers from the Philox4x32-10 stream (docs/numerics.md, "trnrand
+ * streams"): raw word j of the stream of seed s is element j mod 4 of
+ * philox4x32_10(counter {lo32(j/4), hi32(j/4), 0, 0}, key {lo32(s), hi32(s)}).
+ * Element i of the output consumes raw words offset + w*i .. offset + w*i +
+ * w - 1, where w is trn_rand_words_per_element(dist), so any element can be
+ * computed on its own: any split of the output gives the same bits. */
+typedef enum trn_rand_dist {
+    TRN_RAND_U32 = 1,           /* the raw words */
+    TRN_RAND_UNIFORM_F32 = 2,   /* (0, 1] */
+    TRN_RAND_UNIFORM_F64 = 3,   /* (0, 1] */
+    TRN_RAND_NORMAL_F32 = 4,    /* mean, stddev; n even */
+    TRN_RAND_NORMAL_F64 = 5,    /* mean, stddev; n even */
+    TRN_RAND_LOGNORMAL_F32 = 6, /* exp(normal(mean, stddev)); n even */
+    TRN_RAND_LOGNORMAL_F64 = 7, /* exp(normal(mean, stddev)); n even */
+} trn_rand_dist;
+
+typedef struct trn_rand_desc {
+    trn_rand_dist dist;
+    uint64_t seed;
+    uint64_t offset; /* raw word of the stream where element 0 starts */
+    double mean, stddev;
+    void *dst; /* n elements of the distribution's type */
+    size_t n;
+} trn_rand_desc;
+
+/* Raw 32-bit words one element consumes (0 for an unknown dist). Normal
+ * distributions make their elements in Box-Muller pairs from the words of
+ * the pair, and a pair never straddles a shard (shards split at even
+ * elements). */
+static inline unsigned trn_rand_words_per_element(trn_rand_dist d) {
+    switch (d) {
+    case TRN_RAND_U32:
+    case TRN_RAND_UNIFORM_F32:
+    case TRN_RAND_NORMAL_F32:
+    case TRN_RAND_LOGNORMAL_F32: return 1;
+    case TRN_RAND_UNIFORM_F64:
+    case TRN_RAND_NORMAL_F64:
+    case TRN_RAND_LOGNORMAL_F64: return 2;
+    }
+    return 0;
+}
+
+/* Bytes of one element of dist's output. */
+static inline size_t trn_rand_element_size(trn_rand_dist d) {
+    switch (d) {
+    case TRN_RAND_U32:
+    case TRN_RAND_UNIFORM_F32:
+    case TRN_RAND_NORMAL_F32:
+    case TRN_RAND_LOGNORMAL_F32: return 4;
+    case TRN_RAND_UNIFORM_F64:
+    case TRN_RAND_NORMAL_F64:
+    case TRN_RAND_LOGNORMAL_F64: return 8;
+    }
+    return 0;
+}
+
 typedef struct trn_op_desc {
     trn_op_kind kind;
     union {
         trn_memset_desc memset;
         trn_copy_desc copy;
         trn_gemm_desc gemm;
+        trn_rand_desc rand;
     } u;
 } trn_op_desc;
 

@@ -255,6 +255,8 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op,
  *   GEMM:        cost / TRN_SHARD_GEMM_MIN_FLOP and n / TRN_SHARD_GEMM_MIN_COLS
  *                (shards are blocks of C's columns, kernels/cpu/blas_gemm.c);
  *                cost is trn_op_cost, or m*n when A and B are not read;
+ *   rand:        trn_op_cost / TRN_SHARD_RAND_MIN_BYTES (ranges of
+ *                elements split at even indices, kernels/cpu/rand.c);
  *   memset/copy: trn_op_cost / TRN_SHARD_MEM_MIN_BYTES (byte ranges,
  *                kernels/cpu/memops.c); a copy whose source and destination
  *                overlap is one shard (memmove's guarantee holds only within
@@ -301,6 +303,7 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         break;
     }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
+    case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_COPY: {
         const trn_copy_desc *c = &d->u.copy;
         const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;

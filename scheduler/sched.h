@@ -141,6 +141,10 @@ struct trn_sched_op {
 /* trn_op_cost of one memset/copy shard: the bytes it touches (a memset
  * writes them; a copy reads and writes, so counts each byte twice). */
 #define TRN_SHARD_MEM_MIN_BYTES ((size_t)2 << 20)
+/* trn_op_cost of one random-number shard: 1 MiB of raw words or uniforms
+ * (0.7-1 ms of one core at the kernel's measured 1.1-1.4 GB/s), 128 KiB of
+ * normals (their bytes count 8: kernels/op.c). */
+#define TRN_SHARD_RAND_MIN_BYTES ((size_t)1 << 20)
 
 /* The number of shards op d is split into on an engine with nworkers
  * workers: between 1 and nworkers. A pure function of the descriptor and

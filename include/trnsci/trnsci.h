@@ -148,7 +148,7 @@ trnsciError_t trnsciDeviceSynchronize(void);
 trnsciError_t trnsciStreamQuery(trnsciStream_t stream);
 
 /* Per-stream timeout (a trnsci extension; NULL is the default stream). Every
- * op queued on the stream afterwards (trnblas routines, async copies and
+ * op queued on the stream afterwards (trnblas and trnrand calls, async copies and
  * memsets, event records and waits) must start within `ms` milliseconds of
  * reaching the daemon; one that does not fails with trnsciErrorTimeout,
  * reported by the next synchronising call, and the work queued behind it on

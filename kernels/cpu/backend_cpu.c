@@ -43,7 +43,8 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     switch (op->kind) {
     case TRN_OP_MEMSET:
     case TRN_OP_COPY: return TRN_ENGINE_COPY;
-    case TRN_OP_GEMM: break;
+    case TRN_OP_GEMM:
+    case TRN_OP_RAND: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -56,6 +57,7 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_MEMSET: return trn_cpu_memset(&op->u.memset, shard, nshards);
     case TRN_OP_COPY: return trn_cpu_copy(&op->u.copy, shard, nshards);
     case TRN_OP_GEMM: return trn_cpu_gemm(&op->u.gemm, shard, nshards);
+    case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

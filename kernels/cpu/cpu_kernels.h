@@ -16,5 +16,8 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
 /* Shards split C into blocks of columns that start at multiples of 24
  * (blas_gemm.c explains why). */
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
+/* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md).
+ * Shards own ranges of elements that start at even indices. */
+trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
 
 #endif

@@ -193,3 +193,18 @@ int th_wait_daemon_idle(const char *addr, int timeout_ms) {
     }
     return -1;
 }
+
+int th_daemon_stop_checked(th_daemon *d, const char *what) {
+    const int rc = th_daemon_stop(d);
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "%s exited with %d (expected a clean 0)\n", what, rc);
+    return 1;
+}
+
+void th_remove_dir(const char *dir) {
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}

@@ -18,6 +18,13 @@ typedef struct th_daemon {
     int port;
 } th_daemon;
 
+/* th_daemon_stop for the end of a test program: returns 0 after a clean
+ * exit, else prints what happened (naming the daemon as `what`) and returns
+ * 1, to be added to the failure count. */
+int th_daemon_stop_checked(th_daemon *d, const char *what);
+/* Removes a directory tree the test made (rm -rf); complains on failure. */
+void th_remove_dir(const char *dir);
+
 /* A TCP port on 127.0.0.1 that was free a moment ago. */
 int th_free_port(void);
 

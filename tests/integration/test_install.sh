@@ -19,7 +19,7 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/trnscid bin/trnsci include/trnsci/trnsci.h include/trnsci/trnblas.h \
+for f in bin/trnscid bin/trnsci include/trnsci/trnsci.h include/trnsci/trnblas.h include/trnsci/trnrand.h \
          include/trnsci/trn_complex.h; do
     [ -e "$prefix/$f" ] || fail "$f not installed"
 done

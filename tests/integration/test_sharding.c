@@ -551,15 +551,7 @@ int main(int argc, char **argv) {
     };
     int failed = cmocka_run_group_tests_name("sharding", tests, NULL, NULL);
     free_results(baseline);
-    int rc = th_daemon_stop(&one_core);
-    if (rc != 0) {
-        fprintf(stderr, "trnscid --cores 1 exited with %d (expected a clean 0)\n", rc);
-        failed++;
-    }
-    rc = th_daemon_stop(&two_cores);
-    if (rc != 0) {
-        fprintf(stderr, "trnscid --cores 2 exited with %d (expected a clean 0)\n", rc);
-        failed++;
-    }
+    failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
+    failed += th_daemon_stop_checked(&two_cores, "trnscid --cores 2");
     return failed ? 1 : 0;
 }

@@ -1004,14 +1004,7 @@ int main(int argc, char **argv) {
                                                  check_idle, G),
     };
     int failed = cmocka_run_group_tests_name("streams", tests, NULL, NULL);
-    const int rc = th_daemon_stop(&dmn);
-    if (rc != 0) {
-        fprintf(stderr, "trnscid exited with %d (expected a clean 0)\n", rc);
-        failed++;
-    }
-    char cmd[400];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", grpc_dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", grpc_dir);
+    failed += th_daemon_stop_checked(&dmn, "trnscid");
+    th_remove_dir(grpc_dir);
     return failed ? 1 : 0;
 }

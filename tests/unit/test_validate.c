@@ -22,6 +22,8 @@
  *    names the argument ("lda", "gemm: A", ...).
  *  - memset value is a byte; memset/copy regions are bounds-checked; an op
  *    with no kind is UNIMPLEMENTED.
+ *  - rand: the output's extent and alignment, even normal counts, stddev > 0,
+ *    finite parameters, no run past the end of the 2^64-word stream.
  *  - Quota: an allocation beyond max_session_bytes is RESOURCE_EXHAUSTED with
  *    a message naming the quota; 0 bytes is INVALID_ARGUMENT; bytes are
  *    credited only when the memory is released (after the last op reference).
@@ -29,6 +31,7 @@
  * buffers (and the ASan build checks nothing leaks).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -813,6 +816,83 @@ static void test_memset(void **state) {
     trn_op_refs_release(&f->refs);
 }
 
+typedef struct rand_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__RandGenerateOp r;
+    Trnsci__V1__BufferRef dst;
+} rand_msg;
+
+static void rand_init(rand_msg *q, Trnsci__V1__RandDistribution dist, uint64_t buf, uint64_t off,
+                      uint64_t count) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__RandGenerateOp r = TRNSCI__V1__RAND_GENERATE_OP__INIT;
+    const Trnsci__V1__BufferRef br = TRNSCI__V1__BUFFER_REF__INIT;
+    q->op = op;
+    q->r = r;
+    q->dst = br;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_RAND_GENERATE;
+    q->op.rand_generate = &q->r;
+    q->r.distribution = dist;
+    q->r.seed = 1234;
+    q->r.offset = 5;
+    q->r.stddev = 1.0;
+    q->r.dst = &q->dst;
+    q->dst.buffer_id = buf;
+    q->dst.offset = off;
+    q->r.count = count;
+}
+
+#define RAND(x) TRNSCI__V1__RAND_DISTRIBUTION__RAND_##x
+
+/* Rules (curandGenerate*): output of count elements of the distribution's
+ * type inside one buffer, aligned to the element size; normal and log-normal
+ * counts even (Box-Muller pairs), stddev > 0, mean and stddev finite; the
+ * call must not run past word 2^64 - 1 of the stream; a known distribution. */
+static void test_rand(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    rand_msg q;
+    rand_init(&q, RAND(UNIFORM_F32), X, 0, 16);
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.kind, TRN_OP_RAND);
+    assert_int_equal(f->desc.u.rand.dist, TRN_RAND_UNIFORM_F32);
+    assert_ptr_equal(f->desc.u.rand.dst, data_of(f->s1, X));
+    assert_int_equal(f->desc.u.rand.n, 16);
+    assert_int_equal(f->desc.u.rand.seed, 1234);
+    assert_int_equal(f->desc.u.rand.offset, 5);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(UNIFORM_F64), X, 8, 7); /* exactly the 56 bytes left */
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+
+    rand_init(&q, RAND(UNIFORM_F64), X, 8, 8); /* 8 bytes short */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+    rand_init(&q, RAND(UNIFORM_F64), X, 4, 2); /* misaligned for doubles */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+    rand_init(&q, RAND(NORMAL_F32), X, 0, 3);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "even");
+    rand_init(&q, RAND(LOGNORMAL_F64), X, 0, 2);
+    q.r.stddev = 0.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "stddev");
+    rand_init(&q, RAND(NORMAL_F64), X, 0, 2);
+    q.r.mean = NAN;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "mean");
+    rand_init(&q, RAND(U32), X, 0, 4);
+    q.r.offset = UINT64_MAX - 2; /* 4 words from here would pass 2^64 */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
+    q.r.offset = UINT64_MAX - 4; /* the last 4 words: allowed */
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(U32), X, 0, UINT64_MAX / 2);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "count");
+    rand_init(&q, RAND(DISTRIBUTION_UNSPECIFIED), X, 0, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "distribution");
+    rand_init(&q, (Trnsci__V1__RandDistribution)99, X, 0, 4);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "distribution");
+    rand_init(&q, RAND(U32), X + 1, 0, 4); /* no such buffer in this session */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+}
+
 typedef struct copy_msg {
     Trnsci__V1__Op op;
     Trnsci__V1__CopyOp c;
@@ -980,6 +1060,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_op_kinds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),

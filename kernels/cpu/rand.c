@@ -1,0 +1,210 @@
+/*
+ * rand.c — trnrand on the CPU backend: the Philox4x32-10 stream of
+ * kernels/op.h and its distributions (docs/numerics.md, "trnrand streams",
+ * is the normative definition; this file implements it).
+ *
+ * The stream. Raw word j (0 <= j < 2^64, indices taken modulo 2^64) of the
+ * stream of seed s is element j mod 4 of
+ *     philox4x32_10(counter {lo32(j/4), hi32(j/4), 0, 0}, key {lo32(s), hi32(s)})
+ * computed with Random123's philox4x32_R(10, ...). Element i of the output
+ * consumes words offset + w*i .. offset + w*i + w - 1, w =
+ * trn_rand_words_per_element(dist). One Philox call gives four consecutive
+ * words; the kernel makes one call per block of four words it touches in a
+ * chunk of RAND_CHUNK_WORDS words (the first and last block of a chunk may be
+ * used in part, so an offset that is not a multiple of 4 costs one extra call
+ * per chunk).
+ *
+ * Distributions (u32f, u64f and the Box-Muller pair are the only formulas):
+ *   U32           out[i] = word(offset + i)
+ *   UNIFORM_F32   out[i] = u32f(word(offset + i)), where in float arithmetic
+ *                 u32f(x) = (float)x * 0x1p-32f + 0x1p-33f, in [2^-33, 1]
+ *                 (cuRAND's x * CURAND_2POW32_INV + CURAND_2POW32_INV/2)
+ *   UNIFORM_F64   out[i] = u64f(word(offset + 2i), word(offset + 2i + 1)),
+ *                 where z = lo ^ ((uint64_t)hi << 21) (< 2^53) and in double
+ *                 arithmetic u64f(lo, hi) = (double)z * 0x1p-53 + 0x1p-54, in
+ *                 [2^-54, 1] (cuRAND's _curand_uniform_double_hq)
+ *   NORMAL_*      pair m = elements 2m, 2m+1: u1, u2 = u32f of words 2m, 2m+1
+ *                 (F32) or u64f of words 4m, 4m+1 and 4m+2, 4m+3 (F64), taken
+ *                 as doubles; in double arithmetic r = sqrt(-2 log u1),
+ *                 t = TWO_PI * u2, z0 = r cos t, z1 = r sin t, and
+ *                 out[2m + e] = mean + stddev * z_e, rounded once to the
+ *                 output type
+ *   LOGNORMAL_*   out[2m + e] = exp(mean + stddev * z_e) in double, rounded
+ *                 once to the output type
+ * (word numbers relative to the op's first word, offset). The daemon only
+ * sends even n for the normal kinds; for an odd n the kernel still computes
+ * the last pair and stores only its z0.
+ *
+ * Sharding. The n elements are cut into ceil(n/2) pairs and the pairs shared
+ * out with trn_cpu_shard_range, so shard boundaries are even element indices
+ * and a Box-Muller pair never straddles two shards. Since every element is a
+ * function of (seed, its own word index, mean, stddev) only, computed by the
+ * same code whatever shard or chunk it falls in, the output is bitwise the
+ * same for any nshards and for any split of a request into calls that
+ * advance offset by w per element.
+ *
+ * Floating point: the conversions u32f and u64f are exact products by powers
+ * of two plus one rounding, so they do not depend on FMA contraction. The
+ * Box-Muller arithmetic is done in double with FLT_EVAL_METHOD == 0 (checked
+ * below) and the project's ISO C mode (GCC: -ffp-contract=off), through one
+ * call site per distribution, so every element of a process sees the same
+ * operations. log, cos, sin and exp come from the C library: the results of
+ * the normal kinds are reproducible for a given libm, not across libms.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include <Random123/philox.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "rand.c needs FLT_EVAL_METHOD == 0 (float and double evaluated in their own type)"
+#endif
+
+/* 2*pi rounded to double (0x1.921fb54442d18p+2). */
+#define RAND_TWO_PI 6.283185307179586476925286766559
+
+/* Words generated per chunk into a stack buffer: a multiple of 4 (whole
+ * Philox blocks), and CHUNK/w is even for w = 1, 2 so chunks hold whole
+ * pairs. 4 KiB stays in L1. */
+#define RAND_CHUNK_WORDS 1024
+
+static philox4x32_key_t rand_key(uint64_t seed) {
+    philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    return k;
+}
+
+/* The four words of block b = j/4: counter {lo32(b), hi32(b), 0, 0}. */
+static philox4x32_ctr_t rand_block(philox4x32_key_t key, uint64_t block) {
+    philox4x32_ctr_t c = {{(uint32_t)block, (uint32_t)(block >> 32), 0, 0}};
+    return philox4x32_R(10, c, key);
+}
+
+/* Words first .. first + count - 1 (modulo 2^64) of the stream into out: one
+ * Philox call per block of four, the first and last block used in part when
+ * first or first + count is not a multiple of 4. */
+static void rand_words(philox4x32_key_t key, uint64_t first, size_t count, uint32_t *out) {
+    uint64_t j = first;
+    size_t done = 0;
+    unsigned lane = (unsigned)(j & 3u);
+    if (lane != 0 && count > 0) {
+        const philox4x32_ctr_t r = rand_block(key, j >> 2);
+        while (lane < 4 && done < count)
+            out[done++] = r.v[lane++];
+        j += done;
+    }
+    while (count - done >= 4) {
+        const philox4x32_ctr_t r = rand_block(key, j >> 2);
+        out[done] = r.v[0];
+        out[done + 1] = r.v[1];
+        out[done + 2] = r.v[2];
+        out[done + 3] = r.v[3];
+        done += 4;
+        j += 4;
+    }
+    if (done < count) {
+        const philox4x32_ctr_t r = rand_block(key, j >> 2);
+        for (unsigned l = 0; done < count; l++)
+            out[done++] = r.v[l];
+    }
+}
+
+/* (0, 1] from one word: x*2^-32 + 2^-33 in float. (float)x rounds to
+ * nearest; the product is exact; the sum rounds once. Smallest 2^-33 (x = 0);
+ * x >= 2^32 - 128 round to 2^32 and give exactly 1. */
+static float rand_u32f(uint32_t x) {
+    return (float)x * 0x1p-32f + 0x1p-33f;
+}
+
+/* (0, 1] from two words: z = lo ^ (hi << 21) is uniform on [0, 2^53) and
+ * exact in double; z*2^-53 is exact and adding 2^-54 rounds once. Smallest
+ * 2^-54 (z = 0); z = 2^53 - 1 rounds (to even) to exactly 1. */
+static double rand_u64f(uint32_t lo, uint32_t hi) {
+    const uint64_t z = (uint64_t)lo ^ ((uint64_t)hi << 21);
+    return (double)z * 0x1p-53 + 0x1p-54;
+}
+
+static int rand_is_f32(trn_rand_dist d) {
+    return d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_LOGNORMAL_F32;
+}
+
+static int rand_is_log(trn_rand_dist d) {
+    return d == TRN_RAND_LOGNORMAL_F32 || d == TRN_RAND_LOGNORMAL_F64;
+}
+
+/* Elements i .. i + cnt - 1 (i even) of a normal or log-normal op from their
+ * words in buf (w*cnt words, rounded up to a whole pair). */
+static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_t i, size_t cnt) {
+    const int f32 = rand_is_f32(d->dist), lg = rand_is_log(d->dist);
+    for (size_t k = 0; k < cnt; k += 2) {
+        double u1, u2;
+        if (f32) {
+            u1 = (double)rand_u32f(buf[k]);
+            u2 = (double)rand_u32f(buf[k + 1]);
+        } else {
+            u1 = rand_u64f(buf[2 * k], buf[2 * k + 1]);
+            u2 = rand_u64f(buf[2 * k + 2], buf[2 * k + 3]);
+        }
+        const double r = sqrt(-2.0 * log(u1));
+        const double t = RAND_TWO_PI * u2;
+        double v[2] = {d->mean + d->stddev * (r * cos(t)), d->mean + d->stddev * (r * sin(t))};
+        if (lg) {
+            v[0] = exp(v[0]);
+            v[1] = exp(v[1]);
+        }
+        const size_t ne = cnt - k < 2 ? cnt - k : 2;
+        for (size_t e = 0; e < ne; e++) {
+            if (f32)
+                ((float *)d->dst)[i + k + e] = (float)v[e];
+            else
+                ((double *)d->dst)[i + k + e] = v[e];
+        }
+    }
+}
+
+trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
+    const unsigned w = trn_rand_words_per_element(d->dist);
+    if (w == 0)
+        return TRN_KSTATUS_UNSUPPORTED;
+    /* Shards own whole pairs: boundaries at even elements. */
+    size_t plo, phi;
+    trn_cpu_shard_range(d->n / 2 + (d->n & 1u), shard, nshards, &plo, &phi);
+    const size_t lo = 2 * plo < d->n ? 2 * plo : d->n, hi = 2 * phi < d->n ? 2 * phi : d->n;
+    const philox4x32_key_t key = rand_key(d->seed);
+    const size_t chunk = RAND_CHUNK_WORDS / w;
+    uint32_t buf[RAND_CHUNK_WORDS];
+
+    for (size_t i = lo; i < hi; i += chunk) {
+        const size_t cnt = hi - i < chunk ? hi - i : chunk;
+        const uint64_t first = d->offset + (uint64_t)w * (uint64_t)i;
+        switch (d->dist) {
+        case TRN_RAND_U32: rand_words(key, first, cnt, (uint32_t *)d->dst + i); break;
+        case TRN_RAND_UNIFORM_F32: {
+            float *o = (float *)d->dst + i;
+            rand_words(key, first, cnt, buf);
+            for (size_t k = 0; k < cnt; k++)
+                o[k] = rand_u32f(buf[k]);
+            break;
+        }
+        case TRN_RAND_UNIFORM_F64: {
+            double *o = (double *)d->dst + i;
+            rand_words(key, first, 2 * cnt, buf);
+            for (size_t k = 0; k < cnt; k++)
+                o[k] = rand_u64f(buf[2 * k], buf[2 * k + 1]);
+            break;
+        }
+        case TRN_RAND_NORMAL_F32:
+        case TRN_RAND_NORMAL_F64:
+        case TRN_RAND_LOGNORMAL_F32:
+        case TRN_RAND_LOGNORMAL_F64:
+            /* An odd cnt happens only at the end of an odd n: the last pair's
+             * words are still generated whole (chunk is even, so this fits). */
+            rand_words(key, first, (size_t)w * (cnt + (cnt & 1u)), buf);
+            rand_normal_chunk(d, buf, i, cnt);
+            break;
+        }
+    }
+    return TRN_KSTATUS_OK;
+}

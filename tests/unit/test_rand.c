@@ -1,0 +1,631 @@
+/*
+ * test_rand.c — the CPU kernel of trnrand (kernels/cpu/rand.c) against the
+ * stream definition of kernels/op.h and docs/numerics.md ("trnrand streams").
+ *
+ * Checked:
+ *  - Philox4x32-10 known answers: the three "philox4x32 10" lines of
+ *    Random123's tests/kat_vectors through the header's philox4x32_R(10, ...)
+ *    and philox4x32(...), and the one whose counter words 2, 3 are zero
+ *    (counter 0, key 0) through the kernel, at every start lane.
+ *  - Distribution known answers for seed 0, offset 0 (whose first four words
+ *    are that KAT): uniform values computed exactly with rationals, normal and
+ *    log-normal values with 200-bit mpmath, from the documented formulas
+ *    (computed outside this code base). Uniforms must match bitwise; normals
+ *    to within the rounding of the double computation (F64: 1e-13 absolute,
+ *    relative for log-normal) or one float ulp (F32).
+ *  - Raw words against a one-Philox-call-per-word loop written here, for many
+ *    seeds, offsets not multiple of 4, offsets past 2^34 (counter word 1 in
+ *    use), offsets near 2^64 and one that wraps modulo 2^64.
+ *  - Every element of every distribution against a per-element reference
+ *    written here from the documented formulas (bitwise: same arithmetic, same
+ *    libm), over several chunks of the kernel.
+ *  - Sharding: nshards = 2, 3, 7, 64 bitwise equal to nshards = 1 for every
+ *    distribution, odd and even n, odd offsets; each shard writes exactly the
+ *    elements of its range (pairs split by trn_cpu_shard_range, boundaries
+ *    even) and nothing past n. Splitting a request into calls (offset advanced
+ *    by w per element) gives the same bits.
+ *  - Dispatch through the CPU backend (engine: cores); an unknown
+ *    distribution is TRN_KSTATUS_UNSUPPORTED; n = 0 with dst NULL is a no-op.
+ *  - Statistics, with fixed seeds so they are deterministic: uniforms lie in
+ *    (0, 1]; sample mean within 5 sigma/sqrt(n) and sample variance within
+ *    5 sigma^2 sqrt(2/n) of the true values; Kolmogorov-Smirnov statistic D_n
+ *    against the exact CDF (normal: erfc) below the alpha = 1e-6 critical
+ *    value. By the Dvoretzky-Kiefer-Wolfowitz inequality with Massart's
+ *    constant, P(D_n > eps) <= 2 exp(-2 n eps^2) for every n, so
+ *    eps = sqrt(ln(2/alpha) / (2n)) = 2.6934/sqrt(n) at alpha = 1e-6; 1e-6 is
+ *    added for the float grid (the CDF rises at most ~2^-21 between
+ *    neighbouring float outputs) and the truncated normal tail (u1 >= 2^-33,
+ *    mass <= 2^-33).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <Random123/philox.h>
+
+#include "kernels/backend.h"
+#include "kernels/cpu/cpu_kernels.h"
+
+#define GUARD 8         /* elements after n that must stay untouched */
+#define FILL_BYTE 0xA5u /* what the buffers hold before a run */
+
+static const trn_rand_dist ALL_DISTS[] = {
+    TRN_RAND_U32,        TRN_RAND_UNIFORM_F32,   TRN_RAND_UNIFORM_F64,   TRN_RAND_NORMAL_F32,
+    TRN_RAND_NORMAL_F64, TRN_RAND_LOGNORMAL_F32, TRN_RAND_LOGNORMAL_F64,
+};
+#define NDISTS (sizeof(ALL_DISTS) / sizeof(ALL_DISTS[0]))
+
+/* ---- the reference: one Philox call per word, formulas re-typed from docs */
+
+static uint32_t ref_word(uint64_t seed, uint64_t j) {
+    const uint64_t b = j / 4;
+    philox4x32_ctr_t c = {{(uint32_t)b, (uint32_t)(b >> 32), 0, 0}};
+    philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    return philox4x32_R(10, c, k).v[j % 4];
+}
+
+static float ref_u32f(uint32_t x) {
+    return (float)x * 0x1p-32f + 0x1p-33f;
+}
+
+static double ref_u64f(uint32_t lo, uint32_t hi) {
+    const uint64_t z = (uint64_t)lo ^ ((uint64_t)hi << 21);
+    return (double)z * 0x1p-53 + 0x1p-54;
+}
+
+static int is_pair_dist(trn_rand_dist d) {
+    return d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_NORMAL_F64 || d == TRN_RAND_LOGNORMAL_F32 ||
+           d == TRN_RAND_LOGNORMAL_F64;
+}
+
+/* Element i of the op, stored into out (element size bytes). */
+static void ref_element(const trn_rand_desc *d, size_t i, void *out) {
+    const uint64_t w = trn_rand_words_per_element(d->dist);
+    const uint64_t j = d->offset + w * (uint64_t)i;
+    switch (d->dist) {
+    case TRN_RAND_U32: {
+        const uint32_t v = ref_word(d->seed, j);
+        memcpy(out, &v, 4);
+        return;
+    }
+    case TRN_RAND_UNIFORM_F32: {
+        const float v = ref_u32f(ref_word(d->seed, j));
+        memcpy(out, &v, 4);
+        return;
+    }
+    case TRN_RAND_UNIFORM_F64: {
+        const double v = ref_u64f(ref_word(d->seed, j), ref_word(d->seed, j + 1));
+        memcpy(out, &v, 8);
+        return;
+    }
+    default: break;
+    }
+    /* Pairs: the pair's first word, then u1 and u2. */
+    const uint64_t p = d->offset + w * (uint64_t)(i & ~(size_t)1);
+    double u1, u2;
+    if (w == 1) {
+        u1 = (double)ref_u32f(ref_word(d->seed, p));
+        u2 = (double)ref_u32f(ref_word(d->seed, p + 1));
+    } else {
+        u1 = ref_u64f(ref_word(d->seed, p), ref_word(d->seed, p + 1));
+        u2 = ref_u64f(ref_word(d->seed, p + 2), ref_word(d->seed, p + 3));
+    }
+    const double r = sqrt(-2.0 * log(u1));
+    const double t = 6.283185307179586476925286766559 * u2;
+    const double z = (i & 1) ? r * sin(t) : r * cos(t);
+    double v = d->mean + d->stddev * z;
+    if (d->dist == TRN_RAND_LOGNORMAL_F32 || d->dist == TRN_RAND_LOGNORMAL_F64)
+        v = exp(v);
+    if (d->dist == TRN_RAND_NORMAL_F32 || d->dist == TRN_RAND_LOGNORMAL_F32) {
+        const float f = (float)v;
+        memcpy(out, &f, 4);
+    } else {
+        memcpy(out, &v, 8);
+    }
+}
+
+/* ---- running the kernel ------------------------------------------------- */
+
+static trn_rand_desc mkdesc(trn_rand_dist dist, uint64_t seed, uint64_t offset, size_t n) {
+    trn_rand_desc d;
+    memset(&d, 0, sizeof(d));
+    d.dist = dist;
+    d.seed = seed;
+    d.offset = offset;
+    d.mean = 0.25;
+    d.stddev = 1.75;
+    d.n = n;
+    return d;
+}
+
+static int guard_intact(const unsigned char *buf, size_t from, size_t to) {
+    for (size_t b = from; b < to; b++)
+        if (buf[b] != FILL_BYTE)
+            return 0;
+    return 1;
+}
+
+/* Runs all shards of d (into a fresh buffer of n + GUARD elements filled
+ * with FILL_BYTE), checks the guard, returns the buffer (caller frees). */
+static unsigned char *run_all(trn_rand_desc d, int nshards) {
+    const size_t es = trn_rand_element_size(d.dist);
+    unsigned char *buf = malloc((d.n + GUARD) * es);
+    assert_non_null(buf);
+    memset(buf, FILL_BYTE, (d.n + GUARD) * es);
+    d.dst = buf;
+    for (int s = 0; s < nshards; s++)
+        assert_int_equal(trn_cpu_rand(&d, s, nshards), TRN_KSTATUS_OK);
+    assert_true(guard_intact(buf, d.n * es, (d.n + GUARD) * es));
+    return buf;
+}
+
+/* ---- known answers ------------------------------------------------------ */
+
+typedef struct kat {
+    uint32_t ctr[4], key[2], out[4];
+} kat;
+
+/* Random123 tests/kat_vectors, the "philox4x32 10" lines (CTR, KEY, EXPECTED). */
+static const kat PHILOX_KATS[] = {
+    {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+    {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+     {0xffffffff, 0xffffffff},
+     {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+    {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+     {0xa4093822, 0x299f31d0},
+     {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+};
+
+static void test_philox_kat(void **state) {
+    (void)state;
+    for (size_t t = 0; t < sizeof(PHILOX_KATS) / sizeof(PHILOX_KATS[0]); t++) {
+        const kat *k = &PHILOX_KATS[t];
+        philox4x32_ctr_t c = {{k->ctr[0], k->ctr[1], k->ctr[2], k->ctr[3]}};
+        philox4x32_key_t key = {{k->key[0], k->key[1]}};
+        const philox4x32_ctr_t r10 = philox4x32_R(10, c, key);
+        const philox4x32_ctr_t rdef = philox4x32(c, key);
+        for (int l = 0; l < 4; l++) {
+            assert_int_equal(r10.v[l], k->out[l]);
+            assert_int_equal(rdef.v[l], k->out[l]);
+        }
+    }
+    /* The zero-counter line through the kernel (seed = key, offset = 4 *
+     * counter), starting at every lane of the block. */
+    for (unsigned start = 0; start < 4; start++) {
+        trn_rand_desc d = mkdesc(TRN_RAND_U32, 0, start, 4 - start);
+        uint32_t *out = (uint32_t *)run_all(d, 1);
+        for (unsigned l = start; l < 4; l++)
+            assert_int_equal(out[l - start], PHILOX_KATS[0].out[l]);
+        free(out);
+    }
+}
+
+/* Closest float/double neighbour distance of x (one ulp). */
+static double ulp_f32(double x) {
+    const float f = (float)fabs(x);
+    return (double)nextafterf(f, INFINITY) - (double)f;
+}
+
+static void test_distribution_kat(void **state) {
+    (void)state;
+    /* seed 0, offset 0: words 6627e8d5 e169c58d bc57ac4c 9b00dbd8. */
+    static const float uf32[4] = {0x1.989fa4p-2f, 0x1.c2d38cp-1f, 0x1.78af58p-1f, 0x1.3601b8p-1f};
+    static const double uf64[2] = {0x1.c2d38d787e8d6p-1, 0x1.3601bc757ac4cp-1};
+    /* mean 0.5, stddev 2 (200-bit mpmath from the exact u values). */
+    static const double n32[4] = {2.4822756428770759798, -1.3493248183328353588,
+                                  -0.73521791192330058501, -0.46413728437798804385};
+    static const double n64[2] = {-0.29533427263007065429, -0.12079147200075301888};
+    static const double ln32[4] = {11.968469413852347617, 0.25941535402053724263,
+                                   0.47940098040207254992, 0.62867724097850420315};
+    static const double ln64[2] = {0.74428275252566844264, 0.88621874174719125449};
+
+    trn_rand_desc d = mkdesc(TRN_RAND_UNIFORM_F32, 0, 0, 4);
+    float *f = (float *)run_all(d, 1);
+    assert_memory_equal(f, uf32, sizeof(uf32));
+    free(f);
+    d = mkdesc(TRN_RAND_UNIFORM_F64, 0, 0, 2);
+    double *g = (double *)run_all(d, 1);
+    assert_memory_equal(g, uf64, sizeof(uf64));
+    free(g);
+
+    d = mkdesc(TRN_RAND_NORMAL_F32, 0, 0, 4);
+    d.mean = 0.5;
+    d.stddev = 2.0;
+    f = (float *)run_all(d, 1);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs((double)f[i] - n32[i]) <= ulp_f32(n32[i]));
+    free(f);
+    d.dist = TRN_RAND_LOGNORMAL_F32;
+    f = (float *)run_all(d, 1);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs((double)f[i] - ln32[i]) <= ulp_f32(ln32[i]));
+    free(f);
+    d.dist = TRN_RAND_NORMAL_F64;
+    d.n = 2;
+    g = (double *)run_all(d, 1);
+    for (int i = 0; i < 2; i++)
+        assert_true(fabs(g[i] - n64[i]) <= 1e-13);
+    free(g);
+    d.dist = TRN_RAND_LOGNORMAL_F64;
+    g = (double *)run_all(d, 1);
+    for (int i = 0; i < 2; i++)
+        assert_true(fabs(g[i] - ln64[i]) <= 1e-13 * ln64[i]);
+    free(g);
+}
+
+/* The conversions' ends, as docs/numerics.md states them (the kernel matches
+ * these functions bitwise, test_elements_vs_reference). */
+static void test_uniform_formula_ends(void **state) {
+    (void)state;
+    assert_true(ref_u32f(0) == 0x1p-33f);
+    assert_true(ref_u32f(0xffffffffu) == 1.0f);
+    assert_true(ref_u32f(0xffffff80u) == 1.0f);           /* rounds to 2^32 */
+    assert_true(ref_u32f(0xffffff7fu) == 0x1.fffffep-1f); /* 1 - 2^-24 */
+    assert_true(ref_u64f(0, 0) == 0x1p-54);
+    assert_true(ref_u64f(0x1fffffu, 0xffffffffu) == 1.0); /* z = 2^53 - 1 */
+    assert_true(ref_u64f(0x1ffffeu, 0xffffffffu) == 0x1.ffffffffffffep-1);
+    /* All of (lo, hi) reach z's 53 bits: hi's low 11 bits overlap lo's top. */
+    assert_true(ref_u64f(0x80000000u, 0) == 0x1p-22 + 0x1p-54);
+    assert_true(ref_u64f(0, 1) == 0x1p-32 + 0x1p-54);
+}
+
+/* ---- the stream ---------------------------------------------------------- */
+
+static void test_words_vs_reference(void **state) {
+    (void)state;
+    static const uint64_t seeds[] = {
+        0, 1, 0x299f31d0a4093822ull, 0xdeadbeefcafebabeull, UINT64_MAX, (uint64_t)1 << 32};
+    static const uint64_t offsets[] = {0,
+                                       1,
+                                       2,
+                                       3,
+                                       5,
+                                       4095,
+                                       (uint64_t)1 << 34,
+                                       ((uint64_t)1 << 34) + 3,
+                                       ((uint64_t)7 << 40) + 1,
+                                       UINT64_MAX - 1000,
+                                       UINT64_MAX - 7};
+    static const size_t counts[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 1023, 1024, 1025, 2500};
+    for (size_t a = 0; a < sizeof(seeds) / sizeof(seeds[0]); a++)
+        for (size_t b = 0; b < sizeof(offsets) / sizeof(offsets[0]); b++)
+            for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+                const trn_rand_desc d = mkdesc(TRN_RAND_U32, seeds[a], offsets[b], counts[c]);
+                uint32_t *out = (uint32_t *)run_all(d, 1);
+                for (size_t i = 0; i < d.n; i++)
+                    assert_int_equal(out[i], ref_word(d.seed, d.offset + i));
+                free(out);
+            }
+    /* Past 2^34 words the counter's second word is in use. */
+    assert_int_not_equal(((uint64_t)1 << 34) / 4 >> 32, 0);
+    /* Word indices are taken modulo 2^64: this call wraps to word 0. */
+    const trn_rand_desc d = mkdesc(TRN_RAND_U32, 42, UINT64_MAX - 2, 8);
+    uint32_t *out = (uint32_t *)run_all(d, 1);
+    for (size_t i = 0; i < 8; i++)
+        assert_int_equal(out[i], ref_word(42, UINT64_MAX - 2 + i));
+    assert_int_equal(out[3], ref_word(42, 0));
+    free(out);
+}
+
+static void test_elements_vs_reference(void **state) {
+    (void)state;
+    static const uint64_t seeds[] = {0, 7, 0x0123456789abcdefull, UINT64_MAX};
+    static const uint64_t offsets[] = {
+        0, 1, 2, 3, 6, 1001, ((uint64_t)1 << 36) + 5, UINT64_MAX - 20000};
+    static const size_t counts[] = {0, 2, 3, 6, 1024, 2050, 4097};
+    unsigned char want[8];
+    for (size_t k = 0; k < NDISTS; k++)
+        for (size_t a = 0; a < sizeof(seeds) / sizeof(seeds[0]); a++)
+            for (size_t b = 0; b < sizeof(offsets) / sizeof(offsets[0]); b++)
+                for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+                    const trn_rand_desc d = mkdesc(ALL_DISTS[k], seeds[a], offsets[b], counts[c]);
+                    const size_t es = trn_rand_element_size(d.dist);
+                    unsigned char *out = run_all(d, 1);
+                    for (size_t i = 0; i < d.n; i++) {
+                        ref_element(&d, i, want);
+                        assert_memory_equal(out + i * es, want, es);
+                    }
+                    free(out);
+                }
+}
+
+/* ---- shards and call splits --------------------------------------------- */
+
+/* The documented split: ceil(n/2) pairs through trn_cpu_shard_range. */
+static void doc_shard_range(size_t n, int s, int ns, size_t *lo, size_t *hi) {
+    size_t plo, phi;
+    trn_cpu_shard_range(n / 2 + n % 2, s, ns, &plo, &phi);
+    *lo = 2 * plo < n ? 2 * plo : n;
+    *hi = 2 * phi < n ? 2 * phi : n;
+}
+
+static void test_shards_bitwise(void **state) {
+    (void)state;
+    static const size_t counts[] = {0, 1, 2, 3, 5, 17, 1000, 1001, 2049, 5003};
+    static const uint64_t offsets[] = {0, 1, 3, 7, ((uint64_t)1 << 40) + 3};
+    static const int nshards[] = {2, 3, 7, 64};
+    for (size_t k = 0; k < NDISTS; k++)
+        for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+            for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
+                trn_rand_desc d = mkdesc(ALL_DISTS[k], 0x5eed0000ull + c, offsets[o], counts[c]);
+                const size_t es = trn_rand_element_size(d.dist);
+                unsigned char *one = run_all(d, 1);
+                for (size_t t = 0; t < sizeof(nshards) / sizeof(nshards[0]); t++) {
+                    const int ns = nshards[t];
+                    unsigned char *many = run_all(d, ns);
+                    if (d.n > 0)
+                        assert_memory_equal(one, many, d.n * es);
+                    free(many);
+                    /* Each shard alone: exactly its range, boundaries even. */
+                    size_t covered = 0;
+                    for (int s = 0; s < ns; s++) {
+                        size_t lo, hi;
+                        doc_shard_range(d.n, s, ns, &lo, &hi);
+                        assert_true(lo % 2 == 0 || lo == d.n);
+                        assert_true(hi % 2 == 0 || hi == d.n);
+                        assert_true(lo <= hi && hi <= d.n);
+                        assert_int_equal(lo, covered);
+                        covered = hi;
+                        unsigned char *buf = malloc((d.n + GUARD) * es);
+                        assert_non_null(buf);
+                        memset(buf, FILL_BYTE, (d.n + GUARD) * es);
+                        d.dst = buf;
+                        assert_int_equal(trn_cpu_rand(&d, s, ns), TRN_KSTATUS_OK);
+                        assert_true(guard_intact(buf, 0, lo * es));
+                        if (hi > lo)
+                            assert_memory_equal(buf + lo * es, one + lo * es, (hi - lo) * es);
+                        assert_true(guard_intact(buf, hi * es, (d.n + GUARD) * es));
+                        free(buf);
+                    }
+                    assert_int_equal(covered, d.n);
+                }
+                free(one);
+            }
+}
+
+/* Generating n elements in one call or in pieces (each piece's offset
+ * advanced by w words per element before it) gives the same bits. */
+static void test_call_splits(void **state) {
+    (void)state;
+    const size_t n = 3001;
+    static const size_t cuts[] = {1, 2, 3, 4, 5, 1022, 1023, 1024, 1025, 2048, 3000};
+    for (size_t k = 0; k < NDISTS; k++) {
+        const trn_rand_desc d = mkdesc(ALL_DISTS[k], 99, 13, n);
+        const size_t es = trn_rand_element_size(d.dist);
+        const uint64_t w = trn_rand_words_per_element(d.dist);
+        unsigned char *whole = run_all(d, 1);
+        for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]); c++) {
+            const size_t cut = cuts[c];
+            if (is_pair_dist(d.dist) && cut % 2)
+                continue; /* pairs are never cut */
+            trn_rand_desc a = d, b = d;
+            a.n = cut;
+            b.n = n - cut;
+            b.offset = d.offset + w * cut;
+            unsigned char *pa = run_all(a, 1), *pb = run_all(b, 3);
+            assert_memory_equal(pa, whole, cut * es);
+            assert_memory_equal(pb, whole + cut * es, (n - cut) * es);
+            free(pa);
+            free(pb);
+        }
+        free(whole);
+    }
+}
+
+static void test_backend_and_edges(void **state) {
+    (void)state;
+    trn_backend *be = trn_backend_cpu_create();
+    assert_non_null(be);
+    trn_op_desc op;
+    memset(&op, 0, sizeof(op));
+    op.kind = TRN_OP_RAND;
+    op.u.rand = mkdesc(TRN_RAND_NORMAL_F64, 5, 3, 100);
+    assert_int_equal(be->engine_for(be, &op), TRN_ENGINE_CORE);
+    unsigned char *want = run_all(op.u.rand, 1);
+    double got[100];
+    op.u.rand.dst = got;
+    for (int s = 0; s < 4; s++)
+        assert_int_equal(be->run(be, &op, NULL, s, 4), TRN_KSTATUS_OK);
+    assert_memory_equal(got, want, sizeof(got));
+    free(want);
+    be->destroy(be);
+
+    /* n = 0 with no buffer touches nothing. */
+    for (size_t k = 0; k < NDISTS; k++) {
+        trn_rand_desc d = mkdesc(ALL_DISTS[k], 1, 1, 0);
+        d.dst = NULL;
+        assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_rand(&d, 2, 3), TRN_KSTATUS_OK);
+    }
+    trn_rand_desc d = mkdesc((trn_rand_dist)99, 1, 1, 4);
+    uint32_t sink[4];
+    d.dst = sink;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+#define NSTAT ((size_t)1 << 20)
+
+/* Output of d (n elements) as doubles (caller frees). */
+static double *sample(trn_rand_dist dist, uint64_t seed, uint64_t offset, double mean,
+                      double stddev, size_t n) {
+    trn_rand_desc d = mkdesc(dist, seed, offset, n);
+    d.mean = mean;
+    d.stddev = stddev;
+    unsigned char *raw = run_all(d, 4);
+    double *x = malloc(n * sizeof(double));
+    assert_non_null(x);
+    for (size_t i = 0; i < n; i++) {
+        if (trn_rand_element_size(dist) == 4) {
+            float f;
+            memcpy(&f, raw + 4 * i, 4);
+            x[i] = (double)f;
+        } else {
+            memcpy(&x[i], raw + 8 * i, 8);
+        }
+    }
+    free(raw);
+    return x;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef double (*cdf_fn)(double x, double mean, double stddev);
+
+static double cdf_uniform(double x, double mean, double stddev) {
+    (void)mean;
+    (void)stddev;
+    return x <= 0 ? 0 : x >= 1 ? 1 : x;
+}
+
+static double cdf_normal(double x, double mean, double stddev) {
+    return 0.5 * erfc(-(x - mean) / (stddev * sqrt(2.0)));
+}
+
+static double cdf_lognormal(double x, double mean, double stddev) {
+    return x <= 0 ? 0 : cdf_normal(log(x), mean, stddev);
+}
+
+/* D_n = sup |F_n - F| of x[0..n) with stride (sorts a copy). */
+static double ks_stat(const double *x, size_t n, size_t stride, cdf_fn f, double mean,
+                      double stddev) {
+    double *s = malloc(n * sizeof(double));
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++)
+        s[i] = x[i * stride];
+    qsort(s, n, sizeof(double), cmp_double);
+    double dmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double F = f(s[i], mean, stddev);
+        const double up = (double)(i + 1) / (double)n - F, down = F - (double)i / (double)n;
+        dmax = fmax(dmax, fmax(up, down));
+    }
+    free(s);
+    return dmax;
+}
+
+/* DKW-Massart critical value at alpha = 1e-6, plus the 1e-6 slack above. */
+static double ks_crit(size_t n) {
+    return sqrt(log(2.0 / 1e-6) / (2.0 * (double)n)) + 1e-6;
+}
+
+static void test_uniform_range(void **state) {
+    (void)state;
+    static const trn_rand_dist dists[] = {TRN_RAND_UNIFORM_F32, TRN_RAND_UNIFORM_F64};
+    for (size_t k = 0; k < 2; k++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            double *x = sample(dists[k], seed, 3, 0, 1, NSTAT);
+            for (size_t i = 0; i < NSTAT; i++)
+                assert_true(x[i] > 0.0 && x[i] <= 1.0);
+            free(x);
+        }
+}
+
+static void check_moments(const double *x, size_t n, double mean, double var) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    const double m = s / (double)n;
+    double q = 0;
+    for (size_t i = 0; i < n; i++)
+        q += (x[i] - m) * (x[i] - m);
+    const double v = q / (double)(n - 1);
+    assert_true(fabs(m - mean) < 5.0 * sqrt(var / (double)n));
+    /* sd of the sample variance: var sqrt(2/(n-1)) for a normal sample; for a
+     * uniform (kurtosis 1.8) it is smaller, so the bound is conservative. */
+    assert_true(fabs(v - var) < 5.0 * var * sqrt(2.0 / (double)(n - 1)));
+}
+
+static void test_moments(void **state) {
+    (void)state;
+    const double mu = 1.5, sd = 2.5;
+    double *x = sample(TRN_RAND_UNIFORM_F32, 11, 0, 0, 1, NSTAT);
+    check_moments(x, NSTAT, 0.5, 1.0 / 12.0);
+    free(x);
+    x = sample(TRN_RAND_UNIFORM_F64, 12, 1, 0, 1, NSTAT);
+    check_moments(x, NSTAT, 0.5, 1.0 / 12.0);
+    free(x);
+    x = sample(TRN_RAND_NORMAL_F32, 13, 2, mu, sd, NSTAT);
+    check_moments(x, NSTAT, mu, sd * sd);
+    free(x);
+    x = sample(TRN_RAND_NORMAL_F64, 14, 3, mu, sd, NSTAT);
+    check_moments(x, NSTAT, mu, sd * sd);
+    free(x);
+    /* log of a log-normal sample is normal(mu, sd). */
+    const double lmu = 0.1, lsd = 0.75;
+    static const trn_rand_dist logs[] = {TRN_RAND_LOGNORMAL_F32, TRN_RAND_LOGNORMAL_F64};
+    for (size_t k = 0; k < 2; k++) {
+        x = sample(logs[k], 15 + k, 5, lmu, lsd, NSTAT);
+        for (size_t i = 0; i < NSTAT; i++) {
+            assert_true(x[i] > 0);
+            x[i] = log(x[i]);
+        }
+        check_moments(x, NSTAT, lmu, lsd * lsd);
+        free(x);
+    }
+}
+
+static void test_kolmogorov_smirnov(void **state) {
+    (void)state;
+    static const struct {
+        trn_rand_dist dist;
+        cdf_fn cdf;
+        double mean, stddev;
+    } cases[] = {
+        {TRN_RAND_UNIFORM_F32, cdf_uniform, 0, 1},
+        {TRN_RAND_UNIFORM_F64, cdf_uniform, 0, 1},
+        {TRN_RAND_NORMAL_F32, cdf_normal, 0, 1},
+        {TRN_RAND_NORMAL_F64, cdf_normal, 0, 1},
+        {TRN_RAND_NORMAL_F32, cdf_normal, -3, 0.5},
+        {TRN_RAND_NORMAL_F64, cdf_normal, 10, 4},
+        {TRN_RAND_LOGNORMAL_F32, cdf_lognormal, 0, 1},
+        {TRN_RAND_LOGNORMAL_F64, cdf_lognormal, 0.5, 0.25},
+    };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        double *x = sample(cases[c].dist, 2024 + c, 17, cases[c].mean, cases[c].stddev, NSTAT);
+        const double d = ks_stat(x, NSTAT, 1, cases[c].cdf, cases[c].mean, cases[c].stddev);
+        print_message("KS dist %d mean %g sd %g: D = %.3e sqrt(n) D = %.3f (crit %.3e)\n",
+                      (int)cases[c].dist, cases[c].mean, cases[c].stddev, d,
+                      d * sqrt((double)NSTAT), ks_crit(NSTAT));
+        assert_true(d < ks_crit(NSTAT));
+        if (is_pair_dist(cases[c].dist)) {
+            /* The cos half and the sin half of the pairs on their own. */
+            for (size_t half = 0; half < 2; half++) {
+                const double dh =
+                    ks_stat(x + half, NSTAT / 2, 2, cases[c].cdf, cases[c].mean, cases[c].stddev);
+                assert_true(dh < ks_crit(NSTAT / 2));
+            }
+        }
+        free(x);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_philox_kat),
+        cmocka_unit_test(test_distribution_kat),
+        cmocka_unit_test(test_uniform_formula_ends),
+        cmocka_unit_test(test_words_vs_reference),
+        cmocka_unit_test(test_elements_vs_reference),
+        cmocka_unit_test(test_shards_bitwise),
+        cmocka_unit_test(test_call_splits),
+        cmocka_unit_test(test_backend_and_edges),
+        cmocka_unit_test(test_uniform_range),
+        cmocka_unit_test(test_moments),
+        cmocka_unit_test(test_kolmogorov_smirnov),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
