@@ -2,10 +2,10 @@
  * test_fairness.c — two client processes sharing one compute core get the
  * shares their priorities entitle them to, whatever the size of their ops.
  *
- * The daemon runs with --cores 1. A "small" client queues tens of thousands
- * of tiny SGEMMs, a "big" client tens of large ones, both more than the
- * measuring window can run, so that both stay backlogged throughout (checked)
- * however slowly a busy machine lets them submit. Under
+ * The daemon runs with --cores 1. A "small" client keeps tens of thousands
+ * of tiny SGEMMs queued, a "big" client over a hundred large ones, seconds
+ * of work each, topped up as batches complete, so that both stay backlogged
+ * throughout (checked) however slowly a busy machine lets them submit. Under
  * first-come-first-served scheduling the big ops would take almost all of
  * the core (each small op waits behind a whole big one). With fair queuing
  * each session gets core time in proportion to its weight, 2^-priority.
@@ -38,9 +38,9 @@
 #include "trnsci/trnsci.h"
 
 #define SMALL_N 160     /* 8 MFLOP: about 0.1 ms */
-#define SMALL_COUNT 60000 /* more than the window can run: seconds of work */
+#define SMALL_COUNT 40000 /* queued at any time: seconds of work */
 #define BIG_N 1024      /* 2.1 GFLOP: about 25 ms */
-#define BIG_COUNT 160   /* about 4 s of work or more */
+#define BIG_COUNT 160   /* queued at any time: seconds of work */
 #define WINDOW_MS 3000
 
 static void sleep_ms(int ms) {
@@ -80,24 +80,35 @@ static int client_queue(client *k, int stream, int count) {
     return 0;
 }
 
-/* Queues `count` ops on one stream, says so, and waits for them (it is
- * killed before they are done). With all its work queued up front, a client's
- * share depends on the scheduler alone, not on how fast it can submit on a
- * busy machine. */
+/* Queues `count` ops on one stream in four batches, says so, and then
+ * tops the queue up with another batch whenever the oldest one completes,
+ * until it is killed. With seconds of work always queued, a client's share
+ * depends on the scheduler alone, not on how fast a busy machine lets it
+ * submit or how long the other client takes to start. */
+enum { BATCHES = 4 };
+
 static int run_client(const char *addr, int ready_fd, int n, int count, int priority) {
     client k;
+    trnsciEvent_t done[BATCHES];
+    const int batch = count / BATCHES;
     if (priority != 0 && trnsciSetSessionPriority(priority) != trnsciSuccess)
         return 10;
     if (client_setup(&k, addr, n) != 0)
         return 11;
-    if (client_queue(&k, 0, count) != 0)
-        return 12;
+    for (int b = 0; b < BATCHES; b++)
+        if (trnsciEventCreate(&done[b]) != trnsciSuccess || client_queue(&k, 0, batch) != 0 ||
+            trnsciEventRecord(done[b], k.s[0]) != trnsciSuccess)
+            return 12;
     const char ok = 1;
     if (write(ready_fd, &ok, 1) != 1)
         return 13;
     close(ready_fd);
-    trnsciStreamSynchronize(k.s[0]);
-    return 14; /* all done before the coordinator finished measuring */
+    for (unsigned b = 0;; b = (b + 1) % BATCHES) {
+        if (trnsciEventSynchronize(done[b]) != trnsciSuccess)
+            return 14;
+        if (client_queue(&k, 0, batch) != 0 || trnsciEventRecord(done[b], k.s[0]) != trnsciSuccess)
+            return 15;
+    }
 }
 
 /* ---- the coordinator --------------------------------------------------------------- */
@@ -108,6 +119,8 @@ static void run_ns_of(const char *addr, pid_t small, pid_t big, uint64_t *rs, ui
     int count = 0;
     assert_int_equal(trnsciDaemonGetSessions(addr, info, 8, &count), trnsciSuccess);
     *rs = *rb = UINT64_MAX;
+    if (count != 2)
+        print_message("%d sessions listed (expected the two clients')\n", count);
     for (int i = 0; i < count && i < 8; i++) {
         print_message("session pid %u priority %d ops %llu run %llu ms queue %llu ms\n",
                       info[i].pid, info[i].priority, (unsigned long long)info[i].usage.ops,
