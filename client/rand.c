@@ -282,15 +282,19 @@ typedef struct dist_info {
     unsigned words; /* raw 32-bit words per result */
     size_t size;    /* bytes per result */
     int normal;     /* Box-Muller pairs: count even, mean and stddev checked */
+    int poisson;    /* lambda checked and sent */
 } dist_info;
 
-static const dist_info U32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_U32, 1, 4, 0};
-static const dist_info UNIFORM_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F32, 1, 4, 0};
-static const dist_info UNIFORM_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F64, 2, 8, 0};
-static const dist_info NORMAL_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F32, 1, 4, 1};
-static const dist_info NORMAL_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F64, 2, 8, 1};
-static const dist_info LOGNORMAL_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F32, 1, 4, 1};
-static const dist_info LOGNORMAL_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F64, 2, 8, 1};
+static const dist_info U32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_U32, 1, 4, 0, 0};
+static const dist_info UNIFORM_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F32, 1, 4, 0, 0};
+static const dist_info UNIFORM_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F64, 2, 8, 0, 0};
+static const dist_info NORMAL_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F32, 1, 4, 1, 0};
+static const dist_info NORMAL_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F64, 2, 8, 1, 0};
+static const dist_info LOGNORMAL_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F32, 1, 4, 1,
+                                        0};
+static const dist_info LOGNORMAL_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F64, 2, 8, 1,
+                                        0};
+static const dist_info POISSON = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_POISSON, 2, 4, 0, 1};
 
 /* Checks the output range [p, p + n*size) on the client: one allocation,
  * aligned. Fills ref. Returns 0, or -1 with the error recorded. */
@@ -332,6 +336,12 @@ static int resolve_output(trn_client *c, const char *fn, const void *p, size_t n
     return 0;
 }
 
+/* The largest Poisson lambda (the daemon's TRN_RAND_POISSON_LAMBDA_MAX,
+ * docs/numerics.md). */
+#define POISSON_LAMBDA_MAX 1e8
+
+/* mean and stddev are the normal kinds' parameters; for Poisson, mean is
+ * lambda. */
 static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, const dist_info *d,
                                 void *out, size_t n, double mean, double stddev) {
     rand_gen *g = acquire(generator, fn);
@@ -348,6 +358,10 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         trn_fail(trnsciErrorInvalidValue,
                  "%s: mean must be finite and stddev finite and > 0 (mean %g, stddev %g)", fn, mean,
                  stddev);
+        st = TRNRAND_STATUS_OUT_OF_RANGE;
+    } else if (d->poisson && !(isfinite(mean) && mean > 0.0 && mean <= POISSON_LAMBDA_MAX)) {
+        trn_fail(trnsciErrorInvalidValue, "%s: lambda must be finite, > 0 and <= %g (got %g)", fn,
+                 POISSON_LAMBDA_MAX, mean);
         st = TRNRAND_STATUS_OUT_OF_RANGE;
     }
     if (st != TRNRAND_STATUS_SUCCESS || n == 0) {
@@ -383,6 +397,7 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         r.offset = g->offset;
         r.mean = d->normal ? mean : 0.0;
         r.stddev = d->normal ? stddev : 0.0;
+        r.lambda = d->poisson ? mean : 0.0;
         r.dst = &dst;
         r.count = (uint64_t)n;
         Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
@@ -434,4 +449,9 @@ trnrandStatus_t trnrandGenerateLogNormalDouble(trnrandGenerator_t generator, dou
                                                size_t n, double mean, double stddev) {
     return generate(generator, "trnrandGenerateLogNormalDouble", &LOGNORMAL_F64, outputPtr, n, mean,
                     stddev);
+}
+
+trnrandStatus_t trnrandGeneratePoisson(trnrandGenerator_t generator, unsigned int *outputPtr,
+                                       size_t n, double lambda) {
+    return generate(generator, "trnrandGeneratePoisson", &POISSON, outputPtr, n, lambda, 0);
 }

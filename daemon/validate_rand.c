@@ -1,7 +1,8 @@
 /*
  * validate_rand.c — argument rules of trnrand's RandGenerateOp, as cuRAND
  * states them for its pseudo-random generators (an odd normal count,
- * non-positive stddev), plus the
+ * non-positive stddev, a non-positive Poisson lambda; lambda above
+ * TRN_RAND_POISSON_LAMBDA_MAX is this implementation's limit), plus the
  * memory-safety check cuRAND leaves to the caller: the output must lie
  * inside one of the session's buffers.
  */
@@ -24,6 +25,7 @@ static int dist_of(Trnsci__V1__RandDistribution d, trn_rand_dist *out) {
     case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F64:
         *out = TRN_RAND_LOGNORMAL_F64;
         return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_POISSON: *out = TRN_RAND_POISSON; return 0;
     default: return -1;
     }
 }
@@ -54,6 +56,12 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
             return TRN_WIRE_INVALID_ARGUMENT;
         }
     }
+    if (out->dist == TRN_RAND_POISSON &&
+        !(isfinite(r->lambda) && r->lambda > 0.0 && r->lambda <= TRN_RAND_POISSON_LAMBDA_MAX)) {
+        snprintf(err, errlen, "rand: Poisson lambda must be finite, > 0 and <= %g (got %g)",
+                 TRN_RAND_POISSON_LAMBDA_MAX, r->lambda);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
     const uint64_t es = trn_rand_element_size(out->dist);
     const uint64_t words = trn_rand_words_per_element(out->dist);
     uint64_t bytes, used, end;
@@ -80,6 +88,7 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     out->offset = r->offset;
     out->mean = r->mean;
     out->stddev = r->stddev;
+    out->lambda = out->dist == TRN_RAND_POISSON ? r->lambda : 0.0;
     out->dst = dst;
     out->n = (size_t)r->count;
     return TRN_WIRE_OK;

@@ -17,11 +17,15 @@ double trn_op_cost(const trn_op_desc *op) {
         /* Bytes written, weighted by time per byte: on one core here Philox
          * makes 1.1-1.4 GB/s of raw words or uniforms, but Box-Muller normals
          * only 0.10-0.15 GB/s (log, sqrt, sin, cos per pair), so a normal
-         * byte counts 8. */
+         * byte counts 8. A Poisson byte took 2.4x (lambda 1e-3) to 25x
+         * (lambda 1e8) the time of a raw-word byte (a table binary search
+         * per element, deeper and less cache-friendly as lambda grows;
+         * x6 at 7.5, x8 at 100, x14 at 1e4, x20 at 1e6), so it counts 16. */
         const trn_rand_dist d = op->u.rand.dist;
         const int boxmuller = d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_NORMAL_F64 ||
                               d == TRN_RAND_LOGNORMAL_F32 || d == TRN_RAND_LOGNORMAL_F64;
-        return (double)op->u.rand.n * (double)trn_rand_element_size(d) * (boxmuller ? 8.0 : 1.0);
+        const double weight = boxmuller ? 8.0 : d == TRN_RAND_POISSON ? 16.0 : 1.0;
+        return (double)op->u.rand.n * (double)trn_rand_element_size(d) * weight;
     }
     }
     return 0.0;

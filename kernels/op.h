@@ -91,14 +91,19 @@ typedef enum trn_rand_dist {
     TRN_RAND_NORMAL_F64 = 5,    /* mean, stddev; n even */
     TRN_RAND_LOGNORMAL_F32 = 6, /* exp(normal(mean, stddev)); n even */
     TRN_RAND_LOGNORMAL_F64 = 7, /* exp(normal(mean, stddev)); n even */
+    TRN_RAND_POISSON = 8,       /* uint32, Poisson(lambda) by inversion */
 } trn_rand_dist;
+
+/* The largest lambda a Poisson op accepts (docs/numerics.md, "Poisson"). */
+#define TRN_RAND_POISSON_LAMBDA_MAX 1e8
 
 typedef struct trn_rand_desc {
     trn_rand_dist dist;
     uint64_t seed;
     uint64_t offset; /* raw word of the stream where element 0 starts */
     double mean, stddev;
-    void *dst; /* n elements of the distribution's type */
+    double lambda; /* Poisson: 0 < lambda <= TRN_RAND_POISSON_LAMBDA_MAX */
+    void *dst;     /* n elements of the distribution's type */
     size_t n;
 } trn_rand_desc;
 
@@ -114,7 +119,8 @@ static inline unsigned trn_rand_words_per_element(trn_rand_dist d) {
     case TRN_RAND_LOGNORMAL_F32: return 1;
     case TRN_RAND_UNIFORM_F64:
     case TRN_RAND_NORMAL_F64:
-    case TRN_RAND_LOGNORMAL_F64: return 2;
+    case TRN_RAND_LOGNORMAL_F64:
+    case TRN_RAND_POISSON: return 2;
     }
     return 0;
 }
@@ -125,7 +131,8 @@ static inline size_t trn_rand_element_size(trn_rand_dist d) {
     case TRN_RAND_U32:
     case TRN_RAND_UNIFORM_F32:
     case TRN_RAND_NORMAL_F32:
-    case TRN_RAND_LOGNORMAL_F32: return 4;
+    case TRN_RAND_LOGNORMAL_F32:
+    case TRN_RAND_POISSON: return 4;
     case TRN_RAND_UNIFORM_F64:
     case TRN_RAND_NORMAL_F64:
     case TRN_RAND_LOGNORMAL_F64: return 8;

@@ -9,7 +9,7 @@
  * Random123 (Salmon et al., SC11), and element i of a call's output is made
  * from the words offset + w*i .. offset + w*i + w - 1, where w is 1 for
  * 32-bit results (trnrandGenerate, Uniform, Normal, LogNormal) and 2 for
- * double results. docs/numerics.md gives how each distribution turns its
+ * double results and for Poisson results. docs/numerics.md gives how each distribution turns its
  * words into a value. The output therefore never depends on how the daemon
  * splits the work over its cores.
  *
@@ -130,7 +130,7 @@ trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnran
  * result's size, with room for all of them inside one allocation; otherwise
  * TRNRAND_STATUS_OUT_OF_RANGE. A count of 0 does nothing (outputPtr is not
  * checked). Words consumed per result: 1 for unsigned int and float results,
- * 2 for double results. */
+ * 2 for double results and for trnrandGeneratePoisson. */
 
 /* Raw 32-bit words of the stream, every bit random (curandGenerate). */
 trnrandStatus_t trnrandGenerate(trnrandGenerator_t generator, unsigned int *outputPtr, size_t num);
@@ -154,6 +154,12 @@ trnrandStatus_t trnrandGenerateLogNormal(trnrandGenerator_t generator, float *ou
 /* Log-normally distributed doubles; the rules of trnrandGenerateNormal. */
 trnrandStatus_t trnrandGenerateLogNormalDouble(trnrandGenerator_t generator, double *outputPtr,
                                                size_t n, double mean, double stddev);
+/* Poisson-distributed unsigned ints of mean lambda, by inversion of one
+ * double uniform per result (2 words each, docs/numerics.md): any n.
+ * lambda must be finite, > 0 and <= 1e8 (TRNRAND_STATUS_OUT_OF_RANGE; cuRAND
+ * also refuses lambda <= 0 that way, 1e8 is this implementation's limit). */
+trnrandStatus_t trnrandGeneratePoisson(trnrandGenerator_t generator, unsigned int *outputPtr,
+                                       size_t n, double lambda);
 
 /* Library version, encoded as CURAND_VERSION: major*1000 + minor*100 + patch
  * (100 for 0.1.0). TRNRAND_STATUS_OUT_OF_RANGE when version is NULL. */

@@ -31,6 +31,10 @@
  *                 output type
  *   LOGNORMAL_*   out[2m + e] = exp(mean + stddev * z_e) in double, rounded
  *                 once to the output type
+ *   POISSON       out[i] = k0 + (smallest j with cdf[j] >= u), u = u64f of
+ *                 words 2i, 2i+1 (UNIFORM_F64's element i), cdf the table of
+ *                 rand_poisson_table: the Poisson(lambda) CDF on [k0, k1]
+ *                 from the pmf recurrence, normalised (see there)
  * (word numbers relative to the op's first word, offset). The daemon only
  * sends even n for the normal kinds; for an odd n the kernel still computes
  * the last pair and stores only its z0.
@@ -49,11 +53,14 @@
  * below) and the project's ISO C mode (GCC: -ffp-contract=off), through one
  * call site per distribution, so every element of a process sees the same
  * operations. log, cos, sin and exp come from the C library: the results of
- * the normal kinds are reproducible for a given libm, not across libms.
+ * the normal kinds are reproducible for a given libm, not across libms. The
+ * Poisson table uses only +, *, / and floor (correctly rounded), so Poisson
+ * output is the same on every IEEE-754 machine.
  */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <Random123/philox.h>
 
@@ -126,6 +133,106 @@ static double rand_u64f(uint32_t lo, uint32_t hi) {
     return (double)z * 0x1p-53 + 0x1p-54;
 }
 
+/* ---- Poisson by inversion --------------------------------------------------
+ *
+ * The table of one lambda (0 < lambda <= TRN_RAND_POISSON_LAMBDA_MAX), in
+ * double arithmetic, relative weights w(k) = pmf(k) / pmf(m) around the mode
+ * m = floor(lambda):
+ *     w(m) = 1
+ *     w(k - 1) = w(k) * (k / lambda)          for k = m, m - 1, ..., k0 + 1
+ *     w(k + 1) = w(k) * (lambda / (k + 1))    for k = m, m + 1, ..., k1 - 1
+ * (each bracket one rounded division, then one rounded product). The walk
+ * down stops at k0 = 0 or at the last k whose w(k - 1) would be below
+ * RAND_POISSON_TAIL, the walk up at the last k1 whose w(k1 + 1) would be
+ * below it. Then s_j = w(k0) + ... + w(k0 + j) summed in that order and
+ * cdf[j] = s_j / s_last, so cdf is non-decreasing and its last entry is
+ * exactly 1: every u in (0, 1] finds an index. No exp, log or lgamma is
+ * involved; the normalisation replaces pmf(m). The table depends on lambda
+ * only, so every shard builds the same one. */
+
+/* Weights below this (relative to the mode's) are left out: far below the
+ * 2^-54 grid of u, see docs/numerics.md for the mass that is cut. */
+#define RAND_POISSON_TAIL 0x1p-80
+
+typedef struct rand_poisson {
+    uint32_t k0; /* value of cdf[0] */
+    size_t len;  /* entries: k0 .. k0 + len - 1 */
+    double *cdf; /* malloc'd */
+} rand_poisson;
+
+/* One walk of the recurrence from the mode: steps down (dir < 0) or up,
+ * storing w into out[m - k] or out[k - m] when out is not NULL. Returns the
+ * number of steps taken. */
+static size_t rand_poisson_walk(double lambda, uint32_t m, int dir, double *out) {
+    double w = 1.0;
+    size_t steps = 0;
+    uint64_t k = m;
+    for (;;) {
+        double v;
+        if (dir < 0) {
+            if (k == 0)
+                break;
+            v = w * ((double)k / lambda);
+        } else {
+            v = w * (lambda / (double)(k + 1));
+        }
+        if (v < RAND_POISSON_TAIL)
+            break;
+        w = v;
+        k = dir < 0 ? k - 1 : k + 1;
+        steps++;
+        if (out)
+            out[steps] = w;
+    }
+    return steps;
+}
+
+/* Builds the table of lambda. Returns 0, or -1 when out of memory. */
+static int rand_poisson_table(double lambda, rand_poisson *t) {
+    const uint32_t m = (uint32_t)floor(lambda);
+    const size_t down = rand_poisson_walk(lambda, m, -1, NULL);
+    const size_t up = rand_poisson_walk(lambda, m, 1, NULL);
+    const size_t len = down + 1 + up;
+    double *lo = malloc((down + 1) * sizeof(double)), *cdf = malloc(len * sizeof(double));
+    if (!lo || !cdf) {
+        free(lo);
+        free(cdf);
+        return -1;
+    }
+    /* lo[d] = w(m - d); cdf[down + d] = w(m + d) for now. */
+    lo[0] = 1.0;
+    rand_poisson_walk(lambda, m, -1, lo);
+    cdf[down] = 1.0;
+    rand_poisson_walk(lambda, m, 1, cdf + down);
+    for (size_t d = 1; d <= down; d++)
+        cdf[down - d] = lo[d];
+    free(lo);
+    double s = 0.0;
+    for (size_t j = 0; j < len; j++) {
+        s += cdf[j];
+        cdf[j] = s;
+    }
+    for (size_t j = 0; j < len; j++)
+        cdf[j] /= s;
+    t->k0 = m - (uint32_t)down;
+    t->len = len;
+    t->cdf = cdf;
+    return 0;
+}
+
+/* The smallest k0 + j with cdf[j] >= u (cdf[len - 1] = 1 >= u). */
+static uint32_t rand_poisson_invert(const rand_poisson *t, double u) {
+    size_t lo = 0, hi = t->len - 1;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (t->cdf[mid] >= u)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return t->k0 + (uint32_t)lo;
+}
+
 static int rand_is_f32(trn_rand_dist d) {
     return d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_LOGNORMAL_F32;
 }
@@ -175,6 +282,15 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
     const philox4x32_key_t key = rand_key(d->seed);
     const size_t chunk = RAND_CHUNK_WORDS / w;
     uint32_t buf[RAND_CHUNK_WORDS];
+    rand_poisson pt = {0, 0, NULL};
+    if (d->dist == TRN_RAND_POISSON && lo < hi) {
+        /* The daemon checks the range; a kernel called with a lambda outside
+         * it refuses rather than loop or index out of range. */
+        if (!(d->lambda > 0.0 && d->lambda <= TRN_RAND_POISSON_LAMBDA_MAX))
+            return TRN_KSTATUS_FAILED;
+        if (rand_poisson_table(d->lambda, &pt) != 0)
+            return TRN_KSTATUS_FAILED;
+    }
 
     for (size_t i = lo; i < hi; i += chunk) {
         const size_t cnt = hi - i < chunk ? hi - i : chunk;
@@ -204,7 +320,15 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
             rand_words(key, first, (size_t)w * (cnt + (cnt & 1u)), buf);
             rand_normal_chunk(d, buf, i, cnt);
             break;
+        case TRN_RAND_POISSON: {
+            uint32_t *o = (uint32_t *)d->dst + i;
+            rand_words(key, first, 2 * cnt, buf);
+            for (size_t k = 0; k < cnt; k++)
+                o[k] = rand_poisson_invert(&pt, rand_u64f(buf[2 * k], buf[2 * k + 1]));
+            break;
+        }
         }
     }
+    free(pt.cdf);
     return TRN_KSTATUS_OK;
 }

@@ -34,8 +34,12 @@
  *    standard errors of their expectations (bounds below); log-normal is
  *    exp() of the normal results of the same stream, within the tolerance
  *    derived below;
+ *  - Poisson: each result against the inversion of its uniform double
+ *    through a long double CDF, mean and variance, a split call; in the big
+ *    sharded cases too (lambda 1e4), bitwise across daemons;
  *  - bad input: an odd count for the four normal calls
- *    (TRNRAND_STATUS_LENGTH_NOT_MULTIPLE), stddev <= 0 or not finite, a NULL,
+ *    (TRNRAND_STATUS_LENGTH_NOT_MULTIPLE), stddev <= 0 or not finite, a
+ *    Poisson lambda <= 0, not finite or above 1e8, a NULL,
  *    host, freed, misaligned or too small output, a call past the end of the
  *    stream (TRNRAND_STATUS_OUT_OF_RANGE), unknown and not yet available rng
  *    types (TRNRAND_STATUS_TYPE_ERROR), quasi orderings, NULL and destroyed
@@ -120,7 +124,8 @@ static void ref_words(uint64_t seed, uint64_t off, size_t n, uint32_t *out) {
 
 /* ---- the distributions ------------------------------------------------------- */
 
-typedef enum dist { D_U32, D_UF, D_UD, D_NF, D_ND, D_LF, D_LD, NDIST } dist;
+/* D_PO: trnrandGeneratePoisson, with the `mean` argument as lambda. */
+typedef enum dist { D_U32, D_UF, D_UD, D_NF, D_ND, D_LF, D_LD, D_PO, NDIST } dist;
 
 static const struct {
     const char *name;
@@ -135,6 +140,7 @@ static const struct {
     {"GenerateNormalDouble", 8, 2, 1},
     {"GenerateLogNormal", 4, 1, 1},
     {"GenerateLogNormalDouble", 8, 2, 1},
+    {"GeneratePoisson", 4, 2, 0},
 };
 
 static trnrandStatus_t gen_call(trnrandGenerator_t g, dist d, void *p, size_t n, double mean,
@@ -147,6 +153,7 @@ static trnrandStatus_t gen_call(trnrandGenerator_t g, dist d, void *p, size_t n,
     case D_ND: return trnrandGenerateNormalDouble(g, (double *)p, n, mean, sd);
     case D_LF: return trnrandGenerateLogNormal(g, (float *)p, n, (float)mean, (float)sd);
     case D_LD: return trnrandGenerateLogNormalDouble(g, (double *)p, n, mean, sd);
+    case D_PO: return trnrandGeneratePoisson(g, (unsigned int *)p, n, mean);
     case NDIST: break;
     }
     return TRNRAND_STATUS_INTERNAL_ERROR;
@@ -268,7 +275,7 @@ static void expect_same(dist d, const void *want, const void *got, size_t n, con
     while (memcmp((const char *)want + i * es, (const char *)got + i * es, es) == 0)
         i++;
     long double w, g;
-    if (es == 4 && d != D_U32) {
+    if (es == 4 && d != D_U32 && d != D_PO) {
         w = ((const float *)want)[i];
         g = ((const float *)got)[i];
     } else if (es == 8) {
@@ -530,6 +537,7 @@ static const big_case big[] = {
     {D_ND, ((size_t)1 << 20) + 6, 0x5555, 11, 3.0, 2.0},
     {D_LF, ((size_t)1 << 21) + 6, 0x6666, 7, 0.25, 0.75},
     {D_LD, ((size_t)1 << 20) + 2, 0x7777, 1, -0.5, 0.5},
+    {D_PO, ((size_t)1 << 21) + 3, 0x8888, 3, 1e4, 0}, /* lambda 1e4 */
 };
 enum { NBIG = sizeof(big) / sizeof(big[0]) };
 
@@ -775,6 +783,71 @@ static void expect_offset(trnrandGenerator_t g, uint64_t seed, uint64_t want_off
     assert_int_equal(trnsciFree(dev), trnsciSuccess);
 }
 
+/* Poisson: every result is the inversion of u64f of its two words against
+ * the CDF summed here in long double (pmf recurrence from e^-lambda),
+ * F(k - 1) < u + tol and F(k) >= u - tol (tol 1e-12, far above the
+ * documented error); mean and variance within 6 standard errors (the sample
+ * variance of a Poisson sample has variance about (lambda + 2 lambda^2)/n);
+ * results of a call split in two at an odd place equal one call. */
+static void test_poisson(void **state) {
+    assert_int_equal(init(tr(state)->addr), 0);
+    static const double lambdas[] = {0.5, 7.5, 250.0};
+    for (size_t c = 0; c < sizeof(lambdas) / sizeof(lambdas[0]); c++) {
+        const double lambda = lambdas[c];
+        const params p = {TRNRAND_RNG_PSEUDO_PHILOX4_32_10, 0x9015 + c, 7, 1, 1, lambda, 0};
+        const size_t n = (size_t)1 << 18;
+        unsigned *x = gen_host(D_PO, &p, n);
+        enum { KMAX = 1000 };
+        long double F[KMAX];
+        long double pk = expl(-(long double)lambda), sum = 0;
+        for (int k = 0; k < KMAX; k++) {
+            if (k > 0)
+                pk *= (long double)lambda / k;
+            sum += pk;
+            F[k] = sum;
+        }
+        uint32_t *w = malloc(2 * n * sizeof(*w));
+        assert_non_null(w);
+        ref_words(p.seed, p.offset, 2 * n, w);
+        const long double tol = 1e-12L;
+        long double m = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double u = u64f(w[2 * i], w[2 * i + 1]);
+            const unsigned k = x[i];
+            if (k >= KMAX || !(F[k] >= u - tol && (k == 0 || F[k - 1] < u + tol)))
+                fail_msg("Poisson(%g) result %zu: u = %a gives %u", lambda, i, u, k);
+            m += k;
+        }
+        m /= (long double)n;
+        long double v = 0;
+        for (size_t i = 0; i < n; i++)
+            v += ((long double)x[i] - m) * ((long double)x[i] - m);
+        v /= (long double)(n - 1);
+        const double bm = 6 * sqrt(lambda / (double)n),
+                     bv = 6 * sqrt((lambda + 2 * lambda * lambda) / (double)n);
+        if (fabsl(m - lambda) > bm || fabsl(v - lambda) > bv)
+            fail_msg("Poisson(%g): mean %.9Lg (+- %.3g), variance %.9Lg (+- %.3g)", lambda, m, bm,
+                     v, bv);
+        free(w);
+
+        /* Two calls (split at an odd count) give the same results. */
+        trnrandGenerator_t g = make_gen(&p);
+        unsigned *dev = dev_alloc(D_PO, n);
+        const size_t n1 = 12345;
+        assert_int_equal(trnrandGeneratePoisson(g, dev, n1, lambda), TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnrandGeneratePoisson(g, dev + n1, n - n1, lambda),
+                         TRNRAND_STATUS_SUCCESS);
+        unsigned *y = dev_fetch(D_PO, dev, n);
+        expect_same(D_PO, x, y, n, "Poisson: n1 then n2 vs one call");
+        expect_offset(g, p.seed, p.offset + 2 * n);
+        free(y);
+        free(x);
+        assert_int_equal(trnsciFree(dev), trnsciSuccess);
+        assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+    }
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 static void test_bad_input(void **state) {
     assert_int_equal(init(tr(state)->addr), 0);
     const uint64_t seed = 77;
@@ -802,6 +875,20 @@ static void test_bad_input(void **state) {
     assert_int_equal(trnrandGenerateNormalDouble(g, (double *)dev, 8, INFINITY, 1.0),
                      TRNRAND_STATUS_OUT_OF_RANGE);
     expect_message("mean");
+    /* Poisson lambda <= 0, not finite, or above the 1e8 limit; also with
+     * n = 0 (like the normal kinds' checks). */
+    const double bad_lambda[] = {0.0, -0.0, -1.0, NAN, INFINITY, -INFINITY, 1.5e8};
+    for (size_t i = 0; i < sizeof(bad_lambda) / sizeof(bad_lambda[0]); i++) {
+        assert_int_equal(trnrandGeneratePoisson(g, (unsigned *)dev, 7, bad_lambda[i]),
+                         TRNRAND_STATUS_OUT_OF_RANGE);
+        expect_message("lambda");
+        expect_message("trnrandGeneratePoisson");
+        assert_int_equal(trnrandGeneratePoisson(g, (unsigned *)dev, 0, bad_lambda[i]),
+                         TRNRAND_STATUS_OUT_OF_RANGE);
+    }
+    assert_int_equal(trnrandGeneratePoisson(g, (unsigned *)(dev + 2), 4, 1.0),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("multiple of the result size");
 
     /* Output pointers: NULL, host memory, misaligned, too small, freed. */
     assert_int_equal(trnrandGenerate(g, NULL, 4), TRNRAND_STATUS_OUT_OF_RANGE);
@@ -1002,6 +1089,8 @@ int main(void) {
         ON(test_normal, grpc),
         ON(test_lognormal, local),
         ON(test_lognormal, grpc),
+        ON(test_poisson, local),
+        ON(test_poisson, grpc),
         ON(test_bad_input, local),
         ON(test_bad_input, grpc),
         ONCE(test_no_daemon),

@@ -36,7 +36,24 @@
  *    added for the float grid (the CDF rises at most ~2^-21 between
  *    neighbouring float outputs) and the truncated normal tail (u1 >= 2^-33,
  *    mass <= 2^-33).
+ *  - Poisson (inversion of UNIFORM_F64's u): every element of many calls
+ *    against an independent reference CDF computed here in long double (pmf
+ *    recurrence from k = 0 with a running binary exponent, normalised), for
+ *    lambda from 1e-3 to the limit 1e8: the returned k must satisfy
+ *    F(k-1) < u + tol and F(k) >= u - tol with tol the accuracy bound of
+ *    docs/numerics.md, 4 L 2^-53 + 2^-80, L = 21.1 sqrt(lambda) + 30; and how
+ *    many differ from the reference inversion at all is printed (expected 0).
+ *    Shards 1/2/3/7/64 and call splits bitwise; mean within 5 sqrt(lambda/n),
+ *    variance within 5 sqrt((lambda + 2 lambda^2)/n) (Var(s^2) of a Poisson
+ *    sample is (mu4 - sigma^4 (n-3)/(n-1))/n, mu4 = lambda + 3 lambda^2);
+ *    Kolmogorov-Smirnov at every integer against the exact CDF with the same
+ *    DKW critical value (conservative for a discrete law); and a chi-square
+ *    test over cells of expected count >= 50 (tails pooled) at alpha = 1e-6,
+ *    critical value from the Wilson-Hilferty approximation
+ *    df (1 - 2/(9 df) + z sqrt(2/(9 df)))^3 with z = 4.7534 (upper 1e-6
+ *    normal quantile), plus 10% for the approximation.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -613,6 +630,266 @@ static void test_kolmogorov_smirnov(void **state) {
     }
 }
 
+/* ---- Poisson -------------------------------------------------------------- */
+
+static const double POISSON_LAMBDAS[] = {1e-3, 0.5, 1.0, 7.5, 30.0, 100.0, 1e4, 1e6, 1e8};
+#define NPOISSON (sizeof(POISSON_LAMBDAS) / sizeof(POISSON_LAMBDAS[0]))
+
+/* The reference CDF F(k) of Poisson(lambda) for k in [lo, lo + len), in
+ * long double: p(k) / p(0) = prod_{j<=k} lambda / j from k = 0, kept as a
+ * mantissa and a binary exponent (rescaled by 2^1000 whenever it leaves
+ * [2^-1000, 2^1000]), brought to one exponent inside the window, summed and
+ * normalised. The window is lambda -+ (40 sqrt(lambda) + 200): the mass
+ * outside is below 1e-300. */
+typedef struct pref {
+    size_t lo, len;
+    long double *F;
+} pref;
+
+static pref poisson_ref(double lambda) {
+    const double sd = sqrt(lambda);
+    const size_t hi = (size_t)(lambda + 40 * sd + 200);
+    const size_t lo = lambda - 40 * sd - 200 > 0 ? (size_t)(lambda - 40 * sd - 200) : 0;
+    pref r = {lo, hi - lo + 1, NULL};
+    r.F = malloc(r.len * sizeof(long double));
+    long *ex = malloc(r.len * sizeof(long));
+    assert_non_null(r.F);
+    assert_non_null(ex);
+    long double mant = 1.0L;
+    long e = 0, emax = LONG_MIN;
+    for (size_t k = 0; k <= hi; k++) {
+        if (k > 0)
+            mant *= (long double)lambda / (long double)k;
+        if (mant > 0x1p1000L) {
+            mant = ldexpl(mant, -1000);
+            e += 1000;
+        } else if (mant < 0x1p-1000L) {
+            mant = ldexpl(mant, 1000);
+            e -= 1000;
+        }
+        if (k >= lo) {
+            r.F[k - lo] = mant;
+            ex[k - lo] = e;
+            if (e > emax)
+                emax = e;
+        }
+    }
+    long double sum = 0.0L;
+    for (size_t j = 0; j < r.len; j++) {
+        const long d = ex[j] - emax;
+        sum += d < -20000 ? 0.0L : ldexpl(r.F[j], (int)d);
+        r.F[j] = sum;
+    }
+    for (size_t j = 0; j < r.len; j++)
+        r.F[j] /= sum;
+    free(ex);
+    return r;
+}
+
+/* F(k) of the reference (k may be -1). */
+static long double pref_F(const pref *r, long long k) {
+    if (k < (long long)r->lo)
+        return 0.0L;
+    if (k >= (long long)(r->lo + r->len))
+        return 1.0L;
+    return r->F[k - (long long)r->lo];
+}
+
+/* The smallest k with F(k) >= u. */
+static long long pref_invert(const pref *r, double u) {
+    size_t a = 0, b = r->len - 1;
+    while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        if (r->F[mid] >= (long double)u)
+            b = mid;
+        else
+            a = mid + 1;
+    }
+    return (long long)(r->lo + a);
+}
+
+/* The accuracy bound of docs/numerics.md on |F^(k) - F(k)|. */
+static double poisson_tol(double lambda) {
+    return 4.0 * (21.1 * sqrt(lambda) + 30.0) * 0x1p-53 + 0x1p-80;
+}
+
+static trn_rand_desc poisson_desc(double lambda, uint64_t seed, uint64_t offset, size_t n) {
+    trn_rand_desc d = mkdesc(TRN_RAND_POISSON, seed, offset, n);
+    d.mean = 0.0;
+    d.stddev = 0.0;
+    d.lambda = lambda;
+    return d;
+}
+
+static void test_poisson_vs_reference(void **state) {
+    (void)state;
+    static const uint64_t offsets[] = {0, 3, ((uint64_t)1 << 40) + 1};
+    const size_t n = 20000;
+    for (size_t c = 0; c < NPOISSON; c++) {
+        const double lambda = POISSON_LAMBDAS[c];
+        const pref r = poisson_ref(lambda);
+        const double tol = poisson_tol(lambda);
+        size_t differ = 0;
+        double maxgap = 0.0;
+        for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
+            const trn_rand_desc d = poisson_desc(lambda, 0xC0FFEEull + c, offsets[o], n);
+            uint32_t *x = (uint32_t *)run_all(d, 3);
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t j = d.offset + 2 * (uint64_t)i;
+                const double u = ref_u64f(ref_word(d.seed, j), ref_word(d.seed, j + 1));
+                const long long k = x[i];
+                if (!(pref_F(&r, k) >= (long double)u - tol &&
+                      pref_F(&r, k - 1) < (long double)u + tol))
+                    fail_msg("lambda %g element %zu: u = %a gives %lld, but F(k-1) = %.20Lg, "
+                             "F(k) = %.20Lg (tol %g)",
+                             lambda, i, u, k, pref_F(&r, k - 1), pref_F(&r, k), tol);
+                const long long want = pref_invert(&r, u);
+                if (k != want) {
+                    differ++;
+                    const double gap = (double)fabsl(pref_F(&r, k < want ? k : want) - u);
+                    if (gap > maxgap)
+                        maxgap = gap;
+                }
+            }
+            free(x);
+        }
+        print_message("poisson lambda %g: %zu of %zu differ from the long double inversion "
+                      "(largest |F - u| among them %g, tol %g)\n",
+                      lambda, differ, 3 * n, maxgap, tol);
+        /* A difference needs u within tol of a CDF value: probability
+         * <= 2 tol per element, under 1e-5 over all of them. */
+        assert_int_equal(differ, 0);
+        free(r.F);
+    }
+}
+
+static void test_poisson_shards_and_splits(void **state) {
+    (void)state;
+    static const size_t counts[] = {1, 2, 3, 17, 513, 1001, 2049};
+    static const int nshards[] = {2, 3, 7, 64};
+    static const double lambdas[] = {1e-3, 7.5, 1e4, 1e8};
+    for (size_t l = 0; l < sizeof(lambdas) / sizeof(lambdas[0]); l++)
+        for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+            const trn_rand_desc d = poisson_desc(lambdas[l], 77 + c, 5, counts[c]);
+            unsigned char *one = run_all(d, 1);
+            for (size_t t = 0; t < sizeof(nshards) / sizeof(nshards[0]); t++) {
+                unsigned char *many = run_all(d, nshards[t]);
+                assert_memory_equal(one, many, d.n * 4);
+                free(many);
+            }
+            free(one);
+        }
+    const size_t n = 3001;
+    static const size_t cuts[] = {1, 2, 3, 511, 512, 513, 1000, 3000};
+    for (size_t l = 0; l < sizeof(lambdas) / sizeof(lambdas[0]); l++) {
+        const trn_rand_desc d = poisson_desc(lambdas[l], 4242, 11, n);
+        unsigned char *whole = run_all(d, 1);
+        for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]); c++) {
+            trn_rand_desc a = d, b = d;
+            a.n = cuts[c];
+            b.n = n - cuts[c];
+            b.offset = d.offset + 2 * cuts[c];
+            unsigned char *pa = run_all(a, 2), *pb = run_all(b, 7);
+            assert_memory_equal(pa, whole, a.n * 4);
+            assert_memory_equal(pb, whole + a.n * 4, b.n * 4);
+            free(pa);
+            free(pb);
+        }
+        free(whole);
+    }
+    /* A bad lambda reaching the kernel fails instead of looping; n = 0 is a
+     * no-op whatever lambda is. */
+    uint32_t sink[4];
+    static const double bad[] = {0.0, -1.0, NAN, INFINITY, 2e8};
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+        trn_rand_desc d = poisson_desc(bad[b], 1, 0, 4);
+        d.dst = sink;
+        assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+        d.n = 0;
+        d.dst = NULL;
+        assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+    }
+}
+
+/* Wilson-Hilferty upper quantile of chi-square(df) at alpha = 1e-6. */
+static double chi2_crit(double df) {
+    const double z = 4.7534, a = 2.0 / (9.0 * df);
+    const double c = 1.0 - a + z * sqrt(a);
+    return df * c * c * c;
+}
+
+static void test_poisson_statistics(void **state) {
+    (void)state;
+    for (size_t c = 0; c < NPOISSON; c++) {
+        const double lambda = POISSON_LAMBDAS[c];
+        const size_t n = NSTAT;
+        const trn_rand_desc d = poisson_desc(lambda, 0x5747ull + c, 1, n);
+        uint32_t *x = (uint32_t *)run_all(d, 4);
+        const pref r = poisson_ref(lambda);
+
+        /* Moments. */
+        double s = 0.0;
+        for (size_t i = 0; i < n; i++)
+            s += x[i];
+        const double mean = s / (double)n;
+        double ss = 0.0;
+        for (size_t i = 0; i < n; i++)
+            ss += ((double)x[i] - mean) * ((double)x[i] - mean);
+        const double var = ss / (double)(n - 1);
+        assert_true(fabs(mean - lambda) <= 5.0 * sqrt(lambda / (double)n));
+        assert_true(fabs(var - lambda) <= 5.0 * sqrt((lambda + 2.0 * lambda * lambda) / (double)n));
+
+        /* Counts per value in the reference window (x outside it: fail). */
+        size_t *cnt = calloc(r.len, sizeof(size_t));
+        assert_non_null(cnt);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(x[i] >= r.lo && x[i] < r.lo + r.len);
+            cnt[x[i] - r.lo]++;
+        }
+        /* Kolmogorov-Smirnov at every integer of the window. */
+        double dks = 0.0;
+        size_t below = 0;
+        for (size_t j = 0; j < r.len; j++) {
+            below += cnt[j];
+            const double g = fabs((double)below / (double)n - (double)r.F[j]);
+            if (g > dks)
+                dks = g;
+        }
+        assert_true(dks < ks_crit(n));
+
+        /* Chi-square over cells of expected count >= 50: cells are grown
+         * from the left until they reach it, the last one absorbs the
+         * rest of the window. */
+        double chi2 = 0.0, cell_p = 0.0, cell_o = 0.0, prevF = 0.0;
+        int cells = 0;
+        for (size_t j = 0; j < r.len; j++) {
+            const double Fj = (double)r.F[j];
+            cell_p += Fj - prevF;
+            prevF = Fj;
+            cell_o += (double)cnt[j];
+            const double rest = 1.0 - Fj;
+            if (j + 1 == r.len || (cell_p * (double)n >= 50.0 && rest * (double)n >= 50.0)) {
+                if (j + 1 == r.len)
+                    cell_p += 1.0 - Fj; /* mass past the window, < 1e-300 */
+                const double e = cell_p * (double)n;
+                chi2 += (cell_o - e) * (cell_o - e) / e;
+                cells++;
+                cell_p = 0.0;
+                cell_o = 0.0;
+            }
+        }
+        const double df = cells > 1 ? cells - 1 : 1;
+        print_message("poisson lambda %g: mean %.6g var %.6g KS %.3g (crit %.3g) chi2 %.1f on "
+                      "%d cells (crit %.1f)\n",
+                      lambda, mean, var, dks, ks_crit(n), chi2, cells, 1.1 * chi2_crit(df));
+        if (cells > 1)
+            assert_true(chi2 < 1.1 * chi2_crit(df));
+        free(cnt);
+        free(r.F);
+        free(x);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_philox_kat),
@@ -626,6 +903,9 @@ int main(void) {
         cmocka_unit_test(test_uniform_range),
         cmocka_unit_test(test_moments),
         cmocka_unit_test(test_kolmogorov_smirnov),
+        cmocka_unit_test(test_poisson_vs_reference),
+        cmocka_unit_test(test_poisson_shards_and_splits),
+        cmocka_unit_test(test_poisson_statistics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -846,8 +846,10 @@ static void rand_init(rand_msg *q, Trnsci__V1__RandDistribution dist, uint64_t b
 
 /* Rules (curandGenerate*): output of count elements of the distribution's
  * type inside one buffer, aligned to the element size; normal and log-normal
- * counts even (Box-Muller pairs), stddev > 0, mean and stddev finite; the
- * call must not run past word 2^64 - 1 of the stream; a known distribution. */
+ * counts even (Box-Muller pairs), stddev > 0, mean and stddev finite; a
+ * Poisson lambda finite, > 0 and <= TRN_RAND_POISSON_LAMBDA_MAX (any count,
+ * 2 words and 4 bytes per element); the call must not run past word
+ * 2^64 - 1 of the stream; a known distribution. */
 static void test_rand(void **state) {
     fx *f = *state;
     const uint64_t X = alloc(f->s1, 64);
@@ -877,6 +879,34 @@ static void test_rand(void **state) {
     rand_init(&q, RAND(NORMAL_F64), X, 0, 2);
     q.r.mean = NAN;
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "mean");
+    /* Poisson: 16 uint32 fill the 64 bytes; odd counts are fine. */
+    rand_init(&q, RAND(POISSON), X, 0, 16);
+    q.r.lambda = 7.5;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.dist, TRN_RAND_POISSON);
+    assert_true(f->desc.u.rand.lambda == 7.5);
+    assert_int_equal(f->desc.u.rand.n, 16);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(POISSON), X, 4, 15);
+    q.r.lambda = TRN_RAND_POISSON_LAMBDA_MAX;
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(POISSON), X, 4, 16); /* 4 bytes short */
+    q.r.lambda = 1.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+    static const double bad_lambda[] = {
+        0.0, -0.0, -1.0, NAN, INFINITY, -INFINITY, TRN_RAND_POISSON_LAMBDA_MAX * (1 + 0x1p-52)};
+    for (size_t b = 0; b < sizeof(bad_lambda) / sizeof(bad_lambda[0]); b++) {
+        rand_init(&q, RAND(POISSON), X, 0, 4);
+        q.r.lambda = bad_lambda[b];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lambda");
+    }
+    rand_init(&q, RAND(POISSON), X, 0, 4); /* lambda left at 0 */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lambda");
+    rand_init(&q, RAND(POISSON), X, 0, 4);
+    q.r.lambda = 3.0;
+    q.r.offset = UINT64_MAX - 7; /* 8 words from here would reach 2^64 */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
     rand_init(&q, RAND(U32), X, 0, 4);
     q.r.offset = UINT64_MAX - 2; /* 4 words from here would pass 2^64 */
     expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
