@@ -1,7 +1,8 @@
 /*
  * rand.c — trnrand: generators and the generation calls.
  *
- * A generator is client state only (type, seed, offset, ordering, stream);
+ * A generator is client state only (type, seed, offset, ordering, stream,
+ * and the dimensions of a Sobol generator);
  * each generation call checks its arguments, resolves the output pointer
  * through the pointer table, queues one RandGenerateOp at the current offset
  * on the generator's stream and, once the daemon has accepted it, advances
@@ -32,6 +33,7 @@ typedef struct rand_gen {
     uint64_t seed, offset;
     trnrandRngType_t type;
     trnrandOrdering_t ordering;
+    uint32_t dims; /* Sobol generators: 1 .. TRNRAND_SOBOL32_MAX_DIMENSIONS */
     unsigned refs; /* the registry's + calls in progress; under reg_lock */
 } rand_gen;
 
@@ -131,6 +133,12 @@ static const char *rng_name(trnrandRngType_t t) {
     return NULL;
 }
 
+/* A Sobol generator (the stored type, after CreateGenerator resolved the
+ * defaults). */
+static int is_quasi(trnrandRngType_t t) {
+    return t == TRNRAND_RNG_QUASI_SOBOL32 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32;
+}
+
 trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRngType_t rng_type) {
     if (!generator) {
         trn_fail(trnsciErrorInvalidValue, "trnrandCreateGenerator: generator is NULL");
@@ -144,10 +152,19 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
                  (int)rng_type);
         return TRNRAND_STATUS_TYPE_ERROR;
     }
-    if (rng_type != TRNRAND_RNG_PSEUDO_DEFAULT && rng_type != TRNRAND_RNG_PSEUDO_PHILOX4_32_10) {
+    trnrandRngType_t type;
+    switch (rng_type) {
+    case TRNRAND_RNG_PSEUDO_DEFAULT:
+    case TRNRAND_RNG_PSEUDO_PHILOX4_32_10: type = TRNRAND_RNG_PSEUDO_PHILOX4_32_10; break;
+    case TRNRAND_RNG_QUASI_DEFAULT: /* cuRAND's quasi default is SOBOL32 too */
+    case TRNRAND_RNG_QUASI_SOBOL32: type = TRNRAND_RNG_QUASI_SOBOL32; break;
+    case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32; break;
+    default:
         trn_fail(trnsciErrorNotSupported,
-                 "trnrandCreateGenerator: %s is not available yet; the only generator is "
-                 "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT)",
+                 "trnrandCreateGenerator: %s is not available yet; the generators are "
+                 "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT), "
+                 "TRNRAND_RNG_QUASI_SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT) and "
+                 "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32",
                  name);
         return TRNRAND_STATUS_TYPE_ERROR;
     }
@@ -160,8 +177,9 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
         trn_fail(trnsciErrorMemoryAllocation, "trnrandCreateGenerator: out of memory");
         return TRNRAND_STATUS_ALLOCATION_FAILED;
     }
-    g->type = TRNRAND_RNG_PSEUDO_PHILOX4_32_10;
-    g->ordering = TRNRAND_ORDERING_PSEUDO_DEFAULT;
+    g->type = type;
+    g->ordering = is_quasi(type) ? TRNRAND_ORDERING_QUASI_DEFAULT : TRNRAND_ORDERING_PSEUDO_DEFAULT;
+    g->dims = 1;
     g->refs = 1;
     pthread_mutex_lock(&reg_lock);
     if (reg_len == reg_cap) {
@@ -228,7 +246,40 @@ trnrandStatus_t trnrandSetStream(trnrandGenerator_t generator, trnsciStream_t st
 
 trnrandStatus_t trnrandSetPseudoRandomGeneratorSeed(trnrandGenerator_t generator,
                                                     unsigned long long seed) {
-    WITH_GEN(generator, "trnrandSetPseudoRandomGeneratorSeed", g->seed = (uint64_t)seed);
+    int quasi = 0;
+    WITH_GEN(generator, "trnrandSetPseudoRandomGeneratorSeed", {
+        quasi = is_quasi(g->type);
+        if (!quasi)
+            g->seed = (uint64_t)seed;
+    });
+    if (quasi) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "trnrandSetPseudoRandomGeneratorSeed: a quasi-random generator has no seed");
+        return TRNRAND_STATUS_TYPE_ERROR;
+    }
+    trn_ok();
+    return TRNRAND_STATUS_SUCCESS;
+}
+
+trnrandStatus_t trnrandSetQuasiRandomGeneratorDimensions(trnrandGenerator_t generator,
+                                                         unsigned int num_dimensions) {
+    const char *fn = "trnrandSetQuasiRandomGeneratorDimensions";
+    const int in_range = num_dimensions >= 1 && num_dimensions <= TRNRAND_SOBOL32_MAX_DIMENSIONS;
+    int quasi = 0;
+    WITH_GEN(generator, fn, {
+        quasi = is_quasi(g->type);
+        if (quasi && in_range)
+            g->dims = (uint32_t)num_dimensions;
+    });
+    if (!quasi) {
+        trn_fail(trnsciErrorInvalidValue, "%s: the generator is not a quasi-random generator", fn);
+        return TRNRAND_STATUS_TYPE_ERROR;
+    }
+    if (!in_range) {
+        trn_fail(trnsciErrorInvalidValue, "%s: num_dimensions must be 1 .. %d, got %u", fn,
+                 TRNRAND_SOBOL32_MAX_DIMENSIONS, num_dimensions);
+        return TRNRAND_STATUS_OUT_OF_RANGE;
+    }
     trn_ok();
     return TRNRAND_STATUS_SUCCESS;
 }
@@ -240,26 +291,30 @@ trnrandStatus_t trnrandSetGeneratorOffset(trnrandGenerator_t generator, unsigned
 }
 
 trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnrandOrdering_t order) {
+    int pseudo_order = 0;
     switch (order) {
     case TRNRAND_ORDERING_PSEUDO_BEST:
     case TRNRAND_ORDERING_PSEUDO_DEFAULT:
     case TRNRAND_ORDERING_PSEUDO_SEEDED:
     case TRNRAND_ORDERING_PSEUDO_LEGACY:
-    case TRNRAND_ORDERING_PSEUDO_DYNAMIC: break;
-    default: {
-        rand_gen *g = acquire(generator, "trnrandSetGeneratorOrdering");
-        if (!g)
-            return TRNRAND_STATUS_NOT_INITIALIZED;
-        release(g);
+    case TRNRAND_ORDERING_PSEUDO_DYNAMIC: pseudo_order = 1; break;
+    case TRNRAND_ORDERING_QUASI_DEFAULT: break;
+    default: pseudo_order = -1; break;
+    }
+    int ok = 0;
+    WITH_GEN(generator, "trnrandSetGeneratorOrdering", {
+        ok = pseudo_order >= 0 && pseudo_order == !is_quasi(g->type);
+        if (ok)
+            g->ordering = order;
+    });
+    if (!ok) {
         trn_fail(trnsciErrorInvalidValue,
-                 "trnrandSetGeneratorOrdering: ordering %d is not one of a pseudo-random "
-                 "generator's (TRNRAND_ORDERING_PSEUDO_BEST, _DEFAULT, _SEEDED, _LEGACY, "
-                 "_DYNAMIC)",
+                 "trnrandSetGeneratorOrdering: ordering %d is not one of this generator's "
+                 "(pseudo-random: TRNRAND_ORDERING_PSEUDO_BEST, _DEFAULT, _SEEDED, _LEGACY, "
+                 "_DYNAMIC; quasi-random: TRNRAND_ORDERING_QUASI_DEFAULT)",
                  (int)order);
         return TRNRAND_STATUS_OUT_OF_RANGE;
     }
-    }
-    WITH_GEN(generator, "trnrandSetGeneratorOrdering", g->ordering = order);
     trn_ok();
     return TRNRAND_STATUS_SUCCESS;
 }
@@ -347,8 +402,23 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
     rand_gen *g = acquire(generator, fn);
     if (!g)
         return TRNRAND_STATUS_NOT_INITIALIZED;
+    /* type never changes after creation; dims is read under the lock below
+     * and checked here from a snapshot. */
+    const int quasi = is_quasi(g->type);
+    pthread_mutex_lock(&g->lock);
+    const uint32_t dims = g->dims;
+    pthread_mutex_unlock(&g->lock);
     trnrandStatus_t st = TRNRAND_STATUS_SUCCESS;
-    if (d->normal && n % 2 != 0) {
+    if (quasi && d->poisson) {
+        trn_fail(trnsciErrorNotSupported,
+                 "%s: Poisson results are not available from a quasi-random generator", fn);
+        st = TRNRAND_STATUS_TYPE_ERROR;
+    } else if (quasi && n % dims != 0) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "%s: n = %zu is not a multiple of the generator's %u dimensions", fn, n,
+                 (unsigned)dims);
+        st = TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
+    } else if (!quasi && d->normal && n % 2 != 0) {
         trn_fail(trnsciErrorInvalidValue,
                  "%s: n = %zu is odd; normal and log-normal results come in Box-Muller pairs, "
                  "so n must be even",
@@ -382,9 +452,24 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         return TRNRAND_STATUS_OUT_OF_RANGE;
     }
     pthread_mutex_lock(&g->lock);
-    /* n fits in the allocation, so n * words cannot overflow. */
-    const uint64_t used = (uint64_t)n * d->words;
-    if (g->offset > UINT64_MAX - used) {
+    /* n fits in the allocation, so n * words cannot overflow. A Sobol call
+     * uses n / dims points of each dimension, of 2^32. */
+    const uint64_t used = quasi ? (uint64_t)(n / g->dims) : (uint64_t)n * d->words;
+    if (quasi && (n % g->dims != 0 || g->offset > (UINT64_C(1) << 32) ||
+                  used > (UINT64_C(1) << 32) - g->offset)) {
+        if (n % g->dims != 0) { /* dimensions changed since the check above */
+            trn_fail(trnsciErrorInvalidValue,
+                     "%s: n = %zu is not a multiple of the generator's %u dimensions", fn, n,
+                     (unsigned)g->dims);
+            st = TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
+        } else {
+            trn_fail(trnsciErrorInvalidValue,
+                     "%s: %llu points per dimension from offset %llu run past the 2^32 points "
+                     "of a Sobol32 generator",
+                     fn, (unsigned long long)used, (unsigned long long)g->offset);
+            st = TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+    } else if (!quasi && g->offset > UINT64_MAX - used) {
         trn_fail(trnsciErrorInvalidValue,
                  "%s: %zu results of %u words from offset %llu run past the end of the stream "
                  "(offset + words must stay below 2^64)",
@@ -398,6 +483,12 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         r.mean = d->normal ? mean : 0.0;
         r.stddev = d->normal ? stddev : 0.0;
         r.lambda = d->poisson ? mean : 0.0;
+        if (quasi) {
+            r.generator = g->type == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32
+                              ? TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL32
+                              : TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SOBOL32;
+            r.dimensions = g->dims;
+        }
         r.dst = &dst;
         r.count = (uint64_t)n;
         Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;

@@ -20,11 +20,16 @@ double trn_op_cost(const trn_op_desc *op) {
          * byte counts 8. A Poisson byte took 2.4x (lambda 1e-3) to 25x
          * (lambda 1e8) the time of a raw-word byte (a table binary search
          * per element, deeper and less cache-friendly as lambda grows;
-         * x6 at 7.5, x8 at 100, x14 at 1e4, x20 at 1e6), so it counts 16. */
+         * x6 at 7.5, x8 at 100, x14 at 1e4, x20 at 1e6), so it counts 16.
+         * Sobol ops (one XOR per element) made raw words and uniforms at
+         * 0.85-1.7 GB/s on one core, weight 1, but their normals, an inverse
+         * CDF per element (log, sqrt, exp and erf or erfc), only 0.07 (F32)
+         * to 0.15 (F64) GB/s, so a Sobol normal byte counts 12. */
         const trn_rand_dist d = op->u.rand.dist;
-        const int boxmuller = d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_NORMAL_F64 ||
-                              d == TRN_RAND_LOGNORMAL_F32 || d == TRN_RAND_LOGNORMAL_F64;
-        const double weight = boxmuller ? 8.0 : d == TRN_RAND_POISSON ? 16.0 : 1.0;
+        const int normal = d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_NORMAL_F64 ||
+                           d == TRN_RAND_LOGNORMAL_F32 || d == TRN_RAND_LOGNORMAL_F64;
+        const double normal_weight = op->u.rand.gen == TRN_RAND_PHILOX ? 8.0 : 12.0;
+        const double weight = normal ? normal_weight : d == TRN_RAND_POISSON ? 16.0 : 1.0;
         return (double)op->u.rand.n * (double)trn_rand_element_size(d) * weight;
     }
     }

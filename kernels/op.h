@@ -97,10 +97,29 @@ typedef enum trn_rand_dist {
 /* The largest lambda a Poisson op accepts (docs/numerics.md, "Poisson"). */
 #define TRN_RAND_POISSON_LAMBDA_MAX 1e8
 
+/* The generator behind an op. TRN_RAND_PHILOX is the stream above. The Sobol
+ * generators (docs/numerics.md, "Sobol32") make `dims` dimensions of 32-bit
+ * Sobol points: n is a multiple of dims, element i is point
+ * offset + i % (n/dims) of dimension i / (n/dims) (cuRAND's dimension-major
+ * layout), offset counts points and offset + n/dims <= 2^32. Every element
+ * is a function of (dimension, point index) alone. Sobol ops take U32,
+ * UNIFORM_* and (LOG)NORMAL_* (by the inverse normal CDF, any n); seed is
+ * not used; POISSON is not available. */
+typedef enum trn_rand_gen {
+    TRN_RAND_PHILOX = 0,
+    TRN_RAND_SOBOL32 = 1,
+    TRN_RAND_SCRAMBLED_SOBOL32 = 2, /* each dimension XORed with a constant */
+} trn_rand_gen;
+
+/* Dimensions of the Sobol direction-number table (kernels/cpu/sobol.h). */
+#define TRN_SOBOL_MAX_DIMS 1024
+
 typedef struct trn_rand_desc {
     trn_rand_dist dist;
+    trn_rand_gen gen;
+    uint32_t dims; /* Sobol: 1 .. TRN_SOBOL_MAX_DIMS; Philox: unused */
     uint64_t seed;
-    uint64_t offset; /* raw word of the stream where element 0 starts */
+    uint64_t offset; /* Philox: raw word where element 0 starts; Sobol: point */
     double mean, stddev;
     double lambda; /* Poisson: 0 < lambda <= TRN_RAND_POISSON_LAMBDA_MAX */
     void *dst;     /* n elements of the distribution's type */

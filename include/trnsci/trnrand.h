@@ -2,8 +2,8 @@
  * trnrand.h — random number generation (the cuRAND host API analog).
  *
  * A generator is created for one algorithm, given a seed and an offset, and
- * fills device memory with numbers from its stream. Today the only algorithm
- * is Philox4x32-10, a counter-based generator: raw 32-bit word j of the
+ * fills device memory with numbers from its stream. The pseudo-random
+ * algorithm is Philox4x32-10, a counter-based generator: raw 32-bit word j of the
  * stream of seed s is element j mod 4 of philox4x32_10(counter
  * {lo32(j/4), hi32(j/4), 0, 0}, key {lo32(s), hi32(s)}), the function of
  * Random123 (Salmon et al., SC11), and element i of a call's output is made
@@ -12,6 +12,16 @@
  * double results and for Poisson results. docs/numerics.md gives how each distribution turns its
  * words into a value. The output therefore never depends on how the daemon
  * splits the work over its cores.
+ *
+ * The quasi-random algorithms are Sobol32 and scrambled Sobol32 with Joe &
+ * Kuo's direction numbers (docs/numerics.md, "Sobol32"): a generator of d
+ * dimensions (trnrandSetQuasiRandomGeneratorDimensions, default 1) writes n
+ * results, n a multiple of d, dimension-major as cuRAND does: the first n/d
+ * results are points offset .. offset + n/d - 1 of dimension 0, the next n/d
+ * those of dimension 1, and so on. Its offset counts points per dimension
+ * and advances by n/d per call; a call must stay inside the 2^32 points
+ * (offset + n/d <= 2^32). Every point is computed from its own index, so
+ * the output does not depend on the split over cores either.
  *
  * The generator's state (seed, offset) lives in this process, as cuRAND's
  * host API keeps it on the host: each generation call queues one op on the
@@ -48,7 +58,7 @@ typedef enum trnrandStatus {
     TRNRAND_STATUS_ALLOCATION_FAILED = 102,   /* out of memory, or a daemon queue/stream limit */
     TRNRAND_STATUS_TYPE_ERROR = 103,          /* rng type unknown or not available yet */
     TRNRAND_STATUS_OUT_OF_RANGE = 104,        /* a bad argument (see each call) */
-    TRNRAND_STATUS_LENGTH_NOT_MULTIPLE = 105, /* an odd count for a normal distribution */
+    TRNRAND_STATUS_LENGTH_NOT_MULTIPLE = 105, /* odd normal count; quasi: n % dimensions */
     TRNRAND_STATUS_DOUBLE_PRECISION_REQUIRED = 106, /* not returned */
     TRNRAND_STATUS_LAUNCH_FAILURE = 201,            /* the daemon could not queue the op */
     TRNRAND_STATUS_PREEXISTING_FAILURE = 202,       /* the daemon went away or ended the session */
@@ -57,9 +67,10 @@ typedef enum trnrandStatus {
     TRNRAND_STATUS_INTERNAL_ERROR = 999,
 } trnrandStatus_t;
 
-/* Values are those of curandRngType_t. Only the Philox generator is
- * available today: TRNRAND_RNG_PSEUDO_DEFAULT selects it (cuRAND's default
- * is XORWOW). The other types are TRNRAND_STATUS_TYPE_ERROR for now. */
+/* Values are those of curandRngType_t. The available generators are
+ * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
+ * SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND) and
+ * SCRAMBLED_SOBOL32. The other types are TRNRAND_STATUS_TYPE_ERROR for now. */
 typedef enum trnrandRngType {
     TRNRAND_RNG_TEST = 0,             /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
     TRNRAND_RNG_PSEUDO_DEFAULT = 100, /* here: PHILOX4_32_10 */
@@ -77,7 +88,8 @@ typedef enum trnrandRngType {
 
 /* Values are those of curandOrdering_t. The Philox stream's output does not
  * depend on the ordering: every pseudo-random ordering gives the stream
- * defined above. */
+ * defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
+ * only (their default). */
 typedef enum trnrandOrdering {
     TRNRAND_ORDERING_PSEUDO_BEST = 100,
     TRNRAND_ORDERING_PSEUDO_DEFAULT = 101,
@@ -90,13 +102,20 @@ typedef enum trnrandOrdering {
 /* A generator (curandGenerator_t). Opaque: a handle, not a memory address. */
 typedef struct trnrandGenerator_st *trnrandGenerator_t;
 
-/* Creates a generator of type rng_type with seed 0, offset 0, ordering
- * TRNRAND_ORDERING_PSEUDO_DEFAULT and the default stream, and initialises
- * the runtime (connecting to the daemon) if it is not yet.
- * TRNRAND_RNG_PSEUDO_DEFAULT and TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the
- * Philox4x32-10 generator. Any other pseudo-random or quasi-random type gives
- * TRNRAND_STATUS_TYPE_ERROR (not available yet), as does a value that is not
- * a trnrandRngType_t. TRNRAND_STATUS_INITIALIZATION_FAILED when no daemon
+/* The most dimensions a Sobol32 generator takes (the direction-number
+ * table's size; cuRAND takes up to 20000). */
+#define TRNRAND_SOBOL32_MAX_DIMENSIONS 1024
+
+/* Creates a generator of type rng_type with seed 0, offset 0, the default
+ * ordering of its kind (TRNRAND_ORDERING_PSEUDO_DEFAULT or
+ * TRNRAND_ORDERING_QUASI_DEFAULT), 1 dimension (quasi-random) and the
+ * default stream, and initialises the runtime (connecting to the daemon) if
+ * it is not yet. TRNRAND_RNG_PSEUDO_DEFAULT and
+ * TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the Philox4x32-10 generator;
+ * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
+ * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one. Any other
+ * type gives TRNRAND_STATUS_TYPE_ERROR (not available yet), as does a value
+ * that is not a trnrandRngType_t. TRNRAND_STATUS_INITIALIZATION_FAILED when no daemon
  * can be reached; TRNRAND_STATUS_OUT_OF_RANGE when generator is NULL. */
 trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRngType_t rng_type);
 
@@ -109,20 +128,30 @@ trnrandStatus_t trnrandDestroyGenerator(trnrandGenerator_t generator);
 trnrandStatus_t trnrandSetStream(trnrandGenerator_t generator, trnsciStream_t stream);
 
 /* Sets the seed; every 64-bit value is valid. The offset is left as it is
- * (set it with trnrandSetGeneratorOffset to restart from a given word). */
+ * (set it with trnrandSetGeneratorOffset to restart from a given word).
+ * TRNRAND_STATUS_TYPE_ERROR for a quasi-random generator (cuRAND's rule). */
 trnrandStatus_t trnrandSetPseudoRandomGeneratorSeed(trnrandGenerator_t generator,
                                                     unsigned long long seed);
 
 /* Sets the absolute offset: the raw 32-bit word of the stream the next
- * generation call starts at. Every value is valid; a generation call whose
- * end (offset + words it consumes) would not be below 2^64 gives
- * TRNRAND_STATUS_OUT_OF_RANGE. */
+ * generation call starts at (quasi-random: the point of each dimension).
+ * Every value is valid; a generation call whose end (offset + words it
+ * consumes) would not be below 2^64 gives TRNRAND_STATUS_OUT_OF_RANGE, as
+ * does a quasi-random call whose offset + n/dimensions exceeds 2^32. */
 trnrandStatus_t trnrandSetGeneratorOffset(trnrandGenerator_t generator, unsigned long long offset);
 
-/* Sets the ordering. The pseudo-random orderings (BEST, DEFAULT, SEEDED,
- * LEGACY, DYNAMIC) are accepted and change nothing: the output is the
- * stream defined above whatever the ordering. TRNRAND_ORDERING_QUASI_DEFAULT
- * and other values give TRNRAND_STATUS_OUT_OF_RANGE. */
+/* Sets the number of dimensions of a quasi-random generator, 1 ..
+ * TRNRAND_SOBOL32_MAX_DIMENSIONS (TRNRAND_STATUS_OUT_OF_RANGE otherwise);
+ * the offset is left as it is. TRNRAND_STATUS_TYPE_ERROR for a
+ * pseudo-random generator. */
+trnrandStatus_t trnrandSetQuasiRandomGeneratorDimensions(trnrandGenerator_t generator,
+                                                         unsigned int num_dimensions);
+
+/* Sets the ordering. For a pseudo-random generator the pseudo-random
+ * orderings (BEST, DEFAULT, SEEDED, LEGACY, DYNAMIC) are accepted and change
+ * nothing: the output is the stream defined above whatever the ordering; for
+ * a quasi-random generator TRNRAND_ORDERING_QUASI_DEFAULT is. Any other
+ * value gives TRNRAND_STATUS_OUT_OF_RANGE. */
 trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnrandOrdering_t order);
 
 /* The generation calls. Each writes num (or n) results to outputPtr, a
@@ -130,7 +159,16 @@ trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnran
  * result's size, with room for all of them inside one allocation; otherwise
  * TRNRAND_STATUS_OUT_OF_RANGE. A count of 0 does nothing (outputPtr is not
  * checked). Words consumed per result: 1 for unsigned int and float results,
- * 2 for double results and for trnrandGeneratePoisson. */
+ * 2 for double results and for trnrandGeneratePoisson.
+ *
+ * Quasi-random generators: n must be a multiple of the dimensions
+ * (TRNRAND_STATUS_LENGTH_NOT_MULTIPLE), each result is one 32-bit Sobol
+ * value x (docs/numerics.md): trnrandGenerate gives x, Uniform x 2^-32 +
+ * 2^-33 in float, UniformDouble (x + 1/2) 2^-32 (in (0, 1), a 32-bit grid,
+ * as cuRAND's Sobol32), Normal and LogNormal by the inverse normal CDF,
+ * z = -Phi^-1((x + 1/2) 2^-32) (cuRAND's sign; no even-count rule);
+ * trnrandGeneratePoisson gives
+ * TRNRAND_STATUS_TYPE_ERROR (not available for quasi-random generators). */
 
 /* Raw 32-bit words of the stream, every bit random (curandGenerate). */
 trnrandStatus_t trnrandGenerate(trnrandGenerator_t generator, unsigned int *outputPtr, size_t num);

@@ -17,7 +17,9 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
  * (blas_gemm.c explains why). */
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md).
- * Shards own ranges of elements that start at even indices. */
+ * Shards own ranges of elements that start at even indices. Sobol ops
+ * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous
+ * element ranges. */
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
 
 #endif

@@ -65,6 +65,7 @@
 #include <Random123/philox.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/sobol.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "rand.c needs FLT_EVAL_METHOD == 0 (float and double evaluated in their own type)"
@@ -272,6 +273,8 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
 }
 
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
+    if (d->gen != TRN_RAND_PHILOX)
+        return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
     const unsigned w = trn_rand_words_per_element(d->dist);
     if (w == 0)
         return TRN_KSTATUS_UNSUPPORTED;

@@ -1,5 +1,6 @@
 /*
- * test_rand.c — trnrand's Philox generator through real trnscids.
+ * test_rand.c — trnrand's Philox and Sobol32 generators through real
+ * trnscids.
  *
  * Two daemons: `--cores 1` and `--cores 2`; the 2-core one also listens on
  * gRPC over a Unix socket. Most cases run twice on the 2-core daemon: over
@@ -46,7 +47,20 @@
  *    generators (TRNRAND_STATUS_NOT_INITIALIZED), no daemon
  *    (TRNRAND_STATUS_INITIALIZATION_FAILED); each with a message from
  *    trnsciGetLastErrorMessage naming the problem, and no failed call moves
- *    the stream.
+ *    the stream;
+ *  - Sobol32 (docs/numerics.md, "Sobol32"): raw points of 4 dimensions
+ *    against scipy.stats.qmc.Sobol; QUASI_DEFAULT = SOBOL32; scrambled =
+ *    SOBOL32 ^ the Philox constant of each dimension; dimension 0 against
+ *    van der Corput in Gray-code order; uniforms bitwise the conversions of
+ *    the raw points; normal mean and variance of a 2^16-point net, scaling,
+ *    log-normal = exp(normal); the dimension-major layout and the offset in
+ *    points per dimension (split calls, SetGeneratorOffset, the last point
+ *    2^32 - 1); large ops bitwise equal on 1 core and on 2 cores over both
+ *    transports, split into shards; bad input: dimensions 0 or above 1024
+ *    (TRNRAND_STATUS_OUT_OF_RANGE), counts not a multiple of the dimensions
+ *    (TRNRAND_STATUS_LENGTH_NOT_MULTIPLE), points past 2^32, dimensions on
+ *    a pseudo-random generator, a seed, Poisson (TRNRAND_STATUS_TYPE_ERROR),
+ *    pseudo-random orderings; failed calls do not move the offset.
  *
  * Statistical bounds (n samples, all checks at 6 standard errors, so a
  * correct generator fails one with probability about 2e-9; the seeds are
@@ -955,11 +969,9 @@ static void test_bad_input(void **state) {
 
     /* rng types: not available yet, or not a type at all. */
     static const trnrandRngType_t later[] = {
-        TRNRAND_RNG_PSEUDO_XORWOW,           TRNRAND_RNG_PSEUDO_MRG32K3A,
-        TRNRAND_RNG_PSEUDO_MTGP32,           TRNRAND_RNG_PSEUDO_MT19937,
-        TRNRAND_RNG_QUASI_DEFAULT,           TRNRAND_RNG_QUASI_SOBOL32,
-        TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, TRNRAND_RNG_QUASI_SOBOL64,
-        TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64};
+        TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A,
+        TRNRAND_RNG_PSEUDO_MTGP32, TRNRAND_RNG_PSEUDO_MT19937,
+        TRNRAND_RNG_QUASI_SOBOL64, TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64};
     for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
         trnrandGenerator_t x = NULL;
         assert_int_equal(trnrandCreateGenerator(&x, later[i]), TRNRAND_STATUS_TYPE_ERROR);
@@ -1003,6 +1015,305 @@ static void test_bad_input(void **state) {
     expect_offset(g, seed, 1000);
     assert_int_equal(trnsciFree(dev), trnsciSuccess);
     assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+/* ---- (f) Sobol32 ------------------------------------------------------------------ */
+
+/* scipy.stats.qmc.Sobol(d=4, scramble=False, bits=32).random(8) times 2^32
+ * (scipy 1.10.1; Joe & Kuo direction numbers, Gray-code order): row j is
+ * dimension j's points 0 .. 7. */
+static const uint32_t SOBOL4[4][8] = {
+    {0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0x60000000u, 0xe0000000u, 0xa0000000u,
+     0x20000000u},
+    {0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0x60000000u, 0xe0000000u, 0x20000000u,
+     0xa0000000u},
+    {0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0xa0000000u, 0x20000000u, 0xe0000000u,
+     0x60000000u},
+    {0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0xe0000000u, 0x60000000u, 0xa0000000u,
+     0x20000000u},
+};
+
+/* Dimension 0 is van der Corput in Gray-code order: point k is the bit
+ * reversal of k ^ (k >> 1). */
+static uint32_t vdc(uint64_t k) {
+    uint32_t g = (uint32_t)(k ^ (k >> 1)), r = 0;
+    for (int b = 0; b < 32; b++, g >>= 1)
+        r = (r << 1) | (g & 1u);
+    return r;
+}
+
+/* The scramble constant of dimension j (docs/numerics.md): raw word j of
+ * the Philox stream of seed 0x536F626F6C333221 ("Sobol32!"). */
+static uint32_t scramble_constant(unsigned j) {
+    uint32_t w[1];
+    ref_words(UINT64_C(0x536F626F6C333221), j, 1, w);
+    return w[0];
+}
+
+/* n results of d from a fresh quasi-random generator of type t with dims
+ * dimensions at point offset off (host copy, malloc'd). */
+static void *sobol_host(trnrandRngType_t t, dist d, uint32_t dims, uint64_t off, size_t n,
+                        double mean, double sd) {
+    trnrandGenerator_t g = NULL;
+    assert_int_equal(trnrandCreateGenerator(&g, t), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(g, dims), TRNRAND_STATUS_SUCCESS);
+    if (off)
+        assert_int_equal(trnrandSetGeneratorOffset(g, off), TRNRAND_STATUS_SUCCESS);
+    void *dev = dev_alloc(d, n);
+    const trnrandStatus_t st = gen_call(g, d, dev, n, mean, sd);
+    if (st != TRNRAND_STATUS_SUCCESS)
+        fail_msg("Sobol trnrand%s(n=%zu, dims=%u, offset=%llu): status %d: %s", dinfo[d].name, n,
+                 (unsigned)dims, (unsigned long long)off, (int)st, trnsciGetLastErrorMessage());
+    void *h = dev_fetch(d, dev, n);
+    assert_int_equal(trnsciFree(dev), trnsciSuccess);
+    assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+    return h;
+}
+
+/* Raw points against scipy's; QUASI_DEFAULT = SOBOL32; the scrambled
+ * generator is SOBOL32 ^ its per-dimension constants; the uniform
+ * conversions of the raw points; normal: mean and variance of 2^16
+ * one-dimensional points far closer to 0 and 1 than a random sample's (a
+ * low-discrepancy set), mean + stddev scaling; log-normal = exp(normal) within
+ * the tolerance of the header comment; odd counts are fine. */
+static void test_sobol_values(void **state) {
+    assert_int_equal(init(tr(state)->addr), 0);
+    uint32_t *a = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_U32, 4, 0, 32, 0, 0);
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned k = 0; k < 8; k++)
+            if (a[j * 8 + k] != SOBOL4[j][k])
+                fail_msg("dimension %u point %u is %#010x, scipy says %#010x", j, k, a[j * 8 + k],
+                         SOBOL4[j][k]);
+    uint32_t *b = sobol_host(TRNRAND_RNG_QUASI_DEFAULT, D_U32, 4, 0, 32, 0, 0);
+    assert_memory_equal(a, b, 32 * sizeof(uint32_t));
+    free(a), free(b);
+
+    const uint32_t dims = 3;
+    const size_t per = 1000, n = dims * per;
+    uint32_t *raw = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_U32, dims, 4242, n, 0, 0);
+    uint32_t *scr = sobol_host(TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, D_U32, dims, 4242, n, 0, 0);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(scr[i], raw[i] ^ scramble_constant((unsigned)(i / per)));
+    for (size_t k = 0; k < per; k++)
+        assert_int_equal(raw[k], vdc(4242 + k));
+    float *uf = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_UF, dims, 4242, n, 0, 0);
+    double *ud = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_UD, dims, 4242, n, 0, 0);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(uf[i] == (float)raw[i] * 0x1p-32f + 0x1p-33f);
+        assert_true(ud[i] == ((double)raw[i] + 0.5) / 4294967296.0);
+    }
+    free(raw), free(scr), free(uf), free(ud);
+
+    /* Normal: 2^16 points of one dimension (a (0, 16, 1)-net: every cell of
+     * width 2^-16 holds one point, at its left end, so the sample is a
+     * quadrature of the normal quantile function: its mean is within 5e-4
+     * of 0 (the left-end rule's bias is about -1e-4 here; a random sample's
+     * standard error would be 4e-3) and its variance within 2e-3 of 1). */
+    const size_t nn = (size_t)1 << 16;
+    double *z = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_ND, 1, 0, nn, 0.0, 1.0);
+    long double m = 0, v = 0;
+    for (size_t i = 0; i < nn; i++)
+        m += z[i];
+    m /= nn;
+    for (size_t i = 0; i < nn; i++)
+        v += (z[i] - m) * (z[i] - m);
+    v /= nn;
+    if (!(fabsl(m) < 5e-4L && fabsl(v - 1) < 2e-3L))
+        fail_msg("Sobol normal: mean %Lg, variance %Lg", m, v);
+    double *zs = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_ND, 1, 0, nn, 3.0, 2.0);
+    for (size_t i = 0; i < nn; i++)
+        assert_true(fabs(zs[i] - (3.0 + 2.0 * z[i])) <= 1e-14 * (3.0 + 2.0 * fabs(z[i])));
+    double *ld = sobol_host(TRNRAND_RNG_QUASI_SOBOL32, D_LD, 1, 0, nn, 0.25, 0.5);
+    for (size_t i = 0; i < nn; i++) {
+        const long double want = expl(0.25L + 0.5L * (long double)z[i]);
+        const long double tol = want * 8 * 0x1p-53L * (0.25L + 0.5L * (fabsl(z[i]) + 1) + 1);
+        if (!(fabsl(ld[i] - want) <= tol))
+            fail_msg("Sobol log-normal %zu: %.17g, exp(normal) %.17Lg", i, ld[i], want);
+    }
+    free(z), free(zs), free(ld);
+    float *nf = sobol_host(TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, D_NF, 3, 1, 9, -1.0, 0.5);
+    for (size_t i = 0; i < 9; i++)
+        assert_true(isfinite(nf[i]));
+    free(nf);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+/* The offset counts points per dimension: two calls of p1 and p2 points per
+ * dimension equal one of p1 + p2, dimension by dimension; setting the offset
+ * to p1 gives the second call's results; SetQuasiRandomGeneratorDimensions
+ * keeps the offset. */
+static void test_sobol_continuation(void **state) {
+    assert_int_equal(init(tr(state)->addr), 0);
+    const uint32_t dims = 6;
+    const size_t per = 777, p1 = 333, p2 = per - p1;
+    for (int t = 0; t < 2; t++) {
+        const trnrandRngType_t type =
+            t ? TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 : TRNRAND_RNG_QUASI_SOBOL32;
+        for (int d = D_U32; d <= D_LD; d++) {
+            unsigned char *whole = sobol_host(type, (dist)d, dims, 5, dims * per, 0.5, 1.5);
+            const size_t es = dinfo[d].size;
+            trnrandGenerator_t g;
+            assert_int_equal(trnrandCreateGenerator(&g, type), TRNRAND_STATUS_SUCCESS);
+            assert_int_equal(trnrandSetGeneratorOffset(g, 5), TRNRAND_STATUS_SUCCESS);
+            assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(g, dims),
+                             TRNRAND_STATUS_SUCCESS);
+            void *da = dev_alloc((dist)d, dims * p1), *db = dev_alloc((dist)d, dims * p2);
+            assert_int_equal(gen_call(g, (dist)d, da, dims * p1, 0.5, 1.5), TRNRAND_STATUS_SUCCESS);
+            assert_int_equal(gen_call(g, (dist)d, db, dims * p2, 0.5, 1.5), TRNRAND_STATUS_SUCCESS);
+            unsigned char *ha = dev_fetch((dist)d, da, dims * p1);
+            unsigned char *hb = dev_fetch((dist)d, db, dims * p2);
+            for (size_t j = 0; j < dims; j++) {
+                assert_memory_equal(ha + j * p1 * es, whole + j * per * es, p1 * es);
+                assert_memory_equal(hb + j * p2 * es, whole + (j * per + p1) * es, p2 * es);
+            }
+            unsigned char *tail = sobol_host(type, (dist)d, dims, 5 + p1, dims * p2, 0.5, 1.5);
+            assert_memory_equal(tail, hb, dims * p2 * es);
+            free(whole), free(ha), free(hb), free(tail);
+            assert_int_equal(trnsciFree(da), trnsciSuccess);
+            assert_int_equal(trnsciFree(db), trnsciSuccess);
+            assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+        }
+    }
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+/* Large Sobol ops on 1 core and on 2 cores over both transports: bitwise
+ * equal, split into >= 2 shards on the 2-core daemon, and dimension 0 of
+ * the unscrambled raw points is van der Corput's sequence. */
+typedef struct sobol_case {
+    trnrandRngType_t type;
+    dist d;
+    uint32_t dims;
+    size_t per;
+    uint64_t offset;
+} sobol_case;
+
+static const sobol_case sbig[] = {
+    {TRNRAND_RNG_QUASI_SOBOL32, D_U32, 64, ((size_t)1 << 15) + 3, 12345},
+    {TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, D_UF, 1000, 2049, 7},
+    {TRNRAND_RNG_QUASI_SOBOL32, D_UD, 3, ((size_t)1 << 18) + 1, 1},
+    {TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, D_NF, 7, ((size_t)1 << 17) + 5, 99},
+    {TRNRAND_RNG_QUASI_SOBOL32, D_LD, 1024, 130, ((uint64_t)1 << 32) - 130},
+};
+enum { NSBIG = sizeof(sbig) / sizeof(sbig[0]) };
+
+static void run_sobol_big(const char *addr, const char *status_addr, uint64_t min_shards,
+                          void *out[NSBIG]) {
+    assert_int_equal(init(addr), 0);
+    for (int i = 0; i < NSBIG; i++) {
+        const sobol_case *c = &sbig[i];
+        const size_t n = c->dims * c->per;
+        trnrandGenerator_t g;
+        assert_int_equal(trnrandCreateGenerator(&g, c->type), TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(g, c->dims),
+                         TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnrandSetGeneratorOffset(g, c->offset), TRNRAND_STATUS_SUCCESS);
+        void *dev = dev_alloc(c->d, n);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        const uint64_t before = shards_run(status_addr);
+        assert_int_equal(gen_call(g, c->d, dev, n, 1.0, 0.5), TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        const uint64_t shards = shards_run(status_addr) - before;
+        if (shards < min_shards)
+            fail_msg("Sobol trnrand%s of %zu results ran as %llu shard(s), want at least %llu",
+                     dinfo[c->d].name, n, (unsigned long long)shards,
+                     (unsigned long long)min_shards);
+        out[i] = dev_fetch(c->d, dev, n);
+        assert_int_equal(trnsciFree(dev), trnsciSuccess);
+        assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+    }
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+static void test_sobol_one_core_vs_two_cores(void **state) {
+    (void)state;
+    void *one[NSBIG], *two_local[NSBIG], *two_grpc[NSBIG];
+    run_sobol_big(one_core.unix_addr, one_core.unix_addr, 1, one);
+    run_sobol_big(two_cores.unix_addr, two_cores.unix_addr, 2, two_local);
+    run_sobol_big(grpc_addr, two_cores.unix_addr, 2, two_grpc);
+    for (int i = 0; i < NSBIG; i++) {
+        const size_t n = sbig[i].dims * sbig[i].per;
+        expect_same(sbig[i].d, one[i], two_local[i], n, "Sobol, 2 cores (local) vs 1 core");
+        expect_same(sbig[i].d, one[i], two_grpc[i], n, "Sobol, 2 cores (gRPC) vs 1 core");
+        if (sbig[i].d == D_U32)
+            for (size_t k = 0; k < sbig[i].per; k++)
+                assert_int_equal(((uint32_t *)one[i])[k], vdc(sbig[i].offset + k));
+        free(one[i]), free(two_local[i]), free(two_grpc[i]);
+    }
+}
+
+/* Bad input of the quasi-random calls, each with its message; no failed
+ * call moves the offset. */
+static void test_sobol_bad_input(void **state) {
+    assert_int_equal(init(tr(state)->addr), 0);
+    trnrandGenerator_t q, p;
+    assert_int_equal(trnrandCreateGenerator(&q, TRNRAND_RNG_QUASI_SOBOL32), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandCreateGenerator(&p, TRNRAND_RNG_PSEUDO_PHILOX4_32_10),
+                     TRNRAND_STATUS_SUCCESS);
+    char *dev = dev_alloc(D_UD, 64);
+
+    static const unsigned bad_dims[] = {0, TRNRAND_SOBOL32_MAX_DIMENSIONS + 1, 20000, 20001};
+    for (size_t i = 0; i < sizeof(bad_dims) / sizeof(bad_dims[0]); i++) {
+        assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(q, bad_dims[i]),
+                         TRNRAND_STATUS_OUT_OF_RANGE);
+        expect_message("num_dimensions must be 1 .. 1024");
+    }
+    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(p, 2), TRNRAND_STATUS_TYPE_ERROR);
+    expect_message("not a quasi-random generator");
+    assert_int_equal(trnrandSetPseudoRandomGeneratorSeed(q, 5), TRNRAND_STATUS_TYPE_ERROR);
+    expect_message("no seed");
+    assert_int_equal(trnrandSetGeneratorOrdering(q, TRNRAND_ORDERING_PSEUDO_DEFAULT),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("ordering 101");
+    assert_int_equal(trnrandSetGeneratorOrdering(q, TRNRAND_ORDERING_QUASI_DEFAULT),
+                     TRNRAND_STATUS_SUCCESS);
+
+    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(q, 4), TRNRAND_STATUS_SUCCESS);
+    for (int d = D_U32; d <= D_LD; d++) {
+        assert_int_equal(gen_call(q, (dist)d, dev, 10, 0, 1), TRNRAND_STATUS_LENGTH_NOT_MULTIPLE);
+        expect_message("not a multiple of the generator's 4 dimensions");
+    }
+    assert_int_equal(trnrandGeneratePoisson(q, (unsigned *)dev, 8, 2.0), TRNRAND_STATUS_TYPE_ERROR);
+    expect_message("Poisson");
+    assert_int_equal(trnrandGenerateNormal(q, (float *)dev, 8, 0.0f, 0.0f),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("stddev");
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 4 * 200), TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("do not fit");
+    /* The 2^32 points: the last point is fine, one more is not. */
+    assert_int_equal(trnrandSetGeneratorOffset(q, ((uint64_t)1 << 32) - 1), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 8), TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("2^32");
+    assert_int_equal(trnrandSetGeneratorOffset(q, UINT64_MAX), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 4), TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("2^32");
+    assert_int_equal(trnrandSetGeneratorOffset(q, ((uint64_t)1 << 32) - 1), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 4), TRNRAND_STATUS_SUCCESS);
+    uint32_t *h = dev_fetch(D_U32, dev, 4);
+    assert_int_equal(h[0], vdc(UINT32_MAX));
+    free(h);
+    /* After the failures above, the generator is at point 0 again only if
+     * told so: offset 2 with 4 dimensions gives points 2, 3 of each. */
+    assert_int_equal(trnrandSetGeneratorOffset(q, 2), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 8), TRNRAND_STATUS_SUCCESS);
+    h = dev_fetch(D_U32, dev, 8);
+    for (unsigned j = 0; j < 4; j++) {
+        assert_int_equal(h[2 * j], SOBOL4[j][2]);
+        assert_int_equal(h[2 * j + 1], SOBOL4[j][3]);
+    }
+    free(h);
+    /* A failed call leaves the offset: a bad count, then 4 points each. */
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 7), TRNRAND_STATUS_LENGTH_NOT_MULTIPLE);
+    assert_int_equal(trnrandGenerate(q, (unsigned *)dev, 16), TRNRAND_STATUS_SUCCESS);
+    h = dev_fetch(D_U32, dev, 16);
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned k = 0; k < 4; k++)
+            assert_int_equal(h[4 * j + k], SOBOL4[j][4 + k]);
+    free(h);
+    assert_int_equal(trnsciFree(dev), trnsciSuccess);
+    assert_int_equal(trnrandDestroyGenerator(q), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandDestroyGenerator(p), TRNRAND_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
@@ -1093,6 +1404,13 @@ int main(void) {
         ON(test_poisson, grpc),
         ON(test_bad_input, local),
         ON(test_bad_input, grpc),
+        ON(test_sobol_values, local),
+        ON(test_sobol_values, grpc),
+        ON(test_sobol_continuation, local),
+        ON(test_sobol_continuation, grpc),
+        ONCE(test_sobol_one_core_vs_two_cores),
+        ON(test_sobol_bad_input, local),
+        ON(test_sobol_bad_input, grpc),
         ONCE(test_no_daemon),
     };
     int failed = cmocka_run_group_tests_name("rand", tests, NULL, NULL);

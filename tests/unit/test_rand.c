@@ -52,6 +52,17 @@
  *    critical value from the Wilson-Hilferty approximation
  *    df (1 - 2/(9 df) + z sqrt(2/(9 df)))^3 with z = 4.7534 (upper 1e-6
  *    normal quantile), plus 10% for the approximation.
+ *  - Sobol32 (kernels/cpu/sobol.c): raw points against golden values from
+ *    scipy.stats.qmc.Sobol (dimensions 0 .. 15, points 0 .. 23; dimensions
+ *    0, 1, 2, 100, 511, 1023 at points 1000 .. 1007); the (0, m, 1)-net
+ *    property of every dimension's first 2^m points, m <= 10, all 1024
+ *    dimensions; every element of every distribution of both generators
+ *    against a direct (non-incremental) reference, for 1/3/7/1024
+ *    dimensions and offsets up to the last points before 2^32; shards
+ *    2/3/7 bitwise equal to one, each writing exactly its range; call
+ *    splits (offset advanced by points); the conversions at their ends; the
+ *    scramble constants against the Philox reference; the inverse normal
+ *    CDF against scipy.special.ndtri and its antisymmetry; refusals.
  */
 #include <limits.h>
 #include <math.h>
@@ -71,6 +82,7 @@
 
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/sobol.h"
 
 #define GUARD 8         /* elements after n that must stay untouched */
 #define FILL_BYTE 0xA5u /* what the buffers hold before a run */
@@ -890,6 +902,459 @@ static void test_poisson_statistics(void **state) {
     }
 }
 
+/* ---- Sobol32 (kernels/cpu/sobol.c) -----------------------------------------
+ *
+ * Golden values: produced at development time by
+ *     /usr/bin/python3 -c 'import numpy as np, warnings; from scipy.stats import qmc;
+ *         warnings.simplefilter("ignore");
+ *         X = qmc.Sobol(d=1024, scramble=False, bits=32).random(1008);
+ *         Xi = (X * 2.0**32).astype(np.uint64)'
+ * (scipy 1.10.1, Debian; scipy's Sobol uses Gray-code order and its float
+ * output is x * 2^-32 exactly), printing Xi[k, j] for the points k and
+ * dimensions j below. SOBOL_GOLD_A[j][k]: point k (0 .. 23) of dimension j
+ * (0 .. 15); SOBOL_GOLD_B[r][k]: point 1000 + k of dimension
+ * SOBOL_GOLD_B_DIMS[r]. */
+static const uint32_t SOBOL_GOLD_A[16][24] = {
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0x60000000u, 0xe0000000u,
+        0xa0000000u, 0x20000000u, 0x30000000u, 0xb0000000u, 0xf0000000u, 0x70000000u,
+        0x50000000u, 0xd0000000u, 0x90000000u, 0x10000000u, 0x18000000u, 0x98000000u,
+        0xd8000000u, 0x58000000u, 0x78000000u, 0xf8000000u, 0xb8000000u, 0x38000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0x60000000u, 0xe0000000u,
+        0x20000000u, 0xa0000000u, 0x50000000u, 0xd0000000u, 0x10000000u, 0x90000000u,
+        0x30000000u, 0xb0000000u, 0x70000000u, 0xf0000000u, 0x78000000u, 0xf8000000u,
+        0x38000000u, 0xb8000000u, 0x18000000u, 0x98000000u, 0x58000000u, 0xd8000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0xa0000000u, 0x20000000u,
+        0xe0000000u, 0x60000000u, 0xf0000000u, 0x70000000u, 0xb0000000u, 0x30000000u,
+        0x50000000u, 0xd0000000u, 0x10000000u, 0x90000000u, 0x78000000u, 0xf8000000u,
+        0x38000000u, 0xb8000000u, 0xd8000000u, 0x58000000u, 0x98000000u, 0x18000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0xe0000000u, 0x60000000u,
+        0xa0000000u, 0x20000000u, 0x70000000u, 0xf0000000u, 0x30000000u, 0xb0000000u,
+        0x90000000u, 0x10000000u, 0xd0000000u, 0x50000000u, 0xa8000000u, 0x28000000u,
+        0xe8000000u, 0x68000000u, 0x48000000u, 0xc8000000u, 0x08000000u, 0x88000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0x60000000u, 0xe0000000u,
+        0xa0000000u, 0x20000000u, 0x90000000u, 0x10000000u, 0x50000000u, 0xd0000000u,
+        0xf0000000u, 0x70000000u, 0x30000000u, 0xb0000000u, 0x48000000u, 0xc8000000u,
+        0x88000000u, 0x08000000u, 0x28000000u, 0xa8000000u, 0xe8000000u, 0x68000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0x20000000u, 0xa0000000u,
+        0xe0000000u, 0x60000000u, 0x50000000u, 0xd0000000u, 0x90000000u, 0x10000000u,
+        0x70000000u, 0xf0000000u, 0xb0000000u, 0x30000000u, 0xf8000000u, 0x78000000u,
+        0x38000000u, 0xb8000000u, 0xd8000000u, 0x58000000u, 0x18000000u, 0x98000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0x60000000u, 0xe0000000u,
+        0x20000000u, 0xa0000000u, 0x70000000u, 0xf0000000u, 0x30000000u, 0xb0000000u,
+        0x10000000u, 0x90000000u, 0x50000000u, 0xd0000000u, 0x88000000u, 0x08000000u,
+        0xc8000000u, 0x48000000u, 0xe8000000u, 0x68000000u, 0xa8000000u, 0x28000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0xe0000000u, 0x60000000u,
+        0x20000000u, 0xa0000000u, 0xf0000000u, 0x70000000u, 0x30000000u, 0xb0000000u,
+        0x10000000u, 0x90000000u, 0xd0000000u, 0x50000000u, 0xd8000000u, 0x58000000u,
+        0x18000000u, 0x98000000u, 0x38000000u, 0xb8000000u, 0xf8000000u, 0x78000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0xe0000000u, 0x60000000u,
+        0x20000000u, 0xa0000000u, 0xf0000000u, 0x70000000u, 0x30000000u, 0xb0000000u,
+        0x10000000u, 0x90000000u, 0xd0000000u, 0x50000000u, 0x78000000u, 0xf8000000u,
+        0xb8000000u, 0x38000000u, 0x98000000u, 0x18000000u, 0x58000000u, 0xd8000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0xa0000000u, 0x20000000u,
+        0x60000000u, 0xe0000000u, 0x50000000u, 0xd0000000u, 0x90000000u, 0x10000000u,
+        0xf0000000u, 0x70000000u, 0x30000000u, 0xb0000000u, 0x28000000u, 0xa8000000u,
+        0xe8000000u, 0x68000000u, 0x88000000u, 0x08000000u, 0x48000000u, 0xc8000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0xe0000000u, 0x60000000u,
+        0x20000000u, 0xa0000000u, 0xb0000000u, 0x30000000u, 0x70000000u, 0xf0000000u,
+        0x50000000u, 0xd0000000u, 0x90000000u, 0x10000000u, 0x18000000u, 0x98000000u,
+        0xd8000000u, 0x58000000u, 0xf8000000u, 0x78000000u, 0x38000000u, 0xb8000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0x60000000u, 0xe0000000u,
+        0xa0000000u, 0x20000000u, 0x10000000u, 0x90000000u, 0xd0000000u, 0x50000000u,
+        0x70000000u, 0xf0000000u, 0xb0000000u, 0x30000000u, 0x68000000u, 0xe8000000u,
+        0xa8000000u, 0x28000000u, 0x08000000u, 0x88000000u, 0xc8000000u, 0x48000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0x60000000u, 0xe0000000u,
+        0x20000000u, 0xa0000000u, 0xf0000000u, 0x70000000u, 0xb0000000u, 0x30000000u,
+        0x90000000u, 0x10000000u, 0xd0000000u, 0x50000000u, 0xa8000000u, 0x28000000u,
+        0xe8000000u, 0x68000000u, 0xc8000000u, 0x48000000u, 0x88000000u, 0x08000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0xa0000000u, 0x20000000u,
+        0xe0000000u, 0x60000000u, 0xf0000000u, 0x70000000u, 0xb0000000u, 0x30000000u,
+        0x50000000u, 0xd0000000u, 0x10000000u, 0x90000000u, 0xa8000000u, 0x28000000u,
+        0xe8000000u, 0x68000000u, 0x08000000u, 0x88000000u, 0x48000000u, 0xc8000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u, 0x60000000u, 0xe0000000u,
+        0xa0000000u, 0x20000000u, 0xd0000000u, 0x50000000u, 0x10000000u, 0x90000000u,
+        0xb0000000u, 0x30000000u, 0x70000000u, 0xf0000000u, 0x58000000u, 0xd8000000u,
+        0x98000000u, 0x18000000u, 0x38000000u, 0xb8000000u, 0xf8000000u, 0x78000000u,
+    },
+    {
+        0x00000000u, 0x80000000u, 0x40000000u, 0xc0000000u, 0xe0000000u, 0x60000000u,
+        0xa0000000u, 0x20000000u, 0xf0000000u, 0x70000000u, 0xb0000000u, 0x30000000u,
+        0x10000000u, 0x90000000u, 0x50000000u, 0xd0000000u, 0x08000000u, 0x88000000u,
+        0x48000000u, 0xc8000000u, 0xe8000000u, 0x68000000u, 0xa8000000u, 0x28000000u,
+    },
+};
+static const unsigned SOBOL_GOLD_B_DIMS[6] = {0, 1, 2, 100, 511, 1023};
+static const uint32_t SOBOL_GOLD_B[6][8] = {
+    {
+        0x38400000u,
+        0xb8400000u,
+        0xf8400000u,
+        0x78400000u,
+        0x58400000u,
+        0xd8400000u,
+        0x98400000u,
+        0x18400000u,
+    },
+    {
+        0x18c00000u,
+        0x98c00000u,
+        0x58c00000u,
+        0xd8c00000u,
+        0x78c00000u,
+        0xf8c00000u,
+        0x38c00000u,
+        0xb8c00000u,
+    },
+    {
+        0x84c00000u,
+        0x04c00000u,
+        0xc4c00000u,
+        0x44c00000u,
+        0x24c00000u,
+        0xa4c00000u,
+        0x64c00000u,
+        0xe4c00000u,
+    },
+    {
+        0xc4c00000u,
+        0x44c00000u,
+        0x84c00000u,
+        0x04c00000u,
+        0x64c00000u,
+        0xe4c00000u,
+        0x24c00000u,
+        0xa4c00000u,
+    },
+    {
+        0x65400000u,
+        0xe5400000u,
+        0xa5400000u,
+        0x25400000u,
+        0x05400000u,
+        0x85400000u,
+        0xc5400000u,
+        0x45400000u,
+    },
+    {
+        0xb6c00000u,
+        0x36c00000u,
+        0x76c00000u,
+        0xf6c00000u,
+        0x56c00000u,
+        0xd6c00000u,
+        0x96c00000u,
+        0x16c00000u,
+    },
+};
+
+/* Phi^-1((x + 1/2) 2^-32) from scipy.special.ndtri (Cephes), the same
+ * scipy, printed with %.17g; trn_sobol_normal(x) is minus these. */
+static const struct {
+    uint32_t x;
+    double z;
+} SOBOL_NDTRI[] = {
+    {0x00000000u, -6.3379577545537895},     {0x00000001u, -6.1664295178197506},
+    {0x00000002u, -6.0851045457830306},     {0x00000003u, -6.0309670191182523},
+    {0x00000007u, -5.9065973439837753},     {0x00000064u, -5.4630625543895386},
+    {0x00003039u, -4.5354227620904286},     {0x00100000u, -3.48710397659169},
+    {0x00ffffffu, -2.6600674786549479},     {0x01000000u, -2.660067458579972},
+    {0x063f0000u, -1.9703557984111009},     {0x10000000u, -1.5341205434059566},
+    {0x20000000u, -1.1503493798104829},     {0x3fffffffu, -0.67448975056242511},
+    {0x40000000u, -0.67448974982973842},    {0x5a5a5a5au, -0.37739194373639262},
+    {0x7ffff000u, -2.3902151963582819e-06}, {0x7fffffffu, -2.9180993729166229e-10},
+    {0x80000000u, 2.9180993729166229e-10},  {0x80000001u, 8.7542981187498687e-10},
+    {0x9e3779b9u, 0.30032138539168957},     {0xc0000000u, 0.67448975056242511},
+    {0xe0000000u, 1.1503493809415328},      {0xf9c10000u, 1.9703558024770436},
+    {0xfff00000u, 3.4871042316372285},      {0xfffffff0u, 5.7857779654710431},
+    {0xfffffffeu, 6.1664295178197506},      {0xffffffffu, 6.3379577545537895},
+};
+
+static const trn_rand_dist SOBOL_DISTS[] = {
+    TRN_RAND_U32,        TRN_RAND_UNIFORM_F32,   TRN_RAND_UNIFORM_F64,   TRN_RAND_NORMAL_F32,
+    TRN_RAND_NORMAL_F64, TRN_RAND_LOGNORMAL_F32, TRN_RAND_LOGNORMAL_F64,
+};
+#define NSOBOL_DISTS (sizeof(SOBOL_DISTS) / sizeof(SOBOL_DISTS[0]))
+
+static trn_rand_desc sobol_desc(trn_rand_gen gen, trn_rand_dist dist, uint32_t dims,
+                                uint64_t offset, size_t n) {
+    trn_rand_desc d = mkdesc(dist, 0, offset, n);
+    d.gen = gen;
+    d.dims = dims;
+    return d;
+}
+
+/* Point k of dimension j straight from the definition: XOR of the direction
+ * numbers over the set bits of the Gray code (no incremental update). */
+static uint32_t ref_sobol(unsigned j, uint64_t k) {
+    const uint64_t g = k ^ (k >> 1);
+    uint32_t x = 0;
+    for (unsigned b = 0; b < 32; b++)
+        if ((g >> b) & 1u)
+            x ^= trn_sobol_directions[j][b];
+    return x;
+}
+
+/* Scramble constant of dimension j: raw word j of the Philox stream of
+ * TRN_SOBOL_SCRAMBLE_SEED, through the Philox reference above. */
+static uint32_t ref_scramble(unsigned j) {
+    return ref_word(UINT64_C(0x536F626F6C333221), j);
+}
+
+/* Element i of a Sobol op from the documented formulas. */
+static void ref_sobol_element(const trn_rand_desc *d, size_t i, void *out) {
+    const size_t per = d->n / d->dims;
+    const unsigned j = (unsigned)(i / per);
+    uint32_t x = ref_sobol(j, d->offset + i % per);
+    if (d->gen == TRN_RAND_SCRAMBLED_SOBOL32)
+        x ^= ref_scramble(j);
+    const double z = d->mean + d->stddev * trn_sobol_normal(x);
+    switch (d->dist) {
+    case TRN_RAND_U32: memcpy(out, &x, 4); break;
+    case TRN_RAND_UNIFORM_F32: {
+        const float f = (float)x * 0x1p-32f + 0x1p-33f;
+        memcpy(out, &f, 4);
+        break;
+    }
+    case TRN_RAND_UNIFORM_F64: {
+        const double f = ((double)x + 0.5) / 4294967296.0;
+        memcpy(out, &f, 8);
+        break;
+    }
+    case TRN_RAND_NORMAL_F32: {
+        const float f = (float)z;
+        memcpy(out, &f, 4);
+        break;
+    }
+    case TRN_RAND_NORMAL_F64: memcpy(out, &z, 8); break;
+    case TRN_RAND_LOGNORMAL_F32: {
+        const float f = (float)exp(z);
+        memcpy(out, &f, 4);
+        break;
+    }
+    case TRN_RAND_LOGNORMAL_F64: {
+        const double f = exp(z);
+        memcpy(out, &f, 8);
+        break;
+    }
+    case TRN_RAND_POISSON: fail();
+    }
+}
+
+static void test_sobol_golden(void **state) {
+    (void)state;
+    trn_rand_desc d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, 16, 0, 16 * 24);
+    uint32_t *a = (uint32_t *)run_all(d, 1);
+    for (unsigned j = 0; j < 16; j++)
+        for (unsigned k = 0; k < 24; k++)
+            assert_int_equal(a[j * 24 + k], SOBOL_GOLD_A[j][k]);
+    free(a);
+    d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, TRN_SOBOL_MAX_DIMS, 1000,
+                   TRN_SOBOL_MAX_DIMS * 8);
+    uint32_t *b = (uint32_t *)run_all(d, 3);
+    for (unsigned r = 0; r < 6; r++)
+        for (unsigned k = 0; k < 8; k++)
+            assert_int_equal(b[SOBOL_GOLD_B_DIMS[r] * 8 + k], SOBOL_GOLD_B[r][k]);
+    free(b);
+    /* The helpers agree with the table too. */
+    for (unsigned j = 0; j < 16; j++)
+        for (unsigned k = 0; k < 24; k++)
+            assert_int_equal(trn_sobol_point(j, k), SOBOL_GOLD_A[j][k]);
+}
+
+/* The defining property: for every dimension, the first 2^m points form a
+ * (0, m, 1)-net, one point in each dyadic interval [i 2^-m, (i+1) 2^-m),
+ * i.e. their top m bits are all different; m = 0 .. 10, all dimensions. */
+static void test_sobol_nets(void **state) {
+    (void)state;
+    const size_t per = 1024;
+    trn_rand_desc d =
+        sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, TRN_SOBOL_MAX_DIMS, 0, TRN_SOBOL_MAX_DIMS * per);
+    uint32_t *x = (uint32_t *)run_all(d, 7);
+    unsigned char seen[1024];
+    for (unsigned j = 0; j < TRN_SOBOL_MAX_DIMS; j++)
+        for (unsigned m = 0; m <= 10; m++) {
+            memset(seen, 0, sizeof(seen));
+            for (size_t k = 0; k < ((size_t)1 << m); k++) {
+                const uint32_t cell = m == 0 ? 0 : x[j * per + k] >> (32 - m);
+                assert_int_equal(seen[cell], 0);
+                seen[cell] = 1;
+            }
+        }
+    free(x);
+}
+
+/* Every element of every distribution, both generators, several dimension
+ * counts and offsets (including the last points before 2^32), against the
+ * reference; shards 2/3/7 bitwise equal to 1 shard, and each shard writes
+ * exactly its contiguous range. */
+static void test_sobol_elements_and_shards(void **state) {
+    (void)state;
+    static const uint32_t dims[] = {1, 3, 7, 1024};
+    static const size_t points[] = {1, 2, 5, 64, 333};
+    static const uint64_t offsets[] = {0, 1, 1000, ((uint64_t)1 << 31) - 3,
+                                       ((uint64_t)1 << 32) - 333};
+    static const int nshards[] = {2, 3, 7};
+    unsigned char want[8];
+    for (int gen = TRN_RAND_SOBOL32; gen <= TRN_RAND_SCRAMBLED_SOBOL32; gen++)
+        for (size_t k = 0; k < NSOBOL_DISTS; k++)
+            for (size_t a = 0; a < sizeof(dims) / sizeof(dims[0]); a++)
+                for (size_t p = 0; p < sizeof(points) / sizeof(points[0]); p++)
+                    for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
+                        if (dims[a] == 1024 && points[p] > 5)
+                            continue; /* keep the run short */
+                        const trn_rand_desc d =
+                            sobol_desc((trn_rand_gen)gen, SOBOL_DISTS[k], dims[a], offsets[o],
+                                       (size_t)dims[a] * points[p]);
+                        const size_t es = trn_rand_element_size(d.dist);
+                        unsigned char *one = run_all(d, 1);
+                        for (size_t i = 0; i < d.n; i++) {
+                            ref_sobol_element(&d, i, want);
+                            assert_memory_equal(one + i * es, want, es);
+                        }
+                        for (size_t t = 0; t < sizeof(nshards) / sizeof(nshards[0]); t++) {
+                            unsigned char *many = run_all(d, nshards[t]);
+                            assert_memory_equal(one, many, d.n * es);
+                            free(many);
+                            for (int s = 0; s < nshards[t]; s++) {
+                                trn_rand_desc e = d;
+                                size_t lo, hi;
+                                trn_cpu_shard_range(d.n, s, nshards[t], &lo, &hi);
+                                unsigned char *buf = malloc((d.n + GUARD) * es);
+                                assert_non_null(buf);
+                                memset(buf, FILL_BYTE, (d.n + GUARD) * es);
+                                e.dst = buf;
+                                assert_int_equal(trn_cpu_rand(&e, s, nshards[t]), TRN_KSTATUS_OK);
+                                assert_true(guard_intact(buf, 0, lo * es));
+                                if (hi > lo)
+                                    assert_memory_equal(buf + lo * es, one + lo * es,
+                                                        (hi - lo) * es);
+                                assert_true(guard_intact(buf, hi * es, (d.n + GUARD) * es));
+                                free(buf);
+                            }
+                        }
+                        free(one);
+                    }
+}
+
+/* Two calls of p1 and p2 points per dimension (the second at offset + p1)
+ * give, dimension by dimension, the points of one call of p1 + p2. */
+static void test_sobol_call_splits(void **state) {
+    (void)state;
+    const uint32_t dims = 5;
+    const size_t per = 1500;
+    static const size_t cuts[] = {1, 2, 3, 511, 512, 513, 1024, 1499};
+    for (int gen = TRN_RAND_SOBOL32; gen <= TRN_RAND_SCRAMBLED_SOBOL32; gen++)
+        for (size_t k = 0; k < NSOBOL_DISTS; k++) {
+            const trn_rand_desc d =
+                sobol_desc((trn_rand_gen)gen, SOBOL_DISTS[k], dims, 77, dims * per);
+            const size_t es = trn_rand_element_size(d.dist);
+            unsigned char *whole = run_all(d, 2);
+            for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]); c++) {
+                const size_t p1 = cuts[c], p2 = per - p1;
+                trn_rand_desc a = d, b = d;
+                a.n = dims * p1;
+                b.n = dims * p2;
+                b.offset = d.offset + p1;
+                unsigned char *pa = run_all(a, 3), *pb = run_all(b, 7);
+                for (size_t j = 0; j < dims; j++) {
+                    assert_memory_equal(pa + j * p1 * es, whole + j * per * es, p1 * es);
+                    assert_memory_equal(pb + j * p2 * es, whole + (j * per + p1) * es, p2 * es);
+                }
+                free(pa);
+                free(pb);
+            }
+            free(whole);
+        }
+}
+
+/* Conversions at the ends, the scramble constants, the inverse normal CDF
+ * against scipy.special.ndtri (relative error 4e-15, docs/numerics.md says
+ * 1e-15 measured) and its exact antisymmetry, the kernel's refusals. */
+static void test_sobol_conversions_and_edges(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof(SOBOL_NDTRI) / sizeof(SOBOL_NDTRI[0]); i++) {
+        const double z = trn_sobol_normal(SOBOL_NDTRI[i].x), r = SOBOL_NDTRI[i].z;
+        assert_true(fabs(z + r) <= 4e-15 * fabs(r)); /* cuRAND's sign: z = -ndtri */
+        assert_true(trn_sobol_normal(~SOBOL_NDTRI[i].x) == -z);
+    }
+    for (unsigned j = 0; j < TRN_SOBOL_MAX_DIMS; j++)
+        assert_int_equal(trn_sobol_scramble_constant(j), ref_scramble(j));
+
+    /* Point 0 of every dimension is 0, so the first uniforms are the
+     * smallest ones and the scrambled generator's first point is c_j. */
+    trn_rand_desc d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_UNIFORM_F64, 2, 0, 4);
+    double *u = (double *)run_all(d, 1);
+    assert_true(u[0] == 0x1p-33 && u[1] == 0.5 + 0x1p-33 && u[2] == 0x1p-33);
+    free(u);
+    d.dist = TRN_RAND_UNIFORM_F32;
+    float *f = (float *)run_all(d, 1);
+    assert_true(f[0] == 0x1p-33f && f[1] == 0.5f);
+    free(f);
+    d = sobol_desc(TRN_RAND_SCRAMBLED_SOBOL32, TRN_RAND_U32, 3, 0, 3);
+    uint32_t *s = (uint32_t *)run_all(d, 1);
+    for (unsigned j = 0; j < 3; j++)
+        assert_int_equal(s[j], ref_scramble(j));
+    free(s);
+    /* x = 2^32 - 1: float rounds to exactly 1, double stays below. */
+    assert_true((float)UINT32_MAX * 0x1p-32f + 0x1p-33f == 1.0f);
+    assert_true((double)UINT32_MAX * 0x1p-32 + 0x1p-33 == 1.0 - 0x1p-33);
+
+    /* Refusals: not a multiple, bad dimensions, past 2^32 points, Poisson. */
+    uint32_t sink[8];
+    d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, 3, 0, 4);
+    d.dst = sink;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    d.dims = 0;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    d.dims = TRN_SOBOL_MAX_DIMS + 1;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    d.dims = 2;
+    d.offset = ((uint64_t)1 << 32) - 1;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    d.offset = ((uint64_t)1 << 32) - 2; /* the last two points */
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+    assert_int_equal(sink[1], ref_sobol(0, UINT32_MAX));
+    d.dist = TRN_RAND_POISSON;
+    d.offset = 0;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    d = sobol_desc((trn_rand_gen)7, TRN_RAND_U32, 1, 0, 4);
+    d.dst = sink;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    /* n = 0 touches nothing. */
+    d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, 0, 0, 0);
+    d.dst = NULL;
+    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_philox_kat),
@@ -906,6 +1371,11 @@ int main(void) {
         cmocka_unit_test(test_poisson_vs_reference),
         cmocka_unit_test(test_poisson_shards_and_splits),
         cmocka_unit_test(test_poisson_statistics),
+        cmocka_unit_test(test_sobol_golden),
+        cmocka_unit_test(test_sobol_nets),
+        cmocka_unit_test(test_sobol_elements_and_shards),
+        cmocka_unit_test(test_sobol_call_splits),
+        cmocka_unit_test(test_sobol_conversions_and_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,9 @@
  *  - memset value is a byte; memset/copy regions are bounds-checked; an op
  *    with no kind is UNIMPLEMENTED.
  *  - rand: the output's extent and alignment, even normal counts, stddev > 0,
- *    finite parameters, no run past the end of the 2^64-word stream.
+ *    finite parameters, no run past the end of the 2^64-word stream; Sobol
+ *    generators: dimensions 1 .. 1024, count a multiple of them, points
+ *    below 2^32, no Poisson.
  *  - Quota: an allocation beyond max_session_bytes is RESOURCE_EXHAUSTED with
  *    a message naming the quota; 0 bytes is INVALID_ARGUMENT; bytes are
  *    credited only when the memory is released (after the last op reference).
@@ -923,6 +925,84 @@ static void test_rand(void **state) {
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
 }
 
+#define RGEN(x) TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_##x
+
+/* Rules of the Sobol generators (curandSetQuasiRandomGeneratorDimensions,
+ * curandGenerate* on a quasi-random generator): a known generator;
+ * dimensions 1 .. TRN_SOBOL_MAX_DIMS; count a multiple of dimensions (odd
+ * normal counts are fine: no Box-Muller pairs); points offset ..
+ * offset + count/dimensions - 1 below 2^32; no Poisson; the output rules of
+ * the Philox ops. */
+static void test_rand_sobol(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    rand_msg q;
+    rand_init(&q, RAND(U32), X, 0, 16);
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 4;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.gen, TRN_RAND_SOBOL32);
+    assert_int_equal(f->desc.u.rand.dims, 4);
+    assert_int_equal(f->desc.u.rand.offset, 5);
+    assert_int_equal(f->desc.u.rand.n, 16);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(NORMAL_F32), X, 4, 15); /* odd: fine for Sobol */
+    q.r.generator = RGEN(SCRAMBLED_SOBOL32);
+    q.r.dimensions = 5;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.gen, TRN_RAND_SCRAMBLED_SOBOL32);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(UNIFORM_F32), X, 0, TRN_SOBOL_MAX_DIMS / 64); /* 16 dimensions */
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = TRN_SOBOL_MAX_DIMS / 64;
+    q.r.offset = ((uint64_t)1 << 32) - 1; /* the last point */
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    /* Philox ignores dimensions. */
+    rand_init(&q, RAND(U32), X, 0, 3);
+    q.r.dimensions = 2;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.gen, TRN_RAND_PHILOX);
+    trn_op_refs_release(&f->refs);
+
+    static const uint32_t bad_dims[] = {0, TRN_SOBOL_MAX_DIMS + 1, 20000, UINT32_MAX};
+    for (size_t b = 0; b < sizeof(bad_dims) / sizeof(bad_dims[0]); b++) {
+        rand_init(&q, RAND(U32), X, 0, 4);
+        q.r.generator = RGEN(SOBOL32);
+        q.r.dimensions = bad_dims[b];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dimensions");
+    }
+    rand_init(&q, RAND(U32), X, 0, 10);
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 4;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "multiple");
+    rand_init(&q, RAND(UNIFORM_F64), X, 0, 4);
+    q.r.generator = RGEN(SCRAMBLED_SOBOL32);
+    q.r.dimensions = 2;
+    q.r.offset = ((uint64_t)1 << 32) - 1; /* 2 points from here pass 2^32 */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "2^32");
+    q.r.offset = UINT64_MAX;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "2^32");
+    rand_init(&q, RAND(POISSON), X, 0, 4);
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 1;
+    q.r.lambda = 2.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Poisson");
+    rand_init(&q, RAND(U32), X, 0, 4);
+    q.r.generator = (Trnsci__V1__RandGenerator)3;
+    q.r.dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator");
+    rand_init(&q, RAND(U32), X, 4, 16); /* 4 bytes short */
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 2;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+    rand_init(&q, RAND(NORMAL_F64), X, 0, 2);
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 1;
+    q.r.stddev = -1.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "stddev");
+}
+
 typedef struct copy_msg {
     Trnsci__V1__Op op;
     Trnsci__V1__CopyOp c;
@@ -1091,6 +1171,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_memset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rand_sobol, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),
