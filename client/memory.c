@@ -190,6 +190,19 @@ static trnsciMemcpyKind resolve_kind(trn_client *c, const void *dst, const void 
                : (is_device(c, src) ? trnsciMemcpyDeviceToHost : trnsciMemcpyHostToHost);
 }
 
+/* A device-to-device copy as an op: trnsciMemcpy on gRPC and
+ * trnsciMemcpyAsync. */
+static void copy_op(Trnsci__V1__Op *op, Trnsci__V1__CopyOp *copy, Trnsci__V1__BufferRef *dst,
+                    Trnsci__V1__BufferRef *src, size_t count) {
+    trnsci__v1__copy_op__init(copy);
+    copy->dst = dst;
+    copy->src = src;
+    copy->bytes = count;
+    trnsci__v1__op__init(op);
+    op->kind_case = TRNSCI__V1__OP__KIND_COPY;
+    op->copy = copy;
+}
+
 /* D2D (and memset) run as ops on the default stream, then wait. */
 static trnsciError_t submit_and_wait(trn_client *c, Trnsci__V1__Op *op) {
     trnsciError_t e = trn_client_submit(c, NULL, op);
@@ -239,13 +252,9 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
             memmove(dst, src, count);
             return trn_ok();
         }
-        Trnsci__V1__CopyOp copy = TRNSCI__V1__COPY_OP__INIT;
-        copy.dst = &dref;
-        copy.src = &sref;
-        copy.bytes = count;
-        Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-        op.kind_case = TRNSCI__V1__OP__KIND_COPY;
-        op.copy = &copy;
+        Trnsci__V1__CopyOp copy;
+        Trnsci__V1__Op op;
+        copy_op(&op, &copy, &dref, &sref, count);
         e = submit_and_wait(c, &op);
         return e == trnsciSuccess ? trn_ok() : e;
     }
@@ -390,13 +399,9 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
         if ((e = device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)) ||
             (e = device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
             return e;
-        Trnsci__V1__CopyOp copy = TRNSCI__V1__COPY_OP__INIT;
-        copy.dst = &dref;
-        copy.src = &sref;
-        copy.bytes = count;
-        Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-        op.kind_case = TRNSCI__V1__OP__KIND_COPY;
-        op.copy = &copy;
+        Trnsci__V1__CopyOp copy;
+        Trnsci__V1__Op op;
+        copy_op(&op, &copy, &dref, &sref, count);
         e = trn_client_submit(c, stream, &op);
         return e == trnsciSuccess ? trn_ok() : e;
     }

@@ -73,15 +73,16 @@ static void fill_limits(const trn_service *svc, Trnsci__V1__Limits *l) {
     l->max_events_per_session = svc->cfg->max_events;
 }
 
+uint64_t trn_svc_op_deadline(uint64_t timeout_us) {
+    if (!timeout_us)
+        return 0;
+    const uint64_t cap = 365ull * 86400 * 1000000; /* keeps the sum in range */
+    return trn_sched_now_ns() + (timeout_us < cap ? timeout_us : cap) * 1000;
+}
+
 uint64_t trn_svc_wait_deadline(const trn_call *call, uint64_t timeout_us) {
-    uint64_t d = 0;
-    if (timeout_us) {
-        const uint64_t cap = 365ull * 86400 * 1000000; /* keeps the sum in range */
-        d = trn_sched_now_ns() + (timeout_us < cap ? timeout_us : cap) * 1000;
-    }
-    if (call->deadline_ns && (!d || call->deadline_ns < d))
-        d = call->deadline_ns;
-    return d;
+    const uint64_t d = trn_svc_op_deadline(timeout_us);
+    return call->deadline_ns && (!d || call->deadline_ns < d) ? call->deadline_ns : d;
 }
 
 static void daemon_version(char *buf, size_t len) {
@@ -233,9 +234,7 @@ static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_ca
 static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t len,
                                   const char *what, trn_call *call, void **out) {
     char err[ERRLEN];
-    if (len > TRNSCI_WIRE_CHUNK_BYTES) {
-        snprintf(err, sizeof(err), "%s: %llu bytes exceeds the chunk limit of %u bytes", what,
-                 (unsigned long long)len, TRNSCI_WIRE_CHUNK_BYTES);
+    if (trn_validate_chunk(len, what, err, sizeof(err)) != TRN_WIRE_OK) {
         trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return NULL;
     }
@@ -462,8 +461,7 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
         free(op);
         return rc;
     }
-    if (req->timeout_us)
-        op->sop.deadline_ns = trn_svc_wait_deadline(&(trn_call){0}, req->timeout_us);
+    op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
     return trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 

@@ -24,6 +24,9 @@ void trn_svc_finish_reply(trn_call *call, const ProtobufCMessage *reply);
  * with ABORTED. */
 trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call);
 
+/* The deadline (trn_sched_now_ns clock; 0 = none) of an op that must start
+ * within timeout_us (0 = no limit) of now. */
+uint64_t trn_svc_op_deadline(uint64_t timeout_us);
 /* The deadline (trn_sched_now_ns clock; 0 = none) of a wait that may last
  * timeout_us (0 = no limit) and must end by the call's own deadline. */
 uint64_t trn_svc_wait_deadline(const trn_call *call, uint64_t timeout_us);

@@ -27,21 +27,12 @@
 #include "daemon/log.h"
 #include "daemon/service_internal.h"
 
-/* The chunk limit of one staged transfer. */
-static trn_wire_code check_chunk(uint64_t len, const char *what, char *err, size_t errlen) {
-    if (len <= TRNSCI_WIRE_CHUNK_BYTES)
-        return TRN_WIRE_OK;
-    snprintf(err, errlen, "%s: %llu bytes exceeds the chunk limit of %u bytes", what,
-             (unsigned long long)len, TRNSCI_WIRE_CHUNK_BYTES);
-    return TRN_WIRE_INVALID_ARGUMENT;
-}
-
 /* ---- upload -------------------------------------------------------------------- */
 
 static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
                                    const Trnsci__V1__WriteRequest *req, char *err, size_t errlen) {
     const size_t len = req->data.len;
-    trn_wire_code rc = check_chunk(len, "Write: data", err, errlen);
+    trn_wire_code rc = trn_validate_chunk(len, "Write: data", err, errlen);
     if (rc != TRN_WIRE_OK || len == 0)
         return rc;
     daemon_op *op = calloc(1, sizeof(*op));
@@ -71,8 +62,7 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
     memcpy(op->staging, req->data.data, len);
     op->sop.desc.kind = TRN_OP_COPY;
     op->sop.desc.u.copy = (trn_copy_desc){.dst = dst, .src = op->staging, .bytes = len};
-    if (req->timeout_us)
-        op->sop.deadline_ns = trn_svc_wait_deadline(&(trn_call){0}, req->timeout_us);
+    op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
     uint64_t seq;
     return trn_svc_queue_op(svc, s, req->stream_id, op, &seq, err, errlen);
 }
@@ -106,7 +96,7 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
                                        const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
                                        char *err, size_t errlen) {
     const Trnsci__V1__StageOutOp *so = req->op->stage_out;
-    trn_wire_code rc = check_chunk(so->bytes, "stage-out: bytes", err, errlen);
+    trn_wire_code rc = trn_validate_chunk(so->bytes, "stage-out: bytes", err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (so->ticket == 0 || so->bytes == 0) {
@@ -165,8 +155,7 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
     op->stage = st;
     op->sop.desc.kind = TRN_OP_COPY;
     op->sop.desc.u.copy = (trn_copy_desc){.dst = st->data, .src = src, .bytes = st->len};
-    if (req->timeout_us)
-        op->sop.deadline_ns = trn_svc_wait_deadline(&(trn_call){0}, req->timeout_us);
+    op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
     rc = trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
     if (rc != TRN_WIRE_OK) { /* the op is gone without running: drop its reference and,
                                 unless the session's end took the map, the map's */

@@ -34,7 +34,6 @@ typedef struct waiter {
     trn_sched_timer timer; /* the deadline, when there is one */
     trn_sched_stream **streams; /* referenced; cancelled when the timer fires */
     size_t n;
-    int private_stream;    /* streams[0] was made for this wait (events) */
     trn_sched_fence *fence; /* event waits: a reference, for the timestamp */
     /* For messages. */
     int all_streams;
@@ -387,7 +386,6 @@ static void event_synchronize(trn_service *svc, trn_session *s, trn_sched_fence 
     list[0] = st;
     w->streams = list;
     w->n = 1;
-    w->private_stream = 1;
     w->fence = f;
     w->event_id = req->event_id;
     w->timeout_us = req->timeout_us;

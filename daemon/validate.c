@@ -125,3 +125,11 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         trn_op_refs_release(refs);
     return rc;
 }
+
+trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size_t errlen) {
+    if (len <= TRNSCI_WIRE_CHUNK_BYTES)
+        return TRN_WIRE_OK;
+    snprintf(err, errlen, "%s: %llu bytes exceeds the chunk limit of %u bytes", what,
+             (unsigned long long)len, TRNSCI_WIRE_CHUNK_BYTES);
+    return TRN_WIRE_INVALID_ARGUMENT;
+}

@@ -35,6 +35,9 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
                                   uint64_t align, const char *what, trn_op_refs *refs, void **out,
                                   char *err, size_t errlen);
 
+/* One Write/Read/stage-out moves at most TRNSCI_WIRE_CHUNK_BYTES. */
+trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size_t errlen);
+
 /* GEMM (validate_blas.c). */
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen);
