@@ -12,7 +12,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 1u
+#define TRNSCI_PROTOCOL_MINOR 2u
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)
@@ -34,7 +34,10 @@
     X(SYNCHRONIZE, "/trnsci.v1.Trnsci/Synchronize")                                                \
     X(STATUS, "/trnsci.v1.Trnsci/Status")                                                          \
     X(SET_PRIORITY, "/trnsci.v1.Trnsci/SetPriority")                                               \
-    X(EVENT, "/trnsci.v1.Trnsci/Event")
+    X(EVENT, "/trnsci.v1.Trnsci/Event")                                                            \
+    X(PLAN_CREATE, "/trnsci.v1.Trnsci/PlanCreate")                                                 \
+    X(PLAN_DESTROY, "/trnsci.v1.Trnsci/PlanDestroy")                                               \
+    X(PLANS, "/trnsci.v1.Trnsci/Plans")
 
 typedef enum trn_wire_method {
 #define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,
