@@ -130,6 +130,17 @@ static trnfftResult check_plan_args(int rank, const int *n, int batch, trnfftTyp
         trn_fail(trnsciErrorInvalidValue, "trnfftMakePlan: batch %d must be >= 1", batch);
         return TRNFFT_INVALID_SIZE;
     }
+    /* Elements of the whole batch: past 2^59 no buffer could hold it (the
+     * daemon checks the exact extent of the layout too). */
+    unsigned __int128 total = (unsigned)batch;
+    for (int d = 0; d < rank; d++)
+        total *= (unsigned)n[d];
+    if (total > ((unsigned __int128)1 << 59)) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "trnfftMakePlan: %d transforms of these sizes hold more than 2^59 elements",
+                 batch);
+        return TRNFFT_INVALID_SIZE;
+    }
     return TRNFFT_SUCCESS;
 }
 

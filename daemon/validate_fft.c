@@ -33,6 +33,13 @@ static int int_arg(int64_t v, int min, const char *what, char *err, size_t errle
     return 0;
 }
 
+/* Bytes of `batch` transforms of a side `dist` elements apart. */
+static int side_bytes(const trn_fft_side *side, uint64_t batch, uint64_t dist, uint64_t *out) {
+    uint64_t t;
+    return ck_mul(batch - 1, dist, &t) || ck_add(t, trn_fft_span(side), &t) ||
+           ck_mul(t, trn_fft_elem_size(side), out);
+}
+
 trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_spec *spec,
                                     trn_session_plan *h, char *err, size_t errlen) {
     char what[48];
@@ -93,14 +100,21 @@ trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_s
         snprintf(err, errlen, "fft plan: %s", why);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    /* The whole batch must be addressable, in place or not. */
+    for (int inplace = 0; inplace < 2; inplace++) {
+        trn_fft_side in, out;
+        trn_fft_sides(s, inplace, &in, &out);
+        uint64_t b;
+        if (side_bytes(&in, h->batch, s->basic ? trn_fft_block(&in) : h->idist, &b) ||
+            b > INT64_MAX ||
+            side_bytes(&out, h->batch, s->basic ? trn_fft_block(&out) : h->odist, &b) ||
+            b > INT64_MAX) {
+            snprintf(err, errlen, "fft plan: a batch of %llu transforms spans more than 2^63 bytes",
+                     (unsigned long long)h->batch);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+    }
     return TRN_WIRE_OK;
-}
-
-/* Bytes of `batch` transforms of a side `dist` elements apart. */
-static int side_bytes(const trn_fft_side *side, uint64_t batch, uint64_t dist, uint64_t *out) {
-    uint64_t t;
-    return ck_mul(batch - 1, dist, &t) || ck_add(t, trn_fft_span(side), &t) ||
-           ck_mul(t, trn_fft_elem_size(side), out);
 }
 
 /* Transforms of a side written by the kernel must not overlap. */

@@ -818,6 +818,14 @@ def check_fft(c, rng):
         expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
             session_id=sid, fft=pb.FftPlanSpec(type=pb.FFT_C2C, n=[0], batch=1))),
             grpc.StatusCode.INVALID_ARGUMENT, "n[0]")
+        expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
+            session_id=sid, fft=pb.FftPlanSpec(type=pb.FFT_Z2Z, n=[1 << 30], batch=(1 << 31) - 1))),
+            grpc.StatusCode.INVALID_ARGUMENT, "2^63")
+        expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
+            session_id=sid, fft=pb.FftPlanSpec(type=pb.FFT_C2C, n=[8, 8], inembed=[8, 4],
+                                               onembed=[8, 8], istride=1, ostride=1, idist=64,
+                                               odist=64, batch=2))),
+            grpc.StatusCode.INVALID_ARGUMENT, "inembed[1]")
         c.call("PlanDestroy", pb.PlanDestroyRequest(session_id=sid, plan_id=r.plan_id))
         expect_rpc_error(lambda: c.call("PlanDestroy", pb.PlanDestroyRequest(
             session_id=sid, plan_id=r.plan_id)), grpc.StatusCode.INVALID_ARGUMENT, "plan")
