@@ -46,6 +46,7 @@ int trnscid_start(trnscid *d) {
     const trn_plan_cache_config pcc = {.max_bytes = d->cfg.plan_cache_bytes,
                                        .dir = d->cfg.cache_dir,
                                        .effort = d->cfg.plan_effort,
+                                       .max_transform_bytes = d->cfg.max_session_bytes,
                                        .warn = warn_plan_cache};
     d->plans = trn_plan_cache_create(d->backend, &pcc);
     if (!d->plans || trn_plan_cache_start(d->plans) != 0) {

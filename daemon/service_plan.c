@@ -69,9 +69,16 @@ void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateReques
         req->spec_case == TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_FFT ? req->fft : NULL, &spec, &h,
         err, sizeof(err));
     int hit = 0;
-    if (rc == TRN_WIRE_OK && trn_plan_cache_acquire(svc->plans, &spec, first_part(spec.u.fft.type),
-                                                    &h.entry, &hit, err, sizeof(err)) != 0)
-        rc = TRN_WIRE_INTERNAL;
+    if (rc == TRN_WIRE_OK) {
+        switch (trn_plan_cache_acquire(svc->plans, &spec, first_part(spec.u.fft.type), &h.entry,
+                                       &hit, err, sizeof(err))) {
+        case TRN_PLAN_OK: break;
+        case TRN_PLAN_INVALID: rc = TRN_WIRE_INVALID_ARGUMENT; break;
+        case TRN_PLAN_TOO_BIG:
+        case TRN_PLAN_NOMEM: rc = TRN_WIRE_RESOURCE_EXHAUSTED; break;
+        case TRN_PLAN_FAILED: rc = TRN_WIRE_INTERNAL; break;
+        }
+    }
     uint32_t id = 0;
     if (rc == TRN_WIRE_OK && !(id = add_handle(s, &h))) {
         trn_plan_entry_release(h.entry);

@@ -146,22 +146,47 @@ static void touch(trn_plan_cache *pc, trn_plan_entry *e) {
     }
 }
 
-/* A new entry for spec (effort already the cache's), or NULL with err. */
-static trn_plan_entry *entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, const char *key,
-                                 char *err, size_t errlen) {
+/* Bytes of the larger side of one transform of spec, in or out of place. */
+static uint64_t transform_bytes(const trn_plan_spec *spec) {
+    uint64_t most = 0;
+    for (int inplace = 0; inplace < 2; inplace++) {
+        trn_fft_side in, out;
+        trn_fft_sides(&spec->u.fft, inplace, &in, &out);
+        const uint64_t a = trn_fft_span(&in) * trn_fft_elem_size(&in);
+        const uint64_t b = trn_fft_span(&out) * trn_fft_elem_size(&out);
+        most = a > most ? a : most;
+        most = b > most ? b : most;
+    }
+    return most;
+}
+
+/* A new entry for spec (effort already the cache's) in *out, or an error
+ * with err written. */
+static trn_plan_error entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, const char *key,
+                                trn_plan_entry **out, char *err, size_t errlen) {
     if (!pc->be->plan_create) {
         snprintf(err, errlen, "the %s backend has no plans", pc->be->name);
-        return NULL;
+        return TRN_PLAN_INVALID;
+    }
+    if (trn_fft_shape_check(&spec->u.fft, err, errlen) != 0)
+        return TRN_PLAN_INVALID;
+    const uint64_t bytes = transform_bytes(spec);
+    if (pc->cfg.max_transform_bytes && bytes > pc->cfg.max_transform_bytes) {
+        snprintf(err, errlen,
+                 "one transform of %s spans %llu bytes, more than the %llu a buffer may hold "
+                 "(max-session-bytes)",
+                 key, (unsigned long long)bytes, (unsigned long long)pc->cfg.max_transform_bytes);
+        return TRN_PLAN_TOO_BIG;
     }
     trn_plan_entry *e = calloc(1, sizeof(*e));
     if (!e) {
         snprintf(err, errlen, "daemon out of memory for a plan");
-        return NULL;
+        return TRN_PLAN_NOMEM;
     }
     e->plan = pc->be->plan_create(pc->be, spec, err, errlen);
     if (!e->plan) {
         free(e);
-        return NULL;
+        return TRN_PLAN_INVALID;
     }
     e->pc = pc;
     e->spec = *spec;
@@ -171,7 +196,8 @@ static trn_plan_entry *entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, 
     list_push_front(pc, e);
     pc->st.entries++;
     pc->st.bytes += e->bytes;
-    return e;
+    *out = e;
+    return TRN_PLAN_OK;
 }
 
 /* Queues a build of part unless it has one, is prepared, or failed. */
@@ -224,8 +250,8 @@ static void evict_over_bound(trn_plan_cache *pc) {
 
 /* ---- the API ---------------------------------------------------------------------- */
 
-int trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
-                           trn_plan_entry **out, int *hit, char *err, size_t errlen) {
+trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
+                                      trn_plan_entry **out, int *hit, char *err, size_t errlen) {
     trn_plan_spec s = *spec;
     s.effort = pc->cfg.effort;
     char key[160];
@@ -237,7 +263,7 @@ int trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int wa
         if (warm >= 0 && warm < TRN_PLAN_MAX_PARTS && e->part[warm] == PART_FAILED) {
             snprintf(err, errlen, "planning %s failed earlier: %s", key, e->failure);
             pthread_mutex_unlock(&pc->lock);
-            return -1;
+            return TRN_PLAN_FAILED;
         }
         pc->st.hits++;
         pc->st.saved_seconds += e->build_seconds;
@@ -245,9 +271,10 @@ int trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int wa
         touch(pc, e);
     } else {
         pc->st.misses++;
-        if (!(e = entry_new(pc, &s, key, err, errlen))) {
+        const trn_plan_error rc = entry_new(pc, &s, key, &e, err, errlen);
+        if (rc != TRN_PLAN_OK) {
             pthread_mutex_unlock(&pc->lock);
-            return -1;
+            return rc;
         }
     }
     e->refs++;
@@ -255,7 +282,7 @@ int trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int wa
         queue_part(pc, e, (unsigned)warm, 0);
     pthread_mutex_unlock(&pc->lock);
     *out = e;
-    return 0;
+    return TRN_PLAN_OK;
 }
 
 void trn_plan_entry_retain(trn_plan_entry *e) {
@@ -395,7 +422,7 @@ static int warm_line(trn_plan_cache *pc, const char *line, char *err, size_t err
     char canon[160];
     trn_plan_spec_format(&spec, canon, sizeof(canon));
     trn_plan_entry *e = find(pc, canon);
-    if (!e && !(e = entry_new(pc, &spec, canon, err, errlen)))
+    if (!e && entry_new(pc, &spec, canon, &e, err, errlen) != TRN_PLAN_OK)
         return -1;
     for (unsigned p = 0; p < TRN_PLAN_MAX_PARTS; p++)
         if (parts & (1ul << p))

@@ -43,6 +43,9 @@ typedef struct trn_plan_cache_config {
     uint64_t max_bytes;     /* bound on the estimated bytes of cached plans */
     const char *dir;        /* persistence directory, or NULL */
     trn_plan_effort effort; /* planning effort of every plan made */
+    /* The largest single transform (bytes of either side) a plan may be made
+     * for: planning allocates scratch of that size. 0: no limit. */
+    uint64_t max_transform_bytes;
     /* Warnings (corrupt cache files, write errors); may be NULL. */
     void (*warn)(const char *msg);
 } trn_plan_cache_config;
@@ -77,13 +80,22 @@ void trn_plan_cache_stop(trn_plan_cache *pc);
  * op and no session holds an entry. */
 void trn_plan_cache_destroy(trn_plan_cache *pc);
 
+/* Why trn_plan_cache_acquire failed. */
+typedef enum trn_plan_error {
+    TRN_PLAN_OK = 0,
+    TRN_PLAN_INVALID = -1, /* the backend cannot plan spec */
+    TRN_PLAN_TOO_BIG = -2, /* one transform exceeds max_transform_bytes */
+    TRN_PLAN_FAILED = -3,  /* its preparation failed earlier (remembered) */
+    TRN_PLAN_NOMEM = -4,
+} trn_plan_error;
+
 /* The entry for spec (its effort replaced by the cache's), found or made,
  * with a reference for the caller; *hit says whether it was found. Queues
- * the build of part `warm` (-1: none) if not yet prepared or failed. Fails
- * (-1, err written) when the backend cannot plan spec, or when part `warm`
- * of the existing entry failed earlier. */
-int trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
-                           trn_plan_entry **out, int *hit, char *err, size_t errlen);
+ * the build of part `warm` (-1: none) if not yet prepared or failed.
+ * Returns TRN_PLAN_OK, or an error with err written (TRN_PLAN_FAILED when
+ * part `warm` of the existing entry failed earlier). */
+trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
+                                      trn_plan_entry **out, int *hit, char *err, size_t errlen);
 void trn_plan_entry_retain(trn_plan_entry *e);
 /* Drops a reference. The entry stays cached. */
 void trn_plan_entry_release(trn_plan_entry *e);

@@ -685,6 +685,9 @@ static void test_bad_input(void **state) {
            "inembed[1]");
     /* A batch no memory could hold (sizes and batch each valid). */
     expect(trnfftPlan1d(&p, 0x7fffffff, TRNFFT_C2C, 0x7fffffff), TRNFFT_INVALID_SIZE, "2^59");
+    /* One transform larger than any buffer of a session (32 GiB > the
+     * default max-session-bytes of 16 GiB): refused before planning. */
+    expect(trnfftPlan1d(&p, 0x7fffffff, TRNFFT_Z2Z, 1), TRNFFT_ALLOC_FAILED, "max-session-bytes");
     /* Sizes whose span overflows 2^62 elements. */
     int huge[3] = {1 << 30, 1 << 30, 1 << 30};
     expect(trnfftPlan3d(&p, huge[0], huge[1], huge[2], TRNFFT_C2C), TRNFFT_INVALID_SIZE, "2^59");

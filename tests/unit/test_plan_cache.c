@@ -262,12 +262,27 @@ static void test_sharing(void **state) {
     assert_int_equal(st.builds, 2);
     /* Bad specs are refused by the backend. */
     trn_plan_spec bad = fft_spec(TRN_FFT_C2C, 0, 0);
-    assert_int_equal(trn_plan_cache_acquire(pc, &bad, 0, &c, &hit, err, sizeof(err)), -1);
+    trn_plan_entry *none;
+    assert_int_equal(trn_plan_cache_acquire(pc, &bad, 0, &none, &hit, err, sizeof(err)),
+                     TRN_PLAN_INVALID);
     trn_plan_entry_release(a);
     trn_plan_entry_release(b);
     trn_plan_entry_release(c);
     trn_plan_cache_destroy(pc);
     assert_int_equal(fake.releases, 2);
+    /* A transform larger than the bound is refused before any planning. */
+    const trn_plan_cache_config small = {
+        .max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE, .max_transform_bytes = 8 * 1024};
+    pc = trn_plan_cache_create(&fake_be, &small);
+    trn_plan_spec just = fft_spec(TRN_FFT_C2C, 1024, 0), over = fft_spec(TRN_FFT_C2C, 1025, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &over, 0, &c, &hit, err, sizeof(err)),
+                     TRN_PLAN_TOO_BIG);
+    assert_non_null(strstr(err, "8200 bytes"));
+    assert_int_equal(trn_plan_cache_acquire(pc, &just, -1, &c, &hit, err, sizeof(err)),
+                     TRN_PLAN_OK);
+    trn_plan_entry_release(c);
+    trn_plan_cache_destroy(pc);
+    assert_int_equal(fake.releases, 3);
 }
 
 static void test_failure_remembered(void **state) {
@@ -282,7 +297,8 @@ static void test_failure_remembered(void **state) {
     assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), -1);
     assert_string_equal(err, "part 0 cannot be planned");
     assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), -1);
-    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &b, &hit, err, sizeof(err)), -1);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &b, &hit, err, sizeof(err)),
+                     TRN_PLAN_FAILED);
     assert_non_null(strstr(err, "failed earlier"));
     trn_plan_entry_require(a, 0);
     settle(pc);
