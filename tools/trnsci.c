@@ -123,6 +123,12 @@ static int cmd_status(const char *addr) {
     printf("bytes held:     ");
     print_bytes((unsigned long long)st.bytesHeld);
     printf("\nuptime:         %.1f s\n", (double)st.uptimeMs / 1000.0);
+    int nplans = 0;
+    trnsciPlanCacheStats ps;
+    if (trnsciDaemonGetPlans(addr, NULL, 0, &nplans, &ps) == trnsciSuccess)
+        printf("plans:          %d cached, %llu hits, %llu misses, %.3f s planning saved "
+               "(trnsci plans)\n",
+               nplans, (unsigned long long)ps.hits, (unsigned long long)ps.misses, ps.savedSeconds);
     printf("workers:        %u\n", st.workers);
 
     print_sessions(addr);

@@ -656,6 +656,35 @@ static void test_clear_and_warm(void **state) {
     assert_int_equal(trnfftDestroy(p), TRNFFT_SUCCESS);
 }
 
+/* The CLI: `trnsci plans warm FILE` queues a manifest, `trnsci plans` lists
+ * it, `trnsci status` counts it, `trnsci plans clear` drops it. */
+static void test_cli(void **state) {
+    const target *t = *state;
+    char manifest[128], out[128];
+    snprintf(manifest, sizeof(manifest), "%s/warm.manifest", work_dir);
+    snprintf(out, sizeof(out), "%s/cli.out", work_dir);
+    write_file(manifest, "fft d2z 48x30 basic estimate\n");
+    const char *const warm[] = {TRNSCI_CLI_PATH, "--addr", t->addr, "plans",
+                                "warm",          manifest, NULL};
+    assert_int_equal(th_run(warm, out), 0);
+    assert_true(th_file_contains(out, "queued 1 plans"));
+    const char *const list[] = {TRNSCI_CLI_PATH, "--addr", t->addr, "plans", NULL};
+    assert_int_equal(th_run(list, out), 0);
+    assert_true(th_file_contains(out, "fft d2z 48x30 basic estimate"));
+    assert_true(th_file_contains(out, "hits"));
+    const char *const status[] = {TRNSCI_CLI_PATH, "--addr", t->addr, "status", NULL};
+    assert_int_equal(th_run(status, out), 0);
+    assert_true(th_file_contains(out, "plans:"));
+    const char *const clear[] = {TRNSCI_CLI_PATH, "--addr", t->addr, "plans", "clear", NULL};
+    assert_int_equal(th_run(clear, out), 0);
+    assert_true(th_file_contains(out, "cleared"));
+    const char *const bad[] = {TRNSCI_CLI_PATH, "--addr", t->addr, "plans", "frob", NULL};
+    assert_int_equal(th_run(bad, out), 2);
+    write_file(manifest, "fft q2q 8 basic estimate\n");
+    assert_int_equal(th_run(warm, out), 1);
+    assert_true(th_file_contains(out, "1 lines rejected"));
+}
+
 /* ---- bad input ----------------------------------------------------------------------- */
 
 #define expect(got, want, needle) expect_at(__LINE__, got, want, needle)
@@ -766,14 +795,24 @@ int main(int argc, char **argv) {
     local_t.addr = daemon2.unix_addr;
     grpc_t.addr = grpc_addr;
     const struct CMUnitTest tests[] = {
-        ON(test_c2c_sizes, local),      ON(test_c2c_sizes, grpc),
-        ON(test_real_sizes, local),     ON(test_real_sizes, grpc),
-        ON(test_multi_dim, local),      ON(test_multi_dim, grpc),
-        ON(test_batched, local),        ON(test_advanced_layout, local),
-        ON(test_advanced_layout, grpc), ON(test_split_is_bitwise, local),
-        ON(test_plan_sharing, local),   ON(test_plan_sharing, grpc),
-        ON(test_clear_and_warm, local), ON(test_bad_input, local),
-        ON(test_bad_input, grpc),       ON(test_persistence, local),
+        ON(test_c2c_sizes, local),
+        ON(test_c2c_sizes, grpc),
+        ON(test_real_sizes, local),
+        ON(test_real_sizes, grpc),
+        ON(test_multi_dim, local),
+        ON(test_multi_dim, grpc),
+        ON(test_batched, local),
+        ON(test_advanced_layout, local),
+        ON(test_advanced_layout, grpc),
+        ON(test_split_is_bitwise, local),
+        ON(test_plan_sharing, local),
+        ON(test_plan_sharing, grpc),
+        ON(test_clear_and_warm, local),
+        ON(test_cli, local),
+        ON(test_cli, grpc),
+        ON(test_bad_input, local),
+        ON(test_bad_input, grpc),
+        ON(test_persistence, local),
         ON(test_corrupt_cache, local),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
