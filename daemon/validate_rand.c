@@ -93,6 +93,11 @@ static trn_wire_code check_sobol(const Trnsci__V1__RandGenerateOp *r, const trn_
                  (int)r->distribution);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    if (out->dist == TRN_RAND_U64 && !is_wide(out->gen)) {
+        snprintf(err, errlen,
+                 "rand: RAND_U64 needs a Sobol64 generator (Sobol32 makes 32-bit words)");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
     if (out->dist == TRN_RAND_U32 && is_wide(out->gen)) {
         snprintf(err, errlen, "rand: a Sobol64 generator makes 64-bit words (RAND_U64), not U32");
         return TRN_WIRE_INVALID_ARGUMENT;
