@@ -22,7 +22,8 @@ double trn_op_cost(const trn_op_desc *op) {
          * per element, deeper and less cache-friendly as lambda grows;
          * x6 at 7.5, x8 at 100, x14 at 1e4, x20 at 1e6), so it counts 16.
          * Sobol ops (one XOR per element) made raw words and uniforms at
-         * 0.85-1.7 GB/s on one core, weight 1, but their normals, an inverse
+         * 0.85-1.7 GB/s on one core (float uniforms 2-3.7 GB/s since their
+         * loop has no per-element switch), weight 1, but their normals, an inverse
          * CDF per element (log, sqrt, exp and erf or erfc), only 0.07 (F32)
          * to 0.15 (F64) GB/s, so a Sobol normal byte counts 12. The
          * extensions: an exponential (one log per element) counts 4; gamma

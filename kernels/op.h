@@ -82,7 +82,12 @@ typedef struct trn_gemm_desc {
  * philox4x32_10(counter {lo32(j/4), hi32(j/4), 0, 0}, key {lo32(s), hi32(s)}).
  * Element i of the output consumes raw words offset + w*i .. offset + w*i +
  * w - 1, where w is trn_rand_words_per_element(dist), so any element can be
- * computed on its own: any split of the output gives the same bits. */
+ * computed on its own: any split of the output gives the same bits. Gamma,
+ * beta and truncated normal reserve w = 1 word per element but read only
+ * element i's own sub-stream, the Philox blocks with counter
+ * {lo32(offset + i), hi32(offset + i), attempt, tag}, tag != 0
+ * (docs/numerics.md, "Sub-streams"); a Latin hypercube reads 6 key words per
+ * dimension, then w = 2 words per element. */
 typedef enum trn_rand_dist {
     TRN_RAND_U32 = 1,           /* the raw words */
     TRN_RAND_UNIFORM_F32 = 2,   /* (0, 1] */

@@ -44,7 +44,7 @@ void trn_rand_gamma_parts(uint64_t seed, uint64_t j, uint32_t tag, double shape,
  * (alpha < beta, either may be infinite). */
 double trn_rand_truncnormal_std(uint64_t seed, uint64_t j, double alpha, double beta);
 
-/* Element i (< n) of a Latin hypercube op: its stratum and the value. */
+/* The stratum (0 .. points - 1) of element i (< n) of a Latin hypercube op. */
 uint64_t trn_rand_lhs_stratum(const trn_rand_desc *d, size_t i);
 
 /* Gamma, beta, truncated normal and Latin hypercube ops (Philox only).
