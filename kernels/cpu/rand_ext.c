@@ -81,7 +81,7 @@ double trn_rand_n53(uint64_t z) {
 /* ---- gamma ---------------------------------------------------------------- */
 
 void trn_rand_gamma_parts(uint64_t seed, uint64_t j, uint32_t tag, double shape, double *dv,
-                          double *boost) {
+                          double *boost, double *log_u) {
     const philox4x32_key_t key = ext_key(seed);
     const double k = shape < 1.0 ? shape + 1.0 : shape;
     const double d = k - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
@@ -101,23 +101,31 @@ void trn_rand_gamma_parts(uint64_t seed, uint64_t j, uint32_t tag, double shape,
     }
     *dv = g;
     *boost = 0.0;
+    *log_u = 0.0;
     if (shape < 1.0) {
         const philox4x32_ctr_t r = ext_block(key, j, TRN_RAND_BOOST_ATTEMPT, tag);
-        *boost = log(ext_u64f(r.v[0], r.v[1])) / shape;
+        *log_u = log(ext_u64f(r.v[0], r.v[1]));
+        *boost = *log_u / shape;
     }
 }
 
 static double ext_gamma(const trn_rand_desc *d, uint64_t j) {
-    double dv, boost;
-    trn_rand_gamma_parts(d->seed, j, TRN_RAND_TAG_GAMMA, d->shape, &dv, &boost);
+    double dv, boost, lu;
+    trn_rand_gamma_parts(d->seed, j, TRN_RAND_TAG_GAMMA, d->shape, &dv, &boost, &lu);
     return boost == 0.0 ? dv * d->scale : dv * exp(boost) * d->scale;
 }
 
 static double ext_beta(const trn_rand_desc *d, uint64_t j) {
-    double dva, ba, dvb, bb;
-    trn_rand_gamma_parts(d->seed, j, TRN_RAND_TAG_BETA_A, d->beta_a, &dva, &ba);
-    trn_rand_gamma_parts(d->seed, j, TRN_RAND_TAG_BETA_B, d->beta_b, &dvb, &bb);
+    double dva, ba, lua, dvb, bb, lub;
+    trn_rand_gamma_parts(d->seed, j, TRN_RAND_TAG_BETA_A, d->beta_a, &dva, &ba, &lua);
+    trn_rand_gamma_parts(d->seed, j, TRN_RAND_TAG_BETA_B, d->beta_b, &dvb, &bb, &lub);
     const double la = log(dva) + ba, lb = log(dvb) + bb;
+    if (la == -INFINITY && lb == -INFINITY) {
+        /* Both boosts log(u)/shape overflowed (shapes below ~2e-307): the
+         * sign of la - lb is that of log(ua) b - log(ub) a. */
+        const double sa = lua * d->beta_b, sb = lub * d->beta_a;
+        return sa > sb ? 1.0 : sa < sb ? 0.0 : 0.5;
+    }
     /* X = Ga / (Ga + Gb) from the logs, never 0/0 or inf/inf. */
     if (la >= lb)
         return 1.0 / (1.0 + exp(lb - la));

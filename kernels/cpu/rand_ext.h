@@ -36,9 +36,10 @@ double trn_rand_n53(uint64_t z);
 /* The log of a Gamma(shape, 1) value of element id j's sub-stream tag (the
  * gamma of element j for tag TRN_RAND_TAG_GAMMA). *dv receives d*v (or the
  * fallback d), *boost the added log(u)/shape (0 for shape >= 1), so that the
- * value is dv * exp(boost) and its log is log(dv) + boost. */
+ * value is dv * exp(boost) and its log is log(dv) + boost; *log_u receives
+ * log(u) of the boost block (0 for shape >= 1). */
 void trn_rand_gamma_parts(uint64_t seed, uint64_t j, uint32_t tag, double shape, double *dv,
-                          double *boost);
+                          double *boost, double *log_u);
 
 /* The standard truncated normal of element id j on [alpha, beta]
  * (alpha < beta, either may be infinite). */
