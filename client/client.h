@@ -108,6 +108,12 @@ trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const Protobu
                                  const ProtobufCMessageDescriptor *reply_desc,
                                  ProtobufCMessage **reply, int *fd, int timeout_ms);
 
+/* A call to the daemon at address (NULL: as trnsciInit) without a session,
+ * on a connection of its own; fn names the API call in errors. */
+trnsciError_t trn_daemon_call(const char *address, trn_wire_method m, const ProtobufCMessage *req,
+                              const ProtobufCMessageDescriptor *reply_desc, ProtobufCMessage **out,
+                              const char *fn);
+
 /* Fills ref for device pointer p (NULL → buffer 0). `what` names the argument
  * in the error. Returns trnsciSuccess or trnsciErrorInvalidValue. */
 trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,

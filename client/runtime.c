@@ -432,27 +432,34 @@ trnsciError_t trnsciRuntimeGetVersion(int *runtimeVersion) {
     return trn_ok();
 }
 
-/* The Status reply of the daemon at address, without a session. */
-static trnsciError_t fetch_status(const char *address, Trnsci__V1__StatusReply **out) {
+trnsciError_t trn_daemon_call(const char *address, trn_wire_method m, const ProtobufCMessage *req,
+                              const ProtobufCMessageDescriptor *reply_desc, ProtobufCMessage **out,
+                              const char *fn) {
     char addr[2048];
     choose_address(address, addr, sizeof(addr));
     char *targets[1];
     if (split_targets(addr, targets, 1) != 1)
-        return trn_fail(trnsciErrorInvalidValue, "trnsciDaemonGetStatus: empty address");
+        return trn_fail(trnsciErrorInvalidValue, "%s: empty address", fn);
     trn_transport *t = trn_transport_open(targets[0]);
     if (!t)
         return trn_fail(trnsciErrorMemoryAllocation, "out of memory");
-    Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
     char msg[512] = "";
     const trn_wire_code code =
-        trn_transport_call(t, TRN_WIRE_STATUS, &req.base, &trnsci__v1__status_reply__descriptor,
-                           (ProtobufCMessage **)out, msg, sizeof(msg), TRN_CALL_TIMEOUT_MS);
+        trn_transport_call(t, m, req, reply_desc, out, msg, sizeof(msg), TRN_CALL_TIMEOUT_MS);
     trn_transport_close(t);
     if (code == TRN_WIRE_UNAVAILABLE)
         return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0], msg);
     if (code != TRN_WIRE_OK)
         return trn_fail(trn_error_from_wire(code), "%s", msg);
     return trnsciSuccess;
+}
+
+/* The Status reply of the daemon at address, without a session. */
+static trnsciError_t fetch_status(const char *address, Trnsci__V1__StatusReply **out) {
+    Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
+    return trn_daemon_call(address, TRN_WIRE_STATUS, &req.base,
+                           &trnsci__v1__status_reply__descriptor, (ProtobufCMessage **)out,
+                           "trnsciDaemonGetStatus");
 }
 
 trnsciError_t trnsciDaemonGetStatus(const char *address, trnsciDaemonStatus *out) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/fft_shape.h"
 #include "trnsci/trnsci.h"
 
 #define DEFAULT_MAX_SESSION_BYTES (16ULL << 30)
@@ -48,8 +49,12 @@ static const char usage[] =
     "                           ask for, -3..3 (lower is more urgent; default 0:\n"
     "                           clients may only lower their own priority)\n"
     "  --max-events N           events per session (default 4096)\n"
-    "  --cache-dir DIR          persistent plan cache directory (default: none;\n"
-    "                           reserved: no op family keeps plans yet)\n"
+    "  --cache-dir DIR          keep the plan cache here (FFTW wisdom and a\n"
+    "                           manifest of plans), so a restarted daemon pre-warms\n"
+    "                           them (default: none, plans last one run)\n"
+    "  --plan-cache-bytes B     memory bound of unused cached plans (default 1G)\n"
+    "  --plan-effort E          planning effort: estimate, measure (default) or\n"
+    "                           patient (FFTW_ESTIMATE/MEASURE/PATIENT)\n"
     "  --max-session-bytes B    buffer quota per session, e.g. 512M, 8G (default 16G)\n"
     "  --max-streams N          streams per session (default 256)\n"
     "  --max-queued-ops N       ops one session may have queued or running; past\n"
@@ -214,6 +219,8 @@ static void set_defaults(trn_config *cfg) {
     cfg->max_bytes_per_uid = DEFAULT_MAX_BYTES_PER_UID;
     cfg->lease_ms = DEFAULT_LEASE_MS;
     cfg->max_events = DEFAULT_MAX_EVENTS;
+    cfg->plan_cache_bytes = (uint64_t)1 << 30;
+    cfg->plan_effort = TRN_PLAN_MEASURE;
     cfg->ncopy = DEFAULT_COPY_ENGINES;
     cfg->log_level = TRN_LOG_INFO;
 }
@@ -258,6 +265,8 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         O_COPY,
         O_CEILING,
         O_EVENTS,
+        O_PLAN_BYTES,
+        O_PLAN_EFFORT,
         O_VERSION
     };
     static const struct option opts[] = {
@@ -275,6 +284,8 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         {"copy-engines", required_argument, NULL, O_COPY},
         {"priority-ceiling", required_argument, NULL, O_CEILING},
         {"max-events", required_argument, NULL, O_EVENTS},
+        {"plan-cache-bytes", required_argument, NULL, O_PLAN_BYTES},
+        {"plan-effort", required_argument, NULL, O_PLAN_EFFORT},
         {"version", no_argument, NULL, O_VERSION},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -361,6 +372,23 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
             }
             cfg->max_events = (uint32_t)v;
             break;
+        case O_PLAN_BYTES:
+            if (trn_config_parse_bytes(optarg, &cfg->plan_cache_bytes) != 0) {
+                snprintf(err, errlen, "--plan-cache-bytes %s: expected a size such as 512M",
+                         optarg);
+                return TRN_CONFIG_ERROR;
+            }
+            break;
+        case O_PLAN_EFFORT: {
+            const int e = trn_plan_effort_parse(optarg);
+            if (e < 0) {
+                snprintf(err, errlen, "--plan-effort %s: expected estimate, measure or patient",
+                         optarg);
+                return TRN_CONFIG_ERROR;
+            }
+            cfg->plan_effort = (trn_plan_effort)e;
+            break;
+        }
         case O_LEASE:
             if (parse_uint(optarg, 86400000, &v) || v < 100) {
                 snprintf(err, errlen, "--lease-ms %s: expected 100..86400000", optarg);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "daemon/log.h"
+#include "kernels/op.h"
 
 #define TRN_CONFIG_MAX_LISTEN 8
 #define TRN_CONFIG_MAX_CORES 1024
@@ -20,6 +21,8 @@ typedef struct trn_config {
     int ncores;
     int ncopy;                     /* copy engine workers (data movement) */
     char *cache_dir;               /* NULL: no persistent plan cache */
+    uint64_t plan_cache_bytes;     /* bound of the plan cache's unused plans */
+    trn_plan_effort plan_effort;
     char *socket_group;            /* group of the local sockets, or NULL */
     uint64_t max_session_bytes;    /* per-session buffer quota */
     uint32_t max_sessions_per_uid; /* local clients of one uid */

@@ -15,9 +15,14 @@
 
 #include "daemon/log.h"
 #include "daemon/signals.h"
+#include "kernels/fft_shape.h"
 
 #define POLL_SLICE_MS 100
 #define SHUTDOWN_GRACE_MS 2000
+
+static void warn_plan_cache(const char *msg) {
+    trn_log(TRN_LOG_WARN, "%s", msg);
+}
 
 int trnscid_start(trnscid *d) {
     char err[512];
@@ -31,15 +36,26 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
         goto fail;
     }
-    const trn_sched_config sc = {.cpus = d->cfg.cpus, .ncores = d->cfg.ncores,
-                                 .ncopy = d->cfg.ncopy};
+    const trn_sched_config sc = {
+        .cpus = d->cfg.cpus, .ncores = d->cfg.ncores, .ncopy = d->cfg.ncopy};
     d->sched = trn_sched_create(d->backend, &sc, err, sizeof(err));
     if (!d->sched) {
         trn_log(TRN_LOG_ERROR, "%s", err);
         goto fail;
     }
+    const trn_plan_cache_config pcc = {.max_bytes = d->cfg.plan_cache_bytes,
+                                       .dir = d->cfg.cache_dir,
+                                       .effort = d->cfg.plan_effort,
+                                       .max_transform_bytes = d->cfg.max_session_bytes,
+                                       .warn = warn_plan_cache};
+    d->plans = trn_plan_cache_create(d->backend, &pcc);
+    if (!d->plans || trn_plan_cache_start(d->plans) != 0) {
+        trn_log(TRN_LOG_ERROR, "cannot start the plan cache");
+        goto fail;
+    }
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->service.cfg = &d->cfg;
+    d->service.plans = d->plans;
     d->service.backend = d->backend;
     d->service.sched = d->sched;
     d->service.sessions = &d->sessions;
@@ -69,9 +85,12 @@ int trnscid_start(trnscid *d) {
         used += (size_t)snprintf(cores + used, sizeof(cores) - used, "%s%d", i ? "," : "",
                                  d->cfg.cpus[i]);
     trn_log(TRN_LOG_INFO,
-            "ready: backend %s, %d cores (cpus %s), %d copy engines, max-session-bytes %llu",
+            "ready: backend %s, %d cores (cpus %s), %d copy engines, max-session-bytes %llu, "
+            "plan cache %s (%s)",
             d->backend->name, d->cfg.ncores, cores, d->cfg.ncopy,
-            (unsigned long long)d->cfg.max_session_bytes);
+            (unsigned long long)d->cfg.max_session_bytes,
+            d->cfg.cache_dir ? d->cfg.cache_dir : "in memory",
+            trn_plan_effort_name(d->cfg.plan_effort));
     return 0;
 
 fail_frontends:
@@ -84,6 +103,8 @@ fail_frontends:
 fail:
     trn_sched_destroy(d->sched);
     d->sched = NULL;
+    trn_plan_cache_destroy(d->plans);
+    d->plans = NULL;
     if (d->backend)
         d->backend->destroy(d->backend);
     d->backend = NULL;
@@ -142,6 +163,9 @@ void trnscid_stop(trnscid *d) {
     trn_session_table_destroy(&d->sessions);
     trn_sched_destroy(d->sched);
     d->sched = NULL;
+    /* After the workers: an op that ran waited for its plan's builds. */
+    trn_plan_cache_destroy(d->plans);
+    d->plans = NULL;
     d->backend->destroy(d->backend);
     d->backend = NULL;
     trn_signals_uninstall(d->signal_fd);

@@ -18,6 +18,7 @@ typedef struct trnscid {
     trn_config cfg;
     trn_backend *backend;
     trn_sched *sched;
+    trn_plan_cache *plans;
     trn_session_table sessions;
     trn_service service;
     trn_grpc_frontend *grpc;

@@ -20,7 +20,7 @@
 
 #define ERRLEN TRN_SVC_ERRLEN
 
-static const char *const families[] = {"blas", "rand"};
+static const char *const families[] = {"blas", "fft", "rand"};
 
 void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
@@ -30,7 +30,8 @@ void trn_svc_finish_reply(trn_call *call, const ProtobufCMessage *reply) {
     const size_t len = protobuf_c_message_get_packed_size(reply);
     uint8_t *body = len ? malloc(len) : NULL;
     if (len && !body) {
-        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, "daemon out of memory packing a reply");
+        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                             "daemon out of memory packing a reply");
         return;
     }
     if (len)
@@ -139,7 +140,7 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         trn_session_close(s, "a second session on one connection");
         trn_session_unref(s);
         trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
-                     "this connection already has a session (one per connection)");
+                             "this connection already has a session (one per connection)");
         return;
     }
     if (s->peer.known)
@@ -305,6 +306,7 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_MEMSET: return "memset";
     case TRN_OP_COPY: return "copy";
     case TRN_OP_GEMM: return "gemm";
+    case TRN_OP_FFT: return "fft";
     case TRN_OP_RAND: return "rand";
     }
     return "op";
@@ -318,15 +320,26 @@ static void report_failure(daemon_op *op, trn_sched_status status) {
     const uint64_t waited_ms = (trn_sched_now_ns() - op->sop.t_submit) / 1000000;
     switch (status) {
     case TRN_SCHED_KERNEL_FAILED:
-    case TRN_SCHED_UNSUPPORTED:
+    case TRN_SCHED_UNSUPPORTED: {
+        char why[200];
+        if (op->sop.plan &&
+            trn_plan_entry_wait(op->sop.plan, op->sop.plan_part, why, sizeof(why)) != 0) {
+            snprintf(msg, sizeof(msg),
+                     "%s (op #%llu on stream %u) failed: its plan (%.70s) could not be "
+                     "prepared: %.90s",
+                     op_name(op), (unsigned long long)op->seq, op->stream_id,
+                     trn_plan_entry_key(op->sop.plan), why);
+            trn_session_set_async_error(op->session, TRN_WIRE_INTERNAL, msg);
+            break;
+        }
         snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) %s in the %s backend", op_name(op),
                  (unsigned long long)op->seq, op->stream_id,
                  status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed", "compute");
-        trn_session_set_async_error(op->session,
-                                    status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED
-                                                                    : TRN_WIRE_INTERNAL,
-                                    msg);
+        trn_session_set_async_error(
+            op->session,
+            status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
         break;
+    }
     case TRN_SCHED_EXPIRED:
         snprintf(msg, sizeof(msg),
                  "%s (op #%llu on stream %u) did not start before its deadline (waited %llu ms); "
@@ -411,8 +424,8 @@ static trn_wire_code stream_limit_error(trn_service *svc, trn_session *s, uint32
     return TRN_WIRE_RESOURCE_EXHAUSTED;
 }
 
-trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
-                               daemon_op *op, uint64_t *seq, char *err, size_t errlen) {
+trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id, daemon_op *op,
+                               uint64_t *seq, char *err, size_t errlen) {
     trn_wire_code rc = TRN_WIRE_OK;
     op->session = s;
     op->stream_id = stream_id;
@@ -462,6 +475,8 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
         return rc;
     }
     op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
+    op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
+    op->sop.plan_part = op->refs.plan_part;
     return trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 
@@ -569,6 +584,9 @@ static void on_status(trn_service *svc, trn_call *call) {
         r.n_workers = (size_t)nw;
         r.workers = wptrs;
     }
+    Trnsci__V1__PlanCacheStats pcs;
+    trn_svc_plan_stats(svc, &pcs);
+    r.plan_cache = &pcs;
     trn_svc_finish_reply(call, &r.base);
     free(wusage);
     free(wptrs);
@@ -607,6 +625,9 @@ HANDLER(on_submit, Trnsci__V1__SubmitRequest)
 HANDLER(trn_svc_on_synchronize, Trnsci__V1__SynchronizeRequest)
 HANDLER(on_set_priority, Trnsci__V1__SetPriorityRequest)
 HANDLER(trn_svc_on_event, Trnsci__V1__EventRequest)
+HANDLER(trn_svc_on_plan_create, Trnsci__V1__PlanCreateRequest)
+HANDLER(trn_svc_on_plan_destroy, Trnsci__V1__PlanDestroyRequest)
+HANDLER(trn_svc_on_plans, Trnsci__V1__PlansRequest)
 #undef HANDLER
 
 #define ENTRY(desc, fn, name)                                                                      \
@@ -625,11 +646,16 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_WRITE] = ENTRY(trnsci__v1__write_request__descriptor, on_write, "Write"),
     [TRN_WIRE_READ] = ENTRY(trnsci__v1__read_request__descriptor, on_read, "Read"),
     [TRN_WIRE_SUBMIT] = ENTRY(trnsci__v1__submit_request__descriptor, on_submit, "Submit"),
-    [TRN_WIRE_SYNCHRONIZE] = ENTRY(trnsci__v1__synchronize_request__descriptor,
-                                   trn_svc_on_synchronize, "Synchronize"),
+    [TRN_WIRE_SYNCHRONIZE] =
+        ENTRY(trnsci__v1__synchronize_request__descriptor, trn_svc_on_synchronize, "Synchronize"),
     [TRN_WIRE_SET_PRIORITY] =
         ENTRY(trnsci__v1__set_priority_request__descriptor, on_set_priority, "SetPriority"),
     [TRN_WIRE_EVENT] = ENTRY(trnsci__v1__event_request__descriptor, trn_svc_on_event, "Event"),
+    [TRN_WIRE_PLAN_CREATE] =
+        ENTRY(trnsci__v1__plan_create_request__descriptor, trn_svc_on_plan_create, "PlanCreate"),
+    [TRN_WIRE_PLAN_DESTROY] =
+        ENTRY(trnsci__v1__plan_destroy_request__descriptor, trn_svc_on_plan_destroy, "PlanDestroy"),
+    [TRN_WIRE_PLANS] = ENTRY(trnsci__v1__plans_request__descriptor, trn_svc_on_plans, "Plans"),
 };
 
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
@@ -668,8 +694,9 @@ trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len
     }
     Trnsci__V1__AttachRequest *a = trnsci__v1__attach_request__unpack(NULL, len, req);
     if (!a) {
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT,
-                     "malformed Attach request: the body is not a valid AttachRequest message");
+        trn_svc_finish_error(
+            call, TRN_WIRE_INVALID_ARGUMENT,
+            "malformed Attach request: the body is not a valid AttachRequest message");
         return NULL;
     }
     trn_session *s = trn_svc_session(svc, a->session_id, call);
@@ -678,7 +705,8 @@ trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len
         return NULL;
     if (trn_session_attach(s, call) != 0) {
         trn_session_unref(s);
-        trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS, "the session already has an Attach stream");
+        trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
+                             "the session already has an Attach stream");
         return NULL;
     }
     return s;

@@ -19,6 +19,7 @@ typedef struct trn_service {
     const trn_config *cfg;
     const trn_backend *backend;
     trn_sched *sched;
+    trn_plan_cache *plans;
     trn_session_table *sessions;
     uint64_t start_ms;
     atomic_int draining; /* shutting down: new requests get UNAVAILABLE */

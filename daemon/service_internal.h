@@ -5,6 +5,7 @@
  *   service_wait.c   waiting: Synchronize and the Event RPC, with timeouts
  *   service_stage.c  stream-ordered host transfers: ordered Write, StageOutOp
  *                    and the Read that fetches its data
+ *   service_plan.c   plans: PlanCreate, PlanDestroy, and Plans for operators
  *
  * Not for frontends: they see service.h only.
  */
@@ -59,6 +60,15 @@ void trn_svc_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn
 trn_wire_code trn_svc_submit_event(trn_service *svc, trn_session *s,
                                    const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
                                    size_t errlen);
+
+/* Handlers (service_plan.c). */
+void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRequest *req,
+                            trn_call *call);
+void trn_svc_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequest *req,
+                             trn_call *call);
+void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call);
+/* Plan-cache figures for a StatusReply / PlansReply. */
+void trn_svc_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w);
 
 /* Handlers (service_stage.c). */
 void trn_svc_on_ordered_write(trn_service *svc, trn_session *s,

@@ -237,7 +237,9 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     trn_idmap_init(&s->streams);
     trn_idmap_init(&s->events);
     trn_idmap_init(&s->stages);
+    trn_idmap_init(&s->plans);
     s->next_buffer_id = 1;
+    s->next_plan_id = 1;
     s->client_pid = peer && peer->known ? peer->pid : pid;
     s->transport = transport;
     if (peer)
@@ -300,6 +302,7 @@ void trn_session_unref(trn_session *s) {
     trn_idmap_free(&s->streams);
     trn_idmap_free(&s->events);
     trn_idmap_free(&s->stages);
+    trn_idmap_free(&s->plans);
     trn_sched_tenant_release(s->table->sched, s->tenant);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -346,7 +349,8 @@ void trn_session_close(trn_session *s, const char *why) {
     s->closed = 1;
     trn_call *attach = s->attach;
     s->attach = NULL;
-    trn_idmap bufs = s->buffers, streams = s->streams, events = s->events, stages = s->stages;
+    trn_idmap bufs = s->buffers, streams = s->streams, events = s->events, stages = s->stages,
+              plans = s->plans;
     size_t si = 0;
     uint64_t sid;
     void *sval;
@@ -356,6 +360,7 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_idmap_init(&s->streams);
     trn_idmap_init(&s->events);
     trn_idmap_init(&s->stages);
+    trn_idmap_init(&s->plans);
     pthread_mutex_unlock(&s->lock);
 
     trn_log(TRN_LOG_INFO, "session #%llu (%s, pid %u) closed: %s", (unsigned long long)s->number,
@@ -374,6 +379,13 @@ void trn_session_close(trn_session *s, const char *why) {
         trn_sched_fence_release(t->sched, val);
     trn_idmap_free(&events);
     close_stages(s, &stages);
+    i = 0;
+    while (trn_idmap_next(&plans, &i, &id, &val)) {
+        trn_session_plan *p = val;
+        trn_plan_entry_release(p->entry); /* the plan stays cached for the next user */
+        free(p);
+    }
+    trn_idmap_free(&plans);
     i = 0;
     while (trn_idmap_next(&bufs, &i, &id, &val))
         trn_buffer_unref(val);

@@ -9,8 +9,10 @@
  * until the op completes. Quota: bytes are charged at allocation and credited
  * when the memory is actually released.
  *
- * Ids: session ids are random 64-bit values; buffer ids are per-session
- * counters, so a session can only ever name its own buffers.
+ * Ids: session ids are random 64-bit values; buffer and plan ids are
+ * per-session counters, so a session can only ever name its own buffers and
+ * plans. A plan handle holds a reference to a plan-cache entry, dropped when
+ * the handle is destroyed or the session ends; the plan stays cached.
  */
 #ifndef TRN_DAEMON_SESSION_H
 #define TRN_DAEMON_SESSION_H
@@ -23,6 +25,7 @@
 #include "daemon/call.h"
 #include "daemon/config.h"
 #include "daemon/idmap.h"
+#include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
 
 typedef struct trn_session trn_session;
@@ -43,6 +46,17 @@ typedef struct trn_stage {
     char msg[160];
     trn_call *reader; /* a Read waiting for it, or NULL */
 } trn_stage;
+
+/* A plan handle of the session (trnfftPlan*): the cache entry plus what a
+ * plan key leaves out (batch, distances). */
+typedef struct trn_session_plan {
+    trn_plan_entry *entry; /* a reference */
+    uint64_t batch;
+    uint64_t idist, odist; /* advanced layout; the basic one derives them */
+} trn_session_plan;
+
+/* Plan handles one session may hold. */
+#define TRN_SESSION_MAX_PLANS 65536
 
 typedef struct trn_buffer {
     uint64_t id;
@@ -65,6 +79,8 @@ struct trn_session {
     trn_idmap streams; /* stream id + 1 → trn_sched_stream* */
     trn_idmap events;  /* event id → trn_sched_fence* of its latest record */
     trn_idmap stages;  /* StageOutOp ticket → trn_stage* */
+    trn_idmap plans;   /* plan id → trn_session_plan* */
+    uint64_t next_plan_id;
     trn_sched_tenant *tenant; /* the session's share of the engines */
     int priority;
     uint64_t op_seq;

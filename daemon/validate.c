@@ -12,6 +12,9 @@ void trn_op_refs_release(trn_op_refs *refs) {
     for (int i = 0; i < refs->n; i++)
         trn_buffer_unref(refs->buf[i]);
     refs->n = 0;
+    if (refs->plan)
+        trn_plan_entry_release(refs->plan);
+    refs->plan = NULL;
 }
 
 trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
@@ -95,6 +98,7 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
                               trn_op_refs *refs, char *err, size_t errlen) {
     trn_wire_code rc;
     refs->n = 0;
+    refs->plan = NULL;
     if (!op) {
         snprintf(err, errlen, "Submit: no op given");
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -111,6 +115,10 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
     case TRNSCI__V1__OP__KIND_GEMM:
         out->kind = TRN_OP_GEMM;
         rc = trn_validate_gemm(s, op->gemm, &out->u.gemm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_FFT_EXEC:
+        out->kind = TRN_OP_FFT;
+        rc = trn_validate_fft(s, op->fft_exec, &out->u.fft, refs, err, errlen);
         break;
     case TRNSCI__V1__OP__KIND_RAND_GENERATE:
         out->kind = TRN_OP_RAND;

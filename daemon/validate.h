@@ -20,6 +20,8 @@
 typedef struct trn_op_refs {
     trn_buffer *buf[TRN_OP_MAX_BUFFERS];
     int n;
+    trn_plan_entry *plan; /* the plan the op runs (a reference), or NULL */
+    unsigned plan_part;   /* the part of it the op needs */
 } trn_op_refs;
 
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
@@ -41,6 +43,15 @@ trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size
 /* GEMM (validate_blas.c). */
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen);
+
+/* FFT execution of one of the session's plans (validate_fft.c): takes a
+ * plan reference into refs and queues the build of the variant needed. */
+trn_wire_code trn_validate_fft(trn_session *s, const Trnsci__V1__FftExecOp *f, trn_fft_desc *out,
+                               trn_op_refs *refs, char *err, size_t errlen);
+/* An FftPlanSpec as a plan spec (the effort is left for the cache to set)
+ * and the handle's batch and distances (validate_fft.c). */
+trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_spec *spec,
+                                    trn_session_plan *handle, char *err, size_t errlen);
 
 /* Random numbers (validate_rand.c). */
 trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,

@@ -6,9 +6,8 @@
  * one thread per core; kernels never create threads of their own.
  *
  * Life cycle: create → (per worker thread: core_init) → run … → destroy.
- * Plans (FFTW plans, contraction paths, packed operands) are made by
- * plan_prepare, owned by the scheduler's plan cache, and released by
- * plan_release; ops without a plan (GEMM, memset, copy) pass plan = NULL.
+ * Ops that need a plan (FFT) carry the plan in their descriptor; the
+ * scheduler waits for the part they need before calling run.
  */
 #ifndef TRN_KERNELS_BACKEND_H
 #define TRN_KERNELS_BACKEND_H
@@ -34,7 +33,7 @@ static inline const char *trn_engine_name(int e) {
 
 struct trn_backend {
     const char *name;    /* "cpu" */
-    const char *version; /* goes into plan keys: a new version invalidates plans */
+    const char *version; /* goes into persisted plan caches: another version ignores them */
 
     /* Which engine runs op. NULL: every op runs on the cores. The scheduler
      * runs an op on the cores when its engine has no workers configured. */
@@ -47,10 +46,30 @@ struct trn_backend {
      * backend core index the thread is bound to. Returns 0 on success. */
     int (*core_init)(const trn_backend *be, int core);
 
-    /* Prepares whatever is expensive for this op's shape. *plan may be set to
-     * NULL when the op needs none. */
-    trn_kstatus (*plan_prepare)(const trn_backend *be, const trn_op_desc *op, void **plan);
+    /* Plans: what is expensive to prepare for a shape (FFTW plans; later
+     * contraction paths, packed operands), owned by the scheduler's plan
+     * cache (scheduler/plan_cache.h). A plan is prepared in parts — for FFT
+     * the TRN_FFT_VARIANT_* combinations — each when first needed. The cache
+     * calls these from its planner thread only, one call at a time (FFTW's
+     * planner is not thread-safe), except plan_release at shutdown, when the
+     * planner thread has ended; run() only reads parts plan_build finished.
+     * NULL hooks: the backend has no plans, and ops that need one are
+     * UNSUPPORTED. */
+
+    /* Makes the unprepared plan for spec (cheap), or NULL with err. */
+    void *(*plan_create)(const trn_backend *be, const trn_plan_spec *spec, char *err,
+                         size_t errlen);
+    /* Prepares one part of plan (slow: FFTW planning). */
+    trn_kstatus (*plan_build)(const trn_backend *be, void *plan, unsigned part, char *err,
+                              size_t errlen);
+    /* Estimated bytes of memory the plan's prepared parts hold. */
+    uint64_t (*plan_bytes)(const trn_backend *be, const void *plan);
     void (*plan_release)(const trn_backend *be, void *plan);
+    /* The backend's accumulated planning knowledge (FFTW wisdom), kept in
+     * files under dir so that a restarted daemon plans in milliseconds.
+     * Return 0, or -1 with err (the cache warns and carries on). */
+    int (*plan_state_load)(const trn_backend *be, const char *dir, char *err, size_t errlen);
+    int (*plan_state_save)(const trn_backend *be, const char *dir, char *err, size_t errlen);
 
     /* Computes shard `shard` of `nshards` of op on the calling worker's core.
      * The shard split is the scheduler's; a backend given nshards = 1 computes

@@ -3,6 +3,8 @@
  */
 #include "kernels/op.h"
 
+#include <math.h>
+
 double trn_op_cost(const trn_op_desc *op) {
     switch (op->kind) {
     case TRN_OP_MEMSET: return (double)op->u.memset.bytes;
@@ -12,6 +14,14 @@ double trn_op_cost(const trn_op_desc *op) {
         /* A complex multiply-add is four real multiply-adds. */
         const double per = (g->type == TRN_DTYPE_C32F || g->type == TRN_DTYPE_C64F) ? 8.0 : 2.0;
         return per * (double)g->m * (double)g->n * (double)g->k + (double)g->m * (double)g->n;
+    }
+    case TRN_OP_FFT: {
+        /* The usual 5 N log2 N flops of a complex transform of N points; a
+         * real transform is half of that. */
+        const trn_fft_desc *f = &op->u.fft;
+        const int complex = f->type == TRN_FFT_C2C || f->type == TRN_FFT_Z2Z;
+        const double n = f->points > 1.0 ? f->points : 2.0;
+        return (complex ? 5.0 : 2.5) * n * log2(n) * (double)f->batch;
     }
     case TRN_OP_RAND: {
         /* Bytes written, weighted by time per byte: on one core here Philox

@@ -34,7 +34,10 @@
     X(SYNCHRONIZE, "/trnsci.v1.Trnsci/Synchronize")                                                \
     X(STATUS, "/trnsci.v1.Trnsci/Status")                                                          \
     X(SET_PRIORITY, "/trnsci.v1.Trnsci/SetPriority")                                               \
-    X(EVENT, "/trnsci.v1.Trnsci/Event")
+    X(EVENT, "/trnsci.v1.Trnsci/Event")                                                            \
+    X(PLAN_CREATE, "/trnsci.v1.Trnsci/PlanCreate")                                                 \
+    X(PLAN_DESTROY, "/trnsci.v1.Trnsci/PlanDestroy")                                               \
+    X(PLANS, "/trnsci.v1.Trnsci/Plans")
 
 typedef enum trn_wire_method {
 #define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,

@@ -26,6 +26,8 @@
 #define _GNU_SOURCE
 #include "scheduler/sched.h"
 
+#include "scheduler/plan_cache.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -39,7 +41,8 @@
  * order): single-core SGEMM on this class of CPU, and memcpy bandwidth. */
 #define EST_FLOP_PER_NS 50.0
 #define EST_BYTES_PER_NS 8.0
-#define EST_OVERHEAD_NS 2000.0 /* dispatch and wake-up per shard */
+#define EST_FFT_FLOP_PER_NS 10.0 /* FFTW single core here: 8-26 (2^20 .. 2^16 points) */
+#define EST_OVERHEAD_NS 2000.0   /* dispatch and wake-up per shard */
 
 typedef struct tenant_queue {
     trn_sched_op *head, *tail; /* ready ops on this engine, FIFO */
@@ -65,8 +68,8 @@ struct trn_sched_fence {
 struct trn_sched_stream {
     trn_sched_op *head, *tail; /* queued, not active */
     trn_sched_op *active;
-    int completing; /* the active op's callback is running: do not advance */
-    trn_sched_fence *parked_on; /* the head is a marker waiting on this fence */
+    int completing;              /* the active op's callback is running: do not advance */
+    trn_sched_fence *parked_on;  /* the head is a marker waiting on this fence */
     trn_sched_stream *wait_next; /* fence waiters, or the wake list */
     trn_sched_stream *parked_prev, *parked_next; /* every parked stream */
     trn_sched_tenant *tenant;
@@ -238,8 +241,7 @@ static void fence_signal(trn_sched *s, trn_sched_fence *f, completion_list *l) {
 
 /* Completes op with st later; a record marker signals its fence whatever the
  * outcome, so that nothing waits forever on a record that will never run. */
-static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op,
-                         trn_sched_status st) {
+static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn_sched_status st) {
     timer_unlink(s, &op->deadline);
     if (op->signal)
         fence_signal(s, op->signal, l);
@@ -302,6 +304,13 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         by_size = by_cost < by_cols ? by_cost : by_cols;
         break;
     }
+    case TRN_OP_FFT: {
+        /* Whole transforms only: a batch splits, a single transform does not. */
+        by_size = trn_op_cost(d) / TRN_SHARD_FFT_MIN_FLOP;
+        if (by_size > (double)d->u.fft.batch)
+            by_size = (double)d->u.fft.batch;
+        break;
+    }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_COPY: {
@@ -318,7 +327,6 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     return by_size >= (double)nworkers ? nworkers : (int)by_size;
 }
 
-
 /* ---- ready queues (lock held) ---------------------------------------------------- */
 
 /* The descriptor of the op's current stage. */
@@ -331,6 +339,14 @@ static int op_started(const trn_sched_op *op) {
     return op->stage > 0 || op->next_shard > 0;
 }
 
+/* Runs one shard of op's current stage, once the plan part it needs is
+ * prepared (planning happens on the plan cache's thread; this waits). */
+static trn_kstatus run_shard(trn_sched *s, trn_sched_op *op, int shard) {
+    if (op->plan && op->stage == 0 && trn_plan_entry_wait(op->plan, op->plan_part, NULL, 0) != 0)
+        return TRN_KSTATUS_FAILED;
+    return s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
+}
+
 static int engine_of(const trn_sched *s, const trn_op_desc *d) {
     const int e = s->be->engine_for ? (int)s->be->engine_for(s->be, d) : TRN_ENGINE_CORE;
     return e >= 0 && e < TRN_ENGINE_COUNT && s->engines[e].count > 0 ? e : TRN_ENGINE_CORE;
@@ -338,7 +354,9 @@ static int engine_of(const trn_sched *s, const trn_op_desc *d) {
 
 static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
-    const double rate = d->kind == TRN_OP_GEMM ? EST_FLOP_PER_NS : EST_BYTES_PER_NS;
+    const double rate = d->kind == TRN_OP_GEMM  ? EST_FLOP_PER_NS
+                        : d->kind == TRN_OP_FFT ? EST_FFT_FLOP_PER_NS
+                                                : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
 }
 
@@ -681,7 +699,7 @@ static void *worker_main(void *arg) {
         pthread_mutex_unlock(&s->lock);
 
         const uint64_t t0 = trn_sched_now_ns();
-        const trn_kstatus k = s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
+        const trn_kstatus k = run_shard(s, op, shard);
         const uint64_t t1 = trn_sched_now_ns();
 
         pthread_mutex_lock(&s->lock);
@@ -784,8 +802,10 @@ static trn_sched_tenant *tenant_new(double weight) {
 trn_sched *trn_sched_create(const trn_backend *be, const trn_sched_config *cfg, char *err,
                             size_t errlen) {
     if (cfg->ncores < 1 || cfg->ncopy < 0) {
-        snprintf(err, errlen, "scheduler needs at least one core (got %d) and no negative copy "
-                 "engine count (got %d)", cfg->ncores, cfg->ncopy);
+        snprintf(err, errlen,
+                 "scheduler needs at least one core (got %d) and no negative copy "
+                 "engine count (got %d)",
+                 cfg->ncores, cfg->ncopy);
         return NULL;
     }
     trn_sched *s = calloc(1, sizeof(*s));

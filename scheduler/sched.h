@@ -112,6 +112,11 @@ struct trn_sched_op {
     uint64_t deadline_ns;    /* 0: none; else trn_sched_now_ns() by which it must start */
     trn_sched_done_fn done;  /* required */
     void *user;
+    /* The plan (scheduler/plan_cache.h) the first stage needs, or NULL: its
+     * shards run once part plan_part is prepared (or fail if it cannot be).
+     * The submitter holds a reference until the op completes. */
+    struct trn_plan_entry *plan;
+    unsigned plan_part;
 
     /* Set by the scheduler; read them in the callback. Nanoseconds on the
      * trn_sched_now_ns() clock: submitted, became ready (reached its stream's
@@ -145,6 +150,11 @@ struct trn_sched_op {
  * (0.7-1 ms of one core at the kernel's measured 1.1-1.4 GB/s), 128 KiB of
  * normals (their bytes count 8: kernels/op.c). */
 #define TRN_SHARD_RAND_MIN_BYTES ((size_t)1 << 20)
+
+/* trn_op_cost (5 N log2 N per complex transform) of one FFT shard: about
+ * 0.5-1 ms of FFTW on one core here. A shard holds whole transforms of a
+ * batch; one transform is never split (docs/architecture.md). */
+#define TRN_SHARD_FFT_MIN_FLOP 8e6
 
 /* The number of shards op d is split into on an engine with nworkers
  * workers: between 1 and nworkers. A pure function of the descriptor and

@@ -5,13 +5,18 @@
  *                                 bytes held; each session with its priority
  *                                 and work; each engine worker with its load
  *
- * Everything it prints comes from the daemon's Status RPC through the public
- * API (trnsciDaemonGetStatus/GetSessions/GetWorkers); it opens no session.
+ *   trnsci plans [clear | warm FILE]
+ *                                 the plan cache (tools/plans.c)
+ *
+ * Everything it prints comes from the daemon through the public API
+ * (trnsciDaemonGetStatus/GetSessions/GetWorkers, trnsciDaemonGetPlans/...);
+ * it opens no session.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/cli.h"
 #include "trnsci/trnsci.h"
 
 static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
@@ -21,6 +26,10 @@ static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "            ops, bytes held; each session with its transport,\n"
                             "            priority and work done; each engine worker with its\n"
                             "            busy time and utilisation\n"
+                            "  plans     list the plan cache: each plan's key, state, hits,\n"
+                            "            build time, memory and idle time, and the counters\n"
+                            "  plans clear       drop every plan nothing uses\n"
+                            "  plans warm FILE   prepare the plans a manifest lists\n"
                             "\n"
                             "ADDR defaults to $TRNSCI_ADDR, else the default local socket.\n";
 
@@ -114,6 +123,12 @@ static int cmd_status(const char *addr) {
     printf("bytes held:     ");
     print_bytes((unsigned long long)st.bytesHeld);
     printf("\nuptime:         %.1f s\n", (double)st.uptimeMs / 1000.0);
+    int nplans = 0;
+    trnsciPlanCacheStats ps;
+    if (trnsciDaemonGetPlans(addr, NULL, 0, &nplans, &ps) == trnsciSuccess)
+        printf("plans:          %d cached, %llu hits, %llu misses, %.3f s planning saved "
+               "(trnsci plans)\n",
+               nplans, (unsigned long long)ps.hits, (unsigned long long)ps.misses, ps.savedSeconds);
     printf("workers:        %u\n", st.workers);
 
     print_sessions(addr);
@@ -141,6 +156,8 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[i], "status") == 0)
         return cmd_status(addr);
+    if (strcmp(argv[i], "plans") == 0)
+        return trnsci_cmd_plans(addr, argc - i - 1, argv + i + 1);
     fprintf(stderr, "trnsci: unknown command '%s'\n\n%s", argv[i], usage);
     return 2;
 }

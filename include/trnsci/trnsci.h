@@ -286,6 +286,47 @@ typedef struct trnsciWorkerInfo {
 trnsciError_t trnsciDaemonGetWorkers(const char *address, trnsciWorkerInfo *workers, int capacity,
                                      int *count);
 
+/* The daemon's plan cache (a trnsci extension): plans (FFT plans, ...) are
+ * made once and shared by every process, and with --cache-dir kept across
+ * restarts. Counters are since the daemon started. */
+typedef struct trnsciPlanCacheStats {
+    uint64_t hits, misses;   /* plan creations that found / did not find the plan */
+    uint64_t entries, bytes; /* cached plans and their estimated memory */
+    uint64_t maxBytes;       /* --plan-cache-bytes */
+    uint64_t evictions;
+    uint64_t builds, buildFailures; /* plan parts prepared (FFTW planner calls) */
+    double buildSeconds;            /* time spent planning */
+    double savedSeconds;            /* planning time hits did not have to spend */
+    int prewarmDone;                /* the persisted plans have been prepared */
+} trnsciPlanCacheStats;
+
+/* One cached plan. */
+typedef struct trnsciPlanInfo {
+    char key[160];   /* e.g. "fft c2c 1048576 basic measure" */
+    char state[200]; /* "ready", "warming", "unprepared" or "failed: <why>" */
+    uint64_t hits;   /* creations that found it */
+    uint64_t uses;   /* handles and queued ops holding it now */
+    uint64_t bytes;  /* estimated memory */
+    uint64_t idleMs; /* since its last use (0 while in use) */
+    double buildSeconds;
+} trnsciPlanInfo;
+
+/* Lists the plan cache, most recently used first: fills up to `capacity`
+ * entries, sets *count to the number of plans and, when stats is not NULL,
+ * the cache's counters. */
+trnsciError_t trnsciDaemonGetPlans(const char *address, trnsciPlanInfo *plans, int capacity,
+                                   int *count, trnsciPlanCacheStats *stats);
+/* Drops every cached plan no handle or queued op uses (and the persisted
+ * manifest's entries for them); *cleared and *kept (may be NULL) count the
+ * plans dropped and those in use that stayed. */
+trnsciError_t trnsciDaemonClearPlans(const char *address, unsigned *cleared, unsigned *kept);
+/* Prepares, in the background, the plans a manifest lists (the format of
+ * the cache directory's plans.manifest: docs/operations.md). *queued and
+ * *rejected (may be NULL) count the lines accepted and refused; the daemon
+ * logs why a line was refused. */
+trnsciError_t trnsciDaemonWarmPlans(const char *address, const char *manifest, unsigned *queued,
+                                    unsigned *rejected);
+
 #ifdef __cplusplus
 }
 #endif

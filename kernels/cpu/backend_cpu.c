@@ -5,7 +5,10 @@
  * start threads of their own (OpenBLAS) are pinned to one thread here, because
  * the scheduler owns parallelism.
  */
+#include <fftw3.h>
+
 #include <cblas.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,16 +28,36 @@ static int cpu_core_init(const trn_backend *be, int core) {
     return 0;
 }
 
-static trn_kstatus cpu_plan_prepare(const trn_backend *be, const trn_op_desc *op, void **plan) {
+static void *cpu_plan_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
+                             size_t errlen) {
     (void)be;
-    (void)op;
-    *plan = NULL;
-    return TRN_KSTATUS_OK;
+    return trn_cpu_fft_plan_create(spec, err, errlen);
+}
+
+static trn_kstatus cpu_plan_build(const trn_backend *be, void *plan, unsigned part, char *err,
+                                  size_t errlen) {
+    (void)be;
+    return trn_cpu_fft_plan_build(plan, part, err, errlen);
+}
+
+static uint64_t cpu_plan_bytes(const trn_backend *be, const void *plan) {
+    (void)be;
+    return trn_cpu_fft_plan_bytes(plan);
 }
 
 static void cpu_plan_release(const trn_backend *be, void *plan) {
     (void)be;
-    (void)plan;
+    trn_cpu_fft_plan_release(plan);
+}
+
+static int cpu_plan_state_load(const trn_backend *be, const char *dir, char *err, size_t errlen) {
+    (void)be;
+    return trn_cpu_fft_wisdom_load(dir, err, errlen);
+}
+
+static int cpu_plan_state_save(const trn_backend *be, const char *dir, char *err, size_t errlen) {
+    (void)be;
+    return trn_cpu_fft_wisdom_save(dir, err, errlen);
 }
 
 /* Data movement goes to the copy engine, computation to the cores. */
@@ -44,6 +67,7 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_MEMSET:
     case TRN_OP_COPY: return TRN_ENGINE_COPY;
     case TRN_OP_GEMM:
+    case TRN_OP_FFT:
     case TRN_OP_RAND: break;
     }
     return TRN_ENGINE_CORE;
@@ -57,6 +81,7 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_MEMSET: return trn_cpu_memset(&op->u.memset, shard, nshards);
     case TRN_OP_COPY: return trn_cpu_copy(&op->u.copy, shard, nshards);
     case TRN_OP_GEMM: return trn_cpu_gemm(&op->u.gemm, shard, nshards);
+    case TRN_OP_FFT: return trn_cpu_fft(&op->u.fft, shard, nshards);
     case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
@@ -66,17 +91,30 @@ static void cpu_destroy(trn_backend *be) {
     free(be);
 }
 
+/* The backend and the storage of its version string. */
+typedef struct cpu_backend {
+    trn_backend be; /* first: the trn_backend pointer is the allocation */
+    char version[96];
+} cpu_backend;
+
 trn_backend *trn_backend_cpu_create(void) {
-    trn_backend *be = calloc(1, sizeof(*be));
-    if (!be)
+    cpu_backend *cb = calloc(1, sizeof(*cb));
+    if (!cb)
         return NULL;
+    trn_backend *be = &cb->be;
     be->name = "cpu";
-    be->version = "cpu-1";
+    /* Persisted plans and FFTW wisdom are only trusted by the same FFTW. */
+    snprintf(cb->version, sizeof(cb->version), "cpu-1 %s", fftw_version);
+    be->version = cb->version;
     be->engine_for = cpu_engine_for;
     be->core_count = cpu_core_count;
     be->core_init = cpu_core_init;
-    be->plan_prepare = cpu_plan_prepare;
+    be->plan_create = cpu_plan_create;
+    be->plan_build = cpu_plan_build;
+    be->plan_bytes = cpu_plan_bytes;
     be->plan_release = cpu_plan_release;
+    be->plan_state_load = cpu_plan_state_load;
+    be->plan_state_save = cpu_plan_state_save;
     be->run = cpu_run;
     be->destroy = cpu_destroy;
     return be;

@@ -16,6 +16,15 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
 /* Shards split C into blocks of columns that start at multiples of 24
  * (blas_gemm.c explains why). */
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
+/* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
+ * plan cache's planner thread; shards own contiguous ranges of the batch. */
+void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);
+trn_kstatus trn_cpu_fft_plan_build(void *plan, unsigned variant, char *err, size_t errlen);
+uint64_t trn_cpu_fft_plan_bytes(const void *plan);
+void trn_cpu_fft_plan_release(void *plan);
+int trn_cpu_fft_wisdom_load(const char *dir, char *err, size_t errlen);
+int trn_cpu_fft_wisdom_save(const char *dir, char *err, size_t errlen);
+trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md).
  * Shards own ranges of elements that start at even indices. Sobol ops
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous

@@ -145,6 +145,9 @@ REPLIES = {
     "Status": "StatusReply",
     "SetPriority": "SetPriorityReply",
     "Event": "EventReply",
+    "PlanCreate": "PlanCreateReply",
+    "PlanDestroy": "PlanDestroyReply",
+    "Plans": "PlansReply",
 }
 
 
@@ -852,6 +855,60 @@ def check_ordered_transfers(c):
         return f"{len(data)} bytes up and back in stream order"
 
 
+def check_fft(c, rng):
+    """PlanCreate, a batched C2C FftExecOp against numpy, R2C on the same
+    session, the plan in the Plans listing, PlanDestroy, and bad input."""
+    with Sessions(c) as ss:
+        sid = ss.open()
+        n, batch = 256, 3
+        x = (rng.standard_normal((batch, n)) + 1j * rng.standard_normal((batch, n))).astype(
+            np.complex64)
+        nbytes = x.nbytes
+        src, dst = c.alloc(sid, nbytes), c.alloc(sid, nbytes)
+        c.write(sid, src, 0, x.tobytes())
+        r = c.call("PlanCreate", pb.PlanCreateRequest(session_id=sid, fft=pb.FftPlanSpec(
+            type=pb.FFT_C2C, n=[n], batch=batch)))
+        require(r.plan_id != 0 and r.key.startswith("fft c2c 256 basic"), f"PlanCreate: {r}")
+        r2 = c.call("PlanCreate", pb.PlanCreateRequest(session_id=sid, fft=pb.FftPlanSpec(
+            type=pb.FFT_C2C, n=[n], batch=1)))
+        require(r2.cache_hit and r2.key == r.key, "the same shape with batch 1 was not a hit")
+        c.submit(sid, pb.Op(fft_exec=pb.FftExecOp(
+            plan_id=r.plan_id, type=pb.FFT_C2C, direction=1, idata=pb.BufferRef(buffer_id=src),
+            odata=pb.BufferRef(buffer_id=dst))))
+        c.sync(sid)
+        y = np.frombuffer(c.read(sid, dst, 0, nbytes), dtype=np.complex64).reshape(batch, n)
+        want = np.fft.ifft(x.astype(np.complex128), axis=1) * n
+        # relative 2-norm error per transform within 8 log2(n) u (u = 2^-24)
+        err = np.linalg.norm(y - want, axis=1) / np.linalg.norm(want, axis=1)
+        require((err <= 8 * np.log2(n) * 2.0 ** -24).all(), f"C2C errors {err}")
+        listed = c.call("Plans", pb.PlansRequest())
+        require(any(p.key == r.key and p.uses >= 2 for p in listed.plans),
+                f"Plans does not list {r.key} in use: {listed.plans}")
+        require(listed.stats.hits >= 1, f"plan cache stats {listed.stats}")
+        expect_rpc_error(lambda: c.submit(sid, pb.Op(fft_exec=pb.FftExecOp(
+            plan_id=r.plan_id, type=pb.FFT_R2C, idata=pb.BufferRef(buffer_id=src),
+            odata=pb.BufferRef(buffer_id=dst)))), grpc.StatusCode.INVALID_ARGUMENT, "c2c plan")
+        expect_rpc_error(lambda: c.submit(sid, pb.Op(fft_exec=pb.FftExecOp(
+            plan_id=r.plan_id, type=pb.FFT_C2C, direction=-1, idata=pb.BufferRef(buffer_id=src),
+            odata=pb.BufferRef(buffer_id=dst, offset=8)))), grpc.StatusCode.INVALID_ARGUMENT,
+            "odata")
+        expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
+            session_id=sid, fft=pb.FftPlanSpec(type=pb.FFT_C2C, n=[0], batch=1))),
+            grpc.StatusCode.INVALID_ARGUMENT, "n[0]")
+        expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
+            session_id=sid, fft=pb.FftPlanSpec(type=pb.FFT_Z2Z, n=[1 << 30], batch=(1 << 31) - 1))),
+            grpc.StatusCode.INVALID_ARGUMENT, "2^63")
+        expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
+            session_id=sid, fft=pb.FftPlanSpec(type=pb.FFT_C2C, n=[8, 8], inembed=[8, 4],
+                                               onembed=[8, 8], istride=1, ostride=1, idist=64,
+                                               odist=64, batch=2))),
+            grpc.StatusCode.INVALID_ARGUMENT, "inembed[1]")
+        c.call("PlanDestroy", pb.PlanDestroyRequest(session_id=sid, plan_id=r.plan_id))
+        expect_rpc_error(lambda: c.call("PlanDestroy", pb.PlanDestroyRequest(
+            session_id=sid, plan_id=r.plan_id)), grpc.StatusCode.INVALID_ARGUMENT, "plan")
+        return f"ifft of {batch} x {n} within {err.max():.2g} (relative)"
+
+
 # ---------------------------------------------------------------------------
 # The daemon
 
@@ -1017,6 +1074,8 @@ def main():
                                check_events, c)
                     checks.run(f"{name}: ordered Write, StageOutOp, Read by ticket",
                                check_ordered_transfers, c)
+                    checks.run(f"{name}: fft plan, batched exec vs numpy, plan listing",
+                               check_fft, c, rng)
                 finally:
                     c.close()
             checks.run("SIGTERM -> exit 0 within 10 s", check_sigterm, daemon)

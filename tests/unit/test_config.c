@@ -243,6 +243,8 @@ static void test_parse_defaults(void **state) {
     assert_int_equal(cfg.max_streams, 256);
     assert_int_equal(cfg.lease_ms, 30000);
     assert_int_equal(cfg.log_level, TRN_LOG_INFO);
+    assert_int_equal(cfg.plan_cache_bytes, 1ULL << 30);
+    assert_int_equal(cfg.plan_effort, TRN_PLAN_MEASURE);
     trn_config_free(&cfg);
 }
 
@@ -295,7 +297,9 @@ static void test_parse_all_flags(void **state) {
                     "--max-session-bytes", "512M",
                     "--max-streams", "65536",
                     "--lease-ms", "100",
-                    "--log-level", "debug"};
+                    "--log-level", "debug",
+                    "--plan-cache-bytes", "64M",
+                    "--plan-effort", "patient"};
     // clang-format on
     trn_config cfg;
     char err[256] = "";
@@ -310,6 +314,8 @@ static void test_parse_all_flags(void **state) {
     assert_int_equal(cfg.max_streams, 65536);
     assert_int_equal(cfg.lease_ms, 100);
     assert_int_equal(cfg.log_level, TRN_LOG_DEBUG);
+    assert_int_equal(cfg.plan_cache_bytes, 64ULL << 20);
+    assert_int_equal(cfg.plan_effort, TRN_PLAN_PATIENT);
     trn_config_free(&cfg);
 }
 
@@ -367,6 +373,9 @@ static void test_parse_errors(void **state) {
     expect_parse_error((char *[]){"trnscid", "--lease-ms", "99", NULL}, "--lease-ms");
     expect_parse_error((char *[]){"trnscid", "--lease-ms", "86400001", NULL}, "--lease-ms");
     expect_parse_error((char *[]){"trnscid", "--log-level", "loud", NULL}, "--log-level");
+    expect_parse_error((char *[]){"trnscid", "--plan-effort", "exhaustive", NULL}, "--plan-effort");
+    expect_parse_error((char *[]){"trnscid", "--plan-cache-bytes", "lots", NULL},
+                       "--plan-cache-bytes");
 
     /* At most TRN_CONFIG_MAX_LISTEN (8) addresses; the 9th is an error, and the
      * eight already copied are freed by trn_config_free (ASan checks). */

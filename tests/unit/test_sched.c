@@ -111,6 +111,7 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_MEMSET: return op->u.memset.dst;
     case TRN_OP_COPY: return op->u.copy.dst;
     case TRN_OP_GEMM: return op->u.gemm.c;
+    case TRN_OP_FFT: return op->u.fft.out;
     case TRN_OP_RAND: return op->u.rand.dst;
     }
     return NULL;

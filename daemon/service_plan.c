@@ -1,0 +1,203 @@
+/*
+ * service_plan.c — plans: a session's plan handles (PlanCreate,
+ * PlanDestroy) on the daemon-wide plan cache, and the operators' view of
+ * that cache (Plans: list, clear, warm).
+ *
+ * PlanCreate replies as soon as the plan is found or made in the cache: the
+ * cache prepares it on its planner thread, and the first op that needs a part
+ * not yet prepared waits for it on the worker (scheduler/plan_cache.h). So a
+ * frontend thread never plans.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/log.h"
+#include "daemon/service_internal.h"
+#include "kernels/fft_shape.h"
+
+void trn_svc_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w) {
+    trn_plan_cache_stats st;
+    trn_plan_cache_get_stats(svc->plans, &st);
+    trnsci__v1__plan_cache_stats__init(w);
+    w->hits = st.hits;
+    w->misses = st.misses;
+    w->entries = st.entries;
+    w->bytes = st.bytes;
+    w->max_bytes = st.max_bytes;
+    w->evictions = st.evictions;
+    w->builds = st.builds;
+    w->build_failures = st.build_failures;
+    w->build_seconds = st.build_seconds;
+    w->saved_seconds = st.saved_seconds;
+    w->prewarm_done = st.prewarm_done != 0;
+}
+
+/* The part a new plan of this type is prepared with first: the forward
+ * transform out of place (the inverse for C2R/Z2D, which have no forward). */
+static int first_part(trn_fft_type t) {
+    return t == TRN_FFT_C2R || t == TRN_FFT_Z2D ? (int)TRN_FFT_VARIANT_INVERSE : 0;
+}
+
+/* Gives the session handle h (taking over its entry reference); returns the
+ * id, or 0 when the session is closed or holds too many plans. */
+static uint32_t add_handle(trn_session *s, trn_session_plan *h) {
+    trn_session_plan *p = malloc(sizeof(*p));
+    if (!p)
+        return 0;
+    *p = *h;
+    uint32_t id = 0;
+    pthread_mutex_lock(&s->lock);
+    if (!s->closed && s->next_plan_id <= UINT32_MAX && s->plans.len < TRN_SESSION_MAX_PLANS &&
+        trn_idmap_put(&s->plans, s->next_plan_id, p) == 0)
+        id = (uint32_t)s->next_plan_id++;
+    pthread_mutex_unlock(&s->lock);
+    if (!id)
+        free(p);
+    return id;
+}
+
+void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRequest *req,
+                            trn_call *call) {
+    char err[TRN_SVC_ERRLEN];
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    if (!s)
+        return;
+    trn_plan_spec spec;
+    trn_session_plan h = {0};
+    trn_wire_code rc = trn_validate_fft_plan(
+        req->spec_case == TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_FFT ? req->fft : NULL, &spec, &h,
+        err, sizeof(err));
+    int hit = 0;
+    if (rc == TRN_WIRE_OK) {
+        switch (trn_plan_cache_acquire(svc->plans, &spec, first_part(spec.u.fft.type), &h.entry,
+                                       &hit, err, sizeof(err))) {
+        case TRN_PLAN_OK: break;
+        case TRN_PLAN_INVALID: rc = TRN_WIRE_INVALID_ARGUMENT; break;
+        case TRN_PLAN_TOO_BIG:
+        case TRN_PLAN_NOMEM: rc = TRN_WIRE_RESOURCE_EXHAUSTED; break;
+        case TRN_PLAN_FAILED: rc = TRN_WIRE_INTERNAL; break;
+        }
+    }
+    uint32_t id = 0;
+    if (rc == TRN_WIRE_OK && !(id = add_handle(s, &h))) {
+        trn_plan_entry_release(h.entry);
+        snprintf(err, sizeof(err), "PlanCreate: the session is closed or already holds %u plans",
+                 TRN_SESSION_MAX_PLANS);
+        rc = TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    if (rc != TRN_WIRE_OK) {
+        trn_log(TRN_LOG_DEBUG, "session #%llu: PlanCreate refused: %s",
+                (unsigned long long)s->number, err);
+        trn_session_unref(s);
+        trn_svc_finish_error(call, rc, err);
+        return;
+    }
+    trn_log(TRN_LOG_DEBUG, "session #%llu: plan %u = %s (%s)", (unsigned long long)s->number, id,
+            trn_plan_entry_key(h.entry), hit ? "cache hit" : "new");
+    Trnsci__V1__PlanCreateReply r = TRNSCI__V1__PLAN_CREATE_REPLY__INIT;
+    r.plan_id = id;
+    r.cache_hit = hit != 0;
+    r.key = (char *)trn_plan_entry_key(h.entry);
+    trn_svc_finish_reply(call, &r.base);
+    trn_session_unref(s);
+}
+
+void trn_svc_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequest *req,
+                             trn_call *call) {
+    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    if (!s)
+        return;
+    pthread_mutex_lock(&s->lock);
+    trn_session_plan *p = req->plan_id ? trn_idmap_remove(&s->plans, req->plan_id) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    trn_session_unref(s);
+    if (!p) {
+        char err[96];
+        snprintf(err, sizeof(err), "PlanDestroy: plan %u does not exist in this session",
+                 req->plan_id);
+        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        return;
+    }
+    trn_plan_entry_release(p->entry); /* queued ops hold their own */
+    free(p);
+    Trnsci__V1__PlanDestroyReply r = TRNSCI__V1__PLAN_DESTROY_REPLY__INIT;
+    trn_svc_finish_reply(call, &r.base);
+}
+
+/* Rejected manifest lines of a PLANS_WARM, collected for the reply. */
+typedef struct rejects {
+    char **lines;
+    size_t n, cap;
+} rejects;
+
+static void collect_reject(void *ctx, const char *line, const char *why) {
+    rejects *r = ctx;
+    if (r->n == r->cap) {
+        const size_t cap = r->cap ? 2 * r->cap : 8;
+        char **v = cap <= 1024 ? realloc(r->lines, cap * sizeof(*v)) : NULL;
+        if (!v)
+            return;
+        r->lines = v;
+        r->cap = cap;
+    }
+    const size_t len = strlen(line) + strlen(why) + 8;
+    char *msg = malloc(len);
+    if (!msg)
+        return;
+    snprintf(msg, len, "%s: %s", line, why);
+    r->lines[r->n++] = msg;
+}
+
+void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call) {
+    Trnsci__V1__PlansReply r = TRNSCI__V1__PLANS_REPLY__INIT;
+    rejects rj = {0};
+    switch (req->action) {
+    case TRNSCI__V1__PLANS_ACTION__PLANS_LIST: break;
+    case TRNSCI__V1__PLANS_ACTION__PLANS_CLEAR: {
+        unsigned kept;
+        r.cleared = trn_plan_cache_clear(svc->plans, &kept);
+        r.kept = kept;
+        trn_log(TRN_LOG_INFO, "plan cache cleared: %u plans dropped, %u in use kept", r.cleared,
+                kept);
+        break;
+    }
+    case TRNSCI__V1__PLANS_ACTION__PLANS_WARM:
+        r.queued = trn_plan_cache_warm(svc->plans, req->manifest ? req->manifest : "",
+                                       collect_reject, &rj);
+        r.n_rejected = rj.n;
+        r.rejected = rj.lines;
+        trn_log(TRN_LOG_INFO, "plan cache: warming %u plans (%zu lines rejected)", r.queued, rj.n);
+        break;
+    default: trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "Plans: unknown action"); return;
+    }
+    trn_plan_info *info = NULL;
+    const size_t n = trn_plan_cache_list(svc->plans, &info);
+    Trnsci__V1__PlanInfo *w = n ? calloc(n, sizeof(*w)) : NULL;
+    Trnsci__V1__PlanInfo **ptrs = n ? calloc(n, sizeof(*ptrs)) : NULL;
+    if (w && ptrs) {
+        for (size_t i = 0; i < n; i++) {
+            trnsci__v1__plan_info__init(&w[i]);
+            w[i].key = info[i].key;
+            w[i].state = info[i].state;
+            w[i].hits = info[i].hits;
+            w[i].uses = info[i].uses;
+            w[i].build_seconds = info[i].build_seconds;
+            w[i].bytes = info[i].bytes;
+            w[i].idle_ms = info[i].idle_ms;
+            ptrs[i] = &w[i];
+        }
+        r.n_plans = n;
+        r.plans = ptrs;
+    }
+    Trnsci__V1__PlanCacheStats st;
+    trn_svc_plan_stats(svc, &st);
+    r.stats = &st;
+    trn_svc_finish_reply(call, &r.base);
+    for (size_t i = 0; i < rj.n; i++)
+        free(rj.lines[i]);
+    free(rj.lines);
+    free(ptrs);
+    free(w);
+    free(info);
+}

@@ -1,0 +1,701 @@
+/*
+ * plan_cache.c — the daemon-wide plan cache (see plan_cache.h).
+ *
+ * One lock guards everything: the entry list (kept in most-recently-used
+ * order, so it is also the LRU list; a linear search is fine for the
+ * hundreds of shapes a daemon sees), the build queue, part states and
+ * statistics. The planner thread is the only caller of the backend's plan
+ * hooks apart from plan_create (which only allocates); it builds queued
+ * parts one at a time without the lock, frees evicted plans, and rewrites
+ * the persisted manifest when builds have changed it.
+ *
+ * Part states: NONE → QUEUED → BUILDING → READY | FAILED. `done` is
+ * broadcast whenever a part leaves BUILDING or QUEUED.
+ */
+#include "scheduler/plan_cache.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "kernels/fft_shape.h"
+
+#define MANIFEST_NAME "plans.manifest"
+#define MANIFEST_MAGIC "trnsci-plan-manifest 1"
+
+enum { PART_NONE = 0, PART_QUEUED, PART_BUILDING, PART_READY, PART_FAILED };
+
+struct trn_plan_entry {
+    trn_plan_cache *pc;
+    char key[160];
+    trn_plan_spec spec;
+    void *plan;
+    unsigned refs;
+    unsigned char part[TRN_PLAN_MAX_PARTS];
+    char failure[160]; /* the first failed build's error */
+    uint64_t hits, bytes, last_use_ms;
+    double build_seconds;
+    trn_plan_entry *prev, *next; /* the cache's list, most recent first */
+};
+
+typedef struct build_job {
+    trn_plan_entry *e; /* holds a reference */
+    unsigned part;
+    struct build_job *next;
+} build_job;
+
+struct trn_plan_cache {
+    const trn_backend *be;
+    trn_plan_cache_config cfg;
+    char *dir;
+    pthread_mutex_t lock;
+    pthread_cond_t work; /* the planner thread waits here */
+    pthread_cond_t done; /* a part finished (or was abandoned) */
+    trn_plan_entry *head, *tail;
+    build_job *urgent, *background; /* FIFOs: ops' parts first */
+    trn_plan_entry *graveyard;      /* evicted: plans to free on the planner thread */
+    pthread_t thread;
+    int started, stopping, dirty;
+    trn_plan_cache_stats st;
+};
+
+static uint64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void warn(const trn_plan_cache *pc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void warn(const trn_plan_cache *pc, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (pc->cfg.warn)
+        pc->cfg.warn(msg);
+}
+
+trn_plan_cache *trn_plan_cache_create(const trn_backend *be, const trn_plan_cache_config *cfg) {
+    trn_plan_cache *pc = calloc(1, sizeof(*pc));
+    if (!pc)
+        return NULL;
+    pc->be = be;
+    pc->cfg = *cfg;
+    if (cfg->dir && cfg->dir[0] && !(pc->dir = strdup(cfg->dir))) {
+        free(pc);
+        return NULL;
+    }
+    pc->cfg.dir = pc->dir;
+    pc->st.max_bytes = cfg->max_bytes;
+    pthread_mutex_init(&pc->lock, NULL);
+    pthread_cond_init(&pc->work, NULL);
+    pthread_cond_init(&pc->done, NULL);
+    return pc;
+}
+
+/* ---- the list (lock held) ---------------------------------------------------------- */
+
+static void list_unlink(trn_plan_cache *pc, trn_plan_entry *e) {
+    if (e->prev)
+        e->prev->next = e->next;
+    else
+        pc->head = e->next;
+    if (e->next)
+        e->next->prev = e->prev;
+    else
+        pc->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+
+static void list_push_front(trn_plan_cache *pc, trn_plan_entry *e) {
+    e->prev = NULL;
+    e->next = pc->head;
+    if (pc->head)
+        pc->head->prev = e;
+    else
+        pc->tail = e;
+    pc->head = e;
+}
+
+static trn_plan_entry *find(trn_plan_cache *pc, const char *key) {
+    for (trn_plan_entry *e = pc->head; e; e = e->next)
+        if (strcmp(e->key, key) == 0)
+            return e;
+    return NULL;
+}
+
+static void touch(trn_plan_cache *pc, trn_plan_entry *e) {
+    e->last_use_ms = now_ms();
+    if (pc->head != e) {
+        list_unlink(pc, e);
+        list_push_front(pc, e);
+    }
+}
+
+/* Bytes of the larger side of one transform of spec, in or out of place. */
+static uint64_t transform_bytes(const trn_plan_spec *spec) {
+    uint64_t most = 0;
+    for (int inplace = 0; inplace < 2; inplace++) {
+        trn_fft_side in, out;
+        trn_fft_sides(&spec->u.fft, inplace, &in, &out);
+        const uint64_t a = trn_fft_span(&in) * trn_fft_elem_size(&in);
+        const uint64_t b = trn_fft_span(&out) * trn_fft_elem_size(&out);
+        most = a > most ? a : most;
+        most = b > most ? b : most;
+    }
+    return most;
+}
+
+/* A new entry for spec (effort already the cache's) in *out, or an error
+ * with err written. */
+static trn_plan_error entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, const char *key,
+                                trn_plan_entry **out, char *err, size_t errlen) {
+    if (!pc->be->plan_create) {
+        snprintf(err, errlen, "the %s backend has no plans", pc->be->name);
+        return TRN_PLAN_INVALID;
+    }
+    if (trn_fft_shape_check(&spec->u.fft, err, errlen) != 0)
+        return TRN_PLAN_INVALID;
+    const uint64_t bytes = transform_bytes(spec);
+    if (pc->cfg.max_transform_bytes && bytes > pc->cfg.max_transform_bytes) {
+        snprintf(err, errlen,
+                 "one transform of %s spans %llu bytes, more than the %llu a buffer may hold "
+                 "(max-session-bytes)",
+                 key, (unsigned long long)bytes, (unsigned long long)pc->cfg.max_transform_bytes);
+        return TRN_PLAN_TOO_BIG;
+    }
+    trn_plan_entry *e = calloc(1, sizeof(*e));
+    if (!e) {
+        snprintf(err, errlen, "daemon out of memory for a plan");
+        return TRN_PLAN_NOMEM;
+    }
+    e->plan = pc->be->plan_create(pc->be, spec, err, errlen);
+    if (!e->plan) {
+        free(e);
+        return TRN_PLAN_INVALID;
+    }
+    e->pc = pc;
+    e->spec = *spec;
+    snprintf(e->key, sizeof(e->key), "%s", key);
+    e->bytes = pc->be->plan_bytes ? pc->be->plan_bytes(pc->be, e->plan) : 0;
+    e->last_use_ms = now_ms();
+    list_push_front(pc, e);
+    pc->st.entries++;
+    pc->st.bytes += e->bytes;
+    *out = e;
+    return TRN_PLAN_OK;
+}
+
+/* Queues a build of part unless it has one, is prepared, or failed. */
+static void queue_part(trn_plan_cache *pc, trn_plan_entry *e, unsigned part, int urgent) {
+    if (part >= TRN_PLAN_MAX_PARTS || e->part[part] != PART_NONE)
+        return;
+    if (pc->stopping) {
+        e->part[part] = PART_FAILED;
+        if (!e->failure[0])
+            snprintf(e->failure, sizeof(e->failure), "the daemon is shutting down");
+        return;
+    }
+    build_job *j = malloc(sizeof(*j));
+    if (!j) {
+        e->part[part] = PART_FAILED;
+        if (!e->failure[0])
+            snprintf(e->failure, sizeof(e->failure), "daemon out of memory queueing a plan build");
+        return;
+    }
+    j->e = e;
+    j->part = part;
+    j->next = NULL;
+    e->refs++;
+    e->part[part] = PART_QUEUED;
+    build_job **q = urgent ? &pc->urgent : &pc->background;
+    while (*q)
+        q = &(*q)->next;
+    *q = j;
+    pthread_cond_signal(&pc->work);
+}
+
+/* Moves unreferenced entries from the LRU end to the graveyard while the
+ * cache is over its bound. */
+static void evict_over_bound(trn_plan_cache *pc) {
+    trn_plan_entry *e = pc->tail;
+    while (e && pc->st.bytes > pc->cfg.max_bytes) {
+        trn_plan_entry *prev = e->prev;
+        if (e->refs == 0) {
+            list_unlink(pc, e);
+            pc->st.entries--;
+            pc->st.bytes -= e->bytes;
+            pc->st.evictions++;
+            e->next = pc->graveyard;
+            pc->graveyard = e;
+            pc->dirty = 1;
+        }
+        e = prev;
+    }
+}
+
+/* ---- the API ---------------------------------------------------------------------- */
+
+trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
+                                      trn_plan_entry **out, int *hit, char *err, size_t errlen) {
+    trn_plan_spec s = *spec;
+    s.effort = pc->cfg.effort;
+    char key[160];
+    trn_plan_spec_format(&s, key, sizeof(key));
+    pthread_mutex_lock(&pc->lock);
+    trn_plan_entry *e = find(pc, key);
+    *hit = e != NULL;
+    if (e) {
+        if (warm >= 0 && warm < TRN_PLAN_MAX_PARTS && e->part[warm] == PART_FAILED) {
+            snprintf(err, errlen, "planning %s failed earlier: %s", key, e->failure);
+            pthread_mutex_unlock(&pc->lock);
+            return TRN_PLAN_FAILED;
+        }
+        pc->st.hits++;
+        pc->st.saved_seconds += e->build_seconds;
+        e->hits++;
+        touch(pc, e);
+    } else {
+        pc->st.misses++;
+        const trn_plan_error rc = entry_new(pc, &s, key, &e, err, errlen);
+        if (rc != TRN_PLAN_OK) {
+            pthread_mutex_unlock(&pc->lock);
+            return rc;
+        }
+    }
+    e->refs++;
+    if (warm >= 0)
+        queue_part(pc, e, (unsigned)warm, 0);
+    pthread_mutex_unlock(&pc->lock);
+    *out = e;
+    return TRN_PLAN_OK;
+}
+
+void trn_plan_entry_retain(trn_plan_entry *e) {
+    pthread_mutex_lock(&e->pc->lock);
+    e->refs++;
+    pthread_mutex_unlock(&e->pc->lock);
+}
+
+void trn_plan_entry_release(trn_plan_entry *e) {
+    trn_plan_cache *pc = e->pc;
+    pthread_mutex_lock(&pc->lock);
+    e->last_use_ms = now_ms();
+    if (--e->refs == 0 && pc->st.bytes > pc->cfg.max_bytes)
+        pthread_cond_signal(&pc->work); /* the planner thread evicts */
+    pthread_mutex_unlock(&pc->lock);
+}
+
+void trn_plan_entry_require(trn_plan_entry *e, unsigned part) {
+    pthread_mutex_lock(&e->pc->lock);
+    queue_part(e->pc, e, part, 1);
+    pthread_mutex_unlock(&e->pc->lock);
+}
+
+int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errlen) {
+    trn_plan_cache *pc = e->pc;
+    if (part >= TRN_PLAN_MAX_PARTS) {
+        if (err)
+            snprintf(err, errlen, "plan part %u does not exist", part);
+        return -1;
+    }
+    pthread_mutex_lock(&pc->lock);
+    for (;;) {
+        const int st = e->part[part];
+        if (st == PART_READY || st == PART_FAILED)
+            break;
+        if (st == PART_NONE)
+            queue_part(pc, e, part, 1);
+        else
+            pthread_cond_wait(&pc->done, &pc->lock);
+    }
+    const int rc = e->part[part] == PART_READY ? 0 : -1;
+    if (rc && err)
+        snprintf(err, errlen, "%s", e->failure);
+    pthread_mutex_unlock(&pc->lock);
+    return rc;
+}
+
+void *trn_plan_entry_plan(const trn_plan_entry *e) {
+    return e->plan;
+}
+
+const trn_plan_spec *trn_plan_entry_spec(const trn_plan_entry *e) {
+    return &e->spec;
+}
+
+const char *trn_plan_entry_key(const trn_plan_entry *e) {
+    return e->key;
+}
+
+void trn_plan_cache_get_stats(trn_plan_cache *pc, trn_plan_cache_stats *st) {
+    pthread_mutex_lock(&pc->lock);
+    *st = pc->st;
+    pthread_mutex_unlock(&pc->lock);
+}
+
+static void entry_state(const trn_plan_entry *e, char *buf, size_t len) {
+    int warming = 0, ready = 0;
+    for (unsigned p = 0; p < TRN_PLAN_MAX_PARTS; p++) {
+        if (e->part[p] == PART_FAILED) {
+            snprintf(buf, len, "failed: %s", e->failure);
+            return;
+        }
+        warming |= e->part[p] == PART_QUEUED || e->part[p] == PART_BUILDING;
+        ready |= e->part[p] == PART_READY;
+    }
+    snprintf(buf, len, "%s", warming ? "warming" : ready ? "ready" : "unprepared");
+}
+
+size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
+    *out = NULL;
+    pthread_mutex_lock(&pc->lock);
+    const size_t n = (size_t)pc->st.entries;
+    trn_plan_info *v = n ? calloc(n, sizeof(*v)) : NULL;
+    size_t i = 0;
+    const uint64_t t = now_ms();
+    for (trn_plan_entry *e = pc->head; e && v && i < n; e = e->next, i++) {
+        snprintf(v[i].key, sizeof(v[i].key), "%s", e->key);
+        entry_state(e, v[i].state, sizeof(v[i].state));
+        v[i].hits = e->hits;
+        v[i].uses = e->refs;
+        v[i].bytes = e->bytes;
+        v[i].idle_ms = e->refs ? 0 : t - e->last_use_ms;
+        v[i].build_seconds = e->build_seconds;
+    }
+    pthread_mutex_unlock(&pc->lock);
+    *out = v;
+    return v ? i : 0;
+}
+
+unsigned trn_plan_cache_clear(trn_plan_cache *pc, unsigned *kept) {
+    unsigned dropped = 0;
+    *kept = 0;
+    pthread_mutex_lock(&pc->lock);
+    for (trn_plan_entry *e = pc->head, *next; e; e = next) {
+        next = e->next;
+        if (e->refs) {
+            ++*kept;
+            continue;
+        }
+        list_unlink(pc, e);
+        pc->st.entries--;
+        pc->st.bytes -= e->bytes;
+        e->next = pc->graveyard;
+        pc->graveyard = e;
+        dropped++;
+    }
+    pc->dirty = 1;
+    pthread_cond_signal(&pc->work);
+    pthread_mutex_unlock(&pc->lock);
+    return dropped;
+}
+
+/* One manifest line, "<parts in hex> <key>" or just "<key>" (part 0):
+ * finds or makes the entry and queues its parts. Lock held. */
+static int warm_line(trn_plan_cache *pc, const char *line, char *err, size_t errlen) {
+    char *end;
+    unsigned long parts = strtoul(line, &end, 16);
+    const char *key = line;
+    if (end != line && *end == ' ')
+        key = end + 1;
+    else
+        parts = 1;
+    trn_plan_spec spec;
+    if (trn_plan_spec_parse(key, &spec, err, errlen) != 0)
+        return -1;
+    spec.effort = pc->cfg.effort;
+    char canon[160];
+    trn_plan_spec_format(&spec, canon, sizeof(canon));
+    trn_plan_entry *e = find(pc, canon);
+    if (!e && entry_new(pc, &spec, canon, &e, err, errlen) != TRN_PLAN_OK)
+        return -1;
+    for (unsigned p = 0; p < TRN_PLAN_MAX_PARTS; p++)
+        if (parts & (1ul << p))
+            queue_part(pc, e, p, 0);
+    return 0;
+}
+
+unsigned trn_plan_cache_warm(trn_plan_cache *pc, const char *manifest,
+                             void (*reject)(void *ctx, const char *line, const char *why),
+                             void *ctx) {
+    unsigned queued = 0;
+    const char *p = manifest;
+    pthread_mutex_lock(&pc->lock);
+    while (p && *p) {
+        const char *nl = strchr(p, '\n');
+        const size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[256], err[256];
+        if (len < sizeof(line)) {
+            memcpy(line, p, len);
+            line[len] = '\0';
+            if (len && line[len - 1] == '\r')
+                line[len - 1] = '\0';
+        } else {
+            snprintf(line, sizeof(line), "%.200s...", p);
+        }
+        p = nl ? nl + 1 : NULL;
+        if (!line[0] || line[0] == '#' || strncmp(line, MANIFEST_MAGIC, 20) == 0)
+            continue;
+        if (len >= sizeof(line)) {
+            if (reject)
+                reject(ctx, line, "line too long");
+            continue;
+        }
+        if (warm_line(pc, line, err, sizeof(err)) == 0)
+            queued++;
+        else if (reject)
+            reject(ctx, line, err);
+    }
+    pthread_mutex_unlock(&pc->lock);
+    return queued;
+}
+
+/* ---- persistence ----------------------------------------------------------------- */
+
+static int manifest_path(const trn_plan_cache *pc, char *buf, size_t len, const char *suffix) {
+    const int n = snprintf(buf, len, "%s/%s%s", pc->dir, MANIFEST_NAME, suffix);
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* The manifest text of the current entries (malloc'd). Lock held. */
+static char *manifest_text(const trn_plan_cache *pc) {
+    size_t cap = 256 + (size_t)pc->st.entries * 180, w = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    w += (size_t)snprintf(buf, cap, "%s %s\n", MANIFEST_MAGIC, pc->be->version);
+    /* Oldest first, so that loading restores the LRU order. */
+    for (const trn_plan_entry *e = pc->tail; e && w < cap; e = e->prev) {
+        unsigned long parts = 0;
+        for (unsigned p = 0; p < TRN_PLAN_MAX_PARTS; p++)
+            if (e->part[p] == PART_READY)
+                parts |= 1ul << p;
+        if (parts)
+            w += (size_t)snprintf(buf + w, cap - w, "%lx %s\n", parts, e->key);
+    }
+    return buf;
+}
+
+/* Writes the manifest (atomically: temporary file, then rename) and the
+ * backend's planning state. Planner thread, lock not held. */
+static void save(trn_plan_cache *pc, const char *text) {
+    char path[4096], tmp[4096], err[512];
+    if (manifest_path(pc, path, sizeof(path), "") || manifest_path(pc, tmp, sizeof(tmp), ".tmp"))
+        return;
+    FILE *f = fopen(tmp, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+        warn(pc, "plan cache: cannot write %s: %s", path, strerror(errno));
+        if (f)
+            remove(tmp);
+        return;
+    }
+    if (pc->be->plan_state_save && pc->be->plan_state_save(pc->be, pc->dir, err, sizeof(err)))
+        warn(pc, "plan cache: %s", err);
+}
+
+static void reject_loaded(void *ctx, const char *line, const char *why) {
+    trn_plan_cache *pc = ctx;
+    warn(pc, "plan cache: ignoring a manifest line \"%.200s\": %.250s", line, why);
+}
+
+/* Reads the manifest and, when it is this backend's, the planning state,
+ * and queues the manifest's plans. */
+static void load(trn_plan_cache *pc) {
+    char path[4096], err[512];
+    if (mkdir(pc->dir, 0700) != 0 && errno != EEXIST) {
+        warn(pc, "plan cache: cannot create %s: %s; plans will not persist", pc->dir,
+             strerror(errno));
+        free(pc->dir);
+        pc->dir = NULL;
+        pc->cfg.dir = NULL;
+        return;
+    }
+    if (manifest_path(pc, path, sizeof(path), ""))
+        return;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno != ENOENT)
+            warn(pc, "plan cache: cannot read %s: %s", path, strerror(errno));
+        return;
+    }
+    /* The whole file, at most 16 MiB (a manifest line is under 200 bytes). */
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    char *text = size >= 0 && size <= (16l << 20) && fseek(f, 0, SEEK_SET) == 0
+                     ? malloc((size_t)size + 1)
+                     : NULL;
+    const size_t len = text ? fread(text, 1, (size_t)size, f) : 0;
+    fclose(f);
+    if (!text) {
+        warn(pc, "plan cache: %s is unreadable or too large: ignored", path);
+        return;
+    }
+    text[len] = '\0';
+    char header[256];
+    snprintf(header, sizeof(header), "%s %s\n", MANIFEST_MAGIC, pc->be->version);
+    if (strncmp(text, header, strlen(header)) != 0 || memchr(text, '\0', len)) {
+        warn(pc, "plan cache: %s is not a manifest of this daemon's backend (%s): ignored", path,
+             pc->be->version);
+        free(text);
+        return;
+    }
+    if (pc->be->plan_state_load && pc->be->plan_state_load(pc->be, pc->dir, err, sizeof(err)))
+        warn(pc, "plan cache: %s", err);
+    trn_plan_cache_warm(pc, text, reject_loaded, pc);
+    free(text);
+}
+
+/* ---- the planner thread ---------------------------------------------------------- */
+
+static build_job *pop_job(trn_plan_cache *pc) {
+    build_job **q = pc->urgent ? &pc->urgent : &pc->background;
+    build_job *j = *q;
+    if (j)
+        *q = j->next;
+    return j;
+}
+
+static void free_entry(trn_plan_cache *pc, trn_plan_entry *e) {
+    if (pc->be->plan_release)
+        pc->be->plan_release(pc->be, e->plan);
+    free(e);
+}
+
+static void build(trn_plan_cache *pc, build_job *j) {
+    trn_plan_entry *e = j->e;
+    char err[160] = "";
+    e->part[j->part] = PART_BUILDING;
+    pthread_mutex_unlock(&pc->lock);
+    const double t0 = now_s();
+    const trn_kstatus k = pc->be->plan_build(pc->be, e->plan, j->part, err, sizeof(err));
+    const double dt = now_s() - t0;
+    const uint64_t bytes = pc->be->plan_bytes ? pc->be->plan_bytes(pc->be, e->plan) : e->bytes;
+    pthread_mutex_lock(&pc->lock);
+    e->build_seconds += dt;
+    pc->st.builds++;
+    pc->st.build_seconds += dt;
+    if (k == TRN_KSTATUS_OK) {
+        e->part[j->part] = PART_READY;
+        pc->dirty = 1;
+    } else {
+        e->part[j->part] = PART_FAILED;
+        pc->st.build_failures++;
+        if (!e->failure[0])
+            snprintf(e->failure, sizeof(e->failure), "%s", err[0] ? err : "planning failed");
+    }
+    pc->st.bytes += bytes - e->bytes; /* listed: the job's reference kept it */
+    e->bytes = bytes;
+    e->refs--;
+    free(j);
+    pthread_cond_broadcast(&pc->done);
+}
+
+static void *planner_main(void *arg) {
+    trn_plan_cache *pc = arg;
+    pthread_mutex_lock(&pc->lock);
+    for (;;) {
+        evict_over_bound(pc);
+        if (pc->graveyard) {
+            trn_plan_entry *g = pc->graveyard;
+            pc->graveyard = NULL;
+            pthread_mutex_unlock(&pc->lock);
+            while (g) {
+                trn_plan_entry *next = g->next;
+                free_entry(pc, g);
+                g = next;
+            }
+            pthread_mutex_lock(&pc->lock);
+            continue;
+        }
+        build_job *j = pop_job(pc);
+        if (j && !pc->stopping) {
+            build(pc, j);
+            continue;
+        }
+        if (j) { /* stopping: abandon it */
+            trn_plan_entry *e = j->e;
+            e->part[j->part % TRN_PLAN_MAX_PARTS] = PART_FAILED;
+            if (!e->failure[0])
+                snprintf(e->failure, sizeof(e->failure), "the daemon is shutting down");
+            e->refs--;
+            free(j);
+            pthread_cond_broadcast(&pc->done);
+            continue;
+        }
+        pc->st.prewarm_done = 1;
+        if (pc->dirty && pc->dir) {
+            pc->dirty = 0;
+            char *text = manifest_text(pc);
+            pthread_mutex_unlock(&pc->lock);
+            if (text)
+                save(pc, text);
+            free(text);
+            pthread_mutex_lock(&pc->lock);
+            continue;
+        }
+        if (pc->stopping)
+            break;
+        pthread_cond_wait(&pc->work, &pc->lock);
+    }
+    pthread_mutex_unlock(&pc->lock);
+    return NULL;
+}
+
+int trn_plan_cache_start(trn_plan_cache *pc) {
+    if (pc->dir)
+        load(pc);
+    if (pthread_create(&pc->thread, NULL, planner_main, pc) != 0)
+        return -1;
+    pc->started = 1;
+    return 0;
+}
+
+void trn_plan_cache_stop(trn_plan_cache *pc) {
+    pthread_mutex_lock(&pc->lock);
+    pc->stopping = 1;
+    pthread_cond_signal(&pc->work);
+    pthread_mutex_unlock(&pc->lock);
+    if (pc->started) {
+        pthread_join(pc->thread, NULL);
+        pc->started = 0;
+    }
+}
+
+void trn_plan_cache_destroy(trn_plan_cache *pc) {
+    if (!pc)
+        return;
+    trn_plan_cache_stop(pc);
+    for (build_job *j; (j = pop_job(pc));) {
+        j->e->refs--;
+        free(j);
+    }
+    for (trn_plan_entry *e = pc->head, *next; e; e = next) {
+        next = e->next;
+        free_entry(pc, e);
+    }
+    for (trn_plan_entry *e = pc->graveyard, *next; e; e = next) {
+        next = e->next;
+        free_entry(pc, e);
+    }
+    pthread_cond_destroy(&pc->work);
+    pthread_cond_destroy(&pc->done);
+    pthread_mutex_destroy(&pc->lock);
+    free(pc->dir);
+    free(pc);
+}

@@ -1,0 +1,129 @@
+/*
+ * plan_cache.h — the daemon-wide plan cache: plans made once, shared by
+ * every session, kept across restarts.
+ *
+ * A plan (kernels/backend.h) is whatever is expensive to prepare for a
+ * shape: FFTW plans today. The cache keys plans by the text of their spec
+ * (kernels/fft_shape.h: family, op, shape, layout, type, planning effort),
+ * so two sessions asking for the same transform share one entry: the second
+ * is a hit. A plan is prepared in parts (an FFT's variants), each when first
+ * needed, by the cache's one planner thread: planning is serialised (FFTW's
+ * planner is not thread-safe) and never runs on a frontend or worker thread,
+ * so it never blocks the execution of plans already prepared. A worker whose
+ * op needs a part still being prepared waits for that part only.
+ *
+ * Lifetime: entries are reference counted (session handles, queued ops,
+ * queued builds). An entry nobody references stays cached; when the
+ * estimated bytes of all entries exceed the bound, the least recently used
+ * unreferenced ones are evicted. A plan in use is never evicted. A part
+ * whose build failed stays failed: later uses get the same error at once.
+ *
+ * Persistence: with a directory, the cache keeps there the backend's
+ * planning state (FFTW wisdom) and a manifest of its entries and prepared
+ * parts, rewritten after builds. On start it loads both and prepares the
+ * manifest's plans in the background while the daemon serves, so a restarted
+ * daemon is warm. A manifest or wisdom file that is corrupt or from another
+ * backend version is ignored with a warning.
+ */
+#ifndef TRN_SCHEDULER_PLAN_CACHE_H
+#define TRN_SCHEDULER_PLAN_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/backend.h"
+
+typedef struct trn_plan_cache trn_plan_cache;
+typedef struct trn_plan_entry trn_plan_entry;
+
+/* Parts per plan: part indices are 0 .. TRN_PLAN_MAX_PARTS - 1. */
+#define TRN_PLAN_MAX_PARTS 32
+
+typedef struct trn_plan_cache_config {
+    uint64_t max_bytes;     /* bound on the estimated bytes of cached plans */
+    const char *dir;        /* persistence directory, or NULL */
+    trn_plan_effort effort; /* planning effort of every plan made */
+    /* The largest single transform (bytes of either side) a plan may be made
+     * for: planning allocates scratch of that size. 0: no limit. */
+    uint64_t max_transform_bytes;
+    /* Warnings (corrupt cache files, write errors); may be NULL. */
+    void (*warn)(const char *msg);
+} trn_plan_cache_config;
+
+typedef struct trn_plan_cache_stats {
+    uint64_t hits, misses, entries, bytes, max_bytes, evictions;
+    uint64_t builds, build_failures;
+    double build_seconds; /* spent preparing parts */
+    double saved_seconds; /* the build seconds of entries hits found */
+    int prewarm_done;     /* the persisted manifest has been prepared */
+} trn_plan_cache_stats;
+
+/* One entry, as `trnsci plans` lists it. */
+typedef struct trn_plan_info {
+    char key[160];
+    char state[200]; /* "warming", "ready", "failed: why" */
+    uint64_t hits, uses, bytes, idle_ms;
+    double build_seconds;
+} trn_plan_info;
+
+/* Creates the cache (nothing is loaded or started yet). NULL when out of
+ * memory. */
+trn_plan_cache *trn_plan_cache_create(const trn_backend *be, const trn_plan_cache_config *cfg);
+/* Loads the persisted cache (when there is a directory) and starts the
+ * planner thread, which prepares the loaded plans in the background.
+ * Returns 0, or -1 when the thread cannot start. */
+int trn_plan_cache_start(trn_plan_cache *pc);
+/* Stops the planner thread: the build it is running finishes, queued builds
+ * fail ("the daemon is shutting down") and their waiters wake. Idempotent. */
+void trn_plan_cache_stop(trn_plan_cache *pc);
+/* Frees every entry and the cache. Call after trn_plan_cache_stop, when no
+ * op and no session holds an entry. */
+void trn_plan_cache_destroy(trn_plan_cache *pc);
+
+/* Why trn_plan_cache_acquire failed. */
+typedef enum trn_plan_error {
+    TRN_PLAN_OK = 0,
+    TRN_PLAN_INVALID = -1, /* the backend cannot plan spec */
+    TRN_PLAN_TOO_BIG = -2, /* one transform exceeds max_transform_bytes */
+    TRN_PLAN_FAILED = -3,  /* its preparation failed earlier (remembered) */
+    TRN_PLAN_NOMEM = -4,
+} trn_plan_error;
+
+/* The entry for spec (its effort replaced by the cache's), found or made,
+ * with a reference for the caller; *hit says whether it was found. Queues
+ * the build of part `warm` (-1: none) if not yet prepared or failed.
+ * Returns TRN_PLAN_OK, or an error with err written (TRN_PLAN_FAILED when
+ * part `warm` of the existing entry failed earlier). */
+trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
+                                      trn_plan_entry **out, int *hit, char *err, size_t errlen);
+void trn_plan_entry_retain(trn_plan_entry *e);
+/* Drops a reference. The entry stays cached. */
+void trn_plan_entry_release(trn_plan_entry *e);
+
+/* Queues the build of part if it is neither prepared, queued nor failed; a
+ * part an op needs goes before background (pre-warm) builds. */
+void trn_plan_entry_require(trn_plan_entry *e, unsigned part);
+/* Blocks until part is prepared (0) or failed (-1, with the build's error in
+ * err when err is not NULL). Queues the build if nothing has. */
+int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errlen);
+
+/* The backend's plan, its spec and key. */
+void *trn_plan_entry_plan(const trn_plan_entry *e);
+const trn_plan_spec *trn_plan_entry_spec(const trn_plan_entry *e);
+const char *trn_plan_entry_key(const trn_plan_entry *e);
+
+void trn_plan_cache_get_stats(trn_plan_cache *pc, trn_plan_cache_stats *st);
+/* A snapshot of every entry, most recently used first: returns the count and
+ * a malloc'd array in *out (NULL when empty or out of memory). */
+size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out);
+/* Drops every entry nobody holds (and rewrites the persisted manifest);
+ * *kept counts the entries in use that stay. Returns the number dropped. */
+unsigned trn_plan_cache_clear(trn_plan_cache *pc, unsigned *kept);
+/* Prepares the plans listed in manifest text (the persisted format:
+ * docs/operations.md) in the background. Returns the number of entries
+ * queued; lines not understood are passed to reject (with a reason). */
+unsigned trn_plan_cache_warm(trn_plan_cache *pc, const char *manifest,
+                             void (*reject)(void *ctx, const char *line, const char *why),
+                             void *ctx);
+
+#endif

@@ -1,0 +1,509 @@
+/*
+ * test_plan_cache.c — the plan cache (scheduler/plan_cache.c) and plan keys
+ * (kernels/fft_shape.c), with a fake backend whose plans cost nothing and
+ * whose builds can be made to fail or to block.
+ *
+ *  - keys: format/parse round trips (basic and advanced layouts, every type
+ *    and effort), garbage and out-of-range keys refused, the shape rules
+ *    (sizes, embeds, strides, 2^62 spans);
+ *  - sharing: the same spec twice is one entry (a hit), another is a miss;
+ *    the cache's effort replaces the caller's;
+ *  - parts: wait builds what nothing queued; a failed build is remembered
+ *    (acquire and wait fail at once, no second build); a waiter blocked on a
+ *    slow build wakes when it finishes; stopping fails queued parts;
+ *  - LRU under the byte bound: unreferenced entries are evicted oldest first,
+ *    referenced ones never; clear drops the unused ones only;
+ *  - persistence: the manifest written to the directory lists the prepared
+ *    parts; a new cache loads it and prepares them (hits, not misses); a
+ *    manifest of another backend version, and garbage, are ignored with a
+ *    warning; warm() rejects lines it cannot parse.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kernels/fft_shape.h"
+#include "scheduler/plan_cache.h"
+
+/* ---- the fake backend ------------------------------------------------------------- */
+
+typedef struct fake_plan {
+    unsigned built; /* parts */
+} fake_plan;
+
+typedef struct fake_state {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int builds, releases, fail_part, block; /* block: builds wait until cleared */
+    int state_saves, state_loads;
+    char warnings[4096];
+} fake_state;
+
+static fake_state fake = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, 0, 0, ""};
+
+static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
+                         size_t errlen) {
+    (void)be;
+    if (trn_fft_shape_check(&spec->u.fft, err, errlen))
+        return NULL;
+    return calloc(1, sizeof(fake_plan));
+}
+
+static trn_kstatus fake_build(const trn_backend *be, void *plan, unsigned part, char *err,
+                              size_t errlen) {
+    (void)be;
+    pthread_mutex_lock(&fake.lock);
+    while (fake.block)
+        pthread_cond_wait(&fake.cond, &fake.lock);
+    fake.builds++;
+    const int fail = (int)part == fake.fail_part;
+    pthread_mutex_unlock(&fake.lock);
+    if (fail) {
+        snprintf(err, errlen, "part %u cannot be planned", part);
+        return TRN_KSTATUS_FAILED;
+    }
+    ((fake_plan *)plan)->built |= 1u << part;
+    return TRN_KSTATUS_OK;
+}
+
+static uint64_t fake_bytes(const trn_backend *be, const void *plan) {
+    (void)be;
+    return 1000 + 1000 * (uint64_t)__builtin_popcount(((const fake_plan *)plan)->built);
+}
+
+static void fake_release(const trn_backend *be, void *plan) {
+    (void)be;
+    pthread_mutex_lock(&fake.lock);
+    fake.releases++;
+    pthread_mutex_unlock(&fake.lock);
+    free(plan);
+}
+
+static int fake_load(const trn_backend *be, const char *dir, char *err, size_t errlen) {
+    (void)be;
+    (void)dir;
+    (void)err;
+    (void)errlen;
+    fake.state_loads++;
+    return 0;
+}
+
+static int fake_save(const trn_backend *be, const char *dir, char *err, size_t errlen) {
+    (void)be;
+    (void)dir;
+    (void)err;
+    (void)errlen;
+    fake.state_saves++;
+    return 0;
+}
+
+static trn_backend fake_be = {
+    .name = "fake",
+    .version = "fake-1",
+    .plan_create = fake_create,
+    .plan_build = fake_build,
+    .plan_bytes = fake_bytes,
+    .plan_release = fake_release,
+    .plan_state_load = fake_load,
+    .plan_state_save = fake_save,
+};
+
+static void on_warn(const char *msg) {
+    pthread_mutex_lock(&fake.lock);
+    strncat(fake.warnings, msg, sizeof(fake.warnings) - strlen(fake.warnings) - 2);
+    strcat(fake.warnings, "\n");
+    pthread_mutex_unlock(&fake.lock);
+}
+
+static int reset(void **state) {
+    (void)state;
+    fake.builds = fake.releases = fake.block = fake.state_saves = fake.state_loads = 0;
+    fake.fail_part = -1;
+    fake.warnings[0] = '\0';
+    return 0;
+}
+
+static trn_plan_spec fft_spec(trn_fft_type t, int n0, int n1) {
+    trn_plan_spec s;
+    memset(&s, 0, sizeof(s));
+    s.family = TRN_PLAN_FFT;
+    s.effort = TRN_PLAN_PATIENT; /* replaced by the cache's */
+    s.u.fft.type = t;
+    s.u.fft.rank = n1 ? 2 : 1;
+    s.u.fft.n[0] = n0;
+    s.u.fft.n[1] = n1;
+    s.u.fft.basic = 1;
+    return s;
+}
+
+static trn_plan_cache *cache(uint64_t max_bytes, const char *dir) {
+    const trn_plan_cache_config cfg = {
+        .max_bytes = max_bytes, .dir = dir, .effort = TRN_PLAN_ESTIMATE, .warn = on_warn};
+    trn_plan_cache *pc = trn_plan_cache_create(&fake_be, &cfg);
+    assert_non_null(pc);
+    assert_int_equal(trn_plan_cache_start(pc), 0);
+    return pc;
+}
+
+/* Waits until the planner thread has nothing left to do. */
+static void settle(trn_plan_cache *pc) {
+    for (int i = 0; i < 400; i++) {
+        trn_plan_info *v = NULL;
+        const size_t n = trn_plan_cache_list(pc, &v);
+        int busy = 0;
+        for (size_t k = 0; k < n; k++)
+            busy |= strcmp(v[k].state, "warming") == 0;
+        free(v);
+        if (!busy)
+            return;
+        usleep(5000);
+    }
+    fail_msg("the planner thread did not settle");
+}
+
+/* ---- keys ---------------------------------------------------------------------------- */
+
+static void test_keys(void **state) {
+    (void)state;
+    char key[160], err[200];
+    trn_plan_spec s = fft_spec(TRN_FFT_R2C, 96, 20), back;
+    s.effort = TRN_PLAN_MEASURE;
+    trn_plan_spec_format(&s, key, sizeof(key));
+    assert_string_equal(key, "fft r2c 96x20 basic measure");
+    assert_int_equal(trn_plan_spec_parse(key, &back, err, sizeof(err)), 0);
+    assert_int_equal(back.u.fft.type, TRN_FFT_R2C);
+    assert_int_equal(back.u.fft.n[1], 20);
+    assert_int_equal(back.effort, TRN_PLAN_MEASURE);
+
+    trn_plan_spec a = fft_spec(TRN_FFT_Z2D, 6, 10);
+    a.u.fft.basic = 0;
+    a.u.fft.inembed[1] = 12;
+    a.u.fft.istride = 2;
+    a.u.fft.onembed[1] = 11;
+    a.u.fft.ostride = 3;
+    a.effort = TRN_PLAN_ESTIMATE;
+    trn_plan_spec_format(&a, key, sizeof(key));
+    /* inembed[0] is not part of a layout: the key shows the logical size. */
+    assert_string_equal(key, "fft z2d 6x10 in=6x12:2 out=6x11:3 estimate");
+    assert_int_equal(trn_plan_spec_parse(key, &back, err, sizeof(err)), 0);
+    char again[160];
+    trn_plan_spec_format(&back, again, sizeof(again));
+    assert_string_equal(again, key);
+
+    const char *const bad[] = {"",
+                               "fft",
+                               "fft c2c 0 basic measure",
+                               "fft c2c -4 basic measure",
+                               "fft c2c 8 basic fast",
+                               "fft c2x 8 basic measure",
+                               "fft c2c 8x8x8x8 basic measure",
+                               "fft c2c 8 in=8:0 out=8:1 measure",
+                               "fft c2c 8x8 in=8x4:1 out=8x8:1 measure",
+                               "fft c2c 8 in=8:1x2 out=8:1 measure",
+                               "fft c2c 99999999999 basic measure",
+                               "fft c2c 1073741824x1073741824x1073741824 basic measure",
+                               "gemm s 8 basic measure"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (trn_plan_spec_parse(bad[i], &back, err, sizeof(err)) == 0)
+            fail_msg("key \"%s\" was accepted", bad[i]);
+}
+
+static void test_layout(void **state) {
+    (void)state;
+    /* In-place R2C of the basic layout pads real rows to 2(n/2+1). */
+    trn_plan_spec s = fft_spec(TRN_FFT_R2C, 4, 7);
+    trn_fft_side in, out;
+    trn_fft_sides(&s.u.fft, 1, &in, &out);
+    assert_int_equal(in.embed[1], 8);
+    assert_int_equal(out.n[1], 4);
+    assert_int_equal(trn_fft_block(&in), 32);
+    assert_int_equal(trn_fft_span(&in), 3 * 8 + 7);
+    trn_fft_sides(&s.u.fft, 0, &in, &out);
+    assert_int_equal(in.embed[1], 7);
+    assert_int_equal(trn_fft_span(&out), 3 * 4 + 4);
+    assert_int_equal(trn_fft_elem_size(&out), 8);
+}
+
+/* ---- sharing and parts -------------------------------------------------------------- */
+
+static void test_sharing(void **state) {
+    (void)state;
+    trn_plan_cache *pc = cache(1 << 20, NULL);
+    trn_plan_entry *a, *b, *c;
+    int hit;
+    char err[200];
+    const trn_plan_spec s = fft_spec(TRN_FFT_C2C, 1024, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), 0);
+    assert_false(hit);
+    assert_string_equal(trn_plan_entry_key(a), "fft c2c 1024 basic estimate");
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &b, &hit, err, sizeof(err)), 0);
+    assert_true(hit);
+    assert_ptr_equal(a, b);
+    const trn_plan_spec other = fft_spec(TRN_FFT_C2C, 1000, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &other, -1, &c, &hit, err, sizeof(err)), 0);
+    assert_false(hit);
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), 0);
+    /* A part nobody queued is built by the wait. */
+    assert_int_equal(trn_plan_entry_wait(c, 3, err, sizeof(err)), 0);
+    assert_int_equal(((fake_plan *)trn_plan_entry_plan(c))->built, 1u << 3);
+    trn_plan_cache_stats st;
+    trn_plan_cache_get_stats(pc, &st);
+    assert_int_equal(st.hits, 1);
+    assert_int_equal(st.misses, 2);
+    assert_int_equal(st.entries, 2);
+    assert_int_equal(st.builds, 2);
+    /* Bad specs are refused by the backend. */
+    trn_plan_spec bad = fft_spec(TRN_FFT_C2C, 0, 0);
+    trn_plan_entry *none;
+    assert_int_equal(trn_plan_cache_acquire(pc, &bad, 0, &none, &hit, err, sizeof(err)),
+                     TRN_PLAN_INVALID);
+    trn_plan_entry_release(a);
+    trn_plan_entry_release(b);
+    trn_plan_entry_release(c);
+    trn_plan_cache_destroy(pc);
+    assert_int_equal(fake.releases, 2);
+    /* A transform larger than the bound is refused before any planning. */
+    const trn_plan_cache_config small = {
+        .max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE, .max_transform_bytes = 8 * 1024};
+    pc = trn_plan_cache_create(&fake_be, &small);
+    trn_plan_spec just = fft_spec(TRN_FFT_C2C, 1024, 0), over = fft_spec(TRN_FFT_C2C, 1025, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &over, 0, &c, &hit, err, sizeof(err)),
+                     TRN_PLAN_TOO_BIG);
+    assert_non_null(strstr(err, "8200 bytes"));
+    assert_int_equal(trn_plan_cache_acquire(pc, &just, -1, &c, &hit, err, sizeof(err)),
+                     TRN_PLAN_OK);
+    trn_plan_entry_release(c);
+    trn_plan_cache_destroy(pc);
+    assert_int_equal(fake.releases, 3);
+}
+
+static void test_failure_remembered(void **state) {
+    (void)state;
+    trn_plan_cache *pc = cache(1 << 20, NULL);
+    fake.fail_part = 0;
+    trn_plan_entry *a, *b;
+    int hit;
+    char err[200];
+    const trn_plan_spec s = fft_spec(TRN_FFT_C2C, 64, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), 0);
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), -1);
+    assert_string_equal(err, "part 0 cannot be planned");
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), -1);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &b, &hit, err, sizeof(err)),
+                     TRN_PLAN_FAILED);
+    assert_non_null(strstr(err, "failed earlier"));
+    trn_plan_entry_require(a, 0);
+    settle(pc);
+    assert_int_equal(fake.builds, 1); /* never retried */
+    trn_plan_info *v = NULL;
+    assert_int_equal(trn_plan_cache_list(pc, &v), 1);
+    assert_non_null(strstr(v[0].state, "failed: part 0"));
+    free(v);
+    trn_plan_cache_stats st;
+    trn_plan_cache_get_stats(pc, &st);
+    assert_int_equal(st.build_failures, 1);
+    trn_plan_entry_release(a);
+    trn_plan_cache_destroy(pc);
+}
+
+typedef struct waiter_arg {
+    trn_plan_entry *e;
+    int rc;
+} waiter_arg;
+
+static void *waiter(void *p) {
+    waiter_arg *w = p;
+    w->rc = trn_plan_entry_wait(w->e, 1, NULL, 0);
+    return NULL;
+}
+
+static void test_waiters_and_stop(void **state) {
+    (void)state;
+    trn_plan_cache *pc = cache(1 << 20, NULL);
+    fake.block = 1;
+    trn_plan_entry *a;
+    int hit;
+    char err[200];
+    const trn_plan_spec s = fft_spec(TRN_FFT_C2C, 128, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), 0);
+    waiter_arg w = {a, 99};
+    pthread_t t;
+    pthread_create(&t, NULL, waiter, &w);
+    usleep(20000);
+    assert_int_equal(w.rc, 99); /* still waiting: part 0 blocks the planner */
+    pthread_mutex_lock(&fake.lock);
+    fake.block = 0;
+    pthread_cond_broadcast(&fake.cond);
+    pthread_mutex_unlock(&fake.lock);
+    pthread_join(t, NULL);
+    assert_int_equal(w.rc, 0);
+    /* Stopping fails what is queued; a later wait fails at once. */
+    fake.block = 1;
+    trn_plan_entry_require(a, 5);
+    trn_plan_entry_require(a, 6);
+    pthread_mutex_lock(&fake.lock);
+    fake.block = 0;
+    pthread_cond_broadcast(&fake.cond);
+    pthread_mutex_unlock(&fake.lock);
+    trn_plan_cache_stop(pc);
+    assert_int_equal(trn_plan_entry_wait(a, 7, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "shutting down"));
+    trn_plan_entry_release(a);
+    trn_plan_cache_destroy(pc);
+}
+
+/* ---- memory bound ---------------------------------------------------------------------- */
+
+static void test_lru(void **state) {
+    (void)state;
+    /* Each entry is 2000 bytes once part 0 is built: the bound holds 3. */
+    trn_plan_cache *pc = cache(6500, NULL);
+    trn_plan_entry *e[5];
+    int hit;
+    char err[200];
+    for (int i = 0; i < 5; i++) {
+        const trn_plan_spec s = fft_spec(TRN_FFT_C2C, 10 + i, 0);
+        assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &e[i], &hit, err, sizeof(err)), 0);
+        assert_int_equal(trn_plan_entry_wait(e[i], 0, err, sizeof(err)), 0);
+    }
+    /* Referenced: nothing may go, whatever the bound. */
+    settle(pc);
+    trn_plan_cache_stats st;
+    trn_plan_cache_get_stats(pc, &st);
+    assert_int_equal(st.entries, 5);
+    /* Entry 1 is in use; drop the others, oldest first: 0, 2 go, 3 and 4
+     * stay (with 1, three entries, 6000 bytes). */
+    for (int i = 0; i < 5; i++)
+        if (i != 1)
+            trn_plan_entry_release(e[i]);
+    trn_plan_entry_retain(e[1]); /* ... and hold it twice */
+    trn_plan_entry_release(e[1]);
+    const trn_plan_spec again = fft_spec(TRN_FFT_C2C, 14, 0); /* touch 4: most recent */
+    trn_plan_entry *t;
+    assert_int_equal(trn_plan_cache_acquire(pc, &again, -1, &t, &hit, err, sizeof(err)), 0);
+    assert_true(hit);
+    trn_plan_entry_release(t);
+    for (int i = 0; i < 200; i++) {
+        trn_plan_cache_get_stats(pc, &st);
+        if (st.entries <= 3)
+            break;
+        usleep(5000);
+    }
+    assert_int_equal(st.entries, 3);
+    assert_int_equal(st.evictions, 2);
+    trn_plan_info *v = NULL;
+    const size_t n = trn_plan_cache_list(pc, &v);
+    assert_int_equal(n, 3);
+    assert_string_equal(v[0].key, "fft c2c 14 basic estimate");
+    int has1 = 0, has3 = 0;
+    for (size_t i = 0; i < n; i++) {
+        has1 |= strcmp(v[i].key, "fft c2c 11 basic estimate") == 0;
+        has3 |= strcmp(v[i].key, "fft c2c 13 basic estimate") == 0;
+    }
+    free(v);
+    assert_true(has1 && has3);
+    unsigned kept;
+    assert_int_equal(trn_plan_cache_clear(pc, &kept), 2);
+    assert_int_equal(kept, 1);
+    trn_plan_entry_release(e[1]);
+    trn_plan_cache_destroy(pc);
+    assert_int_equal(fake.releases, 5);
+}
+
+/* ---- persistence ---------------------------------------------------------------------- */
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_persistence(void **state) {
+    (void)state;
+    char dir[] = "/tmp/trnsci-plancache-XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/plans.manifest", dir);
+    trn_plan_cache *pc = cache(1 << 20, dir);
+    trn_plan_entry *a;
+    int hit;
+    char err[200];
+    const trn_plan_spec s = fft_spec(TRN_FFT_R2C, 30, 4);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), 0);
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), 0);
+    assert_int_equal(trn_plan_entry_wait(a, 2, err, sizeof(err)), 0);
+    trn_plan_entry_release(a);
+    trn_plan_cache_destroy(pc); /* the planner saved before it stopped */
+    assert_true(fake.state_saves >= 1);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[512] = "";
+    assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
+    fclose(f);
+    assert_string_equal(text, "trnsci-plan-manifest 1 fake-1\n5 fft r2c 30x4 basic estimate\n");
+
+    /* A new cache prepares it before anyone asks. */
+    fake.builds = 0;
+    pc = cache(1 << 20, dir);
+    settle(pc);
+    assert_int_equal(fake.builds, 2);
+    assert_int_equal(fake.state_loads, 1);
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), 0);
+    assert_true(hit);
+    trn_plan_cache_stats st;
+    trn_plan_cache_get_stats(pc, &st);
+    assert_int_equal(st.misses, 0);
+    assert_true(st.prewarm_done);
+    trn_plan_entry_release(a);
+    trn_plan_cache_destroy(pc);
+
+    /* Another backend's manifest, then garbage: ignored with a warning. */
+    const char *const foreign[] = {"trnsci-plan-manifest 1 other-9\n1 fft c2c 8 basic estimate\n",
+                                   "\x7f\x45garbage\n\n\n", ""};
+    for (int i = 0; i < 3; i++) {
+        write_text(path, foreign[i]);
+        fake.warnings[0] = '\0';
+        fake.state_loads = 0;
+        pc = cache(1 << 20, dir);
+        settle(pc);
+        trn_plan_cache_get_stats(pc, &st);
+        assert_int_equal(st.entries, 0);
+        assert_int_equal(fake.state_loads, 0); /* its wisdom is not trusted either */
+        assert_non_null(strstr(fake.warnings, "ignored"));
+        trn_plan_cache_destroy(pc);
+    }
+    /* A good header with bad lines: the good ones load, the bad ones warn. */
+    write_text(path, "trnsci-plan-manifest 1 fake-1\nzz fft c2c 9 basic estimate\n"
+                     "1 fft c2c 0 basic estimate\n3 fft z2z 12 basic measure\n");
+    fake.warnings[0] = '\0';
+    pc = cache(1 << 20, dir);
+    settle(pc);
+    trn_plan_cache_get_stats(pc, &st);
+    assert_int_equal(st.entries, 1);
+    assert_non_null(strstr(fake.warnings, "fft c2c 0"));
+    trn_plan_cache_destroy(pc);
+    remove(path);
+    snprintf(path, sizeof(path), "rm -rf %s", dir);
+    assert_int_equal(system(path), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_keys, reset),
+        cmocka_unit_test_setup(test_layout, reset),
+        cmocka_unit_test_setup(test_sharing, reset),
+        cmocka_unit_test_setup(test_failure_remembered, reset),
+        cmocka_unit_test_setup(test_waiters_and_stop, reset),
+        cmocka_unit_test_setup(test_lru, reset),
+        cmocka_unit_test_setup(test_persistence, reset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
