@@ -1,24 +1,30 @@
 /*
- * rand.c — trnrand uniform and normal floats through trnscid versus a
- * single-threaded in-process Random123 loop, in one run, on one core and on
+ * rand.c — trnrand float generation through trnscid versus a
+ * single-threaded in-process reference loop, in one run, on one core and on
  * every core.
  *
  * Three sides, each producing --mib MiB of float output per timed
- * repetition (default 64 MiB = 16 Mi floats), for two distributions:
+ * repetition (default 64 MiB = 16 Mi floats), for four distributions:
  * trnrandGenerateUniform (UNIFORM_F32) and trnrandGenerateNormal
- * (NORMAL_F32, mean 0, stddev 1):
+ * (NORMAL_F32, mean 0, stddev 1) of the Philox generator,
+ * trnrandGenerateUniform of a Sobol32 generator of one dimension
+ * (sobol32_uniform_f32: dimension 0, the van der Corput sequence in
+ * Gray-code order) and trnrandGenerateExponential (EXPONENTIAL_F32,
+ * lambda 1) of the Philox generator:
  *   inprocess      a loop in this program written against
  *                  <Random123/philox.h> as docs/numerics.md ("trnrand
  *                  streams") defines the stream and the conversions: one
  *                  philox4x32_R(10, ...) per four words, u32f, Box-Muller in
- *                  double. One thread, pinned to the CPU the one-core
+ *                  double, -log(u)/lambda in double; Sobol32 dimension 0 by
+ *                  its Gray-code update x ^= 2^31 >> ctz(k) (its direction
+ *                  numbers are 2^(31-b), written here, not read from the
+ *                  daemon's table). One thread, pinned to the CPU the one-core
  *                  daemon's worker runs on (--inproc-cpu). It does not call
  *                  the daemon's kernel.
  *   trnsci_1core   a client process of a daemon with one core (--addr-1):
  *                  the output buffer is allocated once (trnsciMalloc, data
- *                  resident); one repetition = trnrandGenerateUniform or
- *                  trnrandGenerateNormal into it + trnsciStreamSynchronize,
- *                  timed in the client.
+ *                  resident); one repetition = one generation call into it
+ *                  + trnsciStreamSynchronize, timed in the client.
  *   trnsci_allcores the same against a daemon with every core (--addr-all),
  *                  which shards each op over its cores.
  * The coordinator (this process without --role) runs the in-process side
@@ -43,21 +49,21 @@
  * (same seed, same offset): 16 windows of 4096 elements spread over the last
  * timed repetition's output (first and last element included), and one extra
  * call of 65536 elements at offset 2^34 + 3 (counter word 1 in use, an odd
- * offset so normal pairs straddle Philox blocks). Any difference: the JSON
- * says so and the exit status is 3.
+ * offset so normal pairs straddle Philox blocks; Sobol32: point 2^31 + 3).
+ * Any difference: the JSON says so and the exit status is 3.
  *
  * usage: bench_rand --addr-1 ADDRESS --addr-all ADDRESS [--pid-1 PID]
  *                   [--pid-all PID] [--inproc-cpu CPU] [--mib M]
- *                   [--reps-uniform N] [--reps-normal N] [--warmup N]
- *                   [--seed S]
+ *                   [--reps-uniform N] [--reps-normal N] [--reps-sobol N]
+ *                   [--reps-exponential N] [--warmup N] [--seed S]
  *   --addr-1 / --addr-all  the one-core and the all-core daemon
  *   --pid-1 / --pid-all    their pids, for /proc sampling of their threads
  *   --inproc-cpu  the CPU the in-process loop pins itself to (default: the
  *                 CPU the one-core daemon's busiest thread last ran on during
  *                 the warm-up, with --pid-1; else no pinning)
  *   --mib M       MiB of output per repetition (default 64)
- *   --reps-uniform N / --reps-normal N   timed repetitions per side (default
- *                 31 / 15)
+ *   --reps-uniform N / --reps-normal N / --reps-sobol N / --reps-exponential N
+ *                 timed repetitions per side (default 31 / 15 / 31 / 15)
  *   --warmup N    untimed repetitions per side and distribution (default 1)
  *   --seed S      the generators' seed (default 1234)
  * bench/run_rand.sh starts both daemons and sets up the placement (see
@@ -82,24 +88,30 @@
 #include "bench_util.h"
 
 #define MAX_REPS 200
-#define NKIND 2
+#define NKIND 4
 #define NSIDE 3
 #define CHECK_WINDOWS 16
 #define CHECK_WINDOW 4096
 #define CHECK_EXTRA 65536
 #define CHECK_EXTRA_OFFSET ((1ULL << 34) + 3u)
+#define CHECK_EXTRA_OFFSET_SOBOL ((1ULL << 31) + 3u)
 #define SETUP_TIMEOUT_MS 60000
 
-enum { KIND_UNIFORM, KIND_NORMAL };
+enum { KIND_UNIFORM, KIND_NORMAL, KIND_SOBOL, KIND_EXP };
 enum { SIDE_INPROC, SIDE_TRN1, SIDE_TRNALL };
-static const char *const kind_name[NKIND] = {"uniform_f32", "normal_f32"};
-static const char kind_code[NKIND] = {'U', 'N'};
+static const char *const kind_name[NKIND] = {"uniform_f32", "normal_f32", "sobol32_uniform_f32",
+                                             "exponential_f32"};
+static const char *const kind_gen[NKIND] = {"philox4x32_10", "philox4x32_10", "sobol32",
+                                            "philox4x32_10"};
+static const char kind_code[NKIND] = {'U', 'N', 'S', 'E'};
 static const char *const side_name[NSIDE] = {"inprocess", "trnsci_1core", "trnsci_allcores"};
 
 /* Box-Muller parameters of the normal side (docs/numerics.md: mean and
  * stddev are taken as doubles; floats 0 and 1 are exact). */
 #define NORMAL_MEAN 0.0f
 #define NORMAL_STDDEV 1.0f
+/* The exponential side's rate. */
+#define EXP_LAMBDA 1.0
 
 /* ---- the in-process loop (docs/numerics.md, "trnrand streams") ------------------- */
 
@@ -202,11 +214,56 @@ static void inproc_normal(uint64_t seed, uint64_t offset, float *out, size_t n, 
     }
 }
 
+/* Elements 0 .. n-1 of EXPONENTIAL_F32 at offset: (0 - log(u32f(word(offset
+ * + i)))) / lambda in double, rounded to float. */
+static void inproc_exponential(uint64_t seed, uint64_t offset, float *out, size_t n,
+                               double lambda) {
+    const philox4x32_key_t key = key_of(seed);
+    size_t i = 0;
+    uint64_t j = offset;
+    word_cursor c = {.key = key};
+    for (; i < n && (j & 3u); i++, j++)
+        out[i] = (float)((0.0 - log((double)u32f(word_at(&c, j)))) / lambda);
+    const size_t nb = (n - i) / 4;
+    const uint64_t b0 = j >> 2;
+    float *o = out + i;
+    for (size_t b = 0; b < nb; b++) {
+        const philox4x32_ctr_t r = block_of(key, b0 + b);
+        for (int e = 0; e < 4; e++)
+            o[4 * b + e] = (float)((0.0 - log((double)u32f(r.v[e]))) / lambda);
+    }
+    i += 4 * nb;
+    j += 4 * nb;
+    for (; i < n; i++, j++)
+        out[i] = (float)((0.0 - log((double)u32f(word_at(&c, j)))) / lambda);
+}
+
+/* Points offset .. offset + n - 1 of Sobol32 dimension 0 as UNIFORM_F32:
+ * P(k) = the bit reversal of the Gray code k ^ (k >> 1) (direction numbers
+ * 2^(31-b)), then P(k + 1) = P(k) ^ (2^31 >> ctz(k + 1)). */
+static void inproc_sobol(uint64_t offset, float *out, size_t n) {
+    if (n == 0)
+        return;
+    uint32_t g = (uint32_t)(offset ^ (offset >> 1)), x = 0;
+    for (int b = 0; b < 32; b++)
+        if ((g >> b) & 1u)
+            x |= 0x80000000u >> b;
+    out[0] = u32f(x);
+    uint64_t k = offset;
+    for (size_t i = 1; i < n; i++) {
+        k++;
+        x ^= 0x80000000u >> __builtin_ctzll(k);
+        out[i] = u32f(x);
+    }
+}
+
 static void inproc_gen(int kind, uint64_t seed, uint64_t offset, float *out, size_t n) {
-    if (kind == KIND_UNIFORM)
-        inproc_uniform(seed, offset, out, n);
-    else
-        inproc_normal(seed, offset, out, n, NORMAL_MEAN, NORMAL_STDDEV);
+    switch (kind) {
+    case KIND_UNIFORM: inproc_uniform(seed, offset, out, n); break;
+    case KIND_NORMAL: inproc_normal(seed, offset, out, n, NORMAL_MEAN, NORMAL_STDDEV); break;
+    case KIND_SOBOL: inproc_sobol(offset, out, n); break;
+    default: inproc_exponential(seed, offset, out, n, EXP_LAMBDA); break;
+    }
 }
 
 /* The known answers of docs/numerics.md (seed 0, offset 0): uniforms exact;
@@ -229,6 +286,18 @@ static int inproc_known_answers(void) {
     inproc_normal(7, 2, a, 6, 0.0, 1.0);
     inproc_normal(7, 0, b, 8, 0.0, 1.0);
     ok &= memcmp(a, b + 2, 6 * sizeof(float)) == 0;
+    inproc_exponential(7, 3, a, 5, 2.0);
+    inproc_exponential(7, 0, b, 8, 2.0);
+    ok &= memcmp(a, b + 3, 5 * sizeof(float)) == 0;
+    /* The first Sobol32 points of dimension 0 (numerics.md, Gray-code order:
+     * 0, 1/2, 3/4, 1/4, 3/8, 7/8, 5/8, 1/8), and a start at an offset. */
+    static const uint32_t vdc[8] = {0x00000000u, 0x80000000u, 0xc0000000u, 0x40000000u,
+                                    0x60000000u, 0xe0000000u, 0xa0000000u, 0x20000000u};
+    inproc_sobol(0, b, 8);
+    for (int i = 0; i < 8; i++)
+        ok &= b[i] == u32f(vdc[i]);
+    inproc_sobol(5, a, 3);
+    ok &= memcmp(a, b + 5, 3 * sizeof(float)) == 0;
     return ok;
 }
 
@@ -246,12 +315,18 @@ static void client_die(const client_args *a, const char *what) {
     exit(1);
 }
 
-static void client_gen(const client_args *a, trnrandGenerator_t g, int kind, float *d, size_t n) {
-    const trnrandStatus_t s = kind == KIND_UNIFORM
-                                  ? trnrandGenerateUniform(g, d, n)
-                                  : trnrandGenerateNormal(g, d, n, NORMAL_MEAN, NORMAL_STDDEV);
+/* g: the Philox generator; q: the Sobol32 one. */
+static void client_gen(const client_args *a, trnrandGenerator_t g, trnrandGenerator_t q, int kind,
+                       float *d, size_t n) {
+    trnrandStatus_t s;
+    switch (kind) {
+    case KIND_UNIFORM: s = trnrandGenerateUniform(g, d, n); break;
+    case KIND_NORMAL: s = trnrandGenerateNormal(g, d, n, NORMAL_MEAN, NORMAL_STDDEV); break;
+    case KIND_SOBOL: s = trnrandGenerateUniform(q, d, n); break;
+    default: s = trnrandGenerateExponential(g, d, n, EXP_LAMBDA); break;
+    }
     if (s != TRNRAND_STATUS_SUCCESS)
-        client_die(a, kind == KIND_UNIFORM ? "trnrandGenerateUniform" : "trnrandGenerateNormal");
+        client_die(a, kind_name[kind]);
     if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
         client_die(a, "trnsciStreamSynchronize");
 }
@@ -283,15 +358,19 @@ static int client_main(const client_args *a) {
     float *d = NULL;
     if (trnsciMalloc((void **)&d, a->n * sizeof(float)) != trnsciSuccess)
         client_die(a, "trnsciMalloc");
-    trnrandGenerator_t g;
+    trnrandGenerator_t g, q;
     if (trnrandCreateGenerator(&g, TRNRAND_RNG_PSEUDO_PHILOX4_32_10) != TRNRAND_STATUS_SUCCESS ||
         trnrandSetPseudoRandomGeneratorSeed(g, a->seed) != TRNRAND_STATUS_SUCCESS)
         client_die(a, "trnrandCreateGenerator / seed");
+    if (trnrandCreateGenerator(&q, TRNRAND_RNG_QUASI_SOBOL32) != TRNRAND_STATUS_SUCCESS)
+        client_die(a, "trnrandCreateGenerator (Sobol32)");
     snprintf(line, sizeof(line), "READY %u %s %s\n", st.coreCount, st.daemonVersion, st.backend);
     if (bench_write_str(a->rep_fd, line))
         client_die(a, "write READY");
 
-    uint64_t offset = 0, last_offset[NKIND] = {0, 0};
+    /* offset: the Philox generator's (uniform, normal and exponential
+     * continue one stream); qoffset: the Sobol32 generator's (points). */
+    uint64_t offset = 0, qoffset = 0, last_offset[NKIND] = {0};
     float *got = malloc(CHECK_EXTRA * sizeof(float)), *ref = malloc(CHECK_EXTRA * sizeof(float));
     if (!got || !ref)
         client_die(a, "malloc");
@@ -300,14 +379,20 @@ static int client_main(const client_args *a) {
             client_die(a, "read command");
         if (!strcmp(line, "QUIT"))
             break;
-        const int kind = line[1] == 'N' ? KIND_NORMAL : KIND_UNIFORM;
+        int kind = KIND_UNIFORM;
+        for (int k = 0; k < NKIND; k++)
+            if (line[1] == kind_code[k])
+                kind = k;
+        const int sobol = kind == KIND_SOBOL;
+        trnrandGenerator_t gk = sobol ? q : g;
+        uint64_t *off = sobol ? &qoffset : &offset;
         if (line[0] == 'G') {
             /* G<kind>: one repetition, timed here. */
             const int64_t t0 = bench_now_ns();
-            client_gen(a, g, kind, d, a->n);
+            client_gen(a, g, q, kind, d, a->n);
             const int64_t t1 = bench_now_ns();
-            last_offset[kind] = offset;
-            offset += a->n; /* one word per float */
+            last_offset[kind] = *off;
+            *off += a->n; /* one word (Sobol: one point) per float */
             snprintf(line, sizeof(line), "T %.6f %d\n", (double)(t1 - t0) * 1e-6, sched_getcpu());
         } else if (line[0] == 'C') {
             /* C<kind>: the last repetition of this kind must still be in d
@@ -325,14 +410,14 @@ static int client_main(const client_args *a) {
             }
             /* One more call at an odd offset past 2^34 (then the stream
              * continues where it was). */
-            if (trnrandSetGeneratorOffset(g, CHECK_EXTRA_OFFSET) != TRNRAND_STATUS_SUCCESS)
+            const uint64_t extra_off = sobol ? CHECK_EXTRA_OFFSET_SOBOL : CHECK_EXTRA_OFFSET;
+            if (trnrandSetGeneratorOffset(gk, extra_off) != TRNRAND_STATUS_SUCCESS)
                 client_die(a, "trnrandSetGeneratorOffset");
-            client_gen(a, g, kind, d, CHECK_EXTRA);
+            client_gen(a, g, q, kind, d, CHECK_EXTRA);
             size_t bad2 = 0;
             long long first_bad2 = -1;
-            client_compare(a, kind, d, CHECK_EXTRA_OFFSET, 0, CHECK_EXTRA, got, ref, &bad2,
-                           &first_bad2);
-            if (trnrandSetGeneratorOffset(g, offset) != TRNRAND_STATUS_SUCCESS)
+            client_compare(a, kind, d, extra_off, 0, CHECK_EXTRA, got, ref, &bad2, &first_bad2);
+            if (trnrandSetGeneratorOffset(gk, *off) != TRNRAND_STATUS_SUCCESS)
                 client_die(a, "trnrandSetGeneratorOffset");
             snprintf(line, sizeof(line), "C %zu %zu %lld %zu %zu %lld\n", checked, bad, first_bad,
                      (size_t)CHECK_EXTRA, bad2, first_bad2);
@@ -343,6 +428,7 @@ static int client_main(const client_args *a) {
             client_die(a, "write report");
     }
     trnrandDestroyGenerator(g);
+    trnrandDestroyGenerator(q);
     trnsciFree(d);
     free(got);
     free(ref);
@@ -465,7 +551,8 @@ static double total_busy(bench_acc_set *a, double wall_ms) {
 static void usage(void) {
     fputs("usage: bench_rand --addr-1 ADDRESS --addr-all ADDRESS [--pid-1 PID] [--pid-all PID]\n"
           "                  [--inproc-cpu CPU] [--mib M] [--reps-uniform N]\n"
-          "                  [--reps-normal N] [--warmup N] [--seed S]\n",
+          "                  [--reps-normal N] [--reps-sobol N] [--reps-exponential N]\n"
+          "                  [--warmup N] [--seed S]\n",
           stderr);
     exit(2);
 }
@@ -480,7 +567,7 @@ int main(int argc, char **argv) {
     const char *addr1 = NULL, *addr_all = NULL, *role = NULL, *label = "client", *addr = NULL,
                *seed_str = "1234", *n_str = NULL;
     int pid1 = 0, pid_all = 0, inproc_cpu = -1, mib = 64, warmup = 1, ctl_fd = -1, rep_fd = -1;
-    int reps[NKIND] = {31, 15};
+    int reps[NKIND] = {31, 15, 31, 15};
     const bench_opt opts[] = {{"--addr-1", BENCH_OPT_STR, &addr1},
                               {"--addr-all", BENCH_OPT_STR, &addr_all},
                               {"--pid-1", BENCH_OPT_INT, &pid1},
@@ -489,6 +576,8 @@ int main(int argc, char **argv) {
                               {"--mib", BENCH_OPT_INT, &mib},
                               {"--reps-uniform", BENCH_OPT_INT, &reps[KIND_UNIFORM]},
                               {"--reps-normal", BENCH_OPT_INT, &reps[KIND_NORMAL]},
+                              {"--reps-sobol", BENCH_OPT_INT, &reps[KIND_SOBOL]},
+                              {"--reps-exponential", BENCH_OPT_INT, &reps[KIND_EXP]},
                               {"--warmup", BENCH_OPT_INT, &warmup},
                               {"--seed", BENCH_OPT_STR, &seed_str},
                               /* the client role (spawn_client) */
@@ -549,7 +638,8 @@ int main(int argc, char **argv) {
     if (!out)
         fatal("out of host memory");
     memset(out, 0, bytes); /* fault the pages in */
-    uint64_t offset = 0;
+    /* The in-process side's offsets: Philox words, Sobol32 points. */
+    uint64_t inproc_off[2] = {0, 0};
     int inproc_ran_on = -1;
 
     /* Warm-up: the daemons fault in their buffers; the one-core daemon's
@@ -573,7 +663,8 @@ int main(int argc, char **argv) {
         inproc_cpu = worker1.last_cpu;
     for (int w = 0; w < warmup; w++)
         for (int k = 0; k < NKIND; k++)
-            inproc_rep(k, seed, &offset, out, n, inproc_cpu, &start_set, &inproc_ran_on);
+            inproc_rep(k, seed, &inproc_off[k == KIND_SOBOL], out, n, inproc_cpu, &start_set,
+                       &inproc_ran_on);
 
     /* Timed repetitions, interleaved, the order rotating per round. Each
      * distribution in turn, then the clients check that distribution (its
@@ -594,8 +685,8 @@ int main(int argc, char **argv) {
                     dpid[s] ? bench_sample_threads(dpid[s], sb[0], BENCH_MAX_THREADS, 1) : 0;
                 const int nc0 = bench_sample_threads(wpid, sb[1], BENCH_MAX_THREADS, 1);
                 if (s == SIDE_INPROC)
-                    t[k][s][r] =
-                        inproc_rep(k, seed, &offset, out, n, inproc_cpu, &start_set, &ran_on[k][s]);
+                    t[k][s][r] = inproc_rep(k, seed, &inproc_off[k == KIND_SOBOL], out, n,
+                                            inproc_cpu, &start_set, &ran_on[k][s]);
                 else {
                     t[k][s][r] = client_rep(&cl[s], k);
                     ran_on[k][s] = cl[s].last_cpu;
@@ -625,10 +716,12 @@ int main(int argc, char **argv) {
     const unsigned ncores = cl[SIDE_TRNALL].cores;
     int ok = kat_ok;
     printf("{\n  \"benchmark\": \"rand\",\n");
-    printf("  \"generator\": \"philox4x32_10\",\n");
+    printf("  \"generator\": \"philox4x32_10\",\n"); /* the pseudo-random rows */
     printf("  \"output_bytes_per_rep\": %zu,\n  \"elements_per_rep\": %zu,\n", bytes, n);
     printf("  \"seed\": %" PRIu64 ",\n  \"normal\": {\"mean\": %.1f, \"stddev\": %.1f},\n", seed,
            (double)NORMAL_MEAN, (double)NORMAL_STDDEV);
+    printf("  \"exponential\": {\"lambda\": %.1f},\n  \"sobol32\": {\"dimensions\": 1},\n",
+           EXP_LAMBDA);
     printf("  \"order\": \"interleaved, rotating\",\n  \"warmup\": %d,\n", warmup);
     printf("  \"daemons\": {\n");
     for (int s = SIDE_TRN1; s <= SIDE_TRNALL; s++)
@@ -644,8 +737,10 @@ int main(int argc, char **argv) {
     printf("  \"placement\": {\n");
     printf("    \"bench_process_cpus\": \"%s\",\n", start_cpus);
     printf("    \"inprocess_pinned_cpu\": %d,\n", inproc_cpu);
-    printf("    \"inprocess_ran_on\": {\"uniform_f32\": %d, \"normal_f32\": %d},\n",
-           ran_on[KIND_UNIFORM][SIDE_INPROC], ran_on[KIND_NORMAL][SIDE_INPROC]);
+    printf("    \"inprocess_ran_on\": {");
+    for (int k = 0; k < NKIND; k++)
+        printf("\"%s\": %d%s", kind_name[k], ran_on[k][SIDE_INPROC], k + 1 < NKIND ? ", " : "");
+    printf("},\n");
     for (int s = SIDE_TRN1; s <= SIDE_TRNALL; s++)
         printf("    \"%s_client\": {\"pid\": %d, \"cpus_allowed\": \"%s\", \"last_cpu\": %d},\n",
                side_name[s], (int)cl[s].pid, client_cpus[s], cl[s].last_cpu);
@@ -685,7 +780,8 @@ int main(int argc, char **argv) {
         /* The same from the fastest repetitions, less sensitive to the VM's
          * slow periods. */
         const double scaling_of_mins = st[SIDE_INPROC].min / ((double)ncores * st[SIDE_TRNALL].min);
-        printf("    \"%s\": {\n      \"reps\": %d,\n", kind_name[k], reps[k]);
+        printf("    \"%s\": {\n      \"generator\": \"%s\", \"reps\": %d,\n", kind_name[k],
+               kind_gen[k], reps[k]);
         for (int s = 0; s < NSIDE; s++)
             printf("      \"%s\": {\"ms\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f}, "
                    "\"gb_per_s\": %.4f},\n",
@@ -720,8 +816,9 @@ int main(int argc, char **argv) {
                    "\"extra_offset\": %llu, \"extra_elements\": %zu, \"extra_differ\": %zu, "
                    "\"agree\": %s}%s",
                    side_name[s], c->checked, c->bad, c->first_bad,
-                   (unsigned long long)CHECK_EXTRA_OFFSET, c->extra, c->extra_bad,
-                   agree ? "true" : "false", s == SIDE_TRN1 ? ", " : "");
+                   (unsigned long long)(k == KIND_SOBOL ? CHECK_EXTRA_OFFSET_SOBOL
+                                                        : CHECK_EXTRA_OFFSET),
+                   c->extra, c->extra_bad, agree ? "true" : "false", s == SIDE_TRN1 ? ", " : "");
         }
         printf("}\n    }%s\n", k + 1 < NKIND ? "," : "");
     }

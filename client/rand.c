@@ -136,7 +136,8 @@ static const char *rng_name(trnrandRngType_t t) {
 /* A Sobol generator (the stored type, after CreateGenerator resolved the
  * defaults). */
 static int is_quasi(trnrandRngType_t t) {
-    return t == TRNRAND_RNG_QUASI_SOBOL32 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32;
+    return t == TRNRAND_RNG_QUASI_SOBOL32 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 ||
+           t == TRNRAND_RNG_QUASI_SOBOL64 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64;
 }
 
 trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRngType_t rng_type) {
@@ -159,12 +160,15 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
     case TRNRAND_RNG_QUASI_DEFAULT: /* cuRAND's quasi default is SOBOL32 too */
     case TRNRAND_RNG_QUASI_SOBOL32: type = TRNRAND_RNG_QUASI_SOBOL32; break;
     case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32; break;
+    case TRNRAND_RNG_QUASI_SOBOL64: type = TRNRAND_RNG_QUASI_SOBOL64; break;
+    case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64; break;
     default:
         trn_fail(trnsciErrorNotSupported,
                  "trnrandCreateGenerator: %s is not available yet; the generators are "
                  "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT), "
-                 "TRNRAND_RNG_QUASI_SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT) and "
-                 "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32",
+                 "TRNRAND_RNG_QUASI_SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT), "
+                 "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, TRNRAND_RNG_QUASI_SOBOL64 and "
+                 "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64",
                  name);
         return TRNRAND_STATUS_TYPE_ERROR;
     }
@@ -332,24 +336,60 @@ trnrandStatus_t trnrandGetVersion(int *version) {
 
 /* ---- generation ------------------------------------------------------------ */
 
+/* What a distribution checks and sends besides the common fields. */
+typedef enum dist_kind {
+    K_PLAIN,   /* raw words, uniforms */
+    K_NORMAL,  /* Box-Muller pairs (Philox): count even, mean and stddev */
+    K_POISSON, /* lambda */
+    K_EXP,     /* rate lambda; Philox only */
+    K_GAMMA,   /* shape, scale; Philox only */
+    K_BETA,    /* a, b; Philox only */
+    K_TRUNC,   /* mean, stddev, lower, upper; Philox only */
+    K_LHS,     /* points x dims; Philox only */
+    K_U64,     /* Sobol64 only */
+} dist_kind;
+
 typedef struct dist_info {
     Trnsci__V1__RandDistribution wire;
-    unsigned words; /* raw 32-bit words per result */
+    unsigned words; /* raw 32-bit words per result (Philox) */
     size_t size;    /* bytes per result */
-    int normal;     /* Box-Muller pairs: count even, mean and stddev checked */
-    int poisson;    /* lambda checked and sent */
+    dist_kind kind;
 } dist_info;
 
-static const dist_info U32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_U32, 1, 4, 0, 0};
-static const dist_info UNIFORM_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F32, 1, 4, 0, 0};
-static const dist_info UNIFORM_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F64, 2, 8, 0, 0};
-static const dist_info NORMAL_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F32, 1, 4, 1, 0};
-static const dist_info NORMAL_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F64, 2, 8, 1, 0};
-static const dist_info LOGNORMAL_F32 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F32, 1, 4, 1,
-                                        0};
-static const dist_info LOGNORMAL_F64 = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F64, 2, 8, 1,
-                                        0};
-static const dist_info POISSON = {TRNSCI__V1__RAND_DISTRIBUTION__RAND_POISSON, 2, 4, 0, 1};
+#define DIST(name, w, sz, k)                                                                       \
+    { TRNSCI__V1__RAND_DISTRIBUTION__RAND_##name, w, sz, k }
+static const dist_info U32 = DIST(U32, 1, 4, K_PLAIN);
+static const dist_info UNIFORM_F32 = DIST(UNIFORM_F32, 1, 4, K_PLAIN);
+static const dist_info UNIFORM_F64 = DIST(UNIFORM_F64, 2, 8, K_PLAIN);
+static const dist_info NORMAL_F32 = DIST(NORMAL_F32, 1, 4, K_NORMAL);
+static const dist_info NORMAL_F64 = DIST(NORMAL_F64, 2, 8, K_NORMAL);
+static const dist_info LOGNORMAL_F32 = DIST(LOGNORMAL_F32, 1, 4, K_NORMAL);
+static const dist_info LOGNORMAL_F64 = DIST(LOGNORMAL_F64, 2, 8, K_NORMAL);
+static const dist_info POISSON = DIST(POISSON, 2, 4, K_POISSON);
+static const dist_info EXP_F32 = DIST(EXPONENTIAL_F32, 1, 4, K_EXP);
+static const dist_info EXP_F64 = DIST(EXPONENTIAL_F64, 2, 8, K_EXP);
+static const dist_info GAMMA_F32 = DIST(GAMMA_F32, 1, 4, K_GAMMA);
+static const dist_info GAMMA_F64 = DIST(GAMMA_F64, 1, 8, K_GAMMA);
+static const dist_info BETA_F32 = DIST(BETA_F32, 1, 4, K_BETA);
+static const dist_info BETA_F64 = DIST(BETA_F64, 1, 8, K_BETA);
+static const dist_info TRUNC_F32 = DIST(TRUNCATED_NORMAL_F32, 1, 4, K_TRUNC);
+static const dist_info TRUNC_F64 = DIST(TRUNCATED_NORMAL_F64, 1, 8, K_TRUNC);
+static const dist_info LHS_F32 = DIST(LATIN_HYPERCUBE_F32, 2, 4, K_LHS);
+static const dist_info LHS_F64 = DIST(LATIN_HYPERCUBE_F64, 2, 8, K_LHS);
+static const dist_info U64 = DIST(U64, 0, 8, K_U64);
+#undef DIST
+
+/* The parameters of a call (those its distribution does not use are 0). */
+typedef struct gen_args {
+    double mean, stddev, lambda, shape, scale, a, b, lower, upper;
+    uint32_t lhs_dims;
+} gen_args;
+
+/* Round keys per dimension of a Latin hypercube (the daemon's
+ * TRN_RAND_LHS_ROUNDS) and its largest points per dimension. */
+#define LHS_ROUNDS 6u
+#define LHS_MAX_POINTS_F32 (UINT64_C(1) << 20)
+#define LHS_MAX_POINTS_F64 (UINT64_C(1) << 32)
 
 /* Checks the output range [p, p + n*size) on the client: one allocation,
  * aligned. Fills ref. Returns 0, or -1 with the error recorded. */
@@ -395,44 +435,143 @@ static int resolve_output(trn_client *c, const char *fn, const void *p, size_t n
  * docs/numerics.md). */
 #define POISSON_LAMBDA_MAX 1e8
 
-/* mean and stddev are the normal kinds' parameters; for Poisson, mean is
- * lambda. */
+static int is_wide(trnrandRngType_t t) {
+    return t == TRNRAND_RNG_QUASI_SOBOL64 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+}
+
+static int pos_finite(double x) {
+    return isfinite(x) && x > 0.0;
+}
+
+/* The argument rules only the arguments decide (no generator state). */
+static trnrandStatus_t check_args(const char *fn, const dist_info *d, size_t n, int quasi,
+                                  const gen_args *a) {
+    switch (d->kind) {
+    case K_PLAIN:
+    case K_U64: return TRNRAND_STATUS_SUCCESS;
+    case K_NORMAL:
+        if (!quasi && n % 2 != 0) {
+            trn_fail(trnsciErrorInvalidValue,
+                     "%s: n = %zu is odd; normal and log-normal results come in Box-Muller "
+                     "pairs, so n must be even",
+                     fn, n);
+            return TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
+        }
+        if (!isfinite(a->mean) || !pos_finite(a->stddev)) {
+            trn_fail(trnsciErrorInvalidValue,
+                     "%s: mean must be finite and stddev finite and > 0 (mean %g, stddev %g)", fn,
+                     a->mean, a->stddev);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    case K_POISSON:
+        if (!(pos_finite(a->lambda) && a->lambda <= POISSON_LAMBDA_MAX)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: lambda must be finite, > 0 and <= %g (got %g)",
+                     fn, POISSON_LAMBDA_MAX, a->lambda);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    case K_EXP:
+        if (!pos_finite(a->lambda)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: lambda must be finite and > 0 (got %g)", fn,
+                     a->lambda);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    case K_GAMMA:
+        if (!pos_finite(a->shape)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: shape must be finite and > 0 (got %g)", fn,
+                     a->shape);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        if (!pos_finite(a->scale)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: scale must be finite and > 0 (got %g)", fn,
+                     a->scale);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    case K_BETA:
+        if (!pos_finite(a->a)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: a must be finite and > 0 (got %g)", fn, a->a);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        if (!pos_finite(a->b)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: b must be finite and > 0 (got %g)", fn, a->b);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    case K_TRUNC:
+        if (!isfinite(a->mean) || !pos_finite(a->stddev)) {
+            trn_fail(trnsciErrorInvalidValue,
+                     "%s: mean must be finite and stddev finite and > 0 (mean %g, stddev %g)", fn,
+                     a->mean, a->stddev);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        if (!(a->lower < a->upper)) {
+            trn_fail(trnsciErrorInvalidValue, "%s: lo must be < hi (lo %g, hi %g)", fn, a->lower,
+                     a->upper);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    case K_LHS: {
+        const uint64_t maxp = d->size == 4 ? LHS_MAX_POINTS_F32 : LHS_MAX_POINTS_F64;
+        if (a->lhs_dims < 1) {
+            trn_fail(trnsciErrorInvalidValue, "%s: dims must be >= 1, got 0", fn);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        if ((uint64_t)(n / a->lhs_dims) > maxp) {
+            trn_fail(trnsciErrorInvalidValue,
+                     "%s: n_points = %llu exceeds the %llu points a %s Latin hypercube resolves",
+                     fn, (unsigned long long)(n / a->lhs_dims), (unsigned long long)maxp,
+                     d->size == 4 ? "float" : "double");
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        return TRNRAND_STATUS_SUCCESS;
+    }
+    }
+    return TRNRAND_STATUS_INTERNAL_ERROR;
+}
+
+/* n results of distribution d with the parameters in a (n = points x dims
+ * for a Latin hypercube). */
 static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, const dist_info *d,
-                                void *out, size_t n, double mean, double stddev) {
+                                void *out, size_t n, const gen_args *a) {
     rand_gen *g = acquire(generator, fn);
     if (!g)
         return TRNRAND_STATUS_NOT_INITIALIZED;
     /* type never changes after creation; dims is read under the lock below
      * and checked here from a snapshot. */
-    const int quasi = is_quasi(g->type);
+    const int quasi = is_quasi(g->type), wide = is_wide(g->type);
+    const int philox_only = d->kind != K_PLAIN && d->kind != K_NORMAL && d->kind != K_U64;
     pthread_mutex_lock(&g->lock);
     const uint32_t dims = g->dims;
     pthread_mutex_unlock(&g->lock);
     trnrandStatus_t st = TRNRAND_STATUS_SUCCESS;
-    if (quasi && d->poisson) {
+    if (quasi && philox_only) {
         trn_fail(trnsciErrorNotSupported,
-                 "%s: Poisson results are not available from a quasi-random generator", fn);
+                 "%s: these results are not available from a quasi-random generator (Philox "
+                 "only)",
+                 fn);
+        st = TRNRAND_STATUS_TYPE_ERROR;
+    } else if (d->kind == K_U64 && !wide) {
+        trn_fail(trnsciErrorNotSupported,
+                 "%s: 64-bit results need a 64-bit generator (TRNRAND_RNG_QUASI_SOBOL64 or "
+                 "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64)",
+                 fn);
+        st = TRNRAND_STATUS_TYPE_ERROR;
+    } else if (d == &U32 && wide) {
+        trn_fail(trnsciErrorNotSupported,
+                 "%s: a 64-bit generator makes unsigned long long results "
+                 "(trnrandGenerateLongLong)",
+                 fn);
         st = TRNRAND_STATUS_TYPE_ERROR;
     } else if (quasi && n % dims != 0) {
         trn_fail(trnsciErrorInvalidValue,
                  "%s: n = %zu is not a multiple of the generator's %u dimensions", fn, n,
                  (unsigned)dims);
         st = TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
-    } else if (!quasi && d->normal && n % 2 != 0) {
-        trn_fail(trnsciErrorInvalidValue,
-                 "%s: n = %zu is odd; normal and log-normal results come in Box-Muller pairs, "
-                 "so n must be even",
-                 fn, n);
-        st = TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
-    } else if (d->normal && (!isfinite(mean) || !isfinite(stddev) || !(stddev > 0.0))) {
-        trn_fail(trnsciErrorInvalidValue,
-                 "%s: mean must be finite and stddev finite and > 0 (mean %g, stddev %g)", fn, mean,
-                 stddev);
-        st = TRNRAND_STATUS_OUT_OF_RANGE;
-    } else if (d->poisson && !(isfinite(mean) && mean > 0.0 && mean <= POISSON_LAMBDA_MAX)) {
-        trn_fail(trnsciErrorInvalidValue, "%s: lambda must be finite, > 0 and <= %g (got %g)", fn,
-                 POISSON_LAMBDA_MAX, mean);
-        st = TRNRAND_STATUS_OUT_OF_RANGE;
+    } else {
+        st = check_args(fn, d, n, quasi, a);
     }
     if (st != TRNRAND_STATUS_SUCCESS || n == 0) {
         release(g);
@@ -452,41 +591,61 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         return TRNRAND_STATUS_OUT_OF_RANGE;
     }
     pthread_mutex_lock(&g->lock);
-    /* n fits in the allocation, so n * words cannot overflow. A Sobol call
-     * uses n / dims points of each dimension, of 2^32. */
-    const uint64_t used = quasi ? (uint64_t)(n / g->dims) : (uint64_t)n * d->words;
-    if (quasi && (n % g->dims != 0 || g->offset > (UINT64_C(1) << 32) ||
-                  used > (UINT64_C(1) << 32) - g->offset)) {
-        if (n % g->dims != 0) { /* dimensions changed since the check above */
-            trn_fail(trnsciErrorInvalidValue,
-                     "%s: n = %zu is not a multiple of the generator's %u dimensions", fn, n,
-                     (unsigned)g->dims);
-            st = TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
-        } else {
-            trn_fail(trnsciErrorInvalidValue,
-                     "%s: %llu points per dimension from offset %llu run past the 2^32 points "
-                     "of a Sobol32 generator",
-                     fn, (unsigned long long)used, (unsigned long long)g->offset);
-            st = TRNRAND_STATUS_OUT_OF_RANGE;
-        }
-    } else if (!quasi && g->offset > UINT64_MAX - used) {
+    /* n fits in the allocation, so n * words (+ 6 per Latin hypercube
+     * dimension, dims <= n) cannot overflow. A Sobol call uses n / dims
+     * points of each dimension, of 2^32 (Sobol64: up to 2^64 - 1). */
+    uint64_t used = quasi ? (uint64_t)(n / g->dims) : (uint64_t)n * d->words;
+    if (d->kind == K_LHS)
+        used += (uint64_t)LHS_ROUNDS * a->lhs_dims;
+    const uint64_t period = UINT64_C(1) << 32;
+    if (quasi && n % g->dims != 0) { /* dimensions changed since the check above */
         trn_fail(trnsciErrorInvalidValue,
-                 "%s: %zu results of %u words from offset %llu run past the end of the stream "
-                 "(offset + words must stay below 2^64)",
-                 fn, n, d->words, (unsigned long long)g->offset);
+                 "%s: n = %zu is not a multiple of the generator's %u dimensions", fn, n,
+                 (unsigned)g->dims);
+        st = TRNRAND_STATUS_LENGTH_NOT_MULTIPLE;
+    } else if (quasi && !wide && (g->offset > period || used > period - g->offset)) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "%s: %llu points per dimension from offset %llu run past the 2^32 points "
+                 "of a Sobol32 generator",
+                 fn, (unsigned long long)used, (unsigned long long)g->offset);
+        st = TRNRAND_STATUS_OUT_OF_RANGE;
+    } else if ((wide || !quasi) && g->offset > UINT64_MAX - used) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "%s: %zu results from offset %llu run past the end of the stream "
+                 "(the offset after the call must stay below 2^64)",
+                 fn, n, (unsigned long long)g->offset);
         st = TRNRAND_STATUS_OUT_OF_RANGE;
     } else {
         Trnsci__V1__RandGenerateOp r = TRNSCI__V1__RAND_GENERATE_OP__INIT;
         r.distribution = d->wire;
         r.seed = g->seed;
         r.offset = g->offset;
-        r.mean = d->normal ? mean : 0.0;
-        r.stddev = d->normal ? stddev : 0.0;
-        r.lambda = d->poisson ? mean : 0.0;
+        if (d->kind == K_NORMAL || d->kind == K_TRUNC) {
+            r.mean = a->mean;
+            r.stddev = a->stddev;
+        }
+        if (d->kind == K_POISSON || d->kind == K_EXP)
+            r.lambda = a->lambda;
+        r.shape = a->shape;
+        r.scale = a->scale;
+        r.beta_a = a->a;
+        r.beta_b = a->b;
+        r.lower = a->lower;
+        r.upper = a->upper;
+        r.lhs_dimensions = a->lhs_dims;
         if (quasi) {
-            r.generator = g->type == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32
-                              ? TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL32
-                              : TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SOBOL32;
+            switch (g->type) {
+            case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32:
+                r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL32;
+                break;
+            case TRNRAND_RNG_QUASI_SOBOL64:
+                r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SOBOL64;
+                break;
+            case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64:
+                r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL64;
+                break;
+            default: r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SOBOL32; break;
+            }
             r.dimensions = g->dims;
         }
         r.dst = &dst;
@@ -506,43 +665,159 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
     return st;
 }
 
+/* Calls with the distribution's mean and stddev (normal kinds) only. */
+static trnrandStatus_t generate_ms(trnrandGenerator_t generator, const char *fn, const dist_info *d,
+                                   void *out, size_t n, double mean, double stddev) {
+    gen_args a = {0};
+    a.mean = mean;
+    a.stddev = stddev;
+    return generate(generator, fn, d, out, n, &a);
+}
+
 trnrandStatus_t trnrandGenerate(trnrandGenerator_t generator, unsigned int *outputPtr, size_t num) {
-    return generate(generator, "trnrandGenerate", &U32, outputPtr, num, 0, 0);
+    return generate_ms(generator, "trnrandGenerate", &U32, outputPtr, num, 0, 0);
 }
 
 trnrandStatus_t trnrandGenerateUniform(trnrandGenerator_t generator, float *outputPtr, size_t num) {
-    return generate(generator, "trnrandGenerateUniform", &UNIFORM_F32, outputPtr, num, 0, 0);
+    return generate_ms(generator, "trnrandGenerateUniform", &UNIFORM_F32, outputPtr, num, 0, 0);
 }
 
 trnrandStatus_t trnrandGenerateUniformDouble(trnrandGenerator_t generator, double *outputPtr,
                                              size_t num) {
-    return generate(generator, "trnrandGenerateUniformDouble", &UNIFORM_F64, outputPtr, num, 0, 0);
+    return generate_ms(generator, "trnrandGenerateUniformDouble", &UNIFORM_F64, outputPtr, num, 0,
+                       0);
 }
 
 trnrandStatus_t trnrandGenerateNormal(trnrandGenerator_t generator, float *outputPtr, size_t n,
                                       float mean, float stddev) {
-    return generate(generator, "trnrandGenerateNormal", &NORMAL_F32, outputPtr, n, mean, stddev);
+    return generate_ms(generator, "trnrandGenerateNormal", &NORMAL_F32, outputPtr, n, mean, stddev);
 }
 
 trnrandStatus_t trnrandGenerateNormalDouble(trnrandGenerator_t generator, double *outputPtr,
                                             size_t n, double mean, double stddev) {
-    return generate(generator, "trnrandGenerateNormalDouble", &NORMAL_F64, outputPtr, n, mean,
-                    stddev);
+    return generate_ms(generator, "trnrandGenerateNormalDouble", &NORMAL_F64, outputPtr, n, mean,
+                       stddev);
 }
 
 trnrandStatus_t trnrandGenerateLogNormal(trnrandGenerator_t generator, float *outputPtr, size_t n,
                                          float mean, float stddev) {
-    return generate(generator, "trnrandGenerateLogNormal", &LOGNORMAL_F32, outputPtr, n, mean,
-                    stddev);
+    return generate_ms(generator, "trnrandGenerateLogNormal", &LOGNORMAL_F32, outputPtr, n, mean,
+                       stddev);
 }
 
 trnrandStatus_t trnrandGenerateLogNormalDouble(trnrandGenerator_t generator, double *outputPtr,
                                                size_t n, double mean, double stddev) {
-    return generate(generator, "trnrandGenerateLogNormalDouble", &LOGNORMAL_F64, outputPtr, n, mean,
-                    stddev);
+    return generate_ms(generator, "trnrandGenerateLogNormalDouble", &LOGNORMAL_F64, outputPtr, n,
+                       mean, stddev);
 }
 
 trnrandStatus_t trnrandGeneratePoisson(trnrandGenerator_t generator, unsigned int *outputPtr,
                                        size_t n, double lambda) {
-    return generate(generator, "trnrandGeneratePoisson", &POISSON, outputPtr, n, lambda, 0);
+    gen_args a = {0};
+    a.lambda = lambda;
+    return generate(generator, "trnrandGeneratePoisson", &POISSON, outputPtr, n, &a);
+}
+
+trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned long long *outputPtr,
+                                        size_t num) {
+    return generate_ms(generator, "trnrandGenerateLongLong", &U64, outputPtr, num, 0, 0);
+}
+
+/* ---- trnsci extensions ---------------------------------------------------- */
+
+trnrandStatus_t trnrandGenerateExponential(trnrandGenerator_t generator, float *outputPtr, size_t n,
+                                           double lambda) {
+    gen_args a = {0};
+    a.lambda = lambda;
+    return generate(generator, "trnrandGenerateExponential", &EXP_F32, outputPtr, n, &a);
+}
+
+trnrandStatus_t trnrandGenerateExponentialDouble(trnrandGenerator_t generator, double *outputPtr,
+                                                 size_t n, double lambda) {
+    gen_args a = {0};
+    a.lambda = lambda;
+    return generate(generator, "trnrandGenerateExponentialDouble", &EXP_F64, outputPtr, n, &a);
+}
+
+trnrandStatus_t trnrandGenerateGamma(trnrandGenerator_t generator, float *outputPtr, size_t n,
+                                     double shape, double scale) {
+    gen_args a = {0};
+    a.shape = shape;
+    a.scale = scale;
+    return generate(generator, "trnrandGenerateGamma", &GAMMA_F32, outputPtr, n, &a);
+}
+
+trnrandStatus_t trnrandGenerateGammaDouble(trnrandGenerator_t generator, double *outputPtr,
+                                           size_t n, double shape, double scale) {
+    gen_args a = {0};
+    a.shape = shape;
+    a.scale = scale;
+    return generate(generator, "trnrandGenerateGammaDouble", &GAMMA_F64, outputPtr, n, &a);
+}
+
+trnrandStatus_t trnrandGenerateBeta(trnrandGenerator_t generator, float *outputPtr, size_t n,
+                                    double a, double b) {
+    gen_args g = {0};
+    g.a = a;
+    g.b = b;
+    return generate(generator, "trnrandGenerateBeta", &BETA_F32, outputPtr, n, &g);
+}
+
+trnrandStatus_t trnrandGenerateBetaDouble(trnrandGenerator_t generator, double *outputPtr, size_t n,
+                                          double a, double b) {
+    gen_args g = {0};
+    g.a = a;
+    g.b = b;
+    return generate(generator, "trnrandGenerateBetaDouble", &BETA_F64, outputPtr, n, &g);
+}
+
+trnrandStatus_t trnrandGenerateTruncatedNormal(trnrandGenerator_t generator, float *outputPtr,
+                                               size_t n, float mean, float stddev, float lo,
+                                               float hi) {
+    gen_args a = {0};
+    a.mean = mean;
+    a.stddev = stddev;
+    a.lower = lo;
+    a.upper = hi;
+    return generate(generator, "trnrandGenerateTruncatedNormal", &TRUNC_F32, outputPtr, n, &a);
+}
+
+trnrandStatus_t trnrandGenerateTruncatedNormalDouble(trnrandGenerator_t generator,
+                                                     double *outputPtr, size_t n, double mean,
+                                                     double stddev, double lo, double hi) {
+    gen_args a = {0};
+    a.mean = mean;
+    a.stddev = stddev;
+    a.lower = lo;
+    a.upper = hi;
+    return generate(generator, "trnrandGenerateTruncatedNormalDouble", &TRUNC_F64, outputPtr, n,
+                    &a);
+}
+
+/* n_points x dims results; the product must fit in size_t. */
+static trnrandStatus_t lhs(trnrandGenerator_t generator, const char *fn, const dist_info *d,
+                           void *out, size_t n_points, unsigned int dims) {
+    if (dims < 1) {
+        trn_fail(trnsciErrorInvalidValue, "%s: dims must be >= 1, got 0", fn);
+        return TRNRAND_STATUS_OUT_OF_RANGE;
+    }
+    if (n_points > SIZE_MAX / dims) {
+        trn_fail(trnsciErrorInvalidValue, "%s: n_points = %zu times dims = %u overflows", fn,
+                 n_points, dims);
+        return TRNRAND_STATUS_OUT_OF_RANGE;
+    }
+    gen_args a = {0};
+    a.lhs_dims = dims;
+    return generate(generator, fn, d, out, n_points * dims, &a);
+}
+
+trnrandStatus_t trnrandGenerateLatinHypercube(trnrandGenerator_t generator, float *outputPtr,
+                                              size_t n_points, unsigned int dims) {
+    return lhs(generator, "trnrandGenerateLatinHypercube", &LHS_F32, outputPtr, n_points, dims);
+}
+
+trnrandStatus_t trnrandGenerateLatinHypercubeDouble(trnrandGenerator_t generator, double *outputPtr,
+                                                    size_t n_points, unsigned int dims) {
+    return lhs(generator, "trnrandGenerateLatinHypercubeDouble", &LHS_F64, outputPtr, n_points,
+               dims);
 }

@@ -8,7 +8,14 @@
  * quasi-random rules: 1 <= dimensions (<= TRN_SOBOL_MAX_DIMS here, 20000 in
  * cuRAND), count a multiple of dimensions, no Poisson (this
  * implementation's limit), and points offset .. offset + count/dimensions - 1
- * inside the 2^32 points of Sobol32.
+ * inside the 2^32 points of Sobol32 (Sobol64: offset + count/dimensions
+ * <= 2^64 - 1). RAND_U64 is for the Sobol64 generators only. The trnsci
+ * extensions (exponential, gamma, beta, truncated normal, Latin hypercube)
+ * are Philox only, with their parameters checked as docs/protocol.md
+ * states: rate, shape, scale, a, b finite and > 0; truncated normal mean
+ * finite, stddev finite and > 0, lower < upper (either may be infinite);
+ * Latin hypercube lhs_dimensions >= 1, count a multiple of it, points per
+ * dimension <= 2^20 (float) or 2^32 (double).
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,13 +30,28 @@ static int dist_of(Trnsci__V1__RandDistribution d, trn_rand_dist *out) {
     case TRNSCI__V1__RAND_DISTRIBUTION__RAND_UNIFORM_F64: *out = TRN_RAND_UNIFORM_F64; return 0;
     case TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F32: *out = TRN_RAND_NORMAL_F32; return 0;
     case TRNSCI__V1__RAND_DISTRIBUTION__RAND_NORMAL_F64: *out = TRN_RAND_NORMAL_F64; return 0;
-    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F32:
-        *out = TRN_RAND_LOGNORMAL_F32;
-        return 0;
-    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F64:
-        *out = TRN_RAND_LOGNORMAL_F64;
-        return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F32: *out = TRN_RAND_LOGNORMAL_F32; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LOGNORMAL_F64: *out = TRN_RAND_LOGNORMAL_F64; return 0;
     case TRNSCI__V1__RAND_DISTRIBUTION__RAND_POISSON: *out = TRN_RAND_POISSON; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_EXPONENTIAL_F32:
+        *out = TRN_RAND_EXPONENTIAL_F32;
+        return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_EXPONENTIAL_F64:
+        *out = TRN_RAND_EXPONENTIAL_F64;
+        return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_GAMMA_F32: *out = TRN_RAND_GAMMA_F32; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_GAMMA_F64: *out = TRN_RAND_GAMMA_F64; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_BETA_F32: *out = TRN_RAND_BETA_F32; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_BETA_F64: *out = TRN_RAND_BETA_F64; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_TRUNCATED_NORMAL_F32:
+        *out = TRN_RAND_TRUNCNORMAL_F32;
+        return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_TRUNCATED_NORMAL_F64:
+        *out = TRN_RAND_TRUNCNORMAL_F64;
+        return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LATIN_HYPERCUBE_F32: *out = TRN_RAND_LHS_F32; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_LATIN_HYPERCUBE_F64: *out = TRN_RAND_LHS_F64; return 0;
+    case TRNSCI__V1__RAND_DISTRIBUTION__RAND_U64: *out = TRN_RAND_U64; return 0;
     default: return -1;
     }
 }
@@ -41,8 +63,21 @@ static int gen_of(Trnsci__V1__RandGenerator g, trn_rand_gen *out) {
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL32:
         *out = TRN_RAND_SCRAMBLED_SOBOL32;
         return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SOBOL64: *out = TRN_RAND_SOBOL64; return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL64:
+        *out = TRN_RAND_SCRAMBLED_SOBOL64;
+        return 0;
     default: return -1;
     }
+}
+
+static int is_wide(trn_rand_gen g) {
+    return g == TRN_RAND_SOBOL64 || g == TRN_RAND_SCRAMBLED_SOBOL64;
+}
+
+/* The distributions of the Philox generator only. */
+static int is_philox_only(trn_rand_dist d) {
+    return d == TRN_RAND_POISSON || (d >= TRN_RAND_EXPONENTIAL_F32 && d <= TRN_RAND_LHS_F64);
 }
 
 /* The Sobol rules (out->dist and out->gen set). */
@@ -50,6 +85,21 @@ static trn_wire_code check_sobol(const Trnsci__V1__RandGenerateOp *r, const trn_
                                  char *err, size_t errlen) {
     if (out->dist == TRN_RAND_POISSON) {
         snprintf(err, errlen, "rand: Poisson values are not available from a Sobol generator");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (is_philox_only(out->dist)) {
+        snprintf(err, errlen,
+                 "rand: distribution %d is not available from a Sobol generator (Philox only)",
+                 (int)r->distribution);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (out->dist == TRN_RAND_U64 && !is_wide(out->gen)) {
+        snprintf(err, errlen,
+                 "rand: RAND_U64 needs a Sobol64 generator (Sobol32 makes 32-bit words)");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (out->dist == TRN_RAND_U32 && is_wide(out->gen)) {
+        snprintf(err, errlen, "rand: a Sobol64 generator makes 64-bit words (RAND_U64), not U32");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (r->dimensions < 1 || r->dimensions > TRN_SOBOL_MAX_DIMS) {
@@ -64,6 +114,15 @@ static trn_wire_code check_sobol(const Trnsci__V1__RandGenerateOp *r, const trn_
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const uint64_t points = r->count / r->dimensions, period = UINT64_C(1) << 32;
+    if (is_wide(out->gen)) {
+        if (points > UINT64_MAX - r->offset) {
+            snprintf(err, errlen,
+                     "rand: Sobol64 offset %llu + %llu points per dimension runs past 2^64 - 1",
+                     (unsigned long long)r->offset, (unsigned long long)points);
+            return TRN_WIRE_OUT_OF_RANGE;
+        }
+        return TRN_WIRE_OK;
+    }
     if (r->offset > period || points > period - r->offset) {
         snprintf(err, errlen,
                  "rand: Sobol offset %llu + %llu points per dimension runs past the 2^32 "
@@ -72,6 +131,88 @@ static trn_wire_code check_sobol(const Trnsci__V1__RandGenerateOp *r, const trn_
         return TRN_WIRE_OUT_OF_RANGE;
     }
     return TRN_WIRE_OK;
+}
+
+static int pos_finite(double x) {
+    return isfinite(x) && x > 0.0;
+}
+
+/* The extensions' parameters (Philox only). */
+static trn_wire_code check_ext(const Trnsci__V1__RandGenerateOp *r, trn_rand_dist d, char *err,
+                               size_t errlen) {
+    switch (d) {
+    case TRN_RAND_EXPONENTIAL_F32:
+    case TRN_RAND_EXPONENTIAL_F64:
+        if (!pos_finite(r->lambda)) {
+            snprintf(err, errlen, "rand: exponential lambda must be finite and > 0 (got %g)",
+                     r->lambda);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        return TRN_WIRE_OK;
+    case TRN_RAND_GAMMA_F32:
+    case TRN_RAND_GAMMA_F64:
+        if (!pos_finite(r->shape)) {
+            snprintf(err, errlen, "rand: gamma shape must be finite and > 0 (got %g)", r->shape);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (!pos_finite(r->scale)) {
+            snprintf(err, errlen, "rand: gamma scale must be finite and > 0 (got %g)", r->scale);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        return TRN_WIRE_OK;
+    case TRN_RAND_BETA_F32:
+    case TRN_RAND_BETA_F64:
+        if (!pos_finite(r->beta_a)) {
+            snprintf(err, errlen, "rand: beta a must be finite and > 0 (got %g)", r->beta_a);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (!pos_finite(r->beta_b)) {
+            snprintf(err, errlen, "rand: beta b must be finite and > 0 (got %g)", r->beta_b);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        return TRN_WIRE_OK;
+    case TRN_RAND_TRUNCNORMAL_F32:
+    case TRN_RAND_TRUNCNORMAL_F64:
+        if (!isfinite(r->mean) || !pos_finite(r->stddev)) {
+            snprintf(err, errlen,
+                     "rand: truncated normal mean must be finite and stddev finite and > 0 "
+                     "(mean %g, stddev %g)",
+                     r->mean, r->stddev);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (!(r->lower < r->upper)) {
+            snprintf(err, errlen,
+                     "rand: truncated normal lower must be < upper (lower %g, upper %g)", r->lower,
+                     r->upper);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        return TRN_WIRE_OK;
+    case TRN_RAND_LHS_F32:
+    case TRN_RAND_LHS_F64: {
+        const uint64_t maxp =
+            d == TRN_RAND_LHS_F32 ? TRN_RAND_LHS_MAX_POINTS_F32 : TRN_RAND_LHS_MAX_POINTS_F64;
+        if (r->lhs_dimensions < 1) {
+            snprintf(err, errlen, "rand: Latin hypercube lhs_dimensions must be >= 1, got 0");
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (r->count % r->lhs_dimensions != 0) {
+            snprintf(err, errlen,
+                     "rand: a Latin hypercube count must be a multiple of lhs_dimensions (%u), "
+                     "got %llu",
+                     (unsigned)r->lhs_dimensions, (unsigned long long)r->count);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (r->count / r->lhs_dimensions > maxp) {
+            snprintf(err, errlen,
+                     "rand: a Latin hypercube of %llu points per dimension exceeds the %llu "
+                     "points of its type",
+                     (unsigned long long)(r->count / r->lhs_dimensions), (unsigned long long)maxp);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        return TRN_WIRE_OK;
+    }
+    default: return TRN_WIRE_OK;
+    }
 }
 
 static int is_normal(trn_rand_dist d) {
@@ -92,6 +233,15 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     const int sobol = out->gen != TRN_RAND_PHILOX;
     if (sobol) {
         const trn_wire_code rc = check_sobol(r, out, err, errlen);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    } else {
+        if (out->dist == TRN_RAND_U64) {
+            snprintf(err, errlen,
+                     "rand: RAND_U64 needs a Sobol64 generator (Philox makes 32-bit words)");
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        const trn_wire_code rc = check_ext(r, out->dist, err, errlen);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
@@ -118,7 +268,7 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     }
     const uint64_t es = trn_rand_element_size(out->dist);
     const uint64_t words = trn_rand_words_per_element(out->dist);
-    uint64_t bytes, used, end;
+    uint64_t bytes, used = 0, end;
     if (ck_mul(r->count, es, &bytes) || bytes > SIZE_MAX) {
         snprintf(err, errlen, "rand: count %llu is too large", (unsigned long long)r->count);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -126,12 +276,16 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     /* The generator's offset after the call, offset + words, must be a 64-bit
      * value: so a call uses words up to 2^64 - 2 at most, and never wraps.
      * (Sobol offsets were checked against 2^32 above.) */
-    if (!sobol && (ck_mul(r->count, words, &used) || ck_add(r->offset, used, &end))) {
+    const int lhs = out->dist == TRN_RAND_LHS_F32 || out->dist == TRN_RAND_LHS_F64;
+    if (!sobol &&
+        (ck_mul(r->count, words, &used) ||
+         (lhs && ck_add(used, (uint64_t)TRN_RAND_LHS_ROUNDS * r->lhs_dimensions, &used)) ||
+         ck_add(r->offset, used, &end))) {
         snprintf(err, errlen,
-                 "rand: offset %llu + %llu values of %llu words runs past the end of the "
+                 "rand: offset %llu + %llu values of %llu words%s runs past the end of the "
                  "stream (offset + words must stay below 2^64)",
                  (unsigned long long)r->offset, (unsigned long long)r->count,
-                 (unsigned long long)words);
+                 (unsigned long long)words, lhs ? " (+ 6 per dimension)" : "");
         return TRN_WIRE_OUT_OF_RANGE;
     }
     void *dst = NULL;
@@ -143,7 +297,16 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     out->offset = r->offset;
     out->mean = r->mean;
     out->stddev = r->stddev;
-    out->lambda = out->dist == TRN_RAND_POISSON ? r->lambda : 0.0;
+    const int has_lambda = out->dist == TRN_RAND_POISSON || out->dist == TRN_RAND_EXPONENTIAL_F32 ||
+                           out->dist == TRN_RAND_EXPONENTIAL_F64;
+    out->lambda = has_lambda ? r->lambda : 0.0;
+    out->shape = r->shape;
+    out->scale = r->scale;
+    out->beta_a = r->beta_a;
+    out->beta_b = r->beta_b;
+    out->lower = r->lower;
+    out->upper = r->upper;
+    out->lhs_dims = lhs ? r->lhs_dimensions : 0;
     out->dims = sobol ? r->dimensions : 0;
     out->dst = dst;
     out->n = (size_t)r->count;

@@ -13,15 +13,25 @@
  * words into a value. The output therefore never depends on how the daemon
  * splits the work over its cores.
  *
- * The quasi-random algorithms are Sobol32 and scrambled Sobol32 with Joe &
- * Kuo's direction numbers (docs/numerics.md, "Sobol32"): a generator of d
+ * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
+ * scrambled Sobol64 with Joe & Kuo's direction numbers (docs/numerics.md,
+ * "Sobol32" and "Sobol64"): a generator of d
  * dimensions (trnrandSetQuasiRandomGeneratorDimensions, default 1) writes n
  * results, n a multiple of d, dimension-major as cuRAND does: the first n/d
  * results are points offset .. offset + n/d - 1 of dimension 0, the next n/d
  * those of dimension 1, and so on. Its offset counts points per dimension
  * and advances by n/d per call; a call must stay inside the 2^32 points
- * (offset + n/d <= 2^32). Every point is computed from its own index, so
- * the output does not depend on the split over cores either.
+ * (offset + n/d <= 2^32; Sobol64: offset + n/d <= 2^64 - 1). Every point is
+ * computed from its own index, so the output does not depend on the split
+ * over cores either.
+ *
+ * trnsci extensions (not in cuRAND; Philox generators only, a quasi-random
+ * generator gives TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
+ * truncated normal results and Latin hypercube designs, declared at the end
+ * of this header. Gamma, beta and truncated normal are rejection or
+ * inversion samplers whose result i reads only its own sub-stream of the
+ * Philox key (docs/numerics.md, "Extensions"), so they too are bitwise the
+ * same for any split over cores, shards or calls.
  *
  * The generator's state (seed, offset) lives in this process, as cuRAND's
  * host API keeps it on the host: each generation call queues one op on the
@@ -69,8 +79,9 @@ typedef enum trnrandStatus {
 
 /* Values are those of curandRngType_t. The available generators are
  * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
- * SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND) and
- * SCRAMBLED_SOBOL32. The other types are TRNRAND_STATUS_TYPE_ERROR for now. */
+ * SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND), SCRAMBLED_SOBOL32,
+ * SOBOL64 and SCRAMBLED_SOBOL64. The other types are
+ * TRNRAND_STATUS_TYPE_ERROR for now. */
 typedef enum trnrandRngType {
     TRNRAND_RNG_TEST = 0,             /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
     TRNRAND_RNG_PSEUDO_DEFAULT = 100, /* here: PHILOX4_32_10 */
@@ -102,9 +113,10 @@ typedef enum trnrandOrdering {
 /* A generator (curandGenerator_t). Opaque: a handle, not a memory address. */
 typedef struct trnrandGenerator_st *trnrandGenerator_t;
 
-/* The most dimensions a Sobol32 generator takes (the direction-number
- * table's size; cuRAND takes up to 20000). */
+/* The most dimensions a Sobol32 or Sobol64 generator takes (the
+ * direction-number tables' size; cuRAND takes up to 20000). */
 #define TRNRAND_SOBOL32_MAX_DIMENSIONS 1024
+#define TRNRAND_SOBOL64_MAX_DIMENSIONS 1024
 
 /* Creates a generator of type rng_type with seed 0, offset 0, the default
  * ordering of its kind (TRNRAND_ORDERING_PSEUDO_DEFAULT or
@@ -113,7 +125,9 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
  * it is not yet. TRNRAND_RNG_PSEUDO_DEFAULT and
  * TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the Philox4x32-10 generator;
  * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
- * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one. Any other
+ * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one;
+ * TRNRAND_RNG_QUASI_SOBOL64 and TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 the
+ * 64-bit ones. Any other
  * type gives TRNRAND_STATUS_TYPE_ERROR (not available yet), as does a value
  * that is not a trnrandRngType_t. TRNRAND_STATUS_INITIALIZATION_FAILED when no daemon
  * can be reached; TRNRAND_STATUS_OUT_OF_RANGE when generator is NULL. */
@@ -168,7 +182,12 @@ trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnran
  * as cuRAND's Sobol32), Normal and LogNormal by the inverse normal CDF,
  * z = -Phi^-1((x + 1/2) 2^-32) (cuRAND's sign; no even-count rule);
  * trnrandGeneratePoisson gives
- * TRNRAND_STATUS_TYPE_ERROR (not available for quasi-random generators). */
+ * TRNRAND_STATUS_TYPE_ERROR (not available for quasi-random generators).
+ * Sobol64 generators make one 64-bit Sobol value x per result, as cuRAND's:
+ * trnrandGenerateLongLong gives x (trnrandGenerate gives
+ * TRNRAND_STATUS_TYPE_ERROR), Uniform (x >> 32) 2^-32 + 2^-33 in float,
+ * UniformDouble (x >> 11) 2^-53 + 2^-54 (53 bits, in (0, 1]), Normal and
+ * LogNormal z = -Phi^-1(((x >> 11) + 1/2) 2^-53). */
 
 /* Raw 32-bit words of the stream, every bit random (curandGenerate). */
 trnrandStatus_t trnrandGenerate(trnrandGenerator_t generator, unsigned int *outputPtr, size_t num);
@@ -198,6 +217,75 @@ trnrandStatus_t trnrandGenerateLogNormalDouble(trnrandGenerator_t generator, dou
  * also refuses lambda <= 0 that way, 1e8 is this implementation's limit). */
 trnrandStatus_t trnrandGeneratePoisson(trnrandGenerator_t generator, unsigned int *outputPtr,
                                        size_t n, double lambda);
+
+/* 64-bit Sobol values (curandGenerateLongLong): Sobol64 and scrambled
+ * Sobol64 generators only; any other generator gives
+ * TRNRAND_STATUS_TYPE_ERROR, as in cuRAND. The rules of the quasi-random
+ * calls above (n a multiple of the dimensions). */
+trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned long long *outputPtr,
+                                        size_t num);
+
+/* ---- trnsci extensions (not in cuRAND) ---------------------------------------
+ *
+ * Philox generators only: a quasi-random generator gives
+ * TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives
+ * TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND reports a bad Poisson lambda) with
+ * a message naming it. Output pointers follow the rules of the calls above.
+ * docs/numerics.md, "Extensions", defines every result bit for bit; the
+ * float variants compute in double and round once. The offset advances by
+ * the words a call reserves: n for gamma, beta and truncated normal (one
+ * sub-stream per result), n (float) or 2n (double) for exponential, and
+ * 2 n_points dims + 6 dims for a Latin hypercube. */
+
+/* Exponential(lambda): -log(u) / lambda, u the uniform of
+ * trnrandGenerateUniform (1 word, float) or trnrandGenerateUniformDouble
+ * (2 words), so in [0, inf). lambda (the rate) finite and > 0. Any n. */
+trnrandStatus_t trnrandGenerateExponential(trnrandGenerator_t generator, float *outputPtr, size_t n,
+                                           double lambda);
+trnrandStatus_t trnrandGenerateExponentialDouble(trnrandGenerator_t generator, double *outputPtr,
+                                                 size_t n, double lambda);
+
+/* Gamma(shape k, scale theta), density x^(k-1) e^(-x/theta) /
+ * (Gamma(k) theta^k): Marsaglia-Tsang rejection (k < 1: Gamma(k + 1) times
+ * u^(1/k)) on each result's own sub-stream. shape and scale finite and > 0.
+ * Any n. */
+trnrandStatus_t trnrandGenerateGamma(trnrandGenerator_t generator, float *outputPtr, size_t n,
+                                     double shape, double scale);
+trnrandStatus_t trnrandGenerateGammaDouble(trnrandGenerator_t generator, double *outputPtr,
+                                           size_t n, double shape, double scale);
+
+/* Beta(a, b) on [0, 1]: Ga / (Ga + Gb) from two gammas of shapes a and b
+ * on the result's own sub-streams. a and b finite and > 0. Any n. */
+trnrandStatus_t trnrandGenerateBeta(trnrandGenerator_t generator, float *outputPtr, size_t n,
+                                    double a, double b);
+trnrandStatus_t trnrandGenerateBetaDouble(trnrandGenerator_t generator, double *outputPtr, size_t n,
+                                          double a, double b);
+
+/* The normal distribution of mean and stddev truncated to [lo, hi]: by
+ * inversion of the normal CDF between Phi(lo) and Phi(hi) (tail rejection
+ * when the interval lies more than 30 stddev from the mean). mean finite,
+ * stddev finite and > 0, lo < hi (lo may be -INFINITY, hi INFINITY).
+ * Results lie in [lo, hi]. Any n. */
+trnrandStatus_t trnrandGenerateTruncatedNormal(trnrandGenerator_t generator, float *outputPtr,
+                                               size_t n, float mean, float stddev, float lo,
+                                               float hi);
+trnrandStatus_t trnrandGenerateTruncatedNormalDouble(trnrandGenerator_t generator,
+                                                     double *outputPtr, size_t n, double mean,
+                                                     double stddev, double lo, double hi);
+
+/* A Latin hypercube design of n_points points in dims dimensions, in (0, 1):
+ * n_points x dims results, dimension-major as the quasi-random generators
+ * (the first n_points are dimension 0). In every dimension each stratum
+ * [s / n_points, (s + 1) / n_points) holds exactly one point (strictly
+ * inside it); the stratum of point k of dimension j is a permutation of
+ * k drawn from the Philox stream (a keyed Feistel network, docs/numerics.md)
+ * and its place inside the stratum a uniform jitter. dims >= 1; n_points at
+ * most 2^20 (float) or 2^32 (double); n_points x dims must fit in size_t
+ * (TRNRAND_STATUS_OUT_OF_RANGE otherwise). n_points = 0 does nothing. */
+trnrandStatus_t trnrandGenerateLatinHypercube(trnrandGenerator_t generator, float *outputPtr,
+                                              size_t n_points, unsigned int dims);
+trnrandStatus_t trnrandGenerateLatinHypercubeDouble(trnrandGenerator_t generator, double *outputPtr,
+                                                    size_t n_points, unsigned int dims);
 
 /* Library version, encoded as CURAND_VERSION: major*1000 + minor*100 + patch
  * (100 for 0.1.0). TRNRAND_STATUS_OUT_OF_RANGE when version is NULL. */

@@ -31,10 +31,15 @@
  *                 output type
  *   LOGNORMAL_*   out[2m + e] = exp(mean + stddev * z_e) in double, rounded
  *                 once to the output type
+ *   EXPONENTIAL_F32  out[i] = (0 - log(u32f(word(offset + i)))) / lambda in
+ *                 double, rounded once to float (0 - ... keeps u = 1 at +0)
+ *   EXPONENTIAL_F64  out[i] = (0 - log(u)) / lambda, u = UNIFORM_F64's
+ *                 element i
  *   POISSON       out[i] = k0 + (smallest j with cdf[j] >= u), u = u64f of
  *                 words 2i, 2i+1 (UNIFORM_F64's element i), cdf the table of
  *                 rand_poisson_table: the Poisson(lambda) CDF on [k0, k1]
  *                 from the pmf recurrence, normalised (see there)
+ *   GAMMA_*, BETA_*, TRUNCNORMAL_*, LHS_*  rand_ext.c
  * (word numbers relative to the op's first word, offset). The daemon only
  * sends even n for the normal kinds; for an odd n the kernel still computes
  * the last pair and stores only its z0.
@@ -65,6 +70,7 @@
 #include <Random123/philox.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/rand_ext.h"
 #include "kernels/cpu/sobol.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
@@ -275,9 +281,24 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
     if (d->gen != TRN_RAND_PHILOX)
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
+    switch (d->dist) {
+    case TRN_RAND_GAMMA_F32:
+    case TRN_RAND_GAMMA_F64:
+    case TRN_RAND_BETA_F32:
+    case TRN_RAND_BETA_F64:
+    case TRN_RAND_TRUNCNORMAL_F32:
+    case TRN_RAND_TRUNCNORMAL_F64:
+    case TRN_RAND_LHS_F32:
+    case TRN_RAND_LHS_F64: return trn_cpu_rand_ext(d, shard, nshards); /* rand_ext.c */
+    case TRN_RAND_U64: return TRN_KSTATUS_UNSUPPORTED;                 /* Sobol64 only */
+    default: break;
+    }
     const unsigned w = trn_rand_words_per_element(d->dist);
     if (w == 0)
         return TRN_KSTATUS_UNSUPPORTED;
+    if ((d->dist == TRN_RAND_EXPONENTIAL_F32 || d->dist == TRN_RAND_EXPONENTIAL_F64) &&
+        !(d->lambda > 0.0))
+        return TRN_KSTATUS_FAILED;
     /* Shards own whole pairs: boundaries at even elements. */
     size_t plo, phi;
     trn_cpu_shard_range(d->n / 2 + (d->n & 1u), shard, nshards, &plo, &phi);
@@ -330,6 +351,21 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
                 o[k] = rand_poisson_invert(&pt, rand_u64f(buf[2 * k], buf[2 * k + 1]));
             break;
         }
+        case TRN_RAND_EXPONENTIAL_F32: {
+            float *o = (float *)d->dst + i;
+            rand_words(key, first, cnt, buf);
+            for (size_t k = 0; k < cnt; k++)
+                o[k] = (float)((0.0 - log((double)rand_u32f(buf[k]))) / d->lambda);
+            break;
+        }
+        case TRN_RAND_EXPONENTIAL_F64: {
+            double *o = (double *)d->dst + i;
+            rand_words(key, first, 2 * cnt, buf);
+            for (size_t k = 0; k < cnt; k++)
+                o[k] = (0.0 - log(rand_u64f(buf[2 * k], buf[2 * k + 1]))) / d->lambda;
+            break;
+        }
+        default: break; /* dispatched above */
         }
     }
     free(pt.cdf);

@@ -28,6 +28,15 @@
  *                 (_curand_normal_icdf_double: sqrt 2 erfcinv(2p), mirrored)
  *   LOGNORMAL_*   exp of that, in double, rounded once
  *
+ * Sobol64 and scrambled Sobol64 (64-bit points, 64-bit direction numbers
+ * and constants, point k < 2^64) convert a word x as cuRAND's Sobol64 does:
+ *   U64           x
+ *   UNIFORM_F32   u32f(x >> 32) (cuRAND's _curand_uniform(unsigned long long))
+ *   UNIFORM_F64   (double)(x >> 11) * 2^-53 + 2^-54, in [2^-54, 1] (cuRAND's
+ *                 _curand_uniform_double(unsigned long long))
+ *   (LOG)NORMAL_* as above with trn_sobol64_normal(x) = -Phi^-1((t + 1/2)
+ *                 2^-53), t = x >> 11
+ *
  * Sharding. trn_cpu_shard_range over the n elements. A shard walks each
  * dimension's run of its range: the first point directly (P above), the
  * next ones by P(j, k + 1) = P(j, k) ^ v[j][ctz(k + 1)] (the Gray codes of
@@ -61,6 +70,25 @@ uint32_t trn_sobol_scramble_constant(unsigned dim) {
         {(uint32_t)TRN_SOBOL_SCRAMBLE_SEED, (uint32_t)(TRN_SOBOL_SCRAMBLE_SEED >> 32)}};
     const philox4x32_ctr_t ctr = {{dim / 4u, 0, 0, 0}};
     return philox4x32_R(10, ctr, key).v[dim % 4u];
+}
+
+uint64_t trn_sobol64_point(unsigned dim, uint64_t k) {
+    const uint64_t *v = trn_sobol64_directions[dim];
+    uint64_t g = k ^ (k >> 1), x = 0;
+    for (unsigned b = 0; g != 0; b++, g >>= 1)
+        if (g & 1u)
+            x ^= v[b];
+    return x;
+}
+
+uint64_t trn_sobol64_scramble_constant(unsigned dim) {
+    const philox4x32_key_t key = {
+        {(uint32_t)TRN_SOBOL64_SCRAMBLE_SEED, (uint32_t)(TRN_SOBOL64_SCRAMBLE_SEED >> 32)}};
+    /* words 2 dim, 2 dim + 1: one block holds two dimensions' constants */
+    const philox4x32_ctr_t ctr = {{dim / 2u, 0, 0, 0}};
+    const philox4x32_ctr_t r = philox4x32_R(10, ctr, key);
+    const unsigned l = 2u * (dim % 2u);
+    return (uint64_t)r.v[l] | ((uint64_t)r.v[l + 1] << 32);
 }
 
 /* ---- the inverse normal CDF ------------------------------------------------
@@ -118,7 +146,54 @@ double trn_sobol_normal(uint32_t x) {
     return -trn_sobol_normal_icdf_lower((double)x * 0x1p-32 + 0x1p-33);
 }
 
+double trn_sobol64_normal(uint64_t x) {
+    const uint64_t t = x >> 11;
+    /* (t + 1/2) 2^-53 is exact for t < 2^52. */
+    if (t >= (UINT64_C(1) << 52))
+        return trn_sobol_normal_icdf_lower(((double)((UINT64_C(1) << 53) - 1 - t) + 0.5) * 0x1p-53);
+    return -trn_sobol_normal_icdf_lower(((double)t + 0.5) * 0x1p-53);
+}
+
 /* ---- the kernel -------------------------------------------------------------- */
+
+/* Stores the value of Sobol64 word x as element i of d's output. */
+static void sobol64_store(const trn_rand_desc *d, size_t i, uint64_t x) {
+    switch (d->dist) {
+    case TRN_RAND_U64: ((uint64_t *)d->dst)[i] = x; break;
+    case TRN_RAND_UNIFORM_F32:
+        ((float *)d->dst)[i] = (float)(uint32_t)(x >> 32) * 0x1p-32f + 0x1p-33f;
+        break;
+    case TRN_RAND_UNIFORM_F64: ((double *)d->dst)[i] = (double)(x >> 11) * 0x1p-53 + 0x1p-54; break;
+    case TRN_RAND_NORMAL_F32:
+        ((float *)d->dst)[i] = (float)(d->mean + d->stddev * trn_sobol64_normal(x));
+        break;
+    case TRN_RAND_NORMAL_F64:
+        ((double *)d->dst)[i] = d->mean + d->stddev * trn_sobol64_normal(x);
+        break;
+    case TRN_RAND_LOGNORMAL_F32:
+        ((float *)d->dst)[i] = (float)exp(d->mean + d->stddev * trn_sobol64_normal(x));
+        break;
+    case TRN_RAND_LOGNORMAL_F64:
+        ((double *)d->dst)[i] = exp(d->mean + d->stddev * trn_sobol64_normal(x));
+        break;
+    default: break; /* refused by sobol_dist_ok */
+    }
+}
+
+/* The distributions a Sobol generator of width 32 or 64 makes. */
+static int sobol_dist_ok(trn_rand_dist dist, int wide) {
+    switch (dist) {
+    case TRN_RAND_U32: return !wide;
+    case TRN_RAND_U64: return wide;
+    case TRN_RAND_UNIFORM_F32:
+    case TRN_RAND_UNIFORM_F64:
+    case TRN_RAND_NORMAL_F32:
+    case TRN_RAND_NORMAL_F64:
+    case TRN_RAND_LOGNORMAL_F32:
+    case TRN_RAND_LOGNORMAL_F64: return 1;
+    default: return 0;
+    }
+}
 
 /* Stores the value of word x as element i of d's output. */
 static void sobol_store(const trn_rand_desc *d, size_t i, uint32_t x) {
@@ -138,24 +213,20 @@ static void sobol_store(const trn_rand_desc *d, size_t i, uint32_t x) {
     case TRN_RAND_LOGNORMAL_F64:
         ((double *)d->dst)[i] = exp(d->mean + d->stddev * trn_sobol_normal(x));
         break;
-    case TRN_RAND_POISSON: break; /* refused below */
+    default: break; /* refused by sobol_dist_ok */
     }
 }
 
 /* Number of trailing zero bits of k (k != 0). */
 static unsigned sobol_ctz(uint64_t k) {
-    unsigned c = 0;
-    while ((k & 1u) == 0) {
-        k >>= 1;
-        c++;
-    }
-    return c;
+    return (unsigned)__builtin_ctzll(k);
 }
 
 trn_kstatus trn_cpu_sobol(const trn_rand_desc *d, int shard, int nshards) {
-    if (d->gen != TRN_RAND_SOBOL32 && d->gen != TRN_RAND_SCRAMBLED_SOBOL32)
+    const int wide = d->gen == TRN_RAND_SOBOL64 || d->gen == TRN_RAND_SCRAMBLED_SOBOL64;
+    if (!wide && d->gen != TRN_RAND_SOBOL32 && d->gen != TRN_RAND_SCRAMBLED_SOBOL32)
         return TRN_KSTATUS_UNSUPPORTED;
-    if (trn_rand_element_size(d->dist) == 0 || d->dist == TRN_RAND_POISSON)
+    if (!sobol_dist_ok(d->dist, wide))
         return TRN_KSTATUS_UNSUPPORTED;
     size_t lo, hi;
     trn_cpu_shard_range(d->n, shard, nshards, &lo, &hi);
@@ -166,6 +237,26 @@ trn_kstatus trn_cpu_sobol(const trn_rand_desc *d, int shard, int nshards) {
     if (d->dims == 0 || d->dims > TRN_SOBOL_MAX_DIMS || d->n % d->dims != 0)
         return TRN_KSTATUS_FAILED;
     const size_t per = d->n / d->dims;
+    if (wide) {
+        if ((uint64_t)per > UINT64_MAX - d->offset)
+            return TRN_KSTATUS_FAILED;
+        const int scrambled = d->gen == TRN_RAND_SCRAMBLED_SOBOL64;
+        for (size_t i = lo; i < hi;) {
+            const unsigned j = (unsigned)(i / per);
+            const size_t end = (size_t)(j + 1) * per < hi ? (size_t)(j + 1) * per : hi;
+            const uint64_t *v = trn_sobol64_directions[j];
+            uint64_t k = d->offset + (uint64_t)(i - (size_t)j * per);
+            uint64_t x =
+                trn_sobol64_point(j, k) ^ (scrambled ? trn_sobol64_scramble_constant(j) : 0u);
+            sobol64_store(d, i++, x);
+            for (; i < end; i++) {
+                k++;
+                x ^= v[sobol_ctz(k)];
+                sobol64_store(d, i, x);
+            }
+        }
+        return TRN_KSTATUS_OK;
+    }
     if (d->offset > (UINT64_C(1) << 32) || (uint64_t)per > (UINT64_C(1) << 32) - d->offset)
         return TRN_KSTATUS_FAILED;
     const int scrambled = d->gen == TRN_RAND_SCRAMBLED_SOBOL32;
@@ -176,6 +267,23 @@ trn_kstatus trn_cpu_sobol(const trn_rand_desc *d, int shard, int nshards) {
         uint64_t k = d->offset + (uint64_t)(i - (size_t)j * per);
         uint32_t x = trn_sobol_point(j, k) ^ (scrambled ? trn_sobol_scramble_constant(j) : 0u);
         sobol_store(d, i++, x);
+        /* The same values as sobol_store, with the distribution's switch
+         * out of the loop for the cheap kinds. */
+        if (d->dist == TRN_RAND_U32) {
+            uint32_t *o = (uint32_t *)d->dst;
+            for (; i < end; i++) {
+                k++;
+                x ^= v[sobol_ctz(k)];
+                o[i] = x;
+            }
+        } else if (d->dist == TRN_RAND_UNIFORM_F32) {
+            float *o = (float *)d->dst;
+            for (; i < end; i++) {
+                k++;
+                x ^= v[sobol_ctz(k)];
+                o[i] = (float)x * 0x1p-32f + 0x1p-33f;
+            }
+        }
         for (; i < end; i++) {
             k++;
             x ^= v[sobol_ctz(k)];

@@ -511,6 +511,83 @@ def _gemm_op(type_, m, n, k, a, lda, b, ldb, cc, ldc, transa=0, transb=0):
         c=pb.BufferRef(buffer_id=cc[0], offset=cc[1]), ldc=ldc))
 
 
+M32 = 0xFFFFFFFF
+
+
+def philox4x32_10(ctr, key):
+    """Random123's philox4x32_R(10, ctr, key), in Python (the stream of
+    docs/numerics.md; checked below against the Random123 known answer)."""
+    c0, c1, c2, c3 = ctr
+    k0, k1 = key
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+        p0, p1 = 0xD2511F53 * c0, 0xCD9E8D57 * c2
+        c0, c1, c2, c3 = ((p1 >> 32) ^ c1 ^ k0) & M32, p1 & M32, ((p0 >> 32) ^ c3 ^ k1) & M32, \
+            p0 & M32
+    return c0, c1, c2, c3
+
+
+def check_rand_ext(c):
+    """trnrand's protocol-1.2 surface through grpcio: exponential doubles
+    (RAND_EXPONENTIAL_F64, lambda in field 8) against -log(u)/lambda from a
+    Python Philox; Sobol64 64-bit points (RAND_U64, generator 3) against
+    scipy.stats.qmc.Sobol(bits=64)'s direction numbers; a gamma shape of 0 and
+    RAND_U64 from Philox refused with INVALID_ARGUMENT naming the rule."""
+    import math
+    import warnings
+    from scipy.stats import qmc
+    require(philox4x32_10((0, 0, 0, 0), (0, 0)) ==
+            (0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8), "Python Philox known answer")
+    seed, off, n, lam = 0x1234_5678_9abc, 6, 8, 0.75
+    with Sessions(c) as ss:
+        sid = ss.open()
+        b = c.alloc(sid, 64 * 8)
+        # `lambda` is a Python keyword: pass the field by name.
+        op = pb.RandGenerateOp(distribution=pb.RAND_EXPONENTIAL_F64, seed=seed, offset=off,
+                               dst=pb.BufferRef(buffer_id=b), count=n, **{"lambda": lam})
+        c.submit(sid, pb.Op(rand_generate=op))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, b, 0, 8 * n), dtype=np.float64)
+
+        def word(j):
+            return philox4x32_10((j // 4 & M32, j // 4 >> 32, 0, 0),
+                                 (seed & M32, seed >> 32))[j % 4]
+        for i in range(n):
+            z = word(off + 2 * i) ^ (word(off + 2 * i + 1) << 21)
+            u = z * 2.0**-53 + 2.0**-54
+            want = (0.0 - math.log(u)) / lam
+            require(abs(got[i] - want) <= 4e-16 * abs(want),
+                    f"exponential {i}: {got[i]!r} != {want!r}")
+        dims, pts, k0 = 3, 16, (1 << 40) + 5
+        op = pb.RandGenerateOp(distribution=pb.RAND_U64, generator=pb.RAND_GENERATOR_SOBOL64,
+                               dimensions=dims, offset=k0, dst=pb.BufferRef(buffer_id=b),
+                               count=dims * pts)
+        c.submit(sid, pb.Op(rand_generate=op))
+        c.sync(sid)
+        x = np.frombuffer(c.read(sid, b, 0, 8 * dims * pts), dtype=np.uint64).reshape(dims, pts)
+        warnings.simplefilter("ignore")
+        sv = qmc.Sobol(d=dims, scramble=False, bits=64)._sv
+        for j in range(dims):
+            for i in range(pts):
+                k, want, bit = k0 + i, 0, 0
+                g = k ^ (k >> 1)
+                while g:
+                    if g & 1:
+                        want ^= int(sv[j][bit])
+                    g >>= 1
+                    bit += 1
+                require(int(x[j, i]) == want, f"Sobol64 dim {j} point {k}")
+        op = pb.RandGenerateOp(distribution=pb.RAND_GAMMA_F32, seed=1, scale=1.0,
+                               dst=pb.BufferRef(buffer_id=b), count=4)
+        d = expect_rpc_error(lambda: c.submit(sid, pb.Op(rand_generate=op)),
+                             grpc.StatusCode.INVALID_ARGUMENT, "gamma shape")
+        op = pb.RandGenerateOp(distribution=pb.RAND_U64, dst=pb.BufferRef(buffer_id=b), count=4)
+        expect_rpc_error(lambda: c.submit(sid, pb.Op(rand_generate=op)),
+                         grpc.StatusCode.INVALID_ARGUMENT, "Sobol64")
+        return f"exponential and Sobol64 values agree; {d}"
+
+
 def check_err_lda(c):
     with Sessions(c) as ss:
         sid = ss.open()
@@ -974,6 +1051,8 @@ def main():
                                c, rng)
                     checks.run(f"{name}: dgemm TT on stream 3", check_gemm_d, c, rng)
                     checks.run(f"{name}: zgemm transb=C, multi-chunk", check_gemm_z, c, rng)
+                    checks.run(f"{name}: trnrand extensions and Sobol64 (protocol 1.2)",
+                               check_rand_ext, c)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
                     checks.run(f"{name}: buffer too small -> INVALID_ARGUMENT",
                                check_err_small_buffer, c)

@@ -1165,7 +1165,7 @@ static void ref_sobol_element(const trn_rand_desc *d, size_t i, void *out) {
         memcpy(out, &f, 8);
         break;
     }
-    case TRN_RAND_POISSON: fail();
+    default: fail(); /* not a Sobol32 distribution */
     }
 }
 

@@ -32,6 +32,7 @@
  * Teardown closes everything and checks that the table holds no bytes and no
  * buffers (and the ASan build checks nothing leaks).
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -989,9 +990,9 @@ static void test_rand_sobol(void **state) {
     q.r.lambda = 2.0;
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Poisson");
     rand_init(&q, RAND(U32), X, 0, 4);
-    q.r.generator = (Trnsci__V1__RandGenerator)3;
+    q.r.generator = (Trnsci__V1__RandGenerator)5; /* after SCRAMBLED_SOBOL64 */
     q.r.dimensions = 1;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator");
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator 5 is not known");
     rand_init(&q, RAND(U32), X, 4, 16); /* 4 bytes short */
     q.r.generator = RGEN(SOBOL32);
     q.r.dimensions = 2;
@@ -1001,6 +1002,188 @@ static void test_rand_sobol(void **state) {
     q.r.dimensions = 1;
     q.r.stddev = -1.0;
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "stddev");
+}
+
+/* Sobol64: RAND_U64 only from it, offsets up to 2^64 - 1. */
+static void test_rand_sobol64(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    rand_msg q;
+    rand_init(&q, RAND(U64), X, 0, 8);
+    q.r.generator = RGEN(SOBOL64);
+    q.r.dimensions = 2;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.gen, TRN_RAND_SOBOL64);
+    assert_int_equal(f->desc.u.rand.dist, TRN_RAND_U64);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(UNIFORM_F64), X, 0, 8);
+    q.r.generator = RGEN(SCRAMBLED_SOBOL64);
+    q.r.dimensions = 1;
+    q.r.offset = UINT64_MAX - 8; /* offset + 8 points = 2^64 - 1: allowed */
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.gen, TRN_RAND_SCRAMBLED_SOBOL64);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = UINT64_MAX - 7; /* one past */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "2^64");
+    rand_init(&q, RAND(U64), X, 8, 8); /* 8 bytes short */
+    q.r.generator = RGEN(SOBOL64);
+    q.r.dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+    rand_init(&q, RAND(U32), X, 0, 4);
+    q.r.generator = RGEN(SOBOL64);
+    q.r.dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "RAND_U64");
+    rand_init(&q, RAND(U64), X, 0, 4);
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "RAND_U64");
+    rand_init(&q, RAND(U64), X, 0, 4); /* Philox */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Sobol64");
+    rand_init(&q, RAND(U64), X, 0, 4);
+    q.r.generator = RGEN(SOBOL64);
+    q.r.dimensions = TRN_SOBOL_MAX_DIMS + 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dimensions");
+    rand_init(&q, RAND(GAMMA_F64), X, 0, 4);
+    q.r.generator = RGEN(SOBOL64);
+    q.r.dimensions = 1;
+    q.r.shape = q.r.scale = 1.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Philox only");
+}
+
+/* The extensions: each parameter's boundary accepted and one past refused,
+ * the message naming it; Philox only; extents and offsets overflow-checked. */
+static void test_rand_ext(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    rand_msg q;
+    static const double bad_pos[] = {0.0, -0.0, -1.0, NAN, INFINITY, -INFINITY};
+    const double tiny = 0x1p-1074;
+    /* exponential: lambda */
+    rand_init(&q, RAND(EXPONENTIAL_F64), X, 0, 8);
+    q.r.lambda = tiny;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.dist, TRN_RAND_EXPONENTIAL_F64);
+    assert_true(f->desc.u.rand.lambda == tiny);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(EXPONENTIAL_F32), X, 0, 16);
+    q.r.lambda = DBL_MAX;
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    rand_init(&q, RAND(EXPONENTIAL_F64), X, 0, 9); /* 8 bytes short */
+    q.r.lambda = 1.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rand: dst");
+    rand_init(&q, RAND(EXPONENTIAL_F64), X, 0, 4);
+    q.r.lambda = 1.0;
+    q.r.offset = UINT64_MAX - 8; /* 8 words: the offset after is 2^64 - 1 */
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = UINT64_MAX - 7;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
+    for (size_t b = 0; b < sizeof(bad_pos) / sizeof(bad_pos[0]); b++) {
+        rand_init(&q, RAND(EXPONENTIAL_F32), X, 0, 4);
+        q.r.lambda = bad_pos[b];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "exponential lambda");
+        rand_init(&q, RAND(GAMMA_F32), X, 0, 4);
+        q.r.shape = bad_pos[b];
+        q.r.scale = 1.0;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gamma shape");
+        q.r.shape = 1.0;
+        q.r.scale = bad_pos[b];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gamma scale");
+        rand_init(&q, RAND(BETA_F64), X, 0, 4);
+        q.r.beta_a = bad_pos[b];
+        q.r.beta_b = 1.0;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "beta a");
+        q.r.beta_a = 1.0;
+        q.r.beta_b = bad_pos[b];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "beta b");
+        rand_init(&q, RAND(TRUNCATED_NORMAL_F64), X, 0, 4);
+        q.r.stddev = bad_pos[b];
+        q.r.lower = -1.0;
+        q.r.upper = 1.0;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "stddev");
+    }
+    /* gamma, beta: the smallest positive values pass; one element per id */
+    rand_init(&q, RAND(GAMMA_F64), X, 0, 8);
+    q.r.shape = tiny;
+    q.r.scale = tiny;
+    q.r.offset = UINT64_MAX - 8; /* 1 word per element */
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_true(f->desc.u.rand.shape == tiny && f->desc.u.rand.scale == tiny);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = UINT64_MAX - 7;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
+    rand_init(&q, RAND(BETA_F32), X, 0, 16);
+    q.r.beta_a = tiny;
+    q.r.beta_b = DBL_MAX;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_true(f->desc.u.rand.beta_a == tiny && f->desc.u.rand.beta_b == DBL_MAX);
+    trn_op_refs_release(&f->refs);
+    /* truncated normal: lower < upper, infinities allowed, NaN refused */
+    rand_init(&q, RAND(TRUNCATED_NORMAL_F32), X, 0, 16);
+    q.r.mean = 1.0;
+    q.r.stddev = 2.0;
+    q.r.lower = -INFINITY;
+    q.r.upper = INFINITY;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_true(f->desc.u.rand.lower == -INFINITY && f->desc.u.rand.upper == INFINITY);
+    trn_op_refs_release(&f->refs);
+    q.r.lower = 1.0;
+    q.r.upper = nextafter(1.0, 2.0);
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    static const double bad_lu[][2] = {{1.0, 1.0}, {2.0, 1.0},           {NAN, 1.0},
+                                       {0.0, NAN}, {INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    for (size_t b = 0; b < sizeof(bad_lu) / sizeof(bad_lu[0]); b++) {
+        q.r.lower = bad_lu[b][0];
+        q.r.upper = bad_lu[b][1];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lower must be < upper");
+    }
+    q.r.lower = -1.0;
+    q.r.upper = 1.0;
+    q.r.mean = INFINITY;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "mean");
+    /* Latin hypercube: dims >= 1, count a multiple, 2 words per element + 6
+     * per dimension, the points limit of each type. */
+    rand_init(&q, RAND(LATIN_HYPERCUBE_F64), X, 0, 8);
+    q.r.lhs_dimensions = 4;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.rand.lhs_dims, 4);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = UINT64_MAX - 40; /* 16 + 24 words: offset after 2^64 - 1 */
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = UINT64_MAX - 39;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
+    q.r.offset = 0;
+    q.r.lhs_dimensions = 0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "lhs_dimensions");
+    q.r.lhs_dimensions = 3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "multiple of lhs_dimensions");
+    q.r.lhs_dimensions = UINT32_MAX;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "multiple of lhs_dimensions");
+    /* points per dimension over the limit (checked before the extent) */
+    rand_init(&q, RAND(LATIN_HYPERCUBE_F32), X, 0, (UINT64_C(1) << 20) + 1);
+    q.r.lhs_dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "points");
+    rand_init(&q, RAND(LATIN_HYPERCUBE_F64), X, 0, (UINT64_C(1) << 32) + 1);
+    q.r.lhs_dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "points");
+    rand_init(&q, RAND(LATIN_HYPERCUBE_F64), X, 0, UINT64_MAX - 1);
+    q.r.lhs_dimensions = 2; /* 2^63 - 1 points: over the limit */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "points");
+    /* overflowing counts */
+    rand_init(&q, RAND(GAMMA_F64), X, 0, UINT64_MAX / 4);
+    q.r.shape = q.r.scale = 1.0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "count");
+    /* quasi generators: the extensions are Philox only */
+    rand_init(&q, RAND(BETA_F32), X, 0, 4);
+    q.r.beta_a = q.r.beta_b = 1.0;
+    q.r.generator = RGEN(SOBOL32);
+    q.r.dimensions = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Philox only");
+    rand_init(&q, (Trnsci__V1__RandDistribution)20, X, 0, 4); /* after RAND_U64 */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "distribution 20 is not known");
 }
 
 typedef struct copy_msg {
@@ -1172,6 +1355,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand_sobol, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rand_sobol64, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rand_ext, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),
