@@ -20,8 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kernels/fft_shape.h"
 
@@ -39,7 +42,11 @@ struct trn_plan_entry {
     unsigned char part[TRN_PLAN_MAX_PARTS];
     char failure[160]; /* the first failed build's error */
     uint64_t hits, bytes, last_use_ms;
-    double build_seconds;
+    double build_seconds; /* planning time spent on it in this run */
+    /* What planning it cost when it was made: carried across restarts in the
+     * manifest (a restarted daemon rebuilds from wisdom in milliseconds), and
+     * what a hit saves. */
+    double cost_seconds;
     trn_plan_entry *prev, *next; /* the cache's list, most recent first */
 };
 
@@ -266,7 +273,7 @@ trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *s
             return TRN_PLAN_FAILED;
         }
         pc->st.hits++;
-        pc->st.saved_seconds += e->build_seconds;
+        pc->st.saved_seconds += e->cost_seconds;
         e->hits++;
         touch(pc, e);
     } else {
@@ -375,7 +382,7 @@ size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
         v[i].uses = e->refs;
         v[i].bytes = e->bytes;
         v[i].idle_ms = e->refs ? 0 : t - e->last_use_ms;
-        v[i].build_seconds = e->build_seconds;
+        v[i].build_seconds = e->cost_seconds;
     }
     pthread_mutex_unlock(&pc->lock);
     *out = v;
@@ -405,11 +412,22 @@ unsigned trn_plan_cache_clear(trn_plan_cache *pc, unsigned *kept) {
     return dropped;
 }
 
-/* One manifest line, "<parts in hex> <key>" or just "<key>" (part 0):
- * finds or makes the entry and queues its parts. Lock held. */
+/* One manifest line, "<parts in hex>[/<planning seconds>] <key>" or just
+ * "<key>" (part 0): finds or makes the entry and queues its parts. Lock
+ * held. */
 static int warm_line(trn_plan_cache *pc, const char *line, char *err, size_t errlen) {
     char *end;
     unsigned long parts = strtoul(line, &end, 16);
+    double cost = 0;
+    if (end != line && *end == '/') {
+        char *e2;
+        cost = strtod(end + 1, &e2);
+        if (e2 == end + 1 || !(cost >= 0 && cost < 1e9)) {
+            snprintf(err, errlen, "the planning time after '/' is not a number of seconds");
+            return -1;
+        }
+        end = e2;
+    }
     const char *key = line;
     if (end != line && *end == ' ')
         key = end + 1;
@@ -424,6 +442,8 @@ static int warm_line(trn_plan_cache *pc, const char *line, char *err, size_t err
     trn_plan_entry *e = find(pc, canon);
     if (!e && entry_new(pc, &spec, canon, &e, err, errlen) != TRN_PLAN_OK)
         return -1;
+    if (cost > e->cost_seconds)
+        e->cost_seconds = cost;
     for (unsigned p = 0; p < TRN_PLAN_MAX_PARTS; p++)
         if (parts & (1ul << p))
             queue_part(pc, e, p, 0);
@@ -486,7 +506,8 @@ static char *manifest_text(const trn_plan_cache *pc) {
             if (e->part[p] == PART_READY)
                 parts |= 1ul << p;
         if (parts)
-            w += (size_t)snprintf(buf + w, cap - w, "%lx %s\n", parts, e->key);
+            w +=
+                (size_t)snprintf(buf + w, cap - w, "%lx/%.6f %s\n", parts, e->cost_seconds, e->key);
     }
     return buf;
 }
@@ -588,6 +609,8 @@ static void build(trn_plan_cache *pc, build_job *j) {
     const uint64_t bytes = pc->be->plan_bytes ? pc->be->plan_bytes(pc->be, e->plan) : e->bytes;
     pthread_mutex_lock(&pc->lock);
     e->build_seconds += dt;
+    if (e->build_seconds > e->cost_seconds)
+        e->cost_seconds = e->build_seconds;
     pc->st.builds++;
     pc->st.build_seconds += dt;
     if (k == TRN_KSTATUS_OK) {
@@ -608,6 +631,9 @@ static void build(trn_plan_cache *pc, build_job *j) {
 
 static void *planner_main(void *arg) {
     trn_plan_cache *pc = arg;
+    /* Background work: planning yields the CPU to the frontends (a reply
+     * waiting to go out) and to the workers. Failure leaves nice 0. */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     pthread_mutex_lock(&pc->lock);
     for (;;) {
         evict_over_bound(pc);

@@ -296,7 +296,8 @@ typedef struct trnsciPlanCacheStats {
     uint64_t evictions;
     uint64_t builds, buildFailures; /* plan parts prepared (FFTW planner calls) */
     double buildSeconds;            /* time spent planning */
-    double savedSeconds;            /* planning time hits did not have to spend */
+    double savedSeconds;            /* planning cost of the plans hits found (as first
+                                       measured, also for plans a restart re-made) */
     int prewarmDone;                /* the persisted plans have been prepared */
 } trnsciPlanCacheStats;
 
@@ -308,7 +309,7 @@ typedef struct trnsciPlanInfo {
     uint64_t uses;   /* handles and queued ops holding it now */
     uint64_t bytes;  /* estimated memory */
     uint64_t idleMs; /* since its last use (0 while in use) */
-    double buildSeconds;
+    double buildSeconds; /* what planning it cost when it was made */
 } trnsciPlanInfo;
 
 /* Lists the plan cache, most recently used first: fills up to `capacity`

@@ -448,7 +448,9 @@ static void test_persistence(void **state) {
     char text[512] = "";
     assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
     fclose(f);
-    assert_string_equal(text, "trnsci-plan-manifest 1 fake-1\n5 fft r2c 30x4 basic estimate\n");
+    /* Parts 0 and 2, the planning time, the key. */
+    assert_non_null(strstr(text, "trnsci-plan-manifest 1 fake-1\n5/0.0"));
+    assert_non_null(strstr(text, " fft r2c 30x4 basic estimate\n"));
 
     /* A new cache prepares it before anyone asks. */
     fake.builds = 0;
@@ -482,13 +484,22 @@ static void test_persistence(void **state) {
     }
     /* A good header with bad lines: the good ones load, the bad ones warn. */
     write_text(path, "trnsci-plan-manifest 1 fake-1\nzz fft c2c 9 basic estimate\n"
-                     "1 fft c2c 0 basic estimate\n3 fft z2z 12 basic measure\n");
+                     "1 fft c2c 0 basic estimate\n1/x fft c2c 10 basic estimate\n"
+                     "3/6.5 fft z2z 12 basic measure\n");
     fake.warnings[0] = '\0';
     pc = cache(1 << 20, dir);
     settle(pc);
     trn_plan_cache_get_stats(pc, &st);
     assert_int_equal(st.entries, 1);
     assert_non_null(strstr(fake.warnings, "fft c2c 0"));
+    assert_non_null(strstr(fake.warnings, "planning time"));
+    /* A hit saves the planning time the manifest carried, not the rebuild's. */
+    const trn_plan_spec z = fft_spec(TRN_FFT_Z2Z, 12, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &z, 0, &a, &hit, err, sizeof(err)), TRN_PLAN_OK);
+    assert_true(hit);
+    trn_plan_cache_get_stats(pc, &st);
+    assert_true(st.saved_seconds >= 6.5);
+    trn_plan_entry_release(a);
     trn_plan_cache_destroy(pc);
     remove(path);
     snprintf(path, sizeof(path), "rm -rf %s", dir);
