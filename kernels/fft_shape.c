@@ -78,12 +78,16 @@ void trn_fft_sides(const trn_fft_shape *s, int inplace, trn_fft_side *in, trn_ff
         out->embed[d] = out->n[d];
     }
     in->stride = out->stride = 1;
-    if (inplace) { /* real rows padded to hold the complex side */
-        const int last = s->rank - 1, pad = 2 * (s->n[last] / 2 + 1);
+    if (inplace && (!in->complex || !out->complex)) {
+        /* Real rows padded to hold the complex side. trn_fft_shape_check
+         * keeps this in int; saturate for a shape it has not checked yet. */
+        const int last = s->rank - 1;
+        const long long pad = 2 * ((long long)s->n[last] / 2 + 1);
+        const int p = pad > 0x7fffffff ? 0x7fffffff : (int)pad;
         if (!in->complex)
-            in->embed[last] = pad;
+            in->embed[last] = p;
         if (!out->complex)
-            out->embed[last] = pad;
+            out->embed[last] = p;
     }
 }
 
@@ -156,6 +160,12 @@ int trn_fft_shape_check(const trn_fft_shape *s, char *err, size_t errlen) {
             snprintf(err, errlen, "n[%d] = %d must be >= 1", d, s->n[d]);
             return -1;
         }
+    const int real = s->type != TRN_FFT_C2C && s->type != TRN_FFT_Z2Z;
+    if (real && s->n[s->rank - 1] > 0x7fffffff - 2) { /* in-place rows hold 2(n/2+1) reals */
+        snprintf(err, errlen, "n[%d] = %d of a real transform must be <= 2147483645", s->rank - 1,
+                 s->n[s->rank - 1]);
+        return -1;
+    }
     for (int inplace = 0; inplace < 2; inplace++) {
         trn_fft_side in, out;
         trn_fft_sides(s, inplace, &in, &out);

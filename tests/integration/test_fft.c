@@ -293,10 +293,13 @@ static void check_basic(trnfftType type, int rank, const int *dims, int batch, i
 
 static void test_c2c_sizes(void **state) {
     (void)state;
-    const int sizes[] = {1, 2, 7, 12, 997, 1024, 65537, 1 << 20};
+    /* 1, powers of 2 up to 2^20, primes (7, 997, 65537), odd and even
+     * composites. */
+    const int sizes[] = {1,   2,    4,    7,    12,      16,    105,     256,
+                         997, 1024, 2187, 4096, 1 << 16, 65537, 1 << 18, 1 << 20};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         check_basic(TRNFFT_C2C, 1, &sizes[i], 1, 0);
-        if (sizes[i] <= 65537) {
+        if (sizes[i] <= 65537) { /* the large ones once: numpy's reference costs seconds */
             check_basic(TRNFFT_C2C, 1, &sizes[i], 1, 1);
             check_basic(TRNFFT_Z2Z, 1, &sizes[i], 1, i % 2);
         }
@@ -338,6 +341,76 @@ static void test_batched(void **state) {
     check_basic(TRNFFT_C2C, 1, &small, 1000, 1);
     check_basic(TRNFFT_R2C, 1, &n, 300, 0);
     check_basic(TRNFFT_Z2D, 1, &small, 500, 0);
+}
+
+/* C2R(R2C(x)) = N·x, in single and double precision, out of place and in
+ * place: the round trip on the daemon alone, against the input. The error
+ * bound is the sum of both transforms' (each 8·log2(N)·u relative to ‖X‖ =
+ * sqrt(N)·‖x‖ for the forward one), so ‖C2R(R2C(x)) − N·x‖ ≤ 16·log2(N)·u·N·‖x‖. */
+static void test_real_round_trip(void **state) {
+    (void)state;
+    const int sizes[] = {2, 15, 64, 1000};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (int dbl = 0; dbl < 2; dbl++)
+            for (int inplace = 0; inplace < 2; inplace++) {
+                const int n = sizes[i], nh = n / 2 + 1, batch = 3;
+                const size_t rs = dbl ? 8 : 4, row = inplace ? 2 * (size_t)nh : (size_t)n;
+                const size_t rbytes = row * batch * rs, cbytes = (size_t)nh * batch * 2 * rs;
+                void *x, *spec, *y;
+                assert_int_equal(trnsciMalloc(&x, rbytes > cbytes ? rbytes : cbytes),
+                                 trnsciSuccess);
+                assert_int_equal(trnsciMalloc(&spec, cbytes), trnsciSuccess);
+                double *hx = calloc(row * batch, sizeof(double));
+                unsigned char *img = calloc(1, rbytes > cbytes ? rbytes : cbytes);
+                for (int b = 0; b < batch; b++)
+                    for (int k = 0; k < n; k++) {
+                        const double v = rnd();
+                        hx[(size_t)b * row + (size_t)k] = dbl ? v : (double)(float)v;
+                        if (dbl)
+                            ((double *)img)[(size_t)b * row + (size_t)k] = v;
+                        else
+                            ((float *)img)[(size_t)b * row + (size_t)k] = (float)v;
+                    }
+                assert_int_equal(trnsciMemcpy(x, img, rbytes, trnsciMemcpyHostToDevice),
+                                 trnsciSuccess);
+                trnfftHandle fwd, inv;
+                assert_int_equal(trnfftPlan1d(&fwd, n, dbl ? TRNFFT_D2Z : TRNFFT_R2C, batch),
+                                 TRNFFT_SUCCESS);
+                assert_int_equal(trnfftPlan1d(&inv, n, dbl ? TRNFFT_Z2D : TRNFFT_C2R, batch),
+                                 TRNFFT_SUCCESS);
+                void *mid = inplace ? x : spec;
+                y = x;
+                if (dbl) {
+                    assert_int_equal(trnfftExecD2Z(fwd, x, mid), TRNFFT_SUCCESS);
+                    assert_int_equal(trnfftExecZ2D(inv, mid, y), TRNFFT_SUCCESS);
+                } else {
+                    assert_int_equal(trnfftExecR2C(fwd, x, mid), TRNFFT_SUCCESS);
+                    assert_int_equal(trnfftExecC2R(inv, mid, y), TRNFFT_SUCCESS);
+                }
+                assert_int_equal(trnsciMemcpy(img, y, rbytes, trnsciMemcpyDeviceToHost),
+                                 trnsciSuccess);
+                const double tol = 2 * tol_for(n, dbl);
+                for (int b = 0; b < batch; b++) {
+                    double num = 0, den = 0;
+                    for (int k = 0; k < n; k++) {
+                        const size_t e = (size_t)b * row + (size_t)k;
+                        const double got = dbl ? ((double *)img)[e] : ((float *)img)[e];
+                        const double want = n * hx[e];
+                        num += (got - want) * (got - want);
+                        den += want * want;
+                    }
+                    if (!(sqrt(num / den) <= tol))
+                        fail_msg("round trip n=%d %s %s: error %.3g > %.3g", n,
+                                 dbl ? "double" : "float", inplace ? "in place" : "out of place",
+                                 sqrt(num / den), tol);
+                }
+                trnfftDestroy(fwd);
+                trnfftDestroy(inv);
+                trnsciFree(x);
+                trnsciFree(spec);
+                free(hx);
+                free(img);
+            }
 }
 
 /* ---- the advanced layout ---------------------------------------------------------- */
@@ -717,6 +790,8 @@ static void test_bad_input(void **state) {
     /* One transform larger than any buffer of a session (32 GiB > the
      * default max-session-bytes of 16 GiB): refused before planning. */
     expect(trnfftPlan1d(&p, 0x7fffffff, TRNFFT_Z2Z, 1), TRNFFT_ALLOC_FAILED, "max-session-bytes");
+    /* A real size whose padded in-place row would not fit in an int. */
+    expect(trnfftPlan1d(&p, 0x7ffffffe, TRNFFT_R2C, 1), TRNFFT_INVALID_VALUE, "2147483645");
     /* Sizes whose span overflows 2^62 elements. */
     int huge[3] = {1 << 30, 1 << 30, 1 << 30};
     expect(trnfftPlan3d(&p, huge[0], huge[1], huge[2], TRNFFT_C2C), TRNFFT_INVALID_SIZE, "2^59");
@@ -802,6 +877,8 @@ int main(int argc, char **argv) {
         ON(test_multi_dim, local),
         ON(test_multi_dim, grpc),
         ON(test_batched, local),
+        ON(test_real_round_trip, local),
+        ON(test_real_round_trip, grpc),
         ON(test_advanced_layout, local),
         ON(test_advanced_layout, grpc),
         ON(test_split_is_bitwise, local),

@@ -209,6 +209,7 @@ static void test_keys(void **state) {
                                "fft c2c 8x8 in=8x4:1 out=8x8:1 measure",
                                "fft c2c 8 in=8:1x2 out=8:1 measure",
                                "fft c2c 99999999999 basic measure",
+                               "fft r2c 2147483646 basic measure",
                                "fft c2c 1073741824x1073741824x1073741824 basic measure",
                                "gemm s 8 basic measure"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
