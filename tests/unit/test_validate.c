@@ -26,6 +26,12 @@
  *    finite parameters, no run past the end of the 2^64-word stream; Sobol
  *    generators: dimensions 1 .. 1024, count a multiple of them, points
  *    below 2^32, no Poisson.
+ *  - fft: FftPlanSpec rules (rank, sizes, embeds, batch, a batch past 2^63
+ *    bytes); FftExecOp extents of basic and padded in-place layouts (exactly
+ *    enough passes, one element short fails), element alignment, the plan's
+ *    type, direction, overlapping buffers and overlapping output transforms,
+ *    another session's plan; the variant bits (inverse, in place, unaligned)
+ *    and the plan reference taken with the buffers, none held on failure.
  *  - Quota: an allocation beyond max_session_bytes is RESOURCE_EXHAUSTED with
  *    a message naming the quota; 0 bytes is INVALID_ARGUMENT; bytes are
  *    credited only when the memory is released (after the last op reference).
@@ -52,6 +58,7 @@
 #include "daemon/session.h"
 #include "daemon/validate.h"
 #include "kernels/backend.h"
+#include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
 
 #define QUOTA (1u << 20)
@@ -62,6 +69,7 @@ typedef struct fx {
     trn_config cfg;
     trn_session_table table;
     trn_session *s1, *s2;
+    trn_plan_cache *pc; /* for FftExecOp's plans */
     /* The last validate call's outputs. */
     trn_op_desc desc;
     trn_op_refs refs;
@@ -88,6 +96,10 @@ static int setup(void **state) {
     f->cfg.lease_ms = 30000;
     f->cfg.ncores = 1;
     f->cfg.log_level = TRN_LOG_WARN;
+    const trn_plan_cache_config pcc = {.max_bytes = 1 << 30, .effort = TRN_PLAN_ESTIMATE};
+    f->pc = trn_plan_cache_create(f->be, &pcc);
+    assert_non_null(f->pc);
+    assert_int_equal(trn_plan_cache_start(f->pc), 0);
     trn_session_table_init(&f->table, f->sched, &f->cfg);
     f->s1 = trn_session_open(&f->table, "unit-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
                              &open_code, open_err, sizeof(open_err));
@@ -113,6 +125,14 @@ static int teardown(void **state) {
     trn_sched_shutdown(f->sched);
     trn_session_table_destroy(&f->table);
     trn_sched_destroy(f->sched);
+    trn_plan_cache_stop(f->pc); /* queued builds give their references back */
+    /* Every plan reference was given back: nothing is in use. */
+    trn_plan_info *v = NULL;
+    const size_t n = trn_plan_cache_list(f->pc, &v);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(v[i].uses, 0);
+    free(v);
+    trn_plan_cache_destroy(f->pc);
     f->be->destroy(f->be);
     free(f);
     return 0;
@@ -1333,6 +1353,234 @@ static void test_closed_session(void **state) {
     trn_session_unref(s2);
 }
 
+/* ---- FFT (validate_fft.c) ------------------------------------------------------ */
+
+/* A plan handle made as PlanCreate makes it; returns its id. */
+static uint32_t fft_make_plan(fx *f, trn_session *s, Trnsci__V1__FftPlanSpec *w) {
+    trn_plan_spec spec;
+    trn_session_plan h = {0};
+    char err[256];
+    const trn_wire_code rc = trn_validate_fft_plan(w, &spec, &h, err, sizeof(err));
+    if (rc != TRN_WIRE_OK)
+        fail_msg("plan: %s", err);
+    int hit;
+    assert_int_equal(trn_plan_cache_acquire(f->pc, &spec, 0, &h.entry, &hit, err, sizeof(err)), 0);
+    trn_session_plan *p = malloc(sizeof(*p));
+    *p = h;
+    const uint32_t id = (uint32_t)s->next_plan_id++;
+    assert_int_equal(trn_idmap_put(&s->plans, id, p), 0);
+    return id;
+}
+
+typedef struct fft_exec_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__FftExecOp e;
+    Trnsci__V1__BufferRef in, out;
+} fft_exec_msg;
+
+static void fft_exec_init(fft_exec_msg *m, uint32_t plan, Trnsci__V1__FftType type, int dir,
+                          uint64_t ib, uint64_t ioff, uint64_t ob, uint64_t ooff) {
+    trnsci__v1__op__init(&m->op);
+    trnsci__v1__fft_exec_op__init(&m->e);
+    trnsci__v1__buffer_ref__init(&m->in);
+    trnsci__v1__buffer_ref__init(&m->out);
+    m->in.buffer_id = ib;
+    m->in.offset = ioff;
+    m->out.buffer_id = ob;
+    m->out.offset = ooff;
+    m->e.plan_id = plan;
+    m->e.type = type;
+    m->e.direction = dir;
+    m->e.idata = &m->in;
+    m->e.odata = &m->out;
+    m->op.kind_case = TRNSCI__V1__OP__KIND_FFT_EXEC;
+    m->op.fft_exec = &m->e;
+}
+
+static trn_wire_code fft_run(fx *f, trn_session *s, fft_exec_msg *m) {
+    memset(&f->desc, 0, sizeof(f->desc));
+    f->err[0] = '\0';
+    const trn_wire_code rc = trn_validate_op(s, &m->op, &f->desc, &f->refs, f->err, sizeof(f->err));
+    if (rc != TRN_WIRE_OK) {
+        assert_int_equal(f->refs.n, 0); /* nothing held on failure */
+        assert_null(f->refs.plan);
+    }
+    return rc;
+}
+
+static void fft_expect_fail(fx *f, trn_session *s, fft_exec_msg *m, const char *needle) {
+    const trn_wire_code rc = fft_run(f, s, m);
+    if (rc != TRN_WIRE_INVALID_ARGUMENT)
+        fail_msg("expected INVALID_ARGUMENT naming \"%s\", got %d: %s", needle, (int)rc, f->err);
+    if (!strstr(f->err, needle))
+        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
+}
+
+static void fft_expect_pass(fx *f, trn_session *s, fft_exec_msg *m, unsigned variant) {
+    const trn_wire_code rc = fft_run(f, s, m);
+    if (rc != TRN_WIRE_OK)
+        fail_msg("expected OK: %s", f->err);
+    assert_int_equal(f->desc.kind, TRN_OP_FFT);
+    assert_int_equal(f->desc.u.fft.variant, variant);
+    assert_non_null(f->refs.plan);
+    assert_int_equal(f->refs.plan_part, variant);
+    trn_op_refs_release(&f->refs);
+}
+
+static void test_fft_c2c_extents(void **state) {
+    fx *f = *state;
+    int64_t n[1] = {16};
+    Trnsci__V1__FftPlanSpec w = TRNSCI__V1__FFT_PLAN_SPEC__INIT;
+    w.type = TRNSCI__V1__FFT_TYPE__FFT_C2C;
+    w.n_n = 1;
+    w.n = n;
+    w.batch = 3;
+    const uint32_t p = fft_make_plan(f, f->s1, &w);
+    const uint64_t a = alloc(f->s1, 3 * 16 * 8), b = alloc(f->s1, 3 * 16 * 8 + 16);
+    fft_exec_msg m;
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 0);
+    fft_expect_pass(f, f->s1, &m, 0);
+    assert_int_equal(f->desc.u.fft.batch, 3);
+    assert_int_equal(f->desc.u.fft.idist, 16);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, 1, a, 0, b,
+                  16); /* inverse, 16-byte offset */
+    fft_expect_pass(f, f->s1, &m, TRN_FFT_VARIANT_INVERSE);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, 1, a, 0, b, 8); /* 8 bytes: unaligned */
+    fft_expect_pass(f, f->s1, &m, TRN_FFT_VARIANT_INVERSE | TRN_FFT_VARIANT_UNALIGNED);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, a, 0); /* in place */
+    fft_expect_pass(f, f->s1, &m, TRN_FFT_VARIANT_INPLACE);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 8, b, 0); /* one element short */
+    fft_expect_fail(f, f->s1, &m, "idata");
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 24);
+    fft_expect_fail(f, f->s1, &m, "odata");
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 4); /* misaligned */
+    fft_expect_fail(f, f->s1, &m, "multiple of the element size");
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_R2C, -1, a, 0, b, 0);
+    fft_expect_fail(f, f->s1, &m, "c2c plan, not r2c");
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, 0, a, 0, b, 0);
+    fft_expect_fail(f, f->s1, &m, "direction 0");
+    fft_exec_init(&m, p, (Trnsci__V1__FftType)99, -1, a, 0, b, 0);
+    fft_expect_fail(f, f->s1, &m, "an FFT type");
+    const uint64_t big = alloc(f->s1, 2 * 3 * 16 * 8);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, big, 0, big, 64);
+    fft_expect_fail(f, f->s1, &m, "overlap without being equal");
+    fft_exec_init(&m, p + 100, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 0);
+    fft_expect_fail(f, f->s1, &m, "does not exist");
+    /* Another session's plan is the same error as none; so is its buffer. */
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 0);
+    fft_expect_fail(f, f->s2, &m, "does not exist");
+    const uint32_t p2 = fft_make_plan(f, f->s2, &w);
+    fft_exec_init(&m, p2, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 0);
+    fft_expect_fail(f, f->s2, &m, "does not exist in this session");
+}
+
+static void test_fft_real_in_place(void **state) {
+    fx *f = *state;
+    int64_t n[1] = {10}; /* padded rows: 2*(10/2+1) = 12 reals */
+    Trnsci__V1__FftPlanSpec w = TRNSCI__V1__FFT_PLAN_SPEC__INIT;
+    w.type = TRNSCI__V1__FFT_TYPE__FFT_R2C;
+    w.n_n = 1;
+    w.n = n;
+    w.batch = 2;
+    const uint32_t p = fft_make_plan(f, f->s1, &w);
+    const uint64_t exact = alloc(f->s1, 2 * 12 * 4), in = alloc(f->s1, 2 * 10 * 4),
+                   out = alloc(f->s1, 2 * 6 * 8);
+    fft_exec_msg m;
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_R2C, 0, exact, 0, exact, 0);
+    fft_expect_pass(f, f->s1, &m, TRN_FFT_VARIANT_INPLACE);
+    assert_int_equal(f->desc.u.fft.idist, 12); /* reals: one padded row */
+    assert_int_equal(f->desc.u.fft.odist, 6);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_R2C, 0, exact, 4, exact, 4);
+    fft_expect_fail(f, f->s1, &m, "idata (= odata)");
+    /* Out of place, unpadded: rows of 40 bytes, so the transforms are not all
+     * 16-byte aligned. */
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_R2C, 0, in, 0, out, 0);
+    fft_expect_pass(f, f->s1, &m, TRN_FFT_VARIANT_UNALIGNED);
+    assert_int_equal(f->desc.u.fft.idist, 10);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_R2C, 0, in, 4, out, 0);
+    fft_expect_fail(f, f->s1, &m, "idata");
+}
+
+static void test_fft_advanced_overlap(void **state) {
+    fx *f = *state;
+    int64_t n[1] = {16}, emb[1] = {16};
+    Trnsci__V1__FftPlanSpec w = TRNSCI__V1__FFT_PLAN_SPEC__INIT;
+    w.type = TRNSCI__V1__FFT_TYPE__FFT_C2C;
+    w.n_n = w.n_inembed = w.n_onembed = 1;
+    w.n = n;
+    w.inembed = w.onembed = emb;
+    w.istride = 1;
+    w.idist = 16;
+    w.ostride = 1;
+    w.odist = 1; /* outputs overlap one another */
+    w.batch = 4;
+    uint32_t p = fft_make_plan(f, f->s1, &w);
+    const uint64_t a = alloc(f->s1, 4096), b = alloc(f->s1, 4096);
+    fft_exec_msg m;
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 0);
+    fft_expect_fail(f, f->s1, &m, "outputs of the batch's transforms overlap");
+    w.ostride = 4; /* interleaved: batch * dist <= stride */
+    p = fft_make_plan(f, f->s1, &w);
+    fft_exec_init(&m, p, TRNSCI__V1__FFT_TYPE__FFT_C2C, -1, a, 0, b, 0);
+    fft_expect_pass(f, f->s1, &m, TRN_FFT_VARIANT_UNALIGNED); /* odist 8 bytes */
+}
+
+static void test_fft_plan_spec_rules(void **state) {
+    (void)state;
+    trn_plan_spec spec;
+    trn_session_plan h;
+    char err[256];
+    int64_t n3[4] = {4, 4, 4, 4}, emb[2] = {4, 2};
+    Trnsci__V1__FftPlanSpec w = TRNSCI__V1__FFT_PLAN_SPEC__INIT;
+    w.type = TRNSCI__V1__FFT_TYPE__FFT_C2C;
+    w.n = n3;
+    w.batch = 1;
+    const struct {
+        size_t rank;
+        int64_t batch;
+        const char *needle;
+    } cases[] = {{0, 1, "rank 0"},
+                 {4, 1, "rank 4"},
+                 {1, 0, "batch = 0"},
+                 {1, 1ll << 31, "batch = 2147483648"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        w.n_n = cases[i].rank;
+        w.batch = cases[i].batch;
+        assert_int_equal(trn_validate_fft_plan(&w, &spec, &h, err, sizeof(err)),
+                         TRN_WIRE_INVALID_ARGUMENT);
+        if (!strstr(err, cases[i].needle))
+            fail_msg("\"%s\" does not contain \"%s\"", err, cases[i].needle);
+    }
+    w.n_n = 2;
+    w.batch = 1;
+    w.n_inembed = 2; /* without onembed */
+    w.inembed = emb;
+    assert_int_equal(trn_validate_fft_plan(&w, &spec, &h, err, sizeof(err)),
+                     TRN_WIRE_INVALID_ARGUMENT);
+    assert_non_null(strstr(err, "both"));
+    w.n_onembed = 2;
+    w.onembed = emb;
+    w.istride = w.ostride = 1;
+    assert_int_equal(trn_validate_fft_plan(&w, &spec, &h, err, sizeof(err)),
+                     TRN_WIRE_INVALID_ARGUMENT);
+    assert_non_null(strstr(err, "inembed[1] = 2"));
+    int64_t big[1] = {1ll << 30};
+    w.n = big;
+    w.n_n = 1;
+    w.n_inembed = w.n_onembed = 0;
+    w.batch = (1ll << 31) - 1;
+    w.type = TRNSCI__V1__FFT_TYPE__FFT_Z2Z;
+    assert_int_equal(trn_validate_fft_plan(&w, &spec, &h, err, sizeof(err)),
+                     TRN_WIRE_INVALID_ARGUMENT);
+    assert_non_null(strstr(err, "2^63"));
+    w.type = (Trnsci__V1__FftType)7;
+    assert_int_equal(trn_validate_fft_plan(&w, &spec, &h, err, sizeof(err)),
+                     TRN_WIRE_INVALID_ARGUMENT);
+    assert_non_null(strstr(err, "type 7"));
+    assert_int_equal(trn_validate_fft_plan(NULL, &spec, &h, err, sizeof(err)),
+                     TRN_WIRE_INVALID_ARGUMENT);
+}
+
 int main(void) {
     trn_log_set_level(TRN_LOG_WARN);
     const struct CMUnitTest tests[] = {
@@ -1360,6 +1608,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fft_c2c_extents, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fft_real_in_place, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fft_advanced_overlap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fft_plan_spec_rules, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
