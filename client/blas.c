@@ -1,9 +1,16 @@
 /*
- * blas.c — trnblas: handles and the GEMM family. Each routine resolves its
- * device pointers, encodes the op and queues it on the handle's stream; the
- * daemon validates shapes and extents (validate_blas.c) and its message for a
- * rejected call is available from trnsciGetLastErrorMessage.
+ * blas.c — trnblas: handles, Level 1 and the GEMM family. Each routine
+ * resolves its device pointers, encodes the op and queues it on the handle's
+ * stream; the daemon validates shapes and extents (validate_blas.c) and its
+ * message for a rejected call is available from trnsciGetLastErrorMessage.
+ *
+ * Level 1 reductions in host pointer mode: the daemon writes the result into
+ * a small device buffer of the handle (allocated on first use), which is
+ * copied to the caller's pointer in stream order and waited for with
+ * trnsciStreamSynchronize(handle's stream), so the value is there when the
+ * call returns, as with cuBLAS.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "client/client.h"
@@ -11,7 +18,12 @@
 
 struct trnblasContext {
     trnsciStream_t stream;
+    trnblasPointerMode_t mode;
+    void *scratch; /* device buffer for host-mode results, or NULL */
 };
+
+/* Bytes of the scratch buffer: the largest result (a double complex). */
+#define SCRATCH_BYTES 16
 
 static trnblasStatus_t status_of(trnsciError_t e) {
     switch (e) {
@@ -45,6 +57,8 @@ trnblasStatus_t trnblasCreate(trnblasHandle_t *handle) {
 trnblasStatus_t trnblasDestroy(trnblasHandle_t handle) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (handle->scratch)
+        (void)trnsciFree(handle->scratch); /* fails harmlessly after a device reset */
     free(handle);
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
@@ -64,6 +78,28 @@ trnblasStatus_t trnblasGetStream(trnblasHandle_t handle, trnsciStream_t *streamI
     if (!streamId)
         return TRNBLAS_STATUS_INVALID_VALUE;
     *streamId = handle->stream;
+    trn_ok();
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnblasStatus_t trnblasSetPointerMode(trnblasHandle_t handle, trnblasPointerMode_t mode) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (mode != TRNBLAS_POINTER_MODE_HOST && mode != TRNBLAS_POINTER_MODE_DEVICE)
+        return status_of(trn_fail(trnsciErrorInvalidValue,
+                                  "trnblasSetPointerMode: mode %d is not HOST (0) or DEVICE (1)",
+                                  (int)mode));
+    handle->mode = mode;
+    trn_ok();
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnblasStatus_t trnblasGetPointerMode(trnblasHandle_t handle, trnblasPointerMode_t *mode) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return status_of(trn_fail(trnsciErrorInvalidValue, "trnblasGetPointerMode: mode is NULL"));
+    *mode = handle->mode;
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
 }
@@ -267,3 +303,264 @@ trnblasStatus_t trnblasZgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                          ldc};
     return gemm_submit(handle, &g);
 }
+
+/* ---- Level 1 ------------------------------------------------------------- */
+
+typedef struct blas1_args {
+    const char *name; /* "axpy", ... for messages */
+    Trnsci__V1__Blas1Function fn;
+    Trnsci__V1__DataType type;
+    int n;
+    double a_re, a_im, b_re, b_im;
+    int real_scalar;
+    const void *x;
+    int incx;
+    const void *y;
+    int incy;
+    void *result;        /* reductions: host or device pointer (pointer mode) */
+    size_t result_bytes; /* 0 for the routines without a result */
+} blas1_args;
+
+static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (g->result_bytes && !g->result)
+        return status_of(trn_fail(trnsciErrorInvalidValue, "%s: result is NULL", g->name));
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    char what[32];
+    Trnsci__V1__BufferRef x, y, r = TRNSCI__V1__BUFFER_REF__INIT;
+    snprintf(what, sizeof(what), "%s: x", g->name);
+    if ((e = trn_client_resolve(c, g->x, what, &x)))
+        return status_of(e);
+    snprintf(what, sizeof(what), "%s: y", g->name);
+    if ((e = trn_client_resolve(c, g->y, what, &y)))
+        return status_of(e);
+    const int host_result = g->result_bytes && handle->mode == TRNBLAS_POINTER_MODE_HOST;
+    if (g->result_bytes) {
+        if (host_result && !handle->scratch &&
+            (e = trnsciMalloc(&handle->scratch, SCRATCH_BYTES)) != trnsciSuccess)
+            return status_of(e);
+        snprintf(what, sizeof(what), "%s: result", g->name);
+        if ((e = trn_client_resolve(c, host_result ? handle->scratch : g->result, what, &r)))
+            return status_of(e);
+    }
+    Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
+    alpha.re = g->a_re;
+    alpha.im = g->a_im;
+    beta.re = g->b_re;
+    beta.im = g->b_im;
+    Trnsci__V1__Blas1Op b = TRNSCI__V1__BLAS1_OP__INIT;
+    b.function = g->fn;
+    b.type = g->type;
+    b.n = g->n;
+    b.alpha = &alpha;
+    b.x = &x;
+    b.incx = g->incx;
+    b.y = &y;
+    b.incy = g->incy;
+    b.beta = &beta;
+    b.result = &r;
+    b.real_scalar = g->real_scalar ? 1 : 0;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_BLAS1;
+    op.blas1 = &b;
+    e = trn_client_submit(c, handle->stream, &op);
+    if (e == trnsciSuccess && host_result) {
+        e = trnsciMemcpyAsync(g->result, handle->scratch, g->result_bytes, trnsciMemcpyDeviceToHost,
+                              handle->stream);
+        if (e == trnsciSuccess)
+            e = trnsciStreamSynchronize(handle->stream);
+    }
+    if (e == trnsciSuccess)
+        trn_ok();
+    return status_of(e);
+}
+
+/* Scalar inputs are host values: checked before anything is sent. */
+static trnblasStatus_t scalar_check(trnblasHandle_t handle, const char *name, const void *a,
+                                    const void *b) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (handle->mode == TRNBLAS_POINTER_MODE_DEVICE)
+        return status_of(trn_fail(trnsciErrorNotSupported,
+                                  "%s: scalar inputs in device pointer mode are not supported",
+                                  name));
+    if (!a || !b)
+        return status_of(trn_fail(trnsciErrorInvalidValue, "%s: a scalar argument is NULL", name));
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+#define R32 TRNSCI__V1__DATA_TYPE__R_32F
+#define R64 TRNSCI__V1__DATA_TYPE__R_64F
+#define C32 TRNSCI__V1__DATA_TYPE__C_32F
+#define C64 TRNSCI__V1__DATA_TYPE__C_64F
+#define FN(f) TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##f
+
+/* Real and imaginary parts of a scalar of each type. */
+#define RE_S(p) ((double)*(p))
+#define IM_S(p) 0.0
+#define RE_D(p) (*(p))
+#define IM_D(p) 0.0
+#define RE_C(p) ((double)(p)->x)
+#define IM_C(p) ((double)(p)->y)
+#define RE_Z(p) ((p)->x)
+#define IM_Z(p) ((p)->y)
+
+#define AXPY(T, TY, DT)                                                                            \
+    trnblasStatus_t trnblas##T##axpy(trnblasHandle_t handle, int n, const TY *alpha, const TY *x,  \
+                                     int incx, TY *y, int incy) {                                  \
+        trnblasStatus_t st = scalar_check(handle, "axpy", alpha, alpha);                           \
+        if (st)                                                                                    \
+            return st;                                                                             \
+        const blas1_args g = {.name = "axpy",                                                      \
+                              .fn = FN(AXPY),                                                      \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .a_re = RE_##T(alpha),                                               \
+                              .a_im = IM_##T(alpha),                                               \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas1_submit(handle, &g);                                                           \
+    }
+AXPY(S, float, R32)
+AXPY(D, double, R64)
+AXPY(C, trnComplex, C32)
+AXPY(Z, trnDoubleComplex, C64)
+
+#define SCAL(NAME, T, TY, XTY, DT, REAL)                                                           \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, int n, const TY *alpha, XTY *x,          \
+                                  int incx) {                                                      \
+        trnblasStatus_t st = scalar_check(handle, "scal", alpha, alpha);                           \
+        if (st)                                                                                    \
+            return st;                                                                             \
+        const blas1_args g = {.name = "scal",                                                      \
+                              .fn = FN(SCAL),                                                      \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .a_re = RE_##T(alpha),                                               \
+                              .a_im = IM_##T(alpha),                                               \
+                              .real_scalar = REAL,                                                 \
+                              .x = x,                                                              \
+                              .incx = incx};                                                       \
+        return blas1_submit(handle, &g);                                                           \
+    }
+SCAL(Sscal, S, float, float, R32, 0)
+SCAL(Dscal, D, double, double, R64, 0)
+SCAL(Cscal, C, trnComplex, trnComplex, C32, 0)
+SCAL(Zscal, Z, trnDoubleComplex, trnDoubleComplex, C64, 0)
+SCAL(Csscal, S, float, trnComplex, C32, 1)
+SCAL(Zdscal, D, double, trnDoubleComplex, C64, 1)
+
+#define COPY(T, TY, DT)                                                                            \
+    trnblasStatus_t trnblas##T##copy(trnblasHandle_t handle, int n, const TY *x, int incx, TY *y,  \
+                                     int incy) {                                                   \
+        const blas1_args g = {.name = "copy",                                                      \
+                              .fn = FN(COPY),                                                      \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas1_submit(handle, &g);                                                           \
+    }                                                                                              \
+    trnblasStatus_t trnblas##T##swap(trnblasHandle_t handle, int n, TY *x, int incx, TY *y,        \
+                                     int incy) {                                                   \
+        const blas1_args g = {.name = "swap",                                                      \
+                              .fn = FN(SWAP),                                                      \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas1_submit(handle, &g);                                                           \
+    }
+COPY(S, float, R32)
+COPY(D, double, R64)
+COPY(C, trnComplex, C32)
+COPY(Z, trnDoubleComplex, C64)
+
+#define DOT(NAME, F, TY, DT)                                                                       \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, int n, const TY *x, int incx,            \
+                                  const TY *y, int incy, TY *result) {                             \
+        const blas1_args g = {.name = #NAME,                                                       \
+                              .fn = FN(F),                                                         \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy,                                                        \
+                              .result = result,                                                    \
+                              .result_bytes = sizeof(TY)};                                         \
+        return blas1_submit(handle, &g);                                                           \
+    }
+DOT(Sdot, DOT, float, R32)
+DOT(Ddot, DOT, double, R64)
+DOT(Cdotu, DOT, trnComplex, C32)
+DOT(Cdotc, DOTC, trnComplex, C32)
+DOT(Zdotu, DOT, trnDoubleComplex, C64)
+DOT(Zdotc, DOTC, trnDoubleComplex, C64)
+
+#define REDUCE(NAME, F, TY, RTY, DT)                                                               \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, int n, const TY *x, int incx,            \
+                                  RTY *result) {                                                   \
+        const blas1_args g = {.name = #NAME,                                                       \
+                              .fn = FN(F),                                                         \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .result = result,                                                    \
+                              .result_bytes = sizeof(RTY)};                                        \
+        return blas1_submit(handle, &g);                                                           \
+    }
+REDUCE(Snrm2, NRM2, float, float, R32)
+REDUCE(Dnrm2, NRM2, double, double, R64)
+REDUCE(Scnrm2, NRM2, trnComplex, float, C32)
+REDUCE(Dznrm2, NRM2, trnDoubleComplex, double, C64)
+REDUCE(Sasum, ASUM, float, float, R32)
+REDUCE(Dasum, ASUM, double, double, R64)
+REDUCE(Scasum, ASUM, trnComplex, float, C32)
+REDUCE(Dzasum, ASUM, trnDoubleComplex, double, C64)
+REDUCE(Isamax, IAMAX, float, int, R32)
+REDUCE(Idamax, IAMAX, double, int, R64)
+REDUCE(Icamax, IAMAX, trnComplex, int, C32)
+REDUCE(Izamax, IAMAX, trnDoubleComplex, int, C64)
+REDUCE(Isamin, IAMIN, float, int, R32)
+REDUCE(Idamin, IAMIN, double, int, R64)
+REDUCE(Icamin, IAMIN, trnComplex, int, C32)
+REDUCE(Izamin, IAMIN, trnDoubleComplex, int, C64)
+
+#define ROT(NAME, T, TY, CTY, STY, DT, REAL)                                                       \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, int n, TY *x, int incx, TY *y, int incy, \
+                                  const CTY *c, const STY *s) {                                    \
+        trnblasStatus_t st = scalar_check(handle, "rot", c, s);                                    \
+        if (st)                                                                                    \
+            return st;                                                                             \
+        const blas1_args g = {.name = "rot",                                                       \
+                              .fn = FN(ROT),                                                       \
+                              .type = DT,                                                          \
+                              .n = n,                                                              \
+                              .a_re = (double)*c,                                                  \
+                              .b_re = RE_##T(s),                                                   \
+                              .b_im = IM_##T(s),                                                   \
+                              .real_scalar = REAL,                                                 \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas1_submit(handle, &g);                                                           \
+    }
+ROT(Srot, S, float, float, float, R32, 0)
+ROT(Drot, D, double, double, double, R64, 0)
+ROT(Crot, C, trnComplex, float, trnComplex, C32, 0)
+ROT(Zrot, Z, trnDoubleComplex, double, trnDoubleComplex, C64, 0)
+ROT(Csrot, S, trnComplex, float, float, C32, 1)
+ROT(Zdrot, D, trnDoubleComplex, double, double, C64, 1)

@@ -44,6 +44,10 @@ trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen);
 
+/* BLAS Level 1 (validate_blas.c). */
+trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, trn_blas1_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen);
+
 /* FFT execution of one of the session's plans (validate_fft.c): takes a
  * plan reference into refs and queues the build of the variant needed. */
 trn_wire_code trn_validate_fft(trn_session *s, const Trnsci__V1__FftExecOp *f, trn_fft_desc *out,

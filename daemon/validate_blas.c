@@ -120,3 +120,132 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
     out->b = b;
     return rc;
 }
+
+/* ---- Level 1 ------------------------------------------------------------- */
+
+static const char *blas1_name(trn_blas1_fn fn) {
+    switch (fn) {
+    case TRN_BLAS1_AXPY: return "axpy";
+    case TRN_BLAS1_SCAL: return "scal";
+    case TRN_BLAS1_COPY: return "copy";
+    case TRN_BLAS1_SWAP: return "swap";
+    case TRN_BLAS1_DOT: return "dot";
+    case TRN_BLAS1_DOTC: return "dotc";
+    case TRN_BLAS1_NRM2: return "nrm2";
+    case TRN_BLAS1_ASUM: return "asum";
+    case TRN_BLAS1_IAMAX: return "iamax";
+    case TRN_BLAS1_IAMIN: return "iamin";
+    case TRN_BLAS1_ROT: return "rot";
+    }
+    return "blas1";
+}
+
+static int blas1_fn_of(Trnsci__V1__Blas1Function f, trn_blas1_fn *out) {
+    if (f < TRNSCI__V1__BLAS1_FUNCTION__BLAS1_AXPY || f > TRNSCI__V1__BLAS1_FUNCTION__BLAS1_ROT)
+        return -1;
+    *out = (trn_blas1_fn)f; /* the wire enum's values are trn_blas1_fn's */
+    return 0;
+}
+
+/* An int argument that travelled as int64. */
+static int check_int(const char *fn, const char *name, int64_t v, int *out, char *err,
+                     size_t errlen) {
+    if (v < INT_MIN || v > INT_MAX) {
+        snprintf(err, errlen, "%s: %s=%lld is outside %d..%d", fn, name, (long long)v, INT_MIN,
+                 INT_MAX);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* Bytes of a vector of n >= 1 elements with increment inc: (|inc|(n-1)+1)es. */
+static int vec_bytes(int n, int inc, uint64_t es, uint64_t *out) {
+    const uint64_t a = inc < 0 ? (uint64_t)(-(int64_t)inc) : (uint64_t)inc;
+    uint64_t t;
+    if (ck_mul(a, (uint64_t)n - 1, &t) || ck_add(t, 1, &t) || ck_mul(t, es, &t))
+        return -1;
+    *out = t;
+    return 0;
+}
+
+trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, trn_blas1_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen) {
+    if (blas1_fn_of(b->function, &out->fn)) {
+        snprintf(err, errlen, "blas1: function %d is not one of AXPY .. ROT", (int)b->function);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const char *fn = blas1_name(out->fn);
+    if (dtype_of(b->type, &out->type)) {
+        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn,
+                 (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int cx = out->type == TRN_DTYPE_C32F || out->type == TRN_DTYPE_C64F;
+    if (out->fn == TRN_BLAS1_DOTC && !cx) {
+        snprintf(err, errlen, "dotc: data type %d is not C_32F or C_64F", (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (b->real_scalar && !(cx && (out->fn == TRN_BLAS1_SCAL || out->fn == TRN_BLAS1_ROT))) {
+        snprintf(err, errlen, "%s: real_scalar applies to C_32F/C_64F scal and rot only", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    int n;
+    if (check_int(fn, "n", b->n, &n, err, errlen) ||
+        check_int(fn, "incx", b->incx, &out->incx, err, errlen) ||
+        check_int(fn, "incy", b->incy, &out->incy, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    out->real_scalar = b->real_scalar ? 1 : 0;
+    out->alpha = scalar_of(b->alpha);
+    out->beta = scalar_of(b->beta);
+
+    const int uses_y = out->fn == TRN_BLAS1_AXPY || out->fn == TRN_BLAS1_COPY ||
+                       out->fn == TRN_BLAS1_SWAP || out->fn == TRN_BLAS1_DOT ||
+                       out->fn == TRN_BLAS1_DOTC || out->fn == TRN_BLAS1_ROT;
+    const int x_only = !uses_y && out->fn != TRN_BLAS1_SCAL ? 1 : 0; /* the reductions of x */
+    const int reduces = out->fn >= TRN_BLAS1_DOT && out->fn <= TRN_BLAS1_IAMIN;
+    /* BLAS: nothing to do for n <= 0, nor for incx <= 0 in the routines of x
+     * alone (scal, nrm2, asum, i?amax, i?amin: the result is then 0). */
+    if (n < 0 || ((x_only || out->fn == TRN_BLAS1_SCAL) && out->incx <= 0))
+        n = 0;
+    out->n = n;
+
+    const uint64_t es = trn_dtype_size(out->type);
+    const uint64_t comp = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
+    uint64_t x_bytes = 0, y_bytes = 0;
+    if (n > 0 && vec_bytes(n, out->incx, es, &x_bytes)) {
+        snprintf(err, errlen, "%s: the extent of x (n=%d, incx=%d) overflows 64 bits", fn, n,
+                 out->incx);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (n > 0 && uses_y && vec_bytes(n, out->incy, es, &y_bytes)) {
+        snprintf(err, errlen, "%s: the extent of y (n=%d, incy=%d) overflows 64 bits", fn, n,
+                 out->incy);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    char what[32];
+    void *p = NULL;
+    out->x = out->y = out->result = NULL;
+    trn_wire_code rc = TRN_WIRE_OK;
+    if (n > 0) {
+        snprintf(what, sizeof(what), "%s: x", fn);
+        rc = trn_validate_region(s, b->x, x_bytes, comp, what, refs, &p, err, errlen);
+        out->x = p;
+        if (rc == TRN_WIRE_OK && uses_y) {
+            snprintf(what, sizeof(what), "%s: y", fn);
+            rc = trn_validate_region(s, b->y, y_bytes, comp, what, refs, &p, err, errlen);
+            out->y = p;
+        }
+    }
+    if (rc == TRN_WIRE_OK && reduces) {
+        uint64_t r_bytes = es, r_align = comp;
+        if (out->fn == TRN_BLAS1_NRM2 || out->fn == TRN_BLAS1_ASUM)
+            r_bytes = comp;
+        else if (out->fn == TRN_BLAS1_IAMAX || out->fn == TRN_BLAS1_IAMIN)
+            r_bytes = r_align = sizeof(int32_t);
+        snprintf(what, sizeof(what), "%s: result", fn);
+        rc = trn_validate_region(s, b->result, r_bytes, r_align, what, refs, &p, err, errlen);
+        out->result = p;
+    }
+    return rc;
+}

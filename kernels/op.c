@@ -15,6 +15,19 @@ double trn_op_cost(const trn_op_desc *op) {
         const double per = (g->type == TRN_DTYPE_C32F || g->type == TRN_DTYPE_C64F) ? 8.0 : 2.0;
         return per * (double)g->m * (double)g->n * (double)g->k + (double)g->m * (double)g->n;
     }
+    case TRN_OP_BLAS1: {
+        /* Flops: a real multiply-add is 2, a complex one 8; copies and swaps
+         * count the bytes they move. */
+        const trn_blas1_desc *b = &op->u.blas1;
+        const int cx = b->type == TRN_DTYPE_C32F || b->type == TRN_DTYPE_C64F;
+        const double n = (double)b->n;
+        switch (b->fn) {
+        case TRN_BLAS1_COPY: return 2.0 * n * (double)trn_dtype_size(b->type);
+        case TRN_BLAS1_SWAP: return 4.0 * n * (double)trn_dtype_size(b->type);
+        case TRN_BLAS1_ROT: return (cx ? 16.0 : 6.0) * n;
+        default: return (cx ? 8.0 : 2.0) * n;
+        }
+    }
     case TRN_OP_FFT: {
         /* The usual 5 N log2 N flops of a complex transform of N points; a
          * real transform is half of that. */

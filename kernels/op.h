@@ -44,6 +44,7 @@ typedef enum trn_op_kind {
     TRN_OP_MEMSET = 1,
     TRN_OP_COPY = 2,
     TRN_OP_GEMM = 16,
+    TRN_OP_BLAS1 = 17,
     TRN_OP_FFT = 32,
     TRN_OP_RAND = 48,
 } trn_op_kind;
@@ -77,6 +78,40 @@ typedef struct trn_gemm_desc {
     void *c;
     int ldc;
 } trn_gemm_desc;
+
+/* BLAS Level 1 routines (one descriptor for all, like the wire's Blas1Op). */
+typedef enum trn_blas1_fn {
+    TRN_BLAS1_AXPY = 1,
+    TRN_BLAS1_SCAL = 2,
+    TRN_BLAS1_COPY = 3,
+    TRN_BLAS1_SWAP = 4,
+    TRN_BLAS1_DOT = 5, /* dotu for complex types */
+    TRN_BLAS1_DOTC = 6,
+    TRN_BLAS1_NRM2 = 7,
+    TRN_BLAS1_ASUM = 8,
+    TRN_BLAS1_IAMAX = 9,
+    TRN_BLAS1_IAMIN = 10,
+    TRN_BLAS1_ROT = 11,
+} trn_blas1_fn;
+
+/* n >= 0 (0 when the routine does nothing: n <= 0, or incx <= 0 for SCAL,
+ * NRM2, ASUM, IAMAX, IAMIN); increments as the client gave them (reference
+ * BLAS: x points to the lowest element also when incx < 0). x and y are
+ * NULL when not used; result (reductions only) is never NULL: the kernel
+ * always writes it (0 when n = 0). */
+typedef struct trn_blas1_desc {
+    trn_blas1_fn fn;
+    trn_dtype type;
+    int n;
+    trn_scalar alpha; /* AXPY, SCAL; ROT: c in alpha.re */
+    trn_scalar beta;  /* ROT: s */
+    int real_scalar;  /* complex SCAL/ROT with a real alpha / s */
+    void *x;
+    int incx;
+    void *y;
+    int incy;
+    void *result;
+} trn_blas1_desc;
 
 /* Random numbers from the Philox4x32-10 stream (docs/numerics.md, "trnrand
  * streams"): raw word j of the stream of seed s is element j mod 4 of
@@ -290,6 +325,7 @@ typedef struct trn_op_desc {
         trn_memset_desc memset;
         trn_copy_desc copy;
         trn_gemm_desc gemm;
+        trn_blas1_desc blas1;
         trn_fft_desc fft;
         trn_rand_desc rand;
     } u;

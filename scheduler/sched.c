@@ -263,6 +263,8 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
  *                kernels/cpu/memops.c); a copy whose source and destination
  *                overlap is one shard (memmove's guarantee holds only within
  *                one call, and the CPU kernel would give all of it to shard 0);
+ *   BLAS1:       1 (Level 1 is memory-bound, and one shard keeps dot/nrm2/
+ *                asum bitwise reproducible whatever the core count);
  *   other ops:   1.
  * Nothing else enters: not queue lengths, not idle workers, not timing. The
  * same request on the same core count is therefore always cut the same way,
@@ -313,6 +315,7 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
+    case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
     case TRN_OP_COPY: {
         const trn_copy_desc *c = &d->u.copy;
         const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;

@@ -16,6 +16,9 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
 /* Shards split C into blocks of columns that start at multiples of 24
  * (blas_gemm.c explains why). */
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
+/* BLAS Level 1 (blas1.c): always one shard (trn_sched_shard_count has no
+ * rule for it), so reductions are bitwise reproducible. */
+trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards);
 /* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
  * plan cache's planner thread; shards own contiguous ranges of the batch. */
 void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);

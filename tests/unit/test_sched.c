@@ -113,6 +113,7 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_GEMM: return op->u.gemm.c;
     case TRN_OP_FFT: return op->u.fft.out;
     case TRN_OP_RAND: return op->u.rand.dst;
+    case TRN_OP_BLAS1: return op->u.blas1.y;
     }
     return NULL;
 }

@@ -20,6 +20,11 @@
  *  - On success the descriptor holds data + offset for each operand and one
  *    reference per operand in refs; on failure nothing is held and the message
  *    names the argument ("lda", "gemm: A", ...).
+ *  - BLAS Level 1 (Blas1Op): a vector spans |inc|(n-1)+1 elements from its
+ *    offset for either sign of inc; n <= 0 (and incx <= 0 for scal, nrm2,
+ *    asum, i?amax, i?amin) reads nothing; reductions need an aligned result
+ *    of the right size; n and increments fit in int; dotc and real_scalar
+ *    only for complex types; 64-bit overflow, foreign and freed buffers.
  *  - memset value is a byte; memset/copy regions are bounds-checked; an op
  *    with no kind is UNIMPLEMENTED.
  *  - rand: the output's extent and alignment, even normal counts, stddev > 0,
@@ -1581,10 +1586,222 @@ static void test_fft_plan_spec_rules(void **state) {
                      TRN_WIRE_INVALID_ARGUMENT);
 }
 
+/* ---- BLAS Level 1 --------------------------------------------------------------- */
+
+/* A Blas1Op wrapped in an Op, with its sub-messages in place. Not copyable. */
+typedef struct blas1_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__Blas1Op b;
+    Trnsci__V1__Scalar alpha, beta;
+    Trnsci__V1__BufferRef x, y, r;
+} blas1_msg;
+
+#define B1(f) TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##f
+
+static void blas1_init(blas1_msg *q, Trnsci__V1__Blas1Function fn, Trnsci__V1__DataType type,
+                       int64_t n, int64_t incx, int64_t incy) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__Blas1Op b = TRNSCI__V1__BLAS1_OP__INIT;
+    const Trnsci__V1__Scalar sc = TRNSCI__V1__SCALAR__INIT;
+    const Trnsci__V1__BufferRef br = TRNSCI__V1__BUFFER_REF__INIT;
+    q->op = op;
+    q->b = b;
+    q->alpha = q->beta = sc;
+    q->x = q->y = q->r = br;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_BLAS1;
+    q->op.blas1 = &q->b;
+    q->b.function = fn;
+    q->b.type = type;
+    q->b.n = n;
+    q->b.incx = incx;
+    q->b.incy = incy;
+    q->b.alpha = &q->alpha;
+    q->b.beta = &q->beta;
+    q->b.x = &q->x;
+    q->b.y = &q->y;
+    q->b.result = &q->r;
+}
+
+/* Rule: x spans (|incx|(n-1)+1) elements from its offset, also for incx < 0
+ * (reference BLAS: the pointer is the lowest element); exactly enough passes,
+ * one element short fails naming the vector; a failure on y drops x's
+ * reference. S axpy n=5 incx=2 incy=-3: x (2*4+1)*4 = 36 bytes, y
+ * (3*4+1)*4 = 52 bytes. */
+static void test_blas1_axpy_extents(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 36), Y = alloc(f->s1, 52), Y1 = alloc(f->s1, 52);
+    blas1_msg q;
+    blas1_init(&q, B1(AXPY), R_32F, 5, 2, -3);
+    q.alpha.re = 1.5;
+    q.x.buffer_id = X;
+    q.y.buffer_id = Y;
+    expect_ok(f, f->s1, &q.op, 2);
+    const trn_blas1_desc *d = &f->desc.u.blas1;
+    assert_int_equal(f->desc.kind, TRN_OP_BLAS1);
+    assert_int_equal(d->fn, TRN_BLAS1_AXPY);
+    assert_int_equal(d->type, TRN_DTYPE_R32F);
+    assert_int_equal(d->n, 5);
+    assert_int_equal(d->incx, 2);
+    assert_int_equal(d->incy, -3);
+    assert_true(d->alpha.re == 1.5);
+    assert_ptr_equal(d->x, data_of(f->s1, X));
+    assert_ptr_equal(d->y, data_of(f->s1, Y));
+    assert_null(d->result);
+    assert_int_equal(extra_refs(f->s1, X), 1);
+    assert_int_equal(extra_refs(f->s1, Y), 1);
+    trn_op_refs_release(&f->refs);
+    assert_int_equal(extra_refs(f->s1, X), 0);
+
+    /* y one element short: 52 bytes from offset 4 of a 52-byte buffer. */
+    q.y.buffer_id = Y1;
+    q.y.offset = 4;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: y");
+    assert_int_equal(extra_refs(f->s1, X), 0);
+    /* x one element short: incx=-3 needs (3*4+1)*4 = 52 > 36. */
+    q.y.offset = 0;
+    q.b.incx = -3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: x");
+    /* incx = 0 reads one element, as reference BLAS does. */
+    q.b.incx = 0;
+    expect_ok(f, f->s1, &q.op, 2);
+    trn_op_refs_release(&f->refs);
+    /* Misaligned: 2 bytes into x. */
+    q.b.incx = 1;
+    q.x.offset = 2;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: x");
+    /* n <= 0 is a no-op: nothing is read, nothing held, even with no buffers. */
+    blas1_init(&q, B1(AXPY), R_32F, -7, 1, 1);
+    expect_ok(f, f->s1, &q.op, 0);
+    assert_int_equal(f->desc.u.blas1.n, 0);
+    assert_null(f->desc.u.blas1.x);
+}
+
+/* Rule: reductions write one result (an element of the type for dot, its
+ * real component for nrm2/asum, an int32 for i?amax/i?amin), aligned, and a
+ * result is required also when n = 0; dotc is for complex types only;
+ * scal/nrm2/asum/iamax/iamin with incx <= 0 read nothing (result 0). */
+static void test_blas1_reductions(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 48), R = alloc(f->s1, 24), R4 = alloc(f->s1, 4);
+    blas1_msg q;
+    /* Z dotc n=3: x and y 48 bytes each (the same buffer), result 16 at 8. */
+    blas1_init(&q, B1(DOTC), C_64F, 3, 1, 1);
+    q.x.buffer_id = q.y.buffer_id = X;
+    q.r.buffer_id = R;
+    q.r.offset = 8;
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.u.blas1.fn, TRN_BLAS1_DOTC);
+    assert_ptr_equal(f->desc.u.blas1.result, data_of(f->s1, R) + 8);
+    assert_int_equal(extra_refs(f->s1, X), 2);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = 9; /* 16 bytes no longer fit, and misaligned */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dotc: result");
+    assert_int_equal(extra_refs(f->s1, X), 0);
+    q.r.buffer_id = 0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dotc: result");
+    /* dotc of a real type. */
+    blas1_init(&q, B1(DOTC), R_64F, 3, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dotc: data type");
+    /* Z nrm2: an 8-byte result; C nrm2: 4 bytes, exactly R4. */
+    blas1_init(&q, B1(NRM2), C_32F, 6, 1, 0);
+    q.x.buffer_id = X;
+    q.r.buffer_id = R4;
+    expect_ok(f, f->s1, &q.op, 2);
+    trn_op_refs_release(&f->refs);
+    q.b.type = C_64F; /* 6 Z elements need 96 bytes of x */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "nrm2: x");
+    q.b.n = 3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "nrm2: result");
+    /* iamax: an int32 result; incx <= 0 reads no x at all. */
+    blas1_init(&q, B1(IAMAX), C_64F, 1000, 0, 0);
+    q.r.buffer_id = R4;
+    expect_ok(f, f->s1, &q.op, 1);
+    assert_int_equal(f->desc.u.blas1.n, 0);
+    assert_null(f->desc.u.blas1.x);
+    trn_op_refs_release(&f->refs);
+    q.b.incx = -1;
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    /* scal with incx <= 0: nothing at all. */
+    blas1_init(&q, B1(SCAL), R_64F, 1000, -2, 0);
+    expect_ok(f, f->s1, &q.op, 0);
+    /* dot with negative increments reads both vectors: n=3, incx=-2 needs
+     * (2*2+1)*8 = 40 <= 48 bytes of D; incy=-3 needs 56 > 48. */
+    blas1_init(&q, B1(DOT), R_64F, 3, -2, -3);
+    q.x.buffer_id = q.y.buffer_id = X;
+    q.r.buffer_id = R;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dot: y");
+    q.b.incy = -2;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+}
+
+/* Rule: n, incx, incy fit in int; the function and type are known values;
+ * real_scalar only for complex scal/rot; extents that overflow 64 bits are
+ * refused; another session's buffer and a freed one do not exist. */
+static void test_blas1_args(void **state) {
+    fx *f = *state;
+    blas1_msg q;
+    blas1_init(&q, B1(AXPY), R_32F, (int64_t)INT_MAX + 1, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: n=");
+    blas1_init(&q, B1(COPY), R_32F, 4, INT64_MIN, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: incx=");
+    blas1_init(&q, B1(SWAP), R_32F, 4, 1, (int64_t)INT_MIN - 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "swap: incy=");
+    blas1_init(&q, (Trnsci__V1__Blas1Function)12, R_32F, 4, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 12");
+    blas1_init(&q, B1(UNSPECIFIED), R_32F, 4, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 0");
+    blas1_init(&q, B1(ROT), TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED, 4, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rot: data type");
+    blas1_init(&q, B1(AXPY), C_32F, 4, 1, 1);
+    q.b.real_scalar = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "real_scalar");
+    blas1_init(&q, B1(SCAL), R_32F, 4, 1, 1);
+    q.b.real_scalar = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "real_scalar");
+    /* INT_MAX elements at increment INT_MIN: (2^31 (2^31 - 2) + 1) * 16 bytes
+     * overflows 64 bits. */
+    blas1_init(&q, B1(ROT), C_64F, INT_MAX, INT_MIN, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rot: the extent of x");
+    blas1_init(&q, B1(ROT), C_64F, INT_MAX, 1, INT_MAX);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rot: the extent of y");
+    /* Large but representable ((2^31 - 1)(2^31 - 2) + 1) * 4 < 2^64 bytes:
+     * refused by the buffer's size, not wrapped. */
+    blas1_init(&q, B1(ASUM), R_32F, INT_MAX, INT_MAX, 0);
+    const uint64_t R = alloc(f->s1, 8);
+    q.x.buffer_id = R;
+    q.r.buffer_id = R;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "asum: x");
+    assert_int_equal(extra_refs(f->s1, R), 0);
+    /* Another session's buffer: s2's id does not exist in s1. */
+    const uint64_t theirs = alloc(f->s2, 64), theirs2 = alloc(f->s2, 64);
+    (void)theirs;
+    blas1_init(&q, B1(COPY), R_32F, 4, 1, 1);
+    q.x.buffer_id = R;
+    q.b.n = 2;
+    q.y.buffer_id = theirs2 + 100;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: y");
+    q.y.buffer_id = theirs2;
+    if (theirs2 != R) /* ids are per session: an id s1 does not have */
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "does not exist");
+    /* A freed buffer. */
+    const uint64_t Y = alloc(f->s1, 8);
+    q.y.buffer_id = Y;
+    expect_ok(f, f->s1, &q.op, 2);
+    trn_op_refs_release(&f->refs);
+    assert_int_equal(trn_session_free_buffer(f->s1, Y), 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: y");
+    assert_int_equal(extra_refs(f->s1, R), 0);
+}
+
 int main(void) {
     trn_log_set_level(TRN_LOG_WARN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sgemm_nn_valid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas1_axpy_extents, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas1_reductions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas1_args, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dgemm_tn_one_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cgemm_ct_offsets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zgemm_alpha_imaginary, setup, teardown),

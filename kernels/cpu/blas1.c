@@ -1,0 +1,173 @@
+/*
+ * blas1.c — BLAS Level 1 on the CPU backend through OpenBLAS's CBLAS.
+ *
+ * Every routine runs as one shard (the scheduler has no sharding rule for
+ * Level 1), so a reduction's result does not depend on the core count.
+ * Increments follow reference BLAS: x and y point to the lowest element of
+ * their vectors also for negative increments, which is what validation
+ * checked. Complex rotations with a complex s (cuBLAS Crot/Zrot; CBLAS has
+ * only the real-s csrot/zdrot) are a plain loop here. i?amax/i?amin return
+ * cuBLAS's 1-based index.
+ */
+#include <cblas.h>
+#include <complex.h>
+#include <stdint.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+
+/* Start of a vector's traversal: element 0 of the BLAS sequence. */
+static ptrdiff_t first(int n, int inc) {
+    return inc < 0 ? (ptrdiff_t)(1 - n) * inc : 0;
+}
+
+/* x' = c x + s y, y' = c y - conj(s) x, with complex s (LAPACK CROT). */
+static void crot_loop(int n, float complex *x, int incx, float complex *y, int incy, float c,
+                      float complex s) {
+    ptrdiff_t ix = first(n, incx), iy = first(n, incy);
+    for (int i = 0; i < n; i++, ix += incx, iy += incy) {
+        const float complex xv = x[ix], yv = y[iy];
+        x[ix] = c * xv + s * yv;
+        y[iy] = c * yv - conjf(s) * xv;
+    }
+}
+
+static void zrot_loop(int n, double complex *x, int incx, double complex *y, int incy, double c,
+                      double complex s) {
+    ptrdiff_t ix = first(n, incx), iy = first(n, incy);
+    for (int i = 0; i < n; i++, ix += incx, iy += incy) {
+        const double complex xv = x[ix], yv = y[iy];
+        x[ix] = c * xv + s * yv;
+        y[iy] = c * yv - conj(s) * xv;
+    }
+}
+
+static trn_kstatus run_s(const trn_blas1_desc *d) {
+    float *x = d->x, *y = d->y;
+    const int n = d->n;
+    const float a = (float)d->alpha.re;
+    switch (d->fn) {
+    case TRN_BLAS1_AXPY: cblas_saxpy(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SCAL: cblas_sscal(n, a, x, d->incx); break;
+    case TRN_BLAS1_COPY: cblas_scopy(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: cblas_sswap(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_ROT: cblas_srot(n, x, d->incx, y, d->incy, a, (float)d->beta.re); break;
+    case TRN_BLAS1_DOT: *(float *)d->result = cblas_sdot(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_NRM2: *(float *)d->result = cblas_snrm2(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(float *)d->result = cblas_sasum(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_isamax(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_isamin(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_DOTC: return TRN_KSTATUS_UNSUPPORTED;
+    }
+    return TRN_KSTATUS_OK;
+}
+
+static trn_kstatus run_d(const trn_blas1_desc *d) {
+    double *x = d->x, *y = d->y;
+    const int n = d->n;
+    const double a = d->alpha.re;
+    switch (d->fn) {
+    case TRN_BLAS1_AXPY: cblas_daxpy(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SCAL: cblas_dscal(n, a, x, d->incx); break;
+    case TRN_BLAS1_COPY: cblas_dcopy(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: cblas_dswap(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_ROT: cblas_drot(n, x, d->incx, y, d->incy, a, d->beta.re); break;
+    case TRN_BLAS1_DOT: *(double *)d->result = cblas_ddot(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_NRM2: *(double *)d->result = cblas_dnrm2(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(double *)d->result = cblas_dasum(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_idamax(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_idamin(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_DOTC: return TRN_KSTATUS_UNSUPPORTED;
+    }
+    return TRN_KSTATUS_OK;
+}
+
+static trn_kstatus run_c(const trn_blas1_desc *d) {
+    void *x = d->x, *y = d->y;
+    const int n = d->n;
+    const float a[2] = {(float)d->alpha.re, (float)d->alpha.im};
+    switch (d->fn) {
+    case TRN_BLAS1_AXPY: cblas_caxpy(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SCAL:
+        if (d->real_scalar)
+            cblas_csscal(n, a[0], x, d->incx);
+        else
+            cblas_cscal(n, a, x, d->incx);
+        break;
+    case TRN_BLAS1_COPY: cblas_ccopy(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: cblas_cswap(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_ROT:
+        if (d->real_scalar)
+            cblas_csrot(n, x, d->incx, y, d->incy, a[0], (float)d->beta.re);
+        else
+            crot_loop(n, x, d->incx, y, d->incy, a[0],
+                      CMPLXF((float)d->beta.re, (float)d->beta.im));
+        break;
+    case TRN_BLAS1_DOT: cblas_cdotu_sub(n, x, d->incx, y, d->incy, d->result); break;
+    case TRN_BLAS1_DOTC: cblas_cdotc_sub(n, x, d->incx, y, d->incy, d->result); break;
+    case TRN_BLAS1_NRM2: *(float *)d->result = cblas_scnrm2(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(float *)d->result = cblas_scasum(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_icamax(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_icamin(n, x, d->incx) + 1; break;
+    }
+    return TRN_KSTATUS_OK;
+}
+
+static trn_kstatus run_z(const trn_blas1_desc *d) {
+    void *x = d->x, *y = d->y;
+    const int n = d->n;
+    const double a[2] = {d->alpha.re, d->alpha.im};
+    switch (d->fn) {
+    case TRN_BLAS1_AXPY: cblas_zaxpy(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SCAL:
+        if (d->real_scalar)
+            cblas_zdscal(n, a[0], x, d->incx);
+        else
+            cblas_zscal(n, a, x, d->incx);
+        break;
+    case TRN_BLAS1_COPY: cblas_zcopy(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: cblas_zswap(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_ROT:
+        if (d->real_scalar)
+            cblas_zdrot(n, x, d->incx, y, d->incy, a[0], d->beta.re);
+        else
+            zrot_loop(n, x, d->incx, y, d->incy, a[0], CMPLX(d->beta.re, d->beta.im));
+        break;
+    case TRN_BLAS1_DOT: cblas_zdotu_sub(n, x, d->incx, y, d->incy, d->result); break;
+    case TRN_BLAS1_DOTC: cblas_zdotc_sub(n, x, d->incx, y, d->incy, d->result); break;
+    case TRN_BLAS1_NRM2: *(double *)d->result = cblas_dznrm2(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(double *)d->result = cblas_dzasum(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_izamax(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_izamin(n, x, d->incx) + 1; break;
+    }
+    return TRN_KSTATUS_OK;
+}
+
+/* The value of a reduction over no elements. */
+static void write_zero(const trn_blas1_desc *d) {
+    const size_t es = trn_dtype_size(d->type);
+    unsigned char *r = d->result;
+    size_t bytes = es;
+    if (d->fn == TRN_BLAS1_NRM2 || d->fn == TRN_BLAS1_ASUM)
+        bytes = (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F) ? 4 : 8;
+    else if (d->fn == TRN_BLAS1_IAMAX || d->fn == TRN_BLAS1_IAMIN)
+        bytes = sizeof(int32_t);
+    for (size_t i = 0; i < bytes; i++)
+        r[i] = 0; /* +0.0 and integer 0 are all-zero bytes */
+}
+
+trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards) {
+    if (shard != 0 || nshards < 1)
+        return TRN_KSTATUS_OK; /* one shard does all (see above) */
+    if (d->n == 0) {
+        if (d->result)
+            write_zero(d);
+        return TRN_KSTATUS_OK;
+    }
+    switch (d->type) {
+    case TRN_DTYPE_R32F: return run_s(d);
+    case TRN_DTYPE_R64F: return run_d(d);
+    case TRN_DTYPE_C32F: return run_c(d);
+    case TRN_DTYPE_C64F: return run_z(d);
+    }
+    return TRN_KSTATUS_UNSUPPORTED;
+}
