@@ -8,6 +8,15 @@
  * checked. Complex rotations with a complex s (cuBLAS Crot/Zrot; CBLAS has
  * only the real-s csrot/zdrot) are a plain loop here. i?amax/i?amin return
  * cuBLAS's 1-based index.
+ *
+ * Complex dots with an increment other than 1 are a plain loop too: OpenBLAS
+ * 0.3.21's cdotu/cdotc/zdotu/zdotc kernels (Haswell, the ones picked here)
+ * then read one element past the end of x in the direction of travel, which
+ * faults when the vector ends at the end of a mapping (found with vectors
+ * placed against guard pages; every other routine used here stays inside
+ * |inc|(n-1)+1 elements for increments -3..3), and some strided shapes of
+ * tests/integration/test_blas1.c come out wrong beyond the error bound. The
+ * loop accumulates in the vector's precision, like reference BLAS.
  */
 #include <cblas.h>
 #include <complex.h>
@@ -39,6 +48,35 @@ static void zrot_loop(int n, double complex *x, int incx, double complex *y, int
         x[ix] = c * xv + s * yv;
         y[iy] = c * yv - conj(s) * xv;
     }
+}
+
+/* sum x_i y_i (conj(x_i) y_i when conj), reference BLAS order. */
+static void cdot_loop(int n, const float *x, int incx, const float *y, int incy, int conj,
+                      float *out) {
+    ptrdiff_t ix = first(n, incx) * 2, iy = first(n, incy) * 2;
+    float re = 0.0f, im = 0.0f;
+    const float sg = conj ? -1.0f : 1.0f;
+    for (int i = 0; i < n; i++, ix += 2 * (ptrdiff_t)incx, iy += 2 * (ptrdiff_t)incy) {
+        const float xr = x[ix], xi = sg * x[ix + 1], yr = y[iy], yi = y[iy + 1];
+        re += xr * yr - xi * yi;
+        im += xr * yi + xi * yr;
+    }
+    out[0] = re;
+    out[1] = im;
+}
+
+static void zdot_loop(int n, const double *x, int incx, const double *y, int incy, int conj,
+                      double *out) {
+    ptrdiff_t ix = first(n, incx) * 2, iy = first(n, incy) * 2;
+    double re = 0.0, im = 0.0;
+    const double sg = conj ? -1.0 : 1.0;
+    for (int i = 0; i < n; i++, ix += 2 * (ptrdiff_t)incx, iy += 2 * (ptrdiff_t)incy) {
+        const double xr = x[ix], xi = sg * x[ix + 1], yr = y[iy], yi = y[iy + 1];
+        re += xr * yr - xi * yi;
+        im += xr * yi + xi * yr;
+    }
+    out[0] = re;
+    out[1] = im;
 }
 
 static trn_kstatus run_s(const trn_blas1_desc *d) {
@@ -102,8 +140,17 @@ static trn_kstatus run_c(const trn_blas1_desc *d) {
             crot_loop(n, x, d->incx, y, d->incy, a[0],
                       CMPLXF((float)d->beta.re, (float)d->beta.im));
         break;
-    case TRN_BLAS1_DOT: cblas_cdotu_sub(n, x, d->incx, y, d->incy, d->result); break;
-    case TRN_BLAS1_DOTC: cblas_cdotc_sub(n, x, d->incx, y, d->incy, d->result); break;
+    case TRN_BLAS1_DOT:
+    case TRN_BLAS1_DOTC: {
+        const int conj = d->fn == TRN_BLAS1_DOTC;
+        if (d->incx != 1 || d->incy != 1)
+            cdot_loop(n, x, d->incx, y, d->incy, conj, d->result);
+        else if (conj)
+            cblas_cdotc_sub(n, x, 1, y, 1, d->result);
+        else
+            cblas_cdotu_sub(n, x, 1, y, 1, d->result);
+        break;
+    }
     case TRN_BLAS1_NRM2: *(float *)d->result = cblas_scnrm2(n, x, d->incx); break;
     case TRN_BLAS1_ASUM: *(float *)d->result = cblas_scasum(n, x, d->incx); break;
     case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_icamax(n, x, d->incx) + 1; break;
@@ -132,8 +179,17 @@ static trn_kstatus run_z(const trn_blas1_desc *d) {
         else
             zrot_loop(n, x, d->incx, y, d->incy, a[0], CMPLX(d->beta.re, d->beta.im));
         break;
-    case TRN_BLAS1_DOT: cblas_zdotu_sub(n, x, d->incx, y, d->incy, d->result); break;
-    case TRN_BLAS1_DOTC: cblas_zdotc_sub(n, x, d->incx, y, d->incy, d->result); break;
+    case TRN_BLAS1_DOT:
+    case TRN_BLAS1_DOTC: {
+        const int conj = d->fn == TRN_BLAS1_DOTC;
+        if (d->incx != 1 || d->incy != 1)
+            zdot_loop(n, x, d->incx, y, d->incy, conj, d->result);
+        else if (conj)
+            cblas_zdotc_sub(n, x, 1, y, 1, d->result);
+        else
+            cblas_zdotu_sub(n, x, 1, y, 1, d->result);
+        break;
+    }
     case TRN_BLAS1_NRM2: *(double *)d->result = cblas_dznrm2(n, x, d->incx); break;
     case TRN_BLAS1_ASUM: *(double *)d->result = cblas_dzasum(n, x, d->incx); break;
     case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_izamax(n, x, d->incx) + 1; break;
