@@ -588,6 +588,60 @@ def check_rand_ext(c):
         return f"exponential and Sobol64 values agree; {d}"
 
 
+def check_blas1(c, rng):
+    """Blas1Op (protocol 1.3): a Z dotc with incx = -2 (the BufferRef is the
+    lowest element, the traversal starts at the highest) and a D axpy with
+    incy = 3, against numpy. Tolerances (Higham 3.1): dot gamma_{n+2} times 2
+    for complex products, sum |x_i||y_i|; axpy 2u (|alpha x| + |y|). A y one
+    element short is INVALID_ARGUMENT naming it."""
+    n = 33
+    with Sessions(c) as ss:
+        sid = ss.open()
+        x = (rng.uniform(-1, 1, 2 * (n - 1) + 1) + 1j * rng.uniform(-1, 1, 2 * (n - 1) + 1))
+        y = (rng.uniform(-1, 1, n) + 1j * rng.uniform(-1, 1, n))
+        bx = c.alloc(sid, 16 * x.size)
+        by = c.alloc(sid, 16 * n)
+        br = c.alloc(sid, 16)
+        c.write(sid, bx, 0, x.astype(np.complex128).tobytes())
+        c.write(sid, by, 0, y.astype(np.complex128).tobytes())
+        op = pb.Blas1Op(function=pb.BLAS1_DOTC, type=pb.C_64F, n=n,
+                        x=pb.BufferRef(buffer_id=bx), incx=-2,
+                        y=pb.BufferRef(buffer_id=by), incy=1,
+                        result=pb.BufferRef(buffer_id=br))
+        c.submit(sid, pb.Op(blas1=op))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, br, 0, 16), dtype=np.complex128)[0]
+        xs = x[::2][::-1]  # BLAS order for incx < 0
+        want = np.sum(np.conj(xs) * y)
+        u = np.finfo(np.float64).eps / 2
+        tol = 2 * (n + 2) * u / (1 - (n + 2) * u) * np.sum(np.abs(xs) * np.abs(y))
+        require(abs(got - want) <= tol, f"zdotc: got {got}, want {want}, tol {tol}")
+
+        xd = rng.uniform(-1, 1, n)
+        yd = rng.uniform(-1, 1, 3 * (n - 1) + 1)
+        bxd = c.alloc(sid, 8 * n)
+        byd = c.alloc(sid, 8 * yd.size)
+        c.write(sid, bxd, 0, xd.tobytes())
+        c.write(sid, byd, 0, yd.tobytes())
+        op = pb.Blas1Op(function=pb.BLAS1_AXPY, type=pb.R_64F, n=n, alpha=pb.Scalar(re=-1.25),
+                        x=pb.BufferRef(buffer_id=bxd), incx=1,
+                        y=pb.BufferRef(buffer_id=byd), incy=3)
+        c.submit(sid, pb.Op(blas1=op))
+        c.sync(sid)
+        out = np.frombuffer(c.read(sid, byd, 0, 8 * yd.size), dtype=np.float64)
+        ref = yd.copy()
+        ref[::3] = -1.25 * xd + yd[::3]
+        tol = 2 * u * (1.25 * np.abs(xd) + np.abs(yd[::3]))
+        require(np.all(np.abs(out[::3] - ref[::3]) <= tol), "daxpy values")
+        gaps = np.ones(yd.size, dtype=bool)
+        gaps[::3] = False
+        require(np.array_equal(out[gaps], yd[gaps]), "daxpy wrote between y's elements")
+        op.incy = 4
+        d = expect_rpc_error(lambda: c.submit(sid, pb.Op(blas1=op)),
+                             grpc.StatusCode.INVALID_ARGUMENT, "axpy: y")
+        return f"zdotc (incx=-2) and daxpy (incy=3) agree with numpy; {d}"
+
+
 def check_err_lda(c):
     with Sessions(c) as ss:
         sid = ss.open()
@@ -1051,6 +1105,8 @@ def main():
                                c, rng)
                     checks.run(f"{name}: dgemm TT on stream 3", check_gemm_d, c, rng)
                     checks.run(f"{name}: zgemm transb=C, multi-chunk", check_gemm_z, c, rng)
+                    checks.run(f"{name}: blas1 zdotc and daxpy with strides (protocol 1.3)",
+                               check_blas1, c, rng)
                     checks.run(f"{name}: trnrand extensions and Sobol64 (protocol 1.2)",
                                check_rand_ext, c)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
