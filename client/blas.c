@@ -200,8 +200,14 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_args *g) {
     return status_of(e);
 }
 
+/* GEMM reads alpha and beta on the host only: device pointer mode is not
+ * supported for it yet (Level 1 supports it). */
 #define NULL_SCALARS(alpha, beta)                                                                  \
     do {                                                                                           \
+        if (handle && handle->mode == TRNBLAS_POINTER_MODE_DEVICE)                                 \
+            return status_of(trn_fail(trnsciErrorNotSupported,                                     \
+                                      "gemm: alpha and beta in device pointer mode are not "       \
+                                      "supported"));                                               \
         if (!(alpha) || !(beta))                                                                   \
             return status_of(trn_fail(trnsciErrorInvalidValue, "gemm: alpha or beta is NULL"));    \
     } while (0)
@@ -306,6 +312,8 @@ trnblasStatus_t trnblasZgemm(trnblasHandle_t handle, trnblasOperation_t transa,
 
 /* ---- Level 1 ------------------------------------------------------------- */
 
+#define FN(f) TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##f
+
 typedef struct blas1_args {
     const char *name; /* "axpy", ... for messages */
     Trnsci__V1__Blas1Function fn;
@@ -317,8 +325,9 @@ typedef struct blas1_args {
     int incx;
     const void *y;
     int incy;
-    void *result;        /* reductions: host or device pointer (pointer mode) */
-    size_t result_bytes; /* 0 for the routines without a result */
+    const void *alpha_dev, *beta_dev; /* device-mode scalars, or NULL */
+    void *result;                     /* reductions: host or device pointer (pointer mode) */
+    size_t result_bytes;              /* 0 for the routines without a result */
 } blas1_args;
 
 static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g) {
@@ -337,6 +346,13 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
         return status_of(e);
     snprintf(what, sizeof(what), "%s: y", g->name);
     if ((e = trn_client_resolve(c, g->y, what, &y)))
+        return status_of(e);
+    Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
+    snprintf(what, sizeof(what), "%s: %s", g->name, g->fn == FN(ROT) ? "c" : "alpha");
+    if (g->alpha_dev && (e = trn_client_resolve(c, g->alpha_dev, what, &ap)))
+        return status_of(e);
+    snprintf(what, sizeof(what), "%s: s", g->name);
+    if (g->beta_dev && (e = trn_client_resolve(c, g->beta_dev, what, &bp)))
         return status_of(e);
     const int host_result = g->result_bytes && handle->mode == TRNBLAS_POINTER_MODE_HOST;
     if (g->result_bytes) {
@@ -364,6 +380,8 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     b.beta = &beta;
     b.result = &r;
     b.real_scalar = g->real_scalar ? 1 : 0;
+    b.alpha_ptr = &ap;
+    b.beta_ptr = &bp;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_BLAS1;
     op.blas1 = &b;
@@ -379,15 +397,12 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     return status_of(e);
 }
 
-/* Scalar inputs are host values: checked before anything is sent. */
+/* Scalar inputs: host values read now (host pointer mode), or device
+ * pointers the daemon reads when the op runs (device pointer mode). */
 static trnblasStatus_t scalar_check(trnblasHandle_t handle, const char *name, const void *a,
                                     const void *b) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
-    if (handle->mode == TRNBLAS_POINTER_MODE_DEVICE)
-        return status_of(trn_fail(trnsciErrorNotSupported,
-                                  "%s: scalar inputs in device pointer mode are not supported",
-                                  name));
     if (!a || !b)
         return status_of(trn_fail(trnsciErrorInvalidValue, "%s: a scalar argument is NULL", name));
     return TRNBLAS_STATUS_SUCCESS;
@@ -397,9 +412,11 @@ static trnblasStatus_t scalar_check(trnblasHandle_t handle, const char *name, co
 #define R64 TRNSCI__V1__DATA_TYPE__R_64F
 #define C32 TRNSCI__V1__DATA_TYPE__C_32F
 #define C64 TRNSCI__V1__DATA_TYPE__C_64F
-#define FN(f) TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##f
 
 /* Real and imaginary parts of a scalar of each type. */
+/* Whether scalar pointers are device pointers (never dereferenced here). */
+#define DEV (handle->mode == TRNBLAS_POINTER_MODE_DEVICE)
+
 #define RE_S(p) ((double)*(p))
 #define IM_S(p) 0.0
 #define RE_D(p) (*(p))
@@ -419,8 +436,9 @@ static trnblasStatus_t scalar_check(trnblasHandle_t handle, const char *name, co
                               .fn = FN(AXPY),                                                      \
                               .type = DT,                                                          \
                               .n = n,                                                              \
-                              .a_re = RE_##T(alpha),                                               \
-                              .a_im = IM_##T(alpha),                                               \
+                              .a_re = DEV ? 0 : RE_##T(alpha),                                     \
+                              .a_im = DEV ? 0 : IM_##T(alpha),                                     \
+                              .alpha_dev = DEV ? alpha : NULL,                                     \
                               .x = x,                                                              \
                               .incx = incx,                                                        \
                               .y = y,                                                              \
@@ -442,8 +460,9 @@ AXPY(Z, trnDoubleComplex, C64)
                               .fn = FN(SCAL),                                                      \
                               .type = DT,                                                          \
                               .n = n,                                                              \
-                              .a_re = RE_##T(alpha),                                               \
-                              .a_im = IM_##T(alpha),                                               \
+                              .a_re = DEV ? 0 : RE_##T(alpha),                                     \
+                              .a_im = DEV ? 0 : IM_##T(alpha),                                     \
+                              .alpha_dev = DEV ? alpha : NULL,                                     \
                               .real_scalar = REAL,                                                 \
                               .x = x,                                                              \
                               .incx = incx};                                                       \
@@ -548,9 +567,11 @@ REDUCE(Izamin, IAMIN, trnDoubleComplex, int, C64)
                               .fn = FN(ROT),                                                       \
                               .type = DT,                                                          \
                               .n = n,                                                              \
-                              .a_re = (double)*c,                                                  \
-                              .b_re = RE_##T(s),                                                   \
-                              .b_im = IM_##T(s),                                                   \
+                              .a_re = DEV ? 0 : (double)*c,                                        \
+                              .b_re = DEV ? 0 : RE_##T(s),                                         \
+                              .b_im = DEV ? 0 : IM_##T(s),                                         \
+                              .alpha_dev = DEV ? c : NULL,                                         \
+                              .beta_dev = DEV ? s : NULL,                                          \
                               .real_scalar = REAL,                                                 \
                               .x = x,                                                              \
                               .incx = incx,                                                        \

@@ -237,6 +237,25 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
             out->y = p;
         }
     }
+    /* Device-mode scalars, read only when there is work. AXPY/SCAL alpha and
+     * ROT s are elements of the type (a real component with real_scalar);
+     * ROT c is a real component. */
+    const int takes_alpha =
+        out->fn == TRN_BLAS1_AXPY || out->fn == TRN_BLAS1_SCAL || out->fn == TRN_BLAS1_ROT;
+    out->alpha_ptr = out->beta_ptr = NULL;
+    if (rc == TRN_WIRE_OK && n > 0 && takes_alpha && b->alpha_ptr && b->alpha_ptr->buffer_id) {
+        const uint64_t bytes = (out->fn == TRN_BLAS1_ROT || out->real_scalar) ? comp : es;
+        snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_BLAS1_ROT ? "c" : "alpha");
+        rc = trn_validate_region(s, b->alpha_ptr, bytes, comp, what, refs, &p, err, errlen);
+        out->alpha_ptr = p;
+    }
+    if (rc == TRN_WIRE_OK && n > 0 && out->fn == TRN_BLAS1_ROT && b->beta_ptr &&
+        b->beta_ptr->buffer_id) {
+        snprintf(what, sizeof(what), "%s: s", fn);
+        rc = trn_validate_region(s, b->beta_ptr, out->real_scalar ? comp : es, comp, what, refs, &p,
+                                 err, errlen);
+        out->beta_ptr = p;
+    }
     if (rc == TRN_WIRE_OK && reduces) {
         uint64_t r_bytes = es, r_align = comp;
         if (out->fn == TRN_BLAS1_NRM2 || out->fn == TRN_BLAS1_ASUM)

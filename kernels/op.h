@@ -106,6 +106,12 @@ typedef struct trn_blas1_desc {
     trn_scalar alpha; /* AXPY, SCAL; ROT: c in alpha.re */
     trn_scalar beta;  /* ROT: s */
     int real_scalar;  /* complex SCAL/ROT with a real alpha / s */
+    /* Device pointer mode: alpha (AXPY, SCAL; ROT: c) and beta (ROT: s) are
+     * read from here when the op runs: a complex element for complex types,
+     * a real component for ROT's c and with real_scalar; NULL: the values
+     * above. */
+    const void *alpha_ptr;
+    const void *beta_ptr;
     void *x;
     int incx;
     void *y;

@@ -2,16 +2,17 @@
  * trnblas.h — dense linear algebra (the cuBLAS v2 analog).
  *
  * Matrices are column-major with leading dimensions, as in cuBLAS and LAPACK.
- * Scalars (alpha, beta, c, s) are host pointers read during the call; device
- * pointer mode (trnblasSetPointerMode) applies to results only so far: a
- * scalar input in that mode gives TRNBLAS_STATUS_NOT_SUPPORTED. Routines are
- * asynchronous with respect to the host: they return once the daemon has
- * validated and queued the op on the handle's stream; invalid arguments are
- * reported at once. Level 1 reductions (dot, nrm2, asum, i?amax, i?amin) in
- * host pointer mode wait for the handle's stream and return the value in
- * host memory, as cuBLAS does; in device pointer mode the result is a device
- * pointer written in stream order. A handle is not for concurrent use by
- * several threads (host-mode results go through one scratch buffer).
+ * Scalars (alpha, beta, c, s) are host pointers read during the call, or, in
+ * device pointer mode (trnblasSetPointerMode), device pointers read when the
+ * op runs; GEMM in device pointer mode gives TRNBLAS_STATUS_NOT_SUPPORTED.
+ * Routines are asynchronous with respect to the host: they return once the
+ * daemon has validated and queued the op on the handle's stream; invalid
+ * arguments are reported at once. Level 1 reductions (dot, nrm2, asum,
+ * i?amax, i?amin) in host pointer mode wait for the handle's stream and
+ * return the value in host memory, as cuBLAS does; in device pointer mode the
+ * result is a device pointer written in stream order. A handle is not for
+ * concurrent use by several threads (host-mode results go through one
+ * scratch buffer).
  */
 #ifndef TRNSCI_TRNBLAS_H
 #define TRNSCI_TRNBLAS_H

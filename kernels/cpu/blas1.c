@@ -21,6 +21,7 @@
 #include <cblas.h>
 #include <complex.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
 
@@ -211,9 +212,35 @@ static void write_zero(const trn_blas1_desc *d) {
         r[i] = 0; /* +0.0 and integer 0 are all-zero bytes */
 }
 
-trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards) {
+/* A scalar read from device memory: a real component, or a complex element
+ * when complex (the layout validation checked). */
+static trn_scalar load_scalar(trn_dtype t, const void *p, int is_cx) {
+    trn_scalar v = {0.0, 0.0};
+    if (t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F) {
+        float f[2] = {0.0f, 0.0f};
+        memcpy(f, p, is_cx ? 2 * sizeof(float) : sizeof(float));
+        v.re = f[0];
+        v.im = f[1];
+    } else {
+        double f[2] = {0.0, 0.0};
+        memcpy(f, p, is_cx ? 2 * sizeof(double) : sizeof(double));
+        v.re = f[0];
+        v.im = f[1];
+    }
+    return v;
+}
+
+trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
     if (shard != 0 || nshards < 1)
         return TRN_KSTATUS_OK; /* one shard does all (see above) */
+    trn_blas1_desc local = *desc;
+    const trn_blas1_desc *d = &local;
+    const int cx = desc->type == TRN_DTYPE_C32F || desc->type == TRN_DTYPE_C64F;
+    if (desc->alpha_ptr) /* AXPY/SCAL alpha, ROT c (always real) */
+        local.alpha = load_scalar(desc->type, desc->alpha_ptr,
+                                  cx && !desc->real_scalar && desc->fn != TRN_BLAS1_ROT);
+    if (desc->beta_ptr) /* ROT s */
+        local.beta = load_scalar(desc->type, desc->beta_ptr, cx && !desc->real_scalar);
     if (d->n == 0) {
         if (d->result)
             write_zero(d);

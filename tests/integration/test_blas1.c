@@ -27,7 +27,8 @@
  *  - copy, swap: exact; i?amax/i?amin: the exact index of the first extreme
  *    |re| + |im| computed in the vector's own precision (BLAS's scabs1).
  * Results are checked in both pointer modes: host (the call returns the
- * value) and device (written in stream order into a device buffer).
+ * value) and device (written in stream order into a device buffer), and
+ * device-mode scalars (alpha, c, s in device memory) against host mode.
  */
 #include <complex.h>
 #include <math.h>
@@ -600,6 +601,130 @@ static void test_complex_dot_at_buffer_edges(void **state) {
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 
+/* Device pointer mode scalars: axpy, scal (and Csscal/Zdscal), rot (and
+ * Csrot/Zdrot) with alpha, c and s in device memory, at offsets, give
+ * bitwise the results of the same calls in host pointer mode (which the
+ * cases above check against the long double reference). The scalars reach
+ * the device by a trnsciMemcpyAsync queued on the same stream just before,
+ * so the op must read them in stream order, when it runs. */
+static void device_scalars(ty t) {
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const int n = 29, incx = -2, incy = 3;
+    const size_t es = esize(t);
+    /* Scalars: alpha at element 1, c at byte 4*es, s at element 6. */
+    unsigned char hs[8 * 16] = {0};
+    const lcplx alpha = is_complex(t) ? 0.5L - 2.0L * I : -0.75L,
+                s = is_complex(t) ? 0.6L * I + 0.8L : 0.8L;
+    put(t, hs, 1, alpha);
+    put(is_complex(t) ? (t == TY_C ? TY_S : TY_D) : t, hs + 4 * es, 0, 0.6L);
+    put(t, hs, 6, s);
+    void *ds;
+    assert_int_equal(trnsciMalloc(&ds, sizeof(hs)), trnsciSuccess);
+    for (int fn = 0; fn < 3; fn++) {
+        for (int real = 0; real < (is_complex(t) ? 2 : 1); real++) {
+            if (fn == 0 && real)
+                continue; /* axpy has no real-alpha form */
+            vec x[2], y[2];
+            void *got[2][2];
+            for (int mode = 0; mode < 2; mode++) {
+                rng_state = 0x1234567ULL + (uint64_t)fn; /* same data in both modes */
+                vec_init(&x[mode], t, n, incx, 1);
+                vec_init(&y[mode], t, n, incy, 2);
+                /* real forms take the real part of the scalar */
+                const lcplx a = real ? creall(alpha) : alpha, sv = real ? creall(s) : s;
+                if (mode) {
+                    unsigned char hs2[sizeof(hs)];
+                    memcpy(hs2, hs, sizeof(hs));
+                    if (real) {
+                        const ty rt = t == TY_C ? TY_S : TY_D;
+                        put(rt, hs2 + es, 0, a);
+                        put(rt, hs2 + 6 * es, 0, sv);
+                    }
+                    assert_int_equal(
+                        trnsciMemcpyAsync(ds, hs2, sizeof(hs2), trnsciMemcpyHostToDevice, 0),
+                        trnsciSuccess);
+                    assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_DEVICE),
+                                     TRNBLAS_STATUS_SUCCESS);
+                }
+                const char *dsb = ds;
+                trnblasStatus_t st = TRNBLAS_STATUS_INTERNAL_ERROR;
+                const float af = (float)creall(a), cf = 0.6f, sf = (float)creall(sv);
+                const double ad = (double)creall(a), cd = 0.6, sd = (double)creall(sv);
+                const trnComplex ac = {(float)creall(a), (float)cimagl(a)},
+                                 sc = {(float)creall(sv), (float)cimagl(sv)};
+                const trnDoubleComplex az = {(double)creall(a), (double)cimagl(a)},
+                                       sz = {(double)creall(sv), (double)cimagl(sv)};
+                const void *pa = mode ? (const void *)(dsb + es) : NULL;
+                const void *pc = mode ? (const void *)(dsb + 4 * es) : NULL;
+                const void *ps = mode ? (const void *)(dsb + 6 * es) : NULL;
+                void *X = vp(&x[mode]), *Y = vp(&y[mode]);
+                switch (t) {
+                case TY_S:
+                    st = fn == 0   ? trnblasSaxpy(h, n, mode ? pa : &af, X, incx, Y, incy)
+                         : fn == 1 ? trnblasSscal(h, n, mode ? pa : &af, X, 1)
+                                   : trnblasSrot(h, n, X, incx, Y, incy, mode ? pc : &cf,
+                                                 mode ? ps : &sf);
+                    break;
+                case TY_D:
+                    st = fn == 0   ? trnblasDaxpy(h, n, mode ? pa : &ad, X, incx, Y, incy)
+                         : fn == 1 ? trnblasDscal(h, n, mode ? pa : &ad, X, 1)
+                                   : trnblasDrot(h, n, X, incx, Y, incy, mode ? pc : &cd,
+                                                 mode ? ps : &sd);
+                    break;
+                case TY_C:
+                    st =
+                        fn == 0
+                            ? trnblasCaxpy(h, n, mode ? pa : (const void *)&ac, X, incx, Y, incy)
+                        : fn == 1 ? (real ? trnblasCsscal(h, n, mode ? pa : &af, X, 1)
+                                          : trnblasCscal(h, n, mode ? pa : (const void *)&ac, X, 1))
+                        : real
+                            ? trnblasCsrot(h, n, X, incx, Y, incy, mode ? pc : &cf, mode ? ps : &sf)
+                            : trnblasCrot(h, n, X, incx, Y, incy, mode ? pc : &cf,
+                                          mode ? ps : (const void *)&sc);
+                    break;
+                case TY_Z:
+                    st =
+                        fn == 0
+                            ? trnblasZaxpy(h, n, mode ? pa : (const void *)&az, X, incx, Y, incy)
+                        : fn == 1 ? (real ? trnblasZdscal(h, n, mode ? pa : &ad, X, 1)
+                                          : trnblasZscal(h, n, mode ? pa : (const void *)&az, X, 1))
+                        : real
+                            ? trnblasZdrot(h, n, X, incx, Y, incy, mode ? pc : &cd, mode ? ps : &sd)
+                            : trnblasZrot(h, n, X, incx, Y, incy, mode ? pc : &cd,
+                                          mode ? ps : (const void *)&sz);
+                    break;
+                }
+                assert_int_equal(st, TRNBLAS_STATUS_SUCCESS);
+                assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_HOST),
+                                 TRNBLAS_STATUS_SUCCESS);
+                got[mode][0] = download(&x[mode]);
+                got[mode][1] = download(&y[mode]);
+            }
+            if (memcmp(got[0][0], got[1][0], x[0].total * es) != 0 ||
+                memcmp(got[0][1], got[1][1], y[0].total * es) != 0)
+                fail_msg("%s op %d real %d: device-mode scalars differ from host mode", ty_name[t],
+                         fn, real);
+            for (int mode = 0; mode < 2; mode++) {
+                free(got[mode][0]);
+                free(got[mode][1]);
+                vec_free(&x[mode]);
+                vec_free(&y[mode]);
+            }
+        }
+    }
+    assert_int_equal(trnsciFree(ds), trnsciSuccess);
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+}
+
+static void test_device_scalars(void **state) {
+    (void)state;
+    device_scalars(TY_S);
+    device_scalars(TY_D);
+    device_scalars(TY_C);
+    device_scalars(TY_Z);
+}
+
 /* Bad input: each call returns the documented status with a message naming
  * the argument, and the daemon stays up. */
 static void test_bad_input(void **state) {
@@ -619,8 +744,14 @@ static void test_bad_input(void **state) {
     /* Device mode: a result pointer that is not device memory. */
     assert_int_equal(trnblasSasum(h, 4, x, 1, &r), TRNBLAS_STATUS_INVALID_VALUE);
     assert_non_null(strstr(trnsciGetLastErrorMessage(), "result"));
-    /* Device mode: scalar inputs are not supported. */
-    assert_int_equal(trnblasSaxpy(h, 4, &one, x, 1, x + 8, 1), TRNBLAS_STATUS_NOT_SUPPORTED);
+    /* Device mode: a scalar that is not device memory; GEMM's scalars are not
+     * supported in device mode. */
+    assert_int_equal(trnblasSaxpy(h, 4, &one, x, 1, x + 8, 1), TRNBLAS_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "axpy: alpha"));
+    assert_int_equal(trnblasSrot(h, 4, x, 1, x + 8, 1, x, &one), TRNBLAS_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "rot: s"));
+    assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 1, 1, 1, x, x, 1, x, 1, x, x, 1),
+                     TRNBLAS_STATUS_NOT_SUPPORTED);
     assert_non_null(strstr(trnsciGetLastErrorMessage(), "device pointer mode"));
     trnblasPointerMode_t m;
     assert_int_equal(trnblasGetPointerMode(h, &m), TRNBLAS_STATUS_SUCCESS);
@@ -685,6 +816,7 @@ int main(void) {
         cmocka_unit_test(test_z),
         cmocka_unit_test(test_ties_and_streams),
         cmocka_unit_test(test_complex_dot_at_buffer_edges),
+        cmocka_unit_test(test_device_scalars),
         cmocka_unit_test(test_bad_input),
     };
     int failed =

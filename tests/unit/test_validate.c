@@ -1795,6 +1795,50 @@ static void test_blas1_args(void **state) {
     assert_int_equal(extra_refs(f->s1, R), 0);
 }
 
+/* Rule: device-mode scalars (alpha_ptr, beta_ptr) are regions of one element
+ * of the type (a real component for rot's c and with real_scalar), read only
+ * when there is work; each holds a reference. */
+static void test_blas1_device_scalars(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64), S8 = alloc(f->s1, 8), S16 = alloc(f->s1, 16);
+    const Trnsci__V1__BufferRef br = TRNSCI__V1__BUFFER_REF__INIT;
+    Trnsci__V1__BufferRef ap = br, bp = br;
+    blas1_msg q;
+    blas1_init(&q, B1(AXPY), C_32F, 4, 1, 1);
+    q.x.buffer_id = q.y.buffer_id = X;
+    q.b.alpha_ptr = &ap;
+    q.b.beta_ptr = &bp;
+    ap.buffer_id = S8; /* a C_32F alpha: 8 bytes exactly */
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_ptr_equal(f->desc.u.blas1.alpha_ptr, data_of(f->s1, S8));
+    assert_null(f->desc.u.blas1.beta_ptr);
+    trn_op_refs_release(&f->refs);
+    ap.offset = 4; /* 4 bytes left */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: alpha");
+    assert_int_equal(extra_refs(f->s1, X), 0);
+    q.b.n = 0; /* nothing to do: the scalar is not read */
+    expect_ok(f, f->s1, &q.op, 0);
+    /* Z rot: c is 8 bytes; s 16, or 8 with real_scalar. */
+    blas1_init(&q, B1(ROT), C_64F, 2, 1, 1);
+    q.x.buffer_id = q.y.buffer_id = X;
+    q.b.alpha_ptr = &ap;
+    q.b.beta_ptr = &bp;
+    ap.offset = 0;
+    bp.buffer_id = S8;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rot: s");
+    q.b.real_scalar = 1;
+    expect_ok(f, f->s1, &q.op, 4);
+    trn_op_refs_release(&f->refs);
+    q.b.real_scalar = 0;
+    bp.buffer_id = S16;
+    expect_ok(f, f->s1, &q.op, 4);
+    assert_ptr_equal(f->desc.u.blas1.beta_ptr, data_of(f->s1, S16));
+    trn_op_refs_release(&f->refs);
+    bp.offset = 4; /* misaligned for Z */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rot: s");
+    assert_int_equal(extra_refs(f->s1, S8), 0);
+}
+
 int main(void) {
     trn_log_set_level(TRN_LOG_WARN);
     const struct CMUnitTest tests[] = {
@@ -1802,6 +1846,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_blas1_axpy_extents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_reductions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_args, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas1_device_scalars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dgemm_tn_one_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cgemm_ct_offsets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zgemm_alpha_imaginary, setup, teardown),
