@@ -19,7 +19,8 @@
 struct trnblasContext {
     trnsciStream_t stream;
     trnblasPointerMode_t mode;
-    void *scratch; /* device buffer for host-mode results, or NULL */
+    void *scratch;        /* device buffer for host-mode results, or NULL */
+    uint64_t scratch_gen; /* the session it belongs to (trn_client.generation) */
 };
 
 /* Bytes of the scratch buffer: the largest result (a double complex). */
@@ -57,8 +58,11 @@ trnblasStatus_t trnblasCreate(trnblasHandle_t *handle) {
 trnblasStatus_t trnblasDestroy(trnblasHandle_t handle) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
-    if (handle->scratch)
-        (void)trnsciFree(handle->scratch); /* fails harmlessly after a device reset */
+    /* The scratch buffer belongs to the session it was allocated in: after a
+     * device reset its pointer may name another buffer, so it is left alone. */
+    const trn_client *c = trn_client_peek();
+    if (handle->scratch && c && c->generation == handle->scratch_gen)
+        (void)trnsciFree(handle->scratch);
     free(handle);
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
@@ -356,9 +360,13 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
         return status_of(e);
     const int host_result = g->result_bytes && handle->mode == TRNBLAS_POINTER_MODE_HOST;
     if (g->result_bytes) {
-        if (host_result && !handle->scratch &&
-            (e = trnsciMalloc(&handle->scratch, SCRATCH_BYTES)) != trnsciSuccess)
-            return status_of(e);
+        if (host_result && handle->scratch && handle->scratch_gen != c->generation)
+            handle->scratch = NULL; /* its session ended (device reset) */
+        if (host_result && !handle->scratch) {
+            if ((e = trnsciMalloc(&handle->scratch, SCRATCH_BYTES)) != trnsciSuccess)
+                return status_of(e);
+            handle->scratch_gen = c->generation;
+        }
         snprintf(what, sizeof(what), "%s: result", g->name);
         if ((e = trn_client_resolve(c, host_result ? handle->scratch : g->result, what, &r)))
             return status_of(e);

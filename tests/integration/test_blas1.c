@@ -42,12 +42,14 @@
 
 #include <cmocka.h>
 #include <float.h>
+#include <limits.h>
 
 #include "harness.h"
 #include "trnsci/trnblas.h"
 #include "typed.h"
 
 static th_daemon daemon_under_test;
+static const char *current_addr; /* the group's address, for reconnecting */
 
 static long double unit_roundoff(ty t) {
     return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
@@ -725,6 +727,29 @@ static void test_device_scalars(void **state) {
     device_scalars(TY_Z);
 }
 
+/* A handle outlives a device reset: host-mode results then go through a new
+ * scratch buffer of the new session (the old one's pointer is stale). */
+static void test_handle_across_reset(void **state) {
+    (void)state;
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const double v[3] = {1, 2, 2};
+    for (int round = 0; round < 2; round++) {
+        double *d, r = -1;
+        assert_int_equal(trnsciMalloc((void **)&d, sizeof(v)), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(d, v, sizeof(v), trnsciMemcpyHostToDevice), trnsciSuccess);
+        assert_int_equal(trnblasDnrm2(h, 3, d, 1, &r), TRNBLAS_STATUS_SUCCESS);
+        assert_true(fabs(r - 3.0) <= 4 * DBL_EPSILON * 3.0);
+        if (round == 0) {
+            assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+            assert_int_equal(trnsciInit(current_addr), trnsciSuccess);
+        } else {
+            assert_int_equal(trnsciFree(d), trnsciSuccess);
+        }
+    }
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+}
+
 /* Bad input: each call returns the documented status with a message naming
  * the argument, and the daemon stays up. */
 static void test_bad_input(void **state) {
@@ -770,6 +795,16 @@ static void test_bad_input(void **state) {
     assert_non_null(strstr(trnsciGetLastErrorMessage(), "axpy: x"));
     assert_int_equal(trnblasSdot(h, 8, x, 1, x + 9, 1, &r), TRNBLAS_STATUS_INVALID_VALUE);
     assert_non_null(strstr(trnsciGetLastErrorMessage(), "dot: y"));
+    /* A freed device pointer. */
+    float *gone;
+    assert_int_equal(trnsciMalloc((void **)&gone, 64), trnsciSuccess);
+    assert_int_equal(trnsciFree(gone), trnsciSuccess);
+    assert_int_equal(trnblasSasum(h, 2, gone, 1, &r), TRNBLAS_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "asum: x"));
+    /* Overflowing extents are refused, not wrapped: INT_MAX elements at
+     * increment INT_MAX. */
+    assert_int_equal(trnblasScopy(h, INT_MAX, x, INT_MAX, x, 1), TRNBLAS_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "copy: x"));
     /* A host pointer as a vector. */
     float host[4] = {0};
     assert_int_equal(trnblasScopy(h, 4, host, 1, x, 1), TRNBLAS_STATUS_INVALID_VALUE);
@@ -790,12 +825,14 @@ static void test_bad_input(void **state) {
 
 static int connect_unix(void **state) {
     (void)state;
-    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
+    current_addr = daemon_under_test.unix_addr;
+    return trnsciInit(current_addr) == trnsciSuccess ? 0 : -1;
 }
 
 static int connect_tcp(void **state) {
     (void)state;
-    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
+    current_addr = daemon_under_test.tcp_addr;
+    return trnsciInit(current_addr) == trnsciSuccess ? 0 : -1;
 }
 
 static int disconnect(void **state) {
@@ -817,6 +854,7 @@ int main(void) {
         cmocka_unit_test(test_ties_and_streams),
         cmocka_unit_test(test_complex_dot_at_buffer_edges),
         cmocka_unit_test(test_device_scalars),
+        cmocka_unit_test(test_handle_across_reset),
         cmocka_unit_test(test_bad_input),
     };
     int failed =
