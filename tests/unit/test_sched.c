@@ -1091,6 +1091,17 @@ static void test_shard_policy(void **state) {
     memset(&d, 0, sizeof(d));
     d.kind = (trn_op_kind)99;
     assert_int_equal(trn_sched_shard_count(&d, 4), 1);
+
+    /* BLAS Level 1 is one shard whatever its size (reductions stay bitwise
+     * reproducible for any core count). */
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_BLAS1;
+    d.u.blas1.fn = TRN_BLAS1_DOT;
+    d.u.blas1.type = TRN_DTYPE_C64F;
+    d.u.blas1.n = INT32_MAX;
+    assert_int_equal(trn_sched_shard_count(&d, 8), 1);
+    d.u.blas1.fn = TRN_BLAS1_AXPY;
+    assert_int_equal(trn_sched_shard_count(&d, 8), 1);
 }
 
 /* Rule: through the scheduler, a big GEMM, memset or non-overlapping copy
