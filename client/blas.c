@@ -13,20 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "client/client.h"
-#include "trnsci/trnblas.h"
+#include "client/blas_internal.h"
 
-struct trnblasContext {
-    trnsciStream_t stream;
-    trnblasPointerMode_t mode;
-    void *scratch;        /* device buffer for host-mode results, or NULL */
-    uint64_t scratch_gen; /* the session it belongs to (trn_client.generation) */
-};
-
-/* Bytes of the scratch buffer: the largest result (a double complex). */
-#define SCRATCH_BYTES 16
-
-static trnblasStatus_t status_of(trnsciError_t e) {
+trnblasStatus_t trn_blas_status(trnsciError_t e) {
     switch (e) {
     case trnsciSuccess: return TRNBLAS_STATUS_SUCCESS;
     case trnsciErrorInvalidValue: return TRNBLAS_STATUS_INVALID_VALUE;
@@ -43,13 +32,14 @@ static trnblasStatus_t status_of(trnsciError_t e) {
 
 trnblasStatus_t trnblasCreate(trnblasHandle_t *handle) {
     if (!handle)
-        return status_of(trn_fail(trnsciErrorInvalidValue, "trnblasCreate: handle is NULL"));
+        return trn_blas_status(trn_fail(trnsciErrorInvalidValue, "trnblasCreate: handle is NULL"));
     trnsciError_t e;
     if (!trn_client_get(&e))
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     trnblasHandle_t h = calloc(1, sizeof(*h));
     if (!h)
-        return status_of(trn_fail(trnsciErrorMemoryAllocation, "trnblasCreate: out of memory"));
+        return trn_blas_status(
+            trn_fail(trnsciErrorMemoryAllocation, "trnblasCreate: out of memory"));
     *handle = h;
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
@@ -90,9 +80,9 @@ trnblasStatus_t trnblasSetPointerMode(trnblasHandle_t handle, trnblasPointerMode
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (mode != TRNBLAS_POINTER_MODE_HOST && mode != TRNBLAS_POINTER_MODE_DEVICE)
-        return status_of(trn_fail(trnsciErrorInvalidValue,
-                                  "trnblasSetPointerMode: mode %d is not HOST (0) or DEVICE (1)",
-                                  (int)mode));
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue,
+                     "trnblasSetPointerMode: mode %d is not HOST (0) or DEVICE (1)", (int)mode));
     handle->mode = mode;
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
@@ -102,7 +92,8 @@ trnblasStatus_t trnblasGetPointerMode(trnblasHandle_t handle, trnblasPointerMode
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (!mode)
-        return status_of(trn_fail(trnsciErrorInvalidValue, "trnblasGetPointerMode: mode is NULL"));
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "trnblasGetPointerMode: mode is NULL"));
     *mode = handle->mode;
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
@@ -174,7 +165,7 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_args *g) {
     if ((e = trn_client_resolve(c, g->a, "gemm: A", &a)) ||
         (e = trn_client_resolve(c, g->b, "gemm: B", &b)) ||
         (e = trn_client_resolve(c, g->c, "gemm: C", &cref)))
-        return status_of(e);
+        return trn_blas_status(e);
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
     alpha.re = g->alpha_re;
     alpha.im = g->alpha_im;
@@ -201,7 +192,7 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_args *g) {
     e = trn_client_submit(c, handle->stream, &op);
     if (e == trnsciSuccess)
         trn_ok();
-    return status_of(e);
+    return trn_blas_status(e);
 }
 
 /* GEMM reads alpha and beta on the host only: device pointer mode is not
@@ -209,11 +200,12 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_args *g) {
 #define NULL_SCALARS(alpha, beta)                                                                  \
     do {                                                                                           \
         if (handle && handle->mode == TRNBLAS_POINTER_MODE_DEVICE)                                 \
-            return status_of(trn_fail(trnsciErrorNotSupported,                                     \
-                                      "gemm: alpha and beta in device pointer mode are not "       \
-                                      "supported"));                                               \
+            return trn_blas_status(trn_fail(trnsciErrorNotSupported,                               \
+                                            "gemm: alpha and beta in device pointer mode are not " \
+                                            "supported"));                                         \
         if (!(alpha) || !(beta))                                                                   \
-            return status_of(trn_fail(trnsciErrorInvalidValue, "gemm: alpha or beta is NULL"));    \
+            return trn_blas_status(                                                                \
+                trn_fail(trnsciErrorInvalidValue, "gemm: alpha or beta is NULL"));                 \
     } while (0)
 
 trnblasStatus_t trnblasSgemm(trnblasHandle_t handle, trnblasOperation_t transa,
@@ -338,7 +330,7 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (g->result_bytes && !g->result)
-        return status_of(trn_fail(trnsciErrorInvalidValue, "%s: result is NULL", g->name));
+        return trn_blas_status(trn_fail(trnsciErrorInvalidValue, "%s: result is NULL", g->name));
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
     if (!c)
@@ -347,29 +339,29 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     Trnsci__V1__BufferRef x, y, r = TRNSCI__V1__BUFFER_REF__INIT;
     snprintf(what, sizeof(what), "%s: x", g->name);
     if ((e = trn_client_resolve(c, g->x, what, &x)))
-        return status_of(e);
+        return trn_blas_status(e);
     snprintf(what, sizeof(what), "%s: y", g->name);
     if ((e = trn_client_resolve(c, g->y, what, &y)))
-        return status_of(e);
+        return trn_blas_status(e);
     Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
     snprintf(what, sizeof(what), "%s: %s", g->name, g->fn == FN(ROT) ? "c" : "alpha");
     if (g->alpha_dev && (e = trn_client_resolve(c, g->alpha_dev, what, &ap)))
-        return status_of(e);
+        return trn_blas_status(e);
     snprintf(what, sizeof(what), "%s: s", g->name);
     if (g->beta_dev && (e = trn_client_resolve(c, g->beta_dev, what, &bp)))
-        return status_of(e);
+        return trn_blas_status(e);
     const int host_result = g->result_bytes && handle->mode == TRNBLAS_POINTER_MODE_HOST;
     if (g->result_bytes) {
         if (host_result && handle->scratch && handle->scratch_gen != c->generation)
             handle->scratch = NULL; /* its session ended (device reset) */
         if (host_result && !handle->scratch) {
             if ((e = trnsciMalloc(&handle->scratch, SCRATCH_BYTES)) != trnsciSuccess)
-                return status_of(e);
+                return trn_blas_status(e);
             handle->scratch_gen = c->generation;
         }
         snprintf(what, sizeof(what), "%s: result", g->name);
         if ((e = trn_client_resolve(c, host_result ? handle->scratch : g->result, what, &r)))
-            return status_of(e);
+            return trn_blas_status(e);
     }
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
     alpha.re = g->a_re;
@@ -402,7 +394,7 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     }
     if (e == trnsciSuccess)
         trn_ok();
-    return status_of(e);
+    return trn_blas_status(e);
 }
 
 /* Scalar inputs: host values read now (host pointer mode), or device
@@ -412,27 +404,10 @@ static trnblasStatus_t scalar_check(trnblasHandle_t handle, const char *name, co
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (!a || !b)
-        return status_of(trn_fail(trnsciErrorInvalidValue, "%s: a scalar argument is NULL", name));
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "%s: a scalar argument is NULL", name));
     return TRNBLAS_STATUS_SUCCESS;
 }
-
-#define R32 TRNSCI__V1__DATA_TYPE__R_32F
-#define R64 TRNSCI__V1__DATA_TYPE__R_64F
-#define C32 TRNSCI__V1__DATA_TYPE__C_32F
-#define C64 TRNSCI__V1__DATA_TYPE__C_64F
-
-/* Real and imaginary parts of a scalar of each type. */
-/* Whether scalar pointers are device pointers (never dereferenced here). */
-#define DEV (handle->mode == TRNBLAS_POINTER_MODE_DEVICE)
-
-#define RE_S(p) ((double)*(p))
-#define IM_S(p) 0.0
-#define RE_D(p) (*(p))
-#define IM_D(p) 0.0
-#define RE_C(p) ((double)(p)->x)
-#define IM_C(p) ((double)(p)->y)
-#define RE_Z(p) ((p)->x)
-#define IM_Z(p) ((p)->y)
 
 #define AXPY(T, TY, DT)                                                                            \
     trnblasStatus_t trnblas##T##axpy(trnblasHandle_t handle, int n, const TY *alpha, const TY *x,  \

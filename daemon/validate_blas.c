@@ -7,10 +7,11 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "daemon/checked.h"
-#include "daemon/validate.h"
+#include "daemon/validate_blas.h"
 
-static int dtype_of(Trnsci__V1__DataType t, trn_dtype *out) {
+#include "daemon/checked.h"
+
+int trn_vblas_dtype(Trnsci__V1__DataType t, trn_dtype *out) {
     switch (t) {
     case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return 0;
     case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return 0;
@@ -20,7 +21,7 @@ static int dtype_of(Trnsci__V1__DataType t, trn_dtype *out) {
     }
 }
 
-static int trans_of(Trnsci__V1__Operation op, trn_trans *out) {
+int trn_vblas_trans(Trnsci__V1__Operation op, trn_trans *out) {
     switch (op) {
     case TRNSCI__V1__OPERATION__OP_N: *out = TRN_TRANS_N; return 0;
     case TRNSCI__V1__OPERATION__OP_T: *out = TRN_TRANS_T; return 0;
@@ -29,21 +30,20 @@ static int trans_of(Trnsci__V1__Operation op, trn_trans *out) {
     }
 }
 
-static int check_dim(const char *name, int64_t v, int *out, char *err, size_t errlen) {
+int trn_vblas_dim(const char *fn, const char *name, int64_t v, int *out, char *err, size_t errlen) {
     if (v < 0 || v > INT_MAX) {
-        snprintf(err, errlen, "gemm: %s=%lld is outside 0..%d", name, (long long)v, INT_MAX);
+        snprintf(err, errlen, "%s: %s=%lld is outside 0..%d", fn, name, (long long)v, INT_MAX);
         return -1;
     }
     *out = (int)v;
     return 0;
 }
 
-/* ld must be >= max(1, rows) and fit in int. */
-static int check_ld(const char *name, int64_t ld, int rows, const char *rows_expr, int *out,
-                    char *err, size_t errlen) {
+int trn_vblas_ld(const char *fn, const char *name, int64_t ld, int rows, const char *rows_expr,
+                 int *out, char *err, size_t errlen) {
     const int64_t need = rows > 1 ? rows : 1;
     if (ld < need || ld > INT_MAX) {
-        snprintf(err, errlen, "gemm: %s=%lld must be >= max(1, %s) = %lld and <= %d", name,
+        snprintf(err, errlen, "%s: %s=%lld must be >= max(1, %s) = %lld and <= %d", fn, name,
                  (long long)ld, rows_expr, (long long)need, INT_MAX);
         return -1;
     }
@@ -51,7 +51,7 @@ static int check_ld(const char *name, int64_t ld, int rows, const char *rows_exp
     return 0;
 }
 
-static trn_scalar scalar_of(const Trnsci__V1__Scalar *s) {
+trn_scalar trn_vblas_scalar(const Trnsci__V1__Scalar *s) {
     trn_scalar v = {0.0, 0.0};
     if (s) {
         v.re = s->re;
@@ -62,18 +62,19 @@ static trn_scalar scalar_of(const Trnsci__V1__Scalar *s) {
 
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen) {
-    if (dtype_of(g->type, &out->type)) {
+    if (trn_vblas_dtype(g->type, &out->type)) {
         snprintf(err, errlen, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F",
                  (int)g->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trans_of(g->transa, &out->transa) || trans_of(g->transb, &out->transb)) {
+    if (trn_vblas_trans(g->transa, &out->transa) || trn_vblas_trans(g->transb, &out->transb)) {
         snprintf(err, errlen, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C",
                  (int)g->transa, (int)g->transb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (check_dim("m", g->m, &out->m, err, errlen) || check_dim("n", g->n, &out->n, err, errlen) ||
-        check_dim("k", g->k, &out->k, err, errlen))
+    if (trn_vblas_dim("gemm", "m", g->m, &out->m, err, errlen) ||
+        trn_vblas_dim("gemm", "n", g->n, &out->n, err, errlen) ||
+        trn_vblas_dim("gemm", "k", g->k, &out->k, err, errlen))
         return TRN_WIRE_INVALID_ARGUMENT;
 
     /* Stored shapes: A is rows_a × cols_a, B is rows_b × cols_b. */
@@ -81,13 +82,13 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
     const int b_n = out->transb == TRN_TRANS_N;
     const int rows_a = a_n ? out->m : out->k, cols_a = a_n ? out->k : out->m;
     const int rows_b = b_n ? out->k : out->n, cols_b = b_n ? out->n : out->k;
-    if (check_ld("lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda, err, errlen) ||
-        check_ld("ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb, err, errlen) ||
-        check_ld("ldc", g->ldc, out->m, "m", &out->ldc, err, errlen))
+    if (trn_vblas_ld("gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda, err, errlen) ||
+        trn_vblas_ld("gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb, err, errlen) ||
+        trn_vblas_ld("gemm", "ldc", g->ldc, out->m, "m", &out->ldc, err, errlen))
         return TRN_WIRE_INVALID_ARGUMENT;
 
-    out->alpha = scalar_of(g->alpha);
-    out->beta = scalar_of(g->beta);
+    out->alpha = trn_vblas_scalar(g->alpha);
+    out->beta = trn_vblas_scalar(g->beta);
     const uint64_t es = trn_dtype_size(out->type);
 
     /* A and B are read only when there is a product to form (BLAS: "when
@@ -147,9 +148,7 @@ static int blas1_fn_of(Trnsci__V1__Blas1Function f, trn_blas1_fn *out) {
     return 0;
 }
 
-/* An int argument that travelled as int64. */
-static int check_int(const char *fn, const char *name, int64_t v, int *out, char *err,
-                     size_t errlen) {
+int trn_vblas_int(const char *fn, const char *name, int64_t v, int *out, char *err, size_t errlen) {
     if (v < INT_MIN || v > INT_MAX) {
         snprintf(err, errlen, "%s: %s=%lld is outside %d..%d", fn, name, (long long)v, INT_MIN,
                  INT_MAX);
@@ -159,8 +158,7 @@ static int check_int(const char *fn, const char *name, int64_t v, int *out, char
     return 0;
 }
 
-/* Bytes of a vector of n >= 1 elements with increment inc: (|inc|(n-1)+1)es. */
-static int vec_bytes(int n, int inc, uint64_t es, uint64_t *out) {
+int trn_vblas_vec_bytes(int n, int inc, uint64_t es, uint64_t *out) {
     const uint64_t a = inc < 0 ? (uint64_t)(-(int64_t)inc) : (uint64_t)inc;
     uint64_t t;
     if (ck_mul(a, (uint64_t)n - 1, &t) || ck_add(t, 1, &t) || ck_mul(t, es, &t))
@@ -176,7 +174,7 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const char *fn = blas1_name(out->fn);
-    if (dtype_of(b->type, &out->type)) {
+    if (trn_vblas_dtype(b->type, &out->type)) {
         snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn,
                  (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -191,13 +189,13 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     int n;
-    if (check_int(fn, "n", b->n, &n, err, errlen) ||
-        check_int(fn, "incx", b->incx, &out->incx, err, errlen) ||
-        check_int(fn, "incy", b->incy, &out->incy, err, errlen))
+    if (trn_vblas_int(fn, "n", b->n, &n, err, errlen) ||
+        trn_vblas_int(fn, "incx", b->incx, &out->incx, err, errlen) ||
+        trn_vblas_int(fn, "incy", b->incy, &out->incy, err, errlen))
         return TRN_WIRE_INVALID_ARGUMENT;
     out->real_scalar = b->real_scalar ? 1 : 0;
-    out->alpha = scalar_of(b->alpha);
-    out->beta = scalar_of(b->beta);
+    out->alpha = trn_vblas_scalar(b->alpha);
+    out->beta = trn_vblas_scalar(b->beta);
 
     const int uses_y = out->fn == TRN_BLAS1_AXPY || out->fn == TRN_BLAS1_COPY ||
                        out->fn == TRN_BLAS1_SWAP || out->fn == TRN_BLAS1_DOT ||
@@ -213,12 +211,12 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
     const uint64_t es = trn_dtype_size(out->type);
     const uint64_t comp = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
     uint64_t x_bytes = 0, y_bytes = 0;
-    if (n > 0 && vec_bytes(n, out->incx, es, &x_bytes)) {
+    if (n > 0 && trn_vblas_vec_bytes(n, out->incx, es, &x_bytes)) {
         snprintf(err, errlen, "%s: the extent of x (n=%d, incx=%d) overflows 64 bits", fn, n,
                  out->incx);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (n > 0 && uses_y && vec_bytes(n, out->incy, es, &y_bytes)) {
+    if (n > 0 && uses_y && trn_vblas_vec_bytes(n, out->incy, es, &y_bytes)) {
         snprintf(err, errlen, "%s: the extent of y (n=%d, incy=%d) overflows 64 bits", fn, n,
                  out->incy);
         return TRN_WIRE_INVALID_ARGUMENT;
