@@ -1,5 +1,6 @@
 /*
- * blas.c — trnblas: handles, Level 1 and the GEMM family. Each routine
+ * blas.c — trnblas: handles, math mode, and Level 1 (the GEMM family is in
+ * blas_gemm.c). Each routine
  * resolves its device pointers, encodes the op and queues it on the handle's
  * stream; the daemon validates shapes and extents (validate_blas.c) and its
  * message for a rejected call is available from trnsciGetLastErrorMessage.
@@ -99,6 +100,56 @@ trnblasStatus_t trnblasGetPointerMode(trnblasHandle_t handle, trnblasPointerMode
     return TRNBLAS_STATUS_SUCCESS;
 }
 
+/* The modes and flags trnblasMath_t defines. */
+#define MATH_MODES 0x7u
+#define MATH_FLAGS                                                                                 \
+    (TRNBLAS_FP64_EMULATED_FIXEDPOINT_MATH | TRNBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION |   \
+     TRNBLAS_COMPENSATED_REDUCTION_MATH | TRNBLAS_STOCHASTIC_ROUNDING_MATH)
+
+trnblasStatus_t trnblasSetMathMode(trnblasHandle_t handle, trnblasMath_t mode) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    const unsigned m = (unsigned)mode;
+    if ((m & ~(MATH_MODES | MATH_FLAGS)) || (m & MATH_MODES) > TRNBLAS_FP32_EMULATED_BF16X9_MATH)
+        return trn_blas_status(trn_fail(trnsciErrorInvalidValue,
+                                        "trnblasSetMathMode: 0x%x is not a math mode (0..4) "
+                                        "OR'ed with flags 0x8, 0x10, 0x100 and 0x200",
+                                        m));
+    handle->math = mode;
+    trn_ok();
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnblasStatus_t trnblasGetMathMode(trnblasHandle_t handle, trnblasMath_t *mode) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "trnblasGetMathMode: mode is NULL"));
+    *mode = handle->math;
+    trn_ok();
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnblasStatus_t trnblasSetStochasticRoundingSeed(trnblasHandle_t handle, unsigned long long seed) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    handle->sr_seed = seed;
+    trn_ok();
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnblasStatus_t trnblasGetStochasticRoundingSeed(trnblasHandle_t handle, unsigned long long *seed) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (!seed)
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "trnblasGetStochasticRoundingSeed: seed is NULL"));
+    *seed = handle->sr_seed;
+    trn_ok();
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
 trnblasStatus_t trnblasGetVersion(trnblasHandle_t handle, int *version) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
@@ -140,170 +191,6 @@ const char *trnblasGetStatusString(trnblasStatus_t status) {
     case TRNBLAS_STATUS_LICENSE_ERROR: return "error detected trying to check the license";
     }
     return "unknown status";
-}
-
-/* ---- GEMM ---------------------------------------------------------------- */
-
-typedef struct gemm_args {
-    Trnsci__V1__DataType type;
-    trnblasOperation_t transa, transb;
-    int m, n, k;
-    double alpha_re, alpha_im, beta_re, beta_im;
-    const void *a, *b;
-    void *c;
-    int lda, ldb, ldc;
-} gemm_args;
-
-static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_args *g) {
-    if (!handle)
-        return TRNBLAS_STATUS_NOT_INITIALIZED;
-    trnsciError_t e;
-    trn_client *c = trn_client_get(&e);
-    if (!c)
-        return TRNBLAS_STATUS_NOT_INITIALIZED;
-    Trnsci__V1__BufferRef a, b, cref;
-    if ((e = trn_client_resolve(c, g->a, "gemm: A", &a)) ||
-        (e = trn_client_resolve(c, g->b, "gemm: B", &b)) ||
-        (e = trn_client_resolve(c, g->c, "gemm: C", &cref)))
-        return trn_blas_status(e);
-    Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
-    alpha.re = g->alpha_re;
-    alpha.im = g->alpha_im;
-    beta.re = g->beta_re;
-    beta.im = g->beta_im;
-    Trnsci__V1__GemmOp gemm = TRNSCI__V1__GEMM_OP__INIT;
-    gemm.type = g->type;
-    gemm.transa = (Trnsci__V1__Operation)g->transa;
-    gemm.transb = (Trnsci__V1__Operation)g->transb;
-    gemm.m = g->m;
-    gemm.n = g->n;
-    gemm.k = g->k;
-    gemm.alpha = &alpha;
-    gemm.a = &a;
-    gemm.lda = g->lda;
-    gemm.b = &b;
-    gemm.ldb = g->ldb;
-    gemm.beta = &beta;
-    gemm.c = &cref;
-    gemm.ldc = g->ldc;
-    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-    op.kind_case = TRNSCI__V1__OP__KIND_GEMM;
-    op.gemm = &gemm;
-    e = trn_client_submit(c, handle->stream, &op);
-    if (e == trnsciSuccess)
-        trn_ok();
-    return trn_blas_status(e);
-}
-
-/* GEMM reads alpha and beta on the host only: device pointer mode is not
- * supported for it yet (Level 1 supports it). */
-#define NULL_SCALARS(alpha, beta)                                                                  \
-    do {                                                                                           \
-        if (handle && handle->mode == TRNBLAS_POINTER_MODE_DEVICE)                                 \
-            return trn_blas_status(trn_fail(trnsciErrorNotSupported,                               \
-                                            "gemm: alpha and beta in device pointer mode are not " \
-                                            "supported"));                                         \
-        if (!(alpha) || !(beta))                                                                   \
-            return trn_blas_status(                                                                \
-                trn_fail(trnsciErrorInvalidValue, "gemm: alpha or beta is NULL"));                 \
-    } while (0)
-
-trnblasStatus_t trnblasSgemm(trnblasHandle_t handle, trnblasOperation_t transa,
-                             trnblasOperation_t transb, int m, int n, int k, const float *alpha,
-                             const float *A, int lda, const float *B, int ldb, const float *beta,
-                             float *C, int ldc) {
-    NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__R_32F,
-                         transa,
-                         transb,
-                         m,
-                         n,
-                         k,
-                         *alpha,
-                         0,
-                         *beta,
-                         0,
-                         A,
-                         B,
-                         C,
-                         lda,
-                         ldb,
-                         ldc};
-    return gemm_submit(handle, &g);
-}
-
-trnblasStatus_t trnblasDgemm(trnblasHandle_t handle, trnblasOperation_t transa,
-                             trnblasOperation_t transb, int m, int n, int k, const double *alpha,
-                             const double *A, int lda, const double *B, int ldb, const double *beta,
-                             double *C, int ldc) {
-    NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__R_64F,
-                         transa,
-                         transb,
-                         m,
-                         n,
-                         k,
-                         *alpha,
-                         0,
-                         *beta,
-                         0,
-                         A,
-                         B,
-                         C,
-                         lda,
-                         ldb,
-                         ldc};
-    return gemm_submit(handle, &g);
-}
-
-trnblasStatus_t trnblasCgemm(trnblasHandle_t handle, trnblasOperation_t transa,
-                             trnblasOperation_t transb, int m, int n, int k,
-                             const trnComplex *alpha, const trnComplex *A, int lda,
-                             const trnComplex *B, int ldb, const trnComplex *beta, trnComplex *C,
-                             int ldc) {
-    NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__C_32F,
-                         transa,
-                         transb,
-                         m,
-                         n,
-                         k,
-                         alpha->x,
-                         alpha->y,
-                         beta->x,
-                         beta->y,
-                         A,
-                         B,
-                         C,
-                         lda,
-                         ldb,
-                         ldc};
-    return gemm_submit(handle, &g);
-}
-
-trnblasStatus_t trnblasZgemm(trnblasHandle_t handle, trnblasOperation_t transa,
-                             trnblasOperation_t transb, int m, int n, int k,
-                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
-                             const trnDoubleComplex *B, int ldb, const trnDoubleComplex *beta,
-                             trnDoubleComplex *C, int ldc) {
-    NULL_SCALARS(alpha, beta);
-    const gemm_args g = {TRNSCI__V1__DATA_TYPE__C_64F,
-                         transa,
-                         transb,
-                         m,
-                         n,
-                         k,
-                         alpha->x,
-                         alpha->y,
-                         beta->x,
-                         beta->y,
-                         A,
-                         B,
-                         C,
-                         lda,
-                         ldb,
-                         ldc};
-    return gemm_submit(handle, &g);
 }
 
 /* ---- Level 1 ------------------------------------------------------------- */
@@ -381,6 +268,7 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     b.result = &r;
     b.real_scalar = g->real_scalar ? 1 : 0;
     b.alpha_ptr = &ap;
+    b.compensated = (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) != 0;
     b.beta_ptr = &bp;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_BLAS1;

@@ -5,6 +5,7 @@
 #include "daemon/validate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "daemon/checked.h"
 
@@ -12,6 +13,13 @@ void trn_op_refs_release(trn_op_refs *refs) {
     for (int i = 0; i < refs->n; i++)
         trn_buffer_unref(refs->buf[i]);
     refs->n = 0;
+    for (int i = 0; i < refs->nmore; i++)
+        trn_buffer_unref(refs->more[i]);
+    free(refs->more);
+    refs->more = NULL;
+    refs->nmore = refs->cap_more = 0;
+    free(refs->owned);
+    refs->owned = NULL;
     if (refs->plan)
         trn_plan_entry_release(refs->plan);
     refs->plan = NULL;
@@ -30,9 +38,19 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
                  (unsigned long long)bytes);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (refs->n == TRN_OP_MAX_BUFFERS) {
+    if (refs->n == TRN_OP_MAX_BUFFERS && !refs->allow_more) {
         snprintf(err, errlen, "%s: too many buffer arguments", what);
         return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (refs->n == TRN_OP_MAX_BUFFERS && refs->nmore == refs->cap_more) {
+        const int cap = refs->cap_more ? 2 * refs->cap_more : 64;
+        trn_buffer **more = realloc(refs->more, (size_t)cap * sizeof(*more));
+        if (!more) {
+            snprintf(err, errlen, "%s: daemon out of memory", what);
+            return TRN_WIRE_RESOURCE_EXHAUSTED;
+        }
+        refs->more = more;
+        refs->cap_more = cap;
     }
     trn_buffer *b = trn_session_buffer_get(s, id);
     if (!b) {
@@ -57,7 +75,10 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
         trn_buffer_unref(b);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    refs->buf[refs->n++] = b;
+    if (refs->n < TRN_OP_MAX_BUFFERS)
+        refs->buf[refs->n++] = b;
+    else
+        refs->more[refs->nmore++] = b;
     *out = (char *)b->data + off;
     return TRN_WIRE_OK;
 }
@@ -97,8 +118,7 @@ static trn_wire_code validate_copy(trn_session *s, const Trnsci__V1__CopyOp *c, 
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
                               trn_op_refs *refs, char *err, size_t errlen) {
     trn_wire_code rc;
-    refs->n = 0;
-    refs->plan = NULL;
+    *refs = (trn_op_refs){.n = 0};
     if (!op) {
         snprintf(err, errlen, "Submit: no op given");
         return TRN_WIRE_INVALID_ARGUMENT;

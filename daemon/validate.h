@@ -20,6 +20,14 @@
 typedef struct trn_op_refs {
     trn_buffer *buf[TRN_OP_MAX_BUFFERS];
     int n;
+    /* An op that names more than TRN_OP_MAX_BUFFERS regions (pointer-array
+     * batches) sets allow_more before resolving them; the references past
+     * buf[] go here. */
+    int allow_more;
+    trn_buffer **more;
+    int nmore, cap_more;
+    /* Memory the descriptor points into (pointer arrays), freed on release. */
+    void *owned;
     trn_plan_entry *plan; /* the plan the op runs (a reference), or NULL */
     unsigned plan_part;   /* the part of it the op needs */
 } trn_op_refs;
@@ -32,7 +40,8 @@ void trn_op_refs_release(trn_op_refs *refs);
 
 /* Resolves ref to a pointer to `bytes` bytes of one of the session's buffers,
  * aligned to `align` bytes, and takes a reference into refs. `what` names the
- * argument in messages ("gemm: A"). bytes == 0 with buffer id 0 gives NULL. */
+ * argument in messages ("gemm: A"). bytes == 0 with buffer id 0 gives NULL.
+ * At most TRN_OP_MAX_BUFFERS regions per op unless refs->allow_more. */
 trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
                                   uint64_t align, const char *what, trn_op_refs *refs, void **out,
                                   char *err, size_t errlen);

@@ -1,8 +1,9 @@
 /*
- * validate_blas.c — argument rules of the trnblas ops, as cuBLAS states them
+ * validate_blas.c — argument rules of trnblas Level 1, as cuBLAS states them
  * (cublasStatus INVALID_VALUE cases), plus the memory-safety checks cuBLAS
- * leaves to the caller: every matrix must lie inside one of the session's
- * buffers.
+ * leaves to the caller: every vector must lie inside one of the session's
+ * buffers; and the argument checks every BLAS validator shares
+ * (validate_blas.h). The GEMM family is in validate_gemm.c.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -58,68 +59,6 @@ trn_scalar trn_vblas_scalar(const Trnsci__V1__Scalar *s) {
         v.im = s->im;
     }
     return v;
-}
-
-trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
-                                trn_op_refs *refs, char *err, size_t errlen) {
-    if (trn_vblas_dtype(g->type, &out->type)) {
-        snprintf(err, errlen, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F",
-                 (int)g->type);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    if (trn_vblas_trans(g->transa, &out->transa) || trn_vblas_trans(g->transb, &out->transb)) {
-        snprintf(err, errlen, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C",
-                 (int)g->transa, (int)g->transb);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    if (trn_vblas_dim("gemm", "m", g->m, &out->m, err, errlen) ||
-        trn_vblas_dim("gemm", "n", g->n, &out->n, err, errlen) ||
-        trn_vblas_dim("gemm", "k", g->k, &out->k, err, errlen))
-        return TRN_WIRE_INVALID_ARGUMENT;
-
-    /* Stored shapes: A is rows_a × cols_a, B is rows_b × cols_b. */
-    const int a_n = out->transa == TRN_TRANS_N;
-    const int b_n = out->transb == TRN_TRANS_N;
-    const int rows_a = a_n ? out->m : out->k, cols_a = a_n ? out->k : out->m;
-    const int rows_b = b_n ? out->k : out->n, cols_b = b_n ? out->n : out->k;
-    if (trn_vblas_ld("gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda, err, errlen) ||
-        trn_vblas_ld("gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb, err, errlen) ||
-        trn_vblas_ld("gemm", "ldc", g->ldc, out->m, "m", &out->ldc, err, errlen))
-        return TRN_WIRE_INVALID_ARGUMENT;
-
-    out->alpha = trn_vblas_scalar(g->alpha);
-    out->beta = trn_vblas_scalar(g->beta);
-    const uint64_t es = trn_dtype_size(out->type);
-
-    /* A and B are read only when there is a product to form (BLAS: "when
-     * alpha is zero A and B need not be set"); C whenever C is non-empty. */
-    const int reads_ab =
-        out->m > 0 && out->n > 0 && out->k > 0 && (out->alpha.re != 0.0 || out->alpha.im != 0.0);
-    uint64_t a_bytes = 0, b_bytes = 0, c_bytes;
-    if (reads_ab &&
-        (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es, &a_bytes) ||
-         ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es, &b_bytes))) {
-        snprintf(err, errlen, "gemm: the extent of A or B overflows 64 bits");
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    if (ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->n, (uint64_t)out->ldc, es, &c_bytes)) {
-        snprintf(err, errlen, "gemm: the extent of C overflows 64 bits");
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    /* The element alignment a kernel may assume: the real component size. */
-    const uint64_t align = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
-    void *a = NULL, *b = NULL;
-    trn_wire_code rc = TRN_WIRE_OK;
-    if (reads_ab) {
-        rc = trn_validate_region(s, g->a, a_bytes, align, "gemm: A", refs, &a, err, errlen);
-        if (rc == TRN_WIRE_OK)
-            rc = trn_validate_region(s, g->b, b_bytes, align, "gemm: B", refs, &b, err, errlen);
-    }
-    if (rc == TRN_WIRE_OK)
-        rc = trn_validate_region(s, g->c, c_bytes, align, "gemm: C", refs, &out->c, err, errlen);
-    out->a = a;
-    out->b = b;
-    return rc;
 }
 
 /* ---- Level 1 ------------------------------------------------------------- */
@@ -194,6 +133,7 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
         trn_vblas_int(fn, "incy", b->incy, &out->incy, err, errlen))
         return TRN_WIRE_INVALID_ARGUMENT;
     out->real_scalar = b->real_scalar ? 1 : 0;
+    out->compensated = b->compensated ? 1 : 0;
     out->alpha = trn_vblas_scalar(b->alpha);
     out->beta = trn_vblas_scalar(b->beta);
 

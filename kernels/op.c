@@ -11,9 +11,21 @@ double trn_op_cost(const trn_op_desc *op) {
     case TRN_OP_COPY: return 2.0 * (double)op->u.copy.bytes;
     case TRN_OP_GEMM: {
         const trn_gemm_desc *g = &op->u.gemm;
-        /* A complex multiply-add is four real multiply-adds. */
+        /* A complex multiply-add is four real multiply-adds. The precision
+         * modes count the FP32 GEMMs they run: the split bfloat16 modes 3
+         * and 9, emulated FP64 36 (kernels/cpu/gemm_ozaki.c: 8 digits, the
+         * 36 digit pairs with s + t <= 9). */
         const double per = (g->type == TRN_DTYPE_C32F || g->type == TRN_DTYPE_C64F) ? 8.0 : 2.0;
-        return per * (double)g->m * (double)g->n * (double)g->k + (double)g->m * (double)g->n;
+        double times = 1.0;
+        switch (g->compute) {
+        case TRN_COMPUTE_32F_BF16X3: times = 3.0; break;
+        case TRN_COMPUTE_32F_BF16X9: times = 9.0; break;
+        case TRN_COMPUTE_64F_EMULATED: times = 36.0; break;
+        default: break;
+        }
+        const double batch = g->batch > 1 ? (double)g->batch : 1.0;
+        return batch * (times * per * (double)g->m * (double)g->n * (double)g->k +
+                        (double)g->m * (double)g->n);
     }
     case TRN_OP_BLAS1: {
         /* Flops: a real multiply-add is 2, a complex one 8; copies and swaps

@@ -65,7 +65,27 @@ typedef struct trn_copy_desc {
     size_t bytes;
 } trn_copy_desc;
 
-/* Column-major C = alpha op(A) op(B) + beta C; dimensions fit in int. */
+/* What a GEMM's products are computed with (docs/numerics.md, "Precision
+ * modes"); the values are the wire's ComputeType. The 32F modes go with
+ * R32F/C32F data, the 64F ones with R64F/C64F. */
+typedef enum trn_compute {
+    TRN_COMPUTE_DEFAULT = 0,       /* the precision of the data type: 32F or 64F */
+    TRN_COMPUTE_32F = 1,           /* SGEMM/CGEMM */
+    TRN_COMPUTE_64F = 2,           /* DGEMM/ZGEMM */
+    TRN_COMPUTE_32F_FAST_16BF = 3, /* inputs rounded to bfloat16, FP32 accumulation */
+    TRN_COMPUTE_32F_FAST_TF32 = 4, /* inputs rounded to TF32 */
+    TRN_COMPUTE_32F_BF16X3 = 5,    /* hi + lo bfloat16 split, 3 products */
+    TRN_COMPUTE_32F_BF16X9 = 6,    /* three-way bfloat16 split, 9 products */
+    TRN_COMPUTE_64F_EMULATED = 7,  /* Ozaki splitting into exact FP32 products */
+    TRN_COMPUTE_32F_FAST_16F = 8,  /* inputs rounded to IEEE binary16 */
+} trn_compute;
+
+/* Column-major C = alpha op(A) op(B) + beta C for each of `batch` matrix
+ * triples; dimensions fit in int. Matrix i is at a + i*stride_a elements
+ * (strided batches; stride 0 reuses one matrix), or at a_list[i] when
+ * a_list is set (pointer-array batches; then a, b, c are unused). A and B
+ * (a, b, or every a_list/b_list entry) are NULL when not read (alpha = 0 or
+ * k = 0). The C matrices of a batch never overlap. */
 typedef struct trn_gemm_desc {
     trn_dtype type;
     trn_trans transa, transb;
@@ -77,6 +97,20 @@ typedef struct trn_gemm_desc {
     int ldb;
     void *c;
     int ldc;
+    trn_compute compute;
+    /* FAST_16BF / FAST_TF32: round the inputs stochastically, with random
+     * bits that are a function of seed and each element's place
+     * (docs/numerics.md, "Stochastic rounding"). */
+    int stochastic;
+    uint64_t seed;
+    /* Device pointer mode: alpha / beta (an element of type) are read from
+     * here when the op runs; NULL: the values above. */
+    const void *alpha_ptr, *beta_ptr;
+    size_t batch; /* 0 or 1: one GEMM */
+    size_t stride_a, stride_b, stride_c;
+    const void *const *a_list;
+    const void *const *b_list;
+    void *const *c_list;
 } trn_gemm_desc;
 
 /* BLAS Level 1 routines (one descriptor for all, like the wire's Blas1Op). */
@@ -117,6 +151,9 @@ typedef struct trn_blas1_desc {
     void *y;
     int incy;
     void *result;
+    /* DOT, DOTC, NRM2, ASUM: compensated accumulation (docs/numerics.md,
+     * "Compensated reductions"). */
+    int compensated;
 } trn_blas1_desc;
 
 /* Random numbers from the Philox4x32-10 stream (docs/numerics.md, "trnrand

@@ -300,9 +300,12 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     case TRN_OP_GEMM: {
         const trn_gemm_desc *g = &d->u.gemm;
         /* Without A and B (alpha = 0 or k = 0) the kernel only scales C. */
-        const double cost = (g->a && g->b) ? trn_op_cost(d) : (double)g->m * (double)g->n;
+        /* A batch splits by matrices and by column blocks of each. */
+        const double batch = g->batch > 1 ? (double)g->batch : 1.0;
+        const int reads = (g->a && g->b) || (g->a_list && g->b_list);
+        const double cost = reads ? trn_op_cost(d) : batch * (double)g->m * (double)g->n;
         const double by_cost = cost / TRN_SHARD_GEMM_MIN_FLOP;
-        const double by_cols = (double)g->n / TRN_SHARD_GEMM_MIN_COLS;
+        const double by_cols = batch * (double)g->n / TRN_SHARD_GEMM_MIN_COLS;
         by_size = by_cost < by_cols ? by_cost : by_cols;
         break;
     }

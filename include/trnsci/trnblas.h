@@ -4,7 +4,7 @@
  * Matrices are column-major with leading dimensions, as in cuBLAS and LAPACK.
  * Scalars (alpha, beta, c, s) are host pointers read during the call, or, in
  * device pointer mode (trnblasSetPointerMode), device pointers read when the
- * op runs; GEMM in device pointer mode gives TRNBLAS_STATUS_NOT_SUPPORTED.
+ * op runs.
  * Routines are asynchronous with respect to the host: they return once the
  * daemon has validated and queued the op on the handle's stream; invalid
  * arguments are reported at once. Level 1 reductions (dot, nrm2, asum,
@@ -50,6 +50,65 @@ typedef enum trnblasPointerMode_t {
     TRNBLAS_POINTER_MODE_DEVICE = 1,
 } trnblasPointerMode_t;
 
+/* Values are those of cublasMath_t. A mode (DEFAULT .. FP32_EMULATED_BF16X9)
+ * may be combined with the flags FP64_EMULATED_FIXEDPOINT,
+ * DISALLOW_REDUCED_PRECISION_REDUCTION and the trnsci extension flags.
+ * What each does is stated with the routines it affects. */
+typedef enum trnblasMath_t {
+    TRNBLAS_DEFAULT_MATH = 0,
+    TRNBLAS_TENSOR_OP_MATH = 1,                /* deprecated in cuBLAS: same as DEFAULT */
+    TRNBLAS_PEDANTIC_MATH = 2,                 /* GEMMs compute in their data type's precision */
+    TRNBLAS_TF32_TENSOR_OP_MATH = 3,           /* S/C GEMMs use COMPUTE_32F_FAST_TF32 */
+    TRNBLAS_FP32_EMULATED_BF16X9_MATH = 4,     /* S/C GEMMs use COMPUTE_32F_EMULATED_16BFX9 */
+    TRNBLAS_FP64_EMULATED_FIXEDPOINT_MATH = 8, /* D/Z GEMMs use COMPUTE_64F_EMULATED */
+    /* Accepted; accumulation is always in the compute type's precision. */
+    TRNBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION = 16,
+    /* trnsci extension flags: */
+    /* dot/dotu/dotc, nrm2 and asum accumulate with compensation
+     * (docs/numerics.md, "Compensated reductions"). */
+    TRNBLAS_COMPENSATED_REDUCTION_MATH = 0x100,
+    /* FAST_16BF and FAST_TF32 round their inputs stochastically, reproducibly
+     * from the handle's seed (trnblasSetStochasticRoundingSeed). */
+    TRNBLAS_STOCHASTIC_ROUNDING_MATH = 0x200,
+} trnblasMath_t;
+
+/* Values are those of cublasComputeType_t, plus trnsci extensions. What
+ * each computes and the error it gives is in docs/numerics.md
+ * ("Precision modes"). */
+typedef enum trnblasComputeType_t {
+    TRNBLAS_COMPUTE_16F = 64,                 /* not supported */
+    TRNBLAS_COMPUTE_16F_PEDANTIC = 65,        /* not supported */
+    TRNBLAS_COMPUTE_32F = 68,                 /* FP32 (the math mode may change it) */
+    TRNBLAS_COMPUTE_32F_PEDANTIC = 69,        /* FP32, whatever the math mode */
+    TRNBLAS_COMPUTE_32F_FAST_16F = 74,        /* inputs rounded to binary16, FP32 accumulation */
+    TRNBLAS_COMPUTE_32F_FAST_16BF = 75,       /* inputs rounded to bfloat16, FP32 accumulation:
+                                                 the Trainium Tensor Engine's path */
+    TRNBLAS_COMPUTE_32F_FAST_TF32 = 77,       /* inputs rounded to TF32, FP32 accumulation */
+    TRNBLAS_COMPUTE_32F_EMULATED_16BFX9 = 78, /* FP32 accuracy from 9 bfloat16 products */
+    TRNBLAS_COMPUTE_64F = 70,
+    TRNBLAS_COMPUTE_64F_PEDANTIC = 71,
+    TRNBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT = 79, /* FP64 accuracy from exact FP32 products */
+    TRNBLAS_COMPUTE_32I = 72,                     /* not supported */
+    TRNBLAS_COMPUTE_32I_PEDANTIC = 73,            /* not supported */
+    /* trnsci extensions: */
+    /* each FP32 value split into bfloat16 hi + lo, three products (hi hi,
+     * hi lo, lo hi) accumulated in FP32 */
+    TRNBLAS_COMPUTE_32F_BF16X3 = 1075,
+    /* FP64 from FP32 arithmetic: the same as 64F_EMULATED_FIXEDPOINT */
+    TRNBLAS_COMPUTE_64F_EMULATED = TRNBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT,
+} trnblasComputeType_t;
+
+/* Values are those of cublasGemmAlgo_t. Accepted and ignored: the daemon
+ * picks the algorithm. */
+typedef enum trnblasGemmAlgo_t {
+    TRNBLAS_GEMM_DEFAULT = -1,
+    TRNBLAS_GEMM_ALGO0 = 0,
+    TRNBLAS_GEMM_ALGO23 = 23, /* and every value between */
+    TRNBLAS_GEMM_DEFAULT_TENSOR_OP = 99,
+    TRNBLAS_GEMM_ALGO0_TENSOR_OP = 100,
+    TRNBLAS_GEMM_ALGO15_TENSOR_OP = 115, /* and every value between */
+} trnblasGemmAlgo_t;
+
 typedef struct trnblasContext *trnblasHandle_t;
 
 /* Creates a handle bound to the default stream. Initialises the runtime. */
@@ -59,6 +118,16 @@ trnblasStatus_t trnblasSetStream(trnblasHandle_t handle, trnsciStream_t streamId
 trnblasStatus_t trnblasGetStream(trnblasHandle_t handle, trnsciStream_t *streamId);
 trnblasStatus_t trnblasSetPointerMode(trnblasHandle_t handle, trnblasPointerMode_t mode);
 trnblasStatus_t trnblasGetPointerMode(trnblasHandle_t handle, trnblasPointerMode_t *mode);
+/* The math mode (trnblasMath_t: a mode OR'ed with flags); an unknown mode
+ * or flag is TRNBLAS_STATUS_INVALID_VALUE. */
+trnblasStatus_t trnblasSetMathMode(trnblasHandle_t handle, trnblasMath_t mode);
+trnblasStatus_t trnblasGetMathMode(trnblasHandle_t handle, trnblasMath_t *mode);
+/* trnsci extension: the seed of stochastic rounding (default 0). The random
+ * bits of an element are a function of the seed, the matrix of the batch,
+ * the operand and the element's position only, so a call repeated with the
+ * same seed gives the same bits on any number of cores. */
+trnblasStatus_t trnblasSetStochasticRoundingSeed(trnblasHandle_t handle, unsigned long long seed);
+trnblasStatus_t trnblasGetStochasticRoundingSeed(trnblasHandle_t handle, unsigned long long *seed);
 /* Library version, encoded as cublasGetVersion's: major*10000 + minor*100 + patch. */
 trnblasStatus_t trnblasGetVersion(trnblasHandle_t handle, int *version);
 /* Name of a status code; never NULL. */
@@ -184,6 +253,97 @@ trnblasStatus_t trnblasZgemm(trnblasHandle_t handle, trnblasOperation_t transa,
                              const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
                              const trnDoubleComplex *B, int ldb, const trnDoubleComplex *beta,
                              trnDoubleComplex *C, int ldc);
+
+/* ---- The GEMM family: batches, GemmEx --------------------------------------
+ * alpha and beta follow the pointer mode (host: read during the call;
+ * device: read when the op runs). S/C routines compute in FP32 unless the
+ * math mode says TF32 or BF16X9; D/Z in FP64 unless it says
+ * FP64_EMULATED_FIXEDPOINT.
+ *
+ * Strided batches: matrix i of A is at A + i*strideA elements (strides >= 0;
+ * 0 reuses one matrix for every product). Pointer-array batches: Aarray,
+ * Barray and Carray are DEVICE arrays of batchCount device pointers; the
+ * library reads them when called (after the handle's stream's earlier work),
+ * so they must hold their final values by then (docs/rosetta.md). The C
+ * matrices of a batch must not overlap (TRNBLAS_STATUS_INVALID_VALUE).
+ * batchCount = 0 does nothing; batchCount < 0 is INVALID_VALUE. */
+
+trnblasStatus_t trnblasSgemmStridedBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                           trnblasOperation_t transb, int m, int n, int k,
+                                           const float *alpha, const float *A, int lda,
+                                           long long int strideA, const float *B, int ldb,
+                                           long long int strideB, const float *beta, float *C,
+                                           int ldc, long long int strideC, int batchCount);
+trnblasStatus_t trnblasDgemmStridedBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                           trnblasOperation_t transb, int m, int n, int k,
+                                           const double *alpha, const double *A, int lda,
+                                           long long int strideA, const double *B, int ldb,
+                                           long long int strideB, const double *beta, double *C,
+                                           int ldc, long long int strideC, int batchCount);
+trnblasStatus_t trnblasCgemmStridedBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                           trnblasOperation_t transb, int m, int n, int k,
+                                           const trnComplex *alpha, const trnComplex *A, int lda,
+                                           long long int strideA, const trnComplex *B, int ldb,
+                                           long long int strideB, const trnComplex *beta,
+                                           trnComplex *C, int ldc, long long int strideC,
+                                           int batchCount);
+trnblasStatus_t trnblasZgemmStridedBatched(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int m, int n,
+    int k, const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda, long long int strideA,
+    const trnDoubleComplex *B, int ldb, long long int strideB, const trnDoubleComplex *beta,
+    trnDoubleComplex *C, int ldc, long long int strideC, int batchCount);
+trnblasStatus_t trnblasSgemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                    trnblasOperation_t transb, int m, int n, int k,
+                                    const float *alpha, const float *const Aarray[], int lda,
+                                    const float *const Barray[], int ldb, const float *beta,
+                                    float *const Carray[], int ldc, int batchCount);
+trnblasStatus_t trnblasDgemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                    trnblasOperation_t transb, int m, int n, int k,
+                                    const double *alpha, const double *const Aarray[], int lda,
+                                    const double *const Barray[], int ldb, const double *beta,
+                                    double *const Carray[], int ldc, int batchCount);
+trnblasStatus_t trnblasCgemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                    trnblasOperation_t transb, int m, int n, int k,
+                                    const trnComplex *alpha, const trnComplex *const Aarray[],
+                                    int lda, const trnComplex *const Barray[], int ldb,
+                                    const trnComplex *beta, trnComplex *const Carray[], int ldc,
+                                    int batchCount);
+trnblasStatus_t trnblasZgemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                    trnblasOperation_t transb, int m, int n, int k,
+                                    const trnDoubleComplex *alpha,
+                                    const trnDoubleComplex *const Aarray[], int lda,
+                                    const trnDoubleComplex *const Barray[], int ldb,
+                                    const trnDoubleComplex *beta, trnDoubleComplex *const Carray[],
+                                    int ldc, int batchCount);
+
+/* C = alpha op(A) op(B) + beta C with explicit types and compute type.
+ * Supported: Atype = Btype = Ctype = TRNSCI_R_32F or TRNSCI_C_32F with the
+ * COMPUTE_32F modes (32F, 32F_PEDANTIC, 32F_FAST_16BF, 32F_FAST_TF32,
+ * 32F_FAST_16F, 32F_EMULATED_16BFX9, 32F_BF16X3), and TRNSCI_R_64F or
+ * TRNSCI_C_64F with 64F, 64F_PEDANTIC and 64F_EMULATED_FIXEDPOINT; alpha and
+ * beta are of Ctype. Other combinations are TRNBLAS_STATUS_NOT_SUPPORTED.
+ * The math mode applies to COMPUTE_32F and COMPUTE_64F as to Sgemm and
+ * Dgemm; the PEDANTIC types ignore it. */
+trnblasStatus_t trnblasGemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                              trnblasOperation_t transb, int m, int n, int k, const void *alpha,
+                              const void *A, trnsciDataType_t Atype, int lda, const void *B,
+                              trnsciDataType_t Btype, int ldb, const void *beta, void *C,
+                              trnsciDataType_t Ctype, int ldc, trnblasComputeType_t computeType,
+                              trnblasGemmAlgo_t algo);
+trnblasStatus_t trnblasGemmBatchedEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                                     trnblasOperation_t transb, int m, int n, int k,
+                                     const void *alpha, const void *const Aarray[],
+                                     trnsciDataType_t Atype, int lda, const void *const Barray[],
+                                     trnsciDataType_t Btype, int ldb, const void *beta,
+                                     void *const Carray[], trnsciDataType_t Ctype, int ldc,
+                                     int batchCount, trnblasComputeType_t computeType,
+                                     trnblasGemmAlgo_t algo);
+trnblasStatus_t trnblasGemmStridedBatchedEx(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int m, int n,
+    int k, const void *alpha, const void *A, trnsciDataType_t Atype, int lda, long long int strideA,
+    const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
+    void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
+    trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <trnsci/library_types.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif

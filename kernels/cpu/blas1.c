@@ -17,6 +17,9 @@
  * |inc|(n-1)+1 elements for increments -3..3), and some strided shapes of
  * tests/integration/test_blas1.c come out wrong beyond the error bound. The
  * loop accumulates in the vector's precision, like reference BLAS.
+ *
+ * With the descriptor's `compensated` flag, dot, nrm2 and asum run the
+ * compensated loops of blas1_compensated.c instead.
  */
 #include <cblas.h>
 #include <complex.h>
@@ -230,6 +233,44 @@ static trn_scalar load_scalar(trn_dtype t, const void *p, int is_cx) {
     return v;
 }
 
+/* DOT, DOTC, NRM2, ASUM with compensated accumulation (blas1_compensated.c). */
+static void run_compensated(const trn_blas1_desc *d) {
+    const int cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F;
+    const int f32 = d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F;
+    const int comps = cx ? 2 : 1;
+    switch (d->fn) {
+    case TRN_BLAS1_DOT:
+    case TRN_BLAS1_DOTC:
+        if (cx && f32)
+            trn_comp_cdot_s(d->n, d->x, d->incx, d->y, d->incy, d->fn == TRN_BLAS1_DOTC, d->result);
+        else if (cx)
+            trn_comp_cdot_d(d->n, d->x, d->incx, d->y, d->incy, d->fn == TRN_BLAS1_DOTC, d->result);
+        else if (f32)
+            *(float *)d->result = trn_comp_dot_s(d->n, d->x, d->incx, d->y, d->incy);
+        else
+            *(double *)d->result = trn_comp_dot_d(d->n, d->x, d->incx, d->y, d->incy);
+        break;
+    case TRN_BLAS1_NRM2:
+        if (f32)
+            *(float *)d->result = trn_comp_nrm2_s(d->n, d->x, d->incx, comps);
+        else
+            *(double *)d->result = trn_comp_nrm2_d(d->n, d->x, d->incx, comps);
+        break;
+    case TRN_BLAS1_ASUM:
+        if (f32)
+            *(float *)d->result = trn_comp_asum_s(d->n, d->x, d->incx, comps);
+        else
+            *(double *)d->result = trn_comp_asum_d(d->n, d->x, d->incx, comps);
+        break;
+    default: break;
+    }
+}
+
+static int compensable(trn_blas1_fn fn) {
+    return fn == TRN_BLAS1_DOT || fn == TRN_BLAS1_DOTC || fn == TRN_BLAS1_NRM2 ||
+           fn == TRN_BLAS1_ASUM;
+}
+
 trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
     if (shard != 0 || nshards < 1)
         return TRN_KSTATUS_OK; /* one shard does all (see above) */
@@ -244,6 +285,10 @@ trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
     if (d->n == 0) {
         if (d->result)
             write_zero(d);
+        return TRN_KSTATUS_OK;
+    }
+    if (d->compensated && compensable(d->fn)) {
+        run_compensated(d);
         return TRN_KSTATUS_OK;
     }
     switch (d->type) {

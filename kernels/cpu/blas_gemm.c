@@ -19,9 +19,20 @@
  * is bitwise equal to the unsharded one and its result does not depend on the
  * core count. The scheduler decides how many shards; this file decides where
  * they start.
+ *
+ * Batches. The work of a batched op is the sequence of (matrix, block of 24
+ * columns) units, matrix by matrix; a shard takes a contiguous run of units,
+ * so it computes whole matrices, or column blocks of one matrix cut at
+ * multiples of 24 as above: any split gives the same bits.
+ *
+ * Precision modes other than plain FP32/FP64 go to gemm_lowprec.c (bfloat16,
+ * TF32, binary16 inputs; split bfloat16 products) and gemm_ozaki.c (FP64
+ * from exact FP32 products), one matrix and column block at a time.
  */
 #include <cblas.h>
+#include <string.h>
 
+#include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/cpu_kernels.h"
 
 static enum CBLAS_TRANSPOSE to_cblas(trn_trans t) {
@@ -42,54 +53,132 @@ static size_t b_col_offset(const trn_gemm_desc *d, size_t j) {
 /* Shards start at multiples of this many columns of C (see above). */
 #define GEMM_SHARD_COL_ALIGN 24
 
-/* Columns [*lo, *hi) of C for shard `shard` of `nshards`: the n columns cut
- * into blocks of GEMM_SHARD_COL_ALIGN (the last may be shorter), and the
- * blocks shared out as evenly as trn_cpu_shard_range does. */
-static void gemm_shard_cols(size_t n, int shard, int nshards, size_t *lo, size_t *hi) {
-    const size_t blocks = (n + GEMM_SHARD_COL_ALIGN - 1) / GEMM_SHARD_COL_ALIGN;
-    size_t blo, bhi;
-    trn_cpu_shard_range(blocks, shard, nshards, &blo, &bhi);
-    *lo = blo * GEMM_SHARD_COL_ALIGN < n ? blo * GEMM_SHARD_COL_ALIGN : n;
-    *hi = bhi * GEMM_SHARD_COL_ALIGN < n ? bhi * GEMM_SHARD_COL_ALIGN : n;
-}
-
-trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
-    size_t lo, hi;
-    gemm_shard_cols((size_t)d->n, shard, nshards, &lo, &hi);
-    if (hi == lo || d->m == 0)
-        return TRN_KSTATUS_OK;
-    const int ncols = (int)(hi - lo);
+static trn_kstatus gemm_blas(const trn_gemm_one *g) {
+    const trn_gemm_desc *d = g->d;
+    const int ncols = g->j1 - g->j0;
     /* Validation leaves A and B unset when they are not read (alpha = 0 or
      * k = 0); k = 0 makes BLAS compute C = beta C without touching them. */
-    const int k = (d->a && d->b) ? d->k : 0;
+    const int k = (g->a && g->b) ? d->k : 0;
     const enum CBLAS_TRANSPOSE ta = to_cblas(d->transa), tb = to_cblas(d->transb);
     const size_t es = trn_dtype_size(d->type);
-    const char *b = d->b ? (const char *)d->b + b_col_offset(d, lo) * es : NULL;
-    char *c = (char *)d->c + lo * (size_t)d->ldc * es;
+    const char *b = g->b ? (const char *)g->b + b_col_offset(d, (size_t)g->j0) * es : NULL;
+    char *c = (char *)g->c + (size_t)g->j0 * (size_t)d->ldc * es;
 
     switch (d->type) {
     case TRN_DTYPE_R32F:
-        cblas_sgemm(CblasColMajor, ta, tb, d->m, ncols, k, (float)d->alpha.re, d->a, d->lda,
-                    (const float *)b, d->ldb, (float)d->beta.re, (float *)c, d->ldc);
+        cblas_sgemm(CblasColMajor, ta, tb, d->m, ncols, k, (float)g->alpha.re, g->a, d->lda,
+                    (const float *)b, d->ldb, (float)g->beta.re, (float *)c, d->ldc);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_R64F:
-        cblas_dgemm(CblasColMajor, ta, tb, d->m, ncols, k, d->alpha.re, d->a, d->lda,
-                    (const double *)b, d->ldb, d->beta.re, (double *)c, d->ldc);
+        cblas_dgemm(CblasColMajor, ta, tb, d->m, ncols, k, g->alpha.re, g->a, d->lda,
+                    (const double *)b, d->ldb, g->beta.re, (double *)c, d->ldc);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_C32F: {
-        const float alpha[2] = {(float)d->alpha.re, (float)d->alpha.im};
-        const float beta[2] = {(float)d->beta.re, (float)d->beta.im};
-        cblas_cgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, d->a, d->lda, b, d->ldb, beta, c,
+        const float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
+        const float beta[2] = {(float)g->beta.re, (float)g->beta.im};
+        cblas_cgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c,
                     d->ldc);
         return TRN_KSTATUS_OK;
     }
     case TRN_DTYPE_C64F: {
-        const double alpha[2] = {d->alpha.re, d->alpha.im};
-        const double beta[2] = {d->beta.re, d->beta.im};
-        cblas_zgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, d->a, d->lda, b, d->ldb, beta, c,
+        const double alpha[2] = {g->alpha.re, g->alpha.im};
+        const double beta[2] = {g->beta.re, g->beta.im};
+        cblas_zgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c,
                     d->ldc);
         return TRN_KSTATUS_OK;
     }
     }
     return TRN_KSTATUS_UNSUPPORTED;
+}
+
+static trn_kstatus gemm_one(const trn_gemm_one *g) {
+    if (!g->a || !g->b) /* no product: C = beta C in any mode */
+        return gemm_blas(g);
+    switch (g->d->compute) {
+    case TRN_COMPUTE_DEFAULT:
+    case TRN_COMPUTE_32F:
+    case TRN_COMPUTE_64F: return gemm_blas(g);
+    case TRN_COMPUTE_32F_FAST_16BF:
+    case TRN_COMPUTE_32F_FAST_TF32:
+    case TRN_COMPUTE_32F_FAST_16F:
+    case TRN_COMPUTE_32F_BF16X3:
+    case TRN_COMPUTE_32F_BF16X9: return trn_cpu_gemm_lowprec(g);
+    case TRN_COMPUTE_64F_EMULATED: return trn_cpu_gemm_ozaki(g);
+    }
+    return TRN_KSTATUS_UNSUPPORTED;
+}
+
+/* A scalar of the data type, read from device memory (device pointer mode)
+ * or taken from the descriptor. */
+static trn_scalar scalar_at(trn_dtype t, const void *p, trn_scalar v) {
+    if (!p)
+        return v;
+    switch (t) {
+    case TRN_DTYPE_R32F: {
+        float x;
+        memcpy(&x, p, sizeof(x));
+        return (trn_scalar){x, 0.0};
+    }
+    case TRN_DTYPE_R64F: {
+        double x;
+        memcpy(&x, p, sizeof(x));
+        return (trn_scalar){x, 0.0};
+    }
+    case TRN_DTYPE_C32F: {
+        float x[2];
+        memcpy(x, p, sizeof(x));
+        return (trn_scalar){x[0], x[1]};
+    }
+    case TRN_DTYPE_C64F: {
+        double x[2];
+        memcpy(x, p, sizeof(x));
+        return (trn_scalar){x[0], x[1]};
+    }
+    }
+    return v;
+}
+
+/* Operand `base` of matrix i: listed, strided (elements), or absent. */
+static const void *matrix_at(const void *const *list, const void *base, size_t i, size_t stride,
+                             size_t es) {
+    if (list)
+        return list[i];
+    return base ? (const char *)base + i * stride * es : NULL;
+}
+
+trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
+    if (d->m == 0 || d->n == 0)
+        return TRN_KSTATUS_OK;
+    const size_t batch = d->batch > 1 ? d->batch : 1;
+    const size_t blocks = ((size_t)d->n + GEMM_SHARD_COL_ALIGN - 1) / GEMM_SHARD_COL_ALIGN;
+    size_t lo, hi;
+    trn_cpu_shard_range(batch * blocks, shard, nshards, &lo, &hi);
+    const size_t es = trn_dtype_size(d->type);
+    const trn_scalar alpha = scalar_at(d->type, d->alpha_ptr, d->alpha);
+    const trn_scalar beta = scalar_at(d->type, d->beta_ptr, d->beta);
+    const int no_product = alpha.re == 0.0 && alpha.im == 0.0;
+    for (size_t u = lo; u < hi;) {
+        const size_t i = u / blocks, first = u % blocks;
+        const size_t last = hi - i * blocks < blocks ? hi - i * blocks : blocks;
+        const size_t j1 = last * GEMM_SHARD_COL_ALIGN;
+        trn_gemm_one g = {
+            .d = d,
+            .a = matrix_at(d->a_list, d->a, i, d->stride_a, es),
+            .b = matrix_at(d->b_list, d->b, i, d->stride_b, es),
+            .c = (void *)matrix_at((const void *const *)d->c_list, d->c, i, d->stride_c, es),
+            .batch = (uint32_t)i,
+            .j0 = (int)(first * GEMM_SHARD_COL_ALIGN),
+            .j1 = j1 < (size_t)d->n ? (int)j1 : d->n,
+            .alpha = alpha,
+            .beta = beta,
+        };
+        /* A device-mode alpha of 0: BLAS computes C = beta C without A and B. */
+        if (no_product)
+            g.a = g.b = NULL;
+        const trn_kstatus st = gemm_one(&g);
+        if (st != TRN_KSTATUS_OK)
+            return st;
+        u = (i + 1) * blocks;
+    }
+    return TRN_KSTATUS_OK;
 }

@@ -19,6 +19,18 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
 /* BLAS Level 1 (blas1.c): always one shard (trn_sched_shard_count has no
  * rule for it), so reductions are bitwise reproducible. */
 trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards);
+/* Compensated reductions (blas1_compensated.c), _s in float, _d in double;
+ * comps is 1 for real and 2 for complex vectors. */
+float trn_comp_dot_s(int n, const float *x, int incx, const float *y, int incy);
+double trn_comp_dot_d(int n, const double *x, int incx, const double *y, int incy);
+void trn_comp_cdot_s(int n, const float *x, int incx, const float *y, int incy, int conj,
+                     float out[2]);
+void trn_comp_cdot_d(int n, const double *x, int incx, const double *y, int incy, int conj,
+                     double out[2]);
+float trn_comp_nrm2_s(int n, const float *x, int incx, int comps);
+double trn_comp_nrm2_d(int n, const double *x, int incx, int comps);
+float trn_comp_asum_s(int n, const float *x, int incx, int comps);
+double trn_comp_asum_d(int n, const double *x, int incx, int comps);
 /* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
  * plan cache's planner thread; shards own contiguous ranges of the batch. */
 void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);

@@ -1,0 +1,482 @@
+/*
+ * blas_gemm.c — trnblas's GEMM family: <t>gemm, <t>gemmStridedBatched,
+ * <t>gemmBatched, GemmEx, GemmBatchedEx, GemmStridedBatchedEx. Every routine
+ * becomes one GemmOp (pointer-array batches: one per GEMM_POINTER_CHUNK
+ * matrices, queued in order on the handle's stream); the daemon validates
+ * shapes and extents (daemon/validate_gemm.c).
+ *
+ * What is decided here: the compute type (from the routine, the GemmEx
+ * computeType and the handle's math mode), where alpha and beta come from
+ * (pointer mode), stochastic rounding (math flag and seed), and, for
+ * pointer-array batches, the device pointers the arrays hold: the arrays
+ * are read when the routine is called, after the handle's stream's earlier
+ * work (a deviation from cuBLAS, which reads them when the kernel runs;
+ * docs/rosetta.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/blas_internal.h"
+
+/* Matrices per GemmOp of a pointer-array batch (the daemon's limit is
+ * GEMM_MAX_POINTER_BATCH in daemon/validate_gemm.c). */
+#define GEMM_POINTER_CHUNK 4096
+
+typedef struct gemm_call {
+    const char *name; /* the routine, for messages */
+    Trnsci__V1__DataType type;
+    trnblasOperation_t transa, transb;
+    int m, n, k;
+    const void *alpha, *beta; /* host or device pointers, of the data type */
+    const void *a, *b;        /* one GEMM or strided batches */
+    void *c;
+    int lda, ldb, ldc;
+    long long stride_a, stride_b, stride_c;
+    int batch;  /* batchCount; 1 for a single GEMM */
+    int listed; /* pointer-array batches: a_arr, b_arr, c_arr */
+    const void *const *a_arr, *const *b_arr;
+    void *const *c_arr;
+    Trnsci__V1__ComputeType compute;
+} gemm_call;
+
+/* The compute type of the legacy routines under the handle's math mode. */
+static Trnsci__V1__ComputeType legacy_compute(const trnblasHandle_t handle,
+                                              Trnsci__V1__DataType t) {
+    const unsigned math = (unsigned)handle->math, mode = math & 0x7u;
+    if (t == R32 || t == C32) {
+        if (mode == TRNBLAS_TF32_TENSOR_OP_MATH)
+            return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32;
+        if (mode == TRNBLAS_FP32_EMULATED_BF16X9_MATH)
+            return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9;
+        return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
+    }
+    if (mode != TRNBLAS_PEDANTIC_MATH && (math & TRNBLAS_FP64_EMULATED_FIXEDPOINT_MATH))
+        return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+    return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
+}
+
+/* A host scalar of data type t. */
+static Trnsci__V1__Scalar host_scalar(Trnsci__V1__DataType t, const void *p) {
+    Trnsci__V1__Scalar v = TRNSCI__V1__SCALAR__INIT;
+    switch (t) {
+    case R32: v.re = *(const float *)p; break;
+    case R64: v.re = *(const double *)p; break;
+    case C32:
+        v.re = ((const trnComplex *)p)->x;
+        v.im = ((const trnComplex *)p)->y;
+        break;
+    case C64:
+        v.re = ((const trnDoubleComplex *)p)->x;
+        v.im = ((const trnDoubleComplex *)p)->y;
+        break;
+    default: break;
+    }
+    return v;
+}
+
+/* Copies `count` device pointers out of the device array arr (after the
+ * stream's earlier work): directly from the shared mapping on the local
+ * transport, with a device-to-host copy otherwise. */
+static trnsciError_t read_pointer_array(trn_client *c, trnsciStream_t stream, const void *arr,
+                                        size_t count, const char *what, void **out) {
+    trn_ptr_entry e;
+    uint64_t off;
+    const uint64_t bytes = (uint64_t)count * sizeof(void *);
+    if (trn_ptrtable_lookup(&c->ptrs, arr, &e, &off) != 0)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s (%p) is not a trnsci device pointer: pointer arrays live in device "
+                        "memory, as with cuBLAS",
+                        what, arr);
+    if (off > e.size || e.size - off < bytes)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %zu pointers need %llu bytes but its allocation has %llu from there",
+                        what, count, (unsigned long long)bytes,
+                        (unsigned long long)(e.size - (off < e.size ? off : e.size)));
+    if (!c->mapped)
+        return trnsciMemcpy(out, arr, bytes, trnsciMemcpyDeviceToHost);
+    const trnsciError_t err = trn_client_order_after_stream(c, stream);
+    if (err == trnsciSuccess)
+        memcpy(out, arr, bytes);
+    return err;
+}
+
+/* Queues one GemmOp built from g and the given operands. */
+static trnsciError_t submit_op(trn_client *c, trnblasHandle_t handle, Trnsci__V1__GemmOp *op) {
+    Trnsci__V1__Op o = TRNSCI__V1__OP__INIT;
+    o.kind_case = TRNSCI__V1__OP__KIND_GEMM;
+    o.gemm = op;
+    return trn_client_submit(c, handle->stream, &o);
+}
+
+/* Pointer-array batches: resolves the matrices the arrays name and queues
+ * them GEMM_POINTER_CHUNK at a time. */
+static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const gemm_call *g,
+                                   Trnsci__V1__GemmOp *op) {
+    const size_t nb = (size_t)g->batch;
+    char what[64];
+    trnsciError_t e = trnsciSuccess;
+    void **ptrs = malloc(3 * nb * sizeof(void *));
+    Trnsci__V1__BufferRef *refs = malloc(3 * nb * sizeof(*refs));
+    Trnsci__V1__BufferRef **rp = malloc(3 * nb * sizeof(*rp));
+    if (!ptrs || !refs || !rp) {
+        e = trn_fail(trnsciErrorMemoryAllocation, "%s: out of memory for %zu matrices", g->name,
+                     nb);
+        goto out;
+    }
+    const void *const arrays[3] = {g->a_arr, g->b_arr, g->c_arr};
+    const char *const names[3] = {"Aarray", "Barray", "Carray"};
+    for (int w = 0; w < 3 && e == trnsciSuccess; w++) {
+        snprintf(what, sizeof(what), "%s: %s", g->name, names[w]);
+        e = read_pointer_array(c, handle->stream, arrays[w], nb, what, ptrs + (size_t)w * nb);
+        for (size_t i = 0; i < nb && e == trnsciSuccess; i++) {
+            snprintf(what, sizeof(what), "%s: %s[%zu]", g->name, names[w], i);
+            e = trn_client_resolve(c, ptrs[(size_t)w * nb + i], what, &refs[(size_t)w * nb + i]);
+            rp[(size_t)w * nb + i] = &refs[(size_t)w * nb + i];
+        }
+    }
+    for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += GEMM_POINTER_CHUNK) {
+        const size_t len = nb - i0 < GEMM_POINTER_CHUNK ? nb - i0 : GEMM_POINTER_CHUNK;
+        op->batch_count = (int64_t)len;
+        op->n_a_array = op->n_b_array = op->n_c_array = len;
+        op->a_array = rp + i0;
+        op->b_array = rp + nb + i0;
+        op->c_array = rp + 2 * nb + i0;
+        e = submit_op(c, handle, op);
+    }
+out:
+    free(ptrs);
+    free(refs);
+    free(rp);
+    return e;
+}
+
+static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (!g->alpha || !g->beta)
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "%s: alpha or beta is NULL", g->name));
+    if (g->batch < 0)
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "%s: batchCount=%d is negative", g->name, g->batch));
+    if (g->batch == 0) { /* nothing to compute */
+        trn_ok();
+        return TRNBLAS_STATUS_SUCCESS;
+    }
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    Trnsci__V1__GemmOp op = TRNSCI__V1__GEMM_OP__INIT;
+    Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
+    Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
+    char what[64];
+    if (DEV) {
+        snprintf(what, sizeof(what), "%s: alpha", g->name);
+        if ((e = trn_client_resolve(c, g->alpha, what, &ap)))
+            return trn_blas_status(e);
+        snprintf(what, sizeof(what), "%s: beta", g->name);
+        if ((e = trn_client_resolve(c, g->beta, what, &bp)))
+            return trn_blas_status(e);
+    } else {
+        alpha = host_scalar(g->type, g->alpha);
+        beta = host_scalar(g->type, g->beta);
+    }
+    op.type = g->type;
+    op.transa = (Trnsci__V1__Operation)g->transa;
+    op.transb = (Trnsci__V1__Operation)g->transb;
+    op.m = g->m;
+    op.n = g->n;
+    op.k = g->k;
+    op.alpha = &alpha;
+    op.beta = &beta;
+    op.alpha_ptr = &ap;
+    op.beta_ptr = &bp;
+    op.lda = g->lda;
+    op.ldb = g->ldb;
+    op.ldc = g->ldc;
+    op.compute_type = g->compute;
+    op.stochastic_rounding = (handle->math & TRNBLAS_STOCHASTIC_ROUNDING_MATH) &&
+                             (g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF ||
+                              g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32);
+    op.rounding_seed = handle->sr_seed;
+    if (g->listed) {
+        e = submit_listed(c, handle, g, &op);
+    } else {
+        Trnsci__V1__BufferRef a, b, cref;
+        snprintf(what, sizeof(what), "%s: A", g->name);
+        if ((e = trn_client_resolve(c, g->a, what, &a)))
+            return trn_blas_status(e);
+        snprintf(what, sizeof(what), "%s: B", g->name);
+        if ((e = trn_client_resolve(c, g->b, what, &b)))
+            return trn_blas_status(e);
+        snprintf(what, sizeof(what), "%s: C", g->name);
+        if ((e = trn_client_resolve(c, g->c, what, &cref)))
+            return trn_blas_status(e);
+        op.a = &a;
+        op.b = &b;
+        op.c = &cref;
+        op.batch_count = g->batch;
+        op.stride_a = g->stride_a;
+        op.stride_b = g->stride_b;
+        op.stride_c = g->stride_c;
+        e = submit_op(c, handle, &op);
+    }
+    if (e == trnsciSuccess)
+        trn_ok();
+    return trn_blas_status(e);
+}
+
+/* ---- <t>gemm, <t>gemmStridedBatched, <t>gemmBatched ---------------------- */
+
+#define GEMM(T, TY, DT)                                                                            \
+    trnblasStatus_t trnblas##T##gemm(trnblasHandle_t handle, trnblasOperation_t transa,            \
+                                     trnblasOperation_t transb, int m, int n, int k,               \
+                                     const TY *alpha, const TY *A, int lda, const TY *B, int ldb,  \
+                                     const TY *beta, TY *C, int ldc) {                             \
+        if (!handle)                                                                               \
+            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
+        const gemm_call g = {.name = "gemm",                                                       \
+                             .type = DT,                                                           \
+                             .transa = transa,                                                     \
+                             .transb = transb,                                                     \
+                             .m = m,                                                               \
+                             .n = n,                                                               \
+                             .k = k,                                                               \
+                             .alpha = alpha,                                                       \
+                             .beta = beta,                                                         \
+                             .a = A,                                                               \
+                             .b = B,                                                               \
+                             .c = C,                                                               \
+                             .lda = lda,                                                           \
+                             .ldb = ldb,                                                           \
+                             .ldc = ldc,                                                           \
+                             .batch = 1,                                                           \
+                             .compute = legacy_compute(handle, DT)};                               \
+        return gemm_submit(handle, &g);                                                            \
+    }                                                                                              \
+    trnblasStatus_t trnblas##T##gemmStridedBatched(                                                \
+        trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int m,       \
+        int n, int k, const TY *alpha, const TY *A, int lda, long long int strideA, const TY *B,   \
+        int ldb, long long int strideB, const TY *beta, TY *C, int ldc, long long int strideC,     \
+        int batchCount) {                                                                          \
+        if (!handle)                                                                               \
+            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
+        const gemm_call g = {.name = "gemmStridedBatched",                                         \
+                             .type = DT,                                                           \
+                             .transa = transa,                                                     \
+                             .transb = transb,                                                     \
+                             .m = m,                                                               \
+                             .n = n,                                                               \
+                             .k = k,                                                               \
+                             .alpha = alpha,                                                       \
+                             .beta = beta,                                                         \
+                             .a = A,                                                               \
+                             .b = B,                                                               \
+                             .c = C,                                                               \
+                             .lda = lda,                                                           \
+                             .ldb = ldb,                                                           \
+                             .ldc = ldc,                                                           \
+                             .stride_a = strideA,                                                  \
+                             .stride_b = strideB,                                                  \
+                             .stride_c = strideC,                                                  \
+                             .batch = batchCount,                                                  \
+                             .compute = legacy_compute(handle, DT)};                               \
+        return gemm_submit(handle, &g);                                                            \
+    }                                                                                              \
+    trnblasStatus_t trnblas##T##gemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,     \
+                                            trnblasOperation_t transb, int m, int n, int k,        \
+                                            const TY *alpha, const TY *const Aarray[], int lda,    \
+                                            const TY *const Barray[], int ldb, const TY *beta,     \
+                                            TY *const Carray[], int ldc, int batchCount) {         \
+        if (!handle)                                                                               \
+            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
+        const gemm_call g = {.name = "gemmBatched",                                                \
+                             .type = DT,                                                           \
+                             .transa = transa,                                                     \
+                             .transb = transb,                                                     \
+                             .m = m,                                                               \
+                             .n = n,                                                               \
+                             .k = k,                                                               \
+                             .alpha = alpha,                                                       \
+                             .beta = beta,                                                         \
+                             .lda = lda,                                                           \
+                             .ldb = ldb,                                                           \
+                             .ldc = ldc,                                                           \
+                             .batch = batchCount,                                                  \
+                             .listed = 1,                                                          \
+                             .a_arr = (const void *const *)Aarray,                                 \
+                             .b_arr = (const void *const *)Barray,                                 \
+                             .c_arr = (void *const *)Carray,                                       \
+                             .compute = legacy_compute(handle, DT)};                               \
+        return gemm_submit(handle, &g);                                                            \
+    }
+GEMM(S, float, R32)
+GEMM(D, double, R64)
+GEMM(C, trnComplex, C32)
+GEMM(Z, trnDoubleComplex, C64)
+
+/* ---- GemmEx and its batched forms ----------------------------------------- */
+
+/* The wire data type of a supported Atype = Btype = Ctype. */
+static int ex_type(trnsciDataType_t t, Trnsci__V1__DataType *out) {
+    switch (t) {
+    case TRNSCI_R_32F: *out = R32; return 0;
+    case TRNSCI_R_64F: *out = R64; return 0;
+    case TRNSCI_C_32F: *out = C32; return 0;
+    case TRNSCI_C_64F: *out = C64; return 0;
+    default: return -1;
+    }
+}
+
+static int algo_ok(trnblasGemmAlgo_t a) {
+    const int v = (int)a;
+    return v == TRNBLAS_GEMM_DEFAULT || (v >= TRNBLAS_GEMM_ALGO0 && v <= TRNBLAS_GEMM_ALGO23) ||
+           (v >= TRNBLAS_GEMM_DEFAULT_TENSOR_OP && v <= TRNBLAS_GEMM_ALGO15_TENSOR_OP);
+}
+
+/* The wire compute type of computeType for data type t, under the math
+ * mode; -1 when the combination is not supported. */
+static int ex_compute(trnblasHandle_t handle, trnblasComputeType_t ct, Trnsci__V1__DataType t,
+                      Trnsci__V1__ComputeType *out) {
+    const int f32 = t == R32 || t == C32;
+    switch (ct) {
+    case TRNBLAS_COMPUTE_32F:
+        if (!f32)
+            return -1;
+        *out = legacy_compute(handle, t);
+        return 0;
+    case TRNBLAS_COMPUTE_32F_PEDANTIC: *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F; return f32 - 1;
+    case TRNBLAS_COMPUTE_32F_FAST_16F:
+        *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F;
+        return f32 - 1;
+    case TRNBLAS_COMPUTE_32F_FAST_16BF:
+        *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF;
+        return f32 - 1;
+    case TRNBLAS_COMPUTE_32F_FAST_TF32:
+        *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32;
+        return f32 - 1;
+    case TRNBLAS_COMPUTE_32F_EMULATED_16BFX9:
+        *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9;
+        return f32 - 1;
+    case TRNBLAS_COMPUTE_32F_BF16X3:
+        *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3;
+        return f32 - 1;
+    case TRNBLAS_COMPUTE_64F:
+        if (f32)
+            return -1;
+        *out = legacy_compute(handle, t);
+        return 0;
+    case TRNBLAS_COMPUTE_64F_PEDANTIC: *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F; return -f32;
+    case TRNBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT:
+        *out = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+        return -f32;
+    default: return -1;
+    }
+}
+
+/* Checks GemmEx's types, compute type and algorithm and fills g's. */
+static trnblasStatus_t ex_prepare(trnblasHandle_t handle, const char *name, trnsciDataType_t at,
+                                  trnsciDataType_t bt, trnsciDataType_t ctype,
+                                  trnblasComputeType_t ct, trnblasGemmAlgo_t algo, gemm_call *g) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (!algo_ok(algo))
+        return trn_blas_status(trn_fail(trnsciErrorInvalidValue,
+                                        "%s: algo %d is not a trnblasGemmAlgo_t", name, (int)algo));
+    g->name = name;
+    if (at != bt || bt != ctype || ex_type(ctype, &g->type))
+        return trn_blas_status(trn_fail(
+            trnsciErrorNotSupported,
+            "%s: Atype %d, Btype %d, Ctype %d: supported are equal types R_32F, R_64F, C_32F "
+            "or C_64F",
+            name, (int)at, (int)bt, (int)ctype));
+    if (ex_compute(handle, ct, g->type, &g->compute))
+        return trn_blas_status(
+            trn_fail(trnsciErrorNotSupported,
+                     "%s: computeType %d is not supported with data type %d (docs/rosetta.md)",
+                     name, (int)ct, (int)ctype));
+    return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnblasStatus_t trnblasGemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                              trnblasOperation_t transb, int m, int n, int k, const void *alpha,
+                              const void *A, trnsciDataType_t Atype, int lda, const void *B,
+                              trnsciDataType_t Btype, int ldb, const void *beta, void *C,
+                              trnsciDataType_t Ctype, int ldc, trnblasComputeType_t computeType,
+                              trnblasGemmAlgo_t algo) {
+    gemm_call g = {.transa = transa,
+                   .transb = transb,
+                   .m = m,
+                   .n = n,
+                   .k = k,
+                   .alpha = alpha,
+                   .beta = beta,
+                   .a = A,
+                   .b = B,
+                   .c = C,
+                   .lda = lda,
+                   .ldb = ldb,
+                   .ldc = ldc,
+                   .batch = 1};
+    const trnblasStatus_t st =
+        ex_prepare(handle, "GemmEx", Atype, Btype, Ctype, computeType, algo, &g);
+    return st ? st : gemm_submit(handle, &g);
+}
+
+trnblasStatus_t trnblasGemmBatchedEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                                     trnblasOperation_t transb, int m, int n, int k,
+                                     const void *alpha, const void *const Aarray[],
+                                     trnsciDataType_t Atype, int lda, const void *const Barray[],
+                                     trnsciDataType_t Btype, int ldb, const void *beta,
+                                     void *const Carray[], trnsciDataType_t Ctype, int ldc,
+                                     int batchCount, trnblasComputeType_t computeType,
+                                     trnblasGemmAlgo_t algo) {
+    gemm_call g = {.transa = transa,
+                   .transb = transb,
+                   .m = m,
+                   .n = n,
+                   .k = k,
+                   .alpha = alpha,
+                   .beta = beta,
+                   .lda = lda,
+                   .ldb = ldb,
+                   .ldc = ldc,
+                   .batch = batchCount,
+                   .listed = 1,
+                   .a_arr = Aarray,
+                   .b_arr = Barray,
+                   .c_arr = Carray};
+    const trnblasStatus_t st =
+        ex_prepare(handle, "GemmBatchedEx", Atype, Btype, Ctype, computeType, algo, &g);
+    return st ? st : gemm_submit(handle, &g);
+}
+
+trnblasStatus_t trnblasGemmStridedBatchedEx(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int m, int n,
+    int k, const void *alpha, const void *A, trnsciDataType_t Atype, int lda, long long int strideA,
+    const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
+    void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
+    trnblasComputeType_t computeType, trnblasGemmAlgo_t algo) {
+    gemm_call g = {.transa = transa,
+                   .transb = transb,
+                   .m = m,
+                   .n = n,
+                   .k = k,
+                   .alpha = alpha,
+                   .beta = beta,
+                   .a = A,
+                   .b = B,
+                   .c = C,
+                   .lda = lda,
+                   .ldb = ldb,
+                   .ldc = ldc,
+                   .stride_a = strideA,
+                   .stride_b = strideB,
+                   .stride_c = strideC,
+                   .batch = batchCount};
+    const trnblasStatus_t st =
+        ex_prepare(handle, "GemmStridedBatchedEx", Atype, Btype, Ctype, computeType, algo, &g);
+    return st ? st : gemm_submit(handle, &g);
+}

@@ -1,0 +1,362 @@
+/*
+ * validate_gemm.c — the GEMM family's argument rules: one GEMM, strided and
+ * pointer-array batches, compute types (precision modes), device-mode
+ * scalars. cuBLAS's INVALID_VALUE rules for the shapes, NOT_SUPPORTED for a
+ * compute type the data type cannot take, plus what cuBLAS leaves to the
+ * caller: every matrix lies inside one of the session's buffers, and the C
+ * matrices of a batch do not overlap (cuBLAS leaves overlapping outputs
+ * undefined; here shards of one batch run concurrently, so they are refused).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "daemon/checked.h"
+#include "daemon/validate_blas.h"
+
+/* The most matrices one pointer-array op may name (the client splits larger
+ * batches into several ops on the same stream). */
+#define GEMM_MAX_POINTER_BATCH 4096
+
+static int is32(trn_dtype t) {
+    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
+}
+
+/* The compute type for data type t; DEFAULT is t's own precision. */
+static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_compute *out, char *err,
+                                size_t errlen) {
+    switch (c) {
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
+        *out = is32(t) ? TRN_COMPUTE_32F : TRN_COMPUTE_64F;
+        return TRN_WIRE_OK;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
+        if (!is32(t)) {
+            snprintf(err, errlen,
+                     "gemm: compute type %d is a 32F mode and takes R_32F or C_32F data, not "
+                     "data type %d",
+                     (int)c, (int)t);
+            return TRN_WIRE_UNIMPLEMENTED;
+        }
+        *out = (trn_compute)c; /* the wire's values are trn_compute's */
+        return TRN_WIRE_OK;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED:
+        if (is32(t)) {
+            snprintf(err, errlen,
+                     "gemm: compute type %d is a 64F mode and takes R_64F or C_64F data, not "
+                     "data type %d",
+                     (int)c, (int)t);
+            return TRN_WIRE_UNIMPLEMENTED;
+        }
+        *out = (trn_compute)c;
+        return TRN_WIRE_OK;
+    default: break;
+    }
+    snprintf(err, errlen,
+             "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32F_FAST_16F", (int)c);
+    return TRN_WIRE_INVALID_ARGUMENT;
+}
+
+/* Whether two m×n column-major matrices with leading dimension ld >= m whose
+ * first elements are `delta` elements apart share an element: delta =
+ * di + dj*ld with |di| < m, |dj| < n, and since ld >= m only dj = delta/ld
+ * (di >= 0) or dj = delta/ld + 1 (di < 0) can work. */
+static int matrices_collide(uint64_t delta, uint64_t m, uint64_t n, uint64_t ld) {
+    const uint64_t q = delta / ld, r = delta % ld;
+    if (q + 1 <= n && r + 1 <= m)
+        return 1;
+    return q + 2 <= n && r != 0 && ld - r + 1 <= m;
+}
+
+/* The same for matrices `bytes` bytes apart with elements of es bytes: the
+ * elements [x, x+es) and [y, y+es) overlap when |x - y| < es. */
+static int matrices_overlap(uint64_t bytes, uint64_t es, uint64_t m, uint64_t n, uint64_t ld) {
+    const uint64_t d = bytes / es;
+    return matrices_collide(d, m, n, ld) || (bytes % es != 0 && matrices_collide(d + 1, m, n, ld));
+}
+
+/* Strided batches: matrix b of C starts b*stride elements in, and overlaps
+ * matrix 0 (so matrix b' overlaps b' + b) when b*stride = di + dj*ldc with
+ * |di| < m, 0 <= dj < n. The search runs over b or over dj, whichever is
+ * shorter; the caller has checked that the extent fits in a buffer, so
+ * either loop is bounded by the elements of C (work the op does anyway). */
+static int strided_c_overlap(const trn_gemm_desc *d, uint64_t *second) {
+    if (d->batch < 2 || d->m == 0 || d->n == 0)
+        return 0;
+    const uint64_t m = (uint64_t)d->m, n = (uint64_t)d->n, ld = (uint64_t)d->ldc;
+    const uint64_t s = d->stride_c, last = d->batch - 1;
+    if (s == 0) {
+        *second = 1;
+        return 1;
+    }
+    const uint64_t span = (n - 1) * ld + m; /* elements from matrix 0's first to past its last */
+    if (last <= n) {
+        for (uint64_t b = 1; b <= last && b <= span / s; b++)
+            if (matrices_collide(b * s, m, n, ld)) {
+                *second = b;
+                return 1;
+            }
+        return 0;
+    }
+    for (uint64_t dj = 0; dj < n; dj++) {
+        /* The least b >= 1 with b*s >= dj*ld - (m-1), and whether it is <=
+         * dj*ld + (m-1). */
+        const uint64_t centre = dj * ld, lo = centre > m - 1 ? centre - (m - 1) : 0;
+        uint64_t b = (lo + s - 1) / s;
+        if (b == 0)
+            b = 1;
+        if (b <= last && b * s <= centre + (m - 1)) {
+            *second = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct c_place {
+    uintptr_t addr;
+    size_t index;
+} c_place;
+
+static int by_addr(const void *x, const void *y) {
+    const uintptr_t a = ((const c_place *)x)->addr, b = ((const c_place *)y)->addr;
+    return a < b ? -1 : a > b;
+}
+
+/* Pointer-array batches: any two C matrices, compared only with those that
+ * start inside their extent. */
+static int listed_c_overlap(const trn_gemm_desc *d, uint64_t c_bytes, c_place *tmp, uint64_t *first,
+                            uint64_t *second) {
+    if (d->batch < 2 || c_bytes == 0)
+        return 0;
+    const uint64_t es = trn_dtype_size(d->type);
+    for (size_t i = 0; i < d->batch; i++)
+        tmp[i] = (c_place){(uintptr_t)d->c_list[i], i};
+    qsort(tmp, d->batch, sizeof(*tmp), by_addr);
+    for (size_t i = 0; i + 1 < d->batch; i++)
+        for (size_t j = i + 1; j < d->batch && tmp[j].addr - tmp[i].addr < c_bytes; j++)
+            if (matrices_overlap(tmp[j].addr - tmp[i].addr, es, (uint64_t)d->m, (uint64_t)d->n,
+                                 (uint64_t)d->ldc)) {
+                *first = tmp[i].index < tmp[j].index ? tmp[i].index : tmp[j].index;
+                *second = tmp[i].index < tmp[j].index ? tmp[j].index : tmp[i].index;
+                return 1;
+            }
+    return 0;
+}
+
+/* A strided operand: (batch-1)*stride*es + bytes of one matrix. */
+static int strided_bytes(uint64_t one, uint64_t batch, uint64_t stride, uint64_t es,
+                         uint64_t *out) {
+    uint64_t t;
+    if (one == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (ck_mul(batch - 1, stride, &t) || ck_mul(t, es, &t) || ck_add(t, one, &t))
+        return -1;
+    *out = t;
+    return 0;
+}
+
+static int check_stride(const char *name, int64_t v, size_t *out, char *err, size_t errlen) {
+    if (v < 0) {
+        snprintf(err, errlen, "gemm: %s=%lld must be >= 0", name, (long long)v);
+        return -1;
+    }
+    *out = (size_t)v;
+    return 0;
+}
+
+/* The pointer-array form: resolves every listed matrix into the arrays of
+ * `owned` memory the descriptor keeps. */
+static trn_wire_code resolve_lists(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
+                                   int reads_ab, uint64_t a_bytes, uint64_t b_bytes,
+                                   uint64_t c_bytes, trn_op_refs *refs, char *err, size_t errlen) {
+    const size_t nb = out->batch;
+    if (nb > GEMM_MAX_POINTER_BATCH) {
+        snprintf(err, errlen, "gemm: batch_count=%zu pointer-array matrices exceed %d per op", nb,
+                 GEMM_MAX_POINTER_BATCH);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (g->n_c_array != nb || (reads_ab && (g->n_a_array != nb || g->n_b_array != nb))) {
+        snprintf(err, errlen,
+                 "gemm: pointer arrays hold %zu (A), %zu (B) and %zu (C) matrices, not "
+                 "batch_count=%zu",
+                 g->n_a_array, g->n_b_array, g->n_c_array, nb);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    /* Three pointer arrays, then scratch for the overlap check. */
+    void **lists = calloc(3 * nb, sizeof(void *));
+    c_place *tmp = malloc(nb * sizeof(*tmp));
+    if (!lists || !tmp) {
+        free(lists);
+        free(tmp);
+        snprintf(err, errlen, "gemm: daemon out of memory for %zu pointer-array matrices", nb);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    refs->owned = lists;
+    refs->allow_more = 1;
+    const uint64_t align = trn_vblas_align(out->type);
+    char what[48];
+    trn_wire_code rc = TRN_WIRE_OK;
+    for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
+        if (reads_ab) {
+            snprintf(what, sizeof(what), "gemm: Aarray[%zu]", i);
+            rc = trn_validate_region(s, g->a_array[i], a_bytes, align, what, refs, &lists[i], err,
+                                     errlen);
+            snprintf(what, sizeof(what), "gemm: Barray[%zu]", i);
+            if (rc == TRN_WIRE_OK)
+                rc = trn_validate_region(s, g->b_array[i], b_bytes, align, what, refs,
+                                         &lists[nb + i], err, errlen);
+        }
+        snprintf(what, sizeof(what), "gemm: Carray[%zu]", i);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_validate_region(s, g->c_array[i], c_bytes, align, what, refs,
+                                     &lists[2 * nb + i], err, errlen);
+    }
+    out->a_list = (const void *const *)lists;
+    out->b_list = (const void *const *)(lists + nb);
+    out->c_list = lists + 2 * nb;
+    uint64_t first, second;
+    if (rc == TRN_WIRE_OK && listed_c_overlap(out, c_bytes, tmp, &first, &second)) {
+        snprintf(err, errlen, "gemm: Carray[%llu] and Carray[%llu] overlap",
+                 (unsigned long long)first, (unsigned long long)second);
+        rc = TRN_WIRE_INVALID_ARGUMENT;
+    }
+    free(tmp);
+    return rc;
+}
+
+trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen) {
+    *out = (trn_gemm_desc){.batch = 1};
+    if (trn_vblas_dtype(g->type, &out->type)) {
+        snprintf(err, errlen, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F",
+                 (int)g->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (trn_vblas_trans(g->transa, &out->transa) || trn_vblas_trans(g->transb, &out->transb)) {
+        snprintf(err, errlen, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C",
+                 (int)g->transa, (int)g->transb);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (trn_vblas_dim("gemm", "m", g->m, &out->m, err, errlen) ||
+        trn_vblas_dim("gemm", "n", g->n, &out->n, err, errlen) ||
+        trn_vblas_dim("gemm", "k", g->k, &out->k, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    int batch;
+    if (trn_vblas_dim("gemm", "batch_count", g->batch_count, &batch, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    out->batch = batch > 1 ? (size_t)batch : 1;
+    if (check_stride("stride_a", g->stride_a, &out->stride_a, err, errlen) ||
+        check_stride("stride_b", g->stride_b, &out->stride_b, err, errlen) ||
+        check_stride("stride_c", g->stride_c, &out->stride_c, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    trn_wire_code rc = compute_of(g->compute_type, out->type, &out->compute, err, errlen);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    if (g->stochastic_rounding && out->compute != TRN_COMPUTE_32F_FAST_16BF &&
+        out->compute != TRN_COMPUTE_32F_FAST_TF32) {
+        snprintf(err, errlen,
+                 "gemm: stochastic rounding applies to COMPUTE_32F_FAST_16BF and "
+                 "COMPUTE_32F_FAST_TF32 only, not compute type %d",
+                 (int)g->compute_type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    out->stochastic = g->stochastic_rounding ? 1 : 0;
+    out->seed = g->rounding_seed;
+
+    /* Stored shapes: A is rows_a × cols_a, B is rows_b × cols_b. */
+    const int a_n = out->transa == TRN_TRANS_N;
+    const int b_n = out->transb == TRN_TRANS_N;
+    const int rows_a = a_n ? out->m : out->k, cols_a = a_n ? out->k : out->m;
+    const int rows_b = b_n ? out->k : out->n, cols_b = b_n ? out->n : out->k;
+    if (trn_vblas_ld("gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda, err, errlen) ||
+        trn_vblas_ld("gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb, err, errlen) ||
+        trn_vblas_ld("gemm", "ldc", g->ldc, out->m, "m", &out->ldc, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+
+    out->alpha = trn_vblas_scalar(g->alpha);
+    out->beta = trn_vblas_scalar(g->beta);
+    const uint64_t es = trn_dtype_size(out->type);
+    const uint64_t align = trn_vblas_align(out->type);
+    const int alpha_dev = g->alpha_ptr && g->alpha_ptr->buffer_id;
+    const int beta_dev = g->beta_ptr && g->beta_ptr->buffer_id;
+    const int empty = out->m == 0 || out->n == 0;
+
+    /* A and B are read only when there is a product to form (BLAS: "when
+     * alpha is zero A and B need not be set"; a device-mode alpha is unknown
+     * until the op runs, so A and B must then be valid); C whenever C is
+     * non-empty. */
+    const int reads_ab =
+        !empty && out->k > 0 && (alpha_dev || out->alpha.re != 0.0 || out->alpha.im != 0.0);
+    uint64_t a_bytes = 0, b_bytes = 0, c_bytes;
+    if (reads_ab &&
+        (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es, &a_bytes) ||
+         ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es, &b_bytes))) {
+        snprintf(err, errlen, "gemm: the extent of A or B overflows 64 bits");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->n, (uint64_t)out->ldc, es, &c_bytes)) {
+        snprintf(err, errlen, "gemm: the extent of C overflows 64 bits");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+
+    /* Device-mode scalars (elements of the data type), read only when C is
+     * written. */
+    void *p = NULL;
+    if (!empty && alpha_dev) {
+        rc = trn_validate_region(s, g->alpha_ptr, es, align, "gemm: alpha", refs, &p, err, errlen);
+        out->alpha_ptr = p;
+    }
+    if (rc == TRN_WIRE_OK && !empty && beta_dev) {
+        rc = trn_validate_region(s, g->beta_ptr, es, align, "gemm: beta", refs, &p, err, errlen);
+        out->beta_ptr = p;
+    }
+    if (rc != TRN_WIRE_OK)
+        return rc;
+
+    const int listed = g->n_a_array || g->n_b_array || g->n_c_array;
+    if (listed) {
+        if ((g->a && g->a->buffer_id) || (g->b && g->b->buffer_id) || (g->c && g->c->buffer_id)) {
+            snprintf(err, errlen, "gemm: a, b and c must be unset with pointer arrays");
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (empty)
+            return TRN_WIRE_OK; /* nothing to write: the lists are not needed */
+        return resolve_lists(s, g, out, reads_ab, a_bytes, b_bytes, c_bytes, refs, err, errlen);
+    }
+
+    /* One GEMM or strided batches: each operand spans its matrices. */
+    const uint64_t nb = out->batch;
+    if (strided_bytes(a_bytes, nb, out->stride_a, es, &a_bytes) ||
+        strided_bytes(b_bytes, nb, out->stride_b, es, &b_bytes) ||
+        strided_bytes(c_bytes, nb, out->stride_c, es, &c_bytes)) {
+        snprintf(err, errlen, "gemm: the extent of batch_count=%llu matrices overflows 64 bits",
+                 (unsigned long long)nb);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    void *a = NULL, *b = NULL;
+    if (reads_ab) {
+        rc = trn_validate_region(s, g->a, a_bytes, align, "gemm: A", refs, &a, err, errlen);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_validate_region(s, g->b, b_bytes, align, "gemm: B", refs, &b, err, errlen);
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_validate_region(s, g->c, c_bytes, align, "gemm: C", refs, &out->c, err, errlen);
+    out->a = a;
+    out->b = b;
+    uint64_t second;
+    if (rc == TRN_WIRE_OK && strided_c_overlap(out, &second)) {
+        snprintf(err, errlen,
+                 "gemm: stride_c=%zu makes C matrices 0 and %llu overlap (m=%d, n=%d, ldc=%d)",
+                 out->stride_c, (unsigned long long)second, out->m, out->n, out->ldc);
+        rc = TRN_WIRE_INVALID_ARGUMENT;
+    }
+    return rc;
+}

@@ -1,0 +1,42 @@
+/*
+ * library_types.h — types shared by the trnsci libraries (the CUDA
+ * library_types.h analog): the data type of values in device memory.
+ */
+#ifndef TRNSCI_LIBRARY_TYPES_H
+#define TRNSCI_LIBRARY_TYPES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Values are those of cudaDataType_t: R_ real, C_ complex (two of the real
+ * type, real part first). Which of them a routine takes is stated with the
+ * routine. */
+typedef enum trnsciDataType_t {
+    TRNSCI_R_32F = 0,
+    TRNSCI_R_64F = 1,
+    TRNSCI_R_16F = 2,
+    TRNSCI_R_8I = 3,
+    TRNSCI_C_32F = 4,
+    TRNSCI_C_64F = 5,
+    TRNSCI_C_16F = 6,
+    TRNSCI_C_8I = 7,
+    TRNSCI_R_8U = 8,
+    TRNSCI_C_8U = 9,
+    TRNSCI_R_32I = 10,
+    TRNSCI_C_32I = 11,
+    TRNSCI_R_32U = 12,
+    TRNSCI_C_32U = 13,
+    TRNSCI_R_16BF = 14,
+    TRNSCI_C_16BF = 15,
+    TRNSCI_R_64I = 24,
+    TRNSCI_C_64I = 25,
+    TRNSCI_R_64U = 26,
+    TRNSCI_C_64U = 27,
+} trnsciDataType_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * gemm_lowprec.c — FP32 GEMM from low-precision products: the
+ * COMPUTE_32F_FAST_16BF / _FAST_TF32 / _FAST_16F modes and the split
+ * bfloat16 modes BF16X3 and BF16X9 (docs/numerics.md, "Precision modes").
+ *
+ * Each value x of op(A) and op(B) is cut into pieces x = p0 + p1 + p2 + r:
+ * p0 = round(x) in the mode's format, p1 = round(x - p0), p2 = round(x - p0
+ * - p1) (every difference is exact in FP32). FAST modes keep p0 (rounded to
+ * nearest even, or stochastically), BF16X3 p0 and p1, BF16X9 all three.
+ * The pieces are stored as FP32 values; the product of two bfloat16 pieces
+ * has at most 16 significant bits and is exact in FP32, so an FP32 GEMM of
+ * pieces is exactly the Tensor Engine's bfloat16 multiply with FP32
+ * accumulation. C = alpha * sum of the piece products + beta * C, the
+ * products accumulated into C with one SGEMM/CGEMM each, smallest first:
+ * BF16X3 uses p0q0 + p0q1 + p1q0 (p1q1 is below the FP32 rounding of the
+ * result's leading part by 2^-16 and is dropped, as the scheme defines),
+ * BF16X9 all nine.
+ *
+ * Stochastic rounding draws one Philox word per component of op(A) and
+ * op(B) as a function of (seed, matrix of the batch, operand, element's
+ * position in op(X)), so a result does not depend on the shard split.
+ *
+ * The pieces of op(A) (m x k) and of the shard's columns of op(B) are
+ * materialised untransposed, column-major, in memory allocated here; an
+ * allocation failure fails the op.
+ */
+#include <cblas.h>
+#include <stdlib.h>
+
+#include "kernels/cpu/blas_gemm.h"
+#include "kernels/cpu/lowprec.h"
+
+#define MAX_PIECES 3
+
+/* Operand tags in the stochastic-rounding counter. */
+#define TAG_A 1u
+#define TAG_B 2u
+
+static unsigned pieces_of(trn_compute c) {
+    switch (c) {
+    case TRN_COMPUTE_32F_BF16X3: return 2;
+    case TRN_COMPUTE_32F_BF16X9: return 3;
+    default: return 1;
+    }
+}
+
+/* Round to nearest even in the mode's format. */
+static float round_rn(trn_compute c, float x) {
+    switch (c) {
+    case TRN_COMPUTE_32F_FAST_TF32: return lp_round_rne(x, LP_TF32_DROP);
+    case TRN_COMPUTE_32F_FAST_16F: return lp_fp16(x);
+    default: return lp_bf16(x);
+    }
+}
+
+typedef struct split_src {
+    const float *x; /* stored matrix, as floats (complex: re, im pairs) */
+    size_t ld;      /* in elements */
+    trn_trans t;
+    unsigned comps; /* 1 real, 2 complex */
+    size_t rows;    /* of op(X) */
+    size_t cols;    /* of op(X) taken, from column col0 */
+    size_t col0;
+    uint32_t tag;
+} split_src;
+
+/* Writes the pieces of op(X)[:, col0 : col0+cols) into out[0..np), each
+ * rows x cols column-major (ld = rows), comps floats per element. rnd is
+ * scratch for one column's random words (rows * comps), or NULL. */
+static void split(const trn_gemm_one *g, const split_src *s, unsigned np, float *const *out,
+                  uint32_t *rnd) {
+    const trn_gemm_desc *d = g->d;
+    const size_t w = s->rows * s->comps;
+    for (size_t jj = 0; jj < s->cols; jj++) {
+        const size_t j = s->col0 + jj;
+        if (rnd) /* word index: position of the component in op(X), column-major */
+            lp_random_words(d->seed, g->batch, s->tag, (uint64_t)j * w, w, rnd);
+        for (size_t i = 0; i < s->rows; i++) {
+            const size_t at = trn_gemm_op_index(s->t, i, j, s->ld) * s->comps;
+            for (unsigned c = 0; c < s->comps; c++) {
+                float v = s->x[at + c];
+                if (c == 1 && s->t == TRN_TRANS_C)
+                    v = -v;
+                const size_t o = jj * w + i * s->comps + c;
+                if (rnd) {
+                    const unsigned drop =
+                        d->compute == TRN_COMPUTE_32F_FAST_TF32 ? LP_TF32_DROP : LP_BF16_DROP;
+                    out[0][o] = lp_round_sr(v, drop, rnd[i * s->comps + c]);
+                    continue;
+                }
+                for (unsigned q = 0; q < np; q++) {
+                    const float piece = round_rn(d->compute, v);
+                    out[q][o] = piece;
+                    v -= piece;
+                }
+            }
+        }
+    }
+}
+
+/* The piece products, smallest first: (s, t) with s + t descending. */
+static unsigned pairs_of(unsigned np, unsigned ps[9], unsigned pt[9]) {
+    unsigned n = 0;
+    for (int sum = 2 * (int)(np - 1); sum >= 0; sum--)
+        for (unsigned s = 0; s < np; s++) {
+            const int t = sum - (int)s;
+            if (t < 0 || t >= (int)np)
+                continue;
+            if (np == 2 && s + (unsigned)t == 2)
+                continue; /* BF16X3 drops p1 q1 */
+            ps[n] = s;
+            pt[n] = (unsigned)t;
+            n++;
+        }
+    return n;
+}
+
+trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
+    const trn_gemm_desc *d = g->d;
+    const unsigned comps = d->type == TRN_DTYPE_C32F ? 2 : 1;
+    const unsigned np = pieces_of(d->compute);
+    const size_t m = (size_t)d->m, k = (size_t)d->k, ncols = (size_t)(g->j1 - g->j0);
+    const size_t a_len = m * k * comps, b_len = k * ncols * comps;
+    const size_t rnd_len = (m > k ? m : k) * comps;
+    float *mem = malloc((np * (a_len + b_len)) * sizeof(float));
+    uint32_t *rnd = d->stochastic ? malloc(rnd_len * sizeof(uint32_t)) : NULL;
+    if (!mem || (d->stochastic && !rnd)) {
+        free(mem);
+        free(rnd);
+        return TRN_KSTATUS_FAILED;
+    }
+    float *ap[MAX_PIECES], *bp[MAX_PIECES];
+    for (unsigned q = 0; q < np; q++) {
+        ap[q] = mem + q * a_len;
+        bp[q] = mem + np * a_len + q * b_len;
+    }
+    const split_src sa = {g->a, (size_t)d->lda, d->transa, comps, m, k, 0, TAG_A};
+    const split_src sb = {g->b, (size_t)d->ldb, d->transb, comps, k, ncols, (size_t)g->j0, TAG_B};
+    split(g, &sa, np, ap, rnd);
+    split(g, &sb, np, bp, rnd);
+
+    unsigned ps[9], pt[9];
+    const unsigned npairs = pairs_of(np, ps, pt);
+    float *c = (float *)g->c + (size_t)g->j0 * (size_t)d->ldc * comps;
+    for (unsigned q = 0; q < npairs; q++) {
+        const float *A = ap[ps[q]], *B = bp[pt[q]];
+        if (comps == 1) {
+            cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, d->m, (int)ncols, d->k,
+                        (float)g->alpha.re, A, d->m, B, d->k, q == 0 ? (float)g->beta.re : 1.0f, c,
+                        d->ldc);
+        } else {
+            const float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
+            const float beta[2] = {(float)g->beta.re, (float)g->beta.im}, one[2] = {1.0f, 0.0f};
+            cblas_cgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, d->m, (int)ncols, d->k, alpha, A,
+                        d->m, B, d->k, q == 0 ? beta : one, c, d->ldc);
+        }
+    }
+    free(mem);
+    free(rnd);
+    return TRN_KSTATUS_OK;
+}
