@@ -20,6 +20,15 @@
  *  - On success the descriptor holds data + offset for each operand and one
  *    reference per operand in refs; on failure nothing is held and the message
  *    names the argument ("lda", "gemm: A", ...).
+ *  - The GEMM family: strided batches span (batch-1)*stride + one matrix per
+ *    operand, stride 0 is allowed, C matrices that share an element are
+ *    refused (interleaved ones that do not are accepted); pointer-array
+ *    batches resolve one region per matrix (beyond TRN_OP_MAX_BUFFERS),
+ *    counts match batch_count, overlapping or foreign entries fail with
+ *    nothing held; compute types match the data type's precision
+ *    (UNIMPLEMENTED otherwise); stochastic rounding only with the FAST
+ *    bfloat16/TF32 modes; device-mode alpha/beta are one element each and
+ *    make A and B required.
  *  - BLAS Level 1 (Blas1Op): a vector spans |inc|(n-1)+1 elements from its
  *    offset for either sign of inc; n <= 0 (and incx <= 0 for scal, nrm2,
  *    asum, i?amax, i?amin) reads nothing; reductions need an aligned result
@@ -767,6 +776,229 @@ static void test_gemm_buffer_ownership(void **state) {
 }
 
 /* ---- ops other than GEMM ---------------------------------------------------------- */
+
+/* ---- the GEMM family: batches, compute types, device scalars -------------------- */
+
+/* Rule: strided batches span (batch-1)*stride*es + one matrix per operand
+ * (exactly enough passes, one byte short fails), stride 0 reuses one
+ * matrix, strides and batch_count are checked, and C matrices that share an
+ * element are refused (found by the b loop and by the dj loop). */
+static void test_gemm_strided_batches(void **state) {
+    fx *f = *state;
+    /* S 4x3 = (4x5)(5x3), batch 3, strides one matrix apart: A 20, B 15, C 12
+     * elements, so A spans 2*20*4 + 80 = 240 bytes, B 2*15*4 + 60 = 180, C
+     * 2*12*4 + 48 = 144. */
+    const uint64_t A = alloc(f->s1, 240), B = alloc(f->s1, 180), C = alloc(f->s1, 144);
+    const uint64_t A1 = alloc(f->s1, 239);
+    gemm_msg q;
+    sgemm_std(&q);
+    q.g.batch_count = 3;
+    q.g.stride_a = 20;
+    q.g.stride_b = 15;
+    q.g.stride_c = 12;
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    const trn_gemm_desc *g = &f->desc.u.gemm;
+    assert_int_equal(g->batch, 3);
+    assert_int_equal(g->stride_a, 20);
+    assert_int_equal(g->stride_c, 12);
+    assert_null(g->a_list);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A1, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    /* Stride 0: every product reads matrix 0 of A, which spans 80 bytes. */
+    q.g.stride_a = 0;
+    const uint64_t A0 = alloc(f->s1, SA);
+    gemm_bufs(&q, A0, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    q.g.stride_a = 20;
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    /* Overlapping C: one column apart. */
+    q.g.stride_c = 4;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "C matrices 0 and 1 overlap");
+    q.g.stride_c = 0;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "C matrices 0 and 1 overlap");
+    q.g.stride_c = -1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "stride_c=-1");
+    q.g.stride_c = 12;
+    q.g.stride_a = INT64_MAX;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflows");
+    q.g.stride_a = 20;
+    q.g.batch_count = -1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "batch_count=-1");
+    q.g.batch_count = (int64_t)INT_MAX + 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "batch_count");
+
+    /* Interleaved C: m = 2 rows of ldc = 4, two matrices 2 elements apart
+     * share no element; a third one (4 apart: column 1 of matrix 0) does. */
+    const uint64_t Ci = alloc(f->s1, ((3 - 1) * 4 + 4) * 4 + 2 * 2 * 4);
+    gemm_init(&q, R_32F, OP_N, OP_N, 2, 3, 5, 2, 5, 4);
+    q.alpha.re = 0; /* C only */
+    q.g.batch_count = 2;
+    q.g.stride_c = 2;
+    gemm_bufs(&q, 0, 0, 0, 0, Ci, 0);
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    q.g.batch_count = 3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "C matrices 0 and 2 overlap");
+
+    /* More matrices than columns (the dj search): m = 1, n = 2, ldc = 10,
+     * matrices one element apart. Matrix b holds elements b and 10 + b: ten of
+     * them are disjoint, the eleventh (b = 10) meets matrix 0's column 1. */
+    const uint64_t Cd = alloc(f->s1, (10 * 1 + 11) * 4);
+    gemm_init(&q, R_32F, OP_N, OP_N, 1, 2, 5, 1, 5, 10);
+    q.alpha.re = 0;
+    q.g.batch_count = 10;
+    q.g.stride_c = 1;
+    gemm_bufs(&q, 0, 0, 0, 0, Cd, 0);
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    q.g.batch_count = 11;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "C matrices 0 and 10 overlap");
+}
+
+/* Pointer-array batches: one region per listed matrix (more than
+ * TRN_OP_MAX_BUFFERS references), counts that match batch_count, a, b, c
+ * unset, C matrices that do not overlap; a foreign entry fails with nothing
+ * held. */
+static void test_gemm_pointer_arrays(void **state) {
+    fx *f = *state;
+    enum { NB = 4 };
+    uint64_t a[NB], b[NB], c[NB];
+    for (int i = 0; i < NB; i++) {
+        a[i] = alloc(f->s1, SA);
+        b[i] = alloc(f->s1, SB);
+        c[i] = alloc(f->s1, SC);
+    }
+    Trnsci__V1__BufferRef ra[NB], rb[NB], rc[NB], *pa[NB], *pb[NB], *pc[NB];
+    for (int i = 0; i < NB; i++) {
+        const Trnsci__V1__BufferRef z = TRNSCI__V1__BUFFER_REF__INIT;
+        ra[i] = rb[i] = rc[i] = z;
+        ra[i].buffer_id = a[i];
+        rb[i].buffer_id = b[i];
+        rc[i].buffer_id = c[i];
+        pa[i] = &ra[i];
+        pb[i] = &rb[i];
+        pc[i] = &rc[i];
+    }
+    gemm_msg q;
+    sgemm_std(&q);
+    q.g.batch_count = NB;
+    q.g.n_a_array = q.g.n_b_array = q.g.n_c_array = NB;
+    q.g.a_array = pa;
+    q.g.b_array = pb;
+    q.g.c_array = pc;
+    expect_ok(f, f->s1, &q.op, TRN_OP_MAX_BUFFERS);
+    assert_int_equal(f->refs.nmore, 3 * NB - TRN_OP_MAX_BUFFERS);
+    const trn_gemm_desc *g = &f->desc.u.gemm;
+    for (int i = 0; i < NB; i++) {
+        assert_ptr_equal(g->a_list[i], data_of(f->s1, a[i]));
+        assert_ptr_equal(g->b_list[i], data_of(f->s1, b[i]));
+        assert_ptr_equal(g->c_list[i], data_of(f->s1, c[i]));
+        assert_int_equal(extra_refs(f->s1, c[i]), 1);
+    }
+    trn_op_refs_release(&f->refs);
+    assert_int_equal(extra_refs(f->s1, c[NB - 1]), 0);
+
+    /* One entry short of B. */
+    rb[2].offset = 4;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: Barray[2]");
+    assert_int_equal(f->refs.nmore, 0);
+    rb[2].offset = 0;
+    /* A buffer that does not exist (ownership is test_gemm_buffer_ownership's). */
+    rc[3].buffer_id = 9999;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: Carray[3]");
+    rc[3].buffer_id = c[3];
+    /* Two entries naming the same C. */
+    rc[1].buffer_id = c[0];
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Carray[0] and Carray[1] overlap");
+    rc[1].buffer_id = c[1];
+    /* Counts. */
+    q.g.n_b_array = NB - 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "pointer arrays hold");
+    /* With alpha = 0 A and B are not needed. */
+    q.g.n_a_array = q.g.n_b_array = 0;
+    q.alpha.re = 0;
+    expect_ok(f, f->s1, &q.op, NB);
+    trn_op_refs_release(&f->refs);
+    q.alpha.re = 1;
+    q.g.n_a_array = q.g.n_b_array = NB;
+    /* a, b, c must be unset. */
+    gemm_bufs(&q, a[0], 0, 0, 0, 0, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must be unset");
+}
+
+/* Rule: a 32F compute type takes R_32F/C_32F data, a 64F one R_64F/C_64F
+ * (else UNIMPLEMENTED, cuBLAS's NOT_SUPPORTED); DEFAULT is the data type's
+ * precision; unknown values are refused; stochastic rounding only with
+ * FAST_16BF and FAST_TF32. */
+static void test_gemm_compute_types(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, 2 * SA), B = alloc(f->s1, 2 * SB), C = alloc(f->s1, 2 * SC);
+    gemm_msg q;
+    sgemm_std(&q);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.u.gemm.compute, TRN_COMPUTE_32F);
+    trn_op_refs_release(&f->refs);
+    q.g.compute_type = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "64F mode");
+    q.g.compute_type = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3;
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.u.gemm.compute, TRN_COMPUTE_32F_BF16X3);
+    trn_op_refs_release(&f->refs);
+    q.g.compute_type = (Trnsci__V1__ComputeType)99;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "compute type 99");
+    q.g.compute_type = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
+    q.g.stochastic_rounding = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "stochastic rounding");
+    q.g.compute_type = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF;
+    q.g.rounding_seed = 77;
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_true(f->desc.u.gemm.stochastic == 1 && f->desc.u.gemm.seed == 77);
+    trn_op_refs_release(&f->refs);
+    /* The same shape in double: 64F modes only. */
+    gemm_init(&q, R_64F, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.u.gemm.compute, TRN_COMPUTE_64F);
+    trn_op_refs_release(&f->refs);
+    q.g.compute_type = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "32F mode");
+    q.g.compute_type = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+}
+
+/* Rule: device-mode alpha and beta are regions of one element of the data
+ * type; a device alpha means A and B must be valid (its value is unknown
+ * until the op runs). */
+static void test_gemm_device_scalars(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, SA), B = alloc(f->s1, SB), C = alloc(f->s1, SC);
+    const uint64_t S = alloc(f->s1, 8), S3 = alloc(f->s1, 3);
+    gemm_msg q;
+    sgemm_std(&q);
+    Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
+    ap.buffer_id = S;
+    bp.buffer_id = S;
+    bp.offset = 4;
+    q.g.alpha_ptr = &ap;
+    q.g.beta_ptr = &bp;
+    q.alpha.re = 0; /* ignored: the device alpha may be anything */
+    gemm_bufs(&q, 0, 0, 0, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_ok(f, f->s1, &q.op, 5);
+    assert_ptr_equal(f->desc.u.gemm.alpha_ptr, data_of(f->s1, S));
+    assert_ptr_equal(f->desc.u.gemm.beta_ptr, data_of(f->s1, S) + 4);
+    trn_op_refs_release(&f->refs);
+    bp.offset = 5; /* past the end for 4 bytes, and misaligned */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: beta");
+    ap.buffer_id = S3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: alpha");
+}
 
 /* Rule: no op is INVALID_ARGUMENT; an op kind the daemon does not know (none
  * set, or a future field) is UNIMPLEMENTED. */
@@ -1843,6 +2075,10 @@ int main(void) {
     trn_log_set_level(TRN_LOG_WARN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sgemm_nn_valid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_strided_batches, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_pointer_arrays, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_compute_types, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_device_scalars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_axpy_extents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_reductions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_args, setup, teardown),
