@@ -56,19 +56,25 @@ static Trnsci__V1__ComputeType legacy_compute(const trnblasHandle_t handle,
     return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
 }
 
-/* A host scalar of data type t. */
+/* A host scalar of data type t. Read with memcpy: callers often pass the
+ * address of a double[2] or float[2], which has less than trnDoubleComplex's
+ * 16-byte alignment. */
 static Trnsci__V1__Scalar host_scalar(Trnsci__V1__DataType t, const void *p) {
     Trnsci__V1__Scalar v = TRNSCI__V1__SCALAR__INIT;
+    float f[2] = {0, 0};
+    double d[2] = {0, 0};
     switch (t) {
-    case R32: v.re = *(const float *)p; break;
-    case R64: v.re = *(const double *)p; break;
+    case R32:
     case C32:
-        v.re = ((const trnComplex *)p)->x;
-        v.im = ((const trnComplex *)p)->y;
+        memcpy(f, p, (t == C32 ? 2 : 1) * sizeof(float));
+        v.re = f[0];
+        v.im = f[1];
         break;
+    case R64:
     case C64:
-        v.re = ((const trnDoubleComplex *)p)->x;
-        v.im = ((const trnDoubleComplex *)p)->y;
+        memcpy(d, p, (t == C64 ? 2 : 1) * sizeof(double));
+        v.re = d[0];
+        v.im = d[1];
         break;
     default: break;
     }

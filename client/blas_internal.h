@@ -6,6 +6,8 @@
 #ifndef TRN_CLIENT_BLAS_INTERNAL_H
 #define TRN_CLIENT_BLAS_INTERNAL_H
 
+#include <string.h>
+
 #include "client/client.h"
 #include "trnsci/trnblas.h"
 
@@ -34,14 +36,29 @@ trnblasStatus_t trn_blas_status(trnsciError_t e);
  * used inside routines whose handle argument is named `handle`. */
 #define DEV (handle->mode == TRNBLAS_POINTER_MODE_DEVICE)
 
+/* Component i of a host complex scalar, read with memcpy: callers pass
+ * float[2] / double[2] arrays that lack trnComplex's 8-byte or
+ * trnDoubleComplex's 16-byte alignment, and a struct access would let the
+ * compiler assume it. */
+static inline double trn_blas_part(const void *p, int i, int f32) {
+    if (f32) {
+        float v;
+        memcpy(&v, (const char *)p + (size_t)i * sizeof(v), sizeof(v));
+        return v;
+    }
+    double v;
+    memcpy(&v, (const char *)p + (size_t)i * sizeof(v), sizeof(v));
+    return v;
+}
+
 /* Real and imaginary parts of a host scalar of each type (S, D, C, Z). */
 #define RE_S(p) ((double)*(p))
 #define IM_S(p) 0.0
 #define RE_D(p) (*(p))
 #define IM_D(p) 0.0
-#define RE_C(p) ((double)(p)->x)
-#define IM_C(p) ((double)(p)->y)
-#define RE_Z(p) ((p)->x)
-#define IM_Z(p) ((p)->y)
+#define RE_C(p) trn_blas_part((p), 0, 1)
+#define IM_C(p) trn_blas_part((p), 1, 1)
+#define RE_Z(p) trn_blas_part((p), 0, 0)
+#define IM_Z(p) trn_blas_part((p), 1, 0)
 
 #endif
