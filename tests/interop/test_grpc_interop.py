@@ -642,6 +642,75 @@ def check_blas1(c, rng):
         return f"zdotc (incx=-2) and daxpy (incy=3) agree with numpy; {d}"
 
 
+def check_gemm_batched_modes(c, rng):
+    """GemmOp's protocol 1.4 fields from Python: a strided batch of 3 DGEMMs
+    with compute_type COMPUTE_64F_EMULATED and B shared (stride_b = 0), and a
+    pointer-array batch of 2 SGEMMs with COMPUTE_32F_FAST_16BF, against numpy.
+    Tolerances: emulated FP64, gamma_{k+3} |A||B| + 2^-48 k max|a| max|b|
+    (docs/numerics.md "Emulated FP64"); FAST_16BF, the inputs rounded to
+    bfloat16 (relative 2^-8 each, products exact in FP32):
+    (2^-7 + 2^-16 + gamma_{k+2}) |A||B|. Overlapping C matrices
+    (stride_c = 1) and a compute type of the wrong precision are refused."""
+    m, n, k, nb = 9, 7, 11, 3
+    with Sessions(c) as ss:
+        sid = ss.open()
+        A = rng.uniform(-1, 1, (nb, k, m))  # column-major m x k matrices
+        B = rng.uniform(-1, 1, (k, n)).T.copy()
+        C = np.zeros((nb, n, m))
+        ba, bb, bc = c.alloc(sid, A.nbytes), c.alloc(sid, B.nbytes), c.alloc(sid, C.nbytes)
+        c.write(sid, ba, 0, A.tobytes())
+        c.write(sid, bb, 0, B.tobytes())
+        g = pb.GemmOp(type=pb.R_64F, m=m, n=n, k=k, alpha=pb.Scalar(re=1.0), beta=pb.Scalar(),
+                      a=pb.BufferRef(buffer_id=ba), lda=m, b=pb.BufferRef(buffer_id=bb), ldb=k,
+                      c=pb.BufferRef(buffer_id=bc), ldc=m, batch_count=nb, stride_a=m * k,
+                      stride_b=0, stride_c=m * n, compute_type=pb.COMPUTE_64F_EMULATED)
+        c.submit(sid, pb.Op(gemm=g))
+        c.sync(sid)
+        out = np.frombuffer(c.read(sid, bc, 0, C.nbytes), dtype=np.float64).reshape(nb, n, m)
+        Bm = B.reshape(n, k).T
+        u = np.finfo(np.float64).eps / 2
+        for i in range(nb):
+            Am = A[i].reshape(k, m).T
+            want = Am.astype(np.longdouble) @ Bm.astype(np.longdouble)
+            tol = (k + 3) * u / (1 - (k + 3) * u) * (np.abs(Am) @ np.abs(Bm)) + \
+                2.0 ** -48 * k * np.abs(Am).max() * np.abs(Bm).max()
+            require(np.all(np.abs(out[i].T - want) <= tol), f"emulated dgemm, matrix {i}")
+        g.stride_c = 1
+        d1 = expect_rpc_error(lambda: c.submit(sid, pb.Op(gemm=g)),
+                              grpc.StatusCode.INVALID_ARGUMENT, "overlap")
+        g.stride_c = m * n
+        g.compute_type = pb.COMPUTE_32F_FAST_16BF
+        d2 = expect_rpc_error(lambda: c.submit(sid, pb.Op(gemm=g)),
+                              grpc.StatusCode.UNIMPLEMENTED, "32F mode")
+
+        As = rng.uniform(-1, 1, (2, k, m)).astype(np.float32)
+        Bs = rng.uniform(-1, 1, (2, n, k)).astype(np.float32)
+        refs = []
+        for i in range(2):
+            bai, bbi, bci = c.alloc(sid, As[i].nbytes), c.alloc(sid, Bs[i].nbytes), \
+                c.alloc(sid, 4 * m * n)
+            c.write(sid, bai, 0, As[i].tobytes())
+            c.write(sid, bbi, 0, Bs[i].tobytes())
+            refs.append((bai, bbi, bci))
+        gs = pb.GemmOp(type=pb.R_32F, m=m, n=n, k=k, alpha=pb.Scalar(re=1.0), beta=pb.Scalar(),
+                       lda=m, ldb=k, ldc=m, batch_count=2, compute_type=pb.COMPUTE_32F_FAST_16BF,
+                       a_array=[pb.BufferRef(buffer_id=r[0]) for r in refs],
+                       b_array=[pb.BufferRef(buffer_id=r[1]) for r in refs],
+                       c_array=[pb.BufferRef(buffer_id=r[2]) for r in refs])
+        c.submit(sid, pb.Op(gemm=gs))
+        c.sync(sid)
+        uf = np.finfo(np.float32).eps / 2
+        for i in range(2):
+            got = np.frombuffer(c.read(sid, refs[i][2], 0, 4 * m * n),
+                                dtype=np.float32).reshape(n, m).T
+            Am, Bm = As[i].reshape(k, m).T.astype(np.float64), Bs[i].reshape(n, k).T.astype(
+                np.float64)
+            mag = np.abs(Am) @ np.abs(Bm)
+            tol = (2.0 ** -7 + 2.0 ** -16 + (k + 2) * uf / (1 - (k + 2) * uf) * 1.01) * mag
+            require(np.all(np.abs(got - Am @ Bm) <= tol), f"fast-bf16 sgemm, matrix {i}")
+        return f"emulated-FP64 strided batch and bf16 pointer-array batch agree; {d1}; {d2}"
+
+
 def check_err_lda(c):
     with Sessions(c) as ss:
         sid = ss.open()
@@ -1107,6 +1176,8 @@ def main():
                     checks.run(f"{name}: zgemm transb=C, multi-chunk", check_gemm_z, c, rng)
                     checks.run(f"{name}: blas1 zdotc and daxpy with strides (protocol 1.3)",
                                check_blas1, c, rng)
+                    checks.run(f"{name}: gemm batches and compute types (protocol 1.4)",
+                               check_gemm_batched_modes, c, rng)
                     checks.run(f"{name}: trnrand extensions and Sobol64 (protocol 1.2)",
                                check_rand_ext, c)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
