@@ -18,6 +18,16 @@
  * batches into several ops on the same stream). */
 #define GEMM_MAX_POINTER_BATCH 4096
 
+static const char *dtype_name(trn_dtype t) {
+    switch (t) {
+    case TRN_DTYPE_R32F: return "R_32F";
+    case TRN_DTYPE_R64F: return "R_64F";
+    case TRN_DTYPE_C32F: return "C_32F";
+    case TRN_DTYPE_C64F: return "C_64F";
+    }
+    return "?";
+}
+
 static int is32(trn_dtype t) {
     return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
 }
@@ -37,9 +47,8 @@ static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_comp
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
         if (!is32(t)) {
             snprintf(err, errlen,
-                     "gemm: compute type %d is a 32F mode and takes R_32F or C_32F data, not "
-                     "data type %d",
-                     (int)c, (int)t);
+                     "gemm: compute type %d is a 32F mode and takes R_32F or C_32F data, not %s",
+                     (int)c, dtype_name(t));
             return TRN_WIRE_UNIMPLEMENTED;
         }
         *out = (trn_compute)c; /* the wire's values are trn_compute's */
@@ -48,9 +57,8 @@ static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_comp
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED:
         if (is32(t)) {
             snprintf(err, errlen,
-                     "gemm: compute type %d is a 64F mode and takes R_64F or C_64F data, not "
-                     "data type %d",
-                     (int)c, (int)t);
+                     "gemm: compute type %d is a 64F mode and takes R_64F or C_64F data, not %s",
+                     (int)c, dtype_name(t));
             return TRN_WIRE_UNIMPLEMENTED;
         }
         *out = (trn_compute)c;
