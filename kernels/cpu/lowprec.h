@@ -18,6 +18,7 @@
 #ifndef TRN_KERNELS_CPU_LOWPREC_H
 #define TRN_KERNELS_CPU_LOWPREC_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -68,9 +69,20 @@ static inline float lp_bf16(float x) {
 }
 
 /* IEEE binary16: 11-bit significand and exponents -14..15 (subnormals below
- * 2^-14, infinity from 65520 up), round to nearest even. */
+ * 2^-14, infinity from 65520 up), round to nearest even. In the normal range
+ * this is TF32's rounding (both keep 10 fraction bits); a result past 65504
+ * (the largest binary16) is infinite, and below 2^-14 the quantum is the
+ * fixed 2^-24 of binary16's subnormals (x * 2^24 is exact and nearbyintf
+ * rounds it to nearest even). Bit operations rather than a conversion to
+ * _Float16, which without F16C instructions is a slow library call. */
 static inline float lp_fp16(float x) {
-    return (float)(_Float16)x;
+    const float ax = x < 0 ? -x : x;
+    if (!(ax >= 0x1p-14f)) /* subnormal, zero or NaN */
+        return ax != ax ? x : nearbyintf(x * 0x1p24f) * 0x1p-24f;
+    const float r = lp_round_rne(x, LP_TF32_DROP);
+    if (r > 65504.0f || r < -65504.0f)
+        return r > 0 ? __builtin_inff() : -__builtin_inff();
+    return r;
 }
 
 /* Random words for stochastic rounding: word `index` of the Philox4x32-10
