@@ -26,6 +26,7 @@
  */
 #include <cblas.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/lowprec.h"
@@ -44,15 +45,6 @@ static unsigned pieces_of(trn_compute c) {
     }
 }
 
-/* Round to nearest even in the mode's format. */
-static float round_rn(trn_compute c, float x) {
-    switch (c) {
-    case TRN_COMPUTE_32F_FAST_TF32: return lp_round_rne(x, LP_TF32_DROP);
-    case TRN_COMPUTE_32F_FAST_16F: return lp_fp16(x);
-    default: return lp_bf16(x);
-    }
-}
-
 typedef struct split_src {
     const float *x; /* stored matrix, as floats (complex: re, im pairs) */
     size_t ld;      /* in elements */
@@ -64,36 +56,64 @@ typedef struct split_src {
     uint32_t tag;
 } split_src;
 
+/* The pieces of the len values of v into out[q][0..len), rounded to nearest
+ * even: one loop per format, so that each vectorises. */
+static void pieces_rn(trn_compute mode, unsigned np, float *v, size_t len, float *const *out) {
+    for (unsigned q = 0; q < np; q++) {
+        float *o = out[q];
+        switch (mode) {
+        case TRN_COMPUTE_32F_FAST_TF32:
+            for (size_t i = 0; i < len; i++)
+                o[i] = lp_round_rne(v[i], LP_TF32_DROP);
+            break;
+        case TRN_COMPUTE_32F_FAST_16F:
+            for (size_t i = 0; i < len; i++)
+                o[i] = lp_fp16(v[i]);
+            break;
+        default:
+            for (size_t i = 0; i < len; i++)
+                o[i] = lp_bf16(v[i]);
+            break;
+        }
+        if (q + 1 < np) /* the rest, exact in FP32, for the next piece */
+            for (size_t i = 0; i < len; i++)
+                v[i] -= o[i];
+    }
+}
+
 /* Writes the pieces of op(X)[:, col0 : col0+cols) into out[0..np), each
- * rows x cols column-major (ld = rows), comps floats per element. rnd is
- * scratch for one column's random words (rows * comps), or NULL. */
+ * rows x cols column-major (ld = rows), comps floats per element. col and
+ * rnd are scratch for one column (rows * comps values). Stochastic
+ * rounding takes the column's random words: word index = position of the
+ * component in op(X), column-major. */
 static void split(const trn_gemm_one *g, const split_src *s, unsigned np, float *const *out,
-                  uint32_t *rnd) {
+                  float *col, uint32_t *rnd) {
     const trn_gemm_desc *d = g->d;
     const size_t w = s->rows * s->comps;
+    const int conj = s->t == TRN_TRANS_C && s->comps == 2;
+    const unsigned drop = d->compute == TRN_COMPUTE_32F_FAST_TF32 ? LP_TF32_DROP : LP_BF16_DROP;
     for (size_t jj = 0; jj < s->cols; jj++) {
         const size_t j = s->col0 + jj;
-        if (rnd) /* word index: position of the component in op(X), column-major */
+        /* Column j of op(X), contiguous (a copy for the transposed case). */
+        if (s->t == TRN_TRANS_N) {
+            memcpy(col, s->x + j * s->ld * s->comps, w * sizeof(float));
+        } else {
+            for (size_t i = 0; i < s->rows; i++)
+                for (unsigned c = 0; c < s->comps; c++)
+                    col[i * s->comps + c] = s->x[(j + i * s->ld) * s->comps + c];
+        }
+        if (conj)
+            for (size_t i = 1; i < w; i += 2)
+                col[i] = -col[i];
+        float *dst[MAX_PIECES];
+        for (unsigned q = 0; q < np; q++)
+            dst[q] = out[q] + jj * w;
+        if (d->stochastic) {
             lp_random_words(d->seed, g->batch, s->tag, (uint64_t)j * w, w, rnd);
-        for (size_t i = 0; i < s->rows; i++) {
-            const size_t at = trn_gemm_op_index(s->t, i, j, s->ld) * s->comps;
-            for (unsigned c = 0; c < s->comps; c++) {
-                float v = s->x[at + c];
-                if (c == 1 && s->t == TRN_TRANS_C)
-                    v = -v;
-                const size_t o = jj * w + i * s->comps + c;
-                if (rnd) {
-                    const unsigned drop =
-                        d->compute == TRN_COMPUTE_32F_FAST_TF32 ? LP_TF32_DROP : LP_BF16_DROP;
-                    out[0][o] = lp_round_sr(v, drop, rnd[i * s->comps + c]);
-                    continue;
-                }
-                for (unsigned q = 0; q < np; q++) {
-                    const float piece = round_rn(d->compute, v);
-                    out[q][o] = piece;
-                    v -= piece;
-                }
-            }
+            for (size_t i = 0; i < w; i++)
+                dst[0][i] = lp_round_sr(col[i], drop, rnd[i]);
+        } else {
+            pieces_rn(d->compute, np, col, w, dst);
         }
     }
 }
@@ -121,14 +141,15 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
     const unsigned np = pieces_of(d->compute);
     const size_t m = (size_t)d->m, k = (size_t)d->k, ncols = (size_t)(g->j1 - g->j0);
     const size_t a_len = m * k * comps, b_len = k * ncols * comps;
-    const size_t rnd_len = (m > k ? m : k) * comps;
-    float *mem = malloc((np * (a_len + b_len)) * sizeof(float));
-    uint32_t *rnd = d->stochastic ? malloc(rnd_len * sizeof(uint32_t)) : NULL;
+    const size_t col_len = (m > k ? m : k) * comps;
+    float *mem = malloc((np * (a_len + b_len) + col_len) * sizeof(float));
+    uint32_t *rnd = d->stochastic ? malloc(col_len * sizeof(uint32_t)) : NULL;
     if (!mem || (d->stochastic && !rnd)) {
         free(mem);
         free(rnd);
         return TRN_KSTATUS_FAILED;
     }
+    float *col = mem + np * (a_len + b_len);
     float *ap[MAX_PIECES], *bp[MAX_PIECES];
     for (unsigned q = 0; q < np; q++) {
         ap[q] = mem + q * a_len;
@@ -136,8 +157,8 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
     }
     const split_src sa = {g->a, (size_t)d->lda, d->transa, comps, m, k, 0, TAG_A};
     const split_src sb = {g->b, (size_t)d->ldb, d->transb, comps, k, ncols, (size_t)g->j0, TAG_B};
-    split(g, &sa, np, ap, rnd);
-    split(g, &sb, np, bp, rnd);
+    split(g, &sa, np, ap, col, rnd);
+    split(g, &sb, np, bp, col, rnd);
 
     unsigned ps[9], pt[9];
     const unsigned npairs = pairs_of(np, ps, pt);

@@ -26,12 +26,15 @@
  * halved to keep the exactness bound.
  *
  * Blocking: C is computed in MB x NB tiles, each accumulating over blocks
- * of KB columns of op(A). Because every FP32 product is exact and the
- * double sums run in a fixed order (k block, then digit pair), the result
- * does not depend on the tiles or on the shard split.
+ * of KB columns of op(A); per block, one SGEMM per digit of A (and plane)
+ * multiplies it by all the digits of B it pairs with, side by side. Because
+ * every FP32 product is exact and the double sums run in a fixed order (k
+ * block, digit of A, digit of B), the result does not depend on the tiles or
+ * on the shard split.
  */
 #include <cblas.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +54,7 @@ typedef struct ozaki_ctx {
     int *col_f;  /* f_j for the shard's columns */
     float *ad;   /* S digit matrices of op(A)'s tile: TILE_M x (planes * KB) */
     float *bd;   /* S digit matrices (x2 planes for complex) of op(B)'s tile */
-    float *prod; /* SGEMM outputs: TILE_M x TILE_N (x2 for complex) */
+    float *prod; /* an SGEMM's output: TILE_M x S TILE_N */
     double *acc; /* the tile's sums: TILE_M x TILE_N (x2 for complex) */
 } ozaki_ctx;
 
@@ -111,11 +114,29 @@ static int scale_exponents(ozaki_ctx *o) {
     return 0;
 }
 
-/* The S digits of v * 2^-e into out[s * stride]. */
+/* 2^e as a double, for -1022 <= e <= 1023 (built from its encoding). */
+static double pow2(int e) {
+    const uint64_t bits = (uint64_t)(e + 1023) << 52;
+    double v;
+    memcpy(&v, &bits, sizeof(v));
+    return v;
+}
+
+/* x 2^e: one exact multiply when 2^e is a normal double, else ldexp (a row
+ * or column scale beyond 2^+-1022 only for data near the ends of the
+ * range). */
+static double scale2(double x, int e) {
+    return (e >= -1022 && e <= 1023) ? x * pow2(e) : ldexp(x, e);
+}
+
+/* The S digits of v * 2^-e into out[s * stride]; every step is exact (a
+ * power-of-two scaling, a rounding to an integer, a subtraction of the
+ * integer part), except that a value below 2^(e - 1022) loses the bits that
+ * fall below double's subnormal range. */
 static void digits(double v, int e, float *out, size_t stride) {
-    double r = ldexp(v, -e);
+    double r = scale2(v, -e);
     for (int s = 0; s < S_DIGITS; s++) {
-        r = ldexp(r, BETA);
+        r *= (double)(1 << BETA);
         const double dgt = nearbyint(r);
         r -= dgt;
         out[(size_t)s * stride] = (float)dgt;
@@ -138,13 +159,16 @@ static void split_a(ozaki_ctx *o, int i0, int mt, int p0, int kt) {
 }
 
 /* Digits of op(B)[p0 : p0+kt, j0 : j0+nt) (j0 relative to the shard's
- * first column). Real: bd[s] is kt x nt. Complex: bd[s] holds two matrices
- * of 2kt x nt, [Re; -Im] then [Im; Re]. */
+ * first column), plane-major: plane c of digit t is the (kw x nt) matrix at
+ * bd + (c S + t) kw nt, so the digits 0 .. t of a plane side by side form
+ * one kw x (t+1) nt matrix. Real: one plane, kw = kt. Complex: kw = 2 kt,
+ * plane 0 is [Re; -Im] and plane 1 [Im; Re], so that the digits of
+ * [Re(A) | Im(A)] times them give Re(AB) and Im(AB). */
 static void split_b(ozaki_ctx *o, int p0, int kt, int j0, int nt) {
     const trn_gemm_one *g = o->g;
     const trn_gemm_desc *d = g->d;
     const size_t rows = o->cx ? 2 * (size_t)kt : (size_t)kt;
-    const size_t one = rows * (size_t)nt, stride = o->cx ? 2 * one : one;
+    const size_t one = rows * (size_t)nt, plane = S_DIGITS * one;
     for (int j = 0; j < nt; j++)
         for (int p = 0; p < kt; p++) {
             const size_t col = (size_t)(g->j0 + j0 + j);
@@ -152,14 +176,14 @@ static void split_b(ozaki_ctx *o, int p0, int kt, int j0, int nt) {
             const double re =
                 op_elem(g->b, (size_t)d->ldb, d->transb, o->cx, (size_t)(p0 + p), col, 0);
             float *x = o->bd + (size_t)j * rows + (size_t)p;
-            digits(re, f, x, stride);
+            digits(re, f, x, one);
             if (!o->cx)
                 continue;
             const double im =
                 op_elem(g->b, (size_t)d->ldb, d->transb, o->cx, (size_t)(p0 + p), col, 1);
-            digits(-im, f, x + kt, stride); /* [Re; -Im] */
-            digits(im, f, x + one, stride); /* [Im; Re] */
-            digits(re, f, x + one + kt, stride);
+            digits(-im, f, x + kt, one);   /* [Re; -Im] */
+            digits(im, f, x + plane, one); /* [Im; Re] */
+            digits(re, f, x + plane + kt, one);
         }
 }
 
@@ -183,12 +207,12 @@ static void finish_tile(const ozaki_ctx *o, int i0, int mt, int j0, int nt) {
             const size_t at = (size_t)(i0 + i) + (size_t)(g->j0 + j0 + j) * (size_t)d->ldc;
             if (!o->cx) {
                 double *c = (double *)g->c + at;
-                const double v = g->alpha.re * ldexp(o->acc[t], e);
+                const double v = g->alpha.re * scale2(o->acc[t], e);
                 *c = beta0 ? v : v + g->beta.re * *c;
                 continue;
             }
             double *c = (double *)g->c + 2 * at;
-            const double vr = ldexp(o->acc[t], e), vi = ldexp(o->acc[len + t], e);
+            const double vr = scale2(o->acc[t], e), vi = scale2(o->acc[len + t], e);
             double re = g->alpha.re * vr - g->alpha.im * vi;
             double im = g->alpha.re * vi + g->alpha.im * vr;
             if (!beta0) {
@@ -200,30 +224,32 @@ static void finish_tile(const ozaki_ctx *o, int i0, int mt, int j0, int nt) {
         }
 }
 
+/* One tile of C: for each block of KB columns of op(A), the digits of both
+ * operands, then for each digit s of A one SGEMM (per plane) against the
+ * digits t = 0 .. S-1-s of B side by side, each block of the product added
+ * to the sums with its scale 2^-(s+t+2)BETA. */
 static void tile(ozaki_ctx *o, int i0, int mt, int j0, int nt) {
     const trn_gemm_desc *d = o->g->d;
     const int kb = o->cx ? KB_CPLX : KB_REAL, planes = o->cx ? 2 : 1;
     const size_t len = (size_t)mt * (size_t)nt;
-    memset(o->acc, 0, (o->cx ? 2 : 1) * len * sizeof(double));
+    memset(o->acc, 0, (size_t)planes * len * sizeof(double));
     for (int p0 = 0; p0 < d->k; p0 += kb) {
         const int kt = d->k - p0 < kb ? d->k - p0 : kb;
         const int kw = planes * kt; /* inner dimension of the digit SGEMMs */
         split_a(o, i0, mt, p0, kt);
         split_b(o, p0, kt, j0, nt);
-        const size_t a_stride = (size_t)mt * (size_t)kw;
-        const size_t b_one = (size_t)kw * (size_t)nt, b_stride = o->cx ? 2 * b_one : b_one;
-        for (int sum = 0; sum < S_DIGITS; sum++) /* digits s, t from 0: s + t <= S - 1 */
-            for (int s = 0; s <= sum; s++) {
-                const int t = sum - s;
-                const float *A = o->ad + (size_t)s * a_stride;
-                const float *B = o->bd + (size_t)t * b_stride;
-                const double scale = ldexp(1.0, -(sum + 2) * BETA);
-                for (int c = 0; c < planes; c++) {
-                    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mt, nt, kw, 1.0f, A, mt,
-                                B + (size_t)c * b_one, kw, 0.0f, o->prod + (size_t)c * len, mt);
-                    accumulate(o->acc + (size_t)c * len, o->prod + (size_t)c * len, len, scale);
-                }
+        const size_t a_stride = (size_t)mt * (size_t)kw, b_one = (size_t)kw * (size_t)nt;
+        for (int s = 0; s < S_DIGITS; s++) { /* digits s, t from 0: s + t <= S - 1 */
+            const int count = S_DIGITS - s;
+            for (int c = 0; c < planes; c++) {
+                cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mt, nt * count, kw, 1.0f,
+                            o->ad + (size_t)s * a_stride, mt, o->bd + (size_t)c * S_DIGITS * b_one,
+                            kw, 0.0f, o->prod, mt);
+                for (int t = 0; t < count; t++)
+                    accumulate(o->acc + (size_t)c * len, o->prod + (size_t)t * len, len,
+                               pow2(-(s + t + 2) * BETA));
             }
+        }
     }
     finish_tile(o, i0, mt, j0, nt);
 }
@@ -240,7 +266,7 @@ trn_kstatus trn_cpu_gemm_ozaki(const trn_gemm_one *g) {
     o.col_f = malloc((size_t)ncols * sizeof(int));
     o.ad = malloc(S_DIGITS * tm * tk * sizeof(float));
     o.bd = malloc(S_DIGITS * tk * tn * (size_t)planes * sizeof(float));
-    o.prod = malloc(tm * tn * (size_t)planes * sizeof(float));
+    o.prod = malloc(tm * tn * S_DIGITS * sizeof(float));
     o.acc = malloc(tm * tn * (size_t)planes * sizeof(double));
     trn_kstatus st = TRN_KSTATUS_FAILED;
     if (!o.row_e || !o.col_f || !o.ad || !o.bd || !o.prod || !o.acc)
