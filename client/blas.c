@@ -237,6 +237,11 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     snprintf(what, sizeof(what), "%s: s", g->name);
     if (g->beta_dev && (e = trn_client_resolve(c, g->beta_dev, what, &bp)))
         return trn_blas_status(e);
+    const int compensated =
+        (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) &&
+        (g->fn == FN(DOT) || g->fn == FN(DOTC) || g->fn == FN(NRM2) || g->fn == FN(ASUM));
+    if (compensated && (e = trn_client_need_minor(c, 4, "compensated reductions")))
+        return trn_blas_status(e);
     const int host_result = g->result_bytes && handle->mode == TRNBLAS_POINTER_MODE_HOST;
     if (g->result_bytes) {
         if (host_result && handle->scratch && handle->scratch_gen != c->generation)
@@ -268,7 +273,7 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     b.result = &r;
     b.real_scalar = g->real_scalar ? 1 : 0;
     b.alpha_ptr = &ap;
-    b.compensated = (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) != 0;
+    b.compensated = compensated;
     b.beta_ptr = &bp;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_BLAS1;

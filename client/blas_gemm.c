@@ -174,6 +174,13 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
     trn_client *c = trn_client_get(&e);
     if (!c)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
+    /* Batches, compute types other than the data type's own and device
+     * scalars are protocol 1.4 fields: a 1.3 daemon would ignore them. */
+    const int plain = g->batch == 1 && !g->listed && !DEV &&
+                      (g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F ||
+                       g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F);
+    if (!plain && (e = trn_client_need_minor(c, 4, g->name)))
+        return trn_blas_status(e);
     Trnsci__V1__GemmOp op = TRNSCI__V1__GEMM_OP__INIT;
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
     Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;

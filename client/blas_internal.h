@@ -16,8 +16,8 @@ struct trnblasContext {
     trnblasPointerMode_t mode;
     trnblasMath_t math;
     unsigned long long sr_seed; /* stochastic rounding (trnblasSetStochasticRoundingSeed) */
-    void *scratch;        /* device buffer for host-mode results, or NULL */
-    uint64_t scratch_gen; /* the session it belongs to (trn_client.generation) */
+    void *scratch;              /* device buffer for host-mode results, or NULL */
+    uint64_t scratch_gen;       /* the session it belongs to (trn_client.generation) */
 };
 
 /* Bytes of the scratch buffer: the largest result (a double complex). */

@@ -56,6 +56,10 @@ typedef struct trn_client {
     uint64_t session_id;
     uint64_t generation; /* counts sessions opened by this process, from 1 */
     unsigned core_count;
+    /* The daemon's protocol minor (Hello): fields added to an existing
+     * message in a later minor are ignored by an older daemon, so calls
+     * that need them check it (trn_client_need_minor). */
+    unsigned protocol_minor;
     uint64_t chunk_bytes;
     char daemon_version[32];
     char backend[16];
@@ -87,6 +91,10 @@ trn_client *trn_client_peek(void);
 trnsciError_t trn_fail(trnsciError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Changes the code of the error just recorded, keeping its message. */
 trnsciError_t trn_retag(trnsciError_t e);
+/* trnsciSuccess if the daemon speaks protocol minor `minor` or later, else
+ * records trnsciErrorNotSupported naming `what` (a feature an older daemon
+ * would silently ignore). */
+trnsciError_t trn_client_need_minor(const trn_client *c, unsigned minor, const char *what);
 /* Records success (clears the message) and returns trnsciSuccess. */
 trnsciError_t trn_ok(void);
 /* A query's "not yet": sets the message, leaves the last error alone (CUDA

@@ -85,6 +85,7 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
         return NULL;
     }
     c->core_count = r->core_count;
+    c->protocol_minor = r->protocol_minor;
     c->chunk_bytes =
         r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes : TRNSCI_WIRE_CHUNK_BYTES;
     if (c->chunk_bytes > TRNSCI_WIRE_CHUNK_BYTES)
@@ -281,6 +282,15 @@ trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const Protobu
     if (code == TRN_WIRE_OK)
         return trnsciSuccess;
     return trn_fail(trn_error_from_wire(code), "%s", msg[0] ? msg : "the daemon refused the call");
+}
+
+trnsciError_t trn_client_need_minor(const trn_client *c, unsigned minor, const char *what) {
+    if (c->protocol_minor >= minor)
+        return trnsciSuccess;
+    return trn_fail(trnsciErrorNotSupported,
+                    "%s needs protocol %u.%u; the daemon (%s) speaks %u.%u: upgrade trnscid", what,
+                    TRNSCI_PROTOCOL_MAJOR, minor, c->daemon_version, TRNSCI_PROTOCOL_MAJOR,
+                    c->protocol_minor);
 }
 
 trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
