@@ -1,7 +1,7 @@
 /*
  * gemm_modes.c — the GEMM precision modes through trnscid: their speed
  * against FP32 GEMM (and emulated FP64 against a naive long-double GEMM and
- * in-process DGEMM), and their accuracy against a long-double reference.
+ * in-process DGEMM), and their accuracy against __float128 references.
  *
  * Speed (--part speed): for each size n (square, C = A B), each mode runs
  * through the daemon as trnblasGemmEx + trnsciStreamSynchronize on data
@@ -17,7 +17,7 @@
  * [-1, 1); "wide": rows of A and columns of B scaled by 2^-20 .. 2^20 and
  * entries spread over 2^-10 .. 2^10 within a row; "cancel": A = [X X],
  * B = [Y; -Y + E] with |E| ~ 2^-20 |Y|, so C = X E is 2^-20 of |A||B| —
- * every mode's C is compared with a long-double dot product on up to
+ * every mode's C is compared with a __float128 dot product on up to
  * --samples entries (all of them for small n): componentwise error
  * max |c^ - c| / (|A||B|)_ij and normwise max |c^ - c| / max |c|. The 32F
  * modes get the inputs rounded to float (the reference uses exactly those),
@@ -275,21 +275,33 @@ static errs measure(const operands *o, const mode *md, const void *dev, int samp
         if (at >= nn)
             at = nn - 1;
         const size_t i = at % (size_t)n, j = at / (size_t)n;
-        long double ref = 0, mag = 0;
+        /* __float128: a product of two doubles (106 bits) is exact, and n
+         * sums add at most n 2^-113 S, far below any FP64 mode's error. */
+        __float128 ref = 0;
+        double mag = 0;
         for (int p = 0; p < n; p++) {
-            const long double a = md->f64 ? o->a[i + (size_t)p * n] : o->af[i + (size_t)p * n];
-            const long double b = md->f64 ? o->b[(size_t)p + j * n] : o->bf[(size_t)p + j * n];
-            ref += a * b;
-            mag += fabsl(a * b);
+            const double a = md->f64 ? o->a[i + (size_t)p * n] : o->af[i + (size_t)p * n];
+            const double b = md->f64 ? o->b[(size_t)p + j * n] : o->bf[(size_t)p + j * n];
+            ref += (__float128)a * (__float128)b;
+            mag += fabs(a * b);
         }
         const double got = md->f64 ? ((double *)c)[at] : ((float *)c)[at];
-        const double err = (double)fabsl((long double)got - ref);
+        const __float128 diff = (__float128)got - ref;
+        const double err = (double)(diff < 0 ? -diff : diff);
         maxerr = bench_worse(maxerr, err);
-        maxc = fmax(maxc, (double)fabsl(ref));
+        maxc = fmax(maxc, fabs((double)ref));
         comp = bench_worse(comp, mag > 0 ? err / (double)mag : err);
     }
     free(c);
     return (errs){comp, maxc > 0 ? maxerr / maxc : maxerr};
+}
+
+/* A number for JSON: null when not finite (binary16 overflows to infinity). */
+static void json_num(double v, char *buf, size_t len) {
+    if (isfinite(v))
+        snprintf(buf, len, "%.3e", v);
+    else
+        snprintf(buf, len, "null");
 }
 
 static void accuracy(trnblasHandle_t h, const int *sizes, int ns, int samples) {
@@ -304,8 +316,11 @@ static void accuracy(trnblasHandle_t h, const int *sizes, int ns, int samples) {
             for (size_t m = 0; m < NMODES; m++) {
                 run_mode(h, &o, &modes[m]);
                 const errs e = measure(&o, &modes[m], modes[m].f64 ? o.dc : o.dcf, samples);
-                printf("      \"%s\": {\"componentwise\": %.3e, \"normwise\": %.3e}%s\n",
-                       modes[m].name, e.comp, e.norm, m + 1 < NMODES ? "," : "");
+                char cw[32], nw[32];
+                json_num(e.comp, cw, sizeof(cw));
+                json_num(e.norm, nw, sizeof(nw));
+                printf("      \"%s\": {\"componentwise\": %s, \"normwise\": %s}%s\n", modes[m].name,
+                       cw, nw, m + 1 < NMODES ? "," : "");
             }
             printf("    }}%s\n", si + 1 < ns || in < 2 ? "," : "");
             operands_free(&o);
