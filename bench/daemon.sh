@@ -215,3 +215,40 @@ bench_run() {
     "$@" || _br_rc=$?
     bench_finish "$_br_rc"
 }
+
+# bench_run_placed [BENCH ARGS...]: the common placement of a benchmark that
+# compares the daemon with an in-process library, by $MODE:
+#   one-core (default)  trnscid under `taskset -c $DAEMON_CPU` with `--cores 1`,
+#                       the bench under `taskset -c $BENCH_CPU` with
+#                       `--openblas-cpu $DAEMON_CPU` (its in-process side pins
+#                       itself to the daemon's CPU);
+#   all-cores           trnscid with `--cores $(nproc)`, the bench unpinned,
+#                       with $ALL_CORES_ARGS before the caller's arguments.
+# Starts the daemon on a socket in BENCH_TMP (bench_tmpdir first), runs the
+# bench against it and finishes (bench_run).
+bench_run_placed() {
+    DAEMON_CPU=${DAEMON_CPU:-1}
+    BENCH_CPU=${BENCH_CPU:-0}
+    _rp_sock="$BENCH_TMP/bench.sock"
+    case "${MODE:-one-core}" in
+    one-core)
+        bench_require_cpus "DAEMON_CPU / BENCH_CPU" "$DAEMON_CPU" "$BENCH_CPU"
+        daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 \
+            --listen "unix:$_rp_sock" --log-level warn
+        daemon_wait trnscid "unix:$_rp_sock"
+        bench_run taskset -c "$BENCH_CPU" "$BENCH" "unix:$_rp_sock" --openblas-cpu "$DAEMON_CPU" \
+            "$@"
+        ;;
+    all-cores)
+        daemon_start trnscid "$DAEMON" --cores "$(nproc)" --listen "unix:$_rp_sock" \
+            --log-level warn
+        daemon_wait trnscid "unix:$_rp_sock"
+        # shellcheck disable=SC2086
+        bench_run "$BENCH" "unix:$_rp_sock" ${ALL_CORES_ARGS:-} "$@"
+        ;;
+    *)
+        echo "$BENCH_NAME: MODE must be one-core or all-cores" >&2
+        exit 2
+        ;;
+    esac
+}

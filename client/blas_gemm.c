@@ -243,87 +243,93 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
 
 /* ---- <t>gemm, <t>gemmStridedBatched, <t>gemmBatched ---------------------- */
 
+/* A single GEMM (strides 0, batch 1) or strided batches. */
+static gemm_call strided(const char *name, trnblasOperation_t ta, trnblasOperation_t tb, int m,
+                         int n, int k, const void *alpha, const void *A, int lda, long long sa,
+                         const void *B, int ldb, long long sb, const void *beta, void *C, int ldc,
+                         long long sc, int batch) {
+    return (gemm_call){.name = name,
+                       .transa = ta,
+                       .transb = tb,
+                       .m = m,
+                       .n = n,
+                       .k = k,
+                       .alpha = alpha,
+                       .beta = beta,
+                       .a = A,
+                       .b = B,
+                       .c = C,
+                       .lda = lda,
+                       .ldb = ldb,
+                       .ldc = ldc,
+                       .stride_a = sa,
+                       .stride_b = sb,
+                       .stride_c = sc,
+                       .batch = batch};
+}
+
+/* Pointer-array batches. */
+static gemm_call listed(const char *name, trnblasOperation_t ta, trnblasOperation_t tb, int m,
+                        int n, int k, const void *alpha, const void *const *Aa, int lda,
+                        const void *const *Ba, int ldb, const void *beta, void *const *Ca, int ldc,
+                        int batch) {
+    return (gemm_call){.name = name,
+                       .transa = ta,
+                       .transb = tb,
+                       .m = m,
+                       .n = n,
+                       .k = k,
+                       .alpha = alpha,
+                       .beta = beta,
+                       .lda = lda,
+                       .ldb = ldb,
+                       .ldc = ldc,
+                       .batch = batch,
+                       .listed = 1,
+                       .a_arr = Aa,
+                       .b_arr = Ba,
+                       .c_arr = Ca};
+}
+
+/* The legacy routines: the data type's precision under the math mode. */
+static trnblasStatus_t legacy_submit(trnblasHandle_t handle, gemm_call g, Trnsci__V1__DataType t) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    g.type = t;
+    g.compute = legacy_compute(handle, t);
+    return gemm_submit(handle, &g);
+}
+
 #define GEMM(T, TY, DT)                                                                            \
     trnblasStatus_t trnblas##T##gemm(trnblasHandle_t handle, trnblasOperation_t transa,            \
                                      trnblasOperation_t transb, int m, int n, int k,               \
                                      const TY *alpha, const TY *A, int lda, const TY *B, int ldb,  \
                                      const TY *beta, TY *C, int ldc) {                             \
-        if (!handle)                                                                               \
-            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
-        const gemm_call g = {.name = "gemm",                                                       \
-                             .type = DT,                                                           \
-                             .transa = transa,                                                     \
-                             .transb = transb,                                                     \
-                             .m = m,                                                               \
-                             .n = n,                                                               \
-                             .k = k,                                                               \
-                             .alpha = alpha,                                                       \
-                             .beta = beta,                                                         \
-                             .a = A,                                                               \
-                             .b = B,                                                               \
-                             .c = C,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = ldb,                                                           \
-                             .ldc = ldc,                                                           \
-                             .batch = 1,                                                           \
-                             .compute = legacy_compute(handle, DT)};                               \
-        return gemm_submit(handle, &g);                                                            \
+        return legacy_submit(handle,                                                               \
+                             strided("gemm", transa, transb, m, n, k, alpha, A, lda, 0, B, ldb, 0, \
+                                     beta, C, ldc, 0, 1),                                          \
+                             DT);                                                                  \
     }                                                                                              \
     trnblasStatus_t trnblas##T##gemmStridedBatched(                                                \
         trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int m,       \
         int n, int k, const TY *alpha, const TY *A, int lda, long long int strideA, const TY *B,   \
         int ldb, long long int strideB, const TY *beta, TY *C, int ldc, long long int strideC,     \
         int batchCount) {                                                                          \
-        if (!handle)                                                                               \
-            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
-        const gemm_call g = {.name = "gemmStridedBatched",                                         \
-                             .type = DT,                                                           \
-                             .transa = transa,                                                     \
-                             .transb = transb,                                                     \
-                             .m = m,                                                               \
-                             .n = n,                                                               \
-                             .k = k,                                                               \
-                             .alpha = alpha,                                                       \
-                             .beta = beta,                                                         \
-                             .a = A,                                                               \
-                             .b = B,                                                               \
-                             .c = C,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = ldb,                                                           \
-                             .ldc = ldc,                                                           \
-                             .stride_a = strideA,                                                  \
-                             .stride_b = strideB,                                                  \
-                             .stride_c = strideC,                                                  \
-                             .batch = batchCount,                                                  \
-                             .compute = legacy_compute(handle, DT)};                               \
-        return gemm_submit(handle, &g);                                                            \
+        return legacy_submit(handle,                                                               \
+                             strided("gemmStridedBatched", transa, transb, m, n, k, alpha, A, lda, \
+                                     strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), \
+                             DT);                                                                  \
     }                                                                                              \
     trnblasStatus_t trnblas##T##gemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,     \
                                             trnblasOperation_t transb, int m, int n, int k,        \
                                             const TY *alpha, const TY *const Aarray[], int lda,    \
                                             const TY *const Barray[], int ldb, const TY *beta,     \
                                             TY *const Carray[], int ldc, int batchCount) {         \
-        if (!handle)                                                                               \
-            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
-        const gemm_call g = {.name = "gemmBatched",                                                \
-                             .type = DT,                                                           \
-                             .transa = transa,                                                     \
-                             .transb = transb,                                                     \
-                             .m = m,                                                               \
-                             .n = n,                                                               \
-                             .k = k,                                                               \
-                             .alpha = alpha,                                                       \
-                             .beta = beta,                                                         \
-                             .lda = lda,                                                           \
-                             .ldb = ldb,                                                           \
-                             .ldc = ldc,                                                           \
-                             .batch = batchCount,                                                  \
-                             .listed = 1,                                                          \
-                             .a_arr = (const void *const *)Aarray,                                 \
-                             .b_arr = (const void *const *)Barray,                                 \
-                             .c_arr = (void *const *)Carray,                                       \
-                             .compute = legacy_compute(handle, DT)};                               \
-        return gemm_submit(handle, &g);                                                            \
+        return legacy_submit(handle,                                                               \
+                             listed("gemmBatched", transa, transb, m, n, k, alpha,                 \
+                                    (const void *const *)Aarray, lda, (const void *const *)Barray, \
+                                    ldb, beta, (void *const *)Carray, ldc, batchCount),            \
+                             DT);                                                                  \
     }
 GEMM(S, float, R32)
 GEMM(D, double, R64)
@@ -390,15 +396,15 @@ static int ex_compute(trnblasHandle_t handle, trnblasComputeType_t ct, Trnsci__V
 }
 
 /* Checks GemmEx's types, compute type and algorithm and fills g's. */
-static trnblasStatus_t ex_prepare(trnblasHandle_t handle, const char *name, trnsciDataType_t at,
-                                  trnsciDataType_t bt, trnsciDataType_t ctype,
-                                  trnblasComputeType_t ct, trnblasGemmAlgo_t algo, gemm_call *g) {
+static trnblasStatus_t ex_prepare(trnblasHandle_t handle, trnsciDataType_t at, trnsciDataType_t bt,
+                                  trnsciDataType_t ctype, trnblasComputeType_t ct,
+                                  trnblasGemmAlgo_t algo, gemm_call *g) {
+    const char *name = g->name;
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (!algo_ok(algo))
         return trn_blas_status(trn_fail(trnsciErrorInvalidValue,
                                         "%s: algo %d is not a trnblasGemmAlgo_t", name, (int)algo));
-    g->name = name;
     if (at != bt || bt != ctype || ex_type(ctype, &g->type))
         return trn_blas_status(trn_fail(
             trnsciErrorNotSupported,
@@ -419,22 +425,9 @@ trnblasStatus_t trnblasGemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
                               trnsciDataType_t Btype, int ldb, const void *beta, void *C,
                               trnsciDataType_t Ctype, int ldc, trnblasComputeType_t computeType,
                               trnblasGemmAlgo_t algo) {
-    gemm_call g = {.transa = transa,
-                   .transb = transb,
-                   .m = m,
-                   .n = n,
-                   .k = k,
-                   .alpha = alpha,
-                   .beta = beta,
-                   .a = A,
-                   .b = B,
-                   .c = C,
-                   .lda = lda,
-                   .ldb = ldb,
-                   .ldc = ldc,
-                   .batch = 1};
-    const trnblasStatus_t st =
-        ex_prepare(handle, "GemmEx", Atype, Btype, Ctype, computeType, algo, &g);
+    gemm_call g =
+        strided("GemmEx", transa, transb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1);
+    const trnblasStatus_t st = ex_prepare(handle, Atype, Btype, Ctype, computeType, algo, &g);
     return st ? st : gemm_submit(handle, &g);
 }
 
@@ -446,23 +439,9 @@ trnblasStatus_t trnblasGemmBatchedEx(trnblasHandle_t handle, trnblasOperation_t 
                                      void *const Carray[], trnsciDataType_t Ctype, int ldc,
                                      int batchCount, trnblasComputeType_t computeType,
                                      trnblasGemmAlgo_t algo) {
-    gemm_call g = {.transa = transa,
-                   .transb = transb,
-                   .m = m,
-                   .n = n,
-                   .k = k,
-                   .alpha = alpha,
-                   .beta = beta,
-                   .lda = lda,
-                   .ldb = ldb,
-                   .ldc = ldc,
-                   .batch = batchCount,
-                   .listed = 1,
-                   .a_arr = Aarray,
-                   .b_arr = Barray,
-                   .c_arr = Carray};
-    const trnblasStatus_t st =
-        ex_prepare(handle, "GemmBatchedEx", Atype, Btype, Ctype, computeType, algo, &g);
+    gemm_call g = listed("GemmBatchedEx", transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb,
+                         beta, Carray, ldc, batchCount);
+    const trnblasStatus_t st = ex_prepare(handle, Atype, Btype, Ctype, computeType, algo, &g);
     return st ? st : gemm_submit(handle, &g);
 }
 
@@ -472,24 +451,8 @@ trnblasStatus_t trnblasGemmStridedBatchedEx(
     const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
     void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
     trnblasComputeType_t computeType, trnblasGemmAlgo_t algo) {
-    gemm_call g = {.transa = transa,
-                   .transb = transb,
-                   .m = m,
-                   .n = n,
-                   .k = k,
-                   .alpha = alpha,
-                   .beta = beta,
-                   .a = A,
-                   .b = B,
-                   .c = C,
-                   .lda = lda,
-                   .ldb = ldb,
-                   .ldc = ldc,
-                   .stride_a = strideA,
-                   .stride_b = strideB,
-                   .stride_c = strideC,
-                   .batch = batchCount};
-    const trnblasStatus_t st =
-        ex_prepare(handle, "GemmStridedBatchedEx", Atype, Btype, Ctype, computeType, algo, &g);
+    gemm_call g = strided("GemmStridedBatchedEx", transa, transb, m, n, k, alpha, A, lda, strideA,
+                          B, ldb, strideB, beta, C, ldc, strideC, batchCount);
+    const trnblasStatus_t st = ex_prepare(handle, Atype, Btype, Ctype, computeType, algo, &g);
     return st ? st : gemm_submit(handle, &g);
 }
