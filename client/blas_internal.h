@@ -42,4 +42,28 @@ trnblasStatus_t trn_blas_status(trnsciError_t e);
 #define RE_Z(p) ((p)->x)
 #define IM_Z(p) ((p)->y)
 
+/* Level 2 and 3 (blas2.c, blas3.c): a NULL handle gives NOT_INITIALIZED, a
+ * NULL scalar pointer (alpha, beta; b may repeat a) INVALID_VALUE naming
+ * the routine `name`; TRNBLAS_STATUS_SUCCESS otherwise. */
+trnblasStatus_t trn_blas_check_scalars(trnblasHandle_t handle, const char *name, const void *a,
+                                       const void *b);
+/* trn_blas_check_scalars, returning its status from the routine when it is
+ * not SUCCESS. */
+#define SCALARS(name, a, b)                                                                        \
+    do {                                                                                           \
+        const trnblasStatus_t st_ = trn_blas_check_scalars(handle, name, a, b);                    \
+        if (st_)                                                                                   \
+            return st_;                                                                            \
+    } while (0)
+
+/* Designated initialisers of a host-mode scalar of type T (S, D, C, Z) read
+ * now, or of its device pointer (device pointer mode), for the args
+ * structs of blas2.c and blas3.c. */
+#define ALPHA_OF(T, p)                                                                             \
+    .a_re = DEV ? 0 : RE_##T(p), .a_im = DEV ? 0 : IM_##T(p),                                      \
+    .alpha_dev = DEV ? (const void *)(p) : NULL
+#define BETA_OF(T, p)                                                                              \
+    .b_re = DEV ? 0 : RE_##T(p), .b_im = DEV ? 0 : IM_##T(p),                                      \
+    .beta_dev = DEV ? (const void *)(p) : NULL
+
 #endif

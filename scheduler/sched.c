@@ -265,6 +265,11 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
  *                one call, and the CPU kernel would give all of it to shard 0);
  *   BLAS1:       1 (Level 1 is memory-bound, and one shard keeps dot/nrm2/
  *                asum bitwise reproducible whatever the core count);
+ *   BLAS2:       1 (memory-bound: docs/benchmarks.md);
+ *   BLAS3:       trn_op_cost / TRN_SHARD_GEMM_MIN_FLOP (geam, dgmm:
+ *                trn_op_cost / TRN_SHARD_MEM_MIN_BYTES), and no more than
+ *                the op's output tiles (trn_blas3_tiles; kernels/cpu/blas3.c
+ *                gives each shard whole tiles);
  *   other ops:   1.
  * Nothing else enters: not queue lengths, not idle workers, not timing. The
  * same request on the same core count is therefore always cut the same way,
@@ -316,6 +321,22 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
+    case TRN_OP_BLAS2: break; /* one shard: memory-bound */
+    case TRN_OP_BLAS3: {
+        /* Whole output tiles only (kernels/op.h); geam and dgmm by the
+         * bytes they touch, like copies, the others by flops like GEMM
+         * (without A, alpha = 0, they only scale or clear the output). */
+        const trn_blas3_desc *b = &d->u.blas3;
+        if (b->fn == TRN_BLAS3_GEAM || b->fn == TRN_BLAS3_DGMM)
+            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
+        else
+            by_size =
+                (b->a ? trn_op_cost(d) : (double)b->m * (double)b->n) / TRN_SHARD_GEMM_MIN_FLOP;
+        const double tiles = (double)trn_blas3_tiles(b);
+        if (by_size > tiles)
+            by_size = tiles;
+        break;
+    }
     case TRN_OP_COPY: {
         const trn_copy_desc *c = &d->u.copy;
         const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;
@@ -357,9 +378,11 @@ static int engine_of(const trn_sched *s, const trn_op_desc *d) {
 
 static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
-    const double rate = d->kind == TRN_OP_GEMM  ? EST_FLOP_PER_NS
-                        : d->kind == TRN_OP_FFT ? EST_FFT_FLOP_PER_NS
-                                                : EST_BYTES_PER_NS;
+    const int blas3_flops = d->kind == TRN_OP_BLAS3 && d->u.blas3.fn != TRN_BLAS3_GEAM &&
+                            d->u.blas3.fn != TRN_BLAS3_DGMM;
+    const double rate = d->kind == TRN_OP_GEMM || blas3_flops ? EST_FLOP_PER_NS
+                        : d->kind == TRN_OP_FFT               ? EST_FFT_FLOP_PER_NS
+                                                              : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
 }
 
