@@ -1,0 +1,274 @@
+/*
+ * blas_check.h — what the trnblas Level 2 and Level 3 integration tests
+ * share: operands placed at an element offset inside a larger allocation
+ * filled with random values (so that leading dimensions larger than the
+ * rows, strides and padding are exercised), error bounds, and a check that
+ * compares the written elements with a reference and every other element of
+ * the allocation bitwise with what was uploaded.
+ *
+ * Error bounds (Higham, Accuracy and Stability of Numerical Algorithms,
+ * 2nd ed.): u = 2^-24 (S, C) or 2^-53 (D, Z), gamma_k = k u / (1 - k u). A
+ * real result computed through a chain of at most k roundings of sums and
+ * products of terms t_i is within gamma_k sum |t_i| of the exact value
+ * (Lemma 3.1, §3.1-3.5). A complex multiplication is accurate to sqrt(2)
+ * gamma_2 and an addition to gamma_1 relative to the operands' moduli
+ * (Lemma 3.5), so each complex operation costs at most 2 sqrt(2) u and a
+ * chain of k of them stays within 2 gamma_{2k} sum |t_i| (2 gamma_{2k} >=
+ * 4 k u > 2 sqrt(2) k u): bound(t, k) is gamma_k for real types and
+ * 2 gamma_{2k} for complex ones. Each test states its k.
+ */
+#ifndef TRN_TESTS_BLAS_CHECK_H
+#define TRN_TESTS_BLAS_CHECK_H
+
+#include <complex.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trnsci/trnblas.h"
+#include "typed.h"
+
+static long double unit_roundoff(ty t) {
+    return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
+}
+
+static long double gam(ty t, long double k) {
+    const long double u = unit_roundoff(t);
+    return k * u / (1.0L - k * u);
+}
+
+/* The relative bound of a chain of k roundings (see above). */
+static long double bound_k(ty t, long double k) {
+    return is_complex(t) ? 2.0L * gam(t, 2.0L * k) : gam(t, k);
+}
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+static long double uniform(void) { /* [-1, 1), xorshift64* */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    const uint64_t r = rng_state * 2685821657736338717ULL;
+    return (long double)(r >> 11) * ldexpl(1.0L, -52) - 1.0L;
+}
+
+static lcplx random_el(ty t) {
+    return is_complex(t) ? uniform() + I * uniform() : uniform();
+}
+
+/* Element i of buf as typed.h's get(), but built with CMPLXL so that a NaN
+ * imaginary part does not turn the real part into NaN (x + I*NaN does). */
+static lcplx get_el(ty t, const void *buf, size_t i) {
+    switch (t) {
+    case TY_S: return ((const float *)buf)[i];
+    case TY_D: return ((const double *)buf)[i];
+    case TY_C: return CMPLXL(((const float *)buf)[2 * i], ((const float *)buf)[2 * i + 1]);
+    case TY_Z: return CMPLXL(((const double *)buf)[2 * i], ((const double *)buf)[2 * i + 1]);
+    }
+    return 0;
+}
+
+/* The real type of t. */
+static ty real_of(ty t) {
+    return (t == TY_S || t == TY_C) ? TY_S : TY_D;
+}
+
+/* An allocation of `total` elements of type t, random, and its host copy. */
+typedef struct buf {
+    ty t;
+    size_t total;
+    void *host, *dev;
+} buf;
+
+static void buf_init(buf *b, ty t, size_t total) {
+    b->t = t;
+    b->total = total ? total : 1;
+    b->host = malloc(b->total * esize(t));
+    if (!b->host)
+        abort();
+    for (size_t i = 0; i < b->total; i++)
+        put(t, b->host, i, random_el(t));
+    b->dev = NULL;
+}
+
+/* Uploads the host copy (call after changing it). */
+static int buf_upload(buf *b) {
+    if (!b->dev && trnsciMalloc(&b->dev, b->total * esize(b->t)) != trnsciSuccess)
+        return -1;
+    return trnsciMemcpy(b->dev, b->host, b->total * esize(b->t), trnsciMemcpyHostToDevice) ==
+                   trnsciSuccess
+               ? 0
+               : -1;
+}
+
+static void *buf_download(const buf *b) {
+    void *r = malloc(b->total * esize(b->t));
+    if (!r || trnsciMemcpy(r, b->dev, b->total * esize(b->t), trnsciMemcpyDeviceToHost))
+        abort();
+    return r;
+}
+
+static void buf_free(buf *b) {
+    if (b->dev)
+        trnsciFree(b->dev);
+    free(b->host);
+    b->host = b->dev = NULL;
+}
+
+/* A column-major rows x cols matrix at element offset off of a buffer,
+ * with leading dimension ld; element (i, j) is at off + i + j ld. */
+typedef struct mat {
+    buf b;
+    int rows, cols, ld;
+    size_t off;
+} mat;
+
+static void mat_init(mat *m, ty t, int rows, int cols, int ld, size_t off) {
+    m->rows = rows;
+    m->cols = cols;
+    m->ld = ld;
+    m->off = off;
+    buf_init(&m->b, t, off + (size_t)ld * (size_t)(cols > 0 ? cols : 1) + 5);
+}
+
+static size_t mat_idx(const mat *m, int i, int j) {
+    return m->off + (size_t)i + (size_t)j * (size_t)m->ld;
+}
+
+static lcplx mat_get(const mat *m, int i, int j) {
+    return get_el(m->b.t, m->b.host, mat_idx(m, i, j));
+}
+
+static void mat_set(mat *m, int i, int j, lcplx v) {
+    put(m->b.t, m->b.host, mat_idx(m, i, j), v);
+}
+
+static void *mat_ptr(const mat *m) {
+    return (char *)m->b.dev + m->off * esize(m->b.t);
+}
+
+/* A vector of n elements with increment inc (not 0) at element offset off;
+ * element i is at off + i inc, or off + (n - 1 - i)|inc| when inc < 0. */
+typedef struct vec {
+    buf b;
+    int n, inc;
+    size_t off;
+} vec;
+
+static void vec_init(vec *v, ty t, int n, int inc, size_t off) {
+    v->n = n;
+    v->inc = inc;
+    v->off = off;
+    const size_t span = n > 0 ? (size_t)abs(inc) * (size_t)(n - 1) + 1 : 0;
+    buf_init(&v->b, t, off + span + 4);
+}
+
+static size_t vec_idx(const vec *v, int i) {
+    return v->off +
+           (v->inc > 0 ? (size_t)i * (size_t)v->inc : (size_t)(v->n - 1 - i) * (size_t)(-v->inc));
+}
+
+static lcplx vec_get(const vec *v, int i) {
+    return get_el(v->b.t, v->b.host, vec_idx(v, i));
+}
+
+static void *vec_ptr(const vec *v) {
+    return (char *)v->b.dev + v->off * esize(v->b.t);
+}
+
+/* What an op must leave in a buffer: want/bound for the elements it writes,
+ * every other element as uploaded (bitwise). */
+typedef struct expect {
+    size_t total;
+    lcplx *want;
+    long double *bound;
+    unsigned char *written;
+} expect;
+
+static void expect_init(expect *e, const buf *b) {
+    e->total = b->total;
+    e->want = calloc(b->total, sizeof(lcplx));
+    e->bound = calloc(b->total, sizeof(long double));
+    e->written = calloc(b->total, 1);
+    if (!e->want || !e->bound || !e->written)
+        abort();
+}
+
+static void expect_set(expect *e, size_t idx, lcplx want, long double bound) {
+    e->want[idx] = want;
+    e->bound[idx] = bound;
+    e->written[idx] = 1;
+}
+
+static void expect_free(expect *e) {
+    free(e->want);
+    free(e->bound);
+    free(e->written);
+}
+
+/* The worst |got - want| / bound seen by check() (a bound of 0 counts
+ * only exact results), for the report at the end of a test program. */
+static long double worst_ratio = 0.0L;
+
+/* Downloads b and compares it with e; returns the number of mismatches
+ * (the first few printed, named `what`). */
+static size_t check(const char *what, const buf *b, const expect *e) {
+    void *got = buf_download(b);
+    const size_t es = esize(b->t);
+    size_t bad = 0;
+    for (size_t i = 0; i < b->total; i++) {
+        if (e->written[i]) {
+            const lcplx g = get_el(b->t, got, i);
+            const long double err = cabsl(g - e->want[i]);
+            if (!(err <= e->bound[i])) {
+                if (bad++ < 4)
+                    fprintf(stderr, "%s%s: element %zu is %Lg%+Lgi, want %Lg%+Lgi (bound %Lg)\n",
+                            ty_name[b->t], what, i, creall(g), cimagl(g), creall(e->want[i]),
+                            cimagl(e->want[i]), e->bound[i]);
+            } else if (e->bound[i] > 0 && err / e->bound[i] > worst_ratio) {
+                worst_ratio = err / e->bound[i];
+                if (getenv("BLAS_CHECK_VERBOSE"))
+                    fprintf(stderr, "%s%s: error / bound %.3Lg\n", ty_name[b->t], what,
+                            worst_ratio);
+            }
+        } else if (memcmp((char *)got + i * es, (char *)b->host + i * es, es) != 0) {
+            if (bad++ < 4)
+                fprintf(stderr, "%s%s: element %zu, which must not be written, changed\n",
+                        ty_name[b->t], what, i);
+        }
+    }
+    free(got);
+    return bad;
+}
+
+/* A scalar in each of the four types (and their real parts), for host
+ * pointer mode. */
+typedef struct scal {
+    float s;
+    double d;
+    trnComplex c;
+    trnDoubleComplex z;
+} scal;
+
+static scal mk_scal(lcplx v) {
+    const scal s = {(float)creall(v),
+                    (double)creall(v),
+                    {(float)creall(v), (float)cimagl(v)},
+                    {(double)creall(v), (double)cimagl(v)}};
+    return s;
+}
+
+/* The value a kernel of type t sees: the scalar rounded to t. */
+static lcplx scal_val(ty t, lcplx v) {
+    const scal s = mk_scal(v);
+    switch (t) {
+    case TY_S: return s.s;
+    case TY_D: return s.d;
+    case TY_C: return s.c.x + I * (long double)s.c.y;
+    case TY_Z: return s.z.x + I * (long double)s.z.y;
+    }
+    return 0;
+}
+
+#endif
