@@ -39,6 +39,12 @@ static long double gam(ty t, long double k) {
     return k * u / (1.0L - k * u);
 }
 
+/* |re| + |im| >= |z|: the magnitudes summed into bounds (an upper bound of
+ * the modulus, and much cheaper than cabsl); measured errors use cabsl. */
+static long double mag1(lcplx z) {
+    return fabsl(creall(z)) + fabsl(cimagl(z));
+}
+
 /* The relative bound of a chain of k roundings (see above). */
 static long double bound_k(ty t, long double k) {
     return is_complex(t) ? 2.0L * gam(t, 2.0L * k) : gam(t, k);
@@ -265,10 +271,89 @@ static lcplx scal_val(ty t, lcplx v) {
     switch (t) {
     case TY_S: return s.s;
     case TY_D: return s.d;
-    case TY_C: return s.c.x + I * (long double)s.c.y;
-    case TY_Z: return s.z.x + I * (long double)s.z.y;
+    case TY_C: return CMPLXL(s.c.x, s.c.y);
+    case TY_Z: return CMPLXL(s.z.x, s.z.y);
     }
     return 0;
+}
+
+/* ---- for the cmocka tests (include cmocka.h first) ---------------------- */
+
+static int device_mode;      /* the handles of the cases use device pointer mode */
+static void *dev_scalars;    /* device memory for them (device_mode) */
+static scal host_scalars[2]; /* host memory for them (host mode) */
+
+/* Sets the handle's mode for the cases. */
+static void set_mode(trnblasHandle_t h) {
+    assert_int_equal(trnblasSetPointerMode(h, device_mode ? TRNBLAS_POINTER_MODE_DEVICE
+                                                          : TRNBLAS_POINTER_MODE_HOST),
+                     TRNBLAS_STATUS_SUCCESS);
+}
+
+/* The pointer to pass for scalar `slot` (0: alpha, 1: beta) of value v, of
+ * type t or of its real type when real. */
+static const void *sarg(ty t, lcplx v, int slot, int real) {
+    const ty st = real ? real_of(t) : t;
+    host_scalars[slot] = mk_scal(v);
+    const scal *s = &host_scalars[slot];
+    const void *hp = st == TY_S   ? (const void *)&s->s
+                     : st == TY_D ? (const void *)&s->d
+                     : st == TY_C ? (const void *)&s->c
+                                  : (const void *)&s->z;
+    if (!device_mode)
+        return hp;
+    char *d = (char *)dev_scalars + 16 * slot;
+    assert_int_equal(trnsciMemcpy(d, hp, esize(st), trnsciMemcpyHostToDevice), trnsciSuccess);
+    return d;
+}
+
+/* Element (i, j) of op(A), read through getf. */
+static lcplx op_el(trnblasOperation_t tr, lcplx (*getf)(const mat *, int, int), const mat *a, int i,
+                   int j) {
+    if (tr == TRNBLAS_OP_N)
+        return getf(a, i, j);
+    const lcplx v = getf(a, j, i);
+    return tr == TRNBLAS_OP_C ? conjl(v) : v;
+}
+
+/* NaN in every element the routine must not read: the other triangle and,
+ * Hermitian, the imaginary parts of the diagonal; unit: the diagonal. */
+static void poison(mat *a, int n, int upper, int herm, int unit) {
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (i == j && unit)
+                mat_set(a, i, j, CMPLXL(NAN, NAN));
+            else if (i == j && herm)
+                mat_set(a, i, j, CMPLXL(creall(mat_get(a, i, j)), NAN));
+            else if (i != j && (upper ? i > j : i < j))
+                mat_set(a, i, j, CMPLXL(NAN, NAN));
+        }
+}
+
+/* Element (i, j) of op(T), T the uplo triangle of a (unit: ones on the
+ * diagonal). */
+static int tri_upper, tri_unit;
+static lcplx tri_get(const mat *a, int i, int j) {
+    if (i == j && tri_unit)
+        return 1;
+    if (tri_upper ? i > j : i < j)
+        return 0;
+    return mat_get(a, i, j);
+}
+
+/* A well-conditioned n x n triangular matrix in the upper or lower
+ * triangle of a: a diagonal of modulus 1..2 and off-diagonal elements of
+ * modulus <= 1/n (diagonally dominant, so solves stay within a small
+ * multiple of the right-hand side); NaN elsewhere (poison), and sets the
+ * triangle tri_get reads. */
+static void tri_fill(mat *a, int n, int upper, int unit) {
+    tri_upper = upper, tri_unit = unit;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const lcplx v = mat_get(a, i, j);
+            mat_set(a, i, j, i == j ? (cabsl(v) + 1) * (v / (cabsl(v) + 1e-30L)) : v / n);
+        }
+    poison(a, n, upper, 0, unit);
 }
 
 #endif
