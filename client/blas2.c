@@ -8,6 +8,9 @@
  * Scalars: in host pointer mode alpha and beta are read during the call and
  * travel by value; in device pointer mode they travel as device pointers,
  * read by the daemon when the op runs (Blas2Op.alpha_ptr / beta_ptr).
+ *
+ * The helpers blas3.c shares (blas_internal.h: trn_blas_check_scalars,
+ * trn_blas_resolve, trn_blas_queue) are defined here.
  */
 #include <stdio.h>
 
@@ -21,6 +24,25 @@ trnblasStatus_t trn_blas_check_scalars(trnblasHandle_t handle, const char *name,
         return trn_blas_status(trn_fail(trnsciErrorInvalidValue,
                                         "%s: a scalar argument (alpha or beta) is NULL", name));
     return TRNBLAS_STATUS_SUCCESS;
+}
+
+trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_blas_operand *ops,
+                               size_t n) {
+    char what[48];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(what, sizeof(what), "%s: %s", routine, ops[i].arg);
+        const trnsciError_t e = ops[i].p ? trn_client_resolve(c, ops[i].p, what, ops[i].ref) : 0;
+        if (e != trnsciSuccess)
+            return e;
+    }
+    return trnsciSuccess;
+}
+
+trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op) {
+    const trnsciError_t e = trn_client_submit(c, handle->stream, op);
+    if (e == trnsciSuccess)
+        trn_ok();
+    return trn_blas_status(e);
 }
 
 #define F2(f) TRNSCI__V1__BLAS2_FUNCTION__BLAS2_##f
@@ -51,26 +73,15 @@ static trnblasStatus_t blas2_submit(trnblasHandle_t handle, const blas2_args *g)
     Trnsci__V1__BufferRef a = TRNSCI__V1__BUFFER_REF__INIT, x = TRNSCI__V1__BUFFER_REF__INIT,
                           y = TRNSCI__V1__BUFFER_REF__INIT, ap = TRNSCI__V1__BUFFER_REF__INIT,
                           bp = TRNSCI__V1__BUFFER_REF__INIT;
-    char what[48];
-    const struct {
-        const void *p;
-        const char *arg;
-        Trnsci__V1__BufferRef *ref;
-    } ops[] = {{g->A, "A", &a},
-               {g->x, "x", &x},
-               {g->y, "y", &y},
-               {g->alpha_dev, "alpha", &ap},
-               {g->beta_dev, "beta", &bp}};
-    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-        snprintf(what, sizeof(what), "%s: %s", g->name, ops[i].arg);
-        if (ops[i].p && (e = trn_client_resolve(c, ops[i].p, what, ops[i].ref)))
-            return trn_blas_status(e);
-    }
-    Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
-    alpha.re = g->a_re;
-    alpha.im = g->a_im;
-    beta.re = g->b_re;
-    beta.im = g->b_im;
+    const trn_blas_operand ops[] = {{g->A, "A", &a},
+                                    {g->x, "x", &x},
+                                    {g->y, "y", &y},
+                                    {g->alpha_dev, "alpha", &ap},
+                                    {g->beta_dev, "beta", &bp}};
+    if ((e = trn_blas_resolve(c, g->name, ops, sizeof(ops) / sizeof(ops[0]))))
+        return trn_blas_status(e);
+    Trnsci__V1__Scalar alpha = trn_blas_scalar(g->a_re, g->a_im),
+                       beta = trn_blas_scalar(g->b_re, g->b_im);
     Trnsci__V1__Blas2Op b = TRNSCI__V1__BLAS2_OP__INIT;
     b.function = g->fn;
     b.type = g->type;
@@ -94,10 +105,7 @@ static trnblasStatus_t blas2_submit(trnblasHandle_t handle, const blas2_args *g)
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_BLAS2;
     op.blas2 = &b;
-    e = trn_client_submit(c, handle->stream, &op);
-    if (e == trnsciSuccess)
-        trn_ok();
-    return trn_blas_status(e);
+    return trn_blas_queue(c, handle, &op);
 }
 
 #define GEMV(T, TY, DT)                                                                            \

@@ -10,8 +10,6 @@
  * travel by value; in device pointer mode they travel as device pointers,
  * read by the daemon when the op runs (Blas3Op.alpha_ptr / beta_ptr).
  */
-#include <stdio.h>
-
 #include "client/blas_internal.h"
 
 #define F3(f) TRNSCI__V1__BLAS3_FUNCTION__BLAS3_##f
@@ -44,27 +42,16 @@ static trnblasStatus_t blas3_submit(trnblasHandle_t handle, const blas3_args *g)
     Trnsci__V1__BufferRef a = TRNSCI__V1__BUFFER_REF__INIT, b = TRNSCI__V1__BUFFER_REF__INIT,
                           cr = TRNSCI__V1__BUFFER_REF__INIT, x = TRNSCI__V1__BUFFER_REF__INIT,
                           ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
-    char what[48];
-    const struct {
-        const void *p;
-        const char *arg;
-        Trnsci__V1__BufferRef *ref;
-    } ops[] = {{g->A, "A", &a},
-               {g->B, "B", &b},
-               {g->C, "C", &cr},
-               {g->x, "x", &x},
-               {g->alpha_dev, "alpha", &ap},
-               {g->beta_dev, "beta", &bp}};
-    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-        snprintf(what, sizeof(what), "%s: %s", g->name, ops[i].arg);
-        if (ops[i].p && (e = trn_client_resolve(c, ops[i].p, what, ops[i].ref)))
-            return trn_blas_status(e);
-    }
-    Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
-    alpha.re = g->a_re;
-    alpha.im = g->a_im;
-    beta.re = g->b_re;
-    beta.im = g->b_im;
+    const trn_blas_operand ops[] = {{g->A, "A", &a},
+                                    {g->B, "B", &b},
+                                    {g->C, "C", &cr},
+                                    {g->x, "x", &x},
+                                    {g->alpha_dev, "alpha", &ap},
+                                    {g->beta_dev, "beta", &bp}};
+    if ((e = trn_blas_resolve(c, g->name, ops, sizeof(ops) / sizeof(ops[0]))))
+        return trn_blas_status(e);
+    Trnsci__V1__Scalar alpha = trn_blas_scalar(g->a_re, g->a_im),
+                       beta = trn_blas_scalar(g->b_re, g->b_im);
     Trnsci__V1__Blas3Op op3 = TRNSCI__V1__BLAS3_OP__INIT;
     op3.function = g->fn;
     op3.type = g->type;
@@ -91,10 +78,7 @@ static trnblasStatus_t blas3_submit(trnblasHandle_t handle, const blas3_args *g)
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_BLAS3;
     op.blas3 = &op3;
-    e = trn_client_submit(c, handle->stream, &op);
-    if (e == trnsciSuccess)
-        trn_ok();
-    return trn_blas_status(e);
+    return trn_blas_queue(c, handle, &op);
 }
 
 /* symm (S, D, C, Z) and hemm (C, Z). */

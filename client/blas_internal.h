@@ -47,6 +47,30 @@ trnblasStatus_t trn_blas_status(trnsciError_t e);
  * the routine `name`; TRNBLAS_STATUS_SUCCESS otherwise. */
 trnblasStatus_t trn_blas_check_scalars(trnblasHandle_t handle, const char *name, const void *a,
                                        const void *b);
+/* A device-pointer argument `arg` of a routine: p (NULL: buffer 0) to be
+ * resolved into *ref. */
+typedef struct trn_blas_operand {
+    const void *p;
+    const char *arg;
+    Trnsci__V1__BufferRef *ref;
+} trn_blas_operand;
+
+/* Resolves each operand, naming it "<routine>: <arg>" in errors. */
+trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_blas_operand *ops,
+                               size_t n);
+
+/* Queues op on the handle's stream; the cuBLAS status of the outcome (the
+ * last error is cleared on success). */
+trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op);
+
+/* A wire scalar. */
+static inline Trnsci__V1__Scalar trn_blas_scalar(double re, double im) {
+    Trnsci__V1__Scalar s = TRNSCI__V1__SCALAR__INIT;
+    s.re = re;
+    s.im = im;
+    return s;
+}
+
 /* trn_blas_check_scalars, returning its status from the routine when it is
  * not SUCCESS. */
 #define SCALARS(name, a, b)                                                                        \

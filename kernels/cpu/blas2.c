@@ -23,19 +23,8 @@
 #include <cblas.h>
 #include <stddef.h>
 
+#include "kernels/cpu/cblas_map.h"
 #include "kernels/cpu/cpu_kernels.h"
-
-static enum CBLAS_UPLO cb_uplo(trn_uplo u) {
-    return u == TRN_UPLO_UPPER ? CblasUpper : CblasLower;
-}
-
-static enum CBLAS_TRANSPOSE cb_trans(trn_trans t) {
-    return t == TRN_TRANS_N ? CblasNoTrans : t == TRN_TRANS_T ? CblasTrans : CblasConjTrans;
-}
-
-static enum CBLAS_DIAG cb_diag(trn_diag d) {
-    return d == TRN_DIAG_UNIT ? CblasUnit : CblasNonUnit;
-}
 
 /* Element 0 of a vector's traversal (its highest element when inc < 0). */
 static ptrdiff_t first(int n, int inc) {
@@ -146,8 +135,8 @@ static void scale_y(const trn_blas2_desc *d, int len) {
 /* y += alpha op(A) x (gemv, gbmv, symv, hemv); y was scaled already. */
 static trn_kstatus product(const trn_blas2_desc *d) {
     const enum CBLAS_ORDER o = CblasColMajor;
-    const enum CBLAS_TRANSPOSE tr = cb_trans(d->trans);
-    const enum CBLAS_UPLO ul = cb_uplo(d->uplo);
+    const enum CBLAS_TRANSPOSE tr = trn_cb_trans(d->trans);
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
     const int m = d->m, n = d->n;
     const float af[2] = {(float)d->alpha.re, (float)d->alpha.im}, onef[2] = {1.0f, 0.0f};
     const double ad[2] = {d->alpha.re, d->alpha.im}, oned[2] = {1.0, 0.0};
@@ -221,9 +210,9 @@ static trn_kstatus product(const trn_blas2_desc *d) {
 /* x = op(A) x or x = op(A)^-1 x (trmv, trsv). */
 static trn_kstatus triangular(const trn_blas2_desc *d) {
     const enum CBLAS_ORDER o = CblasColMajor;
-    const enum CBLAS_UPLO ul = cb_uplo(d->uplo);
-    const enum CBLAS_TRANSPOSE tr = cb_trans(d->trans);
-    const enum CBLAS_DIAG dg = cb_diag(d->diag);
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
+    const enum CBLAS_TRANSPOSE tr = trn_cb_trans(d->trans);
+    const enum CBLAS_DIAG dg = trn_cb_diag(d->diag);
     const int solve = d->fn == TRN_BLAS2_TRSV, n = d->n;
     switch (d->type) {
     case TRN_DTYPE_R32F:
@@ -257,7 +246,7 @@ static trn_kstatus triangular(const trn_blas2_desc *d) {
 /* The rank-1 and rank-2 updates of A (ger, gerc, syr, syr2, her, her2). */
 static trn_kstatus update(const trn_blas2_desc *d) {
     const enum CBLAS_ORDER o = CblasColMajor;
-    const enum CBLAS_UPLO ul = cb_uplo(d->uplo);
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
     const int m = d->m, n = d->n;
     const float af[2] = {(float)d->alpha.re, (float)d->alpha.im};
     const double ad[2] = {d->alpha.re, d->alpha.im};

@@ -37,23 +37,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "kernels/cpu/cblas_map.h"
 #include "kernels/cpu/cpu_kernels.h"
-
-static enum CBLAS_UPLO cb_uplo(trn_uplo u) {
-    return u == TRN_UPLO_UPPER ? CblasUpper : CblasLower;
-}
-
-static enum CBLAS_TRANSPOSE cb_trans(trn_trans t) {
-    return t == TRN_TRANS_N ? CblasNoTrans : t == TRN_TRANS_T ? CblasTrans : CblasConjTrans;
-}
-
-static enum CBLAS_DIAG cb_diag(trn_diag d) {
-    return d == TRN_DIAG_UNIT ? CblasUnit : CblasNonUnit;
-}
-
-static enum CBLAS_SIDE cb_side(trn_side s) {
-    return s == TRN_SIDE_RIGHT ? CblasRight : CblasLeft;
-}
 
 static int is_cx(trn_dtype t) {
     return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -199,8 +184,8 @@ static void symm_tile(const trn_blas3_desc *d, int lo, int hi) {
     const int m = left ? d->m : w, n = left ? w : d->n;
     const void *b = left ? at(d->type, d->b, d->ldb, 0, lo) : at(d->type, d->b, d->ldb, lo, 0);
     void *c = left ? at(d->type, d->c, d->ldc, 0, lo) : at(d->type, d->c, d->ldc, lo, 0);
-    const enum CBLAS_SIDE sd = cb_side(d->side);
-    const enum CBLAS_UPLO ul = cb_uplo(d->uplo);
+    const enum CBLAS_SIDE sd = trn_cb_side(d->side);
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
     const float af[2] = {(float)d->alpha.re, (float)d->alpha.im}, onef[2] = {1, 0};
     const double ad[2] = {d->alpha.re, d->alpha.im}, oned[2] = {1, 0};
     const int herm = d->fn == TRN_BLAS3_HEMM;
@@ -231,10 +216,10 @@ static void tri_tile(const trn_blas3_desc *d, int lo, int hi) {
     const int ld = solve ? d->ldb : d->ldc;
     void *p = left ? at(d->type, base, ld, 0, lo) : at(d->type, base, ld, lo, 0);
     const enum CBLAS_ORDER o = CblasColMajor;
-    const enum CBLAS_SIDE sd = cb_side(d->side);
-    const enum CBLAS_UPLO ul = cb_uplo(d->uplo);
-    const enum CBLAS_TRANSPOSE tr = cb_trans(d->transa);
-    const enum CBLAS_DIAG dg = cb_diag(d->diag);
+    const enum CBLAS_SIDE sd = trn_cb_side(d->side);
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
+    const enum CBLAS_TRANSPOSE tr = trn_cb_trans(d->transa);
+    const enum CBLAS_DIAG dg = trn_cb_diag(d->diag);
     const float af[2] = {(float)d->alpha.re, (float)d->alpha.im};
     const double ad[2] = {d->alpha.re, d->alpha.im};
     switch (d->type) {
@@ -296,8 +281,8 @@ static void rank_k_gemm(const trn_blas3_desc *d, trn_scalar alpha, const void *x
  * itself with beta = 1. */
 static void rank_k_diag(const trn_blas3_desc *d, int lo, int hi) {
     const int w = hi - lo, k = d->k, two = d->fn == TRN_BLAS3_SYR2K || d->fn == TRN_BLAS3_HER2K;
-    const enum CBLAS_UPLO ul = cb_uplo(d->uplo);
-    const enum CBLAS_TRANSPOSE tr = cb_trans(d->transa);
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
+    const enum CBLAS_TRANSPOSE tr = trn_cb_trans(d->transa);
     const void *a = slab(d, d->a, d->lda, lo), *b = two ? slab(d, d->b, d->ldb, lo) : NULL;
     void *c = at(d->type, d->c, d->ldc, (size_t)lo, (size_t)lo);
     const float af[2] = {(float)d->alpha.re, (float)d->alpha.im}, onef[2] = {1, 0};

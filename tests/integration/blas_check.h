@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "trnsci/trnblas.h"
 #include "typed.h"
 
@@ -179,6 +180,12 @@ static lcplx vec_get(const vec *v, int i) {
     return get_el(v->b.t, v->b.host, vec_idx(v, i));
 }
 
+/* NaN in every element of v (an output that must not be read). */
+static inline void vec_nan(vec *v) {
+    for (int i = 0; i < v->n; i++)
+        put(v->b.t, v->b.host, vec_idx(v, i), NAN);
+}
+
 static void *vec_ptr(const vec *v) {
     return (char *)v->b.dev + v->off * esize(v->b.t);
 }
@@ -211,6 +218,18 @@ static void expect_free(expect *e) {
     free(e->want);
     free(e->bound);
     free(e->written);
+}
+
+/* Frees up to three expectations and three buffers (NULL: none). */
+static void release(expect *e1, expect *e2, expect *e3, buf *b1, buf *b2, buf *b3) {
+    expect *const e[] = {e1, e2, e3};
+    buf *const b[] = {b1, b2, b3};
+    for (int i = 0; i < 3; i++) {
+        if (e[i])
+            expect_free(e[i]);
+        if (b[i])
+            buf_free(b[i]);
+    }
 }
 
 /* The worst |got - want| / bound seen by check() (a bound of 0 counts
@@ -278,6 +297,37 @@ static lcplx scal_val(ty t, lcplx v) {
 }
 
 /* ---- for the cmocka tests (include cmocka.h first) ---------------------- */
+
+/* The daemon the test program started (th_daemon_start in main). */
+static th_daemon daemon_under_test;
+
+/* Group setups and teardown: connect over the unix socket or TCP; end the
+ * session and wait until the daemon holds nothing of it. */
+static int connect_unix(void **state) {
+    (void)state;
+    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static int connect_tcp(void **state) {
+    (void)state;
+    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static int disconnect(void **state) {
+    (void)state;
+    trnsciDeviceReset();
+    return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
+}
+
+/* A call must give INVALID_VALUE with the daemon's message containing
+ * needle (the routine and the argument). */
+static void expect_invalid(trnblasStatus_t st, const char *needle) {
+    if (st != TRNBLAS_STATUS_INVALID_VALUE)
+        fail_msg("expected INVALID_VALUE (\"%s\"), got %d: %s", needle, (int)st,
+                 trnsciGetLastErrorMessage());
+    if (!strstr(trnsciGetLastErrorMessage(), needle))
+        fail_msg("message \"%s\" does not name \"%s\"", trnsciGetLastErrorMessage(), needle);
+}
 
 static int device_mode;      /* the handles of the cases use device pointer mode */
 static void *dev_scalars;    /* device memory for them (device_mode) */

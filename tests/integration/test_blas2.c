@@ -48,9 +48,6 @@
 #include <limits.h>
 
 #include "blas_check.h"
-#include "harness.h"
-
-static th_daemon daemon_under_test;
 
 /* ---- gemv, gbmv --------------------------------------------------------------- */
 
@@ -110,8 +107,7 @@ static size_t run_gemv(trnblasHandle_t h, ty t, int band, trnblasOperation_t tr,
             }
     const int beta0 = creall(beta) == 0 && cimagl(beta) == 0;
     if (beta0)
-        for (int i = 0; i < yl; i++)
-            put(t, y.b.host, vec_idx(&y, i), NAN);
+        vec_nan(&y);
     assert_int_equal(buf_upload(&a.b) | buf_upload(&x.b) | buf_upload(&y.b), 0);
     expect ey;
     expect_init(&ey, &y.b);
@@ -143,12 +139,7 @@ static size_t run_gemv(trnblasHandle_t h, ty t, int band, trnblasOperation_t tr,
     if (bad)
         fprintf(stderr, "  (trans %d m %d n %d kl %d ku %d incx %d incy %d, %s mode)\n", (int)tr, m,
                 n, kl, ku, c->incx, c->incy, device_mode ? "device" : "host");
-    expect_free(&ey);
-    expect_free(&ea);
-    expect_free(&ex);
-    buf_free(&a.b);
-    buf_free(&x.b);
-    buf_free(&y.b);
+    release(&ey, &ea, &ex, &a.b, &x.b, &y.b);
     return bad;
 }
 
@@ -205,8 +196,7 @@ static size_t run_symv(trnblasHandle_t h, ty t, int herm, trnblasFillMode_t ul, 
     poison(&a, n, sym_upper, herm, 0);
     const int beta0 = creall(beta) == 0 && cimagl(beta) == 0;
     if (beta0)
-        for (int i = 0; i < n; i++)
-            put(t, y.b.host, vec_idx(&y, i), NAN);
+        vec_nan(&y);
     assert_int_equal(buf_upload(&a.b) | buf_upload(&x.b) | buf_upload(&y.b), 0);
     expect ey, ea, ex;
     expect_init(&ey, &y.b);
@@ -236,12 +226,7 @@ static size_t run_symv(trnblasHandle_t h, ty t, int herm, trnblasFillMode_t ul, 
     if (bad)
         fprintf(stderr, "  (uplo %d n %d incx %d incy %d, %s mode)\n", (int)ul, n, c->incx, c->incy,
                 device_mode ? "device" : "host");
-    expect_free(&ey);
-    expect_free(&ea);
-    expect_free(&ex);
-    buf_free(&a.b);
-    buf_free(&x.b);
-    buf_free(&y.b);
+    release(&ey, &ea, &ex, &a.b, &x.b, &y.b);
     return bad;
 }
 
@@ -315,10 +300,7 @@ static size_t run_trxv(trnblasHandle_t h, ty t, int solve, trnblasFillMode_t ul,
     if (bad)
         fprintf(stderr, "  (uplo %d trans %d diag %d n %d incx %d, %s mode)\n", (int)ul, (int)tr,
                 (int)dg, n, incx, device_mode ? "device" : "host");
-    expect_free(&ex);
-    expect_free(&ea);
-    buf_free(&a.b);
-    buf_free(&x.b);
+    release(&ex, &ea, NULL, &a.b, &x.b, NULL);
     return bad;
 }
 
@@ -427,12 +409,7 @@ static size_t run_upd(trnblasHandle_t h, ty t, upd u, trnblasFillMode_t ul, cons
     if (bad)
         fprintf(stderr, "  (uplo %d m %d n %d incx %d incy %d alpha %Lg, %s mode)\n", (int)ul, m, n,
                 c->incx, c->incy, creall(alpha), device_mode ? "device" : "host");
-    expect_free(&ea);
-    expect_free(&ex);
-    expect_free(&ey);
-    buf_free(&a.b);
-    buf_free(&x.b);
-    buf_free(&y.b);
+    release(&ea, &ex, &ey, &a.b, &x.b, &y.b);
     return bad;
 }
 
@@ -565,13 +542,6 @@ static void test_stream_order(void **state) {
 
 /* Bad input: cuBLAS's INVALID_VALUE cases and the memory-safety checks, each
  * with the daemon's message naming the argument; the daemon stays up. */
-static void expect_invalid(trnblasStatus_t st, const char *needle) {
-    if (st != TRNBLAS_STATUS_INVALID_VALUE)
-        fail_msg("expected INVALID_VALUE (\"%s\"), got %d: %s", needle, (int)st,
-                 trnsciGetLastErrorMessage());
-    if (!strstr(trnsciGetLastErrorMessage(), needle))
-        fail_msg("message \"%s\" does not name \"%s\"", trnsciGetLastErrorMessage(), needle);
-}
 
 static void test_bad_input(void **state) {
     (void)state;
@@ -657,22 +627,6 @@ static void test_bad_input(void **state) {
         assert_true(yv[i] == 2.0f * xv[i]);
     assert_int_equal(trnsciFree(A) | trnsciFree(x) | trnsciFree(y), trnsciSuccess);
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
-}
-
-static int connect_unix(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int connect_tcp(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int disconnect(void **state) {
-    (void)state;
-    trnsciDeviceReset();
-    return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
 }
 
 int main(void) {

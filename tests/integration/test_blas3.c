@@ -52,9 +52,6 @@
 #include <limits.h>
 
 #include "blas_check.h"
-#include "harness.h"
-
-static th_daemon daemon_under_test;
 
 static const trnblasOperation_t trans3[] = {TRNBLAS_OP_N, TRNBLAS_OP_T, TRNBLAS_OP_C};
 static const trnblasFillMode_t uplo2[] = {TRNBLAS_FILL_MODE_LOWER, TRNBLAS_FILL_MODE_UPPER};
@@ -154,12 +151,7 @@ static size_t run_symm(trnblasHandle_t h, ty t, int herm, trnblasSideMode_t sd,
     if (bad)
         fprintf(stderr, "  (side %d uplo %d m %d n %d, %s mode)\n", (int)sd, (int)ul, m, n,
                 device_mode ? "device" : "host");
-    expect_free(&ea);
-    expect_free(&eb);
-    expect_free(&ec);
-    buf_free(&a.b);
-    buf_free(&b.b);
-    buf_free(&c.b);
+    release(&ea, &eb, &ec, &a.b, &b.b, &c.b);
     return bad;
 }
 
@@ -270,12 +262,7 @@ static size_t run_rk(trnblasHandle_t h, ty t, rk f, trnblasFillMode_t ul, trnbla
     if (bad)
         fprintf(stderr, "  (uplo %d trans %d n %d k %d, %s mode)\n", (int)ul, (int)tr, n, k,
                 device_mode ? "device" : "host");
-    expect_free(&ea);
-    expect_free(&eb);
-    expect_free(&ec);
-    buf_free(&a.b);
-    buf_free(&b.b);
-    buf_free(&c.b);
+    release(&ea, &eb, &ec, &a.b, &b.b, &c.b);
     return bad;
 }
 
@@ -370,12 +357,7 @@ static size_t run_trxm(trnblasHandle_t h, ty t, int solve, trnblasSideMode_t sd,
         fprintf(stderr, "  (side %d uplo %d trans %d diag %d m %d n %d in place %d, %s mode)\n",
                 (int)sd, (int)ul, (int)tr, (int)dg, m, n, in_place,
                 device_mode ? "device" : "host");
-    expect_free(&ea);
-    expect_free(&eb);
-    expect_free(&ec);
-    buf_free(&a.b);
-    buf_free(&b.b);
-    buf_free(&c.b);
+    release(&ea, &eb, &ec, &a.b, &b.b, &c.b);
     return bad;
 }
 
@@ -430,12 +412,7 @@ static size_t run_geam(trnblasHandle_t h, ty t, trnblasOperation_t ta, trnblasOp
     if (bad)
         fprintf(stderr, "  (transa %d transb %d m %d n %d in place %d, %s mode)\n", (int)ta,
                 (int)tb, m, n, in_place, device_mode ? "device" : "host");
-    expect_free(&ea);
-    expect_free(&eb);
-    expect_free(&ec);
-    buf_free(&a.b);
-    buf_free(&b.b);
-    buf_free(&c.b);
+    release(&ea, &eb, &ec, &a.b, &b.b, &c.b);
     return bad;
 }
 
@@ -480,12 +457,7 @@ static size_t run_dgmm(trnblasHandle_t h, ty t, trnblasSideMode_t sd, int m, int
     if (bad)
         fprintf(stderr, "  (side %d m %d n %d incx %d in place %d)\n", (int)sd, m, n, incx,
                 in_place);
-    expect_free(&ea);
-    expect_free(&ec);
-    expect_free(&ex);
-    buf_free(&a.b);
-    buf_free(&c.b);
-    buf_free(&x.b);
+    release(&ea, &ec, &ex, &a.b, &c.b, &x.b);
     return bad;
 }
 
@@ -688,14 +660,6 @@ static void test_stream_order(void **state) {
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 
-static void expect_invalid(trnblasStatus_t st, const char *needle) {
-    if (st != TRNBLAS_STATUS_INVALID_VALUE)
-        fail_msg("expected INVALID_VALUE (\"%s\"), got %d: %s", needle, (int)st,
-                 trnsciGetLastErrorMessage());
-    if (!strstr(trnsciGetLastErrorMessage(), needle))
-        fail_msg("message \"%s\" does not name \"%s\"", trnsciGetLastErrorMessage(), needle);
-}
-
 /* Bad input: cuBLAS's INVALID_VALUE cases and the memory-safety checks, each
  * with the daemon's message naming the argument; the daemon stays up. */
 static void test_bad_input(void **state) {
@@ -800,22 +764,6 @@ static void test_bad_input(void **state) {
         assert_true(r[i] == 3 * e[i]);
     assert_int_equal(trnsciFree(A) | trnsciFree(B) | trnsciFree(C) | trnsciFree(x), trnsciSuccess);
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
-}
-
-static int connect_unix(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int connect_tcp(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int disconnect(void **state) {
-    (void)state;
-    trnsciDeviceReset();
-    return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
 }
 
 int main(void) {
