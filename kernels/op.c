@@ -22,6 +22,23 @@ int trn_blas3_tile_width(int extent) {
     return w > BLAS3_TILE_MIN ? (int)w : BLAS3_TILE_MIN;
 }
 
+int trn_blas2_tile_extent(const trn_blas2_desc *d) {
+    switch (d->fn) {
+    case TRN_BLAS2_GEMV: return d->trans == TRN_TRANS_N ? d->m : d->n;
+    case TRN_BLAS2_GER:
+    case TRN_BLAS2_GERC: return d->n;
+    default: return 0; /* not split */
+    }
+}
+
+int trn_blas2_tiles(const trn_blas2_desc *d) {
+    const int e = trn_blas2_tile_extent(d);
+    if (e <= 0 || d->m == 0 || d->n == 0)
+        return 1;
+    const int w = trn_blas3_tile_width(e);
+    return (int)(((int64_t)e + w - 1) / w);
+}
+
 int trn_blas3_tile_extent(const trn_blas3_desc *d) {
     switch (d->fn) {
     case TRN_BLAS3_SYMM:

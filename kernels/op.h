@@ -172,6 +172,14 @@ typedef struct trn_blas2_desc {
     int incy;
 } trn_blas2_desc;
 
+/* The output tiles of a Level 2 op, for GEMV (the elements of y: rows of A
+ * without a transpose, columns with one) and GER/GERC (the columns of A),
+ * cut as Level 3's (trn_blas3_tile_width); every other Level 2 op is one
+ * tile. A shard takes whole tiles, each computed by the same library call
+ * whatever the shard count. */
+int trn_blas2_tile_extent(const trn_blas2_desc *d);
+int trn_blas2_tiles(const trn_blas2_desc *d);
+
 /* BLAS Level 3 routines other than GEMM (one descriptor, like Blas3Op). */
 typedef enum trn_blas3_fn {
     TRN_BLAS3_SYMM = 1,

@@ -265,7 +265,8 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
  *                one call, and the CPU kernel would give all of it to shard 0);
  *   BLAS1:       1 (Level 1 is memory-bound, and one shard keeps dot/nrm2/
  *                asum bitwise reproducible whatever the core count);
- *   BLAS2:       1 (memory-bound: docs/benchmarks.md);
+ *   BLAS2:       GEMV, GER, GERC: bytes of A / TRN_SHARD_BLAS2_MIN_BYTES,
+ *                whole output tiles only (trn_blas2_tiles); the others 1;
  *   BLAS3:       trn_op_cost / TRN_SHARD_GEMM_MIN_FLOP (geam, dgmm:
  *                trn_op_cost / TRN_SHARD_MEM_MIN_BYTES), and no more than
  *                the op's output tiles (trn_blas3_tiles; kernels/cpu/blas3.c
@@ -321,7 +322,17 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
-    case TRN_OP_BLAS2: break; /* one shard: memory-bound */
+    case TRN_OP_BLAS2: {
+        /* GEMV and GER/GERC by the bytes of A (whole tiles only: kernels/op.h);
+         * every other Level 2 op is one tile. */
+        const trn_blas2_desc *b = &d->u.blas2;
+        by_size = (double)b->m * (double)b->n * (double)trn_dtype_size(b->type) /
+                  (double)TRN_SHARD_BLAS2_MIN_BYTES;
+        const double tiles = (double)trn_blas2_tiles(b);
+        if (by_size > tiles)
+            by_size = tiles;
+        break;
+    }
     case TRN_OP_BLAS3: {
         /* Whole output tiles only (kernels/op.h); geam and dgmm by the
          * bytes they touch, like copies, the others by flops like GEMM

@@ -129,9 +129,9 @@ struct trn_sched_op {
     trn_sched_op *next; /* stream FIFO, then the completion list */
     trn_sched_op *ready_next;
     trn_sched_stream *stream;
-    int stage; /* the stage running or waiting for a worker */
+    int stage;                            /* the stage running or waiting for a worker */
     int nshards, next_shard, shards_left; /* of the current stage */
-    double shard_est_ns; /* estimated core time of one shard */
+    double shard_est_ns;                  /* estimated core time of one shard */
     trn_kstatus kstatus;
     trn_sched_status final_status;
     int advance_after; /* a marker: advance its stream after its callback */
@@ -150,6 +150,10 @@ struct trn_sched_op {
  * (0.7-1 ms of one core at the kernel's measured 1.1-1.4 GB/s), 128 KiB of
  * normals (their bytes count 8: kernels/op.c). */
 #define TRN_SHARD_RAND_MIN_BYTES ((size_t)1 << 20)
+
+/* Bytes of A one Level 2 shard (GEMV, GER/GERC) reads: below 2 x 16 MiB a
+ * split gains nothing on this kind of machine (bench/blas2_split.c). */
+#define TRN_SHARD_BLAS2_MIN_BYTES ((size_t)16 << 20)
 
 /* trn_op_cost (5 N log2 N per complex transform) of one FFT shard: about
  * 0.5-1 ms of FFTW on one core here. A shard holds whole transforms of a

@@ -3,9 +3,13 @@
  * loops for the complex symmetric routines CBLAS lacks (csymv, zsymv, csyr,
  * zsyr, csyr2, zsyr2: in LAPACK, not in BLAS).
  *
- * Every op runs as one shard (trn_sched_shard_count has no rule for Level
- * 2: these routines are memory-bound, see docs/benchmarks.md), so results do
- * not depend on the core count.
+ * GEMV and GER/GERC are cut into the output tiles of trn_blas2_tiles
+ * (kernels/op.h: 512 or more elements of y, columns of A for ger), each one
+ * library call whatever the shard count, so they can run as several shards
+ * with bitwise the results of one; every other routine is one shard. The
+ * scheduler splits only ops whose A is large (scheduler/sched.c): Level 2
+ * reads each element of A once and is bound by the memory bandwidth the
+ * cores share (docs/benchmarks.md).
  *
  * Semantics are reference BLAS's, applied here rather than left to the
  * library so that they hold whatever OpenBLAS version is linked: y = beta y
@@ -317,10 +321,9 @@ static trn_kstatus update(const trn_blas2_desc *d) {
     return TRN_KSTATUS_UNSUPPORTED;
 }
 
-trn_kstatus trn_cpu_blas2(const trn_blas2_desc *desc, int shard, int nshards) {
-    (void)nshards;
-    if (shard != 0 || desc->m == 0 || desc->n == 0)
-        return TRN_KSTATUS_OK; /* one shard does all; empty shapes do nothing */
+/* The op on one tile (or the whole op): scalars read, quick returns, then
+ * the library. */
+static trn_kstatus run_tile(const trn_blas2_desc *desc) {
     trn_blas2_desc d = *desc;
     const int real = d.type == TRN_DTYPE_R32F || d.type == TRN_DTYPE_R64F;
     if (d.alpha_ptr)
@@ -350,4 +353,49 @@ trn_kstatus trn_cpu_blas2(const trn_blas2_desc *desc, int shard, int nshards) {
     case TRN_BLAS2_HER2: return alpha0 ? TRN_KSTATUS_OK : update(&d);
     }
     return TRN_KSTATUS_UNSUPPORTED;
+}
+
+/* Elements [lo, hi) of a vector of len elements with increment inc: the
+ * address of the lowest of them (reference BLAS order for inc < 0). */
+static void *sub(void *v, size_t es, int len, int inc, int lo, int hi) {
+    const size_t step = (size_t)(inc < 0 ? -(ptrdiff_t)inc : inc) * es;
+    return (char *)v + (size_t)(inc < 0 ? len - hi : lo) * step;
+}
+
+/* Tile [lo, hi) of a GEMV or GER/GERC as an op of its own (op.h). */
+static trn_blas2_desc tile_of(const trn_blas2_desc *d, int lo, int hi) {
+    trn_blas2_desc t = *d;
+    const size_t es = trn_dtype_size(d->type);
+    const int w = hi - lo;
+    /* A is NULL with alpha = 0 in host pointer mode (not read). */
+    if (d->fn == TRN_BLAS2_GEMV && d->trans == TRN_TRANS_N) { /* rows of A and y */
+        t.m = w;
+        t.a = d->a ? (char *)d->a + (size_t)lo * es : NULL;
+        t.y = sub(d->y, es, d->m, d->incy, lo, hi);
+    } else { /* columns of A, elements of y (n of them for gemv T/C and ger) */
+        t.n = w;
+        t.a = d->a ? (char *)d->a + (size_t)lo * (size_t)d->lda * es : NULL;
+        t.y = sub(d->y, es, d->n, d->incy, lo, hi);
+    }
+    return t;
+}
+
+trn_kstatus trn_cpu_blas2(const trn_blas2_desc *desc, int shard, int nshards) {
+    if (desc->m == 0 || desc->n == 0 || nshards < 1)
+        return TRN_KSTATUS_OK; /* empty shapes do nothing */
+    const int ntiles = trn_blas2_tiles(desc);
+    if (ntiles <= 1)
+        return shard == 0 ? run_tile(desc) : TRN_KSTATUS_OK;
+    const int width = trn_blas3_tile_width(trn_blas2_tile_extent(desc));
+    const int extent = trn_blas2_tile_extent(desc);
+    size_t t0, t1;
+    trn_cpu_shard_range((size_t)ntiles, shard, nshards, &t0, &t1);
+    for (size_t t = t0; t < t1; t++) {
+        const int lo = (int)t * width, hi = lo + width < extent ? lo + width : extent;
+        const trn_blas2_desc tile = tile_of(desc, lo, hi);
+        const trn_kstatus st = run_tile(&tile);
+        if (st != TRN_KSTATUS_OK)
+            return st;
+    }
+    return TRN_KSTATUS_OK;
 }

@@ -319,6 +319,29 @@ static int disconnect(void **state) {
     return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
 }
 
+/* Shards run so far by each of the daemon's core workers (up to 8), for
+ * checking that an op was split: returns the number of core workers. */
+static int core_shards(uint64_t shards[8]) {
+    trnsciWorkerInfo w[16];
+    int count = 0, n = 0;
+    assert_int_equal(trnsciDaemonGetWorkers(daemon_under_test.unix_addr, w, 16, &count),
+                     trnsciSuccess);
+    for (int i = 0; i < count && i < 16; i++)
+        if (strcmp(w[i].engine, "core") == 0 && n < 8)
+            shards[n++] = w[i].usage.shards;
+    return n;
+}
+
+/* That every core worker ran at least `least` more shards than in before. */
+static void expect_all_cores_ran(const uint64_t before[8], int n, uint64_t least) {
+    uint64_t after[8];
+    assert_int_equal(core_shards(after), n);
+    for (int i = 0; i < n; i++)
+        if (after[i] < before[i] + least)
+            fail_msg("core worker %d ran %llu shards, expected at least %llu", i,
+                     (unsigned long long)(after[i] - before[i]), (unsigned long long)least);
+}
+
 /* A call must give INVALID_VALUE with the daemon's message containing
  * needle (the routine and the argument). */
 static void expect_invalid(trnblasStatus_t st, const char *needle) {

@@ -594,14 +594,18 @@ static void test_tiles_and_shards(void **state) {
                   (sc2){0.5L, -1.0L});
     bad += run_geam(h, TY_Z, TRNBLAS_OP_C, TRNBLAS_OP_T, 3, 1100, (sc2){0.5L, -1.0L}, 0);
     bad += run_dgmm(h, TY_C, TRNBLAS_SIDE_RIGHT, 4, 1100, -1, 0);
-    /* Two shards: dsyrk n = 1100, k = 40 (48 MFLOP, 3 tiles); dtrsm m =
-     * 200, n = 1100 from the left (44 MFLOP); dgeam of 600 x 600 (8.6 MB
-     * touched, 2 tiles). */
+    /* Two shards, each op on both cores: dsyrk n = 1100, k = 40 (48 MFLOP, 3
+     * tiles); dtrsm m = 200, n = 1100 from the left (44 MFLOP); dgeam of 600
+     * x 600 (8.6 MB touched, 2 tiles). */
+    uint64_t before[8];
+    const int ncores = core_shards(before);
     bad +=
         run_rk(h, TY_D, K_SYRK, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N, 1100, 40, (sc2){1.0L, 0.5L});
     bad += run_trxm(h, TY_D, 1, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_N,
                     TRNBLAS_DIAG_NON_UNIT, 200, 1100, 1.0L, 0);
     bad += run_geam(h, TY_D, TRNBLAS_OP_T, TRNBLAS_OP_N, 600, 600, (sc2){1.0L, 2.0L}, 0);
+    if (ncores == 2)
+        expect_all_cores_ran(before, ncores, 3);
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(bad, 0);
 }

@@ -1,12 +1,14 @@
 /*
- * test_blas3_shards.c — sharding of trnblas Level 3 beyond GEMM: a
+ * test_blas23_shards.c — sharding of trnblas Level 2 (gemv, ger) and Level
+ * 3 beyond GEMM: a
  * descriptor run as 2, 3 or 5 shards (each shard called in turn, in
  * forward or in reverse order) must give bitwise the result of the same
  * descriptor run as one shard, for every routine, both sides, both
  * triangles and the transposes, on outputs of several tiles (kernels/op.h:
  * 512 columns, or rows for trsm, trmm, symm and hemm from the right). And
- * the sharding policy: trn_sched_shard_count gives Level 2 one shard, Level
- * 3 no more shards than tiles, and splits only ops above the size minimums.
+ * the sharding policy: trn_sched_shard_count splits Level 2 gemv and ger by
+ * the bytes of A, Level 3 by cost, never into more shards than tiles, and
+ * only ops above the size minimums; the other Level 2 ops are one shard.
  *
  * The CPU kernels are called directly (OpenBLAS at one thread, as in the
  * daemon's workers); operands are random and in ordinary heap memory.
@@ -262,12 +264,90 @@ static void test_geam_dgmm(void **state) {
     }
 }
 
-/* The policy: Level 2 one shard; Level 3 by cost, at most its tiles. */
+/* Level 2: gemv (no transpose: tiles of rows of A and y; with one:
+ * columns of A) and ger (columns of A), at increments of either sign, on
+ * 1100 elements of y (3 tiles); alpha = 0 with beta != 1 (only y = beta y)
+ * too. Shards run in reverse order. */
+static void test_gemv_ger(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        const trn_dtype t = types[ti];
+        const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+        const size_t es = trn_dtype_size(t);
+        for (int c = 0; c < 5; c++) {
+            const trn_trans tr = c == 0 || c == 3 ? TRN_TRANS_N
+                                 : c == 2 && cx   ? TRN_TRANS_C
+                                                  : TRN_TRANS_T;
+            const int ger = c == 4, rows = ger || tr != TRN_TRANS_N ? 37 : 1100;
+            trn_blas2_desc d = {.fn = ger ? (cx ? TRN_BLAS2_GERC : TRN_BLAS2_GER) : TRN_BLAS2_GEMV,
+                                .type = t,
+                                .trans = tr,
+                                .m = rows,
+                                .n = rows == 37 ? 1100 : 41,
+                                .alpha = {c == 3 ? 0.0 : 0.75, 0.0},
+                                .beta = {-0.5, cx ? 0.25 : 0.0},
+                                .lda = rows + 3,
+                                .incx = c % 2 ? -2 : 1,
+                                .incy = c % 2 ? 1 : -3};
+            const int xl = ger || tr != TRN_TRANS_N ? d.m : d.n;
+            const int yl = ger || tr != TRN_TRANS_N ? d.n : d.m;
+            const size_t a_el = (size_t)d.lda * (size_t)d.n;
+            const size_t y_el = (size_t)abs(d.incy) * (size_t)(yl - 1) + 1;
+            void *a = rand_buf(t, a_el, 0, 1), *x = rand_buf(t, (size_t)abs(d.incx) * xl, 0, 1);
+            void *y = rand_buf(t, y_el, 0, 1);
+            d.a = c == 3 ? NULL : a; /* alpha = 0: A and x not given */
+            d.x = c == 3 ? NULL : x;
+            d.y = y;
+            assert_int_equal(trn_blas2_tiles(&d), 3);
+            /* The output: y (gemv) or A (ger). */
+            const void *out0 = ger ? a : y;
+            const size_t bytes = (ger ? a_el : y_el) * es;
+            void *one = malloc(bytes), *got = malloc(bytes);
+            assert_true(one && got);
+            for (int ns = 1; ns <= 5; ns += 2) {
+                void *res = ns == 1 ? one : got;
+                memcpy(res, out0, bytes);
+                trn_blas2_desc r = d;
+                if (ger)
+                    r.a = res;
+                else
+                    r.y = res;
+                for (int s = 0; s < ns; s++)
+                    assert_int_equal(trn_cpu_blas2(&r, ns - 1 - s, ns), TRN_KSTATUS_OK);
+                if (ns == 1)
+                    assert_true(memcmp(one, out0, bytes) != 0);
+                else if (memcmp(got, one, bytes) != 0)
+                    fail_msg("blas2 case %d (type %d): %d shards differ from one", c, (int)t, ns);
+            }
+            free(one);
+            free(got);
+            free(a);
+            free(x);
+            free(y);
+        }
+    }
+}
+
+/* The policy: gemv and ger by the bytes of A, other Level 2 ops one shard;
+ * Level 3 by cost; never more shards than tiles. */
 static void test_shard_count(void **state) {
     (void)state;
     trn_op_desc op = {.kind = TRN_OP_BLAS2};
+    /* D gemv 8192 x 8192: 512 MiB of A, 16 tiles of 512 rows. */
     op.u.blas2 =
         (trn_blas2_desc){.fn = TRN_BLAS2_GEMV, .type = TRN_DTYPE_R64F, .m = 8192, .n = 8192};
+    assert_int_equal(trn_blas2_tiles(&op.u.blas2), 16);
+    assert_int_equal(trn_sched_shard_count(&op, 8), 8);
+    op.u.blas2.m = op.u.blas2.n = 2048; /* 32 MiB: two shards' worth */
+    assert_int_equal(trn_sched_shard_count(&op, 8), 2);
+    op.u.blas2.n = 2047; /* just under */
+    assert_int_equal(trn_sched_shard_count(&op, 8), 1);
+    op.u.blas2 = (trn_blas2_desc){
+        .fn = TRN_BLAS2_GEMV, .type = TRN_DTYPE_R64F, .trans = TRN_TRANS_T, .m = 600000, .n = 100};
+    assert_int_equal(trn_sched_shard_count(&op, 8), 1); /* y has 100 elements: one tile */
+    op.u.blas2 =
+        (trn_blas2_desc){.fn = TRN_BLAS2_SYMV, .type = TRN_DTYPE_R64F, .m = 8192, .n = 8192};
+    assert_int_equal(trn_blas2_tiles(&op.u.blas2), 1);
     assert_int_equal(trn_sched_shard_count(&op, 8), 1);
     /* dtrsm from the left, m = 200, n = 1100: 44 MFLOP, 3 tiles. */
     op.kind = TRN_OP_BLAS3;
@@ -306,9 +386,8 @@ static void test_shard_count(void **state) {
 int main(void) {
     openblas_set_num_threads(1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_symm_trsm_trmm),
-        cmocka_unit_test(test_rank_k),
-        cmocka_unit_test(test_geam_dgmm),
+        cmocka_unit_test(test_symm_trsm_trmm), cmocka_unit_test(test_rank_k),
+        cmocka_unit_test(test_geam_dgmm),      cmocka_unit_test(test_gemv_ger),
         cmocka_unit_test(test_shard_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
