@@ -295,8 +295,8 @@ static size_t run_trxv(trnblasHandle_t h, ty t, int solve, trnblasFillMode_t ul,
             if (!(cabsl(r) <= bound) && bad++ < 4)
                 fprintf(stderr, "%s trsv: residual %Lg at %d exceeds %Lg\n", ty_name[t], mag1(r), i,
                         bound);
-            else if (bound > 0 && cabsl(r) / bound > worst_ratio)
-                worst_ratio = cabsl(r) / bound;
+            else if (bound > 0)
+                note_ratio(" trsv residual", t, cabsl(r) / bound);
         }
         free(got);
     }
@@ -724,7 +724,7 @@ int main(void) {
     int failed =
         _cmocka_run_group_tests("blas2 over unix socket", tests, ntests, connect_unix, disconnect);
     failed += _cmocka_run_group_tests("blas2 over tcp", tests, ntests - 1, connect_tcp, disconnect);
-    fprintf(stderr, "worst error / bound: %.3Lg\n", worst_ratio);
+    print_worst();
     const int rc = th_daemon_stop(&daemon_under_test);
     if (rc != 0) {
         fprintf(stderr, "trnscid exited with %d (expected a clean 0)\n", rc);

@@ -348,8 +348,8 @@ static size_t run_trxm(trnblasHandle_t h, ty t, int solve, trnblasSideMode_t sd,
                 if (!(cabsl(r) <= bound) && bad++ < 4)
                     fprintf(stderr, "%s trsm: residual %Lg at (%d, %d) exceeds %Lg\n", ty_name[t],
                             cabsl(r), i, j, bound);
-                else if (bound > 0 && cabsl(r) / bound > worst_ratio)
-                    worst_ratio = cabsl(r) / bound;
+                else if (bound > 0)
+                    note_ratio(" trsm residual", t, cabsl(r) / bound);
             }
         free(got);
     }
@@ -788,7 +788,7 @@ int main(void) {
     int failed =
         _cmocka_run_group_tests("blas3 over unix socket", tests, ntests, connect_unix, disconnect);
     failed += _cmocka_run_group_tests("blas3 over tcp", tests, ntests - 1, connect_tcp, disconnect);
-    fprintf(stderr, "worst error / bound: %.3Lg\n", worst_ratio);
+    print_worst();
     const int rc = th_daemon_stop(&daemon_under_test);
     if (rc != 0) {
         fprintf(stderr, "trnscid exited with %d (expected a clean 0)\n", rc);
