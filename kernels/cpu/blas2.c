@@ -7,9 +7,9 @@
  * (kernels/op.h: 512 or more elements of y, columns of A for ger), each one
  * library call whatever the shard count, so they can run as several shards
  * with bitwise the results of one; every other routine is one shard. The
- * scheduler splits only ops whose A is large (scheduler/sched.c): Level 2
- * reads each element of A once and is bound by the memory bandwidth the
- * cores share (docs/benchmarks.md).
+ * scheduler splits only ops whose A is large (128 MiB on two cores:
+ * scheduler/sched.c): Level 2 reads each element of A once and is bound by
+ * the memory bandwidth the cores share (docs/benchmarks.md).
  *
  * Semantics are reference BLAS's, applied here rather than left to the
  * library so that they hold whatever OpenBLAS version is linked: y = beta y

@@ -347,7 +347,7 @@ static int disconnect(void **state) {
 
 /* Shards run so far by each of the daemon's core workers (up to 8), for
  * checking that an op was split: returns the number of core workers. */
-static int core_shards(uint64_t shards[8]) {
+static inline int core_shards(uint64_t shards[8]) {
     trnsciWorkerInfo w[16];
     int count = 0, n = 0;
     assert_int_equal(trnsciDaemonGetWorkers(daemon_under_test.unix_addr, w, 16, &count),
@@ -359,7 +359,7 @@ static int core_shards(uint64_t shards[8]) {
 }
 
 /* That every core worker ran at least `least` more shards than in before. */
-static void expect_all_cores_ran(const uint64_t before[8], int n, uint64_t least) {
+static inline void expect_all_cores_ran(const uint64_t before[8], int n, uint64_t least) {
     uint64_t after[8];
     assert_int_equal(core_shards(after), n);
     for (int i = 0; i < n; i++)

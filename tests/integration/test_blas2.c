@@ -30,9 +30,9 @@
  *
  * Both pointer modes: the cases run again with alpha and beta in device
  * memory (trnblasSetPointerMode DEVICE), uploaded just before each call.
- * gemv and ger large enough to be split over the daemon's two cores are
- * checked too (their shards' bitwise equality with one shard is tested on
- * the kernel: tests/unit/test_blas23_shards.c).
+ * gemv and ger over several output tiles are checked too (their shards'
+ * bitwise equality with one shard is tested on the kernel:
+ * tests/unit/test_blas23_shards.c).
  * Bad input: each cuBLAS INVALID_VALUE case returns
  * TRNBLAS_STATUS_INVALID_VALUE with a message naming the argument, and the
  * daemon stays up.
@@ -487,77 +487,21 @@ static void test_device_mode(void **state) {
     assert_int_equal(trnsciFree(dev_scalars), trnsciSuccess);
 }
 
-/* Ops large enough to be split over the daemon's two cores (A of 32 MiB or
- * more: scheduler/sched.c), 5 tiles of y's elements or A's columns: D gemv
- * without and with a transpose (increments -1 and 2) and D ger, against
- * the long double reference with the bounds above. Without the per-element
- * bookkeeping of blas_check.h (A alone has 4.3 million elements). */
-static void test_sharded(void **state) {
+/* gemv and ger over several output tiles (kernels/op.h: 512 or more
+ * elements of y, or columns of A for ger): each tile is one library call,
+ * whatever the shard count. Large ones are split over cores only from 128
+ * MiB of A (scheduler/sched.c); that the split gives the same bits is
+ * tested on the kernel (tests/unit/test_blas23_shards.c). */
+static void test_tiles(void **state) {
     (void)state;
     trnblasHandle_t h;
     assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
-    enum { M = 2100, N = 2048 };
-    const size_t nn = (size_t)M * N;
-    double *A = malloc(nn * sizeof(double)), *got = malloc(nn * sizeof(double));
-    double x[2 * M], y[2 * M], yo[2 * M];
-    assert_true(A && got);
-    for (size_t i = 0; i < nn; i++)
-        A[i] = (double)uniform();
-    for (int i = 0; i < 2 * M; i++)
-        x[i] = (double)uniform(), y[i] = (double)uniform();
-    double *dA, *dx, *dy;
-    assert_int_equal(trnsciMalloc((void **)&dA, nn * sizeof(double)), trnsciSuccess);
-    assert_int_equal(trnsciMalloc((void **)&dx, sizeof(x)), trnsciSuccess);
-    assert_int_equal(trnsciMalloc((void **)&dy, sizeof(y)), trnsciSuccess);
-    assert_int_equal(trnsciMemcpy(dA, A, nn * sizeof(double), trnsciMemcpyHostToDevice),
-                     trnsciSuccess);
-    assert_int_equal(trnsciMemcpy(dx, x, sizeof(x), trnsciMemcpyHostToDevice), trnsciSuccess);
-    const double alpha = 0.75, beta = -1.5;
-    size_t bad = 0;
-    uint64_t before[8];
-    const int ncores = core_shards(before);
-    for (int tr = 0; tr < 2; tr++) {
-        /* y (incy -1 or 2) = alpha op(A) x (incx 1) + beta y. */
-        const int yl = tr ? N : M, xl = tr ? M : N, incy = tr ? 2 : -1;
-        assert_int_equal(trnsciMemcpy(dy, y, sizeof(y), trnsciMemcpyHostToDevice), trnsciSuccess);
-        assert_int_equal(trnblasDgemv(h, tr ? TRNBLAS_OP_T : TRNBLAS_OP_N, M, N, &alpha, dA, M, dx,
-                                      1, &beta, dy, incy),
-                         TRNBLAS_STATUS_SUCCESS);
-        assert_int_equal(trnsciMemcpy(yo, dy, sizeof(yo), trnsciMemcpyDeviceToHost), trnsciSuccess);
-        for (int i = 0; i < yl; i++) {
-            const size_t at = incy > 0 ? (size_t)i * 2 : (size_t)(yl - 1 - i);
-            long double acc = 0, mag = 0;
-            for (int j = 0; j < xl; j++) {
-                const long double p =
-                    (long double)(tr ? A[j + (size_t)i * M] : A[i + (size_t)j * M]) * x[j];
-                acc += p;
-                mag += fabsl(p);
-            }
-            const long double want = alpha * acc + beta * (long double)y[at];
-            const long double bound =
-                bound_k(TY_D, xl + 3) * (fabsl(alpha) * mag + fabsl(beta * y[at]));
-            if (!(fabsl(yo[at] - want) <= bound) && bad++ < 4)
-                fprintf(stderr, "sharded dgemv %d: y[%d] %g, want %Lg\n", tr, i, yo[at], want);
-        }
-    }
-    /* A = alpha x y^T + A (x: m elements, y: n). */
-    assert_int_equal(trnsciMemcpy(dy, y, sizeof(y), trnsciMemcpyHostToDevice), trnsciSuccess);
-    assert_int_equal(trnblasDger(h, M, N, &alpha, dx, 1, dy, 1, dA, M), TRNBLAS_STATUS_SUCCESS);
-    assert_int_equal(trnsciMemcpy(got, dA, nn * sizeof(double), trnsciMemcpyDeviceToHost),
-                     trnsciSuccess);
-    for (size_t j = 0; j < N; j++)
-        for (size_t i = 0; i < M; i++) {
-            const long double p = (long double)alpha * x[i] * y[j], a0 = A[i + j * M];
-            if (!(fabsl(got[i + j * M] - (a0 + p)) <= bound_k(TY_D, 3) * (fabsl(a0) + fabsl(p))) &&
-                bad++ < 4)
-                fprintf(stderr, "sharded dger: A(%zu, %zu) wrong\n", i, j);
-        }
-    /* Each of the three ops ran on both cores (a two-core daemon). */
-    if (ncores == 2)
-        expect_all_cores_ran(before, ncores, 3);
-    assert_int_equal(trnsciFree(dA) | trnsciFree(dx) | trnsciFree(dy), trnsciSuccess);
-    free(A);
-    free(got);
+    static const mv_case rows = {1100, 37, 0, 0, -1, 2, 0.75L, -1.5L},
+                         cols = {37, 1100, 0, 0, 2, -1, -0.5L, 0.0L};
+    size_t bad = run_gemv(h, TY_D, 0, TRNBLAS_OP_N, &rows) +
+                 run_gemv(h, TY_S, 0, TRNBLAS_OP_T, &cols) +
+                 run_gemv(h, TY_Z, 0, TRNBLAS_OP_C, &cols) + run_upd(h, TY_C, U_GERC, 0, &cols) +
+                 run_upd(h, TY_D, U_GER, 0, &rows);
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(bad, 0);
 }
@@ -713,17 +657,13 @@ int main(void) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_host_mode),
-        cmocka_unit_test(test_device_mode),
-        cmocka_unit_test(test_stream_order),
+        cmocka_unit_test(test_host_mode), cmocka_unit_test(test_device_mode),
+        cmocka_unit_test(test_tiles),     cmocka_unit_test(test_stream_order),
         cmocka_unit_test(test_bad_input),
-        /* Shards do not depend on the transport: once. */
-        cmocka_unit_test(test_sharded),
     };
-    const size_t ntests = sizeof(tests) / sizeof(tests[0]);
     int failed =
-        _cmocka_run_group_tests("blas2 over unix socket", tests, ntests, connect_unix, disconnect);
-    failed += _cmocka_run_group_tests("blas2 over tcp", tests, ntests - 1, connect_tcp, disconnect);
+        cmocka_run_group_tests_name("blas2 over unix socket", tests, connect_unix, disconnect);
+    failed += cmocka_run_group_tests_name("blas2 over tcp", tests, connect_tcp, disconnect);
     print_worst();
     const int rc = th_daemon_stop(&daemon_under_test);
     if (rc != 0) {

@@ -341,9 +341,9 @@ static void test_shard_count(void **state) {
         (trn_blas2_desc){.fn = TRN_BLAS2_GEMV, .type = TRN_DTYPE_R64F, .m = 8192, .n = 8192};
     assert_int_equal(trn_blas2_tiles(&op.u.blas2), 16);
     assert_int_equal(trn_sched_shard_count(&op, 8), 8);
-    op.u.blas2.m = op.u.blas2.n = 2048; /* 32 MiB: two shards' worth */
+    op.u.blas2.m = op.u.blas2.n = 4096; /* 128 MiB: two shards' worth */
     assert_int_equal(trn_sched_shard_count(&op, 8), 2);
-    op.u.blas2.n = 2047; /* just under */
+    op.u.blas2.n = 4095; /* just under */
     assert_int_equal(trn_sched_shard_count(&op, 8), 1);
     op.u.blas2 = (trn_blas2_desc){
         .fn = TRN_BLAS2_GEMV, .type = TRN_DTYPE_R64F, .trans = TRN_TRANS_T, .m = 600000, .n = 100};
