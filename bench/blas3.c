@@ -26,6 +26,10 @@
  * usage: bench_blas3 [ADDRESS] [--sizes 2048] [--reps N] [--warmup N]
  *                    [--routines dtrsm,dsyrk,...] [--openblas-cpu CPU]
  *                    [--openblas-threads N]
+ * --tiles replaces the daemon by the daemon's own CPU kernel called in this
+ * process on the same (mapped) buffers and the same CPU: the "trnsci" figures
+ * are then the tiled kernel's, which separates what the output tiles cost
+ * from what going through the daemon costs (local transport only).
  * bench/run_blas3.sh sets up the placement (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -39,6 +43,7 @@
 #include <trnsci/trnsci.h>
 
 #include "bench_util.h"
+#include "kernels/cpu/cpu_kernels.h"
 
 #define MAX_SIZES 8
 #define MAX_REPS 100
@@ -219,6 +224,43 @@ static void run_trn(trnblasHandle_t h, ops *o) {
         die("trnsciStreamSynchronize");
 }
 
+/* --tiles: the daemon's CPU kernel (kernels/cpu/blas3.c, its output tiles)
+ * called in this process, on the same buffers (local transport: device
+ * memory is mapped here too), instead of through the daemon: what the tiles
+ * cost against one OpenBLAS call, without the daemon. */
+static void run_tiles(ops *o) {
+    const int n = o->n;
+    trn_blas3_desc d = {.type = TRN_DTYPE_R64F,
+                        .m = n,
+                        .n = n,
+                        .k = n,
+                        .alpha = {1.0, 0.0},
+                        .beta = {0.5, 0.0},
+                        .a = o->dA,
+                        .lda = n,
+                        .b = o->dB,
+                        .ldb = n,
+                        .c = o->dC,
+                        .ldc = n,
+                        .x = o->dx,
+                        .incx = 1};
+    switch (o->r) {
+    case R_DSYMM: d.fn = TRN_BLAS3_SYMM; break;
+    case R_ZHEMM: d.fn = TRN_BLAS3_HEMM, d.type = TRN_DTYPE_C64F; break;
+    case R_DSYRK: d.fn = TRN_BLAS3_SYRK; break;
+    case R_ZHERK: d.fn = TRN_BLAS3_HERK, d.type = TRN_DTYPE_C64F; break;
+    case R_DSYR2K: d.fn = TRN_BLAS3_SYR2K; break;
+    case R_ZHER2K: d.fn = TRN_BLAS3_HER2K, d.type = TRN_DTYPE_C64F; break;
+    case R_DTRSM: d.fn = TRN_BLAS3_TRSM, d.c = NULL; break;
+    case R_DTRMM: d.fn = TRN_BLAS3_TRMM, d.uplo = TRN_UPLO_UPPER; break;
+    case R_DGEAM: d.fn = TRN_BLAS3_GEAM, d.transb = TRN_TRANS_T; break;
+    case R_DDGMM: d.fn = TRN_BLAS3_DGMM, d.side = TRN_SIDE_RIGHT; break;
+    case R_COUNT: return;
+    }
+    if (trn_cpu_blas3(&d, 0, 1) != TRN_KSTATUS_OK)
+        die("trn_cpu_blas3");
+}
+
 /* The same operation with OpenBLAS in this process. */
 static void run_ob(ops *o) {
     const int n = o->n;
@@ -299,23 +341,24 @@ typedef struct result {
 static void usage(void) {
     fputs("usage: bench_blas3 [ADDRESS] [--sizes 2048] [--reps N] [--warmup N]\n"
           "                   [--routines dtrsm,dsyrk,...] [--openblas-cpu CPU]\n"
-          "                   [--openblas-threads N]\n",
+          "                   [--openblas-threads N] [--tiles]\n",
           stderr);
     exit(2);
 }
 
 int main(int argc, char **argv) {
     const char *addr = NULL, *size_list = NULL, *routine_list = NULL;
-    int reps = 5, warmup = 1, ob_cpu = -1, ob_threads = 1;
+    int reps = 5, warmup = 1, ob_cpu = -1, ob_threads = 1, tiles = 0;
     const bench_opt opts[] = {{"--sizes", BENCH_OPT_STR, &size_list},
                               {"--reps", BENCH_OPT_INT, &reps},
                               {"--warmup", BENCH_OPT_INT, &warmup},
                               {"--routines", BENCH_OPT_STR, &routine_list},
                               {"--openblas-cpu", BENCH_OPT_INT, &ob_cpu},
                               {"--openblas-threads", BENCH_OPT_INT, &ob_threads},
+                              {"--tiles", BENCH_OPT_FLAG, &tiles},
                               {NULL, BENCH_OPT_FLAG, NULL}};
     if (bench_parse_args(opts, argc, argv, &addr) != 0 || reps < 1 || reps > MAX_REPS ||
-        warmup < 0 || ob_threads < 1)
+        warmup < 0 || ob_threads < 1 || (tiles && ob_threads > 1))
         usage();
     int sizes[MAX_SIZES] = {2048}, nsizes = 1;
     char list[1024];
@@ -371,7 +414,14 @@ int main(int argc, char **argv) {
             ops_init(&o, (routine)r, sizes[si]);
             for (int w = 0; w < warmup; w++) {
                 restore(&o);
-                run_trn(h, &o);
+                if (tiles) {
+                    if (ob_cpu >= 0 && bench_pin_self(ob_cpu) != 0)
+                        die("pinning to --openblas-cpu");
+                    run_tiles(&o);
+                    sched_setaffinity(0, sizeof(start_set), &start_set);
+                } else {
+                    run_trn(h, &o);
+                }
                 if (ob_cpu >= 0 && bench_pin_self(ob_cpu) != 0)
                     die("pinning to --openblas-cpu");
                 run_ob(&o);
@@ -380,8 +430,13 @@ int main(int argc, char **argv) {
             double t_trn[MAX_REPS], t_ob[MAX_REPS];
             for (int k = 0; k < reps; k++) {
                 restore(&o);
+                if (tiles && ob_cpu >= 0 && bench_pin_self(ob_cpu) != 0)
+                    die("pinning to --openblas-cpu");
                 double t0 = bench_now_ms();
-                run_trn(h, &o);
+                if (tiles)
+                    run_tiles(&o);
+                else
+                    run_trn(h, &o);
                 t_trn[k] = bench_now_ms() - t0;
                 if (ob_cpu >= 0 && bench_pin_self(ob_cpu) != 0)
                     die("pinning to --openblas-cpu");
@@ -403,7 +458,9 @@ int main(int argc, char **argv) {
     trnblasDestroy(h);
 
     printf("{\n  \"benchmark\": \"blas3\",\n");
-    printf("  \"mode\": \"%s\",\n", all_cores ? "all-cores" : "one-core");
+    printf("  \"mode\": \"%s\",\n", all_cores ? "all-cores"
+                                    : tiles   ? "tiles-in-process"
+                                              : "one-core");
     printf("  \"address\": \"%s\",\n", addr ? addr : "(default)");
     printf("  \"daemon\": {\"version\": \"%s\", \"backend\": \"%s\", \"cores\": %u},\n",
            st.daemonVersion, st.backend, st.coreCount);
