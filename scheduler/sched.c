@@ -300,10 +300,10 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
  *    of A once, so they run at the memory bandwidth the cores share, and a
  *    split costs no extra CPU time (each tile reads x again, nothing else).
  *    bench/blas2_split.c (two pinned threads, each half of a DGEMV or DGER)
- *    gained 1.2-1.9x from 32 MiB of A on a lightly loaded VM, but with the
- *    other vCPU busy with other processes the half that waits for it made
- *    32 MiB ops 3-4x slower (median of 8 runs 0.27-0.35x), 128 MiB ones
- *    break even (1.0-1.1x) and 512 MiB ones gain (1.16-1.22x). So a shard
+ *    gained 1.2-1.9x from 32 MiB of A in one run, but when the other vCPU
+ *    was busy with other processes the half that waited for it made 32 MiB
+ *    ops 3-4x slower (median of 8 runs 0.27-0.35x), 128 MiB ones broke even
+ *    (1.0-1.1x) and 512 MiB ones gained (1.16-1.22x). So a shard
  *    must read TRN_SHARD_BLAS2_MIN_BYTES = 64 MiB: two cores split a DGEMV
  *    from 4096 x 4096. The other Level 2 routines are one shard.
  *  - memset/copy. Split in two, a 2 MiB memset ran 1.1x faster, a 4 MiB one

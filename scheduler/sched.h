@@ -129,9 +129,9 @@ struct trn_sched_op {
     trn_sched_op *next; /* stream FIFO, then the completion list */
     trn_sched_op *ready_next;
     trn_sched_stream *stream;
-    int stage;                            /* the stage running or waiting for a worker */
+    int stage; /* the stage running or waiting for a worker */
     int nshards, next_shard, shards_left; /* of the current stage */
-    double shard_est_ns;                  /* estimated core time of one shard */
+    double shard_est_ns; /* estimated core time of one shard */
     trn_kstatus kstatus;
     trn_sched_status final_status;
     int advance_after; /* a marker: advance its stream after its callback */
