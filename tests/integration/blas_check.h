@@ -329,13 +329,20 @@ static th_daemon daemon_under_test;
 
 /* Group setups and teardown: connect over the unix socket or TCP; end the
  * session and wait until the daemon holds nothing of it. */
+/* Types the routine cases run in: all four over the unix socket; S and Z
+ * over TCP, where the same messages travel and only the transport differs
+ * (it keeps the tests' time down). */
+static int type_step = 1;
+
 static int connect_unix(void **state) {
     (void)state;
+    type_step = 1;
     return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
 }
 
 static int connect_tcp(void **state) {
     (void)state;
+    type_step = TY_Z - TY_S;
     return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
 }
 
@@ -358,14 +365,17 @@ static inline int core_shards(uint64_t shards[8]) {
     return n;
 }
 
-/* That every core worker ran at least `least` more shards than in before. */
-static inline void expect_all_cores_ran(const uint64_t before[8], int n, uint64_t least) {
-    uint64_t after[8];
+/* That the core workers together ran at least `least` more shards than in
+ * before. (Which worker takes a shard depends on timing; how many shards an
+ * op has does not.) */
+static inline void expect_shards_ran(const uint64_t before[8], int n, uint64_t least) {
+    uint64_t after[8], ran = 0;
     assert_int_equal(core_shards(after), n);
     for (int i = 0; i < n; i++)
-        if (after[i] < before[i] + least)
-            fail_msg("core worker %d ran %llu shards, expected at least %llu", i,
-                     (unsigned long long)(after[i] - before[i]), (unsigned long long)least);
+        ran += after[i] - before[i];
+    if (ran < least)
+        fail_msg("the core workers ran %llu shards, expected at least %llu",
+                 (unsigned long long)ran, (unsigned long long)least);
 }
 
 /* A call must give INVALID_VALUE with the daemon's message containing

@@ -464,10 +464,8 @@ static void all_routines(ty t) {
 }
 
 static void run_all_types(void) {
-    all_routines(TY_S);
-    all_routines(TY_D);
-    all_routines(TY_C);
-    all_routines(TY_Z);
+    for (int t = TY_S; t <= TY_Z; t += type_step)
+        all_routines((ty)t);
 }
 
 static void test_host_mode(void **state) {
