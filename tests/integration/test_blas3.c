@@ -484,14 +484,23 @@ static size_t all_routines(trnblasHandle_t h, ty t) {
     const size_t nshapes = device_mode ? 4 : N_SHAPES;
     for (size_t c = 0; c < nshapes; c++) {
         const shape *sh = &shapes[c];
+        /* Every option in the first four shapes; one uplo, side and trans
+         * each (chosen by c) in the others, which are about sizes. */
+        const int all = c < 4, pick = (int)c;
         for (int u = 0; u < 2; u++) {
+            if (!all && u != (pick & 1))
+                continue;
             for (int sd = 0; sd < 2; sd++) {
+                if (!all && sd != (pick >> 1 & 1))
+                    continue;
                 bad += run_symm(h, t, 0, side2[sd], uplo2[u], sh->m, sh->n, sh->s);
                 if (cx)
                     bad += run_symm(h, t, 1, side2[sd], uplo2[u], sh->m, sh->n, sh->s);
             }
             for (int k = 0; k < 3; k++) {
                 const trnblasOperation_t tr = trans3[k];
+                if (!all && k != pick % 3 && k != (pick + 1) % 3)
+                    continue;
                 /* syrk/syr2k: N, T (and C for real types); herk/her2k: N, C. */
                 if (!cx || tr != TRNBLAS_OP_C) {
                     bad += run_rk(h, t, K_SYRK, uplo2[u], tr, sh->n, sh->m, sh->s);
@@ -509,7 +518,6 @@ static size_t all_routines(trnblasHandle_t h, ty t) {
                 if (c < 3 || (ka == 0 && kb == 0))
                     bad += run_geam(h, t, trans3[ka], trans3[kb], sh->m, sh->n, sh->s, 0);
     }
-    /* trsm, trmm: every side x uplo x trans x diag; alpha 0 in one shape. */
     static const struct {
         int m, n;
         long double alpha;
