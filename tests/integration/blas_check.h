@@ -416,6 +416,28 @@ static const void *sarg(ty t, lcplx v, int slot, int real) {
     return d;
 }
 
+/* Every routine case of the test program, in the pointer mode device_mode
+ * says (each test program defines it). */
+static void run_all_types(void);
+
+/* The cases with alpha and beta in host memory (read during the call). */
+static void test_host_mode(void **state) {
+    (void)state;
+    device_mode = 0;
+    run_all_types();
+}
+
+/* The same cases with alpha and beta in device memory (read when each op
+ * runs; uploaded by a synchronous copy just before the call). */
+static void test_device_mode(void **state) {
+    (void)state;
+    assert_int_equal(trnsciMalloc(&dev_scalars, 64), trnsciSuccess);
+    device_mode = 1;
+    run_all_types();
+    device_mode = 0;
+    assert_int_equal(trnsciFree(dev_scalars), trnsciSuccess);
+}
+
 /* Element (i, j) of op(A), read through getf. */
 static lcplx op_el(trnblasOperation_t tr, lcplx (*getf)(const mat *, int, int), const mat *a, int i,
                    int j) {

@@ -475,23 +475,6 @@ static void run_all_types(void) {
         all_routines((ty)t);
 }
 
-static void test_host_mode(void **state) {
-    (void)state;
-    device_mode = 0;
-    run_all_types();
-}
-
-/* The same cases with alpha and beta in device memory (read when each op
- * runs; uploaded by a synchronous copy just before the call). */
-static void test_device_mode(void **state) {
-    (void)state;
-    assert_int_equal(trnsciMalloc(&dev_scalars, 64), trnsciSuccess);
-    device_mode = 1;
-    run_all_types();
-    device_mode = 0;
-    assert_int_equal(trnsciFree(dev_scalars), trnsciSuccess);
-}
-
 /* gemv and ger over several output tiles (kernels/op.h: 512 or more
  * elements of y, or columns of A for ger): each tile is one library call,
  * whatever the shard count. Large ones are split over cores only from 128

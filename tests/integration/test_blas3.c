@@ -568,21 +568,6 @@ static void run_all_types(void) {
     assert_int_equal(bad, 0);
 }
 
-static void test_host_mode(void **state) {
-    (void)state;
-    device_mode = 0;
-    run_all_types();
-}
-
-static void test_device_mode(void **state) {
-    (void)state;
-    assert_int_equal(trnsciMalloc(&dev_scalars, 64), trnsciSuccess);
-    device_mode = 1;
-    run_all_types();
-    device_mode = 0;
-    assert_int_equal(trnsciFree(dev_scalars), trnsciSuccess);
-}
-
 /* Ops of several output tiles (kernels/op.h: 512 columns or rows each), and
  * ops large enough to be split over the daemon's two cores (trn_op_cost at
  * least 2 x 16 MFLOP, or 2 x 2 MiB for geam and dgmm). */
