@@ -1,9 +1,10 @@
 /*
  * test_blas2.c — trnblas Level 2 (gemv, gbmv, symv, hemv, trmv, trsv, ger,
  * geru, gerc, syr, syr2, her, her2) in every type cuBLAS has, every trans,
- * uplo and diag, through a real trnscid over the unix socket and over TCP,
- * against an independent reference: naive loops in long double (64-bit
- * mantissa on x86-64) computed by this test.
+ * uplo and diag, through a real trnscid over the unix socket and over TCP
+ * (there S and Z: the same messages, another transport), against an
+ * independent reference: naive loops in long double (64-bit mantissa on
+ * x86-64) computed by this test.
  *
  * Operands are sub-matrices and strided vectors at offsets inside larger
  * random allocations (lda > rows, increments ±1 and ±2); every element an

@@ -2,8 +2,8 @@
  * test_blas3.c — trnblas Level 3 beyond GEMM (symm, hemm, syrk, herk,
  * syr2k, her2k, trsm, trmm, geam, dgmm) in every type cuBLAS has, every
  * side, uplo, trans and diag, through a real trnscid (two cores) over the
- * unix socket and over TCP, against an independent reference: naive loops
- * in long double computed by this test.
+ * unix socket and over TCP (there S and Z), against an independent
+ * reference: naive loops in long double computed by this test.
  *
  * Operands are sub-matrices at offsets inside larger random allocations
  * (ld > rows); every element an op must not write comes back bitwise
@@ -32,7 +32,7 @@
  * (wider than one 512-column tile) and ops large enough to be split over
  * the daemon's two cores are checked the same way; bitwise equality of
  * sharded and unsharded results is tested on the kernel directly
- * (tests/unit/test_validate_blas23.c).
+ * (tests/unit/test_blas23_shards.c).
  *
  * Both pointer modes (device: alpha and beta uploaded into device memory just
  * before each call), a non-default stream, and the bad-input cases cuBLAS
