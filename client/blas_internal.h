@@ -61,4 +61,52 @@ static inline double trn_blas_part(const void *p, int i, int f32) {
 #define RE_Z(p) trn_blas_part((p), 0, 0)
 #define IM_Z(p) trn_blas_part((p), 1, 0)
 
+/* Level 2 and 3 (blas2.c, blas3.c): a NULL handle gives NOT_INITIALIZED, a
+ * NULL scalar pointer (alpha, beta; b may repeat a) INVALID_VALUE naming
+ * the routine `name`; TRNBLAS_STATUS_SUCCESS otherwise. */
+trnblasStatus_t trn_blas_check_scalars(trnblasHandle_t handle, const char *name, const void *a,
+                                       const void *b);
+/* A device-pointer argument `arg` of a routine: p (NULL: buffer 0) to be
+ * resolved into *ref. */
+typedef struct trn_blas_operand {
+    const void *p;
+    const char *arg;
+    Trnsci__V1__BufferRef *ref;
+} trn_blas_operand;
+
+/* Resolves each operand, naming it "<routine>: <arg>" in errors. */
+trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_blas_operand *ops,
+                               size_t n);
+
+/* Queues op on the handle's stream; the cuBLAS status of the outcome (the
+ * last error is cleared on success). */
+trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op);
+
+/* A wire scalar. */
+static inline Trnsci__V1__Scalar trn_blas_scalar(double re, double im) {
+    Trnsci__V1__Scalar s = TRNSCI__V1__SCALAR__INIT;
+    s.re = re;
+    s.im = im;
+    return s;
+}
+
+/* trn_blas_check_scalars, returning its status from the routine when it is
+ * not SUCCESS. */
+#define SCALARS(name, a, b)                                                                        \
+    do {                                                                                           \
+        const trnblasStatus_t st_ = trn_blas_check_scalars(handle, name, a, b);                    \
+        if (st_)                                                                                   \
+            return st_;                                                                            \
+    } while (0)
+
+/* Designated initialisers of a host-mode scalar of type T (S, D, C, Z) read
+ * now, or of its device pointer (device pointer mode), for the args
+ * structs of blas2.c and blas3.c. */
+#define ALPHA_OF(T, p)                                                                             \
+    .a_re = DEV ? 0 : RE_##T(p), .a_im = DEV ? 0 : IM_##T(p),                                      \
+    .alpha_dev = DEV ? (const void *)(p) : NULL
+#define BETA_OF(T, p)                                                                              \
+    .b_re = DEV ? 0 : RE_##T(p), .b_im = DEV ? 0 : IM_##T(p),                                      \
+    .beta_dev = DEV ? (const void *)(p) : NULL
+
 #endif

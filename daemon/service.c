@@ -307,6 +307,8 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_COPY: return "copy";
     case TRN_OP_GEMM: return "gemm";
     case TRN_OP_BLAS1: return "blas1";
+    case TRN_OP_BLAS2: return "blas2";
+    case TRN_OP_BLAS3: return "blas3";
     case TRN_OP_FFT: return "fft";
     case TRN_OP_RAND: return "rand";
     }

@@ -57,6 +57,12 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
 trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, trn_blas1_desc *out,
                                  trn_op_refs *refs, char *err, size_t errlen);
 
+/* BLAS Level 2 (validate_blas2.c) and Level 3 beyond GEMM (validate_blas3.c). */
+trn_wire_code trn_validate_blas2(trn_session *s, const Trnsci__V1__Blas2Op *b, trn_blas2_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen);
+trn_wire_code trn_validate_blas3(trn_session *s, const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen);
+
 /* FFT execution of one of the session's plans (validate_fft.c): takes a
  * plan reference into refs and queues the build of the variant needed. */
 trn_wire_code trn_validate_fft(trn_session *s, const Trnsci__V1__FftExecOp *f, trn_fft_desc *out,

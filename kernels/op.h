@@ -45,6 +45,8 @@ typedef enum trn_op_kind {
     TRN_OP_COPY = 2,
     TRN_OP_GEMM = 16,
     TRN_OP_BLAS1 = 17,
+    TRN_OP_BLAS2 = 18,
+    TRN_OP_BLAS3 = 19,
     TRN_OP_FFT = 32,
     TRN_OP_RAND = 48,
 } trn_op_kind;
@@ -155,6 +157,116 @@ typedef struct trn_blas1_desc {
      * "Compensated reductions"). */
     int compensated;
 } trn_blas1_desc;
+
+/* Which triangle is stored (cublasFillMode_t; FULL never reaches a kernel),
+ * whether the diagonal is implicitly 1, and the side a special matrix
+ * multiplies from. Values are cuBLAS's. */
+typedef enum trn_uplo { TRN_UPLO_LOWER = 0, TRN_UPLO_UPPER = 1 } trn_uplo;
+typedef enum trn_diag { TRN_DIAG_NON_UNIT = 0, TRN_DIAG_UNIT = 1 } trn_diag;
+typedef enum trn_side { TRN_SIDE_LEFT = 0, TRN_SIDE_RIGHT = 1 } trn_side;
+
+/* BLAS Level 2 routines (one descriptor for all, like the wire's Blas2Op). */
+typedef enum trn_blas2_fn {
+    TRN_BLAS2_GEMV = 1,
+    TRN_BLAS2_GBMV = 2,
+    TRN_BLAS2_SYMV = 3,
+    TRN_BLAS2_HEMV = 4,
+    TRN_BLAS2_TRMV = 5,
+    TRN_BLAS2_TRSV = 6,
+    TRN_BLAS2_GER = 7, /* geru for complex types */
+    TRN_BLAS2_GERC = 8,
+    TRN_BLAS2_SYR = 9,
+    TRN_BLAS2_SYR2 = 10,
+    TRN_BLAS2_HER = 11,
+    TRN_BLAS2_HER2 = 12,
+} trn_blas2_fn;
+
+/* m, n >= 0 (m is n for the square routines); increments non-zero, as the
+ * client gave them (x and y point to their lowest element also for
+ * negative increments). Pointers are NULL for operands that are not read:
+ * with nothing to do (an empty shape), and, in host pointer mode, A and x
+ * when alpha = 0 (gemv, gbmv, symv, hemv) or A, x and y when alpha = 0
+ * (ger, syr, syr2, her, her2). Real types: trans C is stored as T. */
+typedef struct trn_blas2_desc {
+    trn_blas2_fn fn;
+    trn_dtype type;
+    trn_trans trans;
+    trn_uplo uplo;
+    trn_diag diag;
+    int m, n;
+    int kl, ku; /* GBMV */
+    trn_scalar alpha, beta;
+    /* Device pointer mode: alpha / beta are read from here when the op
+     * runs (an element of type; HER's alpha a real component); NULL: the
+     * values above. */
+    const void *alpha_ptr;
+    const void *beta_ptr;
+    void *a; /* written by GER, GERC, SYR, SYR2, HER, HER2 */
+    int lda;
+    void *x; /* written by TRMV, TRSV */
+    int incx;
+    void *y; /* written by GEMV, GBMV, SYMV, HEMV */
+    int incy;
+} trn_blas2_desc;
+
+/* The output tiles of a Level 2 op, for GEMV (the elements of y: rows of A
+ * without a transpose, columns with one) and GER/GERC (the columns of A),
+ * cut as Level 3's (trn_blas3_tile_width); every other Level 2 op is one
+ * tile. A shard takes whole tiles, each computed by the same library call
+ * whatever the shard count. */
+int trn_blas2_tile_extent(const trn_blas2_desc *d);
+int trn_blas2_tiles(const trn_blas2_desc *d);
+
+/* BLAS Level 3 routines other than GEMM (one descriptor, like Blas3Op). */
+typedef enum trn_blas3_fn {
+    TRN_BLAS3_SYMM = 1,
+    TRN_BLAS3_HEMM = 2,
+    TRN_BLAS3_SYRK = 3,
+    TRN_BLAS3_HERK = 4,
+    TRN_BLAS3_SYR2K = 5,
+    TRN_BLAS3_HER2K = 6,
+    TRN_BLAS3_TRSM = 7,
+    TRN_BLAS3_TRMM = 8,
+    TRN_BLAS3_GEAM = 9,
+    TRN_BLAS3_DGMM = 10,
+} trn_blas3_fn;
+
+/* m, n, k >= 0 (SYRK..HER2K: C is n x n and m = n). Operands that are not
+ * read are NULL: everything with an empty shape; in host pointer mode A and
+ * B when alpha = 0 (GEAM: A when alpha = 0, B when beta = 0), and the
+ * inputs of SYRK..HER2K when k = 0. trsm's B is its in/out matrix; trmm
+ * writes C (which may be B). Real types: trans C is stored as T. */
+typedef struct trn_blas3_desc {
+    trn_blas3_fn fn;
+    trn_dtype type;
+    trn_side side;
+    trn_uplo uplo;
+    trn_trans transa, transb;
+    trn_diag diag;
+    int m, n, k;
+    trn_scalar alpha, beta;
+    /* Device pointer mode, as in trn_blas2_desc (HERK's alpha and beta and
+     * HER2K's beta are real components). */
+    const void *alpha_ptr;
+    const void *beta_ptr;
+    const void *a;
+    int lda;
+    void *b; /* written by TRSM */
+    int ldb;
+    void *c;
+    int ldc;
+    const void *x; /* DGMM */
+    int incx;
+} trn_blas3_desc;
+
+/* The output tiles of a Level 3 op: the columns of C (B for TRSM), or its
+ * rows for TRSM, TRMM, SYMM and HEMM from the right, cut into blocks of
+ * trn_blas3_tile_width(extent) starting at 0. Each tile is computed by the
+ * same library calls whatever the shard count (a shard takes whole tiles),
+ * so a sharded op is bitwise equal to the unsharded one. */
+int trn_blas3_tile_extent(const trn_blas3_desc *d);
+int trn_blas3_tile_width(int extent);
+int trn_blas3_tiles(const trn_blas3_desc *d);
 
 /* Random numbers from the Philox4x32-10 stream (docs/numerics.md, "trnrand
  * streams"): raw word j of the stream of seed s is element j mod 4 of
@@ -369,6 +481,8 @@ typedef struct trn_op_desc {
         trn_copy_desc copy;
         trn_gemm_desc gemm;
         trn_blas1_desc blas1;
+        trn_blas2_desc blas2;
+        trn_blas3_desc blas3;
         trn_fft_desc fft;
         trn_rand_desc rand;
     } u;

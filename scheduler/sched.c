@@ -265,6 +265,12 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
  *                one call, and the CPU kernel would give all of it to shard 0);
  *   BLAS1:       1 (Level 1 is memory-bound, and one shard keeps dot/nrm2/
  *                asum bitwise reproducible whatever the core count);
+ *   BLAS2:       GEMV, GER, GERC: bytes of A / TRN_SHARD_BLAS2_MIN_BYTES,
+ *                whole output tiles only (trn_blas2_tiles); the others 1;
+ *   BLAS3:       trn_op_cost / TRN_SHARD_GEMM_MIN_FLOP (geam, dgmm:
+ *                trn_op_cost / TRN_SHARD_MEM_MIN_BYTES), and no more than
+ *                the op's output tiles (trn_blas3_tiles; kernels/cpu/blas3.c
+ *                gives each shard whole tiles);
  *   other ops:   1.
  * Nothing else enters: not queue lengths, not idle workers, not timing. The
  * same request on the same core count is therefore always cut the same way,
@@ -290,6 +296,16 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
  *    the narrower the shard and the larger m*k: with m = k = 1024 the split
  *    cost was 9-12 % at 48 columns per shard, 5-7 % at 96, 5 % at 128 and
  *    3-5 % from 160 on. TRN_SHARD_GEMM_MIN_COLS = 128 keeps it near 5 %.
+ *  - Level 2 (GEMV, GER/GERC), by the bytes of A: they read each element
+ *    of A once, so they run at the memory bandwidth the cores share, and a
+ *    split costs no extra CPU time (each tile reads x again, nothing else).
+ *    bench/blas2_split.c (two pinned threads, each half of a DGEMV or DGER)
+ *    gained 1.2-1.9x from 32 MiB of A in one run, but when the other vCPU
+ *    was busy with other processes the half that waited for it made 32 MiB
+ *    ops 3-4x slower (median of 8 runs 0.27-0.35x), 128 MiB ones broke even
+ *    (1.0-1.1x) and 512 MiB ones gained (1.16-1.22x). So a shard
+ *    must read TRN_SHARD_BLAS2_MIN_BYTES = 64 MiB: two cores split a DGEMV
+ *    from 4096 x 4096. The other Level 2 routines are one shard.
  *  - memset/copy. Split in two, a 2 MiB memset ran 1.1x faster, a 4 MiB one
  *    1.65x; a 1 MiB copy 1.16x, a 2 MiB one 1.8x. Counted in bytes touched
  *    (trn_op_cost: a copy touches each byte twice) both become worth
@@ -319,6 +335,32 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
+    case TRN_OP_BLAS2: {
+        /* GEMV and GER/GERC by the bytes of A (whole tiles only: kernels/op.h);
+         * every other Level 2 op is one tile. */
+        const trn_blas2_desc *b = &d->u.blas2;
+        by_size = (double)b->m * (double)b->n * (double)trn_dtype_size(b->type) /
+                  (double)TRN_SHARD_BLAS2_MIN_BYTES;
+        const double tiles = (double)trn_blas2_tiles(b);
+        if (by_size > tiles)
+            by_size = tiles;
+        break;
+    }
+    case TRN_OP_BLAS3: {
+        /* Whole output tiles only (kernels/op.h); geam and dgmm by the
+         * bytes they touch, like copies, the others by flops like GEMM
+         * (without A, alpha = 0, they only scale or clear the output). */
+        const trn_blas3_desc *b = &d->u.blas3;
+        if (b->fn == TRN_BLAS3_GEAM || b->fn == TRN_BLAS3_DGMM)
+            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
+        else
+            by_size =
+                (b->a ? trn_op_cost(d) : (double)b->m * (double)b->n) / TRN_SHARD_GEMM_MIN_FLOP;
+        const double tiles = (double)trn_blas3_tiles(b);
+        if (by_size > tiles)
+            by_size = tiles;
+        break;
+    }
     case TRN_OP_COPY: {
         const trn_copy_desc *c = &d->u.copy;
         const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;
@@ -360,9 +402,11 @@ static int engine_of(const trn_sched *s, const trn_op_desc *d) {
 
 static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
-    const double rate = d->kind == TRN_OP_GEMM  ? EST_FLOP_PER_NS
-                        : d->kind == TRN_OP_FFT ? EST_FFT_FLOP_PER_NS
-                                                : EST_BYTES_PER_NS;
+    const int blas3_flops = d->kind == TRN_OP_BLAS3 && d->u.blas3.fn != TRN_BLAS3_GEAM &&
+                            d->u.blas3.fn != TRN_BLAS3_DGMM;
+    const double rate = d->kind == TRN_OP_GEMM || blas3_flops ? EST_FLOP_PER_NS
+                        : d->kind == TRN_OP_FFT               ? EST_FFT_FLOP_PER_NS
+                                                              : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
 }
 

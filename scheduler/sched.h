@@ -151,6 +151,10 @@ struct trn_sched_op {
  * normals (their bytes count 8: kernels/op.c). */
 #define TRN_SHARD_RAND_MIN_BYTES ((size_t)1 << 20)
 
+/* Bytes of A one Level 2 shard (GEMV, GER/GERC) reads; sched.c
+ * (trn_sched_shard_count) explains the measurement (bench/blas2_split.c). */
+#define TRN_SHARD_BLAS2_MIN_BYTES ((size_t)64 << 20)
+
 /* trn_op_cost (5 N log2 N per complex transform) of one FFT shard: about
  * 0.5-1 ms of FFTW on one core here. A shard holds whole transforms of a
  * batch; one transform is never split (docs/architecture.md). */

@@ -270,6 +270,180 @@ trnblasStatus_t trnblasCsrot(trnblasHandle_t handle, int n, trnComplex *x, int i
 trnblasStatus_t trnblasZdrot(trnblasHandle_t handle, int n, trnDoubleComplex *x, int incx,
                              trnDoubleComplex *y, int incy, const double *c, const double *s);
 
+/* Values are those of cublasFillMode_t, cublasDiagType_t and cublasSideMode_t.
+ * No routine takes TRNBLAS_FILL_MODE_FULL (TRNBLAS_STATUS_INVALID_VALUE). */
+typedef enum trnblasFillMode_t {
+    TRNBLAS_FILL_MODE_LOWER = 0,
+    TRNBLAS_FILL_MODE_UPPER = 1,
+    TRNBLAS_FILL_MODE_FULL = 2,
+} trnblasFillMode_t;
+
+typedef enum trnblasDiagType_t {
+    TRNBLAS_DIAG_NON_UNIT = 0,
+    TRNBLAS_DIAG_UNIT = 1,
+} trnblasDiagType_t;
+
+typedef enum trnblasSideMode_t {
+    TRNBLAS_SIDE_LEFT = 0,
+    TRNBLAS_SIDE_RIGHT = 1,
+} trnblasSideMode_t;
+
+/* ---- Level 2 (cuBLAS v2 parameter lists) --------------------------------
+ * Column-major matrices with leading dimensions, as in cuBLAS. Increments may
+ * be negative (a vector of n elements spans |inc|*(n-1)+1 elements from its
+ * pointer, traversed from its last element when inc < 0, as in reference
+ * BLAS) but not 0 (TRNBLAS_STATUS_INVALID_VALUE). Nothing is done for an
+ * empty shape. Scalars as for Level 1 (host or device pointer mode); with
+ * alpha = 0 in host pointer mode A and x are not read (and the rank updates
+ * do nothing); beta = 0 sets y without reading it. */
+
+/* y = alpha op(A) x + beta y; A is m x n, lda >= max(1, m); x has n elements
+ * (m with a transpose) and y m (n). */
+trnblasStatus_t trnblasSgemv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                             const float *alpha, const float *A, int lda, const float *x, int incx,
+                             const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDgemv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                             const double *alpha, const double *A, int lda, const double *x,
+                             int incx, const double *beta, double *y, int incy);
+trnblasStatus_t trnblasCgemv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                             const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *x, int incx, const trnComplex *beta, trnComplex *y,
+                             int incy);
+trnblasStatus_t trnblasZgemv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+/* gemv with A banded: kl sub- and ku super-diagonals in band storage (column j
+ * of A in rows ku - j + i of column j of the array, for the rows i of the band),
+ * lda >= kl + ku + 1. */
+trnblasStatus_t trnblasSgbmv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n, int kl,
+                             int ku, const float *alpha, const float *A, int lda, const float *x,
+                             int incx, const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDgbmv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n, int kl,
+                             int ku, const double *alpha, const double *A, int lda, const double *x,
+                             int incx, const double *beta, double *y, int incy);
+trnblasStatus_t trnblasCgbmv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n, int kl,
+                             int ku, const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *x, int incx, const trnComplex *beta, trnComplex *y,
+                             int incy);
+trnblasStatus_t trnblasZgbmv(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n, int kl,
+                             int ku, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                             int lda, const trnDoubleComplex *x, int incx,
+                             const trnDoubleComplex *beta, trnDoubleComplex *y, int incy);
+/* y = alpha A x + beta y, A symmetric n x n (only the uplo triangle is read);
+ * C and Z too, as in cuBLAS. */
+trnblasStatus_t trnblasSsymv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const float *alpha, const float *A, int lda, const float *x, int incx,
+                             const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDsymv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const double *alpha, const double *A, int lda, const double *x,
+                             int incx, const double *beta, double *y, int incy);
+trnblasStatus_t trnblasCsymv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *x, int incx, const trnComplex *beta, trnComplex *y,
+                             int incy);
+trnblasStatus_t trnblasZsymv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+/* y = alpha A x + beta y, A Hermitian (the uplo triangle; the imaginary parts
+ * of its diagonal are taken as 0). */
+trnblasStatus_t trnblasChemv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *x, int incx, const trnComplex *beta, trnComplex *y,
+                             int incy);
+trnblasStatus_t trnblasZhemv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+/* x = op(A) x, A triangular n x n (uplo; diag UNIT: the diagonal is taken as
+ * ones and not read). */
+trnblasStatus_t trnblasStrmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const float *A, int lda, float *x, int incx);
+trnblasStatus_t trnblasDtrmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const double *A, int lda, double *x, int incx);
+trnblasStatus_t trnblasCtrmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnComplex *A, int lda, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtrmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnDoubleComplex *A, int lda, trnDoubleComplex *x, int incx);
+/* Solves op(A) z = x and overwrites x with z; A as for trmv. No test for
+ * singularity is made (a zero diagonal gives infinities or NaNs). */
+trnblasStatus_t trnblasStrsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const float *A, int lda, float *x, int incx);
+trnblasStatus_t trnblasDtrsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const double *A, int lda, double *x, int incx);
+trnblasStatus_t trnblasCtrsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnComplex *A, int lda, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtrsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnDoubleComplex *A, int lda, trnDoubleComplex *x, int incx);
+/* A = alpha x y^T + A (geru), A = alpha x y^H + A (gerc); A is m x n, x has m
+ * elements and y n. */
+trnblasStatus_t trnblasSger(trnblasHandle_t handle, int m, int n, const float *alpha,
+                            const float *x, int incx, const float *y, int incy, float *A, int lda);
+trnblasStatus_t trnblasDger(trnblasHandle_t handle, int m, int n, const double *alpha,
+                            const double *x, int incx, const double *y, int incy, double *A,
+                            int lda);
+trnblasStatus_t trnblasCgeru(trnblasHandle_t handle, int m, int n, const trnComplex *alpha,
+                             const trnComplex *x, int incx, const trnComplex *y, int incy,
+                             trnComplex *A, int lda);
+trnblasStatus_t trnblasCgerc(trnblasHandle_t handle, int m, int n, const trnComplex *alpha,
+                             const trnComplex *x, int incx, const trnComplex *y, int incy,
+                             trnComplex *A, int lda);
+trnblasStatus_t trnblasZgeru(trnblasHandle_t handle, int m, int n, const trnDoubleComplex *alpha,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *y,
+                             int incy, trnDoubleComplex *A, int lda);
+trnblasStatus_t trnblasZgerc(trnblasHandle_t handle, int m, int n, const trnDoubleComplex *alpha,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *y,
+                             int incy, trnDoubleComplex *A, int lda);
+/* A = alpha x x^T + A, the uplo triangle of A symmetric n x n; C and Z too. */
+trnblasStatus_t trnblasSsyr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const float *alpha, const float *x, int incx, float *A, int lda);
+trnblasStatus_t trnblasDsyr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const double *alpha, const double *x, int incx, double *A, int lda);
+trnblasStatus_t trnblasCsyr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const trnComplex *alpha, const trnComplex *x, int incx, trnComplex *A,
+                            int lda);
+trnblasStatus_t trnblasZsyr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
+                            trnDoubleComplex *A, int lda);
+/* A = alpha (x y^T + y x^T) + A, the uplo triangle; C and Z too. */
+trnblasStatus_t trnblasSsyr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const float *alpha, const float *x, int incx, const float *y, int incy,
+                             float *A, int lda);
+trnblasStatus_t trnblasDsyr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const double *alpha, const double *x, int incx, const double *y,
+                             int incy, double *A, int lda);
+trnblasStatus_t trnblasCsyr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *x, int incx,
+                             const trnComplex *y, int incy, trnComplex *A, int lda);
+trnblasStatus_t trnblasZsyr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
+                             const trnDoubleComplex *y, int incy, trnDoubleComplex *A, int lda);
+/* A = alpha x x^H + A with alpha real, the uplo triangle of A Hermitian; the
+ * diagonal's imaginary parts are set to 0 (unless alpha = 0). */
+trnblasStatus_t trnblasCher(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const float *alpha, const trnComplex *x, int incx, trnComplex *A,
+                            int lda);
+trnblasStatus_t trnblasZher(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const double *alpha, const trnDoubleComplex *x, int incx,
+                            trnDoubleComplex *A, int lda);
+/* A = alpha x y^H + conj(alpha) y x^H + A, the uplo triangle; the diagonal's
+ * imaginary parts are set to 0 (unless alpha = 0). */
+trnblasStatus_t trnblasCher2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *x, int incx,
+                             const trnComplex *y, int incy, trnComplex *A, int lda);
+trnblasStatus_t trnblasZher2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
+                             const trnDoubleComplex *y, int incy, trnDoubleComplex *A, int lda);
+
 /* C = alpha op(A) op(B) + beta C. op(A) is m×k, op(B) is k×n, C is m×n.
  * lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n),
  * ldc >= max(1, m). */
@@ -382,6 +556,163 @@ trnblasStatus_t trnblasGemmStridedBatchedEx(
     const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
     void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
     trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
+/* ---- Level 3 beyond GEMM (cuBLAS v2 parameter lists) --------------------
+ * Scalars as for Level 2 (host or device pointer mode). With alpha = 0 in
+ * host pointer mode A and B are not read; beta = 0 sets C without reading it;
+ * an empty shape does nothing. syrk, herk, syr2k and her2k read and write
+ * only the uplo triangle of C. Large ops run on several cores, cut into the
+ * same output tiles whatever the core count, so results are bitwise
+ * reproducible. */
+
+/* C = alpha A B + beta C (side LEFT, A m x m) or alpha B A + beta C (RIGHT, A
+ * n x n), A symmetric (the uplo triangle); B and C are m x n. */
+trnblasStatus_t trnblasSsymm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             int m, int n, const float *alpha, const float *A, int lda,
+                             const float *B, int ldb, const float *beta, float *C, int ldc);
+trnblasStatus_t trnblasDsymm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             int m, int n, const double *alpha, const double *A, int lda,
+                             const double *B, int ldb, const double *beta, double *C, int ldc);
+trnblasStatus_t trnblasCsymm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             int m, int n, const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *B, int ldb, const trnComplex *beta, trnComplex *C,
+                             int ldc);
+trnblasStatus_t trnblasZsymm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             int m, int n, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                             int lda, const trnDoubleComplex *B, int ldb,
+                             const trnDoubleComplex *beta, trnDoubleComplex *C, int ldc);
+/* symm with A Hermitian (the imaginary parts of its diagonal taken as 0). */
+trnblasStatus_t trnblasChemm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             int m, int n, const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *B, int ldb, const trnComplex *beta, trnComplex *C,
+                             int ldc);
+trnblasStatus_t trnblasZhemm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             int m, int n, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                             int lda, const trnDoubleComplex *B, int ldb,
+                             const trnDoubleComplex *beta, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(A)^T + beta C, the uplo triangle of C n x n; op(A) is
+ * n x k (trans OP_N: A is n x k, lda >= max(1, n); OP_T: k x n, lda >= max(1, k);
+ * OP_C only for S and D). */
+trnblasStatus_t trnblasSsyrk(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, int n, int k, const float *alpha,
+                             const float *A, int lda, const float *beta, float *C, int ldc);
+trnblasStatus_t trnblasDsyrk(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, int n, int k, const double *alpha,
+                             const double *A, int lda, const double *beta, double *C, int ldc);
+trnblasStatus_t trnblasCsyrk(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                             const trnComplex *A, int lda, const trnComplex *beta, trnComplex *C,
+                             int ldc);
+trnblasStatus_t trnblasZsyrk(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                             const trnDoubleComplex *A, int lda, const trnDoubleComplex *beta,
+                             trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(A)^H + beta C with alpha and beta real, the uplo
+ * triangle (trans OP_N or OP_C); the diagonal's imaginary parts are set to 0. */
+trnblasStatus_t trnblasCherk(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, int n, int k, const float *alpha,
+                             const trnComplex *A, int lda, const float *beta, trnComplex *C,
+                             int ldc);
+trnblasStatus_t trnblasZherk(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, int n, int k, const double *alpha,
+                             const trnDoubleComplex *A, int lda, const double *beta,
+                             trnDoubleComplex *C, int ldc);
+/* C = alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C, the uplo triangle; A and
+ * B as A of syrk. */
+trnblasStatus_t trnblasSsyr2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const float *alpha,
+                              const float *A, int lda, const float *B, int ldb, const float *beta,
+                              float *C, int ldc);
+trnblasStatus_t trnblasDsyr2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const double *alpha,
+                              const double *A, int lda, const double *B, int ldb,
+                              const double *beta, double *C, int ldc);
+trnblasStatus_t trnblasCsyr2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                              const trnComplex *A, int lda, const trnComplex *B, int ldb,
+                              const trnComplex *beta, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZsyr2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
+                              int ldb, const trnDoubleComplex *beta, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C with beta real,
+ * the uplo triangle (trans OP_N or OP_C). */
+trnblasStatus_t trnblasCher2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                              const trnComplex *A, int lda, const trnComplex *B, int ldb,
+                              const float *beta, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZher2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
+                              int ldb, const double *beta, trnDoubleComplex *C, int ldc);
+/* Solves op(A) X = alpha B (side LEFT, A m x m) or X op(A) = alpha B (RIGHT, A
+ * n x n) and overwrites B (m x n) with X; A triangular as for trmv. No test
+ * for singularity is made. */
+trnblasStatus_t trnblasStrsm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const float *alpha, const float *A, int lda, float *B, int ldb);
+trnblasStatus_t trnblasDtrsm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const double *alpha, const double *A, int lda, double *B, int ldb);
+trnblasStatus_t trnblasCtrsm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const trnComplex *alpha, const trnComplex *A, int lda, trnComplex *B,
+                             int ldb);
+trnblasStatus_t trnblasZtrsm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             trnDoubleComplex *B, int ldb);
+/* C = alpha op(A) B (LEFT) or alpha B op(A) (RIGHT), A triangular; out of place
+ * as in cuBLAS (pass C = B, ldc = ldb, for BLAS's in-place form). */
+trnblasStatus_t trnblasStrmm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const float *alpha, const float *A, int lda, const float *B, int ldb,
+                             float *C, int ldc);
+trnblasStatus_t trnblasDtrmm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const double *alpha, const double *A, int lda, const double *B,
+                             int ldb, double *C, int ldc);
+trnblasStatus_t trnblasCtrmm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *B, int ldb, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZtrmm(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int m, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             const trnDoubleComplex *B, int ldb, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) + beta op(B), all m x n after the operations (cuBLAS
+ * extension). A is not read when alpha = 0, B not when beta = 0. In place: C = A
+ * needs ldc = lda and transa OP_N, C = B ldc = ldb and transb OP_N
+ * (TRNBLAS_STATUS_INVALID_VALUE otherwise). */
+trnblasStatus_t trnblasSgeam(trnblasHandle_t handle, trnblasOperation_t transa,
+                             trnblasOperation_t transb, int m, int n, const float *alpha,
+                             const float *A, int lda, const float *beta, const float *B, int ldb,
+                             float *C, int ldc);
+trnblasStatus_t trnblasDgeam(trnblasHandle_t handle, trnblasOperation_t transa,
+                             trnblasOperation_t transb, int m, int n, const double *alpha,
+                             const double *A, int lda, const double *beta, const double *B, int ldb,
+                             double *C, int ldc);
+trnblasStatus_t trnblasCgeam(trnblasHandle_t handle, trnblasOperation_t transa,
+                             trnblasOperation_t transb, int m, int n, const trnComplex *alpha,
+                             const trnComplex *A, int lda, const trnComplex *beta,
+                             const trnComplex *B, int ldb, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZgeam(trnblasHandle_t handle, trnblasOperation_t transa,
+                             trnblasOperation_t transb, int m, int n, const trnDoubleComplex *alpha,
+                             const trnDoubleComplex *A, int lda, const trnDoubleComplex *beta,
+                             const trnDoubleComplex *B, int ldb, trnDoubleComplex *C, int ldc);
+/* C = diag(x) A (mode LEFT, x has m elements) or A diag(x) (RIGHT, n
+ * elements); A and C m x n; any incx (0 repeats x[0]; negative: reference BLAS
+ * order). C may be A with ldc = lda (cuBLAS extension). */
+trnblasStatus_t trnblasSdgmm(trnblasHandle_t handle, trnblasSideMode_t mode, int m, int n,
+                             const float *A, int lda, const float *x, int incx, float *C, int ldc);
+trnblasStatus_t trnblasDdgmm(trnblasHandle_t handle, trnblasSideMode_t mode, int m, int n,
+                             const double *A, int lda, const double *x, int incx, double *C,
+                             int ldc);
+trnblasStatus_t trnblasCdgmm(trnblasHandle_t handle, trnblasSideMode_t mode, int m, int n,
+                             const trnComplex *A, int lda, const trnComplex *x, int incx,
+                             trnComplex *C, int ldc);
+trnblasStatus_t trnblasZdgmm(trnblasHandle_t handle, trnblasSideMode_t mode, int m, int n,
+                             const trnDoubleComplex *A, int lda, const trnDoubleComplex *x,
+                             int incx, trnDoubleComplex *C, int ldc);
 
 #ifdef __cplusplus
 }

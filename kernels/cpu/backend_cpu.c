@@ -68,6 +68,8 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_COPY: return TRN_ENGINE_COPY;
     case TRN_OP_GEMM:
     case TRN_OP_BLAS1:
+    case TRN_OP_BLAS2:
+    case TRN_OP_BLAS3:
     case TRN_OP_FFT:
     case TRN_OP_RAND: break;
     }
@@ -83,6 +85,8 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_COPY: return trn_cpu_copy(&op->u.copy, shard, nshards);
     case TRN_OP_GEMM: return trn_cpu_gemm(&op->u.gemm, shard, nshards);
     case TRN_OP_BLAS1: return trn_cpu_blas1(&op->u.blas1, shard, nshards);
+    case TRN_OP_BLAS2: return trn_cpu_blas2(&op->u.blas2, shard, nshards);
+    case TRN_OP_BLAS3: return trn_cpu_blas3(&op->u.blas3, shard, nshards);
     case TRN_OP_FFT: return trn_cpu_fft(&op->u.fft, shard, nshards);
     case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
     }

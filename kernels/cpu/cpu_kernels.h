@@ -5,7 +5,29 @@
 #ifndef TRN_KERNELS_CPU_KERNELS_H
 #define TRN_KERNELS_CPU_KERNELS_H
 
+#include <string.h>
+
 #include "kernels/op.h"
+
+/* A scalar read from device memory when its op runs (device pointer mode):
+ * an element of type t, or only its real component when real_only (and
+ * always for real types). */
+static inline trn_scalar trn_cpu_load_scalar(trn_dtype t, const void *p, int real_only) {
+    trn_scalar v = {0.0, 0.0};
+    const int two = !real_only && (t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F);
+    if (t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F) {
+        float f[2] = {0.0f, 0.0f};
+        memcpy(f, p, two ? sizeof(f) : sizeof(f[0]));
+        v.re = f[0];
+        v.im = f[1];
+    } else {
+        double f[2] = {0.0, 0.0};
+        memcpy(f, p, two ? sizeof(f) : sizeof(f[0]));
+        v.re = f[0];
+        v.im = f[1];
+    }
+    return v;
+}
 
 /* Shard s of n of the half-open range [0, total): [*lo, *hi). Contiguous,
  * deterministic, and covering the range exactly once over all shards. */
@@ -31,6 +53,12 @@ float trn_comp_nrm2_s(int n, const float *x, int incx, int comps);
 double trn_comp_nrm2_d(int n, const double *x, int incx, int comps);
 float trn_comp_asum_s(int n, const float *x, int incx, int comps);
 double trn_comp_asum_d(int n, const double *x, int incx, int comps);
+/* BLAS Level 2 (blas2.c): one shard. */
+trn_kstatus trn_cpu_blas2(const trn_blas2_desc *d, int shard, int nshards);
+/* BLAS Level 3 beyond GEMM (blas3.c): shards take whole output tiles
+ * (trn_blas3_tiles in kernels/op.h), so any shard count gives the same
+ * bits. */
+trn_kstatus trn_cpu_blas3(const trn_blas3_desc *d, int shard, int nshards);
 /* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
  * plan cache's planner thread; shards own contiguous ranges of the batch. */
 void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);

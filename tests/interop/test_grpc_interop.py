@@ -709,6 +709,94 @@ def check_gemm_batched_modes(c, rng):
             tol = (2.0 ** -7 + 2.0 ** -16 + (k + 2) * uf / (1 - (k + 2) * uf) * 1.01) * mag
             require(np.all(np.abs(got - Am @ Bm) <= tol), f"fast-bf16 sgemm, matrix {i}")
         return f"emulated-FP64 strided batch and bf16 pointer-array batch agree; {d1}; {d2}"
+def check_blas2(c, rng):
+    """Blas2Op (protocol 1.4): a D gemv with trans = T, A at an offset with
+    lda > m, incx = 2 and incy = -1 (the BufferRef is y's lowest element, the
+    traversal starts at the highest), against numpy. Tolerance (Higham 3.1):
+    each y_i = beta y_i + alpha sum_j a_ji x_j goes through at most m + 3
+    roundings, gamma_{m+3} (|alpha| sum |a_ji x_j| + |beta y_i|). An unknown
+    trans and incx = 0 are INVALID_ARGUMENT naming them."""
+    m, n, lda, off = 23, 17, 26, 5
+    u = np.finfo(np.float64).eps / 2
+    with Sessions(c) as ss:
+        sid = ss.open()
+        a = rng.uniform(-1, 1, off + lda * n)
+        x = rng.uniform(-1, 1, 2 * (m - 1) + 1)
+        y = rng.uniform(-1, 1, n)
+        ba, bx, by = c.alloc(sid, 8 * a.size), c.alloc(sid, 8 * x.size), c.alloc(sid, 8 * n)
+        c.write(sid, ba, 0, a.tobytes())
+        c.write(sid, bx, 0, x.tobytes())
+        c.write(sid, by, 0, y.tobytes())
+        alpha, beta = -0.75, 1.5
+        op = pb.Blas2Op(function=pb.BLAS2_GEMV, type=pb.R_64F, trans=pb.OP_T, m=m, n=n,
+                        alpha=pb.Scalar(re=alpha), a=pb.BufferRef(buffer_id=ba, offset=8 * off),
+                        lda=lda, x=pb.BufferRef(buffer_id=bx), incx=2, beta=pb.Scalar(re=beta),
+                        y=pb.BufferRef(buffer_id=by), incy=-1)
+        c.submit(sid, pb.Op(blas2=op))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, by, 0, 8 * n), dtype=np.float64)[::-1]  # BLAS order
+        A = a[off:].reshape(n, lda).T[:m, :]  # column-major m x n
+        xs = x[::2]
+        ys = y[::-1]
+        want = alpha * (A.T @ xs) + beta * ys
+        k = m + 3
+        tol = k * u / (1 - k * u) * (abs(alpha) * (np.abs(A.T) @ np.abs(xs)) + abs(beta) * np.abs(ys))
+        require(np.all(np.abs(got - want) <= tol), "dgemv values")
+        op.trans = 3
+        d1 = expect_rpc_error(lambda: c.submit(sid, pb.Op(blas2=op)),
+                              grpc.StatusCode.INVALID_ARGUMENT, "gemv: trans=3")
+        op.trans = pb.OP_N
+        op.incx = 0
+        expect_rpc_error(lambda: c.submit(sid, pb.Op(blas2=op)),
+                         grpc.StatusCode.INVALID_ARGUMENT, "gemv: incx=0")
+        return f"dgemv (trans T, lda > m, incx 2, incy -1) agrees with numpy; {d1}"
+
+
+def check_blas3(c, rng):
+    """Blas3Op (protocol 1.4): a D trsm from the left with a lower unit-free
+    triangular A (diagonally dominant) and alpha = 2, B at an offset with
+    ldb > m, checked by its residual against numpy: triangular solves are
+    componentwise backward stable (Higham Thm 8.5), |2 B - L X| <= gamma_{m+4}
+    (|L||X| + |2 B|). The upper triangle of A holds NaN and must not be
+    read. geam with C = A but transa = T is INVALID_ARGUMENT (cuBLAS's in-place
+    rule), and so is herk on a real type."""
+    m, n, ldb, off = 19, 11, 21, 3
+    u = np.finfo(np.float64).eps / 2
+    with Sessions(c) as ss:
+        sid = ss.open()
+        L = np.tril(rng.uniform(-1, 1, (m, m)) / m)
+        L[np.diag_indices(m)] = rng.uniform(1, 2, m) * rng.choice([-1, 1], m)
+        a = L.copy()
+        a[np.triu_indices(m, 1)] = np.nan
+        b = rng.uniform(-1, 1, off + ldb * n)
+        ba, bb = c.alloc(sid, 8 * m * m), c.alloc(sid, 8 * b.size)
+        c.write(sid, ba, 0, a.T.tobytes())  # column-major
+        c.write(sid, bb, 0, b.tobytes())
+        op = pb.Blas3Op(function=pb.BLAS3_TRSM, type=pb.R_64F, side=pb.SIDE_LEFT,
+                        uplo=pb.FILL_MODE_LOWER, transa=pb.OP_N, diag=pb.DIAG_NON_UNIT, m=m, n=n,
+                        alpha=pb.Scalar(re=2.0), a=pb.BufferRef(buffer_id=ba), lda=m,
+                        b=pb.BufferRef(buffer_id=bb, offset=8 * off), ldb=ldb)
+        c.submit(sid, pb.Op(blas3=op))
+        c.sync(sid)
+        out = np.frombuffer(c.read(sid, bb, 0, 8 * b.size), dtype=np.float64)
+        require(np.array_equal(out[:off], b[:off]), "trsm wrote before B")
+        X = out[off:].reshape(n, ldb).T
+        B = b[off:].reshape(n, ldb).T
+        require(np.array_equal(X[m:, :], B[m:, :]), "trsm wrote into B's padding rows")
+        X, B = X[:m, :], B[:m, :]
+        k = m + 4
+        res = np.abs(2.0 * B - L @ X)
+        tol = k * u / (1 - k * u) * (np.abs(L) @ np.abs(X) + np.abs(2.0 * B))
+        require(np.all(res <= tol), f"dtrsm residual {res.max()} over {tol.max()}")
+        g = pb.Blas3Op(function=pb.BLAS3_GEAM, type=pb.R_64F, transa=pb.OP_T, transb=pb.OP_N,
+                       m=m, n=m, alpha=pb.Scalar(re=1.0), a=pb.BufferRef(buffer_id=ba), lda=m,
+                       beta=pb.Scalar(re=0.0), ldb=m, c=pb.BufferRef(buffer_id=ba), ldc=m)
+        d = expect_rpc_error(lambda: c.submit(sid, pb.Op(blas3=g)),
+                             grpc.StatusCode.INVALID_ARGUMENT, "geam: C is A")
+        h = pb.Blas3Op(function=pb.BLAS3_HERK, type=pb.R_64F, n=2, k=2, lda=2, ldc=2)
+        expect_rpc_error(lambda: c.submit(sid, pb.Op(blas3=h)),
+                         grpc.StatusCode.INVALID_ARGUMENT, "herk: data type")
+        return f"dtrsm residual within gamma_(m+4) bound; {d}"
 
 
 def check_err_lda(c):
@@ -1178,6 +1266,10 @@ def main():
                                check_blas1, c, rng)
                     checks.run(f"{name}: gemm batches and compute types (protocol 1.4)",
                                check_gemm_batched_modes, c, rng)
+                    checks.run(f"{name}: blas2 dgemv with strides (protocol 1.4)",
+                               check_blas2, c, rng)
+                    checks.run(f"{name}: blas3 dtrsm, geam in place (protocol 1.4)",
+                               check_blas3, c, rng)
                     checks.run(f"{name}: trnrand extensions and Sobol64 (protocol 1.2)",
                                check_rand_ext, c)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)

@@ -114,6 +114,8 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_FFT: return op->u.fft.out;
     case TRN_OP_RAND: return op->u.rand.dst;
     case TRN_OP_BLAS1: return op->u.blas1.y;
+    case TRN_OP_BLAS2: return op->u.blas2.y;
+    case TRN_OP_BLAS3: return op->u.blas3.c;
     }
     return NULL;
 }

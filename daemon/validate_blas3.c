@@ -1,0 +1,301 @@
+/*
+ * validate_blas3.c — argument rules of the trnblas Level 3 op (Blas3Op:
+ * symm, hemm, syrk, herk, syr2k, her2k, trsm, trmm, geam, dgmm), as cuBLAS
+ * and reference BLAS state them (the CUBLAS_STATUS_INVALID_VALUE cases: an
+ * unknown side, uplo, trans or diag, FILL_MODE_FULL, a transpose the
+ * routine does not take, m, n or k < 0, a leading dimension too small, geam's
+ * improper in-place forms), plus the memory-safety checks cuBLAS leaves to
+ * the caller: every operand the op may touch lies inside one of the
+ * session's buffers.
+ *
+ * What is touched follows reference BLAS's quick returns: nothing for an
+ * empty shape (the descriptor then has m = n = 0); with alpha = 0 known here
+ * (host pointer mode) A and B are not read, and with beta = 1 too nothing is
+ * done; syrk..her2k with k = 0 read neither A nor B; geam reads A only when
+ * alpha != 0 and B only when beta != 0. A scalar given by device pointer is
+ * read when the op runs, so its operands are checked as if it were not
+ * special.
+ *
+ * In place: trsm overwrites B; trmm may be given C = B (then ldc must be
+ * ldb); geam may be given C = A (ldc = lda, transa = OP_N) or C = B (ldc =
+ * ldb, transb = OP_N) and refuses any other C equal to A or B, as cuBLAS
+ * does; dgmm may be given C = A (ldc = lda). Other overlaps are the
+ * caller's to avoid, as in cuBLAS (the results are then undefined, but no
+ * memory outside the operands is touched).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/validate_blas.h"
+
+static const char *blas3_name(trn_blas3_fn fn) {
+    switch (fn) {
+    case TRN_BLAS3_SYMM: return "symm";
+    case TRN_BLAS3_HEMM: return "hemm";
+    case TRN_BLAS3_SYRK: return "syrk";
+    case TRN_BLAS3_HERK: return "herk";
+    case TRN_BLAS3_SYR2K: return "syr2k";
+    case TRN_BLAS3_HER2K: return "her2k";
+    case TRN_BLAS3_TRSM: return "trsm";
+    case TRN_BLAS3_TRMM: return "trmm";
+    case TRN_BLAS3_GEAM: return "geam";
+    case TRN_BLAS3_DGMM: return "dgmm";
+    }
+    return "blas3";
+}
+
+static int is_rank_k(trn_blas3_fn fn) {
+    return fn == TRN_BLAS3_SYRK || fn == TRN_BLAS3_HERK || fn == TRN_BLAS3_SYR2K ||
+           fn == TRN_BLAS3_HER2K;
+}
+
+/* Enums and numbers: everything but the operands. */
+static trn_wire_code check_enums(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out, const char *fn,
+                                 char *err, size_t errlen) {
+    const trn_blas3_fn f = out->fn;
+    if (trn_vblas_dtype(b->type, &out->type)) {
+        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn,
+                 (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int cx = trn_vblas_complex(out->type);
+    const int herm = f == TRN_BLAS3_HEMM || f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K;
+    if (herm && !cx) {
+        snprintf(err, errlen, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int takes_side = f == TRN_BLAS3_SYMM || f == TRN_BLAS3_HEMM || f == TRN_BLAS3_TRSM ||
+                           f == TRN_BLAS3_TRMM || f == TRN_BLAS3_DGMM;
+    if (takes_side && trn_vblas_side(b->side, &out->side)) {
+        snprintf(err, errlen, "%s: side=%d must be SIDE_LEFT or SIDE_RIGHT", fn, (int)b->side);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int takes_uplo = f != TRN_BLAS3_GEAM && f != TRN_BLAS3_DGMM;
+    if (takes_uplo && trn_vblas_uplo(b->uplo, &out->uplo)) {
+        snprintf(err, errlen, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn,
+                 (int)b->uplo);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int takes_trans =
+        is_rank_k(f) || f == TRN_BLAS3_TRSM || f == TRN_BLAS3_TRMM || f == TRN_BLAS3_GEAM;
+    if (takes_trans) {
+        const char *name = f == TRN_BLAS3_GEAM ? "transa" : "trans";
+        if (trn_vblas_trans(b->transa, &out->transa)) {
+            snprintf(err, errlen, "%s: %s=%d must be OP_N, OP_T or OP_C", fn, name, (int)b->transa);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        /* Reference BLAS: complex syrk/syr2k take N or T, herk/her2k N or
+         * C; for real types C is T. */
+        if (cx && (f == TRN_BLAS3_SYRK || f == TRN_BLAS3_SYR2K) && out->transa == TRN_TRANS_C) {
+            snprintf(err, errlen, "%s: trans=OP_C is not allowed for complex types (OP_N or OP_T)",
+                     fn);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if ((f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K) && out->transa == TRN_TRANS_T) {
+            snprintf(err, errlen, "%s: trans=OP_T is not allowed (OP_N or OP_C)", fn);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (!cx && out->transa == TRN_TRANS_C)
+            out->transa = TRN_TRANS_T;
+    }
+    if (f == TRN_BLAS3_GEAM) {
+        if (trn_vblas_trans(b->transb, &out->transb)) {
+            snprintf(err, errlen, "geam: transb=%d must be OP_N, OP_T or OP_C", (int)b->transb);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (!cx && out->transb == TRN_TRANS_C)
+            out->transb = TRN_TRANS_T;
+    }
+    if ((f == TRN_BLAS3_TRSM || f == TRN_BLAS3_TRMM) && trn_vblas_diag(b->diag, &out->diag)) {
+        snprintf(err, errlen, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    return TRN_WIRE_OK;
+}
+
+/* Dimensions and leading dimensions. Stored shapes go to *ar x *ac (A) and
+ * *br x *bc (B); C is m x n. */
+static trn_wire_code check_dims(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out, const char *fn,
+                                int *ar, int *ac, int *br, int *bc, char *err, size_t errlen) {
+    const trn_blas3_fn f = out->fn;
+    if (is_rank_k(f)) {
+        if (trn_vblas_dim(fn, "n", b->n, &out->n, err, errlen) ||
+            trn_vblas_dim(fn, "k", b->k, &out->k, err, errlen))
+            return TRN_WIRE_INVALID_ARGUMENT;
+        out->m = out->n;
+    } else if (trn_vblas_dim(fn, "m", b->m, &out->m, err, errlen) ||
+               trn_vblas_dim(fn, "n", b->n, &out->n, err, errlen)) {
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int m = out->m, n = out->n, k = out->k;
+    const int ka = out->side == TRN_SIDE_LEFT ? m : n; /* order of a side's A */
+    const char *ka_name = out->side == TRN_SIDE_LEFT ? "m" : "n";
+    const int an = out->transa == TRN_TRANS_N, bn = out->transb == TRN_TRANS_N;
+    const char *a_rows = "m", *b_rows = NULL, *c_rows = "m";
+    *br = *bc = 0;
+    switch (f) {
+    case TRN_BLAS3_SYMM:
+    case TRN_BLAS3_HEMM:
+        *ar = *ac = ka;
+        a_rows = ka_name;
+        *br = m, *bc = n, b_rows = "m";
+        break;
+    case TRN_BLAS3_SYRK:
+    case TRN_BLAS3_HERK:
+    case TRN_BLAS3_SYR2K:
+    case TRN_BLAS3_HER2K:
+        *ar = an ? n : k, *ac = an ? k : n;
+        a_rows = an ? "n" : "k";
+        c_rows = "n";
+        if (f == TRN_BLAS3_SYR2K || f == TRN_BLAS3_HER2K)
+            *br = *ar, *bc = *ac, b_rows = a_rows;
+        break;
+    case TRN_BLAS3_TRSM:
+    case TRN_BLAS3_TRMM:
+        *ar = *ac = ka;
+        a_rows = ka_name;
+        *br = m, *bc = n, b_rows = "m";
+        if (f == TRN_BLAS3_TRSM)
+            c_rows = NULL;
+        break;
+    case TRN_BLAS3_GEAM:
+        *ar = an ? m : n, *ac = an ? n : m;
+        a_rows = an ? "m" : "n";
+        *br = bn ? m : n, *bc = bn ? n : m;
+        b_rows = bn ? "m" : "n";
+        break;
+    case TRN_BLAS3_DGMM: *ar = m, *ac = n; break;
+    }
+    if (trn_vblas_ld(fn, "lda", b->lda, *ar, a_rows, &out->lda, err, errlen) ||
+        (b_rows && trn_vblas_ld(fn, "ldb", b->ldb, *br, b_rows, &out->ldb, err, errlen)) ||
+        (c_rows && trn_vblas_ld(fn, "ldc", b->ldc, m, c_rows, &out->ldc, err, errlen)))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    if (f == TRN_BLAS3_DGMM && trn_vblas_int(fn, "incx", b->incx, &out->incx, err, errlen))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    return TRN_WIRE_OK;
+}
+
+/* cuBLAS's in-place rules (see the top of the file); 0 when they hold. */
+static int check_in_place(const trn_blas3_desc *d, char *err, size_t errlen) {
+    switch (d->fn) {
+    case TRN_BLAS3_TRMM:
+        if (d->b && d->c == d->b && d->ldc != d->ldb) {
+            snprintf(err, errlen, "trmm: C is B (in place) but ldc=%d differs from ldb=%d", d->ldc,
+                     d->ldb);
+            return -1;
+        }
+        return 0;
+    case TRN_BLAS3_GEAM:
+        if (d->a && d->c == d->a && (d->ldc != d->lda || d->transa != TRN_TRANS_N)) {
+            snprintf(err, errlen,
+                     "geam: C is A (in place), which needs ldc = lda (%d, %d) and transa = OP_N",
+                     d->ldc, d->lda);
+            return -1;
+        }
+        if (d->b && d->c == d->b && (d->ldc != d->ldb || d->transb != TRN_TRANS_N)) {
+            snprintf(err, errlen,
+                     "geam: C is B (in place), which needs ldc = ldb (%d, %d) and transb = OP_N",
+                     d->ldc, d->ldb);
+            return -1;
+        }
+        return 0;
+    case TRN_BLAS3_DGMM:
+        if (d->c == d->a && d->ldc != d->lda) {
+            snprintf(err, errlen, "dgmm: C is A (in place) but ldc=%d differs from lda=%d", d->ldc,
+                     d->lda);
+            return -1;
+        }
+        return 0;
+    default: break;
+    }
+    return 0;
+}
+
+trn_wire_code trn_validate_blas3(trn_session *s, const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen) {
+    memset(out, 0, sizeof(*out));
+    if (b->function < TRNSCI__V1__BLAS3_FUNCTION__BLAS3_SYMM ||
+        b->function > TRNSCI__V1__BLAS3_FUNCTION__BLAS3_DGMM) {
+        snprintf(err, errlen, "blas3: function %d is not one of SYMM .. DGMM", (int)b->function);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    out->fn = (trn_blas3_fn)b->function; /* the wire enum's values are trn_blas3_fn's */
+    const trn_blas3_fn f = out->fn;
+    const char *fn = blas3_name(f);
+    int ar = 0, ac = 0, br = 0, bc = 0;
+    trn_wire_code rc = check_enums(b, out, fn, err, errlen);
+    if (rc == TRN_WIRE_OK)
+        rc = check_dims(b, out, fn, &ar, &ac, &br, &bc, err, errlen);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+
+    /* Scalars: HERK's alpha and beta and HER2K's beta are real; real types
+     * have no imaginary parts. */
+    const trn_dtype t = out->type;
+    const int cx = trn_vblas_complex(t);
+    const int alpha_real = f == TRN_BLAS3_HERK, beta_real = alpha_real || f == TRN_BLAS3_HER2K;
+    const int takes_beta = f != TRN_BLAS3_TRSM && f != TRN_BLAS3_TRMM && f != TRN_BLAS3_DGMM;
+    out->alpha = trn_vblas_scalar(b->alpha);
+    out->beta = trn_vblas_scalar(b->beta);
+    if (!cx || alpha_real)
+        out->alpha.im = 0.0;
+    if (!cx || beta_real)
+        out->beta.im = 0.0;
+    if (f == TRN_BLAS3_DGMM)
+        out->alpha = (trn_scalar){1.0, 0.0};
+    if (!takes_beta)
+        out->beta = (trn_scalar){0.0, 0.0};
+
+    if (out->m == 0 || out->n == 0) {
+        out->m = out->n = out->k = 0; /* nothing is read or written */
+        return TRN_WIRE_OK;
+    }
+    const int alpha_dev = f != TRN_BLAS3_DGMM && b->alpha_ptr && b->alpha_ptr->buffer_id;
+    const int beta_dev = takes_beta && b->beta_ptr && b->beta_ptr->buffer_id;
+    const int alpha0 = !alpha_dev && trn_vblas_is(&out->alpha, 0.0);
+    const int beta0 = !beta_dev && trn_vblas_is(&out->beta, 0.0);
+    const int beta1 = !beta_dev && trn_vblas_is(&out->beta, 1.0);
+    /* Whether A and B are read, and whether C (B for trsm) is touched. */
+    int reads_a = !alpha0, reads_b = !alpha0, touches_c = 1;
+    switch (f) {
+    case TRN_BLAS3_SYRK:
+    case TRN_BLAS3_HERK:
+    case TRN_BLAS3_SYR2K:
+    case TRN_BLAS3_HER2K:
+        reads_a = reads_b = !alpha0 && out->k > 0;
+        touches_c = reads_a || !beta1;
+        reads_b = reads_b && (f == TRN_BLAS3_SYR2K || f == TRN_BLAS3_HER2K);
+        break;
+    case TRN_BLAS3_SYMM:
+    case TRN_BLAS3_HEMM: touches_c = !(alpha0 && beta1); break;
+    case TRN_BLAS3_TRSM: reads_b = 1; break; /* B is the in/out matrix */
+    case TRN_BLAS3_TRMM: break;
+    case TRN_BLAS3_GEAM: reads_b = !beta0; break;
+    case TRN_BLAS3_DGMM: reads_a = 1, reads_b = 0; break;
+    }
+    if (!touches_c) {
+        out->m = out->n = out->k = 0;
+        return TRN_WIRE_OK;
+    }
+    rc = trn_vblas_dev_scalar(s, alpha_dev ? b->alpha_ptr : NULL, t, alpha_real, fn, "alpha", refs,
+                              &out->alpha_ptr, err, errlen);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vblas_dev_scalar(s, beta_dev ? b->beta_ptr : NULL, t, beta_real, fn, "beta", refs,
+                                  &out->beta_ptr, err, errlen);
+    void *a = NULL, *x = NULL;
+    if (rc == TRN_WIRE_OK && reads_a)
+        rc = trn_vblas_matrix(s, b->a, t, ar, ac, out->lda, fn, "A", refs, &a, err, errlen);
+    if (rc == TRN_WIRE_OK && reads_b)
+        rc = trn_vblas_matrix(s, b->b, t, br, bc, out->ldb, fn, "B", refs, &out->b, err, errlen);
+    if (rc == TRN_WIRE_OK && f != TRN_BLAS3_TRSM)
+        rc = trn_vblas_matrix(s, b->c, t, out->m, out->n, out->ldc, fn, "C", refs, &out->c, err,
+                              errlen);
+    if (rc == TRN_WIRE_OK && f == TRN_BLAS3_DGMM)
+        rc = trn_vblas_vector(s, b->x, t, out->side == TRN_SIDE_LEFT ? out->m : out->n, out->incx,
+                              fn, "x", refs, &x, err, errlen);
+    out->a = a;
+    out->x = x;
+    if (rc == TRN_WIRE_OK && check_in_place(out, err, errlen))
+        rc = TRN_WIRE_INVALID_ARGUMENT;
+    return rc;
+}
