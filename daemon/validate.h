@@ -22,6 +22,13 @@ typedef struct trn_op_refs {
     int n;
     trn_plan_entry *plan; /* the plan the op runs (a reference), or NULL */
     unsigned plan_part;   /* the part of it the op needs */
+    /* Ops whose number of operands is not bounded (batched solvers): the
+     * references past buf[] (trn_validate_region_many), and a heap block the
+     * descriptor points into (its arrays of operand pointers). Both are
+     * freed with the references. Zero-initialised: none. */
+    trn_buffer **more;
+    int nmore, more_cap;
+    void *owned;
 } trn_op_refs;
 
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
@@ -36,6 +43,12 @@ void trn_op_refs_release(trn_op_refs *refs);
 trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
                                   uint64_t align, const char *what, trn_op_refs *refs, void **out,
                                   char *err, size_t errlen);
+
+/* As trn_validate_region, for ops with any number of operands: once buf[]
+ * is full the reference goes to refs->more. */
+trn_wire_code trn_validate_region_many(trn_session *s, const Trnsci__V1__BufferRef *ref,
+                                       uint64_t bytes, uint64_t align, const char *what,
+                                       trn_op_refs *refs, void **out, char *err, size_t errlen);
 
 /* One Write/Read/stage-out moves at most TRNSCI_WIRE_CHUNK_BYTES. */
 trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size_t errlen);
@@ -60,5 +73,22 @@ trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_s
 /* Random numbers (validate_rand.c). */
 trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,
                                 trn_rand_desc *out, trn_op_refs *refs, char *err, size_t errlen);
+
+/* trnsolver (validate_solver.c, validate_solver_iter.c). */
+trn_wire_code trn_validate_solver_dense(trn_session *s, const Trnsci__V1__SolverDenseOp *w,
+                                        trn_solver_dense_desc *out, trn_op_refs *refs, char *err,
+                                        size_t errlen);
+trn_wire_code trn_validate_solver_batched(trn_session *s, const Trnsci__V1__SolverBatchedOp *w,
+                                          trn_solver_batched_desc *out, trn_op_refs *refs,
+                                          char *err, size_t errlen);
+trn_wire_code trn_validate_solver_eigen(trn_session *s, const Trnsci__V1__SolverEigenOp *w,
+                                        trn_solver_eigen_desc *out, trn_op_refs *refs, char *err,
+                                        size_t errlen);
+trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__SolverRefineOp *w,
+                                         trn_solver_refine_desc *out, trn_op_refs *refs, char *err,
+                                         size_t errlen);
+trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__SolverKrylovOp *w,
+                                         trn_solver_krylov_desc *out, trn_op_refs *refs, char *err,
+                                         size_t errlen);
 
 #endif

@@ -44,6 +44,19 @@ typedef enum trnblasOperation_t {
     TRNBLAS_OP_C = 2,
 } trnblasOperation_t;
 
+/* Values are those of cublasFillMode_t (used by trnsolver). */
+typedef enum trnblasFillMode_t {
+    TRNBLAS_FILL_MODE_LOWER = 0,
+    TRNBLAS_FILL_MODE_UPPER = 1,
+    TRNBLAS_FILL_MODE_FULL = 2,
+} trnblasFillMode_t;
+
+/* Values are those of cublasSideMode_t (used by trnsolver). */
+typedef enum trnblasSideMode_t {
+    TRNBLAS_SIDE_LEFT = 0,
+    TRNBLAS_SIDE_RIGHT = 1,
+} trnblasSideMode_t;
+
 /* Values are those of cublasPointerMode_t. */
 typedef enum trnblasPointerMode_t {
     TRNBLAS_POINTER_MODE_HOST = 0,
