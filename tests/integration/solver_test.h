@@ -121,6 +121,18 @@ static inline void *st_download(const st_mat *m, int (*may_write)(int i, int j, 
     return h;
 }
 
+static inline int st_never(int i, int j, void *ctx) {
+    (void)i;
+    (void)j;
+    (void)ctx;
+    return 0;
+}
+
+/* Fails if anything of m, its window included, differs from the upload. */
+static inline void st_untouched(const st_mat *m) {
+    free(st_download(m, st_never, NULL));
+}
+
 /* Element (i, j) of a download of m. */
 static inline lcplx st_got(const st_mat *m, const void *h, int i, int j) {
     return get(m->t, h, m->off + (size_t)j * (size_t)m->ld + (size_t)i);
@@ -264,6 +276,36 @@ static inline lcplx *st_take_got(const st_mat *m, const void *h) {
      : (t) == TY_D ? trnsolverDnD##rfn(__VA_ARGS__)                                                \
      : (t) == TY_C ? trnsolverDnC##cfn(__VA_ARGS__)                                                \
                    : trnsolverDnZ##cfn(__VA_ARGS__))
+
+/* The worst measured value of each named check (its error over the
+ * tolerance's scale, as the check defines it), printed at the end so the
+ * margins can be read off the test log. */
+typedef struct st_worst {
+    char what[80];
+    long double worst, limit;
+} st_worst;
+static st_worst st_worsts[64];
+static int st_nworst;
+
+static inline void st_note(const char *what, long double value, long double limit) {
+    for (int i = 0; i < st_nworst; i++)
+        if (!strcmp(st_worsts[i].what, what)) {
+            if (value > st_worsts[i].worst)
+                st_worsts[i].worst = value;
+            return;
+        }
+    if (st_nworst < 64) {
+        snprintf(st_worsts[st_nworst].what, sizeof(st_worsts[0].what), "%s", what);
+        st_worsts[st_nworst].worst = value;
+        st_worsts[st_nworst++].limit = limit;
+    }
+}
+
+static inline void st_report(const char *test) {
+    for (int i = 0; i < st_nworst; i++)
+        printf("%s: worst %-34s %10.3Lg (limit %Lg)\n", test, st_worsts[i].what, st_worsts[i].worst,
+               st_worsts[i].limit);
+}
 
 static inline void st_expect_message(const char *needle) {
     const char *msg = trnsciGetLastErrorMessage();
