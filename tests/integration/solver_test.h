@@ -191,10 +191,9 @@ static inline long double st_lfro(int rows, int cols, const lcplx *a) {
     return sqrtl(s);
 }
 
-/* A Hermitian positive definite n x n matrix with eigenvalues geometrically
- * spaced from 1 down to 1/kappa: Q diag(lambda) Q^H with Q a product of
- * three random Householder reflections. Returned full (long double). */
-static inline lcplx *st_spd(ty t, int n, long double kappa) {
+/* A random unitary n x n matrix: a product of three Householder
+ * reflections I - 2 v v^H with random unit v. */
+static inline lcplx *st_unitary(ty t, int n) {
     lcplx *q = st_lmat(n, n);
     for (int i = 0; i < n; i++)
         q[(size_t)i * n + i] = 1;
@@ -217,23 +216,65 @@ static inline lcplx *st_spd(ty t, int n, long double kappa) {
                 q[(size_t)j * n + i] -= 2 * s * conjl(v[j]);
         }
     }
-    long double *lam = calloc((size_t)(n > 0 ? n : 1), sizeof(long double));
-    assert_non_null(lam);
-    for (int l = 0; l < n; l++)
-        lam[l] = n > 1 ? powl(kappa, -(long double)l / (n - 1)) : 1.0L;
+    free(v);
+    return q;
+}
+
+/* P diag(d) Q^H for n x n P, Q. */
+static inline lcplx *st_pdq(int n, const lcplx *p, const long double *d, const lcplx *q) {
     lcplx *a = st_lmat(n, n);
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {
             lcplx s = 0;
             for (int l = 0; l < n; l++)
-                s += q[(size_t)l * n + i] * lam[l] * conjl(q[(size_t)l * n + j]);
+                s += p[(size_t)l * n + i] * d[l] * conjl(q[(size_t)l * n + j]);
             a[(size_t)j * n + i] = s;
         }
-    free(lam);
+    return a;
+}
+
+/* Singular values (or eigenvalues) geometrically spaced from 1 down to
+ * 1/kappa. */
+static inline long double *st_spectrum(int n, long double kappa) {
+    long double *d = calloc((size_t)(n > 0 ? n : 1), sizeof(long double));
+    assert_non_null(d);
+    for (int l = 0; l < n; l++)
+        d[l] = n > 1 ? powl(kappa, -(long double)l / (n - 1)) : 1.0L;
+    return d;
+}
+
+/* A Hermitian positive definite n x n matrix with eigenvalues geometrically
+ * spaced from 1 down to 1/kappa: Q diag(lambda) Q^H with Q = st_unitary.
+ * With pw != NULL also *pw = Q diag(lambda^power) Q^H. */
+static inline lcplx *st_spd_pow(ty t, int n, long double kappa, long double power, lcplx **pw) {
+    lcplx *q = st_unitary(t, n);
+    long double *d = st_spectrum(n, kappa);
+    lcplx *a = st_pdq(n, q, d, q);
     for (int i = 0; i < n; i++)
         a[(size_t)i * n + i] = creall(a[(size_t)i * n + i]);
+    if (pw) {
+        for (int l = 0; l < n; l++)
+            d[l] = powl(d[l], power);
+        *pw = st_pdq(n, q, d, q);
+    }
     free(q);
-    free(v);
+    free(d);
+    return a;
+}
+
+static inline lcplx *st_spd(ty t, int n, long double kappa) {
+    return st_spd_pow(t, n, kappa, 1.0L, NULL);
+}
+
+/* A general (non-normal) n x n matrix with 2-norm condition number kappa:
+ * P diag(sigma) Q^H with independent unitary P, Q. */
+static inline lcplx *st_general(ty t, int n, long double kappa) {
+    lcplx *p = st_unitary(t, n), *q = st_unitary(t, n);
+    long double *d = st_spectrum(n, kappa);
+    lcplx *a = st_pdq(n, p, d, q);
+    free(p);
+    free(q);
+    free(d);
     return a;
 }
 
