@@ -111,18 +111,19 @@ static int is_complex(trn_dtype t) {
 
 /* ---- factorisations and solves ------------------------------------------------- */
 
-static int dense_fn_of(Trnsci__V1__SolverFunction f, trn_solver_fn *out) {
-    if (f < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF ||
-        f > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMQR)
+/* The function, one of lo .. hi (`range` names them in the message), and
+ * a known data type. */
+static int fn_and_type(Trnsci__V1__SolverFunction f, Trnsci__V1__SolverFunction lo,
+                       Trnsci__V1__SolverFunction hi, const char *range, Trnsci__V1__DataType t,
+                       trn_solver_fn *fn, trn_dtype *type, char *err, size_t errlen) {
+    if (f < lo || f > hi) {
+        snprintf(err, errlen, "solver: function %d is not %s", (int)f, range);
         return -1;
-    *out = (trn_solver_fn)f; /* the wire's numbers are trn_solver_fn's */
-    return 0;
-}
-
-static int type_of(const char *fn, Trnsci__V1__DataType t, trn_dtype *out, char *err,
-                   size_t errlen) {
-    if (trn_vblas_dtype(t, out)) {
-        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)t);
+    }
+    *fn = (trn_solver_fn)f; /* the wire's numbers are trn_solver_fn's */
+    if (trn_vblas_dtype(t, type)) {
+        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F",
+                 trn_solver_name(*fn, TRN_DTYPE_R64F), (int)t);
         return -1;
     }
     return 0;
@@ -131,11 +132,9 @@ static int type_of(const char *fn, Trnsci__V1__DataType t, trn_dtype *out, char 
 trn_wire_code trn_validate_solver_dense(trn_session *s, const Trnsci__V1__SolverDenseOp *w,
                                         trn_solver_dense_desc *out, trn_op_refs *refs, char *err,
                                         size_t errlen) {
-    if (dense_fn_of(w->function, &out->fn)) {
-        snprintf(err, errlen, "solver: function %d is not one of POTRF .. ORMQR", (int)w->function);
-        return BAD;
-    }
-    if (type_of("solver", w->type, &out->type, err, errlen))
+    if (fn_and_type(w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMQR, "one of POTRF .. ORMQR", w->type,
+                    &out->fn, &out->type, err, errlen))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
     const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
@@ -230,7 +229,7 @@ trn_wire_code trn_validate_solver_dense(trn_session *s, const Trnsci__V1__Solver
             return BAD;
         break;
     }
-    default: break; /* not reached: dense_fn_of */
+    default: break; /* not reached: fn_and_type checked the range */
     }
 
     /* Operands, in the order of the parameter list. */
@@ -293,14 +292,9 @@ trn_wire_code trn_validate_solver_dense(trn_session *s, const Trnsci__V1__Solver
 trn_wire_code trn_validate_solver_batched(trn_session *s, const Trnsci__V1__SolverBatchedOp *w,
                                           trn_solver_batched_desc *out, trn_op_refs *refs,
                                           char *err, size_t errlen) {
-    if (w->function != TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF_BATCHED &&
-        w->function != TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRS_BATCHED) {
-        snprintf(err, errlen, "solver: function %d is not POTRF_BATCHED or POTRS_BATCHED",
-                 (int)w->function);
-        return BAD;
-    }
-    out->fn = (trn_solver_fn)w->function;
-    if (type_of("solver", w->type, &out->type, err, errlen))
+    if (fn_and_type(w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF_BATCHED,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRS_BATCHED,
+                    "POTRF_BATCHED or POTRS_BATCHED", w->type, &out->fn, &out->type, err, errlen))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
     const int potrs = out->fn == TRN_SOLVER_POTRS_BATCHED;
@@ -409,14 +403,9 @@ static int ld_maybe(const char *fn, const char *name, int64_t ld, int used, int 
 trn_wire_code trn_validate_solver_eigen(trn_session *s, const Trnsci__V1__SolverEigenOp *w,
                                         trn_solver_eigen_desc *out, trn_op_refs *refs, char *err,
                                         size_t errlen) {
-    if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD ||
-        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDJ) {
-        snprintf(err, errlen, "solver: function %d is not one of SYEVD .. GESVDJ",
-                 (int)w->function);
-        return BAD;
-    }
-    out->fn = (trn_solver_fn)w->function;
-    if (type_of("solver", w->type, &out->type, err, errlen))
+    if (fn_and_type(w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDJ, "one of SYEVD .. GESVDJ", w->type,
+                    &out->fn, &out->type, err, errlen))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
     const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);

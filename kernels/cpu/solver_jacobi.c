@@ -122,13 +122,6 @@ out:
 #define JDT TRN_DTYPE_R32F
 #define JEPS FLT_EPSILON
 #include "kernels/cpu/solver_jacobi_tmpl.h"
-#undef JT
-#undef JR
-#undef JA
-#undef JSUF
-#undef JCX
-#undef JDT
-#undef JEPS
 
 #define JT double
 #define JR double
@@ -138,13 +131,6 @@ out:
 #define JDT TRN_DTYPE_R64F
 #define JEPS DBL_EPSILON
 #include "kernels/cpu/solver_jacobi_tmpl.h"
-#undef JT
-#undef JR
-#undef JA
-#undef JSUF
-#undef JCX
-#undef JDT
-#undef JEPS
 
 #define JT float complex
 #define JR float
@@ -154,13 +140,6 @@ out:
 #define JDT TRN_DTYPE_C32F
 #define JEPS FLT_EPSILON
 #include "kernels/cpu/solver_jacobi_tmpl.h"
-#undef JT
-#undef JR
-#undef JA
-#undef JSUF
-#undef JCX
-#undef JDT
-#undef JEPS
 
 #define JT double complex
 #define JR double
@@ -170,13 +149,6 @@ out:
 #define JDT TRN_DTYPE_C64F
 #define JEPS DBL_EPSILON
 #include "kernels/cpu/solver_jacobi_tmpl.h"
-#undef JT
-#undef JR
-#undef JA
-#undef JSUF
-#undef JCX
-#undef JDT
-#undef JEPS
 
 trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d) {
     const trn_dtype t = d->type;

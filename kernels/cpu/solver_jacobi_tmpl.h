@@ -9,7 +9,8 @@
  *   JCX     1 for complex types
  *   JDT     the trn_dtype
  *   JEPS    the machine epsilon of JR
- * solver_jacobi.c describes the methods; no include guard on purpose.
+ * solver_jacobi.c describes the methods; no include guard on purpose (the
+ * file undefines its parameters at the end).
  */
 
 #define JCAT2(a, b) a##_##b
@@ -58,6 +59,35 @@ static void JFN(schur2)(double app, double aqq, JA g, double *c, double *s, doub
     *e = g / ag;
 }
 
+/* The exponent that scales the rows x cols matrix a (only its lower or
+ * upper triangle when tri is 1 or 0; all of it when tri < 0) into [0.5, 1). */
+static int JFN(exponent)(const JT *a, int lda, int rows, int cols, int tri) {
+    double amax = 0.0;
+    for (int j = 0; j < cols; j++)
+        for (int i = tri == 1 ? j : 0; i < (tri == 0 ? j + 1 : rows); i++) {
+            const double x = sqrt(JABS2((JA)a[(size_t)j * lda + i]));
+            if (x > amax)
+                amax = x;
+        }
+    return jac_exponent(amax);
+}
+
+/* v = I (n x n, leading dimension n); nothing when v is NULL. */
+static void JFN(identity)(JT *v, int n) {
+    if (v)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                v[(size_t)j * n + i] = i == j ? 1 : 0;
+}
+
+/* The Frobenius norm of count contiguous elements. */
+static double JFN(fro)(const JT *a, size_t count) {
+    double s = 0.0;
+    for (size_t i = 0; i < count; i++)
+        s += JABS2((JA)a[i]);
+    return sqrt(s);
+}
+
 /* Cyclic Jacobi on the Hermitian matrix held by d (its uplo triangle).
  * Returns info: 0, n + 1 without convergence; -4 for non-finite input. */
 static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *residual) {
@@ -79,14 +109,7 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
     }
     /* The full matrix from the triangle, scaled by a power of two so that
      * squares neither overflow nor underflow (exact). */
-    double amax = 0.0;
-    for (int j = 0; j < n; j++)
-        for (int i = d->lower ? j : 0; i < (d->lower ? n : j + 1); i++) {
-            const double x = sqrt(JABS2((JA)a[(size_t)j * lda + i]));
-            if (x > amax)
-                amax = x;
-        }
-    const int ex = jac_exponent(amax);
+    const int ex = JFN(exponent)(a, lda, n, n, d->lower);
     const double sc = ldexp(1.0, -ex);
     for (int j = 0; j < n; j++)
         for (int i = d->lower ? j : 0; i < (d->lower ? n : j + 1); i++) {
@@ -98,15 +121,8 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
                 w[(size_t)i * n + j] = JCONJ(x);
             }
         }
-    if (v)
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i < n; i++)
-                v[(size_t)j * n + i] = i == j ? 1 : 0;
-
-    double norm2 = 0.0;
-    for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
-        norm2 += JABS2((JA)w[i]);
-    const double norm = sqrt(norm2);
+    JFN(identity)(v, n);
+    const double norm = JFN(fro)(w, (size_t)n * (size_t)n);
     int info = n + 1;
     double off = 0.0;
     for (int sweep = 0;; sweep++) {
@@ -210,14 +226,7 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
         free(order);
         return JAC_NOMEM;
     }
-    double amax = 0.0;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < m; i++) {
-            const double x = sqrt(JABS2((JA)a[(size_t)j * lda + i]));
-            if (x > amax)
-                amax = x;
-        }
-    const int ex = jac_exponent(amax);
+    const int ex = JFN(exponent)(a, lda, m, n, -1);
     const double sc = ldexp(1.0, -ex);
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
@@ -227,14 +236,8 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
             else
                 b[(size_t)i * nr + j] = JCONJ(x);
         }
-    if (v)
-        for (int j = 0; j < nc; j++)
-            for (int i = 0; i < nc; i++)
-                v[(size_t)j * nc + i] = i == j ? 1 : 0;
-    double norm2 = 0.0;
-    for (size_t i = 0; i < (size_t)nr * (size_t)nc; i++)
-        norm2 += JABS2((JA)b[i]);
-    const double norm = sqrt(norm2);
+    JFN(identity)(v, nc);
+    const double norm = JFN(fro)(b, (size_t)nr * (size_t)nc);
 
     int info = nc + 1;
     double esum = 0.0;
@@ -321,3 +324,11 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
 #undef JFN
 #undef JCAT
 #undef JCAT2
+/* The parameters too: the next instantiation defines its own. */
+#undef JT
+#undef JR
+#undef JA
+#undef JSUF
+#undef JCX
+#undef JDT
+#undef JEPS

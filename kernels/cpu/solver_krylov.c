@@ -26,20 +26,12 @@
 #define KK trn_kry_s
 #define KDOT trn_sdot_acc
 #include "kernels/cpu/solver_krylov_tmpl.h"
-#undef KT
-#undef KSUF
-#undef KK
-#undef KDOT
 
 #define KT double
 #define KSUF d
 #define KK trn_kry_d
 #define KDOT trn_ddot_acc
 #include "kernels/cpu/solver_krylov_tmpl.h"
-#undef KT
-#undef KSUF
-#undef KK
-#undef KDOT
 
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, int nshards) {
     (void)shard;

@@ -6,7 +6,8 @@
  *   KK    the problem type (trn_kry_s or trn_kry_d)
  *   KDOT  the accurate inner product (trn_sdot_acc or trn_ddot_acc)
  * Scalars (step lengths, Hessenberg entries, rotations) are doubles in both
- * precisions. No include guard on purpose.
+ * precisions. No include guard on purpose (the file undefines its
+ * parameters at the end).
  */
 
 #define KCAT2(a, b) a##_##b
@@ -39,6 +40,16 @@ static int KFN(zero_rhs)(int n, KT *x, int *iters, double *relres) {
     return TRN_SOLVER_ST_CONVERGED;
 }
 
+/* r = b - A x at the start: NONFINITE, CONVERGED (nothing to do) or
+ * MAX_ITERS (iterate). */
+static int KFN(first)(const KK *k, const KT *b, const KT *x, KT *r, double bn, double tol) {
+    KFN(resid)(k, b, x, r);
+    const double rn = KFN(nrm)(k->n, r);
+    if (!isfinite(bn) || !isfinite(rn))
+        return TRN_SOLVER_ST_NONFINITE;
+    return rn / bn <= tol ? TRN_SOLVER_ST_CONVERGED : TRN_SOLVER_ST_MAX_ITERS;
+}
+
 /* The status from how the loop ended and the recomputed residual. */
 static int KFN(final)(const KK *k, const KT *b, const KT *x, KT *r, double bn, double tol, int st,
                       double *relres) {
@@ -63,17 +74,11 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
     if (!r)
         return -1;
     KT *z = r + n, *p = z + n, *q = p + n;
-    int st = TRN_SOLVER_ST_MAX_ITERS, it = 0;
-    KFN(resid)(k, b, x, r);
-    double rn = KFN(nrm)(n, r);
-    if (!isfinite(bn) || !isfinite(rn)) {
-        st = TRN_SOLVER_ST_NONFINITE;
+    int it = 0;
+    int st = KFN(first)(k, b, x, r, bn, tol);
+    if (st != TRN_SOLVER_ST_MAX_ITERS)
         goto done;
-    }
-    if (rn / bn <= tol) {
-        st = TRN_SOLVER_ST_CONVERGED;
-        goto done;
-    }
+    double rn;
     KFN(prec)(k, r, z);
     memcpy(p, z, (size_t)n * sizeof(KT));
     double rz = KDOT(n, r, z);
@@ -252,17 +257,11 @@ int KFN(trn_bicgstab)(const KK *k, const KT *b, KT *x, double tol, int maxit, in
     if (!r)
         return -1;
     KT *r0 = r + n, *p = r0 + n, *v = p + n, *ph = v + n, *sh = ph + n, *t = sh + n;
-    int st = TRN_SOLVER_ST_MAX_ITERS, it = 0;
-    KFN(resid)(k, b, x, r);
-    double rn = KFN(nrm)(n, r);
-    if (!isfinite(bn) || !isfinite(rn)) {
-        st = TRN_SOLVER_ST_NONFINITE;
+    int it = 0;
+    int st = KFN(first)(k, b, x, r, bn, tol);
+    if (st != TRN_SOLVER_ST_MAX_ITERS)
         goto done;
-    }
-    if (rn / bn <= tol) {
-        st = TRN_SOLVER_ST_CONVERGED;
-        goto done;
-    }
+    double rn;
     memcpy(r0, r, (size_t)n * sizeof(KT));
     double rho = 1.0, alpha = 1.0, omega = 1.0;
     memset(p, 0, (size_t)n * sizeof(KT));
@@ -349,3 +348,8 @@ done:
 #undef KFN
 #undef KCAT
 #undef KCAT2
+/* The parameters too: the next instantiation defines its own. */
+#undef KT
+#undef KSUF
+#undef KK
+#undef KDOT

@@ -237,16 +237,46 @@ static int fallback(const trn_solver_refine_desc *d, int sym) {
     return (int)info;
 }
 
+/* The fallback's end: X from the FP64 factorisation and the backward
+ * error of every column (r: n doubles of scratch). info > 0 (A not
+ * positive definite / singular) leaves eta NaN. Returns the status. */
+static int fall_back(const trn_solver_refine_desc *d, int sym, double anorm, double *r,
+                     double *eta) {
+    const int info = fallback(d, sym);
+    if (info == NOMEM)
+        return NOMEM;
+    *eta = 0.0;
+    if (info != 0) {
+        put_info(d->info, info);
+        *eta = NAN;
+        return TRN_SOLVER_ST_FALLBACK;
+    }
+    for (int j = 0; j < d->nrhs; j++) {
+        const double *bj = (const double *)d->b + (size_t)j * d->ldb;
+        const double *xj = (const double *)d->x + (size_t)j * d->ldx;
+        residual(d->n, 1, d->a, d->lda, sym, d->lower, bj, d->n, xj, d->n, r);
+        const double e = backward_error(d->n, 1, anorm, r, xj, d->n, bj, d->n);
+        *eta = e > *eta || isnan(e) ? e : *eta;
+    }
+    return TRN_SOLVER_ST_FALLBACK;
+}
+
+/* What both refinements start with: the results zeroed, info 0; 1 when
+ * there is nothing to solve. */
+static int refine_begin(const trn_solver_refine_desc *d, int *iters, double *eta) {
+    *iters = 0;
+    *eta = 0.0;
+    put_info(d->info, 0);
+    return d->n == 0 || d->nrhs == 0;
+}
+
 /* solveSpd: returns the status, or NOMEM. */
 static int solve_spd(const trn_solver_refine_desc *d, int *iters, double *eta) {
     const int n = d->n, nrhs = d->nrhs;
     const char uplo = d->lower ? 'L' : 'U';
     const double *a = d->a, *b = d->b;
     double *x = d->x;
-    *iters = 0;
-    *eta = 0.0;
-    put_info(d->info, 0);
-    if (n == 0 || nrhs == 0)
+    if (refine_begin(d, iters, eta))
         return TRN_SOLVER_ST_CONVERGED;
     float *a32 = trn_solver_alloc((size_t)n * (size_t)n, sizeof(float));
     float *r32 = trn_solver_alloc((size_t)n * (size_t)nrhs, sizeof(float));
@@ -280,18 +310,8 @@ static int solve_spd(const trn_solver_refine_desc *d, int *iters, double *eta) {
                 x[(size_t)j * d->ldx + i] += r32[(size_t)j * n + i];
         *iters = it + 1;
     }
-fall : {
-    const int info = fallback(d, 1);
-    if (info == NOMEM) {
-        st = NOMEM;
-    } else if (info != 0) {
-        put_info(d->info, info);
-        *eta = NAN;
-    } else {
-        residual(n, nrhs, a, d->lda, 1, d->lower, b, d->ldb, x, d->ldx, r);
-        *eta = backward_error(n, nrhs, anorm, r, x, d->ldx, b, d->ldb);
-    }
-}
+fall:
+    st = fall_back(d, 1, anorm, r, eta);
 out:
     free(a32);
     free(r32);
@@ -319,10 +339,7 @@ static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
     const int n = d->n, nrhs = d->nrhs;
     const double *a = d->a, *b = d->b;
     double *x = d->x;
-    *iters = 0;
-    *eta = 0.0;
-    put_info(d->info, 0);
-    if (n == 0 || nrhs == 0)
+    if (refine_begin(d, iters, eta))
         return TRN_SOLVER_ST_CONVERGED;
     float *a32 = trn_solver_alloc((size_t)n * (size_t)n, sizeof(float));
     double *lu = trn_solver_alloc((size_t)n * (size_t)n, sizeof(double));
@@ -376,24 +393,8 @@ static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
     *eta = worst;
     st = TRN_SOLVER_ST_CONVERGED;
     goto out;
-fall : {
-    const int info = fallback(d, 0);
-    if (info == NOMEM) {
-        st = NOMEM;
-    } else if (info != 0) {
-        put_info(d->info, info);
-        *eta = NAN;
-    } else {
-        *eta = 0.0;
-        for (int j = 0; j < nrhs; j++) {
-            const double *bj = b + (size_t)j * d->ldb;
-            const double *xj = x + (size_t)j * d->ldx;
-            residual(n, 1, a, d->lda, 0, 0, bj, n, xj, n, r);
-            const double e = backward_error(n, 1, anorm, r, xj, n, bj, n);
-            *eta = e > *eta || isnan(e) ? e : *eta;
-        }
-    }
-}
+fall:
+    st = fall_back(d, 0, anorm, r, eta);
 out:
     free(a32);
     free(lu);

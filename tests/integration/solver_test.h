@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "trnsci/trnsolver.h"
 #include "typed.h"
 
@@ -346,6 +347,31 @@ static inline void st_report(const char *test) {
     for (int i = 0; i < st_nworst; i++)
         printf("%s: worst %-34s %10.3Lg (limit %Lg)\n", test, st_worsts[i].what, st_worsts[i].worst,
                st_worsts[i].limit);
+}
+
+/* cmocka group setup/teardown for a test file's daemon (st_daemon, set by
+ * main): connect over the local transport or TCP; reset and wait until the
+ * daemon holds nothing of the session. st_full is 1 in the first
+ * transport's group, for files that run their larger cases only once. */
+static th_daemon *st_daemon;
+static int st_full;
+
+static inline int st_connect_unix(void **state) {
+    (void)state;
+    st_full = 1;
+    return trnsciInit(st_daemon->unix_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static inline int st_connect_tcp(void **state) {
+    (void)state;
+    st_full = 0;
+    return trnsciInit(st_daemon->tcp_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static inline int st_disconnect(void **state) {
+    (void)state;
+    trnsciDeviceReset();
+    return th_wait_daemon_idle(st_daemon->unix_addr, 5000);
 }
 
 static inline void st_expect_message(const char *needle) {

@@ -898,23 +898,8 @@ static void test_sharded_batch(void **state) {
     free(one);
 }
 
-static int connect_unix(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int connect_tcp(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int disconnect(void **state) {
-    (void)state;
-    trnsciDeviceReset();
-    return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
-}
-
 int main(void) {
+    st_daemon = &daemon_under_test;
     const char *const two_cores[] = {"--cores", "2", NULL};
     const char *const single[] = {"--cores", "1", NULL};
     if (th_daemon_start(&daemon_under_test, two_cores) != 0 ||
@@ -929,10 +914,10 @@ int main(void) {
         cmocka_unit_test(test_bad_input),
     };
     const struct CMUnitTest once[] = {cmocka_unit_test(test_sharded_batch)};
-    int failed = cmocka_run_group_tests_name("solver over the local transport", tests, connect_unix,
-                                             disconnect);
-    failed += cmocka_run_group_tests_name("solver over tcp", tests, connect_tcp, disconnect);
-    failed += cmocka_run_group_tests_name("solver sharding", once, NULL, disconnect);
+    int failed = cmocka_run_group_tests_name("solver over the local transport", tests,
+                                             st_connect_unix, st_disconnect);
+    failed += cmocka_run_group_tests_name("solver over tcp", tests, st_connect_tcp, st_disconnect);
+    failed += cmocka_run_group_tests_name("solver sharding", once, NULL, st_disconnect);
     failed += th_daemon_stop_checked(&daemon_under_test, "trnscid (2 cores)");
     failed += th_daemon_stop_checked(&one_core, "trnscid (1 core)");
     st_report("solver");

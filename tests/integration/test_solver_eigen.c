@@ -751,23 +751,8 @@ static void test_bad_input(void **state) {
     assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
 }
 
-static int connect_unix(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int connect_tcp(void **state) {
-    (void)state;
-    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int disconnect(void **state) {
-    (void)state;
-    trnsciDeviceReset();
-    return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
-}
-
 int main(void) {
+    st_daemon = &daemon_under_test;
     if (make_problems() != 0)
         return 1;
     if (th_daemon_start(&daemon_under_test, NULL) != 0) {
@@ -781,8 +766,9 @@ int main(void) {
         cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver eigen over the local transport", tests,
-                                             connect_unix, disconnect);
-    failed += cmocka_run_group_tests_name("solver eigen over tcp", tests, connect_tcp, disconnect);
+                                             st_connect_unix, st_disconnect);
+    failed +=
+        cmocka_run_group_tests_name("solver eigen over tcp", tests, st_connect_tcp, st_disconnect);
     failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
     st_report("solver_eigen");
     for (int ti = 0; ti < 4; ti++) {

@@ -63,7 +63,6 @@
 #include "solver_test.h"
 
 static th_daemon daemon_under_test;
-static int full_run; /* the Krylov matrix of cases on the first transport only */
 
 static trnsolverIterResult_t read_result(const trnsolverIterResult_t *dev) {
     trnsolverIterResult_t r;
@@ -512,7 +511,7 @@ static void test_krylov_poisson(void **state) {
         const double tol = t == TY_S ? 1e-4 : 1e-10;
         void *dev = upload_grid(t, a);
         for (int k = 0; k < 3; k++) {
-            if (!full_run && (k != (int)K_CG || t == TY_S))
+            if (!st_full && (k != (int)K_CG || t == TY_S))
                 continue;
             int its[4];
             for (int pc = 0; pc < 4; pc++)
@@ -534,13 +533,13 @@ static void test_krylov_convection(void **state) {
     long double *a = grid_matrix(0.5L, 0.25L);
     for (int ti = 0; ti < 2; ti++) {
         const ty t = ti ? TY_D : TY_S;
-        if (!full_run && t == TY_S)
+        if (!st_full && t == TY_S)
             continue;
         const double tol = t == TY_S ? 1e-4 : 1e-10;
         void *dev = upload_grid(t, a);
         for (int k = K_GMRES; k <= K_BICGSTAB; k++)
             for (int pc = 0; pc < 4; pc++)
-                if (full_run || pc == TRNSOLVER_PRECOND_BLOCK_JACOBI)
+                if (st_full || pc == TRNSOLVER_PRECOND_BLOCK_JACOBI)
                     (void)solve_grid(h, t, (kmethod)k, a, dev, (trnsolverPrecond_t)pc, tol);
         assert_int_equal(trnsciFree(dev), trnsciSuccess);
     }
@@ -698,25 +697,8 @@ static void test_bad_input(void **state) {
     assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
 }
 
-static int connect_unix(void **state) {
-    (void)state;
-    full_run = 1;
-    return trnsciInit(daemon_under_test.unix_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int connect_tcp(void **state) {
-    (void)state;
-    full_run = 0;
-    return trnsciInit(daemon_under_test.tcp_addr) == trnsciSuccess ? 0 : -1;
-}
-
-static int disconnect(void **state) {
-    (void)state;
-    trnsciDeviceReset();
-    return th_wait_daemon_idle(daemon_under_test.unix_addr, 5000);
-}
-
 int main(void) {
+    st_daemon = &daemon_under_test;
     if (th_daemon_start(&daemon_under_test, NULL) != 0) {
         fprintf(stderr, "could not start trnscid\n");
         return 1;
@@ -727,9 +709,9 @@ int main(void) {
         cmocka_unit_test(test_krylov_edges),   cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver iterative over the local transport", tests,
-                                             connect_unix, disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver iterative over tcp", tests, connect_tcp, disconnect);
+                                             st_connect_unix, st_disconnect);
+    failed += cmocka_run_group_tests_name("solver iterative over tcp", tests, st_connect_tcp,
+                                          st_disconnect);
     failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
     st_report("solver_iter");
     return failed ? 1 : 0;
