@@ -12,7 +12,11 @@
 #                 trnsci repetitions does not compete with the worker; its
 #                 in-process LAPACK calls pin their thread to DAEMON_CPU
 #                 (--lapack-cpu), so both sides factor on the same core.
-# Environment: DAEMON_CPU (default 1), BENCH_CPU (default 0).
+# Environment: DAEMON_CPU (default 1), BENCH_CPU (default 0), DAEMON_PIN:
+#   taskset (default)  as above
+#   cores              no taskset; `--cores $DAEMON_CPU-$DAEMON_CPU` pins only the
+#                      worker, the daemon's other threads (the local-transport
+#                      loop) may run on any CPU
 # Prints the bench's JSON on stdout; exits non-zero if anything fails,
 # including trnscid not exiting 0 on SIGTERM.
 set -eu
@@ -23,11 +27,24 @@ bench_init bench_solver "$@"
 shift
 DAEMON_CPU=${DAEMON_CPU:-1}
 BENCH_CPU=${BENCH_CPU:-0}
+DAEMON_PIN=${DAEMON_PIN:-taskset}
 bench_require_cpus "DAEMON_CPU / BENCH_CPU" "$DAEMON_CPU" "$BENCH_CPU"
 
 bench_tmpdir trnsci-bench-solver
 SOCK="$BENCH_TMP/bench.sock"
-daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" \
-    --log-level warn
+case "$DAEMON_PIN" in
+taskset)
+    daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" \
+        --log-level warn
+    ;;
+cores)
+    daemon_start trnscid "$DAEMON" --cores "$DAEMON_CPU-$DAEMON_CPU" --listen "unix:$SOCK" \
+        --log-level warn
+    ;;
+*)
+    echo "run_solver.sh: DAEMON_PIN must be taskset or cores" >&2
+    exit 2
+    ;;
+esac
 daemon_wait trnscid "unix:$SOCK"
 bench_run taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --lapack-cpu "$DAEMON_CPU" "$@"
