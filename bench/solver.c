@@ -28,7 +28,7 @@
  *
  * usage: bench_solver [ADDRESS] [--sizes 256,1024,4096] [--routines
  *                     potrf,getrf,syevd,gesvd,gesvdn] [--jacobi-sizes 256,1024]
- *                     [--reps N] [--lapack-cpu CPU]
+ *                     [--reps N] [--lapack-cpu CPU] [--lapack-on-device]
  * bench/run_solver.sh sets the placement up (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -200,9 +200,17 @@ static void pin_or_restore(int cpu, const cpu_set_t *start) {
 }
 
 static result run_one(trnsolverDnHandle_t h, routine r, int n, int reps, int warmup, int lap_cpu,
-                      const cpu_set_t *start) {
+                      const cpu_set_t *start, int lapack_on_device) {
     const size_t nn = (size_t)n * (size_t)n, bytes = nn * sizeof(double);
-    double *orig = malloc(bytes), *work = malloc(bytes), *got = malloc(bytes);
+    double *orig = malloc(bytes), *work = NULL, *got = malloc(bytes);
+    /* --lapack-on-device: LAPACK's matrix is a device buffer (host-addressable
+     * on the local transport), to tell the memory apart from the daemon. */
+    if (lapack_on_device) {
+        if (trnsciMalloc((void **)&work, bytes) != trnsciSuccess)
+            die("trnsciMalloc (LAPACK side)");
+    } else {
+        work = malloc(bytes);
+    }
     if (!orig || !work || !got)
         die("malloc");
     make_input(r, n, orig);
@@ -258,7 +266,10 @@ static result run_one(trnsolverDnHandle_t h, routine r, int n, int reps, int war
     trnsciFree(d.ipiv);
     trnsciFree(d.info);
     free(orig);
-    free(work);
+    if (lapack_on_device)
+        trnsciFree(work);
+    else
+        free(work);
     free(got);
     return res;
 }
@@ -363,17 +374,19 @@ static int parse_list(const char *s, int *out, int max) {
 
 int main(int argc, char **argv) {
     const char *addr = NULL, *size_list = NULL, *routine_list = NULL, *jacobi_list = NULL;
-    int reps_override = 0, lap_cpu = -1;
+    int reps_override = 0, lap_cpu = -1, lapack_on_device = 0;
     const bench_opt opts[] = {{"--sizes", BENCH_OPT_STR, &size_list},
                               {"--routines", BENCH_OPT_STR, &routine_list},
                               {"--jacobi-sizes", BENCH_OPT_STR, &jacobi_list},
                               {"--reps", BENCH_OPT_INT, &reps_override},
                               {"--lapack-cpu", BENCH_OPT_INT, &lap_cpu},
+                              {"--lapack-on-device", BENCH_OPT_FLAG, &lapack_on_device},
                               {NULL, BENCH_OPT_FLAG, NULL}};
     if (bench_parse_args(opts, argc, argv, &addr) != 0 || reps_override < 0 ||
         reps_override > MAX_REPS) {
         fputs("usage: bench_solver [ADDRESS] [--sizes 256,1024,4096] [--routines "
-              "potrf,getrf,syevd,gesvd,gesvdn] [--jacobi-sizes 256,1024] [--reps N] [--lapack-cpu CPU]\n",
+              "potrf,getrf,syevd,gesvd,gesvdn] [--jacobi-sizes 256,1024] [--reps N] [--lapack-cpu "
+              "CPU]\n",
               stderr);
         return 2;
     }
@@ -411,7 +424,8 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nsizes && use[r]; i++) {
             const int n = sizes[i];
             const int reps = reps_override ? reps_override : n >= 4096 ? 3 : n >= 1024 ? 5 : 15;
-            res[nres++] = run_one(h, (routine)r, n, reps, n >= 4096 ? 0 : 1, lap_cpu, &start);
+            res[nres++] = run_one(h, (routine)r, n, reps, n >= 4096 ? 0 : 1, lap_cpu, &start,
+                                  lapack_on_device);
             fprintf(stderr, "bench_solver: %s n=%d done\n", rname[r], n);
         }
     jac_result jr[MAX_SIZES];
@@ -422,8 +436,9 @@ int main(int argc, char **argv) {
 
     printf("{\n  \"bench\": \"solver\",\n");
     bench_json_host(",\n");
-    printf("  \"placement\": {\"bench_cpus\": \"%s\", \"lapack_cpu\": %d},\n", start_cpus,
-           lap_cpu);
+    printf("  \"placement\": {\"bench_cpus\": \"%s\", \"lapack_cpu\": %d, "
+           "\"lapack_on_device\": %s},\n",
+           start_cpus, lap_cpu, lapack_on_device ? "true" : "false");
     printf("  \"results\": [\n");
     for (int i = 0; i < nres; i++) {
         const result *r = &res[i];

@@ -9,8 +9,9 @@
  * counting the handle), as LAPACKE's NaN check reports them: LAPACK's QR
  * iteration does not terminate on them (dgesvd loops forever on an
  * infinite entry), and a kernel must always end. Nothing else is written
- * then. Workspace is queried and allocated here; without memory the op
- * fails and info is not written.
+ * then. Workspace is queried, then taken from the worker's kept workspace
+ * (trn_solver_ws_get); without memory the op fails and info is not
+ * written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,11 @@ static void put_info(int32_t *info, lapack_int v) {
     memcpy(info, &x, sizeof(x));
 }
 
+/* Bytes rounded up to a multiple of 64 (a cache line). */
+static size_t ws_align(size_t bytes) {
+    return (bytes + 63) & ~(size_t)63;
+}
+
 /* The real type of t's components. */
 static trn_dtype real_of(trn_dtype t) {
     return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
@@ -53,21 +59,27 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
     memset(&q, 0, sizeof(q));
     memset(&rq, 0, sizeof(rq));
     lapack_int iq = 0, rc = 0;
-    void *work = &q, *rwork = &rq;
+    void *work = &q, *rwork = &rq, *ws = NULL;
     lapack_int *iwork = &iq, lwork = -1, lrwork = -1, liwork = -1;
+    size_t ws_bytes = 0;
     trn_kstatus k = TRN_KSTATUS_OK;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
             lrwork = trn_lapack_lwork(real_of(t), &rq);
             liwork = iq > 1 ? iq : 1;
-            work = trn_solver_alloc((size_t)lwork, trn_dtype_size(t));
-            rwork = trn_solver_alloc((size_t)lrwork, trn_dtype_size(real_of(t)));
-            iwork = trn_solver_alloc((size_t)liwork, sizeof(lapack_int));
-            if (!work || !rwork || !iwork) {
+            /* One workspace: work, then rwork, then iwork (64-byte aligned). */
+            const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
+            const size_t r_bytes = ws_align((size_t)lrwork * trn_dtype_size(real_of(t)));
+            ws_bytes = w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
+            ws = trn_solver_ws_get(ws_bytes);
+            if (!ws) {
                 k = TRN_KSTATUS_FAILED;
                 break;
             }
+            work = ws;
+            rwork = (char *)ws + w_bytes;
+            iwork = (lapack_int *)((char *)ws + w_bytes + r_bytes);
         }
         if (gen)
             rc = TRN_BY_TYPE(
@@ -93,12 +105,7 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
         if (rc != 0)
             break;
     }
-    if (work != &q)
-        free(work);
-    if (rwork != &rq)
-        free(rwork);
-    if (iwork != &iq)
-        free(iwork);
+    trn_solver_ws_put(ws, ws_bytes);
     *info = rc;
     return k;
 }
@@ -115,20 +122,25 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
     memset(&dummy_u, 0, sizeof(dummy_u));
     memset(&dummy_v, 0, sizeof(dummy_v));
     void *u = d->u ? d->u : (void *)&dummy_u, *vt = d->v ? d->v : (void *)&dummy_v;
-    void *rwork = cx ? trn_solver_alloc((size_t)(5 * (size_t)(p > 0 ? p : 1)), rs) : NULL;
-    if (cx && !rwork)
-        return TRN_KSTATUS_FAILED;
-    void *work = &q;
+    /* One workspace: work, then (complex types) rwork of 5 min(m, n) reals;
+     * the query needs only rwork to be a valid pointer. */
+    const size_t r_bytes = cx ? (size_t)5 * (size_t)(p > 0 ? p : 1) * rs : 0;
+    void *work = &q, *rwork = cx ? (void *)&dummy_u : NULL, *ws = NULL;
     lapack_int lwork = -1, rc = 0;
+    size_t ws_bytes = 0;
     trn_kstatus k = TRN_KSTATUS_OK;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
-            work = trn_solver_alloc((size_t)lwork, trn_dtype_size(t));
-            if (!work) {
+            const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
+            ws_bytes = w_bytes + r_bytes;
+            ws = trn_solver_ws_get(ws_bytes);
+            if (!ws) {
                 k = TRN_KSTATUS_FAILED;
                 break;
             }
+            work = ws;
+            rwork = cx ? (char *)ws + w_bytes : NULL;
         }
         rc = TRN_BY_TYPE(t,
                          LAPACKE_sgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
@@ -148,9 +160,7 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
         const char *src = cx ? (const char *)rwork : (const char *)work + rs;
         memcpy(d->rwork, src, (size_t)(p - 1) * rs);
     }
-    if (work != &q)
-        free(work);
-    free(rwork);
+    trn_solver_ws_put(ws, ws_bytes);
     *info = rc;
     return k;
 }

@@ -166,7 +166,7 @@ static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
         lapack_int lwork = -1;
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
-            work = trn_solver_alloc((size_t)lwork, trn_dtype_size(t));
+            work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
             if (!work)
                 return TRN_KSTATUS_FAILED;
         }
@@ -194,7 +194,7 @@ static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
             break;
         }
         if (pass == 1)
-            free(work);
+            trn_solver_ws_put(work, (size_t)lwork * trn_dtype_size(t));
         if (rc != 0)
             break;
     }

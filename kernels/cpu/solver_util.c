@@ -1,13 +1,16 @@
 /*
  * solver_util.c — shared pieces of the trnsolver kernels: accurate inner
  * products (solver_util.h explains the accumulation), the iteration record,
- * workspace allocation, finiteness checks and matrix copies.
+ * workspace allocation (and the per-worker LAPACK workspace), finiteness
+ * checks and matrix copies.
  */
 #include "kernels/cpu/solver_util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 double trn_sdot_acc(int n, const float *x, const float *y) {
     /* Four partial sums: the compiler may vectorise, the order is fixed. */
@@ -60,6 +63,72 @@ void *trn_solver_alloc(size_t count, size_t size) {
     if (__builtin_mul_overflow(count, size, &bytes))
         return NULL;
     return malloc(bytes ? bytes : 1);
+}
+
+/* The calling thread's kept workspace (worker threads of the scheduler;
+ * solver_util.h says why it is kept), freed by the key's destructor when
+ * the thread exits. */
+typedef struct ws_slot {
+    void *p;
+    size_t cap;
+    int busy;
+} ws_slot;
+
+static _Thread_local ws_slot ws;
+static pthread_key_t ws_key;
+static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
+
+static void *ws_map(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: fine if refused */
+    return p;
+}
+
+static void ws_release(void *slot) {
+    ws_slot *w = slot;
+    if (w && w->p)
+        munmap(w->p, w->cap);
+    if (w) {
+        w->p = NULL;
+        w->cap = 0;
+    }
+}
+
+static void ws_key_init(void) {
+    (void)pthread_key_create(&ws_key, ws_release);
+}
+
+void *trn_solver_ws_get(size_t bytes) {
+    if (bytes == 0)
+        bytes = 1;
+    if (bytes > TRN_SOLVER_WS_KEEP || ws.busy)
+        return ws_map(bytes);
+    if (ws.cap < bytes) {
+        ws_release(&ws);
+        /* Round up to 1 MiB so that slowly growing requests do not remap
+         * every time. */
+        const size_t cap = (bytes + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+        ws.p = ws_map(cap);
+        if (!ws.p)
+            return NULL;
+        ws.cap = cap;
+        pthread_once(&ws_once, ws_key_init);
+        (void)pthread_setspecific(ws_key, &ws);
+    }
+    ws.busy = 1;
+    return ws.p;
+}
+
+void trn_solver_ws_put(void *p, size_t bytes) {
+    if (!p)
+        return;
+    if (p == ws.p && ws.busy) {
+        ws.busy = 0;
+        return;
+    }
+    munmap(p, bytes ? bytes : 1);
 }
 
 int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld) {

@@ -33,6 +33,21 @@ void trn_solver_put_stats(trn_solver_stats *stats, int iterations, int status, d
  * means failure). */
 void *trn_solver_alloc(size_t count, size_t size);
 
+/* LAPACK workspace of the calling worker thread, reused from op to op.
+ * Fresh memory costs a page fault per 4 KiB page on first touch, and on
+ * virtual machines like the one this was measured on a fault costs ~50 us:
+ * a fresh 17 MB dsyevd workspace (n = 1024) took ~200 ms of a 400 ms
+ * call. So each worker keeps one workspace of up to TRN_SOLVER_WS_KEEP
+ * bytes between ops (grown on demand, freed when the thread exits);
+ * larger requests get memory of their own, advised to use transparent
+ * huge pages (about 10x fewer faults), returned by trn_solver_ws_put.
+ * One workspace at a time per thread: the kernels take it at their top
+ * level only, and helpers they call allocate with trn_solver_alloc.
+ * Returns NULL when no memory can be had. */
+#define TRN_SOLVER_WS_KEEP ((size_t)64 << 20)
+void *trn_solver_ws_get(size_t bytes);
+void trn_solver_ws_put(void *p, size_t bytes);
+
 /* Whether the column-major rows x cols matrix (es-byte elements of the real
  * or complex type t) holds a NaN or an infinity. */
 int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld);
