@@ -184,6 +184,12 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
     }
     *residual = ldexp(off, ex);
 
+    if (v && jac_polish(JDT, n, v) != 0) {
+        free(w);
+        free(v);
+        free(order);
+        return JAC_NOMEM;
+    }
     /* Ascending eigenvalues (cuSOLVER's syevj always sorts). */
     for (int j = 0; j < n; j++) {
         order[j].value = JRE(w[(size_t)j * n + j]);
@@ -278,6 +284,13 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
     }
     *residual = ldexp(sqrt(esum), ex);
 
+    if (v && jac_polish(JDT, nc, v) != 0) {
+        free(b);
+        free(v);
+        free(nrm);
+        free(order);
+        return JAC_NOMEM;
+    }
     /* Singular values: the column norms, descending. */
     for (int j = 0; j < nc; j++) {
         order[j].value = sqrt(JRE(JFN(dotc)(nr, b + (size_t)j * nr, b + (size_t)j * nr)));
