@@ -20,7 +20,7 @@
 
 #define ERRLEN TRN_SVC_ERRLEN
 
-static const char *const families[] = {"blas", "fft", "rand"};
+static const char *const families[] = {"blas", "fft", "rand", "solver"};
 
 void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
@@ -311,6 +311,11 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_BLAS3: return "blas3";
     case TRN_OP_FFT: return "fft";
     case TRN_OP_RAND: return "rand";
+    case TRN_OP_SOLVER_DENSE:
+    case TRN_OP_SOLVER_BATCHED:
+    case TRN_OP_SOLVER_EIGEN:
+    case TRN_OP_SOLVER_REFINE:
+    case TRN_OP_SOLVER_KRYLOV: return trn_solver_op_name(&op->sop.desc);
     }
     return "op";
 }

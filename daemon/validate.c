@@ -4,6 +4,7 @@
  */
 #include "daemon/validate.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,18 +17,44 @@ void trn_op_refs_release(trn_op_refs *refs) {
     for (int i = 0; i < refs->nmore; i++)
         trn_buffer_unref(refs->more[i]);
     free(refs->more);
-    refs->more = NULL;
-    refs->nmore = refs->cap_more = 0;
     free(refs->owned);
+    refs->more = NULL;
     refs->owned = NULL;
+    refs->nmore = refs->more_cap = 0;
     if (refs->plan)
         trn_plan_entry_release(refs->plan);
     refs->plan = NULL;
 }
 
-trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
-                                  uint64_t align, const char *what, trn_op_refs *refs, void **out,
-                                  char *err, size_t errlen) {
+/* Room for one more reference: in buf[], or (many) in the growing more[]. */
+static int refs_room(trn_op_refs *refs, int many) {
+    if (refs->n < TRN_OP_MAX_BUFFERS)
+        return 1;
+    if (!many)
+        return 0;
+    if (refs->nmore == refs->more_cap) {
+        if (refs->more_cap > INT_MAX / 2)
+            return 0;
+        const int cap = refs->more_cap ? 2 * refs->more_cap : 16;
+        trn_buffer **m = realloc(refs->more, (size_t)cap * sizeof(*m));
+        if (!m)
+            return 0;
+        refs->more = m;
+        refs->more_cap = cap;
+    }
+    return 1;
+}
+
+static void refs_hold(trn_op_refs *refs, trn_buffer *b) {
+    if (refs->n < TRN_OP_MAX_BUFFERS)
+        refs->buf[refs->n++] = b;
+    else
+        refs->more[refs->nmore++] = b;
+}
+
+static trn_wire_code region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
+                            uint64_t align, const char *what, trn_op_refs *refs, void **out,
+                            char *err, size_t errlen, int many) {
     const uint64_t id = ref ? ref->buffer_id : 0, off = ref ? ref->offset : 0;
     if (id == 0) {
         if (bytes == 0) {
@@ -38,19 +65,9 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
                  (unsigned long long)bytes);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (refs->n == TRN_OP_MAX_BUFFERS && !refs->allow_more) {
+    if (!refs_room(refs, many)) {
         snprintf(err, errlen, "%s: too many buffer arguments", what);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    if (refs->n == TRN_OP_MAX_BUFFERS && refs->nmore == refs->cap_more) {
-        const int cap = refs->cap_more ? 2 * refs->cap_more : 64;
-        trn_buffer **more = realloc(refs->more, (size_t)cap * sizeof(*more));
-        if (!more) {
-            snprintf(err, errlen, "%s: daemon out of memory", what);
-            return TRN_WIRE_RESOURCE_EXHAUSTED;
-        }
-        refs->more = more;
-        refs->cap_more = cap;
+        return many ? TRN_WIRE_RESOURCE_EXHAUSTED : TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_buffer *b = trn_session_buffer_get(s, id);
     if (!b) {
@@ -75,12 +92,21 @@ trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *r
         trn_buffer_unref(b);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (refs->n < TRN_OP_MAX_BUFFERS)
-        refs->buf[refs->n++] = b;
-    else
-        refs->more[refs->nmore++] = b;
+    refs_hold(refs, b);
     *out = (char *)b->data + off;
     return TRN_WIRE_OK;
+}
+
+trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
+                                  uint64_t align, const char *what, trn_op_refs *refs, void **out,
+                                  char *err, size_t errlen) {
+    return region(s, ref, bytes, align, what, refs, out, err, errlen, 0);
+}
+
+trn_wire_code trn_validate_region_many(trn_session *s, const Trnsci__V1__BufferRef *ref,
+                                       uint64_t bytes, uint64_t align, const char *what,
+                                       trn_op_refs *refs, void **out, char *err, size_t errlen) {
+    return region(s, ref, bytes, align, what, refs, out, err, errlen, 1);
 }
 
 static trn_wire_code validate_memset(trn_session *s, const Trnsci__V1__MemsetOp *m,
@@ -118,7 +144,11 @@ static trn_wire_code validate_copy(trn_session *s, const Trnsci__V1__CopyOp *c, 
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
                               trn_op_refs *refs, char *err, size_t errlen) {
     trn_wire_code rc;
-    *refs = (trn_op_refs){.n = 0};
+    refs->n = 0;
+    refs->plan = NULL;
+    refs->more = NULL;
+    refs->owned = NULL;
+    refs->nmore = refs->more_cap = 0;
     if (!op) {
         snprintf(err, errlen, "Submit: no op given");
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -140,14 +170,6 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_BLAS1;
         rc = trn_validate_blas1(s, op->blas1, &out->u.blas1, refs, err, errlen);
         break;
-    case TRNSCI__V1__OP__KIND_BLAS2:
-        out->kind = TRN_OP_BLAS2;
-        rc = trn_validate_blas2(s, op->blas2, &out->u.blas2, refs, err, errlen);
-        break;
-    case TRNSCI__V1__OP__KIND_BLAS3:
-        out->kind = TRN_OP_BLAS3;
-        rc = trn_validate_blas3(s, op->blas3, &out->u.blas3, refs, err, errlen);
-        break;
     case TRNSCI__V1__OP__KIND_FFT_EXEC:
         out->kind = TRN_OP_FFT;
         rc = trn_validate_fft(s, op->fft_exec, &out->u.fft, refs, err, errlen);
@@ -155,6 +177,31 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
     case TRNSCI__V1__OP__KIND_RAND_GENERATE:
         out->kind = TRN_OP_RAND;
         rc = trn_validate_rand(s, op->rand_generate, &out->u.rand, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SOLVER_DENSE:
+        out->kind = TRN_OP_SOLVER_DENSE;
+        rc =
+            trn_validate_solver_dense(s, op->solver_dense, &out->u.solver_dense, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SOLVER_BATCHED:
+        out->kind = TRN_OP_SOLVER_BATCHED;
+        rc = trn_validate_solver_batched(s, op->solver_batched, &out->u.solver_batched, refs, err,
+                                         errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SOLVER_EIGEN:
+        out->kind = TRN_OP_SOLVER_EIGEN;
+        rc =
+            trn_validate_solver_eigen(s, op->solver_eigen, &out->u.solver_eigen, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SOLVER_REFINE:
+        out->kind = TRN_OP_SOLVER_REFINE;
+        rc = trn_validate_solver_refine(s, op->solver_refine, &out->u.solver_refine, refs, err,
+                                        errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SOLVER_KRYLOV:
+        out->kind = TRN_OP_SOLVER_KRYLOV;
+        rc = trn_validate_solver_krylov(s, op->solver_krylov, &out->u.solver_krylov, refs, err,
+                                        errlen);
         break;
     default:
         snprintf(err, errlen, "Submit: op kind %d is not supported by this daemon",

@@ -20,16 +20,16 @@
 typedef struct trn_op_refs {
     trn_buffer *buf[TRN_OP_MAX_BUFFERS];
     int n;
-    /* An op that names more than TRN_OP_MAX_BUFFERS regions (pointer-array
-     * batches) sets allow_more before resolving them; the references past
-     * buf[] go here. */
-    int allow_more;
-    trn_buffer **more;
-    int nmore, cap_more;
-    /* Memory the descriptor points into (pointer arrays), freed on release. */
-    void *owned;
     trn_plan_entry *plan; /* the plan the op runs (a reference), or NULL */
     unsigned plan_part;   /* the part of it the op needs */
+    /* Ops whose number of operands is not bounded (pointer-array GEMM
+     * batches, batched solvers): the
+     * references past buf[] (trn_validate_region_many), and a heap block the
+     * descriptor points into (its arrays of operand pointers). Both are
+     * freed with the references. Zero-initialised: none. */
+    trn_buffer **more;
+    int nmore, more_cap;
+    void *owned;
 } trn_op_refs;
 
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
@@ -41,15 +41,21 @@ void trn_op_refs_release(trn_op_refs *refs);
 /* Resolves ref to a pointer to `bytes` bytes of one of the session's buffers,
  * aligned to `align` bytes, and takes a reference into refs. `what` names the
  * argument in messages ("gemm: A"). bytes == 0 with buffer id 0 gives NULL.
- * At most TRN_OP_MAX_BUFFERS regions per op unless refs->allow_more. */
+ * At most TRN_OP_MAX_BUFFERS regions per op. */
 trn_wire_code trn_validate_region(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
                                   uint64_t align, const char *what, trn_op_refs *refs, void **out,
                                   char *err, size_t errlen);
 
+/* As trn_validate_region, for ops with any number of operands: once buf[]
+ * is full the reference goes to refs->more. */
+trn_wire_code trn_validate_region_many(trn_session *s, const Trnsci__V1__BufferRef *ref,
+                                       uint64_t bytes, uint64_t align, const char *what,
+                                       trn_op_refs *refs, void **out, char *err, size_t errlen);
+
 /* One Write/Read/stage-out moves at most TRNSCI_WIRE_CHUNK_BYTES. */
 trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size_t errlen);
 
-/* GEMM (validate_blas.c). */
+/* The GEMM family (validate_gemm.c). */
 trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen);
 
@@ -75,5 +81,22 @@ trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_s
 /* Random numbers (validate_rand.c). */
 trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,
                                 trn_rand_desc *out, trn_op_refs *refs, char *err, size_t errlen);
+
+/* trnsolver (validate_solver.c, validate_solver_iter.c). */
+trn_wire_code trn_validate_solver_dense(trn_session *s, const Trnsci__V1__SolverDenseOp *w,
+                                        trn_solver_dense_desc *out, trn_op_refs *refs, char *err,
+                                        size_t errlen);
+trn_wire_code trn_validate_solver_batched(trn_session *s, const Trnsci__V1__SolverBatchedOp *w,
+                                          trn_solver_batched_desc *out, trn_op_refs *refs,
+                                          char *err, size_t errlen);
+trn_wire_code trn_validate_solver_eigen(trn_session *s, const Trnsci__V1__SolverEigenOp *w,
+                                        trn_solver_eigen_desc *out, trn_op_refs *refs, char *err,
+                                        size_t errlen);
+trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__SolverRefineOp *w,
+                                         trn_solver_refine_desc *out, trn_op_refs *refs, char *err,
+                                         size_t errlen);
+trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__SolverKrylovOp *w,
+                                         trn_solver_krylov_desc *out, trn_op_refs *refs, char *err,
+                                         size_t errlen);
 
 #endif

@@ -208,24 +208,23 @@ static trn_wire_code resolve_lists(trn_session *s, const Trnsci__V1__GemmOp *g, 
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     refs->owned = lists;
-    refs->allow_more = 1;
     const uint64_t align = trn_vblas_align(out->type);
     char what[48];
     trn_wire_code rc = TRN_WIRE_OK;
     for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
         if (reads_ab) {
             snprintf(what, sizeof(what), "gemm: Aarray[%zu]", i);
-            rc = trn_validate_region(s, g->a_array[i], a_bytes, align, what, refs, &lists[i], err,
-                                     errlen);
+            rc = trn_validate_region_many(s, g->a_array[i], a_bytes, align, what, refs, &lists[i],
+                                          err, errlen);
             snprintf(what, sizeof(what), "gemm: Barray[%zu]", i);
             if (rc == TRN_WIRE_OK)
-                rc = trn_validate_region(s, g->b_array[i], b_bytes, align, what, refs,
-                                         &lists[nb + i], err, errlen);
+                rc = trn_validate_region_many(s, g->b_array[i], b_bytes, align, what, refs,
+                                              &lists[nb + i], err, errlen);
         }
         snprintf(what, sizeof(what), "gemm: Carray[%zu]", i);
         if (rc == TRN_WIRE_OK)
-            rc = trn_validate_region(s, g->c_array[i], c_bytes, align, what, refs,
-                                     &lists[2 * nb + i], err, errlen);
+            rc = trn_validate_region_many(s, g->c_array[i], c_bytes, align, what, refs,
+                                          &lists[2 * nb + i], err, errlen);
     }
     out->a_list = (const void *const *)lists;
     out->b_list = (const void *const *)(lists + nb);

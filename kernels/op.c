@@ -63,6 +63,80 @@ int trn_blas3_tiles(const trn_blas3_desc *d) {
         return 0;
     const int w = trn_blas3_tile_width(e);
     return (int)(((int64_t)e + w - 1) / w);
+/* Flops of the trnsolver ops: the usual leading terms (LAPACK Working Note
+ * 41), times 4 for complex types; Jacobi methods at 10 sweeps, refinements
+ * and Krylov solvers at their iteration limits (an upper bound). */
+static double solver_cost(const trn_op_desc *op) {
+    double m, n, k, f = 0.0, cx = 1.0;
+    switch (op->kind) {
+    case TRN_OP_SOLVER_DENSE: {
+        const trn_solver_dense_desc *d = &op->u.solver_dense;
+        m = d->m;
+        n = d->n;
+        k = d->k;
+        const double mn = m < n ? m : n;
+        cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
+        switch (d->fn) {
+        case TRN_SOLVER_POTRF: f = n * n * n / 3.0; break;
+        case TRN_SOLVER_POTRS:
+        case TRN_SOLVER_GETRS: f = 2.0 * n * n * (double)d->nrhs; break;
+        case TRN_SOLVER_POTRI: f = 2.0 * n * n * n / 3.0; break;
+        case TRN_SOLVER_GETRF: f = m * n * mn - (m + n) * mn * mn / 2.0 + mn * mn * mn / 3.0; break;
+        case TRN_SOLVER_GEQRF:
+            f = 2.0 * m * n * mn - (m + n) * mn * mn + 2.0 * mn * mn * mn / 3.0;
+            break;
+        case TRN_SOLVER_ORGQR:
+            f = 4.0 * m * n * k - 2.0 * (m + n) * k * k + 4.0 * k * k * k / 3.0;
+            break;
+        case TRN_SOLVER_ORMQR: f = 4.0 * m * n * k; break;
+        default: break;
+        }
+        break;
+    }
+    case TRN_OP_SOLVER_BATCHED: {
+        const trn_solver_batched_desc *d = &op->u.solver_batched;
+        n = d->n;
+        cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
+        f = (d->fn == TRN_SOLVER_POTRF_BATCHED ? n * n * n / 3.0 : 2.0 * n * n) * (double)d->batch;
+        break;
+    }
+    case TRN_OP_SOLVER_EIGEN: {
+        const trn_solver_eigen_desc *d = &op->u.solver_eigen;
+        m = d->m;
+        n = d->n;
+        cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
+        const double big = m > n ? m : n, small = m < n ? m : n;
+        switch (d->fn) {
+        case TRN_SOLVER_SYEVD: f = (d->vectors ? 9.0 : 4.0 / 3.0) * n * n * n; break;
+        case TRN_SOLVER_SYGVD: f = (d->vectors ? 10.0 : 7.0 / 3.0) * n * n * n; break;
+        case TRN_SOLVER_GESVD: f = 4.0 * big * small * small + 8.0 * small * small * small; break;
+        case TRN_SOLVER_SYEVJ: f = 10.0 * 6.0 * n * n * n; break;
+        case TRN_SOLVER_GESVDJ: f = 10.0 * 4.0 * big * small * small; break;
+        default: break;
+        }
+        break;
+    }
+    case TRN_OP_SOLVER_REFINE: {
+        const trn_solver_refine_desc *d = &op->u.solver_refine;
+        n = d->n;
+        const double it = d->max_iters, rhs = d->nrhs;
+        if (d->fn == TRN_SOLVER_INV_SQRT_SPD)
+            f = 6.0 * n * n * n * (it < 30.0 ? it : 30.0);
+        else if (d->fn == TRN_SOLVER_SOLVE_SPD_IR)
+            f = n * n * n / 3.0 + 4.0 * n * n * rhs * it;
+        else
+            f = 2.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it * (double)d->restart;
+        break;
+    }
+    case TRN_OP_SOLVER_KRYLOV: {
+        const trn_solver_krylov_desc *d = &op->u.solver_krylov;
+        n = d->op.n;
+        f = 4.0 * n * n * (double)d->max_iters;
+        break;
+    }
+    default: break;
+    }
+    return f * cx;
 }
 
 double trn_op_cost(const trn_op_desc *op) {
@@ -190,6 +264,55 @@ double trn_op_cost(const trn_op_desc *op) {
         }
         return (double)op->u.rand.n * (double)trn_rand_element_size(d) * weight;
     }
+    case TRN_OP_SOLVER_DENSE:
+    case TRN_OP_SOLVER_BATCHED:
+    case TRN_OP_SOLVER_EIGEN:
+    case TRN_OP_SOLVER_REFINE:
+    case TRN_OP_SOLVER_KRYLOV: return solver_cost(op);
     }
     return 0.0;
+}
+
+const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
+    const int cx = type == TRN_DTYPE_C32F || type == TRN_DTYPE_C64F;
+    switch (fn) {
+    case TRN_SOLVER_POTRF: return "potrf";
+    case TRN_SOLVER_POTRS: return "potrs";
+    case TRN_SOLVER_POTRI: return "potri";
+    case TRN_SOLVER_GETRF: return "getrf";
+    case TRN_SOLVER_GETRS: return "getrs";
+    case TRN_SOLVER_GEQRF: return "geqrf";
+    case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";
+    case TRN_SOLVER_ORMQR: return cx ? "unmqr" : "ormqr";
+    case TRN_SOLVER_POTRF_BATCHED: return "potrfBatched";
+    case TRN_SOLVER_POTRS_BATCHED: return "potrsBatched";
+    case TRN_SOLVER_SYEVD: return cx ? "heevd" : "syevd";
+    case TRN_SOLVER_SYGVD: return cx ? "hegvd" : "sygvd";
+    case TRN_SOLVER_SYEVJ: return cx ? "heevj" : "syevj";
+    case TRN_SOLVER_GESVD: return "gesvd";
+    case TRN_SOLVER_GESVDJ: return "gesvdj";
+    case TRN_SOLVER_INV_SQRT_SPD: return "invSqrtSpd";
+    case TRN_SOLVER_SOLVE_SPD_IR: return "solveSpd";
+    case TRN_SOLVER_GMRES_IR: return "gmresIr";
+    case TRN_SOLVER_CG: return "cg";
+    case TRN_SOLVER_GMRES: return "gmres";
+    case TRN_SOLVER_BICGSTAB: return "bicgstab";
+    }
+    return "solver";
+}
+
+const char *trn_solver_op_name(const trn_op_desc *op) {
+    switch (op->kind) {
+    case TRN_OP_SOLVER_DENSE:
+        return trn_solver_name(op->u.solver_dense.fn, op->u.solver_dense.type);
+    case TRN_OP_SOLVER_BATCHED:
+        return trn_solver_name(op->u.solver_batched.fn, op->u.solver_batched.type);
+    case TRN_OP_SOLVER_EIGEN:
+        return trn_solver_name(op->u.solver_eigen.fn, op->u.solver_eigen.type);
+    case TRN_OP_SOLVER_REFINE:
+        return trn_solver_name(op->u.solver_refine.fn, op->u.solver_refine.type);
+    case TRN_OP_SOLVER_KRYLOV:
+        return trn_solver_name(op->u.solver_krylov.fn, op->u.solver_krylov.type);
+    default: return NULL;
+    }
 }

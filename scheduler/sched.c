@@ -361,6 +361,17 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
             by_size = tiles;
         break;
     }
+    case TRN_OP_SOLVER_BATCHED: {
+        /* Whole matrices only: a batch splits, one factorisation does not. */
+        by_size = trn_op_cost(d) / TRN_SHARD_GEMM_MIN_FLOP;
+        if (by_size > (double)d->u.solver_batched.batch)
+            by_size = (double)d->u.solver_batched.batch;
+        break;
+    }
+    case TRN_OP_SOLVER_DENSE:
+    case TRN_OP_SOLVER_EIGEN:
+    case TRN_OP_SOLVER_REFINE:
+    case TRN_OP_SOLVER_KRYLOV: break; /* one core: LAPACK runs single-threaded */
     case TRN_OP_COPY: {
         const trn_copy_desc *c = &d->u.copy;
         const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;

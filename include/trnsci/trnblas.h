@@ -44,6 +44,25 @@ typedef enum trnblasOperation_t {
     TRNBLAS_OP_C = 2,
 } trnblasOperation_t;
 
+/* Values are those of cublasFillMode_t, cublasDiagType_t and cublasSideMode_t.
+ * No BLAS routine takes TRNBLAS_FILL_MODE_FULL (TRNBLAS_STATUS_INVALID_VALUE);
+ * trnsolver uses the fill and side modes too. */
+typedef enum trnblasFillMode_t {
+    TRNBLAS_FILL_MODE_LOWER = 0,
+    TRNBLAS_FILL_MODE_UPPER = 1,
+    TRNBLAS_FILL_MODE_FULL = 2,
+} trnblasFillMode_t;
+
+typedef enum trnblasDiagType_t {
+    TRNBLAS_DIAG_NON_UNIT = 0,
+    TRNBLAS_DIAG_UNIT = 1,
+} trnblasDiagType_t;
+
+typedef enum trnblasSideMode_t {
+    TRNBLAS_SIDE_LEFT = 0,
+    TRNBLAS_SIDE_RIGHT = 1,
+} trnblasSideMode_t;
+
 /* Values are those of cublasPointerMode_t. */
 typedef enum trnblasPointerMode_t {
     TRNBLAS_POINTER_MODE_HOST = 0,
@@ -269,24 +288,6 @@ trnblasStatus_t trnblasCsrot(trnblasHandle_t handle, int n, trnComplex *x, int i
                              int incy, const float *c, const float *s);
 trnblasStatus_t trnblasZdrot(trnblasHandle_t handle, int n, trnDoubleComplex *x, int incx,
                              trnDoubleComplex *y, int incy, const double *c, const double *s);
-
-/* Values are those of cublasFillMode_t, cublasDiagType_t and cublasSideMode_t.
- * No routine takes TRNBLAS_FILL_MODE_FULL (TRNBLAS_STATUS_INVALID_VALUE). */
-typedef enum trnblasFillMode_t {
-    TRNBLAS_FILL_MODE_LOWER = 0,
-    TRNBLAS_FILL_MODE_UPPER = 1,
-    TRNBLAS_FILL_MODE_FULL = 2,
-} trnblasFillMode_t;
-
-typedef enum trnblasDiagType_t {
-    TRNBLAS_DIAG_NON_UNIT = 0,
-    TRNBLAS_DIAG_UNIT = 1,
-} trnblasDiagType_t;
-
-typedef enum trnblasSideMode_t {
-    TRNBLAS_SIDE_LEFT = 0,
-    TRNBLAS_SIDE_RIGHT = 1,
-} trnblasSideMode_t;
 
 /* ---- Level 2 (cuBLAS v2 parameter lists) --------------------------------
  * Column-major matrices with leading dimensions, as in cuBLAS. Increments may

@@ -71,7 +71,12 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_BLAS2:
     case TRN_OP_BLAS3:
     case TRN_OP_FFT:
-    case TRN_OP_RAND: break;
+    case TRN_OP_RAND:
+    case TRN_OP_SOLVER_DENSE:
+    case TRN_OP_SOLVER_BATCHED:
+    case TRN_OP_SOLVER_EIGEN:
+    case TRN_OP_SOLVER_REFINE:
+    case TRN_OP_SOLVER_KRYLOV: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -89,6 +94,12 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_BLAS3: return trn_cpu_blas3(&op->u.blas3, shard, nshards);
     case TRN_OP_FFT: return trn_cpu_fft(&op->u.fft, shard, nshards);
     case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
+    case TRN_OP_SOLVER_DENSE: return trn_cpu_solver_dense(&op->u.solver_dense, shard, nshards);
+    case TRN_OP_SOLVER_BATCHED:
+        return trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards);
+    case TRN_OP_SOLVER_EIGEN: return trn_cpu_solver_eigen(&op->u.solver_eigen, shard, nshards);
+    case TRN_OP_SOLVER_REFINE: return trn_cpu_solver_refine(&op->u.solver_refine, shard, nshards);
+    case TRN_OP_SOLVER_KRYLOV: return trn_cpu_solver_krylov(&op->u.solver_krylov, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

@@ -73,5 +73,14 @@ trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous
  * element ranges. */
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
+/* trnsolver (solver_*.c). Everything runs as one shard except the batched
+ * routines, whose shards own contiguous ranges of the batch. */
+trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int nshards);
+/* syevj and gesvdj (solver_jacobi.c), reached through trn_cpu_solver_eigen. */
+trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d);
+trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, int nshards);
 
 #endif

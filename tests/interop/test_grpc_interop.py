@@ -797,6 +797,60 @@ def check_blas3(c, rng):
         expect_rpc_error(lambda: c.submit(sid, pb.Op(blas3=h)),
                          grpc.StatusCode.INVALID_ARGUMENT, "herk: data type")
         return f"dtrsm residual within gamma_(m+4) bound; {d}"
+def check_solver(c, rng):
+    """SolverDenseOp (protocol 1.4): dpotrf of a 40 x 40 SPD matrix with
+    lda = 43 (uplo lower), against numpy.linalg.cholesky: the factor within
+    the Cholesky backward-error bound (Higham Thm 10.3, ||A - L L^T||_F <=
+    gamma_{n+1} || |L| |L^T| ||_F, checked on the returned factor) and
+    within 1e-12 of numpy's factor (kappa(A) < 10 here); the rows below the
+    matrix and the upper triangle come back untouched; info = 0. Then a
+    matrix with a negative pivot at 7 gives info = 7, and jobz = 2 for syevd
+    is INVALID_ARGUMENT naming it."""
+    n, lda = 40, 43
+    with Sessions(c) as ss:
+        sid = ss.open()
+        m = rng.uniform(-1, 1, (n, n))
+        a = m @ m.T / n + np.eye(n)
+        store = np.full(lda * n, 7.5)
+        store.reshape(n, lda)[:, :n] = a.T
+        ba = c.alloc(sid, 8 * store.size)
+        bi = c.alloc(sid, 4)
+        c.write(sid, ba, 0, store.tobytes())
+        op = pb.SolverDenseOp(function=pb.SOLVER_POTRF, type=pb.R_64F, uplo=0, n=n,
+                              a=pb.BufferRef(buffer_id=ba), lda=lda,
+                              info=pb.BufferRef(buffer_id=bi))
+        c.submit(sid, pb.Op(solver_dense=op))
+        c.sync(sid)
+        info = np.frombuffer(c.read(sid, bi, 0, 4), dtype=np.int32)[0]
+        require(info == 0, f"dpotrf info {info}")
+        out = np.frombuffer(c.read(sid, ba, 0, 8 * store.size), dtype=np.float64)
+        cols = out.reshape(n, lda)
+        low = np.tril(cols[:, :n].T)
+        require(np.array_equal(cols[:, n:], store.reshape(n, lda)[:, n:]),
+                "dpotrf wrote the padding rows")
+        upper = np.triu(cols[:, :n].T, 1)
+        require(np.array_equal(upper, np.triu(a, 1)), "dpotrf wrote the upper triangle")
+        u = np.finfo(np.float64).eps / 2
+        gam = (n + 1) * u / (1 - (n + 1) * u)
+        err = np.linalg.norm(a - low @ low.T)
+        bound = gam * np.linalg.norm(np.abs(low) @ np.abs(low).T)
+        require(err <= bound, f"dpotrf backward error {err} > {bound}")
+        ref = np.linalg.cholesky(a)
+        require(np.max(np.abs(low - ref)) <= 1e-12, "dpotrf differs from numpy's factor")
+        bad = np.eye(n) * 2
+        bad[6, 6] = -1
+        c.write(sid, ba, 0, bad.T.copy().tobytes())
+        op.lda = n
+        c.submit(sid, pb.Op(solver_dense=op))
+        c.sync(sid)
+        info = np.frombuffer(c.read(sid, bi, 0, 4), dtype=np.int32)[0]
+        require(info == 7, f"dpotrf of a matrix not positive definite: info {info}, want 7")
+        eig = pb.SolverEigenOp(function=pb.SOLVER_SYEVD, type=pb.R_64F, jobz=2, n=n,
+                               a=pb.BufferRef(buffer_id=ba), lda=n,
+                               w=pb.BufferRef(buffer_id=ba), info=pb.BufferRef(buffer_id=bi))
+        d = expect_rpc_error(lambda: c.submit(sid, pb.Op(solver_eigen=eig)),
+                             grpc.StatusCode.INVALID_ARGUMENT, "syevd: jobz=2")
+        return f"dpotrf agrees with numpy (backward error {err:.2e} <= {bound:.2e}); {d}"
 
 
 def check_err_lda(c):
@@ -1272,6 +1326,7 @@ def main():
                                check_blas3, c, rng)
                     checks.run(f"{name}: trnrand extensions and Sobol64 (protocol 1.2)",
                                check_rand_ext, c)
+                    checks.run(f"{name}: trnsolver dpotrf (protocol 1.4)", check_solver, c, rng)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
                     checks.run(f"{name}: buffer too small -> INVALID_ARGUMENT",
                                check_err_small_buffer, c)

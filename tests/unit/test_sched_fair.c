@@ -162,6 +162,11 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_BLAS1: return op->u.blas1.y;
     case TRN_OP_BLAS2: return op->u.blas2.y;
     case TRN_OP_BLAS3: return op->u.blas3.c;
+    case TRN_OP_SOLVER_DENSE: return op->u.solver_dense.a;
+    case TRN_OP_SOLVER_BATCHED: return op->u.solver_batched.info;
+    case TRN_OP_SOLVER_EIGEN: return op->u.solver_eigen.w;
+    case TRN_OP_SOLVER_REFINE: return op->u.solver_refine.x;
+    case TRN_OP_SOLVER_KRYLOV: return op->u.solver_krylov.x;
     }
     return NULL;
 }

@@ -1,0 +1,79 @@
+/*
+ * solver_internal.h — what the trnsolver client files (client/solver*.c)
+ * share: the handle and parameter objects, the mapping of runtime errors to
+ * cuSOLVER statuses, and the submit helper. Internal to client/.
+ */
+#ifndef TRN_CLIENT_SOLVER_INTERNAL_H
+#define TRN_CLIENT_SOLVER_INTERNAL_H
+
+#include "client/client.h"
+#include "trnsci/trnsolver.h"
+
+struct trnsolverDnContext {
+    trnsciStream_t stream;
+};
+
+/* syevjInfo / gesvdjInfo: the controls, and the 16-byte device record the
+ * daemon writes the residual and sweeps into (allocated on first use, in
+ * the session `gen`). */
+typedef struct trn_jacobi_params {
+    double tolerance; /* 0: default */
+    int max_sweeps;   /* 0: default */
+    int sort;
+    void *dev;    /* trnsolverIterResult_t in device memory, or NULL */
+    uint64_t gen; /* the session dev belongs to */
+    int used;     /* a routine has been queued with it in that session */
+} trn_jacobi_params;
+
+struct syevjInfo {
+    trn_jacobi_params p;
+};
+struct gesvdjInfo {
+    trn_jacobi_params p;
+};
+
+struct trnsolverIterParams {
+    double tolerance;
+    int max_iters, restart;
+    trnsolverPrecond_t precond;
+    int block_size;
+    double omega;
+};
+
+struct trnsolverOperator {
+    int type; /* Trnsci__V1__DataType */
+    int n, lda;
+    const void *a;
+};
+
+/* The cuSOLVER status for a runtime error (the message stays recorded). */
+trnsolverStatus_t trn_solver_status(trnsciError_t e);
+
+/* Queues op on the handle's stream (handle checked by the caller) and
+ * records success; returns the status. */
+trnsolverStatus_t trn_solver_submit(trn_client *c, trnsolverDnHandle_t handle, Trnsci__V1__Op *op);
+
+/* The client and the handle check every routine starts with: NULL handle
+ * gives NOT_INITIALIZED. Returns NULL with *st set on failure. */
+trn_client *trn_solver_begin(trnsolverDnHandle_t handle, trnsolverStatus_t *st);
+
+/* Resolves device pointer p into ref; returns 0, or -1 with *st set. */
+int trn_solver_ref(trn_client *c, const void *p, const char *what, Trnsci__V1__BufferRef *ref,
+                   trnsolverStatus_t *st);
+
+/* A _bufferSize function: workspace belongs to the daemon, so *lwork = 0
+ * (fn names the call in errors). */
+trnsolverStatus_t trn_solver_no_workspace(trnsolverDnHandle_t handle, int *lwork, const char *fn);
+
+/* The device record of a Jacobi params object for this session (allocated
+ * when first needed); NULL with *st set on failure. */
+void *trn_jacobi_record(trn_client *c, trn_jacobi_params *p, trnsolverStatus_t *st);
+
+/* Wire data types. */
+#define SV_R32 TRNSCI__V1__DATA_TYPE__R_32F
+#define SV_R64 TRNSCI__V1__DATA_TYPE__R_64F
+#define SV_C32 TRNSCI__V1__DATA_TYPE__C_32F
+#define SV_C64 TRNSCI__V1__DATA_TYPE__C_64F
+#define SV_FN(f) TRNSCI__V1__SOLVER_FUNCTION__SOLVER_##f
+
+#endif

@@ -1,0 +1,647 @@
+/*
+ * trnsolver.h — dense linear solvers, eigenproblems and SVDs (the cuSOLVER
+ * Dn analog), trnsci's extensions (inverse square root, mixed-precision
+ * refinement) and Krylov solvers.
+ *
+ * Conventions, as in cuSOLVER:
+ *  - Matrices are column-major with leading dimensions, in device memory.
+ *    S/D/C/Z are float, double, trnComplex and trnDoubleComplex; eigenvalues
+ *    and singular values are real (float for S/C, double for D/Z).
+ *  - Every routine is asynchronous with respect to the host: it returns once
+ *    the daemon has validated and queued the op on the handle's stream.
+ *    Invalid arguments are reported at once (TRNSOLVER_STATUS_INVALID_VALUE,
+ *    and trnsciGetLastErrorMessage() names the argument and the rule); the
+ *    op is then not queued and devInfo is not written.
+ *  - devInfo (an int in device memory, required) is written in stream order
+ *    with LAPACK's meaning: 0 success; i > 0 a numerical result (potrf: the
+ *    leading minor of order i is not positive definite; getrf: U(i,i) is
+ *    exactly zero; syevd/gesvd: i off-diagonal elements did not converge;
+ *    sygvd: i <= n as syevd, i > n: B's leading minor of order i - n is not
+ *    positive definite; syevj: n + 1, gesvdj: min(m,n) + 1: no convergence
+ *    within the sweeps). A numerical result is not an error: the call
+ *    succeeds and nothing is reported at synchronisation. Non-finite input
+ *    to an eigenvalue or SVD routine gives info = -(position of the matrix in
+ *    the parameter list, not counting handle), as LAPACKE reports it.
+ *  - Workspace belongs to the daemon: every *_bufferSize reports 0, and the
+ *    Workspace / work / lwork arguments are accepted and not used (any
+ *    value, NULL included, is fine).
+ *  - A handle is bound to a stream (trnsolverDnSetStream); it holds no
+ *    device memory and may be used from several threads; syevjInfo_t and
+ *    gesvdjInfo_t objects may not be used concurrently.
+ * Deviations from cuSOLVER are listed in docs/rosetta.md; the numerics of
+ * each routine (algorithms, stopping rules, defaults) in docs/numerics.md.
+ */
+#ifndef TRNSCI_TRNSOLVER_H
+#define TRNSCI_TRNSOLVER_H
+
+#include <trnsci/trnblas.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Values are those of cusolverStatus_t. */
+typedef enum trnsolverStatus_t {
+    TRNSOLVER_STATUS_SUCCESS = 0,
+    TRNSOLVER_STATUS_NOT_INITIALIZED = 1, /* NULL handle, or no daemon reachable */
+    TRNSOLVER_STATUS_ALLOC_FAILED = 2,    /* out of memory, or a daemon queue limit */
+    TRNSOLVER_STATUS_INVALID_VALUE = 3,   /* a bad argument (see the message) */
+    TRNSOLVER_STATUS_ARCH_MISMATCH = 4,
+    TRNSOLVER_STATUS_MAPPING_ERROR = 5,
+    TRNSOLVER_STATUS_EXECUTION_FAILED = 6,
+    TRNSOLVER_STATUS_INTERNAL_ERROR = 7,
+    TRNSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8,
+    TRNSOLVER_STATUS_NOT_SUPPORTED = 9,
+    TRNSOLVER_STATUS_ZERO_PIVOT = 10,
+    TRNSOLVER_STATUS_INVALID_LICENSE = 11,
+    TRNSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED = 12,
+    TRNSOLVER_STATUS_IRS_PARAMS_INVALID = 13,
+    TRNSOLVER_STATUS_IRS_PARAMS_INVALID_PREC = 14,
+    TRNSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE = 15,
+    TRNSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER = 16,
+    TRNSOLVER_STATUS_IRS_INTERNAL_ERROR = 20,
+    TRNSOLVER_STATUS_IRS_NOT_SUPPORTED = 21,
+    TRNSOLVER_STATUS_IRS_OUT_OF_RANGE = 22,
+    TRNSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES = 23,
+    TRNSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED = 25,
+    TRNSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED = 26,
+    TRNSOLVER_STATUS_IRS_MATRIX_SINGULAR = 30,
+    TRNSOLVER_STATUS_INVALID_WORKSPACE = 31,
+} trnsolverStatus_t;
+
+/* Values are those of cusolverEigMode_t and cusolverEigType_t. */
+typedef enum trnsolverEigMode_t {
+    TRNSOLVER_EIG_MODE_NOVECTOR = 0,
+    TRNSOLVER_EIG_MODE_VECTOR = 1,
+} trnsolverEigMode_t;
+
+typedef enum trnsolverEigType_t {
+    TRNSOLVER_EIG_TYPE_1 = 1, /* A x = lambda B x */
+    TRNSOLVER_EIG_TYPE_2 = 2, /* A B x = lambda x */
+    TRNSOLVER_EIG_TYPE_3 = 3, /* B A x = lambda x */
+} trnsolverEigType_t;
+
+typedef struct trnsolverDnContext *trnsolverDnHandle_t;
+
+/* The parameters (and results) of syevj/heevj and gesvdj, as cuSOLVER's. */
+typedef struct syevjInfo *syevjInfo_t;
+typedef struct gesvdjInfo *gesvdjInfo_t;
+
+/* ---- handle ------------------------------------------------------------------ */
+
+/* Creates a handle bound to the default stream. Initialises the runtime. */
+trnsolverStatus_t trnsolverDnCreate(trnsolverDnHandle_t *handle);
+trnsolverStatus_t trnsolverDnDestroy(trnsolverDnHandle_t handle);
+trnsolverStatus_t trnsolverDnSetStream(trnsolverDnHandle_t handle, trnsciStream_t streamId);
+trnsolverStatus_t trnsolverDnGetStream(trnsolverDnHandle_t handle, trnsciStream_t *streamId);
+/* Library version: major * 10000 + minor * 100 + patch. */
+trnsolverStatus_t trnsolverGetVersion(int *version);
+/* Name and description of a status (extension: cuSOLVER has neither);
+ * never NULL. */
+const char *trnsolverGetStatusName(trnsolverStatus_t status);
+const char *trnsolverGetStatusString(trnsolverStatus_t status);
+
+/* ---- Cholesky ------------------------------------------------------------------
+ * potrf: A = L L^H (uplo LOWER) or U^H U (UPPER), in place, only the uplo
+ * triangle read and written; devInfo = i > 0 when the leading minor of order
+ * i is not positive definite. potrs: solves A X = B with that factor.
+ * potri: A^-1 from the factor, in the uplo triangle. */
+
+trnsolverStatus_t trnsolverDnSpotrf_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, float *A, int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnDpotrf_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, double *A, int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnCpotrf_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnComplex *A, int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnZpotrf_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnDoubleComplex *A, int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnSpotrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *Workspace, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDpotrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *Workspace, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCpotrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, trnComplex *Workspace, int Lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZpotrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *Workspace,
+                                    int Lwork, int *devInfo);
+
+trnsolverStatus_t trnsolverDnSpotrs(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    int nrhs, const float *A, int lda, float *B, int ldb,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnDpotrs(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    int nrhs, const double *A, int lda, double *B, int ldb,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnCpotrs(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    int nrhs, const trnComplex *A, int lda, trnComplex *B, int ldb,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZpotrs(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    int nrhs, const trnDoubleComplex *A, int lda,
+                                    trnDoubleComplex *B, int ldb, int *devInfo);
+
+trnsolverStatus_t trnsolverDnSpotri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, float *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnDpotri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, double *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnCpotri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnZpotri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnDoubleComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnSpotri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDpotri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCpotri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, trnComplex *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZpotri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+
+/* Batched Cholesky: Aarray (and Barray) are device arrays of batchSize
+ * device pointers, read when the call is made (not when the op runs; see
+ * docs/rosetta.md). potrfBatched writes infoArray[i] for matrix i;
+ * potrsBatched takes nrhs = 1 only (as cuSOLVER) and writes one info. The
+ * daemon splits a batch over its cores; each matrix is factored whole, so
+ * the result does not depend on the split. */
+trnsolverStatus_t trnsolverDnSpotrfBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, float *Aarray[], int lda, int *infoArray,
+                                           int batchSize);
+trnsolverStatus_t trnsolverDnDpotrfBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, double *Aarray[], int lda, int *infoArray,
+                                           int batchSize);
+trnsolverStatus_t trnsolverDnCpotrfBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, trnComplex *Aarray[], int lda, int *infoArray,
+                                           int batchSize);
+trnsolverStatus_t trnsolverDnZpotrfBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, trnDoubleComplex *Aarray[], int lda,
+                                           int *infoArray, int batchSize);
+trnsolverStatus_t trnsolverDnSpotrsBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, int nrhs, float *Aarray[], int lda,
+                                           float *Barray[], int ldb, int *info, int batchSize);
+trnsolverStatus_t trnsolverDnDpotrsBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, int nrhs, double *Aarray[], int lda,
+                                           double *Barray[], int ldb, int *info, int batchSize);
+trnsolverStatus_t trnsolverDnCpotrsBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, int nrhs, trnComplex *Aarray[], int lda,
+                                           trnComplex *Barray[], int ldb, int *info, int batchSize);
+trnsolverStatus_t trnsolverDnZpotrsBatched(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                           int n, int nrhs, trnDoubleComplex *Aarray[], int lda,
+                                           trnDoubleComplex *Barray[], int ldb, int *info,
+                                           int batchSize);
+
+/* ---- LU --------------------------------------------------------------------------
+ * getrf: P A = L U with partial pivoting (devIpiv: min(m,n) 1-based row
+ * interchanges, as LAPACK), or without pivoting when devIpiv is NULL;
+ * devInfo = i > 0 when U(i,i) is exactly zero. getrs: solves op(A) X = B
+ * with those factors (devIpiv NULL: factors without pivoting). */
+
+trnsolverStatus_t trnsolverDnSgetrf_bufferSize(trnsolverDnHandle_t handle, int m, int n, float *A,
+                                               int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnDgetrf_bufferSize(trnsolverDnHandle_t handle, int m, int n, double *A,
+                                               int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnCgetrf_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               trnComplex *A, int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnZgetrf_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               trnDoubleComplex *A, int lda, int *Lwork);
+trnsolverStatus_t trnsolverDnSgetrf(trnsolverDnHandle_t handle, int m, int n, float *A, int lda,
+                                    float *Workspace, int *devIpiv, int *devInfo);
+trnsolverStatus_t trnsolverDnDgetrf(trnsolverDnHandle_t handle, int m, int n, double *A, int lda,
+                                    double *Workspace, int *devIpiv, int *devInfo);
+trnsolverStatus_t trnsolverDnCgetrf(trnsolverDnHandle_t handle, int m, int n, trnComplex *A,
+                                    int lda, trnComplex *Workspace, int *devIpiv, int *devInfo);
+trnsolverStatus_t trnsolverDnZgetrf(trnsolverDnHandle_t handle, int m, int n, trnDoubleComplex *A,
+                                    int lda, trnDoubleComplex *Workspace, int *devIpiv,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnSgetrs(trnsolverDnHandle_t handle, trnblasOperation_t trans, int n,
+                                    int nrhs, const float *A, int lda, const int *devIpiv, float *B,
+                                    int ldb, int *devInfo);
+trnsolverStatus_t trnsolverDnDgetrs(trnsolverDnHandle_t handle, trnblasOperation_t trans, int n,
+                                    int nrhs, const double *A, int lda, const int *devIpiv,
+                                    double *B, int ldb, int *devInfo);
+trnsolverStatus_t trnsolverDnCgetrs(trnsolverDnHandle_t handle, trnblasOperation_t trans, int n,
+                                    int nrhs, const trnComplex *A, int lda, const int *devIpiv,
+                                    trnComplex *B, int ldb, int *devInfo);
+trnsolverStatus_t trnsolverDnZgetrs(trnsolverDnHandle_t handle, trnblasOperation_t trans, int n,
+                                    int nrhs, const trnDoubleComplex *A, int lda,
+                                    const int *devIpiv, trnDoubleComplex *B, int ldb, int *devInfo);
+
+/* ---- QR ---------------------------------------------------------------------------
+ * geqrf: A = Q R (Householder; TAU: min(m,n) scalars). orgqr (ungqr for
+ * complex types): the first n columns of Q from k reflectors, m >= n >= k.
+ * ormqr (unmqr): C = op(Q) C (side LEFT) or C op(Q) (RIGHT); trans is
+ * OP_N or OP_T (real) / OP_C (complex). */
+
+trnsolverStatus_t trnsolverDnSgeqrf_bufferSize(trnsolverDnHandle_t handle, int m, int n, float *A,
+                                               int lda, int *lwork);
+trnsolverStatus_t trnsolverDnDgeqrf_bufferSize(trnsolverDnHandle_t handle, int m, int n, double *A,
+                                               int lda, int *lwork);
+trnsolverStatus_t trnsolverDnCgeqrf_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               trnComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnZgeqrf_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               trnDoubleComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnSgeqrf(trnsolverDnHandle_t handle, int m, int n, float *A, int lda,
+                                    float *TAU, float *Workspace, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDgeqrf(trnsolverDnHandle_t handle, int m, int n, double *A, int lda,
+                                    double *TAU, double *Workspace, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCgeqrf(trnsolverDnHandle_t handle, int m, int n, trnComplex *A,
+                                    int lda, trnComplex *TAU, trnComplex *Workspace, int Lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZgeqrf(trnsolverDnHandle_t handle, int m, int n, trnDoubleComplex *A,
+                                    int lda, trnDoubleComplex *TAU, trnDoubleComplex *Workspace,
+                                    int Lwork, int *devInfo);
+
+trnsolverStatus_t trnsolverDnSorgqr_bufferSize(trnsolverDnHandle_t handle, int m, int n, int k,
+                                               const float *A, int lda, const float *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDorgqr_bufferSize(trnsolverDnHandle_t handle, int m, int n, int k,
+                                               const double *A, int lda, const double *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnCungqr_bufferSize(trnsolverDnHandle_t handle, int m, int n, int k,
+                                               const trnComplex *A, int lda, const trnComplex *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnZungqr_bufferSize(trnsolverDnHandle_t handle, int m, int n, int k,
+                                               const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnSorgqr(trnsolverDnHandle_t handle, int m, int n, int k, float *A,
+                                    int lda, const float *tau, float *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnDorgqr(trnsolverDnHandle_t handle, int m, int n, int k, double *A,
+                                    int lda, const double *tau, double *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnCungqr(trnsolverDnHandle_t handle, int m, int n, int k, trnComplex *A,
+                                    int lda, const trnComplex *tau, trnComplex *work, int lwork,
+                                    int *info);
+trnsolverStatus_t trnsolverDnZungqr(trnsolverDnHandle_t handle, int m, int n, int k,
+                                    trnDoubleComplex *A, int lda, const trnDoubleComplex *tau,
+                                    trnDoubleComplex *work, int lwork, int *info);
+
+trnsolverStatus_t trnsolverDnSormqr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasOperation_t trans, int m, int n, int k,
+                                               const float *A, int lda, const float *tau,
+                                               const float *C, int ldc, int *lwork);
+trnsolverStatus_t trnsolverDnDormqr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasOperation_t trans, int m, int n, int k,
+                                               const double *A, int lda, const double *tau,
+                                               const double *C, int ldc, int *lwork);
+trnsolverStatus_t trnsolverDnCunmqr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasOperation_t trans, int m, int n, int k,
+                                               const trnComplex *A, int lda, const trnComplex *tau,
+                                               const trnComplex *C, int ldc, int *lwork);
+trnsolverStatus_t trnsolverDnZunmqr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasOperation_t trans, int m, int n, int k,
+                                               const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *tau,
+                                               const trnDoubleComplex *C, int ldc, int *lwork);
+trnsolverStatus_t trnsolverDnSormqr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasOperation_t trans, int m, int n, int k, const float *A,
+                                    int lda, const float *tau, float *C, int ldc, float *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDormqr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasOperation_t trans, int m, int n, int k, const double *A,
+                                    int lda, const double *tau, double *C, int ldc, double *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCunmqr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasOperation_t trans, int m, int n, int k,
+                                    const trnComplex *A, int lda, const trnComplex *tau,
+                                    trnComplex *C, int ldc, trnComplex *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZunmqr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasOperation_t trans, int m, int n, int k,
+                                    const trnDoubleComplex *A, int lda, const trnDoubleComplex *tau,
+                                    trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+
+/* ---- symmetric / Hermitian eigenproblems -----------------------------------------
+ * syevd (heevd): A = V diag(W) V^H by divide and conquer (LAPACK), W
+ * ascending; jobz VECTOR puts V in A, NOVECTOR leaves A's contents
+ * unspecified. sygvd (hegvd): the generalised problem of itype with B
+ * positive definite; with VECTOR, A receives the B-orthonormal eigenvectors
+ * and B its Cholesky factor. */
+
+trnsolverStatus_t trnsolverDnSsyevd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n, const float *A,
+                                               int lda, const float *W, int *lwork);
+trnsolverStatus_t trnsolverDnDsyevd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n, const double *A,
+                                               int lda, const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnCheevd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n, const trnComplex *A,
+                                               int lda, const float *W, int *lwork);
+trnsolverStatus_t trnsolverDnZheevd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n,
+                                               const trnDoubleComplex *A, int lda, const double *W,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSsyevd(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, float *A, int lda, float *W,
+                                    float *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsyevd(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, double *A, int lda, double *W,
+                                    double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCheevd(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, trnComplex *A, int lda, float *W,
+                                    trnComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZheevd(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, trnDoubleComplex *A, int lda,
+                                    double *W, trnDoubleComplex *work, int lwork, int *devInfo);
+
+trnsolverStatus_t trnsolverDnSsygvd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *B,
+                                               int ldb, const float *W, int *lwork);
+trnsolverStatus_t trnsolverDnDsygvd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *B,
+                                               int ldb, const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnChegvd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda,
+                                               const trnComplex *B, int ldb, const float *W,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnZhegvd_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *B, int ldb, const double *W,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSsygvd(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *B, int ldb, float *W, float *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsygvd(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *B, int ldb, double *W, double *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnChegvd(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, trnComplex *B, int ldb, float *W,
+                                    trnComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZhegvd(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *B, int ldb,
+                                    double *W, trnDoubleComplex *work, int lwork, int *devInfo);
+
+/* ---- Jacobi eigensolver (syevj / heevj) ------------------------------------------
+ * Cyclic Jacobi: stops when the off-diagonal Frobenius norm is at most
+ * tolerance * ||A||_F (default: the type's machine epsilon; smaller values
+ * are raised to it) or after max_sweeps (default 100; info = n + 1).
+ * Eigenvalues ascend (always, as cuSOLVER's syevj); VECTOR puts the
+ * eigenvectors in A. The residual (that off-diagonal norm) and the sweeps
+ * executed are written to the params object's own device memory in stream
+ * order; trnsolverDnXsyevjGetResidual / GetSweeps read them back (waiting
+ * for the device, like a trnsciMemcpy) and refer to the latest syevj run
+ * with these params. */
+
+trnsolverStatus_t trnsolverDnCreateSyevjInfo(syevjInfo_t *info);
+trnsolverStatus_t trnsolverDnDestroySyevjInfo(syevjInfo_t info);
+trnsolverStatus_t trnsolverDnXsyevjSetTolerance(syevjInfo_t info, double tolerance);
+trnsolverStatus_t trnsolverDnXsyevjSetMaxSweeps(syevjInfo_t info, int max_sweeps);
+/* Accepted and stored; like cuSOLVER, syevj sorts regardless. */
+trnsolverStatus_t trnsolverDnXsyevjSetSortEig(syevjInfo_t info, int sort_eig);
+trnsolverStatus_t trnsolverDnXsyevjGetResidual(trnsolverDnHandle_t handle, syevjInfo_t info,
+                                               double *residual);
+trnsolverStatus_t trnsolverDnXsyevjGetSweeps(trnsolverDnHandle_t handle, syevjInfo_t info,
+                                             int *executed_sweeps);
+
+trnsolverStatus_t trnsolverDnSsyevj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n, const float *A,
+                                               int lda, const float *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnDsyevj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n, const double *A,
+                                               int lda, const double *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnCheevj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n, const trnComplex *A,
+                                               int lda, const float *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnZheevj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                               trnblasFillMode_t uplo, int n,
+                                               const trnDoubleComplex *A, int lda, const double *W,
+                                               int *lwork, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnSsyevj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, float *A, int lda, float *W,
+                                    float *work, int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnDsyevj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, double *A, int lda, double *W,
+                                    double *work, int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnCheevj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, trnComplex *A, int lda, float *W,
+                                    trnComplex *work, int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnZheevj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, trnDoubleComplex *A, int lda,
+                                    double *W, trnDoubleComplex *work, int lwork, int *info,
+                                    syevjInfo_t params);
+
+/* ---- SVD -------------------------------------------------------------------------
+ * gesvd: A = U diag(S) V^H by QR iteration (LAPACK), m >= n (as cuSOLVER),
+ * S descending; jobu / jobvt 'A' (all columns of U / rows of VT), 'S'
+ * (the first min(m,n)), 'O' (overwrite A), 'N' (none), not both 'O'. rwork
+ * (min(m,n) - 1 reals, may be NULL) receives the unconverged superdiagonal
+ * when info > 0. */
+
+trnsolverStatus_t trnsolverDnSgesvd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDgesvd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnCgesvd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnZgesvd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSgesvd(trnsolverDnHandle_t handle, signed char jobu, signed char jobvt,
+                                    int m, int n, float *A, int lda, float *S, float *U, int ldu,
+                                    float *VT, int ldvt, float *work, int lwork, float *rwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnDgesvd(trnsolverDnHandle_t handle, signed char jobu, signed char jobvt,
+                                    int m, int n, double *A, int lda, double *S, double *U, int ldu,
+                                    double *VT, int ldvt, double *work, int lwork, double *rwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnCgesvd(trnsolverDnHandle_t handle, signed char jobu, signed char jobvt,
+                                    int m, int n, trnComplex *A, int lda, float *S, trnComplex *U,
+                                    int ldu, trnComplex *VT, int ldvt, trnComplex *work, int lwork,
+                                    float *rwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZgesvd(trnsolverDnHandle_t handle, signed char jobu, signed char jobvt,
+                                    int m, int n, trnDoubleComplex *A, int lda, double *S,
+                                    trnDoubleComplex *U, int ldu, trnDoubleComplex *VT, int ldvt,
+                                    trnDoubleComplex *work, int lwork, double *rwork, int *devInfo);
+
+/* gesvdj: one-sided Jacobi, any m and n; S descending; VECTOR returns U
+ * (m x m, or m x min(m,n) with econ = 1) and V (not V^H: n x n, or
+ * n x min(m,n)). Stops when the internal residual (the Frobenius norm of
+ * the off-diagonal of U^H A V) is at most tolerance * ||A||_F, or after
+ * max_sweeps (info = min(m,n) + 1). Residual and sweeps as syevj's. */
+
+trnsolverStatus_t trnsolverDnCreateGesvdjInfo(gesvdjInfo_t *info);
+trnsolverStatus_t trnsolverDnDestroyGesvdjInfo(gesvdjInfo_t info);
+trnsolverStatus_t trnsolverDnXgesvdjSetTolerance(gesvdjInfo_t info, double tolerance);
+trnsolverStatus_t trnsolverDnXgesvdjSetMaxSweeps(gesvdjInfo_t info, int max_sweeps);
+/* Accepted and stored; like cuSOLVER, gesvdj sorts regardless. */
+trnsolverStatus_t trnsolverDnXgesvdjSetSortEig(gesvdjInfo_t info, int sort_svd);
+trnsolverStatus_t trnsolverDnXgesvdjGetResidual(trnsolverDnHandle_t handle, gesvdjInfo_t info,
+                                                double *residual);
+trnsolverStatus_t trnsolverDnXgesvdjGetSweeps(trnsolverDnHandle_t handle, gesvdjInfo_t info,
+                                              int *executed_sweeps);
+
+trnsolverStatus_t trnsolverDnSgesvdj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                int econ, int m, int n, const float *A, int lda,
+                                                const float *S, const float *U, int ldu,
+                                                const float *V, int ldv, int *lwork,
+                                                gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnDgesvdj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                int econ, int m, int n, const double *A, int lda,
+                                                const double *S, const double *U, int ldu,
+                                                const double *V, int ldv, int *lwork,
+                                                gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnCgesvdj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                int econ, int m, int n, const trnComplex *A,
+                                                int lda, const float *S, const trnComplex *U,
+                                                int ldu, const trnComplex *V, int ldv, int *lwork,
+                                                gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnZgesvdj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                int econ, int m, int n, const trnDoubleComplex *A,
+                                                int lda, const double *S, const trnDoubleComplex *U,
+                                                int ldu, const trnDoubleComplex *V, int ldv,
+                                                int *lwork, gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnSgesvdj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int econ,
+                                     int m, int n, float *A, int lda, float *S, float *U, int ldu,
+                                     float *V, int ldv, float *work, int lwork, int *info,
+                                     gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnDgesvdj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int econ,
+                                     int m, int n, double *A, int lda, double *S, double *U,
+                                     int ldu, double *V, int ldv, double *work, int lwork,
+                                     int *info, gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnCgesvdj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int econ,
+                                     int m, int n, trnComplex *A, int lda, float *S, trnComplex *U,
+                                     int ldu, trnComplex *V, int ldv, trnComplex *work, int lwork,
+                                     int *info, gesvdjInfo_t params);
+trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int econ,
+                                     int m, int n, trnDoubleComplex *A, int lda, double *S,
+                                     trnDoubleComplex *U, int ldu, trnDoubleComplex *V, int ldv,
+                                     trnDoubleComplex *work, int lwork, int *info,
+                                     gesvdjInfo_t params);
+
+/* ==== trnsci extensions (not in cuSOLVER) ============================================
+ * Iterative routines report how they ended in a trnsolverIterResult_t in
+ * device memory (devResult, may be NULL), written in stream order like
+ * devInfo: read it with trnsciMemcpy after the call. Their controls are a
+ * trnsolverIterParams_t (NULL: every default). */
+
+/* The iteration record: 16 bytes, the same layout on every platform. */
+typedef struct trnsolverIterResult_t {
+    int iterations;  /* iterations executed (see each routine) */
+    int status;      /* a trnsolverIterStatus_t */
+    double residual; /* the final residual (see each routine) */
+} trnsolverIterResult_t;
+
+typedef enum trnsolverIterStatus_t {
+    TRNSOLVER_ITER_CONVERGED = 0,
+    TRNSOLVER_ITER_MAX_ITERS = 1,      /* the tolerance was not reached */
+    TRNSOLVER_ITER_BREAKDOWN = 2,      /* the method broke down (e.g. CG on a non-SPD matrix) */
+    TRNSOLVER_ITER_NONFINITE = 3,      /* a NaN or an infinity appeared */
+    TRNSOLVER_ITER_FALLBACK = 4,       /* refinement: solved by the FP64 factorisation */
+    TRNSOLVER_ITER_PRECOND_FAILED = 5, /* the preconditioner could not be built; x unchanged */
+} trnsolverIterStatus_t;
+
+typedef enum trnsolverPrecond_t {
+    TRNSOLVER_PRECOND_NONE = 0,
+    TRNSOLVER_PRECOND_JACOBI = 1,
+    TRNSOLVER_PRECOND_BLOCK_JACOBI = 2, /* diagonal blocks of blockSize, LU-factorised */
+    TRNSOLVER_PRECOND_SSOR = 3,         /* symmetric SOR with relaxation omega in (0, 2) */
+} trnsolverPrecond_t;
+
+/* Controls of the iterative routines: a host object, read when a routine
+ * is called. Zero values mean the routine's default (docs/numerics.md). */
+typedef struct trnsolverIterParams *trnsolverIterParams_t;
+
+trnsolverStatus_t trnsolverCreateIterParams(trnsolverIterParams_t *params);
+trnsolverStatus_t trnsolverDestroyIterParams(trnsolverIterParams_t params);
+/* The stopping tolerance (>= 0, finite; 0: default). */
+trnsolverStatus_t trnsolverIterParamsSetTolerance(trnsolverIterParams_t params, double tolerance);
+/* The iteration limit (>= 0; 0: default). */
+trnsolverStatus_t trnsolverIterParamsSetMaxIters(trnsolverIterParams_t params, int maxIters);
+/* GMRES's restart length m (>= 0; 0: default, 30; gmresIr: 50). */
+trnsolverStatus_t trnsolverIterParamsSetRestart(trnsolverIterParams_t params, int restart);
+/* The Krylov solvers' preconditioner; blockSize (block-Jacobi, 0: 32) and
+ * omega (SSOR, 0: 1) apply to the kinds that use them. */
+trnsolverStatus_t trnsolverIterParamsSetPreconditioner(trnsolverIterParams_t params,
+                                                       trnsolverPrecond_t precond, int blockSize,
+                                                       double omega);
+
+/* X = A^(-1/2) for a symmetric positive definite n x n A (both triangles
+ * read) by the coupled Newton–Schulz iteration, GEMMs only. iterations:
+ * Newton–Schulz steps; residual: ||I - X A X||_F / sqrt(n). Default
+ * tolerance 1000 u (on ||I - Z Y||_F / sqrt(n)), max 100 iterations. */
+trnsolverStatus_t trnsolverDnSinvSqrtSpd(trnsolverDnHandle_t handle, int n, const float *A, int lda,
+                                         float *X, int ldx, trnsolverIterParams_t params,
+                                         trnsolverIterResult_t *devResult);
+trnsolverStatus_t trnsolverDnDinvSqrtSpd(trnsolverDnHandle_t handle, int n, const double *A,
+                                         int lda, double *X, int ldx, trnsolverIterParams_t params,
+                                         trnsolverIterResult_t *devResult);
+
+/* A X = B for a symmetric positive definite A (uplo triangle read) in
+ * double precision: FP32 Cholesky factorisation, FP64 residuals, iterative
+ * refinement (LAPACK dsposv's scheme). iterations: refinement steps;
+ * residual: the normwise backward error max_j ||b_j - A x_j||_inf /
+ * (||A||_inf ||x_j||_inf + ||b_j||_inf), at most tolerance (default
+ * sqrt(n) u_64) on convergence. Falls back to an FP64 Cholesky solve
+ * (status FALLBACK) when the FP32 factorisation fails or max iterations
+ * (default 30) pass; devInfo > 0 when A is not positive definite even
+ * then (X unspecified). */
+trnsolverStatus_t trnsolverDnDSsolveSpd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                        int nrhs, const double *A, int lda, const double *B,
+                                        int ldb, double *X, int ldx, trnsolverIterParams_t params,
+                                        trnsolverIterResult_t *devResult, int *devInfo);
+
+/* A X = B for a general A in double precision by GMRES-based iterative
+ * refinement: FP32 LU with partial pivoting, each correction from FP64
+ * GMRES(restart) preconditioned by that LU. iterations: the most
+ * refinement steps any column took; residual, tolerance, fallback (FP64
+ * LU) and devInfo (> 0: exactly singular) as trnsolverDnDSsolveSpd. */
+trnsolverStatus_t trnsolverDnDSgmresIr(trnsolverDnHandle_t handle, int n, int nrhs, const double *A,
+                                       int lda, const double *B, int ldb, double *X, int ldx,
+                                       trnsolverIterParams_t params,
+                                       trnsolverIterResult_t *devResult, int *devInfo);
+
+/* ---- Krylov solvers -------------------------------------------------------------
+ * The operator A of a Krylov solver: today a dense n x n matrix in device
+ * memory (read when each solve runs); sparse CSR / BSR operators from
+ * trnsparse will be created by a further trnsolverCreate*Operator and work
+ * with the same solver calls. */
+typedef struct trnsolverOperator *trnsolverOperator_t;
+
+trnsolverStatus_t trnsolverCreateDenseOperatorS(trnsolverOperator_t *op, int n, const float *A,
+                                                int lda);
+trnsolverStatus_t trnsolverCreateDenseOperatorD(trnsolverOperator_t *op, int n, const double *A,
+                                                int lda);
+trnsolverStatus_t trnsolverDestroyOperator(trnsolverOperator_t op);
+
+/* A x = b: x (n values in device memory) holds the initial guess and
+ * receives the solution; the operator's type must match (S: float, D:
+ * double). CG needs A symmetric positive definite (its preconditioners are
+ * then symmetric positive definite too), GMRES and BiCGStab take any
+ * non-singular A. They stop when ||b - A x||_2 / ||b||_2
+ * <= tolerance (default 1e-5 for S, 1e-10 for D) or after max iterations
+ * (default 10 n; GMRES counts its inner steps). residual: that relative
+ * residual, recomputed from the returned x. Inner products are accumulated
+ * in double (S) or compensated (D). */
+trnsolverStatus_t trnsolverScg(trnsolverDnHandle_t handle, trnsolverOperator_t A, const float *b,
+                               float *x, trnsolverIterParams_t params,
+                               trnsolverIterResult_t *devResult);
+trnsolverStatus_t trnsolverDcg(trnsolverDnHandle_t handle, trnsolverOperator_t A, const double *b,
+                               double *x, trnsolverIterParams_t params,
+                               trnsolverIterResult_t *devResult);
+trnsolverStatus_t trnsolverSgmres(trnsolverDnHandle_t handle, trnsolverOperator_t A, const float *b,
+                                  float *x, trnsolverIterParams_t params,
+                                  trnsolverIterResult_t *devResult);
+trnsolverStatus_t trnsolverDgmres(trnsolverDnHandle_t handle, trnsolverOperator_t A,
+                                  const double *b, double *x, trnsolverIterParams_t params,
+                                  trnsolverIterResult_t *devResult);
+trnsolverStatus_t trnsolverSbicgstab(trnsolverDnHandle_t handle, trnsolverOperator_t A,
+                                     const float *b, float *x, trnsolverIterParams_t params,
+                                     trnsolverIterResult_t *devResult);
+trnsolverStatus_t trnsolverDbicgstab(trnsolverDnHandle_t handle, trnsolverOperator_t A,
+                                     const double *b, double *x, trnsolverIterParams_t params,
+                                     trnsolverIterResult_t *devResult);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

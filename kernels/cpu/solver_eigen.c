@@ -1,0 +1,204 @@
+/*
+ * solver_eigen.c — trnsolver's LAPACK eigenvalue problems and SVD on the
+ * CPU: syevd/heevd (divide and conquer), sygvd/hegvd (the generalised
+ * problem, through a Cholesky factor of B) and gesvd (QR iteration). The
+ * Jacobi methods (syevj, gesvdj) are solver_jacobi.c.
+ *
+ * Inputs with a NaN or an infinity in the part LAPACK reads are refused with
+ * info = -(position of that matrix in the cuSOLVER parameter list, not
+ * counting the handle), as LAPACKE's NaN check reports them: LAPACK's QR
+ * iteration does not terminate on them (dgesvd loops forever on an
+ * infinite entry), and a kernel must always end. Nothing else is written
+ * then. Workspace is queried, then taken from the worker's kept workspace
+ * (trn_solver_ws_get); without memory the op fails and info is not
+ * written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_lapack.h"
+#include "kernels/cpu/solver_util.h"
+
+#define COL LAPACK_COL_MAJOR
+
+/* Whether the lower (or upper) triangle of an n x n matrix holds a
+ * non-finite value. */
+static int tri_nonfinite(trn_dtype t, int n, const void *a, int lda, int lower) {
+    const size_t es = trn_dtype_size(t);
+    for (int j = 0; j < n; j++) {
+        const int r0 = lower ? j : 0, r1 = lower ? n : j + 1;
+        const char *col = (const char *)a + ((size_t)j * (size_t)lda + (size_t)r0) * es;
+        if (trn_solver_nonfinite(t, r1 - r0, 1, col, lda))
+            return 1;
+    }
+    return 0;
+}
+
+static void put_info(int32_t *info, lapack_int v) {
+    const int32_t x = (int32_t)v;
+    memcpy(info, &x, sizeof(x));
+}
+
+/* Bytes rounded up to a multiple of 64 (a cache line). */
+static size_t ws_align(size_t bytes) {
+    return (bytes + 63) & ~(size_t)63;
+}
+
+/* The real type of t's components. */
+static trn_dtype real_of(trn_dtype t) {
+    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
+}
+
+/* syevd/heevd and sygvd/hegvd: a workspace query, then the run. */
+static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
+    const trn_dtype t = d->type;
+    const char jobz = d->vectors ? 'V' : 'N', uplo = d->lower ? 'L' : 'U';
+    const int gen = d->fn == TRN_SOLVER_SYGVD;
+    trn_lapack_query q, rq;
+    memset(&q, 0, sizeof(q));
+    memset(&rq, 0, sizeof(rq));
+    lapack_int iq = 0, rc = 0;
+    void *work = &q, *rwork = &rq, *ws = NULL;
+    lapack_int *iwork = &iq, lwork = -1, lrwork = -1, liwork = -1;
+    size_t ws_bytes = 0;
+    trn_kstatus k = TRN_KSTATUS_OK;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            lwork = trn_lapack_lwork(t, &q);
+            lrwork = trn_lapack_lwork(real_of(t), &rq);
+            liwork = iq > 1 ? iq : 1;
+            /* One workspace: work, then rwork, then iwork (64-byte aligned). */
+            const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
+            const size_t r_bytes = ws_align((size_t)lrwork * trn_dtype_size(real_of(t)));
+            ws_bytes = w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
+            ws = trn_solver_ws_get(ws_bytes);
+            if (!ws) {
+                k = TRN_KSTATUS_FAILED;
+                break;
+            }
+            work = ws;
+            rwork = (char *)ws + w_bytes;
+            iwork = (lapack_int *)((char *)ws + w_bytes + r_bytes);
+        }
+        if (gen)
+            rc = TRN_BY_TYPE(
+                t,
+                LAPACKE_ssygvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                                    d->w, work, lwork, iwork, liwork),
+                LAPACKE_dsygvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                                    d->w, work, lwork, iwork, liwork),
+                LAPACKE_chegvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                                    d->w, work, lwork, rwork, lrwork, iwork, liwork),
+                LAPACKE_zhegvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                                    d->w, work, lwork, rwork, lrwork, iwork, liwork));
+        else
+            rc = TRN_BY_TYPE(t,
+                             LAPACKE_ssyevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                                                 lwork, iwork, liwork),
+                             LAPACKE_dsyevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                                                 lwork, iwork, liwork),
+                             LAPACKE_cheevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                                                 lwork, rwork, lrwork, iwork, liwork),
+                             LAPACKE_zheevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                                                 lwork, rwork, lrwork, iwork, liwork));
+        if (rc != 0)
+            break;
+    }
+    trn_solver_ws_put(ws, ws_bytes);
+    *info = rc;
+    return k;
+}
+
+/* gesvd; the unconverged superdiagonal goes to d->rwork when info > 0. */
+static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
+    const trn_dtype t = d->type;
+    const int p = d->m < d->n ? d->m : d->n;
+    const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+    const size_t rs = trn_dtype_size(real_of(t));
+    /* LAPACK wants a valid pointer for unreferenced U / VT. */
+    trn_lapack_query q, dummy_u, dummy_v;
+    memset(&q, 0, sizeof(q));
+    memset(&dummy_u, 0, sizeof(dummy_u));
+    memset(&dummy_v, 0, sizeof(dummy_v));
+    void *u = d->u ? d->u : (void *)&dummy_u, *vt = d->v ? d->v : (void *)&dummy_v;
+    /* One workspace: work, then (complex types) rwork of 5 min(m, n) reals;
+     * the query needs only rwork to be a valid pointer. */
+    const size_t r_bytes = cx ? (size_t)5 * (size_t)(p > 0 ? p : 1) * rs : 0;
+    void *work = &q, *rwork = cx ? (void *)&dummy_u : NULL, *ws = NULL;
+    lapack_int lwork = -1, rc = 0;
+    size_t ws_bytes = 0;
+    trn_kstatus k = TRN_KSTATUS_OK;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            lwork = trn_lapack_lwork(t, &q);
+            const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
+            ws_bytes = w_bytes + r_bytes;
+            ws = trn_solver_ws_get(ws_bytes);
+            if (!ws) {
+                k = TRN_KSTATUS_FAILED;
+                break;
+            }
+            work = ws;
+            rwork = cx ? (char *)ws + w_bytes : NULL;
+        }
+        rc = TRN_BY_TYPE(t,
+                         LAPACKE_sgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
+                                             u, d->ldu, vt, d->ldv, work, lwork),
+                         LAPACKE_dgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
+                                             u, d->ldu, vt, d->ldv, work, lwork),
+                         LAPACKE_cgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
+                                             u, d->ldu, vt, d->ldv, work, lwork, rwork),
+                         LAPACKE_zgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
+                                             u, d->ldu, vt, d->ldv, work, lwork, rwork));
+        if (rc != 0)
+            break;
+    }
+    if (k == TRN_KSTATUS_OK && rc > 0 && d->rwork && p > 1) {
+        /* Real routines leave the superdiagonal in work[1..p-1], complex
+         * ones in rwork[0..p-2]. */
+        const char *src = cx ? (const char *)rwork : (const char *)work + rs;
+        memcpy(d->rwork, src, (size_t)(p - 1) * rs);
+    }
+    trn_solver_ws_put(ws, ws_bytes);
+    *info = rc;
+    return k;
+}
+
+trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int nshards) {
+    (void)shard;
+    (void)nshards;
+    const trn_dtype t = d->type;
+    lapack_int info = 0;
+    trn_kstatus k;
+    switch (d->fn) {
+    case TRN_SOLVER_SYEVD:
+    case TRN_SOLVER_SYGVD:
+        /* Positions of A and B in cuSOLVER's lists: syevd(jobz, uplo, n, A),
+         * sygvd(itype, jobz, uplo, n, A, lda, B). */
+        if (tri_nonfinite(t, d->n, d->a, d->lda, d->lower)) {
+            put_info(d->info, d->fn == TRN_SOLVER_SYGVD ? -5 : -4);
+            return TRN_KSTATUS_OK;
+        }
+        if (d->fn == TRN_SOLVER_SYGVD && tri_nonfinite(t, d->n, d->b, d->ldb, d->lower)) {
+            put_info(d->info, -7);
+            return TRN_KSTATUS_OK;
+        }
+        k = syev(d, &info);
+        break;
+    case TRN_SOLVER_GESVD:
+        if (trn_solver_nonfinite(t, d->m, d->n, d->a, d->lda)) {
+            put_info(d->info, -5); /* gesvd(jobu, jobvt, m, n, A) */
+            return TRN_KSTATUS_OK;
+        }
+        k = gesvd(d, &info);
+        break;
+    case TRN_SOLVER_SYEVJ:
+    case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d);
+    default: return TRN_KSTATUS_UNSUPPORTED;
+    }
+    if (k != TRN_KSTATUS_OK)
+        return k;
+    put_info(d->info, info);
+    return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
+}

@@ -1,0 +1,290 @@
+/*
+ * solver_factor.c — trnsolver's factorisations and solves on the CPU:
+ * Cholesky (potrf, potrs, potri, and their batched forms), LU (getrf with
+ * and without pivoting, getrs) and QR (geqrf, orgqr/ungqr, ormqr/unmqr).
+ *
+ * Everything but LU without pivoting is LAPACK (OpenBLAS's, single-threaded
+ * inside the worker; solver_lapack.h). LAPACK has no unpivoted LU, so
+ * getrf with devIpiv = NULL is a blocked right-looking LU here: an
+ * unblocked panel, then TRSM and GEMM on the trailing matrix, with LAPACK
+ * getf2's treatment of a zero pivot (info = its 1-based index, the column is
+ * left unscaled, the factorisation goes on).
+ *
+ * info is written on every run with LAPACK's meaning. A LAPACK argument
+ * error (info < 0) cannot happen after validation; if it does, the op fails
+ * (and info says which argument). Single matrices run on one core; the
+ * batched routines take the shard's contiguous range of the batch, so any
+ * split gives the bits of the unsplit run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_lapack.h"
+#include "kernels/cpu/solver_util.h"
+
+#define COL LAPACK_COL_MAJOR
+
+void trn_blas_trsm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                   CBLAS_DIAG diag, int m, int n, double alpha, const void *a, int lda, void *b,
+                   int ldb) {
+    if (m <= 0 || n <= 0)
+        return;
+    const float complex ca = (float)alpha;
+    const double complex za = alpha;
+    switch (t) {
+    case TRN_DTYPE_R32F:
+        cblas_strsm(CblasColMajor, side, uplo, trans, diag, m, n, (float)alpha, a, lda, b, ldb);
+        break;
+    case TRN_DTYPE_R64F:
+        cblas_dtrsm(CblasColMajor, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+        break;
+    case TRN_DTYPE_C32F:
+        cblas_ctrsm(CblasColMajor, side, uplo, trans, diag, m, n, &ca, a, lda, b, ldb);
+        break;
+    case TRN_DTYPE_C64F:
+        cblas_ztrsm(CblasColMajor, side, uplo, trans, diag, m, n, &za, a, lda, b, ldb);
+        break;
+    }
+}
+
+void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   double alpha, const void *a, int lda, const void *b, int ldb, double beta,
+                   void *c, int ldc) {
+    if (m <= 0 || n <= 0)
+        return;
+    const float complex ca = (float)alpha, cb = (float)beta;
+    const double complex za = alpha, zb = beta;
+    switch (t) {
+    case TRN_DTYPE_R32F:
+        cblas_sgemm(CblasColMajor, ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c,
+                    ldc);
+        break;
+    case TRN_DTYPE_R64F:
+        cblas_dgemm(CblasColMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        break;
+    case TRN_DTYPE_C32F:
+        cblas_cgemm(CblasColMajor, ta, tb, m, n, k, &ca, a, lda, b, ldb, &cb, c, ldc);
+        break;
+    case TRN_DTYPE_C64F:
+        cblas_zgemm(CblasColMajor, ta, tb, m, n, k, &za, a, lda, b, ldb, &zb, c, ldc);
+        break;
+    }
+}
+
+/* ---- LU without pivoting ---------------------------------------------------------- */
+
+/* The unblocked panel: columns [j, j + jb) of the m x n matrix, rows [j, m);
+ * updates only the panel's columns. Returns the first zero pivot's 1-based
+ * column index, or 0. The body is the same for the four types (C99 complex
+ * arithmetic). */
+#define NOPIV_PANEL(SUF, T)                                                                        \
+    static int panel_##SUF(int m, int j, int jb, T *a, int lda) {                                  \
+        int info = 0;                                                                              \
+        for (int c = j; c < j + jb && c < m; c++) {                                                \
+            T *col = a + (size_t)c * (size_t)lda;                                                  \
+            const T piv = col[c];                                                                  \
+            if (piv != 0) {                                                                        \
+                const T inv = 1 / piv;                                                             \
+                for (int i = c + 1; i < m; i++)                                                    \
+                    col[i] *= inv;                                                                 \
+            } else if (!info) {                                                                    \
+                info = c + 1;                                                                      \
+            }                                                                                      \
+            for (int cc = c + 1; cc < j + jb; cc++) {                                              \
+                T *dst = a + (size_t)cc * (size_t)lda;                                             \
+                const T f = dst[c];                                                                \
+                if (f != 0)                                                                        \
+                    for (int i = c + 1; i < m; i++)                                                \
+                        dst[i] -= col[i] * f;                                                      \
+            }                                                                                      \
+        }                                                                                          \
+        return info;                                                                               \
+    }
+NOPIV_PANEL(s, float)
+NOPIV_PANEL(d, double)
+NOPIV_PANEL(c, float complex)
+NOPIV_PANEL(z, double complex)
+
+#define NOPIV_BLOCK 64
+
+static int getrf_nopiv(trn_dtype t, int m, int n, void *a, int lda) {
+    const size_t es = trn_dtype_size(t);
+    const int mn = m < n ? m : n;
+    int info = 0;
+    for (int j = 0; j < mn; j += NOPIV_BLOCK) {
+        const int jb = mn - j < NOPIV_BLOCK ? mn - j : NOPIV_BLOCK;
+        const int pi = TRN_BY_TYPE(t, panel_s(m, j, jb, a, lda), panel_d(m, j, jb, a, lda),
+                                   panel_c(m, j, jb, a, lda), panel_z(m, j, jb, a, lda));
+        if (pi && !info)
+            info = pi;
+        char *base = a;
+#define AT(r, c) (base + ((size_t)(c) * (size_t)lda + (size_t)(r)) * es)
+        const int rest = n - (j + jb);
+        if (rest > 0) {
+            /* U12 = L11^-1 A12, then A22 -= L21 U12. */
+            trn_blas_trsm(t, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, rest, 1.0,
+                          AT(j, j), lda, AT(j, j + jb), lda);
+            trn_blas_gemm(t, CblasNoTrans, CblasNoTrans, m - (j + jb), rest, jb, -1.0,
+                          AT(j + jb, j), lda, AT(j, j + jb), lda, 1.0, AT(j + jb, j + jb), lda);
+        }
+#undef AT
+    }
+    return info;
+}
+
+/* op(A) X = B with A = LU from getrf without pivoting. */
+static void getrs_nopiv(trn_dtype t, trn_trans tr, int n, int nrhs, const void *a, int lda, void *b,
+                        int ldb) {
+    if (tr == TRN_TRANS_N) {
+        trn_blas_trsm(t, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, n, nrhs, 1.0, a, lda, b,
+                      ldb);
+        trn_blas_trsm(t, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0, a, lda, b,
+                      ldb);
+    } else {
+        const CBLAS_TRANSPOSE ct = tr == TRN_TRANS_T ? CblasTrans : CblasConjTrans;
+        trn_blas_trsm(t, CblasLeft, CblasUpper, ct, CblasNonUnit, n, nrhs, 1.0, a, lda, b, ldb);
+        trn_blas_trsm(t, CblasLeft, CblasLower, ct, CblasUnit, n, nrhs, 1.0, a, lda, b, ldb);
+    }
+}
+
+/* ---- QR ---------------------------------------------------------------------------- */
+
+/* geqrf, orgqr/ungqr, ormqr/unmqr with their workspace; *info from LAPACK,
+ * or -1 for no memory. */
+static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
+    const trn_dtype t = d->type;
+    const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+    const char side = d->left ? 'L' : 'R';
+    const char trans = d->trans == TRN_TRANS_N ? 'N' : cx ? 'C' : 'T';
+    trn_lapack_query q;
+    memset(&q, 0, sizeof(q));
+    lapack_int rc;
+    /* The query (lwork = -1), then the run. */
+    for (int pass = 0; pass < 2; pass++) {
+        void *work = &q;
+        lapack_int lwork = -1;
+        if (pass == 1) {
+            lwork = trn_lapack_lwork(t, &q);
+            work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
+            if (!work)
+                return TRN_KSTATUS_FAILED;
+        }
+        switch (d->fn) {
+        case TRN_SOLVER_GEQRF:
+            rc = TRN_LAPACK4(t, geqrf_work, COL, d->m, d->n, d->a, d->lda, d->tau, work, lwork);
+            break;
+        case TRN_SOLVER_ORGQR:
+            rc = TRN_BY_TYPE(
+                t, LAPACKE_sorgqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork),
+                LAPACKE_dorgqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork),
+                LAPACKE_cungqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork),
+                LAPACKE_zungqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork));
+            break;
+        default: /* ORMQR */
+            rc = TRN_BY_TYPE(t,
+                             LAPACKE_sormqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                                 d->tau, d->b, d->ldb, work, lwork),
+                             LAPACKE_dormqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                                 d->tau, d->b, d->ldb, work, lwork),
+                             LAPACKE_cunmqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                                 d->tau, d->b, d->ldb, work, lwork),
+                             LAPACKE_zunmqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                                 d->tau, d->b, d->ldb, work, lwork));
+            break;
+        }
+        if (pass == 1)
+            trn_solver_ws_put(work, (size_t)lwork * trn_dtype_size(t));
+        if (rc != 0)
+            break;
+    }
+    *info = rc;
+    return TRN_KSTATUS_OK;
+}
+
+/* ---- the op ------------------------------------------------------------------------ */
+
+/* OpenBLAS's potrf stops at a pivot <= 0 but lets a NaN through; LAPACK's
+ * reference potrf reports a NaN pivot as "not positive definite" too. When
+ * potrf succeeded, the first NaN on the factor's diagonal gives that index
+ * (a NaN anywhere in the referenced triangle reaches the diagonal at or
+ * after its column). */
+static lapack_int potrf_checked(trn_dtype t, char uplo, int n, void *a, int lda) {
+    const lapack_int info = TRN_LAPACK4(t, potrf_work, COL, uplo, n, a, lda);
+    if (info != 0)
+        return info;
+    const size_t es = trn_dtype_size(t);
+    for (int j = 0; j < n; j++)
+        if (trn_solver_nonfinite(t, 1, 1, (char *)a + ((size_t)j * (size_t)lda + (size_t)j) * es,
+                                 1))
+            return j + 1;
+    return 0;
+}
+
+static void put_info(int32_t *info, lapack_int v) {
+    const int32_t x = (int32_t)v;
+    memcpy(info, &x, sizeof(x));
+}
+
+trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int nshards) {
+    (void)shard;
+    (void)nshards;
+    const trn_dtype t = d->type;
+    const char uplo = d->lower ? 'L' : 'U';
+    const char trans = d->trans == TRN_TRANS_N ? 'N' : d->trans == TRN_TRANS_T ? 'T' : 'C';
+    lapack_int info = 0;
+    trn_kstatus k = TRN_KSTATUS_OK;
+    switch (d->fn) {
+    case TRN_SOLVER_POTRF: info = potrf_checked(t, uplo, d->n, d->a, d->lda); break;
+    case TRN_SOLVER_POTRS:
+        info = TRN_LAPACK4(t, potrs_work, COL, uplo, d->n, d->nrhs, d->a, d->lda, d->b, d->ldb);
+        break;
+    case TRN_SOLVER_POTRI: info = TRN_LAPACK4(t, potri_work, COL, uplo, d->n, d->a, d->lda); break;
+    case TRN_SOLVER_GETRF:
+        if (d->ipiv)
+            info = TRN_LAPACK4(t, getrf_work, COL, d->m, d->n, d->a, d->lda, d->ipiv);
+        else
+            info = getrf_nopiv(t, d->m, d->n, d->a, d->lda);
+        break;
+    case TRN_SOLVER_GETRS:
+        if (d->ipiv)
+            info = TRN_LAPACK4(t, getrs_work, COL, trans, d->n, d->nrhs, d->a, d->lda, d->ipiv,
+                               d->b, d->ldb);
+        else
+            getrs_nopiv(t, d->trans, d->n, d->nrhs, d->a, d->lda, d->b, d->ldb);
+        break;
+    case TRN_SOLVER_GEQRF:
+    case TRN_SOLVER_ORGQR:
+    case TRN_SOLVER_ORMQR: k = qr(d, &info); break;
+    default: return TRN_KSTATUS_UNSUPPORTED;
+    }
+    if (k != TRN_KSTATUS_OK)
+        return k; /* out of memory: info is not written, the op fails */
+    put_info(d->info, info);
+    return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
+}
+
+trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards) {
+    size_t lo, hi;
+    trn_cpu_shard_range((size_t)d->batch, shard, nshards, &lo, &hi);
+    const trn_dtype t = d->type;
+    const char uplo = d->lower ? 'L' : 'U';
+    lapack_int bad = 0;
+    for (size_t i = lo; i < hi; i++) {
+        if (d->fn == TRN_SOLVER_POTRF_BATCHED) {
+            const lapack_int info = potrf_checked(t, uplo, d->n, d->a[i], d->lda);
+            put_info(d->info + i, info);
+            if (info < 0)
+                bad = info;
+        } else {
+            const lapack_int info = TRN_LAPACK4(t, potrs_work, COL, uplo, d->n, d->nrhs, d->a[i],
+                                                d->lda, d->b[i], d->ldb);
+            if (info < 0)
+                bad = info;
+        }
+    }
+    /* potrsBatched has one info; shard 0 owns it (shards never share memory). */
+    if (d->fn == TRN_SOLVER_POTRS_BATCHED && shard == 0)
+        put_info(d->info, bad);
+    return bad < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
+}

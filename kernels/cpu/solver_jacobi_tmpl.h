@@ -1,0 +1,347 @@
+/*
+ * solver_jacobi_tmpl.h — the Jacobi eigensolver and one-sided Jacobi SVD for
+ * one element type; included by solver_jacobi.c once per type with these
+ * macros defined:
+ *   JT      element type (float, double, float complex, double complex)
+ *   JR      its real component type
+ *   JA      accumulation type (double, or double complex)
+ *   JSUF    name suffix (s, d, c, z)
+ *   JCX     1 for complex types
+ *   JDT     the trn_dtype
+ *   JEPS    the machine epsilon of JR
+ * solver_jacobi.c describes the methods; no include guard on purpose (the
+ * file undefines its parameters at the end).
+ */
+
+#define JCAT2(a, b) a##_##b
+#define JCAT(a, b) JCAT2(a, b)
+#define JFN(name) JCAT(name, JSUF)
+
+#if JCX
+#define JCONJ(x) conj(x)
+#define JABS2(x) (creal(x) * creal(x) + cimag(x) * cimag(x))
+#define JRE(x) creal(x)
+#else
+#define JCONJ(x) (x)
+#define JABS2(x) ((x) * (x))
+#define JRE(x) (x)
+#endif
+
+/* x^H y over n elements, accumulated in JA. */
+static JA JFN(dotc)(int n, const JT *x, const JT *y) {
+    JA s = 0;
+    for (int i = 0; i < n; i++)
+        s += JCONJ((JA)x[i]) * (JA)y[i];
+    return s;
+}
+
+/* The plane rotation of columns x, y (length n): x' = c x - s conj(e) y,
+ * y' = s e x + c y, where e is the unit phase (1 for real types). */
+static void JFN(rotate)(int n, JT *x, JT *y, double c, double s, JA e) {
+    const JT a = (JT)c, b = (JT)(s * JCONJ(e)), g = (JT)(s * e);
+    for (int i = 0; i < n; i++) {
+        const JT xi = x[i], yi = y[i];
+        x[i] = a * xi - b * yi;
+        y[i] = g * xi + a * yi;
+    }
+}
+
+/* Rotation parameters of the Hermitian 2 x 2 [[app, g], [conj g, aqq]]
+ * (Rutishauser; Golub and Van Loan, Algorithm 8.5.1): t = tan(theta),
+ * |t| <= 1, and the phase e = g / |g|. */
+static void JFN(schur2)(double app, double aqq, JA g, double *c, double *s, double *t, JA *e) {
+    const double ag = sqrt(JABS2(g));
+    const double zeta = (aqq - app) / (2.0 * ag);
+    const double tt = (zeta >= 0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
+    *t = tt;
+    *c = 1.0 / sqrt(1.0 + tt * tt);
+    *s = tt * *c;
+    *e = g / ag;
+}
+
+/* The exponent that scales the rows x cols matrix a (only its lower or
+ * upper triangle when tri is 1 or 0; all of it when tri < 0) into [0.5, 1). */
+static int JFN(exponent)(const JT *a, int lda, int rows, int cols, int tri) {
+    double amax = 0.0;
+    for (int j = 0; j < cols; j++)
+        for (int i = tri == 1 ? j : 0; i < (tri == 0 ? j + 1 : rows); i++) {
+            const double x = sqrt(JABS2((JA)a[(size_t)j * lda + i]));
+            if (x > amax)
+                amax = x;
+        }
+    return jac_exponent(amax);
+}
+
+/* v = I (n x n, leading dimension n); nothing when v is NULL. */
+static void JFN(identity)(JT *v, int n) {
+    if (v)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                v[(size_t)j * n + i] = i == j ? 1 : 0;
+}
+
+/* The Frobenius norm of count contiguous elements. */
+static double JFN(fro)(const JT *a, size_t count) {
+    double s = 0.0;
+    for (size_t i = 0; i < count; i++)
+        s += JABS2((JA)a[i]);
+    return sqrt(s);
+}
+
+/* Cyclic Jacobi on the Hermitian matrix held by d (its uplo triangle).
+ * Returns info: 0, n + 1 without convergence; -4 for non-finite input. */
+static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *residual) {
+    const int n = d->n;
+    const int lda = d->lda;
+    const JT *a = d->a;
+    *sweeps = 0;
+    *residual = 0.0;
+    if (n == 0)
+        return 0;
+    JT *w = trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT));
+    JT *v = d->vectors ? trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT)) : NULL;
+    jac_pair *order = trn_solver_alloc((size_t)n, sizeof(jac_pair));
+    if (!w || (d->vectors && !v) || !order) {
+        free(w);
+        free(v);
+        free(order);
+        return JAC_NOMEM;
+    }
+    /* The full matrix from the triangle, scaled by a power of two so that
+     * squares neither overflow nor underflow (exact). */
+    const int ex = JFN(exponent)(a, lda, n, n, d->lower);
+    const double sc = ldexp(1.0, -ex);
+    for (int j = 0; j < n; j++)
+        for (int i = d->lower ? j : 0; i < (d->lower ? n : j + 1); i++) {
+            const JT x = (JT)(sc * (JA)a[(size_t)j * lda + i]);
+            if (i == j) {
+                w[(size_t)j * n + j] = (JT)JRE(x);
+            } else {
+                w[(size_t)j * n + i] = x;
+                w[(size_t)i * n + j] = JCONJ(x);
+            }
+        }
+    JFN(identity)(v, n);
+    const double norm = JFN(fro)(w, (size_t)n * (size_t)n);
+    int info = n + 1;
+    double off = 0.0;
+    for (int sweep = 0;; sweep++) {
+        off = 0.0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                if (i != j)
+                    off += JABS2((JA)w[(size_t)j * n + i]);
+        off = sqrt(off);
+        if (off <= d->tol * norm) {
+            info = 0;
+            break;
+        }
+        if (sweep == d->max_sweeps)
+            break;
+        *sweeps = sweep + 1;
+        int rotated = 0;
+        for (int p = 0; p < n - 1; p++)
+            for (int q = p + 1; q < n; q++) {
+                JT *cp = w + (size_t)p * n, *cq = w + (size_t)q * n;
+                const JA g = cq[p];
+                const double app = JRE(cp[p]), aqq = JRE(cq[q]);
+                const double ag2 = JABS2(g);
+                /* Negligible against the diagonal (relative accuracy) or
+                 * against the matrix: skip (bounds what is left below). */
+                const double small = JEPS * sqrt(fabs(app) * fabs(aqq));
+                const double floor_abs = JEPS * norm / n;
+                if (ag2 == 0 || ag2 <= small * small || ag2 <= floor_abs * floor_abs)
+                    continue;
+                double c, s, t;
+                JA e;
+                JFN(schur2)(app, aqq, g, &c, &s, &t, &e);
+                JFN(rotate)(n, cp, cq, c, s, e);
+                const double ag = sqrt(ag2);
+                cp[p] = (JT)(app - t * ag);
+                cq[q] = (JT)(aqq + t * ag);
+                cp[q] = cq[p] = 0;
+                for (int k = 0; k < n; k++) {
+                    if (k == p || k == q)
+                        continue;
+                    w[(size_t)k * n + p] = JCONJ(cp[k]);
+                    w[(size_t)k * n + q] = JCONJ(cq[k]);
+                }
+                if (v)
+                    JFN(rotate)(n, v + (size_t)p * n, v + (size_t)q * n, c, s, e);
+                rotated = 1;
+            }
+        if (!rotated) {
+            /* Nothing left above the working precision. */
+            info = 0;
+            off = 0.0;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++)
+                    if (i != j)
+                        off += JABS2((JA)w[(size_t)j * n + i]);
+            off = sqrt(off);
+            break;
+        }
+    }
+    *residual = ldexp(off, ex);
+
+    if (v && jac_polish(JDT, n, v) != 0) {
+        free(w);
+        free(v);
+        free(order);
+        return JAC_NOMEM;
+    }
+    /* Ascending eigenvalues (cuSOLVER's syevj always sorts). */
+    for (int j = 0; j < n; j++) {
+        order[j].value = JRE(w[(size_t)j * n + j]);
+        order[j].index = j;
+    }
+    qsort(order, (size_t)n, sizeof(jac_pair), jac_ascending);
+    JR *ev = d->w;
+    for (int j = 0; j < n; j++)
+        ev[j] = (JR)ldexp(order[j].value, ex);
+    if (v) {
+        JT *out = d->a;
+        for (int j = 0; j < n; j++)
+            memcpy(out + (size_t)j * lda, v + (size_t)order[j].index * n, (size_t)n * sizeof(JT));
+    }
+    free(w);
+    free(v);
+    free(order);
+    return info;
+}
+
+/* One-sided Jacobi SVD. Returns info: 0, min(m, n) + 1 without
+ * convergence, -5 for non-finite input, JAC_NOMEM. */
+static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *residual) {
+    const int m = d->m, n = d->n, lda = d->lda;
+    const int tall = m >= n;
+    const int nr = tall ? m : n, nc = tall ? n : m; /* B = A (tall) or A^H */
+    const JT *a = d->a;
+    *sweeps = 0;
+    *residual = 0.0;
+    if (nc == 0)
+        return 0;
+    JT *b = trn_solver_alloc((size_t)nr * (size_t)nc, sizeof(JT));
+    JT *v = d->vectors ? trn_solver_alloc((size_t)nc * (size_t)nc, sizeof(JT)) : NULL;
+    double *nrm = trn_solver_alloc((size_t)nc, sizeof(double));
+    jac_pair *order = trn_solver_alloc((size_t)nc, sizeof(jac_pair));
+    if (!b || (d->vectors && !v) || !nrm || !order) {
+        free(b);
+        free(v);
+        free(nrm);
+        free(order);
+        return JAC_NOMEM;
+    }
+    const int ex = JFN(exponent)(a, lda, m, n, -1);
+    const double sc = ldexp(1.0, -ex);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            const JT x = (JT)(sc * (JA)a[(size_t)j * lda + i]);
+            if (tall)
+                b[(size_t)j * nr + i] = x;
+            else
+                b[(size_t)i * nr + j] = JCONJ(x);
+        }
+    JFN(identity)(v, nc);
+    const double norm = JFN(fro)(b, (size_t)nr * (size_t)nc);
+
+    int info = nc + 1;
+    double esum = 0.0;
+    for (int sweep = 0; sweep < d->max_sweeps; sweep++) {
+        for (int j = 0; j < nc; j++)
+            nrm[j] = JRE(JFN(dotc)(nr, b + (size_t)j * nr, b + (size_t)j * nr));
+        esum = 0.0;
+        int rotated = 0;
+        for (int p = 0; p < nc - 1; p++)
+            for (int q = p + 1; q < nc; q++) {
+                const double al = nrm[p], be = nrm[q];
+                if (al == 0 || be == 0)
+                    continue;
+                JT *bp = b + (size_t)p * nr, *bq = b + (size_t)q * nr;
+                const JA g = JFN(dotc)(nr, bp, bq);
+                const double ag2 = JABS2(g);
+                /* The off-diagonal of U^H A V = S + E that this pair adds
+                 * (U = B S^-1): |g|^2 (1/al + 1/be). */
+                esum += ag2 * (1.0 / al + 1.0 / be);
+                if (ag2 == 0 || ag2 <= JEPS * JEPS * al * be)
+                    continue;
+                double c, s, t;
+                JA e;
+                JFN(schur2)(al, be, g, &c, &s, &t, &e);
+                JFN(rotate)(nr, bp, bq, c, s, e);
+                if (v)
+                    JFN(rotate)(nc, v + (size_t)p * nc, v + (size_t)q * nc, c, s, e);
+                const double ag = sqrt(ag2);
+                nrm[p] = al - t * ag;
+                nrm[q] = be + t * ag;
+                rotated = 1;
+            }
+        *sweeps = sweep + 1;
+        if (!rotated || sqrt(esum) <= d->tol * norm) {
+            info = 0;
+            break;
+        }
+    }
+    *residual = ldexp(sqrt(esum), ex);
+
+    if (v && jac_polish(JDT, nc, v) != 0) {
+        free(b);
+        free(v);
+        free(nrm);
+        free(order);
+        return JAC_NOMEM;
+    }
+    /* Singular values: the column norms, descending. */
+    for (int j = 0; j < nc; j++) {
+        order[j].value = sqrt(JRE(JFN(dotc)(nr, b + (size_t)j * nr, b + (size_t)j * nr)));
+        order[j].index = j;
+    }
+    qsort(order, (size_t)nc, sizeof(jac_pair), jac_descending);
+    JR *sv = d->w;
+    int rank = 0;
+    for (int j = 0; j < nc; j++) {
+        sv[j] = (JR)ldexp(order[j].value, ex);
+        if (order[j].value > 0)
+            rank = j + 1;
+    }
+    int rc = info;
+    if (d->vectors) {
+        /* Left vectors of B: its normalised columns; right vectors: v. For a
+         * wide A (B = A^H) they swap roles. */
+        JT *ub = tall ? d->u : d->v; /* receives B's left vectors */
+        const int ldub = tall ? d->ldu : d->ldv;
+        const int ub_cols = tall ? (d->econ ? nc : m) : (d->econ ? nc : n);
+        JT *vb = tall ? d->v : d->u; /* receives v */
+        const int ldvb = tall ? d->ldv : d->ldu;
+        for (int j = 0; j < nc; j++) {
+            const JT *src = b + (size_t)order[j].index * nr;
+            JT *dst = ub + (size_t)j * ldub;
+            const double sj = order[j].value;
+            for (int i = 0; i < nr; i++)
+                dst[i] = sj > 0 ? (JT)((JA)src[i] / sj) : 0;
+            memcpy(vb + (size_t)j * ldvb, v + (size_t)order[j].index * nc, (size_t)nc * sizeof(JT));
+        }
+        if (rank < ub_cols && jac_complete(JDT, nr, rank, ub_cols, ub, ldub) != 0)
+            rc = JAC_NOMEM;
+    }
+    free(b);
+    free(v);
+    free(nrm);
+    free(order);
+    return rc;
+}
+
+#undef JCONJ
+#undef JABS2
+#undef JRE
+#undef JFN
+#undef JCAT
+#undef JCAT2
+/* The parameters too: the next instantiation defines its own. */
+#undef JT
+#undef JR
+#undef JA
+#undef JSUF
+#undef JCX
+#undef JDT
+#undef JEPS

@@ -1,0 +1,70 @@
+/*
+ * solver_krylov.c — trnsolver's Krylov solvers on the CPU: preconditioned
+ * CG (A symmetric positive definite), restarted GMRES(m) with right
+ * preconditioning (the residual it minimises is the true one), and
+ * BiCGStab (van der Vorst) with right preconditioning; the per-precision
+ * code is solver_krylov_tmpl.h.
+ *
+ * Vectors are in the working precision (float or double); every inner
+ * product and norm is accumulated in double (float vectors) or with the
+ * compensated Dot2 (double vectors), solver_util.h. The operator and the
+ * preconditioner are reached through solver_linop.c only, so a sparse
+ * operator adds no code here. The op runs on one core; x is updated in
+ * place, and the iteration record (iterations, status, final relative
+ * residual ||b - A x||_2 / ||b||_2) is written when given.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_krylov.h"
+#include "kernels/cpu/solver_util.h"
+
+#define KT float
+#define KSUF s
+#define KK trn_kry_s
+#define KDOT trn_sdot_acc
+#include "kernels/cpu/solver_krylov_tmpl.h"
+
+#define KT double
+#define KSUF d
+#define KK trn_kry_d
+#define KDOT trn_ddot_acc
+#include "kernels/cpu/solver_krylov_tmpl.h"
+
+trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, int nshards) {
+    (void)shard;
+    (void)nshards;
+    const int n = d->op.n;
+    trn_precond *pc = NULL;
+    const int pr = trn_precond_create(&d->op, d->type, d->precond, d->block_size, d->omega, &pc);
+    if (pr < 0)
+        return TRN_KSTATUS_FAILED;
+    if (pr > 0) {
+        trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_PRECOND, NAN);
+        return TRN_KSTATUS_OK; /* a result, like info: x is left as it was */
+    }
+    int iters = 0, st;
+    double relres = 0.0;
+    if (d->type == TRN_DTYPE_R32F) {
+        const trn_kry_s k = {n, trn_linop_apply_s, &d->op, pc ? trn_precond_apply_s : NULL, pc};
+        st = d->fn == TRN_SOLVER_CG
+                 ? trn_cg_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
+             : d->fn == TRN_SOLVER_GMRES
+                 ? trn_gmres_s(&k, d->b, d->x, d->tol, d->max_iters, d->restart, &iters, &relres)
+                 : trn_bicgstab_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres);
+    } else {
+        const trn_kry_d k = {n, trn_linop_apply_d, &d->op, pc ? trn_precond_apply_d : NULL, pc};
+        st = d->fn == TRN_SOLVER_CG
+                 ? trn_cg_d(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
+             : d->fn == TRN_SOLVER_GMRES
+                 ? trn_gmres_d(&k, d->b, d->x, d->tol, d->max_iters, d->restart, &iters, &relres)
+                 : trn_bicgstab_d(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres);
+    }
+    trn_precond_free(pc);
+    if (st < 0)
+        return TRN_KSTATUS_FAILED;
+    trn_solver_put_stats(d->stats, iters, st, relres);
+    return TRN_KSTATUS_OK;
+}

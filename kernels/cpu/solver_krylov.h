@@ -1,0 +1,75 @@
+/*
+ * solver_krylov.h — the Krylov methods (solver_krylov.c) and what they run
+ * on: operators and preconditioners (solver_linop.c). Internal to
+ * kernels/cpu/.
+ *
+ * The methods see the operator and the preconditioner only as callbacks, so
+ * the same CG / GMRES / BiCGStab serve trnsolver's Krylov op on any operator
+ * format (dense today; CSR / BSR later add a branch in solver_linop.c only)
+ * and the GMRES of the mixed-precision refinement (solver_refine.c), whose
+ * preconditioner is an FP32 LU.
+ *
+ * Each method returns a TRN_SOLVER_ST_* status and sets *iters (CG and
+ * BiCGStab: iterations, one and two products with A each; GMRES: Arnoldi
+ * steps over all restart cycles) and *relres = ||b - A x||_2 / ||b||_2
+ * recomputed from x at the end (0 when b = 0, where x = 0 is returned).
+ * Convergence is declared on that true residual: when the recurrence says
+ * the tolerance is met but the recomputed residual does not, the method
+ * carries on from the recomputed one (residual replacement).
+ */
+#ifndef TRN_KERNELS_CPU_SOLVER_KRYLOV_H
+#define TRN_KERNELS_CPU_SOLVER_KRYLOV_H
+
+#include "kernels/op.h"
+
+typedef struct trn_kry_s {
+    int n;
+    void (*apply)(const void *ctx, const float *x, float *y); /* y = A x */
+    const void *actx;
+    void (*prec)(const void *ctx, const float *r, float *z); /* z = M^-1 r; NULL: none */
+    const void *pctx;
+} trn_kry_s;
+
+typedef struct trn_kry_d {
+    int n;
+    void (*apply)(const void *ctx, const double *x, double *y);
+    const void *actx;
+    void (*prec)(const void *ctx, const double *r, double *z);
+    const void *pctx;
+} trn_kry_d;
+
+/* Returns a TRN_SOLVER_ST_* status, or -1 when workspace could not be
+ * allocated (nothing was changed then). */
+int trn_cg_s(const trn_kry_s *k, const float *b, float *x, double tol, int maxit, int *iters,
+             double *relres);
+int trn_cg_d(const trn_kry_d *k, const double *b, double *x, double tol, int maxit, int *iters,
+             double *relres);
+int trn_gmres_s(const trn_kry_s *k, const float *b, float *x, double tol, int maxit, int restart,
+                int *iters, double *relres);
+int trn_gmres_d(const trn_kry_d *k, const double *b, double *x, double tol, int maxit, int restart,
+                int *iters, double *relres);
+int trn_bicgstab_s(const trn_kry_s *k, const float *b, float *x, double tol, int maxit, int *iters,
+                   double *relres);
+int trn_bicgstab_d(const trn_kry_d *k, const double *b, double *x, double tol, int maxit,
+                   int *iters, double *relres);
+
+/* y = A x for a validated operator of type R32F (_s) or R64F (_d); ctx is
+ * the const trn_linop *. */
+void trn_linop_apply_s(const void *ctx, const float *x, float *y);
+void trn_linop_apply_d(const void *ctx, const double *x, double *y);
+
+/* A preconditioner built from an operator. */
+typedef struct trn_precond trn_precond;
+
+/* Builds kind for op (type R32F or R64F). Returns 0 and *out (NULL for
+ * TRN_PRECOND_NONE), 1 when the operator does not allow it (a zero or
+ * non-finite diagonal entry, a singular diagonal block), -1 without
+ * memory. */
+int trn_precond_create(const trn_linop *op, trn_dtype t, trn_precond_kind kind, int block_size,
+                       double omega, trn_precond **out);
+/* z = M^-1 r; ctx is the trn_precond *. */
+void trn_precond_apply_s(const void *ctx, const float *r, float *z);
+void trn_precond_apply_d(const void *ctx, const double *r, double *z);
+void trn_precond_free(trn_precond *p);
+
+#endif

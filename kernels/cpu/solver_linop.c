@@ -1,0 +1,198 @@
+/*
+ * solver_linop.c — the operators of trnsolver's Krylov solvers and the
+ * preconditioners built from them: y = A x, and Jacobi, block-Jacobi and
+ * SSOR. This is the one file that knows the operator's storage: today a
+ * dense column-major matrix (GEMV through OpenBLAS); a CSR / BSR operator
+ * (trnsparse) adds a case to each switch here and nothing elsewhere.
+ *
+ * Preconditioners (M^-1 r, D the diagonal of A, L and U its strictly lower
+ * and upper parts):
+ *  - Jacobi: D^-1 r.
+ *  - block-Jacobi: the diagonal blocks of size block_size (the last one
+ *    smaller), each LU-factorised with partial pivoting (LAPACK getrf).
+ *  - SSOR(omega): M = (D + omega L) D^-1 (D + omega U) / (omega (2 - omega)),
+ *    symmetric positive definite when A is and 0 < omega < 2; applied by a
+ *    forward and a backward triangular sweep over A's columns.
+ * Setup refuses (returns 1) a zero or non-finite diagonal entry (Jacobi,
+ * SSOR) or a singular or non-finite diagonal block (block-Jacobi): the
+ * solver then reports TRN_SOLVER_ST_PRECOND.
+ */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/solver_krylov.h"
+#include "kernels/cpu/solver_util.h"
+
+struct trn_precond {
+    trn_precond_kind kind;
+    const trn_linop *op;
+    int n, bs;
+    double omega;
+    void *diag;      /* Jacobi: 1 / a_ii; SSOR: a_ii (the operator's type) */
+    void *blocks;    /* block-Jacobi: the LU factors, block after block, ld = its size */
+    lapack_int *piv; /* block-Jacobi pivots, n of them */
+};
+
+void trn_linop_apply_s(const void *ctx, const float *x, float *y) {
+    const trn_linop *op = ctx;
+    switch (op->kind) {
+    case TRN_LINOP_DENSE:
+        cblas_sgemv(CblasColMajor, CblasNoTrans, op->n, op->n, 1.0f, op->a, op->lda, x, 1, 0.0f, y,
+                    1);
+        break;
+    }
+}
+
+void trn_linop_apply_d(const void *ctx, const double *x, double *y) {
+    const trn_linop *op = ctx;
+    switch (op->kind) {
+    case TRN_LINOP_DENSE:
+        cblas_dgemv(CblasColMajor, CblasNoTrans, op->n, op->n, 1.0, op->a, op->lda, x, 1, 0.0, y,
+                    1);
+        break;
+    }
+}
+
+/* Element (i, j) of the dense operator as a double. */
+static double dense_at(const trn_linop *op, trn_dtype t, int i, int j) {
+    const size_t k = (size_t)j * (size_t)op->lda + (size_t)i;
+    return t == TRN_DTYPE_R32F ? (double)((const float *)op->a)[k] : ((const double *)op->a)[k];
+}
+
+void trn_precond_free(trn_precond *p) {
+    if (!p)
+        return;
+    free(p->diag);
+    free(p->blocks);
+    free(p->piv);
+    free(p);
+}
+
+int trn_precond_create(const trn_linop *op, trn_dtype t, trn_precond_kind kind, int block_size,
+                       double omega, trn_precond **out) {
+    *out = NULL;
+    if (kind == TRN_PRECOND_NONE)
+        return 0;
+    const int n = op->n;
+    const size_t es = trn_dtype_size(t);
+    trn_precond *p = calloc(1, sizeof(*p));
+    if (!p)
+        return -1;
+    p->kind = kind;
+    p->op = op;
+    p->n = n;
+    p->omega = omega;
+    p->bs = block_size > 0 ? block_size : 1;
+    int rc = 0;
+    switch (kind) {
+    case TRN_PRECOND_JACOBI:
+    case TRN_PRECOND_SSOR:
+        p->diag = trn_solver_alloc((size_t)n, es);
+        if (!p->diag) {
+            rc = -1;
+            break;
+        }
+        for (int i = 0; i < n && rc == 0; i++) {
+            const double a = dense_at(op, t, i, i);
+            const double v = kind == TRN_PRECOND_JACOBI ? 1.0 / a : a;
+            if (a == 0.0 || !isfinite(v) || (t == TRN_DTYPE_R32F && !isfinite((float)v)))
+                rc = 1;
+            else if (t == TRN_DTYPE_R32F)
+                ((float *)p->diag)[i] = (float)v;
+            else
+                ((double *)p->diag)[i] = v;
+        }
+        break;
+    case TRN_PRECOND_BLOCK_JACOBI: {
+        /* Blocks of bs x bs, the last of n % bs: n * bs elements at most. */
+        p->blocks = trn_solver_alloc((size_t)n * (size_t)p->bs, es);
+        p->piv = trn_solver_alloc((size_t)n, sizeof(lapack_int));
+        if (!p->blocks || !p->piv) {
+            rc = -1;
+            break;
+        }
+        size_t off = 0;
+        for (int s = 0; s < n && rc == 0; s += p->bs) {
+            const int nb = n - s < p->bs ? n - s : p->bs;
+            char *blk = (char *)p->blocks + off * es;
+            trn_solver_copy(nb, nb, es, (const char *)op->a + ((size_t)s * op->lda + s) * es,
+                            op->lda, blk, nb);
+            if (trn_solver_nonfinite(t, nb, nb, blk, nb)) {
+                rc = 1;
+                break;
+            }
+            const lapack_int info =
+                t == TRN_DTYPE_R32F
+                    ? LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, nb, nb, (float *)blk, nb, p->piv + s)
+                    : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, nb, nb, (double *)blk, nb, p->piv + s);
+            if (info != 0)
+                rc = 1;
+            off += (size_t)nb * (size_t)nb;
+        }
+        break;
+    }
+    case TRN_PRECOND_NONE: break;
+    }
+    if (rc != 0) {
+        trn_precond_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+/* The apply functions for one precision (float and double). */
+#define PRECOND_APPLY(SUF, T, GETRS)                                                               \
+    void trn_precond_apply_##SUF(const void *ctx, const T *r, T *z) {                              \
+        const trn_precond *p = ctx;                                                                \
+        const int n = p->n;                                                                        \
+        const T *dg = p->diag;                                                                     \
+        switch (p->kind) {                                                                         \
+        case TRN_PRECOND_JACOBI:                                                                   \
+            for (int i = 0; i < n; i++)                                                            \
+                z[i] = r[i] * dg[i];                                                               \
+            break;                                                                                 \
+        case TRN_PRECOND_BLOCK_JACOBI: {                                                           \
+            memcpy(z, r, (size_t)n * sizeof(T));                                                   \
+            const T *blk = p->blocks;                                                              \
+            for (int s = 0; s < n; s += p->bs) {                                                   \
+                const int nb = n - s < p->bs ? n - s : p->bs;                                      \
+                GETRS(LAPACK_COL_MAJOR, 'N', nb, 1, blk, nb, p->piv + s, z + s, nb);               \
+                blk += (size_t)nb * (size_t)nb;                                                    \
+            }                                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        case TRN_PRECOND_SSOR: {                                                                   \
+            const T *a = p->op->a;                                                                 \
+            const size_t lda = (size_t)p->op->lda;                                                 \
+            const T w = (T)p->omega;                                                               \
+            memcpy(z, r, (size_t)n * sizeof(T));                                                   \
+            for (int j = 0; j < n; j++) { /* (D + omega L) y = r */                                \
+                z[j] /= dg[j];                                                                     \
+                const T f = w * z[j];                                                              \
+                const T *col = a + (size_t)j * lda;                                                \
+                for (int i = j + 1; i < n; i++)                                                    \
+                    z[i] -= f * col[i];                                                            \
+            }                                                                                      \
+            for (int j = 0; j < n; j++) /* times D */                                              \
+                z[j] *= dg[j];                                                                     \
+            for (int j = n - 1; j >= 0; j--) { /* (D + omega U) z = D y */                         \
+                z[j] /= dg[j];                                                                     \
+                const T f = w * z[j];                                                              \
+                const T *col = a + (size_t)j * lda;                                                \
+                for (int i = 0; i < j; i++)                                                        \
+                    z[i] -= f * col[i];                                                            \
+            }                                                                                      \
+            const T sc = (T)(p->omega * (2.0 - p->omega));                                         \
+            for (int j = 0; j < n; j++)                                                            \
+                z[j] *= sc;                                                                        \
+            break;                                                                                 \
+        }                                                                                          \
+        case TRN_PRECOND_NONE: memcpy(z, r, (size_t)n * sizeof(T)); break;                         \
+        }                                                                                          \
+    }
+PRECOND_APPLY(s, float, LAPACKE_sgetrs_work)
+PRECOND_APPLY(d, double, LAPACKE_dgetrs_work)

@@ -1,0 +1,58 @@
+/*
+ * solver_util.h — what the trnsolver kernels (kernels/cpu/solver_*.c) share:
+ * accurate inner products, the iteration record, workspace allocation and
+ * BLAS calls dispatched on the element type. Internal to kernels/cpu/.
+ *
+ * Inner products of the iterative solvers are accumulated so that their
+ * rounding error does not grow with n: float vectors in double (a product of
+ * two floats is exact in double), double vectors with the compensated Dot2
+ * algorithm of Ogita, Rump and Oishi (as accurate as twice the working
+ * precision, then rounded).
+ */
+#ifndef TRN_KERNELS_CPU_SOLVER_UTIL_H
+#define TRN_KERNELS_CPU_SOLVER_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/op.h"
+
+/* x . y accumulated in double (exact products, n u_d relative sum error). */
+double trn_sdot_acc(int n, const float *x, const float *y);
+/* x . y by Dot2: |error| <= u |x.y| + gamma_n^2 sum |x_i y_i|. */
+double trn_ddot_acc(int n, const double *x, const double *y);
+/* ||x||_2 from the accurate dot (no scaling: entries beyond ~1e154 overflow). */
+double trn_snrm2_acc(int n, const float *x);
+double trn_dnrm2_acc(int n, const double *x);
+
+/* Writes the iteration record (no-op when stats is NULL). */
+void trn_solver_put_stats(trn_solver_stats *stats, int iterations, int status, double residual);
+
+/* count * size bytes from malloc, or NULL (also on overflow or count 0 with
+ * size 0: a 1-byte block is returned for empty requests so that NULL always
+ * means failure). */
+void *trn_solver_alloc(size_t count, size_t size);
+
+/* LAPACK workspace of the calling worker thread, reused from op to op.
+ * Fresh memory costs a page fault per 4 KiB page on first touch, and on
+ * virtual machines like the one this was measured on a fault costs ~50 us:
+ * a fresh 17 MB dsyevd workspace (n = 1024) took ~200 ms of a 400 ms
+ * call. So each worker keeps one workspace of up to TRN_SOLVER_WS_KEEP
+ * bytes between ops (grown on demand, freed when the thread exits);
+ * larger requests get memory of their own, advised to use transparent
+ * huge pages (about 10x fewer faults), returned by trn_solver_ws_put.
+ * One workspace at a time per thread: the kernels take it at their top
+ * level only, and helpers they call allocate with trn_solver_alloc.
+ * Returns NULL when no memory can be had. */
+#define TRN_SOLVER_WS_KEEP ((size_t)64 << 20)
+void *trn_solver_ws_get(size_t bytes);
+void trn_solver_ws_put(void *p, size_t bytes);
+
+/* Whether the column-major rows x cols matrix (es-byte elements of the real
+ * or complex type t) holds a NaN or an infinity. */
+int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld);
+
+/* Copies a rows x cols column-major matrix of element size es. */
+void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, void *dst, int ldd);
+
+#endif

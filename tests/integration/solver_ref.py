@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""Independent references for tests/integration/test_solver_eigen.c, computed
+with Debian's numpy/scipy (must run under /usr/bin/python3).
+
+    solver_ref.py DIR
+
+DIR/manifest.txt lists one problem a line:
+
+    eigh NAME TYPE N                 eigenvalues of the Hermitian matrix in
+                                     DIR/NAME.a (scipy.linalg.eigvalsh,
+                                     lower triangle), ascending
+    eigh NAME TYPE N ITYPE           the generalised problem with the
+                                     positive definite DIR/NAME.b
+                                     (scipy.linalg.eigh(a, b, type=ITYPE))
+    svd NAME TYPE M N                singular values of the M x N matrix
+                                     (numpy.linalg.svd), descending
+
+TYPE is f32, f64, c64 or c128: the element type of the raw, column-major,
+native-endian matrices, unpadded. The values are written to DIR/NAME.out as
+float64. Exit status 0 on success, 1 with a message on failure.
+"""
+import os
+import sys
+
+import numpy as np
+from scipy import linalg
+
+DTYPES = {"f32": np.float32, "f64": np.float64, "c64": np.complex64, "c128": np.complex128}
+
+
+def load(path, typ, rows, cols):
+    a = np.fromfile(path, dtype=DTYPES[typ])
+    if a.size != rows * cols:
+        raise ValueError(f"{path}: {a.size} elements, expected {rows} x {cols}")
+    # Column-major on disk; computed in double (or double complex).
+    wide = np.complex128 if typ.startswith("c") else np.float64
+    return a.reshape((cols, rows)).T.astype(wide)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__)
+        return 1
+    d = argv[1]
+    with open(os.path.join(d, "manifest.txt")) as f:
+        lines = [ln.split() for ln in f if ln.strip()]
+    for w in lines:
+        kind, name, typ = w[0], w[1], w[2]
+        base = os.path.join(d, name)
+        if kind == "eigh":
+            n = int(w[3])
+            a = load(base + ".a", typ, n, n)
+            if len(w) > 4:
+                b = load(base + ".b", typ, n, n)
+                vals = linalg.eigh(a, b, type=int(w[4]), lower=True, eigvals_only=True)
+            else:
+                vals = linalg.eigvalsh(a, lower=True)
+        elif kind == "svd":
+            m, n = int(w[3]), int(w[4])
+            vals = np.linalg.svd(load(base + ".a", typ, m, n), compute_uv=False)
+        else:
+            print("unknown problem kind", kind)
+            return 1
+        np.asarray(vals, dtype=np.float64).tofile(base + ".out")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

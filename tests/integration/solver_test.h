@@ -1,0 +1,383 @@
+/*
+ * solver_test.h — what the trnsolver integration tests (test_solver*.c)
+ * share: a seeded generator, matrices in device memory with padding that
+ * must come back untouched, test-matrix constructions, and long double
+ * helpers for residuals. Header-only (static functions); include after
+ * cmocka.h.
+ *
+ * Elements are handled as long double complex through typed.h, so one
+ * reference computation serves S, D, C and Z. u is the unit roundoff of a
+ * type and gamma_k = k u / (1 - k u) (Higham, Accuracy and Stability, §3.1).
+ */
+#ifndef TRN_TESTS_SOLVER_TEST_H
+#define TRN_TESTS_SOLVER_TEST_H
+
+#include <complex.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "trnsci/trnsolver.h"
+#include "typed.h"
+
+static const ty all_types[] = {TY_S, TY_D, TY_C, TY_Z};
+
+static inline long double st_u(ty t) {
+    return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
+}
+
+static inline long double st_gamma(ty t, long double k) {
+    const long double u = st_u(t);
+    return k * u / (1.0L - k * u);
+}
+
+/* xorshift64*: [-1, 1). */
+static uint64_t st_rng = 0x9e3779b97f4a7c15ULL;
+static inline long double st_uniform(void) {
+    st_rng ^= st_rng >> 12;
+    st_rng ^= st_rng << 25;
+    st_rng ^= st_rng >> 27;
+    const uint64_t r = st_rng * 2685821657736338717ULL;
+    return (long double)(r >> 11) * ldexpl(1.0L, -52) - 1.0L;
+}
+
+static inline lcplx st_random(ty t) {
+    return is_complex(t) ? st_uniform() + I * st_uniform() : st_uniform();
+}
+
+/* A rows x cols matrix with leading dimension ld at element offset off of a
+ * device allocation of `total` elements; `host` is what was uploaded (all
+ * of it, padding included). */
+typedef struct st_mat {
+    ty t;
+    int rows, cols, ld;
+    size_t off, total;
+    void *host, *dev;
+} st_mat;
+
+#define ST_PAD 7
+
+/* Element (i, j) of the upload. */
+static inline lcplx st_at(const st_mat *m, int i, int j) {
+    return get(m->t, m->host, m->off + (size_t)j * (size_t)m->ld + (size_t)i);
+}
+
+static inline void st_set(st_mat *m, int i, int j, lcplx v) {
+    put(m->t, m->host, m->off + (size_t)j * (size_t)m->ld + (size_t)i, v);
+}
+
+/* Host side only: padding random, the matrix zero. */
+static inline void st_alloc(st_mat *m, ty t, int rows, int cols, int ld) {
+    m->t = t;
+    m->rows = rows;
+    m->cols = cols;
+    m->ld = ld;
+    m->off = ST_PAD;
+    m->total = m->off + (size_t)ld * (size_t)(cols > 0 ? cols : 0) + ST_PAD;
+    m->host = malloc(m->total * esize(t));
+    assert_non_null(m->host);
+    for (size_t i = 0; i < m->total; i++)
+        put(t, m->host, i, st_random(t));
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++)
+            st_set(m, i, j, 0);
+    m->dev = NULL;
+}
+
+static inline void st_upload(st_mat *m) {
+    if (!m->dev)
+        assert_int_equal(trnsciMalloc(&m->dev, m->total * esize(m->t)), trnsciSuccess);
+    assert_int_equal(
+        trnsciMemcpy(m->dev, m->host, m->total * esize(m->t), trnsciMemcpyHostToDevice),
+        trnsciSuccess);
+}
+
+/* The device pointer of element (0, 0). */
+static inline void *st_ptr(const st_mat *m) {
+    return (char *)m->dev + m->off * esize(m->t);
+}
+
+/* Downloads everything; fails if an element outside the rows x cols
+ * window, other than those `may_write` allows, differs from the upload. */
+static inline void *st_download(const st_mat *m, int (*may_write)(int i, int j, void *ctx),
+                                void *ctx) {
+    const size_t es = esize(m->t);
+    unsigned char *h = malloc(m->total * es);
+    assert_non_null(h);
+    assert_int_equal(trnsciMemcpy(h, m->dev, m->total * es, trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    for (size_t s = 0; s < m->total; s++) {
+        int inside = 0;
+        if (s >= m->off && s < m->off + (size_t)m->ld * (size_t)m->cols) {
+            const int i = (int)((s - m->off) % (size_t)m->ld);
+            const int j = (int)((s - m->off) / (size_t)m->ld);
+            inside = i < m->rows && (!may_write || may_write(i, j, ctx));
+        }
+        if (!inside && memcmp(h + s * es, (unsigned char *)m->host + s * es, es) != 0)
+            fail_msg("element %zu (outside what the routine may write) was modified", s);
+    }
+    return h;
+}
+
+static inline int st_never(int i, int j, void *ctx) {
+    (void)i;
+    (void)j;
+    (void)ctx;
+    return 0;
+}
+
+/* Fails if anything of m, its window included, differs from the upload. */
+static inline void st_untouched(const st_mat *m) {
+    free(st_download(m, st_never, NULL));
+}
+
+/* Element (i, j) of a download of m. */
+static inline lcplx st_got(const st_mat *m, const void *h, int i, int j) {
+    return get(m->t, h, m->off + (size_t)j * (size_t)m->ld + (size_t)i);
+}
+
+static inline void st_free(st_mat *m) {
+    if (m->dev)
+        assert_int_equal(trnsciFree(m->dev), trnsciSuccess);
+    free(m->host);
+    m->dev = m->host = NULL;
+}
+
+/* ---- int and real vectors in device memory --------------------------------------- */
+
+static inline int *st_info_alloc(int count) {
+    int *d = NULL;
+    assert_int_equal(trnsciMalloc((void **)&d, (size_t)(count > 0 ? count : 1) * sizeof(int)),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemset(d, 0x5a, (size_t)(count > 0 ? count : 1) * sizeof(int)),
+                     trnsciSuccess);
+    return d;
+}
+
+static inline int st_read_int(const int *dev) {
+    int v = 0;
+    assert_int_equal(trnsciMemcpy(&v, dev, sizeof(v), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    return v;
+}
+
+/* ---- matrices --------------------------------------------------------------------- */
+
+/* Dense n x n long double complex matrices, column-major, leading dim n. */
+static inline lcplx *st_lmat(int rows, int cols) {
+    lcplx *a = calloc((size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1), sizeof(lcplx));
+    assert_non_null(a);
+    return a;
+}
+
+/* c = a * b (a: m x k, b: k x n), optionally with the first operand
+ * conjugate-transposed (a then k x m). */
+static inline void st_lmul(int m, int n, int k, const lcplx *a, int ah, const lcplx *b, lcplx *c) {
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            lcplx s = 0;
+            for (int l = 0; l < k; l++)
+                s += (ah ? conjl(a[(size_t)i * k + l]) : a[(size_t)l * m + i]) *
+                     b[(size_t)j * k + l];
+            c[(size_t)j * m + i] = s;
+        }
+}
+
+static inline long double st_lfro(int rows, int cols, const lcplx *a) {
+    long double s = 0;
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++)
+        s += creall(a[i] * conjl(a[i]));
+    return sqrtl(s);
+}
+
+/* A random unitary n x n matrix: a product of three Householder
+ * reflections I - 2 v v^H with random unit v. */
+static inline lcplx *st_unitary(ty t, int n) {
+    lcplx *q = st_lmat(n, n);
+    for (int i = 0; i < n; i++)
+        q[(size_t)i * n + i] = 1;
+    lcplx *v = st_lmat(n, 1);
+    for (int r = 0; r < 3; r++) {
+        long double nv = 0;
+        for (int i = 0; i < n; i++) {
+            v[i] = st_random(t);
+            nv += creall(v[i] * conjl(v[i]));
+        }
+        nv = sqrtl(nv);
+        for (int i = 0; i < n; i++)
+            v[i] /= nv;
+        /* q = q (I - 2 v v^H) */
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            for (int l = 0; l < n; l++)
+                s += q[(size_t)l * n + i] * v[l];
+            for (int j = 0; j < n; j++)
+                q[(size_t)j * n + i] -= 2 * s * conjl(v[j]);
+        }
+    }
+    free(v);
+    return q;
+}
+
+/* P diag(d) Q^H for n x n P, Q. */
+static inline lcplx *st_pdq(int n, const lcplx *p, const long double *d, const lcplx *q) {
+    lcplx *a = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            for (int l = 0; l < n; l++)
+                s += p[(size_t)l * n + i] * d[l] * conjl(q[(size_t)l * n + j]);
+            a[(size_t)j * n + i] = s;
+        }
+    return a;
+}
+
+/* Singular values (or eigenvalues) geometrically spaced from 1 down to
+ * 1/kappa. */
+static inline long double *st_spectrum(int n, long double kappa) {
+    long double *d = calloc((size_t)(n > 0 ? n : 1), sizeof(long double));
+    assert_non_null(d);
+    for (int l = 0; l < n; l++)
+        d[l] = n > 1 ? powl(kappa, -(long double)l / (n - 1)) : 1.0L;
+    return d;
+}
+
+/* A Hermitian positive definite n x n matrix with eigenvalues geometrically
+ * spaced from 1 down to 1/kappa: Q diag(lambda) Q^H with Q = st_unitary.
+ * With pw != NULL also *pw = Q diag(lambda^power) Q^H. */
+static inline lcplx *st_spd_pow(ty t, int n, long double kappa, long double power, lcplx **pw) {
+    lcplx *q = st_unitary(t, n);
+    long double *d = st_spectrum(n, kappa);
+    lcplx *a = st_pdq(n, q, d, q);
+    for (int i = 0; i < n; i++)
+        a[(size_t)i * n + i] = creall(a[(size_t)i * n + i]);
+    if (pw) {
+        for (int l = 0; l < n; l++)
+            d[l] = powl(d[l], power);
+        *pw = st_pdq(n, q, d, q);
+    }
+    free(q);
+    free(d);
+    return a;
+}
+
+static inline lcplx *st_spd(ty t, int n, long double kappa) {
+    return st_spd_pow(t, n, kappa, 1.0L, NULL);
+}
+
+/* A general (non-normal) n x n matrix with 2-norm condition number kappa:
+ * P diag(sigma) Q^H with independent unitary P, Q. */
+static inline lcplx *st_general(ty t, int n, long double kappa) {
+    lcplx *p = st_unitary(t, n), *q = st_unitary(t, n);
+    long double *d = st_spectrum(n, kappa);
+    lcplx *a = st_pdq(n, p, d, q);
+    free(p);
+    free(q);
+    free(d);
+    return a;
+}
+
+/* Puts the n x n long double matrix into m (rows x cols window). */
+static inline void st_fill(st_mat *m, const lcplx *a) {
+    for (int j = 0; j < m->cols; j++)
+        for (int i = 0; i < m->rows; i++)
+            st_set(m, i, j, a[(size_t)j * m->rows + i]);
+}
+
+/* The window of m (as uploaded) as a long double matrix. */
+static inline lcplx *st_take(const st_mat *m) {
+    lcplx *a = st_lmat(m->rows, m->cols);
+    for (int j = 0; j < m->cols; j++)
+        for (int i = 0; i < m->rows; i++)
+            a[(size_t)j * m->rows + i] = st_at(m, i, j);
+    return a;
+}
+
+/* The window of a download of m as a long double matrix. */
+static inline lcplx *st_take_got(const st_mat *m, const void *h) {
+    lcplx *a = st_lmat(m->rows, m->cols);
+    for (int j = 0; j < m->cols; j++)
+        for (int i = 0; i < m->rows; i++)
+            a[(size_t)j * m->rows + i] = st_got(m, h, i, j);
+    return a;
+}
+
+/* Calls trnsolverDn<S|D|C|Z><fn>(args) by the type (pointer arguments are
+ * void *). */
+#define ST_CALL(t, fn, ...)                                                                        \
+    ((t) == TY_S   ? trnsolverDnS##fn(__VA_ARGS__)                                                 \
+     : (t) == TY_D ? trnsolverDnD##fn(__VA_ARGS__)                                                 \
+     : (t) == TY_C ? trnsolverDnC##fn(__VA_ARGS__)                                                 \
+                   : trnsolverDnZ##fn(__VA_ARGS__))
+
+/* The same for routines whose complex forms are named apart (orgqr/ungqr). */
+#define ST_CALL2(t, rfn, cfn, ...)                                                                 \
+    ((t) == TY_S   ? trnsolverDnS##rfn(__VA_ARGS__)                                                \
+     : (t) == TY_D ? trnsolverDnD##rfn(__VA_ARGS__)                                                \
+     : (t) == TY_C ? trnsolverDnC##cfn(__VA_ARGS__)                                                \
+                   : trnsolverDnZ##cfn(__VA_ARGS__))
+
+/* The worst measured value of each named check (its error over the
+ * tolerance's scale, as the check defines it), printed at the end so the
+ * margins can be read off the test log. */
+typedef struct st_worst {
+    char what[80];
+    long double worst, limit;
+} st_worst;
+static st_worst st_worsts[64];
+static int st_nworst;
+
+static inline void st_note(const char *what, long double value, long double limit) {
+    for (int i = 0; i < st_nworst; i++)
+        if (!strcmp(st_worsts[i].what, what)) {
+            if (value > st_worsts[i].worst)
+                st_worsts[i].worst = value;
+            return;
+        }
+    if (st_nworst < 64) {
+        snprintf(st_worsts[st_nworst].what, sizeof(st_worsts[0].what), "%s", what);
+        st_worsts[st_nworst].worst = value;
+        st_worsts[st_nworst++].limit = limit;
+    }
+}
+
+static inline void st_report(const char *test) {
+    for (int i = 0; i < st_nworst; i++)
+        printf("%s: worst %-34s %10.3Lg (limit %Lg)\n", test, st_worsts[i].what, st_worsts[i].worst,
+               st_worsts[i].limit);
+}
+
+/* cmocka group setup/teardown for a test file's daemon (st_daemon, set by
+ * main): connect over the local transport or TCP; reset and wait until the
+ * daemon holds nothing of the session. st_full is 1 in the first
+ * transport's group, for files that run their larger cases only once. */
+static th_daemon *st_daemon;
+static int st_full;
+
+static inline int st_connect_unix(void **state) {
+    (void)state;
+    st_full = 1;
+    return trnsciInit(st_daemon->unix_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static inline int st_connect_tcp(void **state) {
+    (void)state;
+    st_full = 0;
+    return trnsciInit(st_daemon->tcp_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static inline int st_disconnect(void **state) {
+    (void)state;
+    trnsciDeviceReset();
+    return th_wait_daemon_idle(st_daemon->unix_addr, 5000);
+}
+
+static inline void st_expect_message(const char *needle) {
+    const char *msg = trnsciGetLastErrorMessage();
+    if (!strstr(msg, needle))
+        fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
+}
+
+#endif

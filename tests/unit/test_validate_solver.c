@@ -1,0 +1,861 @@
+/*
+ * test_validate_solver.c — the trnsolver validators (daemon/validate_solver.c,
+ * validate_solver_iter.c: wire Solver*Op → descriptor), the sharding rule of
+ * the batched routines, and the batched kernel's split.
+ *
+ * Each test runs against a real scheduler (CPU backend, 1 worker) and two
+ * sessions, and feeds hand-built protobuf-c structs to trn_validate_op.
+ * Rules checked (cuSOLVER's argument rules, LAPACK's where cuSOLVER defers
+ * to it):
+ *  - dimensions 0 .. INT_MAX; leading dimensions >= max(1, rows) with the
+ *    routine's rows (potrf: n; getrf/geqrf: m; ormqr: m or n by side, ldc:
+ *    m); uplo LOWER/UPPER only; getrs trans N/T/C; ormqr trans N and T (real)
+ *    or C (complex), side LEFT/RIGHT; orgqr m >= n >= k; jobz 0/1; itype
+ *    1..3; gesvd jobu/jobvt in A/S/O/N, not both O, m >= n, and ldu/ldvt
+ *    only where U/VT are written; gesvdj econ 0/1;
+ *  - every operand's extent ((cols-1) ld + rows) elements from its offset
+ *    inside the session's buffer (exactly enough passes, one element short
+ *    fails), offsets aligned to the real component, ipiv min(m,n) int32s
+ *    (or none: no pivoting), tau min(m,n) or k elements, W/S real, info
+ *    required, the iteration record optional and 8-byte aligned;
+ *  - potrfBatched: one region per matrix, any number of matrices (past the
+ *    fixed reference slots), infoArray batch int32s, potrsBatched nrhs = 1
+ *    and as many B as A; another session's or a freed buffer anywhere in
+ *    the batch is refused with nothing held;
+ *  - Jacobi, refinement and Krylov controls: 0 means the documented
+ *    default, negative or non-finite values are refused, tolerances below
+ *    the machine epsilon are raised to it (Jacobi), restart and block size
+ *    are clamped to n, omega in (0, 2), known preconditioner, the dense
+ *    operator required; refinements take R_64F only, invSqrtSpd R_32F too;
+ *  - on success one reference per operand (and the pointer arrays owned by
+ *    the references), on failure none, and the message names the argument;
+ *  - the shard count of a batch: one below 2 x 16 MFLOP, never more shards
+ *    than matrices; a 2-shard run of the batched kernel gives the bytes of
+ *    the 1-shard run.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "daemon/log.h"
+#include "daemon/session.h"
+#include "daemon/validate.h"
+#include "kernels/backend.h"
+#include "kernels/cpu/cpu_kernels.h"
+#include "scheduler/sched.h"
+
+#define QUOTA (4u << 20)
+
+typedef struct sfx {
+    trn_backend *be;
+    trn_sched *sched;
+    trn_config cfg;
+    trn_session_table table;
+    trn_session *s1, *s2;
+    trn_op_desc desc;
+    trn_op_refs refs;
+    char err[512];
+} sfx;
+
+static int sfd_unused;
+
+static int sv_setup(void **state) {
+    sfx *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    f->be = trn_backend_cpu_create();
+    char err[256] = "";
+    const trn_sched_config sc = {.cpus = NULL, .ncores = 1, .ncopy = 0};
+    f->sched = trn_sched_create(f->be, &sc, err, sizeof(err));
+    assert_non_null(f->sched);
+    f->cfg.max_session_bytes = QUOTA;
+    f->cfg.max_streams = 4;
+    f->cfg.lease_ms = 30000;
+    f->cfg.ncores = 1;
+    f->cfg.log_level = TRN_LOG_WARN;
+    trn_session_table_init(&f->table, f->sched, &f->cfg);
+    trn_wire_code code;
+    f->s1 = trn_session_open(&f->table, "solver-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
+                             &code, err, sizeof(err));
+    f->s2 = trn_session_open(&f->table, "solver-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
+                             &code, err, sizeof(err));
+    assert_non_null(f->s1);
+    assert_non_null(f->s2);
+    *state = f;
+    return 0;
+}
+
+static int sv_teardown(void **state) {
+    sfx *f = *state;
+    trn_session_close(f->s1, "done");
+    trn_session_unref(f->s1);
+    trn_session_close(f->s2, "done");
+    trn_session_unref(f->s2);
+    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
+    assert_int_equal(atomic_load(&f->table.buffers), 0);
+    trn_sched_shutdown(f->sched);
+    trn_session_table_destroy(&f->table);
+    trn_sched_destroy(f->sched);
+    f->be->destroy(f->be);
+    free(f);
+    return 0;
+}
+
+static uint64_t buf(trn_session *s, uint64_t bytes) {
+    uint64_t id = 0;
+    char err[256] = "";
+    if (trn_session_alloc(s, bytes, &id, &sfd_unused, err, sizeof(err)) != TRN_WIRE_OK)
+        fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
+    return id;
+}
+
+static trn_wire_code run(sfx *f, trn_session *s, const Trnsci__V1__Op *op) {
+    memset(&f->desc, 0, sizeof(f->desc));
+    f->err[0] = '\0';
+    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
+    return rc;
+}
+
+/* Expects success with nrefs references held, then releases them. */
+static void ok(sfx *f, trn_session *s, const Trnsci__V1__Op *op, int nrefs) {
+    const trn_wire_code rc = run(f, s, op);
+    if (rc != TRN_WIRE_OK)
+        fail_msg("expected OK, got %d: %s", (int)rc, f->err);
+    assert_int_equal(f->refs.n + f->refs.nmore, nrefs);
+    trn_op_refs_release(&f->refs);
+}
+
+/* Expects a failure naming needle, with nothing held. */
+static void bad(sfx *f, trn_session *s, const Trnsci__V1__Op *op, const char *needle) {
+    const trn_wire_code rc = run(f, s, op);
+    if (rc == TRN_WIRE_OK)
+        fail_msg("expected a failure naming \"%s\", got OK", needle);
+    if (!strstr(f->err, needle))
+        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
+    assert_int_equal(f->refs.n, 0);
+    assert_int_equal(f->refs.nmore, 0);
+    assert_null(f->refs.owned);
+}
+
+#define R32 TRNSCI__V1__DATA_TYPE__R_32F
+#define R64 TRNSCI__V1__DATA_TYPE__R_64F
+#define C32 TRNSCI__V1__DATA_TYPE__C_32F
+#define C64 TRNSCI__V1__DATA_TYPE__C_64F
+#define FN(x) TRNSCI__V1__SOLVER_FUNCTION__SOLVER_##x
+
+static Trnsci__V1__BufferRef ref(uint64_t id, uint64_t off) {
+    Trnsci__V1__BufferRef r = TRNSCI__V1__BUFFER_REF__INIT;
+    r.buffer_id = id;
+    r.offset = off;
+    return r;
+}
+
+/* ---- SolverDenseOp ------------------------------------------------------------------ */
+
+typedef struct dmsg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__SolverDenseOp w;
+    Trnsci__V1__BufferRef a, b, ipiv, tau, info;
+} dmsg;
+
+static void dense_init(dmsg *q, Trnsci__V1__SolverFunction fn, Trnsci__V1__DataType t) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__SolverDenseOp w = TRNSCI__V1__SOLVER_DENSE_OP__INIT;
+    q->op = op;
+    q->w = w;
+    q->a = q->b = q->ipiv = q->tau = q->info = ref(0, 0);
+    q->op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_DENSE;
+    q->op.solver_dense = &q->w;
+    q->w.function = fn;
+    q->w.type = t;
+    q->w.a = &q->a;
+    q->w.b = &q->b;
+    q->w.ipiv = &q->ipiv;
+    q->w.tau = &q->tau;
+    q->w.info = &q->info;
+}
+
+/* Rule: potrf n x n with lda >= max(1, n); the extent (n-1) lda + n
+ * elements exactly fits, one element less does not; uplo 0/1; info
+ * required, 4-byte aligned. */
+static void test_potrf(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), I = buf(f->s1, 64);
+    dmsg q;
+    dense_init(&q, FN(POTRF), R64);
+    q.w.n = 4;
+    q.w.lda = 6;
+    q.a = ref(A, 4096 - (3 * 6 + 4) * 8); /* exactly enough */
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 2);
+    assert_int_equal(f->desc.kind, TRN_OP_SOLVER_DENSE);
+    assert_int_equal(f->desc.u.solver_dense.n, 4);
+    assert_int_equal(f->desc.u.solver_dense.lda, 6);
+    assert_int_equal(f->desc.u.solver_dense.lower, 1);
+    q.a = ref(A, 4096 - (3 * 6 + 4) * 8 + 8);
+    bad(f, f->s1, &q.op, "potrf: A");
+    q.a = ref(A, 4);
+    bad(f, f->s1, &q.op, "multiple of the element size");
+    q.a = ref(A, 0);
+    q.w.lda = 3;
+    bad(f, f->s1, &q.op, "lda=3 must be >= max(1, n) = 4");
+    q.w.lda = 4;
+    q.w.n = -1;
+    bad(f, f->s1, &q.op, "potrf: n=-1");
+    q.w.n = (int64_t)INT_MAX + 1;
+    bad(f, f->s1, &q.op, "n=2147483648");
+    q.w.n = 4;
+    q.w.uplo = 2;
+    bad(f, f->s1, &q.op, "uplo=2");
+    q.w.uplo = 1;
+    ok(f, f->s1, &q.op, 2);
+    assert_int_equal(f->desc.u.solver_dense.lower, 0);
+    q.info = ref(0, 0);
+    bad(f, f->s1, &q.op, "potrf: info");
+    q.info = ref(I, 2);
+    bad(f, f->s1, &q.op, "potrf: info");
+    q.info = ref(I, 60);
+    ok(f, f->s1, &q.op, 2);
+    q.info = ref(I, 64);
+    bad(f, f->s1, &q.op, "potrf: info");
+    /* n = 0 needs no matrix, only info. */
+    q.info = ref(I, 0);
+    q.w.n = 0;
+    q.w.lda = 1;
+    q.a = ref(0, 0);
+    ok(f, f->s1, &q.op, 1);
+    /* Complex: 16-byte elements, 8-byte alignment. */
+    dense_init(&q, FN(POTRF), C64);
+    q.w.n = 16;
+    q.w.lda = 16;
+    q.a = ref(A, 0);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 2);
+    q.w.n = 17;
+    q.w.lda = 17;
+    bad(f, f->s1, &q.op, "potrf: A");
+    /* Another session's buffer, an unknown type, an unknown function. */
+    dense_init(&q, FN(POTRF), R32);
+    q.w.n = 2;
+    q.w.lda = 2;
+    q.a = ref(A, 0);
+    q.info = ref(I, 0);
+    bad(f, f->s2, &q.op, "does not exist in this session");
+    q.w.type = (Trnsci__V1__DataType)9;
+    bad(f, f->s1, &q.op, "data type 9");
+    q.w.type = R32;
+    q.w.function = (Trnsci__V1__SolverFunction)16; /* a batched function */
+    bad(f, f->s1, &q.op, "function 16");
+    /* A freed buffer. */
+    assert_int_equal(trn_session_free_buffer(f->s1, A), 0);
+    q.w.function = FN(POTRF);
+    bad(f, f->s1, &q.op, "freed or never allocated");
+}
+
+/* Rule: potrs B n x nrhs with ldb >= max(1, n); getrs trans N/T/C, ipiv
+ * n ints or none; getrf ipiv min(m, n) ints, lda >= max(1, m). */
+static void test_solves_and_lu(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 8192), I = buf(f->s1, 256);
+    dmsg q;
+    dense_init(&q, FN(POTRS), R32);
+    q.w.n = 5;
+    q.w.nrhs = 3;
+    q.w.lda = 5;
+    q.w.ldb = 7;
+    q.a = ref(A, 0);
+    q.b = ref(A, 8192 - (2 * 7 + 5) * 4);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.u.solver_dense.nrhs, 3);
+    q.b = ref(A, 8192 - (2 * 7 + 5) * 4 + 4);
+    bad(f, f->s1, &q.op, "potrs: B");
+    q.b = ref(A, 0);
+    q.w.ldb = 4;
+    bad(f, f->s1, &q.op, "ldb=4");
+    q.w.ldb = 5;
+    q.w.nrhs = -3;
+    bad(f, f->s1, &q.op, "nrhs=-3");
+
+    dense_init(&q, FN(GETRF), R64);
+    q.w.m = 6;
+    q.w.n = 4;
+    q.w.lda = 6;
+    q.a = ref(A, 0);
+    q.ipiv = ref(I, 256 - 16); /* 4 ints exactly */
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    assert_non_null(f->desc.u.solver_dense.ipiv);
+    q.ipiv = ref(I, 256 - 12);
+    bad(f, f->s1, &q.op, "getrf: devIpiv");
+    q.ipiv = ref(0, 0); /* no pivoting */
+    ok(f, f->s1, &q.op, 2);
+    assert_null(f->desc.u.solver_dense.ipiv);
+    q.w.lda = 5;
+    bad(f, f->s1, &q.op, "lda=5 must be >= max(1, m) = 6");
+
+    dense_init(&q, FN(GETRS), C32);
+    q.w.n = 4;
+    q.w.nrhs = 1;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.w.trans = TRNSCI__V1__OPERATION__OP_C;
+    q.a = ref(A, 0);
+    q.b = ref(A, 1024);
+    q.ipiv = ref(I, 0);
+    q.info = ref(I, 100);
+    ok(f, f->s1, &q.op, 4);
+    assert_int_equal(f->desc.u.solver_dense.trans, TRN_TRANS_C);
+    q.w.trans = (Trnsci__V1__Operation)3;
+    bad(f, f->s1, &q.op, "trans=3");
+}
+
+/* Rule: geqrf tau min(m, n); orgqr m >= n >= k, tau k; ormqr side, trans
+ * N/T (real) or N/C (complex), k <= nq, A nq x k with lda >= nq, C m x n
+ * with ldc >= m. */
+static void test_qr(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 8192), I = buf(f->s1, 64);
+    dmsg q;
+    dense_init(&q, FN(GEQRF), R64);
+    q.w.m = 8;
+    q.w.n = 3;
+    q.w.lda = 8;
+    q.a = ref(A, 0);
+    q.tau = ref(A, 8192 - 3 * 8);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.tau = ref(A, 8192 - 2 * 8);
+    bad(f, f->s1, &q.op, "geqrf: tau");
+
+    dense_init(&q, FN(ORGQR), C64);
+    q.w.m = 8;
+    q.w.n = 4;
+    q.w.k = 4;
+    q.w.lda = 8;
+    q.a = ref(A, 0);
+    q.tau = ref(A, 4096);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.w.k = 5;
+    bad(f, f->s1, &q.op, "ungqr: m=8, n=4, k=5");
+    q.w.k = 4;
+    q.w.n = 9;
+    bad(f, f->s1, &q.op, "m >= n >= k");
+
+    dense_init(&q, FN(ORMQR), R32);
+    q.w.side = 1; /* right: nq = n */
+    q.w.trans = TRNSCI__V1__OPERATION__OP_T;
+    q.w.m = 3;
+    q.w.n = 6;
+    q.w.k = 6;
+    q.w.lda = 6;
+    q.w.ldb = 3;
+    q.a = ref(A, 0);
+    q.tau = ref(A, 2048);
+    q.b = ref(A, 4096);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 4);
+    assert_int_equal(f->desc.u.solver_dense.left, 0);
+    q.w.k = 7;
+    bad(f, f->s1, &q.op, "k=7 must be <= n=6");
+    q.w.k = 6;
+    q.w.lda = 5;
+    bad(f, f->s1, &q.op, "lda=5");
+    q.w.lda = 6;
+    q.w.ldb = 2;
+    bad(f, f->s1, &q.op, "ldc=2");
+    q.w.ldb = 3;
+    q.w.trans = TRNSCI__V1__OPERATION__OP_C;
+    bad(f, f->s1, &q.op, "must be OP_N or OP_T");
+    q.w.type = C32;
+    ok(f, f->s1, &q.op, 4);
+    q.w.trans = TRNSCI__V1__OPERATION__OP_T;
+    bad(f, f->s1, &q.op, "unmqr: trans=1 must be OP_N or OP_C");
+    q.w.side = 2;
+    bad(f, f->s1, &q.op, "side=2");
+}
+
+/* ---- SolverBatchedOp ------------------------------------------------------------------ */
+
+#define NB 20
+
+typedef struct bmsg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__SolverBatchedOp w;
+    Trnsci__V1__BufferRef a[NB], b[NB], info;
+    Trnsci__V1__BufferRef *ap[NB], *bp[NB];
+} bmsg;
+
+static void batched_init(bmsg *q, Trnsci__V1__SolverFunction fn, int count, uint64_t id,
+                         uint64_t stride) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__SolverBatchedOp w = TRNSCI__V1__SOLVER_BATCHED_OP__INIT;
+    q->op = op;
+    q->w = w;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_BATCHED;
+    q->op.solver_batched = &q->w;
+    q->w.function = fn;
+    q->w.type = R64;
+    for (int i = 0; i < NB; i++) {
+        q->a[i] = ref(id, (uint64_t)i * stride);
+        q->b[i] = ref(id, (uint64_t)i * stride + stride / 2);
+        q->ap[i] = &q->a[i];
+        q->bp[i] = &q->b[i];
+    }
+    q->w.n_a = (size_t)count;
+    q->w.a = q->ap;
+    q->info = ref(0, 0);
+    q->w.info = &q->info;
+}
+
+/* Rule: one region per matrix (any number of them), infoArray of batch
+ * int32s; potrsBatched nrhs = 1, one info, len(B) = len(A). */
+static void test_batched(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, NB * 512), I = buf(f->s1, 4 * NB);
+    bmsg q;
+    batched_init(&q, FN(POTRF_BATCHED), NB, A, 512);
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, NB + 1); /* 20 matrices: past the 8 fixed slots */
+    /* The pointers are checked while the references are held. */
+    assert_int_equal(run(f, f->s1, &q.op), TRN_WIRE_OK);
+    assert_int_equal(f->desc.u.solver_batched.batch, NB);
+    assert_non_null(f->refs.owned);
+    for (int i = 0; i < NB; i++)
+        assert_ptr_equal((char *)f->desc.u.solver_batched.a[i] -
+                             (char *)f->desc.u.solver_batched.a[0],
+                         (ptrdiff_t)i * 512);
+    trn_op_refs_release(&f->refs);
+    /* The last matrix one element short. */
+    q.a[NB - 1] = ref(A, NB * 512 - 15 * 8);
+    bad(f, f->s1, &q.op, "potrfBatched: Aarray[19]");
+    q.a[NB - 1] = ref(A, 0);
+    /* infoArray one int short. */
+    q.info = ref(I, 4);
+    bad(f, f->s1, &q.op, "infoArray");
+    q.info = ref(I, 0);
+    /* Another session's buffer in the middle of the batch (ids count per
+     * session: the third of s2 names nothing in s1). */
+    (void)buf(f->s2, 8);
+    (void)buf(f->s2, 8);
+    const uint64_t other = buf(f->s2, 512);
+    q.a[11] = ref(other, 0);
+    bad(f, f->s1, &q.op, "Aarray[11]");
+    q.a[11] = ref(A, 0);
+    /* No B for potrf. */
+    q.w.n_b = 1;
+    q.w.b = q.bp;
+    bad(f, f->s1, &q.op, "takes no B");
+    /* An empty batch holds only info (0 bytes: no buffer needed). */
+    batched_init(&q, FN(POTRF_BATCHED), 0, A, 512);
+    q.w.n = 4;
+    q.w.lda = 4;
+    ok(f, f->s1, &q.op, 0);
+
+    batched_init(&q, FN(POTRS_BATCHED), 3, A, 512);
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.w.nrhs = 1;
+    q.w.n_b = 3;
+    q.w.b = q.bp;
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 7);
+    q.w.nrhs = 2;
+    bad(f, f->s1, &q.op, "nrhs=2 must be 1");
+    q.w.nrhs = 1;
+    q.w.n_b = 2;
+    bad(f, f->s1, &q.op, "Barray has 2 matrices but Aarray has 3");
+    q.w.n_b = 3;
+    q.w.ldb = 3;
+    bad(f, f->s1, &q.op, "ldb=3");
+}
+
+/* Rule: a batch shards only when it is worth two GEMM shards' flops, into
+ * whole matrices; and the kernel's 2-shard run equals its 1-shard run. */
+static void test_batched_shards(void **state) {
+    (void)state;
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_SOLVER_BATCHED;
+    d.u.solver_batched.fn = TRN_SOLVER_POTRF_BATCHED;
+    d.u.solver_batched.type = TRN_DTYPE_R64F;
+    d.u.solver_batched.n = 128;    /* n^3 / 3 = 699k flops a matrix */
+    d.u.solver_batched.batch = 40; /* 28 MFLOP: under 2 x 16 */
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    d.u.solver_batched.batch = 64; /* 45 MFLOP */
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    d.u.solver_batched.n = 2000; /* one huge matrix: never split */
+    d.u.solver_batched.batch = 1;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    d.u.solver_batched.batch = 3;
+    assert_int_equal(trn_sched_shard_count(&d, 8), 3);
+    d.kind = TRN_OP_SOLVER_DENSE; /* a single factorisation: one core */
+    d.u.solver_dense.fn = TRN_SOLVER_POTRF;
+    d.u.solver_dense.n = 4000;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+
+    /* The kernel: 5 matrices of 16, diagonally dominant; 1 shard vs 2. */
+    enum { N = 16, COUNT = 5 };
+    double *m1 = calloc(COUNT * N * N, sizeof(double)), *m2 = calloc(COUNT * N * N, sizeof(double));
+    assert_non_null(m1);
+    assert_non_null(m2);
+    for (int k = 0; k < COUNT; k++)
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < N; i++)
+                m1[(k * N + j) * N + i] = i == j ? N + k : 1.0 / (1 + i + j);
+    memcpy(m2, m1, COUNT * N * N * sizeof(double));
+    void *p1[COUNT], *p2[COUNT];
+    for (int k = 0; k < COUNT; k++) {
+        p1[k] = m1 + k * N * N;
+        p2[k] = m2 + k * N * N;
+    }
+    int32_t i1[COUNT], i2[COUNT];
+    trn_solver_batched_desc b = {.fn = TRN_SOLVER_POTRF_BATCHED,
+                                 .type = TRN_DTYPE_R64F,
+                                 .lower = 1,
+                                 .n = N,
+                                 .lda = N,
+                                 .a = p1,
+                                 .info = i1,
+                                 .batch = COUNT};
+    assert_int_equal(trn_cpu_solver_batched(&b, 0, 1), TRN_KSTATUS_OK);
+    b.a = p2;
+    b.info = i2;
+    assert_int_equal(trn_cpu_solver_batched(&b, 0, 2), TRN_KSTATUS_OK);
+    assert_int_equal(trn_cpu_solver_batched(&b, 1, 2), TRN_KSTATUS_OK);
+    assert_memory_equal(m1, m2, COUNT * N * N * sizeof(double));
+    assert_memory_equal(i1, i2, sizeof(i1));
+    free(m1);
+    free(m2);
+}
+
+/* ---- SolverEigenOp ------------------------------------------------------------------- */
+
+typedef struct emsg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__SolverEigenOp w;
+    Trnsci__V1__BufferRef a, b, wv, u, v, rwork, info, stats;
+} emsg;
+
+static void eigen_init(emsg *q, Trnsci__V1__SolverFunction fn, Trnsci__V1__DataType t) {
+    const Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__SolverEigenOp w = TRNSCI__V1__SOLVER_EIGEN_OP__INIT;
+    q->op = op;
+    q->w = w;
+    q->a = q->b = q->wv = q->u = q->v = q->rwork = q->info = q->stats = ref(0, 0);
+    q->op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_EIGEN;
+    q->op.solver_eigen = &q->w;
+    q->w.function = fn;
+    q->w.type = t;
+    q->w.a = &q->a;
+    q->w.b = &q->b;
+    q->w.w = &q->wv;
+    q->w.u = &q->u;
+    q->w.v = &q->v;
+    q->w.rwork = &q->rwork;
+    q->w.info = &q->info;
+    q->w.stats = &q->stats;
+}
+
+/* Rule: syevd/sygvd/syevj jobz 0/1, uplo 0/1, itype 1..3, W n reals (float
+ * for C); syevj's controls (0: epsilon and 100 sweeps; raised to epsilon;
+ * negative refused) and its optional, 8-byte aligned record. */
+static void test_eigen(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 8192), I = buf(f->s1, 64);
+    emsg q;
+    eigen_init(&q, FN(SYEVD), C32);
+    q.w.jobz = 1;
+    q.w.n = 8;
+    q.w.lda = 8;
+    q.a = ref(A, 0);
+    q.wv = ref(A, 8192 - 8 * 4); /* 8 floats for a C matrix */
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.wv = ref(A, 8192 - 7 * 4);
+    bad(f, f->s1, &q.op, "heevd: W");
+    q.wv = ref(A, 4096);
+    q.w.jobz = 2;
+    bad(f, f->s1, &q.op, "jobz=2");
+    q.w.jobz = 0;
+    q.w.uplo = -1;
+    bad(f, f->s1, &q.op, "uplo=-1");
+
+    eigen_init(&q, FN(SYGVD), R64);
+    q.w.itype = 1;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.a = ref(A, 0);
+    q.b = ref(A, 1024);
+    q.wv = ref(A, 2048);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 4);
+    q.w.itype = 4;
+    bad(f, f->s1, &q.op, "itype=4");
+    q.w.itype = 3;
+    q.w.ldb = 2;
+    bad(f, f->s1, &q.op, "ldb=2");
+
+    eigen_init(&q, FN(SYEVJ), R32);
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.a = ref(A, 0);
+    q.wv = ref(A, 1024);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3); /* no record: fine */
+    assert_true(f->desc.u.solver_eigen.tol == FLT_EPSILON);
+    assert_int_equal(f->desc.u.solver_eigen.max_sweeps, 100);
+    q.stats = ref(I, 16);
+    q.w.tolerance = 1e-12; /* below float's epsilon: raised */
+    q.w.max_sweeps = 7;
+    ok(f, f->s1, &q.op, 4);
+    assert_true(f->desc.u.solver_eigen.tol == FLT_EPSILON);
+    assert_int_equal(f->desc.u.solver_eigen.max_sweeps, 7);
+    q.stats = ref(I, 20);
+    bad(f, f->s1, &q.op, "syevj: result");
+    q.stats = ref(I, 16);
+    q.w.tolerance = -1;
+    bad(f, f->s1, &q.op, "tolerance=-1");
+    q.w.tolerance = NAN;
+    bad(f, f->s1, &q.op, "tolerance=nan");
+    q.w.tolerance = 0;
+    q.w.max_sweeps = -2;
+    bad(f, f->s1, &q.op, "max_sweeps=-2");
+}
+
+/* Rule (gesvd): jobu/jobvt 'A','S','O','N', not both 'O', m >= n; U m x m
+ * ('A') or m x min ('S'), VT n x n or min x n, each checked only when
+ * written, ldu/ldvt >= 1 otherwise; rwork optional, min(m,n) - 1 reals.
+ * gesvdj: econ 0/1, any m, n; ldu >= m, ldv >= n; U/V only with VECTOR. */
+static void test_svd(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 16384), I = buf(f->s1, 64);
+    emsg q;
+    eigen_init(&q, FN(GESVD), R64);
+    q.w.jobu = 'A';
+    q.w.jobvt = 'S';
+    q.w.m = 6;
+    q.w.n = 4;
+    q.w.lda = 6;
+    q.w.ldu = 6;
+    q.w.ldv = 4;
+    q.a = ref(A, 0);
+    q.wv = ref(A, 1024);
+    q.u = ref(A, 2048);
+    q.v = ref(A, 16384 - (3 * 4 + 4) * 8);
+    q.rwork = ref(A, 16384 - 3 * 8);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 6);
+    q.v = ref(A, 16384 - (3 * 4 + 4) * 8 + 8);
+    bad(f, f->s1, &q.op, "gesvd: VT");
+    q.v = ref(A, 4096);
+    q.rwork = ref(A, 16384 - 2 * 8);
+    bad(f, f->s1, &q.op, "gesvd: rwork");
+    q.rwork = ref(0, 0);
+    ok(f, f->s1, &q.op, 5);
+    q.w.ldu = 5;
+    bad(f, f->s1, &q.op, "ldu=5");
+    /* jobu 'N': U is not referenced, ldu 1 is fine, no buffer needed. */
+    q.w.jobu = 'N';
+    q.w.ldu = 1;
+    q.u = ref(0, 0);
+    ok(f, f->s1, &q.op, 4);
+    q.w.jobu = 'X';
+    bad(f, f->s1, &q.op, "jobu=88");
+    q.w.jobu = 'O';
+    q.w.jobvt = 'O';
+    bad(f, f->s1, &q.op, "both be 'O'");
+    q.w.jobvt = 'N';
+    q.w.m = 3;
+    q.w.lda = 3;
+    bad(f, f->s1, &q.op, "m=3 must be >= n=4");
+
+    eigen_init(&q, FN(GESVDJ), C64);
+    q.w.jobz = 1;
+    q.w.econ = 1;
+    q.w.m = 3;
+    q.w.n = 5; /* wide: U 3 x 3, V 5 x 3 */
+    q.w.lda = 3;
+    q.w.ldu = 3;
+    q.w.ldv = 5;
+    q.a = ref(A, 0);
+    q.wv = ref(A, 1024);
+    q.u = ref(A, 2048);
+    q.v = ref(A, 16384 - (2 * 5 + 5) * 16);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 5);
+    q.w.econ = 0; /* V 5 x 5 no longer fits there */
+    bad(f, f->s1, &q.op, "gesvdj: V");
+    q.w.econ = 2;
+    bad(f, f->s1, &q.op, "econ=2");
+    q.w.econ = 1;
+    q.w.ldv = 4;
+    bad(f, f->s1, &q.op, "ldv=4");
+    q.w.ldv = 5;
+    q.w.jobz = 0; /* no vectors: U and V unused */
+    q.u = q.v = ref(0, 0);
+    ok(f, f->s1, &q.op, 3);
+}
+
+/* ---- SolverRefineOp and SolverKrylovOp -------------------------------------------------- */
+
+/* Rule: invSqrtSpd R_32F/R_64F, A and X n x n; solveSpd and gmresIr R_64F
+ * only, B and X n x nrhs, info required; defaults filled in; restart
+ * clamped to n. */
+static void test_refine(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 16384), I = buf(f->s1, 64);
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    Trnsci__V1__SolverRefineOp w = TRNSCI__V1__SOLVER_REFINE_OP__INIT;
+    Trnsci__V1__BufferRef a = ref(A, 0), b = ref(A, 4096), x = ref(A, 8192), st = ref(I, 16),
+                          info = ref(I, 0);
+    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_REFINE;
+    op.solver_refine = &w;
+    w.a = &a;
+    w.b = &b;
+    w.x = &x;
+    w.stats = &st;
+    w.info = &info;
+    w.function = FN(INV_SQRT_SPD);
+    w.type = R32;
+    w.n = 10;
+    w.lda = 10;
+    w.ldx = 10;
+    ok(f, f->s1, &op, 3); /* A, X, the record */
+    assert_int_equal(f->desc.u.solver_refine.max_iters, 100);
+    assert_true(f->desc.u.solver_refine.tol > 0);
+    w.type = C32;
+    bad(f, f->s1, &op, "data type");
+    w.type = R64;
+    w.ldx = 9;
+    bad(f, f->s1, &op, "ldx=9");
+    w.ldx = 10;
+
+    w.function = FN(SOLVE_SPD_IR);
+    w.type = R32;
+    bad(f, f->s1, &op, "is not R_64F");
+    w.type = R64;
+    w.nrhs = 2;
+    w.ldb = 10;
+    w.uplo = 1;
+    ok(f, f->s1, &op, 5);
+    assert_int_equal(f->desc.u.solver_refine.max_iters, 30);
+    assert_int_equal(f->desc.u.solver_refine.lower, 0);
+    w.uplo = 3;
+    bad(f, f->s1, &op, "uplo=3");
+    w.uplo = 0;
+    info = ref(0, 0);
+    bad(f, f->s1, &op, "solveSpd: info");
+    info = ref(I, 0);
+    w.tolerance = -1e-3;
+    bad(f, f->s1, &op, "tolerance");
+    w.tolerance = 0;
+    w.max_iters = -1;
+    bad(f, f->s1, &op, "max_iters=-1");
+    w.max_iters = 0;
+
+    w.function = FN(GMRES_IR);
+    w.restart = 500; /* more than n: clamped */
+    ok(f, f->s1, &op, 5);
+    assert_int_equal(f->desc.u.solver_refine.restart, 10);
+    w.restart = -1;
+    bad(f, f->s1, &op, "restart=-1");
+}
+
+/* Rule: CG/GMRES/BiCGStab R_32F/R_64F; the dense operator is required
+ * (lda >= n, n x n), b and x n elements; preconditioner known, block size
+ * clamped to n, omega in (0, 2) (0: 1). */
+static void test_krylov(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 16384), I = buf(f->s1, 64);
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    Trnsci__V1__SolverKrylovOp w = TRNSCI__V1__SOLVER_KRYLOV_OP__INIT;
+    Trnsci__V1__SolverDenseMatrix dm = TRNSCI__V1__SOLVER_DENSE_MATRIX__INIT;
+    Trnsci__V1__BufferRef a = ref(A, 0), b = ref(A, 8192), x = ref(A, 16384 - 12 * 8),
+                          st = ref(I, 0);
+    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_KRYLOV;
+    op.solver_krylov = &w;
+    dm.a = &a;
+    dm.lda = 12;
+    w.b = &b;
+    w.x = &x;
+    w.stats = &st;
+    w.function = FN(CG);
+    w.type = R64;
+    w.n = 12;
+    bad(f, f->s1, &op, "no matrix given");
+    w.matrix_case = TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_DENSE;
+    w.dense = &dm;
+    ok(f, f->s1, &op, 4);
+    assert_int_equal(f->desc.u.solver_krylov.op.kind, TRN_LINOP_DENSE);
+    assert_int_equal(f->desc.u.solver_krylov.max_iters, 120);
+    assert_true(f->desc.u.solver_krylov.tol == 1e-10);
+    x = ref(A, 16384 - 11 * 8);
+    bad(f, f->s1, &op, "cg: x");
+    x = ref(A, 16384 - 12 * 8);
+    dm.lda = 11;
+    bad(f, f->s1, &op, "lda=11");
+    dm.lda = 12;
+    w.type = C64;
+    bad(f, f->s1, &op, "R_32F or R_64F");
+    w.type = R32;
+    ok(f, f->s1, &op, 4);
+    assert_true(f->desc.u.solver_krylov.tol == 1e-5);
+    st = ref(I, 4);
+    bad(f, f->s1, &op, "cg: result");
+    st = ref(I, 0);
+
+    w.function = FN(GMRES);
+    ok(f, f->s1, &op, 4);
+    assert_int_equal(f->desc.u.solver_krylov.restart, 12); /* default 30, clamped */
+    w.preconditioner = TRNSCI__V1__SOLVER_PRECONDITIONER__SOLVER_PRECOND_BLOCK_JACOBI;
+    w.block_size = 100;
+    ok(f, f->s1, &op, 4);
+    assert_int_equal(f->desc.u.solver_krylov.block_size, 12);
+    w.block_size = -4;
+    bad(f, f->s1, &op, "block_size=-4");
+    w.preconditioner = TRNSCI__V1__SOLVER_PRECONDITIONER__SOLVER_PRECOND_SSOR;
+    ok(f, f->s1, &op, 4);
+    assert_true(f->desc.u.solver_krylov.omega == 1.0);
+    w.omega = 2.0;
+    bad(f, f->s1, &op, "omega=2");
+    w.omega = -0.5;
+    bad(f, f->s1, &op, "omega=-0.5");
+    w.preconditioner = (Trnsci__V1__SolverPreconditioner)9;
+    bad(f, f->s1, &op, "preconditioner 9");
+    w.preconditioner = TRNSCI__V1__SOLVER_PRECONDITIONER__SOLVER_PRECOND_NONE;
+    w.function = (Trnsci__V1__SolverFunction)67;
+    bad(f, f->s1, &op, "function 67");
+}
+
+int main(void) {
+    trn_log_set_level(TRN_LOG_WARN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_potrf, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_solves_and_lu, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_qr, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_batched, sv_setup, sv_teardown),
+        cmocka_unit_test(test_batched_shards),
+        cmocka_unit_test_setup_teardown(test_eigen, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_svd, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_refine, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_krylov, sv_setup, sv_teardown),
+    };
+    return cmocka_run_group_tests_name("validate_solver", tests, NULL, NULL);
+}
