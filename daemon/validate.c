@@ -170,6 +170,14 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_BLAS1;
         rc = trn_validate_blas1(s, op->blas1, &out->u.blas1, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_BLAS2:
+        out->kind = TRN_OP_BLAS2;
+        rc = trn_validate_blas2(s, op->blas2, &out->u.blas2, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_BLAS3:
+        out->kind = TRN_OP_BLAS3;
+        rc = trn_validate_blas3(s, op->blas3, &out->u.blas3, refs, err, errlen);
+        break;
     case TRNSCI__V1__OP__KIND_FFT_EXEC:
         out->kind = TRN_OP_FFT;
         rc = trn_validate_fft(s, op->fft_exec, &out->u.fft, refs, err, errlen);

@@ -63,6 +63,8 @@ int trn_blas3_tiles(const trn_blas3_desc *d) {
         return 0;
     const int w = trn_blas3_tile_width(e);
     return (int)(((int64_t)e + w - 1) / w);
+}
+
 /* Flops of the trnsolver ops: the usual leading terms (LAPACK Working Note
  * 41), times 4 for complex types; Jacobi methods at 10 sweeps, refinements
  * and Krylov solvers at their iteration limits (an upper bound). */
