@@ -415,9 +415,11 @@ static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
     const int blas3_flops = d->kind == TRN_OP_BLAS3 && d->u.blas3.fn != TRN_BLAS3_GEAM &&
                             d->u.blas3.fn != TRN_BLAS3_DGMM;
-    const double rate = d->kind == TRN_OP_GEMM || blas3_flops ? EST_FLOP_PER_NS
-                        : d->kind == TRN_OP_FFT               ? EST_FFT_FLOP_PER_NS
-                                                              : EST_BYTES_PER_NS;
+    /* trnsolver's costs are FLOPs too (kernels/op.c). */
+    const int solver = d->kind >= TRN_OP_SOLVER_DENSE && d->kind <= TRN_OP_SOLVER_KRYLOV;
+    const double rate = d->kind == TRN_OP_GEMM || blas3_flops || solver ? EST_FLOP_PER_NS
+                        : d->kind == TRN_OP_FFT                         ? EST_FFT_FLOP_PER_NS
+                                                                        : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
 }
 
