@@ -128,6 +128,14 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_RAND;
         rc = trn_validate_rand(s, op->rand_generate, &out->u.rand, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_SPMV:
+        out->kind = TRN_OP_SPMV;
+        rc = trn_validate_spmv(s, op->spmv, &out->u.spmm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SPMM:
+        out->kind = TRN_OP_SPMM;
+        rc = trn_validate_spmm(s, op->spmm, &out->u.spmm, refs, err, errlen);
+        break;
     default:
         snprintf(err, errlen, "Submit: op kind %d is not supported by this daemon",
                  (int)op->kind_case);

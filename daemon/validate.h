@@ -15,7 +15,7 @@
 #include "kernels/op.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
-#define TRN_OP_MAX_BUFFERS 8
+#define TRN_OP_MAX_BUFFERS 12
 
 typedef struct trn_op_refs {
     trn_buffer *buf[TRN_OP_MAX_BUFFERS];
@@ -60,5 +60,11 @@ trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_s
 /* Random numbers (validate_rand.c). */
 trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,
                                 trn_rand_desc *out, trn_op_refs *refs, char *err, size_t errlen);
+
+/* trnsparse SpMV and SpMM (validate_sparse.c). */
+trn_wire_code trn_validate_spmv(trn_session *s, const Trnsci__V1__SpMVOp *w, trn_spmm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen);
+trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn_spmm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen);
 
 #endif

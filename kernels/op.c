@@ -4,6 +4,56 @@
 #include "kernels/op.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+void trn_kmsg_init(trn_kmsg *m) {
+    atomic_init(&m->busy, 0);
+    m->set = 0;
+    m->bad_input = 0;
+    m->rank = 0;
+    m->text[0] = '\0';
+}
+
+void trn_kmsg_post(trn_kmsg *m, uint64_t rank, int bad_input, const char *fmt, ...) {
+    if (!m)
+        return;
+    char text[TRN_KMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    /* A spin lock: only failing shards of one op ever contend, briefly. */
+    while (atomic_exchange_explicit(&m->busy, 1, memory_order_acquire))
+        ;
+    if (!m->set || rank < m->rank) {
+        m->set = 1;
+        m->rank = rank;
+        m->bad_input = bad_input;
+        snprintf(m->text, sizeof(m->text), "%s", text);
+    }
+    atomic_store_explicit(&m->busy, 0, memory_order_release);
+}
+
+trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
+    const trn_sp_mat *a = &d->a;
+    if (d->alpha == 0.0) { /* C = beta C: any rows */
+        *parts = d->c.rows;
+        return TRN_SP_SPLIT_ROWS;
+    }
+    const int n = d->op_a == TRN_TRANS_N;
+    if ((a->format == TRN_SP_CSR && n) || (a->format == TRN_SP_CSC && !n) ||
+        (a->format == TRN_SP_BSR && n)) {
+        *parts = a->format == TRN_SP_CSC ? a->cols : a->brows;
+        return TRN_SP_SPLIT_ROWS;
+    }
+    if (a->format == TRN_SP_BSR) { /* op T: BLAS calls, whose bits depend on the width */
+        *parts = 1;
+        return TRN_SP_SPLIT_NONE;
+    }
+    *parts = d->c.cols;
+    return TRN_SP_SPLIT_COLS;
+}
 
 double trn_op_cost(const trn_op_desc *op) {
     switch (op->kind) {
@@ -72,6 +122,15 @@ double trn_op_cost(const trn_op_desc *op) {
         default: break;
         }
         return (double)op->u.rand.n * (double)trn_rand_element_size(d) * weight;
+    }
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: {
+        /* A multiply-add per stored element and right-hand side, plus the
+         * alpha/beta update of C. */
+        const trn_spmm_desc *s = &op->u.spmm;
+        const double stored = (double)s->a.nnz * (double)s->a.rb * (double)s->a.cb;
+        const double n = (double)s->c.cols, m = (double)s->c.rows;
+        return (s->alpha != 0.0 ? 2.0 * stored * n : 0.0) + 2.0 * m * n;
     }
     }
     return 0.0;

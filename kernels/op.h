@@ -13,6 +13,7 @@
 #ifndef TRN_KERNELS_OP_H
 #define TRN_KERNELS_OP_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,8 @@ typedef enum trn_op_kind {
     TRN_OP_BLAS1 = 17,
     TRN_OP_FFT = 32,
     TRN_OP_RAND = 48,
+    TRN_OP_SPMV = 80,
+    TRN_OP_SPMM = 81,
 } trn_op_kind;
 
 typedef struct trn_scalar {
@@ -325,6 +328,82 @@ typedef struct trn_fft_desc {
     double points; /* elements of one transform (product of n), for the cost */
 } trn_fft_desc;
 
+/* trnsparse. A sparse matrix as a kernel sees it. The validator checked the
+ * numbers (sizes, extents, overflow) and that each array lies inside a
+ * buffer; the CONTENTS of offsets and indices are the client's memory, which
+ * may change at any time, so every kernel checks each offset and index it
+ * reads before using it (kernels/cpu/sparse_check.h) and fails with a
+ * message (trn_kmsg) naming the first bad position. */
+typedef enum trn_sp_format {
+    TRN_SP_CSR = 1,
+    TRN_SP_CSC = 2,
+    TRN_SP_COO = 3,
+    TRN_SP_BSR = 6,
+} trn_sp_format;
+
+typedef struct trn_sp_mat {
+    trn_sp_format format;
+    trn_dtype type;       /* R32F or R64F */
+    int idx64;            /* offsets and indices are int64_t (else int32_t) */
+    int base;             /* 0 or 1 */
+    int64_t rows, cols;   /* elements (BSR: brows * rb, bcols * cb) */
+    int64_t brows, bcols; /* BSR: block rows and columns; else rows, cols */
+    int64_t nnz;          /* stored entries (BSR: blocks) */
+    int64_t rb, cb;       /* BSR block size; 1 otherwise */
+    int block_row_major;  /* BSR: elements of a block in row-major order */
+    void *offsets;        /* CSR brows+1 (rows+1), CSC cols+1, BSR brows+1; COO NULL */
+    void *indices;        /* nnz: CSR/BSR column (block), CSC row, COO column */
+    void *rowind;         /* COO: nnz row indices; else NULL */
+    void *values;         /* nnz elements (BSR nnz*rb*cb); NULL when not read */
+} trn_sp_mat;
+
+/* A dense matrix (a vector is rows x 1). Element (i, j) of batch entry b is at
+ * values + b*stride + (row_major ? i*ld + j : i + j*ld). */
+typedef struct trn_dn_mat {
+    trn_dtype type;
+    int64_t rows, cols, ld;
+    int row_major;
+    int64_t batch, stride; /* batch >= 1 */
+    void *values;          /* NULL when empty */
+} trn_dn_mat;
+
+/* C = alpha op(A) B + beta C (SpMV: B and C are vectors, n = 1); op_b is
+ * folded into b's layout by the validator. beta = 0: C is not read. alpha =
+ * 0: A is not read. Screening (trnsparseSpMMScreened): when row_bounds is not
+ * NULL, entry or block (I, J) of A is skipped when row_bounds[I] *
+ * col_bounds[J] < threshold (bounds of A's type; op_a = N). */
+typedef struct trn_spmm_desc {
+    trn_trans op_a; /* N or T */
+    double alpha, beta;
+    trn_sp_mat a;
+    trn_dn_mat b, c;
+    const void *row_bounds, *col_bounds;
+    double threshold;
+} trn_spmm_desc;
+
+/* Why a kernel failed, in words, for the client (the next synchronize
+ * reports it instead of a generic "failed in the compute backend"). Every
+ * shard of an op shares one; when several post, the lowest rank wins (e.g.
+ * the first bad row), so the message does not depend on timing. The
+ * scheduler initialises it when the op is submitted and points each stage's
+ * descriptor at it; the service reads it after the op's last shard. */
+#define TRN_KMSG_LEN 200 /* fits the session's 256-byte async message with its prefix */
+typedef struct trn_kmsg {
+    atomic_int busy; /* a poster is writing */
+    int set;
+    int bad_input; /* the op's input data broke a rule: INVALID_ARGUMENT */
+    uint64_t rank;
+    char text[TRN_KMSG_LEN];
+} trn_kmsg;
+
+void trn_kmsg_init(trn_kmsg *m);
+/* Records text (printf format) unless a message of lower or equal rank is
+ * there already. bad_input: the failure is the caller's data (the client
+ * sees trnsciErrorInvalidValue), not the backend. Safe to call from several
+ * shards at once. */
+void trn_kmsg_post(trn_kmsg *m, uint64_t rank, int bad_input, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 typedef struct trn_op_desc {
     trn_op_kind kind;
     union {
@@ -334,7 +413,11 @@ typedef struct trn_op_desc {
         trn_blas1_desc blas1;
         trn_fft_desc fft;
         trn_rand_desc rand;
+        trn_spmm_desc spmm; /* TRN_OP_SPMV, TRN_OP_SPMM */
     } u;
+    /* Where the kernel explains a failure (set by the scheduler; NULL when
+     * the op is run outside one). */
+    trn_kmsg *kmsg;
 } trn_op_desc;
 
 /* Status of running a descriptor (kernels return these). */
@@ -343,6 +426,18 @@ typedef enum trn_kstatus {
     TRN_KSTATUS_UNSUPPORTED = 1, /* the backend has no kernel for this op */
     TRN_KSTATUS_FAILED = 2,      /* the kernel itself reported failure */
 } trn_kstatus;
+
+/* How a sparse op splits into shards (the scheduler's count and the kernel's
+ * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block
+ * rows for BSR) balanced by stored entries; TRN_SP_SPLIT_COLS: ranges of the
+ * dense operands' columns (scatter kernels: CSR with op T, CSC with op N,
+ * COO); TRN_SP_SPLIT_NONE: one shard. *parts is the most shards it can use. */
+typedef enum trn_sp_split {
+    TRN_SP_SPLIT_NONE = 0,
+    TRN_SP_SPLIT_ROWS = 1,
+    TRN_SP_SPLIT_COLS = 2,
+} trn_sp_split;
+trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
 
 /* Estimated cost in floating-point operations (or bytes touched for data
  * movement); what the scheduler shards and shares cores by. */

@@ -69,7 +69,9 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_GEMM:
     case TRN_OP_BLAS1:
     case TRN_OP_FFT:
-    case TRN_OP_RAND: break;
+    case TRN_OP_RAND:
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -85,6 +87,8 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_BLAS1: return trn_cpu_blas1(&op->u.blas1, shard, nshards);
     case TRN_OP_FFT: return trn_cpu_fft(&op->u.fft, shard, nshards);
     case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: return trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

@@ -33,5 +33,8 @@ trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous
  * element ranges. */
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
+/* trnsparse SpMV/SpMM (sparse_spmm.c): splits follow trn_spmm_split; a bad
+ * offset or index fails the op with its position in msg. */
+trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards);
 
 #endif

@@ -160,6 +160,8 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_FFT: return op->u.fft.out;
     case TRN_OP_RAND: return op->u.rand.dst;
     case TRN_OP_BLAS1: return op->u.blas1.y;
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: return op->u.spmm.c.values;
     }
     return NULL;
 }
@@ -1989,7 +1991,8 @@ static void test_timer_rearmed_while_due(void **state) {
     assert_int_equal(c_fired_later, 1);
 }
 
-/* ---- stages ------------------------------------------------------------------------------------ */
+/* ---- stages ------------------------------------------------------------------------------------
+ */
 
 /* A two-stage op: a copy (copy engine) into gate 0, then a 1x1x1 GEMM into
  * *c (core). */
@@ -2038,7 +2041,7 @@ static void test_stages_run_on_their_engines(void **state) {
     assert_true(c == 1.0f);
     assert_memory_equal(f->g->gate_buf[0], src, sizeof(src));
     assert_int_equal(seen_of(f->g, f->g->gate_buf[0]).cores_max, -1); /* a copy worker */
-    assert_int_equal(seen_of(f->g, &c).cores_min, 0);                  /* the core */
+    assert_int_equal(seen_of(f->g, &c).cores_min, 0);                 /* the core */
     const void *keys[3] = {f->g->gate_buf[0], &c, &m};
     check_keys_in_order(f->g, keys, 3);
     const trn_sched_op *a = &o[0].sop;

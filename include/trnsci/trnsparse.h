@@ -1,0 +1,335 @@
+/*
+ * trnsparse.h — sparse linear algebra (the analog of cuSPARSE's generic API).
+ *
+ * Names, parameter lists, enum values and status codes are cuSPARSE's with
+ * the prefix changed (cusparseSpMV -> trnsparseSpMV, CUSPARSE_FORMAT_CSR ->
+ * TRNSPARSE_FORMAT_CSR); docs/rosetta.md lists every deviation.
+ *
+ * Descriptors (trnsparseCreateCsr, ...) are host objects: they hold device
+ * pointers (trnsciMalloc), sizes, the index type and base and the value
+ * type, and cost no round trip. Routines are asynchronous: they return once
+ * the daemon has checked the arguments (sizes, types, that every array lies
+ * inside its allocation: TRNSPARSE_STATUS_INVALID_VALUE or _NOT_SUPPORTED
+ * with trnsciGetLastErrorMessage saying why) and queued the op on the
+ * handle's stream. The CONTENTS of offset and index arrays are checked by
+ * the daemon when the op runs (offsets non-decreasing from the index base
+ * up to nnz + base, indices inside the matrix): a bad one fails the op, and
+ * the next synchronizing call returns trnsciErrorInvalidValue with a message
+ * naming the array and the first bad position; the op's outputs are then
+ * unspecified. The daemon never reads or writes outside the arrays.
+ *
+ * Types: values and computation in TRNSCI_R_32F or TRNSCI_R_64F (the compute
+ * type must be the value type), indices TRNSPARSE_INDEX_32I or _64I (offsets
+ * and indices of one type). Scalars (alpha, beta) are host pointers of the
+ * compute type, read during the call (TRNSPARSE_POINTER_MODE_HOST only).
+ * A handle may be used by one thread at a time.
+ */
+#ifndef TRNSCI_TRNSPARSE_H
+#define TRNSCI_TRNSPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <trnsci/trn_library_types.h>
+#include <trnsci/trnsci.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- types (values are cuSPARSE's) ---------------------------------------- */
+
+typedef enum trnsparseStatus_t {
+    TRNSPARSE_STATUS_SUCCESS = 0,
+    TRNSPARSE_STATUS_NOT_INITIALIZED = 1, /* no daemon reachable; NULL handle or descriptor */
+    TRNSPARSE_STATUS_ALLOC_FAILED = 2,
+    TRNSPARSE_STATUS_INVALID_VALUE = 3,
+    TRNSPARSE_STATUS_ARCH_MISMATCH = 4,
+    TRNSPARSE_STATUS_MAPPING_ERROR = 5,
+    TRNSPARSE_STATUS_EXECUTION_FAILED = 6,
+    TRNSPARSE_STATUS_INTERNAL_ERROR = 7,
+    TRNSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8,
+    TRNSPARSE_STATUS_ZERO_PIVOT = 9,
+    TRNSPARSE_STATUS_NOT_SUPPORTED = 10,
+    TRNSPARSE_STATUS_INSUFFICIENT_RESOURCES = 11,
+} trnsparseStatus_t;
+
+typedef enum trnsparsePointerMode_t {
+    TRNSPARSE_POINTER_MODE_HOST = 0,
+    TRNSPARSE_POINTER_MODE_DEVICE = 1,
+} trnsparsePointerMode_t;
+
+typedef enum trnsparseOperation_t {
+    TRNSPARSE_OPERATION_NON_TRANSPOSE = 0,
+    TRNSPARSE_OPERATION_TRANSPOSE = 1,
+    TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2, /* the transpose, for real types */
+} trnsparseOperation_t;
+
+typedef enum trnsparseIndexBase_t {
+    TRNSPARSE_INDEX_BASE_ZERO = 0,
+    TRNSPARSE_INDEX_BASE_ONE = 1,
+} trnsparseIndexBase_t;
+
+typedef enum trnsparseIndexType_t {
+    TRNSPARSE_INDEX_16U = 1, /* not supported */
+    TRNSPARSE_INDEX_32I = 2,
+    TRNSPARSE_INDEX_64I = 3,
+} trnsparseIndexType_t;
+
+typedef enum trnsparseFormat_t {
+    TRNSPARSE_FORMAT_CSR = 1,
+    TRNSPARSE_FORMAT_CSC = 2,
+    TRNSPARSE_FORMAT_COO = 3,
+    TRNSPARSE_FORMAT_BLOCKED_ELL = 5, /* not supported */
+    TRNSPARSE_FORMAT_BSR = 6,
+    TRNSPARSE_FORMAT_SLICED_ELLPACK = 7, /* not supported */
+} trnsparseFormat_t;
+
+typedef enum trnsparseOrder_t {
+    TRNSPARSE_ORDER_COL = 1,
+    TRNSPARSE_ORDER_ROW = 2,
+} trnsparseOrder_t;
+
+/* Any algorithm value selects the one CPU algorithm of the routine. */
+typedef enum trnsparseSpMVAlg_t {
+    TRNSPARSE_SPMV_ALG_DEFAULT = 0,
+    TRNSPARSE_SPMV_COO_ALG1 = 1,
+    TRNSPARSE_SPMV_CSR_ALG1 = 2,
+    TRNSPARSE_SPMV_CSR_ALG2 = 3,
+    TRNSPARSE_SPMV_COO_ALG2 = 4,
+    TRNSPARSE_SPMV_SELL_ALG1 = 5,
+    TRNSPARSE_SPMV_BSR_ALG1 = 6,
+} trnsparseSpMVAlg_t;
+
+typedef enum trnsparseSpMMAlg_t {
+    TRNSPARSE_SPMM_ALG_DEFAULT = 0,
+    TRNSPARSE_SPMM_COO_ALG1 = 1,
+    TRNSPARSE_SPMM_COO_ALG2 = 2,
+    TRNSPARSE_SPMM_COO_ALG3 = 3,
+    TRNSPARSE_SPMM_CSR_ALG1 = 4,
+    TRNSPARSE_SPMM_COO_ALG4 = 5,
+    TRNSPARSE_SPMM_CSR_ALG2 = 6,
+    TRNSPARSE_SPMM_CSR_ALG3 = 12,
+    TRNSPARSE_SPMM_BLOCKED_ELL_ALG1 = 13,
+    TRNSPARSE_SPMM_BSR_ALG1 = 14,
+} trnsparseSpMMAlg_t;
+
+typedef struct trnsparseContext *trnsparseHandle_t;
+typedef struct trnsparseSpMatDescr *trnsparseSpMatDescr_t;
+typedef struct trnsparseSpMatDescr const *trnsparseConstSpMatDescr_t;
+typedef struct trnsparseDnVecDescr *trnsparseDnVecDescr_t;
+typedef struct trnsparseDnVecDescr const *trnsparseConstDnVecDescr_t;
+typedef struct trnsparseDnMatDescr *trnsparseDnMatDescr_t;
+typedef struct trnsparseDnMatDescr const *trnsparseConstDnMatDescr_t;
+
+/* ---- the library handle --------------------------------------------------- */
+
+/* Creates a handle bound to the default stream, host pointer mode.
+ * Initialises the runtime (TRNSPARSE_STATUS_NOT_INITIALIZED when no daemon
+ * is reachable). */
+trnsparseStatus_t trnsparseCreate(trnsparseHandle_t *handle);
+/* Frees the handle; does not synchronise. */
+trnsparseStatus_t trnsparseDestroy(trnsparseHandle_t handle);
+trnsparseStatus_t trnsparseSetStream(trnsparseHandle_t handle, trnsciStream_t streamId);
+trnsparseStatus_t trnsparseGetStream(trnsparseHandle_t handle, trnsciStream_t *streamId);
+/* TRNSPARSE_POINTER_MODE_DEVICE is refused with NOT_SUPPORTED. */
+trnsparseStatus_t trnsparseSetPointerMode(trnsparseHandle_t handle, trnsparsePointerMode_t mode);
+trnsparseStatus_t trnsparseGetPointerMode(trnsparseHandle_t handle, trnsparsePointerMode_t *mode);
+/* major * 1000 + minor * 100 + patch, cusparseGetVersion's encoding. */
+trnsparseStatus_t trnsparseGetVersion(trnsparseHandle_t handle, int *version);
+/* "TRNSPARSE_STATUS_INVALID_VALUE", ...; never NULL. */
+const char *trnsparseGetErrorName(trnsparseStatus_t status);
+/* A sentence describing the status; never NULL. */
+const char *trnsparseGetErrorString(trnsparseStatus_t status);
+
+/* ---- sparse matrix descriptors -------------------------------------------
+ * Each Create* checks its numbers (sizes >= 0, known types and base) and
+ * keeps the pointers; nothing is read until an op runs. The Const variants
+ * make descriptors the routines only read. For BSR, rows, cols and nnz count
+ * blocks (brows, bcols, bnnz) of rowBlockSize x colBlockSize elements each,
+ * stored in `order` (TRNSPARSE_ORDER_COL is the fast path for large blocks);
+ * 128 x 128 is the Trainium tile. */
+
+trnsparseStatus_t trnsparseCreateCsr(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                     int64_t nnz, void *csrRowOffsets, void *csrColInd,
+                                     void *csrValues, trnsparseIndexType_t csrRowOffsetsType,
+                                     trnsparseIndexType_t csrColIndType,
+                                     trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstCsr(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                          int64_t cols, int64_t nnz, const void *csrRowOffsets,
+                                          const void *csrColInd, const void *csrValues,
+                                          trnsparseIndexType_t csrRowOffsetsType,
+                                          trnsparseIndexType_t csrColIndType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateCsc(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                     int64_t nnz, void *cscColOffsets, void *cscRowInd,
+                                     void *cscValues, trnsparseIndexType_t cscColOffsetsType,
+                                     trnsparseIndexType_t cscRowIndType,
+                                     trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstCsc(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                          int64_t cols, int64_t nnz, const void *cscColOffsets,
+                                          const void *cscRowInd, const void *cscValues,
+                                          trnsparseIndexType_t cscColOffsetsType,
+                                          trnsparseIndexType_t cscRowIndType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateCoo(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                     int64_t nnz, void *cooRowInd, void *cooColInd, void *cooValues,
+                                     trnsparseIndexType_t cooIdxType, trnsparseIndexBase_t idxBase,
+                                     trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstCoo(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                          int64_t cols, int64_t nnz, const void *cooRowInd,
+                                          const void *cooColInd, const void *cooValues,
+                                          trnsparseIndexType_t cooIdxType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateBsr(trnsparseSpMatDescr_t *spMatDescr, int64_t brows,
+                                     int64_t bcols, int64_t bnnz, int64_t rowBlockSize,
+                                     int64_t colBlockSize, void *bsrRowOffsets, void *bsrColInd,
+                                     void *bsrValues, trnsparseIndexType_t bsrRowOffsetsType,
+                                     trnsparseIndexType_t bsrColIndType,
+                                     trnsparseIndexBase_t idxBase, trnsciDataType valueType,
+                                     trnsparseOrder_t order);
+trnsparseStatus_t trnsparseCreateConstBsr(trnsparseConstSpMatDescr_t *spMatDescr, int64_t brows,
+                                          int64_t bcols, int64_t bnnz, int64_t rowBlockDim,
+                                          int64_t colBlockDim, const void *bsrRowOffsets,
+                                          const void *bsrColInd, const void *bsrValues,
+                                          trnsparseIndexType_t bsrRowOffsetsType,
+                                          trnsparseIndexType_t bsrColIndType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType,
+                                          trnsparseOrder_t order);
+/* Frees a descriptor (NULL is fine); never the arrays. */
+trnsparseStatus_t trnsparseDestroySpMat(trnsparseConstSpMatDescr_t spMatDescr);
+
+/* rows, cols, nnz as created (BSR: in blocks); NULL outputs are skipped. */
+trnsparseStatus_t trnsparseSpMatGetSize(trnsparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                        int64_t *cols, int64_t *nnz);
+trnsparseStatus_t trnsparseSpMatGetFormat(trnsparseConstSpMatDescr_t spMatDescr,
+                                          trnsparseFormat_t *format);
+trnsparseStatus_t trnsparseSpMatGetIndexBase(trnsparseConstSpMatDescr_t spMatDescr,
+                                             trnsparseIndexBase_t *idxBase);
+trnsparseStatus_t trnsparseSpMatGetValues(trnsparseSpMatDescr_t spMatDescr, void **values);
+trnsparseStatus_t trnsparseConstSpMatGetValues(trnsparseConstSpMatDescr_t spMatDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseSpMatSetValues(trnsparseSpMatDescr_t spMatDescr, void *values);
+/* Every field of a CSR descriptor (NULL outputs are skipped). */
+trnsparseStatus_t trnsparseCsrGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *nnz, void **csrRowOffsets, void **csrColInd,
+                                  void **csrValues, trnsparseIndexType_t *csrRowOffsetsType,
+                                  trnsparseIndexType_t *csrColIndType,
+                                  trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseConstCsrGet(trnsparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                       int64_t *cols, int64_t *nnz, const void **csrRowOffsets,
+                                       const void **csrColInd, const void **csrValues,
+                                       trnsparseIndexType_t *csrRowOffsetsType,
+                                       trnsparseIndexType_t *csrColIndType,
+                                       trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseCscGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *nnz, void **cscColOffsets, void **cscRowInd,
+                                  void **cscValues, trnsparseIndexType_t *cscColOffsetsType,
+                                  trnsparseIndexType_t *cscRowIndType,
+                                  trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseCooGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *nnz, void **cooRowInd, void **cooColInd,
+                                  void **cooValues, trnsparseIndexType_t *idxType,
+                                  trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+/* Replaces the arrays (e.g. after trnsparseSpGEMM_compute or
+ * trnsparseDenseToSparse_analysis sized them). */
+trnsparseStatus_t trnsparseCsrSetPointers(trnsparseSpMatDescr_t spMatDescr, void *csrRowOffsets,
+                                          void *csrColInd, void *csrValues);
+trnsparseStatus_t trnsparseCscSetPointers(trnsparseSpMatDescr_t spMatDescr, void *cscColOffsets,
+                                          void *cscRowInd, void *cscValues);
+trnsparseStatus_t trnsparseCooSetPointers(trnsparseSpMatDescr_t spMatDescr, void *cooRows,
+                                          void *cooColumns, void *cooValues);
+
+/* ---- dense descriptors ------------------------------------------------------ */
+
+trnsparseStatus_t trnsparseCreateDnVec(trnsparseDnVecDescr_t *dnVecDescr, int64_t size,
+                                       void *values, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstDnVec(trnsparseConstDnVecDescr_t *dnVecDescr, int64_t size,
+                                            const void *values, trnsciDataType valueType);
+trnsparseStatus_t trnsparseDestroyDnVec(trnsparseConstDnVecDescr_t dnVecDescr);
+trnsparseStatus_t trnsparseDnVecGet(trnsparseDnVecDescr_t dnVecDescr, int64_t *size, void **values,
+                                    trnsciDataType *valueType);
+trnsparseStatus_t trnsparseConstDnVecGet(trnsparseConstDnVecDescr_t dnVecDescr, int64_t *size,
+                                         const void **values, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseDnVecGetValues(trnsparseDnVecDescr_t dnVecDescr, void **values);
+trnsparseStatus_t trnsparseConstDnVecGetValues(trnsparseConstDnVecDescr_t dnVecDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseDnVecSetValues(trnsparseDnVecDescr_t dnVecDescr, void *values);
+
+/* rows x cols with leading dimension ld in `order` (ld >= rows for
+ * column-major, >= cols for row-major; checked by the routines). */
+trnsparseStatus_t trnsparseCreateDnMat(trnsparseDnMatDescr_t *dnMatDescr, int64_t rows,
+                                       int64_t cols, int64_t ld, void *values,
+                                       trnsciDataType valueType, trnsparseOrder_t order);
+trnsparseStatus_t trnsparseCreateConstDnMat(trnsparseConstDnMatDescr_t *dnMatDescr, int64_t rows,
+                                            int64_t cols, int64_t ld, const void *values,
+                                            trnsciDataType valueType, trnsparseOrder_t order);
+trnsparseStatus_t trnsparseDestroyDnMat(trnsparseConstDnMatDescr_t dnMatDescr);
+trnsparseStatus_t trnsparseDnMatGet(trnsparseDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols,
+                                    int64_t *ld, void **values, trnsciDataType *type,
+                                    trnsparseOrder_t *order);
+trnsparseStatus_t trnsparseConstDnMatGet(trnsparseConstDnMatDescr_t dnMatDescr, int64_t *rows,
+                                         int64_t *cols, int64_t *ld, const void **values,
+                                         trnsciDataType *type, trnsparseOrder_t *order);
+trnsparseStatus_t trnsparseDnMatGetValues(trnsparseDnMatDescr_t dnMatDescr, void **values);
+trnsparseStatus_t trnsparseConstDnMatGetValues(trnsparseConstDnMatDescr_t dnMatDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseDnMatSetValues(trnsparseDnMatDescr_t dnMatDescr, void *values);
+/* batchCount matrices, matrix b at values + b * batchStride elements
+ * (batchStride >= the elements one matrix spans). Only
+ * trnsparseBlockSparseAttention takes batched matrices. */
+trnsparseStatus_t trnsparseDnMatSetStridedBatch(trnsparseDnMatDescr_t dnMatDescr, int batchCount,
+                                                int64_t batchStride);
+trnsparseStatus_t trnsparseDnMatGetStridedBatch(trnsparseConstDnMatDescr_t dnMatDescr,
+                                                int *batchCount, int64_t *batchStride);
+
+/* ---- SpMV: vecY = alpha op(matA) vecX + beta vecY ----------------------------
+ * Every format (CSR, CSC, COO, BSR) with op N or T. beta = 0: vecY is not
+ * read; alpha = 0: matA and vecX are not read. The daemon needs no external
+ * buffer: *bufferSize is 0 and externalBuffer may be NULL (any buffer is
+ * ignored). CSR with op N (and CSC with op T) is split over cores by row
+ * ranges balanced by stored entries; results do not depend on the split. */
+trnsparseStatus_t trnsparseSpMV_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnVecDescr_t vecX, const void *beta,
+                                           trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                           trnsparseSpMVAlg_t alg, size_t *bufferSize);
+/* Checks the arguments like trnsparseSpMV; there is nothing to prepare. */
+trnsparseStatus_t trnsparseSpMV_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnVecDescr_t vecX, const void *beta,
+                                           trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                           trnsparseSpMVAlg_t alg, void *externalBuffer);
+trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                trnsparseConstDnVecDescr_t vecX, const void *beta,
+                                trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                trnsparseSpMVAlg_t alg, void *externalBuffer);
+
+/* ---- SpMM: matC = alpha op(matA) op(matB) + beta matC -------------------------
+ * As SpMV, with dense B and C in either order (row-major B is the fast
+ * layout) and opB N or T. */
+trnsparseStatus_t trnsparseSpMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           trnsparseOperation_t opB, const void *alpha,
+                                           trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnMatDescr_t matB, const void *beta,
+                                           trnsparseDnMatDescr_t matC, trnsciDataType computeType,
+                                           trnsparseSpMMAlg_t alg, size_t *bufferSize);
+trnsparseStatus_t trnsparseSpMM_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           trnsparseOperation_t opB, const void *alpha,
+                                           trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnMatDescr_t matB, const void *beta,
+                                           trnsparseDnMatDescr_t matC, trnsciDataType computeType,
+                                           trnsparseSpMMAlg_t alg, void *externalBuffer);
+trnsparseStatus_t trnsparseSpMM(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                trnsparseOperation_t opB, const void *alpha,
+                                trnsparseConstSpMatDescr_t matA, trnsparseConstDnMatDescr_t matB,
+                                const void *beta, trnsparseDnMatDescr_t matC,
+                                trnsciDataType computeType, trnsparseSpMMAlg_t alg,
+                                void *externalBuffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

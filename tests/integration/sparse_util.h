@@ -1,0 +1,85 @@
+/*
+ * sparse_util.h — support for the trnsparse integration tests
+ * (test_sparse*.c): test matrices as sorted triplets (random, banded,
+ * power-law rows, empty rows, one dense row), their CSR/CSC/COO/BSR arrays
+ * in either index type and base, device copies with descriptors, and dense
+ * helpers. Values are generated in double and, for float tests, rounded to
+ * float once, so every reference sees exactly the uploaded numbers.
+ */
+#ifndef TRN_TESTS_SPARSE_UTIL_H
+#define TRN_TESTS_SPARSE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trnsci/trnsparse.h"
+
+/* A sparse matrix as triplets sorted by (row, column), positions unique. */
+typedef struct trip {
+    int64_t m, n, nnz;
+    int64_t *r, *c;
+    double *v;
+} trip;
+
+typedef enum shape {
+    SH_RANDOM,    /* each row about density * n entries */
+    SH_BANDED,    /* |i - j| <= 3 */
+    SH_POWERLAW,  /* row lengths n / (1 + rank), rows permuted */
+    SH_EMPTYROWS, /* random, with empty rows at both ends and every third row */
+    SH_DENSEROW,  /* one full row, a few scattered entries */
+} shape;
+
+/* A fresh matrix of shape sh; values in [-1, 1), rounded to float when
+ * !dbl. */
+void trip_make(trip *t, shape sh, int64_t m, int64_t n, double density, int dbl, uint64_t seed);
+void trip_free(trip *t);
+
+/* A uniform number in [-1, 1) from the tests' xorshift generator. */
+double su_uniform(uint64_t *state);
+
+/* A sparse matrix in one format: host arrays, device copies, descriptor. */
+typedef struct sp_host {
+    trnsparseFormat_t format;
+    int64_t rows, cols, nnz; /* as the descriptor has them (BSR: blocks) */
+    int64_t rb, cb;
+    trnsparseOrder_t order;
+    int idx64, base, dbl;
+    void *off, *idx, *rowind, *val; /* host */
+    size_t off_n, idx_n, val_n;     /* elements */
+    void *d_off, *d_idx, *d_rowind, *d_val;
+    trnsparseSpMatDescr_t descr;
+} sp_host;
+
+/* Builds format f of t (BSR: rb x cb blocks in `order`, t's size a multiple
+ * of them); COO entries are shuffled with `seed` (CSR/CSC keep sorted
+ * indices). */
+void sp_build(sp_host *s, const trip *t, trnsparseFormat_t f, int idx64, int base, int dbl,
+              int64_t rb, int64_t cb, trnsparseOrder_t order, uint64_t seed);
+/* Copies the arrays to the device and makes the descriptor. */
+void sp_upload(sp_host *s);
+void sp_free(sp_host *s);
+
+/* Index element k of an array of either type. */
+int64_t su_idx(const void *a, size_t k, int idx64);
+void su_set_idx(void *a, size_t k, int64_t v, int idx64);
+
+/* Device memory holding bytes copied from host (NULL for 0 bytes). */
+void *su_dev_put(const void *host, size_t bytes);
+/* The bytes at dev (after the queued work) in a fresh host buffer. */
+void *su_dev_get(const void *dev, size_t bytes);
+
+/* Element i of a float or double array as long double, and back. */
+static inline long double su_get(const void *a, size_t i, int dbl) {
+    return dbl ? ((const double *)a)[i] : ((const float *)a)[i];
+}
+static inline void su_put(void *a, size_t i, long double v, int dbl) {
+    if (dbl)
+        ((double *)a)[i] = (double)v;
+    else
+        ((float *)a)[i] = (float)v;
+}
+
+/* The unit roundoff of the type and gamma_k = k u / (1 - k u) (Higham). */
+long double su_gamma(int dbl, long double k);
+
+#endif
