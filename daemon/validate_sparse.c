@@ -391,6 +391,10 @@ trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn
         rc = trn_vsp_op(fn, "opB", w->op_b, &opb, err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
+    if ((w->row_bounds || w->col_bounds) && out->op_a != TRN_TRANS_N) {
+        snprintf(err, errlen, "%s: opA must be NON_TRANSPOSE", fn);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
     const int reads_a = out->alpha != 0.0;
@@ -426,10 +430,6 @@ trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn
     if (!w->row_bounds || !w->col_bounds) {
         snprintf(err, errlen, "%s: rowBounds and colBounds must both be given", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    if (!n) {
-        snprintf(err, errlen, "%s: opA must be NON_TRANSPOSE", fn);
-        return TRN_WIRE_UNIMPLEMENTED;
     }
     if (isnan(w->threshold)) {
         snprintf(err, errlen, "%s: threshold is NaN", fn);
