@@ -154,6 +154,14 @@ trnsciError_t trn_sparse_wire_dnvec(trn_client *c, trnsparseConstDnVecDescr_t d,
     return trnsciSuccess;
 }
 
+int64_t trn_sparse_capacity(trn_client *c, const void *p, int64_t es) {
+    trn_ptr_entry e;
+    uint64_t off;
+    if (!p || es <= 0 || trn_ptrtable_lookup(&c->ptrs, p, &e, &off) != 0)
+        return 0;
+    return (int64_t)((e.size - off) / (uint64_t)es);
+}
+
 double trn_sparse_scalar(const void *p, trnsciDataType computeType) {
     if (!p)
         return 0.0;

@@ -79,6 +79,10 @@ trnsciError_t trn_sparse_wire_dnmat(trn_client *c, trnsparseConstDnMatDescr_t d,
 trnsciError_t trn_sparse_wire_dnvec(trn_client *c, trnsparseConstDnVecDescr_t d, const char *fn,
                                     const char *name, trn_wire_dnvec *w);
 
+/* Elements of es bytes from device pointer p to the end of its allocation
+ * (0 for NULL or a pointer the table does not know). */
+int64_t trn_sparse_capacity(trn_client *c, const void *p, int64_t es);
+
 /* A host scalar of the compute type as a double (0 for NULL: checked by the
  * caller). */
 double trn_sparse_scalar(const void *p, trnsciDataType computeType);

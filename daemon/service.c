@@ -311,6 +311,7 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_RAND: return "rand";
     case TRN_OP_SPMV: return "spmv";
     case TRN_OP_SPMM: return "spmm";
+    case TRN_OP_SPCONVERT: return "sparse convert";
     }
     return "op";
 }

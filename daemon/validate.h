@@ -66,5 +66,9 @@ trn_wire_code trn_validate_spmv(trn_session *s, const Trnsci__V1__SpMVOp *w, trn
                                 trn_op_refs *refs, char *err, size_t errlen);
 trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn_spmm_desc *out,
                                 trn_op_refs *refs, char *err, size_t errlen);
+/* trnsparse format conversions (validate_sparse_convert.c). */
+trn_wire_code trn_validate_spconvert(trn_session *s, const Trnsci__V1__SparseConvertOp *w,
+                                     trn_spconvert_desc *out, trn_op_refs *refs, char *err,
+                                     size_t errlen);
 
 #endif

@@ -179,18 +179,17 @@ trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, 
                  (long long)w->nnz, (long long)out->rb, (long long)out->cb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (arrays & TRN_VSP_STRUCTURE) {
+    if ((arrays & TRN_VSP_OFFSETS) && f != TRN_SP_COO)
         rc = sp_array(s, w->offsets, noff, isz, isz, fn, name, trn_sp_array_name(f, TRN_SP_OFFSETS),
                       refs, &out->offsets, err, errlen);
-        if (rc == TRN_WIRE_OK)
-            rc = sp_array(s, w->indices, (uint64_t)w->nnz, isz, isz, fn, name,
-                          trn_sp_array_name(f, TRN_SP_INDICES), refs, &out->indices, err, errlen);
-        if (rc == TRN_WIRE_OK && f == TRN_SP_COO)
-            rc = sp_array(s, w->row_indices, (uint64_t)w->nnz, isz, isz, fn, name,
-                          trn_sp_array_name(f, TRN_SP_ROWIND), refs, &out->rowind, err, errlen);
-        if (rc != TRN_WIRE_OK)
-            return rc;
-    }
+    if (rc == TRN_WIRE_OK && (arrays & TRN_VSP_INDICES))
+        rc = sp_array(s, w->indices, (uint64_t)w->nnz, isz, isz, fn, name,
+                      trn_sp_array_name(f, TRN_SP_INDICES), refs, &out->indices, err, errlen);
+    if (rc == TRN_WIRE_OK && (arrays & TRN_VSP_ROWIND) && f == TRN_SP_COO)
+        rc = sp_array(s, w->row_indices, (uint64_t)w->nnz, isz, isz, fn, name,
+                      trn_sp_array_name(f, TRN_SP_ROWIND), refs, &out->rowind, err, errlen);
+    if (rc != TRN_WIRE_OK)
+        return rc;
     if (arrays & TRN_VSP_VALUES) {
         const uint64_t es = trn_dtype_size(out->type);
         rc = sp_array(s, w->values, nval, es, comp_size(out->type), fn, name,

@@ -13,9 +13,12 @@
 
 #include "daemon/validate.h"
 
-/* Which arrays of a sparse matrix the op touches. */
-#define TRN_VSP_STRUCTURE 1u /* offsets, indices (and COO row indices) */
-#define TRN_VSP_VALUES 2u
+/* Which arrays of a sparse matrix the op touches (those the format has). */
+#define TRN_VSP_OFFSETS 1u
+#define TRN_VSP_INDICES 2u
+#define TRN_VSP_ROWIND 4u /* COO row indices */
+#define TRN_VSP_VALUES 8u
+#define TRN_VSP_STRUCTURE (TRN_VSP_OFFSETS | TRN_VSP_INDICES | TRN_VSP_ROWIND)
 #define TRN_VSP_ALL (TRN_VSP_STRUCTURE | TRN_VSP_VALUES)
 
 /* A real floating-point data type (R_32F, R_64F); complex types are

@@ -55,6 +55,18 @@ trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
     return TRN_SP_SPLIT_COLS;
 }
 
+trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts) {
+    switch (d->fn) {
+    case TRN_SPC_CSR_TO_COO: *parts = d->src.rows; return TRN_SP_SPLIT_ROWS;
+    case TRN_SPC_BSR_TO_CSR: *parts = d->src.brows; return TRN_SP_SPLIT_ROWS;
+    case TRN_SPC_CSR_TO_BSR: *parts = d->dst.brows; return TRN_SP_SPLIT_ROWS;
+    case TRN_SPC_DENSE_TO_SPARSE:
+        *parts = d->dst.format == TRN_SP_CSC ? d->dst.cols : d->dst.rows;
+        return TRN_SP_SPLIT_ROWS;
+    default: *parts = 1; return TRN_SP_SPLIT_NONE;
+    }
+}
+
 double trn_op_cost(const trn_op_desc *op) {
     switch (op->kind) {
     case TRN_OP_MEMSET: return (double)op->u.memset.bytes;
@@ -131,6 +143,18 @@ double trn_op_cost(const trn_op_desc *op) {
         const double stored = (double)s->a.nnz * (double)s->a.rb * (double)s->a.cb;
         const double n = (double)s->c.cols, m = (double)s->c.rows;
         return (s->alpha != 0.0 ? 2.0 * stored * n : 0.0) + 2.0 * m * n;
+    }
+    case TRN_OP_SPCONVERT: {
+        /* Bytes touched: every stored element read and written with its
+         * index (16 bytes at most), every dense element once, offsets. */
+        const trn_spconvert_desc *c = &op->u.spconvert;
+        const trn_sp_mat *big =
+            c->src.nnz * c->src.rb * c->src.cb >= c->dst.nnz * c->dst.rb * c->dst.cb ? &c->src
+                                                                                     : &c->dst;
+        return 32.0 * (double)big->nnz * (double)big->rb * (double)big->cb +
+               (double)c->dense.rows * (double)c->dense.cols *
+                   (double)trn_dtype_size(c->dense.type) +
+               16.0 * (double)(c->src.rows + c->dst.rows);
     }
     }
     return 0.0;

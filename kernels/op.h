@@ -50,6 +50,7 @@ typedef enum trn_op_kind {
     TRN_OP_RAND = 48,
     TRN_OP_SPMV = 80,
     TRN_OP_SPMM = 81,
+    TRN_OP_SPCONVERT = 84,
 } trn_op_kind;
 
 typedef struct trn_scalar {
@@ -381,6 +382,28 @@ typedef struct trn_spmm_desc {
     double threshold;
 } trn_spmm_desc;
 
+/* Format conversions (the wire's SparseConvert, same values). Offsets read
+ * back by the _FILL steps (CSR_TO_BSR, DENSE_TO_SPARSE) are client memory:
+ * the kernel checks them against what it finds. */
+typedef enum trn_spc_fn {
+    TRN_SPC_CSR_TO_COO = 1,
+    TRN_SPC_COO_TO_CSR = 2,
+    TRN_SPC_CSR_TO_CSC = 3,
+    TRN_SPC_CSR_TO_BSR_NNZ = 4,
+    TRN_SPC_CSR_TO_BSR = 5,
+    TRN_SPC_BSR_TO_CSR = 6,
+    TRN_SPC_DENSE_TO_SPARSE_ANALYSIS = 7,
+    TRN_SPC_DENSE_TO_SPARSE = 8,
+    TRN_SPC_SPARSE_TO_DENSE = 9,
+} trn_spc_fn;
+
+typedef struct trn_spconvert_desc {
+    trn_spc_fn fn;
+    trn_sp_mat src, dst; /* arrays the conversion does not touch are NULL */
+    trn_dn_mat dense;
+    int values; /* copy values (CSR_TO_CSC without structure_only) */
+} trn_spconvert_desc;
+
 /* Why a kernel failed, in words, for the client (the next synchronize
  * reports it instead of a generic "failed in the compute backend"). Every
  * shard of an op shares one; when several post, the lowest rank wins (e.g.
@@ -414,6 +437,7 @@ typedef struct trn_op_desc {
         trn_fft_desc fft;
         trn_rand_desc rand;
         trn_spmm_desc spmm; /* TRN_OP_SPMV, TRN_OP_SPMM */
+        trn_spconvert_desc spconvert;
     } u;
     /* Where the kernel explains a failure (set by the scheduler; NULL when
      * the op is run outside one). */
@@ -438,6 +462,10 @@ typedef enum trn_sp_split {
     TRN_SP_SPLIT_COLS = 2,
 } trn_sp_split;
 trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
+/* The same for conversions: CSR -> COO and BSR -> CSR by the source's rows
+ * balanced by entries, CSR -> BSR by block rows, dense -> sparse by rows
+ * (columns for CSC); the others one shard. */
+trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
 
 /* Estimated cost in floating-point operations (or bytes touched for data
  * movement); what the scheduler shards and shares cores by. */

@@ -314,6 +314,15 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         break;
     }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
+    case TRN_OP_SPCONVERT: {
+        int64_t parts = 1;
+        if (trn_spconvert_split(&d->u.spconvert, &parts) != TRN_SP_SPLIT_NONE) {
+            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
+            if (by_size > (double)parts)
+                by_size = (double)parts;
+        }
+        break;
+    }
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
     case TRN_OP_SPMV:

@@ -114,7 +114,39 @@ typedef enum trnsparseSpMMAlg_t {
     TRNSPARSE_SPMM_BSR_ALG1 = 14,
 } trnsparseSpMMAlg_t;
 
+typedef enum trnsparseAction_t {
+    TRNSPARSE_ACTION_SYMBOLIC = 0, /* indices only */
+    TRNSPARSE_ACTION_NUMERIC = 1,  /* indices and values */
+} trnsparseAction_t;
+
+/* The layout of the elements inside a BSR block (legacy conversions). */
+typedef enum trnsparseDirection_t {
+    TRNSPARSE_DIRECTION_ROW = 0,
+    TRNSPARSE_DIRECTION_COLUMN = 1,
+} trnsparseDirection_t;
+
+typedef enum trnsparseMatrixType_t {
+    TRNSPARSE_MATRIX_TYPE_GENERAL = 0,
+    TRNSPARSE_MATRIX_TYPE_SYMMETRIC = 1,  /* not supported */
+    TRNSPARSE_MATRIX_TYPE_HERMITIAN = 2,  /* not supported */
+    TRNSPARSE_MATRIX_TYPE_TRIANGULAR = 3, /* not supported */
+} trnsparseMatrixType_t;
+
+typedef enum trnsparseCsr2CscAlg_t {
+    TRNSPARSE_CSR2CSC_ALG_DEFAULT = 1,
+    TRNSPARSE_CSR2CSC_ALG1 = 1,
+} trnsparseCsr2CscAlg_t;
+
+typedef enum trnsparseDenseToSparseAlg_t {
+    TRNSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0,
+} trnsparseDenseToSparseAlg_t;
+
+typedef enum trnsparseSparseToDenseAlg_t {
+    TRNSPARSE_SPARSETODENSE_ALG_DEFAULT = 0,
+} trnsparseSparseToDenseAlg_t;
+
 typedef struct trnsparseContext *trnsparseHandle_t;
+typedef struct trnsparseMatDescr *trnsparseMatDescr_t;
 typedef struct trnsparseSpMatDescr *trnsparseSpMatDescr_t;
 typedef struct trnsparseSpMatDescr const *trnsparseConstSpMatDescr_t;
 typedef struct trnsparseDnVecDescr *trnsparseDnVecDescr_t;
@@ -327,6 +359,109 @@ trnsparseStatus_t trnsparseSpMM(trnsparseHandle_t handle, trnsparseOperation_t o
                                 const void *beta, trnsparseDnMatDescr_t matC,
                                 trnsciDataType computeType, trnsparseSpMMAlg_t alg,
                                 void *externalBuffer);
+
+/* ---- format conversions ----------------------------------------------------------
+ * Asynchronous like every routine, except the two that return a count to
+ * the host (trnsparseXcsr2bsrNnz's *nnzTotalDevHostPtr, and
+ * trnsparseDenseToSparse_analysis, which sets matB's nnz): they wait for the
+ * handle's work to finish and read the count back. Offsets a second step
+ * reads (csr2bsr's bsrRowPtrC, DenseToSparse_convert's offsets) must be the
+ * ones the first step wrote: the daemon checks them against what it finds.
+ * No routine needs an external buffer (buffer sizes are 0). */
+
+/* The legacy matrix descriptor (index base and type) of the conversions
+ * below; only TRNSPARSE_MATRIX_TYPE_GENERAL. */
+trnsparseStatus_t trnsparseCreateMatDescr(trnsparseMatDescr_t *descrA);
+trnsparseStatus_t trnsparseDestroyMatDescr(trnsparseMatDescr_t descrA);
+trnsparseStatus_t trnsparseSetMatType(trnsparseMatDescr_t descrA, trnsparseMatrixType_t type);
+trnsparseMatrixType_t trnsparseGetMatType(const trnsparseMatDescr_t descrA);
+trnsparseStatus_t trnsparseSetMatIndexBase(trnsparseMatDescr_t descrA, trnsparseIndexBase_t base);
+trnsparseIndexBase_t trnsparseGetMatIndexBase(const trnsparseMatDescr_t descrA);
+
+/* cooRowInd[k] = the row of entry k (32-bit indices). */
+trnsparseStatus_t trnsparseXcsr2coo(trnsparseHandle_t handle, const int *csrSortedRowPtr, int nnz,
+                                    int m, int *cooRowInd, trnsparseIndexBase_t idxBase);
+/* Row offsets from row indices sorted by row (a row index smaller than the
+ * one before fails the op). */
+trnsparseStatus_t trnsparseXcoo2csr(trnsparseHandle_t handle, const int *cooRowInd, int nnz, int m,
+                                    int *csrSortedRowPtr, trnsparseIndexBase_t idxBase);
+/* CSR -> CSC, i.e. the CSR of the transpose (32-bit indices; row indices
+ * sorted within each column). copyValues TRNSPARSE_ACTION_SYMBOLIC skips
+ * the values (cscVal may then be NULL). */
+trnsparseStatus_t trnsparseCsr2cscEx2_bufferSize(trnsparseHandle_t handle, int m, int n, int nnz,
+                                                 const void *csrVal, const int *csrRowPtr,
+                                                 const int *csrColInd, void *cscVal, int *cscColPtr,
+                                                 int *cscRowInd, trnsciDataType valType,
+                                                 trnsparseAction_t copyValues,
+                                                 trnsparseIndexBase_t idxBase,
+                                                 trnsparseCsr2CscAlg_t alg, size_t *bufferSize);
+trnsparseStatus_t trnsparseCsr2cscEx2(trnsparseHandle_t handle, int m, int n, int nnz,
+                                      const void *csrVal, const int *csrRowPtr,
+                                      const int *csrColInd, void *cscVal, int *cscColPtr,
+                                      int *cscRowInd, trnsciDataType valType,
+                                      trnsparseAction_t copyValues, trnsparseIndexBase_t idxBase,
+                                      trnsparseCsr2CscAlg_t alg, void *buffer);
+/* CSR (m x n) -> BSR of blockDim x blockDim blocks, mb = ceil(m / blockDim)
+ * block rows: first the block-row offsets (bsrRowPtrC, mb + 1 entries) and
+ * the number of blocks (nnzTotalDevHostPtr, a host pointer: the call waits;
+ * may be NULL), then the block columns (sorted) and values. dirA is the
+ * element order inside a block. Duplicates of the CSR matrix add up. */
+trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                       int n, const trnsparseMatDescr_t descrA,
+                                       const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                       const trnsparseMatDescr_t descrC, int *bsrRowPtrC,
+                                       int *nnzTotalDevHostPtr);
+trnsparseStatus_t trnsparseScsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                    int n, const trnsparseMatDescr_t descrA, const float *csrValA,
+                                    const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, float *bsrValC,
+                                    int *bsrRowPtrC, int *bsrColIndC);
+trnsparseStatus_t trnsparseDcsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                    int n, const trnsparseMatDescr_t descrA, const double *csrValA,
+                                    const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, double *bsrValC,
+                                    int *bsrRowPtrC, int *bsrColIndC);
+/* BSR (mb x nb blocks) -> CSR of mb*blockDim x nb*blockDim with every
+ * element of every block (nnzb * blockDim^2 entries, zeros included). */
+trnsparseStatus_t trnsparseSbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, const trnsparseMatDescr_t descrA, const float *bsrValA,
+                                    const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, float *csrValC,
+                                    int *csrRowPtrC, int *csrColIndC);
+trnsparseStatus_t trnsparseDbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, const trnsparseMatDescr_t descrA, const double *bsrValA,
+                                    const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, double *csrValC,
+                                    int *csrRowPtrC, int *csrColIndC);
+
+/* Dense -> CSR or CSC (matB). _analysis writes matB's offsets (which must be
+ * set: trnsparseCreateCsr with NULL indices and values is fine), waits, and
+ * sets matB's nnz; the caller allocates the indices and values, sets them
+ * (trnsparseCsrSetPointers) and calls _convert. Nonzero means != 0. */
+trnsparseStatus_t trnsparseDenseToSparse_bufferSize(trnsparseHandle_t handle,
+                                                    trnsparseConstDnMatDescr_t matA,
+                                                    trnsparseSpMatDescr_t matB,
+                                                    trnsparseDenseToSparseAlg_t alg,
+                                                    size_t *bufferSize);
+trnsparseStatus_t trnsparseDenseToSparse_analysis(trnsparseHandle_t handle,
+                                                  trnsparseConstDnMatDescr_t matA,
+                                                  trnsparseSpMatDescr_t matB,
+                                                  trnsparseDenseToSparseAlg_t alg,
+                                                  void *externalBuffer);
+trnsparseStatus_t trnsparseDenseToSparse_convert(trnsparseHandle_t handle,
+                                                 trnsparseConstDnMatDescr_t matA,
+                                                 trnsparseSpMatDescr_t matB,
+                                                 trnsparseDenseToSparseAlg_t alg,
+                                                 void *externalBuffer);
+/* CSR, CSC, COO or BSR -> dense (zeros elsewhere; duplicates add up). */
+trnsparseStatus_t trnsparseSparseToDense_bufferSize(trnsparseHandle_t handle,
+                                                    trnsparseConstSpMatDescr_t matA,
+                                                    trnsparseDnMatDescr_t matB,
+                                                    trnsparseSparseToDenseAlg_t alg,
+                                                    size_t *bufferSize);
+trnsparseStatus_t trnsparseSparseToDense(trnsparseHandle_t handle, trnsparseConstSpMatDescr_t matA,
+                                         trnsparseDnMatDescr_t matB,
+                                         trnsparseSparseToDenseAlg_t alg, void *externalBuffer);
 
 #ifdef __cplusplus
 }

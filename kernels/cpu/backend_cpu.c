@@ -71,7 +71,8 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_FFT:
     case TRN_OP_RAND:
     case TRN_OP_SPMV:
-    case TRN_OP_SPMM: break;
+    case TRN_OP_SPMM:
+    case TRN_OP_SPCONVERT: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -89,6 +90,7 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
     case TRN_OP_SPMV:
     case TRN_OP_SPMM: return trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards);
+    case TRN_OP_SPCONVERT: return trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

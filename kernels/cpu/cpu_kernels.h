@@ -36,5 +36,8 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
 /* trnsparse SpMV/SpMM (sparse_spmm.c): splits follow trn_spmm_split; a bad
  * offset or index fails the op with its position in msg. */
 trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* Format conversions (sparse_convert.c): splits follow trn_spconvert_split. */
+trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard,
+                              int nshards);
 
 #endif

@@ -162,6 +162,7 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_BLAS1: return op->u.blas1.y;
     case TRN_OP_SPMV:
     case TRN_OP_SPMM: return op->u.spmm.c.values;
+    case TRN_OP_SPCONVERT: return op->u.spconvert.dst.values;
     }
     return NULL;
 }
