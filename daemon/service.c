@@ -311,6 +311,8 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_RAND: return "rand";
     case TRN_OP_SPMV: return "spmv";
     case TRN_OP_SPMM: return "spmm";
+    case TRN_OP_SPGEMM: return "spgemm";
+    case TRN_OP_SDDMM: return "sddmm";
     case TRN_OP_SPCONVERT: return "sparse convert";
     }
     return "op";

@@ -136,6 +136,14 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_SPMM;
         rc = trn_validate_spmm(s, op->spmm, &out->u.spmm, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_SPGEMM:
+        out->kind = TRN_OP_SPGEMM;
+        rc = trn_validate_spgemm(s, op->spgemm, &out->u.spgemm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SDDMM:
+        out->kind = TRN_OP_SDDMM;
+        rc = trn_validate_sddmm(s, op->sddmm, &out->u.sddmm, refs, err, errlen);
+        break;
     case TRNSCI__V1__OP__KIND_SPARSE_CONVERT:
         out->kind = TRN_OP_SPCONVERT;
         rc = trn_validate_spconvert(s, op->sparse_convert, &out->u.spconvert, refs, err, errlen);

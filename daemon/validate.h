@@ -70,5 +70,11 @@ trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn
 trn_wire_code trn_validate_spconvert(trn_session *s, const Trnsci__V1__SparseConvertOp *w,
                                      trn_spconvert_desc *out, trn_op_refs *refs, char *err,
                                      size_t errlen);
+/* trnsparse SpGEMM and SDDMM (validate_sparse_spgemm.c). */
+trn_wire_code trn_validate_spgemm(trn_session *s, const Trnsci__V1__SpGEMMOp *w,
+                                  trn_spgemm_desc *out, trn_op_refs *refs, char *err,
+                                  size_t errlen);
+trn_wire_code trn_validate_sddmm(trn_session *s, const Trnsci__V1__SDDMMOp *w, trn_sddmm_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen);
 
 #endif

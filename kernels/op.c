@@ -67,6 +67,23 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts) {
     }
 }
 
+int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts) {
+    switch (d->kind) {
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: *split = trn_spmm_split(&d->u.spmm, parts); return 0;
+    case TRN_OP_SPCONVERT: *split = trn_spconvert_split(&d->u.spconvert, parts); return 0;
+    case TRN_OP_SPGEMM:
+        *parts = d->u.spgemm.fill ? d->u.spgemm.a.rows : 1;
+        *split = d->u.spgemm.fill ? TRN_SP_SPLIT_ROWS : TRN_SP_SPLIT_NONE;
+        return 0;
+    case TRN_OP_SDDMM:
+        *parts = d->u.sddmm.c.rows;
+        *split = TRN_SP_SPLIT_ROWS;
+        return 0;
+    default: return -1;
+    }
+}
+
 double trn_op_cost(const trn_op_desc *op) {
     switch (op->kind) {
     case TRN_OP_MEMSET: return (double)op->u.memset.bytes;
@@ -143,6 +160,17 @@ double trn_op_cost(const trn_op_desc *op) {
         const double stored = (double)s->a.nnz * (double)s->a.rb * (double)s->a.cb;
         const double n = (double)s->c.cols, m = (double)s->c.rows;
         return (s->alpha != 0.0 ? 2.0 * stored * n : 0.0) + 2.0 * m * n;
+    }
+    case TRN_OP_SPGEMM: {
+        /* A multiply-add per product a_ik b_kj: A's entries times B's mean
+         * row length (the structure is not read here). */
+        const trn_spgemm_desc *g = &op->u.spgemm;
+        const double per_row = g->b.rows > 0 ? (double)g->b.nnz / (double)g->b.rows : 0.0;
+        return 2.0 * (double)g->a.nnz * per_row + (double)g->a.rows;
+    }
+    case TRN_OP_SDDMM: {
+        const trn_sddmm_desc *s = &op->u.sddmm;
+        return 2.0 * (double)s->c.nnz * (double)s->a.cols + 2.0 * (double)s->c.nnz;
     }
     case TRN_OP_SPCONVERT: {
         /* Bytes touched: every stored element read and written with its

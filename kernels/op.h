@@ -50,6 +50,8 @@ typedef enum trn_op_kind {
     TRN_OP_RAND = 48,
     TRN_OP_SPMV = 80,
     TRN_OP_SPMM = 81,
+    TRN_OP_SPGEMM = 82,
+    TRN_OP_SDDMM = 83,
     TRN_OP_SPCONVERT = 84,
 } trn_op_kind;
 
@@ -382,6 +384,24 @@ typedef struct trn_spmm_desc {
     double threshold;
 } trn_spmm_desc;
 
+/* C = alpha A B for CSR A, B, C (op N). count: write C's row offsets,
+ * 0-based int64, into counts (a.rows + 1); else fill C, reading counts back
+ * (checked against what the product has: client memory). */
+typedef struct trn_spgemm_desc {
+    int fill;
+    double alpha;
+    trn_sp_mat a, b, c; /* c: fill only */
+    void *counts;
+} trn_spgemm_desc;
+
+/* C = alpha (A B) o spy(C) + beta C: a is m x k, b k x n (ops folded into
+ * their layouts), c CSR m x n. beta = 0: C's values are not read. */
+typedef struct trn_sddmm_desc {
+    double alpha, beta;
+    trn_dn_mat a, b;
+    trn_sp_mat c;
+} trn_sddmm_desc;
+
 /* Format conversions (the wire's SparseConvert, same values). Offsets read
  * back by the _FILL steps (CSR_TO_BSR, DENSE_TO_SPARSE) are client memory:
  * the kernel checks them against what it finds. */
@@ -438,6 +458,8 @@ typedef struct trn_op_desc {
         trn_rand_desc rand;
         trn_spmm_desc spmm; /* TRN_OP_SPMV, TRN_OP_SPMM */
         trn_spconvert_desc spconvert;
+        trn_spgemm_desc spgemm;
+        trn_sddmm_desc sddmm;
     } u;
     /* Where the kernel explains a failure (set by the scheduler; NULL when
      * the op is run outside one). */
@@ -466,6 +488,12 @@ trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
  * balanced by entries, CSR -> BSR by block rows, dense -> sparse by rows
  * (columns for CSC); the others one shard. */
 trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
+/* Any trnsparse op (TRN_OP_SP*, SDDMM): its split kind and most shards; the
+ * scheduler shards it by trn_op_cost / TRN_SHARD_SPARSE_MIN_COST up to
+ * *parts. SpGEMM's count pass is one shard (a prefix sum), its fill splits
+ * A's rows by C's entries; SDDMM splits C's rows by entries. Returns -1
+ * for a kind that is not sparse. */
+int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts);
 
 /* Estimated cost in floating-point operations (or bytes touched for data
  * movement); what the scheduler shards and shares cores by. */

@@ -314,10 +314,15 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         break;
     }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM:
+    case TRN_OP_SPGEMM:
+    case TRN_OP_SDDMM:
     case TRN_OP_SPCONVERT: {
+        trn_sp_split split;
         int64_t parts = 1;
-        if (trn_spconvert_split(&d->u.spconvert, &parts) != TRN_SP_SPLIT_NONE) {
-            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
+        if (trn_sparse_split(d, &split, &parts) == 0 && split != TRN_SP_SPLIT_NONE) {
+            by_size = trn_op_cost(d) / TRN_SHARD_SPARSE_MIN_COST;
             if (by_size > (double)parts)
                 by_size = (double)parts;
         }
@@ -325,15 +330,6 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     }
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
-    case TRN_OP_SPMV:
-    case TRN_OP_SPMM: {
-        int64_t parts = 1;
-        trn_spmm_split(&d->u.spmm, &parts);
-        by_size = trn_op_cost(d) / TRN_SHARD_SPARSE_MIN_FLOP;
-        if (by_size > (double)parts)
-            by_size = (double)parts;
-        break;
-    }
     case TRN_OP_COPY: {
         const trn_copy_desc *c = &d->u.copy;
         const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;

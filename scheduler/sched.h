@@ -160,10 +160,11 @@ struct trn_sched_op {
  * batch; one transform is never split (docs/architecture.md). */
 #define TRN_SHARD_FFT_MIN_FLOP 8e6
 
-/* trn_op_cost of one SpMV/SpMM shard (kernels/op.c): about 0.5 ms of one
- * core at the 2-4 GFLOP/s a sparse product runs at here (memory-bound;
- * docs/benchmarks.md, "trnsparse"). Splits follow trn_spmm_split. */
-#define TRN_SHARD_SPARSE_MIN_FLOP 2e6
+/* trn_op_cost of one trnsparse shard (kernels/op.c: FLOPs, bytes touched
+ * for conversions): about 0.5-1 ms of one core at the 2-4 GFLOP/s (or
+ * GB/s) a sparse product or conversion runs at here (memory-bound;
+ * docs/benchmarks.md, "trnsparse"). Splits follow trn_sparse_split. */
+#define TRN_SHARD_SPARSE_MIN_COST 2e6
 
 /* The number of shards op d is split into on an engine with nworkers
  * workers: between 1 and nworkers. A pure function of the descriptor and

@@ -145,8 +145,22 @@ typedef enum trnsparseSparseToDenseAlg_t {
     TRNSPARSE_SPARSETODENSE_ALG_DEFAULT = 0,
 } trnsparseSparseToDenseAlg_t;
 
+typedef enum trnsparseSpGEMMAlg_t {
+    TRNSPARSE_SPGEMM_DEFAULT = 0,
+    TRNSPARSE_SPGEMM_CSR_ALG_DETERMINITIC = 1,
+    TRNSPARSE_SPGEMM_CSR_ALG_NONDETERMINITIC = 2,
+    TRNSPARSE_SPGEMM_ALG1 = 3,
+    TRNSPARSE_SPGEMM_ALG2 = 4,
+    TRNSPARSE_SPGEMM_ALG3 = 5,
+} trnsparseSpGEMMAlg_t;
+
+typedef enum trnsparseSDDMMAlg_t {
+    TRNSPARSE_SDDMM_ALG_DEFAULT = 0,
+} trnsparseSDDMMAlg_t;
+
 typedef struct trnsparseContext *trnsparseHandle_t;
 typedef struct trnsparseMatDescr *trnsparseMatDescr_t;
+typedef struct trnsparseSpGEMMDescr *trnsparseSpGEMMDescr_t;
 typedef struct trnsparseSpMatDescr *trnsparseSpMatDescr_t;
 typedef struct trnsparseSpMatDescr const *trnsparseConstSpMatDescr_t;
 typedef struct trnsparseDnVecDescr *trnsparseDnVecDescr_t;
@@ -359,6 +373,62 @@ trnsparseStatus_t trnsparseSpMM(trnsparseHandle_t handle, trnsparseOperation_t o
                                 const void *beta, trnsparseDnMatDescr_t matC,
                                 trnsciDataType computeType, trnsparseSpMMAlg_t alg,
                                 void *externalBuffer);
+
+/* ---- SpGEMM: matC = alpha op(matA) op(matB) -------------------------------------
+ * CSR x CSR -> CSR, op N on both sides, beta = 0 (TRNSPARSE_STATUS_NOT_SUPPORTED
+ * otherwise), any algorithm value (one deterministic CPU algorithm: C's
+ * column indices come out sorted and the bits do not depend on the split).
+ * cuSPARSE's phases, with this meaning:
+ *   workEstimation: nothing to estimate; *bufferSize1 = 0.
+ *   compute: with externalBuffer2 NULL, *bufferSize2 = (rows of A + 1) * 8;
+ *            then, with that buffer (trnsciMalloc), computes C's row counts
+ *            into it, waits for them, and sets matC's nnz
+ *            (trnsparseSpMatGetSize). Keep the buffer until _copy.
+ *   copy:    the caller has allocated C's arrays (rows + 1 offsets, nnz
+ *            indices and values) and set them (trnsparseCsrSetPointers);
+ *            writes C. A and B must not change in between (checked). */
+trnsparseStatus_t trnsparseSpGEMM_createDescr(trnsparseSpGEMMDescr_t *descr);
+trnsparseStatus_t trnsparseSpGEMM_destroyDescr(trnsparseSpGEMMDescr_t descr);
+trnsparseStatus_t trnsparseSpGEMM_workEstimation(
+    trnsparseHandle_t handle, trnsparseOperation_t opA, trnsparseOperation_t opB, const void *alpha,
+    trnsparseConstSpMatDescr_t matA, trnsparseConstSpMatDescr_t matB, const void *beta,
+    trnsparseSpMatDescr_t matC, trnsciDataType computeType, trnsparseSpGEMMAlg_t alg,
+    trnsparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize1, void *externalBuffer1);
+trnsparseStatus_t trnsparseSpGEMM_compute(
+    trnsparseHandle_t handle, trnsparseOperation_t opA, trnsparseOperation_t opB, const void *alpha,
+    trnsparseConstSpMatDescr_t matA, trnsparseConstSpMatDescr_t matB, const void *beta,
+    trnsparseSpMatDescr_t matC, trnsciDataType computeType, trnsparseSpGEMMAlg_t alg,
+    trnsparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize2, void *externalBuffer2);
+trnsparseStatus_t trnsparseSpGEMM_copy(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                       trnsparseOperation_t opB, const void *alpha,
+                                       trnsparseConstSpMatDescr_t matA,
+                                       trnsparseConstSpMatDescr_t matB, const void *beta,
+                                       trnsparseSpMatDescr_t matC, trnsciDataType computeType,
+                                       trnsparseSpGEMMAlg_t alg,
+                                       trnsparseSpGEMMDescr_t spgemmDescr);
+
+/* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
+ * Dense A and B (either order), CSR C: one dot product per stored entry of
+ * C. beta = 0 does not read C's values. No buffer (size 0); _preprocess
+ * has nothing to do. */
+trnsparseStatus_t trnsparseSDDMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                            trnsparseOperation_t opB, const void *alpha,
+                                            trnsparseConstDnMatDescr_t matA,
+                                            trnsparseConstDnMatDescr_t matB, const void *beta,
+                                            trnsparseSpMatDescr_t matC, trnsciDataType computeType,
+                                            trnsparseSDDMMAlg_t alg, size_t *bufferSize);
+trnsparseStatus_t trnsparseSDDMM_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                            trnsparseOperation_t opB, const void *alpha,
+                                            trnsparseConstDnMatDescr_t matA,
+                                            trnsparseConstDnMatDescr_t matB, const void *beta,
+                                            trnsparseSpMatDescr_t matC, trnsciDataType computeType,
+                                            trnsparseSDDMMAlg_t alg, void *externalBuffer);
+trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                 trnsparseOperation_t opB, const void *alpha,
+                                 trnsparseConstDnMatDescr_t matA, trnsparseConstDnMatDescr_t matB,
+                                 const void *beta, trnsparseSpMatDescr_t matC,
+                                 trnsciDataType computeType, trnsparseSDDMMAlg_t alg,
+                                 void *externalBuffer);
 
 /* ---- format conversions ----------------------------------------------------------
  * Asynchronous like every routine, except the two that return a count to

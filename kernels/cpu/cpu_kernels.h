@@ -36,6 +36,11 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
 /* trnsparse SpMV/SpMM (sparse_spmm.c): splits follow trn_spmm_split; a bad
  * offset or index fails the op with its position in msg. */
 trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* SpGEMM (sparse_spgemm.c): the count pass is one shard, the fill splits
+ * A's rows by C's entries. */
+trn_kstatus trn_cpu_spgemm(const trn_spgemm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* SDDMM (sparse_sddmm.c): C's rows split by entries. */
+trn_kstatus trn_cpu_sddmm(const trn_sddmm_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* Format conversions (sparse_convert.c): splits follow trn_spconvert_split. */
 trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard,
                               int nshards);

@@ -117,6 +117,8 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_SPMV:
     case TRN_OP_SPMM: return op->u.spmm.c.values;
     case TRN_OP_SPCONVERT: return op->u.spconvert.dst.values;
+    case TRN_OP_SPGEMM: return op->u.spgemm.counts;
+    case TRN_OP_SDDMM: return op->u.sddmm.c.values;
     }
     return NULL;
 }
