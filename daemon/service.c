@@ -314,6 +314,8 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_SPGEMM: return "spgemm";
     case TRN_OP_SDDMM: return "sddmm";
     case TRN_OP_SPCONVERT: return "sparse convert";
+    case TRN_OP_SPATTN: return "block-sparse attention";
+    case TRN_OP_SCHWARZ: return "schwarz bounds";
     }
     return "op";
 }

@@ -144,6 +144,14 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_SDDMM;
         rc = trn_validate_sddmm(s, op->sddmm, &out->u.sddmm, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_SPARSE_ATTENTION:
+        out->kind = TRN_OP_SPATTN;
+        rc = trn_validate_attention(s, op->sparse_attention, &out->u.attn, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SCHWARZ_BOUNDS:
+        out->kind = TRN_OP_SCHWARZ;
+        rc = trn_validate_schwarz(s, op->schwarz_bounds, &out->u.schwarz, refs, err, errlen);
+        break;
     case TRNSCI__V1__OP__KIND_SPARSE_CONVERT:
         out->kind = TRN_OP_SPCONVERT;
         rc = trn_validate_spconvert(s, op->sparse_convert, &out->u.spconvert, refs, err, errlen);

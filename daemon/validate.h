@@ -76,5 +76,12 @@ trn_wire_code trn_validate_spgemm(trn_session *s, const Trnsci__V1__SpGEMMOp *w,
                                   size_t errlen);
 trn_wire_code trn_validate_sddmm(trn_session *s, const Trnsci__V1__SDDMMOp *w, trn_sddmm_desc *out,
                                  trn_op_refs *refs, char *err, size_t errlen);
+/* trnsparse's trnsci extensions (validate_sparse_ext.c). */
+trn_wire_code trn_validate_attention(trn_session *s, const Trnsci__V1__BlockSparseAttentionOp *w,
+                                     trn_attn_desc *out, trn_op_refs *refs, char *err,
+                                     size_t errlen);
+trn_wire_code trn_validate_schwarz(trn_session *s, const Trnsci__V1__SchwarzBoundsOp *w,
+                                   trn_schwarz_desc *out, trn_op_refs *refs, char *err,
+                                   size_t errlen);
 
 #endif

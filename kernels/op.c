@@ -80,6 +80,14 @@ int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts) 
         *parts = d->u.sddmm.c.rows;
         *split = TRN_SP_SPLIT_ROWS;
         return 0;
+    case TRN_OP_SPATTN:
+        *parts = d->u.attn.pattern.brows * d->u.attn.q.batch;
+        *split = TRN_SP_SPLIT_ROWS;
+        return 0;
+    case TRN_OP_SCHWARZ:
+        *parts = 1;
+        *split = TRN_SP_SPLIT_NONE;
+        return 0;
     default: return -1;
     }
 }
@@ -172,6 +180,15 @@ double trn_op_cost(const trn_op_desc *op) {
         const trn_sddmm_desc *s = &op->u.sddmm;
         return 2.0 * (double)s->c.nnz * (double)s->a.cols + 2.0 * (double)s->c.nnz;
     }
+    case TRN_OP_SPATTN: {
+        /* Two products per stored block (Q K^T and P V) and an exp per
+         * score, counted as 10 flops. */
+        const trn_attn_desc *a = &op->u.attn;
+        const double elems = (double)a->pattern.nnz * (double)a->pattern.rb *
+                             (double)a->pattern.cb * (double)a->q.batch;
+        return elems * (2.0 * (double)a->q.cols + 2.0 * (double)a->v.cols + 10.0);
+    }
+    case TRN_OP_SCHWARZ: return 2.0 * (double)op->u.schwarz.diag.rows;
     case TRN_OP_SPCONVERT: {
         /* Bytes touched: every stored element read and written with its
          * index (16 bytes at most), every dense element once, offsets. */

@@ -53,6 +53,8 @@ typedef enum trn_op_kind {
     TRN_OP_SPGEMM = 82,
     TRN_OP_SDDMM = 83,
     TRN_OP_SPCONVERT = 84,
+    TRN_OP_SPATTN = 85,
+    TRN_OP_SCHWARZ = 86,
 } trn_op_kind;
 
 typedef struct trn_scalar {
@@ -402,6 +404,23 @@ typedef struct trn_sddmm_desc {
     trn_sp_mat c;
 } trn_sddmm_desc;
 
+/* Block-sparse attention (trnsci extension): per batch entry b,
+ * o = softmax(scale q k^T masked to pattern's blocks) v, online softmax
+ * block by block. pattern is BSR (values unused); q is seq_q x d with
+ * seq_q = pattern.rows, k seq_k x d with seq_k = pattern.cols, v seq_k x dv,
+ * o seq_q x dv, all with the same batch count. */
+typedef struct trn_attn_desc {
+    double scale;
+    trn_dn_mat q, k, v, o;
+    trn_sp_mat pattern;
+} trn_attn_desc;
+
+/* bounds[I] = sqrt(max |diag[i]|, i in block I of block_size). */
+typedef struct trn_schwarz_desc {
+    trn_dn_mat diag, bounds;
+    int64_t block_size;
+} trn_schwarz_desc;
+
 /* Format conversions (the wire's SparseConvert, same values). Offsets read
  * back by the _FILL steps (CSR_TO_BSR, DENSE_TO_SPARSE) are client memory:
  * the kernel checks them against what it finds. */
@@ -460,6 +479,8 @@ typedef struct trn_op_desc {
         trn_spconvert_desc spconvert;
         trn_spgemm_desc spgemm;
         trn_sddmm_desc sddmm;
+        trn_attn_desc attn;
+        trn_schwarz_desc schwarz;
     } u;
     /* Where the kernel explains a failure (set by the scheduler; NULL when
      * the op is run outside one). */
@@ -488,11 +509,12 @@ trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
  * balanced by entries, CSR -> BSR by block rows, dense -> sparse by rows
  * (columns for CSC); the others one shard. */
 trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
-/* Any trnsparse op (TRN_OP_SP*, SDDMM): its split kind and most shards; the
- * scheduler shards it by trn_op_cost / TRN_SHARD_SPARSE_MIN_COST up to
- * *parts. SpGEMM's count pass is one shard (a prefix sum), its fill splits
- * A's rows by C's entries; SDDMM splits C's rows by entries. Returns -1
- * for a kind that is not sparse. */
+/* Any trnsparse op (TRN_OP_SP*, SDDMM, SCHWARZ): its split kind and most
+ * shards; the scheduler shards it by trn_op_cost / TRN_SHARD_SPARSE_MIN_COST
+ * up to *parts. SpGEMM's count pass is one shard (a prefix sum), its fill
+ * splits A's rows by C's entries; SDDMM splits C's rows by entries;
+ * attention splits the (batch entry, block row) pairs evenly; Schwarz
+ * bounds are one shard. Returns -1 for a kind that is not sparse. */
 int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts);
 
 /* Estimated cost in floating-point operations (or bytes touched for data

@@ -318,6 +318,8 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     case TRN_OP_SPMM:
     case TRN_OP_SPGEMM:
     case TRN_OP_SDDMM:
+    case TRN_OP_SPATTN:
+    case TRN_OP_SCHWARZ:
     case TRN_OP_SPCONVERT: {
         trn_sp_split split;
         int64_t parts = 1;

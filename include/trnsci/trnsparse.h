@@ -533,6 +533,58 @@ trnsparseStatus_t trnsparseSparseToDense(trnsparseHandle_t handle, trnsparseCons
                                          trnsparseDnMatDescr_t matB,
                                          trnsparseSparseToDenseAlg_t alg, void *externalBuffer);
 
+/* ---- trnsci extensions ------------------------------------------------------------------
+ * No cuSPARSE counterpart; named trnsparse... all the same. */
+
+/* Block-sparse attention: for each batch entry,
+ *     O = softmax(scale * Q K^T + M) V,
+ * M = 0 inside the blocks of `pattern` and -inf outside. pattern is BSR
+ * (trnsparseCreateBsr / CreateConstBsr): brows x bcols blocks of
+ * rowBlockSize x colBlockSize, the structure only (values may be NULL);
+ * 128 x 128 is the Trainium tile. Q is seq_q x d with seq_q = brows *
+ * rowBlockSize, K seq_k x d with seq_k = bcols * colBlockSize, V seq_k x dv,
+ * O seq_q x dv: dense matrices of computeType (TRNSCI_R_32F or _R_64F) in
+ * either order, all with the same strided batch (trnsparseDnMatSetStridedBatch:
+ * one head per batch entry, sharing the pattern). scale is a host scalar of
+ * computeType. The result is computed one block row of queries at a time
+ * with an online softmax over its key blocks (running max and sum,
+ * rescaled as blocks arrive), so only one rowBlockSize x colBlockSize block
+ * of scores exists at a time, never the seq_q x seq_k matrix. A query row
+ * whose block row holds no block gives 0. Work is split over cores by
+ * (batch entry, block row); the result does not depend on the split. */
+trnsparseStatus_t
+trnsparseBlockSparseAttention(trnsparseHandle_t handle, const void *scale,
+                              trnsparseConstDnMatDescr_t matQ, trnsparseConstDnMatDescr_t matK,
+                              trnsparseConstDnMatDescr_t matV, trnsparseConstSpMatDescr_t pattern,
+                              trnsparseDnMatDescr_t matO, trnsciDataType computeType);
+
+/* Schwarz bounds from a diagonal: bounds[I] = sqrt(max |diag[i]|) over the
+ * blockSize entries i of block I (the last block may be shorter), for
+ * ceil(n / blockSize) blocks; diag and bounds of one type (R_32F, R_64F).
+ * For a positive semi-definite matrix A (a Gram matrix, the two-electron
+ * integrals (ij|kl) of quantum chemistry) with diagonal diag, Cauchy-Schwarz
+ * gives |A_ij| <= sqrt(A_ii A_jj) <= bounds[I] bounds[J] for every entry
+ * of block (I, J): the bounds trnsparseSpMMScreened takes. */
+trnsparseStatus_t trnsparseSchwarzBounds(trnsparseHandle_t handle, trnsparseConstDnVecDescr_t diag,
+                                         int64_t blockSize, trnsparseDnVecDescr_t bounds);
+
+/* Screened SpMM: trnsparseSpMM over only the entries (CSR, CSC, COO) or
+ * blocks (BSR) (I, J) of matA with rowBounds[I] * colBounds[J] >= threshold
+ * (products computed in computeType); the others are skipped as if zero.
+ * rowBounds has one entry per row (BSR: block row) of matA, colBounds one
+ * per column (block column), both of computeType; opA must be
+ * NON_TRANSPOSE. With Schwarz bounds, the error against the full product
+ * is at most sum over skipped (I, J) of bounds[I] bounds[J] |B_J| (B_J: the
+ * rows of B block J multiplies), each term below threshold |B_J|; to screen
+ * by that product, fold max |B_J| into colBounds. */
+trnsparseStatus_t
+trnsparseSpMMScreened(trnsparseHandle_t handle, trnsparseOperation_t opA, trnsparseOperation_t opB,
+                      const void *alpha, trnsparseConstSpMatDescr_t matA,
+                      trnsparseConstDnMatDescr_t matB, const void *beta, trnsparseDnMatDescr_t matC,
+                      trnsparseConstDnVecDescr_t rowBounds, trnsparseConstDnVecDescr_t colBounds,
+                      double threshold, trnsciDataType computeType, trnsparseSpMMAlg_t alg,
+                      void *externalBuffer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,6 +74,8 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_SPMM:
     case TRN_OP_SPGEMM:
     case TRN_OP_SDDMM:
+    case TRN_OP_SPATTN:
+    case TRN_OP_SCHWARZ:
     case TRN_OP_SPCONVERT: break;
     }
     return TRN_ENGINE_CORE;
@@ -95,6 +97,8 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_SPGEMM: return trn_cpu_spgemm(&op->u.spgemm, op->kmsg, shard, nshards);
     case TRN_OP_SDDMM: return trn_cpu_sddmm(&op->u.sddmm, op->kmsg, shard, nshards);
     case TRN_OP_SPCONVERT: return trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards);
+    case TRN_OP_SPATTN: return trn_cpu_attention(&op->u.attn, op->kmsg, shard, nshards);
+    case TRN_OP_SCHWARZ: return trn_cpu_schwarz(&op->u.schwarz, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

@@ -41,6 +41,11 @@ trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int n
 trn_kstatus trn_cpu_spgemm(const trn_spgemm_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* SDDMM (sparse_sddmm.c): C's rows split by entries. */
 trn_kstatus trn_cpu_sddmm(const trn_sddmm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* Block-sparse attention (sparse_attention.c): shards own (batch entry,
+ * block row) pairs. */
+trn_kstatus trn_cpu_attention(const trn_attn_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* Schwarz bounds (sparse_screen.c): one shard. */
+trn_kstatus trn_cpu_schwarz(const trn_schwarz_desc *d, int shard, int nshards);
 /* Format conversions (sparse_convert.c): splits follow trn_spconvert_split. */
 trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard,
                               int nshards);

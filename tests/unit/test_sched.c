@@ -119,6 +119,8 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_SPCONVERT: return op->u.spconvert.dst.values;
     case TRN_OP_SPGEMM: return op->u.spgemm.counts;
     case TRN_OP_SDDMM: return op->u.sddmm.c.values;
+    case TRN_OP_SPATTN: return op->u.attn.o.values;
+    case TRN_OP_SCHWARZ: return op->u.schwarz.bounds.values;
     }
     return NULL;
 }
