@@ -1,8 +1,8 @@
 /*
  * sparse_spmm_t.h — the SpMV/SpMM kernels for one index type and one value
- * type. sparse_spmm.c includes it four times with IT (int32_t, int64_t), VT
- * (float, double) and SFX (the name suffix) defined; nothing else includes
- * it.
+ * type. sparse_spmm.c includes it eight times with IT (int32_t, int64_t), VT
+ * (float, double), SFX (the name suffix) and SP_TARGET (empty, or the AVX2
+ * target attribute) defined; nothing else includes it.
  *
  * Every kernel reads each offset and index once into a local, checks it
  * (unsigned arithmetic: any stored value, INT64_MIN included, is simply out
@@ -29,8 +29,8 @@
 
 /* 1 when structure row r's offsets are valid (0 <= p0 <= p1 <= nnz, and
  * off[0] is the base), with [*p0, *p1). */
-static inline int FN(row)(const IT *off, int64_t r, int64_t base, int64_t nnz, int64_t *p0,
-                          int64_t *p1) {
+static inline SP_TARGET int FN(row)(const IT *off, int64_t r, int64_t base, int64_t nnz,
+                                    int64_t *p0, int64_t *p1) {
     const uint64_t u0 = (uint64_t)(int64_t)off[r] - (uint64_t)base;
     const uint64_t u1 = (uint64_t)(int64_t)off[r + 1] - (uint64_t)base;
     *p0 = (int64_t)u0;
@@ -39,14 +39,15 @@ static inline int FN(row)(const IT *off, int64_t r, int64_t base, int64_t nnz, i
 }
 
 /* 1 when idx[p] - base is in [0, n), with it in *c. */
-static inline int FN(col)(const IT *idx, int64_t p, int64_t base, int64_t n, int64_t *c) {
+static inline SP_TARGET int FN(col)(const IT *idx, int64_t p, int64_t base, int64_t n, int64_t *c) {
     const uint64_t u = (uint64_t)(int64_t)idx[p] - (uint64_t)base;
     *c = (int64_t)u;
     return u < (uint64_t)n;
 }
 
 /* Posts a bad index of row structure s at entry p of structure row r. */
-static int FN(bad_col)(const trn_sp_rows *s, const IT *idx, int64_t r, int64_t p, trn_kmsg *msg) {
+static SP_TARGET int FN(bad_col)(const trn_sp_rows *s, const IT *idx, int64_t r, int64_t p,
+                                 trn_kmsg *msg) {
     char where[48];
     snprintf(where, sizeof(where), " (%s %lld)",
              s->format == TRN_SP_CSC   ? "column"
@@ -57,14 +58,14 @@ static int FN(bad_col)(const trn_sp_rows *s, const IT *idx, int64_t r, int64_t p
                             s->base, s->ncols, where);
 }
 
-static inline VT FN(out)(VT acc, VT alpha, VT beta, const VT *c) {
+static inline SP_TARGET VT FN(out)(VT acc, VT alpha, VT beta, const VT *c) {
     return beta == 0 ? alpha * acc : alpha * acc + beta * *c;
 }
 
 /* C rows [lo, hi) = alpha op(A) B + beta C for a row structure (CSR with
  * op N; CSC with op T, as the CSR of A^T). */
-static int FN(csr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t lo, int64_t hi,
-                     trn_kmsg *msg) {
+static SP_TARGET int FN(csr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t lo, int64_t hi,
+                               trn_kmsg *msg) {
     const IT *off = s->off, *idx = s->idx;
     const VT *val = d->a.values, *B = d->b.values;
     VT *C = d->c.values;
@@ -159,8 +160,8 @@ static int FN(csr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t lo, i
  * the "in" side (CSR with op T; CSC with op N, as the CSR of A^T): T is
  * s->ncols x w, row-major. Screening (CSC only): entry p of structure row r
  * is A(idx, r). */
-static int FN(scatter_rows)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t j0, int64_t w,
-                            void *acc, trn_kmsg *msg) {
+static SP_TARGET int FN(scatter_rows)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t j0,
+                                      int64_t w, void *acc, trn_kmsg *msg) {
     VT *T = acc;
     const IT *off = s->off, *idx = s->idx;
     const VT *val = d->a.values, *B = d->b.values;
@@ -187,8 +188,8 @@ static int FN(scatter_rows)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_
 }
 
 /* The same for COO (any op): entry p is A(row[p], col[p]). */
-static int FN(scatter_coo)(const trn_spmm_desc *d, int64_t j0, int64_t w, void *acc,
-                           trn_kmsg *msg) {
+static SP_TARGET int FN(scatter_coo)(const trn_spmm_desc *d, int64_t j0, int64_t w, void *acc,
+                                     trn_kmsg *msg) {
     VT *T = acc;
     const trn_sp_mat *a = &d->a;
     const IT *ri = a->rowind, *ci = a->indices;
@@ -222,8 +223,8 @@ static int FN(scatter_coo)(const trn_spmm_desc *d, int64_t j0, int64_t w, void *
  * blocks are one product: their values form an rb x (run * cb) column-major
  * matrix, and the rows of B they need are gathered into `panel`
  * ((run * cb) x n, row-major), so large blocks run as long GEMMs. */
-static int FN(bsr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t lo, int64_t hi,
-                     trn_kmsg *msg) {
+static SP_TARGET int FN(bsr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t lo, int64_t hi,
+                               trn_kmsg *msg) {
     const trn_sp_mat *a = &d->a;
     const IT *off = s->off, *idx = s->idx;
     const VT *val = a->values, *B = d->b.values;
@@ -298,7 +299,8 @@ out:
 
 /* BSR with op T (one shard): T (A.cols x n, row-major) accumulates each
  * block's transpose times its block row's rows of B. */
-static int FN(bsr_t)(const trn_spmm_desc *d, const trn_sp_rows *s, void *acc, trn_kmsg *msg) {
+static SP_TARGET int FN(bsr_t)(const trn_spmm_desc *d, const trn_sp_rows *s, void *acc,
+                               trn_kmsg *msg) {
     VT *T = acc;
     const trn_sp_mat *a = &d->a;
     const IT *off = s->off, *idx = s->idx;
