@@ -161,10 +161,12 @@ struct trn_sched_op {
 #define TRN_SHARD_FFT_MIN_FLOP 8e6
 
 /* trn_op_cost of one trnsparse shard (kernels/op.c: FLOPs, bytes touched
- * for conversions): about 0.5-1 ms of one core at the 2-4 GFLOP/s (or
- * GB/s) a sparse product or conversion runs at here (memory-bound;
- * docs/benchmarks.md, "trnsparse"). Splits follow trn_sparse_split. */
-#define TRN_SHARD_SPARSE_MIN_COST 2e6
+ * for conversions): 0.15-0.5 ms of one core at the 1-3 GFLOP/s (or GB/s) a
+ * sparse product or conversion runs at here (memory-bound; docs/benchmarks.md,
+ * "trnsparse"), the same order as a GEMM shard's (TRN_SHARD_GEMM_MIN_FLOP at
+ * ~100 GFLOP/s), so waking a second worker (~20 us) costs a few percent of
+ * the shard. Splits follow trn_sparse_split. */
+#define TRN_SHARD_SPARSE_MIN_COST 5e5
 
 /* The number of shards op d is split into on an engine with nworkers
  * workers: between 1 and nworkers. A pure function of the descriptor and

@@ -344,13 +344,13 @@ typedef struct big_case {
     double density;
 } big_case;
 
-/* Each is big enough for >= 2 shards (trn_op_cost >= 2 TRN_SHARD_SPARSE_MIN_FLOP). */
+/* Each is big enough for >= 2 shards (trn_op_cost >= 2 TRN_SHARD_SPARSE_MIN_COST). */
 static const big_case bigs[] = {
-    {"CSR spmv", TRNSPARSE_FORMAT_CSR, 1, 0, 0, SH_RANDOM, 50000, 50000, 1, 0.0012},
-    {"CSR spmm power-law rows", TRNSPARSE_FORMAT_CSR, 1, 0, 1, SH_POWERLAW, 20000, 16000, 16, 0},
-    {"CSR op T column split", TRNSPARSE_FORMAT_CSR, 1, 1, 1, SH_RANDOM, 3000, 2000, 16, 0.04},
-    {"COO column split", TRNSPARSE_FORMAT_COO, 1, 0, 0, SH_RANDOM, 3000, 2000, 16, 0.04},
-    {"BSR 16 block-row split", TRNSPARSE_FORMAT_BSR, 16, 0, 0, SH_RANDOM, 1024, 1024, 16, 0.02},
+    {"CSR spmv", TRNSPARSE_FORMAT_CSR, 1, 0, 0, SH_RANDOM, 20000, 20000, 1, 0.002},
+    {"CSR spmm power-law rows", TRNSPARSE_FORMAT_CSR, 1, 0, 1, SH_POWERLAW, 5000, 4000, 16, 0},
+    {"CSR op T column split", TRNSPARSE_FORMAT_CSR, 1, 1, 1, SH_RANDOM, 1500, 1000, 16, 0.04},
+    {"COO column split", TRNSPARSE_FORMAT_COO, 1, 0, 0, SH_RANDOM, 1500, 1000, 16, 0.04},
+    {"BSR 16 block-row split", TRNSPARSE_FORMAT_BSR, 16, 0, 0, SH_RANDOM, 256, 256, 16, 0.05},
 };
 #define NBIG (sizeof(bigs) / sizeof(bigs[0]))
 
@@ -591,13 +591,13 @@ static void test_malformed(void **state) {
     trip_free(&t);
 
     /* Sharded (2 cores): errors in both halves; the message names the first. */
-    trip_make(&t, SH_RANDOM, 20000, 20000, 0.008, 0, 8);
+    trip_make(&t, SH_RANDOM, 10000, 10000, 0.008, 0, 8);
     sp_build(&a, &t, TRNSPARSE_FORMAT_CSR, 0, 0, 0, 1, 1, TRNSPARSE_ORDER_COL, 1);
-    const int64_t first = su_idx(a.off, 100, 0), late = su_idx(a.off, 19000, 0);
-    su_set_idx(a.idx, (size_t)late, 20000, 0);
-    su_set_idx(a.idx, (size_t)first, 20001, 0);
+    const int64_t first = su_idx(a.off, 100, 0), late = su_idx(a.off, 9500, 0);
+    su_set_idx(a.idx, (size_t)late, 10000, 0);
+    su_set_idx(a.idx, (size_t)first, 10001, 0);
     sp_upload(&a);
-    snprintf(want, sizeof(want), "csrColInd[%lld] = 20001 is outside [0, 19999] (row 100)",
+    snprintf(want, sizeof(want), "csrColInd[%lld] = 10001 is outside [0, 9999] (row 100)",
              (long long)first);
     for (int rep = 0; rep < 3; rep++)
         expect_bad_structure(h, &a, 0, want, NULL);

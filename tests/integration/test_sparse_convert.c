@@ -485,7 +485,7 @@ static void test_sharded(void **state) {
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     trip t;
-    trip_make(&t, SH_POWERLAW, 16384, 16384, 0, 0, 77);
+    trip_make(&t, SH_POWERLAW, 6000, 6000, 0, 0, 77);
     sp_host csr, bsr;
     sp_build(&csr, &t, TRNSPARSE_FORMAT_CSR, 0, 0, 0, 1, 1, TRNSPARSE_ORDER_COL, 0);
     sp_build(&bsr, &t, TRNSPARSE_FORMAT_BSR, 0, 0, 0, 4, 4, TRNSPARSE_ORDER_COL, 0);

@@ -510,8 +510,8 @@ static void run_big(const char *addr, uint64_t min_shards, void **spgemm_val, si
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
-    /* 2000 x 2000 with 10 entries a row times 110 a row: 2.2e6 products. */
-    const spgemm_case cs = {SH_RANDOM, 2000, 2000, 2000, 0.0067, 0.073, 1, 0, 0, 0, 0, 0, 0};
+    /* 1000 x 1000 with 10 entries a row times 55 a row: 5.5e5 products. */
+    const spgemm_case cs = {SH_RANDOM, 1000, 1000, 1000, 0.0134, 0.073, 1, 0, 0, 0, 0, 0, 0};
     trip ta, tb;
     trip_make(&ta, cs.sha, cs.m, cs.k, cs.da, 1, 5);
     trip_make(&tb, SH_RANDOM, cs.k, cs.n, cs.db, 1, 6);
@@ -530,7 +530,7 @@ static void run_big(const char *addr, uint64_t min_shards, void **spgemm_val, si
     trip_make(&t, SH_POWERLAW, 3000, 3000, 0, 0, 9);
     double worst = 0;
     before = shards_run(addr);
-    *sddmm_val = run_sddmm(h, &t, 128, 0, 0, 1, TRNSPARSE_ORDER_ROW, TRNSPARSE_ORDER_ROW, 1.0, 0.0,
+    *sddmm_val = run_sddmm(h, &t, 32, 0, 0, 1, TRNSPARSE_ORDER_ROW, TRNSPARSE_ORDER_ROW, 1.0, 0.0,
                            &worst, 0);
     if (shards_run(addr) - before < min_shards)
         fail_msg("the SDDMM ran as fewer than %llu shards", (unsigned long long)min_shards);
