@@ -168,6 +168,25 @@ double trn_sparse_scalar(const void *p, trnsciDataType computeType) {
     return computeType == TRNSCI_R_32F ? (double)*(const float *)p : *(const double *)p;
 }
 
+void trn_sparse_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
+                        Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be) {
+    trnsci__v1__scalar__init(al);
+    trnsci__v1__scalar__init(be);
+    al->re = trn_sparse_scalar(alpha, computeType);
+    be->re = trn_sparse_scalar(beta, computeType);
+}
+
+trnsparseStatus_t trn_sparse_no_buffer(trnsparseHandle_t handle, const char *fn,
+                                       size_t *bufferSize) {
+    if (!handle)
+        return TRNSPARSE_STATUS_NOT_INITIALIZED;
+    if (!bufferSize)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: bufferSize is NULL", fn);
+    *bufferSize = 0;
+    trn_ok();
+    return TRNSPARSE_STATUS_SUCCESS;
+}
+
 trn_client *trn_sparse_begin(trnsparseHandle_t handle, trnsparseStatus_t *st) {
     if (!handle) { /* cuSPARSE: a handle not initialised */
         trn_fail(trnsciErrorInvalidValue, "trnsparse: the handle is NULL");
@@ -327,17 +346,9 @@ trnsparseStatus_t trnsparseSpMV_bufferSize(trnsparseHandle_t handle, trnsparseOp
                                            trnsparseConstDnVecDescr_t vecX, const void *beta,
                                            trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
                                            trnsparseSpMVAlg_t alg, size_t *bufferSize) {
-    (void)opA;
-    (void)computeType;
+    (void)opA, (void)alpha, (void)matA, (void)vecX, (void)beta, (void)vecY, (void)computeType;
     (void)alg;
-    trnsparseStatus_t st;
-    if (!check_common(handle, "spmv", alpha, beta, matA, vecX, vecY, &st))
-        return st;
-    if (!bufferSize)
-        return trn_sparse_fail(trnsciErrorInvalidValue, "spmv: bufferSize is NULL");
-    *bufferSize = 0;
-    trn_ok();
-    return TRNSPARSE_STATUS_SUCCESS;
+    return trn_sparse_no_buffer(handle, "spmv", bufferSize);
 }
 
 trnsparseStatus_t trnsparseSpMV_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
@@ -374,9 +385,8 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
         e = trn_sparse_wire_dnvec(c, vecY, fn, "vecY", &y);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
-    Trnsci__V1__Scalar al = TRNSCI__V1__SCALAR__INIT, be = TRNSCI__V1__SCALAR__INIT;
-    al.re = trn_sparse_scalar(alpha, computeType);
-    be.re = trn_sparse_scalar(beta, computeType);
+    Trnsci__V1__Scalar al, be;
+    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.alpha = &al;
     w.a = &a.m;
@@ -396,18 +406,9 @@ trnsparseStatus_t trnsparseSpMM_bufferSize(trnsparseHandle_t handle, trnsparseOp
                                            trnsparseConstDnMatDescr_t matB, const void *beta,
                                            trnsparseDnMatDescr_t matC, trnsciDataType computeType,
                                            trnsparseSpMMAlg_t alg, size_t *bufferSize) {
-    (void)opA;
-    (void)opB;
-    (void)computeType;
-    (void)alg;
-    trnsparseStatus_t st;
-    if (!check_common(handle, "spmm", alpha, beta, matA, matB, matC, &st))
-        return st;
-    if (!bufferSize)
-        return trn_sparse_fail(trnsciErrorInvalidValue, "spmm: bufferSize is NULL");
-    *bufferSize = 0;
-    trn_ok();
-    return TRNSPARSE_STATUS_SUCCESS;
+    (void)opA, (void)opB, (void)alpha, (void)matA, (void)matB, (void)beta, (void)matC;
+    (void)computeType, (void)alg;
+    return trn_sparse_no_buffer(handle, "spmm", bufferSize);
 }
 
 trnsparseStatus_t trnsparseSpMM_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
@@ -455,9 +456,8 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
     }
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
-    Trnsci__V1__Scalar al = TRNSCI__V1__SCALAR__INIT, be = TRNSCI__V1__SCALAR__INIT;
-    al.re = trn_sparse_scalar(alpha, computeType);
-    be.re = trn_sparse_scalar(beta, computeType);
+    Trnsci__V1__Scalar al, be;
+    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

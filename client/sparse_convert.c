@@ -148,6 +148,17 @@ static trnsparseStatus_t check_mat(const char *fn, const trnsparseMatDescr_t d) 
     return TRNSPARSE_STATUS_SUCCESS;
 }
 
+/* The start of the legacy CSR <-> BSR routines: a client, GENERAL
+ * descriptors. */
+static trn_client *legacy_begin(trnsparseHandle_t handle, const char *fn,
+                                const trnsparseMatDescr_t descrA, const trnsparseMatDescr_t descrC,
+                                trnsparseStatus_t *st) {
+    trn_client *c = trn_sparse_begin(handle, st);
+    if (c && ((*st = check_mat(fn, descrA)) || (*st = check_mat(fn, descrC))))
+        return NULL;
+    return c;
+}
+
 /* ---- CSR <-> COO, CSR -> CSC ----------------------------------------------------------- */
 
 trnsparseStatus_t trnsparseXcsr2coo(trnsparseHandle_t handle, const int *csrSortedRowPtr, int nnz,
@@ -179,13 +190,7 @@ trnsparseStatus_t trnsparseCsr2cscEx2_bufferSize(trnsparseHandle_t handle, int m
                                                  trnsparseCsr2CscAlg_t alg, size_t *bufferSize) {
     (void)m, (void)n, (void)nnz, (void)csrVal, (void)csrRowPtr, (void)csrColInd, (void)cscVal;
     (void)cscColPtr, (void)cscRowInd, (void)valType, (void)copyValues, (void)idxBase, (void)alg;
-    if (!handle)
-        return TRNSPARSE_STATUS_NOT_INITIALIZED;
-    if (!bufferSize)
-        return trn_sparse_fail(trnsciErrorInvalidValue, "csr2csc: bufferSize is NULL");
-    *bufferSize = 0;
-    trn_ok();
-    return TRNSPARSE_STATUS_SUCCESS;
+    return trn_sparse_no_buffer(handle, "csr2csc", bufferSize);
 }
 
 trnsparseStatus_t trnsparseCsr2cscEx2(trnsparseHandle_t handle, int m, int n, int nnz,
@@ -218,8 +223,8 @@ trnsparseStatus_t trnsparseCsr2cscEx2(trnsparseHandle_t handle, int m, int n, in
 
 /* ---- CSR <-> BSR -------------------------------------------------------------------------- */
 
-static int64_t blocks_of(int n, int bs) {
-    return bs > 0 ? ((int64_t)n + bs - 1) / bs : 0;
+static int64_t blocks_of(int64_t n, int bs) {
+    return bs > 0 ? (n + bs - 1) / bs : 0;
 }
 
 /* The legacy CSR <-> BSR routines take no nnz: each array counts as long as
@@ -240,10 +245,8 @@ trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirect
                                        int *nnzTotalDevHostPtr) {
     const char *fn = "csr2bsrNnz";
     trnsparseStatus_t st;
-    trn_client *c = trn_sparse_begin(handle, &st);
+    trn_client *c = legacy_begin(handle, fn, descrA, descrC, &st);
     if (!c)
-        return st;
-    if ((st = check_mat(fn, descrA)) || (st = check_mat(fn, descrC)))
         return st;
     const int64_t mb = blocks_of(m, blockDim);
     const struct trnsparseSpMatDescr a =
@@ -264,28 +267,45 @@ trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirect
     return TRNSPARSE_STATUS_SUCCESS;
 }
 
+/* A CSR matrix (rows x cols) and a BSR one (ceil(rows / bs) x ceil(cols /
+ * bs) blocks of bs x bs in dirA's order), either the source; raw 32-bit
+ * arrays, each counted as long as its allocation. */
+typedef struct legacy_pair {
+    int64_t rows, cols;
+    const void *csr_off, *csr_idx, *csr_val, *bsr_off, *bsr_idx, *bsr_val;
+    const trnsparseMatDescr_t csr_descr, bsr_descr;
+} legacy_pair;
+
+static trnsparseStatus_t csr_bsr(trnsparseHandle_t handle, const char *fn, int to_bsr,
+                                 trnsciDataType t, trnsparseDirection_t dirA, int blockDim,
+                                 const legacy_pair *p) {
+    trnsparseStatus_t st;
+    trn_client *c = legacy_begin(handle, fn, p->csr_descr, p->bsr_descr, &st);
+    if (!c)
+        return st;
+    const int64_t es = t == TRNSCI_R_64F ? 8 : 4, bs = blockDim > 0 ? blockDim : 1;
+    const struct trnsparseSpMatDescr csr =
+        raw(TRNSPARSE_FORMAT_CSR, p->rows, p->cols, cap2(c, p->csr_idx, p->csr_val, es), p->csr_off,
+            p->csr_idx, NULL, p->csr_val, p->csr_descr->base, t, 1, dirA);
+    const struct trnsparseSpMatDescr bsr =
+        raw(TRNSPARSE_FORMAT_BSR, blocks_of(p->rows, blockDim), blocks_of(p->cols, blockDim),
+            cap2(c, p->bsr_idx, p->bsr_val, es * bs * bs), p->bsr_off, p->bsr_idx, NULL, p->bsr_val,
+            p->bsr_descr->base, t, blockDim, dirA);
+    return convert(handle, fn,
+                   to_bsr ? TRNSCI__V1__SPARSE_CONVERT__SPARSE_CSR_TO_BSR
+                          : TRNSCI__V1__SPARSE_CONVERT__SPARSE_BSR_TO_CSR,
+                   to_bsr ? &csr : &bsr, to_bsr ? &bsr : &csr, NULL, 0);
+}
+
 static trnsparseStatus_t csr2bsr(trnsparseHandle_t handle, trnsciDataType t,
                                  trnsparseDirection_t dirA, int m, int n,
                                  const trnsparseMatDescr_t descrA, const void *csrValA,
                                  const int *csrRowPtrA, const int *csrColIndA, int blockDim,
                                  const trnsparseMatDescr_t descrC, void *bsrValC,
                                  const int *bsrRowPtrC, int *bsrColIndC) {
-    const char *fn = "csr2bsr";
-    trnsparseStatus_t st;
-    trn_client *c = trn_sparse_begin(handle, &st);
-    if (!c)
-        return st;
-    if ((st = check_mat(fn, descrA)) || (st = check_mat(fn, descrC)))
-        return st;
-    const int64_t es = t == TRNSCI_R_64F ? 8 : 4, bs = blockDim > 0 ? blockDim : 1;
-    const struct trnsparseSpMatDescr a =
-        raw(TRNSPARSE_FORMAT_CSR, m, n, cap2(c, csrColIndA, csrValA, es), csrRowPtrA, csrColIndA,
-            NULL, csrValA, descrA->base, t, 1, dirA);
-    const struct trnsparseSpMatDescr b =
-        raw(TRNSPARSE_FORMAT_BSR, blocks_of(m, blockDim), blocks_of(n, blockDim),
-            cap2(c, bsrColIndC, bsrValC, es * bs * bs), bsrRowPtrC, bsrColIndC, NULL, bsrValC,
-            descrC->base, t, blockDim, dirA);
-    return convert(handle, fn, TRNSCI__V1__SPARSE_CONVERT__SPARSE_CSR_TO_BSR, &a, &b, NULL, 0);
+    const legacy_pair p = {m,          n,          csrRowPtrA, csrColIndA, csrValA,
+                           bsrRowPtrC, bsrColIndC, bsrValC,    descrA,     descrC};
+    return csr_bsr(handle, "csr2bsr", 1, t, dirA, blockDim, &p);
 }
 
 trnsparseStatus_t trnsparseScsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
@@ -312,21 +332,10 @@ static trnsparseStatus_t bsr2csr(trnsparseHandle_t handle, trnsciDataType t,
                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
                                  const trnsparseMatDescr_t descrC, void *csrValC, int *csrRowPtrC,
                                  int *csrColIndC) {
-    const char *fn = "bsr2csr";
-    trnsparseStatus_t st;
-    trn_client *c = trn_sparse_begin(handle, &st);
-    if (!c)
-        return st;
-    if ((st = check_mat(fn, descrA)) || (st = check_mat(fn, descrC)))
-        return st;
-    const int64_t es = t == TRNSCI_R_64F ? 8 : 4, bs = blockDim > 0 ? blockDim : 1;
-    const struct trnsparseSpMatDescr a =
-        raw(TRNSPARSE_FORMAT_BSR, mb, nb, cap2(c, bsrColIndA, bsrValA, es * bs * bs), bsrRowPtrA,
-            bsrColIndA, NULL, bsrValA, descrA->base, t, blockDim, dirA);
-    const struct trnsparseSpMatDescr b = raw(
-        TRNSPARSE_FORMAT_CSR, (int64_t)mb * bs, (int64_t)nb * bs, cap2(c, csrColIndC, csrValC, es),
-        csrRowPtrC, csrColIndC, NULL, csrValC, descrC->base, t, 1, dirA);
-    return convert(handle, fn, TRNSCI__V1__SPARSE_CONVERT__SPARSE_BSR_TO_CSR, &a, &b, NULL, 0);
+    const int64_t bs = blockDim > 0 ? blockDim : 1;
+    const legacy_pair p = {mb * bs,    nb * bs,    csrRowPtrC, csrColIndC, csrValC,
+                           bsrRowPtrA, bsrColIndA, bsrValA,    descrC,     descrA};
+    return csr_bsr(handle, "bsr2csr", 0, t, dirA, blockDim, &p);
 }
 
 trnsparseStatus_t trnsparseSbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
@@ -355,13 +364,7 @@ trnsparseStatus_t trnsparseDenseToSparse_bufferSize(trnsparseHandle_t handle,
                                                     trnsparseDenseToSparseAlg_t alg,
                                                     size_t *bufferSize) {
     (void)matA, (void)matB, (void)alg;
-    if (!handle)
-        return TRNSPARSE_STATUS_NOT_INITIALIZED;
-    if (!bufferSize)
-        return trn_sparse_fail(trnsciErrorInvalidValue, "denseToSparse: bufferSize is NULL");
-    *bufferSize = 0;
-    trn_ok();
-    return TRNSPARSE_STATUS_SUCCESS;
+    return trn_sparse_no_buffer(handle, "denseToSparse", bufferSize);
 }
 
 trnsparseStatus_t trnsparseDenseToSparse_analysis(trnsparseHandle_t handle,
@@ -402,13 +405,7 @@ trnsparseStatus_t trnsparseSparseToDense_bufferSize(trnsparseHandle_t handle,
                                                     trnsparseSparseToDenseAlg_t alg,
                                                     size_t *bufferSize) {
     (void)matA, (void)matB, (void)alg;
-    if (!handle)
-        return TRNSPARSE_STATUS_NOT_INITIALIZED;
-    if (!bufferSize)
-        return trn_sparse_fail(trnsciErrorInvalidValue, "sparseToDense: bufferSize is NULL");
-    *bufferSize = 0;
-    trn_ok();
-    return TRNSPARSE_STATUS_SUCCESS;
+    return trn_sparse_no_buffer(handle, "sparseToDense", bufferSize);
 }
 
 trnsparseStatus_t trnsparseSparseToDense(trnsparseHandle_t handle, trnsparseConstSpMatDescr_t matA,

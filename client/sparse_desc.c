@@ -94,9 +94,9 @@ trnsparseStatus_t trnsparseCreateConstCsr(trnsparseConstSpMatDescr_t *spMatDescr
                                           trnsparseIndexType_t csrRowOffsetsType,
                                           trnsparseIndexType_t csrColIndType,
                                           trnsparseIndexBase_t idxBase, trnsciDataType valueType) {
-    return make_simple("trnsparseCreateConstCsr", (trnsparseSpMatDescr_t *)spMatDescr,
-                       TRNSPARSE_FORMAT_CSR, rows, cols, nnz, csrRowOffsets, csrColInd, NULL,
-                       csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType);
+    return trnsparseCreateCsr((trnsparseSpMatDescr_t *)spMatDescr, rows, cols, nnz,
+                              (void *)csrRowOffsets, (void *)csrColInd, (void *)csrValues,
+                              csrRowOffsetsType, csrColIndType, idxBase, valueType);
 }
 
 trnsparseStatus_t trnsparseCreateCsc(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
@@ -115,9 +115,9 @@ trnsparseStatus_t trnsparseCreateConstCsc(trnsparseConstSpMatDescr_t *spMatDescr
                                           trnsparseIndexType_t cscColOffsetsType,
                                           trnsparseIndexType_t cscRowIndType,
                                           trnsparseIndexBase_t idxBase, trnsciDataType valueType) {
-    return make_simple("trnsparseCreateConstCsc", (trnsparseSpMatDescr_t *)spMatDescr,
-                       TRNSPARSE_FORMAT_CSC, rows, cols, nnz, cscColOffsets, cscRowInd, NULL,
-                       cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType);
+    return trnsparseCreateCsc((trnsparseSpMatDescr_t *)spMatDescr, rows, cols, nnz,
+                              (void *)cscColOffsets, (void *)cscRowInd, (void *)cscValues,
+                              cscColOffsetsType, cscRowIndType, idxBase, valueType);
 }
 
 trnsparseStatus_t trnsparseCreateCoo(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
@@ -184,9 +184,10 @@ trnsparseStatus_t trnsparseCreateConstBsr(trnsparseConstSpMatDescr_t *spMatDescr
                                           trnsparseIndexType_t bsrColIndType,
                                           trnsparseIndexBase_t idxBase, trnsciDataType valueType,
                                           trnsparseOrder_t order) {
-    return make_bsr("trnsparseCreateConstBsr", (trnsparseSpMatDescr_t *)spMatDescr, brows, bcols,
-                    bnnz, rowBlockDim, colBlockDim, bsrRowOffsets, bsrColInd, bsrValues,
-                    bsrRowOffsetsType, bsrColIndType, idxBase, valueType, order);
+    return trnsparseCreateBsr((trnsparseSpMatDescr_t *)spMatDescr, brows, bcols, bnnz, rowBlockDim,
+                              colBlockDim, (void *)bsrRowOffsets, (void *)bsrColInd,
+                              (void *)bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase,
+                              valueType, order);
 }
 
 trnsparseStatus_t trnsparseDestroySpMat(trnsparseConstSpMatDescr_t spMatDescr) {

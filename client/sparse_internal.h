@@ -87,6 +87,16 @@ int64_t trn_sparse_capacity(trn_client *c, const void *p, int64_t es);
  * caller). */
 double trn_sparse_scalar(const void *p, trnsciDataType computeType);
 
+/* Both host scalars of the compute type as wire scalars. */
+void trn_sparse_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
+                        Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be);
+
+/* A _bufferSize routine: the daemon needs no external buffer, so *bufferSize
+ * is 0 (NOT_INITIALIZED for a NULL handle, INVALID_VALUE for a NULL
+ * bufferSize, naming fn). */
+trnsparseStatus_t trn_sparse_no_buffer(trnsparseHandle_t handle, const char *fn,
+                                       size_t *bufferSize);
+
 /* The start of every routine: a handle, a connected client. NULL with the
  * status in *st when either is missing. */
 trn_client *trn_sparse_begin(trnsparseHandle_t handle, trnsparseStatus_t *st);

@@ -72,9 +72,8 @@ static trnsparseStatus_t spgemm_pass(trn_client *c, trnsparseHandle_t handle, co
         e = trn_client_resolve(c, counts, "spgemm: externalBuffer2", &cref);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
-    Trnsci__V1__Scalar al = TRNSCI__V1__SCALAR__INIT, be = TRNSCI__V1__SCALAR__INIT;
-    al.re = trn_sparse_scalar(alpha, computeType);
-    be.re = trn_sparse_scalar(beta, computeType);
+    Trnsci__V1__Scalar al, be;
+    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
     w.phase = fill ? TRNSCI__V1__SP_GEMMPHASE__SPGEMM_FILL : TRNSCI__V1__SP_GEMMPHASE__SPGEMM_COUNT;
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
@@ -178,13 +177,7 @@ trnsparseStatus_t trnsparseSDDMM_bufferSize(trnsparseHandle_t handle, trnsparseO
                                             trnsparseSDDMMAlg_t alg, size_t *bufferSize) {
     (void)opA, (void)opB, (void)alpha, (void)matA, (void)matB, (void)beta, (void)matC;
     (void)computeType, (void)alg;
-    if (!handle)
-        return TRNSPARSE_STATUS_NOT_INITIALIZED;
-    if (!bufferSize)
-        return trn_sparse_fail(trnsciErrorInvalidValue, "sddmm: bufferSize is NULL");
-    *bufferSize = 0;
-    trn_ok();
-    return TRNSPARSE_STATUS_SUCCESS;
+    return trn_sparse_no_buffer(handle, "sddmm", bufferSize);
 }
 
 trnsparseStatus_t trnsparseSDDMM_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
@@ -225,9 +218,8 @@ trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t 
         e = trn_sparse_wire_spmat(c, matC, fn, "matC", &cm);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
-    Trnsci__V1__Scalar al = TRNSCI__V1__SCALAR__INIT, be = TRNSCI__V1__SCALAR__INIT;
-    al.re = trn_sparse_scalar(alpha, computeType);
-    be.re = trn_sparse_scalar(beta, computeType);
+    Trnsci__V1__Scalar al, be;
+    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

@@ -198,6 +198,18 @@ trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, 
     return rc;
 }
 
+/* A dense operand's data type, which must be `type` (the sparse matrix's). */
+static trn_wire_code same_type(const char *fn, const char *name, Trnsci__V1__DataType w,
+                               trn_dtype type, char *err, size_t errlen) {
+    trn_dtype t;
+    const trn_wire_code rc = trn_vsp_type(fn, name, w, &t, err, errlen);
+    if (rc != TRN_WIRE_OK || t == type)
+        return rc;
+    snprintf(err, errlen, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
+             type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
+    return TRN_WIRE_UNIMPLEMENTED;
+}
+
 static int order_of(Trnsci__V1__SparseOrder o, int *row_major) {
     switch (o) {
     case TRNSCI__V1__SPARSE_ORDER__SPARSE_ORDER_UNSPECIFIED:
@@ -215,15 +227,10 @@ trn_wire_code trn_vsp_dense(trn_session *s, const Trnsci__V1__DenseMatrix *w, co
         snprintf(err, errlen, "%s: %s: no dense matrix given", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_dtype t;
-    trn_wire_code rc = trn_vsp_type(fn, name, w->type, &t, err, errlen);
+    const trn_dtype t = type;
+    trn_wire_code rc = same_type(fn, name, w->type, type, err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (t != type) {
-        snprintf(err, errlen, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
-                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
-        return TRN_WIRE_UNIMPLEMENTED;
-    }
     if (order_of(w->order, &out->row_major)) {
         snprintf(err, errlen, "%s: %s: order %d is not COL (1) or ROW (2)", fn, name,
                  (int)w->order);
@@ -293,15 +300,10 @@ trn_wire_code trn_vsp_vector(trn_session *s, const Trnsci__V1__DenseVector *w, c
         snprintf(err, errlen, "%s: %s: no dense vector given", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_dtype t;
-    trn_wire_code rc = trn_vsp_type(fn, name, w->type, &t, err, errlen);
+    const trn_dtype t = type;
+    trn_wire_code rc = same_type(fn, name, w->type, type, err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (t != type) {
-        snprintf(err, errlen, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
-                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
-        return TRN_WIRE_UNIMPLEMENTED;
-    }
     if (w->size < 0 || (size >= 0 && w->size != size)) {
         if (size >= 0)
             snprintf(err, errlen, "%s: %s: size %lld must be %lld", fn, name, (long long)w->size,

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,4 +320,87 @@ void sp_free(sp_host *s) {
     free(s->rowind);
     free(s->val);
     memset(s, 0, sizeof(*s));
+}
+
+/* ---- test plumbing ------------------------------------------------------------------ */
+
+void su_expect_message(const char *needle) {
+    const char *msg = trnsciGetLastErrorMessage();
+    if (!strstr(msg, needle))
+        fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
+}
+
+uint64_t su_shards_run(const char *addr) {
+    trnsciWorkerInfo w[64];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetWorkers(addr, w, 64, &count), trnsciSuccess);
+    uint64_t s = 0;
+    for (int i = 0; i < count && i < 64; i++)
+        s += w[i].usage.shards;
+    return s;
+}
+
+void su_write_file(const char *dir, const char *name, const void *p, size_t bytes) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (bytes)
+        assert_int_equal(fwrite(p, 1, bytes, f), bytes);
+    assert_int_equal(fclose(f), 0);
+}
+
+void *su_read_file(const char *dir, const char *name, size_t *bytes) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = malloc((size_t)n + 8);
+    assert_non_null(p);
+    assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *bytes = (size_t)n;
+    return p;
+}
+
+void su_run_ref(const char *python, const char *script, const char *cmd, const char *dir) {
+    const char *argv[] = {python, script, cmd, dir, NULL};
+    char out[512];
+    snprintf(out, sizeof(out), "%s/ref.out", dir);
+    if (th_run(argv, out) != 0) {
+        char text[2048] = "";
+        FILE *f = fopen(out, "r");
+        if (f) {
+            text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+            fclose(f);
+        }
+        fail_msg("%s %s failed: %s", script, cmd, text);
+    }
+}
+
+int su_start_daemons(th_daemon *one, th_daemon *two) {
+    const char *const args1[] = {"--cores", two ? "1" : "2", NULL};
+    const char *const args2[] = {"--cores", "2", NULL};
+    if (th_daemon_start(one, args1) != 0) {
+        fprintf(stderr, "could not start trnscid --cores %s\n", args1[1]);
+        return -1;
+    }
+    if (two && th_daemon_start(two, args2) != 0) {
+        fprintf(stderr, "could not start trnscid --cores 2 (these tests need 2 CPUs)\n");
+        th_daemon_stop(one);
+        return -1;
+    }
+    return 0;
+}
+
+int su_idle(th_daemon *const *ds, int n) {
+    trnsciDeviceReset();
+    int rc = 0;
+    for (int i = 0; i < n; i++)
+        if (th_wait_daemon_idle(ds[i]->unix_addr, 10000) != 0)
+            rc = -1;
+    return rc;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness.h"
 #include "trnsci/trnsparse.h"
 
 /* A sparse matrix as triplets sorted by (row, column), positions unique. */
@@ -78,6 +79,35 @@ static inline void su_put(void *a, size_t i, long double v, int dbl) {
     else
         ((float *)a)[i] = (float)v;
 }
+
+/* ---- test plumbing the sparse test programs share ------------------------------ */
+
+/* A transport a test runs over (the state of its cmocka entry). */
+typedef struct su_transport {
+    const char *name;
+    const char *addr;
+} su_transport;
+
+static inline const char *su_addr(void **state) {
+    return ((const su_transport *)*state)->addr;
+}
+
+/* Fails the test unless the last error message contains needle. */
+void su_expect_message(const char *needle);
+/* Shards every worker of the daemon at addr has run so far. */
+uint64_t su_shards_run(const char *addr);
+/* dir/name: written from / read into memory (*bytes set to the size). */
+void su_write_file(const char *dir, const char *name, const void *p, size_t bytes);
+void *su_read_file(const char *dir, const char *name, size_t *bytes);
+/* Runs `python script cmd dir` and fails the test with its output if it
+ * does not exit 0. */
+void su_run_ref(const char *python, const char *script, const char *cmd, const char *dir);
+/* Starts a 1-core daemon and a 2-core one (two may be NULL: only `one`,
+ * with 2 cores). 0, or -1 after saying why on stderr. */
+int su_start_daemons(th_daemon *one, th_daemon *two);
+/* A cmocka teardown's work: ends the client's session and waits until each
+ * daemon holds nothing. 0, or -1. */
+int su_idle(th_daemon *const *ds, int n);
 
 /* The unit roundoff of the type and gamma_k = k u / (1 - k u) (Higham). */
 long double su_gamma(int dbl, long double k);

@@ -49,22 +49,7 @@
 
 static th_daemon one_core, two_cores;
 
-typedef struct transport {
-    const char *name;
-    const char *addr;
-} transport;
-
-static transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
-
-static const char *addr_of(void **state) {
-    return ((const transport *)*state)->addr;
-}
-
-static void expect_message(const char *needle) {
-    const char *msg = trnsciGetLastErrorMessage();
-    if (!strstr(msg, needle))
-        fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
-}
+static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
 
 enum { PAD = 6 };
 #define SENTINEL 12345.0
@@ -246,7 +231,7 @@ static const layout layouts[] = {
 #define NLAYOUT (sizeof(layouts) / sizeof(layouts[0]))
 
 static void test_formats(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     for (int dbl = 0; dbl <= 1; dbl++) {
@@ -279,7 +264,7 @@ static void test_formats(void **state) {
 /* ---- structured matrices, alpha = 0 ---------------------------------------------------- */
 
 static void test_structures(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     static const struct {
@@ -323,16 +308,6 @@ static void test_structures(void **state) {
 }
 
 /* ---- sharding: bitwise equal on 1 and 2 cores ------------------------------------------ */
-
-static uint64_t shards_run(const char *addr) {
-    trnsciWorkerInfo w[64];
-    int count = 0;
-    assert_int_equal(trnsciDaemonGetWorkers(addr, w, 64, &count), trnsciSuccess);
-    uint64_t s = 0;
-    for (int i = 0; i < count && i < 64; i++)
-        s += w[i].usage.shards;
-    return s;
-}
 
 typedef struct big_case {
     const char *name;
@@ -385,7 +360,7 @@ static void run_bigs(const char *addr, uint64_t min_shards, void *out[NBIG], siz
         const trnsparseOperation_t op =
             b->trans ? TRNSPARSE_OPERATION_TRANSPOSE : TRNSPARSE_OPERATION_NON_TRANSPOSE;
         assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
-        const uint64_t before = shards_run(addr);
+        const uint64_t before = su_shards_run(addr);
         if (b->n == 1) {
             trnsparseDnVecDescr_t x, y;
             assert_int_equal(trnsparseCreateDnVec(&x, kk, bd, vt), TRNSPARSE_STATUS_SUCCESS);
@@ -408,7 +383,7 @@ static void run_bigs(const char *addr, uint64_t min_shards, void *out[NBIG], siz
             trnsparseDestroyDnMat(cm);
         }
         assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
-        const uint64_t shards = shards_run(addr) - before;
+        const uint64_t shards = su_shards_run(addr) - before;
         if (shards < min_shards)
             fail_msg("%s ran as %llu shard(s), want at least %llu", b->name,
                      (unsigned long long)shards, (unsigned long long)min_shards);
@@ -486,9 +461,9 @@ static void expect_bad_structure(trnsparseHandle_t h, const sp_host *a, int tran
                       al, a->descr, xv, al, yv, vt, TRNSPARSE_SPMV_ALG_DEFAULT, NULL),
         TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
-    expect_message(needle);
+    su_expect_message(needle);
     if (needle2)
-        expect_message(needle2);
+        su_expect_message(needle2);
     /* Reported once; the session goes on. */
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     trnsparseDestroyDnVec(xv);
@@ -498,7 +473,7 @@ static void expect_bad_structure(trnsparseHandle_t h, const sp_host *a, int tran
 }
 
 static void test_malformed(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     trip t;
@@ -610,7 +585,7 @@ static void test_malformed(void **state) {
 /* ---- bad arguments: refused by the call ------------------------------------------------ */
 
 static void test_bad_args(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     trip t;
@@ -633,16 +608,16 @@ static void test_bad_args(void **state) {
     assert_int_equal(SPMV(a.descr, xv, yv, TRNSCI_R_64F), TRNSPARSE_STATUS_SUCCESS);
     /* Shapes and types. */
     assert_int_equal(SPMV(a.descr, xv, short_y, TRNSCI_R_64F), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("vecY: size 29 must be 30");
+    su_expect_message("vecY: size 29 must be 30");
     assert_int_equal(SPMV(a.descr, xv, fy, TRNSCI_R_64F), TRNSPARSE_STATUS_NOT_SUPPORTED);
-    expect_message("vecY: its data type must be the sparse matrix's");
+    su_expect_message("vecY: its data type must be the sparse matrix's");
     assert_int_equal(SPMV(a.descr, xv, yv, TRNSCI_R_32F), TRNSPARSE_STATUS_NOT_SUPPORTED);
-    expect_message("computeType must be the matrices' type");
+    su_expect_message("computeType must be the matrices' type");
     assert_int_equal(SPMV(a.descr, xv, yv, TRNSCI_R_16F), TRNSPARSE_STATUS_NOT_SUPPORTED);
     assert_int_equal(trnsparseSpMV(h, (trnsparseOperation_t)7, &one, a.descr, xv, &one, yv,
                                    TRNSCI_R_64F, TRNSPARSE_SPMV_ALG_DEFAULT, NULL),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("opA=7");
+    su_expect_message("opA=7");
     /* Descriptors whose arrays do not fit their allocations. */
     trnsparseSpMatDescr_t bad;
     assert_int_equal(trnsparseCreateCsr(&bad, 30, 20, t.nnz + 1, a.d_off, a.d_idx, a.d_val,
@@ -650,28 +625,28 @@ static void test_bad_args(void **state) {
                                         TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(SPMV(bad, xv, yv, TRNSCI_R_64F), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("spmv: matA csrColInd: needs");
+    su_expect_message("spmv: matA csrColInd: needs");
     trnsparseDestroySpMat(bad);
     assert_int_equal(trnsparseCreateCsr(&bad, 30, 20, t.nnz, a.d_off, a.d_idx, a.d_val,
                                         TRNSPARSE_INDEX_64I, TRNSPARSE_INDEX_64I,
                                         TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(SPMV(bad, xv, yv, TRNSCI_R_64F), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("spmv: matA csrRowOffsets: needs 248 bytes");
+    su_expect_message("spmv: matA csrRowOffsets: needs 248 bytes");
     trnsparseDestroySpMat(bad);
     assert_int_equal(trnsparseCreateCsr(&bad, 30, 20, t.nnz, a.d_off, a.d_idx, a.d_val,
                                         TRNSPARSE_INDEX_64I, TRNSPARSE_INDEX_32I,
                                         TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(SPMV(bad, xv, yv, TRNSCI_R_64F), TRNSPARSE_STATUS_NOT_SUPPORTED);
-    expect_message("different index types");
+    su_expect_message("different index types");
     trnsparseDestroySpMat(bad);
     assert_int_equal(trnsparseCreateCsr(&bad, 30, 20, t.nnz, a.d_off, a.d_idx, a.d_val,
                                         TRNSPARSE_INDEX_16U, TRNSPARSE_INDEX_16U,
                                         TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(SPMV(bad, xv, yv, TRNSCI_R_64F), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("is not CUSPARSE_INDEX_32I");
+    su_expect_message("is not CUSPARSE_INDEX_32I");
     trnsparseDestroySpMat(bad);
     /* A pointer that is not device memory; a freed one. */
     int64_t host_off[31] = {0};
@@ -680,7 +655,7 @@ static void test_bad_args(void **state) {
                                         TRNSCI_R_64F),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(SPMV(bad, xv, yv, TRNSCI_R_64F), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("csrRowOffsets");
+    su_expect_message("csrRowOffsets");
     trnsparseDestroySpMat(bad);
     /* Create-time rules, NULL handles and descriptors. */
     assert_int_equal(trnsparseCreateCsr(&bad, -1, 20, 0, NULL, NULL, NULL, TRNSPARSE_INDEX_32I,
@@ -708,14 +683,14 @@ static void test_bad_args(void **state) {
     assert_int_equal(trnsparseSpMM(h, N, N, &one, a.descr, bm, &one, cm, TRNSCI_R_64F,
                                    TRNSPARSE_SPMM_ALG_DEFAULT, NULL),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("matC: ld=29 must be >= max(1, rows) = 30");
+    su_expect_message("matC: ld=29 must be >= max(1, rows) = 30");
     trnsparseDestroyDnMat(cm);
     assert_int_equal(trnsparseCreateDnMat(&cm, 30, 3, 30, y, TRNSCI_R_64F, TRNSPARSE_ORDER_COL),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsparseSpMM(h, N, N, &one, a.descr, bm, &one, cm, TRNSCI_R_64F,
                                    TRNSPARSE_SPMM_ALG_DEFAULT, NULL),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("shapes do not match");
+    su_expect_message("shapes do not match");
     trnsparseDestroyDnMat(cm);
     trnsparseDestroyDnMat(bm);
 #undef SPMV
@@ -739,7 +714,7 @@ static void test_bad_args(void **state) {
     assert_int_equal(trnsparseSpMV(h, N, &one, stale, x2v, &one, y2v, TRNSCI_R_64F,
                                    TRNSPARSE_SPMV_ALG_DEFAULT, NULL),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("csrValues");
+    su_expect_message("csrValues");
     trnsparseDestroySpMat(stale);
     trnsparseDestroyDnVec(x2v);
     trnsparseDestroyDnVec(y2v);
@@ -753,13 +728,8 @@ static void test_bad_args(void **state) {
 
 static int check_idle(void **state) {
     (void)state;
-    trnsciDeviceReset();
-    int rc = 0;
-    const th_daemon *ds[] = {&one_core, &two_cores};
-    for (int i = 0; i < 2; i++)
-        if (th_wait_daemon_idle(ds[i]->unix_addr, 10000) != 0)
-            rc = -1;
-    return rc;
+    th_daemon *const ds[] = {&one_core, &two_cores};
+    return su_idle(ds, 2);
 }
 
 #define ON(fn, t)                                                                                  \
@@ -768,17 +738,8 @@ static int check_idle(void **state) {
     { #fn, fn, NULL, check_idle, NULL }
 
 int main(void) {
-    const char *const args1[] = {"--cores", "1", NULL};
-    const char *const args2[] = {"--cores", "2", NULL};
-    if (th_daemon_start(&one_core, args1) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 1\n");
+    if (su_start_daemons(&one_core, &two_cores) != 0)
         return 1;
-    }
-    if (th_daemon_start(&two_cores, args2) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 2 (this test needs 2 CPUs)\n");
-        th_daemon_stop(&one_core);
-        return 1;
-    }
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {

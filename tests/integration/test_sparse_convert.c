@@ -40,22 +40,7 @@
 
 static th_daemon daemon2;
 
-typedef struct transport {
-    const char *name;
-    const char *addr;
-} transport;
-
-static transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
-
-static const char *addr_of(void **state) {
-    return ((const transport *)*state)->addr;
-}
-
-static void expect_message(const char *needle) {
-    const char *msg = trnsciGetLastErrorMessage();
-    if (!strstr(msg, needle))
-        fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
-}
+static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
 
 /* Device memory with bytes zeroed. */
 static void *dev_zero(size_t bytes) {
@@ -98,7 +83,7 @@ static trip padded(const trip *t, int64_t bs) {
 /* ---- CSR <-> COO, CSR -> CSC -------------------------------------------------------------- */
 
 static void test_coo_csc(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     for (int dbl = 0; dbl <= 1; dbl++)
@@ -132,7 +117,7 @@ static void test_coo_csc(void **state) {
             assert_int_equal(trnsparseXcoo2csr(h, d_rows, nnz, m, d_off, b),
                              TRNSPARSE_STATUS_SUCCESS);
             assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
-            expect_message("row indices must be sorted");
+            su_expect_message("row indices must be sorted");
             /* CSR -> CSC, values and structure only. */
             const size_t es = dbl ? 8 : 4;
             void *d_cval = dev_zero((size_t)nnz * es);
@@ -201,7 +186,7 @@ static void bsr_as_csr(const sp_host *b, int base, int dbl, int32_t **off, int32
 }
 
 static void test_bsr(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     static const int dims[] = {1, 3, 4, 16};
@@ -270,7 +255,7 @@ static void test_bsr(void **state) {
                                                  bs, dc, d_bval, d_bptr, d_bcol);
                     assert_int_equal(rc, TRNSPARSE_STATUS_SUCCESS);
                     assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
-                    expect_message("compute them with trnsparseXcsr2bsrNnz");
+                    su_expect_message("compute them with trnsparseXcsr2bsrNnz");
                     free(bad);
                 }
                 free(eoff);
@@ -312,7 +297,7 @@ static void *dense_of(const trip *t, trnsparseOrder_t order, int64_t ld, int dbl
 }
 
 static void test_dense(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     int cse = 0;
@@ -399,7 +384,7 @@ static void test_dense(void **state) {
                                      h, dm, sm, TRNSPARSE_DENSETOSPARSE_ALG_DEFAULT, NULL),
                                  TRNSPARSE_STATUS_SUCCESS);
                 assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
-                expect_message("compute them with trnsparseDenseToSparse_analysis");
+                su_expect_message("compute them with trnsparseDenseToSparse_analysis");
                 trnsparseDestroyDnMat(dm);
                 trnsparseDestroyDnMat(dm2);
                 trnsparseDestroySpMat(sm);
@@ -417,7 +402,7 @@ static void test_dense(void **state) {
 
 /* SparseToDense from COO (with duplicates) and BSR. */
 static void test_to_dense(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     trip t;
@@ -468,16 +453,6 @@ static void test_to_dense(void **state) {
 
 /* ---- sharded conversions ----------------------------------------------------------------- */
 
-static uint64_t shards_run(const char *addr) {
-    trnsciWorkerInfo w[64];
-    int count = 0;
-    assert_int_equal(trnsciDaemonGetWorkers(addr, w, 64, &count), trnsciSuccess);
-    uint64_t s = 0;
-    for (int i = 0; i < count && i < 64; i++)
-        s += w[i].usage.shards;
-    return s;
-}
-
 static void test_sharded(void **state) {
     (void)state;
     const char *addr = daemon2.unix_addr;
@@ -493,7 +468,7 @@ static void test_sharded(void **state) {
     sp_upload(&bsr);
     trnsparseMatDescr_t d0 = mat_descr(0);
     const int m = (int)t.m, nnz = (int)t.nnz, mb = m / 4;
-    uint64_t before = shards_run(addr);
+    uint64_t before = su_shards_run(addr);
     int *d_rows = dev_zero((size_t)nnz * 4);
     assert_int_equal(trnsparseXcsr2coo(h, csr.d_off, nnz, m, d_rows, TRNSPARSE_INDEX_BASE_ZERO),
                      TRNSPARSE_STATUS_SUCCESS);
@@ -501,7 +476,7 @@ static void test_sharded(void **state) {
     for (int k = 0; k < nnz; k++)
         rows[k] = (int32_t)t.r[k];
     expect_same("cooRowInd (sharded)", d_rows, rows, (size_t)nnz * 4);
-    assert_true(shards_run(addr) - before >= 2);
+    assert_true(su_shards_run(addr) - before >= 2);
     /* CSR -> BSR (sharded fill). */
     int *d_bptr = dev_zero((size_t)(mb + 1) * 4), *d_bcol = dev_zero((size_t)bsr.nnz * 4);
     float *d_bval = dev_zero((size_t)bsr.nnz * 16 * 4);
@@ -509,13 +484,13 @@ static void test_sharded(void **state) {
     assert_int_equal(trnsparseXcsr2bsrNnz(h, TRNSPARSE_DIRECTION_COLUMN, m, m, d0, csr.d_off,
                                           csr.d_idx, 4, d0, d_bptr, &nnzb),
                      TRNSPARSE_STATUS_SUCCESS);
-    before = shards_run(addr);
+    before = su_shards_run(addr);
     assert_int_equal(trnsparseScsr2bsr(h, TRNSPARSE_DIRECTION_COLUMN, m, m, d0, csr.d_val,
                                        csr.d_off, csr.d_idx, 4, d0, d_bval, d_bptr, d_bcol),
                      TRNSPARSE_STATUS_SUCCESS);
     expect_same("bsrColInd (sharded)", d_bcol, bsr.idx, (size_t)bsr.nnz * 4);
     expect_same("bsrVal (sharded)", d_bval, bsr.val, (size_t)bsr.nnz * 16 * 4);
-    assert_true(shards_run(addr) - before >= 2);
+    assert_true(su_shards_run(addr) - before >= 2);
     /* BSR -> CSR (sharded). */
     int32_t *eoff, *eidx;
     void *eval;
@@ -523,14 +498,14 @@ static void test_sharded(void **state) {
     const size_t enz = (size_t)bsr.nnz * 16;
     int *d_coff = dev_zero((size_t)(m + 1) * 4), *d_cidx = dev_zero(enz * 4);
     float *d_cval = dev_zero(enz * 4);
-    before = shards_run(addr);
+    before = su_shards_run(addr);
     assert_int_equal(trnsparseSbsr2csr(h, TRNSPARSE_DIRECTION_COLUMN, mb, mb, d0, bsr.d_val,
                                        bsr.d_off, bsr.d_idx, 4, d0, d_cval, d_coff, d_cidx),
                      TRNSPARSE_STATUS_SUCCESS);
     expect_same("csrRowPtr (sharded)", d_coff, eoff, (size_t)(m + 1) * 4);
     expect_same("csrColInd (sharded)", d_cidx, eidx, enz * 4);
     expect_same("csrVal (sharded)", d_cval, eval, enz * 4);
-    assert_true(shards_run(addr) - before >= 2);
+    assert_true(su_shards_run(addr) - before >= 2);
     free(eoff);
     free(eidx);
     free(eval);
@@ -548,8 +523,8 @@ static void test_sharded(void **state) {
 
 static int check_idle(void **state) {
     (void)state;
-    trnsciDeviceReset();
-    return th_wait_daemon_idle(daemon2.unix_addr, 10000);
+    th_daemon *const ds[] = {&daemon2};
+    return su_idle(ds, 1);
 }
 
 #define ON(fn, t)                                                                                  \
@@ -558,11 +533,8 @@ static int check_idle(void **state) {
     { #fn, fn, NULL, check_idle, NULL }
 
 int main(void) {
-    const char *const args[] = {"--cores", "2", NULL};
-    if (th_daemon_start(&daemon2, args) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 2\n");
+    if (su_start_daemons(&daemon2, NULL) != 0)
         return 1;
-    }
     local_t.addr = daemon2.unix_addr;
     grpc_t.addr = daemon2.tcp_addr;
     const struct CMUnitTest tests[] = {

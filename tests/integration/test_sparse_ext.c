@@ -49,52 +49,7 @@
 static th_daemon one_core, two_cores;
 static char tmp_dir[256];
 
-typedef struct transport {
-    const char *name;
-    const char *addr;
-} transport;
-
-static transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
-
-static const char *addr_of(void **state) {
-    return ((const transport *)*state)->addr;
-}
-
-static void expect_message(const char *needle) {
-    const char *msg = trnsciGetLastErrorMessage();
-    if (!strstr(msg, needle))
-        fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
-}
-
-static void write_file(const char *name, const void *p, size_t bytes) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", tmp_dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    if (bytes)
-        assert_int_equal(fwrite(p, 1, bytes, f), bytes);
-    assert_int_equal(fclose(f), 0);
-}
-
-static void *read_file(const char *name, size_t bytes) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", tmp_dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    void *p = malloc(bytes + 8);
-    assert_non_null(p);
-    assert_int_equal(fread(p, 1, bytes, f), bytes);
-    fclose(f);
-    return p;
-}
-
-static void run_ref(const char *cmd) {
-    const char *argv[] = {PYTHON3, SPARSE_REF_PY, cmd, tmp_dir, NULL};
-    char out[320];
-    snprintf(out, sizeof(out), "%s/ref.out", tmp_dir);
-    if (th_run(argv, out) != 0)
-        fail_msg("sparse_ref.py %s failed (see %s)", cmd, out);
-}
+static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
 
 /* ---- block-sparse attention ---------------------------------------------------------- */
 
@@ -218,13 +173,15 @@ static void *run_attention(trnsparseHandle_t h, const attn_case *c, int check, d
         snprintf(meta, sizeof(meta), "%d %lld %lld %lld %lld %lld %lld %.17g", c->batch,
                  (long long)sq, (long long)sk, (long long)c->d, (long long)c->dv, (long long)c->rb,
                  (long long)c->cb, (double)(dbl ? scale : (double)scalef));
-        write_file("meta.txt", meta, strlen(meta));
-        write_file("Q", Q, (size_t)(B * sq * c->d) * 8);
-        write_file("K", K, (size_t)(B * sk * c->d) * 8);
-        write_file("V", V, (size_t)(B * sk * c->dv) * 8);
-        write_file("mask", mask, (size_t)(c->bq * c->bk));
-        run_ref("attention");
-        double *R = read_file("O", (size_t)(B * sq * c->dv) * 8);
+        su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+        su_write_file(tmp_dir, "Q", Q, (size_t)(B * sq * c->d) * 8);
+        su_write_file(tmp_dir, "K", K, (size_t)(B * sk * c->d) * 8);
+        su_write_file(tmp_dir, "V", V, (size_t)(B * sk * c->dv) * 8);
+        su_write_file(tmp_dir, "mask", mask, (size_t)(c->bq * c->bk));
+        su_run_ref(PYTHON3, SPARSE_REF_PY, "attention", tmp_dir);
+        size_t rbytes;
+        double *R = su_read_file(tmp_dir, "O", &rbytes);
+        assert_int_equal(rbytes, (size_t)(B * sq * c->dv) * 8);
         const long double sc = fabsl((long double)(dbl ? scale : (double)scalef));
         const long double u = dbl ? ldexpl(1.0L, -53) : ldexpl(1.0L, -24);
         for (int b = 0; b < B; b++)
@@ -307,7 +264,7 @@ static const attn_case attn_cases[] = {
 };
 
 static void test_attention(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     double worst[2] = {0, 0};
@@ -336,14 +293,14 @@ static void test_attention(void **state) {
     const float one = 1.0f;
     assert_int_equal(trnsparseBlockSparseAttention(h, &one, q, k, k, pat, o, TRNSCI_R_32F),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("shapes do not match");
+    su_expect_message("shapes do not match");
     trnsparseDestroyDnMat(k);
     assert_int_equal(trnsparseCreateDnMat(&k, 16, 4, 4, m, TRNSCI_R_32F, TRNSPARSE_ORDER_ROW),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsparseDnMatSetStridedBatch(o, 2, 64), TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsparseBlockSparseAttention(h, &one, q, k, k, pat, o, TRNSCI_R_32F),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("same batch count");
+    su_expect_message("same batch count");
     /* A bad block column in the pattern: found when the op runs. */
     assert_int_equal(trnsparseDnMatSetStridedBatch(o, 1, 0), TRNSPARSE_STATUS_SUCCESS);
     col[1] = 2;
@@ -352,7 +309,7 @@ static void test_attention(void **state) {
     assert_int_equal(trnsparseBlockSparseAttention(h, &one, q, k, k, pat, o, TRNSCI_R_32F),
                      TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
-    expect_message("pattern: bsrColInd[1] = 2 is outside [0, 1] (block row 1)");
+    su_expect_message("pattern: bsrColInd[1] = 2 is outside [0, 1] (block row 1)");
     trnsparseDestroyDnMat(q);
     trnsparseDestroyDnMat(k);
     trnsparseDestroyDnMat(o);
@@ -364,24 +321,14 @@ static void test_attention(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
-static uint64_t shards_run(const char *addr) {
-    trnsciWorkerInfo w[64];
-    int count = 0;
-    assert_int_equal(trnsciDaemonGetWorkers(addr, w, 64, &count), trnsciSuccess);
-    uint64_t s = 0;
-    for (int i = 0; i < count && i < 64; i++)
-        s += w[i].usage.shards;
-    return s;
-}
-
 static void *attention_on(const char *addr, uint64_t min_shards) {
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     double worst = 0;
-    const uint64_t before = shards_run(addr);
+    const uint64_t before = su_shards_run(addr);
     void *o = run_attention(h, &attn_cases[0], 0, &worst);
-    if (shards_run(addr) - before < min_shards)
+    if (su_shards_run(addr) - before < min_shards)
         fail_msg("attention ran as fewer than %llu shards", (unsigned long long)min_shards);
     trnsparseDestroy(h);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
@@ -402,7 +349,7 @@ static void test_attention_cores(void **state) {
 /* ---- Schwarz screening ------------------------------------------------------------------ */
 
 static void test_screening(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     const int64_t n = 64, r = 12, bs = 8, nb = n / bs, nrhs = 5;
@@ -530,12 +477,12 @@ static void test_screening(void **state) {
         assert_int_equal(trnsparseSpMMScreened(h, N, N, &alpha, a.descr, mb, &beta, mc, shortv, vb,
                                                thr, TRNSCI_R_64F, TRNSPARSE_SPMM_ALG_DEFAULT, NULL),
                          TRNSPARSE_STATUS_INVALID_VALUE);
-        expect_message("rowBounds: size");
+        su_expect_message("rowBounds: size");
         assert_int_equal(trnsparseSpMMScreened(h, N, N, &alpha, a.descr, mb, &beta, mc, NULL, vb,
                                                thr, TRNSCI_R_64F, TRNSPARSE_SPMM_ALG_DEFAULT, NULL),
                          TRNSPARSE_STATUS_INVALID_VALUE);
         assert_int_equal(trnsparseSchwarzBounds(h, vd, 0, vb), TRNSPARSE_STATUS_INVALID_VALUE);
-        expect_message("blockSize 0");
+        su_expect_message("blockSize 0");
         trnsparseDestroyDnVec(shortv);
         trnsparseDestroyDnVec(vd);
         trnsparseDestroyDnVec(vb);
@@ -561,13 +508,8 @@ static void test_screening(void **state) {
 
 static int check_idle(void **state) {
     (void)state;
-    trnsciDeviceReset();
-    int rc = 0;
-    const th_daemon *ds[] = {&one_core, &two_cores};
-    for (int i = 0; i < 2; i++)
-        if (th_wait_daemon_idle(ds[i]->unix_addr, 10000) != 0)
-            rc = -1;
-    return rc;
+    th_daemon *const ds[] = {&one_core, &two_cores};
+    return su_idle(ds, 2);
 }
 
 #define ON(fn, t)                                                                                  \
@@ -581,17 +523,8 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
-    const char *const args1[] = {"--cores", "1", NULL};
-    const char *const args2[] = {"--cores", "2", NULL};
-    if (th_daemon_start(&one_core, args1) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 1\n");
+    if (su_start_daemons(&one_core, &two_cores) != 0)
         return 1;
-    }
-    if (th_daemon_start(&two_cores, args2) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 2\n");
-        th_daemon_stop(&one_core);
-        return 1;
-    }
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {

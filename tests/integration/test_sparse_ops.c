@@ -38,65 +38,9 @@
 static th_daemon one_core, two_cores;
 static char tmp_dir[256]; /* files for sparse_ref.py */
 
-typedef struct transport {
-    const char *name;
-    const char *addr;
-} transport;
-
-static transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
-
-static const char *addr_of(void **state) {
-    return ((const transport *)*state)->addr;
-}
-
-static void expect_message(const char *needle) {
-    const char *msg = trnsciGetLastErrorMessage();
-    if (!strstr(msg, needle))
-        fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
-}
-
-static void write_file(const char *name, const void *p, size_t bytes) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", tmp_dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    if (bytes)
-        assert_int_equal(fwrite(p, 1, bytes, f), bytes);
-    assert_int_equal(fclose(f), 0);
-}
-
-static void *read_file(const char *name, size_t *bytes) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", tmp_dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *p = malloc((size_t)n + 8);
-    assert_non_null(p);
-    assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *bytes = (size_t)n;
-    return p;
-}
+static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
 
 /* Runs sparse_ref.py CMD on tmp_dir. */
-static void run_ref(const char *cmd) {
-    const char *argv[] = {PYTHON3, SPARSE_REF_PY, cmd, tmp_dir, NULL};
-    char out[320];
-    snprintf(out, sizeof(out), "%s/ref.out", tmp_dir);
-    if (th_run(argv, out) != 0) {
-        char text[2048] = "";
-        FILE *f = fopen(out, "r");
-        if (f) {
-            text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-            fclose(f);
-        }
-        fail_msg("sparse_ref.py %s failed: %s", cmd, text);
-    }
-}
-
 /* ---- SpGEMM ----------------------------------------------------------------------------- */
 
 /* Writes t as 0-based int64 CSR files P.indptr, P.indices, P.data. */
@@ -109,11 +53,11 @@ static void write_csr(const char *p, const trip *t) {
         ptr[i + 1] += ptr[i];
     char name[64];
     snprintf(name, sizeof(name), "%s.indptr", p);
-    write_file(name, ptr, (size_t)(t->m + 1) * 8);
+    su_write_file(tmp_dir, name, ptr, (size_t)(t->m + 1) * 8);
     snprintf(name, sizeof(name), "%s.indices", p);
-    write_file(name, t->c, (size_t)t->nnz * 8);
+    su_write_file(tmp_dir, name, t->c, (size_t)t->nnz * 8);
     snprintf(name, sizeof(name), "%s.data", p);
-    write_file(name, t->v, (size_t)t->nnz * 8);
+    su_write_file(tmp_dir, name, t->v, (size_t)t->nnz * 8);
     free(ptr);
 }
 
@@ -202,14 +146,15 @@ static double check_spgemm(const trip *ta, const trip *tb, double alpha, const s
     char meta[128];
     snprintf(meta, sizeof(meta), "%lld %lld %lld %.17g", (long long)ta->m, (long long)ta->n,
              (long long)tb->n, alpha);
-    write_file("meta.txt", meta, strlen(meta));
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
     write_csr("A", ta);
     write_csr("B", tb);
-    run_ref("spgemm");
+    su_run_ref(PYTHON3, SPARSE_REF_PY, "spgemm", tmp_dir);
     size_t n1, n2, n3, n4, n5;
-    int64_t *ptr = read_file("C.indptr", &n1), *col = read_file("C.indices", &n2);
-    double *val = read_file("C.data", &n3), *mag = read_file("C.mag", &n4);
-    double *cnt = read_file("C.cnt", &n5);
+    int64_t *ptr = su_read_file(tmp_dir, "C.indptr", &n1),
+            *col = su_read_file(tmp_dir, "C.indices", &n2);
+    double *val = su_read_file(tmp_dir, "C.data", &n3), *mag = su_read_file(tmp_dir, "C.mag", &n4);
+    double *cnt = su_read_file(tmp_dir, "C.cnt", &n5);
     assert_int_equal(n2 / 8, (size_t)c->nnz);
     double worst = 0;
     for (int64_t i = 0; i <= c->rows; i++)
@@ -258,7 +203,7 @@ static double check_spgemm(const trip *ta, const trip *tb, double alpha, const s
 }
 
 static void test_spgemm(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     static const spgemm_case cases[] = {
@@ -291,7 +236,7 @@ static void test_spgemm(void **state) {
 }
 
 static void test_spgemm_errors(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     trip ta, tb;
@@ -319,21 +264,21 @@ static void test_spgemm_errors(void **state) {
     trnsparseSpGEMM_compute(h, OPA, N, &one, a.descr, b.descr, BETA, cm, TRNSCI_R_64F,             \
                             TRNSPARSE_SPGEMM_DEFAULT, g, &s2, BUF)
     assert_int_equal(COMPUTE(N, &one, buf2), TRNSPARSE_STATUS_NOT_SUPPORTED);
-    expect_message("beta must be 0");
+    su_expect_message("beta must be 0");
     assert_int_equal(COMPUTE(TRNSPARSE_OPERATION_TRANSPOSE, &zero, buf2),
                      TRNSPARSE_STATUS_NOT_SUPPORTED);
-    expect_message("NON_TRANSPOSE");
+    su_expect_message("NON_TRANSPOSE");
     /* Copy before compute. */
     assert_int_equal(trnsparseSpGEMM_copy(h, N, N, &one, a.descr, b.descr, &zero, cm, TRNSCI_R_64F,
                                           TRNSPARSE_SPGEMM_DEFAULT, g),
                      TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("call trnsparseSpGEMM_compute");
+    su_expect_message("call trnsparseSpGEMM_compute");
     /* A buffer too small for the counts. */
     s2 = 30 * 8;
     void *small = NULL;
     assert_int_equal(trnsciMalloc(&small, 30 * 8), trnsciSuccess);
     assert_int_equal(COMPUTE(N, &zero, small), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("externalBuffer2: needs 248 bytes");
+    su_expect_message("externalBuffer2: needs 248 bytes");
     assert_int_equal(trnsciFree(small), trnsciSuccess);
     /* Compute, then change A: copy fails naming the row. */
     assert_int_equal(COMPUTE(N, &zero, buf2), TRNSPARSE_STATUS_SUCCESS);
@@ -359,7 +304,7 @@ static void test_spgemm_errors(void **state) {
         print_message("    (the changed row kept its count)\n");
     } else {
         assert_int_equal(e, trnsciErrorInvalidValue);
-        expect_message("changed since trnsparseSpGEMM_compute");
+        su_expect_message("changed since trnsparseSpGEMM_compute");
     }
     /* A bad index in B: compute fails with the op's status and message. */
     const int32_t bad = 25;
@@ -367,7 +312,7 @@ static void test_spgemm_errors(void **state) {
                      trnsciSuccess);
     s2 = 31 * 8;
     assert_int_equal(COMPUTE(N, &zero, buf2), TRNSPARSE_STATUS_INVALID_VALUE);
-    expect_message("matB: csrColInd[2] = 25 is outside [0, 24]");
+    su_expect_message("matB: csrColInd[2] = 25 is outside [0, 24]");
 #undef COMPUTE
     trnsparseSpGEMM_destroyDescr(g);
     trnsparseDestroySpMat(cm);
@@ -471,7 +416,7 @@ static void *run_sddmm(trnsparseHandle_t h, const trip *t, int64_t k, int dbl, i
 }
 
 static void test_sddmm(void **state) {
-    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     double worst[2] = {0, 0};
@@ -494,16 +439,6 @@ static void test_sddmm(void **state) {
 
 /* ---- splits: 1 core against 2 --------------------------------------------------------- */
 
-static uint64_t shards_run(const char *addr) {
-    trnsciWorkerInfo w[64];
-    int count = 0;
-    assert_int_equal(trnsciDaemonGetWorkers(addr, w, 64, &count), trnsciSuccess);
-    uint64_t s = 0;
-    for (int i = 0; i < count && i < 64; i++)
-        s += w[i].usage.shards;
-    return s;
-}
-
 /* The big SpGEMM's C values and SDDMM's on the daemon at addr. */
 static void run_big(const char *addr, uint64_t min_shards, void **spgemm_val, size_t *spgemm_len,
                     void **sddmm_val, size_t *sddmm_len) {
@@ -516,9 +451,9 @@ static void run_big(const char *addr, uint64_t min_shards, void **spgemm_val, si
     trip_make(&ta, cs.sha, cs.m, cs.k, cs.da, 1, 5);
     trip_make(&tb, SH_RANDOM, cs.k, cs.n, cs.db, 1, 6);
     sp_host c;
-    uint64_t before = shards_run(addr);
+    uint64_t before = su_shards_run(addr);
     run_spgemm(h, &cs, &ta, &tb, 1.0, &c);
-    if (shards_run(addr) - before < min_shards + 1) /* + the count pass */
+    if (su_shards_run(addr) - before < min_shards + 1) /* + the count pass */
         fail_msg("the SpGEMM fill ran as fewer than %llu shards", (unsigned long long)min_shards);
     *spgemm_val = c.val;
     *spgemm_len = (size_t)c.nnz * 8;
@@ -529,10 +464,10 @@ static void run_big(const char *addr, uint64_t min_shards, void **spgemm_val, si
     trip t;
     trip_make(&t, SH_POWERLAW, 3000, 3000, 0, 0, 9);
     double worst = 0;
-    before = shards_run(addr);
+    before = su_shards_run(addr);
     *sddmm_val = run_sddmm(h, &t, 32, 0, 0, 1, TRNSPARSE_ORDER_ROW, TRNSPARSE_ORDER_ROW, 1.0, 0.0,
                            &worst, 0);
-    if (shards_run(addr) - before < min_shards)
+    if (su_shards_run(addr) - before < min_shards)
         fail_msg("the SDDMM ran as fewer than %llu shards", (unsigned long long)min_shards);
     *sddmm_len = (size_t)t.nnz * 4;
     trip_free(&t);
@@ -560,13 +495,8 @@ static void test_one_core_vs_two_cores(void **state) {
 
 static int check_idle(void **state) {
     (void)state;
-    trnsciDeviceReset();
-    int rc = 0;
-    const th_daemon *ds[] = {&one_core, &two_cores};
-    for (int i = 0; i < 2; i++)
-        if (th_wait_daemon_idle(ds[i]->unix_addr, 10000) != 0)
-            rc = -1;
-    return rc;
+    th_daemon *const ds[] = {&one_core, &two_cores};
+    return su_idle(ds, 2);
 }
 
 #define ON(fn, t)                                                                                  \
@@ -580,17 +510,8 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
-    const char *const args1[] = {"--cores", "1", NULL};
-    const char *const args2[] = {"--cores", "2", NULL};
-    if (th_daemon_start(&one_core, args1) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 1\n");
+    if (su_start_daemons(&one_core, &two_cores) != 0)
         return 1;
-    }
-    if (th_daemon_start(&two_cores, args2) != 0) {
-        fprintf(stderr, "could not start trnscid --cores 2\n");
-        th_daemon_stop(&one_core);
-        return 1;
-    }
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
