@@ -14,12 +14,13 @@
  *           trnsciStreamSynchronize(NULL): the whole time a client observes.
  *   scipy:  A @ B (the public product) and scipy's CSR kernel into a
  *           preallocated output, timed by the helper; the ratio is taken
- *           against the faster of the two.
- * For each case the trnsci repetitions run, then the scipy ones (the helper
- * alternates its two forms). Medians of --reps repetitions after one
- * warm-up; ratio = scipy_median / trnsci_median (> 1: trnsci is faster);
- * per_core = ratio / the daemon's cores. The results are compared (max
- * relative difference against scipy's).
+ *           against the faster of the two medians.
+ * After one warm-up of each side, the repetitions are interleaved: each
+ * round times one trnsci product, then one scipy A @ B and one kernel call,
+ * so that slow periods of a shared machine hit all sides alike. Medians of
+ * --reps rounds; ratio = scipy_median / trnsci_median (> 1: trnsci is
+ * faster); per_core = ratio / the daemon's cores. The results are compared
+ * (max relative difference against scipy's).
  *
  * BSR cases (--bsr n:block_density:N,...): an n x n BSR matrix of 128 x 128
  * column-major blocks, each block row holding round(n/128 * block_density)
@@ -127,15 +128,15 @@ static const char *helper_ask(helper *h, const char *cmd) {
     return line;
 }
 
-/* The number after "key": ... "median_ms": in a helper answer. */
-static double json_num(const char *s, const char *obj, const char *key) {
-    const char *o = strstr(s, obj);
-    const char *k = o ? strstr(o, key) : NULL;
-    if (!k) {
-        fprintf(stderr, "bench_sparse: no %s.%s in %s\n", obj, key, s);
+/* The first number of the list `"key": [x, ...]` in a helper answer. */
+static double json_first(const char *s, const char *key) {
+    const char *k = strstr(s, key);
+    const char *b = k ? strchr(k, '[') : NULL;
+    if (!b) {
+        fprintf(stderr, "bench_sparse: no %s in %s\n", key, s);
         exit(1);
     }
-    return strtod(k + strlen(key) + 2, NULL);
+    return strtod(b + 1, NULL);
 }
 
 static void write_file(const char *dir, const char *name, const void *p, size_t bytes) {
@@ -189,17 +190,6 @@ static void trn_once(const run_args *r) {
         die("trnsparseSpMV/SpMM");
     if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
         die("trnsciStreamSynchronize");
-}
-
-static bench_stats time_trn(const run_args *r, int reps) {
-    double t[MAX_REPS];
-    trn_once(r); /* warm-up */
-    for (int i = 0; i < reps; i++) {
-        const double t0 = bench_now_ms();
-        trn_once(r);
-        t[i] = bench_now_ms() - t0;
-    }
-    return bench_stats_of(t, reps);
 }
 
 static void print_stats(const char *key, bench_stats s, const char *end) {
@@ -271,17 +261,25 @@ static void csr_case(trnsparseHandle_t h, helper *hp, const char *tmp, int64_t n
                trnsparseCreateDnMat(&r.c, n, nvec, nvec, d_c, t, TRNSPARSE_ORDER_ROW)) {
         die("trnsparseCreateDnMat");
     }
-    const bench_stats trn = time_trn(&r, reps);
-
     char cmd[600];
-    snprintf(cmd, sizeof(cmd), "spmm %s %lld %d", tmp, (long long)(nvec == 1 ? 0 : nvec), reps);
-    const char *ans = helper_ask(hp, cmd);
-    const bench_stats sp = {json_num(ans, "\"scipy\"", "\"median_ms\""),
-                            json_num(ans, "\"scipy\"", "\"min_ms\""),
-                            json_num(ans, "\"scipy\"", "\"max_ms\"")};
-    const bench_stats kr = {json_num(ans, "\"kernel\"", "\"median_ms\""),
-                            json_num(ans, "\"kernel\"", "\"min_ms\""),
-                            json_num(ans, "\"kernel\"", "\"max_ms\"")};
+    snprintf(cmd, sizeof(cmd), "load %s %lld", tmp, (long long)(nvec == 1 ? 0 : nvec));
+    if (strstr(helper_ask(hp, cmd), "error")) {
+        fprintf(stderr, "bench_sparse: the scipy helper could not load %s\n", tmp);
+        exit(1);
+    }
+    double tt[MAX_REPS], ts[MAX_REPS], tk[MAX_REPS];
+    trn_once(&r); /* warm-up (the helper's was its load) */
+    for (int i = 0; i < reps; i++) {
+        const double t0 = bench_now_ms();
+        trn_once(&r);
+        tt[i] = bench_now_ms() - t0;
+        const char *ans = helper_ask(hp, "time 1");
+        ts[i] = json_first(ans, "\"scipy\"");
+        tk[i] = json_first(ans, "\"kernel\"");
+    }
+    const bench_stats trn = bench_stats_of(tt, reps), sp = bench_stats_of(ts, reps),
+                      kr = bench_stats_of(tk, reps);
+    helper_ask(hp, "result");
 
     /* Same answer? */
     void *ours = xmalloc((size_t)(n * nb) * es);
@@ -364,10 +362,11 @@ static void bsr_case(trnsparseHandle_t h, int64_t n, double bdens, int64_t nvec,
         trnsparseCreateDnMat(&r.b, n, nvec, nvec, d_b, TRNSCI_R_64F, TRNSPARSE_ORDER_ROW) ||
         trnsparseCreateDnMat(&r.c, n, nvec, nvec, d_c, TRNSCI_R_64F, TRNSPARSE_ORDER_ROW))
         die("descriptors");
-    const bench_stats trn = time_trn(&r, reps);
 
     /* The dense product with the same flops, in this process on the daemon's
-     * CPU: (n x K) (K x N), K = kb * 128, row-major like B and C. */
+     * CPU: (n x K) (K x N), K = kb * 128, row-major like B and C. Rounds
+     * alternate one BSR product through the daemon (this thread on its own
+     * CPU) and one GEMM (this thread pinned to the daemon's CPU). */
     const int64_t K = kb * bs;
     double *A = xmalloc((size_t)(n * K) * 8), *B = xmalloc((size_t)(K * nvec) * 8);
     double *C = xmalloc((size_t)(n * nvec) * 8);
@@ -375,21 +374,27 @@ static void bsr_case(trnsparseHandle_t h, int64_t n, double bdens, int64_t nvec,
         A[i] = uniform();
     for (int64_t i = 0; i < K * nvec; i++)
         B[i] = uniform();
-    cpu_set_t before;
-    sched_getaffinity(0, sizeof(before), &before);
-    if (cpu >= 0)
-        bench_pin_self(cpu);
+    cpu_set_t home;
+    sched_getaffinity(0, sizeof(home), &home);
     openblas_set_num_threads(1);
-    double t[MAX_REPS];
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)nvec, (int)K, 1.0, A,
-                (int)K, B, (int)nvec, 0.0, C, (int)nvec);
-    for (int i = 0; i < reps; i++) {
+    double tt[MAX_REPS], t[MAX_REPS];
+    for (int i = -1; i < reps; i++) { /* round -1: warm-up */
         const double t0 = bench_now_ms();
+        trn_once(&r);
+        const double t1 = bench_now_ms();
+        if (cpu >= 0)
+            bench_pin_self(cpu);
+        const double t2 = bench_now_ms();
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)nvec, (int)K, 1.0, A,
                     (int)K, B, (int)nvec, 0.0, C, (int)nvec);
-        t[i] = bench_now_ms() - t0;
+        const double t3 = bench_now_ms();
+        sched_setaffinity(0, sizeof(home), &home);
+        if (i >= 0) {
+            tt[i] = t1 - t0;
+            t[i] = t3 - t2;
+        }
     }
-    sched_setaffinity(0, sizeof(before), &before);
+    const bench_stats trn = bench_stats_of(tt, reps);
     const bench_stats g = bench_stats_of(t, reps);
     const double flops = 2.0 * (double)n * (double)K * (double)nvec;
     printf("%s    {\"format\": \"bsr\", \"block\": 128, \"n\": %lld, \"block_density\": %g, "
@@ -439,18 +444,14 @@ int main(int argc, char **argv) {
     const char *addr = NULL, *configs = "10000:0.001:1", *bsr = NULL;
     const char *python = "/usr/bin/python3", *script = NULL, *tmp = NULL;
     int reps = 9, scipy_cpu = -1, cores = 1, use_float = 0;
-    const bench_opt opts[] = {{"--configs", BENCH_OPT_STR, &configs},
-                              {"--bsr", BENCH_OPT_STR, &bsr},
-                              {"--reps", BENCH_OPT_INT, &reps},
-                              {"--python", BENCH_OPT_STR, &python},
-                              {"--helper", BENCH_OPT_STR, &script},
-                              {"--scipy-cpu", BENCH_OPT_INT, &scipy_cpu},
-                              {"--cores", BENCH_OPT_INT, &cores},
-                              {"--tmp", BENCH_OPT_STR, &tmp},
-                              {"--float", BENCH_OPT_FLAG, &use_float},
-                              {NULL, 0, NULL}};
-    if (bench_parse_args(opts, argc, argv, &addr) != 0 || reps < 1 || reps > MAX_REPS ||
-        !script || !tmp) {
+    const bench_opt opts[] = {
+        {"--configs", BENCH_OPT_STR, &configs},  {"--bsr", BENCH_OPT_STR, &bsr},
+        {"--reps", BENCH_OPT_INT, &reps},        {"--python", BENCH_OPT_STR, &python},
+        {"--helper", BENCH_OPT_STR, &script},    {"--scipy-cpu", BENCH_OPT_INT, &scipy_cpu},
+        {"--cores", BENCH_OPT_INT, &cores},      {"--tmp", BENCH_OPT_STR, &tmp},
+        {"--float", BENCH_OPT_FLAG, &use_float}, {NULL, 0, NULL}};
+    if (bench_parse_args(opts, argc, argv, &addr) != 0 || reps < 1 || reps > MAX_REPS || !script ||
+        !tmp) {
         fputs("usage: bench_sparse [ADDRESS] --helper sparse_scipy.py --tmp DIR [--configs "
               "n:density:N,...] [--bsr n:block_density:N,...] [--reps N] [--python PATH] "
               "[--scipy-cpu CPU] [--cores N] [--float]\n",
