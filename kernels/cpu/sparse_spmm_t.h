@@ -82,11 +82,32 @@ static SP_TARGET int FN(csr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int
                 return trn_sp_row_fail(s, r, msg);
             VT acc = 0;
             if (!rbnd) {
-                for (int64_t p = p0; p < p1; p++) {
+                /* Four partial sums (entries p0+4i+q go to sum q), then
+                 * (s0 + s1) + (s2 + s3): four independent add chains
+                 * instead of one, which is what bounds a row's time. The
+                 * order depends only on the row, never on the split. */
+                VT s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                int64_t p = p0, c1, c2, c3;
+                for (; p + 4 <= p1; p += 4) {
                     if (!FN(col)(idx, p, base, ncols, &c))
                         return FN(bad_col)(s, idx, r, p, msg);
-                    acc += val[p] * B[c * br];
+                    if (!FN(col)(idx, p + 1, base, ncols, &c1))
+                        return FN(bad_col)(s, idx, r, p + 1, msg);
+                    if (!FN(col)(idx, p + 2, base, ncols, &c2))
+                        return FN(bad_col)(s, idx, r, p + 2, msg);
+                    if (!FN(col)(idx, p + 3, base, ncols, &c3))
+                        return FN(bad_col)(s, idx, r, p + 3, msg);
+                    s0 += val[p] * B[c * br];
+                    s1 += val[p + 1] * B[c1 * br];
+                    s2 += val[p + 2] * B[c2 * br];
+                    s3 += val[p + 3] * B[c3 * br];
                 }
+                for (; p < p1; p++) {
+                    if (!FN(col)(idx, p, base, ncols, &c))
+                        return FN(bad_col)(s, idx, r, p, msg);
+                    s0 += val[p] * B[c * br];
+                }
+                acc = (s0 + s1) + (s2 + s3);
             } else {
                 for (int64_t p = p0; p < p1; p++) {
                     if (!FN(col)(idx, p, base, ncols, &c))
