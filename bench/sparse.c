@@ -15,9 +15,12 @@
  *   scipy:  A @ B (the public product) and scipy's CSR kernel into a
  *           preallocated output, timed by the helper; the ratio is taken
  *           against the faster of the two medians.
- * After one warm-up of each side, the repetitions are interleaved: each
- * round times one trnsci product, then one scipy A @ B and one kernel call,
- * so that slow periods of a shared machine hit all sides alike. Medians of
+ * The repetitions are interleaved so that slow periods of a shared machine
+ * hit all sides alike: each round runs one untimed and one timed trnsci
+ * product, then (in the helper) one untimed A @ B, one timed A @ B and one
+ * timed kernel call. Both sides use the same core and the caches it shares,
+ * and the untimed product brings each side's operands back into them, so
+ * every timed product starts warm, as in a loop over one matrix. Medians of
  * --reps rounds; ratio = scipy_median / trnsci_median (> 1: trnsci is
  * faster); per_core = ratio / the daemon's cores. The results are compared
  * (max relative difference against scipy's).
@@ -270,6 +273,7 @@ static void csr_case(trnsparseHandle_t h, helper *hp, const char *tmp, int64_t n
     double tt[MAX_REPS], ts[MAX_REPS], tk[MAX_REPS];
     trn_once(&r); /* warm-up (the helper's was its load) */
     for (int i = 0; i < reps; i++) {
+        trn_once(&r); /* warms the caches after the helper's turn */
         const double t0 = bench_now_ms();
         trn_once(&r);
         tt[i] = bench_now_ms() - t0;

@@ -340,7 +340,7 @@ trnsparseStatus_t trnsparseSpMV_bufferSize(trnsparseHandle_t handle, trnsparseOp
                                            trnsparseConstDnVecDescr_t vecX, const void *beta,
                                            trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
                                            trnsparseSpMVAlg_t alg, size_t *bufferSize);
-/* Checks the arguments like trnsparseSpMV; there is nothing to prepare. */
+/* There is nothing to prepare: checks the handle and returns. */
 trnsparseStatus_t trnsparseSpMV_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
                                            const void *alpha, trnsparseConstSpMatDescr_t matA,
                                            trnsparseConstDnVecDescr_t vecX, const void *beta,
@@ -354,7 +354,8 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
 
 /* ---- SpMM: matC = alpha op(matA) op(matB) + beta matC -------------------------
  * As SpMV, with dense B and C in either order (row-major B is the fast
- * layout) and opB N or T. */
+ * layout) and opB N or T. _bufferSize gives 0; _preprocess has nothing to
+ * prepare. */
 trnsparseStatus_t trnsparseSpMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
                                            trnsparseOperation_t opB, const void *alpha,
                                            trnsparseConstSpMatDescr_t matA,
