@@ -103,11 +103,19 @@ void *su_read_file(const char *dir, const char *name, size_t *bytes);
  * does not exit 0. */
 void su_run_ref(const char *python, const char *script, const char *cmd, const char *dir);
 /* Starts a 1-core daemon and a 2-core one (two may be NULL: only `one`,
- * with 2 cores). 0, or -1 after saying why on stderr. */
+ * with 2 cores) and remembers both for su_check_idle. 0, or -1 after saying
+ * why on stderr. */
 int su_start_daemons(th_daemon *one, th_daemon *two);
-/* A cmocka teardown's work: ends the client's session and waits until each
- * daemon holds nothing. 0, or -1. */
-int su_idle(th_daemon *const *ds, int n);
+/* cmocka teardown: ends the client's session and waits until each daemon
+ * su_start_daemons started holds nothing. 0, or -1. */
+int su_check_idle(void **state);
+
+/* A cmocka case run once per transport (state = that transport) and one run
+ * once (no state), both torn down by su_check_idle. */
+#define SU_ON(fn, t)                                                                               \
+    { #fn "/" #t, fn, NULL, su_check_idle, &t##_t }
+#define SU_ONCE(fn)                                                                                \
+    { #fn, fn, NULL, su_check_idle, NULL }
 
 /* The unit roundoff of the type and gamma_k = k u / (1 - k u) (Higham). */
 long double su_gamma(int dbl, long double k);

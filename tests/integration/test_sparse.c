@@ -726,26 +726,17 @@ static void test_bad_args(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
-static int check_idle(void **state) {
-    (void)state;
-    th_daemon *const ds[] = {&one_core, &two_cores};
-    return su_idle(ds, 2);
-}
-
-#define ON(fn, t)                                                                                  \
-    { #fn "/" #t, fn, NULL, check_idle, &t##_t }
-#define ONCE(fn)                                                                                   \
-    { #fn, fn, NULL, check_idle, NULL }
-
 int main(void) {
     if (su_start_daemons(&one_core, &two_cores) != 0)
         return 1;
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        ON(test_formats, local),   ON(test_formats, grpc),           ON(test_structures, local),
-        ON(test_structures, grpc), ONCE(test_one_core_vs_two_cores), ON(test_malformed, local),
-        ON(test_malformed, grpc),  ON(test_bad_args, local),         ON(test_bad_args, grpc),
+        SU_ON(test_formats, local),          SU_ON(test_formats, grpc),
+        SU_ON(test_structures, local),       SU_ON(test_structures, grpc),
+        SU_ONCE(test_one_core_vs_two_cores), SU_ON(test_malformed, local),
+        SU_ON(test_malformed, grpc),         SU_ON(test_bad_args, local),
+        SU_ON(test_bad_args, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");

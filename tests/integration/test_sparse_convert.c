@@ -521,26 +521,15 @@ static void test_sharded(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
-static int check_idle(void **state) {
-    (void)state;
-    th_daemon *const ds[] = {&daemon2};
-    return su_idle(ds, 1);
-}
-
-#define ON(fn, t)                                                                                  \
-    { #fn "/" #t, fn, NULL, check_idle, &t##_t }
-#define ONCE(fn)                                                                                   \
-    { #fn, fn, NULL, check_idle, NULL }
-
 int main(void) {
     if (su_start_daemons(&daemon2, NULL) != 0)
         return 1;
     local_t.addr = daemon2.unix_addr;
     grpc_t.addr = daemon2.tcp_addr;
     const struct CMUnitTest tests[] = {
-        ON(test_coo_csc, local),  ON(test_coo_csc, grpc),  ON(test_bsr, local),
-        ON(test_bsr, grpc),       ON(test_dense, local),   ON(test_dense, grpc),
-        ON(test_to_dense, local), ON(test_to_dense, grpc), ONCE(test_sharded),
+        SU_ON(test_coo_csc, local),  SU_ON(test_coo_csc, grpc),  SU_ON(test_bsr, local),
+        SU_ON(test_bsr, grpc),       SU_ON(test_dense, local),   SU_ON(test_dense, grpc),
+        SU_ON(test_to_dense, local), SU_ON(test_to_dense, grpc), SU_ONCE(test_sharded),
     };
     int failed = cmocka_run_group_tests_name("sparse_convert", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&daemon2, "trnscid --cores 2");

@@ -506,17 +506,6 @@ static void test_screening(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
-static int check_idle(void **state) {
-    (void)state;
-    th_daemon *const ds[] = {&one_core, &two_cores};
-    return su_idle(ds, 2);
-}
-
-#define ON(fn, t)                                                                                  \
-    { #fn "/" #t, fn, NULL, check_idle, &t##_t }
-#define ONCE(fn)                                                                                   \
-    { #fn, fn, NULL, check_idle, NULL }
-
 int main(void) {
     snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-ext-XXXXXX");
     if (!mkdtemp(tmp_dir)) {
@@ -528,8 +517,8 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        ON(test_attention, local), ON(test_attention, grpc), ONCE(test_attention_cores),
-        ON(test_screening, local), ON(test_screening, grpc),
+        SU_ON(test_attention, local), SU_ON(test_attention, grpc), SU_ONCE(test_attention_cores),
+        SU_ON(test_screening, local), SU_ON(test_screening, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_ext", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");

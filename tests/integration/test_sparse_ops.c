@@ -493,17 +493,6 @@ static void test_one_core_vs_two_cores(void **state) {
     free(s2);
 }
 
-static int check_idle(void **state) {
-    (void)state;
-    th_daemon *const ds[] = {&one_core, &two_cores};
-    return su_idle(ds, 2);
-}
-
-#define ON(fn, t)                                                                                  \
-    { #fn "/" #t, fn, NULL, check_idle, &t##_t }
-#define ONCE(fn)                                                                                   \
-    { #fn, fn, NULL, check_idle, NULL }
-
 int main(void) {
     snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-ops-XXXXXX");
     if (!mkdtemp(tmp_dir)) {
@@ -515,9 +504,13 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        ON(test_spgemm, local),           ON(test_spgemm, grpc), ON(test_spgemm_errors, local),
-        ON(test_spgemm_errors, grpc),     ON(test_sddmm, local), ON(test_sddmm, grpc),
-        ONCE(test_one_core_vs_two_cores),
+        SU_ON(test_spgemm, local),
+        SU_ON(test_spgemm, grpc),
+        SU_ON(test_spgemm_errors, local),
+        SU_ON(test_spgemm_errors, grpc),
+        SU_ON(test_sddmm, local),
+        SU_ON(test_sddmm, grpc),
+        SU_ONCE(test_one_core_vs_two_cores),
     };
     int failed = cmocka_run_group_tests_name("sparse_ops", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
