@@ -20,7 +20,7 @@
 
 #define ERRLEN TRN_SVC_ERRLEN
 
-static const char *const families[] = {"blas", "fft", "rand", "solver"};
+static const char *const families[] = {"blas", "fft", "rand", "solver", "sparse"};
 
 void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
@@ -316,6 +316,13 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_SOLVER_EIGEN:
     case TRN_OP_SOLVER_REFINE:
     case TRN_OP_SOLVER_KRYLOV: return trn_solver_op_name(&op->sop.desc);
+    case TRN_OP_SPMV: return "spmv";
+    case TRN_OP_SPMM: return "spmm";
+    case TRN_OP_SPGEMM: return "spgemm";
+    case TRN_OP_SDDMM: return "sddmm";
+    case TRN_OP_SPCONVERT: return "sparse convert";
+    case TRN_OP_SPATTN: return "block-sparse attention";
+    case TRN_OP_SCHWARZ: return "schwarz bounds";
     }
     return "op";
 }
@@ -324,7 +331,7 @@ static const char *op_name(const daemon_op *op) {
  * cancelled op reports nothing: what cancelled it (an expired op before it, a
  * Synchronize timeout, the session's end) has said so already. */
 static void report_failure(daemon_op *op, trn_sched_status status) {
-    char msg[256];
+    char msg[TRN_KMSG_LEN + 80];
     const uint64_t waited_ms = (trn_sched_now_ns() - op->sop.t_submit) / 1000000;
     switch (status) {
     case TRN_SCHED_KERNEL_FAILED:
@@ -338,6 +345,16 @@ static void report_failure(daemon_op *op, trn_sched_status status) {
                      op_name(op), (unsigned long long)op->seq, op->stream_id,
                      trn_plan_entry_key(op->sop.plan), why);
             trn_session_set_async_error(op->session, TRN_WIRE_INTERNAL, msg);
+            break;
+        }
+        const trn_kmsg *km = &op->sop.kmsg;
+        if (status == TRN_SCHED_KERNEL_FAILED && km->set) {
+            /* The kernel said why (e.g. the first bad index of a sparse
+             * matrix); input the client sent is its own error. */
+            snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) failed: %s", op_name(op),
+                     (unsigned long long)op->seq, op->stream_id, km->text);
+            trn_session_set_async_error(
+                op->session, km->bad_input ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_INTERNAL, msg);
             break;
         }
         snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) %s in the %s backend", op_name(op),

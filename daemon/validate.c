@@ -211,6 +211,34 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         rc = trn_validate_solver_krylov(s, op->solver_krylov, &out->u.solver_krylov, refs, err,
                                         errlen);
         break;
+    case TRNSCI__V1__OP__KIND_SPMV:
+        out->kind = TRN_OP_SPMV;
+        rc = trn_validate_spmv(s, op->spmv, &out->u.spmm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SPMM:
+        out->kind = TRN_OP_SPMM;
+        rc = trn_validate_spmm(s, op->spmm, &out->u.spmm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SPGEMM:
+        out->kind = TRN_OP_SPGEMM;
+        rc = trn_validate_spgemm(s, op->spgemm, &out->u.spgemm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SDDMM:
+        out->kind = TRN_OP_SDDMM;
+        rc = trn_validate_sddmm(s, op->sddmm, &out->u.sddmm, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SPARSE_ATTENTION:
+        out->kind = TRN_OP_SPATTN;
+        rc = trn_validate_attention(s, op->sparse_attention, &out->u.attn, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SCHWARZ_BOUNDS:
+        out->kind = TRN_OP_SCHWARZ;
+        rc = trn_validate_schwarz(s, op->schwarz_bounds, &out->u.schwarz, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_SPARSE_CONVERT:
+        out->kind = TRN_OP_SPCONVERT;
+        rc = trn_validate_spconvert(s, op->sparse_convert, &out->u.spconvert, refs, err, errlen);
+        break;
     default:
         snprintf(err, errlen, "Submit: op kind %d is not supported by this daemon",
                  (int)op->kind_case);

@@ -15,7 +15,7 @@
 #include "kernels/op.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
-#define TRN_OP_MAX_BUFFERS 8
+#define TRN_OP_MAX_BUFFERS 12
 
 typedef struct trn_op_refs {
     trn_buffer *buf[TRN_OP_MAX_BUFFERS];
@@ -98,5 +98,27 @@ trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__Solve
 trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__SolverKrylovOp *w,
                                          trn_solver_krylov_desc *out, trn_op_refs *refs, char *err,
                                          size_t errlen);
+/* trnsparse SpMV and SpMM (validate_sparse.c). */
+trn_wire_code trn_validate_spmv(trn_session *s, const Trnsci__V1__SpMVOp *w, trn_spmm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen);
+trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn_spmm_desc *out,
+                                trn_op_refs *refs, char *err, size_t errlen);
+/* trnsparse format conversions (validate_sparse_convert.c). */
+trn_wire_code trn_validate_spconvert(trn_session *s, const Trnsci__V1__SparseConvertOp *w,
+                                     trn_spconvert_desc *out, trn_op_refs *refs, char *err,
+                                     size_t errlen);
+/* trnsparse SpGEMM and SDDMM (validate_sparse_spgemm.c). */
+trn_wire_code trn_validate_spgemm(trn_session *s, const Trnsci__V1__SpGEMMOp *w,
+                                  trn_spgemm_desc *out, trn_op_refs *refs, char *err,
+                                  size_t errlen);
+trn_wire_code trn_validate_sddmm(trn_session *s, const Trnsci__V1__SDDMMOp *w, trn_sddmm_desc *out,
+                                 trn_op_refs *refs, char *err, size_t errlen);
+/* trnsparse's trnsci extensions (validate_sparse_ext.c). */
+trn_wire_code trn_validate_attention(trn_session *s, const Trnsci__V1__BlockSparseAttentionOp *w,
+                                     trn_attn_desc *out, trn_op_refs *refs, char *err,
+                                     size_t errlen);
+trn_wire_code trn_validate_schwarz(trn_session *s, const Trnsci__V1__SchwarzBoundsOp *w,
+                                   trn_schwarz_desc *out, trn_op_refs *refs, char *err,
+                                   size_t errlen);
 
 #endif

@@ -4,6 +4,93 @@
 #include "kernels/op.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+void trn_kmsg_init(trn_kmsg *m) {
+    atomic_init(&m->busy, 0);
+    m->set = 0;
+    m->bad_input = 0;
+    m->rank = 0;
+    m->text[0] = '\0';
+}
+
+void trn_kmsg_post(trn_kmsg *m, uint64_t rank, int bad_input, const char *fmt, ...) {
+    if (!m)
+        return;
+    char text[TRN_KMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    /* A spin lock: only failing shards of one op ever contend, briefly. */
+    while (atomic_exchange_explicit(&m->busy, 1, memory_order_acquire))
+        ;
+    if (!m->set || rank < m->rank) {
+        m->set = 1;
+        m->rank = rank;
+        m->bad_input = bad_input;
+        snprintf(m->text, sizeof(m->text), "%s", text);
+    }
+    atomic_store_explicit(&m->busy, 0, memory_order_release);
+}
+
+trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
+    const trn_sp_mat *a = &d->a;
+    if (d->alpha == 0.0) { /* C = beta C: any rows */
+        *parts = d->c.rows;
+        return TRN_SP_SPLIT_ROWS;
+    }
+    const int n = d->op_a == TRN_TRANS_N;
+    if ((a->format == TRN_SP_CSR && n) || (a->format == TRN_SP_CSC && !n) ||
+        (a->format == TRN_SP_BSR && n)) {
+        *parts = a->format == TRN_SP_CSC ? a->cols : a->brows;
+        return TRN_SP_SPLIT_ROWS;
+    }
+    if (a->format == TRN_SP_BSR) { /* op T: BLAS calls, whose bits depend on the width */
+        *parts = 1;
+        return TRN_SP_SPLIT_NONE;
+    }
+    *parts = d->c.cols;
+    return TRN_SP_SPLIT_COLS;
+}
+
+trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts) {
+    switch (d->fn) {
+    case TRN_SPC_CSR_TO_COO: *parts = d->src.rows; return TRN_SP_SPLIT_ROWS;
+    case TRN_SPC_BSR_TO_CSR: *parts = d->src.brows; return TRN_SP_SPLIT_ROWS;
+    case TRN_SPC_CSR_TO_BSR: *parts = d->dst.brows; return TRN_SP_SPLIT_ROWS;
+    case TRN_SPC_DENSE_TO_SPARSE:
+        *parts = d->dst.format == TRN_SP_CSC ? d->dst.cols : d->dst.rows;
+        return TRN_SP_SPLIT_ROWS;
+    default: *parts = 1; return TRN_SP_SPLIT_NONE;
+    }
+}
+
+int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts) {
+    switch (d->kind) {
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: *split = trn_spmm_split(&d->u.spmm, parts); return 0;
+    case TRN_OP_SPCONVERT: *split = trn_spconvert_split(&d->u.spconvert, parts); return 0;
+    case TRN_OP_SPGEMM:
+        *parts = d->u.spgemm.fill ? d->u.spgemm.a.rows : 1;
+        *split = d->u.spgemm.fill ? TRN_SP_SPLIT_ROWS : TRN_SP_SPLIT_NONE;
+        return 0;
+    case TRN_OP_SDDMM:
+        *parts = d->u.sddmm.c.rows;
+        *split = TRN_SP_SPLIT_ROWS;
+        return 0;
+    case TRN_OP_SPATTN:
+        *parts = d->u.attn.pattern.brows * d->u.attn.q.batch;
+        *split = TRN_SP_SPLIT_ROWS;
+        return 0;
+    case TRN_OP_SCHWARZ:
+        *parts = 1;
+        *split = TRN_SP_SPLIT_NONE;
+        return 0;
+    default: return -1;
+    }
+}
 
 /* Output tiles of Level 3 ops (op.h). Each tile is one library call (or a
  * fixed pair of calls), which packs the op's other operand again: measured
@@ -271,6 +358,47 @@ double trn_op_cost(const trn_op_desc *op) {
     case TRN_OP_SOLVER_EIGEN:
     case TRN_OP_SOLVER_REFINE:
     case TRN_OP_SOLVER_KRYLOV: return solver_cost(op);
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: {
+        /* A multiply-add per stored element and right-hand side, plus the
+         * alpha/beta update of C. */
+        const trn_spmm_desc *s = &op->u.spmm;
+        const double stored = (double)s->a.nnz * (double)s->a.rb * (double)s->a.cb;
+        const double n = (double)s->c.cols, m = (double)s->c.rows;
+        return (s->alpha != 0.0 ? 2.0 * stored * n : 0.0) + 2.0 * m * n;
+    }
+    case TRN_OP_SPGEMM: {
+        /* A multiply-add per product a_ik b_kj: A's entries times B's mean
+         * row length (the structure is not read here). */
+        const trn_spgemm_desc *g = &op->u.spgemm;
+        const double per_row = g->b.rows > 0 ? (double)g->b.nnz / (double)g->b.rows : 0.0;
+        return 2.0 * (double)g->a.nnz * per_row + (double)g->a.rows;
+    }
+    case TRN_OP_SDDMM: {
+        const trn_sddmm_desc *s = &op->u.sddmm;
+        return 2.0 * (double)s->c.nnz * (double)s->a.cols + 2.0 * (double)s->c.nnz;
+    }
+    case TRN_OP_SPATTN: {
+        /* Two products per stored block (Q K^T and P V) and an exp per
+         * score, counted as 10 flops. */
+        const trn_attn_desc *a = &op->u.attn;
+        const double elems = (double)a->pattern.nnz * (double)a->pattern.rb *
+                             (double)a->pattern.cb * (double)a->q.batch;
+        return elems * (2.0 * (double)a->q.cols + 2.0 * (double)a->v.cols + 10.0);
+    }
+    case TRN_OP_SCHWARZ: return 2.0 * (double)op->u.schwarz.diag.rows;
+    case TRN_OP_SPCONVERT: {
+        /* Bytes touched: every stored element read and written with its
+         * index (16 bytes at most), every dense element once, offsets. */
+        const trn_spconvert_desc *c = &op->u.spconvert;
+        const trn_sp_mat *big =
+            c->src.nnz * c->src.rb * c->src.cb >= c->dst.nnz * c->dst.rb * c->dst.cb ? &c->src
+                                                                                     : &c->dst;
+        return 32.0 * (double)big->nnz * (double)big->rb * (double)big->cb +
+               (double)c->dense.rows * (double)c->dense.cols *
+                   (double)trn_dtype_size(c->dense.type) +
+               16.0 * (double)(c->src.rows + c->dst.rows);
+    }
     }
     return 0.0;
 }

@@ -333,6 +333,22 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         break;
     }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM:
+    case TRN_OP_SPGEMM:
+    case TRN_OP_SDDMM:
+    case TRN_OP_SPATTN:
+    case TRN_OP_SCHWARZ:
+    case TRN_OP_SPCONVERT: {
+        trn_sp_split split;
+        int64_t parts = 1;
+        if (trn_sparse_split(d, &split, &parts) == 0 && split != TRN_SP_SPLIT_NONE) {
+            by_size = trn_op_cost(d) / TRN_SHARD_SPARSE_MIN_COST;
+            if (by_size > (double)parts)
+                by_size = (double)parts;
+        }
+        break;
+    }
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
     case TRN_OP_BLAS2: {
@@ -1068,6 +1084,10 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->t_ready = op->t_start = op->t_end = 0;
     memset(op->stage_times, 0, sizeof(op->stage_times));
     memset(&op->deadline, 0, sizeof(op->deadline));
+    trn_kmsg_init(&op->kmsg);
+    op->desc.kmsg = &op->kmsg;
+    for (int i = 0; i < TRN_SCHED_MAX_STAGES - 1; i++)
+        op->then[i].kmsg = &op->kmsg;
 
     pthread_mutex_lock(&s->lock);
     if (s->stopping) {

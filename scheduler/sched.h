@@ -117,6 +117,10 @@ struct trn_sched_op {
      * The submitter holds a reference until the op completes. */
     struct trn_plan_entry *plan;
     unsigned plan_part;
+    /* What a failing kernel said (kernels/op.h); read it in the callback.
+     * trn_sched_submit initialises it and points every stage's desc.kmsg at
+     * it. */
+    trn_kmsg kmsg;
 
     /* Set by the scheduler; read them in the callback. Nanoseconds on the
      * trn_sched_now_ns() clock: submitted, became ready (reached its stream's
@@ -129,9 +133,9 @@ struct trn_sched_op {
     trn_sched_op *next; /* stream FIFO, then the completion list */
     trn_sched_op *ready_next;
     trn_sched_stream *stream;
-    int stage; /* the stage running or waiting for a worker */
+    int stage;                            /* the stage running or waiting for a worker */
     int nshards, next_shard, shards_left; /* of the current stage */
-    double shard_est_ns; /* estimated core time of one shard */
+    double shard_est_ns;                  /* estimated core time of one shard */
     trn_kstatus kstatus;
     trn_sched_status final_status;
     int advance_after; /* a marker: advance its stream after its callback */
@@ -159,6 +163,14 @@ struct trn_sched_op {
  * 0.5-1 ms of FFTW on one core here. A shard holds whole transforms of a
  * batch; one transform is never split (docs/architecture.md). */
 #define TRN_SHARD_FFT_MIN_FLOP 8e6
+
+/* trn_op_cost of one trnsparse shard (kernels/op.c: FLOPs, bytes touched
+ * for conversions): 0.15-0.5 ms of one core at the 1-3 GFLOP/s (or GB/s) a
+ * sparse product or conversion runs at here (memory-bound; docs/benchmarks.md,
+ * "trnsparse"), the same order as a GEMM shard's (TRN_SHARD_GEMM_MIN_FLOP at
+ * ~100 GFLOP/s), so waking a second worker (~20 us) costs a few percent of
+ * the shard. Splits follow trn_sparse_split. */
+#define TRN_SHARD_SPARSE_MIN_COST 5e5
 
 /* The number of shards op d is split into on an engine with nworkers
  * workers: between 1 and nworkers. A pure function of the descriptor and

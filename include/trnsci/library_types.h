@@ -1,6 +1,7 @@
 /*
  * library_types.h — types shared by the trnsci libraries (the CUDA
- * library_types.h analog): the data type of values in device memory.
+ * library_types.h analog): trnsciDataType_t names an element type with
+ * cudaDataType_t's values, so code ported from CUDA passes the same numbers.
  */
 #ifndef TRNSCI_LIBRARY_TYPES_H
 #define TRNSCI_LIBRARY_TYPES_H
@@ -34,6 +35,9 @@ typedef enum trnsciDataType_t {
     TRNSCI_R_64U = 26,
     TRNSCI_C_64U = 27,
 } trnsciDataType_t;
+
+/* cudaDataType. */
+typedef trnsciDataType_t trnsciDataType;
 
 #ifdef __cplusplus
 }

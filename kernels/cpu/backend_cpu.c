@@ -77,6 +77,13 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_SOLVER_EIGEN:
     case TRN_OP_SOLVER_REFINE:
     case TRN_OP_SOLVER_KRYLOV: break;
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM:
+    case TRN_OP_SPGEMM:
+    case TRN_OP_SDDMM:
+    case TRN_OP_SPATTN:
+    case TRN_OP_SCHWARZ:
+    case TRN_OP_SPCONVERT: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -100,6 +107,13 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_SOLVER_EIGEN: return trn_cpu_solver_eigen(&op->u.solver_eigen, shard, nshards);
     case TRN_OP_SOLVER_REFINE: return trn_cpu_solver_refine(&op->u.solver_refine, shard, nshards);
     case TRN_OP_SOLVER_KRYLOV: return trn_cpu_solver_krylov(&op->u.solver_krylov, shard, nshards);
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: return trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards);
+    case TRN_OP_SPGEMM: return trn_cpu_spgemm(&op->u.spgemm, op->kmsg, shard, nshards);
+    case TRN_OP_SDDMM: return trn_cpu_sddmm(&op->u.sddmm, op->kmsg, shard, nshards);
+    case TRN_OP_SPCONVERT: return trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards);
+    case TRN_OP_SPATTN: return trn_cpu_attention(&op->u.attn, op->kmsg, shard, nshards);
+    case TRN_OP_SCHWARZ: return trn_cpu_schwarz(&op->u.schwarz, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

@@ -82,5 +82,21 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int 
 trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d);
 trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, int nshards);
+/* trnsparse SpMV/SpMM (sparse_spmm.c): splits follow trn_spmm_split; a bad
+ * offset or index fails the op with its position in msg. */
+trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* SpGEMM (sparse_spgemm.c): the count pass is one shard, the fill splits
+ * A's rows by C's entries. */
+trn_kstatus trn_cpu_spgemm(const trn_spgemm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* SDDMM (sparse_sddmm.c): C's rows split by entries. */
+trn_kstatus trn_cpu_sddmm(const trn_sddmm_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* Block-sparse attention (sparse_attention.c): shards own (batch entry,
+ * block row) pairs. */
+trn_kstatus trn_cpu_attention(const trn_attn_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* Schwarz bounds (sparse_screen.c): one shard. */
+trn_kstatus trn_cpu_schwarz(const trn_schwarz_desc *d, int shard, int nshards);
+/* Format conversions (sparse_convert.c): splits follow trn_spconvert_split. */
+trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard,
+                              int nshards);
 
 #endif

@@ -851,6 +851,57 @@ def check_solver(c, rng):
         d = expect_rpc_error(lambda: c.submit(sid, pb.Op(solver_eigen=eig)),
                              grpc.StatusCode.INVALID_ARGUMENT, "syevd: jobz=2")
         return f"dpotrf agrees with numpy (backward error {err:.2e} <= {bound:.2e}); {d}"
+def check_sparse(c, rng):
+    """SpMVOp (protocol 1.4): y = alpha A x + beta y for a 1-based CSR A with
+    32-bit indices, against scipy.sparse; tolerance gamma_{k+2} (|alpha|
+    sum |a||x| + |beta y|) per row (Higham 3.1), k the row's entries. A
+    column index out of range is found when the op runs: the next
+    Synchronize is INVALID_ARGUMENT naming csrColInd and the position; an
+    index array short of nnz is INVALID_ARGUMENT at Submit."""
+    import scipy.sparse as sp
+    m, n = 40, 30
+    a = sp.random(m, n, density=0.2, format="csr", random_state=7, dtype=np.float64)
+    x = rng.uniform(-1, 1, n)
+    y = rng.uniform(-1, 1, m)
+    with Sessions(c) as ss:
+        sid = ss.open()
+        bufs = {}
+        for name, arr in (("off", (a.indptr + 1).astype(np.int32)),
+                          ("idx", (a.indices + 1).astype(np.int32)),
+                          ("val", a.data), ("x", x), ("y", y)):
+            bufs[name] = c.alloc(sid, max(arr.nbytes, 8))
+            c.write(sid, bufs[name], 0, arr.tobytes())
+        mat = pb.SparseMatrix(format=pb.SPARSE_FORMAT_CSR, type=pb.R_64F, rows=m, cols=n,
+                              nnz=a.nnz, offsets_type=pb.SPARSE_INDEX_32I,
+                              index_type=pb.SPARSE_INDEX_32I, index_base=1,
+                              offsets=pb.BufferRef(buffer_id=bufs["off"]),
+                              indices=pb.BufferRef(buffer_id=bufs["idx"]),
+                              values=pb.BufferRef(buffer_id=bufs["val"]))
+        op = pb.SpMVOp(op_a=pb.OP_N, alpha=pb.Scalar(re=1.5), a=mat,
+                       x=pb.DenseVector(type=pb.R_64F, size=n,
+                                        values=pb.BufferRef(buffer_id=bufs["x"])),
+                       beta=pb.Scalar(re=-0.5),
+                       y=pb.DenseVector(type=pb.R_64F, size=m,
+                                        values=pb.BufferRef(buffer_id=bufs["y"])),
+                       compute_type=pb.R_64F)
+        c.submit(sid, pb.Op(spmv=op))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, bufs["y"], 0, 8 * m), dtype=np.float64)
+        want = 1.5 * (a @ x) - 0.5 * y
+        u = np.finfo(np.float64).eps / 2
+        k = np.diff(a.indptr) + 2
+        mag = 1.5 * (abs(a) @ np.abs(x)) + 0.5 * np.abs(y)
+        require(np.all(np.abs(got - want) <= k * u / (1 - k * u) * mag), "spmv values")
+        bad = (a.indices + 1).astype(np.int32)
+        bad[5] = n + 1
+        c.write(sid, bufs["idx"], 0, bad.tobytes())
+        c.submit(sid, pb.Op(spmv=op))
+        d1 = expect_rpc_error(lambda: c.sync(sid), grpc.StatusCode.INVALID_ARGUMENT,
+                              "csrColInd[5] = 31 is outside [1, 30]")
+        op.a.nnz = a.nnz + 1
+        d2 = expect_rpc_error(lambda: c.submit(sid, pb.Op(spmv=op)),
+                              grpc.StatusCode.INVALID_ARGUMENT, "matA csrColInd")
+        return f"spmv agrees with scipy; {d1}; {d2}"
 
 
 def check_err_lda(c):
@@ -1327,6 +1378,8 @@ def main():
                     checks.run(f"{name}: trnrand extensions and Sobol64 (protocol 1.2)",
                                check_rand_ext, c)
                     checks.run(f"{name}: trnsolver dpotrf (protocol 1.4)", check_solver, c, rng)
+                    checks.run(f"{name}: trnsparse SpMV, a bad index at run time (protocol 1.4)",
+                               check_sparse, c, rng)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
                     checks.run(f"{name}: buffer too small -> INVALID_ARGUMENT",
                                check_err_small_buffer, c)

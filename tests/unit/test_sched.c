@@ -121,6 +121,13 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_SOLVER_EIGEN: return op->u.solver_eigen.w;
     case TRN_OP_SOLVER_REFINE: return op->u.solver_refine.x;
     case TRN_OP_SOLVER_KRYLOV: return op->u.solver_krylov.x;
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: return op->u.spmm.c.values;
+    case TRN_OP_SPCONVERT: return op->u.spconvert.dst.values;
+    case TRN_OP_SPGEMM: return op->u.spgemm.counts;
+    case TRN_OP_SDDMM: return op->u.sddmm.c.values;
+    case TRN_OP_SPATTN: return op->u.attn.o.values;
+    case TRN_OP_SCHWARZ: return op->u.schwarz.bounds.values;
     }
     return NULL;
 }
@@ -434,7 +441,8 @@ static void test_two_streams_each_in_order(void **state) {
     static test_op ops[2 * N];
     static unsigned char buf[2 * N];
     memset(buf, 0, sizeof(buf));
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *b = trn_sched_stream_create(f->s, NULL);
     assert_non_null(a);
     assert_non_null(b);
     /* Even indices on a, odd on b. */
@@ -484,7 +492,8 @@ static void test_marker(void **state) {
     x = 0;
     test_op gate, op, idle_mark;
     probe_marker mark;
-    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL), *other = trn_sched_stream_create(f->s, NULL);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL),
+                     *other = trn_sched_stream_create(f->s, NULL);
     gate_op(&gate, &f->r, 0, f->g, 0);
     memset_op(&op, &f->r, 1, &x, 9);
     marker_op(&mark.t, &f->r, 2);
@@ -594,7 +603,8 @@ static void test_shutdown(void **state) {
     fx *f = *state;
     unsigned char bytes[8] = {0};
     test_op g0, g1, qa1, qa2, ma, r, q, mc, late;
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *b = trn_sched_stream_create(f->s, NULL),
                      *c = trn_sched_stream_create(f->s, NULL);
     gate_op(&g0, &f->r, 0, f->g, 0);
     memset_op(&qa1, &f->r, 1, &bytes[1], 1);
@@ -789,7 +799,8 @@ static void test_shutdown_marker_behind_unstarted_op(void **state) {
     fx *f = *state;
     unsigned char x = 0;
     test_op g0, g1, r, m;
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *b = trn_sched_stream_create(f->s, NULL),
                      *c = trn_sched_stream_create(f->s, NULL);
     gate_op(&g0, &f->r, 0, f->g, 0);
     gate_op(&g1, &f->r, 1, f->g, 1);
@@ -826,7 +837,8 @@ static void test_cancel_op_waiting_for_worker(void **state) {
     fx *f = *state;
     unsigned char x = 0;
     test_op g0, g1, r;
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *b = trn_sched_stream_create(f->s, NULL),
                      *c = trn_sched_stream_create(f->s, NULL);
     gate_op(&g0, &f->r, 0, f->g, 0);
     gate_op(&g1, &f->r, 1, f->g, 1);
@@ -1209,7 +1221,8 @@ static void test_shards_concurrent_stream_ordered(void **state) {
     assert_non_null(meet);
     f->g->meet = meet;
 
-    trn_sched_stream *st[2] = {trn_sched_stream_create(f->s, NULL), trn_sched_stream_create(f->s, NULL)};
+    trn_sched_stream *st[2] = {trn_sched_stream_create(f->s, NULL),
+                               trn_sched_stream_create(f->s, NULL)};
     big_memset_op(&ops[0], &f->r, 0, meet, MEM_SPLIT, 0x11);
     assert_int_equal(trn_sched_submit(f->s, st[0], &ops[0].sop), 0);
     for (int i = 0; i < PER_STREAM; i++) {
@@ -1319,8 +1332,10 @@ static void test_shard_count_ignores_load(void **state) {
     static test_op q[QUEUED];
     static unsigned char qbytes[QUEUED];
     test_op idle, g0, one, g1, busy;
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *b = trn_sched_stream_create(f->s, NULL),
-                     *c = trn_sched_stream_create(f->s, NULL), *d = trn_sched_stream_create(f->s, NULL);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *b = trn_sched_stream_create(f->s, NULL),
+                     *c = trn_sched_stream_create(f->s, NULL),
+                     *d = trn_sched_stream_create(f->s, NULL);
 
     /* (1) idle */
     gemm_op(&idle, &f->r, 0, gc, c_idle);
@@ -1395,7 +1410,8 @@ static void test_cancel_partly_dispatched_op(void **state) {
     assert_non_null(p);
     memset(p, 0, MEM_SPLIT);
     test_op g0, big, q, mark, after;
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *s = trn_sched_stream_create(f->s, NULL);
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *s = trn_sched_stream_create(f->s, NULL);
     f->g->gate[2] = p;
     gate_op(&g0, &f->r, 0, f->g, 0);
     assert_int_equal(trn_sched_submit(f->s, a, &g0.sop), 0);
@@ -1454,7 +1470,8 @@ static void test_shutdown_partly_dispatched_op(void **state) {
     assert_non_null(p);
     memset(p, 0, MEM_SPLIT);
     test_op g0, big, r;
-    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL), *s = trn_sched_stream_create(f->s, NULL),
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *s = trn_sched_stream_create(f->s, NULL),
                      *c = trn_sched_stream_create(f->s, NULL);
     f->g->gate[2] = p;
     gate_op(&g0, &f->r, 0, f->g, 0);

@@ -167,6 +167,13 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_SOLVER_EIGEN: return op->u.solver_eigen.w;
     case TRN_OP_SOLVER_REFINE: return op->u.solver_refine.x;
     case TRN_OP_SOLVER_KRYLOV: return op->u.solver_krylov.x;
+    case TRN_OP_SPMV:
+    case TRN_OP_SPMM: return op->u.spmm.c.values;
+    case TRN_OP_SPCONVERT: return op->u.spconvert.dst.values;
+    case TRN_OP_SPGEMM: return op->u.spgemm.counts;
+    case TRN_OP_SDDMM: return op->u.sddmm.c.values;
+    case TRN_OP_SPATTN: return op->u.attn.o.values;
+    case TRN_OP_SCHWARZ: return op->u.schwarz.bounds.values;
     }
     return NULL;
 }
@@ -1996,7 +2003,8 @@ static void test_timer_rearmed_while_due(void **state) {
     assert_int_equal(c_fired_later, 1);
 }
 
-/* ---- stages ------------------------------------------------------------------------------------ */
+/* ---- stages ------------------------------------------------------------------------------------
+ */
 
 /* A two-stage op: a copy (copy engine) into gate 0, then a 1x1x1 GEMM into
  * *c (core). */
@@ -2045,7 +2053,7 @@ static void test_stages_run_on_their_engines(void **state) {
     assert_true(c == 1.0f);
     assert_memory_equal(f->g->gate_buf[0], src, sizeof(src));
     assert_int_equal(seen_of(f->g, f->g->gate_buf[0]).cores_max, -1); /* a copy worker */
-    assert_int_equal(seen_of(f->g, &c).cores_min, 0);                  /* the core */
+    assert_int_equal(seen_of(f->g, &c).cores_min, 0);                 /* the core */
     const void *keys[3] = {f->g->gate_buf[0], &c, &m};
     check_keys_in_order(f->g, keys, 3);
     const trn_sched_op *a = &o[0].sop;

@@ -1,0 +1,593 @@
+/*
+ * trnsparse.h — sparse linear algebra (the analog of cuSPARSE's generic API).
+ *
+ * Names, parameter lists, enum values and status codes are cuSPARSE's with
+ * the prefix changed (cusparseSpMV -> trnsparseSpMV, CUSPARSE_FORMAT_CSR ->
+ * TRNSPARSE_FORMAT_CSR); docs/rosetta.md lists every deviation.
+ *
+ * Descriptors (trnsparseCreateCsr, ...) are host objects: they hold device
+ * pointers (trnsciMalloc), sizes, the index type and base and the value
+ * type, and cost no round trip. Routines are asynchronous: they return once
+ * the daemon has checked the arguments (sizes, types, that every array lies
+ * inside its allocation: TRNSPARSE_STATUS_INVALID_VALUE or _NOT_SUPPORTED
+ * with trnsciGetLastErrorMessage saying why) and queued the op on the
+ * handle's stream. The CONTENTS of offset and index arrays are checked by
+ * the daemon when the op runs (offsets non-decreasing from the index base
+ * up to nnz + base, indices inside the matrix): a bad one fails the op, and
+ * the next synchronizing call returns trnsciErrorInvalidValue with a message
+ * naming the array and the first bad position; the op's outputs are then
+ * unspecified. The daemon never reads or writes outside the arrays.
+ *
+ * Types: values and computation in TRNSCI_R_32F or TRNSCI_R_64F (the compute
+ * type must be the value type), indices TRNSPARSE_INDEX_32I or _64I (offsets
+ * and indices of one type). Scalars (alpha, beta) are host pointers of the
+ * compute type, read during the call (TRNSPARSE_POINTER_MODE_HOST only).
+ * A handle may be used by one thread at a time.
+ */
+#ifndef TRNSCI_TRNSPARSE_H
+#define TRNSCI_TRNSPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <trnsci/library_types.h>
+#include <trnsci/trnsci.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- types (values are cuSPARSE's) ---------------------------------------- */
+
+typedef enum trnsparseStatus_t {
+    TRNSPARSE_STATUS_SUCCESS = 0,
+    TRNSPARSE_STATUS_NOT_INITIALIZED = 1, /* no daemon reachable; NULL handle or descriptor */
+    TRNSPARSE_STATUS_ALLOC_FAILED = 2,
+    TRNSPARSE_STATUS_INVALID_VALUE = 3,
+    TRNSPARSE_STATUS_ARCH_MISMATCH = 4,
+    TRNSPARSE_STATUS_MAPPING_ERROR = 5,
+    TRNSPARSE_STATUS_EXECUTION_FAILED = 6,
+    TRNSPARSE_STATUS_INTERNAL_ERROR = 7,
+    TRNSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8,
+    TRNSPARSE_STATUS_ZERO_PIVOT = 9,
+    TRNSPARSE_STATUS_NOT_SUPPORTED = 10,
+    TRNSPARSE_STATUS_INSUFFICIENT_RESOURCES = 11,
+} trnsparseStatus_t;
+
+typedef enum trnsparsePointerMode_t {
+    TRNSPARSE_POINTER_MODE_HOST = 0,
+    TRNSPARSE_POINTER_MODE_DEVICE = 1,
+} trnsparsePointerMode_t;
+
+typedef enum trnsparseOperation_t {
+    TRNSPARSE_OPERATION_NON_TRANSPOSE = 0,
+    TRNSPARSE_OPERATION_TRANSPOSE = 1,
+    TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2, /* the transpose, for real types */
+} trnsparseOperation_t;
+
+typedef enum trnsparseIndexBase_t {
+    TRNSPARSE_INDEX_BASE_ZERO = 0,
+    TRNSPARSE_INDEX_BASE_ONE = 1,
+} trnsparseIndexBase_t;
+
+typedef enum trnsparseIndexType_t {
+    TRNSPARSE_INDEX_16U = 1, /* not supported */
+    TRNSPARSE_INDEX_32I = 2,
+    TRNSPARSE_INDEX_64I = 3,
+} trnsparseIndexType_t;
+
+typedef enum trnsparseFormat_t {
+    TRNSPARSE_FORMAT_CSR = 1,
+    TRNSPARSE_FORMAT_CSC = 2,
+    TRNSPARSE_FORMAT_COO = 3,
+    TRNSPARSE_FORMAT_BLOCKED_ELL = 5, /* not supported */
+    TRNSPARSE_FORMAT_BSR = 6,
+    TRNSPARSE_FORMAT_SLICED_ELLPACK = 7, /* not supported */
+} trnsparseFormat_t;
+
+typedef enum trnsparseOrder_t {
+    TRNSPARSE_ORDER_COL = 1,
+    TRNSPARSE_ORDER_ROW = 2,
+} trnsparseOrder_t;
+
+/* Any algorithm value selects the one CPU algorithm of the routine. */
+typedef enum trnsparseSpMVAlg_t {
+    TRNSPARSE_SPMV_ALG_DEFAULT = 0,
+    TRNSPARSE_SPMV_COO_ALG1 = 1,
+    TRNSPARSE_SPMV_CSR_ALG1 = 2,
+    TRNSPARSE_SPMV_CSR_ALG2 = 3,
+    TRNSPARSE_SPMV_COO_ALG2 = 4,
+    TRNSPARSE_SPMV_SELL_ALG1 = 5,
+    TRNSPARSE_SPMV_BSR_ALG1 = 6,
+} trnsparseSpMVAlg_t;
+
+typedef enum trnsparseSpMMAlg_t {
+    TRNSPARSE_SPMM_ALG_DEFAULT = 0,
+    TRNSPARSE_SPMM_COO_ALG1 = 1,
+    TRNSPARSE_SPMM_COO_ALG2 = 2,
+    TRNSPARSE_SPMM_COO_ALG3 = 3,
+    TRNSPARSE_SPMM_CSR_ALG1 = 4,
+    TRNSPARSE_SPMM_COO_ALG4 = 5,
+    TRNSPARSE_SPMM_CSR_ALG2 = 6,
+    TRNSPARSE_SPMM_CSR_ALG3 = 12,
+    TRNSPARSE_SPMM_BLOCKED_ELL_ALG1 = 13,
+    TRNSPARSE_SPMM_BSR_ALG1 = 14,
+} trnsparseSpMMAlg_t;
+
+typedef enum trnsparseAction_t {
+    TRNSPARSE_ACTION_SYMBOLIC = 0, /* indices only */
+    TRNSPARSE_ACTION_NUMERIC = 1,  /* indices and values */
+} trnsparseAction_t;
+
+/* The layout of the elements inside a BSR block (legacy conversions). */
+typedef enum trnsparseDirection_t {
+    TRNSPARSE_DIRECTION_ROW = 0,
+    TRNSPARSE_DIRECTION_COLUMN = 1,
+} trnsparseDirection_t;
+
+typedef enum trnsparseMatrixType_t {
+    TRNSPARSE_MATRIX_TYPE_GENERAL = 0,
+    TRNSPARSE_MATRIX_TYPE_SYMMETRIC = 1,  /* not supported */
+    TRNSPARSE_MATRIX_TYPE_HERMITIAN = 2,  /* not supported */
+    TRNSPARSE_MATRIX_TYPE_TRIANGULAR = 3, /* not supported */
+} trnsparseMatrixType_t;
+
+typedef enum trnsparseCsr2CscAlg_t {
+    TRNSPARSE_CSR2CSC_ALG_DEFAULT = 1,
+    TRNSPARSE_CSR2CSC_ALG1 = 1,
+} trnsparseCsr2CscAlg_t;
+
+typedef enum trnsparseDenseToSparseAlg_t {
+    TRNSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0,
+} trnsparseDenseToSparseAlg_t;
+
+typedef enum trnsparseSparseToDenseAlg_t {
+    TRNSPARSE_SPARSETODENSE_ALG_DEFAULT = 0,
+} trnsparseSparseToDenseAlg_t;
+
+typedef enum trnsparseSpGEMMAlg_t {
+    TRNSPARSE_SPGEMM_DEFAULT = 0,
+    TRNSPARSE_SPGEMM_CSR_ALG_DETERMINITIC = 1,
+    TRNSPARSE_SPGEMM_CSR_ALG_NONDETERMINITIC = 2,
+    TRNSPARSE_SPGEMM_ALG1 = 3,
+    TRNSPARSE_SPGEMM_ALG2 = 4,
+    TRNSPARSE_SPGEMM_ALG3 = 5,
+} trnsparseSpGEMMAlg_t;
+
+typedef enum trnsparseSDDMMAlg_t {
+    TRNSPARSE_SDDMM_ALG_DEFAULT = 0,
+} trnsparseSDDMMAlg_t;
+
+typedef struct trnsparseContext *trnsparseHandle_t;
+typedef struct trnsparseMatDescr *trnsparseMatDescr_t;
+typedef struct trnsparseSpGEMMDescr *trnsparseSpGEMMDescr_t;
+typedef struct trnsparseSpMatDescr *trnsparseSpMatDescr_t;
+typedef struct trnsparseSpMatDescr const *trnsparseConstSpMatDescr_t;
+typedef struct trnsparseDnVecDescr *trnsparseDnVecDescr_t;
+typedef struct trnsparseDnVecDescr const *trnsparseConstDnVecDescr_t;
+typedef struct trnsparseDnMatDescr *trnsparseDnMatDescr_t;
+typedef struct trnsparseDnMatDescr const *trnsparseConstDnMatDescr_t;
+
+/* ---- the library handle --------------------------------------------------- */
+
+/* Creates a handle bound to the default stream, host pointer mode.
+ * Initialises the runtime (TRNSPARSE_STATUS_NOT_INITIALIZED when no daemon
+ * is reachable). */
+trnsparseStatus_t trnsparseCreate(trnsparseHandle_t *handle);
+/* Frees the handle; does not synchronise. */
+trnsparseStatus_t trnsparseDestroy(trnsparseHandle_t handle);
+trnsparseStatus_t trnsparseSetStream(trnsparseHandle_t handle, trnsciStream_t streamId);
+trnsparseStatus_t trnsparseGetStream(trnsparseHandle_t handle, trnsciStream_t *streamId);
+/* TRNSPARSE_POINTER_MODE_DEVICE is refused with NOT_SUPPORTED. */
+trnsparseStatus_t trnsparseSetPointerMode(trnsparseHandle_t handle, trnsparsePointerMode_t mode);
+trnsparseStatus_t trnsparseGetPointerMode(trnsparseHandle_t handle, trnsparsePointerMode_t *mode);
+/* major * 1000 + minor * 100 + patch, cusparseGetVersion's encoding. */
+trnsparseStatus_t trnsparseGetVersion(trnsparseHandle_t handle, int *version);
+/* "TRNSPARSE_STATUS_INVALID_VALUE", ...; never NULL. */
+const char *trnsparseGetErrorName(trnsparseStatus_t status);
+/* A sentence describing the status; never NULL. */
+const char *trnsparseGetErrorString(trnsparseStatus_t status);
+
+/* ---- sparse matrix descriptors -------------------------------------------
+ * Each Create* checks its numbers (sizes >= 0, known types and base) and
+ * keeps the pointers; nothing is read until an op runs. The Const variants
+ * make descriptors the routines only read. For BSR, rows, cols and nnz count
+ * blocks (brows, bcols, bnnz) of rowBlockSize x colBlockSize elements each,
+ * stored in `order` (TRNSPARSE_ORDER_COL is the fast path for large blocks);
+ * 128 x 128 is the Trainium tile. */
+
+trnsparseStatus_t trnsparseCreateCsr(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                     int64_t nnz, void *csrRowOffsets, void *csrColInd,
+                                     void *csrValues, trnsparseIndexType_t csrRowOffsetsType,
+                                     trnsparseIndexType_t csrColIndType,
+                                     trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstCsr(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                          int64_t cols, int64_t nnz, const void *csrRowOffsets,
+                                          const void *csrColInd, const void *csrValues,
+                                          trnsparseIndexType_t csrRowOffsetsType,
+                                          trnsparseIndexType_t csrColIndType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateCsc(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                     int64_t nnz, void *cscColOffsets, void *cscRowInd,
+                                     void *cscValues, trnsparseIndexType_t cscColOffsetsType,
+                                     trnsparseIndexType_t cscRowIndType,
+                                     trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstCsc(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                          int64_t cols, int64_t nnz, const void *cscColOffsets,
+                                          const void *cscRowInd, const void *cscValues,
+                                          trnsparseIndexType_t cscColOffsetsType,
+                                          trnsparseIndexType_t cscRowIndType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateCoo(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                     int64_t nnz, void *cooRowInd, void *cooColInd, void *cooValues,
+                                     trnsparseIndexType_t cooIdxType, trnsparseIndexBase_t idxBase,
+                                     trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstCoo(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                          int64_t cols, int64_t nnz, const void *cooRowInd,
+                                          const void *cooColInd, const void *cooValues,
+                                          trnsparseIndexType_t cooIdxType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateBsr(trnsparseSpMatDescr_t *spMatDescr, int64_t brows,
+                                     int64_t bcols, int64_t bnnz, int64_t rowBlockSize,
+                                     int64_t colBlockSize, void *bsrRowOffsets, void *bsrColInd,
+                                     void *bsrValues, trnsparseIndexType_t bsrRowOffsetsType,
+                                     trnsparseIndexType_t bsrColIndType,
+                                     trnsparseIndexBase_t idxBase, trnsciDataType valueType,
+                                     trnsparseOrder_t order);
+trnsparseStatus_t trnsparseCreateConstBsr(trnsparseConstSpMatDescr_t *spMatDescr, int64_t brows,
+                                          int64_t bcols, int64_t bnnz, int64_t rowBlockDim,
+                                          int64_t colBlockDim, const void *bsrRowOffsets,
+                                          const void *bsrColInd, const void *bsrValues,
+                                          trnsparseIndexType_t bsrRowOffsetsType,
+                                          trnsparseIndexType_t bsrColIndType,
+                                          trnsparseIndexBase_t idxBase, trnsciDataType valueType,
+                                          trnsparseOrder_t order);
+/* Frees a descriptor (NULL is fine); never the arrays. */
+trnsparseStatus_t trnsparseDestroySpMat(trnsparseConstSpMatDescr_t spMatDescr);
+
+/* rows, cols, nnz as created (BSR: in blocks); NULL outputs are skipped. */
+trnsparseStatus_t trnsparseSpMatGetSize(trnsparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                        int64_t *cols, int64_t *nnz);
+trnsparseStatus_t trnsparseSpMatGetFormat(trnsparseConstSpMatDescr_t spMatDescr,
+                                          trnsparseFormat_t *format);
+trnsparseStatus_t trnsparseSpMatGetIndexBase(trnsparseConstSpMatDescr_t spMatDescr,
+                                             trnsparseIndexBase_t *idxBase);
+trnsparseStatus_t trnsparseSpMatGetValues(trnsparseSpMatDescr_t spMatDescr, void **values);
+trnsparseStatus_t trnsparseConstSpMatGetValues(trnsparseConstSpMatDescr_t spMatDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseSpMatSetValues(trnsparseSpMatDescr_t spMatDescr, void *values);
+/* Every field of a CSR descriptor (NULL outputs are skipped). */
+trnsparseStatus_t trnsparseCsrGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *nnz, void **csrRowOffsets, void **csrColInd,
+                                  void **csrValues, trnsparseIndexType_t *csrRowOffsetsType,
+                                  trnsparseIndexType_t *csrColIndType,
+                                  trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseConstCsrGet(trnsparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                       int64_t *cols, int64_t *nnz, const void **csrRowOffsets,
+                                       const void **csrColInd, const void **csrValues,
+                                       trnsparseIndexType_t *csrRowOffsetsType,
+                                       trnsparseIndexType_t *csrColIndType,
+                                       trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseCscGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *nnz, void **cscColOffsets, void **cscRowInd,
+                                  void **cscValues, trnsparseIndexType_t *cscColOffsetsType,
+                                  trnsparseIndexType_t *cscRowIndType,
+                                  trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseCooGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *nnz, void **cooRowInd, void **cooColInd,
+                                  void **cooValues, trnsparseIndexType_t *idxType,
+                                  trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+/* Replaces the arrays (e.g. after trnsparseSpGEMM_compute or
+ * trnsparseDenseToSparse_analysis sized them). */
+trnsparseStatus_t trnsparseCsrSetPointers(trnsparseSpMatDescr_t spMatDescr, void *csrRowOffsets,
+                                          void *csrColInd, void *csrValues);
+trnsparseStatus_t trnsparseCscSetPointers(trnsparseSpMatDescr_t spMatDescr, void *cscColOffsets,
+                                          void *cscRowInd, void *cscValues);
+trnsparseStatus_t trnsparseCooSetPointers(trnsparseSpMatDescr_t spMatDescr, void *cooRows,
+                                          void *cooColumns, void *cooValues);
+
+/* ---- dense descriptors ------------------------------------------------------ */
+
+trnsparseStatus_t trnsparseCreateDnVec(trnsparseDnVecDescr_t *dnVecDescr, int64_t size,
+                                       void *values, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstDnVec(trnsparseConstDnVecDescr_t *dnVecDescr, int64_t size,
+                                            const void *values, trnsciDataType valueType);
+trnsparseStatus_t trnsparseDestroyDnVec(trnsparseConstDnVecDescr_t dnVecDescr);
+trnsparseStatus_t trnsparseDnVecGet(trnsparseDnVecDescr_t dnVecDescr, int64_t *size, void **values,
+                                    trnsciDataType *valueType);
+trnsparseStatus_t trnsparseConstDnVecGet(trnsparseConstDnVecDescr_t dnVecDescr, int64_t *size,
+                                         const void **values, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseDnVecGetValues(trnsparseDnVecDescr_t dnVecDescr, void **values);
+trnsparseStatus_t trnsparseConstDnVecGetValues(trnsparseConstDnVecDescr_t dnVecDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseDnVecSetValues(trnsparseDnVecDescr_t dnVecDescr, void *values);
+
+/* rows x cols with leading dimension ld in `order` (ld >= rows for
+ * column-major, >= cols for row-major; checked by the routines). */
+trnsparseStatus_t trnsparseCreateDnMat(trnsparseDnMatDescr_t *dnMatDescr, int64_t rows,
+                                       int64_t cols, int64_t ld, void *values,
+                                       trnsciDataType valueType, trnsparseOrder_t order);
+trnsparseStatus_t trnsparseCreateConstDnMat(trnsparseConstDnMatDescr_t *dnMatDescr, int64_t rows,
+                                            int64_t cols, int64_t ld, const void *values,
+                                            trnsciDataType valueType, trnsparseOrder_t order);
+trnsparseStatus_t trnsparseDestroyDnMat(trnsparseConstDnMatDescr_t dnMatDescr);
+trnsparseStatus_t trnsparseDnMatGet(trnsparseDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols,
+                                    int64_t *ld, void **values, trnsciDataType *type,
+                                    trnsparseOrder_t *order);
+trnsparseStatus_t trnsparseConstDnMatGet(trnsparseConstDnMatDescr_t dnMatDescr, int64_t *rows,
+                                         int64_t *cols, int64_t *ld, const void **values,
+                                         trnsciDataType *type, trnsparseOrder_t *order);
+trnsparseStatus_t trnsparseDnMatGetValues(trnsparseDnMatDescr_t dnMatDescr, void **values);
+trnsparseStatus_t trnsparseConstDnMatGetValues(trnsparseConstDnMatDescr_t dnMatDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseDnMatSetValues(trnsparseDnMatDescr_t dnMatDescr, void *values);
+/* batchCount matrices, matrix b at values + b * batchStride elements
+ * (batchStride >= the elements one matrix spans). Only
+ * trnsparseBlockSparseAttention takes batched matrices. */
+trnsparseStatus_t trnsparseDnMatSetStridedBatch(trnsparseDnMatDescr_t dnMatDescr, int batchCount,
+                                                int64_t batchStride);
+trnsparseStatus_t trnsparseDnMatGetStridedBatch(trnsparseConstDnMatDescr_t dnMatDescr,
+                                                int *batchCount, int64_t *batchStride);
+
+/* ---- SpMV: vecY = alpha op(matA) vecX + beta vecY ----------------------------
+ * Every format (CSR, CSC, COO, BSR) with op N or T. beta = 0: vecY is not
+ * read; alpha = 0: matA and vecX are not read. The daemon needs no external
+ * buffer: *bufferSize is 0 and externalBuffer may be NULL (any buffer is
+ * ignored). CSR with op N (and CSC with op T) is split over cores by row
+ * ranges balanced by stored entries; results do not depend on the split. */
+trnsparseStatus_t trnsparseSpMV_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnVecDescr_t vecX, const void *beta,
+                                           trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                           trnsparseSpMVAlg_t alg, size_t *bufferSize);
+/* There is nothing to prepare: checks the handle and returns. */
+trnsparseStatus_t trnsparseSpMV_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnVecDescr_t vecX, const void *beta,
+                                           trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                           trnsparseSpMVAlg_t alg, void *externalBuffer);
+trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                trnsparseConstDnVecDescr_t vecX, const void *beta,
+                                trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                trnsparseSpMVAlg_t alg, void *externalBuffer);
+
+/* ---- SpMM: matC = alpha op(matA) op(matB) + beta matC -------------------------
+ * As SpMV, with dense B and C in either order (row-major B is the fast
+ * layout) and opB N or T. _bufferSize gives 0; _preprocess has nothing to
+ * prepare. */
+trnsparseStatus_t trnsparseSpMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           trnsparseOperation_t opB, const void *alpha,
+                                           trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnMatDescr_t matB, const void *beta,
+                                           trnsparseDnMatDescr_t matC, trnsciDataType computeType,
+                                           trnsparseSpMMAlg_t alg, size_t *bufferSize);
+trnsparseStatus_t trnsparseSpMM_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           trnsparseOperation_t opB, const void *alpha,
+                                           trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnMatDescr_t matB, const void *beta,
+                                           trnsparseDnMatDescr_t matC, trnsciDataType computeType,
+                                           trnsparseSpMMAlg_t alg, void *externalBuffer);
+trnsparseStatus_t trnsparseSpMM(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                trnsparseOperation_t opB, const void *alpha,
+                                trnsparseConstSpMatDescr_t matA, trnsparseConstDnMatDescr_t matB,
+                                const void *beta, trnsparseDnMatDescr_t matC,
+                                trnsciDataType computeType, trnsparseSpMMAlg_t alg,
+                                void *externalBuffer);
+
+/* ---- SpGEMM: matC = alpha op(matA) op(matB) -------------------------------------
+ * CSR x CSR -> CSR, op N on both sides, beta = 0 (TRNSPARSE_STATUS_NOT_SUPPORTED
+ * otherwise), any algorithm value (one deterministic CPU algorithm: C's
+ * column indices come out sorted and the bits do not depend on the split).
+ * cuSPARSE's phases, with this meaning:
+ *   workEstimation: nothing to estimate; *bufferSize1 = 0.
+ *   compute: with externalBuffer2 NULL, *bufferSize2 = (rows of A + 1) * 8;
+ *            then, with that buffer (trnsciMalloc), computes C's row counts
+ *            into it, waits for them, and sets matC's nnz
+ *            (trnsparseSpMatGetSize). Keep the buffer until _copy.
+ *   copy:    the caller has allocated C's arrays (rows + 1 offsets, nnz
+ *            indices and values) and set them (trnsparseCsrSetPointers);
+ *            writes C. A and B must not change in between (checked). */
+trnsparseStatus_t trnsparseSpGEMM_createDescr(trnsparseSpGEMMDescr_t *descr);
+trnsparseStatus_t trnsparseSpGEMM_destroyDescr(trnsparseSpGEMMDescr_t descr);
+trnsparseStatus_t trnsparseSpGEMM_workEstimation(
+    trnsparseHandle_t handle, trnsparseOperation_t opA, trnsparseOperation_t opB, const void *alpha,
+    trnsparseConstSpMatDescr_t matA, trnsparseConstSpMatDescr_t matB, const void *beta,
+    trnsparseSpMatDescr_t matC, trnsciDataType computeType, trnsparseSpGEMMAlg_t alg,
+    trnsparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize1, void *externalBuffer1);
+trnsparseStatus_t trnsparseSpGEMM_compute(
+    trnsparseHandle_t handle, trnsparseOperation_t opA, trnsparseOperation_t opB, const void *alpha,
+    trnsparseConstSpMatDescr_t matA, trnsparseConstSpMatDescr_t matB, const void *beta,
+    trnsparseSpMatDescr_t matC, trnsciDataType computeType, trnsparseSpGEMMAlg_t alg,
+    trnsparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize2, void *externalBuffer2);
+trnsparseStatus_t trnsparseSpGEMM_copy(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                       trnsparseOperation_t opB, const void *alpha,
+                                       trnsparseConstSpMatDescr_t matA,
+                                       trnsparseConstSpMatDescr_t matB, const void *beta,
+                                       trnsparseSpMatDescr_t matC, trnsciDataType computeType,
+                                       trnsparseSpGEMMAlg_t alg,
+                                       trnsparseSpGEMMDescr_t spgemmDescr);
+
+/* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
+ * Dense A and B (either order), CSR C: one dot product per stored entry of
+ * C. beta = 0 does not read C's values. No buffer (size 0); _preprocess
+ * has nothing to do. */
+trnsparseStatus_t trnsparseSDDMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                            trnsparseOperation_t opB, const void *alpha,
+                                            trnsparseConstDnMatDescr_t matA,
+                                            trnsparseConstDnMatDescr_t matB, const void *beta,
+                                            trnsparseSpMatDescr_t matC, trnsciDataType computeType,
+                                            trnsparseSDDMMAlg_t alg, size_t *bufferSize);
+trnsparseStatus_t trnsparseSDDMM_preprocess(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                            trnsparseOperation_t opB, const void *alpha,
+                                            trnsparseConstDnMatDescr_t matA,
+                                            trnsparseConstDnMatDescr_t matB, const void *beta,
+                                            trnsparseSpMatDescr_t matC, trnsciDataType computeType,
+                                            trnsparseSDDMMAlg_t alg, void *externalBuffer);
+trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                 trnsparseOperation_t opB, const void *alpha,
+                                 trnsparseConstDnMatDescr_t matA, trnsparseConstDnMatDescr_t matB,
+                                 const void *beta, trnsparseSpMatDescr_t matC,
+                                 trnsciDataType computeType, trnsparseSDDMMAlg_t alg,
+                                 void *externalBuffer);
+
+/* ---- format conversions ----------------------------------------------------------
+ * Asynchronous like every routine, except the two that return a count to
+ * the host (trnsparseXcsr2bsrNnz's *nnzTotalDevHostPtr, and
+ * trnsparseDenseToSparse_analysis, which sets matB's nnz): they wait for the
+ * handle's work to finish and read the count back. Offsets a second step
+ * reads (csr2bsr's bsrRowPtrC, DenseToSparse_convert's offsets) must be the
+ * ones the first step wrote: the daemon checks them against what it finds.
+ * No routine needs an external buffer (buffer sizes are 0). */
+
+/* The legacy matrix descriptor (index base and type) of the conversions
+ * below; only TRNSPARSE_MATRIX_TYPE_GENERAL. */
+trnsparseStatus_t trnsparseCreateMatDescr(trnsparseMatDescr_t *descrA);
+trnsparseStatus_t trnsparseDestroyMatDescr(trnsparseMatDescr_t descrA);
+trnsparseStatus_t trnsparseSetMatType(trnsparseMatDescr_t descrA, trnsparseMatrixType_t type);
+trnsparseMatrixType_t trnsparseGetMatType(const trnsparseMatDescr_t descrA);
+trnsparseStatus_t trnsparseSetMatIndexBase(trnsparseMatDescr_t descrA, trnsparseIndexBase_t base);
+trnsparseIndexBase_t trnsparseGetMatIndexBase(const trnsparseMatDescr_t descrA);
+
+/* cooRowInd[k] = the row of entry k (32-bit indices). */
+trnsparseStatus_t trnsparseXcsr2coo(trnsparseHandle_t handle, const int *csrSortedRowPtr, int nnz,
+                                    int m, int *cooRowInd, trnsparseIndexBase_t idxBase);
+/* Row offsets from row indices sorted by row (a row index smaller than the
+ * one before fails the op). */
+trnsparseStatus_t trnsparseXcoo2csr(trnsparseHandle_t handle, const int *cooRowInd, int nnz, int m,
+                                    int *csrSortedRowPtr, trnsparseIndexBase_t idxBase);
+/* CSR -> CSC, i.e. the CSR of the transpose (32-bit indices; row indices
+ * sorted within each column). copyValues TRNSPARSE_ACTION_SYMBOLIC skips
+ * the values (cscVal may then be NULL). */
+trnsparseStatus_t trnsparseCsr2cscEx2_bufferSize(trnsparseHandle_t handle, int m, int n, int nnz,
+                                                 const void *csrVal, const int *csrRowPtr,
+                                                 const int *csrColInd, void *cscVal, int *cscColPtr,
+                                                 int *cscRowInd, trnsciDataType valType,
+                                                 trnsparseAction_t copyValues,
+                                                 trnsparseIndexBase_t idxBase,
+                                                 trnsparseCsr2CscAlg_t alg, size_t *bufferSize);
+trnsparseStatus_t trnsparseCsr2cscEx2(trnsparseHandle_t handle, int m, int n, int nnz,
+                                      const void *csrVal, const int *csrRowPtr,
+                                      const int *csrColInd, void *cscVal, int *cscColPtr,
+                                      int *cscRowInd, trnsciDataType valType,
+                                      trnsparseAction_t copyValues, trnsparseIndexBase_t idxBase,
+                                      trnsparseCsr2CscAlg_t alg, void *buffer);
+/* CSR (m x n) -> BSR of blockDim x blockDim blocks, mb = ceil(m / blockDim)
+ * block rows: first the block-row offsets (bsrRowPtrC, mb + 1 entries) and
+ * the number of blocks (nnzTotalDevHostPtr, a host pointer: the call waits;
+ * may be NULL), then the block columns (sorted) and values. dirA is the
+ * element order inside a block. Duplicates of the CSR matrix add up. */
+trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                       int n, const trnsparseMatDescr_t descrA,
+                                       const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                       const trnsparseMatDescr_t descrC, int *bsrRowPtrC,
+                                       int *nnzTotalDevHostPtr);
+trnsparseStatus_t trnsparseScsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                    int n, const trnsparseMatDescr_t descrA, const float *csrValA,
+                                    const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, float *bsrValC,
+                                    int *bsrRowPtrC, int *bsrColIndC);
+trnsparseStatus_t trnsparseDcsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                    int n, const trnsparseMatDescr_t descrA, const double *csrValA,
+                                    const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, double *bsrValC,
+                                    int *bsrRowPtrC, int *bsrColIndC);
+/* BSR (mb x nb blocks) -> CSR of mb*blockDim x nb*blockDim with every
+ * element of every block (nnzb * blockDim^2 entries, zeros included). */
+trnsparseStatus_t trnsparseSbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, const trnsparseMatDescr_t descrA, const float *bsrValA,
+                                    const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, float *csrValC,
+                                    int *csrRowPtrC, int *csrColIndC);
+trnsparseStatus_t trnsparseDbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, const trnsparseMatDescr_t descrA, const double *bsrValA,
+                                    const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, double *csrValC,
+                                    int *csrRowPtrC, int *csrColIndC);
+
+/* Dense -> CSR or CSC (matB). _analysis writes matB's offsets (which must be
+ * set: trnsparseCreateCsr with NULL indices and values is fine), waits, and
+ * sets matB's nnz; the caller allocates the indices and values, sets them
+ * (trnsparseCsrSetPointers) and calls _convert. Nonzero means != 0. */
+trnsparseStatus_t trnsparseDenseToSparse_bufferSize(trnsparseHandle_t handle,
+                                                    trnsparseConstDnMatDescr_t matA,
+                                                    trnsparseSpMatDescr_t matB,
+                                                    trnsparseDenseToSparseAlg_t alg,
+                                                    size_t *bufferSize);
+trnsparseStatus_t trnsparseDenseToSparse_analysis(trnsparseHandle_t handle,
+                                                  trnsparseConstDnMatDescr_t matA,
+                                                  trnsparseSpMatDescr_t matB,
+                                                  trnsparseDenseToSparseAlg_t alg,
+                                                  void *externalBuffer);
+trnsparseStatus_t trnsparseDenseToSparse_convert(trnsparseHandle_t handle,
+                                                 trnsparseConstDnMatDescr_t matA,
+                                                 trnsparseSpMatDescr_t matB,
+                                                 trnsparseDenseToSparseAlg_t alg,
+                                                 void *externalBuffer);
+/* CSR, CSC, COO or BSR -> dense (zeros elsewhere; duplicates add up). */
+trnsparseStatus_t trnsparseSparseToDense_bufferSize(trnsparseHandle_t handle,
+                                                    trnsparseConstSpMatDescr_t matA,
+                                                    trnsparseDnMatDescr_t matB,
+                                                    trnsparseSparseToDenseAlg_t alg,
+                                                    size_t *bufferSize);
+trnsparseStatus_t trnsparseSparseToDense(trnsparseHandle_t handle, trnsparseConstSpMatDescr_t matA,
+                                         trnsparseDnMatDescr_t matB,
+                                         trnsparseSparseToDenseAlg_t alg, void *externalBuffer);
+
+/* ---- trnsci extensions ------------------------------------------------------------------
+ * No cuSPARSE counterpart; named trnsparse... all the same. */
+
+/* Block-sparse attention: for each batch entry,
+ *     O = softmax(scale * Q K^T + M) V,
+ * M = 0 inside the blocks of `pattern` and -inf outside. pattern is BSR
+ * (trnsparseCreateBsr / CreateConstBsr): brows x bcols blocks of
+ * rowBlockSize x colBlockSize, the structure only (values may be NULL);
+ * 128 x 128 is the Trainium tile. Q is seq_q x d with seq_q = brows *
+ * rowBlockSize, K seq_k x d with seq_k = bcols * colBlockSize, V seq_k x dv,
+ * O seq_q x dv: dense matrices of computeType (TRNSCI_R_32F or _R_64F) in
+ * either order, all with the same strided batch (trnsparseDnMatSetStridedBatch:
+ * one head per batch entry, sharing the pattern). scale is a host scalar of
+ * computeType. The result is computed one block row of queries at a time
+ * with an online softmax over its key blocks (running max and sum,
+ * rescaled as blocks arrive), so only one rowBlockSize x colBlockSize block
+ * of scores exists at a time, never the seq_q x seq_k matrix. A query row
+ * whose block row holds no block gives 0. Work is split over cores by
+ * (batch entry, block row); the result does not depend on the split. */
+trnsparseStatus_t
+trnsparseBlockSparseAttention(trnsparseHandle_t handle, const void *scale,
+                              trnsparseConstDnMatDescr_t matQ, trnsparseConstDnMatDescr_t matK,
+                              trnsparseConstDnMatDescr_t matV, trnsparseConstSpMatDescr_t pattern,
+                              trnsparseDnMatDescr_t matO, trnsciDataType computeType);
+
+/* Schwarz bounds from a diagonal: bounds[I] = sqrt(max |diag[i]|) over the
+ * blockSize entries i of block I (the last block may be shorter), for
+ * ceil(n / blockSize) blocks; diag and bounds of one type (R_32F, R_64F).
+ * For a positive semi-definite matrix A (a Gram matrix, the two-electron
+ * integrals (ij|kl) of quantum chemistry) with diagonal diag, Cauchy-Schwarz
+ * gives |A_ij| <= sqrt(A_ii A_jj) <= bounds[I] bounds[J] for every entry
+ * of block (I, J): the bounds trnsparseSpMMScreened takes. */
+trnsparseStatus_t trnsparseSchwarzBounds(trnsparseHandle_t handle, trnsparseConstDnVecDescr_t diag,
+                                         int64_t blockSize, trnsparseDnVecDescr_t bounds);
+
+/* Screened SpMM: trnsparseSpMM over only the entries (CSR, CSC, COO) or
+ * blocks (BSR) (I, J) of matA with rowBounds[I] * colBounds[J] >= threshold
+ * (products computed in computeType); the others are skipped as if zero.
+ * rowBounds has one entry per row (BSR: block row) of matA, colBounds one
+ * per column (block column), both of computeType; opA must be
+ * NON_TRANSPOSE. With Schwarz bounds, the error against the full product
+ * is at most sum over skipped (I, J) of bounds[I] bounds[J] |B_J| (B_J: the
+ * rows of B block J multiplies), each term below threshold |B_J|; to screen
+ * by that product, fold max |B_J| into colBounds. */
+trnsparseStatus_t
+trnsparseSpMMScreened(trnsparseHandle_t handle, trnsparseOperation_t opA, trnsparseOperation_t opB,
+                      const void *alpha, trnsparseConstSpMatDescr_t matA,
+                      trnsparseConstDnMatDescr_t matB, const void *beta, trnsparseDnMatDescr_t matC,
+                      trnsparseConstDnVecDescr_t rowBounds, trnsparseConstDnVecDescr_t colBounds,
+                      double threshold, trnsciDataType computeType, trnsparseSpMMAlg_t alg,
+                      void *externalBuffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
