@@ -2,7 +2,9 @@
  * daemon.c — start-up, the main loop, and clean shutdown.
  *
  * The main thread polls the gRPC completion queue in slices of 100 ms; between
- * slices it reads the signal pipe (signals.h) and expires session leases.
+ * slices it reads the signal pipe (signals.h), expires session leases and,
+ * once the scheduler has been idle for a while, gives the heap pages kept
+ * for kernels' scratch back to the system (memory_release.h).
  */
 #include "daemon/daemon.h"
 
@@ -13,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/heap.h"
 #include "daemon/log.h"
+#include "daemon/memory_release.h"
 #include "daemon/signals.h"
 #include "kernels/fft_shape.h"
 
@@ -122,8 +126,17 @@ static int read_signals(trnscid *d) {
     return (mask & TRN_SIGNAL_STOP) != 0;
 }
 
+/* The scheduler's count of completed ops. */
+static uint64_t ops_completed(trn_sched *s) {
+    trn_sched_stats st;
+    trn_sched_get_stats(s, &st);
+    return st.ops_completed;
+}
+
 void trnscid_run(trnscid *d) {
     uint64_t next_expiry = trn_now_ms() + 1000;
+    trn_memory_release idle;
+    trn_memory_release_init(&idle, trn_now_ms(), ops_completed(d->sched));
     for (;;) {
         trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
         if (read_signals(d))
@@ -131,6 +144,9 @@ void trnscid_run(trnscid *d) {
         const uint64_t now = trn_now_ms();
         if (now >= next_expiry) {
             trn_session_table_expire(&d->sessions, now);
+            if (trn_memory_release_due(&idle, now, ops_completed(d->sched),
+                                       TRN_MEMORY_RELEASE_IDLE_MS))
+                trn_heap_release();
             next_expiry = now + 1000;
         }
     }
