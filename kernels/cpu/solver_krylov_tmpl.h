@@ -73,13 +73,16 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
     KT *r = trn_solver_alloc((size_t)n * 4, sizeof(KT));
     if (!r)
         return -1;
-    KT *z = r + n, *p = z + n, *q = p + n;
+    /* Without a preconditioner z is r itself (no copy) and r.z is r.r,
+     * the dot the convergence test takes anyway. */
+    KT *p = r + n, *q = p + n, *z = k->prec ? q + n : r;
     int it = 0;
     int st = KFN(first)(k, b, x, r, bn, tol);
     if (st != TRN_SOLVER_ST_MAX_ITERS)
         goto done;
-    double rn;
-    KFN(prec)(k, r, z);
+    double rn, rr;
+    if (k->prec)
+        k->prec(k->pctx, r, z);
     memcpy(p, z, (size_t)n * sizeof(KT));
     double rz = KDOT(n, r, z);
     while (it < maxit) {
@@ -99,25 +102,29 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
             r[i] -= (KT)alpha * q[i];
         }
         it++;
-        rn = KFN(nrm)(n, r);
+        rr = KDOT(n, r, r);
+        rn = sqrt(rr);
         if (!isfinite(rn)) {
             st = TRN_SOLVER_ST_NONFINITE;
             break;
         }
         if (rn / bn <= tol) {
             KFN(resid)(k, b, x, r); /* the recurrence may have drifted */
-            rn = KFN(nrm)(n, r);
+            rr = KDOT(n, r, r);
+            rn = sqrt(rr);
             if (rn / bn <= tol) {
                 st = TRN_SOLVER_ST_CONVERGED;
                 break;
             }
-            KFN(prec)(k, r, z); /* residual replacement: restart the recurrence */
+            if (k->prec) /* residual replacement: restart the recurrence */
+                k->prec(k->pctx, r, z);
             memcpy(p, z, (size_t)n * sizeof(KT));
-            rz = KDOT(n, r, z);
+            rz = k->prec ? KDOT(n, r, z) : rr;
             continue;
         }
-        KFN(prec)(k, r, z);
-        const double rz_new = KDOT(n, r, z);
+        if (k->prec)
+            k->prec(k->pctx, r, z);
+        const double rz_new = k->prec ? KDOT(n, r, z) : rr;
         const double beta = rz_new / rz;
         rz = rz_new;
         for (int i = 0; i < n; i++)
