@@ -61,9 +61,15 @@ typedef struct trn_csr {
     int64_t *rowptr; /* n + 1 */
     int *col;        /* nnz */
     void *val;       /* nnz of the operator's type */
+    /* The same matrix by diagonals, when it has few (a stencil): A(i, i +
+     * doff[d]) at dval[d n + i], zero where not stored; ndiag 0: none. */
+    int ndiag;
+    int64_t *doff; /* ascending */
+    void *dval;
 } trn_csr;
 
-/* Copies and checks a CSR or BSR a (n x n elements) into *out. Returns 0,
+/* Copies and checks a CSR or BSR a (n x n elements) into *out, with the
+ * diagonal form when it pays (solver_csr.c says when). Returns 0,
  * 1 when its offsets or indices break a rule (posted to msg), -1 without
  * memory. */
 int trn_csr_create(const trn_sp_mat *a, int n, trn_kmsg *msg, trn_csr **out);
