@@ -134,7 +134,13 @@ int main(int argc, char **argv) {
     }
     void *drow, *dcol, *dval, *db, *dx;
     trnsolverIterResult_t *dres;
-    if (trnsciMalloc(&drow, (n + 1) * sizeof(int64_t)) || trnsciMalloc(&dcol, a.nnz * 4) ||
+    /* 32-bit offsets and indices (as scipy's for this size). */
+    int32_t *row32 = malloc((n + 1) * sizeof(int32_t));
+    if (!row32 || a.nnz > INT32_MAX)
+        die("32-bit offsets");
+    for (size_t i = 0; i <= n; i++)
+        row32[i] = (int32_t)a.rowptr[i];
+    if (trnsciMalloc(&drow, (n + 1) * sizeof(int32_t)) || trnsciMalloc(&dcol, a.nnz * 4) ||
         trnsciMalloc(&dval, a.nnz * 8) || trnsciMalloc(&db, n * 8) || trnsciMalloc(&dx, n * 8) ||
         trnsciMalloc((void **)&dres, sizeof(*dres)))
         die("trnsciMalloc");
@@ -143,13 +149,13 @@ int main(int argc, char **argv) {
         die("malloc");
     for (size_t i = 0; i < n; i++)
         b[i] = 1.0;
-    if (trnsciMemcpy(drow, a.rowptr, (n + 1) * 8, trnsciMemcpyHostToDevice) ||
+    if (trnsciMemcpy(drow, row32, (n + 1) * 4, trnsciMemcpyHostToDevice) ||
         trnsciMemcpy(dcol, a.col, a.nnz * 4, trnsciMemcpyHostToDevice) ||
         trnsciMemcpy(dval, a.val, a.nnz * 8, trnsciMemcpyHostToDevice) ||
         trnsciMemcpy(db, b, n * 8, trnsciMemcpyHostToDevice))
         die("trnsciMemcpy");
     trnsparseSpMatDescr_t descr;
-    if (trnsparseCreateCsr(&descr, a.n, a.n, a.nnz, drow, dcol, dval, TRNSPARSE_INDEX_64I,
+    if (trnsparseCreateCsr(&descr, a.n, a.n, a.nnz, drow, dcol, dval, TRNSPARSE_INDEX_32I,
                            TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_BASE_ZERO,
                            TRNSCI_R_64F) != TRNSPARSE_STATUS_SUCCESS)
         die("trnsparseCreateCsr");
@@ -201,6 +207,7 @@ int main(int argc, char **argv) {
     trnsciFree(dx);
     trnsciFree(dres);
     free(a.rowptr);
+    free(row32);
     free(a.col);
     free(a.val);
     free(b);
