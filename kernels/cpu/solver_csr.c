@@ -24,6 +24,8 @@
  * 8). Padding zeros are multiplied too, so an infinite x_j gives NaN where
  * the CSR product would skip it (the solve is non-finite either way). Rows
  * sum their terms in column order in both forms (CSR rows as stored).
+ * Double diagonals whose every value is a float (integer stencils: 4, -1)
+ * are stored as floats, which is exact and halves what a product reads.
  *
  * Invariants of a trn_csr: rowptr[0] = 0, rowptr non-decreasing up to
  * rowptr[n] = nnz, every col in [0, n). Bad structure fails with a message
@@ -166,6 +168,25 @@ static void build_dia(trn_csr *c, trn_dtype t) {
             else
                 ((double *)c->dval)[k] += ((const double *)c->val)[p];
         }
+    c->dval_f32 = t == TRN_DTYPE_R32F;
+    if (t == TRN_DTYPE_R64F) {
+        /* Double diagonals whose values all are floats (4, -1, ...) are
+         * kept as floats: converting back is exact, so the products are the
+         * same bits with half the bytes to read. */
+        const size_t total = (size_t)nd * (size_t)c->n;
+        const double *dv = c->dval;
+        size_t k = 0;
+        while (k < total && (double)(float)dv[k] == dv[k])
+            k++;
+        float *f = k == total ? trn_solver_alloc(total, sizeof(float)) : NULL;
+        if (f) {
+            for (k = 0; k < total; k++)
+                f[k] = (float)dv[k];
+            free(c->dval);
+            c->dval = f;
+            c->dval_f32 = 1;
+        }
+    }
     c->ndiag = nd;
 }
 
@@ -221,44 +242,54 @@ out:
 
 /* y = A x accumulated in the type (as GEMV does): by diagonals, DIA_CHUNK
  * rows at a time (diagonal d covers the rows i with 0 <= i + doff[d] < n),
- * or one CSR row at a time. */
-#define CSR_APPLY(SUF, T)                                                                          \
-    void trn_csr_apply_##SUF(const trn_csr *c, const T *x, T *y) {                                 \
+ * or one CSR row at a time. With acc, x . y is accumulated into it chunk by
+ * chunk while both are in cache (chunks of DIA_CHUNK rows, a multiple of 4:
+ * the same bits as a dot taken afterwards). */
+#define CSR_APPLY(SUF, T, ACC, ADD)                                                                \
+    void trn_csr_apply_##SUF(const trn_csr *c, const T *x, T *y, ACC *acc) {                       \
         const int64_t n = c->n;                                                                    \
-        if (c->ndiag > 0) {                                                                        \
-            T acc[DIA_CHUNK];                                                                      \
-            for (int64_t i0 = 0; i0 < n; i0 += DIA_CHUNK) {                                        \
-                const int64_t i1 = n - i0 < DIA_CHUNK ? n : i0 + DIA_CHUNK;                        \
-                memset(acc, 0, sizeof(acc));                                                       \
-                for (int d = 0; d < c->ndiag; d++) {                                               \
-                    const int64_t o = c->doff[d];                                                  \
-                    const int64_t lo = i0 > -o ? i0 : -o, hi = i1 < n - o ? i1 : n - o;            \
-                    const T *v = (const T *)c->dval + d * n;                                       \
-                    for (int64_t i = lo; i < hi; i++)                                              \
-                        acc[i - i0] += v[i] * x[i + o];                                            \
-                }                                                                                  \
-                memcpy(y + i0, acc, (size_t)(i1 - i0) * sizeof(T));                                \
-            }                                                                                      \
-            return;                                                                                \
-        }                                                                                          \
         const int64_t *rp = c->rowptr;                                                             \
         const int *col = c->col;                                                                   \
         const T *v = c->val;                                                                       \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            T s0 = 0, s1 = 0;                                                                      \
-            int64_t p = rp[i];                                                                     \
-            const int64_t e = rp[i + 1];                                                           \
-            for (; p + 2 <= e; p += 2) {                                                           \
-                s0 += v[p] * x[col[p]];                                                            \
-                s1 += v[p + 1] * x[col[p + 1]];                                                    \
+        for (int64_t i0 = 0; i0 < n; i0 += DIA_CHUNK) {                                            \
+            const int64_t i1 = n - i0 < DIA_CHUNK ? n : i0 + DIA_CHUNK;                            \
+            if (c->ndiag > 0) {                                                                    \
+                T sum[DIA_CHUNK];                                                                  \
+                memset(sum, 0, sizeof(sum));                                                       \
+                for (int d = 0; d < c->ndiag; d++) {                                               \
+                    const int64_t o = c->doff[d];                                                  \
+                    const int64_t lo = i0 > -o ? i0 : -o, hi = i1 < n - o ? i1 : n - o;            \
+                    if (c->dval_f32) {                                                             \
+                        const float *dv = (const float *)c->dval + d * n;                          \
+                        for (int64_t i = lo; i < hi; i++)                                          \
+                            sum[i - i0] += (T)dv[i] * x[i + o];                                    \
+                    } else {                                                                       \
+                        const T *dv = (const T *)c->dval + d * n;                                  \
+                        for (int64_t i = lo; i < hi; i++)                                          \
+                            sum[i - i0] += dv[i] * x[i + o];                                       \
+                    }                                                                              \
+                }                                                                                  \
+                memcpy(y + i0, sum, (size_t)(i1 - i0) * sizeof(T));                                \
+            } else {                                                                               \
+                for (int64_t i = i0; i < i1; i++) {                                                \
+                    T s0 = 0, s1 = 0;                                                              \
+                    int64_t p = rp[i];                                                             \
+                    const int64_t e = rp[i + 1];                                                   \
+                    for (; p + 2 <= e; p += 2) {                                                   \
+                        s0 += v[p] * x[col[p]];                                                    \
+                        s1 += v[p + 1] * x[col[p + 1]];                                            \
+                    }                                                                              \
+                    if (p < e)                                                                     \
+                        s0 += v[p] * x[col[p]];                                                    \
+                    y[i] = s0 + s1;                                                                \
+                }                                                                                  \
             }                                                                                      \
-            if (p < e)                                                                             \
-                s0 += v[p] * x[col[p]];                                                            \
-            y[i] = s0 + s1;                                                                        \
+            if (acc)                                                                               \
+                ADD(acc, (int)(i1 - i0), x + i0, y + i0);                                          \
         }                                                                                          \
     }
-CSR_APPLY(s, float)
-CSR_APPLY(d, double)
+CSR_APPLY(s, float, trn_sacc, trn_sacc_add)
+CSR_APPLY(d, double, trn_dacc, trn_dacc_add)
 
 double trn_csr_diag(const trn_csr *c, trn_dtype t, int i) {
     double d = 0.0;

@@ -26,12 +26,18 @@
 #define KSUF s
 #define KK trn_kry_s
 #define KDOT trn_sdot_acc
+#define KACC trn_sacc
+#define KACC_ADD trn_sacc_add
+#define KACC_FIN trn_sacc_finish
 #include "kernels/cpu/solver_krylov_tmpl.h"
 
 #define KT double
 #define KSUF d
 #define KK trn_kry_d
 #define KDOT trn_ddot_acc
+#define KACC trn_dacc
+#define KACC_ADD trn_dacc_add
+#define KACC_FIN trn_dacc_finish
 #include "kernels/cpu/solver_krylov_tmpl.h"
 
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
@@ -58,14 +64,16 @@ trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg
     int iters = 0, st;
     double relres = 0.0;
     if (d->type == TRN_DTYPE_R32F) {
-        const trn_kry_s k = {n, trn_linop_apply_s, &kop, pc ? trn_precond_apply_s : NULL, pc};
+        const trn_kry_s k = {n,  trn_linop_apply_s,    &kop, pc ? trn_precond_apply_s : NULL,
+                             pc, trn_linop_apply_dot_s};
         st = d->fn == TRN_SOLVER_CG
                  ? trn_cg_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
              : d->fn == TRN_SOLVER_GMRES
                  ? trn_gmres_s(&k, d->b, d->x, d->tol, d->max_iters, d->restart, &iters, &relres)
                  : trn_bicgstab_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres);
     } else {
-        const trn_kry_d k = {n, trn_linop_apply_d, &kop, pc ? trn_precond_apply_d : NULL, pc};
+        const trn_kry_d k = {n,  trn_linop_apply_d,    &kop, pc ? trn_precond_apply_d : NULL,
+                             pc, trn_linop_apply_dot_d};
         st = d->fn == TRN_SOLVER_CG
                  ? trn_cg_d(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
              : d->fn == TRN_SOLVER_GMRES

@@ -20,6 +20,7 @@
 #ifndef TRN_KERNELS_CPU_SOLVER_KRYLOV_H
 #define TRN_KERNELS_CPU_SOLVER_KRYLOV_H
 
+#include "kernels/cpu/solver_util.h"
 #include "kernels/op.h"
 
 typedef struct trn_kry_s {
@@ -28,6 +29,9 @@ typedef struct trn_kry_s {
     const void *actx;
     void (*prec)(const void *ctx, const float *r, float *z); /* z = M^-1 r; NULL: none */
     const void *pctx;
+    /* y = A x, returning x . y as trn_sdot_acc would (same bits) while y is
+     * in cache; NULL: apply, then the dot. */
+    double (*apply_dot)(const void *ctx, const float *x, float *y);
 } trn_kry_s;
 
 typedef struct trn_kry_d {
@@ -36,6 +40,7 @@ typedef struct trn_kry_d {
     const void *actx;
     void (*prec)(const void *ctx, const double *r, double *z);
     const void *pctx;
+    double (*apply_dot)(const void *ctx, const double *x, double *y); /* as trn_ddot_acc */
 } trn_kry_d;
 
 /* Returns a TRN_SOLVER_ST_* status, or -1 when workspace could not be
@@ -66,6 +71,7 @@ typedef struct trn_csr {
     int ndiag;
     int64_t *doff; /* ascending */
     void *dval;
+    int dval_f32; /* dval holds floats (an R32F operator, or doubles that all are floats) */
 } trn_csr;
 
 /* Copies and checks a CSR or BSR a (n x n elements) into *out, with the
@@ -74,8 +80,9 @@ typedef struct trn_csr {
  * memory. */
 int trn_csr_create(const trn_sp_mat *a, int n, trn_kmsg *msg, trn_csr **out);
 void trn_csr_free(trn_csr *c);
-void trn_csr_apply_s(const trn_csr *c, const float *x, float *y);
-void trn_csr_apply_d(const trn_csr *c, const double *x, double *y);
+/* y = A x; with acc, x . y is added to it (solver_util.h). */
+void trn_csr_apply_s(const trn_csr *c, const float *x, float *y, trn_sacc *acc);
+void trn_csr_apply_d(const trn_csr *c, const double *x, double *y, trn_dacc *acc);
 /* a_ii (duplicates summed; 0 when not stored), as a double. */
 double trn_csr_diag(const trn_csr *c, trn_dtype t, int i);
 /* The diagonal block A(s:s+nb, s:s+nb) into blk, column-major, ld nb. */
@@ -92,6 +99,9 @@ typedef struct trn_kop {
  * const trn_kop *. */
 void trn_linop_apply_s(const void *ctx, const float *x, float *y);
 void trn_linop_apply_d(const void *ctx, const double *x, double *y);
+/* The same returning x . y (trn_kry_*.apply_dot). */
+double trn_linop_apply_dot_s(const void *ctx, const float *x, float *y);
+double trn_linop_apply_dot_d(const void *ctx, const double *x, double *y);
 
 /* A preconditioner built from an operator. */
 typedef struct trn_precond trn_precond;

@@ -5,10 +5,15 @@
  *   KSUF  name suffix (s or d)
  *   KK    the problem type (trn_kry_s or trn_kry_d)
  *   KDOT  the accurate inner product (trn_sdot_acc or trn_ddot_acc)
+ *   KACC, KACC_ADD, KACC_FIN  the same taken in pieces (trn_sacc, ...)
  * Scalars (step lengths, Hessenberg entries, rotations) are doubles in both
  * precisions. No include guard on purpose (the file undefines its
  * parameters at the end).
  */
+
+#ifndef KCHUNK
+#define KCHUNK 512 /* elements per piece of a fused loop: a multiple of 4 */
+#endif
 
 #define KCAT2(a, b) a##_##b
 #define KCAT(a, b) KCAT2(a, b)
@@ -86,8 +91,13 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
     memcpy(p, z, (size_t)n * sizeof(KT));
     double rz = KDOT(n, r, z);
     while (it < maxit) {
-        k->apply(k->actx, p, q);
-        const double pq = KDOT(n, p, q);
+        double pq;
+        if (k->apply_dot) {
+            pq = k->apply_dot(k->actx, p, q);
+        } else {
+            k->apply(k->actx, p, q);
+            pq = KDOT(n, p, q);
+        }
         if (!isfinite(pq) || !isfinite(rz)) {
             st = TRN_SOLVER_ST_NONFINITE;
             break;
@@ -97,12 +107,18 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
             break;
         }
         const double alpha = rz / pq;
-        for (int i = 0; i < n; i++) {
-            x[i] += (KT)alpha * p[i];
-            r[i] -= (KT)alpha * q[i];
+        KACC acc;
+        memset(&acc, 0, sizeof(acc));
+        for (int i0 = 0; i0 < n; i0 += KCHUNK) { /* r . r while r is in cache */
+            const int i1 = n - i0 < KCHUNK ? n : i0 + KCHUNK;
+            for (int i = i0; i < i1; i++) {
+                x[i] += (KT)alpha * p[i];
+                r[i] -= (KT)alpha * q[i];
+            }
+            KACC_ADD(&acc, i1 - i0, r + i0, r + i0);
         }
         it++;
-        rr = KDOT(n, r, r);
+        rr = KACC_FIN(&acc);
         rn = sqrt(rr);
         if (!isfinite(rn)) {
             st = TRN_SOLVER_ST_NONFINITE;
@@ -360,3 +376,6 @@ done:
 #undef KSUF
 #undef KK
 #undef KDOT
+#undef KACC
+#undef KACC_ADD
+#undef KACC_FIN

@@ -47,7 +47,7 @@ void trn_linop_apply_s(const void *ctx, const float *x, float *y) {
         cblas_sgemv(CblasColMajor, CblasNoTrans, op->n, op->n, 1.0f, op->a, op->lda, x, 1, 0.0f, y,
                     1);
         break;
-    case TRN_LINOP_SPARSE: trn_csr_apply_s(k->csr, x, y); break;
+    case TRN_LINOP_SPARSE: trn_csr_apply_s(k->csr, x, y, NULL); break;
     }
 }
 
@@ -59,8 +59,30 @@ void trn_linop_apply_d(const void *ctx, const double *x, double *y) {
         cblas_dgemv(CblasColMajor, CblasNoTrans, op->n, op->n, 1.0, op->a, op->lda, x, 1, 0.0, y,
                     1);
         break;
-    case TRN_LINOP_SPARSE: trn_csr_apply_d(k->csr, x, y); break;
+    case TRN_LINOP_SPARSE: trn_csr_apply_d(k->csr, x, y, NULL); break;
     }
+}
+
+double trn_linop_apply_dot_s(const void *ctx, const float *x, float *y) {
+    const trn_kop *k = ctx;
+    if (k->lin->kind != TRN_LINOP_SPARSE) {
+        trn_linop_apply_s(ctx, x, y);
+        return trn_sdot_acc(k->lin->n, x, y);
+    }
+    trn_sacc acc = {{0, 0, 0, 0}};
+    trn_csr_apply_s(k->csr, x, y, &acc);
+    return trn_sacc_finish(&acc);
+}
+
+double trn_linop_apply_dot_d(const void *ctx, const double *x, double *y) {
+    const trn_kop *k = ctx;
+    if (k->lin->kind != TRN_LINOP_SPARSE) {
+        trn_linop_apply_d(ctx, x, y);
+        return trn_ddot_acc(k->lin->n, x, y);
+    }
+    trn_dacc acc = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    trn_csr_apply_d(k->csr, x, y, &acc);
+    return trn_dacc_finish(&acc);
 }
 
 /* a_ii as a double. */

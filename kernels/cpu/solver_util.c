@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-double trn_sdot_acc(int n, const float *x, const float *y) {
+void trn_sacc_add(trn_sacc *a, int n, const float *x, const float *y) {
     /* Four partial sums: the compiler may vectorise, the order is fixed. */
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    double s0 = a->s[0], s1 = a->s[1], s2 = a->s[2], s3 = a->s[3];
     int i = 0;
     for (; i + 4 <= n; i += 4) {
         s0 += (double)x[i] * (double)y[i];
@@ -27,7 +27,20 @@ double trn_sdot_acc(int n, const float *x, const float *y) {
     }
     for (; i < n; i++)
         s0 += (double)x[i] * (double)y[i];
-    return (s0 + s1) + (s2 + s3);
+    a->s[0] = s0;
+    a->s[1] = s1;
+    a->s[2] = s2;
+    a->s[3] = s3;
+}
+
+double trn_sacc_finish(const trn_sacc *a) {
+    return (a->s[0] + a->s[1]) + (a->s[2] + a->s[3]);
+}
+
+double trn_sdot_acc(int n, const float *x, const float *y) {
+    trn_sacc a = {{0, 0, 0, 0}};
+    trn_sacc_add(&a, n, x, y);
+    return trn_sacc_finish(&a);
 }
 
 /* Dot2 (Ogita, Rump, Oishi 2005, Algorithm 5.3) in four interleaved lanes:
@@ -45,56 +58,64 @@ static void dot2_step(double *s, double *c, double a, double b) {
     *s = t;
 }
 
-/* Elements [i, n) into lane 0, then the lanes combined. */
-static double dot2_finish(double s[4], double c[4], int i, int n, const double *x,
-                          const double *y) {
+/* The elements past the last multiple of 4, into lane 0. */
+static void dot2_tail(trn_dacc *a, int i, int n, const double *x, const double *y) {
     for (; i < n; i++)
-        dot2_step(&s[0], &c[0], x[i], y[i]);
-    double s0 = s[0], c0 = c[0] + c[1] + c[2] + c[3];
-    for (int l = 1; l < 4; l++) {
-        const double t = s0 + s[l], z = t - s0;
-        c0 += (s0 - (t - z)) + (s[l] - z);
-        s0 = t;
-    }
-    return s0 + c0;
+        dot2_step(&a->s[0], &a->c[0], x[i], y[i]);
 }
 
-static double ddot_acc_plain(int n, const double *x, const double *y) {
-    double s[4] = {0, 0, 0, 0}, c[4] = {0, 0, 0, 0};
+static void dacc_add_plain(trn_dacc *a, int n, const double *x, const double *y) {
     int i = 0;
     for (; i + 4 <= n; i += 4)
         for (int l = 0; l < 4; l++)
-            dot2_step(&s[l], &c[l], x[i + l], y[i + l]);
-    return dot2_finish(s, c, i, n, x, y);
+            dot2_step(&a->s[l], &a->c[l], x[i + l], y[i + l]);
+    dot2_tail(a, i, n, x, y);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* The same four lanes as one AVX2 vector with hardware fma. */
-__attribute__((target("avx2,fma"))) static double ddot_acc_avx2(int n, const double *x,
-                                                                const double *y) {
-    __m256d s = _mm256_setzero_pd(), c = _mm256_setzero_pd();
+__attribute__((target("avx2,fma"))) static void dacc_add_avx2(trn_dacc *a, int n, const double *x,
+                                                              const double *y) {
+    __m256d s = _mm256_loadu_pd(a->s), c = _mm256_loadu_pd(a->c);
     int i = 0;
     for (; i + 4 <= n; i += 4) {
-        const __m256d a = _mm256_loadu_pd(x + i), b = _mm256_loadu_pd(y + i);
-        const __m256d p = _mm256_mul_pd(a, b), pe = _mm256_fmsub_pd(a, b, p);
+        const __m256d u = _mm256_loadu_pd(x + i), v = _mm256_loadu_pd(y + i);
+        const __m256d p = _mm256_mul_pd(u, v), pe = _mm256_fmsub_pd(u, v, p);
         const __m256d t = _mm256_add_pd(s, p), z = _mm256_sub_pd(t, s);
         const __m256d e = _mm256_add_pd(_mm256_sub_pd(s, _mm256_sub_pd(t, z)), _mm256_sub_pd(p, z));
         c = _mm256_add_pd(c, _mm256_add_pd(e, pe));
         s = t;
     }
-    double sl[4], cl[4];
-    _mm256_storeu_pd(sl, s);
-    _mm256_storeu_pd(cl, c);
-    return dot2_finish(sl, cl, i, n, x, y);
+    _mm256_storeu_pd(a->s, s);
+    _mm256_storeu_pd(a->c, c);
+    dot2_tail(a, i, n, x, y);
 }
 #endif
 
-double trn_ddot_acc(int n, const double *x, const double *y) {
+void trn_dacc_add(trn_dacc *a, int n, const double *x, const double *y) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return ddot_acc_avx2(n, x, y);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        dacc_add_avx2(a, n, x, y);
+        return;
+    }
 #endif
-    return ddot_acc_plain(n, x, y);
+    dacc_add_plain(a, n, x, y);
+}
+
+double trn_dacc_finish(const trn_dacc *a) {
+    double s0 = a->s[0], c0 = a->c[0] + a->c[1] + a->c[2] + a->c[3];
+    for (int l = 1; l < 4; l++) {
+        const double t = s0 + a->s[l], z = t - s0;
+        c0 += (s0 - (t - z)) + (a->s[l] - z);
+        s0 = t;
+    }
+    return s0 + c0;
+}
+
+double trn_ddot_acc(int n, const double *x, const double *y) {
+    trn_dacc a = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    trn_dacc_add(&a, n, x, y);
+    return trn_dacc_finish(&a);
 }
 
 double trn_snrm2_acc(int n, const float *x) {
