@@ -15,8 +15,9 @@ iteration limit 100000; timed is the cg call only (the matrix is built once,
 outside the timing). --cpu pins this process (and so scipy's one thread) to
 CPU; OpenBLAS/OMP threads are limited to 1 by the runner. Prints the joined
 JSON: per preconditioner trnsci's and scipy's median/min/max ms over the
-rounds, iterations, recorded and true relative residuals, and ratio =
-scipy_median / trnsci_median (> 1: trnsci faster).
+rounds, iterations, recorded and true relative residuals, ratio =
+scipy_median / trnsci_median (> 1: trnsci faster), and each round's own
+ratio (round_ratios).
 """
 import argparse
 import json
@@ -98,6 +99,8 @@ def main():
         s.update({"iterations": runs[-1][1], "info": runs[-1][2], "true_residual": runs[-1][3]})
         out["scipy"][name] = s
         out["ratio"][name] = round(s["median_ms"] / t["median_ms"], 3)
+        out.setdefault("round_ratios", {})[name] = [
+            round(r[0] / o["median_ms"], 2) for r, o in zip(runs, ours)]
     print(json.dumps(out, indent=2))
     return 0
 
