@@ -72,8 +72,6 @@ typedef struct lcsr {
 
 enum { M_POISSON, M_CONV, NMAT };
 static const char *const mname[] = {"poisson", "convection"};
-typedef enum { K_CG, K_GMRES, K_BICGSTAB, NMETH } kmethod;
-static const char *const kname[] = {"cg", "gmres", "bicgstab"};
 static const char *const pname[] = {"none", "jacobi", "bjacobi16", "ssor1.3"};
 #define NPC 4
 
@@ -328,25 +326,6 @@ static int make_problems(void) {
 }
 
 /* ---- solves ---------------------------------------------------------------------------- */
-
-static trnsolverStatus_t call_krylov(trnsolverDnHandle_t h, ty t, kmethod k, trnsolverOperator_t op,
-                                     const void *b, void *x, trnsolverIterParams_t p,
-                                     trnsolverIterResult_t *res) {
-    if (t == TY_S)
-        return k == K_CG      ? trnsolverScg(h, op, b, x, p, res)
-               : k == K_GMRES ? trnsolverSgmres(h, op, b, x, p, res)
-                              : trnsolverSbicgstab(h, op, b, x, p, res);
-    return k == K_CG      ? trnsolverDcg(h, op, b, x, p, res)
-           : k == K_GMRES ? trnsolverDgmres(h, op, b, x, p, res)
-                          : trnsolverDbicgstab(h, op, b, x, p, res);
-}
-
-static trnsolverIterResult_t read_result(const trnsolverIterResult_t *dev) {
-    trnsolverIterResult_t r;
-    memset(&r, 0xff, sizeof(r));
-    assert_int_equal(trnsciMemcpy(&r, dev, sizeof(r), trnsciMemcpyDeviceToHost), trnsciSuccess);
-    return r;
-}
 
 /* The device vectors of one problem: b, x, the record. */
 typedef struct vecs {
