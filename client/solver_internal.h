@@ -9,6 +9,8 @@
 #include "client/client.h"
 #include "trnsci/trnsolver.h"
 
+#include "client/sparse_internal.h"
+
 struct trnsolverDnContext {
     trnsciStream_t stream;
 };
@@ -43,7 +45,9 @@ struct trnsolverIterParams {
 struct trnsolverOperator {
     int type; /* Trnsci__V1__DataType */
     int n, lda;
-    const void *a;
+    const void *a; /* dense */
+    int sparse;    /* sp holds a copy of the trnsparse descriptor */
+    struct trnsparseSpMatDescr sp;
 };
 
 /* The cuSOLVER status for a runtime error (the message stays recorded). */

@@ -1,7 +1,8 @@
 /*
  * solver_iter.c — trnsolver's iterative routines: the trnsci extensions
  * (invSqrtSpd, DSsolveSpd, DSgmresIr: one SolverRefineOp each) and the
- * Krylov solvers (cg, gmres, bicgstab: one SolverKrylovOp each). Their
+ * Krylov solvers (cg, gmres, bicgstab: one SolverKrylovOp each, on a dense
+ * or a trnsparse CSR / BSR operator). Their
  * controls come from a trnsolverIterParams_t read now (NULL: defaults, sent
  * as zeros the daemon replaces); the iteration record goes to the caller's
  * device pointer devResult, written in stream order.
@@ -122,8 +123,12 @@ static trnsolverStatus_t krylov_submit(trnsolverDnHandle_t handle, Trnsci__V1__S
         return trn_solver_status(
             trn_fail(trnsciErrorInvalidValue,
                      "%s: the operator's type does not match the routine's (%s)", name,
-                     type == SV_R32 ? "float: create it with trnsolverCreateDenseOperatorS"
-                                    : "double: create it with trnsolverCreateDenseOperatorD"));
+                     type == SV_R32 ? "float: trnsolverCreateDenseOperatorS, or a sparse matrix "
+                                      "of TRNSCI_R_32F"
+                                    : "double: trnsolverCreateDenseOperatorD, or a sparse matrix "
+                                      "of TRNSCI_R_64F"));
+    if (A->sparse && trn_client_need_minor(c, 5, "a sparse operator"))
+        return trn_solver_status(trnsciErrorNotSupported);
     const struct trnsolverIterParams *p = params ? params : &defaults;
     char what[4][40];
     snprintf(what[0], sizeof(what[0]), "%s: A", name);
@@ -131,18 +136,29 @@ static trnsolverStatus_t krylov_submit(trnsolverDnHandle_t handle, Trnsci__V1__S
     snprintf(what[2], sizeof(what[2]), "%s: x", name);
     snprintf(what[3], sizeof(what[3]), "%s: devResult", name);
     Trnsci__V1__BufferRef a, bref, xref, res;
-    if (trn_solver_ref(c, A->a, what[0], &a, &st) || trn_solver_ref(c, b, what[1], &bref, &st) ||
-        trn_solver_ref(c, x, what[2], &xref, &st) || trn_solver_ref(c, result, what[3], &res, &st))
-        return st;
+    trn_wire_spmat sp;
     Trnsci__V1__SolverDenseMatrix dense = TRNSCI__V1__SOLVER_DENSE_MATRIX__INIT;
-    dense.a = &a;
-    dense.lda = A->lda;
     Trnsci__V1__SolverKrylovOp w = TRNSCI__V1__SOLVER_KRYLOV_OP__INIT;
+    if (A->sparse) {
+        const trnsciError_t e = trn_sparse_wire_spmat(c, &A->sp, name, "A", &sp);
+        if (e != trnsciSuccess)
+            return trn_solver_status(e);
+        w.matrix_case = TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE;
+        w.sparse = &sp.m;
+    } else {
+        if (trn_solver_ref(c, A->a, what[0], &a, &st))
+            return st;
+        dense.a = &a;
+        dense.lda = A->lda;
+        w.matrix_case = TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_DENSE;
+        w.dense = &dense;
+    }
+    if (trn_solver_ref(c, b, what[1], &bref, &st) || trn_solver_ref(c, x, what[2], &xref, &st) ||
+        trn_solver_ref(c, result, what[3], &res, &st))
+        return st;
     w.function = fn;
     w.type = type;
     w.n = A->n;
-    w.matrix_case = TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_DENSE;
-    w.dense = &dense;
     w.b = &bref;
     w.x = &xref;
     w.tolerance = p->tolerance;

@@ -3,12 +3,14 @@
  * gesvdjInfo_t (Jacobi controls, plus a 16-byte device record the daemon
  * writes the residual and the executed sweeps into, read back by the
  * Get* calls), trnsolverIterParams_t (controls of the iterative routines)
- * and trnsolverOperator_t (the operator of a Krylov solver). All are host
+ * and trnsolverOperator_t (the operator of a Krylov solver: a dense matrix,
+ * or a copy of a trnsparse CSR / BSR descriptor). All are host
  * objects; only the Jacobi record lives in device memory, allocated when a
  * routine first uses the object in a session and freed with the object
  * (never across a trnsciDeviceReset: its pointer may name another buffer
  * then, so it is forgotten instead).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -250,6 +252,38 @@ trnsolverStatus_t trnsolverCreateDenseOperatorS(trnsolverOperator_t *op, int n, 
 trnsolverStatus_t trnsolverCreateDenseOperatorD(trnsolverOperator_t *op, int n, const double *A,
                                                 int lda) {
     return dense_operator(op, n, A, lda, SV_R64, "trnsolverCreateDenseOperatorD");
+}
+
+trnsolverStatus_t trnsolverCreateSparseOperator(trnsolverOperator_t *op,
+                                                trnsparseConstSpMatDescr_t matA) {
+    static const char fn[] = "trnsolverCreateSparseOperator";
+    if (!op)
+        return invalid("%s: op is NULL", fn);
+    if (!matA)
+        return invalid("%s: matA is NULL", fn);
+    if (matA->format != TRNSPARSE_FORMAT_CSR && matA->format != TRNSPARSE_FORMAT_BSR)
+        return invalid("%s: matA must be CSR or BSR", fn);
+    if (matA->valueType != TRNSCI_R_32F && matA->valueType != TRNSCI_R_64F)
+        return trn_solver_status(
+            trn_fail(trnsciErrorNotSupported, "%s: matA's value type must be R_32F or R_64F", fn));
+    /* Elements: BSR rows and cols count blocks of rb x cb. */
+    const int64_t rows = matA->rows * matA->rb, cols = matA->cols * matA->cb;
+    if (rows != cols || rows > INT_MAX)
+        return trn_solver_status(trn_fail(trnsciErrorInvalidValue,
+                                          "%s: matA is %lld x %lld: it must be square with n "
+                                          "<= %d",
+                                          fn, (long long)rows, (long long)cols, INT_MAX));
+    trnsolverOperator_t p = calloc(1, sizeof(*p));
+    if (!p)
+        return trn_solver_status(trn_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn));
+    p->type = matA->valueType == TRNSCI_R_32F ? SV_R32 : SV_R64;
+    p->n = (int)rows;
+    p->lda = 1;
+    p->sparse = 1;
+    p->sp = *matA;
+    *op = p;
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
 }
 
 trnsolverStatus_t trnsolverDestroyOperator(trnsolverOperator_t op) {

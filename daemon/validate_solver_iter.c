@@ -2,7 +2,8 @@
  * validate_solver_iter.c — argument rules of the iterative trnsolver
  * routines: the trnsci extensions (inverse square root by Newton–Schulz,
  * mixed-precision refinement with an FP32 Cholesky or GMRES) and the Krylov
- * solvers (CG, GMRES(m), BiCGStab with their preconditioners). Zero
+ * solvers (CG, GMRES(m), BiCGStab with their preconditioners) on a dense
+ * or a trnsparse CSR / BSR operator. Zero
  * tolerances and counts on the wire mean the routine's default, filled in
  * here so that kernels see only concrete values (docs/numerics.md lists
  * them).
@@ -14,6 +15,7 @@
 #include "daemon/validate_solver.h"
 
 #include "daemon/validate_blas.h"
+#include "daemon/validate_sparse.h"
 
 #define BAD TRN_WIRE_INVALID_ARGUMENT
 
@@ -102,6 +104,35 @@ trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__Solve
     return rc;
 }
 
+/* A trnsparse CSR or BSR operator: n x n elements of the solver's type.
+ * Its arrays are resolved here; their contents are checked by the kernel
+ * (kernels/cpu/solver_csr.c). */
+static trn_wire_code sparse_operator(trn_session *s, const Trnsci__V1__SparseMatrix *w,
+                                     const char *fn, int n, trn_dtype type, trn_linop *op,
+                                     trn_op_refs *refs, char *err, size_t errlen) {
+    op->kind = TRN_LINOP_SPARSE;
+    op->n = n;
+    op->a = NULL;
+    op->lda = 1;
+    const trn_wire_code rc =
+        trn_vsp_matrix(s, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
+                       TRN_VSP_ALL, &op->sp, refs, err, errlen);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    if (op->sp.type != type) {
+        snprintf(err, errlen, "%s: A: value type %s does not match the routine's %s", fn,
+                 op->sp.type == TRN_DTYPE_R32F ? "R_32F" : "R_64F",
+                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
+        return BAD;
+    }
+    if (op->sp.rows != op->sp.cols || op->sp.rows != n) {
+        snprintf(err, errlen, "%s: A: %lld x %lld elements must be square and n x n with n=%d", fn,
+                 (long long)op->sp.rows, (long long)op->sp.cols, n);
+        return BAD;
+    }
+    return TRN_WIRE_OK;
+}
+
 trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__SolverKrylovOp *w,
                                          trn_solver_krylov_desc *out, trn_op_refs *refs, char *err,
                                          size_t errlen) {
@@ -180,8 +211,13 @@ trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__Solve
         out->op.a = p;
         break;
     }
+    case TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE:
+        rc = sparse_operator(s, w->sparse, fn, n, out->type, &out->op, refs, err, errlen);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+        break;
     default:
-        snprintf(err, errlen, "%s: no matrix given (a dense operator is required)", fn);
+        snprintf(err, errlen, "%s: no matrix given (a dense or sparse operator is required)", fn);
         return BAD;
     }
     if (rc == TRN_WIRE_OK) {

@@ -220,7 +220,12 @@ static double solver_cost(const trn_op_desc *op) {
     case TRN_OP_SOLVER_KRYLOV: {
         const trn_solver_krylov_desc *d = &op->u.solver_krylov;
         n = d->op.n;
-        f = 4.0 * n * n * (double)d->max_iters;
+        /* Two flops per stored element and product, at most two products
+         * per iteration (BSR: blocks of rb x cb elements). */
+        const double nnz = d->op.kind == TRN_LINOP_SPARSE
+                               ? (double)d->op.sp.nnz * (double)d->op.sp.rb * (double)d->op.sp.cb
+                               : n * n;
+        f = 4.0 * nnz * (double)d->max_iters;
         break;
     }
     default: break;

@@ -608,42 +608,6 @@ typedef struct trn_solver_refine_desc {
     int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR */
 } trn_solver_refine_desc;
 
-/* The operator of a Krylov solver. Only dense matrices today; a sparse
- * (CSR / BSR) operator becomes another kind with its arrays here, and the
- * solvers reach it only through kernels/cpu/solver_linop.c. */
-typedef enum trn_linop_kind {
-    TRN_LINOP_DENSE = 1,
-} trn_linop_kind;
-
-typedef struct trn_linop {
-    trn_linop_kind kind;
-    int n;
-    const void *a; /* dense: n x n, column-major */
-    int lda;
-} trn_linop;
-
-typedef enum trn_precond_kind {
-    TRN_PRECOND_NONE = 0,
-    TRN_PRECOND_JACOBI = 1,
-    TRN_PRECOND_BLOCK_JACOBI = 2,
-    TRN_PRECOND_SSOR = 3,
-} trn_precond_kind;
-
-/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out). */
-typedef struct trn_solver_krylov_desc {
-    trn_solver_fn fn;
-    trn_dtype type; /* R32F or R64F */
-    trn_linop op;
-    const void *b;
-    void *x;
-    double tol;    /* > 0 */
-    int max_iters; /* >= 0 */
-    int restart;   /* GMRES: 1 .. n */
-    trn_precond_kind precond;
-    int block_size;          /* BLOCK_JACOBI: 1 .. n */
-    double omega;            /* SSOR: (0, 2) */
-    trn_solver_stats *stats; /* may be NULL */
-} trn_solver_krylov_desc;
 /* trnsparse. A sparse matrix as a kernel sees it. The validator checked the
  * numbers (sizes, extents, overflow) and that each array lies inside a
  * buffer; the CONTENTS of offsets and indices are the client's memory, which
@@ -672,6 +636,46 @@ typedef struct trn_sp_mat {
     void *rowind;         /* COO: nnz row indices; else NULL */
     void *values;         /* nnz elements (BSR nnz*rb*cb); NULL when not read */
 } trn_sp_mat;
+
+/* The operator of a Krylov solver: a dense matrix or a trnsparse CSR / BSR
+ * matrix (square, n x n elements, of the solver's type). The solvers reach
+ * it only through kernels/cpu/solver_linop.c; a sparse operator's offsets
+ * and indices are client memory, checked by the kernel (trn_sp_mat). */
+typedef enum trn_linop_kind {
+    TRN_LINOP_DENSE = 1,
+    TRN_LINOP_SPARSE = 2,
+} trn_linop_kind;
+
+typedef struct trn_linop {
+    trn_linop_kind kind;
+    int n;
+    const void *a; /* dense: n x n, column-major */
+    int lda;
+    trn_sp_mat sp; /* sparse: CSR or BSR */
+} trn_linop;
+
+typedef enum trn_precond_kind {
+    TRN_PRECOND_NONE = 0,
+    TRN_PRECOND_JACOBI = 1,
+    TRN_PRECOND_BLOCK_JACOBI = 2,
+    TRN_PRECOND_SSOR = 3,
+} trn_precond_kind;
+
+/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out). */
+typedef struct trn_solver_krylov_desc {
+    trn_solver_fn fn;
+    trn_dtype type; /* R32F or R64F */
+    trn_linop op;
+    const void *b;
+    void *x;
+    double tol;    /* > 0 */
+    int max_iters; /* >= 0 */
+    int restart;   /* GMRES: 1 .. n */
+    trn_precond_kind precond;
+    int block_size;          /* BLOCK_JACOBI: 1 .. n */
+    double omega;            /* SSOR: (0, 2) */
+    trn_solver_stats *stats; /* may be NULL */
+} trn_solver_krylov_desc;
 
 /* A dense matrix (a vector is rows x 1). Element (i, j) of batch entry b is at
  * values + b*stride + (row_major ? i*ld + j : i + j*ld). */

@@ -35,6 +35,7 @@
 #define TRNSCI_TRNSOLVER_H
 
 #include <trnsci/trnblas.h>
+#include <trnsci/trnsparse.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -600,16 +601,29 @@ trnsolverStatus_t trnsolverDnDSgmresIr(trnsolverDnHandle_t handle, int n, int nr
                                        trnsolverIterResult_t *devResult, int *devInfo);
 
 /* ---- Krylov solvers -------------------------------------------------------------
- * The operator A of a Krylov solver: today a dense n x n matrix in device
- * memory (read when each solve runs); sparse CSR / BSR operators from
- * trnsparse will be created by a further trnsolverCreate*Operator and work
- * with the same solver calls. */
+ * The operator A of a Krylov solver: a dense n x n matrix or a trnsparse
+ * CSR / BSR matrix in device memory, read when each solve runs (the
+ * operator keeps the pointers, never the data). */
 typedef struct trnsolverOperator *trnsolverOperator_t;
 
 trnsolverStatus_t trnsolverCreateDenseOperatorS(trnsolverOperator_t *op, int n, const float *A,
                                                 int lda);
 trnsolverStatus_t trnsolverCreateDenseOperatorD(trnsolverOperator_t *op, int n, const double *A,
                                                 int lda);
+/* A sparse operator from a trnsparse matrix descriptor: CSR or BSR, square
+ * (rows = cols = n elements; BSR with square or rectangular blocks), value
+ * type TRNSCI_R_32F (use with the S solvers) or TRNSCI_R_64F (D), 32- or
+ * 64-bit indices, base 0 or 1. The descriptor's fields (sizes and device
+ * pointers) are copied now, so it may be destroyed afterwards; the arrays
+ * are read when each solve runs, and bad contents (row offsets that are
+ * not the base first, decrease or pass nnz; a column index outside
+ * [base, n - 1 + base]) fail that solve with TRNSOLVER_STATUS_INVALID_VALUE
+ * at the next synchronize, with a message naming the array and position.
+ * Needs protocol 1.5 (TRNSOLVER_STATUS_NOT_SUPPORTED from an older daemon
+ * at the solver call). */
+trnsolverStatus_t trnsolverCreateSparseOperator(trnsolverOperator_t *op,
+                                                trnsparseConstSpMatDescr_t matA);
+/* Frees a dense or sparse operator (not the matrix it names). */
 trnsolverStatus_t trnsolverDestroyOperator(trnsolverOperator_t op);
 
 /* A x = b: x (n values in device memory) holds the initial guess and

@@ -106,7 +106,8 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
         return trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards);
     case TRN_OP_SOLVER_EIGEN: return trn_cpu_solver_eigen(&op->u.solver_eigen, shard, nshards);
     case TRN_OP_SOLVER_REFINE: return trn_cpu_solver_refine(&op->u.solver_refine, shard, nshards);
-    case TRN_OP_SOLVER_KRYLOV: return trn_cpu_solver_krylov(&op->u.solver_krylov, shard, nshards);
+    case TRN_OP_SOLVER_KRYLOV:
+        return trn_cpu_solver_krylov(&op->u.solver_krylov, op->kmsg, shard, nshards);
     case TRN_OP_SPMV:
     case TRN_OP_SPMM: return trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards);
     case TRN_OP_SPGEMM: return trn_cpu_spgemm(&op->u.spgemm, op->kmsg, shard, nshards);

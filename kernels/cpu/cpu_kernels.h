@@ -81,7 +81,8 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int 
 /* syevj and gesvdj (solver_jacobi.c), reached through trn_cpu_solver_eigen. */
 trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d);
 trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, int shard, int nshards);
-trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
+                                  int nshards);
 /* trnsparse SpMV/SpMM (sparse_spmm.c): splits follow trn_spmm_split; a bad
  * offset or index fails the op with its position in msg. */
 trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards);
@@ -96,7 +97,6 @@ trn_kstatus trn_cpu_attention(const trn_attn_desc *d, trn_kmsg *msg, int shard, 
 /* Schwarz bounds (sparse_screen.c): one shard. */
 trn_kstatus trn_cpu_schwarz(const trn_schwarz_desc *d, int shard, int nshards);
 /* Format conversions (sparse_convert.c): splits follow trn_spconvert_split. */
-trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard,
-                              int nshards);
+trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard, int nshards);
 
 #endif

@@ -4,8 +4,13 @@
  * for the SVD), written here; the per-type code is solver_jacobi_tmpl.h.
  *
  * syevj: A (its uplo triangle, made full) is transformed by plane rotations
- * V^H A V = W + E; a sweep visits every pair (p, q), p < q, in row-cyclic
- * order and annihilates a_pq (Rutishauser's formulas, |tan theta| <= 1).
+ * V^H A V = W + E; a sweep visits every pair (p, q), p < q, once and
+ * annihilates a_pq (Rutishauser's formulas, |tan theta| <= 1), in the
+ * parallel (round-robin tournament) ordering: n - 1 rounds (n rounded up to
+ * even) of n/2 disjoint pairs, whose rotations are applied together, the
+ * columns as column operations and the rows column by column, so every
+ * memory access walks a column (the row-cyclic ordering's mirrored row
+ * updates were strided, and made syevj 30-230x slower than syevd).
  * It stops when ||E||_F <= tol ||A||_F (cuSOLVER's criterion; the residual
  * reported is ||E||_F), or when a sweep finds nothing above the working
  * precision to rotate: a pair is skipped when |a_pq| <= eps sqrt(|a_pp a_qq|)
@@ -49,6 +54,15 @@ typedef struct jac_pair {
     double value;
     int index;
 } jac_pair;
+
+/* One rotation of a syevj round: the pair, its cosine, sine, tangent and
+ * phase (real and imaginary parts, 1 and 0 for real types), and the 2 x 2
+ * problem it solves (diagonal, |a_pq|). */
+typedef struct jac_rot {
+    int p, q;
+    double c, s, t, er, ei;
+    double app, aqq, ag;
+} jac_rot;
 
 static int jac_ascending(const void *x, const void *y) {
     const jac_pair *a = x, *b = y;

@@ -59,6 +59,15 @@ static void JFN(schur2)(double app, double aqq, JA g, double *c, double *s, doub
     *e = g / ag;
 }
 
+/* A rotation's phase e (1 for real types). */
+static JA JFN(phase)(const jac_rot *r) {
+#if JCX
+    return r->er + I * r->ei;
+#else
+    return r->er;
+#endif
+}
+
 /* The exponent that scales the rows x cols matrix a (only its lower or
  * upper triangle when tri is 1 or 0; all of it when tri < 0) into [0.5, 1). */
 static int JFN(exponent)(const JT *a, int lda, int rows, int cols, int tri) {
@@ -88,8 +97,74 @@ static double JFN(fro)(const JT *a, size_t count) {
     return sqrt(s);
 }
 
-/* Cyclic Jacobi on the Hermitian matrix held by d (its uplo triangle).
- * Returns info: 0, n + 1 without convergence; -4 for non-finite input. */
+/* One round of the parallel ordering on the full Hermitian w (n x n): the
+ * 2 x 2 problems of the disjoint pairs (p[i], q[i]) are solved from w as it
+ * is, then w = J^H w J for J the product of their rotations: the column
+ * rotations (contiguous), then the row rotations column by column (each
+ * column's elements of every pair: contiguous too), then each pair's 2 x 2
+ * block set to its exact diagonal form. v (may be NULL) accumulates J.
+ * Returns the pairs rotated. */
+static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int npairs, double norm,
+                       jac_rot *rot, JT *coef) {
+    int nr = 0;
+    for (int i = 0; i < npairs; i++) {
+        const int p = pp[i], q = qq[i];
+        const JA g = w[(size_t)q * n + p];
+        const double app = JRE(w[(size_t)p * n + p]), aqq = JRE(w[(size_t)q * n + q]);
+        const double ag2 = JABS2(g);
+        /* Negligible against the diagonal (relative accuracy) or against
+         * the matrix: skip (bounds what is left, solver_jacobi.c). */
+        const double small = JEPS * sqrt(fabs(app) * fabs(aqq));
+        const double floor_abs = JEPS * norm / n;
+        if (ag2 == 0 || ag2 <= small * small || ag2 <= floor_abs * floor_abs)
+            continue;
+        jac_rot *r = &rot[nr++];
+        JA e;
+        JFN(schur2)(app, aqq, g, &r->c, &r->s, &r->t, &e);
+        r->p = p;
+        r->q = q;
+        r->er = creal(e);
+        r->ei = cimag(e);
+        r->app = app;
+        r->aqq = aqq;
+        r->ag = sqrt(ag2);
+    }
+    for (int i = 0; i < nr; i++) { /* w J, and v J */
+        const jac_rot *r = &rot[i];
+        const JA e = JFN(phase)(r);
+        JFN(rotate)(n, w + (size_t)r->p * n, w + (size_t)r->q * n, r->c, r->s, e);
+        if (v)
+            JFN(rotate)(n, v + (size_t)r->p * n, v + (size_t)r->q * n, r->c, r->s, e);
+    }
+    /* J^H (w J): rows p, q of every column: x' = c x - s e y, y' = s conj(e)
+     * x + c y (the column rotation with the phase conjugated). */
+    for (int i = 0; i < nr; i++) {
+        const JA e = JFN(phase)(&rot[i]);
+        coef[3 * i] = (JT)rot[i].c;
+        coef[3 * i + 1] = (JT)(rot[i].s * e);
+        coef[3 * i + 2] = (JT)(rot[i].s * JCONJ(e));
+    }
+    for (int k = 0; k < n; k++) {
+        JT *col = w + (size_t)k * n;
+        for (int i = 0; i < nr; i++) {
+            const JT *cf = coef + 3 * i;
+            const JT x = col[rot[i].p], y = col[rot[i].q];
+            col[rot[i].p] = cf[0] * x - cf[1] * y;
+            col[rot[i].q] = cf[2] * x + cf[0] * y;
+        }
+    }
+    for (int i = 0; i < nr; i++) { /* the exact 2 x 2 result */
+        const jac_rot *r = &rot[i];
+        w[(size_t)r->p * n + r->p] = (JT)(r->app - r->t * r->ag);
+        w[(size_t)r->q * n + r->q] = (JT)(r->aqq + r->t * r->ag);
+        w[(size_t)r->q * n + r->p] = w[(size_t)r->p * n + r->q] = 0;
+    }
+    return nr;
+}
+
+/* Jacobi on the Hermitian matrix held by d (its uplo triangle), in the
+ * parallel (round-robin) ordering. Returns info: 0, n + 1 without
+ * convergence; -4 for non-finite input. */
 static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *residual) {
     const int n = d->n;
     const int lda = d->lda;
@@ -98,15 +173,23 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
     *residual = 0.0;
     if (n == 0)
         return 0;
+    const int m = n + (n & 1); /* players of the tournament: n, plus a bye when odd */
     JT *w = trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT));
     JT *v = d->vectors ? trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT)) : NULL;
     jac_pair *order = trn_solver_alloc((size_t)n, sizeof(jac_pair));
-    if (!w || (d->vectors && !v) || !order) {
+    int *players = trn_solver_alloc((size_t)m * 2, sizeof(int));
+    jac_rot *rot = trn_solver_alloc((size_t)m / 2, sizeof(jac_rot));
+    JT *coef = trn_solver_alloc((size_t)m / 2 * 3, sizeof(JT));
+    if (!w || (d->vectors && !v) || !order || !players || !rot || !coef) {
         free(w);
         free(v);
         free(order);
+        free(players);
+        free(rot);
+        free(coef);
         return JAC_NOMEM;
     }
+    int *pp = players + m, *qq = pp + m / 2;
     /* The full matrix from the triangle, scaled by a power of two so that
      * squares neither overflow nor underflow (exact). */
     const int ex = JFN(exponent)(a, lda, n, n, d->lower);
@@ -140,36 +223,26 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
             break;
         *sweeps = sweep + 1;
         int rotated = 0;
-        for (int p = 0; p < n - 1; p++)
-            for (int q = p + 1; q < n; q++) {
-                JT *cp = w + (size_t)p * n, *cq = w + (size_t)q * n;
-                const JA g = cq[p];
-                const double app = JRE(cp[p]), aqq = JRE(cq[q]);
-                const double ag2 = JABS2(g);
-                /* Negligible against the diagonal (relative accuracy) or
-                 * against the matrix: skip (bounds what is left below). */
-                const double small = JEPS * sqrt(fabs(app) * fabs(aqq));
-                const double floor_abs = JEPS * norm / n;
-                if (ag2 == 0 || ag2 <= small * small || ag2 <= floor_abs * floor_abs)
-                    continue;
-                double c, s, t;
-                JA e;
-                JFN(schur2)(app, aqq, g, &c, &s, &t, &e);
-                JFN(rotate)(n, cp, cq, c, s, e);
-                const double ag = sqrt(ag2);
-                cp[p] = (JT)(app - t * ag);
-                cq[q] = (JT)(aqq + t * ag);
-                cp[q] = cq[p] = 0;
-                for (int k = 0; k < n; k++) {
-                    if (k == p || k == q)
-                        continue;
-                    w[(size_t)k * n + p] = JCONJ(cp[k]);
-                    w[(size_t)k * n + q] = JCONJ(cq[k]);
-                }
-                if (v)
-                    JFN(rotate)(n, v + (size_t)p * n, v + (size_t)q * n, c, s, e);
-                rotated = 1;
+        /* m - 1 rounds meet every pair once: player 0 stays, the others
+         * move one seat round the table after each round. */
+        for (int i = 0; i < m; i++)
+            players[i] = i;
+        for (int round = 0; round < m - 1; round++) {
+            int np = 0;
+            for (int i = 0; i < m / 2; i++) {
+                const int x = players[i], y = players[m - 1 - i];
+                if (x >= n || y >= n)
+                    continue; /* the bye */
+                pp[np] = x < y ? x : y;
+                qq[np++] = x < y ? y : x;
             }
+            rotated += JFN(jround)(w, v, n, pp, qq, np, norm, rot, coef);
+            const int last = players[m - 1];
+            for (int i = m - 1; i > 1; i--)
+                players[i] = players[i - 1];
+            if (m > 1)
+                players[1] = last;
+        }
         if (!rotated) {
             /* Nothing left above the working precision. */
             info = 0;
@@ -182,6 +255,9 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
             break;
         }
     }
+    free(players);
+    free(rot);
+    free(coef);
     *residual = ldexp(off, ex);
 
     if (v && jac_polish(JDT, n, v) != 0) {

@@ -8,8 +8,9 @@
  * Vectors are in the working precision (float or double); every inner
  * product and norm is accumulated in double (float vectors) or with the
  * compensated Dot2 (double vectors), solver_util.h. The operator and the
- * preconditioner are reached through solver_linop.c only, so a sparse
- * operator adds no code here. The op runs on one core; x is updated in
+ * preconditioner are reached through solver_linop.c only; a sparse
+ * operator is first copied and checked (solver_csr.c), which is where its
+ * bad structure fails the op with a message. The op runs on one core; x is updated in
  * place, and the iteration record (iterations, status, final relative
  * residual ||b - A x||_2 / ||b||_2) is written when given.
  */
@@ -25,37 +26,54 @@
 #define KSUF s
 #define KK trn_kry_s
 #define KDOT trn_sdot_acc
+#define KACC trn_sacc
+#define KACC_ADD trn_sacc_add
+#define KACC_FIN trn_sacc_finish
 #include "kernels/cpu/solver_krylov_tmpl.h"
 
 #define KT double
 #define KSUF d
 #define KK trn_kry_d
 #define KDOT trn_ddot_acc
+#define KACC trn_dacc
+#define KACC_ADD trn_dacc_add
+#define KACC_FIN trn_dacc_finish
 #include "kernels/cpu/solver_krylov_tmpl.h"
 
-trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
+                                  int nshards) {
     (void)shard;
     (void)nshards;
     const int n = d->op.n;
+    trn_csr *csr = NULL;
+    if (d->op.kind == TRN_LINOP_SPARSE) {
+        const int cr = trn_csr_create(&d->op.sp, n, msg, &csr);
+        if (cr != 0)
+            return TRN_KSTATUS_FAILED; /* bad structure (posted) or no memory */
+    }
+    const trn_kop kop = {&d->op, csr};
     trn_precond *pc = NULL;
-    const int pr = trn_precond_create(&d->op, d->type, d->precond, d->block_size, d->omega, &pc);
-    if (pr < 0)
-        return TRN_KSTATUS_FAILED;
-    if (pr > 0) {
+    const int pr = trn_precond_create(&kop, d->type, d->precond, d->block_size, d->omega, &pc);
+    if (pr != 0) {
+        trn_csr_free(csr);
+        if (pr < 0)
+            return TRN_KSTATUS_FAILED;
         trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_PRECOND, NAN);
         return TRN_KSTATUS_OK; /* a result, like info: x is left as it was */
     }
     int iters = 0, st;
     double relres = 0.0;
     if (d->type == TRN_DTYPE_R32F) {
-        const trn_kry_s k = {n, trn_linop_apply_s, &d->op, pc ? trn_precond_apply_s : NULL, pc};
+        const trn_kry_s k = {n,  trn_linop_apply_s,    &kop, pc ? trn_precond_apply_s : NULL,
+                             pc, trn_linop_apply_dot_s};
         st = d->fn == TRN_SOLVER_CG
                  ? trn_cg_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
              : d->fn == TRN_SOLVER_GMRES
                  ? trn_gmres_s(&k, d->b, d->x, d->tol, d->max_iters, d->restart, &iters, &relres)
                  : trn_bicgstab_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres);
     } else {
-        const trn_kry_d k = {n, trn_linop_apply_d, &d->op, pc ? trn_precond_apply_d : NULL, pc};
+        const trn_kry_d k = {n,  trn_linop_apply_d,    &kop, pc ? trn_precond_apply_d : NULL,
+                             pc, trn_linop_apply_dot_d};
         st = d->fn == TRN_SOLVER_CG
                  ? trn_cg_d(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
              : d->fn == TRN_SOLVER_GMRES
@@ -63,6 +81,7 @@ trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, int shard, in
                  : trn_bicgstab_d(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres);
     }
     trn_precond_free(pc);
+    trn_csr_free(csr);
     if (st < 0)
         return TRN_KSTATUS_FAILED;
     trn_solver_put_stats(d->stats, iters, st, relres);

@@ -5,10 +5,15 @@
  *   KSUF  name suffix (s or d)
  *   KK    the problem type (trn_kry_s or trn_kry_d)
  *   KDOT  the accurate inner product (trn_sdot_acc or trn_ddot_acc)
+ *   KACC, KACC_ADD, KACC_FIN  the same taken in pieces (trn_sacc, ...)
  * Scalars (step lengths, Hessenberg entries, rotations) are doubles in both
  * precisions. No include guard on purpose (the file undefines its
  * parameters at the end).
  */
+
+#ifndef KCHUNK
+#define KCHUNK 512 /* elements per piece of a fused loop: a multiple of 4 */
+#endif
 
 #define KCAT2(a, b) a##_##b
 #define KCAT(a, b) KCAT2(a, b)
@@ -73,18 +78,26 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
     KT *r = trn_solver_alloc((size_t)n * 4, sizeof(KT));
     if (!r)
         return -1;
-    KT *z = r + n, *p = z + n, *q = p + n;
+    /* Without a preconditioner z is r itself (no copy) and r.z is r.r,
+     * the dot the convergence test takes anyway. */
+    KT *p = r + n, *q = p + n, *z = k->prec ? q + n : r;
     int it = 0;
     int st = KFN(first)(k, b, x, r, bn, tol);
     if (st != TRN_SOLVER_ST_MAX_ITERS)
         goto done;
-    double rn;
-    KFN(prec)(k, r, z);
+    double rn, rr;
+    if (k->prec)
+        k->prec(k->pctx, r, z);
     memcpy(p, z, (size_t)n * sizeof(KT));
     double rz = KDOT(n, r, z);
     while (it < maxit) {
-        k->apply(k->actx, p, q);
-        const double pq = KDOT(n, p, q);
+        double pq;
+        if (k->apply_dot) {
+            pq = k->apply_dot(k->actx, p, q);
+        } else {
+            k->apply(k->actx, p, q);
+            pq = KDOT(n, p, q);
+        }
         if (!isfinite(pq) || !isfinite(rz)) {
             st = TRN_SOLVER_ST_NONFINITE;
             break;
@@ -94,30 +107,40 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
             break;
         }
         const double alpha = rz / pq;
-        for (int i = 0; i < n; i++) {
-            x[i] += (KT)alpha * p[i];
-            r[i] -= (KT)alpha * q[i];
+        KACC acc;
+        memset(&acc, 0, sizeof(acc));
+        for (int i0 = 0; i0 < n; i0 += KCHUNK) { /* r . r while r is in cache */
+            const int i1 = n - i0 < KCHUNK ? n : i0 + KCHUNK;
+            for (int i = i0; i < i1; i++) {
+                x[i] += (KT)alpha * p[i];
+                r[i] -= (KT)alpha * q[i];
+            }
+            KACC_ADD(&acc, i1 - i0, r + i0, r + i0);
         }
         it++;
-        rn = KFN(nrm)(n, r);
+        rr = KACC_FIN(&acc);
+        rn = sqrt(rr);
         if (!isfinite(rn)) {
             st = TRN_SOLVER_ST_NONFINITE;
             break;
         }
         if (rn / bn <= tol) {
             KFN(resid)(k, b, x, r); /* the recurrence may have drifted */
-            rn = KFN(nrm)(n, r);
+            rr = KDOT(n, r, r);
+            rn = sqrt(rr);
             if (rn / bn <= tol) {
                 st = TRN_SOLVER_ST_CONVERGED;
                 break;
             }
-            KFN(prec)(k, r, z); /* residual replacement: restart the recurrence */
+            if (k->prec) /* residual replacement: restart the recurrence */
+                k->prec(k->pctx, r, z);
             memcpy(p, z, (size_t)n * sizeof(KT));
-            rz = KDOT(n, r, z);
+            rz = k->prec ? KDOT(n, r, z) : rr;
             continue;
         }
-        KFN(prec)(k, r, z);
-        const double rz_new = KDOT(n, r, z);
+        if (k->prec)
+            k->prec(k->pctx, r, z);
+        const double rz_new = k->prec ? KDOT(n, r, z) : rr;
         const double beta = rz_new / rz;
         rz = rz_new;
         for (int i = 0; i < n; i++)
@@ -353,3 +376,6 @@ done:
 #undef KSUF
 #undef KK
 #undef KDOT
+#undef KACC
+#undef KACC_ADD
+#undef KACC_FIN

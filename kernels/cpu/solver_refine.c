@@ -357,9 +357,10 @@ static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
         goto fall;
     for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
         lu[i] = a32[i];
-    const trn_linop op = {TRN_LINOP_DENSE, n, a, d->lda};
+    const trn_linop op = {.kind = TRN_LINOP_DENSE, .n = n, .a = a, .lda = d->lda};
+    const trn_kop kop = {&op, NULL};
     const lu_prec pc = {n, lu, piv};
-    const trn_kry_d k = {n, trn_linop_apply_d, &op, lu_apply, &pc};
+    const trn_kry_d k = {n, trn_linop_apply_d, &kop, lu_apply, &pc, NULL};
     double worst = 0.0;
     int most = 0;
     for (int j = 0; j < nrhs; j++) {

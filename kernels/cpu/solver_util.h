@@ -19,6 +19,21 @@
 
 /* x . y accumulated in double (exact products, n u_d relative sum error). */
 double trn_sdot_acc(int n, const float *x, const float *y);
+
+/* The same dots taken in pieces, so that a loop can accumulate a dot of
+ * what it just wrote while it is in cache: init to zero ({0}), add the
+ * pieces in order, finish. Every piece but the last must have a length
+ * that is a multiple of 4; the result is then bitwise the one-call dot's. */
+typedef struct trn_sacc {
+    double s[4];
+} trn_sacc;
+void trn_sacc_add(trn_sacc *a, int n, const float *x, const float *y);
+double trn_sacc_finish(const trn_sacc *a);
+typedef struct trn_dacc {
+    double s[4], c[4];
+} trn_dacc;
+void trn_dacc_add(trn_dacc *a, int n, const double *x, const double *y);
+double trn_dacc_finish(const trn_dacc *a);
 /* x . y by Dot2: |error| <= u |x.y| + gamma_n^2 sum |x_i y_i|. */
 double trn_ddot_acc(int n, const double *x, const double *y);
 /* ||x||_2 from the accurate dot (no scaling: entries beyond ~1e154 overflow). */

@@ -380,4 +380,28 @@ static inline void st_expect_message(const char *needle) {
         fail_msg("message \"%s\" does not mention \"%s\"", msg, needle);
 }
 
+/* The Krylov solvers by method and type (test_solver_iter.c,
+ * test_solver_sparse.c), and their iteration record read back. */
+typedef enum { K_CG, K_GMRES, K_BICGSTAB, NMETH } kmethod;
+static const char *const kname[] = {"cg", "gmres", "bicgstab"};
+
+static inline trnsolverStatus_t call_krylov(trnsolverDnHandle_t h, ty t, kmethod k,
+                                            trnsolverOperator_t op, const void *b, void *x,
+                                            trnsolverIterParams_t p, trnsolverIterResult_t *res) {
+    if (t == TY_S)
+        return k == K_CG      ? trnsolverScg(h, op, b, x, p, res)
+               : k == K_GMRES ? trnsolverSgmres(h, op, b, x, p, res)
+                              : trnsolverSbicgstab(h, op, b, x, p, res);
+    return k == K_CG      ? trnsolverDcg(h, op, b, x, p, res)
+           : k == K_GMRES ? trnsolverDgmres(h, op, b, x, p, res)
+                          : trnsolverDbicgstab(h, op, b, x, p, res);
+}
+
+static inline trnsolverIterResult_t read_result(const trnsolverIterResult_t *dev) {
+    trnsolverIterResult_t r;
+    memset(&r, 0xff, sizeof(r));
+    assert_int_equal(trnsciMemcpy(&r, dev, sizeof(r), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    return r;
+}
+
 #endif

@@ -64,13 +64,6 @@
 
 static th_daemon daemon_under_test;
 
-static trnsolverIterResult_t read_result(const trnsolverIterResult_t *dev) {
-    trnsolverIterResult_t r;
-    memset(&r, 0xff, sizeof(r));
-    assert_int_equal(trnsciMemcpy(&r, dev, sizeof(r), trnsciMemcpyDeviceToHost), trnsciSuccess);
-    return r;
-}
-
 static trnsolverIterResult_t *result_alloc(void) {
     trnsolverIterResult_t *d;
     assert_int_equal(trnsciMalloc((void **)&d, sizeof(*d)), trnsciSuccess);
@@ -412,21 +405,6 @@ static long double *grid_matrix(long double px, long double py) {
                 a[(size_t)(i + GRID) * NK + i] = -1.0L;
         }
     return a;
-}
-
-typedef enum { K_CG, K_GMRES, K_BICGSTAB } kmethod;
-static const char *const kname[] = {"cg", "gmres", "bicgstab"};
-
-static trnsolverStatus_t call_krylov(trnsolverDnHandle_t h, ty t, kmethod k, trnsolverOperator_t op,
-                                     const void *b, void *x, trnsolverIterParams_t p,
-                                     trnsolverIterResult_t *res) {
-    if (t == TY_S)
-        return k == K_CG      ? trnsolverScg(h, op, b, x, p, res)
-               : k == K_GMRES ? trnsolverSgmres(h, op, b, x, p, res)
-                              : trnsolverSbicgstab(h, op, b, x, p, res);
-    return k == K_CG      ? trnsolverDcg(h, op, b, x, p, res)
-           : k == K_GMRES ? trnsolverDgmres(h, op, b, x, p, res)
-                          : trnsolverDbicgstab(h, op, b, x, p, res);
 }
 
 /* A device copy of the long double NK x NK matrix in type t. */

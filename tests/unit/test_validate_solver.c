@@ -844,6 +844,70 @@ static void test_krylov(void **state) {
     bad(f, f->s1, &op, "function 67");
 }
 
+/* Rule: a sparse operator is CSR or BSR (COO: UNIMPLEMENTED), of the
+ * routine's type, n x n elements (BSR: blocks times block size); its four
+ * arrays are resolved (offsets rows + 1, indices and values nnz) and its
+ * contents are left to the kernel. */
+static void test_krylov_sparse(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 16384), I = buf(f->s1, 64);
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    Trnsci__V1__SolverKrylovOp w = TRNSCI__V1__SOLVER_KRYLOV_OP__INIT;
+    Trnsci__V1__SparseMatrix sm = TRNSCI__V1__SPARSE_MATRIX__INIT;
+    /* 12 x 12 CSR, 40 entries: offsets 13 int32 at 0, indices at 64, values
+     * (double) at 256; b and x after them. */
+    Trnsci__V1__BufferRef off = ref(A, 0), idx = ref(A, 64), val = ref(A, 256), b = ref(A, 8192),
+                          x = ref(A, 16384 - 12 * 8), st = ref(I, 0);
+    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_KRYLOV;
+    op.solver_krylov = &w;
+    sm.format = TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_CSR;
+    sm.type = R64;
+    sm.rows = sm.cols = 12;
+    sm.nnz = 40;
+    sm.offsets_type = sm.index_type = TRNSCI__V1__SPARSE_INDEX_TYPE__SPARSE_INDEX_32I;
+    sm.offsets = &off;
+    sm.indices = &idx;
+    sm.values = &val;
+    w.matrix_case = TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE;
+    w.sparse = &sm;
+    w.b = &b;
+    w.x = &x;
+    w.stats = &st;
+    w.function = FN(BICGSTAB);
+    w.type = R64;
+    w.n = 12;
+    ok(f, f->s1, &op, 6); /* offsets, indices, values, b, x, the record */
+    const trn_linop *lo = &f->desc.u.solver_krylov.op;
+    assert_int_equal(lo->kind, TRN_LINOP_SPARSE);
+    assert_int_equal(lo->sp.format, TRN_SP_CSR);
+    assert_int_equal(lo->sp.nnz, 40);
+    w.n = 11;
+    bad(f, f->s1, &op, "n x n with n=11");
+    w.n = 12;
+    sm.cols = 13;
+    bad(f, f->s1, &op, "square");
+    sm.cols = 12;
+    w.type = R32;
+    bad(f, f->s1, &op, "does not match");
+    w.type = R64;
+    sm.nnz = (16384 - 256) / 8 + 1; /* values one element past the buffer */
+    bad(f, f->s1, &op, "A");
+    sm.nnz = 40;
+    sm.format = TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_COO;
+    bad(f, f->s1, &op, "COO");
+    assert_int_equal(run(f, f->s1, &op), TRN_WIRE_UNIMPLEMENTED);
+    /* BSR: 3 x 3 blocks of 4 x 4 = 12 x 12 elements, 5 blocks. */
+    sm.format = TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_BSR;
+    sm.rows = sm.cols = 3;
+    sm.nnz = 5;
+    sm.row_block = sm.col_block = 4;
+    ok(f, f->s1, &op, 6);
+    assert_int_equal(lo->sp.format, TRN_SP_BSR);
+    assert_int_equal(lo->sp.rows, 12);
+    sm.row_block = 3; /* 9 x 12 */
+    bad(f, f->s1, &op, "square");
+}
+
 int main(void) {
     trn_log_set_level(TRN_LOG_WARN);
     const struct CMUnitTest tests[] = {
@@ -856,6 +920,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_svd, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_refine, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_krylov, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_krylov_sparse, sv_setup, sv_teardown),
     };
     return cmocka_run_group_tests_name("validate_solver", tests, NULL, NULL);
 }
