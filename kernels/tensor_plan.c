@@ -250,27 +250,66 @@ static void classify(const trn_tensor_contract_spec *s, int swap, trn_tensor_pla
     group_sort(&p->sum, TRN_TP_X);
 }
 
+/* Moves g's slowest mode (its last) to the batch group, whose modes the
+ * kernel loops over: one GEMM per index. */
+static void peel(trn_tensor_group *g, trn_tensor_group *batch) {
+    const int i = g->n - 1;
+    batch->extent[batch->n] = g->extent[i];
+    for (int o = 0; o < 3; o++)
+        batch->stride[o][batch->n] = g->stride[o][i];
+    batch->n++;
+    batch->total *= g->extent[i];
+    g->total /= g->extent[i];
+    g->n--;
+}
+
+/* A group of rows or columns is peeled only while what stays has at least
+ * this many elements: a loop of smaller GEMMs beats packing, but not once
+ * the GEMMs become thin. */
+#define PEEL_MIN 16
+
+/* The mapping with the roles swap (X = B when set). Rows or columns whose
+ * modes do not fuse into one index of X (Y) and D lose their slowest modes
+ * to the batch loop, while that keeps the GEMM wide enough; what still does
+ * not fit is packed. Returns the elements copied by packing (the cost to
+ * minimise). */
+static double arrange(const trn_tensor_contract_spec *s, int swap, trn_tensor_plan *p) {
+    classify(s, swap, p);
+    p->swap = swap;
+    for (;;) {
+        p->d = view_of(&p->rows, &p->cols, TRN_TP_D, 0);
+        p->x = view_of(&p->rows, &p->sum, TRN_TP_X, 1);
+        p->y = view_of(&p->sum, &p->cols, TRN_TP_Y, 1);
+        const int rows_split = !fused(&p->rows, TRN_TP_X) || !fused(&p->rows, TRN_TP_D);
+        const int cols_split = !fused(&p->cols, TRN_TP_Y) || !fused(&p->cols, TRN_TP_D);
+        if ((p->x.packed || p->d.packed) && rows_split && p->rows.n > 1 &&
+            p->rows.total / p->rows.extent[p->rows.n - 1] >= PEEL_MIN) {
+            peel(&p->rows, &p->batch);
+            continue;
+        }
+        if ((p->y.packed || p->d.packed) && cols_split && p->cols.n > 1 &&
+            p->cols.total / p->cols.extent[p->cols.n - 1] >= PEEL_MIN) {
+            peel(&p->cols, &p->batch);
+            continue;
+        }
+        break;
+    }
+    const double m = (double)p->rows.total, n = (double)p->cols.total, k = (double)p->sum.total;
+    return (double)p->batch.total * ((p->x.packed ? m * k : 0.0) + (p->y.packed ? k * n : 0.0) +
+                                     (p->d.packed ? 2.0 * m * n : 0.0));
+}
+
 int trn_tensor_plan_make(const trn_tensor_contract_spec *s, trn_tensor_plan *p, char *err,
                          size_t errlen) {
+    /* Both role assignments; the one that copies less (ties: A as X). */
+    trn_tensor_plan alt;
     memset(p, 0, sizeof(*p));
+    memset(&alt, 0, sizeof(alt));
+    const double c0 = arrange(s, 0, p), c1 = arrange(s, 1, &alt);
+    if (c1 < c0)
+        *p = alt;
     p->magic = TRN_TENSOR_PLAN_MAGIC;
     p->spec = *s;
-    /* D in place with rows fastest; else the swapped roles; else packed D. */
-    int swap = 0;
-    for (swap = 0; swap < 2; swap++) {
-        classify(s, swap, p);
-        p->d = view_of(&p->rows, &p->cols, TRN_TP_D, 0);
-        if (!p->d.packed)
-            break;
-    }
-    if (swap == 2) {
-        swap = 0;
-        classify(s, 0, p);
-        p->d = view_of(&p->rows, &p->cols, TRN_TP_D, 0);
-    }
-    p->swap = swap;
-    p->x = view_of(&p->rows, &p->sum, TRN_TP_X, 1);
-    p->y = view_of(&p->sum, &p->cols, TRN_TP_Y, 1);
     const int64_t m = p->rows.total, n = p->cols.total, k = p->sum.total;
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) {
         snprintf(err, errlen,

@@ -10,9 +10,13 @@
  * place as (possibly transposed) column-major matrices with a leading
  * dimension; an operand whose group does not fuse to one stride is packed
  * into a contiguous matrix by the kernel instead (transpose-GEMM-transpose).
- * When D's rows are not its fastest modes but its columns are, the plan
- * swaps the roles of A and B and computes D transposed (D^T = B^T A^T), so
- * that D is still written in place. Modes of extent 1 take part in nothing.
+ * Rows or columns whose modes do not fuse lose their slowest modes to the
+ * batch loop (more, smaller GEMMs, all in place) while the GEMM stays at
+ * least 16 wide. When D's rows are not its fastest modes but its columns
+ * are, the plan swaps the roles of A and B and computes D transposed
+ * (D^T = B^T A^T), so that D is still written in place: of the two role
+ * assignments the plan takes the one that copies fewer elements. Modes of
+ * extent 1 take part in nothing.
  */
 #ifndef TRN_KERNELS_TENSOR_PLAN_H
 #define TRN_KERNELS_TENSOR_PLAN_H

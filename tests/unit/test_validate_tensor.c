@@ -211,10 +211,19 @@ static void test_mapping(void **state) {
     map("bik", NULL, "bkj", NULL, "bij", NULL, ext, &p);
     assert_int_equal(p.nbatch, ext['b' - 'a']);
     assert_true(p.x.packed); /* b fastest in A: neither i nor k has stride 1 */
-    /* rows split around a column mode in D: D packed */
+    /* rows split around a column mode in D: n is peeled into the batch
+     * loop, everything in place */
     map("pmn", NULL, "mi", NULL, "pin", NULL, ext, &p);
-    assert_true(p.d.packed || p.swap);
+    assert_false(p.swap || p.x.packed || p.y.packed || p.d.packed);
     assert_int_equal(p.k, ext['m' - 'a']);
+    assert_int_equal(p.m, ext['p' - 'a']);
+    assert_int_equal(p.nbatch, ext['n' - 'a']);
+    /* rows too narrow to peel: D packed instead */
+    int64_t narrow[26];
+    memcpy(narrow, ext, sizeof(narrow));
+    narrow['p' - 'a'] = 4;
+    map("pmn", NULL, "mi", NULL, "pin", NULL, narrow, &p);
+    assert_true(p.x.packed || p.d.packed || p.swap);
 }
 
 /* ---- element-wise and reduction ops through trn_validate_op ---------------------- */
