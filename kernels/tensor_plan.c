@@ -78,31 +78,33 @@ int trn_tensor_spec_check(trn_tensor_contract_spec *s, char *err, size_t errlen)
     for (int o = 0; o < 3; o++) {
         const trn_tensor_layout *l = ops[o];
         if (l->nmodes < 0 || l->nmodes > TRN_TENSOR_MAX_MODES) {
-            snprintf(err, errlen, "contraction: %c has %d modes, more than the %d supported",
+            snprintf(err, errlen, "tensor contraction: %c has %d modes, more than the %d supported",
                      names[o], l->nmodes, TRN_TENSOR_MAX_MODES);
             return -2;
         }
         for (int i = 0; i < l->nmodes; i++) {
             if (l->extent[i] < 1 || l->stride[i] < 1) {
                 snprintf(err, errlen,
-                         "contraction: %c mode %d: extent %lld and stride %lld must be >= 1",
+                         "tensor contraction: %c mode %d: extent %lld and stride %lld must be >= 1",
                          names[o], i, (long long)l->extent[i], (long long)l->stride[i]);
                 return -1;
             }
             for (int j = 0; j < i; j++)
                 if (l->mode[j] == l->mode[i]) {
-                    snprintf(err, errlen, "contraction: %c repeats mode %d (modes %d and %d)",
-                             names[o], (int)l->mode[i], j, i);
+                    snprintf(err, errlen,
+                             "tensor contraction: %c repeats mode %d (modes %d and %d)", names[o],
+                             (int)l->mode[i], j, i);
                     return -1;
                 }
         }
         if (!trn_tensor_span(l)) {
-            snprintf(err, errlen, "contraction: the extent of %c overflows", names[o]);
+            snprintf(err, errlen, "tensor contraction: the extent of %c overflows", names[o]);
             return -1;
         }
     }
     if (trn_tensor_overlaps(&s->d)) {
-        snprintf(err, errlen, "contraction: the strides of D make two of its elements overlap");
+        snprintf(err, errlen,
+                 "tensor contraction: the strides of D make two of its elements overlap");
         return -1;
     }
     /* Every label: equal extents wherever it appears, in at least two of
@@ -118,7 +120,7 @@ int trn_tensor_spec_check(trn_tensor_contract_spec *s, char *err, size_t errlen)
                 count++;
                 if (ops[p]->extent[j] != l->extent[i]) {
                     snprintf(err, errlen,
-                             "contraction: mode %d has extent %lld in %c but %lld in %c",
+                             "tensor contraction: mode %d has extent %lld in %c but %lld in %c",
                              (int)l->mode[i], (long long)l->extent[i], names[o],
                              (long long)ops[p]->extent[j], names[p]);
                     return -1;
@@ -126,11 +128,11 @@ int trn_tensor_spec_check(trn_tensor_contract_spec *s, char *err, size_t errlen)
             }
             if (count < 2 && l->extent[i] > 1) {
                 if (o == 2)
-                    snprintf(err, errlen, "contraction: mode %d of D is in neither A nor B",
+                    snprintf(err, errlen, "tensor contraction: mode %d of D is in neither A nor B",
                              (int)l->mode[i]);
                 else
                     snprintf(err, errlen,
-                             "contraction: mode %d of %c is in neither %c nor D (sum it "
+                             "tensor contraction: mode %d of %c is in neither %c nor D (sum it "
                              "with trntensorReduce first)",
                              (int)l->mode[i], names[o], names[1 - o]);
                 return o == 2 ? -1 : -2;
@@ -149,7 +151,8 @@ int trn_tensor_spec_check(trn_tensor_contract_spec *s, char *err, size_t errlen)
                 seen[nseen++] = ops[o]->mode[i];
         }
     if (nseen > 26) { /* keys name modes a..z */
-        snprintf(err, errlen, "contraction: %d distinct modes, more than the 26 supported", nseen);
+        snprintf(err, errlen, "tensor contraction: %d distinct modes, more than the 26 supported",
+                 nseen);
         return -2;
     }
     for (int o = 0; o < 3; o++)
@@ -312,9 +315,10 @@ int trn_tensor_plan_make(const trn_tensor_contract_spec *s, trn_tensor_plan *p, 
     p->spec = *s;
     const int64_t m = p->rows.total, n = p->cols.total, k = p->sum.total;
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) {
-        snprintf(err, errlen,
-                 "contraction: the GEMM it maps to (m %lld, n %lld, k %lld) exceeds 2^31 - 1",
-                 (long long)m, (long long)n, (long long)k);
+        snprintf(
+            err, errlen,
+            "tensor contraction: the GEMM it maps to (m %lld, n %lld, k %lld) exceeds 2^31 - 1",
+            (long long)m, (long long)n, (long long)k);
         return -2;
     }
     /* Packed operands: X whole per batch element, Y and D by column block
@@ -322,7 +326,7 @@ int trn_tensor_plan_make(const trn_tensor_contract_spec *s, trn_tensor_plan *p, 
     if ((p->x.packed && m * k > PACK_MAX_ELEMENTS) || (p->y.packed && k * n > PACK_MAX_ELEMENTS) ||
         (p->d.packed && m * n > PACK_MAX_ELEMENTS)) {
         snprintf(err, errlen,
-                 "contraction: an operand that must be packed (its modes do not fuse to a "
+                 "tensor contraction: an operand that must be packed (its modes do not fuse to a "
                  "matrix) would exceed %lld elements",
                  (long long)PACK_MAX_ELEMENTS);
         return -2;
@@ -397,10 +401,12 @@ static int layout_parse(const char *tok, char tag, trn_tensor_layout *l) {
     if (*p++ != '/')
         return -1;
     if (strcmp(p, "p") == 0) {
-        int64_t s = 1;
+        uint64_t s = 1;
         for (int i = 0; i < l->nmodes; i++) {
-            l->stride[i] = s;
-            s *= l->extent[i]; /* checked by trn_tensor_spec_check's span */
+            if (s > SPAN_MAX)
+                return -1;
+            l->stride[i] = (int64_t)s;
+            s = (uint64_t)l->extent[i] > SPAN_MAX / s ? SPAN_MAX + 1 : s * (uint64_t)l->extent[i];
         }
         return 0;
     }
@@ -416,9 +422,10 @@ static int layout_parse(const char *tok, char tag, trn_tensor_layout *l) {
 }
 
 int trn_tensor_spec_parse(const char *key, trn_tensor_contract_spec *s, char *err, size_t errlen) {
-    char type[8], compute[16], a[200], b[200], d[200];
+    /* Each token is shorter than the whole key (TRN_PLAN_KEY_LEN = 640). */
+    char type[8], compute[16], a[640], b[640], d[640];
     memset(s, 0, sizeof(*s));
-    int ok = sscanf(key, "tensor contract %7s %15s %199s %199s %199s", type, compute, a, b, d) == 5;
+    int ok = sscanf(key, "tensor contract %7s %15s %639s %639s %639s", type, compute, a, b, d) == 5;
     if (ok) {
         s->type = strcmp(type, "R_32F") == 0   ? TRN_DTYPE_R32F
                   : strcmp(type, "R_64F") == 0 ? TRN_DTYPE_R64F
