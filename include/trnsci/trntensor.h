@@ -234,7 +234,7 @@ trntensorStatus_t trntensorDestroyTensorDescriptor(trntensorTensorDescriptor_t d
  * A or B (or both: a batch mode); a mode in exactly one of A and B that D
  * lacks is summed over in that operand (a trace). modeC must equal modeD and
  * descC must describe the same layout as descD (cuTENSOR's rule); C and D
- * may be the same pointer. Modes are int32_t labels; a label appears at most
+ * may be the same pointer, but D must not overlap A or B. Modes are int32_t labels; a label appears at most
  * once per operand. */
 trntensorStatus_t
 trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
