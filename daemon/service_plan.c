@@ -3,7 +3,8 @@
  * PlanDestroy) on the daemon-wide plan cache, and the operators' view of
  * that cache (Plans: list, clear, warm).
  *
- * PlanCreate replies as soon as the plan is found or made in the cache: the
+ * Plans are FFT transforms (trnfftPlan*) and tensor contractions
+ * (trntensorCreatePlan). PlanCreate replies as soon as the plan is found or made in the cache: the
  * cache prepares it on its planner thread, and the first op that needs a part
  * not yet prepared waits for it on the worker (scheduler/plan_cache.h). So a
  * frontend thread never plans.
@@ -65,13 +66,17 @@ void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateReques
         return;
     trn_plan_spec spec;
     trn_session_plan h = {0};
-    trn_wire_code rc = trn_validate_fft_plan(
-        req->spec_case == TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_FFT ? req->fft : NULL, &spec, &h,
-        err, sizeof(err));
+    /* A contraction's plan is made whole (part 0); an FFT's by variant. */
+    const int tensor = req->spec_case == TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_TENSOR;
+    trn_wire_code rc =
+        tensor ? trn_validate_tensor_plan(req->tensor, &spec, err, sizeof(err))
+               : trn_validate_fft_plan(
+                     req->spec_case == TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_FFT ? req->fft : NULL,
+                     &spec, &h, err, sizeof(err));
     int hit = 0;
     if (rc == TRN_WIRE_OK) {
-        switch (trn_plan_cache_acquire(svc->plans, &spec, first_part(spec.u.fft.type), &h.entry,
-                                       &hit, err, sizeof(err))) {
+        switch (trn_plan_cache_acquire(svc->plans, &spec, tensor ? 0 : first_part(spec.u.fft.type),
+                                       &h.entry, &hit, err, sizeof(err))) {
         case TRN_PLAN_OK: break;
         case TRN_PLAN_INVALID: rc = TRN_WIRE_INVALID_ARGUMENT; break;
         case TRN_PLAN_TOO_BIG:

@@ -235,6 +235,21 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_SCHWARZ;
         rc = trn_validate_schwarz(s, op->schwarz_bounds, &out->u.schwarz, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_TENSOR_CONTRACT:
+        out->kind = TRN_OP_TENSOR_CONTRACT;
+        rc = trn_validate_tensor_contract(s, op->tensor_contract, &out->u.tensor_contract, refs,
+                                          err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE:
+        out->kind = TRN_OP_TENSOR_ELEMENTWISE;
+        rc = trn_validate_tensor_elementwise(s, op->tensor_elementwise, &out->u.tensor_ew, refs,
+                                             err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_TENSOR_REDUCTION:
+        out->kind = TRN_OP_TENSOR_REDUCTION;
+        rc = trn_validate_tensor_reduction(s, op->tensor_reduction, &out->u.tensor_ew, refs, err,
+                                           errlen);
+        break;
     case TRNSCI__V1__OP__KIND_SPARSE_CONVERT:
         out->kind = TRN_OP_SPCONVERT;
         rc = trn_validate_spconvert(s, op->sparse_convert, &out->u.spconvert, refs, err, errlen);

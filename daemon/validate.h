@@ -78,6 +78,25 @@ trn_wire_code trn_validate_fft(trn_session *s, const Trnsci__V1__FftExecOp *f, t
 trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_spec *spec,
                                     trn_session_plan *handle, char *err, size_t errlen);
 
+/* The session's plan `id` with a reference to its entry, copied to *h:
+ * 0, or -1 when the session has no such plan (validate_fft.c). */
+int trn_validate_plan_get(trn_session *s, uint32_t id, trn_session_plan *h);
+
+/* trntensor (validate_tensor.c). A TensorContractionSpec as a plan spec
+ * (checked and canonical); contraction, element-wise and reduction ops. */
+trn_wire_code trn_validate_tensor_plan(const Trnsci__V1__TensorContractionSpec *w,
+                                       trn_plan_spec *spec, char *err, size_t errlen);
+trn_wire_code trn_validate_tensor_contract(trn_session *s, const Trnsci__V1__TensorContractOp *w,
+                                           trn_tensor_contract_desc *out, trn_op_refs *refs,
+                                           char *err, size_t errlen);
+trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
+                                              const Trnsci__V1__TensorElementwiseOp *w,
+                                              trn_tensor_ew_desc *out, trn_op_refs *refs, char *err,
+                                              size_t errlen);
+trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__TensorReductionOp *w,
+                                            trn_tensor_ew_desc *out, trn_op_refs *refs, char *err,
+                                            size_t errlen);
+
 /* Random numbers (validate_rand.c). */
 trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,
                                 trn_rand_desc *out, trn_op_refs *refs, char *err, size_t errlen);

@@ -129,8 +129,7 @@ static int same_ref(const Trnsci__V1__BufferRef *a, const Trnsci__V1__BufferRef 
            (a ? a->offset : 0) == (b ? b->offset : 0);
 }
 
-/* The session's plan `id` with a reference to its entry, copied to *h. */
-static int plan_get(trn_session *s, uint32_t id, trn_session_plan *h) {
+int trn_validate_plan_get(trn_session *s, uint32_t id, trn_session_plan *h) {
     pthread_mutex_lock(&s->lock);
     const trn_session_plan *p = id ? trn_idmap_get(&s->plans, id) : NULL;
     if (p) {
@@ -144,7 +143,7 @@ static int plan_get(trn_session *s, uint32_t id, trn_session_plan *h) {
 trn_wire_code trn_validate_fft(trn_session *s, const Trnsci__V1__FftExecOp *f, trn_fft_desc *out,
                                trn_op_refs *refs, char *err, size_t errlen) {
     trn_session_plan h;
-    if (plan_get(s, f->plan_id, &h) != 0) {
+    if (trn_validate_plan_get(s, f->plan_id, &h) != 0) {
         snprintf(err, errlen, "fft exec: plan %u does not exist in this session", f->plan_id);
         return TRN_WIRE_INVALID_ARGUMENT;
     }

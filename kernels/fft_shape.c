@@ -2,6 +2,7 @@
  * fft_shape.c — FFT layout rules and plan keys (see fft_shape.h).
  */
 #include "kernels/fft_shape.h"
+#include "kernels/tensor_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,8 @@ static int dims_format(const int *v, int rank, char *buf, size_t len) {
 }
 
 int trn_plan_spec_format(const trn_plan_spec *spec, char *buf, size_t len) {
+    if (spec->family == TRN_PLAN_TENSOR) /* no effort: a contraction plan is not searched */
+        return trn_tensor_spec_format(&spec->u.tensor, buf, len);
     const trn_fft_shape *s = &spec->u.fft;
     char n[48], ie[48], oe[48];
     dims_format(s->n, s->rank, n, sizeof(n));
@@ -225,6 +228,10 @@ static int dims_parse(const char *p, char end, int *v, const char **rest) {
 int trn_plan_spec_parse(const char *key, trn_plan_spec *spec, char *err, size_t errlen) {
     char type[8], dims[64], a[80], b[80], c[16];
     memset(spec, 0, sizeof(*spec));
+    if (strncmp(key, "tensor ", 7) == 0) {
+        spec->family = TRN_PLAN_TENSOR;
+        return trn_tensor_spec_parse(key, &spec->u.tensor, err, errlen);
+    }
     spec->family = TRN_PLAN_FFT;
     trn_fft_shape *s = &spec->u.fft;
     const int k = sscanf(key, "fft %7s %63s %79s %79s %15s", type, dims, a, b, c);

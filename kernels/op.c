@@ -392,6 +392,13 @@ double trn_op_cost(const trn_op_desc *op) {
         return elems * (2.0 * (double)a->q.cols + 2.0 * (double)a->v.cols + 10.0);
     }
     case TRN_OP_SCHWARZ: return 2.0 * (double)op->u.schwarz.diag.rows;
+    case TRN_OP_TENSOR_CONTRACT: return op->u.tensor_contract.flops;
+    case TRN_OP_TENSOR_ELEMENTWISE:
+    case TRN_OP_TENSOR_REDUCTION: {
+        /* One to three operations per element read (unary ops count one). */
+        const trn_tensor_ew_desc *e = &op->u.tensor_ew;
+        return 3.0 * (double)e->elements * (double)e->reduced;
+    }
     case TRN_OP_SPCONVERT: {
         /* Bytes touched: every stored element read and written with its
          * index (16 bytes at most), every dense element once, offsets. */

@@ -62,6 +62,9 @@ typedef enum trn_op_kind {
     TRN_OP_SPCONVERT = 84,
     TRN_OP_SPATTN = 85,
     TRN_OP_SCHWARZ = 86,
+    TRN_OP_TENSOR_CONTRACT = 96,
+    TRN_OP_TENSOR_ELEMENTWISE = 97,
+    TRN_OP_TENSOR_REDUCTION = 98,
 } trn_op_kind;
 
 typedef struct trn_scalar {
@@ -453,15 +456,76 @@ typedef enum trn_plan_effort {
     TRN_PLAN_PATIENT = 2,
 } trn_plan_effort;
 
+/* ---- trntensor (kernels/tensor_plan.c, kernels/cpu/tensor*.c) ------------ */
+
+/* The most modes of one tensor operand (TRNTENSOR_MAX_MODES). */
+#define TRN_TENSOR_MAX_MODES 16
+
+/* One operand's layout: mode i has label mode[i], extent[i] >= 1 and
+ * stride[i] >= 1 elements; labels are distinct within the operand. */
+typedef struct trn_tensor_layout {
+    int nmodes;
+    int32_t mode[TRN_TENSOR_MAX_MODES];
+    int64_t extent[TRN_TENSOR_MAX_MODES];
+    int64_t stride[TRN_TENSOR_MAX_MODES];
+} trn_tensor_layout;
+
+/* A contraction D = alpha A B + beta C (C has D's layout), validated:
+ * every mode of D is in A or B, every mode of A or B is in at least two of
+ * A, B and D, shared labels have equal extents, D's elements do not
+ * overlap. Labels are canonical (0, 1, ... in order of first appearance in
+ * A, then B, then D), so equal contractions have equal specs and keys. */
+typedef struct trn_tensor_contract_spec {
+    trn_dtype type; /* R32F or R64F */
+    trn_compute compute;
+    trn_tensor_layout a, b, d;
+} trn_tensor_contract_spec;
+
+/* D = alpha A B + beta C through a prepared plan (kernels/tensor_plan.h).
+ * c is NULL when beta = 0, and may equal d. */
+typedef struct trn_tensor_contract_desc {
+    const void *plan; /* the trn_tensor_plan, held by the op */
+    trn_dtype type;
+    double flops;   /* 2 m n k per batch element, all batch elements */
+    int64_t nbatch; /* GEMMs, each of n columns (the scheduler's split) */
+    int n;
+    trn_scalar alpha, beta;
+    const void *a, *b, *c;
+    void *d;
+} trn_tensor_contract_desc;
+
+/* Element-wise ops, permutations and reductions over D's modes, resolved by
+ * the validator: mode i of D has extent[i]; stride_x[i] is input x's stride
+ * for that mode (0 when x lacks it: broadcast); reduced modes (reductions
+ * only) have rextent[] and A's strides rstride_a[]. Inputs that are absent
+ * have NULL pointers. */
+typedef struct trn_tensor_ew_desc {
+    trn_dtype type;
+    int reduce; /* TRN_OP_TENSOR_REDUCTION: D = alpha red(opA(A)) + beta opC(C) */
+    int nmodes, nrmodes;
+    int64_t extent[TRN_TENSOR_MAX_MODES];
+    int64_t stride_a[TRN_TENSOR_MAX_MODES], stride_b[TRN_TENSOR_MAX_MODES];
+    int64_t stride_c[TRN_TENSOR_MAX_MODES], stride_d[TRN_TENSOR_MAX_MODES];
+    int64_t rextent[TRN_TENSOR_MAX_MODES], rstride_a[TRN_TENSOR_MAX_MODES];
+    int op_a, op_b, op_c;      /* unary (cutensorOperator_t values) */
+    int op_ab, op_abc, op_red; /* binary: ADD, MUL, MAX, MIN */
+    trn_scalar alpha, beta, gamma;
+    const void *a, *b, *c;
+    void *d;
+    uint64_t elements; /* of D */
+    uint64_t reduced;  /* elements of A per element of D (1 when not reducing) */
+} trn_tensor_ew_desc;
+
 /* What a plan is prepared for: the plan cache's key (with the backend's
- * version). Only FFT has plans so far. */
-typedef enum trn_plan_family { TRN_PLAN_FFT = 1 } trn_plan_family;
+ * version): FFT transforms and tensor contractions. */
+typedef enum trn_plan_family { TRN_PLAN_FFT = 1, TRN_PLAN_TENSOR = 2 } trn_plan_family;
 
 typedef struct trn_plan_spec {
     trn_plan_family family;
     trn_plan_effort effort;
     union {
         trn_fft_shape fft;
+        trn_tensor_contract_spec tensor;
     } u;
 } trn_plan_spec;
 
@@ -803,6 +867,8 @@ typedef struct trn_op_desc {
         trn_sddmm_desc sddmm;
         trn_attn_desc attn;
         trn_schwarz_desc schwarz;
+        trn_tensor_contract_desc tensor_contract;
+        trn_tensor_ew_desc tensor_ew; /* TRN_OP_TENSOR_ELEMENTWISE, _REDUCTION */
     } u;
     /* Where the kernel explains a failure (set by the scheduler; NULL when
      * the op is run outside one). */

@@ -35,7 +35,7 @@ enum { PART_NONE = 0, PART_QUEUED, PART_BUILDING, PART_READY, PART_FAILED };
 
 struct trn_plan_entry {
     trn_plan_cache *pc;
-    char key[160];
+    char key[TRN_PLAN_KEY_LEN];
     trn_plan_spec spec;
     void *plan;
     unsigned refs;
@@ -175,9 +175,10 @@ static trn_plan_error entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, c
         snprintf(err, errlen, "the %s backend has no plans", pc->be->name);
         return TRN_PLAN_INVALID;
     }
-    if (trn_fft_shape_check(&spec->u.fft, err, errlen) != 0)
+    if (spec->family == TRN_PLAN_FFT && trn_fft_shape_check(&spec->u.fft, err, errlen) != 0)
         return TRN_PLAN_INVALID;
-    const uint64_t bytes = transform_bytes(spec);
+    /* Contraction plans allocate nothing of the operands' size. */
+    const uint64_t bytes = spec->family == TRN_PLAN_FFT ? transform_bytes(spec) : 0;
     if (pc->cfg.max_transform_bytes && bytes > pc->cfg.max_transform_bytes) {
         snprintf(err, errlen,
                  "one transform of %s spans %llu bytes, more than the %llu a buffer may hold "
@@ -261,7 +262,7 @@ trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *s
                                       trn_plan_entry **out, int *hit, char *err, size_t errlen) {
     trn_plan_spec s = *spec;
     s.effort = pc->cfg.effort;
-    char key[160];
+    char key[TRN_PLAN_KEY_LEN];
     trn_plan_spec_format(&s, key, sizeof(key));
     pthread_mutex_lock(&pc->lock);
     trn_plan_entry *e = find(pc, key);
@@ -437,7 +438,7 @@ static int warm_line(trn_plan_cache *pc, const char *line, char *err, size_t err
     if (trn_plan_spec_parse(key, &spec, err, errlen) != 0)
         return -1;
     spec.effort = pc->cfg.effort;
-    char canon[160];
+    char canon[TRN_PLAN_KEY_LEN];
     trn_plan_spec_format(&spec, canon, sizeof(canon));
     trn_plan_entry *e = find(pc, canon);
     if (!e && entry_new(pc, &spec, canon, &e, err, errlen) != TRN_PLAN_OK)
@@ -459,7 +460,7 @@ unsigned trn_plan_cache_warm(trn_plan_cache *pc, const char *manifest,
     while (p && *p) {
         const char *nl = strchr(p, '\n');
         const size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char line[256], err[256];
+        char line[TRN_PLAN_KEY_LEN + 64], err[256];
         if (len < sizeof(line)) {
             memcpy(line, p, len);
             line[len] = '\0';

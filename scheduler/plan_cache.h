@@ -36,6 +36,10 @@
 typedef struct trn_plan_cache trn_plan_cache;
 typedef struct trn_plan_entry trn_plan_entry;
 
+/* Longest plan key (with its NUL): an FFT's is under 100 bytes, a tensor
+ * contraction's names every mode's extent and stride. */
+#define TRN_PLAN_KEY_LEN 640
+
 /* Parts per plan: part indices are 0 .. TRN_PLAN_MAX_PARTS - 1. */
 #define TRN_PLAN_MAX_PARTS 32
 
@@ -60,7 +64,7 @@ typedef struct trn_plan_cache_stats {
 
 /* One entry, as `trnsci plans` lists it. */
 typedef struct trn_plan_info {
-    char key[160];
+    char key[TRN_PLAN_KEY_LEN];
     char state[200]; /* "warming", "ready", "failed: why" */
     uint64_t hits, uses, bytes, idle_ms;
     double build_seconds;

@@ -333,6 +333,24 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         break;
     }
     case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
+    case TRN_OP_TENSOR_CONTRACT: {
+        /* A contraction runs as a batch of GEMMs (kernels/cpu/tensor.c):
+         * GEMM's rule, over its batch elements and D's columns. */
+        const trn_tensor_contract_desc *t = &d->u.tensor_contract;
+        const double by_cost = t->flops / TRN_SHARD_GEMM_MIN_FLOP;
+        const double by_cols = (double)t->nbatch * (double)t->n / TRN_SHARD_GEMM_MIN_COLS;
+        by_size = by_cost < by_cols ? by_cost : by_cols;
+        break;
+    }
+    case TRN_OP_TENSOR_ELEMENTWISE:
+    case TRN_OP_TENSOR_REDUCTION: {
+        /* Memory-bound like a copy: by the bytes of the elements read. */
+        const trn_tensor_ew_desc *t = &d->u.tensor_ew;
+        by_size = 8.0 * (double)t->elements * (double)t->reduced / (double)TRN_SHARD_MEM_MIN_BYTES;
+        if (by_size > (double)t->elements)
+            by_size = (double)t->elements;
+        break;
+    }
     case TRN_OP_SPMV:
     case TRN_OP_SPMM:
     case TRN_OP_SPGEMM:

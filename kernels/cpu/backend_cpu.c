@@ -14,6 +14,7 @@
 
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/tensor_plan.h"
 
 static int cpu_core_count(const trn_backend *be) {
     (void)be;
@@ -31,23 +32,32 @@ static int cpu_core_init(const trn_backend *be, int core) {
 static void *cpu_plan_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
                              size_t errlen) {
     (void)be;
+    if (spec->family == TRN_PLAN_TENSOR)
+        return trn_cpu_tensor_plan_create(spec, err, errlen);
     return trn_cpu_fft_plan_create(spec, err, errlen);
 }
 
 static trn_kstatus cpu_plan_build(const trn_backend *be, void *plan, unsigned part, char *err,
                                   size_t errlen) {
     (void)be;
+    if (trn_tensor_plan_is(plan)) /* a contraction's mapping is made with the plan */
+        return TRN_KSTATUS_OK;
     return trn_cpu_fft_plan_build(plan, part, err, errlen);
 }
 
 static uint64_t cpu_plan_bytes(const trn_backend *be, const void *plan) {
     (void)be;
+    if (trn_tensor_plan_is(plan))
+        return trn_cpu_tensor_plan_bytes(plan);
     return trn_cpu_fft_plan_bytes(plan);
 }
 
 static void cpu_plan_release(const trn_backend *be, void *plan) {
     (void)be;
-    trn_cpu_fft_plan_release(plan);
+    if (trn_tensor_plan_is(plan))
+        trn_cpu_tensor_plan_release(plan);
+    else
+        trn_cpu_fft_plan_release(plan);
 }
 
 static int cpu_plan_state_load(const trn_backend *be, const char *dir, char *err, size_t errlen) {
@@ -83,7 +93,10 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_SDDMM:
     case TRN_OP_SPATTN:
     case TRN_OP_SCHWARZ:
-    case TRN_OP_SPCONVERT: break;
+    case TRN_OP_SPCONVERT:
+    case TRN_OP_TENSOR_CONTRACT:
+    case TRN_OP_TENSOR_ELEMENTWISE:
+    case TRN_OP_TENSOR_REDUCTION: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -115,6 +128,10 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_SPCONVERT: return trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards);
     case TRN_OP_SPATTN: return trn_cpu_attention(&op->u.attn, op->kmsg, shard, nshards);
     case TRN_OP_SCHWARZ: return trn_cpu_schwarz(&op->u.schwarz, shard, nshards);
+    case TRN_OP_TENSOR_CONTRACT:
+        return trn_cpu_tensor_contract(&op->u.tensor_contract, op->kmsg, shard, nshards);
+    case TRN_OP_TENSOR_ELEMENTWISE:
+    case TRN_OP_TENSOR_REDUCTION: return trn_cpu_tensor_ew(&op->u.tensor_ew, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

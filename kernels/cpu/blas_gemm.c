@@ -91,7 +91,7 @@ static trn_kstatus gemm_blas(const trn_gemm_one *g) {
     return TRN_KSTATUS_UNSUPPORTED;
 }
 
-static trn_kstatus gemm_one(const trn_gemm_one *g) {
+trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g) {
     if (!g->a || !g->b) /* no product: C = beta C in any mode */
         return gemm_blas(g);
     switch (g->d->compute) {
@@ -175,7 +175,7 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
         /* A device-mode alpha of 0: BLAS computes C = beta C without A and B. */
         if (no_product)
             g.a = g.b = NULL;
-        const trn_kstatus st = gemm_one(&g);
+        const trn_kstatus st = trn_cpu_gemm_one(&g);
         if (st != TRN_KSTATUS_OK)
             return st;
         u = (i + 1) * blocks;

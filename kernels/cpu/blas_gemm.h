@@ -22,6 +22,10 @@ typedef struct trn_gemm_one {
     trn_scalar alpha, beta;
 } trn_gemm_one;
 
+/* One GEMM of g in g->d's compute type: BLAS for 32F/64F, the precision
+ * modes' kernels otherwise (A or B NULL: C = beta C). trntensor's
+ * contractions (tensor.c) call it per batch element and column block. */
+trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g);
 /* FAST_16BF, FAST_TF32, FAST_16F, BF16X3, BF16X9 on R32F / C32F data
  * (gemm_lowprec.c). */
 trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g);

@@ -65,6 +65,18 @@ void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errle
 trn_kstatus trn_cpu_fft_plan_build(void *plan, unsigned variant, char *err, size_t errlen);
 uint64_t trn_cpu_fft_plan_bytes(const void *plan);
 void trn_cpu_fft_plan_release(void *plan);
+
+/* trntensor (tensor.c, tensor_ew.c). A contraction plan is its GEMM
+ * mapping (kernels/tensor_plan.h), made at once; shards split like a
+ * batched GEMM's (batch elements, blocks of 24 columns). */
+void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);
+uint64_t trn_cpu_tensor_plan_bytes(const void *plan);
+void trn_cpu_tensor_plan_release(void *plan);
+trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg *kmsg, int shard,
+                                    int nshards);
+/* Element-wise ops, permutations and reductions: shards own ranges of D's
+ * elements. */
+trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards);
 int trn_cpu_fft_wisdom_load(const char *dir, char *err, size_t errlen);
 int trn_cpu_fft_wisdom_save(const char *dir, char *err, size_t errlen);
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);

@@ -953,6 +953,67 @@ def check_solver_sparse(c):
         return f"cg converged in {its} iterations (residual {rel:.2e}); {d}"
 
 
+def check_tensor(c, rng):
+    """trntensor (protocol 1.5): PlanCreate with a TensorContractionSpec for
+    D[i,j,b] = sum_k A[k,i,b] B[j,k,b] (float64, first mode fastest), a
+    TensorContractOp with beta = 0.5 and C = D, against numpy.einsum within
+    gamma_{k+2} (|alpha| sum |a||b| + |beta||c|); a TensorReductionOp summing
+    A over k; a contraction whose D has a mode from nowhere is
+    INVALID_ARGUMENT at PlanCreate."""
+    ni, nj, nk, nb = 7, 5, 9, 3
+    a = rng.uniform(-1, 1, (nk, ni, nb))
+    b = rng.uniform(-1, 1, (nj, nk, nb))
+    d0 = rng.uniform(-1, 1, (ni, nj, nb))
+
+    def desc(modes, shape):
+        strides = [int(np.prod(shape[:i])) for i in range(len(shape))]
+        return pb.TensorDescriptor(type=pb.R_64F, extent=list(shape), stride=strides,
+                                   mode=[ord(m) for m in modes])
+
+    def raw(x):  # first mode fastest
+        return np.asfortranarray(x).tobytes(order="F")
+
+    with Sessions(c) as ss:
+        sid = ss.open()
+        bufs = {}
+        for name, arr in (("a", a), ("b", b), ("d", d0)):
+            bufs[name] = c.alloc(sid, arr.nbytes)
+            c.write(sid, bufs[name], 0, raw(arr))
+        spec = pb.TensorContractionSpec(a=desc("kib", a.shape), b=desc("jkb", b.shape),
+                                        d=desc("ijb", d0.shape))
+        r = c.call("PlanCreate", pb.PlanCreateRequest(session_id=sid, tensor=spec))
+        require(r.plan_id != 0 and r.key.startswith("tensor contract R_64F 64F A="),
+                f"PlanCreate: {r}")
+        ref = lambda n: pb.BufferRef(buffer_id=bufs[n])  # noqa: E731
+        op = pb.TensorContractOp(plan_id=r.plan_id, alpha=pb.Scalar(re=2.0),
+                                 beta=pb.Scalar(re=0.5), a=ref("a"), b=ref("b"), c=ref("d"),
+                                 d=ref("d"))
+        c.submit(sid, pb.Op(tensor_contract=op))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, bufs["d"], 0, d0.nbytes), dtype=np.float64)
+        got = got.reshape(d0.shape, order="F")
+        want = 2.0 * np.einsum("kib,jkb->ijb", a, b) + 0.5 * d0
+        mag = 2.0 * np.einsum("kib,jkb->ijb", abs(a), abs(b)) + 0.5 * abs(d0)
+        u = np.finfo(np.float64).eps / 2
+        g = (nk + 2) * u / (1 - (nk + 2) * u)
+        require(np.all(np.abs(got - want) <= g * mag), "contraction values")
+        red = pb.TensorReductionOp(a=desc("kib", a.shape), d=desc("ib", (ni, nb)),
+                                   op_reduce=3, alpha=pb.Scalar(re=1.0), a_data=ref("a"),
+                                   d_data=ref("d"))
+        c.submit(sid, pb.Op(tensor_reduction=red))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, bufs["d"], 0, 8 * ni * nb), dtype=np.float64)
+        want = a.sum(axis=0).ravel(order="F")
+        g = (nk + 2) * u / (1 - (nk + 2) * u)
+        require(np.all(np.abs(got - want) <= g * np.abs(a).sum(axis=0).ravel(order="F")),
+                "reduction values")
+        bad = pb.TensorContractionSpec(a=desc("kib", a.shape), b=desc("jkb", b.shape),
+                                       d=desc("ijz", d0.shape))
+        d1 = expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
+            session_id=sid, tensor=bad)), grpc.StatusCode.INVALID_ARGUMENT, "neither A nor B")
+        return f"contraction and reduction agree with numpy; {d1}"
+
+
 def check_err_lda(c):
     with Sessions(c) as ss:
         sid = ss.open()
@@ -1431,6 +1492,8 @@ def main():
                                check_sparse, c, rng)
                     checks.run(f"{name}: trnsolver CG on a CSR operator (protocol 1.5)",
                                check_solver_sparse, c)
+                    checks.run(f"{name}: trntensor contraction plan, contract, reduce "
+                               "(protocol 1.5)", check_tensor, c, rng)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
                     checks.run(f"{name}: buffer too small -> INVALID_ARGUMENT",
                                check_err_small_buffer, c)

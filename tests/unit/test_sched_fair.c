@@ -174,6 +174,9 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_SDDMM: return op->u.sddmm.c.values;
     case TRN_OP_SPATTN: return op->u.attn.o.values;
     case TRN_OP_SCHWARZ: return op->u.schwarz.bounds.values;
+    case TRN_OP_TENSOR_CONTRACT: return op->u.tensor_contract.d;
+    case TRN_OP_TENSOR_ELEMENTWISE:
+    case TRN_OP_TENSOR_REDUCTION: return op->u.tensor_ew.d;
     }
     return NULL;
 }

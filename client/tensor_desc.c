@@ -1,0 +1,498 @@
+/*
+ * tensor_desc.c — trntensor's host objects: tensor descriptors, operation
+ * descriptors (contraction, element-wise, permutation, reduction), plan
+ * preferences and plans. Only a contraction plan talks to the daemon: it is
+ * made in the daemon's plan cache (PlanCreate with a TensorContractionSpec),
+ * which checks the modes and extents and shares the plan with every
+ * session that asks for the same contraction. The other operations are
+ * checked by the daemon when they are executed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/tensor_internal.h"
+
+/* Protocol minor that carries trntensor. */
+#define TENSOR_MINOR 5u
+
+int trn_tensor_wire_compute(int compute) {
+    switch (compute) {
+    case 68: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
+    case 70: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
+    case 75: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF;
+    case 77: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32;
+    case 1075: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3;
+    case 79: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+    default: return -1;
+    }
+}
+
+static Trnsci__V1__DataType wire_type(trnsciDataType_t t) {
+    return t == TRNSCI_R_64F ? TRNSCI__V1__DATA_TYPE__R_64F : TRNSCI__V1__DATA_TYPE__R_32F;
+}
+
+void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int role,
+                          Trnsci__V1__TensorDescriptor *w) {
+    const struct trntensorTensorDescriptor *t = &op->t[role];
+    trnsci__v1__tensor_descriptor__init(w);
+    w->type = wire_type(t->type);
+    w->n_extent = w->n_stride = w->n_mode = t->nmodes;
+    w->extent = (int64_t *)t->extent;
+    w->stride = (int64_t *)t->stride;
+    w->mode = (int32_t *)op->mode[role];
+    w->op = (uint32_t)op->op[role];
+}
+
+/* ---- tensor descriptors ----------------------------------------------------------- */
+
+trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle,
+                                                  trntensorTensorDescriptor_t *desc,
+                                                  const uint32_t numModes, const int64_t extent[],
+                                                  const int64_t stride[], trnsciDataType_t dataType,
+                                                  uint32_t alignmentRequirement) {
+    static const char fn[] = "trntensorCreateTensorDescriptor";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc || (numModes > 0 && !extent))
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc or extent is NULL", fn);
+    if (numModes > TRNTENSOR_MAX_MODES)
+        return trn_tensor_fail(trnsciErrorNotSupported, "%s: numModes %u exceeds the %d supported",
+                               fn, numModes, TRNTENSOR_MAX_MODES);
+    if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: data type %d is not supported (TRNSCI_R_32F, TRNSCI_R_64F)", fn,
+                               (int)dataType);
+    if (alignmentRequirement & (alignmentRequirement - 1))
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "%s: alignmentRequirement %u is not a power of two", fn,
+                               alignmentRequirement);
+    struct trntensorTensorDescriptor *d = calloc(1, sizeof(*d));
+    if (!d)
+        return trn_tensor_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
+    d->nmodes = numModes;
+    d->type = dataType;
+    int64_t packed = 1;
+    for (uint32_t i = 0; i < numModes; i++) {
+        d->extent[i] = extent[i];
+        d->stride[i] = stride ? stride[i] : packed;
+        /* Packed strides of absurd extents wrap; the daemon refuses them. */
+        packed = (int64_t)((uint64_t)packed * (uint64_t)(extent[i] > 0 ? extent[i] : 1));
+    }
+    *desc = d;
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorDestroyTensorDescriptor(trntensorTensorDescriptor_t desc) {
+    free(desc);
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+/* ---- operation descriptors ------------------------------------------------------------ */
+
+/* Copies operand `role` (descriptor, modes, operator) into op. */
+static trntensorStatus_t put(struct trntensorOperationDescriptor *op, int role,
+                             const trntensorTensorDescriptor_t t, const int32_t mode[],
+                             trntensorOperator_t unary, const char *fn, const char *name) {
+    if (!t)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc%s is NULL", fn, name);
+    if (t->nmodes > 0 && !mode)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: mode%s is NULL", fn, name);
+    if (op->present[TRN_T_A] && t->type != op->t[TRN_T_A].type)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "%s: desc%s's data type differs from descA's", fn, name);
+    op->present[role] = 1;
+    op->t[role] = *t;
+    if (t->nmodes)
+        memcpy(op->mode[role], mode, t->nmodes * sizeof(int32_t));
+    op->op[role] = unary;
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+/* The common end of the Create* calls: compute descriptor, allocation. */
+static trntensorStatus_t finish(const struct trntensorOperationDescriptor *op,
+                                const trntensorComputeDescriptor_t compute, const char *fn,
+                                trntensorOperationDescriptor_t *desc) {
+    if (!compute)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: descCompute is NULL", fn);
+    if (trn_tensor_wire_compute(compute->compute) < 0)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: compute descriptor %s is not supported (32F, 64F, "
+                               "32F_FAST_16BF, 32F_FAST_TF32, 32F_BF16X3, 64F_EMULATED)",
+                               fn, compute->name);
+    struct trntensorOperationDescriptor *d = malloc(sizeof(*d));
+    if (!d)
+        return trn_tensor_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
+    *d = *op;
+    d->compute = compute->compute;
+    *desc = d;
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+#define PUT(role, t, m, o, name)                                                                   \
+    do {                                                                                           \
+        const trntensorStatus_t st_ = put(&op, role, t, m, o, fn, name);                           \
+        if (st_ != TRNTENSOR_STATUS_SUCCESS)                                                       \
+            return st_;                                                                            \
+    } while (0)
+
+trntensorStatus_t
+trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+                           const trntensorTensorDescriptor_t descA, const int32_t modeA[],
+                           trntensorOperator_t opA, const trntensorTensorDescriptor_t descB,
+                           const int32_t modeB[], trntensorOperator_t opB,
+                           const trntensorTensorDescriptor_t descC, const int32_t modeC[],
+                           trntensorOperator_t opC, const trntensorTensorDescriptor_t descD,
+                           const int32_t modeD[], const trntensorComputeDescriptor_t descCompute) {
+    static const char fn[] = "trntensorCreateContraction";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc is NULL", fn);
+    struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_CONTRACTION};
+    PUT(TRN_T_A, descA, modeA, opA, "A");
+    PUT(TRN_T_B, descB, modeB, opB, "B");
+    PUT(TRN_T_C, descC, modeC, opC, "C");
+    PUT(TRN_T_D, descD, modeD, TRNTENSOR_OP_IDENTITY, "D");
+    /* cuTENSOR's rule: C and D have one layout and the same modes. */
+    const int same = descC->nmodes == descD->nmodes &&
+                     !memcmp(descC->extent, descD->extent, descD->nmodes * sizeof(int64_t)) &&
+                     !memcmp(descC->stride, descD->stride, descD->nmodes * sizeof(int64_t)) &&
+                     !memcmp(op.mode[TRN_T_C], op.mode[TRN_T_D], descD->nmodes * sizeof(int32_t));
+    if (!same)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "%s: descC/modeC must equal descD/modeD (extents, strides, modes)",
+                               fn);
+    if ((opC != TRNTENSOR_OP_IDENTITY && opC != TRNTENSOR_OP_CONJ))
+        return trn_tensor_fail(trnsciErrorNotSupported, "%s: opC must be IDENTITY or CONJ", fn);
+    return finish(&op, descCompute, fn, desc);
+}
+
+trntensorStatus_t trntensorCreateElementwiseTrinary(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+    const trntensorTensorDescriptor_t descA, const int32_t modeA[], trntensorOperator_t opA,
+    const trntensorTensorDescriptor_t descB, const int32_t modeB[], trntensorOperator_t opB,
+    const trntensorTensorDescriptor_t descC, const int32_t modeC[], trntensorOperator_t opC,
+    const trntensorTensorDescriptor_t descD, const int32_t modeD[], trntensorOperator_t opAB,
+    trntensorOperator_t opABC, const trntensorComputeDescriptor_t descCompute) {
+    static const char fn[] = "trntensorCreateElementwiseTrinary";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc is NULL", fn);
+    struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_TRINARY};
+    PUT(TRN_T_A, descA, modeA, opA, "A");
+    PUT(TRN_T_B, descB, modeB, opB, "B");
+    PUT(TRN_T_C, descC, modeC, opC, "C");
+    PUT(TRN_T_D, descD, modeD, TRNTENSOR_OP_IDENTITY, "D");
+    op.op_ab = opAB;
+    op.op_abc = opABC;
+    return finish(&op, descCompute, fn, desc);
+}
+
+trntensorStatus_t trntensorCreateElementwiseBinary(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+    const trntensorTensorDescriptor_t descA, const int32_t modeA[], trntensorOperator_t opA,
+    const trntensorTensorDescriptor_t descC, const int32_t modeC[], trntensorOperator_t opC,
+    const trntensorTensorDescriptor_t descD, const int32_t modeD[], trntensorOperator_t opAC,
+    const trntensorComputeDescriptor_t descCompute) {
+    static const char fn[] = "trntensorCreateElementwiseBinary";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc is NULL", fn);
+    struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_BINARY};
+    PUT(TRN_T_A, descA, modeA, opA, "A");
+    PUT(TRN_T_C, descC, modeC, opC, "C");
+    PUT(TRN_T_D, descD, modeD, TRNTENSOR_OP_IDENTITY, "D");
+    op.op_abc = opAC;
+    return finish(&op, descCompute, fn, desc);
+}
+
+trntensorStatus_t
+trntensorCreatePermutation(const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+                           const trntensorTensorDescriptor_t descA, const int32_t modeA[],
+                           trntensorOperator_t opA, const trntensorTensorDescriptor_t descB,
+                           const int32_t modeB[], const trntensorComputeDescriptor_t descCompute) {
+    static const char fn[] = "trntensorCreatePermutation";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc is NULL", fn);
+    struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_PERMUTATION};
+    PUT(TRN_T_A, descA, modeA, opA, "A");
+    PUT(TRN_T_D, descB, modeB, TRNTENSOR_OP_IDENTITY, "B");
+    return finish(&op, descCompute, fn, desc);
+}
+
+trntensorStatus_t trntensorCreateReduction(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+    const trntensorTensorDescriptor_t descA, const int32_t modeA[], trntensorOperator_t opA,
+    const trntensorTensorDescriptor_t descC, const int32_t modeC[], trntensorOperator_t opC,
+    const trntensorTensorDescriptor_t descD, const int32_t modeD[], trntensorOperator_t opReduce,
+    const trntensorComputeDescriptor_t descCompute) {
+    static const char fn[] = "trntensorCreateReduction";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc is NULL", fn);
+    struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_REDUCTION};
+    PUT(TRN_T_A, descA, modeA, opA, "A");
+    PUT(TRN_T_C, descC, modeC, opC, "C");
+    PUT(TRN_T_D, descD, modeD, TRNTENSOR_OP_IDENTITY, "D");
+    op.op_reduce = opReduce;
+    return finish(&op, descCompute, fn, desc);
+}
+
+trntensorStatus_t trntensorDestroyOperationDescriptor(trntensorOperationDescriptor_t desc) {
+    free(desc);
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+/* FLOPs of the operation (contractions: 2 per multiply-add over every
+ * distinct mode) and bytes it moves (each operand once). */
+static void op_counts(const struct trntensorOperationDescriptor *op, double *flops, double *bytes) {
+    const double es = op->t[TRN_T_A].type == TRNSCI_R_64F ? 8.0 : 4.0;
+    double volume = 1.0, moved = 0.0;
+    int32_t seen[4 * TRNTENSOR_MAX_MODES];
+    int nseen = 0;
+    for (int r = 0; r < 4; r++) {
+        if (!op->present[r])
+            continue;
+        double elems = 1.0;
+        for (uint32_t i = 0; i < op->t[r].nmodes; i++) {
+            elems *= (double)op->t[r].extent[i];
+            int k = 0;
+            while (k < nseen && seen[k] != op->mode[r][i])
+                k++;
+            if (k == nseen) {
+                seen[nseen++] = op->mode[r][i];
+                volume *= (double)op->t[r].extent[i];
+            }
+        }
+        moved += elems * es;
+    }
+    *flops = op->kind == TRN_TENSOR_CONTRACTION ? 2.0 * volume : volume;
+    *bytes = moved;
+}
+
+trntensorStatus_t trntensorOperationDescriptorSetAttribute(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t desc,
+    trntensorOperationDescriptorAttribute_t attr, const void *buf, size_t sizeInBytes) {
+    static const char fn[] = "trntensorOperationDescriptorSetAttribute";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc || !buf)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc or buf is NULL", fn);
+    if (attr != TRNTENSOR_OPERATION_DESCRIPTOR_TAG)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: attribute %d cannot be set", fn,
+                               (int)attr);
+    if (sizeInBytes != sizeof(int32_t))
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: TAG takes an int32_t", fn);
+    memcpy(&desc->tag, buf, sizeof(int32_t));
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorOperationDescriptorGetAttribute(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t desc,
+    trntensorOperationDescriptorAttribute_t attr, void *buf, size_t sizeInBytes) {
+    static const char fn[] = "trntensorOperationDescriptorGetAttribute";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc || !buf)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc or buf is NULL", fn);
+    double flops, bytes;
+    op_counts(desc, &flops, &bytes);
+    switch (attr) {
+    case TRNTENSOR_OPERATION_DESCRIPTOR_TAG:
+        if (sizeInBytes != sizeof(int32_t))
+            break;
+        memcpy(buf, &desc->tag, sizeof(int32_t));
+        return trn_tensor_status(trn_ok());
+    case TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE:
+        if (sizeInBytes != sizeof(trnsciDataType_t))
+            break;
+        memcpy(buf, &desc->t[TRN_T_A].type, sizeof(trnsciDataType_t));
+        return trn_tensor_status(trn_ok());
+    case TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_MOVED_BYTES: {
+        if (sizeInBytes != sizeof(float))
+            break;
+        const float v = (float)(attr == TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS ? flops : bytes);
+        memcpy(buf, &v, sizeof(v));
+        return trn_tensor_status(trn_ok());
+    }
+    default:
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: unknown attribute %d", fn, (int)attr);
+    }
+    return trn_tensor_fail(trnsciErrorInvalidValue, "%s: sizeInBytes %zu is not the attribute's",
+                           fn, sizeInBytes);
+}
+
+/* ---- plan preferences and plans ----------------------------------------------------- */
+
+trntensorStatus_t trntensorCreatePlanPreference(const trntensorHandle_t handle,
+                                                trntensorPlanPreference_t *pref,
+                                                trntensorAlgo_t algo, trntensorJitMode_t jitMode) {
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!pref)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "trntensorCreatePlanPreference: pref is NULL");
+    struct trntensorPlanPreference *p = malloc(sizeof(*p));
+    if (!p)
+        return trn_tensor_fail(trnsciErrorMemoryAllocation,
+                               "trntensorCreatePlanPreference: out of memory");
+    p->algo = algo;
+    p->jit = jitMode;
+    *pref = p;
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorDestroyPlanPreference(trntensorPlanPreference_t pref) {
+    free(pref);
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorPlanPreferenceSetAttribute(const trntensorHandle_t handle,
+                                                      trntensorPlanPreference_t pref,
+                                                      trntensorPlanPreferenceAttribute_t attr,
+                                                      const void *buf, size_t sizeInBytes) {
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!pref || !buf || sizeInBytes == 0)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "trntensorPlanPreferenceSetAttribute: pref or buf is NULL");
+    if (attr == TRNTENSOR_PLAN_PREFERENCE_ALGO && sizeInBytes == sizeof(trntensorAlgo_t))
+        memcpy(&pref->algo, buf, sizeof(pref->algo));
+    /* The other attributes steer autotuning and JIT, which trntensor lacks:
+     * accepted and ignored. */
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorEstimateWorkspaceSize(const trntensorHandle_t handle,
+                                                 const trntensorOperationDescriptor_t desc,
+                                                 const trntensorPlanPreference_t planPref,
+                                                 const trntensorWorksizePreference_t workspacePref,
+                                                 uint64_t *workspaceSizeEstimate) {
+    (void)planPref;
+    (void)workspacePref;
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc || !workspaceSizeEstimate)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "trntensorEstimateWorkspaceSize: desc or workspaceSizeEstimate is "
+                               "NULL");
+    *workspaceSizeEstimate = 0;
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trnsciError_t trn_tensor_plan_make(trn_client *c, struct trntensorPlan *plan, const char *fn) {
+    trnsciError_t e = trn_client_need_minor(c, TENSOR_MINOR, fn);
+    if (e != trnsciSuccess)
+        return e;
+    Trnsci__V1__TensorDescriptor a, b, d;
+    trn_tensor_wire_desc(&plan->op, TRN_T_A, &a);
+    trn_tensor_wire_desc(&plan->op, TRN_T_B, &b);
+    trn_tensor_wire_desc(&plan->op, TRN_T_D, &d);
+    Trnsci__V1__TensorContractionSpec spec = TRNSCI__V1__TENSOR_CONTRACTION_SPEC__INIT;
+    spec.a = &a;
+    spec.b = &b;
+    spec.d = &d;
+    spec.compute = (Trnsci__V1__ComputeType)trn_tensor_wire_compute(plan->op.compute);
+    Trnsci__V1__PlanCreateRequest req = TRNSCI__V1__PLAN_CREATE_REQUEST__INIT;
+    req.session_id = c->session_id;
+    req.spec_case = TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_TENSOR;
+    req.tensor = &spec;
+    Trnsci__V1__PlanCreateReply *rep = NULL;
+    e = trn_client_call(c, TRN_WIRE_PLAN_CREATE, &req.base,
+                        &trnsci__v1__plan_create_reply__descriptor, (ProtobufCMessage **)&rep,
+                        TRN_CALL_TIMEOUT_MS);
+    if (e != trnsciSuccess)
+        return e;
+    plan->plan_id = rep->plan_id;
+    plan->generation = c->generation;
+    protobuf_c_message_free_unpacked(&rep->base, NULL);
+    return trnsciSuccess;
+}
+
+trntensorStatus_t trntensorCreatePlan(const trntensorHandle_t handle, trntensorPlan_t *plan,
+                                      const trntensorOperationDescriptor_t desc,
+                                      const trntensorPlanPreference_t pref,
+                                      uint64_t workspaceSizeLimit) {
+    static const char fn[] = "trntensorCreatePlan";
+    (void)pref;
+    (void)workspaceSizeLimit;
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!plan || !desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: plan or desc is NULL", fn);
+    struct trntensorPlan *p = calloc(1, sizeof(*p));
+    if (!p)
+        return trn_tensor_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
+    p->op = *desc;
+    if (desc->kind == TRN_TENSOR_CONTRACTION) {
+        trnsciError_t e;
+        trn_client *c = trn_client_get(&e);
+        if (!c) {
+            free(p);
+            return TRNTENSOR_STATUS_NOT_INITIALIZED;
+        }
+        e = trn_tensor_plan_make(c, p, fn);
+        if (e != trnsciSuccess) {
+            free(p);
+            return trn_tensor_status(e);
+        }
+    }
+    *plan = p;
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+void trn_tensor_plan_free(struct trntensorPlan *plan) {
+    trn_client *c = trn_client_peek();
+    if (plan->plan_id && c && c->generation == plan->generation) {
+        Trnsci__V1__PlanDestroyRequest d = TRNSCI__V1__PLAN_DESTROY_REQUEST__INIT;
+        d.session_id = c->session_id;
+        d.plan_id = plan->plan_id;
+        /* A failure (the daemon went away) leaves nothing to release. */
+        trn_client_call(c, TRN_WIRE_PLAN_DESTROY, &d.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+    }
+    free(plan);
+}
+
+trntensorStatus_t trntensorDestroyPlan(trntensorPlan_t plan) {
+    if (!plan)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "trntensorDestroyPlan: plan is NULL");
+    trn_tensor_plan_free(plan);
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorPlanGetAttribute(const trntensorHandle_t handle,
+                                            const trntensorPlan_t plan,
+                                            trntensorPlanAttribute_t attr, void *buf,
+                                            size_t sizeInBytes) {
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!plan || !buf)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "trntensorPlanGetAttribute: plan or buf is NULL");
+    if (attr != TRNTENSOR_PLAN_REQUIRED_WORKSPACE || sizeInBytes != sizeof(uint64_t))
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "trntensorPlanGetAttribute: attribute %d (size %zu) is not "
+                               "REQUIRED_WORKSPACE (uint64_t)",
+                               (int)attr, sizeInBytes);
+    const uint64_t zero = 0;
+    memcpy(buf, &zero, sizeof(zero));
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}

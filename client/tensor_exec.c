@@ -1,0 +1,238 @@
+/*
+ * tensor_exec.c — trntensor's execute calls: trntensorContract,
+ * trntensorElementwiseTrinaryExecute / BinaryExecute, trntensorPermute and
+ * trntensorReduce. Each reads its host scalars, resolves the device
+ * pointers, encodes the op (TensorContractOp with the plan's daemon handle,
+ * or TensorElementwiseOp / TensorReductionOp carrying the descriptors) and
+ * queues it on the stream; the daemon checks the rest
+ * (daemon/validate_tensor.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "client/tensor_internal.h"
+
+#define TENSOR_MINOR 5u
+
+/* A host scalar of the operation's data type. */
+static void scalar_of(const struct trntensorOperationDescriptor *op, const void *p,
+                      Trnsci__V1__Scalar *s) {
+    trnsci__v1__scalar__init(s);
+    if (!p)
+        return;
+    if (op->t[TRN_T_A].type == TRNSCI_R_64F) {
+        double v;
+        memcpy(&v, p, sizeof(v));
+        s->re = v;
+    } else {
+        float v;
+        memcpy(&v, p, sizeof(v));
+        s->re = v;
+    }
+}
+
+/* The checks every execute call starts with; *out is the client. */
+static trntensorStatus_t begin(const trntensorHandle_t handle, const trntensorPlan_t plan, int kind,
+                               int kind2, const char *fn, trn_client **out) {
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!plan)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: plan is NULL", fn);
+    if ((int)plan->op.kind != kind && (int)plan->op.kind != kind2)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: the plan is of another operation", fn);
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    e = trn_client_need_minor(c, TENSOR_MINOR, fn);
+    if (e != trnsciSuccess)
+        return trn_tensor_status(e);
+    *out = c;
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+static trntensorStatus_t submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op) {
+    const trnsciError_t e = trn_client_submit(c, stream, op);
+    if (e != trnsciSuccess)
+        return trn_tensor_status(e);
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
+trntensorStatus_t trntensorContract(const trntensorHandle_t handle, const trntensorPlan_t plan,
+                                    const void *alpha, const void *A, const void *B,
+                                    const void *beta, const void *C, void *D, void *workspace,
+                                    uint64_t workspaceSize, trnsciStream_t stream) {
+    static const char fn[] = "trntensorContract";
+    (void)workspace;
+    (void)workspaceSize;
+    trn_client *c = NULL;
+    trntensorStatus_t st = begin(handle, plan, TRN_TENSOR_CONTRACTION, 0, fn, &c);
+    if (st != TRNTENSOR_STATUS_SUCCESS)
+        return st;
+    if (!alpha || !beta)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: alpha or beta is NULL", fn);
+    /* A plan made in an earlier session (the daemon restarted) is made
+     * again in this one. */
+    if (plan->generation != c->generation) {
+        const trnsciError_t e = trn_tensor_plan_make(c, plan, fn);
+        if (e != trnsciSuccess)
+            return trn_tensor_status(e);
+    }
+    Trnsci__V1__TensorContractOp w = TRNSCI__V1__TENSOR_CONTRACT_OP__INIT;
+    Trnsci__V1__Scalar sa, sb;
+    scalar_of(&plan->op, alpha, &sa);
+    scalar_of(&plan->op, beta, &sb);
+    Trnsci__V1__BufferRef ra = TRNSCI__V1__BUFFER_REF__INIT, rb = ra, rc = ra, rd = ra;
+    trnsciError_t e = trn_client_resolve(c, A, "trntensorContract: A", &ra);
+    if (e == trnsciSuccess)
+        e = trn_client_resolve(c, B, "trntensorContract: B", &rb);
+    if (e == trnsciSuccess && sb.re != 0.0)
+        e = trn_client_resolve(c, C, "trntensorContract: C", &rc);
+    if (e == trnsciSuccess)
+        e = trn_client_resolve(c, D, "trntensorContract: D", &rd);
+    if (e != trnsciSuccess)
+        return trn_tensor_status(e);
+    w.plan_id = plan->plan_id;
+    w.alpha = &sa;
+    w.beta = &sb;
+    w.a = &ra;
+    w.b = &rb;
+    w.c = &rc;
+    w.d = &rd;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_CONTRACT;
+    op.tensor_contract = &w;
+    return submit(c, stream, &op);
+}
+
+/* Element-wise ops and permutations: D = opABC(opAB(alpha A, beta B), gamma C)
+ * with the operands the plan has. */
+static trntensorStatus_t elementwise(const trntensorHandle_t handle, const trntensorPlan_t plan,
+                                     int kind, const void *alpha, const void *A, const void *beta,
+                                     const void *B, const void *gamma, const void *C, void *D,
+                                     trnsciStream_t stream, const char *fn) {
+    trn_client *c = NULL;
+    trntensorStatus_t st = begin(handle, plan, kind, kind, fn, &c);
+    if (st != TRNTENSOR_STATUS_SUCCESS)
+        return st;
+    const struct trntensorOperationDescriptor *o = &plan->op;
+    if (!alpha || (o->present[TRN_T_B] && !beta) || (o->present[TRN_T_C] && !gamma))
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: a scalar is NULL", fn);
+    Trnsci__V1__TensorElementwiseOp w = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
+    Trnsci__V1__TensorDescriptor da, db, dc, dd;
+    Trnsci__V1__Scalar sa, sb, sg;
+    Trnsci__V1__BufferRef ra = TRNSCI__V1__BUFFER_REF__INIT, rb = ra, rc = ra, rd = ra;
+    trn_tensor_wire_desc(o, TRN_T_A, &da);
+    trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    scalar_of(o, alpha, &sa);
+    scalar_of(o, beta, &sb);
+    scalar_of(o, gamma, &sg);
+    char what[64];
+    snprintf(what, sizeof(what), "%s: A", fn);
+    trnsciError_t e = trn_client_resolve(c, A, what, &ra);
+    if (e == trnsciSuccess && o->present[TRN_T_B]) {
+        trn_tensor_wire_desc(o, TRN_T_B, &db);
+        w.b = &db;
+        snprintf(what, sizeof(what), "%s: B", fn);
+        e = trn_client_resolve(c, B, what, &rb);
+    }
+    if (e == trnsciSuccess && o->present[TRN_T_C]) {
+        trn_tensor_wire_desc(o, TRN_T_C, &dc);
+        w.c = &dc;
+        snprintf(what, sizeof(what), "%s: C", fn);
+        e = trn_client_resolve(c, C, what, &rc);
+    }
+    if (e == trnsciSuccess) {
+        snprintf(what, sizeof(what), "%s: %s", fn, kind == TRN_TENSOR_PERMUTATION ? "B" : "D");
+        e = trn_client_resolve(c, D, what, &rd);
+    }
+    if (e != trnsciSuccess)
+        return trn_tensor_status(e);
+    w.a = &da;
+    w.d = &dd;
+    w.op_ab = (uint32_t)o->op_ab;
+    w.op_abc = (uint32_t)o->op_abc;
+    w.compute = (Trnsci__V1__ComputeType)trn_tensor_wire_compute(o->compute);
+    w.alpha = &sa;
+    w.beta = &sb;
+    w.gamma = &sg;
+    w.a_data = &ra;
+    w.b_data = &rb;
+    w.c_data = &rc;
+    w.d_data = &rd;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE;
+    op.tensor_elementwise = &w;
+    return submit(c, stream, &op);
+}
+
+trntensorStatus_t trntensorElementwiseTrinaryExecute(const trntensorHandle_t handle,
+                                                     const trntensorPlan_t plan, const void *alpha,
+                                                     const void *A, const void *beta, const void *B,
+                                                     const void *gamma, const void *C, void *D,
+                                                     trnsciStream_t stream) {
+    return elementwise(handle, plan, TRN_TENSOR_TRINARY, alpha, A, beta, B, gamma, C, D, stream,
+                       "trntensorElementwiseTrinaryExecute");
+}
+
+trntensorStatus_t trntensorElementwiseBinaryExecute(const trntensorHandle_t handle,
+                                                    const trntensorPlan_t plan, const void *alpha,
+                                                    const void *A, const void *gamma, const void *C,
+                                                    void *D, trnsciStream_t stream) {
+    return elementwise(handle, plan, TRN_TENSOR_BINARY, alpha, A, NULL, NULL, gamma, C, D, stream,
+                       "trntensorElementwiseBinaryExecute");
+}
+
+trntensorStatus_t trntensorPermute(const trntensorHandle_t handle, const trntensorPlan_t plan,
+                                   const void *alpha, const void *A, void *B,
+                                   trnsciStream_t stream) {
+    return elementwise(handle, plan, TRN_TENSOR_PERMUTATION, alpha, A, NULL, NULL, NULL, NULL, B,
+                       stream, "trntensorPermute");
+}
+
+trntensorStatus_t trntensorReduce(const trntensorHandle_t handle, const trntensorPlan_t plan,
+                                  const void *alpha, const void *A, const void *beta, const void *C,
+                                  void *D, void *workspace, uint64_t workspaceSize,
+                                  trnsciStream_t stream) {
+    static const char fn[] = "trntensorReduce";
+    (void)workspace;
+    (void)workspaceSize;
+    trn_client *c = NULL;
+    trntensorStatus_t st = begin(handle, plan, TRN_TENSOR_REDUCTION, 0, fn, &c);
+    if (st != TRNTENSOR_STATUS_SUCCESS)
+        return st;
+    if (!alpha || !beta)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: alpha or beta is NULL", fn);
+    const struct trntensorOperationDescriptor *o = &plan->op;
+    Trnsci__V1__TensorReductionOp w = TRNSCI__V1__TENSOR_REDUCTION_OP__INIT;
+    Trnsci__V1__TensorDescriptor da, dc, dd;
+    Trnsci__V1__Scalar sa, sb;
+    Trnsci__V1__BufferRef ra = TRNSCI__V1__BUFFER_REF__INIT, rc = ra, rd = ra;
+    trn_tensor_wire_desc(o, TRN_T_A, &da);
+    trn_tensor_wire_desc(o, TRN_T_C, &dc);
+    trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    scalar_of(o, alpha, &sa);
+    scalar_of(o, beta, &sb);
+    trnsciError_t e = trn_client_resolve(c, A, "trntensorReduce: A", &ra);
+    if (e == trnsciSuccess && sb.re != 0.0)
+        e = trn_client_resolve(c, C, "trntensorReduce: C", &rc);
+    if (e == trnsciSuccess)
+        e = trn_client_resolve(c, D, "trntensorReduce: D", &rd);
+    if (e != trnsciSuccess)
+        return trn_tensor_status(e);
+    w.a = &da;
+    w.c = &dc;
+    w.d = &dd;
+    w.op_reduce = (uint32_t)o->op_reduce;
+    w.compute = (Trnsci__V1__ComputeType)trn_tensor_wire_compute(o->compute);
+    w.alpha = &sa;
+    w.beta = &sb;
+    w.a_data = &ra;
+    w.c_data = &rc;
+    w.d_data = &rd;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_REDUCTION;
+    op.tensor_reduction = &w;
+    return submit(c, stream, &op);
+}

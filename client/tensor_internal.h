@@ -1,0 +1,89 @@
+/*
+ * tensor_internal.h — what the trntensor client files (client/tensor*.c)
+ * share: the handle, descriptor, operation and plan records, the compute
+ * descriptors, and the status mapping. Internal to client/.
+ *
+ * Descriptors and operation descriptors are plain host records of what the
+ * user passed, copied (never pointing into user arrays); the daemon checks
+ * them again when a plan is made or an op is submitted.
+ */
+#ifndef TRN_CLIENT_TENSOR_INTERNAL_H
+#define TRN_CLIENT_TENSOR_INTERNAL_H
+
+#include "client/client.h"
+#include "trnsci/trntensor.h"
+
+struct trntensorHandle {
+    trnsciStream_t stream; /* for calls without a stream argument */
+};
+
+/* A compute descriptor: the trnblasComputeType_t value it stands for, or 0
+ * when trntensor does not support it. */
+struct trntensorComputeDescriptor {
+    int compute;
+    const char *name;
+};
+
+struct trntensorTensorDescriptor {
+    uint32_t nmodes;
+    int64_t extent[TRNTENSOR_MAX_MODES];
+    int64_t stride[TRNTENSOR_MAX_MODES];
+    trnsciDataType_t type;
+};
+
+/* What an operation descriptor describes. */
+typedef enum trn_tensor_kind {
+    TRN_TENSOR_CONTRACTION = 1,
+    TRN_TENSOR_TRINARY = 2,
+    TRN_TENSOR_BINARY = 3,
+    TRN_TENSOR_PERMUTATION = 4,
+    TRN_TENSOR_REDUCTION = 5,
+} trn_tensor_kind;
+
+/* Operands by role; an operation uses some of them (a permutation's output
+ * is D). */
+enum { TRN_T_A = 0, TRN_T_B = 1, TRN_T_C = 2, TRN_T_D = 3 };
+
+struct trntensorOperationDescriptor {
+    trn_tensor_kind kind;
+    int present[4];
+    struct trntensorTensorDescriptor t[4]; /* copies */
+    int32_t mode[4][TRNTENSOR_MAX_MODES];
+    trntensorOperator_t op[4];
+    trntensorOperator_t op_ab, op_abc, op_reduce;
+    int compute; /* trnblasComputeType_t value */
+    int32_t tag;
+};
+
+struct trntensorPlanPreference {
+    trntensorAlgo_t algo;
+    trntensorJitMode_t jit;
+};
+
+struct trntensorPlan {
+    struct trntensorOperationDescriptor op;
+    /* Contractions: the daemon's plan (PlanCreate) in session `generation`. */
+    uint32_t plan_id;
+    uint64_t generation;
+};
+
+/* The wire's ComputeType of a trnblasComputeType_t value, or -1. */
+int trn_tensor_wire_compute(int compute);
+/* Makes plan->plan_id in the client's current session (PlanCreate); fn
+ * names the caller in messages. */
+trnsciError_t trn_tensor_plan_make(trn_client *c, struct trntensorPlan *plan, const char *fn);
+/* Releases plan (and the daemon's handle) without touching the last error
+ * (trntensorDestroyPlan, and trntensorEinsum after a failure). */
+void trn_tensor_plan_free(struct trntensorPlan *plan);
+/* The descriptor of operand `role` of op as a wire message (arrays point
+ * into op). */
+void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int role,
+                          Trnsci__V1__TensorDescriptor *w);
+
+/* trnsciError_t -> trntensorStatus_t. */
+trntensorStatus_t trn_tensor_status(trnsciError_t e);
+/* Records the message (trnsciGetLastErrorMessage) and returns the status of e. */
+trntensorStatus_t trn_tensor_fail(trnsciError_t e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

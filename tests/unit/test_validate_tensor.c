@@ -1,0 +1,498 @@
+/*
+ * test_validate_tensor.c — trntensor's daemon side without a daemon:
+ *  - contraction specs (trn_validate_tensor_plan, kernels/tensor_plan.c):
+ *    a valid one passes and gets the canonical key whatever its labels; the
+ *    key parses back to the same spec; extent mismatch, a repeated mode, a
+ *    mode of D from nowhere, strides or extents < 1, an extent overflowing
+ *    2^62, overlapping D strides and a compute type of the other precision
+ *    are INVALID_ARGUMENT; 17 modes, a mode summed within one operand and
+ *    complex data are UNIMPLEMENTED; messages name the rule;
+ *  - the GEMM mapping's decisions (in place, transposed, swapped, packed);
+ *  - element-wise and reduction ops through trn_validate_op with a real
+ *    session table: an operand of exactly its extent passes, one element
+ *    short fails, a misaligned offset fails, another session's buffer is
+ *    refused; refs hold one reference per operand on success and none on
+ *    failure; modes of inputs must be D's, a reduction's C must have D's
+ *    layout, binary operators must be ADD/MUL/MAX/MIN;
+ *  - the contraction kernel split into 1, 2, 3 and 5 shards gives the same
+ *    bits for a packed X, a swapped and a packed-D mapping.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "daemon/log.h"
+#include "daemon/session.h"
+#include "daemon/validate.h"
+#include "kernels/backend.h"
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/fft_shape.h"
+#include "kernels/tensor_plan.h"
+#include "scheduler/sched.h"
+
+/* After the project headers: cblas.h pulls in <complex.h>, whose `complex`
+ * macro breaks kernels/fft_shape.h. */
+#include <cblas.h>
+
+#define R32 TRNSCI__V1__DATA_TYPE__R_32F
+#define R64 TRNSCI__V1__DATA_TYPE__R_64F
+
+/* A wire descriptor with room for its arrays. */
+typedef struct wdesc {
+    Trnsci__V1__TensorDescriptor w;
+    int64_t extent[20], stride[20];
+    int32_t mode[20];
+} wdesc;
+
+/* modes: letters; extents: one per letter; strides NULL: packed. */
+static void wd(wdesc *d, Trnsci__V1__DataType type, const char *modes, const int64_t *extents,
+               const int64_t *strides) {
+    trnsci__v1__tensor_descriptor__init(&d->w);
+    const size_t n = strlen(modes);
+    int64_t s = 1;
+    for (size_t i = 0; i < n; i++) {
+        d->mode[i] = modes[i];
+        d->extent[i] = extents[i];
+        d->stride[i] = strides ? strides[i] : s;
+        s = (int64_t)((uint64_t)s * (uint64_t)extents[i]); /* huge extents: any value */
+    }
+    d->w.type = type;
+    d->w.n_extent = d->w.n_stride = d->w.n_mode = n;
+    d->w.extent = d->extent;
+    d->w.stride = d->stride;
+    d->w.mode = d->mode;
+}
+
+static trn_wire_code plan_of(const wdesc *a, const wdesc *b, const wdesc *d,
+                             Trnsci__V1__ComputeType compute, trn_plan_spec *spec, char *err) {
+    Trnsci__V1__TensorContractionSpec w = TRNSCI__V1__TENSOR_CONTRACTION_SPEC__INIT;
+    w.a = (Trnsci__V1__TensorDescriptor *)&a->w;
+    w.b = (Trnsci__V1__TensorDescriptor *)&b->w;
+    w.d = (Trnsci__V1__TensorDescriptor *)&d->w;
+    w.compute = compute;
+    err[0] = '\0';
+    return trn_validate_tensor_plan(&w, spec, err, 256);
+}
+
+static void expect_plan(const wdesc *a, const wdesc *b, const wdesc *d,
+                        Trnsci__V1__ComputeType compute, trn_wire_code code, const char *needle) {
+    trn_plan_spec spec;
+    char err[256];
+    const trn_wire_code rc = plan_of(a, b, d, compute, &spec, err);
+    if (rc != code)
+        fail_msg("expected %d (%s), got %d: %s", (int)code, needle ? needle : "", (int)rc, err);
+    if (needle && !strstr(err, needle))
+        fail_msg("message \"%s\" does not contain \"%s\"", err, needle);
+}
+
+static void test_contraction_specs(void **state) {
+    (void)state;
+    const int64_t e34[] = {3, 4}, e45[] = {4, 5}, e35[] = {3, 5}, e55[] = {5, 5}, e33[] = {3, 3};
+    wdesc a, b, d, x;
+    wd(&a, R32, "ik", e34, NULL);
+    wd(&b, R32, "kj", e45, NULL);
+    wd(&d, R32, "ij", e35, NULL);
+    trn_plan_spec s1, s2;
+    char err[256], k1[TRN_PLAN_KEY_LEN], k2[TRN_PLAN_KEY_LEN];
+    assert_int_equal(plan_of(&a, &b, &d, 0, &s1, err), TRN_WIRE_OK);
+    /* other labels, same contraction: same key */
+    wd(&a, R32, "xq", e34, NULL);
+    wd(&b, R32, "qz", e45, NULL);
+    wd(&d, R32, "xz", e35, NULL);
+    assert_int_equal(plan_of(&a, &b, &d, TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F, &s2, err),
+                     TRN_WIRE_OK);
+    trn_tensor_spec_format(&s1.u.tensor, k1, sizeof(k1));
+    trn_tensor_spec_format(&s2.u.tensor, k2, sizeof(k2));
+    assert_string_equal(k1, k2);
+    assert_string_equal(k1, "tensor contract R_32F 32F A=a3b4/p B=b4c5/p D=a3c5/p");
+    trn_tensor_contract_spec back;
+    assert_int_equal(trn_tensor_spec_parse(k1, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &s1.u.tensor, sizeof(back));
+    /* the plan cache's key functions (persisted manifests) take tensor keys */
+    trn_plan_spec any;
+    char k3[TRN_PLAN_KEY_LEN];
+    assert_int_equal(trn_plan_spec_parse(k1, &any, err, sizeof(err)), 0);
+    assert_int_equal(any.family, TRN_PLAN_TENSOR);
+    assert_memory_equal(&any.u.tensor, &s1.u.tensor, sizeof(back));
+    trn_plan_spec_format(&any, k3, sizeof(k3));
+    assert_string_equal(k3, k1);
+    /* strided key round trip */
+    const int64_t sd[] = {2, 7};
+    wd(&d, R32, "xz", e35, sd);
+    assert_int_equal(plan_of(&a, &b, &d, 0, &s2, err), TRN_WIRE_OK);
+    trn_tensor_spec_format(&s2.u.tensor, k2, sizeof(k2));
+    assert_string_equal(k2, "tensor contract R_32F 32F A=a3b4/p B=b4c5/p D=a3c5/2,7");
+    assert_int_equal(trn_tensor_spec_parse(k2, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &s2.u.tensor, sizeof(back));
+    assert_int_equal(
+        trn_tensor_spec_parse("tensor contract R_32F 32F A=a3/p B=", &back, err, sizeof(err)), -1);
+
+    wd(&a, R32, "ik", e34, NULL);
+    wd(&b, R32, "kj", e55, NULL);
+    wd(&d, R32, "ij", e35, NULL);
+    expect_plan(&a, &b, &d, 0, TRN_WIRE_INVALID_ARGUMENT, "extent 5 in B but 4 in A");
+    wd(&b, R32, "kj", e45, NULL);
+    wd(&x, R32, "ii", e33, NULL);
+    expect_plan(&a, &b, &x, 0, TRN_WIRE_INVALID_ARGUMENT, "D repeats mode");
+    wd(&x, R32, "iz", e35, NULL);
+    expect_plan(&a, &b, &x, 0, TRN_WIRE_INVALID_ARGUMENT, "in neither A nor B");
+    const int64_t e324[] = {3, 2, 4};
+    wd(&x, R32, "iyk", e324, NULL);
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "trntensorReduce");
+    const int64_t bad[] = {1, 2};
+    wd(&x, R32, "ij", e35, bad);
+    expect_plan(&a, &b, &x, 0, TRN_WIRE_INVALID_ARGUMENT, "overlap");
+    const int64_t zero[] = {0, 4};
+    wd(&x, R32, "ik", e34, zero);
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_INVALID_ARGUMENT, "must be >= 1");
+    const int64_t huge[] = {INT64_C(1) << 40, INT64_C(1) << 40};
+    wd(&x, R32, "ik", huge, NULL);
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_INVALID_ARGUMENT, "overflows");
+    expect_plan(&a, &b, &d, TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED,
+                TRN_WIRE_INVALID_ARGUMENT, "takes R_64F");
+    expect_plan(&a, &b, &d, (Trnsci__V1__ComputeType)99, TRN_WIRE_INVALID_ARGUMENT,
+                "not a trnblas compute type");
+    int64_t ones[17];
+    for (int i = 0; i < 17; i++)
+        ones[i] = 1;
+    wd(&x, R32, "abcdefghijklmnopq", ones, NULL);
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "more than the 16 supported");
+    wd(&x, TRNSCI__V1__DATA_TYPE__C_32F, "ik", e34, NULL);
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "complex");
+    wd(&x, R64, "ik", e34, NULL);
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_INVALID_ARGUMENT, "data type R_64F");
+    /* exactly 16 modes pass */
+    wd(&x, R32, "abcdefghijklmnop", ones, NULL);
+    wd(&a, R32, "abcdefghijklmnop", ones, NULL);
+    wd(&d, R32, "", ones, NULL);
+    expect_plan(&x, &a, &d, 0, TRN_WIRE_OK, NULL);
+}
+
+/* The mapping of "A,B->D" with the given strides (NULL: packed). */
+static void map(const char *ma, const int64_t *sa, const char *mb, const int64_t *sb,
+                const char *md, const int64_t *sdd, const int64_t *ext_of_letter,
+                trn_tensor_plan *p) {
+    wdesc a, b, d;
+    int64_t ea[8], eb[8], ed[8];
+    for (size_t i = 0; i < strlen(ma); i++)
+        ea[i] = ext_of_letter[ma[i] - 'a'];
+    for (size_t i = 0; i < strlen(mb); i++)
+        eb[i] = ext_of_letter[mb[i] - 'a'];
+    for (size_t i = 0; i < strlen(md); i++)
+        ed[i] = ext_of_letter[md[i] - 'a'];
+    wd(&a, R64, ma, ea, sa);
+    wd(&b, R64, mb, eb, sb);
+    wd(&d, R64, md, ed, sdd);
+    trn_plan_spec s;
+    char err[256];
+    if (plan_of(&a, &b, &d, 0, &s, err) != TRN_WIRE_OK)
+        fail_msg("%s,%s->%s: %s", ma, mb, md, err);
+    assert_int_equal(trn_tensor_plan_make(&s.u.tensor, p, err, sizeof(err)), 0);
+}
+
+static const int64_t ext[26] = {5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17,
+                                18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
+
+static void test_mapping(void **state) {
+    (void)state;
+    trn_tensor_plan p;
+    /* a plain GEMM: everything in place, N N */
+    map("ik", NULL, "kj", NULL, "ij", NULL, ext, &p);
+    assert_false(p.swap || p.x.packed || p.y.packed || p.d.packed);
+    assert_int_equal(p.x.trans, TRN_TRANS_N);
+    assert_int_equal(p.m, ext['i' - 'a']);
+    /* A transposed in memory: trans T in place */
+    map("ki", NULL, "kj", NULL, "ij", NULL, ext, &p);
+    assert_false(p.x.packed);
+    assert_int_equal(p.x.trans, TRN_TRANS_T);
+    /* D stored with j fastest: swapped roles, D in place */
+    map("ik", NULL, "kj", NULL, "ji", NULL, ext, &p);
+    assert_true(p.swap);
+    assert_false(p.d.packed);
+    /* batch in the middle and summed modes that fuse */
+    map("bik", NULL, "bkj", NULL, "bij", NULL, ext, &p);
+    assert_int_equal(p.nbatch, ext['b' - 'a']);
+    assert_true(p.x.packed); /* b fastest in A: neither i nor k has stride 1 */
+    /* rows split around a column mode in D: n is peeled into the batch
+     * loop, everything in place */
+    map("pmn", NULL, "mi", NULL, "pin", NULL, ext, &p);
+    assert_false(p.swap || p.x.packed || p.y.packed || p.d.packed);
+    assert_int_equal(p.k, ext['m' - 'a']);
+    assert_int_equal(p.m, ext['p' - 'a']);
+    assert_int_equal(p.nbatch, ext['n' - 'a']);
+    /* rows too narrow to peel: D packed instead */
+    int64_t narrow[26];
+    memcpy(narrow, ext, sizeof(narrow));
+    narrow['p' - 'a'] = 4;
+    map("pmn", NULL, "mi", NULL, "pin", NULL, narrow, &p);
+    assert_true(p.x.packed || p.d.packed || p.swap);
+}
+
+/* ---- element-wise and reduction ops through trn_validate_op ---------------------- */
+
+typedef struct fx {
+    trn_backend *be;
+    trn_sched *sched;
+    trn_config cfg;
+    trn_session_table table;
+    trn_session *s1, *s2;
+    trn_op_desc desc;
+    trn_op_refs refs;
+    char err[512];
+} fx;
+
+static int fd_unused;
+
+static int setup(void **state) {
+    fx *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    f->be = trn_backend_cpu_create();
+    char err[256] = "";
+    const trn_sched_config sc = {.cpus = NULL, .ncores = 1, .ncopy = 0};
+    f->sched = trn_sched_create(f->be, &sc, err, sizeof(err));
+    assert_non_null(f->sched);
+    f->cfg.max_session_bytes = 1u << 24;
+    f->cfg.max_streams = 4;
+    f->cfg.lease_ms = 30000;
+    f->cfg.ncores = 1;
+    f->cfg.log_level = TRN_LOG_WARN;
+    trn_session_table_init(&f->table, f->sched, &f->cfg);
+    trn_wire_code code;
+    f->s1 = trn_session_open(&f->table, "tensor-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
+                             &code, err, sizeof(err));
+    f->s2 = trn_session_open(&f->table, "tensor-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
+                             &code, err, sizeof(err));
+    assert_non_null(f->s1);
+    assert_non_null(f->s2);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fx *f = *state;
+    trn_session_close(f->s1, "done");
+    trn_session_unref(f->s1);
+    trn_session_close(f->s2, "done");
+    trn_session_unref(f->s2);
+    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
+    trn_sched_shutdown(f->sched);
+    trn_session_table_destroy(&f->table);
+    trn_sched_destroy(f->sched);
+    f->be->destroy(f->be);
+    free(f);
+    return 0;
+}
+
+static uint64_t alloc(trn_session *s, uint64_t bytes) {
+    uint64_t id = 0;
+    char err[256] = "";
+    if (trn_session_alloc(s, bytes, &id, &fd_unused, err, sizeof(err)) != TRN_WIRE_OK)
+        fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
+    return id;
+}
+
+static void expect(fx *f, trn_session *s, const Trnsci__V1__Op *op, trn_wire_code code,
+                   const char *needle, int nrefs) {
+    memset(&f->desc, 0, sizeof(f->desc));
+    f->err[0] = '\0';
+    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
+    if (rc != code)
+        fail_msg("expected %d (%s), got %d: %s", (int)code, needle ? needle : "", (int)rc, f->err);
+    if (needle && !strstr(f->err, needle))
+        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
+    assert_int_equal(f->refs.n, rc == TRN_WIRE_OK ? nrefs : 0);
+    trn_op_refs_release(&f->refs);
+}
+
+static Trnsci__V1__BufferRef ref(uint64_t id, uint64_t off) {
+    Trnsci__V1__BufferRef r = TRNSCI__V1__BUFFER_REF__INIT;
+    r.buffer_id = id;
+    r.offset = off;
+    return r;
+}
+
+static void test_elementwise(void **state) {
+    fx *f = *state;
+    /* D[a,b] (3 x 4, strides 1, 4: span 15) = alpha A[b,a] (packed 12) + gamma C[b] */
+    const int64_t eab[] = {3, 4}, eba[] = {4, 3}, eb[] = {4}, sd[] = {1, 4};
+    wdesc a, c, d;
+    wd(&a, R32, "ba", eba, NULL);
+    wd(&c, R32, "b", eb, NULL);
+    wd(&d, R32, "ab", eab, sd);
+    const uint64_t ba = alloc(f->s1, 12 * 4), bc = alloc(f->s1, 4 * 4), bd = alloc(f->s1, 15 * 4);
+    /* a buffer id of the other session only (ids are per session) */
+    uint64_t other = 0;
+    for (int i = 0; i < 10; i++)
+        other = alloc(f->s2, 64);
+    Trnsci__V1__BufferRef ra = ref(ba, 0), rc = ref(bc, 0), rd = ref(bd, 0);
+    Trnsci__V1__TensorElementwiseOp w = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
+    w.a = &a.w;
+    w.c = &c.w;
+    w.d = &d.w;
+    w.op_abc = 3;
+    w.a_data = &ra;
+    w.c_data = &rc;
+    w.d_data = &rd;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE;
+    op.tensor_elementwise = &w;
+    expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 3);
+    assert_int_equal(f->desc.u.tensor_ew.elements, 12);
+    /* D one element short */
+    const uint64_t small = alloc(f->s1, 14 * 4);
+    rd = ref(small, 0);
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
+    rd = ref(bd, 2); /* misaligned */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
+    rd = ref(bd, 0);
+    ra = ref(other, 0); /* another session's buffer */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: A", 0);
+    ra = ref(ba, 0);
+    w.op_abc = 4;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "ADD, MUL, MAX or MIN", 0);
+    w.op_abc = 6;
+    a.w.op = 13; /* not a cutensorOperator_t */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "unary", 0);
+    a.w.op = 0;
+    const int64_t e5[] = {5};
+    wdesc c5;
+    wd(&c5, R32, "b", e5, NULL);
+    w.c = &c5.w;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "extent 5 in C but 4 in D", 0);
+    wd(&c5, R32, "z", eb, NULL);
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "not a mode of D", 0);
+    w.c = &c.w;
+    const int64_t overlap[] = {1, 2};
+    wdesc dov;
+    wd(&dov, R32, "ab", eab, overlap);
+    w.d = &dov.w;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "overlap", 0);
+    w.d = &d.w;
+    w.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF;
+    expect(f, f->s1, &op, TRN_WIRE_UNIMPLEMENTED, "contractions only", 0);
+    w.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "takes R_64F", 0);
+    w.compute = 0;
+    expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 3);
+}
+
+static void test_reduction(void **state) {
+    fx *f = *state;
+    /* D[b] = sum_a A[a,b] (3 x 4) + beta C[b] */
+    const int64_t eab[] = {3, 4}, eb[] = {4}, sb2[] = {2};
+    wdesc a, c, d, cbad;
+    wd(&a, R64, "ab", eab, NULL);
+    wd(&c, R64, "b", eb, NULL);
+    wd(&d, R64, "b", eb, NULL);
+    wd(&cbad, R64, "b", eb, sb2);
+    const uint64_t ba = alloc(f->s1, 12 * 8), bc = alloc(f->s1, 4 * 8), bd = alloc(f->s1, 4 * 8);
+    Trnsci__V1__BufferRef ra = ref(ba, 0), rc = ref(bc, 0), rd = ref(bd, 0);
+    Trnsci__V1__Scalar one = TRNSCI__V1__SCALAR__INIT;
+    one.re = 1.0;
+    Trnsci__V1__TensorReductionOp w = TRNSCI__V1__TENSOR_REDUCTION_OP__INIT;
+    w.a = &a.w;
+    w.c = &c.w;
+    w.d = &d.w;
+    w.op_reduce = 3;
+    w.alpha = &one;
+    w.a_data = &ra;
+    w.c_data = &rc;
+    w.d_data = &rd;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_REDUCTION;
+    op.tensor_reduction = &w;
+    expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 2); /* beta = 0: C not resolved */
+    assert_int_equal(f->desc.u.tensor_ew.reduced, 3);
+    w.beta = &one;
+    expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 3);
+    w.c = &cbad.w;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "C must have D's", 0);
+    w.c = &c.w;
+    w.op_reduce = 1;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "opReduce", 0);
+    w.op_reduce = 7;
+    const int64_t e5[] = {5};
+    wdesc d5;
+    wd(&d5, R64, "c", e5, NULL);
+    w.d = &d5.w;
+    w.c = NULL;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "not a mode of A", 0);
+}
+
+/* ---- the contraction kernel's split ------------------------------------------------ */
+
+static void contract_split(const char *ma, const int64_t *sa, const char *mb, const char *md,
+                           const int64_t *sdd, const int64_t *extents) {
+    trn_tensor_plan p;
+    map(ma, sa, mb, NULL, md, sdd, extents, &p);
+    const trn_tensor_contract_spec *s = &p.spec;
+    const size_t na = trn_tensor_span(&s->a), nb = trn_tensor_span(&s->b),
+                 nd = trn_tensor_span(&s->d);
+    double *a = malloc(na * 8), *b = malloc(nb * 8), *ref = malloc(nd * 8), *d = malloc(nd * 8);
+    for (size_t i = 0; i < na; i++)
+        a[i] = sin((double)i);
+    for (size_t i = 0; i < nb; i++)
+        b[i] = cos((double)i * 0.7);
+    for (size_t i = 0; i < nd; i++)
+        ref[i] = (double)i;
+    trn_tensor_contract_desc desc = {.plan = &p,
+                                     .type = TRN_DTYPE_R64F,
+                                     .alpha = {1.5, 0},
+                                     .beta = {0.5, 0},
+                                     .a = a,
+                                     .b = b,
+                                     .c = ref,
+                                     .d = ref};
+    assert_int_equal(trn_cpu_tensor_contract(&desc, NULL, 0, 1), TRN_KSTATUS_OK);
+    const int counts[] = {2, 3, 5};
+    for (int c = 0; c < 3; c++) {
+        for (size_t i = 0; i < nd; i++)
+            d[i] = (double)i;
+        desc.c = desc.d = d;
+        for (int sh = 0; sh < counts[c]; sh++)
+            assert_int_equal(trn_cpu_tensor_contract(&desc, NULL, sh, counts[c]), TRN_KSTATUS_OK);
+        if (memcmp(d, ref, nd * 8) != 0)
+            fail_msg("%s,%s->%s: %d shards differ from one", ma, mb, md, counts[c]);
+    }
+    free(a);
+    free(b);
+    free(ref);
+    free(d);
+}
+
+static void test_kernel_split(void **state) {
+    (void)state;
+    openblas_set_num_threads(1);
+    int64_t e[26];
+    for (int i = 0; i < 26; i++)
+        e[i] = 7 + i % 5;
+    e['j' - 'a'] = 100; /* several column blocks */
+    e['n' - 'a'] = 60;
+    const int64_t sa[] = {3, 1}; /* rows and summed modes of A interleaved: packed X */
+    contract_split("ik", sa, "kj", "ij", NULL, e);
+    contract_split("ik", NULL, "kj", "ji", NULL, e);   /* swapped */
+    contract_split("pmn", NULL, "mi", "pin", NULL, e); /* packed D (or swapped) */
+    const int64_t sdd[] = {1, 11, 11 * 9};             /* padded batch-in-the-middle D */
+    contract_split("bik", NULL, "bkj", "ibj", sdd, e);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contraction_specs),
+        cmocka_unit_test(test_mapping),
+        cmocka_unit_test_setup_teardown(test_elementwise, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reduction, setup, teardown),
+        cmocka_unit_test(test_kernel_split),
+    };
+    return cmocka_run_group_tests_name("validate_tensor", tests, NULL, NULL);
+}
