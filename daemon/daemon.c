@@ -2,7 +2,8 @@
  * daemon.c — start-up, the main loop, and clean shutdown.
  *
  * The main thread polls the gRPC completion queue in slices of 100 ms; between
- * slices it reads the signal pipe (signals.h) and expires session leases.
+ * slices it reads the signal pipe (signals.h), expires session leases and
+ * pings the systemd watchdog (systemd.h), so a stuck main loop is restarted.
  */
 #include "daemon/daemon.h"
 
@@ -13,8 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/config_reload.h"
 #include "daemon/log.h"
 #include "daemon/signals.h"
+#include "daemon/systemd.h"
 #include "kernels/fft_shape.h"
 
 #define POLL_SLICE_MS 100
@@ -61,6 +64,11 @@ int trnscid_start(trnscid *d) {
     d->service.sessions = &d->sessions;
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
+    /* Sockets passed by socket activation serve the unix: addresses bound to
+     * their paths. */
+    trn_inherited_fds inherited;
+    if (trn_inherited_fds_take(&inherited, err, sizeof(err)) != 0)
+        goto fail_frontends;
     /* unix:/path → the local transport; everything else → gRPC. */
     char *grpc_addrs[TRN_CONFIG_MAX_LISTEN];
     int ngrpc = 0;
@@ -70,12 +78,16 @@ int trnscid_start(trnscid *d) {
             grpc_addrs[ngrpc++] = d->cfg.listen[i];
             continue;
         }
-        d->local[d->nlocal] =
-            trn_local_frontend_start(&d->service, a + 5, d->cfg.socket_group, err, sizeof(err));
-        if (!d->local[d->nlocal])
+        d->local[d->nlocal] = trn_local_frontend_start(
+            &d->service, a + 5, d->cfg.socket_group,
+            trn_inherited_fds_claim_unix(&inherited, a + 5), err, sizeof(err));
+        if (!d->local[d->nlocal]) {
+            trn_inherited_fds_close_unclaimed(&inherited);
             goto fail_frontends;
+        }
         d->nlocal++;
     }
+    trn_inherited_fds_close_unclaimed(&inherited);
     d->grpc = trn_grpc_frontend_start(&d->service, grpc_addrs, ngrpc, err, sizeof(err));
     if (!d->grpc)
         goto fail_frontends;
@@ -91,6 +103,8 @@ int trnscid_start(trnscid *d) {
             (unsigned long long)d->cfg.max_session_bytes,
             d->cfg.cache_dir ? d->cfg.cache_dir : "in memory",
             trn_plan_effort_name(d->cfg.plan_effort));
+    trn_systemd_notify("READY=1\nSTATUS=serving on %d cores", d->cfg.ncores);
+    trn_watchdog_init(&d->watchdog, trn_now_ms());
     return 0;
 
 fail_frontends:
@@ -112,11 +126,34 @@ fail:
     return -1;
 }
 
+/* SIGHUP: parse the config file and the command line again and apply what
+ * may change while running. A file that no longer parses changes nothing. */
+static void reload(trnscid *d) {
+    trn_systemd_notify("RELOADING=1\nSTATUS=reloading the configuration");
+    trn_config fresh = {0};
+    char err[512];
+    const trn_config_result r = trn_config_parse(&fresh, d->argc, d->argv, err, sizeof(err));
+    if (r != TRN_CONFIG_OK) {
+        trn_log(TRN_LOG_ERROR, "reload: %s; the running configuration stays", err);
+    } else {
+        const int n = trn_config_reload(&d->cfg, &fresh);
+        if (n < 0)
+            trn_log(TRN_LOG_ERROR, "reload: out of memory");
+        else
+            trn_log(TRN_LOG_INFO, "reload: %d setting%s changed from %s", n, n == 1 ? "" : "s",
+                    fresh.config_path ? fresh.config_path : "the command line (no config file)");
+    }
+    trn_config_free(&fresh);
+    trn_systemd_notify("READY=1\nSTATUS=serving on %d cores", d->cfg.ncores);
+}
+
 /* Returns 1 when a stop signal arrived. */
 static int read_signals(trnscid *d) {
     const int mask = trn_signals_read(d->signal_fd);
-    if (mask & TRN_SIGNAL_RELOAD)
-        trn_log(TRN_LOG_INFO, "received SIGHUP: nothing to reload yet");
+    if (mask & TRN_SIGNAL_RELOAD) {
+        trn_log(TRN_LOG_INFO, "received SIGHUP: reloading the configuration");
+        reload(d);
+    }
     if (mask & TRN_SIGNAL_STOP)
         trn_log(TRN_LOG_INFO, "received SIGTERM/SIGINT: shutting down");
     return (mask & TRN_SIGNAL_STOP) != 0;
@@ -129,12 +166,14 @@ void trnscid_run(trnscid *d) {
         if (read_signals(d))
             break;
         const uint64_t now = trn_now_ms();
+        trn_watchdog_tick(&d->watchdog, now);
         if (now >= next_expiry) {
             trn_session_table_expire(&d->sessions, now);
             next_expiry = now + 1000;
         }
     }
 
+    trn_systemd_notify("STOPPING=1\nSTATUS=shutting down");
     atomic_store(&d->service.draining, 1);
     trn_grpc_frontend_begin_shutdown(d->grpc);
     for (int i = 0; i < d->nlocal; i++)
@@ -147,6 +186,7 @@ void trnscid_run(trnscid *d) {
     int cancelled = 0;
     while (!trn_grpc_frontend_idle(d->grpc)) {
         trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
+        trn_watchdog_tick(&d->watchdog, trn_now_ms());
         if (!cancelled && trn_now_ms() >= deadline) {
             trn_grpc_frontend_cancel_all(d->grpc);
             cancelled = 1;

@@ -9,7 +9,8 @@
 #include "daemon/log.h"
 
 int main(int argc, char **argv) {
-    trnscid d = {0};
+    trn_log_init();
+    trnscid d = {.argc = argc, .argv = argv};
     char err[512];
     const trn_config_result r = trn_config_parse(&d.cfg, argc, argv, err, sizeof(err));
     if (r != TRN_CONFIG_OK) {
