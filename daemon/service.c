@@ -130,9 +130,12 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         trn_session_open(svc->sessions, req->client_name, req->client_pid, call->transport,
                          &call->peer, req->priority, &code, err, sizeof(err));
     if (!s) {
-        trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u): %s",
+        char uid[16] = "?";
+        if (call->peer.known)
+            snprintf(uid, sizeof(uid), "%u", call->peer.uid);
+        trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u, uid %s): %s",
                 req->client_name[0] ? req->client_name : "?",
-                call->peer.known ? call->peer.pid : req->client_pid, err);
+                call->peer.known ? call->peer.pid : req->client_pid, uid, err);
         trn_svc_finish_error(call, code, err);
         return;
     }
@@ -143,14 +146,9 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
                              "this connection already has a session (one per connection)");
         return;
     }
-    if (s->peer.known)
-        trn_log(TRN_LOG_INFO, "session #%llu opened by %s (pid %u, uid %u) over %s",
-                (unsigned long long)s->number, s->client_name[0] ? s->client_name : "?",
-                s->client_pid, s->peer.uid, transport_name(s->transport));
-    else
-        trn_log(TRN_LOG_INFO, "session #%llu opened by %s (pid %u) over %s",
-                (unsigned long long)s->number, s->client_name[0] ? s->client_name : "?",
-                s->client_pid, transport_name(s->transport));
+    char who[160];
+    trn_log(TRN_LOG_INFO, "%s opened over %s", trn_session_who(s, who, sizeof(who)),
+            transport_name(s->transport));
     Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
     r.session_id = s->id;
     r.lease_ms = svc->cfg->lease_ms;
@@ -187,7 +185,8 @@ static void on_set_priority(trn_service *svc, const Trnsci__V1__SetPriorityReque
         return;
     Trnsci__V1__SetPriorityReply r = TRNSCI__V1__SET_PRIORITY_REPLY__INIT;
     r.priority = trn_session_set_priority(s, req->priority);
-    trn_log(TRN_LOG_DEBUG, "session #%llu: priority %d (asked %d)", (unsigned long long)s->number,
+    char who[160];
+    trn_log(TRN_LOG_DEBUG, "%s: priority %d (asked %d)", trn_session_who(s, who, sizeof(who)),
             r.priority, req->priority);
     trn_session_unref(s);
     trn_svc_finish_reply(call, &r.base);
@@ -523,7 +522,8 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     default: rc = submit_kernel(svc, s, req, &seq, err, sizeof(err)); break;
     }
     if (rc != TRN_WIRE_OK) {
-        trn_log(TRN_LOG_DEBUG, "session #%llu: rejected: %s", (unsigned long long)s->number, err);
+        char who[160];
+        trn_log(TRN_LOG_DEBUG, "%s: rejected: %s", trn_session_who(s, who, sizeof(who)), err);
         trn_session_unref(s);
         trn_svc_finish_error(call, rc, err);
         return;

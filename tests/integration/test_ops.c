@@ -16,6 +16,7 @@
  *    SIGTERM;
  *  - socket activation: a daemon given a listening socket (LISTEN_FDS=1,
  *    LISTEN_PID) serves clients on it and leaves its path in place on exit;
+ *  - per-session log lines name the session, its pid and uid;
  *  - journald: with JOURNAL_STREAM naming stderr, every line starts with a
  *    "<N>" priority; with a JOURNAL_STREAM naming another file, plain lines.
  */
@@ -82,6 +83,13 @@ static void test_reload(void **state) {
     /* 8 KiB is over the 4 KiB quota. */
     assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
     void *p = NULL;
+    assert_int_equal(trnsciMalloc(&p, 1024), trnsciSuccess);
+    assert_int_equal(trnsciFree(p), trnsciSuccess);
+    /* Per-session log lines carry the session, pid and uid. */
+    char who[160];
+    snprintf(who, sizeof(who), "session #1 (libtrnsci, pid %u, uid %u) opened over local",
+             (unsigned)getpid(), (unsigned)getuid());
+    assert_true(wait_for_text(d.log_path, who, 5000));
     assert_int_equal(trnsciMalloc(&p, 8192), trnsciErrorMemoryAllocation);
     (void)trnsciGetLastError();
 
