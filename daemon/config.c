@@ -77,6 +77,8 @@ static const char usage[] =
     "  --lease-ms MS            a session with no attached client ends after MS\n"
     "                           without a call (default 30000)\n"
     "  --log-level LEVEL        error, warn, info (default) or debug\n"
+    "  --metrics-listen ADDR    serve Prometheus metrics, /healthz and /readyz over\n"
+    "                           HTTP on ADDR, e.g. 127.0.0.1:9464 (default: off)\n"
     "  --config FILE            read settings from FILE (INI: key = value, the keys\n"
     "                           are these flags without --); flags override it.\n"
     "                           Default: " TRN_CONFIG_DEFAULT_FILE " if it exists\n"
@@ -284,7 +286,8 @@ enum option_code {
     O_PLAN_BYTES,
     O_PLAN_EFFORT,
     O_VERSION,
-    O_CONFIG
+    O_CONFIG,
+    O_METRICS
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -303,6 +306,7 @@ static const struct option options[] = {
     {"max-events", required_argument, NULL, O_EVENTS},
     {"plan-cache-bytes", required_argument, NULL, O_PLAN_BYTES},
     {"plan-effort", required_argument, NULL, O_PLAN_EFFORT},
+    {"metrics-listen", required_argument, NULL, O_METRICS},
     {"config", required_argument, NULL, O_CONFIG},
     {"version", no_argument, NULL, O_VERSION},
     {"help", no_argument, NULL, 'h'},
@@ -425,6 +429,14 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             return TRN_CONFIG_ERROR;
         }
         cfg->log_level = level;
+        break;
+    case O_METRICS:
+        if (!strrchr(arg, ':')) {
+            snprintf(err, errlen, "--metrics-listen %s: expected host:port", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        free(cfg->metrics_listen);
+        cfg->metrics_listen = strdup(arg);
         break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
@@ -651,6 +663,8 @@ void trn_config_free(trn_config *cfg) {
     cfg->socket_group = NULL;
     free(cfg->config_path);
     cfg->config_path = NULL;
+    free(cfg->metrics_listen);
+    cfg->metrics_listen = NULL;
     for (int i = 0; i < cfg->nsettings; i++)
         free(cfg->settings[i].value);
     free(cfg->settings);

@@ -47,7 +47,8 @@ typedef struct trn_config {
     _Atomic int priority_ceiling;
     _Atomic uint32_t lease_ms; /* lease of a session with no Attach stream */
     trn_log_level log_level;
-    char *config_path; /* the file read, or NULL */
+    char *metrics_listen; /* "host:port" of the metrics endpoint, or NULL */
+    char *config_path;    /* the file read, or NULL */
     /* Every setting applied, in order (file, then flags). */
     trn_config_setting *settings;
     int nsettings, settings_cap;

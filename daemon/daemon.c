@@ -56,6 +56,14 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot start the plan cache");
         goto fail;
     }
+    if (d->cfg.metrics_listen) {
+        d->metrics = trn_metrics_create();
+        if (!d->metrics) {
+            trn_log(TRN_LOG_ERROR, "out of memory");
+            goto fail;
+        }
+        trn_metrics_heartbeat(d->metrics, trn_now_ms());
+    }
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;
@@ -64,6 +72,7 @@ int trnscid_start(trnscid *d) {
     d->service.sessions = &d->sessions;
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
+    d->service.metrics = d->metrics;
     /* Sockets passed by socket activation serve the unix: addresses bound to
      * their paths. */
     trn_inherited_fds inherited;
@@ -91,6 +100,12 @@ int trnscid_start(trnscid *d) {
     d->grpc = trn_grpc_frontend_start(&d->service, grpc_addrs, ngrpc, err, sizeof(err));
     if (!d->grpc)
         goto fail_frontends;
+    if (d->metrics) {
+        d->metrics_http = trn_metrics_http_start(d->cfg.metrics_listen, d->metrics, &d->service,
+                                                 err, sizeof(err));
+        if (!d->metrics_http)
+            goto fail_grpc;
+    }
     char cores[256] = "";
     size_t used = 0;
     for (int i = 0; i < d->cfg.ncores && used + 12 < sizeof(cores); i++)
@@ -107,6 +122,13 @@ int trnscid_start(trnscid *d) {
     trn_watchdog_init(&d->watchdog, trn_now_ms());
     return 0;
 
+fail_grpc:
+    trn_grpc_frontend_begin_shutdown(d->grpc);
+    trn_grpc_frontend_cancel_all(d->grpc);
+    while (!trn_grpc_frontend_idle(d->grpc))
+        trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
+    trn_grpc_frontend_destroy(d->grpc);
+    d->grpc = NULL;
 fail_frontends:
     trn_log(TRN_LOG_ERROR, "%s", err);
     for (int i = 0; i < d->nlocal; i++)
@@ -115,6 +137,9 @@ fail_frontends:
     trn_sched_shutdown(d->sched);
     trn_session_table_destroy(&d->sessions);
 fail:
+    trn_metrics_destroy(d->metrics);
+    d->metrics = NULL;
+    d->service.metrics = NULL;
     trn_sched_destroy(d->sched);
     d->sched = NULL;
     trn_plan_cache_destroy(d->plans);
@@ -167,6 +192,8 @@ void trnscid_run(trnscid *d) {
             break;
         const uint64_t now = trn_now_ms();
         trn_watchdog_tick(&d->watchdog, now);
+        if (d->metrics)
+            trn_metrics_heartbeat(d->metrics, now);
         if (now >= next_expiry) {
             trn_session_table_expire(&d->sessions, now);
             next_expiry = now + 1000;
@@ -195,6 +222,9 @@ void trnscid_run(trnscid *d) {
 }
 
 void trnscid_stop(trnscid *d) {
+    /* First: a scrape reads the scheduler, sessions and plan cache. */
+    trn_metrics_http_stop(d->metrics_http);
+    d->metrics_http = NULL;
     trn_grpc_frontend_destroy(d->grpc);
     d->grpc = NULL;
     for (int i = 0; i < d->nlocal; i++)
@@ -208,6 +238,8 @@ void trnscid_stop(trnscid *d) {
     d->plans = NULL;
     d->backend->destroy(d->backend);
     d->backend = NULL;
+    trn_metrics_destroy(d->metrics);
+    d->metrics = NULL;
     trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");
 }

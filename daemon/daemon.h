@@ -11,6 +11,7 @@
 #include "daemon/config.h"
 #include "daemon/grpc_frontend.h"
 #include "daemon/local_frontend.h"
+#include "daemon/metrics_http.h"
 #include "daemon/service.h"
 #include "daemon/session.h"
 #include "daemon/systemd.h"
@@ -27,6 +28,8 @@ typedef struct trnscid {
     int nlocal;
     int signal_fd;
     trn_watchdog watchdog;
+    trn_metrics *metrics;           /* NULL without --metrics-listen */
+    trn_metrics_http *metrics_http; /* its endpoint */
     /* The command line, parsed again (with the config file) on SIGHUP. */
     int argc;
     char **argv;

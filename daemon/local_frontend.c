@@ -41,6 +41,7 @@
 #include "daemon/bufmem.h"
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "trnsci_ring.h"
 #include "trnsci_wire.h"
 
@@ -448,6 +449,8 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
     }
     const void *payload = code == TRN_WIRE_OK ? (const void *)body : (const void *)msg;
     const size_t plen = code == TRN_WIRE_OK ? len : (msg ? strlen(msg) : 0);
+    if (c->fe->svc->metrics)
+        trn_metrics_sent(c->fe->svc->metrics, TRN_TRANSPORT_LOCAL, plen);
     if (fd < 0 && lc->via_ring && ring_reply(c, (uint16_t)code, lc->tag, payload, plen) == 0) {
         free(body);
         conn_unref(c);

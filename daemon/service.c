@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "daemon/service_internal.h"
 #include "trnsci/trnsci.h"
 
@@ -391,6 +392,10 @@ static void op_free(daemon_op *op) {
 
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     daemon_op *op = (daemon_op *)sop;
+    if (op->metrics)
+        trn_metrics_op_done(op->metrics, (int)sop->desc.kind, (int)status,
+                            sop->t_start ? sop->t_start - sop->t_ready : 0,
+                            sop->t_start ? sop->t_end - sop->t_start : 0);
     report_failure(op, status);
     if (op->stage)
         trn_svc_stage_done(op, status);
@@ -454,6 +459,7 @@ trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream
     op->session = s;
     op->stream_id = stream_id;
     op->sop.done = op_done;
+    op->metrics = svc->metrics;
     if (reserve_op(svc, s, err, errlen) != 0) {
         rc = TRN_WIRE_RESOURCE_EXHAUSTED;
         goto fail;
@@ -686,6 +692,8 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
                         trn_call *call) {
     char err[ERRLEN];
+    if (svc->metrics)
+        trn_metrics_received(svc->metrics, call->transport, len);
     if (method == TRN_WIRE_STATUS) {
         on_status(svc, call);
         return;

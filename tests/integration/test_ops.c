@@ -16,13 +16,20 @@
  *    SIGTERM;
  *  - socket activation: a daemon given a listening socket (LISTEN_FDS=1,
  *    LISTEN_PID) serves clients on it and leaves its path in place on exit;
+ *  - metrics: /healthz and /readyz answer 200, unknown paths 404; /metrics
+ *    counts exactly the ops run (by family, op and outcome, with queue and
+ *    run time histograms), the local session, its buffer bytes and the
+ *    transport's requests and bytes; without --metrics-listen nothing
+ *    listens;
  *  - per-session log lines name the session, its pid and uid;
  *  - journald: with JOURNAL_STREAM naming stderr, every line starts with a
  *    "<N>" priority; with a JOURNAL_STREAM naming another file, plain lines.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -364,11 +371,102 @@ static void test_journal_prefix(void **state) {
     th_remove_dir(dir);
 }
 
+/* ---- metrics --------------------------------------------------------------------- */
+
+/* GET http://127.0.0.1:port/path into buf (headers included); returns the
+ * HTTP status, or -1. */
+static int http_get(int port, const char *path, char *buf, size_t len) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    char req[256];
+    const int n = snprintf(req, sizeof(req), "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n", path);
+    size_t got = 0;
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || write(fd, req, (size_t)n) != n) {
+        close(fd);
+        return -1;
+    }
+    ssize_t r;
+    while (got + 1 < len && (r = read(fd, buf + got, len - 1 - got)) > 0)
+        got += (size_t)r;
+    buf[got] = '\0';
+    close(fd);
+    int status = -1;
+    if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
+        return -1;
+    return status;
+}
+
+/* The value of the sample `series` (exact name and labels) in a page, or -1. */
+static double sample(const char *page, const char *series) {
+    const size_t n = strlen(series);
+    for (const char *p = strstr(page, series); p; p = strstr(p + 1, series))
+        if ((p == page || p[-1] == '\n') && p[n] == ' ')
+            return strtod(p + n + 1, NULL);
+    return -1;
+}
+
+static void test_metrics(void **state) {
+    (void)state;
+    const int port = th_free_port();
+    char listen[64];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+    th_daemon d;
+    const char *const args[] = {"--cores", "1", "--metrics-listen", listen, NULL};
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    static char page[1 << 17];
+    assert_int_equal(http_get(port, "/healthz", page, sizeof(page)), 200);
+    assert_int_equal(http_get(port, "/readyz", page, sizeof(page)), 200);
+    assert_non_null(strstr(page, "ready: 1 cores"));
+    assert_int_equal(http_get(port, "/nope", page, sizeof(page)), 404);
+
+    /* Seven memsets queued on the default stream over the local transport. */
+    assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
+    void *p = NULL;
+    assert_int_equal(trnsciMalloc(&p, 65536), trnsciSuccess);
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(trnsciMemsetAsync(p, i, 65536, 0), trnsciSuccess);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(http_get(port, "/metrics", page, sizeof(page)), 200);
+    assert_non_null(strstr(page, "Content-Type: text/plain; version=0.0.4"));
+    if (getenv("TRNSCI_TEST_SHOW"))
+        fputs(page, stderr);
+    assert_true(sample(page, "trnscid_cores") == 1);
+    assert_true(sample(page, "trnscid_sessions{transport=\"local\"}") == 1);
+    assert_true(sample(page, "trnscid_sessions{transport=\"grpc\"}") == 0);
+    assert_true(sample(page, "trnscid_buffer_bytes") == 65536);
+    assert_true(sample(page, "trnscid_ops_total{family=\"memory\",op=\"memset\",outcome=\"ok\"}") ==
+                7);
+    assert_true(sample(page, "trnscid_op_run_seconds_count{family=\"memory\",op=\"memset\"}") == 7);
+    assert_true(sample(page, "trnscid_op_queue_seconds_bucket{family=\"memory\",op=\"memset\","
+                             "le=\"+Inf\"}") == 7);
+    assert_true(sample(page, "trnscid_requests_total{transport=\"local\"}") >= 9);
+    assert_true(sample(page, "trnscid_transport_received_bytes_total{transport=\"local\"}") > 0);
+    assert_true(sample(page, "trnscid_transport_sent_bytes_total{transport=\"local\"}") > 0);
+    assert_true(sample(page, "trnscid_plan_cache_prewarm_done") == 1);
+    assert_true(sample(page, "trnscid_memory_resident_bytes") > 0);
+    /* Memsets run on the copy engine or, without one, on the cores. */
+    assert_true(sample(page, "trnscid_worker_shards_total{engine=\"core\",index=\"0\"}") +
+                    sample(page, "trnscid_worker_shards_total{engine=\"copy\",index=\"0\"}") >=
+                7);
+    assert_int_equal(trnsciFree(p), trnsciSuccess);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+    assert_int_equal(th_daemon_stop(&d), 0);
+
+    /* Without --metrics-listen nothing listens on the port. */
+    const char *const none[] = {"--cores", "1", NULL};
+    assert_int_equal(th_daemon_start(&d, none), 0);
+    assert_int_equal(http_get(port, "/metrics", page, sizeof(page)), -1);
+    assert_int_equal(th_daemon_stop(&d), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reload),         cmocka_unit_test(test_bad_config_file),
         cmocka_unit_test(test_notify),         cmocka_unit_test(test_socket_activation),
-        cmocka_unit_test(test_journal_prefix),
+        cmocka_unit_test(test_journal_prefix), cmocka_unit_test(test_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
