@@ -21,6 +21,9 @@
  *    run time histograms), the local session, its buffer bytes and the
  *    transport's requests and bytes; without --metrics-listen nothing
  *    listens;
+ *  - the CLI: status (per-session rows), status/plans/top --json are valid
+ *    JSON naming this process's session, top --once and batch mode print
+ *    per-core rows and the session;
  *  - per-session log lines name the session, its pid and uid;
  *  - journald: with JOURNAL_STREAM naming stderr, every line starts with a
  *    "<N>" priority; with a JOURNAL_STREAM naming another file, plain lines.
@@ -462,11 +465,82 @@ static void test_metrics(void **state) {
     assert_int_equal(th_daemon_stop(&d), 0);
 }
 
+/* ---- the CLI's read commands: --json and top ------------------------------------ */
+
+/* Runs the CLI with args into out; returns its exit status. */
+static int cli(const char *addr, const char *const *args, const char *out) {
+    const char *argv[16] = {TRNSCI_CLI_PATH, "--addr", addr};
+    int n = 3;
+    for (int i = 0; args[i] && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    return th_run(argv, out);
+}
+
+static int valid_json(const char *path) {
+    const char *const argv[] = {"/usr/bin/python3", "-m", "json.tool", path, NULL};
+    return th_run(argv, "/dev/null") == 0;
+}
+
+static void test_cli(void **state) {
+    (void)state;
+    th_daemon d;
+    const char *const args[] = {"--cores", "1", NULL};
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
+    void *p = NULL;
+    assert_int_equal(trnsciMalloc(&p, 4096), trnsciSuccess);
+    assert_int_equal(trnsciMemsetAsync(p, 1, 4096, 0), trnsciSuccess);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    char out[300], pid[64];
+    snprintf(out, sizeof(out), "%s/cli.out", d.dir);
+    snprintf(pid, sizeof(pid), "\"pid\": %u", (unsigned)getpid());
+
+    /* status: per-session rows, as text and as JSON. */
+    assert_int_equal(cli(d.unix_addr, (const char *const[]){"status", NULL}, out), 0);
+    assert_true(th_file_contains(out, "TRANSPORT"));
+    assert_true(th_file_contains(out, "libtrnsci"));
+    assert_int_equal(cli(d.unix_addr, (const char *const[]){"status", "--json", NULL}, out), 0);
+    assert_true(valid_json(out));
+    assert_true(th_file_contains(out, pid));
+    assert_true(th_file_contains(out, "\"ops\": 1,"));
+    assert_int_equal(cli(d.unix_addr, (const char *const[]){"plans", "--json", NULL}, out), 0);
+    assert_true(valid_json(out));
+    assert_true(th_file_contains(out, "\"prewarm_done\": true"));
+
+    /* top: one frame, text and JSON; two frames in batch mode. */
+    assert_int_equal(
+        cli(d.unix_addr, (const char *const[]){"top", "--once", "--interval", "0.1", NULL}, out),
+        0);
+    assert_true(th_file_contains(out, "core   0  cpu 0"));
+    assert_true(th_file_contains(out, "local"));
+    assert_int_equal(
+        cli(d.unix_addr,
+            (const char *const[]){"top", "--once", "--json", "--interval", "0.1", NULL}, out),
+        0);
+    assert_true(valid_json(out));
+    assert_true(th_file_contains(out, pid));
+    assert_true(th_file_contains(out, "\"utilisation\": "));
+    assert_int_equal(
+        cli(d.unix_addr,
+            (const char *const[]){"top", "--iterations", "2", "--interval", "0.1", NULL}, out),
+        0);
+    assert_int_equal(cli(d.unix_addr, (const char *const[]){"top", "--bogus", NULL}, out), 2);
+
+    assert_int_equal(trnsciFree(p), trnsciSuccess);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+    assert_int_equal(th_daemon_stop(&d), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reload),         cmocka_unit_test(test_bad_config_file),
-        cmocka_unit_test(test_notify),         cmocka_unit_test(test_socket_activation),
-        cmocka_unit_test(test_journal_prefix), cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_reload),
+        cmocka_unit_test(test_bad_config_file),
+        cmocka_unit_test(test_notify),
+        cmocka_unit_test(test_socket_activation),
+        cmocka_unit_test(test_journal_prefix),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
