@@ -82,6 +82,7 @@ static const char usage[] =
     "  --config FILE            read settings from FILE (INI: key = value, the keys\n"
     "                           are these flags without --); flags override it.\n"
     "                           Default: " TRN_CONFIG_DEFAULT_FILE " if it exists\n"
+    "  --check-config           parse the config file and flags, report, exit\n"
     "  --version                print the version and exit\n"
     "  --help                   print this help and exit\n";
 
@@ -287,7 +288,8 @@ enum option_code {
     O_PLAN_EFFORT,
     O_VERSION,
     O_CONFIG,
-    O_METRICS
+    O_METRICS,
+    O_CHECK
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -308,6 +310,7 @@ static const struct option options[] = {
     {"plan-effort", required_argument, NULL, O_PLAN_EFFORT},
     {"metrics-listen", required_argument, NULL, O_METRICS},
     {"config", required_argument, NULL, O_CONFIG},
+    {"check-config", no_argument, NULL, O_CHECK},
     {"version", no_argument, NULL, O_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -315,7 +318,7 @@ static const struct option options[] = {
 
 /* Flags that make no sense inside a config file. */
 static int only_on_command_line(int code) {
-    return code == O_CONFIG || code == O_VERSION || code == 'h';
+    return code == O_CONFIG || code == O_VERSION || code == 'h' || code == O_CHECK;
 }
 
 /* Applies one flag (code from the table above) with its argument (NULL for
@@ -438,6 +441,7 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         free(cfg->metrics_listen);
         cfg->metrics_listen = strdup(arg);
         break;
+    case O_CHECK: cfg->check_only = 1; break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
         printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,

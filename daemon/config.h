@@ -49,6 +49,7 @@ typedef struct trn_config {
     trn_log_level log_level;
     char *metrics_listen; /* "host:port" of the metrics endpoint, or NULL */
     char *config_path;    /* the file read, or NULL */
+    int check_only;       /* --check-config: parse, report and exit */
     /* Every setting applied, in order (file, then flags). */
     trn_config_setting *settings;
     int nsettings, settings_cap;

@@ -19,6 +19,12 @@ int main(int argc, char **argv) {
         trn_config_free(&d.cfg);
         return r == TRN_CONFIG_EXIT_OK ? 0 : 2;
     }
+    if (d.cfg.check_only) {
+        printf("trnscid: configuration OK (%s and the command line)\n",
+               d.cfg.config_path ? d.cfg.config_path : "no config file");
+        trn_config_free(&d.cfg);
+        return 0;
+    }
     trn_log_set_level(d.cfg.log_level);
     if (trnscid_start(&d) != 0) {
         trn_config_free(&d.cfg);
