@@ -73,6 +73,14 @@ int trnscid_start(trnscid *d) {
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
     d->service.metrics = d->metrics;
+    /* The health endpoints come up first, so that probes see "starting"
+     * rather than nothing until /readyz turns ready at the end. */
+    if (d->metrics) {
+        d->metrics_http = trn_metrics_http_start(d->cfg.metrics_listen, d->metrics, &d->service,
+                                                 err, sizeof(err));
+        if (!d->metrics_http)
+            goto fail_frontends;
+    }
     /* Sockets passed by socket activation serve the unix: addresses bound to
      * their paths. */
     trn_inherited_fds inherited;
@@ -100,12 +108,6 @@ int trnscid_start(trnscid *d) {
     d->grpc = trn_grpc_frontend_start(&d->service, grpc_addrs, ngrpc, err, sizeof(err));
     if (!d->grpc)
         goto fail_frontends;
-    if (d->metrics) {
-        d->metrics_http = trn_metrics_http_start(d->cfg.metrics_listen, d->metrics, &d->service,
-                                                 err, sizeof(err));
-        if (!d->metrics_http)
-            goto fail_grpc;
-    }
     char cores[256] = "";
     size_t used = 0;
     for (int i = 0; i < d->cfg.ncores && used + 12 < sizeof(cores); i++)
@@ -118,19 +120,16 @@ int trnscid_start(trnscid *d) {
             (unsigned long long)d->cfg.max_session_bytes,
             d->cfg.cache_dir ? d->cfg.cache_dir : "in memory",
             trn_plan_effort_name(d->cfg.plan_effort));
+    if (d->metrics)
+        trn_metrics_set_serving(d->metrics);
     trn_systemd_notify("READY=1\nSTATUS=serving on %d cores", d->cfg.ncores);
     trn_watchdog_init(&d->watchdog, trn_now_ms());
     return 0;
 
-fail_grpc:
-    trn_grpc_frontend_begin_shutdown(d->grpc);
-    trn_grpc_frontend_cancel_all(d->grpc);
-    while (!trn_grpc_frontend_idle(d->grpc))
-        trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
-    trn_grpc_frontend_destroy(d->grpc);
-    d->grpc = NULL;
 fail_frontends:
     trn_log(TRN_LOG_ERROR, "%s", err);
+    trn_metrics_http_stop(d->metrics_http);
+    d->metrics_http = NULL;
     for (int i = 0; i < d->nlocal; i++)
         trn_local_frontend_destroy(d->local[i]);
     d->nlocal = 0;

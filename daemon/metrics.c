@@ -54,6 +54,7 @@ struct trn_metrics {
     histogram queue[NKINDS], run[NKINDS];
     _Atomic uint64_t calls[NTRANSPORTS], received[NTRANSPORTS], sent[NTRANSPORTS];
     _Atomic uint64_t heartbeat_ms;
+    atomic_int serving;
     /* Busy ratio since the previous scrape (render only, under lock). */
     pthread_mutex_t lock;
     uint64_t prev_ns, prev_busy[MAX_WORKERS];
@@ -147,7 +148,15 @@ uint64_t trn_metrics_since_heartbeat(const trn_metrics *m, uint64_t now_ms) {
     return now_ms > hb ? now_ms - hb : 0;
 }
 
-int trn_metrics_ready(trn_service *svc, char *why, size_t len) {
+void trn_metrics_set_serving(trn_metrics *m) {
+    atomic_store(&m->serving, 1);
+}
+
+int trn_metrics_ready(trn_metrics *m, trn_service *svc, char *why, size_t len) {
+    if (!atomic_load(&m->serving)) {
+        snprintf(why, len, "starting");
+        return 0;
+    }
     if (atomic_load(&svc->draining)) {
         snprintf(why, len, "shutting down");
         return 0;
@@ -331,7 +340,7 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     put(&p, "trnscid_cores %d\n", svc->cfg->ncores);
     char why[128];
     header(&p, "trnscid_ready", "gauge", "1 when /readyz answers 200.");
-    put(&p, "trnscid_ready %d\n", trn_metrics_ready(svc, why, sizeof(why)));
+    put(&p, "trnscid_ready %d\n", trn_metrics_ready(m, svc, why, sizeof(why)));
 
     render_workers(&p, m, svc);
 

@@ -43,8 +43,11 @@ uint64_t trn_metrics_since_heartbeat(const trn_metrics *m, uint64_t now_ms);
  * daemon; NULL when out of memory. */
 char *trn_metrics_render(trn_metrics *m, struct trn_service *svc, size_t *len);
 
-/* Readiness (for /readyz): 1 when the cores are up and the plan cache's
- * pre-warm is done and the daemon is not draining; else 0 with why. */
-int trn_metrics_ready(struct trn_service *svc, char *why, size_t len);
+/* The daemon's listeners are up (set once start-up is complete). */
+void trn_metrics_set_serving(trn_metrics *m);
+/* Readiness (for /readyz): 1 when start-up is complete (cores and
+ * listeners up), the plan cache's pre-warm is done and the daemon is not
+ * draining; else 0 with why. */
+int trn_metrics_ready(trn_metrics *m, struct trn_service *svc, char *why, size_t len);
 
 #endif

@@ -75,7 +75,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (strcmp(url, "/readyz") == 0) {
         char why[128], msg[140];
-        const int ready = trn_metrics_ready(h->svc, why, sizeof(why));
+        const int ready = trn_metrics_ready(h->m, h->svc, why, sizeof(why));
         snprintf(msg, sizeof(msg), "%s\n", why);
         return reply_text(conn, ready ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, msg);
     }
