@@ -211,6 +211,12 @@ static void header(page *p, const char *name, const char *type, const char *help
     put(p, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A metric with one unlabelled sample. Integers up to 2^53 print exactly. */
+static void scalar(page *p, const char *name, const char *type, const char *help, double v) {
+    header(p, name, type, help);
+    put(p, "%s %.17g\n", name, v);
+}
+
 static void render_histograms(page *p, const char *name, const char *help, histogram *h) {
     header(p, name, "histogram", help);
     for (int k = 0; k < NKINDS; k++) {
@@ -334,23 +340,23 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     put(&p, "trnscid_info{version=\"%d.%d.%d\",protocol=\"%u.%u\",backend=\"%s\"} 1\n",
         TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR, TRNSCI_VERSION_PATCH, TRNSCI_PROTOCOL_MAJOR,
         TRNSCI_PROTOCOL_MINOR, svc->backend->name);
-    header(&p, "trnscid_uptime_seconds", "gauge", "Time since the daemon started.");
-    put(&p, "trnscid_uptime_seconds %.3f\n", (double)(trn_now_ms() - svc->start_ms) * 1e-3);
-    header(&p, "trnscid_cores", "gauge", "Compute cores (pinned workers) the daemon runs.");
-    put(&p, "trnscid_cores %d\n", svc->cfg->ncores);
+    scalar(&p, "trnscid_uptime_seconds", "gauge", "Time since the daemon started.",
+           (double)(trn_now_ms() - svc->start_ms) * 1e-3);
+    scalar(&p, "trnscid_cores", "gauge", "Compute cores (pinned workers) the daemon runs.",
+           (double)svc->cfg->ncores);
     char why[128];
-    header(&p, "trnscid_ready", "gauge", "1 when /readyz answers 200.");
-    put(&p, "trnscid_ready %d\n", trn_metrics_ready(m, svc, why, sizeof(why)));
+    scalar(&p, "trnscid_ready", "gauge", "1 when /readyz answers 200.",
+           (double)(trn_metrics_ready(m, svc, why, sizeof(why))));
 
     render_workers(&p, m, svc);
 
     trn_sched_stats ss;
     trn_sched_get_stats(svc->sched, &ss);
-    header(&p, "trnscid_ops_queued", "gauge", "Ops submitted and not yet started.");
-    put(&p, "trnscid_ops_queued %llu\n", (unsigned long long)ss.ops_queued);
-    header(&p, "trnscid_ops_running", "gauge",
-           "Ops at the head of their stream: waiting for a core or running.");
-    put(&p, "trnscid_ops_running %llu\n", (unsigned long long)ss.ops_running);
+    scalar(&p, "trnscid_ops_queued", "gauge", "Ops submitted and not yet started.",
+           (double)ss.ops_queued);
+    scalar(&p, "trnscid_ops_running", "gauge",
+           "Ops at the head of their stream: waiting for a core or running.",
+           (double)ss.ops_running);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");
     for (int k = 0; k < NKINDS; k++) {
@@ -399,38 +405,34 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     header(&p, "trnscid_sessions", "gauge", "Open sessions, by transport.");
     for (int t = 0; t < NTRANSPORTS; t++)
         put(&p, "trnscid_sessions{transport=\"%s\"} %u\n", tnames[t], by_transport[t]);
-    header(&p, "trnscid_buffer_bytes", "gauge", "Bytes of buffers the sessions hold.");
-    put(&p, "trnscid_buffer_bytes %llu\n", (unsigned long long)bytes);
-    header(&p, "trnscid_buffers", "gauge", "Buffers the sessions hold.");
-    put(&p, "trnscid_buffers %llu\n", (unsigned long long)buffers);
+    scalar(&p, "trnscid_buffer_bytes", "gauge", "Bytes of buffers the sessions hold.",
+           (double)bytes);
+    scalar(&p, "trnscid_buffers", "gauge", "Buffers the sessions hold.", (double)buffers);
 
     trn_plan_cache_stats pc;
     trn_plan_cache_get_stats(svc->plans, &pc);
-    header(&p, "trnscid_plan_cache_hits_total", "counter", "Plan creations that found the plan.");
-    put(&p, "trnscid_plan_cache_hits_total %llu\n", (unsigned long long)pc.hits);
-    header(&p, "trnscid_plan_cache_misses_total", "counter", "Plan creations that made a plan.");
-    put(&p, "trnscid_plan_cache_misses_total %llu\n", (unsigned long long)pc.misses);
-    header(&p, "trnscid_plan_cache_evictions_total", "counter", "Plans evicted.");
-    put(&p, "trnscid_plan_cache_evictions_total %llu\n", (unsigned long long)pc.evictions);
-    header(&p, "trnscid_plan_cache_entries", "gauge", "Plans in the cache.");
-    put(&p, "trnscid_plan_cache_entries %llu\n", (unsigned long long)pc.entries);
-    header(&p, "trnscid_plan_cache_bytes", "gauge", "Estimated memory of the cached plans.");
-    put(&p, "trnscid_plan_cache_bytes %llu\n", (unsigned long long)pc.bytes);
-    header(&p, "trnscid_plan_cache_max_bytes", "gauge", "The bound --plan-cache-bytes.");
-    put(&p, "trnscid_plan_cache_max_bytes %llu\n", (unsigned long long)pc.max_bytes);
-    header(&p, "trnscid_plan_cache_builds_total", "counter", "Plan preparations run.");
-    put(&p, "trnscid_plan_cache_builds_total %llu\n", (unsigned long long)pc.builds);
-    header(&p, "trnscid_plan_cache_build_failures_total", "counter", "Plan preparations failed.");
-    put(&p, "trnscid_plan_cache_build_failures_total %llu\n",
-        (unsigned long long)pc.build_failures);
-    header(&p, "trnscid_plan_cache_build_seconds_total", "counter", "Time spent preparing plans.");
-    put(&p, "trnscid_plan_cache_build_seconds_total %.6f\n", pc.build_seconds);
-    header(&p, "trnscid_plan_cache_saved_seconds_total", "counter",
-           "Planning time cache hits saved (the build time of the plans they found).");
-    put(&p, "trnscid_plan_cache_saved_seconds_total %.6f\n", pc.saved_seconds);
-    header(&p, "trnscid_plan_cache_prewarm_done", "gauge",
-           "1 once the persisted plans are prepared.");
-    put(&p, "trnscid_plan_cache_prewarm_done %d\n", pc.prewarm_done);
+    scalar(&p, "trnscid_plan_cache_hits_total", "counter", "Plan creations that found the plan.",
+           (double)pc.hits);
+    scalar(&p, "trnscid_plan_cache_misses_total", "counter", "Plan creations that made a plan.",
+           (double)pc.misses);
+    scalar(&p, "trnscid_plan_cache_evictions_total", "counter", "Plans evicted.",
+           (double)pc.evictions);
+    scalar(&p, "trnscid_plan_cache_entries", "gauge", "Plans in the cache.", (double)pc.entries);
+    scalar(&p, "trnscid_plan_cache_bytes", "gauge", "Estimated memory of the cached plans.",
+           (double)pc.bytes);
+    scalar(&p, "trnscid_plan_cache_max_bytes", "gauge", "The bound --plan-cache-bytes.",
+           (double)pc.max_bytes);
+    scalar(&p, "trnscid_plan_cache_builds_total", "counter", "Plan preparations run.",
+           (double)pc.builds);
+    scalar(&p, "trnscid_plan_cache_build_failures_total", "counter", "Plan preparations failed.",
+           (double)pc.build_failures);
+    scalar(&p, "trnscid_plan_cache_build_seconds_total", "counter", "Time spent preparing plans.",
+           (double)pc.build_seconds);
+    scalar(&p, "trnscid_plan_cache_saved_seconds_total", "counter",
+           "Planning time cache hits saved (the build time of the plans they found).",
+           (double)pc.saved_seconds);
+    scalar(&p, "trnscid_plan_cache_prewarm_done", "gauge",
+           "1 once the persisted plans are prepared.", (double)pc.prewarm_done);
 
     render_memory(&p);
     if (p.oom) {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
-#include "tools/json.h"
+#include "tools/fmt.h"
 #include "trnsci/trnsci.h"
 
 static int fail(const char *what) {

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "tools/cli.h"
-#include "tools/json.h"
+#include "tools/fmt.h"
 #include "trnsci/trnsci.h"
 
 #define MAX_ROWS 256
@@ -98,16 +98,6 @@ static void session_rates(const frame *prev, const frame *cur, int i, double *op
     *flops = dt > 0 ? (s->usage.cost - cost0) / dt : 0;
 }
 
-static void si(char *buf, size_t len, double v) {
-    const char *unit[] = {"", "k", "M", "G", "T", "P"};
-    int u = 0;
-    while (v >= 999.5 && u < 5) {
-        v /= 1000.0;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.3g%s" : "%.0f%s", v, unit[u]);
-}
-
 static void render_text(const frame *prev, const frame *cur) {
     const trnsciDaemonStatus *st = &cur->st;
     printf("trnscid %s (%s), up %.0f s: %u cores, %u sessions, %llu queued, %llu running, "
@@ -134,8 +124,8 @@ static void render_text(const frame *prev, const frame *cur) {
         double ops, flops;
         session_rates(prev, cur, i, &ops, &flops);
         char o[16], fl[16];
-        si(o, sizeof(o), ops);
-        si(fl, sizeof(fl), flops);
+        cli_si(o, sizeof(o), ops);
+        cli_si(fl, sizeof(fl), flops);
         printf("%8llu  %-9s  %8u  %6u  %7u  %9s  %9s  %4d  %s\n", (unsigned long long)s->number,
                s->transport, s->pid, s->uid, s->opsPending, o, fl, s->priority, s->clientName);
     }

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
-#include "tools/json.h"
+#include "tools/fmt.h"
 #include "trnsci/trnsci.h"
 
 static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
@@ -56,17 +56,6 @@ static void print_bytes(unsigned long long b) {
     printf("%llu (%.1f %s)", b, v, unit[u]);
 }
 
-/* A count with an SI suffix in 7 characters: 950, 12.3k, 4.56G. */
-static void si(char *buf, size_t len, double v) {
-    const char *unit[] = {"", "k", "M", "G", "T", "P", "E"};
-    int u = 0;
-    while (v >= 999.5 && u < 6) {
-        v /= 1000.0;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.3g%s" : "%.0f%s", v, unit[u]);
-}
-
 /* A duration in nanoseconds as seconds with millisecond resolution. */
 static void secs(char *buf, size_t len, uint64_t ns) {
     snprintf(buf, len, "%.3f s", (double)ns / 1e9);
@@ -83,7 +72,7 @@ static void print_sessions(const char *addr) {
     for (int i = 0; i < n && i < 64; i++) {
         const trnsciSessionInfo *s = &list[i];
         char cost[16], queued[24], run[24];
-        si(cost, sizeof(cost), s->usage.cost);
+        cli_si(cost, sizeof(cost), s->usage.cost);
         secs(queued, sizeof(queued), s->usage.queueNs);
         secs(run, sizeof(run), s->usage.runNs);
         printf("%16llu  %-9s  %8u  %6u  %8llu  %14llu  %4d  %7u  %8llu  %7s  %11s  %11s  %s\n",

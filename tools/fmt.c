@@ -1,7 +1,7 @@
 /*
- * json.c — see json.h.
+ * fmt.c — see fmt.h.
  */
-#include "tools/json.h"
+#include "tools/fmt.h"
 
 void cli_json_str(FILE *f, const char *s) {
     fputc('"', f);
@@ -14,4 +14,14 @@ void cli_json_str(FILE *f, const char *s) {
             fputc(*p, f);
     }
     fputc('"', f);
+}
+
+void cli_si(char *buf, size_t len, double v) {
+    const char *unit[] = {"", "k", "M", "G", "T", "P", "E"};
+    int u = 0;
+    while (v >= 999.5 && u < 6) {
+        v /= 1000.0;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.3g%s" : "%.0f%s", v, unit[u]);
 }
