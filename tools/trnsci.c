@@ -11,7 +11,9 @@
  *   trnsci top [--once] [--interval S] [--iterations N]
  *                                 a refreshing view (tools/top.c)
  *
- * --json after a read command (status, plans, top) prints one JSON object.
+ *   trnsci bench                  a quick self-check of each family (tools/bench.c)
+ *
+ * --json after a command (status, plans, top, bench) prints JSON.
  *
  * Everything it prints comes from the daemon through the public API
  * (trnsciDaemonGetStatus/GetSessions/GetWorkers, trnsciDaemonGetPlans/...);
@@ -40,8 +42,11 @@ static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "            session's transport, pid, uid, pending ops and\n"
                             "            throughput; q quits. --once prints one frame;\n"
                             "            --interval S (default 1), --iterations N\n"
+                            "  bench     a quick self-check of each family (blas, fft, rand,\n"
+                            "            solver, sparse): a small op checked exactly, and its\n"
+                            "            speed; exit status 1 if a check fails\n"
                             "\n"
-                            "--json (after status, plans or top) prints one JSON object instead.\n"
+                            "--json (after status, plans, top or bench) prints JSON instead.\n"
                             "\n"
                             "ADDR defaults to $TRNSCI_ADDR, else the default local socket.\n";
 
@@ -231,6 +236,8 @@ int main(int argc, char **argv) {
         return trnsci_cmd_plans(addr, nargs, args, json);
     if (strcmp(argv[i], "top") == 0)
         return trnsci_cmd_top(addr, nargs, args, json);
+    if (strcmp(argv[i], "bench") == 0)
+        return trnsci_cmd_bench(addr, nargs, args, json);
     fprintf(stderr, "trnsci: unknown command '%s'\n\n%s", argv[i], usage);
     return 2;
 }

@@ -23,7 +23,8 @@
  *    listens;
  *  - the CLI: status (per-session rows), status/plans/top --json are valid
  *    JSON naming this process's session, top --once and batch mode print
- *    per-core rows and the session;
+ *    per-core rows and the session, bench's check of every family passes
+ *    (its own exact references: tools/bench.c);
  *  - per-session log lines name the session, its pid and uid;
  *  - journald: with JOURNAL_STREAM naming stderr, every line starts with a
  *    "<N>" priority; with a JOURNAL_STREAM naming another file, plain lines.
@@ -500,7 +501,7 @@ static int valid_json(const char *path) {
 static void test_cli(void **state) {
     (void)state;
     th_daemon d;
-    const char *const args[] = {"--cores", "1", NULL};
+    const char *const args[] = {"--cores", "1", "--plan-effort", "estimate", NULL};
     assert_int_equal(th_daemon_start(&d, args), 0);
     assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
     void *p = NULL;
@@ -541,6 +542,13 @@ static void test_cli(void **state) {
             (const char *const[]){"top", "--iterations", "2", "--interval", "0.1", NULL}, out),
         0);
     assert_int_equal(cli(d.unix_addr, (const char *const[]){"top", "--bogus", NULL}, out), 2);
+
+    /* bench: every family's check passes, as a table and as JSON. */
+    assert_int_equal(cli(d.unix_addr, (const char *const[]){"bench", NULL}, out), 0);
+    assert_true(th_file_contains(out, "sparse  SpMV CSR 65536 identity  ok"));
+    assert_int_equal(cli(d.unix_addr, (const char *const[]){"bench", "--json", NULL}, out), 0);
+    assert_true(valid_json(out));
+    assert_true(th_file_contains(out, "{\"ok\": true,"));
 
     assert_int_equal(trnsciFree(p), trnsciSuccess);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
