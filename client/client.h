@@ -62,6 +62,7 @@ typedef struct trn_client {
     unsigned protocol_minor;
     uint64_t chunk_bytes;
     char daemon_version[32];
+    char daemon_addr[160]; /* the daemon this session lives on, as connected to */
     char backend[16];
     /* From Hello's limits and OpenSession's reply (0 from a 1.0 daemon). */
     int priority_least, priority_ceiling;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "client/client.h"
+#include "client/fleet.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static trn_client the_client;
@@ -98,9 +99,41 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
     return t;
 }
 
-/* Connects to the first reachable target of the list, starting at an index
- * chosen by pid so that processes spread over a list of daemons. */
+/* A fleet of gRPC daemons (fleet.h): gRPC's round_robin policy picks the
+ * daemon, the session connects to it alone. */
+static trnsciError_t connect_fleet(const char *address, const char *balancer, trn_client *c) {
+    Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
+    char peer[160] = "", msg[512] = "";
+    /* A daemon that died a moment ago may still be picked once, before the
+     * policy sees its connection close: pick again. */
+    trn_wire_code code = TRN_WIRE_UNAVAILABLE;
+    for (int attempt = 0; attempt < 4 && code == TRN_WIRE_UNAVAILABLE; attempt++)
+        code = trn_transport_grpc_pick(balancer, &req.base, peer, sizeof(peer), msg, sizeof(msg),
+                                       TRN_CALL_TIMEOUT_MS);
+    if (code == TRN_WIRE_OK && peer[0]) {
+        c->t = try_target(peer, c, &code, msg, sizeof(msg));
+        if (c->t) {
+            c->mapped = c->t->ops->host_mapped;
+            snprintf(c->daemon_addr, sizeof(c->daemon_addr), "%s", peer);
+            return trnsciSuccess;
+        }
+    }
+    if (code == TRN_WIRE_UNAVAILABLE || code == TRN_WIRE_DEADLINE_EXCEEDED || code == TRN_WIRE_OK)
+        return trn_fail(trnsciErrorNoDevice, "no trnscid of %s reachable: %s", address, msg);
+    return trn_fail(trn_error_from_wire(code), "trnscid at %s refused the connection: %s",
+                    peer[0] ? peer : address, msg);
+}
+
+/* Connects to the first reachable target of the list (local sockets, or a
+ * mix), starting at an index chosen by pid so that processes spread over
+ * it; gRPC daemons only go through connect_fleet. */
 static trnsciError_t connect_any(const char *address, trn_client *c) {
+    char balancer[2048];
+    const int fleet = trn_fleet_target(address, balancer, sizeof(balancer));
+    if (fleet < 0)
+        return trn_fail(trnsciErrorNoDevice, "trnsciInit: %s", balancer);
+    if (fleet > 0)
+        return connect_fleet(address, balancer, c);
     char list[2048];
     snprintf(list, sizeof(list), "%s", address);
     char *targets[32];
@@ -115,6 +148,7 @@ static trnsciError_t connect_any(const char *address, trn_client *c) {
         c->t = try_target(target, c, &code, msg, sizeof(msg));
         if (c->t) {
             c->mapped = c->t->ops->host_mapped;
+            snprintf(c->daemon_addr, sizeof(c->daemon_addr), "%s", target);
             return trnsciSuccess;
         }
         if (code != TRN_WIRE_UNAVAILABLE && code != TRN_WIRE_DEADLINE_EXCEEDED)
@@ -281,6 +315,12 @@ trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const Protobu
         c->t->ops->call(c->t, m, req, reply_desc, reply, fd, msg, sizeof(msg), timeout_ms);
     if (code == TRN_WIRE_OK)
         return trnsciSuccess;
+    if (code == TRN_WIRE_UNAVAILABLE)
+        return trn_fail(trnsciErrorDevicesUnavailable,
+                        "the daemon of this session (%s) is unreachable: %s; the session is lost "
+                        "(a session lives on one daemon): trnsciDeviceReset, then trnsciInit "
+                        "opens a new session on a reachable daemon",
+                        c->daemon_addr, msg[0] ? msg : "connection closed");
     return trn_fail(trn_error_from_wire(code), "%s", msg[0] ? msg : "the daemon refused the call");
 }
 

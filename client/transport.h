@@ -44,6 +44,13 @@ struct trn_transport {
 trn_transport *trn_transport_open(const char *address);
 trn_transport *trn_transport_local_open(const char *path);
 trn_transport *trn_transport_grpc_open(const char *target);
+/* Fleets: makes the call `req` (a StatusRequest) on a process-wide channel to
+ * `target` (several daemons: "ipv4:a:p,b:p", or a DNS name with several
+ * records) load-balanced by gRPC's round_robin policy, and writes the
+ * address of the daemon that answered into peer ("ipv4:a:p"), for the
+ * session to connect to. Successive picks rotate over the reachable daemons. */
+trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage *req, char *peer,
+                                      size_t peerlen, char *msg, size_t msglen, int timeout_ms);
 
 /* One unary call. On TRN_WIRE_OK, *reply (when reply_desc is not NULL) is the
  * unpacked reply, to be freed with protobuf_c_message_free_unpacked. On any

@@ -13,6 +13,7 @@
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
 #include <grpc/support/log.h>
 #include <grpc/support/time.h>
 #include <pthread.h>
@@ -105,17 +106,16 @@ static gpr_timespec deadline_of(int timeout_ms) {
                         gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
 }
 
-static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method,
-                                     const ProtobufCMessage *req,
-                                     const ProtobufCMessageDescriptor *reply_desc,
-                                     ProtobufCMessage **reply, int *fd, char *msg, size_t msglen,
-                                     int timeout_ms) {
-    grpc_transport *t = (grpc_transport *)base;
-    if (fd)
-        *fd = -1; /* gRPC carries no descriptors */
+/* One unary call on channel; with peer not NULL, also the address of the
+ * server that answered (grpc_call_get_peer: "ipv4:10.0.0.7:7450"). */
+static trn_wire_code unary_on(grpc_channel *channel, trn_wire_method method,
+                              const ProtobufCMessage *req,
+                              const ProtobufCMessageDescriptor *reply_desc,
+                              ProtobufCMessage **reply, char *msg, size_t msglen, int timeout_ms,
+                              char *peer, size_t peerlen) {
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[method]);
-    grpc_call *call = grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, path,
+    grpc_call *call = grpc_channel_create_call(channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, path,
                                                NULL, deadline_of(timeout_ms), NULL);
     grpc_byte_buffer *send = pack(req), *recv = NULL;
     grpc_metadata_array md, trailing;
@@ -160,6 +160,11 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
             msg[k] = '\0';
         }
     }
+    if (peer) {
+        char *p = grpc_call_get_peer(call);
+        snprintf(peer, peerlen, "%s", p ? p : "");
+        gpr_free(p);
+    }
     grpc_slice_unref(details);
     grpc_metadata_array_destroy(&md);
     grpc_metadata_array_destroy(&trailing);
@@ -170,6 +175,68 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
     grpc_completion_queue_shutdown(cq);
     grpc_completion_queue_destroy(cq);
     return code;
+}
+
+static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method,
+                                     const ProtobufCMessage *req,
+                                     const ProtobufCMessageDescriptor *reply_desc,
+                                     ProtobufCMessage **reply, int *fd, char *msg, size_t msglen,
+                                     int timeout_ms) {
+    grpc_transport *t = (grpc_transport *)base;
+    if (fd)
+        *fd = -1; /* gRPC carries no descriptors */
+    return unary_on(t->channel, method, req, reply_desc, reply, msg, msglen, timeout_ms, NULL, 0);
+}
+
+/* ---- fleets: choosing a daemon with gRPC's round_robin policy ---------------- */
+
+/* One balancing channel per process, for the last fleet target asked about:
+ * round_robin keeps rotating over its ready daemons from one session to the
+ * next, and skips daemons it cannot reach. */
+static pthread_mutex_t balancer_lock = PTHREAD_MUTEX_INITIALIZER;
+static grpc_channel *balancer;
+static char *balancer_target;
+
+static grpc_channel *balancer_for_locked(const char *target) {
+    if (balancer && strcmp(balancer_target, target) == 0)
+        return balancer;
+    if (balancer)
+        grpc_channel_destroy(balancer);
+    free(balancer_target);
+    balancer = NULL;
+    balancer_target = strdup(target);
+    if (!balancer_target)
+        return NULL;
+    grpc_arg args[2];
+    memset(args, 0, sizeof(args));
+    args[0].type = GRPC_ARG_STRING;
+    args[0].key = GRPC_ARG_SERVICE_CONFIG;
+    args[0].value.string = "{\"loadBalancingConfig\": [{\"round_robin\": {}}]}";
+    /* Its own subchannels: a session's channel to the chosen daemon must not
+     * share (and so keep alive) the balancer's connections. */
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL;
+    args[1].value.integer = 1;
+    const grpc_channel_args chargs = {2, args};
+    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    balancer = grpc_channel_create(target, creds, &chargs);
+    grpc_channel_credentials_release(creds);
+    return balancer;
+}
+
+trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage *req, char *peer,
+                                      size_t peerlen, char *msg, size_t msglen, int timeout_ms) {
+    pthread_once(&grpc_once, grpc_start);
+    pthread_mutex_lock(&balancer_lock);
+    grpc_channel *ch = balancer_for_locked(target);
+    pthread_mutex_unlock(&balancer_lock);
+    if (!ch) {
+        snprintf(msg, msglen, "out of memory");
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    /* The channel stays valid: it is only replaced by a pick for another
+     * target, which a process does not make concurrently with this one. */
+    return unary_on(ch, TRN_WIRE_STATUS, req, NULL, NULL, msg, msglen, timeout_ms, peer, peerlen);
 }
 
 static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {

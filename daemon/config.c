@@ -1,6 +1,15 @@
 /*
- * config.c — command-line flags for trnscid. Every setting has a default that
- * makes `trnscid` with no flags a working local daemon on all CPU cores.
+ * config.c — trnscid's settings: defaults, the config file, the flags.
+ *
+ * Every setting has a default that makes `trnscid` with no flags a working
+ * local daemon on all CPU cores. One table (options[]) names the settings;
+ * each is a long flag and, under the same name without "--", a key of the
+ * config file (config_file.h), parsed and checked by the same code. Order of
+ * precedence: defaults, then the file, then the flags.
+ *
+ * Each applied setting is also kept as given (key and text) so that a reload
+ * can tell which settings changed without knowing what each one means
+ * (config_reload.c).
  */
 #define _GNU_SOURCE
 #include "daemon/config.h"
@@ -12,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
+#include "daemon/config_file.h"
 #include "kernels/fft_shape.h"
 #include "trnsci/trnsci.h"
 
@@ -65,6 +77,12 @@ static const char usage[] =
     "  --lease-ms MS            a session with no attached client ends after MS\n"
     "                           without a call (default 30000)\n"
     "  --log-level LEVEL        error, warn, info (default) or debug\n"
+    "  --metrics-listen ADDR    serve Prometheus metrics, /healthz and /readyz over\n"
+    "                           HTTP on ADDR, e.g. 127.0.0.1:9464 (default: off)\n"
+    "  --config FILE            read settings from FILE (INI: key = value, the keys\n"
+    "                           are these flags without --); flags override it.\n"
+    "                           Default: " TRN_CONFIG_DEFAULT_FILE " if it exists\n"
+    "  --check-config           parse the config file and flags, report, exit\n"
     "  --version                print the version and exit\n"
     "  --help                   print this help and exit\n";
 
@@ -248,175 +266,386 @@ static int add_listen(trn_config *cfg, const char *addr, char *err, size_t errle
     return 0;
 }
 
+/* The flags. Every entry is also a key of the config file (config_file.h),
+ * except the ones only_on_command_line names: a flag added here is a key too,
+ * with the same parsing and the same checks. */
+enum option_code {
+    O_LISTEN = 256,
+    O_GROUP,
+    O_UID_SESSIONS,
+    O_UID_BYTES,
+    O_QUEUED,
+    O_CORES,
+    O_CACHE,
+    O_MAXBYTES,
+    O_STREAMS,
+    O_LEASE,
+    O_LOG,
+    O_COPY,
+    O_CEILING,
+    O_EVENTS,
+    O_PLAN_BYTES,
+    O_PLAN_EFFORT,
+    O_VERSION,
+    O_CONFIG,
+    O_METRICS,
+    O_CHECK
+};
+static const struct option options[] = {
+    {"listen", required_argument, NULL, O_LISTEN},
+    {"socket-group", required_argument, NULL, O_GROUP},
+    {"max-sessions-per-uid", required_argument, NULL, O_UID_SESSIONS},
+    {"max-bytes-per-uid", required_argument, NULL, O_UID_BYTES},
+    {"max-queued-ops", required_argument, NULL, O_QUEUED},
+    {"cores", required_argument, NULL, O_CORES},
+    {"cache-dir", required_argument, NULL, O_CACHE},
+    {"max-session-bytes", required_argument, NULL, O_MAXBYTES},
+    {"max-streams", required_argument, NULL, O_STREAMS},
+    {"lease-ms", required_argument, NULL, O_LEASE},
+    {"log-level", required_argument, NULL, O_LOG},
+    {"copy-engines", required_argument, NULL, O_COPY},
+    {"priority-ceiling", required_argument, NULL, O_CEILING},
+    {"max-events", required_argument, NULL, O_EVENTS},
+    {"plan-cache-bytes", required_argument, NULL, O_PLAN_BYTES},
+    {"plan-effort", required_argument, NULL, O_PLAN_EFFORT},
+    {"metrics-listen", required_argument, NULL, O_METRICS},
+    {"config", required_argument, NULL, O_CONFIG},
+    {"check-config", no_argument, NULL, O_CHECK},
+    {"version", no_argument, NULL, O_VERSION},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Flags that make no sense inside a config file. */
+static int only_on_command_line(int code) {
+    return code == O_CONFIG || code == O_VERSION || code == 'h' || code == O_CHECK;
+}
+
+/* Applies one flag (code from the table above) with its argument (NULL for
+ * flags without one) over what cfg holds. */
+static trn_config_result apply_option(trn_config *cfg, int code, const char *arg, char *err,
+                                      size_t errlen) {
+    unsigned long v;
+    uint64_t b;
+    trn_log_level level;
+    switch (code) {
+    case O_LISTEN:
+        if (add_listen(cfg, arg, err, errlen))
+            return TRN_CONFIG_ERROR;
+        break;
+    case O_GROUP:
+        free(cfg->socket_group);
+        cfg->socket_group = strdup(arg);
+        break;
+    case O_QUEUED:
+        if (parse_uint(arg, 10000000, &v) || v == 0) {
+            snprintf(err, errlen, "--max-queued-ops %s: expected 1..10000000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_queued_ops = (uint32_t)v;
+        break;
+    case O_UID_SESSIONS:
+        if (parse_uint(arg, 1000000, &v) || v == 0) {
+            snprintf(err, errlen, "--max-sessions-per-uid %s: expected 1..1000000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_sessions_per_uid = (uint32_t)v;
+        break;
+    case O_UID_BYTES:
+        if (trn_config_parse_bytes(arg, &b) || b == 0) {
+            snprintf(err, errlen, "--max-bytes-per-uid %s: expected a size like 8G", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_bytes_per_uid = b;
+        break;
+    case O_CORES:
+        if (trn_config_parse_cores(arg, cfg->cpus, &cfg->ncores, err, errlen))
+            return TRN_CONFIG_ERROR;
+        break;
+    case O_CACHE:
+        free(cfg->cache_dir);
+        cfg->cache_dir = strdup(arg);
+        break;
+    case O_MAXBYTES:
+        if (trn_config_parse_bytes(arg, &b) || b == 0) {
+            snprintf(err, errlen, "--max-session-bytes %s: expected a size like 512M", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_session_bytes = b;
+        break;
+    case O_STREAMS:
+        if (parse_uint(arg, 65536, &v) || v == 0) {
+            snprintf(err, errlen, "--max-streams %s: expected 1..65536", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_streams = (uint32_t)v;
+        break;
+    case O_COPY:
+        if (parse_uint(arg, 64, &v)) {
+            snprintf(err, errlen, "--copy-engines %s: expected 0..64", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->ncopy = (int)v;
+        break;
+    case O_CEILING: {
+        const int neg = arg[0] == '-';
+        if (parse_uint(arg + neg, 3, &v)) {
+            snprintf(err, errlen, "--priority-ceiling %s: expected %d..%d", arg,
+                     TRN_PRIORITY_GREATEST, TRN_PRIORITY_LEAST);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->priority_ceiling = neg ? -(int)v : (int)v;
+        break;
+    }
+    case O_EVENTS:
+        if (parse_uint(arg, 1000000, &v) || v == 0) {
+            snprintf(err, errlen, "--max-events %s: expected 1..1000000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_events = (uint32_t)v;
+        break;
+    case O_PLAN_BYTES:
+        if (trn_config_parse_bytes(arg, &cfg->plan_cache_bytes) != 0) {
+            snprintf(err, errlen, "--plan-cache-bytes %s: expected a size such as 512M", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        break;
+    case O_PLAN_EFFORT: {
+        const int e = trn_plan_effort_parse(arg);
+        if (e < 0) {
+            snprintf(err, errlen, "--plan-effort %s: expected estimate, measure or patient", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->plan_effort = (trn_plan_effort)e;
+        break;
+    }
+    case O_LEASE:
+        if (parse_uint(arg, 86400000, &v) || v < 100) {
+            snprintf(err, errlen, "--lease-ms %s: expected 100..86400000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->lease_ms = (uint32_t)v;
+        break;
+    case O_LOG:
+        if (trn_log_parse_level(arg, &level)) {
+            snprintf(err, errlen, "--log-level %s: expected error, warn, info or debug", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->log_level = level;
+        break;
+    case O_METRICS:
+        if (!strrchr(arg, ':')) {
+            snprintf(err, errlen, "--metrics-listen %s: expected host:port", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        free(cfg->metrics_listen);
+        cfg->metrics_listen = strdup(arg);
+        break;
+    case O_CHECK: cfg->check_only = 1; break;
+    case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
+    case O_VERSION:
+        printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
+               TRNSCI_VERSION_PATCH);
+        return TRN_CONFIG_EXIT_OK;
+    case 'h': fputs(usage, stdout); return TRN_CONFIG_EXIT_OK;
+    default:
+        snprintf(err, errlen, "internal error: flag %d has no handler", code);
+        return TRN_CONFIG_ERROR;
+    }
+    return TRN_CONFIG_OK;
+}
+
+/* ---- settings as given, for reload ---------------------------------------- */
+
+static int record_setting(trn_config *cfg, const char *key, const char *value) {
+    if (cfg->nsettings == cfg->settings_cap) {
+        const int cap = cfg->settings_cap ? 2 * cfg->settings_cap : 16;
+        trn_config_setting *s = realloc(cfg->settings, (size_t)cap * sizeof(*s));
+        if (!s)
+            return -1;
+        cfg->settings = s;
+        cfg->settings_cap = cap;
+    }
+    char *v = strdup(value);
+    if (!v)
+        return -1;
+    cfg->settings[cfg->nsettings].key = key; /* points into options[] */
+    cfg->settings[cfg->nsettings].value = v;
+    cfg->nsettings++;
+    return 0;
+}
+
+static void drop_settings(trn_config *cfg, const char *key) {
+    int k = 0;
+    for (int i = 0; i < cfg->nsettings; i++) {
+        if (strcmp(cfg->settings[i].key, key) == 0)
+            free(cfg->settings[i].value);
+        else
+            cfg->settings[k++] = cfg->settings[i];
+    }
+    cfg->nsettings = k;
+}
+
+/* Applies and records one setting. */
+static trn_config_result set_option(trn_config *cfg, const struct option *o, const char *arg,
+                                    char *err, size_t errlen) {
+    const trn_config_result r = apply_option(cfg, o->val, arg, err, errlen);
+    if (r != TRN_CONFIG_OK)
+        return r;
+    if (record_setting(cfg, o->name, arg ? arg : "true")) {
+        snprintf(err, errlen, "out of memory");
+        return TRN_CONFIG_ERROR;
+    }
+    return TRN_CONFIG_OK;
+}
+
+const char *trn_config_key(int i) {
+    for (const struct option *o = options; o->name; o++)
+        if (!only_on_command_line(o->val) && i-- == 0)
+            return o->name;
+    return NULL;
+}
+
+int trn_config_value(const trn_config *cfg, const char *key, char *buf, size_t len) {
+    /* Repeatable flags (--listen) add up; for the others the last one wins. */
+    const int repeatable = strcmp(key, "listen") == 0;
+    size_t used = 0;
+    int found = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cfg->nsettings; i++) {
+        if (strcmp(cfg->settings[i].key, key) != 0)
+            continue;
+        if (!repeatable)
+            used = 0;
+        const int n = snprintf(buf + used, len - used, "%s%s", repeatable && found ? "," : "",
+                               cfg->settings[i].value);
+        if (n > 0)
+            used = used + (size_t)n < len ? used + (size_t)n : len - 1;
+        found = 1;
+    }
+    return found;
+}
+
+int trn_config_adopt(trn_config *live, const trn_config *fresh, const char *key) {
+    drop_settings(live, key);
+    for (int i = 0; i < fresh->nsettings; i++) {
+        if (strcmp(fresh->settings[i].key, key) != 0)
+            continue;
+        /* Keys are compared by content: point at this table's copy. */
+        const char *own = NULL;
+        for (const struct option *o = options; o->name && !own; o++)
+            if (strcmp(o->name, key) == 0)
+                own = o->name;
+        if (!own || record_setting(live, own, fresh->settings[i].value))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the config file's keys --------------------------------------------------- */
+
+static int parse_bool(const char *s, int *out) {
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (strcasecmp(s, yes[i]) == 0) {
+            *out = 1;
+            return 0;
+        }
+        if (strcasecmp(s, no[i]) == 0) {
+            *out = 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* config_file.h's callback: one "key = value" line. */
+static int set_key(void *user, const char *key, const char *value, char *err, size_t errlen) {
+    trn_config *cfg = user;
+    const struct option *o = options;
+    while (o->name && strcmp(o->name, key) != 0)
+        o++;
+    if (!o->name || only_on_command_line(o->val)) {
+        snprintf(err, errlen,
+                 "unknown key '%s' (the keys are trnscid's long flags without the leading --, "
+                 "see trnscid --help)",
+                 key);
+        return -1;
+    }
+    if (o->has_arg == no_argument) {
+        int on;
+        if (parse_bool(value, &on)) {
+            snprintf(err, errlen, "%s = %s: expected true or false", key, value);
+            return -1;
+        }
+        if (!on)
+            return 0; /* flags without an argument only turn something on */
+        value = NULL;
+    }
+    if (set_option(cfg, o, value, err, errlen) != TRN_CONFIG_OK) {
+        /* The flag's message names "--key"; in a file the key has no dashes. */
+        if (strncmp(err, "--", 2) == 0)
+            memmove(err, err + 2, strlen(err + 2) + 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the command line over the file ----------------------------------------- */
+
 trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char *err,
                                    size_t errlen) {
-    enum {
-        O_LISTEN = 256,
-        O_GROUP,
-        O_UID_SESSIONS,
-        O_UID_BYTES,
-        O_QUEUED,
-        O_CORES,
-        O_CACHE,
-        O_MAXBYTES,
-        O_STREAMS,
-        O_LEASE,
-        O_LOG,
-        O_COPY,
-        O_CEILING,
-        O_EVENTS,
-        O_PLAN_BYTES,
-        O_PLAN_EFFORT,
-        O_VERSION
-    };
-    static const struct option opts[] = {
-        {"listen", required_argument, NULL, O_LISTEN},
-        {"socket-group", required_argument, NULL, O_GROUP},
-        {"max-sessions-per-uid", required_argument, NULL, O_UID_SESSIONS},
-        {"max-bytes-per-uid", required_argument, NULL, O_UID_BYTES},
-        {"max-queued-ops", required_argument, NULL, O_QUEUED},
-        {"cores", required_argument, NULL, O_CORES},
-        {"cache-dir", required_argument, NULL, O_CACHE},
-        {"max-session-bytes", required_argument, NULL, O_MAXBYTES},
-        {"max-streams", required_argument, NULL, O_STREAMS},
-        {"lease-ms", required_argument, NULL, O_LEASE},
-        {"log-level", required_argument, NULL, O_LOG},
-        {"copy-engines", required_argument, NULL, O_COPY},
-        {"priority-ceiling", required_argument, NULL, O_CEILING},
-        {"max-events", required_argument, NULL, O_EVENTS},
-        {"plan-cache-bytes", required_argument, NULL, O_PLAN_BYTES},
-        {"plan-effort", required_argument, NULL, O_PLAN_EFFORT},
-        {"version", no_argument, NULL, O_VERSION},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     set_defaults(cfg);
-    optind = 1;
     opterr = 0;
-    int c;
-    unsigned long v;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case O_LISTEN:
-            if (add_listen(cfg, optarg, err, errlen))
-                return TRN_CONFIG_ERROR;
-            break;
-        case O_GROUP:
-            free(cfg->socket_group);
-            cfg->socket_group = strdup(optarg);
-            break;
-        case O_QUEUED:
-            if (parse_uint(optarg, 10000000, &v) || v == 0) {
-                snprintf(err, errlen, "--max-queued-ops %s: expected 1..10000000", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->max_queued_ops = (uint32_t)v;
-            break;
-        case O_UID_SESSIONS:
-            if (parse_uint(optarg, 1000000, &v) || v == 0) {
-                snprintf(err, errlen, "--max-sessions-per-uid %s: expected 1..1000000", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->max_sessions_per_uid = (uint32_t)v;
-            break;
-        case O_UID_BYTES:
-            if (trn_config_parse_bytes(optarg, &cfg->max_bytes_per_uid) ||
-                cfg->max_bytes_per_uid == 0) {
-                snprintf(err, errlen, "--max-bytes-per-uid %s: expected a size like 8G", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            break;
-        case O_CORES:
-            if (trn_config_parse_cores(optarg, cfg->cpus, &cfg->ncores, err, errlen))
-                return TRN_CONFIG_ERROR;
-            break;
-        case O_CACHE:
-            free(cfg->cache_dir);
-            cfg->cache_dir = strdup(optarg);
-            break;
-        case O_MAXBYTES:
-            if (trn_config_parse_bytes(optarg, &cfg->max_session_bytes) ||
-                cfg->max_session_bytes == 0) {
-                snprintf(err, errlen, "--max-session-bytes %s: expected a size like 512M", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            break;
-        case O_STREAMS:
-            if (parse_uint(optarg, 65536, &v) || v == 0) {
-                snprintf(err, errlen, "--max-streams %s: expected 1..65536", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->max_streams = (uint32_t)v;
-            break;
-        case O_COPY:
-            if (parse_uint(optarg, 64, &v)) {
-                snprintf(err, errlen, "--copy-engines %s: expected 0..64", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->ncopy = (int)v;
-            break;
-        case O_CEILING: {
-            const int neg = optarg[0] == '-';
-            if (parse_uint(optarg + neg, 3, &v)) {
-                snprintf(err, errlen, "--priority-ceiling %s: expected %d..%d", optarg,
-                         TRN_PRIORITY_GREATEST, TRN_PRIORITY_LEAST);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->priority_ceiling = neg ? -(int)v : (int)v;
-            break;
-        }
-        case O_EVENTS:
-            if (parse_uint(optarg, 1000000, &v) || v == 0) {
-                snprintf(err, errlen, "--max-events %s: expected 1..1000000", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->max_events = (uint32_t)v;
-            break;
-        case O_PLAN_BYTES:
-            if (trn_config_parse_bytes(optarg, &cfg->plan_cache_bytes) != 0) {
-                snprintf(err, errlen, "--plan-cache-bytes %s: expected a size such as 512M",
-                         optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            break;
-        case O_PLAN_EFFORT: {
-            const int e = trn_plan_effort_parse(optarg);
-            if (e < 0) {
-                snprintf(err, errlen, "--plan-effort %s: expected estimate, measure or patient",
-                         optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->plan_effort = (trn_plan_effort)e;
-            break;
-        }
-        case O_LEASE:
-            if (parse_uint(optarg, 86400000, &v) || v < 100) {
-                snprintf(err, errlen, "--lease-ms %s: expected 100..86400000", optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            cfg->lease_ms = (uint32_t)v;
-            break;
-        case O_LOG:
-            if (trn_log_parse_level(optarg, &cfg->log_level)) {
-                snprintf(err, errlen, "--log-level %s: expected error, warn, info or debug",
-                         optarg);
-                return TRN_CONFIG_ERROR;
-            }
-            break;
-        case O_VERSION:
-            printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
-                   TRNSCI_VERSION_PATCH);
-            return TRN_CONFIG_EXIT_OK;
-        case 'h': fputs(usage, stdout); return TRN_CONFIG_EXIT_OK;
-        default:
+    /* Pass 1: --help, --version, --config and malformed flags, before
+     * anything is applied: the file goes under the flags. */
+    const char *path = NULL;
+    int c, idx;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        if (c == '?' || c == ':') {
             snprintf(err, errlen, "unknown or incomplete option '%s' (see --help)",
                      argv[optind - 1]);
             return TRN_CONFIG_ERROR;
         }
+        if (c == 'h' || c == O_VERSION)
+            return apply_option(cfg, c, NULL, err, errlen);
+        if (c == O_CONFIG)
+            path = optarg;
     }
     if (optind < argc) {
         snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
         return TRN_CONFIG_ERROR;
+    }
+    if (!path && access(TRN_CONFIG_DEFAULT_FILE, F_OK) == 0)
+        path = TRN_CONFIG_DEFAULT_FILE;
+    if (path) {
+        cfg->config_path = strdup(path);
+        if (!cfg->config_path) {
+            snprintf(err, errlen, "out of memory");
+            return TRN_CONFIG_ERROR;
+        }
+        if (trn_config_file_read(path, set_key, cfg, err, errlen))
+            return TRN_CONFIG_ERROR;
+    }
+    /* Pass 2: the flags. A --listen on the command line replaces the file's
+     * addresses instead of adding to them. */
+    int cli_listen = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", options, &idx)) != -1) {
+        if (c == O_CONFIG)
+            continue;
+        if (c == O_LISTEN && !cli_listen) {
+            for (int i = 0; i < cfg->nlisten; i++)
+                free(cfg->listen[i]);
+            cfg->nlisten = 0;
+            drop_settings(cfg, "listen");
+            cli_listen = 1;
+        }
+        const trn_config_result r = set_option(cfg, &options[idx], optarg, err, errlen);
+        if (r != TRN_CONFIG_OK)
+            return r;
     }
     if (cfg->nlisten == 0) {
         char buf[512];
@@ -436,4 +665,13 @@ void trn_config_free(trn_config *cfg) {
     cfg->cache_dir = NULL;
     free(cfg->socket_group);
     cfg->socket_group = NULL;
+    free(cfg->config_path);
+    cfg->config_path = NULL;
+    free(cfg->metrics_listen);
+    cfg->metrics_listen = NULL;
+    for (int i = 0; i < cfg->nsettings; i++)
+        free(cfg->settings[i].value);
+    free(cfg->settings);
+    cfg->settings = NULL;
+    cfg->nsettings = cfg->settings_cap = 0;
 }

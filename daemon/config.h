@@ -1,5 +1,9 @@
 /*
- * config.h — trnscid's settings and their command-line parsing.
+ * config.h — trnscid's settings: the config file and the command line.
+ *
+ * The settings that a reload may change while the daemon runs (quotas,
+ * priority ceiling, lease) are _Atomic: the main thread writes them on SIGHUP
+ * while frontend and worker threads read them.
  */
 #ifndef TRN_DAEMON_CONFIG_H
 #define TRN_DAEMON_CONFIG_H
@@ -12,6 +16,13 @@
 
 #define TRN_CONFIG_MAX_LISTEN 8
 #define TRN_CONFIG_MAX_CORES 1024
+#define TRN_CONFIG_DEFAULT_FILE "/etc/trnscid/trnscid.conf"
+
+/* A setting as the file or a flag gave it. */
+typedef struct trn_config_setting {
+    const char *key; /* the flag's name without "--" (static storage) */
+    char *value;     /* "true" for a flag without an argument */
+} trn_config_setting;
 
 typedef struct trn_config {
     /* "unix:/path" (local transport), "grpc+unix:/path" or "host:port" (gRPC) */
@@ -19,23 +30,29 @@ typedef struct trn_config {
     int nlisten;
     int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
     int ncores;
-    int ncopy;                     /* copy engine workers (data movement) */
-    char *cache_dir;               /* NULL: no persistent plan cache */
-    uint64_t plan_cache_bytes;     /* bound of the plan cache's unused plans */
+    int ncopy;                 /* copy engine workers (data movement) */
+    char *cache_dir;           /* NULL: no persistent plan cache */
+    uint64_t plan_cache_bytes; /* bound of the plan cache's unused plans */
     trn_plan_effort plan_effort;
-    char *socket_group;            /* group of the local sockets, or NULL */
-    uint64_t max_session_bytes;    /* per-session buffer quota */
-    uint32_t max_sessions_per_uid; /* local clients of one uid */
-    uint64_t max_bytes_per_uid;    /* buffer bytes of one uid's local sessions */
-    uint32_t max_streams;          /* per session, default stream included */
-    uint32_t max_queued_ops;       /* per session: submitted and not yet completed */
-    uint32_t max_events;           /* per session */
+    char *socket_group;                    /* group of the local sockets, or NULL */
+    _Atomic uint64_t max_session_bytes;    /* per-session buffer quota */
+    _Atomic uint32_t max_sessions_per_uid; /* local clients of one uid */
+    _Atomic uint64_t max_bytes_per_uid;    /* buffer bytes of one uid's local sessions */
+    _Atomic uint32_t max_streams;          /* per session, default stream included */
+    _Atomic uint32_t max_queued_ops;       /* per session: submitted and not yet completed */
+    _Atomic uint32_t max_events;           /* per session */
     /* Session priorities run from TRN_PRIORITY_LEAST (lowest) to
      * TRN_PRIORITY_GREATEST; a client may ask for any of them, and gets at
      * most priority_ceiling (a number: lower is more urgent). */
-    int priority_ceiling;
-    uint32_t lease_ms;             /* lease of a session with no Attach stream */
+    _Atomic int priority_ceiling;
+    _Atomic uint32_t lease_ms; /* lease of a session with no Attach stream */
     trn_log_level log_level;
+    char *metrics_listen; /* "host:port" of the metrics endpoint, or NULL */
+    char *config_path;    /* the file read, or NULL */
+    int check_only;       /* --check-config: parse, report and exit */
+    /* Every setting applied, in order (file, then flags). */
+    trn_config_setting *settings;
+    int nsettings, settings_cap;
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers
@@ -50,11 +67,21 @@ typedef enum trn_config_result {
     TRN_CONFIG_ERROR,   /* message in err: exit 2 */
 } trn_config_result;
 
-/* Fills cfg from argv over the defaults. Must be paired with
- * trn_config_free whatever it returns. */
+/* Fills cfg over the defaults from the config file (--config FILE, else
+ * TRN_CONFIG_DEFAULT_FILE if it exists) and then from argv. Must be paired
+ * with trn_config_free whatever it returns. */
 trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char *err,
                                    size_t errlen);
 void trn_config_free(trn_config *cfg);
+
+/* The i-th key a config file may set (0, 1, ...), NULL past the last. */
+const char *trn_config_key(int i);
+/* The value cfg's file and flags gave `key`, as text (the repeatable
+ * "listen" joins its values with commas). Returns 0 when nothing set it. */
+int trn_config_value(const trn_config *cfg, const char *key, char *buf, size_t len);
+/* Makes live's record of `key` what fresh's is (after a reload applied it).
+ * Returns 0, or -1 when out of memory. */
+int trn_config_adopt(trn_config *live, const trn_config *fresh, const char *key);
 
 /* The default local socket address: unix:$XDG_RUNTIME_DIR/trnscid.sock, or
  * unix:/run/trnscid/trnscid.sock. Writes into buf; returns buf. */

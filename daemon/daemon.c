@@ -2,7 +2,8 @@
  * daemon.c — start-up, the main loop, and clean shutdown.
  *
  * The main thread polls the gRPC completion queue in slices of 100 ms; between
- * slices it reads the signal pipe (signals.h), expires session leases and,
+ * slices it reads the signal pipe (signals.h), expires session leases, pings
+ * the systemd watchdog (systemd.h), so a stuck main loop is restarted, and,
  * once the scheduler has been idle for a while, gives the heap pages kept
  * for kernels' scratch back to the system (memory_release.h).
  */
@@ -15,10 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/config_reload.h"
 #include "daemon/heap.h"
 #include "daemon/log.h"
 #include "daemon/memory_release.h"
 #include "daemon/signals.h"
+#include "daemon/systemd.h"
 #include "kernels/fft_shape.h"
 
 #define POLL_SLICE_MS 100
@@ -57,6 +60,14 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot start the plan cache");
         goto fail;
     }
+    if (d->cfg.metrics_listen) {
+        d->metrics = trn_metrics_create();
+        if (!d->metrics) {
+            trn_log(TRN_LOG_ERROR, "out of memory");
+            goto fail;
+        }
+        trn_metrics_heartbeat(d->metrics, trn_now_ms());
+    }
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;
@@ -65,6 +76,20 @@ int trnscid_start(trnscid *d) {
     d->service.sessions = &d->sessions;
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
+    d->service.metrics = d->metrics;
+    /* The health endpoints come up first, so that probes see "starting"
+     * rather than nothing until /readyz turns ready at the end. */
+    if (d->metrics) {
+        d->metrics_http = trn_metrics_http_start(d->cfg.metrics_listen, d->metrics, &d->service,
+                                                 err, sizeof(err));
+        if (!d->metrics_http)
+            goto fail_frontends;
+    }
+    /* Sockets passed by socket activation serve the unix: addresses bound to
+     * their paths. */
+    trn_inherited_fds inherited;
+    if (trn_inherited_fds_take(&inherited, err, sizeof(err)) != 0)
+        goto fail_frontends;
     /* unix:/path → the local transport; everything else → gRPC. */
     char *grpc_addrs[TRN_CONFIG_MAX_LISTEN];
     int ngrpc = 0;
@@ -74,12 +99,16 @@ int trnscid_start(trnscid *d) {
             grpc_addrs[ngrpc++] = d->cfg.listen[i];
             continue;
         }
-        d->local[d->nlocal] =
-            trn_local_frontend_start(&d->service, a + 5, d->cfg.socket_group, err, sizeof(err));
-        if (!d->local[d->nlocal])
+        d->local[d->nlocal] = trn_local_frontend_start(
+            &d->service, a + 5, d->cfg.socket_group,
+            trn_inherited_fds_claim_unix(&inherited, a + 5), err, sizeof(err));
+        if (!d->local[d->nlocal]) {
+            trn_inherited_fds_close_unclaimed(&inherited);
             goto fail_frontends;
+        }
         d->nlocal++;
     }
+    trn_inherited_fds_close_unclaimed(&inherited);
     d->grpc = trn_grpc_frontend_start(&d->service, grpc_addrs, ngrpc, err, sizeof(err));
     if (!d->grpc)
         goto fail_frontends;
@@ -95,16 +124,25 @@ int trnscid_start(trnscid *d) {
             (unsigned long long)d->cfg.max_session_bytes,
             d->cfg.cache_dir ? d->cfg.cache_dir : "in memory",
             trn_plan_effort_name(d->cfg.plan_effort));
+    if (d->metrics)
+        trn_metrics_set_serving(d->metrics);
+    trn_systemd_notify("READY=1\nSTATUS=serving on %d cores", d->cfg.ncores);
+    trn_watchdog_init(&d->watchdog, trn_now_ms());
     return 0;
 
 fail_frontends:
     trn_log(TRN_LOG_ERROR, "%s", err);
+    trn_metrics_http_stop(d->metrics_http);
+    d->metrics_http = NULL;
     for (int i = 0; i < d->nlocal; i++)
         trn_local_frontend_destroy(d->local[i]);
     d->nlocal = 0;
     trn_sched_shutdown(d->sched);
     trn_session_table_destroy(&d->sessions);
 fail:
+    trn_metrics_destroy(d->metrics);
+    d->metrics = NULL;
+    d->service.metrics = NULL;
     trn_sched_destroy(d->sched);
     d->sched = NULL;
     trn_plan_cache_destroy(d->plans);
@@ -116,11 +154,34 @@ fail:
     return -1;
 }
 
+/* SIGHUP: parse the config file and the command line again and apply what
+ * may change while running. A file that no longer parses changes nothing. */
+static void reload(trnscid *d) {
+    trn_systemd_notify("RELOADING=1\nSTATUS=reloading the configuration");
+    trn_config fresh = {0};
+    char err[512];
+    const trn_config_result r = trn_config_parse(&fresh, d->argc, d->argv, err, sizeof(err));
+    if (r != TRN_CONFIG_OK) {
+        trn_log(TRN_LOG_ERROR, "reload: %s; the running configuration stays", err);
+    } else {
+        const int n = trn_config_reload(&d->cfg, &fresh);
+        if (n < 0)
+            trn_log(TRN_LOG_ERROR, "reload: out of memory");
+        else
+            trn_log(TRN_LOG_INFO, "reload: %d setting%s changed from %s", n, n == 1 ? "" : "s",
+                    fresh.config_path ? fresh.config_path : "the command line (no config file)");
+    }
+    trn_config_free(&fresh);
+    trn_systemd_notify("READY=1\nSTATUS=serving on %d cores", d->cfg.ncores);
+}
+
 /* Returns 1 when a stop signal arrived. */
 static int read_signals(trnscid *d) {
     const int mask = trn_signals_read(d->signal_fd);
-    if (mask & TRN_SIGNAL_RELOAD)
-        trn_log(TRN_LOG_INFO, "received SIGHUP: nothing to reload yet");
+    if (mask & TRN_SIGNAL_RELOAD) {
+        trn_log(TRN_LOG_INFO, "received SIGHUP: reloading the configuration");
+        reload(d);
+    }
     if (mask & TRN_SIGNAL_STOP)
         trn_log(TRN_LOG_INFO, "received SIGTERM/SIGINT: shutting down");
     return (mask & TRN_SIGNAL_STOP) != 0;
@@ -142,6 +203,9 @@ void trnscid_run(trnscid *d) {
         if (read_signals(d))
             break;
         const uint64_t now = trn_now_ms();
+        trn_watchdog_tick(&d->watchdog, now);
+        if (d->metrics)
+            trn_metrics_heartbeat(d->metrics, now);
         if (now >= next_expiry) {
             trn_session_table_expire(&d->sessions, now);
             if (trn_memory_release_due(&idle, now, ops_completed(d->sched),
@@ -151,6 +215,7 @@ void trnscid_run(trnscid *d) {
         }
     }
 
+    trn_systemd_notify("STOPPING=1\nSTATUS=shutting down");
     atomic_store(&d->service.draining, 1);
     trn_grpc_frontend_begin_shutdown(d->grpc);
     for (int i = 0; i < d->nlocal; i++)
@@ -163,6 +228,7 @@ void trnscid_run(trnscid *d) {
     int cancelled = 0;
     while (!trn_grpc_frontend_idle(d->grpc)) {
         trn_grpc_frontend_poll(d->grpc, POLL_SLICE_MS);
+        trn_watchdog_tick(&d->watchdog, trn_now_ms());
         if (!cancelled && trn_now_ms() >= deadline) {
             trn_grpc_frontend_cancel_all(d->grpc);
             cancelled = 1;
@@ -171,6 +237,9 @@ void trnscid_run(trnscid *d) {
 }
 
 void trnscid_stop(trnscid *d) {
+    /* First: a scrape reads the scheduler, sessions and plan cache. */
+    trn_metrics_http_stop(d->metrics_http);
+    d->metrics_http = NULL;
     trn_grpc_frontend_destroy(d->grpc);
     d->grpc = NULL;
     for (int i = 0; i < d->nlocal; i++)
@@ -184,6 +253,8 @@ void trnscid_stop(trnscid *d) {
     d->plans = NULL;
     d->backend->destroy(d->backend);
     d->backend = NULL;
+    trn_metrics_destroy(d->metrics);
+    d->metrics = NULL;
     trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");
 }

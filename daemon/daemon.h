@@ -11,8 +11,10 @@
 #include "daemon/config.h"
 #include "daemon/grpc_frontend.h"
 #include "daemon/local_frontend.h"
+#include "daemon/metrics_http.h"
 #include "daemon/service.h"
 #include "daemon/session.h"
+#include "daemon/systemd.h"
 
 typedef struct trnscid {
     trn_config cfg;
@@ -25,13 +27,20 @@ typedef struct trnscid {
     trn_local_frontend *local[TRN_CONFIG_MAX_LISTEN];
     int nlocal;
     int signal_fd;
+    trn_watchdog watchdog;
+    trn_metrics *metrics;           /* NULL without --metrics-listen */
+    trn_metrics_http *metrics_http; /* its endpoint */
+    /* The command line, parsed again (with the config file) on SIGHUP. */
+    int argc;
+    char **argv;
 } trnscid;
 
 /* Starts everything; on failure logs why and returns -1 (nothing left
  * running). SIGTERM/SIGINT/SIGHUP are caught from here on and acted on by
  * trnscid_run (signals.h). */
 int trnscid_start(trnscid *d);
-/* Serves until SIGTERM or SIGINT, then shuts down cleanly: stops accepting,
+/* Serves until SIGTERM or SIGINT (SIGHUP reloads the configuration: see
+ * config_reload.h), then shuts down cleanly: stops accepting,
  * drops queued work, finishes running work, tells waiting clients
  * UNAVAILABLE, releases every session. */
 void trnscid_run(trnscid *d);

@@ -31,6 +31,7 @@
 
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "scheduler/sched.h"
 #include "trnsci_wire.h"
 
@@ -154,6 +155,9 @@ static void post_request(trn_grpc_frontend *fe, int method) {
 static void fe_finish(trn_call *base, trn_wire_code code, const char *msg, uint8_t *body,
                       size_t len) {
     fe_call *c = (fe_call *)base;
+    if (c->fe->svc->metrics)
+        trn_metrics_sent(c->fe->svc->metrics, TRN_TRANSPORT_GRPC,
+                         code == TRN_WIRE_OK ? len : (msg ? strlen(msg) : 0));
     if (c->base.reply_fd >= 0) { /* gRPC cannot carry descriptors */
         close(c->base.reply_fd);
         c->base.reply_fd = -1;

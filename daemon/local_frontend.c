@@ -41,6 +41,7 @@
 #include "daemon/bufmem.h"
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "trnsci_ring.h"
 #include "trnsci_wire.h"
 
@@ -110,6 +111,7 @@ struct trn_local_frontend {
     pthread_t thread;
     int thread_started;
     int listen_fd, lock_fd;
+    int inherited; /* listen_fd came from the service manager: never unlink its path */
     int listening; /* loop thread */
     char *path;
     atomic_int stop_accepting, stopping;
@@ -447,6 +449,8 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
     }
     const void *payload = code == TRN_WIRE_OK ? (const void *)body : (const void *)msg;
     const size_t plen = code == TRN_WIRE_OK ? len : (msg ? strlen(msg) : 0);
+    if (c->fe->svc->metrics)
+        trn_metrics_sent(c->fe->svc->metrics, TRN_TRANSPORT_LOCAL, plen);
     if (fd < 0 && lc->via_ring && ring_reply(c, (uint16_t)code, lc->tag, payload, plen) == 0) {
         free(body);
         conn_unref(c);
@@ -837,17 +841,20 @@ fail:
 }
 
 trn_local_frontend *trn_local_frontend_start(trn_service *svc, const char *path, const char *group,
-                                             char *err, size_t errlen) {
+                                             int inherited_fd, char *err, size_t errlen) {
     trn_local_frontend *fe = calloc(1, sizeof(*fe));
     if (!fe) {
         snprintf(err, errlen, "out of memory");
+        if (inherited_fd >= 0)
+            close(inherited_fd);
         return NULL;
     }
     fe->svc = svc;
-    fe->listen_fd = -1;
+    fe->listen_fd = inherited_fd;
+    fe->inherited = inherited_fd >= 0;
     fe->path = strdup(path);
     fe->lock_fd = trn_lockfile_acquire(path, err, errlen);
-    if (fe->lock_fd < 0 || bind_socket(fe, group, err, errlen) != 0)
+    if (fe->lock_fd < 0 || (!fe->inherited && bind_socket(fe, group, err, errlen) != 0))
         goto fail;
     uv_loop_init(&fe->loop);
     uv_async_init(&fe->loop, &fe->wake, on_wake);
@@ -865,12 +872,14 @@ trn_local_frontend *trn_local_frontend_start(trn_service *svc, const char *path,
         goto fail;
     }
     fe->thread_started = 1;
-    trn_log(TRN_LOG_INFO, "listening on unix:%s (local transport, shared memory)", path);
+    trn_log(TRN_LOG_INFO, "listening on unix:%s (local transport, shared memory%s)", path,
+            fe->inherited ? "; socket passed by the service manager" : "");
     return fe;
 fail:
     if (fe->listen_fd >= 0) {
         close(fe->listen_fd);
-        unlink(path);
+        if (!fe->inherited)
+            unlink(path);
     }
     if (fe->lock_fd >= 0)
         close(fe->lock_fd);
@@ -892,7 +901,8 @@ void trn_local_frontend_destroy(trn_local_frontend *fe) {
     uv_async_send(&fe->wake);
     pthread_join(fe->thread, NULL);
     uv_loop_close(&fe->loop);
-    unlink(fe->path);
+    if (!fe->inherited) /* the service manager's socket outlives this process */
+        unlink(fe->path);
     close(fe->lock_fd);
     free(fe->path);
     free(fe);

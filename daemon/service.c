@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "daemon/service_internal.h"
 #include "trnsci/trnsci.h"
 
@@ -130,9 +131,12 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         trn_session_open(svc->sessions, req->client_name, req->client_pid, call->transport,
                          &call->peer, req->priority, &code, err, sizeof(err));
     if (!s) {
-        trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u): %s",
+        char uid[16] = "?";
+        if (call->peer.known)
+            snprintf(uid, sizeof(uid), "%u", call->peer.uid);
+        trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u, uid %s): %s",
                 req->client_name[0] ? req->client_name : "?",
-                call->peer.known ? call->peer.pid : req->client_pid, err);
+                call->peer.known ? call->peer.pid : req->client_pid, uid, err);
         trn_svc_finish_error(call, code, err);
         return;
     }
@@ -143,14 +147,9 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
                              "this connection already has a session (one per connection)");
         return;
     }
-    if (s->peer.known)
-        trn_log(TRN_LOG_INFO, "session #%llu opened by %s (pid %u, uid %u) over %s",
-                (unsigned long long)s->number, s->client_name[0] ? s->client_name : "?",
-                s->client_pid, s->peer.uid, transport_name(s->transport));
-    else
-        trn_log(TRN_LOG_INFO, "session #%llu opened by %s (pid %u) over %s",
-                (unsigned long long)s->number, s->client_name[0] ? s->client_name : "?",
-                s->client_pid, transport_name(s->transport));
+    char who[160];
+    trn_log(TRN_LOG_INFO, "%s opened over %s", trn_session_who(s, who, sizeof(who)),
+            transport_name(s->transport));
     Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
     r.session_id = s->id;
     r.lease_ms = svc->cfg->lease_ms;
@@ -187,7 +186,8 @@ static void on_set_priority(trn_service *svc, const Trnsci__V1__SetPriorityReque
         return;
     Trnsci__V1__SetPriorityReply r = TRNSCI__V1__SET_PRIORITY_REPLY__INIT;
     r.priority = trn_session_set_priority(s, req->priority);
-    trn_log(TRN_LOG_DEBUG, "session #%llu: priority %d (asked %d)", (unsigned long long)s->number,
+    char who[160];
+    trn_log(TRN_LOG_DEBUG, "%s: priority %d (asked %d)", trn_session_who(s, who, sizeof(who)),
             r.priority, req->priority);
     trn_session_unref(s);
     trn_svc_finish_reply(call, &r.base);
@@ -395,6 +395,10 @@ static void op_free(daemon_op *op) {
 
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     daemon_op *op = (daemon_op *)sop;
+    if (op->metrics)
+        trn_metrics_op_done(op->metrics, (int)sop->desc.kind, (int)status,
+                            sop->t_start ? sop->t_start - sop->t_ready : 0,
+                            sop->t_start ? sop->t_end - sop->t_start : 0);
     report_failure(op, status);
     if (op->stage)
         trn_svc_stage_done(op, status);
@@ -458,6 +462,7 @@ trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream
     op->session = s;
     op->stream_id = stream_id;
     op->sop.done = op_done;
+    op->metrics = svc->metrics;
     if (reserve_op(svc, s, err, errlen) != 0) {
         rc = TRN_WIRE_RESOURCE_EXHAUSTED;
         goto fail;
@@ -526,7 +531,8 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     default: rc = submit_kernel(svc, s, req, &seq, err, sizeof(err)); break;
     }
     if (rc != TRN_WIRE_OK) {
-        trn_log(TRN_LOG_DEBUG, "session #%llu: rejected: %s", (unsigned long long)s->number, err);
+        char who[160];
+        trn_log(TRN_LOG_DEBUG, "%s: rejected: %s", trn_session_who(s, who, sizeof(who)), err);
         trn_session_unref(s);
         trn_svc_finish_error(call, rc, err);
         return;
@@ -689,6 +695,8 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
                         trn_call *call) {
     char err[ERRLEN];
+    if (svc->metrics)
+        trn_metrics_received(svc->metrics, call->transport, len);
     if (method == TRN_WIRE_STATUS) {
         on_status(svc, call);
         return;

@@ -22,7 +22,8 @@ typedef struct trn_service {
     trn_plan_cache *plans;
     trn_session_table *sessions;
     uint64_t start_ms;
-    atomic_int draining; /* shutting down: new requests get UNAVAILABLE */
+    atomic_int draining;         /* shutting down: new requests get UNAVAILABLE */
+    struct trn_metrics *metrics; /* NULL: metrics off (metrics.h) */
 } trn_service;
 
 /* Handles one unary call. Attach is not unary: see below. */

@@ -42,6 +42,7 @@ typedef struct daemon_op {
     void *staging; /* ordered Write: the staged data, charged to the session */
     size_t staging_len;
     trn_stage *stage; /* StageOutOp: where the data goes */
+    struct trn_metrics *metrics; /* the service's, or NULL */
 } daemon_op;
 
 /* Queues op (desc, or marker fields, already set; refs taken) on the

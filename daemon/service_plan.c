@@ -92,13 +92,15 @@ void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateReques
         rc = TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     if (rc != TRN_WIRE_OK) {
-        trn_log(TRN_LOG_DEBUG, "session #%llu: PlanCreate refused: %s",
-                (unsigned long long)s->number, err);
+        char who[160];
+        trn_log(TRN_LOG_DEBUG, "%s: PlanCreate refused: %s", trn_session_who(s, who, sizeof(who)),
+                err);
         trn_session_unref(s);
         trn_svc_finish_error(call, rc, err);
         return;
     }
-    trn_log(TRN_LOG_DEBUG, "session #%llu: plan %u = %s (%s)", (unsigned long long)s->number, id,
+    char who[160];
+    trn_log(TRN_LOG_DEBUG, "%s: plan %u = %s (%s)", trn_session_who(s, who, sizeof(who)), id,
             trn_plan_entry_key(h.entry), hit ? "cache hit" : "new");
     Trnsci__V1__PlanCreateReply r = TRNSCI__V1__PLAN_CREATE_REPLY__INIT;
     r.plan_id = id;

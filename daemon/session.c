@@ -216,6 +216,16 @@ int trn_session_set_priority(trn_session *s, int priority) {
     return p;
 }
 
+const char *trn_session_who(const trn_session *s, char *buf, size_t len) {
+    char uid[16] = "?";
+    if (s->peer.known)
+        snprintf(uid, sizeof(uid), "%u", s->peer.uid);
+    snprintf(buf, len, "session #%llu (%s, pid %u, uid %s)", (unsigned long long)s->number,
+             s->client_name[0] ? s->client_name : "?", s->peer.known ? s->peer.pid : s->client_pid,
+             uid);
+    return buf;
+}
+
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
                               trn_transport_kind transport, const trn_peer *peer, int priority,
                               trn_wire_code *code, char *err, size_t errlen) {
@@ -363,8 +373,8 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_idmap_init(&s->plans);
     pthread_mutex_unlock(&s->lock);
 
-    trn_log(TRN_LOG_INFO, "session #%llu (%s, pid %u) closed: %s", (unsigned long long)s->number,
-            s->client_name, s->client_pid, why);
+    char who[160];
+    trn_log(TRN_LOG_INFO, "%s closed: %s", trn_session_who(s, who, sizeof(who)), why);
 
     size_t i = 0;
     uint64_t id;

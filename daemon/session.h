@@ -146,6 +146,10 @@ typedef struct trn_uid_usage {
  * known); returns it with a reference for the caller, or NULL with *code and
  * err set (the uid's session limit, out of memory). Sessions on the local
  * transport get shared-memory buffers. */
+/* "session #N (NAME, pid P, uid U)" for log lines about a session (uid "?"
+ * when the transport cannot tell, e.g. gRPC over TCP). Returns buf. */
+const char *trn_session_who(const trn_session *s, char *buf, size_t len);
+
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
                               trn_transport_kind transport, const trn_peer *peer, int priority,
                               trn_wire_code *code, char *err, size_t errlen);

@@ -10,6 +10,7 @@ libgrpc-dev protobuf-c-compiler libprotobuf-c-dev
 libuv1-dev libjemalloc-dev libcmocka-dev
 libopenblas-dev liblapacke-dev libfftw3-dev librandom123-dev
 libmicrohttpd-dev libsystemd-dev libinih-dev
+systemd prometheus python3-yaml
 python3 python3-grpcio python3-grpc-tools python3-protobuf
 python3-numpy python3-scipy
 "

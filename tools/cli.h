@@ -4,8 +4,14 @@
 #ifndef TRN_TOOLS_CLI_H
 #define TRN_TOOLS_CLI_H
 
-/* `trnsci plans [clear | warm FILE]` (plans.c); argv holds the words after
- * "plans". Returns the exit status. */
-int trnsci_cmd_plans(const char *addr, int argc, char **argv);
+/* `trnsci plans [clear | warm FILE] [--json]` (plans.c); argv holds the
+ * words after "plans" (--json removed). Returns the exit status. */
+int trnsci_cmd_plans(const char *addr, int argc, char **argv, int json);
+
+/* `trnsci bench [--json]` (bench.c): a quick self-check of each family. */
+int trnsci_cmd_bench(const char *addr, int argc, char **argv, int json);
+
+/* `trnsci top [--once] [--interval S] [--iterations N] [--json]` (top.c). */
+int trnsci_cmd_top(const char *addr, int argc, char **argv, int json);
 
 #endif

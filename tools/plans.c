@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/fmt.h"
 #include "trnsci/trnsci.h"
 
 static int fail(const char *what) {
@@ -19,7 +20,30 @@ static int fail(const char *what) {
     return 1;
 }
 
-static int list(const char *addr) {
+static void list_json(const trnsciPlanCacheStats *st, const trnsciPlanInfo *v, int n) {
+    printf("{\"entries\": %llu, \"bytes\": %llu, \"max_bytes\": %llu, \"hits\": %llu, "
+           "\"misses\": %llu, \"evictions\": %llu, \"builds\": %llu, \"build_failures\": %llu, "
+           "\"build_seconds\": %.6f, \"saved_seconds\": %.6f, \"prewarm_done\": %s,\n "
+           "\"plans\": [",
+           (unsigned long long)st->entries, (unsigned long long)st->bytes,
+           (unsigned long long)st->maxBytes, (unsigned long long)st->hits,
+           (unsigned long long)st->misses, (unsigned long long)st->evictions,
+           (unsigned long long)st->builds, (unsigned long long)st->buildFailures, st->buildSeconds,
+           st->savedSeconds, st->prewarmDone ? "true" : "false");
+    for (int i = 0; i < n; i++) {
+        printf("%s\n  {\"key\": ", i ? "," : "");
+        cli_json_str(stdout, v[i].key);
+        printf(", \"state\": ");
+        cli_json_str(stdout, v[i].state);
+        printf(", \"hits\": %llu, \"uses\": %llu, \"build_seconds\": %.6f, \"bytes\": %llu, "
+               "\"idle_ms\": %llu}",
+               (unsigned long long)v[i].hits, (unsigned long long)v[i].uses, v[i].buildSeconds,
+               (unsigned long long)v[i].bytes, (unsigned long long)v[i].idleMs);
+    }
+    printf("]}\n");
+}
+
+static int list(const char *addr, int json) {
     int count = 0;
     trnsciPlanCacheStats st;
     if (trnsciDaemonGetPlans(addr, NULL, 0, &count, &st) != trnsciSuccess)
@@ -32,6 +56,11 @@ static int list(const char *addr) {
     }
     if (n > count)
         n = count; /* plans added between the two calls */
+    if (json) {
+        list_json(&st, v, n);
+        free(v);
+        return 0;
+    }
     printf("plan cache: %llu plans, %llu bytes of %llu; %llu hits, %llu misses, %llu evictions\n",
            (unsigned long long)st.entries, (unsigned long long)st.bytes,
            (unsigned long long)st.maxBytes, (unsigned long long)st.hits,
@@ -67,9 +96,9 @@ static char *read_file(const char *path) {
     return buf;
 }
 
-int trnsci_cmd_plans(const char *addr, int argc, char **argv) {
+int trnsci_cmd_plans(const char *addr, int argc, char **argv, int json) {
     if (argc == 0)
-        return list(addr);
+        return list(addr, json);
     if (strcmp(argv[0], "clear") == 0 && argc == 1) {
         unsigned cleared = 0, kept = 0;
         if (trnsciDaemonClearPlans(addr, &cleared, &kept) != trnsciSuccess)

@@ -8,6 +8,13 @@
  *   trnsci plans [clear | warm FILE]
  *                                 the plan cache (tools/plans.c)
  *
+ *   trnsci top [--once] [--interval S] [--iterations N]
+ *                                 a refreshing view (tools/top.c)
+ *
+ *   trnsci bench                  a quick self-check of each family (tools/bench.c)
+ *
+ * --json after a command (status, plans, top, bench) prints JSON.
+ *
  * Everything it prints comes from the daemon through the public API
  * (trnsciDaemonGetStatus/GetSessions/GetWorkers, trnsciDaemonGetPlans/...);
  * it opens no session.
@@ -17,6 +24,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/fmt.h"
 #include "trnsci/trnsci.h"
 
 static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
@@ -30,6 +38,15 @@ static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "            build time, memory and idle time, and the counters\n"
                             "  plans clear       drop every plan nothing uses\n"
                             "  plans warm FILE   prepare the plans a manifest lists\n"
+                            "  top       a refreshing view: per-core utilisation bars, and each\n"
+                            "            session's transport, pid, uid, pending ops and\n"
+                            "            throughput; q quits. --once prints one frame;\n"
+                            "            --interval S (default 1), --iterations N\n"
+                            "  bench     a quick self-check of each family (blas, fft, rand,\n"
+                            "            solver, sparse): a small op checked exactly, and its\n"
+                            "            speed; exit status 1 if a check fails\n"
+                            "\n"
+                            "--json (after status, plans, top or bench) prints JSON instead.\n"
                             "\n"
                             "ADDR defaults to $TRNSCI_ADDR, else the default local socket.\n";
 
@@ -42,17 +59,6 @@ static void print_bytes(unsigned long long b) {
         u++;
     }
     printf("%llu (%.1f %s)", b, v, unit[u]);
-}
-
-/* A count with an SI suffix in 7 characters: 950, 12.3k, 4.56G. */
-static void si(char *buf, size_t len, double v) {
-    const char *unit[] = {"", "k", "M", "G", "T", "P", "E"};
-    int u = 0;
-    while (v >= 999.5 && u < 6) {
-        v /= 1000.0;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.3g%s" : "%.0f%s", v, unit[u]);
 }
 
 /* A duration in nanoseconds as seconds with millisecond resolution. */
@@ -71,7 +77,7 @@ static void print_sessions(const char *addr) {
     for (int i = 0; i < n && i < 64; i++) {
         const trnsciSessionInfo *s = &list[i];
         char cost[16], queued[24], run[24];
-        si(cost, sizeof(cost), s->usage.cost);
+        cli_si(cost, sizeof(cost), s->usage.cost);
         secs(queued, sizeof(queued), s->usage.queueNs);
         secs(run, sizeof(run), s->usage.runNs);
         printf("%16llu  %-9s  %8u  %6u  %8llu  %14llu  %4d  %7u  %8llu  %7s  %11s  %11s  %s\n",
@@ -105,13 +111,74 @@ static void print_workers(const char *addr, uint64_t uptime_ms) {
     }
 }
 
-static int cmd_status(const char *addr) {
+static void json_usage(const trnsciUsage *u) {
+    printf("{\"ops\": %llu, \"shards\": %llu, \"queue_ns\": %llu, \"run_ns\": %llu, "
+           "\"cost\": %.17g, \"expired\": %llu}",
+           (unsigned long long)u->ops, (unsigned long long)u->shards,
+           (unsigned long long)u->queueNs, (unsigned long long)u->runNs, u->cost,
+           (unsigned long long)u->expired);
+}
+
+/* `trnsci status --json`: the same facts as one JSON object. */
+static int status_json(const char *addr, const trnsciDaemonStatus *st) {
+    printf("{\"daemon\": {\"version\": ");
+    cli_json_str(stdout, st->daemonVersion);
+    printf(", \"protocol\": \"%u.%u\", \"backend\": ", st->protocolMajor, st->protocolMinor);
+    cli_json_str(stdout, st->backend);
+    printf(", \"cores\": %u, \"sessions\": %u, \"ops_queued\": %llu, \"ops_running\": %llu, "
+           "\"ops_completed\": %llu, \"buffers\": %llu, \"bytes_held\": %llu, "
+           "\"uptime_ms\": %llu, \"workers\": %u}",
+           st->coreCount, st->sessions, (unsigned long long)st->opsQueued,
+           (unsigned long long)st->opsRunning, (unsigned long long)st->opsCompleted,
+           (unsigned long long)st->buffers, (unsigned long long)st->bytesHeld,
+           (unsigned long long)st->uptimeMs, st->workers);
+    int nplans = 0;
+    trnsciPlanCacheStats ps;
+    if (trnsciDaemonGetPlans(addr, NULL, 0, &nplans, &ps) == trnsciSuccess)
+        printf(",\n \"plans\": {\"entries\": %d, \"hits\": %llu, \"misses\": %llu, "
+               "\"saved_seconds\": %.6f}",
+               nplans, (unsigned long long)ps.hits, (unsigned long long)ps.misses, ps.savedSeconds);
+    trnsciSessionInfo sl[64];
+    int n = 0;
+    printf(",\n \"sessions\": [");
+    if (trnsciDaemonGetSessions(addr, sl, 64, &n) == trnsciSuccess)
+        for (int i = 0; i < n && i < 64; i++) {
+            const trnsciSessionInfo *s = &sl[i];
+            printf("%s\n  {\"session\": %llu, \"transport\": ", i ? "," : "",
+                   (unsigned long long)s->number);
+            cli_json_str(stdout, s->transport);
+            printf(", \"client\": ");
+            cli_json_str(stdout, s->clientName);
+            printf(", \"pid\": %u, \"uid\": %u, \"buffers\": %llu, \"bytes\": %llu, "
+                   "\"priority\": %d, \"ops_pending\": %u, \"usage\": ",
+                   s->pid, s->uid, (unsigned long long)s->buffers, (unsigned long long)s->bytes,
+                   s->priority, s->opsPending);
+            json_usage(&s->usage);
+            printf("}");
+        }
+    printf("],\n \"workers\": [");
+    trnsciWorkerInfo wl[256];
+    if (trnsciDaemonGetWorkers(addr, wl, 256, &n) == trnsciSuccess)
+        for (int i = 0; i < n && i < 256; i++) {
+            printf("%s\n  {\"engine\": ", i ? "," : "");
+            cli_json_str(stdout, wl[i].engine);
+            printf(", \"index\": %u, \"cpu\": %d, \"usage\": ", wl[i].index, wl[i].cpu);
+            json_usage(&wl[i].usage);
+            printf("}");
+        }
+    printf("]}\n");
+    return 0;
+}
+
+static int cmd_status(const char *addr, int json) {
     trnsciDaemonStatus st;
     const trnsciError_t e = trnsciDaemonGetStatus(addr, &st);
     if (e != trnsciSuccess) {
         fprintf(stderr, "trnsci: %s: %s\n", trnsciGetErrorName(e), trnsciGetLastErrorMessage());
         return 1;
     }
+    if (json)
+        return status_json(addr, &st);
     printf("daemon version: %s (protocol %u.%u, backend %s)\n", st.daemonVersion, st.protocolMajor,
            st.protocolMinor, st.backend);
     printf("cores:          %u\n", st.coreCount);
@@ -154,10 +221,23 @@ int main(int argc, char **argv) {
         fputs(usage, stderr);
         return 2;
     }
-    if (strcmp(argv[i], "status") == 0)
-        return cmd_status(addr);
+    /* --json after the command, on every read command. */
+    int json = 0, nargs = 0;
+    char *args[32];
+    for (int k = i + 1; k < argc && nargs < 32; k++) {
+        if (strcmp(argv[k], "--json") == 0)
+            json = 1;
+        else
+            args[nargs++] = argv[k];
+    }
+    if (strcmp(argv[i], "status") == 0 && nargs == 0)
+        return cmd_status(addr, json);
     if (strcmp(argv[i], "plans") == 0)
-        return trnsci_cmd_plans(addr, argc - i - 1, argv + i + 1);
+        return trnsci_cmd_plans(addr, nargs, args, json);
+    if (strcmp(argv[i], "top") == 0)
+        return trnsci_cmd_top(addr, nargs, args, json);
+    if (strcmp(argv[i], "bench") == 0)
+        return trnsci_cmd_bench(addr, nargs, args, json);
     fprintf(stderr, "trnsci: unknown command '%s'\n\n%s", argv[i], usage);
     return 2;
 }

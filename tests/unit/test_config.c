@@ -1,5 +1,6 @@
 /*
- * test_config.c — daemon/config.h: trnscid's command-line parsing.
+ * test_config.c — daemon/config.h: trnscid's command-line parsing, the config
+ * file (config_file.h) and reload (config_reload.h).
  *
  * Rules checked:
  *  - trn_config_parse_bytes: a decimal count with an optional binary suffix
@@ -16,6 +17,13 @@
  *    TRN_CONFIG_ERROR with a message naming them; --help/--version are
  *    TRN_CONFIG_EXIT_OK. trn_config_free is called after every parse (the
  *    ASan build checks nothing leaks, whatever the result).
+ *  - the config file: every key sets what its flag sets, every flag but
+ *    config/help/version is a key, flags override the file (--listen
+ *    replaces the file's addresses), and unknown keys, bad values, bad
+ *    syntax and unknown sections are errors starting "file:line: ";
+ *  - trn_config_reload: changed live keys are copied (and a key removed from
+ *    the file returns to its default), others are kept, and reloading the
+ *    same configuration again changes nothing.
  * CPU expectations come from this process's own affinity mask.
  *
  * test_parse_bytes_space_then_sign is a regression test: " -1" used to parse
@@ -27,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* cmocka.h needs these before it; keep the order. */
 // clang-format off
@@ -37,6 +46,7 @@
 // clang-format on
 
 #include "daemon/config.h"
+#include "daemon/config_reload.h"
 
 /* ---- trn_config_parse_bytes ------------------------------------------------ */
 
@@ -435,6 +445,204 @@ static void test_parse_twice(void **state) {
     trn_config_free(&cfg);
 }
 
+/* ---- the config file (config_file.h) and reload (config_reload.h) ---------- */
+
+/* Writes `text` to a fresh temp file; its path goes into path (mkstemp). */
+static void write_conf(char *path, size_t len, const char *text) {
+    snprintf(path, len, "/tmp/trnsci-test-config-XXXXXX");
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static trn_config_result parse_with_conf(trn_config *cfg, const char *text, char **extra,
+                                         int nextra, char *path, char *err, size_t errlen) {
+    write_conf(path, 64, text);
+    char *argv[16] = {"trnscid", "--config", path};
+    int argc = 3;
+    for (int i = 0; i < nextra; i++)
+        argv[argc++] = extra[i];
+    argv[argc] = NULL;
+    return trn_config_parse(cfg, argc, argv, err, errlen);
+}
+
+/* Parses a config file expecting TRN_CONFIG_ERROR with a message containing
+ * "<path>:<line>: " and `needle`. */
+static void expect_conf_error(const char *text, int line, const char *needle) {
+    trn_config cfg;
+    char path[64], err[512] = "", where[128];
+    const trn_config_result r = parse_with_conf(&cfg, text, NULL, 0, path, err, sizeof(err));
+    trn_config_free(&cfg);
+    unlink(path);
+    if (r != TRN_CONFIG_ERROR)
+        fail_msg("config \"%s\": result %d, expected TRN_CONFIG_ERROR", text, (int)r);
+    snprintf(where, sizeof(where), "%s:%d: ", path, line);
+    if (strncmp(err, where, strlen(where)) != 0 || !strstr(err, needle))
+        fail_msg("config \"%s\": message \"%s\" should start with \"%s\" and contain \"%s\"", text,
+                 err, where, needle);
+}
+
+/* Rule: every key sets what its flag sets; comments, blank lines and a
+ * [trnscid] section are allowed; listen is repeatable. */
+static void test_conf_keys(void **state) {
+    (void)state;
+    trn_config cfg;
+    char path[64], err[512] = "";
+    const char *text = "# trnscid.conf\n"
+                       "; another comment\n"
+                       "\n"
+                       "listen = 127.0.0.1:7450\n"
+                       "[trnscid]\n"
+                       "listen = unix:/tmp/x.sock\n"
+                       "max-streams = 17   ; inline comment\n"
+                       "max-session-bytes = 2G\n"
+                       "priority-ceiling = -2\n"
+                       "log-level = debug\n"
+                       "plan-effort = estimate\n"
+                       "lease-ms = 1500\n"
+                       "cores = 1\n";
+    assert_int_equal(parse_with_conf(&cfg, text, NULL, 0, path, err, sizeof(err)), TRN_CONFIG_OK);
+    unlink(path);
+    assert_int_equal(cfg.nlisten, 2);
+    assert_string_equal(cfg.listen[0], "127.0.0.1:7450");
+    assert_string_equal(cfg.listen[1], "unix:/tmp/x.sock");
+    assert_int_equal(cfg.max_streams, 17);
+    assert_int_equal(cfg.max_session_bytes, 2ULL << 30);
+    assert_int_equal(cfg.priority_ceiling, -2);
+    assert_int_equal(cfg.log_level, TRN_LOG_DEBUG);
+    assert_int_equal(cfg.plan_effort, TRN_PLAN_ESTIMATE);
+    assert_int_equal(cfg.lease_ms, 1500);
+    assert_int_equal(cfg.ncores, 1);
+    assert_non_null(cfg.config_path);
+    assert_string_equal(cfg.config_path, path);
+    char v[128];
+    assert_int_equal(trn_config_value(&cfg, "listen", v, sizeof(v)), 1);
+    assert_string_equal(v, "127.0.0.1:7450,unix:/tmp/x.sock");
+    assert_int_equal(trn_config_value(&cfg, "max-events", v, sizeof(v)), 0);
+    trn_config_free(&cfg);
+}
+
+/* Rule: flags override the file; a --listen replaces the file's addresses. */
+static void test_conf_flags_override(void **state) {
+    (void)state;
+    trn_config cfg;
+    char path[64], err[512] = "";
+    char *extra[] = {"--max-streams", "99", "--listen", "h:1"};
+    assert_int_equal(parse_with_conf(&cfg,
+                                     "max-streams = 17\nmax-events = 5\nlisten = h:7\n"
+                                     "listen = h:8\n",
+                                     extra, 4, path, err, sizeof(err)),
+                     TRN_CONFIG_OK);
+    unlink(path);
+    assert_int_equal(cfg.max_streams, 99);
+    assert_int_equal(cfg.max_events, 5);
+    assert_int_equal(cfg.nlisten, 1);
+    assert_string_equal(cfg.listen[0], "h:1");
+    char v[64];
+    assert_int_equal(trn_config_value(&cfg, "listen", v, sizeof(v)), 1);
+    assert_string_equal(v, "h:1");
+    assert_int_equal(trn_config_value(&cfg, "max-streams", v, sizeof(v)), 1);
+    assert_string_equal(v, "99");
+    trn_config_free(&cfg);
+}
+
+/* Rule: unknown keys, bad values, bad syntax, unknown sections, keys that
+ * only make sense as flags, and an unreadable file are errors naming
+ * file:line. */
+static void test_conf_errors(void **state) {
+    (void)state;
+    expect_conf_error("max-streams = 4\nfrobnicate = 1\n", 2, "unknown key 'frobnicate'");
+    expect_conf_error("# c\n\nmax-streams = 0\n", 3, "max-streams 0: expected 1..65536");
+    expect_conf_error("max-session-bytes = 12X\n", 1, "max-session-bytes");
+    expect_conf_error("listen = nocolon\n", 1, "nocolon");
+    expect_conf_error("log-level = loud\n", 1, "log-level");
+    expect_conf_error("cores = x\n", 1, "cores");
+    expect_conf_error("max-streams = 4\njust words\n", 2, "expected 'key = value'");
+    expect_conf_error("[server]\nmax-streams = 4\n", 2, "unknown section [server]");
+    expect_conf_error("config = /etc/other.conf\n", 1, "unknown key 'config'");
+    expect_conf_error("help = true\n", 1, "unknown key 'help'");
+    expect_conf_error("version = true\n", 1, "unknown key 'version'");
+    /* Not a key: the flag's spelling. */
+    expect_conf_error("--max-streams = 4\n", 1, "unknown key '--max-streams'");
+
+    trn_config cfg;
+    char err[512] = "";
+    char *argv[] = {"trnscid", "--config", "/nonexistent/trnscid.conf"};
+    assert_int_equal(trn_config_parse(&cfg, ARGC(argv), argv, err, sizeof(err)), TRN_CONFIG_ERROR);
+    assert_non_null(strstr(err, "/nonexistent/trnscid.conf: cannot read"));
+    trn_config_free(&cfg);
+}
+
+/* Rule: every flag of the table except config/help/version is a key, so a
+ * flag added to config.c is a key without further work. Checked by feeding
+ * each key a value that is wrong for every numeric key: the answer may be a
+ * value error, never "unknown key". */
+static void test_conf_every_flag_is_a_key(void **state) {
+    (void)state;
+    int n = 0;
+    for (int i = 0; trn_config_key(i); i++, n++) {
+        const char *key = trn_config_key(i);
+        assert_true(strcmp(key, "config") && strcmp(key, "help") && strcmp(key, "version"));
+        char text[128], path[64], err[512] = "";
+        snprintf(text, sizeof(text), "%s = @\n", key);
+        trn_config cfg;
+        parse_with_conf(&cfg, text, NULL, 0, path, err, sizeof(err));
+        unlink(path);
+        if (strstr(err, "unknown key"))
+            fail_msg("key %s: %s", key, err);
+        trn_config_free(&cfg);
+    }
+    /* The flags --help documents, less --config/--version/--help. */
+    assert_true(n >= 16);
+}
+
+/* Rule: a reload copies the keys that can change live, logs the others as
+ * ignored and keeps them; a second reload of the same file changes nothing. */
+static void test_conf_reload(void **state) {
+    (void)state;
+    trn_config live, fresh;
+    char path[64], err[512] = "";
+    assert_int_equal(parse_with_conf(&live,
+                                     "max-streams = 17\ncores = 1\nmax-events = 9\n"
+                                     "plan-effort = estimate\n",
+                                     NULL, 0, path, err, sizeof(err)),
+                     TRN_CONFIG_OK);
+    unlink(path);
+    char *keep[] = {"--max-events", "9"};
+    assert_int_equal(parse_with_conf(&fresh,
+                                     "max-streams = 40\ncores = 1\npriority-ceiling = -1\n"
+                                     "plan-effort = measure\nlease-ms = 2000\n",
+                                     keep, 2, path, err, sizeof(err)),
+                     TRN_CONFIG_OK);
+    unlink(path);
+    /* max-streams, priority-ceiling and lease-ms apply; plan-effort needs a
+     * restart; max-events and cores did not change. */
+    assert_int_equal(trn_config_reload(&live, &fresh), 3);
+    assert_int_equal(live.max_streams, 40);
+    assert_int_equal(live.priority_ceiling, -1);
+    assert_int_equal(live.lease_ms, 2000);
+    assert_int_equal(live.max_events, 9);
+    assert_int_equal(live.plan_effort, TRN_PLAN_ESTIMATE);
+    assert_int_equal(trn_config_reload(&live, &fresh), 0);
+    trn_config_free(&fresh);
+
+    /* A key removed from the file goes back to its default. */
+    assert_int_equal(parse_with_conf(&fresh, "cores = 1\nplan-effort = measure\n", NULL, 0, path,
+                                     err, sizeof(err)),
+                     TRN_CONFIG_OK);
+    unlink(path);
+    assert_int_equal(trn_config_reload(&live, &fresh), 4);
+    assert_int_equal(live.max_streams, 256);
+    assert_int_equal(live.priority_ceiling, 0);
+    assert_int_equal(live.lease_ms, 30000);
+    assert_int_equal(live.max_events, 4096);
+    trn_config_free(&fresh);
+    trn_config_free(&live);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_bytes_valid),
@@ -449,6 +657,11 @@ int main(void) {
         cmocka_unit_test(test_parse_max_listen),
         cmocka_unit_test(test_parse_help_version),
         cmocka_unit_test(test_parse_twice),
+        cmocka_unit_test(test_conf_keys),
+        cmocka_unit_test(test_conf_flags_override),
+        cmocka_unit_test(test_conf_errors),
+        cmocka_unit_test(test_conf_every_flag_is_a_key),
+        cmocka_unit_test(test_conf_reload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
