@@ -6,7 +6,13 @@
  * once per session and never polled: the daemon watches it, and when this
  * process exits or crashes the kernel closes the connection, which ends the
  * stream and releases the session at once.
+ *
+ * Credentials (client/credentials.h): TCP targets use TLS when TRNSCI_TLS_CA
+ * is set; every call carries `authorization: Bearer <token>` when a token is
+ * configured. If the environment names credentials that cannot be used, the
+ * transport fails every call instead of connecting without them.
  */
+#include "client/credentials.h"
 #include "client/transport.h"
 
 #include <grpc/byte_buffer.h>
@@ -31,6 +37,10 @@ typedef struct grpc_transport {
     grpc_status_code attach_status;
     grpc_slice attach_details;
     grpc_byte_buffer *attach_req;
+    /* The bearer token as call metadata (count 0: none). */
+    grpc_metadata auth_md;
+    size_t auth_count;
+    char setup_error[256]; /* non-empty: every call fails with it */
 } grpc_transport;
 
 static const trn_transport_ops grpc_ops;
@@ -64,12 +74,34 @@ trn_transport *trn_transport_grpc_open(const char *target) {
     args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
     args[1].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
     const grpc_channel_args chargs = {2, args};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    trn_client_creds cc;
+    trn_client_creds_from_env(&cc);
+    snprintf(t->setup_error, sizeof(t->setup_error), "%s", cc.error);
+    if (cc.token) {
+        char *value = malloc(strlen(cc.token) + 8);
+        if (value) {
+            sprintf(value, "Bearer %s", cc.token);
+            t->auth_md.key = grpc_slice_from_static_string("authorization");
+            t->auth_md.value = grpc_slice_from_copied_string(value);
+            t->auth_count = 1;
+            memset(value, 0, strlen(value));
+            free(value);
+        }
+    }
+    /* Unix sockets are protected by the kernel; TLS is for TCP. */
+    const int tls = cc.ca_pem && strncmp(target, "unix:", 5) != 0;
+    grpc_ssl_pem_key_cert_pair pair = {.private_key = cc.key_pem, .cert_chain = cc.cert_pem};
+    grpc_channel_credentials *creds =
+        tls ? grpc_ssl_credentials_create(cc.ca_pem, cc.cert_pem ? &pair : NULL, NULL, NULL)
+            : grpc_insecure_credentials_create();
+    trn_client_creds_free(&cc);
     t->channel = grpc_channel_create(target, creds, &chargs);
     grpc_channel_credentials_release(creds);
     if (!t->target || !t->channel) {
         if (t->channel)
             grpc_channel_destroy(t->channel);
+        if (t->auth_count)
+            grpc_slice_unref(t->auth_md.value);
         free(t->target);
         free(t);
         return NULL;
@@ -113,6 +145,10 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
     grpc_transport *t = (grpc_transport *)base;
     if (fd)
         *fd = -1; /* gRPC carries no descriptors */
+    if (t->setup_error[0]) {
+        snprintf(msg, msglen, "%s", t->setup_error);
+        return TRN_WIRE_UNAVAILABLE;
+    }
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[method]);
     grpc_call *call = grpc_channel_create_call(t->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, path,
@@ -127,6 +163,8 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
     grpc_op ops[6];
     memset(ops, 0, sizeof(ops));
     ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[0].data.send_initial_metadata.count = t->auth_count;
+    ops[0].data.send_initial_metadata.metadata = &t->auth_md;
     ops[1].op = GRPC_OP_SEND_MESSAGE;
     ops[1].data.send_message.send_message = send;
     ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -174,6 +212,8 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
 
 static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
     grpc_transport *t = (grpc_transport *)base;
+    if (t->setup_error[0])
+        return -1;
     t->attach_cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[TRN_WIRE_ATTACH]);
     t->attach_call =
@@ -187,6 +227,8 @@ static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
     grpc_op ops[5];
     memset(ops, 0, sizeof(ops));
     ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[0].data.send_initial_metadata.count = t->auth_count;
+    ops[0].data.send_initial_metadata.metadata = &t->auth_md;
     ops[1].op = GRPC_OP_SEND_MESSAGE;
     ops[1].data.send_message.send_message = t->attach_req;
     ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -225,6 +267,10 @@ static void grpc_close(trn_transport *base) {
         grpc_completion_queue_destroy(t->attach_cq);
     }
     grpc_channel_destroy(t->channel);
+    if (t->auth_count) {
+        grpc_slice_unref(t->auth_md.key);
+        grpc_slice_unref(t->auth_md.value);
+    }
     free(t->target);
     free(t);
 }

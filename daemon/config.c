@@ -65,6 +65,14 @@ static const char usage[] =
     "  --lease-ms MS            a session with no attached client ends after MS\n"
     "                           without a call (default 30000)\n"
     "  --log-level LEVEL        error, warn, info (default) or debug\n"
+    "  --tls-cert FILE          PEM certificate chain: TCP listeners speak TLS\n"
+    "  --tls-key FILE           the certificate's PEM private key\n"
+    "  --tls-client-ca FILE     require client certificates signed by this CA\n"
+    "  --tokens-file FILE       bearer tokens every gRPC call must present (one\n"
+    "                           per line: NAME SECRET [sessions=N] [bytes=SIZE]\n"
+    "                           [queued-ops=N] [priority-ceiling=P]; mode 600)\n"
+    "  --insecure-remote        allow a TCP listener on a non-loopback address\n"
+    "                           without TLS (refused otherwise)\n"
     "  --version                print the version and exit\n"
     "  --help                   print this help and exit\n";
 
@@ -248,6 +256,11 @@ static int add_listen(trn_config *cfg, const char *addr, char *err, size_t errle
     return 0;
 }
 
+static void set_path(char **field, const char *value) {
+    free(*field);
+    *field = strdup(value);
+}
+
 trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char *err,
                                    size_t errlen) {
     enum {
@@ -267,7 +280,12 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         O_EVENTS,
         O_PLAN_BYTES,
         O_PLAN_EFFORT,
-        O_VERSION
+        O_VERSION,
+        O_TLS_CERT,
+        O_TLS_KEY,
+        O_TLS_CLIENT_CA,
+        O_TOKENS,
+        O_INSECURE_REMOTE
     };
     static const struct option opts[] = {
         {"listen", required_argument, NULL, O_LISTEN},
@@ -287,6 +305,11 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         {"plan-cache-bytes", required_argument, NULL, O_PLAN_BYTES},
         {"plan-effort", required_argument, NULL, O_PLAN_EFFORT},
         {"version", no_argument, NULL, O_VERSION},
+        {"tls-cert", required_argument, NULL, O_TLS_CERT},
+        {"tls-key", required_argument, NULL, O_TLS_KEY},
+        {"tls-client-ca", required_argument, NULL, O_TLS_CLIENT_CA},
+        {"tokens-file", required_argument, NULL, O_TOKENS},
+        {"insecure-remote", no_argument, NULL, O_INSECURE_REMOTE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -403,6 +426,11 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
                 return TRN_CONFIG_ERROR;
             }
             break;
+        case O_TLS_CERT: set_path(&cfg->tls_cert, optarg); break;
+        case O_TLS_KEY: set_path(&cfg->tls_key, optarg); break;
+        case O_TLS_CLIENT_CA: set_path(&cfg->tls_client_ca, optarg); break;
+        case O_TOKENS: set_path(&cfg->tokens_file, optarg); break;
+        case O_INSECURE_REMOTE: cfg->insecure_remote = 1; break;
         case O_VERSION:
             printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
                    TRNSCI_VERSION_PATCH);
@@ -416,6 +444,10 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
     }
     if (optind < argc) {
         snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+        return TRN_CONFIG_ERROR;
+    }
+    if (!cfg->tls_cert != !cfg->tls_key || (cfg->tls_client_ca && !cfg->tls_cert)) {
+        snprintf(err, errlen, "--tls-cert and --tls-key go together; --tls-client-ca needs both");
         return TRN_CONFIG_ERROR;
     }
     if (cfg->nlisten == 0) {
@@ -436,4 +468,9 @@ void trn_config_free(trn_config *cfg) {
     cfg->cache_dir = NULL;
     free(cfg->socket_group);
     cfg->socket_group = NULL;
+    free(cfg->tls_cert);
+    free(cfg->tls_key);
+    free(cfg->tls_client_ca);
+    free(cfg->tokens_file);
+    cfg->tls_cert = cfg->tls_key = cfg->tls_client_ca = cfg->tokens_file = NULL;
 }

@@ -19,9 +19,9 @@ typedef struct trn_config {
     int nlisten;
     int cpus[TRN_CONFIG_MAX_CORES]; /* CPU each worker is pinned to */
     int ncores;
-    int ncopy;                     /* copy engine workers (data movement) */
-    char *cache_dir;               /* NULL: no persistent plan cache */
-    uint64_t plan_cache_bytes;     /* bound of the plan cache's unused plans */
+    int ncopy;                 /* copy engine workers (data movement) */
+    char *cache_dir;           /* NULL: no persistent plan cache */
+    uint64_t plan_cache_bytes; /* bound of the plan cache's unused plans */
     trn_plan_effort plan_effort;
     char *socket_group;            /* group of the local sockets, or NULL */
     uint64_t max_session_bytes;    /* per-session buffer quota */
@@ -34,8 +34,14 @@ typedef struct trn_config {
      * TRN_PRIORITY_GREATEST; a client may ask for any of them, and gets at
      * most priority_ceiling (a number: lower is more urgent). */
     int priority_ceiling;
-    uint32_t lease_ms;             /* lease of a session with no Attach stream */
+    uint32_t lease_ms; /* lease of a session with no Attach stream */
     trn_log_level log_level;
+    /* Remote access (daemon/tls.h, daemon/auth.h). */
+    char *tls_cert;      /* PEM certificate chain of the TCP listeners, or NULL */
+    char *tls_key;       /* its private key */
+    char *tls_client_ca; /* when set, clients must present a certificate it signed */
+    char *tokens_file;   /* when set, every gRPC call needs a bearer token */
+    int insecure_remote; /* allow a non-loopback TCP listener without TLS */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers
