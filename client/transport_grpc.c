@@ -65,7 +65,7 @@ trn_transport *trn_transport_grpc_open(const char *target) {
         return NULL;
     t->base.ops = &grpc_ops;
     t->target = strdup(target);
-    grpc_arg args[2];
+    grpc_arg args[3];
     memset(args, 0, sizeof(args));
     args[0].type = GRPC_ARG_INTEGER;
     args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -73,7 +73,13 @@ trn_transport *trn_transport_grpc_open(const char *target) {
     args[1].type = GRPC_ARG_INTEGER;
     args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
     args[1].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
-    const grpc_channel_args chargs = {2, args};
+    /* Connections are this transport's own: never shared with another
+     * transport of the process that may carry other credentials, and not
+     * held back by another one's reconnect backoff. */
+    args[2].type = GRPC_ARG_INTEGER;
+    args[2].key = GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL;
+    args[2].value.integer = 1;
+    const grpc_channel_args chargs = {3, args};
     trn_client_creds cc;
     trn_client_creds_from_env(&cc);
     snprintf(t->setup_error, sizeof(t->setup_error), "%s", cc.error);

@@ -129,12 +129,12 @@ static int parse_line(trn_tokens *t, const char *p, size_t n, unsigned line, cha
     const int k = split_fields(p, n, f, flen);
     if (k == 0)
         return 0;
-    if (k < 2) {
-        snprintf(err, errlen, "tokens file line %u: expected NAME SECRET [limits]", line);
-        return -1;
-    }
     if (k < 0) {
         snprintf(err, errlen, "tokens file line %u: too many fields", line);
+        return -1;
+    }
+    if (k < 2) {
+        snprintf(err, errlen, "tokens file line %u: expected NAME SECRET [limits]", line);
         return -1;
     }
     if (flen[0] >= TRN_TOKEN_NAME_MAX || !all_chars(f[0], flen[0], is_name_char)) {
