@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -44,16 +45,8 @@ int th_free_port(void) {
     return port;
 }
 
-int th_daemon_start(th_daemon *d, const char *const *extra_args) {
-    memset(d, 0, sizeof(*d));
-    snprintf(d->dir, sizeof(d->dir), "/tmp/trnsci-test-XXXXXX");
-    if (!mkdtemp(d->dir))
-        return -1;
-    d->port = th_free_port();
-    snprintf(d->unix_addr, sizeof(d->unix_addr), "unix:%s/trnscid.sock", d->dir);
-    snprintf(d->tcp_addr, sizeof(d->tcp_addr), "127.0.0.1:%d", d->port);
-    snprintf(d->log_path, sizeof(d->log_path), "%s/trnscid.log", d->dir);
-
+/* Starts the daemon on d's addresses and waits until it answers. */
+static int exec_daemon(th_daemon *d, const char *const *extra_args) {
     const char *argv[64];
     int n = 0;
     argv[n++] = TRNSCID_PATH;
@@ -74,7 +67,7 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args) {
         /* A test that dies must not leave its daemon behind (holding the
          * test runner's output pipe open). */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
-        const int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int fd = open(d->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (fd >= 0) {
             dup2(fd, STDERR_FILENO);
             close(fd);
@@ -94,6 +87,61 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args) {
         sleep_ms(50);
     }
     return -1;
+}
+
+int th_daemon_start(th_daemon *d, const char *const *extra_args) {
+    memset(d, 0, sizeof(*d));
+    snprintf(d->dir, sizeof(d->dir), "/tmp/trnsci-test-XXXXXX");
+    if (!mkdtemp(d->dir))
+        return -1;
+    d->port = th_free_port();
+    snprintf(d->unix_addr, sizeof(d->unix_addr), "unix:%s/trnscid.sock", d->dir);
+    snprintf(d->tcp_addr, sizeof(d->tcp_addr), "127.0.0.1:%d", d->port);
+    snprintf(d->log_path, sizeof(d->log_path), "%s/trnscid.log", d->dir);
+    return exec_daemon(d, extra_args);
+}
+
+int th_daemon_kill(th_daemon *d) {
+    if (d->pid <= 0)
+        return -1;
+    kill(d->pid, SIGKILL);
+    int status;
+    const int rc =
+        waitpid(d->pid, &status, 0) == d->pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL
+            ? 0
+            : -1;
+    d->pid = 0;
+    return rc;
+}
+
+int th_daemon_restart(th_daemon *d, const char *const *extra_args) {
+    return exec_daemon(d, extra_args);
+}
+
+long th_count_fds(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return -1;
+    long n = 0;
+    for (struct dirent *e; (e = readdir(dir));)
+        n += e->d_name[0] != '.';
+    closedir(dir);
+    return n;
+}
+
+long th_status_kb(pid_t pid, const char *field) {
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, field, strlen(field)) == 0)
+            v = atol(line + strlen(field) + 1);
+    if (f)
+        fclose(f);
+    return v;
 }
 
 int th_daemon_stop(th_daemon *d) {

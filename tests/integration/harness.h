@@ -33,6 +33,18 @@ int th_free_port(void);
  * once the daemon answers a Status call (within 20 s), -1 otherwise. */
 int th_daemon_start(th_daemon *d, const char *const *extra_args);
 
+/* SIGKILLs the daemon and reaps it; its directory, socket and lock file stay
+ * behind, as after a crash. Returns 0 when it died of the SIGKILL. */
+int th_daemon_kill(th_daemon *d);
+/* Starts the daemon again on the same directory and addresses (after
+ * th_daemon_kill), appending to the same log. 0 once it answers. */
+int th_daemon_restart(th_daemon *d, const char *const *extra_args);
+
+/* Open descriptors of a process (/proc/PID/fd), or -1. */
+long th_count_fds(pid_t pid);
+/* A "Field:" of /proc/PID/status in kB (e.g. "VmRSS:"), or -1. */
+long th_status_kb(pid_t pid, const char *field);
+
 /* Sends SIGTERM and waits (up to 20 s). Returns the exit status (0 for a
  * clean, leak-free exit), 128+signal if it died of a signal, or -1 on
  * timeout (the daemon is then killed). Removes the temp directory. */
