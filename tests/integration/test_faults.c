@@ -17,6 +17,10 @@
  *  - a cache directory that cannot be created (its parent is a file) and one
  *    whose files land on a full device (/dev/full): the daemon warns, keeps
  *    serving FFTs with correct results and exits cleanly.
+ *  - a kernel whose workspace allocation fails (the daemon runs with a
+ *    malloc that refuses large requests, malloc_limit.c): that op fails with
+ *    trnsciErrorMemoryAllocation, the daemon and the session go on (Release
+ *    build only: a preloaded malloc cannot come before ASan's runtime).
  *
  * SGEMM references are exact: small integer inputs, so every product and
  * sum is an integer below 2^24 and float arithmetic makes no rounding error.
@@ -375,6 +379,52 @@ static void test_cache_dir_faults(void **state) {
     th_remove_dir(base);
 }
 
+/* ---- a kernel that cannot allocate its workspace ------------------------------ */
+
+/* A daemon whose malloc refuses more than 8 MiB (malloc_limit.c): a BF16
+ * GEMM of 1200^3 needs (m k + k n) 4-byte words = 11.5 MB of workspace for
+ * its rounded copies, so that op fails with trnsciErrorMemoryAllocation
+ * (RESOURCE_EXHAUSTED); the daemon lives, and the next ops are exact. */
+static void test_kernel_out_of_memory(void **state) {
+    (void)state;
+#ifdef TRNSCI_TEST_NO_PRELOAD
+    skip(); /* the sanitizer build: its runtime must be loaded first */
+#endif
+    setenv("LD_PRELOAD", MALLOC_LIMIT_SO, 1);
+    setenv("TRNSCI_TEST_MALLOC_LIMIT", "8388608", 1);
+    th_daemon m;
+    const char *args[] = {"--cores", "1", NULL};
+    const int started = th_daemon_start(&m, args);
+    unsetenv("LD_PRELOAD");
+    unsetenv("TRNSCI_TEST_MALLOC_LIMIT");
+    assert_int_equal(started, 0);
+
+    assert_int_equal(trnsciInit(m.unix_addr), trnsciSuccess);
+    enum { N = 1200 };
+    float *a, *c;
+    trnblasHandle_t h;
+    const float one = 1, zero = 0;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMalloc((void **)&a, sizeof(float) * N * N), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&c, sizeof(float) * N * N), trnsciSuccess);
+    assert_int_equal(trnsciMemset(a, 0, sizeof(float) * N * N), trnsciSuccess);
+    assert_int_equal(trnblasGemmEx(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, a, TRNSCI_R_32F, N,
+                                   a, TRNSCI_R_32F, N, &zero, c, TRNSCI_R_32F, N,
+                                   TRNBLAS_COMPUTE_32F_FAST_16BF, TRNBLAS_GEMM_DEFAULT),
+                     TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorMemoryAllocation);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "out of memory"));
+    /* The daemon and the session go on. */
+    for (int r = 0; r < 3; r++)
+        assert_int_equal(sgemm_round(h, r), 0);
+    trnsciFree(a);
+    trnsciFree(c);
+    trnblasDestroy(h);
+    trnsciDeviceReset();
+    assert_true(th_file_contains(m.log_path, "out of memory for its workspace"));
+    assert_int_equal(th_daemon_stop_checked(&m, "daemon with a malloc limit"), 0);
+}
+
 static int setup(void **state) {
     (void)state;
     const char *args[] = {"--cores", "1", NULL};
@@ -390,10 +440,9 @@ int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "victim") == 0)
         return victim(argv[3], atoi(argv[4]));
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kill_clients),
-        cmocka_unit_test(test_daemon_killed_local),
-        cmocka_unit_test(test_daemon_killed_grpc),
-        cmocka_unit_test(test_cache_dir_faults),
+        cmocka_unit_test(test_kill_clients),         cmocka_unit_test(test_daemon_killed_local),
+        cmocka_unit_test(test_daemon_killed_grpc),   cmocka_unit_test(test_cache_dir_faults),
+        cmocka_unit_test(test_kernel_out_of_memory),
     };
     return cmocka_run_group_tests_name("faults", tests, setup, teardown);
 }
