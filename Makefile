@@ -67,7 +67,7 @@ test-fuzz: build-fuzz
 fuzz: build-fuzz
 	@cmake -S . -B $(BUILD_FUZZ) -DTRNSCI_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
-	@cmake -S . -B $(BUILD_FUZZ) -DTRNSCI_FUZZ_SECONDS=3 >/dev/null
+	@cmake -S . -B $(BUILD_FUZZ) -DTRNSCI_FUZZ_SECONDS=2 >/dev/null
 
 test: test-release test-asan test-tsan test-fuzz
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trnsci/trnblas.h"
 #include "trnsci/trnsci.h"
 
 #ifndef TRNSCID_PATH
@@ -255,4 +256,39 @@ void th_remove_dir(const char *dir) {
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
+ * transport: data moves with trnsciMemcpy), checked exactly. Returns 0 when
+ * the result is right, 1 when wrong, -1 when a call failed. */
+int th_sgemm_round(trnblasHandle_t h, int round) {
+    enum { N = 16 };
+    float a[N * N], b[N * N], c[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)((i + round) % 5 - 2);
+        b[i] = (float)((3 * i + round) % 7 - 3);
+    }
+    float *da = NULL, *db = NULL, *dc = NULL;
+    const float one = 1, zero = 0;
+    int rc = -1;
+    if (trnsciMalloc((void **)&da, sizeof(a)) || trnsciMalloc((void **)&db, sizeof(b)) ||
+        trnsciMalloc((void **)&dc, sizeof(c)) ||
+        trnsciMemcpy(da, a, sizeof(a), trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(db, b, sizeof(b), trnsciMemcpyHostToDevice) ||
+        trnblasSgemm(h, TRNBLAS_OP_T, TRNBLAS_OP_N, N, N, N, &one, da, N, db, N, &zero, dc, N) ||
+        trnsciMemcpy(c, dc, sizeof(c), trnsciMemcpyDeviceToHost))
+        goto out;
+    rc = 0;
+    for (int j = 0; j < N && !rc; j++)
+        for (int i = 0; i < N && !rc; i++) {
+            long ref = 0;
+            for (int l = 0; l < N; l++)
+                ref += (long)a[l + i * N] * (long)b[l + j * N];
+            rc = c[i + j * N] != (float)ref;
+        }
+out:
+    trnsciFree(da);
+    trnsciFree(db);
+    trnsciFree(dc);
+    return rc;
 }

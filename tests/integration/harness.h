@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "trnsci/trnblas.h"
+
 typedef struct th_daemon {
     pid_t pid;
     char dir[256];       /* private temp directory */
@@ -65,6 +67,13 @@ int th_run(const char *const *argv, const char *out_path);
 
 /* Whether the file at path contains needle. */
 int th_file_contains(const char *path, const char *needle);
+
+/* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
+ * transport: data moves with trnsciMemcpy), checked exactly: inputs in
+ * [-3, 3] make every product and sum an integer below 2^24, which float
+ * arithmetic represents without rounding. Returns 0 when the result is
+ * right, 1 when wrong, -1 when a call failed. */
+int th_sgemm_round(trnblasHandle_t h, int round);
 
 /* Polls trnsciDaemonGetStatus until no session, buffer, byte or op is held,
  * for up to timeout_ms. Returns 0 when idle, -1 on timeout. */

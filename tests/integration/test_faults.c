@@ -22,8 +22,7 @@
  *    trnsciErrorMemoryAllocation, the daemon and the session go on (Release
  *    build only: a preloaded malloc cannot come before ASan's runtime).
  *
- * SGEMM references are exact: small integer inputs, so every product and
- * sum is an integer below 2^24 and float arithmetic makes no rounding error.
+ * SGEMM checks are exact (th_sgemm_round).
  * Client processes are this binary re-executed (gRPC is not fork-safe).
  */
 #define _GNU_SOURCE
@@ -62,41 +61,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
- * transport: data moves with trnsciMemcpy), checked exactly. Returns 0 when
- * the result is right, 1 when wrong, -1 when a call failed. */
-static int sgemm_round(trnblasHandle_t h, int round) {
-    enum { N = 16 };
-    float a[N * N], b[N * N], c[N * N];
-    for (int i = 0; i < N * N; i++) {
-        a[i] = (float)((i + round) % 5 - 2);
-        b[i] = (float)((3 * i + round) % 7 - 3);
-    }
-    float *da = NULL, *db = NULL, *dc = NULL;
-    const float one = 1, zero = 0;
-    int rc = -1;
-    if (trnsciMalloc((void **)&da, sizeof(a)) || trnsciMalloc((void **)&db, sizeof(b)) ||
-        trnsciMalloc((void **)&dc, sizeof(c)) ||
-        trnsciMemcpy(da, a, sizeof(a), trnsciMemcpyHostToDevice) ||
-        trnsciMemcpy(db, b, sizeof(b), trnsciMemcpyHostToDevice) ||
-        trnblasSgemm(h, TRNBLAS_OP_T, TRNBLAS_OP_N, N, N, N, &one, da, N, db, N, &zero, dc, N) ||
-        trnsciMemcpy(c, dc, sizeof(c), trnsciMemcpyDeviceToHost))
-        goto out;
-    rc = 0;
-    for (int j = 0; j < N && !rc; j++)
-        for (int i = 0; i < N && !rc; i++) {
-            long ref = 0;
-            for (int l = 0; l < N; l++)
-                ref += (long)a[l + i * N] * (long)b[l + j * N];
-            rc = c[i + j * N] != (float)ref;
-        }
-out:
-    trnsciFree(da);
-    trnsciFree(db);
-    trnsciFree(dc);
-    return rc;
-}
-
 /* ---- clients killed mid-op ------------------------------------------------------- */
 
 static atomic_int checker_stop, checker_rounds;
@@ -108,7 +72,7 @@ static void *checker(void *arg) {
         return (void *)1;
     intptr_t bad = 0;
     for (int r = 0; !atomic_load(&checker_stop) && !bad; r++) {
-        bad = sgemm_round(h, r) != 0;
+        bad = th_sgemm_round(h, r) != 0;
         atomic_fetch_add(&checker_rounds, 1);
     }
     trnblasDestroy(h);
@@ -298,7 +262,7 @@ static void daemon_killed(int grpc) {
     assert_true(plan_ready(addr, &st));
     assert_int_equal(st.hits, hits0 + 1);
     assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
-    assert_int_equal(sgemm_round(h, 3), 0);
+    assert_int_equal(th_sgemm_round(h, 3), 0);
     trnblasDestroy(h);
     trnfftDestroy(plan);
     trnsciDeviceReset();
@@ -416,7 +380,7 @@ static void test_kernel_out_of_memory(void **state) {
     assert_non_null(strstr(trnsciGetLastErrorMessage(), "out of memory"));
     /* The daemon and the session go on. */
     for (int r = 0; r < 3; r++)
-        assert_int_equal(sgemm_round(h, r), 0);
+        assert_int_equal(th_sgemm_round(h, r), 0);
     trnsciFree(a);
     trnsciFree(c);
     trnblasDestroy(h);
