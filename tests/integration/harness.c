@@ -191,6 +191,42 @@ pid_t th_spawn_role(const char *role, const char *addr, int fd) {
     return pid;
 }
 
+pid_t th_spawn_ready(const char *role, const char *addr) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    const pid_t pid = th_spawn_role(role, addr, fds[1]);
+    close(fds[1]);
+    char ok = 0;
+    const int ready = pid > 0 && read(fds[0], &ok, 1) == 1;
+    close(fds[0]);
+    if (pid > 0 && !ready) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    return ready ? pid : -1;
+}
+
+int th_kill_child(pid_t pid) {
+    kill(pid, SIGKILL);
+    return th_wait_child(pid) == 128 + SIGKILL ? 0 : -1;
+}
+
+void th_sleep_ms(int ms) {
+    sleep_ms(ms);
+}
+
+int th_wait_fds_at_most(pid_t pid, long fds, int timeout_ms, long *now) {
+    for (int waited = 0;; waited += 50) {
+        *now = th_count_fds(pid);
+        if (*now <= fds)
+            return 0;
+        if (waited >= timeout_ms)
+            return -1;
+        sleep_ms(50);
+    }
+}
+
 int th_wait_child(pid_t pid) {
     int status;
     if (waitpid(pid, &status, 0) != pid)

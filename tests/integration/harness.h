@@ -58,6 +58,17 @@ int th_daemon_stop(th_daemon *d);
  * bare. Returns the child's pid. */
 pid_t th_spawn_role(const char *role, const char *addr, int fd);
 
+/* th_spawn_role with a pipe as FD, returning once the child has written
+ * one byte to it ("my work is queued"), or -1 (the child is then reaped). */
+pid_t th_spawn_ready(const char *role, const char *addr);
+/* SIGKILLs a child and reaps it: 0 when it died of that SIGKILL. */
+int th_kill_child(pid_t pid);
+/* Sleeps for ms milliseconds. */
+void th_sleep_ms(int ms);
+/* Waits up to timeout_ms for pid to hold at most fds descriptors; *now is
+ * the last count. Returns 0, or -1 on timeout. */
+int th_wait_fds_at_most(pid_t pid, long fds, int timeout_ms, long *now);
+
 /* Waits for a child: its exit status, or 128 + signal. */
 int th_wait_child(pid_t pid);
 

@@ -50,11 +50,6 @@
 
 static th_daemon dmn;
 
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -128,17 +123,10 @@ static void test_kill_clients(void **state) {
     assert_int_equal(pthread_create(&t, NULL, checker, NULL), 0);
     unsigned seed = 12345;
     for (int i = 0; i < n; i++) {
-        int fds[2];
-        assert_int_equal(pipe(fds), 0);
-        const pid_t pid = th_spawn_role("victim", i % 2 ? dmn.tcp_addr : dmn.unix_addr, fds[1]);
+        const pid_t pid = th_spawn_ready("victim", i % 2 ? dmn.tcp_addr : dmn.unix_addr);
         assert_true(pid > 0);
-        close(fds[1]);
-        char ok = 0;
-        assert_int_equal(read(fds[0], &ok, 1), 1);
-        close(fds[0]);
-        sleep_ms((int)(rand_r(&seed) % 16));
-        kill(pid, SIGKILL);
-        assert_int_equal(th_wait_child(pid), 128 + SIGKILL);
+        th_sleep_ms((int)(rand_r(&seed) % 16));
+        assert_int_equal(th_kill_child(pid), 0);
     }
     atomic_store(&checker_stop, 1);
     void *bad;
@@ -149,15 +137,10 @@ static void test_kill_clients(void **state) {
 
     assert_int_equal(th_wait_daemon_idle(dmn.unix_addr, 15000), 0);
     long fds1 = -1;
-    for (int i = 0; i < 100; i++) {
-        fds1 = th_count_fds(dpid);
-        if (fds1 <= fds0)
-            break;
-        sleep_ms(50);
-    }
+    const int fds_back = th_wait_fds_at_most(dpid, fds0, 5000, &fds1);
     fprintf(stderr, "%d clients killed over both transports: daemon fds %ld -> %ld, %d checks\n", n,
             fds0, fds1, atomic_load(&checker_rounds));
-    assert_true(fds1 <= fds0);
+    assert_int_equal(fds_back, 0);
 }
 
 /* ---- the daemon killed ----------------------------------------------------------- */
@@ -172,7 +155,7 @@ static int plan_ready(const char *addr, trnsciPlanCacheStats *st) {
         int count = 0;
         assert_int_equal(trnsciDaemonGetPlans(addr, plans, 16, &count, st), trnsciSuccess);
         if (!st->prewarmDone) {
-            sleep_ms(50);
+            th_sleep_ms(50);
             continue;
         }
         for (int k = 0; k < count && k < 16; k++)
@@ -190,7 +173,7 @@ static void wait_manifest(const char *dir) {
     for (int i = 0; i < 200; i++) {
         if (th_file_contains(path, PLAN_KEY))
             return;
-        sleep_ms(50);
+        th_sleep_ms(50);
     }
     fail_msg("%s never listed %s", path, PLAN_KEY);
 }
@@ -252,7 +235,7 @@ static void daemon_killed(int grpc) {
         trnsciDeviceReset();
         back = trnsciInit(addr);
         if (back != trnsciSuccess)
-            sleep_ms(50);
+            th_sleep_ms(50);
     }
     assert_int_equal(back, trnsciSuccess);
     trnsciPlanCacheStats st;
@@ -332,7 +315,7 @@ static void test_cache_dir_faults(void **state) {
         for (int i = 0; i < 100 && !warned; i++) {
             warned = th_file_contains(m.log_path, warnings[k]);
             if (!warned)
-                sleep_ms(50);
+                th_sleep_ms(50);
         }
         if (!warned)
             fail_msg("no '%s' warning with --cache-dir %s", warnings[k], dirs[k]);

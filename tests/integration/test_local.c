@@ -580,18 +580,9 @@ static void test_kill_clients_mid_op(void **state) {
     atomic_store(&checker_stop, 0);
     assert_int_equal(pthread_create(&t, NULL, checker, NULL), 0);
     for (int i = 0; i < ITERATIONS; i++) {
-        int fds[2];
-        assert_int_equal(pipe(fds), 0);
-        const pid_t pid = th_spawn_role("victim", daemon_under_test.unix_addr, fds[1]);
+        const pid_t pid = th_spawn_ready("victim", daemon_under_test.unix_addr);
         assert_true(pid > 0);
-        close(fds[1]);
-        char ok = 0;
-        assert_int_equal(read(fds[0], &ok, 1), 1);
-        close(fds[0]);
-        kill(pid, SIGKILL);
-        int status;
-        assert_int_equal(waitpid(pid, &status, 0), pid);
-        assert_true(WIFSIGNALED(status));
+        assert_int_equal(th_kill_child(pid), 0);
     }
     atomic_store(&checker_stop, 1);
     void *bad;
