@@ -6,7 +6,13 @@
  * once per session and never polled: the daemon watches it, and when this
  * process exits or crashes the kernel closes the connection, which ends the
  * stream and releases the session at once.
+ *
+ * Credentials (client/credentials.h): TCP targets use TLS when TRNSCI_TLS_CA
+ * is set; every call carries `authorization: Bearer <token>` when a token is
+ * configured. If the environment names credentials that cannot be used, the
+ * transport fails every call instead of connecting without them.
  */
+#include "client/credentials.h"
 #include "client/transport.h"
 
 #include <grpc/byte_buffer.h>
@@ -21,6 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What every call on a channel carries: the bearer token as call metadata
+ * (count 0: none); error non-empty: the environment names credentials that
+ * cannot be used, and every call fails with it. */
+typedef struct call_auth {
+    grpc_metadata md;
+    size_t count;
+    char error[256];
+} call_auth;
+
 typedef struct grpc_transport {
     trn_transport base;
     grpc_channel *channel;
@@ -32,6 +47,7 @@ typedef struct grpc_transport {
     grpc_status_code attach_status;
     grpc_slice attach_details;
     grpc_byte_buffer *attach_req;
+    call_auth auth;
 } grpc_transport;
 
 static const trn_transport_ops grpc_ops;
@@ -49,6 +65,45 @@ static void grpc_start(void) {
     grpc_init();
 }
 
+/* A channel to target with the environment's credentials (TLS on TCP when
+ * configured), filling auth with what its calls must carry. */
+static grpc_channel *open_channel(const char *target, const grpc_channel_args *args,
+                                  call_auth *auth) {
+    trn_client_creds cc;
+    trn_client_creds_from_env(&cc);
+    memset(auth, 0, sizeof(*auth));
+    snprintf(auth->error, sizeof(auth->error), "%s", cc.error);
+    if (cc.token) {
+        char *value = malloc(strlen(cc.token) + 8);
+        if (value) {
+            sprintf(value, "Bearer %s", cc.token);
+            auth->md.key = grpc_slice_from_static_string("authorization");
+            auth->md.value = grpc_slice_from_copied_string(value);
+            auth->count = 1;
+            memset(value, 0, strlen(value));
+            free(value);
+        }
+    }
+    /* Unix sockets are protected by the kernel; TLS is for TCP. */
+    const int tls = cc.ca_pem && strncmp(target, "unix:", 5) != 0;
+    grpc_ssl_pem_key_cert_pair pair = {.private_key = cc.key_pem, .cert_chain = cc.cert_pem};
+    grpc_channel_credentials *creds =
+        tls ? grpc_ssl_credentials_create(cc.ca_pem, cc.cert_pem ? &pair : NULL, NULL, NULL)
+            : grpc_insecure_credentials_create();
+    trn_client_creds_free(&cc);
+    grpc_channel *ch = grpc_channel_create(target, creds, args);
+    grpc_channel_credentials_release(creds);
+    return ch;
+}
+
+static void call_auth_release(call_auth *auth) {
+    if (auth->count) {
+        grpc_slice_unref(auth->md.key);
+        grpc_slice_unref(auth->md.value);
+    }
+    memset(auth, 0, sizeof(*auth));
+}
+
 trn_transport *trn_transport_grpc_open(const char *target) {
     pthread_once(&grpc_once, grpc_start);
     grpc_transport *t = calloc(1, sizeof(*t));
@@ -56,7 +111,7 @@ trn_transport *trn_transport_grpc_open(const char *target) {
         return NULL;
     t->base.ops = &grpc_ops;
     t->target = strdup(target);
-    grpc_arg args[2];
+    grpc_arg args[3];
     memset(args, 0, sizeof(args));
     args[0].type = GRPC_ARG_INTEGER;
     args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -64,13 +119,18 @@ trn_transport *trn_transport_grpc_open(const char *target) {
     args[1].type = GRPC_ARG_INTEGER;
     args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
     args[1].value.integer = (int)TRNSCI_WIRE_MAX_MESSAGE_BYTES;
-    const grpc_channel_args chargs = {2, args};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
-    t->channel = grpc_channel_create(target, creds, &chargs);
-    grpc_channel_credentials_release(creds);
+    /* Connections are this transport's own: never shared with another
+     * transport of the process that may carry other credentials, and not
+     * held back by another one's reconnect backoff. */
+    args[2].type = GRPC_ARG_INTEGER;
+    args[2].key = GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL;
+    args[2].value.integer = 1;
+    const grpc_channel_args chargs = {3, args};
+    t->channel = open_channel(target, &chargs, &t->auth);
     if (!t->target || !t->channel) {
         if (t->channel)
             grpc_channel_destroy(t->channel);
+        call_auth_release(&t->auth);
         free(t->target);
         free(t);
         return NULL;
@@ -106,13 +166,18 @@ static gpr_timespec deadline_of(int timeout_ms) {
                         gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
 }
 
-/* One unary call on channel; with peer not NULL, also the address of the
- * server that answered (grpc_call_get_peer: "ipv4:10.0.0.7:7450"). */
-static trn_wire_code unary_on(grpc_channel *channel, trn_wire_method method,
+/* One unary call on channel carrying auth's metadata; with peer not NULL,
+ * also the address of the server that answered (grpc_call_get_peer:
+ * "ipv4:10.0.0.7:7450"). */
+static trn_wire_code unary_on(grpc_channel *channel, const call_auth *auth, trn_wire_method method,
                               const ProtobufCMessage *req,
                               const ProtobufCMessageDescriptor *reply_desc,
                               ProtobufCMessage **reply, char *msg, size_t msglen, int timeout_ms,
                               char *peer, size_t peerlen) {
+    if (auth->error[0]) {
+        snprintf(msg, msglen, "%s", auth->error);
+        return TRN_WIRE_UNAVAILABLE;
+    }
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[method]);
     grpc_call *call = grpc_channel_create_call(channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, path,
@@ -127,6 +192,8 @@ static trn_wire_code unary_on(grpc_channel *channel, trn_wire_method method,
     grpc_op ops[6];
     memset(ops, 0, sizeof(ops));
     ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[0].data.send_initial_metadata.count = auth->count;
+    ops[0].data.send_initial_metadata.metadata = (grpc_metadata *)&auth->md;
     ops[1].op = GRPC_OP_SEND_MESSAGE;
     ops[1].data.send_message.send_message = send;
     ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -185,7 +252,8 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
     grpc_transport *t = (grpc_transport *)base;
     if (fd)
         *fd = -1; /* gRPC carries no descriptors */
-    return unary_on(t->channel, method, req, reply_desc, reply, msg, msglen, timeout_ms, NULL, 0);
+    return unary_on(t->channel, &t->auth, method, req, reply_desc, reply, msg, msglen, timeout_ms,
+                    NULL, 0);
 }
 
 /* ---- fleets: choosing a daemon with gRPC's round_robin policy ---------------- */
@@ -195,6 +263,7 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
  * next, and skips daemons it cannot reach. */
 static pthread_mutex_t balancer_lock = PTHREAD_MUTEX_INITIALIZER;
 static grpc_channel *balancer;
+static call_auth balancer_auth;
 static char *balancer_target;
 
 static grpc_channel *balancer_for_locked(const char *target) {
@@ -202,6 +271,7 @@ static grpc_channel *balancer_for_locked(const char *target) {
         return balancer;
     if (balancer)
         grpc_channel_destroy(balancer);
+    call_auth_release(&balancer_auth);
     free(balancer_target);
     balancer = NULL;
     balancer_target = strdup(target);
@@ -218,9 +288,7 @@ static grpc_channel *balancer_for_locked(const char *target) {
     args[1].key = GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL;
     args[1].value.integer = 1;
     const grpc_channel_args chargs = {2, args};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
-    balancer = grpc_channel_create(target, creds, &chargs);
-    grpc_channel_credentials_release(creds);
+    balancer = open_channel(target, &chargs, &balancer_auth);
     return balancer;
 }
 
@@ -236,11 +304,14 @@ trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage
     }
     /* The channel stays valid: it is only replaced by a pick for another
      * target, which a process does not make concurrently with this one. */
-    return unary_on(ch, TRN_WIRE_STATUS, req, NULL, NULL, msg, msglen, timeout_ms, peer, peerlen);
+    return unary_on(ch, &balancer_auth, TRN_WIRE_STATUS, req, NULL, NULL, msg, msglen, timeout_ms,
+                    peer, peerlen);
 }
 
 static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
     grpc_transport *t = (grpc_transport *)base;
+    if (t->auth.error[0])
+        return -1;
     t->attach_cq = grpc_completion_queue_create_for_pluck(NULL);
     grpc_slice path = grpc_slice_from_static_string(method_paths[TRN_WIRE_ATTACH]);
     t->attach_call =
@@ -254,6 +325,8 @@ static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
     grpc_op ops[5];
     memset(ops, 0, sizeof(ops));
     ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[0].data.send_initial_metadata.count = t->auth.count;
+    ops[0].data.send_initial_metadata.metadata = &t->auth.md;
     ops[1].op = GRPC_OP_SEND_MESSAGE;
     ops[1].data.send_message.send_message = t->attach_req;
     ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -292,6 +365,7 @@ static void grpc_close(trn_transport *base) {
         grpc_completion_queue_destroy(t->attach_cq);
     }
     grpc_channel_destroy(t->channel);
+    call_auth_release(&t->auth);
     free(t->target);
     free(t);
 }

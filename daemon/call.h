@@ -20,10 +20,15 @@ typedef enum trn_transport_kind {
     TRN_TRANSPORT_LOCAL = 1, /* unix socket + shared-memory buffers */
 } trn_transport_kind;
 
-/* The peer's credentials, from SO_PEERCRED (local transport only). */
+struct trn_token;
+
+/* The peer's credentials: uid/gid/pid from SO_PEERCRED (local transport
+ * only), or the bearer token a gRPC call authenticated with (daemon/auth.h;
+ * NULL when the daemon has no tokens file). */
 typedef struct trn_peer {
     int known;
     uint32_t uid, gid, pid;
+    struct trn_token *token;
 } trn_peer;
 
 struct trn_call {

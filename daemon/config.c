@@ -83,6 +83,14 @@ static const char usage[] =
     "                           are these flags without --); flags override it.\n"
     "                           Default: " TRN_CONFIG_DEFAULT_FILE " if it exists\n"
     "  --check-config           parse the config file and flags, report, exit\n"
+    "  --tls-cert FILE          PEM certificate chain: TCP listeners speak TLS\n"
+    "  --tls-key FILE           the certificate's PEM private key\n"
+    "  --tls-client-ca FILE     require client certificates signed by this CA\n"
+    "  --tokens-file FILE       bearer tokens every gRPC call must present (one\n"
+    "                           per line: NAME SECRET [sessions=N] [bytes=SIZE]\n"
+    "                           [queued-ops=N] [priority-ceiling=P]; mode 600)\n"
+    "  --insecure-remote        allow a TCP listener on a non-loopback address\n"
+    "                           without TLS (refused otherwise)\n"
     "  --version                print the version and exit\n"
     "  --help                   print this help and exit\n";
 
@@ -266,6 +274,11 @@ static int add_listen(trn_config *cfg, const char *addr, char *err, size_t errle
     return 0;
 }
 
+static void set_path(char **field, const char *value) {
+    free(*field);
+    *field = strdup(value);
+}
+
 /* The flags. Every entry is also a key of the config file (config_file.h),
  * except the ones only_on_command_line names: a flag added here is a key too,
  * with the same parsing and the same checks. */
@@ -289,7 +302,12 @@ enum option_code {
     O_VERSION,
     O_CONFIG,
     O_METRICS,
-    O_CHECK
+    O_CHECK,
+    O_TLS_CERT,
+    O_TLS_KEY,
+    O_TLS_CLIENT_CA,
+    O_TOKENS,
+    O_INSECURE_REMOTE
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -311,6 +329,11 @@ static const struct option options[] = {
     {"metrics-listen", required_argument, NULL, O_METRICS},
     {"config", required_argument, NULL, O_CONFIG},
     {"check-config", no_argument, NULL, O_CHECK},
+    {"tls-cert", required_argument, NULL, O_TLS_CERT},
+    {"tls-key", required_argument, NULL, O_TLS_KEY},
+    {"tls-client-ca", required_argument, NULL, O_TLS_CLIENT_CA},
+    {"tokens-file", required_argument, NULL, O_TOKENS},
+    {"insecure-remote", no_argument, NULL, O_INSECURE_REMOTE},
     {"version", no_argument, NULL, O_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -442,6 +465,11 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         cfg->metrics_listen = strdup(arg);
         break;
     case O_CHECK: cfg->check_only = 1; break;
+    case O_TLS_CERT: set_path(&cfg->tls_cert, arg); break;
+    case O_TLS_KEY: set_path(&cfg->tls_key, arg); break;
+    case O_TLS_CLIENT_CA: set_path(&cfg->tls_client_ca, arg); break;
+    case O_TOKENS: set_path(&cfg->tokens_file, arg); break;
+    case O_INSECURE_REMOTE: cfg->insecure_remote = 1; break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
         printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
@@ -647,6 +675,10 @@ trn_config_result trn_config_parse(trn_config *cfg, int argc, char **argv, char 
         if (r != TRN_CONFIG_OK)
             return r;
     }
+    if (!cfg->tls_cert != !cfg->tls_key || (cfg->tls_client_ca && !cfg->tls_cert)) {
+        snprintf(err, errlen, "--tls-cert and --tls-key go together; --tls-client-ca needs both");
+        return TRN_CONFIG_ERROR;
+    }
     if (cfg->nlisten == 0) {
         char buf[512];
         if (add_listen(cfg, trn_config_default_listen(buf, sizeof(buf)), err, errlen))
@@ -674,4 +706,9 @@ void trn_config_free(trn_config *cfg) {
     free(cfg->settings);
     cfg->settings = NULL;
     cfg->nsettings = cfg->settings_cap = 0;
+    free(cfg->tls_cert);
+    free(cfg->tls_key);
+    free(cfg->tls_client_ca);
+    free(cfg->tokens_file);
+    cfg->tls_cert = cfg->tls_key = cfg->tls_client_ca = cfg->tokens_file = NULL;
 }

@@ -53,6 +53,12 @@ typedef struct trn_config {
     /* Every setting applied, in order (file, then flags). */
     trn_config_setting *settings;
     int nsettings, settings_cap;
+    /* Remote access (daemon/tls.h, daemon/auth.h). */
+    char *tls_cert;      /* PEM certificate chain of the TCP listeners, or NULL */
+    char *tls_key;       /* its private key */
+    char *tls_client_ca; /* when set, clients must present a certificate it signed */
+    char *tokens_file;   /* when set, every gRPC call needs a bearer token */
+    int insecure_remote; /* allow a non-loopback TCP listener without TLS */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

@@ -38,6 +38,14 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot set up signal handling: %s", strerror(errno));
         return -1;
     }
+    if (d->cfg.tokens_file) {
+        if (trn_tokens_load(&d->tokens, d->cfg.tokens_file, err, sizeof(err)) != 0) {
+            trn_log(TRN_LOG_ERROR, "%s", err);
+            goto fail;
+        }
+        trn_log(TRN_LOG_INFO, "%zu bearer tokens loaded: every gRPC call must present one",
+                d->tokens.n);
+    }
     d->backend = trn_backend_cpu_create();
     if (!d->backend) {
         trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
@@ -74,6 +82,7 @@ int trnscid_start(trnscid *d) {
     d->service.backend = d->backend;
     d->service.sched = d->sched;
     d->service.sessions = &d->sessions;
+    d->service.tokens = &d->tokens;
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
     d->service.metrics = d->metrics;
@@ -150,6 +159,7 @@ fail:
     if (d->backend)
         d->backend->destroy(d->backend);
     d->backend = NULL;
+    trn_tokens_free(&d->tokens);
     trn_signals_uninstall(d->signal_fd);
     return -1;
 }
@@ -255,6 +265,7 @@ void trnscid_stop(trnscid *d) {
     d->backend = NULL;
     trn_metrics_destroy(d->metrics);
     d->metrics = NULL;
+    trn_tokens_free(&d->tokens);
     trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");
 }

@@ -8,6 +8,7 @@
 #ifndef TRN_DAEMON_DAEMON_H
 #define TRN_DAEMON_DAEMON_H
 
+#include "daemon/auth.h"
 #include "daemon/config.h"
 #include "daemon/grpc_frontend.h"
 #include "daemon/local_frontend.h"
@@ -18,6 +19,7 @@
 
 typedef struct trnscid {
     trn_config cfg;
+    trn_tokens tokens; /* --tokens-file; empty when not configured */
     trn_backend *backend;
     trn_sched *sched;
     trn_plan_cache *plans;

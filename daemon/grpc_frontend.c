@@ -13,6 +13,12 @@
  *   Attach:      1 ref held by the session (dropped by the status batch the
  *                session's close sends, or by us if the client leaves first)
  *                + 1 ref for the pending RECV_CLOSE_ON_SERVER.
+ *
+ * Authentication: with a tokens file, every call (known method or not) is
+ * checked before anything else looks at it; a call without a valid bearer
+ * token ends with UNAUTHENTICATED and a fixed message, so a probe learns
+ * nothing about why (missing, malformed or unknown token are alike).
+ * TCP listeners use TLS credentials when configured (daemon/tls.h).
  */
 #include "daemon/grpc_frontend.h"
 
@@ -29,9 +35,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/auth.h"
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
+#include "daemon/tls.h"
 #include "scheduler/sched.h"
 #include "trnsci_wire.h"
 
@@ -241,6 +249,18 @@ static uint64_t deadline_ns(gpr_timespec deadline) {
     return trn_sched_now_ns() + (uint64_t)(ns > 0 ? ns : 1);
 }
 
+/* The token of the call's `authorization` metadata, or NULL. */
+static trn_token *call_token(const trn_tokens *tokens, const grpc_metadata_array *md) {
+    for (size_t i = 0; i < md->count; i++) {
+        const grpc_slice k = md->metadata[i].key;
+        if (GRPC_SLICE_LENGTH(k) == 13 && memcmp(GRPC_SLICE_START_PTR(k), "authorization", 13) == 0)
+            return trn_tokens_authenticate(
+                tokens, (const char *)GRPC_SLICE_START_PTR(md->metadata[i].value),
+                GRPC_SLICE_LENGTH(md->metadata[i].value));
+    }
+    return NULL;
+}
+
 static void on_new_call(fe_call *c, int ok) {
     trn_grpc_frontend *fe = c->fe;
     if (!ok) { /* the server is shutting down: no call was received */
@@ -248,6 +268,14 @@ static void on_new_call(fe_call *c, int ok) {
         return;
     }
     post_request(fe, c->method);
+    const trn_tokens *tokens = fe->svc->tokens;
+    if (tokens && tokens->n) {
+        c->base.peer.token = call_token(tokens, &c->md);
+        if (!c->base.peer.token) {
+            fe_finish(&c->base, TRN_WIRE_UNAUTHENTICATED, "unauthenticated", NULL, 0);
+            return;
+        }
+    }
     if (c->method == GENERIC_METHOD) {
         char msg[256];
         char *m = grpc_slice_to_c_string(c->details.method);
@@ -296,11 +324,20 @@ void trn_grpc_frontend_poll(trn_grpc_frontend *fe, int timeout_ms) {
     }
 }
 
-static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *creds, const char *addr,
+static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *tcp_creds, const char *addr,
                         char *err, size_t errlen) {
     /* "grpc+unix:/path" is gRPC's "unix:/path". */
     const int is_unix = strncmp(addr, "grpc+unix:", 10) == 0;
-    const char *target = is_unix ? addr + 5 : addr;
+    char tcp_target[300];
+    const char *target = is_unix ? addr + 5 : tcp_target;
+    if (!is_unix) {
+        if (trn_listen_target(addr, tcp_target, sizeof(tcp_target)) != 0) {
+            snprintf(err, errlen, "--listen %s: address too long", addr);
+            return -1;
+        }
+        if (trn_listen_check(fe->svc->cfg, tcp_target, err, errlen) != 0)
+            return -1;
+    }
     if (is_unix) {
         if (fe->nlocks == (int)(sizeof(fe->lock_fds) / sizeof(fe->lock_fds[0]))) {
             snprintf(err, errlen, "too many unix listen addresses");
@@ -312,7 +349,11 @@ static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *creds, c
         fe->lock_fds[fe->nlocks++] = fd;
         fe->unix_paths[fe->npaths++] = strdup(addr + 10);
     }
+    grpc_server_credentials *creds =
+        is_unix ? grpc_insecure_server_credentials_create() : tcp_creds;
     const int port = grpc_server_add_http2_port(fe->server, target, creds);
+    if (is_unix)
+        grpc_server_credentials_release(creds);
     if (port == 0) {
         snprintf(err, errlen,
                  "cannot listen on %s: the address is in use (another trnscid?) or not "
@@ -323,7 +364,15 @@ static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *creds, c
     if (is_unix)
         trn_log(TRN_LOG_INFO, "listening on %s (gRPC)", addr);
     else
-        trn_log(TRN_LOG_INFO, "listening on %s (gRPC, port %d)", addr, port);
+        trn_log(TRN_LOG_INFO, "listening on %s (gRPC%s, port %d)", target,
+                fe->svc->cfg->tls_cert ? fe->svc->cfg->tls_client_ca ? " over TLS, client "
+                                                                       "certificates required"
+                                                                     : " over TLS"
+                                       : "",
+                port);
+    if (!is_unix && !fe->svc->cfg->tls_cert && !trn_listen_is_loopback(target))
+        trn_log(TRN_LOG_WARN, "%s is reachable from the network WITHOUT TLS (--insecure-remote)",
+                target);
     return 0;
 }
 
@@ -359,11 +408,12 @@ trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs,
         fe->registered[m] = grpc_server_register_method(
             fe->server, method_paths[m], NULL, GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
 
-    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
-    int rc = 0;
+    grpc_server_credentials *creds = trn_tls_server_credentials(svc->cfg, err, errlen);
+    int rc = creds ? 0 : -1;
     for (int i = 0; i < naddrs && rc == 0; i++)
         rc = bind_address(fe, creds, addrs[i], err, errlen);
-    grpc_server_credentials_release(creds);
+    if (creds)
+        grpc_server_credentials_release(creds);
     if (rc != 0) {
         fe->shutting_down = 1;
         grpc_server_start(fe->server);

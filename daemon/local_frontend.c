@@ -741,7 +741,8 @@ static void on_accept(uv_poll_t *h, int status, int events) {
         c->attach.transport = TRN_TRANSPORT_LOCAL;
         c->attach.reply_fd = -1;
         if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0) {
-            c->peer = (trn_peer){1, (uint32_t)cred.uid, (uint32_t)cred.gid, (uint32_t)cred.pid};
+            c->peer =
+                (trn_peer){1, (uint32_t)cred.uid, (uint32_t)cred.gid, (uint32_t)cred.pid, NULL};
         }
         c->poll.data = c;
         c->next = fe->conns;

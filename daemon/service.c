@@ -54,6 +54,10 @@ trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call) {
     /* Another connection's session is the same error as none at all. */
     trn_session *s =
         call->scoped && id != call->session_scope ? NULL : trn_session_find(svc->sessions, id);
+    if (s && s->peer.token != call->peer.token) { /* opened with another token */
+        trn_session_unref(s);
+        s = NULL;
+    }
     if (!s) {
         char err[128];
         snprintf(err, sizeof(err),
@@ -368,6 +372,16 @@ static void report_failure(daemon_op *op, trn_sched_status status) {
             status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
         break;
     }
+    case TRN_SCHED_NO_MEMORY:
+        /* The daemon's memory, not the client's input: the op fails, the
+         * daemon and every other op go on (cudaErrorMemoryAllocation). */
+        snprintf(msg, sizeof(msg),
+                 "%s (op #%llu on stream %u) failed: the daemon is out of memory for its "
+                 "workspace",
+                 op_name(op), (unsigned long long)op->seq, op->stream_id);
+        trn_log(TRN_LOG_WARN, "session #%llu: %s", (unsigned long long)op->session->number, msg);
+        trn_session_set_async_error(op->session, TRN_WIRE_RESOURCE_EXHAUSTED, msg);
+        break;
     case TRN_SCHED_EXPIRED:
         snprintf(msg, sizeof(msg),
                  "%s (op #%llu on stream %u) did not start before its deadline (waited %llu ms); "
@@ -393,30 +407,31 @@ static void op_free(daemon_op *op) {
     trn_session_unref(s);
 }
 
-static void op_done(trn_sched_op *sop, trn_sched_status status) {
-    daemon_op *op = (daemon_op *)sop;
-    if (op->metrics)
-        trn_metrics_op_done(op->metrics, (int)sop->desc.kind, (int)status,
-                            sop->t_start ? sop->t_start - sop->t_ready : 0,
-                            sop->t_start ? sop->t_end - sop->t_start : 0);
-    report_failure(op, status);
-    if (op->stage)
-        trn_svc_stage_done(op, status);
-    pthread_mutex_lock(&op->session->lock);
-    op->session->ops_pending--;
-    pthread_mutex_unlock(&op->session->lock);
-    op_free(op);
-}
-
 /* Backpressure: reserves a place for one more op of the session, or fails
  * with err written when the session already has max-queued-ops. */
 static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen) {
+    trn_token *tk = s->peer.token;
+    if (tk && tk->max_queued_ops) {
+        const unsigned q = atomic_fetch_add(&tk->queued, 1);
+        if (q >= tk->max_queued_ops) {
+            atomic_fetch_sub(&tk->queued, 1);
+            snprintf(err, errlen,
+                     "token %s already has %u ops queued or running (its queued-ops limit %u): "
+                     "synchronize and submit again",
+                     tk->name, q, tk->max_queued_ops);
+            return -1;
+        }
+    } else if (tk) {
+        atomic_fetch_add(&tk->queued, 1);
+    }
     pthread_mutex_lock(&s->lock);
     const uint32_t pending = s->ops_pending;
     const int ok = pending < svc->cfg->max_queued_ops;
     if (ok)
         s->ops_pending++;
     pthread_mutex_unlock(&s->lock);
+    if (!ok && tk)
+        atomic_fetch_sub(&tk->queued, 1);
     if (!ok)
         snprintf(err, errlen,
                  "this session already has %u ops queued or running (max-queued-ops %u): "
@@ -429,6 +444,21 @@ static void unreserve_op(trn_session *s) {
     pthread_mutex_lock(&s->lock);
     s->ops_pending--;
     pthread_mutex_unlock(&s->lock);
+    if (s->peer.token)
+        atomic_fetch_sub(&s->peer.token->queued, 1);
+}
+
+static void op_done(trn_sched_op *sop, trn_sched_status status) {
+    daemon_op *op = (daemon_op *)sop;
+    if (op->metrics)
+        trn_metrics_op_done(op->metrics, (int)sop->desc.kind, (int)status,
+                            sop->t_start ? sop->t_start - sop->t_ready : 0,
+                            sop->t_start ? sop->t_end - sop->t_start : 0);
+    report_failure(op, status);
+    if (op->stage)
+        trn_svc_stage_done(op, status);
+    unreserve_op(op->session);
+    op_free(op);
 }
 
 /* The stream for id with an extra reference (or NULL), and the op's

@@ -11,6 +11,7 @@
 
 #include <stdatomic.h>
 
+#include "daemon/auth.h"
 #include "daemon/call.h"
 #include "daemon/session.h"
 #include "kernels/backend.h"
@@ -21,6 +22,7 @@ typedef struct trn_service {
     trn_sched *sched;
     trn_plan_cache *plans;
     trn_session_table *sessions;
+    const trn_tokens *tokens; /* bearer tokens of gRPC calls; none: no check */
     uint64_t start_ms;
     atomic_int draining;         /* shutting down: new requests get UNAVAILABLE */
     struct trn_metrics *metrics; /* NULL: metrics off (metrics.h) */

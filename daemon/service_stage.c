@@ -192,6 +192,7 @@ static trn_wire_code stage_code(trn_sched_status status, char *msg, size_t len) 
     case TRN_SCHED_SHUTDOWN:
         snprintf(msg, len, "the daemon is shutting down; queued work was dropped");
         return TRN_WIRE_UNAVAILABLE;
+    case TRN_SCHED_NO_MEMORY:
     case TRN_SCHED_KERNEL_FAILED:
     case TRN_SCHED_UNSUPPORTED: break;
     }

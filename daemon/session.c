@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/auth.h"
 #include "daemon/bufmem.h"
 #include "daemon/log.h"
 
@@ -155,12 +156,35 @@ static void uid_usage_drop_if_idle_locked(trn_session_table *t, uint32_t uid) {
         free(trn_idmap_remove(&t->uids, (uint64_t)uid + 1));
 }
 
-/* Charges bytes to the uid of s. Returns -1 with err written when the uid's
- * limit would be exceeded. Sessions of unknown uid are not accounted. */
-static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t errlen) {
-    if (!s->peer.known)
+/* Charges bytes to the token of s (when it has one, table->lock held).
+ * Returns -1 with err written when the token's bytes limit would be
+ * exceeded. */
+static int token_charge_bytes_locked(trn_token *tk, uint64_t bytes, char *err, size_t errlen) {
+    if (!tk)
         return 0;
+    if (tk->max_bytes && (bytes > tk->max_bytes || tk->bytes > tk->max_bytes - bytes)) {
+        snprintf(err, errlen,
+                 "Alloc of %llu bytes exceeds the token's limit (token %s: bytes=%llu, %llu "
+                 "held)",
+                 (unsigned long long)bytes, tk->name, (unsigned long long)tk->max_bytes,
+                 (unsigned long long)tk->bytes);
+        return -1;
+    }
+    tk->bytes += bytes;
+    return 0;
+}
+
+/* Charges bytes to the uid of s and to its token. Returns -1 with err
+ * written when a limit would be exceeded. Sessions of unknown uid are not
+ * accounted per uid. */
+static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t errlen) {
     trn_session_table *t = s->table;
+    if (!s->peer.known) {
+        pthread_mutex_lock(&t->lock);
+        const int rc = token_charge_bytes_locked(s->peer.token, bytes, err, errlen);
+        pthread_mutex_unlock(&t->lock);
+        return rc;
+    }
     const uint64_t max = t->cfg->max_bytes_per_uid;
     int rc = 0;
     pthread_mutex_lock(&t->lock);
@@ -175,6 +199,9 @@ static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t er
                  (unsigned long long)bytes, (unsigned long long)max, s->peer.uid,
                  (unsigned long long)u->bytes);
         rc = -1;
+    } else if (token_charge_bytes_locked(s->peer.token, bytes, err, errlen) != 0) {
+        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+        rc = -1;
     } else {
         u->bytes += bytes;
     }
@@ -184,9 +211,14 @@ static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t er
 
 /* Gives back what uid_charge_bytes took. */
 static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
+    trn_session_table *t = s->table;
+    if (s->peer.token) {
+        pthread_mutex_lock(&t->lock);
+        s->peer.token->bytes -= bytes;
+        pthread_mutex_unlock(&t->lock);
+    }
     if (!s->peer.known)
         return;
-    trn_session_table *t = s->table;
     pthread_mutex_lock(&t->lock);
     trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 0);
     if (u) {
@@ -196,10 +228,15 @@ static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
     pthread_mutex_unlock(&t->lock);
 }
 
-static int clamp_priority(const trn_config *cfg, int p) {
+/* Clamps p to [ceiling, TRN_PRIORITY_LEAST], where the ceiling is the
+ * daemon's or the token's, whichever is less urgent. */
+static int clamp_priority(const trn_config *cfg, const trn_token *tk, int p) {
+    int ceiling = cfg->priority_ceiling;
+    if (tk && tk->priority_ceiling > ceiling)
+        ceiling = tk->priority_ceiling;
     if (p > TRN_PRIORITY_LEAST)
         p = TRN_PRIORITY_LEAST;
-    return p < cfg->priority_ceiling ? cfg->priority_ceiling : p;
+    return p < ceiling ? ceiling : p;
 }
 
 /* A session of priority p weighs 2^-p (config.h). */
@@ -208,7 +245,7 @@ static double priority_weight(int p) {
 }
 
 int trn_session_set_priority(trn_session *s, int priority) {
-    const int p = clamp_priority(s->table->cfg, priority);
+    const int p = clamp_priority(s->table->cfg, s->peer.token, priority);
     pthread_mutex_lock(&s->lock);
     s->priority = p;
     trn_sched_tenant_set_weight(s->table->sched, s->tenant, priority_weight(p));
@@ -234,7 +271,7 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     trn_session *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
-    s->priority = clamp_priority(t->cfg, priority);
+    s->priority = clamp_priority(t->cfg, peer ? peer->token : NULL, priority);
     s->tenant = trn_sched_tenant_create(t->sched, priority_weight(s->priority));
     if (!s->tenant) {
         free(s);
@@ -261,10 +298,14 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
 
     pthread_mutex_lock(&t->lock);
     trn_uid_usage *u = s->peer.known ? uid_usage_locked(t, s->peer.uid, 1) : NULL;
+    trn_token *tk = s->peer.token;
     int rc = -1;
     if (u && u->sessions >= t->cfg->max_sessions_per_uid) {
         snprintf(err, errlen, "uid %u already has %u sessions (max-sessions-per-uid %u)",
                  s->peer.uid, u->sessions, t->cfg->max_sessions_per_uid);
+    } else if (tk && tk->max_sessions && tk->sessions >= tk->max_sessions) {
+        snprintf(err, errlen, "token %s already has %u sessions (its sessions limit %u)", tk->name,
+                 tk->sessions, tk->max_sessions);
     } else if (!s->peer.known || u) {
         do {
             if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id))
@@ -273,6 +314,8 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
         rc = trn_idmap_put(&t->sessions, s->id, s);
         if (rc == 0 && u)
             u->sessions++;
+        if (rc == 0 && tk)
+            tk->sessions++;
     }
     if (rc != 0 && s->peer.known)
         uid_usage_drop_if_idle_locked(t, s->peer.uid);
@@ -351,6 +394,8 @@ void trn_session_close(trn_session *s, const char *why) {
             u->sessions--;
         uid_usage_drop_if_idle_locked(t, s->peer.uid);
     }
+    if (was_listed && s->peer.token)
+        s->peer.token->sessions--;
     pthread_mutex_unlock(&t->lock);
     if (!was_listed)
         return;

@@ -880,6 +880,7 @@ typedef enum trn_kstatus {
     TRN_KSTATUS_OK = 0,
     TRN_KSTATUS_UNSUPPORTED = 1, /* the backend has no kernel for this op */
     TRN_KSTATUS_FAILED = 2,      /* the kernel itself reported failure */
+    TRN_KSTATUS_NO_MEMORY = 3,   /* the kernel could not allocate its workspace */
 } trn_kstatus;
 
 /* How a sparse op splits into shards (the scheduler's count and the kernel's

@@ -519,9 +519,22 @@ static void save(trn_plan_cache *pc, const char *text) {
     char path[4096], tmp[4096], err[512];
     if (manifest_path(pc, path, sizeof(path), "") || manifest_path(pc, tmp, sizeof(tmp), ".tmp"))
         return;
+    /* The first failure's errno; the file is closed whatever fputs did, so
+     * a full disk does not leak it. */
+    int e = 0;
     FILE *f = fopen(tmp, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
-        warn(pc, "plan cache: cannot write %s: %s", path, strerror(errno));
+    if (!f) {
+        e = errno;
+    } else {
+        if (fputs(text, f) < 0)
+            e = errno;
+        if (fclose(f) != 0 && !e)
+            e = errno;
+    }
+    if (!e && rename(tmp, path) != 0)
+        e = errno;
+    if (e) {
+        warn(pc, "plan cache: cannot write %s: %s", path, strerror(e));
         if (f)
             remove(tmp);
         return;

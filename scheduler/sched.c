@@ -136,6 +136,7 @@ static trn_sched_status status_of(trn_kstatus k) {
     switch (k) {
     case TRN_KSTATUS_OK: return TRN_SCHED_OK;
     case TRN_KSTATUS_UNSUPPORTED: return TRN_SCHED_UNSUPPORTED;
+    case TRN_KSTATUS_NO_MEMORY: return TRN_SCHED_NO_MEMORY;
     case TRN_KSTATUS_FAILED: break;
     }
     return TRN_SCHED_KERNEL_FAILED;

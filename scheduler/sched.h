@@ -72,6 +72,7 @@ typedef enum trn_sched_status {
                                 on its stream expired) */
     TRN_SCHED_SHUTDOWN,      /* removed before it ran (scheduler shutting down) */
     TRN_SCHED_EXPIRED,       /* its deadline passed before it started */
+    TRN_SCHED_NO_MEMORY,     /* a kernel could not allocate its workspace */
 } trn_sched_status;
 
 typedef void (*trn_sched_done_fn)(trn_sched_op *op, trn_sched_status status);

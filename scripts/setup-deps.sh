@@ -13,6 +13,7 @@ libmicrohttpd-dev libsystemd-dev libinih-dev
 systemd prometheus python3-yaml
 python3 python3-grpcio python3-grpc-tools python3-protobuf
 python3-numpy python3-scipy
+clang libclang-rt-14-dev openssl
 "
 
 missing=""

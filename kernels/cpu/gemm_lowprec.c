@@ -147,7 +147,7 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
     if (!mem || (d->stochastic && !rnd)) {
         free(mem);
         free(rnd);
-        return TRN_KSTATUS_FAILED;
+        return TRN_KSTATUS_NO_MEMORY;
     }
     float *col = mem + np * (a_len + b_len);
     float *ap[MAX_PIECES], *bp[MAX_PIECES];

@@ -268,7 +268,8 @@ trn_kstatus trn_cpu_gemm_ozaki(const trn_gemm_one *g) {
     o.bd = malloc(S_DIGITS * tk * tn * (size_t)planes * sizeof(float));
     o.prod = malloc(tm * tn * S_DIGITS * sizeof(float));
     o.acc = malloc(tm * tn * (size_t)planes * sizeof(double));
-    trn_kstatus st = TRN_KSTATUS_FAILED;
+    /* Every failure below is an allocation's. */
+    trn_kstatus st = TRN_KSTATUS_NO_MEMORY;
     if (!o.row_e || !o.col_f || !o.ad || !o.bd || !o.prod || !o.acc)
         goto out;
     if (scale_exponents(&o))

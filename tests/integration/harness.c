@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trnsci/trnblas.h"
 #include "trnsci/trnsci.h"
 
 #ifndef TRNSCID_PATH
@@ -44,16 +46,8 @@ int th_free_port(void) {
     return port;
 }
 
-int th_daemon_start(th_daemon *d, const char *const *extra_args) {
-    memset(d, 0, sizeof(*d));
-    snprintf(d->dir, sizeof(d->dir), "/tmp/trnsci-test-XXXXXX");
-    if (!mkdtemp(d->dir))
-        return -1;
-    d->port = th_free_port();
-    snprintf(d->unix_addr, sizeof(d->unix_addr), "unix:%s/trnscid.sock", d->dir);
-    snprintf(d->tcp_addr, sizeof(d->tcp_addr), "127.0.0.1:%d", d->port);
-    snprintf(d->log_path, sizeof(d->log_path), "%s/trnscid.log", d->dir);
-
+/* Starts the daemon on d's addresses and waits until it answers. */
+static int exec_daemon(th_daemon *d, const char *const *extra_args) {
     const char *argv[64];
     int n = 0;
     argv[n++] = TRNSCID_PATH;
@@ -74,7 +68,7 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args) {
         /* A test that dies must not leave its daemon behind (holding the
          * test runner's output pipe open). */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
-        const int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int fd = open(d->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (fd >= 0) {
             dup2(fd, STDERR_FILENO);
             close(fd);
@@ -94,6 +88,61 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args) {
         sleep_ms(50);
     }
     return -1;
+}
+
+int th_daemon_start(th_daemon *d, const char *const *extra_args) {
+    memset(d, 0, sizeof(*d));
+    snprintf(d->dir, sizeof(d->dir), "/tmp/trnsci-test-XXXXXX");
+    if (!mkdtemp(d->dir))
+        return -1;
+    d->port = th_free_port();
+    snprintf(d->unix_addr, sizeof(d->unix_addr), "unix:%s/trnscid.sock", d->dir);
+    snprintf(d->tcp_addr, sizeof(d->tcp_addr), "127.0.0.1:%d", d->port);
+    snprintf(d->log_path, sizeof(d->log_path), "%s/trnscid.log", d->dir);
+    return exec_daemon(d, extra_args);
+}
+
+int th_daemon_kill(th_daemon *d) {
+    if (d->pid <= 0)
+        return -1;
+    kill(d->pid, SIGKILL);
+    int status;
+    const int rc =
+        waitpid(d->pid, &status, 0) == d->pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL
+            ? 0
+            : -1;
+    d->pid = 0;
+    return rc;
+}
+
+int th_daemon_restart(th_daemon *d, const char *const *extra_args) {
+    return exec_daemon(d, extra_args);
+}
+
+long th_count_fds(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return -1;
+    long n = 0;
+    for (struct dirent *e; (e = readdir(dir));)
+        n += e->d_name[0] != '.';
+    closedir(dir);
+    return n;
+}
+
+long th_status_kb(pid_t pid, const char *field) {
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, field, strlen(field)) == 0)
+            v = atol(line + strlen(field) + 1);
+    if (f)
+        fclose(f);
+    return v;
 }
 
 int th_daemon_stop(th_daemon *d) {
@@ -140,6 +189,42 @@ pid_t th_spawn_role(const char *role, const char *addr, int fd) {
         _exit(127);
     }
     return pid;
+}
+
+pid_t th_spawn_ready(const char *role, const char *addr) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    const pid_t pid = th_spawn_role(role, addr, fds[1]);
+    close(fds[1]);
+    char ok = 0;
+    const int ready = pid > 0 && read(fds[0], &ok, 1) == 1;
+    close(fds[0]);
+    if (pid > 0 && !ready) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    return ready ? pid : -1;
+}
+
+int th_kill_child(pid_t pid) {
+    kill(pid, SIGKILL);
+    return th_wait_child(pid) == 128 + SIGKILL ? 0 : -1;
+}
+
+void th_sleep_ms(int ms) {
+    sleep_ms(ms);
+}
+
+int th_wait_fds_at_most(pid_t pid, long fds, int timeout_ms, long *now) {
+    for (int waited = 0;; waited += 50) {
+        *now = th_count_fds(pid);
+        if (*now <= fds)
+            return 0;
+        if (waited >= timeout_ms)
+            return -1;
+        sleep_ms(50);
+    }
 }
 
 int th_wait_child(pid_t pid) {
@@ -207,4 +292,39 @@ void th_remove_dir(const char *dir) {
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
+ * transport: data moves with trnsciMemcpy), checked exactly. Returns 0 when
+ * the result is right, 1 when wrong, -1 when a call failed. */
+int th_sgemm_round(trnblasHandle_t h, int round) {
+    enum { N = 16 };
+    float a[N * N], b[N * N], c[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)((i + round) % 5 - 2);
+        b[i] = (float)((3 * i + round) % 7 - 3);
+    }
+    float *da = NULL, *db = NULL, *dc = NULL;
+    const float one = 1, zero = 0;
+    int rc = -1;
+    if (trnsciMalloc((void **)&da, sizeof(a)) || trnsciMalloc((void **)&db, sizeof(b)) ||
+        trnsciMalloc((void **)&dc, sizeof(c)) ||
+        trnsciMemcpy(da, a, sizeof(a), trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(db, b, sizeof(b), trnsciMemcpyHostToDevice) ||
+        trnblasSgemm(h, TRNBLAS_OP_T, TRNBLAS_OP_N, N, N, N, &one, da, N, db, N, &zero, dc, N) ||
+        trnsciMemcpy(c, dc, sizeof(c), trnsciMemcpyDeviceToHost))
+        goto out;
+    rc = 0;
+    for (int j = 0; j < N && !rc; j++)
+        for (int i = 0; i < N && !rc; i++) {
+            long ref = 0;
+            for (int l = 0; l < N; l++)
+                ref += (long)a[l + i * N] * (long)b[l + j * N];
+            rc = c[i + j * N] != (float)ref;
+        }
+out:
+    trnsciFree(da);
+    trnsciFree(db);
+    trnsciFree(dc);
+    return rc;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "trnsci/trnblas.h"
+
 typedef struct th_daemon {
     pid_t pid;
     char dir[256];       /* private temp directory */
@@ -33,6 +35,18 @@ int th_free_port(void);
  * once the daemon answers a Status call (within 20 s), -1 otherwise. */
 int th_daemon_start(th_daemon *d, const char *const *extra_args);
 
+/* SIGKILLs the daemon and reaps it; its directory, socket and lock file stay
+ * behind, as after a crash. Returns 0 when it died of the SIGKILL. */
+int th_daemon_kill(th_daemon *d);
+/* Starts the daemon again on the same directory and addresses (after
+ * th_daemon_kill), appending to the same log. 0 once it answers. */
+int th_daemon_restart(th_daemon *d, const char *const *extra_args);
+
+/* Open descriptors of a process (/proc/PID/fd), or -1. */
+long th_count_fds(pid_t pid);
+/* A "Field:" of /proc/PID/status in kB (e.g. "VmRSS:"), or -1. */
+long th_status_kb(pid_t pid, const char *field);
+
 /* Sends SIGTERM and waits (up to 20 s). Returns the exit status (0 for a
  * clean, leak-free exit), 128+signal if it died of a signal, or -1 on
  * timeout (the daemon is then killed). Removes the temp directory. */
@@ -44,6 +58,17 @@ int th_daemon_stop(th_daemon *d);
  * bare. Returns the child's pid. */
 pid_t th_spawn_role(const char *role, const char *addr, int fd);
 
+/* th_spawn_role with a pipe as FD, returning once the child has written
+ * one byte to it ("my work is queued"), or -1 (the child is then reaped). */
+pid_t th_spawn_ready(const char *role, const char *addr);
+/* SIGKILLs a child and reaps it: 0 when it died of that SIGKILL. */
+int th_kill_child(pid_t pid);
+/* Sleeps for ms milliseconds. */
+void th_sleep_ms(int ms);
+/* Waits up to timeout_ms for pid to hold at most fds descriptors; *now is
+ * the last count. Returns 0, or -1 on timeout. */
+int th_wait_fds_at_most(pid_t pid, long fds, int timeout_ms, long *now);
+
 /* Waits for a child: its exit status, or 128 + signal. */
 int th_wait_child(pid_t pid);
 
@@ -53,6 +78,13 @@ int th_run(const char *const *argv, const char *out_path);
 
 /* Whether the file at path contains needle. */
 int th_file_contains(const char *path, const char *needle);
+
+/* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
+ * transport: data moves with trnsciMemcpy), checked exactly: inputs in
+ * [-3, 3] make every product and sum an integer below 2^24, which float
+ * arithmetic represents without rounding. Returns 0 when the result is
+ * right, 1 when wrong, -1 when a call failed. */
+int th_sgemm_round(trnblasHandle_t h, int round);
 
 /* Polls trnsciDaemonGetStatus until no session, buffer, byte or op is held,
  * for up to timeout_ms. Returns 0 when idle, -1 on timeout. */

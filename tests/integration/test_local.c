@@ -51,8 +51,6 @@ static void sleep_ms(int ms) {
 
 /* ---- a raw local-transport client ------------------------------------------- */
 
-static long status_kb(pid_t pid, const char *field);
-
 static int raw_connect(void) {
     struct sockaddr_un a = {0};
     a.sun_family = AF_UNIX;
@@ -301,7 +299,7 @@ static void test_reply_backpressure(void **state) {
     close(fd);
     for (size_t i = 0; i < CHUNK; i++)
         map[i] = (uint8_t)(i * 7 + 3);
-    const long rss0 = status_kb(daemon_under_test.pid, "VmRSS:");
+    const long rss0 = th_status_kb(daemon_under_test.pid, "VmRSS:");
     Trnsci__V1__BufferRef ref = TRNSCI__V1__BUFFER_REF__INIT;
     ref.buffer_id = buf_id;
     Trnsci__V1__ReadRequest rd = TRNSCI__V1__READ_REQUEST__INIT;
@@ -322,7 +320,7 @@ static void test_reply_backpressure(void **state) {
     assert_int_equal(send(s, reqs, frame * READS, MSG_NOSIGNAL), (ssize_t)(frame * READS));
     free(reqs);
     sleep_ms(300);
-    const long rss1 = status_kb(daemon_under_test.pid, "VmRSS:");
+    const long rss1 = th_status_kb(daemon_under_test.pid, "VmRSS:");
     fprintf(stderr, "daemon RSS with %d MiB of replies requested and unread: %ld -> %ld kB\n",
             READS, rss0, rss1);
     assert_true(rss1 - rss0 < 64 * 1024); /* bounded: far below the 200 MiB asked for */
@@ -507,33 +505,6 @@ static void test_queue_limit(void **state) {
 
 /* ---- many clients killed mid-op ---------------------------------------------------- */
 
-static long count_fds(pid_t pid) {
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "ls %s | wc -l", path);
-    FILE *p = popen(cmd, "r");
-    long n = -1;
-    if (p && fscanf(p, "%ld", &n) != 1)
-        n = -1;
-    if (p)
-        pclose(p);
-    return n;
-}
-
-static long status_kb(pid_t pid, const char *field) {
-    char path[64], line[256];
-    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long v = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (strncmp(line, field, strlen(field)) == 0)
-            v = atol(line + strlen(field) + 1);
-    if (f)
-        fclose(f);
-    return v;
-}
-
 static atomic_int checker_stop;
 static atomic_int checker_rounds;
 
@@ -601,7 +572,7 @@ static void test_kill_clients_mid_op(void **state) {
     enum { ITERATIONS = 200 };
     const pid_t dpid = daemon_under_test.pid;
     assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 5000), 0);
-    const long fds0 = count_fds(dpid), shmem0 = status_kb(dpid, "RssShmem:");
+    const long fds0 = th_count_fds(dpid), shmem0 = th_status_kb(dpid, "RssShmem:");
     assert_true(fds0 > 0);
 
     assert_int_equal(trnsciInit(daemon_under_test.unix_addr), trnsciSuccess);
@@ -609,18 +580,9 @@ static void test_kill_clients_mid_op(void **state) {
     atomic_store(&checker_stop, 0);
     assert_int_equal(pthread_create(&t, NULL, checker, NULL), 0);
     for (int i = 0; i < ITERATIONS; i++) {
-        int fds[2];
-        assert_int_equal(pipe(fds), 0);
-        const pid_t pid = th_spawn_role("victim", daemon_under_test.unix_addr, fds[1]);
+        const pid_t pid = th_spawn_ready("victim", daemon_under_test.unix_addr);
         assert_true(pid > 0);
-        close(fds[1]);
-        char ok = 0;
-        assert_int_equal(read(fds[0], &ok, 1), 1);
-        close(fds[0]);
-        kill(pid, SIGKILL);
-        int status;
-        assert_int_equal(waitpid(pid, &status, 0), pid);
-        assert_true(WIFSIGNALED(status));
+        assert_int_equal(th_kill_child(pid), 0);
     }
     atomic_store(&checker_stop, 1);
     void *bad;
@@ -633,8 +595,8 @@ static void test_kill_clients_mid_op(void **state) {
     assert_int_equal(th_wait_daemon_idle(daemon_under_test.unix_addr, 15000), 0);
     long fds1 = -1, shmem1 = -1;
     for (int i = 0; i < 100; i++) {
-        fds1 = count_fds(dpid);
-        shmem1 = status_kb(dpid, "RssShmem:");
+        fds1 = th_count_fds(dpid);
+        shmem1 = th_status_kb(dpid, "RssShmem:");
         if (fds1 <= fds0 && shmem1 <= shmem0)
             break;
         sleep_ms(50);

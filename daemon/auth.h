@@ -1,0 +1,68 @@
+/*
+ * auth.h — bearer tokens for remote (gRPC) clients.
+ *
+ * With --tokens-file, every gRPC call must carry `authorization: Bearer
+ * <secret>` in its metadata, and the secret must be one of the file's. The
+ * token a call authenticated with becomes part of its identity: a session
+ * opened with one token cannot be named with another (the same error as a
+ * session that does not exist), and the token's quotas (sessions, bytes,
+ * queued ops) and priority ceiling apply beside the per-session and per-uid
+ * ones. Local (unix socket) clients keep their kernel-checked uid instead.
+ *
+ * Invariants: the table is loaded once at start-up and never changes; only
+ * the usage counters of a token change, `sessions` and `bytes` under the
+ * session table's lock and `queued` atomically. Secrets are compared in
+ * time independent of where they differ (trn_tokens_authenticate).
+ *
+ * File format, one token per line, `#` starts a comment:
+ *   NAME SECRET [sessions=N] [bytes=SIZE] [queued-ops=N] [priority-ceiling=P]
+ * NAME: 1..63 of [A-Za-z0-9._-]; SECRET: 16..128 of the RFC 6750 token68
+ * characters [A-Za-z0-9._~+/=-]; a limit left out (or 0) is unlimited beyond
+ * the daemon-wide limits. The file must be a regular file with no group or
+ * other permission bits (chmod 600), or the daemon refuses to start.
+ */
+#ifndef TRN_DAEMON_AUTH_H
+#define TRN_DAEMON_AUTH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRN_TOKEN_NAME_MAX 64
+#define TRN_TOKEN_SECRET_MIN 16
+#define TRN_TOKEN_SECRET_MAX 128
+
+typedef struct trn_token {
+    char name[TRN_TOKEN_NAME_MAX];
+    unsigned char secret[TRN_TOKEN_SECRET_MAX]; /* zero padded */
+    size_t secret_len;
+    uint32_t max_sessions;   /* 0: no token limit */
+    uint64_t max_bytes;      /* 0: no token limit */
+    uint32_t max_queued_ops; /* 0: no token limit */
+    int priority_ceiling;    /* most urgent priority this token's sessions get */
+    /* Usage: sessions and bytes under the session table's lock. */
+    uint32_t sessions;
+    uint64_t bytes;
+    atomic_uint queued;
+} trn_token;
+
+typedef struct trn_tokens {
+    trn_token *v;
+    size_t n;
+} trn_tokens;
+
+/* Parses a tokens file's text (len bytes, need not be NUL-terminated) into t
+ * (which must be zeroed). Returns 0, or -1 with err naming the line and the
+ * rule; t is then empty. */
+int trn_tokens_parse(trn_tokens *t, const char *text, size_t len, char *err, size_t errlen);
+/* Checks the file's type and permissions, reads and parses it. */
+int trn_tokens_load(trn_tokens *t, const char *path, char *err, size_t errlen);
+void trn_tokens_free(trn_tokens *t);
+
+/* The token an `authorization` metadata value (len bytes) names, or NULL. The
+ * scheme is "Bearer" (any case) followed by one space. Every configured
+ * secret is compared in full, so the time taken does not depend on where a
+ * guess differs from a secret. */
+trn_token *trn_tokens_authenticate(const trn_tokens *t, const char *value, size_t len);
+
+#endif

@@ -1,0 +1,673 @@
+/*
+ * test_security.c — remote access and isolation, against a real trnscid.
+ *
+ * One daemon serves a unix socket (local transport) and TLS on loopback TCP
+ * with a tokens file; certificates are made at test time with openssl
+ * (make_certs.sh). The tests speak the wire directly through libtrnsci's
+ * transports (linked statically), so they can hold several sessions in one
+ * process and name any id they like. What they prove:
+ *
+ *  - TLS: a plain-text client cannot talk to the TLS port; a client that
+ *    trusts the CA can. With --tls-client-ca a client without a certificate,
+ *    or with one from another CA, is refused; one with a CA-signed
+ *    certificate gets in.
+ *  - tokens: no token, a wrong token (same length, last character changed),
+ *    and a prefix of a real token are all UNAUTHENTICATED with the same fixed
+ *    message; the right token (from $TRNSCI_TOKEN or $TRNSCI_TOKEN_FILE)
+ *    works; local clients need none.
+ *  - per-token limits: sessions, bytes and queued ops, each refused with a
+ *    message naming the token and the limit; the token's priority ceiling.
+ *  - a session opened with one token cannot be named with another: the same
+ *    error as a session that never existed.
+ *  - isolation, on both transports: session B naming session A's buffers,
+ *    plan handles, events and stage tickets gets exactly the error it gets
+ *    for ids that exist nowhere (numbers aside), and A's data is untouched.
+ *  - start-up policy: a non-loopback TCP listener without TLS, a tokens file
+ *    readable by others, and a certificate without its key are refused.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "client/transport.h"
+#include "harness.h"
+#include "trnsci/trnsci.h"
+#include "trnsci/v1/trnsci.pb-c.h"
+#include "trnsci_wire.h"
+
+#define ALICE "alice-0123456789abcdefXYZ"
+#define BOB "bob-0123456789abcdefXYZ+/="
+#define CAROL "carol-0123456789abcdef~~~~"
+#define TIMEOUT_MS 20000
+
+static th_daemon dmn;
+static char pki[256]; /* certificates and tokens */
+
+static void pki_path(char *buf, size_t len, const char *name) {
+    snprintf(buf, len, "%s/%s", pki, name);
+}
+
+/* Sets the client's credentials environment (NULL unsets). */
+static void client_env(const char *token, const char *ca, const char *cert, const char *key) {
+    char path[320];
+    unsetenv("TRNSCI_TOKEN_FILE");
+    if (token)
+        setenv("TRNSCI_TOKEN", token, 1);
+    else
+        unsetenv("TRNSCI_TOKEN");
+    const char *vars[3] = {"TRNSCI_TLS_CA", "TRNSCI_TLS_CERT", "TRNSCI_TLS_KEY"};
+    const char *files[3] = {ca, cert, key};
+    for (int i = 0; i < 3; i++) {
+        if (files[i]) {
+            pki_path(path, sizeof(path), files[i]);
+            setenv(vars[i], path, 1);
+        } else {
+            unsetenv(vars[i]);
+        }
+    }
+}
+
+/* ---- raw wire calls ------------------------------------------------------------ */
+
+typedef struct conn {
+    trn_transport *t;
+    uint64_t sid;
+    int priority;
+} conn;
+
+static trn_wire_code call(conn *c, trn_wire_method m, const ProtobufCMessage *req,
+                          const ProtobufCMessageDescriptor *rd, ProtobufCMessage **reply, char *msg,
+                          size_t msglen) {
+    msg[0] = '\0';
+    ProtobufCMessage *r = NULL;
+    const trn_wire_code code = trn_transport_call(c->t, m, req, rd, &r, msg, msglen, TIMEOUT_MS);
+    if (reply)
+        *reply = r;
+    else if (r)
+        protobuf_c_message_free_unpacked(r, NULL);
+    return code;
+}
+
+/* Opens a transport to addr with the given token (TLS when addr is TCP) and
+ * a session on it. Returns the session's code; c->t stays open either way. */
+static trn_wire_code open_session(conn *c, const char *addr, const char *token, int priority,
+                                  char *msg, size_t msglen) {
+    memset(c, 0, sizeof(*c));
+    client_env(token, "ca.pem", NULL, NULL);
+    c->t = trn_transport_open(addr);
+    assert_non_null(c->t);
+    Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
+    req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    req.client_name = "test_security";
+    req.priority = priority;
+    ProtobufCMessage *r = NULL;
+    const trn_wire_code code = call(c, TRN_WIRE_OPEN_SESSION, &req.base,
+                                    &trnsci__v1__open_session_reply__descriptor, &r, msg, msglen);
+    if (code == TRN_WIRE_OK) {
+        c->sid = ((Trnsci__V1__OpenSessionReply *)r)->session_id;
+        c->priority = ((Trnsci__V1__OpenSessionReply *)r)->priority;
+        protobuf_c_message_free_unpacked(r, NULL);
+    }
+    return code;
+}
+
+static void must_open(conn *c, const char *addr, const char *token) {
+    char msg[256];
+    assert_int_equal(open_session(c, addr, token, 0, msg, sizeof(msg)), TRN_WIRE_OK);
+}
+
+static void close_conn(conn *c) {
+    if (c->sid) {
+        Trnsci__V1__CloseSessionRequest req = TRNSCI__V1__CLOSE_SESSION_REQUEST__INIT;
+        req.session_id = c->sid;
+        char msg[256];
+        call(c, TRN_WIRE_CLOSE_SESSION, &req.base, NULL, NULL, msg, sizeof(msg));
+    }
+    trn_transport_close(c->t);
+    memset(c, 0, sizeof(*c));
+}
+
+static trn_wire_code alloc(conn *c, uint64_t bytes, uint64_t *id, char *msg, size_t msglen) {
+    Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
+    req.session_id = c->sid;
+    req.bytes = bytes;
+    ProtobufCMessage *r = NULL;
+    const trn_wire_code code =
+        call(c, TRN_WIRE_ALLOC, &req.base, &trnsci__v1__alloc_reply__descriptor, &r, msg, msglen);
+    if (code == TRN_WIRE_OK) {
+        *id = ((Trnsci__V1__AllocReply *)r)->buffer_id;
+        protobuf_c_message_free_unpacked(r, NULL);
+    }
+    return code;
+}
+
+static trn_wire_code write_buf(conn *c, uint64_t id, const void *data, size_t len, char *msg,
+                               size_t msglen) {
+    Trnsci__V1__BufferRef dst = TRNSCI__V1__BUFFER_REF__INIT;
+    dst.buffer_id = id;
+    Trnsci__V1__WriteRequest req = TRNSCI__V1__WRITE_REQUEST__INIT;
+    req.session_id = c->sid;
+    req.dst = &dst;
+    req.data.data = (uint8_t *)data;
+    req.data.len = len;
+    return call(c, TRN_WIRE_WRITE, &req.base, NULL, NULL, msg, msglen);
+}
+
+/* Reads len bytes of buffer id (ticket 0), or the data of a stage ticket. */
+static trn_wire_code read_buf(conn *c, uint64_t id, uint64_t ticket, void *out, size_t len,
+                              char *msg, size_t msglen) {
+    Trnsci__V1__BufferRef src = TRNSCI__V1__BUFFER_REF__INIT;
+    src.buffer_id = id;
+    Trnsci__V1__ReadRequest req = TRNSCI__V1__READ_REQUEST__INIT;
+    req.session_id = c->sid;
+    req.src = &src;
+    req.length = len;
+    req.ticket = ticket;
+    ProtobufCMessage *r = NULL;
+    const trn_wire_code code =
+        call(c, TRN_WIRE_READ, &req.base, &trnsci__v1__read_reply__descriptor, &r, msg, msglen);
+    if (code == TRN_WIRE_OK) {
+        const Trnsci__V1__ReadReply *rr = (const Trnsci__V1__ReadReply *)r;
+        assert_int_equal(rr->data.len, len);
+        memcpy(out, rr->data.data, len);
+        protobuf_c_message_free_unpacked(r, NULL);
+    }
+    return code;
+}
+
+static trn_wire_code submit(conn *c, uint32_t stream, Trnsci__V1__Op *op, char *msg,
+                            size_t msglen) {
+    Trnsci__V1__SubmitRequest req = TRNSCI__V1__SUBMIT_REQUEST__INIT;
+    req.session_id = c->sid;
+    req.stream_id = stream;
+    req.op = op;
+    return call(c, TRN_WIRE_SUBMIT, &req.base, NULL, NULL, msg, msglen);
+}
+
+static trn_wire_code memset_op(conn *c, uint64_t id, uint64_t bytes, char *msg, size_t msglen) {
+    Trnsci__V1__BufferRef dst = TRNSCI__V1__BUFFER_REF__INIT;
+    dst.buffer_id = id;
+    Trnsci__V1__MemsetOp m = TRNSCI__V1__MEMSET_OP__INIT;
+    m.dst = &dst;
+    m.value = 0x5a;
+    m.bytes = bytes;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_MEMSET;
+    op.memset = &m;
+    return submit(c, 0, &op, msg, msglen);
+}
+
+static trn_wire_code sync_all(conn *c, char *msg, size_t msglen) {
+    Trnsci__V1__SynchronizeRequest req = TRNSCI__V1__SYNCHRONIZE_REQUEST__INIT;
+    req.session_id = c->sid;
+    req.all_streams = 1;
+    return call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, msg, msglen);
+}
+
+/* An error as a client sees it: the code and the message with every run of
+ * digits (ids, counts) replaced by '#'. */
+typedef struct seen {
+    trn_wire_code code;
+    char text[256];
+} seen;
+
+static seen normalise(trn_wire_code code, const char *msg) {
+    /* Runs of letters and digits that are all hex digits and hold at least
+     * one decimal digit are numbers (decimal ids, hex session ids). */
+    seen s = {code, ""};
+    size_t k = 0;
+    const char *p = msg;
+    while (*p && k + 2 < sizeof(s.text)) {
+        size_t n = 0;
+        int hex = 1, digit = 0;
+        while (p[n] && ((p[n] >= '0' && p[n] <= '9') || (p[n] >= 'a' && p[n] <= 'z') ||
+                        (p[n] >= 'A' && p[n] <= 'Z'))) {
+            digit |= p[n] >= '0' && p[n] <= '9';
+            hex &= (p[n] >= '0' && p[n] <= '9') || (p[n] >= 'a' && p[n] <= 'f');
+            n++;
+        }
+        if (n == 0) {
+            s.text[k++] = *p++;
+        } else if (hex && digit) {
+            s.text[k++] = '#';
+            p += n;
+        } else {
+            for (size_t i = 0; i < n && k + 2 < sizeof(s.text); i++)
+                s.text[k++] = p[i];
+            p += n;
+        }
+    }
+    s.text[k] = '\0';
+    return s;
+}
+
+static const char *c_transport_name(const char *addr) {
+    return strncmp(addr, "unix:", 5) == 0 ? "the local transport" : "gRPC";
+}
+
+/* Querying an event nobody recorded is not an error (cudaEventQuery on a
+ * fresh event succeeds): there "the same answer" is OK and not recorded. */
+static void assert_same_error(seen foreign, seen nowhere, const char *what) {
+    if (foreign.code != nowhere.code || strcmp(foreign.text, nowhere.text) != 0)
+        fail_msg("%s: a foreign id gave %d '%s' but an unknown one %d '%s'", what,
+                 (int)foreign.code, foreign.text, (int)nowhere.code, nowhere.text);
+    if (foreign.code == TRN_WIRE_OK)
+        assert_string_equal(foreign.text, "recorded=no");
+}
+
+/* ---- TLS and tokens -------------------------------------------------------------- */
+
+static trnsciError_t status_with(const char *addr, const char *token, const char *ca,
+                                 const char *cert, const char *key) {
+    client_env(token, ca, cert, key);
+    trnsciDaemonStatus st;
+    return trnsciDaemonGetStatus(addr, &st);
+}
+
+static void test_tls_and_tokens(void **state) {
+    (void)state;
+    const char *tcp = dmn.tcp_addr;
+    /* Plain text against the TLS port gets no answer at all. */
+    assert_int_not_equal(status_with(tcp, ALICE, NULL, NULL, NULL), trnsciSuccess);
+    /* A CA that did not sign the server's certificate: no connection. */
+    assert_int_not_equal(status_with(tcp, ALICE, "other-ca.pem", NULL, NULL), trnsciSuccess);
+    assert_int_equal(status_with(tcp, ALICE, "ca.pem", NULL, NULL), trnsciSuccess);
+    assert_int_equal(status_with(tcp, BOB, "ca.pem", NULL, NULL), trnsciSuccess);
+
+    /* Wrong tokens: all alike, and the message says nothing more. */
+    char wrong[64], prefix[64];
+    snprintf(wrong, sizeof(wrong), "%s", ALICE);
+    wrong[strlen(wrong) - 1] ^= 1;
+    snprintf(prefix, sizeof(prefix), "%.*s", (int)strlen(ALICE) - 1, ALICE);
+    const char *bad[] = {NULL, wrong, prefix, ALICE "x"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(status_with(tcp, bad[i], "ca.pem", NULL, NULL),
+                         trnsciErrorUnauthenticated);
+        assert_string_equal(trnsciGetLastErrorMessage(), "unauthenticated");
+    }
+    /* Every method is checked, not only Status: OpenSession too. */
+    conn c;
+    char msg[256];
+    assert_int_equal(open_session(&c, tcp, wrong, 0, msg, sizeof(msg)), TRN_WIRE_UNAUTHENTICATED);
+    assert_string_equal(msg, "unauthenticated");
+    trn_transport_close(c.t);
+
+    /* The token from a file (first line). */
+    char path[320];
+    pki_path(path, sizeof(path), "client-token");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\nignored second line\n", BOB);
+    fclose(f);
+    client_env(NULL, "ca.pem", NULL, NULL);
+    setenv("TRNSCI_TOKEN_FILE", path, 1);
+    trnsciDaemonStatus st;
+    assert_int_equal(trnsciDaemonGetStatus(tcp, &st), trnsciSuccess);
+    unsetenv("TRNSCI_TOKEN_FILE");
+
+    /* Local clients are identified by their uid: no token. */
+    assert_int_equal(status_with(dmn.unix_addr, NULL, NULL, NULL, NULL), trnsciSuccess);
+    client_env(NULL, NULL, NULL, NULL);
+}
+
+static void test_client_certificates(void **state) {
+    (void)state;
+    char cert[320], key[320], ca[320];
+    pki_path(cert, sizeof(cert), "server.pem");
+    pki_path(key, sizeof(key), "server.key");
+    pki_path(ca, sizeof(ca), "ca.pem");
+    th_daemon m;
+    const char *args[] = {"--cores",         "1", "--tls-cert", cert, "--tls-key", key,
+                          "--tls-client-ca", ca,  NULL};
+    assert_int_equal(th_daemon_start(&m, args), 0);
+    assert_int_not_equal(status_with(m.tcp_addr, NULL, "ca.pem", NULL, NULL), trnsciSuccess);
+    assert_int_not_equal(status_with(m.tcp_addr, NULL, "ca.pem", "rogue.pem", "rogue.key"),
+                         trnsciSuccess);
+    assert_int_equal(status_with(m.tcp_addr, NULL, "ca.pem", "client.pem", "client.key"),
+                     trnsciSuccess);
+    /* A key without its certificate is a client configuration error. */
+    client_env(NULL, "ca.pem", "client.pem", NULL);
+    trnsciDaemonStatus st;
+    assert_int_not_equal(trnsciDaemonGetStatus(m.tcp_addr, &st), trnsciSuccess);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "TRNSCI_TLS_KEY"));
+    client_env(NULL, NULL, NULL, NULL);
+    assert_int_equal(th_daemon_stop_checked(&m, "mTLS daemon"), 0);
+}
+
+static void test_token_limits(void **state) {
+    (void)state;
+    char msg[256];
+    /* alice: sessions=2 bytes=1M. */
+    conn a1, a2, a3;
+    must_open(&a1, dmn.tcp_addr, ALICE);
+    must_open(&a2, dmn.tcp_addr, ALICE);
+    assert_int_equal(open_session(&a3, dmn.tcp_addr, ALICE, 0, msg, sizeof(msg)),
+                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_non_null(strstr(msg, "token alice"));
+    assert_non_null(strstr(msg, "sessions limit 2"));
+    trn_transport_close(a3.t);
+    uint64_t id = 0;
+    assert_int_equal(alloc(&a1, 768 << 10, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(alloc(&a2, 512 << 10, &id, msg, sizeof(msg)), TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_non_null(strstr(msg, "token alice"));
+    assert_non_null(strstr(msg, "bytes=1048576"));
+    assert_int_equal(alloc(&a2, 256 << 10, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    close_conn(&a1); /* gives its bytes and its session back */
+    must_open(&a3, dmn.tcp_addr, ALICE);
+    assert_int_equal(alloc(&a3, 768 << 10, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    close_conn(&a2);
+    close_conn(&a3);
+
+    /* carol: queued-ops=1, priority-ceiling=1. Two 64 MiB memsets back to
+     * back: the second arrives while the first is queued or running. */
+    conn c;
+    assert_int_equal(open_session(&c, dmn.tcp_addr, CAROL, -3, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(c.priority, 1);
+    assert_int_equal(alloc(&c, 64 << 20, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    int refused = 0;
+    for (int attempt = 0; attempt < 20 && !refused; attempt++) {
+        assert_int_equal(memset_op(&c, id, 64 << 20, msg, sizeof(msg)), TRN_WIRE_OK);
+        const trn_wire_code second = memset_op(&c, id, 64 << 20, msg, sizeof(msg));
+        if (second == TRN_WIRE_RESOURCE_EXHAUSTED) {
+            assert_non_null(strstr(msg, "token carol"));
+            assert_non_null(strstr(msg, "queued-ops limit 1"));
+            refused = 1;
+        } else {
+            assert_int_equal(second, TRN_WIRE_OK);
+        }
+        assert_int_equal(sync_all(&c, msg, sizeof(msg)), TRN_WIRE_OK);
+    }
+    assert_true(refused);
+    close_conn(&c);
+}
+
+static void test_session_bound_to_token(void **state) {
+    (void)state;
+    char msg[256];
+    conn a, b;
+    must_open(&a, dmn.tcp_addr, ALICE);
+    must_open(&b, dmn.tcp_addr, BOB);
+    Trnsci__V1__KeepAliveRequest ka = TRNSCI__V1__KEEP_ALIVE_REQUEST__INIT;
+    ka.session_id = a.sid;
+    const trn_wire_code foreign =
+        call(&b, TRN_WIRE_KEEP_ALIVE, &ka.base, NULL, NULL, msg, sizeof(msg));
+    const seen f = normalise(foreign, msg);
+    ka.session_id = a.sid ^ b.sid ^ 0x5555; /* a session that does not exist */
+    const trn_wire_code none =
+        call(&b, TRN_WIRE_KEEP_ALIVE, &ka.base, NULL, NULL, msg, sizeof(msg));
+    assert_same_error(f, normalise(none, msg), "another token's session");
+    /* Bob cannot close it either; alice still can use it. */
+    conn b_as_a = b;
+    b_as_a.sid = a.sid;
+    uint64_t id = 0;
+    assert_int_not_equal(alloc(&b_as_a, 64, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(alloc(&a, 64, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    close_conn(&a);
+    close_conn(&b);
+}
+
+/* ---- isolation: every kind of id, both transports ------------------------------ */
+
+static seen try_ids(conn *b, const char *what, uint64_t id) {
+    char msg[256];
+    trn_wire_code code = TRN_WIRE_OK;
+    uint8_t buf[16] = {0};
+    if (strcmp(what, "free") == 0) {
+        Trnsci__V1__FreeRequest req = TRNSCI__V1__FREE_REQUEST__INIT;
+        req.session_id = b->sid;
+        req.buffer_id = id;
+        code = call(b, TRN_WIRE_FREE, &req.base, NULL, NULL, msg, sizeof(msg));
+    } else if (strcmp(what, "write") == 0) {
+        code = write_buf(b, id, buf, sizeof(buf), msg, sizeof(msg));
+    } else if (strcmp(what, "read") == 0) {
+        code = read_buf(b, id, 0, buf, sizeof(buf), msg, sizeof(msg));
+    } else if (strcmp(what, "memset") == 0) {
+        code = memset_op(b, id, 16, msg, sizeof(msg));
+    } else if (strcmp(what, "ticket") == 0) {
+        code = read_buf(b, 0, id, buf, sizeof(buf), msg, sizeof(msg));
+    } else if (strcmp(what, "plan-destroy") == 0) {
+        Trnsci__V1__PlanDestroyRequest req = TRNSCI__V1__PLAN_DESTROY_REQUEST__INIT;
+        req.session_id = b->sid;
+        req.plan_id = (uint32_t)id;
+        code = call(b, TRN_WIRE_PLAN_DESTROY, &req.base, NULL, NULL, msg, sizeof(msg));
+    } else if (strcmp(what, "plan-exec") == 0) {
+        Trnsci__V1__BufferRef io = TRNSCI__V1__BUFFER_REF__INIT;
+        io.buffer_id = 1;
+        Trnsci__V1__FftExecOp x = TRNSCI__V1__FFT_EXEC_OP__INIT;
+        x.plan_id = (uint32_t)id;
+        x.type = TRNSCI__V1__FFT_TYPE__FFT_C2C;
+        x.direction = -1;
+        x.idata = &io;
+        x.odata = &io;
+        Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+        op.kind_case = TRNSCI__V1__OP__KIND_FFT_EXEC;
+        op.fft_exec = &x;
+        code = submit(b, 0, &op, msg, sizeof(msg));
+    } else if (strcmp(what, "event-query") == 0) {
+        Trnsci__V1__EventRequest req = TRNSCI__V1__EVENT_REQUEST__INIT;
+        req.session_id = b->sid;
+        req.event_id = (uint32_t)id;
+        req.action = TRNSCI__V1__EVENT_ACTION__EVENT_QUERY;
+        ProtobufCMessage *r = NULL;
+        code = call(b, TRN_WIRE_EVENT, &req.base, &trnsci__v1__event_reply__descriptor, &r, msg,
+                    sizeof(msg));
+        if (code == TRN_WIRE_OK) { /* an event nobody recorded: say so */
+            snprintf(msg, sizeof(msg), "recorded=%s",
+                     ((Trnsci__V1__EventReply *)r)->recorded ? "yes" : "no");
+            protobuf_c_message_free_unpacked(r, NULL);
+        }
+    }
+    return normalise(code, msg);
+}
+
+static void isolation(const char *addr, const char *token_a, const char *token_b) {
+    char msg[256];
+    conn a, b;
+    must_open(&a, addr, token_a);
+    must_open(&b, addr, token_b);
+    /* A: three buffers with a pattern, an FFT plan, a recorded event, a
+     * staged read waiting under a ticket. B: one buffer of its own. */
+    uint64_t ids[3];
+    uint8_t pattern[4096];
+    for (size_t i = 0; i < sizeof(pattern); i++)
+        pattern[i] = (uint8_t)(i * 7 + 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(alloc(&a, sizeof(pattern), &ids[i], msg, sizeof(msg)), TRN_WIRE_OK);
+        assert_int_equal(write_buf(&a, ids[i], pattern, sizeof(pattern), msg, sizeof(msg)),
+                         TRN_WIRE_OK);
+    }
+    uint64_t own = 0;
+    assert_int_equal(alloc(&b, 64, &own, msg, sizeof(msg)), TRN_WIRE_OK);
+    int64_t n[1] = {256};
+    Trnsci__V1__FftPlanSpec spec = TRNSCI__V1__FFT_PLAN_SPEC__INIT;
+    spec.type = TRNSCI__V1__FFT_TYPE__FFT_C2C;
+    spec.n_n = 1;
+    spec.n = n;
+    spec.batch = 1;
+    Trnsci__V1__PlanCreateRequest pc = TRNSCI__V1__PLAN_CREATE_REQUEST__INIT;
+    pc.session_id = a.sid;
+    pc.spec_case = TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_FFT;
+    pc.fft = &spec;
+    ProtobufCMessage *r = NULL;
+    assert_int_equal(call(&a, TRN_WIRE_PLAN_CREATE, &pc.base,
+                          &trnsci__v1__plan_create_reply__descriptor, &r, msg, sizeof(msg)),
+                     TRN_WIRE_OK);
+    const uint32_t plan = ((Trnsci__V1__PlanCreateReply *)r)->plan_id;
+    protobuf_c_message_free_unpacked(r, NULL);
+    Trnsci__V1__EventRecordOp rec = TRNSCI__V1__EVENT_RECORD_OP__INIT;
+    rec.event_id = 7;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_EVENT_RECORD;
+    op.event_record = &rec;
+    assert_int_equal(submit(&a, 0, &op, msg, sizeof(msg)), TRN_WIRE_OK);
+    Trnsci__V1__BufferRef src = TRNSCI__V1__BUFFER_REF__INIT;
+    src.buffer_id = ids[0];
+    Trnsci__V1__StageOutOp so = TRNSCI__V1__STAGE_OUT_OP__INIT;
+    so.src = &src;
+    so.bytes = 16;
+    so.ticket = 99;
+    op.kind_case = TRNSCI__V1__OP__KIND_STAGE_OUT;
+    op.stage_out = &so;
+    assert_int_equal(submit(&a, 0, &op, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(sync_all(&a, msg, sizeof(msg)), TRN_WIRE_OK);
+
+    /* B names each of A's ids, and ids that exist nowhere. Buffer ids start
+     * at the same counter in every session, so B's own id is skipped. */
+    static const struct {
+        const char *what;
+        int kind; /* 0 buffer, 1 plan, 2 event, 3 ticket */
+    } probes[] = {{"free", 0},      {"write", 0},        {"read", 0},        {"memset", 0},
+                  {"plan-exec", 1}, {"plan-destroy", 1}, {"event-query", 2}, {"ticket", 3}};
+    for (size_t p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {
+        const int k = probes[p].kind;
+        const uint64_t theirs = k == 0   ? (ids[1] == own ? ids[2] : ids[1])
+                                : k == 1 ? plan
+                                : k == 2 ? 7
+                                         : 99;
+        const uint64_t nowhere = k == 0 ? 987654 : k == 1 ? 4321 : k == 2 ? 4321 : 987654;
+        char what[64];
+        snprintf(what, sizeof(what), "%s over %s", probes[p].what, c_transport_name(addr));
+        assert_same_error(try_ids(&b, probes[p].what, theirs), try_ids(&b, probes[p].what, nowhere),
+                          what);
+    }
+    /* A's session id on B's connection: on gRPC with tokens it is another
+     * token's; on the local transport, another connection's. (Between two
+     * clients of one token the random 64-bit session id is the credential,
+     * as it is on gRPC without tokens.) */
+    const int same_principal = token_a && strcmp(token_a, token_b) == 0;
+    conn b_as_a = b;
+    b_as_a.sid = a.sid;
+    uint64_t id = 0;
+    if (!same_principal) {
+        const trn_wire_code stolen = alloc(&b_as_a, 64, &id, msg, sizeof(msg));
+        const seen sf = normalise(stolen, msg);
+        b_as_a.sid = a.sid ^ 0xa5a5a5a5a5a5a5a5ull;
+        const trn_wire_code none = alloc(&b_as_a, 64, &id, msg, sizeof(msg));
+        assert_same_error(sf, normalise(none, msg), "another session's id");
+    }
+
+    /* A's data, plan and ticket are untouched. */
+    uint8_t back[sizeof(pattern)];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(read_buf(&a, ids[i], 0, back, sizeof(back), msg, sizeof(msg)),
+                         TRN_WIRE_OK);
+        assert_memory_equal(back, pattern, sizeof(pattern));
+    }
+    assert_int_equal(read_buf(&a, 0, 99, back, 16, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_memory_equal(back, pattern, 16);
+    Trnsci__V1__PlanDestroyRequest pd = TRNSCI__V1__PLAN_DESTROY_REQUEST__INIT;
+    pd.session_id = a.sid;
+    pd.plan_id = plan;
+    assert_int_equal(call(&a, TRN_WIRE_PLAN_DESTROY, &pd.base, NULL, NULL, msg, sizeof(msg)),
+                     TRN_WIRE_OK);
+    close_conn(&a);
+    close_conn(&b);
+}
+
+static void test_isolation_grpc(void **state) {
+    (void)state;
+    isolation(dmn.tcp_addr, ALICE, BOB);
+    /* Two sessions of the same token are just as separate. */
+    isolation(dmn.tcp_addr, BOB, BOB);
+}
+
+static void test_isolation_local(void **state) {
+    (void)state;
+    isolation(dmn.unix_addr, NULL, NULL);
+}
+
+/* ---- start-up policy -------------------------------------------------------------- */
+
+/* Runs trnscid with args; returns its exit status, output in out_path. */
+static int run_daemon(const char *const *args, const char *out_path) {
+    const char *argv[24] = {TRNSCID_PATH, "--cores", "1"};
+    int n = 3;
+    for (int i = 0; args[i] && n < 23; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    return th_run(argv, out_path);
+}
+
+static void test_startup_policy(void **state) {
+    (void)state;
+    char out[320], tokens[320], cert[320], key[320], sock[320];
+    pki_path(out, sizeof(out), "policy.out");
+    pki_path(tokens, sizeof(tokens), "tokens");
+    pki_path(cert, sizeof(cert), "server.pem");
+    pki_path(key, sizeof(key), "server.key");
+    snprintf(sock, sizeof(sock), "unix:%s/policy.sock", pki);
+    char any[64];
+    snprintf(any, sizeof(any), "0.0.0.0:%d", th_free_port());
+
+    const char *open_net[] = {"--listen", sock, "--listen", any, NULL};
+    assert_int_equal(run_daemon(open_net, out), 1);
+    assert_true(th_file_contains(out, "refusing to listen on 0.0.0.0"));
+    assert_true(th_file_contains(out, "--insecure-remote"));
+
+    const char *no_key[] = {"--listen", sock, "--tls-cert", cert, NULL};
+    assert_int_equal(run_daemon(no_key, out), 2);
+    assert_true(th_file_contains(out, "--tls-key"));
+
+    assert_int_equal(chmod(tokens, 0640), 0);
+    const char *loose[] = {"--listen", sock, "--tokens-file", tokens, NULL};
+    assert_int_equal(run_daemon(loose, out), 1);
+    assert_true(th_file_contains(out, "chmod 600"));
+    assert_int_equal(chmod(tokens, 0600), 0);
+}
+
+/* ---- set-up ---------------------------------------------------------------------- */
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(pki, sizeof(pki), "/tmp/trnsci-pki-XXXXXX");
+    if (!mkdtemp(pki))
+        return -1;
+    const char *mk[] = {"/bin/sh", MAKE_CERTS_SH, pki, NULL};
+    if (th_run(mk, NULL) != 0) {
+        fprintf(stderr, "make_certs.sh failed (is openssl installed?)\n");
+        return -1;
+    }
+    char tokens[320], cert[320], key[320];
+    pki_path(tokens, sizeof(tokens), "tokens");
+    pki_path(cert, sizeof(cert), "server.pem");
+    pki_path(key, sizeof(key), "server.key");
+    FILE *f = fopen(tokens, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "# name secret limits\n"
+               "alice " ALICE " sessions=2 bytes=1M\n"
+               "bob   " BOB "\n"
+               "carol " CAROL " queued-ops=1 priority-ceiling=1\n");
+    fclose(f);
+    chmod(tokens, 0600);
+    const char *args[] = {"--cores",       "1",    "--tls-cert", cert, "--tls-key", key,
+                          "--tokens-file", tokens, NULL};
+    return th_daemon_start(&dmn, args);
+}
+
+static int teardown(void **state) {
+    (void)state;
+    const int rc = th_daemon_stop_checked(&dmn, "TLS+tokens daemon");
+    th_remove_dir(pki);
+    return rc;
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tls_and_tokens), cmocka_unit_test(test_client_certificates),
+        cmocka_unit_test(test_token_limits),   cmocka_unit_test(test_session_bound_to_token),
+        cmocka_unit_test(test_isolation_grpc), cmocka_unit_test(test_isolation_local),
+        cmocka_unit_test(test_startup_policy),
+    };
+    return cmocka_run_group_tests_name("security", tests, setup, teardown);
+}
