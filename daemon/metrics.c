@@ -32,7 +32,7 @@
 #include "trnsci_wire.h"
 
 #define NKINDS 128
-#define NOUTCOMES 6 /* trn_sched_status */
+#define NOUTCOMES 7 /* trn_sched_status */
 #define NTRANSPORTS 2
 #define MAX_WORKERS 1100
 
@@ -62,9 +62,10 @@ struct trn_metrics {
 };
 
 static const char *const outcome_names[NOUTCOMES] = {
-    "ok", "failed", "unsupported", "cancelled", "shutdown", "expired",
+    "ok", "failed", "unsupported", "cancelled", "shutdown", "expired", "out_of_memory",
 };
-static const char *const family_names[] = {"memory", "blas", "fft", "rand", "solver", "sparse"};
+static const char *const family_names[] = {"memory", "blas",   "fft",   "rand",
+                                           "solver", "sparse", "tensor"};
 
 static const char *kind_name(int kind, char *buf, size_t len) {
     switch ((trn_op_kind)kind) {
@@ -88,6 +89,9 @@ static const char *kind_name(int kind, char *buf, size_t len) {
     case TRN_OP_SPCONVERT: return "spconvert";
     case TRN_OP_SPATTN: return "spattn";
     case TRN_OP_SCHWARZ: return "schwarz";
+    case TRN_OP_TENSOR_CONTRACT: return "tensor_contract";
+    case TRN_OP_TENSOR_ELEMENTWISE: return "tensor_elementwise";
+    case TRN_OP_TENSOR_REDUCTION: return "tensor_reduction";
     }
     snprintf(buf, len, "kind%d", kind);
     return buf;
