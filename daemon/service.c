@@ -20,7 +20,7 @@
 
 #define ERRLEN TRN_SVC_ERRLEN
 
-static const char *const families[] = {"blas", "fft", "rand", "solver", "sparse"};
+static const char *const families[] = {"blas", "fft", "rand", "solver", "sparse", "tensor"};
 
 void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
@@ -323,6 +323,8 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_SPCONVERT: return "sparse convert";
     case TRN_OP_SPATTN: return "block-sparse attention";
     case TRN_OP_SCHWARZ: return "schwarz bounds";
+    case TRN_OP_AO_TO_MO: return "aoToMo";
+    case TRN_OP_MP2_ENERGY: return "mp2Energy";
     }
     return "op";
 }

@@ -84,6 +84,8 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_SPATTN:
     case TRN_OP_SCHWARZ:
     case TRN_OP_SPCONVERT: break;
+    case TRN_OP_AO_TO_MO:
+    case TRN_OP_MP2_ENERGY: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -114,6 +116,8 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_SPCONVERT: return trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards);
     case TRN_OP_SPATTN: return trn_cpu_attention(&op->u.attn, op->kmsg, shard, nshards);
     case TRN_OP_SCHWARZ: return trn_cpu_schwarz(&op->u.schwarz, shard, nshards);
+    case TRN_OP_AO_TO_MO: return trn_cpu_ao_to_mo(&op->u.ao_to_mo, op->kmsg, shard, nshards);
+    case TRN_OP_MP2_ENERGY: return trn_cpu_mp2_energy(&op->u.mp2_energy, op->kmsg, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

@@ -128,6 +128,8 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_SDDMM: return op->u.sddmm.c.values;
     case TRN_OP_SPATTN: return op->u.attn.o.values;
     case TRN_OP_SCHWARZ: return op->u.schwarz.bounds.values;
+    case TRN_OP_AO_TO_MO: return op->u.ao_to_mo.b;
+    case TRN_OP_MP2_ENERGY: return op->u.mp2_energy.energy;
     }
     return NULL;
 }
