@@ -40,95 +40,12 @@
 #include <cmocka.h>
 // clang-format on
 
-#include "daemon/log.h"
 #include "daemon/session.h"
 #include "daemon/validate.h"
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "scheduler/sched.h"
-
-typedef struct fx {
-    trn_backend *be;
-    trn_sched *sched;
-    trn_config cfg;
-    trn_session_table table;
-    trn_session *s1, *s2;
-    trn_op_desc desc;
-    trn_op_refs refs;
-    char err[512];
-} fx;
-
-static int fd_unused;
-
-static int setup(void **state) {
-    fx *f = calloc(1, sizeof(*f));
-    assert_non_null(f);
-    f->be = trn_backend_cpu_create();
-    char err[256] = "";
-    const trn_sched_config sc = {.cpus = NULL, .ncores = 1, .ncopy = 0};
-    f->sched = trn_sched_create(f->be, &sc, err, sizeof(err));
-    assert_non_null(f->sched);
-    f->cfg.max_session_bytes = 1u << 24;
-    f->cfg.max_streams = 4;
-    f->cfg.lease_ms = 30000;
-    f->cfg.ncores = 1;
-    f->cfg.log_level = TRN_LOG_WARN;
-    trn_session_table_init(&f->table, f->sched, &f->cfg);
-    trn_wire_code code;
-    f->s1 = trn_session_open(&f->table, "chem-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
-                             &code, err, sizeof(err));
-    f->s2 = trn_session_open(&f->table, "chem-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
-                             &code, err, sizeof(err));
-    assert_non_null(f->s1);
-    assert_non_null(f->s2);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fx *f = *state;
-    trn_session_close(f->s1, "done");
-    trn_session_unref(f->s1);
-    trn_session_close(f->s2, "done");
-    trn_session_unref(f->s2);
-    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
-    trn_sched_shutdown(f->sched);
-    trn_session_table_destroy(&f->table);
-    trn_sched_destroy(f->sched);
-    f->be->destroy(f->be);
-    free(f);
-    return 0;
-}
-
-static uint64_t alloc(trn_session *s, uint64_t bytes) {
-    uint64_t id = 0;
-    char err[256] = "";
-    if (trn_session_alloc(s, bytes, &id, &fd_unused, err, sizeof(err)) != TRN_WIRE_OK)
-        fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
-    return id;
-}
-
-static void expect_ok(fx *f, trn_session *s, const Trnsci__V1__Op *op, int nrefs) {
-    memset(&f->desc, 0, sizeof(f->desc));
-    f->err[0] = '\0';
-    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
-    if (rc != TRN_WIRE_OK)
-        fail_msg("expected OK, got %d: %s", (int)rc, f->err);
-    assert_int_equal(f->refs.n, nrefs);
-    trn_op_refs_release(&f->refs);
-}
-
-static void expect_err(fx *f, trn_session *s, const Trnsci__V1__Op *op, trn_wire_code code,
-                       const char *needle) {
-    memset(&f->desc, 0, sizeof(f->desc));
-    f->err[0] = '\0';
-    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
-    if (rc != code)
-        fail_msg("expected %d (\"%s\"), got %d: %s", (int)code, needle, (int)rc, f->err);
-    if (!strstr(f->err, needle))
-        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
-    assert_int_equal(f->refs.n, 0);
-}
+#include "validate_fixture.h"
 
 /* ---- AoToMo validation ------------------------------------------------------------ */
 
@@ -168,47 +85,48 @@ static void ao_init(ao_msg *m, uint64_t buf) {
 
 static void test_ao_to_mo_rules(void **state) {
     fx *f = *state;
-    const uint64_t buf = alloc(f->s1, 4096 + 24 * 8);
+    const uint64_t buf = vf_alloc(f->s1, 4096 + 24 * 8);
     ao_msg m;
     ao_init(&m, buf);
-    expect_ok(f, f->s1, &m.op, 4);
+    vf_expect_ok(f, f->s1, &m.op, 4);
     assert_int_equal(f->desc.kind, TRN_OP_AO_TO_MO);
     /* B exactly fits: one element more does not. */
     m.w.naux = 5; /* B 30 elements: past the buffer; Lpq 125 fits */
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "aoToMo: B");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "aoToMo: B");
     ao_init(&m, buf);
     m.l.offset = 2048 + 8 * 28; /* Lpq would end past B's start: still inside */
-    expect_ok(f, f->s1, &m.op, 4);
+    vf_expect_ok(f, f->s1, &m.op, 4);
     ao_init(&m, buf);
     m.co.offset = 4;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "aoToMo: Cocc");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "aoToMo: Cocc");
     ao_init(&m, buf);
     m.w.ld_c_occ = 4;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "ldCocc=4 must be >= max(1, nbf) = 5");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT,
+                  "ldCocc=4 must be >= max(1, nbf) = 5");
     ao_init(&m, buf);
     m.w.ld_c_vir = (int64_t)INT_MAX + 1;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "ldCvir");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "ldCvir");
     ao_init(&m, buf);
     m.w.nocc = -1;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "nocc=-1 is outside 0..");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "nocc=-1 is outside 0..");
     ao_init(&m, buf);
     m.w.type = TRNSCI__V1__DATA_TYPE__C_32F;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "dataType 3 must be R_32F or R_64F");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "dataType 3 must be R_32F or R_64F");
     ao_init(&m, buf);
     m.w.nbf = m.w.naux = m.w.nocc = m.w.nvir = INT_MAX;
     m.w.ld_c_occ = m.w.ld_c_vir = INT_MAX;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
     /* Another session's buffer. */
     ao_init(&m, buf);
-    expect_err(f, f->s2, &m.op, TRN_WIRE_INVALID_ARGUMENT, "aoToMo: Cocc");
+    vf_expect_err(f, f->s2, &m.op, TRN_WIRE_INVALID_ARGUMENT, "aoToMo: Cocc");
     /* nbf = 0: only B (cleared); nvir = 0: nothing. */
     ao_init(&m, buf);
     m.w.nbf = 0;
     m.w.ld_c_occ = m.w.ld_c_vir = 1;
-    expect_ok(f, f->s1, &m.op, 1);
+    vf_expect_ok(f, f->s1, &m.op, 1);
     ao_init(&m, buf);
     m.w.nvir = 0;
-    expect_ok(f, f->s1, &m.op, 0);
+    vf_expect_ok(f, f->s1, &m.op, 0);
     trn_session_free_buffer(f->s1, buf);
 }
 
@@ -219,7 +137,8 @@ static void test_ao_to_mo_blocks(void **state) {
     const int64_t nbf = 8, nocc = 2, nvir = 6, naux = 666;
     const uint64_t cbytes = (uint64_t)(nbf * nbf * 4), lbytes = (uint64_t)(nbf * nbf * naux * 4);
     const uint64_t bbytes = (uint64_t)(nocc * nvir * naux * 4);
-    const uint64_t bc = alloc(f->s1, cbytes), bl = alloc(f->s1, lbytes), bb = alloc(f->s1, bbytes);
+    const uint64_t bc = vf_alloc(f->s1, cbytes), bl = vf_alloc(f->s1, lbytes),
+                   bb = vf_alloc(f->s1, bbytes);
     ao_msg m;
     ao_init(&m, bc);
     m.w.type = TRNSCI__V1__DATA_TYPE__R_32F;
@@ -304,43 +223,43 @@ static void mp2_init(mp2_msg *m, uint64_t buf) {
 
 static void test_mp2_rules(void **state) {
     fx *f = *state;
-    const uint64_t buf = alloc(f->s1, 4096 + 8);
+    const uint64_t buf = vf_alloc(f->s1, 4096 + 8);
     mp2_msg m;
     mp2_init(&m, buf);
-    expect_ok(f, f->s1, &m.op, 4);
+    vf_expect_ok(f, f->s1, &m.op, 4);
     mp2_init(&m, buf);
     m.e.offset = 4092; /* misaligned for a double */
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
     mp2_init(&m, buf);
     m.e.offset = 4096 + 8; /* past the end */
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
     mp2_init(&m, buf);
     m.w.energy = NULL;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
     mp2_init(&m, buf);
     m.ev.offset = 4096 - 16; /* 3 doubles: one short of fitting before energy? no: inside */
-    expect_ok(f, f->s1, &m.op, 4);
+    vf_expect_ok(f, f->s1, &m.op, 4);
     mp2_init(&m, buf);
     m.ev.offset = 4096 + 8 - 16; /* 3 doubles from here end 8 bytes past the buffer */
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: epsVir");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: epsVir");
     mp2_init(&m, buf);
     m.b.offset = 4096 + 8 - 24 * 4 + 4; /* one float short */
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: B");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: B");
     mp2_init(&m, buf);
     m.w.naux = (int64_t)INT_MAX + 1;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "naux=2147483648 is outside 0..");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "naux=2147483648 is outside 0..");
     mp2_init(&m, buf);
     m.w.type = TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED;
-    expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "dataType 0");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_INVALID_ARGUMENT, "dataType 0");
     mp2_init(&m, buf);
-    expect_err(f, f->s2, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
+    vf_expect_err(f, f->s2, &m.op, TRN_WIRE_INVALID_ARGUMENT, "mp2Energy: energy");
     mp2_init(&m, buf);
     m.w.nvir = 60000; /* nvir^2 floats over 1 GiB: refused before any extent */
-    expect_err(f, f->s1, &m.op, TRN_WIRE_UNIMPLEMENTED, "scratch limit");
+    vf_expect_err(f, f->s1, &m.op, TRN_WIRE_UNIMPLEMENTED, "scratch limit");
     /* No pair: only energy (written 0). */
     mp2_init(&m, buf);
     m.w.nocc = 0;
-    expect_ok(f, f->s1, &m.op, 1);
+    vf_expect_ok(f, f->s1, &m.op, 1);
     trn_session_free_buffer(f->s1, buf);
 }
 
@@ -530,10 +449,10 @@ static void test_kernels_empty(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_ao_to_mo_rules, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ao_to_mo_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ao_to_mo_rules, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_ao_to_mo_blocks, vf_setup, vf_teardown),
         cmocka_unit_test(test_shard_counts),
-        cmocka_unit_test_setup_teardown(test_mp2_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mp2_rules, vf_setup, vf_teardown),
         cmocka_unit_test(test_kernels_float),
         cmocka_unit_test(test_kernels_double),
         cmocka_unit_test(test_kernels_empty),
