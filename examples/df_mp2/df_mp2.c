@@ -39,7 +39,7 @@
 
 typedef struct opts {
     const char *input, *save, *addr;
-    int nbf, nocc, naux, nmo, fp32, json;
+    int nbf, nocc, naux, nmo, fp32, json, repeat;
     unsigned long long seed;
 } opts;
 
@@ -60,6 +60,17 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0 .. n-1] (sorts v). */
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 static int die(const char *what) {
     fprintf(stderr, "df_mp2: %s: %s\n", what, trnsciGetLastErrorMessage());
     return 1;
@@ -74,12 +85,12 @@ static int die(const char *what) {
 static void usage(void) {
     fprintf(stderr,
             "usage: df_mp2 [--input DIR --nocc N] [--nbf N --nocc N --naux N [--nmo N] --seed S]\n"
-            "              [--fp32] [--json] [--save DIR] [--addr ADDRESS]\n"
+            "              [--fp32] [--json] [--save DIR] [--addr ADDRESS] [--repeat R]\n"
             "Without --input: a synthetic system (default nbf 264, nocc 21, naux 666).\n");
 }
 
 static int parse(int argc, char **argv, opts *o) {
-    *o = (opts){.nbf = 264, .nocc = 21, .naux = 666, .nmo = 0, .seed = 2024};
+    *o = (opts){.nbf = 264, .nocc = 21, .naux = 666, .nmo = 0, .seed = 2024, .repeat = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--fp32"))
@@ -100,6 +111,8 @@ static int parse(int argc, char **argv, opts *o) {
             o->naux = atoi(argv[++i]);
         else if (v && !strcmp(a, "--nmo"))
             o->nmo = atoi(argv[++i]);
+        else if (v && !strcmp(a, "--repeat"))
+            o->repeat = atoi(argv[++i]);
         else if (v && !strcmp(a, "--seed"))
             o->seed = strtoull(argv[++i], NULL, 10);
         else {
@@ -109,6 +122,10 @@ static int parse(int argc, char **argv, opts *o) {
     }
     if (!o->nmo)
         o->nmo = o->nbf;
+    if (o->repeat < 1 || o->repeat > 65) {
+        fprintf(stderr, "df_mp2: --repeat must be 1 .. 65\n");
+        return -1;
+    }
     if (o->nbf < 1 || o->naux < 1 || o->nocc < 1 || o->nmo <= o->nocc || o->nmo > o->nbf ||
         o->nbf > 46340 || o->naux > 46340 || (int64_t)o->nocc * (o->nmo - o->nocc) > INT32_MAX) {
         fprintf(stderr, "df_mp2: need 1 <= nocc < nmo <= nbf, naux >= 1 (and sizes that fit)\n");
@@ -313,7 +330,7 @@ int main(int argc, char **argv) {
     CHECK(trnsciDaemonGetStatus(o.addr, &st), "trnsciDaemonGetStatus");
     const char *addr = o.addr ? o.addr : getenv("TRNSCI_ADDR");
     const int local = !addr || !*addr || !strncmp(addr, "unix:", 5);
-    double t[NSTAGES] = {0};
+    double t[NSTAGES] = {0}, t0_first[3] = {0, 0, 0};
 
     double t0 = now_s();
     sys s = {0};
@@ -375,38 +392,55 @@ int main(int argc, char **argv) {
     }
     t[1] = now_s() - t0;
 
-    /* B_raw = (Q|mu nu) transformed to (Q|ia). */
-    t0 = now_s();
-    const char *c_vir = (const char *)d_c + nocc * nbf * (fp32 ? 4 : 8);
-    CHECK(
-        trntensorAoToMo(th, dt, s.nbf, s.nocc, s.nvir, s.naux, d_c, s.nbf, c_vir, s.nbf, d_l, d_b),
-        "trntensorAoToMo");
-    CHECK(trnsciDeviceSynchronize(), "trntensorAoToMo");
-    t[2] = now_s() - t0;
-
-    /* B = L^-1 B_raw: B_raw is naux x (nocc nvir), column-major, ld naux. */
-    t0 = now_s();
-    const int ncols = (int)(nocc * nvir);
-    if (fp32) {
-        const float one = 1.0f;
-        CHECK(trnblasStrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
-                           TRNBLAS_DIAG_NON_UNIT, s.naux, ncols, &one, d_j, s.naux, d_b, s.naux),
-              "trnblasStrsm");
-    } else {
-        const double one = 1.0;
-        CHECK(trnblasDtrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
-                           TRNBLAS_DIAG_NON_UNIT, s.naux, ncols, &one, d_j, s.naux, d_b, s.naux),
-              "trnblasDtrsm");
-    }
-    CHECK(trnsciDeviceSynchronize(), "trsm");
-    t[3] = now_s() - t0;
-
-    t0 = now_s();
-    CHECK(trntensorMp2Energy(th, dt, s.nocc, s.nvir, s.naux, d_b, d_eo, d_ev, d_e),
-          "trntensorMp2Energy");
+    /* The transformation, the fit and the energy; with --repeat R the three
+     * run R times (the first on freshly uploaded buffers, "cold"; the others
+     * "warm", their medians reported). */
+    double warm[3][64];
     double energy = NAN;
-    CHECK(trnsciMemcpy(&energy, d_e, 8, trnsciMemcpyDeviceToHost), "trntensorMp2Energy");
-    t[4] = now_s() - t0;
+    for (int rep = 0; rep < o.repeat; rep++) {
+        /* B_raw = (Q|mu nu) transformed to (Q|ia). */
+        t0 = now_s();
+        const char *c_vir = (const char *)d_c + nocc * nbf * (fp32 ? 4 : 8);
+        CHECK(trntensorAoToMo(th, dt, s.nbf, s.nocc, s.nvir, s.naux, d_c, s.nbf, c_vir, s.nbf, d_l,
+                              d_b),
+              "trntensorAoToMo");
+        CHECK(trnsciDeviceSynchronize(), "trntensorAoToMo");
+        t[2] = now_s() - t0;
+
+        /* B = L^-1 B_raw: B_raw is naux x (nocc nvir), column-major, ld naux. */
+        t0 = now_s();
+        const int ncols = (int)(nocc * nvir);
+        if (fp32) {
+            const float one = 1.0f;
+            CHECK(trnblasStrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
+                               TRNBLAS_DIAG_NON_UNIT, s.naux, ncols, &one, d_j, s.naux, d_b,
+                               s.naux),
+                  "trnblasStrsm");
+        } else {
+            const double one = 1.0;
+            CHECK(trnblasDtrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
+                               TRNBLAS_DIAG_NON_UNIT, s.naux, ncols, &one, d_j, s.naux, d_b,
+                               s.naux),
+                  "trnblasDtrsm");
+        }
+        CHECK(trnsciDeviceSynchronize(), "trsm");
+        t[3] = now_s() - t0;
+
+        t0 = now_s();
+        CHECK(trntensorMp2Energy(th, dt, s.nocc, s.nvir, s.naux, d_b, d_eo, d_ev, d_e),
+              "trntensorMp2Energy");
+        CHECK(trnsciMemcpy(&energy, d_e, 8, trnsciMemcpyDeviceToHost), "trntensorMp2Energy");
+        t[4] = now_s() - t0;
+        if (rep > 0)
+            for (int k = 0; k < 3; k++)
+                warm[k][rep - 1] = t[2 + k];
+        if (rep == 0)
+            memcpy(t0_first, t + 2, sizeof(t0_first));
+    }
+    memcpy(t + 2, t0_first, sizeof(t0_first));
+    double warm_med[3] = {0, 0, 0};
+    for (int k = 0; k < 3 && o.repeat > 1; k++)
+        warm_med[k] = median(warm[k], o.repeat - 1);
 
     const char *transport = local ? "local (shared memory)" : "gRPC";
     if (o.json) {
@@ -417,7 +451,12 @@ int main(int argc, char **argv) {
                energy, st.backend, st.coreCount, transport);
         for (int i = 0; i < NSTAGES; i++)
             printf("%s\"%s\": %.3f", i ? ", " : "", stage_names[i], 1e3 * t[i]);
-        printf("}}\n");
+        printf("}");
+        if (o.repeat > 1)
+            printf(", \"warm_runs\": %d, \"warm_ms\": {\"aoToMo\": %.3f, \"fit\": %.3f, "
+                   "\"mp2\": %.3f}",
+                   o.repeat - 1, 1e3 * warm_med[0], 1e3 * warm_med[1], 1e3 * warm_med[2]);
+        printf("}\n");
     } else {
         printf("DF-MP2 (%s) nbf %d nocc %d nvir %d naux %d (%s)\n", fp32 ? "FP32" : "FP64", s.nbf,
                s.nocc, s.nvir, s.naux, o.input ? o.input : "synthetic");
@@ -426,6 +465,9 @@ int main(int argc, char **argv) {
                st.coreCount, transport);
         for (int i = 0; i < NSTAGES; i++)
             printf("  %-9s %10.3f ms\n", stage_names[i], 1e3 * t[i]);
+        if (o.repeat > 1)
+            printf("  warm (median of %d): aoToMo %.3f ms, fit %.3f ms, mp2 %.3f ms\n",
+                   o.repeat - 1, 1e3 * warm_med[0], 1e3 * warm_med[1], 1e3 * warm_med[2]);
     }
     trntensorDestroy(th);
     trnblasDestroy(bh);
