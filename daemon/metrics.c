@@ -92,6 +92,8 @@ static const char *kind_name(int kind, char *buf, size_t len) {
     case TRN_OP_TENSOR_CONTRACT: return "tensor_contract";
     case TRN_OP_TENSOR_ELEMENTWISE: return "tensor_elementwise";
     case TRN_OP_TENSOR_REDUCTION: return "tensor_reduction";
+    case TRN_OP_AO_TO_MO: return "ao_to_mo";
+    case TRN_OP_MP2_ENERGY: return "mp2_energy";
     }
     snprintf(buf, len, "kind%d", kind);
     return buf;

@@ -330,6 +330,8 @@ static const char *op_name(const daemon_op *op) {
     case TRN_OP_TENSOR_CONTRACT: return "tensor contract";
     case TRN_OP_TENSOR_ELEMENTWISE: return "tensor elementwise";
     case TRN_OP_TENSOR_REDUCTION: return "tensor reduction";
+    case TRN_OP_AO_TO_MO: return "aoToMo";
+    case TRN_OP_MP2_ENERGY: return "mp2Energy";
     }
     return "op";
 }

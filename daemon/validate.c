@@ -254,6 +254,14 @@ trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_d
         out->kind = TRN_OP_SPCONVERT;
         rc = trn_validate_spconvert(s, op->sparse_convert, &out->u.spconvert, refs, err, errlen);
         break;
+    case TRNSCI__V1__OP__KIND_AO_TO_MO:
+        out->kind = TRN_OP_AO_TO_MO;
+        rc = trn_validate_ao_to_mo(s, op->ao_to_mo, &out->u.ao_to_mo, refs, err, errlen);
+        break;
+    case TRNSCI__V1__OP__KIND_MP2_ENERGY:
+        out->kind = TRN_OP_MP2_ENERGY;
+        rc = trn_validate_mp2_energy(s, op->mp2_energy, &out->u.mp2_energy, refs, err, errlen);
+        break;
     default:
         snprintf(err, errlen, "Submit: op kind %d is not supported by this daemon",
                  (int)op->kind_case);

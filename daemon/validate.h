@@ -140,4 +140,12 @@ trn_wire_code trn_validate_schwarz(trn_session *s, const Trnsci__V1__SchwarzBoun
                                    trn_schwarz_desc *out, trn_op_refs *refs, char *err,
                                    size_t errlen);
 
+/* trntensor's fused chemistry kernels (validate_tensor_chem.c). */
+trn_wire_code trn_validate_ao_to_mo(trn_session *s, const Trnsci__V1__AoToMoOp *w,
+                                    trn_ao_to_mo_desc *out, trn_op_refs *refs, char *err,
+                                    size_t errlen);
+trn_wire_code trn_validate_mp2_energy(trn_session *s, const Trnsci__V1__Mp2EnergyOp *w,
+                                      trn_mp2_energy_desc *out, trn_op_refs *refs, char *err,
+                                      size_t errlen);
+
 #endif

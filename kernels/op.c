@@ -411,6 +411,23 @@ double trn_op_cost(const trn_op_desc *op) {
                    (double)trn_dtype_size(c->dense.type) +
                16.0 * (double)(c->src.rows + c->dst.rows);
     }
+    case TRN_OP_AO_TO_MO: {
+        /* Per P: the half transformation (nbf^2 nocc multiply-adds) and the
+         * full one (nbf nocc nvir). */
+        const trn_ao_to_mo_desc *a = &op->u.ao_to_mo;
+        if (!a->lpq)
+            return 0.0;
+        const double nbf = a->nbf, nocc = a->nocc;
+        return 2.0 * (double)a->naux * (nbf * nbf * nocc + nbf * nocc * (double)a->nvir);
+    }
+    case TRN_OP_MP2_ENERGY: {
+        /* nocc (nocc + 1) / 2 pairs (i, j <= i), each an nvir x nvir x naux
+         * product and nvir^2 terms of about 8 flops. */
+        const trn_mp2_energy_desc *m = &op->u.mp2_energy;
+        const double pairs = (double)m->nocc * ((double)m->nocc + 1.0) / 2.0;
+        const double v2 = (double)m->nvir * (double)m->nvir;
+        return pairs * v2 * (2.0 * (double)m->naux + 8.0);
+    }
     }
     return 0.0;
 }

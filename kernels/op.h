@@ -65,6 +65,8 @@ typedef enum trn_op_kind {
     TRN_OP_TENSOR_CONTRACT = 96,
     TRN_OP_TENSOR_ELEMENTWISE = 97,
     TRN_OP_TENSOR_REDUCTION = 98,
+    TRN_OP_AO_TO_MO = 104,
+    TRN_OP_MP2_ENERGY = 105,
 } trn_op_kind;
 
 typedef struct trn_scalar {
@@ -822,6 +824,54 @@ typedef struct trn_spconvert_desc {
     int values; /* copy values (CSR_TO_CSC without structure_only) */
 } trn_spconvert_desc;
 
+/* trntensor's fused chemistry kernels (trnsci extensions; the layouts are
+ * the wire's AoToMoOp / Mp2EnergyOp). Sizes fit in int; block sizes are
+ * chosen by the validator from the sizes alone, so every shard count runs
+ * the same library calls on the same blocks and the results are bitwise
+ * the same. */
+
+/* B[i,a,P] = sum_{mu,nu} Cocc[mu,i] Cvir[nu,a] (P|mu nu), P in blocks of
+ * p_block (the last may be shorter): per block one GEMM (the half
+ * transformation, scratch of nbf * p_block * nocc elements) and one GEMM
+ * per occupied orbital. Shards take whole blocks. Pointers are NULL when
+ * the op has nothing to read (nbf = 0: B is cleared). */
+typedef struct trn_ao_to_mo_desc {
+    trn_dtype type; /* R32F or R64F */
+    int nbf, nocc, nvir, naux;
+    const void *c_occ;
+    int ld_c_occ;
+    const void *c_vir;
+    int ld_c_vir;
+    const void *lpq;
+    void *b;
+    int p_block;
+} trn_ao_to_mo_desc;
+
+/* What the shards of an Mp2Energy op share (a heap block the validator
+ * makes): per occupied orbital i the Neumaier pair (sum, compensation) of
+ * sum_{j <= i} w_ij e_ij, and how many shards have finished. The shard that
+ * finishes last adds the pairs in the order of i and writes the energy. */
+typedef struct trn_mp2_partials {
+    atomic_int shards_done;
+    double pair[]; /* 2 * nocc */
+} trn_mp2_partials;
+
+/* The DF-MP2 energy from B (layout of trn_ao_to_mo_desc's output). Shards
+ * take ranges of i (balanced by the i + 1 pairs (i, j <= i) each has);
+ * for each i, j runs in chunks of j_block orbitals, one GEMM per chunk
+ * (scratch of nvir * nvir * j_block elements). eps_occ / eps_vir are
+ * float64; each shard copies them before use and fails (bad input) unless
+ * every e_a - e_i > 0. energy: one float64. */
+typedef struct trn_mp2_energy_desc {
+    trn_dtype type; /* of B: R32F or R64F */
+    int nocc, nvir, naux;
+    const void *b;
+    const double *eps_occ, *eps_vir;
+    double *energy;
+    int j_block;
+    trn_mp2_partials *partials;
+} trn_mp2_energy_desc;
+
 /* Why a kernel failed, in words, for the client (the next synchronize
  * reports it instead of a generic "failed in the compute backend"). Every
  * shard of an op shares one; when several post, the lowest rank wins (e.g.
@@ -869,6 +919,8 @@ typedef struct trn_op_desc {
         trn_schwarz_desc schwarz;
         trn_tensor_contract_desc tensor_contract;
         trn_tensor_ew_desc tensor_ew; /* TRN_OP_TENSOR_ELEMENTWISE, _REDUCTION */
+        trn_ao_to_mo_desc ao_to_mo;
+        trn_mp2_energy_desc mp2_energy;
     } u;
     /* Where the kernel explains a failure (set by the scheduler; NULL when
      * the op is run outside one). */

@@ -415,6 +415,22 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
             by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
         break;
     }
+    case TRN_OP_AO_TO_MO: {
+        /* Whole P blocks (kernels/cpu/tensor_chem.c), by GEMM flops. */
+        const trn_ao_to_mo_desc *a = &d->u.ao_to_mo;
+        const double blocks = a->p_block ? (double)((a->naux + a->p_block - 1) / a->p_block) : 0.0;
+        by_size = trn_op_cost(d) / TRN_SHARD_GEMM_MIN_FLOP;
+        if (by_size > blocks)
+            by_size = blocks;
+        break;
+    }
+    case TRN_OP_MP2_ENERGY: {
+        /* Ranges of occupied orbitals, by GEMM flops. */
+        by_size = trn_op_cost(d) / TRN_SHARD_GEMM_MIN_FLOP;
+        if (by_size > (double)d->u.mp2_energy.nocc)
+            by_size = (double)d->u.mp2_energy.nocc;
+        break;
+    }
     }
     if (by_size < 2.0 || nworkers < 2)
         return 1;

@@ -97,6 +97,8 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     case TRN_OP_TENSOR_CONTRACT:
     case TRN_OP_TENSOR_ELEMENTWISE:
     case TRN_OP_TENSOR_REDUCTION: break;
+    case TRN_OP_AO_TO_MO:
+    case TRN_OP_MP2_ENERGY: break;
     }
     return TRN_ENGINE_CORE;
 }
@@ -132,6 +134,8 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
         return trn_cpu_tensor_contract(&op->u.tensor_contract, op->kmsg, shard, nshards);
     case TRN_OP_TENSOR_ELEMENTWISE:
     case TRN_OP_TENSOR_REDUCTION: return trn_cpu_tensor_ew(&op->u.tensor_ew, shard, nshards);
+    case TRN_OP_AO_TO_MO: return trn_cpu_ao_to_mo(&op->u.ao_to_mo, op->kmsg, shard, nshards);
+    case TRN_OP_MP2_ENERGY: return trn_cpu_mp2_energy(&op->u.mp2_energy, op->kmsg, shard, nshards);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

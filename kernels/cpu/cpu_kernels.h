@@ -111,4 +111,11 @@ trn_kstatus trn_cpu_schwarz(const trn_schwarz_desc *d, int shard, int nshards);
 /* Format conversions (sparse_convert.c): splits follow trn_spconvert_split. */
 trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int shard, int nshards);
 
+/* trntensor's fused chemistry kernels (tensor_chem.c): AoToMo shards take
+ * whole P blocks, Mp2Energy ranges of occupied orbitals; both give the same
+ * bits on any shard count. */
+trn_kstatus trn_cpu_ao_to_mo(const trn_ao_to_mo_desc *d, trn_kmsg *kmsg, int shard, int nshards);
+trn_kstatus trn_cpu_mp2_energy(const trn_mp2_energy_desc *d, trn_kmsg *kmsg, int shard,
+                               int nshards);
+
 #endif

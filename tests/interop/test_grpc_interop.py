@@ -642,6 +642,59 @@ def check_blas1(c, rng):
         return f"zdotc (incx=-2) and daxpy (incy=3) agree with numpy; {d}"
 
 
+def check_tensor_chem(c, rng):
+    """AoToMoOp and Mp2EnergyOp (protocol 1.5): B[i,a,P] = sum Cocc Cvir (P|mu nu)
+    and the DF-MP2 energy from it in float64 against numpy.einsum. Bounds: B
+    gamma_{2 nbf} sum |Cocc||Cvir||L| (two chained dot products; twice for the
+    float64 reference), E gamma_naux S + 8 u T as in test_tensor_chem.c, with a
+    margin of 4. Orbital energies without a positive gap are INVALID_ARGUMENT at
+    the Synchronize, naming the pair."""
+    nbf, nocc, nvir, naux = 7, 2, 5, 9
+    u = np.finfo(np.float64).eps / 2
+    with Sessions(c) as ss:
+        sid = ss.open()
+        co = rng.uniform(-1, 1, (nocc, nbf))  # rows are columns of the column-major Cocc
+        cv = rng.uniform(-1, 1, (nvir, nbf))
+        lr = rng.uniform(-1, 1, (naux, nbf, nbf))  # lr[P, nu, mu]
+        eo = np.array([-1.0, -0.6])
+        ev = np.linspace(0.2, 1.4, nvir)
+        bufs = {}
+        for name, arr in (("co", co), ("cv", cv), ("l", lr), ("eo", eo), ("ev", ev)):
+            bufs[name] = c.alloc(sid, 8 * arr.size)
+            c.write(sid, bufs[name], 0, np.ascontiguousarray(arr, dtype=np.float64).tobytes())
+        bufs["b"] = c.alloc(sid, 8 * nocc * nvir * naux)
+        bufs["e"] = c.alloc(sid, 8)
+        ref = lambda k: pb.BufferRef(buffer_id=bufs[k])
+        c.submit(sid, pb.Op(ao_to_mo=pb.AoToMoOp(
+            type=pb.R_64F, nbf=nbf, nocc=nocc, nvir=nvir, naux=naux, c_occ=ref("co"),
+            ld_c_occ=nbf, c_vir=ref("cv"), ld_c_vir=nbf, lpq=ref("l"), b=ref("b"))))
+        mp2 = pb.Mp2EnergyOp(type=pb.R_64F, nocc=nocc, nvir=nvir, naux=naux, b=ref("b"),
+                             eps_occ=ref("eo"), eps_vir=ref("ev"), energy=ref("e"))
+        c.submit(sid, pb.Op(mp2_energy=mp2))
+        c.sync(sid)
+        b = np.frombuffer(c.read(sid, bufs["b"], 0, 8 * nocc * nvir * naux),
+                          dtype=np.float64).reshape(nocc, nvir, naux)
+        want = np.einsum("im,an,Pnm->iaP", co, cv, lr)
+        mag = np.einsum("im,an,Pnm->iaP", abs(co), abs(cv), abs(lr))
+        g = 2 * nbf * u / (1 - 2 * nbf * u)
+        require(np.all(np.abs(b - want) <= 2 * g * mag), "aoToMo: B differs from numpy")
+        e = np.frombuffer(c.read(sid, bufs["e"], 0, 8), dtype=np.float64)[0]
+        v = np.einsum("iaP,jbP->iajb", b, b)
+        w = np.einsum("iaP,jbP->iajb", abs(b), abs(b))
+        d = eo[:, None, None, None] + eo[None, None, :, None] - ev[None, :, None, None] \
+            - ev[None, None, None, :]
+        t = v * (2 * v - v.transpose(0, 3, 2, 1)) / d
+        s = (((4 * abs(v) + abs(v.transpose(0, 3, 2, 1))) * w + abs(v) * w.transpose(0, 3, 2, 1))
+             / abs(d)).sum()
+        tol = 4 * (naux * u / (1 - naux * u) * s + 8 * u * abs(t).sum())
+        require(abs(e - t.sum()) <= tol, f"mp2Energy: {e} vs numpy {t.sum()} (tol {tol})")
+        c.write(sid, bufs["ev"], 0, np.array([-0.6, 1, 2, 3, 4], dtype=np.float64).tobytes())
+        c.submit(sid, pb.Op(mp2_energy=mp2))
+        d1 = expect_rpc_error(lambda: c.sync(sid), grpc.StatusCode.INVALID_ARGUMENT,
+                              "epsVir[0]", "must be above")
+        return f"aoToMo and mp2Energy agree with numpy (E = {e:.6g}); {d1}"
+
+
 def check_gemm_batched_modes(c, rng):
     """GemmOp's protocol 1.4 fields from Python: a strided batch of 3 DGEMMs
     with compute_type COMPUTE_64F_EMULATED and B shared (stride_b = 0), and a
@@ -1494,6 +1547,8 @@ def main():
                                check_solver_sparse, c)
                     checks.run(f"{name}: trntensor contraction plan, contract, reduce "
                                "(protocol 1.5)", check_tensor, c, rng)
+                    checks.run(f"{name}: trntensor aoToMo and mp2Energy (protocol 1.5)",
+                               check_tensor_chem, c, rng)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
                     checks.run(f"{name}: buffer too small -> INVALID_ARGUMENT",
                                check_err_small_buffer, c)

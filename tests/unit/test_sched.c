@@ -131,6 +131,8 @@ static const void *op_key(const trn_op_desc *op) {
     case TRN_OP_TENSOR_CONTRACT: return op->u.tensor_contract.d;
     case TRN_OP_TENSOR_ELEMENTWISE:
     case TRN_OP_TENSOR_REDUCTION: return op->u.tensor_ew.d;
+    case TRN_OP_AO_TO_MO: return op->u.ao_to_mo.b;
+    case TRN_OP_MP2_ENERGY: return op->u.mp2_energy.energy;
     }
     return NULL;
 }

@@ -37,94 +37,11 @@
 #include <cmocka.h>
 // clang-format on
 
-#include "daemon/log.h"
 #include "daemon/session.h"
 #include "daemon/validate.h"
 #include "kernels/backend.h"
 #include "scheduler/sched.h"
-
-typedef struct fx {
-    trn_backend *be;
-    trn_sched *sched;
-    trn_config cfg;
-    trn_session_table table;
-    trn_session *s1, *s2;
-    trn_op_desc desc;
-    trn_op_refs refs;
-    char err[512];
-} fx;
-
-static int fd_unused;
-
-static int setup(void **state) {
-    fx *f = calloc(1, sizeof(*f));
-    assert_non_null(f);
-    f->be = trn_backend_cpu_create();
-    char err[256] = "";
-    const trn_sched_config sc = {.cpus = NULL, .ncores = 1, .ncopy = 0};
-    f->sched = trn_sched_create(f->be, &sc, err, sizeof(err));
-    assert_non_null(f->sched);
-    f->cfg.max_session_bytes = 1u << 24;
-    f->cfg.max_streams = 4;
-    f->cfg.lease_ms = 30000;
-    f->cfg.ncores = 1;
-    f->cfg.log_level = TRN_LOG_WARN;
-    trn_session_table_init(&f->table, f->sched, &f->cfg);
-    trn_wire_code code;
-    f->s1 = trn_session_open(&f->table, "sparse-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
-                             &code, err, sizeof(err));
-    f->s2 = trn_session_open(&f->table, "sparse-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
-                             &code, err, sizeof(err));
-    assert_non_null(f->s1);
-    assert_non_null(f->s2);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fx *f = *state;
-    trn_session_close(f->s1, "done");
-    trn_session_unref(f->s1);
-    trn_session_close(f->s2, "done");
-    trn_session_unref(f->s2);
-    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
-    trn_sched_shutdown(f->sched);
-    trn_session_table_destroy(&f->table);
-    trn_sched_destroy(f->sched);
-    f->be->destroy(f->be);
-    free(f);
-    return 0;
-}
-
-static uint64_t alloc(trn_session *s, uint64_t bytes) {
-    uint64_t id = 0;
-    char err[256] = "";
-    if (trn_session_alloc(s, bytes, &id, &fd_unused, err, sizeof(err)) != TRN_WIRE_OK)
-        fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
-    return id;
-}
-
-static void expect_ok(fx *f, trn_session *s, const Trnsci__V1__Op *op, int nrefs) {
-    memset(&f->desc, 0, sizeof(f->desc));
-    f->err[0] = '\0';
-    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
-    if (rc != TRN_WIRE_OK)
-        fail_msg("expected OK, got %d: %s", (int)rc, f->err);
-    assert_int_equal(f->refs.n, nrefs);
-    trn_op_refs_release(&f->refs);
-}
-
-static void expect_err(fx *f, trn_session *s, const Trnsci__V1__Op *op, trn_wire_code code,
-                       const char *needle) {
-    memset(&f->desc, 0, sizeof(f->desc));
-    f->err[0] = '\0';
-    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
-    if (rc != code)
-        fail_msg("expected %d (\"%s\"), got %d: %s", (int)code, needle, (int)rc, f->err);
-    if (!strstr(f->err, needle))
-        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
-    assert_int_equal(f->refs.n, 0);
-}
+#include "validate_fixture.h"
 
 /* ---- message builders ------------------------------------------------------------ */
 
@@ -227,11 +144,11 @@ static void spmv_init(spmv_msg *q, Trnsci__V1__SparseFormat f, int64_t rows, int
  * reference per array. */
 static void test_spmv_csr_extents(void **state) {
     fx *f = *state;
-    const uint64_t a = alloc(f->s1, 8192), x = alloc(f->s1, 64), y = alloc(f->s1, 64);
+    const uint64_t a = vf_alloc(f->s1, 8192), x = vf_alloc(f->s1, 64), y = vf_alloc(f->s1, 64);
     spmv_msg q;
     /* 10 x 16, nnz 100: offsets 44 bytes, indices 400, values 400. */
     spmv_init(&q, CSR, 10, 16, 100, a, x, y);
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_int_equal(f->desc.kind, TRN_OP_SPMV);
     const trn_spmm_desc *d = &f->desc.u.spmm;
     assert_int_equal(d->a.format, TRN_SP_CSR);
@@ -243,74 +160,75 @@ static void test_spmv_csr_extents(void **state) {
     assert_true(d->a.indices == (char *)d->a.offsets + 1024);
     /* Exactly enough: values end at the buffer's end. */
     q.a.val.offset = 8192 - 400;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.val.offset = 8192 - 396;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spmv: matA csrValues: needs 400");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spmv: matA csrValues: needs 400");
     q.a.val.offset = 4096;
     /* Offsets: rows + 1 entries. */
     q.a.off.offset = 8192 - 44;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.off.offset = 8192 - 40;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "csrRowOffsets: needs 44");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "csrRowOffsets: needs 44");
     q.a.off.offset = 2; /* misaligned */
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "not a multiple of the element size 4");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT,
+                  "not a multiple of the element size 4");
     q.a.off.offset = 0;
     /* 64-bit indices: 8-byte offsets and alignment. */
     q.a.m.offsets_type = q.a.m.index_type = I64;
     q.a.idx.offset = 8192 - 800;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.idx.offset = 8192 - 796;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "csrColInd");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "csrColInd");
     q.a.idx.offset = 1028;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "element size 8");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "element size 8");
     q.a.idx.offset = 1024;
     /* Mixed index types. */
     q.a.m.offsets_type = I32;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "different index types");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "different index types");
     q.a.m.index_type = TRNSCI__V1__SPARSE_INDEX_TYPE__SPARSE_INDEX_UNSPECIFIED;
     q.a.m.offsets_type = TRNSCI__V1__SPARSE_INDEX_TYPE__SPARSE_INDEX_UNSPECIFIED;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "is not CUSPARSE_INDEX_32I");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "is not CUSPARSE_INDEX_32I");
     q.a.m.index_type = q.a.m.offsets_type = 1; /* CUSPARSE_INDEX_16U */
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "index type 1");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "index type 1");
     q.a.m.index_type = q.a.m.offsets_type = I32;
     /* Vectors: sizes must match, extents fit. */
     q.x.v.size = 15;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecX: size 15 must be 16");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecX: size 15 must be 16");
     q.x.v.size = 16;
     q.y.val.offset = 64 - 40;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.y.val.offset = 64 - 36;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spmv: vecY values: needs 40");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spmv: vecY values: needs 40");
     q.y.val.offset = 0;
     /* Op T: x has rows, y cols elements. */
     q.w.op_a = TRNSCI__V1__OPERATION__OP_T;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecX: size 16 must be 10");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecX: size 16 must be 10");
     q.x.v.size = 10;
     q.y.v.size = 16;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.w.op_a = 3;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "opA=3");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "opA=3");
 }
 
 /* Rule: the other formats' arrays: CSC cols+1 offsets, COO nnz row indices
  * and no offsets, BSR brows+1 offsets and nnz * rb * cb values. */
 static void test_spmv_formats(void **state) {
     fx *f = *state;
-    const uint64_t a = alloc(f->s1, 8192), x = alloc(f->s1, 256), y = alloc(f->s1, 256);
+    const uint64_t a = vf_alloc(f->s1, 8192), x = vf_alloc(f->s1, 256), y = vf_alloc(f->s1, 256);
     spmv_msg q;
     spmv_init(&q, CSC, 10, 16, 100, a, x, y);
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.off.offset = 8192 - 68; /* cols + 1 = 17 offsets */
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.off.offset = 8192 - 64;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "cscColOffsets: needs 68");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "cscColOffsets: needs 68");
     spmv_init(&q, COO, 10, 16, 100, a, x, y);
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_null(f->desc.u.spmm.a.offsets);
     q.a.rowind.offset = 8192 - 400;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.rowind.offset = 8192 - 399;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "cooRowInd");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "cooRowInd");
     /* BSR: 3 x 4 blocks of 2 x 5, 10 blocks: 6 x 20 elements, values
      * 10 * 10 * 4 = 400 bytes. */
     spmv_init(&q, BSR, 3, 4, 10, a, x, y);
@@ -319,35 +237,35 @@ static void test_spmv_formats(void **state) {
     q.x.v.size = 20;
     q.y.v.size = 6;
     q.a.val.offset = 8192 - 400;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_int_equal(f->desc.u.spmm.a.rows, 6);
     assert_int_equal(f->desc.u.spmm.a.brows, 3);
     q.a.val.offset = 8192 - 396;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "bsrValues: needs 400");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "bsrValues: needs 400");
     q.a.val.offset = 4096;
     q.a.m.row_block = 0;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "block size 0 x 5");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "block size 0 x 5");
     q.a.m.row_block = 2;
     q.a.m.block_order = 3;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "block order 3");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "block order 3");
     q.a.m.block_order = ROW;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_true(f->desc.u.spmm.a.block_row_major);
     /* nnz * rb * cb and rows * rb overflow. */
     q.a.m.nnz = INT32_MAX;
     q.a.m.row_block = q.a.m.col_block = INT32_MAX;
     q.a.m.rows = q.a.m.cols = 1;
     q.x.v.size = q.y.v.size = INT32_MAX;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow");
     q.a.m.index_type = q.a.m.offsets_type = I64;
     q.a.m.rows = INT64_MAX / 2;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow 64 bits");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow 64 bits");
     /* Unknown and unsupported formats. */
     for (int fmt = 4; fmt <= 7; fmt++) {
         if (fmt == 6)
             continue;
         spmv_init(&q, (Trnsci__V1__SparseFormat)fmt, 10, 16, 100, a, x, y);
-        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "is not CSR (1), CSC (2)");
+        vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "is not CSR (1), CSC (2)");
     }
 }
 
@@ -356,67 +274,68 @@ static void test_spmv_formats(void **state) {
  * is 0 or 1; types. */
 static void test_spmv_sizes_and_types(void **state) {
     fx *f = *state;
-    const uint64_t x = alloc(f->s1, 64), y = alloc(f->s1, 64);
+    const uint64_t x = vf_alloc(f->s1, 64), y = vf_alloc(f->s1, 64);
     spmv_msg q;
     spmv_init(&q, CSR, INT32_MAX, 4, INT32_MAX, 0, x, y);
     q.alpha.re = 0.0;
     q.w.op_a = TRNSCI__V1__OPERATION__OP_T; /* y has cols = 4 elements, x is not read */
     q.x.v.size = INT32_MAX;
     q.y.v.size = 4;
-    expect_ok(f, f->s1, &q.op, 1);
+    vf_expect_ok(f, f->s1, &q.op, 1);
     q.a.m.index_base = 1;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "fit the 32-bit index type with base 1");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT,
+                  "fit the 32-bit index type with base 1");
     q.a.m.nnz = INT32_MAX - 1;
-    expect_ok(f, f->s1, &q.op, 1);
+    vf_expect_ok(f, f->s1, &q.op, 1);
     q.a.m.rows = (int64_t)INT32_MAX + 1;
     q.x.v.size = q.a.m.rows;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rows=2147483648");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rows=2147483648");
     q.a.m.index_type = q.a.m.offsets_type = I64;
-    expect_ok(f, f->s1, &q.op, 1);
+    vf_expect_ok(f, f->s1, &q.op, 1);
     q.a.m.index_base = 2;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "index base 2 is not 0 or 1");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "index base 2 is not 0 or 1");
     q.a.m.index_base = 0;
     q.a.m.nnz = -1;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must be >= 0");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must be >= 0");
     q.a.m.nnz = 0;
     /* Types. */
     q.a.m.type = TRNSCI__V1__DATA_TYPE__C_32F;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "complex types are not supported");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "complex types are not supported");
     q.a.m.type = 9;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type 9");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type 9");
     q.a.m.type = R32;
     q.w.compute_type = R64;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be");
     q.w.compute_type = R32;
     q.y.v.type = R64;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecY: its data type");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecY: its data type");
 }
 
 /* Rule: buffers must be the session's own and live; nothing is held on
  * failure. */
 static void test_spmv_buffers(void **state) {
     fx *f = *state;
-    const uint64_t a = alloc(f->s1, 8192), x = alloc(f->s1, 64), y = alloc(f->s1, 64);
+    const uint64_t a = vf_alloc(f->s1, 8192), x = vf_alloc(f->s1, 64), y = vf_alloc(f->s1, 64);
     /* Ids count per session: the fourth of s2 is one s1 does not have. */
     uint64_t other = 0;
     for (int i = 0; i < 4; i++)
-        other = alloc(f->s2, 8192);
+        other = vf_alloc(f->s2, 8192);
     spmv_msg q;
     spmv_init(&q, CSR, 10, 16, 100, a, x, y);
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.a.val.buffer_id = other;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "csrValues: buffer");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "csrValues: buffer");
     q.a.val.buffer_id = a;
     assert_int_equal(trn_session_free_buffer(f->s1, y), 0);
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecY values: buffer");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecY values: buffer");
     q.y.val.buffer_id = 0; /* no buffer for 40 bytes */
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
     q.a.m.rows = 0; /* y empty: no buffer needed; offsets still 1 entry */
     q.y.v.size = 0;
     q.a.m.nnz = 0;
-    expect_ok(f, f->s1, &q.op, 4); /* zero-byte arrays in a named buffer still hold it */
+    vf_expect_ok(f, f->s1, &q.op, 4); /* zero-byte arrays in a named buffer still hold it */
     q.w.a = NULL;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "no sparse matrix given");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "no sparse matrix given");
 }
 
 /* ---- SpMM ------------------------------------------------------------------------------ */
@@ -476,59 +395,59 @@ static void spmm_init(spmm_msg *q, int64_t n, uint64_t abuf, uint64_t bb, uint64
  * inner); op(B) = B^T swaps B's shape; shapes must chain. */
 static void test_spmm_dense(void **state) {
     fx *f = *state;
-    const uint64_t a = alloc(f->s1, 8192), b = alloc(f->s1, 4096), c = alloc(f->s1, 4096);
+    const uint64_t a = vf_alloc(f->s1, 8192), b = vf_alloc(f->s1, 4096), c = vf_alloc(f->s1, 4096);
     spmm_msg q;
     spmm_init(&q, 3, a, b, c);
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     /* B: (3-1)*20 + 16 = 56 elements with ld 20. */
     q.b.m.ld = 20;
     q.b.val.offset = 4096 - 224;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     q.b.val.offset = 4096 - 220;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spmm: matB: needs 224");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spmm: matB: needs 224");
     q.b.val.offset = 0;
     q.b.m.ld = 15;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT,
-               "matB: ld=15 must be >= max(1, rows) = 16");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT,
+                  "matB: ld=15 must be >= max(1, rows) = 16");
     /* Row-major B: ld >= cols. */
     q.b.m.order = ROW;
     q.b.m.ld = 2;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ld=2 must be >= max(1, cols) = 3");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ld=2 must be >= max(1, cols) = 3");
     q.b.m.ld = 3;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_true(f->desc.u.spmm.b.row_major);
     q.b.m.order = 7;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "order 7");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "order 7");
     /* op(B) = B^T: B stored 3 x 16. */
     q.w.op_b = TRNSCI__V1__OPERATION__OP_T;
     q.b.m.order = COL;
     q.b.m.rows = 3;
     q.b.m.cols = 16;
     q.b.m.ld = 3;
-    expect_ok(f, f->s1, &q.op, 5);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_int_equal(f->desc.u.spmm.b.rows, 16);
     assert_true(f->desc.u.spmm.b.row_major);
     q.c.m.cols = 4;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "shapes do not match");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "shapes do not match");
     q.c.m.cols = 3;
     /* Batches are not for SpMM. */
     q.c.m.batch_count = 2;
     q.c.m.batch_stride = 30;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "batch count 2 is not supported here");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "batch count 2 is not supported here");
     q.c.m.batch_count = -1;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "negative");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "negative");
     q.c.m.batch_count = 0;
     /* Extent overflow. */
     q.c.m.ld = INT64_MAX / 2;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflows 64 bits");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflows 64 bits");
 }
 
 /* Rule: screening bounds: both or neither, one per block row / column of
  * A, op(A) = N, threshold not NaN; alpha = 0 reads no bounds. */
 static void test_spmm_screened(void **state) {
     fx *f = *state;
-    const uint64_t a = alloc(f->s1, 8192), b = alloc(f->s1, 4096), c = alloc(f->s1, 4096);
-    const uint64_t v = alloc(f->s1, 256);
+    const uint64_t a = vf_alloc(f->s1, 8192), b = vf_alloc(f->s1, 4096), c = vf_alloc(f->s1, 4096);
+    const uint64_t v = vf_alloc(f->s1, 256);
     spmm_msg q;
     spmm_init(&q, 3, a, b, c);
     vec_init(&q.rb, 10, v, 0);
@@ -536,36 +455,36 @@ static void test_spmm_screened(void **state) {
     q.w.row_bounds = &q.rb.v;
     q.w.col_bounds = &q.cb.v;
     q.w.threshold = 1e-3;
-    expect_ok(f, f->s1, &q.op, 7);
+    vf_expect_ok(f, f->s1, &q.op, 7);
     assert_non_null(f->desc.u.spmm.row_bounds);
     q.cb.v.size = 15;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "colBounds: size 15 must be 16");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "colBounds: size 15 must be 16");
     q.cb.v.size = 16;
     q.cb.val.offset = 256 - 60;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "colBounds values: needs 64");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "colBounds values: needs 64");
     q.cb.val.offset = 64;
     q.w.threshold = NAN;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "threshold is NaN");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "threshold is NaN");
     q.w.threshold = 0;
     q.w.col_bounds = NULL;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must both be given");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must both be given");
     q.w.col_bounds = &q.cb.v;
     q.w.op_a = TRNSCI__V1__OPERATION__OP_T;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "opA must be NON_TRANSPOSE");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "opA must be NON_TRANSPOSE");
     q.w.op_a = TRNSCI__V1__OPERATION__OP_N;
     q.alpha.re = 0.0; /* nothing is read but C */
-    expect_ok(f, f->s1, &q.op, 1);
+    vf_expect_ok(f, f->s1, &q.op, 1);
     assert_null(f->desc.u.spmm.row_bounds);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_spmv_csr_extents, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_spmv_formats, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_spmv_sizes_and_types, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_spmv_buffers, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_spmm_dense, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_spmm_screened, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spmv_csr_extents, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spmv_formats, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spmv_sizes_and_types, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spmv_buffers, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spmm_dense, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spmm_screened, vf_setup, vf_teardown),
     };
     return cmocka_run_group_tests_name("validate_sparse", tests, NULL, NULL);
 }
