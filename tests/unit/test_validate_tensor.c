@@ -21,7 +21,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* cmocka.h needs these before it; keep the order. */
 // clang-format off
@@ -31,7 +30,6 @@
 #include <cmocka.h>
 // clang-format on
 
-#include "daemon/log.h"
 #include "daemon/session.h"
 #include "daemon/validate.h"
 #include "kernels/backend.h"
@@ -39,6 +37,7 @@
 #include "kernels/fft_shape.h"
 #include "kernels/tensor_plan.h"
 #include "scheduler/sched.h"
+#include "validate_fixture.h"
 
 /* After the project headers: cblas.h pulls in <complex.h>, whose `complex`
  * macro breaks kernels/fft_shape.h. */
@@ -240,78 +239,14 @@ static void test_mapping(void **state) {
 
 /* ---- element-wise and reduction ops through trn_validate_op ---------------------- */
 
-typedef struct fx {
-    trn_backend *be;
-    trn_sched *sched;
-    trn_config cfg;
-    trn_session_table table;
-    trn_session *s1, *s2;
-    trn_op_desc desc;
-    trn_op_refs refs;
-    char err[512];
-} fx;
-
-static int fd_unused;
-
-static int setup(void **state) {
-    fx *f = calloc(1, sizeof(*f));
-    assert_non_null(f);
-    f->be = trn_backend_cpu_create();
-    char err[256] = "";
-    const trn_sched_config sc = {.cpus = NULL, .ncores = 1, .ncopy = 0};
-    f->sched = trn_sched_create(f->be, &sc, err, sizeof(err));
-    assert_non_null(f->sched);
-    f->cfg.max_session_bytes = 1u << 24;
-    f->cfg.max_streams = 4;
-    f->cfg.lease_ms = 30000;
-    f->cfg.ncores = 1;
-    f->cfg.log_level = TRN_LOG_WARN;
-    trn_session_table_init(&f->table, f->sched, &f->cfg);
-    trn_wire_code code;
-    f->s1 = trn_session_open(&f->table, "tensor-a", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
-                             &code, err, sizeof(err));
-    f->s2 = trn_session_open(&f->table, "tensor-b", (uint32_t)getpid(), TRN_TRANSPORT_GRPC, NULL, 0,
-                             &code, err, sizeof(err));
-    assert_non_null(f->s1);
-    assert_non_null(f->s2);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fx *f = *state;
-    trn_session_close(f->s1, "done");
-    trn_session_unref(f->s1);
-    trn_session_close(f->s2, "done");
-    trn_session_unref(f->s2);
-    assert_int_equal(atomic_load(&f->table.bytes_held), 0);
-    trn_sched_shutdown(f->sched);
-    trn_session_table_destroy(&f->table);
-    trn_sched_destroy(f->sched);
-    f->be->destroy(f->be);
-    free(f);
-    return 0;
-}
-
-static uint64_t alloc(trn_session *s, uint64_t bytes) {
-    uint64_t id = 0;
-    char err[256] = "";
-    if (trn_session_alloc(s, bytes, &id, &fd_unused, err, sizeof(err)) != TRN_WIRE_OK)
-        fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
-    return id;
-}
-
+/* The shared fixture's checks, one call for both outcomes: OK with nrefs
+ * buffer references held, or code with needle in the message. */
 static void expect(fx *f, trn_session *s, const Trnsci__V1__Op *op, trn_wire_code code,
                    const char *needle, int nrefs) {
-    memset(&f->desc, 0, sizeof(f->desc));
-    f->err[0] = '\0';
-    const trn_wire_code rc = trn_validate_op(s, op, &f->desc, &f->refs, f->err, sizeof(f->err));
-    if (rc != code)
-        fail_msg("expected %d (%s), got %d: %s", (int)code, needle ? needle : "", (int)rc, f->err);
-    if (needle && !strstr(f->err, needle))
-        fail_msg("message \"%s\" does not contain \"%s\"", f->err, needle);
-    assert_int_equal(f->refs.n, rc == TRN_WIRE_OK ? nrefs : 0);
-    trn_op_refs_release(&f->refs);
+    if (code == TRN_WIRE_OK)
+        vf_expect_ok(f, s, op, nrefs);
+    else
+        vf_expect_err(f, s, op, code, needle ? needle : "");
 }
 
 static Trnsci__V1__BufferRef ref(uint64_t id, uint64_t off) {
@@ -329,11 +264,12 @@ static void test_elementwise(void **state) {
     wd(&a, R32, "ba", eba, NULL);
     wd(&c, R32, "b", eb, NULL);
     wd(&d, R32, "ab", eab, sd);
-    const uint64_t ba = alloc(f->s1, 12 * 4), bc = alloc(f->s1, 4 * 4), bd = alloc(f->s1, 15 * 4);
+    const uint64_t ba = vf_alloc(f->s1, 12 * 4), bc = vf_alloc(f->s1, 4 * 4),
+                   bd = vf_alloc(f->s1, 15 * 4);
     /* a buffer id of the other session only (ids are per session) */
     uint64_t other = 0;
     for (int i = 0; i < 10; i++)
-        other = alloc(f->s2, 64);
+        other = vf_alloc(f->s2, 64);
     Trnsci__V1__BufferRef ra = ref(ba, 0), rc = ref(bc, 0), rd = ref(bd, 0);
     Trnsci__V1__TensorElementwiseOp w = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
     w.a = &a.w;
@@ -349,7 +285,7 @@ static void test_elementwise(void **state) {
     expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 3);
     assert_int_equal(f->desc.u.tensor_ew.elements, 12);
     /* D one element short */
-    const uint64_t small = alloc(f->s1, 14 * 4);
+    const uint64_t small = vf_alloc(f->s1, 14 * 4);
     rd = ref(small, 0);
     expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
     rd = ref(bd, 2); /* misaligned */
@@ -395,7 +331,8 @@ static void test_reduction(void **state) {
     wd(&c, R64, "b", eb, NULL);
     wd(&d, R64, "b", eb, NULL);
     wd(&cbad, R64, "b", eb, sb2);
-    const uint64_t ba = alloc(f->s1, 12 * 8), bc = alloc(f->s1, 4 * 8), bd = alloc(f->s1, 4 * 8);
+    const uint64_t ba = vf_alloc(f->s1, 12 * 8), bc = vf_alloc(f->s1, 4 * 8),
+                   bd = vf_alloc(f->s1, 4 * 8);
     Trnsci__V1__BufferRef ra = ref(ba, 0), rc = ref(bc, 0), rd = ref(bd, 0);
     Trnsci__V1__Scalar one = TRNSCI__V1__SCALAR__INIT;
     one.re = 1.0;
@@ -490,8 +427,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contraction_specs),
         cmocka_unit_test(test_mapping),
-        cmocka_unit_test_setup_teardown(test_elementwise, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_reduction, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_elementwise, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_reduction, vf_setup, vf_teardown),
         cmocka_unit_test(test_kernel_split),
     };
     return cmocka_run_group_tests_name("validate_tensor", tests, NULL, NULL);
