@@ -13,7 +13,7 @@ BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 600
 # The scheduler's unit tests, run again under ThreadSanitizer.
 TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache
-FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens
+FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens fuzz_config fuzz_npy
 JOBS       ?= $(shell nproc)
 ARGS       ?=
 

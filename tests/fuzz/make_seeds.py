@@ -10,7 +10,8 @@ looking value, every BufferRef to buffer 1..4 of the fuzz session, every
 enum to its first non-zero value and every repeated field to two entries.
 These are not valid requests; they give the fuzzer the shape of each
 family's message to mutate from.
-fuzz_ring / fuzz_tokens: a few hand-made inputs.
+fuzz_ring / fuzz_tokens: a few hand-made inputs. fuzz_config and fuzz_npy keep
+committed hand-made seeds (a full config file, .npy files numpy wrote).
 
 The files named by a SHA-1 beside these are inputs that long `make fuzz`
 runs found to reach new code, minimised with libFuzzer's -merge=1: they let
