@@ -2,7 +2,8 @@
  * test_fft.c — trnfft through real trnscids, against numpy.fft.
  *
  * Reference: numpy (Debian's /usr/bin/python3) in double precision on the
- * same input values, run once per case on files this test writes. numpy's
+ * same input values, on files this test writes, by one numpy process that
+ * serves the whole run (numpy_ref). numpy's
  * pocketfft is an independent implementation (not FFTW).
  *
  * Tolerance (error analysis): for an FFT computed with accurate twiddle
@@ -38,6 +39,8 @@
  *    transforms, destroyed handles (TRNFFT_INVALID_PLAN); each with a
  *    message, and the daemon stays up.
  */
+#define _GNU_SOURCE /* pipe2 */
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -65,31 +69,80 @@ typedef struct target {
 } target;
 static target local_t, grpc_t;
 
+/* One numpy process serves every reference of the run: it reads one request
+ * per line ("op dt shape in out nlast") and answers "ok" once the result file
+ * is written. Starting python and numpy costs ~0.3 s, and this test needs a
+ * few hundred references. */
 static const char *const numpy_script =
     "import numpy as np, sys\n"
-    "op, dt, shape, inp, out, nl = sys.argv[1:]\n"
-    "shape = tuple(int(x) for x in shape.split('x'))\n"
-    "x = np.fromfile(inp, dtype=dt).reshape(shape)\n"
-    "axes = tuple(range(1, len(shape)))\n"
-    "if op == 'fft': y = np.fft.fftn(x.astype(np.complex128), axes=axes)\n"
-    "elif op == 'ifft': y = np.fft.ifftn(x.astype(np.complex128), axes=axes) * "
+    "while True:\n"
+    "    line = sys.stdin.readline()\n"
+    "    if not line: break\n"
+    "    op, dt, shape, inp, out, nl = line.split()\n"
+    "    shape = tuple(int(x) for x in shape.split('x'))\n"
+    "    x = np.fromfile(inp, dtype=dt).reshape(shape)\n"
+    "    axes = tuple(range(1, len(shape)))\n"
+    "    if op == 'fft': y = np.fft.fftn(x.astype(np.complex128), axes=axes)\n"
+    "    elif op == 'ifft': y = np.fft.ifftn(x.astype(np.complex128), axes=axes) * "
     "np.prod(shape[1:])\n"
-    "elif op == 'rfft': y = np.fft.rfftn(x.astype(np.float64), axes=axes)\n"
-    "else:\n"
-    "    s = shape[1:-1] + (int(nl),)\n"
-    "    y = np.fft.irfftn(x.astype(np.complex128), s=s, axes=axes) * np.prod(s)\n"
-    "y = np.ascontiguousarray(y)\n"
-    "y.astype(np.complex128 if y.dtype.kind == 'c' else np.float64).tofile(out)\n";
+    "    elif op == 'rfft': y = np.fft.rfftn(x.astype(np.float64), axes=axes)\n"
+    "    else:\n"
+    "        s = shape[1:-1] + (int(nl),)\n"
+    "        y = np.fft.irfftn(x.astype(np.complex128), s=s, axes=axes) * np.prod(s)\n"
+    "    y = np.ascontiguousarray(y)\n"
+    "    y.astype(np.complex128 if y.dtype.kind == 'c' else np.float64).tofile(out)\n"
+    "    sys.stdout.write('ok\\n')\n"
+    "    sys.stdout.flush()\n";
+
+static FILE *numpy_in, *numpy_out; /* the numpy process's stdin and stdout */
+static pid_t numpy_pid;
+
+/* Starts the numpy process (its pipe ends close on exec in this process's
+ * other children). */
+static void numpy_start(void) {
+    char script[128];
+    snprintf(script, sizeof(script), "%s/ref.py", work_dir);
+    FILE *f = fopen(script, "w");
+    assert_non_null(f);
+    fputs(numpy_script, f);
+    fclose(f);
+    int to[2], from[2];
+    assert_int_equal(pipe2(to, O_CLOEXEC), 0);
+    assert_int_equal(pipe2(from, O_CLOEXEC), 0);
+    numpy_pid = fork();
+    assert_true(numpy_pid >= 0);
+    if (numpy_pid == 0) {
+        dup2(to[0], STDIN_FILENO); /* dup2 clears close-on-exec */
+        dup2(from[1], STDOUT_FILENO);
+        execl("/usr/bin/python3", "/usr/bin/python3", script, (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    numpy_in = fdopen(to[1], "w");
+    numpy_out = fdopen(from[0], "r");
+    assert_non_null(numpy_in);
+    assert_non_null(numpy_out);
+}
+
+/* Ends the numpy process (end of input), if it was started. */
+static void numpy_stop(void) {
+    if (!numpy_in)
+        return;
+    fclose(numpy_in);
+    fclose(numpy_out);
+    waitpid(numpy_pid, NULL, 0);
+    numpy_in = numpy_out = NULL;
+}
 
 /* numpy's transform of `count` values of type dt ("complex64", "float32",
  * ...) shaped batch x dims (contiguous); returns the result as doubles
  * (complex interleaved), malloc'd. */
 static double *numpy_ref(const char *op, const char *dt, const void *x, size_t bytes, int batch,
                          int rank, const int *dims, int nlast, size_t out_doubles) {
-    char in_path[128], out_path[128], script[128], shape[96];
+    char in_path[128], out_path[128], shape[96];
     snprintf(in_path, sizeof(in_path), "%s/in.bin", work_dir);
     snprintf(out_path, sizeof(out_path), "%s/out.bin", work_dir);
-    snprintf(script, sizeof(script), "%s/ref.py", work_dir);
     int w = snprintf(shape, sizeof(shape), "%d", batch);
     for (int d = 0; d < rank; d++)
         w += snprintf(shape + w, sizeof(shape) - (size_t)w, "x%d", dims[d]);
@@ -97,15 +150,13 @@ static double *numpy_ref(const char *op, const char *dt, const void *x, size_t b
     assert_non_null(f);
     assert_int_equal(fwrite(x, 1, bytes, f), bytes);
     fclose(f);
-    f = fopen(script, "w");
-    assert_non_null(f);
-    fputs(numpy_script, f);
-    fclose(f);
-    char nl[16];
-    snprintf(nl, sizeof(nl), "%d", nlast);
-    const char *const argv[] = {"/usr/bin/python3", script, op,  dt, shape, in_path,
-                                out_path,           nl,     NULL};
-    assert_int_equal(th_run(argv, NULL), 0);
+    if (!numpy_in)
+        numpy_start();
+    fprintf(numpy_in, "%s %s %s %s %s %d\n", op, dt, shape, in_path, out_path, nlast);
+    fflush(numpy_in);
+    char reply[16] = "";
+    if (!fgets(reply, sizeof(reply), numpy_out) || strcmp(reply, "ok\n") != 0)
+        fail_msg("the numpy reference process failed on %s %s %s", op, dt, shape);
     double *y = malloc(out_doubles * sizeof(double));
     assert_non_null(y);
     f = fopen(out_path, "rb");
@@ -893,6 +944,7 @@ int main(int argc, char **argv) {
         ON(test_corrupt_cache, local),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    numpy_stop();
     printf("worst relative error / bound (8 log2(N) u): single %.3f, double %.3f\n", worst_share[0],
            worst_share[1]);
     const int bad = th_daemon_stop_checked(&daemon2, "trnscid --cores 2");
