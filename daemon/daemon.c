@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/config_reload.h"
+#include "daemon/crash.h"
 #include "daemon/heap.h"
 #include "daemon/log.h"
 #include "daemon/memory_release.h"
@@ -33,6 +34,7 @@ static void warn_plan_cache(const char *msg) {
 
 int trnscid_start(trnscid *d) {
     char err[512];
+    trn_crash_install(trn_service_describe_op);
     d->signal_fd = trn_signals_install();
     if (d->signal_fd < 0) {
         trn_log(TRN_LOG_ERROR, "cannot set up signal handling: %s", strerror(errno));

@@ -336,6 +336,15 @@ static const char *op_name(const daemon_op *op) {
     return "op";
 }
 
+void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {
+    const daemon_op *op = (const daemon_op *)sop; /* sop is its first member */
+    char who[160] = "no session";
+    if (op->session)
+        trn_session_who(op->session, who, sizeof(who));
+    snprintf(buf, len, "%s (op #%llu on stream %u) of %s", op_name(op), (unsigned long long)op->seq,
+             op->stream_id, who);
+}
+
 /* Reports a failed op to its session (the next Synchronize returns it). A
  * cancelled op reports nothing: what cancelled it (an expired op before it, a
  * Synchronize timeout, the session's end) has said so already. */

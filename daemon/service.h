@@ -41,4 +41,9 @@ trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len
  * did. Drops the frontend's session reference. */
 int trn_service_detach(trn_service *svc, trn_session *s, trn_call *call);
 
+/* "gemm (op #7 on stream 0) of session #3 (NAME, pid P, uid U)": the op a
+ * worker is running (an op the service queued), for the fatal-signal report
+ * (daemon/crash.h). */
+void trn_service_describe_op(const trn_sched_op *op, char *buf, size_t len);
+
 #endif

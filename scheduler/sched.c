@@ -784,10 +784,28 @@ static void account_shard(worker *w, trn_sched_op *op, uint64_t t0, uint64_t t1)
     t->q[op->engine].vtime += ((double)ran - op->shard_est_ns) / t->weight;
 }
 
+/* The shard this worker thread is running (trn_sched_running_op): state of
+ * the thread, read only by that thread, also from a signal handler. */
+static _Thread_local const trn_sched_op *volatile running_op;
+static _Thread_local volatile int running_shard, running_nshards;
+
+const trn_sched_op *trn_sched_running_op(int *shard, int *nshards) {
+    if (shard)
+        *shard = running_shard;
+    if (nshards)
+        *nshards = running_nshards;
+    return running_op;
+}
+
 static void *worker_main(void *arg) {
     worker *w = arg;
     trn_sched *s = w->sched;
     engine *e = &s->engines[w->engine];
+    /* "trn-core0", "trn-copy0": what top -H, gdb and the crash report's
+     * thread id map to. */
+    char name[16];
+    snprintf(name, sizeof(name), "trn-%.4s%d", trn_engine_name(w->engine), w->index);
+    pthread_setname_np(pthread_self(), name);
     pin_to_cpu(w->cpu);
     if (w->engine == TRN_ENGINE_CORE && s->be->core_init)
         s->be->core_init(s->be, w->index);
@@ -813,7 +831,11 @@ static void *worker_main(void *arg) {
         pthread_mutex_unlock(&s->lock);
 
         const uint64_t t0 = trn_sched_now_ns();
+        running_shard = shard;
+        running_nshards = op->nshards;
+        running_op = op;
         const trn_kstatus k = run_shard(s, op, shard);
+        running_op = NULL;
         const uint64_t t1 = trn_sched_now_ns();
 
         pthread_mutex_lock(&s->lock);

@@ -77,6 +77,12 @@ typedef enum trn_sched_status {
 
 typedef void (*trn_sched_done_fn)(trn_sched_op *op, trn_sched_status status);
 
+/* The op whose shard the calling thread is running (its worker sets it
+ * around each shard), with that shard's index and the op's shard count;
+ * NULL on any other thread or between shards. For the daemon's report of a
+ * fatal signal: it names the op a crashing kernel was running. */
+const trn_sched_op *trn_sched_running_op(int *shard, int *nshards);
+
 /* Timer list links (private to the scheduler). */
 typedef struct trn_sched_timer_link {
     trn_sched_timer *prev, *next;

@@ -23,9 +23,17 @@
  * The loops accumulate in the vectors' precision, in reference BLAS's order
  * (LAPACK's CSYMV, CSYR; CSYR2 has no LAPACK counterpart and follows ZSYR2K's
  * rank-2 form).
+ *
+ * Complex hemv runs on contiguous copies of x and y with a spare element
+ * after each: OpenBLAS 0.3.21's zhemv (upper, the Haswell kernels picked
+ * here) reads one element past y, which faults when y ends at the end of a
+ * mapping (tests/unit/test_kernel_bounds.c places operands against guard
+ * pages). The copies cost O(n) against the product's O(n^2).
  */
 #include <cblas.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cpu/cblas_map.h"
 #include "kernels/cpu/cpu_kernels.h"
@@ -136,6 +144,47 @@ static void scale_y(const trn_blas2_desc *d, int len) {
 
 /* ---- the routines ---------------------------------------------------------- */
 
+/* The n elements of x (increment inc) in traversal order, contiguous, in a
+ * block of n + 1 elements from malloc (the last one is slack); NULL without
+ * memory. */
+static void *gather(const void *x, int n, int inc, size_t es) {
+    char *c = calloc((size_t)n + 1, es);
+    if (!c)
+        return NULL;
+    const char *src = (const char *)x + first(n, inc) * (ptrdiff_t)es;
+    for (int i = 0; i < n; i++)
+        memcpy(c + (size_t)i * es, src + (ptrdiff_t)i * inc * (ptrdiff_t)es, es);
+    return c;
+}
+
+/* The inverse of gather: the n contiguous elements of c into y. */
+static void scatter(const void *c, int n, int inc, size_t es, void *y) {
+    char *dst = (char *)y + first(n, inc) * (ptrdiff_t)es;
+    for (int i = 0; i < n; i++)
+        memcpy(dst + (ptrdiff_t)i * inc * (ptrdiff_t)es, (const char *)c + (size_t)i * es, es);
+}
+
+/* Complex hemv on contiguous copies of x and y with slack after them (see
+ * the top of the file). */
+static trn_kstatus hemv_copied(const trn_blas2_desc *d, const void *alpha, const void *one) {
+    const size_t es = trn_dtype_size(d->type);
+    void *xc = gather(d->x, d->n, d->incx, es), *yc = gather(d->y, d->n, d->incy, es);
+    if (!xc || !yc) {
+        free(xc);
+        free(yc);
+        return TRN_KSTATUS_NO_MEMORY;
+    }
+    const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
+    if (d->type == TRN_DTYPE_C32F)
+        cblas_chemv(CblasColMajor, ul, d->n, alpha, d->a, d->lda, xc, 1, one, yc, 1);
+    else
+        cblas_zhemv(CblasColMajor, ul, d->n, alpha, d->a, d->lda, xc, 1, one, yc, 1);
+    scatter(yc, d->n, d->incy, es, d->y);
+    free(xc);
+    free(yc);
+    return TRN_KSTATUS_OK;
+}
+
 /* y += alpha op(A) x (gemv, gbmv, symv, hemv); y was scaled already. */
 static trn_kstatus product(const trn_blas2_desc *d) {
     const enum CBLAS_ORDER o = CblasColMajor;
@@ -185,9 +234,7 @@ static trn_kstatus product(const trn_blas2_desc *d) {
         case TRN_BLAS2_SYMV:
             csymv_loop(d->uplo, n, af, d->a, d->lda, d->x, d->incx, d->y, d->incy);
             return TRN_KSTATUS_OK;
-        case TRN_BLAS2_HEMV:
-            cblas_chemv(o, ul, n, af, d->a, d->lda, d->x, d->incx, onef, d->y, d->incy);
-            return TRN_KSTATUS_OK;
+        case TRN_BLAS2_HEMV: return hemv_copied(d, af, onef);
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
     case TRN_DTYPE_C64F:
@@ -202,9 +249,7 @@ static trn_kstatus product(const trn_blas2_desc *d) {
         case TRN_BLAS2_SYMV:
             zsymv_loop(d->uplo, n, ad, d->a, d->lda, d->x, d->incx, d->y, d->incy);
             return TRN_KSTATUS_OK;
-        case TRN_BLAS2_HEMV:
-            cblas_zhemv(o, ul, n, ad, d->a, d->lda, d->x, d->incx, oned, d->y, d->incy);
-            return TRN_KSTATUS_OK;
+        case TRN_BLAS2_HEMV: return hemv_copied(d, ad, oned);
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
     }

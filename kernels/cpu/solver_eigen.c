@@ -9,9 +9,11 @@
  * counting the handle), as LAPACKE's NaN check reports them: LAPACK's QR
  * iteration does not terminate on them (dgesvd loops forever on an
  * infinite entry), and a kernel must always end. Nothing else is written
- * then. Workspace is queried, then taken from the worker's kept workspace
- * (trn_solver_ws_get); without memory the op fails and info is not
- * written.
+ * then. LAPACK runs on private copies of A (and B), made before that check
+ * (solver_util.h, trn_solver_priv_bytes says why), and the results are
+ * copied back. Workspace (the copies first) is queried, then taken from
+ * the worker's kept workspace (trn_solver_ws_get); without memory the op
+ * fails with TRN_KSTATUS_NO_MEMORY and info is not written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +52,51 @@ static trn_dtype real_of(trn_dtype t) {
     return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
 }
 
-/* syevd/heevd and sygvd/hegvd: a workspace query, then the run. */
-static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
+/* The private copies an op runs on (solver_util.h, trn_solver_priv_bytes),
+ * at the start of its workspace: A, then B (sygvd). */
+typedef struct priv_mats {
+    void *a, *b;
+    int lda, ldb;
+    size_t bytes; /* of both, 64-byte aligned */
+} priv_mats;
+
+static size_t priv_size(const trn_solver_eigen_desc *d, int a_rows, int with_b) {
+    return trn_solver_priv_bytes(d->type, a_rows, d->n) +
+           (with_b ? trn_solver_priv_bytes(d->type, d->n, d->n) : 0);
+}
+
+/* Lays the copies out at ws and copies the client's matrices in. */
+static void priv_in(const trn_solver_eigen_desc *d, int a_rows, int with_b, void *ws,
+                    priv_mats *pm) {
+    const size_t es = trn_dtype_size(d->type);
+    pm->a = ws;
+    pm->lda = trn_solver_priv_ld(a_rows);
+    trn_solver_copy(a_rows, d->n, es, d->a, d->lda, pm->a, pm->lda);
+    pm->b = NULL;
+    pm->ldb = 1;
+    pm->bytes = trn_solver_priv_bytes(d->type, a_rows, d->n);
+    if (with_b) {
+        pm->b = (char *)ws + pm->bytes;
+        pm->ldb = trn_solver_priv_ld(d->n);
+        trn_solver_copy(d->n, d->n, es, d->b, d->ldb, pm->b, pm->ldb);
+        pm->bytes += trn_solver_priv_bytes(d->type, d->n, d->n);
+    }
+}
+
+/* Copies what LAPACK left in the copies back to the client's matrices: the
+ * whole of A (eigenvectors, or U / VT for gesvd's 'O' jobs, or what LAPACK
+ * left of A), and B's factor. */
+static void priv_out(const trn_solver_eigen_desc *d, int a_rows, const priv_mats *pm) {
+    const size_t es = trn_dtype_size(d->type);
+    trn_solver_copy(a_rows, d->n, es, pm->a, pm->lda, d->a, d->lda);
+    if (pm->b)
+        trn_solver_copy(d->n, d->n, es, pm->b, pm->ldb, d->b, d->ldb);
+}
+
+/* syevd/heevd and sygvd/hegvd: a workspace query, then the run on private
+ * copies of A (and B), checked for non-finite values first: *bad is then
+ * the (negative) position to report as info and nothing is run. */
+static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info, int *bad) {
     const trn_dtype t = d->type;
     const char jobz = d->vectors ? 'V' : 'N', uplo = d->lower ? 'L' : 'U';
     const int gen = d->fn == TRN_SOLVER_SYGVD;
@@ -62,56 +107,75 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
     void *work = &q, *rwork = &rq, *ws = NULL;
     lapack_int *iwork = &iq, lwork = -1, lrwork = -1, liwork = -1;
     size_t ws_bytes = 0;
+    priv_mats pm = {.a = d->a, .b = d->b, .lda = d->lda, .ldb = d->ldb};
     trn_kstatus k = TRN_KSTATUS_OK;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
             lrwork = trn_lapack_lwork(real_of(t), &rq);
             liwork = iq > 1 ? iq : 1;
-            /* One workspace: work, then rwork, then iwork (64-byte aligned). */
+            /* One workspace: the copies, work, then rwork, then iwork
+             * (64-byte aligned). */
+            const size_t c_bytes = priv_size(d, d->n, gen);
             const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
             const size_t r_bytes = ws_align((size_t)lrwork * trn_dtype_size(real_of(t)));
-            ws_bytes = w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
+            ws_bytes = c_bytes + w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
-                k = TRN_KSTATUS_FAILED;
+                k = TRN_KSTATUS_NO_MEMORY;
                 break;
             }
-            work = ws;
-            rwork = (char *)ws + w_bytes;
-            iwork = (lapack_int *)((char *)ws + w_bytes + r_bytes);
+            priv_in(d, d->n, gen, ws, &pm);
+            /* Positions of A and B in cuSOLVER's lists: syevd(jobz, uplo,
+             * n, A), sygvd(itype, jobz, uplo, n, A, lda, B). */
+            if (tri_nonfinite(t, d->n, pm.a, pm.lda, d->lower)) {
+                *bad = gen ? -5 : -4;
+                break;
+            }
+            if (gen && tri_nonfinite(t, d->n, pm.b, pm.ldb, d->lower)) {
+                *bad = -7;
+                break;
+            }
+            work = (char *)ws + c_bytes;
+            rwork = (char *)work + w_bytes;
+            iwork = (lapack_int *)((char *)rwork + r_bytes);
         }
         if (gen)
             rc = TRN_BY_TYPE(
                 t,
-                LAPACKE_ssygvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                LAPACKE_ssygvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
                                     d->w, work, lwork, iwork, liwork),
-                LAPACKE_dsygvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                LAPACKE_dsygvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
                                     d->w, work, lwork, iwork, liwork),
-                LAPACKE_chegvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                LAPACKE_chegvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
                                     d->w, work, lwork, rwork, lrwork, iwork, liwork),
-                LAPACKE_zhegvd_work(COL, d->itype, jobz, uplo, d->n, d->a, d->lda, d->b, d->ldb,
+                LAPACKE_zhegvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
                                     d->w, work, lwork, rwork, lrwork, iwork, liwork));
         else
             rc = TRN_BY_TYPE(t,
-                             LAPACKE_ssyevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                             LAPACKE_ssyevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
                                                  lwork, iwork, liwork),
-                             LAPACKE_dsyevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                             LAPACKE_dsyevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
                                                  lwork, iwork, liwork),
-                             LAPACKE_cheevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                             LAPACKE_cheevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
                                                  lwork, rwork, lrwork, iwork, liwork),
-                             LAPACKE_zheevd_work(COL, jobz, uplo, d->n, d->a, d->lda, d->w, work,
+                             LAPACKE_zheevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
                                                  lwork, rwork, lrwork, iwork, liwork));
         if (rc != 0)
             break;
     }
+    if (k == TRN_KSTATUS_OK && !*bad && ws && rc >= 0)
+        priv_out(d, d->n, &pm);
     trn_solver_ws_put(ws, ws_bytes);
     *info = rc;
     return k;
 }
 
-/* gesvd; the unconverged superdiagonal goes to d->rwork when info > 0. */
-static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
+/* gesvd on a private copy of A, checked for non-finite values first (*bad
+ * as for syev), writing U and VT to private matrices too (OpenBLAS's
+ * complex rotations read past VT); the unconverged superdiagonal goes to
+ * d->rwork when info > 0. */
+static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info, int *bad) {
     const trn_dtype t = d->type;
     const int p = d->m < d->n ? d->m : d->n;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -122,43 +186,71 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
     memset(&dummy_u, 0, sizeof(dummy_u));
     memset(&dummy_v, 0, sizeof(dummy_v));
     void *u = d->u ? d->u : (void *)&dummy_u, *vt = d->v ? d->v : (void *)&dummy_v;
-    /* One workspace: work, then (complex types) rwork of 5 min(m, n) reals;
-     * the query needs only rwork to be a valid pointer. */
+    int ldu = d->ldu, ldvt = d->ldv;
+    const int u_cols = d->u ? (d->jobu == 'A' ? d->m : p) : 0;
+    const int vt_rows = d->v ? (d->jobvt == 'A' ? d->n : p) : 0;
+    const size_t u_bytes = u_cols ? trn_solver_priv_bytes(t, d->m, u_cols) : 0;
+    const size_t vt_bytes = vt_rows ? trn_solver_priv_bytes(t, vt_rows, d->n) : 0;
+    /* One workspace: the copy of A, U, VT, work, then (complex types) rwork
+     * of 5 min(m, n) reals; the query needs only rwork to be a valid
+     * pointer. */
     const size_t r_bytes = cx ? (size_t)5 * (size_t)(p > 0 ? p : 1) * rs : 0;
     void *work = &q, *rwork = cx ? (void *)&dummy_u : NULL, *ws = NULL;
     lapack_int lwork = -1, rc = 0;
     size_t ws_bytes = 0;
+    priv_mats pm = {.a = d->a, .lda = d->lda};
     trn_kstatus k = TRN_KSTATUS_OK;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
+            const size_t a_bytes = priv_size(d, d->m, 0);
+            const size_t c_bytes = a_bytes + u_bytes + vt_bytes;
             const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
-            ws_bytes = w_bytes + r_bytes;
+            ws_bytes = c_bytes + w_bytes + r_bytes;
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
-                k = TRN_KSTATUS_FAILED;
+                k = TRN_KSTATUS_NO_MEMORY;
                 break;
             }
-            work = ws;
-            rwork = cx ? (char *)ws + w_bytes : NULL;
+            priv_in(d, d->m, 0, ws, &pm);
+            if (trn_solver_nonfinite(t, d->m, d->n, pm.a, pm.lda)) {
+                *bad = -5; /* gesvd(jobu, jobvt, m, n, A) */
+                break;
+            }
+            if (u_cols) {
+                u = (char *)ws + a_bytes;
+                ldu = trn_solver_priv_ld(d->m);
+            }
+            if (vt_rows) {
+                vt = (char *)ws + a_bytes + u_bytes;
+                ldvt = trn_solver_priv_ld(vt_rows);
+            }
+            work = (char *)ws + c_bytes;
+            rwork = cx ? (char *)work + w_bytes : NULL;
         }
         rc = TRN_BY_TYPE(t,
-                         LAPACKE_sgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
-                                             u, d->ldu, vt, d->ldv, work, lwork),
-                         LAPACKE_dgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
-                                             u, d->ldu, vt, d->ldv, work, lwork),
-                         LAPACKE_cgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
-                                             u, d->ldu, vt, d->ldv, work, lwork, rwork),
-                         LAPACKE_zgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, d->a, d->lda, d->w,
-                                             u, d->ldu, vt, d->ldv, work, lwork, rwork));
+                         LAPACKE_sgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
+                                             u, ldu, vt, ldvt, work, lwork),
+                         LAPACKE_dgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
+                                             u, ldu, vt, ldvt, work, lwork),
+                         LAPACKE_cgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
+                                             u, ldu, vt, ldvt, work, lwork, rwork),
+                         LAPACKE_zgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
+                                             u, ldu, vt, ldvt, work, lwork, rwork));
         if (rc != 0)
             break;
     }
-    if (k == TRN_KSTATUS_OK && rc > 0 && d->rwork && p > 1) {
-        /* Real routines leave the superdiagonal in work[1..p-1], complex
-         * ones in rwork[0..p-2]. */
-        const char *src = cx ? (const char *)rwork : (const char *)work + rs;
-        memcpy(d->rwork, src, (size_t)(p - 1) * rs);
+    if (k == TRN_KSTATUS_OK && !*bad && ws && rc >= 0) {
+        const size_t es = trn_dtype_size(t);
+        priv_out(d, d->m, &pm);
+        trn_solver_copy(d->m, u_cols, es, u, ldu, d->u, d->ldu);
+        trn_solver_copy(vt_rows, d->n, es, vt, ldvt, d->v, d->ldv);
+        if (rc > 0 && d->rwork && p > 1) {
+            /* Real routines leave the superdiagonal in work[1..p-1],
+             * complex ones in rwork[0..p-2]. */
+            const char *src = cx ? (const char *)rwork : (const char *)work + rs;
+            memcpy(d->rwork, src, (size_t)(p - 1) * rs);
+        }
     }
     trn_solver_ws_put(ws, ws_bytes);
     *info = rc;
@@ -168,37 +260,23 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int nshards) {
     (void)shard;
     (void)nshards;
-    const trn_dtype t = d->type;
     lapack_int info = 0;
+    int bad = 0;
     trn_kstatus k;
     switch (d->fn) {
     case TRN_SOLVER_SYEVD:
-    case TRN_SOLVER_SYGVD:
-        /* Positions of A and B in cuSOLVER's lists: syevd(jobz, uplo, n, A),
-         * sygvd(itype, jobz, uplo, n, A, lda, B). */
-        if (tri_nonfinite(t, d->n, d->a, d->lda, d->lower)) {
-            put_info(d->info, d->fn == TRN_SOLVER_SYGVD ? -5 : -4);
-            return TRN_KSTATUS_OK;
-        }
-        if (d->fn == TRN_SOLVER_SYGVD && tri_nonfinite(t, d->n, d->b, d->ldb, d->lower)) {
-            put_info(d->info, -7);
-            return TRN_KSTATUS_OK;
-        }
-        k = syev(d, &info);
-        break;
-    case TRN_SOLVER_GESVD:
-        if (trn_solver_nonfinite(t, d->m, d->n, d->a, d->lda)) {
-            put_info(d->info, -5); /* gesvd(jobu, jobvt, m, n, A) */
-            return TRN_KSTATUS_OK;
-        }
-        k = gesvd(d, &info);
-        break;
+    case TRN_SOLVER_SYGVD: k = syev(d, &info, &bad); break;
+    case TRN_SOLVER_GESVD: k = gesvd(d, &info, &bad); break;
     case TRN_SOLVER_SYEVJ:
     case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d);
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)
         return k;
+    if (bad) { /* a non-finite input: reported in info, not an op failure */
+        put_info(d->info, bad);
+        return TRN_KSTATUS_OK;
+    }
     put_info(d->info, info);
     return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }

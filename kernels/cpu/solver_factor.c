@@ -10,6 +10,10 @@
  * getf2's treatment of a zero pivot (info = its 1-based index, the column is
  * left unscaled, the factorisation goes on).
  *
+ * potri on complex matrices runs on a private copy (solver_util.h,
+ * trn_solver_priv_bytes: OpenBLAS's lauum reads a column past the upper
+ * triangle), copied back triangle only, as potri writes only it.
+ *
  * info is written on every run with LAPACK's meaning. A LAPACK argument
  * error (info < 0) cannot happen after validation; if it does, the op fails
  * (and info says which argument). Single matrices run on one core; the
@@ -226,6 +230,39 @@ static void put_info(int32_t *info, lapack_int v) {
     memcpy(info, &x, sizeof(x));
 }
 
+/* Copies the lower (or upper) triangle of an n x n matrix, diagonal
+ * included. */
+static void copy_triangle(int lower, int n, size_t es, const void *src, int lds, void *dst,
+                          int ldd) {
+    for (int j = 0; j < n; j++) {
+        const int r0 = lower ? j : 0, r1 = lower ? n : j + 1;
+        memcpy((char *)dst + ((size_t)j * (size_t)ldd + (size_t)r0) * es,
+               (const char *)src + ((size_t)j * (size_t)lds + (size_t)r0) * es,
+               (size_t)(r1 - r0) * es);
+    }
+}
+
+/* potri; complex types on a private copy (see the top of the file). */
+static trn_kstatus potri(const trn_solver_dense_desc *d, lapack_int *info) {
+    const trn_dtype t = d->type;
+    const char uplo = d->lower ? 'L' : 'U';
+    if (t == TRN_DTYPE_R32F || t == TRN_DTYPE_R64F || d->n == 0) {
+        *info = TRN_LAPACK4(t, potri_work, COL, uplo, d->n, d->a, d->lda);
+        return TRN_KSTATUS_OK;
+    }
+    const size_t es = trn_dtype_size(t), bytes = trn_solver_priv_bytes(t, d->n, d->n);
+    const int ld = trn_solver_priv_ld(d->n);
+    void *p = trn_solver_ws_get(bytes);
+    if (!p)
+        return TRN_KSTATUS_NO_MEMORY;
+    copy_triangle(d->lower, d->n, es, d->a, d->lda, p, ld);
+    *info = TRN_LAPACK4(t, potri_work, COL, uplo, d->n, p, ld);
+    if (*info == 0)
+        copy_triangle(d->lower, d->n, es, p, ld, d->a, d->lda);
+    trn_solver_ws_put(p, bytes);
+    return TRN_KSTATUS_OK;
+}
+
 trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int nshards) {
     (void)shard;
     (void)nshards;
@@ -239,7 +276,7 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int 
     case TRN_SOLVER_POTRS:
         info = TRN_LAPACK4(t, potrs_work, COL, uplo, d->n, d->nrhs, d->a, d->lda, d->b, d->ldb);
         break;
-    case TRN_SOLVER_POTRI: info = TRN_LAPACK4(t, potri_work, COL, uplo, d->n, d->a, d->lda); break;
+    case TRN_SOLVER_POTRI: k = potri(d, &info); break;
     case TRN_SOLVER_GETRF:
         if (d->ipiv)
             info = TRN_LAPACK4(t, getrf_work, COL, d->m, d->n, d->a, d->lda, d->ipiv);

@@ -227,6 +227,17 @@ int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld)
     return 0;
 }
 
+int trn_solver_priv_ld(int rows) {
+    return rows > 1 ? rows : 1;
+}
+
+size_t trn_solver_priv_bytes(trn_dtype t, int rows, int cols) {
+    /* rows, cols < 2^31 and es <= 16: no overflow in 64 bits. */
+    const size_t ld = (size_t)trn_solver_priv_ld(rows), c = cols > 0 ? (size_t)cols : 0;
+    const size_t bytes = (c + 1) * ld * trn_dtype_size(t) + 256;
+    return (bytes + 63) & ~(size_t)63;
+}
+
 void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, void *dst, int ldd) {
     if (rows <= 0 || cols <= 0)
         return;

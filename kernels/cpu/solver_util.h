@@ -70,4 +70,21 @@ int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld)
 /* Copies a rows x cols column-major matrix of element size es. */
 void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, void *dst, int ldd);
 
+/* Private copies of client matrices for LAPACK. Two reasons to run LAPACK
+ * on a copy rather than on the client's memory:
+ *  - Debian's OpenBLAS 0.3.21 complex kernels read past the matrices they
+ *    are given: zdotc on strided rows (lauum, so potri upper), zhemv upper
+ *    (hetrd, so heevd and hegvd), and gebrd's path in gesvd, by up to one
+ *    column. On a client's buffer that read faults when the matrix ends at
+ *    the end of its mapping (tests/unit/test_kernel_bounds.c);
+ *  - on the local transport the client can rewrite its shared memory while
+ *    the op runs, and QR iterations do not terminate on an infinity, so the
+ *    finiteness check must be made on the memory LAPACK reads.
+ * A copy is packed (leading dimension trn_solver_priv_ld(rows)) and
+ * followed by slack of one column and 256 bytes, which absorbs those reads.
+ * trn_solver_priv_bytes is its size in bytes, a multiple of 64, so copies
+ * can be laid out one after another in one workspace. */
+int trn_solver_priv_ld(int rows);
+size_t trn_solver_priv_bytes(trn_dtype t, int rows, int cols);
+
 #endif
