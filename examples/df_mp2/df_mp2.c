@@ -1,27 +1,30 @@
 /*
  * df_mp2.c — a density-fitted MP2 correlation energy through trnscid, using
- * four trnsci libraries in one workload (docs/df_mp2.md):
+ * five trnsci libraries in one workload (docs/df_mp2.md):
  *
  *   inputs    .npy files (--input DIR) or a synthetic system drawn with
  *             trnrand (Philox) and a metric J = G G^T / naux + 0.1 I made
- *             with trnblasDgemm;
+ *             with trnblasDgemm (inputs.c);
  *   cholesky  J = L L^T with trnsolverDn{S,D}potrf;
- *   aoToMo    B_raw[i,a,Q] = sum Cocc[mu,i] Cvir[nu,a] (Q|mu nu), trntensorAoToMo;
+ *   aoToMo    B_raw[i,a,Q] = sum Cocc[mu,i] Cvir[nu,a] (Q|mu nu), trntensorAoToMo,
+ *             or, with --screen, over the AO pairs that matter through
+ *             trnsparse (Schwarz bounds, a CSR SpMM) and a strided batched
+ *             trnblas GEMM (screen.c);
  *   fit       B = L^-1 B_raw (so that sum_P B_iaP B_jbP = (ia|Q) J^-1_QR (R|jb)),
  *             trnblas{S,D}trsm on the naux x (nocc nvir) matrix;
  *   mp2       E = sum (ia|jb)(2(ia|jb) - (ib|ja)) / (e_i + e_j - e_a - e_b),
  *             trntensorMp2Energy.
+ *
+ * --precision mixed fits the AO integrals instead (fitAO: trnblasDtrsm from
+ * the right on the nbf^2 x naux matrix, in float64), converts them to
+ * float32 on the daemon (convert: trntensorPermute from R_64F to R_32F),
+ * and runs aoToMo and mp2 in float32 on the fitted integrals (df_mp2.h).
  *
  * Each stage is synchronized and timed; the program prints the energy, the
  * stages' times, and where they ran (the daemon's backend and cores, the
  * transport). --json prints the same as one JSON object. --save DIR writes
  * the inputs used (synthetic ones included) as .npy files for a reference
  * (tests/integration/df_mp2_ref.py).
- *
- * Inputs (--input DIR): Lpq.npy (naux, nbf, nbf) = (P|mu nu); metric.npy
- * (naux, naux) = (P|Q); C.npy (nbf, nmo) MO coefficients; eps.npy (nmo)
- * orbital energies, ascending; --nocc gives the number of doubly occupied
- * orbitals. float64 or float32, C or Fortran order.
  */
 #include <math.h>
 #include <stdint.h>
@@ -30,29 +33,41 @@
 #include <string.h>
 #include <time.h>
 
-#include "tools/npy.h"
+#include "df_mp2.h"
 #include "trnsci/trnblas.h"
-#include "trnsci/trnrand.h"
 #include "trnsci/trnsci.h"
 #include "trnsci/trnsolver.h"
+#include "trnsci/trntensor.h"
 #include "trnsci/trntensor_chem.h"
 
-typedef struct opts {
-    const char *input, *save, *addr;
-    int nbf, nocc, naux, nmo, fp32, json, repeat;
-    unsigned long long seed;
-} opts;
+#define MAX_STAGES 8
+#define MAX_REPEAT 65
 
-/* The system on the host, in float64 (converted to the run's precision
- * when uploaded). Layouts: L[mu + nu nbf + P nbf^2] = (P|mu nu) (the
- * layout trntensorAoToMo takes), J and C column-major. */
-typedef struct sys {
-    int nbf, nocc, nvir, naux, nmo;
-    double *l, *j, *c, *eps;
-} sys;
+/* The stages' names and times, in the order they ran; the last `repeated`
+ * of them run --repeat times (the first run's times are kept, the others'
+ * go to warm[]). */
+typedef struct stage_log {
+    const char *name[MAX_STAGES];
+    double first[MAX_STAGES];
+    double warm[MAX_STAGES][MAX_REPEAT];
+    int n, repeated_from;
+} stage_log;
 
-#define NSTAGES 5
-static const char *const stage_names[NSTAGES] = {"inputs", "cholesky", "aoToMo", "fit", "mp2"};
+static const char *const precision_names[] = {"fp64", "fp32", "mixed"};
+
+int df_die(const char *what) {
+    fprintf(stderr, "df_mp2: %s: %s\n", what, trnsciGetLastErrorMessage());
+    return 1;
+}
+
+void *df_xcalloc(size_t n, size_t es) {
+    void *p = calloc(n ? n : 1, es);
+    if (!p) {
+        fprintf(stderr, "df_mp2: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
 
 static double now_s(void) {
     struct timespec ts;
@@ -71,33 +86,46 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static int die(const char *what) {
-    fprintf(stderr, "df_mp2: %s: %s\n", what, trnsciGetLastErrorMessage());
-    return 1;
+/* Records stage `name`'s time in run rep. */
+static void stage_done(stage_log *lg, int *slot, const char *name, int rep, double seconds) {
+    const int i = (*slot)++;
+    lg->name[i] = name;
+    if (rep == 0)
+        lg->first[i] = seconds;
+    else
+        lg->warm[i][rep - 1] = seconds;
+    if (i + 1 > lg->n)
+        lg->n = i + 1;
 }
-
-#define CHECK(call, what)                                                                          \
-    do {                                                                                           \
-        if ((call) != 0)                                                                           \
-            return die(what);                                                                      \
-    } while (0)
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: df_mp2 [--input DIR --nocc N] [--nbf N --nocc N --naux N [--nmo N] --seed S]\n"
-            "              [--fp32] [--json] [--save DIR] [--addr ADDRESS] [--repeat R]\n"
+            "usage: df_mp2 [--input DIR --nocc N] [--nbf N --nocc N --naux N [--nmo N] --seed S\n"
+            "              [--decay D]] [--precision fp64|fp32|mixed] [--fp32]\n"
+            "              [--screen THRESHOLD] [--json] [--save DIR] [--addr ADDRESS]\n"
+            "              [--repeat R]\n"
             "Without --input: a synthetic system (default nbf 264, nocc 21, naux 666).\n");
 }
 
-static int parse(int argc, char **argv, opts *o) {
-    *o = (opts){.nbf = 264, .nocc = 21, .naux = 666, .nmo = 0, .seed = 2024, .repeat = 1};
+static int parse(int argc, char **argv, df_opts *o) {
+    *o = (df_opts){.nbf = 264, .nocc = 21, .naux = 666, .nmo = 0, .seed = 2024, .repeat = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--fp32"))
-            o->fp32 = 1;
+            o->precision = DF_FP32;
         else if (!strcmp(a, "--json"))
             o->json = 1;
-        else if (v && !strcmp(a, "--input"))
+        else if (v && !strcmp(a, "--precision")) {
+            const char *p = argv[++i];
+            o->precision = !strcmp(p, "fp64")    ? DF_FP64
+                           : !strcmp(p, "fp32")  ? DF_FP32
+                           : !strcmp(p, "mixed") ? DF_MIXED
+                                                 : (df_precision)-1;
+            if ((int)o->precision < 0) {
+                fprintf(stderr, "df_mp2: --precision %s: expected fp64, fp32 or mixed\n", p);
+                return -1;
+            }
+        } else if (v && !strcmp(a, "--input"))
             o->input = argv[++i];
         else if (v && !strcmp(a, "--save"))
             o->save = argv[++i];
@@ -115,6 +143,10 @@ static int parse(int argc, char **argv, opts *o) {
             o->repeat = atoi(argv[++i]);
         else if (v && !strcmp(a, "--seed"))
             o->seed = strtoull(argv[++i], NULL, 10);
+        else if (v && !strcmp(a, "--decay"))
+            o->decay = strtod(argv[++i], NULL);
+        else if (v && !strcmp(a, "--screen"))
+            o->screen = strtod(argv[++i], NULL);
         else {
             usage();
             return -1;
@@ -122,8 +154,17 @@ static int parse(int argc, char **argv, opts *o) {
     }
     if (!o->nmo)
         o->nmo = o->nbf;
-    if (o->repeat < 1 || o->repeat > 65) {
-        fprintf(stderr, "df_mp2: --repeat must be 1 .. 65\n");
+    if (o->repeat < 1 || o->repeat > MAX_REPEAT) {
+        fprintf(stderr, "df_mp2: --repeat must be 1 .. %d\n", MAX_REPEAT);
+        return -1;
+    }
+    if (!(o->screen >= 0) || !(o->decay >= 0) || isinf(o->screen) || isinf(o->decay)) {
+        fprintf(stderr, "df_mp2: --screen and --decay take a finite value >= 0\n");
+        return -1;
+    }
+    if (o->screen > 0 && o->precision == DF_MIXED) {
+        fprintf(stderr, "df_mp2: --screen works on the unfitted integrals: use it with "
+                        "--precision fp64 or fp32\n");
         return -1;
     }
     if (o->nbf < 1 || o->naux < 1 || o->nocc < 1 || o->nmo <= o->nocc || o->nmo > o->nbf ||
@@ -134,350 +175,253 @@ static int parse(int argc, char **argv, opts *o) {
     return 0;
 }
 
-static void *xcalloc(size_t n, size_t es) {
-    void *p = calloc(n ? n : 1, es);
-    if (!p) {
-        fprintf(stderr, "df_mp2: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-/* Loads DIR/name and checks its shape against want[0 .. ndim-1]. */
-static int load(const char *dir, const char *name, int ndim, const uint64_t *want, npy_array *a) {
-    char path[4096], err[512];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    if (npy_load(path, a, err, sizeof(err)) != 0) {
-        fprintf(stderr, "df_mp2: %s\n", err);
-        return -1;
-    }
-    int ok = a->ndim == ndim;
-    for (int i = 0; ok && i < ndim; i++)
-        ok = want[i] == 0 || a->shape[i] == want[i];
-    if (!ok) {
-        fprintf(stderr, "df_mp2: %s has the wrong shape\n", path);
-        npy_free(a);
-        return -1;
-    }
-    return 0;
-}
-
-static int load_inputs(const opts *o, sys *s) {
-    npy_array lpq, met, c, eps;
-    const uint64_t any3[3] = {0, 0, 0};
-    if (load(o->input, "Lpq.npy", 3, any3, &lpq))
-        return -1;
-    const uint64_t naux = lpq.shape[0], nbf = lpq.shape[1];
-    const uint64_t wm[2] = {naux, naux}, wc[2] = {nbf, 0};
-    if (lpq.shape[2] != nbf || naux > 46340 || nbf > 46340 ||
-        load(o->input, "metric.npy", 2, wm, &met))
-        return -1;
-    if (load(o->input, "C.npy", 2, wc, &c))
-        return -1;
-    const uint64_t we[1] = {c.shape[1]};
-    if (load(o->input, "eps.npy", 1, we, &eps))
-        return -1;
-    s->nbf = (int)nbf;
-    s->naux = (int)naux;
-    s->nmo = (int)c.shape[1];
-    s->nocc = o->nocc;
-    if (s->nmo <= s->nocc || s->nmo > s->nbf) {
-        fprintf(stderr, "df_mp2: need nocc < nmo <= nbf (nmo %d, nocc %d)\n", s->nmo, s->nocc);
-        return -1;
-    }
-    s->nvir = s->nmo - s->nocc;
-    s->l = xcalloc((size_t)nbf * nbf * naux, 8);
-    s->j = xcalloc((size_t)naux * naux, 8);
-    s->c = xcalloc((size_t)nbf * (size_t)s->nmo, 8);
-    s->eps = xcalloc((size_t)s->nmo, 8);
-    uint64_t ix[3];
-    for (ix[0] = 0; ix[0] < naux; ix[0]++)
-        for (ix[1] = 0; ix[1] < nbf; ix[1]++)
-            for (ix[2] = 0; ix[2] < nbf; ix[2]++)
-                s->l[ix[1] + ix[2] * nbf + ix[0] * nbf * nbf] = npy_at(&lpq, npy_offset(&lpq, ix));
-    for (ix[0] = 0; ix[0] < naux; ix[0]++)
-        for (ix[1] = 0; ix[1] < naux; ix[1]++)
-            s->j[ix[0] + ix[1] * naux] = npy_at(&met, npy_offset(&met, ix));
-    for (ix[0] = 0; ix[0] < nbf; ix[0]++)
-        for (ix[1] = 0; ix[1] < (uint64_t)s->nmo; ix[1]++)
-            s->c[ix[0] + ix[1] * nbf] = npy_at(&c, npy_offset(&c, ix));
-    for (ix[0] = 0; ix[0] < (uint64_t)s->nmo; ix[0]++)
-        s->eps[ix[0]] = npy_at(&eps, npy_offset(&eps, ix));
-    npy_free(&lpq);
-    npy_free(&met);
-    npy_free(&c);
-    npy_free(&eps);
-    return 0;
-}
-
-/* A synthetic system: uniform numbers from trnrand's Philox generator on
- * the daemon, shaped on the host (symmetric (P|mu nu), centred C with unit
- * columns on average, orbital energies with a gap), and the metric made
- * on the daemon: J = G G^T / naux + 0.1 I, G with unit-variance entries. */
-static int synthetic(const opts *o, sys *s) {
-    s->nbf = o->nbf;
-    s->nocc = o->nocc;
-    s->naux = o->naux;
-    s->nmo = o->nmo;
-    s->nvir = o->nmo - o->nocc;
-    const size_t nl = (size_t)s->nbf * s->nbf * s->naux, nj = (size_t)s->naux * s->naux,
-                 nc = (size_t)s->nbf * s->nmo, ne = (size_t)s->nmo;
-    double *d_r, *d_j;
-    CHECK(trnsciMalloc((void **)&d_r, (nl + nj + nc + ne) * 8), "trnsciMalloc");
-    CHECK(trnsciMalloc((void **)&d_j, nj * 8), "trnsciMalloc");
-    trnrandGenerator_t g;
-    CHECK(trnrandCreateGenerator(&g, TRNRAND_RNG_PSEUDO_PHILOX4_32_10), "trnrandCreateGenerator");
-    CHECK(trnrandSetPseudoRandomGeneratorSeed(g, o->seed), "trnrandSetPseudoRandomGeneratorSeed");
-    CHECK(trnrandGenerateUniformDouble(g, d_r, nl + nj + nc + ne), "trnrandGenerateUniformDouble");
-    double *r = xcalloc(nl + nj + nc + ne, 8);
-    CHECK(trnsciMemcpy(r, d_r, (nl + nj + nc + ne) * 8, trnsciMemcpyDeviceToHost), "trnsciMemcpy");
-    const double *rl = r, *rj = r + nl, *rc = rj + nj, *re = rc + nc;
-    s->l = xcalloc(nl, 8);
-    s->j = xcalloc(nj, 8);
-    s->c = xcalloc(nc, 8);
-    s->eps = xcalloc(ne, 8);
-    const size_t nbf = (size_t)s->nbf;
-    const double scale_l = 0.5 / (double)nbf;
-    for (size_t p = 0; p < (size_t)s->naux; p++)
-        for (size_t nu = 0; nu < nbf; nu++)
-            for (size_t mu = 0; mu <= nu; mu++) {
-                const double v =
-                    (rl[p * nbf * nbf + mu + nu * nbf] + rl[p * nbf * nbf + nu + mu * nbf] - 1.0) *
-                    scale_l;
-                s->l[p * nbf * nbf + mu + nu * nbf] = s->l[p * nbf * nbf + nu + mu * nbf] = v;
-            }
-    for (size_t k = 0; k < nc; k++)
-        s->c[k] = (rc[k] - 0.5) * sqrt(12.0 / (double)nbf);
-    for (int i = 0; i < s->nocc; i++)
-        s->eps[i] = -1.2 + 0.9 * i / s->nocc + 0.05 * (re[i] - 0.5);
-    for (int a = 0; a < s->nvir; a++)
-        s->eps[s->nocc + a] = 0.15 + 2.5 * a / s->nvir + 0.05 * (re[s->nocc + a] - 0.5);
-    /* G in place of its uniform numbers, J = 0.1 I, then J += G G^T / naux. */
-    double *gh = xcalloc(nj, 8);
-    for (size_t k = 0; k < nj; k++)
-        gh[k] = (rj[k] - 0.5) * sqrt(12.0);
-    for (int p = 0; p < s->naux; p++)
-        s->j[p + (size_t)p * s->naux] = 0.1;
-    CHECK(trnsciMemcpy(d_r, gh, nj * 8, trnsciMemcpyHostToDevice), "trnsciMemcpy");
-    CHECK(trnsciMemcpy(d_j, s->j, nj * 8, trnsciMemcpyHostToDevice), "trnsciMemcpy");
-    trnblasHandle_t bh;
-    CHECK(trnblasCreate(&bh), "trnblasCreate");
-    const double alpha = 1.0 / s->naux, beta = 1.0;
-    CHECK(trnblasDgemm(bh, TRNBLAS_OP_N, TRNBLAS_OP_T, s->naux, s->naux, s->naux, &alpha, d_r,
-                       s->naux, d_r, s->naux, &beta, d_j, s->naux),
-          "trnblasDgemm (metric)");
-    CHECK(trnsciMemcpy(s->j, d_j, nj * 8, trnsciMemcpyDeviceToHost), "trnsciMemcpy");
-    trnblasDestroy(bh);
-    trnrandDestroyGenerator(g);
-    trnsciFree(d_r);
-    trnsciFree(d_j);
-    free(r);
-    free(gh);
-    return 0;
-}
-
-static int save_inputs(const char *dir, const sys *s) {
-    char path[4096], err[512];
-    const size_t nbf = (size_t)s->nbf, naux = (size_t)s->naux;
-    /* Lpq in C order, logical [P][mu][nu]. */
-    double *t = xcalloc(nbf * nbf * naux, 8);
-    for (size_t p = 0; p < naux; p++)
-        for (size_t mu = 0; mu < nbf; mu++)
-            for (size_t nu = 0; nu < nbf; nu++)
-                t[p * nbf * nbf + mu * nbf + nu] = s->l[mu + nu * nbf + p * nbf * nbf];
-    const uint64_t sl[3] = {naux, nbf, nbf}, sj[2] = {naux, naux}, sc[2] = {nbf, (uint64_t)s->nmo},
-                   se[1] = {(uint64_t)s->nmo};
-    int rc = 0;
-    snprintf(path, sizeof(path), "%s/Lpq.npy", dir);
-    rc |= npy_save(path, t, 8, 3, sl, 0, err, sizeof(err));
-    snprintf(path, sizeof(path), "%s/metric.npy", dir);
-    rc |= npy_save(path, s->j, 8, 2, sj, 1, err, sizeof(err));
-    snprintf(path, sizeof(path), "%s/C.npy", dir);
-    rc |= npy_save(path, s->c, 8, 2, sc, 1, err, sizeof(err));
-    snprintf(path, sizeof(path), "%s/eps.npy", dir);
-    rc |= npy_save(path, s->eps, 8, 1, se, 0, err, sizeof(err));
-    free(t);
-    if (rc)
-        fprintf(stderr, "df_mp2: --save: %s\n", err);
-    return rc ? -1 : 0;
-}
-
-/* A device copy of n float64 values in the run's precision. */
-static void *upload(const double *h, size_t n, int fp32) {
-    void *d = NULL;
-    if (trnsciMalloc(&d, n * (fp32 ? 4 : 8)) != trnsciSuccess)
-        return NULL;
-    if (fp32) {
-        float *f = xcalloc(n, 4);
-        for (size_t k = 0; k < n; k++)
-            f[k] = (float)h[k];
-        const trnsciError_t e = trnsciMemcpy(d, f, n * 4, trnsciMemcpyHostToDevice);
-        free(f);
-        if (e != trnsciSuccess)
-            return NULL;
-    } else if (trnsciMemcpy(d, h, n * 8, trnsciMemcpyHostToDevice) != trnsciSuccess) {
-        return NULL;
-    }
-    return d;
-}
-
-int main(int argc, char **argv) {
-    opts o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
-    CHECK(trnsciInit(o.addr), "trnsciInit");
-    trnsciDaemonStatus st;
-    CHECK(trnsciDaemonGetStatus(o.addr, &st), "trnsciDaemonGetStatus");
-    const char *addr = o.addr ? o.addr : getenv("TRNSCI_ADDR");
-    const int local = !addr || !*addr || !strncmp(addr, "unix:", 5);
-    double t[NSTAGES] = {0}, t0_first[3] = {0, 0, 0};
-
-    double t0 = now_s();
-    sys s = {0};
-    if (o.input ? load_inputs(&o, &s) : synthetic(&o, &s))
-        return 1;
-    if (o.save && save_inputs(o.save, &s))
-        return 1;
-    const size_t nbf = (size_t)s.nbf, naux = (size_t)s.naux, nocc = (size_t)s.nocc,
-                 nvir = (size_t)s.nvir;
-    const int fp32 = o.fp32;
-    const trnsciDataType_t dt = fp32 ? TRNSCI_R_32F : TRNSCI_R_64F;
-    void *d_l = upload(s.l, nbf * nbf * naux, fp32), *d_j = upload(s.j, naux * naux, fp32);
-    void *d_c = upload(s.c, nbf * (size_t)s.nmo, fp32);
-    double *d_eo = upload(s.eps, nocc, 0), *d_ev = upload(s.eps + nocc, nvir, 0);
-    void *d_b = NULL;
-    double *d_e = NULL;
-    int *d_info = NULL;
-    if (!d_l || !d_j || !d_c || !d_eo || !d_ev)
-        return die("upload");
-    CHECK(trnsciMalloc(&d_b, nocc * nvir * naux * (fp32 ? 4 : 8)), "trnsciMalloc B");
-    CHECK(trnsciMalloc((void **)&d_e, 8), "trnsciMalloc");
-    CHECK(trnsciMalloc((void **)&d_info, sizeof(int)), "trnsciMalloc");
-    CHECK(trnsciDeviceSynchronize(), "inputs");
-    t[0] = now_s() - t0;
-
-    trnsolverDnHandle_t sh;
-    trnblasHandle_t bh;
-    trntensorHandle_t th;
-    CHECK(trnsolverDnCreate(&sh), "trnsolverDnCreate");
-    CHECK(trnblasCreate(&bh), "trnblasCreate");
-    CHECK(trntensorCreate(&th), "trntensorCreate");
-
-    /* J = L L^T. */
-    t0 = now_s();
+/* J = L L^T in place (float32 when fp32). */
+static int cholesky(trnsolverDnHandle_t sh, const df_sys *s, void *d_j, int fp32, void **d_work,
+                    int *d_info) {
     int lwork = 0;
-    void *d_work = NULL;
     if (fp32)
-        CHECK(
-            trnsolverDnSpotrf_bufferSize(sh, TRNBLAS_FILL_MODE_LOWER, s.naux, d_j, s.naux, &lwork),
-            "potrf_bufferSize");
+        DF_CHECK(trnsolverDnSpotrf_bufferSize(sh, TRNBLAS_FILL_MODE_LOWER, s->naux, d_j, s->naux,
+                                              &lwork),
+                 "potrf_bufferSize");
     else
-        CHECK(
-            trnsolverDnDpotrf_bufferSize(sh, TRNBLAS_FILL_MODE_LOWER, s.naux, d_j, s.naux, &lwork),
-            "potrf_bufferSize");
-    CHECK(trnsciMalloc(&d_work, (size_t)(lwork > 0 ? lwork : 1) * (fp32 ? 4 : 8)), "trnsciMalloc");
+        DF_CHECK(trnsolverDnDpotrf_bufferSize(sh, TRNBLAS_FILL_MODE_LOWER, s->naux, d_j, s->naux,
+                                              &lwork),
+                 "potrf_bufferSize");
+    DF_CHECK(trnsciMalloc(d_work, (size_t)(lwork > 0 ? lwork : 1) * (fp32 ? 4 : 8)),
+             "trnsciMalloc");
     if (fp32)
-        CHECK(trnsolverDnSpotrf(sh, TRNBLAS_FILL_MODE_LOWER, s.naux, d_j, s.naux, d_work, lwork,
-                                d_info),
-              "trnsolverDnSpotrf");
+        DF_CHECK(trnsolverDnSpotrf(sh, TRNBLAS_FILL_MODE_LOWER, s->naux, d_j, s->naux, *d_work,
+                                   lwork, d_info),
+                 "trnsolverDnSpotrf");
     else
-        CHECK(trnsolverDnDpotrf(sh, TRNBLAS_FILL_MODE_LOWER, s.naux, d_j, s.naux, d_work, lwork,
-                                d_info),
-              "trnsolverDnDpotrf");
+        DF_CHECK(trnsolverDnDpotrf(sh, TRNBLAS_FILL_MODE_LOWER, s->naux, d_j, s->naux, *d_work,
+                                   lwork, d_info),
+                 "trnsolverDnDpotrf");
     int info = 0;
-    CHECK(trnsciMemcpy(&info, d_info, sizeof(int), trnsciMemcpyDeviceToHost), "potrf");
+    DF_CHECK(trnsciMemcpy(&info, d_info, sizeof(int), trnsciMemcpyDeviceToHost), "potrf");
     if (info != 0) {
         fprintf(stderr, "df_mp2: the metric is not positive definite (potrf info %d)\n", info);
         return 1;
     }
-    t[1] = now_s() - t0;
+    return 0;
+}
 
-    /* The transformation, the fit and the energy; with --repeat R the three
-     * run R times (the first on freshly uploaded buffers, "cold"; the others
-     * "warm", their medians reported). */
-    double warm[3][64];
-    double energy = NAN;
-    for (int rep = 0; rep < o.repeat; rep++) {
-        /* B_raw = (Q|mu nu) transformed to (Q|ia). */
-        t0 = now_s();
-        const char *c_vir = (const char *)d_c + nocc * nbf * (fp32 ? 4 : 8);
-        CHECK(trntensorAoToMo(th, dt, s.nbf, s.nocc, s.nvir, s.naux, d_c, s.nbf, c_vir, s.nbf, d_l,
-                              d_b),
-              "trntensorAoToMo");
-        CHECK(trnsciDeviceSynchronize(), "trntensorAoToMo");
-        t[2] = now_s() - t0;
-
-        /* B = L^-1 B_raw: B_raw is naux x (nocc nvir), column-major, ld naux. */
-        t0 = now_s();
-        const int ncols = (int)(nocc * nvir);
-        if (fp32) {
-            const float one = 1.0f;
-            CHECK(trnblasStrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
-                               TRNBLAS_DIAG_NON_UNIT, s.naux, ncols, &one, d_j, s.naux, d_b,
-                               s.naux),
-                  "trnblasStrsm");
-        } else {
-            const double one = 1.0;
-            CHECK(trnblasDtrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
-                               TRNBLAS_DIAG_NON_UNIT, s.naux, ncols, &one, d_j, s.naux, d_b,
-                               s.naux),
-                  "trnblasDtrsm");
-        }
-        CHECK(trnsciDeviceSynchronize(), "trsm");
-        t[3] = now_s() - t0;
-
-        t0 = now_s();
-        CHECK(trntensorMp2Energy(th, dt, s.nocc, s.nvir, s.naux, d_b, d_eo, d_ev, d_e),
-              "trntensorMp2Energy");
-        CHECK(trnsciMemcpy(&energy, d_e, 8, trnsciMemcpyDeviceToHost), "trntensorMp2Energy");
-        t[4] = now_s() - t0;
-        if (rep > 0)
-            for (int k = 0; k < 3; k++)
-                warm[k][rep - 1] = t[2 + k];
-        if (rep == 0)
-            memcpy(t0_first, t + 2, sizeof(t0_first));
+/* MIXED: the AO integrals fitted in float64, then converted to float32 on
+ * the daemon. The integrals are an nbf^2 x naux column-major matrix X
+ * (X[mu nu, P] = (P|mu nu)); the fit is X L^-T (B_P = sum_Q L^-1_PQ (Q|.)),
+ * a TRSM from the right. Returns the float32 copy in *d_l32 and frees d_l. */
+static int fit_ao_and_convert(const df_sys *s, trnblasHandle_t bh, trntensorHandle_t th,
+                              const void *d_l_factor, double *d_l, void **d_l32, stage_log *lg,
+                              int *slot) {
+    const int64_t n2 = (int64_t)s->nbf * s->nbf, total = n2 * s->naux;
+    if (n2 > INT32_MAX) {
+        fprintf(stderr, "df_mp2: nbf^2 is too large for one TRSM\n");
+        return 1;
     }
-    memcpy(t + 2, t0_first, sizeof(t0_first));
-    double warm_med[3] = {0, 0, 0};
-    for (int k = 0; k < 3 && o.repeat > 1; k++)
-        warm_med[k] = median(warm[k], o.repeat - 1);
+    double t0 = now_s();
+    const double one = 1.0;
+    DF_CHECK(trnblasDtrsm(bh, TRNBLAS_SIDE_RIGHT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_T,
+                          TRNBLAS_DIAG_NON_UNIT, (int)n2, s->naux, &one, d_l_factor, s->naux, d_l,
+                          (int)n2),
+             "trnblasDtrsm (fit of the AO integrals)");
+    DF_CHECK(trnsciDeviceSynchronize(), "trnblasDtrsm");
+    stage_done(lg, slot, "fitAO", 0, now_s() - t0);
 
+    t0 = now_s();
+    DF_CHECK(trnsciMalloc(d_l32, (size_t)total * 4), "trnsciMalloc (float32 integrals)");
+    trntensorTensorDescriptor_t da, db;
+    trntensorOperationDescriptor_t op;
+    trntensorPlan_t plan;
+    const int64_t extent[1] = {total};
+    const int32_t mode[1] = {'x'};
+    DF_CHECK(trntensorCreateTensorDescriptor(th, &da, 1, extent, NULL, TRNSCI_R_64F, 8),
+             "trntensorCreateTensorDescriptor");
+    DF_CHECK(trntensorCreateTensorDescriptor(th, &db, 1, extent, NULL, TRNSCI_R_32F, 4),
+             "trntensorCreateTensorDescriptor");
+    DF_CHECK(trntensorCreatePermutation(th, &op, da, mode, TRNTENSOR_OP_IDENTITY, db, mode,
+                                        TRNTENSOR_COMPUTE_DESC_64F),
+             "trntensorCreatePermutation (float64 -> float32)");
+    DF_CHECK(trntensorCreatePlan(th, &plan, op, NULL, 0), "trntensorCreatePlan");
+    DF_CHECK(trntensorPermute(th, plan, &one, d_l, *d_l32, NULL), "trntensorPermute");
+    DF_CHECK(trnsciDeviceSynchronize(), "trntensorPermute");
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+    trntensorDestroyTensorDescriptor(da);
+    trntensorDestroyTensorDescriptor(db);
+    trnsciFree(d_l);
+    stage_done(lg, slot, "convert", 0, now_s() - t0);
+    return 0;
+}
+
+/* B = L^-1 B_raw: B_raw is naux x (nocc nvir), column-major, ld naux. */
+static int fit(const df_sys *s, trnblasHandle_t bh, const void *d_j, void *d_b, int fp32) {
+    const int ncols = s->nocc * s->nvir;
+    if (fp32) {
+        const float one = 1.0f;
+        DF_CHECK(trnblasStrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
+                              TRNBLAS_DIAG_NON_UNIT, s->naux, ncols, &one, d_j, s->naux, d_b,
+                              s->naux),
+                 "trnblasStrsm");
+    } else {
+        const double one = 1.0;
+        DF_CHECK(trnblasDtrsm(bh, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_LOWER, TRNBLAS_OP_N,
+                              TRNBLAS_DIAG_NON_UNIT, s->naux, ncols, &one, d_j, s->naux, d_b,
+                              s->naux),
+                 "trnblasDtrsm");
+    }
+    DF_CHECK(trnsciDeviceSynchronize(), "trsm");
+    return 0;
+}
+
+static void print_report(const df_opts *o, const df_sys *s, const trnsciDaemonStatus *st, int local,
+                         double energy, stage_log *lg, const df_screen_stats *sc) {
     const char *transport = local ? "local (shared memory)" : "gRPC";
-    if (o.json) {
+    const int warm_runs = o->repeat - 1;
+    double warm_med[MAX_STAGES] = {0};
+    for (int i = lg->repeated_from; i < lg->n && warm_runs > 0; i++)
+        warm_med[i] = median(lg->warm[i], warm_runs);
+    if (o->json) {
         printf("{\"bench\": \"df_mp2\", \"precision\": \"%s\", \"nbf\": %d, \"nocc\": %d, "
                "\"nvir\": %d, \"naux\": %d, \"synthetic\": %s, \"energy\": %.17g, "
-               "\"backend\": \"%s\", \"daemon_cores\": %u, \"transport\": \"%s\", \"stages_ms\": {",
-               fp32 ? "fp32" : "fp64", s.nbf, s.nocc, s.nvir, s.naux, o.input ? "false" : "true",
-               energy, st.backend, st.coreCount, transport);
-        for (int i = 0; i < NSTAGES; i++)
-            printf("%s\"%s\": %.3f", i ? ", " : "", stage_names[i], 1e3 * t[i]);
+               "\"backend\": \"%s\", \"daemon_cores\": %u, \"transport\": \"%s\", ",
+               precision_names[o->precision], s->nbf, s->nocc, s->nvir, s->naux,
+               o->input ? "false" : "true", energy, st->backend, st->coreCount, transport);
+        if (o->screen > 0)
+            printf("\"screen\": {\"threshold\": %g, \"pairs\": %lld, \"pairs_kept\": %lld, "
+                   "\"bound\": %g}, ",
+                   o->screen, (long long)sc->pairs, (long long)sc->pairs_kept, sc->bound);
+        printf("\"stages_ms\": {");
+        for (int i = 0; i < lg->n; i++)
+            printf("%s\"%s\": %.3f", i ? ", " : "", lg->name[i], 1e3 * lg->first[i]);
         printf("}");
-        if (o.repeat > 1)
-            printf(", \"warm_runs\": %d, \"warm_ms\": {\"aoToMo\": %.3f, \"fit\": %.3f, "
-                   "\"mp2\": %.3f}",
-                   o.repeat - 1, 1e3 * warm_med[0], 1e3 * warm_med[1], 1e3 * warm_med[2]);
+        if (warm_runs > 0) {
+            printf(", \"warm_runs\": %d, \"warm_ms\": {", warm_runs);
+            for (int i = lg->repeated_from; i < lg->n; i++)
+                printf("%s\"%s\": %.3f", i > lg->repeated_from ? ", " : "", lg->name[i],
+                       1e3 * warm_med[i]);
+            printf("}");
+        }
         printf("}\n");
-    } else {
-        printf("DF-MP2 (%s) nbf %d nocc %d nvir %d naux %d (%s)\n", fp32 ? "FP32" : "FP64", s.nbf,
-               s.nocc, s.nvir, s.naux, o.input ? o.input : "synthetic");
-        printf("E(MP2 correlation) = %.12f Eh\n", energy);
-        printf("ran on trnscid %s, backend %s, %u cores, over %s\n", st.daemonVersion, st.backend,
-               st.coreCount, transport);
-        for (int i = 0; i < NSTAGES; i++)
-            printf("  %-9s %10.3f ms\n", stage_names[i], 1e3 * t[i]);
-        if (o.repeat > 1)
-            printf("  warm (median of %d): aoToMo %.3f ms, fit %.3f ms, mp2 %.3f ms\n",
-                   o.repeat - 1, 1e3 * warm_med[0], 1e3 * warm_med[1], 1e3 * warm_med[2]);
+        return;
     }
+    printf("DF-MP2 (%s) nbf %d nocc %d nvir %d naux %d (%s)\n", precision_names[o->precision],
+           s->nbf, s->nocc, s->nvir, s->naux, o->input ? o->input : "synthetic");
+    printf("E(MP2 correlation) = %.12f Eh\n", energy);
+    if (o->screen > 0)
+        printf("screening at %g kept %lld of %lld AO pairs (each B_raw entry moves by <= %.3g)\n",
+               o->screen, (long long)sc->pairs_kept, (long long)sc->pairs, sc->bound);
+    printf("ran on trnscid %s, backend %s, %u cores, over %s\n", st->daemonVersion, st->backend,
+           st->coreCount, transport);
+    for (int i = 0; i < lg->n; i++)
+        printf("  %-9s %10.3f ms\n", lg->name[i], 1e3 * lg->first[i]);
+    if (warm_runs > 0) {
+        printf("  warm (median of %d):", warm_runs);
+        for (int i = lg->repeated_from; i < lg->n; i++)
+            printf("%s %s %.3f ms", i > lg->repeated_from ? "," : "", lg->name[i],
+                   1e3 * warm_med[i]);
+        printf("\n");
+    }
+}
+
+int main(int argc, char **argv) {
+    df_opts o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    DF_CHECK(trnsciInit(o.addr), "trnsciInit");
+    trnsciDaemonStatus st;
+    DF_CHECK(trnsciDaemonGetStatus(o.addr, &st), "trnsciDaemonGetStatus");
+    const char *addr = o.addr ? o.addr : getenv("TRNSCI_ADDR");
+    const int local = !addr || !*addr || !strncmp(addr, "unix:", 5);
+    static stage_log lg; /* large (the warm times): not on the stack */
+    int slot = 0;
+
+    /* Precisions: the metric and its factor (f64 unless FP32), the integrals
+     * as uploaded (f64 unless FP32; MIXED converts them after the fit), and
+     * the transformation and pair energies (f64 only for FP64). */
+    const int fp32_metric = o.precision == DF_FP32, fp32_ints = o.precision == DF_FP32,
+              fp32_work = o.precision != DF_FP64;
+    const trnsciDataType_t dt = fp32_work ? TRNSCI_R_32F : TRNSCI_R_64F;
+
+    double t0 = now_s();
+    df_sys s = {0};
+    if (o.input ? df_load_inputs(&o, &s) : df_synthetic(&o, &s))
+        return 1;
+    if (o.save && df_save_inputs(o.save, &s))
+        return 1;
+    const size_t nbf = (size_t)s.nbf, naux = (size_t)s.naux, nocc = (size_t)s.nocc,
+                 nvir = (size_t)s.nvir;
+    void *d_l = df_upload(s.l, nbf * nbf * naux, fp32_ints);
+    void *d_j = df_upload(s.j, naux * naux, fp32_metric);
+    void *d_c = df_upload(s.c, nbf * (size_t)s.nmo, fp32_work);
+    double *d_eo = df_upload(s.eps, nocc, 0), *d_ev = df_upload(s.eps + nocc, nvir, 0);
+    void *d_b = NULL, *d_work = NULL;
+    double *d_e = NULL;
+    int *d_info = NULL;
+    if (!d_l || !d_j || !d_c || !d_eo || !d_ev)
+        return df_die("upload");
+    DF_CHECK(trnsciMalloc(&d_b, nocc * nvir * naux * (fp32_work ? 4 : 8)), "trnsciMalloc B");
+    DF_CHECK(trnsciMalloc((void **)&d_e, 8), "trnsciMalloc");
+    DF_CHECK(trnsciMalloc((void **)&d_info, sizeof(int)), "trnsciMalloc");
+    DF_CHECK(trnsciDeviceSynchronize(), "inputs");
+    stage_done(&lg, &slot, "inputs", 0, now_s() - t0);
+
+    trnsolverDnHandle_t sh;
+    trnblasHandle_t bh;
+    trntensorHandle_t th;
+    DF_CHECK(trnsolverDnCreate(&sh), "trnsolverDnCreate");
+    DF_CHECK(trnblasCreate(&bh), "trnblasCreate");
+    DF_CHECK(trntensorCreate(&th), "trntensorCreate");
+
+    t0 = now_s();
+    if (cholesky(sh, &s, d_j, fp32_metric, &d_work, d_info))
+        return 1;
+    stage_done(&lg, &slot, "cholesky", 0, now_s() - t0);
+    if (o.precision == DF_MIXED &&
+        fit_ao_and_convert(&s, bh, th, d_j, d_l, &d_l, &lg, &slot)) /* d_l: now float32 */
+        return 1;
+
+    /* The transformation, the fit (unless MIXED fitted already) and the
+     * energy; with --repeat R they run R times (the first on freshly
+     * uploaded buffers, "cold"; the others "warm", their medians reported). */
+    lg.repeated_from = slot;
+    df_screen_stats sc = {0};
+    double energy = NAN;
+    for (int rep = 0; rep < o.repeat; rep++) {
+        slot = lg.repeated_from;
+        t0 = now_s();
+        if (o.screen > 0) {
+            if (df_screened_ao_to_mo(&s, o.screen, fp32_work, d_c, d_b, &sc))
+                return 1;
+        } else {
+            const char *c_vir = (const char *)d_c + nocc * nbf * (fp32_work ? 4 : 8);
+            DF_CHECK(trntensorAoToMo(th, dt, s.nbf, s.nocc, s.nvir, s.naux, d_c, s.nbf, c_vir,
+                                     s.nbf, d_l, d_b),
+                     "trntensorAoToMo");
+            DF_CHECK(trnsciDeviceSynchronize(), "trntensorAoToMo");
+        }
+        stage_done(&lg, &slot, "aoToMo", rep, now_s() - t0);
+
+        if (o.precision != DF_MIXED) {
+            t0 = now_s();
+            if (fit(&s, bh, d_j, d_b, fp32_work))
+                return 1;
+            stage_done(&lg, &slot, "fit", rep, now_s() - t0);
+        }
+
+        t0 = now_s();
+        DF_CHECK(trntensorMp2Energy(th, dt, s.nocc, s.nvir, s.naux, d_b, d_eo, d_ev, d_e),
+                 "trntensorMp2Energy");
+        DF_CHECK(trnsciMemcpy(&energy, d_e, 8, trnsciMemcpyDeviceToHost), "trntensorMp2Energy");
+        stage_done(&lg, &slot, "mp2", rep, now_s() - t0);
+    }
+    print_report(&o, &s, &st, local, energy, &lg, &sc);
+
     trntensorDestroy(th);
     trnblasDestroy(bh);
     trnsolverDnDestroy(sh);
     void *ptrs[] = {d_l, d_j, d_c, d_eo, d_ev, d_b, d_e, d_info, d_work};
     for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
         trnsciFree(ptrs[i]);
-    free(s.l);
-    free(s.j);
-    free(s.c);
-    free(s.eps);
+    df_sys_free(&s);
     return 0;
 }
