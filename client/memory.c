@@ -77,6 +77,10 @@ trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
             base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (fd >= 0)
             close(fd);
+        /* Huge pages where the system allows them for shared memory: the
+         * daemon advises its mapping the same way (daemon/bufmem.h). */
+        if (base != MAP_FAILED && size >= ((size_t)2 << 20))
+            (void)madvise(base, size, MADV_HUGEPAGE);
         if (base == MAP_FAILED) {
             free_on_daemon(c, id);
             return trn_fail(trnsciErrorMemoryAllocation,

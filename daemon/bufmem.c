@@ -12,6 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Below this a buffer cannot hold a huge page. */
+#define TRN_BUFMEM_HUGE_MIN ((uint64_t)2 << 20)
+
 void *trn_bufmem_heap(uint64_t bytes) {
     return bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
 }
@@ -30,6 +33,8 @@ void *trn_bufmem_shared(uint64_t bytes, int *fd, char *err, size_t errlen) {
     void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
     if (p == MAP_FAILED)
         goto fail_fd;
+    if (bytes >= TRN_BUFMEM_HUGE_MIN)
+        (void)madvise(p, (size_t)bytes, MADV_HUGEPAGE); /* advice only (bufmem.h) */
     if (fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
         munmap(p, (size_t)bytes);
         goto fail_fd;

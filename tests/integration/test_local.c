@@ -9,6 +9,9 @@
  *  - garbage on the socket (an oversized length, unknown flags) ends only
  *    that connection and its session; an undecodable body is answered
  *    INVALID_ARGUMENT; other clients do not notice;
+ *  - buffers of 2 MiB and more are advised to use huge pages on both sides
+ *    (VmFlags "hg" on the daemon's and the client's mapping), smaller ones
+ *    are not;
  *  - 200 clients SIGKILLed mid-op while another client keeps getting exact
  *    results; afterwards the daemon's sessions, descriptors and shared memory
  *    are back to their baseline.
@@ -146,6 +149,47 @@ static void test_zero_copy(void **state) {
     trnblasDestroy(h);
     trnsciFree(a);
     trnsciFree(c);
+    trnsciDeviceReset();
+}
+
+/* Whether process pid maps a buffer of kb KiB (memfd "trnsci-buffer") with
+ * the huge-page advice: 1 yes, 0 no, -1 no such mapping. */
+static int buffer_mapping_advised(pid_t pid, long kb) {
+    char path[64], line[512];
+    snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int in_buffer = 0, found = -1;
+    while (fgets(line, sizeof(line), f)) {
+        /* A mapping's header line is "start-end perms offset dev inode path";
+         * the others are "Key: value" (no "hex-hex" start). */
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+            in_buffer = strstr(line, "trnsci-buffer") && (long)((hi - lo) >> 10) == kb;
+        if (in_buffer && strncmp(line, "VmFlags:", 8) == 0) {
+            found = strstr(line, " hg") != NULL;
+            in_buffer = 0;
+            if (found)
+                break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static void test_huge_page_advice(void **state) {
+    (void)state;
+    assert_int_equal(trnsciInit(daemon_under_test.unix_addr), trnsciSuccess);
+    void *big, *small;
+    assert_int_equal(trnsciMalloc(&big, 4 << 20), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&small, 1 << 20), trnsciSuccess);
+    assert_int_equal(buffer_mapping_advised(daemon_under_test.pid, 4096), 1);
+    assert_int_equal(buffer_mapping_advised(getpid(), 4096), 1);
+    assert_int_equal(buffer_mapping_advised(daemon_under_test.pid, 1024), 0);
+    assert_int_equal(buffer_mapping_advised(getpid(), 1024), 0);
+    trnsciFree(big);
+    trnsciFree(small);
     trnsciDeviceReset();
 }
 
@@ -617,15 +661,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zero_copy),
-        cmocka_unit_test(test_seals),
-        cmocka_unit_test(test_garbage),
-        cmocka_unit_test(test_uid_limits),
-        cmocka_unit_test(test_session_scope),
-        cmocka_unit_test(test_reply_backpressure),
-        cmocka_unit_test(test_ring_garbage),
-        cmocka_unit_test(test_queue_limit),
-        cmocka_unit_test(test_kill_clients_mid_op),
+        cmocka_unit_test(test_zero_copy),          cmocka_unit_test(test_seals),
+        cmocka_unit_test(test_huge_page_advice),   cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_uid_limits),         cmocka_unit_test(test_session_scope),
+        cmocka_unit_test(test_reply_backpressure), cmocka_unit_test(test_ring_garbage),
+        cmocka_unit_test(test_queue_limit),        cmocka_unit_test(test_kill_clients_mid_op),
     };
     if (getenv("TRNSCI_TEST_FILTER")) /* e.g. test_ring* */
         cmocka_set_test_filter(getenv("TRNSCI_TEST_FILTER"));

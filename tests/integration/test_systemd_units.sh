@@ -2,7 +2,8 @@
 # test_systemd_units.sh BUILD_DIR SOURCE_DIR — the systemd units pass
 # `systemd-analyze verify` with no warning at all (unknown keys and bad values
 # are only warnings there, so any output fails the test), the sysusers file
-# parses (systemd-sysusers --dry-run on an empty root), and the socket unit
+# parses (systemd-sysusers --dry-run on an empty root), the tmpfiles file
+# applies (systemd-tmpfiles --create under an empty root), and the socket unit
 # listens where trnscid listens by default.
 #
 # Works without systemd running (containers, CI): verify loads the unit files
@@ -27,6 +28,18 @@ mkdir -p "$tmp/root/etc"
 if ! systemd-sysusers --root="$tmp/root" --dry-run "$src/systemd/trnscid.sysusers" \
     >"$tmp/out" 2>&1 || ! grep -q "Creating user 'trnscid'" "$tmp/out"; then
     echo "systemd-sysusers rejected trnscid.sysusers:" >&2
+    cat "$tmp/out" >&2
+    exit 1
+fi
+
+# The tmpfiles line writes "advise" into shmem_enabled (a stand-in file under
+# an empty root: the real one is not touched).
+thp="$tmp/root/sys/kernel/mm/transparent_hugepage"
+mkdir -p "$thp"
+printf 'never\n' >"$thp/shmem_enabled"
+if ! systemd-tmpfiles --root="$tmp/root" --create "$src/systemd/trnscid.tmpfiles" \
+    >"$tmp/out" 2>&1 || ! grep -q '^advise' "$thp/shmem_enabled"; then
+    echo "systemd-tmpfiles did not apply trnscid.tmpfiles:" >&2
     cat "$tmp/out" >&2
     exit 1
 fi
