@@ -1,5 +1,6 @@
 /*
- * auth.h — bearer tokens for remote (gRPC) clients.
+ * auth.h — bearer tokens for remote (gRPC) clients, and who may see which
+ * sessions in a Status listing.
  *
  * With --tokens-file, every gRPC call must carry `authorization: Bearer
  * <secret>` in its metadata, and the secret must be one of the file's. The
@@ -32,6 +33,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "daemon/call.h"
 
 #define TRN_TOKEN_NAME_MAX 64
 #define TRN_TOKEN_SECRET_MIN 16
@@ -89,5 +92,29 @@ void trn_token_ref(trn_token *tk);
 /* The last reference wipes the secret and frees the token. */
 void trn_token_unref(trn_token *tk);
 trn_token_limits trn_token_get_limits(const trn_token *tk);
+
+/* ---- Status: which sessions a caller may see ------------------------------ */
+
+typedef enum trn_scope_kind {
+    TRN_SCOPE_ALL,   /* every session */
+    TRN_SCOPE_TOKEN, /* the sessions opened with one token */
+    TRN_SCOPE_UID,   /* the sessions of one kernel-checked uid */
+    TRN_SCOPE_NONE,  /* no session */
+} trn_scope_kind;
+
+typedef struct trn_scope {
+    trn_scope_kind kind;
+    const trn_token *token; /* TRN_SCOPE_TOKEN */
+    uint32_t uid;           /* TRN_SCOPE_UID */
+} trn_scope;
+
+/* The sessions a Status caller may see listed (docs/security.md, "What
+ * Status shows"): a gRPC call with a token, that token's; a local caller,
+ * every session when it is root or daemon_uid, else its own uid's; a gRPC
+ * call on a daemon without tokens (tokens_required 0), every session. */
+trn_scope trn_status_scope(const trn_peer *caller, trn_transport_kind transport,
+                           int tokens_required, uint32_t daemon_uid);
+/* Whether the scope includes a session opened by `owner`. */
+int trn_scope_includes(const trn_scope *sc, const trn_peer *owner);
 
 #endif

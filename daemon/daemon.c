@@ -83,6 +83,7 @@ int trnscid_start(trnscid *d) {
     d->service.sched = d->sched;
     d->service.sessions = &d->sessions;
     d->service.tokens = &d->tokens;
+    d->service.daemon_uid = (uint32_t)geteuid();
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
     d->service.metrics = d->metrics;

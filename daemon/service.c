@@ -597,6 +597,9 @@ static void usage_to_wire(const trn_sched_usage *u, Trnsci__V1__Usage *w) {
     w->expired = u->expired;
 }
 
+/* Status lists only the sessions the caller may see (auth.h,
+ * trn_status_scope); the daemon-wide counters above the list are aggregates
+ * that name no session, and /metrics publishes them anyway. */
 static void on_status(trn_service *svc, trn_call *call) {
     char version[32];
     trn_sched_stats st;
@@ -617,8 +620,11 @@ static void on_status(trn_service *svc, trn_call *call) {
     r.backend = (char *)svc->backend->name;
     r.protocol_major = TRNSCI_PROTOCOL_MAJOR;
     r.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    const trn_scope scope =
+        trn_status_scope(&call->peer, call->transport,
+                         svc->tokens && trn_token_store_required(svc->tokens), svc->daemon_uid);
     trn_session_info *snap = NULL;
-    const size_t n = trn_session_table_snapshot(svc->sessions, &snap);
+    const size_t n = trn_session_table_snapshot(svc->sessions, &scope, &snap);
     Trnsci__V1__SessionInfo *infos = n ? calloc(n, sizeof(*infos)) : NULL;
     Trnsci__V1__SessionInfo **ptrs = n ? calloc(n, sizeof(*ptrs)) : NULL;
     Trnsci__V1__Usage *usages = n ? calloc(n, sizeof(*usages)) : NULL;

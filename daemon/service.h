@@ -24,6 +24,7 @@ typedef struct trn_service {
     trn_plan_cache *plans;
     trn_session_table *sessions;
     trn_token_store *tokens; /* bearer tokens of gRPC calls; no path: no check */
+    uint32_t daemon_uid;     /* its effective uid: sees every session in Status */
     uint64_t start_ms;
     atomic_int draining;         /* shutting down: new requests get UNAVAILABLE */
     struct trn_metrics *metrics; /* NULL: metrics off (metrics.h) */

@@ -119,7 +119,8 @@ void trn_session_table_destroy(trn_session_table *t) {
     pthread_mutex_destroy(&t->lock);
 }
 
-size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) {
+size_t trn_session_table_snapshot(trn_session_table *t, const trn_scope *scope,
+                                  trn_session_info **out) {
     pthread_mutex_lock(&t->lock);
     const size_t cap = t->sessions.len;
     trn_session_info *v = cap ? calloc(cap, sizeof(*v)) : NULL;
@@ -128,6 +129,8 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) 
     void *val;
     while (v && n < cap && trn_idmap_next(&t->sessions, &i, &id, &val)) {
         trn_session *s = val;
+        if (scope && !trn_scope_includes(scope, &s->peer))
+            continue; /* peer never changes after the session opens */
         pthread_mutex_lock(&s->lock);
         v[n].number = s->number;
         v[n].transport = s->transport;
@@ -143,6 +146,10 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) 
         n++;
     }
     pthread_mutex_unlock(&t->lock);
+    if (v && n == 0) {
+        free(v);
+        v = NULL;
+    }
     *out = v;
     return v ? n : 0;
 }

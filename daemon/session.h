@@ -129,9 +129,12 @@ typedef struct trn_session_info {
     trn_sched_usage usage;
 } trn_session_info;
 
-/* A snapshot of every open session: returns the count and a malloc'd array
- * in *out (NULL when there are none or memory ran out). */
-size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out);
+struct trn_scope;
+/* A snapshot of the open sessions that scope includes (NULL: all, for
+ * daemon-wide figures): returns the count and a malloc'd array in *out (NULL
+ * when there are none or memory ran out). */
+size_t trn_session_table_snapshot(trn_session_table *t, const struct trn_scope *scope,
+                                  trn_session_info **out);
 
 /* Closes sessions whose lease ran out with no Attach stream. */
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);

@@ -14,6 +14,10 @@
  *    changed, another scheme, an over-long value: no token;
  *  - the tokens file must be a regular file without group/other bits, and
  *    not a symlink; parse errors name the file and line (PATH:LINE:);
+ *  - the Status scope: a gRPC caller with a token sees that token's
+ *    sessions; a local caller all sessions as root or the daemon's uid, else
+ *    its own uid's (never gRPC sessions, whose uid is unknown); gRPC without
+ *    tokens sees all; gRPC without a token on a daemon with tokens, none.
  *  - loopback: localhost, 127.0.0.0/8, [::1] and an empty host are loopback;
  *    0.0.0.0, [::], other addresses and names (127.example.com) are not; a
  *    non-loopback address without TLS is refused unless --insecure-remote.
@@ -180,6 +184,48 @@ static void test_load_permissions(void **state) {
     assert_null(t.v);
 }
 
+/* ---- Status scope --------------------------------------------------------------- */
+
+static void test_status_scope(void **state) {
+    (void)state;
+    trn_token ta, tb;
+    memset(&ta, 0, sizeof(ta));
+    memset(&tb, 0, sizeof(tb));
+    const uint32_t daemon_uid = 990;
+    const trn_peer root = {1, 0, 0, 10, NULL}, daemon_user = {1, daemon_uid, 0, 11, NULL},
+                   user = {1, 1000, 1000, 12, NULL}, other = {1, 1001, 1001, 13, NULL},
+                   grpc_a = {0, 0, 0, 0, &ta}, grpc_b = {0, 0, 0, 0, &tb},
+                   grpc_none = {0, 0, 0, 0, NULL}, local_unknown = {0, 0, 0, 0, NULL};
+    /* The owners of six sessions: local uid 1000, local uid 1001, local
+     * root, gRPC with token a, gRPC with token b, gRPC without a token. */
+    const trn_peer *owners[] = {&user, &other, &root, &grpc_a, &grpc_b, &grpc_none};
+    const struct {
+        const trn_peer *caller;
+        trn_transport_kind transport;
+        int tokens;
+        const char *sees; /* one character per owner */
+    } cases[] = {
+        {&root, TRN_TRANSPORT_LOCAL, 1, "111111"},
+        {&daemon_user, TRN_TRANSPORT_LOCAL, 1, "111111"},
+        {&user, TRN_TRANSPORT_LOCAL, 1, "100000"},
+        {&other, TRN_TRANSPORT_LOCAL, 0, "010000"},
+        {&local_unknown, TRN_TRANSPORT_LOCAL, 0, "000000"},
+        {&grpc_a, TRN_TRANSPORT_GRPC, 1, "000100"},
+        {&grpc_b, TRN_TRANSPORT_GRPC, 1, "000010"},
+        {&grpc_none, TRN_TRANSPORT_GRPC, 1, "000000"},
+        {&grpc_none, TRN_TRANSPORT_GRPC, 0, "111111"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const trn_scope sc =
+            trn_status_scope(cases[i].caller, cases[i].transport, cases[i].tokens, daemon_uid);
+        char got[8] = "";
+        for (size_t k = 0; k < 6; k++)
+            got[k] = trn_scope_includes(&sc, owners[k]) ? '1' : '0';
+        if (strcmp(got, cases[i].sees) != 0)
+            fail_msg("case %zu: sees %s, expected %s", i, got, cases[i].sees);
+    }
+}
+
 static void test_loopback_policy(void **state) {
     (void)state;
     static const char *const yes[] = {"127.0.0.1:1", "127.1.2.3:80", "localhost:7450", "[::1]:7450",
@@ -213,7 +259,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_parse_bad),
         cmocka_unit_test(test_authenticate),    cmocka_unit_test(test_load_permissions),
-        cmocka_unit_test(test_loopback_policy),
+        cmocka_unit_test(test_loopback_policy), cmocka_unit_test(test_status_scope),
     };
     return cmocka_run_group_tests_name("auth", tests, NULL, NULL);
 }
