@@ -11,8 +11,9 @@ BUILD_ASAN ?= build-asan
 BUILD_TSAN ?= build-tsan
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 600
-# The scheduler's unit tests, run again under ThreadSanitizer.
-TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache
+# The scheduler's unit tests and the tokens table's reload, run again under
+# ThreadSanitizer.
+TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache unit_token_store
 FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens fuzz_config fuzz_npy
 JOBS       ?= $(shell nproc)
 ARGS       ?=

@@ -1,9 +1,12 @@
 /*
- * auth.c — the tokens file and bearer-token checks (see auth.h).
+ * auth.c — the tokens file, bearer-token checks and the Status scope (see
+ * auth.h).
  *
  * The parser takes untrusted-looking text defensively (it is fuzzed): every
  * field is length-checked before it is copied and numbers go through the
- * config's overflow-checked parsers.
+ * config's overflow-checked parsers. Its messages name the file and line the
+ * way the config file's do (PATH:LINE: ...), because a reload logs them
+ * where an operator has only the log to go by.
  */
 #include "daemon/auth.h"
 
@@ -63,8 +66,8 @@ static int parse_u32(const char *s, size_t n, uint32_t max, uint32_t *out) {
 }
 
 /* One `key=value` limit of a token. */
-static int parse_limit(trn_token *tk, const char *f, size_t n, char *err, size_t errlen,
-                       unsigned line) {
+static int parse_limit(trn_token_limits *lim, const char *f, size_t n, const char *source,
+                       unsigned line, char *err, size_t errlen) {
     const char *eq = memchr(f, '=', n);
     if (!eq)
         goto bad;
@@ -72,33 +75,33 @@ static int parse_limit(trn_token *tk, const char *f, size_t n, char *err, size_t
     const char *v = eq + 1;
     const size_t vlen = n - klen - 1;
     if (klen == 8 && memcmp(f, "sessions", 8) == 0) {
-        if (parse_u32(v, vlen, 1000000, &tk->max_sessions) == 0)
+        if (parse_u32(v, vlen, 1000000, &lim->sessions) == 0)
             return 0;
     } else if (klen == 10 && memcmp(f, "queued-ops", 10) == 0) {
-        if (parse_u32(v, vlen, 10000000, &tk->max_queued_ops) == 0)
+        if (parse_u32(v, vlen, 10000000, &lim->queued_ops) == 0)
             return 0;
     } else if (klen == 5 && memcmp(f, "bytes", 5) == 0) {
         char buf[32];
         if (vlen > 0 && vlen < sizeof(buf)) {
             memcpy(buf, v, vlen);
             buf[vlen] = '\0';
-            if (trn_config_parse_bytes(buf, &tk->max_bytes) == 0)
+            if (trn_config_parse_bytes(buf, &lim->bytes) == 0)
                 return 0;
         }
     } else if (klen == 16 && memcmp(f, "priority-ceiling", 16) == 0) {
         const int neg = vlen > 0 && v[0] == '-';
         uint32_t p;
         if (parse_u32(v + neg, vlen - (size_t)neg, TRN_PRIORITY_LEAST, &p) == 0) {
-            tk->priority_ceiling = neg ? -(int)p : (int)p;
-            if (tk->priority_ceiling >= TRN_PRIORITY_GREATEST)
+            lim->priority_ceiling = neg ? -(int)p : (int)p;
+            if (lim->priority_ceiling >= TRN_PRIORITY_GREATEST)
                 return 0;
         }
     }
 bad:
     snprintf(err, errlen,
-             "tokens file line %u: '%.*s': expected sessions=N, bytes=SIZE, queued-ops=N or "
+             "%s:%u: '%.*s': expected sessions=N, bytes=SIZE, queued-ops=N or "
              "priority-ceiling=%d..%d",
-             line, (int)(n > 64 ? 64 : n), f, TRN_PRIORITY_GREATEST, TRN_PRIORITY_LEAST);
+             source, line, (int)(n > 64 ? 64 : n), f, TRN_PRIORITY_GREATEST, TRN_PRIORITY_LEAST);
     return -1;
 }
 
@@ -122,81 +125,91 @@ static int split_fields(const char *p, size_t n, const char **f, size_t *flen) {
     }
 }
 
-static int parse_line(trn_tokens *t, const char *p, size_t n, unsigned line, char *err,
-                      size_t errlen) {
+static int parse_line(trn_tokens *t, const char *p, size_t n, const char *source, unsigned line,
+                      char *err, size_t errlen) {
     const char *f[LINE_MAX_FIELDS];
     size_t flen[LINE_MAX_FIELDS];
     const int k = split_fields(p, n, f, flen);
     if (k == 0)
         return 0;
     if (k < 0) {
-        snprintf(err, errlen, "tokens file line %u: too many fields", line);
+        snprintf(err, errlen, "%s:%u: too many fields", source, line);
         return -1;
     }
     if (k < 2) {
-        snprintf(err, errlen, "tokens file line %u: expected NAME SECRET [limits]", line);
+        snprintf(err, errlen, "%s:%u: expected NAME SECRET [limits]", source, line);
         return -1;
     }
     if (flen[0] >= TRN_TOKEN_NAME_MAX || !all_chars(f[0], flen[0], is_name_char)) {
-        snprintf(err, errlen,
-                 "tokens file line %u: the name must be 1..%d characters of A-Z a-z 0-9 . _ -",
-                 line, TRN_TOKEN_NAME_MAX - 1);
+        snprintf(err, errlen, "%s:%u: the name must be 1..%d characters of A-Z a-z 0-9 . _ -",
+                 source, line, TRN_TOKEN_NAME_MAX - 1);
         return -1;
     }
     if (flen[1] < TRN_TOKEN_SECRET_MIN || flen[1] > TRN_TOKEN_SECRET_MAX ||
         !all_chars(f[1], flen[1], is_secret_char)) {
         snprintf(err, errlen,
-                 "tokens file line %u: the secret must be %d..%d characters of A-Z a-z 0-9 "
-                 ". _ ~ + / = -",
+                 "%s:%u: the secret must be %d..%d characters of A-Z a-z 0-9 . _ ~ + / = -", source,
                  line, TRN_TOKEN_SECRET_MIN, TRN_TOKEN_SECRET_MAX);
         return -1;
     }
-    trn_token tk;
-    memset(&tk, 0, sizeof(tk));
-    memcpy(tk.name, f[0], flen[0]);
-    memcpy(tk.secret, f[1], flen[1]);
-    tk.secret_len = flen[1];
-    tk.priority_ceiling = TRN_PRIORITY_GREATEST;
+    trn_token_limits lim = {.priority_ceiling = TRN_PRIORITY_GREATEST};
     for (int i = 2; i < k; i++)
-        if (parse_limit(&tk, f[i], flen[i], err, errlen, line) != 0)
+        if (parse_limit(&lim, f[i], flen[i], source, line, err, errlen) != 0)
             return -1;
+    unsigned char secret[TRN_TOKEN_SECRET_MAX];
+    memset(secret, 0, sizeof(secret));
+    memcpy(secret, f[1], flen[1]);
     for (size_t i = 0; i < t->n; i++) {
-        if (strcmp(t->v[i].name, tk.name) == 0 ||
-            secret_diff(t->v[i].secret, t->v[i].secret_len, tk.secret, tk.secret_len) == 0) {
-            snprintf(err, errlen, "tokens file line %u: the name or the secret is used twice",
-                     line);
+        const trn_token *o = t->v[i];
+        if ((strlen(o->name) == flen[0] && memcmp(o->name, f[0], flen[0]) == 0) ||
+            secret_diff(o->secret, o->secret_len, secret, flen[1]) == 0) {
+            memset(secret, 0, sizeof(secret));
+            snprintf(err, errlen, "%s:%u: the name or the secret is used twice", source, line);
             return -1;
         }
     }
-    trn_token *v = realloc(t->v, (t->n + 1) * sizeof(*v));
-    if (!v) {
-        snprintf(err, errlen, "out of memory reading the tokens file");
+    trn_token **v = realloc(t->v, (t->n + 1) * sizeof(*v));
+    trn_token *tk = v ? calloc(1, sizeof(*tk)) : NULL;
+    if (v)
+        t->v = v;
+    if (!tk) {
+        memset(secret, 0, sizeof(secret));
+        snprintf(err, errlen, "%s: out of memory reading it", source);
         return -1;
     }
-    t->v = v;
-    t->v[t->n] = tk;
-    atomic_init(&t->v[t->n].queued, 0);
-    t->n++;
+    memcpy(tk->name, f[0], flen[0]);
+    memcpy(tk->secret, secret, sizeof(secret));
+    memset(secret, 0, sizeof(secret));
+    tk->secret_len = flen[1];
+    atomic_init(&tk->max_sessions, lim.sessions);
+    atomic_init(&tk->max_bytes, lim.bytes);
+    atomic_init(&tk->max_queued_ops, lim.queued_ops);
+    atomic_init(&tk->priority_ceiling, lim.priority_ceiling);
+    atomic_init(&tk->queued, 0);
+    atomic_init(&tk->refs, 1); /* the table's */
+    atomic_init(&tk->revoked, 0);
+    t->v[t->n++] = tk;
     return 0;
 }
 
-int trn_tokens_parse(trn_tokens *t, const char *text, size_t len, char *err, size_t errlen) {
+int trn_tokens_parse(trn_tokens *t, const char *text, size_t len, const char *source, char *err,
+                     size_t errlen) {
     size_t i = 0;
     unsigned line = 1;
     while (i < len) {
         const char *nl = memchr(text + i, '\n', len - i);
         const size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
         if (memchr(text + i, '\0', n)) {
-            snprintf(err, errlen, "tokens file line %u: contains a NUL byte", line);
+            snprintf(err, errlen, "%s:%u: contains a NUL byte", source, line);
             goto fail;
         }
-        if (parse_line(t, text + i, n, line, err, errlen) != 0)
+        if (parse_line(t, text + i, n, source, line, err, errlen) != 0)
             goto fail;
         i += n + (nl != NULL);
         line++;
     }
     if (t->n == 0) {
-        snprintf(err, errlen, "the tokens file lists no token");
+        snprintf(err, errlen, "%s: lists no token", source);
         goto fail;
     }
     return 0;
@@ -206,9 +219,14 @@ fail:
 }
 
 int trn_tokens_load(trn_tokens *t, const char *path, char *err, size_t errlen) {
-    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: a FIFO in its place must not hang the daemon (a reload runs on
+     * the main loop); it is then refused as not a regular file. */
+    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
-        snprintf(err, errlen, "--tokens-file %s: %s", path, strerror(errno));
+        if (errno == ELOOP) /* O_NOFOLLOW: whoever can change the link could swap the file */
+            snprintf(err, errlen, "--tokens-file %s: a symbolic link; name the file itself", path);
+        else
+            snprintf(err, errlen, "--tokens-file %s: %s", path, strerror(errno));
         return -1;
     }
     char *buf = NULL;
@@ -249,7 +267,7 @@ int trn_tokens_load(trn_tokens *t, const char *path, char *err, size_t errlen) {
         }
         got += (size_t)r;
     }
-    rc = trn_tokens_parse(t, buf, size, err, errlen);
+    rc = trn_tokens_parse(t, buf, size, path, err, errlen);
 out:
     if (buf) {
         memset(buf, 0, st.st_size > 0 ? (size_t)st.st_size : 0); /* secrets */
@@ -260,11 +278,29 @@ out:
 }
 
 void trn_tokens_free(trn_tokens *t) {
-    if (t->v)
-        memset(t->v, 0, t->n * sizeof(*t->v));
+    for (size_t i = 0; i < t->n; i++)
+        trn_token_unref(t->v[i]);
     free(t->v);
     t->v = NULL;
     t->n = 0;
+}
+
+void trn_token_ref(trn_token *tk) {
+    atomic_fetch_add(&tk->refs, 1);
+}
+
+void trn_token_unref(trn_token *tk) {
+    if (atomic_fetch_sub(&tk->refs, 1) != 1)
+        return;
+    memset(tk->secret, 0, sizeof(tk->secret));
+    free(tk);
+}
+
+trn_token_limits trn_token_get_limits(const trn_token *tk) {
+    return (trn_token_limits){.sessions = atomic_load(&tk->max_sessions),
+                              .bytes = atomic_load(&tk->max_bytes),
+                              .queued_ops = atomic_load(&tk->max_queued_ops),
+                              .priority_ceiling = atomic_load(&tk->priority_ceiling)};
 }
 
 trn_token *trn_tokens_authenticate(const trn_tokens *t, const char *value, size_t len) {
@@ -277,7 +313,38 @@ trn_token *trn_tokens_authenticate(const trn_tokens *t, const char *value, size_
     memcpy(given, value + sl, len - sl);
     trn_token *found = NULL;
     for (size_t i = 0; i < t->n; i++)
-        if (secret_diff(t->v[i].secret, t->v[i].secret_len, given, len - sl) == 0)
-            found = &t->v[i];
+        if (secret_diff(t->v[i]->secret, t->v[i]->secret_len, given, len - sl) == 0)
+            found = t->v[i];
+    memset(given, 0, sizeof(given));
     return found;
+}
+
+/* ---- Status scope ---------------------------------------------------------- */
+
+trn_scope trn_status_scope(const trn_peer *caller, trn_transport_kind transport,
+                           int tokens_required, uint32_t daemon_uid) {
+    if (transport == TRN_TRANSPORT_LOCAL) {
+        /* The kernel vouches for the uid; root and the daemon's own user
+         * administer the daemon, so they see everything. */
+        if (!caller->known)
+            return (trn_scope){.kind = TRN_SCOPE_NONE};
+        if (caller->uid == 0 || caller->uid == daemon_uid)
+            return (trn_scope){.kind = TRN_SCOPE_ALL};
+        return (trn_scope){.kind = TRN_SCOPE_UID, .uid = caller->uid};
+    }
+    if (caller->token)
+        return (trn_scope){.kind = TRN_SCOPE_TOKEN, .token = caller->token};
+    /* gRPC without tokens: loopback only, or --insecure-remote; whoever can
+     * connect can use any session whose id it knows, as before. */
+    return (trn_scope){.kind = tokens_required ? TRN_SCOPE_NONE : TRN_SCOPE_ALL};
+}
+
+int trn_scope_includes(const trn_scope *sc, const trn_peer *owner) {
+    switch (sc->kind) {
+    case TRN_SCOPE_ALL: return 1;
+    case TRN_SCOPE_TOKEN: return owner->token == sc->token;
+    case TRN_SCOPE_UID: return owner->known && owner->uid == sc->uid;
+    case TRN_SCOPE_NONE: break;
+    }
+    return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * auth.h — bearer tokens for remote (gRPC) clients.
+ * auth.h — bearer tokens for remote (gRPC) clients, and who may see which
+ * sessions in a Status listing.
  *
  * With --tokens-file, every gRPC call must carry `authorization: Bearer
  * <secret>` in its metadata, and the secret must be one of the file's. The
@@ -9,10 +10,15 @@
  * queued ops) and priority ceiling apply beside the per-session and per-uid
  * ones. Local (unix socket) clients keep their kernel-checked uid instead.
  *
- * Invariants: the table is loaded once at start-up and never changes; only
- * the usage counters of a token change, `sessions` and `bytes` under the
- * session table's lock and `queued` atomically. Secrets are compared in
- * time independent of where they differ (trn_tokens_authenticate).
+ * Invariants: a parsed table (trn_tokens) never changes; the daemon
+ * publishes one at a time through daemon/token_store.h, and a SIGHUP may
+ * publish a new one. A token is reference counted: its table, each session
+ * opened with it and each gRPC call authenticated with it hold one, so a
+ * token a reload removed stays valid for whoever still holds it (marked
+ * revoked). Its limits may be replaced by a reload that keeps it (each field
+ * atomically); its usage counters change `sessions` and `bytes` under the
+ * session table's lock and `queued` atomically. Secrets are compared in time
+ * independent of where they differ (trn_tokens_authenticate).
  *
  * File format, one token per line, `#` starts a comment:
  *   NAME SECRET [sessions=N] [bytes=SIZE] [queued-ops=N] [priority-ceiling=P]
@@ -28,41 +34,87 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/call.h"
+
 #define TRN_TOKEN_NAME_MAX 64
 #define TRN_TOKEN_SECRET_MIN 16
 #define TRN_TOKEN_SECRET_MAX 128
+
+/* A token's limits as the file gives them (0: no token limit). */
+typedef struct trn_token_limits {
+    uint32_t sessions;
+    uint64_t bytes;
+    uint32_t queued_ops;
+    int priority_ceiling; /* most urgent priority this token's sessions get */
+} trn_token_limits;
 
 typedef struct trn_token {
     char name[TRN_TOKEN_NAME_MAX];
     unsigned char secret[TRN_TOKEN_SECRET_MAX]; /* zero padded */
     size_t secret_len;
-    uint32_t max_sessions;   /* 0: no token limit */
-    uint64_t max_bytes;      /* 0: no token limit */
-    uint32_t max_queued_ops; /* 0: no token limit */
-    int priority_ceiling;    /* most urgent priority this token's sessions get */
+    /* Limits, read without a lock by the call path; a reload that keeps the
+     * token stores new ones. */
+    _Atomic uint32_t max_sessions;
+    _Atomic uint64_t max_bytes;
+    _Atomic uint32_t max_queued_ops;
+    _Atomic int priority_ceiling;
     /* Usage: sessions and bytes under the session table's lock. */
     uint32_t sessions;
     uint64_t bytes;
     atomic_uint queued;
+    atomic_uint refs;   /* its table's, its sessions', its calls' */
+    atomic_int revoked; /* a reload removed it: it opens nothing more */
 } trn_token;
 
 typedef struct trn_tokens {
-    trn_token *v;
+    trn_token **v; /* each holds a reference for the table */
     size_t n;
 } trn_tokens;
 
 /* Parses a tokens file's text (len bytes, need not be NUL-terminated) into t
- * (which must be zeroed). Returns 0, or -1 with err naming the line and the
- * rule; t is then empty. */
-int trn_tokens_parse(trn_tokens *t, const char *text, size_t len, char *err, size_t errlen);
-/* Checks the file's type and permissions, reads and parses it. */
+ * (which must be zeroed). source names the text in messages (the file's
+ * path). Returns 0, or -1 with err as "SOURCE:LINE: rule" (or "SOURCE:
+ * why"); t is then empty. */
+int trn_tokens_parse(trn_tokens *t, const char *text, size_t len, const char *source, char *err,
+                     size_t errlen);
+/* Checks the file's type, owner and permissions, reads and parses it. */
 int trn_tokens_load(trn_tokens *t, const char *path, char *err, size_t errlen);
+/* Drops the table's reference to each token and empties t. */
 void trn_tokens_free(trn_tokens *t);
 
-/* The token an `authorization` metadata value (len bytes) names, or NULL. The
- * scheme is "Bearer" (any case) followed by one space. Every configured
- * secret is compared in full, so the time taken does not depend on where a
- * guess differs from a secret. */
+/* The token an `authorization` metadata value (len bytes) names, or NULL,
+ * borrowed from t. The scheme is "Bearer" (any case) followed by one space.
+ * Every configured secret is compared in full, so the time taken does not
+ * depend on where a guess differs from a secret. */
 trn_token *trn_tokens_authenticate(const trn_tokens *t, const char *value, size_t len);
+
+void trn_token_ref(trn_token *tk);
+/* The last reference wipes the secret and frees the token. */
+void trn_token_unref(trn_token *tk);
+trn_token_limits trn_token_get_limits(const trn_token *tk);
+
+/* ---- Status: which sessions a caller may see ------------------------------ */
+
+typedef enum trn_scope_kind {
+    TRN_SCOPE_ALL,   /* every session */
+    TRN_SCOPE_TOKEN, /* the sessions opened with one token */
+    TRN_SCOPE_UID,   /* the sessions of one kernel-checked uid */
+    TRN_SCOPE_NONE,  /* no session */
+} trn_scope_kind;
+
+typedef struct trn_scope {
+    trn_scope_kind kind;
+    const trn_token *token; /* TRN_SCOPE_TOKEN */
+    uint32_t uid;           /* TRN_SCOPE_UID */
+} trn_scope;
+
+/* The sessions a Status caller may see listed (docs/security.md, "What
+ * Status shows"): a gRPC call with a token, that token's; a local caller,
+ * every session when it is root or daemon_uid, else its own uid's; a gRPC
+ * call on a daemon without tokens (tokens_required 0), every session. */
+trn_scope trn_status_scope(const trn_peer *caller, trn_transport_kind transport,
+                           int tokens_required, uint32_t daemon_uid);
+/* Whether the scope includes a session opened by `owner`. */
+int trn_scope_includes(const trn_scope *sc, const trn_peer *owner);
 
 #endif

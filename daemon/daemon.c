@@ -40,14 +40,14 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot set up signal handling: %s", strerror(errno));
         return -1;
     }
-    if (d->cfg.tokens_file) {
-        if (trn_tokens_load(&d->tokens, d->cfg.tokens_file, err, sizeof(err)) != 0) {
-            trn_log(TRN_LOG_ERROR, "%s", err);
-            goto fail;
-        }
-        trn_log(TRN_LOG_INFO, "%zu bearer tokens loaded: every gRPC call must present one",
-                d->tokens.n);
+    if (trn_token_store_init(&d->tokens, d->cfg.tokens_file, err, sizeof(err)) != 0) {
+        trn_log(TRN_LOG_ERROR, "%s", err);
+        trn_signals_uninstall(d->signal_fd);
+        return -1;
     }
+    if (trn_token_store_required(&d->tokens))
+        trn_log(TRN_LOG_INFO, "%zu bearer tokens loaded: every gRPC call must present one",
+                trn_token_store_count(&d->tokens));
     d->backend = trn_backend_cpu_create();
     if (!d->backend) {
         trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
@@ -85,6 +85,7 @@ int trnscid_start(trnscid *d) {
     d->service.sched = d->sched;
     d->service.sessions = &d->sessions;
     d->service.tokens = &d->tokens;
+    d->service.daemon_uid = (uint32_t)geteuid();
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
     d->service.metrics = d->metrics;
@@ -161,13 +162,31 @@ fail:
     if (d->backend)
         d->backend->destroy(d->backend);
     d->backend = NULL;
-    trn_tokens_free(&d->tokens);
+    trn_token_store_destroy(&d->tokens);
     trn_signals_uninstall(d->signal_fd);
     return -1;
 }
 
+/* SIGHUP, the tokens file: publish the new tokens, then close the sessions
+ * of the removed ones. A file that fails a check changes nothing. */
+static void reload_tokens(trnscid *d) {
+    char err[512];
+    trn_tokens_reload r;
+    if (trn_token_store_reload(&d->tokens, &r, err, sizeof(err)) != 0) {
+        trn_log(TRN_LOG_ERROR, "reload: %s; the running tokens stay", err);
+        return;
+    }
+    const unsigned closed = r.removed ? trn_session_table_close_revoked(&d->sessions) : 0;
+    trn_log(TRN_LOG_INFO,
+            "reload: tokens file %s: %u token%s (%u added, %u removed, %u changed); %u "
+            "session%s of removed tokens closed",
+            d->tokens.path, r.total, r.total == 1 ? "" : "s", r.added, r.removed, r.changed, closed,
+            closed == 1 ? "" : "s");
+}
+
 /* SIGHUP: parse the config file and the command line again and apply what
- * may change while running. A file that no longer parses changes nothing. */
+ * may change while running, then the tokens file. A file that no longer
+ * parses changes nothing. */
 static void reload(trnscid *d) {
     trn_systemd_notify("RELOADING=1\nSTATUS=reloading the configuration");
     trn_config fresh = {0};
@@ -184,6 +203,8 @@ static void reload(trnscid *d) {
                     fresh.config_path ? fresh.config_path : "the command line (no config file)");
     }
     trn_config_free(&fresh);
+    if (trn_token_store_required(&d->tokens))
+        reload_tokens(d);
     trn_systemd_notify("READY=1\nSTATUS=serving on %d cores", d->cfg.ncores);
 }
 
@@ -191,7 +212,9 @@ static void reload(trnscid *d) {
 static int read_signals(trnscid *d) {
     const int mask = trn_signals_read(d->signal_fd);
     if (mask & TRN_SIGNAL_RELOAD) {
-        trn_log(TRN_LOG_INFO, "received SIGHUP: reloading the configuration");
+        trn_log(TRN_LOG_INFO, "received SIGHUP: reloading the configuration%s%s",
+                d->tokens.path ? " and the tokens file " : "",
+                d->tokens.path ? d->tokens.path : "");
         reload(d);
     }
     if (mask & TRN_SIGNAL_STOP)
@@ -267,7 +290,7 @@ void trnscid_stop(trnscid *d) {
     d->backend = NULL;
     trn_metrics_destroy(d->metrics);
     d->metrics = NULL;
-    trn_tokens_free(&d->tokens);
+    trn_token_store_destroy(&d->tokens);
     trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");
 }

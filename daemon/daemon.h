@@ -16,10 +16,11 @@
 #include "daemon/service.h"
 #include "daemon/session.h"
 #include "daemon/systemd.h"
+#include "daemon/token_store.h"
 
 typedef struct trnscid {
     trn_config cfg;
-    trn_tokens tokens; /* --tokens-file; empty when not configured */
+    trn_token_store tokens; /* --tokens-file (reloaded on SIGHUP); none: no path */
     trn_backend *backend;
     trn_sched *sched;
     trn_plan_cache *plans;
@@ -41,8 +42,9 @@ typedef struct trnscid {
  * running). SIGTERM/SIGINT/SIGHUP are caught from here on and acted on by
  * trnscid_run (signals.h). */
 int trnscid_start(trnscid *d);
-/* Serves until SIGTERM or SIGINT (SIGHUP reloads the configuration: see
- * config_reload.h), then shuts down cleanly: stops accepting,
+/* Serves until SIGTERM or SIGINT (SIGHUP reloads the configuration and the
+ * tokens file: see config_reload.h and token_store.h), then shuts down
+ * cleanly: stops accepting,
  * drops queued work, finishes running work, tells waiting clients
  * UNAVAILABLE, releases every session. */
 void trnscid_run(trnscid *d);

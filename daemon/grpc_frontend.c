@@ -17,7 +17,9 @@
  * Authentication: with a tokens file, every call (known method or not) is
  * checked before anything else looks at it; a call without a valid bearer
  * token ends with UNAUTHENTICATED and a fixed message, so a probe learns
- * nothing about why (missing, malformed or unknown token are alike).
+ * nothing about why (missing, malformed or unknown token are alike). The
+ * call holds a reference to its token until it is freed, so a reload that
+ * removes the token meanwhile (daemon/token_store.h) frees nothing under it.
  * TCP listeners use TLS credentials when configured (daemon/tls.h).
  */
 #include "daemon/grpc_frontend.h"
@@ -40,6 +42,7 @@
 #include "daemon/log.h"
 #include "daemon/metrics.h"
 #include "daemon/tls.h"
+#include "daemon/token_store.h"
 #include "scheduler/sched.h"
 #include "trnsci_wire.h"
 
@@ -132,6 +135,8 @@ static void call_unref(fe_call *c) {
         grpc_byte_buffer_destroy(c->reply);
     if (c->has_status_details)
         grpc_slice_unref(c->status_details);
+    if (c->base.peer.token)
+        trn_token_unref(c->base.peer.token);
     free(c);
     atomic_fetch_sub(&fe->live_calls, 1);
 }
@@ -249,12 +254,13 @@ static uint64_t deadline_ns(gpr_timespec deadline) {
     return trn_sched_now_ns() + (uint64_t)(ns > 0 ? ns : 1);
 }
 
-/* The token of the call's `authorization` metadata, or NULL. */
-static trn_token *call_token(const trn_tokens *tokens, const grpc_metadata_array *md) {
+/* The token of the call's `authorization` metadata with a reference, or
+ * NULL. */
+static trn_token *call_token(trn_token_store *tokens, const grpc_metadata_array *md) {
     for (size_t i = 0; i < md->count; i++) {
         const grpc_slice k = md->metadata[i].key;
         if (GRPC_SLICE_LENGTH(k) == 13 && memcmp(GRPC_SLICE_START_PTR(k), "authorization", 13) == 0)
-            return trn_tokens_authenticate(
+            return trn_token_store_authenticate(
                 tokens, (const char *)GRPC_SLICE_START_PTR(md->metadata[i].value),
                 GRPC_SLICE_LENGTH(md->metadata[i].value));
     }
@@ -268,8 +274,8 @@ static void on_new_call(fe_call *c, int ok) {
         return;
     }
     post_request(fe, c->method);
-    const trn_tokens *tokens = fe->svc->tokens;
-    if (tokens && tokens->n) {
+    trn_token_store *tokens = fe->svc->tokens;
+    if (tokens && trn_token_store_required(tokens)) {
         c->base.peer.token = call_token(tokens, &c->md);
         if (!c->base.peer.token) {
             fe_finish(&c->base, TRN_WIRE_UNAUTHENTICATED, "unauthenticated", NULL, 0);

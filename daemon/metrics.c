@@ -399,7 +399,7 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
             (unsigned long long)atomic_load_explicit(&m->sent[t], memory_order_relaxed));
 
     trn_session_info *snap = NULL;
-    const size_t ns = trn_session_table_snapshot(svc->sessions, &snap);
+    const size_t ns = trn_session_table_snapshot(svc->sessions, NULL, &snap);
     unsigned by_transport[NTRANSPORTS] = {0};
     uint64_t bytes = 0, buffers = 0;
     for (size_t i = 0; i < ns; i++) {

@@ -51,6 +51,12 @@ static int check_version(uint32_t major, uint32_t minor, char *err, size_t errle
 }
 
 trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call) {
+    /* A call that authenticated a moment before a reload removed its token:
+     * refused as the frontend refuses it from then on. */
+    if (call->peer.token && atomic_load(&call->peer.token->revoked)) {
+        trn_svc_finish_error(call, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+        return NULL;
+    }
     /* Another connection's session is the same error as none at all. */
     trn_session *s =
         call->scoped && id != call->session_scope ? NULL : trn_session_find(svc->sessions, id);
@@ -152,8 +158,9 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         return;
     }
     char who[160];
-    trn_log(TRN_LOG_INFO, "%s opened over %s", trn_session_who(s, who, sizeof(who)),
-            transport_name(s->transport));
+    trn_log(TRN_LOG_INFO, "%s opened over %s%s%s", trn_session_who(s, who, sizeof(who)),
+            transport_name(s->transport), s->peer.token ? " with token " : "",
+            s->peer.token ? s->peer.token->name : "");
     Trnsci__V1__OpenSessionReply r = TRNSCI__V1__OPEN_SESSION_REPLY__INIT;
     r.session_id = s->id;
     r.lease_ms = svc->cfg->lease_ms;
@@ -422,14 +429,17 @@ static void op_free(daemon_op *op) {
  * with err written when the session already has max-queued-ops. */
 static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen) {
     trn_token *tk = s->peer.token;
-    if (tk && tk->max_queued_ops) {
+    /* Read once: a reload may change it; ops already queued above a lowered
+     * limit run on, and new ones wait until the count is under it. */
+    const uint32_t tk_max = tk ? atomic_load(&tk->max_queued_ops) : 0;
+    if (tk && tk_max) {
         const unsigned q = atomic_fetch_add(&tk->queued, 1);
-        if (q >= tk->max_queued_ops) {
+        if (q >= tk_max) {
             atomic_fetch_sub(&tk->queued, 1);
             snprintf(err, errlen,
                      "token %s already has %u ops queued or running (its queued-ops limit %u): "
                      "synchronize and submit again",
-                     tk->name, q, tk->max_queued_ops);
+                     tk->name, q, tk_max);
             return -1;
         }
     } else if (tk) {
@@ -596,6 +606,9 @@ static void usage_to_wire(const trn_sched_usage *u, Trnsci__V1__Usage *w) {
     w->expired = u->expired;
 }
 
+/* Status lists only the sessions the caller may see (auth.h,
+ * trn_status_scope); the daemon-wide counters above the list are aggregates
+ * that name no session, and /metrics publishes them anyway. */
 static void on_status(trn_service *svc, trn_call *call) {
     char version[32];
     trn_sched_stats st;
@@ -616,8 +629,11 @@ static void on_status(trn_service *svc, trn_call *call) {
     r.backend = (char *)svc->backend->name;
     r.protocol_major = TRNSCI_PROTOCOL_MAJOR;
     r.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    const trn_scope scope =
+        trn_status_scope(&call->peer, call->transport,
+                         svc->tokens && trn_token_store_required(svc->tokens), svc->daemon_uid);
     trn_session_info *snap = NULL;
-    const size_t n = trn_session_table_snapshot(svc->sessions, &snap);
+    const size_t n = trn_session_table_snapshot(svc->sessions, &scope, &snap);
     Trnsci__V1__SessionInfo *infos = n ? calloc(n, sizeof(*infos)) : NULL;
     Trnsci__V1__SessionInfo **ptrs = n ? calloc(n, sizeof(*ptrs)) : NULL;
     Trnsci__V1__Usage *usages = n ? calloc(n, sizeof(*usages)) : NULL;

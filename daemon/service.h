@@ -14,6 +14,7 @@
 #include "daemon/auth.h"
 #include "daemon/call.h"
 #include "daemon/session.h"
+#include "daemon/token_store.h"
 #include "kernels/backend.h"
 
 typedef struct trn_service {
@@ -22,7 +23,8 @@ typedef struct trn_service {
     trn_sched *sched;
     trn_plan_cache *plans;
     trn_session_table *sessions;
-    const trn_tokens *tokens; /* bearer tokens of gRPC calls; none: no check */
+    trn_token_store *tokens; /* bearer tokens of gRPC calls; no path: no check */
+    uint32_t daemon_uid;     /* its effective uid: sees every session in Status */
     uint64_t start_ms;
     atomic_int draining;         /* shutting down: new requests get UNAVAILABLE */
     struct trn_metrics *metrics; /* NULL: metrics off (metrics.h) */

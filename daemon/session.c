@@ -89,6 +89,24 @@ void trn_session_table_expire(trn_session_table *t, uint64_t now_ms) {
     close_matching(t, lease_expired, now_ms, "lease expired");
 }
 
+static int token_revoked(trn_session *s, uint64_t now) {
+    (void)now;
+    return s->peer.token && atomic_load(&s->peer.token->revoked);
+}
+
+unsigned trn_session_table_close_revoked(trn_session_table *t) {
+    trn_session **list;
+    const size_t n = take_sessions(t, token_revoked, 0, &list);
+    for (size_t i = 0; i < n; i++) {
+        /* Nothing can reach them any more: every call with their token is
+         * UNAUTHENTICATED, so what they hold could never be used again. */
+        trn_session_close(list[i], "its token was removed from the tokens file");
+        trn_session_unref(list[i]);
+    }
+    free(list);
+    return (unsigned)n;
+}
+
 void trn_session_table_destroy(trn_session_table *t) {
     trn_session_table_close_all(t, "daemon exiting");
     trn_idmap_free(&t->sessions);
@@ -101,7 +119,8 @@ void trn_session_table_destroy(trn_session_table *t) {
     pthread_mutex_destroy(&t->lock);
 }
 
-size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) {
+size_t trn_session_table_snapshot(trn_session_table *t, const trn_scope *scope,
+                                  trn_session_info **out) {
     pthread_mutex_lock(&t->lock);
     const size_t cap = t->sessions.len;
     trn_session_info *v = cap ? calloc(cap, sizeof(*v)) : NULL;
@@ -110,6 +129,8 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) 
     void *val;
     while (v && n < cap && trn_idmap_next(&t->sessions, &i, &id, &val)) {
         trn_session *s = val;
+        if (scope && !trn_scope_includes(scope, &s->peer))
+            continue; /* peer never changes after the session opens */
         pthread_mutex_lock(&s->lock);
         v[n].number = s->number;
         v[n].transport = s->transport;
@@ -125,6 +146,10 @@ size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out) 
         n++;
     }
     pthread_mutex_unlock(&t->lock);
+    if (v && n == 0) {
+        free(v);
+        v = NULL;
+    }
     *out = v;
     return v ? n : 0;
 }
@@ -162,11 +187,14 @@ static void uid_usage_drop_if_idle_locked(trn_session_table *t, uint32_t uid) {
 static int token_charge_bytes_locked(trn_token *tk, uint64_t bytes, char *err, size_t errlen) {
     if (!tk)
         return 0;
-    if (tk->max_bytes && (bytes > tk->max_bytes || tk->bytes > tk->max_bytes - bytes)) {
+    /* Read once: a reload may lower it at any moment, and the check and its
+     * message must agree. What is held above a lowered limit stays. */
+    const uint64_t max = atomic_load(&tk->max_bytes);
+    if (max && (bytes > max || tk->bytes > max - bytes)) {
         snprintf(err, errlen,
                  "Alloc of %llu bytes exceeds the token's limit (token %s: bytes=%llu, %llu "
                  "held)",
-                 (unsigned long long)bytes, tk->name, (unsigned long long)tk->max_bytes,
+                 (unsigned long long)bytes, tk->name, (unsigned long long)max,
                  (unsigned long long)tk->bytes);
         return -1;
     }
@@ -232,8 +260,9 @@ static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
  * daemon's or the token's, whichever is less urgent. */
 static int clamp_priority(const trn_config *cfg, const trn_token *tk, int p) {
     int ceiling = cfg->priority_ceiling;
-    if (tk && tk->priority_ceiling > ceiling)
-        ceiling = tk->priority_ceiling;
+    const int token_ceiling = tk ? atomic_load(&tk->priority_ceiling) : ceiling;
+    if (token_ceiling > ceiling)
+        ceiling = token_ceiling;
     if (p > TRN_PRIORITY_LEAST)
         p = TRN_PRIORITY_LEAST;
     return p < ceiling ? ceiling : p;
@@ -299,13 +328,20 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     pthread_mutex_lock(&t->lock);
     trn_uid_usage *u = s->peer.known ? uid_usage_locked(t, s->peer.uid, 1) : NULL;
     trn_token *tk = s->peer.token;
+    const uint32_t tk_max = tk ? atomic_load(&tk->max_sessions) : 0;
     int rc = -1;
-    if (u && u->sessions >= t->cfg->max_sessions_per_uid) {
+    if (tk && atomic_load(&tk->revoked)) {
+        /* Authenticated a moment before a reload removed the token: checked
+         * under the table lock, so the reload's sweep cannot miss the
+         * session. */
+        *code = TRN_WIRE_UNAUTHENTICATED;
+        snprintf(err, errlen, "unauthenticated");
+    } else if (u && u->sessions >= t->cfg->max_sessions_per_uid) {
         snprintf(err, errlen, "uid %u already has %u sessions (max-sessions-per-uid %u)",
                  s->peer.uid, u->sessions, t->cfg->max_sessions_per_uid);
-    } else if (tk && tk->max_sessions && tk->sessions >= tk->max_sessions) {
+    } else if (tk && tk_max && tk->sessions >= tk_max) {
         snprintf(err, errlen, "token %s already has %u sessions (its sessions limit %u)", tk->name,
-                 tk->sessions, tk->max_sessions);
+                 tk->sessions, tk_max);
     } else if (!s->peer.known || u) {
         do {
             if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id))
@@ -314,8 +350,10 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
         rc = trn_idmap_put(&t->sessions, s->id, s);
         if (rc == 0 && u)
             u->sessions++;
-        if (rc == 0 && tk)
+        if (rc == 0 && tk) {
             tk->sessions++;
+            trn_token_ref(tk); /* the session's, dropped with its last reference */
+        }
     }
     if (rc != 0 && s->peer.known)
         uid_usage_drop_if_idle_locked(t, s->peer.uid);
@@ -357,6 +395,8 @@ void trn_session_unref(trn_session *s) {
     trn_idmap_free(&s->stages);
     trn_idmap_free(&s->plans);
     trn_sched_tenant_release(s->table->sched, s->tenant);
+    if (s->peer.token) /* after the buffers: their release credited it */
+        trn_token_unref(s->peer.token);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -129,12 +129,18 @@ typedef struct trn_session_info {
     trn_sched_usage usage;
 } trn_session_info;
 
-/* A snapshot of every open session: returns the count and a malloc'd array
- * in *out (NULL when there are none or memory ran out). */
-size_t trn_session_table_snapshot(trn_session_table *t, trn_session_info **out);
+struct trn_scope;
+/* A snapshot of the open sessions that scope includes (NULL: all, for
+ * daemon-wide figures): returns the count and a malloc'd array in *out (NULL
+ * when there are none or memory ran out). */
+size_t trn_session_table_snapshot(trn_session_table *t, const struct trn_scope *scope,
+                                  trn_session_info **out);
 
 /* Closes sessions whose lease ran out with no Attach stream. */
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);
+/* Closes the sessions whose token a reload removed (auth.h: revoked), the
+ * way a disconnected client's are; returns how many. */
+unsigned trn_session_table_close_revoked(trn_session_table *t);
 
 /* What one uid's sessions hold (max-sessions-per-uid, max-bytes-per-uid). */
 typedef struct trn_uid_usage {
@@ -142,14 +148,15 @@ typedef struct trn_uid_usage {
     uint64_t bytes;
 } trn_uid_usage;
 
-/* Opens a session for a client on `transport` (peer: its credentials when
- * known); returns it with a reference for the caller, or NULL with *code and
- * err set (the uid's session limit, out of memory). Sessions on the local
- * transport get shared-memory buffers. */
 /* "session #N (NAME, pid P, uid U)" for log lines about a session (uid "?"
  * when the transport cannot tell, e.g. gRPC over TCP). Returns buf. */
 const char *trn_session_who(const trn_session *s, char *buf, size_t len);
 
+/* Opens a session for a client on `transport` (peer: its credentials when
+ * known; the session takes its own reference to peer->token); returns it
+ * with a reference for the caller, or NULL with *code and err set (the
+ * uid's or the token's session limit, a revoked token, out of memory).
+ * Sessions on the local transport get shared-memory buffers. */
 trn_session *trn_session_open(trn_session_table *t, const char *client_name, uint32_t pid,
                               trn_transport_kind transport, const trn_peer *peer, int priority,
                               trn_wire_code *code, char *err, size_t errlen);

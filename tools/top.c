@@ -13,7 +13,9 @@
  * the daemon's counters (trnsciDaemonGetWorkers / GetSessions) divided by the
  * time between them, so the first frame comes one interval after start. On a
  * terminal the screen is redrawn in place and keys are read unbuffered; with
- * output to a pipe or file, frames follow one another.
+ * output to a pipe or file, frames follow one another. The rows are the
+ * sessions the daemon lets this caller see (docs/security.md); the header's
+ * count is daemon-wide, and says how many are shown when they differ.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -39,7 +41,8 @@ typedef struct frame {
     int nw;
     trnsciSessionInfo s[MAX_ROWS];
     int ns;
-    double t; /* seconds, monotonic */
+    int listed; /* sessions the daemon listed, before the MAX_ROWS cut */
+    double t;   /* seconds, monotonic */
 } frame;
 
 static volatile sig_atomic_t interrupted;
@@ -62,6 +65,7 @@ static int sample(const char *addr, frame *f) {
         return -1;
     if (f->nw > MAX_ROWS)
         f->nw = MAX_ROWS;
+    f->listed = f->ns;
     if (f->ns > MAX_ROWS)
         f->ns = MAX_ROWS;
     f->t = now_s();
@@ -100,11 +104,14 @@ static void session_rates(const frame *prev, const frame *cur, int i, double *op
 
 static void render_text(const frame *prev, const frame *cur) {
     const trnsciDaemonStatus *st = &cur->st;
-    printf("trnscid %s (%s), up %.0f s: %u cores, %u sessions, %llu queued, %llu running, "
+    char shown[32] = "";
+    if ((unsigned)cur->listed < st->sessions)
+        snprintf(shown, sizeof(shown), " (%d shown)", cur->listed);
+    printf("trnscid %s (%s), up %.0f s: %u cores, %u sessions%s, %llu queued, %llu running, "
            "%llu completed\n\n",
            st->daemonVersion, st->backend, (double)st->uptimeMs / 1000.0, st->coreCount,
-           st->sessions, (unsigned long long)st->opsQueued, (unsigned long long)st->opsRunning,
-           (unsigned long long)st->opsCompleted);
+           st->sessions, shown, (unsigned long long)st->opsQueued,
+           (unsigned long long)st->opsRunning, (unsigned long long)st->opsCompleted);
     for (int i = 0; i < cur->nw; i++) {
         const double u = worker_util(prev, cur, i);
         char bar[BAR + 1], cpu[16] = "-";
@@ -130,7 +137,7 @@ static void render_text(const frame *prev, const frame *cur) {
                s->transport, s->pid, s->uid, s->opsPending, o, fl, s->priority, s->clientName);
     }
     if (cur->ns == 0)
-        printf("(no sessions)\n");
+        printf(st->sessions ? "(no session this caller may see)\n" : "(no sessions)\n");
     fflush(stdout);
 }
 

@@ -17,7 +17,9 @@
  *
  * Everything it prints comes from the daemon through the public API
  * (trnsciDaemonGetStatus/GetSessions/GetWorkers, trnsciDaemonGetPlans/...);
- * it opens no session.
+ * it opens no session. The daemon lists only the sessions the caller may
+ * see (its token's, or its uid's unless it is root: docs/security.md); the
+ * counts above the list are daemon-wide, so when they differ it says so.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,8 +34,9 @@ static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "commands:\n"
                             "  status    print the daemon's version, cores, queued and running\n"
                             "            ops, bytes held; each session with its transport,\n"
-                            "            priority and work done; each engine worker with its\n"
-                            "            busy time and utilisation\n"
+                            "            priority and work done (the sessions this caller\n"
+                            "            may see); each engine worker with its busy time\n"
+                            "            and utilisation\n"
                             "  plans     list the plan cache: each plan's key, state, hits,\n"
                             "            build time, memory and idle time, and the counters\n"
                             "  plans clear       drop every plan nothing uses\n"
@@ -66,10 +69,8 @@ static void secs(char *buf, size_t len, uint64_t ns) {
     snprintf(buf, len, "%.3f s", (double)ns / 1e9);
 }
 
-static void print_sessions(const char *addr) {
-    trnsciSessionInfo list[64];
-    int n = 0;
-    if (trnsciDaemonGetSessions(addr, list, 64, &n) != trnsciSuccess || n == 0)
+static void print_sessions(const trnsciSessionInfo *list, int n) {
+    if (n == 0)
         return;
     printf("\n%-16s  %-9s  %8s  %6s  %8s  %14s  %4s  %7s  %8s  %7s  %11s  %11s  %s\n", "SESSION",
            "TRANSPORT", "PID", "UID", "BUFFERS", "BYTES", "PRIO", "PENDING", "OPS", "FLOPS",
@@ -182,7 +183,14 @@ static int cmd_status(const char *addr, int json) {
     printf("daemon version: %s (protocol %u.%u, backend %s)\n", st.daemonVersion, st.protocolMajor,
            st.protocolMinor, st.backend);
     printf("cores:          %u\n", st.coreCount);
-    printf("sessions:       %u\n", st.sessions);
+    trnsciSessionInfo list[64];
+    int n = 0;
+    if (trnsciDaemonGetSessions(addr, list, 64, &n) != trnsciSuccess)
+        n = 0;
+    printf("sessions:       %u", st.sessions);
+    if ((unsigned)n < st.sessions)
+        printf(" (%d listed: the daemon lists only the sessions this caller may see)", n);
+    printf("\n");
     printf("ops queued:     %llu\n", (unsigned long long)st.opsQueued);
     printf("ops running:    %llu\n", (unsigned long long)st.opsRunning);
     printf("ops completed:  %llu\n", (unsigned long long)st.opsCompleted);
@@ -198,7 +206,7 @@ static int cmd_status(const char *addr, int json) {
                nplans, (unsigned long long)ps.hits, (unsigned long long)ps.misses, ps.savedSeconds);
     printf("workers:        %u\n", st.workers);
 
-    print_sessions(addr);
+    print_sessions(list, n);
     print_workers(addr, st.uptimeMs);
     return 0;
 }

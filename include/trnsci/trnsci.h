@@ -269,8 +269,11 @@ typedef struct trnsciSessionInfo {
     trnsciUsage usage;
 } trnsciSessionInfo;
 
-/* Lists the daemon's open sessions: fills up to `capacity` entries and sets
- * *count to the number of sessions (which may exceed capacity). */
+/* Lists the daemon's open sessions that this caller may see (with a bearer
+ * token, that token's; on the local socket, every session for root and the
+ * daemon's own user, else the caller's uid's): fills up to `capacity`
+ * entries and sets *count to the number listed (which may exceed capacity,
+ * and may be less than trnsciDaemonStatus.sessions, a daemon-wide count). */
 trnsciError_t trnsciDaemonGetSessions(const char *address, trnsciSessionInfo *sessions,
                                       int capacity, int *count);
 

@@ -15,13 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     trn_tokens t;
     memset(&t, 0, sizeof(t));
     char err[256];
-    if (trn_tokens_parse(&t, (const char *)data, size, err, sizeof(err)) != 0) {
+    if (trn_tokens_parse(&t, (const char *)data, size, "fuzz", err, sizeof(err)) != 0) {
         if (t.n || t.v)
             abort();
         return 0;
     }
     for (size_t i = 0; i < t.n; i++) {
-        const trn_token *tk = &t.v[i];
+        const trn_token *tk = t.v[i];
         if (tk->secret_len < TRN_TOKEN_SECRET_MIN || tk->secret_len > TRN_TOKEN_SECRET_MAX ||
             strlen(tk->name) == 0 || strlen(tk->name) >= TRN_TOKEN_NAME_MAX)
             abort();

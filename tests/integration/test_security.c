@@ -24,9 +24,21 @@
  *    for ids that exist nowhere (numbers aside), and A's data is untouched.
  *  - start-up policy: a non-loopback TCP listener without TLS, a tokens file
  *    readable by others, and a certificate without its key are refused.
+ *  - Status lists only what the caller may see: with a token, that token's
+ *    sessions (the daemon-wide counts stay); locally, every session for
+ *    root, only its own uid's for another user (a child that switches to
+ *    uid 65534); `trnsci status` says how many it lists.
+ *  - the tokens file on SIGHUP: a removed token's next call is
+ *    UNAUTHENTICATED and its sessions and buffers are gone; the kept token
+ *    keeps its sessions, and its lowered limits refuse the next request
+ *    beyond them, naming the limit, without undoing what it holds; a file
+ *    with a loose mode or a syntax error changes nothing and the log names
+ *    it (and the line); a changed secret is a removal plus an addition.
  */
 #define _GNU_SOURCE
+#include <grp.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -98,9 +110,10 @@ static trn_wire_code call(conn *c, trn_wire_method m, const ProtobufCMessage *re
 }
 
 /* Opens a transport to addr with the given token (TLS when addr is TCP) and
- * a session on it. Returns the session's code; c->t stays open either way. */
-static trn_wire_code open_session(conn *c, const char *addr, const char *token, int priority,
-                                  char *msg, size_t msglen) {
+ * a session on it, named `name` (its client_name). Returns the session's
+ * code; c->t stays open either way. */
+static trn_wire_code open_named(conn *c, const char *addr, const char *token, const char *name,
+                                int priority, char *msg, size_t msglen) {
     memset(c, 0, sizeof(*c));
     client_env(token, "ca.pem", NULL, NULL);
     c->t = trn_transport_open(addr);
@@ -108,7 +121,7 @@ static trn_wire_code open_session(conn *c, const char *addr, const char *token, 
     Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
     req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
     req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
-    req.client_name = "test_security";
+    req.client_name = (char *)name;
     req.priority = priority;
     ProtobufCMessage *r = NULL;
     const trn_wire_code code = call(c, TRN_WIRE_OPEN_SESSION, &req.base,
@@ -119,6 +132,11 @@ static trn_wire_code open_session(conn *c, const char *addr, const char *token, 
         protobuf_c_message_free_unpacked(r, NULL);
     }
     return code;
+}
+
+static trn_wire_code open_session(conn *c, const char *addr, const char *token, int priority,
+                                  char *msg, size_t msglen) {
+    return open_named(c, addr, token, "test_security", priority, msg, msglen);
 }
 
 static void must_open(conn *c, const char *addr, const char *token) {
@@ -586,6 +604,331 @@ static void test_isolation_local(void **state) {
     isolation(dmn.unix_addr, NULL, NULL);
 }
 
+/* ---- Status: what a caller may see ----------------------------------------------- */
+
+/* What one Status call answered: the daemon-wide counts and the client
+ * names of the sessions it listed, sorted, joined with spaces. */
+typedef struct listing {
+    trn_wire_code code;
+    char msg[256];
+    uint32_t sessions;
+    uint64_t bytes_held, buffers;
+    char names[512];
+} listing;
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Status over addr as `token` (TLS when addr is TCP; NULL: no token). */
+static listing status_as(const char *addr, const char *token) {
+    listing l;
+    memset(&l, 0, sizeof(l));
+    client_env(token, "ca.pem", NULL, NULL);
+    conn c = {.t = trn_transport_open(addr)};
+    assert_non_null(c.t);
+    Trnsci__V1__StatusRequest req = TRNSCI__V1__STATUS_REQUEST__INIT;
+    ProtobufCMessage *r = NULL;
+    l.code = call(&c, TRN_WIRE_STATUS, &req.base, &trnsci__v1__status_reply__descriptor, &r, l.msg,
+                  sizeof(l.msg));
+    if (l.code == TRN_WIRE_OK) {
+        const Trnsci__V1__StatusReply *sr = (const Trnsci__V1__StatusReply *)r;
+        l.sessions = sr->sessions;
+        l.bytes_held = sr->bytes_held;
+        l.buffers = sr->buffers;
+        const char *names[64];
+        size_t n = 0;
+        for (; n < sr->n_session_info && n < 64; n++)
+            names[n] = sr->session_info[n]->client_name;
+        qsort(names, n, sizeof(names[0]), cmp_str);
+        size_t used = 0;
+        for (size_t i = 0; i < n && used < sizeof(l.names); i++)
+            used += (size_t)snprintf(l.names + used, sizeof(l.names) - used, "%s%s", i ? " " : "",
+                                     names[i]);
+        protobuf_c_message_free_unpacked(r, NULL);
+    }
+    trn_transport_close(c.t);
+    return l;
+}
+
+/* Role of a child process (re-executed, then switched to uid 65534 with
+ * group 0, so that it may still open the daemon's 0660 root:root socket):
+ * opens a session of its own over the local transport, then writes to fd
+ * what Status lists to it, as "N uid,uid,...". */
+static int role_nobody(const char *addr, int fd) {
+    if (setgroups(0, NULL) != 0 || setgid(0) != 0 || setuid(65534) != 0)
+        return 2;
+    if (trnsciInit(addr) != trnsciSuccess)
+        return 3;
+    void *p = NULL;
+    if (trnsciMalloc(&p, 4096) != trnsciSuccess)
+        return 4;
+    trnsciSessionInfo list[16];
+    int n = 0;
+    if (trnsciDaemonGetSessions(addr, list, 16, &n) != trnsciSuccess)
+        return 5;
+    char out[256];
+    int used = snprintf(out, sizeof(out), "%d", n);
+    for (int i = 0; i < n && i < 16 && used < (int)sizeof(out); i++)
+        used +=
+            snprintf(out + used, sizeof(out) - (size_t)used, "%s%u", i ? "," : " ", list[i].uid);
+    if (write(fd, out, strlen(out)) != (ssize_t)strlen(out))
+        return 6;
+    trnsciFree(p);
+    trnsciDeviceReset();
+    return 0;
+}
+
+static void test_status_scope(void **state) {
+    (void)state;
+    char msg[256];
+    const char *tcp = dmn.tcp_addr;
+    /* alice: one session; bob: two; the local transport (root): one. */
+    conn a, b1, b2, l;
+    assert_int_equal(open_named(&a, tcp, ALICE, "alice-1", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&b1, tcp, BOB, "bob-1", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&b2, tcp, BOB, "bob-2", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&l, dmn.unix_addr, NULL, "local-1", 0, msg, sizeof(msg)),
+                     TRN_WIRE_OK);
+
+    /* A token sees its own sessions; the counts above stay daemon-wide. */
+    listing s = status_as(tcp, ALICE);
+    assert_int_equal(s.code, TRN_WIRE_OK);
+    assert_string_equal(s.names, "alice-1");
+    assert_int_equal(s.sessions, 4);
+    s = status_as(tcp, BOB);
+    assert_string_equal(s.names, "bob-1 bob-2");
+    assert_int_equal(s.sessions, 4);
+    s = status_as(tcp, CAROL);
+    assert_string_equal(s.names, "");
+    /* Root on the local transport sees them all. */
+    s = status_as(dmn.unix_addr, NULL);
+    assert_string_equal(s.names, "alice-1 bob-1 bob-2 local-1");
+
+    /* The CLI with alice's token lists hers and says it lists one of four. */
+    char out[320];
+    pki_path(out, sizeof(out), "status.out");
+    client_env(ALICE, "ca.pem", NULL, NULL);
+    const char *const cli_status[] = {TRNSCI_CLI_PATH, "--addr", tcp, "status", NULL};
+    assert_int_equal(th_run(cli_status, out), 0);
+    assert_true(th_file_contains(
+        out,
+        "sessions:       4 (1 listed: the daemon lists only the sessions this caller may see)"));
+    assert_true(th_file_contains(out, "alice-1"));
+    assert_false(th_file_contains(out, "bob-1"));
+    assert_false(th_file_contains(out, "local-1"));
+    const char *const cli_top[] = {TRNSCI_CLI_PATH, "--addr",     tcp,   "top",
+                                   "--once",        "--interval", "0.1", NULL};
+    assert_int_equal(th_run(cli_top, out), 0);
+    assert_true(th_file_contains(out, "4 sessions (1 shown)"));
+    assert_true(th_file_contains(out, "alice-1"));
+    assert_false(th_file_contains(out, "bob-2"));
+    client_env(NULL, NULL, NULL, NULL);
+
+    /* A local caller that is not root sees its own uid's sessions only. The
+     * daemon's directory must let group 0 through to the socket. */
+    assert_int_equal(chmod(dmn.dir, 0750), 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    const pid_t child = th_spawn_role("nobody", dmn.unix_addr, fds[1]);
+    close(fds[1]);
+    char got[256] = "";
+    size_t used = 0;
+    ssize_t r;
+    while (used + 1 < sizeof(got) && (r = read(fds[0], got + used, sizeof(got) - 1 - used)) > 0)
+        used += (size_t)r;
+    got[used] = '\0';
+    close(fds[0]);
+    assert_int_equal(th_wait_child(child), 0);
+    assert_string_equal(got, "1 65534");
+    assert_int_equal(chmod(dmn.dir, 0700), 0);
+
+    close_conn(&a);
+    close_conn(&b1);
+    close_conn(&b2);
+    close_conn(&l);
+}
+
+/* ---- the tokens file on SIGHUP --------------------------------------------------- */
+
+#define ANN "ann-0123456789abcdefghij"
+#define ANN2 "ann-new-0123456789abcdefgh"
+#define BEN "ben-0123456789abcdefghij"
+
+static void write_tokens(const char *path, const char *text, mode_t mode) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(chmod(path, mode), 0);
+}
+
+/* Waits up to timeout_ms for `needle` in the file at path. */
+static int wait_for_text(const char *path, const char *needle, int timeout_ms) {
+    for (int waited = 0; waited <= timeout_ms; waited += 20) {
+        if (th_file_contains(path, needle))
+            return 1;
+        th_sleep_ms(20);
+    }
+    fprintf(stderr, "waited %d ms for \"%s\" in %s\n", timeout_ms, needle, path);
+    return 0;
+}
+
+/* Sends SIGHUP and waits for the log line that ends the reload of the
+ * tokens file (`done`, e.g. its summary or its error). */
+static void sighup(th_daemon *d, const char *done) {
+    assert_int_equal(kill(d->pid, SIGHUP), 0);
+    assert_true(wait_for_text(d->log_path, done, 10000));
+}
+
+static void expect(trn_wire_code got, const char *msg, trn_wire_code want, const char *want_msg) {
+    if (got != want || strcmp(msg, want_msg) != 0)
+        fail_msg("got %d '%s', expected %d '%s'", (int)got, msg, (int)want, want_msg);
+}
+
+static void test_tokens_reload(void **state) {
+    (void)state;
+    char tokens[320], cert[320], key[320], msg[256], want[512];
+    pki_path(tokens, sizeof(tokens), "reload-tokens");
+    pki_path(cert, sizeof(cert), "server.pem");
+    pki_path(key, sizeof(key), "server.key");
+    write_tokens(tokens, "ann " ANN " sessions=4 bytes=1M\nben " BEN "\n", 0600);
+    th_daemon m;
+    const char *args[] = {"--cores",       "1",    "--tls-cert", cert, "--tls-key", key,
+                          "--tokens-file", tokens, NULL};
+    assert_int_equal(th_daemon_start(&m, args), 0);
+    const char *tcp = m.tcp_addr;
+    /* The harness waits for the local socket, which answers before the gRPC
+     * port is bound: wait for that too. */
+    listing up = status_as(tcp, ANN);
+    for (int waited = 0; waited < 10000 && up.code == TRN_WIRE_UNAVAILABLE; waited += 50) {
+        th_sleep_ms(50);
+        up = status_as(tcp, ANN);
+    }
+    assert_int_equal(up.code, TRN_WIRE_OK);
+
+    /* ann: two sessions, 512 KiB held by the first; ben: two sessions with
+     * buffers and a queued memset. */
+    conn a1, a2, b1, b2;
+    assert_int_equal(open_named(&a1, tcp, ANN, "ann-1", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&a2, tcp, ANN, "ann-2", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&b1, tcp, BEN, "ben-1", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&b2, tcp, BEN, "ben-2", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    uint64_t abuf = 0, bbuf = 0;
+    uint8_t pattern[64];
+    for (size_t i = 0; i < sizeof(pattern); i++)
+        pattern[i] = (uint8_t)(i * 5 + 1);
+    assert_int_equal(alloc(&a1, 512 << 10, &abuf, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(write_buf(&a1, abuf, pattern, sizeof(pattern), msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(alloc(&b1, 4 << 20, &bbuf, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(memset_op(&b1, bbuf, 4 << 20, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(alloc(&b2, 8192, &bbuf, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_string_equal(status_as(tcp, BEN).names, "ben-1 ben-2");
+
+    /* ben removed; ann's limits lowered below what she has and holds. */
+    write_tokens(tokens, "ann " ANN " sessions=2 bytes=256K\n", 0600);
+    snprintf(want, sizeof(want),
+             "reload: tokens file %s: 1 token (0 added, 1 removed, 1 changed); 2 sessions of "
+             "removed tokens closed",
+             tokens);
+    sighup(&m, want);
+    snprintf(want, sizeof(want),
+             "received SIGHUP: reloading the configuration and the tokens file %s", tokens);
+    assert_true(th_file_contains(m.log_path, want));
+    assert_true(th_file_contains(
+        m.log_path, "reload: token ben removed: it authenticates no more calls and its sessions "
+                    "are closed"));
+    assert_true(th_file_contains(m.log_path, "reload: token ann: sessions 4 -> 2, bytes 1048576 "
+                                             "-> 262144 (for new requests; accepted work goes "
+                                             "on)"));
+    assert_true(th_file_contains(m.log_path, "(ben-1, pid 0, uid ?) closed: its token was "
+                                             "removed from the tokens file"));
+    assert_false(th_file_contains(m.log_path, BEN)); /* never a secret */
+    assert_false(th_file_contains(m.log_path, ANN));
+
+    /* ben's next calls: UNAUTHENTICATED with the fixed message. */
+    uint64_t id = 0;
+    expect(alloc(&b1, 64, &id, msg, sizeof(msg)), msg, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+    expect(sync_all(&b2, msg, sizeof(msg)), msg, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+    const listing gone = status_as(tcp, BEN);
+    expect(gone.code, gone.msg, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+    conn b3;
+    expect(open_named(&b3, tcp, BEN, "ben-3", 0, msg, sizeof(msg)), msg, TRN_WIRE_UNAUTHENTICATED,
+           "unauthenticated");
+    trn_transport_close(b3.t);
+
+    /* ann keeps her sessions and her 512 KiB, but the lowered limits refuse
+     * what goes beyond them. */
+    uint8_t back[sizeof(pattern)];
+    assert_int_equal(read_buf(&a1, abuf, 0, back, sizeof(back), msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_memory_equal(back, pattern, sizeof(pattern));
+    expect(alloc(&a2, 1, &id, msg, sizeof(msg)), msg, TRN_WIRE_RESOURCE_EXHAUSTED,
+           "Alloc of 1 bytes exceeds the token's limit (token ann: bytes=262144, 524288 held)");
+    conn a3;
+    expect(open_named(&a3, tcp, ANN, "ann-3", 0, msg, sizeof(msg)), msg,
+           TRN_WIRE_RESOURCE_EXHAUSTED, "token ann already has 2 sessions (its sessions limit 2)");
+    trn_transport_close(a3.t);
+    assert_int_equal(memset_op(&a1, abuf, 4096, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(sync_all(&a1, msg, sizeof(msg)), TRN_WIRE_OK);
+
+    /* ben's sessions and buffers are gone: what is left is ann's. */
+    listing root = status_as(m.unix_addr, NULL);
+    for (int waited = 0; waited < 5000 && root.bytes_held != 512 << 10; waited += 50) {
+        th_sleep_ms(50);
+        root = status_as(m.unix_addr, NULL);
+    }
+    assert_int_equal(root.sessions, 2);
+    assert_int_equal(root.buffers, 1);
+    assert_int_equal(root.bytes_held, 512 << 10);
+    assert_string_equal(root.names, "ann-1 ann-2");
+
+    /* Broken files change nothing: a loose mode, then a syntax error (that
+     * would have removed ann). The log names the file and the line. */
+    write_tokens(tokens, "ben " BEN "\n", 0640);
+    snprintf(want, sizeof(want),
+             "reload: --tokens-file %s: readable or writable by group or others (mode 640); "
+             "chmod 600 it; the running tokens stay",
+             tokens);
+    sighup(&m, want);
+    write_tokens(tokens, "ben " BEN "\nann short\n", 0600);
+    snprintf(want, sizeof(want),
+             "reload: %s:2: the secret must be 16..128 characters of A-Z a-z 0-9 . _ ~ + / = -; "
+             "the running tokens stay",
+             tokens);
+    sighup(&m, want);
+    expect(alloc(&a2, 1, &id, msg, sizeof(msg)), msg, TRN_WIRE_RESOURCE_EXHAUSTED,
+           "Alloc of 1 bytes exceeds the token's limit (token ann: bytes=262144, 524288 held)");
+    const listing still_gone = status_as(tcp, BEN);
+    expect(still_gone.code, still_gone.msg, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+
+    /* A changed secret is a removal plus an addition: ann's sessions end
+     * with her old secret, and the new one starts afresh with its limits. */
+    write_tokens(tokens, "ann " ANN2 " sessions=2\n", 0600);
+    snprintf(want, sizeof(want),
+             "reload: tokens file %s: 1 token (1 added, 1 removed, 0 changed); 2 sessions of "
+             "removed tokens closed",
+             tokens);
+    sighup(&m, want);
+    assert_true(th_file_contains(m.log_path, "reload: token ann: its secret changed: the old one "
+                                             "is removed (its sessions are closed) and the new "
+                                             "one added"));
+    expect(alloc(&a1, 1, &id, msg, sizeof(msg)), msg, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+    assert_int_equal(open_named(&a3, tcp, ANN2, "ann-3", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(alloc(&a3, 1 << 20, &id, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_string_equal(status_as(tcp, ANN2).names, "ann-3");
+    close_conn(&a3);
+
+    /* The dead connections hold nothing: close them without a session. */
+    a1.sid = a2.sid = b1.sid = b2.sid = 0;
+    close_conn(&a1);
+    close_conn(&a2);
+    close_conn(&b1);
+    close_conn(&b2);
+    client_env(NULL, NULL, NULL, NULL);
+    assert_int_equal(th_wait_daemon_idle(m.unix_addr, 5000), 0);
+    assert_int_equal(th_daemon_stop_checked(&m, "tokens reload daemon"), 0);
+}
+
 /* ---- start-up policy -------------------------------------------------------------- */
 
 /* Runs trnscid with args; returns its exit status, output in out_path. */
@@ -662,11 +1005,14 @@ static int teardown(void **state) {
     return rc;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "nobody") == 0)
+        return role_nobody(argv[3], atoi(argv[4]));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tls_and_tokens), cmocka_unit_test(test_client_certificates),
         cmocka_unit_test(test_token_limits),   cmocka_unit_test(test_session_bound_to_token),
         cmocka_unit_test(test_isolation_grpc), cmocka_unit_test(test_isolation_local),
+        cmocka_unit_test(test_status_scope),   cmocka_unit_test(test_tokens_reload),
         cmocka_unit_test(test_startup_policy),
     };
     return cmocka_run_group_tests_name("security", tests, setup, teardown);

@@ -12,7 +12,12 @@
  *  - authenticate: "Bearer SECRET" with the scheme in any case and exactly
  *    one space; a prefix of a secret, a secret with a character added or
  *    changed, another scheme, an over-long value: no token;
- *  - the tokens file must be a regular file without group/other bits;
+ *  - the tokens file must be a regular file without group/other bits, and
+ *    not a symlink; parse errors name the file and line (PATH:LINE:);
+ *  - the Status scope: a gRPC caller with a token sees that token's
+ *    sessions; a local caller all sessions as root or the daemon's uid, else
+ *    its own uid's (never gRPC sessions, whose uid is unknown); gRPC without
+ *    tokens sees all; gRPC without a token on a daemon with tokens, none.
  *  - loopback: localhost, 127.0.0.0/8, [::1] and an empty host are loopback;
  *    0.0.0.0, [::], other addresses and names (127.example.com) are not; a
  *    non-loopback address without TLS is refused unless --insecure-remote.
@@ -41,7 +46,7 @@
 
 static int parse(trn_tokens *t, const char *text, char *err, size_t errlen) {
     memset(t, 0, sizeof(*t));
-    return trn_tokens_parse(t, text, strlen(text), err, errlen);
+    return trn_tokens_parse(t, text, strlen(text), "tokens", err, errlen);
 }
 
 static void test_parse_good(void **state) {
@@ -55,14 +60,14 @@ static void test_parse_good(void **state) {
                            err, sizeof(err)),
                      0);
     assert_int_equal(t.n, 3);
-    assert_string_equal(t.v[0].name, "alice");
-    assert_int_equal(t.v[0].max_sessions, 3);
-    assert_int_equal(t.v[0].max_bytes, 2u << 20);
-    assert_int_equal(t.v[0].max_queued_ops, 0);
-    assert_int_equal(t.v[0].priority_ceiling, -3); /* no limit of its own */
-    assert_int_equal(t.v[1].max_queued_ops, 7);
-    assert_int_equal(t.v[1].priority_ceiling, -2);
-    assert_int_equal(t.v[2].priority_ceiling, 3);
+    assert_string_equal(t.v[0]->name, "alice");
+    assert_int_equal(t.v[0]->max_sessions, 3);
+    assert_int_equal(t.v[0]->max_bytes, 2u << 20);
+    assert_int_equal(t.v[0]->max_queued_ops, 0);
+    assert_int_equal(t.v[0]->priority_ceiling, -3); /* no limit of its own */
+    assert_int_equal(t.v[1]->max_queued_ops, 7);
+    assert_int_equal(t.v[1]->priority_ceiling, -2);
+    assert_int_equal(t.v[2]->priority_ceiling, 3);
     trn_tokens_free(&t);
 }
 
@@ -73,19 +78,19 @@ static void test_parse_bad(void **state) {
     } bad[] = {
         {"", "lists no token"},
         {"# only a comment\n", "lists no token"},
-        {"alice\n", "line 1"},
+        {"alice\n", "tokens:1: expected NAME SECRET"},
         {"alice 0123456789abcde\n", "secret"},                         /* 15 characters */
         {"alice 0123456789abcdef!\n", "secret"},                       /* bad character */
         {"al:ice " S1 "\n", "name"},                                   /* bad character */
-        {"a " S1 "\nb " S1 "\n", "line 2"},                            /* secret twice */
-        {"a " S1 "\na " S2 "\n", "line 2"},                            /* name twice */
+        {"a " S1 "\nb " S1 "\n", "tokens:2: "},                        /* secret twice */
+        {"a " S1 "\na " S2 "\n", "tokens:2: "},                        /* name twice */
         {"a " S1 " sessions=-1\n", "sessions=N"},                      /* sign */
         {"a " S1 " sessions=99999999999\n", "sessions=N"},             /* too large */
         {"a " S1 " bytes=12Q\n", "sessions=N"},                        /* bad suffix */
         {"a " S1 " priority-ceiling=-4\n", "priority-ceiling"},        /* out of range */
         {"a " S1 " priority-ceiling=4\n", "priority-ceiling"},         /* out of range */
-        {"a " S1 " colour=blue\n", "line 1"},                          /* unknown key */
-        {"a " S1 " sessions\n", "line 1"},                             /* no value */
+        {"a " S1 " colour=blue\n", "tokens:1: "},                      /* unknown key */
+        {"a " S1 " sessions\n", "tokens:1: "},                         /* no value */
         {"a " S1 " a=1 b=2 c=3 d=4 e=5 f=6 g=7\n", "too many fields"}, /* 9 fields */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -103,7 +108,7 @@ static void test_parse_bad(void **state) {
     memset(&t, 0, sizeof(t));
     char err[256];
     const char nul[] = "a " S1 "\0 x\n";
-    assert_int_equal(trn_tokens_parse(&t, nul, sizeof(nul) - 1, err, sizeof(err)), -1);
+    assert_int_equal(trn_tokens_parse(&t, nul, sizeof(nul) - 1, "tokens", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "NUL"));
 }
 
@@ -130,7 +135,7 @@ static void test_authenticate(void **state) {
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const trn_token *tk = trn_tokens_authenticate(&t, cases[i].value, strlen(cases[i].value));
-        const trn_token *want = cases[i].who < 0 ? NULL : &t.v[cases[i].who];
+        const trn_token *want = cases[i].who < 0 ? NULL : t.v[cases[i].who];
         if (tk != want)
             fail_msg("'%s': expected token %d", cases[i].value, cases[i].who);
     }
@@ -164,9 +169,61 @@ static void test_load_permissions(void **state) {
         assert_int_equal(trn_tokens_load(&t, path, err, sizeof(err)), -1);
         assert_non_null(strstr(err, "chmod 600"));
     }
+    /* A symlink to a good file is refused: whoever may change the link
+     * could swap the file. */
+    assert_int_equal(chmod(path, 0600), 0);
+    char link[64];
+    snprintf(link, sizeof(link), "%s.link", path);
+    assert_int_equal(symlink(path, link), 0);
+    assert_int_equal(trn_tokens_load(&t, link, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "a symbolic link"));
+    unlink(link);
     unlink(path);
     assert_int_equal(trn_tokens_load(&t, path, err, sizeof(err)), -1);
     assert_int_equal(trn_tokens_load(&t, "/tmp", err, sizeof(err)), -1);
+    assert_null(t.v);
+}
+
+/* ---- Status scope --------------------------------------------------------------- */
+
+static void test_status_scope(void **state) {
+    (void)state;
+    trn_token ta, tb;
+    memset(&ta, 0, sizeof(ta));
+    memset(&tb, 0, sizeof(tb));
+    const uint32_t daemon_uid = 990;
+    const trn_peer root = {1, 0, 0, 10, NULL}, daemon_user = {1, daemon_uid, 0, 11, NULL},
+                   user = {1, 1000, 1000, 12, NULL}, other = {1, 1001, 1001, 13, NULL},
+                   grpc_a = {0, 0, 0, 0, &ta}, grpc_b = {0, 0, 0, 0, &tb},
+                   grpc_none = {0, 0, 0, 0, NULL}, local_unknown = {0, 0, 0, 0, NULL};
+    /* The owners of six sessions: local uid 1000, local uid 1001, local
+     * root, gRPC with token a, gRPC with token b, gRPC without a token. */
+    const trn_peer *owners[] = {&user, &other, &root, &grpc_a, &grpc_b, &grpc_none};
+    const struct {
+        const trn_peer *caller;
+        trn_transport_kind transport;
+        int tokens;
+        const char *sees; /* one character per owner */
+    } cases[] = {
+        {&root, TRN_TRANSPORT_LOCAL, 1, "111111"},
+        {&daemon_user, TRN_TRANSPORT_LOCAL, 1, "111111"},
+        {&user, TRN_TRANSPORT_LOCAL, 1, "100000"},
+        {&other, TRN_TRANSPORT_LOCAL, 0, "010000"},
+        {&local_unknown, TRN_TRANSPORT_LOCAL, 0, "000000"},
+        {&grpc_a, TRN_TRANSPORT_GRPC, 1, "000100"},
+        {&grpc_b, TRN_TRANSPORT_GRPC, 1, "000010"},
+        {&grpc_none, TRN_TRANSPORT_GRPC, 1, "000000"},
+        {&grpc_none, TRN_TRANSPORT_GRPC, 0, "111111"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const trn_scope sc =
+            trn_status_scope(cases[i].caller, cases[i].transport, cases[i].tokens, daemon_uid);
+        char got[8] = "";
+        for (size_t k = 0; k < 6; k++)
+            got[k] = trn_scope_includes(&sc, owners[k]) ? '1' : '0';
+        if (strcmp(got, cases[i].sees) != 0)
+            fail_msg("case %zu: sees %s, expected %s", i, got, cases[i].sees);
+    }
 }
 
 static void test_loopback_policy(void **state) {
@@ -202,7 +259,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_parse_bad),
         cmocka_unit_test(test_authenticate),    cmocka_unit_test(test_load_permissions),
-        cmocka_unit_test(test_loopback_policy),
+        cmocka_unit_test(test_loopback_policy), cmocka_unit_test(test_status_scope),
     };
     return cmocka_run_group_tests_name("auth", tests, NULL, NULL);
 }
