@@ -47,6 +47,18 @@ int th_free_port(void) {
 }
 
 /* Starts the daemon on d's addresses and waits until it answers. */
+/* Whether 127.0.0.1:port accepts a TCP connection. */
+static int tcp_accepts(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const int ok = connect(fd, (const struct sockaddr *)&a, sizeof(a)) == 0;
+    close(fd);
+    return ok;
+}
+
 static int exec_daemon(th_daemon *d, const char *const *extra_args) {
     const char *argv[64];
     int n = 0;
@@ -76,9 +88,12 @@ static int exec_daemon(th_daemon *d, const char *const *extra_args) {
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
+    /* Ready when the local socket answers a Status and the TCP port accepts
+     * connections: the local frontend starts before the gRPC one, so a
+     * test's first TCP call could otherwise come too early. */
     for (int waited = 0; waited < 20000; waited += 50) {
         trnsciDaemonStatus st;
-        if (trnsciDaemonGetStatus(d->unix_addr, &st) == trnsciSuccess)
+        if (trnsciDaemonGetStatus(d->unix_addr, &st) == trnsciSuccess && tcp_accepts(d->port))
             return 0;
         int status;
         if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
