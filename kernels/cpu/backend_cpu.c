@@ -29,12 +29,12 @@ static int cpu_core_init(const trn_backend *be, int core) {
     return 0;
 }
 
-static void *cpu_plan_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
-                             size_t errlen) {
+static void *cpu_plan_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
+                             char *err, size_t errlen) {
     (void)be;
     if (spec->family == TRN_PLAN_TENSOR)
-        return trn_cpu_tensor_plan_create(spec, err, errlen);
-    return trn_cpu_fft_plan_create(spec, err, errlen);
+        return trn_cpu_tensor_plan_create(spec, why, err, errlen);
+    return trn_cpu_fft_plan_create(spec, why, err, errlen);
 }
 
 static trn_kstatus cpu_plan_build(const trn_backend *be, void *plan, unsigned part, char *err,

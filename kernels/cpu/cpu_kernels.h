@@ -61,7 +61,8 @@ trn_kstatus trn_cpu_blas2(const trn_blas2_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_blas3(const trn_blas3_desc *d, int shard, int nshards);
 /* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
  * plan cache's planner thread; shards own contiguous ranges of the batch. */
-void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);
+void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                              size_t errlen);
 trn_kstatus trn_cpu_fft_plan_build(void *plan, unsigned variant, char *err, size_t errlen);
 uint64_t trn_cpu_fft_plan_bytes(const void *plan);
 void trn_cpu_fft_plan_release(void *plan);
@@ -69,7 +70,8 @@ void trn_cpu_fft_plan_release(void *plan);
 /* trntensor (tensor.c, tensor_ew.c). A contraction plan is its GEMM
  * mapping (kernels/tensor_plan.h), made at once; shards split like a
  * batched GEMM's (batch elements, blocks of 24 columns). */
-void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);
+void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                                 size_t errlen);
 uint64_t trn_cpu_tensor_plan_bytes(const void *plan);
 void trn_cpu_tensor_plan_release(void *plan);
 trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg *kmsg, int shard,

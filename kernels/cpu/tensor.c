@@ -23,14 +23,17 @@
 /* The column blocks of blas_gemm.c (GEMM_SHARD_COL_ALIGN). */
 #define TENSOR_COL_BLOCK 24
 
-void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, char *err, size_t errlen) {
+void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                                 size_t errlen) {
     trn_tensor_plan *p = malloc(sizeof(*p));
     if (!p) {
         snprintf(err, errlen, "daemon out of memory for a contraction plan");
+        *why = TRN_KSTATUS_NO_MEMORY;
         return NULL;
     }
     if (trn_tensor_plan_make(&spec->u.tensor, p, err, errlen) != 0) {
         free(p);
+        *why = TRN_KSTATUS_FAILED;
         return NULL;
     }
     return p;

@@ -49,9 +49,10 @@ typedef struct fake_state {
 static fake_state fake = {
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, 0, 0, ""};
 
-static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
-                         size_t errlen) {
+static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
+                         char *err, size_t errlen) {
     (void)be;
+    *why = TRN_KSTATUS_FAILED;
     if (trn_fft_shape_check(&spec->u.fft, err, errlen))
         return NULL;
     return calloc(1, sizeof(fake_plan));
