@@ -10,7 +10,8 @@
  * iteration does not terminate on them (dgesvd loops forever on an
  * infinite entry), and a kernel must always end. Nothing else is written
  * then. Workspace is queried, then taken from the worker's kept workspace
- * (trn_solver_ws_get); without memory the op fails and info is not
+ * (trn_solver_ws_get); without memory the op fails with
+ * TRN_KSTATUS_NO_MEMORY (the message says how much) and info is not
  * written.
  */
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static trn_dtype real_of(trn_dtype t) {
 }
 
 /* syevd/heevd and sygvd/hegvd: a workspace query, then the run. */
-static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
+static trn_kstatus syev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info) {
     const trn_dtype t = d->type;
     const char jobz = d->vectors ? 'V' : 'N', uplo = d->lower ? 'L' : 'U';
     const int gen = d->fn == TRN_SOLVER_SYGVD;
@@ -74,7 +75,9 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
             ws_bytes = w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
-                k = TRN_KSTATUS_FAILED;
+                k = trn_kmsg_no_memory(msg, 0, ws_bytes,
+                                       "the LAPACK workspace of %s (lwork %d, liwork %d)",
+                                       trn_solver_name(d->fn, t), (int)lwork, (int)liwork);
                 break;
             }
             work = ws;
@@ -111,7 +114,7 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info) {
 }
 
 /* gesvd; the unconverged superdiagonal goes to d->rwork when info > 0. */
-static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
+static trn_kstatus gesvd(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info) {
     const trn_dtype t = d->type;
     const int p = d->m < d->n ? d->m : d->n;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -136,7 +139,8 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
             ws_bytes = w_bytes + r_bytes;
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
-                k = TRN_KSTATUS_FAILED;
+                k = trn_kmsg_no_memory(msg, 0, ws_bytes, "the LAPACK workspace of gesvd (lwork %d)",
+                                       (int)lwork);
                 break;
             }
             work = ws;
@@ -165,7 +169,8 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info) {
     return k;
 }
 
-trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
+                                 int nshards) {
     (void)shard;
     (void)nshards;
     const trn_dtype t = d->type;
@@ -184,17 +189,17 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int 
             put_info(d->info, -7);
             return TRN_KSTATUS_OK;
         }
-        k = syev(d, &info);
+        k = syev(d, msg, &info);
         break;
     case TRN_SOLVER_GESVD:
         if (trn_solver_nonfinite(t, d->m, d->n, d->a, d->lda)) {
             put_info(d->info, -5); /* gesvd(jobu, jobvt, m, n, A) */
             return TRN_KSTATUS_OK;
         }
-        k = gesvd(d, &info);
+        k = gesvd(d, msg, &info);
         break;
     case TRN_SOLVER_SYEVJ:
-    case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d);
+    case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d, msg);
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)

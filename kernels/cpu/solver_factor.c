@@ -150,9 +150,10 @@ static void getrs_nopiv(trn_dtype t, trn_trans tr, int n, int nrhs, const void *
 
 /* ---- QR ---------------------------------------------------------------------------- */
 
-/* geqrf, orgqr/ungqr, ormqr/unmqr with their workspace; *info from LAPACK,
- * or -1 for no memory. */
-static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
+/* geqrf, orgqr/ungqr, ormqr/unmqr with their workspace; *info from LAPACK.
+ * TRN_KSTATUS_NO_MEMORY (posted to msg, *info not set) when the workspace
+ * the query asked for cannot be had. */
+static trn_kstatus qr(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_int *info) {
     const trn_dtype t = d->type;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
     const char side = d->left ? 'L' : 'R';
@@ -168,7 +169,9 @@ static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
             lwork = trn_lapack_lwork(t, &q);
             work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
             if (!work)
-                return TRN_KSTATUS_FAILED;
+                return trn_kmsg_no_memory(msg, 0, (size_t)lwork * trn_dtype_size(t),
+                                          "the LAPACK workspace of %s (lwork %d)",
+                                          trn_solver_name(d->fn, t), (int)lwork);
         }
         switch (d->fn) {
         case TRN_SOLVER_GEQRF:
@@ -226,7 +229,8 @@ static void put_info(int32_t *info, lapack_int v) {
     memcpy(info, &x, sizeof(x));
 }
 
-trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                 int nshards) {
     (void)shard;
     (void)nshards;
     const trn_dtype t = d->type;
@@ -255,7 +259,7 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int 
         break;
     case TRN_SOLVER_GEQRF:
     case TRN_SOLVER_ORGQR:
-    case TRN_SOLVER_ORMQR: k = qr(d, &info); break;
+    case TRN_SOLVER_ORMQR: k = qr(d, msg, &info); break;
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)
