@@ -150,7 +150,7 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
         free(mem);
         free(rnd);
         return trn_kmsg_no_memory(g->kmsg, g->shard, mem_bytes + rnd_bytes,
-                                  "the low-precision pieces of A and B (%u per value)", np);
+                                  "the low-precision pieces of A and B");
     }
     float *col = mem + np * (a_len + b_len);
     float *ap[MAX_PIECES], *bp[MAX_PIECES];
