@@ -390,16 +390,24 @@ static void report_failure(daemon_op *op, trn_sched_status status) {
             status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
         break;
     }
-    case TRN_SCHED_NO_MEMORY:
+    case TRN_SCHED_NO_MEMORY: {
         /* The daemon's memory, not the client's input: the op fails, the
-         * daemon and every other op go on (cudaErrorMemoryAllocation). */
-        snprintf(msg, sizeof(msg),
-                 "%s (op #%llu on stream %u) failed: the daemon is out of memory for its "
-                 "workspace",
-                 op_name(op), (unsigned long long)op->seq, op->stream_id);
+         * daemon and every other op go on (cudaErrorMemoryAllocation). The
+         * kernel's message says how much memory for what
+         * (trn_kmsg_no_memory), when it posted one. */
+        const trn_kmsg *km = &op->sop.kmsg;
+        if (km->set && !km->bad_input)
+            snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) failed: %s", op_name(op),
+                     (unsigned long long)op->seq, op->stream_id, km->text);
+        else
+            snprintf(msg, sizeof(msg),
+                     "%s (op #%llu on stream %u) failed: the daemon is out of memory for its "
+                     "workspace",
+                     op_name(op), (unsigned long long)op->seq, op->stream_id);
         trn_log(TRN_LOG_WARN, "session #%llu: %s", (unsigned long long)op->session->number, msg);
         trn_session_set_async_error(op->session, TRN_WIRE_RESOURCE_EXHAUSTED, msg);
         break;
+    }
     case TRN_SCHED_EXPIRED:
         snprintf(msg, sizeof(msg),
                  "%s (op #%llu on stream %u) did not start before its deadline (waited %llu ms); "

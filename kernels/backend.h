@@ -56,10 +56,14 @@ struct trn_backend {
      * NULL hooks: the backend has no plans, and ops that need one are
      * UNSUPPORTED. */
 
-    /* Makes the unprepared plan for spec (cheap), or NULL with err. */
-    void *(*plan_create)(const trn_backend *be, const trn_plan_spec *spec, char *err,
-                         size_t errlen);
-    /* Prepares one part of plan (slow: FFTW planning). */
+    /* Makes the unprepared plan for spec (cheap), or NULL with err and *why:
+     * TRN_KSTATUS_NO_MEMORY when it could not be allocated, else
+     * TRN_KSTATUS_FAILED (the backend cannot plan spec). */
+    void *(*plan_create)(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
+                         char *err, size_t errlen);
+    /* Prepares one part of plan (slow: FFTW planning). TRN_KSTATUS_NO_MEMORY:
+     * its scratch could not be allocated (the cache tries again later); any
+     * other failure is remembered. */
     trn_kstatus (*plan_build)(const trn_backend *be, void *plan, unsigned part, char *err,
                               size_t errlen);
     /* Estimated bytes of memory the plan's prepared parts hold. */

@@ -35,6 +35,19 @@ void trn_kmsg_post(trn_kmsg *m, uint64_t rank, int bad_input, const char *fmt, .
     atomic_store_explicit(&m->busy, 0, memory_order_release);
 }
 
+trn_kstatus trn_kmsg_no_memory(trn_kmsg *m, int shard, size_t bytes, const char *what, ...) {
+    char w[TRN_KMSG_LEN];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(w, sizeof(w), what, ap);
+    va_end(ap);
+    trn_kmsg_post(m, TRN_KMSG_RANK_NO_MEMORY + (uint64_t)(shard > 0 ? shard : 0), 0,
+                  "the daemon is out of memory for its workspace: %zu bytes for %s could not be "
+                  "allocated",
+                  bytes, w);
+    return TRN_KSTATUS_NO_MEMORY;
+}
+
 trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
     const trn_sp_mat *a = &d->a;
     if (d->alpha == 0.0) { /* C = beta C: any rows */

@@ -872,6 +872,14 @@ typedef struct trn_mp2_energy_desc {
     trn_mp2_partials *partials;
 } trn_mp2_energy_desc;
 
+/* Status of running a descriptor (kernels return these). */
+typedef enum trn_kstatus {
+    TRN_KSTATUS_OK = 0,
+    TRN_KSTATUS_UNSUPPORTED = 1, /* the backend has no kernel for this op */
+    TRN_KSTATUS_FAILED = 2,      /* the kernel itself reported failure */
+    TRN_KSTATUS_NO_MEMORY = 3,   /* the kernel could not allocate its workspace */
+} trn_kstatus;
+
 /* Why a kernel failed, in words, for the client (the next synchronize
  * reports it instead of a generic "failed in the compute backend"). Every
  * shard of an op shares one; when several post, the lowest rank wins (e.g.
@@ -893,6 +901,20 @@ void trn_kmsg_init(trn_kmsg *m);
  * sees trnsciErrorInvalidValue), not the backend. Safe to call from several
  * shards at once. */
 void trn_kmsg_post(trn_kmsg *m, uint64_t rank, int bad_input, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Messages about memory rank above every position a bad-input message can
+ * name, so that when one shard finds bad input and another runs out of
+ * memory, the client is told about its input (which retrying cannot fix).
+ * A shard adds its index: the lowest shard's message wins, whatever the
+ * timing. */
+#define TRN_KMSG_RANK_NO_MEMORY (UINT64_C(1) << 62)
+
+/* A kernel's workspace allocation failed: posts "the daemon is out of
+ * memory for its workspace: <bytes> bytes for <what> could not be
+ * allocated" (what: printf format) at rank TRN_KMSG_RANK_NO_MEMORY + shard,
+ * not as bad input, and returns TRN_KSTATUS_NO_MEMORY. m may be NULL. */
+trn_kstatus trn_kmsg_no_memory(trn_kmsg *m, int shard, size_t bytes, const char *what, ...)
     __attribute__((format(printf, 4, 5)));
 
 typedef struct trn_op_desc {
@@ -926,14 +948,6 @@ typedef struct trn_op_desc {
      * the op is run outside one). */
     trn_kmsg *kmsg;
 } trn_op_desc;
-
-/* Status of running a descriptor (kernels return these). */
-typedef enum trn_kstatus {
-    TRN_KSTATUS_OK = 0,
-    TRN_KSTATUS_UNSUPPORTED = 1, /* the backend has no kernel for this op */
-    TRN_KSTATUS_FAILED = 2,      /* the kernel itself reported failure */
-    TRN_KSTATUS_NO_MEMORY = 3,   /* the kernel could not allocate its workspace */
-} trn_kstatus;
 
 /* How a sparse op splits into shards (the scheduler's count and the kernel's
  * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block

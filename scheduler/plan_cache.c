@@ -9,8 +9,10 @@
  * parts one at a time without the lock, frees evicted plans, and rewrites
  * the persisted manifest when builds have changed it.
  *
- * Part states: NONE → QUEUED → BUILDING → READY | FAILED. `done` is
- * broadcast whenever a part leaves BUILDING or QUEUED.
+ * Part states: NONE → QUEUED → BUILDING → READY | FAILED | NOMEM. `done` is
+ * broadcast whenever a part leaves BUILDING or QUEUED. NOMEM (the build ran
+ * out of memory) fails the waiters of that build like FAILED, but is not
+ * remembered: the next require or acquire queues the part again.
  */
 #include "scheduler/plan_cache.h"
 
@@ -31,7 +33,7 @@
 #define MANIFEST_NAME "plans.manifest"
 #define MANIFEST_MAGIC "trnsci-plan-manifest 1"
 
-enum { PART_NONE = 0, PART_QUEUED, PART_BUILDING, PART_READY, PART_FAILED };
+enum { PART_NONE = 0, PART_QUEUED, PART_BUILDING, PART_READY, PART_FAILED, PART_NOMEM };
 
 struct trn_plan_entry {
     trn_plan_cache *pc;
@@ -41,6 +43,7 @@ struct trn_plan_entry {
     unsigned refs;
     unsigned char part[TRN_PLAN_MAX_PARTS];
     char failure[160]; /* the first failed build's error */
+    char nomem[160];   /* the last build's error that ran out of memory */
     uint64_t hits, bytes, last_use_ms;
     double build_seconds; /* planning time spent on it in this run */
     /* What planning it cost when it was made: carried across restarts in the
@@ -191,10 +194,11 @@ static trn_plan_error entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, c
         snprintf(err, errlen, "daemon out of memory for a plan");
         return TRN_PLAN_NOMEM;
     }
-    e->plan = pc->be->plan_create(pc->be, spec, err, errlen);
+    trn_kstatus why = TRN_KSTATUS_FAILED;
+    e->plan = pc->be->plan_create(pc->be, spec, &why, err, errlen);
     if (!e->plan) {
         free(e);
-        return TRN_PLAN_INVALID;
+        return why == TRN_KSTATUS_NO_MEMORY ? TRN_PLAN_NOMEM : TRN_PLAN_INVALID;
     }
     e->pc = pc;
     e->spec = *spec;
@@ -208,9 +212,10 @@ static trn_plan_error entry_new(trn_plan_cache *pc, const trn_plan_spec *spec, c
     return TRN_PLAN_OK;
 }
 
-/* Queues a build of part unless it has one, is prepared, or failed. */
+/* Queues a build of part unless it has one, is prepared, or failed (a
+ * build that ran out of memory is tried again). */
 static void queue_part(trn_plan_cache *pc, trn_plan_entry *e, unsigned part, int urgent) {
-    if (part >= TRN_PLAN_MAX_PARTS || e->part[part] != PART_NONE)
+    if (part >= TRN_PLAN_MAX_PARTS || (e->part[part] != PART_NONE && e->part[part] != PART_NOMEM))
         return;
     if (pc->stopping) {
         e->part[part] = PART_FAILED;
@@ -220,9 +225,8 @@ static void queue_part(trn_plan_cache *pc, trn_plan_entry *e, unsigned part, int
     }
     build_job *j = malloc(sizeof(*j));
     if (!j) {
-        e->part[part] = PART_FAILED;
-        if (!e->failure[0])
-            snprintf(e->failure, sizeof(e->failure), "daemon out of memory queueing a plan build");
+        e->part[part] = PART_NOMEM;
+        snprintf(e->nomem, sizeof(e->nomem), "daemon out of memory queueing a plan build");
         return;
     }
     j->e = e;
@@ -324,16 +328,17 @@ int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errl
     pthread_mutex_lock(&pc->lock);
     for (;;) {
         const int st = e->part[part];
-        if (st == PART_READY || st == PART_FAILED)
+        if (st == PART_READY || st == PART_FAILED || st == PART_NOMEM)
             break;
         if (st == PART_NONE)
             queue_part(pc, e, part, 1);
         else
             pthread_cond_wait(&pc->done, &pc->lock);
     }
-    const int rc = e->part[part] == PART_READY ? 0 : -1;
+    const int st = e->part[part];
+    const int rc = st == PART_READY ? 0 : st == PART_NOMEM ? TRN_PLAN_WAIT_NOMEM : -1;
     if (rc && err)
-        snprintf(err, errlen, "%s", e->failure);
+        snprintf(err, errlen, "%s", st == PART_NOMEM ? e->nomem : e->failure);
     pthread_mutex_unlock(&pc->lock);
     return rc;
 }
@@ -357,7 +362,7 @@ void trn_plan_cache_get_stats(trn_plan_cache *pc, trn_plan_cache_stats *st) {
 }
 
 static void entry_state(const trn_plan_entry *e, char *buf, size_t len) {
-    int warming = 0, ready = 0;
+    int warming = 0, ready = 0, nomem = 0;
     for (unsigned p = 0; p < TRN_PLAN_MAX_PARTS; p++) {
         if (e->part[p] == PART_FAILED) {
             snprintf(buf, len, "failed: %s", e->failure);
@@ -365,8 +370,12 @@ static void entry_state(const trn_plan_entry *e, char *buf, size_t len) {
         }
         warming |= e->part[p] == PART_QUEUED || e->part[p] == PART_BUILDING;
         ready |= e->part[p] == PART_READY;
+        nomem |= e->part[p] == PART_NOMEM;
     }
-    snprintf(buf, len, "%s", warming ? "warming" : ready ? "ready" : "unprepared");
+    if (nomem && !warming)
+        snprintf(buf, len, "out of memory (built again when next used): %.150s", e->nomem);
+    else
+        snprintf(buf, len, "%s", warming ? "warming" : ready ? "ready" : "unprepared");
 }
 
 size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
@@ -630,6 +639,11 @@ static void build(trn_plan_cache *pc, build_job *j) {
     if (k == TRN_KSTATUS_OK) {
         e->part[j->part] = PART_READY;
         pc->dirty = 1;
+    } else if (k == TRN_KSTATUS_NO_MEMORY) {
+        /* Not remembered: the waiters fail, the next user builds again. */
+        e->part[j->part] = PART_NOMEM;
+        pc->st.build_failures++;
+        snprintf(e->nomem, sizeof(e->nomem), "%s", err[0] ? err : "planning ran out of memory");
     } else {
         e->part[j->part] = PART_FAILED;
         pc->st.build_failures++;

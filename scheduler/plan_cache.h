@@ -16,7 +16,10 @@
  * queued builds). An entry nobody references stays cached; when the
  * estimated bytes of all entries exceed the bound, the least recently used
  * unreferenced ones are evicted. A plan in use is never evicted. A part
- * whose build failed stays failed: later uses get the same error at once.
+ * whose build failed stays failed: later uses get the same error at once,
+ * except a build that ran out of memory: the ops waiting for it fail, and
+ * the next op or PlanCreate that needs the part builds it again (memory may
+ * have been freed meanwhile).
  *
  * Persistence: with a directory, the cache keeps there the backend's
  * planning state (FFTW wisdom) and a manifest of its entries and prepared
@@ -90,25 +93,32 @@ typedef enum trn_plan_error {
     TRN_PLAN_INVALID = -1, /* the backend cannot plan spec */
     TRN_PLAN_TOO_BIG = -2, /* one transform exceeds max_transform_bytes */
     TRN_PLAN_FAILED = -3,  /* its preparation failed earlier (remembered) */
-    TRN_PLAN_NOMEM = -4,
+    TRN_PLAN_NOMEM = -4,   /* the daemon is out of memory for the plan */
 } trn_plan_error;
 
 /* The entry for spec (its effort replaced by the cache's), found or made,
  * with a reference for the caller; *hit says whether it was found. Queues
- * the build of part `warm` (-1: none) if not yet prepared or failed.
- * Returns TRN_PLAN_OK, or an error with err written (TRN_PLAN_FAILED when
- * part `warm` of the existing entry failed earlier). */
+ * the build of part `warm` (-1: none) if not yet prepared or failed (a
+ * build that ran out of memory is queued again). Returns TRN_PLAN_OK, or an
+ * error with err written (TRN_PLAN_FAILED when part `warm` of the existing
+ * entry failed earlier, TRN_PLAN_NOMEM when the backend could not allocate
+ * the plan). */
 trn_plan_error trn_plan_cache_acquire(trn_plan_cache *pc, const trn_plan_spec *spec, int warm,
                                       trn_plan_entry **out, int *hit, char *err, size_t errlen);
 void trn_plan_entry_retain(trn_plan_entry *e);
 /* Drops a reference. The entry stays cached. */
 void trn_plan_entry_release(trn_plan_entry *e);
 
-/* Queues the build of part if it is neither prepared, queued nor failed; a
- * part an op needs goes before background (pre-warm) builds. */
+/* Queues the build of part if it is neither prepared, queued nor failed
+ * (a build that ran out of memory is queued again); a part an op needs goes
+ * before background (pre-warm) builds. */
 void trn_plan_entry_require(trn_plan_entry *e, unsigned part);
-/* Blocks until part is prepared (0) or failed (-1, with the build's error in
- * err when err is not NULL). Queues the build if nothing has. */
+/* What trn_plan_entry_wait returns when the part's build ran out of memory
+ * (TRN_KSTATUS_NO_MEMORY). */
+#define TRN_PLAN_WAIT_NOMEM (-2)
+/* Blocks until part is prepared (0) or failed (-1, or TRN_PLAN_WAIT_NOMEM
+ * when its last build ran out of memory; the build's error in err when err
+ * is not NULL). Queues the build if nothing has. */
 int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errlen);
 
 /* The backend's plan, its spec and key. */

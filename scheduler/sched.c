@@ -452,9 +452,29 @@ static int op_started(const trn_sched_op *op) {
 /* Runs one shard of op's current stage, once the plan part it needs is
  * prepared (planning happens on the plan cache's thread; this waits). */
 static trn_kstatus run_shard(trn_sched *s, trn_sched_op *op, int shard) {
-    if (op->plan && op->stage == 0 && trn_plan_entry_wait(op->plan, op->plan_part, NULL, 0) != 0)
-        return TRN_KSTATUS_FAILED;
+    if (op->plan && op->stage == 0) {
+        char why[TRN_KMSG_LEN];
+        const int w = trn_plan_entry_wait(op->plan, op->plan_part, why, sizeof(why));
+        if (w == TRN_PLAN_WAIT_NOMEM) {
+            /* Planning ran out of memory: the op fails as a kernel out of
+             * memory would (the part is built again for the next op). */
+            trn_kmsg_post(&op->kmsg, TRN_KMSG_RANK_NO_MEMORY + (uint64_t)shard, 0, "%s", why);
+            return TRN_KSTATUS_NO_MEMORY;
+        }
+        if (w != 0)
+            return TRN_KSTATUS_FAILED;
+    }
     return s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
+}
+
+/* The status of an op whose shards returned different ones: any failure
+ * but running out of memory wins, so that bad input (which a retry cannot
+ * fix) is what the client hears about, whichever shard finished first;
+ * this matches the kernel messages' ranks (TRN_KMSG_RANK_NO_MEMORY). */
+static trn_kstatus merge_kstatus(trn_kstatus had, trn_kstatus k) {
+    if (had == TRN_KSTATUS_OK || (had == TRN_KSTATUS_NO_MEMORY && k != TRN_KSTATUS_OK))
+        return k;
+    return had;
 }
 
 static int engine_of(const trn_sched *s, const trn_op_desc *d) {
@@ -840,8 +860,7 @@ static void *worker_main(void *arg) {
 
         pthread_mutex_lock(&s->lock);
         account_shard(w, op, t0, t1);
-        if (k != TRN_KSTATUS_OK && op->kstatus == TRN_KSTATUS_OK)
-            op->kstatus = k;
+        op->kstatus = merge_kstatus(op->kstatus, k);
         if (--op->shards_left == 0)
             op->stage_times[op->stage].t_end = t1;
         if (op->shards_left == 0 && op->stage < op->nthen && op->kstatus == TRN_KSTATUS_OK) {

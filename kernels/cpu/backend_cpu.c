@@ -29,12 +29,12 @@ static int cpu_core_init(const trn_backend *be, int core) {
     return 0;
 }
 
-static void *cpu_plan_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
-                             size_t errlen) {
+static void *cpu_plan_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
+                             char *err, size_t errlen) {
     (void)be;
     if (spec->family == TRN_PLAN_TENSOR)
-        return trn_cpu_tensor_plan_create(spec, err, errlen);
-    return trn_cpu_fft_plan_create(spec, err, errlen);
+        return trn_cpu_tensor_plan_create(spec, why, err, errlen);
+    return trn_cpu_fft_plan_create(spec, why, err, errlen);
 }
 
 static trn_kstatus cpu_plan_build(const trn_backend *be, void *plan, unsigned part, char *err,
@@ -110,17 +110,20 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     switch (op->kind) {
     case TRN_OP_MEMSET: return trn_cpu_memset(&op->u.memset, shard, nshards);
     case TRN_OP_COPY: return trn_cpu_copy(&op->u.copy, shard, nshards);
-    case TRN_OP_GEMM: return trn_cpu_gemm(&op->u.gemm, shard, nshards);
+    case TRN_OP_GEMM: return trn_cpu_gemm(&op->u.gemm, op->kmsg, shard, nshards);
     case TRN_OP_BLAS1: return trn_cpu_blas1(&op->u.blas1, shard, nshards);
     case TRN_OP_BLAS2: return trn_cpu_blas2(&op->u.blas2, shard, nshards);
     case TRN_OP_BLAS3: return trn_cpu_blas3(&op->u.blas3, shard, nshards);
     case TRN_OP_FFT: return trn_cpu_fft(&op->u.fft, shard, nshards);
-    case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, shard, nshards);
-    case TRN_OP_SOLVER_DENSE: return trn_cpu_solver_dense(&op->u.solver_dense, shard, nshards);
+    case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, op->kmsg, shard, nshards);
+    case TRN_OP_SOLVER_DENSE:
+        return trn_cpu_solver_dense(&op->u.solver_dense, op->kmsg, shard, nshards);
     case TRN_OP_SOLVER_BATCHED:
         return trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards);
-    case TRN_OP_SOLVER_EIGEN: return trn_cpu_solver_eigen(&op->u.solver_eigen, shard, nshards);
-    case TRN_OP_SOLVER_REFINE: return trn_cpu_solver_refine(&op->u.solver_refine, shard, nshards);
+    case TRN_OP_SOLVER_EIGEN:
+        return trn_cpu_solver_eigen(&op->u.solver_eigen, op->kmsg, shard, nshards);
+    case TRN_OP_SOLVER_REFINE:
+        return trn_cpu_solver_refine(&op->u.solver_refine, op->kmsg, shard, nshards);
     case TRN_OP_SOLVER_KRYLOV:
         return trn_cpu_solver_krylov(&op->u.solver_krylov, op->kmsg, shard, nshards);
     case TRN_OP_SPMV:

@@ -146,7 +146,7 @@ static const void *matrix_at(const void *const *list, const void *base, size_t i
     return base ? (const char *)base + i * stride * es : NULL;
 }
 
-trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int nshards) {
     if (d->m == 0 || d->n == 0)
         return TRN_KSTATUS_OK;
     const size_t batch = d->batch > 1 ? d->batch : 1;
@@ -171,6 +171,8 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards) {
             .j1 = j1 < (size_t)d->n ? (int)j1 : d->n,
             .alpha = alpha,
             .beta = beta,
+            .kmsg = msg,
+            .shard = shard,
         };
         /* A device-mode alpha of 0: BLAS computes C = beta C without A and B. */
         if (no_product)

@@ -20,11 +20,17 @@ typedef struct trn_gemm_one {
     uint32_t batch;
     int j0, j1;
     trn_scalar alpha, beta;
+    /* Where a precision mode that cannot allocate its workspace says so
+     * (may be NULL), and the shard it runs in (the message's rank). */
+    trn_kmsg *kmsg;
+    int shard;
 } trn_gemm_one;
 
 /* One GEMM of g in g->d's compute type: BLAS for 32F/64F, the precision
  * modes' kernels otherwise (A or B NULL: C = beta C). trntensor's
- * contractions (tensor.c) call it per batch element and column block. */
+ * contractions (tensor.c) call it per batch element and column block.
+ * TRN_KSTATUS_NO_MEMORY (posted to g->kmsg): a precision mode could not
+ * allocate its workspace, and C is unchanged. */
 trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g);
 /* FAST_16BF, FAST_TF32, FAST_16F, BF16X3, BF16X9 on R32F / C32F data
  * (gemm_lowprec.c). */

@@ -36,8 +36,9 @@ void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_
 trn_kstatus trn_cpu_memset(const trn_memset_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
 /* Shards split C into blocks of columns that start at multiples of 24
- * (blas_gemm.c explains why). */
-trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, int shard, int nshards);
+ * (blas_gemm.c explains why). The precision modes allocate workspace; when
+ * they cannot, msg says how much (TRN_KSTATUS_NO_MEMORY). */
+trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* BLAS Level 1 (blas1.c): always one shard (trn_sched_shard_count has no
  * rule for it), so reductions are bitwise reproducible. */
 trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards);
@@ -61,7 +62,8 @@ trn_kstatus trn_cpu_blas2(const trn_blas2_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_blas3(const trn_blas3_desc *d, int shard, int nshards);
 /* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
  * plan cache's planner thread; shards own contiguous ranges of the batch. */
-void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);
+void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                              size_t errlen);
 trn_kstatus trn_cpu_fft_plan_build(void *plan, unsigned variant, char *err, size_t errlen);
 uint64_t trn_cpu_fft_plan_bytes(const void *plan);
 void trn_cpu_fft_plan_release(void *plan);
@@ -69,7 +71,8 @@ void trn_cpu_fft_plan_release(void *plan);
 /* trntensor (tensor.c, tensor_ew.c). A contraction plan is its GEMM
  * mapping (kernels/tensor_plan.h), made at once; shards split like a
  * batched GEMM's (batch elements, blocks of 24 columns). */
-void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, char *err, size_t errlen);
+void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                                 size_t errlen);
 uint64_t trn_cpu_tensor_plan_bytes(const void *plan);
 void trn_cpu_tensor_plan_release(void *plan);
 trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg *kmsg, int shard,
@@ -83,16 +86,22 @@ trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md).
  * Shards own ranges of elements that start at even indices. Sobol ops
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous
- * element ranges. */
-trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards);
+ * element ranges. A Poisson op's shards each build the table of its
+ * lambda; without memory for it, msg says how much (NO_MEMORY). */
+trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* trnsolver (solver_*.c). Everything runs as one shard except the batched
- * routines, whose shards own contiguous ranges of the batch. */
-trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int nshards);
+ * routines, whose shards own contiguous ranges of the batch. A routine that
+ * cannot allocate its workspace returns TRN_KSTATUS_NO_MEMORY with msg
+ * saying how much, and writes no result (not even info). */
+trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                 int nshards);
 trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
-trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
+                                 int nshards);
 /* syevj and gesvdj (solver_jacobi.c), reached through trn_cpu_solver_eigen. */
-trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d);
-trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d, trn_kmsg *msg);
+trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, trn_kmsg *msg, int shard,
+                                  int nshards);
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
                                   int nshards);
 /* trnsparse SpMV/SpMM (sparse_spmm.c): splits follow trn_spmm_split; a bad

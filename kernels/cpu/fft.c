@@ -15,7 +15,11 @@
  * executing different or identical plans on different arrays from the core
  * workers concurrently is safe, and a worker only reads variants the cache
  * reported built. Planning uses scratch arrays, never client memory
- * (FFTW_MEASURE overwrites the arrays it plans with).
+ * (FFTW_MEASURE overwrites the arrays it plans with). When the scratch
+ * cannot be allocated the build reports TRN_KSTATUS_NO_MEMORY, which the
+ * plan cache does not remember (the next op tries again). FFTW's planner
+ * does not report its own allocation failures (it aborts); nothing here can
+ * change that.
  */
 #include <fftw3.h>
 
@@ -41,7 +45,9 @@ static unsigned fftw_flags(trn_plan_effort e) {
                                    : FFTW_MEASURE;
 }
 
-void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errlen) {
+void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                              size_t errlen) {
+    *why = TRN_KSTATUS_FAILED;
     if (spec->family != TRN_PLAN_FFT) {
         snprintf(err, errlen, "the cpu backend has no plans of family %d", (int)spec->family);
         return NULL;
@@ -50,7 +56,8 @@ void *trn_cpu_fft_plan_create(const trn_plan_spec *spec, char *err, size_t errle
         return NULL;
     cpu_fft_plan *p = calloc(1, sizeof(*p));
     if (!p) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "daemon out of memory for an FFT plan");
+        *why = TRN_KSTATUS_NO_MEMORY;
         return NULL;
     }
     p->shape = spec->u.fft;
@@ -138,12 +145,15 @@ trn_kstatus trn_cpu_fft_plan_build(void *plan, unsigned v, char *err, size_t err
     const size_t in_bytes = inplace && o.bytes > i.bytes ? o.bytes : i.bytes;
     void *in = fftw_malloc(in_bytes), *out = inplace ? in : fftw_malloc(o.bytes);
     if (!in || !out) {
-        snprintf(err, errlen, "out of memory for %zu bytes of planning scratch",
-                 in_bytes + (inplace ? 0 : o.bytes));
+        /* Not this shape's fault: the cache builds it again when next used. */
+        snprintf(err, errlen,
+                 "the daemon is out of memory for its workspace: %zu bytes of scratch to plan "
+                 "this %s transform could not be allocated",
+                 in_bytes + (inplace ? 0 : o.bytes), trn_fft_type_name(p->shape.type));
         fftw_free(in);
         if (!inplace)
             fftw_free(out);
-        return TRN_KSTATUS_FAILED;
+        return TRN_KSTATUS_NO_MEMORY;
     }
     memset(in, 0, in_bytes);
     p->variant[v] = plan_variant(p, v, in, out, &i, &o);

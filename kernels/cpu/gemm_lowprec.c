@@ -22,7 +22,7 @@
  *
  * The pieces of op(A) (m x k) and of the shard's columns of op(B) are
  * materialised untransposed, column-major, in memory allocated here; an
- * allocation failure fails the op.
+ * allocation failure fails the op with TRN_KSTATUS_NO_MEMORY (C unchanged).
  */
 #include <cblas.h>
 #include <stdlib.h>
@@ -142,12 +142,15 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
     const size_t m = (size_t)d->m, k = (size_t)d->k, ncols = (size_t)(g->j1 - g->j0);
     const size_t a_len = m * k * comps, b_len = k * ncols * comps;
     const size_t col_len = (m > k ? m : k) * comps;
-    float *mem = malloc((np * (a_len + b_len) + col_len) * sizeof(float));
-    uint32_t *rnd = d->stochastic ? malloc(col_len * sizeof(uint32_t)) : NULL;
+    const size_t mem_bytes = (np * (a_len + b_len) + col_len) * sizeof(float);
+    const size_t rnd_bytes = d->stochastic ? col_len * sizeof(uint32_t) : 0;
+    float *mem = malloc(mem_bytes);
+    uint32_t *rnd = d->stochastic ? malloc(rnd_bytes) : NULL;
     if (!mem || (d->stochastic && !rnd)) {
         free(mem);
         free(rnd);
-        return TRN_KSTATUS_NO_MEMORY;
+        return trn_kmsg_no_memory(g->kmsg, g->shard, mem_bytes + rnd_bytes,
+                                  "the low-precision pieces of A and B");
     }
     float *col = mem + np * (a_len + b_len);
     float *ap[MAX_PIECES], *bp[MAX_PIECES];

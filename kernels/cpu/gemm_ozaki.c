@@ -262,18 +262,32 @@ trn_kstatus trn_cpu_gemm_ozaki(const trn_gemm_one *g) {
     const size_t tm = (size_t)(d->m < TILE_M ? d->m : TILE_M);
     const size_t tn = (size_t)(ncols < TILE_N ? ncols : TILE_N);
     const size_t tk = (size_t)(d->k < kb ? d->k : kb) * (size_t)planes;
-    o.row_e = malloc((size_t)d->m * sizeof(int));
-    o.col_f = malloc((size_t)ncols * sizeof(int));
-    o.ad = malloc(S_DIGITS * tm * tk * sizeof(float));
-    o.bd = malloc(S_DIGITS * tk * tn * (size_t)planes * sizeof(float));
-    o.prod = malloc(tm * tn * S_DIGITS * sizeof(float));
-    o.acc = malloc(tm * tn * (size_t)planes * sizeof(double));
+    const size_t sizes[6] = {
+        (size_t)d->m * sizeof(int),         (size_t)ncols * sizeof(int),
+        S_DIGITS * tm * tk * sizeof(float), S_DIGITS * tk * tn * (size_t)planes * sizeof(float),
+        tm * tn * S_DIGITS * sizeof(float), tm * tn * (size_t)planes * sizeof(double),
+    };
+    o.row_e = malloc(sizes[0]);
+    o.col_f = malloc(sizes[1]);
+    o.ad = malloc(sizes[2]);
+    o.bd = malloc(sizes[3]);
+    o.prod = malloc(sizes[4]);
+    o.acc = malloc(sizes[5]);
     /* Every failure below is an allocation's. */
     trn_kstatus st = TRN_KSTATUS_NO_MEMORY;
-    if (!o.row_e || !o.col_f || !o.ad || !o.bd || !o.prod || !o.acc)
+    const size_t most = (size_t)d->m > (size_t)ncols ? (size_t)d->m : (size_t)ncols;
+    size_t total = 0;
+    for (int i = 0; i < 6; i++)
+        total += sizes[i];
+    if (!o.row_e || !o.col_f || !o.ad || !o.bd || !o.prod || !o.acc) {
+        st = trn_kmsg_no_memory(g->kmsg, g->shard, total, "the digit tiles of emulated FP64");
         goto out;
-    if (scale_exponents(&o))
+    }
+    if (scale_exponents(&o)) {
+        st = trn_kmsg_no_memory(g->kmsg, g->shard, most * sizeof(double),
+                                "the row and column maxima of emulated FP64");
         goto out;
+    }
     for (int j0 = 0; j0 < ncols; j0 += TILE_N)
         for (int i0 = 0; i0 < d->m; i0 += TILE_M)
             tile(&o, i0, d->m - i0 < TILE_M ? d->m - i0 : TILE_M, j0,

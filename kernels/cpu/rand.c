@@ -194,8 +194,9 @@ static size_t rand_poisson_walk(double lambda, uint32_t m, int dir, double *out)
     return steps;
 }
 
-/* Builds the table of lambda. Returns 0, or -1 when out of memory. */
-static int rand_poisson_table(double lambda, rand_poisson *t) {
+/* Builds the table of lambda. Returns 0, or -1 when out of memory (with
+ * *bytes what it asked for). */
+static int rand_poisson_table(double lambda, rand_poisson *t, size_t *bytes) {
     const uint32_t m = (uint32_t)floor(lambda);
     const size_t down = rand_poisson_walk(lambda, m, -1, NULL);
     const size_t up = rand_poisson_walk(lambda, m, 1, NULL);
@@ -204,6 +205,7 @@ static int rand_poisson_table(double lambda, rand_poisson *t) {
     if (!lo || !cdf) {
         free(lo);
         free(cdf);
+        *bytes = (down + 1 + len) * sizeof(double);
         return -1;
     }
     /* lo[d] = w(m - d); cdf[down + d] = w(m + d) for now. */
@@ -278,7 +280,7 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
     }
 }
 
-trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int nshards) {
     if (d->gen != TRN_RAND_PHILOX)
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
     switch (d->dist) {
@@ -312,8 +314,10 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, int shard, int nshards) {
          * it refuses rather than loop or index out of range. */
         if (!(d->lambda > 0.0 && d->lambda <= TRN_RAND_POISSON_LAMBDA_MAX))
             return TRN_KSTATUS_FAILED;
-        if (rand_poisson_table(d->lambda, &pt) != 0)
-            return TRN_KSTATUS_FAILED;
+        size_t bytes = 0;
+        if (rand_poisson_table(d->lambda, &pt, &bytes) != 0)
+            return trn_kmsg_no_memory(msg, shard, bytes, "the Poisson table of lambda %g",
+                                      d->lambda);
     }
 
     for (size_t i = lo; i < hi; i += chunk) {

@@ -197,18 +197,25 @@ int trn_csr_create(const trn_sp_mat *a, int n, trn_kmsg *msg, trn_csr **out) {
     /* Elements the copy holds: nnz (CSR) or nnz rb cb (BSR), which the
      * validator checked fit in the values buffer, hence in size_t. */
     const size_t cap = (size_t)a->nnz * (size_t)a->rb * (size_t)a->cb;
+    /* What the copy needs: rowptr, col and val. */
+    const size_t copy_bytes = ((size_t)n + 1) * sizeof(int64_t) + cap * (sizeof(int) + es);
     trn_csr *c = calloc(1, sizeof(*c));
     int64_t *bptr = NULL;
     int *bcol = NULL;
     int rc = -1;
-    if (!c)
+    if (!c) {
+        trn_kmsg_no_memory(msg, 0, sizeof(*c), "the copy of the operator");
         return -1;
+    }
     c->n = n;
     c->rowptr = trn_solver_alloc((size_t)n + 1, sizeof(int64_t));
     c->col = trn_solver_alloc(cap, sizeof(int));
     c->val = trn_solver_alloc(cap, es);
-    if (!c->rowptr || !c->col || !c->val)
+    if (!c->rowptr || !c->col || !c->val) {
+        trn_kmsg_no_memory(msg, 0, copy_bytes, "the CSR copy of the operator (n %d, %zu entries)",
+                           n, cap);
         goto out;
+    }
     if (a->format == TRN_SP_CSR) {
         if (checked_offsets(&s, msg, c->rowptr) || checked_indices(&s, c->rowptr, msg, c->col)) {
             rc = 1;
@@ -220,8 +227,12 @@ int trn_csr_create(const trn_sp_mat *a, int n, trn_kmsg *msg, trn_csr **out) {
     } else {
         bptr = trn_solver_alloc((size_t)a->brows + 1, sizeof(int64_t));
         bcol = trn_solver_alloc((size_t)a->nnz, sizeof(int));
-        if (!bptr || !bcol)
+        if (!bptr || !bcol) {
+            trn_kmsg_no_memory(
+                msg, 0, ((size_t)a->brows + 1) * sizeof(int64_t) + (size_t)a->nnz * sizeof(int),
+                "the checked block structure of the operator (%lld blocks)", (long long)a->nnz);
             goto out;
+        }
         if (checked_offsets(&s, msg, bptr) || checked_indices(&s, bptr, msg, bcol)) {
             rc = 1;
             goto out;

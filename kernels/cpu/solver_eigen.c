@@ -13,7 +13,8 @@
  * (solver_util.h, trn_solver_priv_bytes says why), and the results are
  * copied back. Workspace (the copies first) is queried, then taken from
  * the worker's kept workspace (trn_solver_ws_get); without memory the op
- * fails with TRN_KSTATUS_NO_MEMORY and info is not written.
+ * fails with TRN_KSTATUS_NO_MEMORY (the message says how much) and info is not
+ * written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,8 @@ static void priv_out(const trn_solver_eigen_desc *d, int a_rows, const priv_mats
 /* syevd/heevd and sygvd/hegvd: a workspace query, then the run on private
  * copies of A (and B), checked for non-finite values first: *bad is then
  * the (negative) position to report as info and nothing is run. */
-static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info, int *bad) {
+static trn_kstatus syev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info,
+                        int *bad) {
     const trn_dtype t = d->type;
     const char jobz = d->vectors ? 'V' : 'N', uplo = d->lower ? 'L' : 'U';
     const int gen = d->fn == TRN_SOLVER_SYGVD;
@@ -122,7 +124,9 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info, int *b
             ws_bytes = c_bytes + w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
-                k = TRN_KSTATUS_NO_MEMORY;
+                k = trn_kmsg_no_memory(msg, 0, ws_bytes,
+                                       "the LAPACK workspace of %s (lwork %d, liwork %d)",
+                                       trn_solver_name(d->fn, t), (int)lwork, (int)liwork);
                 break;
             }
             priv_in(d, d->n, gen, ws, &pm);
@@ -175,7 +179,8 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, lapack_int *info, int *b
  * as for syev), writing U and VT to private matrices too (OpenBLAS's
  * complex rotations read past VT); the unconverged superdiagonal goes to
  * d->rwork when info > 0. */
-static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info, int *bad) {
+static trn_kstatus gesvd(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info,
+                         int *bad) {
     const trn_dtype t = d->type;
     const int p = d->m < d->n ? d->m : d->n;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -209,7 +214,8 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info, int *
             ws_bytes = c_bytes + w_bytes + r_bytes;
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
-                k = TRN_KSTATUS_NO_MEMORY;
+                k = trn_kmsg_no_memory(msg, 0, ws_bytes, "the LAPACK workspace of gesvd (lwork %d)",
+                                       (int)lwork);
                 break;
             }
             priv_in(d, d->m, 0, ws, &pm);
@@ -257,7 +263,8 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, lapack_int *info, int *
     return k;
 }
 
-trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
+                                 int nshards) {
     (void)shard;
     (void)nshards;
     lapack_int info = 0;
@@ -265,10 +272,10 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, int shard, int 
     trn_kstatus k;
     switch (d->fn) {
     case TRN_SOLVER_SYEVD:
-    case TRN_SOLVER_SYGVD: k = syev(d, &info, &bad); break;
-    case TRN_SOLVER_GESVD: k = gesvd(d, &info, &bad); break;
+    case TRN_SOLVER_SYGVD: k = syev(d, msg, &info, &bad); break;
+    case TRN_SOLVER_GESVD: k = gesvd(d, msg, &info, &bad); break;
     case TRN_SOLVER_SYEVJ:
-    case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d);
+    case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d, msg);
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)

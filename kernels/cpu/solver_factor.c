@@ -154,9 +154,10 @@ static void getrs_nopiv(trn_dtype t, trn_trans tr, int n, int nrhs, const void *
 
 /* ---- QR ---------------------------------------------------------------------------- */
 
-/* geqrf, orgqr/ungqr, ormqr/unmqr with their workspace; *info from LAPACK,
- * or -1 for no memory. */
-static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
+/* geqrf, orgqr/ungqr, ormqr/unmqr with their workspace; *info from LAPACK.
+ * TRN_KSTATUS_NO_MEMORY (posted to msg, *info not set) when the workspace
+ * the query asked for cannot be had. */
+static trn_kstatus qr(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_int *info) {
     const trn_dtype t = d->type;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
     const char side = d->left ? 'L' : 'R';
@@ -172,7 +173,9 @@ static trn_kstatus qr(const trn_solver_dense_desc *d, lapack_int *info) {
             lwork = trn_lapack_lwork(t, &q);
             work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
             if (!work)
-                return TRN_KSTATUS_FAILED;
+                return trn_kmsg_no_memory(msg, 0, (size_t)lwork * trn_dtype_size(t),
+                                          "the LAPACK workspace of %s (lwork %d)",
+                                          trn_solver_name(d->fn, t), (int)lwork);
         }
         switch (d->fn) {
         case TRN_SOLVER_GEQRF:
@@ -243,7 +246,7 @@ static void copy_triangle(int lower, int n, size_t es, const void *src, int lds,
 }
 
 /* potri; complex types on a private copy (see the top of the file). */
-static trn_kstatus potri(const trn_solver_dense_desc *d, lapack_int *info) {
+static trn_kstatus potri(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_int *info) {
     const trn_dtype t = d->type;
     const char uplo = d->lower ? 'L' : 'U';
     if (t == TRN_DTYPE_R32F || t == TRN_DTYPE_R64F || d->n == 0) {
@@ -254,7 +257,7 @@ static trn_kstatus potri(const trn_solver_dense_desc *d, lapack_int *info) {
     const int ld = trn_solver_priv_ld(d->n);
     void *p = trn_solver_ws_get(bytes);
     if (!p)
-        return TRN_KSTATUS_NO_MEMORY;
+        return trn_kmsg_no_memory(msg, 0, bytes, "the private copy of potri's matrix");
     copy_triangle(d->lower, d->n, es, d->a, d->lda, p, ld);
     *info = TRN_LAPACK4(t, potri_work, COL, uplo, d->n, p, ld);
     if (*info == 0)
@@ -263,7 +266,8 @@ static trn_kstatus potri(const trn_solver_dense_desc *d, lapack_int *info) {
     return TRN_KSTATUS_OK;
 }
 
-trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                 int nshards) {
     (void)shard;
     (void)nshards;
     const trn_dtype t = d->type;
@@ -276,7 +280,7 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int 
     case TRN_SOLVER_POTRS:
         info = TRN_LAPACK4(t, potrs_work, COL, uplo, d->n, d->nrhs, d->a, d->lda, d->b, d->ldb);
         break;
-    case TRN_SOLVER_POTRI: k = potri(d, &info); break;
+    case TRN_SOLVER_POTRI: k = potri(d, msg, &info); break;
     case TRN_SOLVER_GETRF:
         if (d->ipiv)
             info = TRN_LAPACK4(t, getrf_work, COL, d->m, d->n, d->a, d->lda, d->ipiv);
@@ -292,7 +296,7 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, int shard, int 
         break;
     case TRN_SOLVER_GEQRF:
     case TRN_SOLVER_ORGQR:
-    case TRN_SOLVER_ORMQR: k = qr(d, &info); break;
+    case TRN_SOLVER_ORMQR: k = qr(d, msg, &info); break;
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)

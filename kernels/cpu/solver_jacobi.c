@@ -48,7 +48,8 @@
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
 
-#define JAC_NOMEM (-1000) /* workspace allocation failed */
+#define JAC_NOMEM (-1000)  /* workspace allocation failed (posted to the op's message) */
+#define JAC_FAILED (-1001) /* LAPACK refused its arguments (cannot happen after validation) */
 
 typedef struct jac_pair {
     double value;
@@ -87,17 +88,21 @@ static int jac_exponent(double amax) {
 /* Completes the first k orthonormal columns of the rows x cols matrix q to
  * cols orthonormal columns (columns k .. cols - 1 are overwritten): the
  * Householder QR of the first k columns, whose Q's further columns are
- * orthogonal to them. Returns 0, or -1 without memory. */
-static int jac_complete(trn_dtype t, int rows, int k, int cols, void *q, int ldq) {
+ * orthogonal to them. Returns 0, JAC_NOMEM (posted to msg) or JAC_FAILED. */
+static int jac_complete(trn_dtype t, int rows, int k, int cols, void *q, int ldq, trn_kmsg *msg) {
     const size_t es = trn_dtype_size(t);
     void *w = trn_solver_alloc((size_t)rows * (size_t)cols, es);
     void *tau = trn_solver_alloc((size_t)(k > 0 ? k : 1), es);
     trn_lapack_query qq;
     memset(&qq, 0, sizeof(qq));
     void *work = NULL;
-    int rc = -1;
-    if (!w || !tau)
+    int rc = JAC_FAILED;
+    if (!w || !tau) {
+        trn_kmsg_no_memory(msg, 0, ((size_t)rows * (size_t)cols + (size_t)(k > 0 ? k : 1)) * es,
+                           "the QR that completes U (%d x %d)", rows, cols);
+        rc = JAC_NOMEM;
         goto out;
+    }
     trn_solver_copy(rows, k, es, q, ldq, w, rows);
     lapack_int lw1, lw2;
     if (TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, rows, k, w, rows, tau, (void *)&qq, -1) != 0)
@@ -113,8 +118,12 @@ static int jac_complete(trn_dtype t, int rows, int k, int cols, void *q, int ldq
     lw2 = trn_lapack_lwork(t, &qq);
     const lapack_int lw = lw1 > lw2 ? lw1 : lw2;
     work = trn_solver_alloc((size_t)lw, es);
-    if (!work)
+    if (!work) {
+        trn_kmsg_no_memory(msg, 0, (size_t)lw * es,
+                           "the LAPACK workspace that completes U (lwork %d)", (int)lw);
+        rc = JAC_NOMEM;
         goto out;
+    }
     if (TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, rows, k, w, rows, tau, work, lw) != 0)
         goto out;
     if (TRN_BY_TYPE(t, LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
@@ -139,14 +148,16 @@ out:
  * thousands of rotations per column; the step squares that departure
  * (||V^H V - I|| = d becomes about 3/4 d^2 + O(n u)), costs two GEMMs, and
  * moves V by O(d), below what the eigenvectors are accurate to. Returns 0,
- * or -1 without memory. */
-static int jac_polish(trn_dtype t, int n, void *v) {
+ * or JAC_NOMEM (posted to msg). */
+static int jac_polish(trn_dtype t, int n, void *v, trn_kmsg *msg) {
     if (n < 2)
         return 0;
     const size_t es = trn_dtype_size(t), nn = (size_t)n * (size_t)n;
     char *g = trn_solver_alloc(2 * nn, es);
-    if (!g)
-        return -1;
+    if (!g) {
+        trn_kmsg_no_memory(msg, 0, 2 * nn * es, "the polishing step of V (2 x %d x %d)", n, n);
+        return JAC_NOMEM;
+    }
     char *tmp = g + nn * es;
     /* g = -V^H V / 2 + 3/2 I, then tmp = V g, V = tmp. */
     trn_blas_gemm(t, CblasConjTrans, CblasNoTrans, n, n, n, -0.5, v, n, v, n, 0.0, g, n);
@@ -201,7 +212,7 @@ static int jac_polish(trn_dtype t, int n, void *v) {
 #define JEPS DBL_EPSILON
 #include "kernels/cpu/solver_jacobi_tmpl.h"
 
-trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d) {
+trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d, trn_kmsg *msg) {
     const trn_dtype t = d->type;
     int sweeps = 0, info;
     double residual = 0.0;
@@ -216,16 +227,23 @@ trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d) {
                 d->lda);
         }
         info = bad ? -4
-                   : TRN_BY_TYPE(t, syevj_s(d, &sweeps, &residual), syevj_d(d, &sweeps, &residual),
-                                 syevj_c(d, &sweeps, &residual), syevj_z(d, &sweeps, &residual));
+                   : TRN_BY_TYPE(t, syevj_s(d, msg, &sweeps, &residual),
+                                 syevj_d(d, msg, &sweeps, &residual),
+                                 syevj_c(d, msg, &sweeps, &residual),
+                                 syevj_z(d, msg, &sweeps, &residual));
     } else {
-        info =
-            trn_solver_nonfinite(t, d->m, d->n, d->a, d->lda)
-                ? -5
-                : TRN_BY_TYPE(t, gesvdj_s(d, &sweeps, &residual), gesvdj_d(d, &sweeps, &residual),
-                              gesvdj_c(d, &sweeps, &residual), gesvdj_z(d, &sweeps, &residual));
+        info = trn_solver_nonfinite(t, d->m, d->n, d->a, d->lda)
+                   ? -5
+                   : TRN_BY_TYPE(t, gesvdj_s(d, msg, &sweeps, &residual),
+                                 gesvdj_d(d, msg, &sweeps, &residual),
+                                 gesvdj_c(d, msg, &sweeps, &residual),
+                                 gesvdj_z(d, msg, &sweeps, &residual));
     }
+    /* Neither writes info: the op fails (without memory: NO_MEMORY, whose
+     * message the allocation that failed posted). */
     if (info == JAC_NOMEM)
+        return TRN_KSTATUS_NO_MEMORY;
+    if (info == JAC_FAILED)
         return TRN_KSTATUS_FAILED;
     const int32_t i32 = info;
     memcpy(d->info, &i32, sizeof(i32));

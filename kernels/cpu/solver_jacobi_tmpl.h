@@ -164,8 +164,9 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
 
 /* Jacobi on the Hermitian matrix held by d (its uplo triangle), in the
  * parallel (round-robin) ordering. Returns info: 0, n + 1 without
- * convergence; -4 for non-finite input. */
-static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *residual) {
+ * convergence; -4 for non-finite input; JAC_NOMEM (posted to msg). */
+static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps,
+                      double *residual) {
     const int n = d->n;
     const int lda = d->lda;
     const JT *a = d->a;
@@ -187,6 +188,12 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
         free(players);
         free(rot);
         free(coef);
+        const size_t nn = (size_t)n * (size_t)n;
+        trn_kmsg_no_memory(msg, 0,
+                           nn * sizeof(JT) * (d->vectors ? 2 : 1) + (size_t)n * sizeof(jac_pair) +
+                               (size_t)m * 2 * sizeof(int) + (size_t)m / 2 * sizeof(jac_rot) +
+                               (size_t)m / 2 * 3 * sizeof(JT),
+                           "syevj's working copy of A%s (n %d)", d->vectors ? " and V" : "", n);
         return JAC_NOMEM;
     }
     int *pp = players + m, *qq = pp + m / 2;
@@ -260,7 +267,7 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
     free(coef);
     *residual = ldexp(off, ex);
 
-    if (v && jac_polish(JDT, n, v) != 0) {
+    if (v && jac_polish(JDT, n, v, msg) != 0) {
         free(w);
         free(v);
         free(order);
@@ -287,8 +294,10 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, int *sweeps, double *resid
 }
 
 /* One-sided Jacobi SVD. Returns info: 0, min(m, n) + 1 without
- * convergence, -5 for non-finite input, JAC_NOMEM. */
-static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *residual) {
+ * convergence, -5 for non-finite input, JAC_NOMEM (posted to msg),
+ * JAC_FAILED. */
+static int JFN(gesvdj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps,
+                       double *residual) {
     const int m = d->m, n = d->n, lda = d->lda;
     const int tall = m >= n;
     const int nr = tall ? m : n, nc = tall ? n : m; /* B = A (tall) or A^H */
@@ -306,6 +315,11 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
         free(v);
         free(nrm);
         free(order);
+        trn_kmsg_no_memory(
+            msg, 0,
+            ((size_t)nr * (size_t)nc + (d->vectors ? (size_t)nc * (size_t)nc : 0)) * sizeof(JT) +
+                (size_t)nc * (sizeof(double) + sizeof(jac_pair)),
+            "gesvdj's working copy of A%s (%d x %d)", d->vectors ? " and V" : "", m, n);
         return JAC_NOMEM;
     }
     const int ex = JFN(exponent)(a, lda, m, n, -1);
@@ -360,7 +374,7 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
     }
     *residual = ldexp(sqrt(esum), ex);
 
-    if (v && jac_polish(JDT, nc, v) != 0) {
+    if (v && jac_polish(JDT, nc, v, msg) != 0) {
         free(b);
         free(v);
         free(nrm);
@@ -397,8 +411,11 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, int *sweeps, double *resi
                 dst[i] = sj > 0 ? (JT)((JA)src[i] / sj) : 0;
             memcpy(vb + (size_t)j * ldvb, v + (size_t)order[j].index * nc, (size_t)nc * sizeof(JT));
         }
-        if (rank < ub_cols && jac_complete(JDT, nr, rank, ub_cols, ub, ldub) != 0)
-            rc = JAC_NOMEM;
+        if (rank < ub_cols) {
+            const int c = jac_complete(JDT, nr, rank, ub_cols, ub, ldub, msg);
+            if (c != 0)
+                rc = c;
+        }
     }
     free(b);
     free(v);

@@ -10,7 +10,10 @@
  * compensated Dot2 (double vectors), solver_util.h. The operator and the
  * preconditioner are reached through solver_linop.c only; a sparse
  * operator is first copied and checked (solver_csr.c), which is where its
- * bad structure fails the op with a message. The op runs on one core; x is updated in
+ * bad structure fails the op with a message. Without memory for that copy,
+ * the preconditioner or the method's vectors the op fails with
+ * TRN_KSTATUS_NO_MEMORY (and a message saying how much) before x changes.
+ * The op runs on one core; x is updated in
  * place, and the iteration record (iterations, status, final relative
  * residual ||b - A x||_2 / ||b||_2) is written when given.
  */
@@ -47,33 +50,34 @@ trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg
     const int n = d->op.n;
     trn_csr *csr = NULL;
     if (d->op.kind == TRN_LINOP_SPARSE) {
+        /* Bad structure (the client's input) or no memory, both posted. */
         const int cr = trn_csr_create(&d->op.sp, n, msg, &csr);
         if (cr != 0)
-            return TRN_KSTATUS_FAILED; /* bad structure (posted) or no memory */
+            return cr < 0 ? TRN_KSTATUS_NO_MEMORY : TRN_KSTATUS_FAILED;
     }
     const trn_kop kop = {&d->op, csr};
     trn_precond *pc = NULL;
-    const int pr = trn_precond_create(&kop, d->type, d->precond, d->block_size, d->omega, &pc);
+    const int pr = trn_precond_create(&kop, d->type, d->precond, d->block_size, d->omega, msg, &pc);
     if (pr != 0) {
         trn_csr_free(csr);
         if (pr < 0)
-            return TRN_KSTATUS_FAILED;
+            return TRN_KSTATUS_NO_MEMORY;
         trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_PRECOND, NAN);
         return TRN_KSTATUS_OK; /* a result, like info: x is left as it was */
     }
     int iters = 0, st;
     double relres = 0.0;
     if (d->type == TRN_DTYPE_R32F) {
-        const trn_kry_s k = {n,  trn_linop_apply_s,    &kop, pc ? trn_precond_apply_s : NULL,
-                             pc, trn_linop_apply_dot_s};
+        const trn_kry_s k = {n,  trn_linop_apply_s,     &kop, pc ? trn_precond_apply_s : NULL,
+                             pc, trn_linop_apply_dot_s, msg};
         st = d->fn == TRN_SOLVER_CG
                  ? trn_cg_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
              : d->fn == TRN_SOLVER_GMRES
                  ? trn_gmres_s(&k, d->b, d->x, d->tol, d->max_iters, d->restart, &iters, &relres)
                  : trn_bicgstab_s(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres);
     } else {
-        const trn_kry_d k = {n,  trn_linop_apply_d,    &kop, pc ? trn_precond_apply_d : NULL,
-                             pc, trn_linop_apply_dot_d};
+        const trn_kry_d k = {n,  trn_linop_apply_d,     &kop, pc ? trn_precond_apply_d : NULL,
+                             pc, trn_linop_apply_dot_d, msg};
         st = d->fn == TRN_SOLVER_CG
                  ? trn_cg_d(&k, d->b, d->x, d->tol, d->max_iters, &iters, &relres)
              : d->fn == TRN_SOLVER_GMRES
@@ -82,8 +86,8 @@ trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg
     }
     trn_precond_free(pc);
     trn_csr_free(csr);
-    if (st < 0)
-        return TRN_KSTATUS_FAILED;
+    if (st < 0) /* the method's vectors: posted */
+        return TRN_KSTATUS_NO_MEMORY;
     trn_solver_put_stats(d->stats, iters, st, relres);
     return TRN_KSTATUS_OK;
 }

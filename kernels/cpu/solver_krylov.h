@@ -32,6 +32,7 @@ typedef struct trn_kry_s {
     /* y = A x, returning x . y as trn_sdot_acc would (same bits) while y is
      * in cache; NULL: apply, then the dot. */
     double (*apply_dot)(const void *ctx, const float *x, float *y);
+    trn_kmsg *msg; /* where a method that cannot allocate its vectors says so */
 } trn_kry_s;
 
 typedef struct trn_kry_d {
@@ -41,10 +42,11 @@ typedef struct trn_kry_d {
     void (*prec)(const void *ctx, const double *r, double *z);
     const void *pctx;
     double (*apply_dot)(const void *ctx, const double *x, double *y); /* as trn_ddot_acc */
+    trn_kmsg *msg;
 } trn_kry_d;
 
 /* Returns a TRN_SOLVER_ST_* status, or -1 when workspace could not be
- * allocated (nothing was changed then). */
+ * allocated (nothing was changed then; k->msg says how much). */
 int trn_cg_s(const trn_kry_s *k, const float *b, float *x, double tol, int maxit, int *iters,
              double *relres);
 int trn_cg_d(const trn_kry_d *k, const double *b, double *x, double tol, int maxit, int *iters,
@@ -76,8 +78,8 @@ typedef struct trn_csr {
 
 /* Copies and checks a CSR or BSR a (n x n elements) into *out, with the
  * diagonal form when it pays (solver_csr.c says when). Returns 0,
- * 1 when its offsets or indices break a rule (posted to msg), -1 without
- * memory. */
+ * 1 when its offsets or indices break a rule, -1 without memory (either
+ * posted to msg). */
 int trn_csr_create(const trn_sp_mat *a, int n, trn_kmsg *msg, trn_csr **out);
 void trn_csr_free(trn_csr *c);
 /* y = A x; with acc, x . y is added to it (solver_util.h). */
@@ -109,9 +111,9 @@ typedef struct trn_precond trn_precond;
 /* Builds kind for op (type R32F or R64F). Returns 0 and *out (NULL for
  * TRN_PRECOND_NONE), 1 when the operator does not allow it (a zero or
  * non-finite diagonal entry, a singular diagonal block), -1 without
- * memory. op must outlive the preconditioner. */
+ * memory (posted to msg). op must outlive the preconditioner. */
 int trn_precond_create(const trn_kop *op, trn_dtype t, trn_precond_kind kind, int block_size,
-                       double omega, trn_precond **out);
+                       double omega, trn_kmsg *msg, trn_precond **out);
 /* z = M^-1 r; ctx is the trn_precond *. */
 void trn_precond_apply_s(const void *ctx, const float *r, float *z);
 void trn_precond_apply_d(const void *ctx, const double *r, double *z);

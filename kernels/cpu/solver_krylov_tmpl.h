@@ -76,8 +76,10 @@ int KFN(trn_cg)(const KK *k, const KT *b, KT *x, double tol, int maxit, int *ite
     if (bn == 0.0)
         return KFN(zero_rhs)(n, x, iters, relres);
     KT *r = trn_solver_alloc((size_t)n * 4, sizeof(KT));
-    if (!r)
+    if (!r) {
+        trn_kmsg_no_memory(k->msg, 0, (size_t)n * 4 * sizeof(KT), "the CG vectors (4 x %d)", n);
         return -1;
+    }
     /* Without a preconditioner z is r itself (no copy) and r.z is r.r,
      * the dot the convergence test takes anyway. */
     KT *p = r + n, *q = p + n, *z = k->prec ? q + n : r;
@@ -168,6 +170,10 @@ int KFN(trn_gmres)(const KK *k, const KT *b, KT *x, double tol, int maxit, int m
     if (!v || !h) {
         free(v);
         free(h);
+        trn_kmsg_no_memory(k->msg, 0,
+                           (size_t)n * (size_t)(m + 3) * sizeof(KT) +
+                               ((size_t)(m + 1) * (size_t)m + 4 * (size_t)m + 1) * sizeof(double),
+                           "the GMRES(%d) basis (%d x %d)", m, n, m + 3);
         return -1;
     }
     KT *w = v + (size_t)n * (size_t)(m + 1), *z = w + n;
@@ -277,8 +283,11 @@ int KFN(trn_bicgstab)(const KK *k, const KT *b, KT *x, double tol, int maxit, in
     if (bn == 0.0)
         return KFN(zero_rhs)(n, x, iters, relres);
     KT *r = trn_solver_alloc((size_t)n * 7, sizeof(KT));
-    if (!r)
+    if (!r) {
+        trn_kmsg_no_memory(k->msg, 0, (size_t)n * 7 * sizeof(KT), "the BiCGStab vectors (7 x %d)",
+                           n);
         return -1;
+    }
     KT *r0 = r + n, *p = r0 + n, *v = p + n, *ph = v + n, *sh = ph + n, *t = sh + n;
     int it = 0;
     int st = KFN(first)(k, b, x, r, bn, tol);

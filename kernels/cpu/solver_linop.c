@@ -115,15 +115,17 @@ void trn_precond_free(trn_precond *p) {
 }
 
 int trn_precond_create(const trn_kop *op, trn_dtype t, trn_precond_kind kind, int block_size,
-                       double omega, trn_precond **out) {
+                       double omega, trn_kmsg *msg, trn_precond **out) {
     *out = NULL;
     if (kind == TRN_PRECOND_NONE)
         return 0;
     const int n = op->lin->n;
     const size_t es = trn_dtype_size(t);
     trn_precond *p = calloc(1, sizeof(*p));
-    if (!p)
+    if (!p) {
+        trn_kmsg_no_memory(msg, 0, sizeof(*p), "the preconditioner");
         return -1;
+    }
     p->kind = kind;
     p->op = op;
     p->n = n;
@@ -135,6 +137,7 @@ int trn_precond_create(const trn_kop *op, trn_dtype t, trn_precond_kind kind, in
     case TRN_PRECOND_SSOR:
         p->diag = trn_solver_alloc((size_t)n, es);
         if (!p->diag) {
+            trn_kmsg_no_memory(msg, 0, (size_t)n * es, "the preconditioner's diagonal (n %d)", n);
             rc = -1;
             break;
         }
@@ -154,6 +157,9 @@ int trn_precond_create(const trn_kop *op, trn_dtype t, trn_precond_kind kind, in
         p->blocks = trn_solver_alloc((size_t)n * (size_t)p->bs, es);
         p->piv = trn_solver_alloc((size_t)n, sizeof(lapack_int));
         if (!p->blocks || !p->piv) {
+            trn_kmsg_no_memory(msg, 0,
+                               (size_t)n * (size_t)p->bs * es + (size_t)n * sizeof(lapack_int),
+                               "the block-Jacobi factors (n %d, blocks of %d)", n, p->bs);
             rc = -1;
             break;
         }

@@ -24,7 +24,9 @@
  *    restart cycle), the same stopping rule and FP64 LU fallback as
  *    solveSpd; info > 0 when the FP64 LU finds a zero pivot.
  * All run on one core and allocate their workspace here (without memory the
- * op fails and writes nothing).
+ * op fails with TRN_KSTATUS_NO_MEMORY, the message saying how much; the
+ * iteration record is not written, X and info may be, when the fallback's
+ * allocation is the one that fails).
  */
 #include <cblas.h>
 #include <float.h>
@@ -57,7 +59,8 @@ IDENT_RESID(s, float)
 IDENT_RESID(d, double)
 
 #define INV_SQRT(SUF, T, GEMM)                                                                     \
-    static int inv_sqrt_##SUF(const trn_solver_refine_desc *d, int *iters, double *res) {          \
+    static int inv_sqrt_##SUF(const trn_solver_refine_desc *d, trn_kmsg *msg, int *iters,          \
+                              double *res) {                                                       \
         const int n = d->n, lda = d->lda;                                                          \
         const T *a = d->a;                                                                         \
         *iters = 0;                                                                                \
@@ -66,8 +69,11 @@ IDENT_RESID(d, double)
             return TRN_SOLVER_ST_CONVERGED;                                                        \
         const size_t nn = (size_t)n * (size_t)n;                                                   \
         T *y = trn_solver_alloc(nn * 4, sizeof(T));                                                \
-        if (!y)                                                                                    \
+        if (!y) {                                                                                  \
+            trn_kmsg_no_memory(msg, 0, nn * 4 * sizeof(T),                                         \
+                               "the Newton-Schulz iterates (4 x %d x %d)", n, n);                  \
             return NOMEM;                                                                          \
+        }                                                                                          \
         T *z = y + nn, *t = z + nn, *w = t + nn;                                                   \
         double c2 = 0.0;                                                                           \
         for (int j = 0; j < n; j++)                                                                \
@@ -133,12 +139,17 @@ INV_SQRT(d, double, cblas_dgemm)
 /* ---- mixed-precision refinement ----------------------------------------------------- */
 
 /* ||A||_inf of the n x n matrix, or of the symmetric matrix whose `lower`
- * (or upper) triangle is stored when sym is set. */
-static double norm_inf(int n, const double *a, int lda, int sym, int lower) {
+ * (or upper) triangle is stored when sym is set, into *out. Returns 0, or
+ * NOMEM (posted to msg). */
+static int norm_inf(int n, const double *a, int lda, int sym, int lower, trn_kmsg *msg,
+                    double *out) {
     double best = 0.0;
     double *row = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-    if (!row)
-        return NAN;
+    if (!row) {
+        trn_kmsg_no_memory(msg, 0, (size_t)(n > 0 ? n : 1) * sizeof(double),
+                           "the row sums of ||A||_inf (n %d)", n);
+        return NOMEM;
+    }
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {
             if (sym && (lower ? i < j : i > j))
@@ -151,7 +162,8 @@ static double norm_inf(int n, const double *a, int lda, int sym, int lower) {
     for (int i = 0; i < n; i++)
         best = row[i] > best || isnan(row[i]) ? row[i] : best;
     free(row);
-    return best;
+    *out = best;
+    return 0;
 }
 
 static double vec_inf(int n, const double *x) {
@@ -212,14 +224,18 @@ static void residual(int n, int nrhs, const double *a, int lda, int sym, int low
 
 /* The FP64 fallback: X from a Cholesky (sym) or LU factorisation of A in
  * double. Returns LAPACK's info (> 0: not positive definite / singular) or
- * NOMEM. */
-static int fallback(const trn_solver_refine_desc *d, int sym) {
+ * NOMEM (posted to msg). */
+static int fallback(const trn_solver_refine_desc *d, int sym, trn_kmsg *msg) {
     const int n = d->n;
     double *f = trn_solver_alloc((size_t)n * (size_t)n, sizeof(double));
     lapack_int *piv = sym ? NULL : trn_solver_alloc((size_t)n, sizeof(lapack_int));
     if (!f || (!sym && !piv)) {
         free(f);
         free(piv);
+        trn_kmsg_no_memory(msg, 0,
+                           (size_t)n * (size_t)n * sizeof(double) +
+                               (sym ? 0 : (size_t)n * sizeof(lapack_int)),
+                           "the FP64 fallback factorisation (n %d)", n);
         return NOMEM;
     }
     trn_solver_copy(n, n, sizeof(double), d->a, d->lda, f, n);
@@ -240,9 +256,9 @@ static int fallback(const trn_solver_refine_desc *d, int sym) {
 /* The fallback's end: X from the FP64 factorisation and the backward
  * error of every column (r: n doubles of scratch). info > 0 (A not
  * positive definite / singular) leaves eta NaN. Returns the status. */
-static int fall_back(const trn_solver_refine_desc *d, int sym, double anorm, double *r,
-                     double *eta) {
-    const int info = fallback(d, sym);
+static int fall_back(const trn_solver_refine_desc *d, int sym, double anorm, double *r, double *eta,
+                     trn_kmsg *msg) {
+    const int info = fallback(d, sym, msg);
     if (info == NOMEM)
         return NOMEM;
     *eta = 0.0;
@@ -270,8 +286,8 @@ static int refine_begin(const trn_solver_refine_desc *d, int *iters, double *eta
     return d->n == 0 || d->nrhs == 0;
 }
 
-/* solveSpd: returns the status, or NOMEM. */
-static int solve_spd(const trn_solver_refine_desc *d, int *iters, double *eta) {
+/* solveSpd: returns the status, or NOMEM (posted to msg). */
+static int solve_spd(const trn_solver_refine_desc *d, trn_kmsg *msg, int *iters, double *eta) {
     const int n = d->n, nrhs = d->nrhs;
     const char uplo = d->lower ? 'L' : 'U';
     const double *a = d->a, *b = d->b;
@@ -282,11 +298,19 @@ static int solve_spd(const trn_solver_refine_desc *d, int *iters, double *eta) {
     float *r32 = trn_solver_alloc((size_t)n * (size_t)nrhs, sizeof(float));
     double *r = trn_solver_alloc((size_t)n * (size_t)nrhs, sizeof(double));
     int st = TRN_SOLVER_ST_FALLBACK;
+    double anorm = 0.0;
     if (!a32 || !r32 || !r) {
+        trn_kmsg_no_memory(msg, 0,
+                           (size_t)n * (size_t)n * sizeof(float) +
+                               (size_t)n * (size_t)nrhs * (sizeof(float) + sizeof(double)),
+                           "the FP32 factor and residuals of solveSpd (n %d, nrhs %d)", n, nrhs);
         st = NOMEM;
         goto out;
     }
-    const double anorm = norm_inf(n, a, d->lda, 1, d->lower);
+    if (norm_inf(n, a, d->lda, 1, d->lower, msg, &anorm) != 0) {
+        st = NOMEM;
+        goto out;
+    }
     if (to_float(n, n, a, d->lda, a32, 1, d->lower) != 0 ||
         LAPACKE_spotrf_work(COL, uplo, n, a32, n) != 0 ||
         to_float(n, nrhs, b, d->ldb, r32, 0, 0) != 0)
@@ -311,7 +335,7 @@ static int solve_spd(const trn_solver_refine_desc *d, int *iters, double *eta) {
         *iters = it + 1;
     }
 fall:
-    st = fall_back(d, 1, anorm, r, eta);
+    st = fall_back(d, 1, anorm, r, eta, msg);
 out:
     free(a32);
     free(r32);
@@ -335,7 +359,7 @@ static void lu_apply(const void *ctx, const double *r, double *z) {
 
 #define GMRES_IR_INNER_TOL 1e-6
 
-static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
+static int gmres_ir(const trn_solver_refine_desc *d, trn_kmsg *msg, int *iters, double *eta) {
     const int n = d->n, nrhs = d->nrhs;
     const double *a = d->a, *b = d->b;
     double *x = d->x;
@@ -346,12 +370,20 @@ static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
     lapack_int *piv = trn_solver_alloc((size_t)n, sizeof(lapack_int));
     double *r = trn_solver_alloc((size_t)n * 2, sizeof(double));
     int st = TRN_SOLVER_ST_FALLBACK;
+    double anorm = 0.0;
     if (!a32 || !lu || !piv || !r) {
+        trn_kmsg_no_memory(msg, 0,
+                           (size_t)n * (size_t)n * (sizeof(float) + sizeof(double)) +
+                               (size_t)n * (sizeof(lapack_int) + 2 * sizeof(double)),
+                           "the FP32 LU factors of gmresIr (n %d)", n);
         st = NOMEM;
         goto out;
     }
     double *dx = r + n;
-    const double anorm = norm_inf(n, a, d->lda, 0, 0);
+    if (norm_inf(n, a, d->lda, 0, 0, msg, &anorm) != 0) {
+        st = NOMEM;
+        goto out;
+    }
     if (to_float(n, n, a, d->lda, a32, 0, 0) != 0 ||
         LAPACKE_sgetrf_work(COL, n, n, a32, n, piv) != 0)
         goto fall;
@@ -360,7 +392,7 @@ static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
     const trn_linop op = {.kind = TRN_LINOP_DENSE, .n = n, .a = a, .lda = d->lda};
     const trn_kop kop = {&op, NULL};
     const lu_prec pc = {n, lu, piv};
-    const trn_kry_d k = {n, trn_linop_apply_d, &kop, lu_apply, &pc, NULL};
+    const trn_kry_d k = {n, trn_linop_apply_d, &kop, lu_apply, &pc, NULL, msg};
     double worst = 0.0;
     int most = 0;
     for (int j = 0; j < nrhs; j++) {
@@ -395,7 +427,7 @@ static int gmres_ir(const trn_solver_refine_desc *d, int *iters, double *eta) {
     st = TRN_SOLVER_ST_CONVERGED;
     goto out;
 fall:
-    st = fall_back(d, 0, anorm, r, eta);
+    st = fall_back(d, 0, anorm, r, eta, msg);
 out:
     free(a32);
     free(lu);
@@ -404,21 +436,23 @@ out:
     return st;
 }
 
-trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, int shard, int nshards) {
+trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, trn_kmsg *msg, int shard,
+                                  int nshards) {
     (void)shard;
     (void)nshards;
     int iters = 0, st;
     double res = 0.0;
     switch (d->fn) {
     case TRN_SOLVER_INV_SQRT_SPD:
-        st = d->type == TRN_DTYPE_R32F ? inv_sqrt_s(d, &iters, &res) : inv_sqrt_d(d, &iters, &res);
+        st = d->type == TRN_DTYPE_R32F ? inv_sqrt_s(d, msg, &iters, &res)
+                                       : inv_sqrt_d(d, msg, &iters, &res);
         break;
-    case TRN_SOLVER_SOLVE_SPD_IR: st = solve_spd(d, &iters, &res); break;
-    case TRN_SOLVER_GMRES_IR: st = gmres_ir(d, &iters, &res); break;
+    case TRN_SOLVER_SOLVE_SPD_IR: st = solve_spd(d, msg, &iters, &res); break;
+    case TRN_SOLVER_GMRES_IR: st = gmres_ir(d, msg, &iters, &res); break;
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
-    if (st == NOMEM)
-        return TRN_KSTATUS_FAILED;
+    if (st == NOMEM) /* posted where the allocation failed */
+        return TRN_KSTATUS_NO_MEMORY;
     trn_solver_put_stats(d->stats, iters, st, res);
     return TRN_KSTATUS_OK;
 }

@@ -24,7 +24,8 @@
 #include "kernels/cpu/sparse_common.h"
 
 #define DEFINE_ATTN(T, SFX, EXP)                                                                   \
-    static int attn_##SFX(const trn_attn_desc *d, size_t lo, size_t hi, trn_kmsg *msg) {           \
+    static int attn_##SFX(const trn_attn_desc *d, size_t lo, size_t hi, int shard,                 \
+                          trn_kmsg *msg) {                                                         \
         const trn_sp_mat *pt = &d->pattern;                                                        \
         const trn_sp_rows s = trn_sp_rows_of(pt, "pattern");                                       \
         const int64_t rb = pt->rb, cb = pt->cb, dv = d->v.cols, dk = d->q.cols;                    \
@@ -39,8 +40,10 @@
         int rc = -1;                                                                               \
         char where[48];                                                                            \
         if (!S || !acc || !mx || !l) {                                                             \
-            trn_kmsg_post(msg, 0, 0, "out of memory for %lld x %lld blocks", (long long)rb,        \
-                          (long long)cb);                                                          \
+            rc =                                                                                   \
+                trn_sp_no_memory(msg, shard, (size_t)(rb * cb + rb * dv + 2 * rb + 2) * sizeof(T), \
+                                 "the scores and accumulators of %lld x %lld blocks",              \
+                                 (long long)rb, (long long)cb);                                    \
             goto out;                                                                              \
         }                                                                                          \
         for (size_t it = lo; it < hi; it++) {                                                      \
@@ -108,7 +111,7 @@ trn_kstatus trn_cpu_attention(const trn_attn_desc *d, trn_kmsg *msg, int shard, 
     trn_cpu_shard_range((size_t)(d->pattern.brows * d->q.batch), shard, nshards, &lo, &hi);
     if (hi <= lo || d->o.cols == 0)
         return TRN_KSTATUS_OK;
-    const int rc =
-        d->q.type == TRN_DTYPE_R64F ? attn_f64(d, lo, hi, msg) : attn_f32(d, lo, hi, msg);
-    return rc == 0 ? TRN_KSTATUS_OK : TRN_KSTATUS_FAILED;
+    const int rc = d->q.type == TRN_DTYPE_R64F ? attn_f64(d, lo, hi, shard, msg)
+                                               : attn_f32(d, lo, hi, shard, msg);
+    return trn_sp_status(rc);
 }

@@ -8,6 +8,18 @@
 
 #include <cblas.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+int trn_sp_no_memory(trn_kmsg *msg, int shard, size_t bytes, const char *what, ...) {
+    char w[TRN_KMSG_LEN];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(w, sizeof(w), what, ap);
+    va_end(ap);
+    trn_kmsg_no_memory(msg, shard, bytes, "%s", w);
+    return TRN_SP_NOMEM;
+}
 
 trn_sp_rows trn_sp_rows_of(const trn_sp_mat *a, const char *mat) {
     trn_sp_rows s = {

@@ -10,6 +10,10 @@
  * with trn_sp_bad_* (TRN_KSTATUS_FAILED and a message naming the array, the
  * position and the rule), never an out-of-bounds access. Whatever the
  * arrays hold, a kernel touches only the extents the validator checked.
+ *
+ * Helpers return 0, TRN_SP_BAD (the input broke a rule) or TRN_SP_NOMEM
+ * (scratch could not be allocated), both posted; trn_sp_status turns that
+ * into the kernel's status.
  */
 #ifndef TRN_KERNELS_CPU_SPARSE_COMMON_H
 #define TRN_KERNELS_CPU_SPARSE_COMMON_H
@@ -18,6 +22,21 @@
 
 #include "kernels/op.h"
 #include "kernels/sparse_names.h"
+
+#define TRN_SP_BAD (-1)
+#define TRN_SP_NOMEM (-2)
+
+/* A helper's result as the kernel's status. */
+static inline trn_kstatus trn_sp_status(int rc) {
+    return rc == 0              ? TRN_KSTATUS_OK
+           : rc == TRN_SP_NOMEM ? TRN_KSTATUS_NO_MEMORY
+                                : TRN_KSTATUS_FAILED;
+}
+
+/* Scratch of `bytes` for what (a printf format) could not be allocated:
+ * posts it (trn_kmsg_no_memory) and returns TRN_SP_NOMEM. */
+int trn_sp_no_memory(trn_kmsg *msg, int shard, size_t bytes, const char *what, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Element k of an index array of either type. */
 static inline int64_t trn_sp_ld(const void *p, int64_t k, int idx64) {

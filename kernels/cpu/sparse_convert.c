@@ -58,11 +58,9 @@ static int index_at(const void *idx, int64_t p, int idx64, int base, int64_t n, 
     return 0;
 }
 
-static void *alloc_or_post(size_t n, size_t es, trn_kmsg *msg) {
-    void *p = calloc(n ? n : 1, es);
-    if (!p)
-        trn_kmsg_post(msg, 0, 0, "out of memory for %zu working elements", n);
-    return p;
+/* n int64 cursors of scratch (at least one, so NULL means no memory). */
+static int64_t *scratch_i64(int64_t n) {
+    return calloc(n > 0 ? (size_t)n : 1, sizeof(int64_t));
 }
 
 /* ---- CSR <-> COO ------------------------------------------------------------------------ */
@@ -110,11 +108,14 @@ static int csr_to_csc(const trn_spconvert_desc *d, trn_kmsg *msg) {
     const trn_sp_mat *a = &d->src, *c = &d->dst;
     const trn_sp_rows s = trn_sp_rows_of(a, "src");
     const size_t es = trn_dtype_size(a->type);
-    int64_t *start = alloc_or_post((size_t)a->cols + 1, sizeof(int64_t), msg);
-    int64_t *cursor = alloc_or_post((size_t)a->cols + 1, sizeof(int64_t), msg);
-    int rc = -1;
-    if (!start || !cursor)
+    int64_t *start = scratch_i64(a->cols + 1);
+    int64_t *cursor = scratch_i64(a->cols + 1);
+    int rc = TRN_SP_BAD;
+    if (!start || !cursor) {
+        rc = trn_sp_no_memory(msg, 0, 2 * ((size_t)a->cols + 1) * sizeof(int64_t),
+                              "the column starts and cursors of %lld columns", (long long)a->cols);
         goto out;
+    }
     int64_t p0 = 0, p1 = 0, j = 0;
     char where[48];
     for (int pass = 0; pass < 2; pass++) {
@@ -196,11 +197,14 @@ static int block_row_columns(const trn_sp_mat *a, const trn_sp_rows *s, int64_t 
 static int csr_to_bsr_nnz(const trn_spconvert_desc *d, trn_kmsg *msg) {
     const trn_sp_mat *a = &d->src, *c = &d->dst;
     const trn_sp_rows s = trn_sp_rows_of(a, "src");
-    int64_t *stamp = alloc_or_post((size_t)c->bcols, sizeof(int64_t), msg);
-    int64_t *list = alloc_or_post((size_t)c->bcols, sizeof(int64_t), msg);
-    int rc = -1;
-    if (!stamp || !list)
+    int64_t *stamp = scratch_i64(c->bcols);
+    int64_t *list = scratch_i64(c->bcols);
+    int rc = TRN_SP_BAD;
+    if (!stamp || !list) {
+        rc = trn_sp_no_memory(msg, 0, 2 * (size_t)c->bcols * sizeof(int64_t),
+                              "the block-column marks of %lld block columns", (long long)c->bcols);
         goto out;
+    }
     for (int64_t J = 0; J < c->bcols; J++)
         stamp[J] = -1;
     int64_t total = 0, n;
@@ -218,17 +222,22 @@ out:
     return rc;
 }
 
-static int csr_to_bsr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, trn_kmsg *msg) {
+static int csr_to_bsr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, int shard,
+                      trn_kmsg *msg) {
     const trn_sp_mat *a = &d->src, *c = &d->dst;
     const trn_sp_rows s = trn_sp_rows_of(a, "src"), bs_rows = trn_sp_rows_of(c, "dst");
     const int64_t bs = c->rb, bsz = bs * bs;
     const size_t es = trn_dtype_size(a->type);
-    int64_t *stamp = alloc_or_post((size_t)c->bcols, sizeof(int64_t), msg);
-    int64_t *slot = alloc_or_post((size_t)c->bcols, sizeof(int64_t), msg);
-    int64_t *list = alloc_or_post((size_t)c->bcols, sizeof(int64_t), msg);
-    int rc = -1;
-    if (!stamp || !slot || !list)
+    int64_t *stamp = scratch_i64(c->bcols);
+    int64_t *slot = scratch_i64(c->bcols);
+    int64_t *list = scratch_i64(c->bcols);
+    int rc = TRN_SP_BAD;
+    if (!stamp || !slot || !list) {
+        rc = trn_sp_no_memory(msg, shard, 3 * (size_t)c->bcols * sizeof(int64_t),
+                              "the block-column marks and slots of %lld block columns",
+                              (long long)c->bcols);
         goto out;
+    }
     for (int64_t J = 0; J < c->bcols; J++)
         stamp[J] = -1;
     int64_t q0 = 0, q1 = 0, n = 0, p0 = 0, p1 = 0, j = 0;
@@ -457,11 +466,11 @@ trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int sh
     case TRN_SPC_COO_TO_CSR: rc = coo_to_csr(d, msg); break;
     case TRN_SPC_CSR_TO_CSC: rc = csr_to_csc(d, msg); break;
     case TRN_SPC_CSR_TO_BSR_NNZ: rc = csr_to_bsr_nnz(d, msg); break;
-    case TRN_SPC_CSR_TO_BSR: rc = csr_to_bsr(d, lo, hi, msg); break;
+    case TRN_SPC_CSR_TO_BSR: rc = csr_to_bsr(d, lo, hi, shard, msg); break;
     case TRN_SPC_BSR_TO_CSR: rc = bsr_to_csr(d, lo, hi, msg); break;
     case TRN_SPC_DENSE_TO_SPARSE_ANALYSIS: rc = dense_analysis(d); break;
     case TRN_SPC_DENSE_TO_SPARSE: rc = dense_convert(d, lo, hi, msg); break;
     case TRN_SPC_SPARSE_TO_DENSE: rc = sparse_to_dense(d, msg); break;
     }
-    return rc == 0 ? TRN_KSTATUS_OK : TRN_KSTATUS_FAILED;
+    return trn_sp_status(rc);
 }

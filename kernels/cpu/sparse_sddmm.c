@@ -53,5 +53,5 @@ trn_kstatus trn_cpu_sddmm(const trn_sddmm_desc *d, trn_kmsg *msg, int shard, int
     trn_sp_row_split(&s, shard, nshards, &lo, &hi);
     const int rc =
         d->c.type == TRN_DTYPE_R64F ? rows_f64(d, &s, lo, hi, msg) : rows_f32(d, &s, lo, hi, msg);
-    return rc == 0 ? TRN_KSTATUS_OK : TRN_KSTATUS_FAILED;
+    return trn_sp_status(rc);
 }

@@ -32,15 +32,14 @@ typedef struct work {
     void *acc; /* NULL in the count pass */
 } work;
 
-static int work_init(work *w, int64_t cols, size_t es, trn_kmsg *msg) {
+/* Returns 0, or TRN_SP_NOMEM (posted; work_free still applies). */
+static int work_init(work *w, int64_t cols, size_t es, int shard, trn_kmsg *msg) {
     w->stamp = malloc(((size_t)cols + 1) * sizeof(int64_t));
     w->list = malloc(((size_t)cols + 1) * sizeof(int64_t));
     w->acc = es ? malloc(((size_t)cols + 1) * es) : NULL;
-    if (!w->stamp || !w->list || (es && !w->acc)) {
-        trn_kmsg_post(msg, 0, 0, "out of memory for an accumulator of %lld columns",
-                      (long long)cols);
-        return -1;
-    }
+    if (!w->stamp || !w->list || (es && !w->acc))
+        return trn_sp_no_memory(msg, shard, ((size_t)cols + 1) * (2 * sizeof(int64_t) + es),
+                                "an accumulator of %lld columns", (long long)cols);
     for (int64_t j = 0; j < cols; j++)
         w->stamp[j] = -1;
     return 0;
@@ -106,8 +105,8 @@ static int row_product(const trn_spgemm_desc *d, const trn_sp_rows *sa, const tr
 static int count_pass(const trn_spgemm_desc *d, trn_kmsg *msg) {
     const trn_sp_rows sa = trn_sp_rows_of(&d->a, "matA"), sb = trn_sp_rows_of(&d->b, "matB");
     work w;
-    int rc = -1;
-    if (work_init(&w, d->b.cols, 0, msg) == 0) {
+    int rc = work_init(&w, d->b.cols, 0, 0, msg);
+    if (rc == 0) {
         int64_t *counts = d->counts, total = 0, n = 0;
         counts[0] = 0;
         rc = 0;
@@ -159,9 +158,10 @@ static int fill_pass(const trn_spgemm_desc *d, int shard, int nshards, trn_kmsg 
     trn_sp_row_split(&sc, shard, nshards, &lo, &hi);
     const size_t es = trn_dtype_size(a->type);
     work w;
-    int rc = -1;
-    if (work_init(&w, d->b.cols, es, msg) != 0)
+    int rc = work_init(&w, d->b.cols, es, shard, msg);
+    if (rc != 0)
         goto out;
+    rc = TRN_SP_BAD;
     int64_t q0, q1, n;
     for (int64_t i = lo; i < hi; i++) {
         if (count_range(d, i, &q0, &q1, msg) || row_product(d, &sa, &sb, i, &w, &n, msg))
@@ -208,5 +208,5 @@ trn_kstatus trn_cpu_spgemm(const trn_spgemm_desc *d, trn_kmsg *msg, int shard, i
     } else {
         rc = fill_pass(d, shard, nshards, msg);
     }
-    return rc == 0 ? TRN_KSTATUS_OK : TRN_KSTATUS_FAILED;
+    return trn_sp_status(rc);
 }

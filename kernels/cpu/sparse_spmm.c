@@ -154,16 +154,14 @@ static void combine(const trn_dn_mat *c, double alpha, double beta, const void *
 
 /* The scatter kernels: columns [j0, j0 + w) of C through a zeroed
  * accumulator of op(A)'s rows. */
-static int scatter(const trn_spmm_desc *d, int64_t j0, int64_t w, trn_kmsg *msg) {
+static int scatter(const trn_spmm_desc *d, int64_t j0, int64_t w, int shard, trn_kmsg *msg) {
     const trn_sp_mat *a = &d->a;
     const size_t es = trn_dtype_size(a->type);
     const int64_t m = d->c.rows;
     void *t = calloc((size_t)m * (size_t)w, es);
-    if (!t) {
-        trn_kmsg_post(msg, 0, 0, "out of memory for a %lld x %lld accumulator", (long long)m,
-                      (long long)w);
-        return -1;
-    }
+    if (!t)
+        return trn_sp_no_memory(msg, shard, (size_t)m * (size_t)w * es, "a %lld x %lld accumulator",
+                                (long long)m, (long long)w);
     int rc;
     if (a->format == TRN_SP_COO) {
         rc = PICK(scatter_coo, a)(d, j0, w, t, msg);
@@ -199,19 +197,19 @@ trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int n
         int64_t r0, r1;
         trn_sp_row_split(&s, shard, nshards, &r0, &r1);
         if (r1 > r0)
-            rc = a->format == TRN_SP_BSR ? PICK(bsr_n, a)(d, &s, r0, r1, msg)
+            rc = a->format == TRN_SP_BSR ? PICK(bsr_n, a)(d, &s, r0, r1, shard, msg)
                                          : PICK(csr_n, a)(d, &s, r0, r1, msg);
         break;
     }
     case TRN_SP_SPLIT_COLS:
         trn_cpu_shard_range((size_t)d->c.cols, shard, nshards, &lo, &hi);
         if (hi > lo)
-            rc = scatter(d, (int64_t)lo, (int64_t)(hi - lo), msg);
+            rc = scatter(d, (int64_t)lo, (int64_t)(hi - lo), shard, msg);
         break;
     case TRN_SP_SPLIT_NONE:
         if (shard == 0)
-            rc = scatter(d, 0, d->c.cols, msg);
+            rc = scatter(d, 0, d->c.cols, shard, msg);
         break;
     }
-    return rc == 0 ? TRN_KSTATUS_OK : TRN_KSTATUS_FAILED;
+    return trn_sp_status(rc);
 }

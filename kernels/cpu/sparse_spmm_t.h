@@ -245,7 +245,7 @@ static SP_TARGET int FN(scatter_coo)(const trn_spmm_desc *d, int64_t j0, int64_t
  * matrix, and the rows of B they need are gathered into `panel`
  * ((run * cb) x n, row-major), so large blocks run as long GEMMs. */
 static SP_TARGET int FN(bsr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int64_t lo, int64_t hi,
-                               trn_kmsg *msg) {
+                               int shard, trn_kmsg *msg) {
     const trn_sp_mat *a = &d->a;
     const IT *off = s->off, *idx = s->idx;
     const VT *val = a->values, *B = d->b.values;
@@ -259,13 +259,15 @@ static SP_TARGET int FN(bsr_n)(const trn_spmm_desc *d, const trn_sp_rows *s, int
     trn_sp_strides(&d->c, &cr, &cc);
     const int gather = !a->block_row_major && bsz * n >= 4096;
     const int64_t asr = a->block_row_major ? cb : 1, asc = a->block_row_major ? 1 : rb;
-    VT *tmp = malloc((size_t)(rb * n) * sizeof(VT));
-    VT *panel = gather ? malloc((size_t)(BSR_RUN * cb * n) * sizeof(VT)) : NULL;
+    const size_t tmp_bytes = (size_t)(rb * n) * sizeof(VT);
+    const size_t panel_bytes = gather ? (size_t)(BSR_RUN * cb * n) * sizeof(VT) : 0;
+    VT *tmp = malloc(tmp_bytes);
+    VT *panel = gather ? malloc(panel_bytes) : NULL;
     int rc = 0;
     if (!tmp || (gather && !panel)) {
-        trn_kmsg_post(msg, 0, 0, "out of memory for a %lld x %lld block row", (long long)rb,
-                      (long long)n);
-        rc = -1;
+        rc = trn_sp_no_memory(msg, shard, tmp_bytes + panel_bytes,
+                              "a %lld x %lld block row and its panel of B", (long long)rb,
+                              (long long)n);
         goto out;
     }
     for (int64_t r = lo; r < hi; r++) {

@@ -23,14 +23,17 @@
 /* The column blocks of blas_gemm.c (GEMM_SHARD_COL_ALIGN). */
 #define TENSOR_COL_BLOCK 24
 
-void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, char *err, size_t errlen) {
+void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
+                                 size_t errlen) {
     trn_tensor_plan *p = malloc(sizeof(*p));
     if (!p) {
         snprintf(err, errlen, "daemon out of memory for a contraction plan");
+        *why = TRN_KSTATUS_NO_MEMORY;
         return NULL;
     }
     if (trn_tensor_plan_make(&spec->u.tensor, p, err, errlen) != 0) {
         free(p);
+        *why = TRN_KSTATUS_FAILED;
         return NULL;
     }
     return p;
@@ -123,17 +126,20 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
     const int c_apart = d->c && d->c != d->d && d->beta.re != 0.0;
 
     /* Offsets of the groups' indices, and scratch for packed operands. */
+    const size_t xs_bytes = p->x.packed ? m * k * es : 0, ys_bytes = p->y.packed ? k * n * es : 0,
+                 ds_bytes = p->d.packed ? m * n * es : 0;
     int64_t *rx = malloc(m * sizeof(int64_t)), *rd = malloc(m * sizeof(int64_t));
     int64_t *sx = malloc(k * sizeof(int64_t)), *sy = malloc(k * sizeof(int64_t));
     int64_t *cy = malloc(n * sizeof(int64_t)), *cd = malloc(n * sizeof(int64_t));
-    char *xs = p->x.packed ? malloc(m * k * es) : NULL;
-    char *ys = p->y.packed ? malloc(k * n * es) : NULL;
-    char *ds = p->d.packed ? malloc(m * n * es) : NULL;
+    char *xs = p->x.packed ? malloc(xs_bytes) : NULL;
+    char *ys = p->y.packed ? malloc(ys_bytes) : NULL;
+    char *ds = p->d.packed ? malloc(ds_bytes) : NULL;
     trn_kstatus st = TRN_KSTATUS_OK;
     if (!rx || !rd || !sx || !sy || !cy || !cd || (p->x.packed && !xs) || (p->y.packed && !ys) ||
         (p->d.packed && !ds)) {
-        trn_kmsg_post(kmsg, 0, 0, "tensor contract: daemon out of memory for packed operands");
-        st = TRN_KSTATUS_FAILED;
+        st = trn_kmsg_no_memory(kmsg, shard,
+                                2 * (m + k + n) * sizeof(int64_t) + xs_bytes + ys_bytes + ds_bytes,
+                                "the packed operands of a contraction (%zu x %zu x %zu)", m, n, k);
         goto done;
     }
     group_offsets(&p->rows, TRN_TP_X, rx);
@@ -163,7 +169,13 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
             .ldb = p->y.ld,
             .compute = p->spec.compute,
         };
-        trn_gemm_one g = {.d = &gd, .j0 = 0, .j1 = (int)nc, .alpha = d->alpha, .beta = d->beta};
+        trn_gemm_one g = {.d = &gd,
+                          .j0 = 0,
+                          .j1 = (int)nc,
+                          .alpha = d->alpha,
+                          .beta = d->beta,
+                          .kmsg = kmsg,
+                          .shard = shard};
         if (p->x.packed) {
             gather(es, xs, xbase + (size_t)ox * es, rx, m, sx, k);
             gd.transa = TRN_TRANS_N;

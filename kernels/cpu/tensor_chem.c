@@ -14,7 +14,9 @@
  * i. So the result is bitwise the same on any number of cores.
  *
  * Scratch: AoToMo nbf * p_block * nocc elements per shard, Mp2Energy nvir *
- * nvir * j_block; the validator bounds both.
+ * nvir * j_block; the validator bounds both. A shard that cannot allocate
+ * its scratch fails the op with TRN_KSTATUS_NO_MEMORY; bad orbital
+ * energies (the client's input) with TRN_KSTATUS_FAILED.
  */
 #include <cblas.h>
 #include <math.h>
@@ -54,11 +56,10 @@ trn_kstatus trn_cpu_ao_to_mo(const trn_ao_to_mo_desc *d, trn_kmsg *kmsg, int sha
         return TRN_KSTATUS_OK;
     /* H[(nu + p nbf), i] = sum_mu (P|mu nu) Cocc[mu, i] for p in the block. */
     void *h = malloc(nbf * np_max * nocc * es);
-    if (!h) {
-        trn_kmsg_post(kmsg, 0, 0, "aoToMo: out of memory for %zu bytes of scratch",
-                      nbf * np_max * nocc * es);
-        return TRN_KSTATUS_FAILED;
-    }
+    if (!h)
+        return trn_kmsg_no_memory(kmsg, shard, nbf * np_max * nocc * es,
+                                  "aoToMo's half-transformed block (%zu x %zu x %zu)", nbf, np_max,
+                                  nocc);
     const char *lpq = d->lpq;
     char *b = d->b;
     for (size_t blk = lo; blk < hi; blk++) {
@@ -191,9 +192,9 @@ trn_kstatus trn_cpu_mp2_energy(const trn_mp2_energy_desc *d, trn_kmsg *kmsg, int
     double *djb = malloc(nvir * jb * sizeof(double));
     void *v = malloc(nvir * nvir * jb * es);
     if (!eo || !ev || !dia || !djb || !v) {
-        trn_kmsg_post(kmsg, 0, 0, "mp2Energy: out of memory for %zu bytes of scratch",
-                      nvir * nvir * jb * es);
-        st = TRN_KSTATUS_FAILED;
+        st = trn_kmsg_no_memory(
+            kmsg, shard, (nocc + 2 * nvir + nvir * jb) * sizeof(double) + nvir * nvir * jb * es,
+            "mp2Energy's integral block (%zu x %zu x %zu)", nvir, nvir, jb);
         goto out;
     }
     if (mp2_load_eps(d, eo, ev, kmsg) != 0) {

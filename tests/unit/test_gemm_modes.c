@@ -238,7 +238,7 @@ static trn_gemm_desc problem_desc(const problem *p, trn_compute compute) {
 
 static void run(const trn_gemm_desc *d, int nshards) {
     for (int s = 0; s < nshards; s++)
-        assert_int_equal(trn_cpu_gemm(d, s, nshards), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_gemm(d, NULL, s, nshards), TRN_KSTATUS_OK);
 }
 
 /* The bound on |c^ - c| for element (i, j) of matrix bi, per mode (see the

@@ -102,7 +102,7 @@ static trn_kstatus guarded(trn_kstatus (*call)(const void *), const void *d) {
 }
 
 static trn_kstatus call_gemm(const void *d) {
-    return trn_cpu_gemm(d, 0, 1);
+    return trn_cpu_gemm(d, NULL, 0, 1);
 }
 static trn_kstatus call_blas1(const void *d) {
     return trn_cpu_blas1(d, 0, 1);
@@ -114,10 +114,10 @@ static trn_kstatus call_blas3(const void *d) {
     return trn_cpu_blas3(d, 0, 1);
 }
 static trn_kstatus call_dense(const void *d) {
-    return trn_cpu_solver_dense(d, 0, 1);
+    return trn_cpu_solver_dense(d, NULL, 0, 1);
 }
 static trn_kstatus call_eigen(const void *d) {
-    return trn_cpu_solver_eigen(d, 0, 1);
+    return trn_cpu_solver_eigen(d, NULL, 0, 1);
 }
 
 /* An operand of `bytes` (at least 1) against a guard page, per placement. */

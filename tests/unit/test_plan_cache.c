@@ -9,7 +9,10 @@
  *  - sharing: the same spec twice is one entry (a hit), another is a miss;
  *    the cache's effort replaces the caller's;
  *  - parts: wait builds what nothing queued; a failed build is remembered
- *    (acquire and wait fail at once, no second build); a waiter blocked on a
+ *    (acquire and wait fail at once, no second build); a build that ran out
+ *    of memory is not: its waiters fail with TRN_PLAN_WAIT_NOMEM, and the
+ *    next require or acquire builds it again; a plan that cannot be
+ *    created for memory is TRN_PLAN_NOMEM; a waiter blocked on a
  *    slow build wakes when it finishes; stopping fails queued parts;
  *  - LRU under the byte bound: unreferenced entries are evicted oldest first,
  *    referenced ones never; clear drops the unused ones only;
@@ -42,18 +45,25 @@ typedef struct fake_state {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int builds, releases, fail_part, block; /* block: builds wait until cleared */
+    int nomem_part, create_nomem;           /* out of memory building / making plans */
     int state_saves, state_loads;
     char warnings[4096];
 } fake_state;
 
 static fake_state fake = {
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, 0, 0, ""};
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, -1, 0, 0, 0, ""};
 
-static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, char *err,
-                         size_t errlen) {
+static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
+                         char *err, size_t errlen) {
     (void)be;
+    *why = TRN_KSTATUS_FAILED;
     if (trn_fft_shape_check(&spec->u.fft, err, errlen))
         return NULL;
+    if (fake.create_nomem) {
+        snprintf(err, errlen, "no memory for the plan");
+        *why = TRN_KSTATUS_NO_MEMORY;
+        return NULL;
+    }
     return calloc(1, sizeof(fake_plan));
 }
 
@@ -64,11 +74,15 @@ static trn_kstatus fake_build(const trn_backend *be, void *plan, unsigned part, 
     while (fake.block)
         pthread_cond_wait(&fake.cond, &fake.lock);
     fake.builds++;
-    const int fail = (int)part == fake.fail_part;
+    const int fail = (int)part == fake.fail_part, nomem = (int)part == fake.nomem_part;
     pthread_mutex_unlock(&fake.lock);
     if (fail) {
         snprintf(err, errlen, "part %u cannot be planned", part);
         return TRN_KSTATUS_FAILED;
+    }
+    if (nomem) {
+        snprintf(err, errlen, "no memory to plan part %u", part);
+        return TRN_KSTATUS_NO_MEMORY;
     }
     ((fake_plan *)plan)->built |= 1u << part;
     return TRN_KSTATUS_OK;
@@ -126,7 +140,8 @@ static void on_warn(const char *msg) {
 static int reset(void **state) {
     (void)state;
     fake.builds = fake.releases = fake.block = fake.state_saves = fake.state_loads = 0;
-    fake.fail_part = -1;
+    fake.fail_part = fake.nomem_part = -1;
+    fake.create_nomem = 0;
     fake.warnings[0] = '\0';
     return 0;
 }
@@ -312,6 +327,49 @@ static void test_failure_remembered(void **state) {
     trn_plan_cache_get_stats(pc, &st);
     assert_int_equal(st.build_failures, 1);
     trn_plan_entry_release(a);
+    trn_plan_cache_destroy(pc);
+}
+
+/* Out of memory is not a property of the shape: only the ops waiting for
+ * that build fail, the next require / acquire builds the part again. */
+static void test_nomem_not_remembered(void **state) {
+    (void)state;
+    trn_plan_cache *pc = cache(1 << 20, NULL);
+    trn_plan_entry *a, *b;
+    int hit;
+    char err[200];
+    const trn_plan_spec s = fft_spec(TRN_FFT_C2C, 64, 0);
+    fake.create_nomem = 1;
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), TRN_PLAN_NOMEM);
+    assert_string_equal(err, "no memory for the plan");
+    fake.create_nomem = 0;
+
+    fake.nomem_part = 0;
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &a, &hit, err, sizeof(err)), 0);
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), TRN_PLAN_WAIT_NOMEM);
+    assert_string_equal(err, "no memory to plan part 0");
+    /* A waiter of the same build (no require since) fails too, at once. */
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), TRN_PLAN_WAIT_NOMEM);
+    assert_int_equal(fake.builds, 1);
+    trn_plan_info *v = NULL;
+    assert_int_equal(trn_plan_cache_list(pc, &v), 1);
+    assert_non_null(strstr(v[0].state, "out of memory"));
+    free(v);
+    /* The next op requires it: built again (and still short of memory). */
+    trn_plan_entry_require(a, 0);
+    assert_int_equal(trn_plan_entry_wait(a, 0, err, sizeof(err)), TRN_PLAN_WAIT_NOMEM);
+    assert_int_equal(fake.builds, 2);
+    /* Memory is back: PlanCreate's acquire queues it, and it is ready. */
+    fake.nomem_part = -1;
+    assert_int_equal(trn_plan_cache_acquire(pc, &s, 0, &b, &hit, err, sizeof(err)), 0);
+    assert_int_equal(hit, 1);
+    assert_int_equal(trn_plan_entry_wait(b, 0, err, sizeof(err)), 0);
+    assert_int_equal(fake.builds, 3);
+    trn_plan_cache_stats st;
+    trn_plan_cache_get_stats(pc, &st);
+    assert_int_equal(st.build_failures, 2);
+    trn_plan_entry_release(a);
+    trn_plan_entry_release(b);
     trn_plan_cache_destroy(pc);
 }
 
@@ -513,6 +571,7 @@ int main(void) {
         cmocka_unit_test_setup(test_layout, reset),
         cmocka_unit_test_setup(test_sharing, reset),
         cmocka_unit_test_setup(test_failure_remembered, reset),
+        cmocka_unit_test_setup(test_nomem_not_remembered, reset),
         cmocka_unit_test_setup(test_waiters_and_stop, reset),
         cmocka_unit_test_setup(test_lru, reset),
         cmocka_unit_test_setup(test_persistence, reset),

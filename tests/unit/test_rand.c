@@ -192,7 +192,7 @@ static unsigned char *run_all(trn_rand_desc d, int nshards) {
     memset(buf, FILL_BYTE, (d.n + GUARD) * es);
     d.dst = buf;
     for (int s = 0; s < nshards; s++)
-        assert_int_equal(trn_cpu_rand(&d, s, nshards), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_rand(&d, NULL, s, nshards), TRN_KSTATUS_OK);
     assert_true(guard_intact(buf, d.n * es, (d.n + GUARD) * es));
     return buf;
 }
@@ -408,7 +408,7 @@ static void test_shards_bitwise(void **state) {
                         assert_non_null(buf);
                         memset(buf, FILL_BYTE, (d.n + GUARD) * es);
                         d.dst = buf;
-                        assert_int_equal(trn_cpu_rand(&d, s, ns), TRN_KSTATUS_OK);
+                        assert_int_equal(trn_cpu_rand(&d, NULL, s, ns), TRN_KSTATUS_OK);
                         assert_true(guard_intact(buf, 0, lo * es));
                         if (hi > lo)
                             assert_memory_equal(buf + lo * es, one + lo * es, (hi - lo) * es);
@@ -472,13 +472,13 @@ static void test_backend_and_edges(void **state) {
     for (size_t k = 0; k < NDISTS; k++) {
         trn_rand_desc d = mkdesc(ALL_DISTS[k], 1, 1, 0);
         d.dst = NULL;
-        assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
-        assert_int_equal(trn_cpu_rand(&d, 2, 3), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_rand(&d, NULL, 2, 3), TRN_KSTATUS_OK);
     }
     trn_rand_desc d = mkdesc((trn_rand_dist)99, 1, 1, 4);
     uint32_t sink[4];
     d.dst = sink;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
 }
 
 /* ---- statistics ----------------------------------------------------------- */
@@ -816,10 +816,10 @@ static void test_poisson_shards_and_splits(void **state) {
     for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
         trn_rand_desc d = poisson_desc(bad[b], 1, 0, 4);
         d.dst = sink;
-        assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+        assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
         d.n = 0;
         d.dst = NULL;
-        assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_OK);
     }
 }
 
@@ -1252,7 +1252,8 @@ static void test_sobol_elements_and_shards(void **state) {
                                 assert_non_null(buf);
                                 memset(buf, FILL_BYTE, (d.n + GUARD) * es);
                                 e.dst = buf;
-                                assert_int_equal(trn_cpu_rand(&e, s, nshards[t]), TRN_KSTATUS_OK);
+                                assert_int_equal(trn_cpu_rand(&e, NULL, s, nshards[t]),
+                                                 TRN_KSTATUS_OK);
                                 assert_true(guard_intact(buf, 0, lo * es));
                                 if (hi > lo)
                                     assert_memory_equal(buf + lo * es, one + lo * es,
@@ -1332,27 +1333,27 @@ static void test_sobol_conversions_and_edges(void **state) {
     uint32_t sink[8];
     d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, 3, 0, 4);
     d.dst = sink;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dims = 0;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dims = TRN_SOBOL_MAX_DIMS + 1;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dims = 2;
     d.offset = ((uint64_t)1 << 32) - 1;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.offset = ((uint64_t)1 << 32) - 2; /* the last two points */
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_OK);
     assert_int_equal(sink[1], ref_sobol(0, UINT32_MAX));
     d.dist = TRN_RAND_POISSON;
     d.offset = 0;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
     d = sobol_desc((trn_rand_gen)7, TRN_RAND_U32, 1, 0, 4);
     d.dst = sink;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
     /* n = 0 touches nothing. */
     d = sobol_desc(TRN_RAND_SOBOL32, TRN_RAND_U32, 0, 0, 0);
     d.dst = NULL;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_OK);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_OK);
 }
 
 int main(void) {

@@ -140,7 +140,7 @@ static unsigned char *run_all(trn_rand_desc d, int nshards) {
     memset(buf, FILL_BYTE, (d.n + GUARD) * es);
     d.dst = buf;
     for (int s = 0; s < nshards; s++)
-        assert_int_equal(trn_cpu_rand(&d, s, nshards), TRN_KSTATUS_OK);
+        assert_int_equal(trn_cpu_rand(&d, NULL, s, nshards), TRN_KSTATUS_OK);
     for (size_t b = d.n * es; b < (d.n + GUARD) * es; b++)
         assert_int_equal(buf[b], FILL_BYTE);
     return buf;
@@ -153,7 +153,7 @@ static void check_one_shard(trn_rand_desc d, int s, int ns, const unsigned char 
     assert_non_null(buf);
     memset(buf, FILL_BYTE, (d.n + GUARD) * es);
     d.dst = buf;
-    assert_int_equal(trn_cpu_rand(&d, s, ns), TRN_KSTATUS_OK);
+    assert_int_equal(trn_cpu_rand(&d, NULL, s, ns), TRN_KSTATUS_OK);
     size_t lo, hi;
     if (d.gen == TRN_RAND_PHILOX &&
         (d.dist == TRN_RAND_EXPONENTIAL_F32 || d.dist == TRN_RAND_EXPONENTIAL_F64)) {
@@ -661,36 +661,36 @@ static void test_refusals(void **state) {
     d.dst = out;
     d.shape = 0.0;
     d.scale = 1.0;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dist = TRN_RAND_BETA_F32;
     d.beta_a = 1.0;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dist = TRN_RAND_TRUNCNORMAL_F32;
     d.stddev = 1.0;
     d.lower = 1.0;
     d.upper = 1.0;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dist = TRN_RAND_EXPONENTIAL_F32;
     d.lambda = -1.0;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dist = TRN_RAND_LHS_F32;
     d.lhs_dims = 3; /* 4 % 3 != 0 */
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_FAILED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
     d.dist = TRN_RAND_U64;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
     d.dist = TRN_RAND_U32;
     d.gen = TRN_RAND_SOBOL64;
     d.dims = 1;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
     d.dist = TRN_RAND_GAMMA_F32;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
     d.gen = TRN_RAND_SOBOL32;
     d.dist = TRN_RAND_U64;
-    assert_int_equal(trn_cpu_rand(&d, 0, 1), TRN_KSTATUS_UNSUPPORTED);
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_UNSUPPORTED);
     /* n = 0 with dst NULL touches nothing. */
     trn_rand_desc z = mk(TRN_RAND_BETA_F64, 1, 0, 0);
     z.beta_a = z.beta_b = 1.0;
-    assert_int_equal(trn_cpu_rand(&z, 0, 1), TRN_KSTATUS_OK);
+    assert_int_equal(trn_cpu_rand(&z, NULL, 0, 1), TRN_KSTATUS_OK);
 }
 
 int main(void) {

@@ -15,6 +15,10 @@
  *    running ops finish, and submit afterwards returns -1 without calling the
  *    callback;
  *  - a backend without a kernel for an op gives TRN_SCHED_UNSUPPORTED;
+ *  - an op whose shards fail differently: bad input (FAILED) outranks out
+ *    of memory whichever shard finishes first, in the status and in the
+ *    message; when every shard is out of memory, TRN_SCHED_NO_MEMORY with
+ *    the lowest shard's message;
  *  - a completion callback may submit to the scheduler;
  *  - the stats counters are 0 queued / 0 running once everything completed;
  *  - sharding: trn_sched_shard_count follows the policy at each minimum's
@@ -75,6 +79,11 @@ typedef struct gate_backend {
     int open[NGATES];
     const void *meet; /* every shard of a memset to here waits for all the others */
     int meet_entered, meet_timed_out;
+    /* The shards of a memset to split_fail fail instead of running: shard
+     * nomem_shard (-1: every shard) out of memory, the others with bad
+     * input; shard split_first first, the others after it. */
+    const void *split_fail;
+    int nomem_shard, split_first, split_first_done;
     /* Kernel log, in time order: one start (end = 0) and one end (end = 1)
      * event per shard, keyed by what the op writes (memset/copy dst, GEMM c). */
     struct {
@@ -137,10 +146,42 @@ static const void *op_key(const trn_op_desc *op) {
     return NULL;
 }
 
+/* The failing shards of test_mixed_failures. */
+static trn_kstatus split_fail_run(gate_backend *g, const trn_op_desc *op, int shard) {
+    if (shard != g->split_first) {
+        struct timespec ts;
+        deadline_in(&ts, WAIT_S / 2);
+        pthread_mutex_lock(&g->lock);
+        while (!g->split_first_done)
+            if (pthread_cond_timedwait(&g->cond, &g->lock, &ts) == ETIMEDOUT)
+                break;
+        pthread_mutex_unlock(&g->lock);
+        /* The first shard's status is merged right after it returns. */
+        const struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    trn_kstatus k;
+    if (g->nomem_shard < 0 || shard == g->nomem_shard) {
+        k = trn_kmsg_no_memory(op->kmsg, shard, 1000 + (size_t)shard, "shard %d's scratch", shard);
+    } else {
+        trn_kmsg_post(op->kmsg, 7, 1, "bad input at 7 (shard %d)", shard);
+        k = TRN_KSTATUS_FAILED;
+    }
+    if (shard == g->split_first) {
+        pthread_mutex_lock(&g->lock);
+        g->split_first_done = 1;
+        pthread_cond_broadcast(&g->cond);
+        pthread_mutex_unlock(&g->lock);
+    }
+    return k;
+}
+
 static trn_kstatus gate_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
                             int nshards) {
     gate_backend *g = (gate_backend *)be;
     const void *key = op_key(op);
+    if (key && key == g->split_fail)
+        return split_fail_run(g, op, shard);
     if (op->kind == TRN_OP_MEMSET) {
         pthread_mutex_lock(&g->lock);
         for (int i = 0; i < NGATES; i++) {
@@ -1512,6 +1553,51 @@ static void test_shutdown_partly_dispatched_op(void **state) {
     free(p);
 }
 
+/* An op whose two shards fail, one for memory and one for bad input, in
+ * either order: the op is KERNEL_FAILED with the bad-input message (what
+ * the client must fix) both times. Both out of memory: NO_MEMORY, with
+ * shard 0's message although shard 1 posted first. */
+static void test_mixed_failures(void **state) {
+    fx *f = *state;
+    const size_t bytes = 2 * TRN_SHARD_MEM_MIN_BYTES;
+    unsigned char *buf = malloc(bytes);
+    assert_non_null(buf);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    const struct {
+        int nomem_shard, first;
+        trn_sched_status want;
+        const char *text;
+    } cases[] = {
+        {0, 0, TRN_SCHED_KERNEL_FAILED, "bad input at 7 (shard 1)"},
+        {0, 1, TRN_SCHED_KERNEL_FAILED, "bad input at 7 (shard 1)"},
+        {-1, 1, TRN_SCHED_NO_MEMORY, "1000 bytes for shard 0's scratch"},
+    };
+    for (int c = 0; c < 3; c++) {
+        pthread_mutex_lock(&f->g->lock);
+        f->g->split_fail = buf;
+        f->g->nomem_shard = cases[c].nomem_shard;
+        f->g->split_first = cases[c].first;
+        f->g->split_first_done = 0;
+        pthread_mutex_unlock(&f->g->lock);
+        test_op t;
+        big_memset_op(&t, &f->r, c, buf, bytes, 1);
+        assert_int_equal(trn_sched_submit(f->s, st, &t.sop), 0);
+        wait_done(&f->r, c);
+        assert_int_equal(t.sop.nshards, 2);
+        assert_int_equal(f->r.status[c], cases[c].want);
+        assert_true(t.sop.kmsg.set);
+        assert_int_equal(t.sop.kmsg.bad_input, cases[c].want == TRN_SCHED_KERNEL_FAILED);
+        if (!strstr(t.sop.kmsg.text, cases[c].text))
+            fail_msg("case %d: message \"%s\" lacks \"%s\"", c, t.sop.kmsg.text, cases[c].text);
+    }
+    pthread_mutex_lock(&f->g->lock);
+    f->g->split_fail = NULL;
+    pthread_mutex_unlock(&f->g->lock);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 3);
+    free(buf);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
@@ -1530,6 +1616,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_shard_count_ignores_load, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel_partly_dispatched_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_partly_dispatched_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mixed_failures, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
