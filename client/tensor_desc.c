@@ -27,6 +27,26 @@ int trn_tensor_wire_compute(int compute) {
     }
 }
 
+trnsciDataType_t trn_tensor_scalar_type(const struct trntensorOperationDescriptor *op) {
+    if (op->kind != TRN_TENSOR_PERMUTATION || op->t[TRN_T_A].type == op->t[TRN_T_D].type)
+        return op->t[TRN_T_A].type;
+    /* trnblasComputeType_t: 70 64F, 79 64F_EMULATED */
+    return op->compute == 70 || op->compute == 79 ? TRNSCI_R_64F : TRNSCI_R_32F;
+}
+
+const char *trn_tensor_type_name(trnsciDataType_t t) {
+    switch (t) {
+    case TRNSCI_R_32F: return "TRNSCI_R_32F";
+    case TRNSCI_R_64F: return "TRNSCI_R_64F";
+    case TRNSCI_R_16F: return "TRNSCI_R_16F";
+    case TRNSCI_R_16BF: return "TRNSCI_R_16BF";
+    case TRNSCI_C_32F: return "TRNSCI_C_32F";
+    case TRNSCI_C_64F: return "TRNSCI_C_64F";
+    case TRNSCI_C_16F: return "TRNSCI_C_16F";
+    default: return "an integer or unknown type";
+    }
+}
+
 static Trnsci__V1__DataType wire_type(trnsciDataType_t t) {
     return t == TRNSCI_R_64F ? TRNSCI__V1__DATA_TYPE__R_64F : TRNSCI__V1__DATA_TYPE__R_32F;
 }
@@ -59,9 +79,10 @@ trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle
         return trn_tensor_fail(trnsciErrorNotSupported, "%s: numModes %u exceeds the %d supported",
                                fn, numModes, TRNTENSOR_MAX_MODES);
     if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F)
-        return trn_tensor_fail(trnsciErrorNotSupported,
-                               "%s: data type %d is not supported (TRNSCI_R_32F, TRNSCI_R_64F)", fn,
-                               (int)dataType);
+        return trn_tensor_fail(
+            trnsciErrorNotSupported,
+            "%s: data type %d (%s) is not supported (TRNSCI_R_32F, TRNSCI_R_64F)", fn,
+            (int)dataType, trn_tensor_type_name(dataType));
     if (alignmentRequirement & (alignmentRequirement - 1))
         return trn_tensor_fail(trnsciErrorInvalidValue,
                                "%s: alignmentRequirement %u is not a power of two", fn,
@@ -99,9 +120,17 @@ static trntensorStatus_t put(struct trntensorOperationDescriptor *op, int role,
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc%s is NULL", fn, name);
     if (t->nmodes > 0 && !mode)
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: mode%s is NULL", fn, name);
-    if (op->present[TRN_T_A] && t->type != op->t[TRN_T_A].type)
-        return trn_tensor_fail(trnsciErrorInvalidValue,
-                               "%s: desc%s's data type differs from descA's", fn, name);
+    /* Only a permutation converts (cuTENSOR's typeA != typeB); the other
+     * operations take one data type (docs/rosetta.md lists the
+     * restriction). */
+    if (op->present[TRN_T_A] && t->type != op->t[TRN_T_A].type &&
+        op->kind != TRN_TENSOR_PERMUTATION)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: desc%s has data type %s and descA %s: the operands share one "
+                               "data type (only trntensorCreatePermutation converts between "
+                               "TRNSCI_R_32F and TRNSCI_R_64F)",
+                               fn, name, trn_tensor_type_name(t->type),
+                               trn_tensor_type_name(op->t[TRN_T_A].type));
     op->present[role] = 1;
     op->t[role] = *t;
     if (t->nmodes)
@@ -224,6 +253,16 @@ trntensorCreatePermutation(const trntensorHandle_t handle, trntensorOperationDes
     struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_PERMUTATION};
     PUT(TRN_T_A, descA, modeA, opA, "A");
     PUT(TRN_T_D, descB, modeB, TRNTENSOR_OP_IDENTITY, "B");
+    /* A conversion is formed in 32F or 64F (trnblasComputeType_t 68, 70;
+     * the precision modes are for contractions), checked here rather than
+     * at execution so that the call fails where cuTENSOR's would. */
+    if (descA->type != descB->type && descCompute && descCompute->compute != 68 &&
+        descCompute->compute != 70)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: typeA %s and typeB %s take compute descriptor 32F or 64F, not "
+                               "%s",
+                               fn, trn_tensor_type_name(descA->type),
+                               trn_tensor_type_name(descB->type), descCompute->name);
     return finish(&op, descCompute, fn, desc);
 }
 
@@ -253,9 +292,9 @@ trntensorStatus_t trntensorDestroyOperationDescriptor(trntensorOperationDescript
 }
 
 /* FLOPs of the operation (contractions: 2 per multiply-add over every
- * distinct mode) and bytes it moves (each operand once). */
+ * distinct mode) and bytes it moves (each operand once, at its own element
+ * size). */
 static void op_counts(const struct trntensorOperationDescriptor *op, double *flops, double *bytes) {
-    const double es = op->t[TRN_T_A].type == TRNSCI_R_64F ? 8.0 : 4.0;
     double volume = 1.0, moved = 0.0;
     int32_t seen[4 * TRNTENSOR_MAX_MODES];
     int nseen = 0;
@@ -273,7 +312,7 @@ static void op_counts(const struct trntensorOperationDescriptor *op, double *flo
                 volume *= (double)op->t[r].extent[i];
             }
         }
-        moved += elems * es;
+        moved += elems * (op->t[r].type == TRNSCI_R_64F ? 8.0 : 4.0);
     }
     *flops = op->kind == TRN_TENSOR_CONTRACTION ? 2.0 * volume : volume;
     *bytes = moved;
@@ -313,11 +352,13 @@ trntensorStatus_t trntensorOperationDescriptorGetAttribute(
             break;
         memcpy(buf, &desc->tag, sizeof(int32_t));
         return trn_tensor_status(trn_ok());
-    case TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE: {
         if (sizeInBytes != sizeof(trnsciDataType_t))
             break;
-        memcpy(buf, &desc->t[TRN_T_A].type, sizeof(trnsciDataType_t));
+        const trnsciDataType_t st = trn_tensor_scalar_type(desc);
+        memcpy(buf, &st, sizeof(st));
         return trn_tensor_status(trn_ok());
+    }
     case TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS:
     case TRNTENSOR_OPERATION_DESCRIPTOR_MOVED_BYTES: {
         if (sizeInBytes != sizeof(float))

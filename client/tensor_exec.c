@@ -13,14 +13,17 @@
 #include "client/tensor_internal.h"
 
 #define TENSOR_MINOR 5u
+/* Protocol minor from which the daemon accepts a permutation whose A and B
+ * have different data types (an older one refuses it as invalid). */
+#define CONVERT_MINOR 6u
 
-/* A host scalar of the operation's data type. */
+/* A host scalar of the operation's scalar type (trn_tensor_scalar_type). */
 static void scalar_of(const struct trntensorOperationDescriptor *op, const void *p,
                       Trnsci__V1__Scalar *s) {
     trnsci__v1__scalar__init(s);
     if (!p)
         return;
-    if (op->t[TRN_T_A].type == TRNSCI_R_64F) {
+    if (trn_tensor_scalar_type(op) == TRNSCI_R_64F) {
         double v;
         memcpy(&v, p, sizeof(v));
         s->re = v;
@@ -45,6 +48,9 @@ static trntensorStatus_t begin(const trntensorHandle_t handle, const trntensorPl
     if (!c)
         return TRNTENSOR_STATUS_NOT_INITIALIZED;
     e = trn_client_need_minor(c, TENSOR_MINOR, fn);
+    if (e == trnsciSuccess && plan->op.kind == TRN_TENSOR_PERMUTATION &&
+        plan->op.t[TRN_T_A].type != plan->op.t[TRN_T_D].type)
+        e = trn_client_need_minor(c, CONVERT_MINOR, "trntensorPermute with typeA != typeB");
     if (e != trnsciSuccess)
         return trn_tensor_status(e);
     *out = c;

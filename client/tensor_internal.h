@@ -80,6 +80,14 @@ void trn_tensor_plan_free(struct trntensorPlan *plan);
 void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int role,
                           Trnsci__V1__TensorDescriptor *w);
 
+/* The type of op's host scalars (alpha, beta, gamma): the data type, or
+ * for a permutation that converts (typeA != typeB) the compute
+ * descriptor's precision (64F: TRNSCI_R_64F, else TRNSCI_R_32F), as
+ * cuTENSOR's CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE. */
+trnsciDataType_t trn_tensor_scalar_type(const struct trntensorOperationDescriptor *op);
+/* "TRNSCI_R_32F", ... for messages. */
+const char *trn_tensor_type_name(trnsciDataType_t t);
+
 /* trnsciError_t -> trntensorStatus_t. */
 trntensorStatus_t trn_tensor_status(trnsciError_t e);
 /* Records the message (trnsciGetLastErrorMessage) and returns the status of e. */

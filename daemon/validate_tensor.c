@@ -7,6 +7,13 @@
  * (1 + sum (extent - 1) stride elements, overflow-checked) must lie inside
  * one of the session's buffers, and an output's elements must not overlap.
  *
+ * Data types: every operand has D's type, except A of a permutation (an
+ * element-wise op without B and C), which may be the other real type: the
+ * permutation converts (cutensorCreatePermutation's typeA != typeB). Other
+ * mixtures and complex data are UNIMPLEMENTED (CUTENSOR_STATUS_NOT_SUPPORTED)
+ * with both types named. Each operand's extent in bytes uses its own
+ * element size.
+ *
  * Messages name the operation, the operand and the rule
  * ("tensor contract: mode 3 has extent 4 in A but 5 in B").
  */
@@ -25,6 +32,10 @@ static int unary_ok(uint32_t op) {
 /* ADD, MUL, MAX, MIN. */
 static int binary_ok(uint32_t op) {
     return op == 3 || op == 5 || op == 6 || op == 7;
+}
+
+static const char *dtype_name(trn_dtype t) {
+    return t == TRN_DTYPE_R32F ? "R_32F" : "R_64F";
 }
 
 static trn_wire_code type_of(const char *fn, const char *name, Trnsci__V1__DataType t,
@@ -80,23 +91,62 @@ static trn_wire_code compute_of(const char *fn, Trnsci__V1__ComputeType c, trn_d
     return TRN_WIRE_OK;
 }
 
-/* A TensorDescriptor as a layout of the expected type; *op its operator. */
+/* The compute type of a permutation that converts between R_32F and R_64F:
+ * 32F or 64F (DEFAULT: 64F, which loses nothing before the one rounding to
+ * D's type). */
+static trn_wire_code convert_compute_of(const char *fn, Trnsci__V1__ComputeType c, trn_compute *out,
+                                        char *err, size_t errlen) {
+    switch (c) {
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F: *out = TRN_COMPUTE_64F; return TRN_WIRE_OK;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F: *out = TRN_COMPUTE_32F; return TRN_WIRE_OK;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED:
+        snprintf(err, errlen,
+                 "%s: the precision modes apply to contractions only (a converting "
+                 "permutation computes in 32F or 64F)",
+                 fn);
+        return TRN_WIRE_UNIMPLEMENTED;
+    default:
+        snprintf(err, errlen, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+}
+
+/* A TensorDescriptor as a layout; *op its operator. Its data type must be
+ * `type` (D's), or, when `any` is given, either real type (stored there). */
 static trn_wire_code layout_of(const char *fn, const char *name,
                                const Trnsci__V1__TensorDescriptor *w, trn_dtype type,
-                               trn_tensor_layout *l, int *op, char *err, size_t errlen) {
+                               trn_dtype *any, trn_tensor_layout *l, int *op, char *err,
+                               size_t errlen) {
     if (!w) {
         snprintf(err, errlen, "%s: the descriptor of %s is missing", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (w->type == TRNSCI__V1__DATA_TYPE__C_32F || w->type == TRNSCI__V1__DATA_TYPE__C_64F) {
+        snprintf(err, errlen,
+                 "%s: %s has data type %s and D %s: complex data is not supported yet (R_32F, "
+                 "R_64F)",
+                 fn, name, w->type == TRNSCI__V1__DATA_TYPE__C_32F ? "C_32F" : "C_64F",
+                 dtype_name(type));
+        return TRN_WIRE_UNIMPLEMENTED;
     }
     trn_dtype t;
     trn_wire_code rc = type_of(fn, name, w->type, &t, err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (t != type) {
-        snprintf(err, errlen, "%s: %s has data type %s, the operation's is %s", fn, name,
-                 t == TRN_DTYPE_R32F ? "R_32F" : "R_64F",
-                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
-        return TRN_WIRE_INVALID_ARGUMENT;
+    if (any) {
+        *any = t;
+    } else if (t != type) {
+        snprintf(err, errlen,
+                 "%s: %s has data type %s and D %s: mixed data types are supported by a "
+                 "permutation only (R_32F <-> R_64F)",
+                 fn, name, dtype_name(t), dtype_name(type));
+        return TRN_WIRE_UNIMPLEMENTED;
     }
     if (w->n_extent != w->n_stride || w->n_extent != w->n_mode) {
         snprintf(err, errlen, "%s: %s has %zu extents, %zu strides and %zu modes (must be equal)",
@@ -174,19 +224,19 @@ trn_wire_code trn_validate_tensor_plan(const Trnsci__V1__TensorContractionSpec *
     trn_wire_code rc = type_of(fn, "D", w->d->type, &c->type, err, errlen);
     int op;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "A", w->a, c->type, &c->a, &op, err, errlen);
+        rc = layout_of(fn, "A", w->a, c->type, NULL, &c->a, &op, err, errlen);
     if (rc == TRN_WIRE_OK && op != 1 && op != 9) {
         snprintf(err, errlen, "%s: opA must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "B", w->b, c->type, &c->b, &op, err, errlen);
+        rc = layout_of(fn, "B", w->b, c->type, NULL, &c->b, &op, err, errlen);
     if (rc == TRN_WIRE_OK && op != 1 && op != 9) {
         snprintf(err, errlen, "%s: opB must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "D", w->d, c->type, &c->d, &op, err, errlen);
+        rc = layout_of(fn, "D", w->d, c->type, NULL, &c->d, &op, err, errlen);
     if (rc == TRN_WIRE_OK)
         rc = compute_of(fn, w->compute, c->type, 1, &c->compute, err, errlen);
     if (rc != TRN_WIRE_OK)
@@ -294,21 +344,18 @@ static trn_wire_code align_to(const char *fn, const char *name, const trn_tensor
     return TRN_WIRE_OK;
 }
 
-/* D's layout (no overlaps), its element count, type and compute type. */
+/* D's layout (no overlaps), its element count and type. */
 static trn_wire_code output_of(const char *fn, const Trnsci__V1__TensorDescriptor *wd,
-                               Trnsci__V1__ComputeType compute, trn_tensor_layout *dl,
-                               trn_tensor_ew_desc *out, char *err, size_t errlen) {
+                               trn_tensor_layout *dl, trn_tensor_ew_desc *out, char *err,
+                               size_t errlen) {
     if (!wd) {
         snprintf(err, errlen, "%s: the descriptor of D is missing", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_wire_code rc = type_of(fn, "D", wd->type, &out->type, err, errlen);
     int op;
-    trn_compute ct;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "D", wd, out->type, dl, &op, err, errlen);
-    if (rc == TRN_WIRE_OK)
-        rc = compute_of(fn, compute, out->type, 0, &ct, err, errlen);
+        rc = layout_of(fn, "D", wd, out->type, NULL, dl, &op, err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (trn_tensor_overlaps(dl)) {
@@ -333,18 +380,26 @@ trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
     static const char fn[] = "tensor elementwise";
     memset(out, 0, sizeof(*out));
     trn_tensor_layout dl, la, lb, lc;
-    trn_wire_code rc = output_of(fn, w->d, w->compute, &dl, out, err, errlen);
+    /* A permutation (no B, no C) may convert A to D's type. */
+    const int permutation = !w->b && !w->c;
+    trn_wire_code rc = output_of(fn, w->d, &dl, out, err, errlen);
+    out->type_a = out->type;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "A", w->a, out->type, &la, &out->op_a, err, errlen);
+        rc = layout_of(fn, "A", w->a, out->type, permutation ? &out->type_a : NULL, &la, &out->op_a,
+                       err, errlen);
+    if (rc == TRN_WIRE_OK)
+        rc = out->type_a == out->type
+                 ? compute_of(fn, w->compute, out->type, 0, &out->compute, err, errlen)
+                 : convert_compute_of(fn, w->compute, &out->compute, err, errlen);
     if (rc == TRN_WIRE_OK)
         rc = align_to(fn, "A", &la, &dl, out->stride_a, err, errlen);
     if (rc == TRN_WIRE_OK && w->b) {
-        rc = layout_of(fn, "B", w->b, out->type, &lb, &out->op_b, err, errlen);
+        rc = layout_of(fn, "B", w->b, out->type, NULL, &lb, &out->op_b, err, errlen);
         if (rc == TRN_WIRE_OK)
             rc = align_to(fn, "B", &lb, &dl, out->stride_b, err, errlen);
     }
     if (rc == TRN_WIRE_OK && w->c) {
-        rc = layout_of(fn, "C", w->c, out->type, &lc, &out->op_c, err, errlen);
+        rc = layout_of(fn, "C", w->c, out->type, NULL, &lc, &out->op_c, err, errlen);
         if (rc == TRN_WIRE_OK)
             rc = align_to(fn, "C", &lc, &dl, out->stride_c, err, errlen);
     }
@@ -362,7 +417,7 @@ trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
     out->beta = (trn_scalar){scalar_re(w->beta), 0.0};
     out->gamma = (trn_scalar){scalar_re(w->gamma), 0.0};
     void *p = NULL;
-    rc = operand(s, w->a_data, &la, out->type, "tensor elementwise: A", refs, &p, err, errlen);
+    rc = operand(s, w->a_data, &la, out->type_a, "tensor elementwise: A", refs, &p, err, errlen);
     out->a = p;
     if (rc == TRN_WIRE_OK && w->b) {
         rc = operand(s, w->b_data, &lb, out->type, "tensor elementwise: B", refs, &p, err, errlen);
@@ -379,6 +434,18 @@ trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
         snprintf(err, errlen, "%s: every operand must be a device pointer, not NULL", fn);
         rc = TRN_WIRE_INVALID_ARGUMENT;
     }
+    /* A conversion cannot run in place: elements of the other size would
+     * overwrite elements not yet read (cuTENSOR: A must not overlap B). */
+    if (rc == TRN_WIRE_OK && out->type_a != out->type) {
+        const char *a = out->a, *d = out->d;
+        const uint64_t na = trn_tensor_span(&la) * trn_dtype_size(out->type_a),
+                       nd = trn_tensor_span(&dl) * trn_dtype_size(out->type); /* checked above */
+        if (a < d + nd && d < a + na) {
+            snprintf(err, errlen, "%s: A (%s) and D (%s) overlap: a conversion cannot run in place",
+                     fn, dtype_name(out->type_a), dtype_name(out->type));
+            rc = TRN_WIRE_INVALID_ARGUMENT;
+        }
+    }
     return rc;
 }
 
@@ -389,14 +456,17 @@ trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__Te
     memset(out, 0, sizeof(*out));
     out->reduce = 1;
     trn_tensor_layout dl, la, lc;
-    trn_wire_code rc = output_of(fn, w->d, w->compute, &dl, out, err, errlen);
+    trn_wire_code rc = output_of(fn, w->d, &dl, out, err, errlen);
+    out->type_a = out->type;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "A", w->a, out->type, &la, &out->op_a, err, errlen);
+        rc = layout_of(fn, "A", w->a, out->type, NULL, &la, &out->op_a, err, errlen);
+    if (rc == TRN_WIRE_OK)
+        rc = compute_of(fn, w->compute, out->type, 0, &out->compute, err, errlen);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->op_c = 1;
     if (w->c) {
-        rc = layout_of(fn, "C", w->c, out->type, &lc, &out->op_c, err, errlen);
+        rc = layout_of(fn, "C", w->c, out->type, NULL, &lc, &out->op_c, err, errlen);
         if (rc != TRN_WIRE_OK)
             return rc;
         int same = lc.nmodes == dl.nmodes;

@@ -500,10 +500,16 @@ typedef struct trn_tensor_contract_desc {
  * the validator: mode i of D has extent[i]; stride_x[i] is input x's stride
  * for that mode (0 when x lacks it: broadcast); reduced modes (reductions
  * only) have rextent[] and A's strides rstride_a[]. Inputs that are absent
- * have NULL pointers. */
+ * have NULL pointers. Every operand has data type `type`, except A of a
+ * permutation (no B, no C, not a reduction), which may have the other real
+ * type (type_a): the permutation converts, forming alpha opA(A) in the
+ * precision `compute` (32F: A's element and the result are rounded to FP32)
+ * and rounding it once to D's type. */
 typedef struct trn_tensor_ew_desc {
-    trn_dtype type;
-    int reduce; /* TRN_OP_TENSOR_REDUCTION: D = alpha red(opA(A)) + beta opC(C) */
+    trn_dtype type;      /* D's (and B's and C's) */
+    trn_dtype type_a;    /* A's: type, or the other real type in a permutation */
+    trn_compute compute; /* TRN_COMPUTE_32F or _64F */
+    int reduce;          /* TRN_OP_TENSOR_REDUCTION: D = alpha red(opA(A)) + beta opC(C) */
     int nmodes, nrmodes;
     int64_t extent[TRN_TENSOR_MAX_MODES];
     int64_t stride_a[TRN_TENSOR_MAX_MODES], stride_b[TRN_TENSOR_MAX_MODES];

@@ -12,7 +12,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 5u
+#define TRNSCI_PROTOCOL_MINOR 6u
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)

@@ -28,11 +28,17 @@
  * trnsciGetLastErrorMessage naming the argument and the rule.
  *
  * Types: TRNSCI_R_32F and TRNSCI_R_64F; all operands of an operation have
- * one data type. Compute descriptors: TRNTENSOR_COMPUTE_DESC_32F (R_32F
- * data), _64F (R_64F data), and trnblas's precision modes
+ * one data type, except a permutation, which may convert between the two
+ * (typeA != typeB, see trntensorCreatePermutation); other mixtures are
+ * TRNTENSOR_STATUS_NOT_SUPPORTED. Compute descriptors:
+ * TRNTENSOR_COMPUTE_DESC_32F (R_32F data), _64F (R_64F data), either for
+ * a converting permutation, and trnblas's precision modes
  * (TRNTENSOR_COMPUTE_DESC_32F_FAST_16BF, _32F_BF16X3 on R_32F data,
  * _64F_EMULATED on R_64F data; docs/numerics.md). Scalars (alpha, beta,
- * gamma) are host pointers of the data type, read during the call.
+ * gamma) are host pointers of the operation's scalar type
+ * (TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE: the data type; for a
+ * converting permutation the compute descriptor's, float for 32F and double
+ * for 64F), read during the call.
  *
  * A handle may be used by one thread at a time; descriptors and plans may be
  * shared between threads once made.
@@ -265,7 +271,27 @@ trntensorStatus_t trntensorCreateElementwiseBinary(
     const trntensorTensorDescriptor_t descD, const int32_t modeD[], trntensorOperator_t opAC,
     const trntensorComputeDescriptor_t descCompute);
 
-/* B = alpha * opA(A) with B's modes a permutation of A's. */
+/* B = alpha * opA(A) with B's modes a permutation of A's (a mode of B may
+ * be missing from A: broadcast).
+ *
+ * A and B may have different data types (cuTENSOR's "arbitrary data
+ * types" of a permutation): TRNSCI_R_64F -> TRNSCI_R_32F and TRNSCI_R_32F ->
+ * TRNSCI_R_64F, with descCompute TRNTENSOR_COMPUTE_DESC_32F or _64F (any
+ * other is TRNTENSOR_STATUS_NOT_SUPPORTED). Each element is alpha *
+ * opA(a) formed in the compute precision — for 32F, a is rounded to FP32
+ * first and the result is rounded to FP32; for 64F nothing is rounded
+ * before the end — and rounded once to B's type, round to nearest even
+ * (an FP32 result of 32F compute stored into R_64F is exact). So with
+ * alpha = 1 and TRNTENSOR_OP_IDENTITY, R_64F -> R_32F is the plain IEEE
+ * conversion (numpy's astype(float32)) under either compute descriptor, and
+ * R_32F -> R_64F is exact. alpha is a float (32F) or a double (64F). An
+ * identity permutation (same modes in the same order) of packed tensors
+ * runs as one plain conversion loop per shard, large ones split over the
+ * daemon's cores, at memory bandwidth. A and
+ * B must not overlap (a conversion cannot run in place); the daemon
+ * refuses it with TRNTENSOR_STATUS_INVALID_VALUE. A daemon older than
+ * protocol 1.6 cannot convert: trntensorPermute then returns
+ * TRNTENSOR_STATUS_NOT_SUPPORTED. */
 trntensorStatus_t
 trntensorCreatePermutation(const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
                            const trntensorTensorDescriptor_t descA, const int32_t modeA[],

@@ -10,6 +10,17 @@
  * one rounding to the data type at the store; a reduction sums A's elements
  * in the order of its reduced modes (first fastest), independent of the
  * split.
+ *
+ * Permutations run apart (permute()): they are the way to convert a tensor
+ * between R_64F and R_32F on the device, so they must run at memory
+ * bandwidth. Modes that are contiguous in both A and D are fused, and each
+ * run along D's first (fused) mode is a plain loop specialised for the type
+ * pair; with unit strides and alpha = 1 it is a conversion the compiler
+ * vectorises. The value is alpha opA(a) formed in the compute precision
+ * (32F: a is rounded to FP32 first and the result rounded to FP32; the
+ * arithmetic itself is in double, as everywhere here) and rounded once to
+ * D's type, round to nearest even (the C conversions under the default
+ * rounding mode). The specialised loops compute exactly that value.
  */
 #include <math.h>
 
@@ -118,7 +129,7 @@ static double reduce_at(const trn_tensor_ew_desc *d, int64_t oa) {
     int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
     double acc = neutral(d->op_red);
     for (uint64_t r = 0; r < d->reduced; r++) {
-        acc = binary(d->op_red, acc, unary(d->op_a, load(d->type, d->a, oa)));
+        acc = binary(d->op_red, acc, unary(d->op_a, load(d->type_a, d->a, oa)));
         for (int i = 0; i < d->nrmodes; i++) { /* odometer over the reduced modes */
             oa += d->rstride_a[i];
             if (++idx[i] < d->rextent[i])
@@ -130,11 +141,151 @@ static double reduce_at(const trn_tensor_ew_desc *d, int64_t oa) {
     return acc;
 }
 
+/* ---- permutations ------------------------------------------------------------------ */
+
+/* One run of n elements along D's first fused mode: d[k sd] = f(a[k sa]). */
+typedef void (*perm_run)(const trn_tensor_ew_desc *desc, void *d, int64_t sd, const void *a,
+                         int64_t sa, int64_t n);
+
+/* The value of one element, in double: alpha = 1 with the identity (the
+ * conversion alone), alpha a in 64F, and alpha a in 32F (a rounded to
+ * FP32, the product rounded to FP32: a product of two FP32 values is exact
+ * in double, so this is FP32 multiplication when alpha is an FP32 value, as
+ * the client sends it). The caller's cast to D's type is the one rounding
+ * of 64F compute into R_32F. */
+static inline double val_one(double alpha, double x) {
+    (void)alpha;
+    return x;
+}
+static inline double val_64(double alpha, double x) {
+    return alpha * x;
+}
+static inline double val_32(double alpha, double x) {
+    return (float)(alpha * (double)(float)x);
+}
+
+/* Unit strides get a loop of their own so that the compiler vectorises it.
+ * No restrict: a same-type permutation may run in place (a converting one
+ * may not: the validator refuses overlapping A and D). */
+#define PERM_RUN(NAME, TA, TB, VAL)                                                                \
+    static void NAME(const trn_tensor_ew_desc *desc, void *dv, int64_t sd, const void *av,         \
+                     int64_t sa, int64_t n) {                                                      \
+        TB *dp = dv;                                                                               \
+        const TA *ap = av;                                                                         \
+        const double alpha = desc->alpha.re;                                                       \
+        if (sd == 1 && sa == 1) {                                                                  \
+            for (int64_t k = 0; k < n; k++)                                                        \
+                dp[k] = (TB)VAL(alpha, (double)ap[k]);                                             \
+        } else {                                                                                   \
+            for (int64_t k = 0; k < n; k++)                                                        \
+                dp[k * sd] = (TB)VAL(alpha, (double)ap[k * sa]);                                   \
+        }                                                                                          \
+    }
+
+PERM_RUN(cvt_dd, double, double, val_one)
+PERM_RUN(cvt_df, double, float, val_one)
+PERM_RUN(cvt_fd, float, double, val_one)
+PERM_RUN(cvt_ff, float, float, val_one)
+PERM_RUN(s64_dd, double, double, val_64)
+PERM_RUN(s64_df, double, float, val_64)
+PERM_RUN(s64_fd, float, double, val_64)
+PERM_RUN(s32_df, double, float, val_32)
+PERM_RUN(s32_fd, float, double, val_32)
+PERM_RUN(s32_ff, float, float, val_32)
+
+/* Any unary operator: load, op, store, with the compute type's roundings. */
+static void run_general(const trn_tensor_ew_desc *desc, void *d, int64_t sd, const void *a,
+                        int64_t sa, int64_t n) {
+    const int c32 = desc->compute == TRN_COMPUTE_32F;
+    for (int64_t k = 0; k < n; k++) {
+        double x = load(desc->type_a, a, k * sa);
+        if (c32)
+            x = (float)x;
+        double v = desc->alpha.re * unary(desc->op_a, x);
+        if (c32)
+            v = (float)v;
+        store(desc->type, d, k * sd, v);
+    }
+}
+
+static perm_run perm_pick(const trn_tensor_ew_desc *d) {
+    const int fa = d->type_a == TRN_DTYPE_R32F, fd = d->type == TRN_DTYPE_R32F;
+    const int c32 = d->compute == TRN_COMPUTE_32F;
+    if (d->op_a != OP_IDENTITY && d->op_a != OP_CONJ)
+        return run_general;
+    /* Rounding through FP32 changes nothing when A or D is FP32 already. */
+    if (d->alpha.re == 1.0 && (!c32 || fa || fd))
+        return fa ? (fd ? cvt_ff : cvt_fd) : (fd ? cvt_df : cvt_dd);
+    if (c32 && (fa || fd))
+        return fa ? (fd ? s32_ff : s32_fd) : s32_df;
+    if (!c32 && !(fa && fd))
+        return fa ? s64_fd : (fd ? s64_df : s64_dd);
+    return run_general; /* a pairing the validator does not produce */
+}
+
+/* D = alpha opA(A) over D's elements [lo, hi). */
+static void permute(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    /* Fuse mode i into the one before when both A and D continue across
+     * it (packed tensors become one mode, one run per shard). */
+    int nm = 0;
+    int64_t ext[TRN_TENSOR_MAX_MODES], sa[TRN_TENSOR_MAX_MODES], sd[TRN_TENSOR_MAX_MODES];
+    for (int i = 0; i < d->nmodes; i++) {
+        if (nm > 0 && (uint64_t)sa[nm - 1] * (uint64_t)ext[nm - 1] == (uint64_t)d->stride_a[i] &&
+            (uint64_t)sd[nm - 1] * (uint64_t)ext[nm - 1] == (uint64_t)d->stride_d[i]) {
+            ext[nm - 1] *= d->extent[i]; /* <= D's elements */
+            continue;
+        }
+        ext[nm] = d->extent[i];
+        sa[nm] = d->stride_a[i];
+        sd[nm] = d->stride_d[i];
+        nm++;
+    }
+    if (nm == 0) { /* a scalar */
+        ext[0] = sa[0] = sd[0] = 1;
+        nm = 1;
+    }
+    const perm_run run = perm_pick(d);
+    const size_t esa = trn_dtype_size(d->type_a), esd = trn_dtype_size(d->type);
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0}, oa = 0, od = 0;
+    size_t t = lo;
+    for (int i = 0; i < nm; i++) {
+        idx[i] = (int64_t)(t % (size_t)ext[i]);
+        t /= (size_t)ext[i];
+        oa += idx[i] * sa[i];
+        od += idx[i] * sd[i];
+    }
+    for (size_t e = lo; e < hi;) {
+        int64_t n = ext[0] - idx[0];
+        if ((size_t)n > hi - e)
+            n = (int64_t)(hi - e);
+        run(d, (char *)d->d + od * (int64_t)esd, sd[0], (const char *)d->a + oa * (int64_t)esa,
+            sa[0], n);
+        e += (size_t)n;
+        idx[0] += n;
+        oa += n * sa[0];
+        od += n * sd[0];
+        for (int i = 0; i < nm && idx[i] == ext[i]; i++) { /* carry */
+            oa -= idx[i] * sa[i];
+            od -= idx[i] * sd[i];
+            idx[i] = 0;
+            if (i + 1 < nm) {
+                idx[i + 1]++;
+                oa += sa[i + 1];
+                od += sd[i + 1];
+            }
+        }
+    }
+}
+
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->elements, shard, nshards, &lo, &hi);
     if (lo >= hi)
         return TRN_KSTATUS_OK;
+    if (!d->reduce && !d->b && !d->c) {
+        permute(d, lo, hi);
+        return TRN_KSTATUS_OK;
+    }
     /* D's multi-index of element lo and the operands' offsets there. */
     int64_t idx[TRN_TENSOR_MAX_MODES] = {0}, oa = 0, ob = 0, oc = 0, od = 0;
     size_t t = lo;
@@ -153,7 +304,7 @@ trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshard
             if (d->c)
                 v += d->beta.re * unary(d->op_c, load(d->type, d->c, oc));
         } else {
-            v = d->alpha.re * unary(d->op_a, load(d->type, d->a, oa));
+            v = d->alpha.re * unary(d->op_a, load(d->type_a, d->a, oa));
             if (d->b)
                 v = binary(d->op_ab, v, d->beta.re * unary(d->op_b, load(d->type, d->b, ob)));
             if (d->c)

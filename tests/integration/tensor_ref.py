@@ -19,6 +19,12 @@ Fortran order; EXT is a comma list of extents, "-" for a scalar):
     reduce NAME MA MD OPA OPRED ALPHA BETA EXTA
         D = ALPHA reduce_OPRED(opA(A)) over the modes of MA not in MD
         + BETA C: NAME.ref.
+    convert NAME TA TB TC OPA ALPHA MA MB EXTA
+        a permutation B = ALPHA opA(A) from type TA to TB (32 or 64: float32,
+        float64) computed in TC: A (NAME.a holds values exact in TA) is
+        converted to TC, ALPHA opA(A) formed in TC's numpy arithmetic and
+        converted to TB: NAME.ref, raw TB values in B's modes MB, Fortran
+        order. NAME.real: ALPHA opA(A) in float64 (for the error bounds).
     path NAME SUBS EXT...
         numpy.einsum_path(SUBS, optimize="optimal") on operands of those
         extents: NAME.path, the pairs as int32.
@@ -103,6 +109,20 @@ def main(argv):
             r = np.transpose(r, [kept.index(m) for m in md]) if md else r
             c = load(d, name, ".c", tuple(aext[ma.index(m)] for m in md))
             save(d, name, ".ref", alpha * r + beta * c)
+        elif kind == "convert":
+            dt = {"32": np.float32, "64": np.float64}
+            ta, tb, tc = dt[w[2]], dt[w[3]], dt[w[4]]
+            opa, alpha = int(w[5]), float(w[6])
+            ma, mb = w[7], w[8]
+            a = load(d, name, ".a", ext(w[9]))
+            # Overflow to infinity and NaN are part of the cases.
+            with np.errstate(over="ignore", invalid="ignore"):
+                x = a.astype(ta).astype(tc)
+                v = tc(alpha) * UNARY[opa](x)
+                out = expand(v, ma, mb).astype(tb)
+                real = expand(alpha * UNARY[opa](a), ma, mb)
+            out.ravel(order="F").tofile(os.path.join(d, name + ".ref"))
+            save(d, name, ".real", real)
         elif kind == "path":
             subs = w[2]
             ops = [np.zeros(ext(x)) for x in w[3:]]

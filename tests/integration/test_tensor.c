@@ -20,15 +20,31 @@
  *  - Element-wise trinary / binary, permutations and reductions (every
  *    binary operator, some unary ones, broadcasting) against numpy within
  *    4 u |result| + 4 u S (computed in double, rounded once).
+ *  - Permutations that convert between R_64F and R_32F (typeA != typeB),
+ *    against numpy: the FP64 -> FP32 conversion of a 3-mode tensor of 10^5
+ *    elements in place order (packed and padded; rounding ties, FP32
+ *    subnormals, overflow to infinity, -0, infinities and a NaN among the
+ *    values), FP32 -> FP64, both computed in 32F and in 64F, must equal
+ *    numpy's astype bit for bit; 4-mode transpositions with alpha != 1
+ *    (exact as well: one product, one rounding in the compute type) and
+ *    with opA = SQRT (64F compute: bitwise equal to numpy's float64
+ *    sqrt-then-multiply; 32F compute: within one rounding of B's type plus
+ *    two of the compute type of the float64 value, as every case is); padded
+ *    and reversed layouts, padding untouched; SCALAR_TYPE follows the
+ *    compute descriptor.
  *  - trntensorEinsumPath's optimal order equals numpy.einsum_path's.
  *  - A contraction large enough for two shards is bitwise equal on a 1-core
- *    and a 2-core daemon, with padded and reversed layouts.
+ *    and a 2-core daemon, with padded and reversed layouts; so are two
+ *    converting permutations of 630 000 elements.
  *  - A contraction plan made by one process is a plan-cache hit for
  *    another process (counted by the daemon).
  *  - Bad input: extent mismatch, repeated output mode, a mode of D in
  *    neither input, too many modes, overlapping output strides, operands
  *    past their allocation, bad einsum strings: the documented status and a
- *    message naming the rule; the daemon stays up.
+ *    message naming the rule; the daemon stays up. Complex descriptors, mixed
+ *    data types in a binary op, reduction or contraction, and a converting
+ *    permutation with a precision-mode compute descriptor are
+ *    TRNTENSOR_STATUS_NOT_SUPPORTED with both types named.
  */
 #include <math.h>
 #include <stdint.h>
@@ -558,6 +574,188 @@ static void eprob_free(eprob *p) {
     operand_free(&p->d);
 }
 
+/* ---- permutations that convert between R_32F and R_64F -------------------------------- */
+
+typedef struct vcase {
+    const char *ma, *mb, *ext; /* B's modes are a permutation of A's */
+    int layout_a, layout_b;
+    int a64, b64; /* data types: 1 R_64F, 0 R_32F */
+    int c64;      /* compute descriptor 64F (else 32F) */
+    int opa;      /* 1 IDENTITY, 2 SQRT */
+    double alpha;
+    int exact;   /* bit for bit against numpy (and within the bound) */
+    int special; /* A holds ties, subnormals, overflow, -0, infinities, a NaN */
+} vcase;
+
+static const vcase vcases[] = {
+    /* the common use: FP64 -> FP32 in place order, 10^5 elements */
+    {"abc", "abc", "a50b40c50", PACKED, PACKED, 1, 0, 1, 1, 1.0, 1, 1},
+    {"abc", "abc", "a50b40c50", PACKED, PACKED, 1, 0, 0, 1, 1.0, 1, 1},
+    {"abc", "abc", "a50b40c50", PADDED, PADDED, 1, 0, 1, 1, 1.0, 1, 1},
+    {"abc", "abc", "a50b40c50", PACKED, PACKED, 0, 1, 1, 1, 1.0, 1, 1},
+    {"abc", "abc", "a23b19c17", PADDED, REVERSED, 0, 1, 0, 1, 1.0, 1, 1},
+    /* transpositions, scaled: one product, one rounding in the compute type */
+    {"abcd", "dbca", "a6b7c8d9", PADDED, PACKED, 1, 0, 1, 1, 0.3, 1, 0},
+    {"abcd", "dbca", "a6b7c8d9", PACKED, PADDED, 1, 0, 0, 1, -0.3, 1, 0},
+    {"abcd", "cadb", "a6b7c8d9", REVERSED, PADDED, 0, 1, 0, 1, 1.5, 1, 0},
+    /* with opA = SQRT */
+    {"abcd", "dbca", "a6b7c8d9", PADDED, PADDED, 1, 0, 1, 2, -0.75, 1, 0},
+    {"abcd", "dbca", "a6b7c8d9", PADDED, REVERSED, 1, 0, 0, 2, 2.5, 0, 0},
+    {"abcd", "cadb", "a6b7c8d9", PACKED, PADDED, 0, 1, 0, 2, 0.6, 0, 0},
+    {"abcd", "cadb", "a6b7c8d9", PADDED, PACKED, 0, 1, 1, 2, 0.6, 1, 0},
+};
+#define NVCASES (sizeof(vcases) / sizeof(vcases[0]))
+#define VSEED 0x9e3779b97f4a7c15ull
+
+/* The scalar as the client passes it: of the compute type. */
+static double valpha(const vcase *cs) {
+    return cs->c64 ? cs->alpha : (double)(float)cs->alpha;
+}
+
+typedef struct vprob {
+    operand a, b;
+} vprob;
+
+/* Values that test the rounding to FP32 (A R_64F) or its absence (A
+ * R_32F), placed at the first logical elements of A. */
+static void put_specials(operand *a, int a64) {
+    static const double d[] = {
+        1.0 + 0x1p-24,           /* a tie: to even, 1 */
+        1.0 + 3 * 0x1p-24,       /* a tie: to even, 1 + 2^-22 */
+        -(1.0 + 0x1p-24),        /* a negative tie */
+        1.0 + 0x1p-24 + 0x1p-50, /* just above a tie: up */
+        0x1.8p-149,              /* an FP32 subnormal tie: to even, 2^-148 */
+        0x1p-150,                /* a tie with zero: to even, 0 */
+        3e-39,                   /* an FP32 subnormal */
+        1e-50,                   /* under FP32's range: 0 */
+        -1e-50,                  /* -0 */
+        0x1.fffffefffffffp127,   /* below FLT_MAX's rounding boundary */
+        0x1.ffffffp127,          /* the boundary: a tie, to infinity */
+        3.5e38,                  /* overflows to infinity */
+        -1e300,                  /* -infinity */
+        -0.0,
+        INFINITY,
+        -INFINITY,
+        NAN,
+    };
+    static const double f[] = {0x1p-149, 0x1p-130, -0x1.fffffep127, -0.0, INFINITY, NAN};
+    const double *v = a64 ? d : f;
+    const size_t n = a64 ? sizeof(d) / sizeof(d[0]) : sizeof(f) / sizeof(f[0]);
+    for (size_t e = 0; e < n; e++)
+        a->host[offset_of(a, e)] = v[e];
+}
+
+static void vprob_make(const vcase *cs, int i, vprob *p, FILE *manifest) {
+    char name[16], ea[64];
+    snprintf(name, sizeof(name), "v%d", i);
+    operand_make(&p->a, cs->ma, cs->ext, cs->layout_a, cs->a64, NAN);
+    if (cs->opa == 2) /* SQRT: keep the values positive */
+        for (size_t k = 0; k < p->a.span; k++)
+            p->a.host[k] = fabs(p->a.host[k]);
+    if (cs->special)
+        put_specials(&p->a, cs->a64);
+    operand_make(&p->b, cs->mb, cs->ext, cs->layout_b, cs->b64, SENTINEL);
+    operand_write(&p->a, name, ".a");
+    extents_text(&p->a, ea, sizeof(ea));
+    fprintf(manifest, "convert %s %d %d %d %d %.17g %s %s %s\n", name, cs->a64 ? 64 : 32,
+            cs->b64 ? 64 : 32, cs->c64 ? 64 : 32, cs->opa, valpha(cs), cs->ma, cs->mb, ea);
+}
+
+static void vprob_run(trntensorHandle_t h, const vcase *cs, vprob *p) {
+    operand_upload(&p->a, cs->a64);
+    operand_upload(&p->b, cs->b64);
+    trntensorTensorDescriptor_t da = describe(h, &p->a, cs->a64), db = describe(h, &p->b, cs->b64);
+    trntensorOperationDescriptor_t op = NULL;
+    assert_int_equal(trntensorCreatePermutation(
+                         h, &op, da, p->a.mode, (trntensorOperator_t)cs->opa, db, p->b.mode,
+                         cs->c64 ? TRNTENSOR_COMPUTE_DESC_64F : TRNTENSOR_COMPUTE_DESC_32F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trnsciDataType_t st = TRNSCI_C_64F;
+    assert_int_equal(trntensorOperationDescriptorGetAttribute(
+                         h, op, TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE, &st, sizeof(st)),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(st, cs->c64 ? TRNSCI_R_64F : TRNSCI_R_32F);
+    trntensorPlan_t plan = NULL;
+    assert_int_equal(trntensorCreatePlan(h, &plan, op, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    const float af = (float)cs->alpha;
+    const double ad = cs->alpha;
+    const trntensorStatus_t s = trntensorPermute(
+        h, plan, cs->c64 ? (const void *)&ad : (const void *)&af, p->a.dev, p->b.dev, NULL);
+    if (s != TRNTENSOR_STATUS_SUCCESS)
+        fail_msg("trntensorPermute %s->%s: %s", cs->ma, cs->mb, trnsciGetLastErrorMessage());
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+    trntensorDestroyTensorDescriptor(da);
+    trntensorDestroyTensorDescriptor(db);
+}
+
+static double raw_value(const unsigned char *p, int dbl) {
+    if (dbl) {
+        double v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    float v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* Checks B against numpy: NAME.ref (B's type, bit for bit, exact cases) and
+ * NAME.real (float64 alpha opA(A) of the values as stored): |B - real| <=
+ * (u_B + 2 u_c + 2 u_64) |real| (one rounding to B's type; at most two in
+ * the compute type: opA and the product, where rounding an R_64F A to the
+ * 32F compute type counts as the one opA = IDENTITY lacks and SQRT halves;
+ * numpy's own two FP64 roundings) plus B's smallest subnormal. Padding
+ * must be untouched. Returns the worst error / bound. */
+static double vprob_check(const vcase *cs, int i, const vprob *p) {
+    char name[32];
+    size_t bytes, rbytes;
+    const size_t es = cs->b64 ? 8 : 4, n = elements(&p->b);
+    snprintf(name, sizeof(name), "v%d.ref", i);
+    unsigned char *ref = su_read_file(tmp_dir, name, &bytes);
+    snprintf(name, sizeof(name), "v%d.real", i);
+    double *real = su_read_file(tmp_dir, name, &rbytes);
+    assert_int_equal(bytes, n * es);
+    assert_int_equal(rbytes, n * sizeof(double));
+    unsigned char *got = su_dev_get(p->b.dev, p->b.span * es);
+    char *touched = calloc(p->b.span, 1);
+    const double ub = cs->b64 ? 0x1p-53 : 0x1p-24, uc = cs->c64 ? 0x1p-53 : 0x1p-24;
+    const double eta = cs->b64 ? 0x1p-1074 : 0x1p-149;
+    double worst = 0.0;
+    for (size_t e = 0; e < n; e++) {
+        const size_t off = offset_of(&p->b, e);
+        touched[off] = 1;
+        const double g = raw_value(got + off * es, cs->b64);
+        if (cs->exact && memcmp(got + off * es, ref + e * es, es) != 0)
+            fail_msg("convert case %d (%s %s->%s) element %zu: %.17g (%a), numpy %.17g (%a)", i,
+                     cs->a64 ? "R_64F" : "R_32F", cs->ma, cs->mb, e, g, g,
+                     raw_value(ref + e * es, cs->b64), raw_value(ref + e * es, cs->b64));
+        if (cs->special)
+            continue; /* infinities and NaN: the bits above are the check */
+        const double b = (ub + 2 * uc + 2 * 0x1p-53) * fabs(real[e]) + eta;
+        const double err = fabs(g - real[e]);
+        if (!(err <= b))
+            fail_msg("convert case %d element %zu: %.17g, numpy %.17g, error %.3g > bound %.3g", i,
+                     e, g, real[e], err, b);
+        if (err / b > worst)
+            worst = err / b;
+    }
+    for (size_t o = 0; o < p->b.span; o++)
+        if (!touched[o] && raw_value(got + o * es, cs->b64) != SENTINEL)
+            fail_msg("convert case %d: padding element %zu of B changed", i, o);
+    free(touched);
+    free(got);
+    free(ref);
+    free(real);
+    return worst;
+}
+
+static void vprob_free(vprob *p) {
+    operand_free(&p->a);
+    operand_free(&p->b);
+}
+
 /* ---- the tests --------------------------------------------------------------------------- */
 
 static int refs_ready;
@@ -580,6 +778,12 @@ static void make_refs(void) {
         eprob p;
         eprob_make(&ecases[i], (int)i, &p, m);
         eprob_free(&p);
+    }
+    rng = VSEED;
+    for (size_t i = 0; i < NVCASES; i++) {
+        vprob p;
+        vprob_make(&vcases[i], (int)i, &p, m);
+        vprob_free(&p);
     }
     fprintf(m, "path p0 ab,bc,cd,de->ae 2,50 50,3 3,60 60,4\n");
     fprintf(m, "path p1 ij,jk,kl->il 40,2 2,40 40,5\n");
@@ -619,6 +823,168 @@ static void test_contractions(void **state) {
         eprob_free(&p);
     }
     assert_int_equal(trntensorDestroy(h), TRNTENSOR_STATUS_SUCCESS);
+}
+
+static void test_convert(void **state) {
+    make_refs();
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trntensorHandle_t h = NULL;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    rng = VSEED; /* the same operands make_refs wrote */
+    double worst = 0.0;
+    for (size_t i = 0; i < NVCASES; i++) {
+        vprob p;
+        FILE *devnull = fopen("/dev/null", "w");
+        vprob_make(&vcases[i], (int)i, &p, devnull);
+        fclose(devnull);
+        vprob_run(h, &vcases[i], &p);
+        const double w = vprob_check(&vcases[i], (int)i, &p);
+        if (w > worst)
+            worst = w;
+        vprob_free(&p);
+    }
+    print_message("converting permutations: worst error / bound %.3g\n", worst);
+    assert_int_equal(trntensorDestroy(h), TRNTENSOR_STATUS_SUCCESS);
+}
+
+/* A converting permutation large enough for two shards: B's raw bytes. */
+static void *run_convert_big(const char *addr, const vcase *cs, size_t *bytes) {
+    trnsciDeviceReset();
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trntensorHandle_t h = NULL;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    rng = 4242;
+    vprob p;
+    FILE *devnull = fopen("/dev/null", "w");
+    vprob_make(cs, 99, &p, devnull);
+    fclose(devnull);
+    vprob_run(h, cs, &p);
+    *bytes = p.b.span * (cs->b64 ? 8 : 4);
+    void *out = su_dev_get(p.b.dev, *bytes);
+    vprob_free(&p);
+    trntensorDestroy(h);
+    return out;
+}
+
+static void test_convert_one_core_vs_two_cores(void **state) {
+    (void)state;
+    static const vcase big[] = {
+        {"abcd", "abcd", "a60b50c10d21", PACKED, PACKED, 1, 0, 1, 1, 1.0, 0, 1},
+        {"abcd", "dbca", "a60b50c10d21", PADDED, PADDED, 1, 0, 0, 2, 0.7, 0, 0},
+        {"abcd", "cadb", "a60b50c10d21", PACKED, PADDED, 0, 1, 0, 1, 1.5, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof(big) / sizeof(big[0]); k++) {
+        size_t nx, ny;
+        void *x = run_convert_big(one_core.unix_addr, &big[k], &nx);
+        const uint64_t before = su_shards_run(two_cores.unix_addr);
+        void *y = run_convert_big(two_cores.unix_addr, &big[k], &ny);
+        const uint64_t shards = su_shards_run(two_cores.unix_addr) - before;
+        assert_int_equal(nx, ny);
+        if (shards < 2)
+            fail_msg("conversion %zu ran as one shard", k);
+        if (memcmp(x, y, nx) != 0)
+            fail_msg("conversion %zu: 1-core and 2-core results differ", k);
+        free(x);
+        free(y);
+    }
+}
+
+/* Expects status st and a message naming every needle. */
+static void expect_refusal(trntensorStatus_t got, trntensorStatus_t st, const char *n1,
+                           const char *n2) {
+    if (got != st)
+        fail_msg("status %d (%s), expected %d: %s", (int)got, trntensorGetErrorString(got), (int)st,
+                 trnsciGetLastErrorMessage());
+    su_expect_message(n1);
+    if (n2)
+        su_expect_message(n2);
+}
+
+static void test_convert_errors(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trntensorHandle_t h = NULL;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    const int64_t e34[2] = {3, 4}, e4[1] = {4}, e45[2] = {4, 5}, e35[2] = {3, 5};
+    const int32_t ab[2] = {'a', 'b'}, ba[2] = {'b', 'a'}, b[1] = {'b'}, ik[2] = {'i', 'k'};
+    const int32_t kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    trntensorTensorDescriptor_t d64, d32, c32, dz = NULL, k64, j32, o32;
+    /* complex data: refused at the descriptor, the type named */
+    expect_refusal(trntensorCreateTensorDescriptor(h, &dz, 2, e34, NULL, TRNSCI_C_64F, 0),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "TRNSCI_C_64F", NULL);
+    expect_refusal(trntensorCreateTensorDescriptor(h, &dz, 2, e34, NULL, TRNSCI_C_32F, 0),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "TRNSCI_C_32F", NULL);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &d64, 2, e34, NULL, TRNSCI_R_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &d32, 2, e34, NULL, TRNSCI_R_32F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &c32, 1, e4, NULL, TRNSCI_R_32F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &k64, 2, e45, NULL, TRNSCI_R_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &j32, 2, e35, NULL, TRNSCI_R_32F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &o32, 2, e34, NULL, TRNSCI_R_32F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorOperationDescriptor_t op = NULL;
+    /* mixed types outside a permutation */
+    expect_refusal(trntensorCreateElementwiseBinary(h, &op, d64, ab, TRNTENSOR_OP_IDENTITY, c32, b,
+                                                    TRNTENSOR_OP_IDENTITY, d32, ab,
+                                                    TRNTENSOR_OP_ADD, TRNTENSOR_COMPUTE_DESC_32F),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "TRNSCI_R_32F and descA TRNSCI_R_64F",
+                   "trntensorCreatePermutation");
+    expect_refusal(trntensorCreateElementwiseTrinary(
+                       h, &op, d32, ab, TRNTENSOR_OP_IDENTITY, d64, ab, TRNTENSOR_OP_IDENTITY, c32,
+                       b, TRNTENSOR_OP_IDENTITY, d32, ab, TRNTENSOR_OP_ADD, TRNTENSOR_OP_ADD,
+                       TRNTENSOR_COMPUTE_DESC_32F),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "descB has data type TRNSCI_R_64F",
+                   "TRNSCI_R_32F");
+    expect_refusal(trntensorCreateReduction(h, &op, d64, ab, TRNTENSOR_OP_IDENTITY, c32, b,
+                                            TRNTENSOR_OP_IDENTITY, c32, b, TRNTENSOR_OP_ADD,
+                                            TRNTENSOR_COMPUTE_DESC_64F),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "TRNSCI_R_32F", "TRNSCI_R_64F");
+    expect_refusal(trntensorCreateContraction(h, &op, o32, ik, TRNTENSOR_OP_IDENTITY, k64, kj,
+                                              TRNTENSOR_OP_IDENTITY, j32, ij, TRNTENSOR_OP_IDENTITY,
+                                              j32, ij, TRNTENSOR_COMPUTE_DESC_32F),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "TRNSCI_R_64F", "TRNSCI_R_32F");
+    /* a converting permutation computes in 32F or 64F */
+    expect_refusal(trntensorCreatePermutation(h, &op, d64, ab, TRNTENSOR_OP_IDENTITY, d32, ba,
+                                              TRNTENSOR_COMPUTE_DESC_32F_FAST_16BF),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "typeA TRNSCI_R_64F and typeB TRNSCI_R_32F",
+                   "32F_FAST_16BF");
+    expect_refusal(trntensorCreatePermutation(h, &op, d32, ab, TRNTENSOR_OP_IDENTITY, d64, ba,
+                                              TRNTENSOR_COMPUTE_DESC_64F_EMULATED),
+                   TRNTENSOR_STATUS_NOT_SUPPORTED, "typeA TRNSCI_R_32F and typeB TRNSCI_R_64F",
+                   "64F_EMULATED");
+    /* the operand sizes are each type's: a float B one element short of
+     * 3 x 4 is refused by the daemon (B is the wire op's D), an exact one
+     * runs */
+    double *a = NULL;
+    float *bshort = NULL, *bok = NULL;
+    assert_int_equal(trnsciMalloc((void **)&a, 12 * 8), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&bshort, 11 * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&bok, 12 * 4), trnsciSuccess);
+    assert_int_equal(trntensorCreatePermutation(h, &op, d64, ab, TRNTENSOR_OP_IDENTITY, d32, ab,
+                                                TRNTENSOR_COMPUTE_DESC_64F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorPlan_t plan = NULL;
+    assert_int_equal(trntensorCreatePlan(h, &plan, op, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    const double one = 1.0;
+    expect_refusal(trntensorPermute(h, plan, &one, a, bshort, NULL), TRNTENSOR_STATUS_INVALID_VALUE,
+                   "D: needs 48 bytes", NULL);
+    assert_int_equal(trntensorPermute(h, plan, &one, a, bok, NULL), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+    trnsciFree(a);
+    trnsciFree(bshort);
+    trnsciFree(bok);
+    trntensorDestroyTensorDescriptor(d64);
+    trntensorDestroyTensorDescriptor(d32);
+    trntensorDestroyTensorDescriptor(c32);
+    trntensorDestroyTensorDescriptor(k64);
+    trntensorDestroyTensorDescriptor(j32);
+    trntensorDestroyTensorDescriptor(o32);
+    trntensorDestroy(h);
 }
 
 static void test_einsum_path(void **state) {
@@ -930,8 +1296,13 @@ int main(int argc, char **argv) {
         SU_ON(test_contractions, grpc),
         SU_ON(test_errors, local),
         SU_ON(test_errors, grpc),
+        SU_ON(test_convert, local),
+        SU_ON(test_convert, grpc),
+        SU_ON(test_convert_errors, local),
+        SU_ON(test_convert_errors, grpc),
         SU_ONCE(test_einsum_path),
         SU_ONCE(test_one_core_vs_two_cores),
+        SU_ONCE(test_convert_one_core_vs_two_cores),
         SU_ONCE(test_plan_shared_across_processes),
     };
     int failed = cmocka_run_group_tests_name("tensor", tests, NULL, NULL);

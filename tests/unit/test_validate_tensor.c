@@ -5,8 +5,9 @@
  *    key parses back to the same spec; extent mismatch, a repeated mode, a
  *    mode of D from nowhere, strides or extents < 1, an extent overflowing
  *    2^62, overlapping D strides and a compute type of the other precision
- *    are INVALID_ARGUMENT; 17 modes, a mode summed within one operand and
- *    complex data are UNIMPLEMENTED; messages name the rule;
+ *    are INVALID_ARGUMENT; 17 modes, a mode summed within one operand,
+ *    complex data and mixed data types are UNIMPLEMENTED; messages name
+ *    the rule;
  *  - the GEMM mapping's decisions (in place, transposed, swapped, packed);
  *  - element-wise and reduction ops through trn_validate_op with a real
  *    session table: an operand of exactly its extent passes, one element
@@ -14,6 +15,19 @@
  *    refused; refs hold one reference per operand on success and none on
  *    failure; modes of inputs must be D's, a reduction's C must have D's
  *    layout, binary operators must be ADD/MUL/MAX/MIN;
+ *  - permutations that convert (A R_64F and D R_32F, or the reverse): each
+ *    operand's extent in bytes and alignment use its own element size (an
+ *    exact-size buffer passes, one element short fails, an 8-byte operand
+ *    at a 4-byte offset fails, a 4-byte one passes), A and D must not
+ *    overlap (a conversion cannot run in place), the byte count
+ *    overflows for the 8-byte operand where the 4-byte one's still fits,
+ *    compute DEFAULT / 32F / 64F pass, precision modes are UNIMPLEMENTED;
+ *    mixed types in a binary, trinary, reduction or contraction and complex
+ *    data are UNIMPLEMENTED with both types named;
+ *  - the permutation kernel (every type pair, 32F and 64F compute, alpha 1
+ *    and not, IDENTITY and SQRT, packed, padded and transposed layouts)
+ *    against a plain loop of the documented formula, split into 1, 2, 3 and
+ *    7 shards, bit for bit;
  *  - the contraction kernel split into 1, 2, 3 and 5 shards gives the same
  *    bits for a packed X, a swapped and a packed-D mapping.
  */
@@ -169,7 +183,7 @@ static void test_contraction_specs(void **state) {
     wd(&x, TRNSCI__V1__DATA_TYPE__C_32F, "ik", e34, NULL);
     expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "complex");
     wd(&x, R64, "ik", e34, NULL);
-    expect_plan(&x, &b, &d, 0, TRN_WIRE_INVALID_ARGUMENT, "data type R_64F");
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "A has data type R_64F and D R_32F");
     /* exactly 16 modes pass */
     wd(&x, R32, "abcdefghijklmnop", ones, NULL);
     wd(&a, R32, "abcdefghijklmnop", ones, NULL);
@@ -364,6 +378,279 @@ static void test_reduction(void **state) {
     w.d = &d5.w;
     w.c = NULL;
     expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "not a mode of A", 0);
+    /* A of the other type: reductions take one data type */
+    wd(&a, R32, "ab", eab, NULL);
+    w.d = &d.w;
+    expect(f, f->s1, &op, TRN_WIRE_UNIMPLEMENTED, "A has data type R_32F and D R_64F", 0);
+}
+
+/* A permutation B[c,a,b] = alpha A[a,b,c] (3 x 4 x 5) between types ta and
+ * tb, with buffers of exactly the operands' size. */
+typedef struct pconv {
+    wdesc a, d;
+    Trnsci__V1__BufferRef ra, rd;
+    Trnsci__V1__TensorElementwiseOp w;
+    Trnsci__V1__Op op;
+    uint64_t ba, bd;
+} pconv;
+
+static void pconv_make(fx *f, pconv *p, Trnsci__V1__DataType ta, Trnsci__V1__DataType tb) {
+    const int64_t eabc[] = {3, 4, 5}, ecab[] = {5, 3, 4};
+    wd(&p->a, ta, "abc", eabc, NULL);
+    wd(&p->d, tb, "cab", ecab, NULL);
+    p->ba = vf_alloc(f->s1, 60 * (ta == R64 ? 8 : 4));
+    p->bd = vf_alloc(f->s1, 60 * (tb == R64 ? 8 : 4));
+    p->ra = ref(p->ba, 0);
+    p->rd = ref(p->bd, 0);
+    Trnsci__V1__TensorElementwiseOp w = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
+    p->w = w;
+    p->w.a = &p->a.w;
+    p->w.d = &p->d.w;
+    p->w.a_data = &p->ra;
+    p->w.d_data = &p->rd;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    p->op = op;
+    p->op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE;
+    p->op.tensor_elementwise = &p->w;
+}
+
+static void test_permute_convert(void **state) {
+    fx *f = *state;
+    pconv p;
+    /* 64F -> 32F: D is 60 floats (240 bytes), A 60 doubles */
+    pconv_make(f, &p, R64, R32);
+    expect(f, f->s1, &p.op, TRN_WIRE_OK, NULL, 2);
+    const trn_tensor_ew_desc *e = &f->desc.u.tensor_ew;
+    assert_int_equal(e->type, TRN_DTYPE_R32F);
+    assert_int_equal(e->type_a, TRN_DTYPE_R64F);
+    assert_int_equal(e->compute, TRN_COMPUTE_64F); /* DEFAULT */
+    assert_int_equal(e->elements, 60);
+    p.w.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
+    expect(f, f->s1, &p.op, TRN_WIRE_OK, NULL, 2);
+    assert_int_equal(e->compute, TRN_COMPUTE_32F);
+    p.w.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
+    expect(f, f->s1, &p.op, TRN_WIRE_OK, NULL, 2);
+    assert_int_equal(e->compute, TRN_COMPUTE_64F);
+    p.w.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF;
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "contractions only", 0);
+    p.w.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "contractions only", 0);
+    p.w.compute = (Trnsci__V1__ComputeType)99;
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "not a trnblas compute type", 0);
+    p.w.compute = 0;
+    /* D at a 4-byte offset: aligned for floats, one float short */
+    p.rd = ref(p.bd, 4);
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
+    p.rd = ref(vf_alloc(f->s1, 61 * 4), 4);
+    expect(f, f->s1, &p.op, TRN_WIRE_OK, NULL, 2);
+    /* A one double short, and at a 4-byte offset (misaligned for doubles) */
+    p.rd = ref(p.bd, 0);
+    p.ra = ref(vf_alloc(f->s1, 59 * 8 + 4), 0);
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: A", 0);
+    p.ra = ref(vf_alloc(f->s1, 61 * 8), 4);
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: A", 0);
+    p.ra = ref(p.ba, 0);
+    /* A and D overlapping (a conversion cannot run in place); apart in one
+     * buffer they may be */
+    const uint64_t both = vf_alloc(f->s1, 60 * 8 + 60 * 4);
+    p.ra = ref(both, 0);
+    p.rd = ref(both, 60 * 8 - 4);
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "overlap", 0);
+    p.rd = ref(both, 60 * 8);
+    expect(f, f->s1, &p.op, TRN_WIRE_OK, NULL, 2);
+    p.rd = ref(both, 0);
+    p.ra = ref(both, 60 * 4);
+    expect(f, f->s1, &p.op, TRN_WIRE_OK, NULL, 2);
+    p.ra = ref(both, 60 * 4 - 8);
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "cannot run in place", 0);
+    p.ra = ref(p.ba, 0);
+    p.rd = ref(p.bd, 0);
+    /* complex A, complex D, an unknown type */
+    p.a.w.type = TRNSCI__V1__DATA_TYPE__C_64F;
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "A has data type C_64F and D R_32F", 0);
+    p.a.w.type = R64;
+    p.d.w.type = TRNSCI__V1__DATA_TYPE__C_32F;
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "complex", 0);
+    p.d.w.type = R32;
+    p.a.w.type = (Trnsci__V1__DataType)9;
+    expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "data type 9", 0);
+    p.a.w.type = R64;
+    /* a C operand makes it a binary op: one data type */
+    wdesc c;
+    const int64_t e5[] = {5};
+    wd(&c, R64, "c", e5, NULL);
+    Trnsci__V1__BufferRef rc = ref(vf_alloc(f->s1, 5 * 8), 0);
+    p.w.c = &c.w;
+    p.w.c_data = &rc;
+    p.w.op_abc = 3;
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "A has data type R_64F and D R_32F", 0);
+    wd(&c, R32, "c", e5, NULL);
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "A has data type R_64F and D R_32F", 0);
+    /* ... and a B makes it trinary: B of the other type */
+    wdesc b;
+    wd(&b, R64, "c", e5, NULL);
+    p.a.w.type = R32;
+    p.w.b = &b.w;
+    p.w.b_data = &rc;
+    p.w.op_ab = 3;
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "B has data type R_64F and D R_32F", 0);
+    p.w.b = NULL;
+    p.w.c = NULL;
+
+    /* 32F -> 64F: D is 60 doubles */
+    pconv q;
+    pconv_make(f, &q, R32, R64);
+    expect(f, f->s1, &q.op, TRN_WIRE_OK, NULL, 2);
+    assert_int_equal(f->desc.u.tensor_ew.type, TRN_DTYPE_R64F);
+    assert_int_equal(f->desc.u.tensor_ew.type_a, TRN_DTYPE_R32F);
+    q.ra = ref(q.ba, 4); /* floats: 4-byte offset aligned, but one short */
+    expect(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: A", 0);
+    q.ra = ref(q.ba, 0);
+    q.rd = ref(vf_alloc(f->s1, 59 * 8 + 4), 0);
+    expect(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
+
+    /* The byte count of D (2^61 + 1 elements, broadcast from a scalar A)
+     * overflows as R_64F but not as R_32F (then D is merely too large). */
+    const int64_t huge[] = {(INT64_C(1) << 61) + 1};
+    wdesc s0, dh;
+    wd(&s0, R32, "", huge, NULL);
+    wd(&dh, R64, "x", huge, NULL);
+    Trnsci__V1__BufferRef rs = ref(vf_alloc(f->s1, 8), 0), rh = ref(q.bd, 0);
+    Trnsci__V1__TensorElementwiseOp wh = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
+    wh.a = &s0.w;
+    wh.d = &dh.w;
+    wh.a_data = &rs;
+    wh.d_data = &rh;
+    Trnsci__V1__Op oh = TRNSCI__V1__OP__INIT;
+    oh.kind_case = TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE;
+    oh.tensor_elementwise = &wh;
+    expect(f, f->s1, &oh, TRN_WIRE_INVALID_ARGUMENT, "D: its extent in bytes overflows", 0);
+    dh.w.type = R32;
+    s0.w.type = R64;
+    vf_expect_err(f, f->s1, &oh, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D");
+    if (strstr(f->err, "overflows"))
+        fail_msg("2^61 + 1 floats do not overflow a byte count: %s", f->err);
+    /* and the same for A (a vector of 2^61 + 1 elements into a D that
+     * broadcasts nothing: A's modes must be D's, so D is as large) */
+    wd(&dh, R32, "x", huge, NULL);
+    wdesc ah;
+    wd(&ah, R64, "x", huge, NULL);
+    wh.a = &ah.w;
+    expect(f, f->s1, &oh, TRN_WIRE_INVALID_ARGUMENT, "A: its extent in bytes overflows", 0);
+
+    /* contractions take one data type */
+    const int64_t e34[] = {3, 4}, e45[] = {4, 5}, e35[] = {3, 5};
+    wdesc ca, cb, cd;
+    wd(&ca, R32, "ik", e34, NULL);
+    wd(&cb, R64, "kj", e45, NULL);
+    wd(&cd, R32, "ij", e35, NULL);
+    expect_plan(&ca, &cb, &cd, 0, TRN_WIRE_UNIMPLEMENTED, "B has data type R_64F and D R_32F");
+}
+
+/* ---- the permutation kernel ------------------------------------------------------------ */
+
+/* The documented value of one element: a rounded to the compute type,
+ * alpha opA(a) in double, rounded to the compute type, then to D's. */
+static double perm_ref(double x, int c32, double alpha, int sqrt_op) {
+    if (c32)
+        x = (float)x;
+    double v = alpha * (sqrt_op ? sqrt(x) : x);
+    if (c32)
+        v = (float)v;
+    return v;
+}
+
+/* Runs one permutation of A (modes "abcd", extents 5 x 3 x 4 x 6) into D
+ * with modes dm, in `layout` (0 packed, 1 padded), against perm_ref. */
+static void perm_case(trn_dtype ta, trn_dtype td, int c32, double alpha, int op, const char *dm,
+                      int layout) {
+    static const int64_t ext[4] = {5, 3, 4, 6};
+    trn_tensor_ew_desc d;
+    memset(&d, 0, sizeof(d));
+    d.type = td;
+    d.type_a = ta;
+    d.compute = c32 ? TRN_COMPUTE_32F : TRN_COMPUTE_64F;
+    d.op_a = op;
+    d.alpha.re = alpha;
+    d.nmodes = 4;
+    d.reduced = 1;
+    d.elements = 5 * 3 * 4 * 6;
+    /* A's strides (mode order abcd), padded by one element per mode */
+    int64_t sa_abcd[4], s = 1;
+    for (int i = 0; i < 4; i++) {
+        sa_abcd[i] = s;
+        s *= ext[i] + layout;
+    }
+    const size_t na = (size_t)s;
+    s = 1;
+    for (int i = 0; i < 4; i++) {
+        const int m = dm[i] - 'a';
+        d.extent[i] = ext[m];
+        d.stride_d[i] = s;
+        d.stride_a[i] = sa_abcd[m];
+        s *= ext[m] + layout;
+    }
+    const size_t nd = (size_t)s;
+    const size_t esa = ta == TRN_DTYPE_R32F ? 4 : 8, esd = td == TRN_DTYPE_R32F ? 4 : 8;
+    char *a = malloc(na * esa), *ref = malloc(nd * esd), *out = malloc(nd * esd);
+    for (size_t i = 0; i < na; i++) {
+        /* positive (sqrt), with bits below FP32's precision */
+        const double v = 0.5 + fabs(sin((double)i * 0.37)) * 3.0 + (double)i * 0x1p-40;
+        if (ta == TRN_DTYPE_R32F)
+            ((float *)a)[i] = (float)v;
+        else
+            ((double *)a)[i] = v;
+    }
+    memset(ref, 0x5a, nd * esd);
+    for (size_t e = 0; e < d.elements; e++) {
+        size_t t = e, oa = 0, od = 0;
+        for (int i = 0; i < 4; i++) {
+            const size_t k = t % (size_t)d.extent[i];
+            t /= (size_t)d.extent[i];
+            oa += k * (size_t)d.stride_a[i];
+            od += k * (size_t)d.stride_d[i];
+        }
+        const double x = ta == TRN_DTYPE_R32F ? ((float *)a)[oa] : ((double *)a)[oa];
+        const double v = perm_ref(x, c32, alpha, op == 2);
+        if (td == TRN_DTYPE_R32F)
+            ((float *)ref)[od] = (float)v;
+        else
+            ((double *)ref)[od] = v;
+    }
+    d.a = a;
+    d.d = out;
+    const int counts[] = {1, 2, 3, 7};
+    for (int c = 0; c < 4; c++) {
+        memset(out, 0x5a, nd * esd);
+        for (int sh = 0; sh < counts[c]; sh++)
+            assert_int_equal(trn_cpu_tensor_ew(&d, sh, counts[c]), TRN_KSTATUS_OK);
+        if (memcmp(out, ref, nd * esd) != 0)
+            fail_msg("%s -> %s (%s) compute %s alpha %g op %d layout %d: %d shards differ from the "
+                     "formula",
+                     ta == TRN_DTYPE_R32F ? "32F" : "64F", td == TRN_DTYPE_R32F ? "32F" : "64F", dm,
+                     c32 ? "32F" : "64F", alpha, op, layout, counts[c]);
+    }
+    free(a);
+    free(ref);
+    free(out);
+}
+
+static void test_permute_kernel(void **state) {
+    (void)state;
+    const trn_dtype f32 = TRN_DTYPE_R32F, f64 = TRN_DTYPE_R64F;
+    const char *orders[] = {"abcd", "dbca", "bacd"};
+    for (int o = 0; o < 3; o++)
+        for (int layout = 0; layout < 2; layout++)
+            for (int op = 1; op <= 2; op++)
+                for (int k = 0; k < 2; k++) {
+                    const double alpha = k ? 0.7 : 1.0;
+                    perm_case(f64, f32, 0, alpha, op, orders[o], layout);
+                    perm_case(f64, f32, 1, alpha, op, orders[o], layout);
+                    perm_case(f32, f64, 0, alpha, op, orders[o], layout);
+                    perm_case(f32, f64, 1, alpha, op, orders[o], layout);
+                    perm_case(f32, f32, 1, alpha, op, orders[o], layout);
+                    perm_case(f64, f64, 0, alpha, op, orders[o], layout);
+                }
 }
 
 /* ---- the contraction kernel's split ------------------------------------------------ */
@@ -429,6 +716,8 @@ int main(void) {
         cmocka_unit_test(test_mapping),
         cmocka_unit_test_setup_teardown(test_elementwise, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_reduction, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_permute_convert, vf_setup, vf_teardown),
+        cmocka_unit_test(test_permute_kernel),
         cmocka_unit_test(test_kernel_split),
     };
     return cmocka_run_group_tests_name("validate_tensor", tests, NULL, NULL);
