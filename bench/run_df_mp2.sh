@@ -2,7 +2,8 @@
 # run_df_mp2.sh BUILD_DIR [REPEATS]
 #
 # DF-MP2 stage timings of examples/df_mp2 through trnscid for the synthetic
-# system nbf 264, nocc 21 (nvir 243), naux 666, FP64 and FP32, and the two
+# system nbf 264, nocc 21 (nvir 243), naux 666, FP64, FP32 and mixed
+# (float64 fit of the AO integrals, float32 kernels), and the two
 # fused kernels' work (AoToMo, Mp2Energy) done in-process with
 # numpy.einsum(optimize=True) in the same run (bench/df_mp2_numpy.py); see
 # docs/benchmarks.md.
@@ -12,7 +13,7 @@
 # on BENCH_CPU, the numpy helper on DAEMON_CPU with OPENBLAS_NUM_THREADS=1:
 # both sides compute on the same core. MODE=all-cores: trnscid with
 # --cores $(nproc) unpinned, numpy with OPENBLAS_NUM_THREADS=$(nproc).
-# Each df_mp2 run does the aoToMo, fit and mp2 stages 4 times: the first on
+# Each df_mp2 run does the stages from aoToMo on 4 times: the first on
 # freshly uploaded buffers (cold: the daemon's first touch of the shared
 # memory is in it), then three warm ones. Prints one JSON object: per
 # precision the medians over REPEATS (default 5) runs of each cold stage and
@@ -56,9 +57,10 @@ else
     NUMPY="env OPENBLAS_NUM_THREADS=$NCPU"
 fi
 daemon_wait trnscid "unix:$SOCK"
-for prec in fp64 fp32; do
-    flag=""
-    [ "$prec" = fp32 ] && flag="--fp32"
+for prec in fp64 fp32 mixed; do
+    flag="--precision $prec"
+    numpy_prec=$prec
+    [ "$prec" = mixed ] && numpy_prec=fp32 # the float32 kernels' work
     i=0
     while [ "$i" -lt "$REPEATS" ]; do
         # shellcheck disable=SC2086
@@ -67,7 +69,7 @@ for prec in fp64 fp32; do
         i=$((i + 1))
     done
     # shellcheck disable=SC2086
-    $NUMPY "$PYTHON" "$SRC/bench/df_mp2_numpy.py" $NBF $NOCC $NAUX "$REPEATS" "$prec" \
+    $NUMPY "$PYTHON" "$SRC/bench/df_mp2_numpy.py" $NBF $NOCC $NAUX "$REPEATS" "$numpy_prec" \
         >"$BENCH_TMP/numpy.$prec.json"
 done
 daemon_stop trnscid
@@ -75,7 +77,7 @@ daemon_stop trnscid
 import json, statistics, sys, os
 d, mode = sys.argv[1], sys.argv[2]
 out = {"bench": "df_mp2", "mode": mode, "load": os.getloadavg()[0], "results": []}
-for prec in ("fp64", "fp32"):
+for prec in ("fp64", "fp32", "mixed"):
     runs = [json.loads(l) for l in open(os.path.join(d, "trnsci.%s.json" % prec))]
     npy = json.load(open(os.path.join(d, "numpy.%s.json" % prec)))
     med = {k: statistics.median(r["stages_ms"][k] for r in runs) for k in runs[0]["stages_ms"]}
