@@ -13,6 +13,13 @@
  * The session is built by hand (no scheduler, no plan cache): the validator
  * only reads the session's buffer and plan tables. It has no plan handles,
  * so FFT execution is fuzzed up to the plan lookup.
+ *
+ * trntensor element-wise ops and permutations (which may convert between
+ * R_32F and R_64F, each operand at its own element size) are also run
+ * through the CPU kernel, in three shards, after they validate: the
+ * buffers are exactly their size, so ASan reports any element the kernel
+ * reaches outside the ranges the validator accepted. (Their work is
+ * bounded by D's elements, at most 16 Ki here; reductions are not run.)
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +27,7 @@
 
 #include "daemon/session.h"
 #include "daemon/validate.h"
+#include "kernels/cpu/cpu_kernels.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
 static const uint64_t sizes[] = {1, 24, 4096 + 3, 65536};
@@ -59,9 +67,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&desc, 0, sizeof(desc));
         memset(&refs, 0, sizeof(refs));
         char err[256];
-        if (trn_validate_op(s, req->op, &desc, &refs, err, sizeof(err)) == TRN_WIRE_OK)
+        if (trn_validate_op(s, req->op, &desc, &refs, err, sizeof(err)) == TRN_WIRE_OK) {
+            if (desc.kind == TRN_OP_TENSOR_ELEMENTWISE)
+                for (int shard = 0; shard < 3; shard++)
+                    trn_cpu_tensor_ew(&desc.u.tensor_ew, shard, 3);
             trn_op_refs_release(&refs);
-        else if (refs.n || refs.nmore || refs.plan || refs.owned)
+        } else if (refs.n || refs.nmore || refs.plan || refs.owned)
             abort(); /* a failed validation must not hold anything */
     }
     trnsci__v1__submit_request__free_unpacked(req, NULL);
