@@ -9,7 +9,9 @@ SubmitRequest whose op sets every scalar of that message to a small valid
 looking value, every BufferRef to buffer 1..4 of the fuzz session, every
 enum to its first non-zero value and every repeated field to two entries.
 These are not valid requests; they give the fuzzer the shape of each
-family's message to mutate from.
+family's message to mutate from. A few valid trntensor permutations that
+convert between R_64F and R_32F (tensor_convert_*.bin) let it reach the
+element-wise kernel, which fuzz_validate runs on what validates.
 fuzz_ring / fuzz_tokens: a few hand-made inputs. fuzz_config and fuzz_npy keep
 committed hand-made seeds (a full config file, .npy files numpy wrote).
 
@@ -90,6 +92,29 @@ def main():
         fill(sub, 0, [0])
         sub.SetInParent()
         with open(os.path.join(vdir, f.name + ".bin"), "wb") as out:
+            out.write(req.SerializeToString())
+
+    # Valid converting permutations over the fuzz session's buffers (ids 1-4:
+    # 1, 24, 4099 and 65536 bytes): B[b,a] = alpha A[a,b], A 3 x 4.
+    def desc(dtype, extent, stride, mode):
+        return pb.TensorDescriptor(type=dtype, extent=extent, stride=stride, mode=mode)
+    convert = {
+        "64to32": (pb.R_64F, pb.R_32F, pb.COMPUTE_64F, 1.0),
+        "32to64": (pb.R_32F, pb.R_64F, pb.COMPUTE_32F, 0.5),
+        "64to32_c32": (pb.R_64F, pb.R_32F, pb.COMPUTE_32F, -2.0),
+    }
+    for name, (ta, tb, compute, alpha) in convert.items():
+        req = pb.SubmitRequest(session_id=1, stream_id=0)
+        op = req.op.tensor_elementwise
+        op.a.CopyFrom(desc(ta, [3, 4], [1, 3], [97, 98]))
+        op.d.CopyFrom(desc(tb, [4, 3], [1, 5], [98, 97]))
+        op.compute = compute
+        op.alpha.re = alpha
+        op.a_data.buffer_id = 3
+        op.a_data.offset = 8
+        op.d_data.buffer_id = 4
+        op.d_data.offset = 16
+        with open(os.path.join(vdir, "tensor_convert_" + name + ".bin"), "wb") as out:
             out.write(req.SerializeToString())
 
     rdir = os.path.join(CORPUS, "fuzz_ring")

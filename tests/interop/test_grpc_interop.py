@@ -1007,12 +1007,14 @@ def check_solver_sparse(c):
 
 
 def check_tensor(c, rng):
-    """trntensor (protocol 1.5): PlanCreate with a TensorContractionSpec for
+    """trntensor (protocol 1.5, conversions 1.6): PlanCreate with a TensorContractionSpec for
     D[i,j,b] = sum_k A[k,i,b] B[j,k,b] (float64, first mode fastest), a
     TensorContractOp with beta = 0.5 and C = D, against numpy.einsum within
     gamma_{k+2} (|alpha| sum |a||b| + |beta||c|); a TensorReductionOp summing
-    A over k; a contraction whose D has a mode from nowhere is
-    INVALID_ARGUMENT at PlanCreate."""
+    A over k; a permutation converting A to float32 (protocol 1.6:
+    D[b,i,k] = A[k,i,b] as R_32F) equal to numpy's astype bit for bit; a
+    contraction whose D has a mode from nowhere is INVALID_ARGUMENT at
+    PlanCreate."""
     ni, nj, nk, nb = 7, 5, 9, 3
     a = rng.uniform(-1, 1, (nk, ni, nb))
     b = rng.uniform(-1, 1, (nj, nk, nb))
@@ -1060,11 +1062,22 @@ def check_tensor(c, rng):
         g = (nk + 2) * u / (1 - (nk + 2) * u)
         require(np.all(np.abs(got - want) <= g * np.abs(a).sum(axis=0).ravel(order="F")),
                 "reduction values")
+        f32 = c.alloc(sid, a.size * 4)
+        dperm = desc("bik", (nb, ni, nk))
+        dperm.type = pb.R_32F
+        perm = pb.TensorElementwiseOp(a=desc("kib", a.shape), d=dperm,
+                                      compute=pb.COMPUTE_64F, alpha=pb.Scalar(re=1.0),
+                                      a_data=ref("a"), d_data=pb.BufferRef(buffer_id=f32))
+        c.submit(sid, pb.Op(tensor_elementwise=perm))
+        c.sync(sid)
+        got = np.frombuffer(c.read(sid, f32, 0, a.size * 4), dtype=np.float32)
+        want = np.transpose(a, (2, 1, 0)).astype(np.float32).ravel(order="F")
+        require(got.tobytes() == want.tobytes(), "64F -> 32F permutation bits")
         bad = pb.TensorContractionSpec(a=desc("kib", a.shape), b=desc("jkb", b.shape),
                                        d=desc("ijz", d0.shape))
         d1 = expect_rpc_error(lambda: c.call("PlanCreate", pb.PlanCreateRequest(
             session_id=sid, tensor=bad)), grpc.StatusCode.INVALID_ARGUMENT, "neither A nor B")
-        return f"contraction and reduction agree with numpy; {d1}"
+        return f"contraction, reduction and conversion agree with numpy; {d1}"
 
 
 def check_err_lda(c):
@@ -1545,8 +1558,8 @@ def main():
                                check_sparse, c, rng)
                     checks.run(f"{name}: trnsolver CG on a CSR operator (protocol 1.5)",
                                check_solver_sparse, c)
-                    checks.run(f"{name}: trntensor contraction plan, contract, reduce "
-                               "(protocol 1.5)", check_tensor, c, rng)
+                    checks.run(f"{name}: trntensor contraction plan, contract, reduce, "
+                               "convert (protocol 1.5, 1.6)", check_tensor, c, rng)
                     checks.run(f"{name}: trntensor aoToMo and mp2Energy (protocol 1.5)",
                                check_tensor_chem, c, rng)
                     checks.run(f"{name}: lda < m -> INVALID_ARGUMENT", check_err_lda, c)
