@@ -23,6 +23,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Sanitizer runtimes own the fatal signals: no handlers there. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TRN_CRASH_HANDLERS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TRN_CRASH_HANDLERS 0
+#endif
+#endif
+#ifndef TRN_CRASH_HANDLERS
+#define TRN_CRASH_HANDLERS 1
+#endif
+
+#if TRN_CRASH_HANDLERS
 static trn_crash_describe_fn crash_describe;
 
 static void put(const char *s) {
@@ -73,19 +86,10 @@ static void on_fatal(int sig, siginfo_t *si, void *uc) {
     raise(sig);
 }
 
+#endif /* TRN_CRASH_HANDLERS */
+
 void trn_crash_install(trn_crash_describe_fn describe) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    (void)describe;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-    (void)describe;
-#else
-#define TRN_CRASH_HANDLERS 1
-#endif
-#else
-#define TRN_CRASH_HANDLERS 1
-#endif
-#ifdef TRN_CRASH_HANDLERS
+#if TRN_CRASH_HANDLERS
     crash_describe = describe;
     void *warm[1];
     (void)backtrace(warm, 1); /* loads libgcc's unwinder now, not in the handler */
@@ -97,5 +101,7 @@ void trn_crash_install(trn_crash_describe_fn describe) {
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         sigaction(sigs[i], &sa, NULL);
+#else
+    (void)describe;
 #endif
 }
