@@ -9,7 +9,9 @@
  * gives the same bits. Arithmetic is in double for both data types, with
  * one rounding to the data type at the store; a reduction sums A's elements
  * in the order of its reduced modes (first fastest), independent of the
- * split.
+ * split. As in cuTENSOR, an operand whose scalar (alpha, beta or gamma) is
+ * zero is not read: its term is zero, its unary operator not applied, so a
+ * NaN or an infinity there does not reach D.
  *
  * Permutations run apart (permute()): they are the way to convert a tensor
  * between R_64F and R_32F on the device, so they must run at memory
@@ -208,8 +210,20 @@ static void run_general(const trn_tensor_ew_desc *desc, void *d, int64_t sd, con
     }
 }
 
+/* alpha = 0: zeros, A not read (cuTENSOR: "if alpha is zero, A is not read
+ * and the corresponding unary operator is not applied"). */
+static void run_zero(const trn_tensor_ew_desc *desc, void *d, int64_t sd, const void *a, int64_t sa,
+                     int64_t n) {
+    (void)a;
+    (void)sa;
+    for (int64_t k = 0; k < n; k++)
+        store(desc->type, d, k * sd, 0.0);
+}
+
 static perm_run perm_pick(const trn_tensor_ew_desc *d) {
     const int fa = d->type_a == TRN_DTYPE_R32F, fd = d->type == TRN_DTYPE_R32F;
+    if (d->alpha.re == 0.0)
+        return run_zero;
     const int c32 = d->compute == TRN_COMPUTE_32F;
     if (d->op_a != OP_IDENTITY && d->op_a != OP_CONJ)
         return run_general;
@@ -299,16 +313,22 @@ trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshard
     }
     for (size_t e = lo; e < hi; e++) {
         double v;
+        /* A term whose scalar is zero is zero, its operand not read. */
         if (d->reduce) {
-            v = d->alpha.re * reduce_at(d, oa);
-            if (d->c)
+            v = d->alpha.re == 0.0 ? 0.0 : d->alpha.re * reduce_at(d, oa);
+            if (d->c && d->beta.re != 0.0)
                 v += d->beta.re * unary(d->op_c, load(d->type, d->c, oc));
         } else {
-            v = d->alpha.re * unary(d->op_a, load(d->type_a, d->a, oa));
+            v = d->alpha.re == 0.0 ? 0.0 : d->alpha.re * unary(d->op_a, load(d->type_a, d->a, oa));
             if (d->b)
-                v = binary(d->op_ab, v, d->beta.re * unary(d->op_b, load(d->type, d->b, ob)));
+                v = binary(
+                    d->op_ab, v,
+                    d->beta.re == 0.0 ? 0.0 : d->beta.re * unary(d->op_b, load(d->type, d->b, ob)));
             if (d->c)
-                v = binary(d->op_abc, v, d->gamma.re * unary(d->op_c, load(d->type, d->c, oc)));
+                v = binary(d->op_abc, v,
+                           d->gamma.re == 0.0
+                               ? 0.0
+                               : d->gamma.re * unary(d->op_c, load(d->type, d->c, oc)));
         }
         store(d->type, d->d, od, v);
         for (int i = 0; i < d->nmodes; i++) { /* odometer over D's modes */

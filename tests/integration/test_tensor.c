@@ -987,6 +987,74 @@ static void test_convert_errors(void **state) {
     trntensorDestroy(h);
 }
 
+/* A zero scalar means its operand is not read (cuTENSOR's rule): A full of
+ * NaN with alpha = 0 gives zeros from a permutation and gamma C from a
+ * binary op; C full of NaN with gamma = 0 gives alpha A. */
+static void test_zero_scalar_skips_operand(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trntensorHandle_t h = NULL;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    enum { N = 12 };
+    const int64_t e34[2] = {3, 4};
+    const int32_t ab[2] = {'a', 'b'};
+    trntensorTensorDescriptor_t d;
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &d, 2, e34, NULL, TRNSCI_R_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    double *nan_t, *val_t, *out;
+    assert_int_equal(trnsciMalloc((void **)&nan_t, N * 8), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&val_t, N * 8), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&out, N * 8), trnsciSuccess);
+    double host_nan[N], host_val[N], got[N];
+    for (int i = 0; i < N; i++) {
+        host_nan[i] = NAN;
+        host_val[i] = i - 5.5;
+    }
+    assert_int_equal(trnsciMemcpy(nan_t, host_nan, sizeof(host_nan), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(val_t, host_val, sizeof(host_val), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    const double zero = 0.0, one = 1.0, two = 2.0;
+
+    trntensorOperationDescriptor_t op;
+    trntensorPlan_t plan;
+    assert_int_equal(trntensorCreatePermutation(h, &op, d, ab, TRNTENSOR_OP_SQRT, d, ab,
+                                                TRNTENSOR_COMPUTE_DESC_64F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreatePlan(h, &plan, op, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorPermute(h, plan, &zero, nan_t, out, NULL), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemcpy(got, out, sizeof(got), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (int i = 0; i < N; i++)
+        assert_true(got[i] == 0.0);
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+
+    /* D = alpha A + gamma C. */
+    assert_int_equal(trntensorCreateElementwiseBinary(h, &op, d, ab, TRNTENSOR_OP_IDENTITY, d, ab,
+                                                      TRNTENSOR_OP_IDENTITY, d, ab,
+                                                      TRNTENSOR_OP_ADD, TRNTENSOR_COMPUTE_DESC_64F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreatePlan(h, &plan, op, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(
+        trntensorElementwiseBinaryExecute(h, plan, &zero, nan_t, &two, val_t, out, NULL),
+        TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemcpy(got, out, sizeof(got), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (int i = 0; i < N; i++)
+        assert_true(got[i] == 2.0 * host_val[i]);
+    assert_int_equal(
+        trntensorElementwiseBinaryExecute(h, plan, &one, val_t, &zero, nan_t, out, NULL),
+        TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemcpy(got, out, sizeof(got), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (int i = 0; i < N; i++)
+        assert_true(got[i] == host_val[i]);
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+    trnsciFree(nan_t);
+    trnsciFree(val_t);
+    trnsciFree(out);
+    trntensorDestroyTensorDescriptor(d);
+    trntensorDestroy(h);
+}
+
 static void test_einsum_path(void **state) {
     (void)state;
     make_refs();
@@ -1300,6 +1368,8 @@ int main(int argc, char **argv) {
         SU_ON(test_convert, grpc),
         SU_ON(test_convert_errors, local),
         SU_ON(test_convert_errors, grpc),
+        SU_ON(test_zero_scalar_skips_operand, local),
+        SU_ON(test_zero_scalar_skips_operand, grpc),
         SU_ONCE(test_einsum_path),
         SU_ONCE(test_one_core_vs_two_cores),
         SU_ONCE(test_convert_one_core_vs_two_cores),
