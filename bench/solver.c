@@ -16,7 +16,10 @@
  *            timing (LAPACK's best case), the thread pinned to the daemon
  *            worker's CPU (--lapack-cpu) so both run on one core.
  * Repetitions alternate (one trnsci, one LAPACK) after warm-up, so slow
- * periods of a shared machine hit both. Reported: median/min/max ms,
+ * periods of a shared machine hit both. The daemon's core workers' run time
+ * around each trnsci repetition (trnsciDaemonGetWorkers, read outside the
+ * timing) splits a call into the kernel ("trnsci_kernel_ms") and the rest
+ * (two round trips, queueing, waking the daemon's threads). Reported: median/min/max ms,
  * ratio = lapack_median / trnsci_median (1.0: no overhead; the issue's
  * target is >= 0.95) and the largest relative difference between the two
  * results (same library, same core: expected 0 or rounding-level).
@@ -188,9 +191,22 @@ static double max_rel_diff(const double *got, const double *ref, size_t n) {
 typedef struct result {
     routine r;
     int n, reps;
-    bench_stats trn, lap;
+    bench_stats trn, lap, kernel;
     double diff; /* the compared output: the factor (potrf, getrf) or the values */
 } result;
+
+/* The daemon's core workers' run time so far (ns). */
+static uint64_t core_run_ns(const char *addr) {
+    trnsciWorkerInfo w[64];
+    int count = 0;
+    if (trnsciDaemonGetWorkers(addr, w, 64, &count) != trnsciSuccess)
+        die("trnsciDaemonGetWorkers");
+    uint64_t ns = 0;
+    for (int i = 0; i < count && i < 64; i++)
+        if (strcmp(w[i].engine, "core") == 0)
+            ns += w[i].usage.runNs;
+    return ns;
+}
 
 static void pin_or_restore(int cpu, const cpu_set_t *start) {
     if (cpu >= 0)
@@ -199,8 +215,8 @@ static void pin_or_restore(int cpu, const cpu_set_t *start) {
         sched_setaffinity(0, sizeof(*start), start);
 }
 
-static result run_one(trnsolverDnHandle_t h, routine r, int n, int reps, int warmup, int lap_cpu,
-                      const cpu_set_t *start, int lapack_on_device) {
+static result run_one(const char *addr, trnsolverDnHandle_t h, routine r, int n, int reps,
+                      int warmup, int lap_cpu, const cpu_set_t *start, int lapack_on_device) {
     const size_t nn = (size_t)n * (size_t)n, bytes = nn * sizeof(double);
     double *orig = malloc(bytes), *work = NULL, *got = malloc(bytes);
     /* --lapack-on-device: LAPACK's matrix is a device buffer (host-addressable
@@ -225,13 +241,15 @@ static result run_one(trnsolverDnHandle_t h, routine r, int n, int reps, int war
     host_bufs hb;
     memcpy(work, orig, bytes);
     host_prepare(r, n, work, &hb);
-    double t_trn[MAX_REPS], t_lap[MAX_REPS];
+    double t_trn[MAX_REPS], t_lap[MAX_REPS], t_ker[MAX_REPS];
     for (int k = -warmup; k < reps; k++) {
         if (trnsciMemcpy(d.a, orig, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
             die("trnsciMemcpy (restore)");
+        const uint64_t run0 = core_run_ns(addr);
         double t0 = bench_now_ms();
         trn_once(h, r, n, &d);
         const double tt = bench_now_ms() - t0;
+        const double tk = (double)(core_run_ns(addr) - run0) * 1e-6;
         memcpy(work, orig, bytes);
         pin_or_restore(lap_cpu, start);
         t0 = bench_now_ms();
@@ -241,11 +259,13 @@ static result run_one(trnsolverDnHandle_t h, routine r, int n, int reps, int war
         if (k >= 0) {
             t_trn[k] = tt;
             t_lap[k] = tl;
+            t_ker[k] = tk;
         }
     }
     result res = {.r = r, .n = n, .reps = reps};
     res.trn = bench_stats_of(t_trn, reps);
     res.lap = bench_stats_of(t_lap, reps);
+    res.kernel = bench_stats_of(t_ker, reps);
     int info = -1;
     if (trnsciMemcpy(&info, d.info, 4, trnsciMemcpyDeviceToHost) || info != 0)
         die("the daemon's info");
@@ -424,7 +444,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nsizes && use[r]; i++) {
             const int n = sizes[i];
             const int reps = reps_override ? reps_override : n >= 4096 ? 3 : n >= 1024 ? 5 : 15;
-            res[nres++] = run_one(h, (routine)r, n, reps, n >= 4096 ? 0 : 1, lap_cpu, &start,
+            res[nres++] = run_one(addr, h, (routine)r, n, reps, n >= 4096 ? 0 : 1, lap_cpu, &start,
                                   lapack_on_device);
             fprintf(stderr, "bench_solver: %s n=%d done\n", rname[r], n);
         }
@@ -447,8 +467,11 @@ int main(int argc, char **argv) {
                r->trn.median, r->trn.min, r->trn.max);
         printf("     \"lapack_ms\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f},\n",
                r->lap.median, r->lap.min, r->lap.max);
-        printf("     \"ratio\": %.4f, \"max_rel_diff\": %.3g}%s\n", r->lap.median / r->trn.median,
-               r->diff, i + 1 < nres ? "," : "");
+        printf("     \"trnsci_kernel_ms\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f},\n",
+               r->kernel.median, r->kernel.min, r->kernel.max);
+        printf("     \"ratio\": %.4f, \"ratio_kernel\": %.4f, \"max_rel_diff\": %.3g}%s\n",
+               r->lap.median / r->trn.median, r->lap.median / r->kernel.median, r->diff,
+               i + 1 < nres ? "," : "");
     }
     printf("  ],\n  \"syevj_vs_syevd\": [\n");
     for (int i = 0; i < njsizes; i++) {
