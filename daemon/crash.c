@@ -49,17 +49,30 @@ static void put(const char *s) {
     }
 }
 
+/* The signal's name, from a table: strsignal may translate, and so
+ * allocate, which a handler on a broken process must not. */
+static const char *signal_name(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV, segmentation fault";
+    case SIGBUS: return "SIGBUS, bus error";
+    case SIGFPE: return "SIGFPE, arithmetic exception";
+    case SIGILL: return "SIGILL, illegal instruction";
+    case SIGABRT: return "SIGABRT, aborted";
+    default: return "fatal";
+    }
+}
+
 static void on_fatal(int sig, siginfo_t *si, void *uc) {
     (void)uc;
     char line[768];
     if (si && si->si_code <= 0) /* sent (kill, tgkill), not raised by an instruction */
         snprintf(line, sizeof(line),
                  "trnscid: error: fatal signal %d (%s) sent by pid %ld to thread %ld\n", sig,
-                 strsignal(sig), (long)si->si_pid, (long)gettid());
+                 signal_name(sig), (long)si->si_pid, (long)gettid());
     else
         snprintf(line, sizeof(line),
                  "trnscid: error: fatal signal %d (%s) at address %p, thread %ld\n", sig,
-                 strsignal(sig), si ? si->si_addr : NULL, (long)gettid());
+                 signal_name(sig), si ? si->si_addr : NULL, (long)gettid());
     put(line);
     int shard = 0, nshards = 0;
     const trn_sched_op *op = trn_sched_running_op(&shard, &nshards);
