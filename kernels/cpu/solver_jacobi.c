@@ -176,6 +176,34 @@ static int jac_polish(trn_dtype t, int n, void *v, trn_kmsg *msg) {
     return 0;
 }
 
+/* The tournament's next round: player 0 stays, the others move one seat
+ * round the table. */
+static void jac_advance(int *players, int m) {
+    const int last = players[m - 1];
+    for (int i = m - 1; i > 1; i--)
+        players[i] = players[i - 1];
+    if (m > 1)
+        players[1] = last;
+}
+
+/* The pairs of the current round of the round-robin tournament of m
+ * players (m even) for n indices (n = m or m - 1: index m - 1 is then a
+ * bye), into pp[i] < qq[i]; then the players move on: player 0 stays, the
+ * others move one seat round the table, so m - 1 rounds meet every pair
+ * once. Returns the pairs. */
+static int jac_round(int *players, int m, int n, int *pp, int *qq) {
+    int np = 0;
+    for (int i = 0; i < m / 2; i++) {
+        const int x = players[i], y = players[m - 1 - i];
+        if (x >= n || y >= n)
+            continue; /* the bye */
+        pp[np] = x < y ? x : y;
+        qq[np++] = x < y ? y : x;
+    }
+    jac_advance(players, m);
+    return np;
+}
+
 #define JT float
 #define JR float
 #define JA double

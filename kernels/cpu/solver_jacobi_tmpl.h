@@ -36,14 +36,30 @@ static JA JFN(dotc)(int n, const JT *x, const JT *y) {
 }
 
 /* The plane rotation of columns x, y (length n): x' = c x - s conj(e) y,
- * y' = s e x + c y, where e is the unit phase (1 for real types). */
-static void JFN(rotate)(int n, JT *x, JT *y, double c, double s, JA e) {
+ * y' = s e x + c y, where e is the unit phase (1 for real types). The
+ * complex products are written out: C's complex product checks for NaN
+ * and does not vectorize (for finite operands the values are the same). */
+static void JFN(rotate)(int n, JT *restrict x, JT *restrict y, double c, double s, JA e) {
+#if JCX
+    const JR a = (JR)c;
+    const JT bb = (JT)(s * JCONJ(e)), gg = (JT)(s * e);
+    const JR br = JRE(bb), bi = cimag(bb), gr = JRE(gg), gi = cimag(gg);
+    JR *xr = (JR *)x, *yr = (JR *)y;
+    for (int i = 0; i < n; i++) {
+        const JR u = xr[2 * i], ui = xr[2 * i + 1], v = yr[2 * i], vi = yr[2 * i + 1];
+        xr[2 * i] = a * u - (br * v - bi * vi);
+        xr[2 * i + 1] = a * ui - (br * vi + bi * v);
+        yr[2 * i] = (gr * u - gi * ui) + a * v;
+        yr[2 * i + 1] = (gr * ui + gi * u) + a * vi;
+    }
+#else
     const JT a = (JT)c, b = (JT)(s * JCONJ(e)), g = (JT)(s * e);
     for (int i = 0; i < n; i++) {
         const JT xi = x[i], yi = y[i];
         x[i] = a * xi - b * yi;
         y[i] = g * xi + a * yi;
     }
+#endif
 }
 
 /* Rotation parameters of the Hermitian 2 x 2 [[app, g], [conj g, aqq]]
@@ -97,15 +113,12 @@ static double JFN(fro)(const JT *a, size_t count) {
     return sqrt(s);
 }
 
-/* One round of the parallel ordering on the full Hermitian w (n x n): the
- * 2 x 2 problems of the disjoint pairs (p[i], q[i]) are solved from w as it
- * is, then w = J^H w J for J the product of their rotations: the column
- * rotations (contiguous), then the row rotations column by column (each
- * column's elements of every pair: contiguous too), then each pair's 2 x 2
- * block set to its exact diagonal form. v (may be NULL) accumulates J.
- * Returns the pairs rotated. */
-static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int npairs, double norm,
-                       jac_rot *rot, JT *coef) {
+/* The rotations of the disjoint pairs (pp[i], qq[i]) of the Hermitian w
+ * (n x n) as it is, into rot, skipping negligible pairs. floor_abs is the
+ * absolute skip threshold, eps ||A||_F / n of the whole problem (also when
+ * w is a block subproblem). Returns the pairs to rotate. */
+static int JFN(jparams)(const JT *w, int n, const int *pp, const int *qq, int npairs,
+                        double floor_abs, jac_rot *rot) {
     int nr = 0;
     for (int i = 0; i < npairs; i++) {
         const int p = pp[i], q = qq[i];
@@ -115,7 +128,6 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
         /* Negligible against the diagonal (relative accuracy) or against
          * the matrix: skip (bounds what is left, solver_jacobi.c). */
         const double small = JEPS * sqrt(fabs(app) * fabs(aqq));
-        const double floor_abs = JEPS * norm / n;
         if (ag2 == 0 || ag2 <= small * small || ag2 <= floor_abs * floor_abs)
             continue;
         jac_rot *r = &rot[nr++];
@@ -129,13 +141,41 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
         r->aqq = aqq;
         r->ag = sqrt(ag2);
     }
-    for (int i = 0; i < nr; i++) { /* w J, and v J */
+    return nr;
+}
+
+/* w J and v J (v may be NULL): the column rotations of rot (contiguous). */
+static void JFN(jcols)(JT *w, JT *v, int n, const jac_rot *rot, int nr) {
+    for (int i = 0; i < nr; i++) {
         const jac_rot *r = &rot[i];
         const JA e = JFN(phase)(r);
         JFN(rotate)(n, w + (size_t)r->p * n, w + (size_t)r->q * n, r->c, r->s, e);
         if (v)
             JFN(rotate)(n, v + (size_t)r->p * n, v + (size_t)r->q * n, r->c, r->s, e);
     }
+}
+
+/* Each rotated pair's 2 x 2 block of w set to its exact diagonal form. */
+static void JFN(jexact)(JT *w, int n, const jac_rot *rot, int nr) {
+    for (int i = 0; i < nr; i++) {
+        const jac_rot *r = &rot[i];
+        w[(size_t)r->p * n + r->p] = (JT)(r->app - r->t * r->ag);
+        w[(size_t)r->q * n + r->q] = (JT)(r->aqq + r->t * r->ag);
+        w[(size_t)r->q * n + r->p] = w[(size_t)r->p * n + r->q] = 0;
+    }
+}
+
+/* One round of the parallel ordering on the full Hermitian w (n x n): the
+ * 2 x 2 problems of the disjoint pairs (p[i], q[i]) are solved from w as it
+ * is (jparams), then w = J^H w J for J the product of their rotations: the
+ * column rotations (contiguous), then the row rotations column by column
+ * (each column's elements of every pair: contiguous too), then each pair's
+ * 2 x 2 block set to its exact diagonal form. v (may be NULL) accumulates
+ * J. Returns the pairs rotated. */
+static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int npairs,
+                       double floor_abs, jac_rot *rot, JT *coef) {
+    const int nr = JFN(jparams)(w, n, pp, qq, npairs, floor_abs, rot);
+    JFN(jcols)(w, v, n, rot, nr);
     /* J^H (w J): rows p, q of every column: x' = c x - s e y, y' = s conj(e)
      * x + c y (the column rotation with the phase conjugated). */
     for (int i = 0; i < nr; i++) {
@@ -153,18 +193,74 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
             col[rot[i].q] = cf[2] * x + cf[0] * y;
         }
     }
-    for (int i = 0; i < nr; i++) { /* the exact 2 x 2 result */
-        const jac_rot *r = &rot[i];
-        w[(size_t)r->p * n + r->p] = (JT)(r->app - r->t * r->ag);
-        w[(size_t)r->q * n + r->q] = (JT)(r->aqq + r->t * r->ag);
-        w[(size_t)r->q * n + r->p] = w[(size_t)r->p * n + r->q] = 0;
-    }
+    JFN(jexact)(w, n, rot, nr);
     return nr;
+}
+
+/* The Frobenius norm of the off-diagonal of the n x n w. */
+static double JFN(offnorm)(const JT *w, int n) {
+    double off = 0.0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (i != j)
+                off += JABS2((JA)w[(size_t)j * n + i]);
+    return sqrt(off);
+}
+
+/* The scalar method's sweeps on the full n x n w (and v), from sweep 0
+ * until converged, nothing rotated, or max_sweeps. Returns info (0 or
+ * n + 1); *off is the off-diagonal norm at exit. */
+static int JFN(jscalar)(JT *w, JT *v, int n, double norm, double tol, int max_sweeps, int *players,
+                        jac_rot *rot, JT *coef, int *sweeps, double *off) {
+    const int m = n + (n & 1); /* players of the tournament: n, plus a bye when odd */
+    int *pp = players + m, *qq = pp + m / 2;
+    const double floor_abs = JEPS * norm / n;
+    for (int sweep = 0;; sweep++) {
+        *off = JFN(offnorm)(w, n);
+        if (*off <= tol * norm)
+            return 0;
+        if (sweep == max_sweeps)
+            return n + 1;
+        *sweeps = sweep + 1;
+        int rotated = 0;
+        for (int i = 0; i < m; i++)
+            players[i] = i;
+        for (int round = 0; round < m - 1; round++) {
+            const int np = jac_round(players, m, n, pp, qq);
+            rotated += JFN(jround)(w, v, n, pp, qq, np, floor_abs, rot, coef);
+        }
+        if (!rotated) { /* nothing left above the working precision */
+            *off = JFN(offnorm)(w, n);
+            return 0;
+        }
+    }
+}
+
+/* Ascending eigenvalues (cuSOLVER's syevj always sorts) from order's
+ * values (index j: column j of v, n x n, leading dimension n), scaled back
+ * by 2^ex, after the polish of v; with vectors, A receives v. Returns 0 or
+ * JAC_NOMEM (posted to msg). */
+static int JFN(jfinish)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int ex, jac_pair *order,
+                        JT *v) {
+    const int n = d->n;
+    if (v && jac_polish(JDT, n, v, msg) != 0)
+        return JAC_NOMEM;
+    qsort(order, (size_t)n, sizeof(jac_pair), jac_ascending);
+    JR *ev = d->w;
+    for (int j = 0; j < n; j++)
+        ev[j] = (JR)ldexp(order[j].value, ex);
+    if (v) {
+        JT *out = d->a;
+        for (int j = 0; j < n; j++)
+            memcpy(out + (size_t)j * d->lda, v + (size_t)order[j].index * n,
+                   (size_t)n * sizeof(JT));
+    }
+    return 0;
 }
 
 /* Jacobi on the Hermitian matrix held by d (its uplo triangle), in the
  * parallel (round-robin) ordering. Returns info: 0, n + 1 without
- * convergence; -4 for non-finite input; JAC_NOMEM (posted to msg). */
+ * convergence; JAC_NOMEM (posted to msg). */
 static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps,
                       double *residual) {
     const int n = d->n;
@@ -174,7 +270,7 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps
     *residual = 0.0;
     if (n == 0)
         return 0;
-    const int m = n + (n & 1); /* players of the tournament: n, plus a bye when odd */
+    const int m = n + (n & 1);
     JT *w = trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT));
     JT *v = d->vectors ? trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT)) : NULL;
     jac_pair *order = trn_solver_alloc((size_t)n, sizeof(jac_pair));
@@ -196,7 +292,6 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps
                            "syevj's working copy of A%s (n %d)", d->vectors ? " and V" : "", n);
         return JAC_NOMEM;
     }
-    int *pp = players + m, *qq = pp + m / 2;
     /* The full matrix from the triangle, scaled by a power of two so that
      * squares neither overflow nor underflow (exact). */
     const int ex = JFN(exponent)(a, lda, n, n, d->lower);
@@ -213,84 +308,22 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps
         }
     JFN(identity)(v, n);
     const double norm = JFN(fro)(w, (size_t)n * (size_t)n);
-    int info = n + 1;
     double off = 0.0;
-    for (int sweep = 0;; sweep++) {
-        off = 0.0;
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i < n; i++)
-                if (i != j)
-                    off += JABS2((JA)w[(size_t)j * n + i]);
-        off = sqrt(off);
-        if (off <= d->tol * norm) {
-            info = 0;
-            break;
-        }
-        if (sweep == d->max_sweeps)
-            break;
-        *sweeps = sweep + 1;
-        int rotated = 0;
-        /* m - 1 rounds meet every pair once: player 0 stays, the others
-         * move one seat round the table after each round. */
-        for (int i = 0; i < m; i++)
-            players[i] = i;
-        for (int round = 0; round < m - 1; round++) {
-            int np = 0;
-            for (int i = 0; i < m / 2; i++) {
-                const int x = players[i], y = players[m - 1 - i];
-                if (x >= n || y >= n)
-                    continue; /* the bye */
-                pp[np] = x < y ? x : y;
-                qq[np++] = x < y ? y : x;
-            }
-            rotated += JFN(jround)(w, v, n, pp, qq, np, norm, rot, coef);
-            const int last = players[m - 1];
-            for (int i = m - 1; i > 1; i--)
-                players[i] = players[i - 1];
-            if (m > 1)
-                players[1] = last;
-        }
-        if (!rotated) {
-            /* Nothing left above the working precision. */
-            info = 0;
-            off = 0.0;
-            for (int j = 0; j < n; j++)
-                for (int i = 0; i < n; i++)
-                    if (i != j)
-                        off += JABS2((JA)w[(size_t)j * n + i]);
-            off = sqrt(off);
-            break;
-        }
-    }
+    const int info =
+        JFN(jscalar)(w, v, n, norm, d->tol, d->max_sweeps, players, rot, coef, sweeps, &off);
     free(players);
     free(rot);
     free(coef);
     *residual = ldexp(off, ex);
-
-    if (v && jac_polish(JDT, n, v, msg) != 0) {
-        free(w);
-        free(v);
-        free(order);
-        return JAC_NOMEM;
-    }
-    /* Ascending eigenvalues (cuSOLVER's syevj always sorts). */
     for (int j = 0; j < n; j++) {
         order[j].value = JRE(w[(size_t)j * n + j]);
         order[j].index = j;
     }
-    qsort(order, (size_t)n, sizeof(jac_pair), jac_ascending);
-    JR *ev = d->w;
-    for (int j = 0; j < n; j++)
-        ev[j] = (JR)ldexp(order[j].value, ex);
-    if (v) {
-        JT *out = d->a;
-        for (int j = 0; j < n; j++)
-            memcpy(out + (size_t)j * lda, v + (size_t)order[j].index * n, (size_t)n * sizeof(JT));
-    }
     free(w);
+    const int rc = JFN(jfinish)(d, msg, ex, order, v);
     free(v);
     free(order);
-    return info;
+    return rc ? rc : info;
 }
 
 /* One-sided Jacobi SVD. Returns info: 0, min(m, n) + 1 without
