@@ -36,14 +36,30 @@ static JA JFN(dotc)(int n, const JT *x, const JT *y) {
 }
 
 /* The plane rotation of columns x, y (length n): x' = c x - s conj(e) y,
- * y' = s e x + c y, where e is the unit phase (1 for real types). */
-static void JFN(rotate)(int n, JT *x, JT *y, double c, double s, JA e) {
+ * y' = s e x + c y, where e is the unit phase (1 for real types). The
+ * complex products are written out: C's complex product checks for NaN
+ * and does not vectorize (for finite operands the values are the same). */
+static void JFN(rotate)(int n, JT *restrict x, JT *restrict y, double c, double s, JA e) {
+#if JCX
+    const JR a = (JR)c;
+    const JT bb = (JT)(s * JCONJ(e)), gg = (JT)(s * e);
+    const JR br = JRE(bb), bi = cimag(bb), gr = JRE(gg), gi = cimag(gg);
+    JR *xr = (JR *)x, *yr = (JR *)y;
+    for (int i = 0; i < n; i++) {
+        const JR u = xr[2 * i], ui = xr[2 * i + 1], v = yr[2 * i], vi = yr[2 * i + 1];
+        xr[2 * i] = a * u - (br * v - bi * vi);
+        xr[2 * i + 1] = a * ui - (br * vi + bi * v);
+        yr[2 * i] = (gr * u - gi * ui) + a * v;
+        yr[2 * i + 1] = (gr * ui + gi * u) + a * vi;
+    }
+#else
     const JT a = (JT)c, b = (JT)(s * JCONJ(e)), g = (JT)(s * e);
     for (int i = 0; i < n; i++) {
         const JT xi = x[i], yi = y[i];
         x[i] = a * xi - b * yi;
         y[i] = g * xi + a * yi;
     }
+#endif
 }
 
 /* Rotation parameters of the Hermitian 2 x 2 [[app, g], [conj g, aqq]]
@@ -97,15 +113,12 @@ static double JFN(fro)(const JT *a, size_t count) {
     return sqrt(s);
 }
 
-/* One round of the parallel ordering on the full Hermitian w (n x n): the
- * 2 x 2 problems of the disjoint pairs (p[i], q[i]) are solved from w as it
- * is, then w = J^H w J for J the product of their rotations: the column
- * rotations (contiguous), then the row rotations column by column (each
- * column's elements of every pair: contiguous too), then each pair's 2 x 2
- * block set to its exact diagonal form. v (may be NULL) accumulates J.
- * Returns the pairs rotated. */
-static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int npairs, double norm,
-                       jac_rot *rot, JT *coef) {
+/* The rotations of the disjoint pairs (pp[i], qq[i]) of the Hermitian w
+ * (n x n) as it is, into rot, skipping negligible pairs. floor_abs is the
+ * absolute skip threshold, eps ||A||_F / n of the whole problem (also when
+ * w is a block subproblem). Returns the pairs to rotate. */
+static int JFN(jparams)(const JT *w, int n, const int *pp, const int *qq, int npairs,
+                        double floor_abs, jac_rot *rot) {
     int nr = 0;
     for (int i = 0; i < npairs; i++) {
         const int p = pp[i], q = qq[i];
@@ -115,7 +128,6 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
         /* Negligible against the diagonal (relative accuracy) or against
          * the matrix: skip (bounds what is left, solver_jacobi.c). */
         const double small = JEPS * sqrt(fabs(app) * fabs(aqq));
-        const double floor_abs = JEPS * norm / n;
         if (ag2 == 0 || ag2 <= small * small || ag2 <= floor_abs * floor_abs)
             continue;
         jac_rot *r = &rot[nr++];
@@ -129,13 +141,41 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
         r->aqq = aqq;
         r->ag = sqrt(ag2);
     }
-    for (int i = 0; i < nr; i++) { /* w J, and v J */
+    return nr;
+}
+
+/* w J and v J (v may be NULL): the column rotations of rot (contiguous). */
+static void JFN(jcols)(JT *w, JT *v, int n, const jac_rot *rot, int nr) {
+    for (int i = 0; i < nr; i++) {
         const jac_rot *r = &rot[i];
         const JA e = JFN(phase)(r);
         JFN(rotate)(n, w + (size_t)r->p * n, w + (size_t)r->q * n, r->c, r->s, e);
         if (v)
             JFN(rotate)(n, v + (size_t)r->p * n, v + (size_t)r->q * n, r->c, r->s, e);
     }
+}
+
+/* Each rotated pair's 2 x 2 block of w set to its exact diagonal form. */
+static void JFN(jexact)(JT *w, int n, const jac_rot *rot, int nr) {
+    for (int i = 0; i < nr; i++) {
+        const jac_rot *r = &rot[i];
+        w[(size_t)r->p * n + r->p] = (JT)(r->app - r->t * r->ag);
+        w[(size_t)r->q * n + r->q] = (JT)(r->aqq + r->t * r->ag);
+        w[(size_t)r->q * n + r->p] = w[(size_t)r->p * n + r->q] = 0;
+    }
+}
+
+/* One round of the parallel ordering on the full Hermitian w (n x n): the
+ * 2 x 2 problems of the disjoint pairs (p[i], q[i]) are solved from w as it
+ * is (jparams), then w = J^H w J for J the product of their rotations: the
+ * column rotations (contiguous), then the row rotations column by column
+ * (each column's elements of every pair: contiguous too), then each pair's
+ * 2 x 2 block set to its exact diagonal form. v (may be NULL) accumulates
+ * J. Returns the pairs rotated. */
+static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int npairs,
+                       double floor_abs, jac_rot *rot, JT *coef) {
+    const int nr = JFN(jparams)(w, n, pp, qq, npairs, floor_abs, rot);
+    JFN(jcols)(w, v, n, rot, nr);
     /* J^H (w J): rows p, q of every column: x' = c x - s e y, y' = s conj(e)
      * x + c y (the column rotation with the phase conjugated). */
     for (int i = 0; i < nr; i++) {
@@ -153,18 +193,433 @@ static int JFN(jround)(JT *w, JT *v, int n, const int *pp, const int *qq, int np
             col[rot[i].q] = cf[2] * x + cf[0] * y;
         }
     }
-    for (int i = 0; i < nr; i++) { /* the exact 2 x 2 result */
-        const jac_rot *r = &rot[i];
-        w[(size_t)r->p * n + r->p] = (JT)(r->app - r->t * r->ag);
-        w[(size_t)r->q * n + r->q] = (JT)(r->aqq + r->t * r->ag);
-        w[(size_t)r->q * n + r->p] = w[(size_t)r->p * n + r->q] = 0;
-    }
+    JFN(jexact)(w, n, rot, nr);
     return nr;
 }
 
-/* Jacobi on the Hermitian matrix held by d (its uplo triangle), in the
- * parallel (round-robin) ordering. Returns info: 0, n + 1 without
- * convergence; -4 for non-finite input; JAC_NOMEM (posted to msg). */
+/* The Frobenius norm of the off-diagonal of the n x n w. */
+static double JFN(offnorm)(const JT *w, int n) {
+    double off = 0.0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (i != j)
+                off += JABS2((JA)w[(size_t)j * n + i]);
+    return sqrt(off);
+}
+
+/* The scalar method's sweeps on the full n x n w (and v), from sweep 0
+ * until converged, nothing rotated, or max_sweeps. Returns info (0 or
+ * n + 1); *off is the off-diagonal norm at exit. */
+static int JFN(jscalar)(JT *w, JT *v, int n, double norm, double tol, int max_sweeps, int *players,
+                        jac_rot *rot, JT *coef, int *sweeps, double *off) {
+    const int m = n + (n & 1); /* players of the tournament: n, plus a bye when odd */
+    int *pp = players + m, *qq = pp + m / 2;
+    const double floor_abs = JEPS * norm / n;
+    for (int sweep = 0;; sweep++) {
+        *off = JFN(offnorm)(w, n);
+        if (*off <= tol * norm)
+            return 0;
+        if (sweep == max_sweeps)
+            return n + 1;
+        *sweeps = sweep + 1;
+        int rotated = 0;
+        for (int i = 0; i < m; i++)
+            players[i] = i;
+        for (int round = 0; round < m - 1; round++) {
+            const int np = jac_round(players, m, n, pp, qq);
+            rotated += JFN(jround)(w, v, n, pp, qq, np, floor_abs, rot, coef);
+        }
+        if (!rotated) { /* nothing left above the working precision */
+            *off = JFN(offnorm)(w, n);
+            return 0;
+        }
+    }
+}
+
+/* Ascending eigenvalues (cuSOLVER's syevj always sorts) from order's
+ * values (index j: column j of v, n x n, leading dimension n), scaled back
+ * by 2^ex, after the polish of v (scratch: 2 n^2 elements or NULL); with
+ * vectors, A receives v. Returns 0 or JAC_NOMEM (posted to msg). */
+static int JFN(jfinish)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int ex, jac_pair *order,
+                        JT *v, JT *scratch) {
+    const int n = d->n;
+    if (v && jac_polish(JDT, n, v, scratch, msg) != 0)
+        return JAC_NOMEM;
+    qsort(order, (size_t)n, sizeof(jac_pair), jac_ascending);
+    JR *ev = d->w;
+    for (int j = 0; j < n; j++)
+        ev[j] = (JR)ldexp(order[j].value, ex);
+    if (v) {
+        JT *out = d->a;
+        for (int j = 0; j < n; j++)
+            memcpy(out + (size_t)j * d->lda, v + (size_t)order[j].index * n,
+                   (size_t)n * sizeof(JT));
+    }
+    return 0;
+}
+
+/* ---- the blocked method (solver_jacobi.c says why and how) ---------------------------- */
+
+/* x' = c x - sp y, y' = sm x + c y elementwise over len (the row rotations
+ * of jcross); separate, non-overlapping runs, so the loop vectorizes. For
+ * complex types the products are written out (C's complex product checks
+ * for NaN and does not vectorize; for finite operands the values are the
+ * same). */
+static void JFN(jrowrun)(int len, JT *restrict x, JT *restrict y, const JR *restrict c,
+                         const JT *restrict sp, const JT *restrict sm) {
+#if JCX
+    JR *xr = (JR *)x, *yr = (JR *)y;
+    const JR *pr = (const JR *)sp, *mr = (const JR *)sm;
+    for (int i = 0; i < len; i++) {
+        const JR a = xr[2 * i], ai = xr[2 * i + 1], g = yr[2 * i], gi = yr[2 * i + 1];
+        const JR u = pr[2 * i], ui = pr[2 * i + 1], d = mr[2 * i], di = mr[2 * i + 1];
+        xr[2 * i] = c[i] * a - (u * g - ui * gi);
+        xr[2 * i + 1] = c[i] * ai - (u * gi + ui * g);
+        yr[2 * i] = (d * a - di * ai) + c[i] * g;
+        yr[2 * i + 1] = (d * ai + di * a) + c[i] * gi;
+    }
+#else
+    for (int i = 0; i < len; i++) {
+        const JT a = x[i], g = y[i];
+        x[i] = c[i] * a - sp[i] * g;
+        y[i] = sm[i] * a + c[i] * g;
+    }
+#endif
+}
+
+/* Cross round r of a visit to two blocks of b indices each (h, q: 2b x 2b,
+ * packed): the pairs (i, b + (i + r) mod b), i < b; as jround, but the row
+ * rotations run as two contiguous runs per column (rows i < b - r against
+ * rows b + r + i, the others against rows r + i) that vectorize. A skipped
+ * pair's rows get c = 1, s = 0, which leaves their values as they are.
+ * cf holds 3 b reals' room (c) and 2 b elements (s e, s conj(e)). Returns
+ * the pairs rotated. */
+static int JFN(jcross)(JT *h, JT *q, int b, int r, double floor_abs, int *pp, int *qq, jac_rot *rot,
+                       JT *cf) {
+    const int s = 2 * b;
+    for (int i = 0; i < b; i++) {
+        pp[i] = i;
+        qq[i] = b + (i + r) % b;
+    }
+    const int nr = JFN(jparams)(h, s, pp, qq, b, floor_abs, rot);
+    if (!nr)
+        return 0;
+    JFN(jcols)(h, q, s, rot, nr);
+    JT *sp = cf, *sm = sp + b;
+    JR *c = (JR *)(sm + b);
+    for (int i = 0; i < b; i++) {
+        c[i] = 1;
+        sp[i] = sm[i] = 0;
+    }
+    for (int k = 0; k < nr; k++) {
+        const int i = rot[k].p;
+        const JA e = JFN(phase)(&rot[k]);
+        c[i] = (JR)rot[k].c;
+        sp[i] = (JT)(rot[k].s * e);
+        sm[i] = (JT)(rot[k].s * JCONJ(e));
+    }
+    for (int k = 0; k < s; k++) {
+        JT *col = h + (size_t)k * s;
+        JFN(jrowrun)(b - r, col, col + b + r, c, sp, sm);
+        JFN(jrowrun)(r, col + b - r, col + b, c + b - r, sp + b - r, sm + b - r);
+    }
+    JFN(jexact)(h, s, rot, nr);
+    return nr;
+}
+
+/* One visit of the blocked sweep to the pair of blocks I, J of b indices
+ * each: scalar Jacobi on their 2b x 2b Hermitian subproblem h (packed, I's
+ * indices first), its rotations accumulated in q (packed, set to I here).
+ * It rotates each pair (p in I, q in J) once, in b cross rounds of b
+ * disjoint pairs, preceded, when diag_i (diag_j) is set, by the pairs
+ * inside I (J) in the round-robin ordering, so that a sweep meets every
+ * pair of indices exactly once, as the scalar method's does. players holds
+ * 4 b + 4 ints, rot b, coef 3 b. Returns the rotations applied. */
+static long JFN(jvisit)(JT *h, JT *q, int b, int diag_i, int diag_j, double floor_abs, int *players,
+                        jac_rot *rot, JT *coef) {
+    const int s = 2 * b, mb = b + (b & 1);
+    for (int j = 0; j < s; j++)
+        for (int i = 0; i < s; i++)
+            q[(size_t)j * s + i] = i == j ? 1 : 0;
+    int *pi = players, *pj = pi + mb, *pp = pj + mb, *qq = pp + b + 1;
+    long total = 0;
+    if (diag_i || diag_j) { /* both blocks' tournaments side by side */
+        for (int k = 0; k < mb; k++)
+            pi[k] = pj[k] = k;
+        for (int r = 0; r < mb - 1; r++) {
+            int np = 0;
+            if (diag_i)
+                np += jac_round(pi, mb, b, pp, qq);
+            if (diag_j) {
+                const int k = jac_round(pj, mb, b, pp + np, qq + np);
+                for (int x = np; x < np + k; x++) {
+                    pp[x] += b;
+                    qq[x] += b;
+                }
+                np += k;
+            }
+            total += JFN(jround)(h, q, s, pp, qq, np, floor_abs, rot, coef);
+        }
+    }
+    for (int r = 0; r < b; r++)
+        total += JFN(jcross)(h, q, b, r, floor_abs, pp, qq, rot, coef);
+    return total;
+}
+
+/* Element (i, j) of the Hermitian matrix held by d (its uplo triangle),
+ * scaled by sc (as the scalar method's copy); the diagonal's imaginary part
+ * dropped. */
+static JT JFN(input)(const trn_solver_eigen_desc *d, int i, int j, double sc) {
+    const JT *a = d->a;
+    const size_t lda = (size_t)d->lda;
+    if (i == j)
+        return (JT)JRE((JT)(sc * (JA)a[(size_t)j * lda + j]));
+    const int mine = d->lower ? i > j : i < j;
+    const JT x = (JT)(sc * (JA)a[mine ? (size_t)j * lda + i : (size_t)i * lda + j]);
+    return mine ? x : JCONJ(x);
+}
+
+/* The offset of the b x b block at slots (k, l) of a slot-ordered matrix
+ * (np x np, leading dimension np). */
+static inline size_t JFN(blk)(int np, int b, int k, int l) {
+    return (size_t)l * b * np + (size_t)k * b;
+}
+
+/* x in the seating arr from the input held by d, the padding zero: the
+ * blocks (k, l) with k / 2 >= l / 2, the lower triangle of pair tiles. */
+static void JFN(jfill)(const trn_solver_eigen_desc *d, double sc, JT *x, int np, int b, int m,
+                       const int *arr) {
+    const int n = d->n;
+    for (int l = 0; l < m; l++)
+        for (int k = l & ~1; k < m; k++) {
+            JT *o = x + JFN(blk)(np, b, k, l);
+            for (int c = 0; c < b; c++)
+                for (int r = 0; r < b; r++) {
+                    const int i = arr[k] * b + r, j = arr[l] * b + c;
+                    o[(size_t)c * np + r] = i < n && j < n ? JFN(input)(d, i, j, sc) : (JT)0;
+                }
+        }
+}
+
+/* dst in the seating arr from src in the seating whose inverse is where
+ * (block -> slot): each block dst stores is the same pair of blocks of src,
+ * read transposed and conjugated where src stores the other triangle. */
+static void JFN(jpermute)(const JT *src, JT *dst, int np, int b, int m, const int *arr,
+                          const int *where) {
+    for (int l = 0; l < m; l++)
+        for (int k = l & ~1; k < m; k++) {
+            const int ks = where[arr[k]], ls = where[arr[l]];
+            JT *o = dst + JFN(blk)(np, b, k, l);
+            if (ks / 2 >= ls / 2) {
+                const JT *in = src + JFN(blk)(np, b, ks, ls);
+                for (int c = 0; c < b; c++)
+                    memcpy(o + (size_t)c * np, in + (size_t)c * np, (size_t)b * sizeof(JT));
+            } else {
+                const JT *in = src + JFN(blk)(np, b, ls, ks);
+                for (int c = 0; c < b; c++)
+                    for (int r = 0; r < b; r++)
+                        o[(size_t)c * np + r] = JCONJ(in[(size_t)r * np + c]);
+            }
+        }
+}
+
+/* The Frobenius norm of the Hermitian matrix whose lower triangle of pair
+ * tiles (s x s) x holds: of its off-diagonal (with_diag 0), or all of it. */
+static double JFN(jnorm)(const JT *x, int np, int s, int with_diag) {
+    const int tiles = np / s;
+    double sum = 0.0;
+    for (int q = 0; q < tiles; q++)
+        for (int p = q; p < tiles; p++) {
+            const JT *t = x + (size_t)q * s * np + (size_t)p * s;
+            double ts = 0.0;
+            for (int c = 0; c < s; c++)
+                for (int r = 0; r < s; r++)
+                    if (with_diag || p != q || r != c)
+                        ts += JABS2((JA)t[(size_t)c * np + r]);
+            sum += p == q ? ts : 2.0 * ts;
+        }
+    return sqrt(sum);
+}
+
+/* One round of a block sweep on w (seating arr): each pair's visit from its
+ * diagonal tile, then w <- Q^H w Q on the lower triangle of pair tiles (w2
+ * = w Q down each pair's columns, then w = Q^H w2 along each pair's rows,
+ * one GEMM each; a pair that rotated nothing is copied), each diagonal
+ * tile replaced by its visit's result, and v <- v Q (v: n x np, block X's
+ * columns at X b). diag flags the blocks whose inner pairs are still to be
+ * met this sweep; hq holds 2 s^2 per pair (h, q), t n s. Returns the
+ * rotations applied. */
+static long JFN(jbround)(JT *w, JT *w2, JT *v, int n, int np, int b, int m, const int *arr,
+                         int *diag, int *ident, double floor_abs, JT *hq, JT *t, int *players,
+                         jac_rot *rot, JT *coef) {
+    const int s = 2 * b, pairs = m / 2;
+    const size_t ss = (size_t)s * s, es = sizeof(JT);
+    long rotated = 0;
+    for (int p = 0; p < pairs; p++) {
+        JT *h = hq + 2 * ss * p, *q = h + ss;
+        const JT *tile = w + JFN(blk)(np, b, 2 * p, 2 * p);
+        for (int c = 0; c < s; c++)
+            memcpy(h + (size_t)c * s, tile + (size_t)c * np, s * es);
+        const long r = JFN(jvisit)(h, q, b, diag[arr[2 * p]], diag[arr[2 * p + 1]], floor_abs,
+                                   players, rot, coef);
+        diag[arr[2 * p]] = diag[arr[2 * p + 1]] = 0;
+        ident[p] = r == 0;
+        rotated += r;
+    }
+    if (!rotated)
+        return 0; /* w stays as it is */
+    for (int q = 0; q < pairs; q++) {
+        const size_t o = JFN(blk)(np, b, 2 * q, 2 * q);
+        const int rows = np - q * s;
+        if (ident[q])
+            for (int c = 0; c < s; c++)
+                memcpy(w2 + o + (size_t)c * np, w + o + (size_t)c * np, (size_t)rows * es);
+        else
+            trn_blas_gemm(JDT, CblasNoTrans, CblasNoTrans, rows, s, s, 1.0, w + o, np,
+                          hq + 2 * ss * q + ss, s, 0.0, w2 + o, np);
+    }
+    for (int p = 0; p < pairs; p++) {
+        const size_t o = (size_t)p * s;
+        const int cols = (p + 1) * s;
+        const JT *h = hq + 2 * ss * p;
+        if (ident[p]) {
+            for (int c = 0; c < cols; c++)
+                memcpy(w + o + (size_t)c * np, w2 + o + (size_t)c * np, s * es);
+            continue;
+        }
+        trn_blas_gemm(JDT, CblasConjTrans, CblasNoTrans, s, cols, s, 1.0, h + ss, s, w2 + o, np,
+                      0.0, w + o, np);
+        /* The visit's tile: Q^H h Q as the rotations left it, Hermitian to
+         * rounding, rather than the GEMMs' recomputation. */
+        JT *tile = w + JFN(blk)(np, b, 2 * p, 2 * p);
+        for (int c = 0; c < s; c++)
+            memcpy(tile + (size_t)c * np, h + (size_t)c * s, s * es);
+    }
+    if (v)
+        for (int p = 0; p < pairs; p++) {
+            if (ident[p])
+                continue;
+            JT *vi = v + (size_t)arr[2 * p] * b * n, *vj = v + (size_t)arr[2 * p + 1] * b * n;
+            const JT *q = hq + 2 * ss * p + ss;
+            memcpy(t, vi, (size_t)n * b * es);
+            memcpy(t + (size_t)n * b, vj, (size_t)n * b * es);
+            trn_blas_gemm(JDT, CblasNoTrans, CblasNoTrans, n, b, s, 1.0, t, n, q, s, 0.0, vi, n);
+            trn_blas_gemm(JDT, CblasNoTrans, CblasNoTrans, n, b, s, 1.0, t, n, q + (size_t)b * s, s,
+                          0.0, vj, n);
+        }
+    return rotated;
+}
+
+/* The blocked method's sweeps on w (seating arr, where: updated as the
+ * seating moves; players: the tournament), from sweep 0 until converged, a
+ * sweep rotated nothing, or max_sweeps. Returns info (0 or n + 1); *off is
+ * the off-diagonal norm at exit, *w the current matrix (w and w2 trade
+ * places every round). */
+static int JFN(jbsweeps)(JT **w, JT **w2, JT *v, int n, int np, int b, int m, double norm,
+                         double tol, int max_sweeps, int *players, int **arr, int **where,
+                         int **arr2, int **where2, int *diag, int *ident, JT *hq, JT *t, int *ipl,
+                         jac_rot *rot, JT *coef, int *sweeps, double *off) {
+    const int s = 2 * b;
+    const double floor_abs = JEPS * norm / n;
+    for (int sweep = 0;; sweep++) {
+        *off = JFN(jnorm)(*w, np, s, 0);
+        if (*off <= tol * norm)
+            return 0;
+        if (sweep == max_sweeps)
+            return n + 1;
+        *sweeps = sweep + 1;
+        long rotated = 0;
+        for (int k = 0; k < m; k++)
+            diag[k] = 1;
+        for (int round = 0; round < m - 1; round++) {
+            rotated += JFN(jbround)(*w, *w2, v, n, np, b, m, *arr, diag, ident, floor_abs, hq, t,
+                                    ipl, rot, coef);
+            /* The next round's seating, and w rearranged to it. */
+            jac_advance(players, m);
+            jac_arrange(players, m, *arr2, *where2);
+            JFN(jpermute)(*w, *w2, np, b, m, *arr2, *where);
+            JT *x = *w;
+            *w = *w2;
+            *w2 = x;
+            int *y = *arr;
+            *arr = *arr2;
+            *arr2 = y;
+            y = *where;
+            *where = *where2;
+            *where2 = y;
+        }
+        if (!rotated) { /* nothing left above the working precision */
+            *off = JFN(jnorm)(*w, np, s, 0);
+            return 0;
+        }
+    }
+}
+
+/* syevj by blocks: nblk (even) blocks of b = ceil(n / nblk) indices, the
+ * matrix padded with zeros to np = nblk b. One allocation holds the
+ * workspace. Returns info (0, n + 1) or JAC_NOMEM (posted to msg). */
+static int JFN(syevj_blocked)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int nblk, int *sweeps,
+                              double *residual) {
+    const int n = d->n, m = nblk, pairs = m / 2;
+    const int b = (n + m - 1) / m, np = m * b, s = 2 * b;
+    const size_t npp = (size_t)np * (size_t)np, ss = (size_t)s * (size_t)s;
+    /* w, w2, v, the pairs' h and q, the gather buffer t, the visit's
+     * coefficients; the rotations; the eigenvalue order; the ints (the
+     * tournament, two seatings and their inverses, the block and pair
+     * flags, the visit's players). */
+    const size_t nel = 2 * npp + (d->vectors ? (size_t)n * np : 0) + 2 * ss * pairs +
+                       (size_t)n * s + 3 * ((size_t)b + 1);
+    const size_t nints = 7 * (size_t)m + 4 * (size_t)b + 4;
+    const size_t o_rot = (nel * sizeof(JT) + 63) & ~(size_t)63;
+    const size_t o_order = o_rot + (((size_t)b + 1) * sizeof(jac_rot) + 63) / 64 * 64;
+    const size_t o_int = o_order + ((size_t)n * sizeof(jac_pair) + 63) / 64 * 64;
+    const size_t bytes = o_int + nints * sizeof(int);
+    char *ws = trn_solver_alloc(bytes, 1);
+    if (!ws) {
+        trn_kmsg_no_memory(msg, 0, bytes, "syevj's working copy of A%s (n %d, %d blocks of %d)",
+                           d->vectors ? " and V" : "", n, m, b);
+        return JAC_NOMEM;
+    }
+    JT *w = (JT *)ws, *w2 = w + npp, *v = d->vectors ? w2 + npp : NULL;
+    JT *hq = w2 + npp + (d->vectors ? (size_t)n * np : 0), *t = hq + 2 * ss * pairs;
+    JT *coef = t + (size_t)n * s;
+    jac_rot *rot = (jac_rot *)(ws + o_rot);
+    jac_pair *order = (jac_pair *)(ws + o_order);
+    int *players = (int *)(ws + o_int), *arr = players + m, *where = arr + m, *arr2 = where + m;
+    int *where2 = arr2 + m, *diag = where2 + m, *ident = diag + m, *ipl = ident + m;
+
+    /* Scaled by a power of two so that squares neither overflow nor
+     * underflow (exact). */
+    const int ex = JFN(exponent)(d->a, d->lda, n, n, d->lower);
+    for (int i = 0; i < m; i++)
+        players[i] = i;
+    jac_arrange(players, m, arr, where);
+    JFN(jfill)(d, ldexp(1.0, -ex), w, np, b, m, arr);
+    if (v) { /* I, and zero in the padding's columns */
+        memset(v, 0, (size_t)n * np * sizeof(JT));
+        for (int j = 0; j < n; j++)
+            v[(size_t)j * n + j] = 1;
+    }
+    const double norm = JFN(jnorm)(w, np, s, 1);
+    double off = 0.0;
+    const int info =
+        JFN(jbsweeps)(&w, &w2, v, n, np, b, m, norm, d->tol, d->max_sweeps, players, &arr, &where,
+                      &arr2, &where2, diag, ident, hq, t, ipl, rot, coef, sweeps, &off);
+    *residual = ldexp(off, ex);
+    for (int i = 0; i < n; i++) {
+        const int k = where[i / b] * b + i % b;
+        order[i].value = JRE(w[(size_t)k * np + k]);
+        order[i].index = i;
+    }
+    /* w and w2 (2 np^2 >= 2 n^2) are free now: the polish's scratch. */
+    const int rc = JFN(jfinish)(d, msg, ex, order, v, w < w2 ? w : w2);
+    free(ws);
+    return rc ? rc : info;
+}
+
+/* Jacobi on the Hermitian matrix held by d (its uplo triangle): the blocked
+ * method from 4 blocks on (jac_blocks), else the scalar one. Returns info:
+ * 0, n + 1 without convergence; JAC_NOMEM (posted to msg). */
 static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps,
                       double *residual) {
     const int n = d->n;
@@ -174,7 +629,10 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps
     *residual = 0.0;
     if (n == 0)
         return 0;
-    const int m = n + (n & 1); /* players of the tournament: n, plus a bye when odd */
+    const int nblk = jac_blocks(n);
+    if (nblk)
+        return JFN(syevj_blocked)(d, msg, nblk, sweeps, residual);
+    const int m = n + (n & 1);
     JT *w = trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT));
     JT *v = d->vectors ? trn_solver_alloc((size_t)n * (size_t)n, sizeof(JT)) : NULL;
     jac_pair *order = trn_solver_alloc((size_t)n, sizeof(jac_pair));
@@ -196,7 +654,6 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps
                            "syevj's working copy of A%s (n %d)", d->vectors ? " and V" : "", n);
         return JAC_NOMEM;
     }
-    int *pp = players + m, *qq = pp + m / 2;
     /* The full matrix from the triangle, scaled by a power of two so that
      * squares neither overflow nor underflow (exact). */
     const int ex = JFN(exponent)(a, lda, n, n, d->lower);
@@ -213,84 +670,22 @@ static int JFN(syevj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweeps
         }
     JFN(identity)(v, n);
     const double norm = JFN(fro)(w, (size_t)n * (size_t)n);
-    int info = n + 1;
     double off = 0.0;
-    for (int sweep = 0;; sweep++) {
-        off = 0.0;
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i < n; i++)
-                if (i != j)
-                    off += JABS2((JA)w[(size_t)j * n + i]);
-        off = sqrt(off);
-        if (off <= d->tol * norm) {
-            info = 0;
-            break;
-        }
-        if (sweep == d->max_sweeps)
-            break;
-        *sweeps = sweep + 1;
-        int rotated = 0;
-        /* m - 1 rounds meet every pair once: player 0 stays, the others
-         * move one seat round the table after each round. */
-        for (int i = 0; i < m; i++)
-            players[i] = i;
-        for (int round = 0; round < m - 1; round++) {
-            int np = 0;
-            for (int i = 0; i < m / 2; i++) {
-                const int x = players[i], y = players[m - 1 - i];
-                if (x >= n || y >= n)
-                    continue; /* the bye */
-                pp[np] = x < y ? x : y;
-                qq[np++] = x < y ? y : x;
-            }
-            rotated += JFN(jround)(w, v, n, pp, qq, np, norm, rot, coef);
-            const int last = players[m - 1];
-            for (int i = m - 1; i > 1; i--)
-                players[i] = players[i - 1];
-            if (m > 1)
-                players[1] = last;
-        }
-        if (!rotated) {
-            /* Nothing left above the working precision. */
-            info = 0;
-            off = 0.0;
-            for (int j = 0; j < n; j++)
-                for (int i = 0; i < n; i++)
-                    if (i != j)
-                        off += JABS2((JA)w[(size_t)j * n + i]);
-            off = sqrt(off);
-            break;
-        }
-    }
+    const int info =
+        JFN(jscalar)(w, v, n, norm, d->tol, d->max_sweeps, players, rot, coef, sweeps, &off);
     free(players);
     free(rot);
     free(coef);
     *residual = ldexp(off, ex);
-
-    if (v && jac_polish(JDT, n, v, msg) != 0) {
-        free(w);
-        free(v);
-        free(order);
-        return JAC_NOMEM;
-    }
-    /* Ascending eigenvalues (cuSOLVER's syevj always sorts). */
     for (int j = 0; j < n; j++) {
         order[j].value = JRE(w[(size_t)j * n + j]);
         order[j].index = j;
     }
-    qsort(order, (size_t)n, sizeof(jac_pair), jac_ascending);
-    JR *ev = d->w;
-    for (int j = 0; j < n; j++)
-        ev[j] = (JR)ldexp(order[j].value, ex);
-    if (v) {
-        JT *out = d->a;
-        for (int j = 0; j < n; j++)
-            memcpy(out + (size_t)j * lda, v + (size_t)order[j].index * n, (size_t)n * sizeof(JT));
-    }
     free(w);
+    const int rc = JFN(jfinish)(d, msg, ex, order, v, NULL);
     free(v);
     free(order);
-    return info;
+    return rc ? rc : info;
 }
 
 /* One-sided Jacobi SVD. Returns info: 0, min(m, n) + 1 without
@@ -374,7 +769,7 @@ static int JFN(gesvdj)(const trn_solver_eigen_desc *d, trn_kmsg *msg, int *sweep
     }
     *residual = ldexp(sqrt(esum), ex);
 
-    if (v && jac_polish(JDT, nc, v, msg) != 0) {
+    if (v && jac_polish(JDT, nc, v, NULL, msg) != 0) {
         free(b);
         free(v);
         free(nrm);

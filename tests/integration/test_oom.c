@@ -209,7 +209,7 @@ static float *diag_matrix(int n, const float *d) {
 
 static void test_syevj(void **state) {
     (void)state;
-    enum { BIG = 600 }; /* the working copy of A: 1.44 MB */
+    enum { BIG = 600 }; /* the working copies of A (blocked, padded to 624): 3.5 MB */
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     syevjInfo_t params;

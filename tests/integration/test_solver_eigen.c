@@ -25,7 +25,11 @@
  * Jacobi: syevj's residual (GetResidual) is the off-diagonal norm, at most
  * tolerance ||A||_F (or eps sqrt(n+1) ||A||_F, the skip rule's bound) when
  * converged; a looser tolerance takes fewer sweeps and leaves a residual
- * under it; one sweep on a dense matrix does not converge (info = n + 1).
+ * under it; one sweep on a dense matrix does not converge (info = n + 1,
+ * one sweep, a residual above that bound); the same input gives the same
+ * bits. syevj runs its scalar method at n = 40 and its blocked one at
+ * n = 70 (6 blocks of 12, padded to 72), each in every type, both
+ * triangles, padded lda; the blocked one with and without vectors.
  * gesvdj on a rank-deficient matrix still returns orthonormal U (econ and
  * full), and wide matrices (m < n). Non-finite input gives info = -(the
  * matrix's position). Eigenvectors and singular vectors are compared only
@@ -54,6 +58,9 @@
 
 #define THRESH 30.0L
 #define N_EIG 40
+/* Above syevj's scalar range (kernels/cpu/solver_jacobi.c: blocks from
+ * n = 64): 6 blocks of 12, padded to 72. */
+#define N_BLOCKED 70
 #define KAPPA_B 10.0L
 
 static th_daemon daemon_under_test;
@@ -65,6 +72,8 @@ static const int prob_cols[NPROB] = {N_EIG, N_EIG, 20, 36, 20};
 static lcplx *prob[4][NPROB];
 static double *ref_eig[4][4];    /* [type][itype]: 0 standard, 1..3 generalised */
 static double *ref_sv[4][NPROB]; /* singular values of P_TALL, P_WIDE, P_RANK */
+static lcplx *big[4];            /* Hermitian, N_BLOCKED x N_BLOCKED */
+static double *ref_big[4];
 
 static ty real_ty(ty t) {
     return (t == TY_S || t == TY_C) ? TY_S : TY_D;
@@ -173,6 +182,23 @@ static int make_problems(void) {
             fprintf(man, "svd %s %s %d %d\n", name, np_name(t), prob_rows[p], prob_cols[p]);
         }
     }
+    /* Made after the others, so that theirs stay the matrices they were. */
+    for (int ti = 0; ti < 4; ti++) {
+        const ty t = all_types[ti];
+        char name[64];
+        lcplx *h = st_lmat(N_BLOCKED, N_BLOCKED);
+        for (int j = 0; j < N_BLOCKED; j++)
+            for (int i = j; i < N_BLOCKED; i++) {
+                const lcplx v = i == j ? st_uniform() : st_random(t);
+                h[(size_t)j * N_BLOCKED + i] = v;
+                h[(size_t)i * N_BLOCKED + j] = conjl(v);
+            }
+        round_to(t, h, (size_t)N_BLOCKED * N_BLOCKED);
+        big[ti] = h;
+        snprintf(name, sizeof(name), "big%d", ti);
+        write_raw(dir, name, "a", t, N_BLOCKED, N_BLOCKED, h);
+        fprintf(man, "eigh %s %s %d\n", name, np_name(t), N_BLOCKED);
+    }
     fclose(man);
     const char *const argv[] = {PYTHON3, SOLVER_REF_PY, dir, NULL};
     const int rc = th_run(argv, NULL);
@@ -181,6 +207,8 @@ static int make_problems(void) {
         char name[64];
         snprintf(name, sizeof(name), "her%d", ti);
         bad |= !(ref_eig[ti][0] = read_out(dir, name, N_EIG));
+        snprintf(name, sizeof(name), "big%d", ti);
+        bad |= !(ref_big[ti] = read_out(dir, name, N_BLOCKED));
         for (int it = 1; it <= 3; it++) {
             snprintf(name, sizeof(name), "gen%d_%d", ti, it);
             bad |= !(ref_eig[ti][it] = read_out(dir, name, N_EIG));
@@ -285,11 +313,11 @@ static long double *read_real(const st_mat *w, const void *h, int count) {
 
 /* ---- syevd / syevj -------------------------------------------------------------------- */
 
-static void check_sym(ty t, int lower, int jacobi, int vectors) {
+/* syevd or syevj of the n x n Hermitian a (eigenvalues ref). */
+static void check_sym_n(ty t, int n, const lcplx *a, const double *ref, int lower, int jacobi,
+                        int vectors) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N_EIG;
-    const lcplx *a = prob[ti][P_HER];
     const trnblasFillMode_t uplo = lower ? TRNBLAS_FILL_MODE_LOWER : TRNBLAS_FILL_MODE_UPPER;
     const trnsolverEigMode_t jobz =
         vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
@@ -320,11 +348,11 @@ static void check_sym(ty t, int lower, int jacobi, int vectors) {
     assert_int_equal(st_read_int(info), 0);
     void *wg = st_download(&W, NULL, NULL);
     long double *w = read_real(&W, wg, n);
-    const char *what = jacobi ? "syevj" : "syevd";
+    const char *what = !jacobi ? "syevd" : n == N_BLOCKED ? "syevj blocked" : "syevj";
     for (int i = 1; i < n; i++)
         assert_true(w[i - 1] <= w[i]);
     const long double anorm = st_lfro(n, n, a);
-    check_values(what, t, n, n, w, ref_eig[ti][0], anorm);
+    check_values(what, t, n, n, w, ref, anorm);
     if (vectors) {
         void *vg = st_download(&A, NULL, NULL);
         lcplx *v = st_take_got(&A, vg);
@@ -334,6 +362,18 @@ static void check_sym(ty t, int lower, int jacobi, int vectors) {
         free(vg);
     }
     if (jacobi) {
+        /* The same input gives the same bits. */
+        void *first_w = wg, *first_a = st_download(&A, NULL, NULL);
+        st_upload(&A);
+        assert_int_equal(ST_CALL2(t, syevj, heevj, h, jobz, uplo, n, st_ptr(&A), A.ld, st_ptr(&W),
+                                  NULL, 0, info, params),
+                         TRNSOLVER_STATUS_SUCCESS);
+        void *again_w = st_download(&W, NULL, NULL), *again_a = st_download(&A, NULL, NULL);
+        assert_memory_equal(again_w, first_w, W.total * esize(W.t));
+        assert_memory_equal(again_a, first_a, A.total * esize(A.t));
+        free(again_w);
+        free(again_a);
+        free(first_a);
         double res = -1;
         int sweeps = -1;
         assert_int_equal(trnsolverDnXsyevjGetResidual(h, params, &res), TRNSOLVER_STATUS_SUCCESS);
@@ -366,6 +406,11 @@ static void check_sym(ty t, int lower, int jacobi, int vectors) {
         assert_int_equal(st_read_int(info), n + 1);
         assert_int_equal(trnsolverDnXsyevjGetSweeps(h, params, &sweeps), TRNSOLVER_STATUS_SUCCESS);
         assert_int_equal(sweeps, 1);
+        /* ... and the residual is the off-diagonal left, far above the
+         * converged bound. */
+        assert_int_equal(trnsolverDnXsyevjGetResidual(h, params, &res), TRNSOLVER_STATUS_SUCCESS);
+        if (!(res > eps * sqrtl(n + 1) * anorm && res <= anorm))
+            fail_msg("%s syevj residual after one sweep %g (||A||_F %Lg)", ty_name[t], res, anorm);
         assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess); /* a result, not an error */
         assert_int_equal(trnsolverDnDestroySyevjInfo(params), TRNSOLVER_STATUS_SUCCESS);
     }
@@ -375,6 +420,11 @@ static void check_sym(ty t, int lower, int jacobi, int vectors) {
     st_free(&W);
     assert_int_equal(trnsciFree(info), trnsciSuccess);
     assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void check_sym(ty t, int lower, int jacobi, int vectors) {
+    const int ti = type_index(t);
+    check_sym_n(t, N_EIG, prob[ti][P_HER], ref_eig[ti][0], lower, jacobi, vectors);
 }
 
 static void test_syevd(void **state) {
@@ -391,6 +441,16 @@ static void test_syevj(void **state) {
         for (int lower = 0; lower < 2; lower++)
             check_sym(all_types[ti], lower, 1, 1);
     check_sym(TY_D, 1, 1, 0);
+}
+
+/* syevj's blocked method (n = N_BLOCKED, padded): every type, both
+ * triangles, with and without vectors. */
+static void test_syevj_blocked(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int lower = 0; lower < 2; lower++)
+            for (int vectors = 0; vectors < 2; vectors++)
+                check_sym_n(all_types[ti], N_BLOCKED, big[ti], ref_big[ti], lower, 1, vectors);
 }
 
 /* ---- sygvd ------------------------------------------------------------------------------ */
@@ -760,10 +820,10 @@ int main(void) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_syevd),     cmocka_unit_test(test_syevj),
-        cmocka_unit_test(test_sygvd),     cmocka_unit_test(test_gesvd),
-        cmocka_unit_test(test_gesvdj),    cmocka_unit_test(test_nonfinite),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_syevd),         cmocka_unit_test(test_syevj),
+        cmocka_unit_test(test_syevj_blocked), cmocka_unit_test(test_sygvd),
+        cmocka_unit_test(test_gesvd),         cmocka_unit_test(test_gesvdj),
+        cmocka_unit_test(test_nonfinite),     cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver eigen over the local transport", tests,
                                              st_connect_unix, st_disconnect);
@@ -778,6 +838,8 @@ int main(void) {
         }
         for (int i = 0; i < 4; i++)
             free(ref_eig[ti][i]);
+        free(big[ti]);
+        free(ref_big[ti]);
     }
     return failed ? 1 : 0;
 }

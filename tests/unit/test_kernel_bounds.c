@@ -772,6 +772,35 @@ static void run_eigen(void) {
                     }
 }
 
+/* syevj's blocked method starts at n = 64 (solver_jacobi.c): n = 65 (6
+ * blocks of 11) and 70 (6 of 12), both padded inside the kernel. */
+static void run_syevj_blocked(void) {
+    static const int ns[] = {65, 70};
+    for (int ti = 0; ti < 4; ti++)
+        for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]); ni++)
+            for (int pad = 0; pad < 2; pad++)
+                for (int lower = 0; lower < 2; lower++)
+                    for (int vec = 0; vec < 2; vec++) {
+                        const trn_dtype t = types[ti];
+                        const int n = ns[ni], ld = n + pad;
+                        CASE("syevj %c n=%d lda=%d lower=%d vectors=%d", type_ch[ti], n, ld, lower,
+                             vec);
+                        trn_solver_eigen_desc d = {
+                            .fn = TRN_SOLVER_SYEVJ,
+                            .type = t,
+                            .vectors = vec,
+                            .lower = lower,
+                            .m = n,
+                            .n = n,
+                            .lda = ld,
+                            .ldu = 1,
+                            .ldv = 1,
+                            .tol = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 1e-6 : 1e-14,
+                            .max_sweeps = 30};
+                        eigen_case(d, 0, 0, 0);
+                    }
+}
+
 /* ---- the tests ----------------------------------------------------------------------- */
 
 /* cmocka installs its own SIGSEGV handler for each test; ours names the
@@ -815,6 +844,10 @@ static void test_lapack_eigen(void **state) {
     (void)state;
     each_placement(run_eigen);
 }
+static void test_syevj_blocked(void **state) {
+    (void)state;
+    each_placement(run_syevj_blocked);
+}
 
 int main(void) {
     openblas_set_num_threads(1); /* as in the daemon's workers */
@@ -822,6 +855,7 @@ int main(void) {
         cmocka_unit_test(test_blas1),         cmocka_unit_test(test_blas2),
         cmocka_unit_test(test_gemm),          cmocka_unit_test(test_blas3),
         cmocka_unit_test(test_lapack_factor), cmocka_unit_test(test_lapack_eigen),
+        cmocka_unit_test(test_syevj_blocked),
     };
     return cmocka_run_group_tests_name("kernels stay inside their operands", tests, NULL, NULL);
 }
