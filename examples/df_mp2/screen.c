@@ -37,9 +37,9 @@ static int aux_bounds(const df_sys *s, double *bound) {
     double *diag = df_xcalloc(naux, 8);
     for (size_t p = 0; p < naux; p++)
         diag[p] = s->j[p + p * naux];
-    double *d_diag = df_upload(diag, naux, 0), *d_bound = df_upload(diag, naux, 0);
+    double *d_diag = df_upload(diag, naux, 0), *d_bound = NULL;
     free(diag);
-    if (!d_diag || !d_bound)
+    if (!d_diag || trnsciMalloc((void **)&d_bound, naux * 8) != trnsciSuccess)
         return df_die("upload (Schwarz bounds)");
     trnsparseHandle_t h;
     trnsparseConstDnVecDescr_t vd;

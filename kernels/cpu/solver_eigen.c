@@ -58,7 +58,6 @@ static trn_dtype real_of(trn_dtype t) {
 typedef struct priv_mats {
     void *a, *b;
     int lda, ldb;
-    size_t bytes; /* of both, 64-byte aligned */
 } priv_mats;
 
 static size_t priv_size(const trn_solver_eigen_desc *d, int a_rows, int with_b) {
@@ -75,12 +74,10 @@ static void priv_in(const trn_solver_eigen_desc *d, int a_rows, int with_b, void
     trn_solver_copy(a_rows, d->n, es, d->a, d->lda, pm->a, pm->lda);
     pm->b = NULL;
     pm->ldb = 1;
-    pm->bytes = trn_solver_priv_bytes(d->type, a_rows, d->n);
     if (with_b) {
-        pm->b = (char *)ws + pm->bytes;
+        pm->b = (char *)ws + trn_solver_priv_bytes(d->type, a_rows, d->n);
         pm->ldb = trn_solver_priv_ld(d->n);
         trn_solver_copy(d->n, d->n, es, d->b, d->ldb, pm->b, pm->ldb);
-        pm->bytes += trn_solver_priv_bytes(d->type, d->n, d->n);
     }
 }
 
@@ -97,8 +94,7 @@ static void priv_out(const trn_solver_eigen_desc *d, int a_rows, const priv_mats
 /* syevd/heevd and sygvd/hegvd: a workspace query, then the run on private
  * copies of A (and B), checked for non-finite values first: *bad is then
  * the (negative) position to report as info and nothing is run. */
-static trn_kstatus syev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info,
-                        int *bad) {
+static trn_kstatus syev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info, int *bad) {
     const trn_dtype t = d->type;
     const char jobz = d->vectors ? 'V' : 'N', uplo = d->lower ? 'L' : 'U';
     const int gen = d->fn == TRN_SOLVER_SYGVD;

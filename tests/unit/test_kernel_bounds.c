@@ -685,6 +685,24 @@ static void eigen_case(trn_solver_eigen_desc d, int u_cols, int v_rows, int v_co
     gb_free(&gi);
 }
 
+/* syevd / syevj / sygvd of order n (the tolerance and sweeps used by the
+ * Jacobi methods). */
+static trn_solver_eigen_desc syev_desc(trn_solver_fn fn, trn_dtype t, int n, int ld, int lower,
+                                       int vec) {
+    return (trn_solver_eigen_desc){.fn = fn,
+                                   .type = t,
+                                   .vectors = vec,
+                                   .lower = lower,
+                                   .m = n,
+                                   .n = n,
+                                   .lda = ld,
+                                   .ldb = ld,
+                                   .ldu = 1,
+                                   .ldv = 1,
+                                   .tol = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 1e-6 : 1e-14,
+                                   .max_sweeps = 30};
+}
+
 static void run_eigen(void) {
     static const int ns[] = {1, 2, 9, 33};
     for (int ti = 0; ti < 4; ti++)
@@ -698,18 +716,7 @@ static void run_eigen(void) {
                             t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 1e-6 : 1e-14;
                         CASE("syevd %c n=%d lda=%d lower=%d vectors=%d", type_ch[ti], n, ld, lower,
                              vec);
-                        trn_solver_eigen_desc d = {.fn = TRN_SOLVER_SYEVD,
-                                                   .type = t,
-                                                   .vectors = vec,
-                                                   .lower = lower,
-                                                   .m = n,
-                                                   .n = n,
-                                                   .lda = ld,
-                                                   .ldb = ld,
-                                                   .ldu = 1,
-                                                   .ldv = 1,
-                                                   .tol = tol,
-                                                   .max_sweeps = 30};
+                        trn_solver_eigen_desc d = syev_desc(TRN_SOLVER_SYEVD, t, n, ld, lower, vec);
                         eigen_case(d, 0, 0, 0);
                         d.fn = TRN_SOLVER_SYEVJ;
                         CASE("syevj %c n=%d lda=%d lower=%d vectors=%d", type_ch[ti], n, ld, lower,
@@ -785,18 +792,8 @@ static void run_syevj_blocked(void) {
                         const int n = ns[ni], ld = n + pad;
                         CASE("syevj %c n=%d lda=%d lower=%d vectors=%d", type_ch[ti], n, ld, lower,
                              vec);
-                        trn_solver_eigen_desc d = {
-                            .fn = TRN_SOLVER_SYEVJ,
-                            .type = t,
-                            .vectors = vec,
-                            .lower = lower,
-                            .m = n,
-                            .n = n,
-                            .lda = ld,
-                            .ldu = 1,
-                            .ldv = 1,
-                            .tol = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 1e-6 : 1e-14,
-                            .max_sweeps = 30};
+                        const trn_solver_eigen_desc d =
+                            syev_desc(TRN_SOLVER_SYEVJ, t, n, ld, lower, vec);
                         eigen_case(d, 0, 0, 0);
                     }
 }
