@@ -23,7 +23,7 @@ int trn_fft_out_complex(trn_fft_type t) {
 }
 
 size_t trn_fft_elem_size(const trn_fft_side *side) {
-    return (side->dbl ? 8u : 4u) * (side->complex ? 2u : 1u);
+    return (side->dbl ? 8u : 4u) * (side->cplx ? 2u : 1u);
 }
 
 static const char *const type_names[] = {NULL, "c2c", "r2c", "c2r", "z2z", "d2z", "z2d"};
@@ -47,14 +47,14 @@ int trn_plan_effort_parse(const char *s) {
 
 /* Logical sizes of a side: a complex side of a real transform holds the
  * n/2 + 1 non-redundant elements of the last dimension. */
-static void side_sizes(const trn_fft_shape *s, int complex, trn_fft_side *side) {
+static void side_sizes(const trn_fft_shape *s, int cplx, trn_fft_side *side) {
     const int real_transform = s->type != TRN_FFT_C2C && s->type != TRN_FFT_Z2Z;
     side->rank = s->rank;
     for (int d = 0; d < s->rank; d++)
         side->n[d] = s->n[d];
-    if (real_transform && complex)
+    if (real_transform && cplx)
         side->n[s->rank - 1] = s->n[s->rank - 1] / 2 + 1;
-    side->complex = complex;
+    side->cplx = cplx;
     side->dbl = trn_fft_type_double(s->type);
 }
 
@@ -79,15 +79,15 @@ void trn_fft_sides(const trn_fft_shape *s, int inplace, trn_fft_side *in, trn_ff
         out->embed[d] = out->n[d];
     }
     in->stride = out->stride = 1;
-    if (inplace && (!in->complex || !out->complex)) {
+    if (inplace && (!in->cplx || !out->cplx)) {
         /* Real rows padded to hold the complex side. trn_fft_shape_check
          * keeps this in int; saturate for a shape it has not checked yet. */
         const int last = s->rank - 1;
         const long long pad = 2 * ((long long)s->n[last] / 2 + 1);
         const int p = pad > 0x7fffffff ? 0x7fffffff : (int)pad;
-        if (!in->complex)
+        if (!in->cplx)
             in->embed[last] = p;
-        if (!out->complex)
+        if (!out->cplx)
             out->embed[last] = p;
     }
 }

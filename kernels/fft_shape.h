@@ -26,8 +26,8 @@ typedef struct trn_fft_side {
     int n[TRN_FFT_MAX_RANK];     /* logical sizes on this side (Hermitian-halved if complex) */
     int embed[TRN_FFT_MAX_RANK]; /* storage sizes; embed[0] unused */
     int stride;
-    int complex; /* elements are complex */
-    int dbl;     /* double precision */
+    int cplx; /* elements are complex (not "complex": <complex.h> defines it) */
+    int dbl;  /* double precision */
 } trn_fft_side;
 
 /* Whether type is double precision / has complex input / complex output. */

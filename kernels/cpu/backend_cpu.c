@@ -14,7 +14,16 @@
 
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 #include "kernels/tensor_plan.h"
+
+/* What an op that used a refused routine (routines.h) says. */
+static void refusal_message(int id, char *buf, size_t len) {
+    snprintf(buf, len,
+             "%s failed trnscid's start-up self-test on this CPU (OpenBLAS kernel set %s) and "
+             "no correct implementation of it was found; `trnsci selftest` shows why",
+             trn_routine_name(id), openblas_get_corename());
+}
 
 static int cpu_core_count(const trn_backend *be) {
     (void)be;
@@ -42,7 +51,13 @@ static trn_kstatus cpu_plan_build(const trn_backend *be, void *plan, unsigned pa
     (void)be;
     if (trn_tensor_plan_is(plan)) /* a contraction's mapping is made with the plan */
         return TRN_KSTATUS_OK;
-    return trn_cpu_fft_plan_build(plan, part, err, errlen);
+    trn_routine_clear_refusal();
+    const trn_kstatus st = trn_cpu_fft_plan_build(plan, part, err, errlen);
+    const int refused = trn_routine_take_refusal();
+    if (refused < 0)
+        return st;
+    refusal_message(refused, err, errlen);
+    return TRN_KSTATUS_FAILED;
 }
 
 static uint64_t cpu_plan_bytes(const trn_backend *be, const void *plan) {
@@ -103,10 +118,7 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     return TRN_ENGINE_CORE;
 }
 
-static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
-                           int nshards) {
-    (void)be;
-    (void)plan;
+static trn_kstatus dispatch(const trn_op_desc *op, int shard, int nshards) {
     switch (op->kind) {
     case TRN_OP_MEMSET: return trn_cpu_memset(&op->u.memset, shard, nshards);
     case TRN_OP_COPY: return trn_cpu_copy(&op->u.copy, shard, nshards);
@@ -139,6 +151,25 @@ static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *p
     case TRN_OP_TENSOR_REDUCTION: return trn_cpu_tensor_ew(&op->u.tensor_ew, shard, nshards);
     case TRN_OP_AO_TO_MO: return trn_cpu_ao_to_mo(&op->u.ao_to_mo, op->kmsg, shard, nshards);
     case TRN_OP_MP2_ENERGY: return trn_cpu_mp2_energy(&op->u.mp2_energy, op->kmsg, shard, nshards);
+    }
+    return TRN_KSTATUS_UNSUPPORTED;
+}
+
+/* Runs the op's kernel; an op that used a refused routine fails, whatever
+ * it computed. */
+static trn_kstatus cpu_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
+                           int nshards) {
+    (void)be;
+    (void)plan;
+    trn_routine_clear_refusal();
+    const trn_kstatus st = dispatch(op, shard, nshards);
+    const int refused = trn_routine_take_refusal();
+    if (refused < 0)
+        return st;
+    if (op->kmsg) {
+        char text[TRN_KMSG_LEN];
+        refusal_message(refused, text, sizeof(text));
+        trn_kmsg_post(op->kmsg, (uint64_t)shard, 0, "%s", text);
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

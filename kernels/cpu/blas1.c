@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 
 /* Start of a vector's traversal: element 0 of the BLAS sequence. */
 static ptrdiff_t first(int n, int inc) {
@@ -88,16 +89,20 @@ static trn_kstatus run_s(const trn_blas1_desc *d) {
     const int n = d->n;
     const float a = (float)d->alpha.re;
     switch (d->fn) {
-    case TRN_BLAS1_AXPY: cblas_saxpy(n, a, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_SCAL: cblas_sscal(n, a, x, d->incx); break;
-    case TRN_BLAS1_COPY: cblas_scopy(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_SWAP: cblas_sswap(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_ROT: cblas_srot(n, x, d->incx, y, d->incy, a, (float)d->beta.re); break;
-    case TRN_BLAS1_DOT: *(float *)d->result = cblas_sdot(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_NRM2: *(float *)d->result = cblas_snrm2(n, x, d->incx); break;
-    case TRN_BLAS1_ASUM: *(float *)d->result = cblas_sasum(n, x, d->incx); break;
-    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_isamax(n, x, d->incx) + 1; break;
-    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_isamin(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_AXPY: TRN_LIB(cblas_saxpy)(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SCAL: TRN_LIB(cblas_sscal)(n, a, x, d->incx); break;
+    case TRN_BLAS1_COPY: TRN_LIB(cblas_scopy)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: TRN_LIB(cblas_sswap)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_ROT: TRN_LIB(cblas_srot)(n, x, d->incx, y, d->incy, a, (float)d->beta.re); break;
+    case TRN_BLAS1_DOT: *(float *)d->result = TRN_LIB(cblas_sdot)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_NRM2: *(float *)d->result = TRN_LIB(cblas_snrm2)(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(float *)d->result = TRN_LIB(cblas_sasum)(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_isamax)(n, x, d->incx) + 1;
+        break;
+    case TRN_BLAS1_IAMIN:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_isamin)(n, x, d->incx) + 1;
+        break;
     case TRN_BLAS1_DOTC: return TRN_KSTATUS_UNSUPPORTED;
     }
     return TRN_KSTATUS_OK;
@@ -108,16 +113,22 @@ static trn_kstatus run_d(const trn_blas1_desc *d) {
     const int n = d->n;
     const double a = d->alpha.re;
     switch (d->fn) {
-    case TRN_BLAS1_AXPY: cblas_daxpy(n, a, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_SCAL: cblas_dscal(n, a, x, d->incx); break;
-    case TRN_BLAS1_COPY: cblas_dcopy(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_SWAP: cblas_dswap(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_ROT: cblas_drot(n, x, d->incx, y, d->incy, a, d->beta.re); break;
-    case TRN_BLAS1_DOT: *(double *)d->result = cblas_ddot(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_NRM2: *(double *)d->result = cblas_dnrm2(n, x, d->incx); break;
-    case TRN_BLAS1_ASUM: *(double *)d->result = cblas_dasum(n, x, d->incx); break;
-    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_idamax(n, x, d->incx) + 1; break;
-    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_idamin(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_AXPY: TRN_LIB(cblas_daxpy)(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SCAL: TRN_LIB(cblas_dscal)(n, a, x, d->incx); break;
+    case TRN_BLAS1_COPY: TRN_LIB(cblas_dcopy)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: TRN_LIB(cblas_dswap)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_ROT: TRN_LIB(cblas_drot)(n, x, d->incx, y, d->incy, a, d->beta.re); break;
+    case TRN_BLAS1_DOT:
+        *(double *)d->result = TRN_LIB(cblas_ddot)(n, x, d->incx, y, d->incy);
+        break;
+    case TRN_BLAS1_NRM2: *(double *)d->result = TRN_LIB(cblas_dnrm2)(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(double *)d->result = TRN_LIB(cblas_dasum)(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_idamax)(n, x, d->incx) + 1;
+        break;
+    case TRN_BLAS1_IAMIN:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_idamin)(n, x, d->incx) + 1;
+        break;
     case TRN_BLAS1_DOTC: return TRN_KSTATUS_UNSUPPORTED;
     }
     return TRN_KSTATUS_OK;
@@ -128,18 +139,18 @@ static trn_kstatus run_c(const trn_blas1_desc *d) {
     const int n = d->n;
     const float a[2] = {(float)d->alpha.re, (float)d->alpha.im};
     switch (d->fn) {
-    case TRN_BLAS1_AXPY: cblas_caxpy(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_AXPY: TRN_LIB(cblas_caxpy)(n, a, x, d->incx, y, d->incy); break;
     case TRN_BLAS1_SCAL:
         if (d->real_scalar)
-            cblas_csscal(n, a[0], x, d->incx);
+            TRN_LIB(cblas_csscal)(n, a[0], x, d->incx);
         else
-            cblas_cscal(n, a, x, d->incx);
+            TRN_LIB(cblas_cscal)(n, a, x, d->incx);
         break;
-    case TRN_BLAS1_COPY: cblas_ccopy(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_SWAP: cblas_cswap(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_COPY: TRN_LIB(cblas_ccopy)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: TRN_LIB(cblas_cswap)(n, x, d->incx, y, d->incy); break;
     case TRN_BLAS1_ROT:
         if (d->real_scalar)
-            cblas_csrot(n, x, d->incx, y, d->incy, a[0], (float)d->beta.re);
+            TRN_LIB(cblas_csrot)(n, x, d->incx, y, d->incy, a[0], (float)d->beta.re);
         else
             crot_loop(n, x, d->incx, y, d->incy, a[0],
                       CMPLXF((float)d->beta.re, (float)d->beta.im));
@@ -150,15 +161,19 @@ static trn_kstatus run_c(const trn_blas1_desc *d) {
         if (d->incx != 1 || d->incy != 1)
             cdot_loop(n, x, d->incx, y, d->incy, conj, d->result);
         else if (conj)
-            cblas_cdotc_sub(n, x, 1, y, 1, d->result);
+            TRN_LIB(cblas_cdotc_sub)(n, x, 1, y, 1, d->result);
         else
-            cblas_cdotu_sub(n, x, 1, y, 1, d->result);
+            TRN_LIB(cblas_cdotu_sub)(n, x, 1, y, 1, d->result);
         break;
     }
-    case TRN_BLAS1_NRM2: *(float *)d->result = cblas_scnrm2(n, x, d->incx); break;
-    case TRN_BLAS1_ASUM: *(float *)d->result = cblas_scasum(n, x, d->incx); break;
-    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_icamax(n, x, d->incx) + 1; break;
-    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_icamin(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_NRM2: *(float *)d->result = TRN_LIB(cblas_scnrm2)(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(float *)d->result = TRN_LIB(cblas_scasum)(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_icamax)(n, x, d->incx) + 1;
+        break;
+    case TRN_BLAS1_IAMIN:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_icamin)(n, x, d->incx) + 1;
+        break;
     }
     return TRN_KSTATUS_OK;
 }
@@ -168,18 +183,18 @@ static trn_kstatus run_z(const trn_blas1_desc *d) {
     const int n = d->n;
     const double a[2] = {d->alpha.re, d->alpha.im};
     switch (d->fn) {
-    case TRN_BLAS1_AXPY: cblas_zaxpy(n, a, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_AXPY: TRN_LIB(cblas_zaxpy)(n, a, x, d->incx, y, d->incy); break;
     case TRN_BLAS1_SCAL:
         if (d->real_scalar)
-            cblas_zdscal(n, a[0], x, d->incx);
+            TRN_LIB(cblas_zdscal)(n, a[0], x, d->incx);
         else
-            cblas_zscal(n, a, x, d->incx);
+            TRN_LIB(cblas_zscal)(n, a, x, d->incx);
         break;
-    case TRN_BLAS1_COPY: cblas_zcopy(n, x, d->incx, y, d->incy); break;
-    case TRN_BLAS1_SWAP: cblas_zswap(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_COPY: TRN_LIB(cblas_zcopy)(n, x, d->incx, y, d->incy); break;
+    case TRN_BLAS1_SWAP: TRN_LIB(cblas_zswap)(n, x, d->incx, y, d->incy); break;
     case TRN_BLAS1_ROT:
         if (d->real_scalar)
-            cblas_zdrot(n, x, d->incx, y, d->incy, a[0], d->beta.re);
+            TRN_LIB(cblas_zdrot)(n, x, d->incx, y, d->incy, a[0], d->beta.re);
         else
             zrot_loop(n, x, d->incx, y, d->incy, a[0], CMPLX(d->beta.re, d->beta.im));
         break;
@@ -189,15 +204,19 @@ static trn_kstatus run_z(const trn_blas1_desc *d) {
         if (d->incx != 1 || d->incy != 1)
             zdot_loop(n, x, d->incx, y, d->incy, conj, d->result);
         else if (conj)
-            cblas_zdotc_sub(n, x, 1, y, 1, d->result);
+            TRN_LIB(cblas_zdotc_sub)(n, x, 1, y, 1, d->result);
         else
-            cblas_zdotu_sub(n, x, 1, y, 1, d->result);
+            TRN_LIB(cblas_zdotu_sub)(n, x, 1, y, 1, d->result);
         break;
     }
-    case TRN_BLAS1_NRM2: *(double *)d->result = cblas_dznrm2(n, x, d->incx); break;
-    case TRN_BLAS1_ASUM: *(double *)d->result = cblas_dzasum(n, x, d->incx); break;
-    case TRN_BLAS1_IAMAX: *(int32_t *)d->result = (int32_t)cblas_izamax(n, x, d->incx) + 1; break;
-    case TRN_BLAS1_IAMIN: *(int32_t *)d->result = (int32_t)cblas_izamin(n, x, d->incx) + 1; break;
+    case TRN_BLAS1_NRM2: *(double *)d->result = TRN_LIB(cblas_dznrm2)(n, x, d->incx); break;
+    case TRN_BLAS1_ASUM: *(double *)d->result = TRN_LIB(cblas_dzasum)(n, x, d->incx); break;
+    case TRN_BLAS1_IAMAX:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_izamax)(n, x, d->incx) + 1;
+        break;
+    case TRN_BLAS1_IAMIN:
+        *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_izamin)(n, x, d->incx) + 1;
+        break;
     }
     return TRN_KSTATUS_OK;
 }

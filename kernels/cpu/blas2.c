@@ -37,6 +37,7 @@
 
 #include "kernels/cpu/cblas_map.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 
 /* Element 0 of a vector's traversal (its highest element when inc < 0). */
 static ptrdiff_t first(int n, int inc) {
@@ -176,9 +177,9 @@ static trn_kstatus hemv_copied(const trn_blas2_desc *d, const void *alpha, const
     }
     const enum CBLAS_UPLO ul = trn_cb_uplo(d->uplo);
     if (d->type == TRN_DTYPE_C32F)
-        cblas_chemv(CblasColMajor, ul, d->n, alpha, d->a, d->lda, xc, 1, one, yc, 1);
+        TRN_LIB(cblas_chemv)(CblasColMajor, ul, d->n, alpha, d->a, d->lda, xc, 1, one, yc, 1);
     else
-        cblas_zhemv(CblasColMajor, ul, d->n, alpha, d->a, d->lda, xc, 1, one, yc, 1);
+        TRN_LIB(cblas_zhemv)(CblasColMajor, ul, d->n, alpha, d->a, d->lda, xc, 1, one, yc, 1);
     scatter(yc, d->n, d->incy, es, d->y);
     free(xc);
     free(yc);
@@ -197,39 +198,41 @@ static trn_kstatus product(const trn_blas2_desc *d) {
     case TRN_DTYPE_R32F:
         switch (d->fn) {
         case TRN_BLAS2_GEMV:
-            cblas_sgemv(o, tr, m, n, af[0], d->a, d->lda, d->x, d->incx, 1.0f, d->y, d->incy);
+            TRN_LIB(cblas_sgemv)
+            (o, tr, m, n, af[0], d->a, d->lda, d->x, d->incx, 1.0f, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_GBMV:
-            cblas_sgbmv(o, tr, m, n, d->kl, d->ku, af[0], d->a, d->lda, d->x, d->incx, 1.0f, d->y,
-                        d->incy);
+            TRN_LIB(cblas_sgbmv)
+            (o, tr, m, n, d->kl, d->ku, af[0], d->a, d->lda, d->x, d->incx, 1.0f, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_SYMV:
-            cblas_ssymv(o, ul, n, af[0], d->a, d->lda, d->x, d->incx, 1.0f, d->y, d->incy);
+            TRN_LIB(cblas_ssymv)(o, ul, n, af[0], d->a, d->lda, d->x, d->incx, 1.0f, d->y, d->incy);
             return TRN_KSTATUS_OK;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
     case TRN_DTYPE_R64F:
         switch (d->fn) {
         case TRN_BLAS2_GEMV:
-            cblas_dgemv(o, tr, m, n, ad[0], d->a, d->lda, d->x, d->incx, 1.0, d->y, d->incy);
+            TRN_LIB(cblas_dgemv)
+            (o, tr, m, n, ad[0], d->a, d->lda, d->x, d->incx, 1.0, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_GBMV:
-            cblas_dgbmv(o, tr, m, n, d->kl, d->ku, ad[0], d->a, d->lda, d->x, d->incx, 1.0, d->y,
-                        d->incy);
+            TRN_LIB(cblas_dgbmv)
+            (o, tr, m, n, d->kl, d->ku, ad[0], d->a, d->lda, d->x, d->incx, 1.0, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_SYMV:
-            cblas_dsymv(o, ul, n, ad[0], d->a, d->lda, d->x, d->incx, 1.0, d->y, d->incy);
+            TRN_LIB(cblas_dsymv)(o, ul, n, ad[0], d->a, d->lda, d->x, d->incx, 1.0, d->y, d->incy);
             return TRN_KSTATUS_OK;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
     case TRN_DTYPE_C32F:
         switch (d->fn) {
         case TRN_BLAS2_GEMV:
-            cblas_cgemv(o, tr, m, n, af, d->a, d->lda, d->x, d->incx, onef, d->y, d->incy);
+            TRN_LIB(cblas_cgemv)(o, tr, m, n, af, d->a, d->lda, d->x, d->incx, onef, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_GBMV:
-            cblas_cgbmv(o, tr, m, n, d->kl, d->ku, af, d->a, d->lda, d->x, d->incx, onef, d->y,
-                        d->incy);
+            TRN_LIB(cblas_cgbmv)
+            (o, tr, m, n, d->kl, d->ku, af, d->a, d->lda, d->x, d->incx, onef, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_SYMV:
             csymv_loop(d->uplo, n, af, d->a, d->lda, d->x, d->incx, d->y, d->incy);
@@ -240,11 +243,11 @@ static trn_kstatus product(const trn_blas2_desc *d) {
     case TRN_DTYPE_C64F:
         switch (d->fn) {
         case TRN_BLAS2_GEMV:
-            cblas_zgemv(o, tr, m, n, ad, d->a, d->lda, d->x, d->incx, oned, d->y, d->incy);
+            TRN_LIB(cblas_zgemv)(o, tr, m, n, ad, d->a, d->lda, d->x, d->incx, oned, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_GBMV:
-            cblas_zgbmv(o, tr, m, n, d->kl, d->ku, ad, d->a, d->lda, d->x, d->incx, oned, d->y,
-                        d->incy);
+            TRN_LIB(cblas_zgbmv)
+            (o, tr, m, n, d->kl, d->ku, ad, d->a, d->lda, d->x, d->incx, oned, d->y, d->incy);
             return TRN_KSTATUS_OK;
         case TRN_BLAS2_SYMV:
             zsymv_loop(d->uplo, n, ad, d->a, d->lda, d->x, d->incx, d->y, d->incy);
@@ -266,27 +269,27 @@ static trn_kstatus triangular(const trn_blas2_desc *d) {
     switch (d->type) {
     case TRN_DTYPE_R32F:
         if (solve)
-            cblas_strsv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_strsv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         else
-            cblas_strmv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_strmv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_R64F:
         if (solve)
-            cblas_dtrsv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_dtrsv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         else
-            cblas_dtrmv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_dtrmv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_C32F:
         if (solve)
-            cblas_ctrsv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_ctrsv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         else
-            cblas_ctrmv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_ctrmv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_C64F:
         if (solve)
-            cblas_ztrsv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_ztrsv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         else
-            cblas_ztrmv(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
+            TRN_LIB(cblas_ztrmv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         return TRN_KSTATUS_OK;
     }
     return TRN_KSTATUS_UNSUPPORTED;
@@ -303,11 +306,13 @@ static trn_kstatus update(const trn_blas2_desc *d) {
     case TRN_DTYPE_R32F:
         switch (d->fn) {
         case TRN_BLAS2_GER:
-            cblas_sger(o, m, n, af[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_sger)(o, m, n, af[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
             return TRN_KSTATUS_OK;
-        case TRN_BLAS2_SYR: cblas_ssyr(o, ul, n, af[0], d->x, d->incx, d->a, d->lda); break;
+        case TRN_BLAS2_SYR:
+            TRN_LIB(cblas_ssyr)(o, ul, n, af[0], d->x, d->incx, d->a, d->lda);
+            break;
         case TRN_BLAS2_SYR2:
-            cblas_ssyr2(o, ul, n, af[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_ssyr2)(o, ul, n, af[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
@@ -315,11 +320,13 @@ static trn_kstatus update(const trn_blas2_desc *d) {
     case TRN_DTYPE_R64F:
         switch (d->fn) {
         case TRN_BLAS2_GER:
-            cblas_dger(o, m, n, ad[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_dger)(o, m, n, ad[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
             return TRN_KSTATUS_OK;
-        case TRN_BLAS2_SYR: cblas_dsyr(o, ul, n, ad[0], d->x, d->incx, d->a, d->lda); break;
+        case TRN_BLAS2_SYR:
+            TRN_LIB(cblas_dsyr)(o, ul, n, ad[0], d->x, d->incx, d->a, d->lda);
+            break;
         case TRN_BLAS2_SYR2:
-            cblas_dsyr2(o, ul, n, ad[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_dsyr2)(o, ul, n, ad[0], d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
@@ -327,18 +334,20 @@ static trn_kstatus update(const trn_blas2_desc *d) {
     case TRN_DTYPE_C32F:
         switch (d->fn) {
         case TRN_BLAS2_GER:
-            cblas_cgeru(o, m, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_cgeru)(o, m, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         case TRN_BLAS2_GERC:
-            cblas_cgerc(o, m, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_cgerc)(o, m, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         case TRN_BLAS2_SYR: csyr_loop(d->uplo, n, af, d->x, d->incx, NULL, 0, d->a, d->lda); break;
         case TRN_BLAS2_SYR2:
             csyr_loop(d->uplo, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
-        case TRN_BLAS2_HER: cblas_cher(o, ul, n, af[0], d->x, d->incx, d->a, d->lda); break;
+        case TRN_BLAS2_HER:
+            TRN_LIB(cblas_cher)(o, ul, n, af[0], d->x, d->incx, d->a, d->lda);
+            break;
         case TRN_BLAS2_HER2:
-            cblas_cher2(o, ul, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_cher2)(o, ul, n, af, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
@@ -346,18 +355,20 @@ static trn_kstatus update(const trn_blas2_desc *d) {
     case TRN_DTYPE_C64F:
         switch (d->fn) {
         case TRN_BLAS2_GER:
-            cblas_zgeru(o, m, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_zgeru)(o, m, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         case TRN_BLAS2_GERC:
-            cblas_zgerc(o, m, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_zgerc)(o, m, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         case TRN_BLAS2_SYR: zsyr_loop(d->uplo, n, ad, d->x, d->incx, NULL, 0, d->a, d->lda); break;
         case TRN_BLAS2_SYR2:
             zsyr_loop(d->uplo, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
-        case TRN_BLAS2_HER: cblas_zher(o, ul, n, ad[0], d->x, d->incx, d->a, d->lda); break;
+        case TRN_BLAS2_HER:
+            TRN_LIB(cblas_zher)(o, ul, n, ad[0], d->x, d->incx, d->a, d->lda);
+            break;
         case TRN_BLAS2_HER2:
-            cblas_zher2(o, ul, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
+            TRN_LIB(cblas_zher2)(o, ul, n, ad, d->x, d->incx, d->y, d->incy, d->a, d->lda);
             break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }

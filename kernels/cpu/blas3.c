@@ -39,6 +39,7 @@
 
 #include "kernels/cpu/cblas_map.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 
 static int is_cx(trn_dtype t) {
     return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -207,10 +208,12 @@ static void symm_tile(const trn_blas3_desc *d, int lo, int hi) {
     const int herm = d->fn == TRN_BLAS3_HEMM;
     switch (d->type) {
     case TRN_DTYPE_R32F:
-        cblas_ssymm(CblasColMajor, sd, ul, m, n, af[0], d->a, d->lda, b, d->ldb, 1.0f, c, d->ldc);
+        TRN_LIB(cblas_ssymm)
+        (CblasColMajor, sd, ul, m, n, af[0], d->a, d->lda, b, d->ldb, 1.0f, c, d->ldc);
         break;
     case TRN_DTYPE_R64F:
-        cblas_dsymm(CblasColMajor, sd, ul, m, n, ad[0], d->a, d->lda, b, d->ldb, 1.0, c, d->ldc);
+        TRN_LIB(cblas_dsymm)
+        (CblasColMajor, sd, ul, m, n, ad[0], d->a, d->lda, b, d->ldb, 1.0, c, d->ldc);
         break;
     case TRN_DTYPE_C32F:
         (herm ? cblas_chemm : cblas_csymm)(CblasColMajor, sd, ul, m, n, af, d->a, d->lda, b, d->ldb,
@@ -279,16 +282,20 @@ static void rank_k_gemm(const trn_blas3_desc *d, trn_scalar alpha, const void *x
     const double ad[2] = {alpha.re, alpha.im}, oned[2] = {1, 0};
     switch (d->type) {
     case TRN_DTYPE_R32F:
-        cblas_sgemm(CblasColMajor, ta, tb, rows, w, k, af[0], xs, ldx, ys, ldy, 1.0f, c, d->ldc);
+        TRN_LIB(cblas_sgemm)
+        (CblasColMajor, ta, tb, rows, w, k, af[0], xs, ldx, ys, ldy, 1.0f, c, d->ldc);
         break;
     case TRN_DTYPE_R64F:
-        cblas_dgemm(CblasColMajor, ta, tb, rows, w, k, ad[0], xs, ldx, ys, ldy, 1.0, c, d->ldc);
+        TRN_LIB(cblas_dgemm)
+        (CblasColMajor, ta, tb, rows, w, k, ad[0], xs, ldx, ys, ldy, 1.0, c, d->ldc);
         break;
     case TRN_DTYPE_C32F:
-        cblas_cgemm(CblasColMajor, ta, tb, rows, w, k, af, xs, ldx, ys, ldy, onef, c, d->ldc);
+        TRN_LIB(cblas_cgemm)
+        (CblasColMajor, ta, tb, rows, w, k, af, xs, ldx, ys, ldy, onef, c, d->ldc);
         break;
     case TRN_DTYPE_C64F:
-        cblas_zgemm(CblasColMajor, ta, tb, rows, w, k, ad, xs, ldx, ys, ldy, oned, c, d->ldc);
+        TRN_LIB(cblas_zgemm)
+        (CblasColMajor, ta, tb, rows, w, k, ad, xs, ldx, ys, ldy, oned, c, d->ldc);
         break;
     }
 }
@@ -307,39 +314,47 @@ static void rank_k_diag(const trn_blas3_desc *d, int lo, int hi) {
     switch (d->fn) {
     case TRN_BLAS3_SYRK:
         switch (d->type) {
-        case TRN_DTYPE_R32F: cblas_ssyrk(o, ul, tr, w, k, af[0], a, d->lda, 1.0f, c, d->ldc); break;
-        case TRN_DTYPE_R64F: cblas_dsyrk(o, ul, tr, w, k, ad[0], a, d->lda, 1.0, c, d->ldc); break;
-        case TRN_DTYPE_C32F: cblas_csyrk(o, ul, tr, w, k, af, a, d->lda, onef, c, d->ldc); break;
-        case TRN_DTYPE_C64F: cblas_zsyrk(o, ul, tr, w, k, ad, a, d->lda, oned, c, d->ldc); break;
+        case TRN_DTYPE_R32F:
+            TRN_LIB(cblas_ssyrk)(o, ul, tr, w, k, af[0], a, d->lda, 1.0f, c, d->ldc);
+            break;
+        case TRN_DTYPE_R64F:
+            TRN_LIB(cblas_dsyrk)(o, ul, tr, w, k, ad[0], a, d->lda, 1.0, c, d->ldc);
+            break;
+        case TRN_DTYPE_C32F:
+            TRN_LIB(cblas_csyrk)(o, ul, tr, w, k, af, a, d->lda, onef, c, d->ldc);
+            break;
+        case TRN_DTYPE_C64F:
+            TRN_LIB(cblas_zsyrk)(o, ul, tr, w, k, ad, a, d->lda, oned, c, d->ldc);
+            break;
         }
         break;
     case TRN_BLAS3_HERK:
         if (d->type == TRN_DTYPE_C32F)
-            cblas_cherk(o, ul, tr, w, k, af[0], a, d->lda, 1.0f, c, d->ldc);
+            TRN_LIB(cblas_cherk)(o, ul, tr, w, k, af[0], a, d->lda, 1.0f, c, d->ldc);
         else
-            cblas_zherk(o, ul, tr, w, k, ad[0], a, d->lda, 1.0, c, d->ldc);
+            TRN_LIB(cblas_zherk)(o, ul, tr, w, k, ad[0], a, d->lda, 1.0, c, d->ldc);
         break;
     case TRN_BLAS3_SYR2K:
         switch (d->type) {
         case TRN_DTYPE_R32F:
-            cblas_ssyr2k(o, ul, tr, w, k, af[0], a, d->lda, b, d->ldb, 1.0f, c, d->ldc);
+            TRN_LIB(cblas_ssyr2k)(o, ul, tr, w, k, af[0], a, d->lda, b, d->ldb, 1.0f, c, d->ldc);
             break;
         case TRN_DTYPE_R64F:
-            cblas_dsyr2k(o, ul, tr, w, k, ad[0], a, d->lda, b, d->ldb, 1.0, c, d->ldc);
+            TRN_LIB(cblas_dsyr2k)(o, ul, tr, w, k, ad[0], a, d->lda, b, d->ldb, 1.0, c, d->ldc);
             break;
         case TRN_DTYPE_C32F:
-            cblas_csyr2k(o, ul, tr, w, k, af, a, d->lda, b, d->ldb, onef, c, d->ldc);
+            TRN_LIB(cblas_csyr2k)(o, ul, tr, w, k, af, a, d->lda, b, d->ldb, onef, c, d->ldc);
             break;
         case TRN_DTYPE_C64F:
-            cblas_zsyr2k(o, ul, tr, w, k, ad, a, d->lda, b, d->ldb, oned, c, d->ldc);
+            TRN_LIB(cblas_zsyr2k)(o, ul, tr, w, k, ad, a, d->lda, b, d->ldb, oned, c, d->ldc);
             break;
         }
         break;
     case TRN_BLAS3_HER2K:
         if (d->type == TRN_DTYPE_C32F)
-            cblas_cher2k(o, ul, tr, w, k, af, a, d->lda, b, d->ldb, 1.0f, c, d->ldc);
+            TRN_LIB(cblas_cher2k)(o, ul, tr, w, k, af, a, d->lda, b, d->ldb, 1.0f, c, d->ldc);
         else
-            cblas_zher2k(o, ul, tr, w, k, ad, a, d->lda, b, d->ldb, 1.0, c, d->ldc);
+            TRN_LIB(cblas_zher2k)(o, ul, tr, w, k, ad, a, d->lda, b, d->ldb, 1.0, c, d->ldc);
         break;
     default: break;
     }

@@ -34,6 +34,7 @@
 
 #include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 
 static enum CBLAS_TRANSPOSE to_cblas(trn_trans t) {
     switch (t) {
@@ -66,25 +67,27 @@ static trn_kstatus gemm_blas(const trn_gemm_one *g) {
 
     switch (d->type) {
     case TRN_DTYPE_R32F:
-        cblas_sgemm(CblasColMajor, ta, tb, d->m, ncols, k, (float)g->alpha.re, g->a, d->lda,
-                    (const float *)b, d->ldb, (float)g->beta.re, (float *)c, d->ldc);
+        TRN_LIB(cblas_sgemm)
+        (CblasColMajor, ta, tb, d->m, ncols, k, (float)g->alpha.re, g->a, d->lda, (const float *)b,
+         d->ldb, (float)g->beta.re, (float *)c, d->ldc);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_R64F:
-        cblas_dgemm(CblasColMajor, ta, tb, d->m, ncols, k, g->alpha.re, g->a, d->lda,
-                    (const double *)b, d->ldb, g->beta.re, (double *)c, d->ldc);
+        TRN_LIB(cblas_dgemm)
+        (CblasColMajor, ta, tb, d->m, ncols, k, g->alpha.re, g->a, d->lda, (const double *)b,
+         d->ldb, g->beta.re, (double *)c, d->ldc);
         return TRN_KSTATUS_OK;
     case TRN_DTYPE_C32F: {
         const float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
         const float beta[2] = {(float)g->beta.re, (float)g->beta.im};
-        cblas_cgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c,
-                    d->ldc);
+        TRN_LIB(cblas_cgemm)
+        (CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c, d->ldc);
         return TRN_KSTATUS_OK;
     }
     case TRN_DTYPE_C64F: {
         const double alpha[2] = {g->alpha.re, g->alpha.im};
         const double beta[2] = {g->beta.re, g->beta.im};
-        cblas_zgemm(CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c,
-                    d->ldc);
+        TRN_LIB(cblas_zgemm)
+        (CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c, d->ldc);
         return TRN_KSTATUS_OK;
     }
     }

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 #include "kernels/fft_shape.h"
 
 typedef struct cpu_fft_plan {
@@ -91,23 +92,23 @@ static void *plan_variant(const cpu_fft_plan *p, unsigned v, void *in, void *out
     const int *n = s->n;
     switch (s->type) {
     case TRN_FFT_C2C:
-        return fftwf_plan_many_dft(r, n, 1, in, i->embed, i->stride, 0, out, o->embed, o->stride, 0,
-                                   sign, flags);
+        return TRN_LIB(fftwf_plan_many_dft)(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
+                                            o->stride, 0, sign, flags);
     case TRN_FFT_R2C:
-        return fftwf_plan_many_dft_r2c(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
-                                       o->stride, 0, flags);
+        return TRN_LIB(fftwf_plan_many_dft_r2c)(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
+                                                o->stride, 0, flags);
     case TRN_FFT_C2R:
-        return fftwf_plan_many_dft_c2r(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
-                                       o->stride, 0, flags);
+        return TRN_LIB(fftwf_plan_many_dft_c2r)(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
+                                                o->stride, 0, flags);
     case TRN_FFT_Z2Z:
-        return fftw_plan_many_dft(r, n, 1, in, i->embed, i->stride, 0, out, o->embed, o->stride, 0,
-                                  sign, flags);
+        return TRN_LIB(fftw_plan_many_dft)(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
+                                           o->stride, 0, sign, flags);
     case TRN_FFT_D2Z:
-        return fftw_plan_many_dft_r2c(r, n, 1, in, i->embed, i->stride, 0, out, o->embed, o->stride,
-                                      0, flags);
+        return TRN_LIB(fftw_plan_many_dft_r2c)(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
+                                               o->stride, 0, flags);
     case TRN_FFT_Z2D:
-        return fftw_plan_many_dft_c2r(r, n, 1, in, i->embed, i->stride, 0, out, o->embed, o->stride,
-                                      0, flags);
+        return TRN_LIB(fftw_plan_many_dft_c2r)(r, n, 1, in, i->embed, i->stride, 0, out, o->embed,
+                                               o->stride, 0, flags);
     }
     return NULL;
 }

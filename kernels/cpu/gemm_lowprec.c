@@ -30,6 +30,7 @@
 
 #include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/lowprec.h"
+#include "kernels/cpu/routines.h"
 
 #define MAX_PIECES 3
 
@@ -169,14 +170,15 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
     for (unsigned q = 0; q < npairs; q++) {
         const float *A = ap[ps[q]], *B = bp[pt[q]];
         if (comps == 1) {
-            cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, d->m, (int)ncols, d->k,
-                        (float)g->alpha.re, A, d->m, B, d->k, q == 0 ? (float)g->beta.re : 1.0f, c,
-                        d->ldc);
+            TRN_LIB(cblas_sgemm)
+            (CblasColMajor, CblasNoTrans, CblasNoTrans, d->m, (int)ncols, d->k, (float)g->alpha.re,
+             A, d->m, B, d->k, q == 0 ? (float)g->beta.re : 1.0f, c, d->ldc);
         } else {
             const float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
             const float beta[2] = {(float)g->beta.re, (float)g->beta.im}, one[2] = {1.0f, 0.0f};
-            cblas_cgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, d->m, (int)ncols, d->k, alpha, A,
-                        d->m, B, d->k, q == 0 ? beta : one, c, d->ldc);
+            TRN_LIB(cblas_cgemm)
+            (CblasColMajor, CblasNoTrans, CblasNoTrans, d->m, (int)ncols, d->k, alpha, A, d->m, B,
+             d->k, q == 0 ? beta : one, c, d->ldc);
         }
     }
     free(mem);

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "kernels/cpu/blas_gemm.h"
+#include "kernels/cpu/routines.h"
 
 #define BETA 7       /* bits per digit */
 #define S_DIGITS 8   /* digits per value: 56 bits */
@@ -242,9 +243,10 @@ static void tile(ozaki_ctx *o, int i0, int mt, int j0, int nt) {
         for (int s = 0; s < S_DIGITS; s++) { /* digits s, t from 0: s + t <= S - 1 */
             const int count = S_DIGITS - s;
             for (int c = 0; c < planes; c++) {
-                cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mt, nt * count, kw, 1.0f,
-                            o->ad + (size_t)s * a_stride, mt, o->bd + (size_t)c * S_DIGITS * b_one,
-                            kw, 0.0f, o->prod, mt);
+                TRN_LIB(cblas_sgemm)
+                (CblasColMajor, CblasNoTrans, CblasNoTrans, mt, nt * count, kw, 1.0f,
+                 o->ad + (size_t)s * a_stride, mt, o->bd + (size_t)c * S_DIGITS * b_one, kw, 0.0f,
+                 o->prod, mt);
                 for (int t = 0; t < count; t++)
                     accumulate(o->acc + (size_t)c * len, o->prod + (size_t)t * len, len,
                                pow2(-(s + t + 2) * BETA));

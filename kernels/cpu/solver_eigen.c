@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
 
@@ -143,24 +144,27 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
         if (gen)
             rc = TRN_BY_TYPE(
                 t,
-                LAPACKE_ssygvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
-                                    d->w, work, lwork, iwork, liwork),
-                LAPACKE_dsygvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
-                                    d->w, work, lwork, iwork, liwork),
-                LAPACKE_chegvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
-                                    d->w, work, lwork, rwork, lrwork, iwork, liwork),
-                LAPACKE_zhegvd_work(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b, pm.ldb,
-                                    d->w, work, lwork, rwork, lrwork, iwork, liwork));
+                TRN_LIB(LAPACKE_ssygvd_work)(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b,
+                                             pm.ldb, d->w, work, lwork, iwork, liwork),
+                TRN_LIB(LAPACKE_dsygvd_work)(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b,
+                                             pm.ldb, d->w, work, lwork, iwork, liwork),
+                TRN_LIB(LAPACKE_chegvd_work)(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b,
+                                             pm.ldb, d->w, work, lwork, rwork, lrwork, iwork,
+                                             liwork),
+                TRN_LIB(LAPACKE_zhegvd_work)(COL, d->itype, jobz, uplo, d->n, pm.a, pm.lda, pm.b,
+                                             pm.ldb, d->w, work, lwork, rwork, lrwork, iwork,
+                                             liwork));
         else
-            rc = TRN_BY_TYPE(t,
-                             LAPACKE_ssyevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
-                                                 lwork, iwork, liwork),
-                             LAPACKE_dsyevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
-                                                 lwork, iwork, liwork),
-                             LAPACKE_cheevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
-                                                 lwork, rwork, lrwork, iwork, liwork),
-                             LAPACKE_zheevd_work(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work,
-                                                 lwork, rwork, lrwork, iwork, liwork));
+            rc = TRN_BY_TYPE(
+                t,
+                TRN_LIB(LAPACKE_ssyevd_work)(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work, lwork,
+                                             iwork, liwork),
+                TRN_LIB(LAPACKE_dsyevd_work)(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work, lwork,
+                                             iwork, liwork),
+                TRN_LIB(LAPACKE_cheevd_work)(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work, lwork,
+                                             rwork, lrwork, iwork, liwork),
+                TRN_LIB(LAPACKE_zheevd_work)(COL, jobz, uplo, d->n, pm.a, pm.lda, d->w, work, lwork,
+                                             rwork, lrwork, iwork, liwork));
         if (rc != 0)
             break;
     }
@@ -230,15 +234,16 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_i
             work = (char *)ws + c_bytes;
             rwork = cx ? (char *)work + w_bytes : NULL;
         }
-        rc = TRN_BY_TYPE(t,
-                         LAPACKE_sgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
-                                             u, ldu, vt, ldvt, work, lwork),
-                         LAPACKE_dgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
-                                             u, ldu, vt, ldvt, work, lwork),
-                         LAPACKE_cgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
-                                             u, ldu, vt, ldvt, work, lwork, rwork),
-                         LAPACKE_zgesvd_work(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w,
-                                             u, ldu, vt, ldvt, work, lwork, rwork));
+        rc = TRN_BY_TYPE(
+            t,
+            TRN_LIB(LAPACKE_sgesvd_work)(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w, u,
+                                         ldu, vt, ldvt, work, lwork),
+            TRN_LIB(LAPACKE_dgesvd_work)(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w, u,
+                                         ldu, vt, ldvt, work, lwork),
+            TRN_LIB(LAPACKE_cgesvd_work)(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w, u,
+                                         ldu, vt, ldvt, work, lwork, rwork),
+            TRN_LIB(LAPACKE_zgesvd_work)(COL, d->jobu, d->jobvt, d->m, d->n, pm.a, pm.lda, d->w, u,
+                                         ldu, vt, ldvt, work, lwork, rwork));
         if (rc != 0)
             break;
     }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
 
@@ -38,16 +39,17 @@ void trn_blas_trsm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOS
     const double complex za = alpha;
     switch (t) {
     case TRN_DTYPE_R32F:
-        cblas_strsm(CblasColMajor, side, uplo, trans, diag, m, n, (float)alpha, a, lda, b, ldb);
+        TRN_LIB(cblas_strsm)
+        (CblasColMajor, side, uplo, trans, diag, m, n, (float)alpha, a, lda, b, ldb);
         break;
     case TRN_DTYPE_R64F:
-        cblas_dtrsm(CblasColMajor, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+        TRN_LIB(cblas_dtrsm)(CblasColMajor, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
         break;
     case TRN_DTYPE_C32F:
-        cblas_ctrsm(CblasColMajor, side, uplo, trans, diag, m, n, &ca, a, lda, b, ldb);
+        TRN_LIB(cblas_ctrsm)(CblasColMajor, side, uplo, trans, diag, m, n, &ca, a, lda, b, ldb);
         break;
     case TRN_DTYPE_C64F:
-        cblas_ztrsm(CblasColMajor, side, uplo, trans, diag, m, n, &za, a, lda, b, ldb);
+        TRN_LIB(cblas_ztrsm)(CblasColMajor, side, uplo, trans, diag, m, n, &za, a, lda, b, ldb);
         break;
     }
 }
@@ -61,17 +63,17 @@ void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, i
     const double complex za = alpha, zb = beta;
     switch (t) {
     case TRN_DTYPE_R32F:
-        cblas_sgemm(CblasColMajor, ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c,
-                    ldc);
+        TRN_LIB(cblas_sgemm)
+        (CblasColMajor, ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc);
         break;
     case TRN_DTYPE_R64F:
-        cblas_dgemm(CblasColMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        TRN_LIB(cblas_dgemm)(CblasColMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         break;
     case TRN_DTYPE_C32F:
-        cblas_cgemm(CblasColMajor, ta, tb, m, n, k, &ca, a, lda, b, ldb, &cb, c, ldc);
+        TRN_LIB(cblas_cgemm)(CblasColMajor, ta, tb, m, n, k, &ca, a, lda, b, ldb, &cb, c, ldc);
         break;
     case TRN_DTYPE_C64F:
-        cblas_zgemm(CblasColMajor, ta, tb, m, n, k, &za, a, lda, b, ldb, &zb, c, ldc);
+        TRN_LIB(cblas_zgemm)(CblasColMajor, ta, tb, m, n, k, &za, a, lda, b, ldb, &zb, c, ldc);
         break;
     }
 }
@@ -182,22 +184,27 @@ static trn_kstatus qr(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_int 
             rc = TRN_LAPACK4(t, geqrf_work, COL, d->m, d->n, d->a, d->lda, d->tau, work, lwork);
             break;
         case TRN_SOLVER_ORGQR:
-            rc = TRN_BY_TYPE(
-                t, LAPACKE_sorgqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork),
-                LAPACKE_dorgqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork),
-                LAPACKE_cungqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork),
-                LAPACKE_zungqr_work(COL, d->m, d->n, d->k, d->a, d->lda, d->tau, work, lwork));
+            rc = TRN_BY_TYPE(t,
+                             TRN_LIB(LAPACKE_sorgqr_work)(COL, d->m, d->n, d->k, d->a, d->lda,
+                                                          d->tau, work, lwork),
+                             TRN_LIB(LAPACKE_dorgqr_work)(COL, d->m, d->n, d->k, d->a, d->lda,
+                                                          d->tau, work, lwork),
+                             TRN_LIB(LAPACKE_cungqr_work)(COL, d->m, d->n, d->k, d->a, d->lda,
+                                                          d->tau, work, lwork),
+                             TRN_LIB(LAPACKE_zungqr_work)(COL, d->m, d->n, d->k, d->a, d->lda,
+                                                          d->tau, work, lwork));
             break;
         default: /* ORMQR */
-            rc = TRN_BY_TYPE(t,
-                             LAPACKE_sormqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
-                                                 d->tau, d->b, d->ldb, work, lwork),
-                             LAPACKE_dormqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
-                                                 d->tau, d->b, d->ldb, work, lwork),
-                             LAPACKE_cunmqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
-                                                 d->tau, d->b, d->ldb, work, lwork),
-                             LAPACKE_zunmqr_work(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
-                                                 d->tau, d->b, d->ldb, work, lwork));
+            rc = TRN_BY_TYPE(
+                t,
+                TRN_LIB(LAPACKE_sormqr_work)(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                             d->tau, d->b, d->ldb, work, lwork),
+                TRN_LIB(LAPACKE_dormqr_work)(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                             d->tau, d->b, d->ldb, work, lwork),
+                TRN_LIB(LAPACKE_cunmqr_work)(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                             d->tau, d->b, d->ldb, work, lwork),
+                TRN_LIB(LAPACKE_zunmqr_work)(COL, side, trans, d->m, d->n, d->k, d->a, d->lda,
+                                             d->tau, d->b, d->ldb, work, lwork));
             break;
         }
         if (pass == 1)

@@ -83,6 +83,7 @@
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
 
@@ -146,12 +147,15 @@ static int jac_complete(trn_dtype t, int rows, int k, int cols, void *q, int ldq
     if (TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, rows, k, w, rows, tau, (void *)&qq, -1) != 0)
         goto out;
     lw1 = trn_lapack_lwork(t, &qq);
-    if (TRN_BY_TYPE(
-            t, LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, (void *)&qq, -1),
-            LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, (void *)&qq, -1),
-            LAPACKE_cungqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, (void *)&qq, -1),
-            LAPACKE_zungqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, (void *)&qq, -1)) !=
-        0)
+    if (TRN_BY_TYPE(t,
+                    TRN_LIB(LAPACKE_sorgqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau,
+                                                 (void *)&qq, -1),
+                    TRN_LIB(LAPACKE_dorgqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau,
+                                                 (void *)&qq, -1),
+                    TRN_LIB(LAPACKE_cungqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau,
+                                                 (void *)&qq, -1),
+                    TRN_LIB(LAPACKE_zungqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau,
+                                                 (void *)&qq, -1)) != 0)
         goto out;
     lw2 = trn_lapack_lwork(t, &qq);
     const lapack_int lw = lw1 > lw2 ? lw1 : lw2;
@@ -164,11 +168,13 @@ static int jac_complete(trn_dtype t, int rows, int k, int cols, void *q, int ldq
     }
     if (TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, rows, k, w, rows, tau, work, lw) != 0)
         goto out;
-    if (TRN_BY_TYPE(t, LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
-                    LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
-                    LAPACKE_cungqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
-                    LAPACKE_zungqr_work(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw)) !=
-        0)
+    if (TRN_BY_TYPE(
+            t,
+            TRN_LIB(LAPACKE_sorgqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
+            TRN_LIB(LAPACKE_dorgqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
+            TRN_LIB(LAPACKE_cungqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work, lw),
+            TRN_LIB(LAPACKE_zungqr_work)(LAPACK_COL_MAJOR, rows, cols, k, w, rows, tau, work,
+                                         lw)) != 0)
         goto out;
     trn_solver_copy(rows, cols - k, es, (char *)w + (size_t)k * (size_t)rows * es, rows,
                     (char *)q + (size_t)k * (size_t)ldq * es, ldq);

@@ -15,6 +15,7 @@
 #include <complex.h>
 #include <lapacke.h>
 
+#include "kernels/cpu/routines.h"
 #include "kernels/op.h"
 
 /* e_s, e_d, e_c or e_z by the element type t (all are compiled; only the
@@ -28,8 +29,8 @@
 
 /* LAPACKE_<s|d|c|z><name>(args) for routines named alike in all types. */
 #define TRN_LAPACK4(t, name, ...)                                                                  \
-    TRN_BY_TYPE(t, LAPACKE_s##name(__VA_ARGS__), LAPACKE_d##name(__VA_ARGS__),                     \
-                LAPACKE_c##name(__VA_ARGS__), LAPACKE_z##name(__VA_ARGS__))
+    TRN_BY_TYPE(t, TRN_LIB(LAPACKE_s##name)(__VA_ARGS__), TRN_LIB(LAPACKE_d##name)(__VA_ARGS__),   \
+                TRN_LIB(LAPACKE_c##name)(__VA_ARGS__), TRN_LIB(LAPACKE_z##name)(__VA_ARGS__))
 
 /* What a LAPACK workspace query writes into work[0]. */
 typedef union trn_lapack_query {

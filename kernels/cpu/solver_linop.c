@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpu/routines.h"
 #include "kernels/cpu/solver_krylov.h"
 #include "kernels/cpu/solver_util.h"
 
@@ -44,8 +45,8 @@ void trn_linop_apply_s(const void *ctx, const float *x, float *y) {
     const trn_linop *op = k->lin;
     switch (op->kind) {
     case TRN_LINOP_DENSE:
-        cblas_sgemv(CblasColMajor, CblasNoTrans, op->n, op->n, 1.0f, op->a, op->lda, x, 1, 0.0f, y,
-                    1);
+        TRN_LIB(cblas_sgemv)
+        (CblasColMajor, CblasNoTrans, op->n, op->n, 1.0f, op->a, op->lda, x, 1, 0.0f, y, 1);
         break;
     case TRN_LINOP_SPARSE: trn_csr_apply_s(k->csr, x, y, NULL); break;
     }
@@ -56,8 +57,8 @@ void trn_linop_apply_d(const void *ctx, const double *x, double *y) {
     const trn_linop *op = k->lin;
     switch (op->kind) {
     case TRN_LINOP_DENSE:
-        cblas_dgemv(CblasColMajor, CblasNoTrans, op->n, op->n, 1.0, op->a, op->lda, x, 1, 0.0, y,
-                    1);
+        TRN_LIB(cblas_dgemv)
+        (CblasColMajor, CblasNoTrans, op->n, op->n, 1.0, op->a, op->lda, x, 1, 0.0, y, 1);
         break;
     case TRN_LINOP_SPARSE: trn_csr_apply_d(k->csr, x, y, NULL); break;
     }
@@ -173,9 +174,10 @@ int trn_precond_create(const trn_kop *op, trn_dtype t, trn_precond_kind kind, in
                 break;
             }
             const lapack_int info =
-                t == TRN_DTYPE_R32F
-                    ? LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, nb, nb, (float *)blk, nb, p->piv + s)
-                    : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, nb, nb, (double *)blk, nb, p->piv + s);
+                t == TRN_DTYPE_R32F ? TRN_LIB(LAPACKE_sgetrf_work)(LAPACK_COL_MAJOR, nb, nb,
+                                                                   (float *)blk, nb, p->piv + s)
+                                    : TRN_LIB(LAPACKE_dgetrf_work)(LAPACK_COL_MAJOR, nb, nb,
+                                                                   (double *)blk, nb, p->piv + s);
             if (info != 0)
                 rc = 1;
             off += (size_t)nb * (size_t)nb;

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 #include "kernels/cpu/solver_krylov.h"
 #include "kernels/cpu/solver_util.h"
 
@@ -215,11 +216,12 @@ static void residual(int n, int nrhs, const double *a, int lda, int sym, int low
                      int ldb, const double *x, int ldx, double *r) {
     trn_solver_copy(n, nrhs, sizeof(double), b, ldb, r, n);
     if (sym)
-        cblas_dsymm(CblasColMajor, CblasLeft, lower ? CblasLower : CblasUpper, n, nrhs, -1.0, a,
-                    lda, x, ldx, 1.0, r, n);
+        TRN_LIB(cblas_dsymm)
+        (CblasColMajor, CblasLeft, lower ? CblasLower : CblasUpper, n, nrhs, -1.0, a, lda, x, ldx,
+         1.0, r, n);
     else
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0, a, lda, x, ldx,
-                    1.0, r, n);
+        TRN_LIB(cblas_dgemm)
+        (CblasColMajor, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0, a, lda, x, ldx, 1.0, r, n);
 }
 
 /* The FP64 fallback: X from a Cholesky (sym) or LU factorisation of A in
@@ -240,13 +242,13 @@ static int fallback(const trn_solver_refine_desc *d, int sym, trn_kmsg *msg) {
     }
     trn_solver_copy(n, n, sizeof(double), d->a, d->lda, f, n);
     const char uplo = d->lower ? 'L' : 'U';
-    lapack_int info =
-        sym ? LAPACKE_dpotrf_work(COL, uplo, n, f, n) : LAPACKE_dgetrf_work(COL, n, n, f, n, piv);
+    lapack_int info = sym ? TRN_LIB(LAPACKE_dpotrf_work)(COL, uplo, n, f, n)
+                          : TRN_LIB(LAPACKE_dgetrf_work)(COL, n, n, f, n, piv);
     if (info == 0) {
         double *x = d->x;
         trn_solver_copy(n, d->nrhs, sizeof(double), d->b, d->ldb, x, d->ldx);
-        info = sym ? LAPACKE_dpotrs_work(COL, uplo, n, d->nrhs, f, n, x, d->ldx)
-                   : LAPACKE_dgetrs_work(COL, 'N', n, d->nrhs, f, n, piv, x, d->ldx);
+        info = sym ? TRN_LIB(LAPACKE_dpotrs_work)(COL, uplo, n, d->nrhs, f, n, x, d->ldx)
+                   : TRN_LIB(LAPACKE_dgetrs_work)(COL, 'N', n, d->nrhs, f, n, piv, x, d->ldx);
     }
     free(f);
     free(piv);
@@ -312,10 +314,10 @@ static int solve_spd(const trn_solver_refine_desc *d, trn_kmsg *msg, int *iters,
         goto out;
     }
     if (to_float(n, n, a, d->lda, a32, 1, d->lower) != 0 ||
-        LAPACKE_spotrf_work(COL, uplo, n, a32, n) != 0 ||
+        TRN_LIB(LAPACKE_spotrf_work)(COL, uplo, n, a32, n) != 0 ||
         to_float(n, nrhs, b, d->ldb, r32, 0, 0) != 0)
         goto fall;
-    LAPACKE_spotrs_work(COL, uplo, n, nrhs, a32, n, r32, n);
+    TRN_LIB(LAPACKE_spotrs_work)(COL, uplo, n, nrhs, a32, n, r32, n);
     for (int j = 0; j < nrhs; j++)
         for (int i = 0; i < n; i++)
             x[(size_t)j * d->ldx + i] = r32[(size_t)j * n + i];
@@ -328,7 +330,7 @@ static int solve_spd(const trn_solver_refine_desc *d, trn_kmsg *msg, int *iters,
         }
         if (it == d->max_iters || !isfinite(*eta) || to_float(n, nrhs, r, n, r32, 0, 0) != 0)
             goto fall;
-        LAPACKE_spotrs_work(COL, uplo, n, nrhs, a32, n, r32, n);
+        TRN_LIB(LAPACKE_spotrs_work)(COL, uplo, n, nrhs, a32, n, r32, n);
         for (int j = 0; j < nrhs; j++)
             for (int i = 0; i < n; i++)
                 x[(size_t)j * d->ldx + i] += r32[(size_t)j * n + i];
@@ -354,7 +356,7 @@ typedef struct lu_prec {
 static void lu_apply(const void *ctx, const double *r, double *z) {
     const lu_prec *p = ctx;
     memcpy(z, r, (size_t)p->n * sizeof(double));
-    LAPACKE_dgetrs_work(COL, 'N', p->n, 1, p->lu, p->n, p->piv, z, p->n);
+    TRN_LIB(LAPACKE_dgetrs_work)(COL, 'N', p->n, 1, p->lu, p->n, p->piv, z, p->n);
 }
 
 #define GMRES_IR_INNER_TOL 1e-6
@@ -385,7 +387,7 @@ static int gmres_ir(const trn_solver_refine_desc *d, trn_kmsg *msg, int *iters, 
         goto out;
     }
     if (to_float(n, n, a, d->lda, a32, 0, 0) != 0 ||
-        LAPACKE_sgetrf_work(COL, n, n, a32, n, piv) != 0)
+        TRN_LIB(LAPACKE_sgetrf_work)(COL, n, n, a32, n, piv) != 0)
         goto fall;
     for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
         lu[i] = a32[i];

@@ -5,6 +5,7 @@
  * (sparse_common.h has the contract).
  */
 #include "kernels/cpu/sparse_common.h"
+#include "kernels/cpu/routines.h"
 
 #include <cblas.h>
 #include <limits.h>
@@ -198,11 +199,13 @@ void trn_sp_gemm(trn_dtype t, int64_t m, int64_t n, int64_t k, double alpha, con
                      blas_view(Br, Bc, k, N, &tb, &ldb) == 0 &&
                      blas_view(1, Cc, M, N, &tc, &ldc) == 0 && tc == 0;
     if (blas && t == TRN_DTYPE_R32F) {
-        cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                    (int)M, (int)N, (int)k, (float)alpha, A, lda, B, ldb, (float)beta, c, ldc);
+        TRN_LIB(cblas_sgemm)
+        (CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)M,
+         (int)N, (int)k, (float)alpha, A, lda, B, ldb, (float)beta, c, ldc);
     } else if (blas) {
-        cblas_dgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                    (int)M, (int)N, (int)k, alpha, A, lda, B, ldb, beta, c, ldc);
+        TRN_LIB(cblas_dgemm)
+        (CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)M,
+         (int)N, (int)k, alpha, A, lda, B, ldb, beta, c, ldc);
     } else if (t == TRN_DTYPE_R32F) {
         gemm_loop_s(m, n, k, (float)alpha, a, ar, ac, b, br, bc, (float)beta, c, cr, cc);
     } else {

@@ -25,14 +25,17 @@
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 
 /* C = op(A) op(B) (alpha 1, beta 0), column-major, in the data type. */
 static void chem_gemm(trn_dtype t, enum CBLAS_TRANSPOSE ta, int m, int n, int k, const void *a,
                       int lda, const void *b, int ldb, void *c, int ldc) {
     if (t == TRN_DTYPE_R64F)
-        cblas_dgemm(CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+        TRN_LIB(cblas_dgemm)
+        (CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
     else
-        cblas_sgemm(CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+        TRN_LIB(cblas_sgemm)
+        (CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
 }
 
 /* ---- AO -> MO ------------------------------------------------------------- */
