@@ -26,6 +26,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "tests/common/checked_routines.h"
+
 #include "kernels/cpu/cpu_kernels.h"
 #include "scheduler/sched.h"
 
@@ -393,5 +395,5 @@ int main(void) {
         cmocka_unit_test(test_geam_dgmm),      cmocka_unit_test(test_gemv_ger),
         cmocka_unit_test(test_shard_count),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }

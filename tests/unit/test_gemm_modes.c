@@ -54,6 +54,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "tests/common/checked_routines.h"
+
 #include <cblas.h>
 
 #include "kernels/cpu/cpu_kernels.h"
@@ -521,5 +523,5 @@ int main(void) {
         cmocka_unit_test(test_shard_invariance), cmocka_unit_test(test_batches_and_scalars),
         cmocka_unit_test(test_compensated_real), cmocka_unit_test(test_compensated_complex),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }

@@ -41,6 +41,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "tests/common/checked_routines.h"
+
 #include "kernels/cpu/cpu_kernels.h"
 
 /* ---- guarded operands ---------------------------------------------------------------- */
@@ -854,5 +856,6 @@ int main(void) {
         cmocka_unit_test(test_lapack_factor), cmocka_unit_test(test_lapack_eigen),
         cmocka_unit_test(test_syevj_blocked),
     };
-    return cmocka_run_group_tests_name("kernels stay inside their operands", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("kernels stay inside their operands", tests,
+                                       trn_test_install_checked_routines, NULL);
 }

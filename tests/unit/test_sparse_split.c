@@ -28,6 +28,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "tests/common/checked_routines.h"
+
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
 #include "scheduler/sched.h"
@@ -235,5 +237,6 @@ int main(void) {
         cmocka_unit_test(test_kmsg),
         cmocka_unit_test(test_two_shards_first_row_wins),
     };
-    return cmocka_run_group_tests_name("sparse_split", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("sparse_split", tests, trn_test_install_checked_routines,
+                                       NULL);
 }

@@ -40,6 +40,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "tests/common/checked_routines.h"
+
 #include "daemon/session.h"
 #include "daemon/validate.h"
 #include "kernels/backend.h"
@@ -457,5 +459,5 @@ int main(void) {
         cmocka_unit_test(test_kernels_double),
         cmocka_unit_test(test_kernels_empty),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }
