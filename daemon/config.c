@@ -91,6 +91,15 @@ static const char usage[] =
     "                           [queued-ops=N] [priority-ceiling=P]; mode 600)\n"
     "  --insecure-remote        allow a TCP listener on a non-loopback address\n"
     "                           without TLS (refused otherwise)\n"
+    "  --blas-coretype NAME     OpenBLAS kernel set: auto (default: OpenBLAS's\n"
+    "                           choice, or the best set the CPU runs where OpenBLAS\n"
+    "                           does not know the CPU), default (OpenBLAS's choice\n"
+    "                           or OPENBLAS_CORETYPE), or Prescott, Nehalem,\n"
+    "                           Sandybridge, Haswell, Zen, SkylakeX, Cooperlake\n"
+    "  --self-test              check every outside routine the kernels call\n"
+    "                           (OpenBLAS, LAPACK, FFTW) on awkward shapes, print\n"
+    "                           what failed and what replaces it, exit 0 when all\n"
+    "                           passed and 1 when some did not\n"
     "  --version                print the version and exit\n"
     "  --help                   print this help and exit\n";
 
@@ -307,7 +316,9 @@ enum option_code {
     O_TLS_KEY,
     O_TLS_CLIENT_CA,
     O_TOKENS,
-    O_INSECURE_REMOTE
+    O_INSECURE_REMOTE,
+    O_BLAS_CORETYPE,
+    O_SELF_TEST
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -334,6 +345,8 @@ static const struct option options[] = {
     {"tls-client-ca", required_argument, NULL, O_TLS_CLIENT_CA},
     {"tokens-file", required_argument, NULL, O_TOKENS},
     {"insecure-remote", no_argument, NULL, O_INSECURE_REMOTE},
+    {"blas-coretype", required_argument, NULL, O_BLAS_CORETYPE},
+    {"self-test", no_argument, NULL, O_SELF_TEST},
     {"version", no_argument, NULL, O_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -341,7 +354,8 @@ static const struct option options[] = {
 
 /* Flags that make no sense inside a config file. */
 static int only_on_command_line(int code) {
-    return code == O_CONFIG || code == O_VERSION || code == 'h' || code == O_CHECK;
+    return code == O_CONFIG || code == O_VERSION || code == 'h' || code == O_CHECK ||
+           code == O_SELF_TEST;
 }
 
 /* Applies one flag (code from the table above) with its argument (NULL for
@@ -470,6 +484,11 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
     case O_TLS_CLIENT_CA: set_path(&cfg->tls_client_ca, arg); break;
     case O_TOKENS: set_path(&cfg->tokens_file, arg); break;
     case O_INSECURE_REMOTE: cfg->insecure_remote = 1; break;
+    case O_BLAS_CORETYPE:
+        free(cfg->blas_coretype);
+        cfg->blas_coretype = strdup(arg);
+        break;
+    case O_SELF_TEST: cfg->self_test_only = 1; break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
         printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
@@ -701,6 +720,8 @@ void trn_config_free(trn_config *cfg) {
     cfg->config_path = NULL;
     free(cfg->metrics_listen);
     cfg->metrics_listen = NULL;
+    free(cfg->blas_coretype);
+    cfg->blas_coretype = NULL;
     for (int i = 0; i < cfg->nsettings; i++)
         free(cfg->settings[i].value);
     free(cfg->settings);

@@ -50,6 +50,8 @@ typedef struct trn_config {
     char *metrics_listen; /* "host:port" of the metrics endpoint, or NULL */
     char *config_path;    /* the file read, or NULL */
     int check_only;       /* --check-config: parse, report and exit */
+    int self_test_only;   /* --self-test: check the outside routines, report and exit */
+    char *blas_coretype;  /* --blas-coretype: OpenBLAS's kernel set (blas_coretype.h); NULL auto */
     /* Every setting applied, in order (file, then flags). */
     trn_config_setting *settings;
     int nsettings, settings_cap;

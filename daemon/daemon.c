@@ -48,6 +48,18 @@ int trnscid_start(trnscid *d) {
     if (trn_token_store_required(&d->tokens))
         trn_log(TRN_LOG_INFO, "%zu bearer tokens loaded: every gRPC call must present one",
                 trn_token_store_count(&d->tokens));
+    /* Before any kernel can run: every outside routine is checked, and the
+     * ones that fail are replaced or refused (selftest.h). */
+    trn_systemd_notify("STATUS=checking the outside routines (self-test)");
+    d->selftest = trn_selftest_create(d->cfg.ncores, d->blas_why);
+    if (!d->selftest) {
+        trn_log(TRN_LOG_ERROR, "out of memory");
+        goto fail;
+    }
+    if (trn_selftest_startup(d->selftest, err, sizeof(err)) != 0) {
+        trn_log(TRN_LOG_ERROR, "%s: not serving without it", err);
+        goto fail;
+    }
     d->backend = trn_backend_cpu_create();
     if (!d->backend) {
         trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
@@ -89,6 +101,7 @@ int trnscid_start(trnscid *d) {
     d->service.start_ms = trn_now_ms();
     atomic_init(&d->service.draining, 0);
     d->service.metrics = d->metrics;
+    d->service.selftest = d->selftest;
     /* The health endpoints come up first, so that probes see "starting"
      * rather than nothing until /readyz turns ready at the end. */
     if (d->metrics) {
@@ -162,6 +175,8 @@ fail:
     if (d->backend)
         d->backend->destroy(d->backend);
     d->backend = NULL;
+    trn_selftest_destroy(d->selftest);
+    d->selftest = NULL;
     trn_token_store_destroy(&d->tokens);
     trn_signals_uninstall(d->signal_fd);
     return -1;
@@ -252,6 +267,8 @@ void trnscid_run(trnscid *d) {
 
     trn_systemd_notify("STOPPING=1\nSTATUS=shutting down");
     atomic_store(&d->service.draining, 1);
+    /* An on-demand self-test answers its callers before the frontends go. */
+    trn_selftest_stop(d->selftest);
     trn_grpc_frontend_begin_shutdown(d->grpc);
     for (int i = 0; i < d->nlocal; i++)
         trn_local_frontend_stop_accepting(d->local[i]);
@@ -290,6 +307,8 @@ void trnscid_stop(trnscid *d) {
     d->backend = NULL;
     trn_metrics_destroy(d->metrics);
     d->metrics = NULL;
+    trn_selftest_destroy(d->selftest);
+    d->selftest = NULL;
     trn_token_store_destroy(&d->tokens);
     trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");

@@ -13,6 +13,7 @@
 #include "daemon/grpc_frontend.h"
 #include "daemon/local_frontend.h"
 #include "daemon/metrics_http.h"
+#include "daemon/selftest.h"
 #include "daemon/service.h"
 #include "daemon/session.h"
 #include "daemon/systemd.h"
@@ -33,6 +34,8 @@ typedef struct trnscid {
     trn_watchdog watchdog;
     trn_metrics *metrics;           /* NULL without --metrics-listen */
     trn_metrics_http *metrics_http; /* its endpoint */
+    trn_selftest *selftest;
+    char blas_why[256]; /* why OpenBLAS runs the kernel set it does (blas_coretype.h) */
     /* The command line, parsed again (with the config file) on SIGHUP. */
     int argc;
     char **argv;

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/selftest.h"
 #include "daemon/service.h"
 #include "daemon/session.h"
 #include "kernels/op.h"
@@ -335,6 +336,40 @@ static void render_memory(page *p) {
     }
 }
 
+/* The latest self-test of the outside routines (daemon/selftest.h). */
+static void render_selftest(void *arg, const trn_st_report *r, const trn_selftest_meta *meta,
+                            const char *err) {
+    page *p = arg;
+    (void)err;
+    if (!r)
+        return;
+    header(p, "trnscid_selftest_routines", "gauge",
+           "Outside routines (OpenBLAS, LAPACK, FFTW) by the latest self-test's result: passed "
+           "with the library's routine, replaced by another that passed, or refused.");
+    put(p, "trnscid_selftest_routines{result=\"passed\"} %u\n", r->passed);
+    put(p, "trnscid_selftest_routines{result=\"replaced\"} %u\n", r->replaced);
+    put(p, "trnscid_selftest_routines{result=\"refused\"} %u\n", r->refused);
+    header(p, "trnscid_selftest_failures", "gauge",
+           "Cases the library's routine failed in the latest self-test (1 for a crash or a "
+           "stall), for each routine that did not pass.");
+    for (int id = 0; id < TRN_ROUTINE_COUNT; id++) {
+        const trn_st_routine_result *rr = &r->r[id];
+        if (!rr->checked || rr->chosen == 0)
+            continue;
+        const unsigned f = rr->cand[0].failed ? rr->cand[0].failed : 1;
+        put(p, "trnscid_selftest_failures{routine=\"%s\",group=\"%s\",used=\"%s\"} %u\n",
+            trn_routine_name(id), trn_routine_group(id), trn_st_used_name(r, id), f);
+    }
+    scalar(p, "trnscid_selftest_duration_seconds", "gauge", "Wall time of the latest self-test.",
+           r->seconds);
+    scalar(p, "trnscid_selftest_timestamp_seconds", "gauge",
+           "When the latest self-test finished (Unix time).",
+           (double)meta->finished_unix_ms * 1e-3);
+    header(p, "trnscid_blas_info", "gauge",
+           "OpenBLAS's kernel set and build the daemon runs (value 1).");
+    put(p, "trnscid_blas_info{core=\"%s\",config=\"%s\"} 1\n", r->blas_core, r->blas_config);
+}
+
 char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     page p = {.cap = 16384};
     p.buf = malloc(p.cap);
@@ -441,6 +476,8 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "1 once the persisted plans are prepared.", (double)pc.prewarm_done);
 
     render_memory(&p);
+    if (svc->selftest)
+        trn_selftest_read(svc->selftest, render_selftest, &p);
     if (p.oom) {
         free(p.buf);
         return NULL;

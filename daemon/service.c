@@ -373,13 +373,17 @@ static void report_failure(daemon_op *op, trn_sched_status status) {
             break;
         }
         const trn_kmsg *km = &op->sop.kmsg;
-        if (status == TRN_SCHED_KERNEL_FAILED && km->set) {
+        if (km->set) {
             /* The kernel said why (e.g. the first bad index of a sparse
-             * matrix); input the client sent is its own error. */
+             * matrix, or a routine the self-test refused); input the client
+             * sent is its own error. */
             snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) failed: %s", op_name(op),
                      (unsigned long long)op->seq, op->stream_id, km->text);
-            trn_session_set_async_error(
-                op->session, km->bad_input ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_INTERNAL, msg);
+            trn_session_set_async_error(op->session,
+                                        status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED
+                                        : km->bad_input                 ? TRN_WIRE_INVALID_ARGUMENT
+                                                                        : TRN_WIRE_INTERNAL,
+                                        msg);
             break;
         }
         snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) %s in the %s backend", op_name(op),
@@ -727,6 +731,7 @@ HANDLER(trn_svc_on_event, Trnsci__V1__EventRequest)
 HANDLER(trn_svc_on_plan_create, Trnsci__V1__PlanCreateRequest)
 HANDLER(trn_svc_on_plan_destroy, Trnsci__V1__PlanDestroyRequest)
 HANDLER(trn_svc_on_plans, Trnsci__V1__PlansRequest)
+HANDLER(trn_svc_on_self_test, Trnsci__V1__SelfTestRequest)
 #undef HANDLER
 
 #define ENTRY(desc, fn, name)                                                                      \
@@ -755,6 +760,8 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_PLAN_DESTROY] =
         ENTRY(trnsci__v1__plan_destroy_request__descriptor, trn_svc_on_plan_destroy, "PlanDestroy"),
     [TRN_WIRE_PLANS] = ENTRY(trnsci__v1__plans_request__descriptor, trn_svc_on_plans, "Plans"),
+    [TRN_WIRE_SELF_TEST] =
+        ENTRY(trnsci__v1__self_test_request__descriptor, trn_svc_on_self_test, "SelfTest"),
 };
 
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,

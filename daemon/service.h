@@ -26,8 +26,9 @@ typedef struct trn_service {
     trn_token_store *tokens; /* bearer tokens of gRPC calls; no path: no check */
     uint32_t daemon_uid;     /* its effective uid: sees every session in Status */
     uint64_t start_ms;
-    atomic_int draining;         /* shutting down: new requests get UNAVAILABLE */
-    struct trn_metrics *metrics; /* NULL: metrics off (metrics.h) */
+    atomic_int draining;           /* shutting down: new requests get UNAVAILABLE */
+    struct trn_metrics *metrics;   /* NULL: metrics off (metrics.h) */
+    struct trn_selftest *selftest; /* the outside routines' self-test (selftest.h) */
 } trn_service;
 
 /* Handles one unary call. Attach is not unary: see below. */

@@ -6,6 +6,7 @@
  *   service_stage.c  stream-ordered host transfers: ordered Write, StageOutOp
  *                    and the Read that fetches its data
  *   service_plan.c   plans: PlanCreate, PlanDestroy, and Plans for operators
+ *   service_selftest.c  SelfTest: the outside routines' self-test report
  *
  * Not for frontends: they see service.h only.
  */
@@ -41,7 +42,7 @@ typedef struct daemon_op {
     uint64_t seq;
     void *staging; /* ordered Write: the staged data, charged to the session */
     size_t staging_len;
-    trn_stage *stage; /* StageOutOp: where the data goes */
+    trn_stage *stage;            /* StageOutOp: where the data goes */
     struct trn_metrics *metrics; /* the service's, or NULL */
 } daemon_op;
 
@@ -50,8 +51,11 @@ typedef struct daemon_op {
  * returns TRN_WIRE_OK with the op owned by the scheduler and *seq set. On
  * failure nothing was queued, op's refs are released and op is freed, and
  * err says why. Takes its own session reference for the op. */
-trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
-                               daemon_op *op, uint64_t *seq, char *err, size_t errlen);
+trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id, daemon_op *op,
+                               uint64_t *seq, char *err, size_t errlen);
+
+/* SelfTest (service_selftest.c). */
+void trn_svc_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req, trn_call *call);
 
 /* Handlers (service_wait.c). */
 void trn_svc_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
@@ -72,8 +76,8 @@ void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn
 void trn_svc_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w);
 
 /* Handlers (service_stage.c). */
-void trn_svc_on_ordered_write(trn_service *svc, trn_session *s,
-                              const Trnsci__V1__WriteRequest *req, trn_call *call);
+void trn_svc_on_ordered_write(trn_service *svc, trn_session *s, const Trnsci__V1__WriteRequest *req,
+                              trn_call *call);
 void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__ReadRequest *req,
                             trn_call *call);
 /* Submit of a StageOutOp (service_stage.c). */

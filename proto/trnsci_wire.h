@@ -12,7 +12,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 6u
+#define TRNSCI_PROTOCOL_MINOR 7u
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)
@@ -37,7 +37,8 @@
     X(EVENT, "/trnsci.v1.Trnsci/Event")                                                            \
     X(PLAN_CREATE, "/trnsci.v1.Trnsci/PlanCreate")                                                 \
     X(PLAN_DESTROY, "/trnsci.v1.Trnsci/PlanDestroy")                                               \
-    X(PLANS, "/trnsci.v1.Trnsci/Plans")
+    X(PLANS, "/trnsci.v1.Trnsci/Plans")                                                            \
+    X(SELF_TEST, "/trnsci.v1.Trnsci/SelfTest")
 
 typedef enum trn_wire_method {
 #define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,

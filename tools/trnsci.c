@@ -13,6 +13,9 @@
  *
  *   trnsci bench                  a quick self-check of each family (tools/bench.c)
  *
+ *   trnsci selftest [--latest]    the daemon's self-test of OpenBLAS, LAPACK and
+ *                                 FFTW, run again (tools/selftest.c)
+ *
  * --json after a command (status, plans, top, bench) prints JSON.
  *
  * Everything it prints comes from the daemon through the public API
@@ -48,8 +51,13 @@ static const char usage[] = "usage: trnsci [--addr ADDR] COMMAND\n"
                             "  bench     a quick self-check of each family (blas, fft, rand,\n"
                             "            solver, sparse): a small op checked exactly, and its\n"
                             "            speed; exit status 1 if a check fails\n"
+                            "  selftest  run the daemon's self-test of the outside routines\n"
+                            "            (OpenBLAS, LAPACK, FFTW) again and print each\n"
+                            "            routine's result and what runs for it; --latest\n"
+                            "            shows the last run instead; exit status 1 if a\n"
+                            "            routine was replaced or refused\n"
                             "\n"
-                            "--json (after status, plans, top or bench) prints JSON instead.\n"
+                            "--json (after status, plans, top, bench or selftest) prints JSON.\n"
                             "\n"
                             "ADDR defaults to $TRNSCI_ADDR, else the default local socket.\n";
 
@@ -139,6 +147,7 @@ static int status_json(const char *addr, const trnsciDaemonStatus *st) {
         printf(",\n \"plans\": {\"entries\": %d, \"hits\": %llu, \"misses\": %llu, "
                "\"saved_seconds\": %.6f}",
                nplans, (unsigned long long)ps.hits, (unsigned long long)ps.misses, ps.savedSeconds);
+    trnsci_json_selftest_status(addr);
     trnsciSessionInfo sl[64];
     int n = 0;
     printf(",\n \"sessions\": [");
@@ -205,6 +214,7 @@ static int cmd_status(const char *addr, int json) {
                "(trnsci plans)\n",
                nplans, (unsigned long long)ps.hits, (unsigned long long)ps.misses, ps.savedSeconds);
     printf("workers:        %u\n", st.workers);
+    trnsci_print_selftest_status(addr);
 
     print_sessions(list, n);
     print_workers(addr, st.uptimeMs);
@@ -246,6 +256,8 @@ int main(int argc, char **argv) {
         return trnsci_cmd_top(addr, nargs, args, json);
     if (strcmp(argv[i], "bench") == 0)
         return trnsci_cmd_bench(addr, nargs, args, json);
+    if (strcmp(argv[i], "selftest") == 0)
+        return trnsci_cmd_selftest(addr, nargs, args, json);
     fprintf(stderr, "trnsci: unknown command '%s'\n\n%s", argv[i], usage);
     return 2;
 }

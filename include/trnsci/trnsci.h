@@ -308,12 +308,12 @@ typedef struct trnsciPlanCacheStats {
 
 /* One cached plan. */
 typedef struct trnsciPlanInfo {
-    char key[160];   /* e.g. "fft c2c 1048576 basic measure" */
-    char state[200]; /* "ready", "warming", "unprepared" or "failed: <why>" */
-    uint64_t hits;   /* creations that found it */
-    uint64_t uses;   /* handles and queued ops holding it now */
-    uint64_t bytes;  /* estimated memory */
-    uint64_t idleMs; /* since its last use (0 while in use) */
+    char key[160];       /* e.g. "fft c2c 1048576 basic measure" */
+    char state[200];     /* "ready", "warming", "unprepared" or "failed: <why>" */
+    uint64_t hits;       /* creations that found it */
+    uint64_t uses;       /* handles and queued ops holding it now */
+    uint64_t bytes;      /* estimated memory */
+    uint64_t idleMs;     /* since its last use (0 while in use) */
     double buildSeconds; /* what planning it cost when it was made */
 } trnsciPlanInfo;
 
@@ -332,6 +332,46 @@ trnsciError_t trnsciDaemonClearPlans(const char *address, unsigned *cleared, uns
  * logs why a line was refused. */
 trnsciError_t trnsciDaemonWarmPlans(const char *address, const char *manifest, unsigned *queued,
                                     unsigned *rejected);
+
+/* The daemon's self-test of the outside routines its kernels call (a
+ * trnsci extension; what `trnsci selftest` prints). At start-up, before it
+ * serves, trnscid checks every OpenBLAS, LAPACK and FFTW routine its CPU
+ * kernels call against long double references on awkward shapes; a routine
+ * that fails is never called again: it is replaced by the first of its
+ * alternatives that passes, or refused (the ops that need it fail with
+ * trnsciErrorNotSupported and a message naming it). */
+typedef struct trnsciSelfTestRoutine {
+    char routine[32];     /* "cblas_scasum", "LAPACKE_dpotrf_work", "fftwf_plan_many_dft" */
+    char group[8];        /* "blas1", "blas2", "blas3", "lapack" or "fftw" */
+    char result[12];      /* "passed" (the library's routine), "replaced" or "refused" */
+    char used[48];        /* what runs: "OpenBLAS", "LAPACK (OpenBLAS)", "FFTW", an
+                             alternative such as "cblas_sasum over 2n reals", "in-tree",
+                             or "refused" */
+    unsigned cases;       /* cases the library's routine was checked on */
+    unsigned failedCases; /* of them, how many failed */
+    double worstRatio;    /* its largest error relative to the error bound */
+    double ms;            /* time its checks took */
+    char verdict[12];     /* its verdict: "passed", "failed", "crashed", "timed out" */
+    char detail[320];     /* the first failing case and by how much, or how it crashed */
+} trnsciSelfTestRoutine;
+
+typedef struct trnsciSelfTestSummary {
+    unsigned checked, passed, replaced, refused; /* routines */
+    double seconds;                              /* wall time of the run */
+    unsigned processes;                          /* checking processes at once */
+    char blasCore[32];                           /* OpenBLAS's kernel set, e.g. "Cooperlake" */
+    char blasConfig[160];                        /* OpenBLAS's build (openblas_get_config) */
+    char blasWhy[256];                           /* why that kernel set (trnscid --blas-coretype) */
+    uint64_t finishedUnixMs;
+    int onDemand; /* 0: the start-up run */
+} trnsciSelfTestSummary;
+
+/* The daemon's latest self-test report (rerun = 0), or a new run's (rerun =
+ * 1: about a second of every core; a request during a run waits for it).
+ * Fills up to `capacity` routines, sets *count to their number (both may be
+ * 0/NULL) and, when summary is not NULL, the run's totals. */
+trnsciError_t trnsciDaemonSelfTest(const char *address, int rerun, trnsciSelfTestRoutine *routines,
+                                   int capacity, int *count, trnsciSelfTestSummary *summary);
 
 #ifdef __cplusplus
 }

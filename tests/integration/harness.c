@@ -343,3 +343,27 @@ out:
     trnsciFree(dc);
     return rc;
 }
+
+int th_http_get(int port, const char *path, char *buf, size_t len) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    char req[256];
+    const int n = snprintf(req, sizeof(req), "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n", path);
+    size_t got = 0;
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || write(fd, req, (size_t)n) != n) {
+        close(fd);
+        return -1;
+    }
+    ssize_t r;
+    while (got + 1 < len && (r = read(fd, buf + got, len - 1 - got)) > 0)
+        got += (size_t)r;
+    buf[got] = '\0';
+    close(fd);
+    int status = -1;
+    if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
+        return -1;
+    return status;
+}

@@ -79,6 +79,10 @@ int th_run(const char *const *argv, const char *out_path);
 /* Whether the file at path contains needle. */
 int th_file_contains(const char *path, const char *needle);
 
+/* GET http://127.0.0.1:port/path into buf (headers included); returns the
+ * HTTP status, or -1. */
+int th_http_get(int port, const char *path, char *buf, size_t len);
+
 /* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
  * transport: data moves with trnsciMemcpy), checked exactly: inputs in
  * [-3, 3] make every product and sum an integer below 2^24, which float
