@@ -2,7 +2,8 @@
 #   make run    install dependencies, build Release, start trnscid in the
 #               foreground on the default local socket with every CPU core
 #   make test   install dependencies, build, and run every test (unit,
-#               integration, interop, sanitizers, short fuzz runs)
+#               integration, interop, sanitizers, short fuzz runs, and the
+#               BLAS tests under each OpenBLAS kernel set the CPU runs)
 #   make fuzz   run every libFuzzer target for FUZZ_SECONDS each (default 600)
 # Extra daemon flags: make run ARGS="--listen 127.0.0.1:7450 --cores 1"
 
@@ -15,11 +16,15 @@ FUZZ_SECONDS ?= 600
 # ThreadSanitizer.
 TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache unit_token_store
 FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens fuzz_config fuzz_npy
+# OpenBLAS kernel sets the BLAS tests run under (those the CPU lacks are
+# skipped): the generic one OpenBLAS falls back to, and the AVX2 and
+# AVX-512 ones.
+BLAS_CORETYPES := Prescott Haswell SkylakeX Cooperlake
 JOBS       ?= $(shell nproc)
 ARGS       ?=
 
 .PHONY: all deps build build-asan build-tsan build-fuzz run test test-release test-asan \
-	test-tsan test-fuzz fuzz bench install clean format
+	test-tsan test-fuzz test-blas-coretypes fuzz bench install clean format
 
 all: build
 
@@ -70,7 +75,11 @@ fuzz: build-fuzz
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 	@cmake -S . -B $(BUILD_FUZZ) -DTRNSCI_FUZZ_SECONDS=2 >/dev/null
 
-test: test-release test-asan test-tsan test-fuzz
+# trnblas's integration tests with OPENBLAS_CORETYPE forced to each kernel set.
+test-blas-coretypes: build
+	./scripts/test-blas-coretypes.sh $(BUILD) $(BLAS_CORETYPES)
+
+test: test-release test-asan test-tsan test-fuzz test-blas-coretypes
 
 bench: build
 	./bench/run_gemm.sh $(BUILD)
