@@ -52,6 +52,25 @@ static uint64_t unix_ms(void) {
     return (uint64_t)tv.tv_sec * 1000u + (uint64_t)tv.tv_usec / 1000u;
 }
 
+/* The children's environment: the daemon's, with OPENBLAS_NUM_THREADS=1 so
+ * that their OpenBLAS starts no thread pool (its idle threads spin for a
+ * while after start, on the CPUs the other children check on). NULL when
+ * out of memory. */
+static char **child_environment(void) {
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof(*env));
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "OPENBLAS_NUM_THREADS=", 21) != 0)
+            env[k++] = environ[i];
+    env[k] = "OPENBLAS_NUM_THREADS=1";
+    return env;
+}
+
 /* Starts trnscid again as a self-test child writing to fd. */
 static pid_t spawn_child(void *arg, int fd, int worker, int workers, int first_id, int first_cand) {
     (void)arg;
@@ -62,8 +81,14 @@ static pid_t spawn_child(void *arg, int fd, int worker, int workers, int first_i
     snprintf(a[3], sizeof(a[3]), "%d", first_id);
     snprintf(a[4], sizeof(a[4]), "%d", first_cand);
     char *argv[] = {"trnscid", "--self-test-child", a[0], a[1], a[2], a[3], a[4], NULL};
+    char **env = child_environment();
+    if (!env) {
+        errno = ENOMEM;
+        return -1;
+    }
     pid_t pid;
-    const int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
+    const int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, env);
+    free(env);
     if (rc != 0) {
         errno = rc;
         return -1;

@@ -156,38 +156,6 @@ st_lc st_rounded(st_type t, st_lc v) {
     return st_get(t, &a, 0);
 }
 
-st_lc st_get(st_type t, const void *p, ptrdiff_t i) {
-    st_lc v = {0, 0};
-    switch (t) {
-    case ST_S: v.re = ((const float *)p)[i]; break;
-    case ST_D: v.re = ((const double *)p)[i]; break;
-    case ST_C:
-        v.re = ((const float *)p)[2 * i];
-        v.im = ((const float *)p)[2 * i + 1];
-        break;
-    case ST_Z:
-        v.re = ((const double *)p)[2 * i];
-        v.im = ((const double *)p)[2 * i + 1];
-        break;
-    }
-    return v;
-}
-
-void st_put(st_type t, void *p, ptrdiff_t i, st_lc v) {
-    switch (t) {
-    case ST_S: ((float *)p)[i] = (float)v.re; break;
-    case ST_D: ((double *)p)[i] = (double)v.re; break;
-    case ST_C:
-        ((float *)p)[2 * i] = (float)v.re;
-        ((float *)p)[2 * i + 1] = (float)v.im;
-        break;
-    case ST_Z:
-        ((double *)p)[2 * i] = (double)v.re;
-        ((double *)p)[2 * i + 1] = (double)v.im;
-        break;
-    }
-}
-
 /* Quiet NaNs with a payload no arithmetic produces. */
 static const uint32_t sentinel32 = 0x7fc0dea1u;
 static const uint64_t sentinel64 = 0x7ff8dead0000bea1ull;
@@ -197,6 +165,17 @@ static void put_sentinel_component(size_t cs, unsigned char *at) {
         memcpy(at, &sentinel32, 4);
     else
         memcpy(at, &sentinel64, 8);
+}
+
+/* Elements [0, count) of p the sentinel. */
+static void fill_sentinel(st_type t, void *p, size_t count) {
+    const size_t comps = count * (st_esize(t) / st_csize(t));
+    if (st_csize(t) == 4)
+        for (size_t k = 0; k < comps; k++)
+            memcpy((unsigned char *)p + 4 * k, &sentinel32, 4);
+    else
+        for (size_t k = 0; k < comps; k++)
+            memcpy((unsigned char *)p + 8 * k, &sentinel64, 8);
 }
 
 void st_put_sentinel(st_type t, void *p, ptrdiff_t i) {
@@ -296,9 +275,7 @@ int st_vec_make_spare(st_check *c, int slot, st_vec *v, st_type t, int n, int in
         st_fail(c, "out of memory for an operand of %zu bytes", v->bytes);
         return -1;
     }
-    const size_t count = v->bytes / es;
-    for (size_t k = 0; k < count; k++)
-        st_put_sentinel(t, v->p, (ptrdiff_t)k);
+    fill_sentinel(t, v->p, v->bytes / es);
     for (int i = 0; i < n; i++)
         st_put(t, v->p, vec_index(v, i), st_rand_value(c, t));
     v->init = st_alloc(c, v->bytes);
@@ -368,18 +345,6 @@ void st_vec_unchanged(st_check *c, const char *name, const st_vec *v) {
 
 /* ---- matrices ---------------------------------------------------------------------- */
 
-static int referenced(const st_mat *m, int i, int j) {
-    if (i >= m->rows)
-        return 0;
-    if (m->part == ST_UPPER && i > j)
-        return 0;
-    if (m->part == ST_LOWER && i < j)
-        return 0;
-    if (m->unit_diag && i == j)
-        return 0;
-    return 1;
-}
-
 int st_mat_make(st_check *c, int slot, st_mat *m, st_type t, int rows, int cols, int ld,
                 st_part part, int unit_diag, int real_diag) {
     memset(m, 0, sizeof(*m));
@@ -398,11 +363,10 @@ int st_mat_make(st_check *c, int slot, st_mat *m, st_type t, int rows, int cols,
         st_fail(c, "out of memory for an operand of %zu bytes", m->bytes);
         return -1;
     }
-    for (size_t k = 0; k < count; k++)
-        st_put_sentinel(t, m->p, (ptrdiff_t)k);
+    fill_sentinel(t, m->p, count);
     for (int j = 0; j < cols; j++)
         for (int i = 0; i < rows; i++) {
-            if (!referenced(m, i, j))
+            if (!st_mat_referenced(m, i, j))
                 continue;
             st_lc v = st_rand_value(c, t);
             const ptrdiff_t at = (ptrdiff_t)j * ld + i;
@@ -414,29 +378,6 @@ int st_mat_make(st_check *c, int slot, st_mat *m, st_type t, int rows, int cols,
     m->init = st_alloc(c, m->bytes);
     memcpy(m->init, m->p, m->bytes);
     return 0;
-}
-
-static st_lc stored(const st_mat *m, const unsigned char *base, int i, int j) {
-    st_lc v = st_get(m->t, base, (ptrdiff_t)j * m->ld + i);
-    if (i == j && m->real_diag)
-        v.im = 0;
-    return v;
-}
-
-st_lc st_mat_at(const st_mat *m, int i, int j, int sym) {
-    if (i == j && m->unit_diag)
-        return st_lc_make(1, 0);
-    if (referenced(m, i, j))
-        return stored(m, m->init, i, j);
-    if (sym && m->part != ST_ALL && referenced(m, j, i)) {
-        const st_lc v = stored(m, m->init, j, i);
-        return sym == 2 ? st_conj(v) : v;
-    }
-    return st_lc_make(0, 0);
-}
-
-st_lc st_mat_now(const st_mat *m, int i, int j) {
-    return st_get(m->t, m->p, (ptrdiff_t)j * m->ld + i);
 }
 
 void st_mat_set(st_mat *m, int i, int j, st_lc x) {

@@ -97,8 +97,36 @@ st_lc st_rounded(st_type t, st_lc v);
 st_lc st_rand_value(st_check *c, st_type t);
 
 /* Element i of an array of type t, and its store (rounded to t). */
-st_lc st_get(st_type t, const void *p, ptrdiff_t i);
-void st_put(st_type t, void *p, ptrdiff_t i, st_lc v);
+static inline st_lc st_get(st_type t, const void *p, ptrdiff_t i) {
+    st_lc v = {0, 0};
+    switch (t) {
+    case ST_S: v.re = ((const float *)p)[i]; break;
+    case ST_D: v.re = ((const double *)p)[i]; break;
+    case ST_C:
+        v.re = ((const float *)p)[2 * i];
+        v.im = ((const float *)p)[2 * i + 1];
+        break;
+    case ST_Z:
+        v.re = ((const double *)p)[2 * i];
+        v.im = ((const double *)p)[2 * i + 1];
+        break;
+    }
+    return v;
+}
+static inline void st_put(st_type t, void *p, ptrdiff_t i, st_lc v) {
+    switch (t) {
+    case ST_S: ((float *)p)[i] = (float)v.re; break;
+    case ST_D: ((double *)p)[i] = (double)v.re; break;
+    case ST_C:
+        ((float *)p)[2 * i] = (float)v.re;
+        ((float *)p)[2 * i + 1] = (float)v.im;
+        break;
+    case ST_Z:
+        ((double *)p)[2 * i] = (double)v.re;
+        ((double *)p)[2 * i + 1] = (double)v.im;
+        break;
+    }
+}
 /* The NaN sentinel in element i (both components), and whether element i
  * still holds it bit for bit. */
 void st_put_sentinel(st_type t, void *p, ptrdiff_t i);
@@ -209,13 +237,47 @@ typedef struct st_mat {
  * Returns 0, or -1 (case failed). */
 int st_mat_make(st_check *c, int slot, st_mat *m, st_type t, int rows, int cols, int ld,
                 st_part part, int unit_diag, int real_diag);
+/* Whether entry (i, j) is one the routine may read. */
+static inline int st_mat_referenced(const st_mat *m, int i, int j) {
+    if (i >= m->rows)
+        return 0;
+    if (m->part == ST_UPPER && i > j)
+        return 0;
+    if (m->part == ST_LOWER && i < j)
+        return 0;
+    if (m->unit_diag && i == j)
+        return 0;
+    return 1;
+}
+
+/* The stored entry (i, j) of base (m's layout), its imaginary part 0 on a
+ * real diagonal. */
+static inline st_lc st_mat_stored(const st_mat *m, const unsigned char *base, int i, int j) {
+    st_lc v = st_get(m->t, base, (ptrdiff_t)j * m->ld + i);
+    if (i == j && m->real_diag)
+        v.im = 0;
+    return v;
+}
+
 /* Entry (i, j) as the routine must interpret it, before the call: 0 outside
  * the referenced part, 1 on a unit diagonal, the real part on a real
  * diagonal; `sym` fills the other triangle by symmetry (1) or Hermitian
  * symmetry (2) instead of 0. */
-st_lc st_mat_at(const st_mat *m, int i, int j, int sym);
+static inline st_lc st_mat_at(const st_mat *m, int i, int j, int sym) {
+    if (i == j && m->unit_diag)
+        return st_lc_make(1, 0);
+    if (st_mat_referenced(m, i, j))
+        return st_mat_stored(m, m->init, i, j);
+    if (sym && m->part != ST_ALL && st_mat_referenced(m, j, i)) {
+        const st_lc v = st_mat_stored(m, m->init, j, i);
+        return sym == 2 ? st_conj(v) : v;
+    }
+    return st_lc_make(0, 0);
+}
 /* The stored entry (i, j) now. */
-st_lc st_mat_now(const st_mat *m, int i, int j);
+static inline st_lc st_mat_now(const st_mat *m, int i, int j) {
+    return st_get(m->t, m->p, (ptrdiff_t)j * m->ld + i);
+}
 /* Overwrites the referenced entry (i, j) before the call. */
 void st_mat_set(st_mat *m, int i, int j, st_lc x);
 /* The stored entry (i, j) becomes the sentinel, before the call (storage the
