@@ -1,5 +1,6 @@
 /*
- * gemm.c — SGEMM through trnscid versus in-process OpenBLAS, in one run.
+ * gemm.c — SGEMM (or DGEMM) through trnscid versus in-process OpenBLAS, in
+ * one run.
  *
  * For each size n (square, column-major, C = A B, alpha = 1, beta = 0):
  *   trnsci:   A, B, C live in the daemon (uploaded once, data resident); each
@@ -15,6 +16,20 @@
  * overhead) and the largest difference between the two results. Output: one
  * JSON object on stdout. Exit status 3 if the results disagree.
  *
+ * --precision d runs DGEMM instead (trnblasDgemm against cblas_dgemm, double
+ * buffers holding the same values as the single-precision inputs); nothing
+ * else changes, so the two JSONs compare size for size. The JSON says which:
+ * "precision" ("s" or "d") and "routine".
+ *
+ * Kernel sets. trnscid may run other OpenBLAS kernels than this process:
+ * with --blas-coretype auto (its default) it restarts itself with
+ * OPENBLAS_CORETYPE set when OpenBLAS does not know the CPU and would fall
+ * back to its generic Prescott kernels, while this process keeps whatever its
+ * own OpenBLAS picked. A ratio far from 1 may then be the kernels, not the
+ * daemon, so both are reported: "openblas" is this process's (config, core,
+ * threads) and "daemon_openblas" the daemon's core and why it runs it, from
+ * trnsciDaemonSelfTest (null from a daemon without that call).
+ *
  * All-core mode (--openblas-threads N, N > 1): the daemon runs on N cores and
  * shards each GEMM over them; the OpenBLAS side runs with N threads
  * (openblas_set_num_threads(N), OpenBLAS's own threading) and is not pinned.
@@ -25,7 +40,7 @@
  *
  * usage: bench_gemm [ADDRESS] [--sizes 256,1024,2048] [--reps N] [--warmup N]
  *                   [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]
- *                   [--openblas-threads N]
+ *                   [--openblas-threads N] [--precision s|d]
  *   ADDRESS        daemon address (default $TRNSCI_ADDR, then the default socket)
  *   --reps N       timed repetitions per size (default 15, 7 for n >= 2048)
  *   --openblas-cpu the CPU the OpenBLAS side pins itself to (default: the CPU
@@ -35,11 +50,13 @@
  *                  compute thread (the one that gains CPU time during the
  *                  GEMMs) and report its allowed and last CPU
  *   --openblas-threads N   all-core mode with N threads (default 1)
+ *   --precision s|d        SGEMM (default) or DGEMM on both sides
  * bench/run_gemm.sh sets all of this up (see docs/benchmarks.md).
  */
 #define _GNU_SOURCE
 #include <cblas.h>
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,14 +86,95 @@ static int pin_self(int cpu) {
     return 0;
 }
 
+/* ---- the precision: the only place SGEMM and DGEMM differ ------------------------ */
+
+/* Buffers are void * of n x n elements of elem bytes; these few calls are all
+ * that depends on the element type, so the measurement itself is one path. */
+typedef struct precision {
+    char letter;         /* 's' or 'd': the JSON's "precision" */
+    const char *routine; /* the JSON's "routine" (the SGEMM one as before) */
+    size_t elem;         /* bytes per element */
+} precision;
+
+static const precision prec_s = {'s', "sgemm NN, alpha=1, beta=0, column-major, square",
+                                 sizeof(float)};
+static const precision prec_d = {'d', "dgemm NN, alpha=1, beta=0, column-major, square",
+                                 sizeof(double)};
+
+/* n elements from bench_fill(seed); in double precision the same values
+ * widened, so SGEMM and DGEMM runs multiply the same matrices. */
+static void fill(const precision *p, void *x, size_t n, uint64_t seed) {
+    if (p->letter == 's') {
+        bench_fill(x, n, seed);
+        return;
+    }
+    float *tmp = malloc(n * sizeof(float));
+    if (!tmp) {
+        fprintf(stderr, "bench_gemm: out of host memory\n");
+        exit(1);
+    }
+    bench_fill(tmp, n, seed);
+    double *d = x;
+    for (size_t i = 0; i < n; i++)
+        d[i] = tmp[i];
+    free(tmp);
+}
+
 /* One timed unit of the trnsci side: queue the GEMM and wait for it. */
-static void trn_gemm_once(trnblasHandle_t h, int n, const float *alpha, const float *dA,
-                          const float *dB, const float *beta, float *dC) {
-    if (trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, alpha, dA, n, dB, n, beta, dC, n) !=
-        TRNBLAS_STATUS_SUCCESS)
-        die("trnblasSgemm");
+static void trn_gemm_once(const precision *p, trnblasHandle_t h, int n, const void *dA,
+                          const void *dB, void *dC) {
+    trnblasStatus_t s;
+    if (p->letter == 's') {
+        const float alpha = 1.0f, beta = 0.0f;
+        s = trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &alpha, dA, n, dB, n, &beta, dC,
+                         n);
+    } else {
+        const double alpha = 1.0, beta = 0.0;
+        s = trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &alpha, dA, n, dB, n, &beta, dC,
+                         n);
+    }
+    if (s != TRNBLAS_STATUS_SUCCESS)
+        die(p->letter == 's' ? "trnblasSgemm" : "trnblasDgemm");
     if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
         die("trnsciStreamSynchronize");
+}
+
+/* One unit of the OpenBLAS side. */
+static void ob_gemm_once(const precision *p, int n, const void *A, const void *B, void *C) {
+    if (p->letter == 's')
+        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B, n, 0.0f, C,
+                    n);
+    else
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+}
+
+/* max |got - ref| / max |ref| over n elements, as bench_max_rel_diff. */
+static double max_rel_diff(const precision *p, const void *got, const void *ref, size_t n) {
+    if (p->letter == 's')
+        return bench_max_rel_diff(got, ref, n);
+    const double *g = got, *r = ref;
+    double maxdiff = 0.0, maxabs = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        maxdiff = bench_worse(maxdiff, fabs(g[i] - r[i]));
+        if (fabs(r[i]) > maxabs)
+            maxabs = fabs(r[i]);
+    }
+    return maxabs > 0 ? maxdiff / maxabs : maxdiff;
+}
+
+/* s as a JSON string: the daemon's "why" is free text. */
+static void json_str(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
 }
 
 /* ---- the daemon's threads, from /proc (only with --daemon-pid) ------------------ */
@@ -130,7 +228,7 @@ typedef struct result {
 static void usage(void) {
     fputs("usage: bench_gemm [ADDRESS] [--sizes 256,1024,2048] [--reps N] [--warmup N]\n"
           "                  [--openblas-cpu CPU] [--daemon-pid PID] [--blocked]\n"
-          "                  [--openblas-threads N]\n",
+          "                  [--openblas-threads N] [--precision s|d]\n",
           stderr);
     exit(2);
 }
@@ -139,7 +237,7 @@ int main(int argc, char **argv) {
     const char *addr = NULL;
     int sizes[MAX_SIZES] = {256, 1024, 2048}, nsizes = 3;
     int reps_override = 0, warmup = 2, ob_cpu = -1, daemon_pid = 0, blocked = 0, ob_threads = 1;
-    const char *size_list = NULL;
+    const char *size_list = NULL, *prec_name = "s";
     const bench_opt opts[] = {{"--sizes", BENCH_OPT_STR, &size_list},
                               {"--reps", BENCH_OPT_INT, &reps_override},
                               {"--warmup", BENCH_OPT_INT, &warmup},
@@ -147,10 +245,14 @@ int main(int argc, char **argv) {
                               {"--daemon-pid", BENCH_OPT_INT, &daemon_pid},
                               {"--blocked", BENCH_OPT_FLAG, &blocked},
                               {"--openblas-threads", BENCH_OPT_INT, &ob_threads},
+                              {"--precision", BENCH_OPT_STR, &prec_name},
                               {NULL, BENCH_OPT_FLAG, NULL}};
     if (bench_parse_args(opts, argc, argv, &addr) != 0)
         usage();
     const int interleave = !blocked;
+    if (strcmp(prec_name, "s") != 0 && strcmp(prec_name, "d") != 0)
+        usage();
+    const precision *prec = prec_name[0] == 's' ? &prec_s : &prec_d;
     if (size_list) {
         char list[1024];
         snprintf(list, sizeof(list), "%s", size_list);
@@ -181,6 +283,15 @@ int main(int argc, char **argv) {
     trnsciDaemonStatus st;
     if (trnsciDaemonGetStatus(addr, &st) != trnsciSuccess)
         die("trnsciDaemonGetStatus");
+    /* The daemon's OpenBLAS kernel set, which may differ from this
+     * process's (see the top of the file). A daemon older than the self-test
+     * cannot say: the JSON then has null. */
+    trnsciSelfTestSummary selftest;
+    const int have_selftest =
+        trnsciDaemonSelfTest(addr, 0, NULL, 0, NULL, &selftest) == trnsciSuccess;
+    if (!have_selftest)
+        fprintf(stderr, "bench_gemm: trnsciDaemonSelfTest failed (%s): daemon_openblas is null\n",
+                trnsciGetLastErrorMessage());
     trnblasHandle_t h;
     if (trnblasCreate(&h) != TRNBLAS_STATUS_SUCCESS)
         die("trnblasCreate");
@@ -209,21 +320,19 @@ int main(int argc, char **argv) {
     for (int si = 0; si < nsizes; si++) {
         const int n = sizes[si];
         const int reps = reps_override ? reps_override : (n >= 2048 ? 7 : 15);
-        const size_t elems = (size_t)n * (size_t)n, bytes = elems * sizeof(float);
-        float *A = malloc(bytes), *B = malloc(bytes), *C_ob = malloc(bytes), *C_trn = malloc(bytes);
+        const size_t elems = (size_t)n * (size_t)n, bytes = elems * prec->elem;
+        void *A = malloc(bytes), *B = malloc(bytes), *C_ob = malloc(bytes), *C_trn = malloc(bytes);
         if (!A || !B || !C_ob || !C_trn) {
             fprintf(stderr, "bench_gemm: out of host memory for n=%d\n", n);
             return 1;
         }
-        bench_fill(A, elems, 1000u + (unsigned)n);
-        bench_fill(B, elems, 2000u + (unsigned)n);
+        fill(prec, A, elems, 1000u + (unsigned)n);
+        fill(prec, B, elems, 2000u + (unsigned)n);
         memset(C_ob, 0, bytes);
-        const float alpha = 1.0f, beta = 0.0f;
 
         /* trnsci: upload once (data stays resident in the daemon). */
-        float *dA, *dB, *dC;
-        if (trnsciMalloc((void **)&dA, bytes) || trnsciMalloc((void **)&dB, bytes) ||
-            trnsciMalloc((void **)&dC, bytes))
+        void *dA, *dB, *dC;
+        if (trnsciMalloc(&dA, bytes) || trnsciMalloc(&dB, bytes) || trnsciMalloc(&dC, bytes))
             die("trnsciMalloc");
         if (trnsciMemcpy(dA, A, bytes, trnsciMemcpyHostToDevice) ||
             trnsciMemcpy(dB, B, bytes, trnsciMemcpyHostToDevice))
@@ -233,7 +342,7 @@ int main(int argc, char **argv) {
          * computes (the one that gains the most CPU time). */
         int nb = daemon_pid ? sample_threads(daemon_pid, before) : 0;
         for (int w = 0; w < warmup; w++)
-            trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
+            trn_gemm_once(prec, h, n, dA, dB, dC);
         if (daemon_pid) {
             const int na = sample_threads(daemon_pid, after);
             worker_found = find_worker(before, nb, after, na, &worker, NULL, NULL) || worker_found;
@@ -244,8 +353,7 @@ int main(int argc, char **argv) {
         if (pin >= 0 && pin_self(pin) != 0)
             return 1;
         for (int w = 0; w < warmup; w++)
-            cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B, n, beta,
-                        C_ob, n);
+            ob_gemm_once(prec, n, A, B, C_ob);
         if (pin >= 0)
             sched_setaffinity(0, sizeof(start_set), &start_set);
 
@@ -273,7 +381,7 @@ int main(int argc, char **argv) {
                         nd0 = daemon_pid ? sample_threads(daemon_pid, d0) : 0;
                     }
                     const double t0 = bench_now_ms();
-                    trn_gemm_once(h, n, &alpha, dA, dB, &beta, dC);
+                    trn_gemm_once(prec, h, n, dA, dB, dC);
                     t_trn[r] = bench_now_ms() - t0;
                     res[si].bench_cpu_trn = sched_getcpu();
                     if (all_cores) {
@@ -288,8 +396,7 @@ int main(int argc, char **argv) {
                     if (all_cores)
                         ns0 = sample_threads(self, s0);
                     const double t0 = bench_now_ms();
-                    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B,
-                                n, beta, C_ob, n);
+                    ob_gemm_once(prec, n, A, B, C_ob);
                     t_ob[r] = bench_now_ms() - t0;
                     res[si].bench_cpu_ob = sched_getcpu();
                     if (all_cores)
@@ -342,8 +449,9 @@ int main(int argc, char **argv) {
         res[si].reps = reps;
         res[si].trn = bench_stats_of(t_trn, reps);
         res[si].ob = bench_stats_of(t_ob, reps);
-        /* Agreement: max |C_trn - C_ob| / max |C_ob| (same kernel, same inputs). */
-        res[si].max_rel_diff = bench_max_rel_diff(C_trn, C_ob, elems);
+        /* Agreement: max |C_trn - C_ob| / max |C_ob| (same inputs; 0 when both
+         * sides run the same kernel set, rounding-level when they do not). */
+        res[si].max_rel_diff = max_rel_diff(prec, C_trn, C_ob, elems);
         free(A);
         free(B);
         free(C_ob);
@@ -357,8 +465,8 @@ int main(int argc, char **argv) {
     }
 
     /* ---- JSON ---- */
-    printf("{\n  \"benchmark\": \"gemm\",\n  \"routine\": \"sgemm NN, alpha=1, beta=0, "
-           "column-major, square\",\n");
+    printf("{\n  \"benchmark\": \"gemm\",\n  \"routine\": \"%s\",\n", prec->routine);
+    printf("  \"precision\": \"%c\",\n", prec->letter);
     if (all_cores)
         printf("  \"mode\": \"all-cores\",\n");
     printf("  \"address\": \"%s\",\n", addr ? addr : "(default)");
@@ -368,6 +476,15 @@ int main(int argc, char **argv) {
            rpc.median * 1e3, rpc.min * 1e3, rpc.max * 1e3);
     printf("  \"openblas\": {\"config\": \"%s\", \"core\": \"%s\", \"threads\": %d},\n",
            openblas_get_config(), openblas_get_corename(), openblas_get_num_threads());
+    if (have_selftest) {
+        printf("  \"daemon_openblas\": {\"core\": ");
+        json_str(selftest.blasCore);
+        printf(", \"why\": ");
+        json_str(selftest.blasWhy);
+        printf("},\n");
+    } else {
+        printf("  \"daemon_openblas\": null,\n");
+    }
     printf("  \"placement\": {\n");
     printf("    \"bench_process_cpus\": \"%s\",\n", start_cpus);
     if (all_cores) {

@@ -1,9 +1,17 @@
 #!/bin/sh
 # run_gemm.sh BUILD_DIR [bench_gemm options...]
 #
-# SGEMM through trnscid versus in-process OpenBLAS on the same core, or with
-# MODE=all-cores on every core on both sides (`make bench` runs
-# `./bench/run_gemm.sh build`; see docs/benchmarks.md).
+# SGEMM (DGEMM with --precision d) through trnscid versus in-process OpenBLAS
+# on the same core, or with MODE=all-cores on every core on both sides
+# (`make bench` runs `./bench/run_gemm.sh build`; see docs/benchmarks.md).
+#
+# OpenBLAS kernel sets: OPENBLAS_CORETYPE in the environment applies to both
+# sides (the bench's OpenBLAS reads it, and trnscid keeps it under its default
+# --blas-coretype auto). Without it the two may differ: where OpenBLAS does not
+# know the CPU, the bench falls back to the generic Prescott kernels while
+# trnscid restarts itself with the best set the CPU runs, and the ratio then
+# compares kernels too. The JSON reports both ("openblas" and
+# "daemon_openblas").
 #
 # Placement, one-core comparison (2-vCPU machine):
 #   trnscid      started under `taskset -c $DAEMON_CPU` with `--cores 1`: every
@@ -32,6 +40,10 @@
 #                      bench_gemm runs unpinned with `--openblas-threads
 #                      $(nproc)` (in-process OpenBLAS with its own threading).
 #                      DAEMON_CPU, BENCH_CPU and DAEMON_PIN are ignored.
+# DAEMON_ARGS (default empty): more trnscid options, split at spaces and put
+#   after the ones above in every placement, e.g.
+#   DAEMON_ARGS="--blas-coretype default" (the daemon keeps OpenBLAS's own
+#   choice, as the bench does).
 # Prints the bench's JSON on stdout; exits non-zero if anything fails,
 # including trnscid not exiting 0 on SIGTERM. Starting, waiting for and
 # stopping the daemon: bench/daemon.sh.
@@ -53,6 +65,7 @@ one-core | all-cores) ;;
     ;;
 esac
 NCPU=$(nproc)
+DAEMON_ARGS=${DAEMON_ARGS:-}
 
 if [ "$MODE" = one-core ]; then
     bench_require_cpus "DAEMON_CPU / BENCH_CPU" "$DAEMON_CPU" "$BENCH_CPU"
@@ -61,19 +74,24 @@ fi
 bench_tmpdir trnsci-bench
 SOCK="$BENCH_TMP/bench.sock"
 if [ "$MODE" = all-cores ]; then
-    daemon_start trnscid "$DAEMON" --cores "$NCPU" --listen "unix:$SOCK" --log-level warn
+    # shellcheck disable=SC2086 # DAEMON_ARGS is a list of words
+    daemon_start trnscid "$DAEMON" --cores "$NCPU" --listen "unix:$SOCK" --log-level warn \
+        $DAEMON_ARGS
 else
     case "$DAEMON_PIN" in
     taskset)
+        # shellcheck disable=SC2086
         daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --listen "unix:$SOCK" \
-            --log-level warn
+            --log-level warn $DAEMON_ARGS
         ;;
     cores)
+        # shellcheck disable=SC2086
         daemon_start trnscid "$DAEMON" --cores "$DAEMON_CPU-$DAEMON_CPU" --listen "unix:$SOCK" \
-            --log-level warn
+            --log-level warn $DAEMON_ARGS
         ;;
     none)
-        daemon_start trnscid "$DAEMON" --listen "unix:$SOCK" --log-level warn
+        # shellcheck disable=SC2086
+        daemon_start trnscid "$DAEMON" --listen "unix:$SOCK" --log-level warn $DAEMON_ARGS
         ;;
     *)
         echo "run_gemm.sh: DAEMON_PIN must be taskset, cores or none" >&2

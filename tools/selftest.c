@@ -17,10 +17,11 @@
 
 #define MAX_ROUTINES 512
 
+/* Two lines; `indent` starts the second (under a label of `trnsci status`). */
 static void print_summary(const trnsciSelfTestSummary *s, const char *indent) {
-    printf("%s%u routines checked in %.2f s (%s, %u processes): %u passed, %u replaced, %u "
+    printf("%u routines checked in %.2f s (%s, %u processes): %u passed, %u replaced, %u "
            "refused\n",
-           indent, s->checked, s->seconds, s->onDemand ? "on demand" : "at start-up", s->processes,
+           s->checked, s->seconds, s->onDemand ? "on demand" : "at start-up", s->processes,
            s->passed, s->replaced, s->refused);
     printf("%sOpenBLAS kernel set %s (%s); %s\n", indent, s->blasCore, s->blasWhy, s->blasConfig);
 }
@@ -118,7 +119,7 @@ void trnsci_print_selftest_status(const char *addr) {
         return;
     }
     printf("self-test:      ");
-    print_summary(&s, "");
+    print_summary(&s, "                ");
     for (int i = 0; i < n && i < MAX_ROUTINES; i++)
         if (strcmp(list[i].result, "passed") != 0)
             printf("                %s %s: %s (%s)\n", list[i].routine, list[i].result,
