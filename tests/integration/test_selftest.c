@@ -10,8 +10,9 @@
  *    /metrics (trnscid_selftest_failures, per routine);
  *  - every op that uses the first two is right: Scasum for n and
  *    increments the fault hits, and DGEMM through Dgemm,
- *    DgemmStridedBatched and GemmEx (64F) with odd k, against long double
- *    references within k·u·Σ|terms|;
+ *    DgemmStridedBatched, GemmEx (64F) and a trntensor contraction in
+ *    double, with odd k, against long double references within
+ *    k·u·Σ|terms|;
  *  - dpotrf has no correct implementation: Dpotrf fails with
  *    TRNSOLVER_STATUS_NOT_SUPPORTED at the synchronize that reports it, with a
  *    message naming LAPACKE_dpotrf_work; Spotrf still works;
@@ -38,6 +39,7 @@
 #include "harness.h"
 #include "trnsci/trnblas.h"
 #include "trnsci/trnsolver.h"
+#include "trnsci/trntensor.h"
 
 #ifndef FAULTY_BLAS_SO
 #error "FAULTY_BLAS_SO must name the preloaded faulty library"
@@ -262,6 +264,59 @@ static void test_dgemm_right(void **state) {
     trnblasDestroy(h);
 }
 
+/* A trntensor contraction in double ("mk,kn->mn", k odd) runs through the
+ * same routine from another family. */
+static void test_contraction_right(void **state) {
+    (void)state;
+    const int m = 33, n = 17, k = 65;
+    const size_t sa = (size_t)m * k, sb = (size_t)k * n, sc = (size_t)m * n;
+    double *a = malloc(sizeof(double) * sa), *b = malloc(sizeof(double) * sb);
+    double *c0 = calloc(sc, sizeof(double)), *d = malloc(sizeof(double) * sc);
+    for (size_t i = 0; i < sa; i++)
+        a[i] = value((int)i, 4, 1);
+    for (size_t i = 0; i < sb; i++)
+        b[i] = value((int)i, 5, 2);
+    void *da = dev_from(a, sizeof(double) * sa), *db = dev_from(b, sizeof(double) * sb);
+    void *dd = dev_from(c0, sizeof(double) * sc);
+    trntensorHandle_t h;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    const int64_t ea[2] = {m, k}, eb[2] = {k, n}, ed[2] = {m, n};
+    const int32_t ma[2] = {'m', 'k'}, mb[2] = {'k', 'n'}, md[2] = {'m', 'n'};
+    trntensorTensorDescriptor_t ta, tb, td;
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &ta, 2, ea, NULL, TRNSCI_R_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &tb, 2, eb, NULL, TRNSCI_R_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &td, 2, ed, NULL, TRNSCI_R_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorOperationDescriptor_t op;
+    assert_int_equal(trntensorCreateContraction(
+                         h, &op, ta, ma, TRNTENSOR_OP_IDENTITY, tb, mb, TRNTENSOR_OP_IDENTITY, td,
+                         md, TRNTENSOR_OP_IDENTITY, td, md, TRNTENSOR_COMPUTE_DESC_64F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorPlan_t plan;
+    assert_int_equal(trntensorCreatePlan(h, &plan, op, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    const double alpha = 1.0, beta = 0.0;
+    assert_int_equal(trntensorContract(h, plan, &alpha, da, db, &beta, NULL, dd, NULL, 0, NULL),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    to_host(d, dd, sizeof(double) * sc);
+    check_dgemm_result(m, n, k, alpha, a, b, beta, c0, d, "trntensorContract 64F");
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+    trntensorDestroyTensorDescriptor(ta);
+    trntensorDestroyTensorDescriptor(tb);
+    trntensorDestroyTensorDescriptor(td);
+    trntensorDestroy(h);
+    trnsciFree(da);
+    trnsciFree(db);
+    trnsciFree(dd);
+    free(a);
+    free(b);
+    free(c0);
+    free(d);
+}
+
 /* Dpotrf is refused: it fails, naming the routine; Spotrf works. */
 static void test_refused_dpotrf(void **state) {
     (void)state;
@@ -372,9 +427,10 @@ static int teardown(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_start_up_report), cmocka_unit_test(test_scasum_right),
-        cmocka_unit_test(test_dgemm_right),     cmocka_unit_test(test_refused_dpotrf),
-        cmocka_unit_test(test_on_demand),       cmocka_unit_test(test_self_test_command),
+        cmocka_unit_test(test_start_up_report),   cmocka_unit_test(test_scasum_right),
+        cmocka_unit_test(test_dgemm_right),       cmocka_unit_test(test_contraction_right),
+        cmocka_unit_test(test_refused_dpotrf),    cmocka_unit_test(test_on_demand),
+        cmocka_unit_test(test_self_test_command),
     };
     return cmocka_run_group_tests_name("selftest", tests, setup, teardown);
 }
