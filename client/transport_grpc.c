@@ -258,6 +258,7 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
 
 /* ---- fleets: choosing a daemon with gRPC's round_robin policy ---------------- */
 
+
 /* One balancing channel per process, for the last fleet target asked about:
  * round_robin keeps rotating over its ready daemons from one session to the
  * next, and skips daemons it cannot reach. */
@@ -265,15 +266,23 @@ static pthread_mutex_t balancer_lock = PTHREAD_MUTEX_INITIALIZER;
 static grpc_channel *balancer;
 static call_auth balancer_auth;
 static char *balancer_target;
+static int balancer_users; /* picks in flight on it */
+static int balancer_stale; /* no daemon answered: make a new one when unused */
 
-static grpc_channel *balancer_for_locked(const char *target) {
-    if (balancer && strcmp(balancer_target, target) == 0)
-        return balancer;
+static void balancer_drop_locked(void) {
     if (balancer)
         grpc_channel_destroy(balancer);
     call_auth_release(&balancer_auth);
     free(balancer_target);
     balancer = NULL;
+    balancer_target = NULL;
+    balancer_stale = 0;
+}
+
+static grpc_channel *balancer_for_locked(const char *target) {
+    if (balancer && strcmp(balancer_target, target) == 0)
+        return balancer;
+    balancer_drop_locked();
     balancer_target = strdup(target);
     if (!balancer_target)
         return NULL;
@@ -297,15 +306,32 @@ trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage
     pthread_once(&grpc_once, grpc_start);
     pthread_mutex_lock(&balancer_lock);
     grpc_channel *ch = balancer_for_locked(target);
+    if (ch)
+        balancer_users++;
     pthread_mutex_unlock(&balancer_lock);
     if (!ch) {
         snprintf(msg, msglen, "out of memory");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    /* The channel stays valid: it is only replaced by a pick for another
-     * target, which a process does not make concurrently with this one. */
-    return unary_on(ch, &balancer_auth, TRN_WIRE_STATUS, req, NULL, NULL, msg, msglen, timeout_ms,
-                    peer, peerlen);
+    /* The channel stays valid while this pick uses it: it is only replaced
+     * when unused, or by a pick for another target, which a process does
+     * not make concurrently with this one. */
+    const trn_wire_code code = unary_on(ch, &balancer_auth, TRN_WIRE_STATUS, req, NULL, NULL, msg,
+                                        msglen, timeout_ms, peer, peerlen);
+    /* No daemon reachable: the next pick starts over on a new channel, so
+     * a daemon that restarts (a couple of seconds with its self-test) is
+     * found at once rather than after the old channel's reconnect backoff,
+     * which keeps its subchannels failing long after the daemon is back. */
+    pthread_mutex_lock(&balancer_lock);
+    balancer_users--;
+    if (ch == balancer) {
+        if (code == TRN_WIRE_UNAVAILABLE)
+            balancer_stale = 1;
+        if (balancer_stale && balancer_users == 0)
+            balancer_drop_locked();
+    }
+    pthread_mutex_unlock(&balancer_lock);
+    return code;
 }
 
 static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {

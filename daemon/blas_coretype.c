@@ -17,6 +17,8 @@
 
 #include <cblas.h>
 
+#include "daemon/self_exe.h"
+
 /* The kernel sets this module knows, best last, with the /proc/cpuinfo
  * flags each needs. */
 static const struct coretype {
@@ -183,7 +185,8 @@ int trn_blas_coretype_apply(const char *setting, char *const argv[], char *why, 
         return -1;
     }
     fflush(NULL);
-    execv("/proc/self/exe", argv);
+    char exe[4096];
+    execv(trn_self_exe(exe, sizeof(exe)), argv);
     snprintf(err, errlen, "cannot start again with OPENBLAS_CORETYPE=%s: %s", want,
              strerror(errno));
     return -1;

@@ -21,6 +21,7 @@
 #include <sys/time.h>
 
 #include "daemon/log.h"
+#include "daemon/self_exe.h"
 
 extern char **environ;
 
@@ -86,8 +87,9 @@ static pid_t spawn_child(void *arg, int fd, int worker, int workers, int first_i
         errno = ENOMEM;
         return -1;
     }
+    char exe[4096];
     pid_t pid;
-    const int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, env);
+    const int rc = posix_spawn(&pid, trn_self_exe(exe, sizeof(exe)), NULL, NULL, argv, env);
     free(env);
     if (rc != 0) {
         errno = rc;
