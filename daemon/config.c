@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "daemon/config_file.h"
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 #include "trnsci/trnsci.h"
 
 #define DEFAULT_MAX_SESSION_BYTES (16ULL << 30)

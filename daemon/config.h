@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "daemon/log.h"
-#include "kernels/op.h"
+#include "ops/op.h"
 
 #define TRN_CONFIG_MAX_LISTEN 8
 #define TRN_CONFIG_MAX_CORES 1024

@@ -23,7 +23,7 @@
 #include "daemon/memory_release.h"
 #include "daemon/signals.h"
 #include "daemon/systemd.h"
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 
 #define POLL_SLICE_MS 100
 #define SHUTDOWN_GRACE_MS 2000

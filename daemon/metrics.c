@@ -7,7 +7,7 @@
  * rendered; a scrape that races an observation may see a bucket and the
  * count disagree by one, which Prometheus tolerates.
  *
- * Op labels: family comes from the op kind's number (kernels/op.h groups
+ * Op labels: family comes from the op kind's number (ops/op.h groups
  * kinds by 16: memory, blas, fft, rand, solver, sparse); op is the kind's
  * name, or "kindN" for a kind added after this table. Only kinds that have
  * been seen are rendered.
@@ -26,13 +26,17 @@
 #include "daemon/selftest.h"
 #include "daemon/service.h"
 #include "daemon/session.h"
-#include "kernels/op.h"
+#include "ops/op.h"
 #include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
 #include "trnsci/trnsci.h"
 #include "trnsci_wire.h"
 
-#define NKINDS 128
+#define NKINDS 128 /* per-kind counters are indexed by the kind's value */
+#define KIND_FITS(kind, value, stem, field, label, title, family, engine)                          \
+    _Static_assert(value < NKINDS, "TRN_OP_" #kind " fits the per-kind arrays");
+TRN_OP_KINDS(KIND_FITS)
+#undef KIND_FITS
 #define NOUTCOMES 7 /* trn_sched_status */
 #define NTRANSPORTS 2
 #define MAX_WORKERS 1100
@@ -65,44 +69,19 @@ struct trn_metrics {
 static const char *const outcome_names[NOUTCOMES] = {
     "ok", "failed", "unsupported", "cancelled", "shutdown", "expired", "out_of_memory",
 };
-static const char *const family_names[] = {"memory", "blas",   "fft",   "rand",
-                                           "solver", "sparse", "tensor"};
 
+/* An op kind's metric label, and its family's (ops/op_kinds.h). */
 static const char *kind_name(int kind, char *buf, size_t len) {
-    switch ((trn_op_kind)kind) {
-    case TRN_OP_MEMSET: return "memset";
-    case TRN_OP_COPY: return "copy";
-    case TRN_OP_GEMM: return "gemm";
-    case TRN_OP_BLAS1: return "blas1";
-    case TRN_OP_BLAS2: return "blas2";
-    case TRN_OP_BLAS3: return "blas3";
-    case TRN_OP_FFT: return "fft";
-    case TRN_OP_RAND: return "rand";
-    case TRN_OP_SOLVER_DENSE: return "solver_dense";
-    case TRN_OP_SOLVER_BATCHED: return "solver_batched";
-    case TRN_OP_SOLVER_EIGEN: return "solver_eigen";
-    case TRN_OP_SOLVER_REFINE: return "solver_refine";
-    case TRN_OP_SOLVER_KRYLOV: return "solver_krylov";
-    case TRN_OP_SPMV: return "spmv";
-    case TRN_OP_SPMM: return "spmm";
-    case TRN_OP_SPGEMM: return "spgemm";
-    case TRN_OP_SDDMM: return "sddmm";
-    case TRN_OP_SPCONVERT: return "spconvert";
-    case TRN_OP_SPATTN: return "spattn";
-    case TRN_OP_SCHWARZ: return "schwarz";
-    case TRN_OP_TENSOR_CONTRACT: return "tensor_contract";
-    case TRN_OP_TENSOR_ELEMENTWISE: return "tensor_elementwise";
-    case TRN_OP_TENSOR_REDUCTION: return "tensor_reduction";
-    case TRN_OP_AO_TO_MO: return "ao_to_mo";
-    case TRN_OP_MP2_ENERGY: return "mp2_energy";
-    }
+    const trn_op_info *k = trn_op_info_of(kind);
+    if (k)
+        return k->label;
     snprintf(buf, len, "kind%d", kind);
     return buf;
 }
 
 static const char *family_name(int kind) {
-    const int f = kind / 16;
-    return f < (int)(sizeof(family_names) / sizeof(family_names[0])) ? family_names[f] : "other";
+    const trn_op_info *k = trn_op_info_of(kind);
+    return k ? k->family : "other";
 }
 
 trn_metrics *trn_metrics_create(void) {

@@ -313,34 +313,7 @@ static const char *op_name(const daemon_op *op) {
         return "stage-out";
     if (op->staging)
         return "ordered write";
-    switch (op->sop.desc.kind) {
-    case TRN_OP_MEMSET: return "memset";
-    case TRN_OP_COPY: return "copy";
-    case TRN_OP_GEMM: return "gemm";
-    case TRN_OP_BLAS1: return "blas1";
-    case TRN_OP_BLAS2: return "blas2";
-    case TRN_OP_BLAS3: return "blas3";
-    case TRN_OP_FFT: return "fft";
-    case TRN_OP_RAND: return "rand";
-    case TRN_OP_SOLVER_DENSE:
-    case TRN_OP_SOLVER_BATCHED:
-    case TRN_OP_SOLVER_EIGEN:
-    case TRN_OP_SOLVER_REFINE:
-    case TRN_OP_SOLVER_KRYLOV: return trn_solver_op_name(&op->sop.desc);
-    case TRN_OP_SPMV: return "spmv";
-    case TRN_OP_SPMM: return "spmm";
-    case TRN_OP_SPGEMM: return "spgemm";
-    case TRN_OP_SDDMM: return "sddmm";
-    case TRN_OP_SPCONVERT: return "sparse convert";
-    case TRN_OP_SPATTN: return "block-sparse attention";
-    case TRN_OP_SCHWARZ: return "schwarz bounds";
-    case TRN_OP_TENSOR_CONTRACT: return "tensor contract";
-    case TRN_OP_TENSOR_ELEMENTWISE: return "tensor elementwise";
-    case TRN_OP_TENSOR_REDUCTION: return "tensor reduction";
-    case TRN_OP_AO_TO_MO: return "aoToMo";
-    case TRN_OP_MP2_ENERGY: return "mp2Energy";
-    }
-    return "op";
+    return trn_op_title(&op->sop.desc);
 }
 
 void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {

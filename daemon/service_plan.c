@@ -15,7 +15,7 @@
 
 #include "daemon/log.h"
 #include "daemon/service_internal.h"
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 
 void trn_svc_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w) {
     trn_plan_cache_stats st;

@@ -12,7 +12,7 @@
 #define TRN_DAEMON_VALIDATE_H
 
 #include "daemon/session.h"
-#include "kernels/op.h"
+#include "ops/op.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
 #define TRN_OP_MAX_BUFFERS 12

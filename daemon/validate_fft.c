@@ -15,7 +15,7 @@
 
 #include "daemon/checked.h"
 #include "daemon/validate.h"
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 
 static int type_of(Trnsci__V1__FftType t, trn_fft_type *out) {
     if (t < TRNSCI__V1__FFT_TYPE__FFT_C2C || t > TRNSCI__V1__FFT_TYPE__FFT_Z2D)

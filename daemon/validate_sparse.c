@@ -19,7 +19,7 @@
 #include "daemon/validate_sparse.h"
 
 #include "daemon/checked.h"
-#include "kernels/sparse_names.h"
+#include "ops/sparse_names.h"
 
 trn_wire_code trn_vsp_type(const char *fn, const char *name, Trnsci__V1__DataType t, trn_dtype *out,
                            char *err, size_t errlen) {

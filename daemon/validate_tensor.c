@@ -22,7 +22,7 @@
 
 #include "daemon/checked.h"
 #include "daemon/validate.h"
-#include "kernels/tensor_plan.h"
+#include "ops/tensor_plan.h"
 
 /* The unary operators (cutensorOperator_t values); 0 is the identity. */
 static int unary_ok(uint32_t op) {

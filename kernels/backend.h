@@ -12,31 +12,18 @@
 #ifndef TRN_KERNELS_BACKEND_H
 #define TRN_KERNELS_BACKEND_H
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 typedef struct trn_backend trn_backend;
-
-/* The kinds of engine a backend can run an op on. Each has its own workers
- * in the scheduler, so ops on different engines overlap. On the CPU backend:
- * the compute cores, and copy engines (threads that only move data). On
- * Trainium the DMA queues become TRN_ENGINE_COPY; Tensor/Vector/Scalar/GpSimd
- * engines will be added here as kinds of their own. */
-typedef enum trn_engine {
-    TRN_ENGINE_CORE = 0,
-    TRN_ENGINE_COPY = 1,
-} trn_engine;
-#define TRN_ENGINE_COUNT 2
-
-static inline const char *trn_engine_name(int e) {
-    return e == TRN_ENGINE_COPY ? "copy" : "core";
-}
 
 struct trn_backend {
     const char *name;    /* "cpu" */
     const char *version; /* goes into persisted plan caches: another version ignores them */
 
-    /* Which engine runs op. NULL: every op runs on the cores. The scheduler
-     * runs an op on the cores when its engine has no workers configured. */
+    /* Which engine runs op. NULL: its kind's (ops/op_kinds.h). The
+     * scheduler runs an op on the cores when its engine has no workers
+     * configured. (On Trainium the DMA queues are TRN_ENGINE_COPY; engines
+     * such as Tensor/Vector/Scalar/GpSimd will be kinds of their own.) */
     trn_engine (*engine_for)(const trn_backend *be, const trn_op_desc *op);
 
     /* Number of cores this backend can drive on this machine. */

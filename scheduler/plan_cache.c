@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 
 #define MANIFEST_NAME "plans.manifest"
 #define MANIFEST_MAGIC "trnsci-plan-manifest 1"

@@ -4,7 +4,7 @@
  *
  * A plan (kernels/backend.h) is whatever is expensive to prepare for a
  * shape: FFTW plans today. The cache keys plans by the text of their spec
- * (kernels/fft_shape.h: family, op, shape, layout, type, planning effort),
+ * (ops/fft_shape.h: family, op, shape, layout, type, planning effort),
  * so two sessions asking for the same transform share one entry: the second
  * is a hit. A plan is prepared in parts (an FFT's variants), each when first
  * needed, by the cache's one planner thread: planning is serialised (FFTW's

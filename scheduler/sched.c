@@ -371,7 +371,7 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
     case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
     case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
     case TRN_OP_BLAS2: {
-        /* GEMV and GER/GERC by the bytes of A (whole tiles only: kernels/op.h);
+        /* GEMV and GER/GERC by the bytes of A (whole tiles only: ops/op.h);
          * every other Level 2 op is one tile. */
         const trn_blas2_desc *b = &d->u.blas2;
         by_size = (double)b->m * (double)b->n * (double)trn_dtype_size(b->type) /
@@ -382,7 +382,7 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
         break;
     }
     case TRN_OP_BLAS3: {
-        /* Whole output tiles only (kernels/op.h); geam and dgmm by the
+        /* Whole output tiles only (ops/op.h); geam and dgmm by the
          * bytes they touch, like copies, the others by flops like GEMM
          * (without A, alpha = 0, they only scale or clear the output). */
         const trn_blas3_desc *b = &d->u.blas3;
@@ -486,7 +486,7 @@ static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
     const int blas3_flops = d->kind == TRN_OP_BLAS3 && d->u.blas3.fn != TRN_BLAS3_GEAM &&
                             d->u.blas3.fn != TRN_BLAS3_DGMM;
-    /* trnsolver's costs are FLOPs too (kernels/op.c). */
+    /* trnsolver's costs are FLOPs too (ops/op.c). */
     const int solver = d->kind >= TRN_OP_SOLVER_DENSE && d->kind <= TRN_OP_SOLVER_KRYLOV;
     const double rate = d->kind == TRN_OP_GEMM || blas3_flops || solver ? EST_FLOP_PER_NS
                         : d->kind == TRN_OP_FFT                         ? EST_FFT_FLOP_PER_NS

@@ -124,7 +124,7 @@ struct trn_sched_op {
      * The submitter holds a reference until the op completes. */
     struct trn_plan_entry *plan;
     unsigned plan_part;
-    /* What a failing kernel said (kernels/op.h); read it in the callback.
+    /* What a failing kernel said (ops/op.h); read it in the callback.
      * trn_sched_submit initialises it and points every stage's desc.kmsg at
      * it. */
     trn_kmsg kmsg;
@@ -159,7 +159,7 @@ struct trn_sched_op {
 #define TRN_SHARD_MEM_MIN_BYTES ((size_t)2 << 20)
 /* trn_op_cost of one random-number shard: 1 MiB of raw words or uniforms
  * (0.7-1 ms of one core at the kernel's measured 1.1-1.4 GB/s), 128 KiB of
- * normals (their bytes count 8: kernels/op.c). */
+ * normals (their bytes count 8: ops/op.c). */
 #define TRN_SHARD_RAND_MIN_BYTES ((size_t)1 << 20)
 
 /* Bytes of A one Level 2 shard (GEMV, GER/GERC) reads; sched.c
@@ -171,7 +171,7 @@ struct trn_sched_op {
  * batch; one transform is never split (docs/architecture.md). */
 #define TRN_SHARD_FFT_MIN_FLOP 8e6
 
-/* trn_op_cost of one trnsparse shard (kernels/op.c: FLOPs, bytes touched
+/* trn_op_cost of one trnsparse shard (ops/op.c: FLOPs, bytes touched
  * for conversions): 0.15-0.5 ms of one core at the 1-3 GFLOP/s (or GB/s) a
  * sparse product or conversion runs at here (memory-bound; docs/benchmarks.md,
  * "trnsparse"), the same order as a GEMM shard's (TRN_SHARD_GEMM_MIN_FLOP at

@@ -15,7 +15,7 @@
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
-#include "kernels/tensor_plan.h"
+#include "ops/tensor_plan.h"
 
 /* What an op that used a refused routine (routines.h) says. */
 static void refusal_message(int id, char *buf, size_t len) {
@@ -85,37 +85,12 @@ static int cpu_plan_state_save(const trn_backend *be, const char *dir, char *err
     return trn_cpu_fft_wisdom_save(dir, err, errlen);
 }
 
-/* Data movement goes to the copy engine, computation to the cores. */
+/* Data movement goes to the copy engine, computation to the cores: the
+ * kind's engine (ops/op_kinds.h). */
 static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     (void)be;
-    switch (op->kind) {
-    case TRN_OP_MEMSET:
-    case TRN_OP_COPY: return TRN_ENGINE_COPY;
-    case TRN_OP_GEMM:
-    case TRN_OP_BLAS1:
-    case TRN_OP_BLAS2:
-    case TRN_OP_BLAS3:
-    case TRN_OP_FFT:
-    case TRN_OP_RAND:
-    case TRN_OP_SOLVER_DENSE:
-    case TRN_OP_SOLVER_BATCHED:
-    case TRN_OP_SOLVER_EIGEN:
-    case TRN_OP_SOLVER_REFINE:
-    case TRN_OP_SOLVER_KRYLOV: break;
-    case TRN_OP_SPMV:
-    case TRN_OP_SPMM:
-    case TRN_OP_SPGEMM:
-    case TRN_OP_SDDMM:
-    case TRN_OP_SPATTN:
-    case TRN_OP_SCHWARZ:
-    case TRN_OP_SPCONVERT:
-    case TRN_OP_TENSOR_CONTRACT:
-    case TRN_OP_TENSOR_ELEMENTWISE:
-    case TRN_OP_TENSOR_REDUCTION: break;
-    case TRN_OP_AO_TO_MO:
-    case TRN_OP_MP2_ENERGY: break;
-    }
-    return TRN_ENGINE_CORE;
+    const trn_op_info *k = trn_op_info_of(op->kind);
+    return k ? k->engine : TRN_ENGINE_CORE;
 }
 
 static trn_kstatus dispatch(const trn_op_desc *op, int shard, int nshards) {

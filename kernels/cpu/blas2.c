@@ -4,7 +4,7 @@
  * zsyr, csyr2, zsyr2: in LAPACK, not in BLAS).
  *
  * GEMV and GER/GERC are cut into the output tiles of trn_blas2_tiles
- * (kernels/op.h: 512 or more elements of y, columns of A for ger), each one
+ * (ops/op.h: 512 or more elements of y, columns of A for ger), each one
  * library call whatever the shard count, so they can run as several shards
  * with bitwise the results of one; every other routine is one shard. The
  * scheduler splits only ops whose A is large (128 MiB on two cores:

@@ -4,7 +4,7 @@
  * extensions geam and dgmm as loops.
  *
  * Tiles. An op's output (C; B for trsm) is cut into the tiles of
- * trn_blas3_tiles (kernels/op.h): blocks of columns, or of rows for trsm,
+ * trn_blas3_tiles (ops/op.h): blocks of columns, or of rows for trsm,
  * trmm, symm and hemm from the right (whose rows are independent). Every
  * tile is computed by the same library calls whatever the shard count; a
  * shard computes a contiguous range of tiles. So a sharded op is bitwise

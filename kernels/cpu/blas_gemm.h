@@ -6,7 +6,7 @@
 #ifndef TRN_KERNELS_CPU_BLAS_GEMM_H
 #define TRN_KERNELS_CPU_BLAS_GEMM_H
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* C[:, j0:j1) = alpha op(A) op(B)[:, j0:j1) + beta C[:, j0:j1) for matrix
  * `batch` of d's batch. a and b are that matrix's operands (NULL when not

@@ -1,5 +1,5 @@
 /*
- * cblas_map.h — descriptor enums (kernels/op.h) as CBLAS enums, for the CPU
+ * cblas_map.h — descriptor enums (ops/op.h) as CBLAS enums, for the CPU
  * kernels that call OpenBLAS's CBLAS (blas2.c, blas3.c). Internal to
  * kernels/cpu/; include after <cblas.h>.
  */
@@ -8,7 +8,7 @@
 
 #include <cblas.h>
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 static inline enum CBLAS_UPLO trn_cb_uplo(trn_uplo u) {
     return u == TRN_UPLO_UPPER ? CblasUpper : CblasLower;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* A scalar read from device memory when its op runs (device pointer mode):
  * an element of type t, or only its real component when real_only (and
@@ -57,7 +57,7 @@ double trn_comp_asum_d(int n, const double *x, int incx, int comps);
 /* BLAS Level 2 (blas2.c): one shard. */
 trn_kstatus trn_cpu_blas2(const trn_blas2_desc *d, int shard, int nshards);
 /* BLAS Level 3 beyond GEMM (blas3.c): shards take whole output tiles
- * (trn_blas3_tiles in kernels/op.h), so any shard count gives the same
+ * (trn_blas3_tiles in ops/op.h), so any shard count gives the same
  * bits. */
 trn_kstatus trn_cpu_blas3(const trn_blas3_desc *d, int shard, int nshards);
 /* FFTs with FFTW (fft.c): plans of one FFTW plan per variant, built on the
@@ -69,7 +69,7 @@ uint64_t trn_cpu_fft_plan_bytes(const void *plan);
 void trn_cpu_fft_plan_release(void *plan);
 
 /* trntensor (tensor.c, tensor_ew.c). A contraction plan is its GEMM
- * mapping (kernels/tensor_plan.h), made at once; shards split like a
+ * mapping (ops/tensor_plan.h), made at once; shards split like a
  * batched GEMM's (batch elements, blocks of 24 columns). */
 void *trn_cpu_tensor_plan_create(const trn_plan_spec *spec, trn_kstatus *why, char *err,
                                  size_t errlen);

@@ -31,7 +31,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 
 typedef struct cpu_fft_plan {
     trn_fft_shape shape;

@@ -1,6 +1,6 @@
 /*
  * rand.c — trnrand on the CPU backend: the Philox4x32-10 stream of
- * kernels/op.h and its distributions (docs/numerics.md, "trnrand streams",
+ * ops/op.h and its distributions (docs/numerics.md, "trnrand streams",
  * is the normative definition; this file implements it).
  *
  * The stream. Raw word j (0 <= j < 2^64, indices taken modulo 2^64) of the

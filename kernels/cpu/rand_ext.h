@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* Counter word 3 of the sub-stream blocks of each use (the main stream
  * always has counter word 3 = 0, so no sub-stream block is a stream block). */

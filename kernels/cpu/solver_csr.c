@@ -5,7 +5,7 @@
  * dense diagonal blocks).
  *
  * Why a copy: the client's offsets and indices are its memory and may
- * change while the op runs (kernels/op.h), and a solve reads A hundreds of
+ * change while the op runs (ops/op.h), and a solve reads A hundreds of
  * times. Reading each offset and index exactly once, checking it, and
  * keeping the checked value makes every later sweep safe without checking
  * again, and the solve sees one consistent matrix. BSR is expanded to CSR

@@ -21,7 +21,7 @@
 #define TRN_KERNELS_CPU_SOLVER_KRYLOV_H
 
 #include "kernels/cpu/solver_util.h"
-#include "kernels/op.h"
+#include "ops/op.h"
 
 typedef struct trn_kry_s {
     int n;

@@ -16,7 +16,7 @@
 #include <lapacke.h>
 
 #include "kernels/cpu/routines.h"
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* e_s, e_d, e_c or e_z by the element type t (all are compiled; only the
  * one of t is evaluated). Pointer arguments are void *, converted

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* x . y accumulated in double (exact products, n u_d relative sum error). */
 double trn_sdot_acc(int n, const float *x, const float *y);

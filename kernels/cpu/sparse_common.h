@@ -4,7 +4,7 @@
  * nnz-balanced row split, the messages for bad structure, and a strided
  * dense product that calls OpenBLAS when the layout allows it.
  *
- * The contract every sparse kernel keeps (kernels/op.h): offsets and indices
+ * The contract every sparse kernel keeps (ops/op.h): offsets and indices
  * are client memory that may change at any time, so each value is read once
  * into a local, range-checked, and only then used; a bad value fails the op
  * with trn_sp_bad_* (TRN_KSTATUS_FAILED and a message naming the array, the
@@ -20,8 +20,8 @@
 
 #include <stdint.h>
 
-#include "kernels/op.h"
-#include "kernels/sparse_names.h"
+#include "ops/op.h"
+#include "ops/sparse_names.h"
 
 #define TRN_SP_BAD (-1)
 #define TRN_SP_NOMEM (-2)

@@ -1,6 +1,6 @@
 /*
  * tensor.c — trntensor contractions on the CPU backend: the plan hooks
- * (a contraction plan is its GEMM mapping, kernels/tensor_plan.h) and the
+ * (a contraction plan is its GEMM mapping, ops/tensor_plan.h) and the
  * kernel, which runs one GEMM per batch element through blas_gemm.c's
  * trn_cpu_gemm_one (so every precision mode of trnblas applies).
  *
@@ -18,7 +18,7 @@
 
 #include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/cpu_kernels.h"
-#include "kernels/tensor_plan.h"
+#include "ops/tensor_plan.h"
 
 /* The column blocks of blas_gemm.c (GEMM_SHARD_COL_ALIGN). */
 #define TENSOR_COL_BLOCK 24

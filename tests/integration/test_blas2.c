@@ -476,7 +476,7 @@ static void run_all_types(void) {
         all_routines((ty)t);
 }
 
-/* gemv and ger over several output tiles (kernels/op.h: 512 or more
+/* gemv and ger over several output tiles (ops/op.h: 512 or more
  * elements of y, or columns of A for ger): each tile is one library call,
  * whatever the shard count. Large ones are split over cores only from 128
  * MiB of A (scheduler/sched.c); that the split gives the same bits is

@@ -568,7 +568,7 @@ static void run_all_types(void) {
     assert_int_equal(bad, 0);
 }
 
-/* Ops of several output tiles (kernels/op.h: 512 columns or rows each), and
+/* Ops of several output tiles (ops/op.h: 512 columns or rows each), and
  * ops large enough to be split over the daemon's two cores (trn_op_cost at
  * least 2 x 16 MFLOP, or 2 x 2 MiB for geam and dgmm). */
 static void test_tiles_and_shards(void **state) {

@@ -4,7 +4,7 @@
  * descriptor run as 2, 3 or 5 shards (each shard called in turn, in
  * forward or in reverse order) must give bitwise the result of the same
  * descriptor run as one shard, for every routine, both sides, both
- * triangles and the transposes, on outputs of several tiles (kernels/op.h:
+ * triangles and the transposes, on outputs of several tiles (ops/op.h:
  * 512 columns, or rows for trsm, trmm, symm and hemm from the right). And
  * the sharding policy: trn_sched_shard_count splits Level 2 gemv and ger by
  * the bytes of A, Level 3 by cost, never into more shards than tiles, and

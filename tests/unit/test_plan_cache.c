@@ -1,6 +1,6 @@
 /*
  * test_plan_cache.c — the plan cache (scheduler/plan_cache.c) and plan keys
- * (kernels/fft_shape.c), with a fake backend whose plans cost nothing and
+ * (ops/fft_shape.c), with a fake backend whose plans cost nothing and
  * whose builds can be made to fail or to block.
  *
  *  - keys: format/parse round trips (basic and advanced layouts, every type
@@ -32,7 +32,7 @@
 
 #include <cmocka.h>
 
-#include "kernels/fft_shape.h"
+#include "ops/fft_shape.h"
 #include "scheduler/plan_cache.h"
 
 /* ---- the fake backend ------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /*
  * test_rand.c — the CPU kernel of trnrand (kernels/cpu/rand.c) against the
- * stream definition of kernels/op.h and docs/numerics.md ("trnrand streams").
+ * stream definition of ops/op.h and docs/numerics.md ("trnrand streams").
  *
  * Checked:
  *  - Philox4x32-10 known answers: the three "philox4x32 10" lines of

@@ -1,6 +1,6 @@
 /*
  * test_validate_tensor.c — trntensor's daemon side without a daemon:
- *  - contraction specs (trn_validate_tensor_plan, kernels/tensor_plan.c):
+ *  - contraction specs (trn_validate_tensor_plan, ops/tensor_plan.c):
  *    a valid one passes and gets the canonical key whatever its labels; the
  *    key parses back to the same spec; extent mismatch, a repeated mode, a
  *    mode of D from nowhere, strides or extents < 1, an extent overflowing
@@ -48,13 +48,13 @@
 #include "daemon/validate.h"
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
-#include "kernels/fft_shape.h"
-#include "kernels/tensor_plan.h"
+#include "ops/fft_shape.h"
+#include "ops/tensor_plan.h"
 #include "scheduler/sched.h"
 #include "validate_fixture.h"
 
 /* After the project headers: cblas.h pulls in <complex.h>, whose `complex`
- * macro breaks kernels/fft_shape.h. */
+ * macro breaks ops/fft_shape.h. */
 #include <cblas.h>
 
 #define R32 TRNSCI__V1__DATA_TYPE__R_32F

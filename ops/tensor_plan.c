@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/tensor_plan.h"
+#include "ops/tensor_plan.h"
 
 #define SPAN_MAX (UINT64_C(1) << 62)
 /* A packed operand holds at most this many elements (2 GiB of doubles). */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* Operands of the GEMM mapping: X (left), Y (right), D (the output). */
 enum { TRN_TP_X = 0, TRN_TP_Y = 1, TRN_TP_D = 2 };

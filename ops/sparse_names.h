@@ -7,7 +7,7 @@
 #ifndef TRN_KERNELS_SPARSE_NAMES_H
 #define TRN_KERNELS_SPARSE_NAMES_H
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 typedef enum trn_sp_array {
     TRN_SP_OFFSETS = 0,

@@ -1,8 +1,8 @@
 /*
  * fft_shape.c — FFT layout rules and plan keys (see fft_shape.h).
  */
-#include "kernels/fft_shape.h"
-#include "kernels/tensor_plan.h"
+#include "ops/fft_shape.h"
+#include "ops/tensor_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

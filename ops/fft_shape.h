@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/op.h"
+#include "ops/op.h"
 
 /* One side (input or output) of one transform. */
 typedef struct trn_fft_side {
@@ -59,7 +59,7 @@ int trn_fft_shape_check(const trn_fft_shape *shape, char *err, size_t errlen);
 
 /* The plan key of spec: "fft c2c 1024x1024 basic measure",
  * "fft r2c 64 in=64:2 out=40:1 estimate", ...; tensor contractions'
- * keys come from kernels/tensor_plan.h ("tensor contract ..."). Returns the length written
+ * keys come from ops/tensor_plan.h ("tensor contract ..."). Returns the length written
  * (truncated like snprintf). */
 int trn_plan_spec_format(const trn_plan_spec *spec, char *buf, size_t len);
 /* Parses a key written by trn_plan_spec_format and checks the shape.

@@ -1,11 +1,40 @@
 /*
  * op.c — backend-independent facts about op descriptors.
  */
-#include "kernels/op.h"
+#include "ops/op.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+
+/* ---- the kinds ---------------------------------------------------------------------- */
+
+static const trn_op_info kinds[] = {
+#define ROW(kind, value, stem, field, label, title, family, engine)                                \
+    {TRN_OP_##kind, label, title, family, TRN_ENGINE_##engine},
+    TRN_OP_KINDS(ROW)
+#undef ROW
+};
+_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == TRN_OP_KIND_COUNT, "one row per kind");
+
+const trn_op_info *trn_op_info_at(int i) {
+    return i >= 0 && i < TRN_OP_KIND_COUNT ? &kinds[i] : NULL;
+}
+
+const trn_op_info *trn_op_info_of(int kind) {
+    for (int i = 0; i < TRN_OP_KIND_COUNT; i++)
+        if ((int)kinds[i].kind == kind)
+            return &kinds[i];
+    return NULL;
+}
+
+const char *trn_op_title(const trn_op_desc *op) {
+    const char *solver = trn_solver_op_name(op);
+    if (solver)
+        return solver;
+    const trn_op_info *k = trn_op_info_of(op->kind);
+    return k ? k->title : "op";
+}
 
 void trn_kmsg_init(trn_kmsg *m) {
     atomic_init(&m->busy, 0);

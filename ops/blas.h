@@ -1,0 +1,205 @@
+/*
+ * blas.h — the descriptors of trnblas: the GEMM family (with its precision
+ * modes), Level 1, Level 2 and Level 3 beyond GEMM, and how Level 2 and 3
+ * ops are cut into output tiles for shards.
+ */
+#ifndef TRN_OPS_BLAS_H
+#define TRN_OPS_BLAS_H
+
+#include "ops/types.h"
+
+/* What a GEMM's products are computed with (docs/numerics.md, "Precision
+ * modes"); the values are the wire's ComputeType. The 32F modes go with
+ * R32F/C32F data, the 64F ones with R64F/C64F. */
+typedef enum trn_compute {
+    TRN_COMPUTE_DEFAULT = 0,       /* the precision of the data type: 32F or 64F */
+    TRN_COMPUTE_32F = 1,           /* SGEMM/CGEMM */
+    TRN_COMPUTE_64F = 2,           /* DGEMM/ZGEMM */
+    TRN_COMPUTE_32F_FAST_16BF = 3, /* inputs rounded to bfloat16, FP32 accumulation */
+    TRN_COMPUTE_32F_FAST_TF32 = 4, /* inputs rounded to TF32 */
+    TRN_COMPUTE_32F_BF16X3 = 5,    /* hi + lo bfloat16 split, 3 products */
+    TRN_COMPUTE_32F_BF16X9 = 6,    /* three-way bfloat16 split, 9 products */
+    TRN_COMPUTE_64F_EMULATED = 7,  /* Ozaki splitting into exact FP32 products */
+    TRN_COMPUTE_32F_FAST_16F = 8,  /* inputs rounded to IEEE binary16 */
+} trn_compute;
+
+/* Column-major C = alpha op(A) op(B) + beta C for each of `batch` matrix
+ * triples; dimensions fit in int. Matrix i is at a + i*stride_a elements
+ * (strided batches; stride 0 reuses one matrix), or at a_list[i] when
+ * a_list is set (pointer-array batches; then a, b, c are unused). A and B
+ * (a, b, or every a_list/b_list entry) are NULL when not read (alpha = 0 or
+ * k = 0). The C matrices of a batch never overlap. */
+typedef struct trn_gemm_desc {
+    trn_dtype type;
+    trn_trans transa, transb;
+    int m, n, k;
+    trn_scalar alpha, beta;
+    const void *a;
+    int lda;
+    const void *b;
+    int ldb;
+    void *c;
+    int ldc;
+    trn_compute compute;
+    /* FAST_16BF / FAST_TF32: round the inputs stochastically, with random
+     * bits that are a function of seed and each element's place
+     * (docs/numerics.md, "Stochastic rounding"). */
+    int stochastic;
+    uint64_t seed;
+    /* Device pointer mode: alpha / beta (an element of type) are read from
+     * here when the op runs; NULL: the values above. */
+    const void *alpha_ptr, *beta_ptr;
+    size_t batch; /* 0 or 1: one GEMM */
+    size_t stride_a, stride_b, stride_c;
+    const void *const *a_list;
+    const void *const *b_list;
+    void *const *c_list;
+} trn_gemm_desc;
+
+/* BLAS Level 1 routines (one descriptor for all, like the wire's Blas1Op). */
+typedef enum trn_blas1_fn {
+    TRN_BLAS1_AXPY = 1,
+    TRN_BLAS1_SCAL = 2,
+    TRN_BLAS1_COPY = 3,
+    TRN_BLAS1_SWAP = 4,
+    TRN_BLAS1_DOT = 5, /* dotu for complex types */
+    TRN_BLAS1_DOTC = 6,
+    TRN_BLAS1_NRM2 = 7,
+    TRN_BLAS1_ASUM = 8,
+    TRN_BLAS1_IAMAX = 9,
+    TRN_BLAS1_IAMIN = 10,
+    TRN_BLAS1_ROT = 11,
+} trn_blas1_fn;
+
+/* n >= 0 (0 when the routine does nothing: n <= 0, or incx <= 0 for SCAL,
+ * NRM2, ASUM, IAMAX, IAMIN); increments as the client gave them (reference
+ * BLAS: x points to the lowest element also when incx < 0). x and y are
+ * NULL when not used; result (reductions only) is never NULL: the kernel
+ * always writes it (0 when n = 0). */
+typedef struct trn_blas1_desc {
+    trn_blas1_fn fn;
+    trn_dtype type;
+    int n;
+    trn_scalar alpha; /* AXPY, SCAL; ROT: c in alpha.re */
+    trn_scalar beta;  /* ROT: s */
+    int real_scalar;  /* complex SCAL/ROT with a real alpha / s */
+    /* Device pointer mode: alpha (AXPY, SCAL; ROT: c) and beta (ROT: s) are
+     * read from here when the op runs: a complex element for complex types,
+     * a real component for ROT's c and with real_scalar; NULL: the values
+     * above. */
+    const void *alpha_ptr;
+    const void *beta_ptr;
+    void *x;
+    int incx;
+    void *y;
+    int incy;
+    void *result;
+    /* DOT, DOTC, NRM2, ASUM: compensated accumulation (docs/numerics.md,
+     * "Compensated reductions"). */
+    int compensated;
+} trn_blas1_desc;
+
+/* BLAS Level 2 routines (one descriptor for all, like the wire's Blas2Op). */
+typedef enum trn_blas2_fn {
+    TRN_BLAS2_GEMV = 1,
+    TRN_BLAS2_GBMV = 2,
+    TRN_BLAS2_SYMV = 3,
+    TRN_BLAS2_HEMV = 4,
+    TRN_BLAS2_TRMV = 5,
+    TRN_BLAS2_TRSV = 6,
+    TRN_BLAS2_GER = 7, /* geru for complex types */
+    TRN_BLAS2_GERC = 8,
+    TRN_BLAS2_SYR = 9,
+    TRN_BLAS2_SYR2 = 10,
+    TRN_BLAS2_HER = 11,
+    TRN_BLAS2_HER2 = 12,
+} trn_blas2_fn;
+
+/* m, n >= 0 (m is n for the square routines); increments non-zero, as the
+ * client gave them (x and y point to their lowest element also for
+ * negative increments). Pointers are NULL for operands that are not read:
+ * with nothing to do (an empty shape), and, in host pointer mode, A and x
+ * when alpha = 0 (gemv, gbmv, symv, hemv) or A, x and y when alpha = 0
+ * (ger, syr, syr2, her, her2). Real types: trans C is stored as T. */
+typedef struct trn_blas2_desc {
+    trn_blas2_fn fn;
+    trn_dtype type;
+    trn_trans trans;
+    trn_uplo uplo;
+    trn_diag diag;
+    int m, n;
+    int kl, ku; /* GBMV */
+    trn_scalar alpha, beta;
+    /* Device pointer mode: alpha / beta are read from here when the op
+     * runs (an element of type; HER's alpha a real component); NULL: the
+     * values above. */
+    const void *alpha_ptr;
+    const void *beta_ptr;
+    void *a; /* written by GER, GERC, SYR, SYR2, HER, HER2 */
+    int lda;
+    void *x; /* written by TRMV, TRSV */
+    int incx;
+    void *y; /* written by GEMV, GBMV, SYMV, HEMV */
+    int incy;
+} trn_blas2_desc;
+
+/* The output tiles of a Level 2 op, for GEMV (the elements of y: rows of A
+ * without a transpose, columns with one) and GER/GERC (the columns of A),
+ * cut as Level 3's (trn_blas3_tile_width); every other Level 2 op is one
+ * tile. A shard takes whole tiles, each computed by the same library call
+ * whatever the shard count. */
+int trn_blas2_tile_extent(const trn_blas2_desc *d);
+int trn_blas2_tiles(const trn_blas2_desc *d);
+
+/* BLAS Level 3 routines other than GEMM (one descriptor, like Blas3Op). */
+typedef enum trn_blas3_fn {
+    TRN_BLAS3_SYMM = 1,
+    TRN_BLAS3_HEMM = 2,
+    TRN_BLAS3_SYRK = 3,
+    TRN_BLAS3_HERK = 4,
+    TRN_BLAS3_SYR2K = 5,
+    TRN_BLAS3_HER2K = 6,
+    TRN_BLAS3_TRSM = 7,
+    TRN_BLAS3_TRMM = 8,
+    TRN_BLAS3_GEAM = 9,
+    TRN_BLAS3_DGMM = 10,
+} trn_blas3_fn;
+
+/* m, n, k >= 0 (SYRK..HER2K: C is n x n and m = n). Operands that are not
+ * read are NULL: everything with an empty shape; in host pointer mode A and
+ * B when alpha = 0 (GEAM: A when alpha = 0, B when beta = 0), and the
+ * inputs of SYRK..HER2K when k = 0. trsm's B is its in/out matrix; trmm
+ * writes C (which may be B). Real types: trans C is stored as T. */
+typedef struct trn_blas3_desc {
+    trn_blas3_fn fn;
+    trn_dtype type;
+    trn_side side;
+    trn_uplo uplo;
+    trn_trans transa, transb;
+    trn_diag diag;
+    int m, n, k;
+    trn_scalar alpha, beta;
+    /* Device pointer mode, as in trn_blas2_desc (HERK's alpha and beta and
+     * HER2K's beta are real components). */
+    const void *alpha_ptr;
+    const void *beta_ptr;
+    const void *a;
+    int lda;
+    void *b; /* written by TRSM */
+    int ldb;
+    void *c;
+    int ldc;
+    const void *x; /* DGMM */
+    int incx;
+} trn_blas3_desc;
+
+/* The output tiles of a Level 3 op: the columns of C (B for TRSM), or its
+ * rows for TRSM, TRMM, SYMM and HEMM from the right, cut into blocks of
+ * trn_blas3_tile_width(extent) starting at 0. Each tile is computed by the
+ * same library calls whatever the shard count (a shard takes whole tiles),
+ * so a sharded op is bitwise equal to the unsharded one. */
+int trn_blas3_tile_extent(const trn_blas3_desc *d);
+int trn_blas3_tile_width(int extent);
+int trn_blas3_tiles(const trn_blas3_desc *d);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * op.h — an op: its kind and the descriptor of what a kernel computes.
+ *
+ * daemon/ turns a validated wire request into one of these; scheduler/ queues
+ * and shards them; a backend under kernels/ computes them. Nothing here knows
+ * about protobuf, sessions or transports. The descriptors are per family, in
+ * ops/<family>.h.
+ *
+ * Invariant: a descriptor that reaches a backend has been fully validated —
+ * every pointer/extent lies inside memory the daemon owns for the duration of
+ * the op, every dimension fits the backend library's integer type. Kernels
+ * never check arguments again.
+ */
+#ifndef TRN_OPS_OP_H
+#define TRN_OPS_OP_H
+
+#include "ops/blas.h"
+#include "ops/fft.h"
+#include "ops/memory.h"
+#include "ops/op_kinds.h"
+#include "ops/plan.h"
+#include "ops/rand.h"
+#include "ops/solver.h"
+#include "ops/sparse.h"
+#include "ops/tensor.h"
+#include "ops/types.h"
+
+/* The op kinds (ops/op_kinds.h): TRN_OP_GEMM, …; TRN_OP_KIND_COUNT of them. */
+typedef enum trn_op_kind {
+#define TRN_OP_KIND_ENUM(kind, value, stem, field, label, title, family, engine)                   \
+    TRN_OP_##kind = value,
+    TRN_OP_KINDS(TRN_OP_KIND_ENUM)
+#undef TRN_OP_KIND_ENUM
+} trn_op_kind;
+
+enum {
+#define TRN_OP_KIND_ONE(kind, value, stem, field, label, title, family, engine) +1
+    TRN_OP_KIND_COUNT = 0 TRN_OP_KINDS(TRN_OP_KIND_ONE)
+#undef TRN_OP_KIND_ONE
+};
+
+/* The kinds of engine an op runs on. Each has its own workers in the
+ * scheduler, so ops on different engines overlap: the compute cores, and
+ * the copy engines (threads that only move data; on Trainium the DMA
+ * queues). */
+typedef enum trn_engine {
+    TRN_ENGINE_CORE = 0,
+    TRN_ENGINE_COPY = 1,
+} trn_engine;
+#define TRN_ENGINE_COUNT 2
+
+static inline const char *trn_engine_name(int e) {
+    return e == TRN_ENGINE_COPY ? "copy" : "core";
+}
+
+/* What is known of an op kind without looking at an op (its row of
+ * ops/op_kinds.h). */
+typedef struct trn_op_info {
+    trn_op_kind kind;
+    const char *label;  /* in metrics: "solver_dense" */
+    const char *title;  /* in messages: "sparse convert" */
+    const char *family; /* "memory", "blas", "fft", "rand", "solver", "sparse", "tensor" */
+    trn_engine engine;  /* where it runs */
+} trn_op_info;
+
+/* The row of kind, or NULL for a value that is no op kind. */
+const trn_op_info *trn_op_info_of(int kind);
+/* Row i of the list (0 … TRN_OP_KIND_COUNT - 1), or NULL: for going
+ * through every kind. */
+const trn_op_info *trn_op_info_at(int i);
+
+typedef struct trn_op_desc {
+    trn_op_kind kind;
+    union {
+        trn_memset_desc memset;
+        trn_copy_desc copy;
+        trn_gemm_desc gemm;
+        trn_blas1_desc blas1;
+        trn_blas2_desc blas2;
+        trn_blas3_desc blas3;
+        trn_fft_desc fft;
+        trn_rand_desc rand;
+        trn_solver_dense_desc solver_dense;
+        trn_solver_batched_desc solver_batched;
+        trn_solver_eigen_desc solver_eigen;
+        trn_solver_refine_desc solver_refine;
+        trn_solver_krylov_desc solver_krylov;
+        trn_spmm_desc spmm; /* TRN_OP_SPMV, TRN_OP_SPMM */
+        trn_spconvert_desc spconvert;
+        trn_spgemm_desc spgemm;
+        trn_sddmm_desc sddmm;
+        trn_attn_desc attn;
+        trn_schwarz_desc schwarz;
+        trn_tensor_contract_desc tensor_contract;
+        trn_tensor_ew_desc tensor_ew; /* TRN_OP_TENSOR_ELEMENTWISE, _REDUCTION */
+        trn_ao_to_mo_desc ao_to_mo;
+        trn_mp2_energy_desc mp2_energy;
+    } u;
+    /* Where the kernel explains a failure (set by the scheduler; NULL when
+     * the op is run outside one). */
+    trn_kmsg *kmsg;
+} trn_op_desc;
+
+/* How messages name op: its kind's title, or for trnsolver ops the routine
+ * as cuSOLVER spells it ("potrf", "heevd", "cg", …). */
+const char *trn_op_title(const trn_op_desc *op);
+
+/* Any trnsparse op (TRN_OP_SP*, SDDMM, SCHWARZ): its split kind and most
+ * shards; the scheduler shards it by trn_op_cost / TRN_SHARD_SPARSE_MIN_COST
+ * up to *parts. SpGEMM's count pass is one shard (a prefix sum), its fill
+ * splits A's rows by C's entries; SDDMM splits C's rows by entries;
+ * attention splits the (batch entry, block row) pairs evenly; Schwarz
+ * bounds are one shard. Returns -1 for a kind that is not sparse. */
+int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts);
+
+/* Estimated cost in floating-point operations (or bytes touched for data
+ * movement); what the scheduler shards and shares cores by. */
+double trn_op_cost(const trn_op_desc *op);
+
+/* The name of a trnsolver routine as cuSOLVER spells it for the type
+ * ("potrf", "heevd" for a complex syevd, "cg", ...). */
+const char *trn_solver_name(trn_solver_fn fn, trn_dtype type);
+/* The same for a trnsolver op (NULL for other kinds). */
+const char *trn_solver_op_name(const trn_op_desc *op);
+
+#endif

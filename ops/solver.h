@@ -1,0 +1,171 @@
+/*
+ * solver.h — the descriptors of trnsolver: the dense factorisations and
+ * solves, batched Cholesky, eigenproblems and SVDs, the extensions and the
+ * Krylov solvers with their operators and preconditioners.
+ */
+#ifndef TRN_OPS_SOLVER_H
+#define TRN_OPS_SOLVER_H
+
+#include "ops/sparse.h"
+#include "ops/types.h"
+
+/* The routines, numbered like the wire's SolverFunction. */
+typedef enum trn_solver_fn {
+    TRN_SOLVER_POTRF = 1,
+    TRN_SOLVER_POTRS = 2,
+    TRN_SOLVER_POTRI = 3,
+    TRN_SOLVER_GETRF = 4,
+    TRN_SOLVER_GETRS = 5,
+    TRN_SOLVER_GEQRF = 6,
+    TRN_SOLVER_ORGQR = 7, /* ungqr for complex types */
+    TRN_SOLVER_ORMQR = 8, /* unmqr for complex types */
+    TRN_SOLVER_POTRF_BATCHED = 16,
+    TRN_SOLVER_POTRS_BATCHED = 17,
+    TRN_SOLVER_SYEVD = 32, /* heevd */
+    TRN_SOLVER_SYGVD = 33, /* hegvd */
+    TRN_SOLVER_SYEVJ = 34, /* heevj */
+    TRN_SOLVER_GESVD = 35,
+    TRN_SOLVER_GESVDJ = 36,
+    TRN_SOLVER_INV_SQRT_SPD = 48,
+    TRN_SOLVER_SOLVE_SPD_IR = 49,
+    TRN_SOLVER_GMRES_IR = 50,
+    TRN_SOLVER_CG = 64,
+    TRN_SOLVER_GMRES = 65,
+    TRN_SOLVER_BICGSTAB = 66,
+} trn_solver_fn;
+
+/* The 16-byte record the iterative routines write into device memory
+ * (trnsolverIterResult_t in the public API). */
+typedef struct trn_solver_stats {
+    int32_t iterations;
+    int32_t status; /* TRN_SOLVER_ST_* */
+    double residual;
+} trn_solver_stats;
+
+#define TRN_SOLVER_ST_CONVERGED 0
+#define TRN_SOLVER_ST_MAX_ITERS 1
+#define TRN_SOLVER_ST_BREAKDOWN 2
+#define TRN_SOLVER_ST_NONFINITE 3
+#define TRN_SOLVER_ST_FALLBACK 4 /* the FP32 factorisation could not be used */
+#define TRN_SOLVER_ST_PRECOND 5  /* the preconditioner could not be set up */
+
+/* Factorisations and solves. Dimensions are validated (>= 0, leading
+ * dimensions >= max(1, rows)) and fit in int; unused pointers are NULL;
+ * info is never NULL. */
+typedef struct trn_solver_dense_desc {
+    trn_solver_fn fn;
+    trn_dtype type;
+    int lower;       /* uplo: 1 lower, 0 upper */
+    trn_trans trans; /* getrs, ormqr */
+    int left;        /* ormqr: side */
+    int m, n, k, nrhs;
+    void *a;
+    int lda;
+    void *b; /* potrs, getrs: B; ormqr: C */
+    int ldb;
+    int32_t *ipiv; /* getrf, getrs; NULL: no pivoting */
+    void *tau;     /* geqrf, orgqr, ormqr */
+    int32_t *info;
+} trn_solver_dense_desc;
+
+/* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The
+ * pointer arrays are owned by the op's references (daemon/validate.h). */
+typedef struct trn_solver_batched_desc {
+    trn_solver_fn fn;
+    trn_dtype type;
+    int lower;
+    int n, nrhs;
+    int lda, ldb;
+    void *const *a;
+    void *const *b;
+    int32_t *info; /* potrf: batch entries; potrs: one */
+    int batch;
+} trn_solver_batched_desc;
+
+/* Eigenvalue problems and SVDs. w (eigenvalues or singular values) is of
+ * the type's real component. */
+typedef struct trn_solver_eigen_desc {
+    trn_solver_fn fn;
+    trn_dtype type;
+    int vectors; /* jobz */
+    int lower;
+    int itype;        /* sygvd */
+    char jobu, jobvt; /* gesvd: 'A', 'S', 'O', 'N' */
+    int econ;         /* gesvdj */
+    int m, n;
+    void *a;
+    int lda;
+    void *b; /* sygvd */
+    int ldb;
+    void *w;
+    void *u;
+    int ldu;
+    void *v; /* gesvd: VT; gesvdj: V */
+    int ldv;
+    void *rwork; /* gesvd, may be NULL */
+    int32_t *info;
+    double tol;              /* syevj, gesvdj: > 0 */
+    int max_sweeps;          /* syevj, gesvdj: > 0 */
+    trn_solver_stats *stats; /* may be NULL */
+} trn_solver_eigen_desc;
+
+/* The trnsci extensions: inverse square root, mixed-precision refinement. */
+typedef struct trn_solver_refine_desc {
+    trn_solver_fn fn;
+    trn_dtype type;
+    int lower;
+    int n, nrhs;
+    const void *a;
+    int lda;
+    const void *b;
+    int ldb;
+    void *x;
+    int ldx;
+    double tol;              /* > 0 */
+    int max_iters;           /* > 0 */
+    int restart;             /* GMRES_IR: > 0 */
+    trn_solver_stats *stats; /* may be NULL */
+    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR */
+} trn_solver_refine_desc;
+
+/* The operator of a Krylov solver: a dense matrix or a trnsparse CSR / BSR
+ * matrix (square, n x n elements, of the solver's type). The solvers reach
+ * it only through kernels/cpu/solver_linop.c; a sparse operator's offsets
+ * and indices are client memory, checked by the kernel (trn_sp_mat). */
+typedef enum trn_linop_kind {
+    TRN_LINOP_DENSE = 1,
+    TRN_LINOP_SPARSE = 2,
+} trn_linop_kind;
+
+typedef struct trn_linop {
+    trn_linop_kind kind;
+    int n;
+    const void *a; /* dense: n x n, column-major */
+    int lda;
+    trn_sp_mat sp; /* sparse: CSR or BSR */
+} trn_linop;
+
+typedef enum trn_precond_kind {
+    TRN_PRECOND_NONE = 0,
+    TRN_PRECOND_JACOBI = 1,
+    TRN_PRECOND_BLOCK_JACOBI = 2,
+    TRN_PRECOND_SSOR = 3,
+} trn_precond_kind;
+
+/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out). */
+typedef struct trn_solver_krylov_desc {
+    trn_solver_fn fn;
+    trn_dtype type; /* R32F or R64F */
+    trn_linop op;
+    const void *b;
+    void *x;
+    double tol;    /* > 0 */
+    int max_iters; /* >= 0 */
+    int restart;   /* GMRES: 1 .. n */
+    trn_precond_kind precond;
+    int block_size;          /* BLOCK_JACOBI: 1 .. n */
+    double omega;            /* SSOR: (0, 2) */
+    trn_solver_stats *stats; /* may be NULL */
+} trn_solver_krylov_desc;
+
+#endif

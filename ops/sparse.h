@@ -1,0 +1,137 @@
+/*
+ * sparse.h — the descriptors of trnsparse: sparse and dense matrices as a
+ * kernel sees them, SpMV/SpMM, SpGEMM, SDDMM, attention, Schwarz bounds and
+ * the format conversions, and how sparse ops split into shards.
+ */
+#ifndef TRN_OPS_SPARSE_H
+#define TRN_OPS_SPARSE_H
+
+#include "ops/types.h"
+
+/* trnsparse. A sparse matrix as a kernel sees it. The validator checked the
+ * numbers (sizes, extents, overflow) and that each array lies inside a
+ * buffer; the CONTENTS of offsets and indices are the client's memory, which
+ * may change at any time, so every kernel checks each offset and index it
+ * reads before using it (kernels/cpu/sparse_check.h) and fails with a
+ * message (trn_kmsg) naming the first bad position. */
+typedef enum trn_sp_format {
+    TRN_SP_CSR = 1,
+    TRN_SP_CSC = 2,
+    TRN_SP_COO = 3,
+    TRN_SP_BSR = 6,
+} trn_sp_format;
+
+typedef struct trn_sp_mat {
+    trn_sp_format format;
+    trn_dtype type;       /* R32F or R64F */
+    int idx64;            /* offsets and indices are int64_t (else int32_t) */
+    int base;             /* 0 or 1 */
+    int64_t rows, cols;   /* elements (BSR: brows * rb, bcols * cb) */
+    int64_t brows, bcols; /* BSR: block rows and columns; else rows, cols */
+    int64_t nnz;          /* stored entries (BSR: blocks) */
+    int64_t rb, cb;       /* BSR block size; 1 otherwise */
+    int block_row_major;  /* BSR: elements of a block in row-major order */
+    void *offsets;        /* CSR brows+1 (rows+1), CSC cols+1, BSR brows+1; COO NULL */
+    void *indices;        /* nnz: CSR/BSR column (block), CSC row, COO column */
+    void *rowind;         /* COO: nnz row indices; else NULL */
+    void *values;         /* nnz elements (BSR nnz*rb*cb); NULL when not read */
+} trn_sp_mat;
+
+/* A dense matrix (a vector is rows x 1). Element (i, j) of batch entry b is at
+ * values + b*stride + (row_major ? i*ld + j : i + j*ld). */
+typedef struct trn_dn_mat {
+    trn_dtype type;
+    int64_t rows, cols, ld;
+    int row_major;
+    int64_t batch, stride; /* batch >= 1 */
+    void *values;          /* NULL when empty */
+} trn_dn_mat;
+
+/* C = alpha op(A) B + beta C (SpMV: B and C are vectors, n = 1); op_b is
+ * folded into b's layout by the validator. beta = 0: C is not read. alpha =
+ * 0: A is not read. Screening (trnsparseSpMMScreened): when row_bounds is not
+ * NULL, entry or block (I, J) of A is skipped when row_bounds[I] *
+ * col_bounds[J] < threshold (bounds of A's type; op_a = N). */
+typedef struct trn_spmm_desc {
+    trn_trans op_a; /* N or T */
+    double alpha, beta;
+    trn_sp_mat a;
+    trn_dn_mat b, c;
+    const void *row_bounds, *col_bounds;
+    double threshold;
+} trn_spmm_desc;
+
+/* C = alpha A B for CSR A, B, C (op N). count: write C's row offsets,
+ * 0-based int64, into counts (a.rows + 1); else fill C, reading counts back
+ * (checked against what the product has: client memory). */
+typedef struct trn_spgemm_desc {
+    int fill;
+    double alpha;
+    trn_sp_mat a, b, c; /* c: fill only */
+    void *counts;
+} trn_spgemm_desc;
+
+/* C = alpha (A B) o spy(C) + beta C: a is m x k, b k x n (ops folded into
+ * their layouts), c CSR m x n. beta = 0: C's values are not read. */
+typedef struct trn_sddmm_desc {
+    double alpha, beta;
+    trn_dn_mat a, b;
+    trn_sp_mat c;
+} trn_sddmm_desc;
+
+/* Block-sparse attention (trnsci extension): per batch entry b,
+ * o = softmax(scale q k^T masked to pattern's blocks) v, online softmax
+ * block by block. pattern is BSR (values unused); q is seq_q x d with
+ * seq_q = pattern.rows, k seq_k x d with seq_k = pattern.cols, v seq_k x dv,
+ * o seq_q x dv, all with the same batch count. */
+typedef struct trn_attn_desc {
+    double scale;
+    trn_dn_mat q, k, v, o;
+    trn_sp_mat pattern;
+} trn_attn_desc;
+
+/* bounds[I] = sqrt(max |diag[i]|, i in block I of block_size). */
+typedef struct trn_schwarz_desc {
+    trn_dn_mat diag, bounds;
+    int64_t block_size;
+} trn_schwarz_desc;
+
+/* Format conversions (the wire's SparseConvert, same values). Offsets read
+ * back by the _FILL steps (CSR_TO_BSR, DENSE_TO_SPARSE) are client memory:
+ * the kernel checks them against what it finds. */
+typedef enum trn_spc_fn {
+    TRN_SPC_CSR_TO_COO = 1,
+    TRN_SPC_COO_TO_CSR = 2,
+    TRN_SPC_CSR_TO_CSC = 3,
+    TRN_SPC_CSR_TO_BSR_NNZ = 4,
+    TRN_SPC_CSR_TO_BSR = 5,
+    TRN_SPC_BSR_TO_CSR = 6,
+    TRN_SPC_DENSE_TO_SPARSE_ANALYSIS = 7,
+    TRN_SPC_DENSE_TO_SPARSE = 8,
+    TRN_SPC_SPARSE_TO_DENSE = 9,
+} trn_spc_fn;
+
+typedef struct trn_spconvert_desc {
+    trn_spc_fn fn;
+    trn_sp_mat src, dst; /* arrays the conversion does not touch are NULL */
+    trn_dn_mat dense;
+    int values; /* copy values (CSR_TO_CSC without structure_only) */
+} trn_spconvert_desc;
+
+/* How a sparse op splits into shards (the scheduler's count and the kernel's
+ * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block
+ * rows for BSR) balanced by stored entries; TRN_SP_SPLIT_COLS: ranges of the
+ * dense operands' columns (scatter kernels: CSR with op T, CSC with op N,
+ * COO); TRN_SP_SPLIT_NONE: one shard. *parts is the most shards it can use. */
+typedef enum trn_sp_split {
+    TRN_SP_SPLIT_NONE = 0,
+    TRN_SP_SPLIT_ROWS = 1,
+    TRN_SP_SPLIT_COLS = 2,
+} trn_sp_split;
+trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
+/* The same for conversions: CSR -> COO and BSR -> CSR by the source's rows
+ * balanced by entries, CSR -> BSR by block rows, dense -> sparse by rows
+ * (columns for CSC); the others one shard. */
+trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
+
+#endif
