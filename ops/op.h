@@ -105,17 +105,33 @@ typedef struct trn_op_desc {
  * as cuSOLVER spells it ("potrf", "heevd", "cg", …). */
 const char *trn_op_title(const trn_op_desc *op);
 
-/* Any trnsparse op (TRN_OP_SP*, SDDMM, SCHWARZ): its split kind and most
- * shards; the scheduler shards it by trn_op_cost / TRN_SHARD_SPARSE_MIN_COST
- * up to *parts. SpGEMM's count pass is one shard (a prefix sum), its fill
- * splits A's rows by C's entries; SDDMM splits C's rows by entries;
- * attention splits the (batch entry, block row) pairs evenly; Schwarz
- * bounds are one shard. Returns -1 for a kind that is not sparse. */
-int trn_sparse_split(const trn_op_desc *d, trn_sp_split *split, int64_t *parts);
+/* How quickly an op's cost goes by on one core, roughly: the scheduler
+ * estimates an op's core time as its cost over its pace's rate. */
+typedef enum trn_op_pace {
+    TRN_PACE_DENSE,  /* flops of compute-bound dense linear algebra */
+    TRN_PACE_FFT,    /* flops of FFTs (5 N log2 N) */
+    TRN_PACE_STREAM, /* memory-bound: bytes touched, or flops of sparse,
+                        Level 1/2 and element-wise kernels */
+} trn_op_pace;
 
-/* Estimated cost in floating-point operations (or bytes touched for data
- * movement); what the scheduler shards and shares cores by. */
+/* What the cost model says of an op (per kind in ops/<family>.c). All of
+ * it is a pure function of the descriptor. */
+typedef struct trn_op_model {
+    /* Estimated cost in floating-point operations (or bytes touched for
+     * data movement); what the scheduler shards and shares cores by. */
+    double cost;
+    /* The most shards the op's size allows (ops/shard.h), fractional
+     * (below 2 means one shard); the scheduler takes the smaller of this
+     * and its engine's workers. */
+    double shard_limit;
+    trn_op_pace pace;
+} trn_op_model;
+
+/* Fills m for op; for a value that is no op kind, cost 0 and one shard. */
+void trn_op_model_of(const trn_op_desc *op, trn_op_model *m);
+/* Its cost and its shard limit alone. */
 double trn_op_cost(const trn_op_desc *op);
+double trn_op_shard_limit(const trn_op_desc *op);
 
 /* The name of a trnsolver routine as cuSOLVER spells it for the type
  * ("potrf", "heevd" for a complex syevd, "cg", ...). */

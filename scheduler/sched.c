@@ -249,189 +249,10 @@ static void finish_later(trn_sched *s, completion_list *l, trn_sched_op *op, trn
     op->final_status = st;
     completion_push(l, op);
 }
-/* The sharding policy.
- *
- * An op is split when each shard still carries enough work that running it on
- * another worker pays for the split: nshards = min(the workers of the op's
- * engine, what the op's size
- * allows), where
- *   GEMM:        cost / TRN_SHARD_GEMM_MIN_FLOP and n / TRN_SHARD_GEMM_MIN_COLS
- *                (shards are blocks of C's columns, kernels/cpu/blas_gemm.c);
- *                cost is trn_op_cost, or m*n when A and B are not read;
- *   rand:        trn_op_cost / TRN_SHARD_RAND_MIN_BYTES (ranges of
- *                elements split at even indices, kernels/cpu/rand.c);
- *   memset/copy: trn_op_cost / TRN_SHARD_MEM_MIN_BYTES (byte ranges,
- *                kernels/cpu/memops.c); a copy whose source and destination
- *                overlap is one shard (memmove's guarantee holds only within
- *                one call, and the CPU kernel would give all of it to shard 0);
- *   BLAS1:       1 (Level 1 is memory-bound, and one shard keeps dot/nrm2/
- *                asum bitwise reproducible whatever the core count);
- *   BLAS2:       GEMV, GER, GERC: bytes of A / TRN_SHARD_BLAS2_MIN_BYTES,
- *                whole output tiles only (trn_blas2_tiles); the others 1;
- *   BLAS3:       trn_op_cost / TRN_SHARD_GEMM_MIN_FLOP (geam, dgmm:
- *                trn_op_cost / TRN_SHARD_MEM_MIN_BYTES), and no more than
- *                the op's output tiles (trn_blas3_tiles; kernels/cpu/blas3.c
- *                gives each shard whole tiles);
- *   other ops:   1.
- * Nothing else enters: not queue lengths, not idle workers, not timing. The
- * same request on the same core count is therefore always cut the same way,
- * and so computes bitwise the same result.
- *
- * The minimums come from bench/bench_shard_split (docs/benchmarks.md has the
- * table: medians of three runs on the 2-vCPU development VM, OpenBLAS 0.3.21
- * Haswell kernels). Per op it measures the speedup of two shards on two idle
- * workers, and the split cost: the extra time of both shards run one after
- * the other on one core, which is what a split costs when every core is busy
- * with other work anyway.
- *  - GEMM, by cost. Split, square S/D/Z GEMMs of 4-113 MFLOP ran 1.25-1.7x
- *    faster on idle cores (1.7-1.8x from 57 MFLOP) and cost 0-5 % more CPU
- *    time at every size. Below about 30 MFLOP the time saved is under
- *    0.1-0.25 ms per op, while the split still costs those few percent, and
- *    a hand-off to another worker, whenever other clients keep the cores
- *    busy. So a shard must carry TRN_SHARD_GEMM_MIN_FLOP = 16 MFLOP (0.3 ms
- *    of SGEMM, 0.6 ms of DGEMM on one core here): two cores split a GEMM from
- *    32 MFLOP. This also keeps every shard far above the sizes for which
- *    OpenBLAS has separate small-matrix kernels (about 1e6 m*n*k on AVX-512
- *    builds), so a shard never takes another code path than the whole op.
- *  - GEMM, by width. Each shard packs all of op(A) again, which weighs more
- *    the narrower the shard and the larger m*k: with m = k = 1024 the split
- *    cost was 9-12 % at 48 columns per shard, 5-7 % at 96, 5 % at 128 and
- *    3-5 % from 160 on. TRN_SHARD_GEMM_MIN_COLS = 128 keeps it near 5 %.
- *  - Level 2 (GEMV, GER/GERC), by the bytes of A: they read each element
- *    of A once, so they run at the memory bandwidth the cores share, and a
- *    split costs no extra CPU time (each tile reads x again, nothing else).
- *    bench/blas2_split.c (two pinned threads, each half of a DGEMV or DGER)
- *    gained 1.2-1.9x from 32 MiB of A in one run, but when the other vCPU
- *    was busy with other processes the half that waited for it made 32 MiB
- *    ops 3-4x slower (median of 8 runs 0.27-0.35x), 128 MiB ones broke even
- *    (1.0-1.1x) and 512 MiB ones gained (1.16-1.22x). So a shard
- *    must read TRN_SHARD_BLAS2_MIN_BYTES = 64 MiB: two cores split a DGEMV
- *    from 4096 x 4096. The other Level 2 routines are one shard.
- *  - memset/copy. Split in two, a 2 MiB memset ran 1.1x faster, a 4 MiB one
- *    1.65x; a 1 MiB copy 1.16x, a 2 MiB one 1.8x. Counted in bytes touched
- *    (trn_op_cost: a copy touches each byte twice) both become worth
- *    splitting at 4 MiB, so TRN_SHARD_MEM_MIN_BYTES = 2 MiB per shard. */
+/* The sharding policy (ops/shard.h): as many shards as the op's size
+ * allows, at most one per worker. */
 int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
-    double by_size = 1.0;
-    switch (d->kind) {
-    case TRN_OP_GEMM: {
-        const trn_gemm_desc *g = &d->u.gemm;
-        /* Without A and B (alpha = 0 or k = 0) the kernel only scales C. */
-        /* A batch splits by matrices and by column blocks of each. */
-        const double batch = g->batch > 1 ? (double)g->batch : 1.0;
-        const int reads = (g->a && g->b) || (g->a_list && g->b_list);
-        const double cost = reads ? trn_op_cost(d) : batch * (double)g->m * (double)g->n;
-        const double by_cost = cost / TRN_SHARD_GEMM_MIN_FLOP;
-        const double by_cols = batch * (double)g->n / TRN_SHARD_GEMM_MIN_COLS;
-        by_size = by_cost < by_cols ? by_cost : by_cols;
-        break;
-    }
-    case TRN_OP_FFT: {
-        /* Whole transforms only: a batch splits, a single transform does not. */
-        by_size = trn_op_cost(d) / TRN_SHARD_FFT_MIN_FLOP;
-        if (by_size > (double)d->u.fft.batch)
-            by_size = (double)d->u.fft.batch;
-        break;
-    }
-    case TRN_OP_MEMSET: by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES; break;
-    case TRN_OP_TENSOR_CONTRACT: {
-        /* A contraction runs as a batch of GEMMs (kernels/cpu/tensor.c):
-         * GEMM's rule, over its batch elements and D's columns. */
-        const trn_tensor_contract_desc *t = &d->u.tensor_contract;
-        const double by_cost = t->flops / TRN_SHARD_GEMM_MIN_FLOP;
-        const double by_cols = (double)t->nbatch * (double)t->n / TRN_SHARD_GEMM_MIN_COLS;
-        by_size = by_cost < by_cols ? by_cost : by_cols;
-        break;
-    }
-    case TRN_OP_TENSOR_ELEMENTWISE:
-    case TRN_OP_TENSOR_REDUCTION: {
-        /* Memory-bound like a copy: by the bytes of the elements read. */
-        const trn_tensor_ew_desc *t = &d->u.tensor_ew;
-        by_size = 8.0 * (double)t->elements * (double)t->reduced / (double)TRN_SHARD_MEM_MIN_BYTES;
-        if (by_size > (double)t->elements)
-            by_size = (double)t->elements;
-        break;
-    }
-    case TRN_OP_SPMV:
-    case TRN_OP_SPMM:
-    case TRN_OP_SPGEMM:
-    case TRN_OP_SDDMM:
-    case TRN_OP_SPATTN:
-    case TRN_OP_SCHWARZ:
-    case TRN_OP_SPCONVERT: {
-        trn_sp_split split;
-        int64_t parts = 1;
-        if (trn_sparse_split(d, &split, &parts) == 0 && split != TRN_SP_SPLIT_NONE) {
-            by_size = trn_op_cost(d) / TRN_SHARD_SPARSE_MIN_COST;
-            if (by_size > (double)parts)
-                by_size = (double)parts;
-        }
-        break;
-    }
-    case TRN_OP_RAND: by_size = trn_op_cost(d) / (double)TRN_SHARD_RAND_MIN_BYTES; break;
-    case TRN_OP_BLAS1: break; /* one shard: reductions stay bitwise reproducible */
-    case TRN_OP_BLAS2: {
-        /* GEMV and GER/GERC by the bytes of A (whole tiles only: ops/op.h);
-         * every other Level 2 op is one tile. */
-        const trn_blas2_desc *b = &d->u.blas2;
-        by_size = (double)b->m * (double)b->n * (double)trn_dtype_size(b->type) /
-                  (double)TRN_SHARD_BLAS2_MIN_BYTES;
-        const double tiles = (double)trn_blas2_tiles(b);
-        if (by_size > tiles)
-            by_size = tiles;
-        break;
-    }
-    case TRN_OP_BLAS3: {
-        /* Whole output tiles only (ops/op.h); geam and dgmm by the
-         * bytes they touch, like copies, the others by flops like GEMM
-         * (without A, alpha = 0, they only scale or clear the output). */
-        const trn_blas3_desc *b = &d->u.blas3;
-        if (b->fn == TRN_BLAS3_GEAM || b->fn == TRN_BLAS3_DGMM)
-            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
-        else
-            by_size =
-                (b->a ? trn_op_cost(d) : (double)b->m * (double)b->n) / TRN_SHARD_GEMM_MIN_FLOP;
-        const double tiles = (double)trn_blas3_tiles(b);
-        if (by_size > tiles)
-            by_size = tiles;
-        break;
-    }
-    case TRN_OP_SOLVER_BATCHED: {
-        /* Whole matrices only: a batch splits, one factorisation does not. */
-        by_size = trn_op_cost(d) / TRN_SHARD_GEMM_MIN_FLOP;
-        if (by_size > (double)d->u.solver_batched.batch)
-            by_size = (double)d->u.solver_batched.batch;
-        break;
-    }
-    case TRN_OP_SOLVER_DENSE:
-    case TRN_OP_SOLVER_EIGEN:
-    case TRN_OP_SOLVER_REFINE:
-    case TRN_OP_SOLVER_KRYLOV: break; /* one core: LAPACK runs single-threaded */
-    case TRN_OP_COPY: {
-        const trn_copy_desc *c = &d->u.copy;
-        const uintptr_t dst = (uintptr_t)c->dst, src = (uintptr_t)c->src;
-        const int overlap = dst < src + c->bytes && src < dst + c->bytes;
-        if (!overlap)
-            by_size = trn_op_cost(d) / (double)TRN_SHARD_MEM_MIN_BYTES;
-        break;
-    }
-    case TRN_OP_AO_TO_MO: {
-        /* Whole P blocks (kernels/cpu/tensor_chem.c), by GEMM flops. */
-        const trn_ao_to_mo_desc *a = &d->u.ao_to_mo;
-        const double blocks = a->p_block ? (double)((a->naux + a->p_block - 1) / a->p_block) : 0.0;
-        by_size = trn_op_cost(d) / TRN_SHARD_GEMM_MIN_FLOP;
-        if (by_size > blocks)
-            by_size = blocks;
-        break;
-    }
-    case TRN_OP_MP2_ENERGY: {
-        /* Ranges of occupied orbitals, by GEMM flops. */
-        by_size = trn_op_cost(d) / TRN_SHARD_GEMM_MIN_FLOP;
-        if (by_size > (double)d->u.mp2_energy.nocc)
-            by_size = (double)d->u.mp2_energy.nocc;
-        break;
-    }
-    }
+    const double by_size = trn_op_shard_limit(d);
     if (by_size < 2.0 || nworkers < 2)
         return 1;
     return by_size >= (double)nworkers ? nworkers : (int)by_size;
@@ -483,14 +304,12 @@ static int engine_of(const trn_sched *s, const trn_op_desc *d) {
 }
 
 static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
-    const double cost = trn_op_cost(d) / (nshards > 0 ? nshards : 1);
-    const int blas3_flops = d->kind == TRN_OP_BLAS3 && d->u.blas3.fn != TRN_BLAS3_GEAM &&
-                            d->u.blas3.fn != TRN_BLAS3_DGMM;
-    /* trnsolver's costs are FLOPs too (ops/op.c). */
-    const int solver = d->kind >= TRN_OP_SOLVER_DENSE && d->kind <= TRN_OP_SOLVER_KRYLOV;
-    const double rate = d->kind == TRN_OP_GEMM || blas3_flops || solver ? EST_FLOP_PER_NS
-                        : d->kind == TRN_OP_FFT                         ? EST_FFT_FLOP_PER_NS
-                                                                        : EST_BYTES_PER_NS;
+    trn_op_model m;
+    trn_op_model_of(d, &m);
+    const double cost = m.cost / (nshards > 0 ? nshards : 1);
+    const double rate = m.pace == TRN_PACE_DENSE ? EST_FLOP_PER_NS
+                        : m.pace == TRN_PACE_FFT ? EST_FFT_FLOP_PER_NS
+                                                 : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
 }
 

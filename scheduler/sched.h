@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include "kernels/backend.h"
+#include "ops/shard.h"
 
 typedef struct trn_sched trn_sched;
 typedef struct trn_sched_stream trn_sched_stream;
@@ -149,39 +150,9 @@ struct trn_sched_op {
     trn_sched_timer deadline;
 };
 
-/* The sharding policy's constants; sched.c (trn_sched_shard_count) explains
- * how they were measured. Each is a minimum per shard: an op gets as many
- * shards as its engine has workers, but no more than its size allows. */
-#define TRN_SHARD_GEMM_MIN_FLOP 16e6 /* trn_op_cost of one GEMM shard */
-#define TRN_SHARD_GEMM_MIN_COLS 128  /* columns of C in one GEMM shard */
-/* trn_op_cost of one memset/copy shard: the bytes it touches (a memset
- * writes them; a copy reads and writes, so counts each byte twice). */
-#define TRN_SHARD_MEM_MIN_BYTES ((size_t)2 << 20)
-/* trn_op_cost of one random-number shard: 1 MiB of raw words or uniforms
- * (0.7-1 ms of one core at the kernel's measured 1.1-1.4 GB/s), 128 KiB of
- * normals (their bytes count 8: ops/op.c). */
-#define TRN_SHARD_RAND_MIN_BYTES ((size_t)1 << 20)
-
-/* Bytes of A one Level 2 shard (GEMV, GER/GERC) reads; sched.c
- * (trn_sched_shard_count) explains the measurement (bench/blas2_split.c). */
-#define TRN_SHARD_BLAS2_MIN_BYTES ((size_t)64 << 20)
-
-/* trn_op_cost (5 N log2 N per complex transform) of one FFT shard: about
- * 0.5-1 ms of FFTW on one core here. A shard holds whole transforms of a
- * batch; one transform is never split (docs/architecture.md). */
-#define TRN_SHARD_FFT_MIN_FLOP 8e6
-
-/* trn_op_cost of one trnsparse shard (ops/op.c: FLOPs, bytes touched
- * for conversions): 0.15-0.5 ms of one core at the 1-3 GFLOP/s (or GB/s) a
- * sparse product or conversion runs at here (memory-bound; docs/benchmarks.md,
- * "trnsparse"), the same order as a GEMM shard's (TRN_SHARD_GEMM_MIN_FLOP at
- * ~100 GFLOP/s), so waking a second worker (~20 us) costs a few percent of
- * the shard. Splits follow trn_sparse_split. */
-#define TRN_SHARD_SPARSE_MIN_COST 5e5
-
 /* The number of shards op d is split into on an engine with nworkers
  * workers: between 1 and nworkers. A pure function of the descriptor and
- * nworkers. */
+ * nworkers (the policy and its constants, TRN_SHARD_*: ops/shard.h). */
 int trn_sched_shard_count(const trn_op_desc *d, int nworkers);
 
 /* Nanoseconds on the monotonic clock every scheduler timestamp uses. */

@@ -39,8 +39,8 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards);
  * (blas_gemm.c explains why). The precision modes allocate workspace; when
  * they cannot, msg says how much (TRN_KSTATUS_NO_MEMORY). */
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int nshards);
-/* BLAS Level 1 (blas1.c): always one shard (trn_sched_shard_count has no
- * rule for it), so reductions are bitwise reproducible. */
+/* BLAS Level 1 (blas1.c): always one shard (its shard limit is 1:
+ * ops/blas.c), so reductions are bitwise reproducible. */
 trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards);
 /* Compensated reductions (blas1_compensated.c), _s in float, _d in double;
  * comps is 1 for real and 2 for complex vectors. */

@@ -1,0 +1,23 @@
+/*
+ * fft.c — cost and shard limit of trnfft transforms.
+ */
+#include <math.h>
+
+#include "ops/op_table.h"
+
+/* The usual 5 N log2 N flops of a complex transform of N points; a real
+ * transform is half of that. */
+static double cost_fft(const trn_op_desc *op) {
+    const trn_fft_desc *f = &op->u.fft;
+    const int complex = f->type == TRN_FFT_C2C || f->type == TRN_FFT_Z2Z;
+    const double n = f->points > 1.0 ? f->points : 2.0;
+    return (complex ? 5.0 : 2.5) * n * log2(n) * (double)f->batch;
+}
+
+/* Whole transforms only: a batch splits, a single transform does not. */
+static double shard_limit_fft(const trn_op_desc *op) {
+    return trn_op_min(cost_fft(op) / TRN_SHARD_FFT_MIN_FLOP, (double)op->u.fft.batch);
+}
+
+/* The table's entries (ops/op_table.h). */
+TRN_OP_MODEL(fft, TRN_PACE_FFT)
