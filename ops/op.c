@@ -43,6 +43,11 @@ const trn_op_info *trn_op_info_at(int i) {
     return i >= 0 && i < TRN_OP_KIND_COUNT ? &rows[i].info : NULL;
 }
 
+int trn_op_index_of(int kind) {
+    const op_row *r = row_of(kind);
+    return r ? (int)(r - rows) : -1;
+}
+
 const trn_op_info *trn_op_info_of(int kind) {
     const op_row *r = row_of(kind);
     return r ? &r->info : NULL;

@@ -68,6 +68,10 @@ const trn_op_info *trn_op_info_of(int kind);
 /* Row i of the list (0 … TRN_OP_KIND_COUNT - 1), or NULL: for going
  * through every kind. */
 const trn_op_info *trn_op_info_at(int i);
+/* The row number of kind (0 … TRN_OP_KIND_COUNT - 1, in the order of
+ * ops/op_kinds.h), or -1 for a value that is no op kind: what a backend
+ * indexes its table of kernels by. */
+int trn_op_index_of(int kind);
 
 typedef struct trn_op_desc {
     trn_op_kind kind;

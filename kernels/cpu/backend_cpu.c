@@ -1,7 +1,8 @@
 /*
  * backend_cpu.c — the CPU backend: one scheduler worker per CPU core.
  *
- * Dispatches descriptors to the per-family kernel files. Libraries that could
+ * Dispatches descriptors to the per-family kernel files through a table
+ * built from ops/op_kinds.h. Libraries that could
  * start threads of their own (OpenBLAS) are pinned to one thread here, because
  * the scheduler owns parallelism.
  */
@@ -93,41 +94,18 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     return k ? k->engine : TRN_ENGINE_CORE;
 }
 
+/* The kernel of each kind, in the order of ops/op_kinds.h
+ * (trn_op_index_of); each kernel's file defines its entries. */
+typedef trn_kstatus (*cpu_kernel)(const trn_op_desc *op, int shard, int nshards);
+static const cpu_kernel kernels[TRN_OP_KIND_COUNT] = {
+#define KERNEL(kind, value, stem, field, label, title, family, engine) trn_cpu_run_##stem,
+    TRN_OP_KINDS(KERNEL)
+#undef KERNEL
+};
+
 static trn_kstatus dispatch(const trn_op_desc *op, int shard, int nshards) {
-    switch (op->kind) {
-    case TRN_OP_MEMSET: return trn_cpu_memset(&op->u.memset, shard, nshards);
-    case TRN_OP_COPY: return trn_cpu_copy(&op->u.copy, shard, nshards);
-    case TRN_OP_GEMM: return trn_cpu_gemm(&op->u.gemm, op->kmsg, shard, nshards);
-    case TRN_OP_BLAS1: return trn_cpu_blas1(&op->u.blas1, shard, nshards);
-    case TRN_OP_BLAS2: return trn_cpu_blas2(&op->u.blas2, shard, nshards);
-    case TRN_OP_BLAS3: return trn_cpu_blas3(&op->u.blas3, shard, nshards);
-    case TRN_OP_FFT: return trn_cpu_fft(&op->u.fft, shard, nshards);
-    case TRN_OP_RAND: return trn_cpu_rand(&op->u.rand, op->kmsg, shard, nshards);
-    case TRN_OP_SOLVER_DENSE:
-        return trn_cpu_solver_dense(&op->u.solver_dense, op->kmsg, shard, nshards);
-    case TRN_OP_SOLVER_BATCHED:
-        return trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards);
-    case TRN_OP_SOLVER_EIGEN:
-        return trn_cpu_solver_eigen(&op->u.solver_eigen, op->kmsg, shard, nshards);
-    case TRN_OP_SOLVER_REFINE:
-        return trn_cpu_solver_refine(&op->u.solver_refine, op->kmsg, shard, nshards);
-    case TRN_OP_SOLVER_KRYLOV:
-        return trn_cpu_solver_krylov(&op->u.solver_krylov, op->kmsg, shard, nshards);
-    case TRN_OP_SPMV:
-    case TRN_OP_SPMM: return trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards);
-    case TRN_OP_SPGEMM: return trn_cpu_spgemm(&op->u.spgemm, op->kmsg, shard, nshards);
-    case TRN_OP_SDDMM: return trn_cpu_sddmm(&op->u.sddmm, op->kmsg, shard, nshards);
-    case TRN_OP_SPCONVERT: return trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards);
-    case TRN_OP_SPATTN: return trn_cpu_attention(&op->u.attn, op->kmsg, shard, nshards);
-    case TRN_OP_SCHWARZ: return trn_cpu_schwarz(&op->u.schwarz, shard, nshards);
-    case TRN_OP_TENSOR_CONTRACT:
-        return trn_cpu_tensor_contract(&op->u.tensor_contract, op->kmsg, shard, nshards);
-    case TRN_OP_TENSOR_ELEMENTWISE:
-    case TRN_OP_TENSOR_REDUCTION: return trn_cpu_tensor_ew(&op->u.tensor_ew, shard, nshards);
-    case TRN_OP_AO_TO_MO: return trn_cpu_ao_to_mo(&op->u.ao_to_mo, op->kmsg, shard, nshards);
-    case TRN_OP_MP2_ENERGY: return trn_cpu_mp2_energy(&op->u.mp2_energy, op->kmsg, shard, nshards);
-    }
-    return TRN_KSTATUS_UNSUPPORTED;
+    const int i = trn_op_index_of(op->kind);
+    return i >= 0 ? kernels[i](op, shard, nshards) : TRN_KSTATUS_UNSUPPORTED;
 }
 
 /* Runs the op's kernel; an op that used a refused routine fails, whatever

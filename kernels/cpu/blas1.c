@@ -318,3 +318,6 @@ trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(blas1, trn_cpu_blas1(&op->u.blas1, shard, nshards))

@@ -455,3 +455,6 @@ trn_kstatus trn_cpu_blas2(const trn_blas2_desc *desc, int shard, int nshards) {
     }
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(blas2, trn_cpu_blas2(&op->u.blas2, shard, nshards))

@@ -535,3 +535,6 @@ trn_kstatus trn_cpu_blas3(const trn_blas3_desc *desc, int shard, int nshards) {
     }
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(blas3, trn_cpu_blas3(&op->u.blas3, shard, nshards))

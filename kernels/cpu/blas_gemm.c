@@ -187,3 +187,6 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int n
     }
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(gemm, trn_cpu_gemm(&op->u.gemm, op->kmsg, shard, nshards))

@@ -29,6 +29,20 @@ static inline trn_scalar trn_cpu_load_scalar(trn_dtype t, const void *p, int rea
     return v;
 }
 
+/* The backend's entry for each op kind: trn_cpu_run_<stem> (stems:
+ * ops/op_kinds.h), which runs shard of nshards of op. backend_cpu.c builds its
+ * table of kernels from the list; each kernel's file defines its kinds'
+ * entries with TRN_CPU_ENTRY, which says how the kernel is called. */
+#define TRN_CPU_ENTRY_DECLARE(kind, value, stem, field, label, title, family, engine)              \
+    trn_kstatus trn_cpu_run_##stem(const trn_op_desc *op, int shard, int nshards);
+TRN_OP_KINDS(TRN_CPU_ENTRY_DECLARE)
+#undef TRN_CPU_ENTRY_DECLARE
+
+#define TRN_CPU_ENTRY(stem, call)                                                                  \
+    trn_kstatus trn_cpu_run_##stem(const trn_op_desc *op, int shard, int nshards) {                \
+        return (call);                                                                             \
+    }
+
 /* Shard s of n of the half-open range [0, total): [*lo, *hi). Contiguous,
  * deterministic, and covering the range exactly once over all shards. */
 void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_t *hi);

@@ -282,3 +282,6 @@ trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards) {
     }
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(fft, trn_cpu_fft(&op->u.fft, shard, nshards))

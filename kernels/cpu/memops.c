@@ -43,3 +43,7 @@ trn_kstatus trn_cpu_copy(const trn_copy_desc *d, int shard, int nshards) {
         memcpy(dst + lo, src + lo, hi - lo);
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(memset, trn_cpu_memset(&op->u.memset, shard, nshards))
+TRN_CPU_ENTRY(copy, trn_cpu_copy(&op->u.copy, shard, nshards))

@@ -375,3 +375,6 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     free(pt.cdf);
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(rand, trn_cpu_rand(&op->u.rand, op->kmsg, shard, nshards))

@@ -288,3 +288,6 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, 
     put_info(d->info, info);
     return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(solver_eigen, trn_cpu_solver_eigen(&op->u.solver_eigen, op->kmsg, shard, nshards))

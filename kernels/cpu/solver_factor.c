@@ -336,3 +336,7 @@ trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, 
         put_info(d->info, bad);
     return bad < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(solver_dense, trn_cpu_solver_dense(&op->u.solver_dense, op->kmsg, shard, nshards))
+TRN_CPU_ENTRY(solver_batched, trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards))

@@ -91,3 +91,6 @@ trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg
     trn_solver_put_stats(d->stats, iters, st, relres);
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(solver_krylov, trn_cpu_solver_krylov(&op->u.solver_krylov, op->kmsg, shard, nshards))

@@ -217,11 +217,10 @@ static void residual(int n, int nrhs, const double *a, int lda, int sym, int low
     trn_solver_copy(n, nrhs, sizeof(double), b, ldb, r, n);
     if (sym)
         TRN_LIB(cblas_dsymm)
-        (CblasColMajor, CblasLeft, lower ? CblasLower : CblasUpper, n, nrhs, -1.0, a, lda, x, ldx,
-         1.0, r, n);
-    else
-        TRN_LIB(cblas_dgemm)
-        (CblasColMajor, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0, a, lda, x, ldx, 1.0, r, n);
+    (CblasColMajor, CblasLeft, lower ? CblasLower : CblasUpper, n, nrhs, -1.0, a, lda, x, ldx, 1.0,
+     r, n);
+    else TRN_LIB(cblas_dgemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0, a, lda,
+                              x, ldx, 1.0, r, n);
 }
 
 /* The FP64 fallback: X from a Cholesky (sym) or LU factorisation of A in
@@ -458,3 +457,6 @@ trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, trn_kmsg *msg
     trn_solver_put_stats(d->stats, iters, st, res);
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(solver_refine, trn_cpu_solver_refine(&op->u.solver_refine, op->kmsg, shard, nshards))

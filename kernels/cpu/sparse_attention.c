@@ -115,3 +115,6 @@ trn_kstatus trn_cpu_attention(const trn_attn_desc *d, trn_kmsg *msg, int shard, 
                                                : attn_f32(d, lo, hi, shard, msg);
     return trn_sp_status(rc);
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(spattn, trn_cpu_attention(&op->u.attn, op->kmsg, shard, nshards))

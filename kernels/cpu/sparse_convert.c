@@ -474,3 +474,6 @@ trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int sh
     }
     return trn_sp_status(rc);
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(spconvert, trn_cpu_spconvert(&op->u.spconvert, op->kmsg, shard, nshards))

@@ -31,3 +31,6 @@ trn_kstatus trn_cpu_schwarz(const trn_schwarz_desc *d, int shard, int nshards) {
     }
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(schwarz, trn_cpu_schwarz(&op->u.schwarz, shard, nshards))

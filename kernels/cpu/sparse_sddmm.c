@@ -55,3 +55,6 @@ trn_kstatus trn_cpu_sddmm(const trn_sddmm_desc *d, trn_kmsg *msg, int shard, int
         d->c.type == TRN_DTYPE_R64F ? rows_f64(d, &s, lo, hi, msg) : rows_f32(d, &s, lo, hi, msg);
     return trn_sp_status(rc);
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(sddmm, trn_cpu_sddmm(&op->u.sddmm, op->kmsg, shard, nshards))

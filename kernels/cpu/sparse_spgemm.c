@@ -210,3 +210,6 @@ trn_kstatus trn_cpu_spgemm(const trn_spgemm_desc *d, trn_kmsg *msg, int shard, i
     }
     return trn_sp_status(rc);
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(spgemm, trn_cpu_spgemm(&op->u.spgemm, op->kmsg, shard, nshards))

@@ -213,3 +213,7 @@ trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int n
     }
     return trn_sp_status(rc);
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(spmv, trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards))
+TRN_CPU_ENTRY(spmm, trn_cpu_spmm(&op->u.spmm, op->kmsg, shard, nshards))

@@ -224,3 +224,7 @@ done:
     free(ds);
     return st;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(tensor_contract,
+              trn_cpu_tensor_contract(&op->u.tensor_contract, op->kmsg, shard, nshards))

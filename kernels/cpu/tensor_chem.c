@@ -32,10 +32,9 @@ static void chem_gemm(trn_dtype t, enum CBLAS_TRANSPOSE ta, int m, int n, int k,
                       int lda, const void *b, int ldb, void *c, int ldc) {
     if (t == TRN_DTYPE_R64F)
         TRN_LIB(cblas_dgemm)
-        (CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
-    else
-        TRN_LIB(cblas_sgemm)
-        (CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+    (CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+    else TRN_LIB(cblas_sgemm)(CblasColMajor, ta, CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f,
+                              c, ldc);
 }
 
 /* ---- AO -> MO ------------------------------------------------------------- */
@@ -242,3 +241,7 @@ out:
     mp2_finish(d, nshards);
     return st;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(ao_to_mo, trn_cpu_ao_to_mo(&op->u.ao_to_mo, op->kmsg, shard, nshards))
+TRN_CPU_ENTRY(mp2_energy, trn_cpu_mp2_energy(&op->u.mp2_energy, op->kmsg, shard, nshards))

@@ -347,3 +347,7 @@ trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshard
     }
     return TRN_KSTATUS_OK;
 }
+
+/* The backend's entries (cpu_kernels.h). */
+TRN_CPU_ENTRY(tensor_elementwise, trn_cpu_tensor_ew(&op->u.tensor_ew, shard, nshards))
+TRN_CPU_ENTRY(tensor_reduction, trn_cpu_tensor_ew(&op->u.tensor_ew, shard, nshards))
