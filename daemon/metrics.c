@@ -33,7 +33,7 @@
 #include "trnsci_wire.h"
 
 #define NKINDS 128 /* per-kind counters are indexed by the kind's value */
-#define KIND_FITS(kind, value, stem, field, label, title, family, engine)                          \
+#define KIND_FITS(kind, value, wire, stem, field, label, title, family, engine)                          \
     _Static_assert(value < NKINDS, "TRN_OP_" #kind " fits the per-kind arrays");
 TRN_OP_KINDS(KIND_FITS)
 #undef KIND_FITS

@@ -14,13 +14,13 @@ typedef struct op_row {
 
 /* Row numbers: ROW_GEMM, ... */
 enum {
-#define ROW_INDEX(kind, value, stem, field, label, title, family, engine) ROW_##kind,
+#define ROW_INDEX(kind, value, wire, stem, field, label, title, family, engine) ROW_##kind,
     TRN_OP_KINDS(ROW_INDEX)
 #undef ROW_INDEX
 };
 
 static const op_row rows[TRN_OP_KIND_COUNT] = {
-#define ROW(kind, value, stem, field, label, title, family, engine)                                \
+#define ROW(kind, value, wire, stem, field, label, title, family, engine)                                \
     [ROW_##                                                                                        \
         kind] = {{TRN_OP_##kind, label, title, family, TRN_ENGINE_##engine}, trn_op_model_##stem},
     TRN_OP_KINDS(ROW)
@@ -31,7 +31,7 @@ static const op_row rows[TRN_OP_KIND_COUNT] = {
  * the compiler turns it into a jump table). */
 static const op_row *row_of(int kind) {
     switch (kind) {
-#define ROW_CASE(kind, value, stem, field, label, title, family, engine)                           \
+#define ROW_CASE(kind, value, wire, stem, field, label, title, family, engine)                           \
     case TRN_OP_##kind: return &rows[ROW_##kind];
         TRN_OP_KINDS(ROW_CASE)
 #undef ROW_CASE

@@ -27,14 +27,14 @@
 
 /* The op kinds (ops/op_kinds.h): TRN_OP_GEMM, …; TRN_OP_KIND_COUNT of them. */
 typedef enum trn_op_kind {
-#define TRN_OP_KIND_ENUM(kind, value, stem, field, label, title, family, engine)                   \
+#define TRN_OP_KIND_ENUM(kind, value, wire, stem, field, label, title, family, engine)                   \
     TRN_OP_##kind = value,
     TRN_OP_KINDS(TRN_OP_KIND_ENUM)
 #undef TRN_OP_KIND_ENUM
 } trn_op_kind;
 
 enum {
-#define TRN_OP_KIND_ONE(kind, value, stem, field, label, title, family, engine) +1
+#define TRN_OP_KIND_ONE(kind, value, wire, stem, field, label, title, family, engine) +1
     TRN_OP_KIND_COUNT = 0 TRN_OP_KINDS(TRN_OP_KIND_ONE)
 #undef TRN_OP_KIND_ONE
 };

@@ -16,7 +16,7 @@
 #include "ops/op.h"
 #include "ops/shard.h"
 
-#define TRN_OP_TABLE_DECLARE(kind, value, stem, field, label, title, family, engine)               \
+#define TRN_OP_TABLE_DECLARE(kind, value, wire, stem, field, label, title, family, engine)               \
     void trn_op_model_##stem(const trn_op_desc *op, trn_op_model *m);
 TRN_OP_KINDS(TRN_OP_TABLE_DECLARE)
 #undef TRN_OP_TABLE_DECLARE

@@ -69,7 +69,7 @@ typedef struct trn_solver_dense_desc {
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The
- * pointer arrays are owned by the op's references (daemon/validate.h). */
+ * pointer arrays are owned by the op's references (ops/validate/validate.h). */
 typedef struct trn_solver_batched_desc {
     trn_solver_fn fn;
     trn_dtype type;

@@ -1,7 +1,7 @@
 /*
  * sparse_names.h — the cuSPARSE names of a sparse matrix's arrays
  * (csrRowOffsets, cooColInd, bsrValues, ...), shared by the validator's
- * messages (daemon/validate_sparse*.c) and the kernels' (kernels/cpu/sparse*),
+ * messages (ops/validate/sparse*.c) and the kernels' (kernels/cpu/sparse*),
  * so that a client reads the name it passed to trnsparseCreate*.
  */
 #ifndef TRN_KERNELS_SPARSE_NAMES_H

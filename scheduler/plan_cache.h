@@ -39,10 +39,6 @@
 typedef struct trn_plan_cache trn_plan_cache;
 typedef struct trn_plan_entry trn_plan_entry;
 
-/* Longest plan key (with its NUL): an FFT's is under 100 bytes, a tensor
- * contraction's names every mode's extent and stride. */
-#define TRN_PLAN_KEY_LEN 640
-
 /* Parts per plan: part indices are 0 .. TRN_PLAN_MAX_PARTS - 1. */
 #define TRN_PLAN_MAX_PARTS 32
 

@@ -98,7 +98,7 @@ static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
  * (trn_op_index_of); each kernel's file defines its entries. */
 typedef trn_kstatus (*cpu_kernel)(const trn_op_desc *op, int shard, int nshards);
 static const cpu_kernel kernels[TRN_OP_KIND_COUNT] = {
-#define KERNEL(kind, value, stem, field, label, title, family, engine) trn_cpu_run_##stem,
+#define KERNEL(kind, value, wire, stem, field, label, title, family, engine) trn_cpu_run_##stem,
     TRN_OP_KINDS(KERNEL)
 #undef KERNEL
 };

@@ -33,7 +33,7 @@ static inline trn_scalar trn_cpu_load_scalar(trn_dtype t, const void *p, int rea
  * ops/op_kinds.h), which runs shard of nshards of op. backend_cpu.c builds its
  * table of kernels from the list; each kernel's file defines its kinds'
  * entries with TRN_CPU_ENTRY, which says how the kernel is called. */
-#define TRN_CPU_ENTRY_DECLARE(kind, value, stem, field, label, title, family, engine)              \
+#define TRN_CPU_ENTRY_DECLARE(kind, value, wire, stem, field, label, title, family, engine)              \
     trn_kstatus trn_cpu_run_##stem(const trn_op_desc *op, int shard, int nshards);
 TRN_OP_KINDS(TRN_CPU_ENTRY_DECLARE)
 #undef TRN_CPU_ENTRY_DECLARE

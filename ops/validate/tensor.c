@@ -1,5 +1,5 @@
 /*
- * validate_tensor.c — argument rules of trntensor: tensor descriptors
+ * tensor.c — argument rules of trntensor: tensor descriptors
  * (modes, extents, strides), contraction specs (PlanCreate), and the
  * contraction, element-wise and reduction ops, as cuTENSOR 2.x states them
  * (CUTENSOR_STATUS_INVALID_VALUE / NOT_SUPPORTED cases), plus the memory
@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/checked.h"
-#include "daemon/validate.h"
 #include "ops/tensor_plan.h"
+#include "ops/validate/checked.h"
+#include "ops/validate/validate.h"
 
 /* The unary operators (cutensorOperator_t values); 0 is the identity. */
 static int unary_ok(uint32_t op) {
@@ -38,25 +38,25 @@ static const char *dtype_name(trn_dtype t) {
     return t == TRN_DTYPE_R32F ? "R_32F" : "R_64F";
 }
 
-static trn_wire_code type_of(const char *fn, const char *name, Trnsci__V1__DataType t,
-                             trn_dtype *out, char *err, size_t errlen) {
+static trn_wire_code type_of(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__DataType t,
+                             trn_dtype *out) {
     switch (t) {
     case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return TRN_WIRE_OK;
     case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return TRN_WIRE_OK;
     case TRNSCI__V1__DATA_TYPE__C_32F:
     case TRNSCI__V1__DATA_TYPE__C_64F:
-        snprintf(err, errlen, "%s: %s: complex data is not supported yet (R_32F, R_64F)", fn, name);
+        trn_vmsg(vx, "%s: %s: complex data is not supported yet (R_32F, R_64F)", fn, name);
         return TRN_WIRE_UNIMPLEMENTED;
     default:
-        snprintf(err, errlen, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
+        trn_vmsg(vx, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
 }
 
 /* The compute type for data type t (DEFAULT becomes t's own precision);
  * precision modes only where `modes` (contractions). */
-static trn_wire_code compute_of(const char *fn, Trnsci__V1__ComputeType c, trn_dtype t, int modes,
-                                trn_compute *out, char *err, size_t errlen) {
+static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__ComputeType c,
+                                trn_dtype t, int modes, trn_compute *out) {
     const int is32 = t == TRN_DTYPE_R32F;
     switch (c) {
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
@@ -71,20 +71,20 @@ static trn_wire_code compute_of(const char *fn, Trnsci__V1__ComputeType c, trn_d
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F:
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED: break;
     default:
-        snprintf(err, errlen, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
+        trn_vmsg(vx, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int c64 = c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F ||
                     c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
     if (c64 == is32) {
-        snprintf(err, errlen, "%s: compute type %d takes %s data, not %s", fn, (int)c,
+        trn_vmsg(vx, "%s: compute type %d takes %s data, not %s", fn, (int)c,
                  c64 ? "R_64F" : "R_32F", is32 ? "R_32F" : "R_64F");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int plain =
         c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F || c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
     if (!plain && !modes) {
-        snprintf(err, errlen, "%s: the precision modes apply to contractions only", fn);
+        trn_vmsg(vx, "%s: the precision modes apply to contractions only", fn);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     *out = (trn_compute)c; /* the wire's values are trn_compute's */
@@ -94,8 +94,8 @@ static trn_wire_code compute_of(const char *fn, Trnsci__V1__ComputeType c, trn_d
 /* The compute type of a permutation that converts between R_32F and R_64F:
  * 32F or 64F (DEFAULT: 64F, which loses nothing before the one rounding to
  * D's type). */
-static trn_wire_code convert_compute_of(const char *fn, Trnsci__V1__ComputeType c, trn_compute *out,
-                                        char *err, size_t errlen) {
+static trn_wire_code convert_compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__ComputeType c,
+                                        trn_compute *out) {
     switch (c) {
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F: *out = TRN_COMPUTE_64F; return TRN_WIRE_OK;
@@ -106,29 +106,28 @@ static trn_wire_code convert_compute_of(const char *fn, Trnsci__V1__ComputeType 
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED:
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "%s: the precision modes apply to contractions only (a converting "
                  "permutation computes in 32F or 64F)",
                  fn);
         return TRN_WIRE_UNIMPLEMENTED;
     default:
-        snprintf(err, errlen, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
+        trn_vmsg(vx, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
 }
 
 /* A TensorDescriptor as a layout; *op its operator. Its data type must be
  * `type` (D's), or, when `any` is given, either real type (stored there). */
-static trn_wire_code layout_of(const char *fn, const char *name,
+static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
                                const Trnsci__V1__TensorDescriptor *w, trn_dtype type,
-                               trn_dtype *any, trn_tensor_layout *l, int *op, char *err,
-                               size_t errlen) {
+                               trn_dtype *any, trn_tensor_layout *l, int *op) {
     if (!w) {
-        snprintf(err, errlen, "%s: the descriptor of %s is missing", fn, name);
+        trn_vmsg(vx, "%s: the descriptor of %s is missing", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (w->type == TRNSCI__V1__DATA_TYPE__C_32F || w->type == TRNSCI__V1__DATA_TYPE__C_64F) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "%s: %s has data type %s and D %s: complex data is not supported yet (R_32F, "
                  "R_64F)",
                  fn, name, w->type == TRNSCI__V1__DATA_TYPE__C_32F ? "C_32F" : "C_64F",
@@ -136,39 +135,39 @@ static trn_wire_code layout_of(const char *fn, const char *name,
         return TRN_WIRE_UNIMPLEMENTED;
     }
     trn_dtype t;
-    trn_wire_code rc = type_of(fn, name, w->type, &t, err, errlen);
+    trn_wire_code rc = type_of(vx, fn, name, w->type, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (any) {
         *any = t;
     } else if (t != type) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "%s: %s has data type %s and D %s: mixed data types are supported by a "
                  "permutation only (R_32F <-> R_64F)",
                  fn, name, dtype_name(t), dtype_name(type));
         return TRN_WIRE_UNIMPLEMENTED;
     }
     if (w->n_extent != w->n_stride || w->n_extent != w->n_mode) {
-        snprintf(err, errlen, "%s: %s has %zu extents, %zu strides and %zu modes (must be equal)",
-                 fn, name, w->n_extent, w->n_stride, w->n_mode);
+        trn_vmsg(vx, "%s: %s has %zu extents, %zu strides and %zu modes (must be equal)", fn, name,
+                 w->n_extent, w->n_stride, w->n_mode);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (w->n_extent > TRN_TENSOR_MAX_MODES) {
-        snprintf(err, errlen, "%s: %s has %zu modes, more than the %d supported", fn, name,
-                 w->n_extent, TRN_TENSOR_MAX_MODES);
+        trn_vmsg(vx, "%s: %s has %zu modes, more than the %d supported", fn, name, w->n_extent,
+                 TRN_TENSOR_MAX_MODES);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     l->nmodes = (int)w->n_extent;
     for (int i = 0; i < l->nmodes; i++) {
         if (w->extent[i] < 1 || w->stride[i] < 1) {
-            snprintf(err, errlen, "%s: %s mode %d: extent %lld and stride %lld must be >= 1", fn,
-                     name, i, (long long)w->extent[i], (long long)w->stride[i]);
+            trn_vmsg(vx, "%s: %s mode %d: extent %lld and stride %lld must be >= 1", fn, name, i,
+                     (long long)w->extent[i], (long long)w->stride[i]);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         for (int j = 0; j < i; j++)
             if (w->mode[j] == w->mode[i]) {
-                snprintf(err, errlen, "%s: %s repeats mode %d (modes %d and %d)", fn, name,
-                         (int)w->mode[i], j, i);
+                trn_vmsg(vx, "%s: %s repeats mode %d (modes %d and %d)", fn, name, (int)w->mode[i],
+                         j, i);
                 return TRN_WIRE_INVALID_ARGUMENT;
             }
         l->mode[i] = w->mode[i];
@@ -176,12 +175,11 @@ static trn_wire_code layout_of(const char *fn, const char *name,
         l->stride[i] = w->stride[i];
     }
     if (!trn_tensor_span(l)) {
-        snprintf(err, errlen, "%s: the extent of %s in memory overflows", fn, name);
+        trn_vmsg(vx, "%s: the extent of %s in memory overflows", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (!unary_ok(w->op)) {
-        snprintf(err, errlen, "%s: operator %u of %s is not a unary cutensorOperator_t", fn, w->op,
-                 name);
+        trn_vmsg(vx, "%s: operator %u of %s is not a unary cutensorOperator_t", fn, w->op, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     *op = w->op ? (int)w->op : 1;
@@ -189,15 +187,15 @@ static trn_wire_code layout_of(const char *fn, const char *name,
 }
 
 /* Resolves the memory of an operand of layout l. */
-static trn_wire_code operand(trn_session *s, const Trnsci__V1__BufferRef *ref,
+static trn_wire_code operand(trn_vctx *vx, const Trnsci__V1__BufferRef *ref,
                              const trn_tensor_layout *l, trn_dtype type, const char *what,
-                             trn_op_refs *refs, void **out, char *err, size_t errlen) {
+                             void **out) {
     uint64_t bytes;
     if (ck_mul(trn_tensor_span(l), trn_dtype_size(type), &bytes)) {
-        snprintf(err, errlen, "%s: its extent in bytes overflows", what);
+        trn_vmsg(vx, "%s: its extent in bytes overflows", what);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    return trn_validate_region(s, ref, bytes, trn_dtype_size(type), what, refs, out, err, errlen);
+    return trn_vregion(vx, ref, bytes, trn_dtype_size(type), what, out);
 }
 
 static int same_ref(const Trnsci__V1__BufferRef *a, const Trnsci__V1__BufferRef *b) {
@@ -211,34 +209,35 @@ static double scalar_re(const Trnsci__V1__Scalar *v) {
 
 /* ---- contractions ---------------------------------------------------------------- */
 
-trn_wire_code trn_validate_tensor_plan(const Trnsci__V1__TensorContractionSpec *w,
-                                       trn_plan_spec *spec, char *err, size_t errlen) {
+trn_wire_code trn_vtensor_plan(const Trnsci__V1__TensorContractionSpec *w, trn_plan_spec *spec,
+                               char *err, size_t errlen) {
     static const char fn[] = "tensor contraction";
+    trn_vctx messages = {.err = err, .errlen = errlen}, *vx = &messages;
     memset(spec, 0, sizeof(*spec));
     spec->family = TRN_PLAN_TENSOR;
     trn_tensor_contract_spec *c = &spec->u.tensor;
     if (!w || !w->a || !w->b || !w->d) {
-        snprintf(err, errlen, "%s: the descriptors of A, B and D are required", fn);
+        trn_vmsg(vx, "%s: the descriptors of A, B and D are required", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_wire_code rc = type_of(fn, "D", w->d->type, &c->type, err, errlen);
+    trn_wire_code rc = type_of(vx, fn, "D", w->d->type, &c->type);
     int op;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "A", w->a, c->type, NULL, &c->a, &op, err, errlen);
+        rc = layout_of(vx, fn, "A", w->a, c->type, NULL, &c->a, &op);
     if (rc == TRN_WIRE_OK && op != 1 && op != 9) {
-        snprintf(err, errlen, "%s: opA must be IDENTITY or CONJ", fn);
+        trn_vmsg(vx, "%s: opA must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "B", w->b, c->type, NULL, &c->b, &op, err, errlen);
+        rc = layout_of(vx, fn, "B", w->b, c->type, NULL, &c->b, &op);
     if (rc == TRN_WIRE_OK && op != 1 && op != 9) {
-        snprintf(err, errlen, "%s: opB must be IDENTITY or CONJ", fn);
+        trn_vmsg(vx, "%s: opB must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "D", w->d, c->type, NULL, &c->d, &op, err, errlen);
+        rc = layout_of(vx, fn, "D", w->d, c->type, NULL, &c->d, &op);
     if (rc == TRN_WIRE_OK)
-        rc = compute_of(fn, w->compute, c->type, 1, &c->compute, err, errlen);
+        rc = compute_of(vx, fn, w->compute, c->type, 1, &c->compute);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int chk = trn_tensor_spec_check(c, err, errlen);
@@ -249,26 +248,23 @@ trn_wire_code trn_validate_tensor_plan(const Trnsci__V1__TensorContractionSpec *
         return TRN_WIRE_UNIMPLEMENTED;
     char key[TRN_PLAN_KEY_LEN];
     if (trn_tensor_spec_format(c, key, sizeof(key)) >= (int)sizeof(key)) {
-        snprintf(err, errlen, "%s: the layouts are too long to name in the plan cache", fn);
+        trn_vmsg(vx, "%s: the layouts are too long to name in the plan cache", fn);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     return TRN_WIRE_OK;
 }
 
-trn_wire_code trn_validate_tensor_contract(trn_session *s, const Trnsci__V1__TensorContractOp *w,
-                                           trn_tensor_contract_desc *out, trn_op_refs *refs,
-                                           char *err, size_t errlen) {
-    trn_session_plan h;
-    if (trn_validate_plan_get(s, w->plan_id, &h) != 0) {
-        snprintf(err, errlen, "tensor contract: plan %u does not exist in this session",
-                 w->plan_id);
+static trn_wire_code validate_tensor_contract(trn_vctx *vx, const Trnsci__V1__TensorContractOp *w,
+                                              trn_tensor_contract_desc *out) {
+    trn_vplan h;
+    if (trn_vplan_get(vx, w->plan_id, &h) != 0) {
+        trn_vmsg(vx, "tensor contract: plan %u does not exist in this session", w->plan_id);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    refs->plan = h.entry; /* released with refs, on failure too */
-    const trn_plan_spec *spec = trn_plan_entry_spec(h.entry);
-    const void *plan = trn_plan_entry_plan(h.entry);
+    const trn_plan_spec *spec = h.spec;
+    const void *plan = h.plan;
     if (spec->family != TRN_PLAN_TENSOR || !plan || !trn_tensor_plan_is(plan)) {
-        snprintf(err, errlen, "tensor contract: plan %u is not a contraction plan", w->plan_id);
+        trn_vmsg(vx, "tensor contract: plan %u is not a contraction plan", w->plan_id);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const trn_tensor_plan *p = plan;
@@ -282,21 +278,20 @@ trn_wire_code trn_validate_tensor_contract(trn_session *s, const Trnsci__V1__Ten
     out->alpha = (trn_scalar){scalar_re(w->alpha), 0.0};
     out->beta = (trn_scalar){scalar_re(w->beta), 0.0};
     void *a, *b, *cc = NULL, *d;
-    trn_wire_code rc =
-        operand(s, w->a, &c->a, c->type, "tensor contract: A", refs, &a, err, errlen);
+    trn_wire_code rc = operand(vx, w->a, &c->a, c->type, "tensor contract: A", &a);
     if (rc == TRN_WIRE_OK)
-        rc = operand(s, w->b, &c->b, c->type, "tensor contract: B", refs, &b, err, errlen);
+        rc = operand(vx, w->b, &c->b, c->type, "tensor contract: B", &b);
     if (rc == TRN_WIRE_OK)
-        rc = operand(s, w->d, &c->d, c->type, "tensor contract: D", refs, &d, err, errlen);
+        rc = operand(vx, w->d, &c->d, c->type, "tensor contract: D", &d);
     if (rc == TRN_WIRE_OK && out->beta.re != 0.0) {
         if (same_ref(w->c, w->d)) {
             cc = d;
         } else {
-            rc = operand(s, w->c, &c->d, c->type, "tensor contract: C", refs, &cc, err, errlen);
+            rc = operand(vx, w->c, &c->d, c->type, "tensor contract: C", &cc);
             const uint64_t bytes = trn_tensor_span(&c->d) * trn_dtype_size(c->type);
             if (rc == TRN_WIRE_OK && (char *)cc < (char *)d + bytes &&
                 (char *)d < (char *)cc + bytes) {
-                snprintf(err, errlen, "tensor contract: C and D overlap without being equal");
+                trn_vmsg(vx, "tensor contract: C and D overlap without being equal");
                 rc = TRN_WIRE_INVALID_ARGUMENT;
             }
         }
@@ -304,15 +299,14 @@ trn_wire_code trn_validate_tensor_contract(trn_session *s, const Trnsci__V1__Ten
     if (rc != TRN_WIRE_OK)
         return rc;
     if (!a || !b || !d) {
-        snprintf(err, errlen, "tensor contract: A, B and D must be device pointers, not NULL");
+        trn_vmsg(vx, "tensor contract: A, B and D must be device pointers, not NULL");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->a = a;
     out->b = b;
     out->c = cc;
     out->d = d;
-    refs->plan_part = 0;
-    trn_plan_entry_require(h.entry, 0);
+    vx->refs->plan_part = 0;
     return TRN_WIRE_OK;
 }
 
@@ -320,9 +314,9 @@ trn_wire_code trn_validate_tensor_contract(trn_session *s, const Trnsci__V1__Ten
 
 /* Strides of input x (layout l) per mode of D (0 where x lacks the mode);
  * every mode of x must be one of D's with D's extent. */
-static trn_wire_code align_to(const char *fn, const char *name, const trn_tensor_layout *l,
-                              const trn_tensor_layout *dl, int64_t *stride, char *err,
-                              size_t errlen) {
+static trn_wire_code align_to(trn_vctx *vx, const char *fn, const char *name,
+                              const trn_tensor_layout *l, const trn_tensor_layout *dl,
+                              int64_t *stride) {
     for (int i = 0; i < dl->nmodes; i++)
         stride[i] = 0;
     for (int i = 0; i < l->nmodes; i++) {
@@ -330,13 +324,12 @@ static trn_wire_code align_to(const char *fn, const char *name, const trn_tensor
         while (j < dl->nmodes && dl->mode[j] != l->mode[i])
             j++;
         if (j == dl->nmodes) {
-            snprintf(err, errlen, "%s: mode %d of %s is not a mode of D", fn, (int)l->mode[i],
-                     name);
+            trn_vmsg(vx, "%s: mode %d of %s is not a mode of D", fn, (int)l->mode[i], name);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (dl->extent[j] != l->extent[i]) {
-            snprintf(err, errlen, "%s: mode %d has extent %lld in %s but %lld in D", fn,
-                     (int)l->mode[i], (long long)l->extent[i], name, (long long)dl->extent[j]);
+            trn_vmsg(vx, "%s: mode %d has extent %lld in %s but %lld in D", fn, (int)l->mode[i],
+                     (long long)l->extent[i], name, (long long)dl->extent[j]);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         stride[j] = l->stride[i];
@@ -345,21 +338,20 @@ static trn_wire_code align_to(const char *fn, const char *name, const trn_tensor
 }
 
 /* D's layout (no overlaps), its element count and type. */
-static trn_wire_code output_of(const char *fn, const Trnsci__V1__TensorDescriptor *wd,
-                               trn_tensor_layout *dl, trn_tensor_ew_desc *out, char *err,
-                               size_t errlen) {
+static trn_wire_code output_of(trn_vctx *vx, const char *fn, const Trnsci__V1__TensorDescriptor *wd,
+                               trn_tensor_layout *dl, trn_tensor_ew_desc *out) {
     if (!wd) {
-        snprintf(err, errlen, "%s: the descriptor of D is missing", fn);
+        trn_vmsg(vx, "%s: the descriptor of D is missing", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_wire_code rc = type_of(fn, "D", wd->type, &out->type, err, errlen);
+    trn_wire_code rc = type_of(vx, fn, "D", wd->type, &out->type);
     int op;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "D", wd, out->type, NULL, dl, &op, err, errlen);
+        rc = layout_of(vx, fn, "D", wd, out->type, NULL, dl, &op);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (trn_tensor_overlaps(dl)) {
-        snprintf(err, errlen, "%s: the strides of D make two of its elements overlap", fn);
+        trn_vmsg(vx, "%s: the strides of D make two of its elements overlap", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->nmodes = dl->nmodes;
@@ -373,40 +365,38 @@ static trn_wire_code output_of(const char *fn, const Trnsci__V1__TensorDescripto
     return TRN_WIRE_OK;
 }
 
-trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
-                                              const Trnsci__V1__TensorElementwiseOp *w,
-                                              trn_tensor_ew_desc *out, trn_op_refs *refs, char *err,
-                                              size_t errlen) {
+static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
+                                                 const Trnsci__V1__TensorElementwiseOp *w,
+                                                 trn_tensor_ew_desc *out) {
     static const char fn[] = "tensor elementwise";
     memset(out, 0, sizeof(*out));
     trn_tensor_layout dl, la, lb, lc;
     /* A permutation (no B, no C) may convert A to D's type. */
     const int permutation = !w->b && !w->c;
-    trn_wire_code rc = output_of(fn, w->d, &dl, out, err, errlen);
+    trn_wire_code rc = output_of(vx, fn, w->d, &dl, out);
     out->type_a = out->type;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "A", w->a, out->type, permutation ? &out->type_a : NULL, &la, &out->op_a,
-                       err, errlen);
+        rc = layout_of(vx, fn, "A", w->a, out->type, permutation ? &out->type_a : NULL, &la,
+                       &out->op_a);
     if (rc == TRN_WIRE_OK)
-        rc = out->type_a == out->type
-                 ? compute_of(fn, w->compute, out->type, 0, &out->compute, err, errlen)
-                 : convert_compute_of(fn, w->compute, &out->compute, err, errlen);
+        rc = out->type_a == out->type ? compute_of(vx, fn, w->compute, out->type, 0, &out->compute)
+                                      : convert_compute_of(vx, fn, w->compute, &out->compute);
     if (rc == TRN_WIRE_OK)
-        rc = align_to(fn, "A", &la, &dl, out->stride_a, err, errlen);
+        rc = align_to(vx, fn, "A", &la, &dl, out->stride_a);
     if (rc == TRN_WIRE_OK && w->b) {
-        rc = layout_of(fn, "B", w->b, out->type, NULL, &lb, &out->op_b, err, errlen);
+        rc = layout_of(vx, fn, "B", w->b, out->type, NULL, &lb, &out->op_b);
         if (rc == TRN_WIRE_OK)
-            rc = align_to(fn, "B", &lb, &dl, out->stride_b, err, errlen);
+            rc = align_to(vx, fn, "B", &lb, &dl, out->stride_b);
     }
     if (rc == TRN_WIRE_OK && w->c) {
-        rc = layout_of(fn, "C", w->c, out->type, NULL, &lc, &out->op_c, err, errlen);
+        rc = layout_of(vx, fn, "C", w->c, out->type, NULL, &lc, &out->op_c);
         if (rc == TRN_WIRE_OK)
-            rc = align_to(fn, "C", &lc, &dl, out->stride_c, err, errlen);
+            rc = align_to(vx, fn, "C", &lc, &dl, out->stride_c);
     }
     if (rc != TRN_WIRE_OK)
         return rc;
     if ((w->b && !binary_ok(w->op_ab)) || (w->c && !binary_ok(w->op_abc))) {
-        snprintf(err, errlen, "%s: %s %u must be ADD, MUL, MAX or MIN", fn,
+        trn_vmsg(vx, "%s: %s %u must be ADD, MUL, MAX or MIN", fn,
                  w->b && !binary_ok(w->op_ab) ? "opAB" : "opABC",
                  w->b && !binary_ok(w->op_ab) ? w->op_ab : w->op_abc);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -417,21 +407,20 @@ trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
     out->beta = (trn_scalar){scalar_re(w->beta), 0.0};
     out->gamma = (trn_scalar){scalar_re(w->gamma), 0.0};
     void *p = NULL;
-    rc = operand(s, w->a_data, &la, out->type_a, "tensor elementwise: A", refs, &p, err, errlen);
+    rc = operand(vx, w->a_data, &la, out->type_a, "tensor elementwise: A", &p);
     out->a = p;
     if (rc == TRN_WIRE_OK && w->b) {
-        rc = operand(s, w->b_data, &lb, out->type, "tensor elementwise: B", refs, &p, err, errlen);
+        rc = operand(vx, w->b_data, &lb, out->type, "tensor elementwise: B", &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK && w->c) {
-        rc = operand(s, w->c_data, &lc, out->type, "tensor elementwise: C", refs, &p, err, errlen);
+        rc = operand(vx, w->c_data, &lc, out->type, "tensor elementwise: C", &p);
         out->c = p;
     }
     if (rc == TRN_WIRE_OK)
-        rc = operand(s, w->d_data, &dl, out->type, "tensor elementwise: D", refs, &out->d, err,
-                     errlen);
+        rc = operand(vx, w->d_data, &dl, out->type, "tensor elementwise: D", &out->d);
     if (rc == TRN_WIRE_OK && (!out->a || !out->d || (w->b && !out->b) || (w->c && !out->c))) {
-        snprintf(err, errlen, "%s: every operand must be a device pointer, not NULL", fn);
+        trn_vmsg(vx, "%s: every operand must be a device pointer, not NULL", fn);
         rc = TRN_WIRE_INVALID_ARGUMENT;
     }
     /* A conversion cannot run in place: elements of the other size would
@@ -441,32 +430,31 @@ trn_wire_code trn_validate_tensor_elementwise(trn_session *s,
         const uint64_t na = trn_tensor_span(&la) * trn_dtype_size(out->type_a),
                        nd = trn_tensor_span(&dl) * trn_dtype_size(out->type); /* checked above */
         if (a < d + nd && d < a + na) {
-            snprintf(err, errlen, "%s: A (%s) and D (%s) overlap: a conversion cannot run in place",
-                     fn, dtype_name(out->type_a), dtype_name(out->type));
+            trn_vmsg(vx, "%s: A (%s) and D (%s) overlap: a conversion cannot run in place", fn,
+                     dtype_name(out->type_a), dtype_name(out->type));
             rc = TRN_WIRE_INVALID_ARGUMENT;
         }
     }
     return rc;
 }
 
-trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__TensorReductionOp *w,
-                                            trn_tensor_ew_desc *out, trn_op_refs *refs, char *err,
-                                            size_t errlen) {
+static trn_wire_code validate_tensor_reduction(trn_vctx *vx, const Trnsci__V1__TensorReductionOp *w,
+                                               trn_tensor_ew_desc *out) {
     static const char fn[] = "tensor reduction";
     memset(out, 0, sizeof(*out));
     out->reduce = 1;
     trn_tensor_layout dl, la, lc;
-    trn_wire_code rc = output_of(fn, w->d, &dl, out, err, errlen);
+    trn_wire_code rc = output_of(vx, fn, w->d, &dl, out);
     out->type_a = out->type;
     if (rc == TRN_WIRE_OK)
-        rc = layout_of(fn, "A", w->a, out->type, NULL, &la, &out->op_a, err, errlen);
+        rc = layout_of(vx, fn, "A", w->a, out->type, NULL, &la, &out->op_a);
     if (rc == TRN_WIRE_OK)
-        rc = compute_of(fn, w->compute, out->type, 0, &out->compute, err, errlen);
+        rc = compute_of(vx, fn, w->compute, out->type, 0, &out->compute);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->op_c = 1;
     if (w->c) {
-        rc = layout_of(fn, "C", w->c, out->type, NULL, &lc, &out->op_c, err, errlen);
+        rc = layout_of(vx, fn, "C", w->c, out->type, NULL, &lc, &out->op_c);
         if (rc != TRN_WIRE_OK)
             return rc;
         int same = lc.nmodes == dl.nmodes;
@@ -474,7 +462,7 @@ trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__Te
             same = lc.mode[i] == dl.mode[i] && lc.extent[i] == dl.extent[i] &&
                    lc.stride[i] == dl.stride[i];
         if (!same) {
-            snprintf(err, errlen, "%s: C must have D's modes, extents and strides", fn);
+            trn_vmsg(vx, "%s: C must have D's modes, extents and strides", fn);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
     }
@@ -484,12 +472,12 @@ trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__Te
         while (j < la.nmodes && la.mode[j] != dl.mode[i])
             j++;
         if (j == la.nmodes) {
-            snprintf(err, errlen, "%s: mode %d of D is not a mode of A", fn, (int)dl.mode[i]);
+            trn_vmsg(vx, "%s: mode %d of D is not a mode of A", fn, (int)dl.mode[i]);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (la.extent[j] != dl.extent[i]) {
-            snprintf(err, errlen, "%s: mode %d has extent %lld in A but %lld in D", fn,
-                     (int)dl.mode[i], (long long)la.extent[j], (long long)dl.extent[i]);
+            trn_vmsg(vx, "%s: mode %d has extent %lld in A but %lld in D", fn, (int)dl.mode[i],
+                     (long long)la.extent[j], (long long)dl.extent[i]);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         out->stride_a[i] = la.stride[j];
@@ -505,7 +493,7 @@ trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__Te
         out->reduced *= (uint64_t)la.extent[j]; /* <= A's span, which fits */
     }
     if (!binary_ok(w->op_reduce)) {
-        snprintf(err, errlen, "%s: opReduce %u must be ADD, MUL, MAX or MIN", fn, w->op_reduce);
+        trn_vmsg(vx, "%s: opReduce %u must be ADD, MUL, MAX or MIN", fn, w->op_reduce);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->op_red = (int)w->op_reduce;
@@ -514,23 +502,29 @@ trn_wire_code trn_validate_tensor_reduction(trn_session *s, const Trnsci__V1__Te
     for (int i = 0; i < dl.nmodes; i++)
         out->stride_c[i] = dl.stride[i];
     void *p = NULL;
-    rc = operand(s, w->a_data, &la, out->type, "tensor reduction: A", refs, &p, err, errlen);
+    rc = operand(vx, w->a_data, &la, out->type, "tensor reduction: A", &p);
     out->a = p;
     if (rc == TRN_WIRE_OK)
-        rc = operand(s, w->d_data, &dl, out->type, "tensor reduction: D", refs, &out->d, err,
-                     errlen);
+        rc = operand(vx, w->d_data, &dl, out->type, "tensor reduction: D", &out->d);
     if (rc == TRN_WIRE_OK && out->beta.re != 0.0) {
         if (same_ref(w->c_data, w->d_data)) {
             out->c = out->d;
         } else {
-            rc =
-                operand(s, w->c_data, &dl, out->type, "tensor reduction: C", refs, &p, err, errlen);
+            rc = operand(vx, w->c_data, &dl, out->type, "tensor reduction: C", &p);
             out->c = p;
         }
     }
     if (rc == TRN_WIRE_OK && (!out->a || !out->d || (out->beta.re != 0.0 && !out->c))) {
-        snprintf(err, errlen, "%s: every operand must be a device pointer, not NULL", fn);
+        trn_vmsg(vx, "%s: every operand must be a device pointer, not NULL", fn);
         rc = TRN_WIRE_INVALID_ARGUMENT;
     }
     return rc;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(tensor_contract,
+                   validate_tensor_contract(vx, op->tensor_contract, &out->u.tensor_contract))
+TRN_VALIDATE_ENTRY(tensor_elementwise,
+                   validate_tensor_elementwise(vx, op->tensor_elementwise, &out->u.tensor_ew))
+TRN_VALIDATE_ENTRY(tensor_reduction,
+                   validate_tensor_reduction(vx, op->tensor_reduction, &out->u.tensor_ew))

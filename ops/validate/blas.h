@@ -1,13 +1,13 @@
 /*
- * validate_blas.h — argument checks shared by the trnblas validators
+ * blas.h — argument checks shared by the trnblas validators
  * (validate_blas*.c). Each writes a message naming the routine `fn` and the
  * argument into err and returns -1 when the rule is broken, 0 otherwise.
- * Internal to daemon/.
+ * Internal to ops/validate/
  */
-#ifndef TRN_DAEMON_VALIDATE_BLAS_H
-#define TRN_DAEMON_VALIDATE_BLAS_H
+#ifndef TRN_OPS_VALIDATE_BLAS_H
+#define TRN_OPS_VALIDATE_BLAS_H
 
-#include "daemon/validate.h"
+#include "ops/validate/validate.h"
 
 /* Wire enums to descriptor enums; -1 for a value outside the enum (protobuf-c
  * passes unknown values through). */
@@ -15,13 +15,13 @@ int trn_vblas_dtype(Trnsci__V1__DataType t, trn_dtype *out);
 int trn_vblas_trans(Trnsci__V1__Operation op, trn_trans *out);
 
 /* A dimension: 0 <= v <= INT_MAX. */
-int trn_vblas_dim(const char *fn, const char *name, int64_t v, int *out, char *err, size_t errlen);
+int trn_vblas_dim(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out);
 /* A leading dimension: max(1, rows) <= ld <= INT_MAX; rows_expr names rows
  * in the message ("m"). */
-int trn_vblas_ld(const char *fn, const char *name, int64_t ld, int rows, const char *rows_expr,
-                 int *out, char *err, size_t errlen);
+int trn_vblas_ld(trn_vctx *vx, const char *fn, const char *name, int64_t ld, int rows,
+                 const char *rows_expr, int *out);
 /* An int argument that travelled as int64 (increments may be negative). */
-int trn_vblas_int(const char *fn, const char *name, int64_t v, int *out, char *err, size_t errlen);
+int trn_vblas_int(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out);
 
 /* Bytes of a vector of n >= 1 elements of es bytes with increment inc:
  * (|inc|(n-1)+1)·es; -1 on 64-bit overflow. */
@@ -36,7 +36,7 @@ static inline uint64_t trn_vblas_align(trn_dtype t) {
     return (t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F) ? 4 : 8;
 }
 
-/* ---- Level 2 and Level 3 (validate_blas_operands.c) ------------------------ */
+/* ---- Level 2 and Level 3 (blas_operands.c) ------------------------ */
 
 static inline int trn_vblas_complex(trn_dtype t) {
     return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -72,19 +72,18 @@ static inline int trn_vblas_is(const trn_scalar *s, double re) {
  * leading dimension ld >= rows: checks its extent for 64-bit overflow and
  * resolves its region (trn_validate_region, element-aligned). An empty
  * matrix resolves to NULL when no buffer is given. */
-trn_wire_code trn_vblas_matrix(trn_session *s, const Trnsci__V1__BufferRef *ref, trn_dtype t,
+trn_wire_code trn_vblas_matrix(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, trn_dtype t,
                                int rows, int cols, int ld, const char *fn, const char *name,
-                               trn_op_refs *refs, void **out, char *err, size_t errlen);
+                               void **out);
 /* The vector `fn: name` of len >= 1 elements with increment inc (any sign;
  * 0 reads one element), as trn_vblas_matrix. */
-trn_wire_code trn_vblas_vector(trn_session *s, const Trnsci__V1__BufferRef *ref, trn_dtype t,
-                               int len, int inc, const char *fn, const char *name,
-                               trn_op_refs *refs, void **out, char *err, size_t errlen);
+trn_wire_code trn_vblas_vector(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, trn_dtype t, int len,
+                               int inc, const char *fn, const char *name, void **out);
 /* A device-pointer-mode scalar `fn: name` when ref names a buffer (an
  * element of t, or its real component when real_only): resolves it and sets
  * *given. With no buffer, *out = NULL and *given = 0. */
-trn_wire_code trn_vblas_dev_scalar(trn_session *s, const Trnsci__V1__BufferRef *ref, trn_dtype t,
+trn_wire_code trn_vblas_dev_scalar(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, trn_dtype t,
                                    int real_only, const char *fn, const char *name,
-                                   trn_op_refs *refs, const void **out, char *err, size_t errlen);
+                                   const void **out);
 
 #endif

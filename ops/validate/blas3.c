@@ -1,5 +1,5 @@
 /*
- * validate_blas3.c — argument rules of the trnblas Level 3 op (Blas3Op:
+ * blas3.c — argument rules of the trnblas Level 3 op (Blas3Op:
  * symm, hemm, syrk, herk, syr2k, her2k, trsm, trmm, geam, dgmm), as cuBLAS
  * and reference BLAS state them (the CUBLAS_STATUS_INVALID_VALUE cases: an
  * unknown side, uplo, trans or diag, FILL_MODE_FULL, a transpose the
@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/validate_blas.h"
+#include "ops/validate/blas.h"
 
 static const char *blas3_name(trn_blas3_fn fn) {
     switch (fn) {
@@ -50,30 +50,28 @@ static int is_rank_k(trn_blas3_fn fn) {
 }
 
 /* Enums and numbers: everything but the operands. */
-static trn_wire_code check_enums(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out, const char *fn,
-                                 char *err, size_t errlen) {
+static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out,
+                                 const char *fn) {
     const trn_blas3_fn f = out->fn;
     if (trn_vblas_dtype(b->type, &out->type)) {
-        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn,
-                 (int)b->type);
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int cx = trn_vblas_complex(out->type);
     const int herm = f == TRN_BLAS3_HEMM || f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K;
     if (herm && !cx) {
-        snprintf(err, errlen, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
+        trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int takes_side = f == TRN_BLAS3_SYMM || f == TRN_BLAS3_HEMM || f == TRN_BLAS3_TRSM ||
                            f == TRN_BLAS3_TRMM || f == TRN_BLAS3_DGMM;
     if (takes_side && trn_vblas_side(b->side, &out->side)) {
-        snprintf(err, errlen, "%s: side=%d must be SIDE_LEFT or SIDE_RIGHT", fn, (int)b->side);
+        trn_vmsg(vx, "%s: side=%d must be SIDE_LEFT or SIDE_RIGHT", fn, (int)b->side);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int takes_uplo = f != TRN_BLAS3_GEAM && f != TRN_BLAS3_DGMM;
     if (takes_uplo && trn_vblas_uplo(b->uplo, &out->uplo)) {
-        snprintf(err, errlen, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn,
-                 (int)b->uplo);
+        trn_vmsg(vx, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn, (int)b->uplo);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int takes_trans =
@@ -81,18 +79,17 @@ static trn_wire_code check_enums(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *o
     if (takes_trans) {
         const char *name = f == TRN_BLAS3_GEAM ? "transa" : "trans";
         if (trn_vblas_trans(b->transa, &out->transa)) {
-            snprintf(err, errlen, "%s: %s=%d must be OP_N, OP_T or OP_C", fn, name, (int)b->transa);
+            trn_vmsg(vx, "%s: %s=%d must be OP_N, OP_T or OP_C", fn, name, (int)b->transa);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         /* Reference BLAS: complex syrk/syr2k take N or T, herk/her2k N or
          * C; for real types C is T. */
         if (cx && (f == TRN_BLAS3_SYRK || f == TRN_BLAS3_SYR2K) && out->transa == TRN_TRANS_C) {
-            snprintf(err, errlen, "%s: trans=OP_C is not allowed for complex types (OP_N or OP_T)",
-                     fn);
+            trn_vmsg(vx, "%s: trans=OP_C is not allowed for complex types (OP_N or OP_T)", fn);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if ((f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K) && out->transa == TRN_TRANS_T) {
-            snprintf(err, errlen, "%s: trans=OP_T is not allowed (OP_N or OP_C)", fn);
+            trn_vmsg(vx, "%s: trans=OP_T is not allowed (OP_N or OP_C)", fn);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!cx && out->transa == TRN_TRANS_C)
@@ -100,14 +97,14 @@ static trn_wire_code check_enums(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *o
     }
     if (f == TRN_BLAS3_GEAM) {
         if (trn_vblas_trans(b->transb, &out->transb)) {
-            snprintf(err, errlen, "geam: transb=%d must be OP_N, OP_T or OP_C", (int)b->transb);
+            trn_vmsg(vx, "geam: transb=%d must be OP_N, OP_T or OP_C", (int)b->transb);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!cx && out->transb == TRN_TRANS_C)
             out->transb = TRN_TRANS_T;
     }
     if ((f == TRN_BLAS3_TRSM || f == TRN_BLAS3_TRMM) && trn_vblas_diag(b->diag, &out->diag)) {
-        snprintf(err, errlen, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
+        trn_vmsg(vx, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     return TRN_WIRE_OK;
@@ -115,16 +112,15 @@ static trn_wire_code check_enums(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *o
 
 /* Dimensions and leading dimensions. Stored shapes go to *ar x *ac (A) and
  * *br x *bc (B); C is m x n. */
-static trn_wire_code check_dims(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out, const char *fn,
-                                int *ar, int *ac, int *br, int *bc, char *err, size_t errlen) {
+static trn_wire_code check_dims(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out,
+                                const char *fn, int *ar, int *ac, int *br, int *bc) {
     const trn_blas3_fn f = out->fn;
     if (is_rank_k(f)) {
-        if (trn_vblas_dim(fn, "n", b->n, &out->n, err, errlen) ||
-            trn_vblas_dim(fn, "k", b->k, &out->k, err, errlen))
+        if (trn_vblas_dim(vx, fn, "n", b->n, &out->n) || trn_vblas_dim(vx, fn, "k", b->k, &out->k))
             return TRN_WIRE_INVALID_ARGUMENT;
         out->m = out->n;
-    } else if (trn_vblas_dim(fn, "m", b->m, &out->m, err, errlen) ||
-               trn_vblas_dim(fn, "n", b->n, &out->n, err, errlen)) {
+    } else if (trn_vblas_dim(vx, fn, "m", b->m, &out->m) ||
+               trn_vblas_dim(vx, fn, "n", b->n, &out->n)) {
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int m = out->m, n = out->n, k = out->k;
@@ -166,34 +162,33 @@ static trn_wire_code check_dims(const Trnsci__V1__Blas3Op *b, trn_blas3_desc *ou
         break;
     case TRN_BLAS3_DGMM: *ar = m, *ac = n; break;
     }
-    if (trn_vblas_ld(fn, "lda", b->lda, *ar, a_rows, &out->lda, err, errlen) ||
-        (b_rows && trn_vblas_ld(fn, "ldb", b->ldb, *br, b_rows, &out->ldb, err, errlen)) ||
-        (c_rows && trn_vblas_ld(fn, "ldc", b->ldc, m, c_rows, &out->ldc, err, errlen)))
+    if (trn_vblas_ld(vx, fn, "lda", b->lda, *ar, a_rows, &out->lda) ||
+        (b_rows && trn_vblas_ld(vx, fn, "ldb", b->ldb, *br, b_rows, &out->ldb)) ||
+        (c_rows && trn_vblas_ld(vx, fn, "ldc", b->ldc, m, c_rows, &out->ldc)))
         return TRN_WIRE_INVALID_ARGUMENT;
-    if (f == TRN_BLAS3_DGMM && trn_vblas_int(fn, "incx", b->incx, &out->incx, err, errlen))
+    if (f == TRN_BLAS3_DGMM && trn_vblas_int(vx, fn, "incx", b->incx, &out->incx))
         return TRN_WIRE_INVALID_ARGUMENT;
     return TRN_WIRE_OK;
 }
 
 /* cuBLAS's in-place rules (see the top of the file); 0 when they hold. */
-static int check_in_place(const trn_blas3_desc *d, char *err, size_t errlen) {
+static int check_in_place(trn_vctx *vx, const trn_blas3_desc *d) {
     switch (d->fn) {
     case TRN_BLAS3_TRMM:
         if (d->b && d->c == d->b && d->ldc != d->ldb) {
-            snprintf(err, errlen, "trmm: C is B (in place) but ldc=%d differs from ldb=%d", d->ldc,
-                     d->ldb);
+            trn_vmsg(vx, "trmm: C is B (in place) but ldc=%d differs from ldb=%d", d->ldc, d->ldb);
             return -1;
         }
         return 0;
     case TRN_BLAS3_GEAM:
         if (d->a && d->c == d->a && (d->ldc != d->lda || d->transa != TRN_TRANS_N)) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "geam: C is A (in place), which needs ldc = lda (%d, %d) and transa = OP_N",
                      d->ldc, d->lda);
             return -1;
         }
         if (d->b && d->c == d->b && (d->ldc != d->ldb || d->transb != TRN_TRANS_N)) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "geam: C is B (in place), which needs ldc = ldb (%d, %d) and transb = OP_N",
                      d->ldc, d->ldb);
             return -1;
@@ -201,8 +196,7 @@ static int check_in_place(const trn_blas3_desc *d, char *err, size_t errlen) {
         return 0;
     case TRN_BLAS3_DGMM:
         if (d->c == d->a && d->ldc != d->lda) {
-            snprintf(err, errlen, "dgmm: C is A (in place) but ldc=%d differs from lda=%d", d->ldc,
-                     d->lda);
+            trn_vmsg(vx, "dgmm: C is A (in place) but ldc=%d differs from lda=%d", d->ldc, d->lda);
             return -1;
         }
         return 0;
@@ -211,21 +205,21 @@ static int check_in_place(const trn_blas3_desc *d, char *err, size_t errlen) {
     return 0;
 }
 
-trn_wire_code trn_validate_blas3(trn_session *s, const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out,
-                                 trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
+                                    trn_blas3_desc *out) {
     memset(out, 0, sizeof(*out));
     if (b->function < TRNSCI__V1__BLAS3_FUNCTION__BLAS3_SYMM ||
         b->function > TRNSCI__V1__BLAS3_FUNCTION__BLAS3_DGMM) {
-        snprintf(err, errlen, "blas3: function %d is not one of SYMM .. DGMM", (int)b->function);
+        trn_vmsg(vx, "blas3: function %d is not one of SYMM .. DGMM", (int)b->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->fn = (trn_blas3_fn)b->function; /* the wire enum's values are trn_blas3_fn's */
     const trn_blas3_fn f = out->fn;
     const char *fn = blas3_name(f);
     int ar = 0, ac = 0, br = 0, bc = 0;
-    trn_wire_code rc = check_enums(b, out, fn, err, errlen);
+    trn_wire_code rc = check_enums(vx, b, out, fn);
     if (rc == TRN_WIRE_OK)
-        rc = check_dims(b, out, fn, &ar, &ac, &br, &bc, err, errlen);
+        rc = check_dims(vx, b, out, fn, &ar, &ac, &br, &bc);
     if (rc != TRN_WIRE_OK)
         return rc;
 
@@ -277,25 +271,27 @@ trn_wire_code trn_validate_blas3(trn_session *s, const Trnsci__V1__Blas3Op *b, t
         out->m = out->n = out->k = 0;
         return TRN_WIRE_OK;
     }
-    rc = trn_vblas_dev_scalar(s, alpha_dev ? b->alpha_ptr : NULL, t, alpha_real, fn, "alpha", refs,
-                              &out->alpha_ptr, err, errlen);
+    rc = trn_vblas_dev_scalar(vx, alpha_dev ? b->alpha_ptr : NULL, t, alpha_real, fn, "alpha",
+                              &out->alpha_ptr);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vblas_dev_scalar(s, beta_dev ? b->beta_ptr : NULL, t, beta_real, fn, "beta", refs,
-                                  &out->beta_ptr, err, errlen);
+        rc = trn_vblas_dev_scalar(vx, beta_dev ? b->beta_ptr : NULL, t, beta_real, fn, "beta",
+                                  &out->beta_ptr);
     void *a = NULL, *x = NULL;
     if (rc == TRN_WIRE_OK && reads_a)
-        rc = trn_vblas_matrix(s, b->a, t, ar, ac, out->lda, fn, "A", refs, &a, err, errlen);
+        rc = trn_vblas_matrix(vx, b->a, t, ar, ac, out->lda, fn, "A", &a);
     if (rc == TRN_WIRE_OK && reads_b)
-        rc = trn_vblas_matrix(s, b->b, t, br, bc, out->ldb, fn, "B", refs, &out->b, err, errlen);
+        rc = trn_vblas_matrix(vx, b->b, t, br, bc, out->ldb, fn, "B", &out->b);
     if (rc == TRN_WIRE_OK && f != TRN_BLAS3_TRSM)
-        rc = trn_vblas_matrix(s, b->c, t, out->m, out->n, out->ldc, fn, "C", refs, &out->c, err,
-                              errlen);
+        rc = trn_vblas_matrix(vx, b->c, t, out->m, out->n, out->ldc, fn, "C", &out->c);
     if (rc == TRN_WIRE_OK && f == TRN_BLAS3_DGMM)
-        rc = trn_vblas_vector(s, b->x, t, out->side == TRN_SIDE_LEFT ? out->m : out->n, out->incx,
-                              fn, "x", refs, &x, err, errlen);
+        rc = trn_vblas_vector(vx, b->x, t, out->side == TRN_SIDE_LEFT ? out->m : out->n, out->incx,
+                              fn, "x", &x);
     out->a = a;
     out->x = x;
-    if (rc == TRN_WIRE_OK && check_in_place(out, err, errlen))
+    if (rc == TRN_WIRE_OK && check_in_place(vx, out))
         rc = TRN_WIRE_INVALID_ARGUMENT;
     return rc;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(blas3, validate_blas3(vx, op->blas3, &out->u.blas3))

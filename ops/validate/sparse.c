@@ -1,5 +1,5 @@
 /*
- * validate_sparse.c — argument rules of trnsparse's matrices and of SpMV and
+ * sparse.c — argument rules of trnsparse's matrices and of SpMV and
  * SpMM, as cuSPARSE's generic API states them (CUSPARSE_STATUS_INVALID_VALUE
  * and NOT_SUPPORTED cases), plus the memory-safety checks cuSPARSE leaves to
  * the caller: every array of every operand must lie inside one of the
@@ -16,23 +16,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "daemon/validate_sparse.h"
+#include "ops/validate/sparse.h"
 
-#include "daemon/checked.h"
 #include "ops/sparse_names.h"
+#include "ops/validate/checked.h"
 
-trn_wire_code trn_vsp_type(const char *fn, const char *name, Trnsci__V1__DataType t, trn_dtype *out,
-                           char *err, size_t errlen) {
+trn_wire_code trn_vsp_type(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__DataType t,
+                           trn_dtype *out) {
     switch (t) {
     case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return TRN_WIRE_OK;
     case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return TRN_WIRE_OK;
     case TRNSCI__V1__DATA_TYPE__C_32F:
     case TRNSCI__V1__DATA_TYPE__C_64F:
-        snprintf(err, errlen, "%s: %s: complex types are not supported yet (R_32F, R_64F)", fn,
-                 name);
+        trn_vmsg(vx, "%s: %s: complex types are not supported yet (R_32F, R_64F)", fn, name);
         return TRN_WIRE_UNIMPLEMENTED;
     default:
-        snprintf(err, errlen, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
+        trn_vmsg(vx, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
 }
@@ -61,60 +60,57 @@ static int index_of(Trnsci__V1__SparseIndexType t) {
 }
 
 /* Resolves one array of bytes = count * es, aligned to align. */
-static trn_wire_code sp_array(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t count,
+static trn_wire_code sp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
                               uint64_t es, uint64_t align, const char *fn, const char *name,
-                              const char *array, trn_op_refs *refs, void **out, char *err,
-                              size_t errlen) {
+                              const char *array, void **out) {
     uint64_t bytes;
     if (ck_mul(count, es, &bytes)) {
-        snprintf(err, errlen, "%s: %s: the extent of %s (%llu elements) overflows 64 bits", fn,
-                 name, array, (unsigned long long)count);
+        trn_vmsg(vx, "%s: %s: the extent of %s (%llu elements) overflows 64 bits", fn, name, array,
+                 (unsigned long long)count);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     char what[96];
     snprintf(what, sizeof(what), "%s: %s %s", fn, name, array);
-    return trn_validate_region(s, ref, bytes, align, what, refs, out, err, errlen);
+    return trn_vregion(vx, ref, bytes, align, what, out);
 }
 
-trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, const char *fn,
-                             const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out,
-                             trn_op_refs *refs, char *err, size_t errlen) {
+trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
+                             const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out) {
     *out = (trn_sp_mat){0};
     if (!w) {
-        snprintf(err, errlen, "%s: %s: no sparse matrix given", fn, name);
+        trn_vmsg(vx, "%s: %s: no sparse matrix given", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_sp_format f;
     if (format_of(w->format, &f)) {
-        snprintf(err, errlen, "%s: %s: format %d is not CSR (1), CSC (2), COO (3) or BSR (6)", fn,
-                 name, (int)w->format);
+        trn_vmsg(vx, "%s: %s: format %d is not CSR (1), CSC (2), COO (3) or BSR (6)", fn, name,
+                 (int)w->format);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (!(formats & TRN_VSP_FMT(f))) {
-        snprintf(err, errlen, "%s: %s: %s matrices are not supported by this routine", fn, name,
+        trn_vmsg(vx, "%s: %s: %s matrices are not supported by this routine", fn, name,
                  trn_sp_format_name(f));
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    trn_wire_code rc = trn_vsp_type(fn, name, w->type, &out->type, err, errlen);
+    trn_wire_code rc = trn_vsp_type(vx, fn, name, w->type, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int it = index_of(w->index_type);
     const int ot = f == TRN_SP_COO ? it : index_of(w->offsets_type);
     if (it < 0 || ot < 0) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "%s: %s: index type %d (offsets %d) is not CUSPARSE_INDEX_32I (2) or "
                  "CUSPARSE_INDEX_64I (3)",
                  fn, name, (int)w->index_type, (int)w->offsets_type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (it != ot) {
-        snprintf(err, errlen,
-                 "%s: %s: offsets and indices of different index types are not supported", fn,
+        trn_vmsg(vx, "%s: %s: offsets and indices of different index types are not supported", fn,
                  name);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     if (w->index_base > 1) {
-        snprintf(err, errlen, "%s: %s: index base %u is not 0 or 1", fn, name, w->index_base);
+        trn_vmsg(vx, "%s: %s: index base %u is not 0 or 1", fn, name, w->index_base);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->format = f;
@@ -126,7 +122,7 @@ trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, 
     const char *unit = f == TRN_SP_BSR ? " (blocks)" : "";
     if (w->rows < 0 || w->cols < 0 || w->nnz < 0 || w->rows > limit || w->cols > limit ||
         w->nnz > limit - out->base) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "%s: %s: rows=%lld, cols=%lld, nnz=%lld%s must be >= 0 and fit the %s index "
                  "type with base %d",
                  fn, name, (long long)w->rows, (long long)w->cols, (long long)w->nnz, unit,
@@ -140,14 +136,14 @@ trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, 
     if (f == TRN_SP_BSR) {
         if (w->row_block < 1 || w->col_block < 1 || w->row_block > INT32_MAX ||
             w->col_block > INT32_MAX) {
-            snprintf(err, errlen, "%s: %s: block size %lld x %lld must be >= 1 and fit in int", fn,
-                     name, (long long)w->row_block, (long long)w->col_block);
+            trn_vmsg(vx, "%s: %s: block size %lld x %lld must be >= 1 and fit in int", fn, name,
+                     (long long)w->row_block, (long long)w->col_block);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (w->block_order != TRNSCI__V1__SPARSE_ORDER__SPARSE_ORDER_UNSPECIFIED &&
             w->block_order != TRNSCI__V1__SPARSE_ORDER__SPARSE_ORDER_COL &&
             w->block_order != TRNSCI__V1__SPARSE_ORDER__SPARSE_ORDER_ROW) {
-            snprintf(err, errlen, "%s: %s: block order %d is not COL (1) or ROW (2)", fn, name,
+            trn_vmsg(vx, "%s: %s: block order %d is not COL (1) or ROW (2)", fn, name,
                      (int)w->block_order);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
@@ -159,9 +155,8 @@ trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, 
     if (ck_mul((uint64_t)w->rows, (uint64_t)out->rb, &rows) ||
         ck_mul((uint64_t)w->cols, (uint64_t)out->cb, &cols) || rows > INT64_MAX ||
         cols > INT64_MAX) {
-        snprintf(err, errlen, "%s: %s: %lld x %lld blocks of %lld x %lld overflow 64 bits", fn,
-                 name, (long long)w->rows, (long long)w->cols, (long long)out->rb,
-                 (long long)out->cb);
+        trn_vmsg(vx, "%s: %s: %lld x %lld blocks of %lld x %lld overflow 64 bits", fn, name,
+                 (long long)w->rows, (long long)w->cols, (long long)out->rb, (long long)out->cb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->rows = (int64_t)rows;
@@ -175,37 +170,37 @@ trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, 
                                             : (uint64_t)w->rows + 1;
     uint64_t nval;
     if (ck_mul((uint64_t)w->nnz, (uint64_t)out->rb * (uint64_t)out->cb, &nval)) {
-        snprintf(err, errlen, "%s: %s: %lld blocks of %lld x %lld overflow 64 bits", fn, name,
+        trn_vmsg(vx, "%s: %s: %lld blocks of %lld x %lld overflow 64 bits", fn, name,
                  (long long)w->nnz, (long long)out->rb, (long long)out->cb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if ((arrays & TRN_VSP_OFFSETS) && f != TRN_SP_COO)
-        rc = sp_array(s, w->offsets, noff, isz, isz, fn, name, trn_sp_array_name(f, TRN_SP_OFFSETS),
-                      refs, &out->offsets, err, errlen);
+        rc = sp_array(vx, w->offsets, noff, isz, isz, fn, name,
+                      trn_sp_array_name(f, TRN_SP_OFFSETS), &out->offsets);
     if (rc == TRN_WIRE_OK && (arrays & TRN_VSP_INDICES))
-        rc = sp_array(s, w->indices, (uint64_t)w->nnz, isz, isz, fn, name,
-                      trn_sp_array_name(f, TRN_SP_INDICES), refs, &out->indices, err, errlen);
+        rc = sp_array(vx, w->indices, (uint64_t)w->nnz, isz, isz, fn, name,
+                      trn_sp_array_name(f, TRN_SP_INDICES), &out->indices);
     if (rc == TRN_WIRE_OK && (arrays & TRN_VSP_ROWIND) && f == TRN_SP_COO)
-        rc = sp_array(s, w->row_indices, (uint64_t)w->nnz, isz, isz, fn, name,
-                      trn_sp_array_name(f, TRN_SP_ROWIND), refs, &out->rowind, err, errlen);
+        rc = sp_array(vx, w->row_indices, (uint64_t)w->nnz, isz, isz, fn, name,
+                      trn_sp_array_name(f, TRN_SP_ROWIND), &out->rowind);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (arrays & TRN_VSP_VALUES) {
         const uint64_t es = trn_dtype_size(out->type);
-        rc = sp_array(s, w->values, nval, es, comp_size(out->type), fn, name,
-                      trn_sp_array_name(f, TRN_SP_VALUES), refs, &out->values, err, errlen);
+        rc = sp_array(vx, w->values, nval, es, comp_size(out->type), fn, name,
+                      trn_sp_array_name(f, TRN_SP_VALUES), &out->values);
     }
     return rc;
 }
 
 /* A dense operand's data type, which must be `type` (the sparse matrix's). */
-static trn_wire_code same_type(const char *fn, const char *name, Trnsci__V1__DataType w,
-                               trn_dtype type, char *err, size_t errlen) {
+static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
+                               Trnsci__V1__DataType w, trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = trn_vsp_type(fn, name, w, &t, err, errlen);
+    const trn_wire_code rc = trn_vsp_type(vx, fn, name, w, &t);
     if (rc != TRN_WIRE_OK || t == type)
         return rc;
-    snprintf(err, errlen, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
+    trn_vmsg(vx, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
              type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
     return TRN_WIRE_UNIMPLEMENTED;
 }
@@ -219,46 +214,45 @@ static int order_of(Trnsci__V1__SparseOrder o, int *row_major) {
     }
 }
 
-trn_wire_code trn_vsp_dense(trn_session *s, const Trnsci__V1__DenseMatrix *w, const char *fn,
+trn_wire_code trn_vsp_dense(trn_vctx *vx, const Trnsci__V1__DenseMatrix *w, const char *fn,
                             const char *name, trn_dtype type, int allow_batch, int resolve,
-                            trn_dn_mat *out, trn_op_refs *refs, char *err, size_t errlen) {
+                            trn_dn_mat *out) {
     *out = (trn_dn_mat){0};
     if (!w) {
-        snprintf(err, errlen, "%s: %s: no dense matrix given", fn, name);
+        trn_vmsg(vx, "%s: %s: no dense matrix given", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const trn_dtype t = type;
-    trn_wire_code rc = same_type(fn, name, w->type, type, err, errlen);
+    trn_wire_code rc = same_type(vx, fn, name, w->type, type);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (order_of(w->order, &out->row_major)) {
-        snprintf(err, errlen, "%s: %s: order %d is not COL (1) or ROW (2)", fn, name,
-                 (int)w->order);
+        trn_vmsg(vx, "%s: %s: order %d is not COL (1) or ROW (2)", fn, name, (int)w->order);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (w->rows < 0 || w->cols < 0) {
-        snprintf(err, errlen, "%s: %s: rows=%lld, cols=%lld must be >= 0", fn, name,
-                 (long long)w->rows, (long long)w->cols);
+        trn_vmsg(vx, "%s: %s: rows=%lld, cols=%lld must be >= 0", fn, name, (long long)w->rows,
+                 (long long)w->cols);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int64_t inner = out->row_major ? w->cols : w->rows;
     const int64_t outer = out->row_major ? w->rows : w->cols;
     const int64_t need = inner > 1 ? inner : 1;
     if (w->ld < need) {
-        snprintf(err, errlen, "%s: %s: ld=%lld must be >= max(1, %s) = %lld", fn, name,
-                 (long long)w->ld, out->row_major ? "cols" : "rows", (long long)need);
+        trn_vmsg(vx, "%s: %s: ld=%lld must be >= max(1, %s) = %lld", fn, name, (long long)w->ld,
+                 out->row_major ? "cols" : "rows", (long long)need);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     int64_t batch = w->batch_count > 1 ? w->batch_count : 1;
     if (w->batch_count < 0 || (batch > 1 && !allow_batch)) {
-        snprintf(err, errlen, "%s: %s: batch count %lld is %s", fn, name, (long long)w->batch_count,
+        trn_vmsg(vx, "%s: %s: batch count %lld is %s", fn, name, (long long)w->batch_count,
                  w->batch_count < 0 ? "negative" : "not supported here");
         return w->batch_count < 0 ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_UNIMPLEMENTED;
     }
     const uint64_t es = trn_dtype_size(t);
     uint64_t one, span = 0, total;
     if (ck_matrix_bytes((uint64_t)inner, (uint64_t)outer, (uint64_t)w->ld, es, &one)) {
-        snprintf(err, errlen, "%s: %s: its extent overflows 64 bits", fn, name);
+        trn_vmsg(vx, "%s: %s: its extent overflows 64 bits", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     span = one / es;
@@ -266,15 +260,14 @@ trn_wire_code trn_vsp_dense(trn_session *s, const Trnsci__V1__DenseMatrix *w, co
     if (batch > 1 && one > 0) {
         uint64_t t2;
         if (w->batch_stride < 0 || (uint64_t)w->batch_stride < span) {
-            snprintf(err, errlen,
-                     "%s: %s: batch stride %lld must be >= the %llu elements one matrix spans", fn,
-                     name, (long long)w->batch_stride, (unsigned long long)span);
+            trn_vmsg(vx, "%s: %s: batch stride %lld must be >= the %llu elements one matrix spans",
+                     fn, name, (long long)w->batch_stride, (unsigned long long)span);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (ck_mul((uint64_t)(batch - 1), (uint64_t)w->batch_stride, &t2) || ck_mul(t2, es, &t2) ||
             ck_add(t2, one, &total)) {
-            snprintf(err, errlen, "%s: %s: the extent of %lld batched matrices overflows 64 bits",
-                     fn, name, (long long)batch);
+            trn_vmsg(vx, "%s: %s: the extent of %lld batched matrices overflows 64 bits", fn, name,
+                     (long long)batch);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
     }
@@ -288,28 +281,27 @@ trn_wire_code trn_vsp_dense(trn_session *s, const Trnsci__V1__DenseMatrix *w, co
         return TRN_WIRE_OK;
     char what[96];
     snprintf(what, sizeof(what), "%s: %s", fn, name);
-    return trn_validate_region(s, w->values, total, comp_size(t), what, refs, &out->values, err,
-                               errlen);
+    return trn_vregion(vx, w->values, total, comp_size(t), what, &out->values);
 }
 
-trn_wire_code trn_vsp_vector(trn_session *s, const Trnsci__V1__DenseVector *w, const char *fn,
+trn_wire_code trn_vsp_vector(trn_vctx *vx, const Trnsci__V1__DenseVector *w, const char *fn,
                              const char *name, trn_dtype type, int64_t size, int resolve,
-                             trn_dn_mat *out, trn_op_refs *refs, char *err, size_t errlen) {
+                             trn_dn_mat *out) {
     *out = (trn_dn_mat){0};
     if (!w) {
-        snprintf(err, errlen, "%s: %s: no dense vector given", fn, name);
+        trn_vmsg(vx, "%s: %s: no dense vector given", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const trn_dtype t = type;
-    trn_wire_code rc = same_type(fn, name, w->type, type, err, errlen);
+    trn_wire_code rc = same_type(vx, fn, name, w->type, type);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (w->size < 0 || (size >= 0 && w->size != size)) {
         if (size >= 0)
-            snprintf(err, errlen, "%s: %s: size %lld must be %lld", fn, name, (long long)w->size,
+            trn_vmsg(vx, "%s: %s: size %lld must be %lld", fn, name, (long long)w->size,
                      (long long)size);
         else
-            snprintf(err, errlen, "%s: %s: size %lld must be >= 0", fn, name, (long long)w->size);
+            trn_vmsg(vx, "%s: %s: size %lld must be >= 0", fn, name, (long long)w->size);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->type = t;
@@ -319,31 +311,31 @@ trn_wire_code trn_vsp_vector(trn_session *s, const Trnsci__V1__DenseVector *w, c
     out->batch = 1;
     if (!resolve)
         return TRN_WIRE_OK;
-    return sp_array(s, w->values, (uint64_t)w->size, trn_dtype_size(t), comp_size(t), fn, name,
-                    "values", refs, &out->values, err, errlen);
+    return sp_array(vx, w->values, (uint64_t)w->size, trn_dtype_size(t), comp_size(t), fn, name,
+                    "values", &out->values);
 }
 
-trn_wire_code trn_vsp_op(const char *fn, const char *name, Trnsci__V1__Operation op, trn_trans *out,
-                         char *err, size_t errlen) {
+trn_wire_code trn_vsp_op(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__Operation op,
+                         trn_trans *out) {
     switch (op) {
     case TRNSCI__V1__OPERATION__OP_N: *out = TRN_TRANS_N; return TRN_WIRE_OK;
     case TRNSCI__V1__OPERATION__OP_T:
     case TRNSCI__V1__OPERATION__OP_C: *out = TRN_TRANS_T; return TRN_WIRE_OK;
     default:
-        snprintf(err, errlen, "%s: %s=%d is not NON_TRANSPOSE, TRANSPOSE or CONJUGATE_TRANSPOSE",
-                 fn, name, (int)op);
+        trn_vmsg(vx, "%s: %s=%d is not NON_TRANSPOSE, TRANSPOSE or CONJUGATE_TRANSPOSE", fn, name,
+                 (int)op);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
 }
 
-trn_wire_code trn_vsp_compute(const char *fn, Trnsci__V1__DataType compute, trn_dtype type,
-                              char *err, size_t errlen) {
+trn_wire_code trn_vsp_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
+                              trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = trn_vsp_type(fn, "computeType", compute, &t, err, errlen);
+    const trn_wire_code rc = trn_vsp_type(vx, fn, "computeType", compute, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (t != type) {
-        snprintf(err, errlen, "%s: computeType must be the matrices' type (%s)", fn,
+        trn_vmsg(vx, "%s: computeType must be the matrices' type (%s)", fn,
                  type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
         return TRN_WIRE_UNIMPLEMENTED;
     }
@@ -358,56 +350,51 @@ static double scalar_re(const Trnsci__V1__Scalar *s) {
     (TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_CSC) | TRN_VSP_FMT(TRN_SP_COO) |                 \
      TRN_VSP_FMT(TRN_SP_BSR))
 
-trn_wire_code trn_validate_spmv(trn_session *s, const Trnsci__V1__SpMVOp *w, trn_spmm_desc *out,
-                                trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_spmv(trn_vctx *vx, const Trnsci__V1__SpMVOp *w, trn_spmm_desc *out) {
     const char *fn = "spmv";
     *out = (trn_spmm_desc){0};
-    trn_wire_code rc = trn_vsp_op(fn, "opA", w->op_a, &out->op_a, err, errlen);
+    trn_wire_code rc = trn_vsp_op(vx, fn, "opA", w->op_a, &out->op_a);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
     const int reads_a = out->alpha != 0.0;
-    rc = trn_vsp_matrix(s, w->a, fn, "matA", ALL_FORMATS, reads_a ? TRN_VSP_ALL : 0, &out->a, refs,
-                        err, errlen);
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS, reads_a ? TRN_VSP_ALL : 0, &out->a);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_compute(fn, w->compute_type, out->a.type, err, errlen);
+        rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int n = out->op_a == TRN_TRANS_N;
     const int64_t m = n ? out->a.rows : out->a.cols, k = n ? out->a.cols : out->a.rows;
-    rc = trn_vsp_vector(s, w->x, fn, "vecX", out->a.type, k, reads_a, &out->b, refs, err, errlen);
+    rc = trn_vsp_vector(vx, w->x, fn, "vecX", out->a.type, k, reads_a, &out->b);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_vector(s, w->y, fn, "vecY", out->a.type, m, 1, &out->c, refs, err, errlen);
+        rc = trn_vsp_vector(vx, w->y, fn, "vecY", out->a.type, m, 1, &out->c);
     return rc;
 }
 
-trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn_spmm_desc *out,
-                                trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_spmm(trn_vctx *vx, const Trnsci__V1__SpMMOp *w, trn_spmm_desc *out) {
     const char *fn = w->row_bounds || w->col_bounds ? "spmm (screened)" : "spmm";
     *out = (trn_spmm_desc){0};
     trn_trans opb;
-    trn_wire_code rc = trn_vsp_op(fn, "opA", w->op_a, &out->op_a, err, errlen);
+    trn_wire_code rc = trn_vsp_op(vx, fn, "opA", w->op_a, &out->op_a);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_op(fn, "opB", w->op_b, &opb, err, errlen);
+        rc = trn_vsp_op(vx, fn, "opB", w->op_b, &opb);
     if (rc != TRN_WIRE_OK)
         return rc;
     if ((w->row_bounds || w->col_bounds) && out->op_a != TRN_TRANS_N) {
-        snprintf(err, errlen, "%s: opA must be NON_TRANSPOSE", fn);
+        trn_vmsg(vx, "%s: opA must be NON_TRANSPOSE", fn);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
     const int reads_a = out->alpha != 0.0;
-    rc = trn_vsp_matrix(s, w->a, fn, "matA", ALL_FORMATS, reads_a ? TRN_VSP_ALL : 0, &out->a, refs,
-                        err, errlen);
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS, reads_a ? TRN_VSP_ALL : 0, &out->a);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_compute(fn, w->compute_type, out->a.type, err, errlen);
+        rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc == TRN_WIRE_OK)
-        rc =
-            trn_vsp_dense(s, w->b, fn, "matB", out->a.type, 0, reads_a, &out->b, refs, err, errlen);
+        rc = trn_vsp_dense(vx, w->b, fn, "matB", out->a.type, 0, reads_a, &out->b);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_dense(s, w->c, fn, "matC", out->a.type, 0, 1, &out->c, refs, err, errlen);
+        rc = trn_vsp_dense(vx, w->c, fn, "matC", out->a.type, 0, 1, &out->c);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (opb == TRN_TRANS_T) { /* op(B) = B^T is B read in the other order */
@@ -419,7 +406,7 @@ trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn
     const int n = out->op_a == TRN_TRANS_N;
     const int64_t m = n ? out->a.rows : out->a.cols, k = n ? out->a.cols : out->a.rows;
     if (out->b.rows != k || out->c.rows != m || out->c.cols != out->b.cols) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "%s: shapes do not match: op(A) is %lld x %lld, op(B) %lld x %lld, C %lld x %lld",
                  fn, (long long)m, (long long)k, (long long)out->b.rows, (long long)out->b.cols,
                  (long long)out->c.rows, (long long)out->c.cols);
@@ -429,19 +416,19 @@ trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn
         return TRN_WIRE_OK;
     /* trnsparseSpMMScreened: bounds per (block) row and column of A. */
     if (!w->row_bounds || !w->col_bounds) {
-        snprintf(err, errlen, "%s: rowBounds and colBounds must both be given", fn);
+        trn_vmsg(vx, "%s: rowBounds and colBounds must both be given", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (isnan(w->threshold)) {
-        snprintf(err, errlen, "%s: threshold is NaN", fn);
+        trn_vmsg(vx, "%s: threshold is NaN", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_dn_mat rb, cb;
-    rc = trn_vsp_vector(s, w->row_bounds, fn, "rowBounds", out->a.type, out->a.brows, reads_a, &rb,
-                        refs, err, errlen);
+    rc =
+        trn_vsp_vector(vx, w->row_bounds, fn, "rowBounds", out->a.type, out->a.brows, reads_a, &rb);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_vector(s, w->col_bounds, fn, "colBounds", out->a.type, out->a.bcols, reads_a,
-                            &cb, refs, err, errlen);
+        rc = trn_vsp_vector(vx, w->col_bounds, fn, "colBounds", out->a.type, out->a.bcols, reads_a,
+                            &cb);
     if (rc != TRN_WIRE_OK)
         return rc;
     /* Both bounds or neither: with alpha = 0 or an empty A nothing is
@@ -453,3 +440,7 @@ trn_wire_code trn_validate_spmm(trn_session *s, const Trnsci__V1__SpMMOp *w, trn
     out->threshold = w->threshold;
     return TRN_WIRE_OK;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(spmv, validate_spmv(vx, op->spmv, &out->u.spmm))
+TRN_VALIDATE_ENTRY(spmm, validate_spmm(vx, op->spmm, &out->u.spmm))

@@ -1,17 +1,17 @@
 /*
- * validate_sparse.h — checks shared by the trnsparse validators
+ * sparse.h — checks shared by the trnsparse validators
  * (validate_sparse*.c): the wire's SparseMatrix, DenseMatrix and
  * DenseVector become kernel views (trn_sp_mat, trn_dn_mat) once their
  * numbers are checked and every array is resolved inside one of the
  * session's buffers. Contents (offsets, indices) are never read here: the
  * kernels check them when they run. Each returns TRN_WIRE_OK or an error
  * code with err naming the routine `fn`, the argument and the rule.
- * Internal to daemon/.
+ * Internal to ops/validate/
  */
-#ifndef TRN_DAEMON_VALIDATE_SPARSE_H
-#define TRN_DAEMON_VALIDATE_SPARSE_H
+#ifndef TRN_OPS_VALIDATE_SPARSE_H
+#define TRN_OPS_VALIDATE_SPARSE_H
 
-#include "daemon/validate.h"
+#include "ops/validate/validate.h"
 
 /* Which arrays of a sparse matrix the op touches (those the format has). */
 #define TRN_VSP_OFFSETS 1u
@@ -23,35 +23,34 @@
 
 /* A real floating-point data type (R_32F, R_64F); complex types are
  * UNIMPLEMENTED, anything else INVALID_ARGUMENT. */
-trn_wire_code trn_vsp_type(const char *fn, const char *name, Trnsci__V1__DataType t, trn_dtype *out,
-                           char *err, size_t errlen);
+trn_wire_code trn_vsp_type(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__DataType t,
+                           trn_dtype *out);
 
 /* A sparse matrix. `formats` is a bit mask of (1u << trn_sp_format) the op
  * accepts; `arrays` the TRN_VSP_* the op reads or writes (0: none resolved,
  * only the numbers checked). */
-trn_wire_code trn_vsp_matrix(trn_session *s, const Trnsci__V1__SparseMatrix *w, const char *fn,
-                             const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out,
-                             trn_op_refs *refs, char *err, size_t errlen);
+trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
+                             const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out);
 #define TRN_VSP_FMT(f) (1u << (f))
 
 /* A dense matrix of `type`; batch_count > 1 only with allow_batch. `resolve`
  * 0 checks the numbers only (the op does not touch it). */
-trn_wire_code trn_vsp_dense(trn_session *s, const Trnsci__V1__DenseMatrix *w, const char *fn,
+trn_wire_code trn_vsp_dense(trn_vctx *vx, const Trnsci__V1__DenseMatrix *w, const char *fn,
                             const char *name, trn_dtype type, int allow_batch, int resolve,
-                            trn_dn_mat *out, trn_op_refs *refs, char *err, size_t errlen);
+                            trn_dn_mat *out);
 
 /* A dense vector of `type` and `size` elements (size < 0: any), as a
  * column-major size x 1 matrix. */
-trn_wire_code trn_vsp_vector(trn_session *s, const Trnsci__V1__DenseVector *w, const char *fn,
+trn_wire_code trn_vsp_vector(trn_vctx *vx, const Trnsci__V1__DenseVector *w, const char *fn,
                              const char *name, trn_dtype type, int64_t size, int resolve,
-                             trn_dn_mat *out, trn_op_refs *refs, char *err, size_t errlen);
+                             trn_dn_mat *out);
 
 /* The op(A) of a sparse routine: N, or T (C is T for real types). */
-trn_wire_code trn_vsp_op(const char *fn, const char *name, Trnsci__V1__Operation op, trn_trans *out,
-                         char *err, size_t errlen);
+trn_wire_code trn_vsp_op(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__Operation op,
+                         trn_trans *out);
 
 /* compute_type must be the operands' type. */
-trn_wire_code trn_vsp_compute(const char *fn, Trnsci__V1__DataType compute, trn_dtype type,
-                              char *err, size_t errlen);
+trn_wire_code trn_vsp_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
+                              trn_dtype type);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * validate_rand.c — argument rules of trnrand's RandGenerateOp, as cuRAND
+ * rand.c — argument rules of trnrand's RandGenerateOp, as cuRAND
  * states them for its pseudo-random generators (an odd normal count,
  * non-positive stddev, a non-positive Poisson lambda; lambda above
  * TRN_RAND_POISSON_LAMBDA_MAX is this implementation's limit), plus the
@@ -20,8 +20,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/checked.h"
-#include "daemon/validate.h"
+#include "ops/validate/checked.h"
+#include "ops/validate/validate.h"
 
 static int dist_of(Trnsci__V1__RandDistribution d, trn_rand_dist *out) {
     switch (d) {
@@ -81,50 +81,46 @@ static int is_philox_only(trn_rand_dist d) {
 }
 
 /* The Sobol rules (out->dist and out->gen set). */
-static trn_wire_code check_sobol(const Trnsci__V1__RandGenerateOp *r, const trn_rand_desc *out,
-                                 char *err, size_t errlen) {
+static trn_wire_code check_sobol(trn_vctx *vx, const Trnsci__V1__RandGenerateOp *r,
+                                 const trn_rand_desc *out) {
     if (out->dist == TRN_RAND_POISSON) {
-        snprintf(err, errlen, "rand: Poisson values are not available from a Sobol generator");
+        trn_vmsg(vx, "rand: Poisson values are not available from a Sobol generator");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (is_philox_only(out->dist)) {
-        snprintf(err, errlen,
-                 "rand: distribution %d is not available from a Sobol generator (Philox only)",
+        trn_vmsg(vx, "rand: distribution %d is not available from a Sobol generator (Philox only)",
                  (int)r->distribution);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (out->dist == TRN_RAND_U64 && !is_wide(out->gen)) {
-        snprintf(err, errlen,
-                 "rand: RAND_U64 needs a Sobol64 generator (Sobol32 makes 32-bit words)");
+        trn_vmsg(vx, "rand: RAND_U64 needs a Sobol64 generator (Sobol32 makes 32-bit words)");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (out->dist == TRN_RAND_U32 && is_wide(out->gen)) {
-        snprintf(err, errlen, "rand: a Sobol64 generator makes 64-bit words (RAND_U64), not U32");
+        trn_vmsg(vx, "rand: a Sobol64 generator makes 64-bit words (RAND_U64), not U32");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (r->dimensions < 1 || r->dimensions > TRN_SOBOL_MAX_DIMS) {
-        snprintf(err, errlen, "rand: Sobol dimensions must be 1 .. %d, got %u", TRN_SOBOL_MAX_DIMS,
+        trn_vmsg(vx, "rand: Sobol dimensions must be 1 .. %d, got %u", TRN_SOBOL_MAX_DIMS,
                  (unsigned)r->dimensions);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (r->count % r->dimensions != 0) {
-        snprintf(err, errlen,
-                 "rand: a Sobol count must be a multiple of the dimensions (%u), got %llu",
+        trn_vmsg(vx, "rand: a Sobol count must be a multiple of the dimensions (%u), got %llu",
                  (unsigned)r->dimensions, (unsigned long long)r->count);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const uint64_t points = r->count / r->dimensions, period = UINT64_C(1) << 32;
     if (is_wide(out->gen)) {
         if (points > UINT64_MAX - r->offset) {
-            snprintf(err, errlen,
-                     "rand: Sobol64 offset %llu + %llu points per dimension runs past 2^64 - 1",
+            trn_vmsg(vx, "rand: Sobol64 offset %llu + %llu points per dimension runs past 2^64 - 1",
                      (unsigned long long)r->offset, (unsigned long long)points);
             return TRN_WIRE_OUT_OF_RANGE;
         }
         return TRN_WIRE_OK;
     }
     if (r->offset > period || points > period - r->offset) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "rand: Sobol offset %llu + %llu points per dimension runs past the 2^32 "
                  "points of Sobol32",
                  (unsigned long long)r->offset, (unsigned long long)points);
@@ -138,52 +134,49 @@ static int pos_finite(double x) {
 }
 
 /* The extensions' parameters (Philox only). */
-static trn_wire_code check_ext(const Trnsci__V1__RandGenerateOp *r, trn_rand_dist d, char *err,
-                               size_t errlen) {
+static trn_wire_code check_ext(trn_vctx *vx, const Trnsci__V1__RandGenerateOp *r, trn_rand_dist d) {
     switch (d) {
     case TRN_RAND_EXPONENTIAL_F32:
     case TRN_RAND_EXPONENTIAL_F64:
         if (!pos_finite(r->lambda)) {
-            snprintf(err, errlen, "rand: exponential lambda must be finite and > 0 (got %g)",
-                     r->lambda);
+            trn_vmsg(vx, "rand: exponential lambda must be finite and > 0 (got %g)", r->lambda);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         return TRN_WIRE_OK;
     case TRN_RAND_GAMMA_F32:
     case TRN_RAND_GAMMA_F64:
         if (!pos_finite(r->shape)) {
-            snprintf(err, errlen, "rand: gamma shape must be finite and > 0 (got %g)", r->shape);
+            trn_vmsg(vx, "rand: gamma shape must be finite and > 0 (got %g)", r->shape);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!pos_finite(r->scale)) {
-            snprintf(err, errlen, "rand: gamma scale must be finite and > 0 (got %g)", r->scale);
+            trn_vmsg(vx, "rand: gamma scale must be finite and > 0 (got %g)", r->scale);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         return TRN_WIRE_OK;
     case TRN_RAND_BETA_F32:
     case TRN_RAND_BETA_F64:
         if (!pos_finite(r->beta_a)) {
-            snprintf(err, errlen, "rand: beta a must be finite and > 0 (got %g)", r->beta_a);
+            trn_vmsg(vx, "rand: beta a must be finite and > 0 (got %g)", r->beta_a);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!pos_finite(r->beta_b)) {
-            snprintf(err, errlen, "rand: beta b must be finite and > 0 (got %g)", r->beta_b);
+            trn_vmsg(vx, "rand: beta b must be finite and > 0 (got %g)", r->beta_b);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         return TRN_WIRE_OK;
     case TRN_RAND_TRUNCNORMAL_F32:
     case TRN_RAND_TRUNCNORMAL_F64:
         if (!isfinite(r->mean) || !pos_finite(r->stddev)) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "rand: truncated normal mean must be finite and stddev finite and > 0 "
                      "(mean %g, stddev %g)",
                      r->mean, r->stddev);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!(r->lower < r->upper)) {
-            snprintf(err, errlen,
-                     "rand: truncated normal lower must be < upper (lower %g, upper %g)", r->lower,
-                     r->upper);
+            trn_vmsg(vx, "rand: truncated normal lower must be < upper (lower %g, upper %g)",
+                     r->lower, r->upper);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         return TRN_WIRE_OK;
@@ -192,18 +185,18 @@ static trn_wire_code check_ext(const Trnsci__V1__RandGenerateOp *r, trn_rand_dis
         const uint64_t maxp =
             d == TRN_RAND_LHS_F32 ? TRN_RAND_LHS_MAX_POINTS_F32 : TRN_RAND_LHS_MAX_POINTS_F64;
         if (r->lhs_dimensions < 1) {
-            snprintf(err, errlen, "rand: Latin hypercube lhs_dimensions must be >= 1, got 0");
+            trn_vmsg(vx, "rand: Latin hypercube lhs_dimensions must be >= 1, got 0");
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (r->count % r->lhs_dimensions != 0) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "rand: a Latin hypercube count must be a multiple of lhs_dimensions (%u), "
                      "got %llu",
                      (unsigned)r->lhs_dimensions, (unsigned long long)r->count);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (r->count / r->lhs_dimensions > maxp) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "rand: a Latin hypercube of %llu points per dimension exceeds the %llu "
                      "points of its type",
                      (unsigned long long)(r->count / r->lhs_dimensions), (unsigned long long)maxp);
@@ -220,49 +213,47 @@ static int is_normal(trn_rand_dist d) {
            d == TRN_RAND_LOGNORMAL_F64;
 }
 
-trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp *r,
-                                trn_rand_desc *out, trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateOp *r,
+                                   trn_rand_desc *out) {
     if (dist_of(r->distribution, &out->dist) != 0) {
-        snprintf(err, errlen, "rand: distribution %d is not known", (int)r->distribution);
+        trn_vmsg(vx, "rand: distribution %d is not known", (int)r->distribution);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (gen_of(r->generator, &out->gen) != 0) {
-        snprintf(err, errlen, "rand: generator %d is not known", (int)r->generator);
+        trn_vmsg(vx, "rand: generator %d is not known", (int)r->generator);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int sobol = out->gen != TRN_RAND_PHILOX;
     if (sobol) {
-        const trn_wire_code rc = check_sobol(r, out, err, errlen);
+        const trn_wire_code rc = check_sobol(vx, r, out);
         if (rc != TRN_WIRE_OK)
             return rc;
     } else {
         if (out->dist == TRN_RAND_U64) {
-            snprintf(err, errlen,
-                     "rand: RAND_U64 needs a Sobol64 generator (Philox makes 32-bit words)");
+            trn_vmsg(vx, "rand: RAND_U64 needs a Sobol64 generator (Philox makes 32-bit words)");
             return TRN_WIRE_INVALID_ARGUMENT;
         }
-        const trn_wire_code rc = check_ext(r, out->dist, err, errlen);
+        const trn_wire_code rc = check_ext(vx, r, out->dist);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
     if (is_normal(out->dist)) {
         if (!sobol && r->count % 2 != 0) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "rand: a normal or log-normal count must be even (values come in "
                      "Box-Muller pairs), got %llu",
                      (unsigned long long)r->count);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!isfinite(r->mean) || !isfinite(r->stddev) || !(r->stddev > 0.0)) {
-            snprintf(err, errlen,
-                     "rand: mean must be finite and stddev finite and > 0 (mean %g, stddev %g)",
+            trn_vmsg(vx, "rand: mean must be finite and stddev finite and > 0 (mean %g, stddev %g)",
                      r->mean, r->stddev);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
     }
     if (out->dist == TRN_RAND_POISSON &&
         !(isfinite(r->lambda) && r->lambda > 0.0 && r->lambda <= TRN_RAND_POISSON_LAMBDA_MAX)) {
-        snprintf(err, errlen, "rand: Poisson lambda must be finite, > 0 and <= %g (got %g)",
+        trn_vmsg(vx, "rand: Poisson lambda must be finite, > 0 and <= %g (got %g)",
                  TRN_RAND_POISSON_LAMBDA_MAX, r->lambda);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -270,7 +261,7 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     const uint64_t words = trn_rand_words_per_element(out->dist);
     uint64_t bytes, used = 0, end;
     if (ck_mul(r->count, es, &bytes) || bytes > SIZE_MAX) {
-        snprintf(err, errlen, "rand: count %llu is too large", (unsigned long long)r->count);
+        trn_vmsg(vx, "rand: count %llu is too large", (unsigned long long)r->count);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     /* The generator's offset after the call, offset + words, must be a 64-bit
@@ -281,7 +272,7 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
         (ck_mul(r->count, words, &used) ||
          (lhs && ck_add(used, (uint64_t)TRN_RAND_LHS_ROUNDS * r->lhs_dimensions, &used)) ||
          ck_add(r->offset, used, &end))) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "rand: offset %llu + %llu values of %llu words%s runs past the end of the "
                  "stream (offset + words must stay below 2^64)",
                  (unsigned long long)r->offset, (unsigned long long)r->count,
@@ -289,8 +280,7 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
         return TRN_WIRE_OUT_OF_RANGE;
     }
     void *dst = NULL;
-    const trn_wire_code rc =
-        trn_validate_region(s, r->dst, bytes, es, "rand: dst", refs, &dst, err, errlen);
+    const trn_wire_code rc = trn_vregion(vx, r->dst, bytes, es, "rand: dst", &dst);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->seed = r->seed;
@@ -312,3 +302,6 @@ trn_wire_code trn_validate_rand(trn_session *s, const Trnsci__V1__RandGenerateOp
     out->n = (size_t)r->count;
     return TRN_WIRE_OK;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(rand, validate_rand(vx, op->rand_generate, &out->u.rand))

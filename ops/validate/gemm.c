@@ -1,5 +1,5 @@
 /*
- * validate_gemm.c — the GEMM family's argument rules: one GEMM, strided and
+ * gemm.c — the GEMM family's argument rules: one GEMM, strided and
  * pointer-array batches, compute types (precision modes), device-mode
  * scalars. cuBLAS's INVALID_VALUE rules for the shapes, NOT_SUPPORTED for a
  * compute type the data type cannot take, plus what cuBLAS leaves to the
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/checked.h"
-#include "daemon/validate_blas.h"
+#include "ops/validate/blas.h"
+#include "ops/validate/checked.h"
 
 /* The most matrices one pointer-array op may name (the client splits larger
  * batches into several ops on the same stream). */
@@ -33,8 +33,8 @@ static int is32(trn_dtype t) {
 }
 
 /* The compute type for data type t; DEFAULT is t's own precision. */
-static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_compute *out, char *err,
-                                size_t errlen) {
+static trn_wire_code compute_of(trn_vctx *vx, Trnsci__V1__ComputeType c, trn_dtype t,
+                                trn_compute *out) {
     switch (c) {
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
         *out = is32(t) ? TRN_COMPUTE_32F : TRN_COMPUTE_64F;
@@ -46,7 +46,7 @@ static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_comp
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
         if (!is32(t)) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "gemm: compute type %d is a 32F mode and takes R_32F or C_32F data, not %s",
                      (int)c, dtype_name(t));
             return TRN_WIRE_UNIMPLEMENTED;
@@ -56,7 +56,7 @@ static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_comp
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F:
     case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED:
         if (is32(t)) {
-            snprintf(err, errlen,
+            trn_vmsg(vx,
                      "gemm: compute type %d is a 64F mode and takes R_64F or C_64F data, not %s",
                      (int)c, dtype_name(t));
             return TRN_WIRE_UNIMPLEMENTED;
@@ -65,8 +65,8 @@ static trn_wire_code compute_of(Trnsci__V1__ComputeType c, trn_dtype t, trn_comp
         return TRN_WIRE_OK;
     default: break;
     }
-    snprintf(err, errlen,
-             "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32F_FAST_16F", (int)c);
+    trn_vmsg(vx, "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32F_FAST_16F",
+             (int)c);
     return TRN_WIRE_INVALID_ARGUMENT;
 }
 
@@ -171,9 +171,9 @@ static int strided_bytes(uint64_t one, uint64_t batch, uint64_t stride, uint64_t
     return 0;
 }
 
-static int check_stride(const char *name, int64_t v, size_t *out, char *err, size_t errlen) {
+static int check_stride(trn_vctx *vx, const char *name, int64_t v, size_t *out) {
     if (v < 0) {
-        snprintf(err, errlen, "gemm: %s=%lld must be >= 0", name, (long long)v);
+        trn_vmsg(vx, "gemm: %s=%lld must be >= 0", name, (long long)v);
         return -1;
     }
     *out = (size_t)v;
@@ -182,17 +182,17 @@ static int check_stride(const char *name, int64_t v, size_t *out, char *err, siz
 
 /* The pointer-array form: resolves every listed matrix into the arrays of
  * `owned` memory the descriptor keeps. */
-static trn_wire_code resolve_lists(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
+static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                    int reads_ab, uint64_t a_bytes, uint64_t b_bytes,
-                                   uint64_t c_bytes, trn_op_refs *refs, char *err, size_t errlen) {
+                                   uint64_t c_bytes) {
     const size_t nb = out->batch;
     if (nb > GEMM_MAX_POINTER_BATCH) {
-        snprintf(err, errlen, "gemm: batch_count=%zu pointer-array matrices exceed %d per op", nb,
+        trn_vmsg(vx, "gemm: batch_count=%zu pointer-array matrices exceed %d per op", nb,
                  GEMM_MAX_POINTER_BATCH);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (g->n_c_array != nb || (reads_ab && (g->n_a_array != nb || g->n_b_array != nb))) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "gemm: pointer arrays hold %zu (A), %zu (B) and %zu (C) matrices, not "
                  "batch_count=%zu",
                  g->n_a_array, g->n_b_array, g->n_c_array, nb);
@@ -204,72 +204,67 @@ static trn_wire_code resolve_lists(trn_session *s, const Trnsci__V1__GemmOp *g, 
     if (!lists || !tmp) {
         free(lists);
         free(tmp);
-        snprintf(err, errlen, "gemm: daemon out of memory for %zu pointer-array matrices", nb);
+        trn_vmsg(vx, "gemm: daemon out of memory for %zu pointer-array matrices", nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    refs->owned = lists;
+    vx->refs->owned = lists;
     const uint64_t align = trn_vblas_align(out->type);
     char what[48];
     trn_wire_code rc = TRN_WIRE_OK;
     for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
         if (reads_ab) {
             snprintf(what, sizeof(what), "gemm: Aarray[%zu]", i);
-            rc = trn_validate_region_many(s, g->a_array[i], a_bytes, align, what, refs, &lists[i],
-                                          err, errlen);
+            rc = trn_vregion_many(vx, g->a_array[i], a_bytes, align, what, &lists[i]);
             snprintf(what, sizeof(what), "gemm: Barray[%zu]", i);
             if (rc == TRN_WIRE_OK)
-                rc = trn_validate_region_many(s, g->b_array[i], b_bytes, align, what, refs,
-                                              &lists[nb + i], err, errlen);
+                rc = trn_vregion_many(vx, g->b_array[i], b_bytes, align, what, &lists[nb + i]);
         }
         snprintf(what, sizeof(what), "gemm: Carray[%zu]", i);
         if (rc == TRN_WIRE_OK)
-            rc = trn_validate_region_many(s, g->c_array[i], c_bytes, align, what, refs,
-                                          &lists[2 * nb + i], err, errlen);
+            rc = trn_vregion_many(vx, g->c_array[i], c_bytes, align, what, &lists[2 * nb + i]);
     }
     out->a_list = (const void *const *)lists;
     out->b_list = (const void *const *)(lists + nb);
     out->c_list = lists + 2 * nb;
     uint64_t first, second;
     if (rc == TRN_WIRE_OK && listed_c_overlap(out, c_bytes, tmp, &first, &second)) {
-        snprintf(err, errlen, "gemm: Carray[%llu] and Carray[%llu] overlap",
-                 (unsigned long long)first, (unsigned long long)second);
+        trn_vmsg(vx, "gemm: Carray[%llu] and Carray[%llu] overlap", (unsigned long long)first,
+                 (unsigned long long)second);
         rc = TRN_WIRE_INVALID_ARGUMENT;
     }
     free(tmp);
     return rc;
 }
 
-trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
-                                trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out) {
     *out = (trn_gemm_desc){.batch = 1};
     if (trn_vblas_dtype(g->type, &out->type)) {
-        snprintf(err, errlen, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F",
-                 (int)g->type);
+        trn_vmsg(vx, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F", (int)g->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (trn_vblas_trans(g->transa, &out->transa) || trn_vblas_trans(g->transb, &out->transb)) {
-        snprintf(err, errlen, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C",
-                 (int)g->transa, (int)g->transb);
+        trn_vmsg(vx, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C", (int)g->transa,
+                 (int)g->transb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trn_vblas_dim("gemm", "m", g->m, &out->m, err, errlen) ||
-        trn_vblas_dim("gemm", "n", g->n, &out->n, err, errlen) ||
-        trn_vblas_dim("gemm", "k", g->k, &out->k, err, errlen))
+    if (trn_vblas_dim(vx, "gemm", "m", g->m, &out->m) ||
+        trn_vblas_dim(vx, "gemm", "n", g->n, &out->n) ||
+        trn_vblas_dim(vx, "gemm", "k", g->k, &out->k))
         return TRN_WIRE_INVALID_ARGUMENT;
     int batch;
-    if (trn_vblas_dim("gemm", "batch_count", g->batch_count, &batch, err, errlen))
+    if (trn_vblas_dim(vx, "gemm", "batch_count", g->batch_count, &batch))
         return TRN_WIRE_INVALID_ARGUMENT;
     out->batch = batch > 1 ? (size_t)batch : 1;
-    if (check_stride("stride_a", g->stride_a, &out->stride_a, err, errlen) ||
-        check_stride("stride_b", g->stride_b, &out->stride_b, err, errlen) ||
-        check_stride("stride_c", g->stride_c, &out->stride_c, err, errlen))
+    if (check_stride(vx, "stride_a", g->stride_a, &out->stride_a) ||
+        check_stride(vx, "stride_b", g->stride_b, &out->stride_b) ||
+        check_stride(vx, "stride_c", g->stride_c, &out->stride_c))
         return TRN_WIRE_INVALID_ARGUMENT;
-    trn_wire_code rc = compute_of(g->compute_type, out->type, &out->compute, err, errlen);
+    trn_wire_code rc = compute_of(vx, g->compute_type, out->type, &out->compute);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (g->stochastic_rounding && out->compute != TRN_COMPUTE_32F_FAST_16BF &&
         out->compute != TRN_COMPUTE_32F_FAST_TF32) {
-        snprintf(err, errlen,
+        trn_vmsg(vx,
                  "gemm: stochastic rounding applies to COMPUTE_32F_FAST_16BF and "
                  "COMPUTE_32F_FAST_TF32 only, not compute type %d",
                  (int)g->compute_type);
@@ -283,9 +278,9 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
     const int b_n = out->transb == TRN_TRANS_N;
     const int rows_a = a_n ? out->m : out->k, cols_a = a_n ? out->k : out->m;
     const int rows_b = b_n ? out->k : out->n, cols_b = b_n ? out->n : out->k;
-    if (trn_vblas_ld("gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda, err, errlen) ||
-        trn_vblas_ld("gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb, err, errlen) ||
-        trn_vblas_ld("gemm", "ldc", g->ldc, out->m, "m", &out->ldc, err, errlen))
+    if (trn_vblas_ld(vx, "gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda) ||
+        trn_vblas_ld(vx, "gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb) ||
+        trn_vblas_ld(vx, "gemm", "ldc", g->ldc, out->m, "m", &out->ldc))
         return TRN_WIRE_INVALID_ARGUMENT;
 
     out->alpha = trn_vblas_scalar(g->alpha);
@@ -306,11 +301,11 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
     if (reads_ab &&
         (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es, &a_bytes) ||
          ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es, &b_bytes))) {
-        snprintf(err, errlen, "gemm: the extent of A or B overflows 64 bits");
+        trn_vmsg(vx, "gemm: the extent of A or B overflows 64 bits");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->n, (uint64_t)out->ldc, es, &c_bytes)) {
-        snprintf(err, errlen, "gemm: the extent of C overflows 64 bits");
+        trn_vmsg(vx, "gemm: the extent of C overflows 64 bits");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
 
@@ -318,11 +313,11 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
      * written. */
     void *p = NULL;
     if (!empty && alpha_dev) {
-        rc = trn_validate_region(s, g->alpha_ptr, es, align, "gemm: alpha", refs, &p, err, errlen);
+        rc = trn_vregion(vx, g->alpha_ptr, es, align, "gemm: alpha", &p);
         out->alpha_ptr = p;
     }
     if (rc == TRN_WIRE_OK && !empty && beta_dev) {
-        rc = trn_validate_region(s, g->beta_ptr, es, align, "gemm: beta", refs, &p, err, errlen);
+        rc = trn_vregion(vx, g->beta_ptr, es, align, "gemm: beta", &p);
         out->beta_ptr = p;
     }
     if (rc != TRN_WIRE_OK)
@@ -331,12 +326,12 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
     const int listed = g->n_a_array || g->n_b_array || g->n_c_array;
     if (listed) {
         if ((g->a && g->a->buffer_id) || (g->b && g->b->buffer_id) || (g->c && g->c->buffer_id)) {
-            snprintf(err, errlen, "gemm: a, b and c must be unset with pointer arrays");
+            trn_vmsg(vx, "gemm: a, b and c must be unset with pointer arrays");
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (empty)
             return TRN_WIRE_OK; /* nothing to write: the lists are not needed */
-        return resolve_lists(s, g, out, reads_ab, a_bytes, b_bytes, c_bytes, refs, err, errlen);
+        return resolve_lists(vx, g, out, reads_ab, a_bytes, b_bytes, c_bytes);
     }
 
     /* One GEMM or strided batches: each operand spans its matrices. */
@@ -344,26 +339,28 @@ trn_wire_code trn_validate_gemm(trn_session *s, const Trnsci__V1__GemmOp *g, trn
     if (strided_bytes(a_bytes, nb, out->stride_a, es, &a_bytes) ||
         strided_bytes(b_bytes, nb, out->stride_b, es, &b_bytes) ||
         strided_bytes(c_bytes, nb, out->stride_c, es, &c_bytes)) {
-        snprintf(err, errlen, "gemm: the extent of batch_count=%llu matrices overflows 64 bits",
+        trn_vmsg(vx, "gemm: the extent of batch_count=%llu matrices overflows 64 bits",
                  (unsigned long long)nb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     void *a = NULL, *b = NULL;
     if (reads_ab) {
-        rc = trn_validate_region(s, g->a, a_bytes, align, "gemm: A", refs, &a, err, errlen);
+        rc = trn_vregion(vx, g->a, a_bytes, align, "gemm: A", &a);
         if (rc == TRN_WIRE_OK)
-            rc = trn_validate_region(s, g->b, b_bytes, align, "gemm: B", refs, &b, err, errlen);
+            rc = trn_vregion(vx, g->b, b_bytes, align, "gemm: B", &b);
     }
     if (rc == TRN_WIRE_OK)
-        rc = trn_validate_region(s, g->c, c_bytes, align, "gemm: C", refs, &out->c, err, errlen);
+        rc = trn_vregion(vx, g->c, c_bytes, align, "gemm: C", &out->c);
     out->a = a;
     out->b = b;
     uint64_t second;
     if (rc == TRN_WIRE_OK && strided_c_overlap(out, &second)) {
-        snprintf(err, errlen,
-                 "gemm: stride_c=%zu makes C matrices 0 and %llu overlap (m=%d, n=%d, ldc=%d)",
+        trn_vmsg(vx, "gemm: stride_c=%zu makes C matrices 0 and %llu overlap (m=%d, n=%d, ldc=%d)",
                  out->stride_c, (unsigned long long)second, out->m, out->n, out->ldc);
         rc = TRN_WIRE_INVALID_ARGUMENT;
     }
     return rc;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(gemm, validate_gemm(vx, op->gemm, &out->u.gemm))

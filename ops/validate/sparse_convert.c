@@ -1,5 +1,5 @@
 /*
- * validate_sparse_convert.c — argument rules of trnsparse's format
+ * sparse_convert.c — argument rules of trnsparse's format
  * conversions (SparseConvertOp): which formats each conversion takes, which
  * arrays it reads and writes (only those are resolved), and how the source's
  * and the destination's shapes must relate. Contents are the kernels' to
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "daemon/validate_sparse.h"
+#include "ops/validate/sparse.h"
 
 static const char *convert_name(Trnsci__V1__SparseConvert f) {
     switch (f) {
@@ -28,29 +28,28 @@ static const char *convert_name(Trnsci__V1__SparseConvert f) {
 
 #define F(x) TRN_VSP_FMT(TRN_SP_##x)
 
-static trn_wire_code mismatch(const char *fn, const char *rule, char *err, size_t errlen) {
-    snprintf(err, errlen, "%s: %s", fn, rule);
+static trn_wire_code mismatch(trn_vctx *vx, const char *fn, const char *rule) {
+    trn_vmsg(vx, "%s: %s", fn, rule);
     return TRN_WIRE_INVALID_ARGUMENT;
 }
 
 /* Counts up to `most` (plus the base) must fit m's index type. */
-static trn_wire_code fits(const char *fn, const char *name, const trn_sp_mat *m, int64_t most,
-                          char *err, size_t errlen) {
+static trn_wire_code fits(trn_vctx *vx, const char *fn, const char *name, const trn_sp_mat *m,
+                          int64_t most) {
     const int64_t limit = m->idx64 ? INT64_MAX - 1 : INT32_MAX;
     if (most <= limit - m->base)
         return TRN_WIRE_OK;
-    snprintf(err, errlen, "%s: %s: up to %lld entries do not fit its 32-bit index type", fn, name,
+    trn_vmsg(vx, "%s: %s: up to %lld entries do not fit its 32-bit index type", fn, name,
              (long long)most);
     return TRN_WIRE_INVALID_ARGUMENT;
 }
 
-trn_wire_code trn_validate_spconvert(trn_session *s, const Trnsci__V1__SparseConvertOp *w,
-                                     trn_spconvert_desc *out, trn_op_refs *refs, char *err,
-                                     size_t errlen) {
+static trn_wire_code validate_spconvert(trn_vctx *vx, const Trnsci__V1__SparseConvertOp *w,
+                                        trn_spconvert_desc *out) {
     *out = (trn_spconvert_desc){0};
     const char *fn = convert_name(w->function);
     if (!fn) {
-        snprintf(err, errlen, "sparse convert: function %d is not a conversion", (int)w->function);
+        trn_vmsg(vx, "sparse convert: function %d is not a conversion", (int)w->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->fn = (trn_spc_fn)w->function; /* same values */
@@ -61,69 +60,64 @@ trn_wire_code trn_validate_spconvert(trn_session *s, const Trnsci__V1__SparseCon
     case TRN_SPC_CSR_TO_COO:
     case TRN_SPC_COO_TO_CSR: {
         const int to_coo = out->fn == TRN_SPC_CSR_TO_COO;
-        rc = trn_vsp_matrix(s, w->src, fn, "src", to_coo ? F(CSR) : F(COO),
-                            to_coo ? TRN_VSP_OFFSETS : TRN_VSP_ROWIND, src, refs, err, errlen);
+        rc = trn_vsp_matrix(vx, w->src, fn, "src", to_coo ? F(CSR) : F(COO),
+                            to_coo ? TRN_VSP_OFFSETS : TRN_VSP_ROWIND, src);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_matrix(s, w->dst, fn, "dst", to_coo ? F(COO) : F(CSR),
-                                to_coo ? TRN_VSP_ROWIND : TRN_VSP_OFFSETS, dst, refs, err, errlen);
+            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", to_coo ? F(COO) : F(CSR),
+                                to_coo ? TRN_VSP_ROWIND : TRN_VSP_OFFSETS, dst);
         if (rc == TRN_WIRE_OK && (src->rows != dst->rows || src->nnz != dst->nnz))
-            rc = mismatch(fn, "src and dst must have the same rows and nnz", err, errlen);
+            rc = mismatch(vx, fn, "src and dst must have the same rows and nnz");
         return rc;
     }
     case TRN_SPC_CSR_TO_CSC:
         out->values = !w->structure_only;
-        rc = trn_vsp_matrix(s, w->src, fn, "src", F(CSR),
+        rc = trn_vsp_matrix(vx, w->src, fn, "src", F(CSR),
                             TRN_VSP_OFFSETS | TRN_VSP_INDICES | (out->values ? TRN_VSP_VALUES : 0),
-                            src, refs, err, errlen);
+                            src);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_matrix(s, w->dst, fn, "dst", F(CSC),
-                                TRN_VSP_STRUCTURE | (out->values ? TRN_VSP_VALUES : 0), dst, refs,
-                                err, errlen);
+            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(CSC),
+                                TRN_VSP_STRUCTURE | (out->values ? TRN_VSP_VALUES : 0), dst);
         if (rc == TRN_WIRE_OK &&
             (src->rows != dst->rows || src->cols != dst->cols || src->nnz != dst->nnz))
-            return mismatch(fn, "the CSC matrix must have the CSR matrix's rows, cols and nnz", err,
-                            errlen);
+            return mismatch(vx, fn, "the CSC matrix must have the CSR matrix's rows, cols and nnz");
         if (rc == TRN_WIRE_OK && out->values && src->type != dst->type)
-            return mismatch(fn, "the value types must match", err, errlen);
+            return mismatch(vx, fn, "the value types must match");
         return rc;
     case TRN_SPC_CSR_TO_BSR_NNZ:
     case TRN_SPC_CSR_TO_BSR: {
         const int fill = out->fn == TRN_SPC_CSR_TO_BSR;
-        rc = trn_vsp_matrix(s, w->src, fn, "src", F(CSR),
-                            TRN_VSP_OFFSETS | TRN_VSP_INDICES | (fill ? TRN_VSP_VALUES : 0), src,
-                            refs, err, errlen);
+        rc = trn_vsp_matrix(vx, w->src, fn, "src", F(CSR),
+                            TRN_VSP_OFFSETS | TRN_VSP_INDICES | (fill ? TRN_VSP_VALUES : 0), src);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_matrix(s, w->dst, fn, "dst", F(BSR), fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS,
-                                dst, refs, err, errlen);
+            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(BSR), fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS,
+                                dst);
         if (rc != TRN_WIRE_OK)
             return rc;
         if (dst->rb != dst->cb)
-            return mismatch(fn, "blocks must be square (blockDim x blockDim)", err, errlen);
+            return mismatch(vx, fn, "blocks must be square (blockDim x blockDim)");
         if (dst->brows != (src->rows + dst->rb - 1) / dst->rb ||
             dst->bcols != (src->cols + dst->cb - 1) / dst->cb)
-            return mismatch(fn,
+            return mismatch(vx, fn,
                             "the BSR matrix must have ceil(m / blockDim) x ceil(n / blockDim) "
-                            "blocks",
-                            err, errlen);
+                            "blocks");
         if (fill && src->type != dst->type)
-            return mismatch(fn, "the value types must match", err, errlen);
-        return fits(fn, "dst", dst, src->nnz, err, errlen);
+            return mismatch(vx, fn, "the value types must match");
+        return fits(vx, fn, "dst", dst, src->nnz);
     }
     case TRN_SPC_BSR_TO_CSR:
-        rc = trn_vsp_matrix(s, w->src, fn, "src", F(BSR), TRN_VSP_ALL, src, refs, err, errlen);
+        rc = trn_vsp_matrix(vx, w->src, fn, "src", F(BSR), TRN_VSP_ALL, src);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_matrix(s, w->dst, fn, "dst", F(CSR), TRN_VSP_ALL, dst, refs, err, errlen);
+            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(CSR), TRN_VSP_ALL, dst);
         if (rc != TRN_WIRE_OK)
             return rc;
         if (src->rb != src->cb)
-            return mismatch(fn, "blocks must be square (blockDim x blockDim)", err, errlen);
+            return mismatch(vx, fn, "blocks must be square (blockDim x blockDim)");
         /* The CSR arrays' room for the blocks' elements is checked by the
          * kernel, against the block offsets it reads. */
         if (dst->rows != src->rows || dst->cols != src->cols || src->type != dst->type)
-            return mismatch(fn,
+            return mismatch(vx, fn,
                             "the CSR matrix must be mb*blockDim x nb*blockDim, of the same "
-                            "type",
-                            err, errlen);
+                            "type");
         return TRN_WIRE_OK;
     case TRN_SPC_DENSE_TO_SPARSE_ANALYSIS:
     case TRN_SPC_DENSE_TO_SPARSE:
@@ -131,26 +125,28 @@ trn_wire_code trn_validate_spconvert(trn_session *s, const Trnsci__V1__SparseCon
         const int to_dense = out->fn == TRN_SPC_SPARSE_TO_DENSE;
         const int analysis = out->fn == TRN_SPC_DENSE_TO_SPARSE_ANALYSIS;
         trn_sp_mat *sp = to_dense ? src : dst;
-        rc = trn_vsp_matrix(s, to_dense ? w->src : w->dst, fn, to_dense ? "matA" : "matB",
+        rc = trn_vsp_matrix(vx, to_dense ? w->src : w->dst, fn, to_dense ? "matA" : "matB",
                             to_dense ? (rows_fmts | F(COO) | F(BSR)) : rows_fmts,
-                            analysis ? TRN_VSP_OFFSETS : TRN_VSP_ALL, sp, refs, err, errlen);
+                            analysis ? TRN_VSP_OFFSETS : TRN_VSP_ALL, sp);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_dense(s, w->dense, fn, to_dense ? "matB" : "matA", sp->type, 0, 1,
-                               &out->dense, refs, err, errlen);
+            rc = trn_vsp_dense(vx, w->dense, fn, to_dense ? "matB" : "matA", sp->type, 0, 1,
+                               &out->dense);
         if (rc != TRN_WIRE_OK)
             return rc;
         if (out->dense.rows != sp->rows || out->dense.cols != sp->cols)
-            return mismatch(fn, "the dense and the sparse matrix must have the same shape", err,
-                            errlen);
+            return mismatch(vx, fn, "the dense and the sparse matrix must have the same shape");
         if (analysis) {
             uint64_t most;
             if (__builtin_mul_overflow((uint64_t)sp->rows, (uint64_t)sp->cols, &most) ||
                 most > INT64_MAX)
                 most = INT64_MAX;
-            return fits(fn, "matB", sp, (int64_t)most, err, errlen);
+            return fits(vx, fn, "matB", sp, (int64_t)most);
         }
         return TRN_WIRE_OK;
     }
     }
     return TRN_WIRE_INVALID_ARGUMENT;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(spconvert, validate_spconvert(vx, op->sparse_convert, &out->u.spconvert))

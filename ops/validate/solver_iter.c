@@ -1,5 +1,5 @@
 /*
- * validate_solver_iter.c — argument rules of the iterative trnsolver
+ * solver_iter.c — argument rules of the iterative trnsolver
  * routines: the trnsci extensions (inverse square root by Newton–Schulz,
  * mixed-precision refinement with an FP32 Cholesky or GMRES) and the Krylov
  * solvers (CG, GMRES(m), BiCGStab with their preconditioners) on a dense
@@ -12,37 +12,36 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/validate_solver.h"
+#include "ops/validate/solver.h"
 
-#include "daemon/validate_blas.h"
-#include "daemon/validate_sparse.h"
+#include "ops/validate/blas.h"
+#include "ops/validate/sparse.h"
 
 #define BAD TRN_WIRE_INVALID_ARGUMENT
 
-static int real_type(const char *fn, Trnsci__V1__DataType t, int double_only, trn_dtype *out,
-                     char *err, size_t errlen) {
+static int real_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataType t, int double_only,
+                     trn_dtype *out) {
     if (t == TRNSCI__V1__DATA_TYPE__R_64F || (!double_only && t == TRNSCI__V1__DATA_TYPE__R_32F)) {
         *out = t == TRNSCI__V1__DATA_TYPE__R_64F ? TRN_DTYPE_R64F : TRN_DTYPE_R32F;
         return 0;
     }
-    snprintf(err, errlen, "%s: data type %d is not %s", fn, (int)t,
+    trn_vmsg(vx, "%s: data type %d is not %s", fn, (int)t,
              double_only ? "R_64F" : "R_32F or R_64F");
     return -1;
 }
 
-trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__SolverRefineOp *w,
-                                         trn_solver_refine_desc *out, trn_op_refs *refs, char *err,
-                                         size_t errlen) {
+static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
+                                            trn_solver_refine_desc *out) {
     if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_INV_SQRT_SPD ||
         w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GMRES_IR) {
-        snprintf(err, errlen, "solver: function %d is not one of INV_SQRT_SPD .. GMRES_IR",
+        trn_vmsg(vx, "solver: function %d is not one of INV_SQRT_SPD .. GMRES_IR",
                  (int)w->function);
         return BAD;
     }
     out->fn = (trn_solver_fn)w->function;
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
     const int inv_sqrt = out->fn == TRN_SOLVER_INV_SQRT_SPD;
-    if (real_type(fn, w->type, !inv_sqrt, &out->type, err, errlen))
+    if (real_type(vx, fn, w->type, !inv_sqrt, &out->type))
         return BAD;
     const uint64_t es = trn_dtype_size(out->type);
     const double u = out->type == TRN_DTYPE_R32F ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
@@ -54,27 +53,26 @@ trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__Solve
     out->restart = 0;
     out->stats = NULL;
     out->info = NULL;
-    if (trn_vblas_dim(fn, "n", w->n, &out->n, err, errlen) ||
-        trn_vblas_ld(fn, "lda", w->lda, out->n, "n", &out->lda, err, errlen) ||
-        trn_vblas_ld(fn, "ldx", w->ldx, out->n, "n", &out->ldx, err, errlen))
+    if (trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+        trn_vblas_ld(vx, fn, "ldx", w->ldx, out->n, "n", &out->ldx))
         return BAD;
     const int n = out->n;
-    if (out->fn == TRN_SOLVER_SOLVE_SPD_IR &&
-        trn_vsolver_uplo(fn, w->uplo, &out->lower, err, errlen))
+    if (out->fn == TRN_SOLVER_SOLVE_SPD_IR && trn_vsolver_uplo(vx, fn, w->uplo, &out->lower))
         return BAD;
-    if (!inv_sqrt && (trn_vblas_dim(fn, "nrhs", w->nrhs, &out->nrhs, err, errlen) ||
-                      trn_vblas_ld(fn, "ldb", w->ldb, n, "n", &out->ldb, err, errlen)))
+    if (!inv_sqrt && (trn_vblas_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+                      trn_vblas_ld(vx, fn, "ldb", w->ldb, n, "n", &out->ldb)))
         return BAD;
     /* Defaults (docs/numerics.md): Newton–Schulz stops at 1000 u; the
      * refinements at LAPACK dsposv's backward error sqrt(n) u (at least u). */
     const double dflt_tol = inv_sqrt ? 1000.0 * u : (n > 1 ? sqrt((double)n) : 1.0) * u;
     const int dflt_iters = inv_sqrt ? 100 : 30;
-    if (trn_vsolver_tol(fn, "tolerance", w->tolerance, dflt_tol, &out->tol, err, errlen) ||
-        trn_vsolver_count(fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters, err, errlen))
+    if (trn_vsolver_tol(vx, fn, "tolerance", w->tolerance, dflt_tol, &out->tol) ||
+        trn_vsolver_count(vx, fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters))
         return BAD;
     if (out->fn == TRN_SOLVER_GMRES_IR) {
-        if (trn_vsolver_count(fn, "restart", w->restart, n < 50 ? (n > 0 ? n : 1) : 50,
-                              &out->restart, err, errlen))
+        if (trn_vsolver_count(vx, fn, "restart", w->restart, n < 50 ? (n > 0 ? n : 1) : 50,
+                              &out->restart))
             return BAD;
         if (n > 0 && out->restart > n)
             out->restart = n; /* a Krylov space has at most n dimensions */
@@ -84,66 +82,61 @@ trn_wire_code trn_validate_solver_refine(trn_session *s, const Trnsci__V1__Solve
     void *p = NULL;
     const int cols = inv_sqrt ? n : out->nrhs;
     snprintf(what, sizeof(what), "%s: A", fn);
-    trn_wire_code rc =
-        trn_vsolver_matrix(s, w->a, n, n, out->lda, es, es, what, refs, &p, err, errlen);
+    trn_wire_code rc = trn_vsolver_matrix(vx, w->a, n, n, out->lda, es, es, what, &p);
     out->a = p;
     if (rc == TRN_WIRE_OK && !inv_sqrt) {
         snprintf(what, sizeof(what), "%s: B", fn);
-        rc = trn_vsolver_matrix(s, w->b, n, cols, out->ldb, es, es, what, refs, &p, err, errlen);
+        rc = trn_vsolver_matrix(vx, w->b, n, cols, out->ldb, es, es, what, &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK) {
         snprintf(what, sizeof(what), "%s: X", fn);
-        rc = trn_vsolver_matrix(s, w->x, n, cols, out->ldx, es, es, what, refs, &out->x, err,
-                                errlen);
+        rc = trn_vsolver_matrix(vx, w->x, n, cols, out->ldx, es, es, what, &out->x);
     }
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsolver_stats(s, w->stats, fn, refs, &out->stats, err, errlen);
+        rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
     if (rc == TRN_WIRE_OK && !inv_sqrt)
-        rc = trn_vsolver_info(s, w->info, fn, refs, &out->info, err, errlen);
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
     return rc;
 }
 
 /* A trnsparse CSR or BSR operator: n x n elements of the solver's type.
  * Its arrays are resolved here; their contents are checked by the kernel
  * (kernels/cpu/solver_csr.c). */
-static trn_wire_code sparse_operator(trn_session *s, const Trnsci__V1__SparseMatrix *w,
-                                     const char *fn, int n, trn_dtype type, trn_linop *op,
-                                     trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w,
+                                     const char *fn, int n, trn_dtype type, trn_linop *op) {
     op->kind = TRN_LINOP_SPARSE;
     op->n = n;
     op->a = NULL;
     op->lda = 1;
-    const trn_wire_code rc =
-        trn_vsp_matrix(s, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
-                       TRN_VSP_ALL, &op->sp, refs, err, errlen);
+    const trn_wire_code rc = trn_vsp_matrix(
+        vx, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR), TRN_VSP_ALL, &op->sp);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (op->sp.type != type) {
-        snprintf(err, errlen, "%s: A: value type %s does not match the routine's %s", fn,
+        trn_vmsg(vx, "%s: A: value type %s does not match the routine's %s", fn,
                  op->sp.type == TRN_DTYPE_R32F ? "R_32F" : "R_64F",
                  type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
         return BAD;
     }
     if (op->sp.rows != op->sp.cols || op->sp.rows != n) {
-        snprintf(err, errlen, "%s: A: %lld x %lld elements must be square and n x n with n=%d", fn,
+        trn_vmsg(vx, "%s: A: %lld x %lld elements must be square and n x n with n=%d", fn,
                  (long long)op->sp.rows, (long long)op->sp.cols, n);
         return BAD;
     }
     return TRN_WIRE_OK;
 }
 
-trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__SolverKrylovOp *w,
-                                         trn_solver_krylov_desc *out, trn_op_refs *refs, char *err,
-                                         size_t errlen) {
+static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
+                                            trn_solver_krylov_desc *out) {
     if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_CG ||
         w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_BICGSTAB) {
-        snprintf(err, errlen, "solver: function %d is not CG, GMRES or BICGSTAB", (int)w->function);
+        trn_vmsg(vx, "solver: function %d is not CG, GMRES or BICGSTAB", (int)w->function);
         return BAD;
     }
     out->fn = (trn_solver_fn)w->function;
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
-    if (real_type(fn, w->type, 0, &out->type, err, errlen))
+    if (real_type(vx, fn, w->type, 0, &out->type))
         return BAD;
     const uint64_t es = trn_dtype_size(out->type);
     out->b = NULL;
@@ -153,16 +146,16 @@ trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__Solve
     out->block_size = 0;
     out->omega = 0.0;
     int n;
-    if (trn_vblas_dim(fn, "n", w->n, &n, err, errlen))
+    if (trn_vblas_dim(vx, fn, "n", w->n, &n))
         return BAD;
     /* Defaults (docs/numerics.md): 1e-5 (S) / 1e-10 (D), 10 n iterations. */
     const double dflt_tol = out->type == TRN_DTYPE_R32F ? 1e-5 : 1e-10;
     const int dflt_iters = n > INT_MAX / 10 ? INT_MAX : (n > 10 ? 10 * n : 100);
-    if (trn_vsolver_tol(fn, "tolerance", w->tolerance, dflt_tol, &out->tol, err, errlen) ||
-        trn_vsolver_count(fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters, err, errlen))
+    if (trn_vsolver_tol(vx, fn, "tolerance", w->tolerance, dflt_tol, &out->tol) ||
+        trn_vsolver_count(vx, fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters))
         return BAD;
     if (out->fn == TRN_SOLVER_GMRES) {
-        if (trn_vsolver_count(fn, "restart", w->restart, 30, &out->restart, err, errlen))
+        if (trn_vsolver_count(vx, fn, "restart", w->restart, 30, &out->restart))
             return BAD;
         if (out->restart > n)
             out->restart = n > 0 ? n : 1;
@@ -176,7 +169,7 @@ trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__Solve
         break;
     case TRNSCI__V1__SOLVER_PRECONDITIONER__SOLVER_PRECOND_BLOCK_JACOBI:
         out->precond = TRN_PRECOND_BLOCK_JACOBI;
-        if (trn_vsolver_count(fn, "block_size", w->block_size, 32, &out->block_size, err, errlen))
+        if (trn_vsolver_count(vx, fn, "block_size", w->block_size, 32, &out->block_size))
             return BAD;
         if (out->block_size > n)
             out->block_size = n > 0 ? n : 1;
@@ -185,13 +178,12 @@ trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__Solve
         out->precond = TRN_PRECOND_SSOR;
         out->omega = w->omega == 0.0 ? 1.0 : w->omega;
         if (!(out->omega > 0.0 && out->omega < 2.0)) {
-            snprintf(err, errlen, "%s: omega=%g must be in (0, 2) (0: the default, 1)", fn,
-                     w->omega);
+            trn_vmsg(vx, "%s: omega=%g must be in (0, 2) (0: the default, 1)", fn, w->omega);
             return BAD;
         }
         break;
     default:
-        snprintf(err, errlen, "%s: preconditioner %d is not NONE, JACOBI, BLOCK_JACOBI or SSOR", fn,
+        trn_vmsg(vx, "%s: preconditioner %d is not NONE, JACOBI, BLOCK_JACOBI or SSOR", fn,
                  (int)w->preconditioner);
         return BAD;
     }
@@ -202,35 +194,40 @@ trn_wire_code trn_validate_solver_krylov(trn_session *s, const Trnsci__V1__Solve
     case TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_DENSE: {
         out->op.kind = TRN_LINOP_DENSE;
         out->op.n = n;
-        if (trn_vblas_ld(fn, "lda", w->dense->lda, n, "n", &out->op.lda, err, errlen))
+        if (trn_vblas_ld(vx, fn, "lda", w->dense->lda, n, "n", &out->op.lda))
             return BAD;
         void *p = NULL;
         snprintf(what, sizeof(what), "%s: A", fn);
-        rc = trn_vsolver_matrix(s, w->dense->a, n, n, out->op.lda, es, es, what, refs, &p, err,
-                                errlen);
+        rc = trn_vsolver_matrix(vx, w->dense->a, n, n, out->op.lda, es, es, what, &p);
         out->op.a = p;
         break;
     }
     case TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE:
-        rc = sparse_operator(s, w->sparse, fn, n, out->type, &out->op, refs, err, errlen);
+        rc = sparse_operator(vx, w->sparse, fn, n, out->type, &out->op);
         if (rc != TRN_WIRE_OK)
             return rc;
         break;
     default:
-        snprintf(err, errlen, "%s: no matrix given (a dense or sparse operator is required)", fn);
+        trn_vmsg(vx, "%s: no matrix given (a dense or sparse operator is required)", fn);
         return BAD;
     }
     if (rc == TRN_WIRE_OK) {
         void *p = NULL;
         snprintf(what, sizeof(what), "%s: b", fn);
-        rc = trn_vsolver_vector(s, w->b, (uint64_t)n, es, es, what, refs, &p, err, errlen);
+        rc = trn_vsolver_vector(vx, w->b, (uint64_t)n, es, es, what, &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK) {
         snprintf(what, sizeof(what), "%s: x", fn);
-        rc = trn_vsolver_vector(s, w->x, (uint64_t)n, es, es, what, refs, &out->x, err, errlen);
+        rc = trn_vsolver_vector(vx, w->x, (uint64_t)n, es, es, what, &out->x);
     }
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsolver_stats(s, w->stats, fn, refs, &out->stats, err, errlen);
+        rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
     return rc;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(solver_refine,
+                   validate_solver_refine(vx, op->solver_refine, &out->u.solver_refine))
+TRN_VALIDATE_ENTRY(solver_krylov,
+                   validate_solver_krylov(vx, op->solver_krylov, &out->u.solver_krylov))

@@ -1,5 +1,5 @@
 /*
- * validate_blas2.c — argument rules of the trnblas Level 2 op (Blas2Op), as
+ * blas2.c — argument rules of the trnblas Level 2 op (Blas2Op), as
  * cuBLAS and reference BLAS state them (the CUBLAS_STATUS_INVALID_VALUE
  * cases: an unknown trans, uplo or diag, FILL_MODE_FULL, m, n, kl or ku < 0,
  * lda too small, an increment of 0), plus the memory-safety checks cuBLAS
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/validate_blas.h"
+#include "ops/validate/blas.h"
 
 static const char *blas2_name(trn_blas2_fn fn) {
     switch (fn) {
@@ -62,72 +62,68 @@ static blas2_shape shape_of(trn_blas2_fn fn) {
 }
 
 /* An increment: an int, and not 0 (cuBLAS and reference BLAS refuse 0). */
-static int check_inc(const char *fn, const char *name, int64_t v, int *out, char *err,
-                     size_t errlen) {
-    if (trn_vblas_int(fn, name, v, out, err, errlen))
+static int check_inc(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out) {
+    if (trn_vblas_int(vx, fn, name, v, out))
         return -1;
     if (*out == 0) {
-        snprintf(err, errlen, "%s: %s=0 is not allowed (it must not be 0)", fn, name);
+        trn_vmsg(vx, "%s: %s=0 is not allowed (it must not be 0)", fn, name);
         return -1;
     }
     return 0;
 }
 
 /* Enums and numbers: everything but the operands. */
-static trn_wire_code check_args(const Trnsci__V1__Blas2Op *b, trn_blas2_desc *out,
-                                const blas2_shape *sh, const char *fn, char *err, size_t errlen) {
+static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_blas2_desc *out,
+                                const blas2_shape *sh, const char *fn) {
     if (trn_vblas_dtype(b->type, &out->type)) {
-        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn,
-                 (int)b->type);
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int cx = trn_vblas_complex(out->type);
     if (sh->complex_only && !cx) {
-        snprintf(err, errlen, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
+        trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->trans = TRN_TRANS_N;
     if (sh->trans && trn_vblas_trans(b->trans, &out->trans)) {
-        snprintf(err, errlen, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)b->trans);
+        trn_vmsg(vx, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)b->trans);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (!cx && out->trans == TRN_TRANS_C)
         out->trans = TRN_TRANS_T; /* the same operation for real matrices */
     out->uplo = TRN_UPLO_LOWER;
     if (sh->uplo && trn_vblas_uplo(b->uplo, &out->uplo)) {
-        snprintf(err, errlen, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn,
-                 (int)b->uplo);
+        trn_vmsg(vx, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn, (int)b->uplo);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->diag = TRN_DIAG_NON_UNIT;
     if (sh->diag && trn_vblas_diag(b->diag, &out->diag)) {
-        snprintf(err, errlen, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
+        trn_vmsg(vx, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if ((sh->has_m && trn_vblas_dim(fn, "m", b->m, &out->m, err, errlen)) ||
-        trn_vblas_dim(fn, "n", b->n, &out->n, err, errlen))
+    if ((sh->has_m && trn_vblas_dim(vx, fn, "m", b->m, &out->m)) ||
+        trn_vblas_dim(vx, fn, "n", b->n, &out->n))
         return TRN_WIRE_INVALID_ARGUMENT;
     if (!sh->has_m)
         out->m = out->n;
     out->kl = out->ku = 0;
-    if (out->fn == TRN_BLAS2_GBMV && (trn_vblas_dim(fn, "kl", b->kl, &out->kl, err, errlen) ||
-                                      trn_vblas_dim(fn, "ku", b->ku, &out->ku, err, errlen)))
+    if (out->fn == TRN_BLAS2_GBMV && (trn_vblas_dim(vx, fn, "kl", b->kl, &out->kl) ||
+                                      trn_vblas_dim(vx, fn, "ku", b->ku, &out->ku)))
         return TRN_WIRE_INVALID_ARGUMENT;
     if (out->fn == TRN_BLAS2_GBMV) {
         /* Band storage: kl + ku + 1 rows, each column's band. */
         const int64_t band = (int64_t)out->kl + out->ku + 1;
         if (band > INT32_MAX) {
-            snprintf(err, errlen, "gbmv: kl + ku + 1 = %lld does not fit in int", (long long)band);
+            trn_vmsg(vx, "gbmv: kl + ku + 1 = %lld does not fit in int", (long long)band);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
-        if (trn_vblas_ld(fn, "lda", b->lda, (int)band, "kl + ku + 1", &out->lda, err, errlen))
+        if (trn_vblas_ld(vx, fn, "lda", b->lda, (int)band, "kl + ku + 1", &out->lda))
             return TRN_WIRE_INVALID_ARGUMENT;
-    } else if (trn_vblas_ld(fn, "lda", b->lda, out->m, sh->has_m ? "m" : "n", &out->lda, err,
-                            errlen)) {
+    } else if (trn_vblas_ld(vx, fn, "lda", b->lda, out->m, sh->has_m ? "m" : "n", &out->lda)) {
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (check_inc(fn, "incx", b->incx, &out->incx, err, errlen) ||
-        (sh->y && check_inc(fn, "incy", b->incy, &out->incy, err, errlen)))
+    if (check_inc(vx, fn, "incx", b->incx, &out->incx) ||
+        (sh->y && check_inc(vx, fn, "incy", b->incy, &out->incy)))
         return TRN_WIRE_INVALID_ARGUMENT;
     if (!sh->y)
         out->incy = 1;
@@ -145,18 +141,18 @@ static trn_wire_code check_args(const Trnsci__V1__Blas2Op *b, trn_blas2_desc *ou
     return TRN_WIRE_OK;
 }
 
-trn_wire_code trn_validate_blas2(trn_session *s, const Trnsci__V1__Blas2Op *b, trn_blas2_desc *out,
-                                 trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_blas2(trn_vctx *vx, const Trnsci__V1__Blas2Op *b,
+                                    trn_blas2_desc *out) {
     memset(out, 0, sizeof(*out));
     if (b->function < TRNSCI__V1__BLAS2_FUNCTION__BLAS2_GEMV ||
         b->function > TRNSCI__V1__BLAS2_FUNCTION__BLAS2_HER2) {
-        snprintf(err, errlen, "blas2: function %d is not one of GEMV .. HER2", (int)b->function);
+        trn_vmsg(vx, "blas2: function %d is not one of GEMV .. HER2", (int)b->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->fn = (trn_blas2_fn)b->function; /* the wire enum's values are trn_blas2_fn's */
     const char *fn = blas2_name(out->fn);
     const blas2_shape sh = shape_of(out->fn);
-    trn_wire_code rc = check_args(b, out, &sh, fn, err, errlen);
+    trn_wire_code rc = check_args(vx, b, out, &sh, fn);
     if (rc != TRN_WIRE_OK)
         return rc;
 
@@ -174,11 +170,11 @@ trn_wire_code trn_validate_blas2(trn_session *s, const Trnsci__V1__Blas2Op *b, t
         return TRN_WIRE_OK;
     }
     const trn_dtype t = out->type;
-    rc = trn_vblas_dev_scalar(s, alpha_dev ? b->alpha_ptr : NULL, t, out->fn == TRN_BLAS2_HER, fn,
-                              "alpha", refs, &out->alpha_ptr, err, errlen);
+    rc = trn_vblas_dev_scalar(vx, alpha_dev ? b->alpha_ptr : NULL, t, out->fn == TRN_BLAS2_HER, fn,
+                              "alpha", &out->alpha_ptr);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vblas_dev_scalar(s, beta_dev ? b->beta_ptr : NULL, t, 0, fn, "beta", refs,
-                                  &out->beta_ptr, err, errlen);
+        rc = trn_vblas_dev_scalar(vx, beta_dev ? b->beta_ptr : NULL, t, 0, fn, "beta",
+                                  &out->beta_ptr);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int reads_ax = !alpha0;
@@ -194,11 +190,13 @@ trn_wire_code trn_validate_blas2(trn_session *s, const Trnsci__V1__Blas2Op *b, t
     }
     const int arows = out->fn == TRN_BLAS2_GBMV ? out->kl + out->ku + 1 : out->m;
     if (reads_ax)
-        rc = trn_vblas_matrix(s, b->a, t, arows, out->n, out->lda, fn, "A", refs, &out->a, err,
-                              errlen);
+        rc = trn_vblas_matrix(vx, b->a, t, arows, out->n, out->lda, fn, "A", &out->a);
     if (rc == TRN_WIRE_OK && reads_ax)
-        rc = trn_vblas_vector(s, b->x, t, xlen, out->incx, fn, "x", refs, &out->x, err, errlen);
+        rc = trn_vblas_vector(vx, b->x, t, xlen, out->incx, fn, "x", &out->x);
     if (rc == TRN_WIRE_OK && sh.y)
-        rc = trn_vblas_vector(s, b->y, t, ylen, out->incy, fn, "y", refs, &out->y, err, errlen);
+        rc = trn_vblas_vector(vx, b->y, t, ylen, out->incy, fn, "y", &out->y);
     return rc;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(blas2, validate_blas2(vx, op->blas2, &out->u.blas2))

@@ -1,5 +1,5 @@
 /*
- * validate_tensor_chem.c — argument rules of trntensor's fused chemistry
+ * tensor_chem.c — argument rules of trntensor's fused chemistry
  * kernels (trnsci extensions, include/trnsci/trntensor_chem.h): AoToMoOp
  * and Mp2EnergyOp. Sizes are checked against the BLAS integer type, every
  * extent is computed with overflow-checked arithmetic, and each operand must
@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/checked.h"
-#include "daemon/validate.h"
-#include "daemon/validate_blas.h"
+#include "ops/validate/blas.h"
+#include "ops/validate/checked.h"
+#include "ops/validate/validate.h"
 
 /* Scratch one shard may allocate for its blocks, and the most it may ever
  * need (one block of the smallest size): larger shapes are refused. */
@@ -27,10 +27,9 @@
  * naux = 666 still splits into 6 blocks for the shards. */
 #define CHEM_P_BLOCK_MAX 128
 
-static trn_wire_code chem_type(const char *fn, Trnsci__V1__DataType w, trn_dtype *t, char *err,
-                               size_t errlen) {
+static trn_wire_code chem_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataType w, trn_dtype *t) {
     if (trn_vblas_dtype(w, t) != 0 || (*t != TRN_DTYPE_R32F && *t != TRN_DTYPE_R64F)) {
-        snprintf(err, errlen, "%s: dataType %d must be R_32F or R_64F", fn, (int)w);
+        trn_vmsg(vx, "%s: dataType %d must be R_32F or R_64F", fn, (int)w);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     return TRN_WIRE_OK;
@@ -53,20 +52,19 @@ static int chem_block(uint64_t per_item, uint64_t limit) {
     return b < 1 ? 1 : (int)b;
 }
 
-trn_wire_code trn_validate_ao_to_mo(trn_session *s, const Trnsci__V1__AoToMoOp *w,
-                                    trn_ao_to_mo_desc *out, trn_op_refs *refs, char *err,
-                                    size_t errlen) {
+static trn_wire_code validate_ao_to_mo(trn_vctx *vx, const Trnsci__V1__AoToMoOp *w,
+                                       trn_ao_to_mo_desc *out) {
     const char *fn = "aoToMo";
     *out = (trn_ao_to_mo_desc){0};
-    trn_wire_code rc = chem_type(fn, w->type, &out->type, err, errlen);
+    trn_wire_code rc = chem_type(vx, fn, w->type, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (trn_vblas_dim(fn, "nbf", w->nbf, &out->nbf, err, errlen) ||
-        trn_vblas_dim(fn, "nocc", w->nocc, &out->nocc, err, errlen) ||
-        trn_vblas_dim(fn, "nvir", w->nvir, &out->nvir, err, errlen) ||
-        trn_vblas_dim(fn, "naux", w->naux, &out->naux, err, errlen) ||
-        trn_vblas_ld(fn, "ldCocc", w->ld_c_occ, out->nbf, "nbf", &out->ld_c_occ, err, errlen) ||
-        trn_vblas_ld(fn, "ldCvir", w->ld_c_vir, out->nbf, "nbf", &out->ld_c_vir, err, errlen))
+    if (trn_vblas_dim(vx, fn, "nbf", w->nbf, &out->nbf) ||
+        trn_vblas_dim(vx, fn, "nocc", w->nocc, &out->nocc) ||
+        trn_vblas_dim(vx, fn, "nvir", w->nvir, &out->nvir) ||
+        trn_vblas_dim(vx, fn, "naux", w->naux, &out->naux) ||
+        trn_vblas_ld(vx, fn, "ldCocc", w->ld_c_occ, out->nbf, "nbf", &out->ld_c_occ) ||
+        trn_vblas_ld(vx, fn, "ldCvir", w->ld_c_vir, out->nbf, "nbf", &out->ld_c_vir))
         return TRN_WIRE_INVALID_ARGUMENT;
     const uint64_t es = trn_dtype_size(out->type);
     uint64_t b_bytes, l_bytes, co_bytes, cv_bytes, half;
@@ -77,14 +75,14 @@ trn_wire_code trn_validate_ao_to_mo(trn_session *s, const Trnsci__V1__AoToMoOp *
         ck_matrix_bytes((uint64_t)out->nbf, (uint64_t)out->nvir, (uint64_t)out->ld_c_vir, es,
                         &cv_bytes) ||
         chem_bytes3((uint64_t)out->nbf, (uint64_t)out->nocc, 1, es, &half)) {
-        snprintf(err, errlen, "%s: the tensor sizes overflow 64 bits", fn);
+        trn_vmsg(vx, "%s: the tensor sizes overflow 64 bits", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (b_bytes == 0) /* nothing to write */
         return TRN_WIRE_OK;
     if (half > CHEM_SCRATCH_MAX_BYTES) {
-        snprintf(err, errlen, "%s: nbf * nocc = %lld elements exceed the %llu-byte scratch limit",
-                 fn, (long long)out->nbf * out->nocc, CHEM_SCRATCH_MAX_BYTES);
+        trn_vmsg(vx, "%s: nbf * nocc = %lld elements exceed the %llu-byte scratch limit", fn,
+                 (long long)out->nbf * out->nocc, CHEM_SCRATCH_MAX_BYTES);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     /* The first GEMM of a block has m = nbf * p_block: keep it an int. */
@@ -99,32 +97,30 @@ trn_wire_code trn_validate_ao_to_mo(trn_session *s, const Trnsci__V1__AoToMoOp *
     const uint64_t al = es;
     if (out->nbf > 0) {
         void *co = NULL, *cv = NULL, *l = NULL;
-        rc = trn_validate_region(s, w->c_occ, co_bytes, al, "aoToMo: Cocc", refs, &co, err, errlen);
+        rc = trn_vregion(vx, w->c_occ, co_bytes, al, "aoToMo: Cocc", &co);
         if (rc == TRN_WIRE_OK)
-            rc = trn_validate_region(s, w->c_vir, cv_bytes, al, "aoToMo: Cvir", refs, &cv, err,
-                                     errlen);
+            rc = trn_vregion(vx, w->c_vir, cv_bytes, al, "aoToMo: Cvir", &cv);
         if (rc == TRN_WIRE_OK)
-            rc = trn_validate_region(s, w->lpq, l_bytes, al, "aoToMo: Lpq", refs, &l, err, errlen);
+            rc = trn_vregion(vx, w->lpq, l_bytes, al, "aoToMo: Lpq", &l);
         if (rc != TRN_WIRE_OK)
             return rc;
         out->c_occ = co;
         out->c_vir = cv;
         out->lpq = l;
     }
-    return trn_validate_region(s, w->b, b_bytes, al, "aoToMo: B", refs, &out->b, err, errlen);
+    return trn_vregion(vx, w->b, b_bytes, al, "aoToMo: B", &out->b);
 }
 
-trn_wire_code trn_validate_mp2_energy(trn_session *s, const Trnsci__V1__Mp2EnergyOp *w,
-                                      trn_mp2_energy_desc *out, trn_op_refs *refs, char *err,
-                                      size_t errlen) {
+static trn_wire_code validate_mp2_energy(trn_vctx *vx, const Trnsci__V1__Mp2EnergyOp *w,
+                                         trn_mp2_energy_desc *out) {
     const char *fn = "mp2Energy";
     *out = (trn_mp2_energy_desc){0};
-    trn_wire_code rc = chem_type(fn, w->type, &out->type, err, errlen);
+    trn_wire_code rc = chem_type(vx, fn, w->type, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (trn_vblas_dim(fn, "nocc", w->nocc, &out->nocc, err, errlen) ||
-        trn_vblas_dim(fn, "nvir", w->nvir, &out->nvir, err, errlen) ||
-        trn_vblas_dim(fn, "naux", w->naux, &out->naux, err, errlen))
+    if (trn_vblas_dim(vx, fn, "nocc", w->nocc, &out->nocc) ||
+        trn_vblas_dim(vx, fn, "nvir", w->nvir, &out->nvir) ||
+        trn_vblas_dim(vx, fn, "naux", w->naux, &out->naux))
         return TRN_WIRE_INVALID_ARGUMENT;
     const uint64_t es = trn_dtype_size(out->type);
     uint64_t b_bytes, pair, partial_bytes;
@@ -132,19 +128,18 @@ trn_wire_code trn_validate_mp2_energy(trn_session *s, const Trnsci__V1__Mp2Energ
         chem_bytes3((uint64_t)out->nvir, (uint64_t)out->nvir, 1, es, &pair) ||
         chem_bytes3((uint64_t)out->nocc, 2, sizeof(double), 1, &partial_bytes) ||
         ck_add(partial_bytes, sizeof(trn_mp2_partials), &partial_bytes)) {
-        snprintf(err, errlen, "%s: the tensor sizes overflow 64 bits", fn);
+        trn_vmsg(vx, "%s: the tensor sizes overflow 64 bits", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     void *e = NULL;
-    rc = trn_validate_region(s, w->energy, sizeof(double), sizeof(double), "mp2Energy: energy",
-                             refs, &e, err, errlen);
+    rc = trn_vregion(vx, w->energy, sizeof(double), sizeof(double), "mp2Energy: energy", &e);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->energy = e;
     if (b_bytes == 0) /* no pair (i, a) or no auxiliary function: E = 0 */
         return TRN_WIRE_OK;
     if (pair > CHEM_SCRATCH_MAX_BYTES) {
-        snprintf(err, errlen, "%s: nvir^2 = %lld elements exceed the %llu-byte scratch limit", fn,
+        trn_vmsg(vx, "%s: nvir^2 = %lld elements exceed the %llu-byte scratch limit", fn,
                  (long long)out->nvir * out->nvir, CHEM_SCRATCH_MAX_BYTES);
         return TRN_WIRE_UNIMPLEMENTED;
     }
@@ -155,13 +150,13 @@ trn_wire_code trn_validate_mp2_energy(trn_session *s, const Trnsci__V1__Mp2Energ
     out->j_block = chem_block(pair, j_limit);
 
     void *b = NULL, *eo = NULL, *ev = NULL;
-    rc = trn_validate_region(s, w->b, b_bytes, es, "mp2Energy: B", refs, &b, err, errlen);
+    rc = trn_vregion(vx, w->b, b_bytes, es, "mp2Energy: B", &b);
     if (rc == TRN_WIRE_OK)
-        rc = trn_validate_region(s, w->eps_occ, (uint64_t)out->nocc * sizeof(double),
-                                 sizeof(double), "mp2Energy: epsOcc", refs, &eo, err, errlen);
+        rc = trn_vregion(vx, w->eps_occ, (uint64_t)out->nocc * sizeof(double), sizeof(double),
+                         "mp2Energy: epsOcc", &eo);
     if (rc == TRN_WIRE_OK)
-        rc = trn_validate_region(s, w->eps_vir, (uint64_t)out->nvir * sizeof(double),
-                                 sizeof(double), "mp2Energy: epsVir", refs, &ev, err, errlen);
+        rc = trn_vregion(vx, w->eps_vir, (uint64_t)out->nvir * sizeof(double), sizeof(double),
+                         "mp2Energy: epsVir", &ev);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->b = b;
@@ -169,11 +164,15 @@ trn_wire_code trn_validate_mp2_energy(trn_session *s, const Trnsci__V1__Mp2Energ
     out->eps_vir = ev;
     /* The shards' partial sums live as long as the op's references. */
     if (partial_bytes > SIZE_MAX || !(out->partials = calloc(1, (size_t)partial_bytes))) {
-        snprintf(err, errlen, "%s: daemon out of memory for %llu bytes of partial sums", fn,
+        trn_vmsg(vx, "%s: daemon out of memory for %llu bytes of partial sums", fn,
                  (unsigned long long)partial_bytes);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     atomic_init(&out->partials->shards_done, 0);
-    refs->owned = out->partials;
+    vx->refs->owned = out->partials;
     return TRN_WIRE_OK;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(ao_to_mo, validate_ao_to_mo(vx, op->ao_to_mo, &out->u.ao_to_mo))
+TRN_VALIDATE_ENTRY(mp2_energy, validate_mp2_energy(vx, op->mp2_energy, &out->u.mp2_energy))

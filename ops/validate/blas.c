@@ -1,16 +1,16 @@
 /*
- * validate_blas.c — argument rules of trnblas Level 1, as cuBLAS states them
+ * blas.c — argument rules of trnblas Level 1, as cuBLAS states them
  * (cublasStatus INVALID_VALUE cases), plus the memory-safety checks cuBLAS
  * leaves to the caller: every vector must lie inside one of the session's
  * buffers; and the argument checks every BLAS validator shares
- * (validate_blas.h). The GEMM family is in validate_gemm.c.
+ * (blas.h). The GEMM family is in gemm.c.
  */
 #include <limits.h>
 #include <stdio.h>
 
-#include "daemon/validate_blas.h"
+#include "ops/validate/blas.h"
 
-#include "daemon/checked.h"
+#include "ops/validate/checked.h"
 
 int trn_vblas_dtype(Trnsci__V1__DataType t, trn_dtype *out) {
     switch (t) {
@@ -31,21 +31,21 @@ int trn_vblas_trans(Trnsci__V1__Operation op, trn_trans *out) {
     }
 }
 
-int trn_vblas_dim(const char *fn, const char *name, int64_t v, int *out, char *err, size_t errlen) {
+int trn_vblas_dim(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out) {
     if (v < 0 || v > INT_MAX) {
-        snprintf(err, errlen, "%s: %s=%lld is outside 0..%d", fn, name, (long long)v, INT_MAX);
+        trn_vmsg(vx, "%s: %s=%lld is outside 0..%d", fn, name, (long long)v, INT_MAX);
         return -1;
     }
     *out = (int)v;
     return 0;
 }
 
-int trn_vblas_ld(const char *fn, const char *name, int64_t ld, int rows, const char *rows_expr,
-                 int *out, char *err, size_t errlen) {
+int trn_vblas_ld(trn_vctx *vx, const char *fn, const char *name, int64_t ld, int rows,
+                 const char *rows_expr, int *out) {
     const int64_t need = rows > 1 ? rows : 1;
     if (ld < need || ld > INT_MAX) {
-        snprintf(err, errlen, "%s: %s=%lld must be >= max(1, %s) = %lld and <= %d", fn, name,
-                 (long long)ld, rows_expr, (long long)need, INT_MAX);
+        trn_vmsg(vx, "%s: %s=%lld must be >= max(1, %s) = %lld and <= %d", fn, name, (long long)ld,
+                 rows_expr, (long long)need, INT_MAX);
         return -1;
     }
     *out = (int)ld;
@@ -87,10 +87,9 @@ static int blas1_fn_of(Trnsci__V1__Blas1Function f, trn_blas1_fn *out) {
     return 0;
 }
 
-int trn_vblas_int(const char *fn, const char *name, int64_t v, int *out, char *err, size_t errlen) {
+int trn_vblas_int(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out) {
     if (v < INT_MIN || v > INT_MAX) {
-        snprintf(err, errlen, "%s: %s=%lld is outside %d..%d", fn, name, (long long)v, INT_MIN,
-                 INT_MAX);
+        trn_vmsg(vx, "%s: %s=%lld is outside %d..%d", fn, name, (long long)v, INT_MIN, INT_MAX);
         return -1;
     }
     *out = (int)v;
@@ -106,31 +105,30 @@ int trn_vblas_vec_bytes(int n, int inc, uint64_t es, uint64_t *out) {
     return 0;
 }
 
-trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, trn_blas1_desc *out,
-                                 trn_op_refs *refs, char *err, size_t errlen) {
+static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
+                                    trn_blas1_desc *out) {
     if (blas1_fn_of(b->function, &out->fn)) {
-        snprintf(err, errlen, "blas1: function %d is not one of AXPY .. ROT", (int)b->function);
+        trn_vmsg(vx, "blas1: function %d is not one of AXPY .. ROT", (int)b->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const char *fn = blas1_name(out->fn);
     if (trn_vblas_dtype(b->type, &out->type)) {
-        snprintf(err, errlen, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn,
-                 (int)b->type);
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int cx = out->type == TRN_DTYPE_C32F || out->type == TRN_DTYPE_C64F;
     if (out->fn == TRN_BLAS1_DOTC && !cx) {
-        snprintf(err, errlen, "dotc: data type %d is not C_32F or C_64F", (int)b->type);
+        trn_vmsg(vx, "dotc: data type %d is not C_32F or C_64F", (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (b->real_scalar && !(cx && (out->fn == TRN_BLAS1_SCAL || out->fn == TRN_BLAS1_ROT))) {
-        snprintf(err, errlen, "%s: real_scalar applies to C_32F/C_64F scal and rot only", fn);
+        trn_vmsg(vx, "%s: real_scalar applies to C_32F/C_64F scal and rot only", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     int n;
-    if (trn_vblas_int(fn, "n", b->n, &n, err, errlen) ||
-        trn_vblas_int(fn, "incx", b->incx, &out->incx, err, errlen) ||
-        trn_vblas_int(fn, "incy", b->incy, &out->incy, err, errlen))
+    if (trn_vblas_int(vx, fn, "n", b->n, &n) ||
+        trn_vblas_int(vx, fn, "incx", b->incx, &out->incx) ||
+        trn_vblas_int(vx, fn, "incy", b->incy, &out->incy))
         return TRN_WIRE_INVALID_ARGUMENT;
     out->real_scalar = b->real_scalar ? 1 : 0;
     out->compensated = b->compensated ? 1 : 0;
@@ -152,13 +150,11 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
     const uint64_t comp = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
     uint64_t x_bytes = 0, y_bytes = 0;
     if (n > 0 && trn_vblas_vec_bytes(n, out->incx, es, &x_bytes)) {
-        snprintf(err, errlen, "%s: the extent of x (n=%d, incx=%d) overflows 64 bits", fn, n,
-                 out->incx);
+        trn_vmsg(vx, "%s: the extent of x (n=%d, incx=%d) overflows 64 bits", fn, n, out->incx);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (n > 0 && uses_y && trn_vblas_vec_bytes(n, out->incy, es, &y_bytes)) {
-        snprintf(err, errlen, "%s: the extent of y (n=%d, incy=%d) overflows 64 bits", fn, n,
-                 out->incy);
+        trn_vmsg(vx, "%s: the extent of y (n=%d, incy=%d) overflows 64 bits", fn, n, out->incy);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     char what[32];
@@ -167,11 +163,11 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
     trn_wire_code rc = TRN_WIRE_OK;
     if (n > 0) {
         snprintf(what, sizeof(what), "%s: x", fn);
-        rc = trn_validate_region(s, b->x, x_bytes, comp, what, refs, &p, err, errlen);
+        rc = trn_vregion(vx, b->x, x_bytes, comp, what, &p);
         out->x = p;
         if (rc == TRN_WIRE_OK && uses_y) {
             snprintf(what, sizeof(what), "%s: y", fn);
-            rc = trn_validate_region(s, b->y, y_bytes, comp, what, refs, &p, err, errlen);
+            rc = trn_vregion(vx, b->y, y_bytes, comp, what, &p);
             out->y = p;
         }
     }
@@ -184,14 +180,13 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
     if (rc == TRN_WIRE_OK && n > 0 && takes_alpha && b->alpha_ptr && b->alpha_ptr->buffer_id) {
         const uint64_t bytes = (out->fn == TRN_BLAS1_ROT || out->real_scalar) ? comp : es;
         snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_BLAS1_ROT ? "c" : "alpha");
-        rc = trn_validate_region(s, b->alpha_ptr, bytes, comp, what, refs, &p, err, errlen);
+        rc = trn_vregion(vx, b->alpha_ptr, bytes, comp, what, &p);
         out->alpha_ptr = p;
     }
     if (rc == TRN_WIRE_OK && n > 0 && out->fn == TRN_BLAS1_ROT && b->beta_ptr &&
         b->beta_ptr->buffer_id) {
         snprintf(what, sizeof(what), "%s: s", fn);
-        rc = trn_validate_region(s, b->beta_ptr, out->real_scalar ? comp : es, comp, what, refs, &p,
-                                 err, errlen);
+        rc = trn_vregion(vx, b->beta_ptr, out->real_scalar ? comp : es, comp, what, &p);
         out->beta_ptr = p;
     }
     if (rc == TRN_WIRE_OK && reduces) {
@@ -201,8 +196,11 @@ trn_wire_code trn_validate_blas1(trn_session *s, const Trnsci__V1__Blas1Op *b, t
         else if (out->fn == TRN_BLAS1_IAMAX || out->fn == TRN_BLAS1_IAMIN)
             r_bytes = r_align = sizeof(int32_t);
         snprintf(what, sizeof(what), "%s: result", fn);
-        rc = trn_validate_region(s, b->result, r_bytes, r_align, what, refs, &p, err, errlen);
+        rc = trn_vregion(vx, b->result, r_bytes, r_align, what, &p);
         out->result = p;
     }
     return rc;
 }
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(blas1, validate_blas1(vx, op->blas1, &out->u.blas1))

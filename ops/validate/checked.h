@@ -5,8 +5,8 @@
  * with these; each returns 0 on success and -1 when the exact result does not
  * fit, leaving *out unspecified.
  */
-#ifndef TRN_DAEMON_CHECKED_H
-#define TRN_DAEMON_CHECKED_H
+#ifndef TRN_OPS_VALIDATE_CHECKED_H
+#define TRN_OPS_VALIDATE_CHECKED_H
 
 #include <stddef.h>
 #include <stdint.h>

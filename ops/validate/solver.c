@@ -1,0 +1,516 @@
+/*
+ * solver.c — argument rules of the trnsolver dense routines
+ * (factorisations and solves, potrfBatched/potrsBatched, eigenvalue problems
+ * and SVDs), as cuSOLVER and LAPACK state them (CUSOLVER_STATUS_INVALID_VALUE
+ * cases), plus the memory-safety checks cuSOLVER leaves to the caller: every
+ * operand must lie inside one of the session's buffers. `info` is required:
+ * the kernel always writes it.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ops/validate/solver.h"
+
+#include "ops/validate/blas.h"
+#include "ops/validate/checked.h"
+
+#define BAD TRN_WIRE_INVALID_ARGUMENT
+
+int trn_vsolver_uplo(trn_vctx *vx, const char *fn, int64_t uplo, int *lower) {
+    if (uplo != 0 && uplo != 1) {
+        trn_vmsg(vx, "%s: uplo=%lld must be TRNBLAS_FILL_MODE_LOWER (0) or UPPER (1)", fn,
+                 (long long)uplo);
+        return -1;
+    }
+    *lower = uplo == 0;
+    return 0;
+}
+
+trn_wire_code trn_vsolver_matrix(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int rows, int cols,
+                                 int ld, uint64_t es, uint64_t align, const char *what,
+                                 void **out) {
+    uint64_t bytes;
+    if (ck_matrix_bytes((uint64_t)rows, (uint64_t)cols, (uint64_t)ld, es, &bytes)) {
+        trn_vmsg(vx, "%s: the extent (%d x %d, ld %d) overflows 64 bits", what, rows, cols, ld);
+        return BAD;
+    }
+    return trn_vregion(vx, ref, bytes, align, what, out);
+}
+
+trn_wire_code trn_vsolver_vector(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
+                                 uint64_t es, uint64_t align, const char *what, void **out) {
+    uint64_t bytes;
+    if (ck_mul(count, es, &bytes)) {
+        trn_vmsg(vx, "%s: the extent of %llu elements overflows 64 bits", what,
+                 (unsigned long long)count);
+        return BAD;
+    }
+    return trn_vregion(vx, ref, bytes, align, what, out);
+}
+
+trn_wire_code trn_vsolver_info(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, const char *fn,
+                               int32_t **out) {
+    char what[48];
+    snprintf(what, sizeof(what), "%s: info", fn);
+    void *p = NULL;
+    const trn_wire_code rc = trn_vregion(vx, ref, sizeof(int32_t), sizeof(int32_t), what, &p);
+    *out = p;
+    return rc;
+}
+
+trn_wire_code trn_vsolver_stats(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, const char *fn,
+                                trn_solver_stats **out) {
+    char what[48];
+    snprintf(what, sizeof(what), "%s: result", fn);
+    void *p = NULL;
+    *out = NULL;
+    if (!ref || ref->buffer_id == 0)
+        return TRN_WIRE_OK; /* optional */
+    const trn_wire_code rc = trn_vregion(vx, ref, sizeof(trn_solver_stats), 8, what, &p);
+    *out = p;
+    return rc;
+}
+
+int trn_vsolver_tol(trn_vctx *vx, const char *fn, const char *name, double v, double dflt,
+                    double *out) {
+    if (!isfinite(v) || v < 0.0) {
+        trn_vmsg(vx, "%s: %s=%g must be finite and >= 0 (0: the default)", fn, name, v);
+        return -1;
+    }
+    *out = v == 0.0 ? dflt : v;
+    return 0;
+}
+
+int trn_vsolver_count(trn_vctx *vx, const char *fn, const char *name, int64_t v, int dflt,
+                      int *out) {
+    if (v < 0 || v > INT_MAX) {
+        trn_vmsg(vx, "%s: %s=%lld is outside 0..%d (0: the default)", fn, name, (long long)v,
+                 INT_MAX);
+        return -1;
+    }
+    *out = v == 0 ? dflt : (int)v;
+    return 0;
+}
+
+/* Real component size (the alignment a kernel may assume). */
+static uint64_t comp_size(trn_dtype t) {
+    return trn_vblas_align(t);
+}
+
+static int is_complex(trn_dtype t) {
+    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+}
+
+/* ---- factorisations and solves ------------------------------------------------- */
+
+/* The function, one of lo .. hi (`range` names them in the message), and
+ * a known data type. */
+static int fn_and_type(trn_vctx *vx, Trnsci__V1__SolverFunction f, Trnsci__V1__SolverFunction lo,
+                       Trnsci__V1__SolverFunction hi, const char *range, Trnsci__V1__DataType t,
+                       trn_solver_fn *fn, trn_dtype *type) {
+    if (f < lo || f > hi) {
+        trn_vmsg(vx, "solver: function %d is not %s", (int)f, range);
+        return -1;
+    }
+    *fn = (trn_solver_fn)f; /* the wire's numbers are trn_solver_fn's */
+    if (trn_vblas_dtype(t, type)) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F",
+                 trn_solver_name(*fn, TRN_DTYPE_R64F), (int)t);
+        return -1;
+    }
+    return 0;
+}
+
+static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__SolverDenseOp *w,
+                                           trn_solver_dense_desc *out) {
+    if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMQR, "one of POTRF .. ORMQR", w->type,
+                    &out->fn, &out->type))
+        return BAD;
+    const char *fn = trn_solver_name(out->fn, out->type);
+    const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
+    out->lower = 0;
+    out->trans = TRN_TRANS_N;
+    out->left = 1;
+    out->m = out->n = out->k = out->nrhs = 0;
+    out->lda = out->ldb = 1;
+    out->a = out->b = out->tau = NULL;
+    out->ipiv = NULL;
+    out->info = NULL;
+    char what[48];
+    void *p = NULL;
+    trn_wire_code rc = TRN_WIRE_OK;
+
+    switch (out->fn) {
+    case TRN_SOLVER_POTRF:
+    case TRN_SOLVER_POTRI:
+    case TRN_SOLVER_POTRS:
+        if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
+            trn_vblas_dim(vx, fn, "n", w->n, &out->n))
+            return BAD;
+        out->m = out->n;
+        if (out->fn == TRN_SOLVER_POTRS &&
+            (trn_vblas_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+             trn_vblas_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb)))
+            return BAD;
+        if (trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+            return BAD;
+        break;
+    case TRN_SOLVER_GETRF:
+    case TRN_SOLVER_GEQRF:
+        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
+            trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vblas_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+        break;
+    case TRN_SOLVER_GETRS:
+        if (trn_vblas_trans(w->trans, &out->trans)) {
+            trn_vmsg(vx, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)w->trans);
+            return BAD;
+        }
+        if (trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vblas_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+            trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+            trn_vblas_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb))
+            return BAD;
+        out->m = out->n;
+        break;
+    case TRN_SOLVER_ORGQR:
+        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
+            trn_vblas_dim(vx, fn, "n", w->n, &out->n) || trn_vblas_dim(vx, fn, "k", w->k, &out->k))
+            return BAD;
+        if (out->n > out->m || out->k > out->n) {
+            trn_vmsg(vx, "%s: m=%d, n=%d, k=%d must satisfy m >= n >= k >= 0", fn, out->m, out->n,
+                     out->k);
+            return BAD;
+        }
+        if (trn_vblas_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+        break;
+    case TRN_SOLVER_ORMQR: {
+        if (w->side != 0 && w->side != 1) {
+            trn_vmsg(vx, "%s: side=%lld must be TRNBLAS_SIDE_LEFT (0) or RIGHT (1)", fn,
+                     (long long)w->side);
+            return BAD;
+        }
+        out->left = w->side == 0;
+        const Trnsci__V1__Operation other =
+            is_complex(out->type) ? TRNSCI__V1__OPERATION__OP_C : TRNSCI__V1__OPERATION__OP_T;
+        if (w->trans != TRNSCI__V1__OPERATION__OP_N && w->trans != other) {
+            trn_vmsg(vx, "%s: trans=%d must be OP_N or %s", fn, (int)w->trans,
+                     is_complex(out->type) ? "OP_C" : "OP_T");
+            return BAD;
+        }
+        out->trans = w->trans == TRNSCI__V1__OPERATION__OP_N ? TRN_TRANS_N
+                     : is_complex(out->type)                 ? TRN_TRANS_C
+                                                             : TRN_TRANS_T;
+        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
+            trn_vblas_dim(vx, fn, "n", w->n, &out->n) || trn_vblas_dim(vx, fn, "k", w->k, &out->k))
+            return BAD;
+        const int nq = out->left ? out->m : out->n;
+        if (out->k > nq) {
+            trn_vmsg(vx, "%s: k=%d must be <= %s=%d", fn, out->k, out->left ? "m" : "n", nq);
+            return BAD;
+        }
+        if (trn_vblas_ld(vx, fn, "lda", w->lda, nq, out->left ? "m" : "n", &out->lda) ||
+            trn_vblas_ld(vx, fn, "ldc", w->ldb, out->m, "m", &out->ldb))
+            return BAD;
+        break;
+    }
+    default: break; /* not reached: fn_and_type checked the range */
+    }
+
+    /* Operands, in the order of the parameter list. */
+    snprintf(what, sizeof(what), "%s: A", fn);
+    switch (out->fn) {
+    case TRN_SOLVER_ORMQR: {
+        const int nq = out->left ? out->m : out->n;
+        rc = trn_vsolver_matrix(vx, w->a, nq, out->k, out->lda, es, al, what, &out->a);
+        break;
+    }
+    case TRN_SOLVER_POTRS:
+    case TRN_SOLVER_GETRS:
+        rc = trn_vsolver_matrix(vx, w->a, out->n, out->n, out->lda, es, al, what, &out->a);
+        break;
+    default:
+        rc = trn_vsolver_matrix(vx, w->a, out->m, out->n, out->lda, es, al, what, &out->a);
+        break;
+    }
+    if (rc != TRN_WIRE_OK)
+        return rc;
+
+    if (out->fn == TRN_SOLVER_GETRF || out->fn == TRN_SOLVER_GETRS) {
+        /* Buffer 0: no pivoting (cuSOLVER's devIpiv = NULL). */
+        if (w->ipiv && w->ipiv->buffer_id) {
+            const int np =
+                out->fn == TRN_SOLVER_GETRF ? (out->m < out->n ? out->m : out->n) : out->n;
+            snprintf(what, sizeof(what), "%s: devIpiv", fn);
+            rc = trn_vsolver_vector(vx, w->ipiv, (uint64_t)np, sizeof(int32_t), sizeof(int32_t),
+                                    what, &p);
+            if (rc != TRN_WIRE_OK)
+                return rc;
+            out->ipiv = p;
+        }
+    }
+    if (out->fn == TRN_SOLVER_GEQRF || out->fn == TRN_SOLVER_ORGQR || out->fn == TRN_SOLVER_ORMQR) {
+        const int ntau = out->fn == TRN_SOLVER_GEQRF ? (out->m < out->n ? out->m : out->n) : out->k;
+        snprintf(what, sizeof(what), "%s: tau", fn);
+        rc = trn_vsolver_vector(vx, w->tau, (uint64_t)ntau, es, al, what, &out->tau);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    if (out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_GETRS || out->fn == TRN_SOLVER_ORMQR) {
+        const int rows = out->fn == TRN_SOLVER_ORMQR ? out->m : out->n;
+        const int cols = out->fn == TRN_SOLVER_ORMQR ? out->n : out->nrhs;
+        snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_SOLVER_ORMQR ? "C" : "B");
+        rc = trn_vsolver_matrix(vx, w->b, rows, cols, out->ldb, es, al, what, &out->b);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    return trn_vsolver_info(vx, w->info, fn, &out->info);
+}
+
+/* ---- potrfBatched / potrsBatched --------------------------------------------- */
+
+static trn_wire_code validate_solver_batched(trn_vctx *vx, const Trnsci__V1__SolverBatchedOp *w,
+                                             trn_solver_batched_desc *out) {
+    if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF_BATCHED,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRS_BATCHED,
+                    "POTRF_BATCHED or POTRS_BATCHED", w->type, &out->fn, &out->type))
+        return BAD;
+    const char *fn = trn_solver_name(out->fn, out->type);
+    const int potrs = out->fn == TRN_SOLVER_POTRS_BATCHED;
+    out->nrhs = 0;
+    out->ldb = 1;
+    out->a = out->b = NULL;
+    out->info = NULL;
+    if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
+        trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+        return BAD;
+    if (potrs) {
+        if (w->nrhs != 1) {
+            trn_vmsg(vx, "%s: nrhs=%lld must be 1 (as cuSOLVER's)", fn, (long long)w->nrhs);
+            return BAD;
+        }
+        out->nrhs = 1;
+        if (trn_vblas_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb))
+            return BAD;
+        if (w->n_b != w->n_a) {
+            trn_vmsg(vx, "%s: Barray has %zu matrices but Aarray has %zu", fn, w->n_b, w->n_a);
+            return BAD;
+        }
+    } else if (w->n_b != 0) {
+        trn_vmsg(vx, "%s: takes no B matrices (%zu given)", fn, w->n_b);
+        return BAD;
+    }
+    if (w->n_a > (size_t)INT_MAX) {
+        trn_vmsg(vx, "%s: batchSize=%zu is larger than %d", fn, w->n_a, INT_MAX);
+        return BAD;
+    }
+    out->batch = (int)w->n_a;
+    const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
+    /* The pointer arrays live as long as the references (vx->refs->owned). */
+    const size_t slots = (size_t)out->batch * (potrs ? 2u : 1u);
+    void **ptrs = slots ? calloc(slots, sizeof(void *)) : NULL;
+    if (slots && !ptrs) {
+        trn_vmsg(vx, "%s: the daemon is out of memory for %d matrices", fn, out->batch);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    vx->refs->owned = ptrs;
+    uint64_t a_bytes, b_bytes;
+    if (ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
+        ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->nrhs, (uint64_t)out->ldb, es, &b_bytes)) {
+        trn_vmsg(vx, "%s: the extent of a matrix overflows 64 bits", fn);
+        return BAD;
+    }
+    /* info first: the matrices may fill refs' fixed slots. */
+    char what[64];
+    trn_wire_code rc;
+    if (potrs) {
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    } else {
+        snprintf(what, sizeof(what), "%s: infoArray", fn);
+        void *p = NULL;
+        rc = trn_vsolver_vector(vx, w->info, (uint64_t)out->batch, sizeof(int32_t), sizeof(int32_t),
+                                what, &p);
+        out->info = p;
+    }
+    for (int i = 0; i < out->batch && rc == TRN_WIRE_OK; i++) {
+        snprintf(what, sizeof(what), "%s: Aarray[%d]", fn, i);
+        rc = trn_vregion_many(vx, w->a[i], a_bytes, al, what, &ptrs[i]);
+        if (rc == TRN_WIRE_OK && potrs) {
+            snprintf(what, sizeof(what), "%s: Barray[%d]", fn, i);
+            rc = trn_vregion_many(vx, w->b[i], b_bytes, al, what, &ptrs[out->batch + i]);
+        }
+    }
+    out->a = ptrs;
+    out->b = potrs ? ptrs + out->batch : NULL;
+    return rc;
+}
+
+/* ---- eigenvalue problems and SVDs -------------------------------------------- */
+
+static int jobz_of(trn_vctx *vx, const char *fn, int64_t jobz, int *vectors) {
+    if (jobz != 0 && jobz != 1) {
+        trn_vmsg(vx, "%s: jobz=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0) or _VECTOR (1)", fn,
+                 (long long)jobz);
+        return -1;
+    }
+    *vectors = (int)jobz;
+    return 0;
+}
+
+static int job_char(trn_vctx *vx, const char *fn, const char *name, int64_t v, char *out) {
+    if (v != 'A' && v != 'S' && v != 'O' && v != 'N') {
+        trn_vmsg(vx, "%s: %s=%lld must be 'A', 'S', 'O' or 'N'", fn, name, (long long)v);
+        return -1;
+    }
+    *out = (char)v;
+    return 0;
+}
+
+/* LAPACK's rule for a leading dimension that may be unreferenced: >= 1, and
+ * >= rows when the matrix is written. */
+static int ld_maybe(trn_vctx *vx, const char *fn, const char *name, int64_t ld, int used, int rows,
+                    const char *rows_expr, int *out) {
+    return trn_vblas_ld(vx, fn, name, ld, used ? rows : 1, used ? rows_expr : "1", out);
+}
+
+static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
+                                           trn_solver_eigen_desc *out) {
+    if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDJ, "one of SYEVD .. GESVDJ", w->type,
+                    &out->fn, &out->type))
+        return BAD;
+    const char *fn = trn_solver_name(out->fn, out->type);
+    const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
+    out->vectors = 0;
+    out->lower = 0;
+    out->itype = 1;
+    out->jobu = out->jobvt = 'N';
+    out->econ = 0;
+    out->m = out->n = 0;
+    out->lda = out->ldb = out->ldu = out->ldv = 1;
+    out->a = out->b = out->w = out->u = out->v = out->rwork = NULL;
+    out->info = NULL;
+    out->tol = 0.0;
+    out->max_sweeps = 0;
+    out->stats = NULL;
+    const double eps = al == 4 ? FLT_EPSILON : DBL_EPSILON;
+    char what[48];
+    trn_wire_code rc;
+
+    if (out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ) {
+        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
+            trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vblas_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+    } else {
+        if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
+            jobz_of(vx, fn, w->jobz, &out->vectors) || trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+            return BAD;
+        out->m = out->n;
+    }
+    const int m = out->m, n = out->n, p = m < n ? m : n;
+    int u_cols = 0, v_rows = 0, v_cols = 0; /* U: m x u_cols; V(T): v_rows x v_cols */
+
+    switch (out->fn) {
+    case TRN_SOLVER_SYGVD:
+        if (w->itype < 1 || w->itype > 3) {
+            trn_vmsg(vx, "%s: itype=%lld must be TRNSOLVER_EIG_TYPE_1, _2 or _3", fn,
+                     (long long)w->itype);
+            return BAD;
+        }
+        out->itype = (int)w->itype;
+        if (trn_vblas_ld(vx, fn, "ldb", w->ldb, n, "n", &out->ldb))
+            return BAD;
+        break;
+    case TRN_SOLVER_GESVD:
+        if (job_char(vx, fn, "jobu", w->jobu, &out->jobu) ||
+            job_char(vx, fn, "jobvt", w->jobvt, &out->jobvt))
+            return BAD;
+        if (out->jobu == 'O' && out->jobvt == 'O') {
+            trn_vmsg(vx, "%s: jobu and jobvt cannot both be 'O'", fn);
+            return BAD;
+        }
+        if (m < n) {
+            trn_vmsg(vx, "%s: m=%d must be >= n=%d (cuSOLVER's gesvd supports m >= n only)", fn, m,
+                     n);
+            return BAD;
+        }
+        u_cols = out->jobu == 'A' ? m : out->jobu == 'S' ? p : 0;
+        v_rows = out->jobvt == 'A' ? n : out->jobvt == 'S' ? p : 0;
+        v_cols = v_rows ? n : 0;
+        if (ld_maybe(vx, fn, "ldu", w->ldu, u_cols > 0, m, "m", &out->ldu) ||
+            ld_maybe(vx, fn, "ldvt", w->ldv, v_rows > 0, v_rows,
+                     out->jobvt == 'A' ? "n" : "min(m,n)", &out->ldv))
+            return BAD;
+        break;
+    case TRN_SOLVER_GESVDJ:
+        if (jobz_of(vx, fn, w->jobz, &out->vectors))
+            return BAD;
+        if (w->econ != 0 && w->econ != 1) {
+            trn_vmsg(vx, "%s: econ=%lld must be 0 or 1", fn, (long long)w->econ);
+            return BAD;
+        }
+        out->econ = (int)w->econ;
+        if (trn_vblas_ld(vx, fn, "ldu", w->ldu, m, "m", &out->ldu) ||
+            trn_vblas_ld(vx, fn, "ldv", w->ldv, n, "n", &out->ldv))
+            return BAD;
+        if (out->vectors) {
+            u_cols = out->econ ? p : m;
+            v_rows = n;
+            v_cols = out->econ ? p : n;
+        }
+        break;
+    default: break;
+    }
+    if (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ) {
+        if (trn_vsolver_tol(vx, fn, "tolerance", w->tolerance, eps, &out->tol) ||
+            trn_vsolver_count(vx, fn, "max_sweeps", w->max_sweeps, 100, &out->max_sweeps))
+            return BAD;
+        if (out->tol < eps)
+            out->tol = eps; /* below the working precision no sweep can reach it */
+    }
+
+    snprintf(what, sizeof(what), "%s: A", fn);
+    rc = trn_vsolver_matrix(vx, w->a, m, n, out->lda, es, al, what, &out->a);
+    if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYGVD) {
+        snprintf(what, sizeof(what), "%s: B", fn);
+        rc = trn_vsolver_matrix(vx, w->b, n, n, out->ldb, es, al, what, &out->b);
+    }
+    if (rc == TRN_WIRE_OK) {
+        const int is_svd = out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ;
+        snprintf(what, sizeof(what), "%s: %s", fn, is_svd ? "S" : "W");
+        rc = trn_vsolver_vector(vx, w->w, (uint64_t)(is_svd ? p : n), al, al, what, &out->w);
+    }
+    if (rc == TRN_WIRE_OK && u_cols > 0) {
+        snprintf(what, sizeof(what), "%s: U", fn);
+        rc = trn_vsolver_matrix(vx, w->u, m, u_cols, out->ldu, es, al, what, &out->u);
+    }
+    if (rc == TRN_WIRE_OK && v_rows > 0) {
+        snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_SOLVER_GESVD ? "VT" : "V");
+        rc = trn_vsolver_matrix(vx, w->v, v_rows, v_cols, out->ldv, es, al, what, &out->v);
+    }
+    if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_GESVD && w->rwork && w->rwork->buffer_id) {
+        snprintf(what, sizeof(what), "%s: rwork", fn);
+        rc = trn_vsolver_vector(vx, w->rwork, (uint64_t)(p > 1 ? p - 1 : 0), al, al, what,
+                                &out->rwork);
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    if (rc == TRN_WIRE_OK && (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ))
+        rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
+    return rc;
+}
+
+/* The table's entries (validate.h). */
+TRN_VALIDATE_ENTRY(solver_dense, validate_solver_dense(vx, op->solver_dense, &out->u.solver_dense))
+TRN_VALIDATE_ENTRY(solver_batched,
+                   validate_solver_batched(vx, op->solver_batched, &out->u.solver_batched))
+TRN_VALIDATE_ENTRY(solver_eigen, validate_solver_eigen(vx, op->solver_eigen, &out->u.solver_eigen))
