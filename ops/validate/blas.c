@@ -12,55 +12,6 @@
 
 #include "ops/validate/checked.h"
 
-int trn_vblas_dtype(Trnsci__V1__DataType t, trn_dtype *out) {
-    switch (t) {
-    case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return 0;
-    case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return 0;
-    case TRNSCI__V1__DATA_TYPE__C_32F: *out = TRN_DTYPE_C32F; return 0;
-    case TRNSCI__V1__DATA_TYPE__C_64F: *out = TRN_DTYPE_C64F; return 0;
-    default: return -1;
-    }
-}
-
-int trn_vblas_trans(Trnsci__V1__Operation op, trn_trans *out) {
-    switch (op) {
-    case TRNSCI__V1__OPERATION__OP_N: *out = TRN_TRANS_N; return 0;
-    case TRNSCI__V1__OPERATION__OP_T: *out = TRN_TRANS_T; return 0;
-    case TRNSCI__V1__OPERATION__OP_C: *out = TRN_TRANS_C; return 0;
-    default: return -1;
-    }
-}
-
-int trn_vblas_dim(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out) {
-    if (v < 0 || v > INT_MAX) {
-        trn_vmsg(vx, "%s: %s=%lld is outside 0..%d", fn, name, (long long)v, INT_MAX);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-int trn_vblas_ld(trn_vctx *vx, const char *fn, const char *name, int64_t ld, int rows,
-                 const char *rows_expr, int *out) {
-    const int64_t need = rows > 1 ? rows : 1;
-    if (ld < need || ld > INT_MAX) {
-        trn_vmsg(vx, "%s: %s=%lld must be >= max(1, %s) = %lld and <= %d", fn, name, (long long)ld,
-                 rows_expr, (long long)need, INT_MAX);
-        return -1;
-    }
-    *out = (int)ld;
-    return 0;
-}
-
-trn_scalar trn_vblas_scalar(const Trnsci__V1__Scalar *s) {
-    trn_scalar v = {0.0, 0.0};
-    if (s) {
-        v.re = s->re;
-        v.im = s->im;
-    }
-    return v;
-}
-
 /* ---- Level 1 ------------------------------------------------------------- */
 
 static const char *blas1_name(trn_blas1_fn fn) {
@@ -87,24 +38,6 @@ static int blas1_fn_of(Trnsci__V1__Blas1Function f, trn_blas1_fn *out) {
     return 0;
 }
 
-int trn_vblas_int(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out) {
-    if (v < INT_MIN || v > INT_MAX) {
-        trn_vmsg(vx, "%s: %s=%lld is outside %d..%d", fn, name, (long long)v, INT_MIN, INT_MAX);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-int trn_vblas_vec_bytes(int n, int inc, uint64_t es, uint64_t *out) {
-    const uint64_t a = inc < 0 ? (uint64_t)(-(int64_t)inc) : (uint64_t)inc;
-    uint64_t t;
-    if (ck_mul(a, (uint64_t)n - 1, &t) || ck_add(t, 1, &t) || ck_mul(t, es, &t))
-        return -1;
-    *out = t;
-    return 0;
-}
-
 static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
                                     trn_blas1_desc *out) {
     if (blas1_fn_of(b->function, &out->fn)) {
@@ -112,7 +45,7 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const char *fn = blas1_name(out->fn);
-    if (trn_vblas_dtype(b->type, &out->type)) {
+    if (trn_vk_dtype(b->type, &out->type)) {
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -126,14 +59,13 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     int n;
-    if (trn_vblas_int(vx, fn, "n", b->n, &n) ||
-        trn_vblas_int(vx, fn, "incx", b->incx, &out->incx) ||
-        trn_vblas_int(vx, fn, "incy", b->incy, &out->incy))
+    if (trn_vk_int(vx, fn, "n", b->n, &n) || trn_vk_int(vx, fn, "incx", b->incx, &out->incx) ||
+        trn_vk_int(vx, fn, "incy", b->incy, &out->incy))
         return TRN_WIRE_INVALID_ARGUMENT;
     out->real_scalar = b->real_scalar ? 1 : 0;
     out->compensated = b->compensated ? 1 : 0;
-    out->alpha = trn_vblas_scalar(b->alpha);
-    out->beta = trn_vblas_scalar(b->beta);
+    out->alpha = trn_vk_scalar(b->alpha);
+    out->beta = trn_vk_scalar(b->beta);
 
     const int uses_y = out->fn == TRN_BLAS1_AXPY || out->fn == TRN_BLAS1_COPY ||
                        out->fn == TRN_BLAS1_SWAP || out->fn == TRN_BLAS1_DOT ||
@@ -149,11 +81,11 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
     const uint64_t es = trn_dtype_size(out->type);
     const uint64_t comp = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
     uint64_t x_bytes = 0, y_bytes = 0;
-    if (n > 0 && trn_vblas_vec_bytes(n, out->incx, es, &x_bytes)) {
+    if (n > 0 && trn_vk_vector_bytes(n, out->incx, es, &x_bytes)) {
         trn_vmsg(vx, "%s: the extent of x (n=%d, incx=%d) overflows 64 bits", fn, n, out->incx);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (n > 0 && uses_y && trn_vblas_vec_bytes(n, out->incy, es, &y_bytes)) {
+    if (n > 0 && uses_y && trn_vk_vector_bytes(n, out->incy, es, &y_bytes)) {
         trn_vmsg(vx, "%s: the extent of y (n=%d, incy=%d) overflows 64 bits", fn, n, out->incy);
         return TRN_WIRE_INVALID_ARGUMENT;
     }

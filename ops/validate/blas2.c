@@ -62,53 +62,54 @@ static blas2_shape shape_of(trn_blas2_fn fn) {
 }
 
 /* An increment: an int, and not 0 (cuBLAS and reference BLAS refuse 0). */
-static int check_inc(trn_vctx *vx, const char *fn, const char *name, int64_t v, int *out) {
-    if (trn_vblas_int(vx, fn, name, v, out))
-        return -1;
+static trn_wire_code check_inc(trn_vctx *vx, const char *fn, const char *name, int64_t v,
+                               int *out) {
+    if (trn_vk_int(vx, fn, name, v, out))
+        return TRN_WIRE_INVALID_ARGUMENT;
     if (*out == 0) {
         trn_vmsg(vx, "%s: %s=0 is not allowed (it must not be 0)", fn, name);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
-    return 0;
+    return TRN_WIRE_OK;
 }
 
 /* Enums and numbers: everything but the operands. */
 static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_blas2_desc *out,
                                 const blas2_shape *sh, const char *fn) {
-    if (trn_vblas_dtype(b->type, &out->type)) {
+    if (trn_vk_dtype(b->type, &out->type)) {
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int cx = trn_vblas_complex(out->type);
+    const int cx = trn_vk_complex(out->type);
     if (sh->complex_only && !cx) {
         trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->trans = TRN_TRANS_N;
-    if (sh->trans && trn_vblas_trans(b->trans, &out->trans)) {
+    if (sh->trans && trn_vk_trans(b->trans, &out->trans)) {
         trn_vmsg(vx, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)b->trans);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (!cx && out->trans == TRN_TRANS_C)
         out->trans = TRN_TRANS_T; /* the same operation for real matrices */
     out->uplo = TRN_UPLO_LOWER;
-    if (sh->uplo && trn_vblas_uplo(b->uplo, &out->uplo)) {
+    if (sh->uplo && trn_vk_uplo(b->uplo, &out->uplo)) {
         trn_vmsg(vx, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn, (int)b->uplo);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->diag = TRN_DIAG_NON_UNIT;
-    if (sh->diag && trn_vblas_diag(b->diag, &out->diag)) {
+    if (sh->diag && trn_vk_diag(b->diag, &out->diag)) {
         trn_vmsg(vx, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if ((sh->has_m && trn_vblas_dim(vx, fn, "m", b->m, &out->m)) ||
-        trn_vblas_dim(vx, fn, "n", b->n, &out->n))
+    if ((sh->has_m && trn_vk_dim(vx, fn, "m", b->m, &out->m)) ||
+        trn_vk_dim(vx, fn, "n", b->n, &out->n))
         return TRN_WIRE_INVALID_ARGUMENT;
     if (!sh->has_m)
         out->m = out->n;
     out->kl = out->ku = 0;
-    if (out->fn == TRN_BLAS2_GBMV && (trn_vblas_dim(vx, fn, "kl", b->kl, &out->kl) ||
-                                      trn_vblas_dim(vx, fn, "ku", b->ku, &out->ku)))
+    if (out->fn == TRN_BLAS2_GBMV &&
+        (trn_vk_dim(vx, fn, "kl", b->kl, &out->kl) || trn_vk_dim(vx, fn, "ku", b->ku, &out->ku)))
         return TRN_WIRE_INVALID_ARGUMENT;
     if (out->fn == TRN_BLAS2_GBMV) {
         /* Band storage: kl + ku + 1 rows, each column's band. */
@@ -117,9 +118,9 @@ static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_
             trn_vmsg(vx, "gbmv: kl + ku + 1 = %lld does not fit in int", (long long)band);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
-        if (trn_vblas_ld(vx, fn, "lda", b->lda, (int)band, "kl + ku + 1", &out->lda))
+        if (trn_vk_ld(vx, fn, "lda", b->lda, (int)band, "kl + ku + 1", &out->lda))
             return TRN_WIRE_INVALID_ARGUMENT;
-    } else if (trn_vblas_ld(vx, fn, "lda", b->lda, out->m, sh->has_m ? "m" : "n", &out->lda)) {
+    } else if (trn_vk_ld(vx, fn, "lda", b->lda, out->m, sh->has_m ? "m" : "n", &out->lda)) {
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (check_inc(vx, fn, "incx", b->incx, &out->incx) ||
@@ -128,8 +129,8 @@ static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_
     if (!sh->y)
         out->incy = 1;
     /* Scalars: real types (and HER's alpha) have no imaginary part. */
-    out->alpha = trn_vblas_scalar(b->alpha);
-    out->beta = trn_vblas_scalar(b->beta);
+    out->alpha = trn_vk_scalar(b->alpha);
+    out->beta = trn_vk_scalar(b->beta);
     if (!cx || out->fn == TRN_BLAS2_HER)
         out->alpha.im = 0.0;
     if (!cx)

@@ -53,11 +53,11 @@ static int is_rank_k(trn_blas3_fn fn) {
 static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn_blas3_desc *out,
                                  const char *fn) {
     const trn_blas3_fn f = out->fn;
-    if (trn_vblas_dtype(b->type, &out->type)) {
+    if (trn_vk_dtype(b->type, &out->type)) {
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int cx = trn_vblas_complex(out->type);
+    const int cx = trn_vk_complex(out->type);
     const int herm = f == TRN_BLAS3_HEMM || f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K;
     if (herm && !cx) {
         trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
@@ -65,12 +65,12 @@ static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn
     }
     const int takes_side = f == TRN_BLAS3_SYMM || f == TRN_BLAS3_HEMM || f == TRN_BLAS3_TRSM ||
                            f == TRN_BLAS3_TRMM || f == TRN_BLAS3_DGMM;
-    if (takes_side && trn_vblas_side(b->side, &out->side)) {
+    if (takes_side && trn_vk_side(b->side, &out->side)) {
         trn_vmsg(vx, "%s: side=%d must be SIDE_LEFT or SIDE_RIGHT", fn, (int)b->side);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int takes_uplo = f != TRN_BLAS3_GEAM && f != TRN_BLAS3_DGMM;
-    if (takes_uplo && trn_vblas_uplo(b->uplo, &out->uplo)) {
+    if (takes_uplo && trn_vk_uplo(b->uplo, &out->uplo)) {
         trn_vmsg(vx, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn, (int)b->uplo);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -78,7 +78,7 @@ static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn
         is_rank_k(f) || f == TRN_BLAS3_TRSM || f == TRN_BLAS3_TRMM || f == TRN_BLAS3_GEAM;
     if (takes_trans) {
         const char *name = f == TRN_BLAS3_GEAM ? "transa" : "trans";
-        if (trn_vblas_trans(b->transa, &out->transa)) {
+        if (trn_vk_trans(b->transa, &out->transa)) {
             trn_vmsg(vx, "%s: %s=%d must be OP_N, OP_T or OP_C", fn, name, (int)b->transa);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
@@ -96,14 +96,14 @@ static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn
             out->transa = TRN_TRANS_T;
     }
     if (f == TRN_BLAS3_GEAM) {
-        if (trn_vblas_trans(b->transb, &out->transb)) {
+        if (trn_vk_trans(b->transb, &out->transb)) {
             trn_vmsg(vx, "geam: transb=%d must be OP_N, OP_T or OP_C", (int)b->transb);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (!cx && out->transb == TRN_TRANS_C)
             out->transb = TRN_TRANS_T;
     }
-    if ((f == TRN_BLAS3_TRSM || f == TRN_BLAS3_TRMM) && trn_vblas_diag(b->diag, &out->diag)) {
+    if ((f == TRN_BLAS3_TRSM || f == TRN_BLAS3_TRMM) && trn_vk_diag(b->diag, &out->diag)) {
         trn_vmsg(vx, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)b->diag);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -116,11 +116,10 @@ static trn_wire_code check_dims(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn_
                                 const char *fn, int *ar, int *ac, int *br, int *bc) {
     const trn_blas3_fn f = out->fn;
     if (is_rank_k(f)) {
-        if (trn_vblas_dim(vx, fn, "n", b->n, &out->n) || trn_vblas_dim(vx, fn, "k", b->k, &out->k))
+        if (trn_vk_dim(vx, fn, "n", b->n, &out->n) || trn_vk_dim(vx, fn, "k", b->k, &out->k))
             return TRN_WIRE_INVALID_ARGUMENT;
         out->m = out->n;
-    } else if (trn_vblas_dim(vx, fn, "m", b->m, &out->m) ||
-               trn_vblas_dim(vx, fn, "n", b->n, &out->n)) {
+    } else if (trn_vk_dim(vx, fn, "m", b->m, &out->m) || trn_vk_dim(vx, fn, "n", b->n, &out->n)) {
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int m = out->m, n = out->n, k = out->k;
@@ -162,47 +161,47 @@ static trn_wire_code check_dims(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn_
         break;
     case TRN_BLAS3_DGMM: *ar = m, *ac = n; break;
     }
-    if (trn_vblas_ld(vx, fn, "lda", b->lda, *ar, a_rows, &out->lda) ||
-        (b_rows && trn_vblas_ld(vx, fn, "ldb", b->ldb, *br, b_rows, &out->ldb)) ||
-        (c_rows && trn_vblas_ld(vx, fn, "ldc", b->ldc, m, c_rows, &out->ldc)))
+    if (trn_vk_ld(vx, fn, "lda", b->lda, *ar, a_rows, &out->lda) ||
+        (b_rows && trn_vk_ld(vx, fn, "ldb", b->ldb, *br, b_rows, &out->ldb)) ||
+        (c_rows && trn_vk_ld(vx, fn, "ldc", b->ldc, m, c_rows, &out->ldc)))
         return TRN_WIRE_INVALID_ARGUMENT;
-    if (f == TRN_BLAS3_DGMM && trn_vblas_int(vx, fn, "incx", b->incx, &out->incx))
+    if (f == TRN_BLAS3_DGMM && trn_vk_int(vx, fn, "incx", b->incx, &out->incx))
         return TRN_WIRE_INVALID_ARGUMENT;
     return TRN_WIRE_OK;
 }
 
 /* cuBLAS's in-place rules (see the top of the file); 0 when they hold. */
-static int check_in_place(trn_vctx *vx, const trn_blas3_desc *d) {
+static trn_wire_code check_in_place(trn_vctx *vx, const trn_blas3_desc *d) {
     switch (d->fn) {
     case TRN_BLAS3_TRMM:
         if (d->b && d->c == d->b && d->ldc != d->ldb) {
             trn_vmsg(vx, "trmm: C is B (in place) but ldc=%d differs from ldb=%d", d->ldc, d->ldb);
-            return -1;
+            return TRN_WIRE_INVALID_ARGUMENT;
         }
-        return 0;
+        return TRN_WIRE_OK;
     case TRN_BLAS3_GEAM:
         if (d->a && d->c == d->a && (d->ldc != d->lda || d->transa != TRN_TRANS_N)) {
             trn_vmsg(vx,
                      "geam: C is A (in place), which needs ldc = lda (%d, %d) and transa = OP_N",
                      d->ldc, d->lda);
-            return -1;
+            return TRN_WIRE_INVALID_ARGUMENT;
         }
         if (d->b && d->c == d->b && (d->ldc != d->ldb || d->transb != TRN_TRANS_N)) {
             trn_vmsg(vx,
                      "geam: C is B (in place), which needs ldc = ldb (%d, %d) and transb = OP_N",
                      d->ldc, d->ldb);
-            return -1;
+            return TRN_WIRE_INVALID_ARGUMENT;
         }
-        return 0;
+        return TRN_WIRE_OK;
     case TRN_BLAS3_DGMM:
         if (d->c == d->a && d->ldc != d->lda) {
             trn_vmsg(vx, "dgmm: C is A (in place) but ldc=%d differs from lda=%d", d->ldc, d->lda);
-            return -1;
+            return TRN_WIRE_INVALID_ARGUMENT;
         }
-        return 0;
+        return TRN_WIRE_OK;
     default: break;
     }
-    return 0;
+    return TRN_WIRE_OK;
 }
 
 static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
@@ -226,11 +225,11 @@ static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
     /* Scalars: HERK's alpha and beta and HER2K's beta are real; real types
      * have no imaginary parts. */
     const trn_dtype t = out->type;
-    const int cx = trn_vblas_complex(t);
+    const int cx = trn_vk_complex(t);
     const int alpha_real = f == TRN_BLAS3_HERK, beta_real = alpha_real || f == TRN_BLAS3_HER2K;
     const int takes_beta = f != TRN_BLAS3_TRSM && f != TRN_BLAS3_TRMM && f != TRN_BLAS3_DGMM;
-    out->alpha = trn_vblas_scalar(b->alpha);
-    out->beta = trn_vblas_scalar(b->beta);
+    out->alpha = trn_vk_scalar(b->alpha);
+    out->beta = trn_vk_scalar(b->beta);
     if (!cx || alpha_real)
         out->alpha.im = 0.0;
     if (!cx || beta_real)

@@ -24,13 +24,13 @@ static int type_of(Trnsci__V1__FftType t, trn_fft_type *out) {
     return 0;
 }
 
-static int int_arg(trn_vctx *vx, int64_t v, int min, const char *what, int *out) {
+static trn_wire_code int_arg(trn_vctx *vx, int64_t v, int min, const char *what, int *out) {
     if (v < min || v > 0x7fffffff) {
         trn_vmsg(vx, "%s = %lld must be %d..2147483647", what, (long long)v, min);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
     *out = (int)v;
-    return 0;
+    return TRN_WIRE_OK;
 }
 
 /* Bytes of `batch` transforms of a side `dist` elements apart. */

@@ -157,27 +157,13 @@ static int listed_c_overlap(const trn_gemm_desc *d, uint64_t c_bytes, c_place *t
     return 0;
 }
 
-/* A strided operand: (batch-1)*stride*es + bytes of one matrix. */
-static int strided_bytes(uint64_t one, uint64_t batch, uint64_t stride, uint64_t es,
-                         uint64_t *out) {
-    uint64_t t;
-    if (one == 0) {
-        *out = 0;
-        return 0;
-    }
-    if (ck_mul(batch - 1, stride, &t) || ck_mul(t, es, &t) || ck_add(t, one, &t))
-        return -1;
-    *out = t;
-    return 0;
-}
-
-static int check_stride(trn_vctx *vx, const char *name, int64_t v, size_t *out) {
+static trn_wire_code check_stride(trn_vctx *vx, const char *name, int64_t v, size_t *out) {
     if (v < 0) {
         trn_vmsg(vx, "gemm: %s=%lld must be >= 0", name, (long long)v);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
     *out = (size_t)v;
-    return 0;
+    return TRN_WIRE_OK;
 }
 
 /* The pointer-array form: resolves every listed matrix into the arrays of
@@ -208,7 +194,7 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     vx->refs->owned = lists;
-    const uint64_t align = trn_vblas_align(out->type);
+    const uint64_t align = trn_vk_align(out->type);
     char what[48];
     trn_wire_code rc = TRN_WIRE_OK;
     for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
@@ -238,21 +224,20 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
 
 static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out) {
     *out = (trn_gemm_desc){.batch = 1};
-    if (trn_vblas_dtype(g->type, &out->type)) {
+    if (trn_vk_dtype(g->type, &out->type)) {
         trn_vmsg(vx, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F", (int)g->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trn_vblas_trans(g->transa, &out->transa) || trn_vblas_trans(g->transb, &out->transb)) {
+    if (trn_vk_trans(g->transa, &out->transa) || trn_vk_trans(g->transb, &out->transb)) {
         trn_vmsg(vx, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C", (int)g->transa,
                  (int)g->transb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trn_vblas_dim(vx, "gemm", "m", g->m, &out->m) ||
-        trn_vblas_dim(vx, "gemm", "n", g->n, &out->n) ||
-        trn_vblas_dim(vx, "gemm", "k", g->k, &out->k))
+    if (trn_vk_dim(vx, "gemm", "m", g->m, &out->m) || trn_vk_dim(vx, "gemm", "n", g->n, &out->n) ||
+        trn_vk_dim(vx, "gemm", "k", g->k, &out->k))
         return TRN_WIRE_INVALID_ARGUMENT;
     int batch;
-    if (trn_vblas_dim(vx, "gemm", "batch_count", g->batch_count, &batch))
+    if (trn_vk_dim(vx, "gemm", "batch_count", g->batch_count, &batch))
         return TRN_WIRE_INVALID_ARGUMENT;
     out->batch = batch > 1 ? (size_t)batch : 1;
     if (check_stride(vx, "stride_a", g->stride_a, &out->stride_a) ||
@@ -278,15 +263,15 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
     const int b_n = out->transb == TRN_TRANS_N;
     const int rows_a = a_n ? out->m : out->k, cols_a = a_n ? out->k : out->m;
     const int rows_b = b_n ? out->k : out->n, cols_b = b_n ? out->n : out->k;
-    if (trn_vblas_ld(vx, "gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda) ||
-        trn_vblas_ld(vx, "gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb) ||
-        trn_vblas_ld(vx, "gemm", "ldc", g->ldc, out->m, "m", &out->ldc))
+    if (trn_vk_ld(vx, "gemm", "lda", g->lda, rows_a, a_n ? "m" : "k", &out->lda) ||
+        trn_vk_ld(vx, "gemm", "ldb", g->ldb, rows_b, b_n ? "k" : "n", &out->ldb) ||
+        trn_vk_ld(vx, "gemm", "ldc", g->ldc, out->m, "m", &out->ldc))
         return TRN_WIRE_INVALID_ARGUMENT;
 
-    out->alpha = trn_vblas_scalar(g->alpha);
-    out->beta = trn_vblas_scalar(g->beta);
+    out->alpha = trn_vk_scalar(g->alpha);
+    out->beta = trn_vk_scalar(g->beta);
     const uint64_t es = trn_dtype_size(out->type);
-    const uint64_t align = trn_vblas_align(out->type);
+    const uint64_t align = trn_vk_align(out->type);
     const int alpha_dev = g->alpha_ptr && g->alpha_ptr->buffer_id;
     const int beta_dev = g->beta_ptr && g->beta_ptr->buffer_id;
     const int empty = out->m == 0 || out->n == 0;
@@ -336,9 +321,9 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
 
     /* One GEMM or strided batches: each operand spans its matrices. */
     const uint64_t nb = out->batch;
-    if (strided_bytes(a_bytes, nb, out->stride_a, es, &a_bytes) ||
-        strided_bytes(b_bytes, nb, out->stride_b, es, &b_bytes) ||
-        strided_bytes(c_bytes, nb, out->stride_c, es, &c_bytes)) {
+    if (trn_vk_batch_bytes(a_bytes, nb, out->stride_a, es, &a_bytes) ||
+        trn_vk_batch_bytes(b_bytes, nb, out->stride_b, es, &b_bytes) ||
+        trn_vk_batch_bytes(c_bytes, nb, out->stride_c, es, &c_bytes)) {
         trn_vmsg(vx, "gemm: the extent of batch_count=%llu matrices overflows 64 bits",
                  (unsigned long long)nb);
         return TRN_WIRE_INVALID_ARGUMENT;

@@ -19,36 +19,14 @@
 
 #define BAD TRN_WIRE_INVALID_ARGUMENT
 
-int trn_vsolver_uplo(trn_vctx *vx, const char *fn, int64_t uplo, int *lower) {
+trn_wire_code trn_vsolver_uplo(trn_vctx *vx, const char *fn, int64_t uplo, int *lower) {
     if (uplo != 0 && uplo != 1) {
         trn_vmsg(vx, "%s: uplo=%lld must be TRNBLAS_FILL_MODE_LOWER (0) or UPPER (1)", fn,
                  (long long)uplo);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
     *lower = uplo == 0;
-    return 0;
-}
-
-trn_wire_code trn_vsolver_matrix(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int rows, int cols,
-                                 int ld, uint64_t es, uint64_t align, const char *what,
-                                 void **out) {
-    uint64_t bytes;
-    if (ck_matrix_bytes((uint64_t)rows, (uint64_t)cols, (uint64_t)ld, es, &bytes)) {
-        trn_vmsg(vx, "%s: the extent (%d x %d, ld %d) overflows 64 bits", what, rows, cols, ld);
-        return BAD;
-    }
-    return trn_vregion(vx, ref, bytes, align, what, out);
-}
-
-trn_wire_code trn_vsolver_vector(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
-                                 uint64_t es, uint64_t align, const char *what, void **out) {
-    uint64_t bytes;
-    if (ck_mul(count, es, &bytes)) {
-        trn_vmsg(vx, "%s: the extent of %llu elements overflows 64 bits", what,
-                 (unsigned long long)count);
-        return BAD;
-    }
-    return trn_vregion(vx, ref, bytes, align, what, out);
+    return TRN_WIRE_OK;
 }
 
 trn_wire_code trn_vsolver_info(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, const char *fn,
@@ -74,30 +52,9 @@ trn_wire_code trn_vsolver_stats(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, 
     return rc;
 }
 
-int trn_vsolver_tol(trn_vctx *vx, const char *fn, const char *name, double v, double dflt,
-                    double *out) {
-    if (!isfinite(v) || v < 0.0) {
-        trn_vmsg(vx, "%s: %s=%g must be finite and >= 0 (0: the default)", fn, name, v);
-        return -1;
-    }
-    *out = v == 0.0 ? dflt : v;
-    return 0;
-}
-
-int trn_vsolver_count(trn_vctx *vx, const char *fn, const char *name, int64_t v, int dflt,
-                      int *out) {
-    if (v < 0 || v > INT_MAX) {
-        trn_vmsg(vx, "%s: %s=%lld is outside 0..%d (0: the default)", fn, name, (long long)v,
-                 INT_MAX);
-        return -1;
-    }
-    *out = v == 0 ? dflt : (int)v;
-    return 0;
-}
-
 /* Real component size (the alignment a kernel may assume). */
 static uint64_t comp_size(trn_dtype t) {
-    return trn_vblas_align(t);
+    return trn_vk_align(t);
 }
 
 static int is_complex(trn_dtype t) {
@@ -108,20 +65,21 @@ static int is_complex(trn_dtype t) {
 
 /* The function, one of lo .. hi (`range` names them in the message), and
  * a known data type. */
-static int fn_and_type(trn_vctx *vx, Trnsci__V1__SolverFunction f, Trnsci__V1__SolverFunction lo,
-                       Trnsci__V1__SolverFunction hi, const char *range, Trnsci__V1__DataType t,
-                       trn_solver_fn *fn, trn_dtype *type) {
+static trn_wire_code fn_and_type(trn_vctx *vx, Trnsci__V1__SolverFunction f,
+                                 Trnsci__V1__SolverFunction lo, Trnsci__V1__SolverFunction hi,
+                                 const char *range, Trnsci__V1__DataType t, trn_solver_fn *fn,
+                                 trn_dtype *type) {
     if (f < lo || f > hi) {
         trn_vmsg(vx, "solver: function %d is not %s", (int)f, range);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
     *fn = (trn_solver_fn)f; /* the wire's numbers are trn_solver_fn's */
-    if (trn_vblas_dtype(t, type)) {
+    if (trn_vk_dtype(t, type)) {
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F",
                  trn_solver_name(*fn, TRN_DTYPE_R64F), (int)t);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
-    return 0;
+    return TRN_WIRE_OK;
 }
 
 static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__SolverDenseOp *w,
@@ -140,7 +98,6 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     out->a = out->b = out->tau = NULL;
     out->ipiv = NULL;
     out->info = NULL;
-    char what[48];
     void *p = NULL;
     trn_wire_code rc = TRN_WIRE_OK;
 
@@ -149,45 +106,44 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     case TRN_SOLVER_POTRI:
     case TRN_SOLVER_POTRS:
         if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
-            trn_vblas_dim(vx, fn, "n", w->n, &out->n))
+            trn_vk_dim(vx, fn, "n", w->n, &out->n))
             return BAD;
         out->m = out->n;
         if (out->fn == TRN_SOLVER_POTRS &&
-            (trn_vblas_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
-             trn_vblas_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb)))
+            (trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+             trn_vk_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb)))
             return BAD;
-        if (trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+        if (trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
             return BAD;
         break;
     case TRN_SOLVER_GETRF:
     case TRN_SOLVER_GEQRF:
-        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
-            trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
-            trn_vblas_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
             return BAD;
         break;
     case TRN_SOLVER_GETRS:
-        if (trn_vblas_trans(w->trans, &out->trans)) {
+        if (trn_vk_trans(w->trans, &out->trans)) {
             trn_vmsg(vx, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)w->trans);
             return BAD;
         }
-        if (trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
-            trn_vblas_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
-            trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
-            trn_vblas_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb))
+        if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+            trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+            trn_vk_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb))
             return BAD;
         out->m = out->n;
         break;
     case TRN_SOLVER_ORGQR:
-        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
-            trn_vblas_dim(vx, fn, "n", w->n, &out->n) || trn_vblas_dim(vx, fn, "k", w->k, &out->k))
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_dim(vx, fn, "k", w->k, &out->k))
             return BAD;
         if (out->n > out->m || out->k > out->n) {
             trn_vmsg(vx, "%s: m=%d, n=%d, k=%d must satisfy m >= n >= k >= 0", fn, out->m, out->n,
                      out->k);
             return BAD;
         }
-        if (trn_vblas_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+        if (trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
             return BAD;
         break;
     case TRN_SOLVER_ORMQR: {
@@ -207,16 +163,16 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
         out->trans = w->trans == TRNSCI__V1__OPERATION__OP_N ? TRN_TRANS_N
                      : is_complex(out->type)                 ? TRN_TRANS_C
                                                              : TRN_TRANS_T;
-        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
-            trn_vblas_dim(vx, fn, "n", w->n, &out->n) || trn_vblas_dim(vx, fn, "k", w->k, &out->k))
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_dim(vx, fn, "k", w->k, &out->k))
             return BAD;
         const int nq = out->left ? out->m : out->n;
         if (out->k > nq) {
             trn_vmsg(vx, "%s: k=%d must be <= %s=%d", fn, out->k, out->left ? "m" : "n", nq);
             return BAD;
         }
-        if (trn_vblas_ld(vx, fn, "lda", w->lda, nq, out->left ? "m" : "n", &out->lda) ||
-            trn_vblas_ld(vx, fn, "ldc", w->ldb, out->m, "m", &out->ldb))
+        if (trn_vk_ld(vx, fn, "lda", w->lda, nq, out->left ? "m" : "n", &out->lda) ||
+            trn_vk_ld(vx, fn, "ldc", w->ldb, out->m, "m", &out->ldb))
             return BAD;
         break;
     }
@@ -224,19 +180,18 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     }
 
     /* Operands, in the order of the parameter list. */
-    snprintf(what, sizeof(what), "%s: A", fn);
     switch (out->fn) {
     case TRN_SOLVER_ORMQR: {
         const int nq = out->left ? out->m : out->n;
-        rc = trn_vsolver_matrix(vx, w->a, nq, out->k, out->lda, es, al, what, &out->a);
+        rc = trn_vk_matrix(vx, w->a, nq, out->k, out->lda, es, al, fn, "A", &out->a);
         break;
     }
     case TRN_SOLVER_POTRS:
     case TRN_SOLVER_GETRS:
-        rc = trn_vsolver_matrix(vx, w->a, out->n, out->n, out->lda, es, al, what, &out->a);
+        rc = trn_vk_matrix(vx, w->a, out->n, out->n, out->lda, es, al, fn, "A", &out->a);
         break;
     default:
-        rc = trn_vsolver_matrix(vx, w->a, out->m, out->n, out->lda, es, al, what, &out->a);
+        rc = trn_vk_matrix(vx, w->a, out->m, out->n, out->lda, es, al, fn, "A", &out->a);
         break;
     }
     if (rc != TRN_WIRE_OK)
@@ -247,9 +202,8 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
         if (w->ipiv && w->ipiv->buffer_id) {
             const int np =
                 out->fn == TRN_SOLVER_GETRF ? (out->m < out->n ? out->m : out->n) : out->n;
-            snprintf(what, sizeof(what), "%s: devIpiv", fn);
-            rc = trn_vsolver_vector(vx, w->ipiv, (uint64_t)np, sizeof(int32_t), sizeof(int32_t),
-                                    what, &p);
+            rc = trn_vk_array(vx, w->ipiv, (uint64_t)np, sizeof(int32_t), sizeof(int32_t), fn,
+                              "devIpiv", &p);
             if (rc != TRN_WIRE_OK)
                 return rc;
             out->ipiv = p;
@@ -257,16 +211,15 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     }
     if (out->fn == TRN_SOLVER_GEQRF || out->fn == TRN_SOLVER_ORGQR || out->fn == TRN_SOLVER_ORMQR) {
         const int ntau = out->fn == TRN_SOLVER_GEQRF ? (out->m < out->n ? out->m : out->n) : out->k;
-        snprintf(what, sizeof(what), "%s: tau", fn);
-        rc = trn_vsolver_vector(vx, w->tau, (uint64_t)ntau, es, al, what, &out->tau);
+        rc = trn_vk_array(vx, w->tau, (uint64_t)ntau, es, al, fn, "tau", &out->tau);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
     if (out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_GETRS || out->fn == TRN_SOLVER_ORMQR) {
         const int rows = out->fn == TRN_SOLVER_ORMQR ? out->m : out->n;
         const int cols = out->fn == TRN_SOLVER_ORMQR ? out->n : out->nrhs;
-        snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_SOLVER_ORMQR ? "C" : "B");
-        rc = trn_vsolver_matrix(vx, w->b, rows, cols, out->ldb, es, al, what, &out->b);
+        rc = trn_vk_matrix(vx, w->b, rows, cols, out->ldb, es, al, fn,
+                           out->fn == TRN_SOLVER_ORMQR ? "C" : "B", &out->b);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
@@ -287,9 +240,8 @@ static trn_wire_code validate_solver_batched(trn_vctx *vx, const Trnsci__V1__Sol
     out->ldb = 1;
     out->a = out->b = NULL;
     out->info = NULL;
-    if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
-        trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
-        trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+    if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
         return BAD;
     if (potrs) {
         if (w->nrhs != 1) {
@@ -297,7 +249,7 @@ static trn_wire_code validate_solver_batched(trn_vctx *vx, const Trnsci__V1__Sol
             return BAD;
         }
         out->nrhs = 1;
-        if (trn_vblas_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb))
+        if (trn_vk_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb))
             return BAD;
         if (w->n_b != w->n_a) {
             trn_vmsg(vx, "%s: Barray has %zu matrices but Aarray has %zu", fn, w->n_b, w->n_a);
@@ -333,10 +285,9 @@ static trn_wire_code validate_solver_batched(trn_vctx *vx, const Trnsci__V1__Sol
     if (potrs) {
         rc = trn_vsolver_info(vx, w->info, fn, &out->info);
     } else {
-        snprintf(what, sizeof(what), "%s: infoArray", fn);
         void *p = NULL;
-        rc = trn_vsolver_vector(vx, w->info, (uint64_t)out->batch, sizeof(int32_t), sizeof(int32_t),
-                                what, &p);
+        rc = trn_vk_array(vx, w->info, (uint64_t)out->batch, sizeof(int32_t), sizeof(int32_t), fn,
+                          "infoArray", &p);
         out->info = p;
     }
     for (int i = 0; i < out->batch && rc == TRN_WIRE_OK; i++) {
@@ -354,30 +305,31 @@ static trn_wire_code validate_solver_batched(trn_vctx *vx, const Trnsci__V1__Sol
 
 /* ---- eigenvalue problems and SVDs -------------------------------------------- */
 
-static int jobz_of(trn_vctx *vx, const char *fn, int64_t jobz, int *vectors) {
+static trn_wire_code jobz_of(trn_vctx *vx, const char *fn, int64_t jobz, int *vectors) {
     if (jobz != 0 && jobz != 1) {
         trn_vmsg(vx, "%s: jobz=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0) or _VECTOR (1)", fn,
                  (long long)jobz);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
     *vectors = (int)jobz;
-    return 0;
+    return TRN_WIRE_OK;
 }
 
-static int job_char(trn_vctx *vx, const char *fn, const char *name, int64_t v, char *out) {
+static trn_wire_code job_char(trn_vctx *vx, const char *fn, const char *name, int64_t v,
+                              char *out) {
     if (v != 'A' && v != 'S' && v != 'O' && v != 'N') {
         trn_vmsg(vx, "%s: %s=%lld must be 'A', 'S', 'O' or 'N'", fn, name, (long long)v);
-        return -1;
+        return TRN_WIRE_INVALID_ARGUMENT;
     }
     *out = (char)v;
-    return 0;
+    return TRN_WIRE_OK;
 }
 
 /* LAPACK's rule for a leading dimension that may be unreferenced: >= 1, and
  * >= rows when the matrix is written. */
 static int ld_maybe(trn_vctx *vx, const char *fn, const char *name, int64_t ld, int used, int rows,
                     const char *rows_expr, int *out) {
-    return trn_vblas_ld(vx, fn, name, ld, used ? rows : 1, used ? rows_expr : "1", out);
+    return trn_vk_ld(vx, fn, name, ld, used ? rows : 1, used ? rows_expr : "1", out);
 }
 
 static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
@@ -401,18 +353,16 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     out->max_sweeps = 0;
     out->stats = NULL;
     const double eps = al == 4 ? FLT_EPSILON : DBL_EPSILON;
-    char what[48];
     trn_wire_code rc;
 
     if (out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ) {
-        if (trn_vblas_dim(vx, fn, "m", w->m, &out->m) ||
-            trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
-            trn_vblas_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
             return BAD;
     } else {
         if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
-            jobz_of(vx, fn, w->jobz, &out->vectors) || trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
-            trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+            jobz_of(vx, fn, w->jobz, &out->vectors) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
             return BAD;
         out->m = out->n;
     }
@@ -427,7 +377,7 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         }
         out->itype = (int)w->itype;
-        if (trn_vblas_ld(vx, fn, "ldb", w->ldb, n, "n", &out->ldb))
+        if (trn_vk_ld(vx, fn, "ldb", w->ldb, n, "n", &out->ldb))
             return BAD;
         break;
     case TRN_SOLVER_GESVD:
@@ -459,8 +409,8 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         }
         out->econ = (int)w->econ;
-        if (trn_vblas_ld(vx, fn, "ldu", w->ldu, m, "m", &out->ldu) ||
-            trn_vblas_ld(vx, fn, "ldv", w->ldv, n, "n", &out->ldv))
+        if (trn_vk_ld(vx, fn, "ldu", w->ldu, m, "m", &out->ldu) ||
+            trn_vk_ld(vx, fn, "ldv", w->ldv, n, "n", &out->ldv))
             return BAD;
         if (out->vectors) {
             u_cols = out->econ ? p : m;
@@ -471,36 +421,32 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     default: break;
     }
     if (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ) {
-        if (trn_vsolver_tol(vx, fn, "tolerance", w->tolerance, eps, &out->tol) ||
-            trn_vsolver_count(vx, fn, "max_sweeps", w->max_sweeps, 100, &out->max_sweeps))
+        if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, eps, &out->tol) ||
+            trn_vk_count(vx, fn, "max_sweeps", w->max_sweeps, 100, &out->max_sweeps))
             return BAD;
         if (out->tol < eps)
             out->tol = eps; /* below the working precision no sweep can reach it */
     }
 
-    snprintf(what, sizeof(what), "%s: A", fn);
-    rc = trn_vsolver_matrix(vx, w->a, m, n, out->lda, es, al, what, &out->a);
+    rc = trn_vk_matrix(vx, w->a, m, n, out->lda, es, al, fn, "A", &out->a);
     if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYGVD) {
-        snprintf(what, sizeof(what), "%s: B", fn);
-        rc = trn_vsolver_matrix(vx, w->b, n, n, out->ldb, es, al, what, &out->b);
+        rc = trn_vk_matrix(vx, w->b, n, n, out->ldb, es, al, fn, "B", &out->b);
     }
     if (rc == TRN_WIRE_OK) {
         const int is_svd = out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ;
-        snprintf(what, sizeof(what), "%s: %s", fn, is_svd ? "S" : "W");
-        rc = trn_vsolver_vector(vx, w->w, (uint64_t)(is_svd ? p : n), al, al, what, &out->w);
+        rc = trn_vk_array(vx, w->w, (uint64_t)(is_svd ? p : n), al, al, fn, is_svd ? "S" : "W",
+                          &out->w);
     }
     if (rc == TRN_WIRE_OK && u_cols > 0) {
-        snprintf(what, sizeof(what), "%s: U", fn);
-        rc = trn_vsolver_matrix(vx, w->u, m, u_cols, out->ldu, es, al, what, &out->u);
+        rc = trn_vk_matrix(vx, w->u, m, u_cols, out->ldu, es, al, fn, "U", &out->u);
     }
     if (rc == TRN_WIRE_OK && v_rows > 0) {
-        snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_SOLVER_GESVD ? "VT" : "V");
-        rc = trn_vsolver_matrix(vx, w->v, v_rows, v_cols, out->ldv, es, al, what, &out->v);
+        rc = trn_vk_matrix(vx, w->v, v_rows, v_cols, out->ldv, es, al, fn,
+                           out->fn == TRN_SOLVER_GESVD ? "VT" : "V", &out->v);
     }
     if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_GESVD && w->rwork && w->rwork->buffer_id) {
-        snprintf(what, sizeof(what), "%s: rwork", fn);
-        rc = trn_vsolver_vector(vx, w->rwork, (uint64_t)(p > 1 ? p - 1 : 0), al, al, what,
-                                &out->rwork);
+        rc = trn_vk_array(vx, w->rwork, (uint64_t)(p > 1 ? p - 1 : 0), al, al, fn, "rwork",
+                          &out->rwork);
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_info(vx, w->info, fn, &out->info);

@@ -19,15 +19,15 @@
 
 #define BAD TRN_WIRE_INVALID_ARGUMENT
 
-static int real_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataType t, int double_only,
-                     trn_dtype *out) {
+static trn_wire_code real_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataType t,
+                               int double_only, trn_dtype *out) {
     if (t == TRNSCI__V1__DATA_TYPE__R_64F || (!double_only && t == TRNSCI__V1__DATA_TYPE__R_32F)) {
         *out = t == TRNSCI__V1__DATA_TYPE__R_64F ? TRN_DTYPE_R64F : TRN_DTYPE_R32F;
-        return 0;
+        return TRN_WIRE_OK;
     }
     trn_vmsg(vx, "%s: data type %d is not %s", fn, (int)t,
              double_only ? "R_64F" : "R_32F or R_64F");
-    return -1;
+    return TRN_WIRE_INVALID_ARGUMENT;
 }
 
 static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
@@ -53,45 +53,41 @@ static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__Solv
     out->restart = 0;
     out->stats = NULL;
     out->info = NULL;
-    if (trn_vblas_dim(vx, fn, "n", w->n, &out->n) ||
-        trn_vblas_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
-        trn_vblas_ld(vx, fn, "ldx", w->ldx, out->n, "n", &out->ldx))
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldx", w->ldx, out->n, "n", &out->ldx))
         return BAD;
     const int n = out->n;
     if (out->fn == TRN_SOLVER_SOLVE_SPD_IR && trn_vsolver_uplo(vx, fn, w->uplo, &out->lower))
         return BAD;
-    if (!inv_sqrt && (trn_vblas_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
-                      trn_vblas_ld(vx, fn, "ldb", w->ldb, n, "n", &out->ldb)))
+    if (!inv_sqrt && (trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+                      trn_vk_ld(vx, fn, "ldb", w->ldb, n, "n", &out->ldb)))
         return BAD;
     /* Defaults (docs/numerics.md): Newton–Schulz stops at 1000 u; the
      * refinements at LAPACK dsposv's backward error sqrt(n) u (at least u). */
     const double dflt_tol = inv_sqrt ? 1000.0 * u : (n > 1 ? sqrt((double)n) : 1.0) * u;
     const int dflt_iters = inv_sqrt ? 100 : 30;
-    if (trn_vsolver_tol(vx, fn, "tolerance", w->tolerance, dflt_tol, &out->tol) ||
-        trn_vsolver_count(vx, fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters))
+    if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, dflt_tol, &out->tol) ||
+        trn_vk_count(vx, fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters))
         return BAD;
     if (out->fn == TRN_SOLVER_GMRES_IR) {
-        if (trn_vsolver_count(vx, fn, "restart", w->restart, n < 50 ? (n > 0 ? n : 1) : 50,
-                              &out->restart))
+        if (trn_vk_count(vx, fn, "restart", w->restart, n < 50 ? (n > 0 ? n : 1) : 50,
+                         &out->restart))
             return BAD;
         if (n > 0 && out->restart > n)
             out->restart = n; /* a Krylov space has at most n dimensions */
     }
 
-    char what[48];
     void *p = NULL;
     const int cols = inv_sqrt ? n : out->nrhs;
-    snprintf(what, sizeof(what), "%s: A", fn);
-    trn_wire_code rc = trn_vsolver_matrix(vx, w->a, n, n, out->lda, es, es, what, &p);
+    trn_wire_code rc = trn_vk_matrix(vx, w->a, n, n, out->lda, es, es, fn, "A", &p);
     out->a = p;
     if (rc == TRN_WIRE_OK && !inv_sqrt) {
-        snprintf(what, sizeof(what), "%s: B", fn);
-        rc = trn_vsolver_matrix(vx, w->b, n, cols, out->ldb, es, es, what, &p);
+        rc = trn_vk_matrix(vx, w->b, n, cols, out->ldb, es, es, fn, "B", &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK) {
-        snprintf(what, sizeof(what), "%s: X", fn);
-        rc = trn_vsolver_matrix(vx, w->x, n, cols, out->ldx, es, es, what, &out->x);
+        rc = trn_vk_matrix(vx, w->x, n, cols, out->ldx, es, es, fn, "X", &out->x);
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
@@ -146,16 +142,16 @@ static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__Solv
     out->block_size = 0;
     out->omega = 0.0;
     int n;
-    if (trn_vblas_dim(vx, fn, "n", w->n, &n))
+    if (trn_vk_dim(vx, fn, "n", w->n, &n))
         return BAD;
     /* Defaults (docs/numerics.md): 1e-5 (S) / 1e-10 (D), 10 n iterations. */
     const double dflt_tol = out->type == TRN_DTYPE_R32F ? 1e-5 : 1e-10;
     const int dflt_iters = n > INT_MAX / 10 ? INT_MAX : (n > 10 ? 10 * n : 100);
-    if (trn_vsolver_tol(vx, fn, "tolerance", w->tolerance, dflt_tol, &out->tol) ||
-        trn_vsolver_count(vx, fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters))
+    if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, dflt_tol, &out->tol) ||
+        trn_vk_count(vx, fn, "max_iters", w->max_iters, dflt_iters, &out->max_iters))
         return BAD;
     if (out->fn == TRN_SOLVER_GMRES) {
-        if (trn_vsolver_count(vx, fn, "restart", w->restart, 30, &out->restart))
+        if (trn_vk_count(vx, fn, "restart", w->restart, 30, &out->restart))
             return BAD;
         if (out->restart > n)
             out->restart = n > 0 ? n : 1;
@@ -169,7 +165,7 @@ static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__Solv
         break;
     case TRNSCI__V1__SOLVER_PRECONDITIONER__SOLVER_PRECOND_BLOCK_JACOBI:
         out->precond = TRN_PRECOND_BLOCK_JACOBI;
-        if (trn_vsolver_count(vx, fn, "block_size", w->block_size, 32, &out->block_size))
+        if (trn_vk_count(vx, fn, "block_size", w->block_size, 32, &out->block_size))
             return BAD;
         if (out->block_size > n)
             out->block_size = n > 0 ? n : 1;
@@ -188,17 +184,15 @@ static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__Solv
         return BAD;
     }
 
-    char what[48];
     trn_wire_code rc;
     switch (w->matrix_case) {
     case TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_DENSE: {
         out->op.kind = TRN_LINOP_DENSE;
         out->op.n = n;
-        if (trn_vblas_ld(vx, fn, "lda", w->dense->lda, n, "n", &out->op.lda))
+        if (trn_vk_ld(vx, fn, "lda", w->dense->lda, n, "n", &out->op.lda))
             return BAD;
         void *p = NULL;
-        snprintf(what, sizeof(what), "%s: A", fn);
-        rc = trn_vsolver_matrix(vx, w->dense->a, n, n, out->op.lda, es, es, what, &p);
+        rc = trn_vk_matrix(vx, w->dense->a, n, n, out->op.lda, es, es, fn, "A", &p);
         out->op.a = p;
         break;
     }
@@ -213,13 +207,11 @@ static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__Solv
     }
     if (rc == TRN_WIRE_OK) {
         void *p = NULL;
-        snprintf(what, sizeof(what), "%s: b", fn);
-        rc = trn_vsolver_vector(vx, w->b, (uint64_t)n, es, es, what, &p);
+        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, es, fn, "b", &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK) {
-        snprintf(what, sizeof(what), "%s: x", fn);
-        rc = trn_vsolver_vector(vx, w->x, (uint64_t)n, es, es, what, &out->x);
+        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, es, fn, "x", &out->x);
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);

@@ -21,21 +21,6 @@
 #include "ops/sparse_names.h"
 #include "ops/validate/checked.h"
 
-trn_wire_code trn_vsp_type(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__DataType t,
-                           trn_dtype *out) {
-    switch (t) {
-    case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return TRN_WIRE_OK;
-    case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return TRN_WIRE_OK;
-    case TRNSCI__V1__DATA_TYPE__C_32F:
-    case TRNSCI__V1__DATA_TYPE__C_64F:
-        trn_vmsg(vx, "%s: %s: complex types are not supported yet (R_32F, R_64F)", fn, name);
-        return TRN_WIRE_UNIMPLEMENTED;
-    default:
-        trn_vmsg(vx, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-}
-
 static uint64_t comp_size(trn_dtype t) {
     return t == TRN_DTYPE_R64F || t == TRN_DTYPE_C64F ? 8 : 4;
 }
@@ -59,19 +44,14 @@ static int index_of(Trnsci__V1__SparseIndexType t) {
     }
 }
 
-/* Resolves one array of bytes = count * es, aligned to align. */
+/* One array of a sparse matrix: count elements of es bytes, aligned to
+ * align, named "<fn>: <name> <array>". */
 static trn_wire_code sp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
                               uint64_t es, uint64_t align, const char *fn, const char *name,
                               const char *array, void **out) {
-    uint64_t bytes;
-    if (ck_mul(count, es, &bytes)) {
-        trn_vmsg(vx, "%s: %s: the extent of %s (%llu elements) overflows 64 bits", fn, name, array,
-                 (unsigned long long)count);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
-    char what[96];
-    snprintf(what, sizeof(what), "%s: %s %s", fn, name, array);
-    return trn_vregion(vx, ref, bytes, align, what, out);
+    char operand[96];
+    snprintf(operand, sizeof(operand), "%s %s", name, array);
+    return trn_vk_array(vx, ref, count, es, align, fn, operand, out);
 }
 
 trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
@@ -92,7 +72,7 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
                  trn_sp_format_name(f));
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    trn_wire_code rc = trn_vsp_type(vx, fn, name, w->type, &out->type);
+    trn_wire_code rc = trn_vk_real_dtype(vx, fn, name, w->type, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int it = index_of(w->index_type);
@@ -197,7 +177,7 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
 static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
                                Trnsci__V1__DataType w, trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = trn_vsp_type(vx, fn, name, w, &t);
+    const trn_wire_code rc = trn_vk_real_dtype(vx, fn, name, w, &t);
     if (rc != TRN_WIRE_OK || t == type)
         return rc;
     trn_vmsg(vx, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
@@ -258,14 +238,12 @@ trn_wire_code trn_vsp_dense(trn_vctx *vx, const Trnsci__V1__DenseMatrix *w, cons
     span = one / es;
     total = one;
     if (batch > 1 && one > 0) {
-        uint64_t t2;
         if (w->batch_stride < 0 || (uint64_t)w->batch_stride < span) {
             trn_vmsg(vx, "%s: %s: batch stride %lld must be >= the %llu elements one matrix spans",
                      fn, name, (long long)w->batch_stride, (unsigned long long)span);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
-        if (ck_mul((uint64_t)(batch - 1), (uint64_t)w->batch_stride, &t2) || ck_mul(t2, es, &t2) ||
-            ck_add(t2, one, &total)) {
+        if (trn_vk_batch_bytes(one, (uint64_t)batch, (uint64_t)w->batch_stride, es, &total)) {
             trn_vmsg(vx, "%s: %s: the extent of %lld batched matrices overflows 64 bits", fn, name,
                      (long long)batch);
             return TRN_WIRE_INVALID_ARGUMENT;
@@ -331,7 +309,7 @@ trn_wire_code trn_vsp_op(trn_vctx *vx, const char *fn, const char *name, Trnsci_
 trn_wire_code trn_vsp_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
                               trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = trn_vsp_type(vx, fn, "computeType", compute, &t);
+    const trn_wire_code rc = trn_vk_real_dtype(vx, fn, "computeType", compute, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (t != type) {

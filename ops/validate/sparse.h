@@ -11,7 +11,7 @@
 #ifndef TRN_OPS_VALIDATE_SPARSE_H
 #define TRN_OPS_VALIDATE_SPARSE_H
 
-#include "ops/validate/validate.h"
+#include "ops/validate/kit.h"
 
 /* Which arrays of a sparse matrix the op touches (those the format has). */
 #define TRN_VSP_OFFSETS 1u
@@ -20,11 +20,6 @@
 #define TRN_VSP_VALUES 8u
 #define TRN_VSP_STRUCTURE (TRN_VSP_OFFSETS | TRN_VSP_INDICES | TRN_VSP_ROWIND)
 #define TRN_VSP_ALL (TRN_VSP_STRUCTURE | TRN_VSP_VALUES)
-
-/* A real floating-point data type (R_32F, R_64F); complex types are
- * UNIMPLEMENTED, anything else INVALID_ARGUMENT. */
-trn_wire_code trn_vsp_type(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__DataType t,
-                           trn_dtype *out);
 
 /* A sparse matrix. `formats` is a bit mask of (1u << trn_sp_format) the op
  * accepts; `arrays` the TRN_VSP_* the op reads or writes (0: none resolved,

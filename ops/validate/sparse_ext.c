@@ -15,7 +15,7 @@ static trn_wire_code validate_attention(trn_vctx *vx, const Trnsci__V1__BlockSpa
     const char *fn = "block-sparse attention";
     *out = (trn_attn_desc){0};
     trn_dtype t;
-    trn_wire_code rc = trn_vsp_type(vx, fn, "computeType", w->compute_type, &t);
+    trn_wire_code rc = trn_vk_real_dtype(vx, fn, "computeType", w->compute_type, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     out->scale = w->scale ? w->scale->re : 0.0;
@@ -64,7 +64,7 @@ static trn_wire_code validate_schwarz(trn_vctx *vx, const Trnsci__V1__SchwarzBou
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_dtype t;
-    trn_wire_code rc = trn_vsp_type(vx, fn, "diag", w->diag ? w->diag->type : 0, &t);
+    trn_wire_code rc = trn_vk_real_dtype(vx, fn, "diag", w->diag ? w->diag->type : 0, &t);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_vector(vx, w->diag, fn, "diag", t, -1, 1, &out->diag);
     if (rc != TRN_WIRE_OK)

@@ -22,7 +22,7 @@
 
 #include "ops/tensor_plan.h"
 #include "ops/validate/checked.h"
-#include "ops/validate/validate.h"
+#include "ops/validate/kit.h"
 
 /* The unary operators (cutensorOperator_t values); 0 is the identity. */
 static int unary_ok(uint32_t op) {
@@ -36,21 +36,6 @@ static int binary_ok(uint32_t op) {
 
 static const char *dtype_name(trn_dtype t) {
     return t == TRN_DTYPE_R32F ? "R_32F" : "R_64F";
-}
-
-static trn_wire_code type_of(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__DataType t,
-                             trn_dtype *out) {
-    switch (t) {
-    case TRNSCI__V1__DATA_TYPE__R_32F: *out = TRN_DTYPE_R32F; return TRN_WIRE_OK;
-    case TRNSCI__V1__DATA_TYPE__R_64F: *out = TRN_DTYPE_R64F; return TRN_WIRE_OK;
-    case TRNSCI__V1__DATA_TYPE__C_32F:
-    case TRNSCI__V1__DATA_TYPE__C_64F:
-        trn_vmsg(vx, "%s: %s: complex data is not supported yet (R_32F, R_64F)", fn, name);
-        return TRN_WIRE_UNIMPLEMENTED;
-    default:
-        trn_vmsg(vx, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
 }
 
 /* The compute type for data type t (DEFAULT becomes t's own precision);
@@ -135,7 +120,7 @@ static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
         return TRN_WIRE_UNIMPLEMENTED;
     }
     trn_dtype t;
-    trn_wire_code rc = type_of(vx, fn, name, w->type, &t);
+    trn_wire_code rc = trn_vk_real_dtype(vx, fn, name, w->type, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (any) {
@@ -220,7 +205,7 @@ trn_wire_code trn_vtensor_plan(const Trnsci__V1__TensorContractionSpec *w, trn_p
         trn_vmsg(vx, "%s: the descriptors of A, B and D are required", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_wire_code rc = type_of(vx, fn, "D", w->d->type, &c->type);
+    trn_wire_code rc = trn_vk_real_dtype(vx, fn, "D", w->d->type, &c->type);
     int op;
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "A", w->a, c->type, NULL, &c->a, &op);
@@ -344,7 +329,7 @@ static trn_wire_code output_of(trn_vctx *vx, const char *fn, const Trnsci__V1__T
         trn_vmsg(vx, "%s: the descriptor of D is missing", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_wire_code rc = type_of(vx, fn, "D", wd->type, &out->type);
+    trn_wire_code rc = trn_vk_real_dtype(vx, fn, "D", wd->type, &out->type);
     int op;
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "D", wd, out->type, NULL, dl, &op);

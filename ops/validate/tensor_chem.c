@@ -28,7 +28,7 @@
 #define CHEM_P_BLOCK_MAX 128
 
 static trn_wire_code chem_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataType w, trn_dtype *t) {
-    if (trn_vblas_dtype(w, t) != 0 || (*t != TRN_DTYPE_R32F && *t != TRN_DTYPE_R64F)) {
+    if (trn_vk_dtype(w, t) != 0 || (*t != TRN_DTYPE_R32F && *t != TRN_DTYPE_R64F)) {
         trn_vmsg(vx, "%s: dataType %d must be R_32F or R_64F", fn, (int)w);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -59,12 +59,12 @@ static trn_wire_code validate_ao_to_mo(trn_vctx *vx, const Trnsci__V1__AoToMoOp 
     trn_wire_code rc = chem_type(vx, fn, w->type, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (trn_vblas_dim(vx, fn, "nbf", w->nbf, &out->nbf) ||
-        trn_vblas_dim(vx, fn, "nocc", w->nocc, &out->nocc) ||
-        trn_vblas_dim(vx, fn, "nvir", w->nvir, &out->nvir) ||
-        trn_vblas_dim(vx, fn, "naux", w->naux, &out->naux) ||
-        trn_vblas_ld(vx, fn, "ldCocc", w->ld_c_occ, out->nbf, "nbf", &out->ld_c_occ) ||
-        trn_vblas_ld(vx, fn, "ldCvir", w->ld_c_vir, out->nbf, "nbf", &out->ld_c_vir))
+    if (trn_vk_dim(vx, fn, "nbf", w->nbf, &out->nbf) ||
+        trn_vk_dim(vx, fn, "nocc", w->nocc, &out->nocc) ||
+        trn_vk_dim(vx, fn, "nvir", w->nvir, &out->nvir) ||
+        trn_vk_dim(vx, fn, "naux", w->naux, &out->naux) ||
+        trn_vk_ld(vx, fn, "ldCocc", w->ld_c_occ, out->nbf, "nbf", &out->ld_c_occ) ||
+        trn_vk_ld(vx, fn, "ldCvir", w->ld_c_vir, out->nbf, "nbf", &out->ld_c_vir))
         return TRN_WIRE_INVALID_ARGUMENT;
     const uint64_t es = trn_dtype_size(out->type);
     uint64_t b_bytes, l_bytes, co_bytes, cv_bytes, half;
@@ -118,9 +118,9 @@ static trn_wire_code validate_mp2_energy(trn_vctx *vx, const Trnsci__V1__Mp2Ener
     trn_wire_code rc = chem_type(vx, fn, w->type, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (trn_vblas_dim(vx, fn, "nocc", w->nocc, &out->nocc) ||
-        trn_vblas_dim(vx, fn, "nvir", w->nvir, &out->nvir) ||
-        trn_vblas_dim(vx, fn, "naux", w->naux, &out->naux))
+    if (trn_vk_dim(vx, fn, "nocc", w->nocc, &out->nocc) ||
+        trn_vk_dim(vx, fn, "nvir", w->nvir, &out->nvir) ||
+        trn_vk_dim(vx, fn, "naux", w->naux, &out->naux))
         return TRN_WIRE_INVALID_ARGUMENT;
     const uint64_t es = trn_dtype_size(out->type);
     uint64_t b_bytes, pair, partial_bytes;
