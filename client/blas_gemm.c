@@ -1,7 +1,7 @@
 /*
  * blas_gemm.c — trnblas's GEMM family: <t>gemm, <t>gemmStridedBatched,
  * <t>gemmBatched, GemmEx, GemmBatchedEx, GemmStridedBatchedEx. Every routine
- * becomes one GemmOp (pointer-array batches: one per GEMM_POINTER_CHUNK
+ * becomes one GemmOp (pointer-array batches: one per TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH
  * matrices, queued in order on the handle's stream); the daemon validates
  * shapes and extents (daemon/validate_gemm.c).
  *
@@ -21,7 +21,6 @@
 
 /* Matrices per GemmOp of a pointer-array batch (the daemon's limit is
  * GEMM_MAX_POINTER_BATCH in daemon/validate_gemm.c). */
-#define GEMM_POINTER_CHUNK 4096
 
 typedef struct gemm_call {
     const char *name; /* the routine, for messages */
@@ -116,7 +115,7 @@ static trnsciError_t submit_op(trn_client *c, trnblasHandle_t handle, Trnsci__V1
 }
 
 /* Pointer-array batches: resolves the matrices the arrays name and queues
- * them GEMM_POINTER_CHUNK at a time. */
+ * them TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH at a time. */
 static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const gemm_call *g,
                                    Trnsci__V1__GemmOp *op) {
     const size_t nb = (size_t)g->batch;
@@ -141,8 +140,10 @@ static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const 
             rp[(size_t)w * nb + i] = &refs[(size_t)w * nb + i];
         }
     }
-    for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += GEMM_POINTER_CHUNK) {
-        const size_t len = nb - i0 < GEMM_POINTER_CHUNK ? nb - i0 : GEMM_POINTER_CHUNK;
+    for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH) {
+        const size_t len = nb - i0 < TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH
+                               ? nb - i0
+                               : TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH;
         op->batch_count = (int64_t)len;
         op->n_a_array = op->n_b_array = op->n_c_array = len;
         op->a_array = rp + i0;

@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "client/plan_records.h"
 #include "client/ptrtable.h"
 #include "client/transport.h"
 #include "trnsci/trnsci.h"
@@ -71,6 +72,8 @@ typedef struct trn_client {
      * pointers are host-addressable and copies are memcpy. */
     int mapped;
     trn_ptrtable ptrs;
+    trn_plan_records plans; /* the plans made in this session (client/validate.h) */
+    int validate_ops;       /* ops are validated before sending (not TRNSCI_CLIENT_VALIDATE=0) */
     atomic_uint next_stream_id;
     /* Submissions so far, and how many of them a completed device-wide
      * synchronize is known to cover: trnsciMemcpy skips its implicit

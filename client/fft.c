@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "client/client.h"
+#include "client/validate.h"
 #include "trnsci/trnfft.h"
 
 typedef struct fft_handle {
@@ -198,6 +199,7 @@ trnfftResult trnfftMakePlanMany(trnfftHandle plan, int rank, int *n, int *inembe
         return result_of(e);
     const uint32_t id = rep->plan_id;
     protobuf_c_message_free_unpacked(&rep->base, NULL);
+    trn_client_plan_made(c, id, &req);
     pthread_mutex_lock(&reg_lock);
     h = lookup_locked(plan);
     const int still = h && !h->made;
@@ -209,6 +211,7 @@ trnfftResult trnfftMakePlanMany(trnfftHandle plan, int rank, int *n, int *inembe
     }
     pthread_mutex_unlock(&reg_lock);
     if (!still) { /* destroyed or planned meanwhile by another thread */
+        trn_client_plan_gone(c, id);
         Trnsci__V1__PlanDestroyRequest d = TRNSCI__V1__PLAN_DESTROY_REQUEST__INIT;
         d.session_id = c->session_id;
         d.plan_id = id;
@@ -418,6 +421,7 @@ trnfftResult trnfftDestroy(trnfftHandle plan) {
                     "trnfftDestroy: not a live handle");
     trn_client *c = trn_client_peek();
     if (h->made && c && c->generation == h->generation) {
+        trn_client_plan_gone(c, h->plan_id);
         Trnsci__V1__PlanDestroyRequest d = TRNSCI__V1__PLAN_DESTROY_REQUEST__INIT;
         d.session_id = c->session_id;
         d.plan_id = h->plan_id;

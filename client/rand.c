@@ -431,10 +431,6 @@ static int resolve_output(trn_client *c, const char *fn, const void *p, size_t n
     return 0;
 }
 
-/* The largest Poisson lambda (the daemon's TRN_RAND_POISSON_LAMBDA_MAX,
- * docs/numerics.md). */
-#define POISSON_LAMBDA_MAX 1e8
-
 static int is_wide(trnrandRngType_t t) {
     return t == TRNRAND_RNG_QUASI_SOBOL64 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64;
 }
@@ -465,9 +461,9 @@ static trnrandStatus_t check_args(const char *fn, const dist_info *d, size_t n, 
         }
         return TRNRAND_STATUS_SUCCESS;
     case K_POISSON:
-        if (!(pos_finite(a->lambda) && a->lambda <= POISSON_LAMBDA_MAX)) {
+        if (!(pos_finite(a->lambda) && a->lambda <= TRNSCI_WIRE_POISSON_LAMBDA_MAX)) {
             trn_fail(trnsciErrorInvalidValue, "%s: lambda must be finite, > 0 and <= %g (got %g)",
-                     fn, POISSON_LAMBDA_MAX, a->lambda);
+                     fn, TRNSCI_WIRE_POISSON_LAMBDA_MAX, a->lambda);
             return TRNRAND_STATUS_OUT_OF_RANGE;
         }
         return TRNRAND_STATUS_SUCCESS;

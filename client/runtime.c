@@ -17,6 +17,7 @@
 
 #include "client/client.h"
 #include "client/fleet.h"
+#include "client/validate.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static trn_client the_client;
@@ -227,6 +228,9 @@ static trnsciError_t init_locked(const char *address) {
 
     memset(c, 0, sizeof(*c));
     trn_ptrtable_init(&c->ptrs);
+    trn_plan_records_init(&c->plans);
+    const char *check = getenv("TRNSCI_CLIENT_VALIDATE");
+    c->validate_ops = !(check && strcmp(check, "0") == 0);
     atomic_init(&c->next_stream_id, 1);
     atomic_init(&c->submitted, submitted_carry);
     atomic_init(&c->synced, submitted_carry);
@@ -240,6 +244,7 @@ static trnsciError_t init_locked(const char *address) {
         trn_transport_close(c->t);
         c->t = NULL;
         trn_ptrtable_destroy(&c->ptrs);
+        trn_plan_records_destroy(&c->plans);
         return e;
     }
     sessions_opened = c->generation;
@@ -294,6 +299,7 @@ trnsciError_t trnsciDeviceReset(void) {
     trn_transport_close(c->t);
     c->t = NULL;
     trn_ptrtable_destroy(&c->ptrs);
+    trn_plan_records_destroy(&c->plans);
     atomic_store(&initialised, 0);
     pthread_mutex_unlock(&init_lock);
     return trn_ok();
@@ -360,6 +366,16 @@ void trn_client_note_op(trn_client *c, trnsciStream_t s) {
 
 trnsciError_t trn_client_submit_timeout(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op,
                                         uint64_t timeout_us) {
+    /* A bad argument fails here, as the daemon would fail it, without a
+     * round trip (client/validate.h). */
+    char msg[512];
+    const trn_wire_code invalid =
+        c->validate_ops ? trn_client_validate(c, op, msg, sizeof(msg)) : TRN_WIRE_OK;
+    if (invalid != TRN_WIRE_OK) {
+        trn_fail(trn_error_from_wire(invalid), "%s", msg);
+        return invalid == TRN_WIRE_RESOURCE_EXHAUSTED ? trn_retag(trnsciErrorBusy)
+                                                      : trn_error_from_wire(invalid);
+    }
     Trnsci__V1__SubmitRequest req = TRNSCI__V1__SUBMIT_REQUEST__INIT;
     req.session_id = c->session_id;
     req.stream_id = trn_stream_id(stream);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "client/tensor_internal.h"
+#include "client/validate.h"
 
 /* Protocol minor that carries trntensor. */
 #define TENSOR_MINOR 5u
@@ -436,7 +437,7 @@ trntensorStatus_t trntensorEstimateWorkspaceSize(const trntensorHandle_t handle,
     return TRNTENSOR_STATUS_SUCCESS;
 }
 
-trnsciError_t trn_tensor_plan_make(trn_client *c, struct trntensorPlan *plan, const char *fn) {
+trnsciError_t trn_tensor_plan_create(trn_client *c, struct trntensorPlan *plan, const char *fn) {
     trnsciError_t e = trn_client_need_minor(c, TENSOR_MINOR, fn);
     if (e != trnsciSuccess)
         return e;
@@ -462,6 +463,7 @@ trnsciError_t trn_tensor_plan_make(trn_client *c, struct trntensorPlan *plan, co
     plan->plan_id = rep->plan_id;
     plan->generation = c->generation;
     protobuf_c_message_free_unpacked(&rep->base, NULL);
+    trn_client_plan_made(c, plan->plan_id, &req);
     return trnsciSuccess;
 }
 
@@ -487,7 +489,7 @@ trntensorStatus_t trntensorCreatePlan(const trntensorHandle_t handle, trntensorP
             free(p);
             return TRNTENSOR_STATUS_NOT_INITIALIZED;
         }
-        e = trn_tensor_plan_make(c, p, fn);
+        e = trn_tensor_plan_create(c, p, fn);
         if (e != trnsciSuccess) {
             free(p);
             return trn_tensor_status(e);
@@ -501,6 +503,7 @@ trntensorStatus_t trntensorCreatePlan(const trntensorHandle_t handle, trntensorP
 void trn_tensor_plan_free(struct trntensorPlan *plan) {
     trn_client *c = trn_client_peek();
     if (plan->plan_id && c && c->generation == plan->generation) {
+        trn_client_plan_gone(c, plan->plan_id);
         Trnsci__V1__PlanDestroyRequest d = TRNSCI__V1__PLAN_DESTROY_REQUEST__INIT;
         d.session_id = c->session_id;
         d.plan_id = plan->plan_id;

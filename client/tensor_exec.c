@@ -81,7 +81,7 @@ trntensorStatus_t trntensorContract(const trntensorHandle_t handle, const trnten
     /* A plan made in an earlier session (the daemon restarted) is made
      * again in this one. */
     if (plan->generation != c->generation) {
-        const trnsciError_t e = trn_tensor_plan_make(c, plan, fn);
+        const trnsciError_t e = trn_tensor_plan_create(c, plan, fn);
         if (e != trnsciSuccess)
             return trn_tensor_status(e);
     }

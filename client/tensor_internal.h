@@ -71,7 +71,7 @@ struct trntensorPlan {
 int trn_tensor_wire_compute(int compute);
 /* Makes plan->plan_id in the client's current session (PlanCreate); fn
  * names the caller in messages. */
-trnsciError_t trn_tensor_plan_make(trn_client *c, struct trntensorPlan *plan, const char *fn);
+trnsciError_t trn_tensor_plan_create(trn_client *c, struct trntensorPlan *plan, const char *fn);
 /* Releases plan (and the daemon's handle) without touching the last error
  * (trntensorDestroyPlan, and trntensorEinsum after a failure). */
 void trn_tensor_plan_free(struct trntensorPlan *plan);

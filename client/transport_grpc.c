@@ -258,7 +258,6 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
 
 /* ---- fleets: choosing a daemon with gRPC's round_robin policy ---------------- */
 
-
 /* One balancing channel per process, for the last fleet target asked about:
  * round_robin keeps rotating over its ready daemons from one session to the
  * next, and skips daemons it cannot reach. */

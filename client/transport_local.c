@@ -36,15 +36,13 @@
 
 #define HDR_SIZE sizeof(trn_local_hdr)
 
-#define MAX_FDS 3
-
 typedef struct pending {
     uint64_t tag;
     int done;
     trn_wire_code code;
     uint8_t *body;
     size_t len;
-    int fds[MAX_FDS];
+    int fds[TRN_LOCAL_MAX_FDS];
     int nfds;
     struct pending *next;
 } pending;
@@ -128,7 +126,7 @@ static void close_fds(int *fds, int *nfds) {
 static int recv_all(int sock, uint8_t *p, size_t n, int *fds, int *nfds) {
     while (n) {
         struct iovec iov = {p, n};
-        char cbuf[CMSG_SPACE(MAX_FDS * sizeof(int))];
+        char cbuf[CMSG_SPACE(TRN_LOCAL_MAX_FDS * sizeof(int))];
         struct msghdr msg = {0};
         msg.msg_iov = &iov;
         msg.msg_iovlen = 1;
@@ -145,7 +143,7 @@ static int recv_all(int sock, uint8_t *p, size_t n, int *fds, int *nfds) {
                 for (size_t i = 0; i < k; i++) {
                     int got;
                     memcpy(&got, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-                    if (*nfds < MAX_FDS)
+                    if (*nfds < TRN_LOCAL_MAX_FDS)
                         fds[(*nfds)++] = got;
                     else
                         close(got);
@@ -220,7 +218,7 @@ static int drain_cq(local_transport *t) {
 static int read_socket_frame(local_transport *t) {
     trn_local_hdr h;
     uint8_t *body;
-    int fds[MAX_FDS], nfds;
+    int fds[TRN_LOCAL_MAX_FDS], nfds;
     if (read_frame(t, &h, &body, fds, &nfds) != 0)
         return -1;
     deliver(t, &h, body, fds, nfds);

@@ -23,7 +23,7 @@ typedef enum trn_transport_kind {
 struct trn_token;
 
 /* The peer's credentials: uid/gid/pid from SO_PEERCRED (local transport
- * only), or the bearer token a gRPC call authenticated with (daemon/auth.h;
+ * only), or the bearer token a gRPC call authenticated with (daemon/token.h;
  * NULL when the daemon has no tokens file). */
 typedef struct trn_peer {
     int known;

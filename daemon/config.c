@@ -26,7 +26,7 @@
 
 #include "daemon/config_file.h"
 #include "ops/fft_shape.h"
-#include "trnsci/trnsci.h"
+#include "trnsci_wire.h"
 
 #define DEFAULT_MAX_SESSION_BYTES (16ULL << 30)
 #define DEFAULT_MAX_STREAMS 256u

@@ -55,7 +55,7 @@ typedef struct trn_config {
     /* Every setting applied, in order (file, then flags). */
     trn_config_setting *settings;
     int nsettings, settings_cap;
-    /* Remote access (daemon/tls.h, daemon/auth.h). */
+    /* Remote access (daemon/tls.h, daemon/token.h). */
     char *tls_cert;      /* PEM certificate chain of the TCP listeners, or NULL */
     char *tls_key;       /* its private key */
     char *tls_client_ca; /* when set, clients must present a certificate it signed */

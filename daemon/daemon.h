@@ -8,7 +8,6 @@
 #ifndef TRN_DAEMON_DAEMON_H
 #define TRN_DAEMON_DAEMON_H
 
-#include "daemon/auth.h"
 #include "daemon/config.h"
 #include "daemon/grpc_frontend.h"
 #include "daemon/local_frontend.h"
@@ -17,6 +16,7 @@
 #include "daemon/service.h"
 #include "daemon/session.h"
 #include "daemon/systemd.h"
+#include "daemon/token.h"
 #include "daemon/token_store.h"
 
 typedef struct trnscid {

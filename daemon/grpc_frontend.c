@@ -37,11 +37,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/auth.h"
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
 #include "daemon/tls.h"
+#include "daemon/token.h"
 #include "daemon/token_store.h"
 #include "scheduler/sched.h"
 #include "trnsci_wire.h"

@@ -47,13 +47,11 @@
 
 #define HDR_SIZE sizeof(trn_local_hdr)
 
-#define MAX_FDS 3
-
 typedef struct out_frame {
     struct out_frame *next;
     size_t len, off;
     int nfds; /* descriptors sent with the first byte, then closed */
-    int fds[MAX_FDS];
+    int fds[TRN_LOCAL_MAX_FDS];
     uint8_t buf[];
 } out_frame;
 
@@ -143,7 +141,7 @@ static int flush_locked(conn *c) {
         out_frame *f = c->out_head;
         struct iovec iov = {f->buf + f->off, f->len - f->off};
         struct msghdr msg = {0};
-        char cbuf[CMSG_SPACE(MAX_FDS * sizeof(int))];
+        char cbuf[CMSG_SPACE(TRN_LOCAL_MAX_FDS * sizeof(int))];
         msg.msg_iov = &iov;
         msg.msg_iovlen = 1;
         if (f->nfds > 0) {

@@ -24,16 +24,15 @@
 #include <unistd.h>
 
 #include "daemon/selftest.h"
-#include "daemon/service.h"
+#include "daemon/service_context.h"
 #include "daemon/session.h"
 #include "ops/op.h"
 #include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
-#include "trnsci/trnsci.h"
 #include "trnsci_wire.h"
 
 #define NKINDS 128 /* per-kind counters are indexed by the kind's value */
-#define KIND_FITS(kind, value, wire, stem, field, label, title, family, engine)                          \
+#define KIND_FITS(kind, value, wire, stem, field, label, title, family, engine)                    \
     _Static_assert(value < NKINDS, "TRN_OP_" #kind " fits the per-kind arrays");
 TRN_OP_KINDS(KIND_FITS)
 #undef KIND_FITS

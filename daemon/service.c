@@ -17,22 +17,23 @@
 #include "daemon/log.h"
 #include "daemon/metrics.h"
 #include "daemon/service_internal.h"
-#include "trnsci/trnsci.h"
+#include "daemon/status_scope.h"
+#include "trnsci_wire.h"
 
-#define ERRLEN TRN_SVC_ERRLEN
+#define ERRLEN TRN_SERVICE_ERRLEN
 
 static const char *const families[] = {"blas", "fft", "rand", "solver", "sparse", "tensor"};
 
-void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
+void trn_service_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
 }
 
-void trn_svc_finish_reply(trn_call *call, const ProtobufCMessage *reply) {
+void trn_service_finish_reply(trn_call *call, const ProtobufCMessage *reply) {
     const size_t len = protobuf_c_message_get_packed_size(reply);
     uint8_t *body = len ? malloc(len) : NULL;
     if (len && !body) {
-        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
-                             "daemon out of memory packing a reply");
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "daemon out of memory packing a reply");
         return;
     }
     if (len)
@@ -50,11 +51,11 @@ static int check_version(uint32_t major, uint32_t minor, char *err, size_t errle
     return -1;
 }
 
-trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call) {
+trn_session *trn_service_session(trn_service *svc, uint64_t id, trn_call *call) {
     /* A call that authenticated a moment before a reload removed its token:
      * refused as the frontend refuses it from then on. */
     if (call->peer.token && atomic_load(&call->peer.token->revoked)) {
-        trn_svc_finish_error(call, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
+        trn_service_finish_error(call, TRN_WIRE_UNAUTHENTICATED, "unauthenticated");
         return NULL;
     }
     /* Another connection's session is the same error as none at all. */
@@ -69,7 +70,7 @@ trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call) {
         snprintf(err, sizeof(err),
                  "session %016llx does not exist (closed, expired, or never opened)",
                  (unsigned long long)id);
-        trn_svc_finish_error(call, TRN_WIRE_ABORTED, err);
+        trn_service_finish_error(call, TRN_WIRE_ABORTED, err);
     }
     return s;
 }
@@ -85,15 +86,15 @@ static void fill_limits(const trn_service *svc, Trnsci__V1__Limits *l) {
     l->max_events_per_session = svc->cfg->max_events;
 }
 
-uint64_t trn_svc_op_deadline(uint64_t timeout_us) {
+uint64_t trn_service_op_deadline(uint64_t timeout_us) {
     if (!timeout_us)
         return 0;
     const uint64_t cap = 365ull * 86400 * 1000000; /* keeps the sum in range */
     return trn_sched_now_ns() + (timeout_us < cap ? timeout_us : cap) * 1000;
 }
 
-uint64_t trn_svc_wait_deadline(const trn_call *call, uint64_t timeout_us) {
-    const uint64_t d = trn_svc_op_deadline(timeout_us);
+uint64_t trn_service_wait_deadline(const trn_call *call, uint64_t timeout_us) {
+    const uint64_t d = trn_service_op_deadline(timeout_us);
     return call->deadline_ns && (!d || call->deadline_ns < d) ? call->deadline_ns : d;
 }
 
@@ -111,7 +112,7 @@ static const char *transport_name(trn_transport_kind t) {
 static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_call *call) {
     char err[ERRLEN], version[32];
     if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
-        trn_svc_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        trn_service_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
     Trnsci__V1__Limits limits = TRNSCI__V1__LIMITS__INIT;
@@ -126,14 +127,14 @@ static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_
     r.families = (char **)families;
     r.limits = &limits;
     r.backend = (char *)svc->backend->name;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionRequest *req,
                             trn_call *call) {
     char err[ERRLEN];
     if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
-        trn_svc_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        trn_service_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
     trn_wire_code code;
@@ -147,14 +148,14 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
         trn_log(TRN_LOG_WARN, "refused a session for %s (pid %u, uid %s): %s",
                 req->client_name[0] ? req->client_name : "?",
                 call->peer.known ? call->peer.pid : req->client_pid, uid, err);
-        trn_svc_finish_error(call, code, err);
+        trn_service_finish_error(call, code, err);
         return;
     }
     if (call->bind_session && call->bind_session(call, s) != 0) {
         trn_session_close(s, "a second session on one connection");
         trn_session_unref(s);
-        trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
-                             "this connection already has a session (one per connection)");
+        trn_service_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
+                                 "this connection already has a session (one per connection)");
         return;
     }
     char who[160];
@@ -166,33 +167,33 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
     r.lease_ms = svc->cfg->lease_ms;
     r.priority = s->priority;
     trn_session_unref(s);
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 static void on_close_session(trn_service *svc, const Trnsci__V1__CloseSessionRequest *req,
                              trn_call *call) {
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     trn_session_close(s, "closed by the client");
     trn_session_unref(s);
     Trnsci__V1__CloseSessionReply r = TRNSCI__V1__CLOSE_SESSION_REPLY__INIT;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 static void on_keep_alive(trn_service *svc, const Trnsci__V1__KeepAliveRequest *req,
                           trn_call *call) {
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     trn_session_unref(s);
     Trnsci__V1__KeepAliveReply r = TRNSCI__V1__KEEP_ALIVE_REPLY__INIT;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 static void on_set_priority(trn_service *svc, const Trnsci__V1__SetPriorityRequest *req,
                             trn_call *call) {
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     Trnsci__V1__SetPriorityReply r = TRNSCI__V1__SET_PRIORITY_REPLY__INIT;
@@ -201,14 +202,14 @@ static void on_set_priority(trn_service *svc, const Trnsci__V1__SetPriorityReque
     trn_log(TRN_LOG_DEBUG, "%s: priority %d (asked %d)", trn_session_who(s, who, sizeof(who)),
             r.priority, req->priority);
     trn_session_unref(s);
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 /* ---- Buffers and data movement ------------------------------------------ */
 
 static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_call *call) {
     char err[ERRLEN];
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     uint64_t id = 0;
@@ -216,18 +217,18 @@ static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_
     const trn_wire_code rc = trn_session_alloc(s, req->bytes, &id, &fd, err, sizeof(err));
     trn_session_unref(s);
     if (rc != TRN_WIRE_OK) {
-        trn_svc_finish_error(call, rc, err);
+        trn_service_finish_error(call, rc, err);
         return;
     }
     call->reply_fd = fd; /* shared-memory sessions: the client maps the buffer */
     Trnsci__V1__AllocReply r = TRNSCI__V1__ALLOC_REPLY__INIT;
     r.buffer_id = id;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_call *call) {
     char err[ERRLEN];
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     const int rc = trn_session_free_buffer(s, req->buffer_id);
@@ -235,11 +236,11 @@ static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_ca
     if (rc != 0) {
         snprintf(err, sizeof(err), "Free: buffer %llu does not exist in this session",
                  (unsigned long long)req->buffer_id);
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
     Trnsci__V1__FreeReply r = TRNSCI__V1__FREE_REPLY__INIT;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 /* Resolves [ref.offset, +len) of a session buffer for Write/Read. */
@@ -247,29 +248,29 @@ static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *r
                                   const char *what, trn_call *call, void **out) {
     char err[ERRLEN];
     if (trn_validate_chunk(len, what, err, sizeof(err)) != TRN_WIRE_OK) {
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return NULL;
     }
     trn_op_refs refs = {.n = 0};
     const trn_wire_code rc =
         trn_validate_region(s, ref, len, 1, what, &refs, out, err, sizeof(err));
     if (rc != TRN_WIRE_OK) {
-        trn_svc_finish_error(call, rc, err);
+        trn_service_finish_error(call, rc, err);
         return NULL;
     }
     if (refs.n == 0) { /* len 0 with no buffer */
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
         return NULL;
     }
     return refs.buf[0];
 }
 
 static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_call *call) {
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     if (req->ordered) {
-        trn_svc_on_ordered_write(svc, s, req, call);
+        trn_service_on_ordered_write(svc, s, req, call);
         trn_session_unref(s);
         return;
     }
@@ -282,15 +283,15 @@ static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_
         memcpy(dst, req->data.data, req->data.len);
     trn_buffer_unref(b);
     Trnsci__V1__WriteReply r = TRNSCI__V1__WRITE_REPLY__INIT;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_call *call) {
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     if (req->ticket) {
-        trn_svc_on_ticket_read(svc, s, req, call);
+        trn_service_on_ticket_read(svc, s, req, call);
         trn_session_unref(s);
         return;
     }
@@ -302,13 +303,13 @@ static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_ca
     Trnsci__V1__ReadReply r = TRNSCI__V1__READ_REPLY__INIT;
     r.data.data = src;
     r.data.len = (size_t)req->length;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
     trn_buffer_unref(b);
 }
 
 /* ---- Ops ------------------------------------------------------------------ */
 
-static const char *op_name(const daemon_op *op) {
+static const char *op_name(const trn_service_op *op) {
     if (op->stage)
         return "stage-out";
     if (op->staging)
@@ -317,7 +318,7 @@ static const char *op_name(const daemon_op *op) {
 }
 
 void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {
-    const daemon_op *op = (const daemon_op *)sop; /* sop is its first member */
+    const trn_service_op *op = (const trn_service_op *)sop; /* sop is its first member */
     char who[160] = "no session";
     if (op->session)
         trn_session_who(op->session, who, sizeof(who));
@@ -328,7 +329,7 @@ void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {
 /* Reports a failed op to its session (the next Synchronize returns it). A
  * cancelled op reports nothing: what cancelled it (an expired op before it, a
  * Synchronize timeout, the session's end) has said so already. */
-static void report_failure(daemon_op *op, trn_sched_status status) {
+static void report_failure(trn_service_op *op, trn_sched_status status) {
     char msg[TRN_KMSG_LEN + 80];
     const uint64_t waited_ms = (trn_sched_now_ns() - op->sop.t_submit) / 1000000;
     switch (status) {
@@ -399,7 +400,7 @@ static void report_failure(daemon_op *op, trn_sched_status status) {
     }
 }
 
-static void op_free(daemon_op *op) {
+static void op_free(trn_service_op *op) {
     trn_session *s = op->session;
     if (op->staging) {
         free(op->staging);
@@ -455,14 +456,14 @@ static void unreserve_op(trn_session *s) {
 }
 
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
-    daemon_op *op = (daemon_op *)sop;
+    trn_service_op *op = (trn_service_op *)sop;
     if (op->metrics)
         trn_metrics_op_done(op->metrics, (int)sop->desc.kind, (int)status,
                             sop->t_start ? sop->t_start - sop->t_ready : 0,
                             sop->t_start ? sop->t_end - sop->t_start : 0);
     report_failure(op, status);
     if (op->stage)
-        trn_svc_stage_done(op, status);
+        trn_service_stage_done(op, status);
     unreserve_op(op->session);
     op_free(op);
 }
@@ -492,8 +493,8 @@ static trn_wire_code stream_limit_error(trn_service *svc, trn_session *s, uint32
     return TRN_WIRE_RESOURCE_EXHAUSTED;
 }
 
-trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id, daemon_op *op,
-                               uint64_t *seq, char *err, size_t errlen) {
+trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
+                                   trn_service_op *op, uint64_t *seq, char *err, size_t errlen) {
     trn_wire_code rc = TRN_WIRE_OK;
     op->session = s;
     op->stream_id = stream_id;
@@ -533,7 +534,7 @@ fail:
 static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
                                    const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
                                    size_t errlen) {
-    daemon_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = calloc(1, sizeof(*op));
     if (!op) {
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
@@ -543,15 +544,15 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
         free(op);
         return rc;
     }
-    op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
+    op->sop.deadline_ns = trn_service_op_deadline(req->timeout_us);
     op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
     op->sop.plan_part = op->refs.plan_part;
-    return trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
+    return trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 
 static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call) {
     char err[ERRLEN];
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     uint64_t seq = 0;
@@ -559,10 +560,10 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     switch (req->op ? req->op->kind_case : TRNSCI__V1__OP__KIND__NOT_SET) {
     case TRNSCI__V1__OP__KIND_EVENT_RECORD:
     case TRNSCI__V1__OP__KIND_EVENT_WAIT:
-        rc = trn_svc_submit_event(svc, s, req, &seq, err, sizeof(err));
+        rc = trn_service_submit_event(svc, s, req, &seq, err, sizeof(err));
         break;
     case TRNSCI__V1__OP__KIND_STAGE_OUT:
-        rc = trn_svc_submit_stage_out(svc, s, req, &seq, err, sizeof(err));
+        rc = trn_service_submit_stage_out(svc, s, req, &seq, err, sizeof(err));
         break;
     default: rc = submit_kernel(svc, s, req, &seq, err, sizeof(err)); break;
     }
@@ -570,13 +571,13 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
         char who[160];
         trn_log(TRN_LOG_DEBUG, "%s: rejected: %s", trn_session_who(s, who, sizeof(who)), err);
         trn_session_unref(s);
-        trn_svc_finish_error(call, rc, err);
+        trn_service_finish_error(call, rc, err);
         return;
     }
     trn_session_unref(s);
     Trnsci__V1__SubmitReply r = TRNSCI__V1__SUBMIT_REPLY__INIT;
     r.op_seq = seq;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 /* ---- Status ----------------------------------------------------------------- */
@@ -591,7 +592,7 @@ static void usage_to_wire(const trn_sched_usage *u, Trnsci__V1__Usage *w) {
     w->expired = u->expired;
 }
 
-/* Status lists only the sessions the caller may see (auth.h,
+/* Status lists only the sessions the caller may see (status_scope.h,
  * trn_status_scope); the daemon-wide counters above the list are aggregates
  * that name no session, and /metrics publishes them anyway. */
 static void on_status(trn_service *svc, trn_call *call) {
@@ -661,9 +662,9 @@ static void on_status(trn_service *svc, trn_call *call) {
         r.workers = wptrs;
     }
     Trnsci__V1__PlanCacheStats pcs;
-    trn_svc_plan_stats(svc, &pcs);
+    trn_service_plan_stats(svc, &pcs);
     r.plan_cache = &pcs;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
     free(wusage);
     free(wptrs);
     free(winfo);
@@ -698,13 +699,13 @@ HANDLER(on_free, Trnsci__V1__FreeRequest)
 HANDLER(on_write, Trnsci__V1__WriteRequest)
 HANDLER(on_read, Trnsci__V1__ReadRequest)
 HANDLER(on_submit, Trnsci__V1__SubmitRequest)
-HANDLER(trn_svc_on_synchronize, Trnsci__V1__SynchronizeRequest)
+HANDLER(trn_service_on_synchronize, Trnsci__V1__SynchronizeRequest)
 HANDLER(on_set_priority, Trnsci__V1__SetPriorityRequest)
-HANDLER(trn_svc_on_event, Trnsci__V1__EventRequest)
-HANDLER(trn_svc_on_plan_create, Trnsci__V1__PlanCreateRequest)
-HANDLER(trn_svc_on_plan_destroy, Trnsci__V1__PlanDestroyRequest)
-HANDLER(trn_svc_on_plans, Trnsci__V1__PlansRequest)
-HANDLER(trn_svc_on_self_test, Trnsci__V1__SelfTestRequest)
+HANDLER(trn_service_on_event, Trnsci__V1__EventRequest)
+HANDLER(trn_service_on_plan_create, Trnsci__V1__PlanCreateRequest)
+HANDLER(trn_service_on_plan_destroy, Trnsci__V1__PlanDestroyRequest)
+HANDLER(trn_service_on_plans, Trnsci__V1__PlansRequest)
+HANDLER(trn_service_on_self_test, Trnsci__V1__SelfTestRequest)
 #undef HANDLER
 
 #define ENTRY(desc, fn, name)                                                                      \
@@ -723,18 +724,18 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_WRITE] = ENTRY(trnsci__v1__write_request__descriptor, on_write, "Write"),
     [TRN_WIRE_READ] = ENTRY(trnsci__v1__read_request__descriptor, on_read, "Read"),
     [TRN_WIRE_SUBMIT] = ENTRY(trnsci__v1__submit_request__descriptor, on_submit, "Submit"),
-    [TRN_WIRE_SYNCHRONIZE] =
-        ENTRY(trnsci__v1__synchronize_request__descriptor, trn_svc_on_synchronize, "Synchronize"),
+    [TRN_WIRE_SYNCHRONIZE] = ENTRY(trnsci__v1__synchronize_request__descriptor,
+                                   trn_service_on_synchronize, "Synchronize"),
     [TRN_WIRE_SET_PRIORITY] =
         ENTRY(trnsci__v1__set_priority_request__descriptor, on_set_priority, "SetPriority"),
-    [TRN_WIRE_EVENT] = ENTRY(trnsci__v1__event_request__descriptor, trn_svc_on_event, "Event"),
-    [TRN_WIRE_PLAN_CREATE] =
-        ENTRY(trnsci__v1__plan_create_request__descriptor, trn_svc_on_plan_create, "PlanCreate"),
-    [TRN_WIRE_PLAN_DESTROY] =
-        ENTRY(trnsci__v1__plan_destroy_request__descriptor, trn_svc_on_plan_destroy, "PlanDestroy"),
-    [TRN_WIRE_PLANS] = ENTRY(trnsci__v1__plans_request__descriptor, trn_svc_on_plans, "Plans"),
+    [TRN_WIRE_EVENT] = ENTRY(trnsci__v1__event_request__descriptor, trn_service_on_event, "Event"),
+    [TRN_WIRE_PLAN_CREATE] = ENTRY(trnsci__v1__plan_create_request__descriptor,
+                                   trn_service_on_plan_create, "PlanCreate"),
+    [TRN_WIRE_PLAN_DESTROY] = ENTRY(trnsci__v1__plan_destroy_request__descriptor,
+                                    trn_service_on_plan_destroy, "PlanDestroy"),
+    [TRN_WIRE_PLANS] = ENTRY(trnsci__v1__plans_request__descriptor, trn_service_on_plans, "Plans"),
     [TRN_WIRE_SELF_TEST] =
-        ENTRY(trnsci__v1__self_test_request__descriptor, trn_svc_on_self_test, "SelfTest"),
+        ENTRY(trnsci__v1__self_test_request__descriptor, trn_service_on_self_test, "SelfTest"),
 };
 
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
@@ -747,11 +748,11 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
         return;
     }
     if ((unsigned)method >= TRN_WIRE_METHOD_COUNT || !methods[method].handler) {
-        trn_svc_finish_error(call, TRN_WIRE_UNIMPLEMENTED, "unknown method");
+        trn_service_finish_error(call, TRN_WIRE_UNIMPLEMENTED, "unknown method");
         return;
     }
     if (atomic_load(&svc->draining)) {
-        trn_svc_finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        trn_service_finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
         return;
     }
     const method_entry *e = &methods[method];
@@ -761,7 +762,7 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
                  e->name, e->request->name);
         trn_log(TRN_LOG_DEBUG, "%s", err);
         call->malformed = 1;
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
     e->handler(svc, msg, call);
@@ -770,24 +771,24 @@ void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t 
 
 trn_session *trn_service_attach(trn_service *svc, const uint8_t *req, size_t len, trn_call *call) {
     if (atomic_load(&svc->draining)) {
-        trn_svc_finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
+        trn_service_finish_error(call, TRN_WIRE_UNAVAILABLE, "the daemon is shutting down");
         return NULL;
     }
     Trnsci__V1__AttachRequest *a = trnsci__v1__attach_request__unpack(NULL, len, req);
     if (!a) {
-        trn_svc_finish_error(
+        trn_service_finish_error(
             call, TRN_WIRE_INVALID_ARGUMENT,
             "malformed Attach request: the body is not a valid AttachRequest message");
         return NULL;
     }
-    trn_session *s = trn_svc_session(svc, a->session_id, call);
+    trn_session *s = trn_service_session(svc, a->session_id, call);
     trnsci__v1__attach_request__free_unpacked(a, NULL);
     if (!s)
         return NULL;
     if (trn_session_attach(s, call) != 0) {
         trn_session_unref(s);
-        trn_svc_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
-                             "the session already has an Attach stream");
+        trn_service_finish_error(call, TRN_WIRE_ALREADY_EXISTS,
+                                 "the session already has an Attach stream");
         return NULL;
     }
     return s;

@@ -9,27 +9,7 @@
 #ifndef TRN_DAEMON_SERVICE_H
 #define TRN_DAEMON_SERVICE_H
 
-#include <stdatomic.h>
-
-#include "daemon/auth.h"
-#include "daemon/call.h"
-#include "daemon/session.h"
-#include "daemon/token_store.h"
-#include "kernels/backend.h"
-
-typedef struct trn_service {
-    const trn_config *cfg;
-    const trn_backend *backend;
-    trn_sched *sched;
-    trn_plan_cache *plans;
-    trn_session_table *sessions;
-    trn_token_store *tokens; /* bearer tokens of gRPC calls; no path: no check */
-    uint32_t daemon_uid;     /* its effective uid: sees every session in Status */
-    uint64_t start_ms;
-    atomic_int draining;           /* shutting down: new requests get UNAVAILABLE */
-    struct trn_metrics *metrics;   /* NULL: metrics off (metrics.h) */
-    struct trn_selftest *selftest; /* the outside routines' self-test (selftest.h) */
-} trn_service;
+#include "daemon/service_context.h"
 
 /* Handles one unary call. Attach is not unary: see below. */
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,

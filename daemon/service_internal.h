@@ -13,28 +13,28 @@
 #ifndef TRN_DAEMON_SERVICE_INTERNAL_H
 #define TRN_DAEMON_SERVICE_INTERNAL_H
 
-#include "daemon/service.h"
+#include "daemon/service_context.h"
 #include "daemon/validate.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
-#define TRN_SVC_ERRLEN 512
+#define TRN_SERVICE_ERRLEN 512
 
-void trn_svc_finish_error(trn_call *call, trn_wire_code code, const char *msg);
+void trn_service_finish_error(trn_call *call, trn_wire_code code, const char *msg);
 /* Packs reply and finishes the call with it. */
-void trn_svc_finish_reply(trn_call *call, const ProtobufCMessage *reply);
+void trn_service_finish_reply(trn_call *call, const ProtobufCMessage *reply);
 /* The session named by id with a reference, or NULL after finishing call
  * with ABORTED. */
-trn_session *trn_svc_session(trn_service *svc, uint64_t id, trn_call *call);
+trn_session *trn_service_session(trn_service *svc, uint64_t id, trn_call *call);
 
 /* The deadline (trn_sched_now_ns clock; 0 = none) of an op that must start
  * within timeout_us (0 = no limit) of now. */
-uint64_t trn_svc_op_deadline(uint64_t timeout_us);
+uint64_t trn_service_op_deadline(uint64_t timeout_us);
 /* The deadline (trn_sched_now_ns clock; 0 = none) of a wait that may last
  * timeout_us (0 = no limit) and must end by the call's own deadline. */
-uint64_t trn_svc_wait_deadline(const trn_call *call, uint64_t timeout_us);
+uint64_t trn_service_wait_deadline(const trn_call *call, uint64_t timeout_us);
 
 /* An op the service queued: a kernel op, or a marker of an event. */
-typedef struct daemon_op {
+typedef struct trn_service_op {
     trn_sched_op sop;
     trn_session *session; /* a reference */
     trn_op_refs refs;
@@ -44,47 +44,48 @@ typedef struct daemon_op {
     size_t staging_len;
     trn_stage *stage;            /* StageOutOp: where the data goes */
     struct trn_metrics *metrics; /* the service's, or NULL */
-} daemon_op;
+} trn_service_op;
 
 /* Queues op (desc, or marker fields, already set; refs taken) on the
  * session's stream_id, reserving a place under max-queued-ops. On success
  * returns TRN_WIRE_OK with the op owned by the scheduler and *seq set. On
  * failure nothing was queued, op's refs are released and op is freed, and
  * err says why. Takes its own session reference for the op. */
-trn_wire_code trn_svc_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id, daemon_op *op,
-                               uint64_t *seq, char *err, size_t errlen);
+trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
+                                   trn_service_op *op, uint64_t *seq, char *err, size_t errlen);
 
 /* SelfTest (service_selftest.c). */
-void trn_svc_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req, trn_call *call);
+void trn_service_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req,
+                              trn_call *call);
 
 /* Handlers (service_wait.c). */
-void trn_svc_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
-                            trn_call *call);
-void trn_svc_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn_call *call);
+void trn_service_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
+                                trn_call *call);
+void trn_service_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn_call *call);
 /* Submit of an EventRecordOp / EventWaitOp (service_wait.c). */
-trn_wire_code trn_svc_submit_event(trn_service *svc, trn_session *s,
-                                   const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
-                                   size_t errlen);
-
-/* Handlers (service_plan.c). */
-void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRequest *req,
-                            trn_call *call);
-void trn_svc_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequest *req,
-                             trn_call *call);
-void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call);
-/* Plan-cache figures for a StatusReply / PlansReply. */
-void trn_svc_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w);
-
-/* Handlers (service_stage.c). */
-void trn_svc_on_ordered_write(trn_service *svc, trn_session *s, const Trnsci__V1__WriteRequest *req,
-                              trn_call *call);
-void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__ReadRequest *req,
-                            trn_call *call);
-/* Submit of a StageOutOp (service_stage.c). */
-trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
+trn_wire_code trn_service_submit_event(trn_service *svc, trn_session *s,
                                        const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
                                        char *err, size_t errlen);
+
+/* Handlers (service_plan.c). */
+void trn_service_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRequest *req,
+                                trn_call *call);
+void trn_service_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequest *req,
+                                 trn_call *call);
+void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call);
+/* Plan-cache figures for a StatusReply / PlansReply. */
+void trn_service_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w);
+
+/* Handlers (service_stage.c). */
+void trn_service_on_ordered_write(trn_service *svc, trn_session *s,
+                                  const Trnsci__V1__WriteRequest *req, trn_call *call);
+void trn_service_on_ticket_read(trn_service *svc, trn_session *s,
+                                const Trnsci__V1__ReadRequest *req, trn_call *call);
+/* Submit of a StageOutOp (service_stage.c). */
+trn_wire_code trn_service_submit_stage_out(trn_service *svc, trn_session *s,
+                                           const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
+                                           char *err, size_t errlen);
 /* A StageOutOp completed (called by the op's completion). */
-void trn_svc_stage_done(daemon_op *op, trn_sched_status status);
+void trn_service_stage_done(trn_service_op *op, trn_sched_status status);
 
 #endif

@@ -17,7 +17,7 @@
 #include "daemon/service_internal.h"
 #include "ops/fft_shape.h"
 
-void trn_svc_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w) {
+void trn_service_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w) {
     trn_plan_cache_stats st;
     trn_plan_cache_get_stats(svc->plans, &st);
     trnsci__v1__plan_cache_stats__init(w);
@@ -58,10 +58,10 @@ static uint32_t add_handle(trn_session *s, trn_session_plan *h) {
     return id;
 }
 
-void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRequest *req,
-                            trn_call *call) {
-    char err[TRN_SVC_ERRLEN];
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+void trn_service_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRequest *req,
+                                trn_call *call) {
+    char err[TRN_SERVICE_ERRLEN];
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     trn_plan_spec spec;
@@ -96,7 +96,7 @@ void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateReques
         trn_log(TRN_LOG_DEBUG, "%s: PlanCreate refused: %s", trn_session_who(s, who, sizeof(who)),
                 err);
         trn_session_unref(s);
-        trn_svc_finish_error(call, rc, err);
+        trn_service_finish_error(call, rc, err);
         return;
     }
     char who[160];
@@ -106,13 +106,13 @@ void trn_svc_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateReques
     r.plan_id = id;
     r.cache_hit = hit != 0;
     r.key = (char *)trn_plan_entry_key(h.entry);
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
     trn_session_unref(s);
 }
 
-void trn_svc_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequest *req,
-                             trn_call *call) {
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+void trn_service_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequest *req,
+                                 trn_call *call) {
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     pthread_mutex_lock(&s->lock);
@@ -123,13 +123,13 @@ void trn_svc_on_plan_destroy(trn_service *svc, const Trnsci__V1__PlanDestroyRequ
         char err[96];
         snprintf(err, sizeof(err), "PlanDestroy: plan %u does not exist in this session",
                  req->plan_id);
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
     trn_plan_entry_release(p->entry); /* queued ops hold their own */
     free(p);
     Trnsci__V1__PlanDestroyReply r = TRNSCI__V1__PLAN_DESTROY_REPLY__INIT;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 /* Rejected manifest lines of a PLANS_WARM, collected for the reply. */
@@ -156,7 +156,7 @@ static void collect_reject(void *ctx, const char *line, const char *why) {
     r->lines[r->n++] = msg;
 }
 
-void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call) {
+void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call) {
     Trnsci__V1__PlansReply r = TRNSCI__V1__PLANS_REPLY__INIT;
     rejects rj = {0};
     switch (req->action) {
@@ -176,7 +176,9 @@ void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn
         r.rejected = rj.lines;
         trn_log(TRN_LOG_INFO, "plan cache: warming %u plans (%zu lines rejected)", r.queued, rj.n);
         break;
-    default: trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "Plans: unknown action"); return;
+    default:
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "Plans: unknown action");
+        return;
     }
     trn_plan_info *info = NULL;
     const size_t n = trn_plan_cache_list(svc->plans, &info);
@@ -198,9 +200,9 @@ void trn_svc_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn
         r.plans = ptrs;
     }
     Trnsci__V1__PlanCacheStats st;
-    trn_svc_plan_stats(svc, &st);
+    trn_service_plan_stats(svc, &st);
     r.stats = &st;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
     for (size_t i = 0; i < rj.n; i++)
         free(rj.lines[i]);
     free(rj.lines);

@@ -85,23 +85,24 @@ static void answer(void *arg, const trn_st_report *rep, const trn_selftest_meta 
                    const char *err) {
     trn_call *call = arg;
     if (!rep) {
-        trn_svc_finish_error(call, TRN_WIRE_UNAVAILABLE, err ? err : "no self-test report");
+        trn_service_finish_error(call, TRN_WIRE_UNAVAILABLE, err ? err : "no self-test report");
         return;
     }
     Trnsci__V1__SelfTestReply r = TRNSCI__V1__SELF_TEST_REPLY__INIT;
     reply_store s = {0};
     if (to_wire(rep, meta, &r, &s) != 0)
-        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
-                             "SelfTest: the daemon is out of memory for the reply");
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "SelfTest: the daemon is out of memory for the reply");
     else
-        trn_svc_finish_reply(call, &r.base);
+        trn_service_finish_reply(call, &r.base);
     store_free(&s);
 }
 
-void trn_svc_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req,
-                          trn_call *call) {
+void trn_service_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req,
+                              trn_call *call) {
     if (!svc->selftest) {
-        trn_svc_finish_error(call, TRN_WIRE_UNAVAILABLE, "SelfTest: no self-test in this daemon");
+        trn_service_finish_error(call, TRN_WIRE_UNAVAILABLE,
+                                 "SelfTest: no self-test in this daemon");
         return;
     }
     if (!req->rerun) {
@@ -109,6 +110,6 @@ void trn_svc_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *r
         return;
     }
     if (trn_selftest_request(svc->selftest, answer, call) != 0)
-        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
-                             "SelfTest: the daemon is out of memory");
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "SelfTest: the daemon is out of memory");
 }

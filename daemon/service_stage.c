@@ -35,7 +35,7 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
     trn_wire_code rc = trn_validate_chunk(len, "Write: data", err, errlen);
     if (rc != TRN_WIRE_OK || len == 0)
         return rc;
-    daemon_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = calloc(1, sizeof(*op));
     if (!op) {
         snprintf(err, errlen, "daemon out of memory staging a Write");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
@@ -62,39 +62,39 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
     memcpy(op->staging, req->data.data, len);
     op->sop.desc.kind = TRN_OP_COPY;
     op->sop.desc.u.copy = (trn_copy_desc){.dst = dst, .src = op->staging, .bytes = len};
-    op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
+    op->sop.deadline_ns = trn_service_op_deadline(req->timeout_us);
     uint64_t seq;
-    return trn_svc_queue_op(svc, s, req->stream_id, op, &seq, err, errlen);
+    return trn_service_queue_op(svc, s, req->stream_id, op, &seq, err, errlen);
 }
 
-void trn_svc_on_ordered_write(trn_service *svc, trn_session *s,
-                              const Trnsci__V1__WriteRequest *req, trn_call *call) {
-    char err[TRN_SVC_ERRLEN];
+void trn_service_on_ordered_write(trn_service *svc, trn_session *s,
+                                  const Trnsci__V1__WriteRequest *req, trn_call *call) {
+    char err[TRN_SERVICE_ERRLEN];
     const trn_wire_code rc = ordered_write(svc, s, req, err, sizeof(err));
     if (rc != TRN_WIRE_OK) {
-        trn_svc_finish_error(call, rc, err);
+        trn_service_finish_error(call, rc, err);
         return;
     }
     Trnsci__V1__WriteReply r = TRNSCI__V1__WRITE_REPLY__INIT;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
 /* ---- download -------------------------------------------------------------------- */
 
 static void reply_stage(trn_call *call, const trn_stage *st) {
     if (st->code != TRN_WIRE_OK) {
-        trn_svc_finish_error(call, st->code, st->msg);
+        trn_service_finish_error(call, st->code, st->msg);
         return;
     }
     Trnsci__V1__ReadReply r = TRNSCI__V1__READ_REPLY__INIT;
     r.data.data = st->data;
     r.data.len = st->len;
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }
 
-trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
-                                       const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
-                                       char *err, size_t errlen) {
+trn_wire_code trn_service_submit_stage_out(trn_service *svc, trn_session *s,
+                                           const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
+                                           char *err, size_t errlen) {
     const Trnsci__V1__StageOutOp *so = req->op->stage_out;
     trn_wire_code rc = trn_validate_chunk(so->bytes, "stage-out: bytes", err, errlen);
     if (rc != TRN_WIRE_OK)
@@ -103,7 +103,7 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
         snprintf(err, errlen, "stage-out: %s must not be 0", so->ticket == 0 ? "ticket" : "bytes");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    daemon_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = calloc(1, sizeof(*op));
     trn_stage *st = calloc(1, sizeof(*st));
     if (!op || !st) {
         free(op);
@@ -155,8 +155,8 @@ trn_wire_code trn_svc_submit_stage_out(trn_service *svc, trn_session *s,
     op->stage = st;
     op->sop.desc.kind = TRN_OP_COPY;
     op->sop.desc.u.copy = (trn_copy_desc){.dst = st->data, .src = src, .bytes = st->len};
-    op->sop.deadline_ns = trn_svc_op_deadline(req->timeout_us);
-    rc = trn_svc_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
+    op->sop.deadline_ns = trn_service_op_deadline(req->timeout_us);
+    rc = trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
     if (rc != TRN_WIRE_OK) { /* the op is gone without running: drop its reference and,
                                 unless the session's end took the map, the map's */
         pthread_mutex_lock(&s->lock);
@@ -200,7 +200,7 @@ static trn_wire_code stage_code(trn_sched_status status, char *msg, size_t len) 
     return TRN_WIRE_INTERNAL;
 }
 
-void trn_svc_stage_done(daemon_op *op, trn_sched_status status) {
+void trn_service_stage_done(trn_service_op *op, trn_sched_status status) {
     trn_session *s = op->session;
     trn_stage *st = op->stage;
     pthread_mutex_lock(&s->lock);
@@ -222,10 +222,10 @@ void trn_svc_stage_done(daemon_op *op, trn_sched_status status) {
         trn_stage_free(s, st);
 }
 
-void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__ReadRequest *req,
-                            trn_call *call) {
+void trn_service_on_ticket_read(trn_service *svc, trn_session *s,
+                                const Trnsci__V1__ReadRequest *req, trn_call *call) {
     (void)svc;
-    char err[TRN_SVC_ERRLEN];
+    char err[TRN_SERVICE_ERRLEN];
     pthread_mutex_lock(&s->lock);
     trn_stage *st = trn_idmap_get(&s->stages, req->ticket);
     trn_wire_code rc = TRN_WIRE_OK;
@@ -242,12 +242,12 @@ void trn_svc_on_ticket_read(trn_service *svc, trn_session *s, const Trnsci__V1__
         st->in_map = 0;
         st->refs--;
     } else {
-        st->reader = call; /* trn_svc_stage_done replies */
+        st->reader = call; /* trn_service_stage_done replies */
         st = NULL;
     }
     pthread_mutex_unlock(&s->lock);
     if (rc != TRN_WIRE_OK) {
-        trn_svc_finish_error(call, rc, err);
+        trn_service_finish_error(call, rc, err);
         return;
     }
     if (st) {

@@ -27,11 +27,11 @@
 typedef struct waiter {
     trn_service *svc;
     trn_call *call;
-    trn_session *session;  /* a reference */
-    atomic_int markers;    /* outstanding markers + 1 guard while queueing */
-    atomic_int owners;     /* the markers (as one) and the armed timer */
-    atomic_int code;       /* first non-OK outcome */
-    trn_sched_timer timer; /* the deadline, when there is one */
+    trn_session *session;       /* a reference */
+    atomic_int markers;         /* outstanding markers + 1 guard while queueing */
+    atomic_int owners;          /* the markers (as one) and the armed timer */
+    atomic_int code;            /* first non-OK outcome */
+    trn_sched_timer timer;      /* the deadline, when there is one */
     trn_sched_stream **streams; /* referenced; cancelled when the timer fires */
     size_t n;
     trn_sched_fence *fence; /* event waits: a reference, for the timestamp */
@@ -65,8 +65,8 @@ static trn_wire_code explain(waiter *w, trn_wire_code code, char *msg, size_t le
     switch (code) {
     case TRN_WIRE_DEADLINE_EXCEEDED:
         if (w->event_id)
-            snprintf(msg, len, "%s: %s did not complete within the timeout (%llu us)", what,
-                     where, (unsigned long long)w->timeout_us);
+            snprintf(msg, len, "%s: %s did not complete within the timeout (%llu us)", what, where,
+                     (unsigned long long)w->timeout_us);
         else
             snprintf(msg, len,
                      "%s: %s did not finish within the timeout (%llu us; 0 means the call's "
@@ -108,7 +108,7 @@ static void reply_ok(waiter *w) {
         r.recorded = 1;
         r.complete = trn_sched_fence_query(w->svc->sched, w->fence, &t);
         r.timestamp_ns = t;
-        trn_svc_finish_reply(w->call, &r.base);
+        trn_service_finish_reply(w->call, &r.base);
         return;
     }
     /* Synchronize reports the first execution error since the last one. */
@@ -119,11 +119,11 @@ static void reply_ok(waiter *w) {
     s->async_code = TRN_WIRE_OK;
     pthread_mutex_unlock(&s->lock);
     if (async != TRN_WIRE_OK) {
-        trn_svc_finish_error(w->call, async, msg);
+        trn_service_finish_error(w->call, async, msg);
         return;
     }
     Trnsci__V1__SynchronizeReply r = TRNSCI__V1__SYNCHRONIZE_REPLY__INIT;
-    trn_svc_finish_reply(w->call, &r.base);
+    trn_service_finish_reply(w->call, &r.base);
 }
 
 static void owner_put(waiter *w) {
@@ -135,7 +135,7 @@ static void owner_put(waiter *w) {
     } else {
         char msg[320];
         const trn_wire_code out = explain(w, code, msg, sizeof(msg));
-        trn_svc_finish_error(w->call, out, msg);
+        trn_service_finish_error(w->call, out, msg);
     }
     trn_sched *sched = w->svc->sched;
     for (size_t i = 0; i < w->n; i++)
@@ -251,10 +251,10 @@ static trn_sched_stream **sync_streams(trn_service *svc, trn_session *s,
     return list;
 }
 
-void trn_svc_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
-                            trn_call *call) {
-    char err[TRN_SVC_ERRLEN];
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+void trn_service_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeRequest *req,
+                                trn_call *call) {
+    char err[TRN_SERVICE_ERRLEN];
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     waiter *w = waiter_new(svc, call, s);
@@ -265,15 +265,15 @@ void trn_svc_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeReque
         free(w);
         free(list);
         if (s->closed)
-            trn_svc_finish_error(call, TRN_WIRE_ABORTED, "session is closed");
+            trn_service_finish_error(call, TRN_WIRE_ABORTED, "session is closed");
         else if (oom)
-            trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
-                                 "daemon out of memory in Synchronize");
+            trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                     "daemon out of memory in Synchronize");
         else {
             snprintf(err, sizeof(err),
                      "stream %u: this session already has the maximum of %u streams",
                      req->stream_id, svc->cfg->max_streams);
-            trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, err);
+            trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED, err);
         }
         trn_session_unref(s);
         return;
@@ -283,7 +283,7 @@ void trn_svc_on_synchronize(trn_service *svc, const Trnsci__V1__SynchronizeReque
     w->all_streams = req->all_streams;
     w->stream_id = req->stream_id;
     w->timeout_us = req->timeout_us;
-    waiter_start(w, trn_svc_wait_deadline(call, req->timeout_us), NULL);
+    waiter_start(w, trn_service_wait_deadline(call, req->timeout_us), NULL);
 }
 
 /* ---- Events ------------------------------------------------------------------- */
@@ -302,12 +302,14 @@ static trn_wire_code submit_record(trn_service *svc, trn_session *s, uint32_t st
     const size_t count = s->events.len;
     pthread_mutex_unlock(&s->lock);
     if (!known && count >= svc->cfg->max_events) {
-        snprintf(err, errlen, "EventRecord: this session already has the maximum of %u events "
-                 "(max-events); destroy some", svc->cfg->max_events);
+        snprintf(err, errlen,
+                 "EventRecord: this session already has the maximum of %u events "
+                 "(max-events); destroy some",
+                 svc->cfg->max_events);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     trn_sched_fence *f = trn_sched_fence_create(svc->sched);
-    daemon_op *op = f ? calloc(1, sizeof(*op)) : NULL;
+    trn_service_op *op = f ? calloc(1, sizeof(*op)) : NULL;
     if (!op) {
         if (f)
             trn_sched_fence_release(svc->sched, f);
@@ -316,7 +318,7 @@ static trn_wire_code submit_record(trn_service *svc, trn_session *s, uint32_t st
     }
     op->sop.is_marker = 1;
     op->sop.signal = f;
-    const trn_wire_code rc = trn_svc_queue_op(svc, s, stream_id, op, seq, err, errlen);
+    const trn_wire_code rc = trn_service_queue_op(svc, s, stream_id, op, seq, err, errlen);
     if (rc != TRN_WIRE_OK) {
         trn_sched_fence_release(svc->sched, f);
         return rc;
@@ -339,7 +341,7 @@ static trn_wire_code submit_wait(trn_service *svc, trn_session *s, uint32_t stre
     if (f)
         trn_sched_fence_retain(svc->sched, f);
     pthread_mutex_unlock(&s->lock);
-    daemon_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = calloc(1, sizeof(*op));
     if (!op) {
         if (f)
             trn_sched_fence_release(svc->sched, f);
@@ -350,15 +352,15 @@ static trn_wire_code submit_wait(trn_service *svc, trn_session *s, uint32_t stre
      * keeps the op numbering. */
     op->sop.is_marker = 1;
     op->sop.wait = f;
-    const trn_wire_code rc = trn_svc_queue_op(svc, s, stream_id, op, seq, err, errlen);
+    const trn_wire_code rc = trn_service_queue_op(svc, s, stream_id, op, seq, err, errlen);
     if (f) /* the scheduler holds its own reference while the marker waits */
         trn_sched_fence_release(svc->sched, f);
     return rc;
 }
 
-trn_wire_code trn_svc_submit_event(trn_service *svc, trn_session *s,
-                                   const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
-                                   size_t errlen) {
+trn_wire_code trn_service_submit_event(trn_service *svc, trn_session *s,
+                                       const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
+                                       char *err, size_t errlen) {
     const int record = req->op->kind_case == TRNSCI__V1__OP__KIND_EVENT_RECORD;
     const uint32_t id = record ? req->op->event_record->event_id : req->op->event_wait->event_id;
     const trn_wire_code rc =
@@ -379,8 +381,8 @@ static void event_synchronize(trn_service *svc, trn_session *s, trn_sched_fence 
         free(w);
         trn_sched_fence_release(svc->sched, f);
         trn_session_unref(s);
-        trn_svc_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
-                             "daemon out of memory in EventSynchronize");
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "daemon out of memory in EventSynchronize");
         return;
     }
     list[0] = st;
@@ -389,17 +391,17 @@ static void event_synchronize(trn_service *svc, trn_session *s, trn_sched_fence 
     w->fence = f;
     w->event_id = req->event_id;
     w->timeout_us = req->timeout_us;
-    waiter_start(w, trn_svc_wait_deadline(call, req->timeout_us), f);
+    waiter_start(w, trn_service_wait_deadline(call, req->timeout_us), f);
 }
 
-void trn_svc_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn_call *call) {
-    char err[TRN_SVC_ERRLEN];
-    trn_session *s = trn_svc_session(svc, req->session_id, call);
+void trn_service_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn_call *call) {
+    char err[TRN_SERVICE_ERRLEN];
+    trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
         return;
     if (check_event_id(req->event_id, "Event", err, sizeof(err)) != TRN_WIRE_OK) {
         trn_session_unref(s);
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
     pthread_mutex_lock(&s->lock);
@@ -435,8 +437,8 @@ void trn_svc_on_event(trn_service *svc, const Trnsci__V1__EventRequest *req, trn
         req->action != TRNSCI__V1__EVENT_ACTION__EVENT_SYNCHRONIZE &&
         req->action != TRNSCI__V1__EVENT_ACTION__EVENT_DESTROY) {
         snprintf(err, sizeof(err), "Event: action %d is not known", (int)req->action);
-        trn_svc_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return;
     }
-    trn_svc_finish_reply(call, &r.base);
+    trn_service_finish_reply(call, &r.base);
 }

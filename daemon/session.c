@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/auth.h"
 #include "daemon/bufmem.h"
 #include "daemon/log.h"
+#include "daemon/token.h"
 
 uint64_t trn_now_ms(void) {
     struct timespec ts;

@@ -25,6 +25,7 @@
 #include "daemon/call.h"
 #include "daemon/config.h"
 #include "daemon/idmap.h"
+#include "daemon/status_scope.h"
 #include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
 
@@ -138,7 +139,7 @@ size_t trn_session_table_snapshot(trn_session_table *t, const struct trn_scope *
 
 /* Closes sessions whose lease ran out with no Attach stream. */
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);
-/* Closes the sessions whose token a reload removed (auth.h: revoked), the
+/* Closes the sessions whose token a reload removed (token.h: revoked), the
  * way a disconnected client's are; returns how many. */
 unsigned trn_session_table_close_revoked(trn_session_table *t);
 

@@ -2,7 +2,7 @@
  * token_store.h — the bearer tokens gRPC calls are checked against, and
  * their reload on SIGHUP.
  *
- * One table (auth.h) is published at a time. A call is checked against it
+ * One table (token.h) is published at a time. A call is checked against it
  * under the store's lock and gets the token it matched with a reference;
  * a reload swaps the table under the same lock, so a call sees the old
  * table or the new one whole, never a mix.
@@ -27,7 +27,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "daemon/auth.h"
+#include "daemon/token.h"
 
 typedef struct trn_token_store {
     pthread_mutex_t lock; /* guards cur against a concurrent swap */

@@ -27,7 +27,7 @@
 
 /* The op kinds (ops/op_kinds.h): TRN_OP_GEMM, …; TRN_OP_KIND_COUNT of them. */
 typedef enum trn_op_kind {
-#define TRN_OP_KIND_ENUM(kind, value, wire, stem, field, label, title, family, engine)                   \
+#define TRN_OP_KIND_ENUM(kind, value, wire, stem, field, label, title, family, engine)             \
     TRN_OP_##kind = value,
     TRN_OP_KINDS(TRN_OP_KIND_ENUM)
 #undef TRN_OP_KIND_ENUM
@@ -118,7 +118,7 @@ typedef enum trn_op_pace {
                         Level 1/2 and element-wise kernels */
 } trn_op_pace;
 
-/* What the cost model says of an op (per kind in ops/<family>.c). All of
+/* What the cost model says of an op (per kind in ops/models/<family>.c). All of
  * it is a pure function of the descriptor. */
 typedef struct trn_op_model {
     /* Estimated cost in floating-point operations (or bytes touched for
@@ -137,10 +137,8 @@ void trn_op_model_of(const trn_op_desc *op, trn_op_model *m);
 double trn_op_cost(const trn_op_desc *op);
 double trn_op_shard_limit(const trn_op_desc *op);
 
-/* The name of a trnsolver routine as cuSOLVER spells it for the type
- * ("potrf", "heevd" for a complex syevd, "cg", ...). */
-const char *trn_solver_name(trn_solver_fn fn, trn_dtype type);
-/* The same for a trnsolver op (NULL for other kinds). */
+/* The name of a trnsolver op's routine as cuSOLVER spells it
+ * (trn_solver_name of ops/solver.h; NULL for other kinds). */
 const char *trn_solver_op_name(const trn_op_desc *op);
 
 #endif

@@ -8,7 +8,7 @@
  *   value   its number, which is its wire case's
  *   wire    its case of the wire's Op oneof: TRNSCI__V1__OP__KIND_<wire>
  *   stem    names the kind's functions by convention: its cost model
- *           trn_op_model_<stem> (ops/<family>.c), its validator
+ *           trn_op_model_<stem> (ops/models/<family>.c), its validator
  *           trn_vop_<stem> (ops/validate/), and each backend's kernel entry
  *           (trn_cpu_run_<stem>: kernels/cpu/)
  *   field   its descriptor in trn_op_desc.u

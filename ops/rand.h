@@ -5,6 +5,7 @@
 #define TRN_OPS_RAND_H
 
 #include "ops/types.h"
+#include "trnsci_wire.h"
 
 /* Random numbers from the Philox4x32-10 stream (docs/numerics.md, "trnrand
  * streams"): raw word j of the stream of seed s is element j mod 4 of
@@ -41,7 +42,7 @@ typedef enum trn_rand_dist {
 } trn_rand_dist;
 
 /* The largest lambda a Poisson op accepts (docs/numerics.md, "Poisson"). */
-#define TRN_RAND_POISSON_LAMBDA_MAX 1e8
+#define TRN_RAND_POISSON_LAMBDA_MAX TRNSCI_WIRE_POISSON_LAMBDA_MAX
 
 /* The most points per dimension of a Latin hypercube op (docs/numerics.md,
  * "Latin hypercube"): float results resolve at most 2^20 strata, doubles

@@ -6,7 +6,7 @@
  * on another worker pays for the split: nshards = min(the workers of the
  * op's engine, what the op's size allows). What the size allows is
  * trn_op_shard_limit (ops/op.h), one function per kind beside its cost in
- * ops/<family>.c:
+ * ops/models/<family>.c:
  *   GEMM:        cost / TRN_SHARD_GEMM_MIN_FLOP and n / TRN_SHARD_GEMM_MIN_COLS
  *                (shards are blocks of C's columns, kernels/cpu/blas_gemm.c);
  *                cost is trn_op_cost, or m*n when A and B are not read;

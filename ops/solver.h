@@ -168,4 +168,8 @@ typedef struct trn_solver_krylov_desc {
     trn_solver_stats *stats; /* may be NULL */
 } trn_solver_krylov_desc;
 
+/* The name of a trnsolver routine as cuSOLVER spells it for the type
+ * ("potrf", "heevd" for a complex syevd, "cg", ...). */
+const char *trn_solver_name(trn_solver_fn fn, trn_dtype type);
+
 #endif

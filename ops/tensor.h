@@ -6,6 +6,7 @@
 #ifndef TRN_OPS_TENSOR_H
 #define TRN_OPS_TENSOR_H
 
+#include "ops/blas.h"
 #include "ops/types.h"
 
 /* The most modes of one tensor operand (TRNTENSOR_MAX_MODES). */

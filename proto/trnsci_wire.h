@@ -3,12 +3,18 @@
  *
  * This header and the protobuf-c code generated from proto/trnsci/v1 are the
  * only things daemon/ and client/ have in common. Keep it to facts about the
- * wire: versions, method paths, sizes.
+ * wire: versions, method paths, sizes and the limits both sides enforce.
+ * Each is written once, here; the client, the validators and the kernels
+ * read it from here.
  */
 #ifndef TRNSCI_WIRE_H
 #define TRNSCI_WIRE_H
 
 #include <stdint.h>
+
+/* The release (TRNSCI_VERSION_*): the daemon reports it in
+ * HelloReply.daemon_version, the client in trnsciRuntimeGetVersion. */
+#include "trnsci/trnsci_version.h"
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
@@ -18,6 +24,13 @@
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)
 /* Largest encoded message either side accepts (a chunk plus headroom). */
 #define TRNSCI_WIRE_MAX_MESSAGE_BYTES (8u << 20)
+
+/* Limits of ops, checked by validation on both sides. */
+/* BufferRefs in one GemmOp's a_array/b_array/c_array; the client splits a
+ * longer pointer-array batch into GemmOps of at most this many. */
+#define TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH 4096u
+/* Largest Poisson mean RandOp accepts (the table method's range). */
+#define TRNSCI_WIRE_POISSON_LAMBDA_MAX 1e8
 
 /* gRPC method paths, in the order of the Trnsci service. */
 #define TRNSCI_METHODS(X)                                                                          \
@@ -86,6 +99,8 @@ typedef struct trn_local_hdr {
 } trn_local_hdr;
 
 #define TRN_LOCAL_FLAG_FD 1u
+/* Most descriptors one local frame carries (TRN_LOCAL_FLAG_FD3). */
+#define TRN_LOCAL_MAX_FDS 3
 
 /*
  * The local transport's shared-memory rings. After OpenSession a client may

@@ -27,16 +27,11 @@
 #include <stdint.h>
 
 #include <trnsci/library_types.h>
+#include <trnsci/trnsci_version.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define TRNSCI_VERSION_MAJOR 0
-#define TRNSCI_VERSION_MINOR 1
-#define TRNSCI_VERSION_PATCH 0
-/* Encoded like CUDART_VERSION: 1000 * major + 10 * minor. */
-#define TRNSCI_VERSION (1000 * TRNSCI_VERSION_MAJOR + 10 * TRNSCI_VERSION_MINOR)
 
 /* Values of the codes CUDA has are those of cudaError_t. */
 typedef enum trnsciError {

@@ -13,10 +13,7 @@
 
 #include "ops/validate/blas.h"
 #include "ops/validate/checked.h"
-
-/* The most matrices one pointer-array op may name (the client splits larger
- * batches into several ops on the same stream). */
-#define GEMM_MAX_POINTER_BATCH 4096
+#include "trnsci_wire.h"
 
 static const char *dtype_name(trn_dtype t) {
     switch (t) {
@@ -172,9 +169,9 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
                                    int reads_ab, uint64_t a_bytes, uint64_t b_bytes,
                                    uint64_t c_bytes) {
     const size_t nb = out->batch;
-    if (nb > GEMM_MAX_POINTER_BATCH) {
+    if (nb > TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH) {
         trn_vmsg(vx, "gemm: batch_count=%zu pointer-array matrices exceed %d per op", nb,
-                 GEMM_MAX_POINTER_BATCH);
+                 TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (g->n_c_array != nb || (reads_ab && (g->n_a_array != nb || g->n_b_array != nb))) {

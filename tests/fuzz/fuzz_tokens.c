@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/auth.h"
+#include "daemon/token.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     trn_tokens t;

@@ -1,5 +1,5 @@
 /*
- * test_auth.c — daemon/auth.h (tokens file, bearer check) and the listen
+ * test_auth.c — daemon/token.h (tokens file, bearer check), daemon/status_scope.h and the listen
  * policy of daemon/tls.h, without a daemon.
  *
  * Rules checked:
@@ -38,8 +38,9 @@
 #include <cmocka.h>
 // clang-format on
 
-#include "daemon/auth.h"
+#include "daemon/status_scope.h"
 #include "daemon/tls.h"
+#include "daemon/token.h"
 
 #define S1 "0123456789abcdef"
 #define S2 "ZYXWVUTSRQPONMLK~+/=-._"

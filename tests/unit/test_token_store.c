@@ -36,8 +36,8 @@
 #include <cmocka.h>
 // clang-format on
 
-#include "daemon/auth.h"
 #include "daemon/log.h"
+#include "daemon/token.h"
 #include "daemon/token_store.h"
 
 #define S1 "0123456789abcdef"

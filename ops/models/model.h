@@ -1,22 +1,22 @@
 /*
- * op_table.h — the functions each op kind's row of the table points to
- * (ops/op.c builds the table from ops/op_kinds.h).
+ * models/model.h — the functions each op kind's row of the table points to
+ * (ops/op_table.c builds the table from ops/op_kinds.h).
  *
- * For a kind with stem S, its family's file ops/<family>.c defines
+ * For a kind with stem S, its family's file ops/models/<family>.c defines
  *   void trn_op_model_S(const trn_op_desc *op, trn_op_model *m);
  * (what trn_op_model returns for it), by convention from two static
  * functions of the file, cost_S and shard_limit_S, and TRN_OP_MODEL below.
- * A kind without it does not link. Only ops/ includes this header; the
- * other layers call trn_op_model, trn_op_cost and trn_op_shard_limit
- * (ops/op.h).
+ * A kind without it does not link. Only ops/op_table.c and ops/models/
+ * include this header; the other layers call trn_op_model_of, trn_op_cost
+ * and trn_op_shard_limit (ops/op.h).
  */
-#ifndef TRN_OPS_OP_TABLE_H
-#define TRN_OPS_OP_TABLE_H
+#ifndef TRN_OPS_MODELS_MODEL_H
+#define TRN_OPS_MODELS_MODEL_H
 
 #include "ops/op.h"
 #include "ops/shard.h"
 
-#define TRN_OP_TABLE_DECLARE(kind, value, wire, stem, field, label, title, family, engine)               \
+#define TRN_OP_TABLE_DECLARE(kind, value, wire, stem, field, label, title, family, engine)         \
     void trn_op_model_##stem(const trn_op_desc *op, trn_op_model *m);
 TRN_OP_KINDS(TRN_OP_TABLE_DECLARE)
 #undef TRN_OP_TABLE_DECLARE

@@ -1,6 +1,5 @@
 /*
- * auth.c — the tokens file, bearer-token checks and the Status scope (see
- * auth.h).
+ * token.c — the tokens file and bearer-token checks (see token.h).
  *
  * The parser takes untrusted-looking text defensively (it is fuzzed): every
  * field is length-checked before it is copied and numbers go through the
@@ -8,7 +7,7 @@
  * way the config file's do (PATH:LINE: ...), because a reload logs them
  * where an operator has only the log to go by.
  */
-#include "daemon/auth.h"
+#include "daemon/token.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -317,34 +316,4 @@ trn_token *trn_tokens_authenticate(const trn_tokens *t, const char *value, size_
             found = t->v[i];
     memset(given, 0, sizeof(given));
     return found;
-}
-
-/* ---- Status scope ---------------------------------------------------------- */
-
-trn_scope trn_status_scope(const trn_peer *caller, trn_transport_kind transport,
-                           int tokens_required, uint32_t daemon_uid) {
-    if (transport == TRN_TRANSPORT_LOCAL) {
-        /* The kernel vouches for the uid; root and the daemon's own user
-         * administer the daemon, so they see everything. */
-        if (!caller->known)
-            return (trn_scope){.kind = TRN_SCOPE_NONE};
-        if (caller->uid == 0 || caller->uid == daemon_uid)
-            return (trn_scope){.kind = TRN_SCOPE_ALL};
-        return (trn_scope){.kind = TRN_SCOPE_UID, .uid = caller->uid};
-    }
-    if (caller->token)
-        return (trn_scope){.kind = TRN_SCOPE_TOKEN, .token = caller->token};
-    /* gRPC without tokens: loopback only, or --insecure-remote; whoever can
-     * connect can use any session whose id it knows, as before. */
-    return (trn_scope){.kind = tokens_required ? TRN_SCOPE_NONE : TRN_SCOPE_ALL};
-}
-
-int trn_scope_includes(const trn_scope *sc, const trn_peer *owner) {
-    switch (sc->kind) {
-    case TRN_SCOPE_ALL: return 1;
-    case TRN_SCOPE_TOKEN: return owner->token == sc->token;
-    case TRN_SCOPE_UID: return owner->known && owner->uid == sc->uid;
-    case TRN_SCOPE_NONE: break;
-    }
-    return 0;
 }

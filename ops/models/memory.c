@@ -1,9 +1,9 @@
 /*
- * memory.c — cost and shard limit of the data-movement ops (memset, copy).
+ * models/memory.c — cost and shard limit of the data-movement ops (memset, copy).
  */
 #include <stdint.h>
 
-#include "ops/op_table.h"
+#include "ops/models/model.h"
 
 /* Bytes touched: a memset writes each once, a copy reads and writes each. */
 static double cost_memset(const trn_op_desc *op) {
@@ -27,6 +27,6 @@ static double shard_limit_copy(const trn_op_desc *op) {
     return overlap ? 1.0 : cost_copy(op) / (double)TRN_SHARD_MEM_MIN_BYTES;
 }
 
-/* The table's entries (ops/op_table.h). */
+/* The table's entries (ops/models/model.h). */
 TRN_OP_MODEL(memset, TRN_PACE_STREAM)
 TRN_OP_MODEL(copy, TRN_PACE_STREAM)

@@ -1,6 +1,6 @@
 /*
- * auth.h — bearer tokens for remote (gRPC) clients, and who may see which
- * sessions in a Status listing.
+ * token.h — bearer tokens for remote (gRPC) clients: a token, its limits and
+ * usage, and the parsed table of a tokens file.
  *
  * With --tokens-file, every gRPC call must carry `authorization: Bearer
  * <secret>` in its metadata, and the secret must be one of the file's. The
@@ -27,8 +27,8 @@
  * the daemon-wide limits. The file must be a regular file with no group or
  * other permission bits (chmod 600), or the daemon refuses to start.
  */
-#ifndef TRN_DAEMON_AUTH_H
-#define TRN_DAEMON_AUTH_H
+#ifndef TRN_DAEMON_TOKEN_H
+#define TRN_DAEMON_TOKEN_H
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -92,29 +92,5 @@ void trn_token_ref(trn_token *tk);
 /* The last reference wipes the secret and frees the token. */
 void trn_token_unref(trn_token *tk);
 trn_token_limits trn_token_get_limits(const trn_token *tk);
-
-/* ---- Status: which sessions a caller may see ------------------------------ */
-
-typedef enum trn_scope_kind {
-    TRN_SCOPE_ALL,   /* every session */
-    TRN_SCOPE_TOKEN, /* the sessions opened with one token */
-    TRN_SCOPE_UID,   /* the sessions of one kernel-checked uid */
-    TRN_SCOPE_NONE,  /* no session */
-} trn_scope_kind;
-
-typedef struct trn_scope {
-    trn_scope_kind kind;
-    const trn_token *token; /* TRN_SCOPE_TOKEN */
-    uint32_t uid;           /* TRN_SCOPE_UID */
-} trn_scope;
-
-/* The sessions a Status caller may see listed (docs/security.md, "What
- * Status shows"): a gRPC call with a token, that token's; a local caller,
- * every session when it is root or daemon_uid, else its own uid's; a gRPC
- * call on a daemon without tokens (tokens_required 0), every session. */
-trn_scope trn_status_scope(const trn_peer *caller, trn_transport_kind transport,
-                           int tokens_required, uint32_t daemon_uid);
-/* Whether the scope includes a session opened by `owner`. */
-int trn_scope_includes(const trn_scope *sc, const trn_peer *owner);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * rand.c — cost and shard limit of trnrand generation.
+ * models/rand.c — cost and shard limit of trnrand generation.
  */
-#include "ops/op_table.h"
+#include "ops/models/model.h"
 
 /* Bytes written, weighted by time per byte: on one core here Philox
  * makes 1.1-1.4 GB/s of raw words or uniforms, but Box-Muller normals
@@ -46,5 +46,5 @@ static double shard_limit_rand(const trn_op_desc *op) {
     return cost_rand(op) / (double)TRN_SHARD_RAND_MIN_BYTES;
 }
 
-/* The table's entries (ops/op_table.h). */
+/* The table's entries (ops/models/model.h). */
 TRN_OP_MODEL(rand, TRN_PACE_STREAM)

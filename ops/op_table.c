@@ -1,9 +1,10 @@
 /*
- * op.c — the table of op kinds: one row per kind of ops/op_kinds.h, with
- * what is known of the kind (label, title, family, engine) and its cost
- * model from ops/<family>.c.
+ * op_table.c — the table of op kinds: one row per kind of ops/op_kinds.h,
+ * with what is known of the kind (label, title, family, engine) and its cost
+ * model from ops/models/<family>.c. It implements the lookups ops/op.h
+ * declares; nothing else in the tree switches over kinds.
  */
-#include "ops/op_table.h"
+#include "ops/models/model.h"
 
 /* ---- the kinds ---------------------------------------------------------------------- */
 
@@ -20,7 +21,7 @@ enum {
 };
 
 static const op_row rows[TRN_OP_KIND_COUNT] = {
-#define ROW(kind, value, wire, stem, field, label, title, family, engine)                                \
+#define ROW(kind, value, wire, stem, field, label, title, family, engine)                          \
     [ROW_##                                                                                        \
         kind] = {{TRN_OP_##kind, label, title, family, TRN_ENGINE_##engine}, trn_op_model_##stem},
     TRN_OP_KINDS(ROW)
@@ -31,7 +32,7 @@ static const op_row rows[TRN_OP_KIND_COUNT] = {
  * the compiler turns it into a jump table). */
 static const op_row *row_of(int kind) {
     switch (kind) {
-#define ROW_CASE(kind, value, wire, stem, field, label, title, family, engine)                           \
+#define ROW_CASE(kind, value, wire, stem, field, label, title, family, engine)                     \
     case TRN_OP_##kind: return &rows[ROW_##kind];
         TRN_OP_KINDS(ROW_CASE)
 #undef ROW_CASE
@@ -74,6 +75,22 @@ double trn_op_shard_limit(const trn_op_desc *op) {
     trn_op_model m;
     trn_op_model_of(op, &m);
     return m.shard_limit;
+}
+
+const char *trn_solver_op_name(const trn_op_desc *op) {
+    switch (op->kind) {
+    case TRN_OP_SOLVER_DENSE:
+        return trn_solver_name(op->u.solver_dense.fn, op->u.solver_dense.type);
+    case TRN_OP_SOLVER_BATCHED:
+        return trn_solver_name(op->u.solver_batched.fn, op->u.solver_batched.type);
+    case TRN_OP_SOLVER_EIGEN:
+        return trn_solver_name(op->u.solver_eigen.fn, op->u.solver_eigen.type);
+    case TRN_OP_SOLVER_REFINE:
+        return trn_solver_name(op->u.solver_refine.fn, op->u.solver_refine.type);
+    case TRN_OP_SOLVER_KRYLOV:
+        return trn_solver_name(op->u.solver_krylov.fn, op->u.solver_krylov.type);
+    default: return NULL;
+    }
 }
 
 const char *trn_op_title(const trn_op_desc *op) {

@@ -1,9 +1,9 @@
 /*
- * tensor.c — cost and shard limit of the trntensor ops (contractions,
+ * models/tensor.c — cost and shard limit of the trntensor ops (contractions,
  * element-wise ops and reductions, and the chemistry kernels aoToMo and
  * mp2Energy).
  */
-#include "ops/op_table.h"
+#include "ops/models/model.h"
 
 /* 2 m n k per batch element, counted when the op was built. */
 static double cost_tensor_contract(const trn_op_desc *op) {
@@ -72,7 +72,7 @@ static double shard_limit_mp2_energy(const trn_op_desc *op) {
     return trn_op_min(cost_mp2_energy(op) / TRN_SHARD_GEMM_MIN_FLOP, (double)op->u.mp2_energy.nocc);
 }
 
-/* The table's entries (ops/op_table.h). */
+/* The table's entries (ops/models/model.h). */
 TRN_OP_MODEL(tensor_contract, TRN_PACE_DENSE)
 TRN_OP_MODEL(tensor_elementwise, TRN_PACE_STREAM)
 TRN_OP_MODEL(tensor_reduction, TRN_PACE_STREAM)

@@ -1,9 +1,9 @@
 /*
- * fft.c — cost and shard limit of trnfft transforms.
+ * models/fft.c — cost and shard limit of trnfft transforms.
  */
 #include <math.h>
 
-#include "ops/op_table.h"
+#include "ops/models/model.h"
 
 /* The usual 5 N log2 N flops of a complex transform of N points; a real
  * transform is half of that. */
@@ -19,5 +19,5 @@ static double shard_limit_fft(const trn_op_desc *op) {
     return trn_op_min(cost_fft(op) / TRN_SHARD_FFT_MIN_FLOP, (double)op->u.fft.batch);
 }
 
-/* The table's entries (ops/op_table.h). */
+/* The table's entries (ops/models/model.h). */
 TRN_OP_MODEL(fft, TRN_PACE_FFT)

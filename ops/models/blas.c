@@ -1,0 +1,138 @@
+/*
+ * models/blas.c — cost and shard limit of the trnblas ops (the output tiles
+ * Level 2 and Level 3 ops are cut into are ops/blas.c's).
+ */
+#include "ops/models/model.h"
+
+/* A complex multiply-add is four real multiply-adds. The precision
+ * modes count the FP32 GEMMs they run: the split bfloat16 modes 3
+ * and 9, emulated FP64 36 (kernels/cpu/gemm_ozaki.c: 8 digits, the
+ * 36 digit pairs with s + t <= 9). */
+static double cost_gemm(const trn_op_desc *op) {
+    const trn_gemm_desc *g = &op->u.gemm;
+    const double per = (g->type == TRN_DTYPE_C32F || g->type == TRN_DTYPE_C64F) ? 8.0 : 2.0;
+    double times = 1.0;
+    switch (g->compute) {
+    case TRN_COMPUTE_32F_BF16X3: times = 3.0; break;
+    case TRN_COMPUTE_32F_BF16X9: times = 9.0; break;
+    case TRN_COMPUTE_64F_EMULATED: times = 36.0; break;
+    default: break;
+    }
+    const double batch = g->batch > 1 ? (double)g->batch : 1.0;
+    return batch *
+           (times * per * (double)g->m * (double)g->n * (double)g->k + (double)g->m * (double)g->n);
+}
+
+/* Flops: a real multiply-add is 2, a complex one 8; copies and swaps
+ * count the bytes they move. */
+static double cost_blas1(const trn_op_desc *op) {
+    const trn_blas1_desc *b = &op->u.blas1;
+    const int cx = b->type == TRN_DTYPE_C32F || b->type == TRN_DTYPE_C64F;
+    const double n = (double)b->n;
+    switch (b->fn) {
+    case TRN_BLAS1_COPY: return 2.0 * n * (double)trn_dtype_size(b->type);
+    case TRN_BLAS1_SWAP: return 4.0 * n * (double)trn_dtype_size(b->type);
+    case TRN_BLAS1_ROT: return (cx ? 16.0 : 6.0) * n;
+    default: return (cx ? 8.0 : 2.0) * n;
+    }
+}
+
+/* Flops of the multiply-adds (2 real, 8 complex per element of A
+ * touched once; symv/syr2/her2 touch each stored element for two
+ * products). */
+static double cost_blas2(const trn_op_desc *op) {
+    const trn_blas2_desc *b = &op->u.blas2;
+    const int cx = b->type == TRN_DTYPE_C32F || b->type == TRN_DTYPE_C64F;
+    const double per = cx ? 8.0 : 2.0, m = (double)b->m, n = (double)b->n;
+    switch (b->fn) {
+    case TRN_BLAS2_GEMV:
+    case TRN_BLAS2_GER:
+    case TRN_BLAS2_GERC: return per * m * n;
+    case TRN_BLAS2_GBMV: return per * n * (double)(b->kl + b->ku + 1);
+    case TRN_BLAS2_SYMV:
+    case TRN_BLAS2_HEMV:
+    case TRN_BLAS2_SYR2:
+    case TRN_BLAS2_HER2: return per * n * n;
+    case TRN_BLAS2_TRMV:
+    case TRN_BLAS2_TRSV:
+    case TRN_BLAS2_SYR:
+    case TRN_BLAS2_HER: return per * n * n / 2.0;
+    }
+    return per * m * n;
+}
+
+/* Whether a Level 3 op only moves data: geam and dgmm (no reuse), which
+ * count the bytes they touch, like copies. */
+static int blas3_moves(const trn_blas3_desc *b) {
+    return b->fn == TRN_BLAS3_GEAM || b->fn == TRN_BLAS3_DGMM;
+}
+
+/* Flops for the products and solves; geam and dgmm (no reuse) count
+ * the bytes they touch, like copies. */
+static double cost_blas3(const trn_op_desc *op) {
+    const trn_blas3_desc *b = &op->u.blas3;
+    const int cx = b->type == TRN_DTYPE_C32F || b->type == TRN_DTYPE_C64F;
+    const double per = cx ? 8.0 : 2.0, m = (double)b->m, n = (double)b->n, k = (double)b->k,
+                 es = (double)trn_dtype_size(b->type);
+    const double side = b->side == TRN_SIDE_LEFT ? m : n; /* order of A */
+    switch (b->fn) {
+    case TRN_BLAS3_SYMM:
+    case TRN_BLAS3_HEMM: return per * m * n * side;
+    case TRN_BLAS3_SYRK:
+    case TRN_BLAS3_HERK: return per * n * n * k / 2.0;
+    case TRN_BLAS3_SYR2K:
+    case TRN_BLAS3_HER2K: return per * n * n * k;
+    case TRN_BLAS3_TRSM:
+    case TRN_BLAS3_TRMM: return per * m * n * side / 2.0;
+    case TRN_BLAS3_GEAM: return 3.0 * m * n * es;
+    case TRN_BLAS3_DGMM: return 2.0 * m * n * es;
+    }
+    return per * m * n;
+}
+
+/* Blocks of C's columns, by flops and width (ops/shard.h); a batch splits by
+ * matrices and by column blocks of each. Without A and B (alpha = 0 or
+ * k = 0) the kernel only scales C: m*n counts instead of the flops. */
+static double shard_limit_gemm(const trn_op_desc *op) {
+    const trn_gemm_desc *g = &op->u.gemm;
+    const double batch = g->batch > 1 ? (double)g->batch : 1.0;
+    const int reads = (g->a && g->b) || (g->a_list && g->b_list);
+    const double cost = reads ? cost_gemm(op) : batch * (double)g->m * (double)g->n;
+    return trn_op_min(cost / TRN_SHARD_GEMM_MIN_FLOP,
+                      batch * (double)g->n / TRN_SHARD_GEMM_MIN_COLS);
+}
+
+/* One shard: Level 1 is memory-bound, and reductions stay bitwise
+ * reproducible whatever the core count. */
+static double shard_limit_blas1(const trn_op_desc *op) {
+    (void)op;
+    return 1.0;
+}
+
+/* GEMV and GER/GERC by the bytes of A, whole tiles only; every other
+ * Level 2 op is one tile. */
+static double shard_limit_blas2(const trn_op_desc *op) {
+    const trn_blas2_desc *b = &op->u.blas2;
+    const double by_bytes = (double)b->m * (double)b->n * (double)trn_dtype_size(b->type) /
+                            (double)TRN_SHARD_BLAS2_MIN_BYTES;
+    return trn_op_min(by_bytes, (double)trn_blas2_tiles(b));
+}
+
+/* Whole output tiles only; geam and dgmm by the bytes they touch, like
+ * copies, the others by flops like GEMM (without A, alpha = 0, they only
+ * scale or clear the output). */
+static double shard_limit_blas3(const trn_op_desc *op) {
+    const trn_blas3_desc *b = &op->u.blas3;
+    double by_size;
+    if (blas3_moves(b))
+        by_size = cost_blas3(op) / (double)TRN_SHARD_MEM_MIN_BYTES;
+    else
+        by_size = (b->a ? cost_blas3(op) : (double)b->m * (double)b->n) / TRN_SHARD_GEMM_MIN_FLOP;
+    return trn_op_min(by_size, (double)trn_blas3_tiles(b));
+}
+
+/* The table's entries (ops/models/model.h). */
+TRN_OP_MODEL(gemm, TRN_PACE_DENSE)
+TRN_OP_MODEL(blas1, TRN_PACE_STREAM)
+TRN_OP_MODEL(blas2, TRN_PACE_STREAM)
+TRN_OP_MODEL(blas3, blas3_moves(&op->u.blas3) ? TRN_PACE_STREAM : TRN_PACE_DENSE)
