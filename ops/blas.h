@@ -202,4 +202,19 @@ int trn_blas3_tile_extent(const trn_blas3_desc *d);
 int trn_blas3_tile_width(int extent);
 int trn_blas3_tiles(const trn_blas3_desc *d);
 
+/* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h
+ * says what each column is). */
+#define TRN_BLAS_KINDS(X)                                                                          \
+    X(GEMM, 16, GEMM, gemm, gemm, "gemm", "gemm", "blas", CORE)                                    \
+    X(BLAS1, 17, BLAS1, blas1, blas1, "blas1", "blas1", "blas", CORE)                              \
+    X(BLAS2, 18, BLAS2, blas2, blas2, "blas2", "blas2", "blas", CORE)                              \
+    X(BLAS3, 19, BLAS3, blas3, blas3, "blas3", "blas3", "blas", CORE)
+
+/* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field). */
+#define TRN_BLAS_DESCS(X)                                                                          \
+    X(trn_gemm_desc, gemm)                                                                         \
+    X(trn_blas1_desc, blas1)                                                                       \
+    X(trn_blas2_desc, blas2)                                                                       \
+    X(trn_blas3_desc, blas3)
+
 #endif

@@ -65,4 +65,11 @@ typedef struct trn_fft_desc {
     double points; /* elements of one transform (product of n), for the cost */
 } trn_fft_desc;
 
+/* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h
+ * says what each column is). */
+#define TRN_FFT_KINDS(X) X(FFT, 32, FFT_EXEC, fft, fft, "fft", "fft", "fft", CORE)
+
+/* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field). */
+#define TRN_FFT_DESCS(X) X(trn_fft_desc, fft)
+
 #endif

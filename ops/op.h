@@ -76,29 +76,9 @@ int trn_op_index_of(int kind);
 typedef struct trn_op_desc {
     trn_op_kind kind;
     union {
-        trn_memset_desc memset;
-        trn_copy_desc copy;
-        trn_gemm_desc gemm;
-        trn_blas1_desc blas1;
-        trn_blas2_desc blas2;
-        trn_blas3_desc blas3;
-        trn_fft_desc fft;
-        trn_rand_desc rand;
-        trn_solver_dense_desc solver_dense;
-        trn_solver_batched_desc solver_batched;
-        trn_solver_eigen_desc solver_eigen;
-        trn_solver_refine_desc solver_refine;
-        trn_solver_krylov_desc solver_krylov;
-        trn_spmm_desc spmm; /* TRN_OP_SPMV, TRN_OP_SPMM */
-        trn_spconvert_desc spconvert;
-        trn_spgemm_desc spgemm;
-        trn_sddmm_desc sddmm;
-        trn_attn_desc attn;
-        trn_schwarz_desc schwarz;
-        trn_tensor_contract_desc tensor_contract;
-        trn_tensor_ew_desc tensor_ew; /* TRN_OP_TENSOR_ELEMENTWISE, _REDUCTION */
-        trn_ao_to_mo_desc ao_to_mo;
-        trn_mp2_energy_desc mp2_energy;
+#define TRN_OP_DESC_MEMBER(type, field) type field;
+        TRN_OP_DESCS(TRN_OP_DESC_MEMBER)
+#undef TRN_OP_DESC_MEMBER
     } u;
     /* Where the kernel explains a failure (set by the scheduler; NULL when
      * the op is run outside one). */

@@ -143,4 +143,11 @@ static inline size_t trn_rand_element_size(trn_rand_dist d) {
     return 0;
 }
 
+/* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h
+ * says what each column is). */
+#define TRN_RAND_KINDS(X) X(RAND, 48, RAND_GENERATE, rand, rand, "rand", "rand", "rand", CORE)
+
+/* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field). */
+#define TRN_RAND_DESCS(X) X(trn_rand_desc, rand)
+
 #endif

@@ -172,4 +172,26 @@ typedef struct trn_solver_krylov_desc {
  * ("potrf", "heevd" for a complex syevd, "cg", ...). */
 const char *trn_solver_name(trn_solver_fn fn, trn_dtype type);
 
+/* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h
+ * says what each column is). */
+#define TRN_SOLVER_KINDS(X)                                                                        \
+    X(SOLVER_DENSE, 64, SOLVER_DENSE, solver_dense, solver_dense, "solver_dense", "solver",        \
+      "solver", CORE)                                                                              \
+    X(SOLVER_BATCHED, 65, SOLVER_BATCHED, solver_batched, solver_batched, "solver_batched",        \
+      "solver", "solver", CORE)                                                                    \
+    X(SOLVER_EIGEN, 66, SOLVER_EIGEN, solver_eigen, solver_eigen, "solver_eigen", "solver",        \
+      "solver", CORE)                                                                              \
+    X(SOLVER_REFINE, 67, SOLVER_REFINE, solver_refine, solver_refine, "solver_refine", "solver",   \
+      "solver", CORE)                                                                              \
+    X(SOLVER_KRYLOV, 68, SOLVER_KRYLOV, solver_krylov, solver_krylov, "solver_krylov", "solver",   \
+      "solver", CORE)
+
+/* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field). */
+#define TRN_SOLVER_DESCS(X)                                                                        \
+    X(trn_solver_dense_desc, solver_dense)                                                         \
+    X(trn_solver_batched_desc, solver_batched)                                                     \
+    X(trn_solver_eigen_desc, solver_eigen)                                                         \
+    X(trn_solver_refine_desc, solver_refine)                                                       \
+    X(trn_solver_krylov_desc, solver_krylov)
+
 #endif

@@ -134,4 +134,27 @@ trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
  * (columns for CSC); the others one shard. */
 trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
 
+/* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h
+ * says what each column is). */
+#define TRN_SPARSE_KINDS(X)                                                                        \
+    X(SPMV, 80, SPMV, spmv, spmm, "spmv", "spmv", "sparse", CORE)                                  \
+    X(SPMM, 81, SPMM, spmm, spmm, "spmm", "spmm", "sparse", CORE)                                  \
+    X(SPGEMM, 82, SPGEMM, spgemm, spgemm, "spgemm", "spgemm", "sparse", CORE)                      \
+    X(SDDMM, 83, SDDMM, sddmm, sddmm, "sddmm", "sddmm", "sparse", CORE)                            \
+    X(SPCONVERT, 84, SPARSE_CONVERT, spconvert, spconvert, "spconvert", "sparse convert",          \
+      "sparse", CORE)                                                                              \
+    X(SPATTN, 85, SPARSE_ATTENTION, spattn, attn, "spattn", "block-sparse attention", "sparse",    \
+      CORE)                                                                                        \
+    X(SCHWARZ, 86, SCHWARZ_BOUNDS, schwarz, schwarz, "schwarz", "schwarz bounds", "sparse", CORE)
+
+/* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field); spmm: TRN_OP_SPMV,
+ * TRN_OP_SPMM. */
+#define TRN_SPARSE_DESCS(X)                                                                        \
+    X(trn_spmm_desc, spmm)                                                                         \
+    X(trn_spconvert_desc, spconvert)                                                               \
+    X(trn_spgemm_desc, spgemm)                                                                     \
+    X(trn_sddmm_desc, sddmm)                                                                       \
+    X(trn_attn_desc, attn)                                                                         \
+    X(trn_schwarz_desc, schwarz)
+
 #endif

@@ -121,4 +121,25 @@ typedef struct trn_mp2_energy_desc {
     trn_mp2_partials *partials;
 } trn_mp2_energy_desc;
 
+/* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h
+ * says what each column is). */
+#define TRN_TENSOR_KINDS(X)                                                                        \
+    X(TENSOR_CONTRACT, 96, TENSOR_CONTRACT, tensor_contract, tensor_contract, "tensor_contract",   \
+      "tensor contract", "tensor", CORE)                                                           \
+    X(TENSOR_ELEMENTWISE, 97, TENSOR_ELEMENTWISE, tensor_elementwise, tensor_ew,                   \
+      "tensor_elementwise", "tensor elementwise", "tensor", CORE)                                  \
+    X(TENSOR_REDUCTION, 98, TENSOR_REDUCTION, tensor_reduction, tensor_ew, "tensor_reduction",     \
+      "tensor reduction", "tensor", CORE)                                                          \
+    X(AO_TO_MO, 104, AO_TO_MO, ao_to_mo, ao_to_mo, "ao_to_mo", "aoToMo", "tensor", CORE)           \
+    X(MP2_ENERGY, 105, MP2_ENERGY, mp2_energy, mp2_energy, "mp2_energy", "mp2Energy", "tensor",    \
+      CORE)
+
+/* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field); tensor_ew:
+ * TRN_OP_TENSOR_ELEMENTWISE, _REDUCTION. */
+#define TRN_TENSOR_DESCS(X)                                                                        \
+    X(trn_tensor_contract_desc, tensor_contract)                                                   \
+    X(trn_tensor_ew_desc, tensor_ew)                                                               \
+    X(trn_ao_to_mo_desc, ao_to_mo)                                                                 \
+    X(trn_mp2_energy_desc, mp2_energy)
+
 #endif
