@@ -461,3 +461,29 @@ ROT(Crot, C, trnComplex, float, trnComplex, C32, 0)
 ROT(Zrot, Z, trnDoubleComplex, double, trnDoubleComplex, C64, 0)
 ROT(Csrot, S, trnComplex, float, float, C32, 1)
 ROT(Zdrot, D, trnDoubleComplex, double, double, C64, 1)
+
+/* Copies `count` device pointers out of the device array arr (after the
+ * stream's earlier work): directly from the shared mapping on the local
+ * transport, with a device-to-host copy otherwise. */
+trnsciError_t trn_blas_read_pointers(trn_client *c, trnsciStream_t stream, const void *arr,
+                                     size_t count, const char *what, void **out) {
+    trn_ptr_entry e;
+    uint64_t off;
+    const uint64_t bytes = (uint64_t)count * sizeof(void *);
+    if (trn_ptrtable_lookup(&c->ptrs, arr, &e, &off) != 0)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s (%p) is not a trnsci device pointer: pointer arrays live in device "
+                        "memory, as with cuBLAS",
+                        what, arr);
+    if (off > e.size || e.size - off < bytes)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %zu pointers need %llu bytes but its allocation has %llu from there",
+                        what, count, (unsigned long long)bytes,
+                        (unsigned long long)(e.size - (off < e.size ? off : e.size)));
+    if (!c->mapped)
+        return trnsciMemcpy(out, arr, bytes, trnsciMemcpyDeviceToHost);
+    const trnsciError_t err = trn_client_order_after_stream(c, stream);
+    if (err == trnsciSuccess)
+        memcpy(out, arr, bytes);
+    return err;
+}

@@ -1,7 +1,7 @@
 /*
  * blas_gemm.c — trnblas's GEMM family: <t>gemm, <t>gemmStridedBatched,
  * <t>gemmBatched, GemmEx, GemmBatchedEx, GemmStridedBatchedEx. Every routine
- * becomes one GemmOp (pointer-array batches: one per TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH
+ * becomes one GemmOp (pointer-array batches: one per TRNSCI_WIRE_MAX_POINTER_BATCH
  * matrices, queued in order on the handle's stream); the daemon validates
  * shapes and extents (daemon/validate_gemm.c).
  *
@@ -80,32 +80,6 @@ static Trnsci__V1__Scalar host_scalar(Trnsci__V1__DataType t, const void *p) {
     return v;
 }
 
-/* Copies `count` device pointers out of the device array arr (after the
- * stream's earlier work): directly from the shared mapping on the local
- * transport, with a device-to-host copy otherwise. */
-static trnsciError_t read_pointer_array(trn_client *c, trnsciStream_t stream, const void *arr,
-                                        size_t count, const char *what, void **out) {
-    trn_ptr_entry e;
-    uint64_t off;
-    const uint64_t bytes = (uint64_t)count * sizeof(void *);
-    if (trn_ptrtable_lookup(&c->ptrs, arr, &e, &off) != 0)
-        return trn_fail(trnsciErrorInvalidValue,
-                        "%s (%p) is not a trnsci device pointer: pointer arrays live in device "
-                        "memory, as with cuBLAS",
-                        what, arr);
-    if (off > e.size || e.size - off < bytes)
-        return trn_fail(trnsciErrorInvalidValue,
-                        "%s: %zu pointers need %llu bytes but its allocation has %llu from there",
-                        what, count, (unsigned long long)bytes,
-                        (unsigned long long)(e.size - (off < e.size ? off : e.size)));
-    if (!c->mapped)
-        return trnsciMemcpy(out, arr, bytes, trnsciMemcpyDeviceToHost);
-    const trnsciError_t err = trn_client_order_after_stream(c, stream);
-    if (err == trnsciSuccess)
-        memcpy(out, arr, bytes);
-    return err;
-}
-
 /* Queues one GemmOp built from g and the given operands. */
 static trnsciError_t submit_op(trn_client *c, trnblasHandle_t handle, Trnsci__V1__GemmOp *op) {
     Trnsci__V1__Op o = TRNSCI__V1__OP__INIT;
@@ -115,7 +89,7 @@ static trnsciError_t submit_op(trn_client *c, trnblasHandle_t handle, Trnsci__V1
 }
 
 /* Pointer-array batches: resolves the matrices the arrays name and queues
- * them TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH at a time. */
+ * them TRNSCI_WIRE_MAX_POINTER_BATCH at a time. */
 static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const gemm_call *g,
                                    Trnsci__V1__GemmOp *op) {
     const size_t nb = (size_t)g->batch;
@@ -133,17 +107,16 @@ static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const 
     const char *const names[3] = {"Aarray", "Barray", "Carray"};
     for (int w = 0; w < 3 && e == trnsciSuccess; w++) {
         snprintf(what, sizeof(what), "%s: %s", g->name, names[w]);
-        e = read_pointer_array(c, handle->stream, arrays[w], nb, what, ptrs + (size_t)w * nb);
+        e = trn_blas_read_pointers(c, handle->stream, arrays[w], nb, what, ptrs + (size_t)w * nb);
         for (size_t i = 0; i < nb && e == trnsciSuccess; i++) {
             snprintf(what, sizeof(what), "%s: %s[%zu]", g->name, names[w], i);
             e = trn_client_resolve(c, ptrs[(size_t)w * nb + i], what, &refs[(size_t)w * nb + i]);
             rp[(size_t)w * nb + i] = &refs[(size_t)w * nb + i];
         }
     }
-    for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH) {
-        const size_t len = nb - i0 < TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH
-                               ? nb - i0
-                               : TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH;
+    for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += TRNSCI_WIRE_MAX_POINTER_BATCH) {
+        const size_t len =
+            nb - i0 < TRNSCI_WIRE_MAX_POINTER_BATCH ? nb - i0 : TRNSCI_WIRE_MAX_POINTER_BATCH;
         op->batch_count = (int64_t)len;
         op->n_a_array = op->n_b_array = op->n_c_array = len;
         op->a_array = rp + i0;

@@ -26,9 +26,10 @@
 #define TRNSCI_WIRE_MAX_MESSAGE_BYTES (8u << 20)
 
 /* Limits of ops, checked by validation on both sides. */
-/* BufferRefs in one GemmOp's a_array/b_array/c_array; the client splits a
- * longer pointer-array batch into GemmOps of at most this many. */
-#define TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH 4096u
+/* BufferRefs in one pointer array of an op (GemmOp's a/b/c_array,
+ * BlasLuBatchedOp's a and c); the client splits a longer pointer-array
+ * batch into ops of at most this many. */
+#define TRNSCI_WIRE_MAX_POINTER_BATCH 4096u
 /* Largest Poisson mean RandOp accepts (the table method's range). */
 #define TRNSCI_WIRE_POISSON_LAMBDA_MAX 1e8
 

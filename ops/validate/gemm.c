@@ -67,24 +67,6 @@ static trn_wire_code compute_of(trn_vctx *vx, Trnsci__V1__ComputeType c, trn_dty
     return TRN_WIRE_INVALID_ARGUMENT;
 }
 
-/* Whether two m×n column-major matrices with leading dimension ld >= m whose
- * first elements are `delta` elements apart share an element: delta =
- * di + dj*ld with |di| < m, |dj| < n, and since ld >= m only dj = delta/ld
- * (di >= 0) or dj = delta/ld + 1 (di < 0) can work. */
-static int matrices_collide(uint64_t delta, uint64_t m, uint64_t n, uint64_t ld) {
-    const uint64_t q = delta / ld, r = delta % ld;
-    if (q + 1 <= n && r + 1 <= m)
-        return 1;
-    return q + 2 <= n && r != 0 && ld - r + 1 <= m;
-}
-
-/* The same for matrices `bytes` bytes apart with elements of es bytes: the
- * elements [x, x+es) and [y, y+es) overlap when |x - y| < es. */
-static int matrices_overlap(uint64_t bytes, uint64_t es, uint64_t m, uint64_t n, uint64_t ld) {
-    const uint64_t d = bytes / es;
-    return matrices_collide(d, m, n, ld) || (bytes % es != 0 && matrices_collide(d + 1, m, n, ld));
-}
-
 /* Strided batches: matrix b of C starts b*stride elements in, and overlaps
  * matrix 0 (so matrix b' overlaps b' + b) when b*stride = di + dj*ldc with
  * |di| < m, 0 <= dj < n. The search runs over b or over dj, whichever is
@@ -102,7 +84,7 @@ static int strided_c_overlap(const trn_gemm_desc *d, uint64_t *second) {
     const uint64_t span = (n - 1) * ld + m; /* elements from matrix 0's first to past its last */
     if (last <= n) {
         for (uint64_t b = 1; b <= last && b <= span / s; b++)
-            if (matrices_collide(b * s, m, n, ld)) {
+            if (trn_vk_matrices_collide(b * s, m, n, ld)) {
                 *second = b;
                 return 1;
             }
@@ -123,37 +105,6 @@ static int strided_c_overlap(const trn_gemm_desc *d, uint64_t *second) {
     return 0;
 }
 
-typedef struct c_place {
-    uintptr_t addr;
-    size_t index;
-} c_place;
-
-static int by_addr(const void *x, const void *y) {
-    const uintptr_t a = ((const c_place *)x)->addr, b = ((const c_place *)y)->addr;
-    return a < b ? -1 : a > b;
-}
-
-/* Pointer-array batches: any two C matrices, compared only with those that
- * start inside their extent. */
-static int listed_c_overlap(const trn_gemm_desc *d, uint64_t c_bytes, c_place *tmp, uint64_t *first,
-                            uint64_t *second) {
-    if (d->batch < 2 || c_bytes == 0)
-        return 0;
-    const uint64_t es = trn_dtype_size(d->type);
-    for (size_t i = 0; i < d->batch; i++)
-        tmp[i] = (c_place){(uintptr_t)d->c_list[i], i};
-    qsort(tmp, d->batch, sizeof(*tmp), by_addr);
-    for (size_t i = 0; i + 1 < d->batch; i++)
-        for (size_t j = i + 1; j < d->batch && tmp[j].addr - tmp[i].addr < c_bytes; j++)
-            if (matrices_overlap(tmp[j].addr - tmp[i].addr, es, (uint64_t)d->m, (uint64_t)d->n,
-                                 (uint64_t)d->ldc)) {
-                *first = tmp[i].index < tmp[j].index ? tmp[i].index : tmp[j].index;
-                *second = tmp[i].index < tmp[j].index ? tmp[j].index : tmp[i].index;
-                return 1;
-            }
-    return 0;
-}
-
 static trn_wire_code check_stride(trn_vctx *vx, const char *name, int64_t v, size_t *out) {
     if (v < 0) {
         trn_vmsg(vx, "gemm: %s=%lld must be >= 0", name, (long long)v);
@@ -169,9 +120,9 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
                                    int reads_ab, uint64_t a_bytes, uint64_t b_bytes,
                                    uint64_t c_bytes) {
     const size_t nb = out->batch;
-    if (nb > TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH) {
+    if (nb > TRNSCI_WIRE_MAX_POINTER_BATCH) {
         trn_vmsg(vx, "gemm: batch_count=%zu pointer-array matrices exceed %d per op", nb,
-                 TRNSCI_WIRE_GEMM_MAX_POINTER_BATCH);
+                 TRNSCI_WIRE_MAX_POINTER_BATCH);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (g->n_c_array != nb || (reads_ab && (g->n_a_array != nb || g->n_b_array != nb))) {
@@ -181,12 +132,8 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
                  g->n_a_array, g->n_b_array, g->n_c_array, nb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    /* Three pointer arrays, then scratch for the overlap check. */
     void **lists = calloc(3 * nb, sizeof(void *));
-    c_place *tmp = malloc(nb * sizeof(*tmp));
-    if (!lists || !tmp) {
-        free(lists);
-        free(tmp);
+    if (!lists) {
         trn_vmsg(vx, "gemm: daemon out of memory for %zu pointer-array matrices", nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
@@ -209,13 +156,9 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
     out->a_list = (const void *const *)lists;
     out->b_list = (const void *const *)(lists + nb);
     out->c_list = lists + 2 * nb;
-    uint64_t first, second;
-    if (rc == TRN_WIRE_OK && listed_c_overlap(out, c_bytes, tmp, &first, &second)) {
-        trn_vmsg(vx, "gemm: Carray[%llu] and Carray[%llu] overlap", (unsigned long long)first,
-                 (unsigned long long)second);
-        rc = TRN_WIRE_INVALID_ARGUMENT;
-    }
-    free(tmp);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vk_disjoint(vx, "gemm", "Carray", out->c_list, nb, (uint64_t)out->m,
+                             (uint64_t)out->n, (uint64_t)out->ldc, trn_dtype_size(out->type));
     return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ops/validate/checked.h"
 
@@ -207,4 +208,65 @@ trn_wire_code trn_vk_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint6
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     return trn_vregion(vx, ref, bytes, align, name_of(fn, name).text, out);
+}
+
+/* ---- overlap of listed matrices ----------------------------------------------------- */
+
+/* Whether two m×n column-major matrices with leading dimension ld >= m whose
+ * first elements are `delta` elements apart share an element: delta =
+ * di + dj*ld with |di| < m, |dj| < n, and since ld >= m only dj = delta/ld
+ * (di >= 0) or dj = delta/ld + 1 (di < 0) can work. */
+int trn_vk_matrices_collide(uint64_t delta, uint64_t m, uint64_t n, uint64_t ld) {
+    const uint64_t q = delta / ld, r = delta % ld;
+    if (q + 1 <= n && r + 1 <= m)
+        return 1;
+    return q + 2 <= n && r != 0 && ld - r + 1 <= m;
+}
+
+/* The same for matrices `bytes` bytes apart with elements of es bytes: the
+ * elements [x, x+es) and [y, y+es) overlap when |x - y| < es. */
+static int matrices_overlap(uint64_t bytes, uint64_t es, uint64_t m, uint64_t n, uint64_t ld) {
+    const uint64_t d = bytes / es;
+    return trn_vk_matrices_collide(d, m, n, ld) ||
+           (bytes % es != 0 && trn_vk_matrices_collide(d + 1, m, n, ld));
+}
+
+typedef struct placed {
+    uintptr_t addr;
+    size_t index;
+} placed;
+
+static int by_addr(const void *x, const void *y) {
+    const uintptr_t a = ((const placed *)x)->addr, b = ((const placed *)y)->addr;
+    return a < b ? -1 : a > b;
+}
+
+/* Sorted by address, each matrix is compared only with those that start
+ * inside its extent. */
+trn_wire_code trn_vk_disjoint(trn_vctx *vx, const char *fn, const char *name, void *const *mats,
+                              size_t count, uint64_t rows, uint64_t cols, uint64_t ld,
+                              uint64_t es) {
+    if (count < 2 || rows == 0 || cols == 0)
+        return TRN_WIRE_OK;
+    const uint64_t bytes = ((cols - 1) * ld + rows) * es; /* validated: fits a buffer */
+    placed *tmp = malloc(count * sizeof(*tmp));
+    if (!tmp) {
+        trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, count);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    for (size_t i = 0; i < count; i++)
+        tmp[i] = (placed){(uintptr_t)mats[i], i};
+    qsort(tmp, count, sizeof(*tmp), by_addr);
+    trn_wire_code rc = TRN_WIRE_OK;
+    for (size_t i = 0; i + 1 < count && rc == TRN_WIRE_OK; i++)
+        for (size_t j = i + 1; j < count && tmp[j].addr - tmp[i].addr < bytes; j++)
+            if (matrices_overlap(tmp[j].addr - tmp[i].addr, es, rows, cols, ld)) {
+                const size_t a = tmp[i].index < tmp[j].index ? tmp[i].index : tmp[j].index;
+                const size_t b = tmp[i].index < tmp[j].index ? tmp[j].index : tmp[i].index;
+                trn_vmsg(vx, "%s: %s[%zu] and %s[%zu] overlap", fn, name, a, name, b);
+                rc = TRN_WIRE_INVALID_ARGUMENT;
+                break;
+            }
+    free(tmp);
+    return rc;
 }

@@ -89,4 +89,18 @@ trn_wire_code trn_vk_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint6
                            uint64_t es, uint64_t align, const char *fn, const char *name,
                            void **out);
 
+/* ---- overlap of listed matrices --------------------------------------------------- */
+
+/* Whether two rows x cols column-major matrices with leading dimension
+ * ld >= rows whose first elements are delta elements apart share an
+ * element. */
+int trn_vk_matrices_collide(uint64_t delta, uint64_t rows, uint64_t cols, uint64_t ld);
+/* Ops that write a batch of listed matrices in parallel: no two of the
+ * count matrices at mats (rows x cols, leading dimension ld, es-byte
+ * elements, each already resolved inside a buffer) may share an element
+ * ("fn: name[i] and name[j] overlap"; cuBLAS leaves such outputs
+ * undefined, and split over cores they would race). */
+trn_wire_code trn_vk_disjoint(trn_vctx *vx, const char *fn, const char *name, void *const *mats,
+                              size_t count, uint64_t rows, uint64_t cols, uint64_t ld, uint64_t es);
+
 #endif
