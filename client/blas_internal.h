@@ -80,13 +80,14 @@ trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_bla
 
 /* Queues op on the handle's stream; the cuBLAS status of the outcome (the
  * last error is cleared on success). */
+trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op);
+
 /* Copies `count` device pointers out of the device array arr (a cuBLAS
  * pointer array: Aarray, ...) after the stream's earlier work: directly from
  * the shared mapping on the local transport, with a device-to-host copy
  * otherwise. what names the array in messages. */
 trnsciError_t trn_blas_read_pointers(trn_client *c, trnsciStream_t stream, const void *arr,
                                      size_t count, const char *what, void **out);
-trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op);
 
 /* A wire scalar. */
 static inline Trnsci__V1__Scalar trn_blas_scalar(double re, double im) {
