@@ -193,6 +193,36 @@ typedef struct trn_blas3_desc {
     int incx;
 } trn_blas3_desc;
 
+/* cuBLAS's batched LU (trnblas<t>getrfBatched, getrsBatched, getriBatched,
+ * matinvBatched): batch n x n matrices listed in a (leading dimension lda).
+ * getrf factors each in place (P L U with pivots, or L U without), getrs
+ * solves op(A_i) X = B_i with the factors (B_i listed in c, n x nrhs, ldc),
+ * getri writes inv(A_i) from the factors into c[i], matinv inverts the
+ * matrix itself (n <= 32) into c[i]. The pointer arrays are owned by the
+ * op's references (ops/validate/validate.h). */
+typedef enum trn_lu_fn {
+    TRN_LU_GETRF = 1,
+    TRN_LU_GETRS = 2,
+    TRN_LU_GETRI = 3,
+    TRN_LU_MATINV = 4,
+} trn_lu_fn;
+
+/* The largest n of matinvBatched (cuBLAS's limit). */
+#define TRN_LU_MATINV_MAX_N 32
+
+typedef struct trn_lu_batched_desc {
+    trn_lu_fn fn;
+    trn_dtype type;
+    trn_trans trans; /* getrs */
+    int n, nrhs;     /* nrhs: getrs */
+    int lda, ldc;
+    void *const *a;  /* getrf: in and out; the others read it */
+    void *const *c;  /* getrs: B; getri: C; matinv: Ainv; NULL for getrf */
+    int32_t *pivots; /* n per matrix, 1-based; NULL: no pivoting (always for matinv) */
+    int32_t *info;   /* one per matrix (getrf, getri, matinv); NULL for getrs */
+    int batch;
+} trn_lu_batched_desc;
+
 /* The output tiles of a Level 3 op: the columns of C (B for TRSM), or its
  * rows for TRSM, TRMM, SYMM and HEMM from the right, cut into blocks of
  * trn_blas3_tile_width(extent) starting at 0. Each tile is computed by the
@@ -208,13 +238,15 @@ int trn_blas3_tiles(const trn_blas3_desc *d);
     X(GEMM, 16, GEMM, gemm, gemm, "gemm", "gemm", "blas", CORE)                                    \
     X(BLAS1, 17, BLAS1, blas1, blas1, "blas1", "blas1", "blas", CORE)                              \
     X(BLAS2, 18, BLAS2, blas2, blas2, "blas2", "blas2", "blas", CORE)                              \
-    X(BLAS3, 19, BLAS3, blas3, blas3, "blas3", "blas3", "blas", CORE)
+    X(BLAS3, 19, BLAS3, blas3, blas3, "blas3", "blas3", "blas", CORE)                              \
+    X(LU_BATCHED, 20, LU_BATCHED, lu_batched, lu_batched, "lu_batched", "batched LU", "blas", CORE)
 
 /* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field). */
 #define TRN_BLAS_DESCS(X)                                                                          \
     X(trn_gemm_desc, gemm)                                                                         \
     X(trn_blas1_desc, blas1)                                                                       \
     X(trn_blas2_desc, blas2)                                                                       \
-    X(trn_blas3_desc, blas3)
+    X(trn_blas3_desc, blas3)                                                                       \
+    X(trn_lu_batched_desc, lu_batched)
 
 #endif

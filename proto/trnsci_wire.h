@@ -18,7 +18,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 7u
+#define TRNSCI_PROTOCOL_MINOR 8u
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)

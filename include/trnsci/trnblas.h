@@ -715,6 +715,87 @@ trnblasStatus_t trnblasZdgmm(trnblasHandle_t handle, trnblasSideMode_t mode, int
                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *x,
                              int incx, trnDoubleComplex *C, int ldc);
 
+/* ---- Batched LU (cuBLAS's getrfBatched, getrsBatched, getriBatched, matinvBatched) --------
+ *
+ * Each routine works on batchSize n x n matrices listed in a device array of
+ * device pointers (Aarray, read when the routine is called, after the
+ * handle's stream's earlier work; docs/rosetta.md), column-major with
+ * leading dimension lda, and is split over the daemon's cores by matrices.
+ * The pivot array holds n 1-based LAPACK pivots per matrix (matrix i's at
+ * PivotArray + i*n); info arrays hold one int per matrix. Every array is
+ * device memory, as with cuBLAS. Matrices a routine writes may not overlap
+ * one another or what it reads (TRNBLAS_STATUS_INVALID_VALUE).
+ *
+ * getrfBatched: A_i = P_i L_i U_i in place (partial pivoting), or A_i = L_i
+ *   U_i when PivotArray is NULL; infoArray[i] = k > 0 when U_i(k,k) is
+ *   exactly zero (the factorisation is completed), else 0.
+ * getrsBatched: solves op(A_i) X_i = B_i in place in Barray[i] (n x nrhs,
+ *   ldb) with getrfBatched's factors (devIpiv NULL: factors without
+ *   pivoting). info is a host pointer: 0, or -j when argument j (counting
+ *   from trans, LAPACK's way) is invalid, which also returns
+ *   TRNBLAS_STATUS_INVALID_VALUE.
+ * getriBatched: Carray[i] = inv(A_i) from getrfBatched's factors, out of
+ *   place (ldc); infoArray[i] = k > 0 when U_i(k,k) is zero (Carray[i] is
+ *   then left as it was).
+ * matinvBatched: Ainv[i] = inv(A[i]) of the matrices themselves (not
+ *   factors; A is not modified), n <= 32; info[i] = k > 0 when A[i] is
+ *   singular (U(k,k) of its pivoted LU is zero).
+ * TRNBLAS_STATUS_INVALID_VALUE for n < 0, nrhs < 0, an unknown trans, a
+ * leading dimension below max(1, n), batchSize < 0, a pointer that is not
+ * inside a trnsci allocation, or a matrix that runs past its allocation. */
+trnblasStatus_t trnblasSgetrfBatched(trnblasHandle_t handle, int n, float *const Aarray[], int lda,
+                                     int *PivotArray, int *infoArray, int batchSize);
+trnblasStatus_t trnblasDgetrfBatched(trnblasHandle_t handle, int n, double *const Aarray[], int lda,
+                                     int *PivotArray, int *infoArray, int batchSize);
+trnblasStatus_t trnblasCgetrfBatched(trnblasHandle_t handle, int n, trnComplex *const Aarray[],
+                                     int lda, int *PivotArray, int *infoArray, int batchSize);
+trnblasStatus_t trnblasZgetrfBatched(trnblasHandle_t handle, int n,
+                                     trnDoubleComplex *const Aarray[], int lda, int *PivotArray,
+                                     int *infoArray, int batchSize);
+trnblasStatus_t trnblasSgetrsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int n,
+                                     int nrhs, const float *const Aarray[], int lda,
+                                     const int *devIpiv, float *const Barray[], int ldb, int *info,
+                                     int batchSize);
+trnblasStatus_t trnblasDgetrsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int n,
+                                     int nrhs, const double *const Aarray[], int lda,
+                                     const int *devIpiv, double *const Barray[], int ldb, int *info,
+                                     int batchSize);
+trnblasStatus_t trnblasCgetrsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int n,
+                                     int nrhs, const trnComplex *const Aarray[], int lda,
+                                     const int *devIpiv, trnComplex *const Barray[], int ldb,
+                                     int *info, int batchSize);
+trnblasStatus_t trnblasZgetrsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int n,
+                                     int nrhs, const trnDoubleComplex *const Aarray[], int lda,
+                                     const int *devIpiv, trnDoubleComplex *const Barray[], int ldb,
+                                     int *info, int batchSize);
+trnblasStatus_t trnblasSgetriBatched(trnblasHandle_t handle, int n, const float *const Aarray[],
+                                     int lda, const int *PivotArray, float *const Carray[], int ldc,
+                                     int *infoArray, int batchSize);
+trnblasStatus_t trnblasDgetriBatched(trnblasHandle_t handle, int n, const double *const Aarray[],
+                                     int lda, const int *PivotArray, double *const Carray[],
+                                     int ldc, int *infoArray, int batchSize);
+trnblasStatus_t trnblasCgetriBatched(trnblasHandle_t handle, int n,
+                                     const trnComplex *const Aarray[], int lda,
+                                     const int *PivotArray, trnComplex *const Carray[], int ldc,
+                                     int *infoArray, int batchSize);
+trnblasStatus_t trnblasZgetriBatched(trnblasHandle_t handle, int n,
+                                     const trnDoubleComplex *const Aarray[], int lda,
+                                     const int *PivotArray, trnDoubleComplex *const Carray[],
+                                     int ldc, int *infoArray, int batchSize);
+trnblasStatus_t trnblasSmatinvBatched(trnblasHandle_t handle, int n, const float *const A[],
+                                      int lda, float *const Ainv[], int lda_inv, int *info,
+                                      int batchSize);
+trnblasStatus_t trnblasDmatinvBatched(trnblasHandle_t handle, int n, const double *const A[],
+                                      int lda, double *const Ainv[], int lda_inv, int *info,
+                                      int batchSize);
+trnblasStatus_t trnblasCmatinvBatched(trnblasHandle_t handle, int n, const trnComplex *const A[],
+                                      int lda, trnComplex *const Ainv[], int lda_inv, int *info,
+                                      int batchSize);
+trnblasStatus_t trnblasZmatinvBatched(trnblasHandle_t handle, int n,
+                                      const trnDoubleComplex *const A[], int lda,
+                                      trnDoubleComplex *const Ainv[], int lda_inv, int *info,
+                                      int batchSize);
+
 #ifdef __cplusplus
 }
 #endif

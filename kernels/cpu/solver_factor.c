@@ -1,7 +1,12 @@
 /*
  * solver_factor.c — trnsolver's factorisations and solves on the CPU:
  * Cholesky (potrf, potrs, potri, and their batched forms), LU (getrf with
- * and without pivoting, getrs) and QR (geqrf, orgqr/ungqr, ormqr/unmqr).
+ * and without pivoting, getrs) and QR (geqrf, orgqr/ungqr, ormqr/unmqr);
+ * and trnblas's batched LU (getrfBatched, getrsBatched, getriBatched,
+ * matinvBatched), which shares the LU code. getri and matinv invert by a
+ * solve with the identity (LAPACK's getrs, or the unpivoted solve), out of
+ * place as cuBLAS's are; a zero on U's diagonal is reported in info and
+ * leaves the output as it was.
  *
  * Everything but LU without pivoting is LAPACK (OpenBLAS's, single-threaded
  * inside the worker; solver_lapack.h). LAPACK has no unpivoted LU, so
@@ -337,6 +342,123 @@ trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, 
     return bad < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
 
+/* ---- trnblas's batched LU ----------------------------------------------------------- */
+
+/* The 1-based index of the first exactly zero diagonal element of U (an
+ * n x n factor), or 0. */
+static int first_zero_pivot(trn_dtype t, const void *a, int n, int lda) {
+    const size_t es = trn_dtype_size(t);
+    const int f32 = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
+    const int parts = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F ? 2 : 1;
+    for (int k = 0; k < n; k++) {
+        const char *e = (const char *)a + ((size_t)k * (size_t)lda + (size_t)k) * es;
+        int zero = 1;
+        for (int p = 0; p < parts && zero; p++) {
+            if (f32) {
+                float v;
+                memcpy(&v, e + (size_t)p * sizeof(v), sizeof(v));
+                zero = v == 0.0f;
+            } else {
+                double v;
+                memcpy(&v, e + (size_t)p * sizeof(v), sizeof(v));
+                zero = v == 0.0;
+            }
+        }
+        if (zero)
+            return k + 1;
+    }
+    return 0;
+}
+
+/* c = the n x n identity (leading dimension ldc). */
+static void set_identity(trn_dtype t, void *c, int n, int ldc) {
+    const size_t es = trn_dtype_size(t);
+    const float one_f = 1.0f;
+    const double one_d = 1.0;
+    const int f32 = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
+    for (int j = 0; j < n; j++) {
+        char *col = (char *)c + (size_t)j * (size_t)ldc * es;
+        memset(col, 0, (size_t)n * es);
+        memcpy(col + (size_t)j * es, f32 ? (const void *)&one_f : (const void *)&one_d,
+               f32 ? sizeof(one_f) : sizeof(one_d));
+    }
+}
+
+/* inv(A) into c from A's factors (LU at a, pivots or none): a solve with
+ * the identity's columns. Returns getri's info: k > 0 when U(k,k) is zero
+ * (c is then left as it was), else 0. */
+static lapack_int inverse_from_lu(trn_dtype t, int n, const void *a, int lda, const int32_t *piv,
+                                  void *c, int ldc) {
+    const int k = first_zero_pivot(t, a, n, lda);
+    if (k)
+        return k;
+    set_identity(t, c, n, ldc);
+    if (piv)
+        return TRN_LAPACK4(t, getrs_work, COL, 'N', n, n, a, lda, piv, c, ldc);
+    getrs_nopiv(t, TRN_TRANS_N, n, n, a, lda, c, ldc);
+    return 0;
+}
+
+/* matinvBatched: inv(A) of the matrix itself, through a private copy (n <=
+ * TRN_LU_MATINV_MAX_N, so it fits the stack) factored with pivoting. */
+static lapack_int matinv(trn_dtype t, int n, const void *a, int lda, void *c, int ldc) {
+    _Alignas(16) unsigned char w[TRN_LU_MATINV_MAX_N * TRN_LU_MATINV_MAX_N * 16];
+    lapack_int piv[TRN_LU_MATINV_MAX_N];
+    const size_t es = trn_dtype_size(t);
+    for (int j = 0; j < n; j++)
+        memcpy(w + (size_t)j * (size_t)n * es, (const char *)a + (size_t)j * (size_t)lda * es,
+               (size_t)n * es);
+    const int ldw = n > 0 ? n : 1;
+    const lapack_int info = TRN_LAPACK4(t, getrf_work, COL, n, n, (void *)w, ldw, piv);
+    if (info != 0)
+        return info;
+    return inverse_from_lu(t, n, w, ldw, piv, c, ldc);
+}
+
+/* One matrix of the batch; LAPACK's info (< 0: an argument error, which
+ * validation rules out). */
+static lapack_int lu_one(const trn_lu_batched_desc *d, size_t i) {
+    const trn_dtype t = d->type;
+    const int n = d->n;
+    int32_t *piv = d->pivots ? d->pivots + i * (size_t)n : NULL;
+    switch (d->fn) {
+    case TRN_LU_GETRF:
+        return piv ? TRN_LAPACK4(t, getrf_work, COL, n, n, d->a[i], d->lda, piv)
+                   : getrf_nopiv(t, n, n, d->a[i], d->lda);
+    case TRN_LU_GETRS:
+        if (!piv) {
+            getrs_nopiv(t, d->trans, n, d->nrhs, d->a[i], d->lda, d->c[i], d->ldc);
+            return 0;
+        }
+        return TRN_LAPACK4(t, getrs_work, COL,
+                           d->trans == TRN_TRANS_N   ? 'N'
+                           : d->trans == TRN_TRANS_T ? 'T'
+                                                     : 'C',
+                           n, d->nrhs, d->a[i], d->lda, piv, d->c[i], d->ldc);
+    case TRN_LU_GETRI: return inverse_from_lu(t, n, d->a[i], d->lda, piv, d->c[i], d->ldc);
+    case TRN_LU_MATINV: return matinv(t, n, d->a[i], d->lda, d->c[i], d->ldc);
+    }
+    return -1;
+}
+
+/* The shard's contiguous range of the batch: any split gives the bits of the
+ * unsplit run. info[i] is written for every matrix of getrf, getri and
+ * matinv. */
+static trn_kstatus lu_batched(const trn_lu_batched_desc *d, int shard, int nshards) {
+    size_t lo, hi;
+    trn_cpu_shard_range((size_t)d->batch, shard, nshards, &lo, &hi);
+    lapack_int bad = 0;
+    for (size_t i = lo; i < hi; i++) {
+        const lapack_int info = lu_one(d, i);
+        if (d->info)
+            put_info(d->info + i, info);
+        if (info < 0)
+            bad = info;
+    }
+    return bad < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
+}
+
 /* The backend's entries (cpu_kernels.h). */
 TRN_CPU_ENTRY(solver_dense, trn_cpu_solver_dense(&op->u.solver_dense, op->kmsg, shard, nshards))
 TRN_CPU_ENTRY(solver_batched, trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards))
+TRN_CPU_ENTRY(lu_batched, lu_batched(&op->u.lu_batched, shard, nshards))

@@ -131,8 +131,33 @@ static double shard_limit_blas3(const trn_op_desc *op) {
     return trn_op_min(by_size, (double)trn_blas3_tiles(b));
 }
 
+/* Batched LU, per matrix (LAPACK Working Note 41's leading terms, times 4
+ * for complex types): getrf 2/3 n^3, getrs 2 n^2 nrhs; getri is a solve with
+ * the identity's n columns, 2 n^3, and matinv getrf and getri, 8/3 n^3. */
+static double cost_lu_batched(const trn_op_desc *op) {
+    const trn_lu_batched_desc *d = &op->u.lu_batched;
+    const double n = (double)d->n;
+    const double cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
+    double per;
+    switch (d->fn) {
+    case TRN_LU_GETRF: per = 2.0 / 3.0 * n * n * n; break;
+    case TRN_LU_GETRS: per = 2.0 * n * n * (double)d->nrhs; break;
+    case TRN_LU_GETRI: per = 2.0 * n * n * n; break;
+    default: per = 8.0 / 3.0 * n * n * n; break;
+    }
+    return cx * per * (double)d->batch;
+}
+
+/* Whole matrices only, by GEMM's flops: a batch splits, one matrix does
+ * not. */
+static double shard_limit_lu_batched(const trn_op_desc *op) {
+    return trn_op_min(cost_lu_batched(op) / TRN_SHARD_GEMM_MIN_FLOP,
+                      (double)op->u.lu_batched.batch);
+}
+
 /* The table's entries (ops/models/model.h). */
 TRN_OP_MODEL(gemm, TRN_PACE_DENSE)
 TRN_OP_MODEL(blas1, TRN_PACE_STREAM)
 TRN_OP_MODEL(blas2, TRN_PACE_STREAM)
 TRN_OP_MODEL(blas3, blas3_moves(&op->u.blas3) ? TRN_PACE_STREAM : TRN_PACE_DENSE)
+TRN_OP_MODEL(lu_batched, TRN_PACE_DENSE)

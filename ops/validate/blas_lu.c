@@ -1,0 +1,251 @@
+/*
+ * blas_lu.c — argument rules of cuBLAS's batched LU (BlasLuBatchedOp:
+ * getrfBatched, getrsBatched, getriBatched, matinvBatched), as cuBLAS
+ * states them (CUBLAS_STATUS_INVALID_VALUE: n < 0, nrhs < 0, an unknown
+ * trans, a leading dimension below max(1, n), matinvBatched with n > 32),
+ * plus the memory-safety checks cuBLAS leaves to the caller: every listed
+ * matrix, the pivot array (n int32 per matrix) and the info array (one
+ * int32 per matrix) lie inside the session's buffers.
+ *
+ * The batch is split over cores by matrices, so what one matrix's work
+ * writes must not be touched by another's: the written matrices may not
+ * share an element with one another (interleaved layouts that share none
+ * are accepted, as for GEMM's Carray), and no written region (a written
+ * matrix's extent, the pivots getrf writes, the info array) may intersect
+ * a region another matrix's work reads or writes. cuBLAS leaves such
+ * overlaps undefined; here they would race.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ops/validate/checked.h"
+#include "ops/validate/kit.h"
+#include "trnsci_wire.h"
+
+#define BAD TRN_WIRE_INVALID_ARGUMENT
+
+static const char *lu_name(trn_lu_fn fn) {
+    switch (fn) {
+    case TRN_LU_GETRF: return "getrfBatched";
+    case TRN_LU_GETRS: return "getrsBatched";
+    case TRN_LU_GETRI: return "getriBatched";
+    case TRN_LU_MATINV: return "matinvBatched";
+    }
+    return "LU batched";
+}
+
+static int lu_fn_of(Trnsci__V1__BlasLuFunction f, trn_lu_fn *out) {
+    switch (f) {
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GETRF: *out = TRN_LU_GETRF; return 0;
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GETRS: *out = TRN_LU_GETRS; return 0;
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GETRI: *out = TRN_LU_GETRI; return 0;
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_MATINV: *out = TRN_LU_MATINV; return 0;
+    default: return -1;
+    }
+}
+
+/* The scalar arguments: function, type, n, nrhs, trans, lda, ldc. */
+static trn_wire_code check_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
+                                 trn_lu_batched_desc *out) {
+    if (lu_fn_of(w->function, &out->fn)) {
+        trn_vmsg(vx, "LU batched: function %d is not GETRF, GETRS, GETRI or MATINV",
+                 (int)w->function);
+        return BAD;
+    }
+    const char *fn = lu_name(out->fn);
+    if (trn_vk_dtype(w->type, &out->type)) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)w->type);
+        return BAD;
+    }
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
+        return BAD;
+    if (out->fn == TRN_LU_MATINV && out->n > TRN_LU_MATINV_MAX_N) {
+        trn_vmsg(vx, "%s: n=%d must be <= %d (as cuBLAS's)", fn, out->n, TRN_LU_MATINV_MAX_N);
+        return BAD;
+    }
+    out->nrhs = out->fn == TRN_LU_GETRS ? 0 : out->n;
+    out->trans = TRN_TRANS_N;
+    if (out->fn == TRN_LU_GETRS) {
+        if (trn_vk_trans(w->trans, &out->trans)) {
+            trn_vmsg(vx, "%s: trans=%d is not OP_N, OP_T or OP_C", fn, (int)w->trans);
+            return BAD;
+        }
+        if (trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs))
+            return BAD;
+    }
+    out->ldc = 1;
+    if (out->fn != TRN_LU_GETRF &&
+        trn_vk_ld(vx, fn, out->fn == TRN_LU_GETRS ? "ldb" : "ldc", w->ldc, out->n, "n", &out->ldc))
+        return BAD;
+    return TRN_WIRE_OK;
+}
+
+/* The batch: as many matrices in c as in a (none for getrf), at most
+ * TRNSCI_WIRE_MAX_POINTER_BATCH per op. */
+static trn_wire_code check_batch(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
+                                 trn_lu_batched_desc *out) {
+    const char *fn = lu_name(out->fn);
+    if (w->n_a > TRNSCI_WIRE_MAX_POINTER_BATCH) {
+        trn_vmsg(vx, "%s: %zu matrices exceed %u per op", fn, w->n_a,
+                 TRNSCI_WIRE_MAX_POINTER_BATCH);
+        return BAD;
+    }
+    const size_t want_c = out->fn == TRN_LU_GETRF ? 0 : w->n_a;
+    if (w->n_c != want_c) {
+        trn_vmsg(vx, "%s: %s lists %zu matrices but Aarray lists %zu", fn,
+                 out->fn == TRN_LU_GETRS ? "Barray" : "Carray", w->n_c, w->n_a);
+        return BAD;
+    }
+    out->batch = (int)w->n_a;
+    return TRN_WIRE_OK;
+}
+
+/* The pivot and info arrays. Pivots are optional except for matinv, which
+ * takes none; getrs has no info array (its info is the caller's). */
+static trn_wire_code check_arrays(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
+                                  trn_lu_batched_desc *out) {
+    const char *fn = lu_name(out->fn);
+    const int has_pivots = w->pivots && w->pivots->buffer_id != 0;
+    const int has_info = w->info && w->info->buffer_id != 0;
+    void *p = NULL;
+    out->pivots = NULL;
+    out->info = NULL;
+    if (out->fn == TRN_LU_MATINV && has_pivots) {
+        trn_vmsg(vx, "%s: takes no pivot array", fn);
+        return BAD;
+    }
+    if (has_pivots) {
+        uint64_t count;
+        if (ck_mul((uint64_t)out->n, (uint64_t)out->batch, &count)) {
+            trn_vmsg(vx, "%s: the pivot array's extent overflows 64 bits", fn);
+            return BAD;
+        }
+        if (trn_vk_array(vx, w->pivots, count, sizeof(int32_t), sizeof(int32_t), fn, "PivotArray",
+                         &p))
+            return BAD;
+        out->pivots = p;
+    }
+    if (out->fn == TRN_LU_GETRS) {
+        if (has_info) {
+            trn_vmsg(vx, "%s: takes no info array (its info is a host argument)", fn);
+            return BAD;
+        }
+        return TRN_WIRE_OK;
+    }
+    if (!has_info && out->batch > 0) {
+        trn_vmsg(vx, "%s: infoArray is required", fn);
+        return BAD;
+    }
+    if (trn_vk_array(vx, w->info, (uint64_t)out->batch, sizeof(int32_t), sizeof(int32_t), fn,
+                     "infoArray", &p))
+        return BAD;
+    out->info = p;
+    return TRN_WIRE_OK;
+}
+
+/* One region for the cross-matrix check: its bytes, and whether the op
+ * writes it (written matrices are told apart, as they may interleave). */
+typedef struct region {
+    uintptr_t lo, hi;
+    int writes; /* 1: written array, 2: written matrix, 0: read */
+    const char *name;
+    size_t index;
+} region;
+
+static int by_start(const void *x, const void *y) {
+    const uintptr_t a = ((const region *)x)->lo, b = ((const region *)y)->lo;
+    return a < b ? -1 : a > b;
+}
+
+static void add(region *r, size_t *n, const void *p, uint64_t bytes, int writes, const char *name,
+                size_t index) {
+    if (p && bytes)
+        r[(*n)++] = (region){(uintptr_t)p, (uintptr_t)p + bytes, writes, name, index};
+}
+
+/* No written region intersects another region, but for two written
+ * matrices (trn_vk_disjoint judges those element by element). */
+static trn_wire_code check_crossings(trn_vctx *vx, const trn_lu_batched_desc *d, uint64_t a_bytes,
+                                     uint64_t c_bytes) {
+    const char *fn = lu_name(d->fn);
+    const size_t nb = (size_t)d->batch;
+    region *r = malloc((2 * nb + 2) * sizeof(*r));
+    if (!r) {
+        trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, nb);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    const char *c_name = d->fn == TRN_LU_GETRS ? "Barray" : "Carray";
+    const int a_writes = d->fn == TRN_LU_GETRF ? 2 : 0;
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++) {
+        add(r, &n, d->a[i], a_bytes, a_writes, "Aarray", i);
+        if (d->c)
+            add(r, &n, d->c[i], c_bytes, 2, c_name, i);
+    }
+    add(r, &n, d->pivots, (uint64_t)d->n * nb * sizeof(int32_t), d->fn == TRN_LU_GETRF,
+        "PivotArray", 0);
+    add(r, &n, d->info, nb * sizeof(int32_t), 1, "infoArray", 0);
+    qsort(r, n, sizeof(*r), by_start);
+    trn_wire_code rc = TRN_WIRE_OK;
+    for (size_t i = 0; i < n && rc == TRN_WIRE_OK; i++)
+        for (size_t j = i + 1; j < n && r[j].lo < r[i].hi; j++) {
+            const int both_matrices = r[i].writes == 2 && r[j].writes == 2;
+            if ((!r[i].writes && !r[j].writes) || both_matrices)
+                continue;
+            trn_vmsg(vx, "%s: %s[%zu] and %s[%zu] overlap, and one of them is written", fn,
+                     r[i].name, r[i].index, r[j].name, r[j].index);
+            rc = BAD;
+            break;
+        }
+    free(r);
+    return rc;
+}
+
+static trn_wire_code validate_lu_batched(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
+                                         trn_lu_batched_desc *out) {
+    *out = (trn_lu_batched_desc){0};
+    if (check_shape(vx, w, out) || check_batch(vx, w, out) || check_arrays(vx, w, out))
+        return BAD;
+    const char *fn = lu_name(out->fn);
+    const size_t nb = (size_t)out->batch;
+    const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
+    /* The pointer arrays live as long as the references (vx->refs->owned). */
+    void **ptrs = nb ? calloc(2 * nb, sizeof(void *)) : NULL;
+    if (nb && !ptrs) {
+        trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, nb);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    vx->refs->owned = ptrs;
+    out->a = ptrs;
+    out->c = out->fn == TRN_LU_GETRF ? NULL : ptrs + nb;
+    uint64_t a_bytes, c_bytes;
+    if (ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
+        ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->nrhs, (uint64_t)out->ldc, es, &c_bytes)) {
+        trn_vmsg(vx, "%s: the extent of a matrix overflows 64 bits", fn);
+        return BAD;
+    }
+    char what[64];
+    const char *c_name = out->fn == TRN_LU_GETRS ? "Barray" : "Carray";
+    trn_wire_code rc = TRN_WIRE_OK;
+    for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
+        snprintf(what, sizeof(what), "%s: Aarray[%zu]", fn, i);
+        rc = trn_vregion_many(vx, w->a[i], a_bytes, al, what, &ptrs[i]);
+        if (rc == TRN_WIRE_OK && out->c) {
+            snprintf(what, sizeof(what), "%s: %s[%zu]", fn, c_name, i);
+            rc = trn_vregion_many(vx, w->c[i], c_bytes, al, what, &ptrs[nb + i]);
+        }
+    }
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    if (out->fn == TRN_LU_GETRF)
+        rc = trn_vk_disjoint(vx, fn, "Aarray", out->a, nb, (uint64_t)out->n, (uint64_t)out->n,
+                             (uint64_t)out->lda, es);
+    else
+        rc = trn_vk_disjoint(vx, fn, c_name, out->c, nb, (uint64_t)out->n, (uint64_t)out->nrhs,
+                             (uint64_t)out->ldc, es);
+    return rc == TRN_WIRE_OK ? check_crossings(vx, out, a_bytes, c_bytes) : rc;
+}
+
+/* The table's entry (ops/validate/validate.h). */
+TRN_VALIDATE_ENTRY(lu_batched, validate_lu_batched(vx, op->lu_batched, &out->u.lu_batched))
