@@ -520,3 +520,16 @@ int bench_parse_args(const bench_opt *opts, int argc, char **argv, const char **
     }
     return 0;
 }
+
+int bench_parse_shapes(const char *s, int *batch, int *size, int max) {
+    int n = 0;
+    for (const char *p = s; p && *p && n < max; n++) {
+        batch[n] = atoi(p);
+        const char *x = strchr(p, 'x');
+        size[n] = x ? atoi(x + 1) : 0;
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    return n;
+}

@@ -232,4 +232,8 @@ typedef struct bench_opt {
  * positional argument. */
 int bench_parse_args(const bench_opt *opts, int argc, char **argv, const char **positional);
 
+/* Parses shapes "B1xN1,B2xN2,..." (a batch of B n x n problems each) into at
+ * most max pairs of batch[] and size[]; returns how many. */
+int bench_parse_shapes(const char *s, int *batch, int *size, int max);
+
 #endif

@@ -63,15 +63,8 @@ int main(int argc, char **argv) {
     }
     if (reps > MAX_REPS)
         reps = MAX_REPS;
-    int batch[MAX_SHAPES], size[MAX_SHAPES], ns = 0;
-    for (const char *p = shapes_s; p && *p && ns < MAX_SHAPES; ns++) {
-        batch[ns] = atoi(p);
-        const char *x = strchr(p, 'x');
-        size[ns] = x ? atoi(x + 1) : 0;
-        p = strchr(p, ',');
-        if (p)
-            p++;
-    }
+    int batch[MAX_SHAPES], size[MAX_SHAPES];
+    const int ns = bench_parse_shapes(shapes_s, batch, size, MAX_SHAPES);
     openblas_set_num_threads(ob_threads);
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");

@@ -151,8 +151,7 @@ static double cost_lu_batched(const trn_op_desc *op) {
 /* Whole matrices only, by GEMM's flops: a batch splits, one matrix does
  * not. */
 static double shard_limit_lu_batched(const trn_op_desc *op) {
-    return trn_op_min(cost_lu_batched(op) / TRN_SHARD_GEMM_MIN_FLOP,
-                      (double)op->u.lu_batched.batch);
+    return trn_op_whole_matrices(cost_lu_batched(op), op->u.lu_batched.batch);
 }
 
 /* The table's entries (ops/models/model.h). */

@@ -35,4 +35,10 @@ static inline double trn_op_min(double a, double b) {
     return a < b ? a : b;
 }
 
+/* The shard limit of a batch split by whole matrices only (one matrix's
+ * work never splits), sized by GEMM's flops per shard. */
+static inline double trn_op_whole_matrices(double cost, int batch) {
+    return trn_op_min(cost / TRN_SHARD_GEMM_MIN_FLOP, (double)batch);
+}
+
 #endif

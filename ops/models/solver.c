@@ -105,8 +105,7 @@ static double shard_limit_solver_krylov(const trn_op_desc *op) {
 /* Whole matrices only, by GEMM's flops: a batch splits, one factorisation
  * does not. */
 static double shard_limit_solver_batched(const trn_op_desc *op) {
-    return trn_op_min(cost_solver_batched(op) / TRN_SHARD_GEMM_MIN_FLOP,
-                      (double)op->u.solver_batched.batch);
+    return trn_op_whole_matrices(cost_solver_batched(op), op->u.solver_batched.batch);
 }
 
 /* The table's entries (ops/models/model.h). */

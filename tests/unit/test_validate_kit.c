@@ -13,7 +13,11 @@
  *    buffers, the 13th region of an op;
  *  - every reference taken is released (on failure at once, on success with
  *    the op's references);
- *  - the enum mappings refuse values outside the enums.
+ *  - the enum mappings refuse values outside the enums;
+ *  - listed output matrices (trn_vk_disjoint): interleaved layouts that
+ *    share no element pass, one shared element (first, last, or a middle
+ *    one reached through the leading dimension) fails naming both, whatever
+ *    the order of the list; partial-element overlaps count.
  */
 #include <limits.h>
 #include <math.h>
@@ -372,6 +376,46 @@ static void test_dispatch(void **state) {
     assert_int_equal(f->host.held, 0);
 }
 
+/* ---- overlap of listed matrices ---------------------------------------------------- */
+
+/* 3 x 2 matrices of 8-byte elements with ld = 6: columns 0..2 and 6..8 of
+ * each. Offsets in elements from a common base. */
+static trn_wire_code disjoint_at(fx *f, const long *offs, size_t n) {
+    static double space[64];
+    void *mats[8];
+    for (size_t i = 0; i < n; i++)
+        mats[i] = (char *)space + offs[i] * 8;
+    f->err[0] = 0;
+    return trn_vk_disjoint(&f->vx, "fn", "Carray", mats, n, 3, 2, 6, 8);
+}
+
+static void test_disjoint(void **state) {
+    fx *f = *state;
+    /* Interleaved: rows 3..5 of each column are the next matrix's. */
+    assert_int_equal(disjoint_at(f, (const long[]){0, 3}, 2), TRN_WIRE_OK);
+    assert_int_equal(disjoint_at(f, (const long[]){3, 0, 12, 15}, 4), TRN_WIRE_OK);
+    /* One shared element: the last of one is the first of the other
+     * (offset 8 = column 1, row 2), or a middle one (offset 6 = column 1,
+     * row 0 of the first is row 0, column 0 of the second). */
+    assert_int_equal(disjoint_at(f, (const long[]){0, 8}, 2), TRN_WIRE_INVALID_ARGUMENT);
+    expect_msg(f, "fn: Carray[0] and Carray[1] overlap");
+    assert_int_equal(disjoint_at(f, (const long[]){12, 6, 0}, 3), TRN_WIRE_INVALID_ARGUMENT);
+    expect_msg(f, "Carray[1] and Carray[2] overlap");
+    assert_int_equal(disjoint_at(f, (const long[]){2, 2}, 2), TRN_WIRE_INVALID_ARGUMENT);
+    /* Starting just past the other's last element, and in the gap rows. */
+    assert_int_equal(disjoint_at(f, (const long[]){0, 9}, 2), TRN_WIRE_OK);
+    assert_int_equal(disjoint_at(f, (const long[]){0, 4}, 2), TRN_WIRE_INVALID_ARGUMENT);
+    /* Half an element apart overlaps. */
+    static double space[64];
+    void *mats[2] = {space, (char *)space + 8 * 3 - 4};
+    assert_int_equal(trn_vk_disjoint(&f->vx, "fn", "C", mats, 2, 3, 2, 6, 8),
+                     TRN_WIRE_INVALID_ARGUMENT);
+    /* One matrix, or an empty shape, never overlaps. */
+    assert_int_equal(disjoint_at(f, (const long[]){0}, 1), TRN_WIRE_OK);
+    void *same[2] = {space, space};
+    assert_int_equal(trn_vk_disjoint(&f->vx, "fn", "C", same, 2, 0, 2, 6, 8), TRN_WIRE_OK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_region_bounds, setup, teardown),
@@ -381,6 +425,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_enums, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dispatch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_disjoint, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
