@@ -86,6 +86,20 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
         trn_transport_close(t);
         return NULL;
     }
+    /* Buffers hold the daemon's byte order (a daemon before protocol 1.9
+     * does not say: little-endian, as every platform it builds on). */
+    const char *order = r->byte_order && *r->byte_order ? r->byte_order : "little";
+    const char *mine = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "little" : "big";
+    if (strcmp(order, mine) != 0) {
+        *code = TRN_WIRE_FAILED_PRECONDITION;
+        snprintf(msg, msglen,
+                 "the daemon's buffers are %s-endian and this process is %s-endian: "
+                 "libtrnsci does not convert buffer contents",
+                 order, mine);
+        trnsci__v1__hello_reply__free_unpacked(r, NULL);
+        trn_transport_close(t);
+        return NULL;
+    }
     c->core_count = r->core_count;
     c->protocol_minor = r->protocol_minor;
     c->chunk_bytes =

@@ -69,6 +69,8 @@ struct fe_call {
     grpc_byte_buffer *reply;
     grpc_slice status_details;
     int has_status_details;
+    grpc_metadata end_reason; /* Attach: why the session ended (trailing metadata) */
+    int has_end_reason;
     int sent_initial_md;
     int cancelled;
     atomic_int refs;
@@ -135,6 +137,10 @@ static void call_unref(fe_call *c) {
         grpc_byte_buffer_destroy(c->reply);
     if (c->has_status_details)
         grpc_slice_unref(c->status_details);
+    if (c->has_end_reason) {
+        grpc_slice_unref(c->end_reason.key);
+        grpc_slice_unref(c->end_reason.value);
+    }
     if (c->base.peer.token)
         trn_token_unref(c->base.peer.token);
     free(c);
@@ -202,6 +208,13 @@ static void fe_finish(trn_call *base, trn_wire_code code, const char *msg, uint8
     ops[n].data.send_status_from_server.status = (grpc_status_code)code;
     ops[n].data.send_status_from_server.status_details = &c->status_details;
     ops[n].data.send_status_from_server.trailing_metadata_count = 0;
+    if (streaming && msg && *msg) { /* the session ended: say why */
+        c->end_reason.key = grpc_slice_from_static_string(TRN_ATTACH_END_REASON_KEY);
+        c->end_reason.value = grpc_slice_from_copied_string(msg);
+        c->has_end_reason = 1;
+        ops[n].data.send_status_from_server.trailing_metadata_count = 1;
+        ops[n].data.send_status_from_server.trailing_metadata = &c->end_reason;
+    }
     n++;
     if (!streaming) {
         ops[n].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
@@ -395,7 +408,7 @@ trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs,
     gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
     grpc_init();
 
-    grpc_arg args[3];
+    grpc_arg args[5];
     memset(args, 0, sizeof(args));
     args[0].type = GRPC_ARG_INTEGER;
     args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -406,7 +419,18 @@ trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs,
     args[2].type = GRPC_ARG_INTEGER;
     args[2].key = GRPC_ARG_ALLOW_REUSEPORT; /* a second daemon must not share the port */
     args[2].value.integer = 0;
-    const grpc_channel_args chargs = {3, args};
+    /* Keepalive pings: clients may ping as often as once a second, with or
+     * without calls (gRPC's default, one per 5 minutes, answers a 1 s pinger
+     * with GOAWAY too_many_pings after three pings, which ends its Attach
+     * stream and so its session). 500 ms leaves room for a 1 s timer's
+     * jitter; faster pingers still get strikes. docs/protocol.md. */
+    args[3].type = GRPC_ARG_INTEGER;
+    args[3].key = GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS;
+    args[3].value.integer = TRN_GRPC_MIN_PING_INTERVAL_MS;
+    args[4].type = GRPC_ARG_INTEGER;
+    args[4].key = GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS;
+    args[4].value.integer = 1;
+    const grpc_channel_args chargs = {5, args};
     fe->server = grpc_server_create(&chargs, NULL);
     fe->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(fe->server, fe->cq, NULL);

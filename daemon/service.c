@@ -22,8 +22,6 @@
 
 #define ERRLEN TRN_SERVICE_ERRLEN
 
-static const char *const families[] = {"blas", "fft", "rand", "solver", "sparse", "tensor"};
-
 void trn_service_finish_error(trn_call *call, trn_wire_code code, const char *msg) {
     call->finish(call, code, msg, NULL, 0);
 }
@@ -123,8 +121,10 @@ static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_
     r.protocol_minor = TRNSCI_PROTOCOL_MINOR;
     r.daemon_version = version;
     r.core_count = (uint32_t)svc->cfg->ncores;
-    r.n_families = sizeof(families) / sizeof(families[0]);
+    const char *families[TRN_OP_KIND_COUNT];
+    r.n_families = trn_op_families(families, TRN_OP_KIND_COUNT);
     r.families = (char **)families;
+    r.byte_order = (char *)TRNSCI_WIRE_BYTE_ORDER;
     r.limits = &limits;
     r.backend = (char *)svc->backend->name;
     trn_service_finish_reply(call, &r.base);
@@ -259,7 +259,8 @@ static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *r
         return NULL;
     }
     if (refs.n == 0) { /* len 0 with no buffer */
-        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "no buffer given");
+        snprintf(err, sizeof(err), "%s: no buffer given (buffer 0)", what);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return NULL;
     }
     return refs.buf[0];

@@ -485,8 +485,8 @@ void trn_session_close(trn_session *s, const char *why) {
     while (trn_idmap_next(&bufs, &i, &id, &val))
         trn_buffer_unref(val);
     trn_idmap_free(&bufs);
-    if (attach)
-        attach->finish(attach, TRN_WIRE_OK, NULL, NULL, 0);
+    if (attach) /* the Attach stream ends OK, saying why (docs/protocol.md, Attach) */
+        attach->finish(attach, TRN_WIRE_OK, why, NULL, 0);
     trn_session_unref(s); /* the table's reference */
 }
 

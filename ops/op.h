@@ -72,6 +72,11 @@ const trn_op_info *trn_op_info_at(int i);
  * ops/op_kinds.h), or -1 for a value that is no op kind: what a backend
  * indexes its table of kernels by. */
 int trn_op_index_of(int kind);
+/* The libraries the kinds belong to ("blas", "fft", ...: each family once,
+ * in the order of the list; not "memory", whose ops are the runtime's):
+ * up to max of them into out, returning how many there are. What Hello
+ * reports as the daemon's families. */
+size_t trn_op_families(const char **out, size_t max);
 
 typedef struct trn_op_desc {
     trn_op_kind kind;

@@ -6,6 +6,8 @@
  */
 #include "ops/models/model.h"
 
+#include <string.h>
+
 /* ---- the kinds ---------------------------------------------------------------------- */
 
 typedef struct op_row {
@@ -52,6 +54,22 @@ int trn_op_index_of(int kind) {
 const trn_op_info *trn_op_info_of(int kind) {
     const op_row *r = row_of(kind);
     return r ? &r->info : NULL;
+}
+
+size_t trn_op_families(const char **out, size_t max) {
+    size_t n = 0;
+    for (int i = 0; i < TRN_OP_KIND_COUNT; i++) {
+        const char *f = rows[i].info.family;
+        int seen = !strcmp(f, "memory");
+        for (size_t j = 0; j < n && j < max && !seen; j++)
+            seen = !strcmp(out[j], f);
+        if (seen)
+            continue;
+        if (n < max)
+            out[n] = f;
+        n++;
+    }
+    return n;
 }
 
 void trn_op_model_of(const trn_op_desc *op, trn_op_model *m) {

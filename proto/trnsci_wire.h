@@ -18,7 +18,21 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 8u
+#define TRNSCI_PROTOCOL_MINOR 9u
+
+/* The byte order of buffer contents, reported in HelloReply.byte_order
+ * (every platform trnsci builds on is little-endian; a client of the other
+ * order refuses to connect rather than misread data). */
+#define TRNSCI_WIRE_BYTE_ORDER "little"
+
+/* The trailing metadata key of an Attach stream the daemon ends (status
+ * OK): its value says why the session ended ("closed by the client",
+ * "daemon exiting", "its token was removed from the tokens file", ...). */
+#define TRN_ATTACH_END_REASON_KEY "trnsci-end-reason"
+
+/* The shortest interval between HTTP/2 keepalive pings without data that
+ * the daemon accepts from a gRPC client (clients may ping once a second). */
+#define TRN_GRPC_MIN_PING_INTERVAL_MS 500
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)

@@ -160,12 +160,12 @@ def _identity(b):
 
 
 class Client:
-    def __init__(self, target):
+    def __init__(self, target, extra_options=()):
         self.target = target
         self.channel = grpc.insecure_channel(target, options=[
             ("grpc.max_receive_message_length", 8 * MIB),
             ("grpc.max_send_message_length", 8 * MIB),
-        ])
+        ] + list(extra_options))
         self.chunk = MIB  # replaced by Hello's limits.chunk_bytes
 
     def close(self):
@@ -413,14 +413,16 @@ def check_hello(c):
     r = c.hello()
     require(r.protocol_major == 1, f"protocol_major {r.protocol_major}")
     require(r.core_count >= 1, f"core_count {r.core_count}")
-    require("blas" in list(r.families), f"families {list(r.families)}")
+    require(list(r.families) == ["blas", "fft", "rand", "solver", "sparse", "tensor"],
+            f"families {list(r.families)}")
+    require(r.byte_order == "little", f"byte_order {r.byte_order!r}")
     require(r.limits.chunk_bytes == MIB, f"limits.chunk_bytes {r.limits.chunk_bytes}")
     require(r.limits.max_message_bytes > r.limits.chunk_bytes,
             f"max_message_bytes {r.limits.max_message_bytes} <= chunk_bytes")
     c.chunk = r.limits.chunk_bytes
     return (f"protocol {r.protocol_major}.{r.protocol_minor}, daemon {r.daemon_version}, "
             f"backend {r.backend}, {r.core_count} cores, families {list(r.families)}, "
-            f"chunk {r.limits.chunk_bytes}")
+            f"chunk {r.limits.chunk_bytes}, byte order {r.byte_order}")
 
 
 def check_version_hello(c):
@@ -1245,6 +1247,49 @@ def check_attach_cancel_releases(c):
     return f"session and 2 MiB released {secs * 1e3:.0f} ms after the cancel"
 
 
+def check_attach_end_reason(c):
+    """A session closed by its owner ends its Attach stream with OK and says
+    why in the trailing metadata (docs/protocol.md, Attach)."""
+    sid = c.open()
+    call = c.attach(sid)
+    run_with_timeout(call.initial_metadata, 5.0)
+    c.close_session(sid)
+    run_with_timeout(lambda: list(call), 5.0)
+    require(call.code() == grpc.StatusCode.OK, f"Attach ended with {call.code()}")
+    reason = dict(call.trailing_metadata() or ()).get("trnsci-end-reason")
+    require(reason == "closed by the client", f"trnsci-end-reason {reason!r}")
+    return f"Attach ended OK, trnsci-end-reason: {reason}"
+
+
+def check_keepalive(target):
+    """A client sending HTTP/2 keepalive pings every second, with or without
+    calls, keeps its session: the daemon accepts pings down to 500 ms apart
+    (a stricter policy answers with GOAWAY too_many_pings, which would end the
+    Attach stream and with it the session)."""
+    c = Client(target, extra_options=[
+        ("grpc.keepalive_time_ms", 1000),
+        ("grpc.keepalive_timeout_ms", 5000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.max_pings_without_data", 0),
+    ])
+    try:
+        sid = c.open()
+        call = c.attach(sid)
+        try:
+            run_with_timeout(call.initial_metadata, 5.0)
+            buf = c.alloc(sid, MIB)
+            time.sleep(7.0)  # about seven pings without data
+            c.write(sid, buf, 0, b"k" * 64)
+            require(c.read(sid, buf, 0, 64) == b"k" * 64, "buffer lost after the pings")
+            require(call.running(), "the Attach stream ended during the pings")
+            c.close_session(sid)
+        finally:
+            call.cancel()
+    finally:
+        c.close()
+    return "session, buffer and Attach kept through 7 s of 1 s keepalive pings"
+
+
 # ---------------------------------------------------------------------------
 # Scheduling: deadlines, priorities, events, stream-ordered transfers
 
@@ -1575,6 +1620,10 @@ def main():
                                check_close_releases, c)
                     checks.run(f"{name}: cancelled Attach releases the session",
                                check_attach_cancel_releases, c)
+                    checks.run(f"{name}: a closed session's Attach ends OK with its reason",
+                               check_attach_end_reason, c)
+                    checks.run(f"{name}: 1 s HTTP/2 keepalive pings keep the session",
+                               check_keepalive, target)
                     checks.run(f"{name}: a gRPC deadline on Synchronize cancels queued work",
                                check_grpc_deadline_cancels_queued, c)
                     checks.run(f"{name}: priorities are clamped to the range",
