@@ -3,21 +3,19 @@
  * buffers are its allocations, at the addresses they occupy here (the
  * shared mapping, or the reserved range of a remote buffer), so every
  * extent, alignment and overlap rule sees what the daemon sees; plans are
- * the records of the plans it made (client/plan_records.h). Nothing is held: a buffer freed while
+ * the records of the plans it made (client/plan_records.h), each held by
+ * reference while it is read. Buffers are not held: a buffer freed while
  * its op is on the way is the daemon's to refuse.
  */
 #include "client/validate.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "client/client.h"
 #include "ops/validate/validate.h"
 
-/* Derives what the daemon derives from a PlanCreate request: 0, or -1. */
+/* Derives what the daemon derives from a PlanCreate request into a fresh
+ * (zeroed) record: 0, or -1. */
 static int record_of(const Trnsci__V1__PlanCreateRequest *req, trn_plan_record *rec) {
     char err[256];
-    memset(rec, 0, sizeof(*rec));
     if (req->spec_case == TRNSCI__V1__PLAN_CREATE_REQUEST__SPEC_FFT)
         return trn_vfft_plan(req->fft, &rec->spec, &rec->fft, err, sizeof(err)) == TRN_WIRE_OK ? 0
                                                                                                : -1;
@@ -30,22 +28,23 @@ static int record_of(const Trnsci__V1__PlanCreateRequest *req, trn_plan_record *
 }
 
 void trn_client_plan_made(trn_client *c, uint32_t id, const Trnsci__V1__PlanCreateRequest *req) {
-    trn_plan_record rec;
-    if (record_of(req, &rec) != 0)
+    trn_plan_record *rec = trn_plan_record_new(id);
+    if (!rec)
         return;
-    rec.id = id;
-    trn_plan_records_put(&c->plans, &rec);
+    if (record_of(req, rec) != 0) {
+        trn_plan_record_unref(rec);
+        return;
+    }
+    trn_plan_records_add(&c->plans, rec);
 }
 
 void trn_client_plan_gone(trn_client *c, uint32_t id) {
     trn_plan_records_remove(&c->plans, id);
 }
 
-/* One validation's host context: the client, and the copy of a plan record
- * the validator reads (records may go away meanwhile). */
+/* One validation's host context. */
 typedef struct client_host {
     trn_client *c;
-    trn_plan_record plan;
     int unknown_plan; /* the op names a plan with no record */
 } client_host;
 
@@ -63,23 +62,30 @@ static void nothing_to_put(void *held) {
     (void)held;
 }
 
+/* A record is held by reference while the validator reads it (a
+ * PlanDestroy on another thread may forget it meanwhile). */
 static void *plan_get(void *ctx, uint32_t id, trn_vplan *out) {
     client_host *h = ctx;
-    if (trn_plan_records_get(&h->c->plans, id, &h->plan) != 0) {
+    trn_plan_record *rec = trn_plan_records_get(&h->c->plans, id);
+    if (!rec) {
         h->unknown_plan = 1;
         return NULL;
     }
-    out->spec = &h->plan.spec;
-    out->plan = h->plan.spec.family == TRN_PLAN_TENSOR ? &h->plan.tensor : NULL;
-    out->fft = h->plan.fft;
-    return h;
+    out->spec = &rec->spec;
+    out->plan = rec->spec.family == TRN_PLAN_TENSOR ? &rec->tensor : NULL;
+    out->fft = rec->fft;
+    return rec;
+}
+
+static void plan_put(void *held) {
+    trn_plan_record_unref(held);
 }
 
 static const trn_vhost client_vhost = {
     .buffer_get = buffer_get,
     .buffer_put = nothing_to_put,
     .plan_get = plan_get,
-    .plan_put = nothing_to_put,
+    .plan_put = plan_put,
 };
 
 trn_wire_code trn_client_validate(trn_client *c, const Trnsci__V1__Op *op, char *msg,
