@@ -32,39 +32,23 @@ static int is32(trn_dtype t) {
 /* The compute type for data type t; DEFAULT is t's own precision. */
 static trn_wire_code compute_of(trn_vctx *vx, Trnsci__V1__ComputeType c, trn_dtype t,
                                 trn_compute *out) {
-    switch (c) {
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
+    const int bits = trn_vk_compute_bits(c);
+    if (bits < 0) {
+        trn_vmsg(vx, "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32F_FAST_16F",
+                 (int)c);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (bits == 0) {
         *out = is32(t) ? TRN_COMPUTE_32F : TRN_COMPUTE_64F;
         return TRN_WIRE_OK;
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
-        if (!is32(t)) {
-            trn_vmsg(vx,
-                     "gemm: compute type %d is a 32F mode and takes R_32F or C_32F data, not %s",
-                     (int)c, dtype_name(t));
-            return TRN_WIRE_UNIMPLEMENTED;
-        }
-        *out = (trn_compute)c; /* the wire's values are trn_compute's */
-        return TRN_WIRE_OK;
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED:
-        if (is32(t)) {
-            trn_vmsg(vx,
-                     "gemm: compute type %d is a 64F mode and takes R_64F or C_64F data, not %s",
-                     (int)c, dtype_name(t));
-            return TRN_WIRE_UNIMPLEMENTED;
-        }
-        *out = (trn_compute)c;
-        return TRN_WIRE_OK;
-    default: break;
     }
-    trn_vmsg(vx, "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32F_FAST_16F",
-             (int)c);
-    return TRN_WIRE_INVALID_ARGUMENT;
+    if ((bits == 32) != is32(t)) {
+        trn_vmsg(vx, "gemm: compute type %d is a %dF mode and takes %s data, not %s", (int)c, bits,
+                 bits == 32 ? "R_32F or C_32F" : "R_64F or C_64F", dtype_name(t));
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    *out = (trn_compute)c; /* the wire's values are trn_compute's */
+    return TRN_WIRE_OK;
 }
 
 /* Strided batches: matrix b of C starts b*stride elements in, and overlaps

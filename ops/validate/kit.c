@@ -68,6 +68,21 @@ trn_wire_code trn_vk_real_dtype(trn_vctx *vx, const char *fn, const char *name,
     return TRN_WIRE_OK;
 }
 
+int trn_vk_compute_bits(Trnsci__V1__ComputeType c) {
+    switch (c) {
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT: return 0;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F: return 32;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F:
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED: return 64;
+    default: return -1;
+    }
+}
+
 trn_scalar trn_vk_scalar(const Trnsci__V1__Scalar *s) {
     trn_scalar v = {0.0, 0.0};
     if (s) {

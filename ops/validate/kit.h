@@ -40,6 +40,11 @@ static inline uint64_t trn_vk_align(trn_dtype t) {
     return (t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F) ? 4 : 8;
 }
 
+/* The precision of a wire compute type: 32 or 64 for the 32F and 64F
+ * modes, 0 for COMPUTE_DEFAULT (the data type's own), -1 for a value that
+ * is no compute type. Its values are trn_compute's (ops/validate/wire_enums.c). */
+int trn_vk_compute_bits(Trnsci__V1__ComputeType c);
+
 /* A wire scalar (absent: 0). */
 trn_scalar trn_vk_scalar(const Trnsci__V1__Scalar *s);
 

@@ -43,24 +43,16 @@ static const char *dtype_name(trn_dtype t) {
 static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__ComputeType c,
                                 trn_dtype t, int modes, trn_compute *out) {
     const int is32 = t == TRN_DTYPE_R32F;
-    switch (c) {
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
-        *out = is32 ? TRN_COMPUTE_32F : TRN_COMPUTE_64F;
-        return TRN_WIRE_OK;
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X9:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F:
-    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED: break;
-    default:
+    const int bits = trn_vk_compute_bits(c);
+    if (bits < 0) {
         trn_vmsg(vx, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int c64 = c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F ||
-                    c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED;
+    if (bits == 0) {
+        *out = is32 ? TRN_COMPUTE_32F : TRN_COMPUTE_64F;
+        return TRN_WIRE_OK;
+    }
+    const int c64 = bits == 64;
     if (c64 == is32) {
         trn_vmsg(vx, "%s: compute type %d takes %s data, not %s", fn, (int)c,
                  c64 ? "R_64F" : "R_32F", is32 ? "R_32F" : "R_64F");
