@@ -465,8 +465,8 @@ ROT(Zdrot, D, trnDoubleComplex, double, double, C64, 1)
 /* Copies `count` device pointers out of the device array arr (after the
  * stream's earlier work): directly from the shared mapping on the local
  * transport, with a device-to-host copy otherwise. */
-trnsciError_t trn_blas_read_pointers(trn_client *c, trnsciStream_t stream, const void *arr,
-                                     size_t count, const char *what, void **out) {
+static trnsciError_t read_pointers(trn_client *c, trnsciStream_t stream, const void *arr,
+                                   size_t count, const char *what, void **out) {
     trn_ptr_entry e;
     uint64_t off;
     const uint64_t bytes = (uint64_t)count * sizeof(void *);
@@ -486,4 +486,19 @@ trnsciError_t trn_blas_read_pointers(trn_client *c, trnsciStream_t stream, const
     if (err == trnsciSuccess)
         memcpy(out, arr, bytes);
     return err;
+}
+
+trnsciError_t trn_blas_resolve_array(trn_client *c, trnsciStream_t stream, const void *arr,
+                                     size_t count, const char *routine, const char *name,
+                                     void **scratch, Trnsci__V1__BufferRef *refs,
+                                     Trnsci__V1__BufferRef **rp) {
+    char what[64];
+    snprintf(what, sizeof(what), "%s: %s", routine, name);
+    trnsciError_t e = read_pointers(c, stream, arr, count, what, scratch);
+    for (size_t i = 0; i < count && e == trnsciSuccess; i++) {
+        snprintf(what, sizeof(what), "%s: %s[%zu]", routine, name, i);
+        e = trn_client_resolve(c, scratch[i], what, &refs[i]);
+        rp[i] = &refs[i];
+    }
+    return e;
 }

@@ -93,7 +93,6 @@ static trnsciError_t submit_op(trn_client *c, trnblasHandle_t handle, Trnsci__V1
 static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const gemm_call *g,
                                    Trnsci__V1__GemmOp *op) {
     const size_t nb = (size_t)g->batch;
-    char what[64];
     trnsciError_t e = trnsciSuccess;
     void **ptrs = malloc(3 * nb * sizeof(void *));
     Trnsci__V1__BufferRef *refs = malloc(3 * nb * sizeof(*refs));
@@ -106,13 +105,9 @@ static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const 
     const void *const arrays[3] = {g->a_arr, g->b_arr, g->c_arr};
     const char *const names[3] = {"Aarray", "Barray", "Carray"};
     for (int w = 0; w < 3 && e == trnsciSuccess; w++) {
-        snprintf(what, sizeof(what), "%s: %s", g->name, names[w]);
-        e = trn_blas_read_pointers(c, handle->stream, arrays[w], nb, what, ptrs + (size_t)w * nb);
-        for (size_t i = 0; i < nb && e == trnsciSuccess; i++) {
-            snprintf(what, sizeof(what), "%s: %s[%zu]", g->name, names[w], i);
-            e = trn_client_resolve(c, ptrs[(size_t)w * nb + i], what, &refs[(size_t)w * nb + i]);
-            rp[(size_t)w * nb + i] = &refs[(size_t)w * nb + i];
-        }
+        const size_t at = (size_t)w * nb;
+        e = trn_blas_resolve_array(c, handle->stream, arrays[w], nb, g->name, names[w], ptrs + at,
+                                   refs + at, rp + at);
     }
     for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += TRNSCI_WIRE_MAX_POINTER_BATCH) {
         const size_t len =

@@ -82,12 +82,15 @@ trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_bla
  * last error is cleared on success). */
 trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op);
 
-/* Copies `count` device pointers out of the device array arr (a cuBLAS
- * pointer array: Aarray, ...) after the stream's earlier work: directly from
- * the shared mapping on the local transport, with a device-to-host copy
- * otherwise. what names the array in messages. */
-trnsciError_t trn_blas_read_pointers(trn_client *c, trnsciStream_t stream, const void *arr,
-                                     size_t count, const char *what, void **out);
+/* A cuBLAS device pointer array (Aarray, ...) of count entries: reads it
+ * after the stream's earlier work (directly from the shared mapping on the
+ * local transport, with a device-to-host copy otherwise) into scratch, and
+ * resolves each pointer into refs[i] with rp[i] = &refs[i], naming entry i
+ * "<routine>: <name>[i]" in errors. */
+trnsciError_t trn_blas_resolve_array(trn_client *c, trnsciStream_t stream, const void *arr,
+                                     size_t count, const char *routine, const char *name,
+                                     void **scratch, Trnsci__V1__BufferRef *refs,
+                                     Trnsci__V1__BufferRef **rp);
 
 /* A wire scalar. */
 static inline Trnsci__V1__Scalar trn_blas_scalar(double re, double im) {

@@ -58,22 +58,6 @@ static trnsciError_t submit_chunk(trn_client *c, trnblasHandle_t handle, lu_call
     return trn_client_submit(c, handle->stream, &o);
 }
 
-/* Reads the pointer array arr (count entries) and resolves each matrix into
- * refs, naming it "<routine>: <name>[i]". */
-static trnsciError_t resolve_list(trn_client *c, trnblasHandle_t handle, const lu_call *l,
-                                  const void *arr, const char *name, size_t count, void **ptrs,
-                                  Trnsci__V1__BufferRef *refs, Trnsci__V1__BufferRef **rp) {
-    char what[64];
-    snprintf(what, sizeof(what), "%s: %s", l->name, name);
-    trnsciError_t e = trn_blas_read_pointers(c, handle->stream, arr, count, what, ptrs);
-    for (size_t i = 0; i < count && e == trnsciSuccess; i++) {
-        snprintf(what, sizeof(what), "%s: %s[%zu]", l->name, name, i);
-        e = trn_client_resolve(c, ptrs[i], what, &refs[i]);
-        rp[i] = &refs[i];
-    }
-    return e;
-}
-
 /* An empty batch: nothing is sent, but its arguments get the validator's
  * verdict, as cuBLAS checks them before looking at the batch. */
 static trnsciError_t check_empty(trn_client *c, lu_call *l) {
@@ -110,12 +94,11 @@ static trnblasStatus_t lu_submit(trnblasHandle_t handle, lu_call *l) {
                      nb);
         goto out;
     }
-    for (size_t i = 0; i < lists * nb; i++)
-        refs[i] = (Trnsci__V1__BufferRef)TRNSCI__V1__BUFFER_REF__INIT;
-    e = resolve_list(c, handle, l, l->a_arr, "Aarray", nb, ptrs, refs, rp);
+    e = trn_blas_resolve_array(c, handle->stream, l->a_arr, nb, l->name, "Aarray", ptrs, refs, rp);
     if (e == trnsciSuccess && l->c_arr)
-        e = resolve_list(c, handle, l, l->c_arr, l->op.function == LU(GETRS) ? "Barray" : "Carray",
-                         nb, ptrs + nb, refs + nb, rp + nb);
+        e = trn_blas_resolve_array(c, handle->stream, l->c_arr, nb, l->name,
+                                   l->op.function == LU(GETRS) ? "Barray" : "Carray", ptrs + nb,
+                                   refs + nb, rp + nb);
     for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += TRNSCI_WIRE_MAX_POINTER_BATCH) {
         const size_t len =
             nb - i0 < TRNSCI_WIRE_MAX_POINTER_BATCH ? nb - i0 : TRNSCI_WIRE_MAX_POINTER_BATCH;
