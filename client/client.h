@@ -74,6 +74,9 @@ typedef struct trn_client {
     trn_ptrtable ptrs;
     trn_plan_records plans; /* the plans made in this session (client/validate.h) */
     int validate_ops;       /* ops are validated before sending (not TRNSCI_CLIENT_VALIDATE=0) */
+    /* Ops are launched without waiting for the daemon (protocol 1.10, a
+     * transport that can, not TRNSCI_LAUNCH_BLOCKING=1). */
+    int launch_async;
     atomic_uint next_stream_id;
     /* Submissions so far, and how many of them a completed device-wide
      * synchronize is known to cover: trnsciMemcpy skips its implicit
@@ -140,8 +143,9 @@ uint32_t trn_stream_id(trnsciStream_t s);
 uint64_t trn_stream_timeout_us(trn_client *c, trnsciStream_t s);
 
 /* Counts one more op queued on stream s (before it is sent, so that a
- * concurrent copy does not skip its synchronize). */
-void trn_client_note_op(trn_client *c, trnsciStream_t s);
+ * concurrent copy does not skip its synchronize); returns its number (the
+ * process's launches so far, SubmitRequest.launch_seq). */
+uint64_t trn_client_note_op(trn_client *c, trnsciStream_t s);
 
 /* Queues op on stream, with the stream's timeout. */
 trnsciError_t trn_client_submit(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op);

@@ -220,6 +220,11 @@ static trnsciError_t open_session(trn_client *c) {
     c->session_id = r->session_id;
     atomic_store(&c->priority, r->priority);
     trnsci__v1__open_session_reply__free_unpacked(r, NULL);
+    /* As CUDA_LAUNCH_BLOCKING=1: every launch waits for the daemon to take
+     * it, and its refusal is the launching call's error. */
+    const char *blocking = getenv("TRNSCI_LAUNCH_BLOCKING");
+    c->launch_async = c->t->ops->launch && c->protocol_minor >= 10 &&
+                      !(blocking && strcmp(blocking, "1") == 0);
 
     Trnsci__V1__AttachRequest a = TRNSCI__V1__ATTACH_REQUEST__INIT;
     a.session_id = c->session_id;
@@ -327,14 +332,9 @@ trnsciError_t trn_client_call(trn_client *c, trn_wire_method m, const ProtobufCM
     return trn_client_call_fd(c, m, req, reply_desc, reply, NULL, timeout_ms);
 }
 
-trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
-                                 const ProtobufCMessageDescriptor *reply_desc,
-                                 ProtobufCMessage **reply, int *fd, int timeout_ms) {
-    char msg[512] = "";
-    const trn_wire_code code =
-        c->t->ops->call(c->t, m, req, reply_desc, reply, fd, msg, sizeof(msg), timeout_ms);
-    if (code == TRN_WIRE_OK)
-        return trnsciSuccess;
+/* Records a failed call's error: the daemon's message, or that the
+ * session's daemon is gone. */
+static trnsciError_t call_failed(trn_client *c, trn_wire_code code, const char *msg) {
     if (code == TRN_WIRE_UNAVAILABLE)
         return trn_fail(trnsciErrorDevicesUnavailable,
                         "the daemon of this session (%s) is unreachable: %s; the session is lost "
@@ -342,6 +342,15 @@ trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const Protobu
                         "opens a new session on a reachable daemon",
                         c->daemon_addr, msg[0] ? msg : "connection closed");
     return trn_fail(trn_error_from_wire(code), "%s", msg[0] ? msg : "the daemon refused the call");
+}
+
+trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
+                                 const ProtobufCMessageDescriptor *reply_desc,
+                                 ProtobufCMessage **reply, int *fd, int timeout_ms) {
+    char msg[512] = "";
+    const trn_wire_code code =
+        c->t->ops->call(c->t, m, req, reply_desc, reply, fd, msg, sizeof(msg), timeout_ms);
+    return code == TRN_WIRE_OK ? trnsciSuccess : call_failed(c, code, msg);
 }
 
 trnsciError_t trn_client_need_minor(const trn_client *c, unsigned minor, const char *what) {
@@ -370,12 +379,13 @@ trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
     return trnsciSuccess;
 }
 
-void trn_client_note_op(trn_client *c, trnsciStream_t s) {
+uint64_t trn_client_note_op(trn_client *c, trnsciStream_t s) {
     struct trnsciStream_st *st = trn_stream_of(c, s);
     const uint64_t n = atomic_fetch_add(&c->submitted, 1) + 1;
     uint_fast64_t cur = atomic_load(&st->last_op);
     while (cur < n && !atomic_compare_exchange_weak(&st->last_op, &cur, n)) {
     }
+    return n;
 }
 
 trnsciError_t trn_client_submit_timeout(trn_client *c, trnsciStream_t stream, Trnsci__V1__Op *op,
@@ -395,8 +405,17 @@ trnsciError_t trn_client_submit_timeout(trn_client *c, trnsciStream_t stream, Tr
     req.stream_id = trn_stream_id(stream);
     req.op = op;
     req.timeout_us = timeout_us;
-    /* Count before sending: a concurrent memcpy must not skip its sync. */
-    trn_client_note_op(c, stream);
+    /* Count before sending: a concurrent memcpy must not skip its sync. The
+     * count numbers the op in errors reported after launch. */
+    req.launch_seq = trn_client_note_op(c, stream);
+    if (c->launch_async) {
+        /* No reply: what the daemon finds wrong now or later is reported by
+         * the next synchronising call on the stream (or device). */
+        char msg[512] = "";
+        const trn_wire_code code =
+            c->t->ops->launch(c->t, TRN_WIRE_SUBMIT, &req.base, msg, sizeof(msg));
+        return code == TRN_WIRE_OK ? trnsciSuccess : call_failed(c, code, msg);
+    }
     /* Submit replies once the op is queued: the usual deadline catches a hung
      * daemon, and the daemon does not carry it over to the op (whose own
      * limit is timeout_us). */

@@ -96,6 +96,13 @@ trnsciError_t trnsciStreamGetTimeout(trnsciStream_t stream, unsigned int *ms) {
     return trn_ok();
 }
 
+trnsciError_t trnsciStreamGetId(trnsciStream_t stream, unsigned long long *streamId) {
+    if (!streamId)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciStreamGetId: streamId is NULL");
+    *streamId = trn_stream_id(stream);
+    return trn_ok();
+}
+
 /* A stream with nothing queued since its last completed synchronize needs
  * no round trip; otherwise an event (one per stream, re-recorded each time,
  * without the stream's timeout: a query must not expire work) is recorded

@@ -29,6 +29,15 @@ typedef struct trn_transport_ops {
     trn_wire_code (*call)(trn_transport *t, trn_wire_method method, const ProtobufCMessage *req,
                           const ProtobufCMessageDescriptor *reply_desc, ProtobufCMessage **reply,
                           int *fd, char *msg, size_t msglen, int timeout_ms);
+    /* Sends a request without waiting for a reply (protocol 1.10: an
+     * asynchronous Submit; the daemon keeps an error for the op's stream).
+     * Requests reach the daemon in the order they were sent, launched or
+     * called, from any thread. Blocks while the daemon takes no more (its
+     * launch queue is full). May fall back to a waited call (a request too
+     * large for the ring): then a refusal is returned as by `call`. NULL
+     * when the transport cannot (callers use `call`). */
+    trn_wire_code (*launch)(trn_transport *t, trn_wire_method method, const ProtobufCMessage *req,
+                            char *msg, size_t msglen);
     /* Ties the session to this connection (gRPC: the Attach stream). */
     int (*attach)(trn_transport *t, const ProtobufCMessage *req);
     void (*close)(trn_transport *t);

@@ -17,6 +17,14 @@
  * ring before sleeping. Anything that does not fit a ring, and any reply
  * carrying a descriptor, uses the socket. TRNSCI_LOCAL_RING=0 turns the rings
  * off (socket only).
+ *
+ * Order: the daemon takes requests in the order they were sent. A request
+ * that fits the ring waits for room there rather than overtaking on the
+ * socket; one that never fits waits until the daemon has taken everything
+ * on the ring, then goes on the socket. Waiting for room is how an
+ * asynchronous launch blocks while the daemon's launch queue is full (the
+ * daemon stops taking requests then): it sleeps in growing steps, and ends
+ * if the daemon goes away.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -308,13 +316,48 @@ static void wait_for(local_transport *t, pending *p) {
     }
 }
 
-/* Sends one request: on the submission ring when it fits, else the socket.
- * Returns 0, or -1 when the connection is broken. */
+/* With send_lock held: sleeps a little while the daemon catches up with
+ * the submission ring: yields at first, then sleeps in steps growing to
+ * 1 ms. Returns -1 when the daemon has gone away. */
+static int wait_for_daemon(local_transport *t, unsigned *round) {
+    if (++*round < 16) {
+        sched_yield();
+        return 0;
+    }
+    const unsigned shift = *round - 16 < 6 ? *round - 16 : 6;
+    const struct timespec step = {0, (long)(16000u << shift)}; /* 16 µs … 1 ms */
+    struct pollfd pf = {t->sock, 0, 0}; /* only hang-ups and errors */
+    if (ppoll(&pf, 1, &step, NULL) > 0 && (pf.revents & (POLLHUP | POLLERR)))
+        return -1;
+    pthread_mutex_lock(&t->lock);
+    const int broken = t->broken;
+    pthread_mutex_unlock(&t->lock);
+    return broken ? -1 : 0;
+}
+
+/* Sends one request: on the submission ring when it fits (waiting for room
+ * there), else on the socket once the daemon has taken everything on the
+ * ring. Returns 0, or -1 when the connection is broken. */
 static int send_request(local_transport *t, const uint8_t *frame, size_t len) {
     trn_local_hdr h;
     memcpy(&h, frame, HDR_SIZE);
+    const int fits = t->ring && trn_ring_entry_bytes(h.len) <= TRN_RING_BYTES / 2;
     pthread_mutex_lock(&t->send_lock);
-    int rc = t->ring ? trn_ring_push(&t->sq, &h, frame + HDR_SIZE) : 1;
+    int rc = 1;
+    unsigned round = 0;
+    if (fits) {
+        while ((rc = trn_ring_push(&t->sq, &h, frame + HDR_SIZE)) == 1)
+            if (wait_for_daemon(t, &round) != 0) {
+                rc = -1;
+                break;
+            }
+    } else if (t->ring) {
+        while (__atomic_load_n(t->sq.peer, __ATOMIC_ACQUIRE) != t->sq.pos)
+            if (wait_for_daemon(t, &round) != 0) {
+                rc = -1;
+                break;
+            }
+    }
     if (rc == 0) {
         pthread_mutex_unlock(&t->send_lock);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -409,6 +452,42 @@ static trn_wire_code local_call(trn_transport *base, trn_wire_method method,
     return code;
 }
 
+static trn_wire_code local_launch(trn_transport *base, trn_wire_method method,
+                                  const ProtobufCMessage *req, char *msg, size_t msglen) {
+    local_transport *t = (local_transport *)base;
+    const size_t len = protobuf_c_message_get_packed_size(req);
+    if (len > TRNSCI_WIRE_MAX_MESSAGE_BYTES ||
+        (t->ring && trn_ring_entry_bytes((uint32_t)len) > TRN_RING_BYTES / 2))
+        /* Too large for the ring: a waited call keeps it in order. */
+        return local_call(base, method, req, NULL, NULL, NULL, msg, msglen, -1);
+    uint8_t stack[2048];
+    uint8_t *frame = HDR_SIZE + len <= sizeof(stack) ? stack : malloc(HDR_SIZE + len);
+    if (!frame) {
+        snprintf(msg, msglen, "out of memory");
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    protobuf_c_message_pack(req, frame + HDR_SIZE);
+    pthread_mutex_lock(&t->lock);
+    const int broken = t->broken;
+    const uint64_t tag = t->next_tag++;
+    pthread_mutex_unlock(&t->lock);
+    int sent = -1;
+    if (!broken) {
+        const trn_local_hdr h = {(uint32_t)len, (uint16_t)method, TRN_LOCAL_FLAG_NO_REPLY, tag};
+        memcpy(frame, &h, HDR_SIZE);
+        sent = send_request(t, frame, HDR_SIZE + len);
+    }
+    if (frame != stack)
+        free(frame);
+    if (sent == 0)
+        return TRN_WIRE_OK;
+    pthread_mutex_lock(&t->lock);
+    mark_broken(t, "the daemon closed the connection");
+    snprintf(msg, msglen, "%s", t->error);
+    pthread_mutex_unlock(&t->lock);
+    return TRN_WIRE_UNAVAILABLE;
+}
+
 static int local_attach(trn_transport *base, const ProtobufCMessage *req) {
     (void)base;
     (void)req;
@@ -435,6 +514,7 @@ static const trn_transport_ops local_ops = {
     .name = "local",
     .host_mapped = 1,
     .call = local_call,
+    .launch = local_launch,
     .attach = local_attach,
     .close = local_close,
 };

@@ -56,6 +56,15 @@ struct trn_call {
     uint64_t deadline_ns;
     /* Set by the service when the request body did not decode. */
     int malformed;
+    /* The client does not wait for the reply (local transport,
+     * TRN_LOCAL_FLAG_NO_REPLY): the transport drops it, so a handler keeps
+     * an error for a later synchronising call instead (Submit). */
+    int no_reply;
+    /* On a session's attach call: the session has room for queued ops again
+     * after trn_session_ops_full said it had none. Called with the session's
+     * lock held, from any thread; must not block. NULL when the transport
+     * does not pause for room (gRPC). */
+    void (*room)(trn_call *attach);
 };
 
 #endif

@@ -45,6 +45,7 @@ int trnscid_start(trnscid *d) {
         trn_signals_uninstall(d->signal_fd);
         return -1;
     }
+    trn_service_ops_init(&d->service);
     if (trn_token_store_required(&d->tokens))
         trn_log(TRN_LOG_INFO, "%zu bearer tokens loaded: every gRPC call must present one",
                 trn_token_store_count(&d->tokens));
@@ -178,6 +179,7 @@ fail:
     trn_selftest_destroy(d->selftest);
     d->selftest = NULL;
     trn_token_store_destroy(&d->tokens);
+    trn_service_ops_destroy(&d->service);
     trn_signals_uninstall(d->signal_fd);
     return -1;
 }
@@ -259,8 +261,10 @@ void trnscid_run(trnscid *d) {
         if (now >= next_expiry) {
             trn_session_table_expire(&d->sessions, now);
             if (trn_memory_release_due(&idle, now, ops_completed(d->sched),
-                                       TRN_MEMORY_RELEASE_IDLE_MS))
+                                       TRN_MEMORY_RELEASE_IDLE_MS)) {
+                trn_service_ops_trim(&d->service);
                 trn_heap_release();
+            }
             next_expiry = now + 1000;
         }
     }
@@ -310,6 +314,7 @@ void trnscid_stop(trnscid *d) {
     trn_selftest_destroy(d->selftest);
     d->selftest = NULL;
     trn_token_store_destroy(&d->tokens);
+    trn_service_ops_destroy(&d->service);
     trn_signals_uninstall(d->signal_fd);
     trn_log(TRN_LOG_INFO, "stopped");
 }

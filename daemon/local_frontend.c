@@ -13,6 +13,14 @@
  * handle is closed) plus one per call in flight. After the socket closes,
  * replies still in flight are dropped.
  *
+ * Launch queue: a request flagged TRN_LOCAL_FLAG_NO_REPLY (an asynchronous
+ * Submit) gets no reply. While the connection's session has max-queued-ops
+ * queued, the loop takes none of its requests (ring or socket): the client's
+ * ring and socket fill and its launches block, as a full CUDA launch queue
+ * does, until the session's ops drain by a quarter (trn_session_ops_full;
+ * its `room` callback wakes the loop). Memory stays bounded on both sides
+ * and a well-behaved client never sees a queue-full error.
+ *
  * Bad input: a frame longer than TRNSCI_WIRE_MAX_MESSAGE_BYTES or with
  * unknown flags ends the connection — and so its session — with a logged
  * error; other connections do not notice. A well-framed but undecodable body
@@ -69,6 +77,9 @@ struct conn {
     uv_poll_t poll;
     int writable_wanted; /* loop thread: UV_WRITABLE is on */
     int read_paused;     /* loop thread: too many replies queued, requests wait */
+    int ops_paused;      /* loop thread: the session's launch queue is full, requests wait */
+    atomic_int room;     /* set by the session (conn_room) when ops_paused may end */
+    int unkicked;        /* loop thread: launches dispatched since the last conn_kick */
     int closing;         /* loop thread: close started */
     atomic_int refs;
     pthread_mutex_t lock; /* out queue, closed, need_writable, session */
@@ -239,7 +250,8 @@ static void on_conn_event(uv_poll_t *h, int status, int events);
 static void conn_update_poll(conn *c) {
     if (c->closing)
         return;
-    const int ev = (c->read_paused ? 0 : UV_READABLE) | (c->writable_wanted ? UV_WRITABLE : 0);
+    const int ev = (c->read_paused || c->ops_paused ? 0 : UV_READABLE) |
+                   (c->writable_wanted ? UV_WRITABLE : 0);
     uv_poll_start(&c->poll, ev | UV_DISCONNECT, on_conn_event);
 }
 
@@ -248,6 +260,53 @@ static void conn_pause_reading(conn *c) {
     c->read_paused = 1;
     c->writable_wanted = 1;
     conn_update_poll(c);
+}
+
+/* Loop thread: wakes the workers for the launches dispatched so far (their
+ * ops were queued without a wake-up: trn_service_kick). */
+static void conn_kick(conn *c) {
+    if (!c->unkicked)
+        return;
+    c->unkicked = 0;
+    trn_service_kick(c->fe->svc);
+}
+
+/* Whether the connection's session has a full launch queue; if so the
+ * session calls conn_room once it has room. */
+static int session_full(conn *c) {
+    pthread_mutex_lock(&c->lock);
+    trn_session *s = c->session;
+    if (s)
+        trn_session_ref(s);
+    pthread_mutex_unlock(&c->lock);
+    if (!s)
+        return 0;
+    const int full = trn_session_ops_full(s);
+    trn_session_unref(s);
+    return full;
+}
+
+/* Loop thread, before taking a request: whether it must wait (and the
+ * connection is paused until it may go on). */
+static int must_wait(conn *c) {
+    if (!c->read_paused && !c->ops_paused) {
+        if (over_limit(c))
+            conn_pause_reading(c);
+        else if (session_full(c)) {
+            c->ops_paused = 1;
+            conn_update_poll(c);
+        } else
+            return 0;
+    }
+    conn_kick(c); /* the launches taken so far run while it waits */
+    return 1;
+}
+
+/* The session's `room` callback (any thread, the session's lock held). */
+static void conn_room(trn_call *attach) {
+    conn *c = (conn *)((char *)attach - offsetof(conn, attach));
+    atomic_store(&c->room, 1);
+    uv_async_send(&c->fe->wake);
 }
 
 /* ---- rings ---------------------------------------------------------------- */
@@ -301,23 +360,25 @@ static int ring_reply(conn *c, uint16_t code, uint64_t tag, const void *body, si
 static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int via_ring);
 static void conn_close(conn *c, const char *why);
 
+/* Launches taken from the ring between two wake-ups of the workers: while a
+ * client launches faster than the workers run, they run in batches of this
+ * many, without a wake-up (a context switch on a shared CPU) per op. */
+#define KICK_EVERY 32
+
 /* Loop thread: serves the submission ring until it has been empty for
  * RING_SPIN_NS, then arms the doorbell. Returns -1 after closing the
  * connection over a corrupt ring. */
 static int ring_drain(conn *c) {
     __atomic_store_n(&c->ring->daemon_waiting, 0, __ATOMIC_RELAXED);
+    unsigned burst = 0;
     uint64_t idle_since = 0;
     int spun = 0;
     for (;;) {
-        if (c->read_paused)
-            return 0; /* resumed from on_conn_event once replies drain */
-        if (over_limit(c)) {
-            conn_pause_reading(c);
-            return 0;
-        }
+        if (must_wait(c))
+            return 0; /* resumed once replies drain or the session has room */
         trn_local_hdr h;
         const int rc = trn_ring_pop(&c->sq, &h, c->sq_body, TRN_RING_BYTES / 2);
-        if (rc < 0 || (rc == 0 && h.flags != 0)) {
+        if (rc < 0 || (rc == 0 && (h.flags & ~TRN_LOCAL_FLAG_NO_REPLY) != 0)) {
             trn_log(TRN_LOG_WARN,
                     "local client (pid %u, uid %u) corrupted its submission ring: closing its "
                     "connection and session",
@@ -330,9 +391,12 @@ static int ring_drain(conn *c) {
                 trn_spin_result(&c->spin, 1);
             spun = 0;
             dispatch(c, &h, c->sq_body, 1);
+            if (++burst % KICK_EVERY == 0)
+                conn_kick(c);
             idle_since = 0;
             continue;
         }
+        conn_kick(c); /* the ring is empty: run what it brought */
         const uint64_t now = trn_spin_now_ns();
         if (!idle_since)
             idle_since = now;
@@ -434,6 +498,14 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
     local_call *lc = (local_call *)base;
     conn *c = lc->c;
     int fd = base->reply_fd;
+    if (base->no_reply) { /* the client does not wait: nothing to send */
+        if (fd >= 0)
+            close(fd);
+        free(body);
+        conn_unref(c);
+        free(lc);
+        return;
+    }
     if (code != TRN_WIRE_OK && fd >= 0) {
         close(fd);
         fd = -1;
@@ -531,6 +603,8 @@ static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int v
     lc->c = c;
     lc->tag = h->tag;
     lc->via_ring = via_ring;
+    lc->base.no_reply = (h->flags & TRN_LOCAL_FLAG_NO_REPLY) != 0;
+    c->unkicked |= lc->base.no_reply;
     lc->base.scoped = 1;
     pthread_mutex_lock(&c->lock);
     lc->base.session_scope = c->session ? c->session->id : 0;
@@ -603,24 +677,34 @@ static int consume_frames(conn *c) {
     while (c->rlen - pos >= HDR_SIZE) {
         trn_local_hdr h;
         memcpy(&h, c->rbuf + pos, HDR_SIZE);
-        if (h.len > TRNSCI_WIRE_MAX_MESSAGE_BYTES || h.flags != 0) {
+        if (h.len > TRNSCI_WIRE_MAX_MESSAGE_BYTES || (h.flags & ~TRN_LOCAL_FLAG_NO_REPLY) != 0) {
             trn_log(TRN_LOG_WARN,
                     "local client (pid %u, uid %u) sent a malformed frame (length %u, flags "
                     "%u): closing its connection and session",
                     c->peer.pid, c->peer.uid, h.len, h.flags);
             return -1;
         }
-        if (c->rlen - pos - HDR_SIZE < h.len)
+        if (c->rlen - pos - HDR_SIZE < h.len || must_wait(c))
             break;
-        if (over_limit(c)) {
-            conn_pause_reading(c);
-            break;
-        }
         dispatch(c, &h, c->rbuf + pos + HDR_SIZE, 0);
         pos += HDR_SIZE + h.len;
     }
+    conn_kick(c);
     memmove(c->rbuf, c->rbuf + pos, c->rlen - pos);
     c->rlen -= pos;
+    return 0;
+}
+
+/* Loop thread: takes up the requests left waiting after a pause, buffered
+ * frames first. Returns -1 after closing the connection. */
+static int conn_resume(conn *c) {
+    if (consume_frames(c) != 0) {
+        conn_close(c, "malformed frame");
+        return -1;
+    }
+    if (c->ring && !c->read_paused && !c->ops_paused && ring_drain(c) != 0)
+        return -1;
+    conn_update_poll(c);
     return 0;
 }
 
@@ -665,20 +749,15 @@ static void on_conn_event(uv_poll_t *h, int status, int events) {
             return;
         }
         if (c->read_paused && below_half) {
-            /* Take up the requests left waiting: buffered frames first. */
             c->read_paused = 0;
-            if (consume_frames(c) != 0) {
-                conn_close(c, "malformed frame");
-                return;
-            }
-            if (c->ring && !c->read_paused && ring_drain(c) != 0)
+            if (conn_resume(c) != 0)
                 return;
         }
         if (drained && !c->read_paused)
             c->writable_wanted = 0;
         conn_update_poll(c);
     }
-    if ((events & (UV_READABLE | UV_DISCONNECT)) && !c->read_paused) {
+    if ((events & (UV_READABLE | UV_DISCONNECT)) && !c->read_paused && !c->ops_paused) {
         for (;;) {
             if (ensure_rbuf(c) != 0) {
                 conn_close(c, "out of memory");
@@ -702,7 +781,7 @@ static void on_conn_event(uv_poll_t *h, int status, int events) {
                 conn_close(c, "malformed frame");
                 return;
             }
-            if (c->read_paused)
+            if (c->read_paused || c->ops_paused)
                 break;
         }
     }
@@ -736,6 +815,7 @@ static void on_accept(uv_poll_t *h, int status, int events) {
         atomic_init(&c->refs, 1);
         pthread_mutex_init(&c->lock, NULL);
         c->attach.finish = conn_session_ended;
+        c->attach.room = conn_room;
         c->attach.transport = TRN_TRANSPORT_LOCAL;
         c->attach.reply_fd = -1;
         if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0) {
@@ -786,8 +866,13 @@ static void on_wake(uv_async_t *h) {
                     "and session",
                     c->peer.pid, c->peer.uid);
             conn_close(c, "corrupt ring");
-        } else if (want) {
+            continue;
+        }
+        if (want)
             conn_set_writable(c, 1);
+        if (atomic_exchange(&c->room, 0) && c->ops_paused && !c->closing) {
+            c->ops_paused = 0;
+            conn_resume(c);
         }
     }
 }

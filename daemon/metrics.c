@@ -57,6 +57,7 @@ struct trn_metrics {
     _Atomic uint64_t ops[NKINDS][NOUTCOMES];
     histogram queue[NKINDS], run[NKINDS];
     _Atomic uint64_t calls[NTRANSPORTS], received[NTRANSPORTS], sent[NTRANSPORTS];
+    _Atomic uint64_t replies[NTRANSPORTS]; /* asynchronous launches get none */
     _Atomic uint64_t heartbeat_ms;
     atomic_int serving;
     /* Busy ratio since the previous scrape (render only, under lock). */
@@ -122,6 +123,7 @@ void trn_metrics_received(trn_metrics *m, trn_transport_kind t, size_t bytes) {
 
 void trn_metrics_sent(trn_metrics *m, trn_transport_kind t, size_t bytes) {
     atomic_fetch_add_explicit(&m->sent[t & 1], bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->replies[t & 1], 1, memory_order_relaxed);
 }
 
 void trn_metrics_heartbeat(trn_metrics *m, uint64_t now_ms) {
@@ -400,6 +402,11 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     for (int t = 0; t < NTRANSPORTS; t++)
         put(&p, "trnscid_requests_total{transport=\"%s\"} %llu\n", tnames[t],
             (unsigned long long)atomic_load_explicit(&m->calls[t], memory_order_relaxed));
+    header(&p, "trnscid_replies_total", "counter",
+           "Replies sent, by transport (an asynchronous launch gets none).");
+    for (int t = 0; t < NTRANSPORTS; t++)
+        put(&p, "trnscid_replies_total{transport=\"%s\"} %llu\n", tnames[t],
+            (unsigned long long)atomic_load_explicit(&m->replies[t], memory_order_relaxed));
     header(&p, "trnscid_transport_received_bytes_total", "counter",
            "Request bytes received, by transport (shared-memory buffer contents do not move "
            "and are not counted).");

@@ -318,87 +318,109 @@ static const char *op_name(const trn_service_op *op) {
     return trn_op_title(&op->sop.desc);
 }
 
-void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {
-    const trn_service_op *op = (const trn_service_op *)sop; /* sop is its first member */
-    char who[160] = "no session";
-    if (op->session)
-        trn_session_who(op->session, who, sizeof(who));
-    snprintf(buf, len, "%s (op #%llu on stream %u) of %s", op_name(op), (unsigned long long)op->seq,
-             op->stream_id, who);
+/* "blas gemm (launch #12 on stream 3)": how messages name an op. */
+static const char *op_label(const trn_service_op *op, char *buf, size_t len) {
+    const trn_op_info *k = op->stage || op->staging ? NULL : trn_op_info_of(op->sop.desc.kind);
+    snprintf(buf, len, "%s %s (launch #%llu on stream %u)", k ? k->family : "memory", op_name(op),
+             (unsigned long long)op->seq, op->stream_id);
+    return buf;
 }
 
-/* Reports a failed op to its session (the next Synchronize returns it). A
+void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {
+    const trn_service_op *op = (const trn_service_op *)sop; /* sop is its first member */
+    char who[160] = "no session", label[128];
+    if (op->session)
+        trn_session_who(op->session, who, sizeof(who));
+    snprintf(buf, len, "%s of %s", op_label(op, label, sizeof(label)), who);
+}
+
+/* Keeps a failed op's error for its stream (session_errors.c: the next
+ * Synchronize of the stream, or of every stream, reports it). A
  * cancelled op reports nothing: what cancelled it (an expired op before it, a
  * Synchronize timeout, the session's end) has said so already. */
 static void report_failure(trn_service_op *op, trn_sched_status status) {
-    char msg[TRN_KMSG_LEN + 80];
+    char msg[TRN_KMSG_LEN + 200], label[128];
+    op_label(op, label, sizeof(label));
+    trn_wire_code code = TRN_WIRE_INTERNAL;
     const uint64_t waited_ms = (trn_sched_now_ns() - op->sop.t_submit) / 1000000;
+    const trn_kmsg *km = &op->sop.kmsg;
+    char why[200];
     switch (status) {
     case TRN_SCHED_KERNEL_FAILED:
-    case TRN_SCHED_UNSUPPORTED: {
-        char why[200];
+    case TRN_SCHED_UNSUPPORTED:
         if (op->sop.plan &&
             trn_plan_entry_wait(op->sop.plan, op->sop.plan_part, why, sizeof(why)) != 0) {
-            snprintf(msg, sizeof(msg),
-                     "%s (op #%llu on stream %u) failed: its plan (%.70s) could not be "
-                     "prepared: %.90s",
-                     op_name(op), (unsigned long long)op->seq, op->stream_id,
-                     trn_plan_entry_key(op->sop.plan), why);
-            trn_session_set_async_error(op->session, TRN_WIRE_INTERNAL, msg);
+            snprintf(msg, sizeof(msg), "%s failed: its plan (%.70s) could not be prepared: %.90s",
+                     label, trn_plan_entry_key(op->sop.plan), why);
             break;
         }
-        const trn_kmsg *km = &op->sop.kmsg;
+        code = status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL;
         if (km->set) {
             /* The kernel said why (e.g. the first bad index of a sparse
              * matrix, or a routine the self-test refused); input the client
              * sent is its own error. */
-            snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) failed: %s", op_name(op),
-                     (unsigned long long)op->seq, op->stream_id, km->text);
-            trn_session_set_async_error(op->session,
-                                        status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED
-                                        : km->bad_input                 ? TRN_WIRE_INVALID_ARGUMENT
-                                                                        : TRN_WIRE_INTERNAL,
-                                        msg);
+            snprintf(msg, sizeof(msg), "%s failed: %s", label, km->text);
+            if (status != TRN_SCHED_UNSUPPORTED && km->bad_input)
+                code = TRN_WIRE_INVALID_ARGUMENT;
             break;
         }
-        snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) %s in the %s backend", op_name(op),
-                 (unsigned long long)op->seq, op->stream_id,
-                 status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed", "compute");
-        trn_session_set_async_error(
-            op->session,
-            status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL, msg);
+        snprintf(msg, sizeof(msg), "%s %s in the compute backend", label,
+                 status == TRN_SCHED_UNSUPPORTED ? "is not supported" : "failed");
         break;
-    }
-    case TRN_SCHED_NO_MEMORY: {
+    case TRN_SCHED_NO_MEMORY:
         /* The daemon's memory, not the client's input: the op fails, the
          * daemon and every other op go on (cudaErrorMemoryAllocation). The
          * kernel's message says how much memory for what
          * (trn_kmsg_no_memory), when it posted one. */
-        const trn_kmsg *km = &op->sop.kmsg;
+        code = TRN_WIRE_RESOURCE_EXHAUSTED;
         if (km->set && !km->bad_input)
-            snprintf(msg, sizeof(msg), "%s (op #%llu on stream %u) failed: %s", op_name(op),
-                     (unsigned long long)op->seq, op->stream_id, km->text);
+            snprintf(msg, sizeof(msg), "%s failed: %s", label, km->text);
         else
             snprintf(msg, sizeof(msg),
-                     "%s (op #%llu on stream %u) failed: the daemon is out of memory for its "
-                     "workspace",
-                     op_name(op), (unsigned long long)op->seq, op->stream_id);
+                     "%s failed: the daemon is out of memory for its workspace", label);
         trn_log(TRN_LOG_WARN, "session #%llu: %s", (unsigned long long)op->session->number, msg);
-        trn_session_set_async_error(op->session, TRN_WIRE_RESOURCE_EXHAUSTED, msg);
         break;
-    }
     case TRN_SCHED_EXPIRED:
+        code = TRN_WIRE_DEADLINE_EXCEEDED;
         snprintf(msg, sizeof(msg),
-                 "%s (op #%llu on stream %u) did not start before its deadline (waited %llu ms); "
-                 "it and the work queued after it on stream %u were cancelled",
-                 op_name(op), (unsigned long long)op->seq, op->stream_id,
-                 (unsigned long long)waited_ms, op->stream_id);
-        trn_session_set_async_error(op->session, TRN_WIRE_DEADLINE_EXCEEDED, msg);
+                 "%s did not start before its deadline (waited %llu ms); it and the work queued "
+                 "after it on stream %u were cancelled",
+                 label, (unsigned long long)waited_ms, op->stream_id);
         break;
     case TRN_SCHED_OK:
     case TRN_SCHED_CANCELLED:
-    case TRN_SCHED_SHUTDOWN: break;
+    case TRN_SCHED_SHUTDOWN: return;
     }
+    trn_session_defer_error(op->session, op->stream_id, op->seq, code, msg);
+}
+
+void trn_service_kick(trn_service *svc) {
+    trn_sched_kick(svc->sched);
+}
+
+/* Up to a session's default queue of ops is kept for reuse. */
+void trn_service_ops_init(trn_service *svc) {
+    trn_block_pool_init(&svc->op_pool, sizeof(trn_service_op), 4096);
+}
+
+void trn_service_ops_trim(trn_service *svc) {
+    trn_block_pool_trim(&svc->op_pool);
+}
+
+void trn_service_ops_destroy(trn_service *svc) {
+    trn_block_pool_destroy(&svc->op_pool);
+}
+
+trn_service_op *trn_service_op_new(trn_service *svc) {
+    trn_service_op *op = trn_block_pool_get(&svc->op_pool);
+    if (op)
+        op->pool = &svc->op_pool;
+    return op;
+}
+
+void trn_service_op_discard(trn_service_op *op) {
+    if (op)
+        trn_block_pool_put(op->pool, op);
 }
 
 static void op_free(trn_service_op *op) {
@@ -408,7 +430,7 @@ static void op_free(trn_service_op *op) {
         trn_session_credit(s, op->staging_len);
     }
     trn_op_refs_release(&op->refs);
-    free(op);
+    trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
 
@@ -432,26 +454,20 @@ static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen
     } else if (tk) {
         atomic_fetch_add(&tk->queued, 1);
     }
-    pthread_mutex_lock(&s->lock);
-    const uint32_t pending = s->ops_pending;
-    const int ok = pending < svc->cfg->max_queued_ops;
-    if (ok)
-        s->ops_pending++;
-    pthread_mutex_unlock(&s->lock);
-    if (!ok && tk)
+    if (trn_session_reserve_op(s) == 0)
+        return 0;
+    if (tk)
         atomic_fetch_sub(&tk->queued, 1);
-    if (!ok)
-        snprintf(err, errlen,
-                 "this session already has %u ops queued or running (max-queued-ops %u): "
-                 "synchronize and submit again",
-                 pending, svc->cfg->max_queued_ops);
-    return ok ? 0 : -1;
+    const uint32_t limit = svc->cfg->max_queued_ops;
+    snprintf(err, errlen,
+             "this session already has %u ops queued or running (max-queued-ops %u): "
+             "synchronize and submit again",
+             limit, limit);
+    return -1;
 }
 
 static void unreserve_op(trn_session *s) {
-    pthread_mutex_lock(&s->lock);
-    s->ops_pending--;
-    pthread_mutex_unlock(&s->lock);
+    trn_session_release_op(s);
     if (s->peer.token)
         atomic_fetch_sub(&s->peer.token->queued, 1);
 }
@@ -507,7 +523,8 @@ trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t st
     }
     uint64_t op_seq = 0;
     trn_sched_stream *st = stream_for_op(svc, s, stream_id, &op_seq);
-    op->seq = op_seq;
+    if (!op->seq) /* not numbered by the client (SubmitRequest.launch_seq) */
+        op->seq = op_seq;
     if (!st) {
         unreserve_op(s);
         rc = stream_limit_error(svc, s, stream_id, err, errlen);
@@ -533,22 +550,42 @@ fail:
 
 /* A kernel op (memset, copy, gemm). */
 static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
-                                   const Trnsci__V1__SubmitRequest *req, uint64_t *seq, char *err,
-                                   size_t errlen) {
-    trn_service_op *op = calloc(1, sizeof(*op));
+                                   const Trnsci__V1__SubmitRequest *req, int defer_wake,
+                                   uint64_t *seq, char *err, size_t errlen) {
+    trn_service_op *op = trn_service_op_new(svc);
     if (!op) {
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     const trn_wire_code rc = trn_validate_op(s, req->op, &op->sop.desc, &op->refs, err, errlen);
     if (rc != TRN_WIRE_OK) {
-        free(op);
+        trn_service_op_discard(op);
         return rc;
     }
     op->sop.deadline_ns = trn_service_op_deadline(req->timeout_us);
+    op->seq = req->launch_seq;
+    op->sop.defer_wake = defer_wake;
     op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
     op->sop.plan_part = op->refs.plan_part;
     return trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
+}
+
+/* An asynchronous launch the daemon refused: nobody hears the reply, so the
+ * next Synchronize of its stream reports it, naming the op as the client
+ * numbered it. */
+static void defer_rejection(trn_session *s, const Trnsci__V1__SubmitRequest *req,
+                            trn_wire_code rc, const char *err) {
+    const int kind = req->op ? (int)req->op->kind_case : 0;
+    const trn_op_info *k = trn_op_info_of(kind);
+    const char *event = kind == TRNSCI__V1__OP__KIND_EVENT_RECORD ? "event record"
+                        : kind == TRNSCI__V1__OP__KIND_EVENT_WAIT ? "event wait"
+                        : kind == TRNSCI__V1__OP__KIND_STAGE_OUT  ? "stage-out"
+                                                                  : "op";
+    char msg[TRN_SERVICE_ERRLEN + 160];
+    snprintf(msg, sizeof(msg), "%s %s (launch #%llu on stream %u) was refused: %s",
+             k ? k->family : "memory", k ? k->title : event,
+             (unsigned long long)req->launch_seq, req->stream_id, err);
+    trn_session_defer_error(s, req->stream_id, req->launch_seq, rc, msg);
 }
 
 static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call) {
@@ -566,11 +603,17 @@ static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, tr
     case TRNSCI__V1__OP__KIND_STAGE_OUT:
         rc = trn_service_submit_stage_out(svc, s, req, &seq, err, sizeof(err));
         break;
-    default: rc = submit_kernel(svc, s, req, &seq, err, sizeof(err)); break;
+    default:
+        /* An asynchronous launch wakes no worker: its frontend calls
+         * trn_service_kick after the burst it came in. */
+        rc = submit_kernel(svc, s, req, call->no_reply, &seq, err, sizeof(err));
+        break;
     }
     if (rc != TRN_WIRE_OK) {
         char who[160];
         trn_log(TRN_LOG_DEBUG, "%s: rejected: %s", trn_session_who(s, who, sizeof(who)), err);
+        if (call->no_reply)
+            defer_rejection(s, req, rc, err);
         trn_session_unref(s);
         trn_service_finish_error(call, rc, err);
         return;

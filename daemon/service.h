@@ -11,6 +11,19 @@
 
 #include "daemon/service_context.h"
 
+/* Wakes the workers for the ops of asynchronous launches (trn_call.no_reply)
+ * dispatched so far: a frontend calls it after each burst of requests it
+ * dispatched (before it waits for more), so that the workers are woken once
+ * per burst rather than once per op. */
+void trn_service_kick(trn_service *svc);
+
+/* The pool the service's queued ops come from (block_pool.h): init before
+ * the first request, trim when idle (its free blocks go back to the heap),
+ * destroy after the last op has completed. */
+void trn_service_ops_init(trn_service *svc);
+void trn_service_ops_trim(trn_service *svc);
+void trn_service_ops_destroy(trn_service *svc);
+
 /* Handles one unary call. Attach is not unary: see below. */
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,
                         trn_call *call);

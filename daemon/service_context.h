@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "daemon/block_pool.h"
 #include "daemon/call.h"
 #include "daemon/session.h"
 #include "daemon/token_store.h"
@@ -30,6 +31,7 @@ typedef struct trn_service {
     atomic_int draining;           /* shutting down: new requests get UNAVAILABLE */
     struct trn_metrics *metrics;   /* NULL: metrics off (metrics.h) */
     struct trn_selftest *selftest; /* the outside routines' self-test (selftest.h) */
+    trn_block_pool op_pool;        /* trn_service_op blocks (service_internal.h) */
 } trn_service;
 
 #endif

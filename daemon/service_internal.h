@@ -44,7 +44,15 @@ typedef struct trn_service_op {
     size_t staging_len;
     trn_stage *stage;            /* StageOutOp: where the data goes */
     struct trn_metrics *metrics; /* the service's, or NULL */
+    trn_block_pool *pool;        /* where it goes back (trn_service_op_new) */
 } trn_service_op;
+
+/* A zeroed op from the service's pool (block_pool.h), or NULL when out of
+ * memory. */
+trn_service_op *trn_service_op_new(trn_service *svc);
+/* Gives back an op that was never queued (its refs already released; NULL:
+ * no-op). */
+void trn_service_op_discard(trn_service_op *op);
 
 /* Queues op (desc, or marker fields, already set; refs taken) on the
  * session's stream_id, reserving a place under max-queued-ops. On success

@@ -35,7 +35,7 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
     trn_wire_code rc = trn_validate_chunk(len, "Write: data", err, errlen);
     if (rc != TRN_WIRE_OK || len == 0)
         return rc;
-    trn_service_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = trn_service_op_new(svc);
     if (!op) {
         snprintf(err, errlen, "daemon out of memory staging a Write");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
@@ -46,7 +46,7 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
         rc = trn_session_charge(s, len, "ordered Write staging", err, errlen);
     if (rc != TRN_WIRE_OK) {
         trn_op_refs_release(&op->refs);
-        free(op);
+        trn_service_op_discard(op);
         return rc;
     }
     op->staging = malloc(len);
@@ -55,7 +55,7 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
         trn_session_credit(s, len);
         op->staging_len = 0;
         trn_op_refs_release(&op->refs);
-        free(op);
+        trn_service_op_discard(op);
         snprintf(err, errlen, "daemon out of memory staging a Write of %zu bytes", len);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
@@ -103,10 +103,10 @@ trn_wire_code trn_service_submit_stage_out(trn_service *svc, trn_session *s,
         snprintf(err, errlen, "stage-out: %s must not be 0", so->ticket == 0 ? "ticket" : "bytes");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_service_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = trn_service_op_new(svc);
     trn_stage *st = calloc(1, sizeof(*st));
     if (!op || !st) {
-        free(op);
+        trn_service_op_discard(op);
         free(st);
         snprintf(err, errlen, "daemon out of memory queueing a stage-out");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
@@ -156,6 +156,7 @@ trn_wire_code trn_service_submit_stage_out(trn_service *svc, trn_session *s,
     op->sop.desc.kind = TRN_OP_COPY;
     op->sop.desc.u.copy = (trn_copy_desc){.dst = st->data, .src = src, .bytes = st->len};
     op->sop.deadline_ns = trn_service_op_deadline(req->timeout_us);
+    op->seq = req->launch_seq;
     rc = trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
     if (rc != TRN_WIRE_OK) { /* the op is gone without running: drop its reference and,
                                 unless the session's end took the map, the map's */
@@ -175,7 +176,7 @@ trn_wire_code trn_service_submit_stage_out(trn_service *svc, trn_session *s,
 
 fail:
     trn_op_refs_release(&op->refs);
-    free(op);
+    trn_service_op_discard(op);
     free(st);
     return rc;
 }

@@ -84,18 +84,16 @@ static trn_wire_code explain(waiter *w, trn_wire_code code, char *msg, size_t le
     /* CANCELLED: say by what, if the session knows. */
     pthread_mutex_lock(&s->lock);
     const int closed = s->closed;
-    const trn_wire_code async = s->async_code;
-    if (!closed && async != TRN_WIRE_OK && !w->event_id) {
-        snprintf(msg, len, "%s", s->async_msg);
-        s->async_code = TRN_WIRE_OK;
-    }
     pthread_mutex_unlock(&s->lock);
     if (closed) {
         snprintf(msg, len, "the session ended while waiting");
         return TRN_WIRE_ABORTED;
     }
-    if (async != TRN_WIRE_OK && !w->event_id)
-        return async;
+    const trn_wire_code deferred =
+        w->event_id ? TRN_WIRE_OK
+                    : trn_session_take_error(s, w->all_streams, w->stream_id, msg, len);
+    if (deferred != TRN_WIRE_OK)
+        return deferred;
     snprintf(msg, len, "%s: the work %s waited for was cancelled before it ran", what, where);
     return TRN_WIRE_CANCELLED;
 }
@@ -111,15 +109,13 @@ static void reply_ok(waiter *w) {
         trn_service_finish_reply(w->call, &r.base);
         return;
     }
-    /* Synchronize reports the first execution error since the last one. */
-    char msg[256];
-    pthread_mutex_lock(&s->lock);
-    const trn_wire_code async = s->async_code;
-    snprintf(msg, sizeof(msg), "%s", s->async_msg);
-    s->async_code = TRN_WIRE_OK;
-    pthread_mutex_unlock(&s->lock);
-    if (async != TRN_WIRE_OK) {
-        trn_service_finish_error(w->call, async, msg);
+    /* Synchronize reports the error its stream (or, of every stream, the
+     * earliest) kept since the last one (session_errors.c). */
+    char msg[512];
+    const trn_wire_code deferred =
+        trn_session_take_error(s, w->all_streams, w->stream_id, msg, sizeof(msg));
+    if (deferred != TRN_WIRE_OK) {
+        trn_service_finish_error(w->call, deferred, msg);
         return;
     }
     Trnsci__V1__SynchronizeReply r = TRNSCI__V1__SYNCHRONIZE_REPLY__INIT;
@@ -133,7 +129,7 @@ static void owner_put(waiter *w) {
     if (code == TRN_WIRE_OK) {
         reply_ok(w);
     } else {
-        char msg[320];
+        char msg[512];
         const trn_wire_code out = explain(w, code, msg, sizeof(msg));
         trn_service_finish_error(w->call, out, msg);
     }
@@ -309,7 +305,7 @@ static trn_wire_code submit_record(trn_service *svc, trn_session *s, uint32_t st
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     trn_sched_fence *f = trn_sched_fence_create(svc->sched);
-    trn_service_op *op = f ? calloc(1, sizeof(*op)) : NULL;
+    trn_service_op *op = f ? trn_service_op_new(svc) : NULL;
     if (!op) {
         if (f)
             trn_sched_fence_release(svc->sched, f);
@@ -341,7 +337,7 @@ static trn_wire_code submit_wait(trn_service *svc, trn_session *s, uint32_t stre
     if (f)
         trn_sched_fence_retain(svc->sched, f);
     pthread_mutex_unlock(&s->lock);
-    trn_service_op *op = calloc(1, sizeof(*op));
+    trn_service_op *op = trn_service_op_new(svc);
     if (!op) {
         if (f)
             trn_sched_fence_release(svc->sched, f);

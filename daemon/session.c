@@ -314,6 +314,7 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     trn_idmap_init(&s->events);
     trn_idmap_init(&s->stages);
     trn_idmap_init(&s->plans);
+    trn_idmap_init(&s->errors);
     s->next_buffer_id = 1;
     s->next_plan_id = 1;
     s->client_pid = peer && peer->known ? peer->pid : pid;
@@ -394,6 +395,7 @@ void trn_session_unref(trn_session *s) {
     trn_idmap_free(&s->events);
     trn_idmap_free(&s->stages);
     trn_idmap_free(&s->plans);
+    trn_session_errors_free(s);
     trn_sched_tenant_release(s->table->sched, s->tenant);
     if (s->peer.token) /* after the buffers: their release credited it */
         trn_token_unref(s->peer.token);
@@ -651,11 +653,35 @@ trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id) 
     return st;
 }
 
-void trn_session_set_async_error(trn_session *s, trn_wire_code code, const char *msg) {
+int trn_session_reserve_op(trn_session *s) {
     pthread_mutex_lock(&s->lock);
-    if (s->async_code == TRN_WIRE_OK) {
-        s->async_code = code;
-        snprintf(s->async_msg, sizeof(s->async_msg), "%s", msg);
+    const int ok = s->ops_pending < s->table->cfg->max_queued_ops;
+    if (ok)
+        s->ops_pending++;
+    pthread_mutex_unlock(&s->lock);
+    return ok ? 0 : -1;
+}
+
+void trn_session_release_op(trn_session *s) {
+    pthread_mutex_lock(&s->lock);
+    s->ops_pending--;
+    /* Resume a paused client only once a quarter of its queue has drained:
+     * one wake-up of its frontend per many ops, not one per op. */
+    const uint32_t limit = s->table->cfg->max_queued_ops;
+    const uint32_t resume_at = limit - (limit / 4 ? limit / 4 : 1);
+    if (s->room_wanted && s->ops_pending <= resume_at) {
+        s->room_wanted = 0;
+        if (s->attach && s->attach->room)
+            s->attach->room(s->attach);
     }
     pthread_mutex_unlock(&s->lock);
+}
+
+int trn_session_ops_full(trn_session *s) {
+    pthread_mutex_lock(&s->lock);
+    const int full = s->ops_pending >= s->table->cfg->max_queued_ops;
+    if (full)
+        s->room_wanted = 1;
+    pthread_mutex_unlock(&s->lock);
+    return full;
 }

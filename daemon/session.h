@@ -86,9 +86,11 @@ struct trn_session {
     int priority;
     uint64_t op_seq;
     uint32_t ops_pending; /* submitted, not yet completed (max-queued-ops) */
-    /* First execution error since the last Synchronize. */
-    trn_wire_code async_code;
-    char async_msg[256];
+    int room_wanted;      /* a frontend paused until ops_pending drops (ops_full) */
+    /* Errors after launch, per stream, until a Synchronize reports them
+     * (session_errors.c): stream id + 1 → trn_deferred_error*. */
+    trn_idmap errors;
+    uint64_t errors_dropped; /* more streams with errors than max-streams */
     uint64_t lease_deadline_ms;
     trn_call *attach; /* the open Attach stream, if any */
     int closed;
@@ -206,7 +208,33 @@ trn_sched_stream *trn_session_stream_locked(trn_session *s, uint32_t stream_id);
 /* Frees a stage whose last reference is gone. */
 void trn_stage_free(trn_session *s, trn_stage *st);
 
-/* Records the first asynchronous error since the last Synchronize. */
-void trn_session_set_async_error(trn_session *s, trn_wire_code code, const char *msg);
+/* Ops queued under max-queued-ops. reserve_op counts one more (0), or
+ * fails (-1) at the limit; release_op counts one less and, when a frontend
+ * waits for room (ops_full) and the count has dropped by a quarter of the
+ * limit, tells it through the attach call's `room`. */
+int trn_session_reserve_op(trn_session *s);
+void trn_session_release_op(trn_session *s);
+/* Whether the session has max-queued-ops queued; if so, its attach call's
+ * `room` is called once it has room again. For a frontend that stops taking
+ * a client's requests while its launch queue is full. */
+int trn_session_ops_full(trn_session *s);
+
+/* ---- errors after launch (session_errors.c) ----
+ *
+ * An op that fails after its Submit was answered (or was never answered:
+ * an asynchronous launch) leaves its error with its stream. Each stream keeps
+ * its earliest (lowest launch number); a Synchronize of that stream takes it,
+ * one of every stream takes the earliest of all and clears the others. */
+
+/* Keeps code and msg (which names the op) for stream_id. */
+void trn_session_defer_error(trn_session *s, uint32_t stream_id, uint64_t launch_seq,
+                             trn_wire_code code, const char *msg);
+/* Takes the error kept for stream_id (all_streams: the earliest of every
+ * stream, clearing them all; msg then also counts the others). Returns
+ * TRN_WIRE_OK, with msg untouched, when there is none. */
+trn_wire_code trn_session_take_error(trn_session *s, int all_streams, uint32_t stream_id,
+                                     char *msg, size_t len);
+/* Frees what is kept (the session's last reference). */
+void trn_session_errors_free(trn_session *s);
 
 #endif

@@ -18,7 +18,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 9u
+#define TRNSCI_PROTOCOL_MINOR 10u
 
 /* The byte order of buffer contents, reported in HelloReply.byte_order
  * (every platform trnsci builds on is little-endian; a client of the other
@@ -114,6 +114,11 @@ typedef struct trn_local_hdr {
 } trn_local_hdr;
 
 #define TRN_LOCAL_FLAG_FD 1u
+/* Request flag (1.10): the client does not wait for a reply (an asynchronous
+ * launch: a Submit). The daemon sends none; an error it finds is kept for
+ * the op's stream and reported by the next Synchronize of that stream or of
+ * every stream. Any other request flag ends the connection. */
+#define TRN_LOCAL_FLAG_NO_REPLY 4u
 /* Most descriptors one local frame carries (TRN_LOCAL_FLAG_FD3). */
 #define TRN_LOCAL_MAX_FDS 3
 

@@ -100,6 +100,7 @@ struct trn_sched {
     worker *workers;
     int nworkers;
     int stopping;
+    int quiet; /* under lock, during a defer_wake submit: ready_push wakes no one */
     int inflight; /* started ops not yet complete: workers stay until it is 0 */
     trn_sched_stats stats;
     trn_sched_tenant *default_tenant;
@@ -342,6 +343,8 @@ static void ready_push(trn_sched *s, trn_sched_op *op) {
         q->next = e->backlog;
         e->backlog = t;
     }
+    if (s->quiet) /* trn_sched_kick wakes the workers */
+        return;
     if (op->nshards > 1)
         pthread_cond_broadcast(&e->work);
     else
@@ -1014,10 +1017,20 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
         op->deadline.op = op;
         timer_link(s, &op->deadline);
     }
+    s->quiet = op->defer_wake; /* only while this thread holds the lock */
     stream_advance(s, st, &done);
+    s->quiet = 0;
     pthread_mutex_unlock(&s->lock);
     run_completions(s, &done);
     return 0;
+}
+
+void trn_sched_kick(trn_sched *s) {
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < TRN_ENGINE_COUNT; i++)
+        if (s->engines[i].backlog)
+            pthread_cond_broadcast(&s->engines[i].work);
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* ---- fences ------------------------------------------------------------------------------- */

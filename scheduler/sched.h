@@ -115,6 +115,9 @@ struct trn_sched_op {
     trn_op_desc then[TRN_SCHED_MAX_STAGES - 1];
     int nthen;
     int is_marker;           /* no kernel: completes when reaching its stream's head */
+    /* Wake no worker for it now: the submitter calls trn_sched_kick after a
+     * burst of such ops (one wake-up per burst, not per op). */
+    int defer_wake;
     trn_sched_fence *signal; /* markers: signalled when the marker completes (may be NULL) */
     trn_sched_fence *wait;   /* markers: the stream waits here until it is signalled */
     uint64_t deadline_ns;    /* 0: none; else trn_sched_now_ns() by which it must start */
@@ -231,6 +234,8 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st);
 /* Queues op on st. Returns 0, or -1 when shutting down (op untouched, its
  * callback not called). */
 int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op);
+/* Wakes the workers for ops submitted with defer_wake that are ready. */
+void trn_sched_kick(trn_sched *s);
 
 /* ---- fences: what an event record produces ---- */
 

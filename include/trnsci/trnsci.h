@@ -12,11 +12,24 @@
  * thread-safe. Any call made before trnsciInit() initialises the library
  * with trnsciInit(NULL), as the CUDA runtime does.
  *
- * Asynchrony: work queued on a stream (trnblas routines, the *Async copies,
- * event records and waits) returns once the daemon has queued it. Results
- * are visible to the host after a synchronising call that covers them:
- * trnsciStreamSynchronize, trnsciDeviceSynchronize, trnsciEventSynchronize,
- * or a successful trnsciEventQuery/trnsciStreamQuery.
+ * Asynchrony, as CUDA's launches: work queued on a stream (every library
+ * routine of the six families, the *Async copies and memsets, event records
+ * and waits) returns once its arguments are checked, in this process,
+ * without waiting for the daemon (over gRPC: once the daemon has queued it).
+ * A bad argument is that call's error. An error that arises later — the
+ * daemon refuses the op, its kernel fails, its deadline passes — is kept for
+ * the op's stream and returned by the next trnsciStreamSynchronize of that
+ * stream, or trnsciDeviceSynchronize (and the copies that synchronise the
+ * device), with a message naming the op: family and routine, its launch
+ * number (this process's launches, counted from 1) and its stream
+ * (trnsciStreamGetId). Other streams' work is unaffected. When the daemon's
+ * queue for this process is full, a launch blocks until there is room.
+ * TRNSCI_LAUNCH_BLOCKING=1 makes every launch wait for the daemon to queue
+ * it (its refusal is then the launch's error), as CUDA_LAUNCH_BLOCKING=1.
+ * docs/rosetta.md lists which errors are immediate and which are deferred.
+ * Results are visible to the host after a synchronising call that covers
+ * them: trnsciStreamSynchronize, trnsciDeviceSynchronize,
+ * trnsciEventSynchronize, or a successful trnsciEventQuery/trnsciStreamQuery.
  *
  * Deviations from the CUDA runtime are listed in docs/rosetta.md.
  */
@@ -135,10 +148,17 @@ trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count, trnsciStr
 trnsciError_t trnsciStreamCreate(trnsciStream_t *pStream);
 /* Waits for the stream's work, then releases it. */
 trnsciError_t trnsciStreamDestroy(trnsciStream_t stream);
-/* Waits for all work queued on the stream; returns the first execution error. */
+/* Waits for all work queued on the stream; returns the error of the earliest
+ * launch on it that failed since the stream's last synchronising call (see
+ * Asynchrony above), once. */
 trnsciError_t trnsciStreamSynchronize(trnsciStream_t stream);
-/* Waits for all work queued by this process on every stream. */
+/* Waits for all work queued by this process on every stream; returns the
+ * error of the earliest failed launch of any stream (the message counts the
+ * other streams' failures), once. */
 trnsciError_t trnsciDeviceSynchronize(void);
+/* The stream's id, unique in this process (cudaStreamGetId): how messages
+ * about an op name its stream. The default stream (NULL) is 0. */
+trnsciError_t trnsciStreamGetId(trnsciStream_t stream, unsigned long long *streamId);
 /* trnsciSuccess when all work queued on the stream has completed (device-to-
  * host copies delivered included), trnsciErrorNotReady otherwise. Does not
  * wait (cudaStreamQuery). */

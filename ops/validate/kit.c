@@ -164,17 +164,6 @@ int trn_vk_batch_bytes(uint64_t one, uint64_t batch, uint64_t stride, uint64_t e
     return 0;
 }
 
-/* What messages call operand `fn: name`. */
-typedef struct operand_name {
-    char text[96];
-} operand_name;
-
-static operand_name name_of(const char *fn, const char *name) {
-    operand_name n;
-    snprintf(n.text, sizeof(n.text), "%s: %s", fn, name);
-    return n;
-}
-
 trn_wire_code trn_vk_matrix(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int rows, int cols,
                             int ld, uint64_t es, uint64_t align, const char *fn, const char *name,
                             void **out) {
@@ -190,7 +179,7 @@ trn_wire_code trn_vk_matrix(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int 
             fn, name, rows, cols, ld, fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    return trn_vregion(vx, ref, bytes, align, name_of(fn, name).text, out);
+    return trn_vregion_named(vx, ref, bytes, align, fn, name, out);
 }
 
 trn_wire_code trn_vk_vector(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int n, int inc,
@@ -208,7 +197,7 @@ trn_wire_code trn_vk_vector(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int 
                  fn, name, n, inc, fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    return trn_vregion(vx, ref, bytes, align, name_of(fn, name).text, out);
+    return trn_vregion_named(vx, ref, bytes, align, fn, name, out);
 }
 
 trn_wire_code trn_vk_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
@@ -222,7 +211,7 @@ trn_wire_code trn_vk_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint6
             fn, name, (unsigned long long)count, fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    return trn_vregion(vx, ref, bytes, align, name_of(fn, name).text, out);
+    return trn_vregion_named(vx, ref, bytes, align, fn, name, out);
 }
 
 /* ---- overlap of listed matrices ----------------------------------------------------- */

@@ -74,39 +74,47 @@ static void refs_hold(trn_op_refs *refs, void *held) {
         refs->more[refs->nmore++] = held;
 }
 
+/* Messages name the operand "fn: name" (fn NULL: "name"), formatted only
+ * when there is a message: validation runs on every launch. */
+#define NAME_FMT "%s%s%s"
+#define NAME_ARGS fn ? fn : "", fn ? ": " : "", name
+
 static trn_wire_code region(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
-                            uint64_t align, const char *what, void **out, int many) {
+                            uint64_t align, const char *fn, const char *name, void **out,
+                            int many) {
     const uint64_t id = ref ? ref->buffer_id : 0, off = ref ? ref->offset : 0;
     if (id == 0) {
         if (bytes == 0) {
             *out = NULL;
             return TRN_WIRE_OK;
         }
-        trn_vmsg(vx, "%s: no buffer given but %llu bytes are needed", what,
+        trn_vmsg(vx, NAME_FMT ": no buffer given but %llu bytes are needed", NAME_ARGS,
                  (unsigned long long)bytes);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (!refs_room(vx->refs, many)) {
-        trn_vmsg(vx, "%s: too many buffer arguments", what);
+        trn_vmsg(vx, NAME_FMT ": too many buffer arguments", NAME_ARGS);
         return many ? TRN_WIRE_RESOURCE_EXHAUSTED : TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_vbuffer b;
     void *held = vx->host->buffer_get(vx->ctx, id, &b);
     if (!held) {
-        trn_vmsg(vx, "%s: buffer %llu does not exist in this session (freed or never allocated)",
-                 what, (unsigned long long)id);
+        trn_vmsg(vx,
+                 NAME_FMT ": buffer %llu does not exist in this session (freed or never allocated)",
+                 NAME_ARGS, (unsigned long long)id);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     uint64_t end;
     if (off > b.size || ck_add(off, bytes, &end) || end > b.size) {
-        trn_vmsg(vx, "%s: needs %llu bytes at offset %llu but buffer %llu holds %llu bytes", what,
+        trn_vmsg(vx, NAME_FMT ": needs %llu bytes at offset %llu but buffer %llu holds %llu bytes",
+                 NAME_ARGS,
                  (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)id,
                  (unsigned long long)b.size);
         vx->host->buffer_put(held);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (align > 1 && off % align != 0) {
-        trn_vmsg(vx, "%s: offset %llu is not a multiple of the element size %llu", what,
+        trn_vmsg(vx, NAME_FMT ": offset %llu is not a multiple of the element size %llu", NAME_ARGS,
                  (unsigned long long)off, (unsigned long long)align);
         vx->host->buffer_put(held);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -118,12 +126,17 @@ static trn_wire_code region(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint
 
 trn_wire_code trn_vregion(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
                           uint64_t align, const char *what, void **out) {
-    return region(vx, ref, bytes, align, what, out, 0);
+    return region(vx, ref, bytes, align, NULL, what, out, 0);
+}
+
+trn_wire_code trn_vregion_named(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
+                                uint64_t align, const char *fn, const char *name, void **out) {
+    return region(vx, ref, bytes, align, fn, name, out, 0);
 }
 
 trn_wire_code trn_vregion_many(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
                                uint64_t align, const char *what, void **out) {
-    return region(vx, ref, bytes, align, what, out, 1);
+    return region(vx, ref, bytes, align, NULL, what, out, 1);
 }
 
 int trn_vplan_get(trn_vctx *vx, uint32_t id, trn_vplan *out) {

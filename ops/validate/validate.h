@@ -98,6 +98,10 @@ void trn_vmsg(trn_vctx *vx, const char *fmt, ...) __attribute__((format(printf, 
  * id 0 gives NULL. At most TRN_OP_MAX_BUFFERS regions per op. */
 trn_wire_code trn_vregion(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
                           uint64_t align, const char *what, void **out);
+/* As trn_vregion, the operand named "fn: name" (the text is made only for a
+ * message). */
+trn_wire_code trn_vregion_named(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,
+                                uint64_t align, const char *fn, const char *name, void **out);
 /* As trn_vregion, for ops with any number of operands: once buf[] is full
  * the reference goes to refs->more. */
 trn_wire_code trn_vregion_many(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t bytes,

@@ -10,7 +10,9 @@
  *    request for it (trnscid_requests_total of the transport is unchanged);
  *  - with TRNSCI_CLIENT_VALIDATE=0 the same call goes to the daemon (the
  *    count grows), which fails it with the same status and the very same
- *    message: the client's judgement is the daemon's;
+ *    message: the client's judgement is the daemon's (launches blocking,
+ *    TRNSCI_LAUNCH_BLOCKING=1, so that the daemon's refusal is the call's
+ *    error rather than the next synchronize's: test_launch.c covers that);
  *  - a valid call still reaches the daemon.
  */
 #include <limits.h>
@@ -140,10 +142,12 @@ static void check_transport(const char *addr, const char *series) {
     run_cases(series, client);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
     setenv("TRNSCI_CLIENT_VALIDATE", "0", 1);
+    setenv("TRNSCI_LAUNCH_BLOCKING", "1", 1);
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     run_cases(series, daemon);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
     unsetenv("TRNSCI_CLIENT_VALIDATE");
+    unsetenv("TRNSCI_LAUNCH_BLOCKING");
     for (int i = 0; i < NCASES; i++) {
         if (client[i].requests != 0)
             fail_msg("%s (%s): the client sent %g requests for a call it could refuse",

@@ -509,16 +509,18 @@ static void test_uid_limits(void **state) {
     assert_int_equal(th_daemon_stop(&d), 0);
 }
 
-/* Backpressure on queued work: past --max-queued-ops a Submit is refused with
- * trnsciErrorBusy (TRNBLAS_STATUS_ALLOC_FAILED through trnblas), naming the
- * limit, and accepted again once work completes. */
+/* Backpressure on queued work for a client whose Submits wait for their
+ * replies (gRPC's unary Submit): past --max-queued-ops a Submit is refused
+ * with trnsciErrorBusy (TRNBLAS_STATUS_ALLOC_FAILED through trnblas), naming
+ * the limit, and accepted again once work completes. (On the local
+ * transport launches block instead: test_launch.c.) */
 static void test_queue_limit(void **state) {
     (void)state;
     enum { N = 800 }; /* ~1 GFLOP per DGEMM: the queue cannot drain meanwhile */
     th_daemon d;
     const char *const args[] = {"--max-queued-ops", "3", "--cores", "1", NULL};
     assert_int_equal(th_daemon_start(&d, args), 0);
-    assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
+    assert_int_equal(trnsciInit(d.tcp_addr), trnsciSuccess);
     double *a, *c;
     const double one = 1, zero = 0;
     trnblasHandle_t h;
