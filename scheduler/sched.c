@@ -100,7 +100,8 @@ struct trn_sched {
     worker *workers;
     int nworkers;
     int stopping;
-    int quiet; /* under lock, during a defer_wake submit: ready_push wakes no one */
+    int quiet;   /* under lock, during a defer_wake submit: ready_push wakes no one */
+    int unkicked; /* ops made ready quietly since the last wake-up of every engine */
     int inflight; /* started ops not yet complete: workers stay until it is 0 */
     trn_sched_stats stats;
     trn_sched_tenant *default_tenant;
@@ -343,8 +344,10 @@ static void ready_push(trn_sched *s, trn_sched_op *op) {
         q->next = e->backlog;
         e->backlog = t;
     }
-    if (s->quiet) /* trn_sched_kick wakes the workers */
+    if (s->quiet) { /* trn_sched_kick (or the next ordinary submit) wakes them */
+        s->unkicked = 1;
         return;
+    }
     if (op->nshards > 1)
         pthread_cond_broadcast(&e->work);
     else
@@ -969,6 +972,14 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
     run_completions(s, &done);
 }
 
+/* With s->lock held: wakes the workers of every engine with ready work. */
+static void kick_locked(trn_sched *s) {
+    s->unkicked = 0;
+    for (int i = 0; i < TRN_ENGINE_COUNT; i++)
+        if (s->engines[i].backlog)
+            pthread_cond_broadcast(&s->engines[i].work);
+}
+
 int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     completion_list done = {0};
     op->next = NULL;
@@ -1020,6 +1031,8 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     s->quiet = op->defer_wake; /* only while this thread holds the lock */
     stream_advance(s, st, &done);
     s->quiet = 0;
+    if (!op->defer_wake && s->unkicked)
+        kick_locked(s); /* an op that waits behind quiet ones wakes them */
     pthread_mutex_unlock(&s->lock);
     run_completions(s, &done);
     return 0;
@@ -1027,9 +1040,8 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
 
 void trn_sched_kick(trn_sched *s) {
     pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < TRN_ENGINE_COUNT; i++)
-        if (s->engines[i].backlog)
-            pthread_cond_broadcast(&s->engines[i].work);
+    if (s->unkicked)
+        kick_locked(s);
     pthread_mutex_unlock(&s->lock);
 }
 

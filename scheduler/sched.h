@@ -116,7 +116,8 @@ struct trn_sched_op {
     int nthen;
     int is_marker;           /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
-     * burst of such ops (one wake-up per burst, not per op). */
+     * burst of such ops (one wake-up per burst, not per op). The next
+     * submit without it wakes them too. */
     int defer_wake;
     trn_sched_fence *signal; /* markers: signalled when the marker completes (may be NULL) */
     trn_sched_fence *wait;   /* markers: the stream waits here until it is signalled */

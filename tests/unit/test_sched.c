@@ -456,6 +456,41 @@ static int teardown(void **state) {
 
 /* ---- tests --------------------------------------------------------------------------- */
 
+/* Rule: ops submitted with defer_wake (asynchronous launches, woken once per
+ * burst) run once trn_sched_kick is called, in stream order, with their
+ * results; a later ordinary submit wakes the workers for them too. */
+static void test_deferred_wake(void **state) {
+    fx *f = *state;
+    enum { N = 100 };
+    static test_op ops[N + 1];
+    static unsigned char buf[N + 1];
+    memset(buf, 0, sizeof(buf));
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_non_null(st);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
+        ops[i].sop.defer_wake = 1;
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+    trn_sched_kick(f->s);
+    wait_count(&f->r, N);
+    check_run_order(f->g, buf, N, 1);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(buf[i], 1 + i % 250);
+    /* A deferred op, then an ordinary one behind it: no kick needed. */
+    memset_op(&ops[N - 1], &f->r, N - 1, &buf[N - 1], 7);
+    ops[N - 1].sop.defer_wake = 1;
+    f->r.done[N - 1] = 0;
+    assert_int_equal(trn_sched_submit(f->s, st, &ops[N - 1].sop), 0);
+    memset_op(&ops[N], &f->r, N, &buf[N], 9);
+    assert_int_equal(trn_sched_submit(f->s, st, &ops[N].sop), 0);
+    wait_done(&f->r, N - 1);
+    wait_done(&f->r, N);
+    assert_int_equal(buf[N - 1], 7);
+    assert_int_equal(buf[N], 9);
+    trn_sched_stream_release(f->s, st);
+}
+
 /* Rule: one stream runs in submission order, one kernel at a time, although
  * two workers are free to take its ops; each op completes once, with OK. */
 static void test_stream_order(void **state) {
@@ -1602,6 +1637,7 @@ static void test_mixed_failures(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deferred_wake, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_streams_each_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_marker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel, setup, teardown),
