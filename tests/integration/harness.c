@@ -367,3 +367,17 @@ int th_http_get(int port, const char *path, char *buf, size_t len) {
         return -1;
     return status;
 }
+
+double th_metrics_sample(int port, const char *series) {
+    static char page[1 << 17];
+    if (th_http_get(port, "/metrics", page, sizeof(page)) != 200) {
+        fprintf(stderr, "th_metrics_sample: no /metrics page on port %d\n", port);
+        return -1;
+    }
+    const size_t n = strlen(series);
+    for (const char *p = strstr(page, series); p; p = strstr(p + 1, series))
+        if ((p == page || p[-1] == '\n') && p[n] == ' ')
+            return strtod(p + n + 1, NULL);
+    fprintf(stderr, "th_metrics_sample: no sample %s\n", series);
+    return -1;
+}

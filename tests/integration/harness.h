@@ -83,6 +83,11 @@ int th_file_contains(const char *path, const char *needle);
  * HTTP status, or -1. */
 int th_http_get(int port, const char *path, char *buf, size_t len);
 
+/* The value of the sample `series` (e.g. `trnscid_requests_total{transport="local"}`)
+ * on the /metrics page at port; -1 when the page or the sample is missing
+ * (said on stderr). */
+double th_metrics_sample(int port, const char *series);
+
 /* One SGEMM C = A^T B on 16x16 integer matrices through the daemon (any
  * transport: data moves with trnsciMemcpy), checked exactly: inputs in
  * [-3, 3] make every product and sum an integer below 2^24, which float

@@ -39,14 +39,9 @@ static int metrics_port;
 
 /* The value of the sample `series` on the daemon's /metrics page. */
 static double sample(const char *series) {
-    static char page[1 << 17];
-    assert_int_equal(th_http_get(metrics_port, "/metrics", page, sizeof(page)), 200);
-    const size_t n = strlen(series);
-    for (const char *p = strstr(page, series); p; p = strstr(p + 1, series))
-        if ((p == page || p[-1] == '\n') && p[n] == ' ')
-            return strtod(p + n + 1, NULL);
-    fail_msg("no sample %s", series);
-    return -1;
+    const double v = th_metrics_sample(metrics_port, series);
+    assert_true(v >= 0);
+    return v;
 }
 
 enum { C_GEMM, C_AXPY, C_POTRF, C_FFT, NCASES };
