@@ -7,12 +7,18 @@
  * process exits or crashes the kernel closes the connection, which ends the
  * stream and releases the session at once.
  *
+ * Asynchronous launches go on the session's Launch stream (grpc_launch.h),
+ * opened on the first one; a unary call made while launches are not yet
+ * known to be queued fences the stream first, so the daemon takes it after
+ * them.
+ *
  * Credentials (client/credentials.h): TCP targets use TLS when TRNSCI_TLS_CA
  * is set; every call carries `authorization: Bearer <token>` when a token is
  * configured. If the environment names credentials that cannot be used, the
  * transport fails every call instead of connecting without them.
  */
 #include "client/credentials.h"
+#include "client/grpc_launch.h"
 #include "client/transport.h"
 
 #include <grpc/byte_buffer.h>
@@ -23,6 +29,7 @@
 #include <grpc/support/log.h>
 #include <grpc/support/time.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +55,9 @@ typedef struct grpc_transport {
     grpc_slice attach_details;
     grpc_byte_buffer *attach_req;
     call_auth auth;
+    /* The Launch stream, made on the first launch (under launch_lock). */
+    pthread_mutex_t launch_lock;
+    trn_grpc_launch *_Atomic launch;
 } grpc_transport;
 
 static const trn_transport_ops grpc_ops;
@@ -110,6 +120,7 @@ trn_transport *trn_transport_grpc_open(const char *target) {
     if (!t)
         return NULL;
     t->base.ops = &grpc_ops;
+    pthread_mutex_init(&t->launch_lock, NULL);
     t->target = strdup(target);
     grpc_arg args[3];
     memset(args, 0, sizeof(args));
@@ -252,6 +263,12 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
     grpc_transport *t = (grpc_transport *)base;
     if (fd)
         *fd = -1; /* gRPC carries no descriptors */
+    trn_grpc_launch *l = atomic_load(&t->launch);
+    if (l) { /* after the launches made so far */
+        const trn_wire_code fenced = trn_grpc_launch_fence(l, msg, msglen);
+        if (fenced != TRN_WIRE_OK)
+            return fenced;
+    }
     return unary_on(t->channel, &t->auth, method, req, reply_desc, reply, msg, msglen, timeout_ms,
                     NULL, 0);
 }
@@ -333,6 +350,32 @@ trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage
     return code;
 }
 
+static trn_wire_code grpc_launch(trn_transport *base, trn_wire_method method,
+                                 const ProtobufCMessage *req, char *msg, size_t msglen) {
+    grpc_transport *t = (grpc_transport *)base;
+    if (method != TRN_WIRE_SUBMIT) /* only Submits travel on the stream */
+        return grpc_call_unary(base, method, req, NULL, NULL, NULL, msg, msglen, -1);
+    if (t->auth.error[0]) {
+        snprintf(msg, msglen, "%s", t->auth.error);
+        return TRN_WIRE_UNAVAILABLE;
+    }
+    trn_grpc_launch *l = atomic_load(&t->launch);
+    if (!l) {
+        pthread_mutex_lock(&t->launch_lock);
+        l = atomic_load(&t->launch);
+        if (!l) {
+            l = trn_grpc_launch_new(t->channel, &t->auth.md, t->auth.count);
+            atomic_store(&t->launch, l);
+        }
+        pthread_mutex_unlock(&t->launch_lock);
+        if (!l) {
+            snprintf(msg, msglen, "out of memory");
+            return TRN_WIRE_RESOURCE_EXHAUSTED;
+        }
+    }
+    return trn_grpc_launch_submit(l, (const Trnsci__V1__SubmitRequest *)req, msg, msglen);
+}
+
 static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
     grpc_transport *t = (grpc_transport *)base;
     if (t->auth.error[0])
@@ -374,6 +417,8 @@ static int grpc_attach(trn_transport *base, const ProtobufCMessage *req) {
 
 static void grpc_close(trn_transport *base) {
     grpc_transport *t = (grpc_transport *)base;
+    trn_grpc_launch_close(atomic_load(&t->launch));
+    pthread_mutex_destroy(&t->launch_lock);
     if (t->attach_cq) {
         if (t->attach_call) {
             grpc_call_cancel(t->attach_call, NULL);
@@ -399,6 +444,7 @@ static const trn_transport_ops grpc_ops = {
     .name = "grpc",
     .host_mapped = 0,
     .call = grpc_call_unary,
+    .launch = grpc_launch,
     .attach = grpc_attach,
     .close = grpc_close,
 };

@@ -13,6 +13,11 @@
  *   Attach:      1 ref held by the session (dropped by the status batch the
  *                session's close sends, or by us if the client leaves first)
  *                + 1 ref for the pending RECV_CLOSE_ON_SERVER.
+ *   Launch:      1 ref for the stream, held by its pending RECV_MESSAGE and
+ *                then by the final status batch + 1 ref per LaunchAck being
+ *                sent. Batches are handled in order on this thread
+ *                (service_launch.c); acks wait in a short queue, since gRPC
+ *                takes one SEND_MESSAGE at a time.
  *
  * Authentication: with a tokens file, every call (known method or not) is
  * checked before anything else looks at it; a call without a valid bearer
@@ -48,7 +53,25 @@
 
 #define GENERIC_METHOD (-1)
 
-typedef enum tag_kind { TAG_NEW, TAG_DONE, TAG_CLOSED, TAG_SHUTDOWN } tag_kind;
+typedef enum tag_kind {
+    TAG_NEW,
+    TAG_DONE,
+    TAG_CLOSED,
+    TAG_SHUTDOWN,
+    TAG_LAUNCH_RECV, /* a LaunchBatch arrived (or the stream ended) */
+    TAG_LAUNCH_SENT, /* a LaunchAck went out */
+} tag_kind;
+
+/* A LaunchAck waiting for the one before it to be sent. */
+typedef struct fe_ack {
+    struct fe_ack *next;
+    uint8_t *body;
+    size_t len;
+} fe_ack;
+
+/* Most acks a Launch stream may have waiting: a client waits for each
+ * before its next fence (docs/protocol.md); more ends the stream. */
+#define MAX_PENDING_ACKS 16
 
 typedef struct fe_call fe_call;
 
@@ -75,7 +98,10 @@ struct fe_call {
     int cancelled;
     atomic_int refs;
     trn_session *session; /* Attach: the attached session */
-    fe_tag t_new, t_done, t_closed;
+    /* Launch: acks queued behind the one being sent (c->reply). */
+    fe_ack *acks, *acks_tail;
+    int nacks, sending;
+    fe_tag t_new, t_done, t_closed, t_recv, t_sent;
 };
 
 struct trn_grpc_frontend {
@@ -101,6 +127,7 @@ static const char *const method_paths[TRN_WIRE_METHOD_COUNT] = {
 
 static void fe_finish(trn_call *base, trn_wire_code code, const char *msg, uint8_t *body,
                       size_t len);
+static void launch_start(fe_call *c);
 
 static fe_call *call_new(trn_grpc_frontend *fe, int method) {
     fe_call *c = calloc(1, sizeof(*c));
@@ -118,6 +145,8 @@ static fe_call *call_new(trn_grpc_frontend *fe, int method) {
     c->t_new = (fe_tag){TAG_NEW, c};
     c->t_done = (fe_tag){TAG_DONE, c};
     c->t_closed = (fe_tag){TAG_CLOSED, c};
+    c->t_recv = (fe_tag){TAG_LAUNCH_RECV, c};
+    c->t_sent = (fe_tag){TAG_LAUNCH_SENT, c};
     atomic_fetch_add(&fe->live_calls, 1);
     return c;
 }
@@ -143,6 +172,11 @@ static void call_unref(fe_call *c) {
     }
     if (c->base.peer.token)
         trn_token_unref(c->base.peer.token);
+    for (fe_ack *a = c->acks, *next; a; a = next) {
+        next = a->next;
+        free(a->body);
+        free(a);
+    }
     free(c);
     atomic_fetch_sub(&fe->live_calls, 1);
 }
@@ -162,7 +196,9 @@ static void post_request(trn_grpc_frontend *fe, int method) {
                                      &c->t_new);
     else
         e = grpc_server_request_registered_call(fe->server, fe->registered[method], &c->call,
-                                                &c->deadline, &c->md, &c->payload, fe->cq, fe->cq,
+                                                &c->deadline, &c->md,
+                                                method == TRN_WIRE_LAUNCH ? NULL : &c->payload,
+                                                fe->cq, fe->cq,
                                                 &c->t_new);
     if (e != GRPC_CALL_OK) {
         trn_log(TRN_LOG_ERROR, "gRPC request_call failed (%d)", (int)e);
@@ -307,7 +343,9 @@ static void on_new_call(fe_call *c, int ok) {
     grpc_slice req = payload_slice(c);
     const uint8_t *bytes = GRPC_SLICE_START_PTR(req);
     const size_t len = GRPC_SLICE_LENGTH(req);
-    if (c->method == TRN_WIRE_ATTACH) {
+    if (c->method == TRN_WIRE_LAUNCH) {
+        launch_start(c);
+    } else if (c->method == TRN_WIRE_ATTACH) {
         c->session = trn_service_attach(fe->svc, bytes, len, &c->base);
         if (c->session)
             start_attach_stream(c);
@@ -315,6 +353,132 @@ static void on_new_call(fe_call *c, int ok) {
         trn_service_handle(fe->svc, (trn_wire_method)c->method, bytes, len, &c->base);
     }
     grpc_slice_unref(req);
+}
+
+/* ---- Launch streams ------------------------------------------------------------ */
+
+/* Ends a Launch stream with code and msg (its last ref goes with the batch). */
+static void launch_end(fe_call *c, trn_wire_code code, const char *msg) {
+    grpc_op ops[2];
+    memset(ops, 0, sizeof(ops));
+    c->status_details = grpc_slice_from_copied_string(msg ? msg : "");
+    c->has_status_details = 1;
+    ops[0].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[0].data.send_status_from_server.status = (grpc_status_code)code;
+    ops[0].data.send_status_from_server.status_details = &c->status_details;
+    ops[1].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    ops[1].data.recv_close_on_server.cancelled = &c->cancelled;
+    if (grpc_call_start_batch(c->call, ops, 2, &c->t_done, NULL) != GRPC_CALL_OK) {
+        trn_log(TRN_LOG_ERROR, "gRPC start_batch ending a Launch stream failed");
+        call_unref(c);
+    }
+}
+
+/* Posts the read of the stream's next LaunchBatch (with the initial
+ * metadata the first time). */
+static void launch_read(fe_call *c) {
+    grpc_op ops[2];
+    size_t n = 0;
+    memset(ops, 0, sizeof(ops));
+    if (!c->sent_initial_md) {
+        ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+        c->sent_initial_md = 1;
+    }
+    ops[n].op = GRPC_OP_RECV_MESSAGE;
+    ops[n].data.recv_message.recv_message = &c->payload;
+    n++;
+    if (grpc_call_start_batch(c->call, ops, n, &c->t_recv, NULL) != GRPC_CALL_OK) {
+        trn_log(TRN_LOG_ERROR, "gRPC start_batch reading a Launch stream failed");
+        launch_end(c, TRN_WIRE_INTERNAL, "the daemon could not read the stream");
+    }
+}
+
+static void launch_start(fe_call *c) {
+    launch_read(c);
+}
+
+/* Sends the first queued ack (c->sending: one at a time). */
+static void launch_send_next(fe_call *c) {
+    fe_ack *a = c->acks;
+    if (!a || c->sending)
+        return;
+    c->acks = a->next;
+    if (!c->acks)
+        c->acks_tail = NULL;
+    c->nacks--;
+    grpc_slice slice = grpc_slice_new(a->body, a->len, free);
+    free(a);
+    c->reply = grpc_raw_byte_buffer_create(&slice, 1);
+    grpc_slice_unref(slice);
+    grpc_op op;
+    memset(&op, 0, sizeof(op));
+    op.op = GRPC_OP_SEND_MESSAGE;
+    op.data.send_message.send_message = c->reply;
+    atomic_fetch_add(&c->refs, 1); /* for TAG_LAUNCH_SENT */
+    c->sending = 1;
+    if (grpc_call_start_batch(c->call, &op, 1, &c->t_sent, NULL) != GRPC_CALL_OK) {
+        grpc_byte_buffer_destroy(c->reply);
+        c->reply = NULL;
+        c->sending = 0;
+        call_unref(c);
+    }
+}
+
+static void on_launch_sent(fe_call *c) {
+    if (c->reply)
+        grpc_byte_buffer_destroy(c->reply);
+    c->reply = NULL;
+    c->sending = 0;
+    launch_send_next(c);
+    call_unref(c);
+}
+
+/* Queues an ack (taking body); -1 when too many wait already. */
+static int launch_queue_ack(fe_call *c, uint8_t *body, size_t len) {
+    fe_ack *a = c->nacks < MAX_PENDING_ACKS ? malloc(sizeof(*a)) : NULL;
+    if (!a) {
+        free(body);
+        return -1;
+    }
+    *a = (fe_ack){NULL, body, len};
+    if (c->acks_tail)
+        c->acks_tail->next = a;
+    else
+        c->acks = a;
+    c->acks_tail = a;
+    c->nacks++;
+    launch_send_next(c);
+    return 0;
+}
+
+static void on_launch_recv(fe_call *c, int ok) {
+    if (!ok || !c->payload) { /* the client closed its side, or the call ended */
+        launch_end(c, TRN_WIRE_OK, "");
+        return;
+    }
+    grpc_slice req = payload_slice(c);
+    grpc_byte_buffer_destroy(c->payload);
+    c->payload = NULL;
+    uint8_t *ack = NULL;
+    size_t ack_len = 0;
+    char msg[320] = "";
+    const trn_wire_code rc =
+        trn_service_launch(c->fe->svc, GRPC_SLICE_START_PTR(req), GRPC_SLICE_LENGTH(req),
+                           &c->base, &ack, &ack_len, msg, sizeof(msg));
+    grpc_slice_unref(req);
+    if (rc != TRN_WIRE_OK) {
+        launch_end(c, rc, msg);
+        return;
+    }
+    if (ack && c->fe->svc->metrics)
+        trn_metrics_sent(c->fe->svc->metrics, TRN_TRANSPORT_GRPC, ack_len);
+    if (ack && launch_queue_ack(c, ack, ack_len) != 0) {
+        launch_end(c, TRN_WIRE_RESOURCE_EXHAUSTED,
+                   "Launch: more than 16 fences wait for their acks (send a fence only after "
+                   "the previous one's LaunchAck)");
+        return;
+    }
+    launch_read(c);
 }
 
 static void on_attach_closed(fe_call *c) {
@@ -337,6 +501,8 @@ void trn_grpc_frontend_poll(trn_grpc_frontend *fe, int timeout_ms) {
         case TAG_DONE: call_unref(tag->call); break;
         case TAG_CLOSED: on_attach_closed(tag->call); break;
         case TAG_SHUTDOWN: fe->shutdown_done = 1; break;
+        case TAG_LAUNCH_RECV: on_launch_recv(tag->call, ev.success); break;
+        case TAG_LAUNCH_SENT: on_launch_sent(tag->call); break;
         }
         /* Drain whatever else is ready without waiting again. */
         deadline = gpr_time_0(GPR_CLOCK_MONOTONIC);
@@ -434,9 +600,12 @@ trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs,
     fe->server = grpc_server_create(&chargs, NULL);
     fe->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(fe->server, fe->cq, NULL);
-    for (int m = 0; m < TRN_WIRE_METHOD_COUNT; m++)
+    for (int m = 0; m < TRN_WIRE_METHOD_COUNT; m++) /* Launch is a stream: its messages
+                                                         are read one by one */
         fe->registered[m] = grpc_server_register_method(
-            fe->server, method_paths[m], NULL, GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+            fe->server, method_paths[m], NULL,
+            m == TRN_WIRE_LAUNCH ? GRPC_SRM_PAYLOAD_NONE : GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER,
+            0);
 
     grpc_server_credentials *creds = trn_tls_server_credentials(svc->cfg, err, errlen);
     int rc = creds ? 0 : -1;

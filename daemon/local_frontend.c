@@ -610,6 +610,13 @@ static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int v
     lc->base.session_scope = c->session ? c->session->id : 0;
     pthread_mutex_unlock(&c->lock);
     atomic_fetch_add(&c->refs, 1);
+    if (h->kind == TRN_WIRE_LAUNCH) {
+        local_finish(&lc->base, TRN_WIRE_UNIMPLEMENTED,
+                     "Launch is gRPC's asynchronous launch; on the local transport a Submit "
+                     "frame flagged TRN_LOCAL_FLAG_NO_REPLY is",
+                     NULL, 0);
+        return;
+    }
     if (h->kind == TRN_WIRE_ATTACH) {
         local_finish(&lc->base, TRN_WIRE_UNIMPLEMENTED,
                      "Attach is not used on the local transport: the connection holds the "

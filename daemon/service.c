@@ -27,6 +27,10 @@ void trn_service_finish_error(trn_call *call, trn_wire_code code, const char *ms
 }
 
 void trn_service_finish_reply(trn_call *call, const ProtobufCMessage *reply) {
+    if (call->no_reply) { /* nobody reads it: do not pack it */
+        call->finish(call, TRN_WIRE_OK, NULL, NULL, 0);
+        return;
+    }
     const size_t len = protobuf_c_message_get_packed_size(reply);
     uint8_t *body = len ? malloc(len) : NULL;
     if (len && !body) {
@@ -588,7 +592,8 @@ static void defer_rejection(trn_session *s, const Trnsci__V1__SubmitRequest *req
     trn_session_defer_error(s, req->stream_id, req->launch_seq, rc, msg);
 }
 
-static void on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call) {
+void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req,
+                           trn_call *call) {
     char err[ERRLEN];
     trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)
@@ -742,7 +747,7 @@ HANDLER(on_alloc, Trnsci__V1__AllocRequest)
 HANDLER(on_free, Trnsci__V1__FreeRequest)
 HANDLER(on_write, Trnsci__V1__WriteRequest)
 HANDLER(on_read, Trnsci__V1__ReadRequest)
-HANDLER(on_submit, Trnsci__V1__SubmitRequest)
+HANDLER(trn_service_on_submit, Trnsci__V1__SubmitRequest)
 HANDLER(trn_service_on_synchronize, Trnsci__V1__SynchronizeRequest)
 HANDLER(on_set_priority, Trnsci__V1__SetPriorityRequest)
 HANDLER(trn_service_on_event, Trnsci__V1__EventRequest)
@@ -767,7 +772,8 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_FREE] = ENTRY(trnsci__v1__free_request__descriptor, on_free, "Free"),
     [TRN_WIRE_WRITE] = ENTRY(trnsci__v1__write_request__descriptor, on_write, "Write"),
     [TRN_WIRE_READ] = ENTRY(trnsci__v1__read_request__descriptor, on_read, "Read"),
-    [TRN_WIRE_SUBMIT] = ENTRY(trnsci__v1__submit_request__descriptor, on_submit, "Submit"),
+    [TRN_WIRE_SUBMIT] =
+        ENTRY(trnsci__v1__submit_request__descriptor, trn_service_on_submit, "Submit"),
     [TRN_WIRE_SYNCHRONIZE] = ENTRY(trnsci__v1__synchronize_request__descriptor,
                                    trn_service_on_synchronize, "Synchronize"),
     [TRN_WIRE_SET_PRIORITY] =

@@ -11,6 +11,17 @@
 
 #include "daemon/service_context.h"
 
+/* One LaunchBatch (req, len bytes) from a Launch stream (gRPC; `stream` is
+ * the stream's call, for its peer): queues each submit in order as a Submit
+ * nobody waits for (service_launch.c), then wakes the workers. Returns
+ * TRN_WIRE_OK, and when the batch asked for it (a fence) the packed
+ * LaunchAck in *ack (malloc'd, *ack_len bytes; NULL when none). Any other
+ * code ends the stream, with msg saying why: a malformed batch, a session
+ * that does not exist or is not the caller's, a daemon shutting down. */
+trn_wire_code trn_service_launch(trn_service *svc, const uint8_t *req, size_t len,
+                                 const trn_call *stream, uint8_t **ack, size_t *ack_len, char *msg,
+                                 size_t msglen);
+
 /* Wakes the workers for the ops of asynchronous launches (trn_call.no_reply)
  * dispatched so far: a frontend calls it after each burst of requests it
  * dispatched (before it waits for more), so that the workers are woken once

@@ -62,6 +62,11 @@ void trn_service_op_discard(trn_service_op *op);
 trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
                                    trn_service_op *op, uint64_t *seq, char *err, size_t errlen);
 
+/* Submit: validates and queues one op; with call->no_reply a refusal is
+ * kept for the op's stream instead (service.c). */
+void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req,
+                           trn_call *call);
+
 /* SelfTest (service_selftest.c). */
 void trn_service_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req,
                               trn_call *call);

@@ -66,7 +66,8 @@
     X(PLAN_CREATE, "/trnsci.v1.Trnsci/PlanCreate")                                                 \
     X(PLAN_DESTROY, "/trnsci.v1.Trnsci/PlanDestroy")                                               \
     X(PLANS, "/trnsci.v1.Trnsci/Plans")                                                            \
-    X(SELF_TEST, "/trnsci.v1.Trnsci/SelfTest")
+    X(SELF_TEST, "/trnsci.v1.Trnsci/SelfTest")                                                     \
+    X(LAUNCH, "/trnsci.v1.Trnsci/Launch")
 
 typedef enum trn_wire_method {
 #define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,

@@ -510,17 +510,20 @@ static void test_uid_limits(void **state) {
 }
 
 /* Backpressure on queued work for a client whose Submits wait for their
- * replies (gRPC's unary Submit): past --max-queued-ops a Submit is refused
- * with trnsciErrorBusy (TRNBLAS_STATUS_ALLOC_FAILED through trnblas), naming
- * the limit, and accepted again once work completes. (On the local
- * transport launches block instead: test_launch.c.) */
+ * replies (TRNSCI_LAUNCH_BLOCKING=1): past --max-queued-ops a Submit is
+ * refused with trnsciErrorBusy (TRNBLAS_STATUS_ALLOC_FAILED through trnblas),
+ * naming the limit, and accepted again once work completes. (Asynchronous
+ * launches block instead: test_launch.c.) gRPC, where the daemon takes
+ * every request: a local client's requests wait while its queue is full. */
 static void test_queue_limit(void **state) {
     (void)state;
     enum { N = 800 }; /* ~1 GFLOP per DGEMM: the queue cannot drain meanwhile */
     th_daemon d;
     const char *const args[] = {"--max-queued-ops", "3", "--cores", "1", NULL};
     assert_int_equal(th_daemon_start(&d, args), 0);
+    setenv("TRNSCI_LAUNCH_BLOCKING", "1", 1);
     assert_int_equal(trnsciInit(d.tcp_addr), trnsciSuccess);
+    unsetenv("TRNSCI_LAUNCH_BLOCKING");
     double *a, *c;
     const double one = 1, zero = 0;
     trnblasHandle_t h;
