@@ -76,8 +76,8 @@ static double trnsci_round(trnblasHandle_t h, float *dA, float *dC, int ops, dou
         die("trnsciMemcpy (C = 0)");
     const int64_t t0 = bench_now_ns();
     for (int i = 0; i < ops; i++)
-        if (trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 1, 1, 1, &one, dA, 1, dA, 1, &one, dC,
-                         1) != TRNBLAS_STATUS_SUCCESS)
+        if (trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 1, 1, 1, &one, dA, 1, dA, 1, &one, dC, 1) !=
+            TRNBLAS_STATUS_SUCCESS)
             die("trnblasSgemm");
     *launched = (double)(bench_now_ns() - t0) * 1e-9;
     if (trnsciDeviceSynchronize())

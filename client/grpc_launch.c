@@ -63,8 +63,7 @@ struct trn_grpc_launch {
     uint32_t pending_at_ack, max_queued;
 };
 
-trn_grpc_launch *trn_grpc_launch_new(grpc_channel *channel, const grpc_metadata *md,
-                                     size_t count) {
+trn_grpc_launch *trn_grpc_launch_new(grpc_channel *channel, const grpc_metadata *md, size_t count) {
     trn_grpc_launch *l = calloc(1, sizeof(*l));
     if (!l)
         return NULL;
@@ -179,8 +178,8 @@ static int send_batch(trn_grpc_launch *l, uint8_t *body, size_t blen, uint64_t f
     }
     int ok = grpc_call_start_batch(l->call, ops, n, l, NULL) == GRPC_CALL_OK;
     if (ok)
-        ok = grpc_completion_queue_pluck(l->cq, l, gpr_inf_future(GPR_CLOCK_REALTIME), NULL)
-                 .success;
+        ok =
+            grpc_completion_queue_pluck(l->cq, l, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).success;
     grpc_byte_buffer_destroy(send);
     if (ok && fence) {
         grpc_byte_buffer_reader reader;
@@ -188,8 +187,8 @@ static int send_batch(trn_grpc_launch *l, uint8_t *body, size_t blen, uint64_t f
         if (recv && grpc_byte_buffer_reader_init(&reader, recv)) {
             grpc_slice s = grpc_byte_buffer_reader_readall(&reader);
             grpc_byte_buffer_reader_destroy(&reader);
-            *ack = trnsci__v1__launch_ack__unpack(NULL, GRPC_SLICE_LENGTH(s),
-                                                  GRPC_SLICE_START_PTR(s));
+            *ack =
+                trnsci__v1__launch_ack__unpack(NULL, GRPC_SLICE_LENGTH(s), GRPC_SLICE_START_PTR(s));
             grpc_slice_unref(s);
         }
         ok = *ack != NULL && (*ack)->fence == fence;
@@ -317,8 +316,8 @@ trn_wire_code trn_grpc_launch_submit(trn_grpc_launch *l, const Trnsci__V1__Submi
         fence_locked(l);
         if (l->broken)
             continue;
-        if (l->pending_at_ack + (l->launched - l->covered) >= (l->max_queued ? l->max_queued
-                                                                              : FIRST_WINDOW)) {
+        if (l->pending_at_ack + (l->launched - l->covered) >=
+            (l->max_queued ? l->max_queued : FIRST_WINDOW)) {
             /* Still full: the session's ops take their time. */
             pthread_mutex_unlock(&l->lock);
             const struct timespec nap = {0, 200 * 1000};

@@ -28,8 +28,7 @@ typedef struct trn_grpc_launch trn_grpc_launch;
 
 /* A Launch stream on channel whose calls carry md (count entries; may be
  * 0), opened on the first launch. NULL when out of memory. */
-trn_grpc_launch *trn_grpc_launch_new(grpc_channel *channel, const grpc_metadata *md,
-                                     size_t count);
+trn_grpc_launch *trn_grpc_launch_new(grpc_channel *channel, const grpc_metadata *md, size_t count);
 /* Queues req for sending (blocking while the session's queue is full).
  * TRN_WIRE_OK, or TRN_WIRE_UNAVAILABLE with msg when the stream is broken
  * (the daemon ended it: msg says why). */

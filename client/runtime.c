@@ -223,8 +223,8 @@ static trnsciError_t open_session(trn_client *c) {
     /* As CUDA_LAUNCH_BLOCKING=1: every launch waits for the daemon to take
      * it, and its refusal is the launching call's error. */
     const char *blocking = getenv("TRNSCI_LAUNCH_BLOCKING");
-    c->launch_async = c->t->ops->launch && c->protocol_minor >= 10 &&
-                      !(blocking && strcmp(blocking, "1") == 0);
+    c->launch_async =
+        c->t->ops->launch && c->protocol_minor >= 10 && !(blocking && strcmp(blocking, "1") == 0);
 
     Trnsci__V1__AttachRequest a = TRNSCI__V1__ATTACH_REQUEST__INIT;
     a.session_id = c->session_id;

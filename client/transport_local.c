@@ -326,7 +326,7 @@ static int wait_for_daemon(local_transport *t, unsigned *round) {
     }
     const unsigned shift = *round - 16 < 6 ? *round - 16 : 6;
     const struct timespec step = {0, (long)(16000u << shift)}; /* 16 µs … 1 ms */
-    struct pollfd pf = {t->sock, 0, 0}; /* only hang-ups and errors */
+    struct pollfd pf = {t->sock, 0, 0};                        /* only hang-ups and errors */
     if (ppoll(&pf, 1, &step, NULL) > 0 && (pf.revents & (POLLHUP | POLLERR)))
         return -1;
     pthread_mutex_lock(&t->lock);

@@ -19,7 +19,7 @@
 
 typedef struct trn_block_pool {
     pthread_mutex_t lock;
-    void *free;  /* singly linked through each block's first word */
+    void *free;   /* singly linked through each block's first word */
     size_t count; /* blocks on the free list */
     size_t keep;  /* most blocks kept */
     size_t size;  /* bytes per block, at least a pointer */

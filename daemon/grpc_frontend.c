@@ -195,11 +195,9 @@ static void post_request(trn_grpc_frontend *fe, int method) {
         e = grpc_server_request_call(fe->server, &c->call, &c->details, &c->md, fe->cq, fe->cq,
                                      &c->t_new);
     else
-        e = grpc_server_request_registered_call(fe->server, fe->registered[method], &c->call,
-                                                &c->deadline, &c->md,
-                                                method == TRN_WIRE_LAUNCH ? NULL : &c->payload,
-                                                fe->cq, fe->cq,
-                                                &c->t_new);
+        e = grpc_server_request_registered_call(
+            fe->server, fe->registered[method], &c->call, &c->deadline, &c->md,
+            method == TRN_WIRE_LAUNCH ? NULL : &c->payload, fe->cq, fe->cq, &c->t_new);
     if (e != GRPC_CALL_OK) {
         trn_log(TRN_LOG_ERROR, "gRPC request_call failed (%d)", (int)e);
         call_unref(c);
@@ -463,8 +461,8 @@ static void on_launch_recv(fe_call *c, int ok) {
     size_t ack_len = 0;
     char msg[320] = "";
     const trn_wire_code rc =
-        trn_service_launch(c->fe->svc, GRPC_SLICE_START_PTR(req), GRPC_SLICE_LENGTH(req),
-                           &c->base, &ack, &ack_len, msg, sizeof(msg));
+        trn_service_launch(c->fe->svc, GRPC_SLICE_START_PTR(req), GRPC_SLICE_LENGTH(req), &c->base,
+                           &ack, &ack_len, msg, sizeof(msg));
     grpc_slice_unref(req);
     if (rc != TRN_WIRE_OK) {
         launch_end(c, rc, msg);
@@ -604,7 +602,8 @@ trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs,
                                                          are read one by one */
         fe->registered[m] = grpc_server_register_method(
             fe->server, method_paths[m], NULL,
-            m == TRN_WIRE_LAUNCH ? GRPC_SRM_PAYLOAD_NONE : GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER,
+            m == TRN_WIRE_LAUNCH ? GRPC_SRM_PAYLOAD_NONE
+                                 : GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER,
             0);
 
     grpc_server_credentials *creds = trn_tls_server_credentials(svc->cfg, err, errlen);

@@ -380,8 +380,8 @@ static void report_failure(trn_service_op *op, trn_sched_status status) {
         if (km->set && !km->bad_input)
             snprintf(msg, sizeof(msg), "%s failed: %s", label, km->text);
         else
-            snprintf(msg, sizeof(msg),
-                     "%s failed: the daemon is out of memory for its workspace", label);
+            snprintf(msg, sizeof(msg), "%s failed: the daemon is out of memory for its workspace",
+                     label);
         trn_log(TRN_LOG_WARN, "session #%llu: %s", (unsigned long long)op->session->number, msg);
         break;
     case TRN_SCHED_EXPIRED:
@@ -577,8 +577,8 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
 /* An asynchronous launch the daemon refused: nobody hears the reply, so the
  * next Synchronize of its stream reports it, naming the op as the client
  * numbered it. */
-static void defer_rejection(trn_session *s, const Trnsci__V1__SubmitRequest *req,
-                            trn_wire_code rc, const char *err) {
+static void defer_rejection(trn_session *s, const Trnsci__V1__SubmitRequest *req, trn_wire_code rc,
+                            const char *err) {
     const int kind = req->op ? (int)req->op->kind_case : 0;
     const trn_op_info *k = trn_op_info_of(kind);
     const char *event = kind == TRNSCI__V1__OP__KIND_EVENT_RECORD ? "event record"
@@ -587,13 +587,12 @@ static void defer_rejection(trn_session *s, const Trnsci__V1__SubmitRequest *req
                                                                   : "op";
     char msg[TRN_SERVICE_ERRLEN + 160];
     snprintf(msg, sizeof(msg), "%s %s (launch #%llu on stream %u) was refused: %s",
-             k ? k->family : "memory", k ? k->title : event,
-             (unsigned long long)req->launch_seq, req->stream_id, err);
+             k ? k->family : "memory", k ? k->title : event, (unsigned long long)req->launch_seq,
+             req->stream_id, err);
     trn_session_defer_error(s, req->stream_id, req->launch_seq, rc, msg);
 }
 
-void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req,
-                           trn_call *call) {
+void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call) {
     char err[ERRLEN];
     trn_session *s = trn_service_session(svc, req->session_id, call);
     if (!s)

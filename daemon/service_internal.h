@@ -64,8 +64,7 @@ trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t st
 
 /* Submit: validates and queues one op; with call->no_reply a refusal is
  * kept for the op's stream instead (service.c). */
-void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req,
-                           trn_call *call);
+void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *req, trn_call *call);
 
 /* SelfTest (service_selftest.c). */
 void trn_service_on_self_test(trn_service *svc, const Trnsci__V1__SelfTestRequest *req,

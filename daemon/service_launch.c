@@ -95,9 +95,8 @@ trn_wire_code trn_service_launch(trn_service *svc, const uint8_t *req, size_t le
         const Trnsci__V1__SubmitRequest *sub = b->submits[i];
         if (sub->session_id != b->session_id) {
             snprintf(msg, msglen,
-                     "Launch: submit %zu of the batch names session %016llx, the batch %016llx",
-                     i, (unsigned long long)sub->session_id,
-                     (unsigned long long)b->session_id);
+                     "Launch: submit %zu of the batch names session %016llx, the batch %016llx", i,
+                     (unsigned long long)sub->session_id, (unsigned long long)b->session_id);
             rc = TRN_WIRE_INVALID_ARGUMENT;
             break;
         }

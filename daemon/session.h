@@ -232,8 +232,8 @@ void trn_session_defer_error(trn_session *s, uint32_t stream_id, uint64_t launch
 /* Takes the error kept for stream_id (all_streams: the earliest of every
  * stream, clearing them all; msg then also counts the others). Returns
  * TRN_WIRE_OK, with msg untouched, when there is none. */
-trn_wire_code trn_session_take_error(trn_session *s, int all_streams, uint32_t stream_id,
-                                     char *msg, size_t len);
+trn_wire_code trn_session_take_error(trn_session *s, int all_streams, uint32_t stream_id, char *msg,
+                                     size_t len);
 /* Frees what is kept (the session's last reference). */
 void trn_session_errors_free(trn_session *s);
 

@@ -73,8 +73,8 @@ static trn_deferred_error *take_earliest_locked(trn_session *s, uint64_t *others
     return first;
 }
 
-trn_wire_code trn_session_take_error(trn_session *s, int all_streams, uint32_t stream_id,
-                                     char *msg, size_t len) {
+trn_wire_code trn_session_take_error(trn_session *s, int all_streams, uint32_t stream_id, char *msg,
+                                     size_t len) {
     uint64_t others = 0;
     pthread_mutex_lock(&s->lock);
     trn_deferred_error *e = all_streams ? take_earliest_locked(s, &others)
@@ -84,7 +84,8 @@ trn_wire_code trn_session_take_error(trn_session *s, int all_streams, uint32_t s
         return TRN_WIRE_OK;
     trn_wire_code code;
     if (!e) {
-        snprintf(msg, len, "ops failed on more streams than max-streams; their errors were not kept");
+        snprintf(msg, len,
+                 "ops failed on more streams than max-streams; their errors were not kept");
         code = TRN_WIRE_INTERNAL;
     } else if (others) {
         snprintf(msg, len, "%s (and %llu failed op(s) on other streams)", e->msg,

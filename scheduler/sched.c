@@ -100,7 +100,7 @@ struct trn_sched {
     worker *workers;
     int nworkers;
     int stopping;
-    int quiet;   /* under lock, during a defer_wake submit: ready_push wakes no one */
+    int quiet;    /* under lock, during a defer_wake submit: ready_push wakes no one */
     int unkicked; /* ops made ready quietly since the last wake-up of every engine */
     int inflight; /* started ops not yet complete: workers stay until it is 0 */
     trn_sched_stats stats;

@@ -114,7 +114,7 @@ struct trn_sched_op {
     /* Stages after desc, run in order (nthen < TRN_SCHED_MAX_STAGES). */
     trn_op_desc then[TRN_SCHED_MAX_STAGES - 1];
     int nthen;
-    int is_marker;           /* no kernel: completes when reaching its stream's head */
+    int is_marker; /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
      * burst of such ops (one wake-up per burst, not per op). The next
      * submit without it wakes them too. */

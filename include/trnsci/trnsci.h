@@ -15,7 +15,8 @@
  * Asynchrony, as CUDA's launches: work queued on a stream (every library
  * routine of the six families, the *Async copies and memsets, event records
  * and waits) returns once its arguments are checked, in this process,
- * without waiting for the daemon (over gRPC: once the daemon has queued it).
+ * without waiting for the daemon (local transport: a push on a shared-memory
+ * ring; gRPC: a message on the session's Launch stream).
  * A bad argument is that call's error. An error that arises later — the
  * daemon refuses the op, its kernel fails, its deadline passes — is kept for
  * the op's stream and returned by the next trnsciStreamSynchronize of that

@@ -107,9 +107,8 @@ static trn_wire_code region(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint
     uint64_t end;
     if (off > b.size || ck_add(off, bytes, &end) || end > b.size) {
         trn_vmsg(vx, NAME_FMT ": needs %llu bytes at offset %llu but buffer %llu holds %llu bytes",
-                 NAME_ARGS,
-                 (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)id,
-                 (unsigned long long)b.size);
+                 NAME_ARGS, (unsigned long long)bytes, (unsigned long long)off,
+                 (unsigned long long)id, (unsigned long long)b.size);
         vx->host->buffer_put(held);
         return TRN_WIRE_INVALID_ARGUMENT;
     }

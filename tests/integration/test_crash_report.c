@@ -121,8 +121,10 @@ static void test_fault_in_a_kernel_is_reported(void **state) {
     d.pid = 0;
     assert_true(WIFSIGNALED(status));
     assert_int_equal(WTERMSIG(status), SIGSEGV);
-    assert_true(th_file_contains(d.log_path, "error: fatal signal 11 (SIGSEGV, segmentation fault) sent by pid"));
-    assert_true(th_file_contains(d.log_path, "the crashing worker was running blas gemm (launch #"));
+    assert_true(th_file_contains(
+        d.log_path, "error: fatal signal 11 (SIGSEGV, segmentation fault) sent by pid"));
+    assert_true(
+        th_file_contains(d.log_path, "the crashing worker was running blas gemm (launch #"));
     char who[96];
     snprintf(who, sizeof(who), "pid %d", (int)getpid());
     assert_true(th_file_contains(d.log_path, who));

@@ -79,8 +79,8 @@ static th_daemon start_daemon(const char *max_queued) {
     metrics_port = th_free_port();
     char listen[64];
     snprintf(listen, sizeof(listen), "127.0.0.1:%d", metrics_port);
-    const char *const args[] = {"--cores",         "1", "--metrics-listen", listen,
-                                "--max-queued-ops", max_queued, NULL};
+    const char *const args[] = {"--cores",  "1", "--metrics-listen", listen, "--max-queued-ops",
+                                max_queued, NULL};
     assert_int_equal(th_daemon_start(&d, args), 0);
     return d;
 }
@@ -339,8 +339,8 @@ static void flow_control(const transport *t) {
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     atomic_store(&w.stop, 1);
     pthread_join(watching, NULL);
-    print_message("flow control (%s): most ops pending seen %u (limit 4) over %d polls\n",
-                  t->name, w.most, w.polls);
+    print_message("flow control (%s): most ops pending seen %u (limit 4) over %d polls\n", t->name,
+                  w.most, w.polls);
     assert_true(w.most <= 4);
     assert_true(w.most >= 1);
     assert_int_equal(trnsciMemcpy(host, c, sizeof(double) * N * N, trnsciMemcpyDeviceToHost),

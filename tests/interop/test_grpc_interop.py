@@ -1261,6 +1261,46 @@ def check_attach_end_reason(c):
     return f"Attach ended OK, trnsci-end-reason: {reason}"
 
 
+def check_launch_stream(c):
+    """Asynchronous launch over the Launch stream (docs/protocol.md, Launch,
+    1.10): 50 SGEMMs C += A B (1 x 1, A = 1) in two batches, the second with a
+    fence; the ack comes once they are queued and reports the session's
+    queue; a refused submit (C too small) is no reply but the stream's next
+    Synchronize error, naming the launch; C counts the good ones exactly."""
+    with Sessions(c) as ss:
+        sid = ss.open()
+        a = c.alloc(sid, 4)
+        cc = c.alloc(sid, 4)
+        c.write(sid, a, 0, np.array([1.0], np.float32).tobytes())
+        c.write(sid, cc, 0, np.array([0.0], np.float32).tobytes())
+
+        def gemm(m, launch):
+            op = pb.Op(gemm=pb.GemmOp(
+                type=pb.R_32F, m=m, n=m, k=1, alpha=pb.Scalar(re=1.0), beta=pb.Scalar(re=1.0),
+                a=pb.BufferRef(buffer_id=a), lda=m, b=pb.BufferRef(buffer_id=a), ldb=1,
+                c=pb.BufferRef(buffer_id=cc), ldc=m))
+            return pb.SubmitRequest(session_id=sid, stream_id=2, op=op, launch_seq=launch)
+
+        batches = [
+            pb.LaunchBatch(session_id=sid, submits=[gemm(1, i + 1) for i in range(30)]),
+            pb.LaunchBatch(session_id=sid, submits=[gemm(1, i + 31) for i in range(20)]
+                           + [gemm(2, 51)], fence=7),
+        ]
+        fn = c.channel.stream_stream(PKG + "Launch", request_serializer=_serialize,
+                                     response_deserializer=pb.LaunchAck.FromString)
+        acks = run_with_timeout(lambda: list(fn(iter(batches), timeout=CALL_TIMEOUT)), 30.0)
+        require(len(acks) == 1 and acks[0].fence == 7, f"acks {acks}")
+        require(acks[0].max_queued_ops >= 1, f"max_queued_ops {acks[0].max_queued_ops}")
+        require(acks[0].ops_pending <= 50, f"ops_pending {acks[0].ops_pending}")
+        expect_rpc_error(lambda: c.sync(sid, stream=2), grpc.StatusCode.INVALID_ARGUMENT,
+                         "blas gemm (launch #51 on stream 2) was refused")
+        c.sync(sid, stream=2)  # reported once
+        got = np.frombuffer(c.read(sid, cc, 0, 4), np.float32)[0]
+        require(got == 50.0, f"C = {got} after 50 launched C += 1")
+    return f"50 launches in 2 batches, ack {acks[0].fence} (ops pending {acks[0].ops_pending}), " \
+           "the refused 51st reported by Synchronize"
+
+
 def check_keepalive(target):
     """A client sending HTTP/2 keepalive pings every second, with or without
     calls, keeps its session: the daemon accepts pings down to 500 ms apart
@@ -1624,6 +1664,8 @@ def main():
                                check_attach_end_reason, c)
                     checks.run(f"{name}: 1 s HTTP/2 keepalive pings keep the session",
                                check_keepalive, target)
+                    checks.run(f"{name}: Launch stream: batches, fence, deferred refusal "
+                               "(protocol 1.10)", check_launch_stream, c)
                     checks.run(f"{name}: a gRPC deadline on Synchronize cancels queued work",
                                check_grpc_deadline_cancels_queued, c)
                     checks.run(f"{name}: priorities are clamped to the range",
