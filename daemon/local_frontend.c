@@ -80,6 +80,7 @@ struct conn {
     int ops_paused;      /* loop thread: the session's launch queue is full, requests wait */
     atomic_int room;     /* set by the session (conn_room) when ops_paused may end */
     int unkicked;        /* loop thread: launches dispatched since the last conn_kick */
+    atomic_int owed;     /* replies owed for requests taken from the ring */
     int closing;         /* loop thread: close started */
     atomic_int refs;
     pthread_mutex_t lock; /* out queue, closed, need_writable, session */
@@ -372,7 +373,7 @@ static int ring_drain(conn *c) {
     __atomic_store_n(&c->ring->daemon_waiting, 0, __ATOMIC_RELAXED);
     unsigned burst = 0;
     uint64_t idle_since = 0;
-    int spun = 0;
+    int spun = 0, owed_seen = 0;
     for (;;) {
         if (must_wait(c))
             return 0; /* resumed once replies drain or the session has room */
@@ -398,9 +399,20 @@ static int ring_drain(conn *c) {
         }
         conn_kick(c); /* the ring is empty: run what it brought */
         const uint64_t now = trn_spin_now_ns();
-        if (!idle_since)
+        if (!idle_since) {
             idle_since = now;
-        if (now - idle_since < c->spin.ns) {
+            owed_seen = 0;
+        }
+        /* While a reply the client waits for is still to come (a
+         * Synchronize), its next request follows soon after it: keep
+         * watching for a while whatever the budget says. (With asynchronous
+         * launch that wait is the only one per iteration; letting the budget
+         * decay to sleeping there would make both sides pay a doorbell for
+         * every request.) */
+        owed_seen |= atomic_load(&c->owed) > 0;
+        const uint64_t budget =
+            owed_seen && c->spin.ns < TRN_SPIN_MAX_NS ? TRN_SPIN_MAX_NS : c->spin.ns;
+        if (now - idle_since < budget) {
             spun = 1;
             sched_yield(); /* the client may be waiting for this CPU */
             continue;
@@ -498,6 +510,8 @@ static void local_finish(trn_call *base, trn_wire_code code, const char *msg, ui
     local_call *lc = (local_call *)base;
     conn *c = lc->c;
     int fd = base->reply_fd;
+    if (lc->via_ring && !base->no_reply)
+        atomic_fetch_sub(&c->owed, 1);
     if (base->no_reply) { /* the client does not wait: nothing to send */
         if (fd >= 0)
             close(fd);
@@ -605,6 +619,8 @@ static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int v
     lc->via_ring = via_ring;
     lc->base.no_reply = (h->flags & TRN_LOCAL_FLAG_NO_REPLY) != 0;
     c->unkicked |= lc->base.no_reply;
+    if (via_ring && !lc->base.no_reply)
+        atomic_fetch_add(&c->owed, 1);
     lc->base.scoped = 1;
     pthread_mutex_lock(&c->lock);
     lc->base.session_scope = c->session ? c->session->id : 0;
