@@ -46,7 +46,7 @@ struct trn_grpc_launch {
     pthread_cond_t work; /* the sender waits for launches or a fence */
     pthread_cond_t done; /* launchers and fencers wait for acks and room */
     pthread_t thread;
-    int started, stopping, broken, sender_waiting, sent_initial_md;
+    int started, has_thread, stopping, broken, sender_waiting, sent_initial_md;
     char error[256];
     grpc_call *call;
     grpc_completion_queue *cq;
@@ -274,6 +274,7 @@ static int start_locked(trn_grpc_launch *l, uint64_t session_id) {
     l->fence_want = ++l->fence_next;
     if (pthread_create(&l->thread, NULL, sender_main, l) != 0)
         goto fail;
+    l->has_thread = 1;
     return 0;
 fail:
     l->broken = 1;
@@ -290,6 +291,13 @@ static void fence_locked(trn_grpc_launch *l) {
         pthread_cond_signal(&l->work);
     while (!l->broken && l->fence_acked < f)
         pthread_cond_wait(&l->done, &l->lock);
+}
+
+/* With lock held: whether one more launch could take the session past its
+ * limit (ops queued ≤ pending_at_ack + launches since the acked batch). */
+static int full_locked(const trn_grpc_launch *l) {
+    const uint64_t window = l->max_queued ? l->max_queued : FIRST_WINDOW;
+    return l->pending_at_ack + (l->launched - l->covered) >= window;
 }
 
 static trn_wire_code broken_locked(trn_grpc_launch *l, char *msg, size_t msglen) {
@@ -310,14 +318,10 @@ trn_wire_code trn_grpc_launch_submit(trn_grpc_launch *l, const Trnsci__V1__Submi
             pthread_cond_wait(&l->done, &l->lock);
             continue;
         }
-        const uint64_t window = l->max_queued ? l->max_queued : FIRST_WINDOW;
-        if (l->pending_at_ack + (l->launched - l->covered) < window)
+        if (!full_locked(l))
             break;
         fence_locked(l);
-        if (l->broken)
-            continue;
-        if (l->pending_at_ack + (l->launched - l->covered) >=
-            (l->max_queued ? l->max_queued : FIRST_WINDOW)) {
+        if (!l->broken && full_locked(l)) {
             /* Still full: the session's ops take their time. */
             pthread_mutex_unlock(&l->lock);
             const struct timespec nap = {0, 200 * 1000};
@@ -351,13 +355,12 @@ void trn_grpc_launch_close(trn_grpc_launch *l) {
     if (!l)
         return;
     pthread_mutex_lock(&l->lock);
-    const int started = l->started, had_thread = started && !(l->broken && l->stopping);
     l->stopping = 1;
     pthread_cond_broadcast(&l->work);
     pthread_mutex_unlock(&l->lock);
     if (l->call)
         grpc_call_cancel(l->call, NULL); /* a batch in flight ends now */
-    if (had_thread)
+    if (l->has_thread)                   /* set before the thread ran; only close reads it after */
         pthread_join(l->thread, NULL);
     if (l->call) {
         if (!l->status_read)

@@ -56,7 +56,7 @@ typedef struct transport {
     int grpc;
 } transport;
 
-static const transport local = {"local", 0}, grpc = {"grpc", 1};
+static transport local = {"local", 0}, grpc = {"grpc", 1}; /* the tests' states */
 
 static const char *address(const th_daemon *d, const transport *t) {
     return t->grpc ? d->tcp_addr : d->unix_addr;
@@ -151,7 +151,8 @@ static double launch_replies(const transport *t, int n, float *result) {
     return rep1 - rep0 - 1; /* the synchronize's reply is not a launch's */
 }
 
-static void no_round_trips(const transport *t) {
+static void test_no_round_trips(void **state) {
+    const transport *t = *state;
     enum { N = 2000 };
     th_daemon d = start_daemon("4096");
     unsetenv("TRNSCI_LAUNCH_BLOCKING");
@@ -175,16 +176,6 @@ static void no_round_trips(const transport *t) {
     assert_int_equal(th_daemon_stop(&d), 0);
 }
 
-static void test_no_round_trips_local(void **state) {
-    (void)state;
-    no_round_trips(&local);
-}
-
-static void test_no_round_trips_grpc(void **state) {
-    (void)state;
-    no_round_trips(&grpc);
-}
-
 /* An SGEMM whose C (1 float) is too small for its 2 x 2 result: the daemon
  * refuses it; with client validation off the client does not notice. */
 static trnblasStatus_t launch_refused(const one_by_one *o) {
@@ -199,7 +190,8 @@ static void expect_message(const char *want) {
         fail_msg("message \"%s\" does not say \"%s\"", msg, want);
 }
 
-static void deferred_errors(const transport *t) {
+static void test_deferred_errors(void **state) {
+    const transport *t = *state;
     th_daemon d = start_daemon("4096");
     setenv("TRNSCI_CLIENT_VALIDATE", "0", 1);
     assert_int_equal(trnsciInit(address(&d, t)), trnsciSuccess);
@@ -275,16 +267,6 @@ static void deferred_errors(const transport *t) {
     assert_int_equal(th_daemon_stop(&d), 0);
 }
 
-static void test_deferred_errors_local(void **state) {
-    (void)state;
-    deferred_errors(&local);
-}
-
-static void test_deferred_errors_grpc(void **state) {
-    (void)state;
-    deferred_errors(&grpc);
-}
-
 /* ---- flow control -------------------------------------------------------- */
 
 typedef struct watch {
@@ -312,7 +294,8 @@ static void *watcher(void *arg) {
     return NULL;
 }
 
-static void flow_control(const transport *t) {
+static void test_flow_control(void **state) {
+    const transport *t = *state;
     enum { N = 500, OPS = 24 }; /* 250 MFLOP each: several ms on one core */
     th_daemon d = start_daemon("4");
     assert_int_equal(trnsciInit(address(&d, t)), trnsciSuccess);
@@ -356,16 +339,6 @@ static void flow_control(const transport *t) {
     assert_int_equal(th_daemon_stop(&d), 0);
 }
 
-static void test_flow_control_local(void **state) {
-    (void)state;
-    flow_control(&local);
-}
-
-static void test_flow_control_grpc(void **state) {
-    (void)state;
-    flow_control(&grpc);
-}
-
 /* A failed test leaves its session behind: start each from none. */
 static int fresh_client(void **state) {
     (void)state;
@@ -375,12 +348,12 @@ static int fresh_client(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_no_round_trips_local, fresh_client),
-        cmocka_unit_test_setup(test_no_round_trips_grpc, fresh_client),
-        cmocka_unit_test_setup(test_deferred_errors_local, fresh_client),
-        cmocka_unit_test_setup(test_deferred_errors_grpc, fresh_client),
-        cmocka_unit_test_setup(test_flow_control_local, fresh_client),
-        cmocka_unit_test_setup(test_flow_control_grpc, fresh_client),
+        {"no_round_trips (local)", test_no_round_trips, fresh_client, NULL, &local},
+        {"no_round_trips (grpc)", test_no_round_trips, fresh_client, NULL, &grpc},
+        {"deferred_errors (local)", test_deferred_errors, fresh_client, NULL, &local},
+        {"deferred_errors (grpc)", test_deferred_errors, fresh_client, NULL, &grpc},
+        {"flow_control (local)", test_flow_control, fresh_client, NULL, &local},
+        {"flow_control (grpc)", test_flow_control, fresh_client, NULL, &grpc},
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
