@@ -343,6 +343,8 @@ void trn_service_describe_op(const trn_sched_op *sop, char *buf, size_t len) {
  * cancelled op reports nothing: what cancelled it (an expired op before it, a
  * Synchronize timeout, the session's end) has said so already. */
 static void report_failure(trn_service_op *op, trn_sched_status status) {
+    if (status == TRN_SCHED_OK || status == TRN_SCHED_CANCELLED || status == TRN_SCHED_SHUTDOWN)
+        return; /* every op comes here: nothing to format for most */
     char msg[TRN_KMSG_LEN + 200], label[128];
     op_label(op, label, sizeof(label));
     trn_wire_code code = TRN_WIRE_INTERNAL;
