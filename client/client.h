@@ -42,6 +42,11 @@ struct trnsciStream_st {
     atomic_uint_fast64_t synced;     /* `submitted` reached by its last completed sync */
     atomic_uint_fast64_t fetch_mark; /* fetch sequence number of its latest download */
     atomic_uint query_event;         /* trnsciStreamQuery's event id, 0 until first used */
+    /* Stream capture (capture.c): the capture it takes part in, and the
+     * nodes its next captured call follows (guarded by the capture lock). */
+    _Atomic(struct trn_capture *) capture;
+    trnsciGraphNode_t *cap_deps;
+    size_t n_cap_deps, cap_deps_cap;
 };
 
 struct trnsciEvent_st {
@@ -50,6 +55,11 @@ struct trnsciEvent_st {
     uint64_t generation;             /* the session it belongs to (trn_client.generation) */
     atomic_int recorded;             /* EventRecord succeeded at least once */
     atomic_uint_fast64_t fetch_mark; /* downloads its latest record covers */
+    /* Recorded on a capturing stream (capture.c): the capture's id and the
+     * stream's dependency set then (guarded by the capture lock). */
+    unsigned long long capture_id;
+    trnsciGraphNode_t *cap_deps;
+    size_t n_cap_deps;
 };
 
 typedef struct trn_client {
@@ -189,6 +199,19 @@ void trn_fetch_forget_error(uint64_t mark);
  * not yet started are dropped, the one in flight ends as the daemon
  * answers) and joins it; forgets any pending fetch error. */
 void trn_fetch_stop(void);
+
+/* ---- device memory (memory.c) ---- */
+
+/* Resolves a device range [p, p+count) that must lie in one allocation
+ * (what names it in the error). */
+trnsciError_t trn_memory_device_range(trn_client *c, const void *p, size_t count, const char *what,
+                                      Trnsci__V1__BufferRef *ref);
+/* A device-to-device copy and a memset as ops (pointing at the caller's
+ * storage). */
+void trn_memory_copy_op(Trnsci__V1__Op *op, Trnsci__V1__CopyOp *copy, Trnsci__V1__BufferRef *dst,
+                        Trnsci__V1__BufferRef *src, size_t count);
+void trn_memory_memset_op(Trnsci__V1__Op *op, Trnsci__V1__MemsetOp *m, Trnsci__V1__BufferRef *ref,
+                          int value, size_t count);
 
 /* ---- events (event.c) ---- */
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "client/client.h"
+#include "client/graph.h"
 
 static atomic_uint next_event_id = 1;
 
@@ -121,6 +122,7 @@ trnsciError_t trnsciEventDestroy(trnsciEvent_t event) {
      * session. */
     if (c && event->generation == c->generation && atomic_load(&event->recorded))
         e = trn_event_forget(c, event->id);
+    trn_capture_forget_event(event);
     free(event);
     return e == trnsciSuccess ? trn_ok() : e;
 }
@@ -129,6 +131,9 @@ trnsciError_t trnsciEventRecord(trnsciEvent_t event, trnsciStream_t stream) {
     trnsciError_t e;
     trn_client *c = client_for(event, "trnsciEventRecord", "event", &e);
     if (!c)
+        return e;
+    /* On a capturing stream: the capture's fork point, not an op. */
+    if (trn_capture_event_record(c, event, stream, &e))
         return e;
     /* Downloads queued on the stream so far are part of what it covers. */
     const uint64_t mark = atomic_load(&trn_stream_of(c, stream)->fetch_mark);
@@ -147,7 +152,7 @@ trnsciError_t trnsciEventRecord(trnsciEvent_t event, trnsciStream_t stream) {
 trnsciError_t trnsciEventQuery(trnsciEvent_t event) {
     trnsciError_t e;
     trn_client *c = client_for(event, "trnsciEventQuery", "event", &e);
-    if (!c)
+    if (!c || (e = trn_capture_refuse_event(event, "trnsciEventQuery")))
         return e;
     if (!atomic_load(&event->recorded))
         return trn_ok();
@@ -169,7 +174,7 @@ trnsciError_t trnsciEventQuery(trnsciEvent_t event) {
 trnsciError_t trnsciEventSynchronize(trnsciEvent_t event) {
     trnsciError_t e;
     trn_client *c = client_for(event, "trnsciEventSynchronize", "event", &e);
-    if (!c)
+    if (!c || (e = trn_capture_refuse_event(event, "trnsciEventSynchronize")))
         return e;
     if (!atomic_load(&event->recorded))
         return trn_ok();
@@ -240,6 +245,9 @@ trnsciError_t trnsciStreamWaitEvent(trnsciStream_t stream, trnsciEvent_t event,
     trnsciError_t e;
     trn_client *c = client_for(event, "trnsciStreamWaitEvent", "event", &e);
     if (!c)
+        return e;
+    /* A fork into, or a join within, a capture. */
+    if (trn_capture_event_wait(c, stream, event, &e))
         return e;
     if (!atomic_load(&event->recorded))
         return trn_ok(); /* nothing recorded: nothing to wait for */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "client/client.h"
+#include "client/graph.h"
 
 static size_t round_to_page(uint64_t n) {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -43,7 +44,7 @@ trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
     *devPtr = NULL;
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
-    if (!c)
+    if (!c || (e = trn_capture_refuse_unsafe("trnsciMalloc")))
         return e;
     if (size == 0)
         return trn_ok();
@@ -101,7 +102,7 @@ trnsciError_t trnsciFree(void *devPtr) {
         return trn_ok();
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
-    if (!c)
+    if (!c || (e = trn_capture_refuse_unsafe("trnsciFree")))
         return e;
     trn_ptr_entry entry;
     if (trn_ptrtable_remove(&c->ptrs, (uintptr_t)devPtr, &entry) != 0)
@@ -112,9 +113,8 @@ trnsciError_t trnsciFree(void *devPtr) {
     return e == trnsciSuccess ? trn_ok() : e;
 }
 
-/* Resolves a device range [p, p+count) that must lie in one allocation. */
-static trnsciError_t device_range(trn_client *c, const void *p, size_t count, const char *what,
-                                  Trnsci__V1__BufferRef *ref) {
+trnsciError_t trn_memory_device_range(trn_client *c, const void *p, size_t count, const char *what,
+                                      Trnsci__V1__BufferRef *ref) {
     trn_ptr_entry entry;
     uint64_t off;
     if (trn_ptrtable_lookup(&c->ptrs, p, &entry, &off) != 0)
@@ -194,10 +194,8 @@ static trnsciMemcpyKind resolve_kind(trn_client *c, const void *dst, const void 
                : (is_device(c, src) ? trnsciMemcpyDeviceToHost : trnsciMemcpyHostToHost);
 }
 
-/* A device-to-device copy as an op: trnsciMemcpy on gRPC and
- * trnsciMemcpyAsync. */
-static void copy_op(Trnsci__V1__Op *op, Trnsci__V1__CopyOp *copy, Trnsci__V1__BufferRef *dst,
-                    Trnsci__V1__BufferRef *src, size_t count) {
+void trn_memory_copy_op(Trnsci__V1__Op *op, Trnsci__V1__CopyOp *copy, Trnsci__V1__BufferRef *dst,
+                        Trnsci__V1__BufferRef *src, size_t count) {
     trnsci__v1__copy_op__init(copy);
     copy->dst = dst;
     copy->src = src;
@@ -229,7 +227,7 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
     switch (kind) {
     case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
     case trnsciMemcpyHostToDevice:
-        if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
+        if ((e = trn_memory_device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
             (e = trn_client_order_after_work(c)))
             return e;
         if (c->mapped)
@@ -238,7 +236,7 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
             return e;
         return trn_ok();
     case trnsciMemcpyDeviceToHost:
-        if ((e = device_range(c, src, count, "trnsciMemcpy: src", &sref)) ||
+        if ((e = trn_memory_device_range(c, src, count, "trnsciMemcpy: src", &sref)) ||
             (e = trn_client_order_after_work(c)))
             return e;
         if (c->mapped)
@@ -247,8 +245,8 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
             return e;
         return trn_ok();
     case trnsciMemcpyDeviceToDevice: {
-        if ((e = device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
-            (e = device_range(c, src, count, "trnsciMemcpy: src", &sref)))
+        if ((e = trn_memory_device_range(c, dst, count, "trnsciMemcpy: dst", &dref)) ||
+            (e = trn_memory_device_range(c, src, count, "trnsciMemcpy: src", &sref)))
             return e;
         if (c->mapped) {
             if ((e = trn_client_order_after_work(c)))
@@ -258,7 +256,7 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
         }
         Trnsci__V1__CopyOp copy;
         Trnsci__V1__Op op;
-        copy_op(&op, &copy, &dref, &sref, count);
+        trn_memory_copy_op(&op, &copy, &dref, &sref, count);
         e = submit_and_wait(c, &op);
         return e == trnsciSuccess ? trn_ok() : e;
     }
@@ -268,9 +266,8 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
                     (int)kind);
 }
 
-/* Memset as an op: trnsciMemset on gRPC and trnsciMemsetAsync. */
-static void memset_op(Trnsci__V1__Op *op, Trnsci__V1__MemsetOp *m, Trnsci__V1__BufferRef *ref,
-                      int value, size_t count) {
+void trn_memory_memset_op(Trnsci__V1__Op *op, Trnsci__V1__MemsetOp *m, Trnsci__V1__BufferRef *ref,
+                          int value, size_t count) {
     trnsci__v1__memset_op__init(m);
     m->dst = ref;
     m->value = (uint32_t)(unsigned char)value;
@@ -288,7 +285,7 @@ trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
     if (count == 0)
         return trn_ok();
     Trnsci__V1__BufferRef ref;
-    if ((e = device_range(c, devPtr, count, "trnsciMemset: devPtr", &ref)))
+    if ((e = trn_memory_device_range(c, devPtr, count, "trnsciMemset: devPtr", &ref)))
         return e;
     if (c->mapped) {
         if ((e = trn_client_order_after_work(c)))
@@ -298,7 +295,7 @@ trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
     }
     Trnsci__V1__MemsetOp m;
     Trnsci__V1__Op op;
-    memset_op(&op, &m, &ref, value, count);
+    trn_memory_memset_op(&op, &m, &ref, value, count);
     e = submit_and_wait(c, &op);
     return e == trnsciSuccess ? trn_ok() : e;
 }
@@ -375,10 +372,14 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
         return trn_fail(trnsciErrorInvalidValue, "trnsciMemcpyAsync: dst or src is NULL");
     kind = resolve_kind(c, dst, src, kind);
     Trnsci__V1__BufferRef dref, sref;
+    /* Host memory cannot be part of a graph (trnsci_graph.h). */
+    if (kind != trnsciMemcpyDeviceToDevice &&
+        (e = trn_capture_refuse_stream(c, stream, "trnsciMemcpyAsync to or from host memory")))
+        return e;
     switch (kind) {
     case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
     case trnsciMemcpyHostToDevice:
-        if ((e = device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)))
+        if ((e = trn_memory_device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)))
             return e;
         if (c->mapped) {
             if ((e = trn_client_order_after_stream(c, stream)))
@@ -389,7 +390,7 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
         }
         return trn_ok();
     case trnsciMemcpyDeviceToHost:
-        if ((e = device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
+        if ((e = trn_memory_device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
             return e;
         if (c->mapped) {
             if ((e = trn_client_order_after_stream(c, stream)))
@@ -400,12 +401,12 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
         }
         return trn_ok();
     case trnsciMemcpyDeviceToDevice: {
-        if ((e = device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)) ||
-            (e = device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
+        if ((e = trn_memory_device_range(c, dst, count, "trnsciMemcpyAsync: dst", &dref)) ||
+            (e = trn_memory_device_range(c, src, count, "trnsciMemcpyAsync: src", &sref)))
             return e;
         Trnsci__V1__CopyOp copy;
         Trnsci__V1__Op op;
-        copy_op(&op, &copy, &dref, &sref, count);
+        trn_memory_copy_op(&op, &copy, &dref, &sref, count);
         e = trn_client_submit(c, stream, &op);
         return e == trnsciSuccess ? trn_ok() : e;
     }
@@ -423,11 +424,11 @@ trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count, trnsciStr
     if (count == 0)
         return trn_ok();
     Trnsci__V1__BufferRef ref;
-    if ((e = device_range(c, devPtr, count, "trnsciMemsetAsync: devPtr", &ref)))
+    if ((e = trn_memory_device_range(c, devPtr, count, "trnsciMemsetAsync: devPtr", &ref)))
         return e;
     Trnsci__V1__MemsetOp m;
     Trnsci__V1__Op op;
-    memset_op(&op, &m, &ref, value, count);
+    trn_memory_memset_op(&op, &m, &ref, value, count);
     e = trn_client_submit(c, stream, &op);
     return e == trnsciSuccess ? trn_ok() : e;
 }

@@ -99,3 +99,31 @@ trnsciError_t trnsciDaemonWarmPlans(const char *address, const char *manifest, u
         return trnsciSuccess; /* the message names the last rejected line */
     return trn_ok();
 }
+
+trnsciError_t trnsciDaemonGetGraphs(const char *address, trnsciGraphCacheInfo *graphs, int capacity,
+                                    int *count) {
+    if (!count || capacity < 0 || (capacity > 0 && !graphs))
+        return trn_fail(trnsciErrorInvalidValue,
+                        "trnsciDaemonGetGraphs: count is NULL, capacity is negative, or graphs "
+                        "is NULL with capacity > 0");
+    Trnsci__V1__PlansReply *r = NULL;
+    const trnsciError_t e = plans_call(address, TRNSCI__V1__PLANS_ACTION__PLANS_LIST, NULL, &r,
+                                       "trnsciDaemonGetGraphs");
+    if (e != trnsciSuccess)
+        return e;
+    *count = (int)r->n_graphs;
+    for (size_t i = 0; i < r->n_graphs && (int)i < capacity; i++) {
+        const Trnsci__V1__GraphInfo *in = r->graphs[i];
+        trnsciGraphCacheInfo *o = &graphs[i];
+        memset(o, 0, sizeof(*o));
+        snprintf(o->key, sizeof(o->key), "%s", in->key);
+        o->nodes = in->nodes;
+        o->lanes = in->lanes;
+        o->hits = in->hits;
+        o->prepareSeconds = in->prepare_seconds;
+        o->plans = (unsigned)in->n_plans;
+        o->idleMs = in->idle_ms;
+    }
+    trnsci__v1__plans_reply__free_unpacked(r, NULL);
+    return trn_ok();
+}

@@ -17,6 +17,7 @@
 
 #include "client/client.h"
 #include "client/fleet.h"
+#include "client/graph.h"
 #include "client/validate.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -400,6 +401,9 @@ trnsciError_t trn_client_submit_timeout(trn_client *c, trnsciStream_t stream, Tr
         return invalid == TRN_WIRE_RESOURCE_EXHAUSTED ? trn_retag(trnsciErrorBusy)
                                                       : trn_error_from_wire(invalid);
     }
+    /* A call on a capturing stream is recorded, not run (capture.c). */
+    if (trn_capture_active(c, stream))
+        return trn_capture_op(c, stream, op);
     Trnsci__V1__SubmitRequest req = TRNSCI__V1__SUBMIT_REQUEST__INIT;
     req.session_id = c->session_id;
     req.stream_id = trn_stream_id(stream);
@@ -443,13 +447,15 @@ static trnsciError_t then_fetches(trnsciError_t daemon_err, uint64_t fetch_mark)
 }
 
 trnsciError_t trn_client_sync_all(trn_client *c) {
+    trnsciError_t e = trn_capture_refuse_unsafe("synchronizing the device");
+    if (e != trnsciSuccess)
+        return e;
     const uint64_t upto = atomic_load(&c->submitted);
     const uint64_t fetch_mark = trn_fetch_mark();
     Trnsci__V1__SynchronizeRequest req = TRNSCI__V1__SYNCHRONIZE_REQUEST__INIT;
     req.session_id = c->session_id;
     req.all_streams = 1;
-    trnsciError_t e =
-        trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
+    e = trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
     if (e == trnsciSuccess) {
         uint_fast64_t cur = atomic_load(&c->synced);
         while (cur < upto && !atomic_compare_exchange_weak(&c->synced, &cur, upto)) {
@@ -459,12 +465,18 @@ trnsciError_t trn_client_sync_all(trn_client *c) {
 }
 
 trnsciError_t trn_client_order_after_work(trn_client *c) {
+    const trnsciError_t e = trn_capture_refuse_unsafe("a synchronous copy or memset");
+    if (e != trnsciSuccess)
+        return e;
     if (atomic_load(&c->synced) == atomic_load(&c->submitted))
         return trn_fetch_wait(trn_fetch_mark(), 1);
     return trn_client_sync_all(c);
 }
 
 trnsciError_t trn_client_sync_stream(trn_client *c, trnsciStream_t stream, int destroy) {
+    trnsciError_t e = trn_capture_refuse_stream(c, stream, "synchronizing a stream");
+    if (e != trnsciSuccess)
+        return e;
     struct trnsciStream_st *st = trn_stream_of(c, stream);
     const uint64_t upto = atomic_load(&c->submitted);
     const uint64_t fetch_mark = atomic_load(&st->fetch_mark);
@@ -473,8 +485,7 @@ trnsciError_t trn_client_sync_stream(trn_client *c, trnsciStream_t stream, int d
     req.stream_id = st->id;
     req.destroy_stream = destroy;
     req.timeout_us = trn_stream_timeout_us(c, stream);
-    trnsciError_t e =
-        trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
+    e = trn_client_call(c, TRN_WIRE_SYNCHRONIZE, &req.base, NULL, NULL, TRN_NO_TIMEOUT);
     if (e == trnsciSuccess) {
         uint_fast64_t cur = atomic_load(&st->synced);
         while (cur < upto && !atomic_compare_exchange_weak(&st->synced, &cur, upto)) {
@@ -484,6 +495,9 @@ trnsciError_t trn_client_sync_stream(trn_client *c, trnsciStream_t stream, int d
 }
 
 trnsciError_t trn_client_order_after_stream(trn_client *c, trnsciStream_t stream) {
+    const trnsciError_t e = trn_capture_refuse_stream(c, stream, "waiting for a stream's work");
+    if (e != trnsciSuccess)
+        return e;
     struct trnsciStream_st *st = trn_stream_of(c, stream);
     const uint64_t last = atomic_load(&st->last_op);
     if (last <= atomic_load(&st->synced) || last <= atomic_load(&c->synced))

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "client/client.h"
+#include "client/graph.h"
 
 uint32_t trn_stream_id(trnsciStream_t s) {
     return s ? s->id : 0;
@@ -46,6 +47,7 @@ trnsciError_t trnsciStreamDestroy(trnsciStream_t stream) {
         free(stream);
         return e;
     }
+    trn_capture_forget_stream(stream);
     e = trn_client_sync_stream(c, stream, 1);
     const uint32_t query_event = atomic_load(&stream->query_event);
     if (query_event) {
@@ -111,6 +113,8 @@ trnsciError_t trnsciStreamQuery(trnsciStream_t stream) {
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
     if (!c)
+        return e;
+    if ((e = trn_capture_refuse_stream(c, stream, "trnsciStreamQuery")))
         return e;
     struct trnsciStream_st *st = trn_stream_of(c, stream);
     const uint64_t fetch_mark = atomic_load(&st->fetch_mark);

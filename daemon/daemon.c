@@ -24,9 +24,12 @@
 #include "daemon/signals.h"
 #include "daemon/systemd.h"
 #include "ops/fft_shape.h"
+#include "scheduler/graph_cache.h"
 
 #define POLL_SLICE_MS 100
 #define SHUTDOWN_GRACE_MS 2000
+/* Graph structures the graph cache keeps (graph_cache.h). */
+#define TRN_DAEMON_GRAPH_CACHE_ENTRIES 1024
 
 static void warn_plan_cache(const char *msg) {
     trn_log(TRN_LOG_WARN, "%s", msg);
@@ -83,6 +86,12 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot start the plan cache");
         goto fail;
     }
+    d->graphs =
+        trn_graph_cache_create(d->cfg.cache_dir, TRN_DAEMON_GRAPH_CACHE_ENTRIES, warn_plan_cache);
+    if (!d->graphs) {
+        trn_log(TRN_LOG_ERROR, "out of memory");
+        goto fail;
+    }
     if (d->cfg.metrics_listen) {
         d->metrics = trn_metrics_create();
         if (!d->metrics) {
@@ -94,6 +103,7 @@ int trnscid_start(trnscid *d) {
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;
+    d->service.graphs = d->graphs;
     d->service.backend = d->backend;
     d->service.sched = d->sched;
     d->service.sessions = &d->sessions;
@@ -173,6 +183,8 @@ fail:
     d->sched = NULL;
     trn_plan_cache_destroy(d->plans);
     d->plans = NULL;
+    trn_graph_cache_destroy(d->graphs);
+    d->graphs = NULL;
     if (d->backend)
         d->backend->destroy(d->backend);
     d->backend = NULL;
@@ -307,6 +319,8 @@ void trnscid_stop(trnscid *d) {
     /* After the workers: an op that ran waited for its plan's builds. */
     trn_plan_cache_destroy(d->plans);
     d->plans = NULL;
+    trn_graph_cache_destroy(d->graphs);
+    d->graphs = NULL;
     d->backend->destroy(d->backend);
     d->backend = NULL;
     trn_metrics_destroy(d->metrics);

@@ -25,6 +25,7 @@ typedef struct trnscid {
     trn_backend *backend;
     trn_sched *sched;
     trn_plan_cache *plans;
+    struct trn_graph_cache *graphs;
     trn_session_table sessions;
     trn_service service;
     trn_grpc_frontend *grpc;

@@ -325,8 +325,13 @@ static const char *op_name(const trn_service_op *op) {
 /* "blas gemm (launch #12 on stream 3)": how messages name an op. */
 static const char *op_label(const trn_service_op *op, char *buf, size_t len) {
     const trn_op_info *k = op->stage || op->staging ? NULL : trn_op_info_of(op->sop.desc.kind);
-    snprintf(buf, len, "%s %s (launch #%llu on stream %u)", k ? k->family : "memory", op_name(op),
-             (unsigned long long)op->seq, op->stream_id);
+    if (op->graph_node)
+        snprintf(buf, len, "%s %s (node %u of graph %u, launch #%llu on stream %u)",
+                 k ? k->family : "memory", op_name(op), op->graph_node - 1, op->graph_exec,
+                 (unsigned long long)op->seq, op->stream_id);
+    else
+        snprintf(buf, len, "%s %s (launch #%llu on stream %u)", k ? k->family : "memory",
+                 op_name(op), (unsigned long long)op->seq, op->stream_id);
     return buf;
 }
 
@@ -436,6 +441,8 @@ static void op_free(trn_service_op *op) {
         trn_session_credit(s, op->staging_len);
     }
     trn_op_refs_release(&op->refs);
+    if (op->graph)
+        trn_service_graph_put(op->graph);
     trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
@@ -478,6 +485,17 @@ static void unreserve_op(trn_session *s) {
         atomic_fetch_sub(&s->peer.token->queued, 1);
 }
 
+void trn_service_reserve_ops(trn_session *s, uint32_t n) {
+    trn_session_reserve_ops_forced(s, n);
+    if (s->peer.token)
+        atomic_fetch_add(&s->peer.token->queued, n);
+}
+
+void trn_service_unreserve_ops(trn_session *s, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        unreserve_op(s);
+}
+
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
     if (op->metrics)
@@ -514,6 +532,27 @@ static trn_wire_code stream_limit_error(trn_service *svc, trn_session *s, uint32
     snprintf(err, errlen, "stream %u: this session already has the maximum of %u streams", id,
              svc->cfg->max_streams);
     return TRN_WIRE_RESOURCE_EXHAUSTED;
+}
+
+trn_sched_stream *trn_service_stream(trn_service *svc, trn_session *s, uint32_t stream_id,
+                                     uint64_t *seq, trn_wire_code *rc, char *err, size_t errlen) {
+    trn_sched_stream *st = stream_for_op(svc, s, stream_id, seq);
+    if (!st)
+        *rc = stream_limit_error(svc, s, stream_id, err, errlen);
+    return st;
+}
+
+int trn_service_queue_reserved(trn_service *svc, trn_session *s, trn_sched_stream *st,
+                               trn_service_op *op) {
+    op->session = s;
+    op->sop.done = op_done;
+    op->metrics = svc->metrics;
+    trn_session_ref(s); /* the op's */
+    if (trn_sched_submit(svc->sched, st, &op->sop) == 0)
+        return 0;
+    unreserve_op(s);
+    op_free(op);
+    return -1;
 }
 
 trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
@@ -583,10 +622,11 @@ static void defer_rejection(trn_session *s, const Trnsci__V1__SubmitRequest *req
                             const char *err) {
     const int kind = req->op ? (int)req->op->kind_case : 0;
     const trn_op_info *k = trn_op_info_of(kind);
-    const char *event = kind == TRNSCI__V1__OP__KIND_EVENT_RECORD ? "event record"
-                        : kind == TRNSCI__V1__OP__KIND_EVENT_WAIT ? "event wait"
-                        : kind == TRNSCI__V1__OP__KIND_STAGE_OUT  ? "stage-out"
-                                                                  : "op";
+    const char *event = kind == TRNSCI__V1__OP__KIND_EVENT_RECORD   ? "event record"
+                        : kind == TRNSCI__V1__OP__KIND_EVENT_WAIT   ? "event wait"
+                        : kind == TRNSCI__V1__OP__KIND_STAGE_OUT    ? "stage-out"
+                        : kind == TRNSCI__V1__OP__KIND_GRAPH_LAUNCH ? "graph launch"
+                                                                    : "op";
     char msg[TRN_SERVICE_ERRLEN + 160];
     snprintf(msg, sizeof(msg), "%s %s (launch #%llu on stream %u) was refused: %s",
              k ? k->family : "memory", k ? k->title : event, (unsigned long long)req->launch_seq,
@@ -608,6 +648,9 @@ void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *re
         break;
     case TRNSCI__V1__OP__KIND_STAGE_OUT:
         rc = trn_service_submit_stage_out(svc, s, req, &seq, err, sizeof(err));
+        break;
+    case TRNSCI__V1__OP__KIND_GRAPH_LAUNCH:
+        rc = trn_service_submit_graph(svc, s, req, &seq, err, sizeof(err));
         break;
     default:
         /* An asynchronous launch wakes no worker: its frontend calls
@@ -756,6 +799,7 @@ HANDLER(trn_service_on_plan_create, Trnsci__V1__PlanCreateRequest)
 HANDLER(trn_service_on_plan_destroy, Trnsci__V1__PlanDestroyRequest)
 HANDLER(trn_service_on_plans, Trnsci__V1__PlansRequest)
 HANDLER(trn_service_on_self_test, Trnsci__V1__SelfTestRequest)
+HANDLER(trn_service_on_graph, Trnsci__V1__GraphRequest)
 #undef HANDLER
 
 #define ENTRY(desc, fn, name)                                                                      \
@@ -787,6 +831,7 @@ static const method_entry methods[TRN_WIRE_METHOD_COUNT] = {
     [TRN_WIRE_PLANS] = ENTRY(trnsci__v1__plans_request__descriptor, trn_service_on_plans, "Plans"),
     [TRN_WIRE_SELF_TEST] =
         ENTRY(trnsci__v1__self_test_request__descriptor, trn_service_on_self_test, "SelfTest"),
+    [TRN_WIRE_GRAPH] = ENTRY(trnsci__v1__graph_request__descriptor, trn_service_on_graph, "Graph"),
 };
 
 void trn_service_handle(trn_service *svc, trn_wire_method method, const uint8_t *req, size_t len,

@@ -28,10 +28,11 @@ typedef struct trn_service {
     trn_token_store *tokens; /* bearer tokens of gRPC calls; no path: no check */
     uint32_t daemon_uid;     /* its effective uid: sees every session in Status */
     uint64_t start_ms;
-    atomic_int draining;           /* shutting down: new requests get UNAVAILABLE */
-    struct trn_metrics *metrics;   /* NULL: metrics off (metrics.h) */
-    struct trn_selftest *selftest; /* the outside routines' self-test (selftest.h) */
-    trn_block_pool op_pool;        /* trn_service_op blocks (service_internal.h) */
+    atomic_int draining;            /* shutting down: new requests get UNAVAILABLE */
+    struct trn_metrics *metrics;    /* NULL: metrics off (metrics.h) */
+    struct trn_selftest *selftest;  /* the outside routines' self-test (selftest.h) */
+    trn_block_pool op_pool;         /* trn_service_op blocks (service_internal.h) */
+    struct trn_graph_cache *graphs; /* instantiated graphs' structures (graph_cache.h) */
 } trn_service;
 
 #endif

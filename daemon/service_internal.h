@@ -45,6 +45,11 @@ typedef struct trn_service_op {
     trn_stage *stage;            /* StageOutOp: where the data goes */
     struct trn_metrics *metrics; /* the service's, or NULL */
     trn_block_pool *pool;        /* where it goes back (trn_service_op_new) */
+    /* A graph node's op (service_graph.c): the graph version it runs (a
+     * reference, dropped with trn_service_graph_put), its exec id, and
+     * 1 + its node's index. */
+    struct trn_graph_body *graph;
+    uint32_t graph_exec, graph_node;
 } trn_service_op;
 
 /* A zeroed op from the service's pool (block_pool.h), or NULL when out of
@@ -61,6 +66,36 @@ void trn_service_op_discard(trn_service_op *op);
  * err says why. Takes its own session reference for the op. */
 trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t stream_id,
                                    trn_service_op *op, uint64_t *seq, char *err, size_t errlen);
+
+/* For a graph launch (service_graph.c): counts n ops of session s as
+ * queued, whatever max-queued-ops says (trn_session_reserve_ops_forced),
+ * and queues op (fields set) on the scheduler stream st under one of them,
+ * taking its own session reference. unreserve gives back n places when the
+ * ops were not all queued. queue_reserved returns 0, or -1 when the daemon
+ * is shutting down (op freed, its place given back). */
+void trn_service_reserve_ops(trn_session *s, uint32_t n);
+void trn_service_unreserve_ops(trn_session *s, uint32_t n);
+int trn_service_queue_reserved(trn_service *svc, trn_session *s, trn_sched_stream *st,
+                               trn_service_op *op);
+/* The session's scheduler stream for stream_id with a reference, and the
+ * next per-session op number in *seq; NULL with err written (the stream
+ * limit, or a closed session). */
+trn_sched_stream *trn_service_stream(trn_service *svc, trn_session *s, uint32_t stream_id,
+                                     uint64_t *seq, trn_wire_code *rc, char *err, size_t errlen);
+/* Makes f event_id's latest record (the session's event map takes the
+ * caller's reference to f). */
+void trn_service_event_recorded(trn_service *svc, trn_session *s, uint32_t event_id,
+                                trn_sched_fence *f);
+/* The fence of event_id's latest record with a reference, or NULL. */
+trn_sched_fence *trn_service_event_fence(trn_service *svc, trn_session *s, uint32_t event_id);
+
+/* Graphs (service_graph.c): the Graph RPC; a Submit of a GraphLaunchOp;
+ * dropping an op's reference to its graph version. */
+void trn_service_on_graph(trn_service *svc, const Trnsci__V1__GraphRequest *req, trn_call *call);
+trn_wire_code trn_service_submit_graph(trn_service *svc, trn_session *s,
+                                       const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
+                                       char *err, size_t errlen);
+void trn_service_graph_put(struct trn_graph_body *body);
 
 /* Submit: validates and queues one op; with call->no_reply a refusal is
  * kept for the op's stream instead (service.c). */

@@ -16,6 +16,7 @@
 #include "daemon/log.h"
 #include "daemon/service_internal.h"
 #include "ops/fft_shape.h"
+#include "scheduler/graph_cache.h"
 
 void trn_service_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w) {
     trn_plan_cache_stats st;
@@ -165,6 +166,8 @@ void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req,
         unsigned kept;
         r.cleared = trn_plan_cache_clear(svc->plans, &kept);
         r.kept = kept;
+        if (svc->graphs)
+            trn_graph_cache_clear(svc->graphs);
         trn_log(TRN_LOG_INFO, "plan cache cleared: %u plans dropped, %u in use kept", r.cleared,
                 kept);
         break;
@@ -199,10 +202,33 @@ void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req,
         r.n_plans = n;
         r.plans = ptrs;
     }
+    trn_graph_info *ginfo = NULL;
+    const size_t ng = svc->graphs ? trn_graph_cache_list(svc->graphs, &ginfo) : 0;
+    Trnsci__V1__GraphInfo *gw = ng ? calloc(ng, sizeof(*gw)) : NULL;
+    Trnsci__V1__GraphInfo **gptrs = ng ? calloc(ng, sizeof(*gptrs)) : NULL;
+    if (gw && gptrs) {
+        for (size_t i = 0; i < ng; i++) {
+            trnsci__v1__graph_info__init(&gw[i]);
+            gw[i].key = ginfo[i].key;
+            gw[i].nodes = ginfo[i].nodes;
+            gw[i].lanes = ginfo[i].lanes;
+            gw[i].hits = ginfo[i].hits;
+            gw[i].prepare_seconds = ginfo[i].prepare_seconds;
+            gw[i].n_plans = ginfo[i].nplans;
+            gw[i].plans = ginfo[i].plans;
+            gw[i].idle_ms = ginfo[i].idle_ms;
+            gptrs[i] = &gw[i];
+        }
+        r.n_graphs = ng;
+        r.graphs = gptrs;
+    }
     Trnsci__V1__PlanCacheStats st;
     trn_service_plan_stats(svc, &st);
     r.stats = &st;
     trn_service_finish_reply(call, &r.base);
+    trn_graph_info_free(ginfo, ng);
+    free(gw);
+    free(gptrs);
     for (size_t i = 0; i < rj.n; i++)
         free(rj.lines[i]);
     free(rj.lines);

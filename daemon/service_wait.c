@@ -319,6 +319,12 @@ static trn_wire_code submit_record(trn_service *svc, trn_session *s, uint32_t st
         trn_sched_fence_release(svc->sched, f);
         return rc;
     }
+    trn_service_event_recorded(svc, s, event_id, f);
+    return TRN_WIRE_OK;
+}
+
+void trn_service_event_recorded(trn_service *svc, trn_session *s, uint32_t event_id,
+                                trn_sched_fence *f) {
     /* The map takes our reference; the event now names this record. */
     pthread_mutex_lock(&s->lock);
     trn_sched_fence *old = s->closed ? f : trn_idmap_remove(&s->events, event_id);
@@ -327,16 +333,20 @@ static trn_wire_code submit_record(trn_service *svc, trn_session *s, uint32_t st
     pthread_mutex_unlock(&s->lock);
     if (old)
         trn_sched_fence_release(svc->sched, old);
-    return TRN_WIRE_OK;
 }
 
-static trn_wire_code submit_wait(trn_service *svc, trn_session *s, uint32_t stream_id,
-                                 uint32_t event_id, uint64_t *seq, char *err, size_t errlen) {
+trn_sched_fence *trn_service_event_fence(trn_service *svc, trn_session *s, uint32_t event_id) {
     pthread_mutex_lock(&s->lock);
     trn_sched_fence *f = trn_idmap_get(&s->events, event_id);
     if (f)
         trn_sched_fence_retain(svc->sched, f);
     pthread_mutex_unlock(&s->lock);
+    return f;
+}
+
+static trn_wire_code submit_wait(trn_service *svc, trn_session *s, uint32_t stream_id,
+                                 uint32_t event_id, uint64_t *seq, char *err, size_t errlen) {
+    trn_sched_fence *f = trn_service_event_fence(svc, s, event_id);
     trn_service_op *op = trn_service_op_new(svc);
     if (!op) {
         if (f)

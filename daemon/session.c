@@ -314,6 +314,7 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     trn_idmap_init(&s->events);
     trn_idmap_init(&s->stages);
     trn_idmap_init(&s->plans);
+    trn_idmap_init(&s->graphs);
     trn_idmap_init(&s->errors);
     s->next_buffer_id = 1;
     s->next_plan_id = 1;
@@ -395,6 +396,7 @@ void trn_session_unref(trn_session *s) {
     trn_idmap_free(&s->events);
     trn_idmap_free(&s->stages);
     trn_idmap_free(&s->plans);
+    trn_idmap_free(&s->graphs);
     trn_session_errors_free(s);
     trn_sched_tenant_release(s->table->sched, s->tenant);
     if (s->peer.token) /* after the buffers: their release credited it */
@@ -447,7 +449,7 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_call *attach = s->attach;
     s->attach = NULL;
     trn_idmap bufs = s->buffers, streams = s->streams, events = s->events, stages = s->stages,
-              plans = s->plans;
+              plans = s->plans, graphs = s->graphs;
     size_t si = 0;
     uint64_t sid;
     void *sval;
@@ -458,6 +460,7 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_idmap_init(&s->events);
     trn_idmap_init(&s->stages);
     trn_idmap_init(&s->plans);
+    trn_idmap_init(&s->graphs);
     pthread_mutex_unlock(&s->lock);
 
     char who[160];
@@ -466,6 +469,11 @@ void trn_session_close(trn_session *s, const char *why) {
     size_t i = 0;
     uint64_t id;
     void *val;
+    /* Graphs first: their launches hold streams' work behind their fences. */
+    while (trn_idmap_next(&graphs, &i, &id, &val))
+        ((trn_session_graph *)val)->close(val);
+    trn_idmap_free(&graphs);
+    i = 0;
     while (trn_idmap_next(&streams, &i, &id, &val)) {
         trn_sched_stream_cancel(t->sched, val);
         trn_sched_stream_release(t->sched, val);
@@ -660,6 +668,12 @@ int trn_session_reserve_op(trn_session *s) {
         s->ops_pending++;
     pthread_mutex_unlock(&s->lock);
     return ok ? 0 : -1;
+}
+
+void trn_session_reserve_ops_forced(trn_session *s, uint32_t n) {
+    pthread_mutex_lock(&s->lock);
+    s->ops_pending += n;
+    pthread_mutex_unlock(&s->lock);
 }
 
 void trn_session_release_op(trn_session *s) {

@@ -56,6 +56,16 @@ typedef struct trn_session_plan {
     uint64_t idist, odist; /* advanced layout; the basic one derives them */
 } trn_session_plan;
 
+/* An executable graph of the session (daemon/service_graph.c), as the
+ * session's graph map holds it: the session's close calls close(self) for
+ * each, which cancels what it has queued and drops the map's reference. */
+typedef struct trn_session_graph {
+    void (*close)(struct trn_session_graph *self);
+} trn_session_graph;
+
+/* Executable graphs one session may hold. */
+#define TRN_SESSION_MAX_GRAPHS 4096
+
 /* Plan handles one session may hold. */
 #define TRN_SESSION_MAX_PLANS 65536
 
@@ -81,6 +91,7 @@ struct trn_session {
     trn_idmap events;  /* event id → trn_sched_fence* of its latest record */
     trn_idmap stages;  /* StageOutOp ticket → trn_stage* */
     trn_idmap plans;   /* plan id → trn_session_plan* */
+    trn_idmap graphs;  /* exec id → trn_session_graph* (service_graph.c) */
     uint64_t next_plan_id;
     trn_sched_tenant *tenant; /* the session's share of the engines */
     int priority;
@@ -214,6 +225,10 @@ void trn_stage_free(trn_session *s, trn_stage *st);
  * limit, tells it through the attach call's `room`. */
 int trn_session_reserve_op(trn_session *s);
 void trn_session_release_op(trn_session *s);
+/* Counts n more ops whatever the limit: a graph launch, which must go as a
+ * whole (frontends stop taking requests while the count is over the limit,
+ * so it can exceed it by one graph at most). */
+void trn_session_reserve_ops_forced(trn_session *s, uint32_t n);
 /* Whether the session has max-queued-ops queued; if so, its attach call's
  * `room` is called once it has room again. For a frontend that stops taking
  * a client's requests while its launch queue is full. */

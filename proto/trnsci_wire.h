@@ -18,7 +18,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 10u
+#define TRNSCI_PROTOCOL_MINOR 11u
 
 /* The byte order of buffer contents, reported in HelloReply.byte_order
  * (every platform trnsci builds on is little-endian; a client of the other
@@ -67,7 +67,8 @@
     X(PLAN_DESTROY, "/trnsci.v1.Trnsci/PlanDestroy")                                               \
     X(PLANS, "/trnsci.v1.Trnsci/Plans")                                                            \
     X(SELF_TEST, "/trnsci.v1.Trnsci/SelfTest")                                                     \
-    X(LAUNCH, "/trnsci.v1.Trnsci/Launch")
+    X(LAUNCH, "/trnsci.v1.Trnsci/Launch")                                                          \
+    X(GRAPH, "/trnsci.v1.Trnsci/Graph")
 
 typedef enum trn_wire_method {
 #define TRN_WIRE_METHOD_ENUM(name, path) TRN_WIRE_##name,

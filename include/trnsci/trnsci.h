@@ -59,12 +59,24 @@ typedef enum trnsciError {
     trnsciErrorNoDevice = 100,          /* no daemon at the address */
     trnsciErrorInvalidDevice = 101,
     trnsciErrorInvalidResourceHandle = 400,
+    trnsciErrorIllegalState = 401, /* e.g. beginning a capture on a capturing stream */
     trnsciErrorNotReady = 600, /* a query: the work has not completed (not recorded as an error) */
     trnsciErrorContextIsDestroyed = 709, /* the daemon ended this session */
     trnsciErrorLaunchFailure = 719,
     trnsciErrorNotPermitted = 800,
     trnsciErrorNotSupported = 801,
+    /* Stream capture and graphs (trnsci_graph.h). */
+    trnsciErrorStreamCaptureUnsupported = 900, /* not permitted while capturing */
+    trnsciErrorStreamCaptureInvalidated = 901, /* an earlier error ended the capture */
+    trnsciErrorStreamCaptureMerge = 902,       /* would merge two captures */
+    trnsciErrorStreamCaptureUnmatched = 903,   /* EndCapture without BeginCapture */
+    trnsciErrorStreamCaptureUnjoined = 904,    /* a forked stream did not join back */
+    trnsciErrorStreamCaptureIsolation = 905,   /* a dependency from outside the capture */
+    trnsciErrorStreamCaptureImplicit = 906,
+    trnsciErrorCapturedEvent = 907, /* the event was recorded in a capture */
+    trnsciErrorStreamCaptureWrongThread = 908,
     trnsciErrorTimeout = 909,
+    trnsciErrorGraphExecUpdateFailure = 910,
     trnsciErrorUnknown = 999,
     /* trnsci extensions */
     trnsciErrorBusy = 10000,            /* a daemon limit was hit; retry later */
@@ -392,5 +404,7 @@ trnsciError_t trnsciDaemonSelfTest(const char *address, int rerun, trnsciSelfTes
 #ifdef __cplusplus
 }
 #endif
+
+#include <trnsci/trnsci_graph.h>
 
 #endif

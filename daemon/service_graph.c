@@ -1,0 +1,715 @@
+/*
+ * service_graph.c — executable graphs: the Graph RPC (instantiate, update,
+ * destroy) and the Submit of a GraphLaunchOp.
+ *
+ * Instantiation validates every node once (the ops layer's validators, as a
+ * Submit's), takes the references its ops need (buffers, plans: their
+ * builds start now), plans the lanes its launches use
+ * (scheduler/graph_lanes.h), and records its structure in the graph cache.
+ * A launch then validates nothing: it copies each node's descriptor into a
+ * queued op on its lane, in node order, with the fences the lane plan asks
+ * for, and wakes the workers once. Nodes report no completion; an error is
+ * kept for the launching stream like any launched op's, naming the node.
+ *
+ * Lifetimes. The exec (the session's graph map holds one reference, each
+ * version one) owns the topology, the lane plan and the lanes' streams. A
+ * version (trn_graph_body) owns the nodes' descriptors and references; each
+ * queued op of a launch holds a reference to the version it was launched
+ * from, so an update (a new version) or a destroy never pulls operands from
+ * under a launch still running. An exec's launches run one after another,
+ * as CUDA's do: each waits for the fence the previous one signalled last.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/graph_key.h"
+#include "daemon/log.h"
+#include "daemon/service_internal.h"
+#include "scheduler/graph_cache.h"
+#include "scheduler/graph_lanes.h"
+
+/* Nodes one graph may have. */
+#define MAX_GRAPH_NODES (1u << 20)
+
+typedef enum node_kind { NODE_OP, NODE_RECORD, NODE_WAIT, NODE_EMPTY } node_kind;
+
+typedef struct graph_node {
+    node_kind kind;
+    uint32_t event_id;   /* NODE_RECORD, NODE_WAIT */
+    uint64_t shape_hash; /* kind and structure (graph_key.h): what an update must keep */
+    trn_op_desc desc;    /* NODE_OP */
+    trn_op_refs refs;    /* NODE_OP: its buffers and plan */
+} graph_node;
+
+typedef struct graph_exec graph_exec;
+
+/* One version of an exec's nodes (instantiate, then each update). */
+typedef struct trn_graph_body {
+    atomic_uint refs;
+    graph_exec *exec; /* a reference */
+    uint32_t n;
+    graph_node *nodes;
+} trn_graph_body;
+
+struct graph_exec {
+    trn_session_graph base; /* the session's map holds it as this */
+    atomic_uint refs;
+    trn_service *svc;
+    trn_session *session; /* not a reference: the map's entry goes before it does */
+    uint32_t id;
+    uint32_t n;
+    uint32_t *dep_start, *deps; /* the topology (graph_lanes.h) */
+    trn_graph_lanes lanes;
+    trn_sched_stream *lane[TRN_GRAPH_MAX_LANES]; /* [0] unused: the launching stream */
+    pthread_mutex_t lock;                        /* guards body, last_done; serialises launches */
+    trn_graph_body *body;
+    trn_sched_fence *last_done; /* signalled when the latest launch has finished */
+    char key[TRN_GRAPH_KEY_LEN];
+};
+
+/* ---- lifetimes ---------------------------------------------------------------- */
+
+static void exec_put(graph_exec *x) {
+    if (atomic_fetch_sub(&x->refs, 1) != 1)
+        return;
+    trn_sched *sched = x->svc->sched;
+    for (uint32_t l = 1; l < x->lanes.nlanes; l++)
+        if (x->lane[l])
+            trn_sched_stream_release(sched, x->lane[l]);
+    if (x->last_done)
+        trn_sched_fence_release(sched, x->last_done);
+    trn_graph_lanes_free(&x->lanes);
+    free(x->dep_start);
+    free(x->deps);
+    pthread_mutex_destroy(&x->lock);
+    free(x);
+}
+
+static void body_free(trn_graph_body *b) {
+    for (uint32_t i = 0; i < b->n; i++)
+        if (b->nodes[i].kind == NODE_OP)
+            trn_op_refs_release(&b->nodes[i].refs);
+    free(b->nodes);
+    if (b->exec)
+        exec_put(b->exec);
+    free(b);
+}
+
+void trn_service_graph_put(trn_graph_body *b) {
+    if (atomic_fetch_sub(&b->refs, 1) == 1)
+        body_free(b);
+}
+
+/* The session is closing (or the client destroyed the exec): its lanes'
+ * queued work is cancelled (what is running finishes) and the map's
+ * reference dropped. */
+static void exec_close(trn_session_graph *g) {
+    graph_exec *x = (graph_exec *)g;
+    for (uint32_t l = 1; l < x->lanes.nlanes; l++)
+        if (x->lane[l])
+            trn_sched_stream_cancel(x->svc->sched, x->lane[l]);
+    pthread_mutex_lock(&x->lock);
+    trn_graph_body *b = x->body;
+    x->body = NULL;
+    pthread_mutex_unlock(&x->lock);
+    if (b)
+        trn_service_graph_put(b);
+    exec_put(x);
+}
+
+/* ---- building ------------------------------------------------------------------- */
+
+static double seconds_since(const struct timespec *t0) {
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static const char *node_kind_name(const Trnsci__V1__GraphNode *w) {
+    switch (w->kind_case) {
+    case TRNSCI__V1__GRAPH_NODE__KIND_OP: {
+        const trn_op_info *k = w->op ? trn_op_info_of((int)w->op->kind_case) : NULL;
+        return k ? k->title : "op";
+    }
+    case TRNSCI__V1__GRAPH_NODE__KIND_EVENT_RECORD: return "event record";
+    case TRNSCI__V1__GRAPH_NODE__KIND_EVENT_WAIT: return "event wait";
+    case TRNSCI__V1__GRAPH_NODE__KIND_EMPTY: return "empty";
+    default: return "node";
+    }
+}
+
+/* Node i of the request into *out (validated against the session). */
+static trn_wire_code build_node(trn_session *s, const Trnsci__V1__GraphNode *w, uint32_t i,
+                                graph_node *out, char *err, size_t errlen) {
+    char why[TRN_SERVICE_ERRLEN];
+    trn_wire_code rc = TRN_WIRE_INVALID_ARGUMENT;
+    uint64_t h = trn_graph_hash_bytes(TRN_GRAPH_HASH_INIT, &w->kind_case, sizeof(w->kind_case));
+    switch (w->kind_case) {
+    case TRNSCI__V1__GRAPH_NODE__KIND_OP:
+        if (!w->op || !trn_op_info_of((int)w->op->kind_case)) {
+            snprintf(why, sizeof(why),
+                     "its op is not a kernel, copy or memset (events are event_record and "
+                     "event_wait nodes; stage-outs and graph launches cannot be nodes)");
+            break;
+        }
+        rc = trn_validate_op(s, w->op, &out->desc, &out->refs, why, sizeof(why));
+        if (rc != TRN_WIRE_OK)
+            break;
+        out->kind = NODE_OP;
+        h = trn_graph_hash_op(h, w->op);
+        if (out->refs.plan) {
+            const char *key = trn_plan_entry_key(out->refs.plan);
+            h = trn_graph_hash_bytes(h, key, strlen(key));
+        }
+        break;
+    case TRNSCI__V1__GRAPH_NODE__KIND_EVENT_RECORD:
+    case TRNSCI__V1__GRAPH_NODE__KIND_EVENT_WAIT:
+        out->event_id = w->kind_case == TRNSCI__V1__GRAPH_NODE__KIND_EVENT_RECORD ? w->event_record
+                                                                                  : w->event_wait;
+        out->kind =
+            w->kind_case == TRNSCI__V1__GRAPH_NODE__KIND_EVENT_RECORD ? NODE_RECORD : NODE_WAIT;
+        if (out->event_id == 0) {
+            snprintf(why, sizeof(why), "event id 0 is not valid (ids start at 1)");
+            break;
+        }
+        rc = TRN_WIRE_OK;
+        break;
+    case TRNSCI__V1__GRAPH_NODE__KIND_EMPTY:
+        out->kind = NODE_EMPTY;
+        rc = TRN_WIRE_OK;
+        break;
+    default: snprintf(why, sizeof(why), "it has no kind"); break;
+    }
+    if (rc != TRN_WIRE_OK) {
+        snprintf(err, errlen, "graph node %u (%s): %.400s", i, node_kind_name(w), why);
+        return rc;
+    }
+    out->shape_hash = h;
+    return TRN_WIRE_OK;
+}
+
+static void nodes_free(graph_node *nodes, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (nodes[i].kind == NODE_OP)
+            trn_op_refs_release(&nodes[i].refs);
+    free(nodes);
+}
+
+/* Every node of the request, validated: a new version (no exec yet), or
+ * NULL with err written. */
+static trn_graph_body *build_body(trn_session *s, const Trnsci__V1__GraphRequest *req,
+                                  trn_wire_code *rc, char *err, size_t errlen) {
+    const uint32_t n = (uint32_t)req->n_nodes;
+    trn_graph_body *b = calloc(1, sizeof(*b));
+    graph_node *nodes = b ? calloc(n ? n : 1, sizeof(*nodes)) : NULL;
+    if (!nodes) {
+        free(b);
+        *rc = TRN_WIRE_RESOURCE_EXHAUSTED;
+        snprintf(err, errlen, "daemon out of memory for a graph of %u nodes", n);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        *rc = build_node(s, req->nodes[i], i, &nodes[i], err, errlen);
+        if (*rc != TRN_WIRE_OK) {
+            nodes_free(nodes, i);
+            free(b);
+            return NULL;
+        }
+    }
+    atomic_init(&b->refs, 1);
+    b->n = n;
+    b->nodes = nodes;
+    return b;
+}
+
+/* The request's edges as a topology (into x), checking each dependency is an
+ * earlier node. */
+static trn_wire_code build_topology(graph_exec *x, const Trnsci__V1__GraphRequest *req, char *err,
+                                    size_t errlen) {
+    const uint32_t n = (uint32_t)req->n_nodes;
+    size_t ndeps = 0;
+    for (uint32_t i = 0; i < n; i++)
+        ndeps += req->nodes[i]->n_deps;
+    x->dep_start = calloc((size_t)n + 1, sizeof(uint32_t));
+    x->deps = calloc(ndeps ? ndeps : 1, sizeof(uint32_t));
+    if (!x->dep_start || !x->deps || ndeps > UINT32_MAX) {
+        snprintf(err, errlen, "daemon out of memory for a graph's %zu edges", ndeps);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        x->dep_start[i] = k;
+        const Trnsci__V1__GraphNode *w = req->nodes[i];
+        for (size_t j = 0; j < w->n_deps; j++) {
+            if (w->deps[j] >= i) {
+                snprintf(err, errlen,
+                         "graph node %u: dependency %u is not an earlier node (nodes are "
+                         "listed with every dependency before its dependants)",
+                         i, w->deps[j]);
+                return TRN_WIRE_INVALID_ARGUMENT;
+            }
+            x->deps[k++] = w->deps[j];
+        }
+    }
+    x->dep_start[n] = k;
+    x->n = n;
+    return TRN_WIRE_OK;
+}
+
+/* The structure key: node count, then each node's kind, structure and
+ * edges, hashed twice with different starts. */
+static void make_key(graph_exec *x, const trn_graph_body *b) {
+    uint64_t h[2] = {TRN_GRAPH_HASH_INIT, TRN_GRAPH_HASH_INIT ^ 0x9e3779b97f4a7c15ull};
+    for (int r = 0; r < 2; r++) {
+        for (uint32_t i = 0; i < x->n; i++) {
+            h[r] = trn_graph_hash_bytes(h[r], &b->nodes[i].shape_hash, sizeof(uint64_t));
+            const uint32_t nd = x->dep_start[i + 1] - x->dep_start[i];
+            h[r] = trn_graph_hash_bytes(h[r], &nd, sizeof(nd));
+            h[r] = trn_graph_hash_bytes(h[r], x->deps + x->dep_start[i], nd * sizeof(uint32_t));
+        }
+    }
+    snprintf(x->key, sizeof(x->key), "graph-%u-%016llx%016llx", x->n, (unsigned long long)h[0],
+             (unsigned long long)h[1]);
+}
+
+/* The distinct plan keys of the version's nodes (pointers into the plan
+ * entries, valid while b holds them); malloc'd, count in *n. */
+static const char **plan_keys(const trn_graph_body *b, uint32_t *n) {
+    *n = 0;
+    const char **keys = calloc(b->n ? b->n : 1, sizeof(char *));
+    for (uint32_t i = 0; keys && i < b->n; i++) {
+        if (b->nodes[i].kind != NODE_OP || !b->nodes[i].refs.plan)
+            continue;
+        const char *k = trn_plan_entry_key(b->nodes[i].refs.plan);
+        uint32_t j = 0;
+        while (j < *n && strcmp(keys[j], k) != 0)
+            j++;
+        if (j == *n)
+            keys[(*n)++] = k;
+    }
+    return keys;
+}
+
+static uint32_t max_lanes(const trn_service *svc) {
+    const int w = trn_sched_worker_count(svc->sched);
+    return w < 1 ? 1 : w > 8 ? 8 : (uint32_t)w;
+}
+
+static void on_instantiate(trn_service *svc, trn_session *s, const Trnsci__V1__GraphRequest *req,
+                           trn_call *call) {
+    char err[TRN_SERVICE_ERRLEN];
+    trn_wire_code rc = TRN_WIRE_OK;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (req->n_nodes > MAX_GRAPH_NODES) {
+        snprintf(err, sizeof(err), "a graph may have at most %u nodes; this one has %zu",
+                 MAX_GRAPH_NODES, req->n_nodes);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
+        return;
+    }
+    graph_exec *x = calloc(1, sizeof(*x));
+    if (!x) {
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "daemon out of memory instantiating a graph");
+        return;
+    }
+    x->base.close = exec_close;
+    atomic_init(&x->refs, 1); /* the session map's */
+    x->svc = svc;
+    x->session = s;
+    x->id = req->exec_id;
+    pthread_mutex_init(&x->lock, NULL);
+    trn_graph_body *b = NULL;
+    if ((rc = build_topology(x, req, err, sizeof(err))) != TRN_WIRE_OK)
+        goto fail;
+    if (!(b = build_body(s, req, &rc, err, sizeof(err))))
+        goto fail;
+    const trn_graph_topology topo = {x->n, x->dep_start, x->deps};
+    if (trn_graph_lanes_plan(&topo, max_lanes(svc), &x->lanes) != 0)
+        goto nomem;
+    for (uint32_t l = 1; l < x->lanes.nlanes; l++)
+        if (!(x->lane[l] = trn_sched_stream_create(svc->sched, s->tenant)))
+            goto nomem;
+    make_key(x, b);
+    atomic_fetch_add(&x->refs, 1); /* the version's */
+    b->exec = x;
+    x->body = b;
+    b = NULL;
+
+    pthread_mutex_lock(&s->lock);
+    if (s->closed)
+        rc = TRN_WIRE_ABORTED, snprintf(err, sizeof(err), "session is closed");
+    else if (trn_idmap_get(&s->graphs, x->id))
+        rc = TRN_WIRE_ALREADY_EXISTS,
+        snprintf(err, sizeof(err), "graph exec %u already exists in this session", x->id);
+    else if (s->graphs.len >= TRN_SESSION_MAX_GRAPHS)
+        rc = TRN_WIRE_RESOURCE_EXHAUSTED,
+        snprintf(err, sizeof(err),
+                 "this session already has the maximum of %u executable graphs; destroy some",
+                 TRN_SESSION_MAX_GRAPHS);
+    else if (trn_idmap_put(&s->graphs, x->id, &x->base) != 0)
+        rc = TRN_WIRE_RESOURCE_EXHAUSTED,
+        snprintf(err, sizeof(err), "daemon out of memory instantiating a graph");
+    pthread_mutex_unlock(&s->lock);
+    if (rc != TRN_WIRE_OK) {
+        exec_close(&x->base);
+        trn_service_finish_error(call, rc, err);
+        return;
+    }
+
+    Trnsci__V1__GraphReply r = TRNSCI__V1__GRAPH_REPLY__INIT;
+    double prep = seconds_since(&t0);
+    uint32_t nplans = 0;
+    const char **keys = plan_keys(x->body, &nplans);
+    int hit = 0;
+    if (svc->graphs && keys)
+        hit = trn_graph_cache_note(svc->graphs, x->key, x->n, x->lanes.nlanes, &prep, keys,
+                                   nplans) == 1;
+    free(keys);
+    r.key = x->key;
+    r.cache_hit = hit;
+    r.prepare_seconds = seconds_since(&t0);
+    r.lanes = x->lanes.nlanes;
+    trn_log(TRN_LOG_DEBUG, "session #%llu: graph %u instantiated: %s, %u lanes, %s",
+            (unsigned long long)s->number, x->id, x->key, x->lanes.nlanes,
+            hit ? "cache hit" : "new");
+    trn_service_finish_reply(call, &r.base);
+    return;
+
+nomem:
+    rc = TRN_WIRE_RESOURCE_EXHAUSTED;
+    snprintf(err, sizeof(err), "daemon out of memory instantiating a graph of %u nodes", x->n);
+fail:
+    if (b)
+        body_free(b);
+    exec_close(&x->base);
+    trn_service_finish_error(call, rc, err);
+}
+
+/* The session's exec `id` with a reference, or NULL. */
+static graph_exec *exec_get(trn_session *s, uint32_t id) {
+    pthread_mutex_lock(&s->lock);
+    graph_exec *x = (graph_exec *)trn_idmap_get(&s->graphs, id);
+    if (x)
+        atomic_fetch_add(&x->refs, 1);
+    pthread_mutex_unlock(&s->lock);
+    return x;
+}
+
+/* Why the update cannot keep x's structure (GraphUpdateResult), or 0. */
+static int update_mismatch(const graph_exec *x, const trn_graph_body *old,
+                           const Trnsci__V1__GraphRequest *req, uint32_t *node) {
+    if (req->n_nodes != x->n)
+        return TRNSCI__V1__GRAPH_UPDATE_RESULT__GRAPH_UPDATE_TOPOLOGY_CHANGED;
+    for (uint32_t i = 0; i < x->n; i++) {
+        *node = i;
+        const Trnsci__V1__GraphNode *w = req->nodes[i];
+        const uint32_t nd = x->dep_start[i + 1] - x->dep_start[i];
+        if (w->n_deps != nd)
+            return TRNSCI__V1__GRAPH_UPDATE_RESULT__GRAPH_UPDATE_TOPOLOGY_CHANGED;
+        for (uint32_t j = 0; j < nd; j++)
+            if (w->deps[j] != x->deps[x->dep_start[i] + j])
+                return TRNSCI__V1__GRAPH_UPDATE_RESULT__GRAPH_UPDATE_TOPOLOGY_CHANGED;
+        const node_kind k = w->kind_case == TRNSCI__V1__GRAPH_NODE__KIND_OP ? NODE_OP
+                            : w->kind_case == TRNSCI__V1__GRAPH_NODE__KIND_EVENT_RECORD
+                                ? NODE_RECORD
+                            : w->kind_case == TRNSCI__V1__GRAPH_NODE__KIND_EVENT_WAIT ? NODE_WAIT
+                                                                                      : NODE_EMPTY;
+        if (k != old->nodes[i].kind ||
+            (k == NODE_OP && (!w->op || (int)w->op->kind_case != (int)old->nodes[i].desc.kind)))
+            return TRNSCI__V1__GRAPH_UPDATE_RESULT__GRAPH_UPDATE_NODE_TYPE_CHANGED;
+    }
+    return 0;
+}
+
+static void on_update(trn_session *s, const Trnsci__V1__GraphRequest *req, trn_call *call) {
+    char err[TRN_SERVICE_ERRLEN];
+    Trnsci__V1__GraphReply r = TRNSCI__V1__GRAPH_REPLY__INIT;
+    graph_exec *x = exec_get(s, req->exec_id);
+    if (!x) {
+        snprintf(err, sizeof(err), "graph exec %u does not exist in this session", req->exec_id);
+        trn_service_finish_error(call, TRN_WIRE_NOT_FOUND, err);
+        return;
+    }
+    pthread_mutex_lock(&x->lock);
+    trn_graph_body *old = x->body;
+    if (old)
+        atomic_fetch_add(&old->refs, 1);
+    pthread_mutex_unlock(&x->lock);
+    trn_wire_code rc = TRN_WIRE_OK;
+    trn_graph_body *b = NULL;
+    uint32_t node = 0;
+    int why = 0;
+    if (!old) {
+        rc = TRN_WIRE_NOT_FOUND;
+        snprintf(err, sizeof(err), "graph exec %u was destroyed", x->id);
+    } else if (!(why = update_mismatch(x, old, req, &node)) &&
+               (b = build_body(s, req, &rc, err, sizeof(err)))) {
+        for (uint32_t i = 0; i < b->n && !why; i++)
+            if (b->nodes[i].shape_hash != old->nodes[i].shape_hash) {
+                why = TRNSCI__V1__GRAPH_UPDATE_RESULT__GRAPH_UPDATE_PARAMETERS_CHANGED;
+                node = i;
+            }
+    }
+    if (old)
+        trn_service_graph_put(old);
+    if (rc != TRN_WIRE_OK || why) {
+        /* A structure that differs is the update's answer, not a failed
+         * call: the reply says why and where (cudaGraphExecUpdateResultInfo). */
+        if (b)
+            body_free(b);
+        exec_put(x);
+        r.update_result = why;
+        r.error_node = node;
+        if (rc != TRN_WIRE_OK)
+            trn_service_finish_error(call, rc, err);
+        else
+            trn_service_finish_reply(call, &r.base);
+        return;
+    }
+    b->exec = x; /* takes our reference */
+    pthread_mutex_lock(&x->lock);
+    trn_graph_body *prev = x->body;
+    x->body = b;
+    pthread_mutex_unlock(&x->lock);
+    if (prev)
+        trn_service_graph_put(prev);
+    trn_service_finish_reply(call, &r.base);
+}
+
+static void on_destroy(trn_session *s, const Trnsci__V1__GraphRequest *req, trn_call *call) {
+    pthread_mutex_lock(&s->lock);
+    trn_session_graph *g = trn_idmap_remove(&s->graphs, req->exec_id);
+    pthread_mutex_unlock(&s->lock);
+    if (!g) {
+        char err[TRN_SERVICE_ERRLEN];
+        snprintf(err, sizeof(err), "graph exec %u does not exist in this session", req->exec_id);
+        trn_service_finish_error(call, TRN_WIRE_NOT_FOUND, err);
+        return;
+    }
+    /* Launches already queued run to the end (CUDA's rule): drop only the
+     * map's reference, without cancelling the lanes. */
+    graph_exec *x = (graph_exec *)g;
+    pthread_mutex_lock(&x->lock);
+    trn_graph_body *b = x->body;
+    x->body = NULL;
+    pthread_mutex_unlock(&x->lock);
+    if (b)
+        trn_service_graph_put(b);
+    exec_put(x);
+    Trnsci__V1__GraphReply r = TRNSCI__V1__GRAPH_REPLY__INIT;
+    trn_service_finish_reply(call, &r.base);
+}
+
+void trn_service_on_graph(trn_service *svc, const Trnsci__V1__GraphRequest *req, trn_call *call) {
+    trn_session *s = trn_service_session(svc, req->session_id, call);
+    if (!s)
+        return;
+    if (req->exec_id == 0) {
+        trn_session_unref(s);
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT,
+                                 "Graph: exec id 0 is not valid (ids start at 1)");
+        return;
+    }
+    switch (req->action) {
+    case TRNSCI__V1__GRAPH_ACTION__GRAPH_INSTANTIATE: on_instantiate(svc, s, req, call); break;
+    case TRNSCI__V1__GRAPH_ACTION__GRAPH_UPDATE: on_update(s, req, call); break;
+    case TRNSCI__V1__GRAPH_ACTION__GRAPH_DESTROY: on_destroy(s, req, call); break;
+    default:
+        trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "Graph: unknown action");
+        break;
+    }
+    trn_session_unref(s);
+}
+
+/* ---- launch ------------------------------------------------------------------------ */
+
+/* What one launch is queueing. */
+typedef struct launch {
+    trn_service *svc;
+    trn_session *s;
+    graph_exec *x;
+    trn_graph_body *b;
+    trn_sched_stream *stream; /* lane 0 */
+    uint32_t stream_id;
+    uint64_t seq;
+    uint32_t reserved, queued;    /* ops counted as queued; of them, queued so far */
+    trn_sched_fence **node_fence; /* per node that signals (NULL: none do) */
+} launch;
+
+static trn_sched_stream *lane_stream(const launch *L, uint32_t lane) {
+    return lane ? L->x->lane[lane] : L->stream;
+}
+
+/* Queues one op of the launch on lane (op's stage or marker fields set).
+ * -1: shutting down. */
+static int put(launch *L, uint32_t lane, trn_service_op *op) {
+    op->stream_id = L->stream_id;
+    op->seq = L->seq;
+    op->sop.defer_wake = 1;
+    op->graph_exec = L->x->id;
+    L->queued++;
+    return trn_service_queue_reserved(L->svc, L->s, lane_stream(L, lane), op);
+}
+
+/* A marker on lane that signals and/or waits for a fence. */
+static int put_marker(launch *L, uint32_t lane, trn_sched_fence *signal, trn_sched_fence *wait) {
+    trn_service_op *op = trn_service_op_new(L->svc);
+    if (!op)
+        return -1;
+    op->sop.is_marker = 1;
+    op->sop.signal = signal;
+    op->sop.wait = wait;
+    return put(L, lane, op);
+}
+
+static int put_node(launch *L, uint32_t i) {
+    const graph_node *nd = &L->b->nodes[i];
+    const uint32_t lane = L->x->lanes.lane[i];
+    const trn_graph_lanes *lp = &L->x->lanes;
+    for (uint32_t k = lp->wait_start[i]; k < lp->wait_start[i + 1]; k++)
+        if (put_marker(L, lane, NULL, L->node_fence[lp->waits[k]]) != 0)
+            return -1;
+    trn_sched_fence *rec = NULL, *wait = NULL;
+    int rc = 0;
+    switch (nd->kind) {
+    case NODE_OP: {
+        trn_service_op *op = trn_service_op_new(L->svc);
+        if (!op)
+            return -1;
+        op->sop.desc = nd->desc;
+        op->sop.plan = nd->refs.plan; /* the version holds it */
+        op->sop.plan_part = nd->refs.plan_part;
+        atomic_fetch_add(&L->b->refs, 1);
+        op->graph = L->b;
+        op->graph_node = i + 1;
+        rc = put(L, lane, op);
+        break;
+    }
+    case NODE_RECORD:
+        if (!(rec = trn_sched_fence_create(L->svc->sched)))
+            return -1;
+        rc = put_marker(L, lane, rec, NULL);
+        if (rc == 0)
+            trn_service_event_recorded(L->svc, L->s, nd->event_id, rec);
+        else
+            trn_sched_fence_release(L->svc->sched, rec);
+        break;
+    case NODE_WAIT:
+        wait = trn_service_event_fence(L->svc, L->s, nd->event_id);
+        rc = wait ? put_marker(L, lane, NULL, wait) : 0;
+        if (wait)
+            trn_sched_fence_release(L->svc->sched, wait);
+        break;
+    case NODE_EMPTY: break;
+    }
+    if (rc != 0 || !lp->signals[i])
+        return rc;
+    if (!(L->node_fence[i] = trn_sched_fence_create(L->svc->sched)))
+        return -1;
+    return put_marker(L, lane, L->node_fence[i], NULL);
+}
+
+/* Ops a launch of x queues at most: nodes, waits and signals, the start
+ * fence and its waits, each lane's end and the stream's waits for them, the
+ * previous launch's wait and this one's done marker. */
+static uint32_t launch_ops(const graph_exec *x) {
+    const uint32_t extra_lanes = x->lanes.nlanes - 1;
+    return x->n + x->lanes.nwaits + x->lanes.nsignals + 3 * extra_lanes + 1 + 2;
+}
+
+/* Queues every op of the launch, under x->lock. */
+static int put_all(launch *L) {
+    trn_sched *sched = L->svc->sched;
+    graph_exec *x = L->x;
+    const uint32_t nlanes = x->lanes.nlanes;
+    /* After the previous launch of this exec. */
+    if (x->last_done && !trn_sched_fence_query(sched, x->last_done, NULL) &&
+        put_marker(L, 0, NULL, x->last_done) != 0)
+        return -1;
+    /* The other lanes start after the stream's earlier work. */
+    if (nlanes > 1) {
+        trn_sched_fence *start = trn_sched_fence_create(sched);
+        int rc = start ? put_marker(L, 0, start, NULL) : -1;
+        for (uint32_t l = 1; rc == 0 && l < nlanes; l++)
+            rc = put_marker(L, l, NULL, start);
+        if (start)
+            trn_sched_fence_release(sched, start);
+        if (rc != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < x->n; i++)
+        if (put_node(L, i) != 0)
+            return -1;
+    /* The stream's later work starts after every lane's. */
+    for (uint32_t l = 1; l < nlanes; l++) {
+        trn_sched_fence *end = trn_sched_fence_create(sched);
+        int rc = end ? put_marker(L, l, end, NULL) : -1;
+        if (rc == 0)
+            rc = put_marker(L, 0, NULL, end);
+        if (end)
+            trn_sched_fence_release(sched, end);
+        if (rc != 0)
+            return -1;
+    }
+    trn_sched_fence *done = trn_sched_fence_create(sched);
+    if (!done || put_marker(L, 0, done, NULL) != 0) {
+        if (done)
+            trn_sched_fence_release(sched, done);
+        return -1;
+    }
+    if (x->last_done)
+        trn_sched_fence_release(sched, x->last_done);
+    x->last_done = done;
+    return 0;
+}
+
+trn_wire_code trn_service_submit_graph(trn_service *svc, trn_session *s,
+                                       const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
+                                       char *err, size_t errlen) {
+    const uint32_t id = req->op->graph_launch ? req->op->graph_launch->exec_id : 0;
+    graph_exec *x = id ? exec_get(s, id) : NULL;
+    if (!x) {
+        snprintf(err, errlen, "graph exec %u does not exist in this session", id);
+        return TRN_WIRE_NOT_FOUND;
+    }
+    trn_wire_code rc = TRN_WIRE_OK;
+    launch L = {.svc = svc, .s = s, .x = x, .stream_id = req->stream_id};
+    L.stream = trn_service_stream(svc, s, req->stream_id, seq, &rc, err, errlen);
+    if (!L.stream) {
+        exec_put(x);
+        return rc;
+    }
+    L.seq = req->launch_seq ? req->launch_seq : *seq;
+    pthread_mutex_lock(&x->lock);
+    L.b = x->body;
+    if (!L.b) {
+        rc = TRN_WIRE_NOT_FOUND;
+        snprintf(err, errlen, "graph exec %u was destroyed", id);
+        goto out;
+    }
+    if (x->lanes.nsignals && !(L.node_fence = calloc(x->n, sizeof(*L.node_fence)))) {
+        rc = TRN_WIRE_RESOURCE_EXHAUSTED;
+        snprintf(err, errlen, "daemon out of memory launching graph %u", id);
+        goto out;
+    }
+    L.reserved = launch_ops(x);
+    trn_service_reserve_ops(s, L.reserved);
+    if (put_all(&L) != 0) {
+        rc = TRN_WIRE_UNAVAILABLE;
+        snprintf(err, errlen, "graph %u: the daemon is shutting down or out of memory", id);
+    }
+    trn_service_unreserve_ops(s, L.reserved - L.queued);
+    for (uint32_t i = 0; L.node_fence && i < x->n; i++)
+        if (L.node_fence[i])
+            trn_sched_fence_release(svc->sched, L.node_fence[i]);
+out:
+    pthread_mutex_unlock(&x->lock);
+    free(L.node_fence);
+    trn_sched_stream_release(svc->sched, L.stream);
+    trn_sched_kick(svc->sched);
+    exec_put(x);
+    return rc;
+}
