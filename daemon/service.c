@@ -314,20 +314,25 @@ static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_ca
 
 /* ---- Ops ------------------------------------------------------------------ */
 
+/* The descriptor the op is running (a sequence's current step's). */
+static const trn_op_desc *op_desc(const trn_service_op *op) {
+    return op->sop.steps ? op->sop.steps[op->sop.stage].desc : &op->sop.desc;
+}
+
 static const char *op_name(const trn_service_op *op) {
     if (op->stage)
         return "stage-out";
     if (op->staging)
         return "ordered write";
-    return trn_op_title(&op->sop.desc);
+    return trn_op_title(op_desc(op));
 }
 
 /* "blas gemm (launch #12 on stream 3)": how messages name an op. */
 static const char *op_label(const trn_service_op *op, char *buf, size_t len) {
-    const trn_op_info *k = op->stage || op->staging ? NULL : trn_op_info_of(op->sop.desc.kind);
+    const trn_op_info *k = op->stage || op->staging ? NULL : trn_op_info_of(op_desc(op)->kind);
     if (op->graph_node)
         snprintf(buf, len, "%s %s (node %u of graph %u, launch #%llu on stream %u)",
-                 k ? k->family : "memory", op_name(op), op->graph_node - 1, op->graph_exec,
+                 k ? k->family : "memory", op_name(op), trn_service_graph_node(op), op->graph_exec,
                  (unsigned long long)op->seq, op->stream_id);
     else
         snprintf(buf, len, "%s %s (launch #%llu on stream %u)", k ? k->family : "memory",
@@ -354,15 +359,17 @@ static void report_failure(trn_service_op *op, trn_sched_status status) {
     op_label(op, label, sizeof(label));
     trn_wire_code code = TRN_WIRE_INTERNAL;
     const uint64_t waited_ms = (trn_sched_now_ns() - op->sop.t_submit) / 1000000;
-    const trn_kmsg *km = &op->sop.kmsg;
+    const trn_sched_step *step = op->sop.steps ? &op->sop.steps[op->sop.stage] : NULL;
+    const trn_kmsg *km = step ? step->desc->kmsg : &op->sop.kmsg;
+    struct trn_plan_entry *plan = step ? step->plan : op->sop.plan;
+    const unsigned part = step ? step->plan_part : op->sop.plan_part;
     char why[200];
     switch (status) {
     case TRN_SCHED_KERNEL_FAILED:
     case TRN_SCHED_UNSUPPORTED:
-        if (op->sop.plan &&
-            trn_plan_entry_wait(op->sop.plan, op->sop.plan_part, why, sizeof(why)) != 0) {
+        if (plan && trn_plan_entry_wait(plan, part, why, sizeof(why)) != 0) {
             snprintf(msg, sizeof(msg), "%s failed: its plan (%.70s) could not be prepared: %.90s",
-                     label, trn_plan_entry_key(op->sop.plan), why);
+                     label, trn_plan_entry_key(plan), why);
             break;
         }
         code = status == TRN_SCHED_UNSUPPORTED ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INTERNAL;
@@ -498,10 +505,20 @@ void trn_service_unreserve_ops(trn_session *s, uint32_t n) {
 
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
-    if (op->metrics)
+    if (op->metrics && sop->steps) {
+        /* A graph's sequence: each step that ran counts as an op of its
+         * kind, sharing the sequence's times. */
+        const int ran = sop->t_start ? sop->stage + 1 : 0;
+        for (int k = 0; k < ran; k++)
+            trn_metrics_op_done(op->metrics, (int)sop->steps[k].desc->kind,
+                                k == sop->stage ? (int)status : (int)TRN_SCHED_OK,
+                                k ? 0 : sop->t_start - sop->t_ready,
+                                (sop->t_end - sop->t_start) / (uint64_t)ran);
+    } else if (op->metrics) {
         trn_metrics_op_done(op->metrics, (int)sop->desc.kind, (int)status,
                             sop->t_start ? sop->t_start - sop->t_ready : 0,
                             sop->t_start ? sop->t_end - sop->t_start : 0);
+    }
     report_failure(op, status);
     if (op->stage)
         trn_service_stage_done(op, status);

@@ -39,9 +39,18 @@ typedef struct graph_node {
     node_kind kind;
     uint32_t event_id;   /* NODE_RECORD, NODE_WAIT */
     uint64_t shape_hash; /* kind and structure (graph_key.h): what an update must keep */
-    trn_op_desc desc;    /* NODE_OP */
+    trn_op_desc desc;    /* NODE_OP; desc.kmsg points at kmsg */
     trn_op_refs refs;    /* NODE_OP: its buffers and plan */
+    trn_kmsg kmsg;       /* what its kernel said last time it ran */
 } graph_node;
+
+/* A run of op nodes on one lane with no fence between them: one sequence
+ * op of the scheduler (sched.h, trn_sched_op.steps) per launch. */
+typedef struct segment {
+    uint32_t head;  /* its first node */
+    uint32_t first; /* its first step in a version's steps[] */
+    uint32_t count;
+} segment;
 
 typedef struct graph_exec graph_exec;
 
@@ -51,6 +60,8 @@ typedef struct trn_graph_body {
     graph_exec *exec; /* a reference */
     uint32_t n;
     graph_node *nodes;
+    trn_sched_step *steps; /* the nodes' descriptors, segment by segment */
+    uint32_t *step_node;   /* the node of each step */
 } trn_graph_body;
 
 struct graph_exec {
@@ -62,6 +73,9 @@ struct graph_exec {
     uint32_t n;
     uint32_t *dep_start, *deps; /* the topology (graph_lanes.h) */
     trn_graph_lanes lanes;
+    segment *segs;
+    uint32_t nsegs, nsteps;
+    uint32_t *seg_of;                            /* per node: its segment (op nodes only) */
     trn_sched_stream *lane[TRN_GRAPH_MAX_LANES]; /* [0] unused: the launching stream */
     pthread_mutex_t lock;                        /* guards body, last_done; serialises launches */
     trn_graph_body *body;
@@ -81,6 +95,8 @@ static void exec_put(graph_exec *x) {
     if (x->last_done)
         trn_sched_fence_release(sched, x->last_done);
     trn_graph_lanes_free(&x->lanes);
+    free(x->segs);
+    free(x->seg_of);
     free(x->dep_start);
     free(x->deps);
     pthread_mutex_destroy(&x->lock);
@@ -92,9 +108,17 @@ static void body_free(trn_graph_body *b) {
         if (b->nodes[i].kind == NODE_OP)
             trn_op_refs_release(&b->nodes[i].refs);
     free(b->nodes);
+    free(b->steps);
+    free(b->step_node);
     if (b->exec)
         exec_put(b->exec);
     free(b);
+}
+
+uint32_t trn_service_graph_node(const trn_service_op *op) {
+    if (!op->sop.steps)
+        return op->graph_node - 1;
+    return op->graph->step_node[(op->sop.steps - op->graph->steps) + op->sop.stage];
 }
 
 void trn_service_graph_put(trn_graph_body *b) {
@@ -158,6 +182,7 @@ static trn_wire_code build_node(trn_session *s, const Trnsci__V1__GraphNode *w, 
         if (rc != TRN_WIRE_OK)
             break;
         out->kind = NODE_OP;
+        out->desc.kmsg = &out->kmsg; /* the node never moves */
         h = trn_graph_hash_op(h, w->op);
         if (out->refs.plan) {
             const char *key = trn_plan_entry_key(out->refs.plan);
@@ -258,6 +283,66 @@ static trn_wire_code build_topology(graph_exec *x, const Trnsci__V1__GraphReques
     return TRN_WIRE_OK;
 }
 
+/* Splits each lane's op nodes into segments: a segment ends at a node
+ * another lane waits for, at a node that is not an op, and before a node
+ * that waits for another lane. Node kinds are the structure's (an update
+ * keeps them), so the plan holds for every version. */
+static int plan_segments(graph_exec *x, const trn_graph_body *b) {
+    const trn_graph_lanes *lp = &x->lanes;
+    x->segs = calloc(x->n ? x->n : 1, sizeof(*x->segs));
+    x->seg_of = calloc(x->n ? x->n : 1, sizeof(*x->seg_of));
+    if (!x->segs || !x->seg_of)
+        return -1;
+    uint32_t open[TRN_GRAPH_MAX_LANES];
+    for (int l = 0; l < TRN_GRAPH_MAX_LANES; l++)
+        open[l] = UINT32_MAX;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const uint32_t l = lp->lane[i];
+        x->seg_of[i] = UINT32_MAX;
+        if (b->nodes[i].kind != NODE_OP) {
+            open[l] = UINT32_MAX;
+            continue;
+        }
+        if (open[l] == UINT32_MAX || lp->wait_start[i] != lp->wait_start[i + 1]) {
+            open[l] = x->nsegs++;
+            x->segs[open[l]].head = i;
+        }
+        x->seg_of[i] = open[l];
+        x->segs[open[l]].count++;
+        if (lp->signals[i])
+            open[l] = UINT32_MAX;
+    }
+    for (uint32_t k = 0; k < x->nsegs; k++) {
+        x->segs[k].first = x->nsteps;
+        x->nsteps += x->segs[k].count;
+    }
+    return 0;
+}
+
+/* The version's steps, in the exec's segment order. */
+static int make_steps(const graph_exec *x, trn_graph_body *b) {
+    b->steps = calloc(x->nsteps ? x->nsteps : 1, sizeof(*b->steps));
+    b->step_node = calloc(x->nsteps ? x->nsteps : 1, sizeof(*b->step_node));
+    uint32_t *fill = calloc(x->nsegs ? x->nsegs : 1, sizeof(*fill));
+    if (!b->steps || !b->step_node || !fill) {
+        free(fill);
+        return -1;
+    }
+    for (uint32_t i = 0; i < x->n; i++) {
+        const uint32_t k = x->seg_of[i];
+        if (k == UINT32_MAX)
+            continue;
+        const uint32_t at = x->segs[k].first + fill[k]++;
+        b->step_node[at] = i;
+        trn_sched_step *st = &b->steps[at];
+        st->desc = &b->nodes[i].desc;
+        st->plan = b->nodes[i].refs.plan;
+        st->plan_part = b->nodes[i].refs.plan_part;
+    }
+    free(fill);
+    return 0;
+}
+
 /* The structure key: node count, then each node's kind, structure and
  * edges, hashed twice with different starts. */
 static void make_key(graph_exec *x, const trn_graph_body *b) {
@@ -332,6 +417,8 @@ static void on_instantiate(trn_service *svc, trn_session *s, const Trnsci__V1__G
     for (uint32_t l = 1; l < x->lanes.nlanes; l++)
         if (!(x->lane[l] = trn_sched_stream_create(svc->sched, s->tenant)))
             goto nomem;
+    if (plan_segments(x, b) != 0 || make_steps(x, b) != 0)
+        goto nomem;
     make_key(x, b);
     atomic_fetch_add(&x->refs, 1); /* the version's */
     b->exec = x;
@@ -469,6 +556,13 @@ static void on_update(trn_session *s, const Trnsci__V1__GraphRequest *req, trn_c
             trn_service_finish_reply(call, &r.base);
         return;
     }
+    if (make_steps(x, b) != 0) {
+        body_free(b);
+        exec_put(x);
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "daemon out of memory updating a graph");
+        return;
+    }
     b->exec = x; /* takes our reference */
     pthread_mutex_lock(&x->lock);
     trn_graph_body *prev = x->body;
@@ -576,12 +670,15 @@ static int put_node(launch *L, uint32_t i) {
     int rc = 0;
     switch (nd->kind) {
     case NODE_OP: {
+        /* Its segment's head queues the whole segment, as one op. */
+        const segment *sg = &L->x->segs[L->x->seg_of[i]];
+        if (sg->head != i)
+            break;
         trn_service_op *op = trn_service_op_new(L->svc);
         if (!op)
             return -1;
-        op->sop.desc = nd->desc;
-        op->sop.plan = nd->refs.plan; /* the version holds it */
-        op->sop.plan_part = nd->refs.plan_part;
+        op->sop.steps = L->b->steps + sg->first; /* the version holds them */
+        op->sop.nsteps = (int)sg->count;
         atomic_fetch_add(&L->b->refs, 1);
         op->graph = L->b;
         op->graph_node = i + 1;

@@ -96,6 +96,9 @@ trn_wire_code trn_service_submit_graph(trn_service *svc, trn_session *s,
                                        const Trnsci__V1__SubmitRequest *req, uint64_t *seq,
                                        char *err, size_t errlen);
 void trn_service_graph_put(struct trn_graph_body *body);
+/* The graph node a graph's op is running (or stopped at): a sequence op's
+ * current step's node. */
+uint32_t trn_service_graph_node(const trn_service_op *op);
 
 /* Submit: validates and queues one op; with call->no_reply a refusal is
  * kept for the op's stream instead (service.c). */

@@ -264,7 +264,21 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers) {
 
 /* The descriptor of the op's current stage. */
 static const trn_op_desc *stage_desc(const trn_sched_op *op) {
+    if (op->steps)
+        return op->steps[op->stage].desc;
     return op->stage == 0 ? &op->desc : &op->then[op->stage - 1];
+}
+
+/* The index of the op's last stage. */
+static int last_stage(const trn_sched_op *op) {
+    return op->steps ? op->nsteps - 1 : op->nthen;
+}
+
+/* Where the current stage's times go (a sequence's later steps share the
+ * last slot). */
+static trn_sched_stage_times *stage_times(trn_sched_op *op) {
+    return &op->stage_times[op->stage < TRN_SCHED_MAX_STAGES ? op->stage
+                                                             : TRN_SCHED_MAX_STAGES - 1];
 }
 
 /* Whether a worker has taken any shard of the op: from then on it finishes. */
@@ -275,13 +289,18 @@ static int op_started(const trn_sched_op *op) {
 /* Runs one shard of op's current stage, once the plan part it needs is
  * prepared (planning happens on the plan cache's thread; this waits). */
 static trn_kstatus run_shard(trn_sched *s, trn_sched_op *op, int shard) {
-    if (op->plan && op->stage == 0) {
+    struct trn_plan_entry *plan = op->steps        ? op->steps[op->stage].plan
+                                  : op->stage == 0 ? op->plan
+                                                   : NULL;
+    if (plan) {
+        const unsigned part = op->steps ? op->steps[op->stage].plan_part : op->plan_part;
         char why[TRN_KMSG_LEN];
-        const int w = trn_plan_entry_wait(op->plan, op->plan_part, why, sizeof(why));
+        const int w = trn_plan_entry_wait(plan, part, why, sizeof(why));
         if (w == TRN_PLAN_WAIT_NOMEM) {
             /* Planning ran out of memory: the op fails as a kernel out of
              * memory would (the part is built again for the next op). */
-            trn_kmsg_post(&op->kmsg, TRN_KMSG_RANK_NO_MEMORY + (uint64_t)shard, 0, "%s", why);
+            trn_kmsg_post(stage_desc(op)->kmsg, TRN_KMSG_RANK_NO_MEMORY + (uint64_t)shard, 0, "%s",
+                          why);
             return TRN_KSTATUS_NO_MEMORY;
         }
         if (w != 0)
@@ -323,7 +342,9 @@ static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
     op->next_shard = 0;
     op->shards_left = op->nshards;
     op->shard_est_ns = estimate_shard_ns(d, op->nshards);
-    op->stage_times[op->stage].engine = op->engine;
+    stage_times(op)->engine = op->engine;
+    if (op->steps)
+        trn_kmsg_init(d->kmsg);
 }
 
 static void ready_push(trn_sched *s, trn_sched_op *op) {
@@ -543,7 +564,8 @@ static void run_completions(trn_sched *s, completion_list *l) {
  * anything queued behind it (a marker included) does. */
 static void complete_active(trn_sched *s, trn_sched_op *op) {
     trn_sched_stream *st = op->stream;
-    op->done(op, status_of(op->kstatus)); /* may free op */
+    const int stopped = op->stop && op->stage < last_stage(op);
+    op->done(op, stopped ? TRN_SCHED_CANCELLED : status_of(op->kstatus)); /* may free op */
 
     completion_list done = {0};
     pthread_mutex_lock(&s->lock);
@@ -586,7 +608,7 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
         trn_sched_op *op = q->head;
         if (op->next_shard == 0) { /* the first shard of a stage */
             const uint64_t now = trn_sched_now_ns();
-            trn_sched_stage_times *tm = &op->stage_times[op->stage];
+            trn_sched_stage_times *tm = stage_times(op);
             if (op->stage == 0) {
                 if (op->deadline_ns && now >= op->deadline_ns) {
                     expire_op(s, op, done);
@@ -620,7 +642,7 @@ static void account_shard(worker *w, trn_sched_op *op, uint64_t t0, uint64_t t1)
     const double cost = trn_op_cost(stage_desc(op)) / op->nshards;
     w->usage.shards++;
     w->usage.run_ns += ran;
-    w->usage.queue_ns += t0 - op->stage_times[op->stage].t_ready;
+    w->usage.queue_ns += t0 - stage_times(op)->t_ready;
     w->usage.cost += cost;
     t->usage.shards++;
     t->usage.run_ns += ran;
@@ -687,13 +709,20 @@ static void *worker_main(void *arg) {
         account_shard(w, op, t0, t1);
         op->kstatus = merge_kstatus(op->kstatus, k);
         if (--op->shards_left == 0)
-            op->stage_times[op->stage].t_end = t1;
-        if (op->shards_left == 0 && op->stage < op->nthen && op->kstatus == TRN_KSTATUS_OK) {
-            /* The next stage, on its own engine; the stream stays held. */
+            stage_times(op)->t_end = t1;
+        if (op->shards_left == 0 && op->stage < last_stage(op) && op->kstatus == TRN_KSTATUS_OK &&
+            !op->stop) {
+            /* The next stage, on its own engine; the stream stays held. A
+             * sequence's next step is usually this worker's next shard. */
             op->stage++;
             stage_prepare(s, op);
-            op->stage_times[op->stage].t_ready = t1;
+            stage_times(op)->t_ready = t1;
+            /* This worker takes a one-shard step on its own engine itself
+             * (it looks for work before it sleeps): wake nobody for it. */
+            const int mine = op->steps && op->nshards == 1 && op->engine == w->engine;
+            s->quiet = mine;
             ready_push(s, op);
+            s->quiet = 0;
         } else if (op->shards_left == 0) {
             trn_sched_tenant *t = op->stream->tenant;
             op->t_end = t1;
@@ -965,6 +994,8 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
         st->active = NULL;
         s->stats.ops_running--;
         finish_later(s, &done, active, TRN_SCHED_CANCELLED);
+    } else if (active && active->steps) {
+        active->stop = 1; /* a sequence stops before its next step */
     }
     stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
     stream_advance(s, NULL, &done);
@@ -989,6 +1020,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->next_shard = 0;
     op->stage = 0;
     op->advance_after = 0;
+    op->stop = 0;
     op->t_submit = trn_sched_now_ns();
     op->t_ready = op->t_start = op->t_end = 0;
     memset(op->stage_times, 0, sizeof(op->stage_times));

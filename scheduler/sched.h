@@ -101,6 +101,15 @@ struct trn_sched_timer {
 
 #define TRN_SCHED_MAX_STAGES 4
 
+/* One step of a sequence op (trn_sched_op.steps): a descriptor whose kmsg
+ * points at the step's own message (initialised when the step starts), and
+ * the plan part it waits for (plan NULL: none). */
+typedef struct trn_sched_step {
+    const trn_op_desc *desc;
+    struct trn_plan_entry *plan;
+    unsigned plan_part;
+} trn_sched_step;
+
 /* When one stage of an op ran (trn_sched_now_ns clock; 0 when it did not):
  * ready on its engine, first shard started, last shard ended. */
 typedef struct trn_sched_stage_times {
@@ -114,6 +123,16 @@ struct trn_sched_op {
     /* Stages after desc, run in order (nthen < TRN_SCHED_MAX_STAGES). */
     trn_op_desc then[TRN_SCHED_MAX_STAGES - 1];
     int nthen;
+    /* A sequence (a graph's run of nodes on one stream): when steps is set
+     * the op's stages are steps[0 .. nsteps) instead of desc and then[], so
+     * a worker goes from one node to the next without a completion or a
+     * wake-up in between. A failed step ends the op (later steps do not
+     * run: op->stage says which failed); a cancel of its stream ends it
+     * before its next step (TRN_SCHED_CANCELLED). The submitter keeps the
+     * steps and their descriptors alive until the op completes. Stage
+     * times are kept for the first TRN_SCHED_MAX_STAGES steps. */
+    const trn_sched_step *steps;
+    int nsteps;
     int is_marker; /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
      * burst of such ops (one wake-up per burst, not per op). The next
@@ -151,6 +170,7 @@ struct trn_sched_op {
     trn_kstatus kstatus;
     trn_sched_status final_status;
     int advance_after; /* a marker: advance its stream after its callback */
+    int stop;          /* a sequence whose stream was cancelled: no further step */
     trn_sched_timer deadline;
 };
 

@@ -1634,6 +1634,82 @@ static void test_mixed_failures(void **state) {
     free(buf);
 }
 
+/* Rule: a sequence op (trn_sched_op.steps) runs its steps in order, one
+ * after the other, and completes once after the last; an op queued behind
+ * it on the stream waits for all of them. */
+static void test_sequence_in_order(void **state) {
+    fx *f = *state;
+    enum { N = 200 };
+    static unsigned char buf[N];
+    static trn_op_desc descs[N];
+    static trn_kmsg msgs[N];
+    static trn_sched_step steps[N];
+    memset(buf, 0, sizeof(buf));
+    for (int i = 0; i < N; i++) {
+        memset(&descs[i], 0, sizeof(descs[i]));
+        descs[i].kind = TRN_OP_MEMSET;
+        descs[i].u.memset.dst = &buf[i];
+        descs[i].u.memset.value = 1 + i % 250;
+        descs[i].u.memset.bytes = 1;
+        descs[i].kmsg = &msgs[i];
+        steps[i] = (trn_sched_step){&descs[i], NULL, 0};
+    }
+    test_op seq, after;
+    unsigned char last = 0;
+    memset_op(&seq, &f->r, 0, &last, 0);
+    seq.sop.steps = steps;
+    seq.sop.nsteps = N;
+    memset_op(&after, &f->r, 1, &last, 7);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_int_equal(trn_sched_submit(f->s, st, &seq.sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &after.sop), 0);
+    wait_count(&f->r, 2);
+    check_run_order(f->g, buf, N, 1);
+    assert_int_equal(f->r.done[0], 1);
+    assert_int_equal(f->r.status[0], TRN_SCHED_OK);
+    assert_int_equal(f->r.order[0], 0); /* the sequence completed before the op behind it */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(buf[i], 1 + i % 250);
+    assert_int_equal(last, 7);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 2);
+}
+
+/* Rule: cancelling the stream of a running sequence stops it before its
+ * next step (CANCELLED); the step running finishes. */
+static void test_sequence_cancel(void **state) {
+    fx *f = *state;
+    unsigned char bytes[3] = {0, 0, 0};
+    trn_op_desc descs[4];
+    trn_kmsg msgs[4];
+    trn_sched_step steps[4];
+    memset(descs, 0, sizeof(descs));
+    for (int i = 0; i < 4; i++) {
+        descs[i].kind = TRN_OP_MEMSET;
+        descs[i].u.memset.dst = i == 0 ? (void *)&f->g->mem[0] : (void *)&bytes[i - 1];
+        descs[i].u.memset.value = 0x5a;
+        descs[i].u.memset.bytes = 1;
+        descs[i].kmsg = &msgs[i];
+        steps[i] = (trn_sched_step){&descs[i], NULL, 0};
+    }
+    test_op seq;
+    memset_op(&seq, &f->r, 0, &bytes[0], 0);
+    seq.sop.steps = steps;
+    seq.sop.nsteps = 4;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_int_equal(trn_sched_submit(f->s, st, &seq.sop), 0);
+    gate_wait_entered(f->g, 0); /* step 0 is running */
+    trn_sched_stream_cancel(f->s, st);
+    assert_false(is_done(&f->r, 0));
+    gate_open(f->g, 0);
+    wait_done(&f->r, 0);
+    assert_int_equal(f->r.status[0], TRN_SCHED_CANCELLED);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(bytes[i], 0); /* later steps never ran */
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
@@ -1654,6 +1730,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cancel_partly_dispatched_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_partly_dispatched_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mixed_failures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequence_in_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequence_cancel, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
