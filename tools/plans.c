@@ -2,7 +2,9 @@
  * plans.c — `trnsci plans`: the daemon's plan cache.
  *
  *   trnsci plans              every cached plan (key, state, hits, build time,
- *                             memory, idle time) and the cache's counters
+ *                             memory, idle time) and the cache's counters, then
+ *                             every cached graph structure (key, nodes, lanes,
+ *                             hits, preparation time, plans, idle time)
  *   trnsci plans clear        drop the plans nothing uses
  *   trnsci plans warm FILE    prepare the plans a manifest lists (FILE in the
  *                             format of the cache directory's plans.manifest)
@@ -18,6 +20,47 @@
 static int fail(const char *what) {
     fprintf(stderr, "trnsci plans: %s: %s\n", what, trnsciGetLastErrorMessage());
     return 1;
+}
+
+/* The graph cache: a malloc'd array and its length (0 when empty or on
+ * failure). */
+static trnsciGraphCacheInfo *graphs_of(const char *addr, int *n) {
+    int count = 0;
+    *n = 0;
+    if (trnsciDaemonGetGraphs(addr, NULL, 0, &count) != trnsciSuccess || count == 0)
+        return NULL;
+    trnsciGraphCacheInfo *g = calloc((size_t)count, sizeof(*g));
+    int got = count;
+    if (!g || trnsciDaemonGetGraphs(addr, g, count, &got) != trnsciSuccess) {
+        free(g);
+        return NULL;
+    }
+    *n = got < count ? got : count;
+    return g;
+}
+
+static void graphs_json(const trnsciGraphCacheInfo *g, int n) {
+    printf(",\n \"graphs\": [");
+    for (int i = 0; i < n; i++) {
+        printf("%s\n  {\"key\": ", i ? "," : "");
+        cli_json_str(stdout, g[i].key);
+        printf(", \"nodes\": %u, \"lanes\": %u, \"hits\": %llu, \"prepare_seconds\": %.6f, "
+               "\"plans\": %u, \"idle_ms\": %llu}",
+               g[i].nodes, g[i].lanes, (unsigned long long)g[i].hits, g[i].prepareSeconds,
+               g[i].plans, (unsigned long long)g[i].idleMs);
+    }
+    printf("]");
+}
+
+static void graphs_text(const trnsciGraphCacheInfo *g, int n) {
+    printf("graph cache: %d graphs\n", n);
+    if (n)
+        printf("%-44s %7s %5s %6s %10s %5s %10s\n", "KEY", "NODES", "LANES", "HITS", "PREP s",
+               "PLANS", "IDLE s");
+    for (int i = 0; i < n; i++)
+        printf("%-44s %7u %5u %6llu %10.3f %5u %10.1f\n", g[i].key, g[i].nodes, g[i].lanes,
+               (unsigned long long)g[i].hits, g[i].prepareSeconds, g[i].plans,
+               (double)g[i].idleMs / 1000.0);
 }
 
 static void list_json(const trnsciPlanCacheStats *st, const trnsciPlanInfo *v, int n) {
@@ -40,7 +83,7 @@ static void list_json(const trnsciPlanCacheStats *st, const trnsciPlanInfo *v, i
                (unsigned long long)v[i].hits, (unsigned long long)v[i].uses, v[i].buildSeconds,
                (unsigned long long)v[i].bytes, (unsigned long long)v[i].idleMs);
     }
-    printf("]}\n");
+    printf("]");
 }
 
 static int list(const char *addr, int json) {
@@ -56,9 +99,14 @@ static int list(const char *addr, int json) {
     }
     if (n > count)
         n = count; /* plans added between the two calls */
+    int ng = 0;
+    trnsciGraphCacheInfo *g = graphs_of(addr, &ng);
     if (json) {
         list_json(&st, v, n);
+        graphs_json(g, ng);
+        printf("}\n");
         free(v);
+        free(g);
         return 0;
     }
     printf("plan cache: %llu plans, %llu bytes of %llu; %llu hits, %llu misses, %llu evictions\n",
@@ -75,7 +123,9 @@ static int list(const char *addr, int json) {
         printf("%-44s %-10s %6llu %5llu %10.3f %10llu %10.1f\n", v[i].key, v[i].state,
                (unsigned long long)v[i].hits, (unsigned long long)v[i].uses, v[i].buildSeconds,
                (unsigned long long)v[i].bytes, (double)v[i].idleMs / 1000.0);
+    graphs_text(g, ng);
     free(v);
+    free(g);
     return 0;
 }
 

@@ -23,7 +23,12 @@
  *    record and wait nodes and added dependencies; the DOT print names each
  *    node's routine and shapes; GetNodes/GetRootNodes/NodeGetType;
  *  - the graph cache: a second instantiation of the same structure is a hit
- *    (trnsciDaemonGetGraphs);
+ *    (trnsciDaemonGetGraphs); with --cache-dir the daemon lists it again
+ *    after a restart, and instantiating it then is a hit;
+ *  - an error inside a launched graph (an SpMV whose column index is out of
+ *    range: only the kernel can see it) is reported by the next synchronize
+ *    of the launching stream, naming the node, the graph and the launch; the
+ *    node after it on the same stream did not run; the session goes on;
  *  - a client killed while a large graph is launched leaves nothing behind
  *    (no session, buffer or op in the daemon).
  *
@@ -47,6 +52,7 @@
 #include "harness.h"
 #include "trnsci/trnblas.h"
 #include "trnsci/trnsci.h"
+#include "trnsci/trnsparse.h"
 
 static th_daemon daemon_under_test;
 
@@ -540,6 +546,14 @@ static void test_explicit_nodes(void **state) {
         if (info[i].nodes == 6 && info[i].hits >= 1)
             hit = 1;
     assert_true(hit);
+    /* `trnsci plans` lists it. */
+    char out[320];
+    snprintf(out, sizeof(out), "%s/plans.txt", daemon_under_test.dir);
+    const char *const cli[] = {TRNSCI_CLI_PATH, "--addr", daemon_under_test.unix_addr, "plans",
+                               NULL};
+    assert_int_equal(th_run(cli, out), 0);
+    assert_true(th_file_contains(out, "graph cache:"));
+    assert_true(th_file_contains(out, "graph-6-"));
 
     assert_int_equal(trnsciGraphExecDestroy(x), trnsciSuccess);
     assert_int_equal(trnsciGraphExecDestroy(x2), trnsciSuccess);
@@ -549,6 +563,130 @@ static void test_explicit_nodes(void **state) {
     trnsciEventDestroy(ev);
     trnsciStreamDestroy(s);
     trnblasDestroy(h);
+}
+
+/* 2 x 2 CSR with a column index out of range, captured between two memsets. */
+static void test_node_error(void **state) {
+    connect_to(state);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    trnsciStream_t s;
+    assert_int_equal(trnsciStreamCreate(&s), trnsciSuccess);
+    assert_int_equal(trnsparseSetStream(h, s), TRNSPARSE_STATUS_SUCCESS);
+    const int32_t off[3] = {0, 1, 2}, col[2] = {0, 5}; /* 5 >= 2 columns */
+    const float val[2] = {1, 1}, xv[2] = {1, 1};
+    int32_t *doff, *dcol;
+    float *dval, *dx, *dy;
+    unsigned char *flag;
+    assert_int_equal(trnsciMalloc((void **)&doff, sizeof(off)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&dcol, sizeof(col)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&dval, sizeof(val)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&dx, sizeof(xv)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&dy, sizeof(xv)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&flag, 1), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(doff, off, sizeof(off), trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dcol, col, sizeof(col), trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dval, val, sizeof(val), trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dx, xv, sizeof(xv), trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemset(flag, 0, 1), trnsciSuccess);
+    trnsparseSpMatDescr_t a;
+    trnsparseDnVecDescr_t x, y;
+    assert_int_equal(trnsparseCreateCsr(&a, 2, 2, 2, doff, dcol, dval, TRNSPARSE_INDEX_32I,
+                                        TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_BASE_ZERO,
+                                        TRNSCI_R_32F),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnVec(&x, 2, dx, TRNSCI_R_32F), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnVec(&y, 2, dy, TRNSCI_R_32F), TRNSPARSE_STATUS_SUCCESS);
+    const float one = 1, zero = 0;
+    assert_int_equal(trnsciStreamBeginCapture(s, trnsciStreamCaptureModeGlobal), trnsciSuccess);
+    assert_int_equal(trnsciMemsetAsync(dy, 0, sizeof(xv), s), trnsciSuccess);
+    assert_int_equal(trnsparseSpMV(h, TRNSPARSE_OPERATION_NON_TRANSPOSE, &one, a, x, &zero, y,
+                                   TRNSCI_R_32F, TRNSPARSE_SPMV_ALG_DEFAULT, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemsetAsync(flag, 1, 1, s), trnsciSuccess);
+    trnsciGraph_t g;
+    assert_int_equal(trnsciStreamEndCapture(s, &g), trnsciSuccess);
+    trnsciGraphExec_t ge;
+    assert_int_equal(trnsciGraphInstantiate(&ge, g, 0), trnsciSuccess);
+    assert_int_equal(trnsciGraphLaunch(ge, s), trnsciSuccess); /* launched: no error yet */
+    assert_int_equal(trnsciStreamSynchronize(s), trnsciErrorInvalidValue);
+    const char *msg = trnsciGetLastErrorMessage();
+    print_message("deferred graph error (%s): %s\n", ((const transport *)*state)->name, msg);
+    assert_non_null(strstr(msg, "sparse spmv (node 1 of graph "));
+    assert_non_null(strstr(msg, "csrColInd[1] = 5"));
+    assert_int_equal(trnsciStreamSynchronize(s), trnsciSuccess); /* reported once */
+    unsigned char f = 9;
+    assert_int_equal(trnsciMemcpy(&f, flag, 1, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(f, 0); /* the node after the failed one did not run */
+    trnsciGraphExecDestroy(ge);
+    trnsciGraphDestroy(g);
+    trnsparseDestroySpMat(a);
+    trnsparseDestroyDnVec(x);
+    trnsparseDestroyDnVec(y);
+    trnsciFree(doff);
+    trnsciFree(dcol);
+    trnsciFree(dval);
+    trnsciFree(dx);
+    trnsciFree(dy);
+    trnsciFree(flag);
+    trnsciStreamDestroy(s);
+    trnsparseDestroy(h);
+}
+
+/* One SGEMM graph instantiated on a daemon with --cache-dir: listed after a
+ * restart, and a hit when instantiated again. */
+static void cached_graph(const char *addr, int *hit_key_count, char *key, size_t keylen) {
+    trnsciDeviceReset();
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    trnsciStream_t s;
+    assert_int_equal(trnsciStreamCreate(&s), trnsciSuccess);
+    operands o;
+    operands_make(&o, 3);
+    const float one = 1;
+    trnsciGraph_t g;
+    gemm_graph(&g, h, s, 7, &one, o.a, o.b, o.c);
+    trnsciGraphExec_t x;
+    assert_int_equal(trnsciGraphInstantiate(&x, g, 0), trnsciSuccess);
+    trnsciGraphCacheInfo info[8];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetGraphs(addr, info, 8, &count), trnsciSuccess);
+    assert_true(count >= 1);
+    *hit_key_count = (int)info[0].hits;
+    if (key[0])
+        assert_string_equal(info[0].key, key);
+    snprintf(key, keylen, "%s", info[0].key);
+    trnsciGraphExecDestroy(x);
+    trnsciGraphDestroy(g);
+    operands_free(&o);
+    trnsciStreamDestroy(s);
+    trnblasDestroy(h);
+    trnsciDeviceReset();
+}
+
+static void test_cache_across_restart(void **state) {
+    (void)state;
+    char dir[] = "/tmp/trnsci-graph-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *const args[] = {"--cache-dir", dir, NULL};
+    th_daemon d;
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    char key[96] = "";
+    int hits = -1;
+    cached_graph(d.unix_addr, &hits, key, sizeof(key));
+    assert_int_equal(hits, 0);
+    assert_int_equal(th_daemon_stop(&d), 0);
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    trnsciGraphCacheInfo info[8];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetGraphs(d.unix_addr, info, 8, &count), trnsciSuccess);
+    assert_int_equal(count, 1);
+    assert_string_equal(info[0].key, key);
+    cached_graph(d.unix_addr, &hits, key, sizeof(key));
+    assert_int_equal(hits, 1);
+    assert_int_equal(th_daemon_stop(&d), 0);
+    th_remove_dir(dir);
 }
 
 /* ---- a client killed while its large graph runs ---- */
@@ -634,6 +772,9 @@ int main(int argc, char **argv) {
         {"exec_update (grpc)", test_exec_update, NULL, NULL, &grpc},
         {"explicit_nodes (local)", test_explicit_nodes, NULL, NULL, &local},
         {"explicit_nodes (grpc)", test_explicit_nodes, NULL, NULL, &grpc},
+        {"node_error (local)", test_node_error, NULL, NULL, &local},
+        {"node_error (grpc)", test_node_error, NULL, NULL, &grpc},
+        {"cache_across_restart", test_cache_across_restart, NULL, NULL, NULL},
         {"killed_mid_launch (local)", test_killed_mid_launch, NULL, NULL, &local},
         {"killed_mid_launch (grpc)", test_killed_mid_launch, NULL, NULL, &grpc},
     };
