@@ -523,7 +523,7 @@ trnsciError_t trn_capture_refuse_event(trnsciEvent_t ev, const char *fn) {
 }
 
 void trn_capture_forget_stream(trnsciStream_t stream) {
-    if (!stream || !capture_of(stream))
+    if (!stream)
         return;
     pthread_mutex_lock(&capture_lock);
     trn_capture *cap = capture_of(stream);
@@ -537,11 +537,12 @@ void trn_capture_forget_stream(trnsciStream_t stream) {
                 cap->members[i] = cap->members[--cap->nmembers];
         atomic_store(&stream->capture, NULL);
     }
+    free(stream->cap_deps); /* kept from its last capture, if any */
+    stream->cap_deps = NULL;
+    stream->n_cap_deps = stream->cap_deps_cap = 0;
     pthread_mutex_unlock(&capture_lock);
     if (orphan)
         trn_graph_free(orphan);
-    free(stream->cap_deps);
-    stream->cap_deps = NULL;
 }
 
 void trn_capture_forget_event(trnsciEvent_t ev) {

@@ -159,7 +159,8 @@ trnsciGraph_t trn_graph_clone(trnsciGraph_t g) {
         if (!n->deps || (src->op && !(n->op = op_copy(src->op))) ||
             (src->child && !(n->child = trn_graph_clone(src->child))))
             goto fail;
-        memcpy(n->deps, src->deps, src->ndeps * sizeof(uint32_t));
+        if (src->ndeps)
+            memcpy(n->deps, src->deps, src->ndeps * sizeof(uint32_t));
     }
     return c;
 fail:
@@ -534,7 +535,8 @@ static int flat_add(flat *f, trnsciGraphNode_t src, const idset *deps, uint32_t 
         free(w);
         return -1;
     }
-    memcpy(w->deps, deps->v, deps->n * sizeof(uint32_t));
+    if (deps->n)
+        memcpy(w->deps, deps->v, deps->n * sizeof(uint32_t));
     w->n_deps = deps->n;
     switch (src->type) {
     case trnsciGraphNodeTypeEventRecord:

@@ -320,6 +320,7 @@ trnsciError_t trnsciDeviceReset(void) {
     c->t = NULL;
     trn_ptrtable_destroy(&c->ptrs);
     trn_plan_records_destroy(&c->plans);
+    trn_capture_forget_stream(&c->default_stream); /* a capture on it ends with the session */
     atomic_store(&initialised, 0);
     pthread_mutex_unlock(&init_lock);
     return trn_ok();
