@@ -62,6 +62,8 @@ typedef struct trn_graph_body {
     graph_node *nodes;
     trn_sched_step *steps; /* the nodes' descriptors, segment by segment */
     uint32_t *step_node;   /* the node of each step */
+    trn_session *session;  /* a reference: its quota is charged `charged` bytes */
+    uint64_t charged;
 } trn_graph_body;
 
 struct graph_exec {
@@ -110,6 +112,10 @@ static void body_free(trn_graph_body *b) {
     free(b->nodes);
     free(b->steps);
     free(b->step_node);
+    if (b->session) {
+        trn_session_credit(b->session, b->charged);
+        trn_session_unref(b->session);
+    }
     if (b->exec)
         exec_put(b->exec);
     free(b);
@@ -227,10 +233,19 @@ static void nodes_free(graph_node *nodes, uint32_t n) {
 static trn_graph_body *build_body(trn_session *s, const Trnsci__V1__GraphRequest *req,
                                   trn_wire_code *rc, char *err, size_t errlen) {
     const uint32_t n = (uint32_t)req->n_nodes;
+    /* The daemon's memory a version takes is the session's, like a buffer's. */
+    char what[64];
+    snprintf(what, sizeof(what), "a graph of %u nodes", n);
+    const uint64_t bytes =
+        sizeof(trn_graph_body) +
+        (uint64_t)n * (sizeof(graph_node) + sizeof(trn_sched_step) + sizeof(uint32_t));
+    if ((*rc = trn_session_charge(s, bytes, what, err, errlen)) != TRN_WIRE_OK)
+        return NULL;
     trn_graph_body *b = calloc(1, sizeof(*b));
     graph_node *nodes = b ? calloc(n ? n : 1, sizeof(*nodes)) : NULL;
     if (!nodes) {
         free(b);
+        trn_session_credit(s, bytes);
         *rc = TRN_WIRE_RESOURCE_EXHAUSTED;
         snprintf(err, errlen, "daemon out of memory for a graph of %u nodes", n);
         return NULL;
@@ -240,9 +255,13 @@ static trn_graph_body *build_body(trn_session *s, const Trnsci__V1__GraphRequest
         if (*rc != TRN_WIRE_OK) {
             nodes_free(nodes, i);
             free(b);
+            trn_session_credit(s, bytes);
             return NULL;
         }
     }
+    trn_session_ref(s);
+    b->session = s;
+    b->charged = bytes;
     atomic_init(&b->refs, 1);
     b->n = n;
     b->nodes = nodes;
