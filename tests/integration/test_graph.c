@@ -29,6 +29,7 @@
  *    range: only the kernel can see it) is reported by the next synchronize
  *    of the launching stream, naming the node, the graph and the launch; the
  *    node after it on the same stream did not run; the session goes on;
+ *  - a graph's daemon memory counts against the session's quota;
  *  - a client killed while a large graph is launched leaves nothing behind
  *    (no session, buffer or op in the daemon).
  *
@@ -689,6 +690,32 @@ static void test_cache_across_restart(void **state) {
     th_remove_dir(dir);
 }
 
+/* A graph's daemon memory counts against the session's quota. */
+static void test_graph_quota(void **state) {
+    (void)state;
+    const char *const args[] = {"--max-session-bytes", "1M", NULL};
+    th_daemon d;
+    trnsciDeviceReset();
+    assert_int_equal(th_daemon_start(&d, args), 0);
+    assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
+    trnsciGraph_t g;
+    assert_int_equal(trnsciGraphCreate(&g, 0), trnsciSuccess);
+    trnsciGraphNode_t prev = NULL, node;
+    for (int i = 0; i < 4000; i++) { /* about 5 MB of nodes in the daemon */
+        assert_int_equal(trnsciGraphAddEmptyNode(&node, g, prev ? &prev : NULL, prev ? 1 : 0),
+                         trnsciSuccess);
+        prev = node;
+    }
+    trnsciGraphExec_t x = (trnsciGraphExec_t)1;
+    assert_int_equal(trnsciGraphInstantiate(&x, g, 0), trnsciErrorMemoryAllocation);
+    assert_null(x);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "a graph of 4000 nodes"));
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "session quota"));
+    trnsciGraphDestroy(g);
+    trnsciDeviceReset();
+    assert_int_equal(th_daemon_stop(&d), 0);
+}
+
 /* ---- a client killed while its large graph runs ---- */
 
 #define VICTIM_NODES 4000
@@ -775,6 +802,7 @@ int main(int argc, char **argv) {
         {"node_error (local)", test_node_error, NULL, NULL, &local},
         {"node_error (grpc)", test_node_error, NULL, NULL, &grpc},
         {"cache_across_restart", test_cache_across_restart, NULL, NULL, NULL},
+        {"graph_quota", test_graph_quota, NULL, NULL, NULL},
         {"killed_mid_launch (local)", test_killed_mid_launch, NULL, NULL, &local},
         {"killed_mid_launch (grpc)", test_killed_mid_launch, NULL, NULL, &grpc},
     };
