@@ -67,7 +67,7 @@ static const char usage[] =
     "  --plan-cache-bytes B     memory bound of unused cached plans (default 1G)\n"
     "  --plan-effort E          planning effort: estimate, measure (default) or\n"
     "                           patient (FFTW_ESTIMATE/MEASURE/PATIENT)\n"
-    "  --max-session-bytes B    buffer quota per session, e.g. 512M, 8G (default 16G)\n"
+    "  --max-session-bytes B    buffer (and graph) memory quota per session, e.g. 512M, 8G (default 16G)\n"
     "  --max-streams N          streams per session (default 256)\n"
     "  --max-queued-ops N       ops one session may have queued or running; past\n"
     "                           it a local client's launches wait, a gRPC Submit\n"
