@@ -148,6 +148,7 @@ REPLIES = {
     "PlanCreate": "PlanCreateReply",
     "PlanDestroy": "PlanDestroyReply",
     "Plans": "PlansReply",
+    "Graph": "GraphReply",
 }
 
 
@@ -1301,6 +1302,60 @@ def check_launch_stream(c):
            "the refused 51st reported by Synchronize"
 
 
+def check_graph(c):
+    """Graphs from the protocol document alone (docs/protocol.md, Graph,
+    1.11): a graph of a memset, a copy and two SGEMMs C += A B (1 x 1) with a
+    diamond of dependencies is instantiated (its key and lanes reported),
+    launched three times as Submits of GraphLaunchOp, and C counts the SGEMMs
+    exactly; an update with another shape is answered with
+    PARAMETERS_CHANGED at the GEMM node; a dependency on a later node is
+    INVALID_ARGUMENT; the Plans reply lists the graph's structure."""
+    with Sessions(c) as ss:
+        sid = ss.open()
+        a = c.alloc(sid, 16)  # room for the update's 2 x 2 shape
+        cc = c.alloc(sid, 16)
+        c.write(sid, a, 0, np.array([1.0] * 4, np.float32).tobytes())
+
+        def gemm(m):
+            return pb.Op(gemm=pb.GemmOp(
+                type=pb.R_32F, m=m, n=m, k=1, alpha=pb.Scalar(re=1.0), beta=pb.Scalar(re=1.0),
+                a=pb.BufferRef(buffer_id=a), lda=m, b=pb.BufferRef(buffer_id=a), ldb=1,
+                c=pb.BufferRef(buffer_id=cc), ldc=m))
+
+        def nodes(m):
+            return [
+                pb.GraphNode(op=pb.Op(memset=pb.MemsetOp(dst=pb.BufferRef(buffer_id=cc),
+                                                         value=0, bytes=4))),
+                pb.GraphNode(op=gemm(m), deps=[0]),
+                pb.GraphNode(op=gemm(1), deps=[0]),
+                pb.GraphNode(empty=True, deps=[1, 2]),
+            ]
+
+        r = c.call("Graph", pb.GraphRequest(session_id=sid, action=pb.GRAPH_INSTANTIATE,
+                                            exec_id=5, nodes=nodes(1)))
+        require(r.key.startswith("graph-4-") and r.lanes >= 1, f"reply {r}")
+        for i in range(3):
+            c.call("Submit", pb.SubmitRequest(session_id=sid, stream_id=1, launch_seq=i + 1,
+                                              op=pb.Op(graph_launch=pb.GraphLaunchOp(exec_id=5))))
+        c.sync(sid, stream=1)
+        got = np.frombuffer(c.read(sid, cc, 0, 4), np.float32)[0]
+        require(got == 2.0, f"C = {got} after a launch of memset, then two C += 1")
+        u = c.call("Graph", pb.GraphRequest(session_id=sid, action=pb.GRAPH_UPDATE, exec_id=5,
+                                            nodes=nodes(2)))
+        require(u.update_result == pb.GRAPH_UPDATE_PARAMETERS_CHANGED and u.error_node == 1,
+                f"update reply {u}")
+        bad = nodes(1)
+        bad[1].deps[:] = [3]
+        expect_rpc_error(lambda: c.call("Graph", pb.GraphRequest(
+            session_id=sid, action=pb.GRAPH_INSTANTIATE, exec_id=6, nodes=bad)),
+            grpc.StatusCode.INVALID_ARGUMENT, "dependency 3 is not an earlier node")
+        listed = c.call("Plans", pb.PlansRequest())
+        require(any(g.key == r.key and g.nodes == 4 for g in listed.graphs),
+                f"graph {r.key} not in the Plans reply")
+        c.call("Graph", pb.GraphRequest(session_id=sid, action=pb.GRAPH_DESTROY, exec_id=5))
+    return f"graph {r.key} on {r.lanes} lane(s), 3 launches, update refused at node 1"
+
+
 def check_keepalive(target):
     """A client sending HTTP/2 keepalive pings every second, with or without
     calls, keeps its session: the daemon accepts pings down to 500 ms apart
@@ -1666,6 +1721,8 @@ def main():
                                check_keepalive, target)
                     checks.run(f"{name}: Launch stream: batches, fence, deferred refusal "
                                "(protocol 1.10)", check_launch_stream, c)
+                    checks.run(f"{name}: graphs: instantiate, launch, update, Plans "
+                               "(protocol 1.11)", check_graph, c)
                     checks.run(f"{name}: a gRPC deadline on Synchronize cancels queued work",
                                check_grpc_deadline_cancels_queued, c)
                     checks.run(f"{name}: priorities are clamped to the range",
