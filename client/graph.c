@@ -42,20 +42,26 @@ void trn_graph_free(trnsciGraph_t g) {
     free(g);
 }
 
-static int add_dep(trnsciGraphNode_t n, uint32_t dep) {
-    for (size_t i = 0; i < n->ndeps; i++)
-        if (n->deps[i] == dep)
+/* Appends x to the array v (n used, cap allocated) unless it holds it:
+ * 0, or -1 when out of memory. Node dependencies and flattening's sets. */
+static int u32_add_unique(uint32_t **v, size_t *n, size_t *cap, uint32_t x) {
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i] == x)
             return 0;
-    if (n->ndeps == n->cap) {
-        const size_t cap = n->cap ? 2 * n->cap : 4;
-        uint32_t *d = realloc(n->deps, cap * sizeof(*d));
-        if (!d)
+    if (*n == *cap) {
+        const size_t grown = *cap ? 2 * *cap : 4;
+        uint32_t *p = realloc(*v, grown * sizeof(*p));
+        if (!p)
             return -1;
-        n->deps = d;
-        n->cap = cap;
+        *v = p;
+        *cap = grown;
     }
-    n->deps[n->ndeps++] = dep;
+    (*v)[(*n)++] = x;
     return 0;
+}
+
+static int add_dep(trnsciGraphNode_t n, uint32_t dep) {
+    return u32_add_unique(&n->deps, &n->ndeps, &n->cap, dep);
 }
 
 trnsciError_t trn_graph_add_node(trnsciGraph_t graph, trnsciGraphNodeType type,
@@ -474,19 +480,7 @@ typedef struct idset {
 } idset;
 
 static int idset_add(idset *s, uint32_t x) {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->v[i] == x)
-            return 0;
-    if (s->n == s->cap) {
-        const size_t cap = s->cap ? 2 * s->cap : 4;
-        uint32_t *v = realloc(s->v, cap * sizeof(*v));
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = x;
-    return 0;
+    return u32_add_unique(&s->v, &s->n, &s->cap, x);
 }
 
 static int idset_union(idset *s, const idset *t) {

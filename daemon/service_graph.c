@@ -132,12 +132,12 @@ void trn_service_graph_put(trn_graph_body *b) {
         body_free(b);
 }
 
-/* The session is closing (or the client destroyed the exec): its lanes'
- * queued work is cancelled (what is running finishes) and the map's
- * reference dropped. */
-static void exec_close(trn_session_graph *g) {
-    graph_exec *x = (graph_exec *)g;
-    for (uint32_t l = 1; l < x->lanes.nlanes; l++)
+/* Drops the session map's reference to x, and its current version: with
+ * cancel (the session is closing) its lanes' queued work is cancelled too
+ * (what is running finishes); without (GRAPH_DESTROY), launches already
+ * queued run to the end, as CUDA's do. */
+static void exec_release(graph_exec *x, int cancel) {
+    for (uint32_t l = 1; cancel && l < x->lanes.nlanes; l++)
         if (x->lane[l])
             trn_sched_stream_cancel(x->svc->sched, x->lane[l]);
     pthread_mutex_lock(&x->lock);
@@ -147,6 +147,10 @@ static void exec_close(trn_session_graph *g) {
     if (b)
         trn_service_graph_put(b);
     exec_put(x);
+}
+
+static void exec_close(trn_session_graph *g) {
+    exec_release((graph_exec *)g, 1);
 }
 
 /* ---- building ------------------------------------------------------------------- */
@@ -602,16 +606,7 @@ static void on_destroy(trn_session *s, const Trnsci__V1__GraphRequest *req, trn_
         trn_service_finish_error(call, TRN_WIRE_NOT_FOUND, err);
         return;
     }
-    /* Launches already queued run to the end (CUDA's rule): drop only the
-     * map's reference, without cancelling the lanes. */
-    graph_exec *x = (graph_exec *)g;
-    pthread_mutex_lock(&x->lock);
-    trn_graph_body *b = x->body;
-    x->body = NULL;
-    pthread_mutex_unlock(&x->lock);
-    if (b)
-        trn_service_graph_put(b);
-    exec_put(x);
+    exec_release((graph_exec *)g, 0);
     Trnsci__V1__GraphReply r = TRNSCI__V1__GRAPH_REPLY__INIT;
     trn_service_finish_reply(call, &r.base);
 }
