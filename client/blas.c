@@ -213,6 +213,18 @@ typedef struct blas1_args {
     size_t result_bytes;              /* 0 for the routines without a result */
 } blas1_args;
 
+/* trn_client_resolve for the argument `arg` of routine fn: the "fn: arg"
+ * label of the message is made only when the pointer is refused (a launch's
+ * hot path formats nothing). */
+static trnsciError_t resolve_arg(trn_client *c, const void *p, const char *fn, const char *arg,
+                                 Trnsci__V1__BufferRef *ref) {
+    if (trn_client_resolve(c, p, arg, ref) == trnsciSuccess)
+        return trnsciSuccess;
+    char what[48];
+    snprintf(what, sizeof(what), "%s: %s", fn, arg);
+    return trn_client_resolve(c, p, what, ref); /* fails again, with the full name */
+}
+
 static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
@@ -222,20 +234,16 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     trn_client *c = trn_client_get(&e);
     if (!c)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
-    char what[32];
     Trnsci__V1__BufferRef x, y, r = TRNSCI__V1__BUFFER_REF__INIT;
-    snprintf(what, sizeof(what), "%s: x", g->name);
-    if ((e = trn_client_resolve(c, g->x, what, &x)))
+    if ((e = resolve_arg(c, g->x, g->name, "x", &x)))
         return trn_blas_status(e);
-    snprintf(what, sizeof(what), "%s: y", g->name);
-    if ((e = trn_client_resolve(c, g->y, what, &y)))
+    if ((e = resolve_arg(c, g->y, g->name, "y", &y)))
         return trn_blas_status(e);
     Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
-    snprintf(what, sizeof(what), "%s: %s", g->name, g->fn == FN(ROT) ? "c" : "alpha");
-    if (g->alpha_dev && (e = trn_client_resolve(c, g->alpha_dev, what, &ap)))
+    if (g->alpha_dev &&
+        (e = resolve_arg(c, g->alpha_dev, g->name, g->fn == FN(ROT) ? "c" : "alpha", &ap)))
         return trn_blas_status(e);
-    snprintf(what, sizeof(what), "%s: s", g->name);
-    if (g->beta_dev && (e = trn_client_resolve(c, g->beta_dev, what, &bp)))
+    if (g->beta_dev && (e = resolve_arg(c, g->beta_dev, g->name, "s", &bp)))
         return trn_blas_status(e);
     const int compensated =
         (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) &&
@@ -251,8 +259,7 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
                 return trn_blas_status(e);
             handle->scratch_gen = c->generation;
         }
-        snprintf(what, sizeof(what), "%s: result", g->name);
-        if ((e = trn_client_resolve(c, host_result ? handle->scratch : g->result, what, &r)))
+        if ((e = resolve_arg(c, host_result ? handle->scratch : g->result, g->name, "result", &r)))
             return trn_blas_status(e);
     }
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;

@@ -89,17 +89,14 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         trn_vmsg(vx, "%s: the extent of y (n=%d, incy=%d) overflows 64 bits", fn, n, out->incy);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    char what[32];
     void *p = NULL;
     out->x = out->y = out->result = NULL;
     trn_wire_code rc = TRN_WIRE_OK;
     if (n > 0) {
-        snprintf(what, sizeof(what), "%s: x", fn);
-        rc = trn_vregion(vx, b->x, x_bytes, comp, what, &p);
+        rc = trn_vregion_named(vx, b->x, x_bytes, comp, fn, "x", &p);
         out->x = p;
         if (rc == TRN_WIRE_OK && uses_y) {
-            snprintf(what, sizeof(what), "%s: y", fn);
-            rc = trn_vregion(vx, b->y, y_bytes, comp, what, &p);
+            rc = trn_vregion_named(vx, b->y, y_bytes, comp, fn, "y", &p);
             out->y = p;
         }
     }
@@ -111,14 +108,13 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
     out->alpha_ptr = out->beta_ptr = NULL;
     if (rc == TRN_WIRE_OK && n > 0 && takes_alpha && b->alpha_ptr && b->alpha_ptr->buffer_id) {
         const uint64_t bytes = (out->fn == TRN_BLAS1_ROT || out->real_scalar) ? comp : es;
-        snprintf(what, sizeof(what), "%s: %s", fn, out->fn == TRN_BLAS1_ROT ? "c" : "alpha");
-        rc = trn_vregion(vx, b->alpha_ptr, bytes, comp, what, &p);
+        rc = trn_vregion_named(vx, b->alpha_ptr, bytes, comp, fn,
+                               out->fn == TRN_BLAS1_ROT ? "c" : "alpha", &p);
         out->alpha_ptr = p;
     }
     if (rc == TRN_WIRE_OK && n > 0 && out->fn == TRN_BLAS1_ROT && b->beta_ptr &&
         b->beta_ptr->buffer_id) {
-        snprintf(what, sizeof(what), "%s: s", fn);
-        rc = trn_vregion(vx, b->beta_ptr, out->real_scalar ? comp : es, comp, what, &p);
+        rc = trn_vregion_named(vx, b->beta_ptr, out->real_scalar ? comp : es, comp, fn, "s", &p);
         out->beta_ptr = p;
     }
     if (rc == TRN_WIRE_OK && reduces) {
@@ -127,8 +123,7 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
             r_bytes = comp;
         else if (out->fn == TRN_BLAS1_IAMAX || out->fn == TRN_BLAS1_IAMIN)
             r_bytes = r_align = sizeof(int32_t);
-        snprintf(what, sizeof(what), "%s: result", fn);
-        rc = trn_vregion(vx, b->result, r_bytes, r_align, what, &p);
+        rc = trn_vregion_named(vx, b->result, r_bytes, r_align, fn, "result", &p);
         out->result = p;
     }
     return rc;
