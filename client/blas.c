@@ -213,18 +213,6 @@ typedef struct blas1_args {
     size_t result_bytes;              /* 0 for the routines without a result */
 } blas1_args;
 
-/* trn_client_resolve for the argument `arg` of routine fn: the "fn: arg"
- * label of the message is made only when the pointer is refused (a launch's
- * hot path formats nothing). */
-static trnsciError_t resolve_arg(trn_client *c, const void *p, const char *fn, const char *arg,
-                                 Trnsci__V1__BufferRef *ref) {
-    if (trn_client_resolve(c, p, arg, ref) == trnsciSuccess)
-        return trnsciSuccess;
-    char what[48];
-    snprintf(what, sizeof(what), "%s: %s", fn, arg);
-    return trn_client_resolve(c, p, what, ref); /* fails again, with the full name */
-}
-
 static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
@@ -235,15 +223,15 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     if (!c)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     Trnsci__V1__BufferRef x, y, r = TRNSCI__V1__BUFFER_REF__INIT;
-    if ((e = resolve_arg(c, g->x, g->name, "x", &x)))
+    if ((e = trn_client_resolve_named(c, g->x, g->name, "x", NULL, &x)))
         return trn_blas_status(e);
-    if ((e = resolve_arg(c, g->y, g->name, "y", &y)))
+    if ((e = trn_client_resolve_named(c, g->y, g->name, "y", NULL, &y)))
         return trn_blas_status(e);
     Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
-    if (g->alpha_dev &&
-        (e = resolve_arg(c, g->alpha_dev, g->name, g->fn == FN(ROT) ? "c" : "alpha", &ap)))
+    if (g->alpha_dev && (e = trn_client_resolve_named(c, g->alpha_dev, g->name,
+                                                      g->fn == FN(ROT) ? "c" : "alpha", NULL, &ap)))
         return trn_blas_status(e);
-    if (g->beta_dev && (e = resolve_arg(c, g->beta_dev, g->name, "s", &bp)))
+    if (g->beta_dev && (e = trn_client_resolve_named(c, g->beta_dev, g->name, "s", NULL, &bp)))
         return trn_blas_status(e);
     const int compensated =
         (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) &&
@@ -259,7 +247,8 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
                 return trn_blas_status(e);
             handle->scratch_gen = c->generation;
         }
-        if ((e = resolve_arg(c, host_result ? handle->scratch : g->result, g->name, "result", &r)))
+        if ((e = trn_client_resolve_named(c, host_result ? handle->scratch : g->result, g->name,
+                                          "result", NULL, &r)))
             return trn_blas_status(e);
     }
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;

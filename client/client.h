@@ -143,6 +143,12 @@ trnsciError_t trn_daemon_call(const char *address, trn_wire_method m, const Prot
  * in the error. Returns trnsciSuccess or trnsciErrorInvalidValue. */
 trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
                                  Trnsci__V1__BufferRef *ref);
+/* As trn_client_resolve, the argument named "fn: name" or "fn: name array"
+ * (array may be NULL): the name is made only for the message, so a launch
+ * formats nothing. */
+trnsciError_t trn_client_resolve_named(trn_client *c, const void *p, const char *fn,
+                                       const char *name, const char *array,
+                                       Trnsci__V1__BufferRef *ref);
 
 /* The state of stream s (NULL: the default stream). */
 static inline struct trnsciStream_st *trn_stream_of(trn_client *c, trnsciStream_t s) {

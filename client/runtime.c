@@ -364,8 +364,9 @@ trnsciError_t trn_client_need_minor(const trn_client *c, unsigned minor, const c
                     c->protocol_minor);
 }
 
-trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
-                                 Trnsci__V1__BufferRef *ref) {
+trnsciError_t trn_client_resolve_named(trn_client *c, const void *p, const char *fn,
+                                       const char *name, const char *array,
+                                       Trnsci__V1__BufferRef *ref) {
     trnsci__v1__buffer_ref__init(ref);
     if (!p)
         return trnsciSuccess;
@@ -373,12 +374,18 @@ trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
     uint64_t off;
     if (trn_ptrtable_lookup(&c->ptrs, p, &e, &off) != 0)
         return trn_fail(trnsciErrorInvalidValue,
-                        "%s (%p) is not a trnsci device pointer (not from trnsciMalloc, or "
-                        "already freed)",
-                        what, p);
+                        "%s%s%s%s%s (%p) is not a trnsci device pointer (not from trnsciMalloc, "
+                        "or already freed)",
+                        fn ? fn : "", fn ? ": " : "", name, array ? " " : "", array ? array : "",
+                        p);
     ref->buffer_id = e.buffer_id;
     ref->offset = off;
     return trnsciSuccess;
+}
+
+trnsciError_t trn_client_resolve(trn_client *c, const void *p, const char *what,
+                                 Trnsci__V1__BufferRef *ref) {
+    return trn_client_resolve_named(c, p, NULL, what, NULL, ref);
 }
 
 uint64_t trn_client_note_op(trn_client *c, trnsciStream_t s) {

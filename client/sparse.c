@@ -62,9 +62,7 @@ static Trnsci__V1__SparseOrder wire_order(trnsparseOrder_t o) {
 
 static trnsciError_t resolve(trn_client *c, const void *p, const char *fn, const char *name,
                              const char *array, Trnsci__V1__BufferRef *ref) {
-    char what[96];
-    snprintf(what, sizeof(what), "%s: %s %s", fn, name, array);
-    return trn_client_resolve(c, p, what, ref);
+    return trn_client_resolve_named(c, p, fn, name, array, ref);
 }
 
 trnsciError_t trn_sparse_wire_spmat(trn_client *c, trnsparseConstSpMatDescr_t d, const char *fn,

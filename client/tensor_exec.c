@@ -134,24 +134,20 @@ static trntensorStatus_t elementwise(const trntensorHandle_t handle, const trnte
     scalar_of(o, alpha, &sa);
     scalar_of(o, beta, &sb);
     scalar_of(o, gamma, &sg);
-    char what[64];
-    snprintf(what, sizeof(what), "%s: A", fn);
-    trnsciError_t e = trn_client_resolve(c, A, what, &ra);
+    trnsciError_t e = trn_client_resolve_named(c, A, fn, "A", NULL, &ra);
     if (e == trnsciSuccess && o->present[TRN_T_B]) {
         trn_tensor_wire_desc(o, TRN_T_B, &db);
         w.b = &db;
-        snprintf(what, sizeof(what), "%s: B", fn);
-        e = trn_client_resolve(c, B, what, &rb);
+        e = trn_client_resolve_named(c, B, fn, "B", NULL, &rb);
     }
     if (e == trnsciSuccess && o->present[TRN_T_C]) {
         trn_tensor_wire_desc(o, TRN_T_C, &dc);
         w.c = &dc;
-        snprintf(what, sizeof(what), "%s: C", fn);
-        e = trn_client_resolve(c, C, what, &rc);
+        e = trn_client_resolve_named(c, C, fn, "C", NULL, &rc);
     }
     if (e == trnsciSuccess) {
-        snprintf(what, sizeof(what), "%s: %s", fn, kind == TRN_TENSOR_PERMUTATION ? "B" : "D");
-        e = trn_client_resolve(c, D, what, &rd);
+        e = trn_client_resolve_named(c, D, fn, kind == TRN_TENSOR_PERMUTATION ? "B" : "D", NULL,
+                                     &rd);
     }
     if (e != trnsciSuccess)
         return trn_tensor_status(e);

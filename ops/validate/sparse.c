@@ -49,6 +49,10 @@ static int index_of(Trnsci__V1__SparseIndexType t) {
 static trn_wire_code sp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
                               uint64_t es, uint64_t align, const char *fn, const char *name,
                               const char *array, void **out) {
+    /* The full name is made only for a message: a refused region has no
+     * side effect, so checking again under it gives the same refusal. */
+    if (trn_vk_array(vx, ref, count, es, align, fn, array, out) == TRN_WIRE_OK)
+        return TRN_WIRE_OK;
     char operand[96];
     snprintf(operand, sizeof(operand), "%s %s", name, array);
     return trn_vk_array(vx, ref, count, es, align, fn, operand, out);
@@ -257,9 +261,7 @@ trn_wire_code trn_vsp_dense(trn_vctx *vx, const Trnsci__V1__DenseMatrix *w, cons
     out->stride = batch > 1 ? w->batch_stride : 0;
     if (!resolve)
         return TRN_WIRE_OK;
-    char what[96];
-    snprintf(what, sizeof(what), "%s: %s", fn, name);
-    return trn_vregion(vx, w->values, total, comp_size(t), what, &out->values);
+    return trn_vregion_named(vx, w->values, total, comp_size(t), fn, name, &out->values);
 }
 
 trn_wire_code trn_vsp_vector(trn_vctx *vx, const Trnsci__V1__DenseVector *w, const char *fn,
