@@ -533,3 +533,27 @@ int bench_parse_shapes(const char *s, int *batch, int *size, int max) {
     }
     return n;
 }
+
+void bench_pin_init(bench_pin *p, int cpu) {
+    p->cpu = cpu;
+    CPU_ZERO(&p->start);
+    sched_getaffinity(0, sizeof(p->start), &p->start);
+}
+
+void bench_pin_enter(const bench_pin *p, const char *who) {
+    if (p->cpu >= 0 && bench_pin_self(p->cpu) != 0) {
+        fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", who, p->cpu, strerror(errno));
+        exit(1);
+    }
+}
+
+void bench_pin_leave(const bench_pin *p) {
+    if (p->cpu >= 0)
+        sched_setaffinity(0, sizeof(p->start), &p->start);
+}
+
+double bench_process_cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -100,6 +100,21 @@ void bench_mask_str(uint64_t mask, char *buf, size_t len);
 /* Pins the calling thread to one CPU. 0, or -1 with errno set. */
 int bench_pin_self(int cpu);
 
+/* Where the in-process side of a benchmark runs: pinned to `cpu` while it
+ * measures (cpu < 0: wherever the process runs), back to the process's
+ * starting CPUs afterwards. */
+typedef struct bench_pin {
+    cpu_set_t start;
+    int cpu;
+} bench_pin;
+/* Records the calling thread's CPUs as the place to return to. */
+void bench_pin_init(bench_pin *p, int cpu);
+/* Pins the calling thread to p->cpu (exits naming `who` when it cannot). */
+void bench_pin_enter(const bench_pin *p, const char *who);
+void bench_pin_leave(const bench_pin *p);
+/* CPU seconds this process has used. */
+double bench_process_cpu_s(void);
+
 /* ---- I/O ---------------------------------------------------------------------------- */
 
 /* Writes / reads exactly n bytes (retrying on EINTR). 0, or -1 on error or EOF. */

@@ -177,27 +177,7 @@ static void parse(int argc, char **argv, options *o) {
 
 /* ---- placement and time ------------------------------------------------------------- */
 
-static cpu_set_t g_start_set;
-static int g_inproc_cpu = -1;
-
-static void pin_inproc(void) {
-    if (g_inproc_cpu >= 0 && bench_pin_self(g_inproc_cpu) != 0) {
-        fprintf(stderr, "bench_cg_graph: cannot pin to CPU %d: %s\n", g_inproc_cpu,
-                strerror(errno));
-        exit(1);
-    }
-}
-
-static void unpin(void) {
-    if (g_inproc_cpu >= 0)
-        sched_setaffinity(0, sizeof(g_start_set), &g_start_set);
-}
-
-static double process_cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static bench_pin g_pin; /* the in-process side's CPU (--inproc-cpu) */
 
 /* ---- the problem ---------------------------------------------------------------------- */
 
@@ -527,10 +507,8 @@ static void print_stats(const char *key, const double *v, int n, const char *tai
 int main(int argc, char **argv) {
     options o;
     parse(argc, argv, &o);
-    g_inproc_cpu = o.inproc_cpu;
+    bench_pin_init(&g_pin, o.inproc_cpu);
     openblas_set_num_threads(1);
-    CPU_ZERO(&g_start_set);
-    sched_getaffinity(0, sizeof(g_start_set), &g_start_set);
     char cpus[64];
     bench_self_cpus(cpus, sizeof(cpus));
     if (trnsciInit(o.addr))
@@ -583,19 +561,19 @@ int main(int argc, char **argv) {
             double s;
             if (side == SIDE_INPROC) {
                 host_reset(&h, &pb);
-                pin_inproc();
+                bench_pin_enter(&g_pin, "bench_cg_graph");
                 const int64_t t0 = bench_now_ns();
                 host_iterations(&h, n, o.iters);
                 s = (double)(bench_now_ns() - t0) * 1e-9;
                 cpu_during[side] = sched_getcpu();
-                unpin();
+                bench_pin_leave(&g_pin);
                 check_side(&res, &pb, side, h.x, h.r, h.rr, bitwise_expected, o.max_rel_residual,
                            r + 1);
             } else {
                 dev_reset(&d, n);
                 const int nd0 =
                     o.daemon_pid ? bench_sample_threads(o.daemon_pid, d0, BENCH_MAX_THREADS, 1) : 0;
-                const double c0 = process_cpu_s();
+                const double c0 = bench_process_cpu_s();
                 const int64_t t0 = bench_now_ns();
                 for (int it = 0; it < o.iters; it++) {
                     if (side == SIDE_LOOP)
@@ -606,7 +584,7 @@ int main(int argc, char **argv) {
                 const int64_t t1 = bench_now_ns();
                 CHECK(trnsciStreamSynchronize(d.s), "trnsciStreamSynchronize");
                 const int64_t t2 = bench_now_ns();
-                const double c1 = process_cpu_s();
+                const double c1 = bench_process_cpu_s();
                 s = (double)(t2 - t0) * 1e-9;
                 cpu_during[side] = sched_getcpu();
                 if (r >= 0) {
@@ -702,8 +680,8 @@ int main(int argc, char **argv) {
     printf("  \"placement\": {\"bench_cpus\": \"%s\", \"inproc_cpu\": %d, "
            "\"bench_cpu_during_loop\": %d, \"bench_cpu_during_graph\": %d, "
            "\"cpu_during_in_process\": %d, \"daemon_cpus_allowed\": \"%s\"",
-           cpus, g_inproc_cpu, cpu_during[SIDE_LOOP], cpu_during[SIDE_GRAPH],
-           cpu_during[SIDE_INPROC], dcpus);
+           cpus, g_pin.cpu, cpu_during[SIDE_LOOP], cpu_during[SIDE_GRAPH], cpu_during[SIDE_INPROC],
+           dcpus);
     if (o.daemon_pid) {
         printf(",\n");
         bench_json_threads("daemon_threads_during_loop", &dacc[SIDE_LOOP], 3, wall_ms[SIDE_LOOP],

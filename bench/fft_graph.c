@@ -158,27 +158,7 @@ static unsigned effort_flags(const char *e) {
 
 /* ---- placement ---------------------------------------------------------------------- */
 
-static cpu_set_t g_start_set;
-static int g_inproc_cpu = -1;
-
-static void pin_inproc(void) {
-    if (g_inproc_cpu >= 0 && bench_pin_self(g_inproc_cpu) != 0) {
-        fprintf(stderr, "bench_fft_graph: cannot pin to CPU %d: %s\n", g_inproc_cpu,
-                strerror(errno));
-        exit(1);
-    }
-}
-
-static void unpin(void) {
-    if (g_inproc_cpu >= 0)
-        sched_setaffinity(0, sizeof(g_start_set), &g_start_set);
-}
-
-static double process_cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static bench_pin g_pin; /* the in-process side's CPU (--inproc-cpu) */
 
 /* ---- the benchmark's state ---------------------------------------------------------- */
 
@@ -304,13 +284,13 @@ static double run_graph(const bench *b) {
 
 static double run_inproc(const bench *b, fftwf_plan p, int *cpu) {
     const int n = b->o.n;
-    pin_inproc();
+    bench_pin_enter(&g_pin, "bench_fft_graph");
     const int64_t t0 = bench_now_ns();
     for (int k = 0; k < b->o.count; k++)
         fftwf_execute_dft(p, b->ip_in + (size_t)k * n, b->ip_out + (size_t)k * n);
     const double s = (double)(bench_now_ns() - t0) * 1e-9;
     *cpu = sched_getcpu();
-    unpin();
+    bench_pin_leave(&g_pin);
     return s;
 }
 
@@ -347,11 +327,11 @@ static void setup(bench *b) {
      * have the planning arrays' alignment. */
     fftwf_complex *sa = fftwf_malloc((size_t)n * sizeof(fftwf_complex)),
                   *sb = fftwf_malloc((size_t)n * sizeof(fftwf_complex));
-    pin_inproc();
+    bench_pin_enter(&g_pin, "bench_fft_graph");
     const double t0 = bench_now_ms();
     b->own = fftwf_plan_dft_1d(n, sa, sb, FFTW_FORWARD, effort_flags(o->effort));
     b->own_plan_ms = bench_now_ms() - t0;
-    unpin();
+    bench_pin_leave(&g_pin);
     if (!b->own) {
         fprintf(stderr, "bench_fft_graph: FFTW could not plan n = %d\n", n);
         exit(1);
@@ -387,9 +367,9 @@ static void setup(bench *b) {
     b->plan_first_exec_ms = bench_now_ms() - t1;
 
     if (o->cache_dir) {
-        pin_inproc();
+        bench_pin_enter(&g_pin, "bench_fft_graph");
         b->wis = daemon_plan(o->cache_dir, n, effort_flags(o->effort));
-        unpin();
+        bench_pin_leave(&g_pin);
         if (!b->wis) {
             fprintf(stderr, "bench_fft_graph: no plan from %s/fftwf.wisdom\n", o->cache_dir);
         } else {
@@ -440,10 +420,8 @@ int main(int argc, char **argv) {
     memset(&b, 0, sizeof(b));
     parse(argc, argv, &b.o);
     const options *o = &b.o;
-    g_inproc_cpu = o->inproc_cpu;
+    bench_pin_init(&g_pin, o->inproc_cpu);
     openblas_set_num_threads(1);
-    CPU_ZERO(&g_start_set);
-    sched_getaffinity(0, sizeof(g_start_set), &g_start_set);
     char cpus[64];
     bench_self_cpus(cpus, sizeof(cpus));
     if (trnsciInit(o->addr))
@@ -481,9 +459,9 @@ int main(int argc, char **argv) {
                 const int nd0 = o->daemon_pid
                                     ? bench_sample_threads(o->daemon_pid, d0, BENCH_MAX_THREADS, 1)
                                     : 0;
-                const double c0 = process_cpu_s();
+                const double c0 = bench_process_cpu_s();
                 s = side == SIDE_ASYNC ? run_async(&b) : run_graph(&b);
-                const double c1 = process_cpu_s();
+                const double c1 = bench_process_cpu_s();
                 cpu_during[side] = sched_getcpu();
                 if (r >= 0) {
                     cpu_us[side][r] = (c1 - c0) * 1e6 / o->count;
@@ -569,8 +547,8 @@ int main(int argc, char **argv) {
     printf("  \"placement\": {\"bench_cpus\": \"%s\", \"inproc_cpu\": %d, "
            "\"bench_cpu_during_async\": %d, \"bench_cpu_during_graph\": %d, "
            "\"cpu_during_in_process\": %d, \"daemon_cpus_allowed\": \"%s\"",
-           cpus, g_inproc_cpu, cpu_during[SIDE_ASYNC], cpu_during[SIDE_GRAPH],
-           cpu_during[SIDE_INPROC], dcpus);
+           cpus, g_pin.cpu, cpu_during[SIDE_ASYNC], cpu_during[SIDE_GRAPH], cpu_during[SIDE_INPROC],
+           dcpus);
     if (o->daemon_pid) {
         printf(",\n");
         bench_json_threads("daemon_threads_during_async", &dacc[SIDE_ASYNC], 3, wall_ms[SIDE_ASYNC],
