@@ -32,7 +32,12 @@
 #include "trnsci/trnsci.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
-#define TRN_CALL_TIMEOUT_MS 30000 /* calls that never wait for work */
+/* The limit of calls that never wait for work (milliseconds): 30 s, or
+ * TRNSCI_CALL_TIMEOUT (0: none). A call past it fails with
+ * trnsciErrorTimeout on either transport. */
+#define TRN_CALL_TIMEOUT_DEFAULT_MS 30000
+int trn_call_timeout_ms(void);
+#define TRN_CALL_TIMEOUT_MS (trn_call_timeout_ms())
 #define TRN_NO_TIMEOUT (-1)
 
 struct trnsciStream_st {

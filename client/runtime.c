@@ -328,6 +328,18 @@ trnsciError_t trnsciDeviceReset(void) {
 
 /* ---- calls ---------------------------------------------------------------- */
 
+int trn_call_timeout_ms(void) {
+    const char *env = getenv("TRNSCI_CALL_TIMEOUT");
+    if (!env || !*env)
+        return TRN_CALL_TIMEOUT_DEFAULT_MS;
+    char *end;
+    errno = 0;
+    const long v = strtol(env, &end, 10);
+    if (*end || errno || v < 0 || v > INT_MAX)
+        return TRN_CALL_TIMEOUT_DEFAULT_MS; /* not a number of milliseconds: the default */
+    return v == 0 ? TRN_NO_TIMEOUT : (int)v;
+}
+
 trnsciError_t trn_client_call(trn_client *c, trn_wire_method m, const ProtobufCMessage *req,
                               const ProtobufCMessageDescriptor *reply_desc,
                               ProtobufCMessage **reply, int timeout_ms) {

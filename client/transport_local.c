@@ -37,10 +37,14 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/transport.h"
 #include "trnsci_ring.h"
+
+/* How long connecting waits for the daemon to answer the ring setup. */
+#define RING_SETUP_TIMEOUT_MS 30000
 
 #define HDR_SIZE sizeof(trn_local_hdr)
 
@@ -233,10 +237,25 @@ static int read_socket_frame(local_transport *t) {
     return 0;
 }
 
+/* The trn_spin_now_ns time by which a call must be answered (timeout_ms <
+ * 0: none, 0). */
+static uint64_t deadline_of(int timeout_ms) {
+    return timeout_ms < 0 ? 0 : trn_spin_now_ns() + (uint64_t)timeout_ms * 1000000u;
+}
+
+/* Milliseconds left until deadline for poll (-1: no deadline), rounded up. */
+static int poll_ms_left(uint64_t deadline) {
+    if (!deadline)
+        return -1;
+    const uint64_t now = trn_spin_now_ns();
+    return now >= deadline ? 0 : (int)((deadline - now + 999999u) / 1000000u);
+}
+
 /* Reader, without t->lock: delivers at least one reply from the completion
  * ring or the socket, spinning on the ring for RING_SPIN_NS before sleeping.
- * Returns -1 when the connection is gone. */
-static int read_some(local_transport *t) {
+ * Returns 0, -1 when the connection is gone, or 1 when deadline (0: none)
+ * passed first. */
+static int read_some(local_transport *t, uint64_t deadline) {
     uint64_t spin_start = 0;
     int spun = 0;
     for (;;) {
@@ -250,6 +269,8 @@ static int read_some(local_transport *t) {
         struct pollfd pf[2] = {{t->sock, POLLIN, 0}, {t->ring ? t->cq_bell : -1, POLLIN, 0}};
         if (poll(pf, 1, 0) > 0)
             return read_socket_frame(t);
+        if (deadline && trn_spin_now_ns() >= deadline)
+            return 1;
         if (t->ring) {
             const uint64_t now = trn_spin_now_ns();
             if (!spin_start)
@@ -271,7 +292,7 @@ static int read_some(local_transport *t) {
         }
         int r;
         do
-            r = poll(pf, t->ring ? 2 : 1, -1);
+            r = poll(pf, t->ring ? 2 : 1, poll_ms_left(deadline));
         while (r < 0 && errno == EINTR);
         if (t->ring) {
             __atomic_store_n(&t->ring->client_waiting, 0, __ATOMIC_RELAXED);
@@ -297,23 +318,43 @@ static void mark_broken(local_transport *t, const char *why) {
     pthread_cond_broadcast(&t->cond);
 }
 
-/* With t->lock held: waits until p is answered or the connection breaks,
- * acting as the reader when no other thread is. */
-static void wait_for(local_transport *t, pending *p) {
+/* With t->lock held: a follower's wait for the reader, until deadline (0:
+ * none). */
+static void wait_turn(local_transport *t, uint64_t deadline) {
+    if (!deadline) {
+        pthread_cond_wait(&t->cond, &t->lock);
+        return;
+    }
+    const uint64_t now = trn_spin_now_ns(), left = deadline > now ? deadline - now : 0;
+    struct timespec ts; /* the condition variable's clock: CLOCK_REALTIME */
+    clock_gettime(CLOCK_REALTIME, &ts);
+    const uint64_t ns = (uint64_t)ts.tv_nsec + left;
+    ts.tv_sec += (time_t)(ns / 1000000000u);
+    ts.tv_nsec = (long)(ns % 1000000000u);
+    pthread_cond_timedwait(&t->cond, &t->lock, &ts);
+}
+
+/* With t->lock held: waits until p is answered, the connection breaks or
+ * deadline (0: none) passes (then returns 1; a reply that comes later is
+ * dropped), acting as the reader when no other thread is. */
+static int wait_for(local_transport *t, pending *p, uint64_t deadline) {
     while (!p->done && !t->broken) {
+        if (deadline && trn_spin_now_ns() >= deadline)
+            return 1;
         if (t->reader_active) {
-            pthread_cond_wait(&t->cond, &t->lock);
+            wait_turn(t, deadline);
             continue;
         }
         t->reader_active = 1;
         pthread_mutex_unlock(&t->lock);
-        const int rc = read_some(t);
+        const int rc = read_some(t, deadline);
         pthread_mutex_lock(&t->lock);
         t->reader_active = 0;
-        if (rc != 0)
+        if (rc < 0)
             mark_broken(t, "the daemon closed the connection");
         pthread_cond_broadcast(&t->cond);
     }
+    return 0;
 }
 
 /* With send_lock held: sleeps a little while the daemon catches up with
@@ -386,7 +427,6 @@ static trn_wire_code local_call(trn_transport *base, trn_wire_method method,
                                 const ProtobufCMessageDescriptor *reply_desc,
                                 ProtobufCMessage **reply, int *fd, char *msg, size_t msglen,
                                 int timeout_ms) {
-    (void)timeout_ms;
     local_transport *t = (local_transport *)base;
     if (fd)
         *fd = -1;
@@ -419,11 +459,18 @@ static trn_wire_code local_call(trn_transport *base, trn_wire_method method,
     pthread_mutex_lock(&t->lock);
     if (sent != 0)
         mark_broken(t, "the daemon closed the connection");
-    wait_for(t, &p);
+    const int late = wait_for(t, &p, deadline_of(timeout_ms));
     unlink_pending(t, &p);
     const int answered = p.done;
     pthread_mutex_unlock(&t->lock);
 
+    if (!answered && late) {
+        snprintf(msg, msglen,
+                 "no reply from the daemon within %d ms: it is hung, stopped or overloaded (the "
+                 "call's limit, TRNSCI_CALL_TIMEOUT; its reply, if one comes, is dropped)",
+                 timeout_ms);
+        return TRN_WIRE_DEADLINE_EXCEEDED;
+    }
     if (!answered) {
         snprintf(msg, msglen, "%s", t->error);
         return TRN_WIRE_UNAVAILABLE;
@@ -536,7 +583,7 @@ static void setup_rings(local_transport *t) {
     pthread_mutex_lock(&t->lock);
     if (sent != 0)
         mark_broken(t, "the daemon closed the connection");
-    wait_for(t, &p);
+    wait_for(t, &p, deadline_of(RING_SETUP_TIMEOUT_MS));
     unlink_pending(t, &p);
     pthread_mutex_unlock(&t->lock);
     free(p.body);

@@ -12,6 +12,10 @@
  *  - buffers of 2 MiB and more are advised to use huge pages on both sides
  *    (VmFlags "hg" on the daemon's and the client's mapping), smaller ones
  *    are not;
+ *  - call timeouts: with TRNSCI_CALL_TIMEOUT=600, a call to a stopped
+ *    (SIGSTOP) daemon fails with trnsciErrorTimeout after about 0.6 s instead
+ *    of hanging, naming the limit; once the daemon runs again the session
+ *    works (the late reply is dropped);
  *  - 200 clients SIGKILLed mid-op while another client keeps getting exact
  *    results; afterwards the daemon's sessions, descriptors and shared memory
  *    are back to their baseline.
@@ -19,6 +23,7 @@
  * Client processes are this binary re-executed (gRPC is not fork-safe).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -658,6 +663,70 @@ static void test_kill_clients_mid_op(void **state) {
     assert_true(shmem1 <= shmem0);
 }
 
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether every thread of pid is stopped (state T in each /proc/PID/task/TID/stat):
+ * kill(SIGSTOP) returns before the threads have stopped. */
+static int all_threads_stopped(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return 0;
+    int stopped = 1;
+    const struct dirent *e;
+    while (stopped && (e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char stat_path[384], buf[512];
+        snprintf(stat_path, sizeof(stat_path), "%s/%s/stat", path, e->d_name);
+        FILE *f = fopen(stat_path, "r");
+        const size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+        if (f)
+            fclose(f);
+        buf[n] = '\0';
+        const char *close_paren = strrchr(buf, ')'); /* the state follows the command name */
+        stopped = close_paren && close_paren[1] == ' ' && close_paren[2] == 'T';
+    }
+    closedir(dir);
+    return stopped;
+}
+
+/* A hung daemon (stopped with SIGSTOP) no longer hangs its clients' calls. */
+static void test_call_timeout(void **state) {
+    (void)state;
+    th_daemon d;
+    assert_int_equal(th_daemon_start(&d, NULL), 0);
+    setenv("TRNSCI_CALL_TIMEOUT", "600", 1);
+    assert_int_equal(trnsciInit(d.unix_addr), trnsciSuccess);
+    void *a = NULL, *b = NULL;
+    assert_int_equal(trnsciMalloc(&a, 4096), trnsciSuccess);
+    assert_int_equal(kill(d.pid, SIGSTOP), 0);
+    for (int waited_ms = 0; !all_threads_stopped(d.pid); waited_ms++) {
+        assert_true(waited_ms < 5000);
+        th_sleep_ms(1);
+    }
+    const double t0 = now_s();
+    assert_int_equal(trnsciMalloc(&b, 4096), trnsciErrorTimeout);
+    const double waited = now_s() - t0;
+    print_message("call to a stopped daemon: trnsciErrorTimeout after %.2f s: %s\n", waited,
+                  trnsciGetLastErrorMessage());
+    assert_true(waited >= 0.55 && waited < 10.0);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "no reply from the daemon within 600 ms"));
+    assert_null(b);
+    assert_int_equal(kill(d.pid, SIGCONT), 0);
+    assert_int_equal(trnsciMalloc(&b, 4096), trnsciSuccess); /* the session goes on */
+    assert_int_equal(trnsciFree(a), trnsciSuccess);
+    assert_int_equal(trnsciFree(b), trnsciSuccess);
+    unsetenv("TRNSCI_CALL_TIMEOUT");
+    trnsciDeviceReset();
+    assert_int_equal(th_daemon_stop(&d), 0);
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "victim") == 0)
         return victim(argv[3], atoi(argv[4]));
@@ -671,6 +740,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_uid_limits),         cmocka_unit_test(test_session_scope),
         cmocka_unit_test(test_reply_backpressure), cmocka_unit_test(test_ring_garbage),
         cmocka_unit_test(test_queue_limit),        cmocka_unit_test(test_kill_clients_mid_op),
+        cmocka_unit_test(test_call_timeout),
     };
     if (getenv("TRNSCI_TEST_FILTER")) /* e.g. test_ring* */
         cmocka_set_test_filter(getenv("TRNSCI_TEST_FILTER"));
