@@ -557,3 +557,9 @@ double bench_process_cpu_s(void) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+void bench_json_stats(const char *key, const double *v, int n, const char *tail) {
+    const bench_stats s = bench_stats_copy(v, n);
+    printf("  \"%s\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f}%s\n", key, s.median, s.min,
+           s.max, tail);
+}

@@ -224,6 +224,9 @@ void bench_json_thread_list(const bench_acc_set *a, int top, double wall_ms);
 /* Sorts a and prints `    "key": ` + its thread list + end + newline. */
 void bench_json_threads(const char *key, bench_acc_set *a, int top, double wall_ms,
                         const char *end);
+/* Prints `  "key": {"median": …, "min": …, "max": …}` and tail (",", or ""
+ * for the last member) and a newline: the figures of v[0..n). */
+void bench_json_stats(const char *key, const double *v, int n, const char *tail);
 
 /* ---- options ------------------------------------------------------------------------ */
 

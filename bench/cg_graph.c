@@ -498,12 +498,6 @@ static void check_side(result *res, const problem *pb, int side, const float *x,
     }
 }
 
-static void print_stats(const char *key, const double *v, int n, const char *tail) {
-    const bench_stats s = bench_stats_copy(v, n);
-    printf("  \"%s\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f}%s\n", key, s.median, s.min,
-           s.max, tail);
-}
-
 int main(int argc, char **argv) {
     options o;
     parse(argc, argv, &o);
@@ -645,16 +639,16 @@ int main(int argc, char **argv) {
            "cblas_sdot/saxpy/sscal, alpha and beta as tensor_ew.c computes them\",\n");
     printf("  \"graph\": {\"nodes\": %d, \"capture_ms\": %.3f, \"instantiate_ms\": %.3f},\n",
            CALLS_PER_ITER, d.capture_ms, d.instantiate_ms);
-    print_stats("loop_ms", ms[SIDE_LOOP], R, ",");
-    print_stats("graph_ms", ms[SIDE_GRAPH], R, ",");
-    print_stats("in_process_ms", ms[SIDE_INPROC], R, ",");
-    print_stats("loop_us_per_iteration", us_it[SIDE_LOOP], R, ",");
-    print_stats("graph_us_per_iteration", us_it[SIDE_GRAPH], R, ",");
-    print_stats("in_process_us_per_iteration", us_it[SIDE_INPROC], R, ",");
-    print_stats("loop_launch_ms", launch_ms[SIDE_LOOP], R, ",");
-    print_stats("graph_launch_ms", launch_ms[SIDE_GRAPH], R, ",");
-    print_stats("loop_client_cpu_ms", cpu_ms[SIDE_LOOP], R, ",");
-    print_stats("graph_client_cpu_ms", cpu_ms[SIDE_GRAPH], R, ",");
+    bench_json_stats("loop_ms", ms[SIDE_LOOP], R, ",");
+    bench_json_stats("graph_ms", ms[SIDE_GRAPH], R, ",");
+    bench_json_stats("in_process_ms", ms[SIDE_INPROC], R, ",");
+    bench_json_stats("loop_us_per_iteration", us_it[SIDE_LOOP], R, ",");
+    bench_json_stats("graph_us_per_iteration", us_it[SIDE_GRAPH], R, ",");
+    bench_json_stats("in_process_us_per_iteration", us_it[SIDE_INPROC], R, ",");
+    bench_json_stats("loop_launch_ms", launch_ms[SIDE_LOOP], R, ",");
+    bench_json_stats("graph_launch_ms", launch_ms[SIDE_GRAPH], R, ",");
+    bench_json_stats("loop_client_cpu_ms", cpu_ms[SIDE_LOOP], R, ",");
+    bench_json_stats("graph_client_cpu_ms", cpu_ms[SIDE_GRAPH], R, ",");
     printf("  \"ratio_loop\": %.4f,\n  \"ratio_graph\": %.4f,\n", ratio_loop, ratio_graph);
     printf("  \"targets\": {\"loop\": %.2f, \"loop_met\": %s, \"graph\": %.2f, \"graph_met\": "
            "%s},\n",

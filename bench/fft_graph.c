@@ -405,12 +405,6 @@ static void setup(bench *b) {
     }
 }
 
-static void print_us(const char *key, const double *v, int n, const char *tail) {
-    const bench_stats s = bench_stats_copy(v, n);
-    printf("  \"%s\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f}%s\n", key, s.median, s.min,
-           s.max, tail);
-}
-
 static double median_of(const double *v, int n) {
     return bench_stats_copy(v, n).median;
 }
@@ -504,13 +498,13 @@ int main(int argc, char **argv) {
     printf("  \"graph\": {\"graphs\": %d, \"nodes_per_graph\": %d, \"capture_ms\": %.2f, "
            "\"instantiate_ms\": %.2f},\n",
            b.ngraphs, o->graph_nodes, b.capture_ms, b.instantiate_ms);
-    print_us("async_us_per_transform", us[SIDE_ASYNC], R, ",");
-    print_us("graph_us_per_transform", us[SIDE_GRAPH], R, ",");
-    print_us("in_process_us_per_transform", us[SIDE_INPROC], R, ",");
+    bench_json_stats("async_us_per_transform", us[SIDE_ASYNC], R, ",");
+    bench_json_stats("graph_us_per_transform", us[SIDE_GRAPH], R, ",");
+    bench_json_stats("in_process_us_per_transform", us[SIDE_INPROC], R, ",");
     if (b.wis)
-        print_us("in_process_daemon_plan_us_per_transform", us[SIDE_INPROC_WIS], R, ",");
-    print_us("client_cpu_us_per_transform_async", cpu_us[SIDE_ASYNC], R, ",");
-    print_us("client_cpu_us_per_transform_graph", cpu_us[SIDE_GRAPH], R, ",");
+        bench_json_stats("in_process_daemon_plan_us_per_transform", us[SIDE_INPROC_WIS], R, ",");
+    bench_json_stats("client_cpu_us_per_transform_async", cpu_us[SIDE_ASYNC], R, ",");
+    bench_json_stats("client_cpu_us_per_transform_graph", cpu_us[SIDE_GRAPH], R, ",");
     printf("  \"ratio_async\": %.4f,\n  \"ratio_graph\": %.4f,\n", ratio_async, ratio_graph);
     if (b.wis) {
         const double m_w = median_of(us[SIDE_INPROC_WIS], R);

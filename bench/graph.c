@@ -43,24 +43,17 @@ typedef struct options {
 
 static void parse(int argc, char **argv, options *o) {
     *o = (options){NULL, "local", 1000, 10, 7, 0};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--addr") && i + 1 < argc)
-            o->addr = argv[++i];
-        else if (!strcmp(argv[i], "--label") && i + 1 < argc)
-            o->label = argv[++i];
-        else if (!strcmp(argv[i], "--nodes") && i + 1 < argc)
-            o->nodes = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
-            o->launches = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-            o->rounds = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--no-async"))
-            o->no_async = 1;
-        else {
-            fprintf(stderr, "usage: bench_graph [--addr ADDR] [--label NAME] [--nodes N] "
-                            "[--launches L] [--rounds R] [--no-async]\n");
-            exit(2);
-        }
+    const bench_opt opts[] = {{"--addr", BENCH_OPT_STR, &o->addr},
+                              {"--label", BENCH_OPT_STR, &o->label},
+                              {"--nodes", BENCH_OPT_INT, &o->nodes},
+                              {"--launches", BENCH_OPT_INT, &o->launches},
+                              {"--rounds", BENCH_OPT_INT, &o->rounds},
+                              {"--no-async", BENCH_OPT_FLAG, &o->no_async},
+                              {NULL, BENCH_OPT_INT, NULL}};
+    if (bench_parse_args(opts, argc, argv, NULL) != 0) {
+        fprintf(stderr, "usage: bench_graph [--addr ADDR] [--label NAME] [--nodes N] "
+                        "[--launches L] [--rounds R] [--no-async]\n");
+        exit(2);
     }
     if (o->nodes < 1 || o->launches < 1 || o->rounds < 1 ||
         (double)o->nodes * o->launches >= (double)(1 << 24)) {
@@ -162,12 +155,6 @@ static void make(setup *st, const options *o, double *instantiate_s) {
     trnsciGraphDestroy(g);
 }
 
-static void print_stats(const char *name, const double *v, int n, const char *tail) {
-    const bench_stats s = bench_stats_copy(v, n);
-    printf("  \"%s\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f}%s\n", name, s.median, s.min,
-           s.max, tail);
-}
-
 int main(int argc, char **argv) {
     options o;
     parse(argc, argv, &o);
@@ -211,10 +198,10 @@ int main(int argc, char **argv) {
     printf("  \"nodes\": %d,\n  \"launches_per_round\": %d,\n  \"rounds\": %d,\n", o.nodes,
            o.launches, o.rounds);
     printf("  \"instantiate_ms\": %.3f,\n", inst_s * 1e3);
-    print_stats("graph_us_per_node", us_graph, o.rounds, ",");
-    print_stats("async_us_per_op", us_async, o.rounds, ",");
-    print_stats("in_process_us_per_call", us_ip, o.rounds, ",");
-    print_stats("graph_overhead_us_per_node", over, o.rounds, ",");
+    bench_json_stats("graph_us_per_node", us_graph, o.rounds, ",");
+    bench_json_stats("async_us_per_op", us_async, o.rounds, ",");
+    bench_json_stats("in_process_us_per_call", us_ip, o.rounds, ",");
+    bench_json_stats("graph_overhead_us_per_node", over, o.rounds, ",");
     printf("  \"ratio_graph\": %.4f,\n",
            bench_stats_copy(us_ip, o.rounds).median / bench_stats_copy(us_graph, o.rounds).median);
     printf("  \"ratio_async\": %.4f,\n",

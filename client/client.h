@@ -32,12 +32,12 @@
 #include "trnsci/trnsci.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 
-/* The limit of calls that never wait for work (milliseconds): 30 s, or
- * TRNSCI_CALL_TIMEOUT (0: none). A call past it fails with
- * trnsciErrorTimeout on either transport. */
-#define TRN_CALL_TIMEOUT_DEFAULT_MS 30000
+/* Calls that never wait for work pass TRN_CALL_TIMEOUT_MS: their limit, 30 s
+ * unless TRNSCI_CALL_TIMEOUT (milliseconds, 0: none) says otherwise
+ * (trn_call_timeout_ms; a session reads it once, into call_timeout_ms). A
+ * call past it fails with trnsciErrorTimeout on either transport. */
+#define TRN_CALL_TIMEOUT_MS 30000
 int trn_call_timeout_ms(void);
-#define TRN_CALL_TIMEOUT_MS (trn_call_timeout_ms())
 #define TRN_NO_TIMEOUT (-1)
 
 struct trnsciStream_st {
@@ -89,6 +89,7 @@ typedef struct trn_client {
     trn_ptrtable ptrs;
     trn_plan_records plans; /* the plans made in this session (client/validate.h) */
     int validate_ops;       /* ops are validated before sending (not TRNSCI_CLIENT_VALIDATE=0) */
+    int call_timeout_ms;    /* what TRN_CALL_TIMEOUT_MS means in this session */
     /* Ops are launched without waiting for the daemon (protocol 1.10, a
      * transport that can, not TRNSCI_LAUNCH_BLOCKING=1). */
     int launch_async;

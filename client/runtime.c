@@ -82,7 +82,7 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
     req.client_name = "libtrnsci";
     Trnsci__V1__HelloReply *r = NULL;
     *code = trn_transport_call(t, TRN_WIRE_HELLO, &req.base, &trnsci__v1__hello_reply__descriptor,
-                               (ProtobufCMessage **)&r, msg, msglen, TRN_CALL_TIMEOUT_MS);
+                               (ProtobufCMessage **)&r, msg, msglen, trn_call_timeout_ms());
     if (*code != TRN_WIRE_OK) {
         trn_transport_close(t);
         return NULL;
@@ -125,7 +125,7 @@ static trnsciError_t connect_fleet(const char *address, const char *balancer, tr
     trn_wire_code code = TRN_WIRE_UNAVAILABLE;
     for (int attempt = 0; attempt < 4 && code == TRN_WIRE_UNAVAILABLE; attempt++)
         code = trn_transport_grpc_pick(balancer, &req.base, peer, sizeof(peer), msg, sizeof(msg),
-                                       TRN_CALL_TIMEOUT_MS);
+                                       trn_call_timeout_ms());
     if (code == TRN_WIRE_OK && peer[0]) {
         c->t = try_target(peer, c, &code, msg, sizeof(msg));
         if (c->t) {
@@ -202,6 +202,7 @@ static trnsciError_t initial_priority(int *out) {
 }
 
 static trnsciError_t open_session(trn_client *c) {
+    c->call_timeout_ms = trn_call_timeout_ms(); /* read once per session */
     Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
     req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
     req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
@@ -235,7 +236,7 @@ static trnsciError_t open_session(trn_client *c) {
         close.session_id = c->session_id;
         char msg[256];
         trn_transport_call(c->t, TRN_WIRE_CLOSE_SESSION, &close.base, NULL, NULL, msg, sizeof(msg),
-                           TRN_CALL_TIMEOUT_MS);
+                           c->call_timeout_ms);
         return trn_fail(trnsciErrorInitializationError, "cannot open the session's Attach stream");
     }
     return trnsciSuccess;
@@ -306,7 +307,7 @@ trnsciError_t trnsciDeviceReset(void) {
     req.session_id = c->session_id;
     char msg[256];
     trn_transport_call(c->t, TRN_WIRE_CLOSE_SESSION, &req.base, NULL, NULL, msg, sizeof(msg),
-                       TRN_CALL_TIMEOUT_MS);
+                       c->call_timeout_ms);
     /* The session is gone: a download in flight ends with the daemon's
      * answer, queued ones are dropped. */
     trn_fetch_stop();
@@ -331,12 +332,12 @@ trnsciError_t trnsciDeviceReset(void) {
 int trn_call_timeout_ms(void) {
     const char *env = getenv("TRNSCI_CALL_TIMEOUT");
     if (!env || !*env)
-        return TRN_CALL_TIMEOUT_DEFAULT_MS;
+        return TRN_CALL_TIMEOUT_MS;
     char *end;
     errno = 0;
     const long v = strtol(env, &end, 10);
     if (*end || errno || v < 0 || v > INT_MAX)
-        return TRN_CALL_TIMEOUT_DEFAULT_MS; /* not a number of milliseconds: the default */
+        return TRN_CALL_TIMEOUT_MS; /* not a number of milliseconds: the default */
     return v == 0 ? TRN_NO_TIMEOUT : (int)v;
 }
 
@@ -362,6 +363,8 @@ trnsciError_t trn_client_call_fd(trn_client *c, trn_wire_method m, const Protobu
                                  const ProtobufCMessageDescriptor *reply_desc,
                                  ProtobufCMessage **reply, int *fd, int timeout_ms) {
     char msg[512] = "";
+    if (timeout_ms == TRN_CALL_TIMEOUT_MS)
+        timeout_ms = c->call_timeout_ms;
     const trn_wire_code code =
         c->t->ops->call(c->t, m, req, reply_desc, reply, fd, msg, sizeof(msg), timeout_ms);
     return code == TRN_WIRE_OK ? trnsciSuccess : call_failed(c, code, msg);
@@ -578,7 +581,7 @@ trnsciError_t trn_daemon_call(const char *address, trn_wire_method m, const Prot
         return trn_fail(trnsciErrorMemoryAllocation, "out of memory");
     char msg[512] = "";
     const trn_wire_code code =
-        trn_transport_call(t, m, req, reply_desc, out, msg, sizeof(msg), TRN_CALL_TIMEOUT_MS);
+        trn_transport_call(t, m, req, reply_desc, out, msg, sizeof(msg), trn_call_timeout_ms());
     trn_transport_close(t);
     if (code == TRN_WIRE_UNAVAILABLE)
         return trn_fail(trnsciErrorNoDevice, "no trnscid reachable at %s: %s", targets[0], msg);

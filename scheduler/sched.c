@@ -347,7 +347,8 @@ static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
         trn_kmsg_init(d->kmsg);
 }
 
-static void ready_push(trn_sched *s, trn_sched_op *op) {
+/* Queues op's current stage as ready on its engine, waking no worker. */
+static void ready_enqueue(trn_sched *s, trn_sched_op *op) {
     engine *e = &s->engines[op->engine];
     trn_sched_tenant *t = op->stream->tenant;
     tenant_queue *q = &t->q[op->engine];
@@ -365,6 +366,13 @@ static void ready_push(trn_sched *s, trn_sched_op *op) {
         q->next = e->backlog;
         e->backlog = t;
     }
+}
+
+/* Queues op's current stage and wakes its engine's workers for it (unless a
+ * quiet submit defers that to trn_sched_kick). */
+static void ready_push(trn_sched *s, trn_sched_op *op) {
+    engine *e = &s->engines[op->engine];
+    ready_enqueue(s, op);
     if (s->quiet) { /* trn_sched_kick (or the next ordinary submit) wakes them */
         s->unkicked = 1;
         return;
@@ -719,10 +727,10 @@ static void *worker_main(void *arg) {
             stage_times(op)->t_ready = t1;
             /* This worker takes a one-shard step on its own engine itself
              * (it looks for work before it sleeps): wake nobody for it. */
-            const int mine = op->steps && op->nshards == 1 && op->engine == w->engine;
-            s->quiet = mine;
-            ready_push(s, op);
-            s->quiet = 0;
+            if (op->steps && op->nshards == 1 && op->engine == w->engine)
+                ready_enqueue(s, op);
+            else
+                ready_push(s, op);
         } else if (op->shards_left == 0) {
             trn_sched_tenant *t = op->stream->tenant;
             op->t_end = t1;
