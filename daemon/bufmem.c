@@ -19,7 +19,7 @@ void *trn_bufmem_heap(uint64_t bytes) {
     return bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
 }
 
-void *trn_bufmem_shared(uint64_t bytes, int *fd, char *err, size_t errlen) {
+void *trn_bufmem_shared(uint64_t bytes, trn_exec_space *sp, int *fd, char *err, size_t errlen) {
     *fd = -1;
     if (bytes > (uint64_t)INT64_MAX || bytes > SIZE_MAX) {
         snprintf(err, errlen, "Alloc of %llu bytes is too large", (unsigned long long)bytes);
@@ -30,15 +30,15 @@ void *trn_bufmem_shared(uint64_t bytes, int *fd, char *err, size_t errlen) {
         goto fail;
     if (ftruncate(mfd, (off_t)bytes) != 0)
         goto fail_fd;
-    void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
-    if (p == MAP_FAILED)
+    /* Sealed before it is mapped anywhere else (the executors, the client). */
+    if (fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+        goto fail_fd;
+    void *p = sp ? trn_exec_space_map(sp, mfd, bytes)
+                 : mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+    if (!p || p == MAP_FAILED)
         goto fail_fd;
     if (bytes >= TRN_BUFMEM_HUGE_MIN)
         (void)madvise(p, (size_t)bytes, MADV_HUGEPAGE); /* advice only (bufmem.h) */
-    if (fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
-        munmap(p, (size_t)bytes);
-        goto fail_fd;
-    }
     *fd = mfd;
     return p;
 fail_fd:
@@ -49,8 +49,10 @@ fail:
     return NULL;
 }
 
-void trn_bufmem_release(void *data, uint64_t bytes, int mapped) {
-    if (mapped)
+void trn_bufmem_release(void *data, uint64_t bytes, int mapped, trn_exec_space *sp) {
+    if (mapped && sp)
+        trn_exec_space_unmap(sp, data, bytes);
+    else if (mapped)
         munmap(data, (size_t)bytes);
     else
         free(data);

@@ -24,14 +24,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/exec_space.h"
+
 /* Zeroed heap memory. Returns NULL when out of memory. */
 void *trn_bufmem_heap(uint64_t bytes);
 
-/* A sealed memfd of `bytes` bytes mapped read-write and shared. Returns the
+/* A sealed memfd of `bytes` bytes mapped read-write and shared — in sp
+ * (at the same address in every executor) when sp is not NULL. Returns the
  * mapping and sets *fd, or returns NULL with err written. */
-void *trn_bufmem_shared(uint64_t bytes, int *fd, char *err, size_t errlen);
+void *trn_bufmem_shared(uint64_t bytes, trn_exec_space *sp, int *fd, char *err, size_t errlen);
 
-/* Releases memory from either function (mapped: from trn_bufmem_shared). */
-void trn_bufmem_release(void *data, uint64_t bytes, int mapped);
+/* Releases memory from either function (mapped: from trn_bufmem_shared,
+ * with the same sp). */
+void trn_bufmem_release(void *data, uint64_t bytes, int mapped, trn_exec_space *sp);
 
 #endif

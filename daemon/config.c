@@ -67,7 +67,8 @@ static const char usage[] =
     "  --plan-cache-bytes B     memory bound of unused cached plans (default 1G)\n"
     "  --plan-effort E          planning effort: estimate, measure (default) or\n"
     "                           patient (FFTW_ESTIMATE/MEASURE/PATIENT)\n"
-    "  --max-session-bytes B    buffer (and graph) memory quota per session, e.g. 512M, 8G (default 16G)\n"
+    "  --max-session-bytes B    buffer (and graph) memory quota per session, e.g. 512M, 8G "
+    "(default 16G)\n"
     "  --max-streams N          streams per session (default 256)\n"
     "  --max-queued-ops N       ops one session may have queued or running; past\n"
     "                           it a local client's launches wait, a gRPC Submit\n"
@@ -97,6 +98,17 @@ static const char usage[] =
     "                           does not know the CPU), default (OpenBLAS's choice\n"
     "                           or OPENBLAS_CORETYPE), or Prescott, Nehalem,\n"
     "                           Sandybridge, Haswell, Zen, SkylakeX, Cooperlake\n"
+    "  --executors on|off       run kernels in executor processes, one per core,\n"
+    "                           so that a crash or hang fails only its op (on)\n"
+    "  --executor-watchdog-floor-ms MS\n"
+    "                           the least time an op may run before its executor\n"
+    "                           is killed (default 30000)\n"
+    "  --executor-watchdog-factor F\n"
+    "                           ... or F times its estimated time, if longer\n"
+    "                           (default 100)\n"
+#ifdef TRNSCI_FAULT_INJECTION
+    "  --fault-injection        (test builds) run the test-fault ops\n"
+#endif
     "  --self-test              check every outside routine the kernels call\n"
     "                           (OpenBLAS, LAPACK, FFTW) on awkward shapes, print\n"
     "                           what failed and what replaces it, exit 0 when all\n"
@@ -258,6 +270,9 @@ static void set_defaults(trn_config *cfg) {
     cfg->plan_cache_bytes = (uint64_t)1 << 30;
     cfg->plan_effort = TRN_PLAN_MEASURE;
     cfg->ncopy = DEFAULT_COPY_ENGINES;
+    cfg->executors = 1;
+    cfg->executor_watchdog_floor_ms = 30000;
+    cfg->executor_watchdog_factor = 100;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -319,7 +334,11 @@ enum option_code {
     O_TOKENS,
     O_INSECURE_REMOTE,
     O_BLAS_CORETYPE,
-    O_SELF_TEST
+    O_SELF_TEST,
+    O_EXECUTORS,
+    O_WATCHDOG_FLOOR,
+    O_WATCHDOG_FACTOR,
+    O_FAULT_INJECTION,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -348,6 +367,12 @@ static const struct option options[] = {
     {"insecure-remote", no_argument, NULL, O_INSECURE_REMOTE},
     {"blas-coretype", required_argument, NULL, O_BLAS_CORETYPE},
     {"self-test", no_argument, NULL, O_SELF_TEST},
+    {"executors", required_argument, NULL, O_EXECUTORS},
+    {"executor-watchdog-floor-ms", required_argument, NULL, O_WATCHDOG_FLOOR},
+    {"executor-watchdog-factor", required_argument, NULL, O_WATCHDOG_FACTOR},
+#ifdef TRNSCI_FAULT_INJECTION
+    {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
+#endif
     {"version", no_argument, NULL, O_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -490,6 +515,28 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         cfg->blas_coretype = strdup(arg);
         break;
     case O_SELF_TEST: cfg->self_test_only = 1; break;
+    case O_EXECUTORS:
+        if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
+            snprintf(err, errlen, "--executors %s: expected on or off", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->executors = strcmp(arg, "on") == 0;
+        break;
+    case O_WATCHDOG_FLOOR:
+        if (parse_uint(arg, 86400000, &v) || v < 10) {
+            snprintf(err, errlen, "--executor-watchdog-floor-ms %s: expected 10..86400000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->executor_watchdog_floor_ms = v;
+        break;
+    case O_WATCHDOG_FACTOR:
+        if (parse_uint(arg, 1000000, &v) || v < 1) {
+            snprintf(err, errlen, "--executor-watchdog-factor %s: expected 1..1000000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->executor_watchdog_factor = (uint32_t)v;
+        break;
+    case O_FAULT_INJECTION: cfg->fault_injection = 1; break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
         printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,

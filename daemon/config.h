@@ -61,6 +61,11 @@ typedef struct trn_config {
     char *tls_client_ca; /* when set, clients must present a certificate it signed */
     char *tokens_file;   /* when set, every gRPC call needs a bearer token */
     int insecure_remote; /* allow a non-loopback TCP listener without TLS */
+    /* Executor processes (daemon/executor.h). */
+    int executors;                       /* kernels run in them (default) */
+    uint64_t executor_watchdog_floor_ms; /* the least an op may run */
+    uint32_t executor_watchdog_factor;   /* × its estimated time, if longer */
+    int fault_injection;                 /* test builds: the test-fault ops run */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

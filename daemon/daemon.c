@@ -18,6 +18,8 @@
 
 #include "daemon/config_reload.h"
 #include "daemon/crash.h"
+#include "daemon/exec_space.h"
+#include "daemon/executor.h"
 #include "daemon/heap.h"
 #include "daemon/log.h"
 #include "daemon/memory_release.h"
@@ -30,6 +32,48 @@
 #define SHUTDOWN_GRACE_MS 2000
 /* Graph structures the graph cache keeps (graph_cache.h). */
 #define TRN_DAEMON_GRAPH_CACHE_ENTRIES 1024
+
+/* Addresses reserved for buffers when kernels run in executors, and the op
+ * arena (daemon/exec_space.h); neither takes memory until used. */
+#define TRN_DAEMON_BUFFER_RANGE ((uint64_t)16 << 40)
+#define TRN_DAEMON_OP_ARENA ((uint64_t)1 << 30)
+
+/* Where a core's shard runs: in the core's executor, except what does not
+ * go there yet (daemon/executor.h, "What runs where"). */
+static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op, int uses_plan, int shard,
+                            int nshards, uint64_t est_ns) {
+    trnscid *d = ctx;
+    if (!trn_exec_pool_takes(op, uses_plan))
+        return d->backend->run(d->backend, op, NULL, shard, nshards);
+    return trn_exec_pool_run(d->executors, core, op, shard, nshards, est_ns);
+}
+
+static int core_in_service(void *ctx, int core) {
+    const trnscid *d = ctx;
+    return trn_exec_pool_core_in_service(d->executors, core);
+}
+
+/* The executors' shared memory and their parent process: before any thread
+ * exists (daemon/zygote.h). */
+static int create_executors(trnscid *d, char *err, size_t errlen) {
+    d->space = trn_exec_space_create(TRN_DAEMON_BUFFER_RANGE, TRN_DAEMON_OP_ARENA, err, errlen);
+    if (!d->space)
+        return -1;
+    const trn_exec_pool_config pc = {.ncores = d->cfg.ncores,
+                                     .cpus = d->cfg.cpus,
+                                     .watchdog_floor_ms = d->cfg.executor_watchdog_floor_ms,
+                                     .watchdog_factor = d->cfg.executor_watchdog_factor,
+                                     .fault_injection = d->cfg.fault_injection};
+    d->executors = trn_exec_pool_create(&pc, d->backend, d->space, err, errlen);
+    return d->executors ? 0 : -1;
+}
+
+static void destroy_executors(trnscid *d) {
+    trn_exec_pool_destroy(d->executors);
+    d->executors = NULL;
+    trn_exec_space_destroy(d->space);
+    d->space = NULL;
+}
 
 static void warn_plan_cache(const char *msg) {
     trn_log(TRN_LOG_WARN, "%s", msg);
@@ -69,12 +113,24 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
         goto fail;
     }
-    const trn_sched_config sc = {
-        .cpus = d->cfg.cpus, .ncores = d->cfg.ncores, .ncopy = d->cfg.ncopy};
+    if (d->cfg.executors && create_executors(d, err, sizeof(err)) != 0) {
+        trn_log(TRN_LOG_ERROR, "%s", err);
+        goto fail;
+    }
+    trn_sched_config sc = {.cpus = d->cfg.cpus, .ncores = d->cfg.ncores, .ncopy = d->cfg.ncopy};
+    if (d->executors) {
+        sc.run_core = run_core;
+        sc.core_in_service = core_in_service;
+        sc.run_ctx = d;
+    }
     d->sched = trn_sched_create(d->backend, &sc, err, sizeof(err));
     if (!d->sched) {
         trn_log(TRN_LOG_ERROR, "%s", err);
         goto fail;
+    }
+    if (d->executors && trn_exec_pool_start(d->executors, err, sizeof(err)) != 0) {
+        trn_log(TRN_LOG_ERROR, "%s", err);
+        goto fail_sched;
     }
     const trn_plan_cache_config pcc = {.max_bytes = d->cfg.plan_cache_bytes,
                                        .dir = d->cfg.cache_dir,
@@ -101,6 +157,7 @@ int trnscid_start(trnscid *d) {
         trn_metrics_heartbeat(d->metrics, trn_now_ms());
     }
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
+    d->sessions.space = d->space;
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;
     d->service.graphs = d->graphs;
@@ -175,12 +232,16 @@ fail_frontends:
     d->nlocal = 0;
     trn_sched_shutdown(d->sched);
     trn_session_table_destroy(&d->sessions);
+    goto fail;
+fail_sched:
+    trn_sched_shutdown(d->sched);
 fail:
     trn_metrics_destroy(d->metrics);
     d->metrics = NULL;
     d->service.metrics = NULL;
     trn_sched_destroy(d->sched);
     d->sched = NULL;
+    destroy_executors(d);
     trn_plan_cache_destroy(d->plans);
     d->plans = NULL;
     trn_graph_cache_destroy(d->graphs);
@@ -316,6 +377,8 @@ void trnscid_stop(trnscid *d) {
     trn_session_table_destroy(&d->sessions);
     trn_sched_destroy(d->sched);
     d->sched = NULL;
+    /* After the workers and the buffers. */
+    destroy_executors(d);
     /* After the workers: an op that ran waited for its plan's builds. */
     trn_plan_cache_destroy(d->plans);
     d->plans = NULL;

@@ -23,6 +23,10 @@ typedef struct trnscid {
     trn_config cfg;
     trn_token_store tokens; /* --tokens-file (reloaded on SIGHUP); none: no path */
     trn_backend *backend;
+    /* Executor processes (NULL with --executors off): their shared memory
+     * and the pool. */
+    struct trn_exec_space *space;
+    struct trn_exec_pool *executors;
     trn_sched *sched;
     trn_plan_cache *plans;
     struct trn_graph_cache *graphs;

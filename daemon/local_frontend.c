@@ -451,7 +451,7 @@ static void ring_setup(conn *c, uint64_t tag) {
         snprintf(err, sizeof(err), "this connection already has rings");
         goto fail;
     }
-    void *region = trn_bufmem_shared(TRN_RING_REGION_BYTES, &mfd, err, sizeof(err));
+    void *region = trn_bufmem_shared(TRN_RING_REGION_BYTES, NULL, &mfd, err, sizeof(err));
     if (!region)
         goto fail;
     c->sq_bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -569,10 +569,17 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
         return charged;
 
     trn_buffer *b = calloc(1, sizeof(*b));
-    const int mapped = s->shared_memory;
+    /* With executors every buffer is a memfd in their shared space; the
+     * memfd goes to the client only on the local transport. */
+    trn_exec_space *sp = s->table->space;
+    const int mapped = s->shared_memory || sp;
     void *data = NULL;
     if (b)
-        data = mapped ? trn_bufmem_shared(bytes, fd, err, errlen) : trn_bufmem_heap(bytes);
+        data = mapped ? trn_bufmem_shared(bytes, sp, fd, err, errlen) : trn_bufmem_heap(bytes);
+    if (data && !s->shared_memory && *fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
     if (!b || !data)
         goto nomem;
     atomic_init(&b->refs, 1);
@@ -597,7 +604,7 @@ nomem:
         snprintf(err, errlen, "Alloc of %llu bytes: the daemon is out of memory",
                  (unsigned long long)bytes);
     if (data) /* the id map could not grow */
-        trn_bufmem_release(data, bytes, mapped);
+        trn_bufmem_release(data, bytes, mapped, sp);
     if (*fd >= 0)
         close(*fd);
     *fd = -1;
@@ -631,7 +638,7 @@ void trn_buffer_unref(trn_buffer *b) {
     trn_session *s = b->owner;
     trn_session_credit(s, b->size);
     atomic_fetch_sub(&s->table->buffers, 1);
-    trn_bufmem_release(b->data, b->size, b->mapped);
+    trn_bufmem_release(b->data, b->size, b->mapped, s->table->space);
     free(b);
     trn_session_unref(s);
 }

@@ -118,6 +118,8 @@ struct trn_session_table {
     trn_idmap uids; /* uid + 1 → trn_uid_usage*, for clients whose uid is known */
     trn_sched *sched;
     const trn_config *cfg;
+    /* Where buffers live when kernels run in executors (NULL: not). */
+    struct trn_exec_space *space;
     atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
     atomic_uint_fast64_t buffers;
     atomic_uint_fast64_t next_number;

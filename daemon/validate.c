@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "daemon/exec_space.h"
 #include "daemon/idmap.h"
 #include "scheduler/plan_cache.h"
 
@@ -51,11 +52,29 @@ static void session_plan_put(void *held) {
     trn_plan_entry_release(held);
 }
 
+/* A descriptor's arrays: in the op arena when kernels run in executors
+ * (they must see them at the same address), else on the heap. */
+static void *session_owned_alloc(void *ctx, size_t bytes, void **pool) {
+    trn_session *s = ctx;
+    trn_exec_space *sp = s->table->space;
+    *pool = sp;
+    return sp ? trn_exec_space_arena_alloc(sp, bytes) : calloc(1, bytes);
+}
+
+static void session_owned_free(void *pool, void *p) {
+    if (pool)
+        trn_exec_space_arena_free(pool, p);
+    else
+        free(p);
+}
+
 const trn_vhost trn_session_vhost = {
     .buffer_get = session_buffer_get,
     .buffer_put = session_buffer_put,
     .plan_get = session_plan_get,
     .plan_put = session_plan_put,
+    .owned_alloc = session_owned_alloc,
+    .owned_free = session_owned_free,
 };
 
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,

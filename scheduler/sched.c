@@ -95,6 +95,7 @@ typedef struct engine {
 
 struct trn_sched {
     const trn_backend *be;
+    trn_sched_config cfg; /* its hooks (run_core, core_in_service) */
     pthread_mutex_t lock;
     engine engines[TRN_ENGINE_COUNT];
     worker *workers;
@@ -288,7 +289,7 @@ static int op_started(const trn_sched_op *op) {
 
 /* Runs one shard of op's current stage, once the plan part it needs is
  * prepared (planning happens on the plan cache's thread; this waits). */
-static trn_kstatus run_shard(trn_sched *s, trn_sched_op *op, int shard) {
+static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, int shard) {
     struct trn_plan_entry *plan = op->steps        ? op->steps[op->stage].plan
                                   : op->stage == 0 ? op->plan
                                                    : NULL;
@@ -306,6 +307,9 @@ static trn_kstatus run_shard(trn_sched *s, trn_sched_op *op, int shard) {
         if (w != 0)
             return TRN_KSTATUS_FAILED;
     }
+    if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
+        return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan != NULL, shard,
+                               op->nshards, (uint64_t)op->shard_est_ns);
     return s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
 }
 
@@ -688,6 +692,9 @@ static void *worker_main(void *arg) {
     completion_list done = {0};
     pthread_mutex_lock(&s->lock);
     for (;;) {
+        if (w->engine == TRN_ENGINE_CORE && s->cfg.core_in_service &&
+            !s->cfg.core_in_service(s->cfg.run_ctx, w->index))
+            break; /* out of service: the other workers take its share */
         int shard = 0;
         trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
         if (done.head || done.wake) {
@@ -709,7 +716,7 @@ static void *worker_main(void *arg) {
         running_shard = shard;
         running_nshards = op->nshards;
         running_op = op;
-        const trn_kstatus k = run_shard(s, op, shard);
+        const trn_kstatus k = run_shard(s, w, op, shard);
         running_op = NULL;
         const uint64_t t1 = trn_sched_now_ns();
 
@@ -834,6 +841,8 @@ trn_sched *trn_sched_create(const trn_backend *be, const trn_sched_config *cfg, 
     if (!s->workers || !s->default_tenant)
         goto nomem;
     s->be = be;
+    s->cfg = *cfg;
+    s->cfg.cpus = NULL; /* the caller's, read only here */
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);

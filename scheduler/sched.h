@@ -189,6 +189,17 @@ typedef struct trn_sched_config {
     int ncores;
     /* Copy engine workers (unpinned); 0 runs data movement on the cores. */
     int ncopy;
+    /* Runs a shard on core `core`'s worker in place of the backend's run
+     * (the daemon's executor processes, daemon/executor.h); NULL: the
+     * backend's run. uses_plan: the op holds a plan from the plan cache;
+     * est_ns: the scheduler's estimate of the shard's time. */
+    trn_kstatus (*run_core)(void *ctx, int core, const trn_op_desc *op, int uses_plan, int shard,
+                            int nshards, uint64_t est_ns);
+    /* Whether core may take more work: a core's worker whose core went out
+     * of service leaves (the other workers take its share; the split of ops
+     * does not change). NULL: always. */
+    int (*core_in_service)(void *ctx, int core);
+    void *run_ctx;
 } trn_sched_config;
 
 /* Work done, as counted by the scheduler. */

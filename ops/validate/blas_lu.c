@@ -211,12 +211,11 @@ static trn_wire_code validate_lu_batched(trn_vctx *vx, const Trnsci__V1__BlasLuB
     const size_t nb = (size_t)out->batch;
     const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
     /* The pointer arrays live as long as the references (vx->refs->owned). */
-    void **ptrs = nb ? calloc(2 * nb, sizeof(void *)) : NULL;
+    void **ptrs = trn_vowned(vx, 2 * (uint64_t)nb * sizeof(void *));
     if (nb && !ptrs) {
         trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    vx->refs->owned = ptrs;
     out->a = ptrs;
     out->c = out->fn == TRN_LU_GETRF ? NULL : ptrs + nb;
     uint64_t a_bytes, c_bytes;

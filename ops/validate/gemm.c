@@ -116,12 +116,11 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
                  g->n_a_array, g->n_b_array, g->n_c_array, nb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    void **lists = calloc(3 * nb, sizeof(void *));
-    if (!lists) {
+    void **lists = trn_vowned(vx, 3 * (uint64_t)nb * sizeof(void *));
+    if (nb && !lists) {
         trn_vmsg(vx, "gemm: daemon out of memory for %zu pointer-array matrices", nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    vx->refs->owned = lists;
     const uint64_t align = trn_vk_align(out->type);
     char what[48];
     trn_wire_code rc = TRN_WIRE_OK;

@@ -267,12 +267,11 @@ static trn_wire_code validate_solver_batched(trn_vctx *vx, const Trnsci__V1__Sol
     const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
     /* The pointer arrays live as long as the references (vx->refs->owned). */
     const size_t slots = (size_t)out->batch * (potrs ? 2u : 1u);
-    void **ptrs = slots ? calloc(slots, sizeof(void *)) : NULL;
+    void **ptrs = trn_vowned(vx, (uint64_t)slots * sizeof(void *));
     if (slots && !ptrs) {
         trn_vmsg(vx, "%s: the daemon is out of memory for %d matrices", fn, out->batch);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    vx->refs->owned = ptrs;
     uint64_t a_bytes, b_bytes;
     if (ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
         ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->nrhs, (uint64_t)out->ldb, es, &b_bytes)) {

@@ -163,13 +163,12 @@ static trn_wire_code validate_mp2_energy(trn_vctx *vx, const Trnsci__V1__Mp2Ener
     out->eps_occ = eo;
     out->eps_vir = ev;
     /* The shards' partial sums live as long as the op's references. */
-    if (partial_bytes > SIZE_MAX || !(out->partials = calloc(1, (size_t)partial_bytes))) {
+    if (!(out->partials = trn_vowned(vx, partial_bytes))) {
         trn_vmsg(vx, "%s: daemon out of memory for %llu bytes of partial sums", fn,
                  (unsigned long long)partial_bytes);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     atomic_init(&out->partials->shards_done, 0);
-    vx->refs->owned = out->partials;
     return TRN_WIRE_OK;
 }
 

@@ -29,6 +29,17 @@ void trn_op_refs_init(trn_op_refs *refs, const trn_vhost *host) {
     refs->more = NULL;
     refs->nmore = refs->more_cap = 0;
     refs->owned = NULL;
+    refs->owned_pool = NULL;
+}
+
+void *trn_vowned(trn_vctx *vx, uint64_t bytes) {
+    if (bytes == 0 || bytes > SIZE_MAX)
+        return NULL;
+    const trn_vhost *h = vx->refs->host;
+    void *p = h && h->owned_alloc ? h->owned_alloc(vx->ctx, (size_t)bytes, &vx->refs->owned_pool)
+                                  : calloc(1, (size_t)bytes);
+    vx->refs->owned = p;
+    return p;
 }
 
 void trn_op_refs_release(trn_op_refs *refs) {
@@ -39,7 +50,10 @@ void trn_op_refs_release(trn_op_refs *refs) {
     for (int i = 0; i < refs->nmore; i++)
         h->buffer_put(refs->more[i]);
     free(refs->more);
-    free(refs->owned);
+    if (refs->owned && h->owned_free)
+        h->owned_free(refs->owned_pool, refs->owned);
+    else
+        free(refs->owned);
     refs->more = NULL;
     refs->owned = NULL;
     refs->nmore = refs->more_cap = 0;

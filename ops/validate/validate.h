@@ -56,6 +56,11 @@ typedef struct trn_vhost {
     void (*buffer_put)(void *held);
     void *(*plan_get)(void *ctx, uint32_t id, trn_vplan *out);
     void (*plan_put)(void *held);
+    /* Zeroed memory for a descriptor's arrays (trn_vowned), and its release;
+     * *pool is handed back to owned_free. NULL hooks: calloc and free. The
+     * daemon's come from the op arena its executors see (daemon/exec_space.h). */
+    void *(*owned_alloc)(void *ctx, size_t bytes, void **pool);
+    void (*owned_free)(void *pool, void *p);
 } trn_vhost;
 
 /* What a validated op holds until it completes. */
@@ -71,7 +76,7 @@ typedef struct trn_op_refs {
      * arrays of operand pointers). Both are freed with the references. */
     void **more;
     int nmore, more_cap;
-    void *owned;
+    void *owned, *owned_pool;
 } trn_op_refs;
 
 /* Empties refs, to hold host's references. */
@@ -88,6 +93,11 @@ typedef struct trn_vctx {
     char *err;
     size_t errlen;
 } trn_vctx;
+
+/* Zeroed memory of bytes bytes the descriptor points into, held by refs
+ * (refs->owned: one block per op) until the op is done; NULL when out of
+ * memory (bytes 0: NULL too). */
+void *trn_vowned(trn_vctx *vx, uint64_t bytes);
 
 /* Writes the context's message (printf-style). */
 void trn_vmsg(trn_vctx *vx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -70,7 +70,10 @@ static void fake_plan_put(void *held) {
     (void)held;
 }
 
-static const trn_vhost fake_vhost = {fake_get, fake_put, fake_plan_get, fake_plan_put};
+static const trn_vhost fake_vhost = {.buffer_get = fake_get,
+                                     .buffer_put = fake_put,
+                                     .plan_get = fake_plan_get,
+                                     .plan_put = fake_plan_put};
 
 typedef struct fx {
     fake_host host;

@@ -1,0 +1,409 @@
+/*
+ * executor.c — the daemon's side of executor processes (executor.h): the
+ * request slots, starting and restarting executors through the zygote, the
+ * supervisor thread that hears of their deaths, the watchdog, backoff and
+ * quarantine.
+ *
+ * Invariants: only core c's worker thread posts to slot c and starts core
+ * c's executor; the supervisor only marks a slot dead (after its executor
+ * died, so nothing else writes it) and clears the pid. An executor is
+ * "ready" once it has answered a ping (a request of kind 0), so the first
+ * real op after a restart never waits for its setup.
+ */
+#define _GNU_SOURCE
+#include "daemon/executor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/executor_internal.h"
+#include "daemon/log.h"
+
+/* How long a killed executor's death report may take before it is given up
+ * on (the zygote is gone). */
+#define DEATH_WAIT_NS 10000000000ull
+/* A start that answers no ping within this is a failed start. */
+#define START_WAIT_NS 10000000000ull
+#define CHANNEL_SNDBUF (8 << 20)
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t next_seq(trn_exec_core *c) {
+    c->seq = c->seq + 1 >= TRN_EXEC_DEAD - 1 ? 1 : c->seq + 1;
+    return c->seq;
+}
+
+trn_exec_pool *trn_exec_pool_create(const trn_exec_pool_config *cfg, const trn_backend *be,
+                                    trn_exec_space *sp, char *err, size_t errlen) {
+    trn_exec_pool *p = calloc(1, sizeof(*p));
+    if (!p)
+        goto nomem;
+    p->cfg = *cfg;
+    p->be = be;
+    p->sp = sp;
+    p->stop[0] = p->stop[1] = -1;
+    p->cpus = calloc((size_t)cfg->ncores, sizeof(int));
+    p->cores = calloc((size_t)cfg->ncores, sizeof(trn_exec_core));
+    if (!p->cpus || !p->cores)
+        goto nomem;
+    for (int i = 0; i < cfg->ncores; i++) {
+        p->cpus[i] = cfg->cpus ? cfg->cpus[i] : -1;
+        pthread_mutex_init(&p->cores[i].lock, NULL);
+        p->cores[i].channel = -1;
+    }
+    atomic_init(&p->in_service, cfg->ncores);
+    p->slots_bytes = (size_t)cfg->ncores * sizeof(trn_exec_slot);
+    void *s = mmap(NULL, p->slots_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map the executors' request slots: %s", strerror(errno));
+        goto fail;
+    }
+    p->slots = s;
+    if (pipe2(p->stop, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
+        goto fail;
+    }
+    p->zygote = trn_zygote_start(trn_executor_main, p, err, errlen);
+    if (!p->zygote)
+        goto fail;
+    return p;
+nomem:
+    snprintf(err, errlen, "out of memory");
+fail:
+    trn_exec_pool_destroy(p);
+    return NULL;
+}
+
+/* ---- deaths ---- */
+
+static const char *signal_name(int sig) {
+    const char *abbrev = sigabbrev_np(sig);
+    return abbrev ? abbrev : "?";
+}
+
+/* The supervisor: marks the slot of each executor that died. */
+static void *supervisor_main(void *arg) {
+    trn_exec_pool *p = arg;
+    pthread_setname_np(pthread_self(), "trn-exec-sup");
+    for (;;) {
+        struct pollfd pf[2] = {{.fd = trn_zygote_events_fd(p->zygote), .events = POLLIN},
+                               {.fd = p->stop[0], .events = POLLIN}};
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (pf[1].revents)
+            break;
+        int pid, st;
+        if (trn_zygote_read_death(p->zygote, &pid, &st) != 0) {
+            trn_log(TRN_LOG_ERROR, "the executors' parent process ended: executor faults can no "
+                                   "longer be told apart from hangs");
+            break;
+        }
+        for (int i = 0; i < p->cfg.ncores; i++) {
+            trn_exec_core *c = &p->cores[i];
+            pthread_mutex_lock(&c->lock);
+            const int match = c->pid == pid;
+            if (match) {
+                c->dead_status = st;
+                c->pid = 0;
+                atomic_store_explicit(&p->slots[i].done, TRN_EXEC_DEAD, memory_order_release);
+                trn_exec_futex_wake(&p->slots[i].done);
+            }
+            pthread_mutex_unlock(&c->lock);
+            if (match)
+                break;
+        }
+    }
+    return NULL;
+}
+
+/* Waits until the slot's request seq is answered (1), the executor died
+ * (0), or deadline passed (-1). */
+static int wait_answer(trn_exec_slot *slot, uint32_t seq, uint64_t deadline) {
+    for (;;) {
+        const uint32_t d = atomic_load_explicit(&slot->done, memory_order_acquire);
+        if (d == seq)
+            return 1;
+        if (d == TRN_EXEC_DEAD)
+            return 0;
+        const uint64_t t = now_ns();
+        if (t >= deadline)
+            return -1;
+        trn_exec_futex_wait(&slot->done, d, deadline - t);
+    }
+}
+
+/* Kills core's executor and waits for its death report. */
+static void kill_executor(trn_exec_pool *p, int core) {
+    trn_exec_core *c = &p->cores[core];
+    pthread_mutex_lock(&c->lock);
+    const int32_t pid = c->pid;
+    pthread_mutex_unlock(&c->lock);
+    if (pid > 0)
+        kill(pid, SIGKILL);
+    if (wait_answer(&p->slots[core], 0, now_ns() + DEATH_WAIT_NS) != 0) {
+        pthread_mutex_lock(&c->lock);
+        c->pid = 0; /* no report came: the zygote is gone */
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
+/* ---- starting ---- */
+
+static void close_channel(trn_exec_pool *p, trn_exec_core *c) {
+    if (c->channel < 0)
+        return;
+    trn_exec_space_unsubscribe(p->sp, c->channel);
+    close(c->channel);
+    c->channel = -1;
+}
+
+/* Starts core's executor and waits until it answers a ping. */
+static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) {
+    trn_exec_core *c = &p->cores[core];
+    trn_exec_slot *slot = &p->slots[core];
+    const uint64_t t0 = now_ns();
+    close_channel(p, c);
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        snprintf(why, whylen, "socketpair: %s", strerror(errno));
+        return -1;
+    }
+    const int sndbuf = CHANNEL_SNDBUF;
+    if (setsockopt(sv[0], SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) != 0)
+        (void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+    atomic_store(&slot->req, 0);
+    atomic_store(&slot->done, 0);
+    c->seq = 0;
+    pthread_mutex_lock(&c->lock);
+    const int pid = trn_zygote_spawn(p->zygote, core, sv[1]);
+    c->pid = pid > 0 ? pid : 0;
+    pthread_mutex_unlock(&c->lock);
+    close(sv[1]);
+    if (pid <= 0) {
+        close(sv[0]);
+        snprintf(why, whylen, "the executors' parent process is gone");
+        return -1;
+    }
+    c->channel = sv[0];
+    c->starts++;
+    if (trn_exec_space_subscribe(p->sp, c->channel) != 0) {
+        snprintf(why, whylen, "cannot send the buffers to the new executor");
+        kill_executor(p, core);
+        close_channel(p, c);
+        return -1;
+    }
+    /* The ping: kind 0 runs no kernel. */
+    const uint32_t seq = next_seq(c);
+    memset(&slot->desc, 0, sizeof(slot->desc));
+    slot->want_gen = trn_exec_space_generation(p->sp);
+    atomic_store_explicit(&slot->req, seq, memory_order_release);
+    trn_exec_futex_wake(&slot->req);
+    const int r = wait_answer(slot, seq, now_ns() + START_WAIT_NS);
+    if (r != 1) {
+        if (r < 0)
+            kill_executor(p, core);
+        const int st = c->dead_status;
+        snprintf(why, whylen, "the new executor %s",
+                 WIFEXITED(st) ? "could not set itself up" : "died while starting");
+        close_channel(p, c);
+        return -1;
+    }
+    c->restart_us = (now_ns() - t0) / 1000;
+    return 0;
+}
+
+int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen) {
+    if (pthread_create(&p->supervisor, NULL, supervisor_main, p) != 0) {
+        snprintf(err, errlen, "cannot start the executors' supervisor thread");
+        return -1;
+    }
+    p->supervisor_started = 1;
+    for (int i = 0; i < p->cfg.ncores; i++) {
+        char why[128];
+        if (start_executor(p, i, why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "cannot start the executor of core %d: %s", i, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void trn_exec_pool_destroy(trn_exec_pool *p) {
+    if (!p)
+        return;
+    if (p->supervisor_started) {
+        (void)!write(p->stop[1], "x", 1);
+        pthread_join(p->supervisor, NULL);
+    }
+    trn_zygote_stop(p->zygote);
+    for (int i = 0; p->cores && i < p->cfg.ncores; i++) {
+        close_channel(p, &p->cores[i]);
+        pthread_mutex_destroy(&p->cores[i].lock);
+    }
+    for (int i = 0; i < 2; i++)
+        if (p->stop[i] >= 0)
+            close(p->stop[i]);
+    if (p->slots)
+        munmap(p->slots, p->slots_bytes);
+    free(p->cores);
+    free(p->cpus);
+    free(p);
+}
+
+/* ---- running ---- */
+
+static uint64_t watchdog_ns(const trn_exec_pool *p, uint64_t est_ns) {
+    const double floor_ns = (double)p->cfg.watchdog_floor_ms * 1e6;
+    const double by_cost = (double)est_ns * p->cfg.watchdog_factor;
+    const double w = by_cost > floor_ns ? by_cost : floor_ns;
+    return w > 1e18 ? (uint64_t)1e18 : (uint64_t)w;
+}
+
+/* Counts a fault of core; takes the core out of service when they come too
+ * often and another core is still in service. */
+static void count_fault(trn_exec_pool *p, int core) {
+    trn_exec_core *c = &p->cores[core];
+    const uint64_t now_ms = now_ns() / 1000000u;
+    pthread_mutex_lock(&c->lock);
+    c->faults++;
+    c->consecutive++;
+    c->fault_ms[c->nfaults_seen++ % TRN_EXEC_QUARANTINE_FAULTS] = now_ms;
+    const int full = c->nfaults_seen >= TRN_EXEC_QUARANTINE_FAULTS;
+    /* The oldest of the last K faults is the next slot of the ring. */
+    const uint64_t oldest = c->fault_ms[c->nfaults_seen % TRN_EXEC_QUARANTINE_FAULTS];
+    pthread_mutex_unlock(&c->lock);
+    if (!full || now_ms - oldest > TRN_EXEC_QUARANTINE_WINDOW_MS)
+        return;
+    int left = atomic_load(&p->in_service);
+    while (left > 1 && !atomic_compare_exchange_weak(&p->in_service, &left, left - 1))
+        ;
+    if (left <= 1) {
+        trn_log(TRN_LOG_ERROR,
+                "core %d: %d executor faults within %d s, but it is the last core in service: "
+                "it stays",
+                core, TRN_EXEC_QUARANTINE_FAULTS, TRN_EXEC_QUARANTINE_WINDOW_MS / 1000);
+        return;
+    }
+    atomic_store(&c->quarantined, 1);
+    trn_log(TRN_LOG_ERROR,
+            "core %d taken out of service: %d executor faults within %d s (see trnsci status)",
+            core, TRN_EXEC_QUARANTINE_FAULTS, TRN_EXEC_QUARANTINE_WINDOW_MS / 1000);
+}
+
+/* Before a start that follows faults: wait 0, 10, 20, 40 … ms. */
+static void backoff(const trn_exec_core *c) {
+    if (c->consecutive < 2)
+        return;
+    const unsigned shift = c->consecutive - 2 < 16 ? c->consecutive - 2 : 16;
+    uint64_t ms = (uint64_t)10 << shift;
+    if (ms > TRN_EXEC_BACKOFF_MAX_MS)
+        ms = TRN_EXEC_BACKOFF_MAX_MS;
+    const struct timespec ts = {.tv_sec = (time_t)(ms / 1000),
+                                .tv_nsec = (long)(ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* The op failed because its executor ended: say how, count it. */
+static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int by_watchdog,
+                         uint64_t limit_ns) {
+    trn_exec_core *c = &p->cores[core];
+    char how[96];
+    const int st = c->dead_status;
+    if (by_watchdog) {
+        c->watchdog++;
+        snprintf(how, sizeof(how), "ran past its watchdog (%.3f s) and its executor was killed",
+                 (double)limit_ns / 1e9);
+    } else if (WIFSIGNALED(st)) {
+        c->last_signal = WTERMSIG(st);
+        snprintf(how, sizeof(how), "crashed its executor (signal %d, SIG%s)", WTERMSIG(st),
+                 signal_name(WTERMSIG(st)));
+    } else {
+        snprintf(how, sizeof(how), "ended its executor (exit status %d)",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    }
+    trn_kmsg_post(op->kmsg, 0, 0, "%s on core %d %s; the executor is restarted", trn_op_title(op),
+                  core, how);
+    trn_log(TRN_LOG_WARN, "%s on core %d %s", trn_op_title(op), core, how);
+    count_fault(p, core);
+    return TRN_KSTATUS_FAILED;
+}
+
+trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op, int shard,
+                              int nshards, uint64_t est_ns) {
+    trn_exec_core *c = &p->cores[core];
+    trn_exec_slot *slot = &p->slots[core];
+    if (c->pid == 0 || atomic_load(&slot->done) == TRN_EXEC_DEAD) {
+        char why[128];
+        backoff(c);
+        if (start_executor(p, core, why, sizeof(why)) != 0) {
+            trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
+            trn_kmsg_post(op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(op),
+                          core, why);
+            c->consecutive++;
+            return TRN_KSTATUS_FAILED;
+        }
+    }
+    const uint32_t seq = next_seq(c);
+    slot->want_gen = trn_exec_space_generation(p->sp);
+    slot->desc = *op;
+    slot->shard = shard;
+    slot->nshards = nshards;
+    atomic_store_explicit(&slot->req, seq, memory_order_release);
+    trn_exec_futex_wake(&slot->req);
+    const uint64_t limit = watchdog_ns(p, est_ns);
+    const int r = wait_answer(slot, seq, now_ns() + limit);
+    if (r < 0) {
+        kill_executor(p, core);
+        return fault(p, core, op, 1, limit);
+    }
+    if (r == 0)
+        return fault(p, core, op, 0, 0);
+    c->consecutive = 0;
+    if (slot->kmsg.set)
+        trn_kmsg_post(op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s", slot->kmsg.text);
+    return (trn_kstatus)slot->status;
+}
+
+int trn_exec_pool_takes(const trn_op_desc *op, int uses_plan) {
+    const trn_op_info *info = trn_op_info_of((int)op->kind);
+    return !uses_plan && info && info->engine == TRN_ENGINE_CORE &&
+           strcmp(info->family, "memory") != 0;
+}
+
+int trn_exec_pool_core_in_service(trn_exec_pool *p, int core) {
+    return !atomic_load(&p->cores[core].quarantined);
+}
+
+int trn_exec_pool_ncores(const trn_exec_pool *p) {
+    return p->cfg.ncores;
+}
+
+void trn_exec_pool_core_info(trn_exec_pool *p, int core, trn_exec_core_info *out) {
+    trn_exec_core *c = &p->cores[core];
+    pthread_mutex_lock(&c->lock);
+    *out = (trn_exec_core_info){.pid = c->pid,
+                                .starts = c->starts,
+                                .faults = c->faults,
+                                .watchdog = c->watchdog,
+                                .quarantined = atomic_load(&c->quarantined),
+                                .last_signal = c->last_signal,
+                                .restart_us = c->restart_us};
+    pthread_mutex_unlock(&c->lock);
+}

@@ -1,0 +1,85 @@
+/*
+ * executor.h — kernels in executor processes: one process per core, started
+ * and supervised by the daemon, so that a kernel that crashes or hangs
+ * fails only the op it was running (docs/architecture.md, "Executors").
+ *
+ * The daemon stays the control plane: sessions, validation, scheduling, the
+ * plan cache, metrics. Its worker thread for core c still takes shards from
+ * the scheduler; it hands each to the executor of core c through a request
+ * slot in shared memory and sleeps until the executor answers, the
+ * executor dies, or the op's watchdog runs out:
+ *
+ *   worker (daemon, pinned to cpu c)          executor c (pinned to cpu c)
+ *   slot.desc = *op; slot.req = n; wake  ──►  applies buffer maps, runs the
+ *   sleep on slot.done                   ◄──  kernel; slot.done = n; wake
+ *
+ * Both sleep on futexes in the slot, and both are pinned to the same CPU, so
+ * a hand-off is a context switch on that CPU, not a cross-CPU wake-up.
+ *
+ * Faults: a fatal signal ends the executor; its parent (daemon/zygote.h)
+ * reports the death, the supervisor thread marks the slot, and the worker
+ * fails the op with a message naming the signal. An op running past its
+ * watchdog (max(floor, factor × its estimated time); config keys
+ * executor-watchdog-floor-ms and executor-watchdog-factor) gets its
+ * executor killed, and fails saying so. The executor is started again, at
+ * once the first time and after a doubling delay while faults follow each
+ * other (up to TRN_EXEC_BACKOFF_MAX_MS); a core whose executor faults
+ * TRN_EXEC_QUARANTINE_FAULTS times within TRN_EXEC_QUARANTINE_WINDOW_MS is
+ * taken out of service and reported (never the last core in service).
+ *
+ * What runs where: ops with a plan (FFT, tensor contraction) and data
+ * movement still run in the daemon's worker (their state is not yet in the
+ * shared space); every other kernel runs in the executor. Executors hold
+ * nothing that cannot be rebuilt: their buffers come from the shared space
+ * (daemon/exec_space.h), their ops from the slot.
+ *
+ * Least privilege: an executor has no socket but its channel, cannot make
+ * sockets, processes or open files (a seccomp filter), gets a private mount
+ * namespace when the kernel allows it, and dies with its parent.
+ */
+#ifndef TRN_DAEMON_EXECUTOR_H
+#define TRN_DAEMON_EXECUTOR_H
+
+#include <stdint.h>
+
+#include "daemon/exec_space.h"
+#include "daemon/executor_config.h"
+#include "kernels/backend.h"
+
+typedef struct trn_exec_pool trn_exec_pool;
+
+/* Forks the executors' parent process now: call while the daemon has one
+ * thread. be and sp are inherited by every executor. NULL with err. */
+trn_exec_pool *trn_exec_pool_create(const trn_exec_pool_config *cfg, const trn_backend *be,
+                                    trn_exec_space *sp, char *err, size_t errlen);
+/* Starts the supervisor thread and every core's executor. 0 or -1 with err. */
+int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen);
+/* Ends the executors and their parent (call after the workers stopped). */
+void trn_exec_pool_destroy(trn_exec_pool *p);
+
+/* Runs one shard of op on core's executor, from that core's worker thread.
+ * est_ns: the scheduler's estimate of the shard's time (the watchdog's
+ * basis). A fault fails the op (TRN_KSTATUS_FAILED, its message in
+ * op->kmsg). */
+trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op, int shard,
+                              int nshards, uint64_t est_ns);
+/* Whether op runs in an executor (else in the daemon's worker: see "What
+ * runs where"). uses_plan: it holds a plan from the plan cache. */
+int trn_exec_pool_takes(const trn_op_desc *op, int uses_plan);
+/* Whether core is in service (not quarantined). */
+int trn_exec_pool_core_in_service(trn_exec_pool *p, int core);
+
+/* What status and metrics show. */
+typedef struct trn_exec_core_info {
+    int32_t pid;         /* its executor now (0: none running) */
+    uint64_t starts;     /* executors started for it */
+    uint64_t faults;     /* ops failed by a crash or the watchdog */
+    uint64_t watchdog;   /* of which by the watchdog */
+    int quarantined;     /* taken out of service */
+    int last_signal;     /* of the last crash (0: none) */
+    uint64_t restart_us; /* how long the last start took */
+} trn_exec_core_info;
+int trn_exec_pool_ncores(const trn_exec_pool *p);
+void trn_exec_pool_core_info(trn_exec_pool *p, int core, trn_exec_core_info *out);
+
+#endif

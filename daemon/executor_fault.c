@@ -1,0 +1,45 @@
+/*
+ * executor_fault.c — fault injection for the executor tests (test builds
+ * only: TRNSCI_FAULT_INJECTION, and then only with --fault-injection).
+ *
+ * The trigger is an op no program asks for: a 1×1×1 CGEMM whose alpha is
+ * 0 + iF, F one of the codes below. The executor then really crashes
+ * (SIGSEGV from a write to address 0, SIGABRT from abort(), SIGFPE from
+ * raise) or spins until its watchdog kills it — the faults a kernel, BLAS
+ * or FFTW could have — instead of running the GEMM.
+ */
+#include <signal.h>
+#include <stdlib.h>
+
+#include "daemon/executor_internal.h"
+
+#ifdef TRNSCI_FAULT_INJECTION
+#define FAULT_SEGV (-7001.0)
+#define FAULT_ABORT (-7002.0)
+#define FAULT_SPIN (-7003.0)
+#define FAULT_FPE (-7004.0)
+
+void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
+    if (!p->cfg.fault_injection || op->kind != TRN_OP_GEMM)
+        return;
+    const trn_gemm_desc *g = &op->u.gemm;
+    if (g->type != TRN_DTYPE_C32F || g->m != 1 || g->n != 1 || g->k != 1 || g->alpha.re != 0.0)
+        return;
+    if (g->alpha.im == FAULT_SEGV) {
+        volatile int *null = NULL;
+        *null = 1;
+    } else if (g->alpha.im == FAULT_ABORT) {
+        abort();
+    } else if (g->alpha.im == FAULT_FPE) {
+        raise(SIGFPE);
+    } else if (g->alpha.im == FAULT_SPIN) {
+        for (volatile unsigned long i = 0;; i++)
+            ;
+    }
+}
+#else
+void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
+    (void)p;
+    (void)op;
+}
+#endif

@@ -1,0 +1,63 @@
+/*
+ * executor_internal.h — what the pool (executor.c), the executor process
+ * (executor_main.c), its sandbox and the test-fault hook share.
+ */
+#ifndef TRN_DAEMON_EXECUTOR_INTERNAL_H
+#define TRN_DAEMON_EXECUTOR_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "daemon/exec_space.h"
+#include "daemon/executor_config.h"
+#include "daemon/executor_slot.h"
+#include "daemon/zygote.h"
+#include "kernels/backend.h"
+
+/* Exit codes of an executor that could not go on (not a fault of an op). */
+#define TRN_EXEC_EXIT_SETUP 70   /* core_init or the sandbox failed */
+#define TRN_EXEC_EXIT_CHANNEL 71 /* its channel closed or a mapping failed */
+
+/* The daemon's record of one core's executor. `lock` guards pid against
+ * the supervisor matching a death report while a start is under way; the
+ * rest is the core's worker's, read under lock for status. */
+typedef struct trn_exec_core {
+    pthread_mutex_t lock;
+    int32_t pid;     /* 0: none running */
+    int channel;     /* the daemon's end of its channel (-1: none) */
+    int dead_status; /* wait status from the death report */
+    uint32_t seq;
+    uint64_t starts, faults, watchdog, restart_us;
+    int last_signal;
+    uint32_t consecutive; /* faults since the last op it answered */
+    uint64_t fault_ms[TRN_EXEC_QUARANTINE_FAULTS];
+    unsigned nfaults_seen;
+    atomic_int quarantined;
+} trn_exec_core;
+
+typedef struct trn_exec_pool trn_exec_pool;
+
+struct trn_exec_pool {
+    trn_exec_pool_config cfg;
+    int *cpus; /* cfg.cpus, copied (-1: unpinned) */
+    const trn_backend *be;
+    trn_exec_space *sp;
+    trn_exec_slot *slots; /* shared with every executor (mapped before the fork) */
+    size_t slots_bytes;
+    trn_exec_core *cores;
+    atomic_int in_service;
+    trn_zygote *zygote;
+    pthread_t supervisor;
+    int supervisor_started;
+    int stop[2]; /* a pipe that ends the supervisor */
+};
+
+/* The executor process (executor_main.c); never returns. */
+void trn_executor_main(void *arg, int core, int channel);
+/* Drops what an executor does not need (executor_sandbox.c): 0, or -1. */
+int trn_exec_sandbox_enter(int channel);
+/* Test builds with fault injection on: crashes or hangs as the op asks
+ * (executor_fault.c); otherwise nothing. */
+void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op);
+
+#endif

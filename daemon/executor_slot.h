@@ -1,0 +1,38 @@
+/*
+ * executor_slot.h — the request slot a core's worker and its executor share
+ * (daemon/executor.h), and the futex calls both sides use.
+ *
+ * Protocol: the worker fills the request fields, then stores a new request
+ * number in `req` (release) and wakes the executor; the executor runs it,
+ * fills the answer, stores the same number in `done` (release) and wakes
+ * the worker. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
+ * after the executor died, so a worker asleep on `done` always wakes.
+ * Request numbers cycle below TRN_EXEC_DEAD.
+ */
+#ifndef TRN_DAEMON_EXECUTOR_SLOT_H
+#define TRN_DAEMON_EXECUTOR_SLOT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ops/op.h"
+
+#define TRN_EXEC_DEAD UINT32_MAX
+
+typedef struct trn_exec_slot {
+    _Alignas(64) _Atomic uint32_t req;  /* the last request posted */
+    _Alignas(64) _Atomic uint32_t done; /* the last request answered, or TRN_EXEC_DEAD */
+    /* request */
+    uint64_t want_gen; /* the shared space's generation at dispatch */
+    int32_t shard, nshards;
+    trn_op_desc desc; /* its kmsg is the executor's to set (to &kmsg) */
+    /* answer */
+    int32_t status; /* trn_kstatus */
+    trn_kmsg kmsg;
+} trn_exec_slot;
+
+/* Sleeps while *word == expect, at most timeout_ns (0: no limit). */
+void trn_exec_futex_wait(_Atomic uint32_t *word, uint32_t expect, uint64_t timeout_ns);
+void trn_exec_futex_wake(_Atomic uint32_t *word);
+
+#endif
