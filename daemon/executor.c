@@ -345,20 +345,41 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
     return TRN_KSTATUS_FAILED;
 }
 
+/* Starts core's executor again after a fault (after the backoff), unless
+ * the core went out of service. Returns 0, or -1 with why. */
+static int restart(trn_exec_pool *p, int core, char *why, size_t whylen) {
+    trn_exec_core *c = &p->cores[core];
+    if (atomic_load(&c->quarantined)) {
+        snprintf(why, whylen, "the core is out of service");
+        return -1;
+    }
+    backoff(c);
+    if (start_executor(p, core, why, whylen) == 0)
+        return 0;
+    trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
+    c->consecutive++;
+    return -1;
+}
+
+/* Whether core's executor is running (its slot not marked dead). */
+static int running(trn_exec_pool *p, int core) {
+    trn_exec_core *c = &p->cores[core];
+    pthread_mutex_lock(&c->lock);
+    const int up = c->pid > 0;
+    pthread_mutex_unlock(&c->lock);
+    return up && atomic_load(&p->slots[core].done) != TRN_EXEC_DEAD;
+}
+
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op, int shard,
                               int nshards, uint64_t est_ns) {
     trn_exec_core *c = &p->cores[core];
     trn_exec_slot *slot = &p->slots[core];
-    if (c->pid == 0 || atomic_load(&slot->done) == TRN_EXEC_DEAD) {
-        char why[128];
-        backoff(c);
-        if (start_executor(p, core, why, sizeof(why)) != 0) {
-            trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
-            trn_kmsg_post(op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(op),
-                          core, why);
-            c->consecutive++;
-            return TRN_KSTATUS_FAILED;
-        }
+    char why[128];
+    /* Killed from outside while idle, or a restart that failed earlier. */
+    if (!running(p, core) && restart(p, core, why, sizeof(why)) != 0) {
+        trn_kmsg_post(op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(op), core,
+                      why);
+        return TRN_KSTATUS_FAILED;
     }
     const uint32_t seq = next_seq(c);
     slot->want_gen = trn_exec_space_generation(p->sp);
@@ -369,12 +390,14 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
     trn_exec_futex_wake(&slot->req);
     const uint64_t limit = watchdog_ns(p, est_ns);
     const int r = wait_answer(slot, seq, now_ns() + limit);
-    if (r < 0) {
-        kill_executor(p, core);
-        return fault(p, core, op, 1, limit);
+    if (r <= 0) {
+        if (r < 0)
+            kill_executor(p, core);
+        const trn_kstatus k = fault(p, core, op, r < 0, limit);
+        /* At once, so that the core is served again before its next op. */
+        (void)restart(p, core, why, sizeof(why));
+        return k;
     }
-    if (r == 0)
-        return fault(p, core, op, 0, 0);
     c->consecutive = 0;
     if (slot->kmsg.set)
         trn_kmsg_post(op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s", slot->kmsg.text);

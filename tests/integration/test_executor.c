@@ -1,0 +1,349 @@
+/*
+ * test_executor.c — a kernel that crashes or hangs fails only its own op
+ * (daemon/executor.h).
+ *
+ * The daemon runs with --fault-injection (test builds only): a 1×1×1 CGEMM
+ * whose alpha is 0 + iF makes the executor running it really fault — F =
+ * -7001 writes to address 0 (SIGSEGV), -7002 aborts, -7004 raises SIGFPE,
+ * -7003 spins until the watchdog (floor 500 ms here) kills it
+ * (daemon/executor_fault.c). Checked:
+ *   - each fault fails its op, at the next synchronize, with
+ *     trnsciErrorLaunchFailure and a message naming what happened, and the
+ *     session goes on: the next op (a GEMM whose exact result is checked)
+ *     runs on a restarted executor;
+ *   - other processes streaming checked GEMMs meanwhile get every result
+ *     exact and never an error;
+ *   - SIGKILL of the executors from outside, mid-op;
+ *   - a core whose executor keeps faulting is taken out of service and
+ *     reported, the last one never, and work goes on;
+ *   - no descriptors leak in the daemon and every core has one executor
+ *     again.
+ *
+ * GEMM results are checked exactly: the operands are small integers, so
+ * every product and partial sum (|s| <= k * 16 = 512 < 2^24) is exact in
+ * float whatever the summation order.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "trnsci/trnblas.h"
+#include "trnsci/trnsci.h"
+
+#define FAULT_SEGV (-7001.0f)
+#define FAULT_ABORT (-7002.0f)
+#define FAULT_SPIN (-7003.0f)
+#define FAULT_FPE (-7004.0f)
+#define N 32
+#define STREAM_GEMMS 120
+
+static const char *const daemon_args[] = {
+    "--cores", "2", "--fault-injection", "--executor-watchdog-floor-ms", "500", NULL};
+
+/* ---- executors seen from outside ---- */
+
+/* The parent pid and name of process pid from /proc/PID/stat; 0 on success. */
+static int proc_stat(pid_t pid, pid_t *ppid, char *comm, size_t commlen) {
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+    if (!open || !close || close < open)
+        return -1;
+    snprintf(comm, commlen, "%.*s", (int)(close - open - 1), open + 1);
+    char state;
+    int pp;
+    if (sscanf(close + 2, "%c %d", &state, &pp) != 2 || state == 'Z')
+        return -1;
+    *ppid = pp;
+    return 0;
+}
+
+/* The live executors of daemon (children of its zygote): their pids. */
+static int executors_of(pid_t daemon, pid_t *out, int max) {
+    DIR *dir = opendir("/proc");
+    int n = 0;
+    struct dirent *e;
+    while (dir && (e = readdir(dir)) && n < max) {
+        const pid_t pid = atoi(e->d_name);
+        pid_t ppid, gp;
+        char comm[32], pcomm[32];
+        if (pid <= 0 || proc_stat(pid, &ppid, comm, sizeof(comm)) != 0 ||
+            strncmp(comm, "trn-exec", 8) != 0)
+            continue;
+        if (proc_stat(ppid, &gp, pcomm, sizeof(pcomm)) == 0 && gp == daemon)
+            out[n++] = pid;
+    }
+    if (dir)
+        closedir(dir);
+    return n;
+}
+
+/* Waits up to 10 s for want executors. */
+static int wait_executors(pid_t daemon, int want) {
+    pid_t pids[16];
+    int n = 0;
+    for (int i = 0; i < 1000; i++) {
+        n = executors_of(daemon, pids, 16);
+        if (n == want)
+            return n;
+        th_sleep_ms(10);
+    }
+    return n;
+}
+
+/* ---- ops ---- */
+
+typedef struct gemm_fx {
+    trnblasHandle_t h;
+    float *a, *b, *c; /* device */
+    trnComplex *z;    /* device: the fault op's 1×1 operands */
+    float ha[N * N], hb[N * N], hc[N * N];
+} gemm_fx;
+
+static void fx_init(gemm_fx *f) {
+    assert_int_equal(trnblasCreate(&f->h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMalloc((void **)&f->a, sizeof(f->ha)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&f->b, sizeof(f->hb)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&f->c, sizeof(f->hc)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&f->z, 3 * sizeof(trnComplex)), trnsciSuccess);
+}
+
+static void fx_free(gemm_fx *f) {
+    trnsciFree(f->a);
+    trnsciFree(f->b);
+    trnsciFree(f->c);
+    trnsciFree(f->z);
+    trnblasDestroy(f->h);
+}
+
+/* C = A B on small integers, checked exactly against the host; 0 when
+ * every element matches and every call succeeded. */
+static int gemm_checked(gemm_fx *f, unsigned seed) {
+    for (int i = 0; i < N * N; i++) {
+        f->ha[i] = (float)((int)((seed + 7u * (unsigned)i) % 9u) - 4);
+        f->hb[i] = (float)((int)((seed * 3u + 5u * (unsigned)i) % 9u) - 4);
+    }
+    const float one = 1, zero = 0;
+    if (trnsciMemcpy(f->a, f->ha, sizeof(f->ha), trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(f->b, f->hb, sizeof(f->hb), trnsciMemcpyHostToDevice) ||
+        trnblasSgemm(f->h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, f->a, N, f->b, N, &zero, f->c,
+                     N) != TRNBLAS_STATUS_SUCCESS ||
+        trnsciMemcpy(f->hc, f->c, sizeof(f->hc), trnsciMemcpyDeviceToHost))
+        return -1;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) {
+            double s = 0;
+            for (int l = 0; l < N; l++)
+                s += (double)f->ha[i + l * N] * f->hb[l + j * N];
+            if ((double)f->hc[i + j * N] != s)
+                return -1;
+        }
+    return 0;
+}
+
+/* Queues the fault op `code`; its failure comes at the next synchronize. */
+static void inject(gemm_fx *f, float code) {
+    const trnComplex alpha = {0, code}, beta = {0, 0};
+    assert_int_equal(trnblasCgemm(f->h, TRNBLAS_OP_N, TRNBLAS_OP_N, 1, 1, 1, &alpha, f->z, 1,
+                                  f->z + 1, 1, &beta, f->z + 2, 1),
+                     TRNBLAS_STATUS_SUCCESS);
+}
+
+/* The synchronize after a fault: a launch failure whose message holds
+ * needle (sanitizer runtimes turn some crashes into an exit). */
+static void expect_fault(const char *needle) {
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorLaunchFailure);
+    const char *m = trnsciGetLastErrorMessage();
+    assert_non_null(m);
+#ifdef TRNSCI_TEST_SANITIZED
+    if (!strstr(m, needle) && !strstr(m, "ended its executor"))
+#else
+    if (!strstr(m, needle))
+#endif
+        fail_msg("expected a message naming \"%s\", got \"%s\"", needle, m);
+    assert_non_null(strstr(m, "gemm"));
+}
+
+/* ---- a daemon per test ---- */
+
+typedef struct suite {
+    th_daemon d;
+    long fds0; /* the daemon's descriptors once it served one session */
+} suite;
+
+static int setup(void **state) {
+    suite *s = calloc(1, sizeof(*s));
+    if (!s || th_daemon_start(&s->d, daemon_args) != 0 || trnsciInit(s->d.unix_addr) != 0)
+        return -1;
+    if (wait_executors(s->d.pid, 2) != 2)
+        return -1;
+    s->fds0 = th_count_fds(s->d.pid);
+    *state = s;
+    return 0;
+}
+
+static int teardown(void **state) {
+    suite *s = *state;
+    trnsciDeviceReset();
+    const int rc = th_daemon_stop(&s->d);
+    free(s);
+    return rc == 0 ? 0 : -1;
+}
+
+/* After faults: one executor per core again, and the daemon's descriptors
+ * back to what they were (buffers freed, channels of dead executors
+ * closed). */
+static void expect_recovered(suite *s, int cores) {
+    assert_int_equal(wait_executors(s->d.pid, cores), cores);
+    long now = 0;
+    if (th_wait_fds_at_most(s->d.pid, s->fds0, 5000, &now) != 0)
+        fail_msg("daemon holds %ld descriptors, %ld before the faults", now, s->fds0);
+}
+
+/* ---- tests ---- */
+
+static void test_each_fault_fails_only_its_op(void **state) {
+    suite *s = *state;
+    gemm_fx f;
+    fx_init(&f);
+    assert_int_equal(gemm_checked(&f, 1), 0);
+    const struct {
+        float code;
+        const char *says;
+    } faults[] = {{FAULT_SEGV, "SIGSEGV"},
+                  {FAULT_ABORT, "SIGABRT"},
+                  {FAULT_FPE, "SIGFPE"},
+                  {FAULT_SPIN, "watchdog"}};
+    for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+        inject(&f, faults[i].code);
+        expect_fault(faults[i].says);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess); /* reported once */
+        assert_int_equal(gemm_checked(&f, 2 + (unsigned)i), 0);
+    }
+    fx_free(&f);
+    expect_recovered(s, 2);
+    assert_true(th_file_contains(s->d.log_path, "crashed its executor (signal 11, SIGSEGV)"));
+}
+
+/* A client process: STREAM_GEMMS checked GEMMs; exits 0 when all exact. */
+static int stream_role(const char *addr, int ready_fd) {
+    if (trnsciInit(addr) != trnsciSuccess)
+        return 2;
+    gemm_fx f;
+    fx_init(&f);
+    const char go = 1;
+    if (write(ready_fd, &go, 1) != 1)
+        return 3;
+    close(ready_fd);
+    for (unsigned i = 0; i < STREAM_GEMMS; i++)
+        if (gemm_checked(&f, 100 + i) != 0)
+            return 4;
+    fx_free(&f);
+    return 0;
+}
+
+static void test_other_sessions_carry_on(void **state) {
+    suite *s = *state;
+    pid_t kids[2];
+    for (int i = 0; i < 2; i++) {
+        kids[i] = th_spawn_ready("stream", s->d.unix_addr);
+        assert_true(kids[i] > 0);
+    }
+    gemm_fx f;
+    fx_init(&f);
+    /* Four faults: fewer than the quarantine's five even if one core gets
+     * them all. */
+    for (int i = 0; i < 4; i++) {
+        inject(&f, i % 2 ? FAULT_ABORT : FAULT_SEGV);
+        expect_fault(i % 2 ? "SIGABRT" : "SIGSEGV");
+        assert_int_equal(gemm_checked(&f, 50 + (unsigned)i), 0);
+    }
+    fx_free(&f);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(th_wait_child(kids[i]), 0);
+    expect_recovered(s, 2);
+}
+
+static void test_sigkill_from_outside_mid_op(void **state) {
+    suite *s = *state;
+    enum { BIG = 1400, ROUNDS = 6 };
+    const size_t bytes = sizeof(double) * BIG * BIG;
+    double *a, *c;
+    assert_int_equal(trnsciMalloc((void **)&a, bytes), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&c, bytes), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const double one = 1;
+    for (int r = 0; r < ROUNDS; r++)
+        assert_int_equal(trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, BIG, BIG, BIG, &one, a, BIG, a,
+                                      BIG, &one, c, BIG),
+                         TRNBLAS_STATUS_SUCCESS);
+    th_sleep_ms(100); /* the first GEMM is running */
+    pid_t pids[16];
+    const int n = executors_of(s->d.pid, pids, 16);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++)
+        kill(pids[i], SIGKILL);
+    expect_fault("signal 9");
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+    trnsciFree(a);
+    trnsciFree(c);
+    gemm_fx f;
+    fx_init(&f);
+    assert_int_equal(gemm_checked(&f, 7), 0);
+    fx_free(&f);
+    expect_recovered(s, 2);
+}
+
+static void test_core_that_keeps_faulting_is_quarantined(void **state) {
+    suite *s = *state;
+    gemm_fx f;
+    fx_init(&f);
+    /* Two cores share the faults; one of them reaches the limit (5 within
+     * a minute) by the ninth, the other is then the last in service. */
+    int faults = 0;
+    while (!th_file_contains(s->d.log_path, "taken out of service") && faults < 20) {
+        inject(&f, FAULT_SEGV);
+        expect_fault("SIGSEGV");
+        faults++;
+    }
+    assert_true(th_file_contains(s->d.log_path, "taken out of service"));
+    assert_true(faults <= 9);
+    for (int i = 0; i < 6; i++) {
+        inject(&f, FAULT_SEGV);
+        expect_fault("SIGSEGV");
+    }
+    assert_true(th_file_contains(s->d.log_path, "it is the last core in service: it stays"));
+    for (unsigned i = 0; i < 10; i++)
+        assert_int_equal(gemm_checked(&f, 300 + i), 0);
+    fx_free(&f);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "stream") == 0)
+        return stream_role(argv[3], atoi(argv[4]));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_each_fault_fails_only_its_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_other_sessions_carry_on, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigkill_from_outside_mid_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_core_that_keeps_faulting_is_quarantined, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests_name("executor", tests, NULL, NULL);
+}
