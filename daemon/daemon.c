@@ -40,12 +40,23 @@
 
 /* Where a core's shard runs: in the core's executor, except what does not
  * go there yet (daemon/executor.h, "What runs where"). */
-static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op, int uses_plan, int shard,
+static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
+                            const struct trn_plan_entry *plan, unsigned plan_part, int shard,
                             int nshards, uint64_t est_ns) {
     trnscid *d = ctx;
-    if (!trn_exec_pool_takes(op, uses_plan))
+    if (!trn_exec_pool_takes(op))
         return d->backend->run(d->backend, op, NULL, shard, nshards);
-    return trn_exec_pool_run(d->executors, core, op, shard, nshards, est_ns);
+    const trn_exec_plan_ref ref = {.key = plan ? trn_plan_entry_key(plan) : NULL,
+                                   .spec = plan ? trn_plan_entry_spec(plan) : NULL,
+                                   .part = plan_part};
+    return trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns);
+}
+
+/* After every plan part the plan cache prepares: the executors get the
+ * planning knowledge that made it. */
+static void plans_built(void *ctx) {
+    trnscid *d = ctx;
+    trn_exec_pool_publish_plans(d->executors);
 }
 
 static int core_in_service(void *ctx, int core) {
@@ -136,7 +147,9 @@ int trnscid_start(trnscid *d) {
                                        .dir = d->cfg.cache_dir,
                                        .effort = d->cfg.plan_effort,
                                        .max_transform_bytes = d->cfg.max_session_bytes,
-                                       .warn = warn_plan_cache};
+                                       .warn = warn_plan_cache,
+                                       .built = d->executors ? plans_built : NULL,
+                                       .built_ctx = d};
     d->plans = trn_plan_cache_create(d->backend, &pcc);
     if (!d->plans || trn_plan_cache_start(d->plans) != 0) {
         trn_log(TRN_LOG_ERROR, "cannot start the plan cache");
@@ -241,9 +254,9 @@ fail:
     d->service.metrics = NULL;
     trn_sched_destroy(d->sched);
     d->sched = NULL;
-    destroy_executors(d);
     trn_plan_cache_destroy(d->plans);
     d->plans = NULL;
+    destroy_executors(d);
     trn_graph_cache_destroy(d->graphs);
     d->graphs = NULL;
     if (d->backend)
@@ -377,11 +390,12 @@ void trnscid_stop(trnscid *d) {
     trn_session_table_destroy(&d->sessions);
     trn_sched_destroy(d->sched);
     d->sched = NULL;
-    /* After the workers and the buffers. */
-    destroy_executors(d);
     /* After the workers: an op that ran waited for its plan's builds. */
     trn_plan_cache_destroy(d->plans);
     d->plans = NULL;
+    /* After the workers, the buffers and the planner thread (which
+     * publishes to the executors). */
+    destroy_executors(d);
     trn_graph_cache_destroy(d->graphs);
     d->graphs = NULL;
     d->backend->destroy(d->backend);

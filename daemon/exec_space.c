@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,12 @@ typedef struct space_msg {
     uint64_t addr, len;
 } space_msg;
 
+struct board {
+    _Atomic uint64_t seq; /* odd while the writer writes */
+    uint64_t len;
+    char text[];
+};
+
 typedef struct extent {
     uint64_t start, len;
     struct extent *next;
@@ -58,6 +65,9 @@ struct trn_exec_space {
     uint64_t gen;
     int subs[MAX_SUBSCRIBERS];
     int nsubs;
+
+    /* The planning board: a shared mapping, header then text. */
+    struct board *board;
 
     pthread_mutex_t arena_lock;
     char *arena;
@@ -184,12 +194,17 @@ trn_exec_space *trn_exec_space_create(uint64_t range_bytes, uint64_t arena_bytes
     void *a = r == MAP_FAILED ? MAP_FAILED
                               : mmap(NULL, (size_t)arena_bytes, PROT_READ | PROT_WRITE,
                                      MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *bd = a == MAP_FAILED ? MAP_FAILED
+                               : mmap(NULL, (size_t)TRN_EXEC_BOARD_BYTES, PROT_READ | PROT_WRITE,
+                                      MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     extent *e = malloc(sizeof(*e));
-    if (r == MAP_FAILED || a == MAP_FAILED || !e) {
+    if (r == MAP_FAILED || a == MAP_FAILED || bd == MAP_FAILED || !e) {
         snprintf(err, errlen, "cannot reserve %llu bytes of addresses for buffers: %s",
                  (unsigned long long)range_bytes, strerror(errno));
         if (r != MAP_FAILED)
             munmap(r, (size_t)range_bytes);
+        if (a != MAP_FAILED)
+            munmap(a, (size_t)arena_bytes);
         free(e);
         free(sp);
         return NULL;
@@ -204,6 +219,7 @@ trn_exec_space *trn_exec_space_create(uint64_t range_bytes, uint64_t arena_bytes
     sp->free_list = e;
     sp->arena = a;
     sp->arena_size = arena_bytes;
+    sp->board = bd;
     return sp;
 }
 
@@ -223,6 +239,7 @@ void trn_exec_space_destroy(trn_exec_space *sp) {
     }
     munmap((void *)(uintptr_t)sp->base, (size_t)sp->size);
     munmap(sp->arena, (size_t)sp->arena_size);
+    munmap(sp->board, (size_t)TRN_EXEC_BOARD_BYTES);
     pthread_mutex_destroy(&sp->lock);
     pthread_mutex_destroy(&sp->arena_lock);
     free(sp);
@@ -369,6 +386,44 @@ void trn_exec_space_arena_free(trn_exec_space *sp, void *p) {
 int trn_exec_space_in_arena(const trn_exec_space *sp, const void *p) {
     const char *c = p;
     return c >= sp->arena && c < sp->arena + sp->arena_size;
+}
+
+/* ---- the planning board ---- */
+
+void trn_exec_space_board_publish(trn_exec_space *sp, const char *text) {
+    const size_t len = strlen(text);
+    if (len + 1 > TRN_EXEC_BOARD_BYTES - sizeof(struct board))
+        return;
+    struct board *b = sp->board;
+    const uint64_t s = atomic_load_explicit(&b->seq, memory_order_relaxed);
+    atomic_store_explicit(&b->seq, s + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    memcpy(b->text, text, len + 1);
+    b->len = len;
+    atomic_store_explicit(&b->seq, s + 2, memory_order_release);
+}
+
+char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen) {
+    const struct board *b = sp->board;
+    for (;;) {
+        const uint64_t s1 = atomic_load_explicit(&b->seq, memory_order_acquire);
+        if (s1 == *gen || s1 == 0)
+            return NULL;
+        if (s1 & 1)
+            continue;
+        const uint64_t len = b->len;
+        char *copy = len < TRN_EXEC_BOARD_BYTES ? malloc(len + 1) : NULL;
+        if (!copy)
+            return NULL;
+        memcpy(copy, b->text, len);
+        copy[len] = '\0';
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&b->seq, memory_order_relaxed) == s1) {
+            *gen = s1;
+            return copy;
+        }
+        free(copy);
+    }
 }
 
 /* ---- the executor's side ---- */

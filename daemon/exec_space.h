@@ -59,6 +59,18 @@ void trn_exec_space_arena_free(trn_exec_space *sp, void *p);
 /* Whether p lies in the op arena. */
 int trn_exec_space_in_arena(const trn_exec_space *sp, const void *p);
 
+/* The planning board: the daemon's planning knowledge (FFTW wisdom) as
+ * text, so that an executor prepares exactly the plan the daemon's plan
+ * cache prepared, in milliseconds, and again after a restart. One writer
+ * (the plan cache's planner thread) publishes after every part it prepares;
+ * executors read it under a sequence lock. Text longer than the board
+ * (TRN_EXEC_BOARD_BYTES) is not published: executors then plan alone. */
+#define TRN_EXEC_BOARD_BYTES ((uint64_t)16 << 20)
+void trn_exec_space_board_publish(trn_exec_space *sp, const char *text);
+/* In an executor: a malloc'd copy of the board's text when it changed
+ * since *gen (which is updated), else NULL. */
+char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen);
+
 /* The generation a request dispatched now must wait for. */
 uint64_t trn_exec_space_generation(trn_exec_space *sp);
 /* Sends every live buffer to the executor on channel fd and subscribes it

@@ -212,6 +212,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     /* The ping: kind 0 runs no kernel. */
     const uint32_t seq = next_seq(c);
     memset(&slot->desc, 0, sizeof(slot->desc));
+    slot->has_plan = 0;
     slot->want_gen = trn_exec_space_generation(p->sp);
     atomic_store_explicit(&slot->req, seq, memory_order_release);
     trn_exec_futex_wake(&slot->req);
@@ -303,7 +304,8 @@ static void count_fault(trn_exec_pool *p, int core) {
     }
     atomic_store(&c->quarantined, 1);
     trn_log(TRN_LOG_ERROR,
-            "core %d taken out of service: %d executor faults within %d s (see trnsci status)",
+            "core %d taken out of service: %d executor faults within %d s; it stays out until the "
+            "daemon restarts",
             core, TRN_EXEC_QUARANTINE_FAULTS, TRN_EXEC_QUARANTINE_WINDOW_MS / 1000);
 }
 
@@ -370,8 +372,9 @@ static int running(trn_exec_pool *p, int core) {
     return up && atomic_load(&p->slots[core].done) != TRN_EXEC_DEAD;
 }
 
-trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op, int shard,
-                              int nshards, uint64_t est_ns) {
+trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
+                              const trn_exec_plan_ref *plan, int shard, int nshards,
+                              uint64_t est_ns) {
     trn_exec_core *c = &p->cores[core];
     trn_exec_slot *slot = &p->slots[core];
     char why[128];
@@ -386,6 +389,12 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
     slot->desc = *op;
     slot->shard = shard;
     slot->nshards = nshards;
+    slot->has_plan = plan != NULL;
+    if (plan) {
+        slot->plan_part = plan->part;
+        snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", plan->key);
+        slot->plan_spec = *plan->spec;
+    }
     atomic_store_explicit(&slot->req, seq, memory_order_release);
     trn_exec_futex_wake(&slot->req);
     const uint64_t limit = watchdog_ns(p, est_ns);
@@ -404,10 +413,18 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
     return (trn_kstatus)slot->status;
 }
 
-int trn_exec_pool_takes(const trn_op_desc *op, int uses_plan) {
+int trn_exec_pool_takes(const trn_op_desc *op) {
     const trn_op_info *info = trn_op_info_of((int)op->kind);
-    return !uses_plan && info && info->engine == TRN_ENGINE_CORE &&
-           strcmp(info->family, "memory") != 0;
+    return info && info->engine == TRN_ENGINE_CORE && strcmp(info->family, "memory") != 0;
+}
+
+void trn_exec_pool_publish_plans(trn_exec_pool *p) {
+    if (!p->be->plan_state_export)
+        return;
+    char *text = p->be->plan_state_export(p->be);
+    if (text)
+        trn_exec_space_board_publish(p->sp, text);
+    free(text);
 }
 
 int trn_exec_pool_core_in_service(trn_exec_pool *p, int core) {

@@ -57,15 +57,27 @@ int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen);
 /* Ends the executors and their parent (call after the workers stopped). */
 void trn_exec_pool_destroy(trn_exec_pool *p);
 
+/* A plan an op runs, as the executor needs it: the plan cache's key and
+ * spec, and the part the op needs. */
+typedef struct trn_exec_plan_ref {
+    const char *key;
+    const trn_plan_spec *spec;
+    unsigned part;
+} trn_exec_plan_ref;
+
 /* Runs one shard of op on core's executor, from that core's worker thread.
- * est_ns: the scheduler's estimate of the shard's time (the watchdog's
- * basis). A fault fails the op (TRN_KSTATUS_FAILED, its message in
- * op->kmsg). */
-trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op, int shard,
-                              int nshards, uint64_t est_ns);
+ * plan: the plan it runs, or NULL. est_ns: the scheduler's estimate of the
+ * shard's time (the watchdog's basis). A fault fails the op
+ * (TRN_KSTATUS_FAILED, its message in op->kmsg). */
+trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
+                              const trn_exec_plan_ref *plan, int shard, int nshards,
+                              uint64_t est_ns);
+/* Hands the daemon's planning knowledge to the executors (from the plan
+ * cache's planner thread, after each part it prepares). */
+void trn_exec_pool_publish_plans(trn_exec_pool *p);
 /* Whether op runs in an executor (else in the daemon's worker: see "What
- * runs where"). uses_plan: it holds a plan from the plan cache. */
-int trn_exec_pool_takes(const trn_op_desc *op, int uses_plan);
+ * runs where"). */
+int trn_exec_pool_takes(const trn_op_desc *op);
 /* Whether core is in service (not quarantined). */
 int trn_exec_pool_core_in_service(trn_exec_pool *p, int core);
 

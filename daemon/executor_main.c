@@ -2,6 +2,14 @@
  * executor_main.c — an executor process's life (daemon/executor.h): pin to
  * its core, drop privileges, then answer requests from its slot until the
  * daemon goes away.
+ *
+ * Plans: an op that runs a plan names it by the plan cache's key and spec.
+ * The executor keeps its own plans (the daemon's are pointers into the
+ * daemon's memory), made with the backend's plan_create and plan_build
+ * after importing the daemon's planning knowledge from the board
+ * (exec_space.h), so each is the plan the daemon's cache prepared, and is
+ * ready in milliseconds — also in a restarted executor. At most
+ * EXEC_MAX_PLANS are kept, the least recently used dropped first.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -9,6 +17,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -52,6 +61,100 @@ static void pin(int cpu) {
     sched_setaffinity(0, sizeof(set), &set);
 }
 
+#define EXEC_MAX_PLANS 64
+
+/* One of the executor's plans. */
+typedef struct exec_plan {
+    char key[TRN_PLAN_KEY_LEN];
+    void *plan;
+    uint64_t parts; /* bit v: part v is prepared */
+    struct exec_plan *next;
+} exec_plan;
+
+typedef struct exec_plans {
+    exec_plan *head; /* most recently used first */
+    int count;
+    uint64_t board_gen;
+} exec_plans;
+
+/* The executor's plan for the slot's key with the slot's part prepared, or
+ * NULL with the reason in the slot's kmsg and *k. */
+static void *plan_for(trn_exec_pool *p, exec_plans *t, trn_exec_slot *slot, trn_kstatus *k) {
+    const trn_backend *be = p->be;
+    exec_plan **pp = &t->head, *e = NULL;
+    for (; *pp; pp = &(*pp)->next)
+        if (strcmp((*pp)->key, slot->plan_key) == 0) {
+            e = *pp;
+            *pp = e->next; /* to the front, below */
+            t->count--;
+            break;
+        }
+    char err[TRN_KMSG_LEN] = "";
+    if (!e || !(e->parts & (1ull << (slot->plan_part & 63)))) {
+        /* What the daemon learnt since, so the plan is the one it made. */
+        char *text = trn_exec_space_board_take(p->sp, &t->board_gen);
+        if (text && be->plan_state_import)
+            (void)be->plan_state_import(be, text);
+        free(text);
+    }
+    if (!e) {
+        e = calloc(1, sizeof(*e));
+        *k = TRN_KSTATUS_NO_MEMORY;
+        if (!e || !(e->plan = be->plan_create(be, &slot->plan_spec, k, err, sizeof(err)))) {
+            free(e);
+            trn_kmsg_post(&slot->kmsg, 0, *k == TRN_KSTATUS_NO_MEMORY, "plan: %s",
+                          err[0] ? err : "out of memory");
+            return NULL;
+        }
+        snprintf(e->key, sizeof(e->key), "%s", slot->plan_key);
+    }
+    if (!(e->parts & (1ull << (slot->plan_part & 63)))) {
+        *k = be->plan_build(be, e->plan, slot->plan_part, err, sizeof(err));
+        if (*k != TRN_KSTATUS_OK) {
+            trn_kmsg_post(&slot->kmsg, 0, 0, "plan: %s", err[0] ? err : "planning failed");
+            be->plan_release(be, e->plan);
+            free(e);
+            return NULL;
+        }
+        e->parts |= 1ull << (slot->plan_part & 63);
+    }
+    e->next = t->head;
+    t->head = e;
+    if (++t->count > EXEC_MAX_PLANS) {
+        exec_plan *prev = t->head;
+        while (prev->next && prev->next->next)
+            prev = prev->next;
+        exec_plan *last = prev->next;
+        prev->next = NULL;
+        be->plan_release(be, last->plan);
+        free(last);
+        t->count--;
+    }
+    return e->plan;
+}
+
+/* Points the descriptor at the executor's own plan. */
+static void set_plan(trn_op_desc *d, void *plan) {
+    switch (d->kind) {
+    case TRN_OP_FFT: d->u.fft.plan = plan; break;
+    case TRN_OP_TENSOR_CONTRACT: d->u.tensor_contract.plan = plan; break;
+    default: break;
+    }
+}
+
+/* Runs the slot's op. */
+static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot) {
+    if (slot->has_plan) {
+        trn_kstatus k;
+        void *plan = plan_for(p, plans, slot, &k);
+        if (!plan)
+            return k;
+        set_plan(&slot->desc, plan);
+    }
+    trn_exec_fault_maybe(p, &slot->desc);
+    return p->be->run(p->be, &slot->desc, NULL, slot->shard, slot->nshards);
+}
+
 void trn_executor_main(void *arg, int core, int channel) {
     trn_exec_pool *p = arg;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -66,6 +169,7 @@ void trn_executor_main(void *arg, int core, int channel) {
         _exit(TRN_EXEC_EXIT_SETUP);
 
     trn_exec_slot *slot = &p->slots[core];
+    exec_plans plans = {0};
     uint64_t gen = 0;
     uint32_t last = atomic_load_explicit(&slot->done, memory_order_acquire);
     for (;;) {
@@ -81,9 +185,7 @@ void trn_executor_main(void *arg, int core, int channel) {
         if (slot->desc.kind == 0) { /* a ping: the executor is ready */
             slot->status = TRN_KSTATUS_OK;
         } else {
-            trn_exec_fault_maybe(p, &slot->desc);
-            slot->status =
-                (int32_t)p->be->run(p->be, &slot->desc, NULL, slot->shard, slot->nshards);
+            slot->status = (int32_t)run_op(p, &plans, slot);
         }
         last = req;
         atomic_store_explicit(&slot->done, req, memory_order_release);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ops/op.h"
+#include "ops/plan.h"
 
 #define TRN_EXEC_DEAD UINT32_MAX
 
@@ -26,6 +27,13 @@ typedef struct trn_exec_slot {
     uint64_t want_gen; /* the shared space's generation at dispatch */
     int32_t shard, nshards;
     trn_op_desc desc; /* its kmsg is the executor's to set (to &kmsg) */
+    /* The plan the op runs, which the executor prepares itself (its plan
+     * pointer in desc is the daemon's): has_plan, its part, the plan
+     * cache's key and spec. */
+    int32_t has_plan;
+    uint32_t plan_part;
+    char plan_key[TRN_PLAN_KEY_LEN];
+    trn_plan_spec plan_spec;
     /* answer */
     int32_t status; /* trn_kstatus */
     trn_kmsg kmsg;

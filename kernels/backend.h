@@ -61,6 +61,12 @@ struct trn_backend {
      * Return 0, or -1 with err (the cache warns and carries on). */
     int (*plan_state_load)(const trn_backend *be, const char *dir, char *err, size_t errlen);
     int (*plan_state_save)(const trn_backend *be, const char *dir, char *err, size_t errlen);
+    /* The same knowledge as text, for another process of this build (an
+     * executor, daemon/executor.h) to plan exactly as this one did: a
+     * malloc'd string or NULL; import returns 0, or -1 when it is refused
+     * (text may be modified during the call). Same threading as plan_build. */
+    char *(*plan_state_export)(const trn_backend *be);
+    int (*plan_state_import)(const trn_backend *be, char *text);
 
     /* Computes shard `shard` of `nshards` of op on the calling worker's core.
      * The shard split is the scheduler's; a backend given nshards = 1 computes

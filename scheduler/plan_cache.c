@@ -628,6 +628,8 @@ static void build(trn_plan_cache *pc, build_job *j) {
     pthread_mutex_unlock(&pc->lock);
     const double t0 = now_s();
     const trn_kstatus k = pc->be->plan_build(pc->be, e->plan, j->part, err, sizeof(err));
+    if (k == TRN_KSTATUS_OK && pc->cfg.built)
+        pc->cfg.built(pc->cfg.built_ctx);
     const double dt = now_s() - t0;
     const uint64_t bytes = pc->be->plan_bytes ? pc->be->plan_bytes(pc->be, e->plan) : e->bytes;
     pthread_mutex_lock(&pc->lock);

@@ -51,6 +51,11 @@ typedef struct trn_plan_cache_config {
     uint64_t max_transform_bytes;
     /* Warnings (corrupt cache files, write errors); may be NULL. */
     void (*warn)(const char *msg);
+    /* Called on the planner thread after every part prepared, before its
+     * waiters are told (the daemon hands the planning knowledge to its
+     * executors there); may be NULL. */
+    void (*built)(void *ctx);
+    void *built_ctx;
 } trn_plan_cache_config;
 
 typedef struct trn_plan_cache_stats {

@@ -293,22 +293,22 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
     struct trn_plan_entry *plan = op->steps        ? op->steps[op->stage].plan
                                   : op->stage == 0 ? op->plan
                                                    : NULL;
+    const unsigned part = op->steps ? op->steps[op->stage].plan_part : op->plan_part;
     if (plan) {
-        const unsigned part = op->steps ? op->steps[op->stage].plan_part : op->plan_part;
         char why[TRN_KMSG_LEN];
-        const int w = trn_plan_entry_wait(plan, part, why, sizeof(why));
-        if (w == TRN_PLAN_WAIT_NOMEM) {
+        const int waited = trn_plan_entry_wait(plan, part, why, sizeof(why));
+        if (waited == TRN_PLAN_WAIT_NOMEM) {
             /* Planning ran out of memory: the op fails as a kernel out of
              * memory would (the part is built again for the next op). */
             trn_kmsg_post(stage_desc(op)->kmsg, TRN_KMSG_RANK_NO_MEMORY + (uint64_t)shard, 0, "%s",
                           why);
             return TRN_KSTATUS_NO_MEMORY;
         }
-        if (w != 0)
+        if (waited != 0)
             return TRN_KSTATUS_FAILED;
     }
     if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
-        return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan != NULL, shard,
+        return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,
                                op->nshards, (uint64_t)op->shard_est_ns);
     return s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
 }

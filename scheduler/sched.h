@@ -191,9 +191,11 @@ typedef struct trn_sched_config {
     int ncopy;
     /* Runs a shard on core `core`'s worker in place of the backend's run
      * (the daemon's executor processes, daemon/executor.h); NULL: the
-     * backend's run. uses_plan: the op holds a plan from the plan cache;
-     * est_ns: the scheduler's estimate of the shard's time. */
-    trn_kstatus (*run_core)(void *ctx, int core, const trn_op_desc *op, int uses_plan, int shard,
+     * backend's run. plan: the plan-cache entry the op runs (its part
+     * prepared), or NULL; est_ns: the scheduler's estimate of the shard's
+     * time. */
+    trn_kstatus (*run_core)(void *ctx, int core, const trn_op_desc *op,
+                            const struct trn_plan_entry *plan, unsigned plan_part, int shard,
                             int nshards, uint64_t est_ns);
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops

@@ -81,6 +81,16 @@ static int cpu_plan_state_load(const trn_backend *be, const char *dir, char *err
     return trn_cpu_fft_wisdom_load(dir, err, errlen);
 }
 
+static char *cpu_plan_state_export(const trn_backend *be) {
+    (void)be;
+    return trn_cpu_fft_wisdom_export();
+}
+
+static int cpu_plan_state_import(const trn_backend *be, char *text) {
+    (void)be;
+    return trn_cpu_fft_wisdom_import(text);
+}
+
 static int cpu_plan_state_save(const trn_backend *be, const char *dir, char *err, size_t errlen) {
     (void)be;
     return trn_cpu_fft_wisdom_save(dir, err, errlen);
@@ -155,6 +165,8 @@ trn_backend *trn_backend_cpu_create(void) {
     be->plan_release = cpu_plan_release;
     be->plan_state_load = cpu_plan_state_load;
     be->plan_state_save = cpu_plan_state_save;
+    be->plan_state_export = cpu_plan_state_export;
+    be->plan_state_import = cpu_plan_state_import;
     be->run = cpu_run;
     be->destroy = cpu_destroy;
     return be;

@@ -96,6 +96,10 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards);
 int trn_cpu_fft_wisdom_load(const char *dir, char *err, size_t errlen);
 int trn_cpu_fft_wisdom_save(const char *dir, char *err, size_t errlen);
+/* All FFTW wisdom (double and single) as one malloc'd text, or NULL; and
+ * importing such a text (0, or -1 when FFTW refuses it). Planner only. */
+char *trn_cpu_fft_wisdom_export(void);
+int trn_cpu_fft_wisdom_import(char *text);
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md).
  * Shards own ranges of elements that start at even indices. Sobol ops

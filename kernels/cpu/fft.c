@@ -223,6 +223,40 @@ int trn_cpu_fft_wisdom_load(const char *dir, char *err, size_t errlen) {
     return rc;
 }
 
+/* Text: the double-precision wisdom, a record separator line, the single-
+ * precision wisdom. FFTW's export allocates with malloc (its docs say to
+ * free it with free()). */
+#define WISDOM_SEPARATOR "\n\x1e\n"
+
+char *trn_cpu_fft_wisdom_export(void) {
+    char *d = fftw_export_wisdom_to_string();
+    char *f = fftwf_export_wisdom_to_string();
+    char *out = NULL;
+    if (d && f) {
+        const size_t nd = strlen(d), ns = strlen(WISDOM_SEPARATOR), nf = strlen(f);
+        out = malloc(nd + ns + nf + 1);
+        if (out) {
+            memcpy(out, d, nd);
+            memcpy(out + nd, WISDOM_SEPARATOR, ns);
+            memcpy(out + nd + ns, f, nf + 1);
+        }
+    }
+    free(d);
+    free(f);
+    return out;
+}
+
+int trn_cpu_fft_wisdom_import(char *text) {
+    char *sep = strstr(text, WISDOM_SEPARATOR);
+    if (!sep)
+        return -1;
+    *sep = '\0';
+    const int ok = fftw_import_wisdom_from_string(text) &&
+                   fftwf_import_wisdom_from_string(sep + strlen(WISDOM_SEPARATOR));
+    *sep = '\n';
+    return ok ? 0 : -1;
+}
+
 int trn_cpu_fft_wisdom_save(const char *dir, char *err, size_t errlen) {
     for (int dbl = 0; dbl < 2; dbl++) {
         char path[4096], tmp[4200];

@@ -13,7 +13,10 @@
  *     runs on a restarted executor;
  *   - other processes streaming checked GEMMs meanwhile get every result
  *     exact and never an error;
- *   - SIGKILL of the executors from outside, mid-op;
+ *   - SIGKILL of the executors from outside, mid-op (a GEMM, an FFT);
+ *   - FFTs run in executors on plans they make themselves from the
+ *     daemon's wisdom: right against a DFT in double, and bitwise the same
+ *     after the executors were killed and their plans made again;
  *   - a core whose executor keeps faulting is taken out of service and
  *     reported, the last one never, and work goes on;
  *   - no descriptors leak in the daemon and every core has one executor
@@ -25,6 +28,8 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <float.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -38,6 +43,7 @@
 
 #include "harness.h"
 #include "trnsci/trnblas.h"
+#include "trnsci/trnfft.h"
 #include "trnsci/trnsci.h"
 
 #define FAULT_SEGV (-7001.0f)
@@ -335,6 +341,90 @@ static void test_core_that_keeps_faulting_is_quarantined(void **state) {
     fx_free(&f);
 }
 
+/* ---- FFT ---- */
+
+/* One forward C2C of n points; returns the relative L2 error against a
+ * DFT in double. Forward error of FFTW's algorithms grows as log2(n) eps
+ * (Higham, §24.1); 10 log2(n) eps_float bounds it with room for the
+ * input's rounding. */
+static double fft_checked(int n, trnfftComplex *out_host) {
+    trnfftComplex *x = calloc((size_t)n, sizeof(*x)), *dev;
+    assert_non_null(x);
+    for (int i = 0; i < n; i++) {
+        x[i].x = (float)sin(0.37 * i) + 0.25f;
+        x[i].y = (float)cos(1.3 * i * i / n);
+    }
+    assert_int_equal(trnsciMalloc((void **)&dev, sizeof(*x) * (size_t)n), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dev, x, sizeof(*x) * (size_t)n, trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    trnfftHandle plan;
+    assert_int_equal(trnfftPlan1d(&plan, n, TRNFFT_C2C, 1), TRNFFT_SUCCESS);
+    assert_int_equal(trnfftExecC2C(plan, dev, dev, TRNFFT_FORWARD), TRNFFT_SUCCESS);
+    assert_int_equal(trnsciMemcpy(out_host, dev, sizeof(*x) * (size_t)n, trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    trnfftDestroy(plan);
+    trnsciFree(dev);
+    double num = 0, den = 0;
+    for (int k = 0; k < n; k++) {
+        double re = 0, im = 0;
+        for (int j = 0; j < n; j++) {
+            const double a = -2 * M_PI * (double)((long)j * k % n) / n;
+            re += x[j].x * cos(a) - x[j].y * sin(a);
+            im += x[j].x * sin(a) + x[j].y * cos(a);
+        }
+        num += (out_host[k].x - re) * (out_host[k].x - re) +
+               (out_host[k].y - im) * (out_host[k].y - im);
+        den += re * re + im * im;
+    }
+    free(x);
+    return sqrt(num / den);
+}
+
+static void test_fft_plans_rebuilt_in_executors(void **state) {
+    suite *s = *state;
+    enum { NPTS = 1024 };
+    trnfftComplex *first = calloc(NPTS, sizeof(*first)), *again = calloc(NPTS, sizeof(*again));
+    assert_non_null(first);
+    assert_non_null(again);
+    const double tol = 10 * log2((double)NPTS) * FLT_EPSILON;
+    assert_true(fft_checked(NPTS, first) <= tol);
+    /* Both executors killed while idle: their plans are gone. */
+    pid_t pids[16];
+    const int n = executors_of(s->d.pid, pids, 16);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++)
+        kill(pids[i], SIGKILL);
+    assert_int_equal(wait_executors(s->d.pid, 0), 0);
+    assert_true(fft_checked(NPTS, again) <= tol);
+    assert_memory_equal(first, again, NPTS * sizeof(*first));
+    free(first);
+    free(again);
+
+    /* An FFT killed mid-op: it runs in the executor too. */
+    enum { BIG = 1 << 20, BATCH = 16 };
+    trnfftComplex *dev;
+    assert_int_equal(trnsciMalloc((void **)&dev, sizeof(*dev) * (size_t)BIG * BATCH),
+                     trnsciSuccess);
+    trnfftHandle plan;
+    assert_int_equal(trnfftPlan1d(&plan, BIG, TRNFFT_C2C, BATCH), TRNFFT_SUCCESS);
+    assert_int_equal(trnfftExecC2C(plan, dev, dev, TRNFFT_FORWARD), TRNFFT_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess); /* planned */
+    for (int r = 0; r < 4; r++)
+        assert_int_equal(trnfftExecC2C(plan, dev, dev, TRNFFT_FORWARD), TRNFFT_SUCCESS);
+    th_sleep_ms(50);
+    const int m = executors_of(s->d.pid, pids, 16);
+    for (int i = 0; i < m; i++)
+        kill(pids[i], SIGKILL);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorLaunchFailure);
+    const char *msg = trnsciGetLastErrorMessage();
+    assert_non_null(msg);
+    assert_non_null(strstr(msg, "fft"));
+    assert_non_null(strstr(msg, "signal 9"));
+    trnfftDestroy(plan);
+    trnsciFree(dev);
+    expect_recovered(s, 2);
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "stream") == 0)
         return stream_role(argv[3], atoi(argv[4]));
@@ -342,6 +432,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_each_fault_fails_only_its_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_sessions_carry_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_from_outside_mid_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fft_plans_rebuilt_in_executors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_that_keeps_faulting_is_quarantined, setup,
                                         teardown),
     };
