@@ -556,6 +556,12 @@ static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *tcp_cred
     if (!is_unix && !fe->svc->cfg->tls_cert && !trn_listen_is_loopback(target))
         trn_log(TRN_LOG_WARN, "%s is reachable from the network WITHOUT TLS (--insecure-remote)",
                 target);
+    if (!is_unix && !fe->svc->cfg->tokens_file)
+        trn_log(TRN_LOG_WARN,
+                "%s takes calls WITHOUT tokens (--allow-unauthenticated-tcp): any user who can "
+                "reach it gets in, around the local socket's permissions, and its sessions are "
+                "held to no per-user limit",
+                target);
     return 0;
 }
 

@@ -966,6 +966,25 @@ static void test_startup_policy(void **state) {
     assert_int_equal(run_daemon(loose, out), 1);
     assert_true(th_file_contains(out, "chmod 600"));
     assert_int_equal(chmod(tokens, 0600), 0);
+
+    /* Loopback TCP without tokens: refused, naming the flag that allows it. */
+    char loop[64];
+    snprintf(loop, sizeof(loop), "127.0.0.1:%d", th_free_port());
+    const char *no_tokens[] = {"--listen", sock, "--listen", loop, NULL};
+    assert_int_equal(run_daemon(no_tokens, out), 1);
+    assert_true(th_file_contains(out, "refusing to listen on 127.0.0.1:"));
+    assert_true(th_file_contains(out, "without --tokens-file"));
+    assert_true(th_file_contains(out, "--allow-unauthenticated-tcp"));
+    /* With the flag it starts, serves the port, and says what it allows. */
+    th_daemon open;
+    const char *cores[] = {"--cores", "1", NULL};
+    assert_int_equal(th_daemon_start(&open, cores), 0);
+    trnsciDaemonStatus st;
+    client_env(NULL, NULL, NULL, NULL);
+    assert_int_equal(trnsciDaemonGetStatus(open.tcp_addr, &st), trnsciSuccess);
+    assert_true(th_file_contains(open.log_path, "takes calls WITHOUT tokens "
+                                                "(--allow-unauthenticated-tcp)"));
+    assert_int_equal(th_daemon_stop_checked(&open, "daemon with --allow-unauthenticated-tcp"), 0);
 }
 
 /* ---- set-up ---------------------------------------------------------------------- */

@@ -245,7 +245,14 @@ static void test_loopback_policy(void **state) {
     assert_string_equal(buf, "127.0.0.1:7450");
     trn_config cfg;
     memset(&cfg, 0, sizeof(cfg));
-    char err[256];
+    char err[512];
+    /* Without tokens, even loopback needs the operator's word. */
+    assert_int_equal(trn_listen_check(&cfg, "127.0.0.1:1", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--allow-unauthenticated-tcp"));
+    cfg.tokens_file = "tokens";
+    assert_int_equal(trn_listen_check(&cfg, "127.0.0.1:1", err, sizeof(err)), 0);
+    cfg.tokens_file = NULL;
+    cfg.allow_unauthenticated_tcp = 1;
     assert_int_equal(trn_listen_check(&cfg, "127.0.0.1:1", err, sizeof(err)), 0);
     assert_int_equal(trn_listen_check(&cfg, "0.0.0.0:1", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "--insecure-remote"));
