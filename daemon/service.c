@@ -67,6 +67,12 @@ trn_session *trn_service_session(trn_service *svc, uint64_t id, trn_call *call) 
         trn_session_unref(s);
         s = NULL;
     }
+    /* A session of a kernel-checked uid (grpc+unix) is that uid's alone:
+     * it is charged to that uid. */
+    if (s && s->peer.known && (!call->peer.known || call->peer.uid != s->peer.uid)) {
+        trn_session_unref(s);
+        s = NULL;
+    }
     if (!s) {
         char err[128];
         snprintf(err, sizeof(err),
