@@ -5,7 +5,7 @@
 #               integration, interop, sanitizers, short fuzz runs, and the
 #               BLAS tests under each OpenBLAS kernel set the CPU runs)
 #   make fuzz   run every libFuzzer target for FUZZ_SECONDS each (default 600)
-# Extra daemon flags: make run ARGS="--listen 127.0.0.1:7450 --cores 1"
+# Extra daemon flags: make run ARGS="--listen 127.0.0.1:7450 --allow-unauthenticated-tcp --cores 1"
 
 BUILD      ?= build
 BUILD_ASAN ?= build-asan

@@ -39,7 +39,8 @@ bench_tmpdir trnsci-cg-graph
 PORT=$((20000 + $$ % 20000))
 SOCK="unix:$BENCH_TMP/bench.sock"
 daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 \
-    --listen "$SOCK" --listen "127.0.0.1:$PORT" --log-level warn
+    --listen "$SOCK" --listen "127.0.0.1:$PORT" --allow-unauthenticated-tcp \
+    --log-level warn
 daemon_wait trnscid "$SOCK" "127.0.0.1:$PORT"
 
 if [ "$BENCH_CORETYPE" = daemon ]; then

@@ -34,7 +34,8 @@ bench_tmpdir trnsci-fft-graph
 PORT=$((20000 + $$ % 20000))
 mkdir "$BENCH_TMP/cache"
 daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 --cache-dir "$BENCH_TMP/cache" \
-    --listen "unix:$BENCH_TMP/bench.sock" --listen "127.0.0.1:$PORT" --log-level warn
+    --listen "unix:$BENCH_TMP/bench.sock" --listen "127.0.0.1:$PORT" --allow-unauthenticated-tcp \
+    --log-level warn
 daemon_wait trnscid "unix:$BENCH_TMP/bench.sock" "127.0.0.1:$PORT"
 
 _rc=0

@@ -24,7 +24,8 @@ bench_require_cpus "DAEMON_CPU / BENCH_CPU" "$DAEMON_CPU" "$BENCH_CPU"
 bench_tmpdir trnsci-launch
 PORT=$(( 20000 + $$ % 20000 ))
 daemon_start trnscid taskset -c "$DAEMON_CPU" "$DAEMON" --cores 1 \
-    --listen "unix:$BENCH_TMP/bench.sock" --listen "127.0.0.1:$PORT" --log-level warn
+    --listen "unix:$BENCH_TMP/bench.sock" --listen "127.0.0.1:$PORT" --allow-unauthenticated-tcp \
+    --log-level warn
 daemon_wait trnscid "unix:$BENCH_TMP/bench.sock" "127.0.0.1:$PORT"
 
 taskset -c "$BENCH_CPU" "$BENCH" --addr "unix:$BENCH_TMP/bench.sock" --label local "$@"

@@ -33,6 +33,7 @@
 #define DEFAULT_MAX_QUEUED_OPS 4096u
 #define DEFAULT_MAX_SESSIONS_PER_UID 256u
 #define DEFAULT_MAX_BYTES_PER_UID (64ULL << 30)
+#define DEFAULT_MAX_QUEUED_OPS_PER_UID 65536u
 #define DEFAULT_LEASE_MS 30000u
 #define DEFAULT_MAX_EVENTS 4096u
 #define DEFAULT_COPY_ENGINES 1
@@ -73,9 +74,14 @@ static const char usage[] =
     "  --max-queued-ops N       ops one session may have queued or running; past\n"
     "                           it a local client's launches wait, a gRPC Submit\n"
     "                           is refused, until some complete (4096)\n"
-    "  --max-sessions-per-uid N local sessions one user may hold (default 256)\n"
-    "  --max-bytes-per-uid B    buffer bytes one user's local sessions may hold\n"
-    "                           together (default 64G)\n"
+    "  --max-sessions-per-uid N sessions one user may hold: a local or grpc+unix\n"
+    "                           client's uid, or a gRPC client's token (default 256)\n"
+    "  --max-bytes-per-uid B    buffer bytes one user's (or token's) sessions may\n"
+    "                           hold together (default 64G)\n"
+    "  --max-queued-ops-per-uid N\n"
+    "                           ops one user's (or token's) sessions may have\n"
+    "                           queued or running together; past it a launch is\n"
+    "                           refused until some complete (default 65536)\n"
     "  --lease-ms MS            a session with no attached client ends after MS\n"
     "                           without a call (default 30000)\n"
     "  --log-level LEVEL        error, warn, info (default) or debug\n"
@@ -90,9 +96,15 @@ static const char usage[] =
     "  --tls-client-ca FILE     require client certificates signed by this CA\n"
     "  --tokens-file FILE       bearer tokens every gRPC call must present (one\n"
     "                           per line: NAME SECRET [sessions=N] [bytes=SIZE]\n"
-    "                           [queued-ops=N] [priority-ceiling=P]; mode 600)\n"
+    "                           [queued-ops=N] [priority-ceiling=P] [scope=admin];\n"
+    "                           mode 600)\n"
     "  --insecure-remote        allow a TCP listener on a non-loopback address\n"
     "                           without TLS (refused otherwise)\n"
+    "  --allow-unauthenticated-tcp\n"
+    "                           allow a TCP listener without --tokens-file\n"
+    "                           (refused otherwise: any local user could connect\n"
+    "                           around the socket's permissions, unaccounted by\n"
+    "                           the per-user limits); a warning is logged\n"
     "  --blas-coretype NAME     OpenBLAS kernel set: auto (default: OpenBLAS's\n"
     "                           choice, or the best set the CPU runs where OpenBLAS\n"
     "                           does not know the CPU), default (OpenBLAS's choice\n"
@@ -265,6 +277,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->max_queued_ops = DEFAULT_MAX_QUEUED_OPS;
     cfg->max_sessions_per_uid = DEFAULT_MAX_SESSIONS_PER_UID;
     cfg->max_bytes_per_uid = DEFAULT_MAX_BYTES_PER_UID;
+    cfg->max_queued_ops_per_uid = DEFAULT_MAX_QUEUED_OPS_PER_UID;
     cfg->lease_ms = DEFAULT_LEASE_MS;
     cfg->max_events = DEFAULT_MAX_EVENTS;
     cfg->plan_cache_bytes = (uint64_t)1 << 30;
@@ -333,6 +346,8 @@ enum option_code {
     O_TLS_CLIENT_CA,
     O_TOKENS,
     O_INSECURE_REMOTE,
+    O_UNAUTH_TCP,
+    O_UID_QUEUED,
     O_BLAS_CORETYPE,
     O_SELF_TEST,
     O_EXECUTORS,
@@ -346,6 +361,7 @@ static const struct option options[] = {
     {"max-sessions-per-uid", required_argument, NULL, O_UID_SESSIONS},
     {"max-bytes-per-uid", required_argument, NULL, O_UID_BYTES},
     {"max-queued-ops", required_argument, NULL, O_QUEUED},
+    {"max-queued-ops-per-uid", required_argument, NULL, O_UID_QUEUED},
     {"cores", required_argument, NULL, O_CORES},
     {"cache-dir", required_argument, NULL, O_CACHE},
     {"max-session-bytes", required_argument, NULL, O_MAXBYTES},
@@ -365,6 +381,7 @@ static const struct option options[] = {
     {"tls-client-ca", required_argument, NULL, O_TLS_CLIENT_CA},
     {"tokens-file", required_argument, NULL, O_TOKENS},
     {"insecure-remote", no_argument, NULL, O_INSECURE_REMOTE},
+    {"allow-unauthenticated-tcp", no_argument, NULL, O_UNAUTH_TCP},
     {"blas-coretype", required_argument, NULL, O_BLAS_CORETYPE},
     {"self-test", no_argument, NULL, O_SELF_TEST},
     {"executors", required_argument, NULL, O_EXECUTORS},
@@ -406,6 +423,13 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             return TRN_CONFIG_ERROR;
         }
         cfg->max_queued_ops = (uint32_t)v;
+        break;
+    case O_UID_QUEUED:
+        if (parse_uint(arg, 100000000, &v) || v == 0) {
+            snprintf(err, errlen, "--max-queued-ops-per-uid %s: expected 1..100000000", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->max_queued_ops_per_uid = (uint32_t)v;
         break;
     case O_UID_SESSIONS:
         if (parse_uint(arg, 1000000, &v) || v == 0) {
@@ -510,6 +534,7 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
     case O_TLS_CLIENT_CA: set_path(&cfg->tls_client_ca, arg); break;
     case O_TOKENS: set_path(&cfg->tokens_file, arg); break;
     case O_INSECURE_REMOTE: cfg->insecure_remote = 1; break;
+    case O_UNAUTH_TCP: cfg->allow_unauthenticated_tcp = 1; break;
     case O_BLAS_CORETYPE:
         free(cfg->blas_coretype);
         cfg->blas_coretype = strdup(arg);

@@ -34,13 +34,16 @@ typedef struct trn_config {
     char *cache_dir;           /* NULL: no persistent plan cache */
     uint64_t plan_cache_bytes; /* bound of the plan cache's unused plans */
     trn_plan_effort plan_effort;
-    char *socket_group;                    /* group of the local sockets, or NULL */
-    _Atomic uint64_t max_session_bytes;    /* per-session buffer quota */
-    _Atomic uint32_t max_sessions_per_uid; /* local clients of one uid */
-    _Atomic uint64_t max_bytes_per_uid;    /* buffer bytes of one uid's local sessions */
-    _Atomic uint32_t max_streams;          /* per session, default stream included */
-    _Atomic uint32_t max_queued_ops;       /* per session: submitted and not yet completed */
-    _Atomic uint32_t max_events;           /* per session */
+    char *socket_group;                 /* group of the local sockets, or NULL */
+    _Atomic uint64_t max_session_bytes; /* per-session buffer quota */
+    /* Per user: the sessions of one kernel-checked uid (local and grpc+unix
+     * clients), and likewise those of one bearer token. */
+    _Atomic uint32_t max_sessions_per_uid;
+    _Atomic uint64_t max_bytes_per_uid;      /* buffer bytes of one user's sessions */
+    _Atomic uint32_t max_queued_ops_per_uid; /* ops one user's sessions have queued */
+    _Atomic uint32_t max_streams;            /* per session, default stream included */
+    _Atomic uint32_t max_queued_ops;         /* per session: submitted and not yet completed */
+    _Atomic uint32_t max_events;             /* per session */
     /* Session priorities run from TRN_PRIORITY_LEAST (lowest) to
      * TRN_PRIORITY_GREATEST; a client may ask for any of them, and gets at
      * most priority_ceiling (a number: lower is more urgent). */
@@ -56,11 +59,12 @@ typedef struct trn_config {
     trn_config_setting *settings;
     int nsettings, settings_cap;
     /* Remote access (daemon/tls.h, daemon/token.h). */
-    char *tls_cert;      /* PEM certificate chain of the TCP listeners, or NULL */
-    char *tls_key;       /* its private key */
-    char *tls_client_ca; /* when set, clients must present a certificate it signed */
-    char *tokens_file;   /* when set, every gRPC call needs a bearer token */
-    int insecure_remote; /* allow a non-loopback TCP listener without TLS */
+    char *tls_cert;                /* PEM certificate chain of the TCP listeners, or NULL */
+    char *tls_key;                 /* its private key */
+    char *tls_client_ca;           /* when set, clients must present a certificate it signed */
+    char *tokens_file;             /* when set, every gRPC call needs a bearer token */
+    int insecure_remote;           /* allow a non-loopback TCP listener without TLS */
+    int allow_unauthenticated_tcp; /* allow a TCP listener without a tokens file */
     /* Executor processes (daemon/executor.h). */
     int executors;                       /* kernels run in them (default) */
     uint64_t executor_watchdog_floor_ms; /* the least an op may run */

@@ -27,6 +27,9 @@ static void copy_max_sessions_per_uid(trn_config *live, const trn_config *fresh)
 static void copy_max_bytes_per_uid(trn_config *live, const trn_config *fresh) {
     live->max_bytes_per_uid = fresh->max_bytes_per_uid;
 }
+static void copy_max_queued_ops_per_uid(trn_config *live, const trn_config *fresh) {
+    live->max_queued_ops_per_uid = fresh->max_queued_ops_per_uid;
+}
 static void copy_max_streams(trn_config *live, const trn_config *fresh) {
     live->max_streams = fresh->max_streams;
 }
@@ -51,6 +54,7 @@ static const struct {
     {"max-session-bytes", copy_max_session_bytes},
     {"max-sessions-per-uid", copy_max_sessions_per_uid},
     {"max-bytes-per-uid", copy_max_bytes_per_uid},
+    {"max-queued-ops-per-uid", copy_max_queued_ops_per_uid},
     {"max-streams", copy_max_streams},
     {"max-queued-ops", copy_max_queued_ops},
     {"max-events", copy_max_events},

@@ -26,12 +26,20 @@
  * call holds a reference to its token until it is freed, so a reload that
  * removes the token meanwhile (daemon/token_store.h) frees nothing under it.
  * TCP listeners use TLS credentials when configured (daemon/tls.h).
+ *
+ * grpc+unix sockets are the daemon's own (daemon/unix_socket.h: the local
+ * socket's mode and group): its accept thread takes each connection,
+ * records the client's kernel-checked uid, gid and pid, and hands it to
+ * gRPC by descriptor; every call on it carries those credentials
+ * (daemon/peer_fds.h), so grpc+unix clients count as their uid as local
+ * ones do.
  */
 #include "daemon/grpc_frontend.h"
 
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
+#include <grpc/grpc_posix.h>
 #include <grpc/grpc_security.h>
 #include <grpc/support/alloc.h>
 #include <grpc/support/log.h>
@@ -45,9 +53,11 @@
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
+#include "daemon/peer_fds.h"
 #include "daemon/tls.h"
 #include "daemon/token.h"
 #include "daemon/token_store.h"
+#include "daemon/unix_socket.h"
 #include "scheduler/sched.h"
 #include "trnsci_wire.h"
 
@@ -117,6 +127,8 @@ struct trn_grpc_frontend {
     int nlocks;
     char *unix_paths[8];
     int npaths;
+    trn_peer_fds *peers;               /* grpc+unix connections, or NULL */
+    grpc_server_credentials *fd_creds; /* what they are handed to gRPC with */
 };
 
 static const char *const method_paths[TRN_WIRE_METHOD_COUNT] = {
@@ -321,6 +333,16 @@ static void on_new_call(fe_call *c, int ok) {
         return;
     }
     post_request(fe, c->method);
+    if (fe->peers) { /* who a grpc+unix caller is: its connection's credentials */
+        char *peer = grpc_call_get_peer(c->call);
+        const int found = peer ? trn_peer_fds_lookup(fe->peers, peer, &c->base.peer) : -1;
+        gpr_free(peer);
+        if (found < 0) {
+            fe_finish(&c->base, TRN_WIRE_INTERNAL,
+                      "the daemon cannot tell whose connection this is", NULL, 0);
+            return;
+        }
+    }
     trn_token_store *tokens = fe->svc->tokens;
     if (tokens && trn_token_store_required(tokens)) {
         c->base.peer.token = call_token(tokens, &c->md);
@@ -491,8 +513,11 @@ void trn_grpc_frontend_poll(trn_grpc_frontend *fe, int timeout_ms) {
         gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
     for (;;) {
         grpc_event ev = grpc_completion_queue_next(fe->cq, deadline, NULL);
-        if (ev.type != GRPC_OP_COMPLETE)
+        if (ev.type != GRPC_OP_COMPLETE) {
+            if (ev.type == GRPC_QUEUE_TIMEOUT && fe->peers)
+                trn_peer_fds_drained(fe->peers); /* every call so far was attributed */
             return;
+        }
         fe_tag *tag = ev.tag;
         switch (tag->kind) {
         case TAG_NEW: on_new_call(tag->call, ev.success); break;
@@ -530,13 +555,25 @@ static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *tcp_cred
         if (fd < 0)
             return -1;
         fe->lock_fds[fe->nlocks++] = fd;
+        /* The daemon accepts these itself, to know who connects. */
+        if (!fe->peers && !(fe->peers = trn_peer_fds_create())) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        const int lfd =
+            trn_unix_listen(addr + 10, fe->svc->cfg->socket_group, "grpc+unix", err, errlen);
+        if (lfd < 0)
+            return -1;
         fe->unix_paths[fe->npaths++] = strdup(addr + 10);
+        if (trn_peer_fds_add_listener(fe->peers, lfd, addr) != 0) {
+            close(lfd);
+            snprintf(err, errlen, "too many grpc+unix listen addresses");
+            return -1;
+        }
+        trn_log(TRN_LOG_INFO, "listening on %s (gRPC)", addr);
+        return 0;
     }
-    grpc_server_credentials *creds =
-        is_unix ? grpc_insecure_server_credentials_create() : tcp_creds;
-    const int port = grpc_server_add_http2_port(fe->server, target, creds);
-    if (is_unix)
-        grpc_server_credentials_release(creds);
+    const int port = grpc_server_add_http2_port(fe->server, target, tcp_creds);
     if (port == 0) {
         snprintf(err, errlen,
                  "cannot listen on %s: the address is in use (another trnscid?) or not "
@@ -544,19 +581,28 @@ static int bind_address(trn_grpc_frontend *fe, grpc_server_credentials *tcp_cred
                  addr);
         return -1;
     }
-    if (is_unix)
-        trn_log(TRN_LOG_INFO, "listening on %s (gRPC)", addr);
-    else
-        trn_log(TRN_LOG_INFO, "listening on %s (gRPC%s, port %d)", target,
-                fe->svc->cfg->tls_cert ? fe->svc->cfg->tls_client_ca ? " over TLS, client "
-                                                                       "certificates required"
-                                                                     : " over TLS"
-                                       : "",
-                port);
-    if (!is_unix && !fe->svc->cfg->tls_cert && !trn_listen_is_loopback(target))
+    trn_log(TRN_LOG_INFO, "listening on %s (gRPC%s, port %d)", target,
+            fe->svc->cfg->tls_cert ? fe->svc->cfg->tls_client_ca ? " over TLS, client "
+                                                                   "certificates required"
+                                                                 : " over TLS"
+                                   : "",
+            port);
+    if (!fe->svc->cfg->tls_cert && !trn_listen_is_loopback(target))
         trn_log(TRN_LOG_WARN, "%s is reachable from the network WITHOUT TLS (--insecure-remote)",
                 target);
+    if (!fe->svc->cfg->tokens_file)
+        trn_log(TRN_LOG_WARN,
+                "%s takes calls WITHOUT tokens (--allow-unauthenticated-tcp): any user who can "
+                "reach it gets in, around the local socket's permissions, and its sessions are "
+                "held to no per-user limit",
+                target);
     return 0;
+}
+
+/* The accept thread's hand-over of a grpc+unix connection (peer_fds.h). */
+static void serve_fd(void *ctx, int fd) {
+    trn_grpc_frontend *fe = ctx;
+    grpc_server_add_channel_from_fd(fe->server, fd, fe->fd_creds);
 }
 
 trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs, int naddrs,
@@ -625,6 +671,16 @@ trn_grpc_frontend *trn_grpc_frontend_start(trn_service *svc, char *const *addrs,
     for (int m = 0; m < TRN_WIRE_METHOD_COUNT; m++)
         post_request(fe, m);
     post_request(fe, GENERIC_METHOD);
+    if (fe->peers) {
+        fe->fd_creds = grpc_insecure_server_credentials_create();
+        if (trn_peer_fds_start(fe->peers, serve_fd, fe, err, errlen) != 0) {
+            trn_grpc_frontend_begin_shutdown(fe);
+            while (!fe->shutdown_done)
+                trn_grpc_frontend_poll(fe, 100);
+            trn_grpc_frontend_destroy(fe);
+            return NULL;
+        }
+    }
     return fe;
 }
 
@@ -632,6 +688,8 @@ void trn_grpc_frontend_begin_shutdown(trn_grpc_frontend *fe) {
     if (fe->shutting_down)
         return;
     fe->shutting_down = 1;
+    if (fe->peers) /* no connection is handed to a server that is shutting down */
+        trn_peer_fds_stop(fe->peers);
     grpc_server_shutdown_and_notify(fe->server, fe->cq, &fe->t_shutdown);
 }
 
@@ -661,6 +719,9 @@ void trn_grpc_frontend_destroy(trn_grpc_frontend *fe) {
     }
     for (int i = 0; i < fe->nlocks; i++)
         close(fe->lock_fds[i]);
+    trn_peer_fds_destroy(fe->peers);
+    if (fe->fd_creds)
+        grpc_server_credentials_release(fe->fd_creds);
     free(fe);
     grpc_shutdown();
 }

@@ -50,6 +50,7 @@
 #include "daemon/lockfile.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
+#include "daemon/unix_socket.h"
 #include "trnsci_ring.h"
 #include "trnsci_wire.h"
 
@@ -908,45 +909,6 @@ static void *loop_main(void *arg) {
 
 /* ---- start and stop ---------------------------------------------------------- */
 
-static int bind_socket(trn_local_frontend *fe, const char *group, char *err, size_t errlen) {
-    struct sockaddr_un addr = {0};
-    addr.sun_family = AF_UNIX;
-    if (strlen(fe->path) >= sizeof(addr.sun_path)) {
-        snprintf(err, errlen, "socket path %s is longer than %zu bytes", fe->path,
-                 sizeof(addr.sun_path) - 1);
-        return -1;
-    }
-    strcpy(addr.sun_path, fe->path);
-    fe->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fe->listen_fd < 0)
-        goto fail;
-    unlink(fe->path); /* a stale socket: the lock file says no daemon owns it */
-    /* Created 0660 from the start (no window with wider permissions). Only
-     * this thread creates files now: the umask change is not racing. */
-    const mode_t old_umask = umask(0117);
-    const int bound = bind(fe->listen_fd, (struct sockaddr *)&addr, sizeof(addr));
-    umask(old_umask);
-    if (bound != 0)
-        goto fail;
-    if (chmod(fe->path, 0660) != 0)
-        goto fail;
-    if (group) {
-        const struct group *g = getgrnam(group);
-        if (!g) {
-            snprintf(err, errlen, "--socket-group %s: no such group", group);
-            return -1;
-        }
-        if (chown(fe->path, (uid_t)-1, g->gr_gid) != 0)
-            goto fail;
-    }
-    if (listen(fe->listen_fd, 128) != 0)
-        goto fail;
-    return 0;
-fail:
-    snprintf(err, errlen, "cannot listen on unix:%s: %s", fe->path, strerror(errno));
-    return -1;
-}
-
 trn_local_frontend *trn_local_frontend_start(trn_service *svc, const char *path, const char *group,
                                              int inherited_fd, char *err, size_t errlen) {
     trn_local_frontend *fe = calloc(1, sizeof(*fe));
@@ -961,7 +923,9 @@ trn_local_frontend *trn_local_frontend_start(trn_service *svc, const char *path,
     fe->inherited = inherited_fd >= 0;
     fe->path = strdup(path);
     fe->lock_fd = trn_lockfile_acquire(path, err, errlen);
-    if (fe->lock_fd < 0 || (!fe->inherited && bind_socket(fe, group, err, errlen) != 0))
+    if (fe->lock_fd < 0)
+        goto fail;
+    if (!fe->inherited && (fe->listen_fd = trn_unix_listen(path, group, "unix", err, errlen)) < 0)
         goto fail;
     uv_loop_init(&fe->loop);
     uv_async_init(&fe->loop, &fe->wake, on_wake);

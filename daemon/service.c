@@ -67,6 +67,12 @@ trn_session *trn_service_session(trn_service *svc, uint64_t id, trn_call *call) 
         trn_session_unref(s);
         s = NULL;
     }
+    /* A session of a kernel-checked uid (grpc+unix) is that uid's alone:
+     * it is charged to that uid. */
+    if (s && s->peer.known && (!call->peer.known || call->peer.uid != s->peer.uid)) {
+        trn_session_unref(s);
+        s = NULL;
+    }
     if (!s) {
         char err[128];
         snprintf(err, sizeof(err),
@@ -454,30 +460,66 @@ static void op_free(trn_service_op *op) {
     trn_session_unref(s);
 }
 
-/* Backpressure: reserves a place for one more op of the session, or fails
- * with err written when the session already has max-queued-ops. */
-static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen) {
+/* Counts one more op against the users of s: its token (its queued-ops=
+ * limit and the daemon-wide per-user one) and its uid (the per-user one).
+ * Returns 0, or -1 with err written and nothing counted. */
+static int reserve_user_op(trn_service *svc, trn_session *s, char *err, size_t errlen) {
     trn_token *tk = s->peer.token;
-    /* Read once: a reload may change it; ops already queued above a lowered
-     * limit run on, and new ones wait until the count is under it. */
-    const uint32_t tk_max = tk ? atomic_load(&tk->max_queued_ops) : 0;
-    if (tk && tk_max) {
+    trn_uid_usage *u = s->usage;
+    /* Read once: a reload may change them; ops already queued above a
+     * lowered limit run on, and new ones are refused until the count is
+     * under it. */
+    const uint32_t per_user = svc->cfg->max_queued_ops_per_uid;
+    if (tk) {
+        const uint32_t tk_max = atomic_load(&tk->max_queued_ops);
         const unsigned q = atomic_fetch_add(&tk->queued, 1);
-        if (q >= tk_max) {
+        if ((tk_max && q >= tk_max) || q >= per_user) {
             atomic_fetch_sub(&tk->queued, 1);
-            snprintf(err, errlen,
-                     "token %s already has %u ops queued or running (its queued-ops limit %u): "
-                     "synchronize and submit again",
-                     tk->name, q, tk_max);
+            if (tk_max && q >= tk_max)
+                snprintf(err, errlen,
+                         "token %s already has %u ops queued or running (its queued-ops limit "
+                         "%u): synchronize and submit again",
+                         tk->name, q, tk_max);
+            else
+                snprintf(err, errlen,
+                         "token %s already has %u ops queued or running (max-queued-ops-per-uid "
+                         "%u): synchronize and submit again",
+                         tk->name, q, per_user);
             return -1;
         }
-    } else if (tk) {
-        atomic_fetch_add(&tk->queued, 1);
     }
+    if (u) {
+        const unsigned q = atomic_fetch_add(&u->queued, 1);
+        if (q >= per_user) {
+            atomic_fetch_sub(&u->queued, 1);
+            if (tk)
+                atomic_fetch_sub(&tk->queued, 1);
+            snprintf(err, errlen,
+                     "uid %u already has %u ops queued or running (max-queued-ops-per-uid %u): "
+                     "synchronize and submit again",
+                     s->peer.uid, q, per_user);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void unreserve_user_ops(trn_session *s, uint32_t n) {
+    if (s->peer.token)
+        atomic_fetch_sub(&s->peer.token->queued, n);
+    if (s->usage)
+        atomic_fetch_sub(&s->usage->queued, n);
+}
+
+/* Backpressure: reserves a place for one more op of the session, or fails
+ * with err written when the session already has max-queued-ops, or its
+ * token or uid its limit. */
+static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen) {
+    if (reserve_user_op(svc, s, err, errlen) != 0)
+        return -1;
     if (trn_session_reserve_op(s) == 0)
         return 0;
-    if (tk)
-        atomic_fetch_sub(&tk->queued, 1);
+    unreserve_user_ops(s, 1);
     const uint32_t limit = svc->cfg->max_queued_ops;
     snprintf(err, errlen,
              "this session already has %u ops queued or running (max-queued-ops %u): "
@@ -488,14 +530,22 @@ static int reserve_op(trn_service *svc, trn_session *s, char *err, size_t errlen
 
 static void unreserve_op(trn_session *s) {
     trn_session_release_op(s);
-    if (s->peer.token)
-        atomic_fetch_sub(&s->peer.token->queued, 1);
+    unreserve_user_ops(s, 1);
+}
+
+int trn_service_room_for_users(trn_service *svc, trn_session *s, char *err, size_t errlen) {
+    if (reserve_user_op(svc, s, err, errlen) != 0)
+        return -1;
+    unreserve_user_ops(s, 1);
+    return 0;
 }
 
 void trn_service_reserve_ops(trn_session *s, uint32_t n) {
     trn_session_reserve_ops_forced(s, n);
     if (s->peer.token)
         atomic_fetch_add(&s->peer.token->queued, n);
+    if (s->usage)
+        atomic_fetch_add(&s->usage->queued, n);
 }
 
 void trn_service_unreserve_ops(trn_session *s, uint32_t n) {

@@ -443,6 +443,7 @@ static void on_instantiate(trn_service *svc, trn_session *s, const Trnsci__V1__G
     if (plan_segments(x, b) != 0 || make_steps(x, b) != 0)
         goto nomem;
     make_key(x, b);
+    x->base.key = x->key;
     atomic_fetch_add(&x->refs, 1); /* the version's */
     b->exec = x;
     x->body = b;
@@ -785,6 +786,10 @@ trn_wire_code trn_service_submit_graph(trn_service *svc, trn_session *s,
     if (!x) {
         snprintf(err, errlen, "graph exec %u does not exist in this session", id);
         return TRN_WIRE_NOT_FOUND;
+    }
+    if (trn_service_room_for_users(svc, s, err, errlen) != 0) {
+        exec_put(x);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     trn_wire_code rc = TRN_WIRE_OK;
     launch L = {.svc = svc, .s = s, .x = x, .stream_id = req->stream_id};

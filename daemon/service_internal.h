@@ -74,6 +74,11 @@ trn_wire_code trn_service_queue_op(trn_service *svc, trn_session *s, uint32_t st
  * ops were not all queued. queue_reserved returns 0, or -1 when the daemon
  * is shutting down (op freed, its place given back). */
 void trn_service_reserve_ops(trn_session *s, uint32_t n);
+/* Whether the session's token and uid are under their queued-op limits
+ * (queued-ops=, max-queued-ops-per-uid): 0, or -1 with err written. A graph
+ * launch checks this before it reserves its ops whatever the limits, so a
+ * user exceeds them by one graph at most. */
+int trn_service_room_for_users(trn_service *svc, trn_session *s, char *err, size_t errlen);
 void trn_service_unreserve_ops(trn_session *s, uint32_t n);
 int trn_service_queue_reserved(trn_service *svc, trn_session *s, trn_sched_stream *st,
                                trn_service_op *op);

@@ -8,6 +8,13 @@
  * cache prepares it on its planner thread, and the first op that needs a part
  * not yet prepared waits for it on the worker (scheduler/plan_cache.h). So a
  * frontend thread never plans.
+ *
+ * The cache is shared by every tenant, so clearing and warming it are the
+ * administrators' (root, the daemon's user, a token with scope=admin:
+ * trn_caller_is_admin), and a listing shows a caller who is not one only
+ * the plans and graphs its own sessions hold (the sessions Status would
+ * list to it), beside the cache's daemon-wide counters (docs/security.md,
+ * "The shared plan cache").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +164,43 @@ static void collect_reject(void *ctx, const char *line, const char *why) {
     r->lines[r->n++] = msg;
 }
 
+/* Refuses an action only administrators may take; returns 0 when the
+ * caller is one. */
+static int require_admin(trn_service *svc, trn_call *call, const char *what) {
+    if (trn_caller_is_admin(&call->peer, svc->daemon_uid))
+        return 0;
+    char err[TRN_SERVICE_ERRLEN];
+    snprintf(err, sizeof(err),
+             "Plans %s changes the plan cache every client shares: it needs root, the daemon's "
+             "own user (uid %u), or a token with scope=admin",
+             what, svc->daemon_uid);
+    char uid[16] = "?";
+    if (call->peer.known)
+        snprintf(uid, sizeof(uid), "%u", call->peer.uid);
+    trn_log(TRN_LOG_WARN, "refused Plans %s to uid %s%s%s: not an administrator", what, uid,
+            call->peer.token ? ", token " : "", call->peer.token ? call->peer.token->name : "");
+    trn_service_finish_error(call, TRN_WIRE_PERMISSION_DENIED, err);
+    return -1;
+}
+
 void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req, trn_call *call) {
     Trnsci__V1__PlansReply r = TRNSCI__V1__PLANS_REPLY__INIT;
     rejects rj = {0};
+    if ((req->action == TRNSCI__V1__PLANS_ACTION__PLANS_CLEAR &&
+         require_admin(svc, call, "clear")) ||
+        (req->action == TRNSCI__V1__PLANS_ACTION__PLANS_WARM && require_admin(svc, call, "warm")))
+        return;
+    /* What the caller may see listed: everything, or what its sessions hold. */
+    const trn_scope scope =
+        trn_status_scope(&call->peer, call->transport,
+                         svc->tokens && trn_token_store_required(svc->tokens), svc->daemon_uid);
+    const int all = scope.kind == TRN_SCOPE_ALL;
+    trn_keys held_plans = {0}, held_graphs = {0};
+    if (!all && trn_session_table_held_keys(svc->sessions, &scope, &held_plans, &held_graphs)) {
+        trn_service_finish_error(call, TRN_WIRE_RESOURCE_EXHAUSTED,
+                                 "daemon out of memory listing plans");
+        return;
+    }
     switch (req->action) {
     case TRNSCI__V1__PLANS_ACTION__PLANS_LIST: break;
     case TRNSCI__V1__PLANS_ACTION__PLANS_CLEAR: {
@@ -180,6 +221,8 @@ void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req,
         trn_log(TRN_LOG_INFO, "plan cache: warming %u plans (%zu lines rejected)", r.queued, rj.n);
         break;
     default:
+        trn_keys_free(&held_plans);
+        trn_keys_free(&held_graphs);
         trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, "Plans: unknown action");
         return;
     }
@@ -188,18 +231,22 @@ void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req,
     Trnsci__V1__PlanInfo *w = n ? calloc(n, sizeof(*w)) : NULL;
     Trnsci__V1__PlanInfo **ptrs = n ? calloc(n, sizeof(*ptrs)) : NULL;
     if (w && ptrs) {
+        size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            trnsci__v1__plan_info__init(&w[i]);
-            w[i].key = info[i].key;
-            w[i].state = info[i].state;
-            w[i].hits = info[i].hits;
-            w[i].uses = info[i].uses;
-            w[i].build_seconds = info[i].build_seconds;
-            w[i].bytes = info[i].bytes;
-            w[i].idle_ms = info[i].idle_ms;
-            ptrs[i] = &w[i];
+            if (!all && !trn_keys_has(&held_plans, info[i].key))
+                continue;
+            trnsci__v1__plan_info__init(&w[k]);
+            w[k].key = info[i].key;
+            w[k].state = info[i].state;
+            w[k].hits = info[i].hits;
+            w[k].uses = info[i].uses;
+            w[k].build_seconds = info[i].build_seconds;
+            w[k].bytes = info[i].bytes;
+            w[k].idle_ms = info[i].idle_ms;
+            ptrs[k] = &w[k];
+            k++;
         }
-        r.n_plans = n;
+        r.n_plans = k;
         r.plans = ptrs;
     }
     trn_graph_info *ginfo = NULL;
@@ -207,19 +254,23 @@ void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req,
     Trnsci__V1__GraphInfo *gw = ng ? calloc(ng, sizeof(*gw)) : NULL;
     Trnsci__V1__GraphInfo **gptrs = ng ? calloc(ng, sizeof(*gptrs)) : NULL;
     if (gw && gptrs) {
+        size_t k = 0;
         for (size_t i = 0; i < ng; i++) {
-            trnsci__v1__graph_info__init(&gw[i]);
-            gw[i].key = ginfo[i].key;
-            gw[i].nodes = ginfo[i].nodes;
-            gw[i].lanes = ginfo[i].lanes;
-            gw[i].hits = ginfo[i].hits;
-            gw[i].prepare_seconds = ginfo[i].prepare_seconds;
-            gw[i].n_plans = ginfo[i].nplans;
-            gw[i].plans = ginfo[i].plans;
-            gw[i].idle_ms = ginfo[i].idle_ms;
-            gptrs[i] = &gw[i];
+            if (!all && !trn_keys_has(&held_graphs, ginfo[i].key))
+                continue;
+            trnsci__v1__graph_info__init(&gw[k]);
+            gw[k].key = ginfo[i].key;
+            gw[k].nodes = ginfo[i].nodes;
+            gw[k].lanes = ginfo[i].lanes;
+            gw[k].hits = ginfo[i].hits;
+            gw[k].prepare_seconds = ginfo[i].prepare_seconds;
+            gw[k].n_plans = ginfo[i].nplans;
+            gw[k].plans = ginfo[i].plans;
+            gw[k].idle_ms = ginfo[i].idle_ms;
+            gptrs[k] = &gw[k];
+            k++;
         }
-        r.n_graphs = ng;
+        r.n_graphs = k;
         r.graphs = gptrs;
     }
     Trnsci__V1__PlanCacheStats st;
@@ -227,6 +278,8 @@ void trn_service_on_plans(trn_service *svc, const Trnsci__V1__PlansRequest *req,
     r.stats = &st;
     trn_service_finish_reply(call, &r.base);
     trn_graph_info_free(ginfo, ng);
+    trn_keys_free(&held_plans);
+    trn_keys_free(&held_graphs);
     free(gw);
     free(gptrs);
     for (size_t i = 0; i < rj.n; i++)

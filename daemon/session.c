@@ -154,6 +154,101 @@ size_t trn_session_table_snapshot(trn_session_table *t, const trn_scope *scope,
     return v ? n : 0;
 }
 
+/* ---- keys held by sessions (Plans' scope) ------------------------------- */
+
+typedef struct key_list {
+    char **v;
+    size_t n, cap;
+    int failed;
+} key_list;
+
+static void key_add(key_list *l, const char *key) {
+    if (l->failed || !key)
+        return;
+    if (l->n == l->cap) {
+        const size_t cap = l->cap ? 2 * l->cap : 16;
+        char **v = realloc(l->v, cap * sizeof(*v));
+        if (!v) {
+            l->failed = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(key))) {
+        l->failed = 1;
+        return;
+    }
+    l->n++;
+}
+
+static int cmp_key(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts l, drops repeats and hands it over as k (empty when it failed). */
+static int key_finish(key_list *l, trn_keys *k) {
+    if (l->failed) {
+        k->v = l->v;
+        k->n = l->n;
+        trn_keys_free(k);
+        return -1;
+    }
+    if (l->n)
+        qsort(l->v, l->n, sizeof(*l->v), cmp_key);
+    size_t m = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (m && strcmp(l->v[m - 1], l->v[i]) == 0)
+            free(l->v[i]);
+        else
+            l->v[m++] = l->v[i];
+    }
+    k->v = l->v;
+    k->n = m;
+    return 0;
+}
+
+int trn_keys_has(const trn_keys *k, const char *key) {
+    return k->n && bsearch(&key, k->v, k->n, sizeof(*k->v), cmp_key) != NULL;
+}
+
+void trn_keys_free(trn_keys *k) {
+    for (size_t i = 0; i < k->n; i++)
+        free(k->v[i]);
+    free(k->v);
+    k->v = NULL;
+    k->n = 0;
+}
+
+int trn_session_table_held_keys(trn_session_table *t, const trn_scope *scope, trn_keys *plans,
+                                trn_keys *graphs) {
+    key_list p = {0}, g = {0};
+    pthread_mutex_lock(&t->lock);
+    size_t i = 0;
+    uint64_t id;
+    void *val;
+    while (trn_idmap_next(&t->sessions, &i, &id, &val)) {
+        trn_session *s = val;
+        if (!trn_scope_includes(scope, &s->peer))
+            continue;
+        pthread_mutex_lock(&s->lock);
+        size_t j = 0;
+        while (trn_idmap_next(&s->plans, &j, &id, &val))
+            key_add(&p, trn_plan_entry_key(((trn_session_plan *)val)->entry));
+        j = 0;
+        while (trn_idmap_next(&s->graphs, &j, &id, &val))
+            key_add(&g, ((trn_session_graph *)val)->key);
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&t->lock);
+    const int rp = key_finish(&p, plans), rg = key_finish(&g, graphs);
+    if (rp == 0 && rg == 0)
+        return 0;
+    trn_keys_free(plans);
+    trn_keys_free(graphs);
+    return -1;
+}
+
 unsigned trn_session_table_count(trn_session_table *t) {
     pthread_mutex_lock(&t->lock);
     const unsigned n = (unsigned)t->sessions.len;
@@ -161,35 +256,47 @@ unsigned trn_session_table_count(trn_session_table *t) {
     return n;
 }
 
-/* ---- per-uid usage (table->lock held) ----------------------------------- */
+/* ---- per-user usage (table->lock held) ----------------------------------
+ *
+ * A user is a kernel-checked uid (local and grpc+unix clients: its
+ * trn_uid_usage) or a bearer token (its own counters, token.h): the
+ * daemon-wide per-user limits apply to each, and a token's own limits on
+ * top. A session of a known uid that carries a token counts for both. */
 
-static trn_uid_usage *uid_usage_locked(trn_session_table *t, uint32_t uid, int create) {
+/* The usage of uid with a new reference, created if needed; NULL when out of
+ * memory. */
+static trn_uid_usage *uid_usage_hold_locked(trn_session_table *t, uint32_t uid) {
     trn_uid_usage *u = trn_idmap_get(&t->uids, (uint64_t)uid + 1);
-    if (!u && create) {
+    if (!u) {
         u = calloc(1, sizeof(*u));
-        if (u && trn_idmap_put(&t->uids, (uint64_t)uid + 1, u) != 0) {
+        if (!u)
+            return NULL;
+        atomic_init(&u->queued, 0);
+        if (trn_idmap_put(&t->uids, (uint64_t)uid + 1, u) != 0) {
             free(u);
-            u = NULL;
+            return NULL;
         }
     }
+    u->refs++;
     return u;
 }
 
-static void uid_usage_drop_if_idle_locked(trn_session_table *t, uint32_t uid) {
-    trn_uid_usage *u = trn_idmap_get(&t->uids, (uint64_t)uid + 1);
-    if (u && u->sessions == 0 && u->bytes == 0)
+static void uid_usage_drop_locked(trn_session_table *t, uint32_t uid, trn_uid_usage *u) {
+    if (--u->refs == 0)
         free(trn_idmap_remove(&t->uids, (uint64_t)uid + 1));
 }
 
-/* Charges bytes to the token of s (when it has one, table->lock held).
- * Returns -1 with err written when the token's bytes limit would be
- * exceeded. */
-static int token_charge_bytes_locked(trn_token *tk, uint64_t bytes, char *err, size_t errlen) {
+/* Charges bytes to a token (table->lock held): its own bytes= limit and
+ * the daemon-wide per-user one. Returns -1 with err written when a limit
+ * would be exceeded. */
+static int token_charge_bytes_locked(const trn_config *cfg, trn_token *tk, uint64_t bytes,
+                                     char *err, size_t errlen) {
     if (!tk)
         return 0;
-    /* Read once: a reload may lower it at any moment, and the check and its
-     * message must agree. What is held above a lowered limit stays. */
+    /* Read once: a reload may lower them at any moment, and the check and
+     * its message must agree. What is held above a lowered limit stays. */
     const uint64_t max = atomic_load(&tk->max_bytes);
+    const uint64_t per_user = cfg->max_bytes_per_uid;
     if (max && (bytes > max || tk->bytes > max - bytes)) {
         snprintf(err, errlen,
                  "Alloc of %llu bytes exceeds the token's limit (token %s: bytes=%llu, %llu "
@@ -198,39 +305,36 @@ static int token_charge_bytes_locked(trn_token *tk, uint64_t bytes, char *err, s
                  (unsigned long long)tk->bytes);
         return -1;
     }
+    if (bytes > per_user || tk->bytes > per_user - bytes) {
+        snprintf(err, errlen,
+                 "Alloc of %llu bytes exceeds the per-user limit (max-bytes-per-uid %llu; token "
+                 "%s holds %llu)",
+                 (unsigned long long)bytes, (unsigned long long)per_user, tk->name,
+                 (unsigned long long)tk->bytes);
+        return -1;
+    }
     tk->bytes += bytes;
     return 0;
 }
 
 /* Charges bytes to the uid of s and to its token. Returns -1 with err
- * written when a limit would be exceeded. Sessions of unknown uid are not
- * accounted per uid. */
+ * written when a limit would be exceeded. */
 static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t errlen) {
     trn_session_table *t = s->table;
-    if (!s->peer.known) {
-        pthread_mutex_lock(&t->lock);
-        const int rc = token_charge_bytes_locked(s->peer.token, bytes, err, errlen);
-        pthread_mutex_unlock(&t->lock);
-        return rc;
-    }
     const uint64_t max = t->cfg->max_bytes_per_uid;
+    trn_uid_usage *u = s->usage;
     int rc = 0;
     pthread_mutex_lock(&t->lock);
-    trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 1);
-    if (!u) {
-        snprintf(err, errlen, "daemon out of memory");
-        rc = -1;
-    } else if (bytes > max || u->bytes > max - bytes) {
+    if (u && (bytes > max || u->bytes > max - bytes)) {
         snprintf(err, errlen,
                  "Alloc of %llu bytes exceeds the per-user limit (max-bytes-per-uid %llu; uid %u "
                  "holds %llu)",
                  (unsigned long long)bytes, (unsigned long long)max, s->peer.uid,
                  (unsigned long long)u->bytes);
         rc = -1;
-    } else if (token_charge_bytes_locked(s->peer.token, bytes, err, errlen) != 0) {
-        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+    } else if (token_charge_bytes_locked(t->cfg, s->peer.token, bytes, err, errlen) != 0) {
         rc = -1;
-    } else {
+    } else if (u) {
         u->bytes += bytes;
     }
     pthread_mutex_unlock(&t->lock);
@@ -240,19 +344,13 @@ static int uid_charge_bytes(trn_session *s, uint64_t bytes, char *err, size_t er
 /* Gives back what uid_charge_bytes took. */
 static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
     trn_session_table *t = s->table;
-    if (s->peer.token) {
-        pthread_mutex_lock(&t->lock);
-        s->peer.token->bytes -= bytes;
-        pthread_mutex_unlock(&t->lock);
-    }
-    if (!s->peer.known)
+    if (!s->peer.token && !s->usage)
         return;
     pthread_mutex_lock(&t->lock);
-    trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 0);
-    if (u) {
-        u->bytes -= bytes;
-        uid_usage_drop_if_idle_locked(t, s->peer.uid);
-    }
+    if (s->peer.token)
+        s->peer.token->bytes -= bytes;
+    if (s->usage)
+        s->usage->bytes -= bytes;
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -328,9 +426,10 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     s->number = atomic_fetch_add(&t->next_number, 1);
 
     pthread_mutex_lock(&t->lock);
-    trn_uid_usage *u = s->peer.known ? uid_usage_locked(t, s->peer.uid, 1) : NULL;
+    trn_uid_usage *u = s->peer.known ? uid_usage_hold_locked(t, s->peer.uid) : NULL;
     trn_token *tk = s->peer.token;
     const uint32_t tk_max = tk ? atomic_load(&tk->max_sessions) : 0;
+    const uint32_t per_user = t->cfg->max_sessions_per_uid;
     int rc = -1;
     if (tk && atomic_load(&tk->revoked)) {
         /* Authenticated a moment before a reload removed the token: checked
@@ -338,27 +437,32 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
          * session. */
         *code = TRN_WIRE_UNAUTHENTICATED;
         snprintf(err, errlen, "unauthenticated");
-    } else if (u && u->sessions >= t->cfg->max_sessions_per_uid) {
+    } else if (u && u->sessions >= per_user) {
         snprintf(err, errlen, "uid %u already has %u sessions (max-sessions-per-uid %u)",
-                 s->peer.uid, u->sessions, t->cfg->max_sessions_per_uid);
+                 s->peer.uid, u->sessions, per_user);
     } else if (tk && tk_max && tk->sessions >= tk_max) {
         snprintf(err, errlen, "token %s already has %u sessions (its sessions limit %u)", tk->name,
                  tk->sessions, tk_max);
+    } else if (tk && tk->sessions >= per_user) {
+        snprintf(err, errlen, "token %s already has %u sessions (max-sessions-per-uid %u)",
+                 tk->name, tk->sessions, per_user);
     } else if (!s->peer.known || u) {
         do {
             if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id))
                 s->id = 0;
         } while (s->id == 0 || trn_idmap_get(&t->sessions, s->id));
         rc = trn_idmap_put(&t->sessions, s->id, s);
-        if (rc == 0 && u)
+        if (rc == 0 && u) {
             u->sessions++;
+            s->usage = u; /* the reference taken above */
+        }
         if (rc == 0 && tk) {
             tk->sessions++;
             trn_token_ref(tk); /* the session's, dropped with its last reference */
         }
     }
-    if (rc != 0 && s->peer.known)
-        uid_usage_drop_if_idle_locked(t, s->peer.uid);
+    if (rc != 0 && u)
+        uid_usage_drop_locked(t, s->peer.uid, u);
     pthread_mutex_unlock(&t->lock);
     if (rc != 0) {
         trn_sched_tenant_release(t->sched, s->tenant);
@@ -399,6 +503,11 @@ void trn_session_unref(trn_session *s) {
     trn_idmap_free(&s->graphs);
     trn_session_errors_free(s);
     trn_sched_tenant_release(s->table->sched, s->tenant);
+    if (s->usage) { /* after the buffers and ops: what they held is given back */
+        pthread_mutex_lock(&s->table->lock);
+        uid_usage_drop_locked(s->table, s->peer.uid, s->usage);
+        pthread_mutex_unlock(&s->table->lock);
+    }
     if (s->peer.token) /* after the buffers: their release credited it */
         trn_token_unref(s->peer.token);
     pthread_mutex_destroy(&s->lock);
@@ -432,12 +541,8 @@ void trn_session_close(trn_session *s, const char *why) {
     trn_session_table *t = s->table;
     pthread_mutex_lock(&t->lock);
     const int was_listed = trn_idmap_remove(&t->sessions, s->id) != NULL;
-    if (was_listed && s->peer.known) {
-        trn_uid_usage *u = uid_usage_locked(t, s->peer.uid, 0);
-        if (u)
-            u->sessions--;
-        uid_usage_drop_if_idle_locked(t, s->peer.uid);
-    }
+    if (was_listed && s->usage)
+        s->usage->sessions--;
     if (was_listed && s->peer.token)
         s->peer.token->sessions--;
     pthread_mutex_unlock(&t->lock);

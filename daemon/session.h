@@ -31,6 +31,7 @@
 
 typedef struct trn_session trn_session;
 typedef struct trn_session_table trn_session_table;
+typedef struct trn_uid_usage trn_uid_usage;
 
 /* Data a StageOutOp copied out of a buffer, waiting for the client's Read
  * with its ticket (daemon/service_stage.c). Guarded by the session lock,
@@ -61,6 +62,7 @@ typedef struct trn_session_plan {
  * each, which cancels what it has queued and drops the map's reference. */
 typedef struct trn_session_graph {
     void (*close)(struct trn_session_graph *self);
+    const char *key; /* its structure's key in the graph cache: set before it is mapped */
 } trn_session_graph;
 
 /* Executable graphs one session may hold. */
@@ -109,7 +111,8 @@ struct trn_session {
     uint32_t client_pid;
     trn_transport_kind transport;
     trn_peer peer;
-    int shared_memory; /* buffers are sealed memfds mapped by the client too */
+    trn_uid_usage *usage; /* its uid's, when peer.known (a reference: refs) */
+    int shared_memory;    /* buffers are sealed memfds mapped by the client too */
 };
 
 struct trn_session_table {
@@ -152,17 +155,39 @@ struct trn_scope;
 size_t trn_session_table_snapshot(trn_session_table *t, const struct trn_scope *scope,
                                   trn_session_info **out);
 
+/* A sorted list of distinct strings (trn_session_table_held_keys). */
+typedef struct trn_keys {
+    char **v;
+    size_t n;
+} trn_keys;
+/* Whether key is in k. */
+int trn_keys_has(const trn_keys *k, const char *key);
+void trn_keys_free(trn_keys *k);
+/* The plan-cache keys of the plan handles (plans) and the graph-cache keys
+ * of the executable graphs (graphs) that the sessions scope includes hold:
+ * what a Plans caller who is not an administrator may see. Returns 0, or
+ * -1 when out of memory (both then empty). */
+int trn_session_table_held_keys(trn_session_table *t, const struct trn_scope *scope,
+                                trn_keys *plans, trn_keys *graphs);
+
 /* Closes sessions whose lease ran out with no Attach stream. */
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms);
 /* Closes the sessions whose token a reload removed (token.h: revoked), the
  * way a disconnected client's are; returns how many. */
 unsigned trn_session_table_close_revoked(trn_session_table *t);
 
-/* What one uid's sessions hold (max-sessions-per-uid, max-bytes-per-uid). */
-typedef struct trn_uid_usage {
+/* What one uid's sessions hold (max-sessions-per-uid, max-bytes-per-uid,
+ * max-queued-ops-per-uid). Lives while a session of the uid does: refs
+ * counts them until each one's last reference (by then what it held is
+ * given back). sessions, bytes and refs under the table's lock; queued
+ * atomically (the op path). A token's own counters (token.h) play the same
+ * part for the sessions of a token. */
+struct trn_uid_usage {
     uint32_t sessions;
     uint64_t bytes;
-} trn_uid_usage;
+    atomic_uint queued;
+    unsigned refs;
+};
 
 /* "session #N (NAME, pid P, uid U)" for log lines about a session (uid "?"
  * when the transport cannot tell, e.g. gRPC over TCP). Returns buf. */

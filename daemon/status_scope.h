@@ -1,6 +1,7 @@
 /*
- * status_scope.h — which sessions a Status caller may see listed
- * (docs/security.md, "What Status shows").
+ * status_scope.h — which sessions a Status caller may see listed, which
+ * plans a Plans caller may see, and who administers the daemon
+ * (docs/security.md, "What Status shows" and "The shared plan cache").
  */
 #ifndef TRN_DAEMON_STATUS_SCOPE_H
 #define TRN_DAEMON_STATUS_SCOPE_H
@@ -23,10 +24,16 @@ typedef struct trn_scope {
     uint32_t uid;           /* TRN_SCOPE_UID */
 } trn_scope;
 
+/* Whether the caller administers the daemon: a kernel-checked uid (local
+ * or grpc+unix) that is root or daemon_uid, or a token with scope=admin.
+ * Administrators may clear and warm the plan cache and see everything. */
+int trn_caller_is_admin(const trn_peer *caller, uint32_t daemon_uid);
+
 /* The sessions a Status caller may see listed (docs/security.md, "What
- * Status shows"): a gRPC call with a token, that token's; a local caller,
- * every session when it is root or daemon_uid, else its own uid's; a gRPC
- * call on a daemon without tokens (tokens_required 0), every session. */
+ * Status shows"): an administrator, every session; a call with a token,
+ * that token's; a caller of known uid (local, grpc+unix), its own uid's; a
+ * gRPC call over TCP on a daemon without tokens (tokens_required 0), every
+ * session. */
 trn_scope trn_status_scope(const trn_peer *caller, trn_transport_kind transport,
                            int tokens_required, uint32_t daemon_uid);
 /* Whether the scope includes a session opened by `owner`. */

@@ -47,14 +47,27 @@ int trn_listen_is_loopback(const char *addr) {
 }
 
 int trn_listen_check(const trn_config *cfg, const char *addr, char *err, size_t errlen) {
-    if (cfg->tls_cert || cfg->insecure_remote || trn_listen_is_loopback(addr))
-        return 0;
-    snprintf(err, errlen,
-             "refusing to listen on %s without TLS: it is reachable from the network. Give "
-             "--tls-cert and --tls-key (and --tokens-file), or --insecure-remote if that is "
-             "really intended",
-             addr);
-    return -1;
+    if (!cfg->tls_cert && !cfg->insecure_remote && !trn_listen_is_loopback(addr)) {
+        snprintf(err, errlen,
+                 "refusing to listen on %s without TLS: it is reachable from the network. Give "
+                 "--tls-cert and --tls-key (and --tokens-file), or --insecure-remote if that is "
+                 "really intended",
+                 addr);
+        return -1;
+    }
+    /* Loopback is no boundary between the machine's users: without tokens a
+     * TCP port lets any of them in around the local socket's permissions,
+     * as nobody the per-user limits could count. */
+    if (!cfg->tokens_file && !cfg->allow_unauthenticated_tcp) {
+        snprintf(err, errlen,
+                 "refusing to listen on %s without --tokens-file: any user of this machine could "
+                 "connect to it, around the local socket's permissions and unaccounted by the "
+                 "per-user limits. Give --tokens-file, or --allow-unauthenticated-tcp if that is "
+                 "really intended",
+                 addr);
+        return -1;
+    }
+    return 0;
 }
 
 /* Reads a whole PEM file into a NUL-terminated string. */

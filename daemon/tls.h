@@ -8,7 +8,10 @@
  * with --tls-client-ca, requires and verifies a client certificate); unix
  * sockets stay plain (the kernel's permissions protect them). A TCP listener
  * on a non-loopback address without TLS refuses to start unless
- * --insecure-remote says that is intended.
+ * --insecure-remote says that is intended. Any TCP listener (loopback
+ * included) without --tokens-file refuses to start unless
+ * --allow-unauthenticated-tcp says that is intended: loopback separates the
+ * machine from the network, not its users from each other.
  */
 #ifndef TRN_DAEMON_TLS_H
 #define TRN_DAEMON_TLS_H
@@ -29,7 +32,8 @@ int trn_listen_is_loopback(const char *addr);
 int trn_listen_target(const char *addr, char *buf, size_t len);
 
 /* Applies the policy above to one TCP address. Returns 0, or -1 with err
- * written (the address would be reachable from the network without TLS). */
+ * written (reachable from the network without TLS, or by any local user
+ * without a token). */
 int trn_listen_check(const trn_config *cfg, const char *addr, char *err, size_t errlen);
 
 /* The credentials for TCP listeners: TLS from the configured PEM files, or

@@ -87,6 +87,15 @@ static int parse_limit(trn_token_limits *lim, const char *f, size_t n, const cha
             if (trn_config_parse_bytes(buf, &lim->bytes) == 0)
                 return 0;
         }
+    } else if (klen == 5 && memcmp(f, "scope", 5) == 0) {
+        if (vlen == 5 && memcmp(v, "admin", 5) == 0) {
+            lim->admin = 1;
+            return 0;
+        }
+        if (vlen == 4 && memcmp(v, "user", 4) == 0) {
+            lim->admin = 0;
+            return 0;
+        }
     } else if (klen == 16 && memcmp(f, "priority-ceiling", 16) == 0) {
         const int neg = vlen > 0 && v[0] == '-';
         uint32_t p;
@@ -98,8 +107,8 @@ static int parse_limit(trn_token_limits *lim, const char *f, size_t n, const cha
     }
 bad:
     snprintf(err, errlen,
-             "%s:%u: '%.*s': expected sessions=N, bytes=SIZE, queued-ops=N or "
-             "priority-ceiling=%d..%d",
+             "%s:%u: '%.*s': expected sessions=N, bytes=SIZE, queued-ops=N, "
+             "priority-ceiling=%d..%d or scope=admin|user",
              source, line, (int)(n > 64 ? 64 : n), f, TRN_PRIORITY_GREATEST, TRN_PRIORITY_LEAST);
     return -1;
 }
@@ -184,6 +193,7 @@ static int parse_line(trn_tokens *t, const char *p, size_t n, const char *source
     atomic_init(&tk->max_bytes, lim.bytes);
     atomic_init(&tk->max_queued_ops, lim.queued_ops);
     atomic_init(&tk->priority_ceiling, lim.priority_ceiling);
+    atomic_init(&tk->admin, lim.admin);
     atomic_init(&tk->queued, 0);
     atomic_init(&tk->refs, 1); /* the table's */
     atomic_init(&tk->revoked, 0);
@@ -299,7 +309,8 @@ trn_token_limits trn_token_get_limits(const trn_token *tk) {
     return (trn_token_limits){.sessions = atomic_load(&tk->max_sessions),
                               .bytes = atomic_load(&tk->max_bytes),
                               .queued_ops = atomic_load(&tk->max_queued_ops),
-                              .priority_ceiling = atomic_load(&tk->priority_ceiling)};
+                              .priority_ceiling = atomic_load(&tk->priority_ceiling),
+                              .admin = atomic_load(&tk->admin)};
 }
 
 trn_token *trn_tokens_authenticate(const trn_tokens *t, const char *value, size_t len) {

@@ -22,10 +22,16 @@
  *
  * File format, one token per line, `#` starts a comment:
  *   NAME SECRET [sessions=N] [bytes=SIZE] [queued-ops=N] [priority-ceiling=P]
+ *               [scope=admin|user]
  * NAME: 1..63 of [A-Za-z0-9._-]; SECRET: 16..128 of the RFC 6750 token68
  * characters [A-Za-z0-9._~+/=-]; a limit left out (or 0) is unlimited beyond
- * the daemon-wide limits. The file must be a regular file with no group or
- * other permission bits (chmod 600), or the daemon refuses to start.
+ * the daemon-wide limits, which apply to each token as to one user
+ * (max-sessions-per-uid, max-bytes-per-uid, max-queued-ops-per-uid).
+ * scope=admin lets the token's holder administer the daemon as root and the
+ * daemon's user may: clear and warm the shared plan cache, and see every
+ * session in Status and every plan in Plans; scope=user (the default) does
+ * not. The file must be a regular file with no group or other permission
+ * bits (chmod 600), or the daemon refuses to start.
  */
 #ifndef TRN_DAEMON_TOKEN_H
 #define TRN_DAEMON_TOKEN_H
@@ -40,12 +46,13 @@
 #define TRN_TOKEN_SECRET_MIN 16
 #define TRN_TOKEN_SECRET_MAX 128
 
-/* A token's limits as the file gives them (0: no token limit). */
+/* A token's limits (0: no token limit) and scope as the file gives them. */
 typedef struct trn_token_limits {
     uint32_t sessions;
     uint64_t bytes;
     uint32_t queued_ops;
     int priority_ceiling; /* most urgent priority this token's sessions get */
+    int admin;            /* scope=admin */
 } trn_token_limits;
 
 typedef struct trn_token {
@@ -58,6 +65,7 @@ typedef struct trn_token {
     _Atomic uint64_t max_bytes;
     _Atomic uint32_t max_queued_ops;
     _Atomic int priority_ceiling;
+    _Atomic int admin; /* scope=admin (a reload may change it) */
     /* Usage: sessions and bytes under the session table's lock. */
     uint32_t sessions;
     uint64_t bytes;

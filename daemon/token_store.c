@@ -109,8 +109,16 @@ static int adopt_limits(trn_token *kept, const trn_token *fresh) {
         if (n > 0)
             used += (size_t)n;
     }
+    if (was.admin != now.admin && used < sizeof(line)) {
+        const int n =
+            snprintf(line + used, sizeof(line) - used, "%sscope %s -> %s", used ? ", " : "",
+                     was.admin ? "admin" : "user", now.admin ? "admin" : "user");
+        if (n > 0)
+            used += (size_t)n;
+    }
     if (!used)
         return 0;
+    atomic_store(&kept->admin, now.admin);
     atomic_store(&kept->max_sessions, now.sessions);
     atomic_store(&kept->max_bytes, now.bytes);
     atomic_store(&kept->max_queued_ops, now.queued_ops);

@@ -30,8 +30,9 @@ void th_remove_dir(const char *dir);
 /* A TCP port on 127.0.0.1 that was free a moment ago. */
 int th_free_port(void);
 
-/* Starts TRNSCID_PATH with --listen for both addresses, --log-level debug and
- * the given extra arguments (NULL-terminated list, may be NULL). Returns 0
+/* Starts TRNSCID_PATH with --listen for both addresses, --log-level debug,
+ * --allow-unauthenticated-tcp (the TCP port has no tokens unless a test
+ * gives a tokens file) and the given extra arguments (NULL-terminated list, may be NULL). Returns 0
  * once the daemon answers a Status call (within 20 s), -1 otherwise. */
 int th_daemon_start(th_daemon *d, const char *const *extra_args);
 

@@ -62,8 +62,13 @@ static void test_second_daemon_on_same_port(void **state) {
     (void)state;
     char sock[400];
     snprintf(sock, sizeof(sock), "unix:%s/other.sock", daemon_under_test.dir);
-    const char *const argv[] = {
-        TRNSCID_PATH, "--listen", sock, "--listen", daemon_under_test.tcp_addr, NULL};
+    const char *const argv[] = {TRNSCID_PATH,
+                                "--listen",
+                                sock,
+                                "--listen",
+                                daemon_under_test.tcp_addr,
+                                "--allow-unauthenticated-tcp",
+                                NULL};
     assert_int_equal(th_run(argv, out_path), 1);
     assert_true(th_file_contains(out_path, "cannot listen on"));
     trnsciDaemonStatus st;

@@ -28,6 +28,16 @@
  *    sessions (the daemon-wide counts stay); locally, every session for
  *    root, only its own uid's for another user (a child that switches to
  *    uid 65534); `trnsci status` says how many it lists.
+ *  - per-user limits: grpc+unix sessions count for their kernel-checked
+ *    uid together with local ones (sessions, bytes, queued ops over all
+ *    sessions), and another uid (a child as 65534) has its own and sees its
+ *    own uid and pid in Status; a token is a user for the same limits;
+ *  - the plan cache: clear and warm refused (PERMISSION_DENIED) to a token
+ *    without scope=admin and to a local user who is not root, allowed to an
+ *    admin token and to root; a listing shows a non-administrator only the
+ *    plans its sessions hold;
+ *  - a loopback TCP listener without tokens is refused unless
+ *    --allow-unauthenticated-tcp is given, which logs a warning;
  *  - the tokens file on SIGHUP: a removed token's next call is
  *    UNAUTHENTICATED and its sessions and buffers are gone; the kept token
  *    keeps its sessions, and its lowered limits refuse the next request
@@ -52,6 +62,7 @@
 
 #include "client/transport.h"
 #include "harness.h"
+#include "trnsci/trnfft.h"
 #include "trnsci/trnsci.h"
 #include "trnsci/v1/trnsci.pb-c.h"
 #include "trnsci_wire.h"
@@ -966,6 +977,324 @@ static void test_startup_policy(void **state) {
     assert_int_equal(run_daemon(loose, out), 1);
     assert_true(th_file_contains(out, "chmod 600"));
     assert_int_equal(chmod(tokens, 0600), 0);
+
+    /* Loopback TCP without tokens: refused, naming the flag that allows it. */
+    char loop[64];
+    snprintf(loop, sizeof(loop), "127.0.0.1:%d", th_free_port());
+    const char *no_tokens[] = {"--listen", sock, "--listen", loop, NULL};
+    assert_int_equal(run_daemon(no_tokens, out), 1);
+    assert_true(th_file_contains(out, "refusing to listen on 127.0.0.1:"));
+    assert_true(th_file_contains(out, "without --tokens-file"));
+    assert_true(th_file_contains(out, "--allow-unauthenticated-tcp"));
+    /* With the flag it starts, serves the port, and says what it allows. */
+    th_daemon open;
+    const char *cores[] = {"--cores", "1", NULL};
+    assert_int_equal(th_daemon_start(&open, cores), 0);
+    trnsciDaemonStatus st;
+    client_env(NULL, NULL, NULL, NULL);
+    assert_int_equal(trnsciDaemonGetStatus(open.tcp_addr, &st), trnsciSuccess);
+    assert_true(th_file_contains(open.log_path, "takes calls WITHOUT tokens "
+                                                "(--allow-unauthenticated-tcp)"));
+    assert_int_equal(th_daemon_stop_checked(&open, "daemon with --allow-unauthenticated-tcp"), 0);
+}
+
+/* ---- per-user limits: grpc+unix uids, tokens --------------------------------------- */
+
+/* Opens a session over addr as the caller is (no token, no TLS). */
+static trn_wire_code open_plain(conn *c, const char *addr, const char *name, char *msg,
+                                size_t msglen) {
+    memset(c, 0, sizeof(*c));
+    client_env(NULL, NULL, NULL, NULL);
+    c->t = trn_transport_open(addr);
+    assert_non_null(c->t);
+    Trnsci__V1__OpenSessionRequest req = TRNSCI__V1__OPEN_SESSION_REQUEST__INIT;
+    req.protocol_major = TRNSCI_PROTOCOL_MAJOR;
+    req.protocol_minor = TRNSCI_PROTOCOL_MINOR;
+    req.client_name = (char *)name;
+    ProtobufCMessage *r = NULL;
+    const trn_wire_code code = call(c, TRN_WIRE_OPEN_SESSION, &req.base,
+                                    &trnsci__v1__open_session_reply__descriptor, &r, msg, msglen);
+    if (code == TRN_WIRE_OK) {
+        c->sid = ((Trnsci__V1__OpenSessionReply *)r)->session_id;
+        protobuf_c_message_free_unpacked(r, NULL);
+    }
+    return code;
+}
+
+/* Submits a 64 MiB memset on a (buffer big) and at once a small one on b
+ * (buffer small), up to 20 times, until the second is refused while the
+ * first is queued or running; returns the refusal's message in msg (empty
+ * when never refused). */
+static void second_refused(conn *a, uint64_t big, conn *b, uint64_t small, char *msg,
+                           size_t msglen) {
+    char m[256];
+    msg[0] = '\0';
+    for (int attempt = 0; attempt < 20 && !msg[0]; attempt++) {
+        assert_int_equal(memset_op(a, big, 64 << 20, m, sizeof(m)), TRN_WIRE_OK);
+        const trn_wire_code second = memset_op(b, small, 4096, m, sizeof(m));
+        if (second == TRN_WIRE_RESOURCE_EXHAUSTED)
+            snprintf(msg, msglen, "%s", m);
+        else
+            assert_int_equal(second, TRN_WIRE_OK);
+        assert_int_equal(sync_all(a, m, sizeof(m)), TRN_WIRE_OK);
+        assert_int_equal(sync_all(b, m, sizeof(m)), TRN_WIRE_OK);
+    }
+}
+
+/* Role of a child that switches to uid 65534 (group 0, to reach the
+ * daemon's 0660 root:root sockets): on grpc+unix it may open two sessions
+ * (max-sessions-per-uid 2), whatever root holds, and the third is refused
+ * naming its uid; Status lists it exactly those two, with its uid and pid.
+ * Writes "ok" or what went wrong to fd. */
+static int role_grpc_unix_user(const char *addr, int fd) {
+    char out[512] = "ok", msg[256];
+    if (setgroups(0, NULL) != 0 || setgid(0) != 0 || setuid(65534) != 0)
+        return 2;
+    conn a, b, c;
+    if (open_plain(&a, addr, "nobody-1", msg, sizeof(msg)) != TRN_WIRE_OK ||
+        open_plain(&b, addr, "nobody-2", msg, sizeof(msg)) != TRN_WIRE_OK) {
+        snprintf(out, sizeof(out), "a session was refused: %s", msg);
+        goto done;
+    }
+    const trn_wire_code third = open_plain(&c, addr, "nobody-3", msg, sizeof(msg));
+    trn_transport_close(c.t);
+    if (third != TRN_WIRE_RESOURCE_EXHAUSTED ||
+        strcmp(msg, "uid 65534 already has 2 sessions (max-sessions-per-uid 2)") != 0) {
+        snprintf(out, sizeof(out), "third session: %d '%s'", (int)third, msg);
+        goto done;
+    }
+    trnsciSessionInfo list[16];
+    int n = 0;
+    if (trnsciDaemonGetSessions(addr, list, 16, &n) != trnsciSuccess || n != 2) {
+        snprintf(out, sizeof(out), "Status lists %d sessions (%s)", n, trnsciGetLastErrorMessage());
+        goto done;
+    }
+    for (int i = 0; i < n; i++)
+        if (list[i].uid != 65534 || list[i].pid != (unsigned)getpid())
+            snprintf(out, sizeof(out), "Status lists %s with uid %u, pid %u (mine: 65534, %d)",
+                     list[i].clientName, list[i].uid, list[i].pid, (int)getpid());
+done:
+    close_conn(&a);
+    close_conn(&b);
+    return write(fd, out, strlen(out)) == (ssize_t)strlen(out) ? 0 : 6;
+}
+
+/* Runs a role child on addr and returns what it wrote. */
+static void run_role(const char *role, const char *addr, char *got, size_t len) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    const pid_t child = th_spawn_role(role, addr, fds[1]);
+    close(fds[1]);
+    size_t used = 0;
+    ssize_t r;
+    while (used + 1 < len && (r = read(fds[0], got + used, len - 1 - used)) > 0)
+        used += (size_t)r;
+    got[used] = '\0';
+    close(fds[0]);
+    assert_int_equal(th_wait_child(child), 0);
+}
+
+static void test_grpc_unix_uid_limits(void **state) {
+    (void)state;
+    char msg[256], gaddr[320], dir[256];
+    snprintf(dir, sizeof(dir), "/tmp/trnsci-guid-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(chmod(dir, 0750), 0);
+    snprintf(gaddr, sizeof(gaddr), "grpc+unix:%s/g.sock", dir);
+    th_daemon m;
+    const char *args[] = {"--cores",
+                          "1",
+                          "--listen",
+                          gaddr,
+                          "--max-sessions-per-uid",
+                          "2",
+                          "--max-bytes-per-uid",
+                          "128M",
+                          "--max-queued-ops-per-uid",
+                          "1",
+                          NULL};
+    assert_int_equal(th_daemon_start(&m, args), 0);
+
+    /* Root's grpc+unix and local sessions count together for uid 0. */
+    conn g1, g2, g3, l1;
+    assert_int_equal(open_plain(&g1, gaddr, "root-g1", msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_plain(&g2, gaddr, "root-g2", msg, sizeof(msg)), TRN_WIRE_OK);
+    expect(open_plain(&g3, gaddr, "root-g3", msg, sizeof(msg)), msg, TRN_WIRE_RESOURCE_EXHAUSTED,
+           "uid 0 already has 2 sessions (max-sessions-per-uid 2)");
+    trn_transport_close(g3.t);
+    expect(open_plain(&l1, m.unix_addr, "root-l1", msg, sizeof(msg)), msg,
+           TRN_WIRE_RESOURCE_EXHAUSTED, "uid 0 already has 2 sessions (max-sessions-per-uid 2)");
+    trn_transport_close(l1.t);
+
+    /* Their bytes and queued ops count together too. */
+    uint64_t big = 0, small = 0, id = 0;
+    assert_int_equal(alloc(&g1, 64 << 20, &big, msg, sizeof(msg)), TRN_WIRE_OK);
+    expect(alloc(&g2, 65 << 20, &id, msg, sizeof(msg)), msg, TRN_WIRE_RESOURCE_EXHAUSTED,
+           "Alloc of 68157440 bytes exceeds the per-user limit (max-bytes-per-uid 134217728; uid "
+           "0 holds 67108864)");
+    assert_int_equal(alloc(&g2, 4096, &small, msg, sizeof(msg)), TRN_WIRE_OK);
+    char refused[256];
+    second_refused(&g1, big, &g2, small, refused, sizeof(refused));
+    assert_string_equal(refused, "uid 0 already has 1 ops queued or running "
+                                 "(max-queued-ops-per-uid 1): synchronize and submit again");
+    close_conn(&g2);
+
+    /* Another uid has limits of its own, and sees its own uid in Status. */
+    char got[512];
+    run_role("grpc-unix-user", gaddr, got, sizeof(got));
+    assert_string_equal(got, "ok");
+    close_conn(&g1);
+    assert_int_equal(th_wait_daemon_idle(m.unix_addr, 5000), 0);
+    assert_int_equal(th_daemon_stop_checked(&m, "grpc+unix limits daemon"), 0);
+    th_remove_dir(dir);
+}
+
+#define DAVE "dave-0123456789abcdefXYZ"
+#define ERIN "erin-0123456789abcdefXYZ"
+
+/* Role of a child that switches to uid 65534 (group 0) on the local
+ * transport: Plans clear and warm are refused it, and its listing shows no
+ * plan (it holds none) while the cache has some. Writes "ok" or what went
+ * wrong to fd. */
+static int role_plans_user(const char *addr, int fd) {
+    char out[512] = "ok";
+    if (setgroups(0, NULL) != 0 || setgid(0) != 0 || setuid(65534) != 0)
+        return 2;
+    unsigned a = 0, b = 0;
+    int count = -1;
+    trnsciPlanCacheStats st;
+    if (trnsciDaemonClearPlans(addr, &a, &b) != trnsciErrorNotPermitted ||
+        !strstr(trnsciGetLastErrorMessage(), "scope=admin"))
+        snprintf(out, sizeof(out), "clear: %s", trnsciGetLastErrorMessage());
+    else if (trnsciDaemonWarmPlans(addr, "fft c2c 16 basic estimate\n", &a, &b) !=
+             trnsciErrorNotPermitted)
+        snprintf(out, sizeof(out), "warm: %s", trnsciGetLastErrorMessage());
+    else if (trnsciDaemonGetPlans(addr, NULL, 0, &count, &st) != trnsciSuccess || count != 0 ||
+             st.entries == 0)
+        snprintf(out, sizeof(out), "listing: %d plans of %llu", count,
+                 (unsigned long long)st.entries);
+    return write(fd, out, strlen(out)) == (ssize_t)strlen(out) ? 0 : 6;
+}
+
+/* The keys a Plans listing over addr shows, sorted, space-separated. */
+static void plan_keys(const char *addr, char *out, size_t len) {
+    trnsciPlanInfo info[16];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(addr, info, 16, &count, NULL), trnsciSuccess);
+    const char *keys[16];
+    for (int i = 0; i < count && i < 16; i++)
+        keys[i] = info[i].key;
+    qsort(keys, (size_t)(count < 16 ? count : 16), sizeof(keys[0]), cmp_str);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < count && i < 16 && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " | " : "", keys[i]);
+}
+
+static void test_token_user_limits_and_plans(void **state) {
+    (void)state;
+    char tokens[320], cert[320], key[320], msg[256];
+    pki_path(tokens, sizeof(tokens), "user-tokens");
+    pki_path(cert, sizeof(cert), "server.pem");
+    pki_path(key, sizeof(key), "server.key");
+    write_tokens(tokens, "dave " DAVE "\nerin " ERIN " scope=admin\n", 0600);
+    th_daemon m;
+    const char *args[] = {"--cores",
+                          "1",
+                          "--tls-cert",
+                          cert,
+                          "--tls-key",
+                          key,
+                          "--tokens-file",
+                          tokens,
+                          "--plan-effort",
+                          "estimate",
+                          "--max-sessions-per-uid",
+                          "2",
+                          "--max-bytes-per-uid",
+                          "128M",
+                          "--max-queued-ops-per-uid",
+                          "1",
+                          NULL};
+    assert_int_equal(th_daemon_start(&m, args), 0);
+    const char *tcp = m.tcp_addr;
+
+    /* A token is a user for the daemon-wide per-user limits: dave has no
+     * limits of his own. */
+    conn d1, d2, d3;
+    assert_int_equal(open_named(&d1, tcp, DAVE, "dave-1", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    assert_int_equal(open_named(&d2, tcp, DAVE, "dave-2", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    expect(open_named(&d3, tcp, DAVE, "dave-3", 0, msg, sizeof(msg)), msg,
+           TRN_WIRE_RESOURCE_EXHAUSTED,
+           "token dave already has 2 sessions (max-sessions-per-uid 2)");
+    trn_transport_close(d3.t);
+    uint64_t big = 0, small = 0, id = 0;
+    assert_int_equal(alloc(&d1, 64 << 20, &big, msg, sizeof(msg)), TRN_WIRE_OK);
+    expect(alloc(&d2, 65 << 20, &id, msg, sizeof(msg)), msg, TRN_WIRE_RESOURCE_EXHAUSTED,
+           "Alloc of 68157440 bytes exceeds the per-user limit (max-bytes-per-uid 134217728; "
+           "token dave holds 67108864)");
+    assert_int_equal(alloc(&d2, 4096, &small, msg, sizeof(msg)), TRN_WIRE_OK);
+    char refused[256];
+    second_refused(&d1, big, &d2, small, refused, sizeof(refused));
+    assert_string_equal(refused, "token dave already has 1 ops queued or running "
+                                 "(max-queued-ops-per-uid 1): synchronize and submit again");
+    /* erin's sessions are hers: dave's do not count against her. */
+    conn e1;
+    assert_int_equal(open_named(&e1, tcp, ERIN, "erin-1", 0, msg, sizeof(msg)), TRN_WIRE_OK);
+    close_conn(&d1);
+    close_conn(&d2);
+    close_conn(&e1);
+
+    /* The plan cache: dave may not clear or warm it, erin (scope=admin)
+     * may; local root may; a local user who is not root may not. */
+    unsigned queued = 0, rejected = 0, cleared = 0, kept = 0;
+    client_env(DAVE, "ca.pem", NULL, NULL);
+    assert_int_equal(trnsciDaemonClearPlans(tcp, &cleared, &kept), trnsciErrorNotPermitted);
+    assert_string_equal(trnsciGetLastErrorMessage(),
+                        "Plans clear changes the plan cache every client shares: it needs root, "
+                        "the daemon's own user (uid 0), or a token with scope=admin");
+    assert_int_equal(trnsciDaemonWarmPlans(tcp, "fft c2c 64 basic estimate\n", &queued, &rejected),
+                     trnsciErrorNotPermitted);
+    assert_non_null(strstr(trnsciGetLastErrorMessage(), "Plans warm changes the plan cache"));
+    client_env(ERIN, "ca.pem", NULL, NULL);
+    assert_int_equal(trnsciDaemonWarmPlans(tcp, "fft c2c 64 basic estimate\n", &queued, &rejected),
+                     trnsciSuccess);
+    assert_int_equal(queued, 1);
+    assert_int_equal(trnsciDaemonClearPlans(tcp, &cleared, &kept), trnsciSuccess);
+    client_env(NULL, NULL, NULL, NULL);
+    assert_int_equal(
+        trnsciDaemonWarmPlans(m.unix_addr, "fft c2c 64 basic estimate\n", &queued, &rejected),
+        trnsciSuccess);
+    assert_true(th_file_contains(m.log_path, "refused Plans clear to uid ?, token dave: not an "
+                                             "administrator"));
+
+    /* Listings: dave sees the plan his session holds, not the one erin
+     * warmed; erin and root see both. */
+    client_env(DAVE, "ca.pem", NULL, NULL);
+    assert_int_equal(trnsciInit(tcp), trnsciSuccess);
+    trnfftHandle p;
+    assert_int_equal(trnfftPlan1d(&p, 32, TRNFFT_C2C, 1), TRNFFT_SUCCESS);
+    char keys[1024];
+    plan_keys(tcp, keys, sizeof(keys));
+    assert_string_equal(keys, "fft c2c 32 basic estimate");
+    client_env(ERIN, "ca.pem", NULL, NULL);
+    plan_keys(tcp, keys, sizeof(keys));
+    assert_string_equal(keys, "fft c2c 32 basic estimate | fft c2c 64 basic estimate");
+    client_env(NULL, NULL, NULL, NULL);
+    plan_keys(m.unix_addr, keys, sizeof(keys));
+    assert_string_equal(keys, "fft c2c 32 basic estimate | fft c2c 64 basic estimate");
+    /* A local user who is not root: refused, and lists nothing it does not
+     * hold. */
+    assert_int_equal(chmod(m.dir, 0750), 0);
+    char got[512];
+    run_role("plans-user", m.unix_addr, got, sizeof(got));
+    assert_string_equal(got, "ok");
+    client_env(DAVE, "ca.pem", NULL, NULL);
+    assert_int_equal(trnfftDestroy(p), TRNFFT_SUCCESS);
+    trnsciDeviceReset();
+    client_env(NULL, NULL, NULL, NULL);
+    assert_int_equal(th_wait_daemon_idle(m.unix_addr, 5000), 0);
+    assert_int_equal(th_daemon_stop_checked(&m, "per-token limits daemon"), 0);
 }
 
 /* ---- set-up ---------------------------------------------------------------------- */
@@ -1008,12 +1337,22 @@ static int teardown(void **state) {
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "nobody") == 0)
         return role_nobody(argv[3], atoi(argv[4]));
+    if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "grpc-unix-user") == 0)
+        return role_grpc_unix_user(argv[3], atoi(argv[4]));
+    if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "plans-user") == 0)
+        return role_plans_user(argv[3], atoi(argv[4]));
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tls_and_tokens), cmocka_unit_test(test_client_certificates),
-        cmocka_unit_test(test_token_limits),   cmocka_unit_test(test_session_bound_to_token),
-        cmocka_unit_test(test_isolation_grpc), cmocka_unit_test(test_isolation_local),
-        cmocka_unit_test(test_status_scope),   cmocka_unit_test(test_tokens_reload),
+        cmocka_unit_test(test_tls_and_tokens),
+        cmocka_unit_test(test_client_certificates),
+        cmocka_unit_test(test_token_limits),
+        cmocka_unit_test(test_session_bound_to_token),
+        cmocka_unit_test(test_isolation_grpc),
+        cmocka_unit_test(test_isolation_local),
+        cmocka_unit_test(test_status_scope),
+        cmocka_unit_test(test_tokens_reload),
         cmocka_unit_test(test_startup_policy),
+        cmocka_unit_test(test_grpc_unix_uid_limits),
+        cmocka_unit_test(test_token_user_limits_and_plans),
     };
     return cmocka_run_group_tests_name("security", tests, setup, teardown);
 }

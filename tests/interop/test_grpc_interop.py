@@ -1572,8 +1572,8 @@ class Daemon:
                 # gRPC on a unix socket is "grpc+unix:" to the daemon ("unix:"
                 # alone is its local shared-memory transport) and "unix:" to grpcio.
                 [self.exe, "--listen", "grpc+unix:" + self.sock,
-                 "--listen", f"127.0.0.1:{self.port}", "--max-session-bytes", "64M",
-                 "--log-level", "info"],
+                 "--listen", f"127.0.0.1:{self.port}", "--allow-unauthenticated-tcp",
+                 "--max-session-bytes", "64M", "--log-level", "info"],
                 stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
             if self.wait_ready(10.0):
                 return

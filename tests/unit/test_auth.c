@@ -5,7 +5,8 @@
  * Rules checked:
  *  - a tokens line is NAME SECRET [limits]; names 1..63 of [A-Za-z0-9._-],
  *    secrets 16..128 token68 characters; limits sessions=, bytes= (with the
- *    config's size suffixes), queued-ops=, priority-ceiling= (-3..3);
+ *    config's size suffixes), queued-ops=, priority-ceiling= (-3..3),
+ *    scope=admin|user (user when left out);
  *    comments and blank lines are skipped; a duplicate name or secret, an
  *    unknown key, a bad value, a NUL byte or an empty list is refused with
  *    the line number, and the table is left empty;
@@ -57,10 +58,12 @@ static void test_parse_good(void **state) {
     assert_int_equal(parse(&t,
                            "# comment\n\n  alice " S1 " sessions=3 bytes=2M  # trailing\r\n"
                            "bob\t" S2 " queued-ops=7 priority-ceiling=-2\n"
-                           "carol " S1 "x priority-ceiling=3",
+                           "carol " S1 "x priority-ceiling=3 scope=admin",
                            err, sizeof(err)),
                      0);
     assert_int_equal(t.n, 3);
+    assert_int_equal(t.v[0]->admin, 0); /* scope=user unless the line says admin */
+    assert_int_equal(t.v[2]->admin, 1);
     assert_string_equal(t.v[0]->name, "alice");
     assert_int_equal(t.v[0]->max_sessions, 3);
     assert_int_equal(t.v[0]->max_bytes, 2u << 20);
@@ -90,6 +93,7 @@ static void test_parse_bad(void **state) {
         {"a " S1 " bytes=12Q\n", "sessions=N"},                        /* bad suffix */
         {"a " S1 " priority-ceiling=-4\n", "priority-ceiling"},        /* out of range */
         {"a " S1 " priority-ceiling=4\n", "priority-ceiling"},         /* out of range */
+        {"a " S1 " scope=root\n", "scope=admin|user"},                 /* no such scope */
         {"a " S1 " colour=blue\n", "tokens:1: "},                      /* unknown key */
         {"a " S1 " sessions\n", "tokens:1: "},                         /* no value */
         {"a " S1 " a=1 b=2 c=3 d=4 e=5 f=6 g=7\n", "too many fields"}, /* 9 fields */
@@ -189,14 +193,17 @@ static void test_load_permissions(void **state) {
 
 static void test_status_scope(void **state) {
     (void)state;
-    trn_token ta, tb;
+    trn_token ta, tb, tadmin;
     memset(&ta, 0, sizeof(ta));
     memset(&tb, 0, sizeof(tb));
+    memset(&tadmin, 0, sizeof(tadmin));
+    atomic_init(&tadmin.admin, 1);
     const uint32_t daemon_uid = 990;
     const trn_peer root = {1, 0, 0, 10, NULL}, daemon_user = {1, daemon_uid, 0, 11, NULL},
                    user = {1, 1000, 1000, 12, NULL}, other = {1, 1001, 1001, 13, NULL},
                    grpc_a = {0, 0, 0, 0, &ta}, grpc_b = {0, 0, 0, 0, &tb},
-                   grpc_none = {0, 0, 0, 0, NULL}, local_unknown = {0, 0, 0, 0, NULL};
+                   grpc_none = {0, 0, 0, 0, NULL}, local_unknown = {0, 0, 0, 0, NULL},
+                   grpc_admin = {0, 0, 0, 0, &tadmin};
     /* The owners of six sessions: local uid 1000, local uid 1001, local
      * root, gRPC with token a, gRPC with token b, gRPC without a token. */
     const trn_peer *owners[] = {&user, &other, &root, &grpc_a, &grpc_b, &grpc_none};
@@ -215,7 +222,18 @@ static void test_status_scope(void **state) {
         {&grpc_b, TRN_TRANSPORT_GRPC, 1, "000010"},
         {&grpc_none, TRN_TRANSPORT_GRPC, 1, "000000"},
         {&grpc_none, TRN_TRANSPORT_GRPC, 0, "111111"},
+        /* grpc+unix callers carry their kernel-checked uid. */
+        {&user, TRN_TRANSPORT_GRPC, 0, "100000"},
+        {&root, TRN_TRANSPORT_GRPC, 1, "111111"},
+        /* A token with scope=admin is an administrator. */
+        {&grpc_admin, TRN_TRANSPORT_GRPC, 1, "111111"},
     };
+    assert_true(trn_caller_is_admin(&root, daemon_uid));
+    assert_true(trn_caller_is_admin(&daemon_user, daemon_uid));
+    assert_true(trn_caller_is_admin(&grpc_admin, daemon_uid));
+    assert_false(trn_caller_is_admin(&user, daemon_uid));
+    assert_false(trn_caller_is_admin(&grpc_a, daemon_uid));
+    assert_false(trn_caller_is_admin(&grpc_none, daemon_uid));
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const trn_scope sc =
             trn_status_scope(cases[i].caller, cases[i].transport, cases[i].tokens, daemon_uid);
@@ -245,7 +263,14 @@ static void test_loopback_policy(void **state) {
     assert_string_equal(buf, "127.0.0.1:7450");
     trn_config cfg;
     memset(&cfg, 0, sizeof(cfg));
-    char err[256];
+    char err[512];
+    /* Without tokens, even loopback needs the operator's word. */
+    assert_int_equal(trn_listen_check(&cfg, "127.0.0.1:1", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--allow-unauthenticated-tcp"));
+    cfg.tokens_file = "tokens";
+    assert_int_equal(trn_listen_check(&cfg, "127.0.0.1:1", err, sizeof(err)), 0);
+    cfg.tokens_file = NULL;
+    cfg.allow_unauthenticated_tcp = 1;
     assert_int_equal(trn_listen_check(&cfg, "127.0.0.1:1", err, sizeof(err)), 0);
     assert_int_equal(trn_listen_check(&cfg, "0.0.0.0:1", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "--insecure-remote"));
