@@ -428,8 +428,9 @@ char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen) {
 
 /* ---- the executor's side ---- */
 
-/* Receives one message (blocking) and its memfd, if any (-1). */
-static int recv_msg(int fd, space_msg *m, int *memfd) {
+/* Receives one message and its memfd, if any (-1): 0, or -1 (flags
+ * MSG_DONTWAIT: also when none is queued, with errno EAGAIN). */
+static int recv_msg(int fd, space_msg *m, int *memfd, int flags) {
     struct iovec iov = {.iov_base = m, .iov_len = sizeof(*m)};
     union {
         char buf[CMSG_SPACE(sizeof(int))];
@@ -439,7 +440,7 @@ static int recv_msg(int fd, space_msg *m, int *memfd) {
         .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
     ssize_t n;
     do
-        n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+        n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | flags);
     while (n < 0 && errno == EINTR);
     *memfd = -1;
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
@@ -452,27 +453,40 @@ static int in_range(const trn_exec_space *sp, uint64_t addr, uint64_t len) {
     return addr >= sp->base && len <= sp->size && addr - sp->base <= sp->size - len;
 }
 
+/* Receives and applies one message: 1, 0 when none is queued (flags
+ * MSG_DONTWAIT), -1 when the channel closed or a mapping failed. */
+static int apply_one(trn_exec_space *sp, int fd, uint64_t *gen, int flags) {
+    space_msg m;
+    int memfd;
+    if (recv_msg(fd, &m, &memfd, flags) != 0)
+        return (flags & MSG_DONTWAIT) && errno == EAGAIN ? 0 : -1;
+    const uint64_t span = align_up(m.len, PAGE);
+    int ok = m.kind == MSG_SYNC || in_range(sp, m.addr, span);
+    if (ok && m.kind == MSG_MAP)
+        ok = memfd >= 0 && mmap((void *)(uintptr_t)m.addr, (size_t)m.len, PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_FIXED, memfd, 0) != MAP_FAILED;
+    else if (ok && m.kind == MSG_UNMAP)
+        ok = mmap((void *)(uintptr_t)m.addr, (size_t)span, PROT_NONE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) != MAP_FAILED;
+    if (memfd >= 0)
+        close(memfd);
+    if (!ok)
+        return -1;
+    if (m.gen)
+        *gen = m.gen;
+    return 1;
+}
+
 int trn_exec_space_apply(trn_exec_space *sp, int fd, uint64_t *gen, uint64_t want) {
-    while (*gen < want) {
-        space_msg m;
-        int memfd;
-        if (recv_msg(fd, &m, &memfd) != 0)
+    while (*gen < want)
+        if (apply_one(sp, fd, gen, 0) != 1)
             return -1;
-        const uint64_t span = align_up(m.len, PAGE);
-        int ok = m.kind == MSG_SYNC || in_range(sp, m.addr, span);
-        if (ok && m.kind == MSG_MAP)
-            ok =
-                memfd >= 0 && mmap((void *)(uintptr_t)m.addr, (size_t)m.len, PROT_READ | PROT_WRITE,
-                                   MAP_SHARED | MAP_FIXED, memfd, 0) != MAP_FAILED;
-        else if (ok && m.kind == MSG_UNMAP)
-            ok = mmap((void *)(uintptr_t)m.addr, (size_t)span, PROT_NONE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) != MAP_FAILED;
-        if (memfd >= 0)
-            close(memfd);
-        if (!ok)
-            return -1;
-        if (m.gen)
-            *gen = m.gen;
-    }
     return 0;
+}
+
+int trn_exec_space_apply_queued(trn_exec_space *sp, int fd, uint64_t *gen) {
+    int r;
+    while ((r = apply_one(sp, fd, gen, MSG_DONTWAIT)) == 1)
+        ;
+    return r;
 }

@@ -86,5 +86,9 @@ size_t trn_exec_space_buffers(trn_exec_space *sp);
  * *gen (the executor's, updated) reaches want. Returns 0, or -1 when the
  * channel closed or a mapping failed (the executor must exit). */
 int trn_exec_space_apply(trn_exec_space *sp, int fd, uint64_t *gen, uint64_t want);
+/* In an idle executor: applies whatever messages are queued on channel fd
+ * without waiting (so a freed buffer's memory leaves it soon). 0, or -1 as
+ * above. */
+int trn_exec_space_apply_queued(trn_exec_space *sp, int fd, uint64_t *gen);
 
 #endif

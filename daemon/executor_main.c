@@ -62,6 +62,8 @@ static void pin(int cpu) {
 }
 
 #define EXEC_MAX_PLANS 64
+/* How long an idle executor sleeps before it applies queued unmaps. */
+#define IDLE_DRAIN_NS 200000000u
 
 /* One of the executor's plans. */
 typedef struct exec_plan {
@@ -175,7 +177,11 @@ void trn_executor_main(void *arg, int core, int channel) {
     for (;;) {
         const uint32_t req = atomic_load_explicit(&slot->req, memory_order_acquire);
         if (req == last) {
-            trn_exec_futex_wait(&slot->req, last, 0);
+            /* Idle: every so often, unmap what was freed meanwhile. */
+            trn_exec_futex_wait(&slot->req, last, IDLE_DRAIN_NS);
+            if (atomic_load_explicit(&slot->req, memory_order_acquire) == last &&
+                trn_exec_space_apply_queued(p->sp, channel, &gen) != 0)
+                _exit(TRN_EXEC_EXIT_CHANNEL);
             continue;
         }
         if (trn_exec_space_apply(p->sp, channel, &gen, slot->want_gen) != 0)

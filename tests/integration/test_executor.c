@@ -113,6 +113,21 @@ static int wait_executors(pid_t daemon, int want) {
     return n;
 }
 
+/* Buffers process pid has mapped: its memfd mappings named trnsci-buffer
+ * (daemon/bufmem.c), or -1. */
+static int buffer_maps(pid_t pid) {
+    char path[64], line[512];
+    snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0;
+    while (fgets(line, sizeof(line), f))
+        n += strstr(line, "memfd:trnsci-buffer") != NULL;
+    fclose(f);
+    return n;
+}
+
 /* ---- ops ---- */
 
 typedef struct gemm_fx {
@@ -191,6 +206,7 @@ static void expect_fault(const char *needle) {
 typedef struct suite {
     th_daemon d;
     long fds0; /* the daemon's descriptors once it served one session */
+    int maps0; /* and its buffer mappings (the session's rings) */
 } suite;
 
 static int setup(void **state) {
@@ -200,6 +216,7 @@ static int setup(void **state) {
     if (wait_executors(s->d.pid, 2) != 2)
         return -1;
     s->fds0 = th_count_fds(s->d.pid);
+    s->maps0 = buffer_maps(s->d.pid);
     *state = s;
     return 0;
 }
@@ -212,14 +229,26 @@ static int teardown(void **state) {
     return rc == 0 ? 0 : -1;
 }
 
-/* After faults: one executor per core again, and the daemon's descriptors
- * back to what they were (buffers freed, channels of dead executors
- * closed). */
+/* After faults, with every buffer of the test freed: one executor per core
+ * again; the daemon's descriptors back to what they were (buffers freed,
+ * channels of dead executors closed); no buffer left mapped in the daemon
+ * or in any executor (an idle executor unmaps within 200 ms). */
 static void expect_recovered(suite *s, int cores) {
     assert_int_equal(wait_executors(s->d.pid, cores), cores);
     long now = 0;
     if (th_wait_fds_at_most(s->d.pid, s->fds0, 5000, &now) != 0)
         fail_msg("daemon holds %ld descriptors, %ld before the faults", now, s->fds0);
+    pid_t pids[16];
+    int leaked = -1;
+    for (int t = 0; t < 300 && leaked != 0; t++) {
+        const int n = executors_of(s->d.pid, pids, 16);
+        leaked = buffer_maps(s->d.pid) - s->maps0;
+        for (int i = 0; i < n; i++)
+            leaked += buffer_maps(pids[i]);
+        if (leaked)
+            th_sleep_ms(10);
+    }
+    assert_int_equal(leaked, 0);
 }
 
 /* ---- tests ---- */
