@@ -183,6 +183,7 @@ int trnscid_start(trnscid *d) {
     atomic_init(&d->service.draining, 0);
     d->service.metrics = d->metrics;
     d->service.selftest = d->selftest;
+    d->service.executors = d->executors;
     /* The health endpoints come up first, so that probes see "starting"
      * rather than nothing until /readyz turns ready at the end. */
     if (d->metrics) {

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/executor.h"
 #include "daemon/selftest.h"
 #include "daemon/service_context.h"
 #include "daemon/session.h"
@@ -350,6 +351,36 @@ static void render_selftest(void *arg, const trn_st_report *r, const trn_selftes
     put(p, "trnscid_blas_info{core=\"%s\",config=\"%s\"} 1\n", r->blas_core, r->blas_config);
 }
 
+/* Each core's executor (daemon/executor.h). */
+static void render_executors(page *p, trn_exec_pool *ex) {
+    const int n = trn_exec_pool_ncores(ex);
+    trn_exec_core_info info[MAX_WORKERS];
+    for (int i = 0; i < n && i < MAX_WORKERS; i++)
+        trn_exec_pool_core_info(ex, i, &info[i]);
+    header(p, "trnscid_executor_starts_total", "counter",
+           "Executor processes started for each core (the first, and every restart).");
+    for (int i = 0; i < n && i < MAX_WORKERS; i++)
+        put(p, "trnscid_executor_starts_total{core=\"%d\"} %llu\n", i,
+            (unsigned long long)info[i].starts);
+    header(p, "trnscid_executor_faults_total", "counter",
+           "Ops failed because their executor crashed or ran past the watchdog, by core.");
+    for (int i = 0; i < n && i < MAX_WORKERS; i++) {
+        put(p, "trnscid_executor_faults_total{core=\"%d\",cause=\"crash\"} %llu\n", i,
+            (unsigned long long)(info[i].faults - info[i].watchdog));
+        put(p, "trnscid_executor_faults_total{core=\"%d\",cause=\"watchdog\"} %llu\n", i,
+            (unsigned long long)info[i].watchdog);
+    }
+    header(p, "trnscid_executor_start_seconds", "gauge",
+           "How long each core's last executor start took, until it answered.");
+    for (int i = 0; i < n && i < MAX_WORKERS; i++)
+        put(p, "trnscid_executor_start_seconds{core=\"%d\"} %.6f\n", i,
+            (double)info[i].restart_us * 1e-6);
+    header(p, "trnscid_core_in_service", "gauge",
+           "1 for a core in service, 0 for one taken out after repeated executor faults.");
+    for (int i = 0; i < n && i < MAX_WORKERS; i++)
+        put(p, "trnscid_core_in_service{core=\"%d\"} %d\n", i, !info[i].quarantined);
+}
+
 char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     page p = {.cap = 16384};
     p.buf = malloc(p.cap);
@@ -370,6 +401,8 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            (double)(trn_metrics_ready(m, svc, why, sizeof(why))));
 
     render_workers(&p, m, svc);
+    if (svc->executors)
+        render_executors(&p, svc->executors);
 
     trn_sched_stats ss;
     trn_sched_get_stats(svc->sched, &ss);

@@ -31,6 +31,7 @@ typedef struct trn_service {
     atomic_int draining;            /* shutting down: new requests get UNAVAILABLE */
     struct trn_metrics *metrics;    /* NULL: metrics off (metrics.h) */
     struct trn_selftest *selftest;  /* the outside routines' self-test (selftest.h) */
+    struct trn_exec_pool *executors; /* kernels' processes (executor.h); NULL: none */
     trn_block_pool op_pool;         /* trn_service_op blocks (service_internal.h) */
     struct trn_graph_cache *graphs; /* instantiated graphs' structures (graph_cache.h) */
 } trn_service;

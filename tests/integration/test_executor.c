@@ -53,8 +53,7 @@
 #define N 32
 #define STREAM_GEMMS 120
 
-static const char *const daemon_args[] = {
-    "--cores", "2", "--fault-injection", "--executor-watchdog-floor-ms", "500", NULL};
+#define NCORES 2
 
 /* ---- executors seen from outside ---- */
 
@@ -205,15 +204,43 @@ static void expect_fault(const char *needle) {
 
 typedef struct suite {
     th_daemon d;
+    int metrics_port;
     long fds0; /* the daemon's descriptors once it served one session */
     int maps0; /* and its buffer mappings (the session's rings) */
 } suite;
 
+/* A per-core executor series summed over the cores, from /metrics:
+ * "trnscid_executor_faults_total{core=\"%d\",cause=\"crash\"}". */
+static double per_core_sum(const suite *s, const char *fmt) {
+    double sum = 0;
+    for (int c = 0; c < NCORES; c++) {
+        char series[160];
+        snprintf(series, sizeof(series), fmt, c);
+        const double v = th_metrics_sample(s->metrics_port, series);
+        assert_true(v >= 0);
+        sum += v;
+    }
+    return sum;
+}
+
 static int setup(void **state) {
     suite *s = calloc(1, sizeof(*s));
-    if (!s || th_daemon_start(&s->d, daemon_args) != 0 || trnsciInit(s->d.unix_addr) != 0)
+    if (!s)
         return -1;
-    if (wait_executors(s->d.pid, 2) != 2)
+    s->metrics_port = th_free_port();
+    char listen[64];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%d", s->metrics_port);
+    const char *const args[] = {"--cores",
+                                "2",
+                                "--fault-injection",
+                                "--executor-watchdog-floor-ms",
+                                "500",
+                                "--metrics-listen",
+                                listen,
+                                NULL};
+    if (th_daemon_start(&s->d, args) != 0 || trnsciInit(s->d.unix_addr) != 0)
+        return -1;
+    if (wait_executors(s->d.pid, NCORES) != NCORES)
         return -1;
     s->fds0 = th_count_fds(s->d.pid);
     s->maps0 = buffer_maps(s->d.pid);
@@ -276,6 +303,12 @@ static void test_each_fault_fails_only_its_op(void **state) {
 #ifndef TRNSCI_TEST_SANITIZED /* ASan turns a SIGSEGV into an exit */
     assert_true(th_file_contains(s->d.log_path, "crashed its executor (signal 11, SIGSEGV)"));
 #endif
+    /* Reported: three crashes, one watchdog, and the restarts. */
+    assert_true(per_core_sum(s, "trnscid_executor_faults_total{core=\"%d\",cause=\"crash\"}") == 3);
+    assert_true(per_core_sum(s, "trnscid_executor_faults_total{core=\"%d\",cause=\"watchdog\"}") ==
+                1);
+    assert_true(per_core_sum(s, "trnscid_executor_starts_total{core=\"%d\"}") == NCORES + 4);
+    assert_true(per_core_sum(s, "trnscid_executor_start_seconds{core=\"%d\"}") > 0);
 }
 
 /* A client process: STREAM_GEMMS checked GEMMs; exits 0 when all exact. */
@@ -367,6 +400,7 @@ static void test_core_that_keeps_faulting_is_quarantined(void **state) {
         expect_fault("SIGSEGV");
     }
     assert_true(th_file_contains(s->d.log_path, "it is the last core in service: it stays"));
+    assert_true(per_core_sum(s, "trnscid_core_in_service{core=\"%d\"}") == NCORES - 1);
     for (unsigned i = 0; i < 10; i++)
         assert_int_equal(gemm_checked(&f, 300 + i), 0);
     fx_free(&f);
