@@ -65,6 +65,8 @@ struct trn_exec_space {
     uint64_t gen;
     int subs[MAX_SUBSCRIBERS];
     int nsubs;
+    void (*unmap_hook)(void *ctx);
+    void *unmap_ctx;
 
     /* The planning board: a shared mapping, header then text. */
     struct board *board;
@@ -301,7 +303,14 @@ void trn_exec_space_unmap(trn_exec_space *sp, void *addr, uint64_t len) {
     if (m) {
         close(m->fd);
         free(m);
+        if (sp->unmap_hook)
+            sp->unmap_hook(sp->unmap_ctx);
     }
+}
+
+void trn_exec_space_set_unmap_hook(trn_exec_space *sp, void (*fn)(void *ctx), void *ctx) {
+    sp->unmap_hook = fn;
+    sp->unmap_ctx = ctx;
 }
 
 uint64_t trn_exec_space_generation(trn_exec_space *sp) {

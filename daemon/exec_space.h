@@ -77,6 +77,9 @@ uint64_t trn_exec_space_generation(trn_exec_space *sp);
  * to what follows. Returns 0, or -1 (the channel failed). */
 int trn_exec_space_subscribe(trn_exec_space *sp, int fd);
 void trn_exec_space_unsubscribe(trn_exec_space *sp, int fd);
+/* fn(ctx) is called after every unmap is sent, outside the lock (the pool
+ * wakes idle executors to apply it). NULL: none. Set before buffers exist. */
+void trn_exec_space_set_unmap_hook(trn_exec_space *sp, void (*fn)(void *ctx), void *ctx);
 /* How many buffers are mapped (for status and leak checks). */
 size_t trn_exec_space_buffers(trn_exec_space *sp);
 

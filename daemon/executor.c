@@ -4,9 +4,12 @@
  * supervisor thread that hears of their deaths, the watchdog, backoff and
  * quarantine.
  *
- * Invariants: only core c's worker thread posts to slot c and starts core
- * c's executor; the supervisor only marks a slot dead (after its executor
- * died, so nothing else writes it) and clears the pid. An executor is
+ * Invariants: only the holder of core c's `use` lock posts to slot c and
+ * starts core c's executor: its worker while it runs an op, or the
+ * supervisor restarting an executor that died while idle (so that every
+ * core has an executor again without waiting for an op). Otherwise the
+ * supervisor only marks a slot dead (after its executor died, so nothing
+ * else writes it) and clears the pid. An executor is
  * "ready" once it has answered a ping (a request of kind 0), so the first
  * real op after a restart never waits for its setup.
  */
@@ -35,11 +38,22 @@
 /* A start that answers no ping within this is a failed start. */
 #define START_WAIT_NS 10000000000ull
 #define CHANNEL_SNDBUF (8 << 20)
+/* How many executors an op is offered to when they die before taking it
+ * (or cannot be started) before it fails. */
+#define RUN_ATTEMPTS 3
+/* How often the supervisor looks for ops past their watchdog. */
+#define SUPERVISOR_TICK_MS 50
 
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Wakes the slot's executor (executor_slot.h). */
+static void ring(trn_exec_slot *slot) {
+    atomic_fetch_add_explicit(&slot->bell, 1, memory_order_release);
+    trn_exec_futex_wake(&slot->bell);
 }
 
 static uint32_t next_seq(trn_exec_core *c) {
@@ -58,11 +72,15 @@ trn_exec_pool *trn_exec_pool_create(const trn_exec_pool_config *cfg, const trn_b
     p->stop[0] = p->stop[1] = -1;
     p->cpus = calloc((size_t)cfg->ncores, sizeof(int));
     p->cores = calloc((size_t)cfg->ncores, sizeof(trn_exec_core));
-    if (!p->cpus || !p->cores)
+    p->restart_wanted = calloc((size_t)cfg->ncores, 1);
+    if (!p->cpus || !p->cores || !p->restart_wanted)
         goto nomem;
+    pthread_mutex_init(&p->restart_lock, NULL);
+    pthread_cond_init(&p->restart_cv, NULL);
     for (int i = 0; i < cfg->ncores; i++) {
         p->cpus[i] = cfg->cpus ? cfg->cpus[i] : -1;
         pthread_mutex_init(&p->cores[i].lock, NULL);
+        pthread_mutex_init(&p->cores[i].use, NULL);
         p->cores[i].channel = -1;
     }
     atomic_init(&p->in_service, cfg->ncores);
@@ -95,46 +113,122 @@ static const char *signal_name(int sig) {
     return abbrev ? abbrev : "?";
 }
 
-/* The supervisor: marks the slot of each executor that died. */
+static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen);
+static int running(trn_exec_pool *p, int core);
+
+/* Asks the restarter to start core's executor again (it died while the
+ * core was idle, e.g. killed from outside). */
+static void restart_idle(trn_exec_pool *p, int core) {
+    pthread_mutex_lock(&p->restart_lock);
+    p->restart_wanted[core] = 1;
+    pthread_cond_signal(&p->restart_cv);
+    pthread_mutex_unlock(&p->restart_lock);
+}
+
+/* The restarter: every executor asked for is started again, unless its
+ * core's worker got there first or the core is out of service. */
+static void *restarter_main(void *arg) {
+    trn_exec_pool *p = arg;
+    pthread_setname_np(pthread_self(), "trn-exec-start");
+    pthread_mutex_lock(&p->restart_lock);
+    while (!p->restarter_stop) {
+        int core = -1;
+        for (int i = 0; i < p->cfg.ncores && core < 0; i++)
+            if (p->restart_wanted[i])
+                core = i;
+        if (core < 0) {
+            pthread_cond_wait(&p->restart_cv, &p->restart_lock);
+            continue;
+        }
+        p->restart_wanted[core] = 0;
+        pthread_mutex_unlock(&p->restart_lock);
+        trn_exec_core *c = &p->cores[core];
+        char why[128];
+        pthread_mutex_lock(&c->use);
+        if (!atomic_load(&c->quarantined) && !running(p, core) &&
+            start_executor(p, core, why, sizeof(why)) != 0)
+            trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
+        pthread_mutex_unlock(&c->use);
+        pthread_mutex_lock(&p->restart_lock);
+    }
+    pthread_mutex_unlock(&p->restart_lock);
+    return NULL;
+}
+
+/* Marks the slot of the executor pid, which died with wait status st;
+ * returns its core, or -1. */
+static int mark_dead(trn_exec_pool *p, int pid, int st) {
+    for (int i = 0; i < p->cfg.ncores; i++) {
+        trn_exec_core *c = &p->cores[i];
+        pthread_mutex_lock(&c->lock);
+        const int match = c->pid == pid;
+        if (match) {
+            c->dead_status = st;
+            c->pid = 0;
+            atomic_store_explicit(&p->slots[i].done, TRN_EXEC_DEAD, memory_order_release);
+            trn_exec_futex_wake(&p->slots[i].done);
+        }
+        pthread_mutex_unlock(&c->lock);
+        if (match)
+            return i;
+    }
+    return -1;
+}
+
+/* Kills the executors whose op ran past its deadline. Without the zygote's
+ * death reports, the slot is marked dead here (a SIGKILLed process writes
+ * nothing more). */
+static void enforce_watchdogs(trn_exec_pool *p, int reports) {
+    const uint64_t now = now_ns();
+    for (int i = 0; i < p->cfg.ncores; i++) {
+        trn_exec_core *c = &p->cores[i];
+        const uint64_t d = atomic_load(&c->deadline_ns);
+        if (!d || now < d || atomic_exchange(&c->watchdog_fired, 1))
+            continue;
+        pthread_mutex_lock(&c->lock);
+        const int32_t pid = c->pid;
+        pthread_mutex_unlock(&c->lock);
+        if (pid > 0)
+            kill(pid, SIGKILL);
+        if (!reports || pid <= 0)
+            mark_dead(p, pid, SIGKILL);
+    }
+}
+
+/* The supervisor: marks the slot of each executor that died, and keeps the
+ * watchdog (every SUPERVISOR_TICK_MS). */
 static void *supervisor_main(void *arg) {
     trn_exec_pool *p = arg;
     pthread_setname_np(pthread_self(), "trn-exec-sup");
+    int reports = 1;
     for (;;) {
-        struct pollfd pf[2] = {{.fd = trn_zygote_events_fd(p->zygote), .events = POLLIN},
-                               {.fd = p->stop[0], .events = POLLIN}};
-        if (poll(pf, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
+        struct pollfd pf[2] = {
+            {.fd = reports ? trn_zygote_events_fd(p->zygote) : -1, .events = POLLIN},
+            {.fd = p->stop[0], .events = POLLIN}};
+        if (poll(pf, 2, SUPERVISOR_TICK_MS) < 0 && errno != EINTR)
             break;
-        }
         if (pf[1].revents)
             break;
-        int pid, st;
-        if (trn_zygote_read_death(p->zygote, &pid, &st) != 0) {
-            trn_log(TRN_LOG_ERROR, "the executors' parent process ended: executor faults can no "
-                                   "longer be told apart from hangs");
-            break;
-        }
-        for (int i = 0; i < p->cfg.ncores; i++) {
-            trn_exec_core *c = &p->cores[i];
-            pthread_mutex_lock(&c->lock);
-            const int match = c->pid == pid;
-            if (match) {
-                c->dead_status = st;
-                c->pid = 0;
-                atomic_store_explicit(&p->slots[i].done, TRN_EXEC_DEAD, memory_order_release);
-                trn_exec_futex_wake(&p->slots[i].done);
+        if (reports && pf[0].revents) {
+            int pid, st;
+            if (trn_zygote_read_death(p->zygote, &pid, &st) == 0) {
+                const int core = mark_dead(p, pid, st);
+                if (core >= 0)
+                    restart_idle(p, core);
+            } else {
+                trn_log(TRN_LOG_ERROR, "the executors' parent process ended: executors that "
+                                       "crash are no longer told apart from hangs");
+                reports = 0;
             }
-            pthread_mutex_unlock(&c->lock);
-            if (match)
-                break;
         }
+        enforce_watchdogs(p, reports);
     }
     return NULL;
 }
 
 /* Waits until the slot's request seq is answered (1), the executor died
- * (0), or deadline passed (-1). */
+ * (0), or deadline passed (-1; deadline 0: no limit — the hot path, where
+ * the supervisor keeps the watchdog, so that no timer is armed per op). */
 static int wait_answer(trn_exec_slot *slot, uint32_t seq, uint64_t deadline) {
     for (;;) {
         const uint32_t d = atomic_load_explicit(&slot->done, memory_order_acquire);
@@ -142,6 +236,10 @@ static int wait_answer(trn_exec_slot *slot, uint32_t seq, uint64_t deadline) {
             return 1;
         if (d == TRN_EXEC_DEAD)
             return 0;
+        if (!deadline) {
+            trn_exec_futex_wait(&slot->done, d, 0);
+            continue;
+        }
         const uint64_t t = now_ns();
         if (t >= deadline)
             return -1;
@@ -190,6 +288,8 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
         (void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
     atomic_store(&slot->req, 0);
     atomic_store(&slot->done, 0);
+    atomic_store(&slot->taken, 0);
+    atomic_store(&c->watchdog_fired, 0);
     c->seq = 0;
     pthread_mutex_lock(&c->lock);
     const int pid = trn_zygote_spawn(p->zygote, core, sv[1]);
@@ -215,7 +315,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     slot->has_plan = 0;
     slot->want_gen = trn_exec_space_generation(p->sp);
     atomic_store_explicit(&slot->req, seq, memory_order_release);
-    trn_exec_futex_wake(&slot->req);
+    ring(slot);
     const int r = wait_answer(slot, seq, now_ns() + START_WAIT_NS);
     if (r != 1) {
         if (r < 0)
@@ -230,12 +330,26 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     return 0;
 }
 
+/* After a buffer was unmapped: idle executors apply it now (a wake-up with
+ * no new request), so its memory leaves them. */
+static void nudge_executors(void *ctx) {
+    trn_exec_pool *p = ctx;
+    for (int i = 0; i < p->cfg.ncores; i++)
+        ring(&p->slots[i]);
+}
+
 int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen) {
+    trn_exec_space_set_unmap_hook(p->sp, nudge_executors, p);
     if (pthread_create(&p->supervisor, NULL, supervisor_main, p) != 0) {
         snprintf(err, errlen, "cannot start the executors' supervisor thread");
         return -1;
     }
     p->supervisor_started = 1;
+    if (pthread_create(&p->restarter, NULL, restarter_main, p) != 0) {
+        snprintf(err, errlen, "cannot start the executors' restarter thread");
+        return -1;
+    }
+    p->restarter_started = 1;
     for (int i = 0; i < p->cfg.ncores; i++) {
         char why[128];
         if (start_executor(p, i, why, sizeof(why)) != 0) {
@@ -249,6 +363,14 @@ int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen) {
 void trn_exec_pool_destroy(trn_exec_pool *p) {
     if (!p)
         return;
+    trn_exec_space_set_unmap_hook(p->sp, NULL, NULL);
+    if (p->restarter_started) {
+        pthread_mutex_lock(&p->restart_lock);
+        p->restarter_stop = 1;
+        pthread_cond_signal(&p->restart_cv);
+        pthread_mutex_unlock(&p->restart_lock);
+        pthread_join(p->restarter, NULL);
+    }
     if (p->supervisor_started) {
         (void)!write(p->stop[1], "x", 1);
         pthread_join(p->supervisor, NULL);
@@ -257,12 +379,18 @@ void trn_exec_pool_destroy(trn_exec_pool *p) {
     for (int i = 0; p->cores && i < p->cfg.ncores; i++) {
         close_channel(p, &p->cores[i]);
         pthread_mutex_destroy(&p->cores[i].lock);
+        pthread_mutex_destroy(&p->cores[i].use);
     }
     for (int i = 0; i < 2; i++)
         if (p->stop[i] >= 0)
             close(p->stop[i]);
     if (p->slots)
         munmap(p->slots, p->slots_bytes);
+    if (p->restart_wanted) {
+        pthread_mutex_destroy(&p->restart_lock);
+        pthread_cond_destroy(&p->restart_cv);
+    }
+    free(p->restart_wanted);
     free(p->cores);
     free(p->cpus);
     free(p);
@@ -372,45 +500,69 @@ static int running(trn_exec_pool *p, int core) {
     return up && atomic_load(&p->slots[core].done) != TRN_EXEC_DEAD;
 }
 
+static trn_kstatus run_held(trn_exec_pool *p, int core, const trn_op_desc *op,
+                            const trn_exec_plan_ref *plan, int shard, int nshards, uint64_t est_ns);
+
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               const trn_exec_plan_ref *plan, int shard, int nshards,
                               uint64_t est_ns) {
     trn_exec_core *c = &p->cores[core];
+    pthread_mutex_lock(&c->use);
+    const trn_kstatus k = run_held(p, core, op, plan, shard, nshards, est_ns);
+    pthread_mutex_unlock(&c->use);
+    return k;
+}
+
+/* trn_exec_pool_run with the core's `use` lock held. */
+static trn_kstatus run_held(trn_exec_pool *p, int core, const trn_op_desc *op,
+                            const trn_exec_plan_ref *plan, int shard, int nshards,
+                            uint64_t est_ns) {
+    trn_exec_core *c = &p->cores[core];
     trn_exec_slot *slot = &p->slots[core];
-    char why[128];
-    /* Killed from outside while idle, or a restart that failed earlier. */
-    if (!running(p, core) && restart(p, core, why, sizeof(why)) != 0) {
-        trn_kmsg_post(op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(op), core,
-                      why);
-        return TRN_KSTATUS_FAILED;
-    }
-    const uint32_t seq = next_seq(c);
-    slot->want_gen = trn_exec_space_generation(p->sp);
-    slot->desc = *op;
-    slot->shard = shard;
-    slot->nshards = nshards;
-    slot->has_plan = plan != NULL;
-    if (plan) {
-        slot->plan_part = plan->part;
-        snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", plan->key);
-        slot->plan_spec = *plan->spec;
-    }
-    atomic_store_explicit(&slot->req, seq, memory_order_release);
-    trn_exec_futex_wake(&slot->req);
     const uint64_t limit = watchdog_ns(p, est_ns);
-    const int r = wait_answer(slot, seq, now_ns() + limit);
-    if (r <= 0) {
-        if (r < 0)
-            kill_executor(p, core);
-        const trn_kstatus k = fault(p, core, op, r < 0, limit);
+    char why[128] = "";
+    for (int attempt = 1;; attempt++) {
+        /* Killed from outside while idle, or a restart that failed. */
+        if (!running(p, core) && restart(p, core, why, sizeof(why)) != 0) {
+            if (attempt < RUN_ATTEMPTS && !atomic_load(&c->quarantined))
+                continue;
+            trn_kmsg_post(op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(op),
+                          core, why);
+            return TRN_KSTATUS_FAILED;
+        }
+        const uint32_t seq = next_seq(c);
+        slot->want_gen = trn_exec_space_generation(p->sp);
+        slot->desc = *op;
+        slot->shard = shard;
+        slot->nshards = nshards;
+        slot->has_plan = plan != NULL;
+        if (plan) {
+            slot->plan_part = plan->part;
+            snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", plan->key);
+            slot->plan_spec = *plan->spec;
+        }
+        atomic_store(&c->deadline_ns, now_ns() + limit);
+        atomic_store_explicit(&slot->req, seq, memory_order_release);
+        ring(slot);
+        const int r = wait_answer(slot, seq, 0);
+        atomic_store(&c->deadline_ns, 0);
+        if (r == 1) {
+            c->consecutive = 0;
+            if (slot->kmsg.set)
+                trn_kmsg_post(op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s",
+                              slot->kmsg.text);
+            return (trn_kstatus)slot->status;
+        }
+        const int by_watchdog = atomic_exchange(&c->watchdog_fired, 0);
+        /* Died before it took the op (killed from outside while idle): not
+         * the op's fault; it goes to a new executor. */
+        if (!by_watchdog && atomic_load(&slot->taken) != seq && attempt < RUN_ATTEMPTS)
+            continue;
+        const trn_kstatus k = fault(p, core, op, by_watchdog, limit);
         /* At once, so that the core is served again before its next op. */
         (void)restart(p, core, why, sizeof(why));
         return k;
     }
-    c->consecutive = 0;
-    if (slot->kmsg.set)
-        trn_kmsg_post(op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s", slot->kmsg.text);
-    return (trn_kstatus)slot->status;
 }
 
 int trn_exec_pool_takes(const trn_op_desc *op) {

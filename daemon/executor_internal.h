@@ -23,6 +23,9 @@
  * rest is the core's worker's, read under lock for status. */
 typedef struct trn_exec_core {
     pthread_mutex_t lock;
+    /* Held by whoever drives the executor: the core's worker while it runs
+     * an op, or the supervisor restarting an executor that died idle. */
+    pthread_mutex_t use;
     int32_t pid;     /* 0: none running */
     int channel;     /* the daemon's end of its channel (-1: none) */
     int dead_status; /* wait status from the death report */
@@ -31,6 +34,10 @@ typedef struct trn_exec_core {
     int last_signal;
     uint32_t consecutive; /* faults since the last op it answered */
     uint64_t fault_ms[TRN_EXEC_QUARANTINE_FAULTS];
+    /* The watchdog, kept by the supervisor: when the running op must end
+     * (0: none running), and whether it killed the executor for it. */
+    _Atomic uint64_t deadline_ns;
+    atomic_int watchdog_fired;
     unsigned nfaults_seen;
     atomic_int quarantined;
 } trn_exec_core;
@@ -49,7 +56,15 @@ struct trn_exec_pool {
     trn_zygote *zygote;
     pthread_t supervisor;
     int supervisor_started;
-    int stop[2]; /* a pipe that ends the supervisor */
+    /* The restarter thread: starts again the executors that died while
+     * their core was idle (the supervisor only asks: it must stay free to
+     * read death reports, which a start waits for). */
+    pthread_t restarter;
+    int restarter_started, restarter_stop;
+    pthread_mutex_t restart_lock;
+    pthread_cond_t restart_cv;
+    unsigned char *restart_wanted; /* per core, under restart_lock */
+    int stop[2];                   /* a pipe that ends the supervisor */
 };
 
 /* The executor process (executor_main.c); never returns. */

@@ -62,8 +62,6 @@ static void pin(int cpu) {
 }
 
 #define EXEC_MAX_PLANS 64
-/* How long an idle executor sleeps before it applies queued unmaps. */
-#define IDLE_DRAIN_NS 200000000u
 
 /* One of the executor's plans. */
 typedef struct exec_plan {
@@ -174,16 +172,24 @@ void trn_executor_main(void *arg, int core, int channel) {
     exec_plans plans = {0};
     uint64_t gen = 0;
     uint32_t last = atomic_load_explicit(&slot->done, memory_order_acquire);
+    uint32_t heard = atomic_load_explicit(&slot->bell, memory_order_acquire);
     for (;;) {
+        const uint32_t bell = atomic_load_explicit(&slot->bell, memory_order_acquire);
         const uint32_t req = atomic_load_explicit(&slot->req, memory_order_acquire);
         if (req == last) {
-            /* Idle: every so often, unmap what was freed meanwhile. */
-            trn_exec_futex_wait(&slot->req, last, IDLE_DRAIN_NS);
-            if (atomic_load_explicit(&slot->req, memory_order_acquire) == last &&
-                trn_exec_space_apply_queued(p->sp, channel, &gen) != 0)
-                _exit(TRN_EXEC_EXIT_CHANNEL);
+            if (bell != heard) {
+                /* Rung with no request: the daemon unmapped buffers. Apply
+                 * it now, so their memory leaves this process too. */
+                heard = bell;
+                if (trn_exec_space_apply_queued(p->sp, channel, &gen) != 0)
+                    _exit(TRN_EXEC_EXIT_CHANNEL);
+                continue;
+            }
+            trn_exec_futex_wait(&slot->bell, bell, 0);
             continue;
         }
+        heard = bell;
+        atomic_store_explicit(&slot->taken, req, memory_order_release);
         if (trn_exec_space_apply(p->sp, channel, &gen, slot->want_gen) != 0)
             _exit(TRN_EXEC_EXIT_CHANNEL);
         trn_kmsg_init(&slot->kmsg);

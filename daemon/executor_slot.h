@@ -3,7 +3,9 @@
  * (daemon/executor.h), and the futex calls both sides use.
  *
  * Protocol: the worker fills the request fields, then stores a new request
- * number in `req` (release) and wakes the executor; the executor runs it,
+ * number in `req` (release), rings `bell` and wakes the executor (which
+ * sleeps on `bell`: anything for it — a request, or buffers unmapped while
+ * it is idle — changes it, so no wake-up is lost); the executor runs it,
  * fills the answer, stores the same number in `done` (release) and wakes
  * the worker. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
  * after the executor died, so a worker asleep on `done` always wakes.
@@ -22,7 +24,9 @@
 
 typedef struct trn_exec_slot {
     _Alignas(64) _Atomic uint32_t req;  /* the last request posted */
+    _Atomic uint32_t bell;              /* rung for every request and unmap */
     _Alignas(64) _Atomic uint32_t done; /* the last request answered, or TRN_EXEC_DEAD */
+    _Atomic uint32_t taken;             /* the last request the executor started */
     /* request */
     uint64_t want_gen; /* the shared space's generation at dispatch */
     int32_t shard, nshards;
