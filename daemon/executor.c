@@ -334,8 +334,10 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
  * no new request), so its memory leaves them. */
 static void nudge_executors(void *ctx) {
     trn_exec_pool *p = ctx;
-    for (int i = 0; i < p->cfg.ncores; i++)
+    for (int i = 0; i < p->cfg.ncores; i++) {
+        atomic_fetch_add_explicit(&p->slots[i].unmaps, 1, memory_order_release);
         ring(&p->slots[i]);
+    }
 }
 
 int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen) {

@@ -172,23 +172,24 @@ void trn_executor_main(void *arg, int core, int channel) {
     exec_plans plans = {0};
     uint64_t gen = 0;
     uint32_t last = atomic_load_explicit(&slot->done, memory_order_acquire);
-    uint32_t heard = atomic_load_explicit(&slot->bell, memory_order_acquire);
+    uint32_t unmaps_seen = 0;
     for (;;) {
         const uint32_t bell = atomic_load_explicit(&slot->bell, memory_order_acquire);
         const uint32_t req = atomic_load_explicit(&slot->req, memory_order_acquire);
         if (req == last) {
-            if (bell != heard) {
-                /* Rung with no request: the daemon unmapped buffers. Apply
-                 * it now, so their memory leaves this process too. */
-                heard = bell;
+            /* Idle. Buffers the daemon unmapped since the last look (it
+             * counts them before it rings): apply them now, so their memory
+             * leaves this process too. */
+            const uint32_t unmaps = atomic_load_explicit(&slot->unmaps, memory_order_acquire);
+            if (unmaps != unmaps_seen) {
                 if (trn_exec_space_apply_queued(p->sp, channel, &gen) != 0)
                     _exit(TRN_EXEC_EXIT_CHANNEL);
+                unmaps_seen = unmaps;
                 continue;
             }
             trn_exec_futex_wait(&slot->bell, bell, 0);
             continue;
         }
-        heard = bell;
         atomic_store_explicit(&slot->taken, req, memory_order_release);
         if (trn_exec_space_apply(p->sp, channel, &gen, slot->want_gen) != 0)
             _exit(TRN_EXEC_EXIT_CHANNEL);

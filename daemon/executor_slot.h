@@ -25,6 +25,7 @@
 typedef struct trn_exec_slot {
     _Alignas(64) _Atomic uint32_t req;  /* the last request posted */
     _Atomic uint32_t bell;              /* rung for every request and unmap */
+    _Atomic uint32_t unmaps;            /* counts rings for unmaps (before ringing) */
     _Alignas(64) _Atomic uint32_t done; /* the last request answered, or TRN_EXEC_DEAD */
     _Atomic uint32_t taken;             /* the last request the executor started */
     /* request */
