@@ -201,7 +201,8 @@ void trn_executor_main(void *arg, int core, int channel) {
             slot->status = (int32_t)run_op(p, &plans, slot);
         }
         last = req;
-        atomic_store_explicit(&slot->done, req, memory_order_release);
-        trn_exec_futex_wake(&slot->done);
+        atomic_store_explicit(&slot->done, req, memory_order_seq_cst);
+        if (atomic_load(&slot->sleeping))
+            trn_exec_futex_wake(&slot->done);
     }
 }

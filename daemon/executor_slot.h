@@ -6,8 +6,8 @@
  * number in `req` (release), rings `bell` and wakes the executor (which
  * sleeps on `bell`: anything for it — a request, or buffers unmapped while
  * it is idle — changes it, so no wake-up is lost); the executor runs it,
- * fills the answer, stores the same number in `done` (release) and wakes
- * the worker. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
+ * fills the answer, stores the same number in `done` and wakes
+ * the worker if it sleeps. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
  * after the executor died, so a worker asleep on `done` always wakes.
  * Request numbers cycle below TRN_EXEC_DEAD.
  */
@@ -27,7 +27,11 @@ typedef struct trn_exec_slot {
     _Atomic uint32_t bell;              /* rung for every request and unmap */
     _Atomic uint32_t unmaps;            /* counts rings for unmaps (before ringing) */
     _Alignas(64) _Atomic uint32_t done; /* the last request answered, or TRN_EXEC_DEAD */
-    _Atomic uint32_t taken;             /* the last request the executor started */
+    _Atomic uint32_t taken;
+    /* The worker sleeps on `done` (else it yields): the executor wakes it
+     * only then, saving a syscall per op. Both sides store, then load the
+     * other's word, sequentially consistent, so one sees the other. */
+    _Atomic uint32_t sleeping; /* the last request the executor started */
     /* request */
     uint64_t want_gen; /* the shared space's generation at dispatch */
     int32_t shard, nshards;
