@@ -61,7 +61,6 @@ struct trn_exec_space {
     uint64_t base, size; /* the buffer range */
     extent *free_list;
     mapped *buffers;
-    size_t nbuffers;
     uint64_t gen;
     int subs[MAX_SUBSCRIBERS];
     int nsubs;
@@ -273,7 +272,6 @@ void *trn_exec_space_map(trn_exec_space *sp, int fd, uint64_t len) {
     }
     *m = (mapped){.addr = at, .len = len, .fd = dup_fd, .next = sp->buffers};
     sp->buffers = m;
-    sp->nbuffers++;
     const space_msg msg = {.kind = MSG_MAP, .gen = ++sp->gen, .addr = at, .len = len};
     broadcast_locked(sp, &msg, dup_fd);
     pthread_mutex_unlock(&sp->lock);
@@ -295,7 +293,6 @@ void trn_exec_space_unmap(trn_exec_space *sp, void *addr, uint64_t len) {
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     range_give(sp, at, span);
     if (m) {
-        sp->nbuffers--;
         const space_msg msg = {.kind = MSG_UNMAP, .gen = ++sp->gen, .addr = at, .len = len};
         broadcast_locked(sp, &msg, -1);
     }
@@ -348,13 +345,6 @@ void trn_exec_space_unsubscribe(trn_exec_space *sp, int fd) {
     pthread_mutex_unlock(&sp->lock);
 }
 
-size_t trn_exec_space_buffers(trn_exec_space *sp) {
-    pthread_mutex_lock(&sp->lock);
-    const size_t n = sp->nbuffers;
-    pthread_mutex_unlock(&sp->lock);
-    return n;
-}
-
 /* ---- the op arena ---- */
 
 void *trn_exec_space_arena_alloc(trn_exec_space *sp, size_t bytes) {
@@ -390,11 +380,6 @@ void trn_exec_space_arena_free(trn_exec_space *sp, void *p) {
     memcpy(p, &sp->arena_free[k], sizeof(void *));
     sp->arena_free[k] = b;
     pthread_mutex_unlock(&sp->arena_lock);
-}
-
-int trn_exec_space_in_arena(const trn_exec_space *sp, const void *p) {
-    const char *c = p;
-    return c >= sp->arena && c < sp->arena + sp->arena_size;
 }
 
 /* ---- the planning board ---- */

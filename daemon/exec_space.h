@@ -56,8 +56,6 @@ void trn_exec_space_unmap(trn_exec_space *sp, void *addr, uint64_t len);
 /* Zeroed memory of the op arena (8-byte aligned), or NULL when it is full. */
 void *trn_exec_space_arena_alloc(trn_exec_space *sp, size_t bytes);
 void trn_exec_space_arena_free(trn_exec_space *sp, void *p);
-/* Whether p lies in the op arena. */
-int trn_exec_space_in_arena(const trn_exec_space *sp, const void *p);
 
 /* The planning board: the daemon's planning knowledge (FFTW wisdom) as
  * text, so that an executor prepares exactly the plan the daemon's plan
@@ -80,8 +78,6 @@ void trn_exec_space_unsubscribe(trn_exec_space *sp, int fd);
 /* fn(ctx) is called after every unmap is sent, outside the lock (the pool
  * wakes idle executors to apply it). NULL: none. Set before buffers exist. */
 void trn_exec_space_set_unmap_hook(trn_exec_space *sp, void (*fn)(void *ctx), void *ctx);
-/* How many buffers are mapped (for status and leak checks). */
-size_t trn_exec_space_buffers(trn_exec_space *sp);
 
 /* ---- the executor's side ---- */
 
