@@ -280,8 +280,6 @@ static int read_some(local_transport *t, uint64_t deadline) {
                 sched_yield(); /* the daemon may be waiting for this CPU */
                 continue;
             }
-            if (spun || t->spin.ns == 0)
-                trn_spin_result(&t->spin, 0);
             spun = 0;
             __atomic_store_n(&t->ring->client_waiting, 1, __ATOMIC_RELAXED);
             __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -304,6 +302,8 @@ static int read_some(local_transport *t, uint64_t deadline) {
         }
         if (r < 0)
             return -1;
+        if (t->ring && (pf[1].revents & POLLIN))
+            trn_spin_slept(&t->spin, trn_spin_now_ns() - spin_start);
         if (pf[0].revents & (POLLIN | POLLHUP | POLLERR))
             return read_socket_frame(t);
         spin_start = 0;

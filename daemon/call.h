@@ -60,6 +60,10 @@ struct trn_call {
      * TRN_LOCAL_FLAG_NO_REPLY): the transport drops it, so a handler keeps
      * an error for a later synchronising call instead (Submit). */
     int no_reply;
+    /* The transport calls trn_service_kick (or trn_service_kick_run) once
+     * the burst this request came in is dispatched: the ops it queues, and
+     * the markers of a synchronising call, need not wake the workers. */
+    int kicks_later;
     /* On a session's attach call: the session has room for queued ops again
      * after trn_session_ops_full said it had none. Called with the session's
      * lock held, from any thread; must not block. NULL when the transport

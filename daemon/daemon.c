@@ -42,14 +42,21 @@
  * go there yet (daemon/executor.h, "What runs where"). */
 static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
                             const struct trn_plan_entry *plan, unsigned plan_part, int shard,
-                            int nshards, uint64_t est_ns) {
+                            int nshards, uint64_t est_ns, uint64_t patience_ns, int *pending) {
     trnscid *d = ctx;
     if (!trn_exec_pool_takes(op))
         return d->backend->run(d->backend, op, NULL, shard, nshards);
     const trn_exec_plan_ref ref = {.key = plan ? trn_plan_entry_key(plan) : NULL,
                                    .spec = plan ? trn_plan_entry_spec(plan) : NULL,
                                    .part = plan_part};
-    return trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns);
+    return trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns,
+                             patience_ns, pending);
+}
+
+/* Concludes a run_core that stopped waiting (its patience). */
+static trn_kstatus run_core_finish(void *ctx, int core) {
+    trnscid *d = ctx;
+    return trn_exec_pool_finish(d->executors, core);
 }
 
 /* After every plan part the plan cache prepares: the executors get the
@@ -131,6 +138,7 @@ int trnscid_start(trnscid *d) {
     trn_sched_config sc = {.cpus = d->cfg.cpus, .ncores = d->cfg.ncores, .ncopy = d->cfg.ncopy};
     if (d->executors) {
         sc.run_core = run_core;
+        sc.run_core_finish = run_core_finish;
         sc.core_in_service = core_in_service;
         sc.run_ctx = d;
     }

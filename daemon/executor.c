@@ -84,7 +84,7 @@ trn_exec_pool *trn_exec_pool_create(const trn_exec_pool_config *cfg, const trn_b
     for (int i = 0; i < cfg->ncores; i++) {
         p->cpus[i] = cfg->cpus ? cfg->cpus[i] : -1;
         pthread_mutex_init(&p->cores[i].lock, NULL);
-        pthread_mutex_init(&p->cores[i].use, NULL);
+        sem_init(&p->cores[i].use, 0, 1);
         p->cores[i].channel = -1;
     }
     atomic_init(&p->in_service, cfg->ncores);
@@ -120,6 +120,12 @@ static const char *signal_name(int sig) {
 static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen);
 static int running(trn_exec_pool *p, int core);
 
+/* Takes core's `use` semaphore. */
+static void use_take(trn_exec_core *c) {
+    while (sem_wait(&c->use) != 0 && errno == EINTR)
+        ;
+}
+
 /* Asks the restarter to start core's executor again (it died while the
  * core was idle, e.g. killed from outside). */
 static void restart_idle(trn_exec_pool *p, int core) {
@@ -148,11 +154,11 @@ static void *restarter_main(void *arg) {
         pthread_mutex_unlock(&p->restart_lock);
         trn_exec_core *c = &p->cores[core];
         char why[128];
-        pthread_mutex_lock(&c->use);
+        use_take(c);
         if (!atomic_load(&c->quarantined) && !running(p, core) &&
             start_executor(p, core, why, sizeof(why)) != 0)
             trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
-        pthread_mutex_unlock(&c->use);
+        sem_post(&c->use);
         pthread_mutex_lock(&p->restart_lock);
     }
     pthread_mutex_unlock(&p->restart_lock);
@@ -240,20 +246,19 @@ static int wait_answer(trn_exec_slot *slot, uint32_t seq, uint64_t deadline) {
             return 1;
         if (d == TRN_EXEC_DEAD)
             return 0;
+        /* The executor may share this CPU: yielding hands it over without a
+         * sleep and a wake-up syscall (a short op is answered before the
+         * yields run out). */
+        for (int y = 0; y < HANDOFF_YIELDS && atomic_load(&slot->done) == d; y++)
+            sched_yield();
+        if (atomic_load(&slot->done) != d)
+            continue;
         uint64_t left = 0;
         if (deadline) {
             const uint64_t t = now_ns();
             if (t >= deadline)
                 return -1;
             left = deadline - t;
-        } else {
-            /* The executor shares this CPU: yielding hands it over without
-             * a sleep and a wake-up syscall (a short op is answered before
-             * the yields run out). */
-            for (int y = 0; y < HANDOFF_YIELDS && atomic_load(&slot->done) == d; y++)
-                sched_yield();
-            if (atomic_load(&slot->done) != d)
-                continue;
         }
         /* Asleep: the executor wakes us (executor_slot.h, `sleeping`). */
         atomic_store(&slot->sleeping, 1);
@@ -397,7 +402,7 @@ void trn_exec_pool_destroy(trn_exec_pool *p) {
     for (int i = 0; p->cores && i < p->cfg.ncores; i++) {
         close_channel(p, &p->cores[i]);
         pthread_mutex_destroy(&p->cores[i].lock);
-        pthread_mutex_destroy(&p->cores[i].use);
+        sem_destroy(&p->cores[i].use);
     }
     for (int i = 0; i < 2; i++)
         if (p->stop[i] >= 0)
@@ -518,69 +523,118 @@ static int running(trn_exec_pool *p, int core) {
     return up && atomic_load(&p->slots[core].done) != TRN_EXEC_DEAD;
 }
 
-static trn_kstatus run_held(trn_exec_pool *p, int core, const trn_op_desc *op,
-                            const trn_exec_plan_ref *plan, int shard, int nshards, uint64_t est_ns);
-
-trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
-                              const trn_exec_plan_ref *plan, int shard, int nshards,
-                              uint64_t est_ns) {
-    trn_exec_core *c = &p->cores[core];
-    pthread_mutex_lock(&c->use);
-    const trn_kstatus k = run_held(p, core, op, plan, shard, nshards, est_ns);
-    pthread_mutex_unlock(&c->use);
-    return k;
-}
-
-/* trn_exec_pool_run with the core's `use` lock held. */
-static trn_kstatus run_held(trn_exec_pool *p, int core, const trn_op_desc *op,
-                            const trn_exec_plan_ref *plan, int shard, int nshards,
-                            uint64_t est_ns) {
+/* Posts c->req to core's executor (starting one first when none runs).
+ * Returns 0, or -1 when the core has no executor (the op failed, its
+ * message posted). */
+static int post(trn_exec_pool *p, int core) {
     trn_exec_core *c = &p->cores[core];
     trn_exec_slot *slot = &p->slots[core];
-    const uint64_t limit = watchdog_ns(p, est_ns);
+    trn_exec_request *rq = &c->req;
     char why[128] = "";
-    for (int attempt = 1;; attempt++) {
+    for (;;) {
+        rq->attempt++;
         /* Killed from outside while idle, or a restart that failed. */
-        if (!running(p, core) && restart(p, core, why, sizeof(why)) != 0) {
-            if (attempt < RUN_ATTEMPTS && !atomic_load(&c->quarantined))
-                continue;
-            trn_kmsg_post(op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(op),
-                          core, why);
-            return TRN_KSTATUS_FAILED;
+        if (running(p, core) || restart(p, core, why, sizeof(why)) == 0)
+            break;
+        if (rq->attempt < RUN_ATTEMPTS && !atomic_load(&c->quarantined))
+            continue;
+        trn_kmsg_post(rq->op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(rq->op),
+                      core, why);
+        return -1;
+    }
+    rq->seq = next_seq(c);
+    slot->want_gen = trn_exec_space_generation(p->sp);
+    slot->desc = *rq->op;
+    slot->shard = rq->shard;
+    slot->nshards = rq->nshards;
+    slot->has_plan = rq->has_plan;
+    if (rq->has_plan) {
+        slot->plan_part = rq->plan_part;
+        snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", rq->plan_key);
+        slot->plan_spec = *rq->plan_spec;
+    }
+    atomic_store(&c->deadline_ns, now_ns() + rq->limit_ns);
+    atomic_store_explicit(&slot->req, rq->seq, memory_order_release);
+    ring(slot);
+    return 0;
+}
+
+/* Waits for the answer to c->req, posted, posting it again when the
+ * executor died before taking it. With patience_ns > 0, gives up waiting
+ * after that long, and at once when the executor died: sets *pending and
+ * leaves the rest to trn_exec_pool_finish (its caller must not be held by
+ * a fault's backoff and restart). */
+static trn_kstatus conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pending) {
+    trn_exec_core *c = &p->cores[core];
+    trn_exec_slot *slot = &p->slots[core];
+    trn_exec_request *rq = &c->req;
+    const uint64_t until = patience_ns ? now_ns() + patience_ns : 0;
+    for (;;) {
+        const int r = wait_answer(slot, rq->seq, until);
+        if (r < 0 || (r == 0 && patience_ns)) {
+            *pending = 1;
+            return TRN_KSTATUS_OK;
         }
-        const uint32_t seq = next_seq(c);
-        slot->want_gen = trn_exec_space_generation(p->sp);
-        slot->desc = *op;
-        slot->shard = shard;
-        slot->nshards = nshards;
-        slot->has_plan = plan != NULL;
-        if (plan) {
-            slot->plan_part = plan->part;
-            snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", plan->key);
-            slot->plan_spec = *plan->spec;
-        }
-        atomic_store(&c->deadline_ns, now_ns() + limit);
-        atomic_store_explicit(&slot->req, seq, memory_order_release);
-        ring(slot);
-        const int r = wait_answer(slot, seq, 0);
         atomic_store(&c->deadline_ns, 0);
         if (r == 1) {
             c->consecutive = 0;
             if (slot->kmsg.set)
-                trn_kmsg_post(op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s",
+                trn_kmsg_post(rq->op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s",
                               slot->kmsg.text);
             return (trn_kstatus)slot->status;
         }
         const int by_watchdog = atomic_exchange(&c->watchdog_fired, 0);
         /* Died before it took the op (killed from outside while idle): not
          * the op's fault; it goes to a new executor. */
-        if (!by_watchdog && atomic_load(&slot->taken) != seq && attempt < RUN_ATTEMPTS)
+        if (!by_watchdog && atomic_load(&slot->taken) != rq->seq && rq->attempt < RUN_ATTEMPTS) {
+            if (post(p, core) != 0)
+                return TRN_KSTATUS_FAILED;
             continue;
-        const trn_kstatus k = fault(p, core, op, by_watchdog, limit);
+        }
+        const trn_kstatus k = fault(p, core, rq->op, by_watchdog, rq->limit_ns);
         /* At once, so that the core is served again before its next op. */
+        char why[128];
         (void)restart(p, core, why, sizeof(why));
         return k;
     }
+}
+
+trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
+                              const trn_exec_plan_ref *plan, int shard, int nshards,
+                              uint64_t est_ns, uint64_t patience_ns, int *pending) {
+    trn_exec_core *c = &p->cores[core];
+    use_take(c);
+    c->req = (trn_exec_request){.op = op,
+                                .has_plan = plan != NULL,
+                                .plan_key = plan ? plan->key : NULL,
+                                .plan_spec = plan ? plan->spec : NULL,
+                                .plan_part = plan ? plan->part : 0,
+                                .shard = shard,
+                                .nshards = nshards,
+                                .limit_ns = watchdog_ns(p, est_ns)};
+    int waiting = 0;
+    trn_kstatus k;
+    if (patience_ns && !running(p, core))
+        waiting = 1; /* starting an executor is trn_exec_pool_finish's */
+    else if (post(p, core) != 0)
+        k = TRN_KSTATUS_FAILED;
+    else
+        k = conclude(p, core, patience_ns, &waiting);
+    if (pending)
+        *pending = waiting;
+    if (waiting)
+        return TRN_KSTATUS_OK;
+    sem_post(&c->use);
+    return k;
+}
+
+trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core) {
+    trn_exec_core *c = &p->cores[core];
+    int never = 0;
+    const trn_kstatus k = c->req.attempt == 0 && post(p, core) != 0 ? TRN_KSTATUS_FAILED
+                                                                    : conclude(p, core, 0, &never);
+    sem_post(&c->use);
+    return k;
 }
 
 int trn_exec_pool_takes(const trn_op_desc *op) {

@@ -65,13 +65,22 @@ typedef struct trn_exec_plan_ref {
     unsigned part;
 } trn_exec_plan_ref;
 
-/* Runs one shard of op on core's executor, from that core's worker thread.
- * plan: the plan it runs, or NULL. est_ns: the scheduler's estimate of the
- * shard's time (the watchdog's basis). A fault fails the op
- * (TRN_KSTATUS_FAILED, its message in op->kmsg). */
+/* Runs one shard of op on core's executor, in that core's name (one run
+ * per core at a time). plan: the plan it runs, or NULL. est_ns: the
+ * scheduler's estimate of the shard's time (the watchdog's basis). A fault
+ * fails the op (TRN_KSTATUS_FAILED, its message in op->kmsg).
+ * patience_ns 0 waits for the answer. Otherwise the caller is held at most
+ * that long and never by slow work: when the answer has not come by then,
+ * or the executor died, or must first be started, *pending is set, the run
+ * goes on (or starts), the core stays taken, and trn_exec_pool_finish (from
+ * any thread) concludes it and returns its status. pending may be NULL when
+ * patience_ns is 0. */
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               const trn_exec_plan_ref *plan, int shard, int nshards,
-                              uint64_t est_ns);
+                              uint64_t est_ns, uint64_t patience_ns, int *pending);
+/* Waits for the run trn_exec_pool_run left pending on core; returns its
+ * status as trn_exec_pool_run would have. */
+trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core);
 /* Hands the daemon's planning knowledge to the executors (from the plan
  * cache's planner thread, after each part it prepares). */
 void trn_exec_pool_publish_plans(trn_exec_pool *p);

@@ -6,6 +6,7 @@
 #define TRN_DAEMON_EXECUTOR_INTERNAL_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 
 #include "daemon/exec_space.h"
@@ -18,14 +19,32 @@
 #define TRN_EXEC_EXIT_SETUP 70   /* core_init or the sandbox failed */
 #define TRN_EXEC_EXIT_CHANNEL 71 /* its channel closed or a mapping failed */
 
+/* One shard run on an executor: what posting it (again, after the executor
+ * died before taking it) and concluding it need. */
+typedef struct trn_exec_request {
+    const trn_op_desc *op;
+    int has_plan; /* and its plan (trn_exec_plan_ref's fields): */
+    const char *plan_key;
+    const trn_plan_spec *plan_spec;
+    unsigned plan_part;
+    int shard, nshards;
+    uint64_t limit_ns; /* its watchdog */
+    uint32_t seq;      /* as posted */
+    int attempt;
+} trn_exec_request;
+
 /* The daemon's record of one core's executor. `lock` guards pid against
  * the supervisor matching a death report while a start is under way; the
  * rest is the core's worker's, read under lock for status. */
 typedef struct trn_exec_core {
     pthread_mutex_t lock;
-    /* Held by whoever drives the executor: the core's worker while it runs
-     * an op, or the supervisor restarting an executor that died idle. */
-    pthread_mutex_t use;
+    /* Held by whoever drives the executor: the thread that runs an op on it
+     * (until trn_exec_pool_finish, for a run its caller stopped waiting
+     * for), or the restarter starting an executor that died idle. A
+     * semaphore, because a run may be finished by another thread. */
+    sem_t use;
+    /* The request being run, kept for trn_exec_pool_finish. */
+    trn_exec_request req;
     int32_t pid;     /* 0: none running */
     int channel;     /* the daemon's end of its channel (-1: none) */
     int dead_status; /* wait status from the death report */

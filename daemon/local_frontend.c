@@ -398,7 +398,13 @@ static int ring_drain(conn *c) {
             idle_since = 0;
             continue;
         }
-        conn_kick(c); /* the ring is empty: run what it brought */
+        /* The ring is empty: run what it brought — a small op here, on its
+         * core's executor, rather than waking the core's worker. */
+        if (c->unkicked) {
+            c->unkicked = 0;
+            if (trn_service_kick_run(c->fe->svc))
+                continue;
+        }
         const uint64_t now = trn_spin_now_ns();
         if (!idle_since) {
             idle_since = now;
@@ -410,7 +416,14 @@ static int ring_drain(conn *c) {
          * launch that wait is the only one per iteration; letting the budget
          * decay to sleeping there would make both sides pay a doorbell for
          * every request.) */
-        owed_seen |= atomic_load(&c->owed) > 0;
+        if (atomic_load(&c->owed) > 0) {
+            owed_seen = 1;
+        } else if (owed_seen == 1) {
+            /* The reply went out while we watched: the client's next
+             * request follows it, so the window starts again here. */
+            idle_since = now;
+            owed_seen = 2;
+        }
         const uint64_t budget =
             owed_seen && c->spin.ns < TRN_SPIN_MAX_NS ? TRN_SPIN_MAX_NS : c->spin.ns;
         if (now - idle_since < budget) {
@@ -619,7 +632,9 @@ static void dispatch(conn *c, const trn_local_hdr *h, const uint8_t *body, int v
     lc->tag = h->tag;
     lc->via_ring = via_ring;
     lc->base.no_reply = (h->flags & TRN_LOCAL_FLAG_NO_REPLY) != 0;
-    c->unkicked |= lc->base.no_reply;
+    /* ring_drain kicks when the ring is empty; a socket frame, after it. */
+    lc->base.kicks_later = via_ring || lc->base.no_reply;
+    c->unkicked |= lc->base.kicks_later;
     if (via_ring && !lc->base.no_reply)
         atomic_fetch_add(&c->owed, 1);
     lc->base.scoped = 1;

@@ -422,6 +422,11 @@ void trn_service_kick(trn_service *svc) {
     trn_sched_kick(svc->sched);
 }
 
+int trn_service_kick_run(trn_service *svc) {
+    return trn_sched_kick_run(svc->sched, TRN_SERVICE_RUN_HERE_MAX_NS,
+                              TRN_SERVICE_RUN_HERE_PATIENCE_NS);
+}
+
 /* Up to a session's default queue of ops is kept for reuse. */
 void trn_service_ops_init(trn_service *svc) {
     trn_block_pool_init(&svc->op_pool, sizeof(trn_service_op), 4096);
@@ -722,7 +727,8 @@ void trn_service_on_submit(trn_service *svc, const Trnsci__V1__SubmitRequest *re
     default:
         /* An asynchronous launch wakes no worker: its frontend calls
          * trn_service_kick after the burst it came in. */
-        rc = submit_kernel(svc, s, req, call->no_reply, &seq, err, sizeof(err));
+        rc =
+            submit_kernel(svc, s, req, call->no_reply || call->kicks_later, &seq, err, sizeof(err));
         break;
     }
     if (rc != TRN_WIRE_OK) {

@@ -28,6 +28,17 @@ trn_wire_code trn_service_launch(trn_service *svc, const uint8_t *req, size_t le
  * per burst rather than once per op. */
 void trn_service_kick(trn_service *svc);
 
+/* As trn_service_kick, but a small op an idle core would run next
+ * (estimated at most TRN_SERVICE_RUN_HERE_MAX_NS) runs in the calling thread
+ * instead, in that core's name: on the core's executor, with the core's
+ * accounting (trn_sched_kick_run). Saves the wake-up of the core's worker
+ * thread and two context switches on its CPU. Returns 1 when it ran one. */
+#define TRN_SERVICE_RUN_HERE_MAX_NS 20000u
+/* How long the calling thread waits for such an op before the core's worker
+ * takes the wait over (a hung kernel never holds a frontend). */
+#define TRN_SERVICE_RUN_HERE_PATIENCE_NS 200000u
+int trn_service_kick_run(trn_service *svc);
+
 /* The pool the service's queued ops come from (block_pool.h): init before
  * the first request, trim when idle (its free blocks go back to the heap),
  * destroy after the last op has completed. */

@@ -179,6 +179,7 @@ static void queue_marker(waiter *w, trn_sched_stream *st, trn_sched_fence *wait_
     m->sop.is_marker = 1;
     m->sop.wait = wait_on;
     m->sop.done = marker_done;
+    m->sop.defer_wake = w->call->kicks_later;
     m->w = w;
     atomic_fetch_add(&w->markers, 1);
     if (trn_sched_submit(w->svc->sched, st, &m->sop) != 0) {

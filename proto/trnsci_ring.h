@@ -126,4 +126,22 @@ static inline void trn_spin_result(trn_spin *s, int caught) {
         s->ns = TRN_SPIN_PROBE_NS;
 }
 
+/* After a sleep that ended waited_ns after the spin began: when a spin of
+ * at most TRN_SPIN_MAX_NS would have caught the entry, the budget covers it
+ * next time (twice the wait, so a wake-up's own latency is covered too);
+ * otherwise it shrinks as after any miss. Judging a miss by the whole wait
+ * rather than by the spin alone keeps one late reply from starting a spiral:
+ * a shorter budget misses more often, and each miss then costs a wake-up from
+ * an idle CPU (tens of µs), which makes the next reply later still. */
+static inline void trn_spin_slept(trn_spin *s, uint64_t waited_ns) {
+    if (waited_ns > TRN_SPIN_MAX_NS) {
+        trn_spin_result(s, 0);
+        return;
+    }
+    const uint64_t want = 2 * waited_ns;
+    s->ns = want < TRN_SPIN_PROBE_NS ? TRN_SPIN_PROBE_NS
+            : want > TRN_SPIN_MAX_NS ? TRN_SPIN_MAX_NS
+                                     : (uint32_t)want;
+}
+
 #endif

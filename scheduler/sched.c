@@ -83,6 +83,13 @@ typedef struct worker {
     int index; /* within the engine; the backend core index on the cores */
     int cpu;   /* -1: not pinned */
     int started;
+    int waiting; /* asleep on its engine's condition, with nothing to do */
+    int lent;    /* another thread runs a shard in its name (trn_sched_kick_run) */
+    /* A shard run in its name that it must conclude (run_core_finish):
+     * handed over by trn_sched_kick_run, which stopped waiting for it. */
+    trn_sched_op *handed;
+    int handed_shard;
+    uint64_t handed_t0;
     trn_sched_usage usage;
 } worker;
 
@@ -91,6 +98,7 @@ typedef struct engine {
     pthread_cond_t work;
     trn_sched_tenant *backlog;
     double vclock; /* the start tag of the last shard dispatched */
+    int wake;      /* owed to its workers at the next unlock: WAKE_ONE, WAKE_ALL */
 } engine;
 
 struct trn_sched {
@@ -289,7 +297,8 @@ static int op_started(const trn_sched_op *op) {
 
 /* Runs one shard of op's current stage, once the plan part it needs is
  * prepared (planning happens on the plan cache's thread; this waits). */
-static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, int shard) {
+static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, int shard,
+                             uint64_t patience_ns, int *pending) {
     struct trn_plan_entry *plan = op->steps        ? op->steps[op->stage].plan
                                   : op->stage == 0 ? op->plan
                                                    : NULL;
@@ -309,7 +318,7 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
     }
     if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
         return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,
-                               op->nshards, (uint64_t)op->shard_est_ns);
+                               op->nshards, (uint64_t)op->shard_est_ns, patience_ns, pending);
     return s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
 }
 
@@ -372,6 +381,42 @@ static void ready_enqueue(trn_sched *s, trn_sched_op *op) {
     }
 }
 
+/* Waking workers. Ready work marks its engine (`wake`) and the wake-ups are
+ * sent after the lock is released (sched_unlock): a worker woken while the
+ * lock is still held runs at once on a shared CPU (a wake-up preempts),
+ * blocks on the lock and must be woken a second time by the unlock — two
+ * extra context switches per op. Workers re-check for work under the lock,
+ * so a wake-up sent after the unlock is never lost. */
+enum { WAKE_NONE, WAKE_ONE, WAKE_ALL };
+
+static void send_wake(engine *e, int w) {
+    if (w == WAKE_ALL)
+        pthread_cond_broadcast(&e->work);
+    else if (w == WAKE_ONE)
+        pthread_cond_signal(&e->work);
+}
+
+/* With s->lock held, before a thread waits on a condition (which releases
+ * the lock without sched_unlock): sends what is owed now. */
+static void wake_now_locked(trn_sched *s) {
+    for (int i = 0; i < TRN_ENGINE_COUNT; i++) {
+        send_wake(&s->engines[i], s->engines[i].wake);
+        s->engines[i].wake = WAKE_NONE;
+    }
+}
+
+/* Releases s->lock, then sends the wake-ups owed. */
+static void sched_unlock(trn_sched *s) {
+    int owed[TRN_ENGINE_COUNT];
+    for (int i = 0; i < TRN_ENGINE_COUNT; i++) {
+        owed[i] = s->engines[i].wake;
+        s->engines[i].wake = WAKE_NONE;
+    }
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < TRN_ENGINE_COUNT; i++)
+        send_wake(&s->engines[i], owed[i]);
+}
+
 /* Queues op's current stage and wakes its engine's workers for it (unless a
  * quiet submit defers that to trn_sched_kick). */
 static void ready_push(trn_sched *s, trn_sched_op *op) {
@@ -381,10 +426,9 @@ static void ready_push(trn_sched *s, trn_sched_op *op) {
         s->unkicked = 1;
         return;
     }
-    if (op->nshards > 1)
-        pthread_cond_broadcast(&e->work);
-    else
-        pthread_cond_signal(&e->work);
+    const int w = op->nshards > 1 ? WAKE_ALL : WAKE_ONE;
+    if (e->wake < w)
+        e->wake = w;
 }
 
 static void backlog_remove(engine *e, trn_sched_tenant *t, int eng) {
@@ -560,7 +604,7 @@ static void run_completions(trn_sched *s, completion_list *l) {
         fence_put(sig);
         fence_put(wait);
         stream_put(stream);
-        pthread_mutex_unlock(&s->lock);
+        sched_unlock(s);
     }
     /* One caller's timer at most, unlinked before the lock was dropped; its
      * links are not read again, so fire() or another thread may re-arm it. */
@@ -584,7 +628,7 @@ static void complete_active(trn_sched *s, trn_sched_op *op) {
     st->completing = 0;
     stream_advance(s, st, &done);
     stream_put(st); /* the op's reference */
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     run_completions(s, &done);
 }
 
@@ -676,6 +720,90 @@ const trn_sched_op *trn_sched_running_op(int *shard, int *nshards) {
     return running_op;
 }
 
+/* A shard of op ran on w from t0 to t1 with status k (lock held, which it
+ * may drop and take again): its bookkeeping, the op's next stage or its
+ * completion. */
+static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k, uint64_t t0,
+                       uint64_t t1) {
+    account_shard(w, op, t0, t1);
+    op->kstatus = merge_kstatus(op->kstatus, k);
+    if (--op->shards_left == 0)
+        stage_times(op)->t_end = t1;
+    if (op->shards_left == 0 && op->stage < last_stage(op) && op->kstatus == TRN_KSTATUS_OK &&
+        !op->stop) {
+        /* The next stage, on its own engine; the stream stays held. A
+         * sequence's next step is usually this worker's next shard. */
+        op->stage++;
+        stage_prepare(s, op);
+        stage_times(op)->t_ready = t1;
+        /* This worker takes a one-shard step on its own engine itself
+         * (it looks for work before it sleeps): wake nobody for it. */
+        if (op->steps && op->nshards == 1 && op->engine == w->engine)
+            ready_enqueue(s, op);
+        else
+            ready_push(s, op);
+    } else if (op->shards_left == 0) {
+        trn_sched_tenant *t = op->stream->tenant;
+        op->t_end = t1;
+        w->usage.ops++; /* the worker that finished it */
+        t->usage.ops++;
+        if (--s->inflight == 0 && s->stopping)
+            for (int i = 0; i < TRN_ENGINE_COUNT; i++)
+                pthread_cond_broadcast(&s->engines[i].work);
+        s->stats.ops_running--;
+        s->stats.ops_completed++;
+        op->stream->active = NULL;
+        op->stream->completing = 1;
+        sched_unlock(s);
+        complete_active(s, op);
+        pthread_mutex_lock(&s->lock);
+    }
+}
+
+/* Runs a shard taken for w (called without the lock, returns with it) and
+ * does its bookkeeping. With patience_ns (trn_sched_kick_run), a shard
+ * still running after that long is handed to w's thread to conclude:
+ * returns 0 then, else 1. */
+static int run_taken(trn_sched *s, worker *w, trn_sched_op *op, int shard, uint64_t patience_ns) {
+    const uint64_t t0 = trn_sched_now_ns();
+    running_shard = shard;
+    running_nshards = op->nshards;
+    running_op = op;
+    int pending = 0;
+    const trn_kstatus k = run_shard(s, w, op, shard, patience_ns, &pending);
+    running_op = NULL;
+    const uint64_t t1 = trn_sched_now_ns();
+
+    pthread_mutex_lock(&s->lock);
+    if (pending) {
+        w->handed = op;
+        w->handed_shard = shard;
+        w->handed_t0 = t0;
+        s->engines[w->engine].wake = WAKE_ALL; /* w, whichever waiter that is */
+        return 0;
+    }
+    shard_done(s, w, op, k, t0, t1);
+    return 1;
+}
+
+/* w's thread, lock held: concludes the shard handed to it (run_taken). */
+static void conclude_handed(trn_sched *s, worker *w) {
+    trn_sched_op *op = w->handed;
+    const int shard = w->handed_shard;
+    const uint64_t t0 = w->handed_t0;
+    w->handed = NULL;
+    sched_unlock(s);
+    running_shard = shard;
+    running_nshards = op->nshards;
+    running_op = op;
+    const trn_kstatus k = s->cfg.run_core_finish(s->cfg.run_ctx, w->index);
+    running_op = NULL;
+    const uint64_t t1 = trn_sched_now_ns();
+    pthread_mutex_lock(&s->lock);
+    shard_done(s, w, op, k, t0, t1);
+    w->lent = 0;
+}
+
 static void *worker_main(void *arg) {
     worker *w = arg;
     trn_sched *s = w->sched;
@@ -692,14 +820,22 @@ static void *worker_main(void *arg) {
     completion_list done = {0};
     pthread_mutex_lock(&s->lock);
     for (;;) {
+        if (w->handed) {
+            conclude_handed(s, w);
+            continue;
+        }
         if (w->engine == TRN_ENGINE_CORE && s->cfg.core_in_service &&
             !s->cfg.core_in_service(s->cfg.run_ctx, w->index))
-            break; /* out of service: the other workers take its share */
+            break;     /* out of service: the other workers take its share */
+        if (w->lent) { /* another thread runs a shard in its name */
+            pthread_cond_wait(&e->work, &s->lock);
+            continue;
+        }
         int shard = 0;
         trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
         if (done.head || done.wake) {
             stream_advance(s, NULL, &done);
-            pthread_mutex_unlock(&s->lock);
+            sched_unlock(s);
             run_completions(s, &done);
             pthread_mutex_lock(&s->lock);
         }
@@ -707,55 +843,16 @@ static void *worker_main(void *arg) {
             /* Stopping: leave once no started op can bring a stage here. */
             if (s->stopping && s->inflight == 0)
                 break;
+            wake_now_locked(s);
+            w->waiting = 1;
             pthread_cond_wait(&e->work, &s->lock);
+            w->waiting = 0;
             continue;
         }
-        pthread_mutex_unlock(&s->lock);
-
-        const uint64_t t0 = trn_sched_now_ns();
-        running_shard = shard;
-        running_nshards = op->nshards;
-        running_op = op;
-        const trn_kstatus k = run_shard(s, w, op, shard);
-        running_op = NULL;
-        const uint64_t t1 = trn_sched_now_ns();
-
-        pthread_mutex_lock(&s->lock);
-        account_shard(w, op, t0, t1);
-        op->kstatus = merge_kstatus(op->kstatus, k);
-        if (--op->shards_left == 0)
-            stage_times(op)->t_end = t1;
-        if (op->shards_left == 0 && op->stage < last_stage(op) && op->kstatus == TRN_KSTATUS_OK &&
-            !op->stop) {
-            /* The next stage, on its own engine; the stream stays held. A
-             * sequence's next step is usually this worker's next shard. */
-            op->stage++;
-            stage_prepare(s, op);
-            stage_times(op)->t_ready = t1;
-            /* This worker takes a one-shard step on its own engine itself
-             * (it looks for work before it sleeps): wake nobody for it. */
-            if (op->steps && op->nshards == 1 && op->engine == w->engine)
-                ready_enqueue(s, op);
-            else
-                ready_push(s, op);
-        } else if (op->shards_left == 0) {
-            trn_sched_tenant *t = op->stream->tenant;
-            op->t_end = t1;
-            w->usage.ops++; /* the worker that finished it */
-            t->usage.ops++;
-            if (--s->inflight == 0 && s->stopping)
-                for (int i = 0; i < TRN_ENGINE_COUNT; i++)
-                    pthread_cond_broadcast(&s->engines[i].work);
-            s->stats.ops_running--;
-            s->stats.ops_completed++;
-            op->stream->active = NULL;
-            op->stream->completing = 1;
-            pthread_mutex_unlock(&s->lock);
-            complete_active(s, op);
-            pthread_mutex_lock(&s->lock);
-        }
+        sched_unlock(s);
+        run_taken(s, w, op, shard, 0);
     }
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     return NULL;
 }
 
@@ -767,6 +864,7 @@ static void *timer_main(void *arg) {
     while (!s->timer_stop) {
         trn_sched_timer *t = s->timers;
         if (!t) {
+            wake_now_locked(s);
             pthread_cond_wait(&s->timer_cv, &s->lock);
             continue;
         }
@@ -774,6 +872,7 @@ static void *timer_main(void *arg) {
         if (now < t->when_ns) {
             struct timespec ts = {.tv_sec = (time_t)(t->when_ns / 1000000000ull),
                                   .tv_nsec = (long)(t->when_ns % 1000000000ull)};
+            wake_now_locked(s);
             pthread_cond_timedwait(&s->timer_cv, &s->lock, &ts);
             continue;
         }
@@ -786,11 +885,11 @@ static void *timer_main(void *arg) {
         }
         if (!done.fired && s->timers && s->timers->when_ns <= now)
             continue; /* expire every due deadline before unlocking */
-        pthread_mutex_unlock(&s->lock);
+        sched_unlock(s);
         run_completions(s, &done);
         pthread_mutex_lock(&s->lock);
     }
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     run_completions(s, &done);
     return NULL;
 }
@@ -919,7 +1018,7 @@ void trn_sched_shutdown(trn_sched *s) {
     stream_advance(s, NULL, &done);
     for (int e = 0; e < TRN_ENGINE_COUNT; e++)
         pthread_cond_broadcast(&s->engines[e].work);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     run_completions(s, &done);
 
     for (int i = 0; i < s->nworkers; i++) {
@@ -932,7 +1031,7 @@ void trn_sched_shutdown(trn_sched *s) {
         pthread_mutex_lock(&s->lock);
         s->timer_stop = 1;
         pthread_cond_signal(&s->timer_cv);
-        pthread_mutex_unlock(&s->lock);
+        sched_unlock(s);
         pthread_join(s->timer_thread, NULL);
         s->timer_started = 0;
     }
@@ -962,19 +1061,19 @@ void trn_sched_tenant_set_weight(trn_sched *s, trn_sched_tenant *t, double weigh
     pthread_mutex_lock(&s->lock);
     if (weight > 0)
         t->weight = weight;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 void trn_sched_tenant_release(trn_sched *s, trn_sched_tenant *t) {
     pthread_mutex_lock(&s->lock);
     tenant_put(t);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 void trn_sched_tenant_usage(trn_sched *s, const trn_sched_tenant *t, trn_sched_usage *out) {
     pthread_mutex_lock(&s->lock);
     *out = t->usage;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 /* ---- streams ------------------------------------------------------------------------------ */
@@ -987,20 +1086,20 @@ trn_sched_stream *trn_sched_stream_create(trn_sched *s, trn_sched_tenant *t) {
     pthread_mutex_lock(&s->lock);
     st->tenant = t ? t : s->default_tenant;
     st->tenant->refs++;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     return st;
 }
 
 void trn_sched_stream_retain(trn_sched *s, trn_sched_stream *st) {
     pthread_mutex_lock(&s->lock);
     st->refs++;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 void trn_sched_stream_release(trn_sched *s, trn_sched_stream *st) {
     pthread_mutex_lock(&s->lock);
     stream_put(st);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
@@ -1016,7 +1115,7 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
     }
     stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
     stream_advance(s, NULL, &done);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     run_completions(s, &done);
 }
 
@@ -1025,7 +1124,7 @@ static void kick_locked(trn_sched *s) {
     s->unkicked = 0;
     for (int i = 0; i < TRN_ENGINE_COUNT; i++)
         if (s->engines[i].backlog)
-            pthread_cond_broadcast(&s->engines[i].work);
+            s->engines[i].wake = WAKE_ALL;
 }
 
 int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
@@ -1049,7 +1148,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
 
     pthread_mutex_lock(&s->lock);
     if (s->stopping) {
-        pthread_mutex_unlock(&s->lock);
+        sched_unlock(s);
         return -1;
     }
     if (op->is_marker) {
@@ -1082,7 +1181,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     s->quiet = 0;
     if (!op->defer_wake && s->unkicked)
         kick_locked(s); /* an op that waits behind quiet ones wakes them */
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     run_completions(s, &done);
     return 0;
 }
@@ -1091,7 +1190,61 @@ void trn_sched_kick(trn_sched *s) {
     pthread_mutex_lock(&s->lock);
     if (s->unkicked)
         kick_locked(s);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
+}
+
+/* With s->lock held: a core worker asleep with nothing to do whose core is
+ * in service, or NULL. */
+static worker *idle_core_worker(trn_sched *s) {
+    const engine *e = &s->engines[TRN_ENGINE_CORE];
+    for (int i = e->first; i < e->first + e->count; i++) {
+        worker *w = &s->workers[i];
+        if (w->started && w->waiting && !w->lent &&
+            (!s->cfg.core_in_service || s->cfg.core_in_service(s->cfg.run_ctx, w->index)))
+            return w;
+    }
+    return NULL;
+}
+
+/* With s->lock held: whether the op the core engine would run next is one a
+ * submitting thread may run (trn_sched_kick_run): one shard, one stage, no
+ * plan to wait for, estimated at most max_est_ns. */
+static int next_is_small(trn_sched *s, uint64_t max_est_ns) {
+    engine *e = &s->engines[TRN_ENGINE_CORE];
+    const trn_sched_tenant *t = least_vtime(e, TRN_ENGINE_CORE);
+    if (!t)
+        return 0;
+    const trn_sched_op *op = t->q[TRN_ENGINE_CORE].head;
+    return op->next_shard == 0 && op->nshards == 1 && op->stage == 0 && !op->steps &&
+           op->nthen == 0 && !op->plan && op->shard_est_ns <= (double)max_est_ns;
+}
+
+int trn_sched_kick_run(trn_sched *s, uint64_t max_est_ns, uint64_t patience_ns) {
+    completion_list done = {0};
+    trn_sched_op *op = NULL;
+    worker *w = NULL;
+    int shard = 0;
+    pthread_mutex_lock(&s->lock);
+    if (s->unkicked && s->cfg.run_core && s->cfg.run_core_finish && !s->stopping &&
+        (w = idle_core_worker(s)) && next_is_small(s, max_est_ns)) {
+        op = take_shard(s, TRN_ENGINE_CORE, &shard, &done);
+        if (op)
+            w->lent = 1;
+    }
+    if (s->unkicked)
+        kick_locked(s); /* the rest, for the other workers */
+    if (done.head || done.wake)
+        stream_advance(s, NULL, &done);
+    sched_unlock(s);
+    run_completions(s, &done);
+    if (!op)
+        return 0;
+    if (run_taken(s, w, op, shard, patience_ns))
+        w->lent = 0; /* else w concludes it */
+    if (s->engines[TRN_ENGINE_CORE].backlog)
+        s->engines[TRN_ENGINE_CORE].wake = WAKE_ALL; /* what came meanwhile */
+    sched_unlock(s);
+    return 1;
 }
 
 /* ---- fences ------------------------------------------------------------------------------- */
@@ -1107,13 +1260,13 @@ trn_sched_fence *trn_sched_fence_create(trn_sched *s) {
 void trn_sched_fence_retain(trn_sched *s, trn_sched_fence *f) {
     pthread_mutex_lock(&s->lock);
     f->refs++;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 void trn_sched_fence_release(trn_sched *s, trn_sched_fence *f) {
     pthread_mutex_lock(&s->lock);
     fence_put(f);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 int trn_sched_fence_query(trn_sched *s, const trn_sched_fence *f, uint64_t *t_ns) {
@@ -1121,7 +1274,7 @@ int trn_sched_fence_query(trn_sched *s, const trn_sched_fence *f, uint64_t *t_ns
     const int done = f->signalled;
     if (done && t_ns)
         *t_ns = f->t_ns;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     return done;
 }
 
@@ -1132,14 +1285,14 @@ void trn_sched_timer_start(trn_sched *s, trn_sched_timer *t) {
     t->op = NULL;
     timer_unlink(s, t);
     timer_link(s, t);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 int trn_sched_timer_stop(trn_sched *s, trn_sched_timer *t) {
     pthread_mutex_lock(&s->lock);
     const int was_armed = t->armed;
     timer_unlink(s, t);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
     return was_armed;
 }
 
@@ -1148,7 +1301,7 @@ int trn_sched_timer_stop(trn_sched *s, trn_sched_timer *t) {
 void trn_sched_get_stats(trn_sched *s, trn_sched_stats *out) {
     pthread_mutex_lock(&s->lock);
     *out = s->stats;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }
 
 int trn_sched_worker_count(const trn_sched *s) {
@@ -1162,5 +1315,5 @@ void trn_sched_worker_get(trn_sched *s, int i, trn_sched_worker_info *out) {
     out->index = w->index;
     out->cpu = w->cpu;
     out->usage = w->usage;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock(s);
 }

@@ -196,7 +196,12 @@ typedef struct trn_sched_config {
      * time. */
     trn_kstatus (*run_core)(void *ctx, int core, const trn_op_desc *op,
                             const struct trn_plan_entry *plan, unsigned plan_part, int shard,
-                            int nshards, uint64_t est_ns);
+                            int nshards, uint64_t est_ns, uint64_t patience_ns, int *pending);
+    /* With run_core: patience_ns > 0 (from trn_sched_kick_run only) lets it
+     * stop waiting after that long, setting *pending, with the shard still
+     * running; the core's worker then calls run_core_finish, which waits
+     * for it and returns its status. */
+    trn_kstatus (*run_core_finish)(void *ctx, int core);
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops
      * does not change). NULL: always. */
@@ -270,6 +275,15 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st);
 int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op);
 /* Wakes the workers for ops submitted with defer_wake that are ready. */
 void trn_sched_kick(trn_sched *s);
+/* As trn_sched_kick, but when the op the cores would run next is small (one
+ * shard, one stage, no plan, estimated at most max_est_ns) and a core worker
+ * is idle, runs that op in the calling thread in the worker's name (through
+ * the config's run_core and run_core_finish, which must be set; the worker
+ * takes nothing else meanwhile) before it returns. Waits for it at most
+ * patience_ns: a shard still running then is handed to the worker's thread,
+ * so that a caller serving others is never held longer. Returns 1 when it
+ * started one, else 0. */
+int trn_sched_kick_run(trn_sched *s, uint64_t max_est_ns, uint64_t patience_ns);
 
 /* ---- fences: what an event record produces ---- */
 

@@ -29,7 +29,10 @@
  *    with one worker blocked and with both blocked behind queued work, and
  *    the result is the same on 1, 3 and 4 workers; an op with a shard taken
  *    is not cancelled by a stream cancel or by shutdown, and its remaining
- *    shards still run.
+ *    shards still run;
+ *  - trn_sched_kick_run runs a small op in the calling thread in an idle
+ *    core's name, leaves a big one to the workers, and hands a run still
+ *    going after its patience to the core's worker thread to conclude.
  *
  * The backend under test wraps the real CPU backend (every kernel is the CPU
  * backend's) and adds: a log of when each shard of each op starts and ends,
@@ -1710,6 +1713,144 @@ static void test_sequence_cancel(void **state) {
     expect_idle(f->s, 1);
 }
 
+/* ---- running small ops in the submitting thread (trn_sched_kick_run) ---- */
+
+/* run_core hooks that record which thread ran each op and can leave one
+ * pending (as an executor whose answer has not come), for run_core_finish. */
+typedef struct lend_ctx {
+    fx *f;
+    pthread_mutex_t lock;
+    pthread_t caller;
+    int by_caller, by_finish_off_caller;
+    const void *hold; /* a run_core for this op's dst with patience leaves it pending */
+    const trn_op_desc *held;
+    int held_shard, held_nshards, held_core;
+} lend_ctx;
+
+static trn_kstatus lend_run_core(void *ctx, int core, const trn_op_desc *op,
+                                 const struct trn_plan_entry *plan, unsigned part, int shard,
+                                 int nshards, uint64_t est_ns, uint64_t patience_ns, int *pending) {
+    (void)plan, (void)part, (void)est_ns;
+    lend_ctx *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    if (pthread_equal(pthread_self(), l->caller))
+        l->by_caller++;
+    const int hold = patience_ns && op_key(op) == l->hold;
+    if (hold) {
+        l->held = op;
+        l->held_shard = shard;
+        l->held_nshards = nshards;
+        l->held_core = core;
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (hold) {
+        *pending = 1;
+        return TRN_KSTATUS_OK;
+    }
+    return l->f->g->be.run(&l->f->g->be, op, NULL, shard, nshards);
+}
+
+static trn_kstatus lend_run_core_finish(void *ctx, int core) {
+    lend_ctx *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    const trn_op_desc *op = l->held;
+    assert_non_null(op);
+    assert_int_equal(core, l->held_core);
+    if (!pthread_equal(pthread_self(), l->caller))
+        l->by_finish_off_caller++;
+    l->held = NULL;
+    pthread_mutex_unlock(&l->lock);
+    return l->f->g->be.run(&l->f->g->be, op, NULL, l->held_shard, l->held_nshards);
+}
+
+/* Submits ops[i] (deferred) and kicks with trn_sched_kick_run until a call
+ * runs one in this thread: workers may still be starting, or finishing the
+ * previous op, when it is first called. Returns what the last call did. */
+static int kick_run_until_lent(fx *f, trn_sched_stream *st, test_op *ops, int *i, rec *r,
+                               unsigned char *buf, uint64_t max_est, uint64_t patience) {
+    for (int tries = 0; tries < 200; tries++, (*i)++) {
+        memset_op(&ops[*i], r, *i, &buf[*i], 1 + *i);
+        ops[*i].sop.defer_wake = 1;
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[*i].sop), 0);
+        if (trn_sched_kick_run(f->s, max_est, patience))
+            return 1;
+        wait_done(r, *i);
+        const struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
+/* Rule: trn_sched_kick_run runs the next small op in the calling thread, in
+ * an idle core's name (through run_core), before it returns; an op over the
+ * size limit is left to the workers; a run still going after the patience is
+ * concluded by the core's own worker thread (run_core_finish), and the
+ * stream's later ops wait for it. Results and stream order as always. */
+static void test_kick_run(void **state) {
+    fx *f = *state;
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    lend_ctx l = {.f = f, .caller = pthread_self()};
+    pthread_mutex_init(&l.lock, NULL);
+    char err[256] = "";
+    const trn_sched_config sc = {.cpus = NULL,
+                                 .ncores = NWORKERS,
+                                 .ncopy = 0,
+                                 .run_core = lend_run_core,
+                                 .run_core_finish = lend_run_core_finish,
+                                 .run_ctx = &l};
+    f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
+    if (!f->s)
+        fail_msg("trn_sched_create: %s", err);
+    enum { N = 256 };
+    static test_op ops[N];
+    static unsigned char buf[N];
+    memset(buf, 0, sizeof(buf));
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_non_null(st);
+    int i = 0;
+
+    /* A small op runs here, and is complete when the call returns. */
+    assert_int_equal(kick_run_until_lent(f, st, ops, &i, &f->r, buf, UINT64_MAX / 2, 0), 1);
+    assert_int_equal(f->r.done[i], 1);
+    assert_int_equal(buf[i], 1 + i);
+    assert_int_equal(l.by_caller, 1);
+    i++;
+
+    /* Over the limit: the workers run it. */
+    const int by_caller = l.by_caller;
+    memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
+    ops[i].sop.defer_wake = 1;
+    assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    assert_int_equal(trn_sched_kick_run(f->s, 0, 0), 0);
+    wait_done(&f->r, i);
+    assert_int_equal(buf[i], 1 + i);
+    assert_int_equal(l.by_caller, by_caller);
+    i++;
+
+    /* Held past the patience: the worker concludes it; the op behind it on
+     * the stream runs only after. */
+    const struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    l.hold = &buf[i];
+    const int held = i;
+    assert_int_equal(kick_run_until_lent(f, st, ops, &i, &f->r, buf, UINT64_MAX / 2, 1000), 1);
+    assert_int_equal(i, held); /* lent at the first try: the workers were idle */
+    memset_op(&ops[i + 1], &f->r, i + 1, &buf[i + 1], 2 + i);
+    assert_int_equal(trn_sched_submit(f->s, st, &ops[i + 1].sop), 0);
+    wait_done(&f->r, i + 1);
+    assert_int_equal(buf[i], 1 + i);
+    assert_int_equal(buf[i + 1], 2 + i);
+    assert_int_equal(l.by_finish_off_caller, 1);
+    assert_true(f->r.seen_before[i + 1] > f->r.seen_before[i]);
+    trn_sched_stream_release(f->s, st);
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    f->s = trn_sched_create(&f->g->be, &(trn_sched_config){.ncores = NWORKERS}, err, sizeof(err));
+    assert_non_null(f->s); /* for teardown */
+    pthread_mutex_destroy(&l.lock);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
@@ -1732,6 +1873,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mixed_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
