@@ -59,6 +59,19 @@ static trn_kstatus run_core_finish(void *ctx, int core) {
     return trn_exec_pool_finish(d->executors, core);
 }
 
+/* Before the plan cache prepares an FFT plan part: the planner executor
+ * prepares it first (FFTW's planning is where FFTW allocates most, and it
+ * aborts when it cannot), and the daemon then makes the same plan from its
+ * wisdom. Contraction plans (a path search in our own code) are made here. */
+static int plan_first(void *ctx, const char *key, const trn_plan_spec *spec, unsigned part,
+                      char *err, size_t errlen) {
+    trnscid *d = ctx;
+    if (spec->family != TRN_PLAN_FFT)
+        return 0;
+    const trn_exec_plan_ref ref = {.key = key, .spec = spec, .part = part};
+    return trn_exec_pool_plan(d->executors, &ref, err, errlen);
+}
+
 /* After every plan part the plan cache prepares: the executors get the
  * planning knowledge that made it. */
 static void plans_built(void *ctx) {
@@ -156,8 +169,9 @@ int trnscid_start(trnscid *d) {
                                        .effort = d->cfg.plan_effort,
                                        .max_transform_bytes = d->cfg.max_session_bytes,
                                        .warn = warn_plan_cache,
+                                       .prepare_first = d->executors ? plan_first : NULL,
                                        .built = d->executors ? plans_built : NULL,
-                                       .built_ctx = d};
+                                       .hook_ctx = d};
     d->plans = trn_plan_cache_create(d->backend, &pcc);
     if (!d->plans || trn_plan_cache_start(d->plans) != 0) {
         trn_log(TRN_LOG_ERROR, "cannot start the plan cache");

@@ -67,8 +67,10 @@ struct trn_exec_space {
     void (*unmap_hook)(void *ctx);
     void *unmap_ctx;
 
-    /* The planning board: a shared mapping, header then text. */
-    struct board *board;
+    /* The planning boards, shared mappings of TRN_EXEC_BOARD_BYTES each
+     * (header, then text): the daemon's knowledge for every executor, and
+     * the planner executor's answer for the daemon. */
+    struct board *board, *back;
 
     pthread_mutex_t arena_lock;
     char *arena;
@@ -195,9 +197,10 @@ trn_exec_space *trn_exec_space_create(uint64_t range_bytes, uint64_t arena_bytes
     void *a = r == MAP_FAILED ? MAP_FAILED
                               : mmap(NULL, (size_t)arena_bytes, PROT_READ | PROT_WRITE,
                                      MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    void *bd = a == MAP_FAILED ? MAP_FAILED
-                               : mmap(NULL, (size_t)TRN_EXEC_BOARD_BYTES, PROT_READ | PROT_WRITE,
-                                      MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *bd = a == MAP_FAILED
+                   ? MAP_FAILED
+                   : mmap(NULL, 2 * (size_t)TRN_EXEC_BOARD_BYTES, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     extent *e = malloc(sizeof(*e));
     if (r == MAP_FAILED || a == MAP_FAILED || bd == MAP_FAILED || !e) {
         snprintf(err, errlen, "cannot reserve %llu bytes of addresses for buffers: %s",
@@ -221,6 +224,7 @@ trn_exec_space *trn_exec_space_create(uint64_t range_bytes, uint64_t arena_bytes
     sp->arena = a;
     sp->arena_size = arena_bytes;
     sp->board = bd;
+    sp->back = (struct board *)((char *)bd + TRN_EXEC_BOARD_BYTES);
     return sp;
 }
 
@@ -240,7 +244,7 @@ void trn_exec_space_destroy(trn_exec_space *sp) {
     }
     munmap((void *)(uintptr_t)sp->base, (size_t)sp->size);
     munmap(sp->arena, (size_t)sp->arena_size);
-    munmap(sp->board, (size_t)TRN_EXEC_BOARD_BYTES);
+    munmap(sp->board, 2 * (size_t)TRN_EXEC_BOARD_BYTES);
     pthread_mutex_destroy(&sp->lock);
     pthread_mutex_destroy(&sp->arena_lock);
     free(sp);
@@ -384,22 +388,28 @@ void trn_exec_space_arena_free(trn_exec_space *sp, void *p) {
 
 /* ---- the planning board ---- */
 
-void trn_exec_space_board_publish(trn_exec_space *sp, const char *text) {
+/* A board's sequence is odd while its writer writes. A writer that died
+ * mid-write (the planner executor) left it odd: its successor starts from
+ * the next odd number, and readers give up after BOARD_READ_TRIES looks at
+ * an odd one rather than wait for a writer that may be gone. */
+#define BOARD_READ_TRIES 1000000
+
+static int board_publish(struct board *b, const char *text) {
     const size_t len = strlen(text);
     if (len + 1 > TRN_EXEC_BOARD_BYTES - sizeof(struct board))
-        return;
-    struct board *b = sp->board;
+        return -1;
     const uint64_t s = atomic_load_explicit(&b->seq, memory_order_relaxed);
-    atomic_store_explicit(&b->seq, s + 1, memory_order_relaxed);
+    const uint64_t writing = s + ((s & 1) ? 2 : 1);
+    atomic_store_explicit(&b->seq, writing, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
     memcpy(b->text, text, len + 1);
     b->len = len;
-    atomic_store_explicit(&b->seq, s + 2, memory_order_release);
+    atomic_store_explicit(&b->seq, writing + 1, memory_order_release);
+    return 0;
 }
 
-char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen) {
-    const struct board *b = sp->board;
-    for (;;) {
+static char *board_take(const struct board *b, uint64_t *gen) {
+    for (long tries = 0; tries < BOARD_READ_TRIES; tries++) {
         const uint64_t s1 = atomic_load_explicit(&b->seq, memory_order_acquire);
         if (s1 == *gen || s1 == 0)
             return NULL;
@@ -418,6 +428,23 @@ char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen) {
         }
         free(copy);
     }
+    return NULL;
+}
+
+void trn_exec_space_board_publish(trn_exec_space *sp, const char *text) {
+    (void)board_publish(sp->board, text);
+}
+
+char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen) {
+    return board_take(sp->board, gen);
+}
+
+int trn_exec_space_back_publish(trn_exec_space *sp, const char *text) {
+    return board_publish(sp->back, text);
+}
+
+char *trn_exec_space_back_take(trn_exec_space *sp, uint64_t *gen) {
+    return board_take(sp->back, gen);
 }
 
 /* ---- the executor's side ---- */

@@ -68,6 +68,12 @@ void trn_exec_space_board_publish(trn_exec_space *sp, const char *text);
 /* In an executor: a malloc'd copy of the board's text when it changed
  * since *gen (which is updated), else NULL. */
 char *trn_exec_space_board_take(trn_exec_space *sp, uint64_t *gen);
+/* The back board, the other way: the planner executor (its one writer)
+ * publishes the knowledge a plan it prepared for the daemon gave it; the
+ * daemon's planner thread takes it (daemon/executor.h, trn_exec_pool_plan).
+ * publish returns -1 when the text does not fit. */
+int trn_exec_space_back_publish(trn_exec_space *sp, const char *text);
+char *trn_exec_space_back_take(trn_exec_space *sp, uint64_t *gen);
 
 /* The generation a request dispatched now must wait for. */
 uint64_t trn_exec_space_generation(trn_exec_space *sp);

@@ -48,6 +48,14 @@
 /* How often the supervisor looks for ops past their watchdog. */
 #define SUPERVISOR_TICK_MS 50
 
+/* Slots: one per core, then the planner executor's (PLANNER). */
+#define NSLOTS(p) ((p)->cfg.ncores + 1)
+#define PLANNER(p) ((p)->cfg.ncores)
+/* The planner's watchdog, in watchdog floors (10 minutes by default):
+ * planning a big transform (FFTW measuring its candidates) may take
+ * minutes, and no estimate of it exists. */
+#define PLANNER_WATCHDOG_FLOORS 20
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -74,21 +82,22 @@ trn_exec_pool *trn_exec_pool_create(const trn_exec_pool_config *cfg, const trn_b
     p->be = be;
     p->sp = sp;
     p->stop[0] = p->stop[1] = -1;
-    p->cpus = calloc((size_t)cfg->ncores, sizeof(int));
-    p->cores = calloc((size_t)cfg->ncores, sizeof(trn_exec_core));
-    p->restart_wanted = calloc((size_t)cfg->ncores, 1);
+    const int nslots = cfg->ncores + 1; /* the cores', then the planner's */
+    p->cpus = calloc((size_t)nslots, sizeof(int));
+    p->cores = calloc((size_t)nslots, sizeof(trn_exec_core));
+    p->restart_wanted = calloc((size_t)nslots, 1);
     if (!p->cpus || !p->cores || !p->restart_wanted)
         goto nomem;
     pthread_mutex_init(&p->restart_lock, NULL);
     pthread_cond_init(&p->restart_cv, NULL);
-    for (int i = 0; i < cfg->ncores; i++) {
-        p->cpus[i] = cfg->cpus ? cfg->cpus[i] : -1;
+    for (int i = 0; i < nslots; i++) {
+        p->cpus[i] = cfg->cpus && i < cfg->ncores ? cfg->cpus[i] : -1;
         pthread_mutex_init(&p->cores[i].lock, NULL);
         sem_init(&p->cores[i].use, 0, 1);
         p->cores[i].channel = -1;
     }
     atomic_init(&p->in_service, cfg->ncores);
-    p->slots_bytes = (size_t)cfg->ncores * sizeof(trn_exec_slot);
+    p->slots_bytes = (size_t)nslots * sizeof(trn_exec_slot);
     void *s = mmap(NULL, p->slots_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (s == MAP_FAILED) {
         snprintf(err, errlen, "cannot map the executors' request slots: %s", strerror(errno));
@@ -143,7 +152,7 @@ static void *restarter_main(void *arg) {
     pthread_mutex_lock(&p->restart_lock);
     while (!p->restarter_stop) {
         int core = -1;
-        for (int i = 0; i < p->cfg.ncores && core < 0; i++)
+        for (int i = 0; i < NSLOTS(p) && core < 0; i++)
             if (p->restart_wanted[i])
                 core = i;
         if (core < 0) {
@@ -168,7 +177,7 @@ static void *restarter_main(void *arg) {
 /* Marks the slot of the executor pid, which died with wait status st;
  * returns its core, or -1. */
 static int mark_dead(trn_exec_pool *p, int pid, int st) {
-    for (int i = 0; i < p->cfg.ncores; i++) {
+    for (int i = 0; i < NSLOTS(p); i++) {
         trn_exec_core *c = &p->cores[i];
         pthread_mutex_lock(&c->lock);
         const int match = c->pid == pid;
@@ -190,7 +199,7 @@ static int mark_dead(trn_exec_pool *p, int pid, int st) {
  * nothing more). */
 static void enforce_watchdogs(trn_exec_pool *p, int reports) {
     const uint64_t now = now_ns();
-    for (int i = 0; i < p->cfg.ncores; i++) {
+    for (int i = 0; i < NSLOTS(p); i++) {
         trn_exec_core *c = &p->cores[i];
         const uint64_t d = atomic_load(&c->deadline_ns);
         if (!d || now < d || atomic_exchange(&c->watchdog_fired, 1))
@@ -324,7 +333,8 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     }
     c->channel = sv[0];
     c->starts++;
-    if (trn_exec_space_subscribe(p->sp, c->channel) != 0) {
+    /* The planner maps no buffer: it never runs an op. */
+    if (core != PLANNER(p) && trn_exec_space_subscribe(p->sp, c->channel) != 0) {
         snprintf(why, whylen, "cannot send the buffers to the new executor");
         kill_executor(p, core);
         close_channel(p, c);
@@ -334,7 +344,8 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     const uint32_t seq = next_seq(c);
     memset(&slot->desc, 0, sizeof(slot->desc));
     slot->has_plan = 0;
-    slot->want_gen = trn_exec_space_generation(p->sp);
+    slot->task = TRN_EXEC_TASK_OP;
+    slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
     atomic_store_explicit(&slot->req, seq, memory_order_release);
     ring(slot);
     const int r = wait_answer(slot, seq, now_ns() + START_WAIT_NS);
@@ -373,10 +384,13 @@ int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen) {
         return -1;
     }
     p->restarter_started = 1;
-    for (int i = 0; i < p->cfg.ncores; i++) {
+    for (int i = 0; i < NSLOTS(p); i++) {
         char why[128];
         if (start_executor(p, i, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "cannot start the executor of core %d: %s", i, why);
+            if (i == PLANNER(p))
+                snprintf(err, errlen, "cannot start the planner executor: %s", why);
+            else
+                snprintf(err, errlen, "cannot start the executor of core %d: %s", i, why);
             return -1;
         }
     }
@@ -399,7 +413,7 @@ void trn_exec_pool_destroy(trn_exec_pool *p) {
         pthread_join(p->supervisor, NULL);
     }
     trn_zygote_stop(p->zygote);
-    for (int i = 0; p->cores && i < p->cfg.ncores; i++) {
+    for (int i = 0; p->cores && i < NSLOTS(p); i++) {
         close_channel(p, &p->cores[i]);
         pthread_mutex_destroy(&p->cores[i].lock);
         sem_destroy(&p->cores[i].use);
@@ -441,7 +455,7 @@ static void count_fault(trn_exec_pool *p, int core) {
     /* The oldest of the last K faults is the next slot of the ring. */
     const uint64_t oldest = c->fault_ms[c->nfaults_seen % TRN_EXEC_QUARANTINE_FAULTS];
     pthread_mutex_unlock(&c->lock);
-    if (!full || now_ms - oldest > TRN_EXEC_QUARANTINE_WINDOW_MS)
+    if (core == PLANNER(p) || !full || now_ms - oldest > TRN_EXEC_QUARANTINE_WINDOW_MS)
         return;
     int left = atomic_load(&p->in_service);
     while (left > 1 && !atomic_compare_exchange_weak(&p->in_service, &left, left - 1))
@@ -491,9 +505,15 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
         snprintf(how, sizeof(how), "ended its executor (exit status %d)",
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     }
-    trn_kmsg_post(op->kmsg, 0, 0, "%s on core %d %s; the executor is restarted", trn_op_title(op),
-                  core, how);
-    trn_log(TRN_LOG_WARN, "%s on core %d %s", trn_op_title(op), core, how);
+    if (core == PLANNER(p)) {
+        /* Short: the op's message already names the plan. */
+        trn_kmsg_post(op->kmsg, 0, 0, "planning %s; the planner is restarted", how);
+        trn_log(TRN_LOG_WARN, "planning %s %s", c->req.plan_key, how);
+    } else {
+        trn_kmsg_post(op->kmsg, 0, 0, "%s on core %d %s; the executor is restarted",
+                      trn_op_title(op), core, how);
+        trn_log(TRN_LOG_WARN, "%s on core %d %s", trn_op_title(op), core, how);
+    }
     count_fault(p, core);
     return TRN_KSTATUS_FAILED;
 }
@@ -543,7 +563,8 @@ static int post(trn_exec_pool *p, int core) {
         return -1;
     }
     rq->seq = next_seq(c);
-    slot->want_gen = trn_exec_space_generation(p->sp);
+    slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
+    slot->task = rq->task;
     slot->desc = *rq->op;
     slot->shard = rq->shard;
     slot->nshards = rq->nshards;
@@ -626,6 +647,36 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
         return TRN_KSTATUS_OK;
     sem_post(&c->use);
     return k;
+}
+
+int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *err, size_t errlen) {
+    trn_exec_core *c = &p->cores[PLANNER(p)];
+    trn_kmsg km;
+    trn_kmsg_init(&km);
+    const trn_op_desc none = {.kmsg = &km}; /* for the fault's message */
+    use_take(c);
+    c->req = (trn_exec_request){.op = &none,
+                                .task = TRN_EXEC_TASK_PLAN,
+                                .has_plan = 1,
+                                .plan_key = plan->key,
+                                .plan_spec = plan->spec,
+                                .plan_part = plan->part,
+                                .nshards = 1,
+                                .limit_ns = PLANNER_WATCHDOG_FLOORS *
+                                            (uint64_t)p->cfg.watchdog_floor_ms * 1000000u};
+    int never = 0;
+    const trn_kstatus k =
+        post(p, PLANNER(p)) != 0 ? TRN_KSTATUS_FAILED : conclude(p, PLANNER(p), 0, &never);
+    sem_post(&c->use);
+    if (k != TRN_KSTATUS_OK) {
+        snprintf(err, errlen, "%s", km.set ? km.text : "planning failed in the planner executor");
+        return k == TRN_KSTATUS_NO_MEMORY ? -2 : -1;
+    }
+    char *text = trn_exec_space_back_take(p->sp, &c->back_gen);
+    if (text && p->be->plan_state_import)
+        (void)p->be->plan_state_import(p->be, text);
+    free(text);
+    return 0;
 }
 
 trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core) {

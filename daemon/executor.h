@@ -81,6 +81,15 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
 /* Waits for the run trn_exec_pool_run left pending on core; returns its
  * status as trn_exec_pool_run would have. */
 trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core);
+/* Prepares a part of a plan in the planner executor — an unpinned executor
+ * that runs no ops and maps no buffer, so that a planner that crashes or
+ * hangs (FFTW aborts when it cannot allocate) fails only that plan — then
+ * imports the planning knowledge it published (FFTW wisdom) into this
+ * process, so that the plan cache prepares the same plan here without
+ * measuring again. From the plan cache's planner thread only. Returns 0;
+ * -2 when it ran out of memory; -1 with err otherwise (a fault names the
+ * signal or the watchdog; the planner executor is restarted). */
+int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *err, size_t errlen);
 /* Hands the daemon's planning knowledge to the executors (from the plan
  * cache's planner thread, after each part it prepares). */
 void trn_exec_pool_publish_plans(trn_exec_pool *p);
@@ -101,6 +110,7 @@ typedef struct trn_exec_core_info {
     uint64_t restart_us; /* how long the last start took */
 } trn_exec_core_info;
 int trn_exec_pool_ncores(const trn_exec_pool *p);
+/* core: 0 … ncores-1, or ncores for the planner executor. */
 void trn_exec_pool_core_info(trn_exec_pool *p, int core, trn_exec_core_info *out);
 
 #endif

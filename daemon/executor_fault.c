@@ -7,6 +7,10 @@
  * (SIGSEGV from a write to address 0, SIGABRT from abort(), SIGFPE from
  * raise) or spins until its watchdog kills it — the faults a kernel, BLAS
  * or FFTW could have — instead of running the GEMM.
+ *
+ * For the planner executor the trigger is planning a 1D complex FFT of
+ * PLAN_FAULT_SEGV or PLAN_FAULT_SPIN points (primes no test plans for
+ * anything else).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -18,6 +22,8 @@
 #define FAULT_ABORT (-7002.0)
 #define FAULT_SPIN (-7003.0)
 #define FAULT_FPE (-7004.0)
+#define PLAN_FAULT_SEGV 7001
+#define PLAN_FAULT_SPIN 7013
 
 void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
     if (!p->cfg.fault_injection || op->kind != TRN_OP_GEMM)
@@ -37,9 +43,29 @@ void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
             ;
     }
 }
+
+void trn_exec_fault_plan_maybe(const trn_exec_pool *p, const trn_plan_spec *spec) {
+    if (!p->cfg.fault_injection || spec->family != TRN_PLAN_FFT || spec->u.fft.rank != 1)
+        return;
+    const trn_fft_type t = spec->u.fft.type;
+    if (t != TRN_FFT_C2C && t != TRN_FFT_Z2Z)
+        return;
+    if (spec->u.fft.n[0] == PLAN_FAULT_SEGV) {
+        volatile int *null = NULL;
+        *null = 1;
+    } else if (spec->u.fft.n[0] == PLAN_FAULT_SPIN) {
+        for (volatile unsigned long i = 0;; i++)
+            ;
+    }
+}
 #else
 void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
     (void)p;
     (void)op;
+}
+
+void trn_exec_fault_plan_maybe(const trn_exec_pool *p, const trn_plan_spec *spec) {
+    (void)p;
+    (void)spec;
 }
 #endif

@@ -23,6 +23,7 @@
  * died before taking it) and concluding it need. */
 typedef struct trn_exec_request {
     const trn_op_desc *op;
+    int32_t task; /* TRN_EXEC_TASK_* */
     int has_plan; /* and its plan (trn_exec_plan_ref's fields): */
     const char *plan_key;
     const trn_plan_spec *plan_spec;
@@ -45,9 +46,10 @@ typedef struct trn_exec_core {
     sem_t use;
     /* The request being run, kept for trn_exec_pool_finish. */
     trn_exec_request req;
-    int32_t pid;     /* 0: none running */
-    int channel;     /* the daemon's end of its channel (-1: none) */
-    int dead_status; /* wait status from the death report */
+    uint64_t back_gen; /* the planner's: the back board's text last taken */
+    int32_t pid;       /* 0: none running */
+    int channel;       /* the daemon's end of its channel (-1: none) */
+    int dead_status;   /* wait status from the death report */
     uint32_t seq;
     uint64_t starts, faults, watchdog, restart_us;
     int last_signal;
@@ -93,5 +95,8 @@ int trn_exec_sandbox_enter(int channel);
 /* Test builds with fault injection on: crashes or hangs as the op asks
  * (executor_fault.c); otherwise nothing. */
 void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op);
+/* The same for the planner executor: planning a 1D complex FFT of a size
+ * listed in executor_fault.c crashes or hangs it. */
+void trn_exec_fault_plan_maybe(const trn_exec_pool *p, const trn_plan_spec *spec);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,15 +156,36 @@ static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *sl
     return p->be->run(p->be, &slot->desc, NULL, slot->shard, slot->nshards);
 }
 
+/* The planner executor's task: prepares the slot's plan part, then puts
+ * all it knows now on the back board for the daemon. */
+static trn_kstatus prepare_plan(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot) {
+    trn_exec_fault_plan_maybe(p, &slot->plan_spec);
+    trn_kstatus k;
+    if (!plan_for(p, plans, slot, &k))
+        return k;
+    char *text = p->be->plan_state_export ? p->be->plan_state_export(p->be) : NULL;
+    if (text && trn_exec_space_back_publish(p->sp, text) != 0)
+        trn_kmsg_post(&slot->kmsg, 0, 0, "planning knowledge of %zu bytes does not fit the board",
+                      strlen(text));
+    free(text);
+    return TRN_KSTATUS_OK;
+}
+
 void trn_executor_main(void *arg, int core, int channel) {
     trn_exec_pool *p = arg;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const int planner = core == p->cfg.ncores;
     char name[16];
-    snprintf(name, sizeof(name), "trn-exec%d", core);
+    if (planner)
+        snprintf(name, sizeof(name), "trn-planner");
+    else
+        snprintf(name, sizeof(name), "trn-exec%d", core);
     prctl(PR_SET_NAME, name);
+    if (planner) /* background work, as the daemon's planner thread */
+        (void)setpriority(PRIO_PROCESS, 0, 10);
     reset_signals();
     pin(p->cpus[core]);
-    if (p->be->core_init && p->be->core_init(p->be, core) != 0)
+    if (!planner && p->be->core_init && p->be->core_init(p->be, core) != 0)
         _exit(TRN_EXEC_EXIT_SETUP);
     if (trn_exec_sandbox_enter(channel) != 0)
         _exit(TRN_EXEC_EXIT_SETUP);
@@ -195,7 +217,9 @@ void trn_executor_main(void *arg, int core, int channel) {
             _exit(TRN_EXEC_EXIT_CHANNEL);
         trn_kmsg_init(&slot->kmsg);
         slot->desc.kmsg = &slot->kmsg;
-        if (slot->desc.kind == 0) { /* a ping: the executor is ready */
+        if (slot->task == TRN_EXEC_TASK_PLAN) {
+            slot->status = (int32_t)prepare_plan(p, &plans, slot);
+        } else if (slot->desc.kind == 0) { /* a ping: the executor is ready */
             slot->status = TRN_KSTATUS_OK;
         } else {
             slot->status = (int32_t)run_op(p, &plans, slot);

@@ -22,6 +22,11 @@
 
 #define TRN_EXEC_DEAD UINT32_MAX
 
+/* What a request asks: run desc (kind 0: a ping), or prepare the plan
+ * named by plan_key/plan_spec/plan_part and publish the planning knowledge
+ * it gave on the back board (the planner executor). */
+enum { TRN_EXEC_TASK_OP = 0, TRN_EXEC_TASK_PLAN = 1 };
+
 typedef struct trn_exec_slot {
     _Alignas(64) _Atomic uint32_t req;  /* the last request posted */
     _Atomic uint32_t bell;              /* rung for every request and unmap */
@@ -33,6 +38,7 @@ typedef struct trn_exec_slot {
      * other's word, sequentially consistent, so one sees the other. */
     _Atomic uint32_t sleeping; /* the last request the executor started */
     /* request */
+    int32_t task;      /* TRN_EXEC_TASK_* */
     uint64_t want_gen; /* the shared space's generation at dispatch */
     int32_t shard, nshards;
     trn_op_desc desc; /* its kmsg is the executor's to set (to &kmsg) */

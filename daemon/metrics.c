@@ -351,30 +351,44 @@ static void render_selftest(void *arg, const trn_st_report *r, const trn_selftes
     put(p, "trnscid_blas_info{core=\"%s\",config=\"%s\"} 1\n", r->blas_core, r->blas_config);
 }
 
-/* Each core's executor (daemon/executor.h). */
+/* The label of executor i: its core, or "planner" (the planner executor,
+ * index n = the core count). */
+static const char *executor_label(int i, int n, char *buf, size_t len) {
+    if (i == n)
+        return "planner";
+    snprintf(buf, len, "%d", i);
+    return buf;
+}
+
+/* Each core's executor, and the planner executor (daemon/executor.h). */
 static void render_executors(page *p, trn_exec_pool *ex) {
     const int n = trn_exec_pool_ncores(ex);
-    trn_exec_core_info info[MAX_WORKERS];
-    for (int i = 0; i < n && i < MAX_WORKERS; i++)
+    const int shown = n < MAX_WORKERS ? n : MAX_WORKERS;
+    trn_exec_core_info info[MAX_WORKERS + 1];
+    for (int i = 0; i < shown; i++)
         trn_exec_pool_core_info(ex, i, &info[i]);
+    trn_exec_pool_core_info(ex, n, &info[shown]);
+    char b[16];
     header(p, "trnscid_executor_starts_total", "counter",
-           "Executor processes started for each core (the first, and every restart).");
-    for (int i = 0; i < n && i < MAX_WORKERS; i++)
-        put(p, "trnscid_executor_starts_total{core=\"%d\"} %llu\n", i,
-            (unsigned long long)info[i].starts);
+           "Executor processes started for each core and for planning (the first, and every "
+           "restart).");
+    for (int i = 0; i <= shown; i++)
+        put(p, "trnscid_executor_starts_total{core=\"%s\"} %llu\n",
+            executor_label(i, shown, b, sizeof(b)), (unsigned long long)info[i].starts);
     header(p, "trnscid_executor_faults_total", "counter",
-           "Ops failed because their executor crashed or ran past the watchdog, by core.");
-    for (int i = 0; i < n && i < MAX_WORKERS; i++) {
-        put(p, "trnscid_executor_faults_total{core=\"%d\",cause=\"crash\"} %llu\n", i,
+           "Ops (or plans) failed because their executor crashed or ran past the watchdog.");
+    for (int i = 0; i <= shown; i++) {
+        const char *l = executor_label(i, shown, b, sizeof(b));
+        put(p, "trnscid_executor_faults_total{core=\"%s\",cause=\"crash\"} %llu\n", l,
             (unsigned long long)(info[i].faults - info[i].watchdog));
-        put(p, "trnscid_executor_faults_total{core=\"%d\",cause=\"watchdog\"} %llu\n", i,
+        put(p, "trnscid_executor_faults_total{core=\"%s\",cause=\"watchdog\"} %llu\n", l,
             (unsigned long long)info[i].watchdog);
     }
     header(p, "trnscid_executor_start_seconds", "gauge",
-           "How long each core's last executor start took, until it answered.");
-    for (int i = 0; i < n && i < MAX_WORKERS; i++)
-        put(p, "trnscid_executor_start_seconds{core=\"%d\"} %.6f\n", i,
-            (double)info[i].restart_us * 1e-6);
+           "How long each executor's last start took, until it answered.");
+    for (int i = 0; i <= shown; i++)
+        put(p, "trnscid_executor_start_seconds{core=\"%s\"} %.6f\n",
+            executor_label(i, shown, b, sizeof(b)), (double)info[i].restart_us * 1e-6);
     header(p, "trnscid_core_in_service", "gauge",
            "1 for a core in service, 0 for one taken out after repeated executor faults.");
     for (int i = 0; i < n && i < MAX_WORKERS; i++)

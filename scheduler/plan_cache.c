@@ -601,6 +601,8 @@ static void load(trn_plan_cache *pc) {
     }
     if (pc->be->plan_state_load && pc->be->plan_state_load(pc->be, pc->dir, err, sizeof(err)))
         warn(pc, "plan cache: %s", err);
+    else if (pc->cfg.built)
+        pc->cfg.built(pc->cfg.hook_ctx); /* what was loaded, before anything is prepared */
     trn_plan_cache_warm(pc, text, reject_loaded, pc);
     free(text);
 }
@@ -627,9 +629,16 @@ static void build(trn_plan_cache *pc, build_job *j) {
     e->part[j->part] = PART_BUILDING;
     pthread_mutex_unlock(&pc->lock);
     const double t0 = now_s();
-    const trn_kstatus k = pc->be->plan_build(pc->be, e->plan, j->part, err, sizeof(err));
+    trn_kstatus k = TRN_KSTATUS_OK;
+    if (pc->cfg.prepare_first) {
+        const int r =
+            pc->cfg.prepare_first(pc->cfg.hook_ctx, e->key, &e->spec, j->part, err, sizeof(err));
+        k = r == 0 ? TRN_KSTATUS_OK : r == -2 ? TRN_KSTATUS_NO_MEMORY : TRN_KSTATUS_FAILED;
+    }
+    if (k == TRN_KSTATUS_OK)
+        k = pc->be->plan_build(pc->be, e->plan, j->part, err, sizeof(err));
     if (k == TRN_KSTATUS_OK && pc->cfg.built)
-        pc->cfg.built(pc->cfg.built_ctx);
+        pc->cfg.built(pc->cfg.hook_ctx);
     const double dt = now_s() - t0;
     const uint64_t bytes = pc->be->plan_bytes ? pc->be->plan_bytes(pc->be, e->plan) : e->bytes;
     pthread_mutex_lock(&pc->lock);

@@ -51,11 +51,18 @@ typedef struct trn_plan_cache_config {
     uint64_t max_transform_bytes;
     /* Warnings (corrupt cache files, write errors); may be NULL. */
     void (*warn)(const char *msg);
+    /* Called on the planner thread before a part is prepared here: the
+     * daemon prepares it first in its planner executor, out of its own
+     * process, and imports what that learnt (daemon/executor.h,
+     * trn_exec_pool_plan). Returns 0; -2 when it ran out of memory, -1 with
+     * err when it failed (the part fails with err). May be NULL. */
+    int (*prepare_first)(void *ctx, const char *key, const trn_plan_spec *spec, unsigned part,
+                         char *err, size_t errlen);
     /* Called on the planner thread after every part prepared, before its
      * waiters are told (the daemon hands the planning knowledge to its
      * executors there); may be NULL. */
     void (*built)(void *ctx);
-    void *built_ctx;
+    void *hook_ctx; /* of prepare_first and built */
 } trn_plan_cache_config;
 
 typedef struct trn_plan_cache_stats {

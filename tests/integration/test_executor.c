@@ -19,6 +19,8 @@
  *     after the executors were killed and their plans made again;
  *   - a core whose executor keeps faulting is taken out of service and
  *     reported, the last one never, and work goes on;
+ *   - FFTW planning runs in the planner executor: a crash there fails only
+ *     that plan, and the planner is started again;
  *   - no descriptors leak in the daemon and every core has one executor
  *     again.
  *
@@ -97,6 +99,26 @@ static int executors_of(pid_t daemon, pid_t *out, int max) {
     if (dir)
         closedir(dir);
     return n;
+}
+
+/* The daemon's planner executor (a child of its zygote named
+ * trn-planner), or 0. */
+static pid_t planner_of(pid_t daemon) {
+    DIR *dir = opendir("/proc");
+    pid_t found = 0;
+    struct dirent *e;
+    while (dir && !found && (e = readdir(dir))) {
+        const pid_t pid = atoi(e->d_name);
+        pid_t ppid, gp;
+        char comm[32], pcomm[32];
+        if (pid > 0 && proc_stat(pid, &ppid, comm, sizeof(comm)) == 0 &&
+            strcmp(comm, "trn-planner") == 0 && proc_stat(ppid, &gp, pcomm, sizeof(pcomm)) == 0 &&
+            gp == daemon)
+            found = pid;
+    }
+    if (dir)
+        closedir(dir);
+    return found;
 }
 
 /* Waits up to 10 s for want executors. */
@@ -540,6 +562,43 @@ static void test_fft_plans_rebuilt_in_executors(void **state) {
     expect_recovered(s, 2);
 }
 
+/* Planning runs in the planner executor: FFTW crashing there (here: the
+ * test trigger, a 7001-point plan) fails that plan with a message naming
+ * the signal, the daemon and its sessions carry on, the planner is started
+ * again, and the next plan is made and right. */
+static void test_planning_fault_fails_only_its_plan(void **state) {
+    suite *s = *state;
+    const pid_t before = planner_of(s->d.pid);
+    assert_true(before > 0);
+    trnfftComplex *dev;
+    assert_int_equal(trnsciMalloc((void **)&dev, sizeof(*dev) * 7001), trnsciSuccess);
+    trnfftHandle plan;
+    const trnfftResult made = trnfftPlan1d(&plan, 7001, TRNFFT_C2C, 1);
+    char msg[512];
+    if (made == TRNFFT_SUCCESS) { /* planned in the background: the exec fails */
+        (void)trnfftExecC2C(plan, dev, dev, TRNFFT_FORWARD);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorLaunchFailure);
+        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+        trnfftDestroy(plan);
+    } else {
+        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+    }
+    if (!strstr(msg, "planning") || !strstr(msg, "SIGSEGV"))
+        fail_msg("unexpected message: %s", msg);
+    trnsciFree(dev);
+    /* The same session goes on; a new planner makes the next plan. */
+    trnfftComplex out[1000];
+    const double tol = 10 * log2(1000.0) * FLT_EPSILON;
+    assert_true(fft_checked(1000, out) <= tol);
+    const pid_t after = planner_of(s->d.pid);
+    assert_true(after > 0 && after != before);
+    /* One crash per part the plan needed (a plan has a part per layout). */
+    assert_true(
+        th_metrics_sample(s->metrics_port,
+                          "trnscid_executor_faults_total{core=\"planner\",cause=\"crash\"}") >= 1);
+    expect_recovered(s, NCORES);
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "stream") == 0)
         return stream_role(argv[3], atoi(argv[4]));
@@ -548,6 +607,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_other_sessions_carry_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_from_outside_mid_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fft_plans_rebuilt_in_executors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_planning_fault_fails_only_its_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_that_keeps_faulting_is_quarantined, setup,
                                         teardown),
     };
