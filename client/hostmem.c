@@ -227,3 +227,21 @@ trnsciError_t trnsciHostUnregister(void *ptr) {
     trn_fetch_wait(trn_fetch_mark(), 0);
     return trn_ok();
 }
+
+/* Pinned memory that is a daemon buffer is already device-addressable: its
+ * device pointer is its host address. */
+trnsciError_t trnsciHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
+    if (!pDevice || !pHost)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "trnsciHostGetDevicePointer: pDevice or pHost is NULL");
+    if (flags != 0)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciHostGetDevicePointer: flags must be 0");
+    if (!trn_hostmem_daemon_range(pHost, 1))
+        return trn_fail(trnsciErrorInvalidValue,
+                        "trnsciHostGetDevicePointer: %p is not pinned memory the daemon can "
+                        "reach (only trnsciMallocHost/trnsciHostAlloc memory on the local "
+                        "transport is)",
+                        pHost);
+    *pDevice = pHost;
+    return trn_ok();
+}

@@ -346,6 +346,12 @@ trnsciError_t trnsciFreeAsync(void *devPtr, trnsciStream_t stream);
  * ordinary page-aligned process memory, copied as pageable memory. Not
  * zero-filled. size 0 gives NULL. Free it with trnsciFreeHost only. */
 trnsciError_t trnsciMallocHost(void **ptr, size_t size);
+/* The device pointer of pinned memory (cudaHostGetDevicePointer): on the
+ * local transport, pHost itself (any address inside a trnsciMallocHost or
+ * trnsciHostAlloc allocation, whatever its flags). Over gRPC, and for
+ * registered or ordinary memory, the daemon cannot reach it:
+ * trnsciErrorInvalidValue. flags must be 0. */
+trnsciError_t trnsciHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
 /* trnsciMallocHost with trnsciHostAlloc* flags (any other bit is
  * trnsciErrorInvalidValue). The flags change nothing. */
 trnsciError_t trnsciHostAlloc(void **pHost, size_t size, unsigned int flags);

@@ -15,7 +15,8 @@
  *    transport a host-to-device copy from pinned memory returns while a
  *    long GEMM queued before it on the stream is still running (the stream
  *    is not ready right after the call), where a pageable copy waits for it;
- *    the CUDA errors of trnsciFree/trnsciFreeHost mix-ups and bad flags;
+ *    trnsciHostGetDevicePointer (pinned memory used by a memset op); the CUDA
+ *    errors of trnsciFree/trnsciFreeHost mix-ups and bad flags;
  *  - host registration and its error codes;
  *  - 2D copies and memsets of every kind against a plain nested loop, with
  *    the padding between rows checked untouched, and a refused call
@@ -322,6 +323,27 @@ static void test_pinned(void **state) {
     memset(pin2, 0, n);
     assert_int_equal(trnsciMemcpy(pin2, d, n, trnsciMemcpyDeviceToHost), trnsciSuccess);
     assert_memory_equal(pin2 + 7, want + 7, n - 7);
+
+    /* The device pointer of pinned memory: itself on the local transport, where a
+     * library routine can use it (a memset through it, read back through the
+     * host address); none over gRPC. */
+    void *dp = NULL;
+    if (t->mapped) {
+        assert_int_equal(trnsciHostGetDevicePointer(&dp, pin2 + 10, 0), trnsciSuccess);
+        assert_ptr_equal(dp, pin2 + 10);
+        assert_int_equal(trnsciMemsetAsync(dp, 0x6b, 5, s), trnsciSuccess);
+        assert_int_equal(trnsciStreamSynchronize(s), trnsciSuccess);
+        for (size_t i = 10; i < 15; i++)
+            assert_int_equal(pin2[i], 0x6b);
+        assert_int_equal(pin2[15], want[15]);
+    } else {
+        assert_int_equal(trnsciHostGetDevicePointer(&dp, pin2, 0), trnsciErrorInvalidValue);
+    }
+    assert_int_equal(trnsciHostGetDevicePointer(&dp, want, 0), trnsciErrorInvalidValue);
+    expect_message("not pinned memory");
+    assert_int_equal(trnsciHostGetDevicePointer(&dp, pin2, 1), trnsciErrorInvalidValue);
+    assert_int_equal(trnsciHostGetDevicePointer(NULL, pin2, 0), trnsciErrorInvalidValue);
+    assert_int_equal(trnsciHostGetDevicePointer(&dp, d, 0), trnsciErrorInvalidValue);
 
     /* Mix-ups are CUDA's errors. */
     assert_int_equal(trnsciFree(pin), trnsciErrorInvalidValue);
