@@ -42,6 +42,7 @@ int trn_call_timeout_ms(void);
 
 struct trnsciStream_st {
     uint32_t id;
+    unsigned flags;                  /* trnsciStreamCreateWithFlags */
     atomic_uint timeout_ms;          /* trnsciStreamSetTimeout; 0 = none */
     atomic_uint_fast64_t last_op;    /* `submitted` number of its latest op (0: none) */
     atomic_uint_fast64_t synced;     /* `submitted` reached by its last completed sync */
@@ -77,6 +78,7 @@ typedef struct trn_client {
      * that need them check it (trn_client_need_minor). */
     unsigned protocol_minor;
     uint64_t chunk_bytes;
+    uint64_t max_session_bytes; /* Hello's limits: the session's quota (0: not said) */
     char daemon_version[32];
     char daemon_addr[160]; /* the daemon this session lives on, as connected to */
     char backend[16];
@@ -224,6 +226,28 @@ void trn_memory_copy_op(Trnsci__V1__Op *op, Trnsci__V1__CopyOp *copy, Trnsci__V1
                         Trnsci__V1__BufferRef *src, size_t count);
 void trn_memory_memset_op(Trnsci__V1__Op *op, Trnsci__V1__MemsetOp *m, Trnsci__V1__BufferRef *ref,
                           int value, size_t count);
+
+/* Allocates size (> 0) bytes of daemon memory and enters it in the pointer
+ * table (trnsciMalloc's work; fn names the call in errors). */
+trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const char *fn);
+/* Takes the allocation starting at p out of the pointer table, unmaps it
+ * and frees it on the daemon (trnsciFree's work). */
+trnsciError_t trn_memory_release(trn_client *c, void *p, const char *fn);
+
+/* The device's free and total bytes as trnsciMemGetInfo reports them. */
+trnsciError_t trn_memory_info(trn_client *c, uint64_t *free_bytes, uint64_t *total_bytes);
+
+/* ---- pinned and registered host memory (hostmem.c) ---- */
+
+/* Whether [p, p + count) lies in one pinned allocation that is a daemon
+ * buffer (local transport), so the daemon can copy to or from it. */
+int trn_hostmem_daemon_range(const void *p, size_t count);
+/* Whether p lies in pinned or registered host memory (host, not device,
+ * memory for trnsciMemcpyDefault). */
+int trn_hostmem_contains(const void *p);
+/* After trnsciDeviceReset unmapped the session's buffers: forgets the
+ * pinned allocations that were daemon buffers. */
+void trn_hostmem_session_ended(void);
 
 /* ---- events (event.c) ---- */
 

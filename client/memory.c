@@ -38,25 +38,17 @@ static trnsciError_t free_on_daemon(trn_client *c, uint64_t buffer_id) {
     return trn_client_call(c, TRN_WIRE_FREE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
 }
 
-trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
-    if (!devPtr)
-        return trn_fail(trnsciErrorInvalidValue, "trnsciMalloc: devPtr is NULL");
-    *devPtr = NULL;
+trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const char *fn) {
     trnsciError_t e;
-    trn_client *c = trn_client_get(&e);
-    if (!c || (e = trn_capture_refuse_unsafe("trnsciMalloc")))
-        return e;
-    if (size == 0)
-        return trn_ok();
     if (size > SIZE_MAX / 2)
-        return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: %zu bytes is too large", size);
+        return trn_fail(trnsciErrorMemoryAllocation, "%s: %zu bytes is too large", fn, size);
     void *base = MAP_FAILED;
     if (!c->mapped) {
         base = mmap(NULL, round_to_page(size), PROT_NONE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (base == MAP_FAILED)
             return trn_fail(trnsciErrorMemoryAllocation,
-                            "trnsciMalloc: cannot reserve %zu bytes of address space", size);
+                            "%s: cannot reserve %zu bytes of address space", fn, size);
     }
 
     Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
@@ -85,32 +77,73 @@ trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
         if (base == MAP_FAILED) {
             free_on_daemon(c, id);
             return trn_fail(trnsciErrorMemoryAllocation,
-                            "trnsciMalloc: cannot map the daemon's %zu-byte buffer", size);
+                            "%s: cannot map the daemon's %zu-byte buffer", fn, size);
         }
     }
     if (trn_ptrtable_insert(&c->ptrs, (uintptr_t)base, size, id) != 0) {
         munmap(base, c->mapped ? size : round_to_page(size));
         free_on_daemon(c, id);
-        return trn_fail(trnsciErrorMemoryAllocation, "trnsciMalloc: out of client memory");
+        return trn_fail(trnsciErrorMemoryAllocation, "%s: out of client memory", fn);
     }
-    *devPtr = base;
-    return trn_ok();
+    *out = base;
+    return trnsciSuccess;
 }
 
-trnsciError_t trnsciFree(void *devPtr) {
+static trnsciError_t malloc_named(void **devPtr, size_t size, const char *fn) {
+    if (!devPtr)
+        return trn_fail(trnsciErrorInvalidValue, "%s: devPtr is NULL", fn);
+    *devPtr = NULL;
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c || (e = trn_capture_refuse_unsafe(fn)))
+        return e;
+    if (size == 0)
+        return trn_ok();
+    e = trn_memory_alloc(c, size, devPtr, fn);
+    return e == trnsciSuccess ? trn_ok() : e;
+}
+
+trnsciError_t trnsciMalloc(void **devPtr, size_t size) {
+    return malloc_named(devPtr, size, "trnsciMalloc");
+}
+
+trnsciError_t trnsciMallocAsync(void **devPtr, size_t size, trnsciStream_t stream) {
+    (void)stream; /* allocated at once: usable by work queued on any stream afterwards */
+    return malloc_named(devPtr, size, "trnsciMallocAsync");
+}
+
+trnsciError_t trn_memory_release(trn_client *c, void *p, const char *fn) {
+    trn_ptr_entry entry;
+    if (trn_ptrtable_remove(&c->ptrs, (uintptr_t)p, &entry) != 0)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %p is not the start of a live trnsci allocation", fn, p);
+    munmap((void *)entry.base, round_to_page(entry.size));
+    return free_on_daemon(c, entry.buffer_id);
+}
+
+/* The daemon releases a buffer after the ops queued on it, whatever their
+ * stream: trnsciFree and trnsciFreeAsync differ only in name. */
+static trnsciError_t free_named(void *devPtr, const char *fn) {
     if (!devPtr)
         return trn_ok();
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
-    if (!c || (e = trn_capture_refuse_unsafe("trnsciFree")))
+    if (!c || (e = trn_capture_refuse_unsafe(fn)))
         return e;
-    trn_ptr_entry entry;
-    if (trn_ptrtable_remove(&c->ptrs, (uintptr_t)devPtr, &entry) != 0)
+    if (trn_hostmem_contains(devPtr))
         return trn_fail(trnsciErrorInvalidValue,
-                        "trnsciFree: %p is not the start of a live trnsci allocation", devPtr);
-    munmap((void *)entry.base, round_to_page(entry.size));
-    e = free_on_daemon(c, entry.buffer_id);
+                        "%s: %p is pinned host memory (free it with trnsciFreeHost)", fn, devPtr);
+    e = trn_memory_release(c, devPtr, fn);
     return e == trnsciSuccess ? trn_ok() : e;
+}
+
+trnsciError_t trnsciFree(void *devPtr) {
+    return free_named(devPtr, "trnsciFree");
+}
+
+trnsciError_t trnsciFreeAsync(void *devPtr, trnsciStream_t stream) {
+    (void)stream;
+    return free_named(devPtr, "trnsciFreeAsync");
 }
 
 trnsciError_t trn_memory_device_range(trn_client *c, const void *p, size_t count, const char *what,
@@ -178,10 +211,12 @@ static trnsciError_t read_chunks(trn_client *c, Trnsci__V1__BufferRef src, void 
     return trnsciSuccess;
 }
 
+/* Pinned host memory is host memory, though on the local transport it is
+ * also in the pointer table. */
 static int is_device(trn_client *c, const void *p) {
     trn_ptr_entry e;
     uint64_t off;
-    return p && trn_ptrtable_lookup(&c->ptrs, p, &e, &off) == 0;
+    return p && trn_ptrtable_lookup(&c->ptrs, p, &e, &off) == 0 && !trn_hostmem_contains(p);
 }
 
 /* trnsciMemcpyDefault becomes the direction the pointers imply. */
@@ -376,6 +411,14 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
     if (kind != trnsciMemcpyDeviceToDevice &&
         (e = trn_capture_refuse_stream(c, stream, "trnsciMemcpyAsync to or from host memory")))
         return e;
+    /* Pinned memory that is a daemon buffer: the daemon copies, in stream
+     * order, and the call does not wait. */
+    const int pinned_src =
+        kind == trnsciMemcpyHostToDevice && c->mapped && trn_hostmem_daemon_range(src, count);
+    const int pinned_dst =
+        kind == trnsciMemcpyDeviceToHost && c->mapped && trn_hostmem_daemon_range(dst, count);
+    if (pinned_src || pinned_dst)
+        kind = trnsciMemcpyDeviceToDevice;
     switch (kind) {
     case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
     case trnsciMemcpyHostToDevice:
@@ -431,4 +474,227 @@ trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count, trnsciStr
     trn_memory_memset_op(&op, &m, &ref, value, count);
     e = trn_client_submit(c, stream, &op);
     return e == trnsciSuccess ? trn_ok() : e;
+}
+
+/* ---- 2D copies and memsets ---------------------------------------------------------- */
+
+/* The bytes a pitched matrix spans: (height - 1) * pitch + width (height,
+ * width > 0), or 0 on overflow. */
+static size_t span_2d(size_t pitch, size_t width, size_t height) {
+    if (height - 1 > (SIZE_MAX - width) / (pitch ? pitch : 1))
+        return 0;
+    return (height - 1) * pitch + width;
+}
+
+/* Checks a 2D copy's arguments; on success *kind is resolved and the
+ * device sides' spans are known to lie in one allocation each. Returns
+ * trnsciSuccess with *nothing set when there is nothing to copy. */
+static trnsciError_t check_2d(trn_client *c, void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height, trnsciMemcpyKind *kind,
+                              int *nothing, const char *fn) {
+    *nothing = width == 0 || height == 0;
+    if (*nothing)
+        return trnsciSuccess;
+    if (!dst || !src)
+        return trn_fail(trnsciErrorInvalidValue, "%s: dst or src is NULL", fn);
+    if (dpitch < width || spitch < width)
+        return trn_fail(trnsciErrorInvalidPitchValue,
+                        "%s: a pitch (dpitch %zu, spitch %zu) is less than the width %zu", fn,
+                        dpitch, spitch, width);
+    if ((unsigned)*kind > (unsigned)trnsciMemcpyDefault)
+        return trn_fail(trnsciErrorInvalidMemcpyDirection, "%s: kind %d is not valid", fn,
+                        (int)*kind);
+    const size_t dspan = span_2d(dpitch, width, height), sspan = span_2d(spitch, width, height);
+    if (!dspan || !sspan)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %zu rows of pitch %zu overflow the address space", fn, height,
+                        dspan ? spitch : dpitch);
+    *kind = resolve_kind(c, dst, src, *kind);
+    Trnsci__V1__BufferRef ref;
+    char what[64];
+    trnsciError_t e;
+    if (*kind == trnsciMemcpyHostToDevice || *kind == trnsciMemcpyDeviceToDevice) {
+        snprintf(what, sizeof(what), "%s: dst", fn);
+        if ((e = trn_memory_device_range(c, dst, dspan, what, &ref)))
+            return e;
+    }
+    if (*kind == trnsciMemcpyDeviceToHost || *kind == trnsciMemcpyDeviceToDevice) {
+        snprintf(what, sizeof(what), "%s: src", fn);
+        if ((e = trn_memory_device_range(c, src, sspan, what, &ref)))
+            return e;
+    }
+    return trnsciSuccess;
+}
+
+/* Row by row, as trnsciMemcpyAsync on `stream` (the arguments checked). */
+static trnsciError_t copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
+                               size_t width, size_t height, trnsciMemcpyKind kind,
+                               trnsciStream_t stream) {
+    for (size_t r = 0; r < height; r++) {
+        const trnsciError_t e = trnsciMemcpyAsync(
+            (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, stream);
+        if (e != trnsciSuccess)
+            return e;
+    }
+    return trnsciSuccess;
+}
+
+trnsciError_t trnsciMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                             size_t height, trnsciMemcpyKind kind) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    int nothing;
+    if ((e = check_2d(c, dst, dpitch, src, spitch, width, height, &kind, &nothing,
+                      "trnsciMemcpy2D")))
+        return e;
+    if (nothing)
+        return trn_ok();
+    if (dpitch == width && spitch == width)
+        return trnsciMemcpy(dst, src, width * height, kind);
+    if (kind == trnsciMemcpyHostToHost) {
+        for (size_t r = 0; r < height; r++)
+            memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+        return trn_ok();
+    }
+    /* As trnsciMemcpy: after all work queued so far, complete on return. */
+    if ((e = trn_client_order_after_work(c)) ||
+        (e = copy_rows(dst, dpitch, src, spitch, width, height, kind, NULL)) ||
+        (e = trn_client_order_after_work(c)))
+        return e;
+    return trn_ok();
+}
+
+trnsciError_t trnsciMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                  size_t width, size_t height, trnsciMemcpyKind kind,
+                                  trnsciStream_t stream) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    int nothing;
+    if ((e = check_2d(c, dst, dpitch, src, spitch, width, height, &kind, &nothing,
+                      "trnsciMemcpy2DAsync")))
+        return e;
+    if (nothing)
+        return trn_ok();
+    if (dpitch == width && spitch == width)
+        return trnsciMemcpyAsync(dst, src, width * height, kind, stream);
+    e = copy_rows(dst, dpitch, src, spitch, width, height, kind, stream);
+    return e == trnsciSuccess ? trn_ok() : e;
+}
+
+/* Checks a 2D memset; *nothing when there is nothing to set. */
+static trnsciError_t check_memset_2d(trn_client *c, void *devPtr, size_t pitch, size_t width,
+                                     size_t height, int *nothing, const char *fn) {
+    *nothing = width == 0 || height == 0;
+    if (*nothing)
+        return trnsciSuccess;
+    if (pitch < width)
+        return trn_fail(trnsciErrorInvalidValue, "%s: pitch %zu is less than the width %zu", fn,
+                        pitch, width);
+    const size_t span = span_2d(pitch, width, height);
+    if (!span)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %zu rows of pitch %zu overflow the address space", fn, height, pitch);
+    char what[64];
+    snprintf(what, sizeof(what), "%s: devPtr", fn);
+    Trnsci__V1__BufferRef ref;
+    return trn_memory_device_range(c, devPtr, span, what, &ref);
+}
+
+trnsciError_t trnsciMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    int nothing;
+    if ((e = check_memset_2d(c, devPtr, pitch, width, height, &nothing, "trnsciMemset2D")))
+        return e;
+    if (nothing)
+        return trn_ok();
+    if (pitch == width)
+        return trnsciMemset(devPtr, value, width * height);
+    if ((e = trn_client_order_after_work(c)))
+        return e;
+    if (c->mapped) {
+        for (size_t r = 0; r < height; r++)
+            memset((char *)devPtr + r * pitch, value, width);
+        return trn_ok();
+    }
+    for (size_t r = 0; r < height; r++)
+        if ((e = trnsciMemsetAsync((char *)devPtr + r * pitch, value, width, NULL)))
+            return e;
+    e = trn_client_sync_all(c);
+    return e == trnsciSuccess ? trn_ok() : e;
+}
+
+trnsciError_t trnsciMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                  size_t height, trnsciStream_t stream) {
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    int nothing;
+    if ((e = check_memset_2d(c, devPtr, pitch, width, height, &nothing, "trnsciMemset2DAsync")))
+        return e;
+    if (nothing)
+        return trn_ok();
+    if (pitch == width)
+        return trnsciMemsetAsync(devPtr, value, width * height, stream);
+    for (size_t r = 0; r < height; r++)
+        if ((e = trnsciMemsetAsync((char *)devPtr + r * pitch, value, width, stream)))
+            return e;
+    return trn_ok();
+}
+
+/* ---- memory info ---------------------------------------------------------------------- */
+
+/* MemAvailable (or, without /proc, the free pages) of this machine, bytes. */
+static uint64_t available_bytes(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[128];
+        unsigned long long kb;
+        while (fgets(line, sizeof(line), f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+                fclose(f);
+                return (uint64_t)kb * 1024u;
+            }
+        fclose(f);
+    }
+    return (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+trnsciError_t trn_memory_info(trn_client *c, uint64_t *free_bytes, uint64_t *total_bytes) {
+    uint64_t total = c->max_session_bytes ? c->max_session_bytes : UINT64_MAX;
+    uint64_t avail = UINT64_MAX;
+    if (c->mapped) {
+        const uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+        if (phys && phys < total)
+            total = phys;
+        avail = available_bytes();
+    }
+    const uint64_t held = trn_ptrtable_bytes(&c->ptrs);
+    uint64_t free_now = held < total ? total - held : 0;
+    if (avail < free_now)
+        free_now = avail;
+    *free_bytes = free_now;
+    *total_bytes = total;
+    return trnsciSuccess;
+}
+
+trnsciError_t trnsciMemGetInfo(size_t *free, size_t *total) {
+    if (!free || !total)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciMemGetInfo: free or total is NULL");
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    uint64_t f, t;
+    trn_memory_info(c, &f, &t);
+    *free = f > SIZE_MAX ? SIZE_MAX : (size_t)f;
+    *total = t > SIZE_MAX ? SIZE_MAX : (size_t)t;
+    return trn_ok();
 }

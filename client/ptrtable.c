@@ -140,3 +140,12 @@ trn_ptr_entry *trn_ptrtable_take_all(trn_ptrtable *t, size_t *len) {
     pthread_rwlock_unlock(&t->lock);
     return v;
 }
+
+uint64_t trn_ptrtable_bytes(trn_ptrtable *t) {
+    uint64_t sum = 0;
+    pthread_rwlock_rdlock(&t->lock);
+    for (size_t i = 0; i < t->len; i++)
+        sum += t->v[i].size;
+    pthread_rwlock_unlock(&t->lock);
+    return sum;
+}

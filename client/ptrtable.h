@@ -41,6 +41,8 @@ int trn_ptrtable_remove(trn_ptrtable *t, uintptr_t base, trn_ptr_entry *out);
 int trn_ptrtable_lookup(trn_ptrtable *t, const void *p, trn_ptr_entry *entry, uint64_t *offset);
 /* The allocation of buffer id: returns 0 with its entry, or -1 if none. */
 int trn_ptrtable_find_id(trn_ptrtable *t, uint64_t buffer_id, trn_ptr_entry *entry);
+/* The sum of the sizes of the allocations in the table. */
+uint64_t trn_ptrtable_bytes(trn_ptrtable *t);
 /* Takes every entry out (for reset). Returns the array (caller frees) and its
  * length. */
 trn_ptr_entry *trn_ptrtable_take_all(trn_ptrtable *t, size_t *len);

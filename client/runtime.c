@@ -107,6 +107,7 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
         r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes : TRNSCI_WIRE_CHUNK_BYTES;
     if (c->chunk_bytes > TRNSCI_WIRE_CHUNK_BYTES)
         c->chunk_bytes = TRNSCI_WIRE_CHUNK_BYTES;
+    c->max_session_bytes = r->limits ? r->limits->max_session_bytes : 0;
     c->priority_least = r->limits ? r->limits->priority_least : 0;
     c->priority_ceiling = r->limits ? r->limits->priority_ceiling : 0;
     snprintf(c->daemon_version, sizeof(c->daemon_version), "%s", r->daemon_version);
@@ -317,6 +318,7 @@ trnsciError_t trnsciDeviceReset(void) {
     for (size_t i = 0; i < n; i++)
         munmap((void *)all[i].base, (size_t)all[i].size);
     free(all);
+    trn_hostmem_session_ended(); /* pinned buffers were among them */
     trn_transport_close(c->t);
     c->t = NULL;
     trn_ptrtable_destroy(&c->ptrs);
@@ -542,29 +544,159 @@ trnsciError_t trnsciGetDeviceCount(int *count) {
     return trn_ok();
 }
 
-trnsciError_t trnsciDeviceGetAttribute(int *value, trnsciDeviceAttr attr, int device) {
-    if (!value)
-        return trn_fail(trnsciErrorInvalidValue, "trnsciDeviceGetAttribute: value is NULL");
+/* The daemon's backend as a device (docs/rosetta.md, "Devices"). The
+ * daemon runs no user kernels: one "thread" per compute core, no on-chip
+ * memories, no clocks the client knows of. */
+static void describe_device(trn_client *c, trnsciDeviceProp *p) {
+    memset(p, 0, sizeof(*p));
+    snprintf(p->name, sizeof(p->name), "trnscid %s (%s, %u cores)", c->daemon_version,
+             c->backend[0] ? c->backend : "cpu", c->core_count);
+    uint64_t free_bytes, total;
+    trn_memory_info(c, &free_bytes, &total);
+    p->totalGlobalMem = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
+    p->warpSize = 1;
+    p->memPitch = SIZE_MAX;
+    p->maxThreadsPerBlock = 1;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1;
+    p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = 1;
+    p->major = (int)TRNSCI_PROTOCOL_MAJOR;
+    p->minor = (int)c->protocol_minor;
+    p->textureAlignment = 1;
+    p->deviceOverlap = 1;
+    p->multiProcessorCount = (int)c->core_count;
+    p->integrated = c->mapped ? 1 : 0;
+    p->canMapHostMemory = c->mapped ? 1 : 0;
+    p->concurrentKernels = 1;
+    p->asyncEngineCount = 1;
+    p->unifiedAddressing = 1;
+    p->maxThreadsPerMultiProcessor = 1;
+    p->maxBlocksPerMultiProcessor = 1;
+    p->memoryPoolsSupported = 1;
+}
+
+static trnsciError_t device_zero(int device, const char *fn) {
     if (device != 0)
         return trn_fail(trnsciErrorInvalidDevice,
-                        "trnsciDeviceGetAttribute: device %d does not exist (the daemon is "
-                        "device 0)",
-                        device);
-    trnsciError_t e;
+                        "%s: device %d does not exist (the daemon is device 0)", fn, device);
+    return trnsciSuccess;
+}
+
+trnsciError_t trnsciGetDeviceProperties(trnsciDeviceProp *prop, int device) {
+    if (!prop)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciGetDeviceProperties: prop is NULL");
+    trnsciError_t e = device_zero(device, "trnsciGetDeviceProperties");
+    if (e)
+        return e;
     trn_client *c = trn_client_get(&e);
     if (!c)
         return e;
+    describe_device(c, prop);
+    return trn_ok();
+}
+
+static int clamp_int(size_t v) {
+    return v > INT_MAX ? INT_MAX : (int)v;
+}
+
+trnsciError_t trnsciDeviceGetAttribute(int *value, trnsciDeviceAttr attr, int device) {
+    if (!value)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDeviceGetAttribute: value is NULL");
+    trnsciError_t e = device_zero(device, "trnsciDeviceGetAttribute");
+    if (e)
+        return e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return e;
+    trnsciDeviceProp p;
+    describe_device(c, &p);
     switch (attr) {
-    case trnsciDevAttrMultiProcessorCount: *value = (int)c->core_count; return trn_ok();
+    case trnsciDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case trnsciDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case trnsciDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case trnsciDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case trnsciDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case trnsciDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case trnsciDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case trnsciDevAttrMaxSharedMemoryPerBlock: *value = clamp_int(p.sharedMemPerBlock); break;
+    case trnsciDevAttrTotalConstantMemory: *value = clamp_int(p.totalConstMem); break;
+    case trnsciDevAttrWarpSize: *value = p.warpSize; break;
+    case trnsciDevAttrMaxPitch: *value = clamp_int(p.memPitch); break;
+    case trnsciDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case trnsciDevAttrClockRate: *value = p.clockRate; break;
+    case trnsciDevAttrTextureAlignment: *value = clamp_int(p.textureAlignment); break;
+    case trnsciDevAttrGpuOverlap: *value = p.deviceOverlap; break;
+    case trnsciDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case trnsciDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
+    case trnsciDevAttrIntegrated: *value = p.integrated; break;
+    case trnsciDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case trnsciDevAttrComputeMode: *value = p.computeMode; break;
+    case trnsciDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case trnsciDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case trnsciDevAttrPciBusId: *value = p.pciBusID; break;
+    case trnsciDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case trnsciDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case trnsciDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case trnsciDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case trnsciDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case trnsciDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case trnsciDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case trnsciDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case trnsciDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case trnsciDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case trnsciDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
+    case trnsciDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
+    case trnsciDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
+    case trnsciDevAttrMaxSharedMemoryPerMultiprocessor:
+        *value = clamp_int(p.sharedMemPerMultiprocessor);
+        break;
+    case trnsciDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case trnsciDevAttrManagedMemory: *value = p.managedMemory; break;
+    case trnsciDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; break;
+    case trnsciDevAttrHostNativeAtomicSupported: *value = p.hostNativeAtomicSupported; break;
+    case trnsciDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
+    case trnsciDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case trnsciDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case trnsciDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case trnsciDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; break;
+    default:
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDeviceGetAttribute: unknown attribute %d",
+                        (int)attr);
     }
-    return trn_fail(trnsciErrorInvalidValue, "trnsciDeviceGetAttribute: unknown attribute %d",
-                    (int)attr);
+    return trn_ok();
+}
+
+trnsciError_t trnsciSetDevice(int device) {
+    trnsciError_t e = device_zero(device, "trnsciSetDevice");
+    if (e)
+        return e;
+    if (!trn_client_get(&e))
+        return e;
+    return trn_ok();
+}
+
+trnsciError_t trnsciGetDevice(int *device) {
+    if (!device)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciGetDevice: device is NULL");
+    *device = 0;
+    return trn_ok();
 }
 
 trnsciError_t trnsciRuntimeGetVersion(int *runtimeVersion) {
     if (!runtimeVersion)
         return trn_fail(trnsciErrorInvalidValue, "trnsciRuntimeGetVersion: argument is NULL");
-    *runtimeVersion = TRNSCI_VERSION;
+    *runtimeVersion = TRNSCIRT_VERSION;
+    return trn_ok();
+}
+
+trnsciError_t trnsciDriverGetVersion(int *driverVersion) {
+    if (!driverVersion)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciDriverGetVersion: argument is NULL");
+    trnsciError_t e;
+    if (!trn_client_get(&e)) {
+        *driverVersion = 0;
+        return e == trnsciErrorNoDevice ? trn_ok() : e;
+    }
+    *driverVersion = TRNSCIRT_VERSION;
     return trn_ok();
 }
 

@@ -22,18 +22,64 @@ uint64_t trn_stream_timeout_us(trn_client *c, trnsciStream_t s) {
     return (uint64_t)atomic_load(&trn_stream_of(c, s)->timeout_ms) * 1000u;
 }
 
-trnsciError_t trnsciStreamCreate(trnsciStream_t *pStream) {
+static trnsciError_t create_stream(trnsciStream_t *pStream, unsigned flags, const char *fn) {
     if (!pStream)
-        return trn_fail(trnsciErrorInvalidValue, "trnsciStreamCreate: pStream is NULL");
+        return trn_fail(trnsciErrorInvalidValue, "%s: pStream is NULL", fn);
+    if (flags & ~trnsciStreamNonBlocking)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: unknown flags 0x%x (trnsciStreamDefault or trnsciStreamNonBlocking)",
+                        fn, flags);
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
     if (!c)
         return e;
     trnsciStream_t s = calloc(1, sizeof(*s));
     if (!s)
-        return trn_fail(trnsciErrorMemoryAllocation, "trnsciStreamCreate: out of memory");
+        return trn_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
     s->id = atomic_fetch_add(&c->next_stream_id, 1);
+    s->flags = flags;
     *pStream = s;
+    return trn_ok();
+}
+
+trnsciError_t trnsciStreamCreate(trnsciStream_t *pStream) {
+    return create_stream(pStream, trnsciStreamDefault, "trnsciStreamCreate");
+}
+
+/* Every stream already behaves as non-blocking (the default stream does not
+ * synchronise with others), so the flag is only recorded. */
+trnsciError_t trnsciStreamCreateWithFlags(trnsciStream_t *pStream, unsigned int flags) {
+    return create_stream(pStream, flags, "trnsciStreamCreateWithFlags");
+}
+
+/* Stream priorities range over [0, 0] (trnsciDeviceGetStreamPriorityRange):
+ * any priority is clamped to 0, as CUDA clamps out-of-range ones. */
+trnsciError_t trnsciStreamCreateWithPriority(trnsciStream_t *pStream, unsigned int flags,
+                                             int priority) {
+    (void)priority;
+    return create_stream(pStream, flags, "trnsciStreamCreateWithPriority");
+}
+
+trnsciError_t trnsciStreamGetFlags(trnsciStream_t stream, unsigned int *flags) {
+    if (!flags)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciStreamGetFlags: flags is NULL");
+    *flags = stream ? stream->flags : trnsciStreamDefault;
+    return trn_ok();
+}
+
+trnsciError_t trnsciStreamGetPriority(trnsciStream_t stream, int *priority) {
+    (void)stream;
+    if (!priority)
+        return trn_fail(trnsciErrorInvalidValue, "trnsciStreamGetPriority: priority is NULL");
+    *priority = 0;
+    return trn_ok();
+}
+
+trnsciError_t trnsciDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = 0;
     return trn_ok();
 }
 

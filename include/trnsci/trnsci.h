@@ -43,6 +43,22 @@
 #include <trnsci/library_types.h>
 #include <trnsci/trnsci_version.h>
 
+/* The CUDA runtime API level trnsci's runtime follows, encoded as
+ * CUDART_VERSION (1000 * major + 10 * minor): 12000, CUDA 12.0, whose
+ * signatures it has (trnsciGraphInstantiate with flags, trnsciStreamGetId,
+ * the CUDA 12 trnsciStreamGetCaptureInfo). Code written as
+ * `#if CUDART_VERSION >= 11000` keeps working when renamed to
+ * TRNSCIRT_VERSION; trnsciRuntimeGetVersion returns it. trnsci's own
+ * release is TRNSCI_VERSION (trnsci_version.h). */
+#define TRNSCIRT_VERSION 12000
+
+/* C++ default arguments where CUDA's runtime API has them (its __dv(v)). */
+#ifdef __cplusplus
+#define TRNSCI_DEFAULT(v) = v
+#else
+#define TRNSCI_DEFAULT(v)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -53,6 +69,7 @@ typedef enum trnsciError {
     trnsciErrorInvalidValue = 1,
     trnsciErrorMemoryAllocation = 2,
     trnsciErrorInitializationError = 3,
+    trnsciErrorInvalidPitchValue = 12, /* a 2D copy's pitch is less than its width */
     trnsciErrorInvalidMemcpyDirection = 21,
     trnsciErrorInsufficientDriver = 35, /* daemon speaks another protocol major */
     trnsciErrorDevicesUnavailable = 46, /* daemon went away or is shutting down */
@@ -61,7 +78,9 @@ typedef enum trnsciError {
     trnsciErrorInvalidResourceHandle = 400,
     trnsciErrorIllegalState = 401, /* e.g. beginning a capture on a capturing stream */
     trnsciErrorNotReady = 600, /* a query: the work has not completed (not recorded as an error) */
-    trnsciErrorContextIsDestroyed = 709, /* the daemon ended this session */
+    trnsciErrorContextIsDestroyed = 709,          /* the daemon ended this session */
+    trnsciErrorHostMemoryAlreadyRegistered = 712, /* trnsciHostRegister on registered memory */
+    trnsciErrorHostMemoryNotRegistered = 713,     /* trnsciHostUnregister of unregistered memory */
     trnsciErrorLaunchFailure = 719,
     trnsciErrorNotPermitted = 800,
     trnsciErrorNotSupported = 801,
@@ -92,14 +111,133 @@ typedef enum trnsciMemcpyKind {
     trnsciMemcpyDefault = 4 /* direction inferred from the pointers */
 } trnsciMemcpyKind;
 
+/* Device attributes (cudaDeviceAttr, same values). Each is the field of
+ * trnsciDeviceProp named in the comment; docs/rosetta.md gives the values
+ * and why. */
 typedef enum trnsciDeviceAttr {
-    /* Compute cores the daemon schedules on (cudaDevAttrMultiProcessorCount). */
-    trnsciDevAttrMultiProcessorCount = 16,
+    trnsciDevAttrMaxThreadsPerBlock = 1,                /* maxThreadsPerBlock */
+    trnsciDevAttrMaxBlockDimX = 2,                      /* maxThreadsDim[0] */
+    trnsciDevAttrMaxBlockDimY = 3,                      /* maxThreadsDim[1] */
+    trnsciDevAttrMaxBlockDimZ = 4,                      /* maxThreadsDim[2] */
+    trnsciDevAttrMaxGridDimX = 5,                       /* maxGridSize[0] */
+    trnsciDevAttrMaxGridDimY = 6,                       /* maxGridSize[1] */
+    trnsciDevAttrMaxGridDimZ = 7,                       /* maxGridSize[2] */
+    trnsciDevAttrMaxSharedMemoryPerBlock = 8,           /* sharedMemPerBlock */
+    trnsciDevAttrTotalConstantMemory = 9,               /* totalConstMem */
+    trnsciDevAttrWarpSize = 10,                         /* warpSize */
+    trnsciDevAttrMaxPitch = 11,                         /* memPitch, capped at INT_MAX */
+    trnsciDevAttrMaxRegistersPerBlock = 12,             /* regsPerBlock */
+    trnsciDevAttrClockRate = 13,                        /* clockRate */
+    trnsciDevAttrTextureAlignment = 14,                 /* textureAlignment */
+    trnsciDevAttrGpuOverlap = 15,                       /* deviceOverlap */
+    trnsciDevAttrMultiProcessorCount = 16,              /* the daemon's compute cores */
+    trnsciDevAttrKernelExecTimeout = 17,                /* kernelExecTimeoutEnabled */
+    trnsciDevAttrIntegrated = 18,                       /* integrated */
+    trnsciDevAttrCanMapHostMemory = 19,                 /* canMapHostMemory */
+    trnsciDevAttrComputeMode = 20,                      /* computeMode */
+    trnsciDevAttrConcurrentKernels = 31,                /* concurrentKernels */
+    trnsciDevAttrEccEnabled = 32,                       /* ECCEnabled */
+    trnsciDevAttrPciBusId = 33,                         /* pciBusID */
+    trnsciDevAttrPciDeviceId = 34,                      /* pciDeviceID */
+    trnsciDevAttrMemoryClockRate = 36,                  /* memoryClockRate */
+    trnsciDevAttrGlobalMemoryBusWidth = 37,             /* memoryBusWidth */
+    trnsciDevAttrL2CacheSize = 38,                      /* l2CacheSize */
+    trnsciDevAttrMaxThreadsPerMultiProcessor = 39,      /* maxThreadsPerMultiProcessor */
+    trnsciDevAttrAsyncEngineCount = 40,                 /* asyncEngineCount */
+    trnsciDevAttrUnifiedAddressing = 41,                /* unifiedAddressing */
+    trnsciDevAttrPciDomainId = 50,                      /* pciDomainID */
+    trnsciDevAttrComputeCapabilityMajor = 75,           /* major */
+    trnsciDevAttrComputeCapabilityMinor = 76,           /* minor */
+    trnsciDevAttrStreamPrioritiesSupported = 78,        /* streamPrioritiesSupported */
+    trnsciDevAttrGlobalL1CacheSupported = 79,           /* globalL1CacheSupported */
+    trnsciDevAttrLocalL1CacheSupported = 80,            /* localL1CacheSupported */
+    trnsciDevAttrMaxSharedMemoryPerMultiprocessor = 81, /* sharedMemPerMultiprocessor */
+    trnsciDevAttrMaxRegistersPerMultiprocessor = 82,    /* regsPerMultiprocessor */
+    trnsciDevAttrManagedMemory = 83,                    /* managedMemory */
+    trnsciDevAttrIsMultiGpuBoard = 84,                  /* isMultiGpuBoard */
+    trnsciDevAttrHostNativeAtomicSupported = 86,        /* hostNativeAtomicSupported */
+    trnsciDevAttrPageableMemoryAccess = 88,             /* pageableMemoryAccess */
+    trnsciDevAttrConcurrentManagedAccess = 89,          /* concurrentManagedAccess */
+    trnsciDevAttrCooperativeLaunch = 95,                /* cooperativeLaunch */
+    trnsciDevAttrMaxBlocksPerMultiprocessor = 106,      /* maxBlocksPerMultiProcessor */
+    trnsciDevAttrMemoryPoolsSupported = 115,            /* memoryPoolsSupported */
 } trnsciDeviceAttr;
+
+/* What trnsciGetDeviceProperties reports (the fields of cudaDeviceProp that
+ * programs read, same names and types). The daemon runs no user kernels:
+ * the thread and block fields describe one thread per compute core, and the
+ * on-chip memories it does not have are 0. docs/rosetta.md gives each value
+ * and why. */
+typedef struct trnsciDeviceProp {
+    char name[256];        /* "trnscid <version> (<backend>, <N> cores)" */
+    size_t totalGlobalMem; /* as trnsciMemGetInfo's total */
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch; /* largest pitch trnsciMemcpy2D takes */
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate; /* kHz; 0: not known to the client */
+    size_t totalConstMem;
+    int major; /* the daemon's protocol major */
+    int minor; /* the daemon's protocol minor */
+    size_t textureAlignment;
+    int deviceOverlap;
+    int multiProcessorCount; /* the daemon's compute cores */
+    int kernelExecTimeoutEnabled;
+    int integrated;       /* 1 on the local transport (shared memory) */
+    int canMapHostMemory; /* 1 on the local transport */
+    int computeMode;      /* 0: default, shared by every process */
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int hostNativeAtomicSupported;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int cooperativeLaunch;
+    int maxBlocksPerMultiProcessor;
+    int memoryPoolsSupported;
+} trnsciDeviceProp;
 
 /* Work on one stream runs in submission order; streams run concurrently.
  * NULL (0) is the default stream. */
 typedef struct trnsciStream_st *trnsciStream_t;
+
+/* Flags of trnsciStreamCreateWithFlags (cudaStreamDefault, …). Every
+ * stream, the default one included, already behaves as
+ * trnsciStreamNonBlocking: the two flags give the same stream. */
+#define trnsciStreamDefault 0x00u
+#define trnsciStreamNonBlocking 0x01u
+
+/* Flags of trnsciHostAlloc (cudaHostAllocDefault, …): accepted; every
+ * allocation behaves the same (see trnsciHostAlloc). */
+#define trnsciHostAllocDefault 0x00u
+#define trnsciHostAllocPortable 0x01u
+#define trnsciHostAllocMapped 0x02u
+#define trnsciHostAllocWriteCombined 0x04u
+
+/* Flags of trnsciHostRegister (cudaHostRegisterDefault, …). */
+#define trnsciHostRegisterDefault 0x00u
+#define trnsciHostRegisterPortable 0x01u
+#define trnsciHostRegisterMapped 0x02u
+#define trnsciHostRegisterIoMemory 0x04u /* refused: trnsciErrorNotSupported */
+#define trnsciHostRegisterReadOnly 0x08u
 
 /* A marker in a stream's work (cudaEvent_t): recorded on a stream, it
  * completes when everything queued on that stream before it has. */
@@ -152,13 +290,115 @@ trnsciError_t trnsciMemset(void *devPtr, int value, size_t count);
  *  - HostToHost: an immediate memmove.
  * On the local transport HostToDevice likewise waits for the stream's
  * earlier work, then copies. */
+/* Pinned host memory (trnsciMallocHost, trnsciHostAlloc) on the local
+ * transport: a host-to-device or device-to-host copy whose host side lies in
+ * one pinned allocation is a copy op queued on the stream, as device to
+ * device: the call never waits, and the host must not touch the host side
+ * until a synchronising call covers the copy (CUDA's rule for pinned
+ * memory). Over gRPC pinned memory is copied as pageable memory. */
 trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsciMemcpyKind kind,
-                                trnsciStream_t stream);
+                                trnsciStream_t stream TRNSCI_DEFAULT(0));
 /* Sets count bytes of device memory to (unsigned char)value in stream order,
  * without waiting (cudaMemsetAsync). */
-trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count, trnsciStream_t stream);
+trnsciError_t trnsciMemsetAsync(void *devPtr, int value, size_t count,
+                                trnsciStream_t stream TRNSCI_DEFAULT(0));
+
+/* Copies a matrix of `height` rows of `width` bytes, rows `spitch` bytes
+ * apart in src and `dpitch` bytes apart in dst (cudaMemcpy2D), with
+ * trnsciMemcpy's ordering and synchronisation. A pitch less than width is
+ * trnsciErrorInvalidPitchValue; width or height 0 does nothing. On the
+ * device side the whole span ((height - 1) * pitch + width bytes) must lie
+ * in one allocation; it is checked before anything is copied. */
+trnsciError_t trnsciMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                             size_t height, trnsciMemcpyKind kind);
+/* trnsciMemcpy2D in stream order, row by row as trnsciMemcpyAsync
+ * (cudaMemcpy2DAsync). When both pitches equal width it is one copy. */
+trnsciError_t trnsciMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                  size_t width, size_t height, trnsciMemcpyKind kind,
+                                  trnsciStream_t stream TRNSCI_DEFAULT(0));
+/* Sets `height` rows of `width` bytes, `pitch` bytes apart, to
+ * (unsigned char)value, with trnsciMemset's synchronisation (cudaMemset2D).
+ * A pitch less than width is trnsciErrorInvalidValue. */
+trnsciError_t trnsciMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+/* trnsciMemset2D in stream order, one memset op per row (one in all when
+ * pitch equals width), without waiting (cudaMemset2DAsync). */
+trnsciError_t trnsciMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                  size_t height, trnsciStream_t stream TRNSCI_DEFAULT(0));
+
+/* Stream-ordered allocation (cudaMallocAsync): the memory is allocated at
+ * once, so work queued on any stream after the call may use it. The daemon
+ * has no memory pools: this is trnsciMalloc (zero-filled, same quota). */
+trnsciError_t trnsciMallocAsync(void **devPtr, size_t size, trnsciStream_t stream);
+/* Stream-ordered free (cudaFreeAsync): returns at once; the memory is
+ * released once the ops queued on it, on any stream, have completed (which
+ * includes those queued on `stream` before the call). The pointer may not be
+ * used after the call. NULL is a no-op. */
+trnsciError_t trnsciFreeAsync(void *devPtr, trnsciStream_t stream);
+
+/* Page-locked host memory (cudaMallocHost, cudaHostAlloc). On the local
+ * transport it is a buffer of the daemon's shared memory mapped into this
+ * process, so the daemon copies to and from it itself: trnsciMemcpyAsync
+ * between it and device memory is queued, not done by the calling thread
+ * (see trnsciMemcpyAsync), and it may also be passed to library routines as
+ * a device pointer (CUDA's mapped pinned memory under unified addressing).
+ * It counts against the session's memory quota and is freed by
+ * trnsciDeviceReset, as CUDA's is by cudaDeviceReset. Over gRPC it is
+ * ordinary page-aligned process memory, copied as pageable memory. Not
+ * zero-filled. size 0 gives NULL. Free it with trnsciFreeHost only. */
+trnsciError_t trnsciMallocHost(void **ptr, size_t size);
+/* The device pointer of pinned memory (cudaHostGetDevicePointer): on the
+ * local transport, pHost itself (any address inside a trnsciMallocHost or
+ * trnsciHostAlloc allocation, whatever its flags). Over gRPC, and for
+ * registered or ordinary memory, the daemon cannot reach it:
+ * trnsciErrorInvalidValue. flags must be 0. */
+trnsciError_t trnsciHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+/* trnsciMallocHost with trnsciHostAlloc* flags (any other bit is
+ * trnsciErrorInvalidValue). The flags change nothing. */
+trnsciError_t trnsciHostAlloc(void **pHost, size_t size, unsigned int flags);
+/* Frees memory from trnsciMallocHost/trnsciHostAlloc (NULL is a no-op);
+ * anything else is trnsciErrorInvalidValue. Waits for device-to-host
+ * copies into it still being delivered (gRPC). */
+trnsciError_t trnsciFreeHost(void *ptr);
+/* Registers existing host memory (cudaHostRegister). Recorded, so that
+ * trnsciHostUnregister and the CUDA error codes behave as CUDA's, but the
+ * daemon cannot reach memory it did not allocate: copies to and from
+ * registered memory stay pageable copies. NULL or size 0 is
+ * trnsciErrorInvalidValue, a range overlapping registered or pinned memory
+ * trnsciErrorHostMemoryAlreadyRegistered, trnsciHostRegisterIoMemory
+ * trnsciErrorNotSupported. Needs no daemon. */
+trnsciError_t trnsciHostRegister(void *ptr, size_t size, unsigned int flags);
+/* Forgets a registration made at ptr (its start), after device-to-host
+ * copies into it still being delivered; anything else is
+ * trnsciErrorHostMemoryNotRegistered. */
+trnsciError_t trnsciHostUnregister(void *ptr);
+
+/* Free and total memory of the device, in bytes (cudaMemGetInfo): *total is
+ * the session's quota (--max-session-bytes), on the local transport at most
+ * the machine's physical memory; *free is *total less this process's live
+ * allocations (trnsciMalloc and pinned memory), on the local transport at
+ * most the machine's available memory (MemAvailable). Daemon-side memory
+ * that is not an allocation (staging, plans) is not counted. */
+trnsciError_t trnsciMemGetInfo(size_t *free, size_t *total);
 
 trnsciError_t trnsciStreamCreate(trnsciStream_t *pStream);
+/* trnsciStreamCreate with trnsciStreamDefault or trnsciStreamNonBlocking
+ * (the same stream here); any other bit is trnsciErrorInvalidValue. */
+trnsciError_t trnsciStreamCreateWithFlags(trnsciStream_t *pStream, unsigned int flags);
+/* trnsciStreamCreateWithFlags with a priority (cudaStreamCreateWithPriority).
+ * Priorities belong to sessions here (trnsciSetSessionPriority), not
+ * streams: the stream's priority is clamped into
+ * trnsciDeviceGetStreamPriorityRange's [0, 0], as CUDA clamps, so it is
+ * always 0 and orders nothing. */
+trnsciError_t trnsciStreamCreateWithPriority(trnsciStream_t *pStream, unsigned int flags,
+                                             int priority);
+/* The flags the stream was created with (NULL: trnsciStreamDefault). */
+trnsciError_t trnsciStreamGetFlags(trnsciStream_t stream, unsigned int *flags);
+/* The stream's priority: always 0 (see trnsciStreamCreateWithPriority). */
+trnsciError_t trnsciStreamGetPriority(trnsciStream_t stream, int *priority);
+/* Stream priorities have no effect: *least and *greatest are 0 (CUDA's
+ * answer for a device without them). Either may be NULL. Session priorities
+ * are trnsciDeviceGetSessionPriorityRange. */
+trnsciError_t trnsciDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 /* Waits for the stream's work, then releases it. */
 trnsciError_t trnsciStreamDestroy(trnsciStream_t stream);
 /* Waits for all work queued on the stream; returns the error of the earliest
@@ -200,7 +440,7 @@ trnsciError_t trnsciEventDestroy(trnsciEvent_t event);
 /* Records the event on the stream (NULL: the default stream): it will
  * complete when the work queued on the stream so far has. Recording again
  * replaces the previous record. */
-trnsciError_t trnsciEventRecord(trnsciEvent_t event, trnsciStream_t stream);
+trnsciError_t trnsciEventRecord(trnsciEvent_t event, trnsciStream_t stream TRNSCI_DEFAULT(0));
 /* trnsciSuccess when the event's latest record has completed (or it was
  * never recorded), trnsciErrorNotReady otherwise. Does not wait. */
 trnsciError_t trnsciEventQuery(trnsciEvent_t event);
@@ -217,7 +457,8 @@ trnsciError_t trnsciEventElapsedTime(float *ms, trnsciEvent_t start, trnsciEvent
 /* Work queued on `stream` after this call waits until the event's latest
  * record (as of this call) has completed (cudaStreamWaitEvent). flags must
  * be 0. An event never recorded imposes no wait. */
-trnsciError_t trnsciStreamWaitEvent(trnsciStream_t stream, trnsciEvent_t event, unsigned int flags);
+trnsciError_t trnsciStreamWaitEvent(trnsciStream_t stream, trnsciEvent_t event,
+                                    unsigned int flags TRNSCI_DEFAULT(0));
 
 /* Session priorities (a trnsci extension, after MPS client priorities and
  * cudaDeviceGetStreamPriorityRange). They rank this process's whole session
@@ -241,10 +482,23 @@ trnsciError_t trnsciGetSessionPriority(int *priority);
 
 /* The daemon is one device: *count is 1 when a daemon is reachable. */
 trnsciError_t trnsciGetDeviceCount(int *count);
-/* Device attributes of device 0 (the daemon). */
+/* Device attributes of device 0 (the daemon); an attribute not listed in
+ * trnsciDeviceAttr is trnsciErrorInvalidValue. */
 trnsciError_t trnsciDeviceGetAttribute(int *value, trnsciDeviceAttr attr, int device);
-/* TRNSCI_VERSION of this library. */
+/* Describes device 0, the daemon's backend (cudaGetDeviceProperties). */
+trnsciError_t trnsciGetDeviceProperties(trnsciDeviceProp *prop, int device);
+/* Device 0 is the only device: initialises the library (as cudaSetDevice
+ * makes the device's primary context current); any other ordinal is
+ * trnsciErrorInvalidDevice. */
+trnsciError_t trnsciSetDevice(int device);
+/* *device = 0, the only device (does not initialise). */
+trnsciError_t trnsciGetDevice(int *device);
+/* TRNSCIRT_VERSION, the CUDA runtime level this library follows. */
 trnsciError_t trnsciRuntimeGetVersion(int *runtimeVersion);
+/* TRNSCIRT_VERSION when a daemon of this library's protocol answers; 0 with
+ * trnsciSuccess when none is reachable (cudaDriverGetVersion's answer
+ * without a driver). Initialises the library. */
+trnsciError_t trnsciDriverGetVersion(int *driverVersion);
 
 /* Returns the last error from a runtime call on this thread and resets it. */
 trnsciError_t trnsciGetLastError(void);

@@ -27,6 +27,10 @@
 #ifndef TRNSCI_GRAPH_H
 #define TRNSCI_GRAPH_H
 
+/* Standalone use: the runtime's types (trnsci.h includes this header at its
+ * end, after them). */
+#include <trnsci/trnsci.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif

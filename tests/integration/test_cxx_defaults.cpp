@@ -1,0 +1,116 @@
+/*
+ * test_cxx_defaults.cpp — a C++17 program written as CUDA C++ host code is,
+ * renamed: it leaves out the arguments cuda_runtime_api.h gives defaults to
+ * (trnsciMemcpyAsync/trnsciMemsetAsync/trnsciMemcpy2DAsync/
+ * trnsciMemset2DAsync without a stream, trnsciEventRecord without a stream,
+ * trnsciStreamWaitEvent without flags) and uses trn_complex.h's helpers,
+ * against a real trnscid over the local transport and over gRPC (TCP).
+ * Results are checked against the host data they were made from and, for
+ * the complex helpers, against std::complex.
+ */
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+#include "harness.h"
+}
+#include <trnsci/trn_complex.h>
+#include <trnsci/trnsci.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "%s:%d: %s failed (%s)\n", __FILE__, __LINE__, #cond,             \
+                         trnsciGetLastErrorMessage());                                             \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#define OK(call) CHECK((call) == trnsciSuccess)
+
+static void run(const char *addr) {
+    OK(trnsciInit(addr));
+    const size_t n = (1u << 20) + 3;
+    std::vector<unsigned char> host(n), back(n, 0);
+    for (size_t i = 0; i < n; i++)
+        host[i] = static_cast<unsigned char>(i * 37u + 11u);
+    unsigned char *a = nullptr, *b = nullptr, *c = nullptr;
+    OK(trnsciMalloc(reinterpret_cast<void **>(&a), n));
+    OK(trnsciMalloc(reinterpret_cast<void **>(&b), n));
+    OK(trnsciMalloc(reinterpret_cast<void **>(&c), n));
+    trnsciStream_t s;
+    OK(trnsciStreamCreateWithFlags(&s, trnsciStreamNonBlocking));
+    trnsciEvent_t ev;
+    OK(trnsciEventCreateWithFlags(&ev, trnsciEventDisableTiming));
+
+    // Default stream (stream = 0) for the copy, the memset and the record.
+    OK(trnsciMemcpyAsync(a, host.data(), n, trnsciMemcpyHostToDevice));
+    OK(trnsciMemsetAsync(b, 0x5a, n));
+    OK(trnsciEventRecord(ev));
+    // flags = 0: s waits for the default stream's work so far.
+    OK(trnsciStreamWaitEvent(s, ev));
+    OK(trnsciMemcpyAsync(c, a, n, trnsciMemcpyDeviceToDevice, s));
+    OK(trnsciStreamSynchronize(s));
+    OK(trnsciMemcpy(back.data(), c, n, trnsciMemcpyDeviceToHost));
+    CHECK(std::memcmp(back.data(), host.data(), n) == 0);
+
+    // The 2D forms without a stream: 8 rows of 100 bytes, pitch 256.
+    const size_t w = 100, h = 8, pitch = 256;
+    OK(trnsciMemset2DAsync(c, pitch, 0x21, w, h));
+    OK(trnsciMemcpy2DAsync(b, pitch, c, pitch, w / 2, h, trnsciMemcpyDeviceToDevice));
+    OK(trnsciStreamSynchronize(nullptr));
+    OK(trnsciMemcpy(back.data(), b, n, trnsciMemcpyDeviceToHost));
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t row = i / pitch, col = i % pitch;
+        const unsigned char want = row < h && col < w / 2 ? 0x21 : 0x5a;
+        bad += back[i] != want;
+    }
+    CHECK(bad == 0);
+
+    OK(trnsciEventDestroy(ev));
+    OK(trnsciStreamDestroy(s));
+    OK(trnsciFree(a));
+    OK(trnsciFree(b));
+    OK(trnsciFree(c));
+    OK(trnsciDeviceReset());
+}
+
+// trn_complex.h from C++: products of small integers (exact) against
+// std::complex, a division within its error bound.
+static void complex_helpers() {
+    const trnComplex x = make_trnComplex(3, -2), y = make_trnComplex(-1, 4);
+    const std::complex<float> sx(3, -2), sy(-1, 4);
+    const trnComplex p = trnCmulf(x, y);
+    CHECK(p.x == (sx * sy).real() && p.y == (sx * sy).imag());
+    // (5 + 14i) / (-1 + 4i) = 3 - 2i; the scaled division rounds (its scale,
+    // 1/5, is inexact): within 10 u |a| / |b| (u = 2^-24, the bound
+    // tests/unit/test_trn_complex.c derives).
+    const trnComplex q = trnCdivf(make_trnComplex(5, 14), y);
+    const double qb = 10 * std::ldexp(1.0, -24) * std::abs(std::complex<double>(5, 14)) /
+                      std::abs(std::complex<double>(-1, 4));
+    CHECK(std::abs(q.x - 3.0) <= qb && std::abs(q.y + 2.0) <= qb);
+    CHECK(trnCabsf(make_trnComplex(3, 4)) == 5.0f);
+    const trnDoubleComplex d = trnComplexFloatToDouble(trnConjf(x));
+    CHECK(trnCreal(d) == 3.0 && trnCimag(d) == 2.0);
+}
+
+int main() {
+    complex_helpers();
+    th_daemon dmn;
+    if (th_daemon_start(&dmn, nullptr) != 0) {
+        std::fprintf(stderr, "could not start trnscid\n");
+        return 1;
+    }
+    run(dmn.unix_addr);
+    run(dmn.tcp_addr);
+    failures += th_daemon_stop_checked(&dmn, "trnscid");
+    std::printf("%s\n", failures ? "FAILED" : "passed");
+    return failures ? 1 : 0;
+}
