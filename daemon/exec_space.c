@@ -22,6 +22,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "daemon/fdpass.h"
+
 #define PAGE ((uint64_t)4096)
 #define HUGE_ALIGN ((uint64_t)2 << 20)
 #define ARENA_MIN_SHIFT 6  /* 64-byte blocks */
@@ -80,30 +82,10 @@ struct trn_exec_space {
 
 /* ---- messages ---- */
 
+/* Never blocks: an executor that stopped reading is not waited for (the
+ * caller drops it, and it is started again). */
 static int send_msg(int fd, const space_msg *m, int memfd) {
-    struct iovec iov = {.iov_base = (void *)m, .iov_len = sizeof(*m)};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } u;
-    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
-    if (memfd >= 0) {
-        memset(&u, 0, sizeof(u));
-        mh.msg_control = u.buf;
-        mh.msg_controllen = sizeof(u.buf);
-        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &memfd, sizeof(int));
-    }
-    /* Never blocks: an executor that stopped reading is not waited for
-     * (the caller drops it, and it is started again). */
-    ssize_t n;
-    do
-        n = sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    return n == (ssize_t)sizeof(*m) ? 0 : -1;
+    return trn_fdpass_send(fd, m, sizeof(*m), memfd, MSG_DONTWAIT) == (ssize_t)sizeof(*m) ? 0 : -1;
 }
 
 /* Sends m to every subscriber (lock held); drops those whose channel fails. */
@@ -452,22 +434,7 @@ char *trn_exec_space_back_take(trn_exec_space *sp, uint64_t *gen) {
 /* Receives one message and its memfd, if any (-1): 0, or -1 (flags
  * MSG_DONTWAIT: also when none is queued, with errno EAGAIN). */
 static int recv_msg(int fd, space_msg *m, int *memfd, int flags) {
-    struct iovec iov = {.iov_base = m, .iov_len = sizeof(*m)};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } u;
-    struct msghdr mh = {
-        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
-    ssize_t n;
-    do
-        n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | flags);
-    while (n < 0 && errno == EINTR);
-    *memfd = -1;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            memcpy(memfd, CMSG_DATA(c), sizeof(int));
-    return n == (ssize_t)sizeof(*m) ? 0 : -1;
+    return trn_fdpass_recv(fd, m, sizeof(*m), memfd, flags) == (ssize_t)sizeof(*m) ? 0 : -1;
 }
 
 static int in_range(const trn_exec_space *sp, uint64_t addr, uint64_t len) {

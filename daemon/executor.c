@@ -51,10 +51,12 @@
 /* Slots: one per core, then the planner executor's (PLANNER). */
 #define NSLOTS(p) ((p)->cfg.ncores + 1)
 #define PLANNER(p) ((p)->cfg.ncores)
-/* The planner's watchdog, in watchdog floors (10 minutes by default):
- * planning a big transform (FFTW measuring its candidates) may take
- * minutes, and no estimate of it exists. */
+/* The planner's watchdog: 20 watchdog floors (10 minutes by default), and
+ * never under 2 minutes: planning a big transform (FFTW measuring its
+ * candidates, at a low priority on a busy machine) may take minutes, and
+ * no estimate of it exists. */
 #define PLANNER_WATCHDOG_FLOORS 20
+#define PLANNER_WATCHDOG_MIN_NS (120ull * 1000000000ull)
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -649,6 +651,11 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
     return k;
 }
 
+static uint64_t planner_watchdog_ns(const trn_exec_pool *p) {
+    const uint64_t w = PLANNER_WATCHDOG_FLOORS * (uint64_t)p->cfg.watchdog_floor_ms * 1000000u;
+    return w > PLANNER_WATCHDOG_MIN_NS ? w : PLANNER_WATCHDOG_MIN_NS;
+}
+
 int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *err, size_t errlen) {
     trn_exec_core *c = &p->cores[PLANNER(p)];
     trn_kmsg km;
@@ -662,8 +669,7 @@ int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *er
                                 .plan_spec = plan->spec,
                                 .plan_part = plan->part,
                                 .nshards = 1,
-                                .limit_ns = PLANNER_WATCHDOG_FLOORS *
-                                            (uint64_t)p->cfg.watchdog_floor_ms * 1000000u};
+                                .limit_ns = planner_watchdog_ns(p)};
     int never = 0;
     const trn_kstatus k =
         post(p, PLANNER(p)) != 0 ? TRN_KSTATUS_FAILED : conclude(p, PLANNER(p), 0, &never);

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/fdpass.h"
+
 struct trn_zygote {
     pid_t pid;
     int req;    /* daemon's end: spawn requests, replies */
@@ -29,46 +31,6 @@ typedef struct death_report {
     int32_t pid;
     int32_t wstatus;
 } death_report;
-
-static ssize_t send_fd(int sock, const void *buf, size_t len, int fd) {
-    struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
-    union {
-        char b[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } u;
-    memset(&u, 0, sizeof(u));
-    struct msghdr mh = {
-        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b, .msg_controllen = sizeof(u.b)};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    ssize_t n;
-    do
-        n = sendmsg(sock, &mh, MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    return n;
-}
-
-static ssize_t recv_fd(int sock, void *buf, size_t len, int *fd) {
-    struct iovec iov = {.iov_base = buf, .iov_len = len};
-    union {
-        char b[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } u;
-    struct msghdr mh = {
-        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b, .msg_controllen = sizeof(u.b)};
-    ssize_t n;
-    do
-        n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-    while (n < 0 && errno == EINTR);
-    *fd = -1;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            memcpy(fd, CMSG_DATA(c), sizeof(int));
-    return n;
-}
 
 /* Reaps every child that ended and reports it. */
 static void reap(int events) {
@@ -109,7 +71,7 @@ static void zygote_main(int req, int events, trn_zygote_child_fn fn, void *arg) 
             continue;
         int32_t core;
         int channel;
-        if (recv_fd(req, &core, sizeof(core), &channel) != (ssize_t)sizeof(core))
+        if (trn_fdpass_recv(req, &core, sizeof(core), &channel, 0) != (ssize_t)sizeof(core))
             break; /* the daemon is gone */
         const pid_t pid = channel >= 0 ? fork() : -1;
         if (pid == 0) {
@@ -178,7 +140,7 @@ int trn_zygote_spawn(trn_zygote *z, int core, int channel) {
     const int32_t c = core;
     int32_t pid = -1;
     pthread_mutex_lock(&z->lock);
-    if (send_fd(z->req, &c, sizeof(c), channel) == (ssize_t)sizeof(c)) {
+    if (trn_fdpass_send(z->req, &c, sizeof(c), channel, 0) == (ssize_t)sizeof(c)) {
         ssize_t n;
         do
             n = read(z->req, &pid, sizeof(pid));
