@@ -495,6 +495,11 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
     trn_exec_core *c = &p->cores[core];
     char how[96];
     const int st = c->dead_status;
+    /* A death by a signal of its own (not the watchdog's SIGKILL) was a
+     * crash even when the watchdog fired too: on a loaded machine the death
+     * report of a crash can come after the deadline. */
+    if (by_watchdog && WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL)
+        by_watchdog = 0;
     if (by_watchdog) {
         c->watchdog++;
         snprintf(how, sizeof(how), "ran past its watchdog (%.3f s) and its executor was killed",
