@@ -109,58 +109,82 @@ trnfftResult trnfftCreate(trnfftHandle *plan) {
     return TRNFFT_SUCCESS;
 }
 
-/* Client-side checks of MakePlanMany's arguments that have a more specific
- * result than the daemon's INVALID_ARGUMENT. */
-static trnfftResult check_plan_args(int rank, const int *n, int batch, trnfftType type) {
+/* Client-side checks of a plan's arguments that have a more specific
+ * result than the daemon's INVALID_ARGUMENT (fn names the call in the
+ * message). Sizes and batch arrive as 64-bit values (the 64-bit API's); the
+ * daemon takes each of them up to 2^31 - 1. */
+static trnfftResult check_plan_args(const char *fn, int rank, const long long *n, long long batch,
+                                    trnfftType type) {
     if (!wire_type(type)) {
-        trn_fail(trnsciErrorInvalidValue, "trnfftMakePlan: type 0x%x is not a trnfftType",
-                 (unsigned)type);
+        trn_fail(trnsciErrorInvalidValue, "%s: type 0x%x is not a trnfftType", fn, (unsigned)type);
         return TRNFFT_INVALID_TYPE;
     }
     if (rank < 1 || rank > 3 || !n) {
-        trn_fail(trnsciErrorInvalidValue, "trnfftMakePlan: rank %d must be 1, 2 or 3 (and n given)",
-                 rank);
+        trn_fail(trnsciErrorInvalidValue, "%s: rank %d must be 1, 2 or 3 (and n given)", fn, rank);
         return TRNFFT_INVALID_VALUE;
     }
     for (int d = 0; d < rank; d++)
-        if (n[d] < 1) {
-            trn_fail(trnsciErrorInvalidValue, "trnfftMakePlan: n[%d] = %d must be >= 1", d, n[d]);
+        if (n[d] < 1 || n[d] > INT_MAX) {
+            trn_fail(trnsciErrorInvalidValue, "%s: n[%d] = %lld must be 1..2147483647", fn, d,
+                     n[d]);
             return TRNFFT_INVALID_SIZE;
         }
-    if (batch < 1) {
-        trn_fail(trnsciErrorInvalidValue, "trnfftMakePlan: batch %d must be >= 1", batch);
+    if (batch < 1 || batch > INT_MAX) {
+        trn_fail(trnsciErrorInvalidValue, "%s: batch %lld must be 1..2147483647", fn, batch);
         return TRNFFT_INVALID_SIZE;
     }
     /* Elements of the whole batch: past 2^59 no buffer could hold it (the
      * daemon checks the exact extent of the layout too). */
-    unsigned __int128 total = (unsigned)batch;
+    unsigned __int128 total = (unsigned long long)batch;
     for (int d = 0; d < rank; d++)
-        total *= (unsigned)n[d];
+        total *= (unsigned long long)n[d];
     if (total > ((unsigned __int128)1 << 59)) {
         trn_fail(trnsciErrorInvalidValue,
-                 "trnfftMakePlan: %d transforms of these sizes hold more than 2^59 elements",
-                 batch);
+                 "%s: %lld transforms of these sizes hold more than 2^59 elements", fn, batch);
         return TRNFFT_INVALID_SIZE;
     }
     return TRNFFT_SUCCESS;
 }
 
-trnfftResult trnfftMakePlanMany(trnfftHandle plan, int rank, int *n, int *inembed, int istride,
-                                int idist, int *onembed, int ostride, int odist, trnfftType type,
-                                int batch, size_t *workSize) {
-    trnfftResult r = check_plan_args(rank, n, batch, type);
+/* The int API's arrays as the 64-bit API's (NULL stays NULL). */
+static const long long *widen(const int *v, int rank, long long *out) {
+    if (!v || rank < 1 || rank > 3)
+        return v ? out : NULL;
+    for (int d = 0; d < rank; d++)
+        out[d] = v[d];
+    return out;
+}
+
+/* All of a plan's argument checks made in this process: check_plan_args
+ * and the pairing of the embeds. */
+static trnfftResult check_plan_many(const char *fn, int rank, const long long *n,
+                                    const long long *inembed, const long long *onembed,
+                                    trnfftType type, long long batch) {
+    trnfftResult r = check_plan_args(fn, rank, n, batch, type);
+    if (r == TRNFFT_SUCCESS && !inembed != !onembed) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "%s: inembed and onembed must both be given or both be NULL", fn);
+        r = TRNFFT_INVALID_VALUE;
+    }
+    return r;
+}
+
+/* Makes a plan of type on a live handle without one (MakePlanMany64's
+ * arguments); *workSize, when given, is set to 0. */
+static trnfftResult make_plan(const char *fn, trnfftHandle plan, int rank, const long long *n,
+                              const long long *inembed, long long istride, long long idist,
+                              const long long *onembed, long long ostride, long long odist,
+                              trnfftType type, long long batch, size_t *workSize) {
+    trnfftResult r = check_plan_many(fn, rank, n, inembed, onembed, type, batch);
     if (r != TRNFFT_SUCCESS)
         return r;
-    if (!inembed != !onembed)
-        return fail(TRNFFT_INVALID_VALUE, trnsciErrorInvalidValue,
-                    "trnfftMakePlanMany: inembed and onembed must both be given or both be NULL");
     pthread_mutex_lock(&reg_lock);
     fft_handle *h = lookup_locked(plan);
     const int usable = h && !h->made;
     pthread_mutex_unlock(&reg_lock);
     if (!usable) {
         trn_fail(trnsciErrorInvalidResourceHandle,
-                 "trnfftMakePlan: handle %d is not a live handle without a plan", plan);
+                 "%s: handle %d is not a live handle without a plan", fn, plan);
         return TRNFFT_INVALID_PLAN;
     }
     trnsciError_t e;
@@ -217,13 +241,31 @@ trnfftResult trnfftMakePlanMany(trnfftHandle plan, int rank, int *n, int *inembe
         d.plan_id = id;
         trn_client_call(c, TRN_WIRE_PLAN_DESTROY, &d.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
         trn_fail(trnsciErrorInvalidResourceHandle,
-                 "trnfftMakePlan: handle %d was destroyed or planned during the call", plan);
+                 "%s: handle %d was destroyed or planned during the call", fn, plan);
         return TRNFFT_INVALID_PLAN;
     }
     if (workSize)
         *workSize = 0;
     trn_ok();
     return TRNFFT_SUCCESS;
+}
+
+trnfftResult trnfftMakePlanMany(trnfftHandle plan, int rank, int *n, int *inembed, int istride,
+                                int idist, int *onembed, int ostride, int odist, trnfftType type,
+                                int batch, size_t *workSize) {
+    long long nv[3], iv[3], ov[3];
+    return make_plan("trnfftMakePlanMany", plan, rank, widen(n, rank, nv), widen(inembed, rank, iv),
+                     istride, idist, widen(onembed, rank, ov), ostride, odist, type, batch,
+                     workSize);
+}
+
+trnfftResult trnfftMakePlanMany64(trnfftHandle plan, int rank, long long int *n,
+                                  long long int *inembed, long long int istride,
+                                  long long int idist, long long int *onembed,
+                                  long long int ostride, long long int odist, trnfftType type,
+                                  long long int batch, size_t *workSize) {
+    return make_plan("trnfftMakePlanMany64", plan, rank, n, inembed, istride, idist, onembed,
+                     ostride, odist, type, batch, workSize);
 }
 
 trnfftResult trnfftMakePlan1d(trnfftHandle plan, int nx, trnfftType type, int batch,
@@ -251,14 +293,16 @@ static trnfftResult create_and_make(trnfftHandle *plan, int rank, int *n, int *i
     if (!plan)
         return fail(TRNFFT_INVALID_VALUE, trnsciErrorInvalidValue, "trnfftPlan: plan is NULL");
     /* The size rules first, so bad sizes cost no handle and no daemon call. */
-    trnfftResult r = check_plan_args(rank, n, batch, type);
+    long long nv[3], iv[3], ov[3];
+    const long long *n64 = widen(n, rank, nv);
+    trnfftResult r = check_plan_args("trnfftPlan", rank, n64, batch, type);
     if (r != TRNFFT_SUCCESS)
         return r;
     trnfftHandle h;
     if ((r = trnfftCreate(&h)) != TRNFFT_SUCCESS)
         return r;
-    r = trnfftMakePlanMany(h, rank, n, inembed, istride, idist, onembed, ostride, odist, type,
-                           batch, NULL);
+    r = make_plan("trnfftPlan", h, rank, n64, widen(inembed, rank, iv), istride, idist,
+                  widen(onembed, rank, ov), ostride, odist, type, batch, NULL);
     if (r != TRNFFT_SUCCESS) {
         pthread_mutex_lock(&reg_lock);
         fft_handle *p = lookup_locked(h);
@@ -408,6 +452,119 @@ trnfftResult trnfftGetSize(trnfftHandle plan, size_t *workSize) {
     *workSize = 0;
     trn_ok();
     return TRNFFT_SUCCESS;
+}
+
+/* ---- work areas and size queries ---------------------------------------------- */
+
+/* The work area a plan of these arguments needs: 0 bytes, whatever they
+ * are (the daemon's kernels own their scratch), once the arguments pass the
+ * checks MakePlan makes in this process. */
+static trnfftResult size_of(const char *fn, int rank, const long long *n, const long long *inembed,
+                            const long long *onembed, trnfftType type, long long batch,
+                            size_t *workSize) {
+    trnfftResult r = check_plan_many(fn, rank, n, inembed, onembed, type, batch);
+    if (r != TRNFFT_SUCCESS)
+        return r;
+    if (!workSize) {
+        trn_fail(trnsciErrorInvalidValue, "%s: workSize is NULL", fn);
+        return TRNFFT_INVALID_VALUE;
+    }
+    *workSize = 0;
+    trn_ok();
+    return TRNFFT_SUCCESS;
+}
+
+/* A live handle: SUCCESS; else INVALID_PLAN naming fn. */
+static trnfftResult live_handle(const char *fn, trnfftHandle plan) {
+    pthread_mutex_lock(&reg_lock);
+    const int live = lookup_locked(plan) != NULL;
+    pthread_mutex_unlock(&reg_lock);
+    if (!live) {
+        trn_fail(trnsciErrorInvalidResourceHandle, "%s: handle %d is not a live handle", fn, plan);
+        return TRNFFT_INVALID_PLAN;
+    }
+    trn_ok();
+    return TRNFFT_SUCCESS;
+}
+
+/* size_of for a live handle (GetSize*: cuFFT's take the handle of
+ * trnfftCreate). */
+static trnfftResult size_on(const char *fn, trnfftHandle plan, int rank, const long long *n,
+                            const long long *inembed, const long long *onembed, trnfftType type,
+                            long long batch, size_t *workSize) {
+    const trnfftResult r = live_handle(fn, plan);
+    return r != TRNFFT_SUCCESS ? r : size_of(fn, rank, n, inembed, onembed, type, batch, workSize);
+}
+
+trnfftResult trnfftEstimate1d(int nx, trnfftType type, int batch, size_t *workSize) {
+    const long long n[1] = {nx};
+    return size_of("trnfftEstimate1d", 1, n, NULL, NULL, type, batch, workSize);
+}
+
+trnfftResult trnfftEstimate2d(int nx, int ny, trnfftType type, size_t *workSize) {
+    const long long n[2] = {nx, ny};
+    return size_of("trnfftEstimate2d", 2, n, NULL, NULL, type, 1, workSize);
+}
+
+trnfftResult trnfftEstimate3d(int nx, int ny, int nz, trnfftType type, size_t *workSize) {
+    const long long n[3] = {nx, ny, nz};
+    return size_of("trnfftEstimate3d", 3, n, NULL, NULL, type, 1, workSize);
+}
+
+trnfftResult trnfftEstimateMany(int rank, int *n, int *inembed, int istride, int idist,
+                                int *onembed, int ostride, int odist, trnfftType type, int batch,
+                                size_t *workSize) {
+    (void)istride, (void)idist, (void)ostride, (void)odist;
+    long long nv[3], iv[3], ov[3];
+    return size_of("trnfftEstimateMany", rank, widen(n, rank, nv), widen(inembed, rank, iv),
+                   widen(onembed, rank, ov), type, batch, workSize);
+}
+
+trnfftResult trnfftGetSize1d(trnfftHandle plan, int nx, trnfftType type, int batch,
+                             size_t *workSize) {
+    const long long n[1] = {nx};
+    return size_on("trnfftGetSize1d", plan, 1, n, NULL, NULL, type, batch, workSize);
+}
+
+trnfftResult trnfftGetSize2d(trnfftHandle plan, int nx, int ny, trnfftType type, size_t *workSize) {
+    const long long n[2] = {nx, ny};
+    return size_on("trnfftGetSize2d", plan, 2, n, NULL, NULL, type, 1, workSize);
+}
+
+trnfftResult trnfftGetSize3d(trnfftHandle plan, int nx, int ny, int nz, trnfftType type,
+                             size_t *workSize) {
+    const long long n[3] = {nx, ny, nz};
+    return size_on("trnfftGetSize3d", plan, 3, n, NULL, NULL, type, 1, workSize);
+}
+
+trnfftResult trnfftGetSizeMany(trnfftHandle plan, int rank, int *n, int *inembed, int istride,
+                               int idist, int *onembed, int ostride, int odist, trnfftType type,
+                               int batch, size_t *workArea) {
+    (void)istride, (void)idist, (void)ostride, (void)odist;
+    long long nv[3], iv[3], ov[3];
+    return size_on("trnfftGetSizeMany", plan, rank, widen(n, rank, nv), widen(inembed, rank, iv),
+                   widen(onembed, rank, ov), type, batch, workArea);
+}
+
+trnfftResult trnfftGetSizeMany64(trnfftHandle plan, int rank, long long int *n,
+                                 long long int *inembed, long long int istride, long long int idist,
+                                 long long int *onembed, long long int ostride, long long int odist,
+                                 trnfftType type, long long int batch, size_t *workSize) {
+    (void)istride, (void)idist, (void)ostride, (void)odist;
+    return size_on("trnfftGetSizeMany64", plan, rank, n, inembed, onembed, type, batch, workSize);
+}
+
+/* A work area of 0 bytes is all a plan needs, so any pointer (NULL
+ * included) is a valid one: it is neither read nor written nor kept. */
+trnfftResult trnfftSetWorkArea(trnfftHandle plan, void *workArea) {
+    (void)workArea;
+    return live_handle("trnfftSetWorkArea", plan);
+}
+
+/* Nothing to allocate either way. */
+trnfftResult trnfftSetAutoAllocation(trnfftHandle plan, int autoAllocate) {
+    (void)autoAllocate;
+    return live_handle("trnfftSetAutoAllocation", plan);
 }
 
 trnfftResult trnfftDestroy(trnfftHandle plan) {
