@@ -69,7 +69,7 @@ def main():
                   "%s was renamed" % word)
         check('#  include "trnsci/trnsci.h"' in out, "a quoted include with spaces after '#'")
         for h in ("trnsci.h", "library_types.h", "trn_complex.h", "trnblas.h", "trnfft.h",
-                  "trnrand.h", "trnsolver.h", "trnsparse.h", "trntensor.h"):
+                  "trnfftXt.h", "trnrand.h", "trnsolver.h", "trnsparse.h", "trntensor.h"):
             check("#include <trnsci/%s>" % h in out, "no #include <trnsci/%s>" % h)
         # The same through standard input.
         with open(sample) as f:

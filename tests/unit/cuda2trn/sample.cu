@@ -12,6 +12,7 @@
 #include <cublas_v2.h>
 #include <cublas_api.h>
 #include <cufft.h>
+#include <cufftXt.h>
 #include <curand.h>
 #include <cusolverDn.h>
 #include <cusolver_common.h>
@@ -70,6 +71,7 @@ int main(void) {
     cufftGetSize(plan, &work);
     cufftSetStream(plan, stream);
     cufftExecC2C(plan, spectrum, spectrum, CUFFT_FORWARD);
+    cufftXtExec(plan, spectrum, spectrum, CUFFT_INVERSE);
     cufftDestroy(plan);
 
     curandGenerator_t gen;
