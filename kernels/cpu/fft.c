@@ -35,12 +35,11 @@
 #include <fftw3.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <math.h>
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
