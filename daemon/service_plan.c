@@ -45,7 +45,7 @@ void trn_service_plan_stats(trn_service *svc, Trnsci__V1__PlanCacheStats *w) {
 /* The part a new plan of this type is prepared with first: the forward
  * transform out of place (the inverse for C2R/Z2D, which have no forward). */
 static int first_part(trn_fft_type t) {
-    return t == TRN_FFT_C2R || t == TRN_FFT_Z2D ? (int)TRN_FFT_VARIANT_INVERSE : 0;
+    return trn_fft_type_c2r(t) ? (int)TRN_FFT_VARIANT_INVERSE : 0;
 }
 
 /* Gives the session handle h (taking over its entry reference); returns the

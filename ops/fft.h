@@ -7,7 +7,8 @@
 
 #include "ops/types.h"
 
-/* FFT types, cuFFT's six. */
+/* FFT types: cuFFT's six, then the half (IEEE binary16) and bfloat16
+ * storage of cufftXtMakePlanMany, computed in float. */
 typedef enum trn_fft_type {
     TRN_FFT_C2C = 1,
     TRN_FFT_R2C = 2,
@@ -15,7 +16,14 @@ typedef enum trn_fft_type {
     TRN_FFT_Z2Z = 4,
     TRN_FFT_D2Z = 5,
     TRN_FFT_Z2D = 6,
+    TRN_FFT_C2C_16F = 7,
+    TRN_FFT_R2C_16F = 8,
+    TRN_FFT_C2R_16F = 9,
+    TRN_FFT_C2C_16BF = 10,
+    TRN_FFT_R2C_16BF = 11,
+    TRN_FFT_C2R_16BF = 12,
 } trn_fft_type;
+#define TRN_FFT_TYPE_LAST TRN_FFT_C2R_16BF
 
 #define TRN_FFT_MAX_RANK 3
 /* Pointer and distance alignment (bytes) of the "aligned" plan variants:

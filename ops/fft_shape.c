@@ -15,21 +15,37 @@ int trn_fft_type_double(trn_fft_type t) {
 }
 
 int trn_fft_in_complex(trn_fft_type t) {
-    return t != TRN_FFT_R2C && t != TRN_FFT_D2Z;
+    return t != TRN_FFT_R2C && t != TRN_FFT_D2Z && t != TRN_FFT_R2C_16F && t != TRN_FFT_R2C_16BF;
+}
+
+int trn_fft_type_c2r(trn_fft_type t) {
+    return t == TRN_FFT_C2R || t == TRN_FFT_Z2D || t == TRN_FFT_C2R_16F || t == TRN_FFT_C2R_16BF;
 }
 
 int trn_fft_out_complex(trn_fft_type t) {
-    return t != TRN_FFT_C2R && t != TRN_FFT_Z2D;
+    return !trn_fft_type_c2r(t);
+}
+
+int trn_fft_type_c2c(trn_fft_type t) {
+    return t == TRN_FFT_C2C || t == TRN_FFT_Z2Z || t == TRN_FFT_C2C_16F || t == TRN_FFT_C2C_16BF;
+}
+
+int trn_fft_type_half(trn_fft_type t) {
+    return t >= TRN_FFT_C2C_16BF && t <= TRN_FFT_C2R_16BF ? TRN_FFT_HALF_16BF
+           : t >= TRN_FFT_C2C_16F && t <= TRN_FFT_C2R_16F ? TRN_FFT_HALF_16F
+                                                          : TRN_FFT_HALF_NONE;
 }
 
 size_t trn_fft_elem_size(const trn_fft_side *side) {
-    return (side->dbl ? 8u : 4u) * (side->cplx ? 2u : 1u);
+    return (side->half ? 2u : side->dbl ? 8u : 4u) * (side->cplx ? 2u : 1u);
 }
 
-static const char *const type_names[] = {NULL, "c2c", "r2c", "c2r", "z2z", "d2z", "z2d"};
+static const char *const type_names[] = {NULL,      "c2c",     "r2c",    "c2r",    "z2z",
+                                         "d2z",     "z2d",     "c2c16f", "r2c16f", "c2r16f",
+                                         "c2c16bf", "r2c16bf", "c2r16bf"};
 
 const char *trn_fft_type_name(trn_fft_type t) {
-    return t >= TRN_FFT_C2C && t <= TRN_FFT_Z2D ? type_names[t] : NULL;
+    return t >= TRN_FFT_C2C && t <= TRN_FFT_TYPE_LAST ? type_names[t] : NULL;
 }
 
 static const char *const effort_names[] = {"estimate", "measure", "patient"};
@@ -48,7 +64,7 @@ int trn_plan_effort_parse(const char *s) {
 /* Logical sizes of a side: a complex side of a real transform holds the
  * n/2 + 1 non-redundant elements of the last dimension. */
 static void side_sizes(const trn_fft_shape *s, int cplx, trn_fft_side *side) {
-    const int real_transform = s->type != TRN_FFT_C2C && s->type != TRN_FFT_Z2Z;
+    const int real_transform = !trn_fft_type_c2c(s->type);
     side->rank = s->rank;
     for (int d = 0; d < s->rank; d++)
         side->n[d] = s->n[d];
@@ -56,6 +72,7 @@ static void side_sizes(const trn_fft_shape *s, int cplx, trn_fft_side *side) {
         side->n[s->rank - 1] = s->n[s->rank - 1] / 2 + 1;
     side->cplx = cplx;
     side->dbl = trn_fft_type_double(s->type);
+    side->half = trn_fft_type_half(s->type);
 }
 
 void trn_fft_sides(const trn_fft_shape *s, int inplace, trn_fft_side *in, trn_fft_side *out) {
@@ -161,7 +178,7 @@ int trn_fft_shape_check(const trn_fft_shape *s, char *err, size_t errlen) {
             snprintf(err, errlen, "n[%d] = %d must be >= 1", d, s->n[d]);
             return -1;
         }
-    const int real = s->type != TRN_FFT_C2C && s->type != TRN_FFT_Z2Z;
+    const int real = !trn_fft_type_c2c(s->type);
     if (real && s->n[s->rank - 1] > 0x7fffffff - 2) { /* in-place rows hold 2(n/2+1) reals */
         snprintf(err, errlen, "n[%d] = %d of a real transform must be <= 2147483645", s->rank - 1,
                  s->n[s->rank - 1]);
@@ -237,7 +254,7 @@ int trn_plan_spec_parse(const char *key, trn_plan_spec *spec, char *err, size_t 
     const int k = sscanf(key, "fft %7s %63s %79s %79s %15s", type, dims, a, b, c);
     const char *effort = k == 4 ? b : k == 5 ? c : NULL;
     int t = 0;
-    for (int i = TRN_FFT_C2C; i <= TRN_FFT_Z2D; i++)
+    for (int i = TRN_FFT_C2C; i <= TRN_FFT_TYPE_LAST; i++)
         if (k >= 4 && strcmp(type, type_names[i]) == 0)
             t = i;
     const char *rest;

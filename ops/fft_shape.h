@@ -28,12 +28,23 @@ typedef struct trn_fft_side {
     int stride;
     int cplx; /* elements are complex (not "complex": <complex.h> defines it) */
     int dbl;  /* double precision */
+    int half; /* TRN_FFT_HALF_* storage (computed in float) */
 } trn_fft_side;
 
-/* Whether type is double precision / has complex input / complex output. */
+/* 16-bit storage of the half and bfloat16 types. */
+#define TRN_FFT_HALF_NONE 0
+#define TRN_FFT_HALF_16F 1  /* IEEE binary16 */
+#define TRN_FFT_HALF_16BF 2 /* bfloat16 */
+
+/* Whether type is double precision / has complex input / complex output /
+ * is complex-to-complex / is C2R-like (inverse only); its 16-bit storage
+ * (TRN_FFT_HALF_*). */
 int trn_fft_type_double(trn_fft_type t);
 int trn_fft_in_complex(trn_fft_type t);
 int trn_fft_out_complex(trn_fft_type t);
+int trn_fft_type_c2c(trn_fft_type t);
+int trn_fft_type_c2r(trn_fft_type t);
+int trn_fft_type_half(trn_fft_type t);
 /* Bytes of one element of a side. */
 size_t trn_fft_elem_size(const trn_fft_side *side);
 /* "c2c", "r2c", ... (NULL for an unknown value). */

@@ -91,8 +91,8 @@ trnfftResult trnfftCreate(trnfftHandle *plan);
 
 /* Makes a plan on a handle from trnfftCreate: batch transforms of size nx
  * (1d), nx×ny (2d, ny contiguous) or nx×ny×nz (3d), of type, in the basic
- * layout. *workSize (may be NULL) is set to 0: workspace belongs to the
- * daemon. TRNFFT_INVALID_PLAN for a handle that is not live or already has a
+ * layout. *workSize (may be NULL) is set to 0: the plan needs no work area
+ * (see trnfftGetSize). TRNFFT_INVALID_PLAN for a handle that is not live or already has a
  * plan; TRNFFT_INVALID_SIZE for a size or batch <= 0 or a total that does
  * not fit; TRNFFT_INVALID_TYPE for an unknown type. */
 trnfftResult trnfftMakePlan1d(trnfftHandle plan, int nx, trnfftType type, int batch,
@@ -111,6 +111,17 @@ trnfftResult trnfftMakePlan3d(trnfftHandle plan, int nx, int ny, int nz, trnfftT
 trnfftResult trnfftMakePlanMany(trnfftHandle plan, int rank, int *n, int *inembed, int istride,
                                 int idist, int *onembed, int ostride, int odist, trnfftType type,
                                 int batch, size_t *workSize);
+/* trnfftMakePlanMany with 64-bit sizes, embeds, strides, distances and
+ * batch, as cufftMakePlanMany64. Each value must still be at most
+ * 2^31 - 1 (the daemon's limit; the distances between transforms times the
+ * batch may exceed it, as with trnfftMakePlanMany): a size or batch beyond
+ * gives TRNFFT_INVALID_SIZE, an embed, stride or distance beyond
+ * TRNFFT_INVALID_VALUE. */
+trnfftResult trnfftMakePlanMany64(trnfftHandle plan, int rank, long long int *n,
+                                  long long int *inembed, long long int istride,
+                                  long long int idist, long long int *onembed,
+                                  long long int ostride, long long int odist, trnfftType type,
+                                  long long int batch, size_t *workSize);
 
 /* trnfftCreate followed by trnfftMakePlan*: on failure *plan is not a live
  * handle. */
@@ -141,9 +152,58 @@ trnfftResult trnfftExecZ2D(trnfftHandle plan, trnfftDoubleComplex *idata, trnfft
 /* Later Exec* of the plan queue on stream (NULL: the default stream). */
 trnfftResult trnfftSetStream(trnfftHandle plan, trnsciStream_t stream);
 
-/* Workspace the plan needs in device memory: always 0 (the daemon owns
- * workspace). TRNFFT_INVALID_PLAN for a handle that is not live. */
+/* Work areas. A cuFFT plan needs a work area in device memory, which cuFFT
+ * allocates at MakePlan unless told not to (trnfftSetAutoAllocation(plan,
+ * 0)) and which the caller then provides (trnfftSetWorkArea). A trnfft plan
+ * needs none: the daemon's kernels allocate their own scratch (FFTW's
+ * buffers, and the float copies of half and bfloat16 transforms) outside
+ * the session's allocations, for the duration of each transform. So every
+ * work-area size below is 0 bytes, and a program that allocates a work area
+ * of that size and sets it runs unchanged. */
+
+/* The work area the plan needs in device memory: 0. TRNFFT_INVALID_PLAN
+ * for a handle that is not live, TRNFFT_INVALID_VALUE when workSize is
+ * NULL. */
 trnfftResult trnfftGetSize(trnfftHandle plan, size_t *workSize);
+
+/* The work area a plan of these arguments would need, before it is made
+ * (cufftGetSize*d, cufftGetSizeMany(64)) on a live handle from
+ * trnfftCreate, or without a handle (cufftEstimate*): *workSize = 0. The
+ * arguments are checked as trnfftMakePlan* checks them in the caller's
+ * process (sizes, batch, type, rank, embeds given in pairs), with the same
+ * results; strides and distances are not looked at. TRNFFT_INVALID_PLAN
+ * for a handle that is not live (GetSize*), TRNFFT_INVALID_VALUE for a NULL
+ * workSize. No daemon is contacted. */
+trnfftResult trnfftEstimate1d(int nx, trnfftType type, int batch, size_t *workSize);
+trnfftResult trnfftEstimate2d(int nx, int ny, trnfftType type, size_t *workSize);
+trnfftResult trnfftEstimate3d(int nx, int ny, int nz, trnfftType type, size_t *workSize);
+trnfftResult trnfftEstimateMany(int rank, int *n, int *inembed, int istride, int idist,
+                                int *onembed, int ostride, int odist, trnfftType type, int batch,
+                                size_t *workSize);
+trnfftResult trnfftGetSize1d(trnfftHandle plan, int nx, trnfftType type, int batch,
+                             size_t *workSize);
+trnfftResult trnfftGetSize2d(trnfftHandle plan, int nx, int ny, trnfftType type, size_t *workSize);
+trnfftResult trnfftGetSize3d(trnfftHandle plan, int nx, int ny, int nz, trnfftType type,
+                             size_t *workSize);
+trnfftResult trnfftGetSizeMany(trnfftHandle plan, int rank, int *n, int *inembed, int istride,
+                               int idist, int *onembed, int ostride, int odist, trnfftType type,
+                               int batch, size_t *workArea);
+trnfftResult trnfftGetSizeMany64(trnfftHandle plan, int rank, long long int *n,
+                                 long long int *inembed, long long int istride, long long int idist,
+                                 long long int *onembed, long long int ostride, long long int odist,
+                                 trnfftType type, long long int batch, size_t *workSize);
+
+/* Sets the plan's work area: accepted for any live handle and any pointer
+ * (NULL included), which is never read, written or kept, since the plan
+ * needs 0 bytes; Exec* behave the same with or without it.
+ * TRNFFT_INVALID_PLAN for a handle that is not live. */
+trnfftResult trnfftSetWorkArea(trnfftHandle plan, void *workArea);
+
+/* Whether MakePlan allocates the work area (cuFFT's default, 1) or leaves
+ * it to the caller (0): accepted for a live handle, before or after
+ * MakePlan, with no effect (there is nothing to allocate).
+ * TRNFFT_INVALID_PLAN for a handle that is not live. */
+trnfftResult trnfftSetAutoAllocation(trnfftHandle plan, int autoAllocate);
 
 /* Releases the handle; the plan stays in the daemon's cache for the next
  * user. Transforms already queued complete. */

@@ -33,7 +33,7 @@ static inline trn_scalar trn_cpu_load_scalar(trn_dtype t, const void *p, int rea
  * ops/op_kinds.h), which runs shard of nshards of op. backend_cpu.c builds its
  * table of kernels from the list; each kernel's file defines its kinds'
  * entries with TRN_CPU_ENTRY, which says how the kernel is called. */
-#define TRN_CPU_ENTRY_DECLARE(kind, value, wire, stem, field, label, title, family, engine)              \
+#define TRN_CPU_ENTRY_DECLARE(kind, value, wire, stem, field, label, title, family, engine)        \
     trn_kstatus trn_cpu_run_##stem(const trn_op_desc *op, int shard, int nshards);
 TRN_OP_KINDS(TRN_CPU_ENTRY_DECLARE)
 #undef TRN_CPU_ENTRY_DECLARE
@@ -100,7 +100,9 @@ int trn_cpu_fft_wisdom_save(const char *dir, char *err, size_t errlen);
  * importing such a text (0, or -1 when FFTW refuses it). Planner only. */
 char *trn_cpu_fft_wisdom_export(void);
 int trn_cpu_fft_wisdom_import(char *text);
-trn_kstatus trn_cpu_fft(const trn_fft_desc *d, int shard, int nshards);
+/* A 16-bit (half or bfloat16) op allocates float scratch per shard; without
+ * memory for it, msg says how much (NO_MEMORY). */
+trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md).
  * Shards own ranges of elements that start at even indices. Sobol ops
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous

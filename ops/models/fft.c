@@ -9,7 +9,8 @@
  * transform is half of that. */
 static double cost_fft(const trn_op_desc *op) {
     const trn_fft_desc *f = &op->u.fft;
-    const int complex = f->type == TRN_FFT_C2C || f->type == TRN_FFT_Z2Z;
+    const int complex = f->type == TRN_FFT_C2C || f->type == TRN_FFT_Z2Z ||
+                        f->type == TRN_FFT_C2C_16F || f->type == TRN_FFT_C2C_16BF;
     const double n = f->points > 1.0 ? f->points : 2.0;
     return (complex ? 5.0 : 2.5) * n * log2(n) * (double)f->batch;
 }

@@ -18,7 +18,7 @@
 #include "ops/validate/validate.h"
 
 static int type_of(Trnsci__V1__FftType t, trn_fft_type *out) {
-    if (t < TRNSCI__V1__FFT_TYPE__FFT_C2C || t > TRNSCI__V1__FFT_TYPE__FFT_Z2D)
+    if (t < TRNSCI__V1__FFT_TYPE__FFT_C2C || t > TRNSCI__V1__FFT_TYPE__FFT_C2R_16BF)
         return -1;
     *out = (trn_fft_type)t; /* the wire's numbering is trn_fft_type's */
     return 0;
@@ -144,12 +144,12 @@ static trn_wire_code validate_fft(trn_vctx *vx, const Trnsci__V1__FftExecOp *f, 
                  type_of(f->type, &type) ? "an FFT type" : trn_fft_type_name(type));
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int complex = type == TRN_FFT_C2C || type == TRN_FFT_Z2Z;
+    const int complex = trn_fft_type_c2c(type);
     if (complex && f->direction != -1 && f->direction != 1) {
         trn_vmsg(vx, "fft exec: direction %d must be -1 (forward) or 1 (inverse)", f->direction);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int inverse = complex ? f->direction == 1 : (type == TRN_FFT_C2R || type == TRN_FFT_Z2D);
+    const int inverse = complex ? f->direction == 1 : trn_fft_type_c2r(type);
     const int inplace = same_ref(f->idata, f->odata);
     trn_fft_side in, o;
     trn_fft_sides(shape, inplace, &in, &o);

@@ -213,12 +213,30 @@ static void test_keys(void **state) {
     trn_plan_spec_format(&back, again, sizeof(again));
     assert_string_equal(again, key);
 
+    /* The 16-bit types (trnfftXt): names, and 2-byte elements. */
+    const char *const half_keys[] = {
+        "fft c2c16f 64 basic estimate", "fft r2c16f 8x10 in=8x13:2 out=8x6:1 measure",
+        "fft c2r16bf 63 basic patient", "fft c2c16bf 4x4x4 basic measure",
+        "fft r2c16bf 7 basic estimate", "fft c2r16f 9 basic estimate"};
+    for (size_t i = 0; i < sizeof(half_keys) / sizeof(half_keys[0]); i++) {
+        assert_int_equal(trn_plan_spec_parse(half_keys[i], &back, err, sizeof(err)), 0);
+        assert_true(trn_fft_type_half(back.u.fft.type) != TRN_FFT_HALF_NONE);
+        trn_plan_spec_format(&back, again, sizeof(again));
+        assert_string_equal(again, half_keys[i]);
+        trn_fft_side in, out;
+        trn_fft_sides(&back.u.fft, 0, &in, &out);
+        assert_int_equal(trn_fft_elem_size(&in), in.cplx ? 4 : 2);
+        assert_int_equal(trn_fft_elem_size(&out), out.cplx ? 4 : 2);
+    }
+
     const char *const bad[] = {"",
                                "fft",
                                "fft c2c 0 basic measure",
                                "fft c2c -4 basic measure",
                                "fft c2c 8 basic fast",
                                "fft c2x 8 basic measure",
+                               "fft c2c16 8 basic measure",
+                               "fft z2z16f 8 basic measure",
                                "fft c2c 8x8x8x8 basic measure",
                                "fft c2c 8 in=8:0 out=8:1 measure",
                                "fft c2c 8x8 in=8x4:1 out=8x8:1 measure",
