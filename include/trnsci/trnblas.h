@@ -166,6 +166,13 @@ typedef enum trnblasGemmAlgo_t {
     TRNBLAS_GEMM_ALGO15_TENSOR_OP = 115,
 } trnblasGemmAlgo_t;
 
+/* Values are those of cublasAtomicsMode_t. Recorded per handle; no routine
+ * here uses atomics (every result is the same whatever the mode). */
+typedef enum trnblasAtomicsMode_t {
+    TRNBLAS_ATOMICS_NOT_ALLOWED = 0, /* the default */
+    TRNBLAS_ATOMICS_ALLOWED = 1,
+} trnblasAtomicsMode_t;
+
 typedef struct trnblasContext *trnblasHandle_t;
 
 /* Creates a handle bound to the default stream. Initialises the runtime. */
@@ -190,6 +197,47 @@ trnblasStatus_t trnblasGetVersion(trnblasHandle_t handle, int *version);
 /* Name of a status code; never NULL. */
 const char *trnblasGetStatusName(trnblasStatus_t status);
 const char *trnblasGetStatusString(trnblasStatus_t status);
+/* Part of the library's version (TRNSCI_VERSION_MAJOR, _MINOR, _PATCH);
+ * TRNBLAS_STATUS_INVALID_VALUE for an unknown type or a NULL value. */
+trnblasStatus_t trnblasGetProperty(trnsciLibraryPropertyType type, int *value);
+/* A user-owned device workspace (cublasSetWorkspace): it must lie in one
+ * trnsci allocation and be aligned to 256 bytes (INVALID_VALUE otherwise);
+ * size 0 or NULL restores the default, as does trnblasSetStream. The
+ * daemon's kernels need no workspace: it is recorded and not used. */
+trnblasStatus_t trnblasSetWorkspace(trnblasHandle_t handle, void *workspace,
+                                    size_t workspaceSizeInBytes);
+/* The atomics mode (INVALID_VALUE for a value that is not one of the enum). */
+trnblasStatus_t trnblasSetAtomicsMode(trnblasHandle_t handle, trnblasAtomicsMode_t mode);
+trnblasStatus_t trnblasGetAtomicsMode(trnblasHandle_t handle, trnblasAtomicsMode_t *mode);
+
+/* ---- Host <-> device copies (cublasSetMatrix, ...) ------------------------
+ * Column-major matrices of rows x cols elements of elemSize bytes: column j
+ * of A at A + j*lda*elemSize, of B at B + j*ldb*elemSize. Set copies host A
+ * to device B, Get device A to host B; bytes of B between its columns are
+ * not written. Vectors: n elements, element i of x at x + i*incx*elemSize
+ * and of y at y + i*incy*elemSize. TRNBLAS_STATUS_INVALID_VALUE when rows
+ * or cols < 0, or elemSize, lda, ldb, incx or incy <= 0 (n <= 0 copies
+ * nothing); TRNBLAS_STATUS_MAPPING_ERROR when the device operand is not
+ * inside one trnsci allocation. The plain forms are ordered and complete
+ * as trnsciMemcpy; the Async forms are ordered on stream as
+ * trnsciMemcpyAsync (host memory is pageable memory: a Get's host data is
+ * there once a synchronising call covers it). Over gRPC a strided copy is
+ * one request per column (per element for a vector with inc > 1). */
+trnblasStatus_t trnblasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B,
+                                 int ldb);
+trnblasStatus_t trnblasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B,
+                                 int ldb);
+trnblasStatus_t trnblasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda,
+                                      void *B, int ldb, trnsciStream_t stream);
+trnblasStatus_t trnblasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda,
+                                      void *B, int ldb, trnsciStream_t stream);
+trnblasStatus_t trnblasSetVector(int n, int elemSize, const void *x, int incx, void *devicePtr,
+                                 int incy);
+trnblasStatus_t trnblasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy);
+trnblasStatus_t trnblasSetVectorAsync(int n, int elemSize, const void *hostPtr, int incx,
+                                      void *devicePtr, int incy, trnsciStream_t stream);
+trnblasStatus_t trnblasGetVectorAsync(int n, int elemSize, const void *devicePtr, int incx,
+                                      void *hostPtr, int incy, trnsciStream_t stream);
 
 /* ---- Level 1 (cuBLAS v2 parameter lists) --------------------------------
  * n <= 0 does nothing (reductions give 0). A vector with increment inc spans
