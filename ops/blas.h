@@ -69,6 +69,9 @@ typedef enum trn_blas1_fn {
     TRN_BLAS1_IAMAX = 9,
     TRN_BLAS1_IAMIN = 10,
     TRN_BLAS1_ROT = 11,
+    TRN_BLAS1_ROTM = 12,  /* x, y by reference BLAS's H (param) */
+    TRN_BLAS1_ROTG = 13,  /* device pointer mode: sp = a, b, c, s */
+    TRN_BLAS1_ROTMG = 14, /* device pointer mode: sp = d1, d2, x1, y1, param */
 } trn_blas1_fn;
 
 /* n >= 0 (0 when the routine does nothing: n <= 0, or incx <= 0 for SCAL,
@@ -97,6 +100,11 @@ typedef struct trn_blas1_desc {
     /* DOT, DOTC, NRM2, ASUM: compensated accumulation (docs/numerics.md,
      * "Compensated reductions"). */
     int compensated;
+    /* ROTM: H as reference BLAS's param (flag, h11, h21, h12, h22), or
+     * read from sp[0] when that is set. ROTG, ROTMG: their scalar
+     * arguments in device memory (ops/blas_rot.h), all set. */
+    double param[5];
+    void *sp[5];
 } trn_blas1_desc;
 
 /* BLAS Level 2 routines (one descriptor for all, like the wire's Blas2Op). */

@@ -336,6 +336,35 @@ trnblasStatus_t trnblasCsrot(trnblasHandle_t handle, int n, trnComplex *x, int i
                              int incy, const float *c, const float *s);
 trnblasStatus_t trnblasZdrot(trnblasHandle_t handle, int n, trnDoubleComplex *x, int incx,
                              trnDoubleComplex *y, int incy, const double *c, const double *s);
+/* Constructs the Givens rotation [c s; -conj(s) c] that zeros b (reference
+ * BLAS's rotg): real types overwrite a with r and b with z (s when |a| >
+ * |b|, 1/c when c != 0, else 1); complex types overwrite a with r, and a = 0
+ * gives c = 0, s = 1, r = b (b is not modified). In host pointer mode every
+ * argument is a host pointer and the result is computed during the call;
+ * in device pointer mode every argument is a device pointer, read and
+ * written in stream order. */
+trnblasStatus_t trnblasSrotg(trnblasHandle_t handle, float *a, float *b, float *c, float *s);
+trnblasStatus_t trnblasDrotg(trnblasHandle_t handle, double *a, double *b, double *c, double *s);
+trnblasStatus_t trnblasCrotg(trnblasHandle_t handle, trnComplex *a, trnComplex *b, float *c,
+                             trnComplex *s);
+trnblasStatus_t trnblasZrotg(trnblasHandle_t handle, trnDoubleComplex *a, trnDoubleComplex *b,
+                             double *c, trnDoubleComplex *s);
+/* Applies the modified Givens transformation H to (x_i, y_i): param = flag,
+ * h11, h21, h12, h22 (flag -1: H as given; 0: h11 = h22 = 1; 1: h12 = 1,
+ * h21 = -1; -2: H = I, nothing is done). param follows the pointer mode. */
+trnblasStatus_t trnblasSrotm(trnblasHandle_t handle, int n, float *x, int incx, float *y, int incy,
+                             const float *param);
+trnblasStatus_t trnblasDrotm(trnblasHandle_t handle, int n, double *x, int incx, double *y,
+                             int incy, const double *param);
+/* Constructs the modified Givens transformation that zeros the second
+ * component of (sqrt(d1) x1, sqrt(d2) y1), reference BLAS's rotmg (with its
+ * rescaling by gam = 4096): d1, d2 and x1 are overwritten, param receives
+ * flag and the elements of H that flag does not imply. Pointer modes as
+ * for rotg (y1 is read only). */
+trnblasStatus_t trnblasSrotmg(trnblasHandle_t handle, float *d1, float *d2, float *x1,
+                              const float *y1, float *param);
+trnblasStatus_t trnblasDrotmg(trnblasHandle_t handle, double *d1, double *d2, double *x1,
+                              const double *y1, double *param);
 
 /* ---- Level 2 (cuBLAS v2 parameter lists) --------------------------------
  * Column-major matrices with leading dimensions, as in cuBLAS. Increments may

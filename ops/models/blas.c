@@ -33,6 +33,9 @@ static double cost_blas1(const trn_op_desc *op) {
     case TRN_BLAS1_COPY: return 2.0 * n * (double)trn_dtype_size(b->type);
     case TRN_BLAS1_SWAP: return 4.0 * n * (double)trn_dtype_size(b->type);
     case TRN_BLAS1_ROT: return (cx ? 16.0 : 6.0) * n;
+    case TRN_BLAS1_ROTM: return 6.0 * n;
+    case TRN_BLAS1_ROTG:
+    case TRN_BLAS1_ROTMG: return 32.0; /* a few scalar operations */
     default: return (cx ? 8.0 : 2.0) * n;
     }
 }
