@@ -121,6 +121,21 @@ typedef enum trn_blas2_fn {
     TRN_BLAS2_SYR2 = 10,
     TRN_BLAS2_HER = 11,
     TRN_BLAS2_HER2 = 12,
+    /* Band storage (k + 1 rows of the uplo triangle's diagonals, lda >= k +
+     * 1) and packed storage (the uplo triangle column by column, n (n + 1)
+     * / 2 elements; lda unused), reference BLAS's layouts. */
+    TRN_BLAS2_TBMV = 13,
+    TRN_BLAS2_TBSV = 14,
+    TRN_BLAS2_TPMV = 15,
+    TRN_BLAS2_TPSV = 16,
+    TRN_BLAS2_SBMV = 17,
+    TRN_BLAS2_HBMV = 18,
+    TRN_BLAS2_SPMV = 19,
+    TRN_BLAS2_HPMV = 20,
+    TRN_BLAS2_SPR = 21,
+    TRN_BLAS2_HPR = 22,
+    TRN_BLAS2_SPR2 = 23,
+    TRN_BLAS2_HPR2 = 24,
 } trn_blas2_fn;
 
 /* m, n >= 0 (m is n for the square routines); increments non-zero, as the
@@ -137,17 +152,18 @@ typedef struct trn_blas2_desc {
     trn_diag diag;
     int m, n;
     int kl, ku; /* GBMV */
+    int k;      /* TBMV, TBSV, SBMV, HBMV */
     trn_scalar alpha, beta;
     /* Device pointer mode: alpha / beta are read from here when the op
      * runs (an element of type; HER's alpha a real component); NULL: the
      * values above. */
     const void *alpha_ptr;
     const void *beta_ptr;
-    void *a; /* written by GER, GERC, SYR, SYR2, HER, HER2 */
+    void *a; /* written by GER, GERC, SYR, SYR2, HER, HER2, SPR, HPR, SPR2, HPR2 */
     int lda;
-    void *x; /* written by TRMV, TRSV */
+    void *x; /* written by TRMV, TRSV, TBMV, TBSV, TPMV, TPSV */
     int incx;
-    void *y; /* written by GEMV, GBMV, SYMV, HEMV */
+    void *y; /* written by GEMV, GBMV, SYMV, HEMV, SBMV, HBMV, SPMV, HPMV */
     int incy;
 } trn_blas2_desc;
 

@@ -522,6 +522,122 @@ trnblasStatus_t trnblasZher2(trnblasHandle_t handle, trnblasFillMode_t uplo, int
                              const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
                              const trnDoubleComplex *y, int incy, trnDoubleComplex *A, int lda);
 
+/* ---- Band and packed Level 2 (cuBLAS v2 parameter lists) ----------------
+ * Band storage of an n x n triangle with k super-diagonals (uplo UPPER:
+ * A(i, j) at A[(k + i - j) + j*lda] for max(0, j - k) <= i <= j) or k
+ * sub-diagonals (LOWER: A(i, j) at A[(i - j) + j*lda] for j <= i <= min(n -
+ * 1, j + k)), lda >= k + 1; packed storage of the uplo triangle column by
+ * column in n(n + 1)/2 elements (UPPER: A(i, j) at AP[i + j(j + 1)/2];
+ * LOWER: at AP[i + (2n - j - 1) j/2]). Arguments, scalars, increments and
+ * quick returns as for the dense Level 2 routines; k < 0, lda < k + 1 or an
+ * operand that runs past its allocation is TRNBLAS_STATUS_INVALID_VALUE. */
+
+/* x = op(A) x, A triangular banded / packed (diag UNIT: ones, not read). */
+trnblasStatus_t trnblasStbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const float *A, int lda, float *x, int incx);
+trnblasStatus_t trnblasDtbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const double *A, int lda, double *x, int incx);
+trnblasStatus_t trnblasCtbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnComplex *A, int lda, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnDoubleComplex *A, int lda, trnDoubleComplex *x, int incx);
+trnblasStatus_t trnblasStpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const float *AP, float *x, int incx);
+trnblasStatus_t trnblasDtpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const double *AP, double *x, int incx);
+trnblasStatus_t trnblasCtpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnComplex *AP, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnDoubleComplex *AP, trnDoubleComplex *x, int incx);
+/* Solves op(A) z = x and overwrites x with z, A triangular banded / packed;
+ * no test for singularity. */
+trnblasStatus_t trnblasStbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const float *A, int lda, float *x, int incx);
+trnblasStatus_t trnblasDtbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const double *A, int lda, double *x, int incx);
+trnblasStatus_t trnblasCtbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnComplex *A, int lda, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnDoubleComplex *A, int lda, trnDoubleComplex *x, int incx);
+trnblasStatus_t trnblasStpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const float *AP, float *x, int incx);
+trnblasStatus_t trnblasDtpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const double *AP, double *x, int incx);
+trnblasStatus_t trnblasCtpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnComplex *AP, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnDoubleComplex *AP, trnDoubleComplex *x, int incx);
+/* y = alpha A x + beta y, A symmetric (S, D) or Hermitian (C, Z: the
+ * diagonal's imaginary parts are not read), banded / packed. */
+trnblasStatus_t trnblasSsbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const float *alpha, const float *A, int lda, const float *x, int incx,
+                             const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDsbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const double *alpha, const double *A, int lda, const double *x,
+                             int incx, const double *beta, double *y, int incy);
+trnblasStatus_t trnblasChbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *x, int incx, const trnComplex *beta, trnComplex *y,
+                             int incy);
+trnblasStatus_t trnblasZhbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+trnblasStatus_t trnblasSspmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const float *alpha, const float *AP, const float *x, int incx,
+                             const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDspmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const double *alpha, const double *AP, const double *x, int incx,
+                             const double *beta, double *y, int incy);
+trnblasStatus_t trnblasChpmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *AP, const trnComplex *x,
+                             int incx, const trnComplex *beta, trnComplex *y, int incy);
+trnblasStatus_t trnblasZhpmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *AP,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+/* AP = alpha x x^T + AP (S, D), alpha x x^H + AP with alpha real (C, Z:
+ * the diagonal's imaginary parts are set to 0 unless alpha = 0), packed. */
+trnblasStatus_t trnblasSspr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const float *alpha, const float *x, int incx, float *AP);
+trnblasStatus_t trnblasDspr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const double *alpha, const double *x, int incx, double *AP);
+trnblasStatus_t trnblasChpr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const float *alpha, const trnComplex *x, int incx, trnComplex *AP);
+trnblasStatus_t trnblasZhpr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const double *alpha, const trnDoubleComplex *x, int incx,
+                            trnDoubleComplex *AP);
+/* AP = alpha (x y^T + y x^T) + AP (S, D), alpha x y^H + conj(alpha) y x^H +
+ * AP (C, Z; the diagonal left real), packed. */
+trnblasStatus_t trnblasSspr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const float *alpha, const float *x, int incx, const float *y, int incy,
+                             float *AP);
+trnblasStatus_t trnblasDspr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const double *alpha, const double *x, int incx, const double *y,
+                             int incy, double *AP);
+trnblasStatus_t trnblasChpr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *x, int incx,
+                             const trnComplex *y, int incy, trnComplex *AP);
+trnblasStatus_t trnblasZhpr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
+                             const trnDoubleComplex *y, int incy, trnDoubleComplex *AP);
+
 /* C = alpha op(A) op(B) + beta C. op(A) is m×k, op(B) is k×n, C is m×n.
  * lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n),
  * ldc >= max(1, m). */

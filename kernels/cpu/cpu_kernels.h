@@ -33,7 +33,7 @@ static inline trn_scalar trn_cpu_load_scalar(trn_dtype t, const void *p, int rea
  * ops/op_kinds.h), which runs shard of nshards of op. backend_cpu.c builds its
  * table of kernels from the list; each kernel's file defines its kinds'
  * entries with TRN_CPU_ENTRY, which says how the kernel is called. */
-#define TRN_CPU_ENTRY_DECLARE(kind, value, wire, stem, field, label, title, family, engine)              \
+#define TRN_CPU_ENTRY_DECLARE(kind, value, wire, stem, field, label, title, family, engine)        \
     trn_kstatus trn_cpu_run_##stem(const trn_op_desc *op, int shard, int nshards);
 TRN_OP_KINDS(TRN_CPU_ENTRY_DECLARE)
 #undef TRN_CPU_ENTRY_DECLARE
@@ -70,6 +70,9 @@ float trn_comp_asum_s(int n, const float *x, int incx, int comps);
 double trn_comp_asum_d(int n, const double *x, int incx, int comps);
 /* BLAS Level 2 (blas2.c): one shard. */
 trn_kstatus trn_cpu_blas2(const trn_blas2_desc *d, int shard, int nshards);
+/* The band and packed Level 2 routines (TBMV .. HPR2) of one tile, with
+ * scalars loaded, quick returns taken and y scaled (blas2_band.c). */
+trn_kstatus trn_cpu_blas2_band(const trn_blas2_desc *d);
 /* BLAS Level 3 beyond GEMM (blas3.c): shards take whole output tiles
  * (trn_blas3_tiles in ops/op.h), so any shard count gives the same
  * bits. */

@@ -60,6 +60,18 @@ static double cost_blas2(const trn_op_desc *op) {
     case TRN_BLAS2_TRSV:
     case TRN_BLAS2_SYR:
     case TRN_BLAS2_HER: return per * n * n / 2.0;
+    case TRN_BLAS2_TBMV:
+    case TRN_BLAS2_TBSV: return per * n * (double)(b->k + 1);
+    case TRN_BLAS2_SBMV:
+    case TRN_BLAS2_HBMV: return 2.0 * per * n * (double)(b->k + 1);
+    case TRN_BLAS2_TPMV:
+    case TRN_BLAS2_TPSV:
+    case TRN_BLAS2_SPR:
+    case TRN_BLAS2_HPR: return per * n * n / 2.0;
+    case TRN_BLAS2_SPMV:
+    case TRN_BLAS2_HPMV:
+    case TRN_BLAS2_SPR2:
+    case TRN_BLAS2_HPR2: return per * n * n;
     }
     return per * m * n;
 }

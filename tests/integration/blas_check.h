@@ -439,8 +439,8 @@ static void test_device_mode(void **state) {
 }
 
 /* Element (i, j) of op(A), read through getf. */
-static lcplx op_el(trnblasOperation_t tr, lcplx (*getf)(const mat *, int, int), const mat *a, int i,
-                   int j) {
+static inline lcplx op_el(trnblasOperation_t tr, lcplx (*getf)(const mat *, int, int), const mat *a,
+                          int i, int j) {
     if (tr == TRNBLAS_OP_N)
         return getf(a, i, j);
     const lcplx v = getf(a, j, i);
@@ -464,7 +464,7 @@ static void poison(mat *a, int n, int upper, int herm, int unit) {
 /* Element (i, j) of op(T), T the uplo triangle of a (unit: ones on the
  * diagonal). */
 static int tri_upper, tri_unit;
-static lcplx tri_get(const mat *a, int i, int j) {
+static inline lcplx tri_get(const mat *a, int i, int j) {
     if (i == j && tri_unit)
         return 1;
     if (tri_upper ? i > j : i < j)
@@ -477,7 +477,7 @@ static lcplx tri_get(const mat *a, int i, int j) {
  * modulus <= 1/n (diagonally dominant, so solves stay within a small
  * multiple of the right-hand side); NaN elsewhere (poison), and sets the
  * triangle tri_get reads. */
-static void tri_fill(mat *a, int n, int upper, int unit) {
+static inline void tri_fill(mat *a, int n, int upper, int unit) {
     tri_upper = upper, tri_unit = unit;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {

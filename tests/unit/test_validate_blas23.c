@@ -363,8 +363,24 @@ static void test_blas2_enums_band_and_buffers(void **state) {
     expect_err(f, &q.op, "hemv: data type");
     q.b.function = B2(GERC);
     expect_err(f, &q.op, "gerc: data type");
-    q.b.function = (Trnsci__V1__Blas2Function)13;
-    expect_err(f, &q.op, "blas2: function 13");
+    /* band and packed (protocol 1.12): types, k and lda >= k + 1 */
+    q.b.function = B2(HBMV);
+    expect_err(f, &q.op, "hbmv: data type");
+    q.b.function = B2(TBMV);
+    q.b.k = -1;
+    expect_err(f, &q.op, "tbmv: k=");
+    q.b.k = 4;
+    expect_err(f, &q.op, "tbmv: lda=4");
+    q.b.k = 3;
+    expect_ok(f, &q.op, 2);
+    assert_int_equal(f->desc.u.blas2.k, 3);
+    trn_op_refs_release(&f->refs);
+    q.b.k = 0;
+    q.b.function = B2(TPSV);
+    expect_ok(f, &q.op, 2); /* AP: 10 doubles */
+    trn_op_refs_release(&f->refs);
+    q.b.function = (Trnsci__V1__Blas2Function)25;
+    expect_err(f, &q.op, "blas2: function 25");
     q.b.function = B2(UNSPECIFIED);
     expect_err(f, &q.op, "blas2: function 0");
     /* gbmv D m=5 n=4 kl=1 ku=2: lda >= 4; A ((4-1)*4 + 4)*8 = 128 bytes. */
