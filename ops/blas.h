@@ -187,6 +187,8 @@ typedef enum trn_blas3_fn {
     TRN_BLAS3_TRMM = 8,
     TRN_BLAS3_GEAM = 9,
     TRN_BLAS3_DGMM = 10,
+    TRN_BLAS3_SYRKX = 11, /* syrk with op(A) op(B)^T: A and B as syr2k's */
+    TRN_BLAS3_HERKX = 12, /* herk with op(A) op(B)^H, alpha complex, beta real */
 } trn_blas3_fn;
 
 /* m, n, k >= 0 (SYRK..HER2K: C is n x n and m = n). Operands that are not

@@ -838,6 +838,35 @@ trnblasStatus_t trnblasZher2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
                               trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
                               const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
                               int ldb, const double *beta, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(B)^T + beta C, the uplo triangle (cuBLAS's syrkx: a
+ * syrk whose result is known to be symmetric, e.g. B = A D); A and B as A
+ * of syrk (trans OP_N or OP_T for C and Z). */
+trnblasStatus_t trnblasSsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const float *alpha,
+                              const float *A, int lda, const float *B, int ldb, const float *beta,
+                              float *C, int ldc);
+trnblasStatus_t trnblasDsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const double *alpha,
+                              const double *A, int lda, const double *B, int ldb,
+                              const double *beta, double *C, int ldc);
+trnblasStatus_t trnblasCsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                              const trnComplex *A, int lda, const trnComplex *B, int ldb,
+                              const trnComplex *beta, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
+                              int ldb, const trnDoubleComplex *beta, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(B)^H + beta C with beta real, the uplo triangle
+ * (trans OP_N or OP_C); the diagonal's imaginary parts are set to 0. */
+trnblasStatus_t trnblasCherkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                              const trnComplex *A, int lda, const trnComplex *B, int ldb,
+                              const float *beta, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZherkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
+                              int ldb, const double *beta, trnDoubleComplex *C, int ldc);
 /* Solves op(A) X = alpha B (side LEFT, A m x m) or X op(A) = alpha B (RIGHT, A
  * n x n) and overwrites B (m x n) with X; A triangular as for trmv. No test
  * for singularity is made. */

@@ -97,6 +97,8 @@ static double cost_blas3(const trn_op_desc *op) {
     case TRN_BLAS3_HERK: return per * n * n * k / 2.0;
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K: return per * n * n * k;
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX: return per * n * n * k / 2.0;
     case TRN_BLAS3_TRSM:
     case TRN_BLAS3_TRMM: return per * m * n * side / 2.0;
     case TRN_BLAS3_GEAM: return 3.0 * m * n * es;

@@ -365,9 +365,11 @@ static void blas3_case(trn_blas3_desc d) {
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
         ar = d.transa == TRN_TRANS_N ? n : k;
         ac = d.transa == TRN_TRANS_N ? k : n;
-        if (d.fn == TRN_BLAS3_SYR2K || d.fn == TRN_BLAS3_HER2K) {
+        if (d.fn != TRN_BLAS3_SYRK && d.fn != TRN_BLAS3_HERK) {
             br = ar;
             bc = ac;
         }
@@ -407,9 +409,10 @@ static void blas3_case(trn_blas3_desc d) {
 static void run_blas3(void) {
     static const int shapes[][3] = {{1, 1, 1}, {6, 19, 4}, {19, 6, 9}};
     for (int ti = 0; ti < 4; ti++)
-        for (int fn = TRN_BLAS3_SYMM; fn <= TRN_BLAS3_DGMM; fn++) {
+        for (int fn = TRN_BLAS3_SYMM; fn <= TRN_BLAS3_HERKX; fn++) {
             const trn_dtype t = types[ti];
-            const int herm = fn == TRN_BLAS3_HEMM || fn == TRN_BLAS3_HERK || fn == TRN_BLAS3_HER2K;
+            const int herm = fn == TRN_BLAS3_HEMM || fn == TRN_BLAS3_HERK ||
+                             fn == TRN_BLAS3_HER2K || fn == TRN_BLAS3_HERKX;
             if (herm && !is_cx(t))
                 continue;
             for (int si = 0; si < 3; si++)
@@ -418,7 +421,8 @@ static void run_blas3(void) {
                         for (int ta = 0; ta < (is_cx(t) ? 3 : 2); ta++)
                             for (int tb = 0; tb < 2; tb++) {
                                 const int m = shapes[si][0], k = shapes[si][2];
-                                const int sq = fn >= TRN_BLAS3_SYRK && fn <= TRN_BLAS3_HER2K;
+                                const int sq = (fn >= TRN_BLAS3_SYRK && fn <= TRN_BLAS3_HER2K) ||
+                                               fn == TRN_BLAS3_SYRKX || fn == TRN_BLAS3_HERKX;
                                 const int n = sq ? m : shapes[si][1];
                                 /* syrk..her2k: N or (C for herk/her2k, T otherwise) */
                                 trn_trans tra = (trn_trans)ta;

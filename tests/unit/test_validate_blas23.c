@@ -721,8 +721,21 @@ static void test_blas3_misc(void **state) {
     fx *f = *state;
     const uint64_t M = alloc(f->s1, 4096);
     b3_msg q;
-    b3_init(&q, (Trnsci__V1__Blas3Function)11, R_64F, 2, 2, 0, 2, 2, 2);
-    expect_err(f, &q.op, "blas3: function 11");
+    b3_init(&q, (Trnsci__V1__Blas3Function)13, R_64F, 2, 2, 0, 2, 2, 2);
+    expect_err(f, &q.op, "blas3: function 13");
+    /* syrkx / herkx (protocol 1.12): herkx for complex types only, with
+     * OP_N or OP_C; complex syrkx with OP_N or OP_T */
+    q.b.function = B3(HERKX);
+    expect_err(f, &q.op, "herkx: data type");
+    q.b.function = B3(SYRKX);
+    q.b.type = C_64F;
+    q.b.transa = TRNSCI__V1__OPERATION__OP_C;
+    expect_err(f, &q.op, "syrkx: trans=OP_C");
+    q.b.function = B3(HERKX);
+    q.b.transa = TRNSCI__V1__OPERATION__OP_T;
+    expect_err(f, &q.op, "herkx: trans=OP_T");
+    q.b.transa = TRNSCI__V1__OPERATION__OP_N;
+    q.b.type = R_64F;
     q.b.function = B3(GEAM);
     q.b.type = TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED;
     expect_err(f, &q.op, "geam: data type 0");
