@@ -29,7 +29,7 @@ trnblasStatus_t trn_blas_check_scalars(trnblasHandle_t handle, const char *name,
 
 trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_blas_operand *ops,
                                size_t n) {
-    char what[48];
+    char what[80];
     for (size_t i = 0; i < n; i++) {
         snprintf(what, sizeof(what), "%s: %s", routine, ops[i].arg);
         const trnsciError_t e = ops[i].p ? trn_client_resolve(c, ops[i].p, what, ops[i].ref) : 0;

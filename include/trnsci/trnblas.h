@@ -522,6 +522,59 @@ trnblasStatus_t trnblasZher2(trnblasHandle_t handle, trnblasFillMode_t uplo, int
                              const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
                              const trnDoubleComplex *y, int incy, trnDoubleComplex *A, int lda);
 
+/* ---- Batched gemv ----------------------------------------------------------
+ * batchCount products y_i = alpha op(A_i) x_i + beta y_i with gemv's
+ * arguments. gemvBatched: Aarray, xarray and yarray are DEVICE arrays of
+ * device pointers, read when the routine is called (after the handle's
+ * stream's earlier work), as for gemmBatched. gemvStridedBatched: entry i
+ * at A + i*strideA, x + i*stridex and y + i*stridey elements (strides >=
+ * 0, INVALID_VALUE otherwise). Every entry is checked before any runs (an
+ * invalid one fails the call, naming it: "gemvBatched: product 3: gemv:
+ * A ..."); the products then run in batch order on the stream, one op
+ * each. batchCount = 0 does nothing; a negative one is INVALID_VALUE. */
+trnblasStatus_t trnblasSgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const float *alpha, const float *const Aarray[], int lda,
+                                    const float *const xarray[], int incx, const float *beta,
+                                    float *const yarray[], int incy, int batchCount);
+trnblasStatus_t trnblasDgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const double *alpha, const double *const Aarray[], int lda,
+                                    const double *const xarray[], int incx, const double *beta,
+                                    double *const yarray[], int incy, int batchCount);
+trnblasStatus_t trnblasCgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const trnComplex *alpha, const trnComplex *const Aarray[],
+                                    int lda, const trnComplex *const xarray[], int incx,
+                                    const trnComplex *beta, trnComplex *const yarray[], int incy,
+                                    int batchCount);
+trnblasStatus_t trnblasZgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const trnDoubleComplex *alpha,
+                                    const trnDoubleComplex *const Aarray[], int lda,
+                                    const trnDoubleComplex *const xarray[], int incx,
+                                    const trnDoubleComplex *beta, trnDoubleComplex *const yarray[],
+                                    int incy, int batchCount);
+trnblasStatus_t trnblasSgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const float *alpha, const float *A, int lda,
+                                           long long int strideA, const float *x, int incx,
+                                           long long int stridex, const float *beta, float *y,
+                                           int incy, long long int stridey, int batchCount);
+trnblasStatus_t trnblasDgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const double *alpha, const double *A, int lda,
+                                           long long int strideA, const double *x, int incx,
+                                           long long int stridex, const double *beta, double *y,
+                                           int incy, long long int stridey, int batchCount);
+trnblasStatus_t trnblasCgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const trnComplex *alpha, const trnComplex *A,
+                                           int lda, long long int strideA, const trnComplex *x,
+                                           int incx, long long int stridex, const trnComplex *beta,
+                                           trnComplex *y, int incy, long long int stridey,
+                                           int batchCount);
+trnblasStatus_t trnblasZgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const trnDoubleComplex *alpha,
+                                           const trnDoubleComplex *A, int lda,
+                                           long long int strideA, const trnDoubleComplex *x,
+                                           int incx, long long int stridex,
+                                           const trnDoubleComplex *beta, trnDoubleComplex *y,
+                                           int incy, long long int stridey, int batchCount);
+
 /* ---- Band and packed Level 2 (cuBLAS v2 parameter lists) ----------------
  * Band storage of an n x n triangle with k super-diagonals (uplo UPPER:
  * A(i, j) at A[(k + i - j) + j*lda] for max(0, j - k) <= i <= j) or k

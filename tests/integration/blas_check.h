@@ -163,7 +163,7 @@ typedef struct vec {
     size_t off;
 } vec;
 
-static void vec_init(vec *v, ty t, int n, int inc, size_t off) {
+static inline void vec_init(vec *v, ty t, int n, int inc, size_t off) {
     v->n = n;
     v->inc = inc;
     v->off = off;
@@ -176,7 +176,7 @@ static size_t vec_idx(const vec *v, int i) {
            (v->inc > 0 ? (size_t)i * (size_t)v->inc : (size_t)(v->n - 1 - i) * (size_t)(-v->inc));
 }
 
-static lcplx vec_get(const vec *v, int i) {
+static inline lcplx vec_get(const vec *v, int i) {
     return get_el(v->b.t, v->b.host, vec_idx(v, i));
 }
 
@@ -186,7 +186,7 @@ static inline void vec_nan(vec *v) {
         put(v->b.t, v->b.host, vec_idx(v, i), NAN);
 }
 
-static void *vec_ptr(const vec *v) {
+static inline void *vec_ptr(const vec *v) {
     return (char *)v->b.dev + v->off * esize(v->b.t);
 }
 
