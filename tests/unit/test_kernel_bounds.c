@@ -289,10 +289,29 @@ static void blas2_case(trn_blas2_desc d) {
     case TRN_BLAS2_TRSV: ylen = 0; break;
     case TRN_BLAS2_SYR:
     case TRN_BLAS2_HER: ylen = 0; break;
+    case TRN_BLAS2_TBMV:
+    case TRN_BLAS2_TBSV: ylen = 0; /* fall through */
+    case TRN_BLAS2_SBMV:
+    case TRN_BLAS2_HBMV:
+        a_rows = d.k + 1;
+        order = 0;
+        break;
+    case TRN_BLAS2_TPMV:
+    case TRN_BLAS2_TPSV:
+    case TRN_BLAS2_SPR:
+    case TRN_BLAS2_HPR: ylen = 0; /* fall through */
+    case TRN_BLAS2_SPMV:
+    case TRN_BLAS2_HPMV:
+    case TRN_BLAS2_SPR2:
+    case TRN_BLAS2_HPR2: /* packed: n (n + 1) / 2 elements */
+        a_rows = n * (n + 1) / 2;
+        a_cols = 1;
+        order = 0;
+        break;
     default: break;
     }
     gbuf ga = {0}, gx = {0}, gy = {0};
-    d.a = gb_matrix(&ga, t, a_rows, a_cols, d.lda, order);
+    d.a = gb_matrix(&ga, t, a_rows, a_cols, a_cols == 1 ? a_rows : d.lda, order);
     d.x = gb_vector(&gx, t, xlen, d.incx);
     d.y = ylen ? gb_vector(&gy, t, ylen, d.incy) : NULL;
     const trn_kstatus ks = guarded(call_blas2, &d);
@@ -307,11 +326,17 @@ static void run_blas2(void) {
     static const int sizes[][2] = {{1, 1}, {5, 3}, {3, 6}, {17, 17}};
     static const int incs[] = {1, -2, 3};
     for (int ti = 0; ti < 4; ti++)
-        for (int fn = TRN_BLAS2_GEMV; fn <= TRN_BLAS2_HER2; fn++) {
+        for (int fn = TRN_BLAS2_GEMV; fn <= TRN_BLAS2_HPR2; fn++) {
             const trn_dtype t = types[ti];
             const int herm = fn == TRN_BLAS2_HEMV || fn == TRN_BLAS2_GERC || fn == TRN_BLAS2_HER ||
-                             fn == TRN_BLAS2_HER2;
-            if (herm && !is_cx(t))
+                             fn == TRN_BLAS2_HER2 || fn == TRN_BLAS2_HBMV || fn == TRN_BLAS2_HPMV ||
+                             fn == TRN_BLAS2_HPR || fn == TRN_BLAS2_HPR2;
+            const int real_only = fn == TRN_BLAS2_SBMV || fn == TRN_BLAS2_SPMV ||
+                                  fn == TRN_BLAS2_SPR || fn == TRN_BLAS2_SPR2;
+            const int band = fn == TRN_BLAS2_TBMV || fn == TRN_BLAS2_TBSV || fn == TRN_BLAS2_SBMV ||
+                             fn == TRN_BLAS2_HBMV;
+            const int packed = fn >= TRN_BLAS2_TBMV && !band;
+            if ((herm && !is_cx(t)) || (real_only && is_cx(t)))
                 continue;
             const int square = fn != TRN_BLAS2_GEMV && fn != TRN_BLAS2_GBMV &&
                                fn != TRN_BLAS2_GER && fn != TRN_BLAS2_GERC;
@@ -321,7 +346,10 @@ static void run_blas2(void) {
                         for (int xi = 0; xi < 3; xi++) {
                             const int m = sizes[si][0], n = square ? m : sizes[si][1];
                             const int kl = m > 2 ? 2 : 0, ku = n > 1 ? 1 : 0;
-                            const int rows = fn == TRN_BLAS2_GBMV ? kl + ku + 1 : square ? n : m;
+                            const int rows = fn == TRN_BLAS2_GBMV ? kl + ku + 1
+                                             : band               ? 3 /* k = 2 */
+                                             : square             ? n
+                                                                  : m;
                             trn_blas2_desc d = {.fn = (trn_blas2_fn)fn,
                                                 .type = t,
                                                 .trans = (trn_trans)tr,
@@ -331,9 +359,10 @@ static void run_blas2(void) {
                                                 .n = n,
                                                 .kl = kl,
                                                 .ku = ku,
+                                                .k = band ? 2 : 0,
                                                 .alpha = {0.75, -0.5},
                                                 .beta = {-1.25, 0.25},
-                                                .lda = rows + (xi == 2),
+                                                .lda = packed ? 1 : rows + (xi == 2),
                                                 .incx = incs[xi],
                                                 .incy = incs[(xi + 1) % 3]};
                             CASE("blas2 fn %d %c m=%d n=%d trans=%d uplo=%d diag=%d lda=%d "
