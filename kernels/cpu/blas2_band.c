@@ -5,10 +5,10 @@
  *
  * They are loops in the element type's precision, reference BLAS's
  * (blas2_band_tmpl.h), not library calls: OpenBLAS has them, but then each
- * of the 40 would enter the routine table with a self-test check and an
+ * of the 32 would enter the routine table with a self-test check and an
  * in-tree fallback (kernels/cpu/routines.h), which would be these loops.
- * Each op is one shard: band and packed operands are small next to the
- * 128 MiB a Level 2 op needs before it is split (blas2.c).
+ * Each op runs as one shard on one core (trn_blas2_tiles gives them one
+ * tile), so results do not depend on the core count.
  *
  * blas2.c's run_tile has read device-mode scalars, applied the quick
  * returns (alpha = 0) and scaled y by beta before calling in here, as for
