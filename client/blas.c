@@ -63,6 +63,8 @@ trnblasStatus_t trnblasSetStream(trnblasHandle_t handle, trnsciStream_t streamId
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     handle->stream = streamId;
+    handle->workspace = NULL; /* as cublasSetStream: back to the default workspace */
+    handle->workspace_bytes = 0;
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /*
  * blas2.c — trnblas Level 2 (gemv, gbmv, symv, hemv, trmv, trsv, ger, geru,
- * gerc, syr, syr2, her, her2). Each routine resolves its device pointers,
+ * gerc, syr, syr2, her, her2, and the band and packed tbmv, tbsv, tpmv,
+ * tpsv, sbmv, hbmv, spmv, hpmv, spr, hpr, spr2, hpr2). Each routine resolves its device pointers,
  * encodes one Blas2Op and queues it on the handle's stream; the daemon
  * validates shapes and extents (validate_blas2.c) and its message for a
  * rejected call is available from trnsciGetLastErrorMessage.
@@ -28,7 +29,7 @@ trnblasStatus_t trn_blas_check_scalars(trnblasHandle_t handle, const char *name,
 
 trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_blas_operand *ops,
                                size_t n) {
-    char what[48];
+    char what[80];
     for (size_t i = 0; i < n; i++) {
         snprintf(what, sizeof(what), "%s: %s", routine, ops[i].arg);
         const trnsciError_t e = ops[i].p ? trn_client_resolve(c, ops[i].p, what, ops[i].ref) : 0;
@@ -52,11 +53,12 @@ typedef struct blas2_args {
     Trnsci__V1__Blas2Function fn;
     Trnsci__V1__DataType type;
     int trans, uplo, diag;
-    int m, n, kl, ku;
+    int m, n, kl, ku, k;
     double a_re, a_im, b_re, b_im;
     const void *alpha_dev, *beta_dev; /* device-mode scalars, or NULL */
     const void *A;
     int lda;
+    int packed; /* A is packed storage (named AP) */
     const void *x;
     int incx;
     const void *y;
@@ -70,10 +72,13 @@ static trnblasStatus_t blas2_submit(trnblasHandle_t handle, const blas2_args *g)
     trn_client *c = trn_client_get(&e);
     if (!c)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
+    /* The band and packed routines are protocol 1.12's. */
+    if (g->fn >= F2(TBMV) && (e = trn_client_need_minor(c, 12, g->name)))
+        return trn_blas_status(e);
     Trnsci__V1__BufferRef a = TRNSCI__V1__BUFFER_REF__INIT, x = TRNSCI__V1__BUFFER_REF__INIT,
                           y = TRNSCI__V1__BUFFER_REF__INIT, ap = TRNSCI__V1__BUFFER_REF__INIT,
                           bp = TRNSCI__V1__BUFFER_REF__INIT;
-    const trn_blas_operand ops[] = {{g->A, "A", &a},
+    const trn_blas_operand ops[] = {{g->A, g->packed ? "AP" : "A", &a},
                                     {g->x, "x", &x},
                                     {g->y, "y", &y},
                                     {g->alpha_dev, "alpha", &ap},
@@ -92,6 +97,7 @@ static trnblasStatus_t blas2_submit(trnblasHandle_t handle, const blas2_args *g)
     b.n = g->n;
     b.kl = g->kl;
     b.ku = g->ku;
+    b.k = g->k;
     b.alpha = &alpha;
     b.a = &a;
     b.lda = g->lda;
@@ -287,3 +293,156 @@ SYR2(Csyr2, SYR2, "syr2", C, trnComplex, C32)
 SYR2(Zsyr2, SYR2, "syr2", Z, trnDoubleComplex, C64)
 SYR2(Cher2, HER2, "her2", C, trnComplex, C32)
 SYR2(Zher2, HER2, "her2", Z, trnDoubleComplex, C64)
+
+/* tbmv, tbsv (band) and tpmv, tpsv (packed): no scalars. */
+#define TBXV(NAME, F, NM, TY, DT)                                                                  \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, trnblasFillMode_t uplo,                  \
+                                  trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,  \
+                                  const TY *A, int lda, TY *x, int incx) {                         \
+        const blas2_args g = {.name = NM,                                                          \
+                              .fn = F2(F),                                                         \
+                              .type = DT,                                                          \
+                              .trans = trans,                                                      \
+                              .uplo = uplo,                                                        \
+                              .diag = diag,                                                        \
+                              .n = n,                                                              \
+                              .k = k,                                                              \
+                              .A = A,                                                              \
+                              .lda = lda,                                                          \
+                              .x = x,                                                              \
+                              .incx = incx};                                                       \
+        return blas2_submit(handle, &g);                                                           \
+    }
+#define TPXV(NAME, F, NM, TY, DT)                                                                  \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, trnblasFillMode_t uplo,                  \
+                                  trnblasOperation_t trans, trnblasDiagType_t diag, int n,         \
+                                  const TY *AP, TY *x, int incx) {                                 \
+        const blas2_args g = {.name = NM,                                                          \
+                              .fn = F2(F),                                                         \
+                              .type = DT,                                                          \
+                              .trans = trans,                                                      \
+                              .uplo = uplo,                                                        \
+                              .diag = diag,                                                        \
+                              .n = n,                                                              \
+                              .A = AP,                                                             \
+                              .packed = 1,                                                         \
+                              .x = x,                                                              \
+                              .incx = incx};                                                       \
+        return blas2_submit(handle, &g);                                                           \
+    }
+TBXV(Stbmv, TBMV, "tbmv", float, R32)
+TBXV(Dtbmv, TBMV, "tbmv", double, R64)
+TBXV(Ctbmv, TBMV, "tbmv", trnComplex, C32)
+TBXV(Ztbmv, TBMV, "tbmv", trnDoubleComplex, C64)
+TBXV(Stbsv, TBSV, "tbsv", float, R32)
+TBXV(Dtbsv, TBSV, "tbsv", double, R64)
+TBXV(Ctbsv, TBSV, "tbsv", trnComplex, C32)
+TBXV(Ztbsv, TBSV, "tbsv", trnDoubleComplex, C64)
+TPXV(Stpmv, TPMV, "tpmv", float, R32)
+TPXV(Dtpmv, TPMV, "tpmv", double, R64)
+TPXV(Ctpmv, TPMV, "tpmv", trnComplex, C32)
+TPXV(Ztpmv, TPMV, "tpmv", trnDoubleComplex, C64)
+TPXV(Stpsv, TPSV, "tpsv", float, R32)
+TPXV(Dtpsv, TPSV, "tpsv", double, R64)
+TPXV(Ctpsv, TPSV, "tpsv", trnComplex, C32)
+TPXV(Ztpsv, TPSV, "tpsv", trnDoubleComplex, C64)
+
+/* sbmv (S, D) and hbmv (C, Z): band. */
+#define SBMV(NAME, F, NM, T, TY, DT)                                                               \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,    \
+                                  const TY *alpha, const TY *A, int lda, const TY *x, int incx,    \
+                                  const TY *beta, TY *y, int incy) {                               \
+        SCALARS(NM, alpha, beta);                                                                  \
+        const blas2_args g = {.name = NM,                                                          \
+                              .fn = F2(F),                                                         \
+                              .type = DT,                                                          \
+                              .uplo = uplo,                                                        \
+                              .n = n,                                                              \
+                              .k = k,                                                              \
+                              ALPHA_OF(T, alpha),                                                  \
+                              BETA_OF(T, beta),                                                    \
+                              .A = A,                                                              \
+                              .lda = lda,                                                          \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas2_submit(handle, &g);                                                           \
+    }
+SBMV(Ssbmv, SBMV, "sbmv", S, float, R32)
+SBMV(Dsbmv, SBMV, "sbmv", D, double, R64)
+SBMV(Chbmv, HBMV, "hbmv", C, trnComplex, C32)
+SBMV(Zhbmv, HBMV, "hbmv", Z, trnDoubleComplex, C64)
+
+/* spmv (S, D) and hpmv (C, Z): packed. */
+#define SPMV(NAME, F, NM, T, TY, DT)                                                               \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,           \
+                                  const TY *alpha, const TY *AP, const TY *x, int incx,            \
+                                  const TY *beta, TY *y, int incy) {                               \
+        SCALARS(NM, alpha, beta);                                                                  \
+        const blas2_args g = {.name = NM,                                                          \
+                              .fn = F2(F),                                                         \
+                              .type = DT,                                                          \
+                              .uplo = uplo,                                                        \
+                              .n = n,                                                              \
+                              ALPHA_OF(T, alpha),                                                  \
+                              BETA_OF(T, beta),                                                    \
+                              .A = AP,                                                             \
+                              .packed = 1,                                                         \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas2_submit(handle, &g);                                                           \
+    }
+SPMV(Sspmv, SPMV, "spmv", S, float, R32)
+SPMV(Dspmv, SPMV, "spmv", D, double, R64)
+SPMV(Chpmv, HPMV, "hpmv", C, trnComplex, C32)
+SPMV(Zhpmv, HPMV, "hpmv", Z, trnDoubleComplex, C64)
+
+/* spr (S, D) and hpr (C, Z; alpha real: AT is its type). */
+#define SPR(NAME, F, NM, T, AT, TY, DT)                                                            \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,           \
+                                  const AT *alpha, const TY *x, int incx, TY *AP) {                \
+        SCALARS(NM, alpha, alpha);                                                                 \
+        const blas2_args g = {.name = NM,                                                          \
+                              .fn = F2(F),                                                         \
+                              .type = DT,                                                          \
+                              .uplo = uplo,                                                        \
+                              .n = n,                                                              \
+                              ALPHA_OF(T, alpha),                                                  \
+                              .A = AP,                                                             \
+                              .packed = 1,                                                         \
+                              .x = x,                                                              \
+                              .incx = incx};                                                       \
+        return blas2_submit(handle, &g);                                                           \
+    }
+SPR(Sspr, SPR, "spr", S, float, float, R32)
+SPR(Dspr, SPR, "spr", D, double, double, R64)
+SPR(Chpr, HPR, "hpr", S, float, trnComplex, C32)
+SPR(Zhpr, HPR, "hpr", D, double, trnDoubleComplex, C64)
+
+/* spr2 (S, D) and hpr2 (C, Z). */
+#define SPR2(NAME, F, NM, T, TY, DT)                                                               \
+    trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,           \
+                                  const TY *alpha, const TY *x, int incx, const TY *y, int incy,   \
+                                  TY *AP) {                                                        \
+        SCALARS(NM, alpha, alpha);                                                                 \
+        const blas2_args g = {.name = NM,                                                          \
+                              .fn = F2(F),                                                         \
+                              .type = DT,                                                          \
+                              .uplo = uplo,                                                        \
+                              .n = n,                                                              \
+                              ALPHA_OF(T, alpha),                                                  \
+                              .A = AP,                                                             \
+                              .packed = 1,                                                         \
+                              .x = x,                                                              \
+                              .incx = incx,                                                        \
+                              .y = y,                                                              \
+                              .incy = incy};                                                       \
+        return blas2_submit(handle, &g);                                                           \
+    }
+SPR2(Sspr2, SPR2, "spr2", S, float, R32)
+SPR2(Dspr2, SPR2, "spr2", D, double, R64)
+SPR2(Chpr2, HPR2, "hpr2", C, trnComplex, C32)
+SPR2(Zhpr2, HPR2, "hpr2", Z, trnDoubleComplex, C64)

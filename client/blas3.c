@@ -39,6 +39,8 @@ static trnblasStatus_t blas3_submit(trnblasHandle_t handle, const blas3_args *g)
     trn_client *c = trn_client_get(&e);
     if (!c)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (g->fn >= F3(SYRKX) && (e = trn_client_need_minor(c, 12, g->name))) /* protocol 1.12 */
+        return trn_blas_status(e);
     Trnsci__V1__BufferRef a = TRNSCI__V1__BUFFER_REF__INIT, b = TRNSCI__V1__BUFFER_REF__INIT,
                           cr = TRNSCI__V1__BUFFER_REF__INIT, x = TRNSCI__V1__BUFFER_REF__INIT,
                           ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
@@ -170,6 +172,13 @@ SYR2K(Csyr2k, SYR2K, "syr2k", C, C, trnComplex, trnComplex, C32)
 SYR2K(Zsyr2k, SYR2K, "syr2k", Z, Z, trnDoubleComplex, trnDoubleComplex, C64)
 SYR2K(Cher2k, HER2K, "her2k", C, S, float, trnComplex, C32)
 SYR2K(Zher2k, HER2K, "her2k", Z, D, double, trnDoubleComplex, C64)
+/* syrkx and herkx: syr2k's and her2k's parameter lists. */
+SYR2K(Ssyrkx, SYRKX, "syrkx", S, S, float, float, R32)
+SYR2K(Dsyrkx, SYRKX, "syrkx", D, D, double, double, R64)
+SYR2K(Csyrkx, SYRKX, "syrkx", C, C, trnComplex, trnComplex, C32)
+SYR2K(Zsyrkx, SYRKX, "syrkx", Z, Z, trnDoubleComplex, trnDoubleComplex, C64)
+SYR2K(Cherkx, HERKX, "herkx", C, S, float, trnComplex, C32)
+SYR2K(Zherkx, HERKX, "herkx", Z, D, double, trnDoubleComplex, C64)
 
 /* trsm (in place on B) and trmm (out of place into C). */
 #define TRXM(T, TY, DT)                                                                            \

@@ -15,9 +15,12 @@ struct trnblasContext {
     trnsciStream_t stream;
     trnblasPointerMode_t mode;
     trnblasMath_t math;
-    unsigned long long sr_seed; /* stochastic rounding (trnblasSetStochasticRoundingSeed) */
-    void *scratch;              /* device buffer for host-mode results, or NULL */
-    uint64_t scratch_gen;       /* the session it belongs to (trn_client.generation) */
+    unsigned long long sr_seed;   /* stochastic rounding (trnblasSetStochasticRoundingSeed) */
+    void *scratch;                /* device buffer for host-mode results, or NULL */
+    uint64_t scratch_gen;         /* the session it belongs to (trn_client.generation) */
+    trnblasAtomicsMode_t atomics; /* trnblasSetAtomicsMode: recorded, no effect */
+    void *workspace;              /* trnblasSetWorkspace: recorded, not needed */
+    size_t workspace_bytes;
 };
 
 /* Bytes of the scratch buffer: the largest result (a double complex). */

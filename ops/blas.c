@@ -53,6 +53,8 @@ int trn_blas3_tile_extent(const trn_blas3_desc *d) {
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
     case TRN_BLAS3_GEAM:
     case TRN_BLAS3_DGMM: break;
     }

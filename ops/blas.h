@@ -69,6 +69,9 @@ typedef enum trn_blas1_fn {
     TRN_BLAS1_IAMAX = 9,
     TRN_BLAS1_IAMIN = 10,
     TRN_BLAS1_ROT = 11,
+    TRN_BLAS1_ROTM = 12,  /* x, y by reference BLAS's H (param) */
+    TRN_BLAS1_ROTG = 13,  /* device pointer mode: sp = a, b, c, s */
+    TRN_BLAS1_ROTMG = 14, /* device pointer mode: sp = d1, d2, x1, y1, param */
 } trn_blas1_fn;
 
 /* n >= 0 (0 when the routine does nothing: n <= 0, or incx <= 0 for SCAL,
@@ -97,6 +100,11 @@ typedef struct trn_blas1_desc {
     /* DOT, DOTC, NRM2, ASUM: compensated accumulation (docs/numerics.md,
      * "Compensated reductions"). */
     int compensated;
+    /* ROTM: H as reference BLAS's param (flag, h11, h21, h12, h22), or
+     * read from sp[0] when that is set. ROTG, ROTMG: their scalar
+     * arguments in device memory (ops/blas_rot.h), all set. */
+    double param[5];
+    void *sp[5];
 } trn_blas1_desc;
 
 /* BLAS Level 2 routines (one descriptor for all, like the wire's Blas2Op). */
@@ -113,6 +121,21 @@ typedef enum trn_blas2_fn {
     TRN_BLAS2_SYR2 = 10,
     TRN_BLAS2_HER = 11,
     TRN_BLAS2_HER2 = 12,
+    /* Band storage (k + 1 rows of the uplo triangle's diagonals, lda >= k +
+     * 1) and packed storage (the uplo triangle column by column, n (n + 1)
+     * / 2 elements; lda unused), reference BLAS's layouts. */
+    TRN_BLAS2_TBMV = 13,
+    TRN_BLAS2_TBSV = 14,
+    TRN_BLAS2_TPMV = 15,
+    TRN_BLAS2_TPSV = 16,
+    TRN_BLAS2_SBMV = 17,
+    TRN_BLAS2_HBMV = 18,
+    TRN_BLAS2_SPMV = 19,
+    TRN_BLAS2_HPMV = 20,
+    TRN_BLAS2_SPR = 21,
+    TRN_BLAS2_HPR = 22,
+    TRN_BLAS2_SPR2 = 23,
+    TRN_BLAS2_HPR2 = 24,
 } trn_blas2_fn;
 
 /* m, n >= 0 (m is n for the square routines); increments non-zero, as the
@@ -129,17 +152,18 @@ typedef struct trn_blas2_desc {
     trn_diag diag;
     int m, n;
     int kl, ku; /* GBMV */
+    int k;      /* TBMV, TBSV, SBMV, HBMV */
     trn_scalar alpha, beta;
     /* Device pointer mode: alpha / beta are read from here when the op
      * runs (an element of type; HER's alpha a real component); NULL: the
      * values above. */
     const void *alpha_ptr;
     const void *beta_ptr;
-    void *a; /* written by GER, GERC, SYR, SYR2, HER, HER2 */
+    void *a; /* written by GER, GERC, SYR, SYR2, HER, HER2, SPR, HPR, SPR2, HPR2 */
     int lda;
-    void *x; /* written by TRMV, TRSV */
+    void *x; /* written by TRMV, TRSV, TBMV, TBSV, TPMV, TPSV */
     int incx;
-    void *y; /* written by GEMV, GBMV, SYMV, HEMV */
+    void *y; /* written by GEMV, GBMV, SYMV, HEMV, SBMV, HBMV, SPMV, HPMV */
     int incy;
 } trn_blas2_desc;
 
@@ -163,6 +187,8 @@ typedef enum trn_blas3_fn {
     TRN_BLAS3_TRMM = 8,
     TRN_BLAS3_GEAM = 9,
     TRN_BLAS3_DGMM = 10,
+    TRN_BLAS3_SYRKX = 11, /* syrk with op(A) op(B)^T: A and B as syr2k's */
+    TRN_BLAS3_HERKX = 12, /* herk with op(A) op(B)^H, alpha complex, beta real */
 } trn_blas3_fn;
 
 /* m, n, k >= 0 (SYRK..HER2K: C is n x n and m = n). Operands that are not

@@ -1,7 +1,8 @@
 /*
  * library_types.h — types shared by the trnsci libraries (the CUDA
  * library_types.h analog): trnsciDataType_t names an element type with
- * cudaDataType_t's values, so code ported from CUDA passes the same numbers.
+ * cudaDataType_t's values, so code ported from CUDA passes the same numbers;
+ * trnsciLibraryPropertyType_t is libraryPropertyType_t.
  */
 #ifndef TRNSCI_LIBRARY_TYPES_H
 #define TRNSCI_LIBRARY_TYPES_H
@@ -38,6 +39,17 @@ typedef enum trnsciDataType_t {
 
 /* cudaDataType. */
 typedef trnsciDataType_t trnsciDataType;
+
+/* Values are those of libraryPropertyType_t: which part of a library's
+ * version a GetProperty call (trnblasGetProperty, ...) returns. */
+typedef enum trnsciLibraryPropertyType_t {
+    TRNSCI_MAJOR_VERSION = 0,
+    TRNSCI_MINOR_VERSION = 1,
+    TRNSCI_PATCH_LEVEL = 2,
+} trnsciLibraryPropertyType_t;
+
+/* libraryPropertyType. */
+typedef trnsciLibraryPropertyType_t trnsciLibraryPropertyType;
 
 #ifdef __cplusplus
 }

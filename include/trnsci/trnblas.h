@@ -166,6 +166,13 @@ typedef enum trnblasGemmAlgo_t {
     TRNBLAS_GEMM_ALGO15_TENSOR_OP = 115,
 } trnblasGemmAlgo_t;
 
+/* Values are those of cublasAtomicsMode_t. Recorded per handle; no routine
+ * here uses atomics (every result is the same whatever the mode). */
+typedef enum trnblasAtomicsMode_t {
+    TRNBLAS_ATOMICS_NOT_ALLOWED = 0, /* the default */
+    TRNBLAS_ATOMICS_ALLOWED = 1,
+} trnblasAtomicsMode_t;
+
 typedef struct trnblasContext *trnblasHandle_t;
 
 /* Creates a handle bound to the default stream. Initialises the runtime. */
@@ -190,6 +197,47 @@ trnblasStatus_t trnblasGetVersion(trnblasHandle_t handle, int *version);
 /* Name of a status code; never NULL. */
 const char *trnblasGetStatusName(trnblasStatus_t status);
 const char *trnblasGetStatusString(trnblasStatus_t status);
+/* Part of the library's version (TRNSCI_VERSION_MAJOR, _MINOR, _PATCH);
+ * TRNBLAS_STATUS_INVALID_VALUE for an unknown type or a NULL value. */
+trnblasStatus_t trnblasGetProperty(trnsciLibraryPropertyType type, int *value);
+/* A user-owned device workspace (cublasSetWorkspace): it must lie in one
+ * trnsci allocation and be aligned to 256 bytes (INVALID_VALUE otherwise);
+ * size 0 or NULL restores the default, as does trnblasSetStream. The
+ * daemon's kernels need no workspace: it is recorded and not used. */
+trnblasStatus_t trnblasSetWorkspace(trnblasHandle_t handle, void *workspace,
+                                    size_t workspaceSizeInBytes);
+/* The atomics mode (INVALID_VALUE for a value that is not one of the enum). */
+trnblasStatus_t trnblasSetAtomicsMode(trnblasHandle_t handle, trnblasAtomicsMode_t mode);
+trnblasStatus_t trnblasGetAtomicsMode(trnblasHandle_t handle, trnblasAtomicsMode_t *mode);
+
+/* ---- Host <-> device copies (cublasSetMatrix, ...) ------------------------
+ * Column-major matrices of rows x cols elements of elemSize bytes: column j
+ * of A at A + j*lda*elemSize, of B at B + j*ldb*elemSize. Set copies host A
+ * to device B, Get device A to host B; bytes of B between its columns are
+ * not written. Vectors: n elements, element i of x at x + i*incx*elemSize
+ * and of y at y + i*incy*elemSize. TRNBLAS_STATUS_INVALID_VALUE when rows
+ * or cols < 0, or elemSize, lda, ldb, incx or incy <= 0 (n <= 0 copies
+ * nothing); TRNBLAS_STATUS_MAPPING_ERROR when the device operand is not
+ * inside one trnsci allocation. The plain forms are ordered and complete
+ * as trnsciMemcpy; the Async forms are ordered on stream as
+ * trnsciMemcpyAsync (host memory is pageable memory: a Get's host data is
+ * there once a synchronising call covers it). Over gRPC a strided copy is
+ * one request per column (per element for a vector with inc > 1). */
+trnblasStatus_t trnblasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B,
+                                 int ldb);
+trnblasStatus_t trnblasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B,
+                                 int ldb);
+trnblasStatus_t trnblasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda,
+                                      void *B, int ldb, trnsciStream_t stream);
+trnblasStatus_t trnblasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda,
+                                      void *B, int ldb, trnsciStream_t stream);
+trnblasStatus_t trnblasSetVector(int n, int elemSize, const void *x, int incx, void *devicePtr,
+                                 int incy);
+trnblasStatus_t trnblasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy);
+trnblasStatus_t trnblasSetVectorAsync(int n, int elemSize, const void *hostPtr, int incx,
+                                      void *devicePtr, int incy, trnsciStream_t stream);
+trnblasStatus_t trnblasGetVectorAsync(int n, int elemSize, const void *devicePtr, int incx,
+                                      void *hostPtr, int incy, trnsciStream_t stream);
 
 /* ---- Level 1 (cuBLAS v2 parameter lists) --------------------------------
  * n <= 0 does nothing (reductions give 0). A vector with increment inc spans
@@ -288,6 +336,35 @@ trnblasStatus_t trnblasCsrot(trnblasHandle_t handle, int n, trnComplex *x, int i
                              int incy, const float *c, const float *s);
 trnblasStatus_t trnblasZdrot(trnblasHandle_t handle, int n, trnDoubleComplex *x, int incx,
                              trnDoubleComplex *y, int incy, const double *c, const double *s);
+/* Constructs the Givens rotation [c s; -conj(s) c] that zeros b (reference
+ * BLAS's rotg): real types overwrite a with r and b with z (s when |a| >
+ * |b|, 1/c when c != 0, else 1); complex types overwrite a with r, and a = 0
+ * gives c = 0, s = 1, r = b (b is not modified). In host pointer mode every
+ * argument is a host pointer and the result is computed during the call;
+ * in device pointer mode every argument is a device pointer, read and
+ * written in stream order. */
+trnblasStatus_t trnblasSrotg(trnblasHandle_t handle, float *a, float *b, float *c, float *s);
+trnblasStatus_t trnblasDrotg(trnblasHandle_t handle, double *a, double *b, double *c, double *s);
+trnblasStatus_t trnblasCrotg(trnblasHandle_t handle, trnComplex *a, trnComplex *b, float *c,
+                             trnComplex *s);
+trnblasStatus_t trnblasZrotg(trnblasHandle_t handle, trnDoubleComplex *a, trnDoubleComplex *b,
+                             double *c, trnDoubleComplex *s);
+/* Applies the modified Givens transformation H to (x_i, y_i): param = flag,
+ * h11, h21, h12, h22 (flag -1: H as given; 0: h11 = h22 = 1; 1: h12 = 1,
+ * h21 = -1; -2: H = I, nothing is done). param follows the pointer mode. */
+trnblasStatus_t trnblasSrotm(trnblasHandle_t handle, int n, float *x, int incx, float *y, int incy,
+                             const float *param);
+trnblasStatus_t trnblasDrotm(trnblasHandle_t handle, int n, double *x, int incx, double *y,
+                             int incy, const double *param);
+/* Constructs the modified Givens transformation that zeros the second
+ * component of (sqrt(d1) x1, sqrt(d2) y1), reference BLAS's rotmg (with its
+ * rescaling by gam = 4096): d1, d2 and x1 are overwritten, param receives
+ * flag and the elements of H that flag does not imply. Pointer modes as
+ * for rotg (y1 is read only). */
+trnblasStatus_t trnblasSrotmg(trnblasHandle_t handle, float *d1, float *d2, float *x1,
+                              const float *y1, float *param);
+trnblasStatus_t trnblasDrotmg(trnblasHandle_t handle, double *d1, double *d2, double *x1,
+                              const double *y1, double *param);
 
 /* ---- Level 2 (cuBLAS v2 parameter lists) --------------------------------
  * Column-major matrices with leading dimensions, as in cuBLAS. Increments may
@@ -444,6 +521,175 @@ trnblasStatus_t trnblasCher2(trnblasHandle_t handle, trnblasFillMode_t uplo, int
 trnblasStatus_t trnblasZher2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
                              const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
                              const trnDoubleComplex *y, int incy, trnDoubleComplex *A, int lda);
+
+/* ---- Batched gemv ----------------------------------------------------------
+ * batchCount products y_i = alpha op(A_i) x_i + beta y_i with gemv's
+ * arguments. gemvBatched: Aarray, xarray and yarray are DEVICE arrays of
+ * device pointers, read when the routine is called (after the handle's
+ * stream's earlier work), as for gemmBatched. gemvStridedBatched: entry i
+ * at A + i*strideA, x + i*stridex and y + i*stridey elements (strides >=
+ * 0, INVALID_VALUE otherwise). Every entry is checked before any runs (an
+ * invalid one fails the call, naming it: "gemvBatched: product 3: gemv:
+ * A ..."); the products then run in batch order on the stream, one op
+ * each. batchCount = 0 does nothing; a negative one is INVALID_VALUE. */
+trnblasStatus_t trnblasSgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const float *alpha, const float *const Aarray[], int lda,
+                                    const float *const xarray[], int incx, const float *beta,
+                                    float *const yarray[], int incy, int batchCount);
+trnblasStatus_t trnblasDgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const double *alpha, const double *const Aarray[], int lda,
+                                    const double *const xarray[], int incx, const double *beta,
+                                    double *const yarray[], int incy, int batchCount);
+trnblasStatus_t trnblasCgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const trnComplex *alpha, const trnComplex *const Aarray[],
+                                    int lda, const trnComplex *const xarray[], int incx,
+                                    const trnComplex *beta, trnComplex *const yarray[], int incy,
+                                    int batchCount);
+trnblasStatus_t trnblasZgemvBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    const trnDoubleComplex *alpha,
+                                    const trnDoubleComplex *const Aarray[], int lda,
+                                    const trnDoubleComplex *const xarray[], int incx,
+                                    const trnDoubleComplex *beta, trnDoubleComplex *const yarray[],
+                                    int incy, int batchCount);
+trnblasStatus_t trnblasSgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const float *alpha, const float *A, int lda,
+                                           long long int strideA, const float *x, int incx,
+                                           long long int stridex, const float *beta, float *y,
+                                           int incy, long long int stridey, int batchCount);
+trnblasStatus_t trnblasDgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const double *alpha, const double *A, int lda,
+                                           long long int strideA, const double *x, int incx,
+                                           long long int stridex, const double *beta, double *y,
+                                           int incy, long long int stridey, int batchCount);
+trnblasStatus_t trnblasCgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const trnComplex *alpha, const trnComplex *A,
+                                           int lda, long long int strideA, const trnComplex *x,
+                                           int incx, long long int stridex, const trnComplex *beta,
+                                           trnComplex *y, int incy, long long int stridey,
+                                           int batchCount);
+trnblasStatus_t trnblasZgemvStridedBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m,
+                                           int n, const trnDoubleComplex *alpha,
+                                           const trnDoubleComplex *A, int lda,
+                                           long long int strideA, const trnDoubleComplex *x,
+                                           int incx, long long int stridex,
+                                           const trnDoubleComplex *beta, trnDoubleComplex *y,
+                                           int incy, long long int stridey, int batchCount);
+
+/* ---- Band and packed Level 2 (cuBLAS v2 parameter lists) ----------------
+ * Band storage of an n x n triangle with k super-diagonals (uplo UPPER:
+ * A(i, j) at A[(k + i - j) + j*lda] for max(0, j - k) <= i <= j) or k
+ * sub-diagonals (LOWER: A(i, j) at A[(i - j) + j*lda] for j <= i <= min(n -
+ * 1, j + k)), lda >= k + 1; packed storage of the uplo triangle column by
+ * column in n(n + 1)/2 elements (UPPER: A(i, j) at AP[i + j(j + 1)/2];
+ * LOWER: at AP[i + (2n - j - 1) j/2]). Arguments, scalars, increments and
+ * quick returns as for the dense Level 2 routines; k < 0, lda < k + 1 or an
+ * operand that runs past its allocation is TRNBLAS_STATUS_INVALID_VALUE. */
+
+/* x = op(A) x, A triangular banded / packed (diag UNIT: ones, not read). */
+trnblasStatus_t trnblasStbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const float *A, int lda, float *x, int incx);
+trnblasStatus_t trnblasDtbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const double *A, int lda, double *x, int incx);
+trnblasStatus_t trnblasCtbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnComplex *A, int lda, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtbmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnDoubleComplex *A, int lda, trnDoubleComplex *x, int incx);
+trnblasStatus_t trnblasStpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const float *AP, float *x, int incx);
+trnblasStatus_t trnblasDtpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const double *AP, double *x, int incx);
+trnblasStatus_t trnblasCtpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnComplex *AP, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtpmv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnDoubleComplex *AP, trnDoubleComplex *x, int incx);
+/* Solves op(A) z = x and overwrites x with z, A triangular banded / packed;
+ * no test for singularity. */
+trnblasStatus_t trnblasStbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const float *A, int lda, float *x, int incx);
+trnblasStatus_t trnblasDtbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const double *A, int lda, double *x, int incx);
+trnblasStatus_t trnblasCtbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnComplex *A, int lda, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtbsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n, int k,
+                             const trnDoubleComplex *A, int lda, trnDoubleComplex *x, int incx);
+trnblasStatus_t trnblasStpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const float *AP, float *x, int incx);
+trnblasStatus_t trnblasDtpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const double *AP, double *x, int incx);
+trnblasStatus_t trnblasCtpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnComplex *AP, trnComplex *x, int incx);
+trnblasStatus_t trnblasZtpsv(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                             trnblasOperation_t trans, trnblasDiagType_t diag, int n,
+                             const trnDoubleComplex *AP, trnDoubleComplex *x, int incx);
+/* y = alpha A x + beta y, A symmetric (S, D) or Hermitian (C, Z: the
+ * diagonal's imaginary parts are not read), banded / packed. */
+trnblasStatus_t trnblasSsbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const float *alpha, const float *A, int lda, const float *x, int incx,
+                             const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDsbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const double *alpha, const double *A, int lda, const double *x,
+                             int incx, const double *beta, double *y, int incy);
+trnblasStatus_t trnblasChbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const trnComplex *alpha, const trnComplex *A, int lda,
+                             const trnComplex *x, int incx, const trnComplex *beta, trnComplex *y,
+                             int incy);
+trnblasStatus_t trnblasZhbmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, int k,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+trnblasStatus_t trnblasSspmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const float *alpha, const float *AP, const float *x, int incx,
+                             const float *beta, float *y, int incy);
+trnblasStatus_t trnblasDspmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const double *alpha, const double *AP, const double *x, int incx,
+                             const double *beta, double *y, int incy);
+trnblasStatus_t trnblasChpmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *AP, const trnComplex *x,
+                             int incx, const trnComplex *beta, trnComplex *y, int incy);
+trnblasStatus_t trnblasZhpmv(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *AP,
+                             const trnDoubleComplex *x, int incx, const trnDoubleComplex *beta,
+                             trnDoubleComplex *y, int incy);
+/* AP = alpha x x^T + AP (S, D), alpha x x^H + AP with alpha real (C, Z:
+ * the diagonal's imaginary parts are set to 0 unless alpha = 0), packed. */
+trnblasStatus_t trnblasSspr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const float *alpha, const float *x, int incx, float *AP);
+trnblasStatus_t trnblasDspr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const double *alpha, const double *x, int incx, double *AP);
+trnblasStatus_t trnblasChpr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const float *alpha, const trnComplex *x, int incx, trnComplex *AP);
+trnblasStatus_t trnblasZhpr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                            const double *alpha, const trnDoubleComplex *x, int incx,
+                            trnDoubleComplex *AP);
+/* AP = alpha (x y^T + y x^T) + AP (S, D), alpha x y^H + conj(alpha) y x^H +
+ * AP (C, Z; the diagonal left real), packed. */
+trnblasStatus_t trnblasSspr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const float *alpha, const float *x, int incx, const float *y, int incy,
+                             float *AP);
+trnblasStatus_t trnblasDspr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const double *alpha, const double *x, int incx, const double *y,
+                             int incy, double *AP);
+trnblasStatus_t trnblasChpr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnComplex *alpha, const trnComplex *x, int incx,
+                             const trnComplex *y, int incy, trnComplex *AP);
+trnblasStatus_t trnblasZhpr2(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                             const trnDoubleComplex *alpha, const trnDoubleComplex *x, int incx,
+                             const trnDoubleComplex *y, int incy, trnDoubleComplex *AP);
 
 /* C = alpha op(A) op(B) + beta C. op(A) is m×k, op(B) is k×n, C is m×n.
  * lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n),
@@ -642,6 +888,35 @@ trnblasStatus_t trnblasCher2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
                               const trnComplex *A, int lda, const trnComplex *B, int ldb,
                               const float *beta, trnComplex *C, int ldc);
 trnblasStatus_t trnblasZher2k(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
+                              int ldb, const double *beta, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(B)^T + beta C, the uplo triangle (cuBLAS's syrkx: a
+ * syrk whose result is known to be symmetric, e.g. B = A D); A and B as A
+ * of syrk (trans OP_N or OP_T for C and Z). */
+trnblasStatus_t trnblasSsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const float *alpha,
+                              const float *A, int lda, const float *B, int ldb, const float *beta,
+                              float *C, int ldc);
+trnblasStatus_t trnblasDsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const double *alpha,
+                              const double *A, int lda, const double *B, int ldb,
+                              const double *beta, double *C, int ldc);
+trnblasStatus_t trnblasCsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                              const trnComplex *A, int lda, const trnComplex *B, int ldb,
+                              const trnComplex *beta, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZsyrkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
+                              const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
+                              int ldb, const trnDoubleComplex *beta, trnDoubleComplex *C, int ldc);
+/* C = alpha op(A) op(B)^H + beta C with beta real, the uplo triangle
+ * (trans OP_N or OP_C); the diagonal's imaginary parts are set to 0. */
+trnblasStatus_t trnblasCherkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                              trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                              const trnComplex *A, int lda, const trnComplex *B, int ldb,
+                              const float *beta, trnComplex *C, int ldc);
+trnblasStatus_t trnblasZherkx(trnblasHandle_t handle, trnblasFillMode_t uplo,
                               trnblasOperation_t trans, int n, int k, const trnDoubleComplex *alpha,
                               const trnDoubleComplex *A, int lda, const trnDoubleComplex *B,
                               int ldb, const double *beta, trnDoubleComplex *C, int ldc);

@@ -20,6 +20,10 @@
  *
  * With the descriptor's `compensated` flag, dot, nrm2 and asum run the
  * compensated loops of blas1_compensated.c instead.
+ *
+ * rotm is a plain loop (reference BLAS's), and rotg / rotmg in device
+ * pointer mode compute with ops/blas_rot.h, the code host pointer mode runs
+ * in the caller, so both modes give the same bits.
  */
 #include <cblas.h>
 #include <complex.h>
@@ -28,6 +32,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
+#include "ops/blas_rot.h"
 
 /* Start of a vector's traversal: element 0 of the BLAS sequence. */
 static ptrdiff_t first(int n, int inc) {
@@ -84,6 +89,92 @@ static void zdot_loop(int n, const double *x, int incx, const double *y, int inc
     out[1] = im;
 }
 
+/* Reference BLAS's srotm / drotm: (x, y) := H (x, y) with H from param
+ * (flag -2: nothing; -1: all four; 0: h11 = h22 = 1; 1: h12 = 1, h21 = -1). */
+#define ROTM_LOOP(R, NAME)                                                                         \
+    static void NAME(int n, R *x, int incx, R *y, int incy, const R p[5]) {                        \
+        const R flag = p[0], h11 = p[1], h21 = p[2], h12 = p[3], h22 = p[4];                       \
+        if (n <= 0 || flag == -2)                                                                  \
+            return;                                                                                \
+        ptrdiff_t ix = first(n, incx), iy = first(n, incy);                                        \
+        for (int i = 0; i < n; i++, ix += incx, iy += incy) {                                      \
+            const R w = x[ix], z = y[iy];                                                          \
+            if (flag < 0) {                                                                        \
+                x[ix] = w * h11 + z * h12;                                                         \
+                y[iy] = w * h21 + z * h22;                                                         \
+            } else if (flag == 0) {                                                                \
+                x[ix] = w + z * h12;                                                               \
+                y[iy] = w * h21 + z;                                                               \
+            } else {                                                                               \
+                x[ix] = w * h11 + z;                                                               \
+                y[iy] = -w + h22 * z;                                                              \
+            }                                                                                      \
+        }                                                                                          \
+    }
+ROTM_LOOP(float, srotm_loop)
+ROTM_LOOP(double, drotm_loop)
+
+/* ROTM: H from the descriptor or from device memory (read now). */
+static void run_rotm(const trn_blas1_desc *d) {
+    if (d->type == TRN_DTYPE_R32F) {
+        float p[5];
+        if (d->sp[0])
+            memcpy(p, d->sp[0], sizeof(p));
+        else
+            for (int i = 0; i < 5; i++)
+                p[i] = (float)d->param[i];
+        srotm_loop(d->n, d->x, d->incx, d->y, d->incy, p);
+    } else {
+        double p[5];
+        if (d->sp[0])
+            memcpy(p, d->sp[0], sizeof(p));
+        else
+            memcpy(p, d->param, sizeof(p));
+        drotm_loop(d->n, d->x, d->incx, d->y, d->incy, p);
+    }
+}
+
+/* ROTG, ROTMG in device pointer mode: every argument is read into locals
+ * before anything is written (they may overlap), computed by the routines
+ * host pointer mode uses (ops/blas_rot.h), and written back. */
+#define ROT_SCALARS(R, CT, ROTG_R, ROTG_C, ROTMG)                                                  \
+    do {                                                                                           \
+        if (d->fn == TRN_BLAS1_ROTMG) {                                                            \
+            R v[4], p[5];                                                                          \
+            for (int i = 0; i < 4; i++)                                                            \
+                memcpy(&v[i], d->sp[i], sizeof(R));                                                \
+            memcpy(p, d->sp[4], sizeof(p));                                                        \
+            ROTMG(&v[0], &v[1], &v[2], v[3], p);                                                   \
+            for (int i = 0; i < 3; i++)                                                            \
+                memcpy(d->sp[i], &v[i], sizeof(R));                                                \
+            memcpy(d->sp[4], p, sizeof(p));                                                        \
+        } else if (d->type == CT) {                                                                \
+            R a[2], b[2], c, s[2];                                                                 \
+            memcpy(a, d->sp[0], sizeof(a));                                                        \
+            memcpy(b, d->sp[1], sizeof(b));                                                        \
+            ROTG_C(a, b, &c, s);                                                                   \
+            memcpy(d->sp[0], a, sizeof(a));                                                        \
+            memcpy(d->sp[2], &c, sizeof(c));                                                       \
+            memcpy(d->sp[3], s, sizeof(s));                                                        \
+        } else {                                                                                   \
+            R a, b, c, s;                                                                          \
+            memcpy(&a, d->sp[0], sizeof(a));                                                       \
+            memcpy(&b, d->sp[1], sizeof(b));                                                       \
+            ROTG_R(&a, &b, &c, &s);                                                                \
+            memcpy(d->sp[0], &a, sizeof(a));                                                       \
+            memcpy(d->sp[1], &b, sizeof(b));                                                       \
+            memcpy(d->sp[2], &c, sizeof(c));                                                       \
+            memcpy(d->sp[3], &s, sizeof(s));                                                       \
+        }                                                                                          \
+    } while (0)
+
+static void run_rot_scalars(const trn_blas1_desc *d) {
+    if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F)
+        ROT_SCALARS(float, TRN_DTYPE_C32F, trn_rotg_s, trn_rotg_c, trn_rotmg_s);
+    else
+        ROT_SCALARS(double, TRN_DTYPE_C64F, trn_rotg_d, trn_rotg_z, trn_rotmg_d);
+}
+
 static trn_kstatus run_s(const trn_blas1_desc *d) {
     float *x = d->x, *y = d->y;
     const int n = d->n;
@@ -103,7 +194,10 @@ static trn_kstatus run_s(const trn_blas1_desc *d) {
     case TRN_BLAS1_IAMIN:
         *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_isamin)(n, x, d->incx) + 1;
         break;
-    case TRN_BLAS1_DOTC: return TRN_KSTATUS_UNSUPPORTED;
+    case TRN_BLAS1_DOTC:
+    case TRN_BLAS1_ROTM:
+    case TRN_BLAS1_ROTG:
+    case TRN_BLAS1_ROTMG: return TRN_KSTATUS_UNSUPPORTED;
     }
     return TRN_KSTATUS_OK;
 }
@@ -129,7 +223,10 @@ static trn_kstatus run_d(const trn_blas1_desc *d) {
     case TRN_BLAS1_IAMIN:
         *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_idamin)(n, x, d->incx) + 1;
         break;
-    case TRN_BLAS1_DOTC: return TRN_KSTATUS_UNSUPPORTED;
+    case TRN_BLAS1_DOTC:
+    case TRN_BLAS1_ROTM:
+    case TRN_BLAS1_ROTG:
+    case TRN_BLAS1_ROTMG: return TRN_KSTATUS_UNSUPPORTED;
     }
     return TRN_KSTATUS_OK;
 }
@@ -174,6 +271,9 @@ static trn_kstatus run_c(const trn_blas1_desc *d) {
     case TRN_BLAS1_IAMIN:
         *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_icamin)(n, x, d->incx) + 1;
         break;
+    case TRN_BLAS1_ROTM:
+    case TRN_BLAS1_ROTG:
+    case TRN_BLAS1_ROTMG: return TRN_KSTATUS_UNSUPPORTED;
     }
     return TRN_KSTATUS_OK;
 }
@@ -217,6 +317,9 @@ static trn_kstatus run_z(const trn_blas1_desc *d) {
     case TRN_BLAS1_IAMIN:
         *(int32_t *)d->result = (int32_t)TRN_LIB(cblas_izamin)(n, x, d->incx) + 1;
         break;
+    case TRN_BLAS1_ROTM:
+    case TRN_BLAS1_ROTG:
+    case TRN_BLAS1_ROTMG: return TRN_KSTATUS_UNSUPPORTED;
     }
     return TRN_KSTATUS_OK;
 }
@@ -301,6 +404,14 @@ trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
                                   cx && !desc->real_scalar && desc->fn != TRN_BLAS1_ROT);
     if (desc->beta_ptr) /* ROT s */
         local.beta = load_scalar(desc->type, desc->beta_ptr, cx && !desc->real_scalar);
+    if (d->fn == TRN_BLAS1_ROTG || d->fn == TRN_BLAS1_ROTMG) {
+        run_rot_scalars(d);
+        return TRN_KSTATUS_OK;
+    }
+    if (d->fn == TRN_BLAS1_ROTM) {
+        run_rotm(d);
+        return TRN_KSTATUS_OK;
+    }
     if (d->n == 0) {
         if (d->result)
             write_zero(d);

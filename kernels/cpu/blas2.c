@@ -3,6 +3,9 @@
  * loops for the complex symmetric routines CBLAS lacks (csymv, zsymv, csyr,
  * zsyr, csyr2, zsyr2: in LAPACK, not in BLAS).
  *
+ * The band and packed routines (tbmv .. hpr2) are blas2_band.c's loops,
+ * called from here after the scalars, quick returns and beta.
+ *
  * GEMV and GER/GERC are cut into the output tiles of trn_blas2_tiles
  * (ops/op.h: 512 or more elements of y, columns of A for ger), each one
  * library call whatever the shard count, so they can run as several shards
@@ -383,7 +386,8 @@ static trn_kstatus run_tile(const trn_blas2_desc *desc) {
     trn_blas2_desc d = *desc;
     const int real = d.type == TRN_DTYPE_R32F || d.type == TRN_DTYPE_R64F;
     if (d.alpha_ptr)
-        d.alpha = trn_cpu_load_scalar(d.type, d.alpha_ptr, real || d.fn == TRN_BLAS2_HER);
+        d.alpha = trn_cpu_load_scalar(d.type, d.alpha_ptr,
+                                      real || d.fn == TRN_BLAS2_HER || d.fn == TRN_BLAS2_HPR);
     if (d.beta_ptr)
         d.beta = trn_cpu_load_scalar(d.type, d.beta_ptr, real);
     const int alpha0 = d.alpha.re == 0.0 && d.alpha.im == 0.0;
@@ -391,14 +395,28 @@ static trn_kstatus run_tile(const trn_blas2_desc *desc) {
     case TRN_BLAS2_GEMV:
     case TRN_BLAS2_GBMV:
     case TRN_BLAS2_SYMV:
-    case TRN_BLAS2_HEMV: {
+    case TRN_BLAS2_HEMV:
+    case TRN_BLAS2_SBMV:
+    case TRN_BLAS2_HBMV:
+    case TRN_BLAS2_SPMV:
+    case TRN_BLAS2_HPMV: {
         const int beta1 = d.beta.re == 1.0 && d.beta.im == 0.0;
         if (alpha0 && beta1)
             return TRN_KSTATUS_OK;
         const int gemv = d.fn == TRN_BLAS2_GEMV || d.fn == TRN_BLAS2_GBMV;
         scale_y(&d, gemv && d.trans != TRN_TRANS_N ? d.n : d.m);
-        return alpha0 ? TRN_KSTATUS_OK : product(&d);
+        if (alpha0)
+            return TRN_KSTATUS_OK;
+        return d.fn >= TRN_BLAS2_SBMV ? trn_cpu_blas2_band(&d) : product(&d);
     }
+    case TRN_BLAS2_TBMV:
+    case TRN_BLAS2_TBSV:
+    case TRN_BLAS2_TPMV:
+    case TRN_BLAS2_TPSV: return trn_cpu_blas2_band(&d);
+    case TRN_BLAS2_SPR:
+    case TRN_BLAS2_HPR:
+    case TRN_BLAS2_SPR2:
+    case TRN_BLAS2_HPR2: return alpha0 ? TRN_KSTATUS_OK : trn_cpu_blas2_band(&d);
     case TRN_BLAS2_TRMV:
     case TRN_BLAS2_TRSV: return triangular(&d);
     case TRN_BLAS2_GER:

@@ -35,6 +35,7 @@
  */
 #include <cblas.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/cpu/cblas_map.h"
@@ -267,35 +268,36 @@ static const void *slab(const trn_blas3_desc *d, const void *x, int ld, int r0) 
 /* C(r0:r0+rows, lo:hi) += alpha op(X)(r0:, :) op(Y)(lo:hi, :)^T (^H for
  * herk/her2k) by GEMM: the rectangle of a syrk..her2k tile. */
 static void rank_k_gemm(const trn_blas3_desc *d, trn_scalar alpha, const void *x, int ldx,
-                        const void *y, int ldy, int r0, int rows, int lo, int hi) {
+                        const void *y, int ldy, int r0, int rows, int lo, int hi, void *c,
+                        int ldc) {
     if (rows <= 0)
         return;
-    const int herm = d->fn == TRN_BLAS3_HERK || d->fn == TRN_BLAS3_HER2K;
+    const int herm =
+        d->fn == TRN_BLAS3_HERK || d->fn == TRN_BLAS3_HER2K || d->fn == TRN_BLAS3_HERKX;
     const int tn = d->transa == TRN_TRANS_N;
     /* op(X) op(Y)^T: (N, T) or (T, N); Hermitian: (N, C) or (C, N). */
     const enum CBLAS_TRANSPOSE ta = tn ? CblasNoTrans : herm ? CblasConjTrans : CblasTrans;
     const enum CBLAS_TRANSPOSE tb = !tn ? CblasNoTrans : herm ? CblasConjTrans : CblasTrans;
     const int w = hi - lo, k = d->k;
     const void *xs = slab(d, x, ldx, r0), *ys = slab(d, y, ldy, lo);
-    void *c = at(d->type, d->c, d->ldc, (size_t)r0, (size_t)lo);
     const float af[2] = {(float)alpha.re, (float)alpha.im}, onef[2] = {1, 0};
     const double ad[2] = {alpha.re, alpha.im}, oned[2] = {1, 0};
     switch (d->type) {
     case TRN_DTYPE_R32F:
         TRN_LIB(cblas_sgemm)
-        (CblasColMajor, ta, tb, rows, w, k, af[0], xs, ldx, ys, ldy, 1.0f, c, d->ldc);
+        (CblasColMajor, ta, tb, rows, w, k, af[0], xs, ldx, ys, ldy, 1.0f, c, ldc);
         break;
     case TRN_DTYPE_R64F:
         TRN_LIB(cblas_dgemm)
-        (CblasColMajor, ta, tb, rows, w, k, ad[0], xs, ldx, ys, ldy, 1.0, c, d->ldc);
+        (CblasColMajor, ta, tb, rows, w, k, ad[0], xs, ldx, ys, ldy, 1.0, c, ldc);
         break;
     case TRN_DTYPE_C32F:
         TRN_LIB(cblas_cgemm)
-        (CblasColMajor, ta, tb, rows, w, k, af, xs, ldx, ys, ldy, onef, c, d->ldc);
+        (CblasColMajor, ta, tb, rows, w, k, af, xs, ldx, ys, ldy, onef, c, ldc);
         break;
     case TRN_DTYPE_C64F:
         TRN_LIB(cblas_zgemm)
-        (CblasColMajor, ta, tb, rows, w, k, ad, xs, ldx, ys, ldy, oned, c, d->ldc);
+        (CblasColMajor, ta, tb, rows, w, k, ad, xs, ldx, ys, ldy, oned, c, ldc);
         break;
     }
 }
@@ -360,33 +362,84 @@ static void rank_k_diag(const trn_blas3_desc *d, int lo, int hi) {
     }
 }
 
-/* One syrk..her2k tile: columns [lo, hi) of C's stored triangle. */
-static void rank_k_tile(const trn_blas3_desc *d, int lo, int hi) {
+/* The diagonal block of a syrkx / herkx tile, which no library routine
+ * computes: alpha op(A) op(B)^T (^H) into a w x w block by GEMM (beta 0),
+ * whose uplo triangle is added to C's; nothing else of C is written. */
+static trn_kstatus rank_kx_diag(const trn_blas3_desc *d, int lo, int hi) {
+    const int w = hi - lo;
+    const size_t es = trn_dtype_size(d->type);
+    void *tmp = calloc((size_t)w * (size_t)w, es);
+    if (!tmp)
+        return TRN_KSTATUS_NO_MEMORY;
+    rank_k_gemm(d, d->alpha, d->a, d->lda, d->b, d->ldb, lo, w, lo, hi, tmp, w);
+    const int lower = d->uplo == TRN_UPLO_LOWER, cx = is_cx(d->type);
+    for (int j = 0; j < w; j++) {
+        const int i0 = lower ? j : 0, i1 = lower ? w : j + 1;
+        for (int i = i0; i < i1; i++) {
+            const char *src = (const char *)tmp + ((size_t)i + (size_t)j * (size_t)w) * es;
+            char *dst = at(d->type, d->c, d->ldc, (size_t)(lo + i), (size_t)(lo + j));
+            if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F) {
+                float s[2], v[2];
+                memcpy(s, src, es);
+                memcpy(v, dst, es);
+                v[0] += s[0];
+                if (cx)
+                    v[1] += s[1];
+                memcpy(dst, v, es);
+            } else {
+                double s[2], v[2];
+                memcpy(s, src, es);
+                memcpy(v, dst, es);
+                v[0] += s[0];
+                if (cx)
+                    v[1] += s[1];
+                memcpy(dst, v, es);
+            }
+        }
+    }
+    free(tmp);
+    return TRN_KSTATUS_OK;
+}
+
+/* One syrk..her2k, syrkx, herkx tile: columns [lo, hi) of C's stored
+ * triangle. */
+static trn_kstatus rank_k_tile(const trn_blas3_desc *d, int lo, int hi) {
     const int n = d->n, lower = d->uplo == TRN_UPLO_LOWER;
-    const int herm = d->fn == TRN_BLAS3_HERK || d->fn == TRN_BLAS3_HER2K;
+    const int herm =
+        d->fn == TRN_BLAS3_HERK || d->fn == TRN_BLAS3_HER2K || d->fn == TRN_BLAS3_HERKX;
+    const int kx = d->fn == TRN_BLAS3_SYRKX || d->fn == TRN_BLAS3_HERKX;
     const int update = !is_zero(d->alpha) && d->k > 0;
     if (!update && is_one(d->beta))
-        return; /* reference BLAS's quick return: C untouched */
+        return TRN_KSTATUS_OK; /* reference BLAS's quick return: C untouched */
     for (int j = lo; j < hi; j++) {
         scale_col(d, lower ? (size_t)j : 0, lower ? (size_t)n : (size_t)j + 1, (size_t)j, d->beta);
         if (herm)
             real_diag(d, (size_t)j);
     }
     if (!update)
-        return;
-    rank_k_diag(d, lo, hi);
+        return TRN_KSTATUS_OK;
+    if (kx) {
+        const trn_kstatus st = rank_kx_diag(d, lo, hi);
+        if (st != TRN_KSTATUS_OK)
+            return st;
+    } else {
+        rank_k_diag(d, lo, hi);
+    }
     const int r0 = lower ? hi : 0, rows = lower ? n - hi : lo;
     const int two = d->fn == TRN_BLAS3_SYR2K || d->fn == TRN_BLAS3_HER2K;
-    rank_k_gemm(d, d->alpha, d->a, d->lda, two ? d->b : d->a, two ? d->ldb : d->lda, r0, rows, lo,
-                hi);
+    const int with_b = two || kx;
+    void *c_rect = at(d->type, d->c, d->ldc, (size_t)r0, (size_t)lo);
+    rank_k_gemm(d, d->alpha, d->a, d->lda, with_b ? d->b : d->a, with_b ? d->ldb : d->lda, r0, rows,
+                lo, hi, c_rect, d->ldc);
     if (two) {
         /* her2k's second product has conj(alpha); syr2k's alpha. */
         const trn_scalar a2 = {d->alpha.re, herm ? -d->alpha.im : d->alpha.im};
-        rank_k_gemm(d, a2, d->b, d->ldb, d->a, d->lda, r0, rows, lo, hi);
+        rank_k_gemm(d, a2, d->b, d->ldb, d->a, d->lda, r0, rows, lo, hi, c_rect, d->ldc);
     }
     if (herm)
         for (int j = lo; j < hi; j++)
             real_diag(d, (size_t)j); /* exactly real, as reference BLAS */
+    return TRN_KSTATUS_OK;
 }
 
 /* Copies rows (left: all m; right: [lo, hi)) and columns (left: [lo, hi);
@@ -416,7 +469,7 @@ static void scale_block(const trn_blas3_desc *d, int r0, int r1, int c0, int c1,
 
 /* One tile: columns [lo, hi) of the output, or its rows for trsm, trmm,
  * symm and hemm from the right. */
-static void run_tile(const trn_blas3_desc *d, int lo, int hi) {
+static trn_kstatus run_tile(const trn_blas3_desc *d, int lo, int hi) {
     const int rows =
         d->side == TRN_SIDE_RIGHT && (d->fn == TRN_BLAS3_SYMM || d->fn == TRN_BLAS3_HEMM ||
                                       d->fn == TRN_BLAS3_TRSM || d->fn == TRN_BLAS3_TRMM);
@@ -429,13 +482,13 @@ static void run_tile(const trn_blas3_desc *d, int lo, int hi) {
         scale_block(d, r0, r1, c0, c1, d->beta);
         if (!alpha0)
             symm_tile(d, lo, hi);
-        return;
+        return TRN_KSTATUS_OK;
     case TRN_BLAS3_TRSM:
         if (alpha0)
             scale_block(d, r0, r1, c0, c1, zero);
         else
             tri_tile(d, lo, hi);
-        return;
+        return TRN_KSTATUS_OK;
     case TRN_BLAS3_TRMM:
         if (alpha0) {
             scale_block(d, r0, r1, c0, c1, zero);
@@ -443,24 +496,27 @@ static void run_tile(const trn_blas3_desc *d, int lo, int hi) {
             copy_b_to_c(d, lo, hi);
             tri_tile(d, lo, hi);
         }
-        return;
+        return TRN_KSTATUS_OK;
     case TRN_BLAS3_SYRK:
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
-    case TRN_BLAS3_HER2K: rank_k_tile(d, lo, hi); return;
+    case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX: return rank_k_tile(d, lo, hi);
     case TRN_BLAS3_GEAM:
         if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F)
             geam_f(d, is_cx(d->type), d->alpha, d->beta, lo, hi);
         else
             geam_d(d, is_cx(d->type), d->alpha, d->beta, lo, hi);
-        return;
+        return TRN_KSTATUS_OK;
     case TRN_BLAS3_DGMM:
         if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F)
             dgmm_f(d, is_cx(d->type), lo, hi);
         else
             dgmm_d(d, is_cx(d->type), lo, hi);
-        return;
+        return TRN_KSTATUS_OK;
     }
+    return TRN_KSTATUS_UNSUPPORTED;
 }
 
 /* ---- shards ------------------------------------------------------------------ */
@@ -474,6 +530,8 @@ static double tile_work(const trn_blas3_desc *d, int lo, int hi) {
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
         return d->uplo == TRN_UPLO_LOWER ? w * ((double)d->n - lo - w / 2) : w * (hi - w / 2);
     default: return w;
     }
@@ -522,7 +580,8 @@ trn_kstatus trn_cpu_blas3(const trn_blas3_desc *desc, int shard, int nshards) {
         d.alpha = trn_cpu_load_scalar(d.type, d.alpha_ptr, real || d.fn == TRN_BLAS3_HERK);
     if (d.beta_ptr)
         d.beta = trn_cpu_load_scalar(d.type, d.beta_ptr,
-                                     real || d.fn == TRN_BLAS3_HERK || d.fn == TRN_BLAS3_HER2K);
+                                     real || d.fn == TRN_BLAS3_HERK || d.fn == TRN_BLAS3_HER2K ||
+                                         d.fn == TRN_BLAS3_HERKX);
     if ((d.fn == TRN_BLAS3_SYMM || d.fn == TRN_BLAS3_HEMM) && is_zero(d.alpha) && is_one(d.beta))
         return TRN_KSTATUS_OK; /* reference BLAS's quick return */
     const int extent = trn_blas3_tile_extent(&d), width = trn_blas3_tile_width(extent);
@@ -531,7 +590,9 @@ trn_kstatus trn_cpu_blas3(const trn_blas3_desc *desc, int shard, int nshards) {
     shard_tiles(&d, ntiles, width, extent, shard, nshards, &t0, &t1);
     for (int t = t0; t < t1; t++) {
         const int lo = t * width, hi = lo + width < extent ? lo + width : extent;
-        run_tile(&d, lo, hi);
+        const trn_kstatus st = run_tile(&d, lo, hi);
+        if (st != TRN_KSTATUS_OK)
+            return st;
     }
     return TRN_KSTATUS_OK;
 }

@@ -70,6 +70,9 @@ float trn_comp_asum_s(int n, const float *x, int incx, int comps);
 double trn_comp_asum_d(int n, const double *x, int incx, int comps);
 /* BLAS Level 2 (blas2.c): one shard. */
 trn_kstatus trn_cpu_blas2(const trn_blas2_desc *d, int shard, int nshards);
+/* The band and packed Level 2 routines (TBMV .. HPR2) of one tile, with
+ * scalars loaded, quick returns taken and y scaled (blas2_band.c). */
+trn_kstatus trn_cpu_blas2_band(const trn_blas2_desc *d);
 /* BLAS Level 3 beyond GEMM (blas3.c): shards take whole output tiles
  * (trn_blas3_tiles in ops/op.h), so any shard count gives the same
  * bits. */

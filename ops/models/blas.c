@@ -33,6 +33,9 @@ static double cost_blas1(const trn_op_desc *op) {
     case TRN_BLAS1_COPY: return 2.0 * n * (double)trn_dtype_size(b->type);
     case TRN_BLAS1_SWAP: return 4.0 * n * (double)trn_dtype_size(b->type);
     case TRN_BLAS1_ROT: return (cx ? 16.0 : 6.0) * n;
+    case TRN_BLAS1_ROTM: return 6.0 * n;
+    case TRN_BLAS1_ROTG:
+    case TRN_BLAS1_ROTMG: return 32.0; /* a few scalar operations */
     default: return (cx ? 8.0 : 2.0) * n;
     }
 }
@@ -57,6 +60,18 @@ static double cost_blas2(const trn_op_desc *op) {
     case TRN_BLAS2_TRSV:
     case TRN_BLAS2_SYR:
     case TRN_BLAS2_HER: return per * n * n / 2.0;
+    case TRN_BLAS2_TBMV:
+    case TRN_BLAS2_TBSV: return per * n * (double)(b->k + 1);
+    case TRN_BLAS2_SBMV:
+    case TRN_BLAS2_HBMV: return 2.0 * per * n * (double)(b->k + 1);
+    case TRN_BLAS2_TPMV:
+    case TRN_BLAS2_TPSV:
+    case TRN_BLAS2_SPR:
+    case TRN_BLAS2_HPR: return per * n * n / 2.0;
+    case TRN_BLAS2_SPMV:
+    case TRN_BLAS2_HPMV:
+    case TRN_BLAS2_SPR2:
+    case TRN_BLAS2_HPR2: return per * n * n;
     }
     return per * m * n;
 }
@@ -82,6 +97,8 @@ static double cost_blas3(const trn_op_desc *op) {
     case TRN_BLAS3_HERK: return per * n * n * k / 2.0;
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K: return per * n * n * k;
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX: return per * n * n * k / 2.0;
     case TRN_BLAS3_TRSM:
     case TRN_BLAS3_TRMM: return per * m * n * side / 2.0;
     case TRN_BLAS3_GEAM: return 3.0 * m * n * es;

@@ -27,21 +27,76 @@ static const char *blas1_name(trn_blas1_fn fn) {
     case TRN_BLAS1_IAMAX: return "iamax";
     case TRN_BLAS1_IAMIN: return "iamin";
     case TRN_BLAS1_ROT: return "rot";
+    case TRN_BLAS1_ROTM: return "rotm";
+    case TRN_BLAS1_ROTG: return "rotg";
+    case TRN_BLAS1_ROTMG: return "rotmg";
     }
     return "blas1";
 }
 
 static int blas1_fn_of(Trnsci__V1__Blas1Function f, trn_blas1_fn *out) {
-    if (f < TRNSCI__V1__BLAS1_FUNCTION__BLAS1_AXPY || f > TRNSCI__V1__BLAS1_FUNCTION__BLAS1_ROT)
+    if (f < TRNSCI__V1__BLAS1_FUNCTION__BLAS1_AXPY || f > TRNSCI__V1__BLAS1_FUNCTION__BLAS1_ROTMG)
         return -1;
     *out = (trn_blas1_fn)f; /* the wire enum's values are trn_blas1_fn's */
     return 0;
 }
 
+/* ROTM's H: 5 values by value (host pointer mode), or a device array of 5
+ * real components (scalars[0]), read only when there is work. */
+static trn_wire_code rotm_param(trn_vctx *vx, const Trnsci__V1__Blas1Op *b, trn_blas1_desc *out,
+                                int n, uint64_t comp) {
+    if (b->n_scalars > 1 || (b->n_scalars == 1 && b->n_param)) {
+        trn_vmsg(vx, "rotm: param is given both by value and in device memory");
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (b->n_scalars == 1) {
+        if (n == 0)
+            return TRN_WIRE_OK;
+        return trn_vregion_named(vx, b->scalars[0], 5 * comp, comp, "rotm", "param", &out->sp[0]);
+    }
+    if (b->n_param != 5) {
+        trn_vmsg(vx, "rotm: param has %zu values, not 5 (flag, h11, h21, h12, h22)", b->n_param);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    for (int i = 0; i < 5; i++)
+        out->param[i] = b->param[i];
+    return TRN_WIRE_OK;
+}
+
+/* ROTG, ROTMG: device pointer mode only (host mode computes in the caller);
+ * every scalar argument a region of its own (they may share a buffer: one
+ * shard reads them all before writing). */
+static trn_wire_code validate_rot_scalars(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
+                                          trn_blas1_desc *out, const char *fn) {
+    static const char *const rotg_names[] = {"a", "b", "c", "s"};
+    static const char *const rotmg_names[] = {"d1", "d2", "x1", "y1", "param"};
+    const int rotg = out->fn == TRN_BLAS1_ROTG;
+    const size_t want = rotg ? 4 : 5;
+    if (b->n_scalars != want) {
+        trn_vmsg(vx, "%s: %zu scalar arguments in device memory, not %zu", fn, b->n_scalars, want);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const uint64_t es = trn_dtype_size(out->type);
+    const uint64_t comp = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
+    out->n = 0;
+    for (size_t i = 0; i < want; i++) {
+        uint64_t bytes = comp;
+        if (rotg && i != 2)
+            bytes = es; /* a, b, s: elements; c: a real component */
+        else if (!rotg && i == 4)
+            bytes = 5 * comp;
+        const trn_wire_code rc = trn_vregion_named(
+            vx, b->scalars[i], bytes, comp, fn, rotg ? rotg_names[i] : rotmg_names[i], &out->sp[i]);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    return TRN_WIRE_OK;
+}
+
 static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
                                     trn_blas1_desc *out) {
     if (blas1_fn_of(b->function, &out->fn)) {
-        trn_vmsg(vx, "blas1: function %d is not one of AXPY .. ROT", (int)b->function);
+        trn_vmsg(vx, "blas1: function %d is not one of AXPY .. ROTMG", (int)b->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const char *fn = blas1_name(out->fn);
@@ -58,6 +113,16 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         trn_vmsg(vx, "%s: real_scalar applies to C_32F/C_64F scal and rot only", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    if ((out->fn == TRN_BLAS1_ROTM || out->fn == TRN_BLAS1_ROTMG) && cx) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F or R_64F", fn, (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (out->fn == TRN_BLAS1_ROTG || out->fn == TRN_BLAS1_ROTMG)
+        return validate_rot_scalars(vx, b, out, fn);
+    if (out->fn != TRN_BLAS1_ROTM && b->n_scalars) {
+        trn_vmsg(vx, "%s: takes no scalars array", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
     int n;
     if (trn_vk_int(vx, fn, "n", b->n, &n) || trn_vk_int(vx, fn, "incx", b->incx, &out->incx) ||
         trn_vk_int(vx, fn, "incy", b->incy, &out->incy))
@@ -69,7 +134,8 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
 
     const int uses_y = out->fn == TRN_BLAS1_AXPY || out->fn == TRN_BLAS1_COPY ||
                        out->fn == TRN_BLAS1_SWAP || out->fn == TRN_BLAS1_DOT ||
-                       out->fn == TRN_BLAS1_DOTC || out->fn == TRN_BLAS1_ROT;
+                       out->fn == TRN_BLAS1_DOTC || out->fn == TRN_BLAS1_ROT ||
+                       out->fn == TRN_BLAS1_ROTM;
     const int x_only = !uses_y && out->fn != TRN_BLAS1_SCAL ? 1 : 0; /* the reductions of x */
     const int reduces = out->fn >= TRN_BLAS1_DOT && out->fn <= TRN_BLAS1_IAMIN;
     /* BLAS: nothing to do for n <= 0, nor for incx <= 0 in the routines of x
@@ -117,6 +183,8 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         rc = trn_vregion_named(vx, b->beta_ptr, out->real_scalar ? comp : es, comp, fn, "s", &p);
         out->beta_ptr = p;
     }
+    if (rc == TRN_WIRE_OK && out->fn == TRN_BLAS1_ROTM)
+        rc = rotm_param(vx, b, out, n, comp);
     if (rc == TRN_WIRE_OK && reduces) {
         uint64_t r_bytes = es, r_align = comp;
         if (out->fn == TRN_BLAS1_NRM2 || out->fn == TRN_BLAS1_ASUM)

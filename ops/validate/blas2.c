@@ -1,10 +1,11 @@
 /*
  * blas2.c — argument rules of the trnblas Level 2 op (Blas2Op), as
  * cuBLAS and reference BLAS state them (the CUBLAS_STATUS_INVALID_VALUE
- * cases: an unknown trans, uplo or diag, FILL_MODE_FULL, m, n, kl or ku < 0,
- * lda too small, an increment of 0), plus the memory-safety checks cuBLAS
+ * cases: an unknown trans, uplo or diag, FILL_MODE_FULL, m, n, kl, ku or k
+ * < 0, lda too small (band storage: below k + 1), an increment of 0, a type
+ * the routine does not have), plus the memory-safety checks cuBLAS
  * leaves to the caller: every operand the op may touch lies inside one of
- * the session's buffers.
+ * the session's buffers (packed storage: n (n + 1) / 2 elements).
  *
  * A descriptor with m = n = 0 does nothing. What is touched follows reference BLAS's quick returns:
  * nothing for an empty shape; with alpha = 0 known here (host pointer mode) A and x are not read (y
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "ops/validate/blas.h"
+#include "ops/validate/checked.h"
 
 static const char *blas2_name(trn_blas2_fn fn) {
     switch (fn) {
@@ -31,6 +33,18 @@ static const char *blas2_name(trn_blas2_fn fn) {
     case TRN_BLAS2_SYR2: return "syr2";
     case TRN_BLAS2_HER: return "her";
     case TRN_BLAS2_HER2: return "her2";
+    case TRN_BLAS2_TBMV: return "tbmv";
+    case TRN_BLAS2_TBSV: return "tbsv";
+    case TRN_BLAS2_TPMV: return "tpmv";
+    case TRN_BLAS2_TPSV: return "tpsv";
+    case TRN_BLAS2_SBMV: return "sbmv";
+    case TRN_BLAS2_HBMV: return "hbmv";
+    case TRN_BLAS2_SPMV: return "spmv";
+    case TRN_BLAS2_HPMV: return "hpmv";
+    case TRN_BLAS2_SPR: return "spr";
+    case TRN_BLAS2_HPR: return "hpr";
+    case TRN_BLAS2_SPR2: return "spr2";
+    case TRN_BLAS2_HPR2: return "hpr2";
     }
     return "blas2";
 }
@@ -39,7 +53,7 @@ static const char *blas2_name(trn_blas2_fn fn) {
  * its own (else the matrix is n x n), and which vectors and scalars. */
 typedef struct blas2_shape {
     unsigned trans : 1, uplo : 1, diag : 1, has_m : 1, y : 1, beta : 1, alpha : 1, update : 1,
-        complex_only : 1;
+        complex_only : 1, real_only : 1, band : 1, packed : 1;
 } blas2_shape;
 
 static blas2_shape shape_of(trn_blas2_fn fn) {
@@ -57,6 +71,30 @@ static blas2_shape shape_of(trn_blas2_fn fn) {
     case TRN_BLAS2_SYR: sh.uplo = sh.alpha = sh.update = 1; break;
     case TRN_BLAS2_HER2: sh.complex_only = 1; /* fall through */
     case TRN_BLAS2_SYR2: sh.uplo = sh.y = sh.alpha = sh.update = 1; break;
+    case TRN_BLAS2_TBMV:
+    case TRN_BLAS2_TBSV: sh.trans = sh.uplo = sh.diag = sh.band = 1; break;
+    case TRN_BLAS2_TPMV:
+    case TRN_BLAS2_TPSV: sh.trans = sh.uplo = sh.diag = sh.packed = 1; break;
+    case TRN_BLAS2_SBMV: sh.real_only = 1; /* fall through */
+    case TRN_BLAS2_HBMV:
+        sh.complex_only = fn == TRN_BLAS2_HBMV;
+        sh.uplo = sh.y = sh.beta = sh.alpha = sh.band = 1;
+        break;
+    case TRN_BLAS2_SPMV: sh.real_only = 1; /* fall through */
+    case TRN_BLAS2_HPMV:
+        sh.complex_only = fn == TRN_BLAS2_HPMV;
+        sh.uplo = sh.y = sh.beta = sh.alpha = sh.packed = 1;
+        break;
+    case TRN_BLAS2_SPR: sh.real_only = 1; /* fall through */
+    case TRN_BLAS2_HPR:
+        sh.complex_only = fn == TRN_BLAS2_HPR;
+        sh.uplo = sh.alpha = sh.update = sh.packed = 1;
+        break;
+    case TRN_BLAS2_SPR2: sh.real_only = 1; /* fall through */
+    case TRN_BLAS2_HPR2:
+        sh.complex_only = fn == TRN_BLAS2_HPR2;
+        sh.uplo = sh.y = sh.alpha = sh.update = sh.packed = 1;
+        break;
     }
     return sh;
 }
@@ -73,6 +111,18 @@ static trn_wire_code check_inc(trn_vctx *vx, const char *fn, const char *name, i
     return TRN_WIRE_OK;
 }
 
+/* Packed storage of an n x n triangle: n (n + 1) / 2 elements (AP). */
+static trn_wire_code packed_region(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, trn_dtype t,
+                                   int n, const char *fn, void **out) {
+    uint64_t count, bytes;
+    if (ck_mul((uint64_t)n, (uint64_t)n + 1, &count) ||
+        ck_mul(count / 2, trn_dtype_size(t), &bytes)) {
+        trn_vmsg(vx, "%s: the extent of AP (n=%d) overflows 64 bits", fn, n);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    return trn_vregion_named(vx, ref, bytes, trn_vk_align(t), fn, "AP", out);
+}
+
 /* Enums and numbers: everything but the operands. */
 static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_blas2_desc *out,
                                 const blas2_shape *sh, const char *fn) {
@@ -83,6 +133,10 @@ static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_
     const int cx = trn_vk_complex(out->type);
     if (sh->complex_only && !cx) {
         trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (sh->real_only && cx) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F or R_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->trans = TRN_TRANS_N;
@@ -111,7 +165,20 @@ static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_
     if (out->fn == TRN_BLAS2_GBMV &&
         (trn_vk_dim(vx, fn, "kl", b->kl, &out->kl) || trn_vk_dim(vx, fn, "ku", b->ku, &out->ku)))
         return TRN_WIRE_INVALID_ARGUMENT;
-    if (out->fn == TRN_BLAS2_GBMV) {
+    out->k = 0;
+    if (sh->band && trn_vk_dim(vx, fn, "k", b->k, &out->k))
+        return TRN_WIRE_INVALID_ARGUMENT;
+    if (sh->band) {
+        /* Band storage of a triangle: k + 1 rows (k < INT_MAX: k + 1 fits). */
+        if (out->k == INT32_MAX) {
+            trn_vmsg(vx, "%s: k + 1 = 2147483648 does not fit in int", fn);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        if (trn_vk_ld(vx, fn, "lda", b->lda, out->k + 1, "k + 1", &out->lda))
+            return TRN_WIRE_INVALID_ARGUMENT;
+    } else if (sh->packed) {
+        out->lda = 1; /* packed storage has no leading dimension */
+    } else if (out->fn == TRN_BLAS2_GBMV) {
         /* Band storage: kl + ku + 1 rows, each column's band. */
         const int64_t band = (int64_t)out->kl + out->ku + 1;
         if (band > INT32_MAX) {
@@ -131,7 +198,7 @@ static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_
     /* Scalars: real types (and HER's alpha) have no imaginary part. */
     out->alpha = trn_vk_scalar(b->alpha);
     out->beta = trn_vk_scalar(b->beta);
-    if (!cx || out->fn == TRN_BLAS2_HER)
+    if (!cx || out->fn == TRN_BLAS2_HER || out->fn == TRN_BLAS2_HPR)
         out->alpha.im = 0.0;
     if (!cx)
         out->beta.im = 0.0;
@@ -146,8 +213,8 @@ static trn_wire_code validate_blas2(trn_vctx *vx, const Trnsci__V1__Blas2Op *b,
                                     trn_blas2_desc *out) {
     memset(out, 0, sizeof(*out));
     if (b->function < TRNSCI__V1__BLAS2_FUNCTION__BLAS2_GEMV ||
-        b->function > TRNSCI__V1__BLAS2_FUNCTION__BLAS2_HER2) {
-        trn_vmsg(vx, "blas2: function %d is not one of GEMV .. HER2", (int)b->function);
+        b->function > TRNSCI__V1__BLAS2_FUNCTION__BLAS2_HPR2) {
+        trn_vmsg(vx, "blas2: function %d is not one of GEMV .. HPR2", (int)b->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->fn = (trn_blas2_fn)b->function; /* the wire enum's values are trn_blas2_fn's */
@@ -171,8 +238,9 @@ static trn_wire_code validate_blas2(trn_vctx *vx, const Trnsci__V1__Blas2Op *b,
         return TRN_WIRE_OK;
     }
     const trn_dtype t = out->type;
-    rc = trn_vblas_dev_scalar(vx, alpha_dev ? b->alpha_ptr : NULL, t, out->fn == TRN_BLAS2_HER, fn,
-                              "alpha", &out->alpha_ptr);
+    rc = trn_vblas_dev_scalar(vx, alpha_dev ? b->alpha_ptr : NULL, t,
+                              out->fn == TRN_BLAS2_HER || out->fn == TRN_BLAS2_HPR, fn, "alpha",
+                              &out->alpha_ptr);
     if (rc == TRN_WIRE_OK)
         rc = trn_vblas_dev_scalar(vx, beta_dev ? b->beta_ptr : NULL, t, 0, fn, "beta",
                                   &out->beta_ptr);
@@ -189,8 +257,12 @@ static trn_wire_code validate_blas2(trn_vctx *vx, const Trnsci__V1__Blas2Op *b,
     } else if (out->fn == TRN_BLAS2_GER || out->fn == TRN_BLAS2_GERC) {
         xlen = out->m;
     }
-    const int arows = out->fn == TRN_BLAS2_GBMV ? out->kl + out->ku + 1 : out->m;
-    if (reads_ax)
+    const int arows = out->fn == TRN_BLAS2_GBMV ? out->kl + out->ku + 1
+                      : sh.band                 ? out->k + 1
+                                                : out->m;
+    if (reads_ax && sh.packed)
+        rc = packed_region(vx, b->a, t, out->n, fn, &out->a);
+    else if (reads_ax)
         rc = trn_vblas_matrix(vx, b->a, t, arows, out->n, out->lda, fn, "A", &out->a);
     if (rc == TRN_WIRE_OK && reads_ax)
         rc = trn_vblas_vector(vx, b->x, t, xlen, out->incx, fn, "x", &out->x);

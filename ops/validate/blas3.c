@@ -40,13 +40,15 @@ static const char *blas3_name(trn_blas3_fn fn) {
     case TRN_BLAS3_TRMM: return "trmm";
     case TRN_BLAS3_GEAM: return "geam";
     case TRN_BLAS3_DGMM: return "dgmm";
+    case TRN_BLAS3_SYRKX: return "syrkx";
+    case TRN_BLAS3_HERKX: return "herkx";
     }
     return "blas3";
 }
 
 static int is_rank_k(trn_blas3_fn fn) {
     return fn == TRN_BLAS3_SYRK || fn == TRN_BLAS3_HERK || fn == TRN_BLAS3_SYR2K ||
-           fn == TRN_BLAS3_HER2K;
+           fn == TRN_BLAS3_HER2K || fn == TRN_BLAS3_SYRKX || fn == TRN_BLAS3_HERKX;
 }
 
 /* Enums and numbers: everything but the operands. */
@@ -58,7 +60,8 @@ static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int cx = trn_vk_complex(out->type);
-    const int herm = f == TRN_BLAS3_HEMM || f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K;
+    const int herm =
+        f == TRN_BLAS3_HEMM || f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K || f == TRN_BLAS3_HERKX;
     if (herm && !cx) {
         trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -84,11 +87,13 @@ static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn
         }
         /* Reference BLAS: complex syrk/syr2k take N or T, herk/her2k N or
          * C; for real types C is T. */
-        if (cx && (f == TRN_BLAS3_SYRK || f == TRN_BLAS3_SYR2K) && out->transa == TRN_TRANS_C) {
+        if (cx && (f == TRN_BLAS3_SYRK || f == TRN_BLAS3_SYR2K || f == TRN_BLAS3_SYRKX) &&
+            out->transa == TRN_TRANS_C) {
             trn_vmsg(vx, "%s: trans=OP_C is not allowed for complex types (OP_N or OP_T)", fn);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
-        if ((f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K) && out->transa == TRN_TRANS_T) {
+        if ((f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K || f == TRN_BLAS3_HERKX) &&
+            out->transa == TRN_TRANS_T) {
             trn_vmsg(vx, "%s: trans=OP_T is not allowed (OP_N or OP_C)", fn);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
@@ -139,10 +144,12 @@ static trn_wire_code check_dims(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn_
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
         *ar = an ? n : k, *ac = an ? k : n;
         a_rows = an ? "n" : "k";
         c_rows = "n";
-        if (f == TRN_BLAS3_SYR2K || f == TRN_BLAS3_HER2K)
+        if (f != TRN_BLAS3_SYRK && f != TRN_BLAS3_HERK)
             *br = *ar, *bc = *ac, b_rows = a_rows;
         break;
     case TRN_BLAS3_TRSM:
@@ -208,8 +215,8 @@ static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
                                     trn_blas3_desc *out) {
     memset(out, 0, sizeof(*out));
     if (b->function < TRNSCI__V1__BLAS3_FUNCTION__BLAS3_SYMM ||
-        b->function > TRNSCI__V1__BLAS3_FUNCTION__BLAS3_DGMM) {
-        trn_vmsg(vx, "blas3: function %d is not one of SYMM .. DGMM", (int)b->function);
+        b->function > TRNSCI__V1__BLAS3_FUNCTION__BLAS3_HERKX) {
+        trn_vmsg(vx, "blas3: function %d is not one of SYMM .. HERKX", (int)b->function);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     out->fn = (trn_blas3_fn)b->function; /* the wire enum's values are trn_blas3_fn's */
@@ -226,7 +233,8 @@ static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
      * have no imaginary parts. */
     const trn_dtype t = out->type;
     const int cx = trn_vk_complex(t);
-    const int alpha_real = f == TRN_BLAS3_HERK, beta_real = alpha_real || f == TRN_BLAS3_HER2K;
+    const int alpha_real = f == TRN_BLAS3_HERK,
+              beta_real = alpha_real || f == TRN_BLAS3_HER2K || f == TRN_BLAS3_HERKX;
     const int takes_beta = f != TRN_BLAS3_TRSM && f != TRN_BLAS3_TRMM && f != TRN_BLAS3_DGMM;
     out->alpha = trn_vk_scalar(b->alpha);
     out->beta = trn_vk_scalar(b->beta);
@@ -255,9 +263,11 @@ static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
         reads_a = reads_b = !alpha0 && out->k > 0;
         touches_c = reads_a || !beta1;
-        reads_b = reads_b && (f == TRN_BLAS3_SYR2K || f == TRN_BLAS3_HER2K);
+        reads_b = reads_b && f != TRN_BLAS3_SYRK && f != TRN_BLAS3_HERK;
         break;
     case TRN_BLAS3_SYMM:
     case TRN_BLAS3_HEMM: touches_c = !(alpha0 && beta1); break;

@@ -163,7 +163,7 @@ typedef struct vec {
     size_t off;
 } vec;
 
-static void vec_init(vec *v, ty t, int n, int inc, size_t off) {
+static inline void vec_init(vec *v, ty t, int n, int inc, size_t off) {
     v->n = n;
     v->inc = inc;
     v->off = off;
@@ -176,7 +176,7 @@ static size_t vec_idx(const vec *v, int i) {
            (v->inc > 0 ? (size_t)i * (size_t)v->inc : (size_t)(v->n - 1 - i) * (size_t)(-v->inc));
 }
 
-static lcplx vec_get(const vec *v, int i) {
+static inline lcplx vec_get(const vec *v, int i) {
     return get_el(v->b.t, v->b.host, vec_idx(v, i));
 }
 
@@ -186,7 +186,7 @@ static inline void vec_nan(vec *v) {
         put(v->b.t, v->b.host, vec_idx(v, i), NAN);
 }
 
-static void *vec_ptr(const vec *v) {
+static inline void *vec_ptr(const vec *v) {
     return (char *)v->b.dev + v->off * esize(v->b.t);
 }
 
@@ -439,8 +439,8 @@ static void test_device_mode(void **state) {
 }
 
 /* Element (i, j) of op(A), read through getf. */
-static lcplx op_el(trnblasOperation_t tr, lcplx (*getf)(const mat *, int, int), const mat *a, int i,
-                   int j) {
+static inline lcplx op_el(trnblasOperation_t tr, lcplx (*getf)(const mat *, int, int), const mat *a,
+                          int i, int j) {
     if (tr == TRNBLAS_OP_N)
         return getf(a, i, j);
     const lcplx v = getf(a, j, i);
@@ -464,7 +464,7 @@ static void poison(mat *a, int n, int upper, int herm, int unit) {
 /* Element (i, j) of op(T), T the uplo triangle of a (unit: ones on the
  * diagonal). */
 static int tri_upper, tri_unit;
-static lcplx tri_get(const mat *a, int i, int j) {
+static inline lcplx tri_get(const mat *a, int i, int j) {
     if (i == j && tri_unit)
         return 1;
     if (tri_upper ? i > j : i < j)
@@ -477,7 +477,7 @@ static lcplx tri_get(const mat *a, int i, int j) {
  * modulus <= 1/n (diagonally dominant, so solves stay within a small
  * multiple of the right-hand side); NaN elsewhere (poison), and sets the
  * triangle tri_get reads. */
-static void tri_fill(mat *a, int n, int upper, int unit) {
+static inline void tri_fill(mat *a, int n, int upper, int unit) {
     tri_upper = upper, tri_unit = unit;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {

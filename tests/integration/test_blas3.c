@@ -1,6 +1,6 @@
 /*
  * test_blas3.c — trnblas Level 3 beyond GEMM (symm, hemm, syrk, herk,
- * syr2k, her2k, trsm, trmm, geam, dgmm) in every type cuBLAS has, every
+ * syr2k, her2k, syrkx, herkx, trsm, trmm, geam, dgmm) in every type cuBLAS has, every
  * side, uplo, trans and diag, through a real trnscid (two cores) over the
  * unix socket and over TCP (there S and Z), against an independent
  * reference: naive loops in long double computed by this test.
@@ -17,7 +17,7 @@
  * Bounds (blas_check.h: bound(t, k) = gamma_k real, 2 gamma_2k complex),
  * for an inner dimension p (the order of A for symm, trmm and trsm, k for
  * the rank-k updates):
- *  - symm, hemm, syrk, herk: c_ij = beta c_ij + alpha sum_l t_l, at most
+ *  - symm, hemm, syrk, herk, syrkx, herkx: c_ij = beta c_ij + alpha sum_l t_l, at most
  *    p + 3 roundings per term: bound(t, p + 3) (|alpha| sum |t_l| +
  *    |beta||c_ij|); syr2k, her2k sum 2p terms: bound(t, 2p + 3);
  *  - trmm: bound(t, p + 2) |alpha| sum_l |op(A)_il||b_lj|;
@@ -28,7 +28,7 @@
  *    bound(t, p + 4) (|alpha||b_ij| + sum_l |op(A)_il||x_lj|) (Higham
  *    Thm 8.5 and §13.1);
  *  - geam: alpha a + beta b, 3 roundings; dgmm: one product, 1 rounding.
- * herk and her2k must leave the diagonal of C exactly real. Multi-tile ops
+ * herk, her2k and herkx must leave the diagonal of C exactly real. Multi-tile ops
  * (wider than one 512-column tile) and ops large enough to be split over
  * the daemon's two cores are checked the same way; bitwise equality of
  * sharded and unsharded results is tested on the kernel directly
@@ -157,8 +157,8 @@ static size_t run_symm(trnblasHandle_t h, ty t, int herm, trnblasSideMode_t sd,
 
 /* ---- syrk, herk, syr2k, her2k ------------------------------------------------ */
 
-typedef enum { K_SYRK, K_HERK, K_SYR2K, K_HER2K } rk;
-static const char *const rk_name[] = {" syrk", " herk", " syr2k", " her2k"};
+typedef enum { K_SYRK, K_HERK, K_SYR2K, K_HER2K, K_SYRKX, K_HERKX } rk;
+static const char *const rk_name[] = {" syrk", " herk", " syr2k", " her2k", " syrkx", " herkx"};
 
 static trnblasStatus_t call_rk(trnblasHandle_t h, ty t, rk f, trnblasFillMode_t ul,
                                trnblasOperation_t tr, int n, int k, const void *al, const void *A,
@@ -186,13 +186,25 @@ static trnblasStatus_t call_rk(trnblasHandle_t h, ty t, rk f, trnblasFillMode_t 
     case K_HER2K:
         return t == TY_C ? trnblasCher2k(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc)
                          : trnblasZher2k(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc);
+    case K_SYRKX:
+        switch (t) {
+        case TY_S: return trnblasSsyrkx(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc);
+        case TY_D: return trnblasDsyrkx(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc);
+        case TY_C: return trnblasCsyrkx(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc);
+        case TY_Z: return trnblasZsyrkx(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc);
+        }
+        break;
+    case K_HERKX:
+        return t == TY_C ? trnblasCherkx(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc)
+                         : trnblasZherkx(h, ul, tr, n, k, al, A, lda, B, ldb, be, C, ldc);
     }
     return TRNBLAS_STATUS_INTERNAL_ERROR;
 }
 
 static size_t run_rk(trnblasHandle_t h, ty t, rk f, trnblasFillMode_t ul, trnblasOperation_t tr,
                      int n, int k, sc2 s) {
-    const int herm = f == K_HERK || f == K_HER2K, two = f == K_SYR2K || f == K_HER2K;
+    const int herm = f == K_HERK || f == K_HER2K || f == K_HERKX,
+              two = f == K_SYR2K || f == K_HER2K, kx = f == K_SYRKX || f == K_HERKX;
     /* herk: alpha and beta real; her2k: beta real. */
     const lcplx alpha = f == K_HERK ? scal_val(t, s.a) : cval(t, s.a, 0.5L);
     const lcplx beta = herm ? scal_val(t, s.b) : cval(t, s.b, -0.25L);
@@ -224,7 +236,12 @@ static size_t run_rk(trnblasHandle_t h, ty t, rk f, trnblasFillMode_t ul, trnbla
             long double mag = 0;
             for (int l = 0; l < k && update; l++) {
                 const lcplx ai = op_el(tr, mat_get, &a, i, l), aj = op_el(tr, mat_get, &a, j, l);
-                if (!two) {
+                if (kx) { /* op(A) op(B)^T (^H) */
+                    const lcplx bj = op_el(tr, mat_get, &b, j, l);
+                    const lcplx p = ai * (herm ? conjl(bj) : bj);
+                    acc += p;
+                    mag += mag1(p);
+                } else if (!two) {
                     const lcplx p = ai * (herm ? conjl(aj) : aj);
                     acc += p;
                     mag += mag1(p);
@@ -248,7 +265,7 @@ static size_t run_rk(trnblasHandle_t h, ty t, rk f, trnblasFillMode_t ul, trnbla
     const int nul = !update && !device_mode;
     const void *al = sarg(t, alpha, 0, f == K_HERK), *be = sarg(t, beta, 1, herm);
     assert_int_equal(call_rk(h, t, f, ul, tr, n, k, al, nul ? NULL : mat_ptr(&a), a.ld,
-                             nul || !two ? NULL : mat_ptr(&b), b.ld, be, mat_ptr(&c), c.ld),
+                             nul || !(two || kx) ? NULL : mat_ptr(&b), b.ld, be, mat_ptr(&c), c.ld),
                      TRNBLAS_STATUS_SUCCESS);
     size_t bad =
         check(rk_name[f], &c.b, &ec) + check(rk_name[f], &a.b, &ea) + check(rk_name[f], &b.b, &eb);
@@ -505,10 +522,12 @@ static size_t all_routines(trnblasHandle_t h, ty t) {
                 if (!cx || tr != TRNBLAS_OP_C) {
                     bad += run_rk(h, t, K_SYRK, uplo2[u], tr, sh->n, sh->m, sh->s);
                     bad += run_rk(h, t, K_SYR2K, uplo2[u], tr, sh->n, sh->m, sh->s);
+                    bad += run_rk(h, t, K_SYRKX, uplo2[u], tr, sh->n, sh->m, sh->s);
                 }
                 if (cx && tr != TRNBLAS_OP_T) {
                     bad += run_rk(h, t, K_HERK, uplo2[u], tr, sh->n, sh->m, sh->s);
                     bad += run_rk(h, t, K_HER2K, uplo2[u], tr, sh->n, sh->m, sh->s);
+                    bad += run_rk(h, t, K_HERKX, uplo2[u], tr, sh->n, sh->m, sh->s);
                 }
             }
         }
@@ -712,6 +731,9 @@ static void test_bad_input(void **state) {
                      TRNBLAS_STATUS_SUCCESS);
     expect_invalid(trnblasDsyrk(h, lo, TRNBLAS_OP_T, 4, 5, &one, A, 4, &one, C, 4), "syrk: lda=4");
     expect_invalid(trnblasDsyr2k(h, lo, N, 4, 2, &one, A, 4, B, 3, &one, C, 4), "syr2k: ldb=3");
+    expect_invalid(trnblasDsyrkx(h, lo, N, 4, 2, &one, A, 4, B, 3, &one, C, 4), "syrkx: ldb=3");
+    expect_invalid(trnblasDsyrkx(h, lo, N, 4, -1, &one, A, 4, B, 4, &one, C, 4), "syrkx: k=-1");
+    expect_invalid(trnblasDsyrkx(h, lo, N, 4, 2, &one, A, 4, B, 4, &one, C, 3), "syrkx: ldc=3");
     expect_invalid(trnblasDtrsm(h, L, lo, N, NU, 4, 4, &one, A, 4, B, 3), "trsm: ldb=3");
     expect_invalid(trnblasDtrmm(h, L, lo, N, NU, 4, 4, &one, A, 4, B, 4, C, 3), "trmm: ldc=3");
     expect_invalid(trnblasDgeam(h, TRNBLAS_OP_T, N, 4, 6, &one, A, 4, &one, B, 4, C, 4),

@@ -104,6 +104,8 @@ static void check_shards(trn_blas3_desc d, const char *what) {
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
         a_el = b_el = (size_t)d.lda * (size_t)(d.transa == TRN_TRANS_N ? k : n);
         break;
     case TRN_BLAS3_GEAM:
@@ -208,8 +210,10 @@ static void test_rank_k(void **state) {
     for (int ti = 0; ti < 4; ti += 3) {
         const trn_dtype t = types[ti];
         const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-        for (int fn = TRN_BLAS3_SYRK; fn <= TRN_BLAS3_HER2K; fn++) {
-            const int herm = fn == TRN_BLAS3_HERK || fn == TRN_BLAS3_HER2K;
+        for (int fn = TRN_BLAS3_SYRK; fn <= TRN_BLAS3_HERKX; fn++) {
+            if (fn > TRN_BLAS3_HER2K && fn < TRN_BLAS3_SYRKX)
+                continue;
+            const int herm = fn == TRN_BLAS3_HERK || fn == TRN_BLAS3_HER2K || fn == TRN_BLAS3_HERKX;
             if (herm && !cx)
                 continue;
             for (int u = 0; u < 2; u++) {

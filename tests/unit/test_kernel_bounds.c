@@ -289,10 +289,29 @@ static void blas2_case(trn_blas2_desc d) {
     case TRN_BLAS2_TRSV: ylen = 0; break;
     case TRN_BLAS2_SYR:
     case TRN_BLAS2_HER: ylen = 0; break;
+    case TRN_BLAS2_TBMV:
+    case TRN_BLAS2_TBSV: ylen = 0; /* fall through */
+    case TRN_BLAS2_SBMV:
+    case TRN_BLAS2_HBMV:
+        a_rows = d.k + 1;
+        order = 0;
+        break;
+    case TRN_BLAS2_TPMV:
+    case TRN_BLAS2_TPSV:
+    case TRN_BLAS2_SPR:
+    case TRN_BLAS2_HPR: ylen = 0; /* fall through */
+    case TRN_BLAS2_SPMV:
+    case TRN_BLAS2_HPMV:
+    case TRN_BLAS2_SPR2:
+    case TRN_BLAS2_HPR2: /* packed: n (n + 1) / 2 elements */
+        a_rows = n * (n + 1) / 2;
+        a_cols = 1;
+        order = 0;
+        break;
     default: break;
     }
     gbuf ga = {0}, gx = {0}, gy = {0};
-    d.a = gb_matrix(&ga, t, a_rows, a_cols, d.lda, order);
+    d.a = gb_matrix(&ga, t, a_rows, a_cols, a_cols == 1 ? a_rows : d.lda, order);
     d.x = gb_vector(&gx, t, xlen, d.incx);
     d.y = ylen ? gb_vector(&gy, t, ylen, d.incy) : NULL;
     const trn_kstatus ks = guarded(call_blas2, &d);
@@ -307,11 +326,17 @@ static void run_blas2(void) {
     static const int sizes[][2] = {{1, 1}, {5, 3}, {3, 6}, {17, 17}};
     static const int incs[] = {1, -2, 3};
     for (int ti = 0; ti < 4; ti++)
-        for (int fn = TRN_BLAS2_GEMV; fn <= TRN_BLAS2_HER2; fn++) {
+        for (int fn = TRN_BLAS2_GEMV; fn <= TRN_BLAS2_HPR2; fn++) {
             const trn_dtype t = types[ti];
             const int herm = fn == TRN_BLAS2_HEMV || fn == TRN_BLAS2_GERC || fn == TRN_BLAS2_HER ||
-                             fn == TRN_BLAS2_HER2;
-            if (herm && !is_cx(t))
+                             fn == TRN_BLAS2_HER2 || fn == TRN_BLAS2_HBMV || fn == TRN_BLAS2_HPMV ||
+                             fn == TRN_BLAS2_HPR || fn == TRN_BLAS2_HPR2;
+            const int real_only = fn == TRN_BLAS2_SBMV || fn == TRN_BLAS2_SPMV ||
+                                  fn == TRN_BLAS2_SPR || fn == TRN_BLAS2_SPR2;
+            const int band = fn == TRN_BLAS2_TBMV || fn == TRN_BLAS2_TBSV || fn == TRN_BLAS2_SBMV ||
+                             fn == TRN_BLAS2_HBMV;
+            const int packed = fn >= TRN_BLAS2_TBMV && !band;
+            if ((herm && !is_cx(t)) || (real_only && is_cx(t)))
                 continue;
             const int square = fn != TRN_BLAS2_GEMV && fn != TRN_BLAS2_GBMV &&
                                fn != TRN_BLAS2_GER && fn != TRN_BLAS2_GERC;
@@ -321,7 +346,10 @@ static void run_blas2(void) {
                         for (int xi = 0; xi < 3; xi++) {
                             const int m = sizes[si][0], n = square ? m : sizes[si][1];
                             const int kl = m > 2 ? 2 : 0, ku = n > 1 ? 1 : 0;
-                            const int rows = fn == TRN_BLAS2_GBMV ? kl + ku + 1 : square ? n : m;
+                            const int rows = fn == TRN_BLAS2_GBMV ? kl + ku + 1
+                                             : band               ? 3 /* k = 2 */
+                                             : square             ? n
+                                                                  : m;
                             trn_blas2_desc d = {.fn = (trn_blas2_fn)fn,
                                                 .type = t,
                                                 .trans = (trn_trans)tr,
@@ -331,9 +359,10 @@ static void run_blas2(void) {
                                                 .n = n,
                                                 .kl = kl,
                                                 .ku = ku,
+                                                .k = band ? 2 : 0,
                                                 .alpha = {0.75, -0.5},
                                                 .beta = {-1.25, 0.25},
-                                                .lda = rows + (xi == 2),
+                                                .lda = packed ? 1 : rows + (xi == 2),
                                                 .incx = incs[xi],
                                                 .incy = incs[(xi + 1) % 3]};
                             CASE("blas2 fn %d %c m=%d n=%d trans=%d uplo=%d diag=%d lda=%d "
@@ -365,9 +394,11 @@ static void blas3_case(trn_blas3_desc d) {
     case TRN_BLAS3_HERK:
     case TRN_BLAS3_SYR2K:
     case TRN_BLAS3_HER2K:
+    case TRN_BLAS3_SYRKX:
+    case TRN_BLAS3_HERKX:
         ar = d.transa == TRN_TRANS_N ? n : k;
         ac = d.transa == TRN_TRANS_N ? k : n;
-        if (d.fn == TRN_BLAS3_SYR2K || d.fn == TRN_BLAS3_HER2K) {
+        if (d.fn != TRN_BLAS3_SYRK && d.fn != TRN_BLAS3_HERK) {
             br = ar;
             bc = ac;
         }
@@ -407,9 +438,10 @@ static void blas3_case(trn_blas3_desc d) {
 static void run_blas3(void) {
     static const int shapes[][3] = {{1, 1, 1}, {6, 19, 4}, {19, 6, 9}};
     for (int ti = 0; ti < 4; ti++)
-        for (int fn = TRN_BLAS3_SYMM; fn <= TRN_BLAS3_DGMM; fn++) {
+        for (int fn = TRN_BLAS3_SYMM; fn <= TRN_BLAS3_HERKX; fn++) {
             const trn_dtype t = types[ti];
-            const int herm = fn == TRN_BLAS3_HEMM || fn == TRN_BLAS3_HERK || fn == TRN_BLAS3_HER2K;
+            const int herm = fn == TRN_BLAS3_HEMM || fn == TRN_BLAS3_HERK ||
+                             fn == TRN_BLAS3_HER2K || fn == TRN_BLAS3_HERKX;
             if (herm && !is_cx(t))
                 continue;
             for (int si = 0; si < 3; si++)
@@ -418,7 +450,8 @@ static void run_blas3(void) {
                         for (int ta = 0; ta < (is_cx(t) ? 3 : 2); ta++)
                             for (int tb = 0; tb < 2; tb++) {
                                 const int m = shapes[si][0], k = shapes[si][2];
-                                const int sq = fn >= TRN_BLAS3_SYRK && fn <= TRN_BLAS3_HER2K;
+                                const int sq = (fn >= TRN_BLAS3_SYRK && fn <= TRN_BLAS3_HER2K) ||
+                                               fn == TRN_BLAS3_SYRKX || fn == TRN_BLAS3_HERKX;
                                 const int n = sq ? m : shapes[si][1];
                                 /* syrk..her2k: N or (C for herk/her2k, T otherwise) */
                                 trn_trans tra = (trn_trans)ta;

@@ -1980,8 +1980,17 @@ static void test_blas1_args(void **state) {
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "copy: incx=");
     blas1_init(&q, B1(SWAP), R_32F, 4, 1, (int64_t)INT_MIN - 1);
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "swap: incy=");
-    blas1_init(&q, (Trnsci__V1__Blas1Function)12, R_32F, 4, 1, 1);
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 12");
+    blas1_init(&q, (Trnsci__V1__Blas1Function)15, R_32F, 4, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 15");
+    /* rotm, rotg, rotmg (protocol 1.12) */
+    blas1_init(&q, B1(ROTM), C_32F, 4, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rotm: data type");
+    blas1_init(&q, B1(ROTM), R_32F, 0, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rotm: param has 0 values, not 5");
+    blas1_init(&q, B1(ROTG), R_64F, 0, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rotg: 0 scalar arguments");
+    blas1_init(&q, B1(ROTMG), C_64F, 0, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "rotmg: data type");
     blas1_init(&q, B1(UNSPECIFIED), R_32F, 4, 1, 1);
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 0");
     blas1_init(&q, B1(ROT), TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED, 4, 1, 1);

@@ -363,8 +363,24 @@ static void test_blas2_enums_band_and_buffers(void **state) {
     expect_err(f, &q.op, "hemv: data type");
     q.b.function = B2(GERC);
     expect_err(f, &q.op, "gerc: data type");
-    q.b.function = (Trnsci__V1__Blas2Function)13;
-    expect_err(f, &q.op, "blas2: function 13");
+    /* band and packed (protocol 1.12): types, k and lda >= k + 1 */
+    q.b.function = B2(HBMV);
+    expect_err(f, &q.op, "hbmv: data type");
+    q.b.function = B2(TBMV);
+    q.b.k = -1;
+    expect_err(f, &q.op, "tbmv: k=");
+    q.b.k = 4;
+    expect_err(f, &q.op, "tbmv: lda=4");
+    q.b.k = 3;
+    expect_ok(f, &q.op, 2);
+    assert_int_equal(f->desc.u.blas2.k, 3);
+    trn_op_refs_release(&f->refs);
+    q.b.k = 0;
+    q.b.function = B2(TPSV);
+    expect_ok(f, &q.op, 2); /* AP: 10 doubles */
+    trn_op_refs_release(&f->refs);
+    q.b.function = (Trnsci__V1__Blas2Function)25;
+    expect_err(f, &q.op, "blas2: function 25");
     q.b.function = B2(UNSPECIFIED);
     expect_err(f, &q.op, "blas2: function 0");
     /* gbmv D m=5 n=4 kl=1 ku=2: lda >= 4; A ((4-1)*4 + 4)*8 = 128 bytes. */
@@ -705,8 +721,21 @@ static void test_blas3_misc(void **state) {
     fx *f = *state;
     const uint64_t M = alloc(f->s1, 4096);
     b3_msg q;
-    b3_init(&q, (Trnsci__V1__Blas3Function)11, R_64F, 2, 2, 0, 2, 2, 2);
-    expect_err(f, &q.op, "blas3: function 11");
+    b3_init(&q, (Trnsci__V1__Blas3Function)13, R_64F, 2, 2, 0, 2, 2, 2);
+    expect_err(f, &q.op, "blas3: function 13");
+    /* syrkx / herkx (protocol 1.12): herkx for complex types only, with
+     * OP_N or OP_C; complex syrkx with OP_N or OP_T */
+    q.b.function = B3(HERKX);
+    expect_err(f, &q.op, "herkx: data type");
+    q.b.function = B3(SYRKX);
+    q.b.type = C_64F;
+    q.b.transa = TRNSCI__V1__OPERATION__OP_C;
+    expect_err(f, &q.op, "syrkx: trans=OP_C");
+    q.b.function = B3(HERKX);
+    q.b.transa = TRNSCI__V1__OPERATION__OP_T;
+    expect_err(f, &q.op, "herkx: trans=OP_T");
+    q.b.transa = TRNSCI__V1__OPERATION__OP_N;
+    q.b.type = R_64F;
     q.b.function = B3(GEAM);
     q.b.type = TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED;
     expect_err(f, &q.op, "geam: data type 0");
