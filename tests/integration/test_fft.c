@@ -56,6 +56,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "numpy_coproc.h"
 #include "trnsci/trnfft.h"
 #include "trnsci/trnsci.h"
 
@@ -97,42 +98,12 @@ static const char *const numpy_script =
 static FILE *numpy_in, *numpy_out; /* the numpy process's stdin and stdout */
 static pid_t numpy_pid;
 
-/* Starts the numpy process (its pipe ends close on exec in this process's
- * other children). */
 static void numpy_start(void) {
-    char script[128];
-    snprintf(script, sizeof(script), "%s/ref.py", work_dir);
-    FILE *f = fopen(script, "w");
-    assert_non_null(f);
-    fputs(numpy_script, f);
-    fclose(f);
-    int to[2], from[2];
-    assert_int_equal(pipe2(to, O_CLOEXEC), 0);
-    assert_int_equal(pipe2(from, O_CLOEXEC), 0);
-    numpy_pid = fork();
-    assert_true(numpy_pid >= 0);
-    if (numpy_pid == 0) {
-        dup2(to[0], STDIN_FILENO); /* dup2 clears close-on-exec */
-        dup2(from[1], STDOUT_FILENO);
-        execl("/usr/bin/python3", "/usr/bin/python3", script, (char *)NULL);
-        _exit(127);
-    }
-    close(to[0]);
-    close(from[1]);
-    numpy_in = fdopen(to[1], "w");
-    numpy_out = fdopen(from[0], "r");
-    assert_non_null(numpy_in);
-    assert_non_null(numpy_out);
+    numpy_coproc_start(work_dir, numpy_script, &numpy_in, &numpy_out, &numpy_pid);
 }
 
-/* Ends the numpy process (end of input), if it was started. */
 static void numpy_stop(void) {
-    if (!numpy_in)
-        return;
-    fclose(numpy_in);
-    fclose(numpy_out);
-    waitpid(numpy_pid, NULL, 0);
-    numpy_in = numpy_out = NULL;
+    numpy_coproc_stop(&numpy_in, &numpy_out, numpy_pid);
 }
 
 /* numpy's transform of `count` values of type dt ("complex64", "float32",
