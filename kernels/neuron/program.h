@@ -1,0 +1,71 @@
+/*
+ * program.h — kernel programs: what runs on a NeuronCore, and the contract
+ * between the backend, the NKI kernel sources (kernels/neuron/nki/), the
+ * compiler and the simulator (tests/nrtsim/).
+ *
+ * A kernel program is an NKI kernel function of a source file with its
+ * parameters; compiled for a target generation it is one NEFF. The
+ * parameters are a text of space-separated name=value pairs in a fixed
+ * order, which is also the NEFF cache's key material.
+ *
+ * The GEMM program ("gemm" in nki/gemm.py), for one strided batch:
+ *   params   "dtype=f32|c32 mode=fp32|bf16|bf16x3 m=M n=N k=K batch=B"
+ *   inputs   at   float32 [B][P][K][M]   op(A) transposed, row-major
+ *            b    float32 [B][P][K][N]   op(B), row-major
+ *            c    float32 [B][P][M][N]   C, row-major (read when beta != 0)
+ *            scal float32 [2P]           alpha, beta (f32) or
+ *                                        alpha.re, alpha.im, beta.re, beta.im
+ *   output   d    float32 [B][P][M][N]   alpha op(A) op(B) + beta C
+ *   P = 1 for f32; 2 for c32 (real plane, then imaginary plane).
+ * Products by mode: fp32 — FP32 inputs; bf16 — inputs rounded to bfloat16
+ * (nearest, ties to even); bf16x3 — x = hi + lo with hi = bf16(x),
+ * lo = bf16(x - hi), and hi·hi + hi·lo + lo·hi. Accumulation is FP32 (the
+ * Tensor Engine's PSUM) in every mode; alpha and beta are applied in FP32.
+ *
+ * The compiler (--neuron-cc PATH) is run as
+ *   PATH --version                       prints one line: its version
+ *   PATH compile --source FILE --kernel NAME --params "TEXT"
+ *                --target trn1|trn2 --output OUT.neff
+ * and exits 0 with OUT.neff written, or non-zero with the reason on stderr.
+ * On a Trainium host that is scripts/trnsci-nki-cc (over neuronxcc); in the
+ * tests it is tests/nrtsim's nrtsim-cc.
+ */
+#ifndef TRN_KERNELS_NEURON_PROGRAM_H
+#define TRN_KERNELS_NEURON_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum trn_nprog_mode {
+    TRN_NPROG_FP32 = 0,
+    TRN_NPROG_BF16 = 1,
+    TRN_NPROG_BF16X3 = 2,
+} trn_nprog_mode;
+
+/* A GEMM program's parameters. */
+typedef struct trn_nprog_gemm {
+    int complex; /* 0: f32, 1: c32 */
+    trn_nprog_mode mode;
+    int m, n, k;
+    int batch; /* >= 1 */
+} trn_nprog_gemm;
+
+/* Longest parameter text, with its NUL. */
+#define TRN_NPROG_PARAMS_LEN 160
+
+/* The parameter text of g ("dtype=f32 mode=fp32 m=64 n=64 k=64 batch=1").
+ * Returns its length, or -1 when it does not fit. */
+int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len);
+
+/* Parses a parameter text made by trn_nprog_gemm_format. Returns 0, or -1
+ * with err naming what is wrong (dimensions must be >= 1 and fit in int;
+ * every tensor must be under 2^40 bytes). */
+int trn_nprog_gemm_parse(const char *text, trn_nprog_gemm *g, char *err, size_t errlen);
+
+/* Bytes of each tensor of g: at, b, c (= d) and scal. */
+typedef struct trn_nprog_gemm_bytes {
+    uint64_t at, b, c, scal;
+} trn_nprog_gemm_bytes;
+trn_nprog_gemm_bytes trn_nprog_gemm_sizes(const trn_nprog_gemm *g);
+
+#endif
