@@ -118,6 +118,21 @@ static const char usage[] =
     "  --executor-watchdog-factor F\n"
     "                           ... or F times its estimated time, if longer\n"
     "                           (default 100)\n"
+    "  --backend B              the compute backend: cpu, neuron (NeuronCores\n"
+    "                           through libnrt; ops without a Neuron kernel run on\n"
+    "                           the CPU) or auto (default: neuron when libnrt loads\n"
+    "                           and reports cores, else cpu)\n"
+    "  --neuron-lib PATH        the Neuron runtime library (default: libnrt.so.1\n"
+    "                           where the loader finds it, or /opt/aws/neuron/lib)\n"
+    "  --neuron-cc PATH         the Neuron compiler driver that builds NEFFs from\n"
+    "                           kernel programs (scripts/trnsci-nki-cc on a Trainium\n"
+    "                           host; default: none, every op runs on the CPU)\n"
+    "  --neuron-kernels DIR     the NKI kernel sources (default: the installed ones)\n"
+    "  --neuron-target T        trn1 (default) or trn2\n"
+    "  --neuron-compile-jobs N  NEFF compiles at a time (default 2)\n"
+    "  --neuron-compile-timeout-s S\n"
+    "                           a compile still running after S seconds is stopped\n"
+    "                           and fails (default 600)\n"
 #ifdef TRNSCI_FAULT_INJECTION
     "  --fault-injection        (test builds) run the test-fault ops\n"
 #endif
@@ -286,6 +301,9 @@ static void set_defaults(trn_config *cfg) {
     cfg->executors = 1;
     cfg->executor_watchdog_floor_ms = 30000;
     cfg->executor_watchdog_factor = 100;
+    cfg->backend = TRN_BACKEND_AUTO;
+    cfg->neuron_compile_jobs = 2;
+    cfg->neuron_compile_timeout_s = 600;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -354,6 +372,13 @@ enum option_code {
     O_WATCHDOG_FLOOR,
     O_WATCHDOG_FACTOR,
     O_FAULT_INJECTION,
+    O_BACKEND,
+    O_NEURON_LIB,
+    O_NEURON_CC,
+    O_NEURON_KERNELS,
+    O_NEURON_TARGET,
+    O_NEURON_JOBS,
+    O_NEURON_TIMEOUT,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -387,6 +412,13 @@ static const struct option options[] = {
     {"executors", required_argument, NULL, O_EXECUTORS},
     {"executor-watchdog-floor-ms", required_argument, NULL, O_WATCHDOG_FLOOR},
     {"executor-watchdog-factor", required_argument, NULL, O_WATCHDOG_FACTOR},
+    {"backend", required_argument, NULL, O_BACKEND},
+    {"neuron-lib", required_argument, NULL, O_NEURON_LIB},
+    {"neuron-cc", required_argument, NULL, O_NEURON_CC},
+    {"neuron-kernels", required_argument, NULL, O_NEURON_KERNELS},
+    {"neuron-target", required_argument, NULL, O_NEURON_TARGET},
+    {"neuron-compile-jobs", required_argument, NULL, O_NEURON_JOBS},
+    {"neuron-compile-timeout-s", required_argument, NULL, O_NEURON_TIMEOUT},
 #ifdef TRNSCI_FAULT_INJECTION
     {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
 #endif
@@ -562,6 +594,42 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         cfg->executor_watchdog_factor = (uint32_t)v;
         break;
     case O_FAULT_INJECTION: cfg->fault_injection = 1; break;
+    case O_BACKEND:
+        if (strcmp(arg, "cpu") == 0)
+            cfg->backend = TRN_BACKEND_CPU;
+        else if (strcmp(arg, "neuron") == 0)
+            cfg->backend = TRN_BACKEND_NEURON;
+        else if (strcmp(arg, "auto") == 0)
+            cfg->backend = TRN_BACKEND_AUTO;
+        else {
+            snprintf(err, errlen, "--backend %s: expected cpu, neuron or auto", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        break;
+    case O_NEURON_LIB: set_path(&cfg->neuron_lib, arg); break;
+    case O_NEURON_CC: set_path(&cfg->neuron_cc, arg); break;
+    case O_NEURON_KERNELS: set_path(&cfg->neuron_kernels, arg); break;
+    case O_NEURON_TARGET:
+        if (strcmp(arg, "trn1") != 0 && strcmp(arg, "trn2") != 0) {
+            snprintf(err, errlen, "--neuron-target %s: expected trn1 or trn2", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        set_path(&cfg->neuron_target, arg);
+        break;
+    case O_NEURON_JOBS:
+        if (parse_uint(arg, 256, &v) || v < 1) {
+            snprintf(err, errlen, "--neuron-compile-jobs %s: expected 1..256", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->neuron_compile_jobs = (uint32_t)v;
+        break;
+    case O_NEURON_TIMEOUT:
+        if (parse_uint(arg, 86400, &v) || v < 1) {
+            snprintf(err, errlen, "--neuron-compile-timeout-s %s: expected 1..86400", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->neuron_compile_timeout_s = (uint32_t)v;
+        break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
         printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,
@@ -795,6 +863,11 @@ void trn_config_free(trn_config *cfg) {
     cfg->metrics_listen = NULL;
     free(cfg->blas_coretype);
     cfg->blas_coretype = NULL;
+    free(cfg->neuron_lib);
+    free(cfg->neuron_cc);
+    free(cfg->neuron_kernels);
+    free(cfg->neuron_target);
+    cfg->neuron_lib = cfg->neuron_cc = cfg->neuron_kernels = cfg->neuron_target = NULL;
     for (int i = 0; i < cfg->nsettings; i++)
         free(cfg->settings[i].value);
     free(cfg->settings);

@@ -24,6 +24,12 @@ typedef struct trn_config_setting {
     char *value;     /* "true" for a flag without an argument */
 } trn_config_setting;
 
+typedef enum trn_backend_choice {
+    TRN_BACKEND_AUTO = 0, /* neuron when libnrt loads and reports cores, else cpu */
+    TRN_BACKEND_CPU = 1,
+    TRN_BACKEND_NEURON = 2,
+} trn_backend_choice;
+
 typedef struct trn_config {
     /* "unix:/path" (local transport), "grpc+unix:/path" or "host:port" (gRPC) */
     char *listen[TRN_CONFIG_MAX_LISTEN];
@@ -70,6 +76,14 @@ typedef struct trn_config {
     uint64_t executor_watchdog_floor_ms; /* the least an op may run */
     uint32_t executor_watchdog_factor;   /* × its estimated time, if longer */
     int fault_injection;                 /* test builds: the test-fault ops run */
+    /* The compute backend (kernels/neuron/backend_neuron.h). */
+    trn_backend_choice backend;
+    char *neuron_lib;     /* libnrt, or NULL: the default places */
+    char *neuron_cc;      /* the compiler driver, or NULL: none */
+    char *neuron_kernels; /* the NKI sources, or NULL: the installed ones */
+    char *neuron_target;  /* "trn1" (NULL) or "trn2" */
+    uint32_t neuron_compile_jobs;
+    uint32_t neuron_compile_timeout_s;
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

@@ -25,6 +25,7 @@
 #include "daemon/memory_release.h"
 #include "daemon/signals.h"
 #include "daemon/systemd.h"
+#include "kernels/neuron/backend_neuron.h"
 #include "ops/fft_shape.h"
 #include "scheduler/graph_cache.h"
 
@@ -106,6 +107,75 @@ static void destroy_executors(trnscid *d) {
     d->space = NULL;
 }
 
+/* Where the NKI kernel sources are: the flag's, the installed ones, or
+ * this build's source tree. */
+static const char *nki_dir(const trn_config *cfg) {
+    if (cfg->neuron_kernels)
+        return cfg->neuron_kernels;
+    return access(TRN_NKI_INSTALL_DIR "/gemm.py", R_OK) == 0 ? TRN_NKI_INSTALL_DIR
+                                                             : TRN_NKI_SOURCE_DIR;
+}
+
+/* One worker per NeuronCore, pinned round-robin to the CPUs the daemon was
+ * given (the host side of a core's work is packing and DMA set-up). */
+static void workers_for_neuron(trn_config *cfg, uint32_t ncores) {
+    const int ncpus = cfg->ncores > 0 ? cfg->ncores : 1;
+    const int n = ncores < TRN_CONFIG_MAX_CORES ? (int)ncores : TRN_CONFIG_MAX_CORES;
+    for (int i = ncpus; i < n; i++)
+        cfg->cpus[i] = cfg->cpus[i % ncpus];
+    cfg->ncores = n;
+}
+
+/* The compute backend --backend asks for (backend_neuron.h). Before any
+ * thread exists: the Neuron runtime is probed in a child process. A
+ * runtime whose cores are taken stops the daemon, with the runtime's
+ * message, also under auto; a runtime that is absent or reports no core
+ * gives the CPU backend under auto. */
+static int create_backend(trnscid *d, char *err, size_t errlen) {
+    trn_backend *cpu = trn_backend_cpu_create();
+    if (!cpu) {
+        snprintf(err, errlen, "cannot create the cpu backend");
+        return -1;
+    }
+    if (d->cfg.backend == TRN_BACKEND_CPU) {
+        d->backend = cpu;
+        return 0;
+    }
+    trn_neuron_probe pr;
+    char why[600];
+    if (trn_backend_neuron_probe(d->cfg.neuron_lib, &pr, why, sizeof(why)) != 0) {
+        if (d->cfg.backend == TRN_BACKEND_NEURON || pr.taken) {
+            snprintf(err, errlen, "the Neuron backend cannot start: %.400s", why);
+            cpu->destroy(cpu);
+            return -1;
+        }
+        trn_log(TRN_LOG_INFO, "backend cpu (no Neuron runtime: %s)", why);
+        d->backend = cpu;
+        return 0;
+    }
+    const trn_neuron_config nc = {
+        .library = d->cfg.neuron_lib,
+        .compiler = d->cfg.neuron_cc,
+        .kernels_dir = nki_dir(&d->cfg),
+        .store_dir = d->cfg.cache_dir,
+        .target = d->cfg.neuron_target,
+        .compile_timeout_ms = (int)d->cfg.neuron_compile_timeout_s * 1000,
+        .per_process = d->cfg.executors,
+    };
+    d->backend = trn_backend_neuron_create(&nc, pr.ncores, cpu, why, sizeof(why));
+    if (!d->backend) {
+        snprintf(err, errlen, "the Neuron backend cannot start: %.400s", why);
+        cpu->destroy(cpu);
+        return -1;
+    }
+    workers_for_neuron(&d->cfg, pr.ncores);
+    trn_log(TRN_LOG_INFO, "backend neuron: %u NeuronCores%s; %s", pr.ncores,
+            d->cfg.executors ? ", one executor each" : "",
+            d->cfg.neuron_cc ? "GEMMs run on them from NEFFs, other ops on the CPU"
+                             : "no --neuron-cc: every op runs on the CPU");
+    return 0;
+}
+
 static void warn_plan_cache(const char *msg) {
     trn_log(TRN_LOG_WARN, "%s", msg);
 }
@@ -124,6 +194,10 @@ int trnscid_start(trnscid *d) {
         return -1;
     }
     trn_service_ops_init(&d->service);
+    if (create_backend(d, err, sizeof(err)) != 0) {
+        trn_log(TRN_LOG_ERROR, "%s", err);
+        goto fail;
+    }
     if (trn_token_store_required(&d->tokens))
         trn_log(TRN_LOG_INFO, "%zu bearer tokens loaded: every gRPC call must present one",
                 trn_token_store_count(&d->tokens));
@@ -137,11 +211,6 @@ int trnscid_start(trnscid *d) {
     }
     if (trn_selftest_startup(d->selftest, err, sizeof(err)) != 0) {
         trn_log(TRN_LOG_ERROR, "%s: not serving without it", err);
-        goto fail;
-    }
-    d->backend = trn_backend_cpu_create();
-    if (!d->backend) {
-        trn_log(TRN_LOG_ERROR, "cannot create the cpu backend");
         goto fail;
     }
     if (d->cfg.executors && create_executors(d, err, sizeof(err)) != 0) {
@@ -171,7 +240,8 @@ int trnscid_start(trnscid *d) {
                                        .warn = warn_plan_cache,
                                        .prepare_first = d->executors ? plan_first : NULL,
                                        .built = d->executors ? plans_built : NULL,
-                                       .hook_ctx = d};
+                                       .hook_ctx = d,
+                                       .compile_threads = (int)d->cfg.neuron_compile_jobs};
     d->plans = trn_plan_cache_create(d->backend, &pcc);
     if (!d->plans || trn_plan_cache_start(d->plans) != 0) {
         trn_log(TRN_LOG_ERROR, "cannot start the plan cache");
@@ -193,6 +263,8 @@ int trnscid_start(trnscid *d) {
     }
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->sessions.space = d->space;
+    d->sessions.backend = d->backend;
+    d->sessions.plans = d->plans;
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;
     d->service.graphs = d->graphs;

@@ -145,15 +145,16 @@ static void set_plan(trn_op_desc *d, void *plan) {
 
 /* Runs the slot's op. */
 static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot) {
+    void *plan = NULL;
     if (slot->has_plan) {
         trn_kstatus k;
-        void *plan = plan_for(p, plans, slot, &k);
+        plan = plan_for(p, plans, slot, &k);
         if (!plan)
             return k;
         set_plan(&slot->desc, plan);
     }
     trn_exec_fault_maybe(p, &slot->desc);
-    return p->be->run(p->be, &slot->desc, NULL, slot->shard, slot->nshards);
+    return p->be->run(p->be, &slot->desc, plan, slot->shard, slot->nshards);
 }
 
 /* The planner executor's task: prepares the slot's plan part, then puts

@@ -123,6 +123,10 @@ struct trn_session_table {
     const trn_config *cfg;
     /* Where buffers live when kernels run in executors (NULL: not). */
     struct trn_exec_space *space;
+    /* Ops the backend runs from a plan of its own (a NEFF) take it from the
+     * plan cache when accepted (daemon/validate.c); NULL: none do. */
+    const struct trn_backend *backend;
+    struct trn_plan_cache *plans;
     atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
     atomic_uint_fast64_t buffers;
     atomic_uint_fast64_t next_number;

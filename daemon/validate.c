@@ -77,11 +77,37 @@ const trn_vhost trn_session_vhost = {
     .owned_free = session_owned_free,
 };
 
+/* An op the backend runs from a plan of its own (a NEFF compiled for its
+ * shape): the plan cache's entry, held by refs like a plan handle's. A
+ * plan whose compile failed before is still taken: the op fails when it
+ * runs, with the plan's message, as an FFT's would. */
+static trn_wire_code backend_plan(const trn_session_table *t, const trn_op_desc *op,
+                                  trn_op_refs *refs, char *err, size_t errlen) {
+    trn_plan_spec spec;
+    if (!t->plans || !t->backend || !t->backend->op_plan ||
+        !t->backend->op_plan(t->backend, op, &spec))
+        return TRN_WIRE_OK;
+    trn_plan_entry *e = NULL;
+    int hit = 0;
+    switch (trn_plan_cache_acquire(t->plans, &spec, -1, &e, &hit, err, errlen)) {
+    case TRN_PLAN_OK: break;
+    case TRN_PLAN_INVALID: return TRN_WIRE_INVALID_ARGUMENT;
+    case TRN_PLAN_FAILED: return TRN_WIRE_INTERNAL;
+    case TRN_PLAN_TOO_BIG:
+    case TRN_PLAN_NOMEM: return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    refs->plan = e;
+    refs->plan_part = 0;
+    return TRN_WIRE_OK;
+}
+
 trn_wire_code trn_validate_op(trn_session *s, const Trnsci__V1__Op *op, trn_op_desc *out,
                               trn_op_refs *refs, char *err, size_t errlen) {
     trn_op_refs_init(refs, &trn_session_vhost);
     trn_vctx vx = {&trn_session_vhost, s, refs, err, errlen};
-    const trn_wire_code rc = trn_validate_wire_op(&vx, op, out);
+    trn_wire_code rc = trn_validate_wire_op(&vx, op, out);
+    if (rc == TRN_WIRE_OK && !refs->plan)
+        rc = backend_plan(s->table, out, refs, err, errlen);
     /* Planning starts as soon as the op is accepted, before it is queued. */
     if (rc == TRN_WIRE_OK && refs->plan)
         trn_plan_entry_require(refs->plan, refs->plan_part);

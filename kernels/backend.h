@@ -1,9 +1,10 @@
 /*
  * backend.h — the interface every compute backend implements.
  *
- * A backend owns the compute cores of one kind (CPU cores here; NeuronCores in
- * a later kernels/neuron/). The scheduler calls it from its worker threads,
- * one thread per core; kernels never create threads of their own.
+ * A backend owns the compute cores of one kind (CPU cores, kernels/cpu/;
+ * NeuronCores, kernels/neuron/, which runs what it has no kernel for on the
+ * CPU backend). The scheduler calls it from its worker threads, one thread
+ * per core; kernels never create threads of their own.
  *
  * Life cycle: create → (per worker thread: core_init) → run … → destroy.
  * Ops that need a plan (FFT) carry the plan in their descriptor; the
@@ -68,16 +69,31 @@ struct trn_backend {
     char *(*plan_state_export)(const trn_backend *be);
     int (*plan_state_import)(const trn_backend *be, char *text);
 
+    /* Ops the backend runs from a plan of its own: a kernel program compiled
+     * for the op's shape (TRN_PLAN_PROGRAM, a NEFF on a NeuronCore). Fills
+     * spec and returns 1, else 0. The daemon takes that plan from the plan
+     * cache when it accepts the op (so compiling starts at once, off the
+     * request path), the scheduler runs the op as one shard once the plan is
+     * prepared, and run() gets the plan. NULL: no such ops. */
+    int (*op_plan)(const trn_backend *be, const trn_op_desc *op, trn_plan_spec *spec);
+    /* Whether spec's parts may be prepared at the same time as other plans'
+     * (a compiler in processes of its own, not FFTW's planner): the plan
+     * cache prepares them on its compile threads. NULL: never. */
+    int (*plan_concurrent)(const trn_backend *be, const trn_plan_spec *spec);
+
     /* Computes shard `shard` of `nshards` of op on the calling worker's core.
      * The shard split is the scheduler's; a backend given nshards = 1 computes
-     * the whole op. */
+     * the whole op. plan: the plan of the op's plan cache entry when it has
+     * one (for FFT and contractions it is in the descriptor as well), else
+     * NULL. */
     trn_kstatus (*run)(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
                        int nshards);
 
     void (*destroy)(trn_backend *be);
 };
 
-/* The CPU backend (kernels/cpu/). Returns NULL on allocation failure. */
+/* The CPU backend (kernels/cpu/). Returns NULL on allocation failure. The
+ * Neuron backend's constructor is in kernels/neuron/backend_neuron.h. */
 trn_backend *trn_backend_cpu_create(void);
 
 #endif

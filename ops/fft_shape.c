@@ -205,6 +205,8 @@ static int dims_format(const int *v, int rank, char *buf, size_t len) {
 }
 
 int trn_plan_spec_format(const trn_plan_spec *spec, char *buf, size_t len) {
+    if (spec->family == TRN_PLAN_PROGRAM)
+        return snprintf(buf, len, "program %s %s", spec->u.program.kernel, spec->u.program.params);
     if (spec->family == TRN_PLAN_TENSOR) /* no effort: a contraction plan is not searched */
         return trn_tensor_spec_format(&spec->u.tensor, buf, len);
     const trn_fft_shape *s = &spec->u.fft;
@@ -242,9 +244,32 @@ static int dims_parse(const char *p, char end, int *v, const char **rest) {
     }
 }
 
+/* "KERNEL PARAMS": a name of [a-z0-9_] and printable parameters. */
+static int program_parse(const char *text, trn_plan_spec *spec, char *err, size_t errlen) {
+    trn_program_spec *p = &spec->u.program;
+    spec->family = TRN_PLAN_PROGRAM;
+    const char *sp = strchr(text, ' ');
+    const size_t nl = sp ? (size_t)(sp - text) : 0;
+    int ok = sp && nl > 0 && nl < sizeof(p->kernel) && strlen(sp + 1) < sizeof(p->params);
+    for (size_t i = 0; ok && i < nl; i++)
+        ok = (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= '0' && text[i] <= '9') ||
+             text[i] == '_';
+    for (const char *c = sp ? sp + 1 : ""; ok && *c; c++)
+        ok = *c >= 0x20 && *c < 0x7f;
+    if (!ok) {
+        snprintf(err, errlen, "not a program plan key: \"%.120s\"", text);
+        return -1;
+    }
+    memcpy(p->kernel, text, nl);
+    snprintf(p->params, sizeof(p->params), "%s", sp + 1);
+    return 0;
+}
+
 int trn_plan_spec_parse(const char *key, trn_plan_spec *spec, char *err, size_t errlen) {
     char type[8], dims[64], a[80], b[80], c[16];
     memset(spec, 0, sizeof(*spec));
+    if (strncmp(key, "program ", 8) == 0)
+        return program_parse(key + 8, spec, err, errlen);
     if (strncmp(key, "tensor ", 7) == 0) {
         spec->family = TRN_PLAN_TENSOR;
         return trn_tensor_spec_parse(key, &spec->u.tensor, err, errlen);

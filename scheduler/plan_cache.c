@@ -70,6 +70,8 @@ struct trn_plan_cache {
     build_job *urgent, *background; /* FIFOs: ops' parts first */
     trn_plan_entry *graveyard;      /* evicted: plans to free on the planner thread */
     pthread_t thread;
+    pthread_t *compilers; /* cfg.compile_threads of them, for concurrent plans */
+    int ncompilers;       /* started */
     int started, stopping, dirty;
     trn_plan_cache_stats st;
 };
@@ -238,7 +240,7 @@ static void queue_part(trn_plan_cache *pc, trn_plan_entry *e, unsigned part, int
     while (*q)
         q = &(*q)->next;
     *q = j;
-    pthread_cond_signal(&pc->work);
+    pthread_cond_broadcast(&pc->work);
 }
 
 /* Moves unreferenced entries from the LRU end to the graveyard while the
@@ -308,7 +310,7 @@ void trn_plan_entry_release(trn_plan_entry *e) {
     pthread_mutex_lock(&pc->lock);
     e->last_use_ms = now_ms();
     if (--e->refs == 0 && pc->st.bytes > pc->cfg.max_bytes)
-        pthread_cond_signal(&pc->work); /* the planner thread evicts */
+        pthread_cond_broadcast(&pc->work); /* the planner thread evicts */
     pthread_mutex_unlock(&pc->lock);
 }
 
@@ -417,7 +419,7 @@ unsigned trn_plan_cache_clear(trn_plan_cache *pc, unsigned *kept) {
         dropped++;
     }
     pc->dirty = 1;
-    pthread_cond_signal(&pc->work);
+    pthread_cond_broadcast(&pc->work);
     pthread_mutex_unlock(&pc->lock);
     return dropped;
 }
@@ -609,12 +611,28 @@ static void load(trn_plan_cache *pc) {
 
 /* ---- the planner thread ---------------------------------------------------------- */
 
-static build_job *pop_job(trn_plan_cache *pc) {
-    build_job **q = pc->urgent ? &pc->urgent : &pc->background;
-    build_job *j = *q;
-    if (j)
-        *q = j->next;
-    return j;
+/* Which jobs a thread takes. */
+enum { TAKE_ANY, TAKE_SERIAL, TAKE_CONCURRENT };
+
+/* Whether a job may be prepared on the compile threads. */
+static int job_concurrent(const trn_plan_cache *pc, const build_job *j) {
+    return pc->cfg.compile_threads > 0 && pc->be->plan_concurrent &&
+           pc->be->plan_concurrent(pc->be, &j->e->spec);
+}
+
+/* The first job of the urgent FIFO, else of the background one, that the
+ * taker may prepare; NULL when none. */
+static build_job *pop_job(trn_plan_cache *pc, int take) {
+    build_job **queues[2] = {&pc->urgent, &pc->background};
+    for (int i = 0; i < 2; i++)
+        for (build_job **q = queues[i]; *q; q = &(*q)->next) {
+            build_job *j = *q;
+            if (take != TAKE_ANY && job_concurrent(pc, j) != (take == TAKE_CONCURRENT))
+                continue;
+            *q = j->next;
+            return j;
+        }
+    return NULL;
 }
 
 static void free_entry(trn_plan_cache *pc, trn_plan_entry *e) {
@@ -688,7 +706,7 @@ static void *planner_main(void *arg) {
             pthread_mutex_lock(&pc->lock);
             continue;
         }
-        build_job *j = pop_job(pc);
+        build_job *j = pop_job(pc, pc->stopping ? TAKE_ANY : TAKE_SERIAL);
         if (j && !pc->stopping) {
             build(pc, j);
             continue;
@@ -703,7 +721,8 @@ static void *planner_main(void *arg) {
             pthread_cond_broadcast(&pc->done);
             continue;
         }
-        pc->st.prewarm_done = 1;
+        if (!pc->urgent && !pc->background) /* compile threads may have some */
+            pc->st.prewarm_done = 1;
         if (pc->dirty && pc->dir) {
             pc->dirty = 0;
             char *text = manifest_text(pc);
@@ -722,20 +741,59 @@ static void *planner_main(void *arg) {
     return NULL;
 }
 
+/* A compile thread: prepares the plans whose parts may be prepared
+ * concurrently (backend.h, plan_concurrent), so that one long compile does
+ * not hold up FFTW planning or other compiles. The planner thread keeps the
+ * manifest, eviction and shutdown's abandoned jobs. */
+static void *compiler_main(void *arg) {
+    trn_plan_cache *pc = arg;
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+    pthread_mutex_lock(&pc->lock);
+    while (!pc->stopping) {
+        build_job *j = pop_job(pc, TAKE_CONCURRENT);
+        if (j) {
+            build(pc, j);
+            pthread_cond_broadcast(&pc->work); /* the planner saves the manifest */
+            continue;
+        }
+        pthread_cond_wait(&pc->work, &pc->lock);
+    }
+    pthread_mutex_unlock(&pc->lock);
+    return NULL;
+}
+
 int trn_plan_cache_start(trn_plan_cache *pc) {
     if (pc->dir)
         load(pc);
     if (pthread_create(&pc->thread, NULL, planner_main, pc) != 0)
         return -1;
     pc->started = 1;
+    const int n = pc->cfg.compile_threads;
+    pc->compilers = n > 0 ? calloc((size_t)n, sizeof(*pc->compilers)) : NULL;
+    for (int i = 0; pc->compilers && i < n; i++) {
+        if (pthread_create(&pc->compilers[i], NULL, compiler_main, pc) != 0)
+            break;
+        pc->ncompilers++;
+    }
+    if (n > 0 && pc->ncompilers == 0) {
+        /* None could start: the planner prepares everything. */
+        pthread_mutex_lock(&pc->lock);
+        pc->cfg.compile_threads = 0;
+        pthread_mutex_unlock(&pc->lock);
+    }
     return 0;
 }
 
 void trn_plan_cache_stop(trn_plan_cache *pc) {
     pthread_mutex_lock(&pc->lock);
     pc->stopping = 1;
-    pthread_cond_signal(&pc->work);
+    pthread_cond_broadcast(&pc->work);
     pthread_mutex_unlock(&pc->lock);
+    for (int i = 0; i < pc->ncompilers; i++)
+        pthread_join(pc->compilers[i], NULL);
+    pc->ncompilers = 0;
+    free(pc->compilers);
+    pc->compilers = NULL;
     if (pc->started) {
         pthread_join(pc->thread, NULL);
         pc->started = 0;
@@ -746,7 +804,7 @@ void trn_plan_cache_destroy(trn_plan_cache *pc) {
     if (!pc)
         return;
     trn_plan_cache_stop(pc);
-    for (build_job *j; (j = pop_job(pc));) {
+    for (build_job *j; (j = pop_job(pc, TAKE_ANY));) {
         j->e->refs--;
         free(j);
     }

@@ -9,6 +9,8 @@
  * is a hit. A plan is prepared in parts (an FFT's variants), each when first
  * needed, by the cache's one planner thread: planning is serialised (FFTW's
  * planner is not thread-safe) and never runs on a frontend or worker thread,
+ * except kernel programs compiled by an outside compiler, which its compile
+ * threads prepare side by side (cfg.compile_threads);
  * so it never blocks the execution of plans already prepared. A worker whose
  * op needs a part still being prepared waits for that part only.
  *
@@ -63,6 +65,11 @@ typedef struct trn_plan_cache_config {
      * executors there); may be NULL. */
     void (*built)(void *ctx);
     void *hook_ctx; /* of prepare_first and built */
+    /* Threads that prepare the plans the backend says may be prepared
+     * concurrently (kernels/backend.h, plan_concurrent: compiled kernel
+     * programs): at most this many compiles at a time, beside the planner
+     * thread. 0: the planner thread prepares everything. */
+    int compile_threads;
 } trn_plan_cache_config;
 
 typedef struct trn_plan_cache_stats {

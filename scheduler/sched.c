@@ -278,6 +278,11 @@ static const trn_op_desc *stage_desc(const trn_sched_op *op) {
     return op->stage == 0 ? &op->desc : &op->then[op->stage - 1];
 }
 
+/* The plan cache entry of the op's current stage, or NULL. */
+static struct trn_plan_entry *stage_plan(const trn_sched_op *op) {
+    return op->steps ? op->steps[op->stage].plan : op->stage == 0 ? op->plan : NULL;
+}
+
 /* The index of the op's last stage. */
 static int last_stage(const trn_sched_op *op) {
     return op->steps ? op->nsteps - 1 : op->nthen;
@@ -299,9 +304,7 @@ static int op_started(const trn_sched_op *op) {
  * prepared (planning happens on the plan cache's thread; this waits). */
 static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, int shard,
                              uint64_t patience_ns, int *pending) {
-    struct trn_plan_entry *plan = op->steps        ? op->steps[op->stage].plan
-                                  : op->stage == 0 ? op->plan
-                                                   : NULL;
+    struct trn_plan_entry *plan = stage_plan(op);
     const unsigned part = op->steps ? op->steps[op->stage].plan_part : op->plan_part;
     if (plan) {
         char why[TRN_KMSG_LEN];
@@ -319,7 +322,8 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
     if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
         return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,
                                op->nshards, (uint64_t)op->shard_est_ns, patience_ns, pending);
-    return s->be->run(s->be, stage_desc(op), NULL, shard, op->nshards);
+    return s->be->run(s->be, stage_desc(op), plan ? trn_plan_entry_plan(plan) : NULL, shard,
+                      op->nshards);
 }
 
 /* The status of an op whose shards returned different ones: any failure
@@ -347,11 +351,16 @@ static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     return EST_OVERHEAD_NS + cost / rate;
 }
 
-/* Sets up the op's current stage: its engine, shards and estimate. */
+/* Sets up the op's current stage: its engine, shards and estimate. A stage
+ * run by a compiled kernel program is one shard: the program was compiled
+ * for the whole op's shape. */
 static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
     const trn_op_desc *d = stage_desc(op);
+    const struct trn_plan_entry *plan = stage_plan(op);
     op->engine = engine_of(s, d);
-    op->nshards = trn_sched_shard_count(d, s->engines[op->engine].count);
+    op->nshards = plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM
+                      ? 1
+                      : trn_sched_shard_count(d, s->engines[op->engine].count);
     op->next_shard = 0;
     op->shards_left = op->nshards;
     op->shard_est_ns = estimate_shard_ns(d, op->nshards);

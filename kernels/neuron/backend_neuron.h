@@ -1,0 +1,67 @@
+/*
+ * backend_neuron.h — the Neuron backend: NeuronCores through the Neuron
+ * runtime (libnrt, opened with dlopen), with the CPU backend beside it for
+ * what has no Neuron kernel.
+ *
+ * Placement (hybrid): an op whose kind has a kernel program
+ * (kernels/neuron/nki/, today the GEMM family in FP32, BF16 and BF16x3)
+ * runs on a NeuronCore from a NEFF compiled for its shape; every other op,
+ * FP64 included, runs on the host's CPU through the CPU backend, from the
+ * same worker. The NEFF is a plan (kernels/backend.h, op_plan): the plan
+ * cache compiles it on its compile threads with the Neuron compiler, off the
+ * request path, and keeps it in a content-addressed store on disk
+ * (neff_store.h) that outlives the daemon; each process that runs it loads
+ * it onto its core once and keeps it resident (nc_runtime.h).
+ *
+ * Who owns the cores: with executors, each executor process starts the
+ * runtime on its own core (NEURON_RT_VISIBLE_CORES = that core) in
+ * core_init; without, the daemon's process starts it on all of them at
+ * create. Either way, create first asks the runtime in a child process
+ * which cores it may have, and fails with the runtime's own message when
+ * they are taken.
+ */
+#ifndef TRN_KERNELS_NEURON_BACKEND_NEURON_H
+#define TRN_KERNELS_NEURON_BACKEND_NEURON_H
+
+#include <stdint.h>
+
+#include "kernels/backend.h"
+
+typedef struct trn_neuron_config {
+    const char *library;     /* libnrt path; NULL: libnrt.so.1 where the loader finds it */
+    const char *compiler;    /* --neuron-cc; NULL: none (every op runs on the CPU) */
+    const char *kernels_dir; /* the NKI sources (kernels/neuron/nki/) */
+    const char *store_dir;   /* where NEFFs are kept; NULL: a private temporary directory */
+    const char *target;      /* "trn1" or "trn2" */
+    int compile_timeout_ms;
+    int per_process; /* 1: executors start the runtime, one core each */
+} trn_neuron_config;
+
+/* What trn_backend_neuron_probe learnt. */
+typedef struct trn_neuron_probe {
+    int loaded;      /* the library loaded */
+    int taken;       /* the runtime refused: its cores are in use */
+    uint32_t ncores; /* visible cores (0 when it failed) */
+} trn_neuron_probe;
+
+/* Asks the runtime, in a child process, which cores this process may
+ * have. Returns 0, or -1 with err (the runtime's message). Call before the
+ * process has threads. */
+int trn_backend_neuron_probe(const char *library, trn_neuron_probe *out, char *err, size_t errlen);
+
+/* The backend over ncores NeuronCores (from the probe), taking cpu, which
+ * it destroys with itself. NULL with err when the runtime cannot be started
+ * (without executors) or the store cannot be made. */
+trn_backend *trn_backend_neuron_create(const trn_neuron_config *cfg, uint32_t ncores,
+                                       trn_backend *cpu, char *err, size_t errlen);
+
+/* The NEFF compile service's counters (the daemon's process compiles). */
+typedef struct trn_neuron_stats {
+    uint64_t compiles, compile_failures; /* compiler runs */
+    uint64_t store_hits;                 /* NEFFs found in the store */
+    uint64_t remembered_failures;        /* compiles not run again: they failed before */
+} trn_neuron_stats;
+/* Zeros for a backend that is not the Neuron one. */
+trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be);
+
+#endif

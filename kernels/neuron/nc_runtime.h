@@ -1,0 +1,94 @@
+/*
+ * nc_runtime.h — the Neuron runtime inside one process: starting it on the
+ * cores the process was given, and the kernel programs loaded on them.
+ *
+ * One process owns a NeuronCore. The daemon asks the runtime which cores it
+ * may have in a child process (trn_nc_probe), so that it never holds them
+ * itself when its executors are to own them, one each; then the process
+ * that runs kernels starts the runtime (trn_nc_runtime_start).
+ *
+ * Loaded programs stay resident on their core until their plan is released,
+ * or until device memory runs out: then the least recently used program of
+ * that core that is not running is unloaded and the load tried again, so a
+ * program in use is never evicted.
+ */
+#ifndef TRN_KERNELS_NEURON_NC_RUNTIME_H
+#define TRN_KERNELS_NEURON_NC_RUNTIME_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "kernels/neuron/nrt_api.h"
+
+/* Tensors a program has (the GEMM program has five). */
+#define TRN_NC_MAX_TENSORS 8
+/* NeuronCores one process drives (a trn2.48xlarge has 128). */
+#define TRN_NC_MAX_CORES 128
+
+/* A program loaded on one core, with its input and output tensors in that
+ * core's memory, bound to the model by name. */
+typedef struct trn_nc_loaded {
+    trn_nrt_model *model;
+    int core;
+    int ntensors;
+    struct {
+        char name[32];
+        trn_nrt_tensor *tensor;
+        size_t size;
+        int output;
+    } t[TRN_NC_MAX_TENSORS];
+    trn_nrt_tensor_set *in, *out;
+    uint64_t bytes; /* NEFF plus tensors */
+    uint64_t last_use;
+    int busy;                    /* running: never evicted */
+    struct trn_nc_loaded **home; /* the owner's pointer to it (NULLed on eviction) */
+    struct trn_nc_loaded *next;
+} trn_nc_loaded;
+
+typedef struct trn_nc_runtime {
+    trn_nrt_api api;
+    pthread_mutex_t lock; /* the loaded list */
+    int started;
+    uint32_t ncores; /* visible to this process */
+    trn_nc_loaded *loaded;
+    uint64_t clock;
+    uint64_t loads, evictions;
+} trn_nc_runtime;
+
+/* In a child process: loads library (NULL: the default places), starts the
+ * runtime, counts the visible cores, stops it. Returns 0 with *count, or -1
+ * with msg: what the runtime printed and its status (cores in use by
+ * another process, no device, …). *loaded says whether the library could be
+ * loaded at all; *taken whether it refused for lack of a free core. */
+int trn_nc_probe(const char *library, uint32_t *count, int *loaded, int *taken, char *msg,
+                 size_t msglen);
+
+/* Loads the library and starts the runtime in this process. visible: a
+ * NEURON_RT_VISIBLE_CORES value, or NULL to keep the environment's. Returns
+ * 0, or -1 with msg. */
+int trn_nc_runtime_start(trn_nc_runtime *rt, const char *library, const char *visible, char *msg,
+                         size_t msglen);
+/* Unloads every program, stops the runtime, closes the library. */
+void trn_nc_runtime_stop(trn_nc_runtime *rt);
+
+/* Loads neff onto logical core `core` with its tensors; *home is set to it
+ * and cleared if it is ever evicted. Marks it busy. Returns it, or NULL with
+ * msg (kind: TRN_NRT_RESOURCE when the core's memory cannot hold it even
+ * after evicting everything idle there). */
+trn_nc_loaded *trn_nc_load(trn_nc_runtime *rt, const void *neff, size_t size, int core,
+                           trn_nc_loaded **home, trn_nrt_status *kind, char *msg, size_t msglen);
+/* The program *home points to, marked busy, or NULL when it is not loaded
+ * (never was, or was evicted). */
+trn_nc_loaded *trn_nc_acquire(trn_nc_runtime *rt, trn_nc_loaded **home);
+/* Marks a loaded program running (busy) or done with. */
+void trn_nc_use(trn_nc_runtime *rt, trn_nc_loaded *ld, int busy);
+/* Unloads it (its owner is done with it). */
+void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld);
+
+/* The tensor called name, or NULL. */
+trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, const char *name, size_t *size);
+
+/* "nrt_execute: NRT_TIMEOUT" style text of a failed call. */
+void trn_nc_status_text(const char *call, trn_nrt_status st, char *buf, size_t len);
+
+#endif
