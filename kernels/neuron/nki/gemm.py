@@ -1,0 +1,190 @@
+"""gemm — the GEMM kernel program of kernels/neuron/program.h, in NKI.
+
+    d = alpha * op(A) op(B) + beta * C        for each of `batch` products
+
+Tensors (HBM, float32, row-major; P = 1 for dtype f32, 2 for c32 with the
+real plane first, then the imaginary plane):
+    at    [B][P][K][M]   op(A) transposed
+    b     [B][P][K][N]   op(B)
+    c     [B][P][M][N]   C
+    scal  [2P]           alpha, beta  |  alpha.re, alpha.im, beta.re, beta.im
+    d     [B][P][M][N]   the result (returned; allocated in shared HBM)
+
+Parameters. m, n, k, batch and P come from the shapes of at and b. The
+parameter text "dtype=f32|c32 mode=fp32|bf16|bf16x3 m=M n=N k=K batch=B"
+reaches the kernel as keyword arguments, which NKI treats as compile-time
+constants:
+
+    gemm(at, b, c, scal, mode="bf16x3", dtype="c32")
+
+`mode` selects the products (default "fp32"); `dtype`, when given, is
+checked against P. A compiler wrapper passes the tensors with the shapes
+above (m, n, k, batch give them) and these two keywords.
+
+Modes (every mode accumulates in FP32 in PSUM):
+    fp32    the fp32 tiles go to the Tensor Engine as they are
+    bf16    each tile is rounded to bfloat16 (nearest, ties to even) on the
+            Vector Engine; bf16 x bf16 products are exact in fp32
+    bf16x3  x = hi + lo, hi = bf16(x), lo = bf16(x - hi) (x - hi is exact in
+            fp32); hi*hi + hi*lo + lo*hi go into the same PSUM tile, lo*lo
+            (relative size 2^-18) is dropped
+
+Complex (c32) uses four real products, not Gauss's three:
+    Re = Ar.Br + (-Ai).Bi        Im = Ar.Bi + Ai.Br
+each accumulated in one PSUM tile over 2K terms. Every element's error is
+then bounded by gamma_2K times |Ar||Br| + |Ai||Bi| (resp. |Ar||Bi| +
+|Ai||Br|), the componentwise bound of the real GEMM. Gauss's
+(Ar+Ai)(Br+Bi) - Ar.Br - Ai.Bi saves a quarter of the products but bounds
+the imaginary part's error by (|Ar|+|Ai|)(|Br|+|Bi|), which can be far
+larger than the result when it cancels, and its input sums are rounded
+once more before the bfloat16 split. -Ai is an exact sign flip of the
+stationary tile.
+
+Tiling (nl.tile_size: pmax 128, gemm_stationary_fmax 128,
+gemm_moving_fmax 512, psum_fmax 512):
+    M in tiles of TM = 128   (stationary free dim; PSUM partitions)
+    N in tiles of TN = 512   (moving free dim; one PSUM bank of fp32)
+    K in tiles of TK = 128   (contraction over SBUF partitions)
+Edge tiles are smaller tiles of static size (no masks): each dimension is
+a loop over its full tiles (nl.affine_range) and then, when the size is not
+a multiple, one tile of the remainder. Loop order:
+
+    for batch (affine):
+      for m tile (affine):
+        for n tile (affine):
+          PSUM: P accumulators [tm, tn] fp32, one bank each (2 for c32)
+          for k tile (accumulating into PSUM):
+            DMA: P tiles of at [tk, tm], P tiles of b [tk, tn] -> SBUF
+            Vector Engine: -Ai (c32), bf16 rounding / hi-lo split (modes)
+            Tensor Engine: P*P products per mode term (1 or 3) += PSUM
+          DMA: P tiles of c [tm, tn] -> SBUF
+          Vector Engine, fp32: alpha * PSUM + (beta != 0 ? beta * C : 0)
+          DMA: P tiles [tm, tn] -> d
+
+SBUF per k step: P * (tk*tm + tk*tn) fp32 (plus their bf16 parts), at
+most 128 partitions x 2.5 KiB per plane; per output tile P * 2 KiB of C
+and of the result. The scalars are loaded once, broadcast to 128
+partitions as a [128, 2P] tile.
+
+alpha and beta are applied in fp32 after the PSUM tile is complete. The
+kernel cannot branch on beta (run-time data), so C is always loaded, and
+beta * C is replaced by 0 where beta == 0 (nl.where): a NaN or Inf in C
+never reaches d when beta is 0, as BLAS requires.
+"""
+import neuronxcc.nki as nki
+import neuronxcc.nki.isa as nisa
+import neuronxcc.nki.language as nl
+
+TM = 128  # nl.tile_size.gemm_stationary_fmax
+TN = 512  # nl.tile_size.gemm_moving_fmax (= psum_fmax)
+TK = 128  # nl.tile_size.pmax
+
+MODES = ("fp32", "bf16", "bf16x3")
+# Which (stationary part, moving part) products each mode accumulates.
+_TERMS = {"fp32": ((0, 0),), "bf16": ((0, 0),), "bf16x3": ((0, 0), (0, 1), (1, 0))}
+# For each output plane: (A plane, B plane, negate A) products; c32 is
+# re = Ar.Br - Ai.Bi, im = Ar.Bi + Ai.Br.
+_PLANES = {1: (((0, 0, False),),),
+           2: (((0, 0, False), (1, 1, True)), ((0, 1, False), (1, 0, False)))}
+
+
+def _tiles(size, tile):
+    """The tiles of a dimension: (count of full tiles, size of the remainder)."""
+    return size // tile, size % tile
+
+
+def _parts(x, mode):
+    """The parts of an fp32 SBUF tile that the Tensor Engine multiplies."""
+    if mode == "fp32":
+        return (x,)
+    hi = nl.copy(x, dtype=nl.bfloat16)
+    if mode == "bf16":
+        return (hi,)
+    # x - hi is exact in fp32; one rounding to bfloat16 gives lo.
+    lo = nl.subtract(x, hi, dtype=nl.bfloat16)
+    return (hi, lo)
+
+
+def _k_step(at, b, acc, bi, k0, tk, m0, tm, n0, tn, mode, P):
+    """Loads one K tile of every plane and accumulates its products."""
+    a_parts, na_parts, b_parts = [], [], []
+    for p in range(P):
+        a_t = nl.load(at[bi, p, k0:k0 + tk, m0:m0 + tm])
+        b_t = nl.load(b[bi, p, k0:k0 + tk, n0:n0 + tn])
+        a_parts.append(_parts(a_t, mode))
+        b_parts.append(_parts(b_t, mode))
+        na_parts.append(_parts(nl.negative(a_t), mode) if P == 2 and p == 1 else None)
+    for o, products in enumerate(_PLANES[P]):
+        for pa, pb, neg in products:
+            sa = na_parts[pa] if neg else a_parts[pa]
+            for i, j in _TERMS[mode]:
+                acc[o] += nisa.nc_matmul(sa[i], b_parts[pb][j])
+
+
+def _out_tile(at, b, c, d, sc, beta_nz, bi, m0, tm, n0, tn, K, mode, P):
+    """One [tm, tn] tile of d (every plane)."""
+    acc = [nl.zeros((tm, tn), nl.float32, buffer=nl.psum) for _ in range(P)]
+    k_full, k_rem = _tiles(K, TK)
+    if k_full:
+        for kt in nl.affine_range(k_full):
+            _k_step(at, b, acc, bi, kt * TK, TK, m0, tm, n0, tn, mode, P)
+    if k_rem:
+        _k_step(at, b, acc, bi, k_full * TK, k_rem, m0, tm, n0, tn, mode, P)
+
+    # alpha * S + beta * C in fp32 on the Vector Engine, S read from PSUM.
+    cs = [nl.load(c[bi, p, m0:m0 + tm, n0:n0 + tn]) for p in range(P)]
+    nz = beta_nz[0:tm, 0:1]
+    if P == 1:
+        alpha, beta = sc[0:tm, 0:1], sc[0:tm, 1:2]
+        outs = [(nl.multiply(acc[0], alpha), nl.multiply(cs[0], beta))]
+    else:
+        ar, ai = sc[0:tm, 0:1], sc[0:tm, 1:2]
+        br, bi_ = sc[0:tm, 2:3], sc[0:tm, 3:4]
+        outs = [(nl.subtract(nl.multiply(acc[0], ar), nl.multiply(acc[1], ai)),
+                 nl.subtract(nl.multiply(cs[0], br), nl.multiply(cs[1], bi_))),
+                (nl.add(nl.multiply(acc[1], ar), nl.multiply(acc[0], ai)),
+                 nl.add(nl.multiply(cs[1], br), nl.multiply(cs[0], bi_)))]
+    for p, (s_term, c_term) in enumerate(outs):
+        res = nl.add(s_term, nl.where(nz, c_term, 0.0))
+        nl.store(d[bi, p, m0:m0 + tm, n0:n0 + tn], value=res)
+
+
+def _row(at, b, c, d, sc, beta_nz, bi, m0, tm, N, K, mode, P):
+    """Every N tile of one M tile."""
+    n_full, n_rem = _tiles(N, TN)
+    if n_full:
+        for nt in nl.affine_range(n_full):
+            _out_tile(at, b, c, d, sc, beta_nz, bi, m0, tm, nt * TN, TN, K, mode, P)
+    if n_rem:
+        _out_tile(at, b, c, d, sc, beta_nz, bi, m0, tm, n_full * TN, n_rem, K, mode, P)
+
+
+@nki.jit
+def gemm(at, b, c, scal, mode="fp32", dtype=None):
+    B, P, K, M = at.shape
+    assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
+    assert P in (1, 2), "P is 1 (f32) or 2 (c32)"
+    assert dtype is None or dtype == ("f32" if P == 1 else "c32"), "dtype does not match P"
+    N = b.shape[3]
+    assert tuple(b.shape) == (B, P, K, N), "b must be [batch][P][k][n]"
+    assert tuple(c.shape) == (B, P, M, N), "c must be [batch][P][m][n]"
+    assert tuple(scal.shape) == (2 * P,), "scal must be [2P]"
+
+    d = nl.ndarray((B, P, M, N), dtype=nl.float32, buffer=nl.shared_hbm)
+
+    # alpha and beta on every partition: [TM, 2P] in SBUF.
+    sc = nl.broadcast_to(nl.load(scal.reshape((1, 2 * P))), shape=(TM, 2 * P))
+    if P == 1:
+        beta_nz = nl.not_equal(sc[0:TM, 1:2], 0.0)
+    else:
+        # |beta.re| + |beta.im| is 0 only when both are.
+        beta_nz = nl.not_equal(nl.add(nl.abs(sc[0:TM, 2:3]), nl.abs(sc[0:TM, 3:4])), 0.0)
+
+    m_full, m_rem = _tiles(M, TM)
+    for bi in nl.affine_range(B):
+        if m_full:
+            for mt in nl.affine_range(m_full):
+                _row(at, b, c, d, sc, beta_nz, bi, mt * TM, TM, N, K, mode, P)
+        if m_rem:
+            _row(at, b, c, d, sc, beta_nz, bi, m_full * TM, m_rem, N, K, mode, P)
+    return d
