@@ -27,6 +27,7 @@
 #include "daemon/selftest.h"
 #include "daemon/service_context.h"
 #include "daemon/session.h"
+#include "kernels/neuron/backend_neuron.h"
 #include "ops/op.h"
 #include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
@@ -506,6 +507,18 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            (double)pc.saved_seconds);
     scalar(&p, "trnscid_plan_cache_prewarm_done", "gauge",
            "1 once the persisted plans are prepared.", (double)pc.prewarm_done);
+
+    const trn_neuron_stats neff = trn_backend_neuron_stats(svc->backend);
+    scalar(&p, "trnscid_neff_compiles_total", "counter",
+           "Neuron compiler runs (NEFFs not found in the NEFF cache).", (double)neff.compiles);
+    scalar(&p, "trnscid_neff_compile_failures_total", "counter",
+           "Neuron compiler runs that failed.", (double)neff.compile_failures);
+    scalar(&p, "trnscid_neff_cache_hits_total", "counter",
+           "NEFF plans prepared from the NEFF cache on disk, without compiling.",
+           (double)neff.store_hits);
+    scalar(&p, "trnscid_neff_remembered_failures_total", "counter",
+           "NEFF plans failed at once: their compile had failed before.",
+           (double)neff.remembered_failures);
 
     render_memory(&p);
     if (svc->selftest)

@@ -127,10 +127,10 @@ static void scalars(const trn_gemm_desc *d, float s[4]) {
 }
 
 /* Writes n bytes of host to the tensor called name. */
-static int put(const trn_nrt_api *api, trn_nc_loaded *ld, const char *name, const void *host,
-               size_t n, char *msg, size_t msglen) {
+static int put(const trn_nrt_api *api, trn_nc_loaded *ld, const char *name, int index,
+               const void *host, size_t n, char *msg, size_t msglen) {
     size_t size = 0;
-    trn_nrt_tensor *t = trn_nc_tensor(ld, name, &size);
+    trn_nrt_tensor *t = trn_nc_port(ld, name, 0, index, &size);
     if (!t || size != n) {
         snprintf(msg, msglen, "the program's tensor %s is missing or of %zu bytes, not %zu", name,
                  size, n);
@@ -165,24 +165,24 @@ trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_g
         pack_transposed(stage + i * per_a,
                         nth(d->a, (const void *const *)d->a_list, d->stride_a, i, planes), d->lda,
                         d->transa, cplx, m, k, 0);
-    if (put(api, ld, "at", stage, by.at, msg, msglen) != 0)
+    if (put(api, ld, "at", 0, stage, by.at, msg, msglen) != 0)
         goto out;
     /* b[l][j] = op(B)(l, j): rows = n (j), cols = k (l), element (l, j). */
     for (size_t i = 0; i < (size_t)g->batch; i++)
         pack_transposed(stage + i * per_b,
                         nth(d->b, (const void *const *)d->b_list, d->stride_b, i, planes), d->ldb,
                         d->transb, cplx, n, k, 1);
-    if (put(api, ld, "b", stage, by.b, msg, msglen) != 0)
+    if (put(api, ld, "b", 1, stage, by.b, msg, msglen) != 0)
         goto out;
     if (read_c) {
         for (size_t i = 0; i < (size_t)g->batch; i++) {
             float *c = d->c_list ? d->c_list[i] : (float *)d->c + i * d->stride_c * (size_t)planes;
             pack_c(stage + i * per_c, c, d->ldc, cplx, m, n, 0);
         }
-        if (put(api, ld, "c", stage, by.c, msg, msglen) != 0)
+        if (put(api, ld, "c", 2, stage, by.c, msg, msglen) != 0)
             goto out;
     }
-    if (put(api, ld, "scal", s, by.scal, msg, msglen) != 0)
+    if (put(api, ld, "scal", 3, s, by.scal, msg, msglen) != 0)
         goto out;
     trn_nrt_status st = api->execute(ld->model, ld->in, ld->out);
     if (st != TRN_NRT_SUCCESS) {
@@ -190,7 +190,7 @@ trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_g
         goto out;
     }
     size_t dsize = 0;
-    trn_nrt_tensor *dt = trn_nc_tensor(ld, "d", &dsize);
+    trn_nrt_tensor *dt = trn_nc_port(ld, "d", 1, 0, &dsize);
     st = dt && dsize == by.c ? api->tensor_read(dt, stage, 0, by.c) : TRN_NRT_INVALID;
     if (st != TRN_NRT_SUCCESS) {
         trn_nc_status_text("nrt_tensor_read of the result", st, msg, msglen);

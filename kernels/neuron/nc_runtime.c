@@ -334,3 +334,20 @@ trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, const char *name, size_t 
         }
     return NULL;
 }
+
+trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, const char *name, int output, int index,
+                            size_t *size) {
+    trn_nrt_tensor *t = trn_nc_tensor(ld, name, size);
+    if (t)
+        return t;
+    for (int i = 0, seen = 0; i < ld->ntensors; i++) {
+        if (ld->t[i].output != output)
+            continue;
+        if (seen++ == index) {
+            if (size)
+                *size = ld->t[i].size;
+            return ld->t[i].tensor;
+        }
+    }
+    return NULL;
+}

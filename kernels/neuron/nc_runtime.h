@@ -88,6 +88,12 @@ void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld);
 /* The tensor called name, or NULL. */
 trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, const char *name, size_t *size);
 
+/* The input (output = 0) or output tensor called name; when the program
+ * names its tensors otherwise (a compiler may), the index-th one of that
+ * usage in the program's order. NULL when there is none. */
+trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, const char *name, int output, int index,
+                            size_t *size);
+
 /* "nrt_execute: NRT_TIMEOUT" style text of a failed call. */
 void trn_nc_status_text(const char *call, trn_nrt_status st, char *buf, size_t len);
 

@@ -72,6 +72,17 @@ static int exec_daemon(th_daemon *d, const char *const *extra_args) {
     /* The loopback port carries no tokens unless a test gives a tokens file
      * (then this flag changes nothing). */
     argv[n++] = "--allow-unauthenticated-tcp";
+    /* The suite's own extras (e.g. the simulated Neuron backend, for the
+     * tests ctest runs again on it), before the test's: flags given later
+     * win. Split at spaces; the text lives as long as the process. */
+    static char suite_args[2048];
+    const char *env = getenv("TRNSCI_TEST_DAEMON_ARGS");
+    if (env && env[0]) {
+        snprintf(suite_args, sizeof(suite_args), "%s", env);
+        for (char *save = NULL, *tok = strtok_r(suite_args, " ", &save); tok && n < 48;
+             tok = strtok_r(NULL, " ", &save))
+            argv[n++] = tok;
+    }
     for (int i = 0; extra_args && extra_args[i] && n < 62; i++)
         argv[n++] = extra_args[i];
     argv[n] = NULL;

@@ -1,0 +1,246 @@
+/*
+ * neuron.c — the Neuron backend's costs, on the libnrt simulator (run it with
+ * bench/run_neuron.sh, which starts the daemon on the simulated backend).
+ *
+ * Phases (--phase):
+ *   first    a GEMM shape the daemon has never seen: the first call pays the
+ *            NEFF compile (the simulated compiler's NRTSIM_CC_MS) and the
+ *            load; the same call again is a hit, resident on the core;
+ *   restart  (a daemon restarted on the same --cache-dir) the first call of
+ *            that shape finds its NEFF on disk: load only;
+ *   host     the host CPU time per op issued to a NeuronCore: N small SGEMMs
+ *            launched back to back, then one synchronize; the CPU time the
+ *            daemon's threads and its executors gained (schedstat), per op,
+ *            beside the same ops issued in this process straight to the
+ *            runtime (nrt_tensor_write ×4, nrt_execute, nrt_tensor_read) on
+ *            a core of its own — the figure trnsci's own work is measured
+ *            against. Both sides include the simulator's own work per call
+ *            (its execute's bookkeeping and a tiny reference GEMM), so the
+ *            difference is what the daemon adds.
+ * Each phase prints one JSON object.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+#include "kernels/neuron/nc_runtime.h"
+#include "trnsci/trnblas.h"
+#include "trnsci/trnsci.h"
+
+#define MAX_EXEC 64
+
+typedef struct opts {
+    const char *addr, *phase, *lib, *neff;
+    int daemon_pid, n, reps, size;
+} opts;
+
+/* The executor processes of the daemon: processes named trn-exec* whose
+ * parent's parent is it (daemon → zygote → executor). */
+static int executors_of(int daemon, int *out, int max) {
+    DIR *d = opendir("/proc");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) && n < max;) {
+        const int pid = atoi(e->d_name);
+        char path[64], buf[512];
+        snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+        if (pid <= 0 || bench_read_text(path, buf, sizeof(buf)) != 0)
+            continue;
+        const char *close = strrchr(buf, ')');
+        int ppid = 0;
+        if (!strstr(buf, "(trn-exec") || !close || sscanf(close + 2, "%*c %d", &ppid) != 1)
+            continue;
+        snprintf(path, sizeof(path), "/proc/%d/stat", ppid);
+        int gp = 0;
+        if (bench_read_text(path, buf, sizeof(buf)) == 0 && (close = strrchr(buf, ')')) &&
+            sscanf(close + 2, "%*c %d", &gp) == 1 && gp == daemon)
+            out[n++] = pid;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* CPU nanoseconds of every thread of pid. */
+static unsigned long long cpu_ns(int pid) {
+    static bench_thread_sample t[BENCH_MAX_THREADS];
+    const int n = bench_sample_threads(pid, t, BENCH_MAX_THREADS, 0);
+    unsigned long long s = 0;
+    for (int i = 0; i < n; i++)
+        s += t[i].cpu_ns;
+    return s;
+}
+
+static int sgemm(trnblasHandle_t h, const float *a, const float *b, float *c, int n) {
+    const float one = 1, zero = 0;
+    return trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n) !=
+           TRNBLAS_STATUS_SUCCESS;
+}
+
+/* One launch + synchronize of an n×n×n SGEMM, in ms. */
+static double one_call_ms(trnblasHandle_t h, float *a, float *b, float *c, int n) {
+    const double t0 = bench_now_ms();
+    if (sgemm(h, a, b, c, n) || trnsciDeviceSynchronize() != trnsciSuccess) {
+        fprintf(stderr, "bench_neuron: the GEMM failed: %s\n", trnsciGetLastErrorMessage());
+        exit(1);
+    }
+    return bench_now_ms() - t0;
+}
+
+static void phase_first(const opts *o, trnblasHandle_t h, float *a, float *b, float *c) {
+    const double first = one_call_ms(h, a, b, c, o->size);
+    double *v = calloc((size_t)o->reps, sizeof(double));
+    for (int r = 0; r < o->reps; r++)
+        v[r] = one_call_ms(h, a, b, c, o->size) * 1000;
+    const bench_stats s = bench_stats_of(v, o->reps);
+    printf("{\"bench\":\"neuron_neff_cache\",\"phase\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"first_call_ms\":%.3f,\"resident_call_us\":{\"median\":%.1f,\"min\":%.1f,"
+           "\"max\":%.1f},\"reps\":%d,\"simulated\":true}\n",
+           o->phase, o->size, o->size, o->size, first, s.median, s.min, s.max, o->reps);
+    free(v);
+}
+
+/* The same op straight to the runtime in this process: CPU ns per op. */
+static double direct_cpu_ns(const opts *o) {
+    trn_nc_runtime rt;
+    char err[512];
+    if (trn_nc_runtime_start(&rt, o->lib, NULL, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_neuron: %s\n", err);
+        exit(1);
+    }
+    FILE *f = fopen(o->neff, "rb");
+    static char neff[1 << 20];
+    const size_t len = f ? fread(neff, 1, sizeof(neff), f) : 0;
+    if (f)
+        fclose(f);
+    trn_nc_loaded *home = NULL;
+    trn_nrt_status kind;
+    trn_nc_loaded *ld = trn_nc_load(&rt, neff, len, 0, &home, &kind, err, sizeof(err));
+    if (!ld) {
+        fprintf(stderr, "bench_neuron: loading %s: %s\n", o->neff, err);
+        exit(1);
+    }
+    static float buf[4 * 64 * 64];
+    const char *in[] = {"at", "b", "c", "scal"};
+    struct rusage r0, r1;
+    getrusage(RUSAGE_THREAD, &r0);
+    for (int i = 0; i < o->n; i++) {
+        for (int t = 0; t < 4; t++) {
+            size_t size;
+            trn_nrt_tensor *x = trn_nc_port(ld, in[t], 0, t, &size);
+            rt.api.tensor_write(x, buf, 0, size);
+        }
+        rt.api.execute(ld->model, ld->in, ld->out);
+        size_t size;
+        rt.api.tensor_read(trn_nc_port(ld, "d", 1, 0, &size), buf, 0, size);
+    }
+    getrusage(RUSAGE_THREAD, &r1);
+    trn_nc_use(&rt, ld, 0);
+    trn_nc_runtime_stop(&rt);
+    const double us = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) * 1e6 +
+                      (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) +
+                      (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1e6 +
+                      (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec);
+    return us * 1000 / o->n;
+}
+
+static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, float *c) {
+    int ex[MAX_EXEC];
+    (void)one_call_ms(h, a, b, c, o->size); /* compiled and resident */
+    double *daemon_v = calloc((size_t)o->reps, sizeof(double));
+    double *exec_v = calloc((size_t)o->reps, sizeof(double));
+    double *wall_v = calloc((size_t)o->reps, sizeof(double));
+    for (int r = 0; r < o->reps; r++) {
+        const int ne = executors_of(o->daemon_pid, ex, MAX_EXEC);
+        unsigned long long d0 = cpu_ns(o->daemon_pid), e0 = 0, e1 = 0;
+        for (int i = 0; i < ne; i++)
+            e0 += cpu_ns(ex[i]);
+        const double t0 = bench_now_ms();
+        for (int i = 0; i < o->n; i++)
+            if (sgemm(h, a, b, c, o->size))
+                exit(1);
+        if (trnsciDeviceSynchronize() != trnsciSuccess)
+            exit(1);
+        wall_v[r] = (bench_now_ms() - t0) * 1000 / o->n;
+        const unsigned long long d1 = cpu_ns(o->daemon_pid);
+        for (int i = 0; i < ne; i++)
+            e1 += cpu_ns(ex[i]);
+        daemon_v[r] = (double)(d1 - d0) / o->n;
+        exec_v[r] = (double)(e1 - e0) / o->n;
+    }
+    const double direct = direct_cpu_ns(o);
+    const bench_stats sd = bench_stats_of(daemon_v, o->reps), se = bench_stats_of(exec_v, o->reps),
+                      sw = bench_stats_of(wall_v, o->reps);
+    char cpus[64];
+    bench_self_cpus(cpus, sizeof(cpus));
+    printf("{\"bench\":\"neuron_host_cpu_per_op\",\"shape\":\"%dx%dx%d\",\"ops\":%d,\"reps\":%d,"
+           "\"daemon_cpu_us\":%.2f,\"executor_cpu_us\":%.2f,\"trnsci_cpu_us\":%.2f,"
+           "\"direct_runtime_cpu_us\":%.2f,\"added_by_trnsci_us\":%.2f,\"ratio\":%.2f,"
+           "\"wall_us_per_op\":%.2f,\"client_cpus\":\"%s\",\"simulated\":true}\n",
+           o->size, o->size, o->size, o->n, o->reps, sd.median / 1000, se.median / 1000,
+           (sd.median + se.median) / 1000, direct / 1000,
+           (sd.median + se.median - direct) / 1000, (sd.median + se.median) / direct,
+           sw.median, cpus);
+    free(daemon_v);
+    free(exec_v);
+    free(wall_v);
+}
+
+int main(int argc, char **argv) {
+    opts o = {.phase = "first", .n = 2000, .reps = 7, .size = 8};
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--phase") == 0 && v)
+            o.phase = argv[++i];
+        else if (strcmp(argv[i], "--daemon-pid") == 0 && v)
+            o.daemon_pid = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--lib") == 0 && v)
+            o.lib = argv[++i];
+        else if (strcmp(argv[i], "--neff") == 0 && v)
+            o.neff = argv[++i];
+        else if (strcmp(argv[i], "--ops") == 0 && v)
+            o.n = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--reps") == 0 && v)
+            o.reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--size") == 0 && v)
+            o.size = atoi(argv[++i]);
+        else if (!o.addr)
+            o.addr = argv[i];
+        else {
+            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host] "
+                            "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
+                            "[--size S]\n");
+            return 2;
+        }
+    }
+    if (!o.addr || o.size < 1 || o.size > 64 || o.n < 1 || o.reps < 1 ||
+        trnsciInit(o.addr) != trnsciSuccess)
+        return 2;
+    float *a, *b, *c;
+    const size_t bytes = (size_t)o.size * o.size * sizeof(float);
+    float *host = malloc(bytes);
+    bench_fill(host, (size_t)o.size * o.size, 1);
+    if (trnsciMalloc((void **)&a, bytes) || trnsciMalloc((void **)&b, bytes) ||
+        trnsciMalloc((void **)&c, bytes) ||
+        trnsciMemcpy(a, host, bytes, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(b, host, bytes, trnsciMemcpyHostToDevice))
+        return 1;
+    trnblasHandle_t h;
+    if (trnblasCreate(&h) != TRNBLAS_STATUS_SUCCESS)
+        return 1;
+    if (strcmp(o.phase, "host") == 0) {
+        if (!o.lib || !o.neff || o.daemon_pid <= 0)
+            return 2;
+        phase_host(&o, h, a, b, c);
+    } else {
+        phase_first(&o, h, a, b, c);
+    }
+    trnblasDestroy(h);
+    trnsciDeviceReset();
+    free(host);
+    return 0;
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# run_neuron.sh BUILD_DIR [bench_neuron options...]
+#
+# The Neuron backend's costs on the libnrt simulator (tests/nrtsim/, built in
+# BUILD_DIR with the tests): labelled simulated in every figure.
+#   1. NEFF cache: a new shape's first call (compile + load) and the calls
+#      after it (resident), on a daemon with an empty --cache-dir; then the
+#      first call again on a daemon restarted on that directory (load only);
+#   2. host CPU per op: small SGEMMs issued to the NeuronCores, the CPU time
+#      of the daemon and its executors per op beside the same op issued
+#      straight to the runtime in the bench process.
+# Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
+# its executors pinned there (one per simulated core: the simulator has 3,
+# the daemon owns cores 0-1, the bench's direct side core 2); the bench under
+# `taskset -c $BENCH_CPU`. The timing model is off (NRTSIM_*_US/GBPS/GFLOPS
+# unset): the figures are host costs only. NRTSIM_CC_MS (default here 500)
+# stands in for the compile time.
+# Prints one JSON object per measurement; exits non-zero if anything fails.
+set -eu
+# shellcheck source=daemon.sh
+. "$(dirname "$0")/daemon.sh"
+
+bench_init bench_neuron "$@"
+shift
+DAEMON_CPU=${DAEMON_CPU:-1}
+BENCH_CPU=${BENCH_CPU:-0}
+LIB="$BUILD/tests/nrtsim/libnrt.so.1"
+CC="$BUILD/tests/nrtsim/nrtsim-cc"
+if [ ! -e "$LIB" ] || [ ! -x "$CC" ]; then
+    cmake --build "$BUILD" --target nrtsim nrtsim-cc -j"$(nproc)" >&2
+fi
+bench_tmpdir trnsci-neuron
+export NRTSIM_CORES=3 NRTSIM_LOCK_DIR="$BENCH_TMP/locks" NRTSIM_CC_MS="${NRTSIM_CC_MS:-500}"
+CACHE="$BENCH_TMP/cache"
+SOCK="$BENCH_TMP/bench.sock"
+
+start() {
+    daemon_start "$1" env NEURON_RT_VISIBLE_CORES=0-1 "$DAEMON" --backend neuron \
+        --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" --cores "$DAEMON_CPU-$DAEMON_CPU" \
+        --listen "unix:$SOCK" --log-level warn
+    daemon_wait "$1" "unix:$SOCK"
+}
+
+rc=0
+start first
+taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase first "$@" || rc=$?
+daemon_stop first || rc=1
+if [ "$rc" -eq 0 ]; then
+    start restart
+    taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase restart "$@" || rc=$?
+    daemon_stop restart || rc=1
+fi
+if [ "$rc" -eq 0 ]; then
+    start host
+    NEFF=$(ls "$CACHE"/neff/*.neff | head -n 1)
+    NEURON_RT_VISIBLE_CORES=2 bench_run taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" \
+        --phase host --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" "$@"
+fi
+bench_finish "$rc"

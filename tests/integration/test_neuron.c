@@ -1,0 +1,482 @@
+/*
+ * test_neuron.c — the daemon on the Neuron backend, over the libnrt
+ * simulator (tests/nrtsim/: the same symbols and semantics as libnrt,
+ * loaded with dlopen as the real library is) and its simulated compiler.
+ *
+ * Checked:
+ *   - GEMMs run on NeuronCores from NEFFs: S and C, transposes, strided
+ *     batches, FP32, BF16 and BF16x3, against a double-precision reference
+ *     with each mode's error bound; that they really ran there is shown by
+ *     an execution error injected into the simulated cores, which fails the
+ *     op with the runtime's status and a NeuronCore named, after which the
+ *     core is used again;
+ *   - hybrid placement: FP64 GEMMs and FFTs (no Neuron kernel) run on the
+ *     CPU backend beside them, right;
+ *   - the NEFF cache: a miss compiles once; the same shape from a second
+ *     process is a hit (no compile); after a restart on the same cache
+ *     directory the NEFF comes from disk (no compile);
+ *   - a compile failure is remembered: reported to the op, not compiled
+ *     again, also after a restart;
+ *   - eviction: with device memory for one program at a time, programs of
+ *     different shapes take turns on the cores and every result is right;
+ *   - a second daemon is refused the cores the first owns, with the
+ *     runtime's message.
+ *
+ * Error bounds (u = 2^-24, S_ij = |alpha| sum_l |a_il||b_lj| + |beta||c_ij|
+ * with |z| = |re| + |im| for complex): FP32 accumulation of k products and
+ * the two scalings gives |err| <= (k + 4) u S (Higham, eq. 3.5, gamma_n);
+ * a complex product adds one addition per part, so twice that for C. BF16
+ * rounds each input with relative error <= 2^-8, so each product is within
+ * 2^-7 + 2^-16 of the exact one: (2^-7 + 2^-16 + (k + 4) u) S. BF16x3 keeps
+ * x - hi - lo within 2^-16 |x| and drops lo·lo (<= 2^-16 |a b|): within
+ * 3·2^-16 + 2^-32 per product: (3·2^-16 + (k + 4) u) S.
+ */
+#define _GNU_SOURCE
+#include <complex.h>
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "trnsci/trnblas.h"
+#include "trnsci/trnfft.h"
+#include "trnsci/trnsci.h"
+
+#define NCORES 2
+
+typedef enum mode { MODE_FP32, MODE_BF16, MODE_BF16X3 } mode;
+
+typedef struct suite {
+    th_daemon d;
+    char cache[256]; /* --cache-dir, outliving the daemon's own directory */
+    char locks[256]; /* the simulator's core ownership */
+    char faults[300];
+    int metrics_port;
+} suite;
+
+/* ---- the daemon ---------------------------------------------------------------- */
+
+static int start(suite *s) {
+    char listen[64];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%d", s->metrics_port);
+    const char *const args[] = {"--backend",       "neuron", "--neuron-lib", NRTSIM_LIB,
+                                "--neuron-cc",     NRTSIM_CC, "--cache-dir", s->cache,
+                                "--metrics-listen", listen,  NULL};
+    if (th_daemon_start(&s->d, args) != 0) {
+        fprintf(stderr, "the daemon did not start; its log is %s\n", s->d.log_path);
+        return -1;
+    }
+    return trnsciInit(s->d.unix_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static void stop(suite *s) {
+    trnsciDeviceReset();
+    assert_int_equal(th_daemon_stop(&s->d), 0);
+}
+
+static int setup(void **state) {
+    suite *s = calloc(1, sizeof(*s));
+    if (!s)
+        return -1;
+    snprintf(s->cache, sizeof(s->cache), "/tmp/trnsci-neff-test-XXXXXX");
+    snprintf(s->locks, sizeof(s->locks), "/tmp/trnsci-nrtsim-locks-XXXXXX");
+    if (!mkdtemp(s->cache) || !mkdtemp(s->locks))
+        return -1;
+    snprintf(s->faults, sizeof(s->faults), "%s/faults", s->locks);
+    FILE *f = fopen(s->faults, "w");
+    if (!f)
+        return -1;
+    fclose(f);
+    chmod(s->faults, 0644);
+    chmod(s->locks, 01777);
+    setenv("NRTSIM_CORES", "2", 1);
+    setenv("NRTSIM_LOCK_DIR", s->locks, 1);
+    setenv("NRTSIM_FAULTS", s->faults, 1);
+    setenv("NRTSIM_CC_MS", "50", 1);
+    unsetenv("NRTSIM_CC_FAIL");
+    unsetenv("NRTSIM_HBM_MB");
+    unsetenv("NEURON_RT_VISIBLE_CORES");
+    s->metrics_port = th_free_port();
+    *state = s;
+    return 0;
+}
+
+static int teardown(void **state) {
+    suite *s = *state;
+    th_remove_dir(s->cache);
+    th_remove_dir(s->locks);
+    free(s);
+    return 0;
+}
+
+static double metric(const suite *s, const char *series) {
+    const double v = th_metrics_sample(s->metrics_port, series);
+    assert_true(v >= 0);
+    return v;
+}
+
+/* Files in the NEFF cache whose name ends with suffix. */
+static int store_count(const suite *s, const char *suffix) {
+    char path[300];
+    snprintf(path, sizeof(path), "%s/neff", s->cache);
+    DIR *d = opendir(path);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        const size_t l = strlen(e->d_name), k = strlen(suffix);
+        n += l > k && strcmp(e->d_name + l - k, suffix) == 0;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Arms the simulator's fault file (each process reads it afresh). */
+static void arm_faults(const suite *s, const char *text) {
+    FILE *f = fopen(s->faults, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* ---- GEMMs checked against double ------------------------------------------- */
+
+typedef struct gemm_case {
+    int cplx;
+    trnblasOperation_t ta, tb;
+    int m, n, k, batch;
+    mode md;
+    float alpha[2], beta[2];
+} gemm_case;
+
+static float urand(unsigned *st) {
+    *st = *st * 1103515245u + 12345u;
+    return (float)((*st >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+static trnblasComputeType_t compute_of(mode md) {
+    return md == MODE_BF16     ? TRNBLAS_COMPUTE_32F_FAST_16BF
+           : md == MODE_BF16X3 ? TRNBLAS_COMPUTE_32F_BF16X3
+                               : TRNBLAS_COMPUTE_32F;
+}
+
+/* Element (r, c) of op(X) for column-major X (ld rows), complex or real. */
+static double complex op_elem(const float *x, int ld, trnblasOperation_t t, int cplx, int r,
+                              int c) {
+    const size_t at = t == TRNBLAS_OP_N ? (size_t)r + (size_t)c * ld : (size_t)c + (size_t)r * ld;
+    if (!cplx)
+        return x[at];
+    const double im = t == TRNBLAS_OP_C ? -x[2 * at + 1] : x[2 * at + 1];
+    return x[2 * at] + im * I;
+}
+
+static double abs1(double complex z) {
+    return fabs(creal(z)) + fabs(cimag(z));
+}
+
+/* Runs the case through the daemon: returns the status of the launch and
+ * synchronize (trnsciSuccess when both went through), and on success
+ * checks every element against the bound. */
+static trnsciError_t run_case(const gemm_case *g, unsigned seed) {
+    const int p = g->cplx ? 2 : 1;
+    const int ar = g->ta == TRNBLAS_OP_N ? g->m : g->k, ac = g->ta == TRNBLAS_OP_N ? g->k : g->m;
+    const int br = g->tb == TRNBLAS_OP_N ? g->k : g->n, bc = g->tb == TRNBLAS_OP_N ? g->n : g->k;
+    const size_t sa = (size_t)ar * ac, sb = (size_t)br * bc, sc = (size_t)g->m * g->n;
+    const size_t na = sa * g->batch * p, nb = sb * g->batch * p, nc = sc * g->batch * p;
+    float *ha = malloc(na * 4), *hb = malloc(nb * 4), *hc = malloc(nc * 4), *out = malloc(nc * 4);
+    assert_true(ha && hb && hc && out);
+    for (size_t i = 0; i < na; i++)
+        ha[i] = urand(&seed);
+    for (size_t i = 0; i < nb; i++)
+        hb[i] = urand(&seed);
+    for (size_t i = 0; i < nc; i++)
+        hc[i] = urand(&seed);
+    void *da, *db, *dc;
+    assert_int_equal(trnsciMalloc(&da, na * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&db, nb * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&dc, nc * 4), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(da, ha, na * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(db, hb, nb * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dc, hc, nc * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const trnsciDataType_t t = g->cplx ? TRNSCI_C_32F : TRNSCI_R_32F;
+    assert_int_equal(trnblasGemmStridedBatchedEx(
+                         h, g->ta, g->tb, g->m, g->n, g->k, g->alpha, da, t, ar, (long long)sa,
+                         db, t, br, (long long)sb, g->beta, dc, t, g->m, (long long)sc, g->batch,
+                         compute_of(g->md), TRNBLAS_GEMM_DEFAULT),
+                     TRNBLAS_STATUS_SUCCESS);
+    trnsciError_t st = trnsciDeviceSynchronize();
+    if (st == trnsciSuccess)
+        st = trnsciMemcpy(out, dc, nc * 4, trnsciMemcpyDeviceToHost);
+    const double u = ldexp(1, -24);
+    const double unit = g->md == MODE_BF16     ? ldexp(1, -7) + ldexp(1, -16)
+                        : g->md == MODE_BF16X3 ? 3 * ldexp(1, -16)
+                                               : 0;
+    const double per = (unit + (g->k + 4) * u) * (g->cplx ? 2 : 1);
+    const double complex alpha = g->alpha[0] + (g->cplx ? g->alpha[1] : 0) * I;
+    const double complex beta = g->beta[0] + (g->cplx ? g->beta[1] : 0) * I;
+    double worst = 0;
+    for (int b = 0; st == trnsciSuccess && b < g->batch; b++)
+        for (int j = 0; j < g->n; j++)
+            for (int i = 0; i < g->m; i++) {
+                const float *A = ha + (size_t)b * sa * p, *B = hb + (size_t)b * sb * p;
+                const float *C = hc + (size_t)b * sc * p, *D = out + (size_t)b * sc * p;
+                double complex s = 0;
+                double mag = 0;
+                for (int l = 0; l < g->k; l++) {
+                    const double complex x = op_elem(A, ar, g->ta, g->cplx, i, l);
+                    const double complex y = op_elem(B, br, g->tb, g->cplx, l, j);
+                    s += x * y;
+                    mag += abs1(x) * abs1(y);
+                }
+                const size_t e = (size_t)i + (size_t)j * g->m;
+                const double complex c = g->cplx ? C[2 * e] + C[2 * e + 1] * I : C[e];
+                const double complex want = alpha * s + beta * c;
+                const double complex got = g->cplx ? D[2 * e] + D[2 * e + 1] * I : D[e];
+                const double bound = per * (abs1(alpha) * mag + abs1(beta) * abs1(c));
+                const double err = abs1(got - want);
+                if (!(err <= bound))
+                    fail_msg("%s %dx%dx%d batch %d mode %d: element (%d,%d) of %d is off by %g, "
+                             "bound %g",
+                             g->cplx ? "C" : "S", g->m, g->n, g->k, g->batch, (int)g->md, i, j, b,
+                             err, bound);
+                if (bound > 0 && err / bound > worst)
+                    worst = err / bound;
+            }
+    trnblasDestroy(h);
+    trnsciFree(da);
+    trnsciFree(db);
+    trnsciFree(dc);
+    free(ha);
+    free(hb);
+    free(hc);
+    free(out);
+    return st;
+}
+
+static const gemm_case CASES[] = {
+    {0, TRNBLAS_OP_N, TRNBLAS_OP_N, 130, 70, 257, 1, MODE_FP32, {1.5f, 0}, {-0.5f, 0}},
+    {0, TRNBLAS_OP_T, TRNBLAS_OP_N, 20, 30, 140, 1, MODE_BF16X3, {1, 0}, {0, 0}},
+    {0, TRNBLAS_OP_N, TRNBLAS_OP_T, 64, 48, 96, 3, MODE_BF16, {0.75f, 0}, {1, 0}},
+    {1, TRNBLAS_OP_C, TRNBLAS_OP_T, 40, 20, 130, 1, MODE_FP32, {1, -0.5f}, {0.25f, 1}},
+    {1, TRNBLAS_OP_N, TRNBLAS_OP_N, 17, 9, 33, 2, MODE_BF16X3, {0.5f, 0.5f}, {0, 0}},
+};
+
+static void test_gemms_run_on_neuroncores(void **state) {
+    suite *s = *state;
+    assert_int_equal(start(s), 0);
+    for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++)
+        assert_int_equal(run_case(&CASES[i], 17u + (unsigned)i), trnsciSuccess);
+    /* One compile per shape and mode. */
+    assert_true(metric(s, "trnscid_neff_compiles_total") ==
+                (double)(sizeof(CASES) / sizeof(CASES[0])));
+    assert_int_equal(store_count(s, ".neff"), (int)(sizeof(CASES) / sizeof(CASES[0])));
+
+    /* They ran on the simulated cores: an execution error injected there
+     * fails one op per executor (each process reads the fault file), with
+     * the runtime's status; then the cores run again. */
+    arm_faults(s, "exec_error core=0 count=1\n");
+    int failed = 0, ok = 0;
+    for (int round = 0; round < 6 && ok < 2; round++) {
+        const trnsciError_t st = run_case(&CASES[0], 99u);
+        if (st == trnsciSuccess) {
+            ok++;
+            continue;
+        }
+        failed++;
+        assert_int_equal(st, trnsciErrorLaunchFailure);
+        const char *m = trnsciGetLastErrorMessage();
+        if (!strstr(m, "NeuronCore") || !strstr(m, "NRT_EXEC_COMPLETED_WITH_ERR"))
+            fail_msg("expected the runtime's status and the core, got \"%s\"", m);
+    }
+    assert_true(failed >= 1 && failed <= NCORES);
+    assert_int_equal(ok, 2);
+    stop(s);
+}
+
+/* ---- hybrid placement ---------------------------------------------------------- */
+
+static void test_fp64_and_fft_run_on_the_cpu(void **state) {
+    suite *s = *state;
+    assert_int_equal(start(s), 0);
+    /* DGEMM: no Neuron kernel gives FP64. Integers: exact. */
+    enum { N = 24 };
+    double ha[N * N], hb[N * N], hc[N * N];
+    for (int i = 0; i < N * N; i++) {
+        ha[i] = (i * 7) % 9 - 4;
+        hb[i] = (i * 5) % 7 - 3;
+    }
+    double *da, *db, *dc;
+    assert_int_equal(trnsciMalloc((void **)&da, sizeof(ha)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&db, sizeof(hb)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&dc, sizeof(hc)), trnsciSuccess);
+    trnsciMemcpy(da, ha, sizeof(ha), trnsciMemcpyHostToDevice);
+    trnsciMemcpy(db, hb, sizeof(hb), trnsciMemcpyHostToDevice);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const double one = 1, zero = 0;
+    assert_int_equal(trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, da, N, db, N,
+                                  &zero, dc, N),
+                     TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemcpy(hc, dc, sizeof(hc), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) {
+            double r = 0;
+            for (int l = 0; l < N; l++)
+                r += ha[i + l * N] * hb[l + j * N];
+            assert_true(hc[i + j * N] == r);
+        }
+    trnblasDestroy(h);
+    trnsciFree(da);
+    trnsciFree(db);
+    trnsciFree(dc);
+
+    /* A C2C FFT of 64 points against the DFT in double: error within
+     * 5 log2(n) u max|x| sum (FFTW's bound, generously). */
+    enum { F = 64 };
+    trnfftComplex x[F], y[F];
+    for (int i = 0; i < F; i++) {
+        x[i].x = (float)sin(0.3 * i);
+        x[i].y = (float)cos(0.7 * i * i);
+    }
+    trnfftComplex *dx;
+    assert_int_equal(trnsciMalloc((void **)&dx, sizeof(x)), trnsciSuccess);
+    trnsciMemcpy(dx, x, sizeof(x), trnsciMemcpyHostToDevice);
+    trnfftHandle plan;
+    assert_int_equal(trnfftPlan1d(&plan, F, TRNFFT_C2C, 1), TRNFFT_SUCCESS);
+    assert_int_equal(trnfftExecC2C(plan, dx, dx, TRNFFT_FORWARD), TRNFFT_SUCCESS);
+    assert_int_equal(trnsciMemcpy(y, dx, sizeof(y), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (int k = 0; k < F; k++) {
+        double complex r = 0;
+        for (int i = 0; i < F; i++)
+            r += (x[i].x + x[i].y * I) * cexp(-2 * M_PI * I * (double)((i * k) % F) / F);
+        assert_true(cabs(y[k].x + y[k].y * I - r) <= 5 * 6 * ldexp(1, -24) * 2 * F);
+    }
+    trnfftDestroy(plan);
+    trnsciFree(dx);
+    /* Neither compiled anything. */
+    assert_true(metric(s, "trnscid_neff_compiles_total") == 0);
+    stop(s);
+}
+
+/* ---- the NEFF cache ------------------------------------------------------------ */
+
+static int second_process_role(const char *addr, int fd) {
+    (void)fd;
+    if (trnsciInit(addr) != trnsciSuccess)
+        return 2;
+    const trnsciError_t st = run_case(&CASES[0], 5u);
+    trnsciDeviceReset();
+    return st == trnsciSuccess ? 0 : 1;
+}
+
+static void test_neff_cache_miss_hit_restart(void **state) {
+    suite *s = *state;
+    assert_int_equal(start(s), 0);
+    assert_int_equal(run_case(&CASES[0], 1u), trnsciSuccess);
+    assert_true(metric(s, "trnscid_neff_compiles_total") == 1);
+    /* The same shape from another process: the plan cache's hit. */
+    const pid_t child = th_spawn_role("second", s->d.unix_addr, -1);
+    assert_int_equal(th_wait_child(child), 0);
+    assert_true(metric(s, "trnscid_neff_compiles_total") == 1);
+    assert_true(metric(s, "trnscid_plan_cache_hits_total") >= 1);
+    stop(s);
+
+    /* Restarted on the same cache directory: the manifest pre-warms the
+     * plan, its NEFF comes from disk. */
+    assert_int_equal(start(s), 0);
+    for (int i = 0; i < 200 && metric(s, "trnscid_plan_cache_prewarm_done") != 1; i++)
+        th_sleep_ms(50);
+    assert_int_equal(run_case(&CASES[0], 2u), trnsciSuccess);
+    assert_true(metric(s, "trnscid_neff_cache_hits_total") >= 1);
+    assert_true(metric(s, "trnscid_neff_compiles_total") == 0);
+    assert_int_equal(store_count(s, ".neff"), 1);
+    stop(s);
+}
+
+static void test_compile_failure_remembered(void **state) {
+    suite *s = *state;
+    setenv("NRTSIM_CC_FAIL", "m=33 ", 1); /* the compiler inherits it */
+    const gemm_case bad = {0, TRNBLAS_OP_N, TRNBLAS_OP_N, 33, 8, 8, 1, MODE_FP32, {1, 0}, {0, 0}};
+    assert_int_equal(start(s), 0);
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(run_case(&bad, 3u), trnsciErrorLaunchFailure);
+        const char *m = trnsciGetLastErrorMessage();
+        if (!strstr(m, "injected failure"))
+            fail_msg("expected the compiler's message, got \"%s\"", m);
+    }
+    assert_true(metric(s, "trnscid_neff_compiles_total") == 1);
+    assert_true(metric(s, "trnscid_neff_compile_failures_total") == 1);
+    assert_int_equal(store_count(s, ".fail"), 1);
+    /* Other shapes still compile and run. */
+    assert_int_equal(run_case(&CASES[1], 4u), trnsciSuccess);
+    stop(s);
+
+    assert_int_equal(start(s), 0);
+    assert_int_equal(run_case(&bad, 3u), trnsciErrorLaunchFailure);
+    const char *m = trnsciGetLastErrorMessage();
+    if (!strstr(m, "remembered") || !strstr(m, "injected failure"))
+        fail_msg("expected the remembered failure, got \"%s\"", m);
+    assert_true(metric(s, "trnscid_neff_compiles_total") == 0);
+    stop(s);
+    unsetenv("NRTSIM_CC_FAIL");
+}
+
+/* ---- device memory ------------------------------------------------------------- */
+
+static void test_programs_evicted_under_memory_pressure(void **state) {
+    suite *s = *state;
+    /* A 200x200x200 program holds four 160 KB tensors: 1 MiB per core holds
+     * one such program, not two. */
+    setenv("NRTSIM_HBM_MB", "1", 1);
+    assert_int_equal(start(s), 0);
+    const gemm_case a = {0, TRNBLAS_OP_N, TRNBLAS_OP_N, 200, 200, 200, 1, MODE_FP32, {1, 0}, {0, 0}};
+    const gemm_case b = {0, TRNBLAS_OP_N, TRNBLAS_OP_N, 200, 200, 199, 1, MODE_FP32, {1, 0}, {0, 0}};
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(run_case(&a, 10u + (unsigned)round), trnsciSuccess);
+        assert_int_equal(run_case(&b, 20u + (unsigned)round), trnsciSuccess);
+    }
+    stop(s);
+    unsetenv("NRTSIM_HBM_MB");
+}
+
+/* ---- ownership ------------------------------------------------------------------ */
+
+static void test_second_daemon_refused_the_cores(void **state) {
+    suite *s = *state;
+    assert_int_equal(start(s), 0);
+    th_daemon other;
+    const char *const args[] = {"--backend",   "neuron", "--neuron-lib", NRTSIM_LIB,
+                                "--neuron-cc", NRTSIM_CC, NULL};
+    assert_int_not_equal(th_daemon_start(&other, args), 0);
+    if (!th_file_contains(other.log_path, "in use"))
+        fail_msg("the refusal does not carry the runtime's message (log %s)", other.log_path);
+    th_remove_dir(other.dir);
+    /* The first one still serves. */
+    assert_int_equal(run_case(&CASES[0], 8u), trnsciSuccess);
+    stop(s);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "second") == 0)
+        return second_process_role(argv[3], atoi(argv[4]));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_gemms_run_on_neuroncores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compile_failure_remembered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_programs_evicted_under_memory_pressure, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_second_daemon_refused_the_cores, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("neuron", tests, NULL, NULL);
+}
