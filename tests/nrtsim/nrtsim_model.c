@@ -17,7 +17,8 @@
  * of the dimensions times the element size. NAME is 1-255 characters of
  * [A-Za-z0-9_.-]. For kernel gemm, the parameters must parse
  * (trn_nprog_gemm_parse) and the tensors must be exactly at, b, c, scal
- * (inputs) and d (output), float32, of program.h's shapes. Anything else is
+ * (inputs) and d (output), float32, of program.h's shapes (for f32 too,
+ * at is [B][1][K][M]: P = 1 is a dimension). Anything else is
  * NRT_INVALID; the parser reads nothing past the size it is given.
  *
  * Device memory of a loaded model (charged to its core, given back at
@@ -250,21 +251,25 @@ static const nrtsim_tdecl *find_decl(const nrtsim_neff *n, const char *name) {
 static int check_gemm(nrtsim_neff *n, char *err, size_t errlen) {
     if (trn_nprog_gemm_parse(n->params, &n->gemm, err, errlen) != 0)
         return -1;
-    const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(&n->gemm);
+    const trn_nprog_gemm *g = &n->gemm;
+    const uint32_t B = (uint32_t)g->batch, P = g->complex ? 2 : 1, M = (uint32_t)g->m,
+                   N = (uint32_t)g->n, K = (uint32_t)g->k;
     const struct {
         const char *name;
-        uint64_t bytes;
         trn_nrt_usage usage;
-    } want[] = {{"at", b.at, TRN_NRT_USAGE_INPUT},
-                {"b", b.b, TRN_NRT_USAGE_INPUT},
-                {"c", b.c, TRN_NRT_USAGE_INPUT},
-                {"scal", b.scal, TRN_NRT_USAGE_INPUT},
-                {"d", b.c, TRN_NRT_USAGE_OUTPUT}};
+        uint32_t ndim, shape[4];
+    } want[] = {{"at", TRN_NRT_USAGE_INPUT, 4, {B, P, K, M}},
+                {"b", TRN_NRT_USAGE_INPUT, 4, {B, P, K, N}},
+                {"c", TRN_NRT_USAGE_INPUT, 4, {B, P, M, N}},
+                {"scal", TRN_NRT_USAGE_INPUT, 1, {2 * P}},
+                {"d", TRN_NRT_USAGE_OUTPUT, 4, {B, P, M, N}}};
     const size_t nwant = sizeof(want) / sizeof(want[0]);
     for (size_t i = 0; i < nwant; i++) {
         const nrtsim_tdecl *d = find_decl(n, want[i].name);
-        if (!d || d->bytes != want[i].bytes || d->usage != want[i].usage ||
-            d->dtype != TRN_NRT_DTYPE_FLOAT32) {
+        /* The bytes follow from the shape (parse_tensor checked them). */
+        if (!d || d->usage != want[i].usage || d->dtype != TRN_NRT_DTYPE_FLOAT32 ||
+            d->ndim != want[i].ndim ||
+            memcmp(d->shape, want[i].shape, want[i].ndim * sizeof(uint32_t)) != 0) {
             snprintf(err, errlen, "gemm tensor %s missing or not as the parameters say",
                      want[i].name);
             return -1;
