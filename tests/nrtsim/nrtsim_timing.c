@@ -10,7 +10,8 @@
  *                       2 m n k batch (times 4 for c32)
  *   NRTSIM_TIMEOUT_MS   how long an injected timeout takes (default 100)
  * A delay is a sleep to an absolute CLOCK_MONOTONIC deadline counted from
- * the call's start, so the host work done meanwhile is part of it and the
+ * the call's start (an execute's compute time: from when its core is free,
+ * nrtsim_exec.c), so the host work done meanwhile is part of it and the
  * host CPU time of a delay stays near zero (nothing spins).
  */
 #include <errno.h>
