@@ -33,9 +33,11 @@ static int keyed_number(const char *tok, const char *key, uint64_t limit, uint64
         return -1;
     uint64_t v = 0;
     for (const char *p = tok + kl + 1; *p; p++) {
-        if (*p < '0' || *p > '9' || v > (limit - (uint64_t)(*p - '0')) / 10)
+        const uint64_t d = (uint64_t)(*p - '0');
+        /* v * 10 + d <= limit, without overflow (d > limit first). */
+        if (*p < '0' || *p > '9' || d > limit || v > (limit - d) / 10)
             return -1;
-        v = v * 10 + (uint64_t)(*p - '0');
+        v = v * 10 + d;
     }
     *out = v;
     return 0;

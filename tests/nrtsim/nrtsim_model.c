@@ -83,9 +83,11 @@ static int parse_num(const char *s, uint64_t limit, uint64_t *out) {
     if (!*s)
         return -1;
     for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > (limit - (uint64_t)(*s - '0')) / 10)
+        const uint64_t d = (uint64_t)(*s - '0');
+        /* v * 10 + d <= limit, without overflow (d > limit first). */
+        if (*s < '0' || *s > '9' || d > limit || v > (limit - d) / 10)
             return -1;
-        v = v * 10 + (uint64_t)(*s - '0');
+        v = v * 10 + d;
     }
     *out = v;
     return 0;

@@ -24,6 +24,10 @@
  * descriptor: nrt_close closes it (never LOCK_UN, which would also release
  * the lock for a forked child sharing the descriptor), and so does the
  * process's death.
+ *
+ * nrt_close frees every tensor and model; handles are dead afterwards (as
+ * with the real runtime, closing while other threads still call in is the
+ * caller's error).
  */
 #include <errno.h>
 #include <fcntl.h>

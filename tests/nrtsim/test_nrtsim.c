@@ -701,6 +701,8 @@ static void test_malformed_neff(void **state) {
         {"tensor at input float32 64 4 2 1 2 4",
          "tensor at input float32 18446744073709551616 4 2 1 2 4"},
         {"tensor at input float32 64 4 2 1 2 4", "tensor at input float32 64 99 2 1 2 4"},
+        {"tensor at input float32 64 4 2 1 2 4", "tensor at input float32 64 9 2 1 2 4"},
+        {"tensor at input float32 64 4 2 1 2 4", "tensor at input float32 64 0"},
         {"tensor at input float32 64 4 2 1 2 4", "tensor at input float32 64 4 4294967296 1 2 4"},
         {"tensor at input float32 64 4 2 1 2 4", "tensor at input float32 64 2 8 2"},
         {"tensor at input", "tensor at output"},
@@ -1148,12 +1150,15 @@ static void test_fault_exec_error_and_alloc(void **state) {
     x = tensor(TRN_NRT_PLACEMENT_DEVICE, 0, 8);
     api.tensor_free(&x);
     /* A line not understood is reported and skipped. */
-    faults_file("exec_error core=0\nexplode core=0 count=1\nexec_error core=0 count=1\n");
+    faults_file("exec_error core=0\nexplode core=0 count=1\nexec_error core=0 count=1\n"
+                "alloc_fail core=64 count=1\nhang core=0 count=1\n");
     const int saved = stderr_to("faults.err");
     assert_int_equal(case_run(&t, m0, 0), TRN_NRT_EXEC_COMPLETED_WITH_ERR);
     char *msg = stderr_back(saved, "faults.err");
     assert_non_null(strstr(msg, "faults:1:"));
     assert_non_null(strstr(msg, "faults:2:"));
+    assert_non_null(strstr(msg, "faults:4:"));
+    assert_non_null(strstr(msg, "faults:5:"));
     free(msg);
     assert_int_equal(case_run(&t, m0, 0), TRN_NRT_SUCCESS);
     case_free(&t);
