@@ -182,9 +182,8 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
            "\"direct_runtime_cpu_us\":%.2f,\"added_by_trnsci_us\":%.2f,\"ratio\":%.2f,"
            "\"wall_us_per_op\":%.2f,\"client_cpus\":\"%s\",\"simulated\":true}\n",
            o->size, o->size, o->size, o->n, o->reps, sd.median / 1000, se.median / 1000,
-           (sd.median + se.median) / 1000, direct / 1000,
-           (sd.median + se.median - direct) / 1000, (sd.median + se.median) / direct,
-           sw.median, cpus);
+           (sd.median + se.median) / 1000, direct / 1000, (sd.median + se.median - direct) / 1000,
+           (sd.median + se.median) / direct, sw.median, cpus);
     free(daemon_v);
     free(exec_v);
     free(wall_v);

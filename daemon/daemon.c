@@ -30,6 +30,8 @@
 #include "scheduler/graph_cache.h"
 
 #define POLL_SLICE_MS 100
+/* How long a starting daemon waits for NeuronCores another process holds. */
+#define CORES_TAKEN_WAIT_MS 3000
 #define SHUTDOWN_GRACE_MS 2000
 /* Graph structures the graph cache keeps (graph_cache.h). */
 #define TRN_DAEMON_GRAPH_CACHE_ENTRIES 1024
@@ -143,7 +145,14 @@ static int create_backend(trnscid *d, char *err, size_t errlen) {
     }
     trn_neuron_probe pr;
     char why[600];
-    if (trn_backend_neuron_probe(d->cfg.neuron_lib, &pr, why, sizeof(why)) != 0) {
+    /* Cores held by a daemon that has just died are freed once its
+     * executors have gone too: a restart waits that long, no longer. */
+    int rc = trn_backend_neuron_probe(d->cfg.neuron_lib, &pr, why, sizeof(why));
+    for (int i = 0; rc != 0 && pr.taken && i < CORES_TAKEN_WAIT_MS / 100; i++) {
+        usleep(100 * 1000);
+        rc = trn_backend_neuron_probe(d->cfg.neuron_lib, &pr, why, sizeof(why));
+    }
+    if (rc != 0) {
         if (d->cfg.backend == TRN_BACKEND_NEURON || pr.taken) {
             snprintf(err, errlen, "the Neuron backend cannot start: %.400s", why);
             cpu->destroy(cpu);
@@ -168,6 +177,8 @@ static int create_backend(trnscid *d, char *err, size_t errlen) {
         cpu->destroy(cpu);
         return -1;
     }
+    if (trn_backend_neuron_store_note(d->backend)[0])
+        trn_log(TRN_LOG_WARN, "%s", trn_backend_neuron_store_note(d->backend));
     workers_for_neuron(&d->cfg, pr.ncores);
     trn_log(TRN_LOG_INFO, "backend neuron: %u NeuronCores%s; %s", pr.ncores,
             d->cfg.executors ? ", one executor each" : "",

@@ -47,6 +47,8 @@ typedef struct neuron_backend {
     int phys[TRN_NC_MAX_CORES]; /* physical id of each logical core */
     trn_nc_runtime rt;          /* this process's runtime (daemon or executor) */
     int in_executor;            /* core_init started a runtime for one core here */
+    pid_t daemon_pid;           /* the process that made the backend */
+    char store_note[1024];      /* why --cache-dir could not keep NEFFs, or "" */
     atomic_uint_fast64_t compiles, compile_failures, store_hits, remembered;
 } neuron_backend;
 
@@ -106,7 +108,9 @@ static int neuron_core_init(const trn_backend *be, int core) {
     neuron_backend *nb = nb_of(be);
     if (nb->cpu->core_init(nb->cpu, core) != 0 || core < 0 || core >= (int)nb->ncores)
         return -1;
-    if (!nb->cfg.per_process) {
+    /* The daemon's own worker threads (which hand the op to an executor)
+     * never start the runtime when executors own the cores. */
+    if (!nb->cfg.per_process || getpid() == nb->daemon_pid) {
         current_core = core;
         return 0;
     }
@@ -229,7 +233,7 @@ static trn_kstatus neuron_plan_build(const trn_backend *be, void *plan, unsigned
         atomic_fetch_add(&nb->remembered, 1);
         char why[400];
         snprintf(why, sizeof(why), "%s", err);
-        snprintf(err, errlen, "compiling the NEFF failed (remembered): %s", why);
+        snprintf(err, errlen, "(remembered NEFF compile failure) %s", why);
         return TRN_KSTATUS_FAILED;
     }
     if (r == TRN_NEFF_ERROR)
@@ -392,29 +396,46 @@ static int physical_cores(neuron_backend *nb, uint32_t n) {
     return k == n ? 0 : -1;
 }
 
-/* The store: cfg.store_dir/neff (made world-searchable, so that executors
- * running as another user can read NEFFs through the descriptor), or a
- * private temporary directory. */
+/* A private temporary directory for the store (its files go with the
+ * daemon). */
+static int make_private_store(neuron_backend *nb) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(nb->store_path, sizeof(nb->store_path), "%s/trnscid-neff-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(nb->store_path) || chmod(nb->store_path, 0711) != 0)
+        return -1;
+    nb->private_dir = 1;
+    return 0;
+}
+
+/* cfg.store_dir/neff, made when missing. */
+static int make_shared_store(neuron_backend *nb) {
+    snprintf(nb->store_path, sizeof(nb->store_path), "%s", nb->cfg.store_dir);
+    if (mkdir(nb->store_path, 0700) != 0 && errno != EEXIST)
+        return -1;
+    snprintf(nb->store_path, sizeof(nb->store_path), "%s/neff", nb->cfg.store_dir);
+    if (mkdir(nb->store_path, 0711) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* The store: cfg.store_dir/neff, or a private temporary directory when
+ * there is none or it cannot be used (the daemon warns, as the plan cache
+ * does: NEFFs then last one run); either searchable by all (0711, not
+ * listable), so that executors running as another user open NEFFs by name
+ * through the descriptor. */
 static int open_store(neuron_backend *nb, char *err, size_t errlen) {
     if (nb->cfg.store_dir && nb->cfg.store_dir[0]) {
-        snprintf(nb->store_path, sizeof(nb->store_path), "%s", nb->cfg.store_dir);
-        if (mkdir(nb->store_path, 0700) != 0 && errno != EEXIST)
-            goto fail;
-        snprintf(nb->store_path, sizeof(nb->store_path), "%s/neff", nb->cfg.store_dir);
-        if (mkdir(nb->store_path, 0755) != 0 && errno != EEXIST)
-            goto fail;
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(nb->store_path, sizeof(nb->store_path), "%s/trnscid-neff-XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(nb->store_path))
-            goto fail;
-        nb->private_dir = 1;
+        if (make_shared_store(nb) == 0 &&
+            (nb->store_fd = open(nb->store_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
+            return 0;
+        snprintf(nb->store_note, sizeof(nb->store_note),
+                 "cannot use %.900s for the NEFF cache (%s): NEFFs will not persist",
+                 nb->store_path, strerror(errno));
     }
-    nb->store_fd = open(nb->store_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (nb->store_fd >= 0)
+    if (make_private_store(nb) == 0 &&
+        (nb->store_fd = open(nb->store_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
         return 0;
-fail:
     snprintf(err, errlen, "cannot make the NEFF cache %s: %s", nb->store_path, strerror(errno));
     return -1;
 }
@@ -463,6 +484,7 @@ trn_backend *trn_backend_neuron_create(const trn_neuron_config *cfg, uint32_t nc
     }
     nb->cpu = cpu;
     nb->store_fd = -1;
+    nb->daemon_pid = getpid();
     keep_config(nb, cfg);
     set_hooks(nb);
     if (ncores == 0 || ncores > TRN_NC_MAX_CORES || physical_cores(nb, ncores) != 0) {
@@ -493,6 +515,12 @@ fail:
     }
     free(nb);
     return NULL;
+}
+
+const char *trn_backend_neuron_store_note(const trn_backend *be) {
+    if (!be || be->run != neuron_run)
+        return "";
+    return nb_of(be)->store_note;
 }
 
 trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {

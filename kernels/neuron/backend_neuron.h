@@ -51,9 +51,14 @@ int trn_backend_neuron_probe(const char *library, trn_neuron_probe *out, char *e
 
 /* The backend over ncores NeuronCores (from the probe), taking cpu, which
  * it destroys with itself. NULL with err when the runtime cannot be started
- * (without executors) or the store cannot be made. */
+ * (without executors), the compiler does not answer --version, or no NEFF
+ * store can be made; cpu is then still the caller's. */
 trn_backend *trn_backend_neuron_create(const trn_neuron_config *cfg, uint32_t ncores,
                                        trn_backend *cpu, char *err, size_t errlen);
+
+/* Why the NEFF cache could not be kept under the cache directory (it is
+ * then private to this run), or "". */
+const char *trn_backend_neuron_store_note(const trn_backend *be);
 
 /* The NEFF compile service's counters (the daemon's process compiles). */
 typedef struct trn_neuron_stats {

@@ -161,10 +161,11 @@ int trn_neff_compile(const trn_neff_compile_job *job, char *msg, size_t msglen) 
     }
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
+    /* The compiler's own words first: messages are cut to fit. */
     if (WIFEXITED(st))
-        snprintf(msg, msglen, "the compiler exited with status %d: %.400s", WEXITSTATUS(st),
-                 text[0] ? text : "(no message)");
+        snprintf(msg, msglen, "%.400s (compiler exit status %d)", text[0] ? text : "no message",
+                 WEXITSTATUS(st));
     else
-        snprintf(msg, msglen, "the compiler was killed by signal %d: %.400s", WTERMSIG(st), text);
+        snprintf(msg, msglen, "%.400s (compiler killed by signal %d)", text, WTERMSIG(st));
     return -1;
 }

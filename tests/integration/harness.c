@@ -87,10 +87,22 @@ static int exec_daemon(th_daemon *d, const char *const *extra_args) {
         argv[n++] = extra_args[i];
     argv[n] = NULL;
 
+    /* On the simulated Neuron backend a test may run several daemons at
+     * once, and one process owns a core: each daemon started gets the next
+     * of TRNSCI_TEST_NEURON_SLOTS pairs of simulated cores. */
+    static unsigned started;
+    const char *slots_env = getenv("TRNSCI_TEST_NEURON_SLOTS");
+    const unsigned slots = slots_env ? (unsigned)atoi(slots_env) : 0;
+    const unsigned slot = slots ? started++ % slots : 0;
     d->pid = fork();
     if (d->pid < 0)
         return -1;
     if (d->pid == 0) {
+        if (slots) {
+            char cores[32];
+            snprintf(cores, sizeof(cores), "%u-%u", 2 * slot, 2 * slot + 1);
+            setenv("NEURON_RT_VISIBLE_CORES", cores, 1);
+        }
         /* A test that dies must not leave its daemon behind (holding the
          * test runner's output pipe open). */
         prctl(PR_SET_PDEATHSIG, SIGTERM);

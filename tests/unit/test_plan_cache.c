@@ -16,6 +16,8 @@
  *    slow build wakes when it finishes; stopping fails queued parts;
  *  - LRU under the byte bound: unreferenced entries are evicted oldest first,
  *    referenced ones never; clear drops the unused ones only;
+ *  - kernel programs: their keys; two compile at once on the compile threads
+ *    while the planner thread prepares an FFT plan;
  *  - persistence: the manifest written to the directory lists the prepared
  *    parts; a new cache loads it and prepares them (hits, not misses); a
  *    manifest of another backend version, and garbage, are ignored with a
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -39,6 +42,7 @@
 
 typedef struct fake_plan {
     unsigned built; /* parts */
+    int program;    /* a kernel program (prepared on the compile threads) */
 } fake_plan;
 
 typedef struct fake_state {
@@ -48,15 +52,23 @@ typedef struct fake_state {
     int nomem_part, create_nomem;           /* out of memory building / making plans */
     int state_saves, state_loads;
     char warnings[4096];
+    int gate;            /* program builds wait while it is set */
+    int compiling, most; /* program builds running now, and at most */
 } fake_state;
 
 static fake_state fake = {
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, -1, 0, 0, 0, ""};
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, -1, 0, 0, 0, "", 0, 0, 0};
 
 static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
                          char *err, size_t errlen) {
     (void)be;
     *why = TRN_KSTATUS_FAILED;
+    if (spec->family == TRN_PLAN_PROGRAM) {
+        fake_plan *p = calloc(1, sizeof(fake_plan));
+        if (p)
+            p->program = 1;
+        return p;
+    }
     if (trn_fft_shape_check(&spec->u.fft, err, errlen))
         return NULL;
     if (fake.create_nomem) {
@@ -71,6 +83,15 @@ static trn_kstatus fake_build(const trn_backend *be, void *plan, unsigned part, 
                               size_t errlen) {
     (void)be;
     pthread_mutex_lock(&fake.lock);
+    if (((fake_plan *)plan)->program) {
+        fake.compiling++;
+        if (fake.compiling > fake.most)
+            fake.most = fake.compiling;
+        pthread_cond_broadcast(&fake.cond);
+        while (fake.gate)
+            pthread_cond_wait(&fake.cond, &fake.lock);
+        fake.compiling--;
+    }
     while (fake.block)
         pthread_cond_wait(&fake.cond, &fake.lock);
     fake.builds++;
@@ -143,6 +164,7 @@ static int reset(void **state) {
     fake.fail_part = fake.nomem_part = -1;
     fake.create_nomem = 0;
     fake.warnings[0] = '\0';
+    fake.gate = fake.compiling = fake.most = 0;
     return 0;
 }
 
@@ -583,9 +605,90 @@ static void test_persistence(void **state) {
     assert_int_equal(system(path), 0);
 }
 
+/* ---- kernel programs on the compile threads ------------------------------------------- */
+
+static int fake_concurrent(const trn_backend *be, const trn_plan_spec *spec) {
+    (void)be;
+    return spec->family == TRN_PLAN_PROGRAM;
+}
+
+static trn_plan_spec program_spec(const char *params) {
+    trn_plan_spec s;
+    memset(&s, 0, sizeof(s));
+    s.family = TRN_PLAN_PROGRAM;
+    snprintf(s.u.program.kernel, sizeof(s.u.program.kernel), "gemm");
+    snprintf(s.u.program.params, sizeof(s.u.program.params), "%s", params);
+    return s;
+}
+
+static void test_program_keys(void **state) {
+    (void)state;
+    char key[TRN_PLAN_KEY_LEN], err[200];
+    trn_plan_spec s = program_spec("dtype=f32 mode=bf16 m=130 n=70 k=257 batch=1"), back;
+    trn_plan_spec_format(&s, key, sizeof(key));
+    assert_string_equal(key, "program gemm dtype=f32 mode=bf16 m=130 n=70 k=257 batch=1");
+    assert_int_equal(trn_plan_spec_parse(key, &back, err, sizeof(err)), 0);
+    assert_int_equal(back.family, TRN_PLAN_PROGRAM);
+    assert_string_equal(back.u.program.kernel, "gemm");
+    assert_string_equal(back.u.program.params, s.u.program.params);
+    const char *bad[] = {"program gemm", "program Gemm x=1", "program  x=1", "program g\x01 x=1",
+                         "program gemm x=\x7f"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_not_equal(trn_plan_spec_parse(bad[i], &back, err, sizeof(err)), 0);
+}
+
+/* Two programs compile at the same time on two compile threads, while an
+ * FFT plan is still prepared by the planner thread meanwhile. */
+static void test_programs_compile_concurrently(void **state) {
+    (void)state;
+    trn_backend be = fake_be;
+    be.plan_concurrent = fake_concurrent;
+    const trn_plan_cache_config cfg = {
+        .max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE, .warn = on_warn, .compile_threads = 2};
+    trn_plan_cache *pc = trn_plan_cache_create(&be, &cfg);
+    assert_non_null(pc);
+    assert_int_equal(trn_plan_cache_start(pc), 0);
+    pthread_mutex_lock(&fake.lock);
+    fake.gate = 1;
+    pthread_mutex_unlock(&fake.lock);
+    trn_plan_entry *p1, *p2, *f;
+    int hit;
+    char err[200];
+    trn_plan_spec a = program_spec("m=1"), b = program_spec("m=2"),
+                  c = fft_spec(TRN_FFT_C2C, 64, 0);
+    assert_int_equal(trn_plan_cache_acquire(pc, &a, 0, &p1, &hit, err, sizeof(err)), TRN_PLAN_OK);
+    assert_int_equal(trn_plan_cache_acquire(pc, &b, 0, &p2, &hit, err, sizeof(err)), TRN_PLAN_OK);
+    pthread_mutex_lock(&fake.lock);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    while (fake.compiling < 2 && pthread_cond_timedwait(&fake.cond, &fake.lock, &until) == 0)
+        ;
+    const int both = fake.compiling == 2;
+    pthread_mutex_unlock(&fake.lock);
+    assert_true(both);
+    /* The planner thread is free for FFTW. */
+    assert_int_equal(trn_plan_cache_acquire(pc, &c, 0, &f, &hit, err, sizeof(err)), TRN_PLAN_OK);
+    assert_int_equal(trn_plan_entry_wait(f, 0, err, sizeof(err)), 0);
+    pthread_mutex_lock(&fake.lock);
+    fake.gate = 0;
+    pthread_cond_broadcast(&fake.cond);
+    pthread_mutex_unlock(&fake.lock);
+    assert_int_equal(trn_plan_entry_wait(p1, 0, err, sizeof(err)), 0);
+    assert_int_equal(trn_plan_entry_wait(p2, 0, err, sizeof(err)), 0);
+    assert_int_equal(fake.most, 2);
+    trn_plan_entry_release(p1);
+    trn_plan_entry_release(p2);
+    trn_plan_entry_release(f);
+    trn_plan_cache_stop(pc);
+    trn_plan_cache_destroy(pc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_keys, reset),
+        cmocka_unit_test_setup(test_program_keys, reset),
+        cmocka_unit_test_setup(test_programs_compile_concurrently, reset),
         cmocka_unit_test_setup(test_layout, reset),
         cmocka_unit_test_setup(test_sharing, reset),
         cmocka_unit_test_setup(test_failure_remembered, reset),
