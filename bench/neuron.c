@@ -14,8 +14,9 @@
  *            beside the same ops issued in this process straight to the
  *            runtime (nrt_tensor_write ×4, nrt_execute, nrt_tensor_read) on
  *            a core of its own — the figure trnsci's own work is measured
- *            against. Both sides include the simulator's own work per call
- *            (its execute's bookkeeping and a tiny reference GEMM), so the
+ *            against. With --backend cpu (a daemon on the CPU backend) the
+ *            same ops' CPU time there, for what the Neuron path adds. Both sides include the
+ * simulator's own work per call (its execute's bookkeeping and a tiny reference GEMM), so the
  *            difference is what the daemon adds.
  * Each phase prints one JSON object.
  */
@@ -24,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_util.h"
@@ -35,7 +36,7 @@
 #define MAX_EXEC 64
 
 typedef struct opts {
-    const char *addr, *phase, *lib, *neff;
+    const char *addr, *phase, *lib, *neff, *backend;
     int daemon_pid, n, reps, size;
 } opts;
 
@@ -126,9 +127,11 @@ static double direct_cpu_ns(const opts *o) {
     }
     static float buf[4 * 64 * 64];
     const char *in[] = {"at", "b", "c", "scal"};
-    struct rusage r0, r1;
-    getrusage(RUSAGE_THREAD, &r0);
-    for (int i = 0; i < o->n; i++) {
+    /* CLOCK_THREAD_CPUTIME_ID: exact, where getrusage counts ticks. */
+    struct timespec c0, c1;
+    const int n = o->n * 20;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    for (int i = 0; i < n; i++) {
         for (int t = 0; t < 4; t++) {
             size_t size;
             trn_nrt_tensor *x = trn_nc_port(ld, in[t], 0, t, &size);
@@ -138,14 +141,10 @@ static double direct_cpu_ns(const opts *o) {
         size_t size;
         rt.api.tensor_read(trn_nc_port(ld, "d", 1, 0, &size), buf, 0, size);
     }
-    getrusage(RUSAGE_THREAD, &r1);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     trn_nc_use(&rt, ld, 0);
     trn_nc_runtime_stop(&rt);
-    const double us = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) * 1e6 +
-                      (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) +
-                      (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1e6 +
-                      (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec);
-    return us * 1000 / o->n;
+    return ((double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec)) / n;
 }
 
 static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, float *c) {
@@ -177,11 +176,12 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
                       sw = bench_stats_of(wall_v, o->reps);
     char cpus[64];
     bench_self_cpus(cpus, sizeof(cpus));
-    printf("{\"bench\":\"neuron_host_cpu_per_op\",\"shape\":\"%dx%dx%d\",\"ops\":%d,\"reps\":%d,"
+    printf("{\"bench\":\"neuron_host_cpu_per_op\",\"backend\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"ops\":%d,\"reps\":%d,"
            "\"daemon_cpu_us\":%.2f,\"executor_cpu_us\":%.2f,\"trnsci_cpu_us\":%.2f,"
            "\"direct_runtime_cpu_us\":%.2f,\"added_by_trnsci_us\":%.2f,\"ratio\":%.2f,"
            "\"wall_us_per_op\":%.2f,\"client_cpus\":\"%s\",\"simulated\":true}\n",
-           o->size, o->size, o->size, o->n, o->reps, sd.median / 1000, se.median / 1000,
+           o->backend, o->size, o->size, o->size, o->n, o->reps, sd.median / 1000, se.median / 1000,
            (sd.median + se.median) / 1000, direct / 1000, (sd.median + se.median - direct) / 1000,
            (sd.median + se.median) / direct, sw.median, cpus);
     free(daemon_v);
@@ -190,7 +190,7 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
 }
 
 int main(int argc, char **argv) {
-    opts o = {.phase = "first", .n = 2000, .reps = 7, .size = 8};
+    opts o = {.phase = "first", .n = 2000, .reps = 7, .size = 8, .backend = "neuron"};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--phase") == 0 && v)
@@ -201,6 +201,8 @@ int main(int argc, char **argv) {
             o.lib = argv[++i];
         else if (strcmp(argv[i], "--neff") == 0 && v)
             o.neff = argv[++i];
+        else if (strcmp(argv[i], "--backend") == 0 && v)
+            o.backend = argv[++i];
         else if (strcmp(argv[i], "--ops") == 0 && v)
             o.n = atoi(argv[++i]);
         else if (strcmp(argv[i], "--reps") == 0 && v)
@@ -212,7 +214,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host] "
                             "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                            "[--size S]\n");
+                            "[--size S] [--backend NAME]\n");
             return 2;
         }
     }

@@ -8,7 +8,8 @@
 #      first call again on a daemon restarted on that directory (load only);
 #   2. host CPU per op: small SGEMMs issued to the NeuronCores, the CPU time
 #      of the daemon and its executors per op beside the same op issued
-#      straight to the runtime in the bench process.
+#      straight to the runtime in the bench process; then the same SGEMMs on
+#      a CPU-backend daemon.
 # Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
 # its executors pinned there (one per simulated core: the simulator has 3,
 # the daemon owns cores 0-1, the bench's direct side core 2); the bench under
@@ -50,10 +51,19 @@ if [ "$rc" -eq 0 ]; then
     taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase restart "$@" || rc=$?
     daemon_stop restart || rc=1
 fi
+NEFF=$(ls "$CACHE"/neff/*.neff 2>/dev/null | head -n 1)
 if [ "$rc" -eq 0 ]; then
     start host
-    NEFF=$(ls "$CACHE"/neff/*.neff | head -n 1)
+    NEURON_RT_VISIBLE_CORES=2 taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase host \
+        --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" "$@" || rc=$?
+    daemon_stop host || rc=1
+fi
+# The same small SGEMMs on the CPU backend (one executor per CPU core).
+if [ "$rc" -eq 0 ]; then
+    daemon_start cpu "$DAEMON" --backend cpu --cores "$DAEMON_CPU-$DAEMON_CPU" \
+        --listen "unix:$SOCK" --log-level warn
+    daemon_wait cpu "unix:$SOCK"
     NEURON_RT_VISIBLE_CORES=2 bench_run taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" \
-        --phase host --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" "$@"
+        --phase host --backend cpu --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" "$@"
 fi
 bench_finish "$rc"

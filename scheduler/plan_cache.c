@@ -345,6 +345,15 @@ int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errl
     return rc;
 }
 
+int trn_plan_entry_ready(trn_plan_entry *e, unsigned part) {
+    if (part >= TRN_PLAN_MAX_PARTS)
+        return 0;
+    pthread_mutex_lock(&e->pc->lock);
+    const int ready = e->part[part] == PART_READY;
+    pthread_mutex_unlock(&e->pc->lock);
+    return ready;
+}
+
 void *trn_plan_entry_plan(const trn_plan_entry *e) {
     return e->plan;
 }

@@ -136,6 +136,9 @@ void trn_plan_entry_require(trn_plan_entry *e, unsigned part);
  * is not NULL). Queues the build if nothing has. */
 int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errlen);
 
+/* Whether part is prepared (never blocks). */
+int trn_plan_entry_ready(trn_plan_entry *e, unsigned part);
+
 /* The backend's plan, its spec and key. */
 void *trn_plan_entry_plan(const trn_plan_entry *e);
 const trn_plan_spec *trn_plan_entry_spec(const trn_plan_entry *e);

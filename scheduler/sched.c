@@ -1217,7 +1217,9 @@ static worker *idle_core_worker(trn_sched *s) {
 
 /* With s->lock held: whether the op the core engine would run next is one a
  * submitting thread may run (trn_sched_kick_run): one shard, one stage, no
- * plan to wait for, estimated at most max_est_ns. */
+ * plan to wait for (none, or its part prepared: a resident NEFF's GEMM),
+ * estimated at most max_est_ns. The plan cache's lock is taken inside the
+ * scheduler's here; the plan cache never calls the scheduler. */
 static int next_is_small(trn_sched *s, uint64_t max_est_ns) {
     engine *e = &s->engines[TRN_ENGINE_CORE];
     const trn_sched_tenant *t = least_vtime(e, TRN_ENGINE_CORE);
@@ -1225,7 +1227,8 @@ static int next_is_small(trn_sched *s, uint64_t max_est_ns) {
         return 0;
     const trn_sched_op *op = t->q[TRN_ENGINE_CORE].head;
     return op->next_shard == 0 && op->nshards == 1 && op->stage == 0 && !op->steps &&
-           op->nthen == 0 && !op->plan && op->shard_est_ns <= (double)max_est_ns;
+           op->nthen == 0 && op->shard_est_ns <= (double)max_est_ns &&
+           (!op->plan || trn_plan_entry_ready(op->plan, op->plan_part));
 }
 
 int trn_sched_kick_run(trn_sched *s, uint64_t max_est_ns, uint64_t patience_ns) {

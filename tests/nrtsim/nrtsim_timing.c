@@ -84,6 +84,10 @@ uint64_t nrtsim_now_ns(void) {
 }
 
 void nrtsim_sleep_until(uint64_t deadline_ns) {
+    /* A deadline already passed costs no call: the kernel would still hold
+     * the thread for its timer slack (50 µs by default). */
+    if (deadline_ns <= nrtsim_now_ns())
+        return;
     const struct timespec ts = {.tv_sec = (time_t)(deadline_ns / 1000000000u),
                                 .tv_nsec = (long)(deadline_ns % 1000000000u)};
     /* An absolute deadline: a signal's interruption resumes without drift. */
