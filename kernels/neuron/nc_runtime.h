@@ -32,7 +32,7 @@ typedef struct trn_nc_loaded {
     int core;
     int ntensors;
     struct {
-        char name[32];
+        char name[TRN_NRT_TENSOR_NAME_MAX];
         trn_nrt_tensor *tensor;
         size_t size;
         int output;

@@ -20,7 +20,8 @@
  *   - eviction: with device memory for one program at a time, programs of
  *     different shapes take turns on the cores and every result is right;
  *   - a second daemon is refused the cores the first owns, with the
- *     runtime's message.
+ *     runtime's message;
+ *   - with --executors off the daemon's process drives the cores itself.
  *
  * Error bounds (u = 2^-24, S_ij = |alpha| sum_l |a_il||b_lj| + |beta||c_ij|
  * with |z| = |re| + |im| for complex): FP32 accumulation of k products and
@@ -65,17 +66,32 @@ typedef struct suite {
 
 /* ---- the daemon ---------------------------------------------------------------- */
 
-static int start(suite *s) {
+/* Starts the daemon on the simulated backend, with extra flags (NULL-ended,
+ * or NULL), and connects. */
+static int start_with(suite *s, const char *extra) {
     char listen[64];
     snprintf(listen, sizeof(listen), "127.0.0.1:%d", s->metrics_port);
-    const char *const args[] = {
-        "--backend",   "neuron", "--neuron-lib",     NRTSIM_LIB, "--neuron-cc", NRTSIM_CC,
-        "--cache-dir", s->cache, "--metrics-listen", listen,     NULL};
+    const char *args[16] = {"--backend",        "neuron",  "--neuron-lib", NRTSIM_LIB,
+                            "--neuron-cc",      NRTSIM_CC, "--cache-dir",  s->cache,
+                            "--metrics-listen", listen};
+    int n = 10;
+    char buf[128] = "";
+    if (extra) {
+        snprintf(buf, sizeof(buf), "%s", extra);
+        for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && n < 15;
+             t = strtok_r(NULL, " ", &save))
+            args[n++] = t;
+    }
+    args[n] = NULL;
     if (th_daemon_start(&s->d, args) != 0) {
         fprintf(stderr, "the daemon did not start; its log is %s\n", s->d.log_path);
         return -1;
     }
     return trnsciInit(s->d.unix_addr) == trnsciSuccess ? 0 : -1;
+}
+
+static int start(suite *s) {
+    return start_with(s, NULL);
 }
 
 static void stop(suite *s) {
@@ -470,6 +486,25 @@ static void test_programs_evicted_under_memory_pressure(void **state) {
     unsetenv("NRTSIM_HBM_MB");
 }
 
+/* ---- without executors ------------------------------------------------------------ */
+
+/* --executors off: the daemon's own process owns the cores, its workers
+ * drive one each. */
+static void test_without_executors(void **state) {
+    suite *s = *state;
+    assert_int_equal(start_with(s, "--executors off"), 0);
+    run_ok(&CASES[0], 30u);
+    run_ok(&CASES[3], 31u);
+    arm_faults(s, "exec_error core=0 count=1\nexec_error core=1 count=1\n");
+    int failed = 0;
+    for (int round = 0; round < 6; round++)
+        failed += run_case(&CASES[2], 32u + (unsigned)round) != trnsciSuccess;
+    if (failed != NCORES)
+        fail_msg("%d GEMMs failed, not one per core (%d)", failed, NCORES);
+    run_ok(&CASES[4], 40u);
+    stop(s);
+}
+
 /* ---- ownership ------------------------------------------------------------------ */
 
 static void test_second_daemon_refused_the_cores(void **state) {
@@ -498,6 +533,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_programs_evicted_under_memory_pressure, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_second_daemon_refused_the_cores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_without_executors, setup, teardown),
     };
     return cmocka_run_group_tests_name("neuron", tests, NULL, NULL);
 }

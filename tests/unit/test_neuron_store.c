@@ -1,0 +1,227 @@
+/*
+ * test_neuron_store.c — the Neuron backend's pieces that need no runtime:
+ * kernel-program parameters (kernels/neuron/program.c), NEFF addresses and
+ * the store on disk (neff_store.c), and running the compiler
+ * (neff_compile.c) with stand-in compilers written as shell scripts:
+ *
+ *  - parameters: round trip, and every malformed text refused (a tensor
+ *    over 2^40 bytes included);
+ *  - addresses: the same inputs give the same address; any change of the
+ *    source, kernel, parameters, compiler version or target gives another,
+ *    and fields do not run into each other;
+ *  - the store: absent, present after put (whole bytes back), a failure
+ *    remembered with its message, unreadable entries reported;
+ *  - the compiler: its --version's first line; success; a failure's exit
+ *    status and words in the message; a compile past its deadline killed
+ *    (with what it started) in time.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kernels/neuron/neff_compile.h"
+#include "kernels/neuron/neff_store.h"
+#include "kernels/neuron/program.h"
+
+static char dir[64];
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/trnsci-neff-unit-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_file(const char *name, const char *text, mode_t mode) {
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    chmod(path, mode);
+}
+
+/* ---- parameters ------------------------------------------------------------------ */
+
+static void test_program_params(void **state) {
+    (void)state;
+    const trn_nprog_gemm g = {1, TRN_NPROG_BF16X3, 300, 512, 129, 3};
+    char text[TRN_NPROG_PARAMS_LEN], err[200];
+    assert_true(trn_nprog_gemm_format(&g, text, sizeof(text)) > 0);
+    assert_string_equal(text, "dtype=c32 mode=bf16x3 m=300 n=512 k=129 batch=3");
+    trn_nprog_gemm back;
+    assert_int_equal(trn_nprog_gemm_parse(text, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &g, sizeof(g));
+    const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(&g);
+    assert_true(b.at == 3ull * 2 * 129 * 300 * 4 && b.b == 3ull * 2 * 129 * 512 * 4 &&
+                b.c == 3ull * 2 * 300 * 512 * 4 && b.scal == 16);
+    const char *bad[] = {
+        "dtype=f64 mode=fp32 m=1 n=1 k=1 batch=1",
+        "dtype=f32 mode=fp16 m=1 n=1 k=1 batch=1",
+        "dtype=f32 mode=fp32 m=0 n=1 k=1 batch=1",
+        "dtype=f32 mode=fp32 m=1 n=-1 k=1 batch=1",
+        "dtype=f32 mode=fp32 m=1 n=1 k=1",
+        "dtype=f32 mode=fp32 m=1x n=1 k=1 batch=1",
+        "dtype=f32 mode=fp32 m=99999999999 n=1 k=1 batch=1",
+        "dtype=f32 mode=fp32 m=2000000000 n=2000000000 k=1 batch=1", /* 2^40 bytes */
+        "",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (trn_nprog_gemm_parse(bad[i], &back, err, sizeof(err)) == 0)
+            fail_msg("accepted \"%s\"", bad[i]);
+}
+
+/* ---- addresses ------------------------------------------------------------------- */
+
+static void test_addresses(void **state) {
+    (void)state;
+    const char text[] = "def gemm(at, b, c, scal):\n    pass\n";
+    trn_neff_source s = {text, sizeof(text) - 1, "gemm", "dtype=f32", "cc 1", "trn1"};
+    char a[TRN_NEFF_ADDRESS_LEN], b[TRN_NEFF_ADDRESS_LEN];
+    trn_neff_address(&s, a);
+    trn_neff_address(&s, b);
+    assert_string_equal(a, b);
+    assert_int_equal(strlen(a), 32);
+    trn_neff_source v[6];
+    for (int i = 0; i < 6; i++)
+        v[i] = s;
+    v[0].text_len--;
+    v[1].kernel = "gemm2";
+    v[2].params = "dtype=c32";
+    v[3].compiler_version = "cc 2";
+    v[4].target = "trn2";
+    v[5].kernel = "gem"; /* "gem" + "mdtype=f32" must not equal "gemm" + "dtype=f32" */
+    v[5].params = "mdtype=f32";
+    for (int i = 0; i < 6; i++) {
+        trn_neff_address(&v[i], b);
+        if (strcmp(a, b) == 0)
+            fail_msg("change %d kept the address", i);
+    }
+}
+
+/* ---- the store ------------------------------------------------------------------- */
+
+static void test_store(void **state) {
+    (void)state;
+    const int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    void *bytes = NULL;
+    size_t size = 0;
+    char msg[300];
+    const char *addr = "0123456789abcdef0123456789abcdef";
+    assert_int_equal(trn_neff_store_get(fd, addr, &bytes, &size, msg, sizeof(msg)),
+                     TRN_NEFF_ABSENT);
+    write_file("tmp.neff", "NEFF\0bytes", 0600);
+    assert_int_equal(trn_neff_store_put(fd, "tmp.neff", addr, msg, sizeof(msg)), 0);
+    assert_int_equal(trn_neff_store_get(fd, addr, &bytes, &size, msg, sizeof(msg)),
+                     TRN_NEFF_PRESENT);
+    assert_int_equal(size, 4);
+    assert_memory_equal(bytes, "NEFF", 4);
+    free(bytes);
+    char path[256];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/%s.neff", dir, addr);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0644); /* executors read it as another user */
+
+    const char *failed = "fedcba9876543210fedcba9876543210";
+    assert_int_equal(trn_neff_store_fail(fd, failed, "kernel.py:3: syntax error"), 0);
+    assert_int_equal(trn_neff_store_get(fd, failed, &bytes, &size, msg, sizeof(msg)),
+                     TRN_NEFF_FAILED);
+    assert_string_equal(msg, "kernel.py:3: syntax error");
+
+    /* A directory where a NEFF should be: reported, not read. */
+    const char *odd = "00000000000000000000000000000000";
+    snprintf(path, sizeof(path), "%s/%s.neff", dir, odd);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(trn_neff_store_get(fd, odd, &bytes, &size, msg, sizeof(msg)), TRN_NEFF_ERROR);
+    assert_non_null(strstr(msg, "not a file"));
+    close(fd);
+}
+
+/* ---- the compiler ---------------------------------------------------------------- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static trn_neff_compile_job job_for(const char *compiler, const char *out, int timeout_ms) {
+    const trn_neff_compile_job j = {compiler, "k.py", "gemm", "m=1", "trn1", out, timeout_ms};
+    return j;
+}
+
+static void test_compiler(void **state) {
+    (void)state;
+    char cc[200], out[200], msg[600], version[100];
+    /* Writes its output (the argument after --output), or fails, or hangs,
+     * as its first argument after "compile" ... is not needed: the script's
+     * name says what it does. */
+    write_file("good",
+               "#!/bin/sh\n"
+               "[ \"$1\" = --version ] && { echo 'good-cc 3.1'; echo more; exit 0; }\n"
+               "while [ $# -gt 0 ]; do [ \"$1\" = --output ] && echo neff > \"$2\"; "
+               "shift; done\n",
+               0755);
+    write_file("bad",
+               "#!/bin/sh\necho 'k.py:1: kernel gemm: tile of 129 partitions' >&2\n"
+               "exit 3\n",
+               0755);
+    write_file("slow", "#!/bin/sh\nsleep 30 &\nsleep 30\n", 0755);
+
+    snprintf(cc, sizeof(cc), "%s/good", dir);
+    assert_int_equal(trn_neff_compiler_version(cc, version, sizeof(version), msg, sizeof(msg)), 0);
+    assert_string_equal(version, "good-cc 3.1");
+    snprintf(out, sizeof(out), "%s/out.neff", dir);
+    trn_neff_compile_job j = job_for(cc, out, 10000);
+    assert_int_equal(trn_neff_compile(&j, msg, sizeof(msg)), 0);
+    assert_int_equal(access(out, R_OK), 0);
+
+    snprintf(cc, sizeof(cc), "%s/bad", dir);
+    j = job_for(cc, out, 10000);
+    assert_int_equal(trn_neff_compile(&j, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "tile of 129 partitions"));
+    assert_non_null(strstr(msg, "exit status 3"));
+    assert_int_equal(trn_neff_compiler_version(cc, version, sizeof(version), msg, sizeof(msg)), -1);
+
+    snprintf(cc, sizeof(cc), "%s/slow", dir);
+    j = job_for(cc, out, 300);
+    const double t0 = now_s();
+    assert_int_equal(trn_neff_compile(&j, msg, sizeof(msg)), -1);
+    /* Killed at the deadline, its background sleep with it (else the pipe
+     * would stay open until that ended). */
+    assert_true(now_s() - t0 < 5);
+    assert_non_null(strstr(msg, "deadline"));
+
+    snprintf(cc, sizeof(cc), "%s/missing", dir);
+    j = job_for(cc, out, 1000);
+    assert_int_equal(trn_neff_compile(&j, msg, sizeof(msg)), -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_program_params),
+        cmocka_unit_test(test_addresses),
+        cmocka_unit_test_setup_teardown(test_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compiler, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("neuron_store", tests, NULL, NULL);
+}
