@@ -60,6 +60,7 @@ struct trn_metrics {
     histogram queue[NKINDS], run[NKINDS];
     _Atomic uint64_t calls[NTRANSPORTS], received[NTRANSPORTS], sent[NTRANSPORTS];
     _Atomic uint64_t replies[NTRANSPORTS]; /* asynchronous launches get none */
+    _Atomic uint64_t placed[2]; /* ops completed on the host, on a NeuronCore */
     _Atomic uint64_t heartbeat_ms;
     atomic_int serving;
     /* Busy ratio since the previous scrape (render only, under lock). */
@@ -116,6 +117,10 @@ void trn_metrics_op_done(trn_metrics *m, int kind, int status, uint64_t queue_ns
         observe(&m->queue[kind], queue_ns);
         observe(&m->run[kind], run_ns);
     }
+}
+
+void trn_metrics_placed(trn_metrics *m, int on_neuroncore) {
+    atomic_fetch_add_explicit(&m->placed[on_neuroncore != 0], 1, memory_order_relaxed);
 }
 
 void trn_metrics_received(trn_metrics *m, trn_transport_kind t, size_t bytes) {
@@ -446,6 +451,12 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
                       "Time from an op's first shard starting to its last shard ending.", m->run);
 
     static const char *const tnames[NTRANSPORTS] = {"grpc", "local"};
+    header(&p, "trnscid_ops_placed_total", "counter",
+           "Ops completed, by where they ran: a NeuronCore (from a NEFF) or the host's CPUs.");
+    put(&p, "trnscid_ops_placed_total{placement=\"host\"} %llu\n",
+        (unsigned long long)atomic_load(&m->placed[0]));
+    put(&p, "trnscid_ops_placed_total{placement=\"neuroncore\"} %llu\n",
+        (unsigned long long)atomic_load(&m->placed[1]));
     header(&p, "trnscid_requests_total", "counter", "Requests received, by transport.");
     for (int t = 0; t < NTRANSPORTS; t++)
         put(&p, "trnscid_requests_total{transport=\"%s\"} %llu\n", tnames[t],

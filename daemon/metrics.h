@@ -31,6 +31,8 @@ void trn_metrics_destroy(trn_metrics *m);
  * for an op that never ran). Any thread. */
 void trn_metrics_op_done(trn_metrics *m, int kind, int status, uint64_t queue_ns, uint64_t run_ns);
 /* A request of `bytes` arrived / a reply of `bytes` left on a transport. */
+/* One op completed on a NeuronCore (on_neuroncore) or on the host. */
+void trn_metrics_placed(trn_metrics *m, int on_neuroncore);
 void trn_metrics_received(trn_metrics *m, trn_transport_kind t, size_t bytes);
 void trn_metrics_sent(trn_metrics *m, trn_transport_kind t, size_t bytes);
 

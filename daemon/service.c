@@ -558,8 +558,20 @@ void trn_service_unreserve_ops(trn_session *s, uint32_t n) {
         unreserve_op(s);
 }
 
+/* Whether a plan is a kernel program a NeuronCore ran (the Neuron
+ * backend's NEFFs). */
+static int on_neuroncore(const struct trn_plan_entry *plan) {
+    return plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM;
+}
+
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
+    if (op->metrics && sop->steps) {
+        for (int k = 0; sop->t_start && k <= sop->stage; k++)
+            trn_metrics_placed(op->metrics, on_neuroncore(sop->steps[k].plan));
+    } else if (op->metrics) {
+        trn_metrics_placed(op->metrics, on_neuroncore(sop->plan));
+    }
     if (op->metrics && sop->steps) {
         /* A graph's sequence: each step that ran counts as an op of its
          * kind, sharing the sequence's times. */
