@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ struct trn_plan_entry {
      * manifest (a restarted daemon rebuilds from wisdom in milliseconds), and
      * what a hit saves. */
     double cost_seconds;
+    _Atomic uint64_t ran_on;     /* bit c: a core-engine worker c < 64 ran an op with it */
     trn_plan_entry *prev, *next; /* the cache's list, most recent first */
 };
 
@@ -389,6 +391,26 @@ static void entry_state(const trn_plan_entry *e, char *buf, size_t len) {
         snprintf(buf, len, "%s", warming ? "warming" : ready ? "ready" : "unprepared");
 }
 
+void trn_plan_entry_ran_on(trn_plan_entry *e, int core) {
+    if (core >= 0 && core < 64)
+        atomic_fetch_or_explicit(&e->ran_on, 1ull << core, memory_order_relaxed);
+}
+
+/* "; ran on cores 0,1" after a kernel program's state: where its NEFF was
+ * loaded (and stays resident until evicted). */
+static void append_cores(const trn_plan_entry *e, char *state, size_t len) {
+    const uint64_t m = atomic_load_explicit(&e->ran_on, memory_order_relaxed);
+    if (e->spec.family != TRN_PLAN_PROGRAM || !m)
+        return;
+    size_t n = strlen(state);
+    n += (size_t)snprintf(state + n, n < len ? len - n : 0, "; ran on cores ");
+    for (int c = 0, first = 1; c < 64 && n < len; c++)
+        if (m & (1ull << c)) {
+            n += (size_t)snprintf(state + n, len - n, first ? "%d" : ",%d", c);
+            first = 0;
+        }
+}
+
 size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
     *out = NULL;
     pthread_mutex_lock(&pc->lock);
@@ -399,6 +421,7 @@ size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
     for (trn_plan_entry *e = pc->head; e && v && i < n; e = e->next, i++) {
         snprintf(v[i].key, sizeof(v[i].key), "%s", e->key);
         entry_state(e, v[i].state, sizeof(v[i].state));
+        append_cores(e, v[i].state, sizeof(v[i].state));
         v[i].hits = e->hits;
         v[i].uses = e->refs;
         v[i].bytes = e->bytes;

@@ -136,6 +136,10 @@ void trn_plan_entry_require(trn_plan_entry *e, unsigned part);
  * is not NULL). Queues the build if nothing has. */
 int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errlen);
 
+/* Notes that core-engine worker `core` ran an op with the plan (listed for
+ * kernel programs: the cores their NEFF was loaded on). Lock-free. */
+void trn_plan_entry_ran_on(trn_plan_entry *e, int core);
+
 /* Whether part is prepared (never blocks). */
 int trn_plan_entry_ready(trn_plan_entry *e, unsigned part);
 

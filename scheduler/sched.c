@@ -318,6 +318,8 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
         }
         if (waited != 0)
             return TRN_KSTATUS_FAILED;
+        if (w->engine == TRN_ENGINE_CORE)
+            trn_plan_entry_ran_on(plan, w->index);
     }
     if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
         return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,

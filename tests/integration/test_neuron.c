@@ -432,6 +432,17 @@ static void test_neff_cache_miss_hit_restart(void **state) {
     assert_int_equal(th_wait_child(child), 0);
     assert_true(metric(s, "trnscid_neff_compiles_total") == 1);
     assert_true(metric(s, "trnscid_plan_cache_hits_total") >= 1);
+    /* `trnsci plans` lists the NEFF: key, state with the cores it ran on,
+     * hits, its size, its compile time. */
+    trnsciPlanInfo plans[8];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 8, &count, NULL), trnsciSuccess);
+    assert_int_equal(count, 1);
+    assert_string_equal(plans[0].key, "program gemm dtype=f32 mode=fp32 m=130 n=70 k=257 batch=1");
+    if (strncmp(plans[0].state, "ready; ran on cores ", 20) != 0)
+        fail_msg("state \"%s\"", plans[0].state);
+    assert_true(plans[0].hits >= 1 && plans[0].bytes > 0);
+    assert_true(plans[0].buildSeconds >= 0.05); /* the simulated compile: NRTSIM_CC_MS */
     stop(s);
 
     /* Restarted on the same cache directory: the manifest pre-warms the
