@@ -366,6 +366,53 @@ trnblasStatus_t trnblasSrotmg(trnblasHandle_t handle, float *d1, float *d2, floa
 trnblasStatus_t trnblasDrotmg(trnblasHandle_t handle, double *d1, double *d2, double *x1,
                               const double *y1, double *param);
 
+/* ---- Level 1 with explicit types (cuBLAS's *Ex routines) ----------------
+ * Each call runs as the S, D, C or Z routine its types name, with that
+ * routine's checks, pointer modes and results. Supported combinations (the
+ * executiontype last):
+ *  - AxpyEx (alphaType, xType, yType): all R_32F, all R_64F, all C_32F, all
+ *    C_64F (saxpy ... zaxpy);
+ *  - DotEx, DotcEx (xType, yType, resultType): all R_32F, R_64F, C_32F or
+ *    C_64F (sdot, ddot; cdotu/cdotc, zdotu/zdotc; DotcEx on real data is
+ *    DotEx);
+ *  - Nrm2Ex (xType, resultType): R_32F/R_32F, C_32F/R_32F with R_32F
+ *    execution; R_64F/R_64F, C_64F/R_64F with R_64F (snrm2, scnrm2, dnrm2,
+ *    dznrm2);
+ *  - ScalEx (alphaType, xType): R_32F/R_32F, R_64F/R_64F, C_32F/C_32F,
+ *    C_64F/C_64F, and the real alpha of csscal, zdscal (R_32F/C_32F with
+ *    C_32F execution, R_64F/C_64F with C_64F);
+ *  - RotEx (xType = yType, csType): R_32F/R_32F, R_64F/R_64F, C_32F with
+ *    R_32F (csrot) or C_32F (crot), C_64F with R_64F (zdrot) or C_64F
+ *    (zrot), the executiontype being xType. With a complex csType, c is
+ *    read as the real part of a complex value (its imaginary part is not
+ *    read) and s as a complex value.
+ * The half-precision rows of cuBLAS (TRNSCI_R_16F and TRNSCI_R_16BF data
+ * with R_32F execution) return TRNBLAS_STATUS_NOT_SUPPORTED naming the type
+ * (trnsci has no 16-bit storage); any other combination returns
+ * TRNBLAS_STATUS_NOT_SUPPORTED, as in cuBLAS. */
+trnblasStatus_t trnblasAxpyEx(trnblasHandle_t handle, int n, const void *alpha,
+                              trnsciDataType_t alphaType, const void *x, trnsciDataType_t xType,
+                              int incx, void *y, trnsciDataType_t yType, int incy,
+                              trnsciDataType_t executiontype);
+trnblasStatus_t trnblasDotEx(trnblasHandle_t handle, int n, const void *x, trnsciDataType_t xType,
+                             int incx, const void *y, trnsciDataType_t yType, int incy,
+                             void *result, trnsciDataType_t resultType,
+                             trnsciDataType_t executionType);
+trnblasStatus_t trnblasDotcEx(trnblasHandle_t handle, int n, const void *x, trnsciDataType_t xType,
+                              int incx, const void *y, trnsciDataType_t yType, int incy,
+                              void *result, trnsciDataType_t resultType,
+                              trnsciDataType_t executionType);
+trnblasStatus_t trnblasNrm2Ex(trnblasHandle_t handle, int n, const void *x, trnsciDataType_t xType,
+                              int incx, void *result, trnsciDataType_t resultType,
+                              trnsciDataType_t executionType);
+trnblasStatus_t trnblasScalEx(trnblasHandle_t handle, int n, const void *alpha,
+                              trnsciDataType_t alphaType, void *x, trnsciDataType_t xType, int incx,
+                              trnsciDataType_t executionType);
+trnblasStatus_t trnblasRotEx(trnblasHandle_t handle, int n, void *x, trnsciDataType_t xType,
+                             int incx, void *y, trnsciDataType_t yType, int incy, const void *c,
+                             const void *s, trnsciDataType_t csType,
+                             trnsciDataType_t executiontype);
+
 /* ---- Level 2 (cuBLAS v2 parameter lists) --------------------------------
  * Column-major matrices with leading dimensions, as in cuBLAS. Increments may
  * be negative (a vector of n elements spans |inc|*(n-1)+1 elements from its
