@@ -62,6 +62,8 @@ static int fits(const char *routine, const char *arg, int64_t v, int *out) {
         return f(handle, n, x, incx, (int *)(void *)((char *)(result) + LOW_INT_OFFSET));          \
     } while (0)
 
+/* ---- Helpers (cublasSetMatrix_64, ...): elemSize too must fit. */
+
 trnblasStatus_t trnblasSetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A,
                                     int64_t lda, void *B, int64_t ldb) {
     FIT(rows);
@@ -141,6 +143,8 @@ trnblasStatus_t trnblasGetVectorAsync_64(int64_t n, int64_t elemSize, const void
     FIT(incy);
     return trnblasGetVectorAsync(n_, elemSize_, devicePtr, incx_, hostPtr, incy_, stream);
 }
+
+/* ---- Level 1. */
 
 trnblasStatus_t trnblasSaxpy_64(trnblasHandle_t handle, int64_t n, const float *alpha,
                                 const float *x, int64_t incx, float *y, int64_t incy) {
@@ -511,6 +515,8 @@ trnblasStatus_t trnblasDrotm_64(trnblasHandle_t handle, int64_t n, double *x, in
     return trnblasDrotm(handle, n_, x, incx_, y, incy_, param);
 }
 
+/* ---- Level 1 with explicit types (blas_ex.c). */
+
 trnblasStatus_t trnblasAxpyEx_64(trnblasHandle_t handle, int64_t n, const void *alpha,
                                  trnsciDataType_t alphaType, const void *x, trnsciDataType_t xType,
                                  int64_t incx, void *y, trnsciDataType_t yType, int64_t incy,
@@ -569,6 +575,8 @@ trnblasStatus_t trnblasRotEx_64(trnblasHandle_t handle, int64_t n, void *x, trns
     FIT(incy);
     return trnblasRotEx(handle, n_, x, xType, incx_, y, yType, incy_, c, s, csType, executiontype);
 }
+
+/* ---- Level 2, with the batched gemv. */
 
 trnblasStatus_t trnblasSgemv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
                                 int64_t n, const float *alpha, const float *A, int64_t lda,
@@ -1424,6 +1432,8 @@ trnblasStatus_t trnblasZhpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, 
     return trnblasZhpr2(handle, uplo, n_, alpha, x, incx_, y, incy_, AP);
 }
 
+/* ---- The GEMM family. */
+
 trnblasStatus_t trnblasSgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
                                 trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
                                 const float *alpha, const float *A, int64_t lda, const float *B,
@@ -1667,6 +1677,8 @@ trnblasStatus_t trnblasGemmStridedBatchedEx_64(
                                        strideA, B, Btype, ldb_, strideB, beta, C, Ctype, ldc_,
                                        strideC, batchCount_, computeType, algo);
 }
+
+/* ---- Level 3 beyond GEMM, geam and dgmm. */
 
 trnblasStatus_t trnblasSsymm_64(trnblasHandle_t handle, trnblasSideMode_t side,
                                 trnblasFillMode_t uplo, int64_t m, int64_t n, const float *alpha,

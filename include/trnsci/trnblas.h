@@ -1129,6 +1129,7 @@ trnblasStatus_t trnblasZmatinvBatched(trnblasHandle_t handle, int n,
  * and its value. Helper functions, then Level 1 (with the *Ex routines),
  * Level 2, the GEMM family and Level 3, in the order of the 32-bit
  * declarations above. */
+/* Helpers (cublasSetMatrix_64, ...): elemSize too must fit. */
 trnblasStatus_t trnblasSetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A,
                                     int64_t lda, void *B, int64_t ldb);
 trnblasStatus_t trnblasGetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A,
@@ -1149,6 +1150,7 @@ trnblasStatus_t trnblasSetVectorAsync_64(int64_t n, int64_t elemSize, const void
 trnblasStatus_t trnblasGetVectorAsync_64(int64_t n, int64_t elemSize, const void *devicePtr,
                                          int64_t incx, void *hostPtr, int64_t incy,
                                          trnsciStream_t stream);
+/* Level 1. */
 trnblasStatus_t trnblasSaxpy_64(trnblasHandle_t handle, int64_t n, const float *alpha,
                                 const float *x, int64_t incx, float *y, int64_t incy);
 trnblasStatus_t trnblasDaxpy_64(trnblasHandle_t handle, int64_t n, const double *alpha,
@@ -1252,6 +1254,7 @@ trnblasStatus_t trnblasSrotm_64(trnblasHandle_t handle, int64_t n, float *x, int
                                 int64_t incy, const float *param);
 trnblasStatus_t trnblasDrotm_64(trnblasHandle_t handle, int64_t n, double *x, int64_t incx,
                                 double *y, int64_t incy, const double *param);
+/* Level 1 with explicit types. */
 trnblasStatus_t trnblasAxpyEx_64(trnblasHandle_t handle, int64_t n, const void *alpha,
                                  trnsciDataType_t alphaType, const void *x, trnsciDataType_t xType,
                                  int64_t incx, void *y, trnsciDataType_t yType, int64_t incy,
@@ -1274,6 +1277,7 @@ trnblasStatus_t trnblasRotEx_64(trnblasHandle_t handle, int64_t n, void *x, trns
                                 int64_t incx, void *y, trnsciDataType_t yType, int64_t incy,
                                 const void *c, const void *s, trnsciDataType_t csType,
                                 trnsciDataType_t executiontype);
+/* Level 2, with the batched gemv. */
 trnblasStatus_t trnblasSgemv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
                                 int64_t n, const float *alpha, const float *A, int64_t lda,
                                 const float *x, int64_t incx, const float *beta, float *y,
@@ -1564,6 +1568,7 @@ trnblasStatus_t trnblasZhpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, 
                                 const trnDoubleComplex *alpha, const trnDoubleComplex *x,
                                 int64_t incx, const trnDoubleComplex *y, int64_t incy,
                                 trnDoubleComplex *AP);
+/* The GEMM family. */
 trnblasStatus_t trnblasSgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
                                 trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
                                 const float *alpha, const float *A, int64_t lda, const float *B,
@@ -1650,6 +1655,7 @@ trnblasStatus_t trnblasGemmStridedBatchedEx_64(
     long long int strideB, const void *beta, void *C, trnsciDataType_t Ctype, int64_t ldc,
     long long int strideC, int64_t batchCount, trnblasComputeType_t computeType,
     trnblasGemmAlgo_t algo);
+/* Level 3 beyond GEMM, geam and dgmm. */
 trnblasStatus_t trnblasSsymm_64(trnblasHandle_t handle, trnblasSideMode_t side,
                                 trnblasFillMode_t uplo, int64_t m, int64_t n, const float *alpha,
                                 const float *A, int64_t lda, const float *B, int64_t ldb,
