@@ -366,6 +366,53 @@ trnblasStatus_t trnblasSrotmg(trnblasHandle_t handle, float *d1, float *d2, floa
 trnblasStatus_t trnblasDrotmg(trnblasHandle_t handle, double *d1, double *d2, double *x1,
                               const double *y1, double *param);
 
+/* ---- Level 1 with explicit types (cuBLAS's *Ex routines) ----------------
+ * Each call runs as the S, D, C or Z routine its types name, with that
+ * routine's checks, pointer modes and results. Supported combinations (the
+ * executiontype last):
+ *  - AxpyEx (alphaType, xType, yType): all R_32F, all R_64F, all C_32F, all
+ *    C_64F (saxpy ... zaxpy);
+ *  - DotEx, DotcEx (xType, yType, resultType): all R_32F, R_64F, C_32F or
+ *    C_64F (sdot, ddot; cdotu/cdotc, zdotu/zdotc; DotcEx on real data is
+ *    DotEx);
+ *  - Nrm2Ex (xType, resultType): R_32F/R_32F, C_32F/R_32F with R_32F
+ *    execution; R_64F/R_64F, C_64F/R_64F with R_64F (snrm2, scnrm2, dnrm2,
+ *    dznrm2);
+ *  - ScalEx (alphaType, xType): R_32F/R_32F, R_64F/R_64F, C_32F/C_32F,
+ *    C_64F/C_64F, and the real alpha of csscal, zdscal (R_32F/C_32F with
+ *    C_32F execution, R_64F/C_64F with C_64F);
+ *  - RotEx (xType = yType, csType): R_32F/R_32F, R_64F/R_64F, C_32F with
+ *    R_32F (csrot) or C_32F (crot), C_64F with R_64F (zdrot) or C_64F
+ *    (zrot), the executiontype being xType. With a complex csType, c is
+ *    read as the real part of a complex value (its imaginary part is not
+ *    read) and s as a complex value.
+ * The half-precision rows of cuBLAS (TRNSCI_R_16F and TRNSCI_R_16BF data
+ * with R_32F execution) return TRNBLAS_STATUS_NOT_SUPPORTED naming the type
+ * (trnsci has no 16-bit storage); any other combination returns
+ * TRNBLAS_STATUS_NOT_SUPPORTED, as in cuBLAS. */
+trnblasStatus_t trnblasAxpyEx(trnblasHandle_t handle, int n, const void *alpha,
+                              trnsciDataType_t alphaType, const void *x, trnsciDataType_t xType,
+                              int incx, void *y, trnsciDataType_t yType, int incy,
+                              trnsciDataType_t executiontype);
+trnblasStatus_t trnblasDotEx(trnblasHandle_t handle, int n, const void *x, trnsciDataType_t xType,
+                             int incx, const void *y, trnsciDataType_t yType, int incy,
+                             void *result, trnsciDataType_t resultType,
+                             trnsciDataType_t executionType);
+trnblasStatus_t trnblasDotcEx(trnblasHandle_t handle, int n, const void *x, trnsciDataType_t xType,
+                              int incx, const void *y, trnsciDataType_t yType, int incy,
+                              void *result, trnsciDataType_t resultType,
+                              trnsciDataType_t executionType);
+trnblasStatus_t trnblasNrm2Ex(trnblasHandle_t handle, int n, const void *x, trnsciDataType_t xType,
+                              int incx, void *result, trnsciDataType_t resultType,
+                              trnsciDataType_t executionType);
+trnblasStatus_t trnblasScalEx(trnblasHandle_t handle, int n, const void *alpha,
+                              trnsciDataType_t alphaType, void *x, trnsciDataType_t xType, int incx,
+                              trnsciDataType_t executionType);
+trnblasStatus_t trnblasRotEx(trnblasHandle_t handle, int n, void *x, trnsciDataType_t xType,
+                             int incx, void *y, trnsciDataType_t yType, int incy, const void *c,
+                             const void *s, trnsciDataType_t csType,
+                             trnsciDataType_t executiontype);
+
 /* ---- Level 2 (cuBLAS v2 parameter lists) --------------------------------
  * Column-major matrices with leading dimensions, as in cuBLAS. Increments may
  * be negative (a vector of n elements spans |inc|*(n-1)+1 elements from its
@@ -1070,6 +1117,726 @@ trnblasStatus_t trnblasZmatinvBatched(trnblasHandle_t handle, int n,
                                       const trnDoubleComplex *const A[], int lda,
                                       trnDoubleComplex *const Ainv[], int lda_inv, int *info,
                                       int batchSize);
+
+/* ---- ILP64 forms (cuBLAS 12's *_64 routines) ------------------------------
+ * trnblasX_64 is trnblasX with int64_t in place of each int argument (sizes,
+ * increments, leading dimensions, elemSize, batch counts) and int64_t
+ * *result for i?amax_64 and i?amin_64 (written as the 32-bit routine writes
+ * its int, in either pointer mode); strides stay long long. trnsci's wire
+ * carries 32-bit dimensions: when every such argument fits in int the call
+ * is the 32-bit routine's, otherwise it returns TRNBLAS_STATUS_NOT_SUPPORTED
+ * without doing anything, and trnsciGetLastErrorMessage names the argument
+ * and its value. Helper functions, then Level 1 (with the *Ex routines),
+ * Level 2, the GEMM family and Level 3, in the order of the 32-bit
+ * declarations above. */
+/* Helpers (cublasSetMatrix_64, ...): elemSize too must fit. */
+trnblasStatus_t trnblasSetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A,
+                                    int64_t lda, void *B, int64_t ldb);
+trnblasStatus_t trnblasGetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A,
+                                    int64_t lda, void *B, int64_t ldb);
+trnblasStatus_t trnblasSetMatrixAsync_64(int64_t rows, int64_t cols, int64_t elemSize,
+                                         const void *A, int64_t lda, void *B, int64_t ldb,
+                                         trnsciStream_t stream);
+trnblasStatus_t trnblasGetMatrixAsync_64(int64_t rows, int64_t cols, int64_t elemSize,
+                                         const void *A, int64_t lda, void *B, int64_t ldb,
+                                         trnsciStream_t stream);
+trnblasStatus_t trnblasSetVector_64(int64_t n, int64_t elemSize, const void *x, int64_t incx,
+                                    void *devicePtr, int64_t incy);
+trnblasStatus_t trnblasGetVector_64(int64_t n, int64_t elemSize, const void *x, int64_t incx,
+                                    void *y, int64_t incy);
+trnblasStatus_t trnblasSetVectorAsync_64(int64_t n, int64_t elemSize, const void *hostPtr,
+                                         int64_t incx, void *devicePtr, int64_t incy,
+                                         trnsciStream_t stream);
+trnblasStatus_t trnblasGetVectorAsync_64(int64_t n, int64_t elemSize, const void *devicePtr,
+                                         int64_t incx, void *hostPtr, int64_t incy,
+                                         trnsciStream_t stream);
+/* Level 1. */
+trnblasStatus_t trnblasSaxpy_64(trnblasHandle_t handle, int64_t n, const float *alpha,
+                                const float *x, int64_t incx, float *y, int64_t incy);
+trnblasStatus_t trnblasDaxpy_64(trnblasHandle_t handle, int64_t n, const double *alpha,
+                                const double *x, int64_t incx, double *y, int64_t incy);
+trnblasStatus_t trnblasCaxpy_64(trnblasHandle_t handle, int64_t n, const trnComplex *alpha,
+                                const trnComplex *x, int64_t incx, trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZaxpy_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *alpha,
+                                const trnDoubleComplex *x, int64_t incx, trnDoubleComplex *y,
+                                int64_t incy);
+trnblasStatus_t trnblasSscal_64(trnblasHandle_t handle, int64_t n, const float *alpha, float *x,
+                                int64_t incx);
+trnblasStatus_t trnblasDscal_64(trnblasHandle_t handle, int64_t n, const double *alpha, double *x,
+                                int64_t incx);
+trnblasStatus_t trnblasCscal_64(trnblasHandle_t handle, int64_t n, const trnComplex *alpha,
+                                trnComplex *x, int64_t incx);
+trnblasStatus_t trnblasZscal_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *alpha,
+                                trnDoubleComplex *x, int64_t incx);
+trnblasStatus_t trnblasCsscal_64(trnblasHandle_t handle, int64_t n, const float *alpha,
+                                 trnComplex *x, int64_t incx);
+trnblasStatus_t trnblasZdscal_64(trnblasHandle_t handle, int64_t n, const double *alpha,
+                                 trnDoubleComplex *x, int64_t incx);
+trnblasStatus_t trnblasScopy_64(trnblasHandle_t handle, int64_t n, const float *x, int64_t incx,
+                                float *y, int64_t incy);
+trnblasStatus_t trnblasDcopy_64(trnblasHandle_t handle, int64_t n, const double *x, int64_t incx,
+                                double *y, int64_t incy);
+trnblasStatus_t trnblasCcopy_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                int64_t incx, trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZcopy_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                int64_t incx, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasSswap_64(trnblasHandle_t handle, int64_t n, float *x, int64_t incx, float *y,
+                                int64_t incy);
+trnblasStatus_t trnblasDswap_64(trnblasHandle_t handle, int64_t n, double *x, int64_t incx,
+                                double *y, int64_t incy);
+trnblasStatus_t trnblasCswap_64(trnblasHandle_t handle, int64_t n, trnComplex *x, int64_t incx,
+                                trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZswap_64(trnblasHandle_t handle, int64_t n, trnDoubleComplex *x,
+                                int64_t incx, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasSdot_64(trnblasHandle_t handle, int64_t n, const float *x, int64_t incx,
+                               const float *y, int64_t incy, float *result);
+trnblasStatus_t trnblasDdot_64(trnblasHandle_t handle, int64_t n, const double *x, int64_t incx,
+                               const double *y, int64_t incy, double *result);
+trnblasStatus_t trnblasCdotu_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                int64_t incx, const trnComplex *y, int64_t incy,
+                                trnComplex *result);
+trnblasStatus_t trnblasCdotc_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                int64_t incx, const trnComplex *y, int64_t incy,
+                                trnComplex *result);
+trnblasStatus_t trnblasZdotu_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *result);
+trnblasStatus_t trnblasZdotc_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *result);
+trnblasStatus_t trnblasSnrm2_64(trnblasHandle_t handle, int64_t n, const float *x, int64_t incx,
+                                float *result);
+trnblasStatus_t trnblasDnrm2_64(trnblasHandle_t handle, int64_t n, const double *x, int64_t incx,
+                                double *result);
+trnblasStatus_t trnblasScnrm2_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                 int64_t incx, float *result);
+trnblasStatus_t trnblasDznrm2_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                 int64_t incx, double *result);
+trnblasStatus_t trnblasSasum_64(trnblasHandle_t handle, int64_t n, const float *x, int64_t incx,
+                                float *result);
+trnblasStatus_t trnblasDasum_64(trnblasHandle_t handle, int64_t n, const double *x, int64_t incx,
+                                double *result);
+trnblasStatus_t trnblasScasum_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                 int64_t incx, float *result);
+trnblasStatus_t trnblasDzasum_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                 int64_t incx, double *result);
+trnblasStatus_t trnblasIsamax_64(trnblasHandle_t handle, int64_t n, const float *x, int64_t incx,
+                                 int64_t *result);
+trnblasStatus_t trnblasIdamax_64(trnblasHandle_t handle, int64_t n, const double *x, int64_t incx,
+                                 int64_t *result);
+trnblasStatus_t trnblasIcamax_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                 int64_t incx, int64_t *result);
+trnblasStatus_t trnblasIzamax_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                 int64_t incx, int64_t *result);
+trnblasStatus_t trnblasIsamin_64(trnblasHandle_t handle, int64_t n, const float *x, int64_t incx,
+                                 int64_t *result);
+trnblasStatus_t trnblasIdamin_64(trnblasHandle_t handle, int64_t n, const double *x, int64_t incx,
+                                 int64_t *result);
+trnblasStatus_t trnblasIcamin_64(trnblasHandle_t handle, int64_t n, const trnComplex *x,
+                                 int64_t incx, int64_t *result);
+trnblasStatus_t trnblasIzamin_64(trnblasHandle_t handle, int64_t n, const trnDoubleComplex *x,
+                                 int64_t incx, int64_t *result);
+trnblasStatus_t trnblasSrot_64(trnblasHandle_t handle, int64_t n, float *x, int64_t incx, float *y,
+                               int64_t incy, const float *c, const float *s);
+trnblasStatus_t trnblasDrot_64(trnblasHandle_t handle, int64_t n, double *x, int64_t incx,
+                               double *y, int64_t incy, const double *c, const double *s);
+trnblasStatus_t trnblasCrot_64(trnblasHandle_t handle, int64_t n, trnComplex *x, int64_t incx,
+                               trnComplex *y, int64_t incy, const float *c, const trnComplex *s);
+trnblasStatus_t trnblasZrot_64(trnblasHandle_t handle, int64_t n, trnDoubleComplex *x, int64_t incx,
+                               trnDoubleComplex *y, int64_t incy, const double *c,
+                               const trnDoubleComplex *s);
+trnblasStatus_t trnblasCsrot_64(trnblasHandle_t handle, int64_t n, trnComplex *x, int64_t incx,
+                                trnComplex *y, int64_t incy, const float *c, const float *s);
+trnblasStatus_t trnblasZdrot_64(trnblasHandle_t handle, int64_t n, trnDoubleComplex *x,
+                                int64_t incx, trnDoubleComplex *y, int64_t incy, const double *c,
+                                const double *s);
+trnblasStatus_t trnblasSrotm_64(trnblasHandle_t handle, int64_t n, float *x, int64_t incx, float *y,
+                                int64_t incy, const float *param);
+trnblasStatus_t trnblasDrotm_64(trnblasHandle_t handle, int64_t n, double *x, int64_t incx,
+                                double *y, int64_t incy, const double *param);
+/* Level 1 with explicit types. */
+trnblasStatus_t trnblasAxpyEx_64(trnblasHandle_t handle, int64_t n, const void *alpha,
+                                 trnsciDataType_t alphaType, const void *x, trnsciDataType_t xType,
+                                 int64_t incx, void *y, trnsciDataType_t yType, int64_t incy,
+                                 trnsciDataType_t executiontype);
+trnblasStatus_t trnblasDotEx_64(trnblasHandle_t handle, int64_t n, const void *x,
+                                trnsciDataType_t xType, int64_t incx, const void *y,
+                                trnsciDataType_t yType, int64_t incy, void *result,
+                                trnsciDataType_t resultType, trnsciDataType_t executionType);
+trnblasStatus_t trnblasDotcEx_64(trnblasHandle_t handle, int64_t n, const void *x,
+                                 trnsciDataType_t xType, int64_t incx, const void *y,
+                                 trnsciDataType_t yType, int64_t incy, void *result,
+                                 trnsciDataType_t resultType, trnsciDataType_t executionType);
+trnblasStatus_t trnblasNrm2Ex_64(trnblasHandle_t handle, int64_t n, const void *x,
+                                 trnsciDataType_t xType, int64_t incx, void *result,
+                                 trnsciDataType_t resultType, trnsciDataType_t executionType);
+trnblasStatus_t trnblasScalEx_64(trnblasHandle_t handle, int64_t n, const void *alpha,
+                                 trnsciDataType_t alphaType, void *x, trnsciDataType_t xType,
+                                 int64_t incx, trnsciDataType_t executionType);
+trnblasStatus_t trnblasRotEx_64(trnblasHandle_t handle, int64_t n, void *x, trnsciDataType_t xType,
+                                int64_t incx, void *y, trnsciDataType_t yType, int64_t incy,
+                                const void *c, const void *s, trnsciDataType_t csType,
+                                trnsciDataType_t executiontype);
+/* Level 2, with the batched gemv. */
+trnblasStatus_t trnblasSgemv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, const float *alpha, const float *A, int64_t lda,
+                                const float *x, int64_t incx, const float *beta, float *y,
+                                int64_t incy);
+trnblasStatus_t trnblasDgemv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, const double *alpha, const double *A, int64_t lda,
+                                const double *x, int64_t incx, const double *beta, double *y,
+                                int64_t incy);
+trnblasStatus_t trnblasCgemv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, const trnComplex *alpha, const trnComplex *A,
+                                int64_t lda, const trnComplex *x, int64_t incx,
+                                const trnComplex *beta, trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZgemv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *x, int64_t incx,
+                                const trnDoubleComplex *beta, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasSgbmv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, int64_t kl, int64_t ku, const float *alpha,
+                                const float *A, int64_t lda, const float *x, int64_t incx,
+                                const float *beta, float *y, int64_t incy);
+trnblasStatus_t trnblasDgbmv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, int64_t kl, int64_t ku, const double *alpha,
+                                const double *A, int64_t lda, const double *x, int64_t incx,
+                                const double *beta, double *y, int64_t incy);
+trnblasStatus_t trnblasCgbmv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, int64_t kl, int64_t ku, const trnComplex *alpha,
+                                const trnComplex *A, int64_t lda, const trnComplex *x, int64_t incx,
+                                const trnComplex *beta, trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZgbmv_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                int64_t n, int64_t kl, int64_t ku, const trnDoubleComplex *alpha,
+                                const trnDoubleComplex *A, int64_t lda, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *beta, trnDoubleComplex *y,
+                                int64_t incy);
+trnblasStatus_t trnblasSsymv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const float *alpha, const float *A, int64_t lda, const float *x,
+                                int64_t incx, const float *beta, float *y, int64_t incy);
+trnblasStatus_t trnblasDsymv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const double *alpha, const double *A, int64_t lda, const double *x,
+                                int64_t incx, const double *beta, double *y, int64_t incy);
+trnblasStatus_t trnblasCsymv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *x, int64_t incx, const trnComplex *beta,
+                                trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZsymv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *x, int64_t incx,
+                                const trnDoubleComplex *beta, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasChemv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *x, int64_t incx, const trnComplex *beta,
+                                trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZhemv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *x, int64_t incx,
+                                const trnDoubleComplex *beta, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasStrmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const float *A, int64_t lda, float *x, int64_t incx);
+trnblasStatus_t trnblasDtrmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const double *A, int64_t lda, double *x, int64_t incx);
+trnblasStatus_t trnblasCtrmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnComplex *A, int64_t lda, trnComplex *x, int64_t incx);
+trnblasStatus_t trnblasZtrmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnDoubleComplex *A, int64_t lda, trnDoubleComplex *x,
+                                int64_t incx);
+trnblasStatus_t trnblasStrsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const float *A, int64_t lda, float *x, int64_t incx);
+trnblasStatus_t trnblasDtrsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const double *A, int64_t lda, double *x, int64_t incx);
+trnblasStatus_t trnblasCtrsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnComplex *A, int64_t lda, trnComplex *x, int64_t incx);
+trnblasStatus_t trnblasZtrsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnDoubleComplex *A, int64_t lda, trnDoubleComplex *x,
+                                int64_t incx);
+trnblasStatus_t trnblasSger_64(trnblasHandle_t handle, int64_t m, int64_t n, const float *alpha,
+                               const float *x, int64_t incx, const float *y, int64_t incy, float *A,
+                               int64_t lda);
+trnblasStatus_t trnblasDger_64(trnblasHandle_t handle, int64_t m, int64_t n, const double *alpha,
+                               const double *x, int64_t incx, const double *y, int64_t incy,
+                               double *A, int64_t lda);
+trnblasStatus_t trnblasCgeru_64(trnblasHandle_t handle, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *x, int64_t incx,
+                                const trnComplex *y, int64_t incy, trnComplex *A, int64_t lda);
+trnblasStatus_t trnblasCgerc_64(trnblasHandle_t handle, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *x, int64_t incx,
+                                const trnComplex *y, int64_t incy, trnComplex *A, int64_t lda);
+trnblasStatus_t trnblasZgeru_64(trnblasHandle_t handle, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *A, int64_t lda);
+trnblasStatus_t trnblasZgerc_64(trnblasHandle_t handle, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *A, int64_t lda);
+trnblasStatus_t trnblasSsyr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const float *alpha, const float *x, int64_t incx, float *A,
+                               int64_t lda);
+trnblasStatus_t trnblasDsyr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const double *alpha, const double *x, int64_t incx, double *A,
+                               int64_t lda);
+trnblasStatus_t trnblasCsyr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const trnComplex *alpha, const trnComplex *x, int64_t incx,
+                               trnComplex *A, int64_t lda);
+trnblasStatus_t trnblasZsyr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const trnDoubleComplex *alpha, const trnDoubleComplex *x,
+                               int64_t incx, trnDoubleComplex *A, int64_t lda);
+trnblasStatus_t trnblasSsyr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const float *alpha, const float *x, int64_t incx, const float *y,
+                                int64_t incy, float *A, int64_t lda);
+trnblasStatus_t trnblasDsyr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const double *alpha, const double *x, int64_t incx, const double *y,
+                                int64_t incy, double *A, int64_t lda);
+trnblasStatus_t trnblasCsyr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnComplex *alpha, const trnComplex *x, int64_t incx,
+                                const trnComplex *y, int64_t incy, trnComplex *A, int64_t lda);
+trnblasStatus_t trnblasZsyr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *A, int64_t lda);
+trnblasStatus_t trnblasCher_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const float *alpha, const trnComplex *x, int64_t incx, trnComplex *A,
+                               int64_t lda);
+trnblasStatus_t trnblasZher_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const double *alpha, const trnDoubleComplex *x, int64_t incx,
+                               trnDoubleComplex *A, int64_t lda);
+trnblasStatus_t trnblasCher2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnComplex *alpha, const trnComplex *x, int64_t incx,
+                                const trnComplex *y, int64_t incy, trnComplex *A, int64_t lda);
+trnblasStatus_t trnblasZher2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *A, int64_t lda);
+trnblasStatus_t trnblasSgemvBatched_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                       int64_t n, const float *alpha, const float *const Aarray[],
+                                       int64_t lda, const float *const xarray[], int64_t incx,
+                                       const float *beta, float *const yarray[], int64_t incy,
+                                       int64_t batchCount);
+trnblasStatus_t trnblasDgemvBatched_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                       int64_t n, const double *alpha, const double *const Aarray[],
+                                       int64_t lda, const double *const xarray[], int64_t incx,
+                                       const double *beta, double *const yarray[], int64_t incy,
+                                       int64_t batchCount);
+trnblasStatus_t trnblasCgemvBatched_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                       int64_t n, const trnComplex *alpha,
+                                       const trnComplex *const Aarray[], int64_t lda,
+                                       const trnComplex *const xarray[], int64_t incx,
+                                       const trnComplex *beta, trnComplex *const yarray[],
+                                       int64_t incy, int64_t batchCount);
+trnblasStatus_t trnblasZgemvBatched_64(trnblasHandle_t handle, trnblasOperation_t trans, int64_t m,
+                                       int64_t n, const trnDoubleComplex *alpha,
+                                       const trnDoubleComplex *const Aarray[], int64_t lda,
+                                       const trnDoubleComplex *const xarray[], int64_t incx,
+                                       const trnDoubleComplex *beta,
+                                       trnDoubleComplex *const yarray[], int64_t incy,
+                                       int64_t batchCount);
+trnblasStatus_t trnblasSgemvStridedBatched_64(trnblasHandle_t handle, trnblasOperation_t trans,
+                                              int64_t m, int64_t n, const float *alpha,
+                                              const float *A, int64_t lda, long long int strideA,
+                                              const float *x, int64_t incx, long long int stridex,
+                                              const float *beta, float *y, int64_t incy,
+                                              long long int stridey, int64_t batchCount);
+trnblasStatus_t trnblasDgemvStridedBatched_64(trnblasHandle_t handle, trnblasOperation_t trans,
+                                              int64_t m, int64_t n, const double *alpha,
+                                              const double *A, int64_t lda, long long int strideA,
+                                              const double *x, int64_t incx, long long int stridex,
+                                              const double *beta, double *y, int64_t incy,
+                                              long long int stridey, int64_t batchCount);
+trnblasStatus_t trnblasCgemvStridedBatched_64(trnblasHandle_t handle, trnblasOperation_t trans,
+                                              int64_t m, int64_t n, const trnComplex *alpha,
+                                              const trnComplex *A, int64_t lda,
+                                              long long int strideA, const trnComplex *x,
+                                              int64_t incx, long long int stridex,
+                                              const trnComplex *beta, trnComplex *y, int64_t incy,
+                                              long long int stridey, int64_t batchCount);
+trnblasStatus_t trnblasZgemvStridedBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t trans, int64_t m, int64_t n,
+    const trnDoubleComplex *alpha, const trnDoubleComplex *A, int64_t lda, long long int strideA,
+    const trnDoubleComplex *x, int64_t incx, long long int stridex, const trnDoubleComplex *beta,
+    trnDoubleComplex *y, int64_t incy, long long int stridey, int64_t batchCount);
+trnblasStatus_t trnblasStbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const float *A, int64_t lda, float *x, int64_t incx);
+trnblasStatus_t trnblasDtbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const double *A, int64_t lda, double *x, int64_t incx);
+trnblasStatus_t trnblasCtbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const trnComplex *A, int64_t lda, trnComplex *x,
+                                int64_t incx);
+trnblasStatus_t trnblasZtbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const trnDoubleComplex *A, int64_t lda,
+                                trnDoubleComplex *x, int64_t incx);
+trnblasStatus_t trnblasStpmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const float *AP, float *x, int64_t incx);
+trnblasStatus_t trnblasDtpmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const double *AP, double *x, int64_t incx);
+trnblasStatus_t trnblasCtpmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnComplex *AP, trnComplex *x, int64_t incx);
+trnblasStatus_t trnblasZtpmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnDoubleComplex *AP, trnDoubleComplex *x, int64_t incx);
+trnblasStatus_t trnblasStbsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const float *A, int64_t lda, float *x, int64_t incx);
+trnblasStatus_t trnblasDtbsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const double *A, int64_t lda, double *x, int64_t incx);
+trnblasStatus_t trnblasCtbsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const trnComplex *A, int64_t lda, trnComplex *x,
+                                int64_t incx);
+trnblasStatus_t trnblasZtbsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                int64_t k, const trnDoubleComplex *A, int64_t lda,
+                                trnDoubleComplex *x, int64_t incx);
+trnblasStatus_t trnblasStpsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const float *AP, float *x, int64_t incx);
+trnblasStatus_t trnblasDtpsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const double *AP, double *x, int64_t incx);
+trnblasStatus_t trnblasCtpsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnComplex *AP, trnComplex *x, int64_t incx);
+trnblasStatus_t trnblasZtpsv_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, trnblasDiagType_t diag, int64_t n,
+                                const trnDoubleComplex *AP, trnDoubleComplex *x, int64_t incx);
+trnblasStatus_t trnblasSsbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                int64_t k, const float *alpha, const float *A, int64_t lda,
+                                const float *x, int64_t incx, const float *beta, float *y,
+                                int64_t incy);
+trnblasStatus_t trnblasDsbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                int64_t k, const double *alpha, const double *A, int64_t lda,
+                                const double *x, int64_t incx, const double *beta, double *y,
+                                int64_t incy);
+trnblasStatus_t trnblasChbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                int64_t k, const trnComplex *alpha, const trnComplex *A,
+                                int64_t lda, const trnComplex *x, int64_t incx,
+                                const trnComplex *beta, trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZhbmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                int64_t k, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *x, int64_t incx,
+                                const trnDoubleComplex *beta, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasSspmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const float *alpha, const float *AP, const float *x, int64_t incx,
+                                const float *beta, float *y, int64_t incy);
+trnblasStatus_t trnblasDspmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const double *alpha, const double *AP, const double *x,
+                                int64_t incx, const double *beta, double *y, int64_t incy);
+trnblasStatus_t trnblasChpmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnComplex *alpha, const trnComplex *AP, const trnComplex *x,
+                                int64_t incx, const trnComplex *beta, trnComplex *y, int64_t incy);
+trnblasStatus_t trnblasZhpmv_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *AP,
+                                const trnDoubleComplex *x, int64_t incx,
+                                const trnDoubleComplex *beta, trnDoubleComplex *y, int64_t incy);
+trnblasStatus_t trnblasSspr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const float *alpha, const float *x, int64_t incx, float *AP);
+trnblasStatus_t trnblasDspr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const double *alpha, const double *x, int64_t incx, double *AP);
+trnblasStatus_t trnblasChpr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const float *alpha, const trnComplex *x, int64_t incx,
+                               trnComplex *AP);
+trnblasStatus_t trnblasZhpr_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                               const double *alpha, const trnDoubleComplex *x, int64_t incx,
+                               trnDoubleComplex *AP);
+trnblasStatus_t trnblasSspr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const float *alpha, const float *x, int64_t incx, const float *y,
+                                int64_t incy, float *AP);
+trnblasStatus_t trnblasDspr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const double *alpha, const double *x, int64_t incx, const double *y,
+                                int64_t incy, double *AP);
+trnblasStatus_t trnblasChpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnComplex *alpha, const trnComplex *x, int64_t incx,
+                                const trnComplex *y, int64_t incy, trnComplex *AP);
+trnblasStatus_t trnblasZhpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *x,
+                                int64_t incx, const trnDoubleComplex *y, int64_t incy,
+                                trnDoubleComplex *AP);
+/* The GEMM family. */
+trnblasStatus_t trnblasSgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const float *alpha, const float *A, int64_t lda, const float *B,
+                                int64_t ldb, const float *beta, float *C, int64_t ldc);
+trnblasStatus_t trnblasDgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const double *alpha, const double *A, int64_t lda, const double *B,
+                                int64_t ldb, const double *beta, double *C, int64_t ldc);
+trnblasStatus_t trnblasCgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *B, int64_t ldb, const trnComplex *beta,
+                                trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                const trnDoubleComplex *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasSgemmStridedBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                              trnblasOperation_t transb, int64_t m, int64_t n,
+                                              int64_t k, const float *alpha, const float *A,
+                                              int64_t lda, long long int strideA, const float *B,
+                                              int64_t ldb, long long int strideB, const float *beta,
+                                              float *C, int64_t ldc, long long int strideC,
+                                              int64_t batchCount);
+trnblasStatus_t trnblasDgemmStridedBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                              trnblasOperation_t transb, int64_t m, int64_t n,
+                                              int64_t k, const double *alpha, const double *A,
+                                              int64_t lda, long long int strideA, const double *B,
+                                              int64_t ldb, long long int strideB,
+                                              const double *beta, double *C, int64_t ldc,
+                                              long long int strideC, int64_t batchCount);
+trnblasStatus_t trnblasCgemmStridedBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const trnComplex *alpha, const trnComplex *A, int64_t lda,
+    long long int strideA, const trnComplex *B, int64_t ldb, long long int strideB,
+    const trnComplex *beta, trnComplex *C, int64_t ldc, long long int strideC, int64_t batchCount);
+trnblasStatus_t trnblasZgemmStridedBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const trnDoubleComplex *alpha, const trnDoubleComplex *A, int64_t lda,
+    long long int strideA, const trnDoubleComplex *B, int64_t ldb, long long int strideB,
+    const trnDoubleComplex *beta, trnDoubleComplex *C, int64_t ldc, long long int strideC,
+    int64_t batchCount);
+trnblasStatus_t trnblasSgemmBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                       trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                       const float *alpha, const float *const Aarray[], int64_t lda,
+                                       const float *const Barray[], int64_t ldb, const float *beta,
+                                       float *const Carray[], int64_t ldc, int64_t batchCount);
+trnblasStatus_t trnblasDgemmBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                       trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                       const double *alpha, const double *const Aarray[],
+                                       int64_t lda, const double *const Barray[], int64_t ldb,
+                                       const double *beta, double *const Carray[], int64_t ldc,
+                                       int64_t batchCount);
+trnblasStatus_t trnblasCgemmBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                       trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                       const trnComplex *alpha, const trnComplex *const Aarray[],
+                                       int64_t lda, const trnComplex *const Barray[], int64_t ldb,
+                                       const trnComplex *beta, trnComplex *const Carray[],
+                                       int64_t ldc, int64_t batchCount);
+trnblasStatus_t trnblasZgemmBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const trnDoubleComplex *alpha, const trnDoubleComplex *const Aarray[],
+    int64_t lda, const trnDoubleComplex *const Barray[], int64_t ldb, const trnDoubleComplex *beta,
+    trnDoubleComplex *const Carray[], int64_t ldc, int64_t batchCount);
+trnblasStatus_t trnblasGemmEx_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                 trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                 const void *alpha, const void *A, trnsciDataType_t Atype,
+                                 int64_t lda, const void *B, trnsciDataType_t Btype, int64_t ldb,
+                                 const void *beta, void *C, trnsciDataType_t Ctype, int64_t ldc,
+                                 trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
+trnblasStatus_t trnblasGemmBatchedEx_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                        trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                        const void *alpha, const void *const Aarray[],
+                                        trnsciDataType_t Atype, int64_t lda,
+                                        const void *const Barray[], trnsciDataType_t Btype,
+                                        int64_t ldb, const void *beta, void *const Carray[],
+                                        trnsciDataType_t Ctype, int64_t ldc, int64_t batchCount,
+                                        trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
+trnblasStatus_t trnblasGemmStridedBatchedEx_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const void *alpha, const void *A, trnsciDataType_t Atype, int64_t lda,
+    long long int strideA, const void *B, trnsciDataType_t Btype, int64_t ldb,
+    long long int strideB, const void *beta, void *C, trnsciDataType_t Ctype, int64_t ldc,
+    long long int strideC, int64_t batchCount, trnblasComputeType_t computeType,
+    trnblasGemmAlgo_t algo);
+/* Level 3 beyond GEMM, geam and dgmm. */
+trnblasStatus_t trnblasSsymm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, int64_t m, int64_t n, const float *alpha,
+                                const float *A, int64_t lda, const float *B, int64_t ldb,
+                                const float *beta, float *C, int64_t ldc);
+trnblasStatus_t trnblasDsymm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, int64_t m, int64_t n, const double *alpha,
+                                const double *A, int64_t lda, const double *B, int64_t ldb,
+                                const double *beta, double *C, int64_t ldc);
+trnblasStatus_t trnblasCsymm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *B, int64_t ldb, const trnComplex *beta,
+                                trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZsymm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                const trnDoubleComplex *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasChemm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *B, int64_t ldb, const trnComplex *beta,
+                                trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZhemm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                const trnDoubleComplex *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasSsyrk_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, int64_t n, int64_t k, const float *alpha,
+                                const float *A, int64_t lda, const float *beta, float *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasDsyrk_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, int64_t n, int64_t k, const double *alpha,
+                                const double *A, int64_t lda, const double *beta, double *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasCsyrk_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, int64_t n, int64_t k,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *beta, trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZsyrk_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, int64_t n, int64_t k,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *beta, trnDoubleComplex *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasCherk_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, int64_t n, int64_t k, const float *alpha,
+                                const trnComplex *A, int64_t lda, const float *beta, trnComplex *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasZherk_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                trnblasOperation_t trans, int64_t n, int64_t k, const double *alpha,
+                                const trnDoubleComplex *A, int64_t lda, const double *beta,
+                                trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasSsyr2k_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k, const float *alpha,
+                                 const float *A, int64_t lda, const float *B, int64_t ldb,
+                                 const float *beta, float *C, int64_t ldc);
+trnblasStatus_t trnblasDsyr2k_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const double *alpha, const double *A, int64_t lda, const double *B,
+                                 int64_t ldb, const double *beta, double *C, int64_t ldc);
+trnblasStatus_t trnblasCsyr2k_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                 const trnComplex *B, int64_t ldb, const trnComplex *beta,
+                                 trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZsyr2k_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                 int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                 const trnDoubleComplex *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasCher2k_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                 const trnComplex *B, int64_t ldb, const float *beta, trnComplex *C,
+                                 int64_t ldc);
+trnblasStatus_t trnblasZher2k_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                 int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                 const double *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasSsyrkx_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k, const float *alpha,
+                                 const float *A, int64_t lda, const float *B, int64_t ldb,
+                                 const float *beta, float *C, int64_t ldc);
+trnblasStatus_t trnblasDsyrkx_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const double *alpha, const double *A, int64_t lda, const double *B,
+                                 int64_t ldb, const double *beta, double *C, int64_t ldc);
+trnblasStatus_t trnblasCsyrkx_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                 const trnComplex *B, int64_t ldb, const trnComplex *beta,
+                                 trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZsyrkx_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                 int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                 const trnDoubleComplex *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasCherkx_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                 const trnComplex *B, int64_t ldb, const float *beta, trnComplex *C,
+                                 int64_t ldc);
+trnblasStatus_t trnblasZherkx_64(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int64_t n, int64_t k,
+                                 const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                 int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                 const double *beta, trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasStrsm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n, const float *alpha,
+                                const float *A, int64_t lda, float *B, int64_t ldb);
+trnblasStatus_t trnblasDtrsm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n, const double *alpha,
+                                const double *A, int64_t lda, double *B, int64_t ldb);
+trnblasStatus_t trnblasCtrsm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                trnComplex *B, int64_t ldb);
+trnblasStatus_t trnblasZtrsm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, trnDoubleComplex *B, int64_t ldb);
+trnblasStatus_t trnblasStrmm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n, const float *alpha,
+                                const float *A, int64_t lda, const float *B, int64_t ldb, float *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasDtrmm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n, const double *alpha,
+                                const double *A, int64_t lda, const double *B, int64_t ldb,
+                                double *C, int64_t ldc);
+trnblasStatus_t trnblasCtrmm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *B, int64_t ldb, trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZtrmm_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                trnblasDiagType_t diag, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *B, int64_t ldb,
+                                trnDoubleComplex *C, int64_t ldc);
+trnblasStatus_t trnblasSgeam_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, const float *alpha,
+                                const float *A, int64_t lda, const float *beta, const float *B,
+                                int64_t ldb, float *C, int64_t ldc);
+trnblasStatus_t trnblasDgeam_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n,
+                                const double *alpha, const double *A, int64_t lda,
+                                const double *beta, const double *B, int64_t ldb, double *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasCgeam_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n,
+                                const trnComplex *alpha, const trnComplex *A, int64_t lda,
+                                const trnComplex *beta, const trnComplex *B, int64_t ldb,
+                                trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZgeam_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n,
+                                const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                int64_t lda, const trnDoubleComplex *beta,
+                                const trnDoubleComplex *B, int64_t ldb, trnDoubleComplex *C,
+                                int64_t ldc);
+trnblasStatus_t trnblasSdgmm_64(trnblasHandle_t handle, trnblasSideMode_t mode, int64_t m,
+                                int64_t n, const float *A, int64_t lda, const float *x,
+                                int64_t incx, float *C, int64_t ldc);
+trnblasStatus_t trnblasDdgmm_64(trnblasHandle_t handle, trnblasSideMode_t mode, int64_t m,
+                                int64_t n, const double *A, int64_t lda, const double *x,
+                                int64_t incx, double *C, int64_t ldc);
+trnblasStatus_t trnblasCdgmm_64(trnblasHandle_t handle, trnblasSideMode_t mode, int64_t m,
+                                int64_t n, const trnComplex *A, int64_t lda, const trnComplex *x,
+                                int64_t incx, trnComplex *C, int64_t ldc);
+trnblasStatus_t trnblasZdgmm_64(trnblasHandle_t handle, trnblasSideMode_t mode, int64_t m,
+                                int64_t n, const trnDoubleComplex *A, int64_t lda,
+                                const trnDoubleComplex *x, int64_t incx, trnDoubleComplex *C,
+                                int64_t ldc);
 
 #ifdef __cplusplus
 }
