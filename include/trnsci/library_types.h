@@ -2,7 +2,9 @@
  * library_types.h — types shared by the trnsci libraries (the CUDA
  * library_types.h analog): trnsciDataType_t names an element type with
  * cudaDataType_t's values, so code ported from CUDA passes the same numbers;
- * trnsciLibraryPropertyType_t is libraryPropertyType_t.
+ * trnsciLibraryPropertyType_t is libraryPropertyType_t; the
+ * trnsciEmulation* enums are cudaEmulation* (floating-point emulation
+ * controls, used by trnblas).
  */
 #ifndef TRNSCI_LIBRARY_TYPES_H
 #define TRNSCI_LIBRARY_TYPES_H
@@ -50,6 +52,41 @@ typedef enum trnsciLibraryPropertyType_t {
 
 /* libraryPropertyType. */
 typedef trnsciLibraryPropertyType_t trnsciLibraryPropertyType;
+
+/* Values are those of cudaEmulationStrategy_t: how a library that may
+ * emulate a precision with lower-precision products decides to do so
+ * (trnblasSetEmulationStrategy takes trnblasEmulationStrategy_t, the same
+ * values). */
+typedef enum trnsciEmulationStrategy_t {
+    TRNSCI_EMULATION_STRATEGY_DEFAULT = 0,
+    TRNSCI_EMULATION_STRATEGY_PERFORMANT = 1,
+    TRNSCI_EMULATION_STRATEGY_EAGER = 2,
+} trnsciEmulationStrategy_t;
+
+/* cudaEmulationStrategy. */
+typedef trnsciEmulationStrategy_t trnsciEmulationStrategy;
+
+/* Values are those of cudaEmulationMantissaControl_t: how the number of
+ * mantissa bits of fixed-point FP64 emulation is chosen. */
+typedef enum trnsciEmulationMantissaControl_t {
+    TRNSCI_EMULATION_MANTISSA_CONTROL_DYNAMIC = 0,
+    TRNSCI_EMULATION_MANTISSA_CONTROL_FIXED = 1,
+} trnsciEmulationMantissaControl_t;
+
+/* cudaEmulationMantissaControl. */
+typedef trnsciEmulationMantissaControl_t trnsciEmulationMantissaControl;
+
+/* Values are those of cudaEmulationSpecialValuesSupport_t: a mask of the
+ * special values emulated arithmetic must propagate. */
+typedef enum trnsciEmulationSpecialValuesSupport_t {
+    TRNSCI_EMULATION_SPECIAL_VALUES_SUPPORT_NONE = 0,
+    TRNSCI_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY = 1,
+    TRNSCI_EMULATION_SPECIAL_VALUES_SUPPORT_NAN = 2,
+    TRNSCI_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT = 0xffff,
+} trnsciEmulationSpecialValuesSupport_t;
+
+/* cudaEmulationSpecialValuesSupport. */
+typedef trnsciEmulationSpecialValuesSupport_t trnsciEmulationSpecialValuesSupport;
 
 #ifdef __cplusplus
 }
