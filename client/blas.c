@@ -41,6 +41,7 @@ trnblasStatus_t trnblasCreate(trnblasHandle_t *handle) {
     if (!h)
         return trn_blas_status(
             trn_fail(trnsciErrorMemoryAllocation, "trnblasCreate: out of memory"));
+    h->emu_special = TRNSCI_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT;
     *handle = h;
     trn_ok();
     return TRNBLAS_STATUS_SUCCESS;

@@ -7,7 +7,8 @@
  *
  * What is decided here: the compute type (from the routine, the GemmEx
  * computeType and the handle's math mode), where alpha and beta come from
- * (pointer mode), stochastic rounding (math flag and seed), and, for
+ * (pointer mode), stochastic rounding (math flag and seed), the emulation
+ * controls' check and bit count report (blas_emulation.c), and, for
  * pointer-array batches, the device pointers the arrays hold: the arrays
  * are read when the routine is called, after the handle's stream's earlier
  * work (a deviation from cuBLAS, which reads them when the kernel runs;
@@ -139,6 +140,9 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
         trn_ok();
         return TRNBLAS_STATUS_SUCCESS;
     }
+    const trnblasStatus_t est = trn_blas_emulation_check(handle, g->name, g->compute);
+    if (est)
+        return est;
     trnsciError_t e;
     trn_client *c = trn_client_get(&e);
     if (!c)
@@ -205,6 +209,8 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
         op.stride_c = g->stride_c;
         e = submit_op(c, handle, &op);
     }
+    if (e == trnsciSuccess)
+        e = trn_blas_emulation_report(handle, g->compute);
     if (e == trnsciSuccess)
         trn_ok();
     return trn_blas_status(e);

@@ -21,6 +21,14 @@ struct trnblasContext {
     trnblasAtomicsMode_t atomics; /* trnblasSetAtomicsMode: recorded, no effect */
     void *workspace;              /* trnblasSetWorkspace: recorded, not needed */
     size_t workspace_bytes;
+    /* Emulation controls (blas_emulation.c); calloc's zeros are cuBLAS's
+     * defaults except special_values, set by trnblasCreate. */
+    trnblasEmulationStrategy_t emu_strategy;
+    trnsciEmulationSpecialValuesSupport emu_special;
+    trnsciEmulationMantissaControl emu_control;
+    int emu_max_bits;   /* 0: the default configuration */
+    int emu_bit_offset; /* for DYNAMIC control */
+    int *emu_bits_ptr;  /* device int written by FP64-emulated GEMMs, or NULL */
 };
 
 /* Bytes of the scratch buffer: the largest result (a double complex). */
@@ -28,6 +36,17 @@ struct trnblasContext {
 
 /* The cuBLAS status for a runtime error (the message stays recorded). */
 trnblasStatus_t trn_blas_status(trnsciError_t e);
+
+/* blas_emulation.c. Before a GEMM with wire compute type `compute` is
+ * queued: TRNBLAS_STATUS_INVALID_VALUE (naming `routine`) when it runs
+ * FP64-emulated under a handle state cuBLAS rejects (a mantissa bit offset
+ * with FIXED control), SUCCESS otherwise. */
+trnblasStatus_t trn_blas_emulation_check(trnblasHandle_t handle, const char *routine,
+                                         Trnsci__V1__ComputeType compute);
+/* After it was queued: writes the mantissa bit count to the handle's bit
+ * count pointer, in stream order, when the GEMM runs FP64-emulated and the
+ * pointer is set. */
+trnsciError_t trn_blas_emulation_report(trnblasHandle_t handle, Trnsci__V1__ComputeType compute);
 
 /* Wire data types. */
 #define R32 TRNSCI__V1__DATA_TYPE__R_32F

@@ -173,6 +173,17 @@ typedef enum trnblasAtomicsMode_t {
     TRNBLAS_ATOMICS_ALLOWED = 1,
 } trnblasAtomicsMode_t;
 
+/* Values are those of cublasEmulationStrategy_t (and of
+ * trnsciEmulationStrategy_t). trnblas has no speed heuristic: every
+ * strategy gives a GEMM the compute type its math mode and computeType
+ * select, which is emulated whenever they allow emulation (what EAGER
+ * asks for); docs/rosetta.md, "trnblas". */
+typedef enum trnblasEmulationStrategy_t {
+    TRNBLAS_EMULATION_STRATEGY_DEFAULT = 0,    /* the default: PERFORMANT */
+    TRNBLAS_EMULATION_STRATEGY_PERFORMANT = 1, /* emulate where cuBLAS finds it faster */
+    TRNBLAS_EMULATION_STRATEGY_EAGER = 2,      /* emulate wherever it is allowed */
+} trnblasEmulationStrategy_t;
+
 typedef struct trnblasContext *trnblasHandle_t;
 
 /* Creates a handle bound to the default stream. Initialises the runtime. */
@@ -209,6 +220,61 @@ trnblasStatus_t trnblasSetWorkspace(trnblasHandle_t handle, void *workspace,
 /* The atomics mode (INVALID_VALUE for a value that is not one of the enum). */
 trnblasStatus_t trnblasSetAtomicsMode(trnblasHandle_t handle, trnblasAtomicsMode_t mode);
 trnblasStatus_t trnblasGetAtomicsMode(trnblasHandle_t handle, trnblasAtomicsMode_t *mode);
+
+/* ---- Floating-point emulation controls (cuBLAS 13) -------------------------
+ * Per-handle settings; a NULL handle is TRNBLAS_STATUS_NOT_INITIALIZED, a
+ * NULL output pointer TRNBLAS_STATUS_INVALID_VALUE. They matter only for
+ * GEMMs that run emulated: COMPUTE_32F_EMULATED_16BFX9 (math mode
+ * FP32_EMULATED_BF16X9_MATH or that computeType) and
+ * COMPUTE_64F_EMULATED_FIXEDPOINT (the FP64_EMULATED_FIXEDPOINT_MATH flag or
+ * that computeType). What trnblas computes under each is in docs/rosetta.md,
+ * "trnblas". */
+/* The emulation strategy (default DEFAULT); a value outside the enum is
+ * INVALID_VALUE. No strategy changes a GEMM's compute type. */
+trnblasStatus_t trnblasSetEmulationStrategy(trnblasHandle_t handle,
+                                            trnblasEmulationStrategy_t emulationStrategy);
+trnblasStatus_t trnblasGetEmulationStrategy(trnblasHandle_t handle,
+                                            trnblasEmulationStrategy_t *emulationStrategy);
+/* The special values emulation must propagate (default
+ * TRNSCI_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT); any mask is accepted
+ * and recorded. */
+trnblasStatus_t trnblasSetEmulationSpecialValuesSupport(trnblasHandle_t handle,
+                                                        trnsciEmulationSpecialValuesSupport mask);
+trnblasStatus_t trnblasGetEmulationSpecialValuesSupport(trnblasHandle_t handle,
+                                                        trnsciEmulationSpecialValuesSupport *mask);
+/* Fixed-point FP64 emulation: how the mantissa bit count is chosen
+ * (default DYNAMIC; a value outside the enum is INVALID_VALUE). */
+trnblasStatus_t
+trnblasSetFixedPointEmulationMantissaControl(trnblasHandle_t handle,
+                                             trnsciEmulationMantissaControl mantissaControl);
+trnblasStatus_t
+trnblasGetFixedPointEmulationMantissaControl(trnblasHandle_t handle,
+                                             trnsciEmulationMantissaControl *mantissaControl);
+/* The maximum number of mantissa bits (0, the default, restores the default
+ * configuration; negative is INVALID_VALUE). Recorded: trnblas's emulation
+ * always keeps TRNBLAS_EMULATION_FIXEDPOINT_MANTISSA_BITS bits. */
+trnblasStatus_t trnblasSetFixedPointEmulationMaxMantissaBitCount(trnblasHandle_t handle,
+                                                                 int maxMantissaBitCount);
+trnblasStatus_t trnblasGetFixedPointEmulationMaxMantissaBitCount(trnblasHandle_t handle,
+                                                                 int *maxMantissaBitCount);
+/* The mantissa bit offset of DYNAMIC control (default 0; any value is
+ * accepted). Recorded; as in cuBLAS, a GEMM that runs FP64-emulated while
+ * the offset is not 0 and the control is FIXED returns INVALID_VALUE. */
+trnblasStatus_t trnblasSetFixedPointEmulationMantissaBitOffset(trnblasHandle_t handle,
+                                                               int mantissaBitOffset);
+trnblasStatus_t trnblasGetFixedPointEmulationMantissaBitOffset(trnblasHandle_t handle,
+                                                               int *mantissaBitOffset);
+/* A device int (or NULL, the default: none) into which every GEMM that runs
+ * FP64-emulated writes, in stream order after its result, the number of
+ * mantissa bits it used: TRNBLAS_EMULATION_FIXEDPOINT_MANTISSA_BITS. The
+ * pointer is checked when a GEMM writes it. */
+trnblasStatus_t trnblasSetFixedPointEmulationMantissaBitCountPointer(trnblasHandle_t handle,
+                                                                     int *mantissaBitCount);
+trnblasStatus_t trnblasGetFixedPointEmulationMantissaBitCountPointer(trnblasHandle_t handle,
+                                                                     int **mantissaBitCount);
+/* trnsci: the mantissa bits of trnblas's FP64 emulation, whatever the
+ * settings above: 8 digits of 7 bits (docs/numerics.md, "Emulated FP64"). */
+#define TRNBLAS_EMULATION_FIXEDPOINT_MANTISSA_BITS 56
 
 /* ---- Host <-> device copies (cublasSetMatrix, ...) ------------------------
  * Column-major matrices of rows x cols elements of elemSize bytes: column j
