@@ -11,7 +11,8 @@
  * bound and a DGEMM under FP64_EMULATED_FIXEDPOINT_MATH the emulated-FP64
  * bound against long-double references (tests/common/gemm_reference.h),
  * both bitwise equal to GemmEx with the emulated compute type and different
- * from the unemulated and FAST_16BF results; the mantissa settings leave
+ * from the unemulated and FAST_16BF results, and the same under DEFAULT and
+ * PERFORMANT (no strategy changes a compute type); the mantissa settings leave
  * the FP64 result unchanged; the bit count pointer receives
  * TRNBLAS_EMULATION_FIXEDPOINT_MANTISSA_BITS after FP64-emulated GEMMs only;
  * a mantissa bit offset with FIXED control fails FP64-emulated GEMMs only.
@@ -254,6 +255,25 @@ static void test_settings(void **state) {
 
 /* ---- EAGER: the emulated paths ------------------------------------------------ */
 
+/* The legacy routine under `math` gives `want` under DEFAULT and PERFORMANT
+ * too: no strategy changes the compute type (docs/rosetta.md). The handle
+ * is left with EAGER. */
+static void same_under_every_strategy(trnblasHandle_t h, dev_problem *d, trnblasMath_t math,
+                                      const void *want) {
+    const trnblasEmulationStrategy_t others[] = {TRNBLAS_EMULATION_STRATEGY_DEFAULT,
+                                                 TRNBLAS_EMULATION_STRATEGY_PERFORMANT};
+    assert_int_equal(trnblasSetMathMode(h, math), TRNBLAS_STATUS_SUCCESS);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(trnblasSetEmulationStrategy(h, others[i]), TRNBLAS_STATUS_SUCCESS);
+        assert_int_equal(legacy(h, d), TRNBLAS_STATUS_SUCCESS);
+        void *got = dev_result(d);
+        assert_memory_equal(got, want, d->bytes_c);
+        free(got);
+    }
+    assert_int_equal(trnblasSetEmulationStrategy(h, TRNBLAS_EMULATION_STRATEGY_EAGER),
+                     TRNBLAS_STATUS_SUCCESS);
+}
+
 /* With EAGER and the FP32 emulation math mode, Sgemm is the BF16x9 GEMM:
  * within its bound, bitwise GemmEx's COMPUTE_32F_EMULATED_16BFX9, and not
  * the unemulated or FAST_16BF results. */
@@ -283,6 +303,7 @@ static void test_eager_sgemm(void **state) {
     assert_int_equal(gemm_ex(h, &d, TRNBLAS_COMPUTE_32F_FAST_16BF), TRNBLAS_STATUS_SUCCESS);
     void *fast = dev_result(&d);
     assert_memory_not_equal(got, fast, d.bytes_c);
+    same_under_every_strategy(h, &d, TRNBLAS_FP32_EMULATED_BF16X9_MATH, got);
     free(got);
     free(bf16x9);
     free(plain);
@@ -328,6 +349,7 @@ static void test_eager_dgemm(void **state) {
     assert_int_equal(legacy(h, &d), TRNBLAS_STATUS_SUCCESS);
     void *native = dev_result(&d);
     assert_memory_not_equal(got, native, d.bytes_c);
+    same_under_every_strategy(h, &d, TRNBLAS_FP64_EMULATED_FIXEDPOINT_MATH, got);
     free(emu);
     free(native);
 
