@@ -18,6 +18,9 @@
  *            same ops' CPU time there, for what the Neuron path adds. Both sides include the
  * simulator's own work per call (its execute's bookkeeping and a tiny reference GEMM), so the
  *            difference is what the daemon adds.
+ *   split    (two daemons, with and without --neuron-split-min-mflop, under
+ *            the simulator's timing model) one big SGEMM's wall time: split
+ *            over both simulated cores, or on one.
  * Each phase prints one JSON object.
  */
 #define _GNU_SOURCE
@@ -36,7 +39,7 @@
 #define MAX_EXEC 64
 
 typedef struct opts {
-    const char *addr, *phase, *lib, *neff, *backend;
+    const char *addr, *phase, *lib, *neff, *backend, *label;
     int daemon_pid, n, reps, size;
 } opts;
 
@@ -102,6 +105,21 @@ static void phase_first(const opts *o, trnblasHandle_t h, float *a, float *b, fl
            "\"first_call_ms\":%.3f,\"resident_call_us\":{\"median\":%.1f,\"min\":%.1f,"
            "\"max\":%.1f},\"reps\":%d,\"simulated\":true}\n",
            o->phase, o->size, o->size, o->size, first, s.median, s.min, s.max, o->reps);
+    free(v);
+}
+
+/* One n×n×n SGEMM's wall time, on a daemon that splits it over its cores
+ * or not (run_neuron.sh starts both, under the simulator's timing model). */
+static void phase_split(const opts *o, trnblasHandle_t h, float *a, float *b, float *c) {
+    (void)one_call_ms(h, a, b, c, o->size); /* compile and load */
+    double *v = calloc((size_t)o->reps, sizeof(double));
+    for (int r = 0; r < o->reps; r++)
+        v[r] = one_call_ms(h, a, b, c, o->size);
+    const bench_stats s = bench_stats_of(v, o->reps);
+    printf("{\"bench\":\"neuron_split\",\"daemon\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"call_ms\":{\"median\":%.2f,\"min\":%.2f,\"max\":%.2f},\"reps\":%d,"
+           "\"simulated\":true}\n",
+           o->label, o->size, o->size, o->size, s.median, s.min, s.max, o->reps);
     free(v);
 }
 
@@ -190,7 +208,7 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
 }
 
 int main(int argc, char **argv) {
-    opts o = {.phase = "first", .n = 2000, .reps = 7, .size = 8, .backend = "neuron"};
+    opts o = {.phase = "first", .n = 2000, .reps = 7, .size = 8, .backend = "neuron", .label = ""};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--phase") == 0 && v)
@@ -209,16 +227,19 @@ int main(int argc, char **argv) {
             o.reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0 && v)
             o.size = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--label") == 0 && v)
+            o.label = argv[++i];
         else if (!o.addr)
             o.addr = argv[i];
         else {
-            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host] "
+            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host|split] "
                             "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                            "[--size S] [--backend NAME]\n");
+                            "[--size S] [--backend NAME] [--label L]\n");
             return 2;
         }
     }
-    if (!o.addr || o.size < 1 || o.size > 64 || o.n < 1 || o.reps < 1 ||
+    const int split = strcmp(o.phase, "split") == 0;
+    if (!o.addr || o.size < 1 || o.size > (split ? 2048 : 64) || o.n < 1 || o.reps < 1 ||
         trnsciInit(o.addr) != trnsciSuccess)
         return 2;
     float *a, *b, *c;
@@ -237,6 +258,8 @@ int main(int argc, char **argv) {
         if (!o.lib || !o.neff || o.daemon_pid <= 0)
             return 2;
         phase_host(&o, h, a, b, c);
+    } else if (split) {
+        phase_split(&o, h, a, b, c);
     } else {
         phase_first(&o, h, a, b, c);
     }

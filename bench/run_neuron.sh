@@ -63,7 +63,27 @@ if [ "$rc" -eq 0 ]; then
     daemon_start cpu "$DAEMON" --backend cpu --cores "$DAEMON_CPU-$DAEMON_CPU" \
         --listen "unix:$SOCK" --log-level warn
     daemon_wait cpu "unix:$SOCK"
-    NEURON_RT_VISIBLE_CORES=2 bench_run taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" \
-        --phase host --backend cpu --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" "$@"
+    NEURON_RT_VISIBLE_CORES=2 taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" \
+        --phase host --backend cpu --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" \
+        "$@" || rc=$?
+    daemon_stop cpu || rc=1
+fi
+# 3. One big SGEMM split over both simulated cores, or run on one, under the
+# timing model: NRTSIM_GFLOPS slow enough that the modelled execution (not
+# the simulator's own reference GEMM on the host) sets the time. The
+# daemon's executors run on both CPUs here, one per simulated core.
+split_run() {
+    daemon_start "split-$1" env NEURON_RT_VISIBLE_CORES=0-1 NRTSIM_GFLOPS=0.5 \
+        NRTSIM_DMA_GBPS=2 NRTSIM_DISPATCH_US=50 "$DAEMON" --backend neuron \
+        --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" --listen "unix:$SOCK" \
+        --log-level warn --neuron-split-min-mflop "$2"
+    daemon_wait "split-$1" "unix:$SOCK"
+    "$BENCH" "unix:$SOCK" --phase split --label "$1" --size "${SPLIT_SIZE:-256}" \
+        --reps "${SPLIT_REPS:-7}" || rc=$?
+    daemon_stop "split-$1" || rc=1
+}
+if [ "$rc" -eq 0 ]; then
+    split_run split 1
+    split_run whole 0
 fi
 bench_finish "$rc"

@@ -133,6 +133,9 @@ static const char usage[] =
     "  --neuron-compile-timeout-s S\n"
     "                           a compile still running after S seconds is stopped\n"
     "                           and fails (default 600)\n"
+    "  --neuron-split-min-mflop N\n"
+    "                           split a GEMM over NeuronCores when each core's part\n"
+    "                           still carries N MFLOP (default 1024; 0: never split)\n"
 #ifdef TRNSCI_FAULT_INJECTION
     "  --fault-injection        (test builds) run the test-fault ops\n"
 #endif
@@ -304,6 +307,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->backend = TRN_BACKEND_AUTO;
     cfg->neuron_compile_jobs = 2;
     cfg->neuron_compile_timeout_s = 600;
+    cfg->neuron_split_min_mflop = 1024;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -379,6 +383,7 @@ enum option_code {
     O_NEURON_TARGET,
     O_NEURON_JOBS,
     O_NEURON_TIMEOUT,
+    O_NEURON_SPLIT,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -419,6 +424,7 @@ static const struct option options[] = {
     {"neuron-target", required_argument, NULL, O_NEURON_TARGET},
     {"neuron-compile-jobs", required_argument, NULL, O_NEURON_JOBS},
     {"neuron-compile-timeout-s", required_argument, NULL, O_NEURON_TIMEOUT},
+    {"neuron-split-min-mflop", required_argument, NULL, O_NEURON_SPLIT},
 #ifdef TRNSCI_FAULT_INJECTION
     {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
 #endif
@@ -629,6 +635,13 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             return TRN_CONFIG_ERROR;
         }
         cfg->neuron_compile_timeout_s = (uint32_t)v;
+        break;
+    case O_NEURON_SPLIT:
+        if (parse_uint(arg, 1u << 30, &v)) {
+            snprintf(err, errlen, "--neuron-split-min-mflop %s: expected 0..%u", arg, 1u << 30);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->neuron_split_min_mflop = (uint32_t)v;
         break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:

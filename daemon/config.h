@@ -84,6 +84,7 @@ typedef struct trn_config {
     char *neuron_target;  /* "trn1" (NULL) or "trn2" */
     uint32_t neuron_compile_jobs;
     uint32_t neuron_compile_timeout_s;
+    uint32_t neuron_split_min_mflop; /* 0: GEMMs are never split over NeuronCores */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

@@ -74,8 +74,14 @@ struct trn_backend {
      * spec and returns 1, else 0. The daemon takes that plan from the plan
      * cache when it accepts the op (so compiling starts at once, off the
      * request path), the scheduler runs the op as one shard once the plan is
-     * prepared, and run() gets the plan. NULL: no such ops. */
+     * prepared (split as op_program_shards says), and run() gets the plan.
+     * NULL: no such ops. */
     int (*op_plan)(const trn_backend *be, const trn_op_desc *op, trn_plan_spec *spec);
+    /* How many shards an op that op_plan gave a plan is split into: each
+     * runs that one program on its own part of the op (run's shard and
+     * nshards), on whichever core takes it. A function of the op alone, the
+     * same in every process. NULL: 1, the program computes the whole op. */
+    int (*op_program_shards)(const trn_backend *be, const trn_op_desc *op);
     /* Whether spec's parts may be prepared at the same time as other plans'
      * (a compiler in processes of its own, not FFTW's planner): the plan
      * cache prepares them on its compile threads. NULL: never. */

@@ -353,15 +353,20 @@ static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
     return EST_OVERHEAD_NS + cost / rate;
 }
 
-/* Sets up the op's current stage: its engine, shards and estimate. A stage
- * run by a compiled kernel program is one shard: the program was compiled
- * for the whole op's shape. */
+/* How a stage run by a compiled kernel program is split: as the backend
+ * compiled it (the program has one part's shape), whatever the workers. */
+static int program_shards(const trn_sched *s, const trn_op_desc *d) {
+    const int n = s->be->op_program_shards ? s->be->op_program_shards(s->be, d) : 1;
+    return n > 0 ? n : 1;
+}
+
+/* Sets up the op's current stage: its engine, shards and estimate. */
 static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
     const trn_op_desc *d = stage_desc(op);
     const struct trn_plan_entry *plan = stage_plan(op);
     op->engine = engine_of(s, d);
     op->nshards = plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM
-                      ? 1
+                      ? program_shards(s, d)
                       : trn_sched_shard_count(d, s->engines[op->engine].count);
     op->next_shard = 0;
     op->shards_left = op->nshards;

@@ -79,10 +79,23 @@ static int is_neff_plan(const void *plan) {
 
 /* ---- placement ------------------------------------------------------------------ */
 
-static int neuron_op_plan(const trn_backend *be, const trn_op_desc *op, trn_plan_spec *spec) {
-    const neuron_backend *nb = nb_of(be);
+/* The program of one shard of op, and how many shards there are; 0 when op
+ * has no program. */
+static int gemm_shard_program(const neuron_backend *nb, const trn_op_desc *op, trn_nprog_gemm *g) {
+    if (!nb->compiler[0] || op->kind != TRN_OP_GEMM || !trn_ngemm_program(&op->u.gemm, g))
+        return 0;
+    return trn_ngemm_split(g, (int)nb->ncores, nb->cfg.split_min_flop);
+}
+
+static int neuron_op_program_shards(const trn_backend *be, const trn_op_desc *op) {
     trn_nprog_gemm g;
-    if (!nb->compiler[0] || op->kind != TRN_OP_GEMM || !trn_ngemm_program(&op->u.gemm, &g))
+    const int n = gemm_shard_program(nb_of(be), op, &g);
+    return n > 0 ? n : 1;
+}
+
+static int neuron_op_plan(const trn_backend *be, const trn_op_desc *op, trn_plan_spec *spec) {
+    trn_nprog_gemm g;
+    if (!gemm_shard_program(nb_of(be), op, &g))
         return 0;
     memset(spec, 0, sizeof(*spec));
     spec->family = TRN_PLAN_PROGRAM;
@@ -288,7 +301,8 @@ static int neuron_state_import(const trn_backend *be, char *text) {
 /* ---- running ------------------------------------------------------------------- */
 
 /* The op's NEFF, on this thread's core: loaded there once, then resident. */
-static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron_plan *p) {
+static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron_plan *p, int shard,
+                               int nshards) {
     const int core = current_core;
     char msg[TRN_KMSG_LEN - 64] = "";
     trn_nc_loaded *ld = trn_nc_acquire(&nb->rt, &p->loaded[core]);
@@ -303,7 +317,8 @@ static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron
                     : TRN_KSTATUS_FAILED;
     }
     if (ld) {
-        k = trn_ngemm_run(&nb->rt.api, ld, &op->u.gemm, &p->prog, msg, sizeof(msg));
+        const trn_ngemm_part part = trn_ngemm_part_of(&op->u.gemm, &p->prog, shard, nshards);
+        k = trn_ngemm_run(&nb->rt.api, ld, &op->u.gemm, &p->prog, &part, msg, sizeof(msg));
         trn_nc_use(&nb->rt, ld, 0);
     }
     if (k != TRN_KSTATUS_OK && op->kmsg)
@@ -322,7 +337,7 @@ static trn_kstatus neuron_run(const trn_backend *be, const trn_op_desc *op, void
             trn_kmsg_post(op->kmsg, 0, 0, "the Neuron runtime is not running in this process");
         return TRN_KSTATUS_FAILED;
     }
-    return run_program(nb, op, plan);
+    return run_program(nb, op, plan, shard, nshards);
 }
 
 /* ---- life ------------------------------------------------------------------------ */
@@ -470,6 +485,7 @@ static void set_hooks(neuron_backend *nb) {
     be->plan_state_export = neuron_state_export;
     be->plan_state_import = neuron_state_import;
     be->op_plan = neuron_op_plan;
+    be->op_program_shards = neuron_op_program_shards;
     be->plan_concurrent = neuron_plan_concurrent;
     be->run = neuron_run;
     be->destroy = neuron_destroy;

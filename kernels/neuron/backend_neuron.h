@@ -34,6 +34,9 @@ typedef struct trn_neuron_config {
     const char *store_dir;   /* where NEFFs are kept; NULL: a private temporary directory */
     const char *target;      /* "trn1" or "trn2" */
     int compile_timeout_ms;
+    /* A GEMM is split over the cores when each core's part still carries
+     * this many flops (gemm_neuron.h, trn_ngemm_split); 0: never. */
+    uint64_t split_min_flop;
     int per_process; /* 1: executors start the runtime, one core each */
 } trn_neuron_config;
 

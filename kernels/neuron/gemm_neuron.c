@@ -8,6 +8,7 @@
  */
 #include "kernels/neuron/gemm_neuron.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,57 @@ int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g) {
     return 1;
 }
 
+int trn_ngemm_split(trn_nprog_gemm *g, int cores, uint64_t min_flop) {
+    if (min_flop == 0 || cores < 2)
+        return 1;
+    const double flop =
+        2.0 * g->m * (double)g->n * (double)g->k * (double)g->batch * (g->complex ? 4 : 1);
+    const double by_work = floor(flop / (double)min_flop);
+    int parts = by_work < cores ? (int)by_work : cores;
+    if (g->batch > 1) {
+        parts = parts < g->batch ? parts : g->batch;
+        if (parts < 2)
+            return 1;
+        const int whole = g->batch, per = whole / parts + (whole % parts != 0);
+        g->batch = per;
+        return whole / per + (whole % per != 0);
+    }
+    const int by_cols = g->n / TRN_NGEMM_SPLIT_MIN_COLS;
+    parts = parts < by_cols ? parts : by_cols;
+    if (parts < 2)
+        return 1;
+    const int whole = g->n, per = whole / parts + (whole % parts != 0);
+    g->n = per;
+    return whole / per + (whole % per != 0);
+}
+
+trn_ngemm_part trn_ngemm_part_of(const trn_gemm_desc *d, const trn_nprog_gemm *g, int part,
+                                 int parts) {
+    trn_ngemm_part p = {0, 1, 0, d->n};
+    if (parts <= 1) {
+        p.nbatch = (size_t)g->batch;
+        return p;
+    }
+    if (d->batch > 1) {
+        p.batch0 = (size_t)part * (size_t)g->batch;
+        p.nbatch = d->batch - p.batch0 < (size_t)g->batch ? d->batch - p.batch0 : (size_t)g->batch;
+        return p;
+    }
+    p.col0 = part * g->n;
+    p.ncols = d->n - p.col0 < g->n ? d->n - p.col0 : g->n;
+    return p;
+}
+
 /* Matrix i of a batch operand. */
 static const float *nth(const void *base, const void *const *list, size_t stride, size_t i,
                         int planes) {
     if (list)
         return list[i];
     return (const float *)base + i * stride * (size_t)planes;
+}
+
+static float *nth_c(const trn_gemm_desc *d, size_t i, int planes) {
+    return d->c_list ? d->c_list[i] : (float *)d->c + i * d->stride_c * (size_t)planes;
 }
 
 /* op(X)(r, l) of column-major X with leading dimension ld, for trans t:
@@ -64,31 +110,44 @@ static void element(const float *x, int ld, trn_trans t, int cplx, size_t r, siz
     *im = t == TRN_TRANS_C ? -x[2 * at + 1] : x[2 * at + 1];
 }
 
-/* out[p][l][i] = op(X)(i, l) for an m×k op(X) (the "at" layout); the "b"
- * layout is the same with (rows, cols) = (n, k) and op(X)^T: callers pass
- * the transposition that gives it. */
-static void pack_transposed(float *out, const float *x, int ld, trn_trans t, int cplx, size_t rows,
-                            size_t cols, int swap) {
-    const size_t plane = rows * cols;
-    for (size_t l = 0; l < cols; l++)
-        for (size_t i = 0; i < rows; i++) {
+/* The "at" layout of an m×k op(A): out[p][l][i] = op(A)(i, l). */
+static void pack_at(float *out, const float *a, int lda, trn_trans t, int cplx, size_t m,
+                    size_t k) {
+    const size_t plane = m * k;
+    for (size_t l = 0; l < k; l++)
+        for (size_t i = 0; i < m; i++) {
             float re, im;
-            if (swap)
-                element(x, ld, t, cplx, l, i, &re, &im);
-            else
-                element(x, ld, t, cplx, i, l, &re, &im);
-            out[l * rows + i] = re;
+            element(a, lda, t, cplx, i, l, &re, &im);
+            out[l * m + i] = re;
             if (cplx)
-                out[plane + l * rows + i] = im;
+                out[plane + l * m + i] = im;
         }
 }
 
-/* c layout [p][i][j] from column-major C (m×n), or back when out_to_c. */
-static void pack_c(float *buf, float *c, int ldc, int cplx, size_t m, size_t n, int to_c) {
-    const size_t plane = m * n;
-    for (size_t j = 0; j < n; j++)
+/* The "b" layout of a k×w op(B) block: out[p][l][j] = op(B)(l, col0 + j)
+ * for j < ncols; columns ncols..w-1 are left as they are (zeros). */
+static void pack_b(float *out, const float *b, int ldb, trn_trans t, int cplx, size_t k, size_t w,
+                   size_t col0, size_t ncols) {
+    const size_t plane = k * w;
+    for (size_t l = 0; l < k; l++)
+        for (size_t j = 0; j < ncols; j++) {
+            float re, im;
+            element(b, ldb, t, cplx, l, col0 + j, &re, &im);
+            out[l * w + j] = re;
+            if (cplx)
+                out[plane + l * w + j] = im;
+        }
+}
+
+/* Between the c/d layout [p][i][j] (rows of width w) and columns
+ * col0..col0+ncols-1 of column-major C (m rows): into buf, or back into C
+ * when to_c. */
+static void pack_c(float *buf, float *c, int ldc, int cplx, size_t m, size_t w, size_t col0,
+                   size_t ncols, int to_c) {
+    const size_t plane = m * w;
+    for (size_t j = 0; j < ncols; j++)
         for (size_t i = 0; i < m; i++) {
-            const size_t e = i + j * (size_t)ldc, p = i * n + j;
+            const size_t e = i + (col0 + j) * (size_t)ldc, p = i * w + j;
             if (to_c) {
                 if (cplx) {
                     c[2 * e] = buf[p];
@@ -145,40 +204,47 @@ static int put(const trn_nrt_api *api, trn_nc_loaded *ld, const char *name, int 
 }
 
 trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_gemm_desc *d,
-                          const trn_nprog_gemm *g, char *msg, size_t msglen) {
+                          const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
+                          size_t msglen) {
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
     const int cplx = g->complex, planes = cplx ? 2 : 1;
-    const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
+    const size_t m = (size_t)g->m, w = (size_t)g->n, k = (size_t)g->k;
+    const size_t col0 = (size_t)p->col0, ncols = (size_t)p->ncols;
+    /* A part smaller than the program: its padding must be zeros. */
+    const int padded = p->nbatch < (size_t)g->batch || ncols < w;
     float s[4];
     scalars(d, s);
     const int read_c = s[cplx ? 2 : 1] != 0 || (cplx && s[3] != 0);
-    float *stage =
-        malloc(by.at > by.b ? (by.at > by.c ? by.at : by.c) : (by.b > by.c ? by.b : by.c));
+    const size_t stage_bytes =
+        by.at > by.b ? (by.at > by.c ? by.at : by.c) : (by.b > by.c ? by.b : by.c);
+    float *stage = padded ? calloc(1, stage_bytes) : malloc(stage_bytes);
     if (!stage) {
         snprintf(msg, msglen, "out of host memory staging a GEMM of %dx%dx%d", g->m, g->n, g->k);
         return TRN_KSTATUS_NO_MEMORY;
     }
     trn_kstatus k_st = TRN_KSTATUS_FAILED;
-    const size_t per_a = m * k * (size_t)planes, per_b = k * n * (size_t)planes,
-                 per_c = m * n * (size_t)planes;
-    for (size_t i = 0; i < (size_t)g->batch; i++)
-        pack_transposed(stage + i * per_a,
-                        nth(d->a, (const void *const *)d->a_list, d->stride_a, i, planes), d->lda,
-                        d->transa, cplx, m, k, 0);
+    const size_t per_a = m * k * (size_t)planes, per_b = k * w * (size_t)planes,
+                 per_c = m * w * (size_t)planes;
+    for (size_t i = 0; i < p->nbatch; i++)
+        pack_at(stage + i * per_a,
+                nth(d->a, (const void *const *)d->a_list, d->stride_a, p->batch0 + i, planes),
+                d->lda, d->transa, cplx, m, k);
     if (put(api, ld, "at", 0, stage, by.at, msg, msglen) != 0)
         goto out;
-    /* b[l][j] = op(B)(l, j): rows = n (j), cols = k (l), element (l, j). */
-    for (size_t i = 0; i < (size_t)g->batch; i++)
-        pack_transposed(stage + i * per_b,
-                        nth(d->b, (const void *const *)d->b_list, d->stride_b, i, planes), d->ldb,
-                        d->transb, cplx, n, k, 1);
+    if (padded)
+        memset(stage, 0, by.b);
+    for (size_t i = 0; i < p->nbatch; i++)
+        pack_b(stage + i * per_b,
+               nth(d->b, (const void *const *)d->b_list, d->stride_b, p->batch0 + i, planes),
+               d->ldb, d->transb, cplx, k, w, col0, ncols);
     if (put(api, ld, "b", 1, stage, by.b, msg, msglen) != 0)
         goto out;
     if (read_c) {
-        for (size_t i = 0; i < (size_t)g->batch; i++) {
-            float *c = d->c_list ? d->c_list[i] : (float *)d->c + i * d->stride_c * (size_t)planes;
-            pack_c(stage + i * per_c, c, d->ldc, cplx, m, n, 0);
-        }
+        if (padded)
+            memset(stage, 0, by.c);
+        for (size_t i = 0; i < p->nbatch; i++)
+            pack_c(stage + i * per_c, nth_c(d, p->batch0 + i, planes), d->ldc, cplx, m, w, col0,
+                   ncols, 0);
         if (put(api, ld, "c", 2, stage, by.c, msg, msglen) != 0)
             goto out;
     }
@@ -196,10 +262,9 @@ trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_g
         trn_nc_status_text("nrt_tensor_read of the result", st, msg, msglen);
         goto out;
     }
-    for (size_t i = 0; i < (size_t)g->batch; i++) {
-        float *c = d->c_list ? d->c_list[i] : (float *)d->c + i * d->stride_c * (size_t)planes;
-        pack_c(stage + i * per_c, c, d->ldc, cplx, m, n, 1);
-    }
+    for (size_t i = 0; i < p->nbatch; i++)
+        pack_c(stage + i * per_c, nth_c(d, p->batch0 + i, planes), d->ldc, cplx, m, w, col0, ncols,
+               1);
     k_st = TRN_KSTATUS_OK;
 out:
     free(stage);

@@ -18,9 +18,37 @@
  * (FP64, the other modes, alpha = 0 or k = 0) stays on the CPU backend. */
 int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g);
 
-/* Runs d with the program loaded in ld on its core. Returns
+/* A GEMM too big for one NeuronCore to be worth the others' idling is
+ * split over up to `cores` cores, each running the same program on its own
+ * part: whole matrices of a batch, or blocks of C's columns of a single
+ * GEMM. Every part has the program's shape; the last one is padded with
+ * zeros (the padding's results are never read back), so one NEFF serves
+ * all parts. Each element of C is computed by one core exactly as the
+ * unsplit program computes it (same products, same accumulation order),
+ * so the result does not depend on the split.
+ *
+ * Given the whole GEMM's program g, returns the number of parts (1: not
+ * split, g unchanged) and turns g into the program of one part. A part must
+ * carry at least min_flop flops (0: never split) and, for a column split,
+ * TRN_NGEMM_SPLIT_MIN_COLS columns. Depends on nothing but its arguments,
+ * so every process computes the same split. */
+#define TRN_NGEMM_SPLIT_MIN_COLS 128
+int trn_ngemm_split(trn_nprog_gemm *g, int cores, uint64_t min_flop);
+
+/* What part `part` of `parts` (trn_ngemm_split) computes: matrices
+ * [batch0, batch0 + nbatch) of the batch, and of each, columns
+ * [col0, col0 + ncols) of C. */
+typedef struct trn_ngemm_part {
+    size_t batch0, nbatch;
+    int col0, ncols;
+} trn_ngemm_part;
+trn_ngemm_part trn_ngemm_part_of(const trn_gemm_desc *d, const trn_nprog_gemm *g, int part,
+                                 int parts);
+
+/* Runs part p of d with g's program loaded in ld on its core. Returns
  * TRN_KSTATUS_OK, NO_MEMORY (host staging), or FAILED with msg. */
 trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_gemm_desc *d,
-                          const trn_nprog_gemm *g, char *msg, size_t msglen);
+                          const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
+                          size_t msglen);
 
 #endif

@@ -10,6 +10,9 @@
  *     an execution error injected into the simulated cores, which fails the
  *     op with the runtime's status and a NeuronCore named, after which the
  *     core is used again;
+ *   - one GEMM split over both cores (by columns of C, or by matrices of
+ *     a batch, the last part padded): right, run from one NEFF of a part's
+ *     shape, and bitwise the result of the unsplit program;
  *   - hybrid placement: FP64 GEMMs and FFTs (no Neuron kernel) run on the
  *     CPU backend beside them, right;
  *   - the NEFF cache: a miss compiles once; the same shape from a second
@@ -185,6 +188,9 @@ typedef struct gemm_case {
 /* The message of run_case's last failure (the calls after it reset the
  * thread's last error). */
 static char last_error[1024];
+/* run_case's last result (all of C), for comparisons between daemons. */
+static float *last_out;
+static size_t last_out_n;
 
 static float urand(unsigned *st) {
     *st = *st * 1103515245u + 12345u;
@@ -290,7 +296,9 @@ static trnsciError_t run_case(const gemm_case *g, unsigned seed) {
     free(ha);
     free(hb);
     free(hc);
-    free(out);
+    free(last_out);
+    last_out = out;
+    last_out_n = nc;
     return st;
 }
 
@@ -342,6 +350,72 @@ static void test_gemms_run_on_neuroncores(void **state) {
         fail_msg("%d of 8 GEMMs failed, not 1 to %d", failed, NCORES);
     assert_int_equal(run_case(&CASES[0], 100u), trnsciSuccess);
     stop(s);
+}
+
+/* ---- one GEMM over several cores ---------------------------------------------- */
+
+/* Big enough (at --neuron-split-min-mflop 1) to be split over both cores:
+ * by C's columns (300 = 2 x 150; 301 = 151 + 150 with a padded part), and
+ * a strided batch of 3 by matrices (2 + 1 padded). */
+static const gemm_case SPLIT_CASES[] = {
+    {0, TRNBLAS_OP_N, TRNBLAS_OP_T, 96, 300, 200, 1, MODE_FP32, {1.25f, 0}, {-1, 0}},
+    {0, TRNBLAS_OP_T, TRNBLAS_OP_N, 50, 301, 130, 1, MODE_BF16, {1, 0}, {0, 0}},
+    {1, TRNBLAS_OP_C, TRNBLAS_OP_N, 40, 260, 64, 1, MODE_BF16X3, {0.5f, 1}, {1, -0.25f}},
+    {0, TRNBLAS_OP_N, TRNBLAS_OP_N, 64, 64, 160, 3, MODE_FP32, {1, 0}, {0.5f, 0}},
+};
+#define NSPLIT (sizeof(SPLIT_CASES) / sizeof(SPLIT_CASES[0]))
+
+/* Each case's result on a daemon started with extra, into outs. */
+static void run_split_cases(suite *s, const char *extra, float *outs[NSPLIT]) {
+    assert_int_equal(start_with(s, extra), 0);
+    for (size_t i = 0; i < NSPLIT; i++) {
+        run_ok(&SPLIT_CASES[i], 41u + (unsigned)i);
+        outs[i] = malloc(last_out_n * sizeof(float));
+        assert_non_null(outs[i]);
+        memcpy(outs[i], last_out, last_out_n * sizeof(float));
+    }
+}
+
+static void test_gemm_split_over_cores(void **state) {
+    suite *s = *state;
+    float *split[NSPLIT], *whole[NSPLIT];
+    run_split_cases(s, "--neuron-split-min-mflop 1", split);
+    /* Each op ran as parts, from one NEFF of a part's shape. */
+    trnsciPlanInfo plans[8];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 8, &count, NULL), trnsciSuccess);
+    assert_int_equal(count, (int)NSPLIT);
+    static const char *const keys[] = {
+        "program gemm dtype=f32 mode=fp32 m=96 n=150 k=200 batch=1",
+        "program gemm dtype=f32 mode=bf16 m=50 n=151 k=130 batch=1",
+        "program gemm dtype=c32 mode=bf16x3 m=40 n=130 k=64 batch=1",
+        "program gemm dtype=f32 mode=fp32 m=64 n=64 k=160 batch=2",
+    };
+    for (size_t i = 0; i < NSPLIT; i++) {
+        int j = 0;
+        while (j < count && strcmp(plans[j].key, keys[i]) != 0)
+            j++;
+        if (j == count)
+            fail_msg("no plan %s", keys[i]);
+        /* Which cores took the parts is the scheduler's choice (an idle
+         * worker may take both); that they ran as parts is in the key. */
+        if (strncmp(plans[j].state, "ready; ran on cores ", 20) != 0)
+            fail_msg("%s: state \"%s\"", keys[i], plans[j].state);
+    }
+    assert_true(metric(s, "trnscid_ops_placed_total{placement=\"neuroncore\"}") == (double)NSPLIT);
+    stop(s);
+    /* The split changes nothing in the result: each element is computed by
+     * one core as the whole op's program computes it. */
+    run_split_cases(s, "--neuron-split-min-mflop 0", whole);
+    stop(s);
+    for (size_t i = 0; i < NSPLIT; i++) {
+        const gemm_case *g = &SPLIT_CASES[i];
+        const size_t n = (size_t)g->m * g->n * g->batch * (g->cplx ? 2 : 1);
+        if (memcmp(split[i], whole[i], n * sizeof(float)) != 0)
+            fail_msg("case %zu: split and whole results differ", i);
+        free(split[i]);
+        free(whole[i]);
+    }
 }
 
 /* ---- hybrid placement ---------------------------------------------------------- */
@@ -683,6 +757,7 @@ int main(int argc, char **argv) {
         return bystander_role(argv[3], atoi(argv[4]));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_gemms_run_on_neuroncores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_split_over_cores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_failure_remembered, setup, teardown),
