@@ -152,12 +152,12 @@ static double direct_cpu_ns(const opts *o) {
     for (int i = 0; i < n; i++) {
         for (int t = 0; t < 4; t++) {
             size_t size;
-            trn_nrt_tensor *x = trn_nc_port(ld, in[t], 0, t, &size);
+            trn_nrt_tensor *x = trn_nc_port(ld, 0, in[t], 0, t, &size);
             rt.api.tensor_write(x, buf, 0, size);
         }
-        rt.api.execute(ld->model, ld->in, ld->out);
+        rt.api.execute(ld->model, ld->in[0], ld->out[0]);
         size_t size;
-        rt.api.tensor_read(trn_nc_port(ld, "d", 1, 0, &size), buf, 0, size);
+        rt.api.tensor_read(trn_nc_port(ld, 0, "d", 1, 0, &size), buf, 0, size);
     }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     trn_nc_use(&rt, ld, 0);

@@ -87,6 +87,14 @@ static int gemm_shard_program(const neuron_backend *nb, const trn_op_desc *op, t
     return trn_ngemm_split(g, (int)nb->ncores, nb->cfg.split_min_flop);
 }
 
+/* The program op's plan holds: one execution of one shard's part. */
+static int gemm_exec_program(const neuron_backend *nb, const trn_op_desc *op, trn_nprog_gemm *g) {
+    if (!gemm_shard_program(nb, op, g))
+        return 0;
+    (void)trn_ngemm_pipeline(g);
+    return 1;
+}
+
 static int neuron_op_program_shards(const trn_backend *be, const trn_op_desc *op) {
     trn_nprog_gemm g;
     const int n = gemm_shard_program(nb_of(be), op, &g);
@@ -95,7 +103,7 @@ static int neuron_op_program_shards(const trn_backend *be, const trn_op_desc *op
 
 static int neuron_op_plan(const trn_backend *be, const trn_op_desc *op, trn_plan_spec *spec) {
     trn_nprog_gemm g;
-    if (!gemm_shard_program(nb_of(be), op, &g))
+    if (!gemm_exec_program(nb_of(be), op, &g))
         return 0;
     memset(spec, 0, sizeof(*spec));
     spec->family = TRN_PLAN_PROGRAM;
@@ -300,6 +308,23 @@ static int neuron_state_import(const trn_backend *be, char *text) {
 
 /* ---- running ------------------------------------------------------------------- */
 
+/* Shard `shard` of op with the program p holds (one execution of the
+ * shard's part). The part is found again from the op, as op_plan cut it. */
+static trn_kstatus run_part(neuron_backend *nb, trn_nc_loaded *ld, const trn_op_desc *op,
+                            const neuron_plan *p, int shard, int nshards, char *msg,
+                            size_t msglen) {
+    trn_nprog_gemm part_prog, exec_prog;
+    const int parts = gemm_shard_program(nb, op, &part_prog);
+    if (parts != nshards || !gemm_exec_program(nb, op, &exec_prog) ||
+        memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0) {
+        snprintf(msg, msglen, "the GEMM's program does not match its plan (%d parts, %d shards)",
+                 parts, nshards);
+        return TRN_KSTATUS_FAILED;
+    }
+    const trn_ngemm_part part = trn_ngemm_part_of(&op->u.gemm, &part_prog, shard, nshards);
+    return trn_ngemm_run(&nb->rt, ld, &op->u.gemm, &p->prog, &part, msg, msglen);
+}
+
 /* The op's NEFF, on this thread's core: loaded there once, then resident. */
 static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron_plan *p, int shard,
                                int nshards) {
@@ -317,8 +342,7 @@ static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron
                     : TRN_KSTATUS_FAILED;
     }
     if (ld) {
-        const trn_ngemm_part part = trn_ngemm_part_of(&op->u.gemm, &p->prog, shard, nshards);
-        k = trn_ngemm_run(&nb->rt.api, ld, &op->u.gemm, &p->prog, &part, msg, sizeof(msg));
+        k = run_part(nb, ld, op, p, shard, nshards, msg, sizeof(msg));
         trn_nc_use(&nb->rt, ld, 0);
     }
     if (k != TRN_KSTATUS_OK && op->kmsg)

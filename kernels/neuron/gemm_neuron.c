@@ -67,6 +67,21 @@ int trn_ngemm_split(trn_nprog_gemm *g, int cores, uint64_t min_flop) {
     return whole / per + (whole % per != 0);
 }
 
+int trn_ngemm_pipeline(trn_nprog_gemm *g) {
+    if (g->batch < 2)
+        return 1;
+    const double planes = g->complex ? 2 : 1;
+    const double per_matrix =
+        4.0 * planes * ((double)g->m * g->k + (double)g->k * g->n + (double)g->m * g->n);
+    const double by_bytes = floor(per_matrix * g->batch / TRN_NGEMM_PIPELINE_MIN_BYTES);
+    const int n = by_bytes < g->batch ? (int)by_bytes : g->batch;
+    if (n < 2)
+        return 1;
+    const int whole = g->batch, per = whole / n + (whole % n != 0);
+    g->batch = per;
+    return whole / per + (whole % per != 0);
+}
+
 trn_ngemm_part trn_ngemm_part_of(const trn_gemm_desc *d, const trn_nprog_gemm *g, int part,
                                  int parts) {
     trn_ngemm_part p = {0, 1, 0, d->n};
@@ -185,88 +200,201 @@ static void scalars(const trn_gemm_desc *d, float s[4]) {
     }
 }
 
-/* Writes n bytes of host to the tensor called name. */
-static int put(const trn_nrt_api *api, trn_nc_loaded *ld, const char *name, int index,
-               const void *host, size_t n, char *msg, size_t msglen) {
+/* One execution of the program: its matrices and columns (part), the
+ * tensor set it uses, and what moves data in and out of it. Moves run on
+ * the DMA queue when executions are pipelined, so they report failure here
+ * rather than by return. */
+typedef struct chunk_io {
+    const trn_nrt_api *api;
+    trn_nc_loaded *ld;
+    const trn_gemm_desc *d;
+    const trn_nprog_gemm *g;
+    trn_nprog_gemm_bytes by;
+    trn_ngemm_part part;
+    int set;
+    float s[4]; /* alpha, beta */
+    int read_c;
+    float *stage;
+    int failed;
+    char msg[200];
+} chunk_io;
+
+/* Writes n bytes of host to the input tensor called name. */
+static int put(chunk_io *io, const char *name, int index, const void *host, size_t n) {
     size_t size = 0;
-    trn_nrt_tensor *t = trn_nc_port(ld, name, 0, index, &size);
+    trn_nrt_tensor *t = trn_nc_port(io->ld, io->set, name, 0, index, &size);
     if (!t || size != n) {
-        snprintf(msg, msglen, "the program's tensor %s is missing or of %zu bytes, not %zu", name,
-                 size, n);
+        snprintf(io->msg, sizeof(io->msg),
+                 "the program's tensor %s is missing or of %zu bytes, not %zu", name, size, n);
         return -1;
     }
-    const trn_nrt_status st = api->tensor_write(t, host, 0, n);
+    const trn_nrt_status st = io->api->tensor_write(t, host, 0, n);
     if (st != TRN_NRT_SUCCESS) {
-        trn_nc_status_text("nrt_tensor_write", st, msg, msglen);
+        trn_nc_status_text("nrt_tensor_write", st, io->msg, sizeof(io->msg));
         return -1;
     }
     return 0;
 }
 
-trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_gemm_desc *d,
-                          const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
-                          size_t msglen) {
-    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
-    const int cplx = g->complex, planes = cplx ? 2 : 1;
-    const size_t m = (size_t)g->m, w = (size_t)g->n, k = (size_t)g->k;
-    const size_t col0 = (size_t)p->col0, ncols = (size_t)p->ncols;
-    /* A part smaller than the program: its padding must be zeros. */
-    const int padded = p->nbatch < (size_t)g->batch || ncols < w;
-    float s[4];
-    scalars(d, s);
-    const int read_c = s[cplx ? 2 : 1] != 0 || (cplx && s[3] != 0);
-    const size_t stage_bytes =
-        by.at > by.b ? (by.at > by.c ? by.at : by.c) : (by.b > by.c ? by.b : by.c);
-    float *stage = padded ? calloc(1, stage_bytes) : malloc(stage_bytes);
-    if (!stage) {
-        snprintf(msg, msglen, "out of host memory staging a GEMM of %dx%dx%d", g->m, g->n, g->k);
-        return TRN_KSTATUS_NO_MEMORY;
-    }
-    trn_kstatus k_st = TRN_KSTATUS_FAILED;
+/* Whether the execution's matrices or columns fill less than the
+ * program's: the rest of its tensors must then be zeros. */
+static int chunk_padded(const chunk_io *io) {
+    return io->part.nbatch < (size_t)io->g->batch || io->part.ncols < io->g->n;
+}
+
+/* Packs the execution's operands and writes them to its tensor set. */
+static void chunk_in(void *arg) {
+    chunk_io *io = arg;
+    const trn_gemm_desc *d = io->d;
+    const trn_ngemm_part *p = &io->part;
+    const int cplx = io->g->complex, planes = cplx ? 2 : 1, padded = chunk_padded(io);
+    const size_t m = (size_t)io->g->m, w = (size_t)io->g->n, k = (size_t)io->g->k;
     const size_t per_a = m * k * (size_t)planes, per_b = k * w * (size_t)planes,
                  per_c = m * w * (size_t)planes;
+    float *stage = io->stage;
+    io->failed = 1;
+    if (padded)
+        memset(stage, 0, io->by.at);
     for (size_t i = 0; i < p->nbatch; i++)
         pack_at(stage + i * per_a,
                 nth(d->a, (const void *const *)d->a_list, d->stride_a, p->batch0 + i, planes),
                 d->lda, d->transa, cplx, m, k);
-    if (put(api, ld, "at", 0, stage, by.at, msg, msglen) != 0)
-        goto out;
+    if (put(io, "at", 0, stage, io->by.at) != 0)
+        return;
     if (padded)
-        memset(stage, 0, by.b);
+        memset(stage, 0, io->by.b);
     for (size_t i = 0; i < p->nbatch; i++)
         pack_b(stage + i * per_b,
                nth(d->b, (const void *const *)d->b_list, d->stride_b, p->batch0 + i, planes),
-               d->ldb, d->transb, cplx, k, w, col0, ncols);
-    if (put(api, ld, "b", 1, stage, by.b, msg, msglen) != 0)
-        goto out;
-    if (read_c) {
+               d->ldb, d->transb, cplx, k, w, (size_t)p->col0, (size_t)p->ncols);
+    if (put(io, "b", 1, stage, io->by.b) != 0)
+        return;
+    if (io->read_c) {
         if (padded)
-            memset(stage, 0, by.c);
+            memset(stage, 0, io->by.c);
         for (size_t i = 0; i < p->nbatch; i++)
-            pack_c(stage + i * per_c, nth_c(d, p->batch0 + i, planes), d->ldc, cplx, m, w, col0,
-                   ncols, 0);
-        if (put(api, ld, "c", 2, stage, by.c, msg, msglen) != 0)
-            goto out;
+            pack_c(stage + i * per_c, nth_c(d, p->batch0 + i, planes), d->ldc, cplx, m, w,
+                   (size_t)p->col0, (size_t)p->ncols, 0);
+        if (put(io, "c", 2, stage, io->by.c) != 0)
+            return;
     }
-    if (put(api, ld, "scal", 3, s, by.scal, msg, msglen) != 0)
-        goto out;
-    trn_nrt_status st = api->execute(ld->model, ld->in, ld->out);
-    if (st != TRN_NRT_SUCCESS) {
-        trn_nc_status_text("nrt_execute", st, msg, msglen);
-        goto out;
-    }
+    if (put(io, "scal", 3, io->s, io->by.scal) != 0)
+        return;
+    io->failed = 0;
+}
+
+/* Reads the execution's result back and unpacks it into C. */
+static void chunk_out(void *arg) {
+    chunk_io *io = arg;
+    const trn_ngemm_part *p = &io->part;
+    const int cplx = io->g->complex, planes = cplx ? 2 : 1;
+    const size_t m = (size_t)io->g->m, w = (size_t)io->g->n;
+    const size_t per_c = m * w * (size_t)planes;
     size_t dsize = 0;
-    trn_nrt_tensor *dt = trn_nc_port(ld, "d", 1, 0, &dsize);
-    st = dt && dsize == by.c ? api->tensor_read(dt, stage, 0, by.c) : TRN_NRT_INVALID;
+    trn_nrt_tensor *dt = trn_nc_port(io->ld, io->set, "d", 1, 0, &dsize);
+    const trn_nrt_status st = dt && dsize == io->by.c
+                                  ? io->api->tensor_read(dt, io->stage, 0, io->by.c)
+                                  : TRN_NRT_INVALID;
     if (st != TRN_NRT_SUCCESS) {
-        trn_nc_status_text("nrt_tensor_read of the result", st, msg, msglen);
-        goto out;
+        trn_nc_status_text("nrt_tensor_read of the result", st, io->msg, sizeof(io->msg));
+        io->failed = 1;
+        return;
     }
     for (size_t i = 0; i < p->nbatch; i++)
-        pack_c(stage + i * per_c, nth_c(d, p->batch0 + i, planes), d->ldc, cplx, m, w, col0, ncols,
-               1);
+        pack_c(io->stage + i * per_c, nth_c(io->d, p->batch0 + i, planes), io->d->ldc, cplx, m, w,
+               (size_t)p->col0, (size_t)p->ncols, 1);
+}
+
+/* The matrices of execution j of part p, g->batch at a time. */
+static trn_ngemm_part chunk_part(const trn_ngemm_part *p, const trn_nprog_gemm *g, size_t j) {
+    trn_ngemm_part c = *p;
+    const size_t per = (size_t)g->batch;
+    c.batch0 = p->batch0 + j * per;
+    c.nbatch = p->nbatch - j * per < per ? p->nbatch - j * per : per;
+    return c;
+}
+
+/* Queues fn(io) on the DMA queue when pipelined (its ticket), else runs it
+ * now (0: nothing to wait for). */
+static uint64_t move(trn_nc_runtime *rt, int pipelined, void (*fn)(void *), chunk_io *io) {
+    const uint64_t ticket = pipelined ? trn_nc_copy_queue_add(rt, fn, io) : 0;
+    if (!ticket)
+        fn(io);
+    return ticket;
+}
+
+trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *d,
+                          const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
+                          size_t msglen) {
+    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
+    const size_t nexec = (p->nbatch + (size_t)g->batch - 1) / (size_t)g->batch;
+    /* Two tensor sets let execution j+1's inputs move while j runs. */
+    const int pipelined = nexec > 1 && trn_nc_add_set(rt, ld) == 0;
+    const int nio = pipelined ? 2 : 1;
+    const size_t stage_bytes =
+        by.at > by.b ? (by.at > by.c ? by.at : by.c) : (by.b > by.c ? by.b : by.c);
+    chunk_io io[2];
+    uint64_t in_done[2] = {0, 0}, out_done[2] = {0, 0};
+    trn_kstatus k_st = TRN_KSTATUS_FAILED;
+    for (int i = 0; i < 2; i++) {
+        io[i] = (chunk_io){.api = &rt->api, .ld = ld, .d = d, .g = g, .by = by, .set = i};
+        scalars(d, io[i].s);
+        io[i].read_c = io[i].s[g->complex ? 2 : 1] != 0 || (g->complex && io[i].s[3] != 0);
+        io[i].stage = i < nio ? malloc(stage_bytes) : NULL;
+    }
+    if (!io[0].stage || (pipelined && !io[1].stage)) {
+        snprintf(msg, msglen, "out of host memory staging a GEMM of %dx%dx%d", g->m, g->n, g->k);
+        k_st = TRN_KSTATUS_NO_MEMORY;
+        goto out;
+    }
+    io[0].part = chunk_part(p, g, 0);
+    in_done[0] = move(rt, pipelined, chunk_in, &io[0]);
+    for (size_t j = 0; j < nexec; j++) {
+        chunk_io *cur = &io[j % (size_t)nio];
+        trn_nc_copy_queue_wait(rt, in_done[cur->set]);
+        if (cur->failed) {
+            snprintf(msg, msglen, "%s", cur->msg);
+            goto out;
+        }
+        if (pipelined && j + 1 < nexec) {
+            /* The other set is free once its last result has been read. */
+            chunk_io *next = &io[(j + 1) % 2];
+            trn_nc_copy_queue_wait(rt, out_done[next->set]);
+            if (next->failed) {
+                snprintf(msg, msglen, "%s", next->msg);
+                goto out;
+            }
+            next->part = chunk_part(p, g, j + 1);
+            in_done[next->set] = move(rt, pipelined, chunk_in, next);
+        }
+        const trn_nrt_status st = rt->api.execute(ld->model, ld->in[cur->set], ld->out[cur->set]);
+        if (st != TRN_NRT_SUCCESS) {
+            trn_nc_status_text("nrt_execute", st, msg, msglen);
+            goto out;
+        }
+        out_done[cur->set] = move(rt, pipelined, chunk_out, cur);
+        if (!pipelined && j + 1 < nexec) {
+            if (cur->failed) {
+                snprintf(msg, msglen, "%s", cur->msg);
+                goto out;
+            }
+            cur->part = chunk_part(p, g, j + 1);
+            chunk_in(cur);
+        }
+    }
     k_st = TRN_KSTATUS_OK;
 out:
-    free(stage);
+    /* The queue's jobs point at io: wait for every one before leaving. */
+    for (int i = 0; i < 2; i++) {
+        trn_nc_copy_queue_wait(rt, in_done[i]);
+        trn_nc_copy_queue_wait(rt, out_done[i]);
+    }
+    for (int i = 0; k_st == TRN_KSTATUS_OK && i < nio; i++)
+        if (io[i].failed) {
+            snprintf(msg, msglen, "%s", io[i].msg);
+            k_st = TRN_KSTATUS_FAILED;
+        }
+    free(io[0].stage);
+    free(io[1].stage);
     return k_st;
 }

@@ -1,7 +1,8 @@
 /*
  * gemm_neuron.h — GEMMs on a NeuronCore: which GEMMs the gemm kernel
- * program runs (program.h), and running one: its operands packed into the
- * program's layouts in host memory, moved to the core's memory by DMA
+ * program runs (program.h), how one is cut (parts on several cores,
+ * executions pipelined on one), and running one: its operands packed into
+ * the program's layouts in host memory, moved to the core's memory by DMA
  * (nrt_tensor_write), the program executed, the result moved back and
  * unpacked into C.
  */
@@ -45,9 +46,23 @@ typedef struct trn_ngemm_part {
 trn_ngemm_part trn_ngemm_part_of(const trn_gemm_desc *d, const trn_nprog_gemm *g, int part,
                                  int parts);
 
-/* Runs part p of d with g's program loaded in ld on its core. Returns
- * TRN_KSTATUS_OK, NO_MEMORY (host staging), or FAILED with msg. */
-trn_kstatus trn_ngemm_run(const trn_nrt_api *api, trn_nc_loaded *ld, const trn_gemm_desc *d,
+/* A part's batch runs as several executions of a program for fewer
+ * matrices when its operands are large enough that moving them takes as
+ * long as a dispatch: then execution j+1's inputs move by DMA while j runs
+ * (trn_ngemm_run). Given a part's program g, returns the number of
+ * executions (1: g unchanged) and turns g into the program of one: each
+ * moves at least TRN_NGEMM_PIPELINE_MIN_BYTES of operands, the last padded
+ * like the last part of a split. A function of g alone. */
+#define TRN_NGEMM_PIPELINE_MIN_BYTES (1u << 20)
+int trn_ngemm_pipeline(trn_nprog_gemm *g);
+
+/* Runs part p of d with program g (loaded in ld on this thread's core),
+ * g->batch matrices an execution: with one execution, inputs in, execute,
+ * result out; with several, pipelined over two tensor sets through rt's DMA
+ * queue, when the core's memory holds the second set (else one after the
+ * other). Returns TRN_KSTATUS_OK, NO_MEMORY (host staging), or FAILED with
+ * msg. */
+trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *d,
                           const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
                           size_t msglen);
 

@@ -142,6 +142,8 @@ int trn_nc_runtime_start(trn_nc_runtime *rt, const char *library, const char *vi
                          size_t msglen) {
     memset(rt, 0, sizeof(*rt));
     pthread_mutex_init(&rt->lock, NULL);
+    pthread_mutex_init(&rt->copies.lock, NULL);
+    pthread_cond_init(&rt->copies.changed, NULL);
     if (visible && setenv("NEURON_RT_VISIBLE_CORES", visible, 1) != 0) {
         snprintf(msg, msglen, "cannot set NEURON_RT_VISIBLE_CORES: %s", strerror(errno));
         return -1;
@@ -163,23 +165,44 @@ int trn_nc_runtime_start(trn_nc_runtime *rt, const char *library, const char *vi
     return 0;
 }
 
+/* Frees ld's tensors of set `set` and their sets. */
+static void release_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
+    if (ld->in[set])
+        rt->api.destroy_tensor_set(&ld->in[set]);
+    if (ld->out[set])
+        rt->api.destroy_tensor_set(&ld->out[set]);
+    for (int i = 0; i < ld->ntensors; i++)
+        if (ld->t[i].tensor[set]) {
+            rt->api.tensor_free(&ld->t[i].tensor[set]);
+            ld->t[i].tensor[set] = NULL;
+        }
+}
+
 /* Frees what ld holds in the runtime (lock held or single use). */
 static void release(trn_nc_runtime *rt, trn_nc_loaded *ld) {
-    if (ld->in)
-        rt->api.destroy_tensor_set(&ld->in);
-    if (ld->out)
-        rt->api.destroy_tensor_set(&ld->out);
-    for (int i = 0; i < ld->ntensors; i++)
-        if (ld->t[i].tensor)
-            rt->api.tensor_free(&ld->t[i].tensor);
+    for (int set = 0; set < TRN_NC_SETS; set++)
+        release_set(rt, ld, set);
     if (ld->model)
         rt->api.unload(ld->model);
     free(ld);
 }
 
+static void copy_queue_stop(trn_nc_copy_queue *q) {
+    pthread_mutex_lock(&q->lock);
+    q->stopping = 1;
+    pthread_cond_broadcast(&q->changed);
+    pthread_mutex_unlock(&q->lock);
+    if (q->started)
+        pthread_join(q->thread, NULL);
+    q->started = 0;
+    pthread_cond_destroy(&q->changed);
+    pthread_mutex_destroy(&q->lock);
+}
+
 void trn_nc_runtime_stop(trn_nc_runtime *rt) {
     if (!rt->started)
         return;
+    copy_queue_stop(&rt->copies);
     for (trn_nc_loaded *ld = rt->loaded, *next; ld; ld = next) {
         next = ld->next;
         if (ld->home)
@@ -211,7 +234,26 @@ static int evict_one(trn_nc_runtime *rt, int core) {
     return 1;
 }
 
-/* The model's tensors, allocated on its core and put in its sets. */
+/* Allocates set `set` of ld's tensors (names and sizes known) on its core
+ * and binds them in that set's tensor sets. */
+static trn_nrt_status alloc_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
+    trn_nrt_status st = rt->api.allocate_tensor_set(&ld->in[set]);
+    if (st == TRN_NRT_SUCCESS)
+        st = rt->api.allocate_tensor_set(&ld->out[set]);
+    for (int i = 0; st == TRN_NRT_SUCCESS && i < ld->ntensors; i++) {
+        st = rt->api.tensor_allocate(TRN_NRT_PLACEMENT_DEVICE, ld->core, ld->t[i].size,
+                                     ld->t[i].name, &ld->t[i].tensor[set]);
+        if (st == TRN_NRT_SUCCESS)
+            st = rt->api.add_tensor_to_tensor_set(ld->t[i].output ? ld->out[set] : ld->in[set],
+                                                  ld->t[i].name, ld->t[i].tensor[set]);
+    }
+    if (st != TRN_NRT_SUCCESS)
+        release_set(rt, ld, set);
+    return st;
+}
+
+/* The model's tensors: their names and sizes, and set 0 allocated on its
+ * core. */
 static trn_nrt_status bind_tensors(trn_nc_runtime *rt, trn_nc_loaded *ld, char *msg,
                                    size_t msglen) {
     trn_nrt_tensor_info_array *info = NULL;
@@ -226,26 +268,42 @@ static trn_nrt_status bind_tensors(trn_nc_runtime *rt, trn_nc_loaded *ld, char *
         rt->api.free_model_tensor_info(info);
         return TRN_NRT_INVALID;
     }
-    st = rt->api.allocate_tensor_set(&ld->in);
-    if (st == TRN_NRT_SUCCESS)
-        st = rt->api.allocate_tensor_set(&ld->out);
-    for (uint64_t i = 0; st == TRN_NRT_SUCCESS && i < info->tensor_count; i++) {
+    uint64_t set_bytes = 0;
+    for (uint64_t i = 0; i < info->tensor_count; i++) {
         const trn_nrt_tensor_info *ti = &info->tensor_array[i];
         snprintf(ld->t[i].name, sizeof(ld->t[i].name), "%s", ti->name);
         ld->t[i].size = ti->size;
         ld->t[i].output = ti->usage == TRN_NRT_USAGE_OUTPUT;
-        ld->ntensors = (int)i + 1;
-        st = rt->api.tensor_allocate(TRN_NRT_PLACEMENT_DEVICE, ld->core, ti->size, ti->name,
-                                     &ld->t[i].tensor);
-        if (st == TRN_NRT_SUCCESS)
-            st = rt->api.add_tensor_to_tensor_set(ld->t[i].output ? ld->out : ld->in, ti->name,
-                                                  ld->t[i].tensor);
-        ld->bytes += ti->size;
+        set_bytes += ti->size;
     }
-    if (st != TRN_NRT_SUCCESS)
-        trn_nc_status_text("allocating the program's tensors", st, msg, msglen);
+    ld->ntensors = (int)info->tensor_count;
     rt->api.free_model_tensor_info(info);
+    st = alloc_set(rt, ld, 0);
+    if (st != TRN_NRT_SUCCESS) {
+        trn_nc_status_text("allocating the program's tensors", st, msg, msglen);
+        return st;
+    }
+    ld->nsets = 1;
+    ld->bytes += set_bytes;
     return st;
+}
+
+int trn_nc_add_set(trn_nc_runtime *rt, trn_nc_loaded *ld) {
+    pthread_mutex_lock(&rt->lock);
+    trn_nrt_status st = TRN_NRT_SUCCESS;
+    if (ld->nsets < 2) {
+        /* Device memory full: make room from idle programs of the core (ld
+         * is busy: never itself). */
+        while ((st = alloc_set(rt, ld, 1)) == TRN_NRT_RESOURCE && evict_one(rt, ld->core))
+            ;
+        if (st == TRN_NRT_SUCCESS) {
+            ld->nsets = 2;
+            for (int i = 0; i < ld->ntensors; i++)
+                ld->bytes += ld->t[i].size;
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+    return st == TRN_NRT_SUCCESS ? 0 : -1;
 }
 
 /* One attempt at loading (lock held). */
@@ -325,19 +383,19 @@ void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld) {
     pthread_mutex_unlock(&rt->lock);
 }
 
-trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, const char *name, size_t *size) {
+trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, int set, const char *name, size_t *size) {
     for (int i = 0; i < ld->ntensors; i++)
         if (strcmp(ld->t[i].name, name) == 0) {
             if (size)
                 *size = ld->t[i].size;
-            return ld->t[i].tensor;
+            return ld->t[i].tensor[set];
         }
     return NULL;
 }
 
-trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, const char *name, int output, int index,
-                            size_t *size) {
-    trn_nrt_tensor *t = trn_nc_tensor(ld, name, size);
+trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, int set, const char *name, int output,
+                            int index, size_t *size) {
+    trn_nrt_tensor *t = trn_nc_tensor(ld, set, name, size);
     if (t)
         return t;
     for (int i = 0, seen = 0; i < ld->ntensors; i++) {
@@ -346,8 +404,61 @@ trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, const char *name, int outpu
         if (seen++ == index) {
             if (size)
                 *size = ld->t[i].size;
-            return ld->t[i].tensor;
+            return ld->t[i].tensor[set];
         }
     }
     return NULL;
+}
+
+/* ---- the DMA queue ---------------------------------------------------------- */
+
+static void *copy_queue_main(void *arg) {
+    trn_nc_copy_queue *q = arg;
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        while (q->done == q->queued && !q->stopping)
+            pthread_cond_wait(&q->changed, &q->lock);
+        if (q->done == q->queued) /* stopping, and nothing left */
+            break;
+        const size_t slot = (size_t)(q->done % TRN_NC_COPY_JOBS);
+        void (*fn)(void *) = q->jobs[slot].fn;
+        void *job = q->jobs[slot].arg;
+        pthread_mutex_unlock(&q->lock);
+        fn(job);
+        pthread_mutex_lock(&q->lock);
+        q->done++;
+        pthread_cond_broadcast(&q->changed);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return NULL;
+}
+
+uint64_t trn_nc_copy_queue_add(trn_nc_runtime *rt, void (*fn)(void *arg), void *arg) {
+    trn_nc_copy_queue *q = &rt->copies;
+    pthread_mutex_lock(&q->lock);
+    if (!q->started && !q->stopping) {
+        if (pthread_create(&q->thread, NULL, copy_queue_main, q) == 0)
+            q->started = 1;
+    }
+    if (!q->started || q->stopping) {
+        pthread_mutex_unlock(&q->lock);
+        return 0;
+    }
+    while (q->queued - q->done == TRN_NC_COPY_JOBS)
+        pthread_cond_wait(&q->changed, &q->lock);
+    const size_t slot = (size_t)(q->queued % TRN_NC_COPY_JOBS);
+    q->jobs[slot].fn = fn;
+    q->jobs[slot].arg = arg;
+    const uint64_t ticket = ++q->queued;
+    pthread_cond_broadcast(&q->changed);
+    pthread_mutex_unlock(&q->lock);
+    return ticket;
+}
+
+void trn_nc_copy_queue_wait(trn_nc_runtime *rt, uint64_t ticket) {
+    trn_nc_copy_queue *q = &rt->copies;
+    pthread_mutex_lock(&q->lock);
+    while (q->done < ticket)
+        pthread_cond_wait(&q->changed, &q->lock);
+    pthread_mutex_unlock(&q->lock);
 }

@@ -24,26 +24,48 @@
 #define TRN_NC_MAX_TENSORS 8
 /* NeuronCores one process drives (a trn2.48xlarge has 128). */
 #define TRN_NC_MAX_CORES 128
+/* Sets of tensors a loaded program may have: a second lets the next
+ * execution's inputs be written while the current one runs. */
+#define TRN_NC_SETS 2
 
 /* A program loaded on one core, with its input and output tensors in that
- * core's memory, bound to the model by name. */
+ * core's memory, bound to the model by name: one set of them, or two once
+ * a pipelined run asked for the second (trn_nc_add_set). */
 typedef struct trn_nc_loaded {
     trn_nrt_model *model;
     int core;
     int ntensors;
+    int nsets;
     struct {
         char name[TRN_NRT_TENSOR_NAME_MAX];
-        trn_nrt_tensor *tensor;
+        trn_nrt_tensor *tensor[TRN_NC_SETS];
         size_t size;
         int output;
     } t[TRN_NC_MAX_TENSORS];
-    trn_nrt_tensor_set *in, *out;
+    trn_nrt_tensor_set *in[TRN_NC_SETS], *out[TRN_NC_SETS];
     uint64_t bytes; /* NEFF plus tensors */
     uint64_t last_use;
     int busy;                    /* running: never evicted */
     struct trn_nc_loaded **home; /* the owner's pointer to it (NULLed on eviction) */
     struct trn_nc_loaded *next;
 } trn_nc_loaded;
+
+/* The process's DMA queue: moves between host and device memory run on a
+ * thread of their own, in the order they were queued, so that a core's
+ * next inputs are written while it executes (the copy engine beside the
+ * compute engine). Started with the first job. */
+#define TRN_NC_COPY_JOBS 8
+typedef struct trn_nc_copy_queue {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    pthread_t thread;
+    int started, stopping;
+    struct {
+        void (*fn)(void *arg);
+        void *arg;
+    } jobs[TRN_NC_COPY_JOBS];
+    uint64_t queued, done; /* job tickets: job t is done when done >= t */
+} trn_nc_copy_queue;
 
 typedef struct trn_nc_runtime {
     trn_nrt_api api;
@@ -53,6 +75,7 @@ typedef struct trn_nc_runtime {
     trn_nc_loaded *loaded;
     uint64_t clock;
     uint64_t loads, evictions;
+    trn_nc_copy_queue copies;
 } trn_nc_runtime;
 
 /* In a child process: loads library (NULL: the default places), starts the
@@ -85,14 +108,26 @@ void trn_nc_use(trn_nc_runtime *rt, trn_nc_loaded *ld, int busy);
 /* Unloads it (its owner is done with it). */
 void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld);
 
-/* The tensor called name, or NULL. */
-trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, const char *name, size_t *size);
+/* Gives ld (busy: the caller's) its second set of tensors, unless it has
+ * it: allocated on its core, making room from idle programs there. Returns
+ * 0, or -1 when the core's memory cannot hold it (the caller goes on with
+ * one set). */
+int trn_nc_add_set(trn_nc_runtime *rt, trn_nc_loaded *ld);
 
-/* The input (output = 0) or output tensor called name; when the program
- * names its tensors otherwise (a compiler may), the index-th one of that
- * usage in the program's order. NULL when there is none. */
-trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, const char *name, int output, int index,
-                            size_t *size);
+/* Set `set`'s tensor called name, or NULL. */
+trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, int set, const char *name, size_t *size);
+
+/* Set `set`'s input (output = 0) or output tensor called name; when the
+ * program names its tensors otherwise (a compiler may), the index-th one of
+ * that usage in the program's order. NULL when there is none. */
+trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, int set, const char *name, int output,
+                            int index, size_t *size);
+
+/* Queues fn(arg) on the process's DMA queue; returns its ticket, or 0 when
+ * the queue's thread cannot be started (the caller runs fn itself). */
+uint64_t trn_nc_copy_queue_add(trn_nc_runtime *rt, void (*fn)(void *arg), void *arg);
+/* Waits until the job of ticket (and every one before it) has run. */
+void trn_nc_copy_queue_wait(trn_nc_runtime *rt, uint64_t ticket);
 
 /* "nrt_execute: NRT_TIMEOUT" style text of a failed call. */
 void trn_nc_status_text(const char *call, trn_nrt_status st, char *buf, size_t len);

@@ -13,6 +13,10 @@
  *   - one GEMM split over both cores (by columns of C, or by matrices of
  *     a batch, the last part padded): right, run from one NEFF of a part's
  *     shape, and bitwise the result of the unsplit program;
+ *   - a batch large enough runs as several executions, each one's inputs
+ *     moved by DMA while the one before runs: the simulator's trace shows
+ *     moves during executions on the same core; without device memory for
+ *     a second tensor set, the executions run one after the other;
  *   - hybrid placement: FP64 GEMMs and FFTs (no Neuron kernel) run on the
  *     CPU backend beside them, right;
  *   - the NEFF cache: a miss compiles once; the same shape from a second
@@ -128,6 +132,9 @@ static int setup(void **state) {
     setenv("NRTSIM_CC_MS", "50", 1);
     unsetenv("NRTSIM_CC_FAIL");
     unsetenv("NRTSIM_HBM_MB");
+    unsetenv("NRTSIM_TRACE");
+    unsetenv("NRTSIM_DMA_GBPS");
+    unsetenv("NRTSIM_GFLOPS");
     unsetenv("NEURON_RT_VISIBLE_CORES");
     s->metrics_port = th_free_port();
     *state = s;
@@ -416,6 +423,90 @@ static void test_gemm_split_over_cores(void **state) {
         free(split[i]);
         free(whole[i]);
     }
+}
+
+/* ---- DMA overlapped with execution ------------------------------------------- */
+
+/* What the simulator's NRTSIM_TRACE file says: moves to or from a core's
+ * memory that ran while the same process's execution ran on that core. */
+typedef struct trace_summary {
+    int execs, moves, overlapping;
+} trace_summary;
+
+static trace_summary read_trace(const char *path) {
+    trace_summary t = {0, 0, 0};
+    enum { MAX = 4096 };
+    static struct {
+        int exec, core, pid;
+        unsigned long long b, e;
+    } ev[MAX];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char kind[8];
+    while (n < MAX && fscanf(f, "%7s %d %llu %llu %d", kind, &ev[n].core, &ev[n].b, &ev[n].e,
+                             &ev[n].pid) == 5) {
+        ev[n].exec = strcmp(kind, "exec") == 0;
+        t.execs += ev[n].exec;
+        t.moves += !ev[n].exec;
+        n++;
+    }
+    fclose(f);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; !ev[i].exec && j < n; j++)
+            if (ev[j].exec && ev[j].core == ev[i].core && ev[j].pid == ev[i].pid &&
+                ev[i].b < ev[j].e && ev[i].e > ev[j].b) {
+                t.overlapping++;
+                break;
+            }
+    return t;
+}
+
+/* A strided batch of 8 256x256x256 SGEMMs moves 6 MiB of operands: it runs
+ * as 4 executions of 2 matrices (TRN_NGEMM_PIPELINE_MIN_BYTES), each
+ * execution's inputs moved while the one before runs, under a timing model
+ * slow enough that every move and execution takes milliseconds. */
+static const gemm_case PIPELINED = {0, TRNBLAS_OP_N, TRNBLAS_OP_T, 256,      256, 256,
+                                    8, MODE_FP32,    {1, 0},       {0.5f, 0}};
+
+static void test_dma_overlaps_execution(void **state) {
+    suite *s = *state;
+    char trace[300];
+    snprintf(trace, sizeof(trace), "%s/trace", s->locks);
+    setenv("NRTSIM_TRACE", trace, 1);
+    setenv("NRTSIM_DMA_GBPS", "0.2", 1); /* 512 KiB tensor: 2.6 ms */
+    setenv("NRTSIM_GFLOPS", "5", 1);     /* 2 x 33.5 MFLOP: 13 ms */
+    assert_int_equal(start_with(s, "--neuron-split-min-mflop 0"), 0);
+    run_ok(&PIPELINED, 5u);
+    trnsciPlanInfo plans[4];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 4, &count, NULL), trnsciSuccess);
+    assert_int_equal(count, 1);
+    assert_string_equal(plans[0].key, "program gemm dtype=f32 mode=fp32 m=256 n=256 k=256 batch=2");
+    stop(s);
+    const trace_summary t = read_trace(trace);
+    /* 4 executions; each moves at, b, c and scal in and d out. Moves ran
+     * during executions (with one tensor set they never can: the thread
+     * that executes also moves). */
+    assert_int_equal(t.execs, 4);
+    assert_int_equal(t.moves, 4 * 5);
+    if (t.overlapping < 1)
+        fail_msg("no move overlapped an execution (%d moves, %d executions)", t.moves, t.execs);
+
+    /* With device memory for one tensor set only, the executions run one
+     * after the other, right. */
+    unlink(trace);
+    setenv("NRTSIM_HBM_MB", "5", 1); /* the model (2 MiB of its own) and one set */
+    assert_int_equal(start_with(s, "--neuron-split-min-mflop 0"), 0);
+    run_ok(&PIPELINED, 6u);
+    stop(s);
+    const trace_summary one = read_trace(trace);
+    assert_int_equal(one.execs, 4);
+    assert_int_equal(one.overlapping, 0);
+    unsetenv("NRTSIM_HBM_MB");
+    unsetenv("NRTSIM_TRACE");
+    unsetenv("NRTSIM_DMA_GBPS");
+    unsetenv("NRTSIM_GFLOPS");
 }
 
 /* ---- hybrid placement ---------------------------------------------------------- */
@@ -758,6 +849,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_gemms_run_on_neuroncores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_split_over_cores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dma_overlaps_execution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_failure_remembered, setup, teardown),

@@ -109,6 +109,7 @@ typedef struct nrtsim_timing {
     double dma_bytes_per_ns; /* 0: instantaneous */
     double flops_per_ns;     /* 0: instantaneous */
     uint64_t timeout_ns;
+    int trace_fd; /* NRTSIM_TRACE, or -1 */
 } nrtsim_timing;
 
 typedef struct nrtsim_core {
@@ -189,6 +190,13 @@ void nrtsim_sleep_until(uint64_t deadline_ns);
 /* The modelled durations. */
 uint64_t nrtsim_dma_ns(const nrtsim_timing *t, size_t bytes);
 uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const trn_nprog_gemm *g);
+/* Closes what nrtsim_timing_init opened (the trace file). */
+void nrtsim_timing_close(nrtsim_timing *t);
+/* Appends "KIND PHYSICAL_CORE BEGIN_NS END_NS PID" to the NRTSIM_TRACE file
+ * (one write of one line: lines of several processes never interleave),
+ * when there is one. kind: "dma" (a move to or from a core's memory) or
+ * "exec". */
+void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_t end_ns);
 /* Blocks the calling thread for good (a hung execution). */
 _Noreturn void nrtsim_block_forever(void);
 

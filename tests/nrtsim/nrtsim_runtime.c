@@ -278,8 +278,10 @@ static trn_nrt_status init_locked(nrtsim_rt *r) {
         return TRN_NRT_INVALID;
     }
     st = take_cores(r);
-    if (st != TRN_NRT_SUCCESS)
+    if (st != TRN_NRT_SUCCESS) {
+        nrtsim_timing_close(&r->timing);
         return st;
+    }
     nrtsim_faults_init(&r->faults);
     r->tensors = NULL;
     r->models = NULL;
@@ -303,6 +305,7 @@ NRTSIM_API void nrt_close(void) {
         nrtsim_models_release_all(r);
         nrtsim_tensors_release_all(r);
         release_cores(r);
+        nrtsim_timing_close(&r->timing);
         r->nvisible = 0;
         r->initialized = 0;
     }

@@ -171,20 +171,25 @@ static uint64_t dma_deadline(int device, size_t size) {
     return ns ? nrtsim_now_ns() + ns : 0;
 }
 
-static void finish_dma(uint64_t deadline) {
+/* Waits out the move's modelled time, and traces a move to or from a
+ * core's memory that began at begin. */
+static void finish_dma(const trn_nrt_tensor *t, uint64_t begin, uint64_t deadline) {
     if (deadline)
         nrtsim_sleep_until(deadline);
+    if (t->mem->placement == TRN_NRT_PLACEMENT_DEVICE)
+        nrtsim_trace("dma", t->mem->core, begin, nrtsim_now_ns());
 }
 
 NRTSIM_API trn_nrt_status nrt_tensor_read(const trn_nrt_tensor *tensor, void *buf, size_t offset,
                                           size_t size) {
     if (!tensor || (!buf && size) || !in_bounds(tensor, offset, size))
         return TRN_NRT_INVALID;
+    const uint64_t begin = nrtsim_now_ns();
     const uint64_t deadline =
         dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, size);
     if (size)
         memcpy(buf, tensor->mem->bytes + tensor->offset + offset, size);
-    finish_dma(deadline);
+    finish_dma(tensor, begin, deadline);
     return TRN_NRT_SUCCESS;
 }
 
@@ -192,11 +197,12 @@ NRTSIM_API trn_nrt_status nrt_tensor_write(trn_nrt_tensor *tensor, const void *b
                                            size_t size) {
     if (!tensor || (!buf && size) || !in_bounds(tensor, offset, size))
         return TRN_NRT_INVALID;
+    const uint64_t begin = nrtsim_now_ns();
     const uint64_t deadline =
         dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, size);
     if (size)
         memcpy(tensor->mem->bytes + tensor->offset + offset, buf, size);
-    finish_dma(deadline);
+    finish_dma(tensor, begin, deadline);
     return TRN_NRT_SUCCESS;
 }
 
@@ -206,11 +212,12 @@ NRTSIM_API trn_nrt_status nrt_tensor_copy(const trn_nrt_tensor *src, size_t src_
         return TRN_NRT_INVALID;
     const int device = src->mem->placement == TRN_NRT_PLACEMENT_DEVICE ||
                        dst->mem->placement == TRN_NRT_PLACEMENT_DEVICE;
+    const uint64_t begin = nrtsim_now_ns();
     const uint64_t deadline = dma_deadline(device, size);
     /* memmove: a tensor and its slice may overlap. */
     if (size)
         memmove(dst->mem->bytes + dst->offset + dst_offset,
                 src->mem->bytes + src->offset + src_offset, size);
-    finish_dma(deadline);
+    finish_dma(dst->mem->placement == TRN_NRT_PLACEMENT_DEVICE ? dst : src, begin, deadline);
     return TRN_NRT_SUCCESS;
 }

@@ -9,15 +9,20 @@
  *   NRTSIM_GFLOPS       nrt_execute takes flops / rate, with flops =
  *                       2 m n k batch (times 4 for c32)
  *   NRTSIM_TIMEOUT_MS   how long an injected timeout takes (default 100)
+ *   NRTSIM_TRACE        a file to which every execution and every move to
+ *                       or from a core's memory appends its interval
+ *                       (nrtsim_trace), for tests of what overlaps
  * A delay is a sleep to an absolute CLOCK_MONOTONIC deadline counted from
  * the call's start (an execute's compute time: from when its core is free,
  * nrtsim_exec.c), so the host work done meanwhile is part of it and the
  * host CPU time of a delay stays near zero (nothing spins).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +79,13 @@ int nrtsim_timing_init(nrtsim_timing *t, char *err, size_t errlen) {
     t->timeout_ns = timeout_ms * 1000000;
     t->dma_bytes_per_ns = gbps; /* 10^9 bytes/s = 1 byte/ns */
     t->flops_per_ns = gflops;   /* 10^9 flop/s = 1 flop/ns */
+    const char *trace = getenv("NRTSIM_TRACE");
+    t->trace_fd =
+        trace && trace[0] ? open(trace, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    if (trace && trace[0] && t->trace_fd < 0) {
+        snprintf(err, errlen, "NRTSIM_TRACE %s: %s", trace, strerror(errno));
+        return -1;
+    }
     return 0;
 }
 
@@ -110,6 +122,26 @@ uint64_t nrtsim_dma_ns(const nrtsim_timing *t, size_t bytes) {
 uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const trn_nprog_gemm *g) {
     const double flops = 2.0 * g->m * (double)g->n * g->k * g->batch * (g->complex ? 4.0 : 1.0);
     return duration_ns(flops, t->flops_per_ns);
+}
+
+void nrtsim_timing_close(nrtsim_timing *t) {
+    if (t->trace_fd >= 0)
+        close(t->trace_fd);
+    t->trace_fd = -1;
+}
+
+void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_t end_ns) {
+    nrtsim_rt *rt = nrtsim_lock();
+    const int fd = rt->initialized ? rt->timing.trace_fd : -1;
+    const int physical = rt->cores[logical_core].physical;
+    nrtsim_unlock();
+    if (fd < 0)
+        return;
+    char line[128];
+    const int n = snprintf(line, sizeof(line), "%s %d %llu %llu %d\n", kind, physical,
+                           (unsigned long long)begin_ns, (unsigned long long)end_ns, (int)getpid());
+    if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) != n)
+        return; /* a lost line: the test reading the trace sees it missing */
 }
 
 _Noreturn void nrtsim_block_forever(void) {
