@@ -20,7 +20,11 @@
  *            difference is what the daemon adds.
  *   split    (two daemons, with and without --neuron-split-min-mflop, under
  *            the simulator's timing model) one big SGEMM's wall time: split
- *            over both simulated cores, or on one.
+ *            over both simulated cores, or on one;
+ *   overlap  (two daemons, one with device memory for one tensor set per
+ *            program, under the timing model, NRTSIM_TRACE=FILE) a strided
+ *            batch of SGEMMs that runs as several executions: wall time,
+ *            and from the trace the moves' time hidden under executions.
  * Each phase prints one JSON object.
  */
 #define _GNU_SOURCE
@@ -39,8 +43,8 @@
 #define MAX_EXEC 64
 
 typedef struct opts {
-    const char *addr, *phase, *lib, *neff, *backend, *label;
-    int daemon_pid, n, reps, size;
+    const char *addr, *phase, *lib, *neff, *backend, *label, *trace;
+    int daemon_pid, n, reps, size, batch;
 } opts;
 
 /* The executor processes of the daemon: processes named trn-exec* whose
@@ -121,6 +125,98 @@ static void phase_split(const opts *o, trnblasHandle_t h, float *a, float *b, fl
            "\"simulated\":true}\n",
            o->label, o->size, o->size, o->size, s.median, s.min, s.max, o->reps);
     free(v);
+}
+
+/* Sums over the simulator's NRTSIM_TRACE file (nrtsim_timing.c): the time
+ * of moves to and from the cores' memories, of executions, and of moves
+ * that ran while an execution of the same process ran on the same core. */
+typedef struct trace_sums {
+    double dma_ms, exec_ms, hidden_ms;
+    int moves, execs;
+} trace_sums;
+
+static trace_sums trace_read(const char *path) {
+    trace_sums t = {0, 0, 0, 0, 0};
+    enum { MAX = 1 << 14 };
+    typedef struct {
+        int exec, core, pid;
+        unsigned long long b, e;
+    } event;
+    event *ev = calloc(MAX, sizeof(*ev));
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    char kind[8];
+    while (f && ev && n < MAX &&
+           fscanf(f, "%7s %d %llu %llu %d", kind, &ev[n].core, &ev[n].b, &ev[n].e, &ev[n].pid) ==
+               5) {
+        ev[n].exec = strcmp(kind, "exec") == 0;
+        const double ms = (double)(ev[n].e - ev[n].b) / 1e6;
+        if (ev[n].exec) {
+            t.exec_ms += ms;
+            t.execs++;
+        } else {
+            t.dma_ms += ms;
+            t.moves++;
+        }
+        n++;
+    }
+    if (f)
+        fclose(f);
+    /* A core runs one execution at a time: a move's overlaps with them add. */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; !ev[i].exec && j < n; j++) {
+            if (!ev[j].exec || ev[j].core != ev[i].core || ev[j].pid != ev[i].pid)
+                continue;
+            const unsigned long long b = ev[i].b > ev[j].b ? ev[i].b : ev[j].b;
+            const unsigned long long e = ev[i].e < ev[j].e ? ev[i].e : ev[j].e;
+            if (e > b)
+                t.hidden_ms += (double)(e - b) / 1e6;
+        }
+    free(ev);
+    return t;
+}
+
+/* A strided batch of SGEMMs large enough to run as several executions
+ * (gemm_neuron.h, trn_ngemm_pipeline), under the timing model: wall time
+ * per call and, from the simulator's trace, how much of the moves' time the
+ * executions hid. */
+static void phase_overlap(const opts *o, trnblasHandle_t h) {
+    const int n = o->size, batch = o->batch;
+    const size_t elems = (size_t)n * n * batch;
+    float *a, *b, *c;
+    if (trnsciMalloc((void **)&a, elems * 4) || trnsciMalloc((void **)&b, elems * 4) ||
+        trnsciMalloc((void **)&c, elems * 4) || trnsciMemset(a, 0, elems * 4) ||
+        trnsciMemset(b, 0, elems * 4) || trnsciMemset(c, 0, elems * 4))
+        exit(1);
+    const float one = 1, half = 0.5f;
+    const long long stride = (long long)n * n;
+    double *v = calloc((size_t)o->reps + 1, sizeof(double));
+    for (int r = 0; r <= o->reps; r++) { /* call 0 compiles */
+        const double t0 = bench_now_ms();
+        if (trnblasSgemmStridedBatched(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &one, a, n, stride,
+                                       b, n, stride, &half, c, n, stride,
+                                       batch) != TRNBLAS_STATUS_SUCCESS ||
+            trnsciDeviceSynchronize() != trnsciSuccess) {
+            fprintf(stderr, "bench_neuron: the GEMM failed: %s\n", trnsciGetLastErrorMessage());
+            exit(1);
+        }
+        v[r] = bench_now_ms() - t0;
+    }
+    const bench_stats s = bench_stats_of(v + 1, o->reps);
+    const trace_sums t = trace_read(o->trace);
+    const double calls = o->reps + 1;
+    printf("{\"bench\":\"neuron_overlap\",\"daemon\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"batch\":%d,\"call_ms\":{\"median\":%.2f,\"min\":%.2f,\"max\":%.2f},"
+           "\"per_call\":{\"moves\":%.1f,\"executions\":%.1f,\"dma_ms\":%.2f,\"exec_ms\":%.2f,"
+           "\"dma_hidden_ms\":%.2f},\"dma_hidden_fraction\":%.3f,\"reps\":%d,"
+           "\"simulated\":true}\n",
+           o->label, n, n, n, batch, s.median, s.min, s.max, t.moves / calls, t.execs / calls,
+           t.dma_ms / calls, t.exec_ms / calls, t.hidden_ms / calls,
+           t.dma_ms > 0 ? t.hidden_ms / t.dma_ms : 0, o->reps);
+    free(v);
+    trnsciFree(a);
+    trnsciFree(b);
+    trnsciFree(c);
 }
 
 /* The same op straight to the runtime in this process: CPU ns per op. */
@@ -208,7 +304,13 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
 }
 
 int main(int argc, char **argv) {
-    opts o = {.phase = "first", .n = 2000, .reps = 7, .size = 8, .backend = "neuron", .label = ""};
+    opts o = {.phase = "first",
+              .n = 2000,
+              .reps = 7,
+              .size = 8,
+              .backend = "neuron",
+              .label = "",
+              .batch = 16};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--phase") == 0 && v)
@@ -229,18 +331,22 @@ int main(int argc, char **argv) {
             o.size = atoi(argv[++i]);
         else if (strcmp(argv[i], "--label") == 0 && v)
             o.label = argv[++i];
+        else if (strcmp(argv[i], "--batch") == 0 && v)
+            o.batch = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--trace") == 0 && v)
+            o.trace = argv[++i];
         else if (!o.addr)
             o.addr = argv[i];
         else {
-            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host|split] "
+            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host|split|overlap] "
                             "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                            "[--size S] [--backend NAME] [--label L]\n");
+                            "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
             return 2;
         }
     }
-    const int split = strcmp(o.phase, "split") == 0;
-    if (!o.addr || o.size < 1 || o.size > (split ? 2048 : 64) || o.n < 1 || o.reps < 1 ||
-        trnsciInit(o.addr) != trnsciSuccess)
+    const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0;
+    if (!o.addr || o.batch < 1 || o.batch > 1024 || o.size < 1 || o.size > (split ? 2048 : 64) ||
+        o.n < 1 || o.reps < 1 || trnsciInit(o.addr) != trnsciSuccess)
         return 2;
     float *a, *b, *c;
     const size_t bytes = (size_t)o.size * o.size * sizeof(float);
@@ -258,6 +364,10 @@ int main(int argc, char **argv) {
         if (!o.lib || !o.neff || o.daemon_pid <= 0)
             return 2;
         phase_host(&o, h, a, b, c);
+    } else if (strcmp(o.phase, "overlap") == 0) {
+        if (!o.trace)
+            return 2;
+        phase_overlap(&o, h);
     } else if (split) {
         phase_split(&o, h, a, b, c);
     } else {

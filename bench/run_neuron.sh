@@ -86,4 +86,25 @@ if [ "$rc" -eq 0 ]; then
     split_run split 1
     split_run whole 0
 fi
+# 4. A strided batch of 16 128x128x128 SGEMMs (3 MiB of operands) that runs
+# as 3 executions of 6 matrices on one core, each one's inputs moved while the
+# one before runs; then on a core whose memory holds one tensor set per
+# program (NRTSIM_HBM_MB), one after the other. The model's rates are low
+# enough (0.1 GFLOPS, 0.02 GB/s) that it, not the simulator's host work,
+# sets the times: 250 ms an execution, 19 ms a tensor's move.
+overlap_run() {
+    rm -f "$BENCH_TMP/trace"
+    daemon_start "overlap-$1" env NEURON_RT_VISIBLE_CORES=0 NRTSIM_GFLOPS=0.1 NRTSIM_DMA_GBPS=0.02 \
+        NRTSIM_DISPATCH_US=50 NRTSIM_TRACE="$BENCH_TMP/trace" NRTSIM_HBM_MB="$2" "$DAEMON" \
+        --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
+        --listen "unix:$SOCK" --log-level warn --neuron-split-min-mflop 0
+    daemon_wait "overlap-$1" "unix:$SOCK"
+    "$BENCH" "unix:$SOCK" --phase overlap --label "$1" --size 128 --batch 16 --trace "$BENCH_TMP/trace" \
+        --reps "${OVERLAP_REPS:-5}" || rc=$?
+    daemon_stop "overlap-$1" || rc=1
+}
+if [ "$rc" -eq 0 ]; then
+    overlap_run pipelined 256
+    overlap_run one-set 4
+fi
 bench_finish "$rc"
