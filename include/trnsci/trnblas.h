@@ -1680,6 +1680,22 @@ trnblasStatus_t trnblasZhpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, 
                                 int64_t incx, const trnDoubleComplex *y, int64_t incy,
                                 trnDoubleComplex *AP);
 /* The GEMM family. */
+trnblasStatus_t trnblasHgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const trnsciHalf *alpha, const trnsciHalf *A, int64_t lda,
+                                const trnsciHalf *B, int64_t ldb, const trnsciHalf *beta,
+                                trnsciHalf *C, int64_t ldc);
+trnblasStatus_t trnblasHgemmStridedBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const trnsciHalf *alpha, const trnsciHalf *A, int64_t lda,
+    long long int strideA, const trnsciHalf *B, int64_t ldb, long long int strideB,
+    const trnsciHalf *beta, trnsciHalf *C, int64_t ldc, long long int strideC, int64_t batchCount);
+trnblasStatus_t trnblasHgemmBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                       trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                       const trnsciHalf *alpha, const trnsciHalf *const Aarray[],
+                                       int64_t lda, const trnsciHalf *const Barray[], int64_t ldb,
+                                       const trnsciHalf *beta, trnsciHalf *const Carray[],
+                                       int64_t ldc, int64_t batchCount);
 trnblasStatus_t trnblasSgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
                                 trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
                                 const float *alpha, const float *A, int64_t lda, const float *B,

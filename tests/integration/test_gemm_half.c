@@ -1,7 +1,7 @@
 /*
  * test_gemm_half.c — GEMM on 16-bit and int8 storage through a real
  * trnscid (2 cores), over the local transport and gRPC over TCP:
- * trnblasHgemm, HgemmStridedBatched, HgemmBatched, and GemmEx,
+ * trnblasHgemm, HgemmStridedBatched, HgemmBatched (and Hgemm_64), and GemmEx,
  * GemmStridedBatchedEx, GemmBatchedEx with every supported narrow
  * combination (A, B in R_16F with C in R_16F under COMPUTE_16F and 32F, or
  * R_32F; R_16BF with C in R_16BF or R_32F; R_8I with C in R_32I under
@@ -545,6 +545,17 @@ static void test_device_scalars_and_overflow(void **state) {
     trnsciHalf got;
     assert_int_equal(trnsciMemcpy(&got.x, dc, 2, trnsciMemcpyDeviceToHost), trnsciSuccess);
     assert_int_equal(got.x, 0x7c00);
+    /* The _64 form: the same call, and sizes beyond int refused. */
+    got.x = 0;
+    assert_int_equal(trnsciMemcpy(dc, &zero.x, 2, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(
+        trnblasHgemm_64(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 1, 1, 1, &one, da, 1, da, 1, &zero, dc, 1),
+        TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMemcpy(&got.x, dc, 2, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(got.x, 0x7c00);
+    assert_int_equal(trnblasHgemm_64(h, TRNBLAS_OP_N, TRNBLAS_OP_N, INT64_C(1) << 31, 1, 1, &one,
+                                     da, INT64_C(1) << 31, da, 1, &zero, dc, INT64_C(1) << 31),
+                     TRNBLAS_STATUS_NOT_SUPPORTED);
     float f = 0.0f, onef = 1.0f, zf = 0.0f;
     void *df = dev_upload(&f, 4);
     assert_int_equal(trnblasGemmEx(h, TRNBLAS_OP_N, TRNBLAS_OP_N, 1, 1, 1, &onef, da, TRNSCI_R_16F,
