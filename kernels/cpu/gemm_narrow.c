@@ -29,54 +29,73 @@
 #include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/routines.h"
 
-/* Element i of a narrow (or FP32) array, widened exactly to float. */
-static float widen(trn_dtype t, const void *p, size_t i) {
-    switch (t) {
-    case TRN_DTYPE_R16F: {
-        trnsciHalf h;
-        memcpy(&h.x, (const char *)p + 2 * i, 2);
-        return trnsciHalfToFloat(h);
-    }
-    case TRN_DTYPE_R16BF: {
-        trnsciBfloat16 b;
-        memcpy(&b.x, (const char *)p + 2 * i, 2);
-        return trnsciBfloat16ToFloat(b);
-    }
-    case TRN_DTYPE_R8I: return (float)((const int8_t *)p)[i];
-    case TRN_DTYPE_R32F: {
-        float f;
-        memcpy(&f, (const char *)p + 4 * i, 4);
-        return f;
-    }
-    default: return 0.0f; /* not reached: validation admits the types above */
-    }
-}
-
-/* Stores v as element i of a C of type t, rounded to nearest even. */
-static void narrow_store(trn_dtype t, void *p, size_t i, float v) {
-    switch (t) {
-    case TRN_DTYPE_R16F: {
-        const trnsciHalf h = trnsciFloatToHalf(v);
-        memcpy((char *)p + 2 * i, &h.x, 2);
-        break;
-    }
-    case TRN_DTYPE_R16BF: {
-        const trnsciBfloat16 b = trnsciFloatToBfloat16(v);
-        memcpy((char *)p + 2 * i, &b.x, 2);
-        break;
-    }
-    case TRN_DTYPE_R32F: memcpy((char *)p + 4 * i, &v, 4); break;
-    default: break;
-    }
-}
-
 /* rows x cols of stored X (leading dimension ld, type t) from (r0, c0),
- * widened into compact column-major out (leading dimension rows). */
+ * widened exactly into compact column-major out (leading dimension rows).
+ * One loop per type, so that each is a plain conversion loop. */
 static void widen_block(trn_dtype t, const void *x, size_t ld, size_t r0, size_t c0, size_t rows,
                         size_t cols, float *out) {
-    for (size_t j = 0; j < cols; j++)
-        for (size_t i = 0; i < rows; i++)
-            out[i + j * rows] = widen(t, x, (r0 + i) + (c0 + j) * ld);
+    for (size_t j = 0; j < cols; j++) {
+        const size_t at = r0 + (c0 + j) * ld;
+        float *o = out + j * rows;
+        switch (t) {
+        case TRN_DTYPE_R16F: {
+            const unsigned char *p = (const unsigned char *)x + 2 * at;
+            for (size_t i = 0; i < rows; i++) {
+                trnsciHalf h;
+                memcpy(&h.x, p + 2 * i, 2);
+                o[i] = trnsciHalfToFloat(h);
+            }
+            break;
+        }
+        case TRN_DTYPE_R16BF: {
+            const unsigned char *p = (const unsigned char *)x + 2 * at;
+            for (size_t i = 0; i < rows; i++) {
+                trnsciBfloat16 b;
+                memcpy(&b.x, p + 2 * i, 2);
+                o[i] = trnsciBfloat16ToFloat(b);
+            }
+            break;
+        }
+        case TRN_DTYPE_R8I: {
+            const int8_t *p = (const int8_t *)x + at;
+            for (size_t i = 0; i < rows; i++)
+                o[i] = (float)p[i];
+            break;
+        }
+        case TRN_DTYPE_R32F: memcpy(o, (const float *)x + at, rows * sizeof(float)); break;
+        default: memset(o, 0, rows * sizeof(float)); break; /* not reached: validation */
+        }
+    }
+}
+
+/* Column block cw (m x cols, compact) rounded to C's type t (to nearest
+ * even) into C from column c0 (leading dimension ld). */
+static void narrow_block(trn_dtype t, const float *cw, size_t m, size_t cols, void *c, size_t ld,
+                         size_t c0) {
+    for (size_t j = 0; j < cols; j++) {
+        const float *v = cw + j * m;
+        const size_t at = (c0 + j) * ld;
+        switch (t) {
+        case TRN_DTYPE_R16F: {
+            unsigned char *p = (unsigned char *)c + 2 * at;
+            for (size_t i = 0; i < m; i++) {
+                const trnsciHalf h = trnsciFloatToHalf(v[i]);
+                memcpy(p + 2 * i, &h.x, 2);
+            }
+            break;
+        }
+        case TRN_DTYPE_R16BF: {
+            unsigned char *p = (unsigned char *)c + 2 * at;
+            for (size_t i = 0; i < m; i++) {
+                const trnsciBfloat16 b = trnsciFloatToBfloat16(v[i]);
+                memcpy(p + 2 * i, &b.x, 2);
+            }
+            break;
+        }
+        case TRN_DTYPE_R32F: memcpy((float *)c + at, v, m * sizeof(float)); break;
+        default: break; /* not reached: validation */
+        }
+    }
 }
 
 static trn_kstatus gemm_float(const trn_gemm_one *g) {
@@ -113,9 +132,7 @@ static trn_kstatus gemm_float(const trn_gemm_one *g) {
         for (size_t i = 0; i < nc; i++)
             cw[i] *= beta;
     }
-    for (size_t j = 0; j < ncols; j++)
-        for (size_t i = 0; i < m; i++)
-            narrow_store(d->type, g->c, i + (j0 + j) * ldc, cw[i + j * m]);
+    narrow_block(d->type, cw, m, ncols, g->c, ldc, j0);
     free(w);
     return TRN_KSTATUS_OK;
 }
