@@ -449,6 +449,21 @@ static void test_gemm_ex_combos(void **state) {
             problem_check(&p);
             problem_free(&p);
         }
+    /* Large enough (>= 2 x 16 MFLOP, n >= 256) to be split over both cores:
+     * one GEMM cut between column blocks, and a strided batch cut inside its
+     * second matrix (ops/shard.h). */
+    for (size_t ci = 0; ci < NCOMBOS; ci++) {
+        const combo *c = &combos[ci];
+        problem p;
+        problem_init(&p, c->ab, c->c, 'T', 'T', 200, 300, 300, 1, c->alpha, c->beta, 0);
+        assert_int_equal(run_ex(h, &p, c->ct, ONE), TRNBLAS_STATUS_SUCCESS);
+        problem_check(&p);
+        problem_free(&p);
+        problem_init(&p, c->ab, c->c, 'N', 'T', 64, 260, 320, 3, c->alpha, c->beta, 0);
+        assert_int_equal(run_ex(h, &p, c->ct, STRIDED), TRNBLAS_STATUS_SUCCESS);
+        problem_check(&p);
+        problem_free(&p);
+    }
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 
