@@ -1434,6 +1434,53 @@ trnblasStatus_t trnblasZhpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, 
 
 /* ---- The GEMM family. */
 
+trnblasStatus_t trnblasHgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const trnsciHalf *alpha, const trnsciHalf *A, int64_t lda,
+                                const trnsciHalf *B, int64_t ldb, const trnsciHalf *beta,
+                                trnsciHalf *C, int64_t ldc) {
+    FIT(m);
+    FIT(n);
+    FIT(k);
+    FIT(lda);
+    FIT(ldb);
+    FIT(ldc);
+    return trnblasHgemm(handle, transa, transb, m_, n_, k_, alpha, A, lda_, B, ldb_, beta, C, ldc_);
+}
+
+trnblasStatus_t trnblasHgemmStridedBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const trnsciHalf *alpha, const trnsciHalf *A, int64_t lda,
+    long long int strideA, const trnsciHalf *B, int64_t ldb, long long int strideB,
+    const trnsciHalf *beta, trnsciHalf *C, int64_t ldc, long long int strideC, int64_t batchCount) {
+    FIT(m);
+    FIT(n);
+    FIT(k);
+    FIT(lda);
+    FIT(ldb);
+    FIT(ldc);
+    FIT(batchCount);
+    return trnblasHgemmStridedBatched(handle, transa, transb, m_, n_, k_, alpha, A, lda_, strideA,
+                                      B, ldb_, strideB, beta, C, ldc_, strideC, batchCount_);
+}
+
+trnblasStatus_t trnblasHgemmBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                       trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                       const trnsciHalf *alpha, const trnsciHalf *const Aarray[],
+                                       int64_t lda, const trnsciHalf *const Barray[], int64_t ldb,
+                                       const trnsciHalf *beta, trnsciHalf *const Carray[],
+                                       int64_t ldc, int64_t batchCount) {
+    FIT(m);
+    FIT(n);
+    FIT(k);
+    FIT(lda);
+    FIT(ldb);
+    FIT(ldc);
+    FIT(batchCount);
+    return trnblasHgemmBatched(handle, transa, transb, m_, n_, k_, alpha, Aarray, lda_, Barray,
+                               ldb_, beta, Carray, ldc_, batchCount_);
+}
+
 trnblasStatus_t trnblasSgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
                                 trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
                                 const float *alpha, const float *A, int64_t lda, const float *B,

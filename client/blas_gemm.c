@@ -1,6 +1,7 @@
 /*
  * blas_gemm.c — trnblas's GEMM family: <t>gemm, <t>gemmStridedBatched,
- * <t>gemmBatched, GemmEx, GemmBatchedEx, GemmStridedBatchedEx. Every routine
+ * <t>gemmBatched (H: half storage), GemmEx, GemmBatchedEx,
+ * GemmStridedBatchedEx (also on 16-bit and int8 storage). Every routine
  * becomes one GemmOp (pointer-array batches: one per TRNSCI_WIRE_MAX_POINTER_BATCH
  * matrices, queued in order on the handle's stream); the daemon validates
  * shapes and extents (daemon/validate_gemm.c).
@@ -24,8 +25,12 @@
  * GEMM_MAX_POINTER_BATCH in daemon/validate_gemm.c). */
 
 typedef struct gemm_call {
-    const char *name; /* the routine, for messages */
-    Trnsci__V1__DataType type;
+    const char *name;             /* the routine, for messages */
+    Trnsci__V1__DataType type;    /* C's */
+    Trnsci__V1__DataType ab_type; /* A and B's when it is not C's, else unset */
+    /* The type of the host scalars when it is not `type` (16-bit and int8
+     * storage: R_16F, R_32F or R_32I), else unset. */
+    Trnsci__V1__DataType scale;
     trnblasOperation_t transa, transb;
     int m, n, k;
     const void *alpha, *beta; /* host or device pointers, of the data type */
@@ -64,6 +69,18 @@ static Trnsci__V1__Scalar host_scalar(Trnsci__V1__DataType t, const void *p) {
     float f[2] = {0, 0};
     double d[2] = {0, 0};
     switch (t) {
+    case TRNSCI__V1__DATA_TYPE__R_16F: {
+        trnsciHalf h;
+        memcpy(&h.x, p, sizeof(h.x));
+        v.re = trnsciHalfToFloat(h);
+        break;
+    }
+    case TRNSCI__V1__DATA_TYPE__R_32I: {
+        int32_t x;
+        memcpy(&x, p, sizeof(x));
+        v.re = x;
+        break;
+    }
     case R32:
     case C32:
         memcpy(f, p, (t == C32 ? 2 : 1) * sizeof(float));
@@ -154,6 +171,10 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
                        g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F);
     if (!plain && (e = trn_client_need_minor(c, 4, g->name)))
         return trn_blas_status(e);
+    /* 16-bit and int8 storage are protocol 1.13's: an older daemon would
+     * refuse the data type (or ignore ab_type). */
+    if (g->scale && (e = trn_client_need_minor(c, 13, g->name)))
+        return trn_blas_status(e);
     Trnsci__V1__GemmOp op = TRNSCI__V1__GEMM_OP__INIT;
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
     Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
@@ -166,10 +187,11 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
         if ((e = trn_client_resolve(c, g->beta, what, &bp)))
             return trn_blas_status(e);
     } else {
-        alpha = host_scalar(g->type, g->alpha);
-        beta = host_scalar(g->type, g->beta);
+        alpha = host_scalar(g->scale ? g->scale : g->type, g->alpha);
+        beta = host_scalar(g->scale ? g->scale : g->type, g->beta);
     }
     op.type = g->type;
+    op.ab_type = g->ab_type;
     op.transa = (Trnsci__V1__Operation)g->transa;
     op.transb = (Trnsci__V1__Operation)g->transb;
     op.m = g->m;
@@ -311,6 +333,49 @@ GEMM(D, double, R64)
 GEMM(C, trnComplex, C32)
 GEMM(Z, trnDoubleComplex, C64)
 
+/* Hgemm: half storage and scalars, COMPUTE_16F (FP32 sums, one rounding to
+ * half: docs/numerics.md). */
+static trnblasStatus_t half_submit(trnblasHandle_t handle, gemm_call g) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    g.type = TRNSCI__V1__DATA_TYPE__R_16F;
+    g.scale = TRNSCI__V1__DATA_TYPE__R_16F;
+    g.compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_16F;
+    return gemm_submit(handle, &g);
+}
+
+trnblasStatus_t trnblasHgemm(trnblasHandle_t handle, trnblasOperation_t transa,
+                             trnblasOperation_t transb, int m, int n, int k,
+                             const trnsciHalf *alpha, const trnsciHalf *A, int lda,
+                             const trnsciHalf *B, int ldb, const trnsciHalf *beta, trnsciHalf *C,
+                             int ldc) {
+    return half_submit(handle, strided("Hgemm", transa, transb, m, n, k, alpha, A, lda, 0, B, ldb,
+                                       0, beta, C, ldc, 0, 1));
+}
+
+trnblasStatus_t trnblasHgemmStridedBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                           trnblasOperation_t transb, int m, int n, int k,
+                                           const trnsciHalf *alpha, const trnsciHalf *A, int lda,
+                                           long long int strideA, const trnsciHalf *B, int ldb,
+                                           long long int strideB, const trnsciHalf *beta,
+                                           trnsciHalf *C, int ldc, long long int strideC,
+                                           int batchCount) {
+    return half_submit(handle,
+                       strided("HgemmStridedBatched", transa, transb, m, n, k, alpha, A, lda,
+                               strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount));
+}
+
+trnblasStatus_t trnblasHgemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                    trnblasOperation_t transb, int m, int n, int k,
+                                    const trnsciHalf *alpha, const trnsciHalf *const Aarray[],
+                                    int lda, const trnsciHalf *const Barray[], int ldb,
+                                    const trnsciHalf *beta, trnsciHalf *const Carray[], int ldc,
+                                    int batchCount) {
+    return half_submit(handle, listed("HgemmBatched", transa, transb, m, n, k, alpha,
+                                      (const void *const *)Aarray, lda, (const void *const *)Barray,
+                                      ldb, beta, (void *const *)Carray, ldc, batchCount));
+}
+
 /* ---- GemmEx and its batched forms ----------------------------------------- */
 
 /* The wire data type of a supported Atype = Btype = Ctype. */
@@ -370,6 +435,63 @@ static int ex_compute(trnblasHandle_t handle, trnblasComputeType_t ct, Trnsci__V
     }
 }
 
+/* 16-bit and int8 storage (cublasGemmEx's table, real types): A, B in
+ * R_16F with C in R_16F (COMPUTE_16F[_PEDANTIC]: half scalars, or
+ * COMPUTE_32F[_PEDANTIC]: float scalars) or R_32F (32F); A, B in R_16BF
+ * with C in R_16BF or R_32F (32F); A, B in R_8I with C in R_32I
+ * (COMPUTE_32I[_PEDANTIC], int32 scalars) or R_32F (32F). The math mode
+ * changes none of them (16-bit and int8 values are exact in every input
+ * format it selects). 1: filled g; 0: not a narrow combination; -1: a narrow
+ * type in an unsupported combination. */
+static int ex_narrow(trnsciDataType_t at, trnsciDataType_t bt, trnsciDataType_t ctype,
+                     trnblasComputeType_t ct, gemm_call *g) {
+    const int narrow_ab = at == TRNSCI_R_16F || at == TRNSCI_R_16BF || at == TRNSCI_R_8I;
+    const int narrow_c = ctype == TRNSCI_R_16F || ctype == TRNSCI_R_16BF || ctype == TRNSCI_R_32I;
+    if (!narrow_ab && !narrow_c && bt != TRNSCI_R_16F && bt != TRNSCI_R_16BF && bt != TRNSCI_R_8I)
+        return 0;
+    if (at != bt)
+        return -1;
+    const int c16 = ct == TRNBLAS_COMPUTE_16F || ct == TRNBLAS_COMPUTE_16F_PEDANTIC;
+    const int c32 = ct == TRNBLAS_COMPUTE_32F || ct == TRNBLAS_COMPUTE_32F_PEDANTIC;
+    const int c32i = ct == TRNBLAS_COMPUTE_32I || ct == TRNBLAS_COMPUTE_32I_PEDANTIC;
+    Trnsci__V1__DataType ab, c;
+    switch (at) {
+    case TRNSCI_R_16F: ab = TRNSCI__V1__DATA_TYPE__R_16F; break;
+    case TRNSCI_R_16BF: ab = TRNSCI__V1__DATA_TYPE__R_16BF; break;
+    case TRNSCI_R_8I: ab = TRNSCI__V1__DATA_TYPE__R_8I; break;
+    default: return -1;
+    }
+    switch (ctype) {
+    case TRNSCI_R_16F: c = TRNSCI__V1__DATA_TYPE__R_16F; break;
+    case TRNSCI_R_16BF: c = TRNSCI__V1__DATA_TYPE__R_16BF; break;
+    case TRNSCI_R_32I: c = TRNSCI__V1__DATA_TYPE__R_32I; break;
+    case TRNSCI_R_32F: c = R32; break;
+    default: return -1;
+    }
+    int ok;
+    if (at == TRNSCI_R_16F)
+        ok = (ctype == TRNSCI_R_16F && (c16 || c32)) || (ctype == TRNSCI_R_32F && c32);
+    else if (at == TRNSCI_R_16BF)
+        ok = (ctype == TRNSCI_R_16BF || ctype == TRNSCI_R_32F) && c32;
+    else
+        ok = (ctype == TRNSCI_R_32I && c32i) || (ctype == TRNSCI_R_32F && c32);
+    if (!ok)
+        return -1;
+    g->type = c;
+    g->ab_type = ab == c ? TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED : ab;
+    if (c16) {
+        g->compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_16F;
+        g->scale = TRNSCI__V1__DATA_TYPE__R_16F;
+    } else if (c32i) {
+        g->compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32I;
+        g->scale = TRNSCI__V1__DATA_TYPE__R_32I;
+    } else {
+        g->compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
+        g->scale = R32;
+    }
+    return 1;
+}
+
 /* Checks GemmEx's types, compute type and algorithm and fills g's. */
 static trnblasStatus_t ex_prepare(trnblasHandle_t handle, trnsciDataType_t at, trnsciDataType_t bt,
                                   trnsciDataType_t ctype, trnblasComputeType_t ct,
@@ -380,11 +502,22 @@ static trnblasStatus_t ex_prepare(trnblasHandle_t handle, trnsciDataType_t at, t
     if (!algo_ok(algo))
         return trn_blas_status(trn_fail(trnsciErrorInvalidValue,
                                         "%s: algo %d is not a trnblasGemmAlgo_t", name, (int)algo));
+    const int narrow = ex_narrow(at, bt, ctype, ct, g);
+    if (narrow > 0)
+        return TRNBLAS_STATUS_SUCCESS;
+    if (narrow < 0)
+        return trn_blas_status(trn_fail(
+            trnsciErrorNotSupported,
+            "%s: Atype %d, Btype %d, Ctype %d with computeType %d is not supported: 16-bit and "
+            "int8 storage take A, B in R_16F with C in R_16F (COMPUTE_16F or 32F) or R_32F "
+            "(32F), R_16BF with C in R_16BF or R_32F (32F), R_8I with C in R_32I (32I) or "
+            "R_32F (32F)",
+            name, (int)at, (int)bt, (int)ctype, (int)ct));
     if (at != bt || bt != ctype || ex_type(ctype, &g->type))
         return trn_blas_status(trn_fail(
             trnsciErrorNotSupported,
             "%s: Atype %d, Btype %d, Ctype %d: supported are equal types R_32F, R_64F, C_32F "
-            "or C_64F",
+            "or C_64F, and the 16-bit and int8 combinations (docs/rosetta.md)",
             name, (int)at, (int)bt, (int)ctype));
     if (ex_compute(handle, ct, g->type, &g->compute))
         return trn_blas_status(

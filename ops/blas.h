@@ -21,6 +21,8 @@ typedef enum trn_compute {
     TRN_COMPUTE_32F_BF16X9 = 6,    /* three-way bfloat16 split, 9 products */
     TRN_COMPUTE_64F_EMULATED = 7,  /* Ozaki splitting into exact FP32 products */
     TRN_COMPUTE_32F_FAST_16F = 8,  /* inputs rounded to IEEE binary16 */
+    TRN_COMPUTE_16F = 9,           /* R16F data, half scalars: FP32 sums, one rounding */
+    TRN_COMPUTE_32I = 10,          /* R8I A and B, R32I C and scalars: int32 */
 } trn_compute;
 
 /* Column-major C = alpha op(A) op(B) + beta C for each of `batch` matrix
@@ -30,7 +32,12 @@ typedef enum trn_compute {
  * (a, b, or every a_list/b_list entry) are NULL when not read (alpha = 0 or
  * k = 0). The C matrices of a batch never overlap. */
 typedef struct trn_gemm_desc {
-    trn_dtype type;
+    trn_dtype type; /* C's */
+    /* A and B's storage when it differs from C's (16-bit or int8 storage:
+     * trnblasHgemm, GemmEx); 0 means `type`. Such ops widen A and B
+     * exactly to FP32 (int8: int32), accumulate in FP32 (int32) and round
+     * the result once to C's type (trn_gemm_scale_type: alpha and beta). */
+    trn_dtype ab_type;
     trn_trans transa, transb;
     int m, n, k;
     trn_scalar alpha, beta;
@@ -55,6 +62,29 @@ typedef struct trn_gemm_desc {
     const void *const *b_list;
     void *const *c_list;
 } trn_gemm_desc;
+
+/* A and B's storage type. */
+static inline trn_dtype trn_gemm_ab_type(const trn_gemm_desc *d) {
+    return d->ab_type ? d->ab_type : d->type;
+}
+
+/* Whether the op stores A, B or C in 16 bits or as integers (computed by
+ * widening, never by the FP32/FP64 paths or on NeuronCores). */
+static inline int trn_gemm_narrow(const trn_gemm_desc *d) {
+    const trn_dtype ab = trn_gemm_ab_type(d);
+    return ab != d->type || d->type >= TRN_DTYPE_R16F;
+}
+
+/* The type of alpha and beta (and of the element alpha_ptr / beta_ptr
+ * point to): half with COMPUTE_16F, int32 with COMPUTE_32I, float for the
+ * other narrow ops, else the data type. */
+static inline trn_dtype trn_gemm_scale_type(const trn_gemm_desc *d) {
+    if (d->compute == TRN_COMPUTE_16F)
+        return TRN_DTYPE_R16F;
+    if (d->compute == TRN_COMPUTE_32I)
+        return TRN_DTYPE_R32I;
+    return trn_gemm_narrow(d) ? TRN_DTYPE_R32F : d->type;
+}
 
 /* BLAS Level 1 routines (one descriptor for all, like the wire's Blas1Op). */
 typedef enum trn_blas1_fn {

@@ -14,7 +14,22 @@ typedef enum trn_dtype {
     TRN_DTYPE_R64F = 2,
     TRN_DTYPE_C32F = 3,
     TRN_DTYPE_C64F = 4,
+    /* 16-bit and integer storage: GEMM only (trnblasHgemm, GemmEx), computed
+     * in FP32 or int32 (docs/numerics.md); every other op's validator refuses
+     * them (trn_vk_dtype maps none of them). */
+    TRN_DTYPE_R16F = 5,  /* IEEE binary16 */
+    TRN_DTYPE_R16BF = 6, /* bfloat16 */
+    TRN_DTYPE_R8I = 7,
+    TRN_DTYPE_R32I = 8,
 } trn_dtype;
+
+/* The case labels of the GEMM-only storage types, for switches over a
+ * dtype in kernels that never see them (validation refuses them there). */
+#define TRN_DTYPE_GEMM_ONLY_CASES                                                                  \
+    case TRN_DTYPE_R16F:                                                                           \
+    case TRN_DTYPE_R16BF:                                                                          \
+    case TRN_DTYPE_R8I:                                                                            \
+    case TRN_DTYPE_R32I
 
 /* Bytes per element of a dtype (0 for an unknown value). */
 static inline size_t trn_dtype_size(trn_dtype t) {
@@ -23,6 +38,10 @@ static inline size_t trn_dtype_size(trn_dtype t) {
     case TRN_DTYPE_R64F: return 8;
     case TRN_DTYPE_C32F: return 8;
     case TRN_DTYPE_C64F: return 16;
+    case TRN_DTYPE_R16F:
+    case TRN_DTYPE_R16BF: return 2;
+    case TRN_DTYPE_R8I: return 1;
+    case TRN_DTYPE_R32I: return 4;
     }
     return 0;
 }

@@ -18,6 +18,7 @@
 #define TRNSCI_TRNBLAS_H
 
 #include <trnsci/trn_complex.h>
+#include <trnsci/trn_fp16.h>
 #include <trnsci/trnsci.h>
 
 #ifdef __cplusplus
@@ -95,8 +96,8 @@ typedef enum trnblasMath_t {
  * each computes and the error it gives is in docs/numerics.md
  * ("Precision modes"). */
 typedef enum trnblasComputeType_t {
-    TRNBLAS_COMPUTE_16F = 64,                 /* not supported */
-    TRNBLAS_COMPUTE_16F_PEDANTIC = 65,        /* not supported */
+    TRNBLAS_COMPUTE_16F = 64,                 /* R_16F data: FP32 sums, one rounding to half */
+    TRNBLAS_COMPUTE_16F_PEDANTIC = 65,        /* the same */
     TRNBLAS_COMPUTE_32F = 68,                 /* FP32 (the math mode may change it) */
     TRNBLAS_COMPUTE_32F_PEDANTIC = 69,        /* FP32, whatever the math mode */
     TRNBLAS_COMPUTE_32F_FAST_16F = 74,        /* inputs rounded to binary16, FP32 accumulation */
@@ -107,8 +108,8 @@ typedef enum trnblasComputeType_t {
     TRNBLAS_COMPUTE_64F = 70,
     TRNBLAS_COMPUTE_64F_PEDANTIC = 71,
     TRNBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT = 79, /* FP64 accuracy from exact FP32 products */
-    TRNBLAS_COMPUTE_32I = 72,                     /* not supported */
-    TRNBLAS_COMPUTE_32I_PEDANTIC = 73,            /* not supported */
+    TRNBLAS_COMPUTE_32I = 72,                     /* R_8I A, B; R_32I C: int32 modulo 2^32 */
+    TRNBLAS_COMPUTE_32I_PEDANTIC = 73,            /* the same */
     /* trnsci extensions: */
     /* each FP32 value split into bfloat16 hi + lo, three products (hi hi,
      * hi lo, lo hi) accumulated in FP32 */
@@ -888,14 +889,58 @@ trnblasStatus_t trnblasZgemmBatched(trnblasHandle_t handle, trnblasOperation_t t
                                     const trnDoubleComplex *beta, trnDoubleComplex *const Carray[],
                                     int ldc, int batchCount);
 
+/* Half storage (trn_fp16.h's trnsciHalf, cuda_fp16.h's __half): C = alpha
+ * op(A) op(B) + beta C with A, B, C, alpha and beta in IEEE binary16, shapes,
+ * batches and pointer mode as for Sgemm and its batched forms. Computed as
+ * GemmEx's COMPUTE_16F: the operands widened exactly to FP32, products
+ * summed in FP32, the result rounded once to half (to nearest even;
+ * docs/numerics.md). beta = 0 does not read C. Needs a daemon of protocol
+ * 1.13 (else TRNBLAS_STATUS_NOT_SUPPORTED). */
+trnblasStatus_t trnblasHgemm(trnblasHandle_t handle, trnblasOperation_t transa,
+                             trnblasOperation_t transb, int m, int n, int k,
+                             const trnsciHalf *alpha, const trnsciHalf *A, int lda,
+                             const trnsciHalf *B, int ldb, const trnsciHalf *beta, trnsciHalf *C,
+                             int ldc);
+trnblasStatus_t trnblasHgemmStridedBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                           trnblasOperation_t transb, int m, int n, int k,
+                                           const trnsciHalf *alpha, const trnsciHalf *A, int lda,
+                                           long long int strideA, const trnsciHalf *B, int ldb,
+                                           long long int strideB, const trnsciHalf *beta,
+                                           trnsciHalf *C, int ldc, long long int strideC,
+                                           int batchCount);
+trnblasStatus_t trnblasHgemmBatched(trnblasHandle_t handle, trnblasOperation_t transa,
+                                    trnblasOperation_t transb, int m, int n, int k,
+                                    const trnsciHalf *alpha, const trnsciHalf *const Aarray[],
+                                    int lda, const trnsciHalf *const Barray[], int ldb,
+                                    const trnsciHalf *beta, trnsciHalf *const Carray[], int ldc,
+                                    int batchCount);
+
 /* C = alpha op(A) op(B) + beta C with explicit types and compute type.
- * Supported: Atype = Btype = Ctype = TRNSCI_R_32F or TRNSCI_C_32F with the
- * COMPUTE_32F modes (32F, 32F_PEDANTIC, 32F_FAST_16BF, 32F_FAST_TF32,
- * 32F_FAST_16F, 32F_EMULATED_16BFX9, 32F_BF16X3), and TRNSCI_R_64F or
- * TRNSCI_C_64F with 64F, 64F_PEDANTIC and 64F_EMULATED_FIXEDPOINT; alpha and
- * beta are of Ctype. Other combinations are TRNBLAS_STATUS_NOT_SUPPORTED.
- * The math mode applies to COMPUTE_32F and COMPUTE_64F as to Sgemm and
- * Dgemm; the PEDANTIC types ignore it. */
+ * Supported (cublasGemmEx's table; alpha and beta are of the scale type):
+ *
+ *   Atype = Btype  Ctype    computeType                 scale type
+ *   R_32F, C_32F   = Atype  COMPUTE_32F modes (below)   Ctype
+ *   R_64F, C_64F   = Atype  64F, 64F_PEDANTIC,          Ctype
+ *                           64F_EMULATED_FIXEDPOINT
+ *   R_16F          R_16F    16F, 16F_PEDANTIC           R_16F (trnsciHalf)
+ *   R_16F          R_16F    32F, 32F_PEDANTIC           R_32F
+ *   R_16F          R_32F    32F, 32F_PEDANTIC           R_32F
+ *   R_16BF         R_16BF   32F, 32F_PEDANTIC           R_32F
+ *   R_16BF         R_32F    32F, 32F_PEDANTIC           R_32F
+ *   R_8I           R_32I    32I, 32I_PEDANTIC           R_32I
+ *   R_8I           R_32F    32F, 32F_PEDANTIC           R_32F
+ *
+ * The COMPUTE_32F modes of R_32F and C_32F data are 32F, 32F_PEDANTIC,
+ * 32F_FAST_16BF, 32F_FAST_TF32, 32F_FAST_16F, 32F_EMULATED_16BFX9 and
+ * 32F_BF16X3. Other combinations are TRNBLAS_STATUS_NOT_SUPPORTED. The math
+ * mode applies to COMPUTE_32F and COMPUTE_64F on 32- and 64-bit data as to
+ * Sgemm and Dgemm; the PEDANTIC types ignore it, and so do 16-bit and int8
+ * storage. 16-bit and int8 storage (needs a protocol 1.13 daemon): the
+ * inputs are widened exactly to FP32, products summed in FP32 (COMPUTE_16F
+ * too) and the result rounded once to Ctype, to nearest even; COMPUTE_32I
+ * computes in int32 modulo 2^32. beta = 0 never reads C. Element sizes:
+ * 2 bytes (R_16F, R_16BF), 1 (R_8I), 4 (R_32I); pointers must be aligned
+ * to them. */
 trnblasStatus_t trnblasGemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
                               trnblasOperation_t transb, int m, int n, int k, const void *alpha,
                               const void *A, trnsciDataType_t Atype, int lda, const void *B,
@@ -1635,6 +1680,22 @@ trnblasStatus_t trnblasZhpr2_64(trnblasHandle_t handle, trnblasFillMode_t uplo, 
                                 int64_t incx, const trnDoubleComplex *y, int64_t incy,
                                 trnDoubleComplex *AP);
 /* The GEMM family. */
+trnblasStatus_t trnblasHgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                const trnsciHalf *alpha, const trnsciHalf *A, int64_t lda,
+                                const trnsciHalf *B, int64_t ldb, const trnsciHalf *beta,
+                                trnsciHalf *C, int64_t ldc);
+trnblasStatus_t trnblasHgemmStridedBatched_64(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const trnsciHalf *alpha, const trnsciHalf *A, int64_t lda,
+    long long int strideA, const trnsciHalf *B, int64_t ldb, long long int strideB,
+    const trnsciHalf *beta, trnsciHalf *C, int64_t ldc, long long int strideC, int64_t batchCount);
+trnblasStatus_t trnblasHgemmBatched_64(trnblasHandle_t handle, trnblasOperation_t transa,
+                                       trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                       const trnsciHalf *alpha, const trnsciHalf *const Aarray[],
+                                       int64_t lda, const trnsciHalf *const Barray[], int64_t ldb,
+                                       const trnsciHalf *beta, trnsciHalf *const Carray[],
+                                       int64_t ldc, int64_t batchCount);
 trnblasStatus_t trnblasSgemm_64(trnblasHandle_t handle, trnblasOperation_t transa,
                                 trnblasOperation_t transb, int64_t m, int64_t n, int64_t k,
                                 const float *alpha, const float *A, int64_t lda, const float *B,

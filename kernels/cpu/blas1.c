@@ -425,7 +425,10 @@ trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
     case TRN_DTYPE_R32F: return run_s(d);
     case TRN_DTYPE_R64F: return run_d(d);
     case TRN_DTYPE_C32F: return run_c(d);
-    case TRN_DTYPE_C64F: return run_z(d);
+    case TRN_DTYPE_C64F:
+        return run_z(d);
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

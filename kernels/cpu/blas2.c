@@ -258,6 +258,8 @@ static trn_kstatus product(const trn_blas2_desc *d) {
         case TRN_BLAS2_HEMV: return hemv_copied(d, ad, oned);
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }
@@ -294,6 +296,8 @@ static trn_kstatus triangular(const trn_blas2_desc *d) {
         else
             TRN_LIB(cblas_ztrmv)(o, ul, tr, dg, n, d->a, d->lda, d->x, d->incx);
         return TRN_KSTATUS_OK;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }
@@ -376,6 +380,8 @@ static trn_kstatus update(const trn_blas2_desc *d) {
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
         return TRN_KSTATUS_OK;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }

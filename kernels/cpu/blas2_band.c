@@ -115,7 +115,10 @@ trn_kstatus trn_cpu_blas2_band(const trn_blas2_desc *d) {
     case TRN_DTYPE_R64F: DISPATCH(_d, double, d->alpha.re) break;
     case TRN_DTYPE_C32F:
         DISPATCH(_c, float complex, CMPLXF((float)d->alpha.re, (float)d->alpha.im)) break;
-    case TRN_DTYPE_C64F: DISPATCH(_z, double complex, CMPLX(d->alpha.re, d->alpha.im)) break;
+    case TRN_DTYPE_C64F:
+        DISPATCH(_z, double complex, CMPLX(d->alpha.re, d->alpha.im)) break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
     return TRN_KSTATUS_OK;
 }

@@ -224,6 +224,8 @@ static void symm_tile(const trn_blas3_desc *d, int lo, int hi) {
         (herm ? cblas_zhemm : cblas_zsymm)(CblasColMajor, sd, ul, m, n, ad, d->a, d->lda, b, d->ldb,
                                            oned, c, d->ldc);
         break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
 }
 
@@ -255,6 +257,8 @@ static void tri_tile(const trn_blas3_desc *d, int lo, int hi) {
     case TRN_DTYPE_C64F:
         (solve ? cblas_ztrsm : cblas_ztrmm)(o, sd, ul, tr, dg, m, n, ad, d->a, d->lda, p, ld);
         break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
 }
 
@@ -299,6 +303,8 @@ static void rank_k_gemm(const trn_blas3_desc *d, trn_scalar alpha, const void *x
         TRN_LIB(cblas_zgemm)
         (CblasColMajor, ta, tb, rows, w, k, ad, xs, ldx, ys, ldy, oned, c, ldc);
         break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
 }
 
@@ -328,6 +334,8 @@ static void rank_k_diag(const trn_blas3_desc *d, int lo, int hi) {
         case TRN_DTYPE_C64F:
             TRN_LIB(cblas_zsyrk)(o, ul, tr, w, k, ad, a, d->lda, oned, c, d->ldc);
             break;
+        TRN_DTYPE_GEMM_ONLY_CASES:
+            break; /* GEMM only */
         }
         break;
     case TRN_BLAS3_HERK:
@@ -350,6 +358,8 @@ static void rank_k_diag(const trn_blas3_desc *d, int lo, int hi) {
         case TRN_DTYPE_C64F:
             TRN_LIB(cblas_zsyr2k)(o, ul, tr, w, k, ad, a, d->lda, b, d->ldb, oned, c, d->ldc);
             break;
+        TRN_DTYPE_GEMM_ONLY_CASES:
+            break; /* GEMM only */
         }
         break;
     case TRN_BLAS3_HER2K:

@@ -27,11 +27,13 @@
  *
  * Precision modes other than plain FP32/FP64 go to gemm_lowprec.c (bfloat16,
  * TF32, binary16 inputs; split bfloat16 products) and gemm_ozaki.c (FP64
- * from exact FP32 products), one matrix and column block at a time.
+ * from exact FP32 products), and 16-bit or int8 storage to gemm_narrow.c,
+ * one matrix and column block at a time.
  */
 #include <cblas.h>
 #include <string.h>
 
+#include "include/trnsci/trn_fp16.h"
 #include "kernels/cpu/blas_gemm.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
@@ -90,11 +92,17 @@ static trn_kstatus gemm_blas(const trn_gemm_one *g) {
         (CblasColMajor, ta, tb, d->m, ncols, k, alpha, g->a, d->lda, b, d->ldb, beta, c, d->ldc);
         return TRN_KSTATUS_OK;
     }
+    case TRN_DTYPE_R16F:
+    case TRN_DTYPE_R16BF:
+    case TRN_DTYPE_R8I:
+    case TRN_DTYPE_R32I: break; /* gemm_narrow.c */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }
 
 trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g) {
+    if (trn_gemm_narrow(g->d)) /* 16-bit or int8 storage, whatever alpha */
+        return trn_cpu_gemm_narrow(g);
     if (!g->a || !g->b) /* no product: C = beta C in any mode */
         return gemm_blas(g);
     switch (g->d->compute) {
@@ -107,6 +115,8 @@ trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g) {
     case TRN_COMPUTE_32F_BF16X3:
     case TRN_COMPUTE_32F_BF16X9: return trn_cpu_gemm_lowprec(g);
     case TRN_COMPUTE_64F_EMULATED: return trn_cpu_gemm_ozaki(g);
+    case TRN_COMPUTE_16F:
+    case TRN_COMPUTE_32I: break; /* narrow storage only, above */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }
@@ -137,6 +147,18 @@ static trn_scalar scalar_at(trn_dtype t, const void *p, trn_scalar v) {
         memcpy(x, p, sizeof(x));
         return (trn_scalar){x[0], x[1]};
     }
+    case TRN_DTYPE_R16F: { /* COMPUTE_16F's half scalars */
+        trnsciHalf h;
+        memcpy(&h.x, p, sizeof(h.x));
+        return (trn_scalar){trnsciHalfToFloat(h), 0.0};
+    }
+    case TRN_DTYPE_R32I: { /* COMPUTE_32I's */
+        int32_t x;
+        memcpy(&x, p, sizeof(x));
+        return (trn_scalar){x, 0.0};
+    }
+    case TRN_DTYPE_R16BF:
+    case TRN_DTYPE_R8I: break; /* never a scale type */
     }
     return v;
 }
@@ -156,9 +178,10 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int n
     const size_t blocks = ((size_t)d->n + GEMM_SHARD_COL_ALIGN - 1) / GEMM_SHARD_COL_ALIGN;
     size_t lo, hi;
     trn_cpu_shard_range(batch * blocks, shard, nshards, &lo, &hi);
-    const size_t es = trn_dtype_size(d->type);
-    const trn_scalar alpha = scalar_at(d->type, d->alpha_ptr, d->alpha);
-    const trn_scalar beta = scalar_at(d->type, d->beta_ptr, d->beta);
+    const size_t es = trn_dtype_size(d->type), es_ab = trn_dtype_size(trn_gemm_ab_type(d));
+    const trn_dtype st = trn_gemm_scale_type(d);
+    const trn_scalar alpha = scalar_at(st, d->alpha_ptr, d->alpha);
+    const trn_scalar beta = scalar_at(st, d->beta_ptr, d->beta);
     const int no_product = alpha.re == 0.0 && alpha.im == 0.0;
     for (size_t u = lo; u < hi;) {
         const size_t i = u / blocks, first = u % blocks;
@@ -166,8 +189,8 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int n
         const size_t j1 = last * GEMM_SHARD_COL_ALIGN;
         trn_gemm_one g = {
             .d = d,
-            .a = matrix_at(d->a_list, d->a, i, d->stride_a, es),
-            .b = matrix_at(d->b_list, d->b, i, d->stride_b, es),
+            .a = matrix_at(d->a_list, d->a, i, d->stride_a, es_ab),
+            .b = matrix_at(d->b_list, d->b, i, d->stride_b, es_ab),
             .c = (void *)matrix_at((const void *const *)d->c_list, d->c, i, d->stride_c, es),
             .batch = (uint32_t)i,
             .j0 = (int)(first * GEMM_SHARD_COL_ALIGN),

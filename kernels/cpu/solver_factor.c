@@ -56,6 +56,8 @@ void trn_blas_trsm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOS
     case TRN_DTYPE_C64F:
         TRN_LIB(cblas_ztrsm)(CblasColMajor, side, uplo, trans, diag, m, n, &za, a, lda, b, ldb);
         break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
 }
 
@@ -80,6 +82,8 @@ void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, i
     case TRN_DTYPE_C64F:
         TRN_LIB(cblas_zgemm)(CblasColMajor, ta, tb, m, n, k, &za, a, lda, b, ldb, &zb, c, ldc);
         break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* GEMM only */
     }
 }
 

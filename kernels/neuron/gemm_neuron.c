@@ -15,7 +15,9 @@
 
 int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g) {
     memset(g, 0, sizeof(*g));
-    if (d->type != TRN_DTYPE_R32F && d->type != TRN_DTYPE_C32F)
+    /* FP32 data only: 16-bit and int8 storage (an R32F C with narrow A and
+     * B included) stays on the CPU backend. */
+    if ((d->type != TRN_DTYPE_R32F && d->type != TRN_DTYPE_C32F) || trn_gemm_narrow(d))
         return 0;
     switch (d->compute) {
     case TRN_COMPUTE_DEFAULT:

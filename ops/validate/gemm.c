@@ -21,8 +21,83 @@ static const char *dtype_name(trn_dtype t) {
     case TRN_DTYPE_R64F: return "R_64F";
     case TRN_DTYPE_C32F: return "C_32F";
     case TRN_DTYPE_C64F: return "C_64F";
+    case TRN_DTYPE_R16F: return "R_16F";
+    case TRN_DTYPE_R16BF: return "R_16BF";
+    case TRN_DTYPE_R8I: return "R_8I";
+    case TRN_DTYPE_R32I: return "R_32I";
     }
     return "?";
+}
+
+/* GEMM's data types: the kit's four and the narrow storage types
+ * (protocol 1.13), which no other op takes. */
+static int gemm_dtype(Trnsci__V1__DataType t, trn_dtype *out) {
+    switch (t) {
+    case TRNSCI__V1__DATA_TYPE__R_16F: *out = TRN_DTYPE_R16F; return 0;
+    case TRNSCI__V1__DATA_TYPE__R_16BF: *out = TRN_DTYPE_R16BF; return 0;
+    case TRNSCI__V1__DATA_TYPE__R_8I: *out = TRN_DTYPE_R8I; return 0;
+    case TRNSCI__V1__DATA_TYPE__R_32I: *out = TRN_DTYPE_R32I; return 0;
+    default: return trn_vk_dtype(t, out);
+    }
+}
+
+/* The narrow storage combinations (cublasGemmEx's table, real types):
+ * A, B in R_16F with C in R_16F (COMPUTE_16F or 32F) or R_32F (32F); A, B
+ * in R_16BF with C in R_16BF or R_32F (32F); A, B in R_8I with C in R_32I
+ * (32I) or R_32F (32F). COMPUTE_DEFAULT is 32F, except for R_32I C (32I). */
+static trn_wire_code narrow_compute(trn_vctx *vx, Trnsci__V1__ComputeType c, trn_dtype ab,
+                                    trn_dtype ct, trn_compute *out) {
+    trn_compute k;
+    switch (c) {
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT:
+        k = ct == TRN_DTYPE_R32I ? TRN_COMPUTE_32I : TRN_COMPUTE_32F;
+        break;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F: k = TRN_COMPUTE_32F; break;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_16F: k = TRN_COMPUTE_16F; break;
+    case TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32I: k = TRN_COMPUTE_32I; break;
+    default:
+        if (trn_vk_compute_bits(c) < 0) {
+            trn_vmsg(vx, "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32I",
+                     (int)c);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        trn_vmsg(vx,
+                 "gemm: compute type %d does not take A and B in %s (16-bit and R_8I storage: "
+                 "COMPUTE_16F, COMPUTE_32F or COMPUTE_32I)",
+                 (int)c, dtype_name(ab));
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    int ok = 0;
+    switch (ab) {
+    case TRN_DTYPE_R16F:
+        ok = (ct == TRN_DTYPE_R16F && (k == TRN_COMPUTE_16F || k == TRN_COMPUTE_32F)) ||
+             (ct == TRN_DTYPE_R32F && k == TRN_COMPUTE_32F);
+        break;
+    case TRN_DTYPE_R16BF:
+        ok = (ct == TRN_DTYPE_R16BF || ct == TRN_DTYPE_R32F) && k == TRN_COMPUTE_32F;
+        break;
+    case TRN_DTYPE_R8I:
+        ok = (ct == TRN_DTYPE_R32I && k == TRN_COMPUTE_32I) ||
+             (ct == TRN_DTYPE_R32F && k == TRN_COMPUTE_32F);
+        break;
+    default: break;
+    }
+    if (!ok) {
+        trn_vmsg(vx,
+                 "gemm: A and B in %s, C in %s with compute type %d is not supported (R_16F: C "
+                 "R_16F with COMPUTE_16F or 32F, or R_32F with 32F; R_16BF: C R_16BF or R_32F with "
+                 "32F; R_8I: C R_32I with 32I or R_32F with 32F)",
+                 dtype_name(ab), dtype_name(ct), (int)c);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    *out = k;
+    return TRN_WIRE_OK;
+}
+
+/* COMPUTE_32I's scalars are int32 values: refused unless integers in range
+ * (the kernel converts them without a check). */
+static int int32_scalar(double v) {
+    return v >= -2147483648.0 && v <= 2147483647.0 && v == (double)(int64_t)v;
 }
 
 static int is32(trn_dtype t) {
@@ -32,6 +107,11 @@ static int is32(trn_dtype t) {
 /* The compute type for data type t; DEFAULT is t's own precision. */
 static trn_wire_code compute_of(trn_vctx *vx, Trnsci__V1__ComputeType c, trn_dtype t,
                                 trn_compute *out) {
+    if (c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_16F || c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32I) {
+        trn_vmsg(vx, "gemm: compute type %d takes R_16F or R_8I data, not %s", (int)c,
+                 dtype_name(t));
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
     const int bits = trn_vk_compute_bits(c);
     if (bits < 0) {
         trn_vmsg(vx, "gemm: compute type %d is not one of COMPUTE_DEFAULT .. COMPUTE_32F_FAST_16F",
@@ -102,7 +182,7 @@ static trn_wire_code check_stride(trn_vctx *vx, const char *name, int64_t v, siz
  * `owned` memory the descriptor keeps. */
 static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out,
                                    int reads_ab, uint64_t a_bytes, uint64_t b_bytes,
-                                   uint64_t c_bytes) {
+                                   uint64_t c_bytes, uint64_t align_ab) {
     const size_t nb = out->batch;
     if (nb > TRNSCI_WIRE_MAX_POINTER_BATCH) {
         trn_vmsg(vx, "gemm: batch_count=%zu pointer-array matrices exceed %d per op", nb,
@@ -127,10 +207,10 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
     for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
         if (reads_ab) {
             snprintf(what, sizeof(what), "gemm: Aarray[%zu]", i);
-            rc = trn_vregion_many(vx, g->a_array[i], a_bytes, align, what, &lists[i]);
+            rc = trn_vregion_many(vx, g->a_array[i], a_bytes, align_ab, what, &lists[i]);
             snprintf(what, sizeof(what), "gemm: Barray[%zu]", i);
             if (rc == TRN_WIRE_OK)
-                rc = trn_vregion_many(vx, g->b_array[i], b_bytes, align, what, &lists[nb + i]);
+                rc = trn_vregion_many(vx, g->b_array[i], b_bytes, align_ab, what, &lists[nb + i]);
         }
         snprintf(what, sizeof(what), "gemm: Carray[%zu]", i);
         if (rc == TRN_WIRE_OK)
@@ -147,10 +227,24 @@ static trn_wire_code resolve_lists(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
 
 static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, trn_gemm_desc *out) {
     *out = (trn_gemm_desc){.batch = 1};
-    if (trn_vk_dtype(g->type, &out->type)) {
-        trn_vmsg(vx, "gemm: data type %d is not R_32F, R_64F, C_32F or C_64F", (int)g->type);
+    if (gemm_dtype(g->type, &out->type)) {
+        trn_vmsg(vx,
+                 "gemm: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F, R_16BF, R_8I or "
+                 "R_32I",
+                 (int)g->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    trn_dtype ab = out->type;
+    if (g->ab_type != TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED && gemm_dtype(g->ab_type, &ab)) {
+        trn_vmsg(vx,
+                 "gemm: ab_type %d is not R_32F, R_64F, C_32F, C_64F, R_16F, R_16BF, R_8I or "
+                 "R_32I",
+                 (int)g->ab_type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const int narrow = ab != out->type || out->type >= TRN_DTYPE_R16F;
+    if (ab != out->type)
+        out->ab_type = ab;
     if (trn_vk_trans(g->transa, &out->transa) || trn_vk_trans(g->transb, &out->transb)) {
         trn_vmsg(vx, "gemm: transa=%d / transb=%d must be OP_N, OP_T or OP_C", (int)g->transa,
                  (int)g->transb);
@@ -167,7 +261,8 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
         check_stride(vx, "stride_b", g->stride_b, &out->stride_b) ||
         check_stride(vx, "stride_c", g->stride_c, &out->stride_c))
         return TRN_WIRE_INVALID_ARGUMENT;
-    trn_wire_code rc = compute_of(vx, g->compute_type, out->type, &out->compute);
+    trn_wire_code rc = narrow ? narrow_compute(vx, g->compute_type, ab, out->type, &out->compute)
+                              : compute_of(vx, g->compute_type, out->type, &out->compute);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (g->stochastic_rounding && out->compute != TRN_COMPUTE_32F_FAST_16BF &&
@@ -193,8 +288,16 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
 
     out->alpha = trn_vk_scalar(g->alpha);
     out->beta = trn_vk_scalar(g->beta);
-    const uint64_t es = trn_dtype_size(out->type);
-    const uint64_t align = trn_vk_align(out->type);
+    if (out->compute == TRN_COMPUTE_32I &&
+        (!int32_scalar(out->alpha.re) || !int32_scalar(out->beta.re))) {
+        trn_vmsg(vx, "gemm: COMPUTE_32I's alpha=%g and beta=%g must be int32 values", out->alpha.re,
+                 out->beta.re);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    const uint64_t es = trn_dtype_size(out->type), es_ab = trn_dtype_size(ab);
+    const uint64_t align = trn_vk_align(out->type), align_ab = trn_vk_align(ab);
+    const trn_dtype st = trn_gemm_scale_type(out);
+    const uint64_t es_scale = trn_dtype_size(st), align_scale = trn_vk_align(st);
     const int alpha_dev = g->alpha_ptr && g->alpha_ptr->buffer_id;
     const int beta_dev = g->beta_ptr && g->beta_ptr->buffer_id;
     const int empty = out->m == 0 || out->n == 0;
@@ -207,8 +310,9 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
         !empty && out->k > 0 && (alpha_dev || out->alpha.re != 0.0 || out->alpha.im != 0.0);
     uint64_t a_bytes = 0, b_bytes = 0, c_bytes;
     if (reads_ab &&
-        (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es, &a_bytes) ||
-         ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es, &b_bytes))) {
+        (ck_matrix_bytes((uint64_t)rows_a, (uint64_t)cols_a, (uint64_t)out->lda, es_ab, &a_bytes) ||
+         ck_matrix_bytes((uint64_t)rows_b, (uint64_t)cols_b, (uint64_t)out->ldb, es_ab,
+                         &b_bytes))) {
         trn_vmsg(vx, "gemm: the extent of A or B overflows 64 bits");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
@@ -217,15 +321,15 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
         return TRN_WIRE_INVALID_ARGUMENT;
     }
 
-    /* Device-mode scalars (elements of the data type), read only when C is
+    /* Device-mode scalars (elements of the scale type), read only when C is
      * written. */
     void *p = NULL;
     if (!empty && alpha_dev) {
-        rc = trn_vregion(vx, g->alpha_ptr, es, align, "gemm: alpha", &p);
+        rc = trn_vregion(vx, g->alpha_ptr, es_scale, align_scale, "gemm: alpha", &p);
         out->alpha_ptr = p;
     }
     if (rc == TRN_WIRE_OK && !empty && beta_dev) {
-        rc = trn_vregion(vx, g->beta_ptr, es, align, "gemm: beta", &p);
+        rc = trn_vregion(vx, g->beta_ptr, es_scale, align_scale, "gemm: beta", &p);
         out->beta_ptr = p;
     }
     if (rc != TRN_WIRE_OK)
@@ -239,13 +343,13 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
         }
         if (empty)
             return TRN_WIRE_OK; /* nothing to write: the lists are not needed */
-        return resolve_lists(vx, g, out, reads_ab, a_bytes, b_bytes, c_bytes);
+        return resolve_lists(vx, g, out, reads_ab, a_bytes, b_bytes, c_bytes, align_ab);
     }
 
     /* One GEMM or strided batches: each operand spans its matrices. */
     const uint64_t nb = out->batch;
-    if (trn_vk_batch_bytes(a_bytes, nb, out->stride_a, es, &a_bytes) ||
-        trn_vk_batch_bytes(b_bytes, nb, out->stride_b, es, &b_bytes) ||
+    if (trn_vk_batch_bytes(a_bytes, nb, out->stride_a, es_ab, &a_bytes) ||
+        trn_vk_batch_bytes(b_bytes, nb, out->stride_b, es_ab, &b_bytes) ||
         trn_vk_batch_bytes(c_bytes, nb, out->stride_c, es, &c_bytes)) {
         trn_vmsg(vx, "gemm: the extent of batch_count=%llu matrices overflows 64 bits",
                  (unsigned long long)nb);
@@ -253,9 +357,9 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
     }
     void *a = NULL, *b = NULL;
     if (reads_ab) {
-        rc = trn_vregion(vx, g->a, a_bytes, align, "gemm: A", &a);
+        rc = trn_vregion(vx, g->a, a_bytes, align_ab, "gemm: A", &a);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vregion(vx, g->b, b_bytes, align, "gemm: B", &b);
+            rc = trn_vregion(vx, g->b, b_bytes, align_ab, "gemm: B", &b);
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vregion(vx, g->c, c_bytes, align, "gemm: C", &out->c);

@@ -37,7 +37,17 @@ static inline int trn_vk_complex(trn_dtype t) {
 /* The alignment a kernel may assume of a dtype's elements: the size of its
  * real component. */
 static inline uint64_t trn_vk_align(trn_dtype t) {
-    return (t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F) ? 4 : 8;
+    switch (t) {
+    case TRN_DTYPE_R32F:
+    case TRN_DTYPE_C32F:
+    case TRN_DTYPE_R32I: return 4;
+    case TRN_DTYPE_R16F:
+    case TRN_DTYPE_R16BF: return 2;
+    case TRN_DTYPE_R8I: return 1;
+    case TRN_DTYPE_R64F:
+    case TRN_DTYPE_C64F: break;
+    }
+    return 8;
 }
 
 /* The precision of a wire compute type: 32 or 64 for the 32F and 64F

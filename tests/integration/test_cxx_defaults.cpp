@@ -3,7 +3,8 @@
  * renamed: it leaves out the arguments cuda_runtime_api.h gives defaults to
  * (trnsciMemcpyAsync/trnsciMemsetAsync/trnsciMemcpy2DAsync/
  * trnsciMemset2DAsync without a stream, trnsciEventRecord without a stream,
- * trnsciStreamWaitEvent without flags) and uses trn_complex.h's helpers,
+ * trnsciStreamWaitEvent without flags) and uses trn_complex.h's helpers and
+ * trn_fp16.h's half and bfloat16 types under their CUDA names,
  * against a real trnscid over the local transport and over gRPC (TCP).
  * Results are checked against the host data they were made from and, for
  * the complex helpers, against std::complex.
@@ -19,6 +20,8 @@ extern "C" {
 #include "harness.h"
 }
 #include <trnsci/trn_complex.h>
+#include <trnsci/trn_fp16.h>
+#include <trnsci/trnblas.h>
 #include <trnsci/trnsci.h>
 
 static int failures;
@@ -101,6 +104,36 @@ static void complex_helpers() {
     CHECK(trnCreal(d) == 3.0 && trnCimag(d) == 2.0);
 }
 
+// trn_fp16.h from C++ under cuda_fp16.h's and cuda_bf16.h's names: exact
+// values round-trip, 1 + 2^-11 (a tie) rounds to the even 1 in half, 1 + 2^-8
+// to 1 in bfloat16; and an Hgemm of 2 x 2 halves on the daemon (1 + 3 = 4,
+// exact).
+static void fp16_helpers(const char *addr) {
+    const __half h = __float2half(1.5f);
+    CHECK(h.x == 0x3c00u + 0x200u && __half2float(h) == 1.5f);
+    CHECK(__float2half_rn(1.0f + std::ldexp(1.0f, -11)).x == 0x3c00u);
+    const __nv_bfloat16 b = __float2bfloat16(-2.0f);
+    CHECK(b.x == 0xc000u && __bfloat162float(b) == -2.0f);
+    CHECK(__float2bfloat16_rn(1.0f + std::ldexp(1.0f, -8)).x == 0x3f80u);
+    OK(trnsciInit(addr));
+    trnblasHandle_t handle = nullptr;
+    CHECK(trnblasCreate(&handle) == TRNBLAS_STATUS_SUCCESS);
+    const __half one = __float2half(1.0f), zero = __float2half(0.0f);
+    const __half a[4] = {one, one, one, __float2half(3.0f)}; // [[1, 1], [1, 3]]
+    __half *d = nullptr;
+    OK(trnsciMalloc(reinterpret_cast<void **>(&d), sizeof(a) * 2));
+    OK(trnsciMemcpy(d, a, sizeof(a), trnsciMemcpyHostToDevice));
+    CHECK(trnblasHgemm(handle, TRNBLAS_OP_N, TRNBLAS_OP_N, 2, 2, 2, &one, d, 2, d, 2, &zero, d + 4,
+                       2) == TRNBLAS_STATUS_SUCCESS);
+    __half c[4];
+    OK(trnsciMemcpy(c, d + 4, sizeof(c), trnsciMemcpyDeviceToHost));
+    // [[1, 1], [1, 3]]^2 = [[2, 4], [4, 10]] (column-major).
+    CHECK(__half2float(c[0]) == 2.0f && __half2float(c[1]) == 4.0f && __half2float(c[2]) == 4.0f &&
+          __half2float(c[3]) == 10.0f);
+    OK(trnsciFree(d));
+    CHECK(trnblasDestroy(handle) == TRNBLAS_STATUS_SUCCESS);
+}
+
 int main() {
     complex_helpers();
     th_daemon dmn;
@@ -110,6 +143,7 @@ int main() {
     }
     run(dmn.unix_addr);
     run(dmn.tcp_addr);
+    fp16_helpers(dmn.unix_addr);
     failures += th_daemon_stop_checked(&dmn, "trnscid");
     std::printf("%s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;

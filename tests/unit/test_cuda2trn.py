@@ -88,12 +88,12 @@ def main():
         other = os.path.join(tmp, "other.cu")
         with open(other, "w") as f:
             f.write("#include <stdio.h>\n#include <cuda.h>\n#include \"curand_kernel.h\"\n"
-                    "# include <cuda_fp16.h>\nint x = cudaSuccess;\n")
+                    "# include <cuda_fp8.h>\nint x = cudaSuccess;\n")
         r = run(a.tool, [other])
         check(r.returncode == 0, "other.cu: exit %d" % r.returncode)
         check(r.stdout == "#include <stdio.h>\n#include <cuda.h>\n#include \"curand_kernel.h\"\n"
-              "# include <cuda_fp16.h>\nint x = trnsciSuccess;\n", "other.cu: %r" % r.stdout)
-        for line, h in ((2, "cuda.h"), (3, "curand_kernel.h"), (4, "cuda_fp16.h")):
+              "# include <cuda_fp8.h>\nint x = trnsciSuccess;\n", "other.cu: %r" % r.stdout)
+        for line, h in ((2, "cuda.h"), (3, "curand_kernel.h"), (4, "cuda_fp8.h")):
             check("%s:%d: warning: <%s> has no trnsci counterpart" % (other, line, h) in r.stderr,
                   "no warning for %s: %r" % (h, r.stderr))
 

@@ -207,6 +207,8 @@ static gref_mode mode_of(trn_compute c) {
     case TRN_COMPUTE_32F_BF16X3: return GREF_BF16X3;
     case TRN_COMPUTE_32F_BF16X9: return GREF_BF16X9;
     case TRN_COMPUTE_64F_EMULATED: return GREF_64F_EMULATED;
+    case TRN_COMPUTE_16F:
+    case TRN_COMPUTE_32I: break; /* narrow storage: test_gemm_half.c */
     }
     return GREF_DEFAULT;
 }

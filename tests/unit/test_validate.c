@@ -373,6 +373,135 @@ static void test_cgemm_ct_offsets(void **state) {
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
 }
 
+/* Rules of 16-bit and int8 storage (protocol 1.13): the accepted (A/B,
+ * C, compute) rows of cublasGemmEx's table and UNIMPLEMENTED for the rest;
+ * extents in each operand's own element size (A and B ab_type's, C
+ * type's) and alignment to it; the scale type of device scalars; int32
+ * scalars for COMPUTE_32I. m=4, n=3, k=5, unpadded: A 20 elements, B 15,
+ * C 12. */
+static void test_gemm_narrow(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, 64), B = alloc(f->s1, 64), C = alloc(f->s1, 64);
+    gemm_msg q;
+    const Trnsci__V1__DataType F16 = TRNSCI__V1__DATA_TYPE__R_16F,
+                               BF16 = TRNSCI__V1__DATA_TYPE__R_16BF,
+                               I8 = TRNSCI__V1__DATA_TYPE__R_8I, I32 = TRNSCI__V1__DATA_TYPE__R_32I;
+    const Trnsci__V1__ComputeType C16 = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_16F,
+                                  C32 = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F,
+                                  C32I = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32I,
+                                  TF32 = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32,
+                                  DEF = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT;
+    const struct {
+        Trnsci__V1__DataType ab, c;
+        Trnsci__V1__ComputeType ct;
+        trn_compute want;
+    } ok[] = {
+        {F16, F16, C16, TRN_COMPUTE_16F},   {F16, F16, C32, TRN_COMPUTE_32F},
+        {F16, F16, DEF, TRN_COMPUTE_32F},   {F16, R_32F, C32, TRN_COMPUTE_32F},
+        {BF16, BF16, C32, TRN_COMPUTE_32F}, {BF16, R_32F, C32, TRN_COMPUTE_32F},
+        {I8, I32, C32I, TRN_COMPUTE_32I},   {I8, I32, DEF, TRN_COMPUTE_32I},
+        {I8, R_32F, C32, TRN_COMPUTE_32F},
+    };
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        gemm_init(&q, ok[i].c, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+        q.g.ab_type = ok[i].ab == ok[i].c ? TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED : ok[i].ab;
+        q.g.compute_type = ok[i].ct;
+        gemm_bufs(&q, A, 0, B, 0, C, 0);
+        expect_ok(f, f->s1, &q.op, 3);
+        const trn_gemm_desc *g = &f->desc.u.gemm;
+        assert_int_equal(g->compute, ok[i].want);
+        assert_true(trn_gemm_narrow(g));
+        trn_op_refs_release(&f->refs);
+    }
+    const struct {
+        Trnsci__V1__DataType ab, c;
+        Trnsci__V1__ComputeType ct;
+    } bad[] = {
+        {F16, R_32F, C16},    {F16, BF16, C32},  {F16, F16, TF32},  {BF16, BF16, C16},
+        {BF16, F16, C32},     {I8, I8, C32I},    {I8, I32, C32},    {I8, R_32F, C32I},
+        {I32, I32, C32I},     {R_32F, F16, C32}, {F16, R_64F, C32}, {R_32F, R_32F, C16},
+        {R_64F, R_64F, C32I},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        gemm_init(&q, bad[i].c, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+        q.g.ab_type =
+            bad[i].ab == bad[i].c ? TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED : bad[i].ab;
+        q.g.compute_type = bad[i].ct;
+        gemm_bufs(&q, A, 0, B, 0, C, 0);
+        expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "gemm: ");
+    }
+    /* An unknown ab_type. */
+    gemm_init(&q, F16, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+    q.g.ab_type = (Trnsci__V1__DataType)42;
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ab_type 42");
+
+    /* Extents: half A of 20 elements is 40 bytes, so it fits at offset 24
+     * of 64 but not at 26; C in R_32F (48 bytes) at 16 but not at 20. */
+    gemm_init(&q, R_32F, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+    q.g.ab_type = F16;
+    gemm_bufs(&q, A, 24, B, 0, C, 16);
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_ptr_equal(f->desc.u.gemm.a, data_of(f->s1, A) + 24);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 26, B, 0, C, 16);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, 24, B, 0, C, 20);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    /* Alignment: half at an odd offset; int8 at any; int32 C at 2. */
+    gemm_bufs(&q, A, 1, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_init(&q, I32, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+    q.g.ab_type = I8;
+    q.g.compute_type = C32I;
+    gemm_bufs(&q, A, 3, B, 1, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 3, B, 1, C, 2);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    /* COMPUTE_32I scalars are int32 values. */
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    q.alpha.re = 0.5;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "int32");
+    q.alpha.re = 3e9;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "int32");
+    q.alpha.re = -2147483648.0;
+    q.beta.re = 2147483647.0;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+
+    /* Device scalars of COMPUTE_16F are halves: 2 bytes at offset 62 fit. */
+    Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
+    const uint64_t S = alloc(f->s1, 64);
+    gemm_init(&q, F16, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+    q.g.compute_type = C16;
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    ap.buffer_id = bp.buffer_id = S;
+    ap.offset = 60;
+    bp.offset = 62;
+    q.g.alpha_ptr = &ap;
+    q.g.beta_ptr = &bp;
+    expect_ok(f, f->s1, &q.op, 5);
+    trn_op_refs_release(&f->refs);
+    /* ... while COMPUTE_32F's are floats: 4 bytes at 62 do not. */
+    q.g.compute_type = C32;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: beta");
+
+    /* The narrow types are GEMM's only: other ops refuse them. */
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    Trnsci__V1__Blas1Op b1 = TRNSCI__V1__BLAS1_OP__INIT;
+    Trnsci__V1__BufferRef x = TRNSCI__V1__BUFFER_REF__INIT;
+    x.buffer_id = A;
+    op.kind_case = TRNSCI__V1__OP__KIND_BLAS1;
+    op.blas1 = &b1;
+    b1.function = TRNSCI__V1__BLAS1_FUNCTION__BLAS1_COPY;
+    b1.type = F16;
+    b1.n = 4;
+    b1.incx = b1.incy = 1;
+    b1.x = b1.y = &x;
+    expect_err(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "type");
+}
+
 /* Rule: Z GEMM; alpha = i is not zero, so A and B are read. m=n=k=2, all ld=2:
  * ((2-1)*2+2)*16 = 64 bytes each, packed in one 192-byte buffer. */
 static void test_zgemm_alpha_imaginary(void **state) {
@@ -2094,6 +2223,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_blas1_device_scalars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dgemm_tn_one_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cgemm_ct_offsets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_narrow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zgemm_alpha_imaginary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_dims, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_leading_dims, setup, teardown),

@@ -19,6 +19,8 @@
 #include <cusparse.h>
 #include <cusparse_v2.h>
 #include <cutensor.h>
+#include <cuda_fp16.h>
+#include "cuda_bf16.h"
 #include <stdio.h>
 
 static int barracuda = CUDART_VERSION;
@@ -58,6 +60,13 @@ int main(void) {
     cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
     cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, x, dt, 8, x, dt, 8, &zero, x, dt,
                  8, ct, CUBLAS_GEMM_DEFAULT);
+    __half hx = __float2half(0.5f), hz = __float2half_rn(0.0f);
+    __half *hm = (__half *)x;
+    cublasHgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &hx, hm, 4, hm, 4, &hz, hm, 4);
+    cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &hx, hm, CUDA_R_16F, 4, hm, CUDA_R_16F,
+                 4, &hz, hm, CUDA_R_16F, 4, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
+    __nv_bfloat16 bx = __float2bfloat16(__half2float(hx));
+    printf("%g\n", (double)__bfloat162float(bx));
     cublasDestroy_v2(blas);
 
     cuComplex c = make_cuComplex(1.0f, 2.0f);
