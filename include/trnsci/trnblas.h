@@ -1184,6 +1184,87 @@ trnblasStatus_t trnblasZmatinvBatched(trnblasHandle_t handle, int n,
                                       trnDoubleComplex *const Ainv[], int lda_inv, int *info,
                                       int batchSize);
 
+/* ---- Batched QR and triangular solves (cuBLAS's geqrfBatched, gelsBatched, trsmBatched) -----
+ *
+ * Pointer-array batches as for the batched LU above: the device arrays of
+ * device pointers are read when the routine is called, after the handle's
+ * stream's earlier work (docs/rosetta.md); matrices are column-major.
+ *
+ * geqrfBatched: A_i = Q_i R_i in place for batchSize m x n matrices (lda >=
+ *   max(1, m)), as LAPACK's geqrf: R on and above the diagonal, the
+ *   Householder vectors of Q below it, their min(m, n) scalars in the device
+ *   vector TauArray[i]. Any m, n >= 0. info is a host int: 0, or -j when
+ *   argument j (counting from m: m 1, n 2, lda 4, batchSize 7) is invalid,
+ *   which also returns TRNBLAS_STATUS_INVALID_VALUE. Split over cores by
+ *   matrices (one BlasLuBatchedOp per 4096 matrices).
+ * gelsBatched: the least squares solutions of the overdetermined systems
+ *   min ||C_i - A_i X_i|| (m x n A_i with m >= n and full rank, m x nrhs
+ *   C_i, lda and ldc >= max(1, m)): A_i is overwritten by its QR factors
+ *   (tau not returned), the first n rows of Carray[i] by X_i. Only trans =
+ *   TRNBLAS_OP_N and m >= n are supported (TRNBLAS_STATUS_NOT_SUPPORTED
+ *   otherwise, as cuBLAS). info is a host int: 0, or -j for the first
+ *   invalid argument j counting from trans (trans 1, m 2, n 3, nrhs 4, lda
+ *   6, ldc 8, batchSize 11; INVALID_VALUE), and for the unsupported cases -1
+ *   (trans) or -2 (m < n) with NOT_SUPPORTED (a trnsci choice: cuBLAS does
+ *   not document info there). devInfoArray (device, optional) gets per
+ *   matrix 0, or k > 0 when R_i(k,k) is exactly zero (A_i is rank
+ *   deficient; Carray[i] then holds Q_i^H C_i, as LAPACK's gels leaves it).
+ * trsmBatched: solves op(A_i) X_i = alpha B_i (side LEFT) or X_i op(A_i) =
+ *   alpha B_i (RIGHT) in place in Barray[i] (m x n, ldb >= max(1, m)); A_i
+ *   is triangular (uplo, diag), m x m or n x n, lda >= max(1, that). alpha
+ *   is host or device memory by the pointer mode. INVALID_VALUE as trsm's
+ *   (an unknown side, uplo, trans or diag, m or n < 0, a leading dimension
+ *   too small) and for batchCount < 0; batchCount = 0 does nothing. Each
+ *   matrix travels as one trsm op, queued in batch order after all were
+ *   checked (an invalid entry fails the call with nothing queued, naming
+ *   the entry); each runs on one core or is split into tiles as trsm is. */
+trnblasStatus_t trnblasSgeqrfBatched(trnblasHandle_t handle, int m, int n, float *const Aarray[],
+                                     int lda, float *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasDgeqrfBatched(trnblasHandle_t handle, int m, int n, double *const Aarray[],
+                                     int lda, double *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasCgeqrfBatched(trnblasHandle_t handle, int m, int n,
+                                     trnComplex *const Aarray[], int lda,
+                                     trnComplex *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasZgeqrfBatched(trnblasHandle_t handle, int m, int n,
+                                     trnDoubleComplex *const Aarray[], int lda,
+                                     trnDoubleComplex *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasSgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, float *const Aarray[], int lda, float *const Carray[],
+                                    int ldc, int *info, int *devInfoArray, int batchSize);
+trnblasStatus_t trnblasDgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, double *const Aarray[], int lda,
+                                    double *const Carray[], int ldc, int *info, int *devInfoArray,
+                                    int batchSize);
+trnblasStatus_t trnblasCgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, trnComplex *const Aarray[], int lda,
+                                    trnComplex *const Carray[], int ldc, int *info,
+                                    int *devInfoArray, int batchSize);
+trnblasStatus_t trnblasZgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, trnDoubleComplex *const Aarray[], int lda,
+                                    trnDoubleComplex *const Carray[], int ldc, int *info,
+                                    int *devInfoArray, int batchSize);
+trnblasStatus_t trnblasStrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n, const float *alpha,
+                                    const float *const A[], int lda, float *const B[], int ldb,
+                                    int batchCount);
+trnblasStatus_t trnblasDtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n, const double *alpha,
+                                    const double *const A[], int lda, double *const B[], int ldb,
+                                    int batchCount);
+trnblasStatus_t trnblasCtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n, const trnComplex *alpha,
+                                    const trnComplex *const A[], int lda, trnComplex *const B[],
+                                    int ldb, int batchCount);
+trnblasStatus_t trnblasZtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n,
+                                    const trnDoubleComplex *alpha,
+                                    const trnDoubleComplex *const A[], int lda,
+                                    trnDoubleComplex *const B[], int ldb, int batchCount);
+
 /* ---- ILP64 forms (cuBLAS 12's *_64 routines) ------------------------------
  * trnblasX_64 is trnblasX with int64_t in place of each int argument (sizes,
  * increments, leading dimensions, elemSize, batch counts) and int64_t
