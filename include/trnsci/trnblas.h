@@ -916,6 +916,77 @@ trnblasStatus_t trnblasGemmStridedBatchedEx(
     const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
     void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
     trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
+
+/* ---- Grouped batched GEMM (cuBLAS 12.5's gemmGroupedBatched) ---------------------------
+ * group_count groups; group g holds group_size[g] problems C_j = alpha_g
+ * op_g(A_j) op_g(B_j) + beta_g C_j sharing transa_array[g], transb_array[g],
+ * m_array[g], n_array[g], k_array[g], alpha_array[g], lda_array[g],
+ * ldb_array[g], beta_array[g] and ldc_array[g] (all host arrays of
+ * group_count entries), and takes the next group_size[g] entries of the
+ * device pointer arrays Aarray, Barray and Carray (sum(group_size) entries
+ * each, read once when the routine is called, after the handle's stream's
+ * earlier work; docs/rosetta.md). trnsci runs each group as one
+ * gemmBatched (one pointer-array batch, split over cores by matrices),
+ * queued in group order on the handle's stream; every group is checked
+ * (arguments and pointers) before the first is queued, so a bad group
+ * fails the call with nothing done. TRNBLAS_STATUS_INVALID_VALUE for
+ * group_count < 0, a NULL host array, a group with an unknown trans, m, n,
+ * k or group_size < 0, or a leading dimension below gemm's minimum (the
+ * message names the array and the group); group_count = 0 or empty groups
+ * do nothing. alpha_array and beta_array are host arrays only: in device
+ * pointer mode the routines return TRNBLAS_STATUS_NOT_SUPPORTED. The math
+ * mode applies as to Sgemm and Dgemm. GemmGroupedBatchedEx takes Atype =
+ * Btype = Ctype = R_32F or R_64F with the compute types GemmEx takes for
+ * them (alpha_array and beta_array of that type); other types are
+ * TRNBLAS_STATUS_NOT_SUPPORTED naming them. The _64 forms take int64_t
+ * sizes and counts; a value that does not fit in int is
+ * TRNBLAS_STATUS_NOT_SUPPORTED naming the array and the group. */
+trnblasStatus_t
+trnblasSgemmGroupedBatched(trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+                           const trnblasOperation_t transb_array[], const int m_array[],
+                           const int n_array[], const int k_array[], const float alpha_array[],
+                           const float *const Aarray[], const int lda_array[],
+                           const float *const Barray[], const int ldb_array[],
+                           const float beta_array[], float *const Carray[], const int ldc_array[],
+                           int group_count, const int group_size[]);
+trnblasStatus_t trnblasSgemmGroupedBatched_64(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int64_t m_array[], const int64_t n_array[],
+    const int64_t k_array[], const float alpha_array[], const float *const Aarray[],
+    const int64_t lda_array[], const float *const Barray[], const int64_t ldb_array[],
+    const float beta_array[], float *const Carray[], const int64_t ldc_array[], int64_t group_count,
+    const int64_t group_size[]);
+trnblasStatus_t
+trnblasDgemmGroupedBatched(trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+                           const trnblasOperation_t transb_array[], const int m_array[],
+                           const int n_array[], const int k_array[], const double alpha_array[],
+                           const double *const Aarray[], const int lda_array[],
+                           const double *const Barray[], const int ldb_array[],
+                           const double beta_array[], double *const Carray[], const int ldc_array[],
+                           int group_count, const int group_size[]);
+trnblasStatus_t trnblasDgemmGroupedBatched_64(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int64_t m_array[], const int64_t n_array[],
+    const int64_t k_array[], const double alpha_array[], const double *const Aarray[],
+    const int64_t lda_array[], const double *const Barray[], const int64_t ldb_array[],
+    const double beta_array[], double *const Carray[], const int64_t ldc_array[],
+    int64_t group_count, const int64_t group_size[]);
+trnblasStatus_t trnblasGemmGroupedBatchedEx(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int m_array[], const int n_array[],
+    const int k_array[], const void *alpha_array, const void *const Aarray[],
+    trnsciDataType_t Atype, const int lda_array[], const void *const Barray[],
+    trnsciDataType_t Btype, const int ldb_array[], const void *beta_array, void *const Carray[],
+    trnsciDataType_t Ctype, const int ldc_array[], int group_count, const int group_size[],
+    trnblasComputeType_t computeType);
+trnblasStatus_t trnblasGemmGroupedBatchedEx_64(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int64_t m_array[], const int64_t n_array[],
+    const int64_t k_array[], const void *alpha_array, const void *const Aarray[],
+    trnsciDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    trnsciDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    trnsciDataType_t Ctype, const int64_t ldc_array[], int64_t group_count,
+    const int64_t group_size[], trnblasComputeType_t computeType);
 /* ---- Level 3 beyond GEMM (cuBLAS v2 parameter lists) --------------------
  * Scalars as for Level 2 (host or device pointer mode). With alpha = 0 in
  * host pointer mode A and B are not read; beta = 0 sets C without reading it;

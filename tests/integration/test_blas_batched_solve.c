@@ -1,6 +1,7 @@
 /*
  * test_blas_batched_solve.c — trnblas's batched QR and triangular solves
- * (geqrfBatched, gelsBatched, trsmBatched) in S, D, C and Z through a real
+ * (geqrfBatched, gelsBatched, trsmBatched) in S, D, C and Z, and the grouped
+ * GEMMs (gemmGroupedBatched, its _64 form, GemmGroupedBatchedEx) in S and D, through a real
  * trnscid (two cores, so batches are split) over the local transport and
  * gRPC over TCP, against error bounds computed in long double and LAPACK in
  * double (LAPACKE_zgeqrf / zgels on the data promoted to double complex),
@@ -603,6 +604,216 @@ static void test_bad_input(void **state) {
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 
+/* ---- gemmGroupedBatched ------------------------------------------------------------------ */
+
+/* Three groups (the middle one empty) of S or D GEMMs through
+ * <t>gemmGroupedBatched, its _64 form or GemmGroupedBatchedEx (how = 0, 1,
+ * 2), against long double: |C - C_ref| <= gamma_{k+2} (|alpha| |op(A)|
+ * |op(B)| + |beta| |C_0|) elementwise (Higham §3.5), checked in the
+ * Frobenius norm of both sides. */
+static void grouped_case(trnblasHandle_t h, ty t, int how) {
+    enum { G = 3 };
+    const trnblasOperation_t ta[G] = {TRNBLAS_OP_N, TRNBLAS_OP_T, TRNBLAS_OP_T};
+    const trnblasOperation_t tb[G] = {TRNBLAS_OP_N, TRNBLAS_OP_N, TRNBLAS_OP_C};
+    const int m[G] = {3, 2, 4}, n[G] = {2, 3, 4}, k[G] = {4, 2, 3}, size[G] = {2, 0, 3};
+    int lda[G], ldb[G], ldc[G];
+    const double alpha_d[G] = {1.5, 2.0, -0.5}, beta_d[G] = {0.25, 1.0, 0.0};
+    float alpha_s[G], beta_s[G];
+    for (int g = 0; g < G; g++) {
+        lda[g] = (ta[g] == TRNBLAS_OP_N ? m[g] : k[g]) + 1;
+        ldb[g] = (tb[g] == TRNBLAS_OP_N ? k[g] : n[g]) + 2;
+        ldc[g] = m[g] + 1;
+        alpha_s[g] = (float)alpha_d[g];
+        beta_s[g] = (float)beta_d[g];
+    }
+    const int total = size[0] + size[1] + size[2];
+    st_mat *am = calloc(total, sizeof(st_mat)), *bm = calloc(total, sizeof(st_mat)),
+           *cm = calloc(total, sizeof(st_mat));
+    assert_true(am && bm && cm);
+    int p = 0;
+    for (int g = 0; g < G; g++)
+        for (int j = 0; j < size[g]; j++, p++) {
+            const int ar = ta[g] == TRNBLAS_OP_N ? m[g] : k[g],
+                      ac = ta[g] == TRNBLAS_OP_N ? k[g] : m[g];
+            const int br = tb[g] == TRNBLAS_OP_N ? k[g] : n[g],
+                      bc = tb[g] == TRNBLAS_OP_N ? n[g] : k[g];
+            st_alloc(&am[p], t, ar, ac, lda[g]);
+            st_alloc(&bm[p], t, br, bc, ldb[g]);
+            st_alloc(&cm[p], t, m[g], n[g], ldc[g]);
+            st_mat *all[3] = {&am[p], &bm[p], &cm[p]};
+            for (int w = 0; w < 3; w++) {
+                for (int c = 0; c < all[w]->cols; c++)
+                    for (int r = 0; r < all[w]->rows; r++)
+                        st_set(all[w], r, c, st_random(t));
+                st_upload(all[w]);
+            }
+        }
+    void *aa = pointer_array(am, total), *ba = pointer_array(bm, total),
+         *ca = pointer_array(cm, total);
+    trnblasStatus_t st;
+    if (how == 1) {
+        int64_t m64[G], n64[G], k64[G], lda64[G], ldb64[G], ldc64[G], size64[G];
+        for (int g = 0; g < G; g++) {
+            m64[g] = m[g];
+            n64[g] = n[g];
+            k64[g] = k[g];
+            lda64[g] = lda[g];
+            ldb64[g] = ldb[g];
+            ldc64[g] = ldc[g];
+            size64[g] = size[g];
+        }
+        st = t == TY_S ? trnblasSgemmGroupedBatched_64(h, ta, tb, m64, n64, k64, alpha_s, aa, lda64,
+                                                       ba, ldb64, beta_s, ca, ldc64, G, size64)
+                       : trnblasDgemmGroupedBatched_64(h, ta, tb, m64, n64, k64, alpha_d, aa, lda64,
+                                                       ba, ldb64, beta_d, ca, ldc64, G, size64);
+    } else if (how == 2) {
+        const trnsciDataType_t dt = t == TY_S ? TRNSCI_R_32F : TRNSCI_R_64F;
+        st = trnblasGemmGroupedBatchedEx(
+            h, ta, tb, m, n, k, t == TY_S ? (const void *)alpha_s : (const void *)alpha_d, aa, dt,
+            lda, ba, dt, ldb, t == TY_S ? (const void *)beta_s : (const void *)beta_d, ca, dt, ldc,
+            G, size, t == TY_S ? TRNBLAS_COMPUTE_32F_PEDANTIC : TRNBLAS_COMPUTE_64F);
+    } else {
+        st = t == TY_S ? trnblasSgemmGroupedBatched(h, ta, tb, m, n, k, alpha_s, aa, lda, ba, ldb,
+                                                    beta_s, ca, ldc, G, size)
+                       : trnblasDgemmGroupedBatched(h, ta, tb, m, n, k, alpha_d, aa, lda, ba, ldb,
+                                                    beta_d, ca, ldc, G, size);
+    }
+    assert_int_equal(st, TRNBLAS_STATUS_SUCCESS);
+    p = 0;
+    for (int g = 0; g < G; g++)
+        for (int j = 0; j < size[g]; j++, p++) {
+            st_untouched(&am[p]);
+            st_untouched(&bm[p]);
+            void *hc = st_download(&cm[p], NULL, NULL);
+            const long double al = t == TY_S ? alpha_s[g] : alpha_d[g];
+            const long double be = t == TY_S ? beta_s[g] : beta_d[g];
+            long double err = 0, mag = 0;
+            for (int c = 0; c < n[g]; c++)
+                for (int r = 0; r < m[g]; r++) {
+                    long double s = 0, as = 0;
+                    for (int l = 0; l < k[g]; l++) {
+                        const lcplx x =
+                            ta[g] == TRNBLAS_OP_N ? st_at(&am[p], r, l) : st_at(&am[p], l, r);
+                        const lcplx y =
+                            tb[g] == TRNBLAS_OP_N ? st_at(&bm[p], l, c) : st_at(&bm[p], c, l);
+                        s += creall(x * y);
+                        as += fabsl(creall(x * y));
+                    }
+                    const long double c0 = creall(st_at(&cm[p], r, c));
+                    const long double ref = al * s + be * c0;
+                    const long double d = creall(st_got(&cm[p], hc, r, c)) - ref;
+                    const long double bound = fabsl(al) * as + fabsl(be * c0);
+                    err += d * d;
+                    mag += bound * bound;
+                }
+            check(t,
+                  how == 1   ? "gemmGroupedBatched_64"
+                  : how == 2 ? "GemmGroupedBatchedEx"
+                             : "gemmGroupedBatched",
+                  sqrtl(err), st_gamma(t, k[g] + 2) * sqrtl(mag));
+            free(hc);
+        }
+    for (int i = 0; i < total; i++) {
+        st_free(&am[i]);
+        st_free(&bm[i]);
+        st_free(&cm[i]);
+    }
+    free(am);
+    free(bm);
+    free(cm);
+    assert_int_equal(trnsciFree(aa) | trnsciFree(ba) | trnsciFree(ca), trnsciSuccess);
+}
+
+static void test_grouped(void **state) {
+    (void)state;
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    for (int how = 0; how < 3; how++) {
+        grouped_case(h, TY_S, how);
+        grouped_case(h, TY_D, how);
+    }
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+}
+
+static void test_grouped_bad_input(void **state) {
+    (void)state;
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    /* Two groups of one 2 x 2 GEMM each. */
+    batch a, b, c;
+    batch_make(&a, TY_D, 2, 2, 2, 2);
+    batch_upload(&a);
+    batch_make(&b, TY_D, 2, 2, 2, 2);
+    batch_upload(&b);
+    batch_make(&c, TY_D, 2, 2, 2, 2);
+    batch_upload(&c);
+    const trnblasOperation_t tn[2] = {TRNBLAS_OP_N, TRNBLAS_OP_N};
+    const int two[2] = {2, 2}, one[2] = {1, 1}, short_ld[2] = {2, 1};
+    const double alpha[2] = {1, 1}, beta[2] = {0, 0};
+    const trnblasStatus_t INV = TRNBLAS_STATUS_INVALID_VALUE, NS = TRNBLAS_STATUS_NOT_SUPPORTED;
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, c.arr, two, -1, one),
+                  INV, "group_count");
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, c.arr, two, 0, one),
+                  TRNBLAS_STATUS_SUCCESS, NULL);
+    /* Group 1's lda is too small: nothing is done, group 0 included. */
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, short_ld,
+                                             b.arr, two, beta, c.arr, two, 2, one),
+                  INV, "lda_array[1]");
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, c.arr, two, 2, NULL),
+                  INV, "NULL");
+    const int neg[2] = {1, -1};
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, c.arr, two, 2, neg),
+                  INV, "group_size[1]");
+    const int64_t big[2] = {(int64_t)1 << 31, 2}, two64[2] = {2, 2}, one64[2] = {1, 1};
+    expect_status(trnblasDgemmGroupedBatched_64(h, tn, tn, big, two64, two64, alpha, a.arr, big,
+                                                b.arr, two64, beta, c.arr, big, 2, one64),
+                  NS, "m_array[0]");
+    expect_status(trnblasGemmGroupedBatchedEx(h, tn, tn, two, two, two, alpha, a.arr, TRNSCI_C_32F,
+                                              two, b.arr, TRNSCI_C_32F, two, beta, c.arr,
+                                              TRNSCI_C_32F, two, 2, one, TRNBLAS_COMPUTE_32F),
+                  NS, "Atype");
+    expect_status(trnblasGemmGroupedBatchedEx(h, tn, tn, two, two, two, alpha, a.arr, TRNSCI_R_64F,
+                                              two, b.arr, TRNSCI_R_64F, two, beta, c.arr,
+                                              TRNSCI_R_64F, two, 2, one, TRNBLAS_COMPUTE_32F),
+                  NS, "computeType");
+    assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_DEVICE), TRNBLAS_STATUS_SUCCESS);
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, c.arr, two, 2, one),
+                  NS, "pointer mode");
+    assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_HOST), TRNBLAS_STATUS_SUCCESS);
+    /* A bad device pointer in Carray (a host address): entry 1, group 1's. */
+    void *bad[2] = {st_ptr(&c.m[0]), (void *)alpha}, *dev_bad = NULL;
+    assert_int_equal(trnsciMalloc(&dev_bad, sizeof(bad)), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dev_bad, bad, sizeof(bad), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, dev_bad, two, 2, one),
+                  INV, "Carray[1]");
+    /* One past its allocation: the validator's verdict on group 1 comes
+     * before group 0 is queued. */
+    bad[1] = (double *)st_ptr(&c.m[1]) + 8;
+    assert_int_equal(trnsciMemcpy(dev_bad, bad, sizeof(bad), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    expect_status(trnblasDgemmGroupedBatched(h, tn, tn, two, two, two, alpha, a.arr, two, b.arr,
+                                             two, beta, dev_bad, two, 2, one),
+                  INV, "(group 1)");
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    for (int i = 0; i < 2; i++) {
+        st_untouched(&a.m[i]);
+        st_untouched(&b.m[i]);
+        st_untouched(&c.m[i]);
+    }
+    assert_int_equal(trnsciFree(dev_bad), trnsciSuccess);
+    batch_free(&a);
+    batch_free(&b);
+    batch_free(&c);
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+}
+
 /* A batch larger than one op's 4096 matrices: split into several ops. */
 static void test_long_batch(void **state) {
     (void)state;
@@ -622,6 +833,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geqrf),      cmocka_unit_test(test_gels),
         cmocka_unit_test(test_trsm),       cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_grouped),    cmocka_unit_test(test_grouped_bad_input),
         cmocka_unit_test(test_long_batch),
     };
     const size_t ntests = sizeof(tests) / sizeof(tests[0]);
