@@ -1335,6 +1335,30 @@ trnblasStatus_t trnblasZtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t si
                                     const trnDoubleComplex *alpha,
                                     const trnDoubleComplex *const A[], int lda,
                                     trnDoubleComplex *const B[], int ldb, int batchCount);
+/* The ILP64 forms (cuBLAS 12's trsmBatched_64): m, n, lda, ldb and
+ * batchCount must fit in int (TRNBLAS_STATUS_NOT_SUPPORTED naming the
+ * argument otherwise); then as trsmBatched. */
+trnblasStatus_t trnblasStrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                       trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                       trnblasDiagType_t diag, int64_t m, int64_t n,
+                                       const float *alpha, const float *const A[], int64_t lda,
+                                       float *const B[], int64_t ldb, int64_t batchCount);
+trnblasStatus_t trnblasDtrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                       trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                       trnblasDiagType_t diag, int64_t m, int64_t n,
+                                       const double *alpha, const double *const A[], int64_t lda,
+                                       double *const B[], int64_t ldb, int64_t batchCount);
+trnblasStatus_t trnblasCtrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                       trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                       trnblasDiagType_t diag, int64_t m, int64_t n,
+                                       const trnComplex *alpha, const trnComplex *const A[],
+                                       int64_t lda, trnComplex *const B[], int64_t ldb,
+                                       int64_t batchCount);
+trnblasStatus_t
+trnblasZtrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                       trnblasOperation_t trans, trnblasDiagType_t diag, int64_t m, int64_t n,
+                       const trnDoubleComplex *alpha, const trnDoubleComplex *const A[],
+                       int64_t lda, trnDoubleComplex *const B[], int64_t ldb, int64_t batchCount);
 
 /* ---- ILP64 forms (cuBLAS 12's *_64 routines) ------------------------------
  * trnblasX_64 is trnblasX with int64_t in place of each int argument (sizes,

@@ -551,6 +551,21 @@ static void test_bad_input(void **state) {
                                       TRNBLAS_DIAG_NON_UNIT, 3, 2, NULL, a.arr, 4, c.arr, 4, 2),
                   INV, NULL);
 
+    /* trsmBatched_64: values beyond int are NOT_SUPPORTED naming them;
+     * others are trsmBatched's (here a batch of 0 and a bad lda). */
+    expect_status(trnblasDtrsmBatched_64(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER,
+                                         TRNBLAS_OP_N, TRNBLAS_DIAG_NON_UNIT, (int64_t)1 << 31, 2,
+                                         &one, a.arr, 4, c.arr, 4, 2),
+                  NS, "m = 2147483648");
+    expect_status(trnblasDtrsmBatched_64(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER,
+                                         TRNBLAS_OP_N, TRNBLAS_DIAG_NON_UNIT, 3, 2, &one, a.arr, 2,
+                                         c.arr, 4, 2),
+                  INV, "lda");
+    expect_status(trnblasDtrsmBatched_64(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER,
+                                         TRNBLAS_OP_N, TRNBLAS_DIAG_NON_UNIT, 3, 2, &one, a.arr, 4,
+                                         c.arr, 4, 0),
+                  OK, NULL);
+
     /* Pointer arrays with a bad device pointer: a host address, NULL, one
      * running past its allocation. Nothing is written. */
     void *bad[2];

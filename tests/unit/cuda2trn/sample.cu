@@ -58,6 +58,13 @@ int main(void) {
     cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
     cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, x, dt, 8, x, dt, 8, &zero, x, dt,
                  8, ct, CUBLAS_GEMM_DEFAULT);
+    int qr_info = 0;
+    cublasSgeqrfBatched(blas, 4, 4, NULL, 4, NULL, &qr_info, 0);
+    cublasSgelsBatched(blas, CUBLAS_OP_N, 4, 4, 1, NULL, 4, NULL, 4, &qr_info, NULL, 0);
+    cublasStrsmBatched(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                       CUBLAS_DIAG_NON_UNIT, 4, 4, &one, NULL, 4, NULL, 4, 0);
+    cublasSgemmGroupedBatched(blas, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                              NULL, NULL, NULL, 0, NULL);
     cublasDestroy_v2(blas);
 
     cuComplex c = make_cuComplex(1.0f, 2.0f);
