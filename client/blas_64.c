@@ -2217,3 +2217,22 @@ trnblasStatus_t trnblasZdgmm_64(trnblasHandle_t handle, trnblasSideMode_t mode, 
     FIT(ldc);
     return trnblasZdgmm(handle, mode, m_, n_, A, lda_, x, incx_, C, ldc_);
 }
+
+/* trsmBatched (cuBLAS 12's cublas<t>trsmBatched_64). */
+#define TRSM_BATCHED_64(T, TY)                                                                     \
+    trnblasStatus_t trnblas##T##trsmBatched_64(                                                    \
+        trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,                    \
+        trnblasOperation_t trans, trnblasDiagType_t diag, int64_t m, int64_t n, const TY *alpha,   \
+        const TY *const A[], int64_t lda, TY *const B[], int64_t ldb, int64_t batchCount) {        \
+        FIT(m);                                                                                    \
+        FIT(n);                                                                                    \
+        FIT(lda);                                                                                  \
+        FIT(ldb);                                                                                  \
+        FIT(batchCount);                                                                           \
+        return trnblas##T##trsmBatched(handle, side, uplo, trans, diag, m_, n_, alpha, A, lda_, B, \
+                                       ldb_, batchCount_);                                         \
+    }
+TRSM_BATCHED_64(S, float)
+TRSM_BATCHED_64(D, double)
+TRSM_BATCHED_64(C, trnComplex)
+TRSM_BATCHED_64(Z, trnDoubleComplex)

@@ -1,7 +1,9 @@
 /*
  * blas_gemm.c — trnblas's GEMM family: <t>gemm, <t>gemmStridedBatched,
  * <t>gemmBatched (H: half storage), GemmEx, GemmBatchedEx,
- * GemmStridedBatchedEx (also on 16-bit and int8 storage). Every routine
+ * GemmStridedBatchedEx (also on 16-bit and int8 storage), and
+ * <t>gemmGroupedBatched / GemmGroupedBatchedEx (and their _64 forms: one
+ * pointer-array batch per group, see below). Every routine
  * becomes one GemmOp (pointer-array batches: one per TRNSCI_WIRE_MAX_POINTER_BATCH
  * matrices, queued in order on the handle's stream); the daemon validates
  * shapes and extents (daemon/validate_gemm.c).
@@ -15,11 +17,14 @@
  * work (a deviation from cuBLAS, which reads them when the kernel runs;
  * docs/rosetta.md).
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/blas_internal.h"
+#include "client/validate.h"
 
 /* Matrices per GemmOp of a pointer-array batch (the daemon's limit is
  * GEMM_MAX_POINTER_BATCH in daemon/validate_gemm.c). */
@@ -43,6 +48,12 @@ typedef struct gemm_call {
     const void *const *a_arr, *const *b_arr;
     void *const *c_arr;
     Trnsci__V1__ComputeType compute;
+    /* Grouped batches: the arrays' entries already resolved (A's at
+     * pre[0..batch), B's at pre[stride..], C's at pre[2 stride..]), and
+     * whether to only ask the validator (nothing is queued). */
+    Trnsci__V1__BufferRef **pre;
+    size_t pre_stride;
+    int check_only;
 } gemm_call;
 
 /* The compute type of the legacy routines under the handle's math mode. */
@@ -112,6 +123,29 @@ static trnsciError_t submit_listed(trn_client *c, trnblasHandle_t handle, const 
                                    Trnsci__V1__GemmOp *op) {
     const size_t nb = (size_t)g->batch;
     trnsciError_t e = trnsciSuccess;
+    if (g->pre) { /* a group of a grouped batch: resolved by the caller */
+        for (size_t i0 = 0; i0 < nb && e == trnsciSuccess; i0 += TRNSCI_WIRE_MAX_POINTER_BATCH) {
+            const size_t len =
+                nb - i0 < TRNSCI_WIRE_MAX_POINTER_BATCH ? nb - i0 : TRNSCI_WIRE_MAX_POINTER_BATCH;
+            op->batch_count = (int64_t)len;
+            op->n_a_array = op->n_b_array = op->n_c_array = len;
+            op->a_array = g->pre + i0;
+            op->b_array = g->pre + g->pre_stride + i0;
+            op->c_array = g->pre + 2 * g->pre_stride + i0;
+            if (!g->check_only) {
+                e = submit_op(c, handle, op);
+                continue;
+            }
+            char msg[256];
+            Trnsci__V1__Op o = TRNSCI__V1__OP__INIT;
+            o.kind_case = TRNSCI__V1__OP__KIND_GEMM;
+            o.gemm = op;
+            const trn_wire_code rc = trn_client_validate(c, &o, msg, sizeof(msg));
+            if (rc != TRN_WIRE_OK)
+                e = trn_fail(trn_error_from_wire(rc), "%s: %s", g->name, msg);
+        }
+        return e;
+    }
     void **ptrs = malloc(3 * nb * sizeof(void *));
     Trnsci__V1__BufferRef *refs = malloc(3 * nb * sizeof(*refs));
     Trnsci__V1__BufferRef **rp = malloc(3 * nb * sizeof(*rp));
@@ -231,7 +265,7 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
         op.stride_c = g->stride_c;
         e = submit_op(c, handle, &op);
     }
-    if (e == trnsciSuccess)
+    if (e == trnsciSuccess && !g->check_only)
         e = trn_blas_emulation_report(handle, g->compute);
     if (e == trnsciSuccess)
         trn_ok();
@@ -564,3 +598,271 @@ trnblasStatus_t trnblasGemmStridedBatchedEx(
     const trnblasStatus_t st = ex_prepare(handle, Atype, Btype, Ctype, computeType, algo, &g);
     return st ? st : gemm_submit(handle, &g);
 }
+
+/* ---- gemmGroupedBatched ------------------------------------------------------------------
+ *
+ * group_count groups of pointer-array GEMMs; group g has group_size[g]
+ * problems sharing transa, transb, m, n, k, alpha, lda, ldb, beta and ldc
+ * (the host arrays' entry g), and takes the next group_size[g] entries of
+ * Aarray, Barray and Carray. Built as one pointer-array GemmOp batch per
+ * group, queued in group order on the handle's stream (the cheapest correct
+ * design: a group is exactly a gemmBatched call). The three device arrays
+ * are read once; every group's scalar arguments are checked here and every
+ * group's op by the validator before the first group is queued, so an
+ * invalid group fails the call with nothing done. The _64 forms share the code:
+ * `wide` says the size arrays hold int64_t, each entry of which must fit in
+ * int (NOT_SUPPORTED naming it otherwise, as blas_64.c). */
+
+typedef struct grouped_call {
+    const char *name;
+    int wide;
+    const trnblasOperation_t *transa, *transb;
+    const void *m, *n, *k, *lda, *ldb, *ldc, *size; /* int or int64_t host arrays */
+    const void *alpha, *beta;                       /* host arrays of the scalar type */
+    size_t scalar_bytes;
+    const void *const *a_arr, *const *b_arr;
+    void *const *c_arr;
+    int64_t group_count;
+} grouped_call;
+
+/* Entry g of a host size array, as int; records the error and returns -1
+ * when it does not fit (only _64 arrays can hold such values). */
+static int grouped_at(const grouped_call *gc, const void *arr, const char *arg, int64_t g,
+                      int *out) {
+    const int64_t v = gc->wide ? ((const int64_t *)arr)[g] : ((const int *)arr)[g];
+    if (v < INT_MIN || v > INT_MAX) {
+        (void)trn_fail(trnsciErrorNotSupported,
+                       "%s: %s[%lld] = %lld does not fit in 32 bits (trnsci's sizes and leading "
+                       "dimensions are 32-bit int)",
+                       gc->name, arg, (long long)g, (long long)v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+typedef struct grouped_one {
+    trnblasOperation_t ta, tb;
+    int m, n, k, lda, ldb, ldc, size;
+} grouped_one;
+
+/* Group g's arguments, checked with gemm's rules (the validator checks them
+ * again when the group is queued; checking here first keeps a bad group
+ * from leaving earlier groups queued). */
+static trnsciError_t grouped_get(const grouped_call *gc, int64_t g, grouped_one *o) {
+    if (grouped_at(gc, gc->m, "m_array", g, &o->m) || grouped_at(gc, gc->n, "n_array", g, &o->n) ||
+        grouped_at(gc, gc->k, "k_array", g, &o->k) ||
+        grouped_at(gc, gc->lda, "lda_array", g, &o->lda) ||
+        grouped_at(gc, gc->ldb, "ldb_array", g, &o->ldb) ||
+        grouped_at(gc, gc->ldc, "ldc_array", g, &o->ldc) ||
+        grouped_at(gc, gc->size, "group_size", g, &o->size))
+        return trnsciErrorNotSupported;
+    o->ta = gc->transa[g];
+    o->tb = gc->transb[g];
+    const char *bad = NULL;
+    if (o->ta != TRNBLAS_OP_N && o->ta != TRNBLAS_OP_T && o->ta != TRNBLAS_OP_C)
+        bad = "transa_array";
+    else if (o->tb != TRNBLAS_OP_N && o->tb != TRNBLAS_OP_T && o->tb != TRNBLAS_OP_C)
+        bad = "transb_array";
+    else if (o->m < 0)
+        bad = "m_array";
+    else if (o->n < 0)
+        bad = "n_array";
+    else if (o->k < 0)
+        bad = "k_array";
+    else if (o->size < 0)
+        bad = "group_size";
+    else {
+        const int ra = o->ta == TRNBLAS_OP_N ? o->m : o->k,
+                  rb = o->tb == TRNBLAS_OP_N ? o->k : o->n;
+        if (o->lda < (ra > 1 ? ra : 1))
+            bad = "lda_array";
+        else if (o->ldb < (rb > 1 ? rb : 1))
+            bad = "ldb_array";
+        else if (o->ldc < (o->m > 1 ? o->m : 1))
+            bad = "ldc_array";
+    }
+    if (bad)
+        return trn_fail(trnsciErrorInvalidValue,
+                        "%s: %s[%lld] is invalid (transa %d, transb %d, m %d, n %d, k %d, lda %d, "
+                        "ldb %d, ldc %d, group_size %d)",
+                        gc->name, bad, (long long)g, (int)o->ta, (int)o->tb, o->m, o->n, o->k,
+                        o->lda, o->ldb, o->ldc, o->size);
+    return trnsciSuccess;
+}
+
+static trnblasStatus_t grouped_submit(trnblasHandle_t handle, const grouped_call *gc,
+                                      Trnsci__V1__DataType type, Trnsci__V1__ComputeType compute) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (gc->group_count < 0)
+        return trn_blas_status(trn_fail(trnsciErrorInvalidValue, "%s: group_count=%lld is negative",
+                                        gc->name, (long long)gc->group_count));
+    if (gc->group_count == 0) {
+        trn_ok();
+        return TRNBLAS_STATUS_SUCCESS;
+    }
+    if (!gc->transa || !gc->transb || !gc->m || !gc->n || !gc->k || !gc->alpha || !gc->lda ||
+        !gc->ldb || !gc->beta || !gc->ldc || !gc->size)
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "%s: a per-group host array is NULL", gc->name));
+    if (DEV)
+        return trn_blas_status(trn_fail(trnsciErrorNotSupported,
+                                        "%s: alpha_array and beta_array are host arrays: the "
+                                        "device pointer mode is not supported",
+                                        gc->name));
+    /* Every group checked, and the problems counted, before any is queued. */
+    int64_t total = 0;
+    for (int64_t g = 0; g < gc->group_count; g++) {
+        grouped_one o;
+        const trnsciError_t e = grouped_get(gc, g, &o);
+        if (e != trnsciSuccess)
+            return trn_blas_status(e);
+        total += o.size; /* at most group_count * INT_MAX: no overflow */
+    }
+    if (total == 0) {
+        trn_ok();
+        return TRNBLAS_STATUS_SUCCESS;
+    }
+    if (!gc->a_arr || !gc->b_arr || !gc->c_arr)
+        return trn_blas_status(
+            trn_fail(trnsciErrorInvalidValue, "%s: Aarray, Barray or Carray is NULL", gc->name));
+    trnsciError_t e;
+    trn_client *c = trn_client_get(&e);
+    if (!c)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    /* The three device arrays are read once, after the stream's earlier
+     * work; every group is then validated before the first is queued. */
+    const size_t nb = (size_t)total;
+    trnblasStatus_t st = TRNBLAS_STATUS_SUCCESS;
+    void **ptrs = malloc(3 * nb * sizeof(void *));
+    Trnsci__V1__BufferRef *refs = malloc(3 * nb * sizeof(*refs));
+    Trnsci__V1__BufferRef **rp = malloc(3 * nb * sizeof(*rp));
+    if (!ptrs || !refs || !rp) {
+        e = trn_fail(trnsciErrorMemoryAllocation, "%s: out of memory for %zu matrices", gc->name,
+                     nb);
+        goto out;
+    }
+    const void *const arrays[3] = {gc->a_arr, gc->b_arr, gc->c_arr};
+    const char *const names[3] = {"Aarray", "Barray", "Carray"};
+    for (int w = 0; w < 3 && e == trnsciSuccess; w++)
+        e = trn_blas_resolve_array(c, handle->stream, arrays[w], nb, gc->name, names[w],
+                                   ptrs + (size_t)w * nb, refs + (size_t)w * nb,
+                                   rp + (size_t)w * nb);
+    for (int pass = 0; pass < 2 && e == trnsciSuccess && st == TRNBLAS_STATUS_SUCCESS; pass++) {
+        size_t at = 0;
+        for (int64_t g = 0; g < gc->group_count && st == TRNBLAS_STATUS_SUCCESS; g++) {
+            grouped_one o;
+            (void)grouped_get(gc, g, &o);
+            if (o.size == 0)
+                continue;
+            char name[80];
+            snprintf(name, sizeof(name), "%s (group %lld)", gc->name, (long long)g);
+            const char *al = (const char *)gc->alpha + (size_t)g * gc->scalar_bytes;
+            const char *be = (const char *)gc->beta + (size_t)g * gc->scalar_bytes;
+            gemm_call one = listed(name, o.ta, o.tb, o.m, o.n, o.k, al, NULL, o.lda, NULL, o.ldb,
+                                   be, NULL, o.ldc, o.size);
+            one.type = type;
+            one.compute = compute;
+            one.pre = rp + at;
+            one.pre_stride = nb;
+            one.check_only = pass == 0;
+            st = gemm_submit(handle, &one);
+            at += (size_t)o.size;
+        }
+    }
+out:
+    free(ptrs);
+    free(refs);
+    free(rp);
+    if (e != trnsciSuccess)
+        return trn_blas_status(e);
+    return st;
+}
+
+#define GROUPED(T, TY, DT, SFX, IT, CT)                                                            \
+    trnblasStatus_t trnblas##T##gemmGroupedBatched##SFX(                                           \
+        trnblasHandle_t handle, const trnblasOperation_t transa_array[],                           \
+        const trnblasOperation_t transb_array[], const IT m_array[], const IT n_array[],           \
+        const IT k_array[], const TY alpha_array[], const TY *const Aarray[],                      \
+        const IT lda_array[], const TY *const Barray[], const IT ldb_array[],                      \
+        const TY beta_array[], TY *const Carray[], const IT ldc_array[], CT group_count,           \
+        const IT group_size[]) {                                                                   \
+        const grouped_call gc = {.name = "gemmGroupedBatched" #SFX,                                \
+                                 .wide = sizeof(IT) == 8,                                          \
+                                 .transa = transa_array,                                           \
+                                 .transb = transb_array,                                           \
+                                 .m = m_array,                                                     \
+                                 .n = n_array,                                                     \
+                                 .k = k_array,                                                     \
+                                 .lda = lda_array,                                                 \
+                                 .ldb = ldb_array,                                                 \
+                                 .ldc = ldc_array,                                                 \
+                                 .size = group_size,                                               \
+                                 .alpha = alpha_array,                                             \
+                                 .beta = beta_array,                                               \
+                                 .scalar_bytes = sizeof(TY),                                       \
+                                 .a_arr = (const void *const *)Aarray,                             \
+                                 .b_arr = (const void *const *)Barray,                             \
+                                 .c_arr = (void *const *)Carray,                                   \
+                                 .group_count = group_count};                                      \
+        if (!handle)                                                                               \
+            return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
+        return grouped_submit(handle, &gc, DT, legacy_compute(handle, DT));                        \
+    }
+GROUPED(S, float, R32, , int, int)
+GROUPED(D, double, R64, , int, int)
+GROUPED(S, float, R32, _64, int64_t, int64_t)
+GROUPED(D, double, R64, _64, int64_t, int64_t)
+
+/* The Ex forms: Atype = Btype = Ctype, R_32F or R_64F, with the compute
+ * types GemmEx takes for them; alpha_array and beta_array hold scalars of
+ * the data type (the compute type's scale type for these combinations). */
+static trnblasStatus_t grouped_ex(trnblasHandle_t handle, grouped_call *gc, trnsciDataType_t at,
+                                  trnsciDataType_t bt, trnsciDataType_t ctype,
+                                  trnblasComputeType_t ct) {
+    if (!handle)
+        return TRNBLAS_STATUS_NOT_INITIALIZED;
+    if (at != bt || bt != ctype || (ctype != TRNSCI_R_32F && ctype != TRNSCI_R_64F))
+        return trn_blas_status(trn_fail(trnsciErrorNotSupported,
+                                        "%s: Atype %d, Btype %d, Ctype %d: supported are equal "
+                                        "types R_32F or R_64F",
+                                        gc->name, (int)at, (int)bt, (int)ctype));
+    gemm_call g = {.name = gc->name};
+    const trnblasStatus_t st = ex_prepare(handle, at, bt, ctype, ct, TRNBLAS_GEMM_DEFAULT, &g);
+    if (st != TRNBLAS_STATUS_SUCCESS)
+        return st;
+    gc->scalar_bytes = ctype == TRNSCI_R_32F ? sizeof(float) : sizeof(double);
+    return grouped_submit(handle, gc, g.type, g.compute);
+}
+
+#define GROUPED_EX(SFX, IT, CT)                                                                    \
+    trnblasStatus_t trnblasGemmGroupedBatchedEx##SFX(                                              \
+        trnblasHandle_t handle, const trnblasOperation_t transa_array[],                           \
+        const trnblasOperation_t transb_array[], const IT m_array[], const IT n_array[],           \
+        const IT k_array[], const void *alpha_array, const void *const Aarray[],                   \
+        trnsciDataType_t Atype, const IT lda_array[], const void *const Barray[],                  \
+        trnsciDataType_t Btype, const IT ldb_array[], const void *beta_array,                      \
+        void *const Carray[], trnsciDataType_t Ctype, const IT ldc_array[], CT group_count,        \
+        const IT group_size[], trnblasComputeType_t computeType) {                                 \
+        grouped_call gc = {.name = "GemmGroupedBatchedEx" #SFX,                                    \
+                           .wide = sizeof(IT) == 8,                                                \
+                           .transa = transa_array,                                                 \
+                           .transb = transb_array,                                                 \
+                           .m = m_array,                                                           \
+                           .n = n_array,                                                           \
+                           .k = k_array,                                                           \
+                           .lda = lda_array,                                                       \
+                           .ldb = ldb_array,                                                       \
+                           .ldc = ldc_array,                                                       \
+                           .size = group_size,                                                     \
+                           .alpha = alpha_array,                                                   \
+                           .beta = beta_array,                                                     \
+                           .a_arr = Aarray,                                                        \
+                           .b_arr = Barray,                                                        \
+                           .c_arr = Carray,                                                        \
+                           .group_count = group_count};                                            \
+        return grouped_ex(handle, &gc, Atype, Btype, Ctype, computeType);                          \
+    }
+GROUPED_EX(, int, int)
+GROUPED_EX(_64, int64_t, int64_t)

@@ -250,17 +250,24 @@ typedef struct trn_blas3_desc {
 } trn_blas3_desc;
 
 /* cuBLAS's batched LU (trnblas<t>getrfBatched, getrsBatched, getriBatched,
- * matinvBatched): batch n x n matrices listed in a (leading dimension lda).
- * getrf factors each in place (P L U with pivots, or L U without), getrs
- * solves op(A_i) X = B_i with the factors (B_i listed in c, n x nrhs, ldc),
- * getri writes inv(A_i) from the factors into c[i], matinv inverts the
- * matrix itself (n <= 32) into c[i]. The pointer arrays are owned by the
- * op's references (ops/validate/validate.h). */
+ * matinvBatched) and batched QR (geqrfBatched, gelsBatched): batch matrices
+ * listed in a (leading dimension lda), n x n for the LU routines and m x n
+ * for the QR ones. getrf factors each in place (P L U with pivots, or L U
+ * without), getrs solves op(A_i) X = B_i with the factors (B_i listed in c,
+ * n x nrhs, ldc), getri writes inv(A_i) from the factors into c[i], matinv
+ * inverts the matrix itself (n <= 32) into c[i]. geqrf factors A_i = Q R in
+ * place (LAPACK's geqrf: R on and above the diagonal, the Householder
+ * vectors below it, their scalars in tau[i]); gels (m >= n) overwrites A_i
+ * with its QR factors and the m x nrhs c[i] with the least squares
+ * solution in its first n rows. The pointer arrays are owned by the op's
+ * references (ops/validate/validate.h). */
 typedef enum trn_lu_fn {
     TRN_LU_GETRF = 1,
     TRN_LU_GETRS = 2,
     TRN_LU_GETRI = 3,
     TRN_LU_MATINV = 4,
+    TRN_LU_GEQRF = 5,
+    TRN_LU_GELS = 6,
 } trn_lu_fn;
 
 /* The largest n of matinvBatched (cuBLAS's limit). */
@@ -270,12 +277,14 @@ typedef struct trn_lu_batched_desc {
     trn_lu_fn fn;
     trn_dtype type;
     trn_trans trans; /* getrs */
-    int n, nrhs;     /* nrhs: getrs */
+    int m;           /* rows of A (and of c[i] for gels); n for the LU routines */
+    int n, nrhs;     /* nrhs: getrs, gels */
     int lda, ldc;
-    void *const *a;  /* getrf: in and out; the others read it */
-    void *const *c;  /* getrs: B; getri: C; matinv: Ainv; NULL for getrf */
-    int32_t *pivots; /* n per matrix, 1-based; NULL: no pivoting (always for matinv) */
-    int32_t *info;   /* one per matrix (getrf, getri, matinv); NULL for getrs */
+    void *const *a;   /* getrf, geqrf, gels: in and out; the others read it */
+    void *const *c;   /* getrs: B; getri: C; matinv: Ainv; gels: C; NULL for getrf, geqrf */
+    void *const *tau; /* geqrf: min(m, n) scalars per matrix; NULL otherwise */
+    int32_t *pivots;  /* n per matrix, 1-based; NULL: no pivoting (always for matinv) */
+    int32_t *info; /* one per matrix (getrf, getri, matinv; gels: or NULL); NULL for getrs, geqrf */
     int batch;
 } trn_lu_batched_desc;
 

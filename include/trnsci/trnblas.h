@@ -961,6 +961,77 @@ trnblasStatus_t trnblasGemmStridedBatchedEx(
     const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
     void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
     trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
+
+/* ---- Grouped batched GEMM (cuBLAS 12.5's gemmGroupedBatched) ---------------------------
+ * group_count groups; group g holds group_size[g] problems C_j = alpha_g
+ * op_g(A_j) op_g(B_j) + beta_g C_j sharing transa_array[g], transb_array[g],
+ * m_array[g], n_array[g], k_array[g], alpha_array[g], lda_array[g],
+ * ldb_array[g], beta_array[g] and ldc_array[g] (all host arrays of
+ * group_count entries), and takes the next group_size[g] entries of the
+ * device pointer arrays Aarray, Barray and Carray (sum(group_size) entries
+ * each, read once when the routine is called, after the handle's stream's
+ * earlier work; docs/rosetta.md). trnsci runs each group as one
+ * gemmBatched (one pointer-array batch, split over cores by matrices),
+ * queued in group order on the handle's stream; every group is checked
+ * (arguments and pointers) before the first is queued, so a bad group
+ * fails the call with nothing done. TRNBLAS_STATUS_INVALID_VALUE for
+ * group_count < 0, a NULL host array, a group with an unknown trans, m, n,
+ * k or group_size < 0, or a leading dimension below gemm's minimum (the
+ * message names the array and the group); group_count = 0 or empty groups
+ * do nothing. alpha_array and beta_array are host arrays only: in device
+ * pointer mode the routines return TRNBLAS_STATUS_NOT_SUPPORTED. The math
+ * mode applies as to Sgemm and Dgemm. GemmGroupedBatchedEx takes Atype =
+ * Btype = Ctype = R_32F or R_64F with the compute types GemmEx takes for
+ * them (alpha_array and beta_array of that type); other types are
+ * TRNBLAS_STATUS_NOT_SUPPORTED naming them. The _64 forms take int64_t
+ * sizes and counts; a value that does not fit in int is
+ * TRNBLAS_STATUS_NOT_SUPPORTED naming the array and the group. */
+trnblasStatus_t
+trnblasSgemmGroupedBatched(trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+                           const trnblasOperation_t transb_array[], const int m_array[],
+                           const int n_array[], const int k_array[], const float alpha_array[],
+                           const float *const Aarray[], const int lda_array[],
+                           const float *const Barray[], const int ldb_array[],
+                           const float beta_array[], float *const Carray[], const int ldc_array[],
+                           int group_count, const int group_size[]);
+trnblasStatus_t trnblasSgemmGroupedBatched_64(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int64_t m_array[], const int64_t n_array[],
+    const int64_t k_array[], const float alpha_array[], const float *const Aarray[],
+    const int64_t lda_array[], const float *const Barray[], const int64_t ldb_array[],
+    const float beta_array[], float *const Carray[], const int64_t ldc_array[], int64_t group_count,
+    const int64_t group_size[]);
+trnblasStatus_t
+trnblasDgemmGroupedBatched(trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+                           const trnblasOperation_t transb_array[], const int m_array[],
+                           const int n_array[], const int k_array[], const double alpha_array[],
+                           const double *const Aarray[], const int lda_array[],
+                           const double *const Barray[], const int ldb_array[],
+                           const double beta_array[], double *const Carray[], const int ldc_array[],
+                           int group_count, const int group_size[]);
+trnblasStatus_t trnblasDgemmGroupedBatched_64(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int64_t m_array[], const int64_t n_array[],
+    const int64_t k_array[], const double alpha_array[], const double *const Aarray[],
+    const int64_t lda_array[], const double *const Barray[], const int64_t ldb_array[],
+    const double beta_array[], double *const Carray[], const int64_t ldc_array[],
+    int64_t group_count, const int64_t group_size[]);
+trnblasStatus_t trnblasGemmGroupedBatchedEx(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int m_array[], const int n_array[],
+    const int k_array[], const void *alpha_array, const void *const Aarray[],
+    trnsciDataType_t Atype, const int lda_array[], const void *const Barray[],
+    trnsciDataType_t Btype, const int ldb_array[], const void *beta_array, void *const Carray[],
+    trnsciDataType_t Ctype, const int ldc_array[], int group_count, const int group_size[],
+    trnblasComputeType_t computeType);
+trnblasStatus_t trnblasGemmGroupedBatchedEx_64(
+    trnblasHandle_t handle, const trnblasOperation_t transa_array[],
+    const trnblasOperation_t transb_array[], const int64_t m_array[], const int64_t n_array[],
+    const int64_t k_array[], const void *alpha_array, const void *const Aarray[],
+    trnsciDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    trnsciDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    trnsciDataType_t Ctype, const int64_t ldc_array[], int64_t group_count,
+    const int64_t group_size[], trnblasComputeType_t computeType);
 /* ---- Level 3 beyond GEMM (cuBLAS v2 parameter lists) --------------------
  * Scalars as for Level 2 (host or device pointer mode). With alpha = 0 in
  * host pointer mode A and B are not read; beta = 0 sets C without reading it;
@@ -1228,6 +1299,111 @@ trnblasStatus_t trnblasZmatinvBatched(trnblasHandle_t handle, int n,
                                       const trnDoubleComplex *const A[], int lda,
                                       trnDoubleComplex *const Ainv[], int lda_inv, int *info,
                                       int batchSize);
+
+/* ---- Batched QR and triangular solves (cuBLAS's geqrfBatched, gelsBatched, trsmBatched) -----
+ *
+ * Pointer-array batches as for the batched LU above: the device arrays of
+ * device pointers are read when the routine is called, after the handle's
+ * stream's earlier work (docs/rosetta.md); matrices are column-major.
+ *
+ * geqrfBatched: A_i = Q_i R_i in place for batchSize m x n matrices (lda >=
+ *   max(1, m)), as LAPACK's geqrf: R on and above the diagonal, the
+ *   Householder vectors of Q below it, their min(m, n) scalars in the device
+ *   vector TauArray[i]. Any m, n >= 0. info is a host int: 0, or -j when
+ *   argument j (counting from m: m 1, n 2, lda 4, batchSize 7) is invalid,
+ *   which also returns TRNBLAS_STATUS_INVALID_VALUE. Split over cores by
+ *   matrices (one BlasLuBatchedOp per 4096 matrices).
+ * gelsBatched: the least squares solutions of the overdetermined systems
+ *   min ||C_i - A_i X_i|| (m x n A_i with m >= n and full rank, m x nrhs
+ *   C_i, lda and ldc >= max(1, m)): A_i is overwritten by its QR factors
+ *   (tau not returned), the first n rows of Carray[i] by X_i. Only trans =
+ *   TRNBLAS_OP_N and m >= n are supported (TRNBLAS_STATUS_NOT_SUPPORTED
+ *   otherwise, as cuBLAS). info is a host int: 0, or -j for the first
+ *   invalid argument j counting from trans (trans 1, m 2, n 3, nrhs 4, lda
+ *   6, ldc 8, batchSize 11; INVALID_VALUE), and for the unsupported cases -1
+ *   (trans) or -2 (m < n) with NOT_SUPPORTED (a trnsci choice: cuBLAS does
+ *   not document info there). devInfoArray (device, optional) gets per
+ *   matrix 0, or k > 0 when R_i(k,k) is exactly zero (A_i is rank
+ *   deficient; Carray[i] then holds Q_i^H C_i, as LAPACK's gels leaves it).
+ * trsmBatched: solves op(A_i) X_i = alpha B_i (side LEFT) or X_i op(A_i) =
+ *   alpha B_i (RIGHT) in place in Barray[i] (m x n, ldb >= max(1, m)); A_i
+ *   is triangular (uplo, diag), m x m or n x n, lda >= max(1, that). alpha
+ *   is host or device memory by the pointer mode. INVALID_VALUE as trsm's
+ *   (an unknown side, uplo, trans or diag, m or n < 0, a leading dimension
+ *   too small) and for batchCount < 0; batchCount = 0 does nothing. Each
+ *   matrix travels as one trsm op, queued in batch order after all were
+ *   checked (an invalid entry fails the call with nothing queued, naming
+ *   the entry); each runs on one core or is split into tiles as trsm is. */
+trnblasStatus_t trnblasSgeqrfBatched(trnblasHandle_t handle, int m, int n, float *const Aarray[],
+                                     int lda, float *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasDgeqrfBatched(trnblasHandle_t handle, int m, int n, double *const Aarray[],
+                                     int lda, double *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasCgeqrfBatched(trnblasHandle_t handle, int m, int n,
+                                     trnComplex *const Aarray[], int lda,
+                                     trnComplex *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasZgeqrfBatched(trnblasHandle_t handle, int m, int n,
+                                     trnDoubleComplex *const Aarray[], int lda,
+                                     trnDoubleComplex *const TauArray[], int *info, int batchSize);
+trnblasStatus_t trnblasSgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, float *const Aarray[], int lda, float *const Carray[],
+                                    int ldc, int *info, int *devInfoArray, int batchSize);
+trnblasStatus_t trnblasDgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, double *const Aarray[], int lda,
+                                    double *const Carray[], int ldc, int *info, int *devInfoArray,
+                                    int batchSize);
+trnblasStatus_t trnblasCgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, trnComplex *const Aarray[], int lda,
+                                    trnComplex *const Carray[], int ldc, int *info,
+                                    int *devInfoArray, int batchSize);
+trnblasStatus_t trnblasZgelsBatched(trnblasHandle_t handle, trnblasOperation_t trans, int m, int n,
+                                    int nrhs, trnDoubleComplex *const Aarray[], int lda,
+                                    trnDoubleComplex *const Carray[], int ldc, int *info,
+                                    int *devInfoArray, int batchSize);
+trnblasStatus_t trnblasStrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n, const float *alpha,
+                                    const float *const A[], int lda, float *const B[], int ldb,
+                                    int batchCount);
+trnblasStatus_t trnblasDtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n, const double *alpha,
+                                    const double *const A[], int lda, double *const B[], int ldb,
+                                    int batchCount);
+trnblasStatus_t trnblasCtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n, const trnComplex *alpha,
+                                    const trnComplex *const A[], int lda, trnComplex *const B[],
+                                    int ldb, int batchCount);
+trnblasStatus_t trnblasZtrsmBatched(trnblasHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                    trnblasDiagType_t diag, int m, int n,
+                                    const trnDoubleComplex *alpha,
+                                    const trnDoubleComplex *const A[], int lda,
+                                    trnDoubleComplex *const B[], int ldb, int batchCount);
+/* The ILP64 forms (cuBLAS 12's trsmBatched_64): m, n, lda, ldb and
+ * batchCount must fit in int (TRNBLAS_STATUS_NOT_SUPPORTED naming the
+ * argument otherwise); then as trsmBatched. */
+trnblasStatus_t trnblasStrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                       trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                       trnblasDiagType_t diag, int64_t m, int64_t n,
+                                       const float *alpha, const float *const A[], int64_t lda,
+                                       float *const B[], int64_t ldb, int64_t batchCount);
+trnblasStatus_t trnblasDtrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                       trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                       trnblasDiagType_t diag, int64_t m, int64_t n,
+                                       const double *alpha, const double *const A[], int64_t lda,
+                                       double *const B[], int64_t ldb, int64_t batchCount);
+trnblasStatus_t trnblasCtrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side,
+                                       trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                       trnblasDiagType_t diag, int64_t m, int64_t n,
+                                       const trnComplex *alpha, const trnComplex *const A[],
+                                       int64_t lda, trnComplex *const B[], int64_t ldb,
+                                       int64_t batchCount);
+trnblasStatus_t
+trnblasZtrsmBatched_64(trnblasHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,
+                       trnblasOperation_t trans, trnblasDiagType_t diag, int64_t m, int64_t n,
+                       const trnDoubleComplex *alpha, const trnDoubleComplex *const A[],
+                       int64_t lda, trnDoubleComplex *const B[], int64_t ldb, int64_t batchCount);
 
 /* ---- ILP64 forms (cuBLAS 12's *_64 routines) ------------------------------
  * trnblasX_64 is trnblasX with int64_t in place of each int argument (sizes,

@@ -3,7 +3,10 @@
  * Cholesky (potrf, potrs, potri, and their batched forms), LU (getrf with
  * and without pivoting, getrs) and QR (geqrf, orgqr/ungqr, ormqr/unmqr);
  * and trnblas's batched LU (getrfBatched, getrsBatched, getriBatched,
- * matinvBatched), which shares the LU code. getri and matinv invert by a
+ * matinvBatched), which shares the LU code, and batched QR (geqrfBatched,
+ * gelsBatched: geqrf, ormqr/unmqr with Q^H, then the triangular solve with
+ * R unless R has an exactly zero diagonal element, which devInfoArray
+ * reports as LAPACK's gels does). getri and matinv invert by a
  * solve with the identity (LAPACK's getrs, or the unpivoted solve), out of
  * place as cuBLAS's are; a zero on U's diagonal is reported in info and
  * leaves the output as it was.
@@ -419,6 +422,85 @@ static lapack_int matinv(trn_dtype t, int n, const void *a, int lda, void *c, in
     return inverse_from_lu(t, n, w, ldw, piv, c, ldc);
 }
 
+/* The batched QR routines' workspace, taken once per shard (every matrix
+ * has the same shape): min(m, n) scalars for gels's tau, then the larger of
+ * what geqrf's and (gels) ormqr/unmqr's queries ask for. */
+typedef struct qr_ws {
+    void *mem;
+    size_t bytes;
+    void *tau, *work;
+    lapack_int lwork;
+} qr_ws;
+
+static char qr_adjoint(trn_dtype t) {
+    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F ? 'C' : 'T';
+}
+
+/* ormqr/unmqr from the left with Q^H: c = Q^H c. */
+static lapack_int qr_apply(trn_dtype t, int m, int nrhs, int k, const void *a, int lda,
+                           const void *tau, void *c, int ldc, void *work, lapack_int lwork) {
+    const char tr = qr_adjoint(t);
+    return TRN_BY_TYPE(
+        t, TRN_LIB(LAPACKE_sormqr_work)(COL, 'L', tr, m, nrhs, k, a, lda, tau, c, ldc, work, lwork),
+        TRN_LIB(LAPACKE_dormqr_work)(COL, 'L', tr, m, nrhs, k, a, lda, tau, c, ldc, work, lwork),
+        TRN_LIB(LAPACKE_cunmqr_work)(COL, 'L', tr, m, nrhs, k, a, lda, tau, c, ldc, work, lwork),
+        TRN_LIB(LAPACKE_zunmqr_work)(COL, 'L', tr, m, nrhs, k, a, lda, tau, c, ldc, work, lwork));
+}
+
+static trn_kstatus qr_ws_get(const trn_lu_batched_desc *d, size_t i, trn_kmsg *msg, qr_ws *w) {
+    const trn_dtype t = d->type;
+    const size_t es = trn_dtype_size(t);
+    const int k = d->m < d->n ? d->m : d->n;
+    trn_lapack_query q1, q2, dummy_tau[1];
+    memset(&q1, 0, sizeof(q1));
+    memset(&q2, 0, sizeof(q2));
+    memset(dummy_tau, 0, sizeof(dummy_tau));
+    TRN_LAPACK4(t, geqrf_work, COL, d->m, d->n, d->a[i], d->lda, (void *)dummy_tau, (void *)&q1,
+                -1);
+    lapack_int lwork = trn_lapack_lwork(t, &q1);
+    if (d->fn == TRN_LU_GELS) {
+        qr_apply(t, d->m, d->nrhs, k, d->a[i], d->lda, dummy_tau, d->c[i], d->ldc, &q2, -1);
+        const lapack_int l2 = trn_lapack_lwork(t, &q2);
+        lwork = l2 > lwork ? l2 : lwork;
+    }
+    const size_t tau_elems = d->fn == TRN_LU_GELS ? (size_t)(k > 0 ? k : 1) : 0;
+    w->bytes = (tau_elems + (size_t)lwork) * es;
+    w->mem = trn_solver_ws_get(w->bytes);
+    if (!w->mem)
+        return trn_kmsg_no_memory(msg, 0, w->bytes, "the LAPACK workspace of %s (lwork %d)",
+                                  d->fn == TRN_LU_GELS ? "gelsBatched" : "geqrfBatched",
+                                  (int)lwork);
+    w->tau = w->mem;
+    w->work = (char *)w->mem + tau_elems * es;
+    w->lwork = lwork;
+    return TRN_KSTATUS_OK;
+}
+
+/* One matrix of geqrfBatched or gelsBatched; LAPACK's info (< 0: an
+ * argument error, which validation rules out), for gels k > 0 when R(k,k)
+ * is exactly zero (c[i] then holds Q^H C, as LAPACK's gels leaves it). */
+static lapack_int qr_one(const trn_lu_batched_desc *d, size_t i, const qr_ws *w) {
+    const trn_dtype t = d->type;
+    void *tau = d->fn == TRN_LU_GEQRF ? d->tau[i] : w->tau;
+    lapack_int info =
+        TRN_LAPACK4(t, geqrf_work, COL, d->m, d->n, d->a[i], d->lda, tau, w->work, w->lwork);
+    if (info != 0 || d->fn == TRN_LU_GEQRF)
+        return info;
+    if (d->n == 0 || d->nrhs == 0)
+        return 0;
+    info =
+        qr_apply(t, d->m, d->nrhs, d->n, d->a[i], d->lda, tau, d->c[i], d->ldc, w->work, w->lwork);
+    if (info != 0)
+        return info;
+    const int z = first_zero_pivot(t, d->a[i], d->n, d->lda);
+    if (z)
+        return z;
+    /* R X = (Q^H C)(1:n, :), in place in C's first n rows. */
+    trn_blas_trsm(t, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, d->n, d->nrhs, 1.0, d->a[i],
+                  d->lda, d->c[i], d->ldc);
+    return 0;
+}
+
 /* One matrix of the batch; LAPACK's info (< 0: an argument error, which
  * validation rules out). */
 static lapack_int lu_one(const trn_lu_batched_desc *d, size_t i) {
@@ -441,28 +523,41 @@ static lapack_int lu_one(const trn_lu_batched_desc *d, size_t i) {
                            n, d->nrhs, d->a[i], d->lda, piv, d->c[i], d->ldc);
     case TRN_LU_GETRI: return inverse_from_lu(t, n, d->a[i], d->lda, piv, d->c[i], d->ldc);
     case TRN_LU_MATINV: return matinv(t, n, d->a[i], d->lda, d->c[i], d->ldc);
+    default: break; /* the QR routines: qr_one */
     }
     return -1;
 }
 
 /* The shard's contiguous range of the batch: any split gives the bits of the
- * unsplit run. info[i] is written for every matrix of getrf, getri and
- * matinv. */
-static trn_kstatus lu_batched(const trn_lu_batched_desc *d, int shard, int nshards) {
+ * unsplit run (the QR workspace's size depends on the shape only). info[i]
+ * is written for every matrix of getrf, getri, matinv and (when given)
+ * gels. */
+static trn_kstatus lu_batched(const trn_lu_batched_desc *d, trn_kmsg *msg, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->batch, shard, nshards, &lo, &hi);
+    if (lo >= hi)
+        return TRN_KSTATUS_OK;
+    const int qr = d->fn == TRN_LU_GEQRF || d->fn == TRN_LU_GELS;
+    qr_ws w = {0};
+    if (qr) {
+        const trn_kstatus st = qr_ws_get(d, lo, msg, &w);
+        if (st != TRN_KSTATUS_OK)
+            return st;
+    }
     lapack_int bad = 0;
     for (size_t i = lo; i < hi; i++) {
-        const lapack_int info = lu_one(d, i);
+        const lapack_int info = qr ? qr_one(d, i, &w) : lu_one(d, i);
         if (d->info)
             put_info(d->info + i, info);
         if (info < 0)
             bad = info;
     }
+    if (qr)
+        trn_solver_ws_put(w.mem, w.bytes);
     return bad < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
 
 /* The backend's entries (cpu_kernels.h). */
 TRN_CPU_ENTRY(solver_dense, trn_cpu_solver_dense(&op->u.solver_dense, op->kmsg, shard, nshards))
 TRN_CPU_ENTRY(solver_batched, trn_cpu_solver_batched(&op->u.solver_batched, shard, nshards))
-TRN_CPU_ENTRY(lu_batched, lu_batched(&op->u.lu_batched, shard, nshards))
+TRN_CPU_ENTRY(lu_batched, lu_batched(&op->u.lu_batched, op->kmsg, shard, nshards))

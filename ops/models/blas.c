@@ -148,9 +148,17 @@ static double shard_limit_blas3(const trn_op_desc *op) {
     return trn_op_min(by_size, (double)trn_blas3_tiles(b));
 }
 
+/* Householder QR of an m x n matrix, m >= n or not: 2 k^2 (max - k/3)
+ * with k = min(m, n) (LAPACK's geqrf count, 2 m n^2 - 2/3 n^3 for m >= n). */
+static double qr_flops(double m, double n) {
+    const double k = m < n ? m : n, big = m < n ? n : m;
+    return 2.0 * k * k * (big - k / 3.0);
+}
+
 /* Batched LU, per matrix (LAPACK Working Note 41's leading terms, times 4
  * for complex types): getrf 2/3 n^3, getrs 2 n^2 nrhs; getri is a solve with
- * the identity's n columns, 2 n^3, and matinv getrf and getri, 8/3 n^3. */
+ * the identity's n columns, 2 n^3, and matinv getrf and getri, 8/3 n^3;
+ * geqrf and gels as counted below. */
 static double cost_lu_batched(const trn_op_desc *op) {
     const trn_lu_batched_desc *d = &op->u.lu_batched;
     const double n = (double)d->n;
@@ -160,6 +168,11 @@ static double cost_lu_batched(const trn_op_desc *op) {
     case TRN_LU_GETRF: per = 2.0 / 3.0 * n * n * n; break;
     case TRN_LU_GETRS: per = 2.0 * n * n * (double)d->nrhs; break;
     case TRN_LU_GETRI: per = 2.0 * n * n * n; break;
+    case TRN_LU_GEQRF: per = qr_flops((double)d->m, n); break;
+    case TRN_LU_GELS:
+        /* QR, Q^H C (4 m n nrhs - 2 n^2 nrhs), the triangular solve (n^2 nrhs). */
+        per = qr_flops((double)d->m, n) + (4.0 * (double)d->m * n - n * n) * (double)d->nrhs;
+        break;
     default: per = 8.0 / 3.0 * n * n * n; break;
     }
     return cx * per * (double)d->batch;

@@ -1,11 +1,14 @@
 /*
- * blas_lu.c — argument rules of cuBLAS's batched LU (BlasLuBatchedOp:
- * getrfBatched, getrsBatched, getriBatched, matinvBatched), as cuBLAS
- * states them (CUBLAS_STATUS_INVALID_VALUE: n < 0, nrhs < 0, an unknown
- * trans, a leading dimension below max(1, n), matinvBatched with n > 32),
- * plus the memory-safety checks cuBLAS leaves to the caller: every listed
- * matrix, the pivot array (n int32 per matrix) and the info array (one
- * int32 per matrix) lie inside the session's buffers.
+ * blas_lu.c — argument rules of cuBLAS's batched LU and QR (BlasLuBatchedOp:
+ * getrfBatched, getrsBatched, getriBatched, matinvBatched, geqrfBatched,
+ * gelsBatched), as cuBLAS states them (CUBLAS_STATUS_INVALID_VALUE: m < 0,
+ * n < 0, nrhs < 0, an unknown trans, a leading dimension below max(1, n)
+ * (max(1, m) for the QR routines), matinvBatched with n > 32;
+ * CUBLAS_STATUS_NOT_SUPPORTED, here UNIMPLEMENTED: gelsBatched with m < n
+ * or a trans other than OP_N), plus the memory-safety checks cuBLAS leaves
+ * to the caller: every listed matrix and tau vector, the pivot array (n
+ * int32 per matrix) and the info array (one int32 per matrix) lie inside
+ * the session's buffers.
  *
  * The batch is split over cores by matrices, so what one matrix's work
  * writes must not be touched by another's: the written matrices may not
@@ -30,6 +33,8 @@ static const char *lu_name(trn_lu_fn fn) {
     case TRN_LU_GETRS: return "getrsBatched";
     case TRN_LU_GETRI: return "getriBatched";
     case TRN_LU_MATINV: return "matinvBatched";
+    case TRN_LU_GEQRF: return "geqrfBatched";
+    case TRN_LU_GELS: return "gelsBatched";
     }
     return "LU batched";
 }
@@ -40,8 +45,45 @@ static int lu_fn_of(Trnsci__V1__BlasLuFunction f, trn_lu_fn *out) {
     case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GETRS: *out = TRN_LU_GETRS; return 0;
     case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GETRI: *out = TRN_LU_GETRI; return 0;
     case TRNSCI__V1__BLAS_LU_FUNCTION__LU_MATINV: *out = TRN_LU_MATINV; return 0;
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GEQRF: *out = TRN_LU_GEQRF; return 0;
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GELS: *out = TRN_LU_GELS; return 0;
     default: return -1;
     }
+}
+
+/* The QR routines' scalar arguments: m, n, lda (rows m), and gels's trans,
+ * nrhs and ldc (rows m). What cuBLAS calls invalid is checked before what
+ * it does not support (gels with m < n or a transpose). */
+static trn_wire_code check_qr_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
+                                    trn_lu_batched_desc *out) {
+    const char *fn = lu_name(out->fn);
+    if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+        return BAD;
+    out->trans = TRN_TRANS_N;
+    out->nrhs = 0;
+    out->ldc = 1;
+    if (out->fn == TRN_LU_GEQRF)
+        return TRN_WIRE_OK;
+    if (trn_vk_trans(w->trans, &out->trans)) {
+        trn_vmsg(vx, "%s: trans=%d is not OP_N, OP_T or OP_C", fn, (int)w->trans);
+        return BAD;
+    }
+    if (trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+        trn_vk_ld(vx, fn, "ldc", w->ldc, out->m, "m", &out->ldc))
+        return BAD;
+    if (out->trans != TRN_TRANS_N) {
+        trn_vmsg(vx, "%s: only trans=OP_N is supported (as cuBLAS's)", fn);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (out->m < out->n) {
+        trn_vmsg(vx,
+                 "%s: m=%d < n=%d: only overdetermined systems (m >= n) are supported (as "
+                 "cuBLAS's)",
+                 fn, out->m, out->n);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    return TRN_WIRE_OK;
 }
 
 /* The scalar arguments: function, type, n, nrhs, trans, lda, ldc. */
@@ -57,6 +99,8 @@ static trn_wire_code check_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)w->type);
         return BAD;
     }
+    if (out->fn == TRN_LU_GEQRF || out->fn == TRN_LU_GELS)
+        return check_qr_shape(vx, w, out);
     if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
         trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
         return BAD;
@@ -64,6 +108,7 @@ static trn_wire_code check_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp
         trn_vmsg(vx, "%s: n=%d must be <= %d (as cuBLAS's)", fn, out->n, TRN_LU_MATINV_MAX_N);
         return BAD;
     }
+    out->m = out->n;
     out->nrhs = out->fn == TRN_LU_GETRS ? 0 : out->n;
     out->trans = TRN_TRANS_N;
     if (out->fn == TRN_LU_GETRS) {
@@ -91,10 +136,15 @@ static trn_wire_code check_batch(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp
                  TRNSCI_WIRE_MAX_POINTER_BATCH);
         return BAD;
     }
-    const size_t want_c = out->fn == TRN_LU_GETRF ? 0 : w->n_a;
+    const size_t want_c = out->fn == TRN_LU_GETRF || out->fn == TRN_LU_GEQRF ? 0 : w->n_a;
     if (w->n_c != want_c) {
         trn_vmsg(vx, "%s: %s lists %zu matrices but Aarray lists %zu", fn,
                  out->fn == TRN_LU_GETRS ? "Barray" : "Carray", w->n_c, w->n_a);
+        return BAD;
+    }
+    const size_t want_tau = out->fn == TRN_LU_GEQRF ? w->n_a : 0;
+    if (w->n_tau != want_tau) {
+        trn_vmsg(vx, "%s: TauArray lists %zu vectors but %zu are expected", fn, w->n_tau, want_tau);
         return BAD;
     }
     out->batch = (int)w->n_a;
@@ -111,7 +161,8 @@ static trn_wire_code check_arrays(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedO
     void *p = NULL;
     out->pivots = NULL;
     out->info = NULL;
-    if (out->fn == TRN_LU_MATINV && has_pivots) {
+    const int qr = out->fn == TRN_LU_GEQRF || out->fn == TRN_LU_GELS;
+    if ((out->fn == TRN_LU_MATINV || qr) && has_pivots) {
         trn_vmsg(vx, "%s: takes no pivot array", fn);
         return BAD;
     }
@@ -126,13 +177,15 @@ static trn_wire_code check_arrays(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedO
             return BAD;
         out->pivots = p;
     }
-    if (out->fn == TRN_LU_GETRS) {
+    if (out->fn == TRN_LU_GETRS || out->fn == TRN_LU_GEQRF) {
         if (has_info) {
             trn_vmsg(vx, "%s: takes no info array (its info is a host argument)", fn);
             return BAD;
         }
         return TRN_WIRE_OK;
     }
+    if (out->fn == TRN_LU_GELS && !has_info) /* devInfoArray is optional */
+        return TRN_WIRE_OK;
     if (!has_info && out->batch > 0) {
         trn_vmsg(vx, "%s: infoArray is required", fn);
         return BAD;
@@ -148,7 +201,7 @@ static trn_wire_code check_arrays(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedO
  * writes it (written matrices are told apart, as they may interleave). */
 typedef struct region {
     uintptr_t lo, hi;
-    int writes; /* 1: written array, 2: written matrix, 0: read */
+    int writes; /* 1: written array, 2: written matrix of Aarray, 3: of Carray, 0: read */
     const char *name;
     size_t index;
 } region;
@@ -167,21 +220,24 @@ static void add(region *r, size_t *n, const void *p, uint64_t bytes, int writes,
 /* No written region intersects another region, but for two written
  * matrices (trn_vk_disjoint judges those element by element). */
 static trn_wire_code check_crossings(trn_vctx *vx, const trn_lu_batched_desc *d, uint64_t a_bytes,
-                                     uint64_t c_bytes) {
+                                     uint64_t c_bytes, uint64_t tau_bytes) {
     const char *fn = lu_name(d->fn);
     const size_t nb = (size_t)d->batch;
-    region *r = malloc((2 * nb + 2) * sizeof(*r));
+    region *r = malloc((3 * nb + 2) * sizeof(*r));
     if (!r) {
         trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     const char *c_name = d->fn == TRN_LU_GETRS ? "Barray" : "Carray";
-    const int a_writes = d->fn == TRN_LU_GETRF ? 2 : 0;
+    const int a_writes =
+        d->fn == TRN_LU_GETRF || d->fn == TRN_LU_GEQRF || d->fn == TRN_LU_GELS ? 2 : 0;
     size_t n = 0;
     for (size_t i = 0; i < nb; i++) {
         add(r, &n, d->a[i], a_bytes, a_writes, "Aarray", i);
         if (d->c)
-            add(r, &n, d->c[i], c_bytes, 2, c_name, i);
+            add(r, &n, d->c[i], c_bytes, 3, c_name, i);
+        if (d->tau)
+            add(r, &n, d->tau[i], tau_bytes, 1, "TauArray", i);
     }
     add(r, &n, d->pivots, (uint64_t)d->n * nb * sizeof(int32_t), d->fn == TRN_LU_GETRF,
         "PivotArray", 0);
@@ -190,7 +246,8 @@ static trn_wire_code check_crossings(trn_vctx *vx, const trn_lu_batched_desc *d,
     trn_wire_code rc = TRN_WIRE_OK;
     for (size_t i = 0; i < n && rc == TRN_WIRE_OK; i++)
         for (size_t j = i + 1; j < n && r[j].lo < r[i].hi; j++) {
-            const int both_matrices = r[i].writes == 2 && r[j].writes == 2;
+            /* Two written matrices of one list: judged by trn_vk_disjoint. */
+            const int both_matrices = r[i].writes >= 2 && r[i].writes == r[j].writes;
             if ((!r[i].writes && !r[j].writes) || both_matrices)
                 continue;
             trn_vmsg(vx, "%s: %s[%zu] and %s[%zu] overlap, and one of them is written", fn,
@@ -205,28 +262,33 @@ static trn_wire_code check_crossings(trn_vctx *vx, const trn_lu_batched_desc *d,
 static trn_wire_code validate_lu_batched(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
                                          trn_lu_batched_desc *out) {
     *out = (trn_lu_batched_desc){0};
-    if (check_shape(vx, w, out) || check_batch(vx, w, out) || check_arrays(vx, w, out))
+    trn_wire_code rc = check_shape(vx, w, out);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    if (check_batch(vx, w, out) || check_arrays(vx, w, out))
         return BAD;
     const char *fn = lu_name(out->fn);
     const size_t nb = (size_t)out->batch;
     const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
     /* The pointer arrays live as long as the references (vx->refs->owned). */
-    void **ptrs = trn_vowned(vx, 2 * (uint64_t)nb * sizeof(void *));
+    void **ptrs = trn_vowned(vx, 3 * (uint64_t)nb * sizeof(void *));
     if (nb && !ptrs) {
         trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     out->a = ptrs;
-    out->c = out->fn == TRN_LU_GETRF ? NULL : ptrs + nb;
-    uint64_t a_bytes, c_bytes;
-    if (ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
-        ck_matrix_bytes((uint64_t)out->n, (uint64_t)out->nrhs, (uint64_t)out->ldc, es, &c_bytes)) {
+    out->c = out->fn == TRN_LU_GETRF || out->fn == TRN_LU_GEQRF ? NULL : ptrs + nb;
+    out->tau = out->fn == TRN_LU_GEQRF ? ptrs + 2 * nb : NULL;
+    const uint64_t k = (uint64_t)(out->m < out->n ? out->m : out->n);
+    uint64_t a_bytes, c_bytes, tau_bytes;
+    if (ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
+        ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->nrhs, (uint64_t)out->ldc, es, &c_bytes) ||
+        ck_mul(k, es, &tau_bytes)) {
         trn_vmsg(vx, "%s: the extent of a matrix overflows 64 bits", fn);
         return BAD;
     }
     char what[64];
     const char *c_name = out->fn == TRN_LU_GETRS ? "Barray" : "Carray";
-    trn_wire_code rc = TRN_WIRE_OK;
     for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
         snprintf(what, sizeof(what), "%s: Aarray[%zu]", fn, i);
         rc = trn_vregion_many(vx, w->a[i], a_bytes, al, what, &ptrs[i]);
@@ -234,16 +296,22 @@ static trn_wire_code validate_lu_batched(trn_vctx *vx, const Trnsci__V1__BlasLuB
             snprintf(what, sizeof(what), "%s: %s[%zu]", fn, c_name, i);
             rc = trn_vregion_many(vx, w->c[i], c_bytes, al, what, &ptrs[nb + i]);
         }
+        if (rc == TRN_WIRE_OK && out->tau) {
+            snprintf(what, sizeof(what), "%s: TauArray[%zu]", fn, i);
+            rc = trn_vregion_many(vx, w->tau[i], tau_bytes, al, what, &ptrs[2 * nb + i]);
+        }
     }
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (out->fn == TRN_LU_GETRF)
-        rc = trn_vk_disjoint(vx, fn, "Aarray", out->a, nb, (uint64_t)out->n, (uint64_t)out->n,
+    const int a_written =
+        out->fn == TRN_LU_GETRF || out->fn == TRN_LU_GEQRF || out->fn == TRN_LU_GELS;
+    if (a_written)
+        rc = trn_vk_disjoint(vx, fn, "Aarray", out->a, nb, (uint64_t)out->m, (uint64_t)out->n,
                              (uint64_t)out->lda, es);
-    else
-        rc = trn_vk_disjoint(vx, fn, c_name, out->c, nb, (uint64_t)out->n, (uint64_t)out->nrhs,
+    if (rc == TRN_WIRE_OK && out->c)
+        rc = trn_vk_disjoint(vx, fn, c_name, out->c, nb, (uint64_t)out->m, (uint64_t)out->nrhs,
                              (uint64_t)out->ldc, es);
-    return rc == TRN_WIRE_OK ? check_crossings(vx, out, a_bytes, c_bytes) : rc;
+    return rc == TRN_WIRE_OK ? check_crossings(vx, out, a_bytes, c_bytes, tau_bytes) : rc;
 }
 
 /* The table's entry (ops/validate/validate.h). */

@@ -67,6 +67,13 @@ int main(void) {
                  4, &hz, hm, CUDA_R_16F, 4, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
     __nv_bfloat16 bx = __float2bfloat16(__half2float(hx));
     printf("%g\n", (double)__bfloat162float(bx));
+    int qr_info = 0;
+    cublasSgeqrfBatched(blas, 4, 4, NULL, 4, NULL, &qr_info, 0);
+    cublasSgelsBatched(blas, CUBLAS_OP_N, 4, 4, 1, NULL, 4, NULL, 4, &qr_info, NULL, 0);
+    cublasStrsmBatched(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                       CUBLAS_DIAG_NON_UNIT, 4, 4, &one, NULL, 4, NULL, 4, 0);
+    cublasSgemmGroupedBatched(blas, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                              NULL, NULL, NULL, 0, NULL);
     cublasDestroy_v2(blas);
 
     cuComplex c = make_cuComplex(1.0f, 2.0f);
