@@ -518,6 +518,141 @@ trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMod
                                      trnDoubleComplex *work, int lwork, int *info,
                                      gesvdjInfo_t params);
 
+/* ==== 64-bit generic API (cusolverDnX*) ===============================================
+ * cuSOLVER's generic routines: int64_t sizes, the element types named by
+ * trnsciDataType_t arguments, a trnsolverDnParams_t, and two workspaces
+ * (device and host) whose sizes the _bufferSize companion reports.
+ * Conventions beyond those of the typed routines above:
+ *  - Types: TRNSCI_R_32F, R_64F, C_32F or C_64F (S, D, C, Z). Every matrix
+ *    type and computeType must equal dataTypeA, and W / S (eigenvalues,
+ *    singular values) must be its real type, as cuSOLVER's tables list;
+ *    another type or combination gives TRNSOLVER_STATUS_NOT_SUPPORTED with a
+ *    message naming the argument.
+ *  - Sizes: negative m, n, nrhs or leading dimensions give
+ *    TRNSOLVER_STATUS_INVALID_VALUE; values above INT_MAX give
+ *    TRNSOLVER_STATUS_NOT_SUPPORTED naming the argument (trnsci's kernels
+ *    take 32-bit sizes). The rules of the typed routine then apply.
+ *  - Workspace: the reported sizes are what the call needs. Every routine
+ *    needs 0 host bytes; Xgetrf needs min(m,n) * 4 device bytes (the 32-bit
+ *    pivots, widened into ipiv in stream order), the others 0 device bytes.
+ *    A buffer smaller than the size reported gives INVALID_VALUE; a buffer
+ *    of a needed size must be device memory (bufferOnDevice) and is then
+ *    used; buffers not needed are not read (any value, NULL included).
+ *  - params: required (NULL gives INVALID_VALUE); the algorithm it selects
+ *    is accepted and does not change the result (one LAPACK algorithm per
+ *    routine, see docs/rosetta.md).
+ *  - info is an int in device memory written in stream order, as above. */
+
+/* Values are those of cusolverDnFunction_t and cusolverAlgMode_t. */
+typedef enum trnsolverDnFunction_t {
+    TRNSOLVERDN_GETRF = 0,
+    TRNSOLVERDN_POTRF = 1,
+    TRNSOLVERDN_SYEVBATCHED = 2,
+} trnsolverDnFunction_t;
+
+typedef enum trnsolverAlgMode_t {
+    TRNSOLVER_ALG_0 = 0,
+    TRNSOLVER_ALG_1 = 1,
+    TRNSOLVER_ALG_2 = 2,
+} trnsolverAlgMode_t;
+
+/* The options of the generic routines: a host object. */
+typedef struct trnsolverDnParams *trnsolverDnParams_t;
+
+trnsolverStatus_t trnsolverDnCreateParams(trnsolverDnParams_t *params);
+trnsolverStatus_t trnsolverDnDestroyParams(trnsolverDnParams_t params);
+/* Selects algo for function: GETRF takes ALG_0 (default) or ALG_1, POTRF
+ * and SYEVBATCHED take ALG_0; anything else gives INVALID_VALUE. Stored;
+ * trnsci runs one algorithm per routine whatever is selected. */
+trnsolverStatus_t trnsolverDnSetAdvOptions(trnsolverDnParams_t params,
+                                           trnsolverDnFunction_t function, trnsolverAlgMode_t algo);
+
+/* Xpotrf / Xpotrs: potrf / potrs (see Cholesky above). */
+trnsolverStatus_t trnsolverDnXpotrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, trnblasFillMode_t uplo,
+                                               int64_t n, trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXpotrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+                                    void *A, int64_t lda, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+trnsolverStatus_t trnsolverDnXpotrs(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasFillMode_t uplo, int64_t n, int64_t nrhs,
+                                    trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeB, void *B, int64_t ldb, int *info);
+
+/* Xgetrf / Xgetrs: getrf / getrs (see LU above) with 64-bit pivots
+ * (min(m,n) int64_t, 1-based; NULL: no pivoting, as cuSOLVER). Xgetrs
+ * narrows the pivots into a stream-ordered temporary (trnsciMallocAsync on
+ * the handle's stream, freed in stream order): it may return
+ * TRNSOLVER_STATUS_ALLOC_FAILED when that allocation fails. */
+trnsolverStatus_t trnsolverDnXgetrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, int64_t m, int64_t n,
+                                               trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgetrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                    int64_t lda, int64_t *ipiv, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+trnsolverStatus_t trnsolverDnXgetrs(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasOperation_t trans, int64_t n, int64_t nrhs,
+                                    trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                                    const int64_t *ipiv, trnsciDataType_t dataTypeB, void *B,
+                                    int64_t ldb, int *info);
+
+/* Xgeqrf: geqrf (see QR above); tau has dataTypeA. */
+trnsolverStatus_t trnsolverDnXgeqrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, int64_t m, int64_t n,
+                                               trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t dataTypeTau,
+                                               const void *tau, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgeqrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                    int64_t lda, trnsciDataType_t dataTypeTau, void *tau,
+                                    trnsciDataType_t computeType, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info);
+
+/* Xsyevd: syevd / heevd (see the eigenproblems above); W has the real type
+ * of dataTypeA. */
+trnsolverStatus_t trnsolverDnXsyevd_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int64_t n,
+                                    trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeW, void *W,
+                                    trnsciDataType_t computeType, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info);
+
+/* Xgesvd: gesvd (see SVD above; m >= n); S has the real type of dataTypeA,
+ * U and VT have dataTypeA. */
+trnsolverStatus_t trnsolverDnXgesvd_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobvt,
+    int64_t m, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeS, const void *S, trnsciDataType_t dataTypeU, const void *U,
+    int64_t ldu, trnsciDataType_t dataTypeVT, const void *VT, int64_t ldvt,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgesvd(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    signed char jobu, signed char jobvt, int64_t m, int64_t n,
+                                    trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeS, void *S, trnsciDataType_t dataTypeU,
+                                    void *U, int64_t ldu, trnsciDataType_t dataTypeVT, void *VT,
+                                    int64_t ldvt, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+
 /* ==== trnsci extensions (not in cuSOLVER) ============================================
  * Iterative routines report how they ended in a trnsolverIterResult_t in
  * device memory (devResult, may be NULL), written in stream order like

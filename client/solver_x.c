@@ -1,0 +1,581 @@
+/*
+ * solver_x.c — trnsolver's 64-bit generic API (cusolverDnX*): the params
+ * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd with
+ * their _bufferSize companions. Each routine checks what the generic API
+ * adds (params, the data types, 64-bit sizes, the workspace sizes) and then
+ * calls the typed routine of the type (S, D, C, Z), which queues one op and
+ * validates the rest in the daemon; nothing is queued when a check fails.
+ *
+ * Invariants:
+ *  - every size handed to a typed routine fits an int (checked here:
+ *    negative is INVALID_VALUE, above INT_MAX NOT_SUPPORTED);
+ *  - the workspace sizes reported are exactly what the routine uses: 0
+ *    host bytes always; Xgetrf's device buffer holds the 32-bit pivots the
+ *    daemon's LU writes (min(m,n) * 4 bytes), widened into the caller's
+ *    int64_t ipiv by a stream-ordered strided copy (a pivot is positive and
+ *    below 2^31, so its int64 is the int32 in the low half and zeros in the
+ *    high half: little-endian layout, checked at compile time);
+ *  - Xgetrs narrows the pivots into a temporary from trnsciMallocAsync on
+ *    the handle's stream and frees it with trnsciFreeAsync, so the call
+ *    stays asynchronous.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "client/solver_internal.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "Xgetrf's pivot widening assumes little-endian device memory"
+#endif
+
+struct trnsolverDnParams {
+    trnsolverAlgMode_t getrf_alg; /* stored: one LU algorithm serves both */
+};
+
+/* S, D, C, Z by index. */
+enum { X_S, X_D, X_C, X_Z };
+
+static trnsolverStatus_t x_fail(trnsciError_t e, const char *fmt, const char *fn, const char *arg,
+                                long long v) {
+    return trn_solver_status(trn_fail(e, fmt, fn, arg, v));
+}
+
+static const char *type_name(trnsciDataType_t t) {
+    switch (t) {
+    case TRNSCI_R_32F: return "TRNSCI_R_32F";
+    case TRNSCI_R_64F: return "TRNSCI_R_64F";
+    case TRNSCI_C_32F: return "TRNSCI_C_32F";
+    case TRNSCI_C_64F: return "TRNSCI_C_64F";
+    default: return "a type other than R_32F, R_64F, C_32F or C_64F";
+    }
+}
+
+/* The index of dataTypeA, or -1 (NOT_SUPPORTED recorded). */
+static int x_type(const char *fn, trnsciDataType_t a, trnsolverStatus_t *st) {
+    switch (a) {
+    case TRNSCI_R_32F: return X_S;
+    case TRNSCI_R_64F: return X_D;
+    case TRNSCI_C_32F: return X_C;
+    case TRNSCI_C_64F: return X_Z;
+    default:
+        *st = x_fail(trnsciErrorNotSupported,
+                     "%s: %s=%lld is not supported (R_32F, R_64F, C_32F or C_64F)", fn, "dataTypeA",
+                     (long long)a);
+        return -1;
+    }
+}
+
+/* Another argument's type must be `want` (dataTypeA, or its real type). */
+static int x_same(const char *fn, const char *arg, trnsciDataType_t got, trnsciDataType_t want,
+                  trnsolverStatus_t *st) {
+    if (got == want)
+        return 0;
+    *st = trn_solver_status(trn_fail(trnsciErrorNotSupported,
+                                     "%s: %s=%d (%s) is not supported with this dataTypeA: it must "
+                                     "be %s",
+                                     fn, arg, (int)got, type_name(got), type_name(want)));
+    return -1;
+}
+
+static trnsciDataType_t real_of(trnsciDataType_t a) {
+    return (a == TRNSCI_R_32F || a == TRNSCI_C_32F) ? TRNSCI_R_32F : TRNSCI_R_64F;
+}
+
+/* A 64-bit size narrowed to int. */
+static int x_dim(const char *fn, const char *arg, int64_t v, int *out, trnsolverStatus_t *st) {
+    if (v < 0) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= 0", fn, arg, (long long)v);
+        return -1;
+    }
+    if (v > INT_MAX) {
+        *st = x_fail(trnsciErrorNotSupported,
+                     "%s: %s=%lld is above INT_MAX (trnsci's kernels take 32-bit sizes)", fn, arg,
+                     (long long)v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* The checks every routine starts with: handle, params. */
+static int x_begin(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                   trnsolverStatus_t *st) {
+    if (!trn_solver_begin(handle, st))
+        return -1;
+    if (!params) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, "params", 0LL);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reports the sizes of a _bufferSize call. */
+static trnsolverStatus_t x_sizes(const char *fn, size_t dev, size_t *onDevice, size_t *onHost) {
+    if (!onDevice || !onHost)
+        return x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn,
+                      !onDevice ? "workspaceInBytesOnDevice" : "workspaceInBytesOnHost", 0LL);
+    *onDevice = dev;
+    *onHost = 0;
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+/* The workspace a routine is given must be at least what it needs. */
+static int x_workspace(const char *fn, size_t need, void *dev, size_t have, trnsolverStatus_t *st) {
+    if (have < need) {
+        *st = trn_solver_status(trn_fail(trnsciErrorInvalidValue,
+                                         "%s: workspaceInBytesOnDevice=%zu is less than the %zu "
+                                         "bytes the _bufferSize call reports",
+                                         fn, have, need));
+        return -1;
+    }
+    if (need > 0 && !dev) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld bytes needed)", fn,
+                     "bufferOnDevice", (long long)need);
+        return -1;
+    }
+    return 0;
+}
+
+/* A runtime call's failure, its message prefixed with what it was for. */
+static trnsolverStatus_t x_runtime(trnsciError_t e, const char *what) {
+    char msg[512];
+    snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+    return trn_solver_status(trn_fail(e, "%s: %s", what, msg));
+}
+
+/* ---- params ---------------------------------------------------------------------- */
+
+trnsolverStatus_t trnsolverDnCreateParams(trnsolverDnParams_t *params) {
+    if (!params)
+        return x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", "trnsolverDnCreateParams",
+                      "params", 0LL);
+    struct trnsolverDnParams *p = calloc(1, sizeof(*p));
+    if (!p)
+        return trn_solver_status(
+            trn_fail(trnsciErrorMemoryAllocation, "trnsolverDnCreateParams: out of memory"));
+    p->getrf_alg = TRNSOLVER_ALG_0;
+    *params = p;
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+trnsolverStatus_t trnsolverDnDestroyParams(trnsolverDnParams_t params) {
+    free(params);
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+trnsolverStatus_t trnsolverDnSetAdvOptions(trnsolverDnParams_t params,
+                                           trnsolverDnFunction_t function,
+                                           trnsolverAlgMode_t algo) {
+    const char *fn = "trnsolverDnSetAdvOptions";
+    if (!params)
+        return x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, "params", 0LL);
+    switch (function) {
+    case TRNSOLVERDN_GETRF:
+        if (algo != TRNSOLVER_ALG_0 && algo != TRNSOLVER_ALG_1)
+            return x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be ALG_0 or ALG_1 for GETRF",
+                          fn, "algo", (long long)algo);
+        params->getrf_alg = algo;
+        break;
+    case TRNSOLVERDN_POTRF:
+    case TRNSOLVERDN_SYEVBATCHED:
+        if (algo != TRNSOLVER_ALG_0)
+            return x_fail(trnsciErrorInvalidValue,
+                          "%s: %s=%lld must be ALG_0 for POTRF and SYEVBATCHED", fn, "algo",
+                          (long long)algo);
+        break;
+    default:
+        return x_fail(trnsciErrorInvalidValue,
+                      "%s: %s=%lld must be TRNSOLVERDN_GETRF, _POTRF or _SYEVBATCHED", fn,
+                      "function", (long long)function);
+    }
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+/* ---- Cholesky --------------------------------------------------------------------- */
+
+/* The common checks of Xpotrf and its _bufferSize: the type index and n,
+ * lda as ints, or -1 with *st set. */
+static int potrf_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t computeType, int *ni, int *ldai, trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "computeType", computeType, dataTypeA, st) ||
+        x_dim(fn, "n", n, ni, st) || x_dim(fn, "lda", lda, ldai, st))
+        return -1;
+    return t;
+}
+
+trnsolverStatus_t trnsolverDnXpotrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, trnblasFillMode_t uplo,
+                                               int64_t n, trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost) {
+    (void)uplo, (void)A;
+    const char *fn = "Xpotrf_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    if (potrf_args(handle, params, fn, n, dataTypeA, lda, computeType, &ni, &ldai, &st) < 0)
+        return st;
+    return x_sizes(fn, 0, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXpotrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+                                    void *A, int64_t lda, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info) {
+    (void)bufferOnDevice, (void)workspaceInBytesOnDevice, (void)bufferOnHost,
+        (void)workspaceInBytesOnHost;
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    const int t =
+        potrf_args(handle, params, "Xpotrf", n, dataTypeA, lda, computeType, &ni, &ldai, &st);
+    switch (t) {
+    case X_S: return trnsolverDnSpotrf(handle, uplo, ni, A, ldai, NULL, 0, info);
+    case X_D: return trnsolverDnDpotrf(handle, uplo, ni, A, ldai, NULL, 0, info);
+    case X_C: return trnsolverDnCpotrf(handle, uplo, ni, A, ldai, NULL, 0, info);
+    case X_Z: return trnsolverDnZpotrf(handle, uplo, ni, A, ldai, NULL, 0, info);
+    default: return st;
+    }
+}
+
+trnsolverStatus_t trnsolverDnXpotrs(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasFillMode_t uplo, int64_t n, int64_t nrhs,
+                                    trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeB, void *B, int64_t ldb, int *info) {
+    const char *fn = "Xpotrs";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    if (x_begin(handle, params, fn, &st))
+        return st;
+    int ni, nr, ldai, ldbi;
+    const int t = x_type(fn, dataTypeA, &st);
+    if (t < 0 || x_same(fn, "dataTypeB", dataTypeB, dataTypeA, &st) ||
+        x_dim(fn, "n", n, &ni, &st) || x_dim(fn, "nrhs", nrhs, &nr, &st) ||
+        x_dim(fn, "lda", lda, &ldai, &st) || x_dim(fn, "ldb", ldb, &ldbi, &st))
+        return st;
+    switch (t) {
+    case X_S: return trnsolverDnSpotrs(handle, uplo, ni, nr, A, ldai, B, ldbi, info);
+    case X_D: return trnsolverDnDpotrs(handle, uplo, ni, nr, A, ldai, B, ldbi, info);
+    case X_C: return trnsolverDnCpotrs(handle, uplo, ni, nr, A, ldai, B, ldbi, info);
+    default: return trnsolverDnZpotrs(handle, uplo, ni, nr, A, ldai, B, ldbi, info);
+    }
+}
+
+/* ---- LU --------------------------------------------------------------------------- */
+
+static int getrf_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t computeType, int *mi, int *ni, int *ldai,
+                      trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "computeType", computeType, dataTypeA, st) ||
+        x_dim(fn, "m", m, mi, st) || x_dim(fn, "n", n, ni, st) || x_dim(fn, "lda", lda, ldai, st))
+        return -1;
+    return t;
+}
+
+/* The device bytes Xgetrf needs: the 32-bit pivots. */
+static size_t getrf_bytes(int m, int n) {
+    return (size_t)(m < n ? m : n) * sizeof(int32_t);
+}
+
+trnsolverStatus_t trnsolverDnXgetrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, int64_t m, int64_t n,
+                                               trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost) {
+    (void)A;
+    const char *fn = "Xgetrf_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int mi, ni, ldai;
+    if (getrf_args(handle, params, fn, m, n, dataTypeA, lda, computeType, &mi, &ni, &ldai, &st) < 0)
+        return st;
+    return x_sizes(fn, getrf_bytes(mi, ni), workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXgetrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                    int64_t lda, int64_t *ipiv, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info) {
+    (void)bufferOnHost, (void)workspaceInBytesOnHost;
+    const char *fn = "Xgetrf";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int mi, ni, ldai;
+    const int t =
+        getrf_args(handle, params, fn, m, n, dataTypeA, lda, computeType, &mi, &ni, &ldai, &st);
+    if (t < 0)
+        return st;
+    const size_t need = ipiv ? getrf_bytes(mi, ni) : 0;
+    if (x_workspace(fn, need, bufferOnDevice, workspaceInBytesOnDevice, &st))
+        return st;
+    const size_t np = need / sizeof(int32_t);
+    const trnsciStream_t s = handle->stream;
+    /* Zero the high halves first: this also checks ipiv before the LU is
+     * queued, so a bad ipiv queues nothing. */
+    if (np > 0) {
+        const trnsciError_t e = trnsciMemsetAsync(ipiv, 0, np * sizeof(int64_t), s);
+        if (e != trnsciSuccess)
+            return x_runtime(e, "Xgetrf: ipiv");
+    }
+    /* No pivots to write (ipiv NULL, or an empty matrix): unpivoted. */
+    int *piv32 = np > 0 ? (int *)bufferOnDevice : NULL;
+    switch (t) {
+    case X_S: st = trnsolverDnSgetrf(handle, mi, ni, A, ldai, NULL, piv32, info); break;
+    case X_D: st = trnsolverDnDgetrf(handle, mi, ni, A, ldai, NULL, piv32, info); break;
+    case X_C: st = trnsolverDnCgetrf(handle, mi, ni, A, ldai, NULL, piv32, info); break;
+    default: st = trnsolverDnZgetrf(handle, mi, ni, A, ldai, NULL, piv32, info); break;
+    }
+    if (st != TRNSOLVER_STATUS_SUCCESS || np == 0)
+        return st;
+    const trnsciError_t e = trnsciMemcpy2DAsync(ipiv, sizeof(int64_t), piv32, sizeof(int32_t),
+                                                sizeof(int32_t), np, trnsciMemcpyDeviceToDevice, s);
+    if (e != trnsciSuccess)
+        return x_runtime(e, "Xgetrf: widening the pivots into ipiv");
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+trnsolverStatus_t trnsolverDnXgetrs(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasOperation_t trans, int64_t n, int64_t nrhs,
+                                    trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                                    const int64_t *ipiv, trnsciDataType_t dataTypeB, void *B,
+                                    int64_t ldb, int *info) {
+    const char *fn = "Xgetrs";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    if (x_begin(handle, params, fn, &st))
+        return st;
+    int ni, nr, ldai, ldbi;
+    const int t = x_type(fn, dataTypeA, &st);
+    if (t < 0 || x_same(fn, "dataTypeB", dataTypeB, dataTypeA, &st) ||
+        x_dim(fn, "n", n, &ni, &st) || x_dim(fn, "nrhs", nrhs, &nr, &st) ||
+        x_dim(fn, "lda", lda, &ldai, &st) || x_dim(fn, "ldb", ldb, &ldbi, &st))
+        return st;
+    const trnsciStream_t s = handle->stream;
+    int *piv32 = NULL;
+    if (ipiv && ni > 0) {
+        trnsciError_t e = trnsciMallocAsync((void **)&piv32, (size_t)ni * sizeof(int32_t), s);
+        if (e != trnsciSuccess)
+            return trn_solver_status(e);
+        /* The low half of each pivot (valid pivots are in [1, n]). */
+        e = trnsciMemcpy2DAsync(piv32, sizeof(int32_t), ipiv, sizeof(int64_t), sizeof(int32_t),
+                                (size_t)ni, trnsciMemcpyDeviceToDevice, s);
+        if (e != trnsciSuccess) {
+            const trnsolverStatus_t r = x_runtime(e, "Xgetrs: ipiv");
+            char msg[512];
+            snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+            (void)trnsciFreeAsync(piv32, s);
+            (void)trn_fail(e, "%s", msg); /* the free's outcome does not replace it */
+            return r;
+        }
+    }
+    switch (t) {
+    case X_S: st = trnsolverDnSgetrs(handle, trans, ni, nr, A, ldai, piv32, B, ldbi, info); break;
+    case X_D: st = trnsolverDnDgetrs(handle, trans, ni, nr, A, ldai, piv32, B, ldbi, info); break;
+    case X_C: st = trnsolverDnCgetrs(handle, trans, ni, nr, A, ldai, piv32, B, ldbi, info); break;
+    default: st = trnsolverDnZgetrs(handle, trans, ni, nr, A, ldai, piv32, B, ldbi, info); break;
+    }
+    if (piv32) {
+        /* Keep the routine's message if it failed. */
+        char msg[512];
+        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+        const trnsciError_t e = trnsciFreeAsync(piv32, s);
+        if (st != TRNSOLVER_STATUS_SUCCESS)
+            (void)trn_fail(trnsciErrorInvalidValue, "%s", msg); /* getrs's message stays */
+        else if (e != trnsciSuccess)
+            return trn_solver_status(e);
+    }
+    return st;
+}
+
+/* ---- QR --------------------------------------------------------------------------- */
+
+static int geqrf_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t dataTypeTau, trnsciDataType_t computeType, int *mi, int *ni,
+                      int *ldai, trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "dataTypeTau", dataTypeTau, dataTypeA, st) ||
+        x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "m", m, mi, st) ||
+        x_dim(fn, "n", n, ni, st) || x_dim(fn, "lda", lda, ldai, st))
+        return -1;
+    return t;
+}
+
+trnsolverStatus_t trnsolverDnXgeqrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, int64_t m, int64_t n,
+                                               trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t dataTypeTau,
+                                               const void *tau, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost) {
+    (void)A, (void)tau;
+    const char *fn = "Xgeqrf_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int mi, ni, ldai;
+    if (geqrf_args(handle, params, fn, m, n, dataTypeA, lda, dataTypeTau, computeType, &mi, &ni,
+                   &ldai, &st) < 0)
+        return st;
+    return x_sizes(fn, 0, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXgeqrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                    int64_t lda, trnsciDataType_t dataTypeTau, void *tau,
+                                    trnsciDataType_t computeType, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info) {
+    (void)bufferOnDevice, (void)workspaceInBytesOnDevice, (void)bufferOnHost,
+        (void)workspaceInBytesOnHost;
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int mi, ni, ldai;
+    const int t = geqrf_args(handle, params, "Xgeqrf", m, n, dataTypeA, lda, dataTypeTau,
+                             computeType, &mi, &ni, &ldai, &st);
+    switch (t) {
+    case X_S: return trnsolverDnSgeqrf(handle, mi, ni, A, ldai, tau, NULL, 0, info);
+    case X_D: return trnsolverDnDgeqrf(handle, mi, ni, A, ldai, tau, NULL, 0, info);
+    case X_C: return trnsolverDnCgeqrf(handle, mi, ni, A, ldai, tau, NULL, 0, info);
+    case X_Z: return trnsolverDnZgeqrf(handle, mi, ni, A, ldai, tau, NULL, 0, info);
+    default: return st;
+    }
+}
+
+/* ---- eigenproblem ----------------------------------------------------------------- */
+
+static int syevd_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t dataTypeW, trnsciDataType_t computeType, int *ni, int *ldai,
+                      trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "dataTypeW", dataTypeW, real_of(dataTypeA), st) ||
+        x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "n", n, ni, st) ||
+        x_dim(fn, "lda", lda, ldai, st))
+        return -1;
+    return t;
+}
+
+trnsolverStatus_t trnsolverDnXsyevd_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
+    (void)jobz, (void)uplo, (void)A, (void)W;
+    const char *fn = "Xsyevd_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    if (syevd_args(handle, params, fn, n, dataTypeA, lda, dataTypeW, computeType, &ni, &ldai, &st) <
+        0)
+        return st;
+    return x_sizes(fn, 0, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int64_t n,
+                                    trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeW, void *W,
+                                    trnsciDataType_t computeType, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info) {
+    (void)bufferOnDevice, (void)workspaceInBytesOnDevice, (void)bufferOnHost,
+        (void)workspaceInBytesOnHost;
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    const int t = syevd_args(handle, params, "Xsyevd", n, dataTypeA, lda, dataTypeW, computeType,
+                             &ni, &ldai, &st);
+    switch (t) {
+    case X_S: return trnsolverDnSsyevd(handle, jobz, uplo, ni, A, ldai, W, NULL, 0, info);
+    case X_D: return trnsolverDnDsyevd(handle, jobz, uplo, ni, A, ldai, W, NULL, 0, info);
+    case X_C: return trnsolverDnCheevd(handle, jobz, uplo, ni, A, ldai, W, NULL, 0, info);
+    case X_Z: return trnsolverDnZheevd(handle, jobz, uplo, ni, A, ldai, W, NULL, 0, info);
+    default: return st;
+    }
+}
+
+/* ---- SVD -------------------------------------------------------------------------- */
+
+typedef struct svd_dims {
+    int m, n, lda, ldu, ldvt;
+} svd_dims;
+
+static int gesvd_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t dataTypeS, trnsciDataType_t dataTypeU, int64_t ldu,
+                      trnsciDataType_t dataTypeVT, int64_t ldvt, trnsciDataType_t computeType,
+                      svd_dims *d, trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "dataTypeS", dataTypeS, real_of(dataTypeA), st) ||
+        x_same(fn, "dataTypeU", dataTypeU, dataTypeA, st) ||
+        x_same(fn, "dataTypeVT", dataTypeVT, dataTypeA, st) ||
+        x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "m", m, &d->m, st) ||
+        x_dim(fn, "n", n, &d->n, st) || x_dim(fn, "lda", lda, &d->lda, st) ||
+        x_dim(fn, "ldu", ldu, &d->ldu, st) || x_dim(fn, "ldvt", ldvt, &d->ldvt, st))
+        return -1;
+    return t;
+}
+
+trnsolverStatus_t
+trnsolverDnXgesvd_bufferSize(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                             signed char jobu, signed char jobvt, int64_t m, int64_t n,
+                             trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                             trnsciDataType_t dataTypeS, const void *S, trnsciDataType_t dataTypeU,
+                             const void *U, int64_t ldu, trnsciDataType_t dataTypeVT,
+                             const void *VT, int64_t ldvt, trnsciDataType_t computeType,
+                             size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
+    (void)jobu, (void)jobvt, (void)A, (void)S, (void)U, (void)VT;
+    const char *fn = "Xgesvd_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    svd_dims d;
+    if (gesvd_args(handle, params, fn, m, n, dataTypeA, lda, dataTypeS, dataTypeU, ldu, dataTypeVT,
+                   ldvt, computeType, &d, &st) < 0)
+        return st;
+    return x_sizes(fn, 0, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXgesvd(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    signed char jobu, signed char jobvt, int64_t m, int64_t n,
+                                    trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeS, void *S, trnsciDataType_t dataTypeU,
+                                    void *U, int64_t ldu, trnsciDataType_t dataTypeVT, void *VT,
+                                    int64_t ldvt, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info) {
+    (void)bufferOnDevice, (void)workspaceInBytesOnDevice, (void)bufferOnHost,
+        (void)workspaceInBytesOnHost;
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    svd_dims d;
+    const int t = gesvd_args(handle, params, "Xgesvd", m, n, dataTypeA, lda, dataTypeS, dataTypeU,
+                             ldu, dataTypeVT, ldvt, computeType, &d, &st);
+    switch (t) {
+    case X_S:
+        return trnsolverDnSgesvd(handle, jobu, jobvt, d.m, d.n, A, d.lda, S, U, d.ldu, VT, d.ldvt,
+                                 NULL, 0, NULL, info);
+    case X_D:
+        return trnsolverDnDgesvd(handle, jobu, jobvt, d.m, d.n, A, d.lda, S, U, d.ldu, VT, d.ldvt,
+                                 NULL, 0, NULL, info);
+    case X_C:
+        return trnsolverDnCgesvd(handle, jobu, jobvt, d.m, d.n, A, d.lda, S, U, d.ldu, VT, d.ldvt,
+                                 NULL, 0, NULL, info);
+    case X_Z:
+        return trnsolverDnZgesvd(handle, jobu, jobvt, d.m, d.n, A, d.lda, S, U, d.ldu, VT, d.ldvt,
+                                 NULL, 0, NULL, info);
+    default: return st;
+    }
+}

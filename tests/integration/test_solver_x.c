@@ -1,0 +1,954 @@
+/*
+ * test_solver_x.c — trnsolver's 64-bit generic API (trnsolverDnX*: params,
+ * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd and their
+ * _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
+ * trnscid, over the local transport and gRPC over TCP.
+ *
+ * References, in long double (u the unit roundoff of the type, gamma_k =
+ * k u / (1 - k u); complex arithmetic doubles the constants as in
+ * test_solver.c: gamma_k becomes 2 gamma_{k+1}):
+ *  - Cholesky (Higham, Accuracy and Stability, Thm 10.3):
+ *    ||A - L L^H||_F <= gamma_{n+1} || |L| |L^H| ||_F; its solve (Thm 10.4)
+ *    ||b - A x||_2 <= gamma_{3n+1} || |L| |L^H| ||_F ||x||_2;
+ *  - LU (Thm 9.3): ||P A - L U||_F <= gamma_n || |L| |U| ||_F; its solve
+ *    (Thm 9.4) ||b - op(A) x||_2 <= gamma_{3n} || |L| |U| ||_F ||x||_2; the
+ *    64-bit pivots equal those of scipy.linalg.lu_factor (LAPACK getrf in
+ *    the same precision: partial pivoting picks the same rows unless two
+ *    candidates tie within rounding, which the random matrices make
+ *    unlikely; the LU check above holds regardless);
+ *  - Householder QR (Thm 19.4, gamma~_{mn} = gamma_{4mn}):
+ *    ||A - Q R||_F <= gamma~ ||A||_F, ||Q^H Q - I||_F <= gamma~ sqrt(n); R
+ *    against scipy.linalg.qr's (same sign convention, LAPACK geqrf) within
+ *    4 kappa_2(A) gamma~ ||A||_F, the first-order perturbation bound of R
+ *    (Higham §19.9, Sun's bound, with a factor of 2 to spare), kappa_2
+ *    from the reference singular values;
+ *  - eigenvalues and singular values against scipy.linalg.eigvalsh and
+ *    numpy.linalg.svd (solver_ref.py) within THRESH n u ||A||_F (Weyl, as
+ *    test_solver_eigen.c), vectors through LAPACK's test ratios (LAWN 41):
+ *    ||A V - V W||_F / (n ||A||_F u), ||V^H V - I||_F / (n u),
+ *    ||A - U S V^H||_F / (max(m,n) ||A||_F u), held to THRESH = 30.
+ * info: a matrix that is not positive definite at a chosen order gives
+ * Xpotrf info = that order; an exactly zero column gives Xgetrf info = its
+ * index. Workspace: every _bufferSize reports 0 host bytes, Xgetrf
+ * min(m,n) * 4 device bytes, the others 0; a smaller device buffer is
+ * refused. Bad input gives cuSOLVER's status with a message naming the
+ * argument, and the daemon serves the next call.
+ */
+#include <complex.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "harness.h"
+#include "solver_test.h"
+
+#define THRESH 30.0L
+#define N 24  /* Cholesky, LU, eigenproblem */
+#define QM 30 /* QR, SVD and the tall LU: QM x QN */
+#define QN 20
+#define LOWER TRNBLAS_FILL_MODE_LOWER
+#define UPPER TRNBLAS_FILL_MODE_UPPER
+
+static th_daemon daemon_under_test;
+
+enum { P_GEN, P_TALL, P_HER, NPROB };
+static const int prob_rows[NPROB] = {N, QM, N};
+static const int prob_cols[NPROB] = {N, QN, N};
+static lcplx *prob[4][NPROB];
+static double *ref_piv[4][2]; /* lu of P_GEN, P_TALL */
+static double *ref_r[4];      /* R of P_TALL: QN x QN (complex: pairs) */
+static double *ref_eig[4];    /* eigenvalues of P_HER */
+static double *ref_sv[4];     /* singular values of P_TALL */
+
+static trnsciDataType_t dtype(ty t) {
+    return t == TY_S   ? TRNSCI_R_32F
+           : t == TY_D ? TRNSCI_R_64F
+           : t == TY_C ? TRNSCI_C_32F
+                       : TRNSCI_C_64F;
+}
+
+static trnsciDataType_t rtype(ty t) {
+    return (t == TY_S || t == TY_C) ? TRNSCI_R_32F : TRNSCI_R_64F;
+}
+
+static ty real_ty(ty t) {
+    return (t == TY_S || t == TY_C) ? TY_S : TY_D;
+}
+
+static const char *np_name(ty t) {
+    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
+}
+
+static long double cgam(ty t, long double k) {
+    return is_complex(t) ? 2.0L * st_gamma(t, k + 1) : st_gamma(t, k);
+}
+
+static void check_ratio(ty t, const char *what, long double value, long double limit) {
+    char name[80];
+    snprintf(name, sizeof(name), "%s %s", ty_name[t], what);
+    st_note(name, value / limit, 1.0L);
+    if (!(value <= limit))
+        fail_msg("%s %s: %Lg > %Lg", ty_name[t], what, value, limit);
+}
+
+/* ---- problems and references ------------------------------------------------------ */
+
+static void round_to(ty t, lcplx *a, size_t count) {
+    unsigned char tmp[16];
+    for (size_t i = 0; i < count; i++) {
+        put(t, tmp, 0, a[i]);
+        a[i] = get(t, tmp, 0);
+    }
+}
+
+static void write_raw(const char *dir, const char *name, ty t, int rows, int cols, const lcplx *a) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s.a", dir, name);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    unsigned char tmp[16];
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
+        put(t, tmp, 0, a[i]);
+        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
+    }
+    fclose(fp);
+}
+
+static double *read_out(const char *dir, const char *name, size_t count) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s.out", dir, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    double *v = calloc(count, sizeof(double));
+    const size_t got = v ? fread(v, sizeof(double), count, fp) : 0;
+    fclose(fp);
+    if (got != count) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+static int make_problems(void) {
+    char dir[] = "/tmp/trnsci-solver-x-XXXXXX";
+    if (!mkdtemp(dir))
+        return -1;
+    char path[600];
+    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
+    FILE *man = fopen(path, "w");
+    if (!man)
+        return -1;
+    st_rng = 0x6e64a1ULL;
+    for (int ti = 0; ti < 4; ti++) {
+        const ty t = all_types[ti];
+        for (int p = P_GEN; p <= P_TALL; p++) {
+            lcplx *a = st_lmat(prob_rows[p], prob_cols[p]);
+            for (size_t i = 0; i < (size_t)prob_rows[p] * prob_cols[p]; i++)
+                a[i] = st_random(t);
+            prob[ti][p] = a;
+        }
+        lcplx *h = st_lmat(N, N);
+        for (int j = 0; j < N; j++)
+            for (int i = j; i < N; i++) {
+                const lcplx v = i == j ? st_uniform() : st_random(t);
+                h[(size_t)j * N + i] = v;
+                h[(size_t)i * N + j] = conjl(v);
+            }
+        prob[ti][P_HER] = h;
+        for (int p = 0; p < NPROB; p++)
+            round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
+        const char *tn = np_name(t);
+        char name[64];
+        snprintf(name, sizeof(name), "lu%d_0", ti);
+        write_raw(dir, name, t, N, N, prob[ti][P_GEN]);
+        fprintf(man, "lu %s %s %d %d\n", name, tn, N, N);
+        snprintf(name, sizeof(name), "lu%d_1", ti);
+        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        fprintf(man, "lu %s %s %d %d\n", name, tn, QM, QN);
+        snprintf(name, sizeof(name), "qr%d", ti);
+        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        fprintf(man, "qr %s %s %d %d\n", name, tn, QM, QN);
+        snprintf(name, sizeof(name), "svd%d", ti);
+        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        fprintf(man, "svd %s %s %d %d\n", name, tn, QM, QN);
+        snprintf(name, sizeof(name), "eig%d", ti);
+        write_raw(dir, name, t, N, N, prob[ti][P_HER]);
+        fprintf(man, "eigh %s %s %d\n", name, tn, N);
+    }
+    fclose(man);
+    const char *const argv[] = {PYTHON3, SOLVER_REF_PY, dir, NULL};
+    const int rc = th_run(argv, NULL);
+    int bad = rc != 0;
+    for (int ti = 0; ti < 4 && !bad; ti++) {
+        char name[64];
+        snprintf(name, sizeof(name), "lu%d_0", ti);
+        bad |= !(ref_piv[ti][0] = read_out(dir, name, N));
+        snprintf(name, sizeof(name), "lu%d_1", ti);
+        bad |= !(ref_piv[ti][1] = read_out(dir, name, QN));
+        snprintf(name, sizeof(name), "qr%d", ti);
+        bad |= !(ref_r[ti] =
+                     read_out(dir, name, (size_t)QN * QN * (is_complex(all_types[ti]) ? 2 : 1)));
+        snprintf(name, sizeof(name), "svd%d", ti);
+        bad |= !(ref_sv[ti] = read_out(dir, name, QN));
+        snprintf(name, sizeof(name), "eig%d", ti);
+        bad |= !(ref_eig[ti] = read_out(dir, name, N));
+    }
+    th_remove_dir(dir);
+    if (bad)
+        fprintf(stderr, "solver_ref.py failed (exit %d)\n", rc);
+    return bad ? -1 : 0;
+}
+
+static int type_index(ty t) {
+    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
+}
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+typedef struct tri_ctx {
+    int lower;
+} tri_ctx;
+
+static int in_triangle(int i, int j, void *ctx) {
+    return ((tri_ctx *)ctx)->lower ? i >= j : i <= j;
+}
+
+static trnsolverDnParams_t make_params(void) {
+    trnsolverDnParams_t p = NULL;
+    assert_int_equal(trnsolverDnCreateParams(&p), TRNSOLVER_STATUS_SUCCESS);
+    assert_non_null(p);
+    return p;
+}
+
+/* The real vector of `count` values a real-typed st_mat holds after a call. */
+static long double *read_real(const st_mat *w, int count) {
+    void *h = st_download(w, NULL, NULL);
+    long double *v = calloc((size_t)count, sizeof(long double));
+    assert_non_null(v);
+    for (int i = 0; i < count; i++)
+        v[i] = creall(st_got(w, h, i, 0));
+    free(h);
+    return v;
+}
+
+static void expect_sizes(size_t dev, size_t host, size_t want_dev) {
+    assert_int_equal(dev, want_dev);
+    assert_int_equal(host, 0);
+}
+
+/* ---- params ----------------------------------------------------------------------- */
+
+static void test_params(void **state) {
+    (void)state;
+    trnsolverDnParams_t p = make_params();
+    assert_int_equal(trnsolverDnSetAdvOptions(p, TRNSOLVERDN_GETRF, TRNSOLVER_ALG_1),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnSetAdvOptions(p, TRNSOLVERDN_GETRF, TRNSOLVER_ALG_0),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnSetAdvOptions(p, TRNSOLVERDN_GETRF, TRNSOLVER_ALG_2),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    st_expect_message("algo");
+    assert_int_equal(trnsolverDnSetAdvOptions(p, TRNSOLVERDN_POTRF, TRNSOLVER_ALG_1),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    assert_int_equal(trnsolverDnSetAdvOptions(p, (trnsolverDnFunction_t)7, TRNSOLVER_ALG_0),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    st_expect_message("function");
+    assert_int_equal(trnsolverDnSetAdvOptions(NULL, TRNSOLVERDN_GETRF, TRNSOLVER_ALG_0),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    assert_int_equal(trnsolverDnCreateParams(NULL), TRNSOLVER_STATUS_INVALID_VALUE);
+    assert_int_equal(trnsolverDnDestroyParams(p), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroyParams(NULL), TRNSOLVER_STATUS_SUCCESS);
+}
+
+/* ---- Cholesky --------------------------------------------------------------------- */
+
+static void check_potrf(ty t, int lower) {
+    const int n = N;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    const trnsciDataType_t dt = dtype(t);
+    lcplx *a = st_spd(t, n, 100.0L);
+    round_to(t, a, (size_t)n * n);
+    st_mat A;
+    st_alloc(&A, t, n, n, n + 3);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            st_set(&A, i, j, in_triangle(i, j, &(tri_ctx){lower}) ? a[(size_t)j * n + i] : 1e30L);
+    st_upload(&A);
+    int *info = st_info_alloc(1);
+    size_t dev = 99, host = 99;
+    assert_int_equal(
+        trnsolverDnXpotrf_bufferSize(h, par, uplo, n, dt, st_ptr(&A), A.ld, dt, &dev, &host),
+        TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+    assert_int_equal(
+        trnsolverDnXpotrf(h, par, uplo, n, dt, st_ptr(&A), A.ld, dt, NULL, dev, NULL, host, info),
+        TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *got = st_download(&A, in_triangle, &(tri_ctx){lower});
+    /* F lower with A = F F^H. */
+    lcplx *f = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++)
+            f[(size_t)j * n + i] = lower ? st_got(&A, got, i, j) : conjl(st_got(&A, got, j, i));
+    long double err = 0, scale = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            long double sa = 0;
+            for (int l = 0; l < n; l++) {
+                s += f[(size_t)l * n + i] * conjl(f[(size_t)l * n + j]);
+                sa += cabsl(f[(size_t)l * n + i]) * cabsl(f[(size_t)l * n + j]);
+            }
+            const lcplx e = a[(size_t)j * n + i] - s;
+            err += creall(e * conjl(e));
+            scale += sa * sa;
+        }
+    scale = sqrtl(scale);
+    check_ratio(t, "Xpotrf ||A - LL^H||", sqrtl(err), cgam(t, n + 1) * scale);
+
+    /* Xpotrs with three right-hand sides. */
+    const int nrhs = 3;
+    st_mat B;
+    st_alloc(&B, t, n, nrhs, n + 1);
+    for (int j = 0; j < nrhs; j++)
+        for (int i = 0; i < n; i++)
+            st_set(&B, i, j, st_random(t));
+    st_upload(&B);
+    assert_int_equal(
+        trnsolverDnXpotrs(h, par, uplo, n, nrhs, dt, st_ptr(&A), A.ld, dt, st_ptr(&B), B.ld, info),
+        TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *xg = st_download(&B, NULL, NULL);
+    for (int j = 0; j < nrhs; j++) {
+        long double rn = 0, xn = 0;
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            for (int l = 0; l < n; l++)
+                s += a[(size_t)l * n + i] * st_got(&B, xg, l, j);
+            const lcplx r = st_at(&B, i, j) - s;
+            rn += creall(r * conjl(r));
+            xn += creall(st_got(&B, xg, i, j) * conjl(st_got(&B, xg, i, j)));
+        }
+        check_ratio(t, "Xpotrs ||b - Ax||", sqrtl(rn), cgam(t, 3 * n + 1) * scale * sqrtl(xn));
+    }
+    free(xg);
+    free(got);
+    free(f);
+    free(a);
+    st_free(&A);
+    st_free(&B);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_potrf(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int lower = 0; lower < 2; lower++)
+            check_potrf(all_types[ti], lower);
+}
+
+/* ---- LU --------------------------------------------------------------------------- */
+
+/* Xgetrf of problem p (P_GEN square, P_TALL), pivoted or not, then (square)
+ * Xgetrs for op N, T, C. */
+static void check_getrf(ty t, int p, int pivot, trnsolverAlgMode_t alg) {
+    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    assert_int_equal(trnsolverDnSetAdvOptions(par, TRNSOLVERDN_GETRF, alg),
+                     TRNSOLVER_STATUS_SUCCESS);
+    const trnsciDataType_t dt = dtype(t);
+    lcplx *a = st_lmat(m, n);
+    memcpy(a, prob[ti][p], (size_t)m * n * sizeof(lcplx));
+    if (!pivot) /* diagonally dominant: stable without pivoting */
+        for (int i = 0; i < k; i++)
+            a[(size_t)i * m + i] += 2.0L * n;
+    round_to(t, a, (size_t)m * n);
+    st_mat A;
+    st_alloc(&A, t, m, n, m + 2);
+    st_fill(&A, a);
+    st_upload(&A);
+    int *info = st_info_alloc(1);
+    size_t dev = 99, host = 99;
+    assert_int_equal(
+        trnsolverDnXgetrf_bufferSize(h, par, m, n, dt, st_ptr(&A), A.ld, dt, &dev, &host),
+        TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, (size_t)k * 4);
+    void *work = NULL;
+    assert_int_equal(trnsciMalloc(&work, dev), trnsciSuccess);
+    int64_t *ipiv = NULL;
+    if (pivot) {
+        /* One element past the pivots must stay as it was. */
+        assert_int_equal(trnsciMalloc((void **)&ipiv, (size_t)(k + 1) * 8), trnsciSuccess);
+        assert_int_equal(trnsciMemset(ipiv, 0x5a, (size_t)(k + 1) * 8), trnsciSuccess);
+    }
+    assert_int_equal(trnsolverDnXgetrf(h, par, m, n, dt, st_ptr(&A), A.ld, ipiv, dt,
+                                       pivot ? work : NULL, pivot ? dev : 0, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *got = st_download(&A, NULL, NULL);
+    int64_t piv[N + 1];
+    lcplx *pa = st_lmat(m, n);
+    memcpy(pa, a, (size_t)m * n * sizeof(lcplx));
+    if (pivot) {
+        assert_int_equal(trnsciMemcpy(piv, ipiv, (size_t)(k + 1) * 8, trnsciMemcpyDeviceToHost),
+                         trnsciSuccess);
+        int64_t pad;
+        memset(&pad, 0x5a, sizeof(pad));
+        assert_true(piv[k] == pad);
+        const double *want = ref_piv[ti][p == P_GEN ? 0 : 1];
+        for (int i = 0; i < k; i++) {
+            if (piv[i] != (int64_t)want[i])
+                fail_msg("%s Xgetrf %dx%d: ipiv[%d] = %lld, LAPACK's %g", ty_name[t], m, n, i,
+                         (long long)piv[i], want[i]);
+            assert_true(piv[i] >= i + 1 && piv[i] <= m);
+            for (int j = 0; j < n; j++) {
+                const size_t r = (size_t)piv[i] - 1;
+                const lcplx tmp = pa[(size_t)j * m + i];
+                pa[(size_t)j * m + i] = pa[(size_t)j * m + r];
+                pa[(size_t)j * m + r] = tmp;
+            }
+        }
+    }
+    long double err = 0, scale = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            lcplx s = 0;
+            long double sa = 0;
+            for (int l = 0; l <= (i < j ? i : j) && l < k; l++) {
+                const lcplx lv = l == i ? 1 : st_got(&A, got, i, l);
+                const lcplx uv = st_got(&A, got, l, j);
+                s += lv * uv;
+                sa += cabsl(lv) * cabsl(uv);
+            }
+            const lcplx e = pa[(size_t)j * m + i] - s;
+            err += creall(e * conjl(e));
+            scale += sa * sa;
+        }
+    scale = sqrtl(scale);
+    check_ratio(t, "Xgetrf ||PA - LU||", sqrtl(err), cgam(t, k) * scale);
+
+    if (m == n) {
+        for (int op = 0; op < 3; op++) {
+            st_mat B;
+            st_alloc(&B, t, n, 2, n + 1);
+            for (int j = 0; j < 2; j++)
+                for (int i = 0; i < n; i++)
+                    st_set(&B, i, j, st_random(t));
+            st_upload(&B);
+            assert_int_equal(trnsolverDnXgetrs(h, par, (trnblasOperation_t)op, n, 2, dt, st_ptr(&A),
+                                               A.ld, ipiv, dt, st_ptr(&B), B.ld, info),
+                             TRNSOLVER_STATUS_SUCCESS);
+            assert_int_equal(st_read_int(info), 0);
+            void *xg = st_download(&B, NULL, NULL);
+            for (int j = 0; j < 2; j++) {
+                long double rn = 0, xn = 0;
+                for (int i = 0; i < n; i++) {
+                    lcplx s = 0;
+                    for (int l = 0; l < n; l++) {
+                        const lcplx aij = op == 0   ? a[(size_t)l * n + i]
+                                          : op == 1 ? a[(size_t)i * n + l]
+                                                    : conjl(a[(size_t)i * n + l]);
+                        s += aij * st_got(&B, xg, l, j);
+                    }
+                    const lcplx r = st_at(&B, i, j) - s;
+                    rn += creall(r * conjl(r));
+                    xn += creall(st_got(&B, xg, i, j) * conjl(st_got(&B, xg, i, j)));
+                }
+                check_ratio(t, "Xgetrs ||b - op(A)x||", sqrtl(rn),
+                            cgam(t, 3 * n) * scale * sqrtl(xn));
+            }
+            free(xg);
+            st_free(&B);
+        }
+    }
+    free(got);
+    free(pa);
+    free(a);
+    st_free(&A);
+    assert_int_equal(trnsciFree(work), trnsciSuccess);
+    if (ipiv)
+        assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_getrf(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        const ty t = all_types[ti];
+        check_getrf(t, P_GEN, 1, TRNSOLVER_ALG_0);
+        check_getrf(t, P_GEN, 1, TRNSOLVER_ALG_1);
+        check_getrf(t, P_TALL, 1, TRNSOLVER_ALG_0);
+        check_getrf(t, P_GEN, 0, TRNSOLVER_ALG_0);
+    }
+}
+
+/* ---- QR --------------------------------------------------------------------------- */
+
+static void check_geqrf(ty t) {
+    const int ti = type_index(t), m = QM, n = QN, k = QN;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    const lcplx *a = prob[ti][P_TALL];
+    st_mat A, T;
+    st_alloc(&A, t, m, n, m + 1);
+    st_fill(&A, a);
+    st_upload(&A);
+    st_alloc(&T, t, k, 1, k);
+    st_upload(&T);
+    int *info = st_info_alloc(1);
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXgeqrf_bufferSize(h, par, m, n, dt, st_ptr(&A), A.ld, dt,
+                                                  st_ptr(&T), dt, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+    assert_int_equal(trnsolverDnXgeqrf(h, par, m, n, dt, st_ptr(&A), A.ld, dt, st_ptr(&T), dt, NULL,
+                                       0, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *got = st_download(&A, NULL, NULL);
+    void *tg = st_download(&T, NULL, NULL);
+    /* Q = H_1 ... H_k applied to the first n columns of I, from the last
+     * reflector to the first: H_i = I - tau_i v v^H, v = (0, .., 1, A(i+1:m, i)). */
+    lcplx *q = st_lmat(m, n), *v = st_lmat(m, 1);
+    for (int i = 0; i < n; i++)
+        q[(size_t)i * m + i] = 1;
+    for (int r = k - 1; r >= 0; r--) {
+        const lcplx tau = st_got(&T, tg, r, 0);
+        for (int i = 0; i < m; i++)
+            v[i] = i < r ? 0 : i == r ? 1 : st_got(&A, got, i, r);
+        for (int j = 0; j < n; j++) {
+            lcplx s = 0;
+            for (int i = r; i < m; i++)
+                s += conjl(v[i]) * q[(size_t)j * m + i];
+            for (int i = r; i < m; i++)
+                q[(size_t)j * m + i] -= tau * v[i] * s;
+        }
+    }
+    lcplx *rr = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i <= j; i++)
+            rr[(size_t)j * n + i] = st_got(&A, got, i, j);
+    lcplx *qr = st_lmat(m, n);
+    st_lmul(m, n, n, q, 0, rr, qr);
+    for (size_t i = 0; i < (size_t)m * n; i++)
+        qr[i] = a[i] - qr[i];
+    const long double anorm = st_lfro(m, n, a), gt = cgam(t, 4.0L * m * n);
+    check_ratio(t, "Xgeqrf ||A - QR||", st_lfro(m, n, qr), gt * anorm);
+    lcplx *g = st_lmat(n, n);
+    st_lmul(n, n, m, q, 1, q, g);
+    for (int i = 0; i < n; i++)
+        g[(size_t)i * n + i] -= 1;
+    check_ratio(t, "Xgeqrf ||Q^H Q - I||", st_lfro(n, n, g), gt * sqrtl(n));
+    /* R against scipy's. */
+    long double dr = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i <= j; i++) {
+            const size_t e = (size_t)j * n + i;
+            const lcplx want =
+                is_complex(t) ? ref_r[ti][2 * e] + I * ref_r[ti][2 * e + 1] : (lcplx)ref_r[ti][e];
+            const lcplx d = rr[e] - want;
+            dr += creall(d * conjl(d));
+        }
+    const long double kappa = ref_sv[ti][0] / ref_sv[ti][k - 1];
+    check_ratio(t, "Xgeqrf ||R - R_scipy||", sqrtl(dr), 4.0L * kappa * gt * anorm);
+    free(g);
+    free(qr);
+    free(rr);
+    free(q);
+    free(v);
+    free(got);
+    free(tg);
+    st_free(&A);
+    st_free(&T);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_geqrf(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        check_geqrf(all_types[ti]);
+}
+
+/* ---- eigenproblem ----------------------------------------------------------------- */
+
+static void check_values(ty t, const char *what, int count, int n, const long double *w,
+                         const double *ref, long double scale) {
+    for (int i = 0; i < count; i++)
+        check_ratio(t, what, fabsl(w[i] - ref[i]), THRESH * n * st_u(t) * scale + 1e-13L * scale);
+}
+
+static void check_syevd(ty t, int lower, int vectors) {
+    const int ti = type_index(t), n = N;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    const lcplx *a = prob[ti][P_HER];
+    st_mat A, W;
+    st_alloc(&A, t, n, n, n + 2);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            st_set(&A, i, j, in_triangle(i, j, &(tri_ctx){lower}) ? a[(size_t)j * n + i] : 7.0L);
+    st_upload(&A);
+    st_alloc(&W, real_ty(t), n, 1, n);
+    st_upload(&W);
+    int *info = st_info_alloc(1);
+    const trnsolverEigMode_t jobz =
+        vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXsyevd_bufferSize(h, par, jobz, uplo, n, dt, st_ptr(&A), A.ld,
+                                                  rtype(t), st_ptr(&W), dt, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+    assert_int_equal(trnsolverDnXsyevd(h, par, jobz, uplo, n, dt, st_ptr(&A), A.ld, rtype(t),
+                                       st_ptr(&W), dt, NULL, 0, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    long double *w = read_real(&W, n);
+    const long double anorm = st_lfro(n, n, a);
+    check_values(t, "Xsyevd |w - w_scipy|", n, n, w, ref_eig[ti], anorm);
+    if (vectors) {
+        void *got = st_download(&A, NULL, NULL);
+        lcplx *v = st_take_got(&A, got);
+        lcplx *av = st_lmat(n, n);
+        st_lmul(n, n, n, a, 0, v, av);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                av[(size_t)j * n + i] -= v[(size_t)j * n + i] * w[j];
+        check_ratio(t, "Xsyevd ||AV - VW||/(n u ||A||)", st_lfro(n, n, av) / (n * anorm * st_u(t)),
+                    THRESH);
+        lcplx *g = st_lmat(n, n);
+        st_lmul(n, n, n, v, 1, v, g);
+        for (int i = 0; i < n; i++)
+            g[(size_t)i * n + i] -= 1;
+        check_ratio(t, "Xsyevd ||V^H V - I||/(n u)", st_lfro(n, n, g) / (n * st_u(t)), THRESH);
+        free(g);
+        free(av);
+        free(v);
+        free(got);
+    }
+    free(w);
+    st_free(&A);
+    st_free(&W);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_syevd(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        check_syevd(all_types[ti], 1, 1);
+        check_syevd(all_types[ti], 0, 1);
+        check_syevd(all_types[ti], 1, 0);
+    }
+}
+
+/* ---- SVD -------------------------------------------------------------------------- */
+
+static void check_gesvd(ty t, char job) {
+    const int ti = type_index(t), m = QM, n = QN;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    const lcplx *a = prob[ti][P_TALL];
+    const int vec = job != 'N';
+    st_mat A, S, U, VT;
+    st_alloc(&A, t, m, n, m + 1);
+    st_fill(&A, a);
+    st_upload(&A);
+    st_alloc(&S, real_ty(t), n, 1, n);
+    st_upload(&S);
+    st_alloc(&U, t, m, m, m + 2);
+    st_upload(&U);
+    st_alloc(&VT, t, n, n, n + 1);
+    st_upload(&VT);
+    int *info = st_info_alloc(1);
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXgesvd_bufferSize(h, par, job, job, m, n, dt, st_ptr(&A), A.ld,
+                                                  rtype(t), st_ptr(&S), dt, st_ptr(&U), U.ld, dt,
+                                                  st_ptr(&VT), VT.ld, dt, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+    assert_int_equal(trnsolverDnXgesvd(h, par, job, job, m, n, dt, st_ptr(&A), A.ld, rtype(t),
+                                       st_ptr(&S), dt, st_ptr(&U), U.ld, dt, st_ptr(&VT), VT.ld, dt,
+                                       NULL, 0, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    long double *s = read_real(&S, n);
+    const long double anorm = st_lfro(m, n, a);
+    check_values(t, "Xgesvd |s - s_numpy|", n, n, s, ref_sv[ti], anorm);
+    if (vec) {
+        void *ug = st_download(&U, NULL, NULL), *vg = st_download(&VT, NULL, NULL);
+        lcplx *u = st_take_got(&U, ug), *vt = st_take_got(&VT, vg);
+        long double e = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) {
+                lcplx x = a[(size_t)j * m + i];
+                for (int l = 0; l < n; l++)
+                    x -= u[(size_t)l * m + i] * s[l] * vt[(size_t)j * n + l];
+                e += creall(x * conjl(x));
+            }
+        check_ratio(t, "Xgesvd ||A - USV^H||/(m u ||A||)", sqrtl(e) / (m * anorm * st_u(t)),
+                    THRESH);
+        lcplx *g = st_lmat(m, m);
+        st_lmul(m, m, m, u, 1, u, g);
+        for (int i = 0; i < m; i++)
+            g[(size_t)i * m + i] -= 1;
+        check_ratio(t, "Xgesvd ||U^H U - I||/(m u)", st_lfro(m, m, g) / (m * st_u(t)), THRESH);
+        free(g);
+        /* VT VT^H = I: the rows of VT are orthonormal. */
+        lcplx *v = st_lmat(n, n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                v[(size_t)j * n + i] = conjl(vt[(size_t)i * n + j]);
+        g = st_lmat(n, n);
+        st_lmul(n, n, n, v, 1, v, g);
+        for (int i = 0; i < n; i++)
+            g[(size_t)i * n + i] -= 1;
+        check_ratio(t, "Xgesvd ||V^H V - I||/(n u)", st_lfro(n, n, g) / (n * st_u(t)), THRESH);
+        free(g);
+        free(v);
+        free(u);
+        free(vt);
+        free(ug);
+        free(vg);
+    } else {
+        st_untouched(&U);
+        st_untouched(&VT);
+    }
+    free(s);
+    st_free(&A);
+    st_free(&S);
+    st_free(&U);
+    st_free(&VT);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_gesvd(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        check_gesvd(all_types[ti], 'A');
+        check_gesvd(all_types[ti], 'N');
+    }
+}
+
+/* ---- info ------------------------------------------------------------------------- */
+
+static void test_info(void **state) {
+    (void)state;
+    const int n = 12;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    for (int ti = 0; ti < 4; ti++) {
+        const ty t = all_types[ti];
+        const trnsciDataType_t dt = dtype(t);
+        int *info = st_info_alloc(1);
+        /* The identity with -1 at (5, 5): the leading minor of order 6 is
+         * the first that is not positive definite. */
+        st_mat A;
+        st_alloc(&A, t, n, n, n);
+        for (int i = 0; i < n; i++)
+            st_set(&A, i, i, i == 5 ? -1.0L : 1.0L);
+        st_upload(&A);
+        assert_int_equal(
+            trnsolverDnXpotrf(h, par, LOWER, n, dt, st_ptr(&A), A.ld, dt, NULL, 0, NULL, 0, info),
+            TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), 6);
+        st_free(&A);
+        /* A random matrix with column 3 zero: U(4,4) = 0 exactly. */
+        st_alloc(&A, t, n, n, n + 1);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                st_set(&A, i, j, j == 3 ? 0.0L : st_random(t));
+        st_upload(&A);
+        int64_t *ipiv = NULL;
+        void *work = NULL;
+        assert_int_equal(trnsciMalloc((void **)&ipiv, (size_t)n * 8), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&work, (size_t)n * 4), trnsciSuccess);
+        assert_int_equal(trnsolverDnXgetrf(h, par, n, n, dt, st_ptr(&A), A.ld, ipiv, dt, work,
+                                           (size_t)n * 4, NULL, 0, info),
+                         TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), 4);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        st_free(&A);
+        assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+        assert_int_equal(trnsciFree(work), trnsciSuccess);
+        assert_int_equal(trnsciFree(info), trnsciSuccess);
+    }
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+/* ---- bad input -------------------------------------------------------------------- */
+
+#define EXPECT(call, status, needle)                                                               \
+    do {                                                                                           \
+        assert_int_equal((call), (status));                                                        \
+        st_expect_message(needle);                                                                 \
+    } while (0)
+
+static void test_bad_input(void **state) {
+    (void)state;
+    const int n = 8;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t D = TRNSCI_R_64F;
+    st_mat A, B, W;
+    st_alloc(&A, TY_D, n, n, n);
+    for (int i = 0; i < n; i++)
+        st_set(&A, i, i, 2.0L);
+    st_upload(&A);
+    st_alloc(&B, TY_D, n, 1, n);
+    st_upload(&B);
+    st_alloc(&W, TY_D, n, 1, n);
+    st_upload(&W);
+    int *info = st_info_alloc(1);
+    int64_t *ipiv = NULL;
+    void *work = NULL;
+    assert_int_equal(trnsciMalloc((void **)&ipiv, (size_t)n * 8), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&work, (size_t)n * 4), trnsciSuccess);
+    size_t dev = 0, host = 0;
+    void *a = st_ptr(&A);
+    const int64_t big = (int64_t)INT_MAX + 1;
+
+    assert_int_equal(trnsolverDnXpotrf(NULL, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
+                     TRNSOLVER_STATUS_NOT_INITIALIZED);
+    EXPECT(trnsolverDnXpotrf(h, NULL, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "params");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, n, TRNSCI_R_16F, a, n, TRNSCI_R_16F, NULL, 0, NULL, 0,
+                             info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeA");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, TRNSCI_R_32F, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "computeType");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, -1, D, a, n, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "n=-1");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, big, D, a, n, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "n=2147483648");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, n, D, a, big, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "lda");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n - 1, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "lda");
+    EXPECT(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, NULL),
+           TRNSOLVER_STATUS_INVALID_VALUE, "info");
+    EXPECT(trnsolverDnXpotrf_bufferSize(h, par, LOWER, n, D, a, n, D, NULL, &host),
+           TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
+    EXPECT(trnsolverDnXpotrs(h, par, LOWER, n, 1, D, a, n, TRNSCI_C_64F, st_ptr(&B), n, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeB");
+    EXPECT(trnsolverDnXpotrs(h, par, LOWER, n, -2, D, a, n, D, st_ptr(&B), n, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "nrhs");
+    EXPECT(trnsolverDnXgetrf_bufferSize(h, par, n, big, D, a, n, D, &dev, &host),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "n=");
+    EXPECT(
+        trnsolverDnXgetrf(h, par, n, n, D, a, n, ipiv, D, work, (size_t)n * 4 - 1, NULL, 0, info),
+        TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
+    EXPECT(trnsolverDnXgetrf(h, par, n, n, D, a, n, ipiv, D, NULL, (size_t)n * 4, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "bufferOnDevice");
+    /* A host pointer as ipiv: refused before anything is queued. */
+    int64_t host_piv[8];
+    EXPECT(
+        trnsolverDnXgetrf(h, par, n, n, D, a, n, host_piv, D, work, (size_t)n * 4, NULL, 0, info),
+        TRNSOLVER_STATUS_INVALID_VALUE, "ipiv");
+    EXPECT(trnsolverDnXgetrs(h, par, TRNBLAS_OP_N, n, 1, D, a, n, host_piv, D, st_ptr(&B), n, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "ipiv");
+    EXPECT(trnsolverDnXgetrs(h, par, TRNBLAS_OP_N, n, 1, D, a, n, ipiv, D, st_ptr(&B), n - 1, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "ldb");
+    EXPECT(trnsolverDnXgeqrf(h, par, n, n, D, a, n, TRNSCI_R_32F, st_ptr(&W), D, NULL, 0, NULL, 0,
+                             info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeTau");
+    EXPECT(trnsolverDnXsyevd(h, par, TRNSOLVER_EIG_MODE_VECTOR, LOWER, n, D, a, n, TRNSCI_C_64F,
+                             st_ptr(&W), D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeW");
+    EXPECT(trnsolverDnXsyevd(h, par, TRNSOLVER_EIG_MODE_VECTOR, LOWER, n, TRNSCI_C_64F, a, n,
+                             TRNSCI_R_64F, st_ptr(&W), TRNSCI_C_32F, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "computeType");
+    EXPECT(trnsolverDnXgesvd(h, par, 'N', 'N', n, n, D, a, n, D, st_ptr(&W), TRNSCI_R_32F, NULL, n,
+                             D, NULL, n, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeU");
+    EXPECT(trnsolverDnXgesvd(h, par, 'N', 'N', n - 1, n, D, a, n, D, st_ptr(&W), D, NULL, n, D,
+                             NULL, n, D, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "m");
+    EXPECT(trnsolverDnXgesvd_bufferSize(h, par, 'N', 'N', n, n, D, a, n, D, NULL, D, NULL, -1, D,
+                                        NULL, n, D, &dev, &host),
+           TRNSOLVER_STATUS_INVALID_VALUE, "ldu");
+
+    /* Nothing was queued: A is as uploaded, and the daemon still serves. */
+    st_untouched(&A);
+    assert_int_equal(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+
+    st_free(&A);
+    st_free(&B);
+    st_free(&W);
+    assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(work), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+int main(void) {
+    st_daemon = &daemon_under_test;
+    if (make_problems() != 0)
+        return 1;
+    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
+        fprintf(stderr, "could not start trnscid\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params), cmocka_unit_test(test_potrf),
+        cmocka_unit_test(test_getrf),  cmocka_unit_test(test_geqrf),
+        cmocka_unit_test(test_syevd),  cmocka_unit_test(test_gesvd),
+        cmocka_unit_test(test_info),   cmocka_unit_test(test_bad_input),
+    };
+    int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
+                                             st_connect_unix, st_disconnect);
+    failed +=
+        cmocka_run_group_tests_name("solver X over tcp", tests, st_connect_tcp, st_disconnect);
+    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
+    st_report("solver_x");
+    for (int ti = 0; ti < 4; ti++) {
+        for (int p = 0; p < NPROB; p++)
+            free(prob[ti][p]);
+        free(ref_piv[ti][0]);
+        free(ref_piv[ti][1]);
+        free(ref_r[ti]);
+        free(ref_eig[ti]);
+        free(ref_sv[ti]);
+    }
+    return failed ? 1 : 0;
+}
