@@ -1,7 +1,7 @@
 /*
  * solver_x.c — trnsolver's 64-bit generic API (cusolverDnX*): the params
- * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd with
- * their _bufferSize companions. Each routine checks what the generic API
+ * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd,
+ * XsyevBatched with their _bufferSize companions. Each routine checks what the generic API
  * adds (params, the data types, 64-bit sizes, the workspace sizes) and then
  * calls the typed routine of the type (S, D, C, Z), which queues one op and
  * validates the rest in the daemon; nothing is queued when a check fails.
@@ -578,4 +578,122 @@ trnsolverStatus_t trnsolverDnXgesvd(trnsolverDnHandle_t handle, trnsolverDnParam
                                  NULL, 0, NULL, info);
     default: return st;
     }
+}
+
+/* ---- batched eigenproblem --------------------------------------------------------- */
+
+/* The matrices of XsyevBatched lie one after another (A_i at A + i lda n,
+ * W_i at W + i n, info[i]); each is queued as one syevd op. The first and
+ * the last byte of each span must lie in one device allocation, checked
+ * before anything is queued, so that a batch is queued whole or not at all
+ * (the other rules are the same for every matrix, so the first op's
+ * validation settles them). */
+static int span_check(trn_client *c, const char *fn, const char *arg, const void *p, size_t bytes,
+                      trnsolverStatus_t *st) {
+    if (bytes == 0)
+        return 0;
+    char what[64];
+    snprintf(what, sizeof(what), "%s: %s", fn, arg);
+    Trnsci__V1__BufferRef first, last;
+    if (trn_solver_ref(c, p, what, &first, st) ||
+        trn_solver_ref(c, (const char *)p + bytes - 1, what, &last, st))
+        return -1;
+    if (!first.buffer_id || first.buffer_id != last.buffer_id) {
+        *st = trn_solver_status(trn_fail(trnsciErrorInvalidValue,
+                                         "%s: %s: the batch (%zu bytes) does not lie in one "
+                                         "device allocation",
+                                         fn, arg, bytes));
+        return -1;
+    }
+    return 0;
+}
+
+static size_t elem_size(int t) {
+    return t == X_S ? 4 : (t == X_D || t == X_C) ? 8 : 16;
+}
+
+static int batch_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t dataTypeW, trnsciDataType_t computeType, int64_t batchSize,
+                      int *ni, int *ldai, trnsolverStatus_t *st) {
+    const int t =
+        syevd_args(handle, params, fn, n, dataTypeA, lda, dataTypeW, computeType, ni, ldai, st);
+    if (t < 0)
+        return -1;
+    if (batchSize < 0) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= 0", fn, "batchSize",
+                     (long long)batchSize);
+        return -1;
+    }
+    if (*ldai < *ni) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= n", fn, "lda",
+                     (long long)*ldai);
+        return -1;
+    }
+    return t;
+}
+
+trnsolverStatus_t trnsolverDnXsyevBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost, int64_t batchSize) {
+    (void)jobz, (void)uplo, (void)A, (void)W;
+    const char *fn = "XsyevBatched_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    if (batch_args(handle, params, fn, n, dataTypeA, lda, dataTypeW, computeType, batchSize, &ni,
+                   &ldai, &st) < 0)
+        return st;
+    return x_sizes(fn, 0, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXsyevBatched(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                          trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                          int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                          int64_t lda, trnsciDataType_t dataTypeW, void *W,
+                                          trnsciDataType_t computeType, void *bufferOnDevice,
+                                          size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                          size_t workspaceInBytesOnHost, int *info,
+                                          int64_t batchSize) {
+    (void)bufferOnDevice, (void)workspaceInBytesOnDevice, (void)bufferOnHost,
+        (void)workspaceInBytesOnHost;
+    const char *fn = "XsyevBatched";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    const int t = batch_args(handle, params, fn, n, dataTypeA, lda, dataTypeW, computeType,
+                             batchSize, &ni, &ldai, &st);
+    if (t < 0)
+        return st;
+    if (batchSize == 0 || ni == 0) {
+        trn_ok();
+        return TRNSOLVER_STATUS_SUCCESS;
+    }
+    const size_t es = elem_size(t), rs = (t == X_S || t == X_C) ? 4 : 8;
+    size_t mat, abytes, wbytes, ibytes;
+    if (__builtin_mul_overflow((size_t)ldai, (size_t)ni, &mat) ||
+        __builtin_mul_overflow(mat, es, &mat) ||
+        __builtin_mul_overflow(mat, (size_t)batchSize, &abytes) ||
+        __builtin_mul_overflow((size_t)ni * rs, (size_t)batchSize, &wbytes) ||
+        __builtin_mul_overflow(sizeof(int), (size_t)batchSize, &ibytes))
+        return x_fail(trnsciErrorInvalidValue, "%s: %s=%lld: the batch overflows the address space",
+                      fn, "batchSize", (long long)batchSize);
+    trn_client *c = trn_solver_begin(handle, &st);
+    if (!c || span_check(c, fn, "A", A, abytes, &st) || span_check(c, fn, "W", W, wbytes, &st) ||
+        span_check(c, fn, "info", info, ibytes, &st))
+        return st;
+    for (int64_t i = 0; i < batchSize; i++) {
+        void *a = (char *)A + (size_t)i * mat;
+        void *w = (char *)W + (size_t)i * (size_t)ni * rs;
+        int *inf = info + i;
+        switch (t) {
+        case X_S: st = trnsolverDnSsyevd(handle, jobz, uplo, ni, a, ldai, w, NULL, 0, inf); break;
+        case X_D: st = trnsolverDnDsyevd(handle, jobz, uplo, ni, a, ldai, w, NULL, 0, inf); break;
+        case X_C: st = trnsolverDnCheevd(handle, jobz, uplo, ni, a, ldai, w, NULL, 0, inf); break;
+        default: st = trnsolverDnZheevd(handle, jobz, uplo, ni, a, ldai, w, NULL, 0, inf); break;
+        }
+        if (st != TRNSOLVER_STATUS_SUCCESS)
+            return st;
+    }
+    return TRNSOLVER_STATUS_SUCCESS;
 }

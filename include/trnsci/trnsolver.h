@@ -636,6 +636,26 @@ trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParam
                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
                                     size_t workspaceInBytesOnHost, int *info);
 
+/* XsyevBatched: batchSize problems of Xsyevd stored one after another
+ * (A_i at A + i * lda * n elements, lda >= n; W_i at W + i * n; info[i]),
+ * each solved by syevd / heevd (cuSOLVER may use another algorithm: the
+ * results agree to rounding, not bitwise). Each span must lie in one
+ * device allocation; the batch is then queued whole (batchSize ops) or,
+ * on bad input, not at all. */
+trnsolverStatus_t trnsolverDnXsyevBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost, int64_t batchSize);
+trnsolverStatus_t trnsolverDnXsyevBatched(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                          trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                          int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                          int64_t lda, trnsciDataType_t dataTypeW, void *W,
+                                          trnsciDataType_t computeType, void *bufferOnDevice,
+                                          size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                          size_t workspaceInBytesOnHost, int *info,
+                                          int64_t batchSize);
+
 /* Xgesvd: gesvd (see SVD above; m >= n); S has the real type of dataTypeA,
  * U and VT have dataTypeA. */
 trnsolverStatus_t trnsolverDnXgesvd_bufferSize(

@@ -1,7 +1,7 @@
 /*
  * test_solver_x.c — trnsolver's 64-bit generic API (trnsolverDnX*: params,
- * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd and their
- * _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
+ * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, XsyevBatched, Xgesvd and
+ * their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
  * trnscid, over the local transport and gRPC over TCP.
  *
  * References, in long double (u the unit roundoff of the type, gamma_k =
@@ -26,7 +26,9 @@
  *    numpy.linalg.svd (solver_ref.py) within THRESH n u ||A||_F (Weyl, as
  *    test_solver_eigen.c), vectors through LAPACK's test ratios (LAWN 41):
  *    ||A V - V W||_F / (n ||A||_F u), ||V^H V - I||_F / (n u),
- *    ||A - U S V^H||_F / (max(m,n) ||A||_F u), held to THRESH = 30.
+ *    ||A - U S V^H||_F / (max(m,n) ||A||_F u), held to THRESH = 30;
+ *    XsyevBatched on H, 2 H and -H in one allocation, whose references are
+ *    the exact scalings of H's.
  * info: a matrix that is not positive definite at a chosen order gives
  * Xpotrf info = that order; an exactly zero column gives Xgetrf info = its
  * index. Workspace: every _bufferSize reports 0 host bytes, Xgetrf
@@ -671,6 +673,99 @@ static void test_syevd(void **state) {
     }
 }
 
+/* XsyevBatched on three problems in one allocation: H, 2 H and -H (the
+ * scalings are exact, so their references are 2 w and -reverse(w)). */
+static void check_batched(ty t, int lower) {
+    const int ti = type_index(t), n = N, ld = N + 1, batch = 3;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    const lcplx *a = prob[ti][P_HER];
+    static const long double scale[3] = {1.0L, 2.0L, -1.0L};
+    st_mat A, W;
+    st_alloc(&A, t, ld, n * batch, ld); /* matrix b: columns b n .. b n + n - 1 */
+    for (int b = 0; b < batch; b++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                st_set(&A, i, b * n + j,
+                       in_triangle(i, j, &(tri_ctx){lower}) ? scale[b] * a[(size_t)j * n + i]
+                                                            : 5.0L);
+    st_upload(&A);
+    st_alloc(&W, real_ty(t), n * batch, 1, n * batch);
+    st_upload(&W);
+    int *info = st_info_alloc(batch);
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXsyevBatched_bufferSize(h, par, TRNSOLVER_EIG_MODE_VECTOR, uplo, n,
+                                                        dt, st_ptr(&A), ld, rtype(t), st_ptr(&W),
+                                                        dt, &dev, &host, batch),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+    assert_int_equal(trnsolverDnXsyevBatched(h, par, TRNSOLVER_EIG_MODE_VECTOR, uplo, n, dt,
+                                             st_ptr(&A), ld, rtype(t), st_ptr(&W), dt, NULL, 0,
+                                             NULL, 0, info, batch),
+                     TRNSOLVER_STATUS_SUCCESS);
+    int inf[3];
+    assert_int_equal(trnsciMemcpy(inf, info, sizeof(inf), trnsciMemcpyDeviceToHost), trnsciSuccess);
+    long double *w = read_real(&W, n * batch);
+    void *got = st_download(&A, NULL, NULL);
+    const long double anorm = st_lfro(n, n, a);
+    double ref[N];
+    for (int b = 0; b < batch; b++) {
+        assert_int_equal(inf[b], 0);
+        for (int i = 0; i < n; i++)
+            ref[i] = scale[b] > 0 ? scale[b] * ref_eig[ti][i] : -ref_eig[ti][n - 1 - i];
+        const long double sa = fabsl(scale[b]) * anorm;
+        check_values(t, "XsyevBatched |w - w_scipy|", n, n, w + (size_t)b * n, ref, sa);
+        lcplx *v = st_lmat(n, n), *av = st_lmat(n, n), *g = st_lmat(n, n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                v[(size_t)j * n + i] = st_got(&A, got, i, b * n + j);
+        st_lmul(n, n, n, a, 0, v, av);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                av[(size_t)j * n + i] =
+                    scale[b] * av[(size_t)j * n + i] - v[(size_t)j * n + i] * w[(size_t)b * n + j];
+        check_ratio(t, "XsyevBatched ||AV - VW||/(n u ||A||)",
+                    st_lfro(n, n, av) / (n * sa * st_u(t)), THRESH);
+        st_lmul(n, n, n, v, 1, v, g);
+        for (int i = 0; i < n; i++)
+            g[(size_t)i * n + i] -= 1;
+        check_ratio(t, "XsyevBatched ||V^H V - I||/(n u)", st_lfro(n, n, g) / (n * st_u(t)),
+                    THRESH);
+        free(v);
+        free(av);
+        free(g);
+    }
+    free(got);
+    free(w);
+    /* A batch that runs past its allocation is refused whole. */
+    st_mat B;
+    st_alloc(&B, t, n, n, n);
+    st_upload(&B);
+    assert_int_equal(trnsolverDnXsyevBatched(h, par, TRNSOLVER_EIG_MODE_VECTOR, uplo, n, dt,
+                                             st_ptr(&B), n, rtype(t), st_ptr(&W), dt, NULL, 0, NULL,
+                                             0, info, 2),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    st_expect_message("A");
+    st_untouched(&B);
+    st_free(&B);
+    st_free(&A);
+    st_free(&W);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_syev_batched(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        check_batched(all_types[ti], 1);
+        check_batched(all_types[ti], 0);
+    }
+}
+
 /* ---- SVD -------------------------------------------------------------------------- */
 
 static void check_gesvd(ty t, char job) {
@@ -930,10 +1025,11 @@ int main(void) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_params), cmocka_unit_test(test_potrf),
-        cmocka_unit_test(test_getrf),  cmocka_unit_test(test_geqrf),
-        cmocka_unit_test(test_syevd),  cmocka_unit_test(test_gesvd),
-        cmocka_unit_test(test_info),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_params),    cmocka_unit_test(test_potrf),
+        cmocka_unit_test(test_getrf),     cmocka_unit_test(test_geqrf),
+        cmocka_unit_test(test_syevd),     cmocka_unit_test(test_syev_batched),
+        cmocka_unit_test(test_gesvd),     cmocka_unit_test(test_info),
+        cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
                                              st_connect_unix, st_disconnect);
