@@ -1,7 +1,7 @@
 /*
  * solver_x.c — trnsolver's 64-bit generic API (cusolverDnX*): the params
  * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd,
- * XsyevBatched with their _bufferSize companions. Each routine checks what the generic API
+ * XsyevBatched, Xsyevdx with their _bufferSize companions. Each routine checks what the generic API
  * adds (params, the data types, 64-bit sizes, the workspace sizes) and then
  * calls the typed routine of the type (S, D, C, Z), which queues one op and
  * validates the rest in the daemon; nothing is queued when a check fails.
@@ -695,5 +695,205 @@ trnsolverStatus_t trnsolverDnXsyevBatched(trnsolverDnHandle_t handle, trnsolverD
         if (st != TRNSOLVER_STATUS_SUCCESS)
             return st;
     }
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+/* ---- selected eigenpairs ---------------------------------------------------------- */
+
+/* Xsyevdx: syevd on a copy of A in the device workspace (Z, n x n with
+ * leading dimension n, then the n eigenvalues), and the selected pairs
+ * copied to the front of W and A in stream order. RANGE_ALL needs no
+ * workspace and runs syevd in place. RANGE_V must know how many
+ * eigenvalues lie in (vl, vu] to return h_meig: it waits for the handle's
+ * stream and reads the eigenvalues back, so it is synchronous (as any
+ * routine that returns a count on the host). */
+static size_t syevdx_bytes(int t, int n, trnsolverEigRange_t range) {
+    if (range == TRNSOLVER_EIG_RANGE_ALL)
+        return 0;
+    const size_t rs = (t == X_S || t == X_C) ? 4 : 8;
+    return (size_t)n * (size_t)n * elem_size(t) + (size_t)n * rs;
+}
+
+static int syevdx_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                       trnsolverEigMode_t jobz, trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                       int64_t n, trnsciDataType_t dataTypeA, int64_t lda, const void *vl,
+                       const void *vu, int64_t il, int64_t iu, const int64_t *h_meig,
+                       trnsciDataType_t dataTypeW, trnsciDataType_t computeType, int *ni, int *ldai,
+                       trnsolverStatus_t *st) {
+    const int t =
+        syevd_args(handle, params, fn, n, dataTypeA, lda, dataTypeW, computeType, ni, ldai, st);
+    if (t < 0)
+        return -1;
+    if (jobz != TRNSOLVER_EIG_MODE_NOVECTOR && jobz != TRNSOLVER_EIG_MODE_VECTOR) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be NOVECTOR (0) or VECTOR (1)", fn,
+                     "jobz", (long long)jobz);
+        return -1;
+    }
+    if (uplo != TRNBLAS_FILL_MODE_LOWER && uplo != TRNBLAS_FILL_MODE_UPPER) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be LOWER (0) or UPPER (1)", fn,
+                     "uplo", (long long)uplo);
+        return -1;
+    }
+    if (*ldai < (*ni > 1 ? *ni : 1)) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, n)", fn, "lda",
+                     (long long)*ldai);
+        return -1;
+    }
+    if (!h_meig) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, "h_meig", 0LL);
+        return -1;
+    }
+    switch (range) {
+    case TRNSOLVER_EIG_RANGE_ALL: break;
+    case TRNSOLVER_EIG_RANGE_I:
+        if (*ni > 0 ? !(il >= 1 && il <= *ni) : il != 1) {
+            *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be in [1, max(1, n)]", fn, "il",
+                         (long long)il);
+            return -1;
+        }
+        if (*ni > 0 ? !(iu >= il && iu <= *ni) : iu != 0) {
+            *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be in [il, n] (0 when n = 0)",
+                         fn, "iu", (long long)iu);
+            return -1;
+        }
+        break;
+    case TRNSOLVER_EIG_RANGE_V: {
+        if (!vl || !vu) {
+            *st = x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, !vl ? "vl" : "vu",
+                         0LL);
+            return -1;
+        }
+        const double l = (t == X_S || t == X_C) ? *(const float *)vl : *(const double *)vl;
+        const double u = (t == X_S || t == X_C) ? *(const float *)vu : *(const double *)vu;
+        if (!(l < u)) {
+            *st = trn_solver_status(trn_fail(trnsciErrorInvalidValue,
+                                             "%s: vu=%g must be greater than vl=%g", fn, u, l));
+            return -1;
+        }
+        break;
+    }
+    default:
+        *st =
+            x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be TRNSOLVER_EIG_RANGE_ALL, _I or _V",
+                   fn, "range", (long long)range);
+        return -1;
+    }
+    return t;
+}
+
+trnsolverStatus_t trnsolverDnXsyevdx_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnsolverEigRange_t range, trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+    const void *A, int64_t lda, void *vl, void *vu, int64_t il, int64_t iu, int64_t *h_meig,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
+    (void)A, (void)W;
+    const char *fn = "Xsyevdx_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    int64_t meig_dummy = 0;
+    /* h_meig is an output of Xsyevdx only. */
+    const int t =
+        syevdx_args(handle, params, fn, jobz, range, uplo, n, dataTypeA, lda, vl, vu, il, iu,
+                    h_meig ? h_meig : &meig_dummy, dataTypeW, computeType, &ni, &ldai, &st);
+    if (t < 0)
+        return st;
+    return x_sizes(fn, syevdx_bytes(t, ni, range), workspaceInBytesOnDevice,
+                   workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXsyevdx(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+                                     void *A, int64_t lda, void *vl, void *vu, int64_t il,
+                                     int64_t iu, int64_t *h_meig, trnsciDataType_t dataTypeW,
+                                     void *W, trnsciDataType_t computeType, void *bufferOnDevice,
+                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                     size_t workspaceInBytesOnHost, int *info) {
+    (void)bufferOnHost, (void)workspaceInBytesOnHost;
+    const char *fn = "Xsyevdx";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    const int t = syevdx_args(handle, params, fn, jobz, range, uplo, n, dataTypeA, lda, vl, vu, il,
+                              iu, h_meig, dataTypeW, computeType, &ni, &ldai, &st);
+    if (t < 0)
+        return st;
+    const size_t need = syevdx_bytes(t, ni, range);
+    if (x_workspace(fn, need, bufferOnDevice, workspaceInBytesOnDevice, &st))
+        return st;
+    const int whole = range == TRNSOLVER_EIG_RANGE_ALL || ni == 0;
+    void *z = whole ? A : bufferOnDevice;
+    const int ldz = whole ? ldai : ni;
+    const size_t es = elem_size(t), rs = (t == X_S || t == X_C) ? 4 : 8;
+    void *wz = whole ? W : (char *)bufferOnDevice + (size_t)ni * (size_t)ni * es;
+    const trnsciStream_t s = handle->stream;
+    if (!whole) {
+        const trnsciError_t e =
+            trnsciMemcpy2DAsync(z, (size_t)ni * es, A, (size_t)ldai * es, (size_t)ni * es,
+                                (size_t)ni, trnsciMemcpyDeviceToDevice, s);
+        if (e != trnsciSuccess)
+            return x_runtime(e, "Xsyevdx: copying A into the workspace");
+    }
+    switch (t) {
+    case X_S: st = trnsolverDnSsyevd(handle, jobz, uplo, ni, z, ldz, wz, NULL, 0, info); break;
+    case X_D: st = trnsolverDnDsyevd(handle, jobz, uplo, ni, z, ldz, wz, NULL, 0, info); break;
+    case X_C: st = trnsolverDnCheevd(handle, jobz, uplo, ni, z, ldz, wz, NULL, 0, info); break;
+    default: st = trnsolverDnZheevd(handle, jobz, uplo, ni, z, ldz, wz, NULL, 0, info); break;
+    }
+    if (st != TRNSOLVER_STATUS_SUCCESS)
+        return st;
+    if (whole) {
+        *h_meig = ni;
+        return TRNSOLVER_STATUS_SUCCESS;
+    }
+    int64_t first = 0, meig = 0;
+    if (range == TRNSOLVER_EIG_RANGE_I) {
+        first = il - 1;
+        meig = iu - il + 1;
+    } else {
+        /* The count needs the eigenvalues: wait for them. */
+        trnsciError_t e = trnsciStreamSynchronize(s);
+        double *w = e == trnsciSuccess ? malloc((size_t)ni * sizeof(double)) : NULL;
+        void *raw = w ? malloc((size_t)ni * rs) : NULL;
+        int inf = 0;
+        if (e == trnsciSuccess && !raw)
+            e = trn_fail(trnsciErrorMemoryAllocation, "Xsyevdx: out of host memory");
+        if (e == trnsciSuccess)
+            e = trnsciMemcpy(raw, wz, (size_t)ni * rs, trnsciMemcpyDeviceToHost);
+        if (e == trnsciSuccess)
+            e = trnsciMemcpy(&inf, info, sizeof(inf), trnsciMemcpyDeviceToHost);
+        if (e != trnsciSuccess) {
+            free(raw);
+            free(w);
+            return x_runtime(e, "Xsyevdx: reading the eigenvalues back");
+        }
+        const double l = rs == 4 ? *(const float *)vl : *(const double *)vl;
+        const double u = rs == 4 ? *(const float *)vu : *(const double *)vu;
+        for (int i = 0; i < ni; i++)
+            w[i] = rs == 4 ? ((const float *)raw)[i] : ((const double *)raw)[i];
+        /* Ascending: the selection is one run; none when syevd failed. */
+        first = 0;
+        while (inf == 0 && first < ni && !(w[first] > l))
+            first++;
+        meig = 0;
+        while (inf == 0 && first + meig < ni && w[first + meig] <= u)
+            meig++;
+        free(raw);
+        free(w);
+    }
+    *h_meig = meig;
+    if (meig == 0) {
+        trn_ok();
+        return TRNSOLVER_STATUS_SUCCESS;
+    }
+    trnsciError_t e = trnsciMemcpyAsync(W, (char *)wz + (size_t)first * rs, (size_t)meig * rs,
+                                        trnsciMemcpyDeviceToDevice, s);
+    if (e == trnsciSuccess && jobz == TRNSOLVER_EIG_MODE_VECTOR)
+        e = trnsciMemcpy2DAsync(A, (size_t)ldai * es, (char *)z + (size_t)first * (size_t)ni * es,
+                                (size_t)ni * es, (size_t)ni * es, (size_t)meig,
+                                trnsciMemcpyDeviceToDevice, s);
+    if (e != trnsciSuccess)
+        return x_runtime(e, "Xsyevdx: copying the selected eigenpairs");
+    trn_ok();
     return TRNSOLVER_STATUS_SUCCESS;
 }

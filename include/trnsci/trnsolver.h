@@ -534,7 +534,8 @@ trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMod
  *    take 32-bit sizes). The rules of the typed routine then apply.
  *  - Workspace: the reported sizes are what the call needs. Every routine
  *    needs 0 host bytes; Xgetrf needs min(m,n) * 4 device bytes (the 32-bit
- *    pivots, widened into ipiv in stream order), the others 0 device bytes.
+ *    pivots, widened into ipiv in stream order), Xsyevdx a copy of A and
+ *    its eigenvalues (see there), the others 0 device bytes.
  *    A buffer smaller than the size reported gives INVALID_VALUE; a buffer
  *    of a needed size must be device memory (bufferOnDevice) and is then
  *    used; buffers not needed are not read (any value, NULL included).
@@ -655,6 +656,38 @@ trnsolverStatus_t trnsolverDnXsyevBatched(trnsolverDnHandle_t handle, trnsolverD
                                           size_t workspaceInBytesOnDevice, void *bufferOnHost,
                                           size_t workspaceInBytesOnHost, int *info,
                                           int64_t batchSize);
+
+/* Values are those of cusolverEigRange_t. */
+typedef enum trnsolverEigRange_t {
+    TRNSOLVER_EIG_RANGE_ALL = 1001,
+    TRNSOLVER_EIG_RANGE_I = 1002, /* the il-th to the iu-th eigenvalues (1-based, ascending) */
+    TRNSOLVER_EIG_RANGE_V = 1003, /* the eigenvalues in (*vl, *vu] */
+} trnsolverEigRange_t;
+
+/* Xsyevdx: the selected eigenvalues (ascending) in the first *h_meig
+ * elements of W and, with VECTOR, their eigenvectors in the first *h_meig
+ * columns of A. vl and vu point to host values of dataTypeW (read for
+ * RANGE_V only). h_meig (host) is written before the call returns. All
+ * eigenpairs are computed by syevd / heevd on a copy of A in the device
+ * workspace (n * n elements of dataTypeA, then n of dataTypeW; none for
+ * RANGE_ALL, which works in place); the selection is copied out in stream
+ * order. RANGE_V waits for the handle's stream to count the eigenvalues
+ * (it returns once they are known); RANGE_I and RANGE_ALL do not wait.
+ * With NOVECTOR and RANGE_I/V, A is left as it was. */
+trnsolverStatus_t trnsolverDnXsyevdx_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnsolverEigRange_t range, trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+    const void *A, int64_t lda, void *vl, void *vu, int64_t il, int64_t iu, int64_t *h_meig,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXsyevdx(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+                                     void *A, int64_t lda, void *vl, void *vu, int64_t il,
+                                     int64_t iu, int64_t *h_meig, trnsciDataType_t dataTypeW,
+                                     void *W, trnsciDataType_t computeType, void *bufferOnDevice,
+                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                     size_t workspaceInBytesOnHost, int *info);
 
 /* Xgesvd: gesvd (see SVD above; m >= n); S has the real type of dataTypeA,
  * U and VT have dataTypeA. */

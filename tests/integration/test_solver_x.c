@@ -1,7 +1,7 @@
 /*
  * test_solver_x.c — trnsolver's 64-bit generic API (trnsolverDnX*: params,
- * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, XsyevBatched, Xgesvd and
- * their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
+ * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, XsyevBatched, Xsyevdx,
+ * Xgesvd and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
  * trnscid, over the local transport and gRPC over TCP.
  *
  * References, in long double (u the unit roundoff of the type, gamma_k =
@@ -28,7 +28,9 @@
  *    ||A V - V W||_F / (n ||A||_F u), ||V^H V - I||_F / (n u),
  *    ||A - U S V^H||_F / (max(m,n) ||A||_F u), held to THRESH = 30;
  *    XsyevBatched on H, 2 H and -H in one allocation, whose references are
- *    the exact scalings of H's.
+ *    the exact scalings of H's; Xsyevdx's selections (by index, and by
+ *    value with bounds halfway between reference eigenvalues) against the
+ *    matching slice of the reference.
  * info: a matrix that is not positive definite at a chosen order gives
  * Xpotrf info = that order; an exactly zero column gives Xgetrf info = its
  * index. Workspace: every _bufferSize reports 0 host bytes, Xgetrf
@@ -766,6 +768,134 @@ static void test_syev_batched(void **state) {
     }
 }
 
+/* Xsyevdx: which columns of A and elements of W may be written. */
+typedef struct sel_ctx {
+    int64_t meig;
+} sel_ctx;
+
+static int first_cols(int i, int j, void *ctx) {
+    (void)i;
+    return j < ((sel_ctx *)ctx)->meig;
+}
+
+static int first_rows(int i, int j, void *ctx) {
+    (void)j;
+    return i < ((sel_ctx *)ctx)->meig;
+}
+
+/* Xsyevdx on H: RANGE_ALL, RANGE_I (the 3rd to the 10th) and RANGE_V with
+ * vl, vu halfway between reference eigenvalues 5|6 and 16|17 (gaps far
+ * wider than the error bound), so the selection is known exactly. */
+static void check_syevdx(ty t, trnsolverEigRange_t range, int vectors) {
+    const int ti = type_index(t), n = N, lower = 1;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    const lcplx *a = prob[ti][P_HER];
+    const double *ref = ref_eig[ti];
+    st_mat A, W;
+    st_alloc(&A, t, n, n, n + 2);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            st_set(&A, i, j, in_triangle(i, j, &(tri_ctx){lower}) ? a[(size_t)j * n + i] : 3.0L);
+    st_upload(&A);
+    st_alloc(&W, real_ty(t), n, 1, n);
+    st_upload(&W);
+    int *info = st_info_alloc(1);
+    const trnsolverEigMode_t jobz =
+        vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
+    int64_t il = 1, iu = n, first = 0, want = n;
+    double vl = 0, vu = 0;
+    float vlf = 0, vuf = 0;
+    if (range == TRNSOLVER_EIG_RANGE_I) {
+        il = 3;
+        iu = 10;
+        first = 2;
+        want = 8;
+    } else if (range == TRNSOLVER_EIG_RANGE_V) {
+        vl = (ref[4] + ref[5]) / 2;
+        vu = (ref[15] + ref[16]) / 2;
+        vlf = (float)vl;
+        vuf = (float)vu;
+        first = 5;
+        want = 11;
+    }
+    const int single = t == TY_S || t == TY_C;
+    void *pvl = single ? (void *)&vlf : (void *)&vl, *pvu = single ? (void *)&vuf : (void *)&vu;
+    int64_t meig = -1;
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXsyevdx_bufferSize(h, par, jobz, range, LOWER, n, dt, st_ptr(&A),
+                                                   A.ld, pvl, pvu, il, iu, &meig, rtype(t),
+                                                   st_ptr(&W), dt, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host,
+                 range == TRNSOLVER_EIG_RANGE_ALL
+                     ? 0
+                     : (size_t)n * n * esize(t) + (size_t)n * esize(real_ty(t)));
+    void *work = NULL;
+    if (dev)
+        assert_int_equal(trnsciMalloc(&work, dev), trnsciSuccess);
+    assert_int_equal(trnsolverDnXsyevdx(h, par, jobz, range, LOWER, n, dt, st_ptr(&A), A.ld, pvl,
+                                        pvu, il, iu, &meig, rtype(t), st_ptr(&W), dt, work, dev,
+                                        NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(meig, want);
+    assert_int_equal(st_read_int(info), 0);
+    sel_ctx sel = {meig};
+    void *wg = st_download(&W, first_rows, &sel);
+    long double *w = calloc((size_t)n, sizeof(long double));
+    assert_non_null(w);
+    for (int i = 0; i < meig; i++)
+        w[i] = creall(st_got(&W, wg, i, 0));
+    const long double anorm = st_lfro(n, n, a);
+    check_values(t, "Xsyevdx |w - w_scipy|", (int)meig, n, w, ref + first, anorm);
+    if (vectors) {
+        void *got = range == TRNSOLVER_EIG_RANGE_ALL ? st_download(&A, NULL, NULL)
+                                                     : st_download(&A, first_cols, &sel);
+        const int k = (int)meig;
+        lcplx *v = st_lmat(n, k), *av = st_lmat(n, k), *g = st_lmat(k, k);
+        for (int j = 0; j < k; j++)
+            for (int i = 0; i < n; i++)
+                v[(size_t)j * n + i] = st_got(&A, got, i, j);
+        st_lmul(n, k, n, a, 0, v, av);
+        for (int j = 0; j < k; j++)
+            for (int i = 0; i < n; i++)
+                av[(size_t)j * n + i] -= v[(size_t)j * n + i] * w[j];
+        check_ratio(t, "Xsyevdx ||AV - VW||/(n u ||A||)", st_lfro(n, k, av) / (n * anorm * st_u(t)),
+                    THRESH);
+        st_lmul(k, k, n, v, 1, v, g);
+        for (int i = 0; i < k; i++)
+            g[(size_t)i * k + i] -= 1;
+        check_ratio(t, "Xsyevdx ||V^H V - I||/(n u)", st_lfro(k, k, g) / (n * st_u(t)), THRESH);
+        free(v);
+        free(av);
+        free(g);
+        free(got);
+    } else if (range != TRNSOLVER_EIG_RANGE_ALL) {
+        st_untouched(&A); /* the copy in the workspace was used */
+    }
+    free(w);
+    free(wg);
+    if (work)
+        assert_int_equal(trnsciFree(work), trnsciSuccess);
+    st_free(&A);
+    st_free(&W);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_syevdx(void **state) {
+    (void)state;
+    static const trnsolverEigRange_t ranges[] = {TRNSOLVER_EIG_RANGE_ALL, TRNSOLVER_EIG_RANGE_I,
+                                                 TRNSOLVER_EIG_RANGE_V};
+    for (int ti = 0; ti < 4; ti++)
+        for (int r = 0; r < 3; r++)
+            for (int vec = 0; vec < 2; vec++)
+                check_syevdx(all_types[ti], ranges[r], vec);
+}
+
 /* ---- SVD -------------------------------------------------------------------------- */
 
 static void check_gesvd(ty t, char job) {
@@ -999,6 +1129,36 @@ static void test_bad_input(void **state) {
                                         NULL, n, D, &dev, &host),
            TRNSOLVER_STATUS_INVALID_VALUE, "ldu");
 
+    int64_t meig = 0;
+    double lo = 1.0, hi = 0.5;
+    EXPECT(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, (trnsolverEigRange_t)7, LOWER, n,
+                              D, a, n, &lo, &hi, 1, n, &meig, D, st_ptr(&W), D, NULL, 0, NULL, 0,
+                              info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "range");
+    EXPECT(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, TRNSOLVER_EIG_RANGE_I, LOWER, n, D,
+                              a, n, &lo, &hi, 0, n, &meig, D, st_ptr(&W), D, NULL, 0, NULL, 0,
+                              info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "il");
+    EXPECT(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, TRNSOLVER_EIG_RANGE_I, LOWER, n, D,
+                              a, n, &lo, &hi, 2, 1, &meig, D, st_ptr(&W), D, NULL, 0, NULL, 0,
+                              info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "iu");
+    EXPECT(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, TRNSOLVER_EIG_RANGE_V, LOWER, n, D,
+                              a, n, &lo, &hi, 1, n, &meig, D, st_ptr(&W), D, NULL, 0, NULL, 0,
+                              info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "vu");
+    EXPECT(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, TRNSOLVER_EIG_RANGE_I, LOWER, n, D,
+                              a, n, &lo, &hi, 1, n, &meig, D, st_ptr(&W), D, work, 16, NULL, 0,
+                              info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
+    EXPECT(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, TRNSOLVER_EIG_RANGE_ALL, LOWER, n,
+                              D, a, n, &lo, &hi, 1, n, NULL, D, st_ptr(&W), D, NULL, 0, NULL, 0,
+                              info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "h_meig");
+    EXPECT(trnsolverDnXsyevBatched(h, par, TRNSOLVER_EIG_MODE_VECTOR, LOWER, n, D, a, n, D,
+                                   st_ptr(&W), D, NULL, 0, NULL, 0, info, -1),
+           TRNSOLVER_STATUS_INVALID_VALUE, "batchSize");
+
     /* Nothing was queued: A is as uploaded, and the daemon still serves. */
     st_untouched(&A);
     assert_int_equal(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
@@ -1029,7 +1189,7 @@ int main(void) {
         cmocka_unit_test(test_getrf),     cmocka_unit_test(test_geqrf),
         cmocka_unit_test(test_syevd),     cmocka_unit_test(test_syev_batched),
         cmocka_unit_test(test_gesvd),     cmocka_unit_test(test_info),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input), cmocka_unit_test(test_syevdx),
     };
     int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
                                              st_connect_unix, st_disconnect);
