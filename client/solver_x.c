@@ -1,10 +1,10 @@
 /*
  * solver_x.c — trnsolver's 64-bit generic API (cusolverDnX*): the params
  * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd,
- * XsyevBatched, Xsyevdx with their _bufferSize companions. Each routine checks what the generic API
- * adds (params, the data types, 64-bit sizes, the workspace sizes) and then
- * calls the typed routine of the type (S, D, C, Z), which queues one op and
- * validates the rest in the daemon; nothing is queued when a check fails.
+ * XsyevBatched, Xsyevdx, Xgesvdp with their _bufferSize companions. Each routine checks what the
+ * generic API adds (params, the data types, 64-bit sizes, the workspace sizes) and then calls the
+ * typed routine of the type (S, D, C, Z), which queues one op and validates the rest in the daemon;
+ * nothing is queued when a check fails.
  *
  * Invariants:
  *  - every size handed to a typed routine fits an int (checked here:
@@ -896,4 +896,99 @@ trnsolverStatus_t trnsolverDnXsyevdx(trnsolverDnHandle_t handle, trnsolverDnPara
         return x_runtime(e, "Xsyevdx: copying the selected eigenpairs");
     trn_ok();
     return TRNSOLVER_STATUS_SUCCESS;
+}
+
+/* ---- SVD by Jacobi (Xgesvdp) ------------------------------------------------------ */
+
+/* Xgesvdp runs gesvdj (one-sided Jacobi, default tolerance and sweeps) with
+ * a gesvdjInfo_t of its own, and returns gesvdj's residual as
+ * *h_err_sigma; reading it waits for the device, as cuSOLVER's host output
+ * does. */
+static int gesvdp_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                       int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                       trnsciDataType_t dataTypeS, trnsciDataType_t dataTypeU, int64_t ldu,
+                       trnsciDataType_t dataTypeV, int64_t ldv, trnsciDataType_t computeType,
+                       svd_dims *d, trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "dataTypeS", dataTypeS, real_of(dataTypeA), st) ||
+        x_same(fn, "dataTypeU", dataTypeU, dataTypeA, st) ||
+        x_same(fn, "dataTypeV", dataTypeV, dataTypeA, st) ||
+        x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "m", m, &d->m, st) ||
+        x_dim(fn, "n", n, &d->n, st) || x_dim(fn, "lda", lda, &d->lda, st) ||
+        x_dim(fn, "ldu", ldu, &d->ldu, st) || x_dim(fn, "ldv", ldv, &d->ldvt, st))
+        return -1;
+    return t;
+}
+
+trnsolverStatus_t
+trnsolverDnXgesvdp_bufferSize(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                              trnsolverEigMode_t jobz, int econ, int64_t m, int64_t n,
+                              trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                              trnsciDataType_t dataTypeS, const void *S, trnsciDataType_t dataTypeU,
+                              const void *U, int64_t ldu, trnsciDataType_t dataTypeV, const void *V,
+                              int64_t ldv, trnsciDataType_t computeType,
+                              size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
+    (void)jobz, (void)econ, (void)A, (void)S, (void)U, (void)V;
+    const char *fn = "Xgesvdp_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    svd_dims d;
+    if (gesvdp_args(handle, params, fn, m, n, dataTypeA, lda, dataTypeS, dataTypeU, ldu, dataTypeV,
+                    ldv, computeType, &d, &st) < 0)
+        return st;
+    return x_sizes(fn, 0, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t
+trnsolverDnXgesvdp(trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+                   int econ, int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                   trnsciDataType_t dataTypeS, void *S, trnsciDataType_t dataTypeU, void *U,
+                   int64_t ldu, trnsciDataType_t dataTypeV, void *V, int64_t ldv,
+                   trnsciDataType_t computeType, void *bufferOnDevice,
+                   size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                   size_t workspaceInBytesOnHost, int *d_info, double *h_err_sigma) {
+    (void)bufferOnDevice, (void)workspaceInBytesOnDevice, (void)bufferOnHost,
+        (void)workspaceInBytesOnHost;
+    const char *fn = "Xgesvdp";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    svd_dims d;
+    const int t = gesvdp_args(handle, params, fn, m, n, dataTypeA, lda, dataTypeS, dataTypeU, ldu,
+                              dataTypeV, ldv, computeType, &d, &st);
+    if (t < 0)
+        return st;
+    if (!h_err_sigma)
+        return x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, "h_err_sigma", 0LL);
+    gesvdjInfo_t j = NULL;
+    st = trnsolverDnCreateGesvdjInfo(&j);
+    if (st != TRNSOLVER_STATUS_SUCCESS)
+        return st;
+    switch (t) {
+    case X_S:
+        st = trnsolverDnSgesvdj(handle, jobz, econ, d.m, d.n, A, d.lda, S, U, d.ldu, V, d.ldvt,
+                                NULL, 0, d_info, j);
+        break;
+    case X_D:
+        st = trnsolverDnDgesvdj(handle, jobz, econ, d.m, d.n, A, d.lda, S, U, d.ldu, V, d.ldvt,
+                                NULL, 0, d_info, j);
+        break;
+    case X_C:
+        st = trnsolverDnCgesvdj(handle, jobz, econ, d.m, d.n, A, d.lda, S, U, d.ldu, V, d.ldvt,
+                                NULL, 0, d_info, j);
+        break;
+    default:
+        st = trnsolverDnZgesvdj(handle, jobz, econ, d.m, d.n, A, d.lda, S, U, d.ldu, V, d.ldvt,
+                                NULL, 0, d_info, j);
+        break;
+    }
+    if (st == TRNSOLVER_STATUS_SUCCESS)
+        st = trnsolverDnXgesvdjGetResidual(handle, j, h_err_sigma);
+    char msg[512];
+    snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+    (void)trnsolverDnDestroyGesvdjInfo(j);
+    if (st != TRNSOLVER_STATUS_SUCCESS)
+        (void)trn_fail(trnsciErrorInvalidValue, "%s", msg); /* the routine's message stays */
+    else
+        trn_ok();
+    return st;
 }

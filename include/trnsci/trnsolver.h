@@ -706,6 +706,29 @@ trnsolverStatus_t trnsolverDnXgesvd(trnsolverDnHandle_t handle, trnsolverDnParam
                                     void *bufferOnDevice, size_t workspaceInBytesOnDevice,
                                     void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
 
+/* Xgesvdp: A = U diag(S) V^H (V, not V^H) for any m and n, S descending;
+ * jobz VECTOR returns U (m x m, or m x min(m,n) with econ = 1) and V
+ * (n x n, or n x min(m,n)). trnsci runs gesvdj (one-sided Jacobi, default
+ * tolerance and sweeps; info = min(m,n) + 1 when it does not converge)
+ * instead of cuSOLVER's polar decomposition, and *h_err_sigma (host) is
+ * gesvdj's residual, the Frobenius norm of the off-diagonal of U^H A V: a
+ * bound on the perturbation of the singular values. Writing it waits for
+ * the device, so the call returns when the SVD is done. */
+trnsolverStatus_t trnsolverDnXgesvdp_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz, int econ,
+    int64_t m, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeS, const void *S, trnsciDataType_t dataTypeU, const void *U,
+    int64_t ldu, trnsciDataType_t dataTypeV, const void *V, int64_t ldv,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t
+trnsolverDnXgesvdp(trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+                   int econ, int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                   trnsciDataType_t dataTypeS, void *S, trnsciDataType_t dataTypeU, void *U,
+                   int64_t ldu, trnsciDataType_t dataTypeV, void *V, int64_t ldv,
+                   trnsciDataType_t computeType, void *bufferOnDevice,
+                   size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                   size_t workspaceInBytesOnHost, int *d_info, double *h_err_sigma);
+
 /* ==== trnsci extensions (not in cuSOLVER) ============================================
  * Iterative routines report how they ended in a trnsolverIterResult_t in
  * device memory (devResult, may be NULL), written in stream order like

@@ -1,7 +1,7 @@
 /*
  * test_solver_x.c — trnsolver's 64-bit generic API (trnsolverDnX*: params,
  * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, XsyevBatched, Xsyevdx,
- * Xgesvd and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
+ * Xgesvd, Xgesvdp and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
  * trnscid, over the local transport and gRPC over TCP.
  *
  * References, in long double (u the unit roundoff of the type, gamma_k =
@@ -30,7 +30,9 @@
  *    XsyevBatched on H, 2 H and -H in one allocation, whose references are
  *    the exact scalings of H's; Xsyevdx's selections (by index, and by
  *    value with bounds halfway between reference eigenvalues) against the
- *    matching slice of the reference.
+ *    matching slice of the reference; Xgesvdp (tall and wide, full and
+ *    economy) by the same ratios, its h_err_sigma within gesvdj's stopping
+ *    rule (eps sqrt(k + 1) ||A||_F, doubled).
  * info: a matrix that is not positive definite at a chosen order gives
  * Xpotrf info = that order; an exactly zero column gives Xgetrf info = its
  * index. Workspace: every _bufferSize reports 0 host bytes, Xgetrf
@@ -988,6 +990,104 @@ static void test_gesvd(void **state) {
     }
 }
 
+/* Xgesvdp on the tall problem and on its conjugate transpose (the same
+ * singular values), full and economy, with and without vectors. */
+static void check_gesvdp(ty t, int wide, int econ, int vectors) {
+    const int ti = type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = QN;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    lcplx *a = st_lmat(m, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++)
+            a[(size_t)j * m + i] = wide ? conjl(prob[ti][P_TALL][(size_t)i * QM + j])
+                                        : prob[ti][P_TALL][(size_t)j * QM + i];
+    const int uc = econ ? k : m, vc = econ ? k : n;
+    st_mat A, S, U, V;
+    st_alloc(&A, t, m, n, m + 1);
+    st_fill(&A, a);
+    st_upload(&A);
+    st_alloc(&S, real_ty(t), k, 1, k);
+    st_upload(&S);
+    st_alloc(&U, t, m, uc, m + 2);
+    st_upload(&U);
+    st_alloc(&V, t, n, vc, n + 1);
+    st_upload(&V);
+    int *info = st_info_alloc(1);
+    const trnsolverEigMode_t jobz =
+        vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXgesvdp_bufferSize(h, par, jobz, econ, m, n, dt, st_ptr(&A), A.ld,
+                                                   rtype(t), st_ptr(&S), dt, st_ptr(&U), U.ld, dt,
+                                                   st_ptr(&V), V.ld, dt, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+    double err_sigma = -1;
+    assert_int_equal(trnsolverDnXgesvdp(h, par, jobz, econ, m, n, dt, st_ptr(&A), A.ld, rtype(t),
+                                        st_ptr(&S), dt, st_ptr(&U), U.ld, dt, st_ptr(&V), V.ld, dt,
+                                        NULL, 0, NULL, 0, info, &err_sigma),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    const long double anorm = st_lfro(m, n, a);
+    /* gesvdj's stopping rule: the off-diagonal norm at most eps sqrt(k + 1)
+     * ||A||_F (eps = 2u), doubled for the norm's own rounding. */
+    assert_true(err_sigma >= 0);
+    check_ratio(t, "Xgesvdp h_err_sigma", err_sigma, 4.0L * st_u(t) * sqrtl(k + 1) * anorm);
+    long double *s = read_real(&S, k);
+    check_values(t, "Xgesvdp |s - s_numpy|", k, m > n ? m : n, s, ref_sv[ti], anorm);
+    if (vectors) {
+        void *ug = st_download(&U, NULL, NULL), *vg = st_download(&V, NULL, NULL);
+        lcplx *u = st_take_got(&U, ug), *v = st_take_got(&V, vg);
+        long double e = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) {
+                lcplx x = a[(size_t)j * m + i];
+                for (int l = 0; l < k; l++)
+                    x -= u[(size_t)l * m + i] * s[l] * conjl(v[(size_t)l * n + j]);
+                e += creall(x * conjl(x));
+            }
+        const int mx = m > n ? m : n;
+        check_ratio(t, "Xgesvdp ||A - USV^H||/(max(m,n) u ||A||)",
+                    sqrtl(e) / (mx * anorm * st_u(t)), THRESH);
+        lcplx *g = st_lmat(uc, uc);
+        st_lmul(uc, uc, m, u, 1, u, g);
+        for (int i = 0; i < uc; i++)
+            g[(size_t)i * uc + i] -= 1;
+        check_ratio(t, "Xgesvdp ||U^H U - I||/(m u)", st_lfro(uc, uc, g) / (m * st_u(t)), THRESH);
+        free(g);
+        g = st_lmat(vc, vc);
+        st_lmul(vc, vc, n, v, 1, v, g);
+        for (int i = 0; i < vc; i++)
+            g[(size_t)i * vc + i] -= 1;
+        check_ratio(t, "Xgesvdp ||V^H V - I||/(n u)", st_lfro(vc, vc, g) / (n * st_u(t)), THRESH);
+        free(g);
+        free(u);
+        free(v);
+        free(ug);
+        free(vg);
+    }
+    free(s);
+    free(a);
+    st_free(&A);
+    st_free(&S);
+    st_free(&U);
+    st_free(&V);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_gesvdp(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int wide = 0; wide < 2; wide++)
+            for (int econ = 0; econ < 2; econ++)
+                check_gesvdp(all_types[ti], wide, econ, 1);
+    for (int ti = 0; ti < 4; ti++)
+        check_gesvdp(all_types[ti], 1, 1, 0);
+}
+
 /* ---- info ------------------------------------------------------------------------- */
 
 static void test_info(void **state) {
@@ -1159,6 +1259,17 @@ static void test_bad_input(void **state) {
                                    st_ptr(&W), D, NULL, 0, NULL, 0, info, -1),
            TRNSOLVER_STATUS_INVALID_VALUE, "batchSize");
 
+    double err = 0;
+    EXPECT(trnsolverDnXgesvdp(h, par, TRNSOLVER_EIG_MODE_NOVECTOR, 0, n, n, D, a, n, D, st_ptr(&W),
+                              D, NULL, n, D, NULL, n, D, NULL, 0, NULL, 0, info, NULL),
+           TRNSOLVER_STATUS_INVALID_VALUE, "h_err_sigma");
+    EXPECT(trnsolverDnXgesvdp(h, par, TRNSOLVER_EIG_MODE_NOVECTOR, 0, n, n, D, a, n, D, st_ptr(&W),
+                              D, NULL, n, TRNSCI_C_64F, NULL, n, D, NULL, 0, NULL, 0, info, &err),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeV");
+    EXPECT(trnsolverDnXgesvdp(h, par, TRNSOLVER_EIG_MODE_VECTOR, 0, n, n, D, a, n, D, st_ptr(&W), D,
+                              NULL, n, D, NULL, n, D, NULL, 0, NULL, 0, info, &err),
+           TRNSOLVER_STATUS_INVALID_VALUE, "U");
+
     /* Nothing was queued: A is as uploaded, and the daemon still serves. */
     st_untouched(&A);
     assert_int_equal(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
@@ -1190,6 +1301,7 @@ int main(void) {
         cmocka_unit_test(test_syevd),     cmocka_unit_test(test_syev_batched),
         cmocka_unit_test(test_gesvd),     cmocka_unit_test(test_info),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_syevdx),
+        cmocka_unit_test(test_gesvdp),
     };
     int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
                                              st_connect_unix, st_disconnect);
