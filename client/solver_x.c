@@ -1,7 +1,8 @@
 /*
  * solver_x.c — trnsolver's 64-bit generic API (cusolverDnX*): the params
  * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd,
- * XsyevBatched, Xsyevdx, Xgesvdp with their _bufferSize companions. Each routine checks what the
+ * XsyevBatched, Xsyevdx, Xgesvdp, Xgesvdr with their _bufferSize
+ * companions. Each routine checks what the
  * generic API adds (params, the data types, 64-bit sizes, the workspace sizes) and then calls the
  * typed routine of the type (S, D, C, Z), which queues one op and validates the rest in the daemon;
  * nothing is queued when a check fails.
@@ -991,4 +992,171 @@ trnsolverDnXgesvdp(trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnso
     else
         trn_ok();
     return st;
+}
+
+/* ---- rank-k SVD (Xgesvdr) --------------------------------------------------------- */
+
+/* Xgesvdr: the exact SVD by gesvdj (economy size) of A in place, into the
+ * device workspace (U: m x min(m,n), V: n x min(m,n), then the singular
+ * values), and the leading k triplets copied to Srand, Urand, Vrand in
+ * stream order. The randomised method's p and niters are checked and do
+ * not change the result: it is the exact rank-k truncation. */
+typedef struct svdr_dims {
+    int m, n, k, lda, ldu, ldv;
+} svdr_dims;
+
+static size_t svdr_bytes(int t, int m, int n) {
+    const size_t mn = (size_t)(m < n ? m : n), rs = (t == X_S || t == X_C) ? 4 : 8;
+    return ((size_t)m + (size_t)n) * mn * elem_size(t) + mn * rs;
+}
+
+static int gesvdr_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                       signed char jobu, signed char jobv, int64_t m, int64_t n, int64_t k,
+                       int64_t p, int64_t niters, trnsciDataType_t dataTypeA, int64_t lda,
+                       trnsciDataType_t dataTypeSrand, trnsciDataType_t dataTypeUrand,
+                       int64_t ldUrand, trnsciDataType_t dataTypeVrand, int64_t ldVrand,
+                       trnsciDataType_t computeType, svdr_dims *d, trnsolverStatus_t *st) {
+    if (x_begin(handle, params, fn, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_same(fn, "dataTypeSrand", dataTypeSrand, real_of(dataTypeA), st) ||
+        x_same(fn, "dataTypeUrand", dataTypeUrand, dataTypeA, st) ||
+        x_same(fn, "dataTypeVrand", dataTypeVrand, dataTypeA, st) ||
+        x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "m", m, &d->m, st) ||
+        x_dim(fn, "n", n, &d->n, st) || x_dim(fn, "lda", lda, &d->lda, st) ||
+        x_dim(fn, "ldUrand", ldUrand, &d->ldu, st) || x_dim(fn, "ldVrand", ldVrand, &d->ldv, st))
+        return -1;
+    const int64_t mn = d->m < d->n ? d->m : d->n;
+    if (jobu != 'S' && jobu != 'N') {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be 'S' or 'N'", fn, "jobu",
+                     (long long)jobu);
+        return -1;
+    }
+    if (jobv != 'S' && jobv != 'N') {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be 'S' or 'N'", fn, "jobv",
+                     (long long)jobv);
+        return -1;
+    }
+    if (k < 1 || k > mn) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be in [1, min(m, n)]", fn, "k",
+                     (long long)k);
+        return -1;
+    }
+    if (p < 0 || p > mn - k) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be in [0, min(m, n) - k]", fn, "p",
+                     (long long)p);
+        return -1;
+    }
+    if (niters < 0) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= 0", fn, "niters",
+                     (long long)niters);
+        return -1;
+    }
+    if (d->lda < (d->m > 1 ? d->m : 1)) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, m)", fn, "lda",
+                     (long long)d->lda);
+        return -1;
+    }
+    if (jobu == 'S' && d->ldu < d->m) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= m", fn, "ldUrand",
+                     (long long)d->ldu);
+        return -1;
+    }
+    if (jobv == 'S' && d->ldv < d->n) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= n", fn, "ldVrand",
+                     (long long)d->ldv);
+        return -1;
+    }
+    d->k = (int)k;
+    return t;
+}
+
+trnsolverStatus_t
+trnsolverDnXgesvdr_bufferSize(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                              signed char jobu, signed char jobv, int64_t m, int64_t n, int64_t k,
+                              int64_t p, int64_t niters, trnsciDataType_t dataTypeA, const void *A,
+                              int64_t lda, trnsciDataType_t dataTypeSrand, const void *Srand,
+                              trnsciDataType_t dataTypeUrand, const void *Urand, int64_t ldUrand,
+                              trnsciDataType_t dataTypeVrand, const void *Vrand, int64_t ldVrand,
+                              trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice,
+                              size_t *workspaceInBytesOnHost) {
+    (void)A, (void)Srand, (void)Urand, (void)Vrand;
+    const char *fn = "Xgesvdr_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    svdr_dims d;
+    const int t = gesvdr_args(handle, params, fn, jobu, jobv, m, n, k, p, niters, dataTypeA, lda,
+                              dataTypeSrand, dataTypeUrand, ldUrand, dataTypeVrand, ldVrand,
+                              computeType, &d, &st);
+    if (t < 0)
+        return st;
+    return x_sizes(fn, svdr_bytes(t, d.m, d.n), workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXgesvdr(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobv,
+    int64_t m, int64_t n, int64_t k, int64_t p, int64_t niters, trnsciDataType_t dataTypeA, void *A,
+    int64_t lda, trnsciDataType_t dataTypeSrand, void *Srand, trnsciDataType_t dataTypeUrand,
+    void *Urand, int64_t ldUrand, trnsciDataType_t dataTypeVrand, void *Vrand, int64_t ldVrand,
+    trnsciDataType_t computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+    void *bufferOnHost, size_t workspaceInBytesOnHost, int *d_info) {
+    (void)bufferOnHost, (void)workspaceInBytesOnHost;
+    const char *fn = "Xgesvdr";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    svdr_dims d;
+    const int t = gesvdr_args(handle, params, fn, jobu, jobv, m, n, k, p, niters, dataTypeA, lda,
+                              dataTypeSrand, dataTypeUrand, ldUrand, dataTypeVrand, ldVrand,
+                              computeType, &d, &st);
+    if (t < 0)
+        return st;
+    if (x_workspace(fn, svdr_bytes(t, d.m, d.n), bufferOnDevice, workspaceInBytesOnDevice, &st))
+        return st;
+    const size_t es = elem_size(t), rs = (t == X_S || t == X_C) ? 4 : 8;
+    const int mn = d.m < d.n ? d.m : d.n;
+    char *u = bufferOnDevice, *v = u + (size_t)d.m * (size_t)mn * es,
+         *s = v + (size_t)d.n * (size_t)mn * es;
+    const trnsolverEigMode_t jobz =
+        (jobu == 'S' || jobv == 'S') ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
+    gesvdjInfo_t j = NULL;
+    st = trnsolverDnCreateGesvdjInfo(&j);
+    if (st != TRNSOLVER_STATUS_SUCCESS)
+        return st;
+    switch (t) {
+    case X_S:
+        st = trnsolverDnSgesvdj(handle, jobz, 1, d.m, d.n, A, d.lda, (void *)s, (void *)u, d.m,
+                                (void *)v, d.n, NULL, 0, d_info, j);
+        break;
+    case X_D:
+        st = trnsolverDnDgesvdj(handle, jobz, 1, d.m, d.n, A, d.lda, (void *)s, (void *)u, d.m,
+                                (void *)v, d.n, NULL, 0, d_info, j);
+        break;
+    case X_C:
+        st = trnsolverDnCgesvdj(handle, jobz, 1, d.m, d.n, A, d.lda, (void *)s, (void *)u, d.m,
+                                (void *)v, d.n, NULL, 0, d_info, j);
+        break;
+    default:
+        st = trnsolverDnZgesvdj(handle, jobz, 1, d.m, d.n, A, d.lda, (void *)s, (void *)u, d.m,
+                                (void *)v, d.n, NULL, 0, d_info, j);
+        break;
+    }
+    /* The info object's device record is freed after the queued op (trnsciFree
+     * lets queued work finish first). */
+    char msg[512];
+    snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+    (void)trnsolverDnDestroyGesvdjInfo(j);
+    if (st != TRNSOLVER_STATUS_SUCCESS) {
+        (void)trn_fail(trnsciErrorInvalidValue, "%s", msg);
+        return st;
+    }
+    const trnsciStream_t q = handle->stream;
+    trnsciError_t e = trnsciMemcpyAsync(Srand, s, (size_t)d.k * rs, trnsciMemcpyDeviceToDevice, q);
+    if (e == trnsciSuccess && jobu == 'S')
+        e = trnsciMemcpy2DAsync(Urand, (size_t)d.ldu * es, u, (size_t)d.m * es, (size_t)d.m * es,
+                                (size_t)d.k, trnsciMemcpyDeviceToDevice, q);
+    if (e == trnsciSuccess && jobv == 'S')
+        e = trnsciMemcpy2DAsync(Vrand, (size_t)d.ldv * es, v, (size_t)d.n * es, (size_t)d.n * es,
+                                (size_t)d.k, trnsciMemcpyDeviceToDevice, q);
+    if (e != trnsciSuccess)
+        return x_runtime(e, "Xgesvdr: copying the leading triplets");
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
 }

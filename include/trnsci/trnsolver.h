@@ -534,8 +534,8 @@ trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMod
  *    take 32-bit sizes). The rules of the typed routine then apply.
  *  - Workspace: the reported sizes are what the call needs. Every routine
  *    needs 0 host bytes; Xgetrf needs min(m,n) * 4 device bytes (the 32-bit
- *    pivots, widened into ipiv in stream order), Xsyevdx a copy of A and
- *    its eigenvalues (see there), the others 0 device bytes.
+ *    pivots, widened into ipiv in stream order), Xsyevdx and Xgesvdr room
+ *    for their full results (see there), the others 0 device bytes.
  *    A buffer smaller than the size reported gives INVALID_VALUE; a buffer
  *    of a needed size must be device memory (bufferOnDevice) and is then
  *    used; buffers not needed are not read (any value, NULL included).
@@ -728,6 +728,29 @@ trnsolverDnXgesvdp(trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnso
                    trnsciDataType_t computeType, void *bufferOnDevice,
                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
                    size_t workspaceInBytesOnHost, int *d_info, double *h_err_sigma);
+
+/* Xgesvdr: the k leading singular values (Srand, descending) and, with
+ * jobu / jobv 'S' ('N': not computed), their left (Urand, m x k) and right
+ * (Vrand, n x k: V, not V^H) singular vectors; 1 <= k, k + p <= min(m,n),
+ * niters >= 0. trnsci computes the exact SVD (gesvdj, economy size) of A,
+ * which it overwrites, into the device workspace ((m + n) min(m,n)
+ * elements of dataTypeA, then min(m,n) of dataTypeSrand) and copies the
+ * leading k triplets out in stream order: the result is the exact rank-k
+ * truncation (p and niters do not change it), at the cost of a full SVD. */
+trnsolverStatus_t trnsolverDnXgesvdr_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobv,
+    int64_t m, int64_t n, int64_t k, int64_t p, int64_t niters, trnsciDataType_t dataTypeA,
+    const void *A, int64_t lda, trnsciDataType_t dataTypeSrand, const void *Srand,
+    trnsciDataType_t dataTypeUrand, const void *Urand, int64_t ldUrand,
+    trnsciDataType_t dataTypeVrand, const void *Vrand, int64_t ldVrand,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgesvdr(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobv,
+    int64_t m, int64_t n, int64_t k, int64_t p, int64_t niters, trnsciDataType_t dataTypeA, void *A,
+    int64_t lda, trnsciDataType_t dataTypeSrand, void *Srand, trnsciDataType_t dataTypeUrand,
+    void *Urand, int64_t ldUrand, trnsciDataType_t dataTypeVrand, void *Vrand, int64_t ldVrand,
+    trnsciDataType_t computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+    void *bufferOnHost, size_t workspaceInBytesOnHost, int *d_info);
 
 /* ==== trnsci extensions (not in cuSOLVER) ============================================
  * Iterative routines report how they ended in a trnsolverIterResult_t in

@@ -1,8 +1,8 @@
 /*
  * test_solver_x.c — trnsolver's 64-bit generic API (trnsolverDnX*: params,
  * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, XsyevBatched, Xsyevdx,
- * Xgesvd, Xgesvdp and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a real
- * trnscid, over the local transport and gRPC over TCP.
+ * Xgesvd, Xgesvdp, Xgesvdr and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a
+ * real trnscid, over the local transport and gRPC over TCP.
  *
  * References, in long double (u the unit roundoff of the type, gamma_k =
  * k u / (1 - k u); complex arithmetic doubles the constants as in
@@ -32,7 +32,9 @@
  *    value with bounds halfway between reference eigenvalues) against the
  *    matching slice of the reference; Xgesvdp (tall and wide, full and
  *    economy) by the same ratios, its h_err_sigma within gesvdj's stopping
- *    rule (eps sqrt(k + 1) ||A||_F, doubled).
+ *    rule (eps sqrt(k + 1) ||A||_F, doubled); Xgesvdr's k leading
+ *    triplets (trnsci's are exact) against the reference values and by
+ *    ||A V_k - U_k S_k||_F / (max(m,n) u ||A||_F) and orthonormality.
  * info: a matrix that is not positive definite at a chosen order gives
  * Xpotrf info = that order; an exactly zero column gives Xgetrf info = its
  * index. Workspace: every _bufferSize reports 0 host bytes, Xgetrf
@@ -1088,6 +1090,98 @@ static void test_gesvdp(void **state) {
         check_gesvdp(all_types[ti], 1, 1, 0);
 }
 
+/* Xgesvdr, k = 5 of the tall problem (and of its conjugate transpose): the
+ * exact leading triplets, so the values meet the reference and
+ * A V_k = U_k S_k holds to THRESH max(m,n) u ||A||_F. */
+static void check_gesvdr(ty t, int wide, char job) {
+    const int ti = type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = 5;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t dt = dtype(t);
+    lcplx *a = st_lmat(m, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++)
+            a[(size_t)j * m + i] = wide ? conjl(prob[ti][P_TALL][(size_t)i * QM + j])
+                                        : prob[ti][P_TALL][(size_t)j * QM + i];
+    st_mat A, S, U, V;
+    st_alloc(&A, t, m, n, m + 1);
+    st_fill(&A, a);
+    st_upload(&A);
+    st_alloc(&S, real_ty(t), k, 1, k);
+    st_upload(&S);
+    st_alloc(&U, t, m, k, m + 2);
+    st_upload(&U);
+    st_alloc(&V, t, n, k, n + 1);
+    st_upload(&V);
+    int *info = st_info_alloc(1);
+    size_t dev = 0, host = 99;
+    assert_int_equal(trnsolverDnXgesvdr_bufferSize(h, par, job, job, m, n, k, 3, 2, dt, st_ptr(&A),
+                                                   A.ld, rtype(t), st_ptr(&S), dt, st_ptr(&U), U.ld,
+                                                   dt, st_ptr(&V), V.ld, dt, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, (size_t)(m + n) * QN * esize(t) + (size_t)QN * esize(real_ty(t)));
+    void *work = NULL;
+    assert_int_equal(trnsciMalloc(&work, dev), trnsciSuccess);
+    assert_int_equal(trnsolverDnXgesvdr(h, par, job, job, m, n, k, 3, 2, dt, st_ptr(&A), A.ld,
+                                        rtype(t), st_ptr(&S), dt, st_ptr(&U), U.ld, dt, st_ptr(&V),
+                                        V.ld, dt, work, dev, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    const long double anorm = st_lfro(m, n, a);
+    const int mx = m > n ? m : n;
+    long double *s = read_real(&S, k);
+    check_values(t, "Xgesvdr |s - s_numpy|", k, mx, s, ref_sv[ti], anorm);
+    if (job == 'S') {
+        void *ug = st_download(&U, NULL, NULL), *vg = st_download(&V, NULL, NULL);
+        lcplx *u = st_take_got(&U, ug), *v = st_take_got(&V, vg);
+        lcplx *av = st_lmat(m, k);
+        st_lmul(m, k, n, a, 0, v, av);
+        for (int j = 0; j < k; j++)
+            for (int i = 0; i < m; i++)
+                av[(size_t)j * m + i] -= u[(size_t)j * m + i] * s[j];
+        check_ratio(t, "Xgesvdr ||AV_k - U_k S_k||/(max(m,n) u ||A||)",
+                    st_lfro(m, k, av) / (mx * anorm * st_u(t)), THRESH);
+        lcplx *g = st_lmat(k, k);
+        st_lmul(k, k, m, u, 1, u, g);
+        for (int i = 0; i < k; i++)
+            g[(size_t)i * k + i] -= 1;
+        check_ratio(t, "Xgesvdr ||U_k^H U_k - I||/(m u)", st_lfro(k, k, g) / (m * st_u(t)), THRESH);
+        st_lmul(k, k, n, v, 1, v, g);
+        for (int i = 0; i < k; i++)
+            g[(size_t)i * k + i] -= 1;
+        check_ratio(t, "Xgesvdr ||V_k^H V_k - I||/(n u)", st_lfro(k, k, g) / (n * st_u(t)), THRESH);
+        free(g);
+        free(av);
+        free(u);
+        free(v);
+        free(ug);
+        free(vg);
+    } else {
+        st_untouched(&U);
+        st_untouched(&V);
+    }
+    free(s);
+    free(a);
+    assert_int_equal(trnsciFree(work), trnsciSuccess);
+    st_free(&A);
+    st_free(&S);
+    st_free(&U);
+    st_free(&V);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_gesvdr(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        check_gesvdr(all_types[ti], 0, 'S');
+        check_gesvdr(all_types[ti], 1, 'S');
+        check_gesvdr(all_types[ti], 0, 'N');
+    }
+}
+
 /* ---- info ------------------------------------------------------------------------- */
 
 static void test_info(void **state) {
@@ -1270,6 +1364,19 @@ static void test_bad_input(void **state) {
                               NULL, n, D, NULL, n, D, NULL, 0, NULL, 0, info, &err),
            TRNSOLVER_STATUS_INVALID_VALUE, "U");
 
+    EXPECT(trnsolverDnXgesvdr(h, par, 'S', 'S', n, n, n + 1, 0, 1, D, a, n, D, st_ptr(&W), D,
+                              st_ptr(&B), n, D, st_ptr(&B), n, D, work, 4, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "k=");
+    EXPECT(trnsolverDnXgesvdr(h, par, 'S', 'S', n, n, 2, n, 1, D, a, n, D, st_ptr(&W), D,
+                              st_ptr(&B), n, D, st_ptr(&B), n, D, work, 4, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "p=");
+    EXPECT(trnsolverDnXgesvdr(h, par, 'A', 'S', n, n, 2, 0, 1, D, a, n, D, st_ptr(&W), D,
+                              st_ptr(&B), n, D, st_ptr(&B), n, D, work, 4, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "jobu");
+    EXPECT(trnsolverDnXgesvdr(h, par, 'S', 'S', n, n, 2, 0, 1, D, a, n, D, st_ptr(&W), D,
+                              st_ptr(&B), n, D, st_ptr(&B), n, D, work, 4, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
+
     /* Nothing was queued: A is as uploaded, and the daemon still serves. */
     st_untouched(&A);
     assert_int_equal(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
@@ -1301,7 +1408,7 @@ int main(void) {
         cmocka_unit_test(test_syevd),     cmocka_unit_test(test_syev_batched),
         cmocka_unit_test(test_gesvd),     cmocka_unit_test(test_info),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_syevdx),
-        cmocka_unit_test(test_gesvdp),
+        cmocka_unit_test(test_gesvdp),    cmocka_unit_test(test_gesvdr),
     };
     int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
                                              st_connect_unix, st_disconnect);
