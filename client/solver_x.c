@@ -1,7 +1,7 @@
 /*
  * solver_x.c — trnsolver's 64-bit generic API (cusolverDnX*): the params
  * object and Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, Xgesvd,
- * XsyevBatched, Xsyevdx, Xgesvdp, Xgesvdr with their _bufferSize
+ * XsyevBatched, Xsyevdx, Xgesvdp, Xgesvdr, Xtrtri with their _bufferSize
  * companions. Each routine checks what the
  * generic API adds (params, the data types, 64-bit sizes, the workspace sizes) and then calls the
  * typed routine of the type (S, D, C, Z), which queues one op and validates the rest in the daemon;
@@ -1157,6 +1157,187 @@ trnsolverStatus_t trnsolverDnXgesvdr(
                                 (size_t)d.k, trnsciMemcpyDeviceToDevice, q);
     if (e != trnsciSuccess)
         return x_runtime(e, "Xgesvdr: copying the leading triplets");
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+/* ---- triangular inverse (Xtrtri) -------------------------------------------------- */
+
+/* Xtrtri has no daemon kernel of its own: it reads the diagonal back (a
+ * synchronous copy: info must be known before anything is overwritten, as
+ * LAPACK's trtri leaves A unchanged when a diagonal element is exactly
+ * zero), solves T X = I with trnblas's trsm into the device workspace
+ * (X: n x n, leading dimension n), and copies X's uplo triangle (without
+ * the diagonal for a unit triangle, which is not referenced) back into A,
+ * one column per copy. */
+static trnsolverStatus_t blas_status(trnblasStatus_t b) {
+    switch (b) {
+    case TRNBLAS_STATUS_SUCCESS: return TRNSOLVER_STATUS_SUCCESS;
+    case TRNBLAS_STATUS_NOT_INITIALIZED: return TRNSOLVER_STATUS_NOT_INITIALIZED;
+    case TRNBLAS_STATUS_ALLOC_FAILED: return TRNSOLVER_STATUS_ALLOC_FAILED;
+    case TRNBLAS_STATUS_INVALID_VALUE: return TRNSOLVER_STATUS_INVALID_VALUE;
+    case TRNBLAS_STATUS_NOT_SUPPORTED: return TRNSOLVER_STATUS_NOT_SUPPORTED;
+    default: return TRNSOLVER_STATUS_EXECUTION_FAILED;
+    }
+}
+
+/* An element of type t is exactly zero (both parts of a complex one). */
+static int is_zero(int t, const unsigned char *p) {
+    switch (t) {
+    case X_S: return ((const float *)p)[0] == 0.0f;
+    case X_D: return ((const double *)p)[0] == 0.0;
+    case X_C: return ((const float *)p)[0] == 0.0f && ((const float *)p)[1] == 0.0f;
+    default: return ((const double *)p)[0] == 0.0 && ((const double *)p)[1] == 0.0;
+    }
+}
+
+static int trtri_args(trnsolverDnHandle_t handle, const char *fn, trnblasFillMode_t uplo,
+                      trnblasDiagType_t diag, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      int *ni, int *ldai, trnsolverStatus_t *st) {
+    if (!trn_solver_begin(handle, st))
+        return -1;
+    const int t = x_type(fn, dataTypeA, st);
+    if (t < 0 || x_dim(fn, "n", n, ni, st) || x_dim(fn, "lda", lda, ldai, st))
+        return -1;
+    if (uplo != TRNBLAS_FILL_MODE_LOWER && uplo != TRNBLAS_FILL_MODE_UPPER) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be LOWER (0) or UPPER (1)", fn,
+                     "uplo", (long long)uplo);
+        return -1;
+    }
+    if (diag != TRNBLAS_DIAG_NON_UNIT && diag != TRNBLAS_DIAG_UNIT) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be NON_UNIT (0) or UNIT (1)", fn,
+                     "diag", (long long)diag);
+        return -1;
+    }
+    if (*ldai < (*ni > 1 ? *ni : 1)) {
+        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, n)", fn, "lda",
+                     (long long)*ldai);
+        return -1;
+    }
+    return t;
+}
+
+trnsolverStatus_t trnsolverDnXtrtri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               trnblasDiagType_t diag, int64_t n,
+                                               trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost) {
+    (void)A;
+    const char *fn = "Xtrtri_bufferSize";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    const int t = trtri_args(handle, fn, uplo, diag, n, dataTypeA, lda, &ni, &ldai, &st);
+    if (t < 0)
+        return st;
+    return x_sizes(fn, (size_t)ni * (size_t)ni * elem_size(t), workspaceInBytesOnDevice,
+                   workspaceInBytesOnHost);
+}
+
+trnsolverStatus_t trnsolverDnXtrtri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                    trnblasDiagType_t diag, int64_t n, trnsciDataType_t dataTypeA,
+                                    void *A, int64_t lda, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *devInfo) {
+    (void)bufferOnHost, (void)workspaceInBytesOnHost;
+    const char *fn = "Xtrtri";
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    int ni, ldai;
+    const int t = trtri_args(handle, fn, uplo, diag, n, dataTypeA, lda, &ni, &ldai, &st);
+    if (t < 0)
+        return st;
+    const size_t es = elem_size(t), need = (size_t)ni * (size_t)ni * es;
+    if (x_workspace(fn, need, bufferOnDevice, workspaceInBytesOnDevice, &st))
+        return st;
+    trn_client *c = trn_solver_begin(handle, &st);
+    Trnsci__V1__BufferRef ref;
+    if (!c || trn_solver_ref(c, devInfo, "Xtrtri: devInfo", &ref, &st) ||
+        (ni > 0 &&
+         span_check(c, fn, "A", A, ((size_t)(ni - 1) * (size_t)ldai + (size_t)ni) * es, &st)))
+        return st;
+    const trnsciStream_t s = handle->stream;
+    int info = 0;
+    unsigned char *host = NULL;
+    trnsciError_t e = trnsciSuccess;
+    if (ni > 0 && diag == TRNBLAS_DIAG_NON_UNIT) {
+        unsigned char *d = malloc((size_t)ni * es);
+        if (!d)
+            return trn_solver_status(
+                trn_fail(trnsciErrorMemoryAllocation, "Xtrtri: out of host memory"));
+        e = trnsciMemcpy2D(d, es, A, ((size_t)ldai + 1) * es, es, (size_t)ni,
+                           trnsciMemcpyDeviceToHost);
+        if (e != trnsciSuccess) {
+            free(d);
+            return x_runtime(e, "Xtrtri: reading the diagonal of A");
+        }
+        for (int i = 0; i < ni && !info; i++)
+            if (is_zero(t, d + (size_t)i * es))
+                info = i + 1;
+        free(d);
+    }
+    if (ni > 0 && !info) {
+        /* X = I, uploaded (the call returns once the host buffer is read). */
+        host = calloc((size_t)ni * (size_t)ni, es);
+        if (!host)
+            return trn_solver_status(
+                trn_fail(trnsciErrorMemoryAllocation, "Xtrtri: out of host memory"));
+        for (int i = 0; i < ni; i++) {
+            unsigned char *p = host + ((size_t)i * (size_t)ni + (size_t)i) * es;
+            if (t == X_S || t == X_C)
+                *(float *)p = 1.0f;
+            else
+                *(double *)p = 1.0;
+        }
+        e = trnsciMemcpyAsync(bufferOnDevice, host, need, trnsciMemcpyHostToDevice, s);
+        free(host);
+        if (e != trnsciSuccess)
+            return x_runtime(e, "Xtrtri: bufferOnDevice");
+        trnblasHandle_t b = NULL;
+        trnblasStatus_t bs = trnblasCreate(&b);
+        if (bs == TRNBLAS_STATUS_SUCCESS)
+            bs = trnblasSetStream(b, s);
+        if (bs == TRNBLAS_STATUS_SUCCESS) {
+            const float one_f[2] = {1.0f, 0.0f};
+            const double one_d[2] = {1.0, 0.0};
+            switch (t) {
+            case X_S:
+                bs = trnblasStrsm(b, TRNBLAS_SIDE_LEFT, uplo, TRNBLAS_OP_N, diag, ni, ni, one_f, A,
+                                  ldai, bufferOnDevice, ni);
+                break;
+            case X_D:
+                bs = trnblasDtrsm(b, TRNBLAS_SIDE_LEFT, uplo, TRNBLAS_OP_N, diag, ni, ni, one_d, A,
+                                  ldai, bufferOnDevice, ni);
+                break;
+            case X_C:
+                bs = trnblasCtrsm(b, TRNBLAS_SIDE_LEFT, uplo, TRNBLAS_OP_N, diag, ni, ni,
+                                  (const trnComplex *)one_f, A, ldai, bufferOnDevice, ni);
+                break;
+            default:
+                bs = trnblasZtrsm(b, TRNBLAS_SIDE_LEFT, uplo, TRNBLAS_OP_N, diag, ni, ni,
+                                  (const trnDoubleComplex *)one_d, A, ldai, bufferOnDevice, ni);
+                break;
+            }
+        }
+        if (b)
+            (void)trnblasDestroy(b);
+        if (bs != TRNBLAS_STATUS_SUCCESS)
+            return blas_status(bs);
+        /* X's triangle back into A, column by column. */
+        const int unit = diag == TRNBLAS_DIAG_UNIT;
+        for (int j = 0; j < ni && e == trnsciSuccess; j++) {
+            const int lo = uplo == TRNBLAS_FILL_MODE_LOWER ? j + unit : 0;
+            const int hi = uplo == TRNBLAS_FILL_MODE_LOWER ? ni : j + 1 - unit;
+            if (hi > lo)
+                e = trnsciMemcpyAsync((char *)A + ((size_t)j * (size_t)ldai + (size_t)lo) * es,
+                                      (char *)bufferOnDevice +
+                                          ((size_t)j * (size_t)ni + (size_t)lo) * es,
+                                      (size_t)(hi - lo) * es, trnsciMemcpyDeviceToDevice, s);
+        }
+        if (e != trnsciSuccess)
+            return x_runtime(e, "Xtrtri: copying the inverse into A");
+    }
+    e = trnsciMemcpyAsync(devInfo, &info, sizeof(info), trnsciMemcpyHostToDevice, s);
+    if (e != trnsciSuccess)
+        return x_runtime(e, "Xtrtri: devInfo");
     trn_ok();
     return TRNSOLVER_STATUS_SUCCESS;
 }

@@ -534,8 +534,9 @@ trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMod
  *    take 32-bit sizes). The rules of the typed routine then apply.
  *  - Workspace: the reported sizes are what the call needs. Every routine
  *    needs 0 host bytes; Xgetrf needs min(m,n) * 4 device bytes (the 32-bit
- *    pivots, widened into ipiv in stream order), Xsyevdx and Xgesvdr room
- *    for their full results (see there), the others 0 device bytes.
+ *    pivots, widened into ipiv in stream order), Xsyevdx, Xgesvdr and
+ *    Xtrtri room for their full results (see there), the others 0 device
+ *    bytes.
  *    A buffer smaller than the size reported gives INVALID_VALUE; a buffer
  *    of a needed size must be device memory (bufferOnDevice) and is then
  *    used; buffers not needed are not read (any value, NULL included).
@@ -751,6 +752,25 @@ trnsolverStatus_t trnsolverDnXgesvdr(
     void *Urand, int64_t ldUrand, trnsciDataType_t dataTypeVrand, void *Vrand, int64_t ldVrand,
     trnsciDataType_t computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
     void *bufferOnHost, size_t workspaceInBytesOnHost, int *d_info);
+
+/* Xtrtri: the inverse of the uplo triangle of A, in place (the other
+ * triangle untouched; with diag UNIT the diagonal is taken as 1 and not
+ * read or written). info = i > 0 when A(i,i) is exactly zero, A then
+ * unchanged. No params argument, as cuSOLVER's. trnsci reads the diagonal
+ * back first (so the call waits for the device when diag is NON_UNIT),
+ * then solves T X = I with trnblas's trsm into the device workspace
+ * (n * n elements of dataTypeA) and copies X's triangle into A in stream
+ * order (n copies). */
+trnsolverStatus_t trnsolverDnXtrtri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               trnblasDiagType_t diag, int64_t n,
+                                               trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXtrtri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                    trnblasDiagType_t diag, int64_t n, trnsciDataType_t dataTypeA,
+                                    void *A, int64_t lda, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *devInfo);
 
 /* ==== trnsci extensions (not in cuSOLVER) ============================================
  * Iterative routines report how they ended in a trnsolverIterResult_t in

@@ -1,8 +1,8 @@
 /*
  * test_solver_x.c — trnsolver's 64-bit generic API (trnsolverDnX*: params,
  * Xpotrf, Xpotrs, Xgetrf, Xgetrs, Xgeqrf, Xsyevd, XsyevBatched, Xsyevdx,
- * Xgesvd, Xgesvdp, Xgesvdr and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F through a
- * real trnscid, over the local transport and gRPC over TCP.
+ * Xgesvd, Xgesvdp, Xgesvdr, Xtrtri and their _bufferSize calls) for R_32F, R_64F, C_32F and C_64F
+ * through a real trnscid, over the local transport and gRPC over TCP.
  *
  * References, in long double (u the unit roundoff of the type, gamma_k =
  * k u / (1 - k u); complex arithmetic doubles the constants as in
@@ -34,7 +34,9 @@
  *    economy) by the same ratios, its h_err_sigma within gesvdj's stopping
  *    rule (eps sqrt(k + 1) ||A||_F, doubled); Xgesvdr's k leading
  *    triplets (trnsci's are exact) against the reference values and by
- *    ||A V_k - U_k S_k||_F / (max(m,n) u ||A||_F) and orthonormality.
+ *    ||A V_k - U_k S_k||_F / (max(m,n) u ||A||_F) and orthonormality;
+ *  - Xtrtri (substitution, Higham Thm 8.5): ||T X - I||_F <= gamma_n
+ *    || |T| |X| ||_F, the other triangle (and a unit diagonal) untouched.
  * info: a matrix that is not positive definite at a chosen order gives
  * Xpotrf info = that order; an exactly zero column gives Xgetrf info = its
  * index. Workspace: every _bufferSize reports 0 host bytes, Xgetrf
@@ -1182,6 +1184,96 @@ static void test_gesvdr(void **state) {
     }
 }
 
+/* Xtrtri: T X = I columnwise by substitution, so (Higham Thm 8.5)
+ * |T X - I| <= gamma_n |T| |X| and ||T X - I||_F <= gamma_n || |T| |X| ||_F.
+ * T: off-diagonals random / n, diagonal 1 + |random| (non-unit) or junk
+ * that must be neither read nor written (unit); the other triangle junk. */
+static int tri_or_diag(int i, int j, void *ctx) {
+    const int *c = ctx; /* lower, unit */
+    return (c[0] ? i >= j : i <= j) && !(c[1] && i == j);
+}
+
+static void check_trtri(ty t, int lower, int unit) {
+    const int n = N;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const trnsciDataType_t dt = dtype(t);
+    lcplx *tm = st_lmat(n, n);
+    st_mat A;
+    st_alloc(&A, t, n, n, n + 3);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const int in = lower ? i >= j : i <= j;
+            lcplx v = i == j ? (unit ? 9.0L : 1.0L + fabsl(st_uniform())) : st_random(t) / n;
+            if (!in)
+                v = 7.0L;
+            st_set(&A, i, j, v);
+            if (in)
+                tm[(size_t)j * n + i] = i == j && unit ? 1.0L : st_at(&A, i, j);
+        }
+    st_upload(&A);
+    int *info = st_info_alloc(1);
+    size_t dev = 0, host = 99;
+    assert_int_equal(trnsolverDnXtrtri_bufferSize(h, lower ? LOWER : UPPER,
+                                                  unit ? TRNBLAS_DIAG_UNIT : TRNBLAS_DIAG_NON_UNIT,
+                                                  n, dt, st_ptr(&A), A.ld, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, (size_t)n * n * esize(t));
+    void *work = NULL;
+    assert_int_equal(trnsciMalloc(&work, dev), trnsciSuccess);
+    assert_int_equal(trnsolverDnXtrtri(h, lower ? LOWER : UPPER,
+                                       unit ? TRNBLAS_DIAG_UNIT : TRNBLAS_DIAG_NON_UNIT, n, dt,
+                                       st_ptr(&A), A.ld, work, dev, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    const int ctx[2] = {lower, unit};
+    void *got = st_download(&A, tri_or_diag, (void *)ctx);
+    lcplx *x = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (lower ? i >= j : i <= j)
+                x[(size_t)j * n + i] = i == j && unit ? 1.0L : st_got(&A, got, i, j);
+    long double err = 0, scale = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx e = i == j ? -1.0L : 0.0L;
+            long double sa = 0;
+            for (int l = 0; l < n; l++) {
+                e += tm[(size_t)l * n + i] * x[(size_t)j * n + l];
+                sa += cabsl(tm[(size_t)l * n + i]) * cabsl(x[(size_t)j * n + l]);
+            }
+            err += creall(e * conjl(e));
+            scale += sa * sa;
+        }
+    check_ratio(t, "Xtrtri ||TX - I||", sqrtl(err), cgam(t, n) * sqrtl(scale));
+    free(got);
+    free(x);
+    free(tm);
+    /* A zero on the diagonal: info names it and A is left as it was (a unit
+     * triangle's diagonal is not read: no info then). */
+    st_set(&A, 4, 4, 0.0L);
+    st_upload(&A);
+    assert_int_equal(trnsolverDnXtrtri(h, lower ? LOWER : UPPER,
+                                       unit ? TRNBLAS_DIAG_UNIT : TRNBLAS_DIAG_NON_UNIT, n, dt,
+                                       st_ptr(&A), A.ld, work, dev, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), unit ? 0 : 5);
+    if (!unit)
+        st_untouched(&A);
+    assert_int_equal(trnsciFree(work), trnsciSuccess);
+    st_free(&A);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_trtri(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int lower = 0; lower < 2; lower++)
+            for (int unit = 0; unit < 2; unit++)
+                check_trtri(all_types[ti], lower, unit);
+}
+
 /* ---- info ------------------------------------------------------------------------- */
 
 static void test_info(void **state) {
@@ -1377,6 +1469,16 @@ static void test_bad_input(void **state) {
                               st_ptr(&B), n, D, st_ptr(&B), n, D, work, 4, NULL, 0, info),
            TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
 
+    EXPECT(trnsolverDnXtrtri(h, LOWER, (trnblasDiagType_t)5, n, D, a, n, work, (size_t)n * 4, NULL,
+                             0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "diag");
+    EXPECT(trnsolverDnXtrtri(h, LOWER, TRNBLAS_DIAG_NON_UNIT, n, D, a, n, work, (size_t)n * 4, NULL,
+                             0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
+    EXPECT(trnsolverDnXtrtri(h, LOWER, TRNBLAS_DIAG_NON_UNIT, n, TRNSCI_R_8I, a, n, work,
+                             (size_t)n * 4, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeA");
+
     /* Nothing was queued: A is as uploaded, and the daemon still serves. */
     st_untouched(&A);
     assert_int_equal(trnsolverDnXpotrf(h, par, LOWER, n, D, a, n, D, NULL, 0, NULL, 0, info),
@@ -1409,6 +1511,7 @@ int main(void) {
         cmocka_unit_test(test_gesvd),     cmocka_unit_test(test_info),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_syevdx),
         cmocka_unit_test(test_gesvdp),    cmocka_unit_test(test_gesvdr),
+        cmocka_unit_test(test_trtri),
     };
     int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
                                              st_connect_unix, st_disconnect);
