@@ -140,6 +140,22 @@ static int x_workspace(const char *fn, size_t need, void *dev, size_t have, trns
     return 0;
 }
 
+/* A failure's code and message, kept across cleanup calls that would
+ * replace them. */
+typedef struct x_saved {
+    trnsciError_t e;
+    char msg[512];
+} x_saved;
+
+static void x_save(x_saved *v) {
+    v->e = trnsciPeekAtLastError();
+    snprintf(v->msg, sizeof(v->msg), "%s", trnsciGetLastErrorMessage());
+}
+
+static void x_restore(const x_saved *v) {
+    (void)trn_fail(v->e != trnsciSuccess ? v->e : trnsciErrorInvalidValue, "%s", v->msg);
+}
+
 /* A runtime call's failure, its message prefixed with what it was for. */
 static trnsolverStatus_t x_runtime(trnsciError_t e, const char *what) {
     char msg[512];
@@ -375,10 +391,10 @@ trnsolverStatus_t trnsolverDnXgetrs(trnsolverDnHandle_t handle, trnsolverDnParam
                                 (size_t)ni, trnsciMemcpyDeviceToDevice, s);
         if (e != trnsciSuccess) {
             const trnsolverStatus_t r = x_runtime(e, "Xgetrs: ipiv");
-            char msg[512];
-            snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+            x_saved v;
+            x_save(&v);
             (void)trnsciFreeAsync(piv32, s);
-            (void)trn_fail(e, "%s", msg); /* the free's outcome does not replace it */
+            x_restore(&v); /* the free's outcome does not replace it */
             return r;
         }
     }
@@ -389,12 +405,12 @@ trnsolverStatus_t trnsolverDnXgetrs(trnsolverDnHandle_t handle, trnsolverDnParam
     default: st = trnsolverDnZgetrs(handle, trans, ni, nr, A, ldai, piv32, B, ldbi, info); break;
     }
     if (piv32) {
-        /* Keep the routine's message if it failed. */
-        char msg[512];
-        snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+        /* Keep the routine's error if it failed. */
+        x_saved v;
+        x_save(&v);
         const trnsciError_t e = trnsciFreeAsync(piv32, s);
         if (st != TRNSOLVER_STATUS_SUCCESS)
-            (void)trn_fail(trnsciErrorInvalidValue, "%s", msg); /* getrs's message stays */
+            x_restore(&v);
         else if (e != trnsciSuccess)
             return trn_solver_status(e);
     }
@@ -984,11 +1000,11 @@ trnsolverDnXgesvdp(trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnso
     }
     if (st == TRNSOLVER_STATUS_SUCCESS)
         st = trnsolverDnXgesvdjGetResidual(handle, j, h_err_sigma);
-    char msg[512];
-    snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+    x_saved v;
+    x_save(&v);
     (void)trnsolverDnDestroyGesvdjInfo(j);
     if (st != TRNSOLVER_STATUS_SUCCESS)
-        (void)trn_fail(trnsciErrorInvalidValue, "%s", msg); /* the routine's message stays */
+        x_restore(&v); /* the routine's error stays */
     else
         trn_ok();
     return st;
@@ -1140,11 +1156,11 @@ trnsolverStatus_t trnsolverDnXgesvdr(
     }
     /* The info object's device record is freed after the queued op (trnsciFree
      * lets queued work finish first). */
-    char msg[512];
-    snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
+    x_saved saved;
+    x_save(&saved);
     (void)trnsolverDnDestroyGesvdjInfo(j);
     if (st != TRNSOLVER_STATUS_SUCCESS) {
-        (void)trn_fail(trnsciErrorInvalidValue, "%s", msg);
+        x_restore(&saved);
         return st;
     }
     const trnsciStream_t q = handle->stream;
