@@ -340,6 +340,19 @@ trnsolverStatus_t trnsolverDnXgetrf(trnsolverDnHandle_t handle, trnsolverDnParam
         return st;
     const size_t np = need / sizeof(int32_t);
     const trnsciStream_t s = handle->stream;
+    /* getrf's own checks that can fail, made before ipiv is touched: lda,
+     * and A and info being device memory. */
+    if (ldai < (mi > 1 ? mi : 1))
+        return x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, m)", fn, "lda",
+                      (long long)ldai);
+    if (!info || (mi > 0 && ni > 0 && !A))
+        return x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, !info ? "info" : "A",
+                      0LL);
+    trn_client *c = trn_solver_begin(handle, &st);
+    Trnsci__V1__BufferRef ref;
+    if (!c || trn_solver_ref(c, info, "Xgetrf: info", &ref, &st) ||
+        (mi > 0 && ni > 0 && trn_solver_ref(c, A, "Xgetrf: A", &ref, &st)))
+        return st;
     /* Zero the high halves first: this also checks ipiv before the LU is
      * queued, so a bad ipiv queues nothing. */
     if (np > 0) {

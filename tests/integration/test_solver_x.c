@@ -1387,6 +1387,20 @@ static void test_bad_input(void **state) {
         TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnDevice");
     EXPECT(trnsolverDnXgetrf(h, par, n, n, D, a, n, ipiv, D, NULL, (size_t)n * 4, NULL, 0, info),
            TRNSOLVER_STATUS_INVALID_VALUE, "bufferOnDevice");
+    /* Refused before ipiv is touched: bad lda, NULL info. */
+    assert_int_equal(trnsciMemset(ipiv, 0x33, (size_t)n * 8), trnsciSuccess);
+    EXPECT(
+        trnsolverDnXgetrf(h, par, n, n, D, a, n - 1, ipiv, D, work, (size_t)n * 4, NULL, 0, info),
+        TRNSOLVER_STATUS_INVALID_VALUE, "lda");
+    EXPECT(trnsolverDnXgetrf(h, par, n, n, D, a, n, ipiv, D, work, (size_t)n * 4, NULL, 0, NULL),
+           TRNSOLVER_STATUS_INVALID_VALUE, "info");
+    {
+        unsigned char back[8 * 8];
+        assert_int_equal(trnsciMemcpy(back, ipiv, sizeof(back), trnsciMemcpyDeviceToHost),
+                         trnsciSuccess);
+        for (size_t i = 0; i < sizeof(back); i++)
+            assert_int_equal(back[i], 0x33);
+    }
     /* A host pointer as ipiv: refused before anything is queued. */
     int64_t host_piv[8];
     EXPECT(
