@@ -22,9 +22,10 @@
  *    succeeds and nothing is reported at synchronisation. Non-finite input
  *    to an eigenvalue or SVD routine gives info = -(position of the matrix in
  *    the parameter list, not counting handle), as LAPACKE reports it.
- *  - Workspace belongs to the daemon: every *_bufferSize reports 0, and the
- *    Workspace / work / lwork arguments are accepted and not used (any
- *    value, NULL included, is fine).
+ *  - Workspace belongs to the daemon: every typed *_bufferSize reports 0,
+ *    and the Workspace / work / lwork arguments are accepted and not used
+ *    (any value, NULL included, is fine). The 64-bit generic API
+ *    (trnsolverDnX*) reports and uses its own sizes (see there).
  *  - A handle is bound to a stream (trnsolverDnSetStream); it holds no
  *    device memory and may be used from several threads; syevjInfo_t and
  *    gesvdjInfo_t objects may not be used concurrently.
