@@ -1322,6 +1322,55 @@ static void test_info(void **state) {
     assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
 }
 
+/* ---- empty problems ----------------------------------------------------------------- */
+
+/* n = 0 (and m = 0): every routine succeeds with info = 0, reports its
+ * (zero) workspace, and writes nothing else. */
+static void test_empty(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDnParams_t par = make_params();
+    const trnsciDataType_t D = TRNSCI_R_64F;
+    st_mat A;
+    st_alloc(&A, TY_D, 1, 1, 1);
+    st_upload(&A);
+    void *a = st_ptr(&A);
+    int *info = st_info_alloc(1);
+    int64_t *ipiv = NULL;
+    assert_int_equal(trnsciMalloc((void **)&ipiv, 8), trnsciSuccess);
+    size_t dev = 99, host = 99;
+    assert_int_equal(trnsolverDnXgetrf_bufferSize(h, par, 0, 0, D, a, 1, D, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    expect_sizes(dev, host, 0);
+#define EMPTY_OK(call)                                                                             \
+    do {                                                                                           \
+        assert_int_equal(trnsciMemset(info, 0x5a, sizeof(int)), trnsciSuccess);                    \
+        assert_int_equal((call), TRNSOLVER_STATUS_SUCCESS);                                        \
+        assert_int_equal(st_read_int(info), 0);                                                    \
+    } while (0)
+    EMPTY_OK(trnsolverDnXpotrf(h, par, LOWER, 0, D, a, 1, D, NULL, 0, NULL, 0, info));
+    EMPTY_OK(trnsolverDnXpotrs(h, par, LOWER, 0, 0, D, a, 1, D, a, 1, info));
+    EMPTY_OK(trnsolverDnXgetrf(h, par, 0, 0, D, a, 1, ipiv, D, NULL, 0, NULL, 0, info));
+    EMPTY_OK(trnsolverDnXgetrs(h, par, TRNBLAS_OP_N, 0, 0, D, a, 1, ipiv, D, a, 1, info));
+    EMPTY_OK(trnsolverDnXgeqrf(h, par, 0, 0, D, a, 1, D, a, D, NULL, 0, NULL, 0, info));
+    EMPTY_OK(trnsolverDnXsyevd(h, par, TRNSOLVER_EIG_MODE_VECTOR, LOWER, 0, D, a, 1, D, a, D, NULL,
+                               0, NULL, 0, info));
+    int64_t meig = -1;
+    EMPTY_OK(trnsolverDnXsyevdx(h, par, TRNSOLVER_EIG_MODE_VECTOR, TRNSOLVER_EIG_RANGE_I, LOWER, 0,
+                                D, a, 1, NULL, NULL, 1, 0, &meig, D, a, D, NULL, 0, NULL, 0, info));
+    assert_int_equal(meig, 0);
+    EMPTY_OK(
+        trnsolverDnXtrtri(h, LOWER, TRNBLAS_DIAG_NON_UNIT, 0, D, a, 1, NULL, 0, NULL, 0, info));
+#undef EMPTY_OK
+    st_untouched(&A);
+    assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    assert_int_equal(trnsolverDnDestroyParams(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
 /* ---- bad input -------------------------------------------------------------------- */
 
 #define EXPECT(call, status, needle)                                                               \
@@ -1525,7 +1574,7 @@ int main(void) {
         cmocka_unit_test(test_gesvd),     cmocka_unit_test(test_info),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_syevdx),
         cmocka_unit_test(test_gesvdp),    cmocka_unit_test(test_gesvdr),
-        cmocka_unit_test(test_trtri),
+        cmocka_unit_test(test_trtri),     cmocka_unit_test(test_empty),
     };
     int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
                                              st_connect_unix, st_disconnect);
