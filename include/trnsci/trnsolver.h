@@ -22,9 +22,10 @@
  *    succeeds and nothing is reported at synchronisation. Non-finite input
  *    to an eigenvalue or SVD routine gives info = -(position of the matrix in
  *    the parameter list, not counting handle), as LAPACKE reports it.
- *  - Workspace belongs to the daemon: every *_bufferSize reports 0, and the
- *    Workspace / work / lwork arguments are accepted and not used (any
- *    value, NULL included, is fine).
+ *  - Workspace belongs to the daemon: every typed *_bufferSize reports 0,
+ *    and the Workspace / work / lwork arguments are accepted and not used
+ *    (any value, NULL included, is fine). The 64-bit generic API
+ *    (trnsolverDnX*) reports and uses its own sizes (see there).
  *  - A handle is bound to a stream (trnsolverDnSetStream); it holds no
  *    device memory and may be used from several threads; syevjInfo_t and
  *    gesvdjInfo_t objects may not be used concurrently.
@@ -517,6 +518,260 @@ trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMod
                                      trnDoubleComplex *U, int ldu, trnDoubleComplex *V, int ldv,
                                      trnDoubleComplex *work, int lwork, int *info,
                                      gesvdjInfo_t params);
+
+/* ==== 64-bit generic API (cusolverDnX*) ===============================================
+ * cuSOLVER's generic routines: int64_t sizes, the element types named by
+ * trnsciDataType_t arguments, a trnsolverDnParams_t, and two workspaces
+ * (device and host) whose sizes the _bufferSize companion reports.
+ * Conventions beyond those of the typed routines above:
+ *  - Types: TRNSCI_R_32F, R_64F, C_32F or C_64F (S, D, C, Z). Every matrix
+ *    type and computeType must equal dataTypeA, and W / S (eigenvalues,
+ *    singular values) must be its real type, as cuSOLVER's tables list;
+ *    another type or combination gives TRNSOLVER_STATUS_NOT_SUPPORTED with a
+ *    message naming the argument.
+ *  - Sizes: negative m, n, nrhs or leading dimensions give
+ *    TRNSOLVER_STATUS_INVALID_VALUE; values above INT_MAX give
+ *    TRNSOLVER_STATUS_NOT_SUPPORTED naming the argument (trnsci's kernels
+ *    take 32-bit sizes). The rules of the typed routine then apply.
+ *  - Workspace: the reported sizes are what the call needs. Every routine
+ *    needs 0 host bytes; Xgetrf needs min(m,n) * 4 device bytes (the 32-bit
+ *    pivots, widened into ipiv in stream order), Xsyevdx, Xgesvdr and
+ *    Xtrtri room for their full results (see there), the others 0 device
+ *    bytes.
+ *    A buffer smaller than the size reported gives INVALID_VALUE; a buffer
+ *    of a needed size must be device memory (bufferOnDevice) and is then
+ *    used; buffers not needed are not read (any value, NULL included).
+ *  - params: required (NULL gives INVALID_VALUE); the algorithm it selects
+ *    is accepted and does not change the result (one LAPACK algorithm per
+ *    routine, see docs/rosetta.md).
+ *  - info is an int in device memory written in stream order, as above. */
+
+/* Values are those of cusolverDnFunction_t and cusolverAlgMode_t. */
+typedef enum trnsolverDnFunction_t {
+    TRNSOLVERDN_GETRF = 0,
+    TRNSOLVERDN_POTRF = 1,
+    TRNSOLVERDN_SYEVBATCHED = 2,
+} trnsolverDnFunction_t;
+
+typedef enum trnsolverAlgMode_t {
+    TRNSOLVER_ALG_0 = 0,
+    TRNSOLVER_ALG_1 = 1,
+    TRNSOLVER_ALG_2 = 2,
+} trnsolverAlgMode_t;
+
+/* The options of the generic routines: a host object. */
+typedef struct trnsolverDnParams *trnsolverDnParams_t;
+
+trnsolverStatus_t trnsolverDnCreateParams(trnsolverDnParams_t *params);
+trnsolverStatus_t trnsolverDnDestroyParams(trnsolverDnParams_t params);
+/* Selects algo for function: GETRF takes ALG_0 (default) or ALG_1, POTRF
+ * and SYEVBATCHED take ALG_0; anything else gives INVALID_VALUE. Stored;
+ * trnsci runs one algorithm per routine whatever is selected. */
+trnsolverStatus_t trnsolverDnSetAdvOptions(trnsolverDnParams_t params,
+                                           trnsolverDnFunction_t function, trnsolverAlgMode_t algo);
+
+/* Xpotrf / Xpotrs: potrf / potrs (see Cholesky above). */
+trnsolverStatus_t trnsolverDnXpotrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, trnblasFillMode_t uplo,
+                                               int64_t n, trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXpotrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+                                    void *A, int64_t lda, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+trnsolverStatus_t trnsolverDnXpotrs(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasFillMode_t uplo, int64_t n, int64_t nrhs,
+                                    trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeB, void *B, int64_t ldb, int *info);
+
+/* Xgetrf / Xgetrs: getrf / getrs (see LU above) with 64-bit pivots
+ * (min(m,n) int64_t, 1-based; NULL: no pivoting, as cuSOLVER). Xgetrs
+ * narrows the pivots into a stream-ordered temporary (trnsciMallocAsync on
+ * the handle's stream, freed in stream order): it may return
+ * TRNSOLVER_STATUS_ALLOC_FAILED when that allocation fails. */
+trnsolverStatus_t trnsolverDnXgetrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, int64_t m, int64_t n,
+                                               trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgetrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                    int64_t lda, int64_t *ipiv, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+trnsolverStatus_t trnsolverDnXgetrs(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnblasOperation_t trans, int64_t n, int64_t nrhs,
+                                    trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+                                    const int64_t *ipiv, trnsciDataType_t dataTypeB, void *B,
+                                    int64_t ldb, int *info);
+
+/* Xgeqrf: geqrf (see QR above); tau has dataTypeA. */
+trnsolverStatus_t trnsolverDnXgeqrf_bufferSize(trnsolverDnHandle_t handle,
+                                               trnsolverDnParams_t params, int64_t m, int64_t n,
+                                               trnsciDataType_t dataTypeA, const void *A,
+                                               int64_t lda, trnsciDataType_t dataTypeTau,
+                                               const void *tau, trnsciDataType_t computeType,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgeqrf(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                    int64_t lda, trnsciDataType_t dataTypeTau, void *tau,
+                                    trnsciDataType_t computeType, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info);
+
+/* Xsyevd: syevd / heevd (see the eigenproblems above); W has the real type
+ * of dataTypeA. */
+trnsolverStatus_t trnsolverDnXsyevd_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int64_t n,
+                                    trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeW, void *W,
+                                    trnsciDataType_t computeType, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info);
+
+/* XsyevBatched: batchSize problems of Xsyevd stored one after another
+ * (A_i at A + i * lda * n elements, lda >= n; W_i at W + i * n; info[i]),
+ * each solved by syevd / heevd (cuSOLVER may use another algorithm: the
+ * results agree to rounding, not bitwise). Each span must lie in one
+ * device allocation; the batch is then queued whole (batchSize ops) or,
+ * on bad input, not at all. */
+trnsolverStatus_t trnsolverDnXsyevBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost, int64_t batchSize);
+trnsolverStatus_t trnsolverDnXsyevBatched(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                          trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                          int64_t n, trnsciDataType_t dataTypeA, void *A,
+                                          int64_t lda, trnsciDataType_t dataTypeW, void *W,
+                                          trnsciDataType_t computeType, void *bufferOnDevice,
+                                          size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                          size_t workspaceInBytesOnHost, int *info,
+                                          int64_t batchSize);
+
+/* Values are those of cusolverEigRange_t. */
+typedef enum trnsolverEigRange_t {
+    TRNSOLVER_EIG_RANGE_ALL = 1001,
+    TRNSOLVER_EIG_RANGE_I = 1002, /* the il-th to the iu-th eigenvalues (1-based, ascending) */
+    TRNSOLVER_EIG_RANGE_V = 1003, /* the eigenvalues in (*vl, *vu] */
+} trnsolverEigRange_t;
+
+/* Xsyevdx: the selected eigenvalues (ascending) in the first *h_meig
+ * elements of W and, with VECTOR, their eigenvectors in the first *h_meig
+ * columns of A. vl and vu point to host values of dataTypeW (read for
+ * RANGE_V only). h_meig (host) is written before the call returns. All
+ * eigenpairs are computed by syevd / heevd on a copy of A in the device
+ * workspace (n * n elements of dataTypeA, then n of dataTypeW; none for
+ * RANGE_ALL, which works in place); the selection is copied out in stream
+ * order. RANGE_V waits for the handle's stream to count the eigenvalues
+ * (it returns once they are known); RANGE_I and RANGE_ALL do not wait.
+ * With NOVECTOR and RANGE_I/V, A is left as it was. */
+trnsolverStatus_t trnsolverDnXsyevdx_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+    trnsolverEigRange_t range, trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+    const void *A, int64_t lda, void *vl, void *vu, int64_t il, int64_t iu, int64_t *h_meig,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXsyevdx(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int64_t n, trnsciDataType_t dataTypeA,
+                                     void *A, int64_t lda, void *vl, void *vu, int64_t il,
+                                     int64_t iu, int64_t *h_meig, trnsciDataType_t dataTypeW,
+                                     void *W, trnsciDataType_t computeType, void *bufferOnDevice,
+                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                     size_t workspaceInBytesOnHost, int *info);
+
+/* Xgesvd: gesvd (see SVD above; m >= n); S has the real type of dataTypeA,
+ * U and VT have dataTypeA. */
+trnsolverStatus_t trnsolverDnXgesvd_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobvt,
+    int64_t m, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeS, const void *S, trnsciDataType_t dataTypeU, const void *U,
+    int64_t ldu, trnsciDataType_t dataTypeVT, const void *VT, int64_t ldvt,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgesvd(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                    signed char jobu, signed char jobvt, int64_t m, int64_t n,
+                                    trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                    trnsciDataType_t dataTypeS, void *S, trnsciDataType_t dataTypeU,
+                                    void *U, int64_t ldu, trnsciDataType_t dataTypeVT, void *VT,
+                                    int64_t ldvt, trnsciDataType_t computeType,
+                                    void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+                                    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+
+/* Xgesvdp: A = U diag(S) V^H (V, not V^H) for any m and n, S descending;
+ * jobz VECTOR returns U (m x m, or m x min(m,n) with econ = 1) and V
+ * (n x n, or n x min(m,n)). trnsci runs gesvdj (one-sided Jacobi, default
+ * tolerance and sweeps; info = min(m,n) + 1 when it does not converge)
+ * instead of cuSOLVER's polar decomposition, and *h_err_sigma (host) is
+ * gesvdj's residual, the Frobenius norm of the off-diagonal of U^H A V: a
+ * bound on the perturbation of the singular values. Writing it waits for
+ * the device, so the call returns when the SVD is done. */
+trnsolverStatus_t trnsolverDnXgesvdp_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz, int econ,
+    int64_t m, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeS, const void *S, trnsciDataType_t dataTypeU, const void *U,
+    int64_t ldu, trnsciDataType_t dataTypeV, const void *V, int64_t ldv,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t
+trnsolverDnXgesvdp(trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobz,
+                   int econ, int64_t m, int64_t n, trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                   trnsciDataType_t dataTypeS, void *S, trnsciDataType_t dataTypeU, void *U,
+                   int64_t ldu, trnsciDataType_t dataTypeV, void *V, int64_t ldv,
+                   trnsciDataType_t computeType, void *bufferOnDevice,
+                   size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                   size_t workspaceInBytesOnHost, int *d_info, double *h_err_sigma);
+
+/* Xgesvdr: the k leading singular values (Srand, descending) and, with
+ * jobu / jobv 'S' ('N': not computed), their left (Urand, m x k) and right
+ * (Vrand, n x k: V, not V^H) singular vectors; 1 <= k, k + p <= min(m,n),
+ * niters >= 0. trnsci computes the exact SVD (gesvdj, economy size) of A,
+ * which it overwrites, into the device workspace ((m + n) min(m,n)
+ * elements of dataTypeA, then min(m,n) of dataTypeSrand) and copies the
+ * leading k triplets out in stream order: the result is the exact rank-k
+ * truncation (p and niters do not change it), at the cost of a full SVD. */
+trnsolverStatus_t trnsolverDnXgesvdr_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobv,
+    int64_t m, int64_t n, int64_t k, int64_t p, int64_t niters, trnsciDataType_t dataTypeA,
+    const void *A, int64_t lda, trnsciDataType_t dataTypeSrand, const void *Srand,
+    trnsciDataType_t dataTypeUrand, const void *Urand, int64_t ldUrand,
+    trnsciDataType_t dataTypeVrand, const void *Vrand, int64_t ldVrand,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgesvdr(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, signed char jobu, signed char jobv,
+    int64_t m, int64_t n, int64_t k, int64_t p, int64_t niters, trnsciDataType_t dataTypeA, void *A,
+    int64_t lda, trnsciDataType_t dataTypeSrand, void *Srand, trnsciDataType_t dataTypeUrand,
+    void *Urand, int64_t ldUrand, trnsciDataType_t dataTypeVrand, void *Vrand, int64_t ldVrand,
+    trnsciDataType_t computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+    void *bufferOnHost, size_t workspaceInBytesOnHost, int *d_info);
+
+/* Xtrtri: the inverse of the uplo triangle of A, in place (the other
+ * triangle untouched; with diag UNIT the diagonal is taken as 1 and not
+ * read or written). info = i > 0 when A(i,i) is exactly zero, A then
+ * unchanged. No params argument, as cuSOLVER's. trnsci reads the diagonal
+ * back first (so the call waits for the device when diag is NON_UNIT),
+ * then solves T X = I with trnblas's trsm into the device workspace
+ * (n * n elements of dataTypeA) and copies X's triangle into A in stream
+ * order (n copies). */
+trnsolverStatus_t trnsolverDnXtrtri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               trnblasDiagType_t diag, int64_t n,
+                                               trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXtrtri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                    trnblasDiagType_t diag, int64_t n, trnsciDataType_t dataTypeA,
+                                    void *A, int64_t lda, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *devInfo);
 
 /* ==== trnsci extensions (not in cuSOLVER) ============================================
  * Iterative routines report how they ended in a trnsolverIterResult_t in

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Independent references for tests/integration/test_solver_eigen.c, computed
-with Debian's numpy/scipy (must run under /usr/bin/python3).
+"""Independent references for tests/integration/test_solver_eigen.c and
+test_solver_x.c, computed with Debian's numpy/scipy (must run under
+/usr/bin/python3).
 
     solver_ref.py DIR
 
@@ -14,6 +15,13 @@ DIR/manifest.txt lists one problem a line:
                                      (scipy.linalg.eigh(a, b, type=ITYPE))
     svd NAME TYPE M N                singular values of the M x N matrix
                                      (numpy.linalg.svd), descending
+    lu NAME TYPE M N                 the 1-based row interchanges of
+                                     scipy.linalg.lu_factor (LAPACK getrf)
+                                     run in TYPE itself, min(M,N) values
+    qr NAME TYPE M N                 the min(M,N) x N factor R of
+                                     scipy.linalg.qr (LAPACK geqrf's
+                                     convention), column-major; complex
+                                     types give real and imaginary parts
 
 TYPE is f32, f64, c64 or c128: the element type of the raw, column-major,
 native-endian matrices, unpadded. The values are written to DIR/NAME.out as
@@ -55,6 +63,16 @@ def main(argv):
                 vals = linalg.eigh(a, b, type=int(w[4]), lower=True, eigvals_only=True)
             else:
                 vals = linalg.eigvalsh(a, lower=True)
+        elif kind == "lu":
+            m, n = int(w[3]), int(w[4])
+            a = np.fromfile(base + ".a", dtype=DTYPES[typ]).reshape((n, m)).T
+            vals = linalg.lu_factor(np.asfortranarray(a))[1] + 1
+        elif kind == "qr":
+            m, n = int(w[3]), int(w[4])
+            r = linalg.qr(load(base + ".a", typ, m, n), mode="r")[0][:min(m, n), :]
+            wide = np.complex128 if typ.startswith("c") else np.float64
+            np.asarray(r, dtype=wide).ravel(order="F").tofile(base + ".out")
+            continue
         elif kind == "svd":
             m, n = int(w[3]), int(w[4])
             vals = np.linalg.svd(load(base + ".a", typ, m, n), compute_uv=False)

@@ -326,7 +326,7 @@ typedef struct st_worst {
     char what[80];
     long double worst, limit;
 } st_worst;
-static st_worst st_worsts[64];
+static st_worst st_worsts[160];
 static int st_nworst;
 
 static inline void st_note(const char *what, long double value, long double limit) {
@@ -336,7 +336,7 @@ static inline void st_note(const char *what, long double value, long double limi
                 st_worsts[i].worst = value;
             return;
         }
-    if (st_nworst < 64) {
+    if (st_nworst < (int)(sizeof(st_worsts) / sizeof(st_worsts[0]))) {
         snprintf(st_worsts[st_nworst].what, sizeof(st_worsts[0].what), "%s", what);
         st_worsts[st_nworst].worst = value;
         st_worsts[st_nworst++].limit = limit;

@@ -98,6 +98,11 @@ int main(void) {
     cusolverDnHandle_t solver;
     if (cusolverDnCreate(&solver) == CUSOLVER_STATUS_SUCCESS)
         cusolverDnDestroy(solver);
+    cusolverDnParams_t solverParams;
+    if (cusolverDnCreateParams(&solverParams) == CUSOLVER_STATUS_SUCCESS) {
+        cusolverDnSetAdvOptions(solverParams, CUSOLVERDN_GETRF, CUSOLVER_ALG_1);
+        cusolverDnDestroyParams(solverParams);
+    }
     cusparseHandle_t sparse;
     if (cusparseCreate(&sparse) == CUSPARSE_STATUS_SUCCESS)
         cusparseDestroy(sparse);
