@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent references for the trnsparse integration tests
-(test_sparse_ops.c, test_sparse_ext.c, test_sparse_vec.c), computed with Debian's numpy/scipy (run it under
-/usr/bin/python3).
+(test_sparse_ops.c, test_sparse_ext.c, test_sparse_vec.c), computed with
+Debian's numpy/scipy (run it under /usr/bin/python3).
 
     sparse_ref.py spgemm DIR
         DIR/meta.txt: "m k n alpha" ; A and B as CSR, 0-based int64:

@@ -75,8 +75,14 @@ typedef struct vec_case {
     int dbl, idx64, base;
 } vec_case;
 
+/* The worst error seen as a fraction of its bound: [level 1, spsv][float, double]. */
+static long double worst[2][2];
+static int cur_kind, cur_dbl;
+
 static void check_close(const char *what, size_t i, long double got, long double want,
                         long double bound) {
+    if (bound > 0 && fabsl(got - want) / bound > worst[cur_kind][cur_dbl])
+        worst[cur_kind][cur_dbl] = fabsl(got - want) / bound;
     if (fabsl(got - want) > bound)
         fail_msg("%s[%zu]: %.17Lg, reference %.17Lg, error %.3Lg > bound %.3Lg", what, i, got, want,
                  fabsl(got - want), bound);
@@ -85,6 +91,8 @@ static void check_close(const char *what, size_t i, long double got, long double
 static void run_level1(trnsparseHandle_t h, const vec_case *vc, uint64_t seed) {
     const int64_t n = 1000, nnz = 300;
     const int dbl = vc->dbl;
+    cur_kind = 0;
+    cur_dbl = dbl;
     const size_t es = dbl ? 8 : 4, isz = vc->idx64 ? 8 : 4;
     const trnsciDataType t = dbl ? TRNSCI_R_64F : TRNSCI_R_32F;
     uint64_t s = seed;
@@ -310,6 +318,8 @@ static void test_level1(void **state) {
                 run_level1(h, &vc, seed++);
             }
     run_level1_edges(h);
+    printf("    level 1: worst error %.3Lf (float), %.3Lf (double) of the bound\n", worst[0][0],
+           worst[0][1]);
     trnsparseDestroy(h);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
@@ -403,6 +413,8 @@ static size_t at(trnsparseOrder_t o, int64_t ld, int64_t i, int64_t j) {
 static void run_spsv(trnsparseHandle_t h, const spsv_case *cs, uint64_t seed) {
     const int64_t n = cs->n, k = cs->nrhs ? cs->nrhs : 1;
     const int dbl = cs->dbl, sm = cs->nrhs > 0;
+    cur_kind = 1;
+    cur_dbl = dbl;
     const size_t es = dbl ? 8 : 4;
     const trnsciDataType t = dbl ? TRNSCI_R_64F : TRNSCI_R_32F;
     trip a;
@@ -558,6 +570,8 @@ static void test_spsv(void **state) {
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         run_spsv(h, &cases[i], 100 + i);
+    printf("    spsv/spsm: worst error %.3Lf (float), %.3Lf (double) of the bound\n", worst[1][0],
+           worst[1][1]);
     trnsparseDestroy(h);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
