@@ -525,7 +525,9 @@ trnsparseStatus_t trnsparseSpSV_solve(trnsparseHandle_t handle, trnsparseOperati
 
 /* ---- SpSM: op(matA) matC = alpha op(matB), matA triangular --------------------------
  * SpSV for nrhs right-hand sides: dense B and C (either order) with opB N or
- * T; op(B) and C are n x nrhs. The same phases and rules as SpSV. */
+ * T; op(B) and C are n x nrhs. The same phases and rules as SpSV; the solve
+ * splits the right-hand sides over cores (each solved whole, so results do
+ * not depend on the split). matC may be matB (the same memory and layout). */
 trnsparseStatus_t trnsparseSpSM_createDescr(trnsparseSpSMDescr_t *descr);
 trnsparseStatus_t trnsparseSpSM_destroyDescr(trnsparseSpSMDescr_t descr);
 trnsparseStatus_t trnsparseSpSM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,

@@ -16,8 +16,11 @@
  * SpSV reports no zero pivot either).
  *
  * The analysis step (d->analysis) runs the pass and nothing else: a bad
- * structure fails it; B and C are not touched. One shard (the sweep is
- * sequential).
+ * structure fails it; B and C are not touched. The solve splits C's
+ * columns over shards (SpSM); each shard makes its own pass over A (the
+ * sweep of one column is sequential), so the bits never depend on the
+ * split. Shards write disjoint columns of C; C may be B itself (each
+ * element is read before it is written, by the shard owning its column).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,7 +155,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
 
 /* C = alpha op(B), then the sweep, for element type T. */
 #define SPSV_SOLVE(T)                                                                              \
-    static void solve_##T(const trn_spsv_desc *d, const tri *t) {                                  \
+    static void solve_##T(const trn_spsv_desc *d, const tri *t, int64_t j0, int64_t j1) {          \
         const int64_t n = d->a.rows;                                                               \
         int64_t br, bc, cr, ccs;                                                                   \
         trn_sp_strides(&d->b, &br, &bc);                                                           \
@@ -162,7 +165,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
         T *c = (T *)d->c.values;                                                                   \
         const int unit = d->diag == TRN_DIAG_UNIT;                                                 \
         const int lower = (d->uplo == TRN_UPLO_LOWER) == (d->op_a == TRN_TRANS_N);                 \
-        for (int64_t j = 0; j < d->c.cols; j++) {                                                  \
+        for (int64_t j = j0; j < j1; j++) {                                                        \
             T *cj = c + j * ccs;                                                                   \
             for (int64_t i = 0; i < n; i++)                                                        \
                 cj[i * cr] = alpha * b[i * br + j * bc];                                           \
@@ -178,22 +181,29 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
 SPSV_SOLVE(float)
 SPSV_SOLVE(double)
 
-static trn_kstatus trn_cpu_spsv(const trn_spsv_desc *d, trn_kmsg *msg, int shard) {
-    if (shard != 0)
+static trn_kstatus trn_cpu_spsv(const trn_spsv_desc *d, trn_kmsg *msg, int shard, int nshards) {
+    /* Columns [lo, hi) of C: whole right-hand sides, so any split gives the
+     * bits of one shard. The analysis (and an empty C) is shard 0's. */
+    size_t lo = 0, hi = 0;
+    if (d->analysis || d->c.cols == 0)
+        hi = shard == 0;
+    else
+        trn_cpu_shard_range((size_t)d->c.cols, shard, nshards, &lo, &hi);
+    if (lo == hi)
         return TRN_KSTATUS_OK;
     tri t;
     const int rc = tri_build(d, msg, shard, &t);
     if (rc != 0)
         return trn_sp_status(rc);
-    if (!d->analysis && d->c.cols > 0 && d->a.rows > 0) {
+    if (!d->analysis && d->a.rows > 0) {
         if (d->a.type == TRN_DTYPE_R64F)
-            solve_double(d, &t);
+            solve_double(d, &t, (int64_t)lo, (int64_t)hi);
         else
-            solve_float(d, &t);
+            solve_float(d, &t, (int64_t)lo, (int64_t)hi);
     }
     tri_free(&t);
     return TRN_KSTATUS_OK;
 }
 
 /* The backend's entries (cpu_kernels.h). */
-TRN_CPU_ENTRY(spsv, ((void)nshards, trn_cpu_spsv(&op->u.spsv, op->kmsg, shard)))
+TRN_CPU_ENTRY(spsv, trn_cpu_spsv(&op->u.spsv, op->kmsg, shard, nshards))

@@ -6,8 +6,9 @@
  * SpMV/SpMM and conversions split as trn_spmm_split / trn_spconvert_split
  * say; SpGEMM's count pass is one shard (a prefix sum), its fill splits A's
  * rows by C's entries; SDDMM splits C's rows by entries; attention splits
- * the (batch entry, block row) pairs evenly; Schwarz bounds, the
- * sparse-vector routines and triangular solves are one shard.
+ * the (batch entry, block row) pairs evenly; Schwarz bounds and the
+ * sparse-vector routines are one shard; triangular solves split the
+ * right-hand sides (SpSM) by columns.
  */
 #include "ops/models/model.h"
 
@@ -115,15 +116,19 @@ static double shard_limit_schwarz(const trn_op_desc *op) {
     return 1.0;
 }
 
-/* Sequential: repeated indices and the substitution's dependences. */
+/* Sequential: repeated indices are processed in order. */
 static double shard_limit_spvec(const trn_op_desc *op) {
     (void)op;
     return 1.0;
 }
 
+/* The solve splits C's columns (each shard solves whole right-hand sides);
+ * the analysis is one pass. */
 static double shard_limit_spsv(const trn_op_desc *op) {
-    (void)op;
-    return 1.0;
+    const trn_spsv_desc *s = &op->u.spsv;
+    if (s->analysis)
+        return 1.0;
+    return sparse_limit(cost_spsv(op), TRN_SP_SPLIT_COLS, s->c.cols);
 }
 
 static double shard_limit_spconvert(const trn_op_desc *op) {

@@ -26,6 +26,8 @@
  *    (w: the longest row of op(T)), so |x - x_ref| <= gamma_{w+1}
  *    |T^-1||T||x| + u |T^-1||alpha b|, evaluated by the script at its own x
  *    (a second-order change); double results are held to twice that.
+ *  - Splits: an SpSM with 64 right-hand sides (2000 x 2000, op T) runs as
+ *    >= 2 shards on a 2-core daemon and is bitwise equal to the 1-core run.
  *  - Bad input, each with cuSPARSE's status and a message: a non-square
  *    or CSC matrix, a size mismatch, a compute type that is not the
  *    matrix's, solve before analysis, a bad attribute (size, value), a
@@ -576,6 +578,74 @@ static void test_spsv(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* ---- SpSM split over cores ------------------------------------------------------------ */
+
+/* A 2000 x 2000 SpSM with 64 right-hand sides on the daemon at addr (large
+ * enough for two shards); C's bytes. */
+static void *spsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    const int64_t n = 2000, k = 64;
+    trip a;
+    make_dominant(&a, n, 4, 1, 77);
+    sp_host sa;
+    sp_build(&sa, &a, TRNSPARSE_FORMAT_CSR, 0, 0, 1, 1, 1, TRNSPARSE_ORDER_COL, 0);
+    sp_upload(&sa);
+    set_attributes(sa.descr, 0, 0);
+    double *hb = malloc((size_t)(n * k) * 8);
+    assert_non_null(hb);
+    uint64_t s = 5;
+    for (int64_t i = 0; i < n * k; i++)
+        hb[i] = su_uniform(&s);
+    *bytes = (size_t)(n * k) * 8;
+    void *d_b = su_dev_put(hb, *bytes), *d_c = NULL;
+    assert_int_equal(trnsciMalloc(&d_c, *bytes), trnsciSuccess);
+    trnsparseDnMatDescr_t mb, mc;
+    assert_int_equal(trnsparseCreateDnMat(&mb, n, k, k, d_b, TRNSCI_R_64F, TRNSPARSE_ORDER_ROW),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnMat(&mc, n, k, n, d_c, TRNSCI_R_64F, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const double one = 1.0;
+    const trnsparseOperation_t T = TRNSPARSE_OPERATION_TRANSPOSE,
+                               N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    trnsparseSpSMDescr_t d;
+    assert_int_equal(trnsparseSpSM_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSpSM_analysis(h, T, N, &one, sa.descr, mb, mc, TRNSCI_R_64F,
+                                            TRNSPARSE_SPSM_ALG_DEFAULT, d, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const uint64_t before = su_shards_run(addr);
+    assert_int_equal(trnsparseSpSM_solve(h, T, N, &one, sa.descr, mb, mc, TRNSCI_R_64F,
+                                         TRNSPARSE_SPSM_ALG_DEFAULT, d),
+                     TRNSPARSE_STATUS_SUCCESS);
+    void *out = su_dev_get(d_c, *bytes);
+    if (su_shards_run(addr) - before < min_shards)
+        fail_msg("the SpSM ran as fewer than %llu shards", (unsigned long long)min_shards);
+    trnsparseSpSM_destroyDescr(d);
+    trnsparseDestroyDnMat(mb);
+    trnsparseDestroyDnMat(mc);
+    assert_int_equal(trnsciFree(d_b), trnsciSuccess);
+    assert_int_equal(trnsciFree(d_c), trnsciSuccess);
+    free(hb);
+    sp_free(&sa);
+    trip_free(&a);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+    return out;
+}
+
+static void test_spsm_cores(void **state) {
+    (void)state;
+    size_t b1, b2;
+    void *one = spsm_on(one_core.unix_addr, 1, &b1), *two = spsm_on(two_cores.unix_addr, 2, &b2);
+    assert_int_equal(b1, b2);
+    if (memcmp(one, two, b1) != 0)
+        fail_msg("SpSM: 2 cores differ from 1 core");
+    free(one);
+    free(two);
+}
+
 /* ---- bad input --------------------------------------------------------------------------- */
 
 static void test_errors(void **state) {
@@ -748,8 +818,9 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        SU_ON(test_level1, local), SU_ON(test_level1, grpc),  SU_ON(test_spsv, local),
-        SU_ON(test_spsv, grpc),    SU_ON(test_errors, local), SU_ON(test_errors, grpc),
+        SU_ON(test_level1, local), SU_ON(test_level1, grpc), SU_ON(test_spsv, local),
+        SU_ON(test_spsv, grpc),    SU_ONCE(test_spsm_cores), SU_ON(test_errors, local),
+        SU_ON(test_errors, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_vec", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
