@@ -156,7 +156,7 @@ typedef struct trn_spvec_desc {
  * CSR or COO; only the triangle `uplo` of A is read (strictly, plus the
  * diagonal unless diag is UNIT, where it is taken as 1). op_b is folded
  * into b's layout by the validator. analysis: only A's structure is checked
- * (b and c are not resolved), one shard; the solve splits c's columns
+ * (b and c are resolved, and bound n, but not touched), one shard; the solve splits c's columns
  * (trn_cpu_shard_range over c.cols). */
 typedef struct trn_spsv_desc {
     trn_trans op_a;

@@ -145,10 +145,12 @@ static trn_wire_code validate_spsv(trn_vctx *vx, const Trnsci__V1__SpSVOp *w, tr
                  (long long)out->a.rows, (long long)out->a.cols);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int resolve = !out->analysis;
-    rc = trn_vsp_dense(vx, w->b, fn, sm ? "matB" : "vecX", out->a.type, 0, resolve, &out->b);
+    /* B and C are resolved by the analysis too, which does not touch them:
+     * their extents are what bound n for a COO matrix (whose arrays have nnz
+     * entries, not n), and so the kernel's scratch. */
+    rc = trn_vsp_dense(vx, w->b, fn, sm ? "matB" : "vecX", out->a.type, 0, 1, &out->b);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_dense(vx, w->c, fn, sm ? "matC" : "vecY", out->a.type, 0, resolve, &out->c);
+        rc = trn_vsp_dense(vx, w->c, fn, sm ? "matC" : "vecY", out->a.type, 0, 1, &out->c);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (opb == TRN_TRANS_T) { /* op(B) = B^T is B read in the other order */

@@ -24,7 +24,7 @@
  *    index type and base, extents of indices, values, y and SpVV's result,
  *    complex types refused by name, nnz = 0 resolving nothing but Axpby's y;
  *  - triangular solves (SpSVOp): CSR/COO only, square, fill mode and
- *    diagonal type, shapes of op(B) and C, the analysis resolving A only;
+ *    diagonal type, shapes of op(B) and C, the analysis resolving them too;
  *  - messages name the routine, the argument and the rule.
  */
 #include <limits.h>
@@ -659,7 +659,7 @@ static void spsv_init(spsv_msg *q, Trnsci__V1__SparseFormat fmt, uint64_t abuf, 
 
 /* Rule: CSR or COO (others UNIMPLEMENTED), square, fill mode LOWER/UPPER,
  * diagonal NON_UNIT/UNIT, op(B) and C n x nrhs, compute type = A's; the
- * analysis resolves A's arrays only. */
+ * analysis resolves every operand as the solve does. */
 static void test_spsv_rules(void **state) {
     fx *f = *state;
     const uint64_t a = vf_alloc(f->s1, 8192), b = vf_alloc(f->s1, 256), c = vf_alloc(f->s1, 256);
@@ -680,17 +680,17 @@ static void test_spsv_rules(void **state) {
     q.w.diag_type = 5;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "diagonal type 5");
     q.w.diag_type = TRNSCI__V1__DIAG_TYPE__DIAG_NON_UNIT;
-    /* The analysis: A only, B and C by their numbers. */
+    /* The analysis resolves B and C too (their extents bound n). */
     q.w.analysis_only = 1;
-    q.b.val.buffer_id = q.c.val.buffer_id = 0;
-    vf_expect_ok(f, f->s1, &q.op, 3);
+    vf_expect_ok(f, f->s1, &q.op, 5);
     assert_true(f->desc.u.spsv.analysis);
     q.b.m.rows = 9;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "sizes do not match");
     q.b.m.rows = 10;
-    q.w.analysis_only = 0;
+    q.b.val.buffer_id = 0;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spsv analysis: vecX");
     q.b.val.buffer_id = b;
-    q.c.val.buffer_id = c;
+    q.w.analysis_only = 0;
     /* Vectors end at their buffers' ends. */
     q.c.val.offset = 256 - 40;
     vf_expect_ok(f, f->s1, &q.op, 5);
