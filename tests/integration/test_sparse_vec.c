@@ -32,7 +32,9 @@
  *    or CSC matrix, a size mismatch, a compute type that is not the
  *    matrix's, solve before analysis, a bad attribute (size, value), a
  *    complex sparse vector, nnz > size, SpVV without its buffer, a bad
- *    index found when the op runs (vector and matrix); a zero diagonal
+ *    index found when the op runs (vector and matrix; SpVV, which waits,
+ *    returns it); COO with a duplicate diagonal entry and one in the other
+ *    triangle, exactly (op N and T); a zero diagonal
  *    entry gives Inf (no zero-pivot report) and the daemon keeps serving.
  */
 #include <math.h>
@@ -783,7 +785,54 @@ static void test_errors(void **state) {
     assert_int_equal(trnsparseScatter(h, x, v4), TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
     su_expect_message("vecX: indices[0] = 0 is outside [1, 4]");
+    /* SpVV waits, so the same bad index is its own status. */
+    void *buf = NULL;
+    assert_int_equal(trnsciMalloc(&buf, 16), trnsciSuccess);
+    assert_int_equal(trnsparseSpVV(h, N, x, v4, &dot, TRNSCI_R_64F, buf),
+                     TRNSPARSE_STATUS_INVALID_VALUE);
+    su_expect_message("vecX: indices[0] = 0 is outside [1, 4]");
+    assert_int_equal(trnsciFree(buf), trnsciSuccess);
     trnsparseDestroySpVec(x);
+
+    /* COO in any order, a duplicate diagonal entry (adds up) and an entry
+     * above the diagonal (ignored): L = [2 0; 2 4], b = (2, 10): y = (1, 2);
+     * L^T = [2 2; 0 4]: y = (-1.5, 2.5). Every value is exact. */
+    {
+        const int64_t ri[5] = {1, 0, 0, 1, 0}, ci[5] = {1, 1, 0, 0, 0};
+        const double cv[5] = {4, 99, 1, 2, 1}, cb[2] = {2, 10};
+        void *d_ri = su_dev_put(ri, sizeof(ri)), *d_ci = su_dev_put(ci, sizeof(ci));
+        void *d_cv = su_dev_put(cv, sizeof(cv));
+        assert_int_equal(trnsciMemcpy(d_v, cb, sizeof(cb), trnsciMemcpyHostToDevice),
+                         trnsciSuccess);
+        trnsparseSpMatDescr_t coo;
+        assert_int_equal(trnsparseCreateCoo(&coo, 2, 2, 5, d_ri, d_ci, d_cv, TRNSPARSE_INDEX_64I,
+                                            TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),
+                         TRNSPARSE_STATUS_SUCCESS);
+        trnsparseDnVecDescr_t cx, cy;
+        assert_int_equal(trnsparseCreateDnVec(&cx, 2, d_v, TRNSCI_R_64F), TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseCreateDnVec(&cy, 2, (double *)d_v + 8, TRNSCI_R_64F),
+                         TRNSPARSE_STATUS_SUCCESS);
+        const double want[2][2] = {{1.0, 2.0}, {-1.5, 2.5}};
+        for (int t = 0; t < 2; t++) {
+            const trnsparseOperation_t op = t ? TRNSPARSE_OPERATION_TRANSPOSE : N;
+            assert_int_equal(
+                trnsparseSpSV_analysis(h, op, &one, coo, cx, cy, TRNSCI_R_64F, alg, d, NULL),
+                TRNSPARSE_STATUS_SUCCESS);
+            assert_int_equal(trnsparseSpSV_solve(h, op, &one, coo, cx, cy, TRNSCI_R_64F, alg, d),
+                             TRNSPARSE_STATUS_SUCCESS);
+            double *r = su_dev_get((double *)d_v + 8, 16);
+            if (r[0] != want[t][0] || r[1] != want[t][1])
+                fail_msg("COO spsv (op %d): (%g, %g), want (%g, %g)", t, r[0], r[1], want[t][0],
+                         want[t][1]);
+            free(r);
+        }
+        trnsparseDestroyDnVec(cx);
+        trnsparseDestroyDnVec(cy);
+        trnsparseDestroySpMat(coo);
+        assert_int_equal(trnsciFree(d_ri), trnsciSuccess);
+        assert_int_equal(trnsciFree(d_ci), trnsciSuccess);
+        assert_int_equal(trnsciFree(d_cv), trnsciSuccess);
+    }
 
     /* The daemon still serves: a gather of the first entries. */
     assert_int_equal(trnsparseCreateSpVec(&x, 4, 2, d_col, (double *)d_v + 32, TRNSPARSE_INDEX_32I,
