@@ -491,8 +491,9 @@ trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, co
  * NON_TRANSPOSE or TRANSPOSE (CONJUGATE_TRANSPOSE is TRANSPOSE for real
  * types). The substitution accumulates in computeType, row by row in a
  * fixed order: the bits do not depend on anything but the input.
- * A zero or missing diagonal entry (NON_UNIT) is not reported: the
- * division gives Inf or NaN in vecY, as with cuSPARSE's generic SpSV.
+ * A zero or missing diagonal entry (NON_UNIT) is not reported (the generic
+ * API has no zero-pivot query, unlike the legacy csrsv2): the division
+ * gives Inf or NaN in vecY.
  * vecY may be vecX (in place).
  *   _createDescr / _destroyDescr: the analysis record (host memory).
  *   _bufferSize: 0 (externalBuffer may be NULL).

@@ -12,8 +12,8 @@
  * and a row sweep in place, forward for a lower M and backward for an upper
  * one: c_r = (c_r - sum M_rk c_k) / d_r, accumulating in the value type.
  * Duplicates add up (the diagonal too). A zero or missing diagonal entry
- * divides by zero: IEEE Inf/NaN in the result, no error (cuSPARSE's generic
- * SpSV reports no zero pivot either).
+ * divides by zero: IEEE Inf/NaN in the result, no error (the generic API
+ * has no zero-pivot query to report it through).
  *
  * The analysis step (d->analysis) runs the pass and nothing else: a bad
  * structure fails it; B and C are not touched. The solve splits C's
