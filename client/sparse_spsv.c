@@ -169,6 +169,7 @@ static trnsparseStatus_t spsv_op(trnsparseHandle_t handle, const char *fn, int a
     w.c = &cm.m;
     w.alg = alg;
     w.analysis_only = analysis;
+    w.spsm = vecX == NULL;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_SPSV;
     op.spsv = &w;

@@ -109,7 +109,7 @@ static trn_wire_code validate_spvec(trn_vctx *vx, const Trnsci__V1__SparseVector
 }
 
 static trn_wire_code validate_spsv(trn_vctx *vx, const Trnsci__V1__SpSVOp *w, trn_spsv_desc *out) {
-    const int sm = w->c && w->c->cols != 1;
+    const int sm = w->spsm;
     const char *fn = w->analysis_only ? (sm ? "spsm analysis" : "spsv analysis")
                                       : (sm ? "spsm solve" : "spsv solve");
     *out = (trn_spsv_desc){0};

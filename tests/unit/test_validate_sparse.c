@@ -718,6 +718,7 @@ static void test_spsv_rules(void **state) {
     spsv_init(&k, COO, a, b, c);
     vf_expect_ok(f, f->s1, &k.op, 5);
     /* SpSM: op(B) and C 10 x 3; op(B) = B^T reads a 3 x 10 B. */
+    q.w.spsm = 1;
     q.b.m.cols = q.c.m.cols = 3;
     vf_expect_ok(f, f->s1, &q.op, 5);
     q.w.op_b = TRNSCI__V1__OPERATION__OP_T;
