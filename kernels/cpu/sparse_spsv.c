@@ -98,12 +98,14 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
                 break;
             }
             for (int64_t p = p0; p < p1; p++) {
-                const int64_t j = trn_sp_ld(a->indices, p, a->idx64) - a->base;
-                if (j < 0 || j >= n) {
+                /* Compared before the base is taken off: no overflow. */
+                const int64_t v = trn_sp_ld(a->indices, p, a->idx64);
+                if (v < a->base || v - a->base >= n) {
                     rc = trn_sp_bad_index(msg, (uint64_t)i, "matA", TRN_SP_CSR, TRN_SP_INDICES, p,
-                                          j + a->base, a->base, n, "");
+                                          v, a->base, n, "");
                     break;
                 }
+                const int64_t j = v - a->base;
                 if (es == 8)
                     collect_double(d, i, j, p, t->diag, rr, cc, vv, &m);
                 else
@@ -112,15 +114,16 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
         }
     } else { /* COO, in any order */
         for (int64_t p = 0; p < nnz; p++) {
-            const int64_t i = trn_sp_ld(a->rowind, p, a->idx64) - a->base;
-            const int64_t j = trn_sp_ld(a->indices, p, a->idx64) - a->base;
-            if (i < 0 || i >= n || j < 0 || j >= n) {
-                const int row = i < 0 || i >= n;
+            const int64_t vi = trn_sp_ld(a->rowind, p, a->idx64);
+            const int64_t vj = trn_sp_ld(a->indices, p, a->idx64);
+            const int row_bad = vi < a->base || vi - a->base >= n;
+            if (row_bad || vj < a->base || vj - a->base >= n) {
                 rc = trn_sp_bad_index(msg, (uint64_t)p, "matA", TRN_SP_COO,
-                                      row ? TRN_SP_ROWIND : TRN_SP_INDICES, p,
-                                      (row ? i : j) + a->base, a->base, n, "");
+                                      row_bad ? TRN_SP_ROWIND : TRN_SP_INDICES, p,
+                                      row_bad ? vi : vj, a->base, n, "");
                 break;
             }
+            const int64_t i = vi - a->base, j = vj - a->base;
             if (es == 8)
                 collect_double(d, i, j, p, t->diag, rr, cc, vv, &m);
             else

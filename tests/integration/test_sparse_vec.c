@@ -826,6 +826,20 @@ static void test_errors(void **state) {
                          want[t][1]);
             free(r);
         }
+        /* INT64_MIN as a row index with base one: refused, no overflow. */
+        const int64_t worst_row = INT64_MIN;
+        assert_int_equal(trnsciMemcpy(d_ri, &worst_row, 8, trnsciMemcpyHostToDevice),
+                         trnsciSuccess);
+        trnsparseSpMatDescr_t coo1;
+        assert_int_equal(trnsparseCreateCoo(&coo1, 2, 2, 5, d_ri, d_ci, d_cv, TRNSPARSE_INDEX_64I,
+                                            TRNSPARSE_INDEX_BASE_ONE, TRNSCI_R_64F),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(
+            trnsparseSpSV_analysis(h, N, &one, coo1, cx, cy, TRNSCI_R_64F, alg, d, NULL),
+            TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
+        su_expect_message("matA: cooRowInd[0] = -9223372036854775808 is outside [1, 2]");
+        trnsparseDestroySpMat(coo1);
         trnsparseDestroyDnVec(cx);
         trnsparseDestroyDnVec(cy);
         trnsparseDestroySpMat(coo);
