@@ -26,6 +26,16 @@ struct trnsparseSpMatDescr {
     trnsparseIndexType_t offType, idxType;
     trnsparseIndexBase_t base;
     trnsciDataType valueType;
+    trnsparseFillMode_t fill; /* attributes (trnsparseSpMatSetAttribute); 0: LOWER */
+    trnsparseDiagType_t diag; /* 0: NON_UNIT */
+};
+
+struct trnsparseSpVecDescr {
+    int64_t size, nnz;
+    void *indices, *values;
+    trnsparseIndexType_t idxType;
+    trnsparseIndexBase_t base;
+    trnsciDataType valueType;
 };
 
 struct trnsparseDnVecDescr {

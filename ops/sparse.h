@@ -118,6 +118,56 @@ typedef struct trn_spconvert_desc {
     int values; /* copy values (CSR_TO_CSC without structure_only) */
 } trn_spconvert_desc;
 
+/* A sparse vector (trnsparseCreateSpVec): nnz entries of a vector of size
+ * elements; indices[k] - base is the position of values[k]. The indices
+ * are client memory: the kernel checks each one before using it. */
+typedef struct trn_sp_vec {
+    trn_dtype type;
+    int idx64; /* indices are int64_t (else int32_t) */
+    int base;  /* 0 or 1 */
+    int64_t size, nnz;
+    void *indices, *values; /* NULL when nnz = 0 */
+} trn_sp_vec;
+
+/* cuSPARSE's Level 1 generic routines (the wire's SparseVectorFunction,
+ * same values). */
+typedef enum trn_spvec_fn {
+    TRN_SPVEC_VV = 1,      /* *result = sum x_k y[i_k] */
+    TRN_SPVEC_AXPBY = 2,   /* y = beta y (beta = 0: y not read); y[i_k] += alpha x_k */
+    TRN_SPVEC_GATHER = 3,  /* x_k = y[i_k] */
+    TRN_SPVEC_SCATTER = 4, /* y[i_k] = x_k */
+    TRN_SPVEC_ROT =
+        5, /* (x_k, y[i_k]) = (c x_k + s y[i_k], c y[i_k] - s x_k); c = alpha, s = beta */
+} trn_spvec_fn;
+
+/* y has x.size elements of x's type (a size x 1 column); result is one
+ * element of that type (VV only). One shard: entries are processed in
+ * order, so repeated indices behave as the sequential loop cuSPARSE
+ * documents. */
+typedef struct trn_spvec_desc {
+    trn_spvec_fn fn;
+    double alpha, beta;
+    trn_sp_vec x;
+    trn_dn_mat y;
+    void *result;
+} trn_spvec_desc;
+
+/* op(A) C = alpha op(B) (SpSV: one column; SpSM: nrhs columns), A square
+ * CSR or COO; only the triangle `uplo` of A is read (strictly, plus the
+ * diagonal unless diag is UNIT, where it is taken as 1). op_b is folded
+ * into b's layout by the validator. analysis: only A's structure is checked
+ * (b and c are resolved, and bound n, but not touched), one shard; the solve splits c's columns
+ * (trn_cpu_shard_range over c.cols). */
+typedef struct trn_spsv_desc {
+    trn_trans op_a;
+    trn_uplo uplo;
+    trn_diag diag;
+    int analysis;
+    double alpha;
+    trn_sp_mat a;
+    trn_dn_mat b, c;
+} trn_spsv_desc;
+
 /* How a sparse op splits into shards (the scheduler's count and the kernel's
  * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block
  * rows for BSR) balanced by stored entries; TRN_SP_SPLIT_COLS: ranges of the
@@ -145,7 +195,9 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
       "sparse", CORE)                                                                              \
     X(SPATTN, 85, SPARSE_ATTENTION, spattn, attn, "spattn", "block-sparse attention", "sparse",    \
       CORE)                                                                                        \
-    X(SCHWARZ, 86, SCHWARZ_BOUNDS, schwarz, schwarz, "schwarz", "schwarz bounds", "sparse", CORE)
+    X(SCHWARZ, 86, SCHWARZ_BOUNDS, schwarz, schwarz, "schwarz", "schwarz bounds", "sparse", CORE)  \
+    X(SPVEC, 87, SPARSE_VECTOR, spvec, spvec, "spvec", "sparse vector", "sparse", CORE)            \
+    X(SPSV, 88, SPSV, spsv, spsv, "spsv", "sparse triangular solve", "sparse", CORE)
 
 /* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field); spmm: TRN_OP_SPMV,
  * TRN_OP_SPMM. */
@@ -155,6 +207,8 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
     X(trn_spgemm_desc, spgemm)                                                                     \
     X(trn_sddmm_desc, sddmm)                                                                       \
     X(trn_attn_desc, attn)                                                                         \
-    X(trn_schwarz_desc, schwarz)
+    X(trn_schwarz_desc, schwarz)                                                                   \
+    X(trn_spvec_desc, spvec)                                                                       \
+    X(trn_spsv_desc, spsv)
 
 #endif

@@ -158,11 +158,40 @@ typedef enum trnsparseSDDMMAlg_t {
     TRNSPARSE_SDDMM_ALG_DEFAULT = 0,
 } trnsparseSDDMMAlg_t;
 
+/* Attributes of a sparse matrix the triangular solves read
+ * (trnsparseSpMatSetAttribute); a new descriptor is LOWER, NON_UNIT. */
+typedef enum trnsparseSpMatAttribute_t {
+    TRNSPARSE_SPMAT_FILL_MODE = 0, /* data: a trnsparseFillMode_t */
+    TRNSPARSE_SPMAT_DIAG_TYPE = 1, /* data: a trnsparseDiagType_t */
+} trnsparseSpMatAttribute_t;
+
+typedef enum trnsparseFillMode_t {
+    TRNSPARSE_FILL_MODE_LOWER = 0,
+    TRNSPARSE_FILL_MODE_UPPER = 1,
+} trnsparseFillMode_t;
+
+typedef enum trnsparseDiagType_t {
+    TRNSPARSE_DIAG_TYPE_NON_UNIT = 0,
+    TRNSPARSE_DIAG_TYPE_UNIT = 1,
+} trnsparseDiagType_t;
+
+typedef enum trnsparseSpSVAlg_t {
+    TRNSPARSE_SPSV_ALG_DEFAULT = 0,
+} trnsparseSpSVAlg_t;
+
+typedef enum trnsparseSpSMAlg_t {
+    TRNSPARSE_SPSM_ALG_DEFAULT = 0,
+} trnsparseSpSMAlg_t;
+
 typedef struct trnsparseContext *trnsparseHandle_t;
 typedef struct trnsparseMatDescr *trnsparseMatDescr_t;
 typedef struct trnsparseSpGEMMDescr *trnsparseSpGEMMDescr_t;
 typedef struct trnsparseSpMatDescr *trnsparseSpMatDescr_t;
 typedef struct trnsparseSpMatDescr const *trnsparseConstSpMatDescr_t;
+typedef struct trnsparseSpVecDescr *trnsparseSpVecDescr_t;
+typedef struct trnsparseSpVecDescr const *trnsparseConstSpVecDescr_t;
+typedef struct trnsparseSpSVDescr *trnsparseSpSVDescr_t;
+typedef struct trnsparseSpSMDescr *trnsparseSpSMDescr_t;
 typedef struct trnsparseDnVecDescr *trnsparseDnVecDescr_t;
 typedef struct trnsparseDnVecDescr const *trnsparseConstDnVecDescr_t;
 typedef struct trnsparseDnMatDescr *trnsparseDnMatDescr_t;
@@ -286,6 +315,47 @@ trnsparseStatus_t trnsparseCscSetPointers(trnsparseSpMatDescr_t spMatDescr, void
 trnsparseStatus_t trnsparseCooSetPointers(trnsparseSpMatDescr_t spMatDescr, void *cooRows,
                                           void *cooColumns, void *cooValues);
 
+/* Sets or reads an attribute of a sparse matrix (the triangular solves'
+ * fill mode and diagonal type). data points to a trnsparseFillMode_t or
+ * trnsparseDiagType_t and dataSize must be its size; a wrong size, a NULL
+ * data or an unknown attribute or value is INVALID_VALUE. */
+trnsparseStatus_t trnsparseSpMatGetAttribute(trnsparseConstSpMatDescr_t spMatDescr,
+                                             trnsparseSpMatAttribute_t attribute, void *data,
+                                             size_t dataSize);
+trnsparseStatus_t trnsparseSpMatSetAttribute(trnsparseSpMatDescr_t spMatDescr,
+                                             trnsparseSpMatAttribute_t attribute, void *data,
+                                             size_t dataSize);
+
+/* ---- sparse vector descriptors -------------------------------------------
+ * nnz entries of a vector of `size` elements: indices (nnz, of idxType, from
+ * idxBase) and values (nnz, of valueType). Create* checks the numbers (0 <=
+ * nnz <= size, known types and base); the routines check the arrays (the
+ * daemon checks each index when the op runs: one outside [base, size - 1 +
+ * base] fails the op like a bad matrix index). */
+trnsparseStatus_t trnsparseCreateSpVec(trnsparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz,
+                                       void *indices, void *values, trnsparseIndexType_t idxType,
+                                       trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstSpVec(trnsparseConstSpVecDescr_t *spVecDescr, int64_t size,
+                                            int64_t nnz, const void *indices, const void *values,
+                                            trnsparseIndexType_t idxType,
+                                            trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+/* Frees a descriptor (NULL is fine); never the arrays. */
+trnsparseStatus_t trnsparseDestroySpVec(trnsparseConstSpVecDescr_t spVecDescr);
+/* Every field (NULL outputs are skipped). */
+trnsparseStatus_t trnsparseSpVecGet(trnsparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz,
+                                    void **indices, void **values, trnsparseIndexType_t *idxType,
+                                    trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseConstSpVecGet(trnsparseConstSpVecDescr_t spVecDescr, int64_t *size,
+                                         int64_t *nnz, const void **indices, const void **values,
+                                         trnsparseIndexType_t *idxType,
+                                         trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t trnsparseSpVecGetIndexBase(trnsparseConstSpVecDescr_t spVecDescr,
+                                             trnsparseIndexBase_t *idxBase);
+trnsparseStatus_t trnsparseSpVecGetValues(trnsparseSpVecDescr_t spVecDescr, void **values);
+trnsparseStatus_t trnsparseConstSpVecGetValues(trnsparseConstSpVecDescr_t spVecDescr,
+                                               const void **values);
+trnsparseStatus_t trnsparseSpVecSetValues(trnsparseSpVecDescr_t spVecDescr, void *values);
+
 /* ---- dense descriptors ------------------------------------------------------ */
 
 trnsparseStatus_t trnsparseCreateDnVec(trnsparseDnVecDescr_t *dnVecDescr, int64_t size,
@@ -374,6 +444,113 @@ trnsparseStatus_t trnsparseSpMM(trnsparseHandle_t handle, trnsparseOperation_t o
                                 const void *beta, trnsparseDnMatDescr_t matC,
                                 trnsciDataType computeType, trnsparseSpMMAlg_t alg,
                                 void *externalBuffer);
+
+/* ---- sparse vectors: the Level 1 generic routines ------------------------------
+ * x is a sparse vector, y a dense one of x's size; values and computation
+ * in TRNSCI_R_32F or _R_64F (x's and y's type must agree; TRNSCI_C_32F and
+ * _C_64F are NOT_SUPPORTED: the descriptors carry no complex values yet).
+ * Entries are processed in order, one core: with a repeated index Axpby
+ * adds each entry and Scatter leaves the last. Asynchronous, except SpVV,
+ * which returns its result in host memory. */
+
+/* *bufferSize = 16: SpVV's externalBuffer receives the result on the
+ * device before it is copied to *result. */
+trnsparseStatus_t trnsparseSpVV_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opX,
+                                           trnsparseConstSpVecDescr_t vecX,
+                                           trnsparseConstDnVecDescr_t vecY, const void *result,
+                                           trnsciDataType computeType, size_t *bufferSize);
+/* *result = sum_k op(x_k) y[i_k] (op is the identity for real types), a
+ * host pointer of computeType (which must be the vectors' type). Waits for
+ * the handle's stream; externalBuffer (bufferSize bytes, trnsciMalloc) is
+ * required. The sum is accumulated in computeType in index order. */
+trnsparseStatus_t trnsparseSpVV(trnsparseHandle_t handle, trnsparseOperation_t opX,
+                                trnsparseConstSpVecDescr_t vecX, trnsparseConstDnVecDescr_t vecY,
+                                void *result, trnsciDataType computeType, void *externalBuffer);
+/* y = beta y (every element; beta = 0 does not read y), then y[i_k] +=
+ * alpha x_k. alpha, beta: host scalars of x's type. */
+trnsparseStatus_t trnsparseAxpby(trnsparseHandle_t handle, const void *alpha,
+                                 trnsparseConstSpVecDescr_t vecX, const void *beta,
+                                 trnsparseDnVecDescr_t vecY);
+/* x_k = y[i_k]. */
+trnsparseStatus_t trnsparseGather(trnsparseHandle_t handle, trnsparseConstDnVecDescr_t vecY,
+                                  trnsparseSpVecDescr_t vecX);
+/* y[i_k] = x_k (other elements of y unchanged). */
+trnsparseStatus_t trnsparseScatter(trnsparseHandle_t handle, trnsparseConstSpVecDescr_t vecX,
+                                   trnsparseDnVecDescr_t vecY);
+/* Givens rotation: x_k = c x_k + s y[i_k], y[i_k] = c y[i_k] - s x_k (the
+ * old x_k), c and s host scalars of x's type. */
+trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, const void *s_coeff,
+                               trnsparseSpVecDescr_t vecX, trnsparseDnVecDescr_t vecY);
+
+/* ---- SpSV: op(matA) vecY = alpha vecX, matA triangular -----------------------------
+ * matA is a square CSR or COO matrix (any order of COO entries) of R_32F or
+ * R_64F (computeType the same); its fill mode and diagonal type come from
+ * trnsparseSpMatSetAttribute (default LOWER, NON_UNIT). Only that triangle
+ * is read: entries of the other one are ignored, and with DIAG_TYPE_UNIT
+ * so is the stored diagonal (taken as 1). Duplicate entries add up. opA
+ * NON_TRANSPOSE or TRANSPOSE (CONJUGATE_TRANSPOSE is TRANSPOSE for real
+ * types). The substitution accumulates in computeType, row by row in a
+ * fixed order: the bits do not depend on anything but the input.
+ * A zero or missing diagonal entry (NON_UNIT) is not reported (the generic
+ * API has no zero-pivot query, unlike the legacy csrsv2): the division
+ * gives Inf or NaN in vecY.
+ * vecY may be vecX (in place).
+ *   _createDescr / _destroyDescr: the analysis record (host memory).
+ *   _bufferSize: 0 (externalBuffer may be NULL).
+ *   _analysis: checks the arguments now, and queues a pass over matA's
+ *              structure that fails (at the next synchronizing call, as
+ *              for every op) on a bad offset or index; records matA and
+ *              opA in spsvDescr.
+ *   _solve:    needs an analysis of the same matA descriptor and opA
+ *              (INVALID_VALUE otherwise); matA's values may change in
+ *              between, its structure must not. Asynchronous. */
+trnsparseStatus_t trnsparseSpSV_createDescr(trnsparseSpSVDescr_t *descr);
+trnsparseStatus_t trnsparseSpSV_destroyDescr(trnsparseSpSVDescr_t descr);
+trnsparseStatus_t trnsparseSpSV_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnVecDescr_t vecX,
+                                           trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                           trnsparseSpSVAlg_t alg, trnsparseSpSVDescr_t spsvDescr,
+                                           size_t *bufferSize);
+trnsparseStatus_t trnsparseSpSV_analysis(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                         const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                         trnsparseConstDnVecDescr_t vecX,
+                                         trnsparseDnVecDescr_t vecY, trnsciDataType computeType,
+                                         trnsparseSpSVAlg_t alg, trnsparseSpSVDescr_t spsvDescr,
+                                         void *externalBuffer);
+trnsparseStatus_t trnsparseSpSV_solve(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                      const void *alpha, trnsparseConstSpMatDescr_t matA,
+                                      trnsparseConstDnVecDescr_t vecX, trnsparseDnVecDescr_t vecY,
+                                      trnsciDataType computeType, trnsparseSpSVAlg_t alg,
+                                      trnsparseSpSVDescr_t spsvDescr);
+
+/* ---- SpSM: op(matA) matC = alpha op(matB), matA triangular --------------------------
+ * SpSV for nrhs right-hand sides: dense B and C (either order) with opB N or
+ * T; op(B) and C are n x nrhs. The same phases and rules as SpSV; the solve
+ * splits the right-hand sides over cores (each solved whole, so results do
+ * not depend on the split). matC may be matB (the same memory and layout). */
+trnsparseStatus_t trnsparseSpSM_createDescr(trnsparseSpSMDescr_t *descr);
+trnsparseStatus_t trnsparseSpSM_destroyDescr(trnsparseSpSMDescr_t descr);
+trnsparseStatus_t trnsparseSpSM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                           trnsparseOperation_t opB, const void *alpha,
+                                           trnsparseConstSpMatDescr_t matA,
+                                           trnsparseConstDnMatDescr_t matB,
+                                           trnsparseDnMatDescr_t matC, trnsciDataType computeType,
+                                           trnsparseSpSMAlg_t alg, trnsparseSpSMDescr_t spsmDescr,
+                                           size_t *bufferSize);
+trnsparseStatus_t trnsparseSpSM_analysis(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                         trnsparseOperation_t opB, const void *alpha,
+                                         trnsparseConstSpMatDescr_t matA,
+                                         trnsparseConstDnMatDescr_t matB,
+                                         trnsparseDnMatDescr_t matC, trnsciDataType computeType,
+                                         trnsparseSpSMAlg_t alg, trnsparseSpSMDescr_t spsmDescr,
+                                         void *externalBuffer);
+trnsparseStatus_t trnsparseSpSM_solve(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                      trnsparseOperation_t opB, const void *alpha,
+                                      trnsparseConstSpMatDescr_t matA,
+                                      trnsparseConstDnMatDescr_t matB, trnsparseDnMatDescr_t matC,
+                                      trnsciDataType computeType, trnsparseSpSMAlg_t alg,
+                                      trnsparseSpSMDescr_t spsmDescr);
 
 /* ---- SpGEMM: matC = alpha op(matA) op(matB) -------------------------------------
  * CSR x CSR -> CSR, op N on both sides, beta = 0 (TRNSPARSE_STATUS_NOT_SUPPORTED

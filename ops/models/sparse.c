@@ -6,7 +6,9 @@
  * SpMV/SpMM and conversions split as trn_spmm_split / trn_spconvert_split
  * say; SpGEMM's count pass is one shard (a prefix sum), its fill splits A's
  * rows by C's entries; SDDMM splits C's rows by entries; attention splits
- * the (batch entry, block row) pairs evenly; Schwarz bounds are one shard.
+ * the (batch entry, block row) pairs evenly; Schwarz bounds and the
+ * sparse-vector routines are one shard; triangular solves split the
+ * right-hand sides (SpSM) by columns.
  */
 #include "ops/models/model.h"
 
@@ -58,6 +60,20 @@ static double cost_schwarz(const trn_op_desc *op) {
     return 2.0 * (double)op->u.schwarz.diag.rows;
 }
 
+/* Two flops per stored entry (Axpby: and one per element of y). */
+static double cost_spvec(const trn_op_desc *op) {
+    const trn_spvec_desc *v = &op->u.spvec;
+    return 2.0 * (double)v->x.nnz + (v->fn == TRN_SPVEC_AXPBY ? (double)v->y.rows : 0.0);
+}
+
+/* A multiply-add per stored entry and right-hand side (the analysis: a
+ * pass over the structure). */
+static double cost_spsv(const trn_op_desc *op) {
+    const trn_spsv_desc *s = &op->u.spsv;
+    const double rhs = s->analysis ? 0.0 : (double)s->c.cols;
+    return (double)s->a.nnz * (2.0 * rhs + 1.0) + (double)s->a.rows * (rhs + 1.0);
+}
+
 /* Bytes touched: every stored element read and written with its
  * index (16 bytes at most), every dense element once, offsets. */
 static double cost_spconvert(const trn_op_desc *op) {
@@ -100,6 +116,21 @@ static double shard_limit_schwarz(const trn_op_desc *op) {
     return 1.0;
 }
 
+/* Sequential: repeated indices are processed in order. */
+static double shard_limit_spvec(const trn_op_desc *op) {
+    (void)op;
+    return 1.0;
+}
+
+/* The solve splits C's columns (each shard solves whole right-hand sides);
+ * the analysis is one pass. */
+static double shard_limit_spsv(const trn_op_desc *op) {
+    const trn_spsv_desc *s = &op->u.spsv;
+    if (s->analysis)
+        return 1.0;
+    return sparse_limit(cost_spsv(op), TRN_SP_SPLIT_COLS, s->c.cols);
+}
+
 static double shard_limit_spconvert(const trn_op_desc *op) {
     int64_t parts = 1;
     const trn_sp_split split = trn_spconvert_split(&op->u.spconvert, &parts);
@@ -114,3 +145,5 @@ TRN_OP_MODEL(sddmm, TRN_PACE_STREAM)
 TRN_OP_MODEL(spattn, TRN_PACE_STREAM)
 TRN_OP_MODEL(schwarz, TRN_PACE_STREAM)
 TRN_OP_MODEL(spconvert, TRN_PACE_STREAM)
+TRN_OP_MODEL(spvec, TRN_PACE_STREAM)
+TRN_OP_MODEL(spsv, TRN_PACE_STREAM)

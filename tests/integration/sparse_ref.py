@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent references for the trnsparse integration tests
-(test_sparse_ops.c), computed with Debian's numpy/scipy (run it under
-/usr/bin/python3).
+(test_sparse_ops.c, test_sparse_ext.c, test_sparse_vec.c), computed with
+Debian's numpy/scipy (run it under /usr/bin/python3).
 
     sparse_ref.py spgemm DIR
         DIR/meta.txt: "m k n alpha" ; A and B as CSR, 0-based int64:
@@ -24,6 +24,25 @@
         elsewhere, computed with numpy on the whole sq x sk score matrix; a
         row with no allowed block is 0.
 
+    sparse_ref.py spvec DIR
+        DIR/meta.txt: "n alpha beta c s"; x.idx (int64, 0-based), x.val,
+        y (float64, n). Writes, with scipy.sparse (x as a 1 x n matrix,
+        duplicates summed): dot (x . y), axpby (beta y + alpha x), gather
+        (y at x's indices), scatter (y with x's entries stored at its
+        indices; indices unique), rot.x and rot.y (the Givens rotation of
+        cusparseRot; indices unique), all float64.
+
+    sparse_ref.py spsv DIR
+        DIR/meta.txt: "n nrhs lower unit trans alpha"; A as CSR, 0-based
+        int64 (A.indptr, A.indices, A.data float64; both triangles may be
+        stored), B (n x nrhs, float64, row-major: op(B) already applied).
+        T = the strict triangle of A (lower or upper) plus A's diagonal, or
+        the identity when unit; op(T) = T or T^T (trans). Writes X =
+        spsolve_triangular(op(T), alpha B) (row-major), the bound terms
+        E1 = |op(T)^-1| |op(T)| |X| and E2 = |op(T)^-1| |alpha B| (Higham
+        (8.3): a computed x satisfies (T + dT) x = b with |dT| <= gamma_w
+        |T|, w the longest row of op(T)), and W (int64): w.
+
 Exit status 0, or 1 with a message.
 """
 import os
@@ -31,6 +50,7 @@ import sys
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 
 def load(d, name, dtype):
@@ -93,11 +113,71 @@ def attention(d):
     return 0
 
 
+def spvec(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        w = f.read().split()
+    n = int(w[0])
+    alpha, beta, c, s = (float(v) for v in w[1:5])
+    idx = load(d, "x.idx", np.int64)
+    val = load(d, "x.val", np.float64)
+    y = load(d, "y", np.float64)
+    x = sp.csr_matrix((val, (np.zeros(len(idx), dtype=np.int64), idx)), shape=(1, n))
+    dot = np.array([(x @ y)[0]]) if n else np.zeros(1)
+    dense_x = x.toarray().ravel()
+    axpby = beta * y + alpha * dense_x
+    gather = y[idx]
+    scatter = y.copy()
+    scatter[idx] = val
+    rot_x = c * val + s * y[idx]
+    rot_y = y.copy()
+    rot_y[idx] = c * y[idx] - s * val
+    for name, arr in (("dot", dot), ("axpby", axpby), ("gather", gather), ("scatter", scatter),
+                      ("rot.x", rot_x), ("rot.y", rot_y)):
+        np.asarray(arr, dtype=np.float64).tofile(os.path.join(d, name))
+    print("spvec n %d nnz %d" % (n, len(idx)))
+    return 0
+
+
+def spsv(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        w = f.read().split()
+    n, nrhs, lower, unit, trans = (int(v) for v in w[:5])
+    alpha = float(w[5])
+    a = sp.csr_matrix((load(d, "A.data", np.float64), load(d, "A.indices", np.int64),
+                       load(d, "A.indptr", np.int64)), shape=(n, n))
+    b = load(d, "B", np.float64).reshape(n, nrhs)
+    strict = sp.tril(a, -1) if lower else sp.triu(a, 1)
+    diag = sp.identity(n) if unit else sp.diags(a.diagonal())
+    t = (strict + diag).tocsr()
+    if trans:
+        t = t.T.tocsr()
+        lower = not lower
+    rhs = alpha * b
+    x = spla.spsolve_triangular(t, rhs, lower=bool(lower))
+    x = np.asarray(x).reshape(n, nrhs)
+    td = abs(t.toarray())
+    tinv = abs(np.linalg.inv(t.toarray())) if n else np.zeros((0, 0))
+    e1 = tinv @ (td @ abs(x))
+    e2 = tinv @ abs(rhs)
+    rows = np.diff(t.indptr) if n else np.zeros(1, dtype=np.int64)
+    wmax = int(rows.max()) if n else 0
+    x.astype(np.float64).tofile(os.path.join(d, "X"))
+    e1.astype(np.float64).tofile(os.path.join(d, "E1"))
+    e2.astype(np.float64).tofile(os.path.join(d, "E2"))
+    np.array([wmax], dtype=np.int64).tofile(os.path.join(d, "W"))
+    print("spsv n %d nrhs %d nnz(T) %d" % (n, nrhs, t.nnz))
+    return 0
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "spgemm":
         return spgemm(argv[2])
     if len(argv) == 3 and argv[1] == "attention":
         return attention(argv[2])
+    if len(argv) == 3 and argv[1] == "spvec":
+        return spvec(argv[2])
+    if len(argv) == 3 and argv[1] == "spsv":
+        return spsv(argv[2])
     print(__doc__)
     return 1
 

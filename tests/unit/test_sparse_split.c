@@ -7,8 +7,9 @@
  *    offsets (decreasing, negative, INT64_MIN, beyond nnz) the ranges still
  *    cover every row once and stay inside [0, nrows];
  *  - trn_sched_shard_count for sparse ops: small ops run as one shard, big
- *    ones on every worker; BSR with op T, SpGEMM's count pass and Schwarz
- *    bounds stay one shard; alpha = 0 splits C's rows;
+ *    ones on every worker; BSR with op T, SpGEMM's count pass, Schwarz
+ *    bounds, sparse-vector ops and SpSV analyses stay one shard; alpha = 0
+ *    splits C's rows; SpSV/SpSM solves split C's columns;
  *  - trn_kmsg_post: the lowest rank wins whatever the order of posting, and
  *    bad_input travels with the winning message;
  *  - a kernel run directly (trn_cpu_spmm) as two shards over a matrix with
@@ -176,6 +177,23 @@ static void test_shard_counts(void **state) {
     trn_op_desc sch = {.kind = TRN_OP_SCHWARZ};
     sch.u.schwarz.diag.rows = 100000000;
     assert_int_equal(trn_sched_shard_count(&sch, 4), 1);
+    /* Sparse vectors are one shard; SpSV/SpSM split C's columns (one column,
+     * or the analysis: one shard). */
+    trn_op_desc v = {.kind = TRN_OP_SPVEC};
+    v.u.spvec.fn = TRN_SPVEC_AXPBY;
+    v.u.spvec.x.nnz = v.u.spvec.y.rows = 100000000;
+    assert_int_equal(trn_sched_shard_count(&v, 4), 1);
+    trn_op_desc sv = {.kind = TRN_OP_SPSV};
+    sv.u.spsv.a = big.u.spmm.a;
+    sv.u.spsv.c.rows = sv.u.spsv.a.rows;
+    sv.u.spsv.c.cols = 1;
+    assert_int_equal(trn_sched_shard_count(&sv, 4), 1);
+    sv.u.spsv.c.cols = 3;
+    assert_int_equal(trn_sched_shard_count(&sv, 4), 3);
+    sv.u.spsv.c.cols = 64;
+    assert_int_equal(trn_sched_shard_count(&sv, 4), 4);
+    sv.u.spsv.analysis = 1;
+    assert_int_equal(trn_sched_shard_count(&sv, 4), 1);
 }
 
 static void test_kmsg(void **state) {

@@ -20,6 +20,11 @@
  *    refs holds one reference per array, on failure none;
  *  - screening (SpMMOp bounds): both or neither, sizes = block rows / block
  *    columns, op(A) = N, threshold not NaN;
+ *  - sparse vectors (SparseVectorOp): functions, 0 <= nnz <= size, the
+ *    index type and base, extents of indices, values, y and SpVV's result,
+ *    complex types refused by name, nnz = 0 resolving nothing but Axpby's y;
+ *  - triangular solves (SpSVOp): CSR/COO only, square, fill mode and
+ *    diagonal type, shapes of op(B) and C, the analysis resolving them too;
  *  - messages name the routine, the argument and the rule.
  */
 #include <limits.h>
@@ -477,6 +482,255 @@ static void test_spmm_screened(void **state) {
     assert_null(f->desc.u.spmm.row_bounds);
 }
 
+/* ---- sparse vectors (SparseVectorOp) ---------------------------------------------------- */
+
+typedef struct spvec_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__SparseVectorOp w;
+    Trnsci__V1__SparseVector x;
+    Trnsci__V1__BufferRef idx, val, res;
+    Trnsci__V1__Scalar alpha, beta;
+    vec_msg y;
+} spvec_msg;
+
+/* Scatter of a float vector of size 100 with 10 entries (32-bit indices at
+ * xb 0, values at xb 1024) into y (yb 0). */
+static void spvec_init(spvec_msg *q, uint64_t xb, uint64_t yb) {
+    const Trnsci__V1__Op op0 = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__SparseVectorOp w0 = TRNSCI__V1__SPARSE_VECTOR_OP__INIT;
+    const Trnsci__V1__SparseVector x0 = TRNSCI__V1__SPARSE_VECTOR__INIT;
+    const Trnsci__V1__BufferRef r0 = TRNSCI__V1__BUFFER_REF__INIT;
+    const Trnsci__V1__Scalar s0 = TRNSCI__V1__SCALAR__INIT;
+    q->op = op0;
+    q->w = w0;
+    q->x = x0;
+    q->idx = q->val = q->res = r0;
+    q->alpha = q->beta = s0;
+    q->x.type = R32;
+    q->x.size = 100;
+    q->x.nnz = 10;
+    q->x.index_type = I32;
+    q->idx.buffer_id = q->val.buffer_id = xb;
+    q->val.offset = 1024;
+    q->x.indices = &q->idx;
+    q->x.values = &q->val;
+    vec_init(&q->y, 100, yb, 0);
+    q->w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_SCATTER;
+    q->w.alpha = &q->alpha;
+    q->w.beta = &q->beta;
+    q->w.x = &q->x;
+    q->w.y = &q->y.v;
+    q->w.result = &q->res;
+    q->w.compute_type = R32;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_SPARSE_VECTOR;
+    q->op.sparse_vector = &q->w;
+}
+
+/* Rule: 0 <= nnz <= size (size within the index type), nnz indices and
+ * values, y of x's size and type, SpVV's result one element of the compute
+ * type (which must be x's); complex vectors UNIMPLEMENTED by name; nnz = 0
+ * resolves nothing but Axpby's y. */
+static void test_spvec_rules(void **state) {
+    fx *f = *state;
+    const uint64_t xb = vf_alloc(f->s1, 2048), yb = vf_alloc(f->s1, 400), rb = vf_alloc(f->s1, 8);
+    spvec_msg q;
+    spvec_init(&q, xb, yb);
+    vf_expect_ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.kind, TRN_OP_SPVEC);
+    assert_int_equal(f->desc.u.spvec.fn, TRN_SPVEC_SCATTER);
+    assert_int_equal(f->desc.u.spvec.x.nnz, 10);
+    /* Values end exactly at the buffer's end; one element more fails. */
+    q.val.offset = 2048 - 40;
+    vf_expect_ok(f, f->s1, &q.op, 3);
+    q.val.offset = 2048 - 36;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "scatter: vecX values: needs 40");
+    q.val.offset = 1024;
+    q.x.index_type = I64; /* 80 bytes of indices, 8-aligned */
+    q.idx.offset = 4;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "element size 8");
+    q.idx.offset = 0;
+    vf_expect_ok(f, f->s1, &q.op, 3);
+    q.x.index_type = TRNSCI__V1__SPARSE_INDEX_TYPE__SPARSE_INDEX_UNSPECIFIED;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "index type 0");
+    q.x.index_type = I32;
+    q.x.index_base = 2;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "index base 2");
+    q.x.index_base = 1;
+    q.x.nnz = 101;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "0 <= nnz <= size");
+    q.x.nnz = 10;
+    q.x.size = (int64_t)INT32_MAX + 1;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "32-bit index type");
+    q.x.size = 100;
+    q.y.v.size = 99;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecY: size 99 must be 100");
+    q.y.v.size = 100;
+    q.x.type = TRNSCI__V1__DATA_TYPE__C_32F;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "data type C_32F is not supported");
+    q.x.type = R32;
+    q.y.v.type = R64;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecY: its data type must be");
+    q.y.v.type = R32;
+    q.w.function = 6;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 6");
+    q.w.function = 0;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "function 0");
+    /* SpVV: a result of one element of the compute type. */
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_SPVV;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spvv: result");
+    q.res.buffer_id = rb;
+    q.res.offset = 4;
+    vf_expect_ok(f, f->s1, &q.op, 4);
+    q.w.compute_type = R64;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType");
+    q.w.compute_type = R32;
+    q.res.offset = 6; /* misaligned */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spvv: result");
+    q.res.offset = 8; /* past the end */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spvv: result");
+    q.res.offset = 0;
+    /* nnz = 0: nothing resolved (Axpby: y, which it scales). */
+    q.x.type = q.y.v.type = R32;
+    q.w.compute_type = R32;
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_GATHER;
+    q.x.nnz = 0;
+    q.idx.buffer_id = q.val.buffer_id = 0;
+    vf_expect_ok(f, f->s1, &q.op, 0);
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_AXPBY;
+    vf_expect_ok(f, f->s1, &q.op, 1);
+    /* A buffer id s1 does not have (ids count per session: s2's fourth). */
+    uint64_t other = 0;
+    for (int i = 0; i < 4; i++)
+        other = vf_alloc(f->s2, 400);
+    q.y.val.buffer_id = other;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpby: vecY");
+}
+
+/* ---- triangular solves (SpSVOp) ---------------------------------------------------------- */
+
+typedef struct dnmat_msg {
+    Trnsci__V1__DenseMatrix m;
+    Trnsci__V1__BufferRef val;
+} dnmat_msg;
+
+static void dnmat_init(dnmat_msg *q, int64_t rows, int64_t cols, uint64_t buf) {
+    const Trnsci__V1__DenseMatrix m0 = TRNSCI__V1__DENSE_MATRIX__INIT;
+    const Trnsci__V1__BufferRef r0 = TRNSCI__V1__BUFFER_REF__INIT;
+    q->m = m0;
+    q->val = r0;
+    q->m.type = R32;
+    q->m.rows = rows;
+    q->m.cols = cols;
+    q->m.ld = rows > 1 ? rows : 1;
+    q->m.order = COL;
+    q->val.buffer_id = buf;
+    q->m.values = &q->val;
+}
+
+typedef struct spsv_msg {
+    Trnsci__V1__Op op;
+    Trnsci__V1__SpSVOp w;
+    Trnsci__V1__Scalar alpha;
+    spmat_msg a;
+    dnmat_msg b, c;
+} spsv_msg;
+
+/* A 10 x 10 float CSR with 30 entries solving for one column. */
+static void spsv_init(spsv_msg *q, Trnsci__V1__SparseFormat fmt, uint64_t abuf, uint64_t bb,
+                      uint64_t cb) {
+    const Trnsci__V1__Op op0 = TRNSCI__V1__OP__INIT;
+    const Trnsci__V1__SpSVOp w0 = TRNSCI__V1__SP_SVOP__INIT;
+    const Trnsci__V1__Scalar s0 = TRNSCI__V1__SCALAR__INIT;
+    q->op = op0;
+    q->w = w0;
+    q->alpha = s0;
+    q->alpha.re = 1.0;
+    spmat_init(&q->a, fmt, 10, 10, 30, abuf);
+    dnmat_init(&q->b, 10, 1, bb);
+    dnmat_init(&q->c, 10, 1, cb);
+    q->w.alpha = &q->alpha;
+    q->w.a = &q->a.m;
+    q->w.b = &q->b.m;
+    q->w.c = &q->c.m;
+    q->w.compute_type = R32;
+    q->op.kind_case = TRNSCI__V1__OP__KIND_SPSV;
+    q->op.spsv = &q->w;
+}
+
+/* Rule: CSR or COO (others UNIMPLEMENTED), square, fill mode LOWER/UPPER,
+ * diagonal NON_UNIT/UNIT, op(B) and C n x nrhs, compute type = A's; the
+ * analysis resolves every operand as the solve does. */
+static void test_spsv_rules(void **state) {
+    fx *f = *state;
+    const uint64_t a = vf_alloc(f->s1, 8192), b = vf_alloc(f->s1, 256), c = vf_alloc(f->s1, 256);
+    spsv_msg q;
+    spsv_init(&q, CSR, a, b, c);
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    assert_int_equal(f->desc.kind, TRN_OP_SPSV);
+    assert_int_equal(f->desc.u.spsv.uplo, TRN_UPLO_LOWER);
+    assert_int_equal(f->desc.u.spsv.diag, TRN_DIAG_NON_UNIT);
+    q.w.fill_mode = TRNSCI__V1__FILL_MODE__FILL_MODE_UPPER;
+    q.w.diag_type = TRNSCI__V1__DIAG_TYPE__DIAG_UNIT;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    assert_int_equal(f->desc.u.spsv.uplo, TRN_UPLO_UPPER);
+    assert_int_equal(f->desc.u.spsv.diag, TRN_DIAG_UNIT);
+    q.w.fill_mode = TRNSCI__V1__FILL_MODE__FILL_MODE_FULL;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "fill mode 2");
+    q.w.fill_mode = TRNSCI__V1__FILL_MODE__FILL_MODE_LOWER;
+    q.w.diag_type = 5;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "diagonal type 5");
+    q.w.diag_type = TRNSCI__V1__DIAG_TYPE__DIAG_NON_UNIT;
+    /* The analysis resolves B and C too (their extents bound n). */
+    q.w.analysis_only = 1;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    assert_true(f->desc.u.spsv.analysis);
+    q.b.m.rows = 9;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "sizes do not match");
+    q.b.m.rows = 10;
+    q.b.val.buffer_id = 0;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spsv analysis: vecX");
+    q.b.val.buffer_id = b;
+    q.w.analysis_only = 0;
+    /* Vectors end at their buffers' ends. */
+    q.c.val.offset = 256 - 40;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    q.c.val.offset = 256 - 36;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spsv solve: vecY: needs 40");
+    q.c.val.offset = 0;
+    /* Square only; CSR and COO only. */
+    q.a.m.cols = 11;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "square");
+    q.a.m.cols = 10;
+    q.a.m.format = CSC;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "CSC matrices are not supported");
+    q.a.m.format = BSR;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "BSR matrices are not supported");
+    q.a.m.format = CSR;
+    q.w.compute_type = R64;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType");
+    q.w.compute_type = R32;
+    q.w.op_a = 3;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "opA=3");
+    q.w.op_a = TRNSCI__V1__OPERATION__OP_T;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    /* COO: row and column indices and values. */
+    spsv_msg k;
+    spsv_init(&k, COO, a, b, c);
+    vf_expect_ok(f, f->s1, &k.op, 5);
+    /* SpSM: op(B) and C 10 x 3; op(B) = B^T reads a 3 x 10 B. */
+    q.w.spsm = 1;
+    q.b.m.cols = q.c.m.cols = 3;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    q.w.op_b = TRNSCI__V1__OPERATION__OP_T;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "spsm solve: shapes do not match");
+    q.b.m.rows = 3;
+    q.b.m.cols = 10;
+    q.b.m.ld = 3;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    assert_true(f->desc.u.spsv.b.row_major);
+    assert_int_equal(f->desc.u.spsv.b.rows, 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_spmv_csr_extents, vf_setup, vf_teardown),
@@ -485,6 +739,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spmv_buffers, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spmm_dense, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spmm_screened, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spvec_rules, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spsv_rules, vf_setup, vf_teardown),
     };
     return cmocka_run_group_tests_name("validate_sparse", tests, NULL, NULL);
 }

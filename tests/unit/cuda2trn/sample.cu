@@ -106,6 +106,16 @@ int main(void) {
     cusparseHandle_t sparse;
     if (cusparseCreate(&sparse) == CUSPARSE_STATUS_SUCCESS)
         cusparseDestroy(sparse);
+    cusparseSpVecDescr_t spvec = NULL;
+    cusparseSpSVDescr_t spsv = NULL;
+    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_UNIT;
+    if (cusparseSpSV_createDescr(&spsv) == CUSPARSE_STATUS_SUCCESS)
+        cusparseSpSV_destroyDescr(spsv);
+    if (cusparseCreateSpVec(&spvec, 8, 0, NULL, NULL, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F) == CUSPARSE_STATUS_SUCCESS)
+        cusparseDestroySpVec(spvec);
+    (void)fill, (void)diag;
     cutensorHandle_t tensor;
     cutensorDataType_t tt = CUTENSOR_R_32F;
     cutensorOperator_t op = CUTENSOR_OP_IDENTITY;
