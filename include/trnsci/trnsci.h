@@ -657,6 +657,32 @@ trnsciError_t trnsciDaemonSelfTest(const char *address, int rerun, trnsciSelfTes
 
 #ifdef __cplusplus
 }
+
+/* The typed allocation overloads cuda_runtime.h gives C++ code, so that
+ * `float *p; cudaMalloc(&p, n)` ports by renaming. Each casts and calls
+ * the function above. (extern "C++": a C++ file may include this header
+ * inside an extern "C" block.) */
+extern "C++" {
+template <class T> static inline trnsciError_t trnsciMalloc(T **devPtr, size_t size) {
+    return trnsciMalloc((void **)(void *)devPtr, size);
+}
+template <class T>
+static inline trnsciError_t trnsciMallocAsync(T **devPtr, size_t size, trnsciStream_t stream) {
+    return trnsciMallocAsync((void **)(void *)devPtr, size, stream);
+}
+template <class T> static inline trnsciError_t trnsciMallocHost(T **ptr, size_t size) {
+    return trnsciMallocHost((void **)(void *)ptr, size);
+}
+template <class T>
+static inline trnsciError_t trnsciHostAlloc(T **ptr, size_t size, unsigned int flags) {
+    return trnsciHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T>
+static inline trnsciError_t trnsciHostGetDevicePointer(T **pDevice, void *pHost,
+                                                       unsigned int flags) {
+    return trnsciHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
+}
+}
 #endif
 
 #include <trnsci/trnsci_graph.h>

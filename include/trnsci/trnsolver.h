@@ -83,6 +83,65 @@ typedef enum trnsolverEigType_t {
     TRNSOLVER_EIG_TYPE_3 = 3, /* B A x = lambda x */
 } trnsolverEigType_t;
 
+/* cusolver_int_t: the integer of the legacy API's sizes and pivots (int
+ * in the LP64 libraries trnsci mirrors). */
+typedef int trnsolver_int_t;
+
+/* Values are those of cusolver_common.h's enums of the mixed-precision
+ * (IRS) solvers and the norms, for code that names them. Which refinement
+ * and precisions trnsci's IRS routines take is said where they are
+ * declared; code that only names the values compiles. */
+typedef enum trnsolverNorm_t {
+    TRNSOLVER_INF_NORM = 104,
+    TRNSOLVER_MAX_NORM = 105,
+    TRNSOLVER_ONE_NORM = 106,
+    TRNSOLVER_FRO_NORM = 107,
+} trnsolverNorm_t;
+
+typedef enum trnsolverIRSRefinement_t {
+    TRNSOLVER_IRS_REFINE_NOT_SET = 1100,
+    TRNSOLVER_IRS_REFINE_NONE = 1101,
+    TRNSOLVER_IRS_REFINE_CLASSICAL = 1102,
+    TRNSOLVER_IRS_REFINE_CLASSICAL_GMRES = 1103,
+    TRNSOLVER_IRS_REFINE_GMRES = 1104,
+    TRNSOLVER_IRS_REFINE_GMRES_GMRES = 1105,
+    TRNSOLVER_IRS_REFINE_GMRES_NOPCOND = 1106,
+    TRNSOLVER_PREC_DD = 1150,
+    TRNSOLVER_PREC_SS = 1151,
+    TRNSOLVER_PREC_SHT = 1152,
+} trnsolverIRSRefinement_t;
+
+typedef enum trnsolverPrecType_t {
+    TRNSOLVER_R_8I = 1201,
+    TRNSOLVER_R_8U = 1202,
+    TRNSOLVER_R_64F = 1203,
+    TRNSOLVER_R_32F = 1204,
+    TRNSOLVER_R_16F = 1205,
+    TRNSOLVER_R_16BF = 1206,
+    TRNSOLVER_R_TF32 = 1207,
+    TRNSOLVER_R_AP = 1208,
+    TRNSOLVER_C_8I = 1211,
+    TRNSOLVER_C_8U = 1212,
+    TRNSOLVER_C_64F = 1213,
+    TRNSOLVER_C_32F = 1214,
+    TRNSOLVER_C_16F = 1215,
+    TRNSOLVER_C_16BF = 1216,
+    TRNSOLVER_C_TF32 = 1217,
+    TRNSOLVER_C_AP = 1218,
+} trnsolverPrecType_t;
+
+/* cusolverStorevMode_t and cusolverDirectMode_t (their values keep
+ * cuSOLVER's CUBLAS_ prefix, renamed TRNBLAS_). */
+typedef enum trnsolverStorevMode_t {
+    TRNBLAS_STOREV_COLUMNWISE = 0,
+    TRNBLAS_STOREV_ROWWISE = 1,
+} trnsolverStorevMode_t;
+
+typedef enum trnsolverDirectMode_t {
+    TRNBLAS_DIRECT_FORWARD = 0,
+    TRNBLAS_DIRECT_BACKWARD = 1,
+} trnsolverDirectMode_t;
+
 typedef struct trnsolverDnContext *trnsolverDnHandle_t;
 
 /* The parameters (and results) of syevj/heevj and gesvdj, as cuSOLVER's. */

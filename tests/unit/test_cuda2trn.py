@@ -97,6 +97,26 @@ def main():
             check("%s:%d: warning: <%s> has no trnsci counterpart" % (other, line, h) in r.stderr,
                   "no warning for %s: %r" % (h, r.stderr))
 
+        # A header name is never renamed: not a CUDA header's without a
+        # counterpart (cusolverSp.h stays), nor the program's own header
+        # ("cublas_utils.h" beside the source: no warning either); what
+        # follows the include is.
+        with open(os.path.join(tmp, "cublas_utils.h"), "w") as f:
+            f.write("#define CUBLAS_CHECK(x) x\n")
+        own = os.path.join(tmp, "own.cu")
+        with open(own, "w") as f:
+            f.write("#include <cusolverSp.h> // cusolverSpCreate\n#include \"cublas_utils.h\"\n"
+                    "#include \"cusparse_utils.h\"\n")
+        r = run(a.tool, [own])
+        check(r.stdout == "#include <cusolverSp.h> // trnsolverSpCreate\n"
+              "#include \"cublas_utils.h\"\n#include \"cusparse_utils.h\"\n",
+              "own.cu: %r" % r.stdout)
+        check("own.cu:1: warning: <cusolverSp.h>" in r.stderr, "no warning for cusolverSp.h")
+        check("cublas_utils.h" not in r.stderr, "a warning for the program's own header: %r" %
+              r.stderr)
+        check("own.cu:3: warning: <cusparse_utils.h>" in r.stderr,
+              "no warning for a CUDA-named header that is not beside the source")
+
         # In place: the file is rewritten; a second run changes nothing.
         inplace = os.path.join(tmp, "inplace.c")
         with open(sample) as f, open(inplace, "w") as g:
