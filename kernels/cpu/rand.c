@@ -71,6 +71,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/rand_ext.h"
+#include "kernels/cpu/rand_seq.h"
 #include "kernels/cpu/sobol.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
@@ -123,6 +124,46 @@ static void rand_words(philox4x32_key_t key, uint64_t first, size_t count, uint3
         for (unsigned l = 0; done < count; l++)
             out[done++] = r.v[l];
     }
+}
+
+/* The word source of an op: Philox computes any word from its index; the
+ * sequential generators (XORWOW) keep a state positioned at word pos and
+ * reach another word by skip-ahead (rand_seq.c). A shard's chunks are
+ * contiguous, so it skips once, to its first word, and then steps. */
+typedef struct rand_src {
+    trn_rand_gen gen;
+    uint64_t seed;
+    philox4x32_key_t key; /* Philox */
+    int positioned;       /* sequential: xw is at word pos */
+    uint64_t pos;
+    trn_xorwow xw;
+} rand_src;
+
+static void rand_src_init(rand_src *s, const trn_rand_desc *d) {
+    s->gen = d->gen;
+    s->seed = d->seed;
+    s->key = rand_key(d->seed);
+    s->positioned = 0;
+    s->pos = 0;
+}
+
+/* Words first .. first + count - 1 of the op's stream into out. */
+static void rand_src_words(rand_src *s, uint64_t first, size_t count, uint32_t *out) {
+    if (s->gen == TRN_RAND_PHILOX) {
+        rand_words(s->key, first, count, out);
+        return;
+    }
+    /* XORWOW: word j is the output of step j + 1 from the seeded state. */
+    if (!s->positioned || first < s->pos) {
+        trn_xorwow_seed(&s->xw, s->seed);
+        trn_xorwow_skip(&s->xw, first);
+    } else {
+        trn_xorwow_skip(&s->xw, first - s->pos);
+    }
+    for (size_t k = 0; k < count; k++)
+        out[k] = trn_xorwow_next(&s->xw);
+    s->positioned = 1;
+    s->pos = first + count;
 }
 
 /* (0, 1] from one word: x*2^-32 + 2^-33 in float. (float)x rounds to
@@ -281,7 +322,7 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
 }
 
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int nshards) {
-    if (d->gen != TRN_RAND_PHILOX)
+    if (d->gen != TRN_RAND_PHILOX && d->gen != TRN_RAND_XORWOW)
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
     switch (d->dist) {
     case TRN_RAND_GAMMA_F32:
@@ -291,8 +332,12 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     case TRN_RAND_TRUNCNORMAL_F32:
     case TRN_RAND_TRUNCNORMAL_F64:
     case TRN_RAND_LHS_F32:
-    case TRN_RAND_LHS_F64: return trn_cpu_rand_ext(d, shard, nshards); /* rand_ext.c */
-    case TRN_RAND_U64: return TRN_KSTATUS_UNSUPPORTED;                 /* Sobol64 only */
+    case TRN_RAND_LHS_F64:
+        /* Philox sub-streams: Philox generators only. */
+        if (d->gen != TRN_RAND_PHILOX)
+            return TRN_KSTATUS_UNSUPPORTED;
+        return trn_cpu_rand_ext(d, shard, nshards);    /* rand_ext.c */
+    case TRN_RAND_U64: return TRN_KSTATUS_UNSUPPORTED; /* Sobol64 only */
     default: break;
     }
     const unsigned w = trn_rand_words_per_element(d->dist);
@@ -305,7 +350,8 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     size_t plo, phi;
     trn_cpu_shard_range(d->n / 2 + (d->n & 1u), shard, nshards, &plo, &phi);
     const size_t lo = 2 * plo < d->n ? 2 * plo : d->n, hi = 2 * phi < d->n ? 2 * phi : d->n;
-    const philox4x32_key_t key = rand_key(d->seed);
+    rand_src src;
+    rand_src_init(&src, d);
     const size_t chunk = RAND_CHUNK_WORDS / w;
     uint32_t buf[RAND_CHUNK_WORDS];
     rand_poisson pt = {0, 0, NULL};
@@ -324,17 +370,17 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
         const size_t cnt = hi - i < chunk ? hi - i : chunk;
         const uint64_t first = d->offset + (uint64_t)w * (uint64_t)i;
         switch (d->dist) {
-        case TRN_RAND_U32: rand_words(key, first, cnt, (uint32_t *)d->dst + i); break;
+        case TRN_RAND_U32: rand_src_words(&src, first, cnt, (uint32_t *)d->dst + i); break;
         case TRN_RAND_UNIFORM_F32: {
             float *o = (float *)d->dst + i;
-            rand_words(key, first, cnt, buf);
+            rand_src_words(&src, first, cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = rand_u32f(buf[k]);
             break;
         }
         case TRN_RAND_UNIFORM_F64: {
             double *o = (double *)d->dst + i;
-            rand_words(key, first, 2 * cnt, buf);
+            rand_src_words(&src, first, 2 * cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = rand_u64f(buf[2 * k], buf[2 * k + 1]);
             break;
@@ -345,26 +391,26 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
         case TRN_RAND_LOGNORMAL_F64:
             /* An odd cnt happens only at the end of an odd n: the last pair's
              * words are still generated whole (chunk is even, so this fits). */
-            rand_words(key, first, (size_t)w * (cnt + (cnt & 1u)), buf);
+            rand_src_words(&src, first, (size_t)w * (cnt + (cnt & 1u)), buf);
             rand_normal_chunk(d, buf, i, cnt);
             break;
         case TRN_RAND_POISSON: {
             uint32_t *o = (uint32_t *)d->dst + i;
-            rand_words(key, first, 2 * cnt, buf);
+            rand_src_words(&src, first, 2 * cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = rand_poisson_invert(&pt, rand_u64f(buf[2 * k], buf[2 * k + 1]));
             break;
         }
         case TRN_RAND_EXPONENTIAL_F32: {
             float *o = (float *)d->dst + i;
-            rand_words(key, first, cnt, buf);
+            rand_src_words(&src, first, cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = (float)((0.0 - log((double)rand_u32f(buf[k]))) / d->lambda);
             break;
         }
         case TRN_RAND_EXPONENTIAL_F64: {
             double *o = (double *)d->dst + i;
-            rand_words(key, first, 2 * cnt, buf);
+            rand_src_words(&src, first, 2 * cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = (0.0 - log(rand_u64f(buf[2 * k], buf[2 * k + 1]))) / d->lambda;
             break;

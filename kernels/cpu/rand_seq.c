@@ -1,0 +1,101 @@
+/*
+ * rand_seq.c — skip-ahead for trnrand's sequential generators (rand_seq.h;
+ * docs/numerics.md, "XORWOW").
+ *
+ * XORWOW. The register update of trn_xorwow_next is linear over GF(2): the
+ * 160-bit register after one step is M x for a fixed 160 x 160 bit matrix M
+ * (built here by stepping the 160 unit vectors), so after n steps it is
+ * M^n x. trn_xorwow_skip applies M^n by binary powering: M^(2^k) for the set
+ * bits k of n, each a squaring of the previous power. The Weyl counter is
+ * additive, d + 362437 n mod 2^32. Short skips step the generator instead,
+ * which is cheaper below a few tens of thousands of steps; both give the same
+ * state, which the unit tests check.
+ *
+ * Cost: a squaring is 160 matrix-vector products (~13k word XORs each), so a
+ * skip by n costs about log2(n) x 2 M word operations: a few milliseconds for
+ * n near 2^64, once per shard of an op. No state outlives a call.
+ */
+#include <string.h>
+
+#include "kernels/cpu/rand_seq.h"
+
+/* Skips shorter than this step the generator (~2 ns per step) rather than
+ * square matrices (~30-60 us per squaring). */
+#define XW_DIRECT_STEPS (UINT64_C(1) << 15)
+
+enum { XW_BITS = 160 };
+
+/* A 160 x 160 bit matrix by columns: column b is the image of unit vector
+ * e_b (bit b % 32 of word b / 32). */
+typedef struct xw_mat {
+    uint32_t col[XW_BITS][5];
+} xw_mat;
+
+/* y = m x. */
+static void xw_apply(const xw_mat *m, const uint32_t x[5], uint32_t y[5]) {
+    uint32_t r[5] = {0, 0, 0, 0, 0};
+    for (unsigned w = 0; w < 5; w++) {
+        uint32_t bits = x[w];
+        while (bits) {
+            const unsigned b = 32 * w + (unsigned)__builtin_ctz(bits);
+            bits &= bits - 1;
+            for (unsigned k = 0; k < 5; k++)
+                r[k] ^= m->col[b][k];
+        }
+    }
+    memcpy(y, r, sizeof(r));
+}
+
+/* *m = m m; t is scratch. */
+static void xw_square(xw_mat *m, xw_mat *t) {
+    for (unsigned b = 0; b < XW_BITS; b++)
+        xw_apply(m, m->col[b], t->col[b]);
+    memcpy(m, t, sizeof(*m));
+}
+
+/* M: one register step of each unit vector (the Weyl counter is not part
+ * of the linear map). */
+static void xw_step_matrix(xw_mat *m) {
+    for (unsigned b = 0; b < XW_BITS; b++) {
+        trn_xorwow s;
+        memset(&s, 0, sizeof(s));
+        s.v[b / 32] = UINT32_C(1) << (b % 32);
+        (void)trn_xorwow_next(&s);
+        memcpy(m->col[b], s.v, sizeof(s.v));
+    }
+}
+
+void trn_xorwow_seed(trn_xorwow *s, uint64_t seed) {
+    /* cuRAND's curand_init(seed, 0, 0): salt each half, then mix it with an
+     * odd multiplier; Marsaglia's initial values are offset by the mix. */
+    const uint32_t s0 = (uint32_t)seed ^ UINT32_C(0xaad26b49);
+    const uint32_t s1 = (uint32_t)(seed >> 32) ^ UINT32_C(0xf7dcefdd);
+    const uint32_t t0 = UINT32_C(1099087573) * s0;
+    const uint32_t t1 = UINT32_C(2591861531) * s1;
+    s->d = UINT32_C(6615241) + t1 + t0;
+    s->v[0] = UINT32_C(123456789) + t0;
+    s->v[1] = UINT32_C(362436069) ^ t0;
+    s->v[2] = UINT32_C(521288629) + t1;
+    s->v[3] = UINT32_C(88675123) ^ t1;
+    s->v[4] = UINT32_C(5783321) + t0;
+}
+
+void trn_xorwow_skip(trn_xorwow *s, uint64_t n) {
+    if (n < XW_DIRECT_STEPS) {
+        for (uint64_t i = 0; i < n; i++)
+            (void)trn_xorwow_next(s);
+        return;
+    }
+    /* Two 3.2 KB matrices: on the stack of the calling worker. */
+    xw_mat p, t;
+    xw_step_matrix(&p);
+    s->d += UINT32_C(362437) * (uint32_t)n; /* mod 2^32 */
+    for (uint64_t k = n;;) {
+        if (k & 1u)
+            xw_apply(&p, s->v, s->v);
+        k >>= 1;
+        if (!k)
+            break;
+        xw_square(&p, &t);
+    }
+}
