@@ -6,6 +6,7 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
     rand_ref.py ks FILE f32|f64 gamma SHAPE SCALE
     rand_ref.py ks FILE f32|f64 beta A B
     rand_ref.py ks FILE f32|f64 truncnorm MEAN STDDEV LO HI
+    rand_ref.py ks FILE f32|f64 uniform | norm MEAN STDDEV | lognorm MEAN STDDEV
         Kolmogorov-Smirnov statistic of the samples in FILE (raw
         little-endian floats or doubles) against the scipy.stats
         distribution (scipy.stats.kstest). Passes when D is below the
@@ -21,6 +22,27 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
         doubles (x >> 11) 2^-53 + 2^-54) against Sobol.random()'s points
         OFFSET .. OFFSET + POINTS - 1, within 2^-52 (2^-53 for dropping the low 11
         bits, 2^-54 for each side's rounding).
+
+    rand_ref.py poisson FILE LAMBDA
+        FILE raw uint32 Poisson samples: sample mean within 5 sqrt(lambda/n)
+        and variance within 5 sqrt((lambda + 2 lambda^2)/n) of lambda, and a
+        chi-square test against scipy.stats.poisson over cells of expected
+        count >= 50 (tails pooled) at alpha = 1e-6 (scipy's chi2 quantile).
+
+    rand_ref.py xorwow FILE SEED OFFSET
+        FILE raw uint32 words: they must be words OFFSET, OFFSET + 1, ... of
+        trnrand's XORWOW stream of SEED, written here from the definitions:
+        Marsaglia's xorwow() step ("Xorshift RNGs", J. Stat. Soft. 8(14),
+        2003, p. 5), cuRAND's documented curand_init(seed, 0, 0) state (salt
+        0xaad26b49 / 0xf7dcefdd, multipliers 1099087573 / 2591861531 added to
+        or XORed with Marsaglia's initial values), and OFFSET steps skipped by
+        powers of the step's 160 x 160 GF(2) matrix built here with Python
+        integers (the Weyl counter advanced by 362437 OFFSET mod 2^32).
+
+    rand_ref.py xorwow-marsaglia FILE
+        FILE raw uint32 words: Marsaglia's xorwow() from his initial values
+        x, y, z, w, v, d = 123456789, 362436069, 521288629, 88675123,
+        5783321, 6615241, first output first.
 
 Exit status 0 on success, 1 with a message on failure.
 """
@@ -45,6 +67,12 @@ def ks(args):
         cdf = stats.gamma(p[0], scale=p[1]).cdf
     elif dist == "beta":
         cdf = stats.beta(p[0], p[1]).cdf
+    elif dist == "uniform":
+        cdf = stats.uniform(0.0, 1.0).cdf
+    elif dist == "norm":
+        cdf = stats.norm(p[0], p[1]).cdf
+    elif dist == "lognorm":
+        cdf = stats.lognorm(p[1], scale=math.exp(p[0])).cdf
     elif dist == "truncnorm":
         mean, sd, lo, hi = p
         cdf = stats.truncnorm((lo - mean) / sd, (hi - mean) / sd, loc=mean, scale=sd).cdf
@@ -95,12 +123,140 @@ def sobol64(args):
     return 0 if err <= 2.0**-52 else 1
 
 
+def poisson(args):
+    path, lam = args[0], float(args[1])
+    x = np.fromfile(path, dtype=np.uint32).astype(np.float64)
+    n = len(x)
+    mean, var = float(np.mean(x)), float(np.var(x, ddof=1))
+    ok = abs(mean - lam) <= 5 * math.sqrt(lam / n)
+    ok = ok and abs(var - lam) <= 5 * math.sqrt((lam + 2 * lam * lam) / n)
+    # cells of expected count >= 50, tails pooled into the end cells
+    dist = stats.poisson(lam)
+    lo, hi = int(dist.ppf(1e-12)), int(dist.ppf(1 - 1e-12)) + 1
+    ks_ = np.arange(lo, hi + 1)
+    pm = dist.pmf(ks_)
+    cells, cur, edges = [], 0.0, []
+    for k, pk in zip(ks_, pm):
+        cur += pk
+        if cur * n >= 50:
+            edges.append(k)
+            cells.append(cur)
+            cur = 0.0
+    if not edges:
+        edges, cells = [hi], [1.0]
+    counts = np.zeros(len(edges))
+    idx = np.searchsorted(np.array(edges), x, side="left")
+    idx = np.minimum(idx, len(edges) - 1)
+    np.add.at(counts, idx, 1)
+    # expected: cell j holds k in (edges[j-1], edges[j]]; first from 0, last to inf
+    exp = []
+    prev = -1
+    for j, e in enumerate(edges):
+        top = dist.cdf(e) if j < len(edges) - 1 else 1.0
+        exp.append((top - (dist.cdf(prev) if prev >= 0 else 0.0)) * n)
+        prev = e
+    exp = np.array(exp)
+    chi = float(np.sum((counts - exp) ** 2 / exp)) if len(exp) > 1 else 0.0
+    df = max(len(exp) - 1, 1)
+    crit = float(stats.chi2.ppf(1 - ALPHA, df))
+    print("poisson lambda=%g n=%d mean=%.6g var=%.6g chi2=%.4g df=%d crit=%.4g"
+          % (lam, n, mean, var, chi, df, crit))
+    return 0 if ok and chi < crit else 1
+
+
+MASK = 0xFFFFFFFF
+
+
+def xw_step(st):
+    """One xorwow() step on [x, y, z, w, v, d]; returns the output."""
+    x, y, z, w, v, d = st
+    t = x ^ (x >> 2)
+    x, y, z, w = y, z, w, v
+    v = (v ^ ((v << 4) & MASK)) ^ (t ^ ((t << 1) & MASK))
+    d = (d + 362437) & MASK
+    st[:] = [x, y, z, w, v, d]
+    return (d + v) & MASK
+
+
+def xw_pack(st):
+    return st[0] | st[1] << 32 | st[2] << 64 | st[3] << 96 | st[4] << 128
+
+
+def xw_unpack(r, d):
+    return [(r >> (32 * i)) & MASK for i in range(5)] + [d]
+
+
+def xw_apply(cols, r):
+    out, b = 0, 0
+    while r:
+        if r & 1:
+            out ^= cols[b]
+        r >>= 1
+        b += 1
+    return out
+
+
+def xw_skip(st, n):
+    cols = []
+    for b in range(160):
+        e = xw_unpack(1 << b, 0)
+        xw_step(e)
+        cols.append(xw_pack(e))
+    r, k = xw_pack(st), n
+    while k:
+        if k & 1:
+            r = xw_apply(cols, r)
+        k >>= 1
+        if k:
+            cols = [xw_apply(cols, c) for c in cols]
+    return xw_unpack(r, (st[5] + 362437 * n) & MASK)
+
+
+def xw_seeded(seed):
+    s0 = (seed & MASK) ^ 0xAAD26B49
+    s1 = ((seed >> 32) & MASK) ^ 0xF7DCEFDD
+    t0 = (1099087573 * s0) & MASK
+    t1 = (2591861531 * s1) & MASK
+    return [(123456789 + t0) & MASK, 362436069 ^ t0, (521288629 + t1) & MASK,
+            88675123 ^ t1, (5783321 + t0) & MASK, (6615241 + t1 + t0) & MASK]
+
+
+def xw_compare(path, st, what):
+    got = np.fromfile(path, dtype=np.uint32)
+    bad = 0
+    for i, g in enumerate(got):
+        want = xw_step(st)
+        if int(g) != want:
+            if bad < 5:
+                print("%s word %d: got %#x, want %#x" % (what, i, int(g), want))
+            bad += 1
+    print("%s words=%d mismatches=%d" % (what, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
+def xorwow(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    st = xw_skip(xw_seeded(seed), offset) if offset else xw_seeded(seed)
+    return xw_compare(path, st, "xorwow seed=%#x offset=%d" % (seed, offset))
+
+
+def xorwow_marsaglia(args):
+    st = [123456789, 362436069, 521288629, 88675123, 5783321, 6615241]
+    return xw_compare(args[0], st, "xorwow (Marsaglia's initial values)")
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "ks":
         return ks(args)
     if cmd == "sobol64":
         return sobol64(args)
+    if cmd == "poisson":
+        return poisson(args)
+    if cmd == "xorwow":
+        return xorwow(args)
+    if cmd == "xorwow-marsaglia":
+        return xorwow_marsaglia(args)
     print("unknown command", cmd)
     return 1
 
