@@ -13,6 +13,16 @@
  * words into a value. The output therefore never depends on how the daemon
  * splits the work over its cores.
  *
+ * TRNRAND_RNG_PSEUDO_XORWOW is Marsaglia's xorwow (Xorshift RNGs, 2003) seeded
+ * as cuRAND's curand_init(seed, 0, 0): its raw word j is the output of step
+ * j + 1, and every distribution reads those words exactly as it reads
+ * Philox's (same w, same conversions). Each core reaches its first word by an
+ * exact skip-ahead (GF(2) matrix powers), so XORWOW output does not depend on
+ * the split over cores either. Its words equal cuRAND's device API sequence
+ * (curand() after curand_init(seed, 0, j)), not the bits of cuRAND's host API
+ * XORWOW generator, which interleaves subsequences in an undocumented layout
+ * (docs/numerics.md, "XORWOW").
+ *
  * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
  * scrambled Sobol64 with Joe & Kuo's direction numbers (docs/numerics.md,
  * "Sobol32" and "Sobol64"): a generator of d
@@ -25,8 +35,9 @@
  * computed from its own index, so the output does not depend on the split
  * over cores either.
  *
- * trnsci extensions (not in cuRAND; Philox generators only, a quasi-random
- * generator gives TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
+ * trnsci extensions (not in cuRAND; Philox generators only except
+ * exponential, which XORWOW also makes; otherwise
+ * TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
  * truncated normal results and Latin hypercube designs, declared at the end
  * of this header. Gamma, beta and truncated normal are rejection or
  * inversion samplers whose result i reads only its own sub-stream of the
@@ -79,13 +90,13 @@ typedef enum trnrandStatus {
 
 /* Values are those of curandRngType_t. The available generators are
  * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
- * SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND), SCRAMBLED_SOBOL32,
- * SOBOL64 and SCRAMBLED_SOBOL64. The other types are
- * TRNRAND_STATUS_TYPE_ERROR for now. */
+ * XORWOW, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND),
+ * SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MRG32K3A, MTGP32 and
+ * MT19937 are TRNRAND_STATUS_TYPE_ERROR for now. */
 typedef enum trnrandRngType {
     TRNRAND_RNG_TEST = 0,             /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
     TRNRAND_RNG_PSEUDO_DEFAULT = 100, /* here: PHILOX4_32_10 */
-    TRNRAND_RNG_PSEUDO_XORWOW = 101,
+    TRNRAND_RNG_PSEUDO_XORWOW = 101,  /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MRG32K3A = 121,
     TRNRAND_RNG_PSEUDO_MTGP32 = 141,
     TRNRAND_RNG_PSEUDO_MT19937 = 142,
@@ -97,9 +108,9 @@ typedef enum trnrandRngType {
     TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204,
 } trnrandRngType_t;
 
-/* Values are those of curandOrdering_t. The Philox stream's output does not
- * depend on the ordering: every pseudo-random ordering gives the stream
- * defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
+/* Values are those of curandOrdering_t. The Philox and XORWOW streams'
+ * output does not depend on the ordering: every pseudo-random ordering gives
+ * the stream defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
  * only (their default). */
 typedef enum trnrandOrdering {
     TRNRAND_ORDERING_PSEUDO_BEST = 100,
@@ -124,6 +135,7 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
  * default stream, and initialises the runtime (connecting to the daemon) if
  * it is not yet. TRNRAND_RNG_PSEUDO_DEFAULT and
  * TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the Philox4x32-10 generator;
+ * TRNRAND_RNG_PSEUDO_XORWOW the XORWOW generator;
  * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
  * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one;
  * TRNRAND_RNG_QUASI_SOBOL64 and TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 the
@@ -227,7 +239,7 @@ trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned l
 
 /* ---- trnsci extensions (not in cuRAND) ---------------------------------------
  *
- * Philox generators only: a quasi-random generator gives
+ * Philox generators only (exponential: XORWOW too): another generator gives
  * TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives
  * TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND reports a bad Poisson lambda) with
  * a message naming it. Output pointers follow the rules of the calls above.
