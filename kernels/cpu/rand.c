@@ -134,9 +134,10 @@ typedef struct rand_src {
     trn_rand_gen gen;
     uint64_t seed;
     philox4x32_key_t key; /* Philox */
-    int positioned;       /* sequential: xw is at word pos */
+    int positioned;       /* sequential: the state is at word pos */
     uint64_t pos;
     trn_xorwow xw;
+    trn_mrg32k3a mrg;
 } rand_src;
 
 static void rand_src_init(rand_src *s, const trn_rand_desc *d) {
@@ -153,15 +154,22 @@ static void rand_src_words(rand_src *s, uint64_t first, size_t count, uint32_t *
         rand_words(s->key, first, count, out);
         return;
     }
-    /* XORWOW: word j is the output of step j + 1 from the seeded state. */
-    if (!s->positioned || first < s->pos) {
-        trn_xorwow_seed(&s->xw, s->seed);
-        trn_xorwow_skip(&s->xw, first);
+    /* Word j is the output of step j + 1 from the seeded state. */
+    const int restart = !s->positioned || first < s->pos;
+    const uint64_t skip = restart ? first : first - s->pos;
+    if (s->gen == TRN_RAND_XORWOW) {
+        if (restart)
+            trn_xorwow_seed(&s->xw, s->seed);
+        trn_xorwow_skip(&s->xw, skip);
+        for (size_t k = 0; k < count; k++)
+            out[k] = trn_xorwow_next(&s->xw);
     } else {
-        trn_xorwow_skip(&s->xw, first - s->pos);
+        if (restart)
+            trn_mrg32k3a_seed(&s->mrg, s->seed);
+        trn_mrg32k3a_skip(&s->mrg, skip);
+        for (size_t k = 0; k < count; k++)
+            out[k] = trn_mrg32k3a_word(trn_mrg32k3a_next(&s->mrg));
     }
-    for (size_t k = 0; k < count; k++)
-        out[k] = trn_xorwow_next(&s->xw);
     s->positioned = 1;
     s->pos = first + count;
 }
@@ -322,7 +330,7 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
 }
 
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int nshards) {
-    if (d->gen != TRN_RAND_PHILOX && d->gen != TRN_RAND_XORWOW)
+    if (trn_rand_gen_is_quasi(d->gen))
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
     switch (d->dist) {
     case TRN_RAND_GAMMA_F32:

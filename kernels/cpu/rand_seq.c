@@ -1,6 +1,7 @@
 /*
- * rand_seq.c — skip-ahead for trnrand's sequential generators (rand_seq.h;
- * docs/numerics.md, "XORWOW").
+ * rand_seq.c — seeding and skip-ahead for trnrand's sequential generators
+ * (rand_seq.h; docs/numerics.md, "XORWOW" and "MRG32k3a"). MRG32k3a's
+ * skip-ahead is described above its code below.
  *
  * XORWOW. The register update of trn_xorwow_next is linear over GF(2): the
  * 160-bit register after one step is M x for a fixed 160 x 160 bit matrix M
@@ -98,4 +99,77 @@ void trn_xorwow_skip(trn_xorwow *s, uint64_t n) {
             break;
         xw_square(&p, &t);
     }
+}
+
+/* ---- MRG32k3a ---------------------------------------------------------------
+ *
+ * A state (x_{n-3}, x_{n-2}, x_{n-1}) of each component steps by a 3 x 3
+ * matrix modulo its m: A1 = [0 1 0; 0 0 1; -a13n a12 0] (mod m1) and
+ * A2 = [0 1 0; 0 0 1; -a23n 0 a21] (mod m2), so n steps are A^n, computed by
+ * binary powering (L'Ecuyer's A1p/A2p tables are such powers for fixed n).
+ * Entries are below 2^32, so each product fits in 64 bits and is reduced
+ * before the next is added. */
+
+typedef uint64_t mrg_mat[3][3];
+
+/* c = a b mod m (c may alias a or b). */
+static void mrg_mul(const mrg_mat a, const mrg_mat b, uint64_t m, mrg_mat c) {
+    mrg_mat r;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            uint64_t acc = 0;
+            for (int k = 0; k < 3; k++)
+                acc = (acc + (a[i][k] * b[k][j]) % m) % m;
+            r[i][j] = acc;
+        }
+    memcpy(c, r, sizeof(r));
+}
+
+/* v = a^n v mod m. */
+static void mrg_pow_apply(const mrg_mat a, uint64_t n, uint64_t m, uint32_t v[3]) {
+    mrg_mat p, acc = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    memcpy(p, a, sizeof(p));
+    while (n) {
+        if (n & 1u)
+            mrg_mul(p, acc, m, acc);
+        n >>= 1;
+        if (n)
+            mrg_mul(p, p, m, p);
+    }
+    uint64_t r[3];
+    for (int i = 0; i < 3; i++) {
+        uint64_t t = 0;
+        for (int k = 0; k < 3; k++)
+            t = (t + (acc[i][k] * v[k]) % m) % m;
+        r[i] = t;
+    }
+    for (int i = 0; i < 3; i++)
+        v[i] = (uint32_t)r[i];
+}
+
+void trn_mrg32k3a_seed(trn_mrg32k3a *s, uint64_t seed) {
+    for (int i = 0; i < 3; i++)
+        s->s1[i] = s->s2[i] = 12345u;
+    if (seed == 0)
+        return;
+    const uint64_t x1 = (uint32_t)seed ^ UINT32_C(0x55555555);
+    const uint64_t x2 = (uint32_t)(seed >> 32) ^ UINT32_C(0xAAAAAAAA);
+    s->s1[0] = (uint32_t)(x1 * 12345u % TRN_MRG_M1);
+    s->s1[1] = (uint32_t)(x2 * 12345u % TRN_MRG_M1);
+    s->s1[2] = (uint32_t)(x1 * 12345u % TRN_MRG_M1);
+    s->s2[0] = (uint32_t)(x2 * 12345u % TRN_MRG_M2);
+    s->s2[1] = (uint32_t)(x1 * 12345u % TRN_MRG_M2);
+    s->s2[2] = (uint32_t)(x2 * 12345u % TRN_MRG_M2);
+}
+
+void trn_mrg32k3a_skip(trn_mrg32k3a *s, uint64_t n) {
+    if (n < 64) { /* cheaper than ~2 x 64 matrix products */
+        for (uint64_t i = 0; i < n; i++)
+            (void)trn_mrg32k3a_next(s);
+        return;
+    }
+    const mrg_mat a1 = {{0, 1, 0}, {0, 0, 1}, {TRN_MRG_M1 - TRN_MRG_A13N, TRN_MRG_A12, 0}};
+    const mrg_mat a2 = {{0, 1, 0}, {0, 0, 1}, {TRN_MRG_M2 - TRN_MRG_A23N, 0, TRN_MRG_A21}};
+    mrg_pow_apply(a1, n, TRN_MRG_M1, s->s1);
+    mrg_pow_apply(a2, n, TRN_MRG_M2, s->s2);
 }

@@ -1,5 +1,6 @@
 /*
- * test_rand_seq.c — trnrand's sequential generators on the CPU backend
+ * test_rand_seq.c — trnrand's sequential generators (XORWOW, MRG32k3a) on
+ * the CPU backend
  * (kernels/cpu/rand_seq.c, rand.c) without a daemon:
  *
  *  - XORWOW seeding: the seed 0xf7dcefddaad26b49 (both mixed halves 0)
@@ -11,9 +12,16 @@
  *    n on both sides of the stepping/matrix threshold and for sums of
  *    skips (skip(a) then skip(b) = skip(a + b), checked up to 2^62 where
  *    stepping is impossible).
- *  - Sharding: nshards = 2, 3, 7 bitwise equal to nshards = 1 for every
- *    distribution XORWOW takes, odd offsets and counts; the raw words of
+ *  - Sharding (XORWOW and MRG32k3a): nshards = 2, 3, 7 bitwise equal to
+ *    nshards = 1 for every distribution they take, odd offsets and counts; the raw words of
  *    an op at offset o equal words o.. of an op at offset 0.
+ *  - MRG32k3a: seed 0 is L'Ecuyer's published state (all six values 12345)
+ *    and its first combined values are the published Y_i = 545508589,
+ *    1368065410, 1327943761, 3546985096, 951893194; his published uniforms
+ *    U_1000, U_100000 and U_1000000 of that stream (RngStream.c's
+ *    Y * 2.328306549295728e-10) at the skip-ahead's positions; skip(n) equal
+ *    to n steps around the stepping threshold and skip additivity to 2^63;
+ *    the 32-bit word of r = m1 saturates.
  *  - Refusals: the Philox-only extensions give TRN_KSTATUS_UNSUPPORTED.
  */
 #include <stdint.h>
@@ -106,6 +114,61 @@ static void test_skip(void **state) {
     }
 }
 
+#define MRG_NORM 2.328306549295728e-10
+
+static void test_mrg32k3a(void **state) {
+    (void)state;
+    trn_mrg32k3a s;
+    trn_mrg32k3a_seed(&s, 0);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(s.s1[i], 12345u);
+        assert_int_equal(s.s2[i], 12345u);
+    }
+    static const uint32_t y[5] = {545508589u, 1368065410u, 1327943761u, 3546985096u, 951893194u};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(trn_mrg32k3a_next(&s), y[i]);
+    /* published U_i (1-based i) of the seed-12345 stream */
+    static const struct {
+        uint64_t i;
+        double u;
+    } pub[] = {{1, 0.12701112204657714},
+               {1000, 0.98607848680213228},
+               {100000, 0.69628910995743587},
+               {1000000, 0.37578835621568801}};
+    for (size_t k = 0; k < sizeof(pub) / sizeof(pub[0]); k++) {
+        trn_mrg32k3a t;
+        trn_mrg32k3a_seed(&t, 0);
+        trn_mrg32k3a_skip(&t, pub[k].i - 1);
+        const double u = (double)trn_mrg32k3a_next(&t) * MRG_NORM;
+        if (u != pub[k].u)
+            fail_msg("U_%llu = %.17g, published %.17g", (unsigned long long)pub[k].i, u, pub[k].u);
+    }
+    /* skip(n) = n steps, both sides of the threshold */
+    static const uint64_t ns[] = {0, 1, 63, 64, 65, 1000, 123457};
+    for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+        trn_mrg32k3a a, b;
+        trn_mrg32k3a_seed(&a, 0x9876543210ULL + k);
+        b = a;
+        for (uint64_t i = 0; i < ns[k]; i++)
+            (void)trn_mrg32k3a_next(&a);
+        trn_mrg32k3a_skip(&b, ns[k]);
+        assert_memory_equal(&a, &b, sizeof(a));
+    }
+    trn_mrg32k3a a, b;
+    trn_mrg32k3a_seed(&a, 5);
+    b = a;
+    trn_mrg32k3a_skip(&a, UINT64_C(1) << 63);
+    trn_mrg32k3a_skip(&a, (UINT64_C(1) << 63) - 1);
+    trn_mrg32k3a_skip(&b, UINT64_MAX);
+    assert_memory_equal(&a, &b, sizeof(a));
+    /* the word conversion at its ends */
+    assert_int_equal(trn_mrg32k3a_word(1), 1u);
+    assert_int_equal(trn_mrg32k3a_word((uint32_t)TRN_MRG_M1), 0xFFFFFFFFu);
+    /* (m1 - 1) 1.000000048662 = 2^32 - 1 + 0.0017, (m1 - 2) ... = 2^32 - 2 + 0.0017 */
+    assert_int_equal(trn_mrg32k3a_word((uint32_t)TRN_MRG_M1 - 1), 0xFFFFFFFFu);
+    assert_int_equal(trn_mrg32k3a_word((uint32_t)TRN_MRG_M1 - 2), 0xFFFFFFFEu);
+}
+
 enum { GUARD = 16, FILL = 0xCD };
 
 static unsigned char *run(trn_rand_desc d, int nshards) {
@@ -121,10 +184,12 @@ static unsigned char *run(trn_rand_desc d, int nshards) {
     return buf;
 }
 
+static trn_rand_gen cur_gen = TRN_RAND_XORWOW;
+
 static trn_rand_desc xdesc(trn_rand_dist dist, uint64_t seed, uint64_t offset, size_t n) {
     trn_rand_desc d;
     memset(&d, 0, sizeof(d));
-    d.gen = TRN_RAND_XORWOW;
+    d.gen = cur_gen;
     d.dist = dist;
     d.seed = seed;
     d.offset = offset;
@@ -136,7 +201,7 @@ static trn_rand_desc xdesc(trn_rand_dist dist, uint64_t seed, uint64_t offset, s
 }
 
 static void test_shards(void **state) {
-    (void)state;
+    cur_gen = *(const trn_rand_gen *)*state;
     static const trn_rand_dist dists[] = {TRN_RAND_U32,
                                           TRN_RAND_UNIFORM_F32,
                                           TRN_RAND_UNIFORM_F64,
@@ -181,7 +246,7 @@ static void test_shards(void **state) {
 }
 
 static void test_refusals(void **state) {
-    (void)state;
+    cur_gen = *(const trn_rand_gen *)*state;
     float out[4];
     static const trn_rand_dist ext[] = {TRN_RAND_GAMMA_F32, TRN_RAND_BETA_F64,
                                         TRN_RAND_TRUNCNORMAL_F32, TRN_RAND_LHS_F32};
@@ -195,12 +260,17 @@ static void test_refusals(void **state) {
     }
 }
 
+static const trn_rand_gen XW = TRN_RAND_XORWOW, MRG = TRN_RAND_MRG32K3A;
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marsaglia_state),
         cmocka_unit_test(test_skip),
-        cmocka_unit_test(test_shards),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_mrg32k3a),
+        cmocka_unit_test_prestate(test_shards, (void *)&XW),
+        cmocka_unit_test_prestate(test_shards, (void *)&MRG),
+        cmocka_unit_test_prestate(test_refusals, (void *)&XW),
+        cmocka_unit_test_prestate(test_refusals, (void *)&MRG),
     };
     return cmocka_run_group_tests_name("rand_seq", tests, NULL, NULL);
 }
