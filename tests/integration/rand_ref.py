@@ -44,6 +44,18 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
         x, y, z, w, v, d = 123456789, 362436069, 521288629, 88675123,
         5783321, 6615241, first output first.
 
+    rand_ref.py mrg32k3a FILE SEED OFFSET
+        FILE raw uint32 words: words OFFSET, OFFSET + 1, ... of trnrand's
+        MRG32k3a stream of SEED, from the definitions: L'Ecuyer's recurrences
+        (Oper. Res. 47(1), 1999) with cuRAND's documented curand_init seeding
+        (all 12345 for seed 0; otherwise 12345 times x1 = lo32 ^ 0x55555555,
+        x2 = hi32 ^ 0xAAAAAAAA modulo m1, m2), OFFSET steps skipped by
+        pow() of the 3 x 3 step matrices modulo m1, m2 (Python integers), and
+        cuRAND's curand() word trunc(r * 1.000000048662), saturated at
+        2^32 - 1. For seed 0 it first checks that its recurrence gives
+        L'Ecuyer's published Y_1..Y_5 and RngStream's published U_1000 and
+        U_100000.
+
 Exit status 0 on success, 1 with a message on failure.
 """
 import math
@@ -245,6 +257,76 @@ def xorwow_marsaglia(args):
     return xw_compare(args[0], st, "xorwow (Marsaglia's initial values)")
 
 
+M1, M2 = 4294967087, 4294944443
+A1 = [[0, 1, 0], [0, 0, 1], [M1 - 810728, 1403580, 0]]
+A2 = [[0, 1, 0], [0, 0, 1], [M2 - 1370589, 0, 527612]]
+
+
+def mat_mul(a, b, m):
+    return [[sum(a[i][k] * b[k][j] for k in range(3)) % m for j in range(3)] for i in range(3)]
+
+
+def mat_pow(a, n, m):
+    r = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    while n:
+        if n & 1:
+            r = mat_mul(a, r, m)
+        a = mat_mul(a, a, m)
+        n >>= 1
+    return r
+
+
+def mrg_step(s1, s2):
+    p1 = (1403580 * s1[1] - 810728 * s1[0]) % M1
+    p2 = (527612 * s2[2] - 1370589 * s2[0]) % M2
+    s1[:] = [s1[1], s1[2], p1]
+    s2[:] = [s2[1], s2[2], p2]
+    return p1 - p2 if p1 > p2 else p1 - p2 + M1
+
+
+def mrg_word(r):
+    v = float(r) * 1.000000048662
+    return 0xFFFFFFFF if v >= 4294967296.0 else int(v)
+
+
+def mrg32k3a(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    s1, s2 = [12345] * 3, [12345] * 3
+    if seed == 0:
+        y = [mrg_step(s1, s2) for _ in range(5)]
+        if y != [545508589, 1368065410, 1327943761, 3546985096, 951893194]:
+            print("the recurrence does not give the published Y_1..5:", y)
+            return 1
+        for _ in range(994):
+            mrg_step(s1, s2)
+        u1000 = mrg_step(s1, s2) * 2.328306549295728e-10
+        for _ in range(100000 - 1000 - 1):
+            mrg_step(s1, s2)
+        u100000 = mrg_step(s1, s2) * 2.328306549295728e-10
+        if u1000 != 0.98607848680213228 or u100000 != 0.69628910995743587:
+            print("published U_1000, U_100000 not reproduced:", repr(u1000), repr(u100000))
+            return 1
+        s1, s2 = [12345] * 3, [12345] * 3
+    else:
+        x1 = (seed & MASK) ^ 0x55555555
+        x2 = ((seed >> 32) & MASK) ^ 0xAAAAAAAA
+        s1 = [x1 * 12345 % M1, x2 * 12345 % M1, x1 * 12345 % M1]
+        s2 = [x2 * 12345 % M2, x1 * 12345 % M2, x2 * 12345 % M2]
+    p1, p2 = mat_pow(A1, offset, M1), mat_pow(A2, offset, M2)
+    s1 = [sum(p1[i][k] * s1[k] for k in range(3)) % M1 for i in range(3)]
+    s2 = [sum(p2[i][k] * s2[k] for k in range(3)) % M2 for i in range(3)]
+    got = np.fromfile(path, dtype=np.uint32)
+    bad = 0
+    for i, g in enumerate(got):
+        want = mrg_word(mrg_step(s1, s2))
+        if int(g) != want:
+            if bad < 5:
+                print("word %d: got %#x, want %#x" % (i, int(g), want))
+            bad += 1
+    print("mrg32k3a seed=%#x offset=%d words=%d mismatches=%d" % (seed, offset, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "ks":
@@ -257,6 +339,8 @@ def main():
         return xorwow(args)
     if cmd == "xorwow-marsaglia":
         return xorwow_marsaglia(args)
+    if cmd == "mrg32k3a":
+        return mrg32k3a(args)
     print("unknown command", cmd)
     return 1
 
