@@ -23,6 +23,14 @@
  * XORWOW generator, which interleaves subsequences in an undocumented layout
  * (docs/numerics.md, "XORWOW").
  *
+ * TRNRAND_RNG_PSEUDO_MRG32K3A is L'Ecuyer's MRG32k3a seeded as cuRAND's
+ * curand_init(seed, 0, 0) (seed 0: L'Ecuyer's 12345 x 6), with the same
+ * rules: raw word j is cuRAND's curand() of step j + 1 (the combined value
+ * times 1.000000048662, truncated), reached by skip-ahead (3 x 3 matrix
+ * powers modulo m1, m2). Its uniforms are the Philox conversions of those
+ * words, not cuRAND's MRG32k3a-specific scaling (docs/numerics.md,
+ * "MRG32k3a").
+ *
  * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
  * scrambled Sobol64 with Joe & Kuo's direction numbers (docs/numerics.md,
  * "Sobol32" and "Sobol64"): a generator of d
@@ -36,7 +44,7 @@
  * over cores either.
  *
  * trnsci extensions (not in cuRAND; Philox generators only except
- * exponential, which XORWOW also makes; otherwise
+ * exponential, which XORWOW and MRG32K3A also make; otherwise
  * TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
  * truncated normal results and Latin hypercube designs, declared at the end
  * of this header. Gamma, beta and truncated normal are rejection or
@@ -90,14 +98,14 @@ typedef enum trnrandStatus {
 
 /* Values are those of curandRngType_t. The available generators are
  * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
- * XORWOW, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND),
- * SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MRG32K3A, MTGP32 and
- * MT19937 are TRNRAND_STATUS_TYPE_ERROR for now. */
+ * XORWOW, MRG32K3A, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND),
+ * SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MTGP32 and MT19937 are
+ * TRNRAND_STATUS_TYPE_ERROR for now. */
 typedef enum trnrandRngType {
-    TRNRAND_RNG_TEST = 0,             /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
-    TRNRAND_RNG_PSEUDO_DEFAULT = 100, /* here: PHILOX4_32_10 */
-    TRNRAND_RNG_PSEUDO_XORWOW = 101,  /* cuRAND's curand_init(seed, 0, 0) sequence */
-    TRNRAND_RNG_PSEUDO_MRG32K3A = 121,
+    TRNRAND_RNG_TEST = 0,              /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
+    TRNRAND_RNG_PSEUDO_DEFAULT = 100,  /* here: PHILOX4_32_10 */
+    TRNRAND_RNG_PSEUDO_XORWOW = 101,   /* cuRAND's curand_init(seed, 0, 0) sequence */
+    TRNRAND_RNG_PSEUDO_MRG32K3A = 121, /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MTGP32 = 141,
     TRNRAND_RNG_PSEUDO_MT19937 = 142,
     TRNRAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
@@ -108,7 +116,7 @@ typedef enum trnrandRngType {
     TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204,
 } trnrandRngType_t;
 
-/* Values are those of curandOrdering_t. The Philox and XORWOW streams'
+/* Values are those of curandOrdering_t. The Philox, XORWOW and MRG32k3a streams'
  * output does not depend on the ordering: every pseudo-random ordering gives
  * the stream defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
  * only (their default). */
@@ -136,6 +144,7 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
  * it is not yet. TRNRAND_RNG_PSEUDO_DEFAULT and
  * TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the Philox4x32-10 generator;
  * TRNRAND_RNG_PSEUDO_XORWOW the XORWOW generator;
+ * TRNRAND_RNG_PSEUDO_MRG32K3A the MRG32k3a generator;
  * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
  * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one;
  * TRNRAND_RNG_QUASI_SOBOL64 and TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 the
@@ -239,7 +248,7 @@ trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned l
 
 /* ---- trnsci extensions (not in cuRAND) ---------------------------------------
  *
- * Philox generators only (exponential: XORWOW too): another generator gives
+ * Philox generators only (exponential: XORWOW and MRG32K3A too): another generator gives
  * TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives
  * TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND reports a bad Poisson lambda) with
  * a message naming it. Output pointers follow the rules of the calls above.
