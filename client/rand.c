@@ -159,6 +159,7 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
     case TRNRAND_RNG_PSEUDO_PHILOX4_32_10: type = TRNRAND_RNG_PSEUDO_PHILOX4_32_10; break;
     case TRNRAND_RNG_PSEUDO_XORWOW: type = TRNRAND_RNG_PSEUDO_XORWOW; break;
     case TRNRAND_RNG_PSEUDO_MRG32K3A: type = TRNRAND_RNG_PSEUDO_MRG32K3A; break;
+    case TRNRAND_RNG_PSEUDO_MT19937: type = TRNRAND_RNG_PSEUDO_MT19937; break;
     case TRNRAND_RNG_QUASI_DEFAULT: /* cuRAND's quasi default is SOBOL32 too */
     case TRNRAND_RNG_QUASI_SOBOL32: type = TRNRAND_RNG_QUASI_SOBOL32; break;
     case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32; break;
@@ -169,6 +170,7 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
                  "trnrandCreateGenerator: %s is not available yet; the generators are "
                  "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT), "
                  "TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A, "
+                 "TRNRAND_RNG_PSEUDO_MT19937, "
                  "TRNRAND_RNG_QUASI_SOBOL32 (also "
                  "TRNRAND_RNG_QUASI_DEFAULT), "
                  "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, TRNRAND_RNG_QUASI_SOBOL64 and "
@@ -661,6 +663,8 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
             r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_XORWOW;
         } else if (g->type == TRNRAND_RNG_PSEUDO_MRG32K3A) {
             r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MRG32K3A;
+        } else if (g->type == TRNRAND_RNG_PSEUDO_MT19937) {
+            r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MT19937;
         }
         r.dst = &dst;
         r.count = (uint64_t)n;

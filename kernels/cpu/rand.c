@@ -138,6 +138,7 @@ typedef struct rand_src {
     uint64_t pos;
     trn_xorwow xw;
     trn_mrg32k3a mrg;
+    trn_mt19937 mt; /* 2.5 KB: rand_src lives on the worker's stack */
 } rand_src;
 
 static void rand_src_init(rand_src *s, const trn_rand_desc *d) {
@@ -163,6 +164,24 @@ static void rand_src_words(rand_src *s, uint64_t first, size_t count, uint32_t *
         trn_xorwow_skip(&s->xw, skip);
         for (size_t k = 0; k < count; k++)
             out[k] = trn_xorwow_next(&s->xw);
+    } else if (s->gen == TRN_RAND_MT19937) {
+        /* Blocks of 2^20 words, each its own init_by_array generator: start
+         * at the block of first unless the state is already in it. */
+        uint64_t j = first;
+        if (restart || (first >> TRN_MT_BLOCK_BITS) != (s->pos >> TRN_MT_BLOCK_BITS) ||
+            (s->pos & (TRN_MT_BLOCK_WORDS - 1)) == 0) {
+            trn_mt19937_block(&s->mt, s->seed, first >> TRN_MT_BLOCK_BITS);
+            for (uint64_t k = first & ~(TRN_MT_BLOCK_WORDS - 1); k < first; k++)
+                (void)trn_mt19937_next(&s->mt);
+        } else {
+            for (uint64_t k = s->pos; k < first; k++)
+                (void)trn_mt19937_next(&s->mt);
+        }
+        for (size_t k = 0; k < count; k++, j++) {
+            if (k > 0 && (j & (TRN_MT_BLOCK_WORDS - 1)) == 0)
+                trn_mt19937_block(&s->mt, s->seed, j >> TRN_MT_BLOCK_BITS);
+            out[k] = trn_mt19937_next(&s->mt);
+        }
     } else {
         if (restart)
             trn_mrg32k3a_seed(&s->mrg, s->seed);

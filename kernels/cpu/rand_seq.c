@@ -1,7 +1,8 @@
 /*
  * rand_seq.c — seeding and skip-ahead for trnrand's sequential generators
- * (rand_seq.h; docs/numerics.md, "XORWOW" and "MRG32k3a"). MRG32k3a's
- * skip-ahead is described above its code below.
+ * (rand_seq.h; docs/numerics.md, "XORWOW", "MRG32k3a" and "MT19937").
+ * MRG32k3a's skip-ahead and MT19937's blocks are described above their code
+ * below.
  *
  * XORWOW. The register update of trn_xorwow_next is linear over GF(2): the
  * 160-bit register after one step is M x for a fixed 160 x 160 bit matrix M
@@ -172,4 +173,76 @@ void trn_mrg32k3a_skip(trn_mrg32k3a *s, uint64_t n) {
     const mrg_mat a2 = {{0, 1, 0}, {0, 0, 1}, {TRN_MRG_M2 - TRN_MRG_A23N, 0, TRN_MRG_A21}};
     mrg_pow_apply(a1, n, TRN_MRG_M1, s->s1);
     mrg_pow_apply(a2, n, TRN_MRG_M2, s->s2);
+}
+
+/* ---- MT19937 -------------------------------------------------------------------
+ *
+ * Written from the published algorithm: the 624-word state, the twist with
+ * MATRIX_A = 0x9908b0df on the upper bit of one word and the lower 31 of the
+ * next, tempering by (11, 7 & 0x9d2c5680, 15 & 0xefc60000, 18), and the two
+ * 2002 initialisations. A skip within a block steps the generator (at most
+ * 2^20 words, ~1-2 ms); blocks make long skips unnecessary. */
+
+#define MT_M 397
+#define MT_MATRIX_A UINT32_C(0x9908b0df)
+#define MT_UPPER UINT32_C(0x80000000)
+#define MT_LOWER UINT32_C(0x7fffffff)
+
+void trn_mt19937_init_genrand(trn_mt19937 *s, uint32_t seed) {
+    s->mt[0] = seed;
+    for (unsigned i = 1; i < TRN_MT_N; i++)
+        s->mt[i] = UINT32_C(1812433253) * (s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) + i;
+    s->mti = TRN_MT_N;
+}
+
+void trn_mt19937_init_by_array(trn_mt19937 *s, const uint32_t *key, unsigned len) {
+    trn_mt19937_init_genrand(s, UINT32_C(19650218));
+    unsigned i = 1, j = 0;
+    for (unsigned k = TRN_MT_N > len ? TRN_MT_N : len; k; k--) {
+        s->mt[i] =
+            (s->mt[i] ^ ((s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) * UINT32_C(1664525))) + key[j] + j;
+        i++;
+        j++;
+        if (i >= TRN_MT_N) {
+            s->mt[0] = s->mt[TRN_MT_N - 1];
+            i = 1;
+        }
+        if (j >= len)
+            j = 0;
+    }
+    for (unsigned k = TRN_MT_N - 1; k; k--) {
+        s->mt[i] = (s->mt[i] ^ ((s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) * UINT32_C(1566083941))) - i;
+        i++;
+        if (i >= TRN_MT_N) {
+            s->mt[0] = s->mt[TRN_MT_N - 1];
+            i = 1;
+        }
+    }
+    s->mt[0] = UINT32_C(0x80000000); /* a non-zero state */
+    s->mti = TRN_MT_N;
+}
+
+static void mt_twist(trn_mt19937 *s) {
+    for (unsigned k = 0; k < TRN_MT_N; k++) {
+        const uint32_t y = (s->mt[k] & MT_UPPER) | (s->mt[(k + 1) % TRN_MT_N] & MT_LOWER);
+        s->mt[k] = s->mt[(k + MT_M) % TRN_MT_N] ^ (y >> 1) ^ ((y & 1u) ? MT_MATRIX_A : 0u);
+    }
+    s->mti = 0;
+}
+
+uint32_t trn_mt19937_next(trn_mt19937 *s) {
+    if (s->mti >= TRN_MT_N)
+        mt_twist(s);
+    uint32_t y = s->mt[s->mti++];
+    y ^= y >> 11;
+    y ^= (y << 7) & UINT32_C(0x9d2c5680);
+    y ^= (y << 15) & UINT32_C(0xefc60000);
+    y ^= y >> 18;
+    return y;
+}
+
+void trn_mt19937_block(trn_mt19937 *s, uint64_t seed, uint64_t block) {
+    const uint32_t key[4] = {(uint32_t)seed, (uint32_t)(seed >> 32), (uint32_t)block,
+                             (uint32_t)(block >> 32)};
+    trn_mt19937_init_by_array(s, key, 4);
 }

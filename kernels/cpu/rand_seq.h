@@ -1,7 +1,8 @@
 /*
  * rand_seq.h — trnrand's sequential (state-stepping) pseudo-random
- * generators on the CPU backend: XORWOW and MRG32k3a (rand_seq.c;
- * docs/numerics.md, "XORWOW" and "MRG32k3a", is the normative definition). Internal to kernels/cpu/
+ * generators on the CPU backend: XORWOW, MRG32k3a and MT19937 (rand_seq.c;
+ * docs/numerics.md, "XORWOW", "MRG32k3a" and "MT19937", is the normative
+ * definition). Internal to kernels/cpu/
  * and its unit tests.
  *
  * Unlike Philox, these generators cannot compute word j from j alone; word j
@@ -90,5 +91,27 @@ static inline uint32_t trn_mrg32k3a_word(uint32_t r) {
     const double v = (double)r * 1.000000048662;
     return v >= 4294967296.0 ? UINT32_C(0xFFFFFFFF) : (uint32_t)v;
 }
+
+/* Matsumoto and Nishimura's MT19937 ("Mersenne Twister", ACM TOMACS 8(1),
+ * 1998; the 2002 initialisations init_genrand and init_by_array). trnrand
+ * uses it in blocks of TRN_MT_BLOCK_WORDS words: block b of seed s is the
+ * output of a generator initialised by init_by_array({lo32(s), hi32(s),
+ * lo32(b), hi32(b)}), so any word is at most a block's length from a
+ * starting point (docs/numerics.md, "MT19937"). */
+#define TRN_MT_N 624
+#define TRN_MT_BLOCK_BITS 20
+#define TRN_MT_BLOCK_WORDS (UINT64_C(1) << TRN_MT_BLOCK_BITS)
+
+typedef struct trn_mt19937 {
+    uint32_t mt[TRN_MT_N];
+    unsigned mti; /* next word of mt to temper; TRN_MT_N: twist first */
+} trn_mt19937;
+
+void trn_mt19937_init_genrand(trn_mt19937 *s, uint32_t seed);
+void trn_mt19937_init_by_array(trn_mt19937 *s, const uint32_t *key, unsigned len);
+/* The next tempered output (genrand_int32). */
+uint32_t trn_mt19937_next(trn_mt19937 *s);
+/* The generator of block b of seed s, positioned at the block's first word. */
+void trn_mt19937_block(trn_mt19937 *s, uint64_t seed, uint64_t block);
 
 #endif

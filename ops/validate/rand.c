@@ -11,7 +11,7 @@
  * inside the 2^32 points of Sobol32 (Sobol64: offset + count/dimensions
  * <= 2^64 - 1). RAND_U64 is for the Sobol64 generators only. The trnsci
  * extensions (exponential, gamma, beta, truncated normal, Latin hypercube)
- * are Philox only (exponential also XORWOW and MRG32k3a, whose words it inverts), with
+ * are Philox only (exponential also XORWOW, MRG32k3a and MT19937, whose words it inverts), with
  * their parameters checked as docs/protocol.md
  * states: rate, shape, scale, a, b finite and > 0; truncated normal mean
  * finite, stddev finite and > 0, lower < upper (either may be infinite);
@@ -70,6 +70,7 @@ static int gen_of(Trnsci__V1__RandGenerator g, trn_rand_gen *out) {
         return 0;
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_XORWOW: *out = TRN_RAND_XORWOW; return 0;
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MRG32K3A: *out = TRN_RAND_MRG32K3A; return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MT19937: *out = TRN_RAND_MT19937; return 0;
     default: return -1;
     }
 }

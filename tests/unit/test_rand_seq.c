@@ -12,9 +12,9 @@
  *    n on both sides of the stepping/matrix threshold and for sums of
  *    skips (skip(a) then skip(b) = skip(a + b), checked up to 2^62 where
  *    stepping is impossible).
- *  - Sharding (XORWOW and MRG32k3a): nshards = 2, 3, 7 bitwise equal to
- *    nshards = 1 for every distribution they take, odd offsets and counts; the raw words of
- *    an op at offset o equal words o.. of an op at offset 0.
+ *  - Sharding (XORWOW, MRG32k3a, MT19937, offsets across an MT block end): nshards = 2, 3, 7
+ * bitwise equal to nshards = 1 for every distribution they take, odd offsets and counts; the raw
+ * words of an op at offset o equal words o.. of an op at offset 0.
  *  - MRG32k3a: seed 0 is L'Ecuyer's published state (all six values 12345)
  *    and its first combined values are the published Y_i = 545508589,
  *    1368065410, 1327943761, 3546985096, 951893194; his published uniforms
@@ -22,6 +22,11 @@
  *    Y * 2.328306549295728e-10) at the skip-ahead's positions; skip(n) equal
  *    to n steps around the stepping threshold and skip additivity to 2^63;
  *    the 32-bit word of r = m1 saturates.
+ *  - MT19937: the published known answers of mt19937ar.c, init_genrand(5489)
+ *    -> 3499211612 first, and init_by_array({0x123, 0x234, 0x345, 0x456}) ->
+ *    the first ten values of mt19937ar.out and its 1000th (3460025646);
+ *    the kernel's words across a block boundary equal the block generators'
+ *    outputs, each block from its own init_by_array key.
  *  - Refusals: the Philox-only extensions give TRN_KSTATUS_UNSUPPORTED.
  */
 #include <stdint.h>
@@ -169,6 +174,23 @@ static void test_mrg32k3a(void **state) {
     assert_int_equal(trn_mrg32k3a_word((uint32_t)TRN_MRG_M1 - 2), 0xFFFFFFFEu);
 }
 
+static void test_mt19937_published(void **state) {
+    (void)state;
+    static trn_mt19937 s; /* 2.5 KB */
+    trn_mt19937_init_genrand(&s, 5489u);
+    assert_int_equal(trn_mt19937_next(&s), 3499211612u);
+    static const uint32_t key[4] = {0x123, 0x234, 0x345, 0x456};
+    static const uint32_t out[10] = {1067595299u, 955945823u,  477289528u,  4107218783u,
+                                     4228976476u, 3344332714u, 3355579695u, 227628506u,
+                                     810200273u,  2591290167u};
+    trn_mt19937_init_by_array(&s, key, 4);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(trn_mt19937_next(&s), out[i]);
+    for (int i = 10; i < 999; i++)
+        (void)trn_mt19937_next(&s);
+    assert_int_equal(trn_mt19937_next(&s), 3460025646u);
+}
+
 enum { GUARD = 16, FILL = 0xCD };
 
 static unsigned char *run(trn_rand_desc d, int nshards) {
@@ -212,7 +234,8 @@ static void test_shards(void **state) {
                                           TRN_RAND_POISSON,
                                           TRN_RAND_EXPONENTIAL_F32,
                                           TRN_RAND_EXPONENTIAL_F64};
-    static const uint64_t offs[] = {0, 7, 100003, (UINT64_C(1) << 50) + 1};
+    static const uint64_t offs[] = {0, 7, 100003, (UINT64_C(1) << 20) - 30000,
+                                    (UINT64_C(1) << 50) + 1};
     static const size_t ns[] = {1, 2, 1001, 70000};
     for (size_t a = 0; a < sizeof(dists) / sizeof(dists[0]); a++)
         for (size_t b = 0; b < sizeof(offs) / sizeof(offs[0]); b++)
@@ -245,6 +268,32 @@ static void test_shards(void **state) {
     free(t);
 }
 
+/* MT19937's words across a block boundary against the block generators. */
+static void test_mt19937_blocks(void **state) {
+    (void)state;
+    const uint64_t seed = UINT64_C(0x123456789abcdef0), off = TRN_MT_BLOCK_WORDS * 3 - 1000;
+    const size_t n = 3000;
+    trn_rand_desc d;
+    memset(&d, 0, sizeof(d));
+    d.gen = TRN_RAND_MT19937;
+    d.dist = TRN_RAND_U32;
+    d.seed = seed;
+    d.offset = off;
+    d.n = n;
+    uint32_t *got = (uint32_t *)run(d, 1);
+    static trn_mt19937 s;
+    trn_mt19937_block(&s, seed, 2);
+    for (uint64_t k = 0; k < TRN_MT_BLOCK_WORDS - 1000; k++)
+        (void)trn_mt19937_next(&s);
+    for (size_t i = 0; i < 1000; i++)
+        assert_int_equal(got[i], trn_mt19937_next(&s));
+    const uint32_t key[4] = {(uint32_t)seed, (uint32_t)(seed >> 32), 3, 0};
+    trn_mt19937_init_by_array(&s, key, 4);
+    for (size_t i = 1000; i < n; i++)
+        assert_int_equal(got[i], trn_mt19937_next(&s));
+    free(got);
+}
+
 static void test_refusals(void **state) {
     cur_gen = *(const trn_rand_gen *)*state;
     float out[4];
@@ -260,7 +309,7 @@ static void test_refusals(void **state) {
     }
 }
 
-static const trn_rand_gen XW = TRN_RAND_XORWOW, MRG = TRN_RAND_MRG32K3A;
+static const trn_rand_gen XW = TRN_RAND_XORWOW, MRG = TRN_RAND_MRG32K3A, MT = TRN_RAND_MT19937;
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -271,6 +320,10 @@ int main(void) {
         cmocka_unit_test_prestate(test_shards, (void *)&MRG),
         cmocka_unit_test_prestate(test_refusals, (void *)&XW),
         cmocka_unit_test_prestate(test_refusals, (void *)&MRG),
+        cmocka_unit_test(test_mt19937_published),
+        cmocka_unit_test(test_mt19937_blocks),
+        cmocka_unit_test_prestate(test_shards, (void *)&MT),
+        cmocka_unit_test_prestate(test_refusals, (void *)&MT),
     };
     return cmocka_run_group_tests_name("rand_seq", tests, NULL, NULL);
 }
