@@ -56,6 +56,16 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
         L'Ecuyer's published Y_1..Y_5 and RngStream's published U_1000 and
         U_100000.
 
+    rand_ref.py mt19937 FILE SEED OFFSET
+        FILE raw uint32 words: words OFFSET, OFFSET + 1, ... of trnrand's
+        MT19937 stream of SEED: word j is output j mod 2^20 of the MT19937
+        generator of block j >> 20, initialised by init_by_array({lo32(SEED),
+        hi32(SEED), lo32(block), hi32(block)}), computed with numpy's legacy
+        RandomState(key) (Matsumoto-Nishimura's init_by_array and
+        genrand_int32, numpy's own C code); it first checks that RandomState
+        gives the published 3499211612 for init_genrand(5489) and the first
+        mt19937ar.out values for the key {0x123, 0x234, 0x345, 0x456}.
+
 Exit status 0 on success, 1 with a message on failure.
 """
 import math
@@ -327,6 +337,39 @@ def mrg32k3a(args):
     return 0 if bad == 0 else 1
 
 
+MT_BLOCK_BITS = 20
+
+
+def mt19937(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    if int(np.random.RandomState(5489)._bit_generator.random_raw(1)[0]) != 3499211612:
+        print("numpy's init_genrand(5489) does not give the published 3499211612")
+        return 1
+    pub = [1067595299, 955945823, 477289528, 4107218783, 4228976476]
+    got5 = np.random.RandomState([0x123, 0x234, 0x345, 0x456])._bit_generator.random_raw(5)
+    if [int(v) for v in got5] != pub:
+        print("numpy's init_by_array does not give mt19937ar.out")
+        return 1
+    got = np.fromfile(path, dtype=np.uint32)
+    want = []
+    j, end = offset, offset + len(got)
+    while j < end:
+        block = j >> MT_BLOCK_BITS
+        start = block << MT_BLOCK_BITS
+        stop = min(end, start + (1 << MT_BLOCK_BITS))
+        key = [seed & MASK, seed >> 32, block & MASK, block >> 32]
+        raw = np.random.RandomState(key)._bit_generator.random_raw(stop - start)
+        want.append(raw[j - start:].astype(np.uint32))
+        j = stop
+    want = np.concatenate(want)
+    bad = int(np.sum(got != want))
+    if bad:
+        i = int(np.argmax(got != want))
+        print("word %d: got %#x, want %#x" % (i, int(got[i]), int(want[i])))
+    print("mt19937 seed=%#x offset=%d words=%d mismatches=%d" % (seed, offset, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "ks":
@@ -341,6 +384,8 @@ def main():
         return xorwow_marsaglia(args)
     if cmd == "mrg32k3a":
         return mrg32k3a(args)
+    if cmd == "mt19937":
+        return mt19937(args)
     print("unknown command", cmd)
     return 1
 
