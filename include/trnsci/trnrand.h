@@ -31,6 +31,13 @@
  * words, not cuRAND's MRG32k3a-specific scaling (docs/numerics.md,
  * "MRG32k3a").
  *
+ * TRNRAND_RNG_PSEUDO_MT19937 is Matsumoto and Nishimura's MT19937 with the
+ * same rules, its stream cut into blocks of 2^20 words: block b of seed s is
+ * the output of MT19937 initialised by init_by_array({lo32(s), hi32(s),
+ * lo32(b), hi32(b)}), so a core starts anywhere after at most one block of
+ * steps. This is neither cuRAND's seeding nor its output order, which cuRAND
+ * does not document (docs/numerics.md, "MT19937").
+ *
  * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
  * scrambled Sobol64 with Joe & Kuo's direction numbers (docs/numerics.md,
  * "Sobol32" and "Sobol64"): a generator of d
@@ -44,7 +51,7 @@
  * over cores either.
  *
  * trnsci extensions (not in cuRAND; Philox generators only except
- * exponential, which XORWOW and MRG32K3A also make; otherwise
+ * exponential, which XORWOW, MRG32K3A and MT19937 also make; otherwise
  * TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
  * truncated normal results and Latin hypercube designs, declared at the end
  * of this header. Gamma, beta and truncated normal are rejection or
@@ -98,8 +105,8 @@ typedef enum trnrandStatus {
 
 /* Values are those of curandRngType_t. The available generators are
  * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
- * XORWOW, MRG32K3A, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND),
- * SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MTGP32 and MT19937 are
+ * XORWOW, MRG32K3A, MT19937, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in
+ * cuRAND), SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MTGP32 is
  * TRNRAND_STATUS_TYPE_ERROR for now. */
 typedef enum trnrandRngType {
     TRNRAND_RNG_TEST = 0,              /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
@@ -107,7 +114,7 @@ typedef enum trnrandRngType {
     TRNRAND_RNG_PSEUDO_XORWOW = 101,   /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MRG32K3A = 121, /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MTGP32 = 141,
-    TRNRAND_RNG_PSEUDO_MT19937 = 142,
+    TRNRAND_RNG_PSEUDO_MT19937 = 142, /* in blocks of 2^20 words, not cuRAND's layout */
     TRNRAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
     TRNRAND_RNG_QUASI_DEFAULT = 200,
     TRNRAND_RNG_QUASI_SOBOL32 = 201,
@@ -116,7 +123,7 @@ typedef enum trnrandRngType {
     TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204,
 } trnrandRngType_t;
 
-/* Values are those of curandOrdering_t. The Philox, XORWOW and MRG32k3a streams'
+/* Values are those of curandOrdering_t. The pseudo-random streams'
  * output does not depend on the ordering: every pseudo-random ordering gives
  * the stream defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
  * only (their default). */
@@ -145,6 +152,7 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
  * TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the Philox4x32-10 generator;
  * TRNRAND_RNG_PSEUDO_XORWOW the XORWOW generator;
  * TRNRAND_RNG_PSEUDO_MRG32K3A the MRG32k3a generator;
+ * TRNRAND_RNG_PSEUDO_MT19937 the MT19937 generator;
  * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
  * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one;
  * TRNRAND_RNG_QUASI_SOBOL64 and TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 the
@@ -248,7 +256,7 @@ trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned l
 
 /* ---- trnsci extensions (not in cuRAND) ---------------------------------------
  *
- * Philox generators only (exponential: XORWOW and MRG32K3A too): another generator gives
+ * Philox generators only (exponential: also XORWOW, MRG32K3A, MT19937): another generator gives
  * TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives
  * TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND reports a bad Poisson lambda) with
  * a message naming it. Output pointers follow the rules of the calls above.
