@@ -75,7 +75,7 @@ typedef enum trn_rand_gen {
      * The extensions other than exponential are Philox only. */
     TRN_RAND_XORWOW = 5,
     TRN_RAND_MRG32K3A = 6,
-    TRN_RAND_MT19937 = 7, /* in blocks of 2^20 words, see rand_seq.h */
+    TRN_RAND_MT19937 = 7, /* in blocks of 2^16 words, see rand_seq.h */
 } trn_rand_gen;
 
 /* A Sobol generator (dimension-major points, no seed). */

@@ -32,7 +32,7 @@
  * "MRG32k3a").
  *
  * TRNRAND_RNG_PSEUDO_MT19937 is Matsumoto and Nishimura's MT19937 with the
- * same rules, its stream cut into blocks of 2^20 words: block b of seed s is
+ * same rules, its stream cut into blocks of 2^16 words: block b of seed s is
  * the output of MT19937 initialised by init_by_array({lo32(s), hi32(s),
  * lo32(b), hi32(b)}), so a core starts anywhere after at most one block of
  * steps. This is neither cuRAND's seeding nor its output order, which cuRAND
@@ -114,7 +114,7 @@ typedef enum trnrandRngType {
     TRNRAND_RNG_PSEUDO_XORWOW = 101,   /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MRG32K3A = 121, /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MTGP32 = 141,
-    TRNRAND_RNG_PSEUDO_MT19937 = 142, /* in blocks of 2^20 words, not cuRAND's layout */
+    TRNRAND_RNG_PSEUDO_MT19937 = 142, /* in blocks of 2^16 words, not cuRAND's layout */
     TRNRAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
     TRNRAND_RNG_QUASI_DEFAULT = 200,
     TRNRAND_RNG_QUASI_SOBOL32 = 201,

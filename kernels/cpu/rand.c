@@ -165,7 +165,7 @@ static void rand_src_words(rand_src *s, uint64_t first, size_t count, uint32_t *
         for (size_t k = 0; k < count; k++)
             out[k] = trn_xorwow_next(&s->xw);
     } else if (s->gen == TRN_RAND_MT19937) {
-        /* Blocks of 2^20 words, each its own init_by_array generator: start
+        /* Blocks of 2^16 words, each its own init_by_array generator: start
          * at the block of first unless the state is already in it. */
         uint64_t j = first;
         if (restart || (first >> TRN_MT_BLOCK_BITS) != (s->pos >> TRN_MT_BLOCK_BITS) ||

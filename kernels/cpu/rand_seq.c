@@ -181,7 +181,7 @@ void trn_mrg32k3a_skip(trn_mrg32k3a *s, uint64_t n) {
  * MATRIX_A = 0x9908b0df on the upper bit of one word and the lower 31 of the
  * next, tempering by (11, 7 & 0x9d2c5680, 15 & 0xefc60000, 18), and the two
  * 2002 initialisations. A skip within a block steps the generator (at most
- * 2^20 words, ~1-2 ms); blocks make long skips unnecessary. */
+ * 2^16 words, ~0.1 ms); blocks make long skips unnecessary. */
 
 #define MT_M 397
 #define MT_MATRIX_A UINT32_C(0x9908b0df)

@@ -99,7 +99,7 @@ static inline uint32_t trn_mrg32k3a_word(uint32_t r) {
  * lo32(b), hi32(b)}), so any word is at most a block's length from a
  * starting point (docs/numerics.md, "MT19937"). */
 #define TRN_MT_N 624
-#define TRN_MT_BLOCK_BITS 20
+#define TRN_MT_BLOCK_BITS 16
 #define TRN_MT_BLOCK_WORDS (UINT64_C(1) << TRN_MT_BLOCK_BITS)
 
 typedef struct trn_mt19937 {

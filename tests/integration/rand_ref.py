@@ -58,7 +58,7 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
 
     rand_ref.py mt19937 FILE SEED OFFSET
         FILE raw uint32 words: words OFFSET, OFFSET + 1, ... of trnrand's
-        MT19937 stream of SEED: word j is output j mod 2^20 of the MT19937
+        MT19937 stream of SEED: word j is output j mod 2^16 of the MT19937
         generator of block j >> 20, initialised by init_by_array({lo32(SEED),
         hi32(SEED), lo32(block), hi32(block)}), computed with numpy's legacy
         RandomState(key) (Matsumoto-Nishimura's init_by_array and
@@ -337,7 +337,7 @@ def mrg32k3a(args):
     return 0 if bad == 0 else 1
 
 
-MT_BLOCK_BITS = 20
+MT_BLOCK_BITS = 16
 
 
 def mt19937(args):
