@@ -44,6 +44,12 @@
  * sends even n for the normal kinds; for an odd n the kernel still computes
  * the last pair and stores only its z0.
  *
+ * Other word streams. XORWOW, MRG32k3a and MT19937 ops (d->gen) use the same
+ * element formulas on their own raw words (rand_seq.h, docs/numerics.md),
+ * produced by a rand_src that each shard positions once at its first word
+ * (skip-ahead, or MT19937's block start) and then steps; the Philox-only
+ * extensions are refused (TRN_KSTATUS_UNSUPPORTED) for them.
+ *
  * Sharding. The n elements are cut into ceil(n/2) pairs and the pairs shared
  * out with trn_cpu_shard_range, so shard boundaries are even element indices
  * and a Box-Muller pair never straddles two shards. Since every element is a
@@ -351,6 +357,9 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int nshards) {
     if (trn_rand_gen_is_quasi(d->gen))
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
+    if (d->gen != TRN_RAND_PHILOX && d->gen != TRN_RAND_XORWOW && d->gen != TRN_RAND_MRG32K3A &&
+        d->gen != TRN_RAND_MT19937)
+        return TRN_KSTATUS_UNSUPPORTED;
     switch (d->dist) {
     case TRN_RAND_GAMMA_F32:
     case TRN_RAND_GAMMA_F64:

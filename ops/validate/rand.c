@@ -234,7 +234,8 @@ static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateO
             return rc;
     } else {
         if (out->dist == TRN_RAND_U64) {
-            trn_vmsg(vx, "rand: RAND_U64 needs a Sobol64 generator (Philox makes 32-bit words)");
+            trn_vmsg(vx, "rand: RAND_U64 needs a Sobol64 generator (pseudo-random generators make "
+                         "32-bit words)");
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         /* Gamma, beta, truncated normal and the Latin hypercube read Philox
