@@ -2,7 +2,7 @@
  * trnrand.h — random number generation (the cuRAND host API analog).
  *
  * A generator is created for one algorithm, given a seed and an offset, and
- * fills device memory with numbers from its stream. The pseudo-random
+ * fills device memory with numbers from its stream. The default pseudo-random
  * algorithm is Philox4x32-10, a counter-based generator: raw 32-bit word j of the
  * stream of seed s is element j mod 4 of philox4x32_10(counter
  * {lo32(j/4), hi32(j/4), 0, 0}, key {lo32(s), hi32(s)}), the function of
