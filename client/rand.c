@@ -157,6 +157,9 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
     switch (rng_type) {
     case TRNRAND_RNG_PSEUDO_DEFAULT:
     case TRNRAND_RNG_PSEUDO_PHILOX4_32_10: type = TRNRAND_RNG_PSEUDO_PHILOX4_32_10; break;
+    case TRNRAND_RNG_PSEUDO_XORWOW: type = TRNRAND_RNG_PSEUDO_XORWOW; break;
+    case TRNRAND_RNG_PSEUDO_MRG32K3A: type = TRNRAND_RNG_PSEUDO_MRG32K3A; break;
+    case TRNRAND_RNG_PSEUDO_MT19937: type = TRNRAND_RNG_PSEUDO_MT19937; break;
     case TRNRAND_RNG_QUASI_DEFAULT: /* cuRAND's quasi default is SOBOL32 too */
     case TRNRAND_RNG_QUASI_SOBOL32: type = TRNRAND_RNG_QUASI_SOBOL32; break;
     case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32; break;
@@ -166,7 +169,10 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
         trn_fail(trnsciErrorNotSupported,
                  "trnrandCreateGenerator: %s is not available yet; the generators are "
                  "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT), "
-                 "TRNRAND_RNG_QUASI_SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT), "
+                 "TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A, "
+                 "TRNRAND_RNG_PSEUDO_MT19937, "
+                 "TRNRAND_RNG_QUASI_SOBOL32 (also "
+                 "TRNRAND_RNG_QUASI_DEFAULT), "
                  "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, TRNRAND_RNG_QUASI_SOBOL64 and "
                  "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64",
                  name);
@@ -341,7 +347,7 @@ typedef enum dist_kind {
     K_PLAIN,   /* raw words, uniforms */
     K_NORMAL,  /* Box-Muller pairs (Philox): count even, mean and stddev */
     K_POISSON, /* lambda */
-    K_EXP,     /* rate lambda; Philox only */
+    K_EXP,     /* rate lambda; pseudo-random generators */
     K_GAMMA,   /* shape, scale; Philox only */
     K_BETA,    /* a, b; Philox only */
     K_TRUNC,   /* mean, stddev, lower, upper; Philox only */
@@ -539,6 +545,10 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
      * and checked here from a snapshot. */
     const int quasi = is_quasi(g->type), wide = is_wide(g->type);
     const int philox_only = d->kind != K_PLAIN && d->kind != K_NORMAL && d->kind != K_U64;
+    /* Gamma, beta, truncated normal and Latin hypercubes read Philox
+     * sub-streams or keyed Philox blocks. */
+    const int needs_philox =
+        d->kind == K_GAMMA || d->kind == K_BETA || d->kind == K_TRUNC || d->kind == K_LHS;
     pthread_mutex_lock(&g->lock);
     const uint32_t dims = g->dims;
     pthread_mutex_unlock(&g->lock);
@@ -547,6 +557,12 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         trn_fail(trnsciErrorNotSupported,
                  "%s: these results are not available from a quasi-random generator (Philox "
                  "only)",
+                 fn);
+        st = TRNRAND_STATUS_TYPE_ERROR;
+    } else if (needs_philox && g->type != TRNRAND_RNG_PSEUDO_PHILOX4_32_10) {
+        trn_fail(trnsciErrorNotSupported,
+                 "%s: these results are available from Philox generators only "
+                 "(TRNRAND_RNG_PSEUDO_PHILOX4_32_10)",
                  fn);
         st = TRNRAND_STATUS_TYPE_ERROR;
     } else if (d->kind == K_U64 && !wide) {
@@ -643,6 +659,12 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
             default: r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SOBOL32; break;
             }
             r.dimensions = g->dims;
+        } else if (g->type == TRNRAND_RNG_PSEUDO_XORWOW) {
+            r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_XORWOW;
+        } else if (g->type == TRNRAND_RNG_PSEUDO_MRG32K3A) {
+            r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MRG32K3A;
+        } else if (g->type == TRNRAND_RNG_PSEUDO_MT19937) {
+            r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MT19937;
         }
         r.dst = &dst;
         r.count = (uint64_t)n;

@@ -66,7 +66,23 @@ typedef enum trn_rand_gen {
     TRN_RAND_SCRAMBLED_SOBOL32 = 2, /* each dimension XORed with a constant */
     TRN_RAND_SOBOL64 = 3,           /* 64-bit points, offset + n/dims <= 2^64 */
     TRN_RAND_SCRAMBLED_SOBOL64 = 4,
+    /* Sequential pseudo-random generators (kernels/cpu/rand_seq.h): raw word
+     * j of the stream of seed s is output j + 1 of the generator seeded as
+     * cuRAND's curand_init(s, 0, 0) seeds it (MT19937: per block), as a
+     * 32-bit word (MRG32k3a:
+     * cuRAND's curand() of the combined value; docs/numerics.md); the
+     * distributions use the words as Philox's do (same w, same formulas).
+     * The extensions other than exponential are Philox only. */
+    TRN_RAND_XORWOW = 5,
+    TRN_RAND_MRG32K3A = 6,
+    TRN_RAND_MT19937 = 7, /* in blocks of 2^16 words, see rand_seq.h */
 } trn_rand_gen;
+
+/* A Sobol generator (dimension-major points, no seed). */
+static inline int trn_rand_gen_is_quasi(trn_rand_gen g) {
+    return g == TRN_RAND_SOBOL32 || g == TRN_RAND_SCRAMBLED_SOBOL32 || g == TRN_RAND_SOBOL64 ||
+           g == TRN_RAND_SCRAMBLED_SOBOL64;
+}
 
 /* Dimensions of the Sobol direction-number table (kernels/cpu/sobol.h). */
 #define TRN_SOBOL_MAX_DIMS 1024

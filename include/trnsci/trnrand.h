@@ -2,7 +2,7 @@
  * trnrand.h — random number generation (the cuRAND host API analog).
  *
  * A generator is created for one algorithm, given a seed and an offset, and
- * fills device memory with numbers from its stream. The pseudo-random
+ * fills device memory with numbers from its stream. The default pseudo-random
  * algorithm is Philox4x32-10, a counter-based generator: raw 32-bit word j of the
  * stream of seed s is element j mod 4 of philox4x32_10(counter
  * {lo32(j/4), hi32(j/4), 0, 0}, key {lo32(s), hi32(s)}), the function of
@@ -12,6 +12,31 @@
  * double results and for Poisson results. docs/numerics.md gives how each distribution turns its
  * words into a value. The output therefore never depends on how the daemon
  * splits the work over its cores.
+ *
+ * TRNRAND_RNG_PSEUDO_XORWOW is Marsaglia's xorwow (Xorshift RNGs, 2003) seeded
+ * as cuRAND's curand_init(seed, 0, 0): its raw word j is the output of step
+ * j + 1, and every distribution reads those words exactly as it reads
+ * Philox's (same w, same conversions). Each core reaches its first word by an
+ * exact skip-ahead (GF(2) matrix powers), so XORWOW output does not depend on
+ * the split over cores either. Its words equal cuRAND's device API sequence
+ * (curand() after curand_init(seed, 0, j)), not the bits of cuRAND's host API
+ * XORWOW generator, which interleaves subsequences in an undocumented layout
+ * (docs/numerics.md, "XORWOW").
+ *
+ * TRNRAND_RNG_PSEUDO_MRG32K3A is L'Ecuyer's MRG32k3a seeded as cuRAND's
+ * curand_init(seed, 0, 0) (seed 0: L'Ecuyer's 12345 x 6), with the same
+ * rules: raw word j is cuRAND's curand() of step j + 1 (the combined value
+ * times 1.000000048662, truncated), reached by skip-ahead (3 x 3 matrix
+ * powers modulo m1, m2). Its uniforms are the Philox conversions of those
+ * words, not cuRAND's MRG32k3a-specific scaling (docs/numerics.md,
+ * "MRG32k3a").
+ *
+ * TRNRAND_RNG_PSEUDO_MT19937 is Matsumoto and Nishimura's MT19937 with the
+ * same rules, its stream cut into blocks of 2^16 words: block b of seed s is
+ * the output of MT19937 initialised by init_by_array({lo32(s), hi32(s),
+ * lo32(b), hi32(b)}), so a core starts anywhere after at most one block of
+ * steps. This is neither cuRAND's seeding nor its output order, which cuRAND
+ * does not document (docs/numerics.md, "MT19937").
  *
  * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
  * scrambled Sobol64 with Joe & Kuo's direction numbers (docs/numerics.md,
@@ -25,8 +50,9 @@
  * computed from its own index, so the output does not depend on the split
  * over cores either.
  *
- * trnsci extensions (not in cuRAND; Philox generators only, a quasi-random
- * generator gives TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
+ * trnsci extensions (not in cuRAND; Philox generators only except
+ * exponential, which XORWOW, MRG32K3A and MT19937 also make; otherwise
+ * TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
  * truncated normal results and Latin hypercube designs, declared at the end
  * of this header. Gamma, beta and truncated normal are rejection or
  * inversion samplers whose result i reads only its own sub-stream of the
@@ -79,16 +105,16 @@ typedef enum trnrandStatus {
 
 /* Values are those of curandRngType_t. The available generators are
  * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
- * SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in cuRAND), SCRAMBLED_SOBOL32,
- * SOBOL64 and SCRAMBLED_SOBOL64. The other types are
+ * XORWOW, MRG32K3A, MT19937, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in
+ * cuRAND), SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MTGP32 is
  * TRNRAND_STATUS_TYPE_ERROR for now. */
 typedef enum trnrandRngType {
-    TRNRAND_RNG_TEST = 0,             /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
-    TRNRAND_RNG_PSEUDO_DEFAULT = 100, /* here: PHILOX4_32_10 */
-    TRNRAND_RNG_PSEUDO_XORWOW = 101,
-    TRNRAND_RNG_PSEUDO_MRG32K3A = 121,
+    TRNRAND_RNG_TEST = 0,              /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
+    TRNRAND_RNG_PSEUDO_DEFAULT = 100,  /* here: PHILOX4_32_10 */
+    TRNRAND_RNG_PSEUDO_XORWOW = 101,   /* cuRAND's curand_init(seed, 0, 0) sequence */
+    TRNRAND_RNG_PSEUDO_MRG32K3A = 121, /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MTGP32 = 141,
-    TRNRAND_RNG_PSEUDO_MT19937 = 142,
+    TRNRAND_RNG_PSEUDO_MT19937 = 142, /* in blocks of 2^16 words, not cuRAND's layout */
     TRNRAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
     TRNRAND_RNG_QUASI_DEFAULT = 200,
     TRNRAND_RNG_QUASI_SOBOL32 = 201,
@@ -97,9 +123,9 @@ typedef enum trnrandRngType {
     TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204,
 } trnrandRngType_t;
 
-/* Values are those of curandOrdering_t. The Philox stream's output does not
- * depend on the ordering: every pseudo-random ordering gives the stream
- * defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
+/* Values are those of curandOrdering_t. The pseudo-random streams'
+ * output does not depend on the ordering: every pseudo-random ordering gives
+ * the stream defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
  * only (their default). */
 typedef enum trnrandOrdering {
     TRNRAND_ORDERING_PSEUDO_BEST = 100,
@@ -124,6 +150,9 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
  * default stream, and initialises the runtime (connecting to the daemon) if
  * it is not yet. TRNRAND_RNG_PSEUDO_DEFAULT and
  * TRNRAND_RNG_PSEUDO_PHILOX4_32_10 give the Philox4x32-10 generator;
+ * TRNRAND_RNG_PSEUDO_XORWOW the XORWOW generator;
+ * TRNRAND_RNG_PSEUDO_MRG32K3A the MRG32k3a generator;
+ * TRNRAND_RNG_PSEUDO_MT19937 the MT19937 generator;
  * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
  * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one;
  * TRNRAND_RNG_QUASI_SOBOL64 and TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 the
@@ -227,7 +256,7 @@ trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned l
 
 /* ---- trnsci extensions (not in cuRAND) ---------------------------------------
  *
- * Philox generators only: a quasi-random generator gives
+ * Philox generators only (exponential: also XORWOW, MRG32K3A, MT19937): another generator gives
  * TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives
  * TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND reports a bad Poisson lambda) with
  * a message naming it. Output pointers follow the rules of the calls above.

@@ -44,6 +44,12 @@
  * sends even n for the normal kinds; for an odd n the kernel still computes
  * the last pair and stores only its z0.
  *
+ * Other word streams. XORWOW, MRG32k3a and MT19937 ops (d->gen) use the same
+ * element formulas on their own raw words (rand_seq.h, docs/numerics.md),
+ * produced by a rand_src that each shard positions once at its first word
+ * (skip-ahead, or MT19937's block start) and then steps; the Philox-only
+ * extensions are refused (TRN_KSTATUS_UNSUPPORTED) for them.
+ *
  * Sharding. The n elements are cut into ceil(n/2) pairs and the pairs shared
  * out with trn_cpu_shard_range, so shard boundaries are even element indices
  * and a Box-Muller pair never straddles two shards. Since every element is a
@@ -71,6 +77,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/rand_ext.h"
+#include "kernels/cpu/rand_seq.h"
 #include "kernels/cpu/sobol.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
@@ -123,6 +130,73 @@ static void rand_words(philox4x32_key_t key, uint64_t first, size_t count, uint3
         for (unsigned l = 0; done < count; l++)
             out[done++] = r.v[l];
     }
+}
+
+/* The word source of an op: Philox computes any word from its index; the
+ * sequential generators (XORWOW) keep a state positioned at word pos and
+ * reach another word by skip-ahead (rand_seq.c). A shard's chunks are
+ * contiguous, so it skips once, to its first word, and then steps. */
+typedef struct rand_src {
+    trn_rand_gen gen;
+    uint64_t seed;
+    philox4x32_key_t key; /* Philox */
+    int positioned;       /* sequential: the state is at word pos */
+    uint64_t pos;
+    trn_xorwow xw;
+    trn_mrg32k3a mrg;
+    trn_mt19937 mt; /* 2.5 KB: rand_src lives on the worker's stack */
+} rand_src;
+
+static void rand_src_init(rand_src *s, const trn_rand_desc *d) {
+    s->gen = d->gen;
+    s->seed = d->seed;
+    s->key = rand_key(d->seed);
+    s->positioned = 0;
+    s->pos = 0;
+}
+
+/* Words first .. first + count - 1 of the op's stream into out. */
+static void rand_src_words(rand_src *s, uint64_t first, size_t count, uint32_t *out) {
+    if (s->gen == TRN_RAND_PHILOX) {
+        rand_words(s->key, first, count, out);
+        return;
+    }
+    /* Word j is the output of step j + 1 from the seeded state. */
+    const int restart = !s->positioned || first < s->pos;
+    const uint64_t skip = restart ? first : first - s->pos;
+    if (s->gen == TRN_RAND_XORWOW) {
+        if (restart)
+            trn_xorwow_seed(&s->xw, s->seed);
+        trn_xorwow_skip(&s->xw, skip);
+        for (size_t k = 0; k < count; k++)
+            out[k] = trn_xorwow_next(&s->xw);
+    } else if (s->gen == TRN_RAND_MT19937) {
+        /* Blocks of 2^16 words, each its own init_by_array generator: start
+         * at the block of first unless the state is already in it. */
+        uint64_t j = first;
+        if (restart || (first >> TRN_MT_BLOCK_BITS) != (s->pos >> TRN_MT_BLOCK_BITS) ||
+            (s->pos & (TRN_MT_BLOCK_WORDS - 1)) == 0) {
+            trn_mt19937_block(&s->mt, s->seed, first >> TRN_MT_BLOCK_BITS);
+            for (uint64_t k = first & ~(TRN_MT_BLOCK_WORDS - 1); k < first; k++)
+                (void)trn_mt19937_next(&s->mt);
+        } else {
+            for (uint64_t k = s->pos; k < first; k++)
+                (void)trn_mt19937_next(&s->mt);
+        }
+        for (size_t k = 0; k < count; k++, j++) {
+            if (k > 0 && (j & (TRN_MT_BLOCK_WORDS - 1)) == 0)
+                trn_mt19937_block(&s->mt, s->seed, j >> TRN_MT_BLOCK_BITS);
+            out[k] = trn_mt19937_next(&s->mt);
+        }
+    } else {
+        if (restart)
+            trn_mrg32k3a_seed(&s->mrg, s->seed);
+        trn_mrg32k3a_skip(&s->mrg, skip);
+        for (size_t k = 0; k < count; k++)
+            out[k] = trn_mrg32k3a_word(trn_mrg32k3a_next(&s->mrg));
+    }
+    s->positioned = 1;
+    s->pos = first + count;
 }
 
 /* (0, 1] from one word: x*2^-32 + 2^-33 in float. (float)x rounds to
@@ -281,8 +355,11 @@ static void rand_normal_chunk(const trn_rand_desc *d, const uint32_t *buf, size_
 }
 
 trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int nshards) {
-    if (d->gen != TRN_RAND_PHILOX)
+    if (trn_rand_gen_is_quasi(d->gen))
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
+    if (d->gen != TRN_RAND_PHILOX && d->gen != TRN_RAND_XORWOW && d->gen != TRN_RAND_MRG32K3A &&
+        d->gen != TRN_RAND_MT19937)
+        return TRN_KSTATUS_UNSUPPORTED;
     switch (d->dist) {
     case TRN_RAND_GAMMA_F32:
     case TRN_RAND_GAMMA_F64:
@@ -291,8 +368,12 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     case TRN_RAND_TRUNCNORMAL_F32:
     case TRN_RAND_TRUNCNORMAL_F64:
     case TRN_RAND_LHS_F32:
-    case TRN_RAND_LHS_F64: return trn_cpu_rand_ext(d, shard, nshards); /* rand_ext.c */
-    case TRN_RAND_U64: return TRN_KSTATUS_UNSUPPORTED;                 /* Sobol64 only */
+    case TRN_RAND_LHS_F64:
+        /* Philox sub-streams: Philox generators only. */
+        if (d->gen != TRN_RAND_PHILOX)
+            return TRN_KSTATUS_UNSUPPORTED;
+        return trn_cpu_rand_ext(d, shard, nshards);    /* rand_ext.c */
+    case TRN_RAND_U64: return TRN_KSTATUS_UNSUPPORTED; /* Sobol64 only */
     default: break;
     }
     const unsigned w = trn_rand_words_per_element(d->dist);
@@ -305,7 +386,8 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     size_t plo, phi;
     trn_cpu_shard_range(d->n / 2 + (d->n & 1u), shard, nshards, &plo, &phi);
     const size_t lo = 2 * plo < d->n ? 2 * plo : d->n, hi = 2 * phi < d->n ? 2 * phi : d->n;
-    const philox4x32_key_t key = rand_key(d->seed);
+    rand_src src;
+    rand_src_init(&src, d);
     const size_t chunk = RAND_CHUNK_WORDS / w;
     uint32_t buf[RAND_CHUNK_WORDS];
     rand_poisson pt = {0, 0, NULL};
@@ -324,17 +406,17 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
         const size_t cnt = hi - i < chunk ? hi - i : chunk;
         const uint64_t first = d->offset + (uint64_t)w * (uint64_t)i;
         switch (d->dist) {
-        case TRN_RAND_U32: rand_words(key, first, cnt, (uint32_t *)d->dst + i); break;
+        case TRN_RAND_U32: rand_src_words(&src, first, cnt, (uint32_t *)d->dst + i); break;
         case TRN_RAND_UNIFORM_F32: {
             float *o = (float *)d->dst + i;
-            rand_words(key, first, cnt, buf);
+            rand_src_words(&src, first, cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = rand_u32f(buf[k]);
             break;
         }
         case TRN_RAND_UNIFORM_F64: {
             double *o = (double *)d->dst + i;
-            rand_words(key, first, 2 * cnt, buf);
+            rand_src_words(&src, first, 2 * cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = rand_u64f(buf[2 * k], buf[2 * k + 1]);
             break;
@@ -345,26 +427,26 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
         case TRN_RAND_LOGNORMAL_F64:
             /* An odd cnt happens only at the end of an odd n: the last pair's
              * words are still generated whole (chunk is even, so this fits). */
-            rand_words(key, first, (size_t)w * (cnt + (cnt & 1u)), buf);
+            rand_src_words(&src, first, (size_t)w * (cnt + (cnt & 1u)), buf);
             rand_normal_chunk(d, buf, i, cnt);
             break;
         case TRN_RAND_POISSON: {
             uint32_t *o = (uint32_t *)d->dst + i;
-            rand_words(key, first, 2 * cnt, buf);
+            rand_src_words(&src, first, 2 * cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = rand_poisson_invert(&pt, rand_u64f(buf[2 * k], buf[2 * k + 1]));
             break;
         }
         case TRN_RAND_EXPONENTIAL_F32: {
             float *o = (float *)d->dst + i;
-            rand_words(key, first, cnt, buf);
+            rand_src_words(&src, first, cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = (float)((0.0 - log((double)rand_u32f(buf[k]))) / d->lambda);
             break;
         }
         case TRN_RAND_EXPONENTIAL_F64: {
             double *o = (double *)d->dst + i;
-            rand_words(key, first, 2 * cnt, buf);
+            rand_src_words(&src, first, 2 * cnt, buf);
             for (size_t k = 0; k < cnt; k++)
                 o[k] = (0.0 - log(rand_u64f(buf[2 * k], buf[2 * k + 1]))) / d->lambda;
             break;

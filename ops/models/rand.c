@@ -23,7 +23,7 @@ static double cost_rand(const trn_op_desc *op) {
     const trn_rand_dist d = op->u.rand.dist;
     const int normal = d == TRN_RAND_NORMAL_F32 || d == TRN_RAND_NORMAL_F64 ||
                        d == TRN_RAND_LOGNORMAL_F32 || d == TRN_RAND_LOGNORMAL_F64;
-    const double normal_weight = op->u.rand.gen == TRN_RAND_PHILOX ? 8.0 : 12.0;
+    const double normal_weight = trn_rand_gen_is_quasi(op->u.rand.gen) ? 12.0 : 8.0;
     double weight = normal ? normal_weight : d == TRN_RAND_POISSON ? 16.0 : 1.0;
     switch (d) {
     case TRN_RAND_EXPONENTIAL_F32:

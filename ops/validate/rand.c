@@ -11,7 +11,8 @@
  * inside the 2^32 points of Sobol32 (Sobol64: offset + count/dimensions
  * <= 2^64 - 1). RAND_U64 is for the Sobol64 generators only. The trnsci
  * extensions (exponential, gamma, beta, truncated normal, Latin hypercube)
- * are Philox only, with their parameters checked as docs/protocol.md
+ * are Philox only (exponential also XORWOW, MRG32k3a and MT19937, whose words it inverts), with
+ * their parameters checked as docs/protocol.md
  * states: rate, shape, scale, a, b finite and > 0; truncated normal mean
  * finite, stddev finite and > 0, lower < upper (either may be infinite);
  * Latin hypercube lhs_dimensions >= 1, count a multiple of it, points per
@@ -67,6 +68,9 @@ static int gen_of(Trnsci__V1__RandGenerator g, trn_rand_gen *out) {
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_SCRAMBLED_SOBOL64:
         *out = TRN_RAND_SCRAMBLED_SOBOL64;
         return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_XORWOW: *out = TRN_RAND_XORWOW; return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MRG32K3A: *out = TRN_RAND_MRG32K3A; return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MT19937: *out = TRN_RAND_MT19937; return 0;
     default: return -1;
     }
 }
@@ -223,14 +227,23 @@ static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateO
         trn_vmsg(vx, "rand: generator %d is not known", (int)r->generator);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int sobol = out->gen != TRN_RAND_PHILOX;
+    const int sobol = trn_rand_gen_is_quasi(out->gen);
     if (sobol) {
         const trn_wire_code rc = check_sobol(vx, r, out);
         if (rc != TRN_WIRE_OK)
             return rc;
     } else {
         if (out->dist == TRN_RAND_U64) {
-            trn_vmsg(vx, "rand: RAND_U64 needs a Sobol64 generator (Philox makes 32-bit words)");
+            trn_vmsg(vx, "rand: RAND_U64 needs a Sobol64 generator (pseudo-random generators make "
+                         "32-bit words)");
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        /* Gamma, beta, truncated normal and the Latin hypercube read Philox
+         * sub-streams (or keyed Philox blocks): Philox only. */
+        if (out->gen != TRN_RAND_PHILOX && out->dist >= TRN_RAND_GAMMA_F32 &&
+            out->dist <= TRN_RAND_LHS_F64) {
+            trn_vmsg(vx, "rand: distribution %d is not available from this generator (Philox only)",
+                     (int)r->distribution);
             return TRN_WIRE_INVALID_ARGUMENT;
         }
         const trn_wire_code rc = check_ext(vx, r, out->dist);

@@ -6,6 +6,7 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
     rand_ref.py ks FILE f32|f64 gamma SHAPE SCALE
     rand_ref.py ks FILE f32|f64 beta A B
     rand_ref.py ks FILE f32|f64 truncnorm MEAN STDDEV LO HI
+    rand_ref.py ks FILE f32|f64 uniform | norm MEAN STDDEV | lognorm MEAN STDDEV
         Kolmogorov-Smirnov statistic of the samples in FILE (raw
         little-endian floats or doubles) against the scipy.stats
         distribution (scipy.stats.kstest). Passes when D is below the
@@ -21,6 +22,49 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
         doubles (x >> 11) 2^-53 + 2^-54) against Sobol.random()'s points
         OFFSET .. OFFSET + POINTS - 1, within 2^-52 (2^-53 for dropping the low 11
         bits, 2^-54 for each side's rounding).
+
+    rand_ref.py poisson FILE LAMBDA
+        FILE raw uint32 Poisson samples: sample mean within 5 sqrt(lambda/n)
+        and variance within 5 sqrt((lambda + 2 lambda^2)/n) of lambda, and a
+        chi-square test against scipy.stats.poisson over cells of expected
+        count >= 50 (tails pooled) at alpha = 1e-6 (scipy's chi2 quantile).
+
+    rand_ref.py xorwow FILE SEED OFFSET
+        FILE raw uint32 words: they must be words OFFSET, OFFSET + 1, ... of
+        trnrand's XORWOW stream of SEED, written here from the definitions:
+        Marsaglia's xorwow() step ("Xorshift RNGs", J. Stat. Soft. 8(14),
+        2003, p. 5), cuRAND's documented curand_init(seed, 0, 0) state (salt
+        0xaad26b49 / 0xf7dcefdd, multipliers 1099087573 / 2591861531 added to
+        or XORed with Marsaglia's initial values), and OFFSET steps skipped by
+        powers of the step's 160 x 160 GF(2) matrix built here with Python
+        integers (the Weyl counter advanced by 362437 OFFSET mod 2^32).
+
+    rand_ref.py xorwow-marsaglia FILE
+        FILE raw uint32 words: Marsaglia's xorwow() from his initial values
+        x, y, z, w, v, d = 123456789, 362436069, 521288629, 88675123,
+        5783321, 6615241, first output first.
+
+    rand_ref.py mrg32k3a FILE SEED OFFSET
+        FILE raw uint32 words: words OFFSET, OFFSET + 1, ... of trnrand's
+        MRG32k3a stream of SEED, from the definitions: L'Ecuyer's recurrences
+        (Oper. Res. 47(1), 1999) with cuRAND's documented curand_init seeding
+        (all 12345 for seed 0; otherwise 12345 times x1 = lo32 ^ 0x55555555,
+        x2 = hi32 ^ 0xAAAAAAAA modulo m1, m2), OFFSET steps skipped by
+        pow() of the 3 x 3 step matrices modulo m1, m2 (Python integers), and
+        cuRAND's curand() word trunc(r * 1.000000048662), saturated at
+        2^32 - 1. For seed 0 it first checks that its recurrence gives
+        L'Ecuyer's published Y_1..Y_5 and RngStream's published U_1000 and
+        U_100000.
+
+    rand_ref.py mt19937 FILE SEED OFFSET
+        FILE raw uint32 words: words OFFSET, OFFSET + 1, ... of trnrand's
+        MT19937 stream of SEED: word j is output j mod 2^16 of the MT19937
+        generator of block j >> 20, initialised by init_by_array({lo32(SEED),
+        hi32(SEED), lo32(block), hi32(block)}), computed with numpy's legacy
+        RandomState(key) (Matsumoto-Nishimura's init_by_array and
+        genrand_int32, numpy's own C code); it first checks that RandomState
+        gives the published 3499211612 for init_genrand(5489) and the first
+        mt19937ar.out values for the key {0x123, 0x234, 0x345, 0x456}.
 
 Exit status 0 on success, 1 with a message on failure.
 """
@@ -45,6 +89,12 @@ def ks(args):
         cdf = stats.gamma(p[0], scale=p[1]).cdf
     elif dist == "beta":
         cdf = stats.beta(p[0], p[1]).cdf
+    elif dist == "uniform":
+        cdf = stats.uniform(0.0, 1.0).cdf
+    elif dist == "norm":
+        cdf = stats.norm(p[0], p[1]).cdf
+    elif dist == "lognorm":
+        cdf = stats.lognorm(p[1], scale=math.exp(p[0])).cdf
     elif dist == "truncnorm":
         mean, sd, lo, hi = p
         cdf = stats.truncnorm((lo - mean) / sd, (hi - mean) / sd, loc=mean, scale=sd).cdf
@@ -95,12 +145,247 @@ def sobol64(args):
     return 0 if err <= 2.0**-52 else 1
 
 
+def poisson(args):
+    path, lam = args[0], float(args[1])
+    x = np.fromfile(path, dtype=np.uint32).astype(np.float64)
+    n = len(x)
+    mean, var = float(np.mean(x)), float(np.var(x, ddof=1))
+    ok = abs(mean - lam) <= 5 * math.sqrt(lam / n)
+    ok = ok and abs(var - lam) <= 5 * math.sqrt((lam + 2 * lam * lam) / n)
+    # cells of expected count >= 50, tails pooled into the end cells
+    dist = stats.poisson(lam)
+    lo, hi = int(dist.ppf(1e-12)), int(dist.ppf(1 - 1e-12)) + 1
+    ks_ = np.arange(lo, hi + 1)
+    pm = dist.pmf(ks_)
+    cells, cur, edges = [], 0.0, []
+    for k, pk in zip(ks_, pm):
+        cur += pk
+        if cur * n >= 50:
+            edges.append(k)
+            cells.append(cur)
+            cur = 0.0
+    if not edges:
+        edges, cells = [hi], [1.0]
+    counts = np.zeros(len(edges))
+    idx = np.searchsorted(np.array(edges), x, side="left")
+    idx = np.minimum(idx, len(edges) - 1)
+    np.add.at(counts, idx, 1)
+    # expected: cell j holds k in (edges[j-1], edges[j]]; first from 0, last to inf
+    exp = []
+    prev = -1
+    for j, e in enumerate(edges):
+        top = dist.cdf(e) if j < len(edges) - 1 else 1.0
+        exp.append((top - (dist.cdf(prev) if prev >= 0 else 0.0)) * n)
+        prev = e
+    exp = np.array(exp)
+    chi = float(np.sum((counts - exp) ** 2 / exp)) if len(exp) > 1 else 0.0
+    df = max(len(exp) - 1, 1)
+    crit = float(stats.chi2.ppf(1 - ALPHA, df))
+    print("poisson lambda=%g n=%d mean=%.6g var=%.6g chi2=%.4g df=%d crit=%.4g"
+          % (lam, n, mean, var, chi, df, crit))
+    return 0 if ok and chi < crit else 1
+
+
+MASK = 0xFFFFFFFF
+
+
+def xw_step(st):
+    """One xorwow() step on [x, y, z, w, v, d]; returns the output."""
+    x, y, z, w, v, d = st
+    t = x ^ (x >> 2)
+    x, y, z, w = y, z, w, v
+    v = (v ^ ((v << 4) & MASK)) ^ (t ^ ((t << 1) & MASK))
+    d = (d + 362437) & MASK
+    st[:] = [x, y, z, w, v, d]
+    return (d + v) & MASK
+
+
+def xw_pack(st):
+    return st[0] | st[1] << 32 | st[2] << 64 | st[3] << 96 | st[4] << 128
+
+
+def xw_unpack(r, d):
+    return [(r >> (32 * i)) & MASK for i in range(5)] + [d]
+
+
+def xw_apply(cols, r):
+    out, b = 0, 0
+    while r:
+        if r & 1:
+            out ^= cols[b]
+        r >>= 1
+        b += 1
+    return out
+
+
+def xw_skip(st, n):
+    cols = []
+    for b in range(160):
+        e = xw_unpack(1 << b, 0)
+        xw_step(e)
+        cols.append(xw_pack(e))
+    r, k = xw_pack(st), n
+    while k:
+        if k & 1:
+            r = xw_apply(cols, r)
+        k >>= 1
+        if k:
+            cols = [xw_apply(cols, c) for c in cols]
+    return xw_unpack(r, (st[5] + 362437 * n) & MASK)
+
+
+def xw_seeded(seed):
+    s0 = (seed & MASK) ^ 0xAAD26B49
+    s1 = ((seed >> 32) & MASK) ^ 0xF7DCEFDD
+    t0 = (1099087573 * s0) & MASK
+    t1 = (2591861531 * s1) & MASK
+    return [(123456789 + t0) & MASK, 362436069 ^ t0, (521288629 + t1) & MASK,
+            88675123 ^ t1, (5783321 + t0) & MASK, (6615241 + t1 + t0) & MASK]
+
+
+def xw_compare(path, st, what):
+    got = np.fromfile(path, dtype=np.uint32)
+    bad = 0
+    for i, g in enumerate(got):
+        want = xw_step(st)
+        if int(g) != want:
+            if bad < 5:
+                print("%s word %d: got %#x, want %#x" % (what, i, int(g), want))
+            bad += 1
+    print("%s words=%d mismatches=%d" % (what, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
+def xorwow(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    st = xw_skip(xw_seeded(seed), offset) if offset else xw_seeded(seed)
+    return xw_compare(path, st, "xorwow seed=%#x offset=%d" % (seed, offset))
+
+
+def xorwow_marsaglia(args):
+    st = [123456789, 362436069, 521288629, 88675123, 5783321, 6615241]
+    return xw_compare(args[0], st, "xorwow (Marsaglia's initial values)")
+
+
+M1, M2 = 4294967087, 4294944443
+A1 = [[0, 1, 0], [0, 0, 1], [M1 - 810728, 1403580, 0]]
+A2 = [[0, 1, 0], [0, 0, 1], [M2 - 1370589, 0, 527612]]
+
+
+def mat_mul(a, b, m):
+    return [[sum(a[i][k] * b[k][j] for k in range(3)) % m for j in range(3)] for i in range(3)]
+
+
+def mat_pow(a, n, m):
+    r = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    while n:
+        if n & 1:
+            r = mat_mul(a, r, m)
+        a = mat_mul(a, a, m)
+        n >>= 1
+    return r
+
+
+def mrg_step(s1, s2):
+    p1 = (1403580 * s1[1] - 810728 * s1[0]) % M1
+    p2 = (527612 * s2[2] - 1370589 * s2[0]) % M2
+    s1[:] = [s1[1], s1[2], p1]
+    s2[:] = [s2[1], s2[2], p2]
+    return p1 - p2 if p1 > p2 else p1 - p2 + M1
+
+
+def mrg_word(r):
+    v = float(r) * 1.000000048662
+    return 0xFFFFFFFF if v >= 4294967296.0 else int(v)
+
+
+def mrg32k3a(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    s1, s2 = [12345] * 3, [12345] * 3
+    if seed == 0:
+        y = [mrg_step(s1, s2) for _ in range(5)]
+        if y != [545508589, 1368065410, 1327943761, 3546985096, 951893194]:
+            print("the recurrence does not give the published Y_1..5:", y)
+            return 1
+        for _ in range(994):
+            mrg_step(s1, s2)
+        u1000 = mrg_step(s1, s2) * 2.328306549295728e-10
+        for _ in range(100000 - 1000 - 1):
+            mrg_step(s1, s2)
+        u100000 = mrg_step(s1, s2) * 2.328306549295728e-10
+        if u1000 != 0.98607848680213228 or u100000 != 0.69628910995743587:
+            print("published U_1000, U_100000 not reproduced:", repr(u1000), repr(u100000))
+            return 1
+        s1, s2 = [12345] * 3, [12345] * 3
+    else:
+        x1 = (seed & MASK) ^ 0x55555555
+        x2 = ((seed >> 32) & MASK) ^ 0xAAAAAAAA
+        s1 = [x1 * 12345 % M1, x2 * 12345 % M1, x1 * 12345 % M1]
+        s2 = [x2 * 12345 % M2, x1 * 12345 % M2, x2 * 12345 % M2]
+    p1, p2 = mat_pow(A1, offset, M1), mat_pow(A2, offset, M2)
+    s1 = [sum(p1[i][k] * s1[k] for k in range(3)) % M1 for i in range(3)]
+    s2 = [sum(p2[i][k] * s2[k] for k in range(3)) % M2 for i in range(3)]
+    got = np.fromfile(path, dtype=np.uint32)
+    bad = 0
+    for i, g in enumerate(got):
+        want = mrg_word(mrg_step(s1, s2))
+        if int(g) != want:
+            if bad < 5:
+                print("word %d: got %#x, want %#x" % (i, int(g), want))
+            bad += 1
+    print("mrg32k3a seed=%#x offset=%d words=%d mismatches=%d" % (seed, offset, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
+MT_BLOCK_BITS = 16
+
+
+def mt19937(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    if int(np.random.RandomState(5489)._bit_generator.random_raw(1)[0]) != 3499211612:
+        print("numpy's init_genrand(5489) does not give the published 3499211612")
+        return 1
+    pub = [1067595299, 955945823, 477289528, 4107218783, 4228976476]
+    got5 = np.random.RandomState([0x123, 0x234, 0x345, 0x456])._bit_generator.random_raw(5)
+    if [int(v) for v in got5] != pub:
+        print("numpy's init_by_array does not give mt19937ar.out")
+        return 1
+    got = np.fromfile(path, dtype=np.uint32)
+    want = []
+    j, end = offset, offset + len(got)
+    while j < end:
+        block = j >> MT_BLOCK_BITS
+        start = block << MT_BLOCK_BITS
+        stop = min(end, start + (1 << MT_BLOCK_BITS))
+        key = [seed & MASK, seed >> 32, block & MASK, block >> 32]
+        raw = np.random.RandomState(key)._bit_generator.random_raw(stop - start)
+        want.append(raw[j - start:].astype(np.uint32))
+        j = stop
+    want = np.concatenate(want)
+    bad = int(np.sum(got != want))
+    if bad:
+        i = int(np.argmax(got != want))
+        print("word %d: got %#x, want %#x" % (i, int(got[i]), int(want[i])))
+    print("mt19937 seed=%#x offset=%d words=%d mismatches=%d" % (seed, offset, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "ks":
         return ks(args)
     if cmd == "sobol64":
         return sobol64(args)
+    if cmd == "poisson":
+        return poisson(args)
+    if cmd == "xorwow":
+        return xorwow(args)
+    if cmd == "xorwow-marsaglia":
+        return xorwow_marsaglia(args)
+    if cmd == "mrg32k3a":
+        return mrg32k3a(args)
+    if cmd == "mt19937":
+        return mt19937(args)
     print("unknown command", cmd)
     return 1
 

@@ -1376,9 +1376,9 @@ static void test_rand_sobol(void **state) {
     q.r.lambda = 2.0;
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Poisson");
     rand_init(&q, RAND(U32), X, 0, 4);
-    q.r.generator = (Trnsci__V1__RandGenerator)5; /* after SCRAMBLED_SOBOL64 */
+    q.r.generator = (Trnsci__V1__RandGenerator)8; /* after MT19937 */
     q.r.dimensions = 1;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator 5 is not known");
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator 8 is not known");
     rand_init(&q, RAND(U32), X, 4, 16); /* 4 bytes short */
     q.r.generator = RGEN(SOBOL32);
     q.r.dimensions = 2;
@@ -1438,6 +1438,56 @@ static void test_rand_sobol64(void **state) {
 
 /* The extensions: each parameter's boundary accepted and one past refused,
  * the message naming it; Philox only; extents and offsets overflow-checked. */
+/* The sequential pseudo-random generators (XORWOW, MRG32k3a, MT19937): the
+ * Philox rules (offset in words, even normal counts, Poisson lambda), the
+ * exponential extension, not the Philox sub-stream extensions nor U64. */
+static void test_rand_seq_gens(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    rand_msg q;
+    static const struct {
+        Trnsci__V1__RandGenerator wire;
+        trn_rand_gen gen;
+    } g[] = {{RGEN(XORWOW), TRN_RAND_XORWOW},
+             {RGEN(MRG32K3A), TRN_RAND_MRG32K3A},
+             {RGEN(MT19937), TRN_RAND_MT19937}};
+    for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+        rand_init(&q, RAND(POISSON), X, 0, 16);
+        q.r.generator = g[i].wire;
+        q.r.lambda = 3.0;
+        q.r.dimensions = 9; /* ignored */
+        expect_ok(f, f->s1, &q.op, 1);
+        assert_int_equal(f->desc.u.rand.gen, g[i].gen);
+        assert_int_equal(f->desc.u.rand.dims, 0);
+        assert_int_equal(f->desc.u.rand.offset, 5);
+        trn_op_refs_release(&f->refs);
+        rand_init(&q, RAND(EXPONENTIAL_F32), X, 0, 16);
+        q.r.generator = g[i].wire;
+        q.r.lambda = 1.0;
+        expect_ok(f, f->s1, &q.op, 1);
+        trn_op_refs_release(&f->refs);
+        rand_init(&q, RAND(NORMAL_F32), X, 0, 3);
+        q.r.generator = g[i].wire;
+        q.r.stddev = 1.0;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "even");
+        rand_init(&q, RAND(GAMMA_F32), X, 0, 4);
+        q.r.generator = g[i].wire;
+        q.r.shape = q.r.scale = 1.0;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Philox only");
+        rand_init(&q, RAND(LATIN_HYPERCUBE_F64), X, 0, 4);
+        q.r.generator = g[i].wire;
+        q.r.lhs_dimensions = 2;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Philox only");
+        rand_init(&q, RAND(U64), X, 0, 4);
+        q.r.generator = g[i].wire;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Sobol64");
+        rand_init(&q, RAND(U32), X, 0, 4);
+        q.r.generator = g[i].wire;
+        q.r.offset = UINT64_MAX - 3;
+        expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
+    }
+}
+
 static void test_rand_ext(void **state) {
     fx *f = *state;
     const uint64_t X = alloc(f->s1, 64);
@@ -2242,6 +2292,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rand_sobol, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand_sobol64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand_ext, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rand_seq_gens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),
