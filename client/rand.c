@@ -671,7 +671,14 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
         op.kind_case = TRNSCI__V1__OP__KIND_RAND_GENERATE;
         op.rand_generate = &r;
-        e = trn_client_submit(c, g->stream, &op);
+        /* A 1.12 daemon would refuse these generators as unknown values. */
+        const int new_generator = !quasi && g->type != TRNRAND_RNG_PSEUDO_PHILOX4_32_10 &&
+                                  g->type != TRNRAND_RNG_PSEUDO_DEFAULT;
+        e = new_generator
+                ? trn_client_need_minor(c, 13, "the XORWOW, MRG32k3a and MT19937 generators")
+                : trnsciSuccess;
+        if (e == trnsciSuccess)
+            e = trn_client_submit(c, g->stream, &op);
         if (e == trnsciSuccess) {
             g->offset += used;
             trn_ok();
