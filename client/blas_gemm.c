@@ -426,7 +426,8 @@ static int ex_type(trnsciDataType_t t, Trnsci__V1__DataType *out) {
 static int algo_ok(trnblasGemmAlgo_t a) {
     const int v = (int)a;
     return v == TRNBLAS_GEMM_DEFAULT || (v >= TRNBLAS_GEMM_ALGO0 && v <= TRNBLAS_GEMM_ALGO23) ||
-           (v >= TRNBLAS_GEMM_DEFAULT_TENSOR_OP && v <= TRNBLAS_GEMM_ALGO15_TENSOR_OP);
+           (v >= TRNBLAS_GEMM_DEFAULT_TENSOR_OP && v <= TRNBLAS_GEMM_ALGO15_TENSOR_OP) ||
+           v == TRNBLAS_GEMM_AUTOTUNE;
 }
 
 /* The wire compute type of computeType for data type t, under the math

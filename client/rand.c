@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "client/client.h"
+#include "client/rand_host.h"
 #include "trnsci/trnrand.h"
 
 typedef struct rand_gen {
@@ -34,6 +35,7 @@ typedef struct rand_gen {
     trnrandRngType_t type;
     trnrandOrdering_t ordering;
     uint32_t dims; /* Sobol generators: 1 .. TRNRAND_SOBOL32_MAX_DIMENSIONS */
+    int host;      /* trnrandCreateGeneratorHost: computed here, into host memory */
     unsigned refs; /* the registry's + calls in progress; under reg_lock */
 } rand_gen;
 
@@ -140,17 +142,19 @@ static int is_quasi(trnrandRngType_t t) {
            t == TRNRAND_RNG_QUASI_SOBOL64 || t == TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64;
 }
 
-trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRngType_t rng_type) {
+/* trnrandCreateGenerator and trnrandCreateGeneratorHost (fn). */
+static trnrandStatus_t create(trnrandGenerator_t *generator, trnrandRngType_t rng_type, int host,
+                              const char *fn) {
     if (!generator) {
-        trn_fail(trnsciErrorInvalidValue, "trnrandCreateGenerator: generator is NULL");
+        trn_fail(trnsciErrorInvalidValue, "%s: generator is NULL", fn);
         return TRNRAND_STATUS_OUT_OF_RANGE;
     }
     const char *name = rng_name(rng_type);
     if (!name || rng_type == TRNRAND_RNG_TEST) {
         trn_fail(trnsciErrorInvalidValue,
-                 "trnrandCreateGenerator: rng_type %d is not a generator type (use "
+                 "%s: rng_type %d is not a generator type (use "
                  "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 or TRNRAND_RNG_PSEUDO_DEFAULT)",
-                 (int)rng_type);
+                 fn, (int)rng_type);
         return TRNRAND_STATUS_TYPE_ERROR;
     }
     trnrandRngType_t type;
@@ -167,7 +171,7 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
     case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64; break;
     default:
         trn_fail(trnsciErrorNotSupported,
-                 "trnrandCreateGenerator: %s is not available yet; the generators are "
+                 "%s: %s is not available yet; the generators are "
                  "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT), "
                  "TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A, "
                  "TRNRAND_RNG_PSEUDO_MT19937, "
@@ -175,19 +179,20 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
                  "TRNRAND_RNG_QUASI_DEFAULT), "
                  "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, TRNRAND_RNG_QUASI_SOBOL64 and "
                  "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64",
-                 name);
+                 fn, name);
         return TRNRAND_STATUS_TYPE_ERROR;
     }
     trnsciError_t e;
-    if (!trn_client_get(&e))
+    if (!host && !trn_client_get(&e))
         return TRNRAND_STATUS_INITIALIZATION_FAILED; /* the error is recorded */
     rand_gen *g = calloc(1, sizeof(*g));
     if (!g || pthread_mutex_init(&g->lock, NULL) != 0) {
         free(g);
-        trn_fail(trnsciErrorMemoryAllocation, "trnrandCreateGenerator: out of memory");
+        trn_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
         return TRNRAND_STATUS_ALLOCATION_FAILED;
     }
     g->type = type;
+    g->host = host;
     g->ordering = is_quasi(type) ? TRNRAND_ORDERING_QUASI_DEFAULT : TRNRAND_ORDERING_PSEUDO_DEFAULT;
     g->dims = 1;
     g->refs = 1;
@@ -198,7 +203,7 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
         if (!v) {
             pthread_mutex_unlock(&reg_lock);
             gen_free(g);
-            trn_fail(trnsciErrorMemoryAllocation, "trnrandCreateGenerator: out of memory");
+            trn_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
             return TRNRAND_STATUS_ALLOCATION_FAILED;
         }
         reg = v;
@@ -210,6 +215,15 @@ trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRng
     *generator = (trnrandGenerator_t)(uintptr_t)g->id;
     trn_ok();
     return TRNRAND_STATUS_SUCCESS;
+}
+
+trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRngType_t rng_type) {
+    return create(generator, rng_type, 0, "trnrandCreateGenerator");
+}
+
+trnrandStatus_t trnrandCreateGeneratorHost(trnrandGenerator_t *generator,
+                                           trnrandRngType_t rng_type) {
+    return create(generator, rng_type, 1, "trnrandCreateGeneratorHost");
 }
 
 trnrandStatus_t trnrandDestroyGenerator(trnrandGenerator_t generator) {
@@ -592,15 +606,26 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         return st;
     }
     trnsciError_t e;
-    trn_client *c = trn_client_get(&e);
-    if (!c) {
-        release(g);
-        return status_of(e);
-    }
-    Trnsci__V1__BufferRef dst;
-    if (resolve_output(c, fn, out, n, d->size, &dst) != 0) {
-        release(g);
-        return TRNRAND_STATUS_OUT_OF_RANGE;
+    trn_client *c = NULL;
+    Trnsci__V1__BufferRef dst = TRNSCI__V1__BUFFER_REF__INIT;
+    if (g->host) { /* host memory, computed here (client/rand_host.c) */
+        if (!out || n > SIZE_MAX / d->size) {
+            release(g);
+            trn_fail(trnsciErrorInvalidValue, "%s: outputPtr is NULL, or %zu results do not fit",
+                     fn, n);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
+        dst.buffer_id = TRN_RAND_HOST_BUFFER;
+    } else {
+        c = trn_client_get(&e);
+        if (!c) {
+            release(g);
+            return status_of(e);
+        }
+        if (resolve_output(c, fn, out, n, d->size, &dst) != 0) {
+            release(g);
+            return TRNRAND_STATUS_OUT_OF_RANGE;
+        }
     }
     pthread_mutex_lock(&g->lock);
     /* n fits in the allocation, so n * words (+ 6 per Latin hypercube
@@ -674,11 +699,15 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         /* A 1.12 daemon would refuse these generators as unknown values. */
         const int new_generator = !quasi && g->type != TRNRAND_RNG_PSEUDO_PHILOX4_32_10 &&
                                   g->type != TRNRAND_RNG_PSEUDO_DEFAULT;
-        e = new_generator
-                ? trn_client_need_minor(c, 13, "the XORWOW, MRG32k3a and MT19937 generators")
-                : trnsciSuccess;
-        if (e == trnsciSuccess)
-            e = trn_client_submit(c, g->stream, &op);
+        if (g->host) {
+            e = trn_rand_host_generate(&op, out, n * d->size, fn);
+        } else {
+            e = new_generator
+                    ? trn_client_need_minor(c, 13, "the XORWOW, MRG32k3a and MT19937 generators")
+                    : trnsciSuccess;
+            if (e == trnsciSuccess)
+                e = trn_client_submit(c, g->stream, &op);
+        }
         if (e == trnsciSuccess) {
             g->offset += used;
             trn_ok();

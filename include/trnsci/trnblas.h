@@ -165,6 +165,7 @@ typedef enum trnblasGemmAlgo_t {
     TRNBLAS_GEMM_ALGO13_TENSOR_OP = 113,
     TRNBLAS_GEMM_ALGO14_TENSOR_OP = 114,
     TRNBLAS_GEMM_ALGO15_TENSOR_OP = 115,
+    TRNBLAS_GEMM_AUTOTUNE = 999, /* accepted too: nothing to tune */
 } trnblasGemmAlgo_t;
 
 /* Values are those of cublasAtomicsMode_t. Recorded per handle; no routine
@@ -961,6 +962,78 @@ trnblasStatus_t trnblasGemmStridedBatchedEx(
     const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
     void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
     trnblasComputeType_t computeType, trnblasGemmAlgo_t algo);
+
+/* ---- Routines under other names, and packed <-> full triangles --------------
+ * <t>gemm3m and Cgemm3mEx (cuBLAS's Gauss three-multiplication complex
+ * GEMMs) compute the ordinary complex GEMM: the same result as <t>gemm /
+ * CgemmEx, within the smaller error bound. SgemmEx and CgemmEx are GemmEx
+ * with TRNBLAS_COMPUTE_32F and their alpha/beta types (the storage rows
+ * GemmEx takes for that compute type). CsyrkEx, Csyrk3mEx, CherkEx and
+ * Cherk3mEx take Atype = Ctype = TRNSCI_C_32F and are Csyrk / Cherk; the
+ * C_8I input rows of cuBLAS are TRNBLAS_STATUS_NOT_SUPPORTED.
+ *
+ * <t>tpttr copies the uplo triangle of packed AP into full A (lda >= max(1,
+ * n)), leaving A's other triangle as it is; <t>trttp the other way. Both
+ * are queued on the handle's stream (one device-to-device copy per
+ * column); uplo not a trnblasFillMode_t, n < 0 or lda < max(1, n) is
+ * TRNBLAS_STATUS_INVALID_VALUE. */
+trnblasStatus_t trnblasCgemm3m(trnblasHandle_t handle, trnblasOperation_t transa,
+                               trnblasOperation_t transb, int m, int n, int k,
+                               const trnComplex *alpha, const trnComplex *A, int lda,
+                               const trnComplex *B, int ldb, const trnComplex *beta, trnComplex *C,
+                               int ldc);
+trnblasStatus_t trnblasZgemm3m(trnblasHandle_t handle, trnblasOperation_t transa,
+                               trnblasOperation_t transb, int m, int n, int k,
+                               const trnDoubleComplex *alpha, const trnDoubleComplex *A, int lda,
+                               const trnDoubleComplex *B, int ldb, const trnDoubleComplex *beta,
+                               trnDoubleComplex *C, int ldc);
+trnblasStatus_t trnblasSgemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                               trnblasOperation_t transb, int m, int n, int k, const float *alpha,
+                               const void *A, trnsciDataType_t Atype, int lda, const void *B,
+                               trnsciDataType_t Btype, int ldb, const float *beta, void *C,
+                               trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasCgemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                               trnblasOperation_t transb, int m, int n, int k,
+                               const trnComplex *alpha, const void *A, trnsciDataType_t Atype,
+                               int lda, const void *B, trnsciDataType_t Btype, int ldb,
+                               const trnComplex *beta, void *C, trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasCgemm3mEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                                 trnblasOperation_t transb, int m, int n, int k,
+                                 const trnComplex *alpha, const void *A, trnsciDataType_t Atype,
+                                 int lda, const void *B, trnsciDataType_t Btype, int ldb,
+                                 const trnComplex *beta, void *C, trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasCsyrkEx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                               trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                               const void *A, trnsciDataType_t Atype, int lda,
+                               const trnComplex *beta, void *C, trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasCsyrk3mEx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int n, int k, const trnComplex *alpha,
+                                 const void *A, trnsciDataType_t Atype, int lda,
+                                 const trnComplex *beta, void *C, trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasCherkEx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                               trnblasOperation_t trans, int n, int k, const float *alpha,
+                               const void *A, trnsciDataType_t Atype, int lda, const float *beta,
+                               void *C, trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasCherk3mEx(trnblasHandle_t handle, trnblasFillMode_t uplo,
+                                 trnblasOperation_t trans, int n, int k, const float *alpha,
+                                 const void *A, trnsciDataType_t Atype, int lda, const float *beta,
+                                 void *C, trnsciDataType_t Ctype, int ldc);
+trnblasStatus_t trnblasStpttr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const float *AP, float *A, int lda);
+trnblasStatus_t trnblasDtpttr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const double *AP, double *A, int lda);
+trnblasStatus_t trnblasCtpttr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const trnComplex *AP, trnComplex *A, int lda);
+trnblasStatus_t trnblasZtpttr(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const trnDoubleComplex *AP, trnDoubleComplex *A, int lda);
+trnblasStatus_t trnblasStrttp(trnblasHandle_t handle, trnblasFillMode_t uplo, int n, const float *A,
+                              int lda, float *AP);
+trnblasStatus_t trnblasDtrttp(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const double *A, int lda, double *AP);
+trnblasStatus_t trnblasCtrttp(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const trnComplex *A, int lda, trnComplex *AP);
+trnblasStatus_t trnblasZtrttp(trnblasHandle_t handle, trnblasFillMode_t uplo, int n,
+                              const trnDoubleComplex *A, int lda, trnDoubleComplex *AP);
 
 /* ---- Grouped batched GEMM (cuBLAS 12.5's gemmGroupedBatched) ---------------------------
  * group_count groups; group g holds group_size[g] problems C_j = alpha_g

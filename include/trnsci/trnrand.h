@@ -162,6 +162,18 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
  * can be reached; TRNRAND_STATUS_OUT_OF_RANGE when generator is NULL. */
 trnrandStatus_t trnrandCreateGenerator(trnrandGenerator_t *generator, trnrandRngType_t rng_type);
 
+/* A host generator (curandCreateGeneratorHost): the same generators, whose
+ * trnrandGenerate* calls write host memory (any pointer of this process,
+ * not a device pointer) and return when it is written. The numbers are
+ * computed in the calling thread by the kernel the daemon's cores run, from
+ * the request a device generator would send, validated as the daemon
+ * validates it: bitwise the device generator's for the same seed, offset,
+ * ordering, dimensions and calls. No daemon is needed; the stream
+ * (trnrandSetStream) is kept but not used. Statuses as
+ * trnrandCreateGenerator's. */
+trnrandStatus_t trnrandCreateGeneratorHost(trnrandGenerator_t *generator,
+                                           trnrandRngType_t rng_type);
+
 /* Destroys a generator. Ops it queued still complete; it does not wait for
  * them (curandDestroyGenerator does). Afterwards the handle gives
  * TRNRAND_STATUS_NOT_INITIALIZED. */

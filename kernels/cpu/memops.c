@@ -10,14 +10,6 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 
-void trn_cpu_shard_range(size_t total, int shard, int nshards, size_t *lo, size_t *hi) {
-    const size_t n = (size_t)(nshards > 0 ? nshards : 1);
-    const size_t s = (size_t)shard;
-    const size_t base = total / n, extra = total % n;
-    *lo = s * base + (s < extra ? s : extra);
-    *hi = *lo + base + (s < extra ? 1 : 0);
-}
-
 trn_kstatus trn_cpu_memset(const trn_memset_desc *d, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range(d->bytes, shard, nshards, &lo, &hi);

@@ -414,6 +414,95 @@ static void test_one_core_vs_two_cores(void **state) {
     }
 }
 
+/* ---- host generators ------------------------------------------------------------------ */
+
+/* Every generator, host and device side by side: the same numbers. The
+ * first round runs before this process has a daemon (TRNSCI_ADDR names
+ * none): a host generator needs none. */
+static const trnrandRngType_t HOST_GENS[] = {TRNRAND_RNG_PSEUDO_PHILOX4_32_10,
+                                             TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A,
+                                             TRNRAND_RNG_PSEUDO_MT19937, TRNRAND_RNG_QUASI_SOBOL32};
+enum { NHOST = sizeof(HOST_GENS) / sizeof(HOST_GENS[0]) };
+static const struct {
+    dist d;
+    size_t n;
+    double p[2];
+} HOST_CALLS[] = {
+    {D_U32, 70001, {0}},      {D_UF, 4097, {0}},        {D_UD, 999, {0}},
+    {D_NF, 1002, {0.5, 2.0}}, {D_LND, 64, {0.0, 0.25}}, {D_POI, 513, {7.5}},
+};
+enum { NHOSTCALLS = sizeof(HOST_CALLS) / sizeof(HOST_CALLS[0]) };
+
+static int quasi_type(trnrandRngType_t t) {
+    return t == TRNRAND_RNG_QUASI_SOBOL32;
+}
+
+/* Each call's numbers from a host generator of type t (seed, offset 5). */
+static void host_round(trnrandRngType_t t, void *out[NHOSTCALLS]) {
+    trnrandGenerator_t g = NULL;
+    assert_int_equal(trnrandCreateGeneratorHost(&g, t), TRNRAND_STATUS_SUCCESS);
+    if (!quasi_type(t))
+        assert_int_equal(trnrandSetPseudoRandomGeneratorSeed(g, 0xD1CE), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandSetGeneratorOffset(g, 5), TRNRAND_STATUS_SUCCESS);
+    for (int i = 0; i < NHOSTCALLS; i++) {
+        out[i] = NULL;
+        if (quasi_type(t) && HOST_CALLS[i].d == D_POI)
+            continue; /* Sobol has no Poisson (TYPE_ERROR, as on a device generator) */
+        out[i] = malloc(HOST_CALLS[i].n * dinfo[HOST_CALLS[i].d].size);
+        assert_non_null(out[i]);
+        const trnrandStatus_t st =
+            call(g, HOST_CALLS[i].d, out[i], HOST_CALLS[i].n, HOST_CALLS[i].p);
+        if (st != TRNRAND_STATUS_SUCCESS)
+            fail_msg("host trnrand%s: status %d: %s", dinfo[HOST_CALLS[i].d].name, (int)st,
+                     trnsciGetLastErrorMessage());
+    }
+    /* Bad input as on a device generator: no output, an odd count of
+     * pseudo-random normals. */
+    assert_int_equal(trnrandGenerate(g, NULL, 4), TRNRAND_STATUS_OUT_OF_RANGE);
+    float three[3];
+    if (!quasi_type(t)) /* Sobol's normals take any count */
+        assert_int_equal(trnrandGenerateNormal(g, three, 3, 0.0f, 1.0f),
+                         TRNRAND_STATUS_LENGTH_NOT_MULTIPLE);
+    assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+}
+
+static void test_host_generators(void **state) {
+    void *host[NHOST][NHOSTCALLS];
+    /* No daemon yet in this process, and none where TRNSCI_ADDR points. */
+    char *saved = getenv("TRNSCI_ADDR") ? strdup(getenv("TRNSCI_ADDR")) : NULL;
+    setenv("TRNSCI_ADDR", "unix:/nonexistent/trnscid.sock", 1);
+    for (int t = 0; t < NHOST; t++)
+        host_round(HOST_GENS[t], host[t]);
+    if (saved) {
+        setenv("TRNSCI_ADDR", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("TRNSCI_ADDR");
+    }
+    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    for (int t = 0; t < NHOST; t++) {
+        trnrandGenerator_t g = NULL;
+        assert_int_equal(trnrandCreateGenerator(&g, HOST_GENS[t]), TRNRAND_STATUS_SUCCESS);
+        if (!quasi_type(HOST_GENS[t]))
+            assert_int_equal(trnrandSetPseudoRandomGeneratorSeed(g, 0xD1CE),
+                             TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnrandSetGeneratorOffset(g, 5), TRNRAND_STATUS_SUCCESS);
+        for (int i = 0; i < NHOSTCALLS; i++) {
+            if (!host[t][i])
+                continue;
+            const size_t bytes = HOST_CALLS[i].n * dinfo[HOST_CALLS[i].d].size;
+            void *dev = host_call(g, HOST_CALLS[i].d, HOST_CALLS[i].n, HOST_CALLS[i].p);
+            if (memcmp(dev, host[t][i], bytes) != 0)
+                fail_msg("generator %d trnrand%s: host and device numbers differ",
+                         (int)HOST_GENS[t], dinfo[HOST_CALLS[i].d].name);
+            free(dev);
+            free(host[t][i]);
+        }
+        assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+    }
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 /* ---- bad input ------------------------------------------------------------------------ */
 
 static void test_bad_input(void **state) {
@@ -510,10 +599,12 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        ON(test_known_answers, local),   ON(test_known_answers, grpc),
-        ON(test_vs_scipy, local),        ON(test_words_and_splits, local),
-        ON(test_words_and_splits, grpc), ONCE(test_one_core_vs_two_cores),
-        ON(test_bad_input, local),       ON(test_bad_input, grpc),
+        /* first: before this process has talked to any daemon */
+        ON(test_host_generators, local),  ON(test_known_answers, local),
+        ON(test_known_answers, grpc),     ON(test_vs_scipy, local),
+        ON(test_words_and_splits, local), ON(test_words_and_splits, grpc),
+        ONCE(test_one_core_vs_two_cores), ON(test_bad_input, local),
+        ON(test_bad_input, grpc),
     };
     int failed = cmocka_run_group_tests_name("rand_gens", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");

@@ -94,6 +94,10 @@ int main(void) {
     curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT);
     curandGenerateUniform(gen, x, 64);
     curandDestroyGenerator(gen);
+    float on_host[8];
+    curandCreateGeneratorHost(&gen, CURAND_RNG_PSEUDO_XORWOW);
+    curandGenerateUniform(gen, on_host, 8);
+    curandDestroyGenerator(gen);
 
     cusolverDnHandle_t solver;
     if (cusolverDnCreate(&solver) == CUSOLVER_STATUS_SUCCESS)
