@@ -600,9 +600,9 @@ trnsolverStatus_t trnsolverDnZgesvdj(trnsolverDnHandle_t handle, trnsolverEigMod
  *    A buffer smaller than the size reported gives INVALID_VALUE; a buffer
  *    of a needed size must be device memory (bufferOnDevice) and is then
  *    used; buffers not needed are not read (any value, NULL included).
- *  - params: required (NULL gives INVALID_VALUE); the algorithm it selects
- *    is accepted and does not change the result (one LAPACK algorithm per
- *    routine, see docs/rosetta.md).
+ *  - params: NULL means the defaults, as in cuSOLVER's samples; the
+ *    algorithm a params selects is accepted and does not change the result
+ *    (one LAPACK algorithm per routine, see docs/rosetta.md).
  *  - info is an int in device memory written in stream order, as above. */
 
 /* Values are those of cusolverDnFunction_t and cusolverAlgMode_t. */
