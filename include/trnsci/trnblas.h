@@ -2216,6 +2216,55 @@ trnblasStatus_t trnblasZdgmm_64(trnblasHandle_t handle, trnblasSideMode_t mode, 
 
 #ifdef __cplusplus
 }
+
+/* cuBLAS's C++ compatibility overloads: code written before cuBLAS 11 passes
+ * a trnsciDataType_t as the GemmEx compute type. R_16F is COMPUTE_16F,
+ * R_32I COMPUTE_32I, R_32F and C_32F COMPUTE_32F, R_64F and C_64F
+ * COMPUTE_64F; any other value is passed on, and refused there. */
+extern "C++" {
+static inline trnblasComputeType_t trnblasComputeTypeOfDataType(trnsciDataType_t t) {
+    switch (t) {
+    case TRNSCI_R_16F: return TRNBLAS_COMPUTE_16F;
+    case TRNSCI_R_32I: return TRNBLAS_COMPUTE_32I;
+    case TRNSCI_R_32F:
+    case TRNSCI_C_32F: return TRNBLAS_COMPUTE_32F;
+    case TRNSCI_R_64F:
+    case TRNSCI_C_64F: return TRNBLAS_COMPUTE_64F;
+    default: return (trnblasComputeType_t)t;
+    }
+}
+static inline trnblasStatus_t trnblasGemmEx(trnblasHandle_t handle, trnblasOperation_t transa,
+                                            trnblasOperation_t transb, int m, int n, int k,
+                                            const void *alpha, const void *A,
+                                            trnsciDataType_t Atype, int lda, const void *B,
+                                            trnsciDataType_t Btype, int ldb, const void *beta,
+                                            void *C, trnsciDataType_t Ctype, int ldc,
+                                            trnsciDataType_t computeType, trnblasGemmAlgo_t algo) {
+    return trnblasGemmEx(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta,
+                         C, Ctype, ldc, trnblasComputeTypeOfDataType(computeType), algo);
+}
+static inline trnblasStatus_t
+trnblasGemmBatchedEx(trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb,
+                     int m, int n, int k, const void *alpha, const void *const Aarray[],
+                     trnsciDataType_t Atype, int lda, const void *const Barray[],
+                     trnsciDataType_t Btype, int ldb, const void *beta, void *const Carray[],
+                     trnsciDataType_t Ctype, int ldc, int batchCount, trnsciDataType_t computeType,
+                     trnblasGemmAlgo_t algo) {
+    return trnblasGemmBatchedEx(handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray,
+                                Btype, ldb, beta, Carray, Ctype, ldc, batchCount,
+                                trnblasComputeTypeOfDataType(computeType), algo);
+}
+static inline trnblasStatus_t trnblasGemmStridedBatchedEx(
+    trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int m, int n,
+    int k, const void *alpha, const void *A, trnsciDataType_t Atype, int lda, long long int strideA,
+    const void *B, trnsciDataType_t Btype, int ldb, long long int strideB, const void *beta,
+    void *C, trnsciDataType_t Ctype, int ldc, long long int strideC, int batchCount,
+    trnsciDataType_t computeType, trnblasGemmAlgo_t algo) {
+    return trnblasGemmStridedBatchedEx(
+        handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB,
+        beta, C, Ctype, ldc, strideC, batchCount, trnblasComputeTypeOfDataType(computeType), algo);
+}
+}
 #endif
 
 #endif

@@ -99,6 +99,11 @@ typedef enum trnsparseSpMVAlg_t {
     TRNSPARSE_SPMV_COO_ALG2 = 4,
     TRNSPARSE_SPMV_SELL_ALG1 = 5,
     TRNSPARSE_SPMV_BSR_ALG1 = 6,
+    /* cuSPARSE 11's names, removed in 12 and still in older code */
+    TRNSPARSE_MV_ALG_DEFAULT = 0,
+    TRNSPARSE_COOMV_ALG = 1,
+    TRNSPARSE_CSRMV_ALG1 = 2,
+    TRNSPARSE_CSRMV_ALG2 = 3,
 } trnsparseSpMVAlg_t;
 
 typedef enum trnsparseSpMMAlg_t {
@@ -112,6 +117,12 @@ typedef enum trnsparseSpMMAlg_t {
     TRNSPARSE_SPMM_CSR_ALG3 = 12,
     TRNSPARSE_SPMM_BLOCKED_ELL_ALG1 = 13,
     TRNSPARSE_SPMM_BSR_ALG1 = 14,
+    /* cuSPARSE 11's names, removed in 12 and still in older code */
+    TRNSPARSE_MM_ALG_DEFAULT = 0,
+    TRNSPARSE_COOMM_ALG1 = 1,
+    TRNSPARSE_COOMM_ALG2 = 2,
+    TRNSPARSE_COOMM_ALG3 = 3,
+    TRNSPARSE_CSRMM_ALG1 = 4,
 } trnsparseSpMMAlg_t;
 
 typedef enum trnsparseAction_t {

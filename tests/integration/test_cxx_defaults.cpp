@@ -134,6 +134,32 @@ static void fp16_helpers(const char *addr) {
     CHECK(trnblasDestroy(handle) == TRNBLAS_STATUS_SUCCESS);
 }
 
+// The typed allocation overloads (float **, no cast), and GemmEx with a
+// trnsciDataType_t compute type (cuBLAS's pre-11 C++ overload): R_32F is
+// COMPUTE_32F, so the product of [[1, 2], [3, 4]] with itself is exact.
+static void cuda_cxx_overloads(const char *addr) {
+    OK(trnsciInit(addr));
+    trnblasHandle_t handle = nullptr;
+    CHECK(trnblasCreate(&handle) == TRNBLAS_STATUS_SUCCESS);
+    const float a[4] = {1, 3, 2, 4}, one = 1, zero = 0;
+    float *d = nullptr;
+    OK(trnsciMalloc(&d, sizeof(a) * 2));
+    OK(trnsciMemcpy(d, a, sizeof(a), trnsciMemcpyHostToDevice));
+    CHECK(trnblasGemmEx(handle, TRNBLAS_OP_N, TRNBLAS_OP_N, 2, 2, 2, &one, d, TRNSCI_R_32F, 2, d,
+                        TRNSCI_R_32F, 2, &zero, d + 4, TRNSCI_R_32F, 2, TRNSCI_R_32F,
+                        TRNBLAS_GEMM_DEFAULT) == TRNBLAS_STATUS_SUCCESS);
+    float c[4];
+    OK(trnsciMemcpy(c, d + 4, sizeof(c), trnsciMemcpyDeviceToHost));
+    // [[1, 2], [3, 4]]^2 = [[7, 10], [15, 22]] (column-major).
+    CHECK(c[0] == 7 && c[1] == 15 && c[2] == 10 && c[3] == 22);
+    // A data type that is no compute type is refused by GemmEx itself.
+    CHECK(trnblasGemmEx(handle, TRNBLAS_OP_N, TRNBLAS_OP_N, 2, 2, 2, &one, d, TRNSCI_R_32F, 2, d,
+                        TRNSCI_R_32F, 2, &zero, d + 4, TRNSCI_R_32F, 2, TRNSCI_R_8U,
+                        TRNBLAS_GEMM_DEFAULT) != TRNBLAS_STATUS_SUCCESS);
+    OK(trnsciFree(d));
+    CHECK(trnblasDestroy(handle) == TRNBLAS_STATUS_SUCCESS);
+}
+
 int main() {
     complex_helpers();
     th_daemon dmn;
@@ -144,6 +170,7 @@ int main() {
     run(dmn.unix_addr);
     run(dmn.tcp_addr);
     fp16_helpers(dmn.unix_addr);
+    cuda_cxx_overloads(dmn.unix_addr);
     failures += th_daemon_stop_checked(&dmn, "trnscid");
     std::printf("%s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
