@@ -750,6 +750,92 @@ trnsolverStatus_t trnsolverDnXsyevdx(trnsolverDnHandle_t handle, trnsolverDnPara
                                      size_t workspaceInBytesOnDevice, void *bufferOnHost,
                                      size_t workspaceInBytesOnHost, int *info);
 
+/* The legacy selected-eigenvalue routines (cusolverDn<t>syevdx, <t>heevdx):
+ * Xsyevdx with default params, A's type as the compute type and W of its
+ * real type; lwork counts elements of A's type; *meig is written on the
+ * host as Xsyevdx writes *h_meig. */
+trnsolverStatus_t trnsolverDnSsyevdx_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const float *A, int lda, float vl, float vu,
+                                                int il, int iu, int *meig, const float *W,
+                                                int *lwork);
+trnsolverStatus_t trnsolverDnDsyevdx_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const double *A, int lda, double vl,
+                                                double vu, int il, int iu, int *meig,
+                                                const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnCheevdx_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const trnComplex *A, int lda, float vl,
+                                                float vu, int il, int iu, int *meig, const float *W,
+                                                int *lwork);
+trnsolverStatus_t trnsolverDnZheevdx_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const trnDoubleComplex *A, int lda,
+                                                double vl, double vu, int il, int iu, int *meig,
+                                                const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnSsyevdx(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                     trnsolverEigRange_t range, trnblasFillMode_t uplo, int n,
+                                     float *A, int lda, float vl, float vu, int il, int iu,
+                                     int *meig, float *W, float *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsyevdx(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                     trnsolverEigRange_t range, trnblasFillMode_t uplo, int n,
+                                     double *A, int lda, double vl, double vu, int il, int iu,
+                                     int *meig, double *W, double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCheevdx(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                     trnsolverEigRange_t range, trnblasFillMode_t uplo, int n,
+                                     trnComplex *A, int lda, float vl, float vu, int il, int iu,
+                                     int *meig, float *W, trnComplex *work, int lwork,
+                                     int *devInfo);
+trnsolverStatus_t trnsolverDnZheevdx(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                     trnsolverEigRange_t range, trnblasFillMode_t uplo, int n,
+                                     trnDoubleComplex *A, int lda, double vl, double vu, int il,
+                                     int iu, int *meig, double *W, trnDoubleComplex *work,
+                                     int lwork, int *devInfo);
+
+/* Batched Jacobi eigensolvers (cusolverDn<t>syevjBatched, <t>heevjBatched):
+ * batchSize matrices A_i at A + i*lda*n, their eigenvalues at W + i*n and
+ * info[i]; n <= 32 and lda >= max(1, n), as in cuSOLVER (else
+ * INVALID_VALUE). Each matrix is one <t>syevj / <t>heevj queued in order on
+ * the handle's stream, sharing the workspace (lwork: syevj's for one
+ * matrix) and params. A matrix refused part way leaves the ones before it
+ * queued. */
+trnsolverStatus_t trnsolverDnSsyevjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                      trnsolverEigMode_t jobz,
+                                                      trnblasFillMode_t uplo, int n, const float *A,
+                                                      int lda, const float *W, int *lwork,
+                                                      syevjInfo_t params, int batchSize);
+trnsolverStatus_t
+trnsolverDnDsyevjBatched_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, const double *A, int lda,
+                                    const double *W, int *lwork, syevjInfo_t params, int batchSize);
+trnsolverStatus_t
+trnsolverDnCheevjBatched_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                    trnblasFillMode_t uplo, int n, const trnComplex *A, int lda,
+                                    const float *W, int *lwork, syevjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnZheevjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                      trnsolverEigMode_t jobz,
+                                                      trnblasFillMode_t uplo, int n,
+                                                      const trnDoubleComplex *A, int lda,
+                                                      const double *W, int *lwork,
+                                                      syevjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnSsyevjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                           trnblasFillMode_t uplo, int n, float *A, int lda,
+                                           float *W, float *work, int lwork, int *info,
+                                           syevjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnDsyevjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                           trnblasFillMode_t uplo, int n, double *A, int lda,
+                                           double *W, double *work, int lwork, int *info,
+                                           syevjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnCheevjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                           trnblasFillMode_t uplo, int n, trnComplex *A, int lda,
+                                           float *W, trnComplex *work, int lwork, int *info,
+                                           syevjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnZheevjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                           trnblasFillMode_t uplo, int n, trnDoubleComplex *A,
+                                           int lda, double *W, trnDoubleComplex *work, int lwork,
+                                           int *info, syevjInfo_t params, int batchSize);
+
 /* Xgesvd: gesvd (see SVD above; m >= n); S has the real type of dataTypeA,
  * U and VT have dataTypeA. */
 trnsolverStatus_t trnsolverDnXgesvd_bufferSize(
