@@ -637,6 +637,39 @@ trnsparseMatrixType_t trnsparseGetMatType(const trnsparseMatDescr_t descrA);
 trnsparseStatus_t trnsparseSetMatIndexBase(trnsparseMatDescr_t descrA, trnsparseIndexBase_t base);
 trnsparseIndexBase_t trnsparseGetMatIndexBase(const trnsparseMatDescr_t descrA);
 
+/* ---- Sorting (cusparseCreateIdentityPermutation, cusparseXcoosort*,
+ * cusparseXcsrsort, cusparseXcscsort) ---------------------------------------
+ * p = 0, 1, …, n-1. XcoosortByRow sorts nnz COO entries by (row, column),
+ * XcoosortByColumn by (column, row); Xcsrsort sorts the column indices of
+ * each CSR row, Xcscsort the row indices of each CSC column (the pointer
+ * array in descrA's index base). P (may be NULL) is permuted with the
+ * entries: from the identity it gathers values into the sorted order.
+ * Unlike cuSPARSE these wait for the handle's stream and sort in the calling
+ * process (the arrays are copied out and back); they use no workspace
+ * (*pBufferSizeInBytes = 0) and ignore pBuffer. m, n or nnz < 0, or a CSR/
+ * CSC pointer array that does not run from base to base + nnz without
+ * decreasing: TRNSPARSE_STATUS_INVALID_VALUE. */
+trnsparseStatus_t trnsparseCreateIdentityPermutation(trnsparseHandle_t handle, int n, int *p);
+trnsparseStatus_t trnsparseXcoosort_bufferSizeExt(trnsparseHandle_t handle, int m, int n, int nnz,
+                                                  const int *cooRowsA, const int *cooColsA,
+                                                  size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseXcoosortByRow(trnsparseHandle_t handle, int m, int n, int nnz,
+                                         int *cooRowsA, int *cooColsA, int *P, void *pBuffer);
+trnsparseStatus_t trnsparseXcoosortByColumn(trnsparseHandle_t handle, int m, int n, int nnz,
+                                            int *cooRowsA, int *cooColsA, int *P, void *pBuffer);
+trnsparseStatus_t trnsparseXcsrsort_bufferSizeExt(trnsparseHandle_t handle, int m, int n, int nnz,
+                                                  const int *csrRowPtrA, const int *csrColIndA,
+                                                  size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseXcsrsort(trnsparseHandle_t handle, int m, int n, int nnz,
+                                    const trnsparseMatDescr_t descrA, const int *csrRowPtrA,
+                                    int *csrColIndA, int *P, void *pBuffer);
+trnsparseStatus_t trnsparseXcscsort_bufferSizeExt(trnsparseHandle_t handle, int m, int n, int nnz,
+                                                  const int *cscColPtrA, const int *cscRowIndA,
+                                                  size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseXcscsort(trnsparseHandle_t handle, int m, int n, int nnz,
+                                    const trnsparseMatDescr_t descrA, const int *cscColPtrA,
+                                    int *cscRowIndA, int *P, void *pBuffer);
+
 /* cooRowInd[k] = the row of entry k (32-bit indices). */
 trnsparseStatus_t trnsparseXcsr2coo(trnsparseHandle_t handle, const int *csrSortedRowPtr, int nnz,
                                     int m, int *cooRowInd, trnsparseIndexBase_t idxBase);
