@@ -541,22 +541,33 @@ typedef struct svd_dims {
     int m, n, lda, ldu, ldvt;
 } svd_dims;
 
-static int gesvd_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
-                      int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
-                      trnsciDataType_t dataTypeS, trnsciDataType_t dataTypeU, int64_t ldu,
-                      trnsciDataType_t dataTypeVT, int64_t ldvt, trnsciDataType_t computeType,
-                      svd_dims *d, trnsolverStatus_t *st) {
+/* The SVD routines' checks; the right factor's type and leading dimension
+ * are named vt (VT for Xgesvd, V for Xgesvdp) in the messages. */
+static int svd_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                    int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                    trnsciDataType_t dataTypeS, trnsciDataType_t dataTypeU, int64_t ldu,
+                    trnsciDataType_t dataTypeVT, int64_t ldvt, trnsciDataType_t computeType,
+                    const char *vt_type, const char *vt_ld, svd_dims *d, trnsolverStatus_t *st) {
     if (x_begin(handle, params, fn, st))
         return -1;
     const int t = x_type(fn, dataTypeA, st);
     if (t < 0 || x_same(fn, "dataTypeS", dataTypeS, real_of(dataTypeA), st) ||
         x_same(fn, "dataTypeU", dataTypeU, dataTypeA, st) ||
-        x_same(fn, "dataTypeVT", dataTypeVT, dataTypeA, st) ||
+        x_same(fn, vt_type, dataTypeVT, dataTypeA, st) ||
         x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "m", m, &d->m, st) ||
         x_dim(fn, "n", n, &d->n, st) || x_dim(fn, "lda", lda, &d->lda, st) ||
-        x_dim(fn, "ldu", ldu, &d->ldu, st) || x_dim(fn, "ldvt", ldvt, &d->ldvt, st))
+        x_dim(fn, "ldu", ldu, &d->ldu, st) || x_dim(fn, vt_ld, ldvt, &d->ldvt, st))
         return -1;
     return t;
+}
+
+static int gesvd_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, const char *fn,
+                      int64_t m, int64_t n, trnsciDataType_t dataTypeA, int64_t lda,
+                      trnsciDataType_t dataTypeS, trnsciDataType_t dataTypeU, int64_t ldu,
+                      trnsciDataType_t dataTypeVT, int64_t ldvt, trnsciDataType_t computeType,
+                      svd_dims *d, trnsolverStatus_t *st) {
+    return svd_args(handle, params, fn, m, n, dataTypeA, lda, dataTypeS, dataTypeU, ldu, dataTypeVT,
+                    ldvt, computeType, "dataTypeVT", "ldvt", d, st);
 }
 
 trnsolverStatus_t
@@ -937,17 +948,8 @@ static int gesvdp_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, c
                        trnsciDataType_t dataTypeS, trnsciDataType_t dataTypeU, int64_t ldu,
                        trnsciDataType_t dataTypeV, int64_t ldv, trnsciDataType_t computeType,
                        svd_dims *d, trnsolverStatus_t *st) {
-    if (x_begin(handle, params, fn, st))
-        return -1;
-    const int t = x_type(fn, dataTypeA, st);
-    if (t < 0 || x_same(fn, "dataTypeS", dataTypeS, real_of(dataTypeA), st) ||
-        x_same(fn, "dataTypeU", dataTypeU, dataTypeA, st) ||
-        x_same(fn, "dataTypeV", dataTypeV, dataTypeA, st) ||
-        x_same(fn, "computeType", computeType, dataTypeA, st) || x_dim(fn, "m", m, &d->m, st) ||
-        x_dim(fn, "n", n, &d->n, st) || x_dim(fn, "lda", lda, &d->lda, st) ||
-        x_dim(fn, "ldu", ldu, &d->ldu, st) || x_dim(fn, "ldv", ldv, &d->ldvt, st))
-        return -1;
-    return t;
+    return svd_args(handle, params, fn, m, n, dataTypeA, lda, dataTypeS, dataTypeU, ldu, dataTypeV,
+                    ldv, computeType, "dataTypeV", "ldv", d, st);
 }
 
 trnsolverStatus_t
