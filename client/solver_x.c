@@ -100,6 +100,24 @@ static int x_dim(const char *fn, const char *arg, int64_t v, int *out, trnsolver
     return 0;
 }
 
+/* uplo must be LOWER or UPPER. */
+static int x_uplo(const char *fn, trnblasFillMode_t uplo, trnsolverStatus_t *st) {
+    if (uplo == TRNBLAS_FILL_MODE_LOWER || uplo == TRNBLAS_FILL_MODE_UPPER)
+        return 0;
+    *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be LOWER (0) or UPPER (1)", fn, "uplo",
+                 (long long)uplo);
+    return -1;
+}
+
+/* lda must be at least max(1, n). */
+static int x_lda(const char *fn, int lda, int n, trnsolverStatus_t *st) {
+    if (lda >= (n > 1 ? n : 1))
+        return 0;
+    *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, n)", fn, "lda",
+                 (long long)lda);
+    return -1;
+}
+
 /* The checks every routine starts with: the handle. params may be NULL:
  * the defaults (cuSOLVER's own samples pass NULL), which are all any
  * params selects here. */
@@ -768,16 +786,10 @@ static int syevdx_args(trnsolverDnHandle_t handle, trnsolverDnParams_t params, c
                      "jobz", (long long)jobz);
         return -1;
     }
-    if (uplo != TRNBLAS_FILL_MODE_LOWER && uplo != TRNBLAS_FILL_MODE_UPPER) {
-        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be LOWER (0) or UPPER (1)", fn,
-                     "uplo", (long long)uplo);
+    if (x_uplo(fn, uplo, st))
         return -1;
-    }
-    if (*ldai < (*ni > 1 ? *ni : 1)) {
-        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, n)", fn, "lda",
-                     (long long)*ldai);
+    if (x_lda(fn, *ldai, *ni, st))
         return -1;
-    }
     if (!h_meig) {
         *st = x_fail(trnsciErrorInvalidValue, "%s: %s is NULL (%lld)", fn, "h_meig", 0LL);
         return -1;
@@ -1228,21 +1240,15 @@ static int trtri_args(trnsolverDnHandle_t handle, const char *fn, trnblasFillMod
     const int t = x_type(fn, dataTypeA, st);
     if (t < 0 || x_dim(fn, "n", n, ni, st) || x_dim(fn, "lda", lda, ldai, st))
         return -1;
-    if (uplo != TRNBLAS_FILL_MODE_LOWER && uplo != TRNBLAS_FILL_MODE_UPPER) {
-        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be LOWER (0) or UPPER (1)", fn,
-                     "uplo", (long long)uplo);
+    if (x_uplo(fn, uplo, st))
         return -1;
-    }
     if (diag != TRNBLAS_DIAG_NON_UNIT && diag != TRNBLAS_DIAG_UNIT) {
         *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be NON_UNIT (0) or UNIT (1)", fn,
                      "diag", (long long)diag);
         return -1;
     }
-    if (*ldai < (*ni > 1 ? *ni : 1)) {
-        *st = x_fail(trnsciErrorInvalidValue, "%s: %s=%lld must be >= max(1, n)", fn, "lda",
-                     (long long)*ldai);
+    if (x_lda(fn, *ldai, *ni, st))
         return -1;
-    }
     return t;
 }
 

@@ -88,10 +88,15 @@ static int gemm_shard_program(const neuron_backend *nb, const trn_op_desc *op, t
 }
 
 /* The program op's plan holds: one execution of one shard's part. */
+static trn_nprog_gemm exec_of_part(trn_nprog_gemm part) {
+    (void)trn_ngemm_pipeline(&part);
+    return part;
+}
+
 static int gemm_exec_program(const neuron_backend *nb, const trn_op_desc *op, trn_nprog_gemm *g) {
     if (!gemm_shard_program(nb, op, g))
         return 0;
-    (void)trn_ngemm_pipeline(g);
+    *g = exec_of_part(*g);
     return 1;
 }
 
@@ -313,10 +318,10 @@ static int neuron_state_import(const trn_backend *be, char *text) {
 static trn_kstatus run_part(neuron_backend *nb, trn_nc_loaded *ld, const trn_op_desc *op,
                             const neuron_plan *p, int shard, int nshards, char *msg,
                             size_t msglen) {
-    trn_nprog_gemm part_prog, exec_prog;
+    trn_nprog_gemm part_prog;
     const int parts = gemm_shard_program(nb, op, &part_prog);
-    if (parts != nshards || !gemm_exec_program(nb, op, &exec_prog) ||
-        memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0) {
+    const trn_nprog_gemm exec_prog = exec_of_part(part_prog);
+    if (parts == 0 || parts != nshards || memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0) {
         snprintf(msg, msglen, "the GEMM's program does not match its plan (%d parts, %d shards)",
                  parts, nshards);
         return TRN_KSTATUS_FAILED;
