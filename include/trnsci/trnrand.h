@@ -143,7 +143,7 @@ typedef struct trnrandGenerator_st *trnrandGenerator_t;
 /* The most dimensions a Sobol32 or Sobol64 generator takes: all 21201 of
  * Joe & Kuo's new-joe-kuo-6.21201 direction numbers (cuRAND takes up to
  * 20000 and refuses more). A device generator of more than 1024 dimensions
- * needs a protocol 1.14 daemon (TRNRAND_STATUS_INITIALIZATION_FAILED from an
+ * needs a protocol 1.14 daemon (TRNRAND_STATUS_ARCH_MISMATCH from an
  * older one). */
 #define TRNRAND_SOBOL32_MAX_DIMENSIONS 21201
 #define TRNRAND_SOBOL64_MAX_DIMENSIONS 21201
