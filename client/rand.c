@@ -25,6 +25,7 @@
 
 #include "client/client.h"
 #include "client/rand_host.h"
+#include "ops/rand.h"
 #include "trnsci/trnrand.h"
 
 typedef struct rand_gen {
@@ -699,12 +700,16 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
         /* A 1.12 daemon would refuse these generators as unknown values. */
         const int new_generator = !quasi && g->type != TRNRAND_RNG_PSEUDO_PHILOX4_32_10 &&
                                   g->type != TRNRAND_RNG_PSEUDO_DEFAULT;
+        /* A 1.13 daemon's tables stop at TRN_SOBOL_MAX_DIMS_1_13 dimensions. */
+        const int many_dims = quasi && g->dims > TRN_SOBOL_MAX_DIMS_1_13;
         if (g->host) {
             e = trn_rand_host_generate(&op, out, n * d->size, fn);
         } else {
             e = new_generator
                     ? trn_client_need_minor(c, 13, "the XORWOW, MRG32k3a and MT19937 generators")
                     : trnsciSuccess;
+            if (e == trnsciSuccess && many_dims)
+                e = trn_client_need_minor(c, 14, "Sobol generators of more than 1024 dimensions");
             if (e == trnsciSuccess)
                 e = trn_client_submit(c, g->stream, &op);
         }

@@ -84,8 +84,11 @@ static inline int trn_rand_gen_is_quasi(trn_rand_gen g) {
            g == TRN_RAND_SCRAMBLED_SOBOL64;
 }
 
-/* Dimensions of the Sobol direction-number table (kernels/cpu/sobol.h). */
-#define TRN_SOBOL_MAX_DIMS 1024
+/* Dimensions of the Sobol direction-number tables (kernels/cpu/sobol.h): all
+ * of Joe & Kuo's new-joe-kuo-6.21201 (cuRAND takes 20000). Protocol 1.13 and
+ * older daemons took 1024. */
+#define TRN_SOBOL_MAX_DIMS 21201
+#define TRN_SOBOL_MAX_DIMS_1_13 1024
 
 typedef struct trn_rand_desc {
     trn_rand_dist dist;

@@ -1,112 +1,85 @@
 #!/usr/bin/python3
-"""Generates kernels/cpu/sobol_directions.c (the 32-bit Sobol direction
-numbers of the first DIMS dimensions) or, with --bits 64,
-kernels/cpu/sobol64_directions.c (the 64-bit ones), from Joe & Kuo's published primitive
-polynomials and initial direction numbers (new-joe-kuo-6.21201, S. Joe and
-F. Y. Kuo, "Constructing Sobol sequences with better two-dimensional
-projections", SIAM J. Sci. Comput. 30 (2008) 2635-2654), as Debian's scipy
-ships them in scipy/stats/_sobol_direction_numbers.npz (arrays `poly`, the
-polynomial coefficients with the leading and trailing 1 bits, and `vinit`,
-the initial direction numbers m_1 .. m_s).
+"""Generates kernels/cpu/sobol_joe_kuo.c: Joe & Kuo's published primitive
+polynomials and initial direction numbers for all 21201 dimensions of
+new-joe-kuo-6.21201 (S. Joe and F. Y. Kuo, "Constructing Sobol sequences with
+better two-dimensional projections", SIAM J. Sci. Comput. 30 (2008)
+2635-2654), as Debian's scipy ships them in
+scipy/stats/_sobol_direction_numbers.npz (arrays `poly`, the polynomial
+coefficients with the leading and trailing 1 bits, and `vinit`, the initial
+direction numbers m_1 .. m_s), packed into a bit stream. The direction
+numbers themselves are computed from it at first use
+(kernels/cpu/sobol_tables.c), which keeps the source at about 0.6 MB instead
+of the 14 MB the 32- and 64-bit tables of 21201 dimensions would take.
 
 Usage (development only; the build uses the committed .c):
-    /usr/bin/python3 scripts/gen_sobol_directions.py [DIMS] > kernels/cpu/sobol_directions.c
-    /usr/bin/python3 scripts/gen_sobol_directions.py --bits 64 [DIMS] \
-        > kernels/cpu/sobol64_directions.c
+    /usr/bin/python3 scripts/gen_sobol_directions.py > kernels/cpu/sobol_joe_kuo.c
 
-The recurrence (Bratley & Fox 1988, Joe & Kuo's notes): for a dimension with
-polynomial x^s + a_1 x^(s-1) + ... + a_(s-1) x + 1 and initial m_1 .. m_s,
-    m_k = 2 a_1 m_(k-1) ^ 4 a_2 m_(k-2) ^ ... ^ 2^(s-1) a_(s-1) m_(k-s+1)
-          ^ 2^s m_(k-s) ^ m_(k-s)                       for k > s,
-and the direction number of bit b (0-based) is v[b] = m_(b+1) << (BITS-1 - b),
-BITS = 32 or 64. Dimension 0 is the van der Corput sequence:
-v[b] = 1 << (BITS-1 - b). The 64-bit numbers continue the same recurrence, so
-the top 32 bits of v64[j][b] are v32[j][b] for b < 32. The output depends
-only on the npz, DIMS and BITS (no dates, no paths), so regenerating gives
-the same file.
+The bit stream, most significant bit of each byte first, holds for each
+dimension j = 1 .. 21200 (dimension 0, the van der Corput sequence, has no
+record):
+    s            5 bits, the degree (1 .. 18)
+    a            s - 1 bits, the inner coefficients a_1 .. a_(s-1), a_1 first:
+                 the polynomial is x^s + a_1 x^(s-1) + ... + a_(s-1) x + 1
+    m_2 .. m_s   i - 1 bits each, (m_i - 1) / 2: every m_i is odd and below
+                 2^i, and m_1 = 1 always, so it is not stored
+The bytes are written in base64 (RFC 4648 alphabet, no padding inside), as
+adjacent string literals. The output depends only on the npz (no dates, no
+paths), so regenerating gives the same file.
 """
+import base64
 import sys
 
 import numpy as np
 
 NPZ = "/usr/lib/python3/dist-packages/scipy/stats/_sobol_direction_numbers.npz"
-
-
-def directions(poly, vinit, dims, BITS):
-    out = []
-    for d in range(dims):
-        if d == 0:
-            m = [1] * BITS
-        else:
-            p = int(poly[d])
-            s = p.bit_length() - 1
-            m = [int(x) for x in vinit[d][:s]]
-            for k in range(s, BITS):
-                new = m[k - s] ^ (m[k - s] << s)
-                for i in range(1, s):
-                    if (p >> (s - i)) & 1:
-                        new ^= m[k - i] << i
-                m.append(new)
-        v = [(m[b] << (BITS - 1 - b)) & ((1 << BITS) - 1) for b in range(BITS)]
-        # Each m_(b+1) is odd and below 2^(b+1): v[b] has bit BITS-1 - b set
-        # and nothing above bit BITS-1.
-        for b in range(BITS):
-            assert m[b] % 2 == 1 and m[b] < (2 << b), (d, b)
-        out.append(v)
-    return out
+MAXDIM = 21201
+MAXDEG = 18
+LINE = 92  # base64 characters per line: 4 + 1 + 92 + 1 = 98 columns
 
 
 def main():
-    args = sys.argv[1:]
-    bits = 32
-    if args[:1] == ["--bits"]:
-        bits = int(args[1])
-        args = args[2:]
-    assert bits in (32, 64)
-    dims = int(args[0]) if args else 1024
     data = np.load(NPZ)
     poly, vinit = data["poly"], data["vinit"]
-    assert dims <= len(poly)
-    v = directions(poly, vinit, dims, bits)
+    assert len(poly) == MAXDIM
+    bits = []
+
+    def put(value, width):
+        assert 0 <= value < (1 << width), (value, width)
+        for i in range(width - 1, -1, -1):
+            bits.append((value >> i) & 1)
+
+    for j in range(1, MAXDIM):
+        p = int(poly[j])
+        s = p.bit_length() - 1
+        assert 1 <= s <= MAXDEG and p & 1
+        put(s, 5)
+        put((p >> 1) & ((1 << (s - 1)) - 1), s - 1)
+        m = [int(x) for x in vinit[j][:s]]
+        assert m[0] == 1
+        for i in range(2, s + 1):
+            assert m[i - 1] % 2 == 1 and m[i - 1] < (1 << i), (j, i)
+            put(m[i - 1] >> 1, i - 1)
+    nbits = len(bits)
+    bits += [0] * (-len(bits) % 8)
+    raw = bytes(
+        sum(bits[k + i] << (7 - i) for i in range(8)) for k in range(0, len(bits), 8))
+    text = base64.b64encode(raw).decode("ascii")
     w = sys.stdout.write
-    if bits == 32:
-        w("/*\n")
-        w(" * sobol_directions.c — GENERATED by scripts/gen_sobol_directions.py; do\n")
-        w(" * not edit. 32-bit Sobol direction numbers v[j][b] of dimensions\n")
-        w(" * j = 0 .. %d, bit b = 0 .. 31, from Joe & Kuo's published primitive\n" % (dims - 1))
-        w(" * polynomials and initial direction numbers (new-joe-kuo-6.21201; S. Joe\n")
-        w(" * and F. Y. Kuo, SIAM J. Sci. Comput. 30 (2008) 2635-2654), read from\n")
-        w(" * scipy's copy of them (scipy/stats/_sobol_direction_numbers.npz).\n")
-        w(" * Dimension 0 is the van der Corput sequence (v[0][b] = 2^(31-b)).\n")
-        w(" */\n")
-        w('#include "kernels/cpu/sobol.h"\n\n')
-        w("const uint32_t trn_sobol_directions[TRN_SOBOL_MAX_DIMS][32] = {\n")
-        per, fmt = 7, "0x%08xu"
-    else:
-        w("/*\n")
-        w(" * sobol64_directions.c — GENERATED by scripts/gen_sobol_directions.py\n")
-        w(" * --bits 64; do not edit. 64-bit Sobol direction numbers v[j][b] of\n")
-        w(" * dimensions j = 0 .. %d, bit b = 0 .. 63, from the same Joe & Kuo\n" % (dims - 1))
-        w(" * primitive polynomials and initial direction numbers as\n")
-        w(" * sobol_directions.c (new-joe-kuo-6.21201; S. Joe and F. Y. Kuo, SIAM J.\n")
-        w(" * Sci. Comput. 30 (2008) 2635-2654), read from scipy's copy of them\n")
-        w(" * (scipy/stats/_sobol_direction_numbers.npz). Dimension 0 is the van der\n")
-        w(" * Corput sequence (v[0][b] = 2^(63-b)).\n")
-        w(" */\n")
-        w('#include "kernels/cpu/sobol.h"\n\n')
-        w("const uint64_t trn_sobol64_directions[TRN_SOBOL_MAX_DIMS][64] = {\n")
-        per, fmt = 4, "0x%016xu"
-    for j in range(dims):
-        w("    {")
-        # As clang-format (.clang-format, 100 columns) lays them out, so
-        # `make format` leaves the file alone.
-        for b in range(bits):
-            if b % per == 0:
-                w("\n        ")
-            last = b % per == per - 1 or b == bits - 1
-            w((fmt + ",") % v[j][b] if last else (fmt + ", ") % v[j][b])
-        w("\n    },\n")
-    w("};\n")
+    w("/*\n")
+    w(" * sobol_joe_kuo.c — GENERATED by scripts/gen_sobol_directions.py; do not\n")
+    w(" * edit. Joe & Kuo's primitive polynomials and initial direction numbers\n")
+    w(" * of dimensions 1 .. %d (new-joe-kuo-6.21201; S. Joe and F. Y. Kuo,\n" % (MAXDIM - 1))
+    w(" * SIAM J. Sci. Comput. 30 (2008) 2635-2654), read from scipy's copy of\n")
+    w(" * them (scipy/stats/_sobol_direction_numbers.npz), as a base64 bit\n")
+    w(" * stream whose layout the script's docstring gives. sobol_tables.c\n")
+    w(" * decodes it and computes the direction numbers.\n")
+    w(" */\n")
+    w('#include "kernels/cpu/sobol.h"\n\n')
+    w("const unsigned long trn_sobol_jk_bits = %dul;\n\n" % nbits)
+    w("const char trn_sobol_jk_base64[] =\n")
+    lines = [text[i:i + LINE] for i in range(0, len(text), LINE)]
+    for i, line in enumerate(lines):
+        w('    "%s"%s\n' % (line, ";" if i == len(lines) - 1 else ""))
 
 
 if __name__ == "__main__":

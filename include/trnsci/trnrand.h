@@ -39,7 +39,8 @@
  * does not document (docs/numerics.md, "MT19937").
  *
  * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
- * scrambled Sobol64 with Joe & Kuo's direction numbers (docs/numerics.md,
+ * scrambled Sobol64 with Joe & Kuo's direction numbers, up to 21201
+ * dimensions (docs/numerics.md,
  * "Sobol32" and "Sobol64"): a generator of d
  * dimensions (trnrandSetQuasiRandomGeneratorDimensions, default 1) writes n
  * results, n a multiple of d, dimension-major as cuRAND does: the first n/d
@@ -139,10 +140,29 @@ typedef enum trnrandOrdering {
 /* A generator (curandGenerator_t). Opaque: a handle, not a memory address. */
 typedef struct trnrandGenerator_st *trnrandGenerator_t;
 
-/* The most dimensions a Sobol32 or Sobol64 generator takes (the
- * direction-number tables' size; cuRAND takes up to 20000). */
-#define TRNRAND_SOBOL32_MAX_DIMENSIONS 1024
-#define TRNRAND_SOBOL64_MAX_DIMENSIONS 1024
+/* The most dimensions a Sobol32 or Sobol64 generator takes: all 21201 of
+ * Joe & Kuo's new-joe-kuo-6.21201 direction numbers (cuRAND takes up to
+ * 20000 and refuses more). A device generator of more than 1024 dimensions
+ * needs a protocol 1.14 daemon (TRNRAND_STATUS_ARCH_MISMATCH from an
+ * older one). */
+#define TRNRAND_SOBOL32_MAX_DIMENSIONS 21201
+#define TRNRAND_SOBOL64_MAX_DIMENSIONS 21201
+
+/* Values are those of curandDirectionVectorSet_t: which table
+ * trnrandGetDirectionVectors32/64 return. */
+typedef enum trnrandDirectionVectorSet {
+    TRNRAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,
+    TRNRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,
+    TRNRAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,
+    TRNRAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104,
+} trnrandDirectionVectorSet_t;
+
+/* The direction numbers of one dimension (curandDirectionVectors32_t,
+ * curandDirectionVectors64_t): element b is bit b's, v[b] = m_(b+1) << (31 - b)
+ * (64-bit: << (63 - b)), m the Joe & Kuo recurrence; point k of the dimension
+ * is the XOR of v[b] over the set bits b of the Gray code k ^ (k >> 1). */
+typedef unsigned int trnrandDirectionVectors32_t[32];
+typedef unsigned long long trnrandDirectionVectors64_t[64];
 
 /* Creates a generator of type rng_type with seed 0, offset 0, the default
  * ordering of its kind (TRNRAND_ORDERING_PSEUDO_DEFAULT or
@@ -327,6 +347,40 @@ trnrandStatus_t trnrandGenerateLatinHypercube(trnrandGenerator_t generator, floa
                                               size_t n_points, unsigned int dims);
 trnrandStatus_t trnrandGenerateLatinHypercubeDouble(trnrandGenerator_t generator, double *outputPtr,
                                                     size_t n_points, unsigned int dims);
+
+/* The direction numbers the Sobol32 generators use
+ * (curandGetDirectionVectors32): *vectors is set to a host array of
+ * TRNRAND_SOBOL32_MAX_DIMENSIONS (>= cuRAND's 20000) direction vectors,
+ * dimension j's at (*vectors)[j], computed at the first call and constant
+ * for the life of the process (do not write or free it). set must be
+ * TRNRAND_DIRECTION_VECTORS_32_JOEKUO6 or
+ * TRNRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6, which give the same table
+ * here: trnsci's scrambled Sobol32 is the unscrambled points XOR a constant
+ * per dimension (cuRAND's scrambled set is a different table; see
+ * docs/rosetta.md). Any other set: TRNRAND_STATUS_OUT_OF_RANGE. vectors NULL:
+ * TRNRAND_STATUS_OUT_OF_RANGE. Needs no daemon. */
+trnrandStatus_t trnrandGetDirectionVectors32(trnrandDirectionVectors32_t **vectors,
+                                             trnrandDirectionVectorSet_t set);
+/* The 64-bit direction numbers (curandGetDirectionVectors64): as
+ * trnrandGetDirectionVectors32 with the 64-bit sets
+ * TRNRAND_DIRECTION_VECTORS_64_JOEKUO6 and
+ * TRNRAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6. The top 32 bits of
+ * element b < 32 are the 32-bit table's element b. */
+trnrandStatus_t trnrandGetDirectionVectors64(trnrandDirectionVectors64_t **vectors,
+                                             trnrandDirectionVectorSet_t set);
+/* The scramble constants of scrambled Sobol32 (curandGetScrambleConstants32):
+ * *constants is set to a host array of TRNRAND_SOBOL32_MAX_DIMENSIONS
+ * constants, dimension j's at (*constants)[j]: raw word j of the Philox4x32-10
+ * stream of seed 0x536F626F6C333221 (docs/numerics.md, "Sobol32"), not
+ * cuRAND's constants. Constant for the life of the process. constants NULL:
+ * TRNRAND_STATUS_OUT_OF_RANGE. Needs no daemon. */
+trnrandStatus_t trnrandGetScrambleConstants32(unsigned int **constants);
+/* The 64-bit scramble constants of scrambled Sobol64
+ * (curandGetScrambleConstants64): dimension j's is raw words 2j (low half)
+ * and 2j + 1 (high half) of the Philox4x32-10 stream of seed
+ * 0x536F626F6C363421 (docs/numerics.md, "Sobol64"). As
+ * trnrandGetScrambleConstants32 otherwise. */
+trnrandStatus_t trnrandGetScrambleConstants64(unsigned long long **constants);
 
 /* Library version, encoded as CURAND_VERSION: major*1000 + minor*100 + patch
  * (100 for 0.1.0). TRNRAND_STATUS_OUT_OF_RANGE when version is NULL. */

@@ -6,7 +6,7 @@
  * Points. Point k (0 <= k < 2^32) of dimension j is
  *     P(j, k) = XOR of v[j][b] over the set bits b of g = k ^ (k >> 1)
  * (Gray-code order, as cuRAND and scipy.stats.qmc.Sobol number the points),
- * v the Joe-Kuo direction numbers of sobol_directions.c. Scrambled Sobol32
+ * v the Joe-Kuo direction numbers of sobol_tables.c. Scrambled Sobol32
  * gives P(j, k) ^ c_j, c_j = raw word j of the Philox4x32-10 stream of seed
  * TRN_SOBOL_SCRAMBLE_SEED (rand.c's stream: element j mod 4 of
  * philox4x32_10(counter {j/4, 0, 0, 0}, key {lo32(seed), hi32(seed)})).
@@ -57,7 +57,7 @@
 #endif
 
 uint32_t trn_sobol_point(unsigned dim, uint64_t k) {
-    const uint32_t *v = trn_sobol_directions[dim];
+    const uint32_t *v = trn_sobol_directions32()[dim];
     uint32_t g = (uint32_t)(k ^ (k >> 1)), x = 0;
     for (unsigned b = 0; g != 0; b++, g >>= 1)
         if (g & 1u)
@@ -73,7 +73,7 @@ uint32_t trn_sobol_scramble_constant(unsigned dim) {
 }
 
 uint64_t trn_sobol64_point(unsigned dim, uint64_t k) {
-    const uint64_t *v = trn_sobol64_directions[dim];
+    const uint64_t *v = trn_sobol_directions64()[dim];
     uint64_t g = k ^ (k >> 1), x = 0;
     for (unsigned b = 0; g != 0; b++, g >>= 1)
         if (g & 1u)
@@ -237,6 +237,10 @@ trn_kstatus trn_cpu_sobol(const trn_rand_desc *d, int shard, int nshards) {
     if (d->dims == 0 || d->dims > TRN_SOBOL_MAX_DIMS || d->n % d->dims != 0)
         return TRN_KSTATUS_FAILED;
     const size_t per = d->n / d->dims;
+    const uint32_t(*dir32)[32] = trn_sobol_directions32();
+    const uint64_t(*dir64)[64] = trn_sobol_directions64();
+    if (!dir32 || !dir64)
+        return TRN_KSTATUS_FAILED;
     if (wide) {
         if ((uint64_t)per > UINT64_MAX - d->offset)
             return TRN_KSTATUS_FAILED;
@@ -244,7 +248,7 @@ trn_kstatus trn_cpu_sobol(const trn_rand_desc *d, int shard, int nshards) {
         for (size_t i = lo; i < hi;) {
             const unsigned j = (unsigned)(i / per);
             const size_t end = (size_t)(j + 1) * per < hi ? (size_t)(j + 1) * per : hi;
-            const uint64_t *v = trn_sobol64_directions[j];
+            const uint64_t *v = dir64[j];
             uint64_t k = d->offset + (uint64_t)(i - (size_t)j * per);
             uint64_t x =
                 trn_sobol64_point(j, k) ^ (scrambled ? trn_sobol64_scramble_constant(j) : 0u);
@@ -263,7 +267,7 @@ trn_kstatus trn_cpu_sobol(const trn_rand_desc *d, int shard, int nshards) {
     for (size_t i = lo; i < hi;) {
         const unsigned j = (unsigned)(i / per);
         const size_t end = (size_t)(j + 1) * per < hi ? (size_t)(j + 1) * per : hi;
-        const uint32_t *v = trn_sobol_directions[j];
+        const uint32_t *v = dir32[j];
         uint64_t k = d->offset + (uint64_t)(i - (size_t)j * per);
         uint32_t x = trn_sobol_point(j, k) ^ (scrambled ? trn_sobol_scramble_constant(j) : 0u);
         sobol_store(d, i++, x);

@@ -23,6 +23,18 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
         OFFSET .. OFFSET + POINTS - 1, within 2^-52 (2^-53 for dropping the low 11
         bits, 2^-54 for each side's rounding).
 
+    rand_ref.py sobol32 FILE DIMS POINTS OFFSET
+        Sobol32 raw words (uint32, dimension-major, POINTS per dimension from
+        point OFFSET) exactly against scipy.stats.qmc.Sobol(DIMS,
+        scramble=False, bits=32): fast_forward(OFFSET), then random(POINTS)
+        times 2^32 (exact: scipy's points are multiples of 2^-32).
+
+    rand_ref.py directions FILE32 FILE64 DIMS
+        The tables of trnrandGetDirectionVectors32 (DIMS x 32 uint32) and
+        trnrandGetDirectionVectors64 (DIMS x 64 uint64) exactly against
+        scipy's own direction numbers, Sobol(DIMS, scramble=False,
+        bits=32)._sv and Sobol(DIMS, scramble=False, bits=64)._sv.
+
     rand_ref.py poisson FILE LAMBDA
         FILE raw uint32 Poisson samples: sample mean within 5 sqrt(lambda/n)
         and variance within 5 sqrt((lambda + 2 lambda^2)/n) of lambda, and a
@@ -143,6 +155,37 @@ def sobol64(args):
     err = float(np.max(np.abs(got - want)))
     print("sobol64 f64 dims=%d points=%d offset=%d max|diff|=%.3g" % (dims, points, offset, err))
     return 0 if err <= 2.0**-52 else 1
+
+
+def sobol32(args):
+    path = args[0]
+    dims, points, offset = int(args[1]), int(args[2]), int(args[3])
+    warnings.simplefilter("ignore")
+    eng = qmc.Sobol(d=dims, scramble=False, bits=32)
+    if offset:
+        eng.fast_forward(offset)
+    want = np.rint(eng.random(points) * 2.0**32).astype(np.uint64).T
+    got = np.fromfile(path, dtype=np.uint32).astype(np.uint64).reshape(dims, points)
+    bad = int(np.sum(got != want))
+    if bad:
+        j, i = np.argwhere(got != want)[0]
+        print("dim %d point %d: got %#x, scipy %#x" % (j, offset + i, int(got[j, i]),
+                                                         int(want[j, i])))
+    print("sobol32 dims=%d points=%d offset=%d mismatches=%d" % (dims, points, offset, bad))
+    return 0 if bad == 0 else 1
+
+
+def directions(args):
+    p32, p64, dims = args[0], args[1], int(args[2])
+    warnings.simplefilter("ignore")
+    sv32 = qmc.Sobol(d=dims, scramble=False, bits=32)._sv.astype(np.uint64)
+    sv64 = qmc.Sobol(d=dims, scramble=False, bits=64)._sv.astype(np.uint64)
+    got32 = np.fromfile(p32, dtype=np.uint32).astype(np.uint64).reshape(dims, 32)
+    got64 = np.fromfile(p64, dtype=np.uint64).reshape(dims, 64)
+    bad32 = int(np.sum(got32 != sv32[:, :32]))
+    bad64 = int(np.sum(got64 != sv64[:, :64]))
+    print("directions dims=%d mismatches 32-bit %d 64-bit %d" % (dims, bad32, bad64))
+    return 0 if bad32 == 0 and bad64 == 0 else 1
 
 
 def poisson(args):
@@ -376,6 +419,10 @@ def main():
         return ks(args)
     if cmd == "sobol64":
         return sobol64(args)
+    if cmd == "sobol32":
+        return sobol32(args)
+    if cmd == "directions":
+        return directions(args)
     if cmd == "poisson":
         return poisson(args)
     if cmd == "xorwow":

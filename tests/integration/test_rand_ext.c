@@ -20,6 +20,10 @@
  *    returns for the same dimensions and offset (necessary, not sufficient);
  *    the scrambled generator differs from the plain one by one constant per
  *    dimension.
+ *  - Sobol32 of all 21201 dimensions exactly against scipy's random()
+ *    (rand_ref.py sobol32), the direction-number getters against scipy's
+ *    own direction numbers (rand_ref.py directions), the scramble-constant
+ *    getters against the documented Philox words.
  *  - Latin hypercube: each stratum of each dimension exactly once, strictly
  *    inside it (checked in long double), for several sizes.
  *  - Split invariance: a call split in two (the second continuing the
@@ -584,7 +588,7 @@ static void test_bad_input(void **state) {
     assert_int_equal(trnrandGenerate(q64, dev, 4), TRNRAND_STATUS_TYPE_ERROR);
     expect_message("trnrandGenerateLongLong");
     assert_int_equal(trnrandGenerateLongLong(q64, dev, 3), TRNRAND_STATUS_LENGTH_NOT_MULTIPLE);
-    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(q64, 1025),
+    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(q64, 21202),
                      TRNRAND_STATUS_OUT_OF_RANGE);
     /* Sobol64's end: offset + points <= 2^64 - 1 */
     assert_int_equal(trnrandSetGeneratorOffset(q64, UINT64_MAX - 2), TRNRAND_STATUS_SUCCESS);
@@ -625,6 +629,113 @@ static int check_idle(void **state) {
 #define ONCE(fn)                                                                                   \
     { #fn, fn, NULL, check_idle, NULL }
 
+/* ---- all 21201 dimensions and the Sobol tables ------------------------------------------ */
+
+/* Sobol32 of every dimension (21201) through the daemon against scipy
+ * (rand_ref.py sobol32, exact); a host generator gives the same bits; the
+ * scrambled generator XORs the getter's constant per dimension; the getters'
+ * direction numbers against scipy's (rand_ref.py directions) and their
+ * scramble constants against the documented Philox words; bad sets and
+ * NULL pointers; one dimension too many. */
+static void test_sobol_all_dims(void **state) {
+    assert_int_equal(trnsciInit(addr_of(state)), trnsciSuccess);
+    const unsigned dims = TRNRAND_SOBOL32_MAX_DIMENSIONS;
+    const size_t per = 8, n = (size_t)dims * per;
+    const uint64_t offset = 3000;
+    trnrandGenerator_t g = quasi(TRNRAND_RNG_QUASI_SOBOL32, dims, offset);
+    void *dev = dev_alloc(n * 4);
+    assert_int_equal(trnrandGenerate(g, dev, n), TRNRAND_STATUS_SUCCESS);
+    uint32_t *x = dev_take(dev, n * 4);
+    char path[320], path64[320], ds[16], ps[24], os[32];
+    snprintf(path, sizeof(path), "%s/s32u.bin", tmp_dir);
+    write_file(path, x, n * 4);
+    snprintf(ds, sizeof(ds), "%u", dims);
+    snprintf(ps, sizeof(ps), "%zu", per);
+    snprintf(os, sizeof(os), "%llu", (unsigned long long)offset);
+    const char *args[] = {"sobol32", path, ds, ps, os, NULL};
+    run_ref(args);
+    assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+
+    trnrandGenerator_t h = NULL;
+    assert_int_equal(trnrandCreateGeneratorHost(&h, TRNRAND_RNG_QUASI_SOBOL32),
+                     TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(h, dims), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandSetGeneratorOffset(h, offset), TRNRAND_STATUS_SUCCESS);
+    uint32_t *hx = malloc(n * 4);
+    assert_non_null(hx);
+    assert_int_equal(trnrandGenerate(h, hx, n), TRNRAND_STATUS_SUCCESS);
+    assert_memory_equal(hx, x, n * 4);
+    free(hx);
+    assert_int_equal(trnrandDestroyGenerator(h), TRNRAND_STATUS_SUCCESS);
+
+    unsigned int *c32 = NULL;
+    unsigned long long *c64 = NULL;
+    assert_int_equal(trnrandGetScrambleConstants32(&c32), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandGetScrambleConstants64(&c64), TRNRAND_STATUS_SUCCESS);
+    const uint64_t s32 = UINT64_C(0x536F626F6C333221), s64 = UINT64_C(0x536F626F6C363421);
+    for (unsigned j = 0; j < dims; j++) {
+        assert_int_equal(c32[j], ref_word(s32, j));
+        assert_true(c64[j] == ((uint64_t)ref_word(s64, 2 * (uint64_t)j) |
+                               (uint64_t)ref_word(s64, 2 * (uint64_t)j + 1) << 32));
+    }
+    trnrandGenerator_t sc = quasi(TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, dims, offset);
+    dev = dev_alloc(n * 4);
+    assert_int_equal(trnrandGenerate(sc, dev, n), TRNRAND_STATUS_SUCCESS);
+    uint32_t *sx = dev_take(dev, n * 4);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(sx[i] ^ x[i], c32[i / per]);
+    free(sx);
+    free(x);
+    assert_int_equal(trnrandDestroyGenerator(sc), TRNRAND_STATUS_SUCCESS);
+
+    trnrandDirectionVectors32_t *v32 = NULL, *v32s = NULL;
+    trnrandDirectionVectors64_t *v64 = NULL, *v64s = NULL;
+    assert_int_equal(trnrandGetDirectionVectors32(&v32, TRNRAND_DIRECTION_VECTORS_32_JOEKUO6),
+                     TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(
+        trnrandGetDirectionVectors32(&v32s, TRNRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6),
+        TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandGetDirectionVectors64(&v64, TRNRAND_DIRECTION_VECTORS_64_JOEKUO6),
+                     TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(
+        trnrandGetDirectionVectors64(&v64s, TRNRAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6),
+        TRNRAND_STATUS_SUCCESS);
+    assert_ptr_equal(v32, v32s);
+    assert_ptr_equal(v64, v64s);
+    snprintf(path, sizeof(path), "%s/dir32.bin", tmp_dir);
+    snprintf(path64, sizeof(path64), "%s/dir64.bin", tmp_dir);
+    write_file(path, v32, (size_t)dims * sizeof(*v32));
+    write_file(path64, v64, (size_t)dims * sizeof(*v64));
+    const char *dargs[] = {"directions", path, path64, ds, NULL};
+    run_ref(dargs);
+
+    /* bad sets, NULL outputs */
+    trnrandDirectionVectors32_t *keep32 = v32;
+    assert_int_equal(trnrandGetDirectionVectors32(&v32, TRNRAND_DIRECTION_VECTORS_64_JOEKUO6),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("set 103");
+    assert_ptr_equal(v32, keep32);
+    assert_int_equal(trnrandGetDirectionVectors64(&v64, (trnrandDirectionVectorSet_t)100),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("set 100");
+    assert_int_equal(trnrandGetDirectionVectors32(NULL, TRNRAND_DIRECTION_VECTORS_32_JOEKUO6),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("vectors is NULL");
+    assert_int_equal(trnrandGetDirectionVectors64(NULL, TRNRAND_DIRECTION_VECTORS_64_JOEKUO6),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    assert_int_equal(trnrandGetScrambleConstants32(NULL), TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("constants is NULL");
+    assert_int_equal(trnrandGetScrambleConstants64(NULL), TRNRAND_STATUS_OUT_OF_RANGE);
+
+    trnrandGenerator_t q = NULL;
+    assert_int_equal(trnrandCreateGenerator(&q, TRNRAND_RNG_QUASI_SOBOL64), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(q, dims + 1),
+                     TRNRAND_STATUS_OUT_OF_RANGE);
+    expect_message("num_dimensions must be 1 .. 21201");
+    assert_int_equal(trnrandDestroyGenerator(q), TRNRAND_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 int main(void) {
     snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-rand-ext-XXXXXX");
     if (!mkdtemp(tmp_dir)) {
@@ -649,6 +760,7 @@ int main(void) {
         ON(test_values_and_splits, local), ON(test_values_and_splits, grpc),
         ON(test_latin_hypercube, local),   ON(test_latin_hypercube, grpc),
         ON(test_sobol64, local),           ON(test_sobol64, grpc),
+        ON(test_sobol_all_dims, local),    ON(test_sobol_all_dims, grpc),
         ONCE(test_one_core_vs_two_cores),  ON(test_bad_input, local),
         ON(test_bad_input, grpc),
     };

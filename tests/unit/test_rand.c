@@ -1119,7 +1119,7 @@ static uint32_t ref_sobol(unsigned j, uint64_t k) {
     uint32_t x = 0;
     for (unsigned b = 0; b < 32; b++)
         if ((g >> b) & 1u)
-            x ^= trn_sobol_directions[j][b];
+            x ^= trn_sobol_directions32()[j][b];
     return x;
 }
 

@@ -530,6 +530,100 @@ static uint64_t ref_scramble64(unsigned j) {
            ((uint64_t)ref_word(s, 2 * (uint64_t)j + 1) << 32);
 }
 
+/* ---- all 21201 dimensions -------------------------------------------------------- */
+
+#include "test_rand_sobol_hd_gold.h"
+
+#define NHD (sizeof(SOBOL_HD_DIMS) / sizeof(SOBOL_HD_DIMS[0]))
+
+/* Dimensions up to 21200 against scipy (exact): Sobol32 through the kernel
+ * with every dimension at once (cuRAND's dimension-major layout) at points
+ * K0 .. K0 + 15 and at the last two points before 2^32, Sobol64 at far
+ * points through the kernel and the point helper; the scrambled generators
+ * XOR one constant per dimension, the getters' tables; one more dimension
+ * is refused. */
+static void test_sobol_high_dims(void **state) {
+    (void)state;
+    const uint32_t D = TRN_SOBOL_MAX_DIMS;
+    assert_int_equal(D, 21201);
+    trn_rand_desc d = mk(TRN_RAND_U32, 0, SOBOL_HD_K0, (size_t)D * 16);
+    d.gen = TRN_RAND_SOBOL32;
+    d.dims = D;
+    uint32_t *x = (uint32_t *)run_all(d, 3);
+    for (size_t r = 0; r < NHD; r++)
+        for (unsigned k = 0; k < 16; k++)
+            assert_int_equal(x[(size_t)SOBOL_HD_DIMS[r] * 16 + k], SOBOL_HD_GOLD32[r][k]);
+    d.gen = TRN_RAND_SCRAMBLED_SOBOL32;
+    uint32_t *sx = (uint32_t *)run_all(d, 2);
+    const uint32_t *c32 = trn_sobol_scramble_constants32();
+    for (uint32_t j = 0; j < D; j++) {
+        assert_int_equal(c32[j], trn_sobol_scramble_constant(j));
+        for (unsigned k = 0; k < 16; k++)
+            assert_int_equal(sx[(size_t)j * 16 + k], x[(size_t)j * 16 + k] ^ c32[j]);
+    }
+    free(sx);
+    free(x);
+
+    /* the last two points of Sobol32: 2^32 - 2, 2^32 - 1 */
+    d = mk(TRN_RAND_U32, 0, (UINT64_C(1) << 32) - 2, (size_t)D * 2);
+    d.gen = TRN_RAND_SOBOL32;
+    d.dims = D;
+    x = (uint32_t *)run_all(d, 2);
+    for (size_t r = 0; r < NHD; r++) {
+        const unsigned j = SOBOL_HD_DIMS[r];
+        assert_int_equal(x[(size_t)j * 2], SOBOL_HD_FAR32[r][2]);
+        assert_int_equal(x[(size_t)j * 2 + 1], SOBOL_HD_FAR32[r][1]);
+        assert_int_equal(trn_sobol_point(j, SOBOL_HD_FAR[0]), SOBOL_HD_FAR32[r][0]);
+    }
+    free(x);
+
+    /* Sobol64 at far points */
+    for (size_t i = 0; i < sizeof(SOBOL_HD_FAR) / sizeof(SOBOL_HD_FAR[0]); i++) {
+        d = mk(TRN_RAND_U64, 0, SOBOL_HD_FAR[i], D);
+        d.gen = TRN_RAND_SOBOL64;
+        d.dims = D;
+        uint64_t *y = (uint64_t *)run_all(d, 2);
+        for (size_t r = 0; r < NHD; r++) {
+            assert_true(y[SOBOL_HD_DIMS[r]] == SOBOL_HD_GOLD64[r][i]);
+            assert_true(trn_sobol64_point(SOBOL_HD_DIMS[r], SOBOL_HD_FAR[i]) ==
+                        SOBOL_HD_GOLD64[r][i]);
+        }
+        if (i == 0) {
+            d.gen = TRN_RAND_SCRAMBLED_SOBOL64;
+            uint64_t *sy = (uint64_t *)run_all(d, 1);
+            const uint64_t *c64 = trn_sobol_scramble_constants64();
+            for (uint32_t j = 0; j < D; j++) {
+                assert_true(c64[j] == ref_scramble64(j));
+                assert_true(sy[j] == (y[j] ^ c64[j]));
+            }
+            free(sy);
+        }
+        free(y);
+    }
+
+    /* The tables, every dimension: v[b] = m_(b+1) 2^(63-b) with m_(b+1) odd,
+     * so bit 63 - b is set and the bits below it are clear (what makes each
+     * dimension a (0, m, 1)-net); the 32-bit numbers are the top halves. */
+    const uint32_t(*v32)[32] = trn_sobol_directions32();
+    const uint64_t(*v64)[64] = trn_sobol_directions64();
+    assert_non_null(v32);
+    assert_non_null(v64);
+    for (uint32_t j = 0; j < D; j++)
+        for (unsigned b = 0; b < 64; b++) {
+            assert_true(((v64[j][b] >> (63 - b)) & 1u) == 1u);
+            assert_true((v64[j][b] & ((UINT64_C(1) << (63 - b)) - 1u)) == 0);
+            if (b < 32)
+                assert_int_equal(v32[j][b], (uint32_t)(v64[j][b] >> 32));
+        }
+
+    uint32_t sink[2];
+    d = mk(TRN_RAND_U32, 0, 0, D + 1);
+    d.gen = TRN_RAND_SOBOL32;
+    d.dims = D + 1;
+    d.dst = sink;
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
+}
+
 static void test_sobol64_golden(void **state) {
     (void)state;
     for (unsigned j = 0; j < 8; j++)
@@ -569,8 +663,8 @@ static void test_sobol64_golden(void **state) {
     for (unsigned j = 0; j < TRN_SOBOL_MAX_DIMS; j++) {
         assert_true(trn_sobol64_scramble_constant(j) == ref_scramble64(j));
         for (unsigned b = 0; b < 32; b++)
-            assert_int_equal((uint32_t)(trn_sobol64_directions[j][b] >> 32),
-                             trn_sobol_directions[j][b]);
+            assert_int_equal((uint32_t)(trn_sobol_directions64()[j][b] >> 32),
+                             trn_sobol_directions32()[j][b]);
     }
 }
 
@@ -701,6 +795,7 @@ int main(void) {
         cmocka_unit_test(test_truncnormal),
         cmocka_unit_test(test_lhs),
         cmocka_unit_test(test_sobol64_golden),
+        cmocka_unit_test(test_sobol_high_dims),
         cmocka_unit_test(test_sobol64_conversions_and_splits),
         cmocka_unit_test(test_refusals),
     };
