@@ -8,7 +8,7 @@
  * (all of it for trnsciMemcpy, the stream's for trnsciMemcpyAsync).
  *
  * gRPC, and the local transport of a daemon whose device pointers are
- * opaque (docs/memory-model.md): a device pointer is the start of a
+ * opaque (docs/neuron.md, "Memory model"): a device pointer is the start of a
  * reserved, inaccessible address range of the allocation's size (see
  * ptrtable.h). On the local transport the data of such copies goes through
  * the staging buffer (a pinned host allocation the daemon copies from and
