@@ -705,8 +705,9 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
 
     trn_buffer *b = calloc(1, sizeof(*b));
     /* With executors every buffer is a memfd in their shared space; the
-     * memfd goes to the client only when it maps the buffer. */
-    trn_exec_space *sp = s->table->space;
+     * memfd goes to the client only when it maps the buffer. The staging
+     * buffer is no op's operand, so executors never need it. */
+    trn_exec_space *sp = staging ? NULL : s->table->space;
     const int client_maps = kind == TRN_ALLOC_DEVICE ? s->shared_memory : s->host_shared;
     const int mapped = client_maps || sp;
     void *data = NULL;
@@ -732,7 +733,8 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
     if (rc != 0)
         goto nomem;
     trn_session_ref(s);
-    atomic_fetch_add(&s->table->buffers, 1);
+    if (!staging) /* transport memory, as the rings are: not a buffer in the counts */
+        atomic_fetch_add(&s->table->buffers, 1);
     *id = b->id;
     return TRN_WIRE_OK;
 
@@ -776,12 +778,13 @@ void trn_buffer_unref(trn_buffer *b) {
     if (atomic_fetch_sub(&b->refs, 1) != 1)
         return;
     trn_session *s = b->owner;
-    if (b->staging)
+    if (b->staging) {
         staging_release(s);
-    else
+    } else {
         trn_session_credit(s, b->size);
-    atomic_fetch_sub(&s->table->buffers, 1);
-    trn_bufmem_release(b->data, b->size, b->mapped, s->table->space);
+        atomic_fetch_sub(&s->table->buffers, 1);
+    }
+    trn_bufmem_release(b->data, b->size, b->mapped, b->staging ? NULL : s->table->space);
     free(b);
     trn_session_unref(s);
 }
