@@ -88,6 +88,17 @@ typedef struct trn_client {
     /* Device memory is mapped into this process (local transport): device
      * pointers are host-addressable and copies are memcpy. */
     int mapped;
+    /* Host allocations (pinned memory) are daemon buffers mapped here: the
+     * local transport, whatever the device pointers are. */
+    int host_mapped;
+    /* The daemon's device pointers are opaque (HelloReply.opaque_pointers):
+     * on the local transport host↔device copies then go through `staging`,
+     * a host allocation of chunk_bytes the daemon copies from and into
+     * (memory.c), one copy at a time. */
+    int opaque_pointers;
+    pthread_mutex_t staging_lock;
+    void *staging;       /* NULL until the first staged copy */
+    uint64_t staging_id; /* its buffer id */
     trn_ptrtable ptrs;
     trn_plan_records plans; /* the plans made in this session (client/validate.h) */
     int validate_ops;       /* ops are validated before sending (not TRNSCI_CLIENT_VALIDATE=0) */
@@ -230,6 +241,10 @@ void trn_memory_memset_op(Trnsci__V1__Op *op, Trnsci__V1__MemsetOp *m, Trnsci__V
 /* Allocates size (> 0) bytes of daemon memory and enters it in the pointer
  * table (trnsciMalloc's work; fn names the call in errors). */
 trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const char *fn);
+/* The same for page-locked host memory (AllocRequest.host): on the local
+ * transport a daemon buffer mapped here even when device pointers are
+ * opaque. */
+trnsciError_t trn_memory_alloc_host(trn_client *c, size_t size, void **out, const char *fn);
 /* Takes the allocation starting at p out of the pointer table, unmaps it
  * and frees it on the daemon (trnsciFree's work). */
 trnsciError_t trn_memory_release(trn_client *c, void *p, const char *fn);

@@ -137,8 +137,8 @@ static trnsciError_t host_alloc(void **pHost, size_t size, unsigned flags, const
         return trn_ok();
     void *p = NULL;
     host_kind kind;
-    if (c->mapped) {
-        if ((e = trn_memory_alloc(c, size, &p, fn)))
+    if (c->host_mapped) {
+        if ((e = trn_memory_alloc_host(c, size, &p, fn)))
             return e;
         kind = HOST_DAEMON;
     } else {

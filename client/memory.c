@@ -7,8 +7,12 @@
  * host↔device copies are plain memcpy here, after waiting for queued work
  * (all of it for trnsciMemcpy, the stream's for trnsciMemcpyAsync).
  *
- * gRPC: a device pointer is the start of a reserved, inaccessible address
- * range of the allocation's size (see ptrtable.h). Host↔device copies move
+ * gRPC, and the local transport of a daemon whose device pointers are
+ * opaque (docs/neuron.md, "Memory model"): a device pointer is the start of a
+ * reserved, inaccessible address range of the allocation's size (see
+ * ptrtable.h). On the local transport the data of such copies goes through
+ * the staging buffer (a pinned host allocation the daemon copies from and
+ * into, never the socket); over gRPC it rides in the messages. Host↔device copies move
  * in chunks of at most chunk_bytes, so no single message approaches gRPC's
  * size limits: trnsciMemcpy uses plain Write/Read after synchronising;
  * trnsciMemcpyAsync uses ordered Writes (staged by the daemon, copied in
@@ -38,12 +42,19 @@ static trnsciError_t free_on_daemon(trn_client *c, uint64_t buffer_id) {
     return trn_client_call(c, TRN_WIRE_FREE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
 }
 
-trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const char *fn) {
+/* What an allocation is: device memory, pinned host memory, or the
+ * staging buffer (host memory the daemon does not charge to the quota). */
+enum { ALLOC_DEVICE, ALLOC_HOST, ALLOC_STAGING };
+
+static trnsciError_t alloc_buffer(trn_client *c, size_t size, int kind, void **out,
+                                  const char *fn) {
     trnsciError_t e;
     if (size > SIZE_MAX / 2)
         return trn_fail(trnsciErrorMemoryAllocation, "%s: %zu bytes is too large", fn, size);
+    const int host = kind != ALLOC_DEVICE;
+    const int maps = host ? c->host_mapped : c->mapped;
     void *base = MAP_FAILED;
-    if (!c->mapped) {
+    if (!maps) {
         base = mmap(NULL, round_to_page(size), PROT_NONE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (base == MAP_FAILED)
@@ -54,6 +65,8 @@ trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const cha
     Trnsci__V1__AllocRequest req = TRNSCI__V1__ALLOC_REQUEST__INIT;
     req.session_id = c->session_id;
     req.bytes = size;
+    req.host = host && c->protocol_minor >= 14; /* older daemons map every buffer */
+    req.staging = kind == ALLOC_STAGING;        /* only sent to opaque (1.14) daemons */
     Trnsci__V1__AllocReply *r = NULL;
     int fd = -1;
     e = trn_client_call_fd(c, TRN_WIRE_ALLOC, &req.base, &trnsci__v1__alloc_reply__descriptor,
@@ -65,7 +78,7 @@ trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const cha
     }
     const uint64_t id = r->buffer_id;
     trnsci__v1__alloc_reply__free_unpacked(r, NULL);
-    if (c->mapped) {
+    if (maps) {
         if (fd >= 0)
             base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (fd >= 0)
@@ -81,12 +94,20 @@ trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const cha
         }
     }
     if (trn_ptrtable_insert(&c->ptrs, (uintptr_t)base, size, id) != 0) {
-        munmap(base, c->mapped ? size : round_to_page(size));
+        munmap(base, maps ? size : round_to_page(size));
         free_on_daemon(c, id);
         return trn_fail(trnsciErrorMemoryAllocation, "%s: out of client memory", fn);
     }
     *out = base;
     return trnsciSuccess;
+}
+
+trnsciError_t trn_memory_alloc(trn_client *c, size_t size, void **out, const char *fn) {
+    return alloc_buffer(c, size, ALLOC_DEVICE, out, fn);
+}
+
+trnsciError_t trn_memory_alloc_host(trn_client *c, size_t size, void **out, const char *fn) {
+    return alloc_buffer(c, size, ALLOC_HOST, out, fn);
 }
 
 static trnsciError_t malloc_named(void **devPtr, size_t size, const char *fn) {
@@ -166,23 +187,90 @@ trnsciError_t trn_memory_device_range(trn_client *c, const void *p, size_t count
     return trnsciSuccess;
 }
 
-static trnsciError_t write_chunks(trn_client *c, Trnsci__V1__BufferRef dst, const void *src,
-                                  size_t count) {
+/* ---- host <-> device copies the daemon makes (gRPC, opaque pointers) ---- */
+
+/* Whether this session's copies go through the staging buffer: the local
+ * transport with opaque device pointers. */
+static int staged(const trn_client *c) {
+    return c->host_mapped && !c->mapped;
+}
+
+/* Takes the staging buffer (allocating it the first time), or fails with
+ * staging_lock released. */
+static trnsciError_t staging_take(trn_client *c, Trnsci__V1__BufferRef *ref) {
+    pthread_mutex_lock(&c->staging_lock);
+    if (!c->staging) {
+        void *p = NULL;
+        const trnsciError_t e =
+            alloc_buffer(c, (size_t)c->chunk_bytes, ALLOC_STAGING, &p, "trnsciMemcpy staging");
+        if (e != trnsciSuccess) {
+            pthread_mutex_unlock(&c->staging_lock);
+            return e;
+        }
+        if (trn_memory_device_range(c, p, 1, "staging", ref) != trnsciSuccess) {
+            pthread_mutex_unlock(&c->staging_lock);
+            return trn_fail(trnsciErrorUnknown, "trnsciMemcpy: the staging buffer vanished");
+        }
+        c->staging = p;
+        c->staging_id = ref->buffer_id;
+    }
+    trnsci__v1__buffer_ref__init(ref);
+    ref->buffer_id = c->staging_id;
+    ref->offset = 0;
+    return trnsciSuccess;
+}
+
+/* Host -> device in chunks: plain Writes (the data lands at once; the
+ * caller orders them), or with `ordered` Writes the daemon stages and
+ * applies in the stream's order (a full launch queue: trnsciErrorBusy). */
+static trnsciError_t write_chunks_on(trn_client *c, Trnsci__V1__BufferRef dst, const void *src,
+                                     size_t count, int ordered, trnsciStream_t stream) {
     Trnsci__V1__WriteRequest req = TRNSCI__V1__WRITE_REQUEST__INIT;
     req.session_id = c->session_id;
     req.dst = &dst;
+    if (ordered) {
+        req.ordered = 1;
+        req.stream_id = trn_stream_id(stream);
+        req.timeout_us = trn_stream_timeout_us(c, stream);
+    }
+    Trnsci__V1__BufferRef sref;
+    const int via_staging = staged(c);
+    trnsciError_t e = trnsciSuccess;
+    if (via_staging) {
+        if ((e = staging_take(c, &sref)))
+            return e;
+        req.src = &sref;
+    }
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
-        req.data.data = (uint8_t *)src + done;
-        req.data.len = n;
-        const trnsciError_t e =
-            trn_client_call(c, TRN_WIRE_WRITE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+        if (via_staging) {
+            memcpy(c->staging, (const uint8_t *)src + done, n);
+            req.length = n;
+        } else {
+            req.data.data = (uint8_t *)src + done;
+            req.data.len = n;
+        }
+        if (ordered)
+            trn_client_note_op(c, stream);
+        /* An ordered Write's reply comes once the chunk is staged, so the
+         * usual deadline applies (the daemon does not carry it over to the
+         * queued copy). */
+        e = trn_client_call(c, TRN_WIRE_WRITE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
+        if (ordered && e == trnsciErrorMemoryAllocation) /* queue limit or staging quota */
+            e = trn_retag(trnsciErrorBusy);
         if (e != trnsciSuccess)
-            return e;
+            break;
         done += n;
         dst.offset += n;
     }
-    return trnsciSuccess;
+    if (via_staging)
+        pthread_mutex_unlock(&c->staging_lock);
+    return e;
+}
+
+static trnsciError_t write_chunks(trn_client *c, Trnsci__V1__BufferRef dst, const void *src,
+                                  size_t count) {
+    return write_chunks_on(c, dst, src, count, 0, NULL);
 }
 
 static trnsciError_t read_chunks(trn_client *c, Trnsci__V1__BufferRef src, void *dst,
@@ -190,25 +278,36 @@ static trnsciError_t read_chunks(trn_client *c, Trnsci__V1__BufferRef src, void 
     Trnsci__V1__ReadRequest req = TRNSCI__V1__READ_REQUEST__INIT;
     req.session_id = c->session_id;
     req.src = &src;
+    Trnsci__V1__BufferRef sref;
+    const int via_staging = staged(c);
+    trnsciError_t e = trnsciSuccess;
+    if (via_staging) {
+        if ((e = staging_take(c, &sref)))
+            return e;
+        req.dst = &sref;
+    }
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
         req.length = n;
         Trnsci__V1__ReadReply *r = NULL;
-        const trnsciError_t e =
-            trn_client_call(c, TRN_WIRE_READ, &req.base, &trnsci__v1__read_reply__descriptor,
+        e = trn_client_call(c, TRN_WIRE_READ, &req.base, &trnsci__v1__read_reply__descriptor,
                             (ProtobufCMessage **)&r, TRN_CALL_TIMEOUT_MS);
         if (e != trnsciSuccess)
-            return e;
-        const int short_read = r->data.len != n;
-        if (!short_read)
-            memcpy((char *)dst + done, r->data.data, n);
+            break;
+        const size_t got = via_staging ? n : r->data.len;
+        if (got == n)
+            memcpy((char *)dst + done, via_staging ? c->staging : r->data.data, n);
         trnsci__v1__read_reply__free_unpacked(r, NULL);
-        if (short_read)
-            return trn_fail(trnsciErrorUnknown, "trnsciMemcpy: the daemon returned a short read");
+        if (got != n) {
+            e = trn_fail(trnsciErrorUnknown, "trnsciMemcpy: the daemon returned a short read");
+            break;
+        }
         done += n;
         src.offset += n;
     }
-    return trnsciSuccess;
+    if (via_staging)
+        pthread_mutex_unlock(&c->staging_lock);
+    return e;
 }
 
 /* Pinned host memory is host memory, though on the local transport it is
@@ -259,6 +358,12 @@ trnsciError_t trnsciMemcpy(void *dst, const void *src, size_t count, trnsciMemcp
         return trn_fail(trnsciErrorInvalidValue, "trnsciMemcpy: dst or src is NULL");
     kind = resolve_kind(c, dst, src, kind);
     Trnsci__V1__BufferRef dref, sref;
+    /* Pinned memory that is a daemon buffer, when device memory is not
+     * mapped here: the daemon copies it directly, without staging. */
+    if (!c->mapped && c->host_mapped &&
+        ((kind == trnsciMemcpyHostToDevice && trn_hostmem_daemon_range(src, count)) ||
+         (kind == trnsciMemcpyDeviceToHost && trn_hostmem_daemon_range(dst, count))))
+        kind = trnsciMemcpyDeviceToDevice;
     switch (kind) {
     case trnsciMemcpyHostToHost: memmove(dst, src, count); return trn_ok();
     case trnsciMemcpyHostToDevice:
@@ -337,33 +442,11 @@ trnsciError_t trnsciMemset(void *devPtr, int value, size_t count) {
 
 /* ---- stream-ordered copies ---------------------------------------------------------- */
 
-/* Host → device over gRPC in stream order: ordered Writes, each staged by
- * the daemon before it replies (so src may be reused once this returns). */
+/* Host → device in stream order: ordered Writes, each staged by the daemon
+ * before it replies (so src may be reused once this returns). */
 static trnsciError_t write_ordered(trn_client *c, trnsciStream_t stream, Trnsci__V1__BufferRef dst,
                                    const void *src, size_t count) {
-    Trnsci__V1__WriteRequest req = TRNSCI__V1__WRITE_REQUEST__INIT;
-    req.session_id = c->session_id;
-    req.dst = &dst;
-    req.ordered = 1;
-    req.stream_id = trn_stream_id(stream);
-    req.timeout_us = trn_stream_timeout_us(c, stream);
-    for (size_t done = 0; done < count;) {
-        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
-        req.data.data = (uint8_t *)src + done;
-        req.data.len = n;
-        trn_client_note_op(c, stream);
-        /* The reply comes once the chunk is staged, so the usual deadline
-         * applies (the daemon does not carry it over to the queued copy). */
-        const trnsciError_t e =
-            trn_client_call(c, TRN_WIRE_WRITE, &req.base, NULL, NULL, TRN_CALL_TIMEOUT_MS);
-        if (e == trnsciErrorMemoryAllocation) /* queue limit or staging quota: retry later */
-            return trn_retag(trnsciErrorBusy);
-        if (e != trnsciSuccess)
-            return e;
-        done += n;
-        dst.offset += n;
-    }
-    return trnsciSuccess;
+    return write_chunks_on(c, dst, src, count, 1, stream);
 }
 
 /* Device → host over gRPC in stream order: one StageOutOp per chunk, each
@@ -414,9 +497,9 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
     /* Pinned memory that is a daemon buffer: the daemon copies, in stream
      * order, and the call does not wait. */
     const int pinned_src =
-        kind == trnsciMemcpyHostToDevice && c->mapped && trn_hostmem_daemon_range(src, count);
+        kind == trnsciMemcpyHostToDevice && c->host_mapped && trn_hostmem_daemon_range(src, count);
     const int pinned_dst =
-        kind == trnsciMemcpyDeviceToHost && c->mapped && trn_hostmem_daemon_range(dst, count);
+        kind == trnsciMemcpyDeviceToHost && c->host_mapped && trn_hostmem_daemon_range(dst, count);
     if (pinned_src || pinned_dst)
         kind = trnsciMemcpyDeviceToDevice;
     switch (kind) {
@@ -439,6 +522,12 @@ trnsciError_t trnsciMemcpyAsync(void *dst, const void *src, size_t count, trnsci
             if ((e = trn_client_order_after_stream(c, stream)))
                 return e;
             memmove(dst, src, count);
+        } else if (staged(c)) {
+            /* Through the staging buffer once the stream gets there (as
+             * CUDA's pageable copies, the call returns with the data). */
+            if ((e = trn_client_order_after_stream(c, stream)) ||
+                (e = read_chunks(c, sref, dst, count)))
+                return e;
         } else if ((e = stage_out(c, stream, sref, dst, count))) {
             return e;
         }

@@ -103,6 +103,7 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
     }
     c->core_count = r->core_count;
     c->protocol_minor = r->protocol_minor;
+    c->opaque_pointers = r->opaque_pointers;
     c->chunk_bytes =
         r->limits && r->limits->chunk_bytes ? r->limits->chunk_bytes : TRNSCI_WIRE_CHUNK_BYTES;
     if (c->chunk_bytes > TRNSCI_WIRE_CHUNK_BYTES)
@@ -114,6 +115,14 @@ static trn_transport *try_target(const char *target, trn_client *c, trn_wire_cod
     snprintf(c->backend, sizeof(c->backend), "%s", r->backend);
     trnsci__v1__hello_reply__free_unpacked(r, NULL);
     return t;
+}
+
+/* What pointers are here: device memory is mapped on the local transport
+ * unless the daemon keeps it where this process cannot map it; pinned host
+ * memory is mapped on the local transport always. */
+static void set_memory_model(trn_client *c) {
+    c->host_mapped = c->t->ops->host_mapped;
+    c->mapped = c->host_mapped && !c->opaque_pointers;
 }
 
 /* A fleet of gRPC daemons (fleet.h): gRPC's round_robin policy picks the
@@ -130,7 +139,7 @@ static trnsciError_t connect_fleet(const char *address, const char *balancer, tr
     if (code == TRN_WIRE_OK && peer[0]) {
         c->t = try_target(peer, c, &code, msg, sizeof(msg));
         if (c->t) {
-            c->mapped = c->t->ops->host_mapped;
+            set_memory_model(c);
             snprintf(c->daemon_addr, sizeof(c->daemon_addr), "%s", peer);
             return trnsciSuccess;
         }
@@ -164,7 +173,7 @@ static trnsciError_t connect_any(const char *address, trn_client *c) {
         const char *target = targets[(start + i) % n];
         c->t = try_target(target, c, &code, msg, sizeof(msg));
         if (c->t) {
-            c->mapped = c->t->ops->host_mapped;
+            set_memory_model(c);
             snprintf(c->daemon_addr, sizeof(c->daemon_addr), "%s", target);
             return trnsciSuccess;
         }
@@ -249,6 +258,7 @@ static trnsciError_t init_locked(const char *address) {
     choose_address(address, addr, sizeof(addr));
 
     memset(c, 0, sizeof(*c));
+    pthread_mutex_init(&c->staging_lock, NULL);
     trn_ptrtable_init(&c->ptrs);
     trn_plan_records_init(&c->plans);
     const char *check = getenv("TRNSCI_CLIENT_VALIDATE");
@@ -319,6 +329,7 @@ trnsciError_t trnsciDeviceReset(void) {
         munmap((void *)all[i].base, (size_t)all[i].size);
     free(all);
     trn_hostmem_session_ended(); /* pinned buffers were among them */
+    c->staging = NULL;           /* and so was the staging buffer */
     trn_transport_close(c->t);
     c->t = NULL;
     trn_ptrtable_destroy(&c->ptrs);
@@ -565,7 +576,7 @@ static void describe_device(trn_client *c, trnsciDeviceProp *p) {
     p->deviceOverlap = 1;
     p->multiProcessorCount = (int)c->core_count;
     p->integrated = c->mapped ? 1 : 0;
-    p->canMapHostMemory = c->mapped ? 1 : 0;
+    p->canMapHostMemory = c->host_mapped ? 1 : 0;
     p->concurrentKernels = 1;
     p->asyncEngineCount = 1;
     p->unifiedAddressing = 1;

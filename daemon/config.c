@@ -122,6 +122,11 @@ static const char usage[] =
     "                           through libnrt; ops without a Neuron kernel run on\n"
     "                           the CPU) or auto (default: neuron when libnrt loads\n"
     "                           and reports cores, else cpu)\n"
+    "  --device-pointers P      what a local client's device pointers are: mapped\n"
+    "                           (its mapping of the buffer's shared memory) or\n"
+    "                           opaque (only the daemon touches the bytes; copies\n"
+    "                           are staged, as on a GPU); auto (default): opaque on\n"
+    "                           the neuron backend, mapped on cpu\n"
     "  --neuron-lib PATH        the Neuron runtime library (default: libnrt.so.1\n"
     "                           where the loader finds it, or /opt/aws/neuron/lib)\n"
     "  --neuron-cc PATH         the Neuron compiler driver that builds NEFFs from\n"
@@ -377,6 +382,7 @@ enum option_code {
     O_WATCHDOG_FACTOR,
     O_FAULT_INJECTION,
     O_BACKEND,
+    O_DEVICE_POINTERS,
     O_NEURON_LIB,
     O_NEURON_CC,
     O_NEURON_KERNELS,
@@ -418,6 +424,7 @@ static const struct option options[] = {
     {"executor-watchdog-floor-ms", required_argument, NULL, O_WATCHDOG_FLOOR},
     {"executor-watchdog-factor", required_argument, NULL, O_WATCHDOG_FACTOR},
     {"backend", required_argument, NULL, O_BACKEND},
+    {"device-pointers", required_argument, NULL, O_DEVICE_POINTERS},
     {"neuron-lib", required_argument, NULL, O_NEURON_LIB},
     {"neuron-cc", required_argument, NULL, O_NEURON_CC},
     {"neuron-kernels", required_argument, NULL, O_NEURON_KERNELS},
@@ -609,6 +616,18 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             cfg->backend = TRN_BACKEND_AUTO;
         else {
             snprintf(err, errlen, "--backend %s: expected cpu, neuron or auto", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        break;
+    case O_DEVICE_POINTERS:
+        if (strcmp(arg, "mapped") == 0)
+            cfg->device_pointers = TRN_POINTERS_MAPPED;
+        else if (strcmp(arg, "opaque") == 0)
+            cfg->device_pointers = TRN_POINTERS_OPAQUE;
+        else if (strcmp(arg, "auto") == 0)
+            cfg->device_pointers = TRN_POINTERS_AUTO;
+        else {
+            snprintf(err, errlen, "--device-pointers %s: expected mapped, opaque or auto", arg);
             return TRN_CONFIG_ERROR;
         }
         break;

@@ -30,6 +30,15 @@ typedef enum trn_backend_choice {
     TRN_BACKEND_NEURON = 2,
 } trn_backend_choice;
 
+/* What a device pointer is to a local client (docs/neuron.md, "Memory
+ * model"): the client's mapping of the buffer's shared memory, or an opaque
+ * address whose bytes only the daemon touches. */
+typedef enum trn_pointer_choice {
+    TRN_POINTERS_AUTO = 0, /* opaque on the Neuron backend, mapped on the CPU one */
+    TRN_POINTERS_MAPPED = 1,
+    TRN_POINTERS_OPAQUE = 2,
+} trn_pointer_choice;
+
 typedef struct trn_config {
     /* "unix:/path" (local transport), "grpc+unix:/path" or "host:port" (gRPC) */
     char *listen[TRN_CONFIG_MAX_LISTEN];
@@ -78,6 +87,7 @@ typedef struct trn_config {
     int fault_injection;                 /* test builds: the test-fault ops run */
     /* The compute backend (kernels/neuron/backend_neuron.h). */
     trn_backend_choice backend;
+    trn_pointer_choice device_pointers;
     char *neuron_lib;     /* libnrt, or NULL: the default places */
     char *neuron_cc;      /* the compiler driver, or NULL: none */
     char *neuron_kernels; /* the NKI sources, or NULL: the installed ones */

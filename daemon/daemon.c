@@ -276,6 +276,9 @@ int trnscid_start(trnscid *d) {
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->sessions.space = d->space;
     d->sessions.backend = d->backend;
+    d->sessions.opaque_pointers =
+        d->cfg.device_pointers == TRN_POINTERS_OPAQUE ||
+        (d->cfg.device_pointers == TRN_POINTERS_AUTO && strcmp(d->backend->name, "cpu") != 0);
     d->sessions.plans = d->plans;
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;

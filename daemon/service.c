@@ -137,6 +137,7 @@ static void on_hello(trn_service *svc, const Trnsci__V1__HelloRequest *req, trn_
     r.byte_order = (char *)TRNSCI_WIRE_BYTE_ORDER;
     r.limits = &limits;
     r.backend = (char *)svc->backend->name;
+    r.opaque_pointers = svc->sessions->opaque_pointers;
     trn_service_finish_reply(call, &r.base);
 }
 
@@ -144,6 +145,17 @@ static void on_open_session(trn_service *svc, const Trnsci__V1__OpenSessionReque
                             trn_call *call) {
     char err[ERRLEN];
     if (check_version(req->protocol_major, req->protocol_minor, err, sizeof(err))) {
+        trn_service_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
+        return;
+    }
+    if (svc->sessions->opaque_pointers && call->transport == TRN_TRANSPORT_LOCAL &&
+        req->protocol_major == TRNSCI_PROTOCOL_MAJOR && req->protocol_minor < 14) {
+        /* An older libtrnsci would map every buffer, and this daemon sends
+         * no memory to map. */
+        snprintf(err, sizeof(err),
+                 "this daemon's device pointers are opaque (--device-pointers): a local client "
+                 "needs protocol 1.14 or later, and this one speaks %u.%u",
+                 req->protocol_major, req->protocol_minor);
         trn_service_finish_error(call, TRN_WIRE_FAILED_PRECONDITION, err);
         return;
     }
@@ -224,7 +236,11 @@ static void on_alloc(trn_service *svc, const Trnsci__V1__AllocRequest *req, trn_
         return;
     uint64_t id = 0;
     int fd = -1;
-    const trn_wire_code rc = trn_session_alloc(s, req->bytes, &id, &fd, err, sizeof(err));
+    const trn_wire_code rc = trn_session_alloc(s, req->bytes,
+                                               req->staging ? TRN_ALLOC_STAGING
+                                               : req->host  ? TRN_ALLOC_HOST
+                                                            : TRN_ALLOC_DEVICE,
+                                               &id, &fd, err, sizeof(err));
     trn_session_unref(s);
     if (rc != TRN_WIRE_OK) {
         trn_service_finish_error(call, rc, err);
@@ -285,14 +301,22 @@ static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_
         trn_session_unref(s);
         return;
     }
-    void *dst;
-    trn_buffer *b = region_or_fail(s, req->dst, req->data.len, "Write: dst", call, &dst);
+    const uint64_t len = req->src ? req->length : req->data.len;
+    void *dst, *src = req->data.data;
+    trn_buffer *b = region_or_fail(s, req->dst, len, "Write: dst", call, &dst);
+    trn_buffer *sb = NULL;
+    if (b && req->src && !(sb = region_or_fail(s, req->src, len, "Write: src", call, &src))) {
+        trn_buffer_unref(b);
+        b = NULL;
+    }
     trn_session_unref(s);
     if (!b)
         return;
-    if (req->data.len)
-        memcpy(dst, req->data.data, req->data.len);
+    if (len)
+        memmove(dst, src, (size_t)len); /* staging and dst may be one buffer */
     trn_buffer_unref(b);
+    if (sb)
+        trn_buffer_unref(sb);
     Trnsci__V1__WriteReply r = TRNSCI__V1__WRITE_REPLY__INIT;
     trn_service_finish_reply(call, &r.base);
 }
@@ -306,14 +330,25 @@ static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_ca
         trn_session_unref(s);
         return;
     }
-    void *src;
+    void *src, *dst = NULL;
     trn_buffer *b = region_or_fail(s, req->src, req->length, "Read: src", call, &src);
+    trn_buffer *db = NULL;
+    if (b && req->dst &&
+        !(db = region_or_fail(s, req->dst, req->length, "Read: dst", call, &dst))) {
+        trn_buffer_unref(b);
+        b = NULL;
+    }
     trn_session_unref(s);
     if (!b)
         return;
     Trnsci__V1__ReadReply r = TRNSCI__V1__READ_REPLY__INIT;
-    r.data.data = src;
-    r.data.len = (size_t)req->length;
+    if (db) { /* into the client's staging buffer: the reply carries nothing */
+        memmove(dst, src, (size_t)req->length);
+        trn_buffer_unref(db);
+    } else {
+        r.data.data = src;
+        r.data.len = (size_t)req->length;
+    }
     trn_service_finish_reply(call, &r.base);
     trn_buffer_unref(b);
 }

@@ -31,10 +31,21 @@
 
 static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
                                    const Trnsci__V1__WriteRequest *req, char *err, size_t errlen) {
-    const size_t len = req->data.len;
-    trn_wire_code rc = trn_validate_chunk(len, "Write: data", err, errlen);
+    const size_t len = req->src ? (size_t)req->length : req->data.len;
+    trn_wire_code rc = trn_validate_chunk(req->src ? req->length : len, "Write: data", err, errlen);
     if (rc != TRN_WIRE_OK || len == 0)
         return rc;
+    /* Staged by the client in a host buffer of the session: its bytes are
+     * taken now, as inline data would be. */
+    const void *data = req->data.data;
+    trn_op_refs src_refs = {.n = 0};
+    if (req->src) {
+        void *p = NULL;
+        rc = trn_validate_region(s, req->src, len, 1, "Write: src", &src_refs, &p, err, errlen);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+        data = p;
+    }
     trn_service_op *op = trn_service_op_new(svc);
     if (!op) {
         snprintf(err, errlen, "daemon out of memory staging a Write");
@@ -46,6 +57,7 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
         rc = trn_session_charge(s, len, "ordered Write staging", err, errlen);
     if (rc != TRN_WIRE_OK) {
         trn_op_refs_release(&op->refs);
+        trn_op_refs_release(&src_refs);
         trn_service_op_discard(op);
         return rc;
     }
@@ -55,11 +67,13 @@ static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
         trn_session_credit(s, len);
         op->staging_len = 0;
         trn_op_refs_release(&op->refs);
+        trn_op_refs_release(&src_refs);
         trn_service_op_discard(op);
         snprintf(err, errlen, "daemon out of memory staging a Write of %zu bytes", len);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    memcpy(op->staging, req->data.data, len);
+    memcpy(op->staging, data, len);
+    trn_op_refs_release(&src_refs);
     op->sop.desc.kind = TRN_OP_COPY;
     op->sop.desc.u.copy = (trn_copy_desc){.dst = dst, .src = op->staging, .bytes = len};
     op->sop.deadline_ns = trn_service_op_deadline(req->timeout_us);

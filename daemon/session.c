@@ -19,6 +19,7 @@
 #include "daemon/bufmem.h"
 #include "daemon/log.h"
 #include "daemon/token.h"
+#include "trnsci_wire.h"
 
 uint64_t trn_now_ms(void) {
     struct timespec ts;
@@ -420,7 +421,8 @@ trn_session *trn_session_open(trn_session_table *t, const char *client_name, uin
     s->transport = transport;
     if (peer)
         s->peer = *peer;
-    s->shared_memory = transport == TRN_TRANSPORT_LOCAL;
+    s->host_shared = transport == TRN_TRANSPORT_LOCAL;
+    s->shared_memory = s->host_shared && !t->opaque_pointers;
     snprintf(s->client_name, sizeof(s->client_name), "%s", client_name ? client_name : "");
     s->lease_deadline_ms = trn_now_ms() + t->cfg->lease_ms;
     s->number = atomic_fetch_add(&t->next_number, 1);
@@ -662,26 +664,56 @@ void trn_session_credit(trn_session *s, uint64_t bytes) {
     atomic_fetch_sub(&s->table->bytes_held, bytes);
 }
 
-trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
-                                size_t errlen) {
+/* The staging buffer's own check: bounded in size and one live per session,
+ * since no quota bounds it. */
+static trn_wire_code staging_claim(trn_session *s, uint64_t bytes, char *err, size_t errlen) {
+    if (bytes > TRNSCI_WIRE_CHUNK_BYTES) {
+        snprintf(err, errlen,
+                 "Alloc: a staging buffer of %llu bytes is larger than chunk_bytes (%u)",
+                 (unsigned long long)bytes, TRNSCI_WIRE_CHUNK_BYTES);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&s->lock);
+    const int taken = s->staging_live;
+    s->staging_live = 1;
+    pthread_mutex_unlock(&s->lock);
+    if (taken) {
+        snprintf(err, errlen, "Alloc: this session already has a staging buffer");
+        return TRN_WIRE_ALREADY_EXISTS;
+    }
+    return TRN_WIRE_OK;
+}
+
+static void staging_release(trn_session *s) {
+    pthread_mutex_lock(&s->lock);
+    s->staging_live = 0;
+    pthread_mutex_unlock(&s->lock);
+}
+
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind kind, uint64_t *id,
+                                int *fd, char *err, size_t errlen) {
     *fd = -1;
     if (bytes == 0) {
         snprintf(err, errlen, "Alloc: bytes must be at least 1");
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const trn_wire_code charged = trn_session_charge(s, bytes, "Alloc", err, errlen);
+    const int staging = kind == TRN_ALLOC_STAGING;
+    const trn_wire_code charged = staging ? staging_claim(s, bytes, err, errlen)
+                                          : trn_session_charge(s, bytes, "Alloc", err, errlen);
     if (charged != TRN_WIRE_OK)
         return charged;
 
     trn_buffer *b = calloc(1, sizeof(*b));
     /* With executors every buffer is a memfd in their shared space; the
-     * memfd goes to the client only on the local transport. */
-    trn_exec_space *sp = s->table->space;
-    const int mapped = s->shared_memory || sp;
+     * memfd goes to the client only when it maps the buffer. The staging
+     * buffer is no op's operand, so executors never need it. */
+    trn_exec_space *sp = staging ? NULL : s->table->space;
+    const int client_maps = kind == TRN_ALLOC_DEVICE ? s->shared_memory : s->host_shared;
+    const int mapped = client_maps || sp;
     void *data = NULL;
     if (b)
         data = mapped ? trn_bufmem_shared(bytes, sp, fd, err, errlen) : trn_bufmem_heap(bytes);
-    if (data && !s->shared_memory && *fd >= 0) {
+    if (data && !client_maps && *fd >= 0) {
         close(*fd);
         *fd = -1;
     }
@@ -691,6 +723,7 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
     b->data = data;
     b->size = bytes;
     b->mapped = mapped;
+    b->staging = staging;
     b->owner = s;
 
     pthread_mutex_lock(&s->lock);
@@ -700,7 +733,8 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, in
     if (rc != 0)
         goto nomem;
     trn_session_ref(s);
-    atomic_fetch_add(&s->table->buffers, 1);
+    if (!staging) /* transport memory, as the rings are: not a buffer in the counts */
+        atomic_fetch_add(&s->table->buffers, 1);
     *id = b->id;
     return TRN_WIRE_OK;
 
@@ -714,7 +748,10 @@ nomem:
         close(*fd);
     *fd = -1;
     free(b);
-    trn_session_credit(s, bytes);
+    if (staging)
+        staging_release(s);
+    else
+        trn_session_credit(s, bytes);
     return TRN_WIRE_RESOURCE_EXHAUSTED;
 }
 
@@ -741,9 +778,13 @@ void trn_buffer_unref(trn_buffer *b) {
     if (atomic_fetch_sub(&b->refs, 1) != 1)
         return;
     trn_session *s = b->owner;
-    trn_session_credit(s, b->size);
-    atomic_fetch_sub(&s->table->buffers, 1);
-    trn_bufmem_release(b->data, b->size, b->mapped, s->table->space);
+    if (b->staging) {
+        staging_release(s);
+    } else {
+        trn_session_credit(s, b->size);
+        atomic_fetch_sub(&s->table->buffers, 1);
+    }
+    trn_bufmem_release(b->data, b->size, b->mapped, b->staging ? NULL : s->table->space);
     free(b);
     trn_session_unref(s);
 }

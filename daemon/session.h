@@ -77,6 +77,7 @@ typedef struct trn_buffer {
     void *data;
     uint64_t size;
     int mapped;         /* data is a shared mapping of `size` bytes (munmap), else heap */
+    int staging;        /* the session's staging buffer: charged to no quota */
     trn_session *owner; /* holds a session reference */
 } trn_buffer;
 
@@ -113,6 +114,8 @@ struct trn_session {
     trn_peer peer;
     trn_uid_usage *usage; /* its uid's, when peer.known (a reference: refs) */
     int shared_memory;    /* buffers are sealed memfds mapped by the client too */
+    int host_shared;      /* host allocations (Alloc.host) are, at least */
+    int staging_live;     /* the session has a staging buffer (Alloc.staging) */
 };
 
 struct trn_session_table {
@@ -126,6 +129,9 @@ struct trn_session_table {
     /* Ops the backend runs from a plan of its own (a NEFF) take it from the
      * plan cache when accepted (daemon/validate.c); NULL: none do. */
     const struct trn_backend *backend;
+    /* Local clients' device pointers are opaque (--device-pointers): only
+     * host allocations are shared memory they map. */
+    int opaque_pointers;
     struct trn_plan_cache *plans;
     atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
     atomic_uint_fast64_t buffers;
@@ -224,13 +230,22 @@ void trn_session_close(trn_session *s, const char *why);
 int trn_session_attach(trn_session *s, trn_call *call);
 int trn_session_detach(trn_session *s, trn_call *call);
 
-/* Allocates zeroed memory charged to the session. Returns 0 and the new id,
- * or a wire code with err written (quota, out of memory). For a
- * shared-memory session *fd is the buffer's memfd — sealed against
- * shrinking and growing — for the caller to send to the client and close;
- * otherwise *fd is -1. */
-trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, uint64_t *id, int *fd, char *err,
-                                size_t errlen);
+/* What an Alloc asks for. */
+typedef enum trn_alloc_kind {
+    TRN_ALLOC_DEVICE = 0,
+    TRN_ALLOC_HOST = 1,    /* page-locked host memory */
+    TRN_ALLOC_STAGING = 2, /* the session's staging buffer: host memory of at most
+                              TRNSCI_WIRE_CHUNK_BYTES, one live, charged to no quota */
+} trn_alloc_kind;
+
+/* Allocates zeroed memory for the session, charged to its quota (but for
+ * the staging buffer). Returns 0 and the new id, or a wire code with err
+ * written (quota, out of memory, a second staging buffer). When the client
+ * maps it (a shared-memory session, or host memory on the local transport)
+ * *fd is the buffer's memfd — sealed against shrinking and growing — for
+ * the caller to send to the client and close; otherwise *fd is -1. */
+trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind kind, uint64_t *id,
+                                int *fd, char *err, size_t errlen);
 /* Charges bytes of daemon memory that is not a buffer (staged transfers) to
  * the session's quota and its uid; credit gives them back. */
 trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *what, char *err,

@@ -12,11 +12,24 @@
 #include "daemon/idmap.h"
 #include "scheduler/plan_cache.h"
 
-static void *session_buffer_get(void *ctx, uint64_t id, trn_vbuffer *out) {
+/* Any buffer of the session: the service's own Write, Read and stage-out. */
+static void *session_buffer_get_any(void *ctx, uint64_t id, trn_vbuffer *out) {
     trn_buffer *b = trn_session_buffer_get(ctx, id);
     if (b) {
         out->data = b->data;
         out->size = b->size;
+    }
+    return b;
+}
+
+/* A buffer an op may use: not the session's staging buffer, which lives
+ * outside the executors' space and is the transport's, not the program's
+ * (to ops it does not exist). */
+static void *session_buffer_get(void *ctx, uint64_t id, trn_vbuffer *out) {
+    trn_buffer *b = session_buffer_get_any(ctx, id, out);
+    if (b && b->staging) {
+        trn_buffer_unref(b);
+        return NULL;
     }
     return b;
 }
@@ -77,6 +90,15 @@ const trn_vhost trn_session_vhost = {
     .owned_free = session_owned_free,
 };
 
+static const trn_vhost service_vhost = {
+    .buffer_get = session_buffer_get_any,
+    .buffer_put = session_buffer_put,
+    .plan_get = session_plan_get,
+    .plan_put = session_plan_put,
+    .owned_alloc = session_owned_alloc,
+    .owned_free = session_owned_free,
+};
+
 /* An op the backend runs from a plan of its own (a NEFF compiled for its
  * shape): the plan cache's entry, held by refs like a plan handle's. A
  * plan whose compile failed before is still taken: the op fails when it
@@ -118,8 +140,8 @@ static trn_wire_code region(trn_session *s, const Trnsci__V1__BufferRef *ref, ui
                             uint64_t align, const char *what, trn_op_refs *refs, void **out,
                             char *err, size_t errlen, int many) {
     if (!refs->host)
-        trn_op_refs_init(refs, &trn_session_vhost);
-    trn_vctx vx = {&trn_session_vhost, s, refs, err, errlen};
+        trn_op_refs_init(refs, &service_vhost);
+    trn_vctx vx = {&service_vhost, s, refs, err, errlen};
     return many ? trn_vregion_many(&vx, ref, bytes, align, what, out)
                 : trn_vregion(&vx, ref, bytes, align, what, out);
 }

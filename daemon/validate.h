@@ -12,7 +12,8 @@
 #include "trnsci/v1/trnsci.pb-c.h"
 
 /* The session's buffers and plans as the validators' host: references are
- * trn_buffer and trn_plan_entry references. */
+ * trn_buffer and trn_plan_entry references. Ops do not see the session's
+ * staging buffer (it is the transport's); trn_validate_region does. */
 extern const trn_vhost trn_session_vhost;
 
 /* Validates op against session s into out; on success refs holds what the

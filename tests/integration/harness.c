@@ -407,3 +407,12 @@ double th_metrics_sample(int port, const char *series) {
     fprintf(stderr, "th_metrics_sample: no sample %s\n", series);
     return -1;
 }
+
+int th_opaque_pointers(void) {
+    const char *env = getenv("TRNSCI_TEST_DAEMON_ARGS");
+    if (!env)
+        return 0;
+    if (strstr(env, "--device-pointers opaque"))
+        return 1;
+    return strstr(env, "--backend neuron") && !strstr(env, "--device-pointers mapped");
+}

@@ -36,6 +36,12 @@ int th_free_port(void);
  * once the daemon answers a Status call (within 20 s), -1 otherwise. */
 int th_daemon_start(th_daemon *d, const char *const *extra_args);
 
+/* Whether the suite's daemons keep local clients' device pointers opaque
+ * (TRNSCI_TEST_DAEMON_ARGS: --device-pointers opaque, or the Neuron backend
+ * unless --device-pointers mapped): device memory is then not mapped into
+ * the test process. */
+int th_opaque_pointers(void);
+
 /* SIGKILLs the daemon and reaps it; its directory, socket and lock file stay
  * behind, as after a crash. Returns 0 when it died of the SIGKILL. */
 int th_daemon_kill(th_daemon *d);

@@ -157,7 +157,7 @@ static int teardown(void **state) {
 static uint64_t alloc(trn_session *s, uint64_t bytes) {
     uint64_t id = 0;
     char err[256] = "";
-    const trn_wire_code rc = trn_session_alloc(s, bytes, &id, &fd_unused, err, sizeof(err));
+    const trn_wire_code rc = trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err));
     if (rc != TRN_WIRE_OK)
         fail_msg("alloc %llu: %d %s", (unsigned long long)bytes, (int)rc, err);
     assert_int_not_equal(id, 0);
@@ -1690,22 +1690,22 @@ static void test_quota(void **state) {
     fx *f = *state;
     uint64_t id = 0;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 0, &id, &fd_unused, err, sizeof(err)),
+    assert_int_equal(trn_session_alloc(f->s1, 0, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
                      TRN_WIRE_INVALID_ARGUMENT);
 
     const uint64_t big = alloc(f->s1, QUOTA - 100);
     const uint64_t rest = alloc(f->s1, 100); /* exactly the quota */
     assert_int_not_equal(big, rest);
     err[0] = '\0';
-    assert_int_equal(trn_session_alloc(f->s1, 1, &id, &fd_unused, err, sizeof(err)),
+    assert_int_equal(trn_session_alloc(f->s1, 1, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
                      TRN_WIRE_RESOURCE_EXHAUSTED);
     assert_non_null(strstr(err, "max-session-bytes"));
-    assert_int_equal(trn_session_alloc(f->s1, UINT64_MAX, &id, &fd_unused, err, sizeof(err)),
+    assert_int_equal(trn_session_alloc(f->s1, UINT64_MAX, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
                      TRN_WIRE_RESOURCE_EXHAUSTED);
 
     /* The quota is per session. */
     const uint64_t other = alloc(f->s2, QUOTA);
-    assert_int_equal(trn_session_alloc(f->s2, QUOTA + 1ull, &id, &fd_unused, err, sizeof(err)),
+    assert_int_equal(trn_session_alloc(f->s2, QUOTA + 1ull, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
                      TRN_WIRE_RESOURCE_EXHAUSTED);
     assert_int_equal(atomic_load(&f->table.bytes_held), 2ull * QUOTA);
     assert_int_equal(atomic_load(&f->table.buffers), 3);
@@ -1735,7 +1735,7 @@ static void test_quota_credit_after_release(void **state) {
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
     uint64_t id;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 1, &id, &fd_unused, err, sizeof(err)),
+    assert_int_equal(trn_session_alloc(f->s1, 1, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
                      TRN_WIRE_RESOURCE_EXHAUSTED);
     assert_int_equal(atomic_load(&f->table.bytes_held), (uint64_t)QUOTA);
     memset(dst, 0xcd, QUOTA); /* still the op's memory */
@@ -1756,7 +1756,7 @@ static void test_closed_session(void **state) {
     trn_session_close(f->s1, "test again"); /* idempotent */
     uint64_t id;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 8, &id, &fd_unused, err, sizeof(err)),
+    assert_int_equal(trn_session_alloc(f->s1, 8, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
                      TRN_WIRE_ABORTED);
     assert_null(trn_session_buffer_get(f->s1, X));
     assert_null(trn_session_find(&f->table, f->s1->id));

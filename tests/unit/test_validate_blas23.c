@@ -103,7 +103,7 @@ static int teardown(void **state) {
 static uint64_t alloc(trn_session *s, uint64_t bytes) {
     uint64_t id = 0;
     char err[256] = "";
-    if (trn_session_alloc(s, bytes, &id, &fd_unused, err, sizeof(err)) != TRN_WIRE_OK)
+    if (trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)) != TRN_WIRE_OK)
         fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
     return id;
 }

@@ -115,7 +115,7 @@ static int sv_teardown(void **state) {
 static uint64_t buf(trn_session *s, uint64_t bytes) {
     uint64_t id = 0;
     char err[256] = "";
-    if (trn_session_alloc(s, bytes, &id, &sfd_unused, err, sizeof(err)) != TRN_WIRE_OK)
+    if (trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &sfd_unused, err, sizeof(err)) != TRN_WIRE_OK)
         fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
     return id;
 }
