@@ -111,6 +111,10 @@ typedef enum trn_blas1_fn {
  * always writes it (0 when n = 0). */
 typedef struct trn_blas1_desc {
     trn_blas1_fn fn;
+    /* R16F / R16BF (cuBLAS's Level 1 Ex half-precision rows, protocol
+     * 1.14): AXPY, SCAL, DOT, NRM2 and ROT only; alpha (and alpha_ptr's
+     * element) is then a float, ROT's c and s are elements of type, and
+     * DOT's and NRM2's result is an element of type. */
     trn_dtype type;
     int n;
     trn_scalar alpha; /* AXPY, SCAL; ROT: c in alpha.re */
