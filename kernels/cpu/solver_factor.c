@@ -533,6 +533,8 @@ static lapack_int lu_one(const trn_lu_batched_desc *d, size_t i) {
  * is written for every matrix of getrf, getri, matinv and (when given)
  * gels. */
 static trn_kstatus lu_batched(const trn_lu_batched_desc *d, trn_kmsg *msg, int shard, int nshards) {
+    if (d->fn == TRN_LU_TRSM)
+        return trn_cpu_trsm_batched(d, shard, nshards);
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->batch, shard, nshards, &lo, &hi);
     if (lo >= hi)
