@@ -7,17 +7,20 @@
  * TRNSCI_WIRE_MAX_POINTER_BATCH matrices, each solved by the daemon in one
  * kernel call with the batch split over cores by whole matrices
  * (kernels/cpu/blas_trsm_batched.c). Every op is checked by the validator
- * before the first is queued: an invalid entry fails the call with nothing
- * done, naming the entry. A daemon older than 1.14 gets the batch as one
- * Blas3Op TRSM per matrix, in batch order, with the same rules. The device
- * arrays A and B are read when the routine is called, after the stream's
- * earlier work, as gemmBatched's are (docs/rosetta.md).
+ * before the first is queued (a single op as it is submitted): an invalid
+ * entry fails the call with nothing done, naming the entry. A daemon older
+ * than 1.14, and matrices large enough for trsm to cut B into several tiles
+ * (trn_blas3_tile_width: from 1024 columns, or rows from the right), get
+ * the batch as one Blas3Op TRSM per matrix, in batch order, with the same
+ * rules. The device arrays A and B are read when the routine is called,
+ * after the stream's earlier work, as gemmBatched's are (docs/rosetta.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "client/blas_internal.h"
 #include "client/validate.h"
+#include "ops/blas.h"
 
 typedef struct trsmb_args {
     Trnsci__V1__DataType type;
@@ -53,7 +56,10 @@ static trnsciError_t run_ops(trn_client *c, trnblasHandle_t handle, const trsmb_
     op.kind_case = TRNSCI__V1__OP__KIND_LU_BATCHED;
     op.lu_batched = &l;
     trnsciError_t e = trnsciSuccess;
-    for (size_t pass = 0; pass < 2 && e == trnsciSuccess; pass++)
+    /* trn_client_submit validates before sending; a batch of several ops is
+     * validated whole first, so that a bad entry in a later op queues
+     * nothing. */
+    for (size_t pass = nb > per ? 0 : 1; pass < 2 && e == trnsciSuccess; pass++)
         for (size_t lo = 0; lo < nb && e == trnsciSuccess; lo += per) {
             const size_t cnt = nb - lo < per ? nb - lo : per;
             l.n_a = l.n_c = cnt;
@@ -92,7 +98,11 @@ static trnsciError_t run_batch(trn_client *c, trnblasHandle_t handle, const trsm
                                    rp + nb);
     if (e != trnsciSuccess)
         goto out;
-    if (c->protocol_minor >= 14) {
+    /* Matrices whose solve trsm splits into column (row) tiles over cores
+     * keep one trsm op each: one kernel call per matrix would use one core. */
+    const int extent = g->side == TRNBLAS_SIDE_RIGHT ? g->m : g->n;
+    const int tiled = extent > 0 && trn_blas3_tile_width(extent) < extent;
+    if (c->protocol_minor >= 14 && !tiled) {
         e = run_ops(c, handle, g, rp, &ap);
         goto out;
     }
