@@ -610,6 +610,11 @@ static void test_bad_input(void **state) {
     expect_status(
         trnblasDgelsBatched(h, TRNBLAS_OP_N, 4, 3, 2, a.arr, 4, dev_bad, 4, &info, NULL, 2), INV,
         "overlap");
+    /* trsmBatched: B[1] is A[0] (read by matrix 0's solve while matrix 1's
+     * writes it). */
+    expect_status(trnblasDtrsmBatched(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_N,
+                                      TRNBLAS_DIAG_NON_UNIT, 2, 2, &one, a.arr, 4, dev_bad, 2, 2),
+                  INV, "overlap");
 #undef SET
     for (int i = 0; i < 2; i++) {
         st_untouched(&a.m[i]);
