@@ -1,8 +1,8 @@
 /*
  * blas_trsm_batched.c — trnblas<t>trsmBatched on the CPU: every matrix of
  * one op's pointer arrays solved by OpenBLAS's trsm (single-threaded inside
- * the worker), op(A_i) X = alpha B_i or X op(A_i) = alpha B_i in place in
- * B_i.
+ * the worker, through the self-tested routine table: routines.h), op(A_i)
+ * X = alpha B_i or X op(A_i) = alpha B_i in place in B_i.
  *
  * A shard takes its contiguous range of the batch (whole matrices, as the
  * cost model's shard limit says), so any split gives the bits of the
@@ -17,6 +17,7 @@
 
 #include "kernels/cpu/cblas_map.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/routines.h"
 
 /* B_i (m x n, leading dimension ld, es bytes per element) set to 0. */
 static void zero_matrix(void *b, int m, int n, int ld, size_t es) {
@@ -62,14 +63,16 @@ trn_kstatus trn_cpu_trsm_batched(const trn_lu_batched_desc *d, int shard, int ns
         }
         switch (d->type) {
         case TRN_DTYPE_R32F:
-            cblas_strsm(o, sd, ul, tr, dg, m, n, af[0], a, d->lda, b, d->ldc);
+            TRN_LIB(cblas_strsm)(o, sd, ul, tr, dg, m, n, af[0], a, d->lda, b, d->ldc);
             break;
         case TRN_DTYPE_R64F:
-            cblas_dtrsm(o, sd, ul, tr, dg, m, n, al[0], a, d->lda, b, d->ldc);
+            TRN_LIB(cblas_dtrsm)(o, sd, ul, tr, dg, m, n, al[0], a, d->lda, b, d->ldc);
             break;
-        case TRN_DTYPE_C32F: cblas_ctrsm(o, sd, ul, tr, dg, m, n, af, a, d->lda, b, d->ldc); break;
+        case TRN_DTYPE_C32F:
+            TRN_LIB(cblas_ctrsm)(o, sd, ul, tr, dg, m, n, af, a, d->lda, b, d->ldc);
+            break;
         case TRN_DTYPE_C64F:
-            cblas_ztrsm(o, sd, ul, tr, dg, m, n, al, a, d->lda, b, d->ldc);
+            TRN_LIB(cblas_ztrsm)(o, sd, ul, tr, dg, m, n, al, a, d->lda, b, d->ldc);
             break;
         TRN_DTYPE_GEMM_ONLY_CASES:
             return TRN_KSTATUS_UNSUPPORTED; /* validation admits none */

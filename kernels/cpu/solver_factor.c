@@ -9,7 +9,8 @@
  * reports as LAPACK's gels does). getri and matinv invert by a
  * solve with the identity (LAPACK's getrs, or the unpivoted solve), out of
  * place as cuBLAS's are; a zero on U's diagonal is reported in info and
- * leaves the output as it was.
+ * leaves the output as it was. trsmBatched, which travels as the same op
+ * kind, is blas_trsm_batched.c's.
  *
  * Everything but LU without pivoting is LAPACK (OpenBLAS's, single-threaded
  * inside the worker; solver_lapack.h). LAPACK has no unpivoted LU, so
