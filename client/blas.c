@@ -200,23 +200,7 @@ const char *trnblasGetStatusString(trnblasStatus_t status) {
 
 #define FN(f) TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##f
 
-typedef struct blas1_args {
-    const char *name; /* "axpy", ... for messages */
-    Trnsci__V1__Blas1Function fn;
-    Trnsci__V1__DataType type;
-    int n;
-    double a_re, a_im, b_re, b_im;
-    int real_scalar;
-    const void *x;
-    int incx;
-    const void *y;
-    int incy;
-    const void *alpha_dev, *beta_dev; /* device-mode scalars, or NULL */
-    void *result;                     /* reductions: host or device pointer (pointer mode) */
-    size_t result_bytes;              /* 0 for the routines without a result */
-} blas1_args;
-
-static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g) {
+trnblasStatus_t trn_blas1_submit(trnblasHandle_t handle, const trn_blas1_args *g) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (g->result_bytes && !g->result)
@@ -237,9 +221,11 @@ static trnblasStatus_t blas1_submit(trnblasHandle_t handle, const blas1_args *g)
     if (g->beta_dev && (e = trn_client_resolve_named(c, g->beta_dev, g->name, "s", NULL, &bp)))
         return trn_blas_status(e);
     const int compensated =
-        (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) &&
+        (handle->math & TRNBLAS_COMPENSATED_REDUCTION_MATH) && !g->minor &&
         (g->fn == FN(DOT) || g->fn == FN(DOTC) || g->fn == FN(NRM2) || g->fn == FN(ASUM));
     if (compensated && (e = trn_client_need_minor(c, 4, "compensated reductions")))
+        return trn_blas_status(e);
+    if (g->minor && (e = trn_client_need_minor(c, g->minor, g->name)))
         return trn_blas_status(e);
     const int host_result = g->result_bytes && handle->mode == TRNBLAS_POINTER_MODE_HOST;
     if (g->result_bytes) {
@@ -307,18 +293,18 @@ static trnblasStatus_t scalar_check(trnblasHandle_t handle, const char *name, co
         trnblasStatus_t st = scalar_check(handle, "axpy", alpha, alpha);                           \
         if (st)                                                                                    \
             return st;                                                                             \
-        const blas1_args g = {.name = "axpy",                                                      \
-                              .fn = FN(AXPY),                                                      \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .a_re = DEV ? 0 : RE_##T(alpha),                                     \
-                              .a_im = DEV ? 0 : IM_##T(alpha),                                     \
-                              .alpha_dev = DEV ? alpha : NULL,                                     \
-                              .x = x,                                                              \
-                              .incx = incx,                                                        \
-                              .y = y,                                                              \
-                              .incy = incy};                                                       \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = "axpy",                                                  \
+                                  .fn = FN(AXPY),                                                  \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .a_re = DEV ? 0 : RE_##T(alpha),                                 \
+                                  .a_im = DEV ? 0 : IM_##T(alpha),                                 \
+                                  .alpha_dev = DEV ? alpha : NULL,                                 \
+                                  .x = x,                                                          \
+                                  .incx = incx,                                                    \
+                                  .y = y,                                                          \
+                                  .incy = incy};                                                   \
+        return trn_blas1_submit(handle, &g);                                                       \
     }
 AXPY(S, float, R32)
 AXPY(D, double, R64)
@@ -331,17 +317,17 @@ AXPY(Z, trnDoubleComplex, C64)
         trnblasStatus_t st = scalar_check(handle, "scal", alpha, alpha);                           \
         if (st)                                                                                    \
             return st;                                                                             \
-        const blas1_args g = {.name = "scal",                                                      \
-                              .fn = FN(SCAL),                                                      \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .a_re = DEV ? 0 : RE_##T(alpha),                                     \
-                              .a_im = DEV ? 0 : IM_##T(alpha),                                     \
-                              .alpha_dev = DEV ? alpha : NULL,                                     \
-                              .real_scalar = REAL,                                                 \
-                              .x = x,                                                              \
-                              .incx = incx};                                                       \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = "scal",                                                  \
+                                  .fn = FN(SCAL),                                                  \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .a_re = DEV ? 0 : RE_##T(alpha),                                 \
+                                  .a_im = DEV ? 0 : IM_##T(alpha),                                 \
+                                  .alpha_dev = DEV ? alpha : NULL,                                 \
+                                  .real_scalar = REAL,                                             \
+                                  .x = x,                                                          \
+                                  .incx = incx};                                                   \
+        return trn_blas1_submit(handle, &g);                                                       \
     }
 SCAL(Sscal, S, float, float, R32, 0)
 SCAL(Dscal, D, double, double, R64, 0)
@@ -353,27 +339,27 @@ SCAL(Zdscal, D, double, trnDoubleComplex, C64, 1)
 #define COPY(T, TY, DT)                                                                            \
     trnblasStatus_t trnblas##T##copy(trnblasHandle_t handle, int n, const TY *x, int incx, TY *y,  \
                                      int incy) {                                                   \
-        const blas1_args g = {.name = "copy",                                                      \
-                              .fn = FN(COPY),                                                      \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .x = x,                                                              \
-                              .incx = incx,                                                        \
-                              .y = y,                                                              \
-                              .incy = incy};                                                       \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = "copy",                                                  \
+                                  .fn = FN(COPY),                                                  \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .x = x,                                                          \
+                                  .incx = incx,                                                    \
+                                  .y = y,                                                          \
+                                  .incy = incy};                                                   \
+        return trn_blas1_submit(handle, &g);                                                       \
     }                                                                                              \
     trnblasStatus_t trnblas##T##swap(trnblasHandle_t handle, int n, TY *x, int incx, TY *y,        \
                                      int incy) {                                                   \
-        const blas1_args g = {.name = "swap",                                                      \
-                              .fn = FN(SWAP),                                                      \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .x = x,                                                              \
-                              .incx = incx,                                                        \
-                              .y = y,                                                              \
-                              .incy = incy};                                                       \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = "swap",                                                  \
+                                  .fn = FN(SWAP),                                                  \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .x = x,                                                          \
+                                  .incx = incx,                                                    \
+                                  .y = y,                                                          \
+                                  .incy = incy};                                                   \
+        return trn_blas1_submit(handle, &g);                                                       \
     }
 COPY(S, float, R32)
 COPY(D, double, R64)
@@ -383,17 +369,17 @@ COPY(Z, trnDoubleComplex, C64)
 #define DOT(NAME, F, TY, DT)                                                                       \
     trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, int n, const TY *x, int incx,            \
                                   const TY *y, int incy, TY *result) {                             \
-        const blas1_args g = {.name = #NAME,                                                       \
-                              .fn = FN(F),                                                         \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .x = x,                                                              \
-                              .incx = incx,                                                        \
-                              .y = y,                                                              \
-                              .incy = incy,                                                        \
-                              .result = result,                                                    \
-                              .result_bytes = sizeof(TY)};                                         \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = #NAME,                                                   \
+                                  .fn = FN(F),                                                     \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .x = x,                                                          \
+                                  .incx = incx,                                                    \
+                                  .y = y,                                                          \
+                                  .incy = incy,                                                    \
+                                  .result = result,                                                \
+                                  .result_bytes = sizeof(TY)};                                     \
+        return trn_blas1_submit(handle, &g);                                                       \
     }
 DOT(Sdot, DOT, float, R32)
 DOT(Ddot, DOT, double, R64)
@@ -405,15 +391,15 @@ DOT(Zdotc, DOTC, trnDoubleComplex, C64)
 #define REDUCE(NAME, F, TY, RTY, DT)                                                               \
     trnblasStatus_t trnblas##NAME(trnblasHandle_t handle, int n, const TY *x, int incx,            \
                                   RTY *result) {                                                   \
-        const blas1_args g = {.name = #NAME,                                                       \
-                              .fn = FN(F),                                                         \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .x = x,                                                              \
-                              .incx = incx,                                                        \
-                              .result = result,                                                    \
-                              .result_bytes = sizeof(RTY)};                                        \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = #NAME,                                                   \
+                                  .fn = FN(F),                                                     \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .x = x,                                                          \
+                                  .incx = incx,                                                    \
+                                  .result = result,                                                \
+                                  .result_bytes = sizeof(RTY)};                                    \
+        return trn_blas1_submit(handle, &g);                                                       \
     }
 REDUCE(Snrm2, NRM2, float, float, R32)
 REDUCE(Dnrm2, NRM2, double, double, R64)
@@ -438,21 +424,21 @@ REDUCE(Izamin, IAMIN, trnDoubleComplex, int, C64)
         trnblasStatus_t st = scalar_check(handle, "rot", c, s);                                    \
         if (st)                                                                                    \
             return st;                                                                             \
-        const blas1_args g = {.name = "rot",                                                       \
-                              .fn = FN(ROT),                                                       \
-                              .type = DT,                                                          \
-                              .n = n,                                                              \
-                              .a_re = DEV ? 0 : (double)*c,                                        \
-                              .b_re = DEV ? 0 : RE_##T(s),                                         \
-                              .b_im = DEV ? 0 : IM_##T(s),                                         \
-                              .alpha_dev = DEV ? c : NULL,                                         \
-                              .beta_dev = DEV ? s : NULL,                                          \
-                              .real_scalar = REAL,                                                 \
-                              .x = x,                                                              \
-                              .incx = incx,                                                        \
-                              .y = y,                                                              \
-                              .incy = incy};                                                       \
-        return blas1_submit(handle, &g);                                                           \
+        const trn_blas1_args g = {.name = "rot",                                                   \
+                                  .fn = FN(ROT),                                                   \
+                                  .type = DT,                                                      \
+                                  .n = n,                                                          \
+                                  .a_re = DEV ? 0 : (double)*c,                                    \
+                                  .b_re = DEV ? 0 : RE_##T(s),                                     \
+                                  .b_im = DEV ? 0 : IM_##T(s),                                     \
+                                  .alpha_dev = DEV ? c : NULL,                                     \
+                                  .beta_dev = DEV ? s : NULL,                                      \
+                                  .real_scalar = REAL,                                             \
+                                  .x = x,                                                          \
+                                  .incx = incx,                                                    \
+                                  .y = y,                                                          \
+                                  .incy = incy};                                                   \
+        return trn_blas1_submit(handle, &g);                                                       \
     }
 ROT(Srot, S, float, float, float, R32, 0)
 ROT(Drot, D, double, double, double, R64, 0)

@@ -1,25 +1,30 @@
 /*
  * blas_ex.c — trnblas Level 1 with explicit data types (cuBLAS's AxpyEx,
  * DotEx, DotcEx, Nrm2Ex, ScalEx, RotEx). Each supported combination of
- * types is exactly one of the typed routines of blas.c (saxpy, csscal,
- * dznrm2, ...), so a call is a dispatch on the types: no op of its own
- * goes to the daemon, and checks, pointer modes and results are those of
- * the routine it runs as.
+ * FP32/FP64 types is exactly one of the typed routines of blas.c (saxpy,
+ * csscal, dznrm2, ...), so a call is a dispatch on the types, and checks,
+ * pointer modes and results are those of the routine it runs as.
  *
- * cuBLAS also accepts half-precision data (R_16F, R_16BF) with R_32F
- * execution; trnsci has no 16-bit storage type, so those rows are
- * recognised and refused with TRNBLAS_STATUS_NOT_SUPPORTED naming the type,
- * which tells a porter what to change. Every other combination is refused
- * with the same status, as cuBLAS refuses it.
+ * cuBLAS's half-precision rows (R_16F or R_16BF data with R_32F execution:
+ * AxpyEx and ScalEx with a float alpha, DotEx/DotcEx and Nrm2Ex with the
+ * result in the data's type, RotEx with c and s in the data's type) are one
+ * Blas1Op on 16-bit data (protocol 1.14; an older daemon gives
+ * NOT_SUPPORTED naming the version), computed by the daemon in FP32 from
+ * exactly widened elements and rounded once per stored value
+ * (docs/numerics.md). Every other combination is refused with
+ * TRNBLAS_STATUS_NOT_SUPPORTED, as cuBLAS refuses it.
  */
+#include <string.h>
+
 #include "client/blas_internal.h"
+#include "trnsci/trn_fp16.h"
 
 #define R32F TRNSCI_R_32F
 #define R64F TRNSCI_R_64F
 #define C32F TRNSCI_C_32F
 #define C64F TRNSCI_C_64F
 
-static const char *type_name(trnsciDataType_t t) {
+    static const char *type_name(trnsciDataType_t t) {
     switch (t) {
     case TRNSCI_R_32F: return "TRNSCI_R_32F";
     case TRNSCI_R_64F: return "TRNSCI_R_64F";
@@ -50,12 +55,27 @@ static int is_half(trnsciDataType_t t) {
     return t == TRNSCI_R_16F || t == TRNSCI_R_16BF;
 }
 
-/* A row cuBLAS supports with 16-bit data of type t: refused, naming t. */
-static trnblasStatus_t half_refused(const char *routine, trnsciDataType_t t) {
-    return trn_blas_status(trn_fail(trnsciErrorNotSupported,
-                                    "%s: %s data is not supported (trnsci has no 16-bit "
-                                    "floating-point storage; use TRNSCI_R_32F)",
-                                    routine, type_name(t)));
+#define HALF_MINOR 14u /* Blas1Op on R_16F / R_16BF data */
+
+static Trnsci__V1__DataType half_wire(trnsciDataType_t t) {
+    return t == TRNSCI_R_16F ? TRNSCI__V1__DATA_TYPE__R_16F : TRNSCI__V1__DATA_TYPE__R_16BF;
+}
+
+/* A host scalar of 16-bit type t, widened exactly. */
+static double half_value(trnsciDataType_t t, const void *p) {
+    uint16_t bits;
+    memcpy(&bits, p, sizeof(bits));
+    if (t == TRNSCI_R_16F) {
+        const trnsciHalf h = {bits};
+        return trnsciHalfToFloat(h);
+    }
+    const trnsciBfloat16 b = {bits};
+    return trnsciBfloat16ToFloat(b);
+}
+
+/* A NULL host scalar (cuBLAS reads it in host pointer mode). */
+static trnblasStatus_t null_scalar(const char *routine, const char *name) {
+    return trn_blas_status(trn_fail(trnsciErrorInvalidValue, "%s: %s is NULL", routine, name));
 }
 
 /* A combination cuBLAS refuses too: names lists the count (3 or 4) type
@@ -84,8 +104,22 @@ trnblasStatus_t trnblasAxpyEx(trnblasHandle_t handle, int n, const void *alpha,
         return trnblasCaxpy(handle, n, alpha, x, incx, y, incy);
     if (same && xType == C64F)
         return trnblasZaxpy(handle, n, alpha, x, incx, y, incy);
-    if (alphaType == R32F && is_half(xType) && yType == xType && executiontype == R32F)
-        return half_refused("trnblasAxpyEx", xType);
+    if (alphaType == R32F && is_half(xType) && yType == xType && executiontype == R32F) {
+        if (!alpha)
+            return null_scalar("trnblasAxpyEx", "alpha");
+        const trn_blas1_args g = {.name = "trnblasAxpyEx",
+                                  .fn = TRNSCI__V1__BLAS1_FUNCTION__BLAS1_AXPY,
+                                  .type = half_wire(xType),
+                                  .n = n,
+                                  .a_re = DEV ? 0 : (double)*(const float *)alpha,
+                                  .alpha_dev = DEV ? alpha : NULL,
+                                  .x = x,
+                                  .incx = incx,
+                                  .y = y,
+                                  .incy = incy,
+                                  .minor = HALF_MINOR};
+        return trn_blas1_submit(handle, &g);
+    }
     return combination_refused("trnblasAxpyEx", "alphaType, xType, yType, executiontype", 4,
                                alphaType, xType, yType, executiontype);
 }
@@ -111,8 +145,20 @@ static trnblasStatus_t dot_ex(const char *routine, int conj, trnblasHandle_t han
         default: break;
         }
     }
-    if (same && is_half(xType) && executionType == R32F)
-        return half_refused(routine, xType);
+    if (same && is_half(xType) && executionType == R32F) { /* real: DotcEx is DotEx */
+        const trn_blas1_args g = {.name = routine,
+                                  .fn = TRNSCI__V1__BLAS1_FUNCTION__BLAS1_DOT,
+                                  .type = half_wire(xType),
+                                  .n = n,
+                                  .x = x,
+                                  .incx = incx,
+                                  .y = y,
+                                  .incy = incy,
+                                  .result = result,
+                                  .result_bytes = 2,
+                                  .minor = HALF_MINOR};
+        return trn_blas1_submit(handle, &g);
+    }
     return combination_refused(routine, "xType, yType, resultType, executionType", 4, xType, yType,
                                resultType, executionType);
 }
@@ -150,8 +196,18 @@ trnblasStatus_t trnblasNrm2Ex(trnblasHandle_t handle, int n, const void *x, trns
         if (xType == C64F)
             return trnblasDznrm2(handle, n, x, incx, result);
     }
-    if (is_half(xType) && resultType == xType && executionType == R32F)
-        return half_refused("trnblasNrm2Ex", xType);
+    if (is_half(xType) && resultType == xType && executionType == R32F) {
+        const trn_blas1_args g = {.name = "trnblasNrm2Ex",
+                                  .fn = TRNSCI__V1__BLAS1_FUNCTION__BLAS1_NRM2,
+                                  .type = half_wire(xType),
+                                  .n = n,
+                                  .x = x,
+                                  .incx = incx,
+                                  .result = result,
+                                  .result_bytes = 2,
+                                  .minor = HALF_MINOR};
+        return trn_blas1_submit(handle, &g);
+    }
     return combination_refused("trnblasNrm2Ex", "xType, resultType, executionType", 3, xType,
                                resultType, executionType, executionType);
 }
@@ -176,8 +232,20 @@ trnblasStatus_t trnblasScalEx(trnblasHandle_t handle, int n, const void *alpha,
         if (alphaType == R64F && xType == C64F)
             return trnblasZdscal(handle, n, alpha, x, incx);
     }
-    if (alphaType == R32F && is_half(xType) && executionType == R32F)
-        return half_refused("trnblasScalEx", xType);
+    if (alphaType == R32F && is_half(xType) && executionType == R32F) {
+        if (!alpha)
+            return null_scalar("trnblasScalEx", "alpha");
+        const trn_blas1_args g = {.name = "trnblasScalEx",
+                                  .fn = TRNSCI__V1__BLAS1_FUNCTION__BLAS1_SCAL,
+                                  .type = half_wire(xType),
+                                  .n = n,
+                                  .a_re = DEV ? 0 : (double)*(const float *)alpha,
+                                  .alpha_dev = DEV ? alpha : NULL,
+                                  .x = x,
+                                  .incx = incx,
+                                  .minor = HALF_MINOR};
+        return trn_blas1_submit(handle, &g);
+    }
     return combination_refused("trnblasScalEx", "alphaType, xType, executionType", 3, alphaType,
                                xType, executionType, executionType);
 }
@@ -204,8 +272,24 @@ trnblasStatus_t trnblasRotEx(trnblasHandle_t handle, int n, void *x, trnsciDataT
         if (xType == C64F && csType == C64F)
             return trnblasZrot(handle, n, x, incx, y, incy, c, s);
     }
-    if (is_half(xType) && yType == xType && csType == xType && executiontype == R32F)
-        return half_refused("trnblasRotEx", xType);
+    if (is_half(xType) && yType == xType && csType == xType && executiontype == R32F) {
+        if (!c || !s)
+            return null_scalar("trnblasRotEx", !c ? "c" : "s");
+        const trn_blas1_args g = {.name = "trnblasRotEx",
+                                  .fn = TRNSCI__V1__BLAS1_FUNCTION__BLAS1_ROT,
+                                  .type = half_wire(xType),
+                                  .n = n,
+                                  .a_re = DEV ? 0 : half_value(csType, c),
+                                  .b_re = DEV ? 0 : half_value(csType, s),
+                                  .alpha_dev = DEV ? c : NULL,
+                                  .beta_dev = DEV ? s : NULL,
+                                  .x = x,
+                                  .incx = incx,
+                                  .y = y,
+                                  .incy = incy,
+                                  .minor = HALF_MINOR};
+        return trn_blas1_submit(handle, &g);
+    }
     return combination_refused("trnblasRotEx", "xType, yType, csType, executiontype", 4, xType,
                                yType, csType, executiontype);
 }

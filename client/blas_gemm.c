@@ -692,8 +692,11 @@ static trnsciError_t grouped_get(const grouped_call *gc, int64_t g, grouped_one 
     return trnsciSuccess;
 }
 
+/* scale: the host scalars' type when it is not `type` (16-bit storage:
+ * R_32F), else unset. */
 static trnblasStatus_t grouped_submit(trnblasHandle_t handle, const grouped_call *gc,
-                                      Trnsci__V1__DataType type, Trnsci__V1__ComputeType compute) {
+                                      Trnsci__V1__DataType type, Trnsci__V1__ComputeType compute,
+                                      Trnsci__V1__DataType scale) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
     if (gc->group_count < 0)
@@ -765,6 +768,7 @@ static trnblasStatus_t grouped_submit(trnblasHandle_t handle, const grouped_call
                                    be, NULL, o.ldc, o.size);
             one.type = type;
             one.compute = compute;
+            one.scale = scale;
             one.pre = rp + at;
             one.pre_stride = nb;
             one.check_only = pass == 0;
@@ -809,32 +813,40 @@ out:
                                  .group_count = group_count};                                      \
         if (!handle)                                                                               \
             return TRNBLAS_STATUS_NOT_INITIALIZED;                                                 \
-        return grouped_submit(handle, &gc, DT, legacy_compute(handle, DT));                        \
+        return grouped_submit(handle, &gc, DT, legacy_compute(handle, DT), 0);                     \
     }
 GROUPED(S, float, R32, , int, int)
 GROUPED(D, double, R64, , int, int)
 GROUPED(S, float, R32, _64, int64_t, int64_t)
 GROUPED(D, double, R64, _64, int64_t, int64_t)
 
-/* The Ex forms: Atype = Btype = Ctype, R_32F or R_64F, with the compute
- * types GemmEx takes for them; alpha_array and beta_array hold scalars of
- * the data type (the compute type's scale type for these combinations). */
+/* The Ex forms (cublasGemmGroupedBatchedEx's table): Atype = Btype = Ctype,
+ * R_32F or R_64F with the compute types GemmEx takes for them and scalars
+ * of the data type, or R_16F or R_16BF with COMPUTE_32F[_PEDANTIC] and
+ * float scalars (GemmEx's 16-bit rows: exact widening, FP32 sums, one
+ * rounding to C's type; protocol 1.13). */
 static trnblasStatus_t grouped_ex(trnblasHandle_t handle, grouped_call *gc, trnsciDataType_t at,
                                   trnsciDataType_t bt, trnsciDataType_t ctype,
                                   trnblasComputeType_t ct) {
     if (!handle)
         return TRNBLAS_STATUS_NOT_INITIALIZED;
-    if (at != bt || bt != ctype || (ctype != TRNSCI_R_32F && ctype != TRNSCI_R_64F))
+    const int half = ctype == TRNSCI_R_16F || ctype == TRNSCI_R_16BF;
+    if (at != bt || bt != ctype || (ctype != TRNSCI_R_32F && ctype != TRNSCI_R_64F && !half))
         return trn_blas_status(trn_fail(trnsciErrorNotSupported,
                                         "%s: Atype %d, Btype %d, Ctype %d: supported are equal "
-                                        "types R_32F or R_64F",
+                                        "types R_32F, R_64F, R_16F or R_16BF",
                                         gc->name, (int)at, (int)bt, (int)ctype));
+    if (half && ct != TRNBLAS_COMPUTE_32F && ct != TRNBLAS_COMPUTE_32F_PEDANTIC)
+        return trn_blas_status(trn_fail(trnsciErrorNotSupported,
+                                        "%s: computeType %d is not supported with R_16F or R_16BF "
+                                        "data (TRNBLAS_COMPUTE_32F is)",
+                                        gc->name, (int)ct));
     gemm_call g = {.name = gc->name};
     const trnblasStatus_t st = ex_prepare(handle, at, bt, ctype, ct, TRNBLAS_GEMM_DEFAULT, &g);
     if (st != TRNBLAS_STATUS_SUCCESS)
         return st;
-    gc->scalar_bytes = ctype == TRNSCI_R_32F ? sizeof(float) : sizeof(double);
-    return grouped_submit(handle, gc, g.type, g.compute);
+    gc->scalar_bytes = ctype == TRNSCI_R_64F ? sizeof(double) : sizeof(float);
+    return grouped_submit(handle, gc, g.type, g.compute, g.scale);
 }
 
 #define GROUPED_EX(SFX, IT, CT)                                                                    \

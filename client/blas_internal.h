@@ -100,6 +100,28 @@ typedef struct trn_blas_operand {
 trnsciError_t trn_blas_resolve(trn_client *c, const char *routine, const trn_blas_operand *ops,
                                size_t n);
 
+/* Level 1 (blas.c): one Blas1Op with the routine's checks, pointer modes
+ * and result handling; Level 1 Ex (blas_ex.c) submits through it too. */
+typedef struct trn_blas1_args {
+    const char *name; /* "axpy", ... for messages */
+    Trnsci__V1__Blas1Function fn;
+    Trnsci__V1__DataType type;
+    int n;
+    double a_re, a_im, b_re, b_im;
+    int real_scalar;
+    const void *x;
+    int incx;
+    const void *y;
+    int incy;
+    const void *alpha_dev, *beta_dev; /* device-mode scalars, or NULL */
+    void *result;                     /* reductions: host or device pointer (pointer mode) */
+    size_t result_bytes;              /* 0 for the routines without a result */
+    /* The protocol minor the op needs (0: any); ops that need one are
+     * never compensated (the 16-bit rows of the Ex routines). */
+    unsigned minor;
+} trn_blas1_args;
+trnblasStatus_t trn_blas1_submit(trnblasHandle_t handle, const trn_blas1_args *g);
+
 /* Queues op on the handle's stream; the cuBLAS status of the outcome (the
  * last error is cleared on success). */
 trnblasStatus_t trn_blas_queue(trn_client *c, trnblasHandle_t handle, Trnsci__V1__Op *op);

@@ -3,19 +3,24 @@
  * triangular solves with several right-hand sides, op(A_i) X_i = alpha B_i
  * or X_i op(A_i) = alpha B_i, in place in B_i.
  *
- * Each matrix travels as one Blas3Op TRSM on the handle's stream, in batch
- * order, so the argument rules, the device pointer mode of alpha and the
- * tiling over cores are trsm's (ops/validate/blas3.c, kernels/cpu/blas3.c).
- * Every entry is checked by the validator before the first is queued: an
- * invalid entry fails the call with nothing done, naming the entry. The
- * device arrays A and B are read when the routine is called, after the
- * stream's earlier work, as gemmBatched's are (docs/rosetta.md).
+ * The batch travels as BlasLuBatchedOp LU_TRSM (protocol 1.14): one op per
+ * TRNSCI_WIRE_MAX_POINTER_BATCH matrices, each solved by the daemon in one
+ * kernel call with the batch split over cores by whole matrices
+ * (kernels/cpu/blas_trsm_batched.c). Every op is checked by the validator
+ * before the first is queued (a single op as it is submitted): an invalid
+ * entry fails the call with nothing done, naming the entry. A daemon older
+ * than 1.14, and matrices large enough for trsm to cut B into several tiles
+ * (trn_blas3_tile_width: from 1024 columns, or rows from the right), get
+ * the batch as one Blas3Op TRSM per matrix, in batch order, with the same
+ * rules. The device arrays A and B are read when the routine is called,
+ * after the stream's earlier work, as gemmBatched's are (docs/rosetta.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "client/blas_internal.h"
 #include "client/validate.h"
+#include "ops/blas.h"
 
 typedef struct trsmb_args {
     Trnsci__V1__DataType type;
@@ -27,6 +32,51 @@ typedef struct trsmb_args {
 } trsmb_args;
 
 #define NAME "trsmBatched"
+
+/* Protocol 1.14: the batch as LU_TRSM ops of at most
+ * TRNSCI_WIRE_MAX_POINTER_BATCH matrices; all validated, then all queued. */
+static trnsciError_t run_ops(trn_client *c, trnblasHandle_t handle, const trsmb_args *g,
+                             Trnsci__V1__BufferRef **rp, Trnsci__V1__BufferRef *ap) {
+    const size_t nb = (size_t)g->batch, per = TRNSCI_WIRE_MAX_POINTER_BATCH;
+    Trnsci__V1__Scalar alpha = trn_blas_scalar(g->a_re, g->a_im);
+    Trnsci__V1__BlasLuBatchedOp l = TRNSCI__V1__BLAS_LU_BATCHED_OP__INIT;
+    l.function = TRNSCI__V1__BLAS_LU_FUNCTION__LU_TRSM;
+    l.type = g->type;
+    l.side = (Trnsci__V1__SideMode)g->side;
+    l.uplo = (Trnsci__V1__FillMode)g->uplo;
+    l.trans = (Trnsci__V1__Operation)g->trans;
+    l.diag = (Trnsci__V1__DiagType)g->diag;
+    l.m = g->m;
+    l.n = g->n;
+    l.lda = g->lda;
+    l.ldc = g->ldb;
+    l.alpha = &alpha;
+    l.alpha_ptr = ap;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_LU_BATCHED;
+    op.lu_batched = &l;
+    trnsciError_t e = trnsciSuccess;
+    /* trn_client_submit validates before sending; a batch of several ops is
+     * validated whole first, so that a bad entry in a later op queues
+     * nothing. */
+    for (size_t pass = nb > per ? 0 : 1; pass < 2 && e == trnsciSuccess; pass++)
+        for (size_t lo = 0; lo < nb && e == trnsciSuccess; lo += per) {
+            const size_t cnt = nb - lo < per ? nb - lo : per;
+            l.n_a = l.n_c = cnt;
+            l.a = rp + lo;
+            l.c = rp + nb + lo;
+            if (pass == 1) {
+                e = trn_client_submit(c, handle->stream, &op);
+                continue;
+            }
+            char msg[256];
+            const trn_wire_code rc = trn_client_validate(c, &op, msg, sizeof(msg));
+            if (rc != TRN_WIRE_OK)
+                e = lo ? trn_fail(trn_error_from_wire(rc), "%s (matrices from %zu)", msg, lo)
+                       : trn_fail(trn_error_from_wire(rc), "%s", msg);
+        }
+    return e;
+}
 
 static trnsciError_t run_batch(trn_client *c, trnblasHandle_t handle, const trsmb_args *g) {
     const size_t nb = (size_t)g->batch;
@@ -48,6 +98,14 @@ static trnsciError_t run_batch(trn_client *c, trnblasHandle_t handle, const trsm
                                    rp + nb);
     if (e != trnsciSuccess)
         goto out;
+    /* Matrices whose solve trsm splits into column (row) tiles over cores
+     * keep one trsm op each: one kernel call per matrix would use one core. */
+    const int extent = g->side == TRNBLAS_SIDE_RIGHT ? g->m : g->n;
+    const int tiled = extent > 0 && trn_blas3_tile_width(extent) < extent;
+    if (c->protocol_minor >= 14 && !tiled) {
+        e = run_ops(c, handle, g, rp, &ap);
+        goto out;
+    }
     Trnsci__V1__Scalar alpha = trn_blas_scalar(g->a_re, g->a_im);
     Trnsci__V1__BufferRef none_c = TRNSCI__V1__BUFFER_REF__INIT,
                           none_x = TRNSCI__V1__BUFFER_REF__INIT,

@@ -111,6 +111,10 @@ typedef enum trn_blas1_fn {
  * always writes it (0 when n = 0). */
 typedef struct trn_blas1_desc {
     trn_blas1_fn fn;
+    /* R16F / R16BF (cuBLAS's Level 1 Ex half-precision rows, protocol
+     * 1.14): AXPY, SCAL, DOT, NRM2 and ROT only; alpha (and alpha_ptr's
+     * element) is then a float, ROT's c and s are elements of type, and
+     * DOT's and NRM2's result is an element of type. */
     trn_dtype type;
     int n;
     trn_scalar alpha; /* AXPY, SCAL; ROT: c in alpha.re */
@@ -268,6 +272,11 @@ typedef enum trn_lu_fn {
     TRN_LU_MATINV = 4,
     TRN_LU_GEQRF = 5,
     TRN_LU_GELS = 6,
+    /* trsmBatched: op(A_i) X = alpha B_i (side left) or X op(A_i) = alpha
+     * B_i (right), in place in c[i] = B_i, which is m x nrhs (trsm's m and
+     * n); A_i is triangular of order n (trsm's m for side left, its n for
+     * side right). */
+    TRN_LU_TRSM = 7,
 } trn_lu_fn;
 
 /* The largest n of matinvBatched (cuBLAS's limit). */
@@ -286,6 +295,12 @@ typedef struct trn_lu_batched_desc {
     int32_t *pivots;  /* n per matrix, 1-based; NULL: no pivoting (always for matinv) */
     int32_t *info; /* one per matrix (getrf, getri, matinv; gels: or NULL); NULL for getrs, geqrf */
     int batch;
+    /* TRSM: a is NULL when not read (host alpha = 0: every B_i becomes 0). */
+    trn_side side;
+    trn_uplo uplo;
+    trn_diag diag;
+    trn_scalar alpha;
+    const void *alpha_ptr; /* device pointer mode: an element of type, read when run */
 } trn_lu_batched_desc;
 
 /* The output tiles of a Level 3 op: the columns of C (B for TRSM), or its

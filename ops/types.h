@@ -14,9 +14,10 @@ typedef enum trn_dtype {
     TRN_DTYPE_R64F = 2,
     TRN_DTYPE_C32F = 3,
     TRN_DTYPE_C64F = 4,
-    /* 16-bit and integer storage: GEMM only (trnblasHgemm, GemmEx), computed
-     * in FP32 or int32 (docs/numerics.md); every other op's validator refuses
-     * them (trn_vk_dtype maps none of them). */
+    /* 16-bit and integer storage: GEMM (trnblasHgemm, GemmEx) and, R16F and
+     * R16BF, Level 1's Ex rows (ops/blas.h), computed in FP32 or int32
+     * (docs/numerics.md); every other op's validator refuses them
+     * (trn_vk_dtype maps none of them). */
     TRN_DTYPE_R16F = 5,  /* IEEE binary16 */
     TRN_DTYPE_R16BF = 6, /* bfloat16 */
     TRN_DTYPE_R8I = 7,

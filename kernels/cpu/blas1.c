@@ -19,7 +19,8 @@
  * loop accumulates in the vector's precision, like reference BLAS.
  *
  * With the descriptor's `compensated` flag, dot, nrm2 and asum run the
- * compensated loops of blas1_compensated.c instead.
+ * compensated loops of blas1_compensated.c instead. 16-bit data (the Ex
+ * routines' half-precision rows) runs blas1_narrow.c.
  *
  * rotm is a plain loop (reference BLAS's), and rotg / rotmg in device
  * pointer mode compute with ops/blas_rot.h, the code host pointer mode runs
@@ -396,6 +397,8 @@ static int compensable(trn_blas1_fn fn) {
 trn_kstatus trn_cpu_blas1(const trn_blas1_desc *desc, int shard, int nshards) {
     if (shard != 0 || nshards < 1)
         return TRN_KSTATUS_OK; /* one shard does all (see above) */
+    if (desc->type == TRN_DTYPE_R16F || desc->type == TRN_DTYPE_R16BF)
+        return trn_cpu_blas1_narrow(desc); /* n = 0 included: it writes the 0 result */
     trn_blas1_desc local = *desc;
     const trn_blas1_desc *d = &local;
     const int cx = desc->type == TRN_DTYPE_C32F || desc->type == TRN_DTYPE_C64F;

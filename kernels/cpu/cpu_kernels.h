@@ -56,6 +56,12 @@ trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int n
 /* BLAS Level 1 (blas1.c): always one shard (its shard limit is 1:
  * ops/blas.c), so reductions are bitwise reproducible. */
 trn_kstatus trn_cpu_blas1(const trn_blas1_desc *d, int shard, int nshards);
+/* Level 1 on R16F / R16BF data (blas1_narrow.c): exact widening, FP32
+ * arithmetic, one rounding per stored value; scalars read here. */
+trn_kstatus trn_cpu_blas1_narrow(const trn_blas1_desc *d);
+/* trsmBatched (blas_trsm_batched.c): the shard's contiguous range of the
+ * batch, one OpenBLAS trsm per matrix. */
+trn_kstatus trn_cpu_trsm_batched(const trn_lu_batched_desc *d, int shard, int nshards);
 /* Compensated reductions (blas1_compensated.c), _s in float, _d in double;
  * comps is 1 for real and 2 for complex vectors. */
 float trn_comp_dot_s(int n, const float *x, int incx, const float *y, int incy);

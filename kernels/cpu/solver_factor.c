@@ -9,7 +9,8 @@
  * reports as LAPACK's gels does). getri and matinv invert by a
  * solve with the identity (LAPACK's getrs, or the unpivoted solve), out of
  * place as cuBLAS's are; a zero on U's diagonal is reported in info and
- * leaves the output as it was.
+ * leaves the output as it was. trsmBatched, which travels as the same op
+ * kind, is blas_trsm_batched.c's.
  *
  * Everything but LU without pivoting is LAPACK (OpenBLAS's, single-threaded
  * inside the worker; solver_lapack.h). LAPACK has no unpivoted LU, so
@@ -533,6 +534,8 @@ static lapack_int lu_one(const trn_lu_batched_desc *d, size_t i) {
  * is written for every matrix of getrf, getri, matinv and (when given)
  * gels. */
 static trn_kstatus lu_batched(const trn_lu_batched_desc *d, trn_kmsg *msg, int shard, int nshards) {
+    if (d->fn == TRN_LU_TRSM)
+        return trn_cpu_trsm_batched(d, shard, nshards);
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->batch, shard, nshards, &lo, &hi);
     if (lo >= hi)

@@ -158,7 +158,7 @@ static double qr_flops(double m, double n) {
 /* Batched LU, per matrix (LAPACK Working Note 41's leading terms, times 4
  * for complex types): getrf 2/3 n^3, getrs 2 n^2 nrhs; getri is a solve with
  * the identity's n columns, 2 n^3, and matinv getrf and getri, 8/3 n^3;
- * geqrf and gels as counted below. */
+ * geqrf and gels as counted below; trsm n^2 nrhs. */
 static double cost_lu_batched(const trn_op_desc *op) {
     const trn_lu_batched_desc *d = &op->u.lu_batched;
     const double n = (double)d->n;
@@ -173,6 +173,7 @@ static double cost_lu_batched(const trn_op_desc *op) {
         /* QR, Q^H C (4 m n nrhs - 2 n^2 nrhs), the triangular solve (n^2 nrhs). */
         per = qr_flops((double)d->m, n) + (4.0 * (double)d->m * n - n * n) * (double)d->nrhs;
         break;
+    case TRN_LU_TRSM: per = n * n * (double)d->nrhs; break; /* order n, nrhs right-hand sides */
     default: per = 8.0 / 3.0 * n * n * n; break;
     }
     return cx * per * (double)d->batch;

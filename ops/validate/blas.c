@@ -93,6 +93,34 @@ static trn_wire_code validate_rot_scalars(trn_vctx *vx, const Trnsci__V1__Blas1O
     return TRN_WIRE_OK;
 }
 
+/* The 16-bit storage types of cuBLAS's Level 1 Ex rows (protocol 1.14):
+ * 1 and *out set for R_16F / R_16BF, else 0. */
+static int half_type(Trnsci__V1__DataType t, trn_dtype *out) {
+    switch (t) {
+    case TRNSCI__V1__DATA_TYPE__R_16F: *out = TRN_DTYPE_R16F; return 1;
+    case TRNSCI__V1__DATA_TYPE__R_16BF: *out = TRN_DTYPE_R16BF; return 1;
+    default: return 0;
+    }
+}
+
+/* The routines cuBLAS's Ex forms offer on 16-bit data (AxpyEx, ScalEx,
+ * DotEx/DotcEx on real data, Nrm2Ex, RotEx). */
+static int half_fn(trn_blas1_fn fn) {
+    return fn == TRN_BLAS1_AXPY || fn == TRN_BLAS1_SCAL || fn == TRN_BLAS1_DOT ||
+           fn == TRN_BLAS1_NRM2 || fn == TRN_BLAS1_ROT;
+}
+
+/* Bytes (and alignment) of one real component of type t. */
+static uint64_t component_bytes(trn_dtype t) {
+    switch (t) {
+    case TRN_DTYPE_R32F:
+    case TRN_DTYPE_C32F: return 4;
+    case TRN_DTYPE_R16F:
+    case TRN_DTYPE_R16BF: return 2;
+    default: return 8;
+    }
+}
+
 static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
                                     trn_blas1_desc *out) {
     if (blas1_fn_of(b->function, &out->fn)) {
@@ -100,8 +128,19 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const char *fn = blas1_name(out->fn);
-    if (trn_vk_dtype(b->type, &out->type)) {
-        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
+    const int half = half_type(b->type, &out->type);
+    if (half && !half_fn(out->fn)) {
+        trn_vmsg(vx, "%s: data type %d (16-bit) is for axpy, scal, dot, nrm2 and rot only", fn,
+                 (int)b->type);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (half && (b->real_scalar || b->compensated)) {
+        trn_vmsg(vx, "%s: real_scalar and compensated do not apply to 16-bit data", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (!half && trn_vk_dtype(b->type, &out->type)) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F or R_16BF", fn,
+                 (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int cx = out->type == TRN_DTYPE_C32F || out->type == TRN_DTYPE_C64F;
@@ -145,7 +184,7 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
     out->n = n;
 
     const uint64_t es = trn_dtype_size(out->type);
-    const uint64_t comp = (out->type == TRN_DTYPE_R32F || out->type == TRN_DTYPE_C32F) ? 4 : 8;
+    const uint64_t comp = component_bytes(out->type);
     uint64_t x_bytes = 0, y_bytes = 0;
     if (n > 0 && trn_vk_vector_bytes(n, out->incx, es, &x_bytes)) {
         trn_vmsg(vx, "%s: the extent of x (n=%d, incx=%d) overflows 64 bits", fn, n, out->incx);
@@ -173,8 +212,12 @@ static trn_wire_code validate_blas1(trn_vctx *vx, const Trnsci__V1__Blas1Op *b,
         out->fn == TRN_BLAS1_AXPY || out->fn == TRN_BLAS1_SCAL || out->fn == TRN_BLAS1_ROT;
     out->alpha_ptr = out->beta_ptr = NULL;
     if (rc == TRN_WIRE_OK && n > 0 && takes_alpha && b->alpha_ptr && b->alpha_ptr->buffer_id) {
-        const uint64_t bytes = (out->fn == TRN_BLAS1_ROT || out->real_scalar) ? comp : es;
-        rc = trn_vregion_named(vx, b->alpha_ptr, bytes, comp, fn,
+        /* AxpyEx, ScalEx on 16-bit data: alphaType R_32F, a float. */
+        const int f32_alpha = half && out->fn != TRN_BLAS1_ROT;
+        const uint64_t bytes = f32_alpha                                        ? 4
+                               : (out->fn == TRN_BLAS1_ROT || out->real_scalar) ? comp
+                                                                                : es;
+        rc = trn_vregion_named(vx, b->alpha_ptr, bytes, f32_alpha ? 4 : comp, fn,
                                out->fn == TRN_BLAS1_ROT ? "c" : "alpha", &p);
         out->alpha_ptr = p;
     }

@@ -5,7 +5,9 @@
  * n < 0, nrhs < 0, an unknown trans, a leading dimension below max(1, n)
  * (max(1, m) for the QR routines), matinvBatched with n > 32;
  * CUBLAS_STATUS_NOT_SUPPORTED, here UNIMPLEMENTED: gelsBatched with m < n
- * or a trans other than OP_N), plus the memory-safety checks cuBLAS leaves
+ * or a trans other than OP_N), and of trsmBatched (trsm's: side, uplo,
+ * trans, diag, m, n >= 0, lda >= max(1, k) for A of order k, ldb >=
+ * max(1, m)), plus the memory-safety checks cuBLAS leaves
  * to the caller: every listed matrix and tau vector, the pivot array (n
  * int32 per matrix) and the info array (one int32 per matrix) lie inside
  * the session's buffers.
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ops/validate/blas.h"
 #include "ops/validate/checked.h"
 #include "ops/validate/kit.h"
 #include "trnsci_wire.h"
@@ -35,6 +38,7 @@ static const char *lu_name(trn_lu_fn fn) {
     case TRN_LU_MATINV: return "matinvBatched";
     case TRN_LU_GEQRF: return "geqrfBatched";
     case TRN_LU_GELS: return "gelsBatched";
+    case TRN_LU_TRSM: return "trsmBatched";
     }
     return "LU batched";
 }
@@ -47,6 +51,7 @@ static int lu_fn_of(Trnsci__V1__BlasLuFunction f, trn_lu_fn *out) {
     case TRNSCI__V1__BLAS_LU_FUNCTION__LU_MATINV: *out = TRN_LU_MATINV; return 0;
     case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GEQRF: *out = TRN_LU_GEQRF; return 0;
     case TRNSCI__V1__BLAS_LU_FUNCTION__LU_GELS: *out = TRN_LU_GELS; return 0;
+    case TRNSCI__V1__BLAS_LU_FUNCTION__LU_TRSM: *out = TRN_LU_TRSM; return 0;
     default: return -1;
     }
 }
@@ -86,12 +91,45 @@ static trn_wire_code check_qr_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatche
     return TRN_WIRE_OK;
 }
 
+/* trsmBatched's scalar arguments, trsm's rules: the descriptor's m and nrhs
+ * are B's rows and columns (trsm's m and n), its n the order of A. */
+static trn_wire_code check_trsm_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
+                                      trn_lu_batched_desc *out) {
+    const char *fn = lu_name(out->fn);
+    if (trn_vk_side(w->side, &out->side)) {
+        trn_vmsg(vx, "%s: side=%d must be SIDE_LEFT or SIDE_RIGHT", fn, (int)w->side);
+        return BAD;
+    }
+    if (trn_vk_uplo(w->uplo, &out->uplo)) {
+        trn_vmsg(vx, "%s: uplo=%d must be FILL_MODE_LOWER or FILL_MODE_UPPER", fn, (int)w->uplo);
+        return BAD;
+    }
+    if (trn_vk_trans(w->trans, &out->trans)) {
+        trn_vmsg(vx, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)w->trans);
+        return BAD;
+    }
+    if (!trn_vk_complex(out->type) && out->trans == TRN_TRANS_C)
+        out->trans = TRN_TRANS_T;
+    if (trn_vk_diag(w->diag, &out->diag)) {
+        trn_vmsg(vx, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)w->diag);
+        return BAD;
+    }
+    if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->nrhs))
+        return BAD;
+    const int left = out->side == TRN_SIDE_LEFT;
+    out->n = left ? out->m : out->nrhs;
+    if (trn_vk_ld(vx, fn, "lda", w->lda, out->n, left ? "m" : "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldb", w->ldc, out->m, "m", &out->ldc))
+        return BAD;
+    out->alpha = trn_vk_scalar(w->alpha);
+    return TRN_WIRE_OK;
+}
+
 /* The scalar arguments: function, type, n, nrhs, trans, lda, ldc. */
 static trn_wire_code check_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp *w,
                                  trn_lu_batched_desc *out) {
     if (lu_fn_of(w->function, &out->fn)) {
-        trn_vmsg(vx, "LU batched: function %d is not GETRF, GETRS, GETRI or MATINV",
-                 (int)w->function);
+        trn_vmsg(vx, "LU batched: function %d is not GETRF .. GELS or TRSM", (int)w->function);
         return BAD;
     }
     const char *fn = lu_name(out->fn);
@@ -101,6 +139,8 @@ static trn_wire_code check_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp
     }
     if (out->fn == TRN_LU_GEQRF || out->fn == TRN_LU_GELS)
         return check_qr_shape(vx, w, out);
+    if (out->fn == TRN_LU_TRSM)
+        return check_trsm_shape(vx, w, out);
     if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
         trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda))
         return BAD;
@@ -139,7 +179,8 @@ static trn_wire_code check_batch(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedOp
     const size_t want_c = out->fn == TRN_LU_GETRF || out->fn == TRN_LU_GEQRF ? 0 : w->n_a;
     if (w->n_c != want_c) {
         trn_vmsg(vx, "%s: %s lists %zu matrices but Aarray lists %zu", fn,
-                 out->fn == TRN_LU_GETRS ? "Barray" : "Carray", w->n_c, w->n_a);
+                 out->fn == TRN_LU_GETRS || out->fn == TRN_LU_TRSM ? "Barray" : "Carray", w->n_c,
+                 w->n_a);
         return BAD;
     }
     const size_t want_tau = out->fn == TRN_LU_GEQRF ? w->n_a : 0;
@@ -162,7 +203,7 @@ static trn_wire_code check_arrays(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedO
     out->pivots = NULL;
     out->info = NULL;
     const int qr = out->fn == TRN_LU_GEQRF || out->fn == TRN_LU_GELS;
-    if ((out->fn == TRN_LU_MATINV || qr) && has_pivots) {
+    if ((out->fn == TRN_LU_MATINV || out->fn == TRN_LU_TRSM || qr) && has_pivots) {
         trn_vmsg(vx, "%s: takes no pivot array", fn);
         return BAD;
     }
@@ -177,9 +218,9 @@ static trn_wire_code check_arrays(trn_vctx *vx, const Trnsci__V1__BlasLuBatchedO
             return BAD;
         out->pivots = p;
     }
-    if (out->fn == TRN_LU_GETRS || out->fn == TRN_LU_GEQRF) {
+    if (out->fn == TRN_LU_GETRS || out->fn == TRN_LU_GEQRF || out->fn == TRN_LU_TRSM) {
         if (has_info) {
-            trn_vmsg(vx, "%s: takes no info array (its info is a host argument)", fn);
+            trn_vmsg(vx, "%s: takes no info array", fn);
             return BAD;
         }
         return TRN_WIRE_OK;
@@ -228,7 +269,7 @@ static trn_wire_code check_crossings(trn_vctx *vx, const trn_lu_batched_desc *d,
         trn_vmsg(vx, "%s: the daemon is out of memory for %zu matrices", fn, nb);
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    const char *c_name = d->fn == TRN_LU_GETRS ? "Barray" : "Carray";
+    const char *c_name = d->fn == TRN_LU_GETRS || d->fn == TRN_LU_TRSM ? "Barray" : "Carray";
     const int a_writes =
         d->fn == TRN_LU_GETRF || d->fn == TRN_LU_GEQRF || d->fn == TRN_LU_GELS ? 2 : 0;
     size_t n = 0;
@@ -268,6 +309,18 @@ static trn_wire_code validate_lu_batched(trn_vctx *vx, const Trnsci__V1__BlasLuB
     if (check_batch(vx, w, out) || check_arrays(vx, w, out))
         return BAD;
     const char *fn = lu_name(out->fn);
+    const int trsm = out->fn == TRN_LU_TRSM;
+    if (trsm && (out->m == 0 || out->nrhs == 0 || out->batch == 0)) {
+        out->batch = 0; /* nothing is read or written */
+        return TRN_WIRE_OK;
+    }
+    /* trsm with a host alpha of 0 sets B to 0 without reading A (BLAS). */
+    if (trsm && w->alpha_ptr && w->alpha_ptr->buffer_id) {
+        rc = trn_vblas_dev_scalar(vx, w->alpha_ptr, out->type, 0, fn, "alpha", &out->alpha_ptr);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    const int reads_a = !trsm || out->alpha_ptr || !trn_vblas_is(&out->alpha, 0.0);
     const size_t nb = (size_t)out->batch;
     const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
     /* The pointer arrays live as long as the references (vx->refs->owned). */
@@ -280,18 +333,21 @@ static trn_wire_code validate_lu_batched(trn_vctx *vx, const Trnsci__V1__BlasLuB
     out->c = out->fn == TRN_LU_GETRF || out->fn == TRN_LU_GEQRF ? NULL : ptrs + nb;
     out->tau = out->fn == TRN_LU_GEQRF ? ptrs + 2 * nb : NULL;
     const uint64_t k = (uint64_t)(out->m < out->n ? out->m : out->n);
+    const uint64_t a_rows = (uint64_t)(trsm ? out->n : out->m); /* trsm: A is n x n */
     uint64_t a_bytes, c_bytes, tau_bytes;
-    if (ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
+    if (ck_matrix_bytes(a_rows, (uint64_t)out->n, (uint64_t)out->lda, es, &a_bytes) ||
         ck_matrix_bytes((uint64_t)out->m, (uint64_t)out->nrhs, (uint64_t)out->ldc, es, &c_bytes) ||
         ck_mul(k, es, &tau_bytes)) {
         trn_vmsg(vx, "%s: the extent of a matrix overflows 64 bits", fn);
         return BAD;
     }
     char what[64];
-    const char *c_name = out->fn == TRN_LU_GETRS ? "Barray" : "Carray";
+    const char *c_name = out->fn == TRN_LU_GETRS || trsm ? "Barray" : "Carray";
     for (size_t i = 0; i < nb && rc == TRN_WIRE_OK; i++) {
         snprintf(what, sizeof(what), "%s: Aarray[%zu]", fn, i);
-        rc = trn_vregion_many(vx, w->a[i], a_bytes, al, what, &ptrs[i]);
+        ptrs[i] = NULL;
+        if (reads_a)
+            rc = trn_vregion_many(vx, w->a[i], a_bytes, al, what, &ptrs[i]);
         if (rc == TRN_WIRE_OK && out->c) {
             snprintf(what, sizeof(what), "%s: %s[%zu]", fn, c_name, i);
             rc = trn_vregion_many(vx, w->c[i], c_bytes, al, what, &ptrs[nb + i]);

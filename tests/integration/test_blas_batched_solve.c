@@ -376,12 +376,13 @@ static void trsm_case(trnblasHandle_t h, ty t, trnblasSideMode_t side, trnblasFi
     batch_upload(&a);
     batch_make(&b, t, m, n, ldb, count);
     batch_upload(&b);
-    const lcplx alpha = is_complex(t) ? 0.5L + 0.25L * I : -0.75L;
+    /* device_alpha: 1 reads alpha from device memory; 2 is a host alpha of 0. */
+    const lcplx alpha = device_alpha == 2 ? 0 : is_complex(t) ? 0.5L + 0.25L * I : -0.75L;
     unsigned char halpha[16] = {0};
     put(t, halpha, 0, alpha);
     void *dalpha = NULL;
     const void *ap = halpha;
-    if (device_alpha) {
+    if (device_alpha == 1) {
         assert_int_equal(trnsciMalloc(&dalpha, 16), trnsciSuccess);
         assert_int_equal(trnsciMemcpy(dalpha, halpha, 16, trnsciMemcpyHostToDevice), trnsciSuccess);
         assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_DEVICE),
@@ -391,7 +392,7 @@ static void trsm_case(trnblasHandle_t h, ty t, trnblasSideMode_t side, trnblasFi
     assert_int_equal(BL_CALL(t, trsmBatched, h, side, uplo, trans, diag, m, n, ap, a.arr, lda,
                              b.arr, ldb, count),
                      TRNBLAS_STATUS_SUCCESS);
-    if (device_alpha)
+    if (device_alpha == 1)
         assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_HOST),
                          TRNBLAS_STATUS_SUCCESS);
     /* alpha as the routine sees it (rounded to the type). */
@@ -463,6 +464,14 @@ static void test_trsm(void **state) {
                                   up ? TRNBLAS_FILL_MODE_UPPER : TRNBLAS_FILL_MODE_LOWER, ops[o],
                                   unit ? TRNBLAS_DIAG_UNIT : TRNBLAS_DIAG_NON_UNIT, 5, 3, 3,
                                   which % 7 == 0);
+    /* Batches of 1000 4 x 4 systems: one op, split over the daemon's cores. */
+    for (size_t ti = 0; ti < 4; ti++)
+        trsm_case(h, all_types[ti], ti % 2 ? TRNBLAS_SIDE_RIGHT : TRNBLAS_SIDE_LEFT,
+                  ti < 2 ? TRNBLAS_FILL_MODE_UPPER : TRNBLAS_FILL_MODE_LOWER, ops[ti % 3],
+                  TRNBLAS_DIAG_NON_UNIT, 4, 4, 1000, ti == 3);
+    /* alpha = 0: every B_i becomes 0 without A being read. */
+    trsm_case(h, TY_D, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_N,
+              TRNBLAS_DIAG_NON_UNIT, 3, 2, 2, 2);
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 
@@ -589,7 +598,7 @@ static void test_bad_input(void **state) {
         "Carray[1]");
     expect_status(trnblasDtrsmBatched(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_N,
                                       TRNBLAS_DIAG_NON_UNIT, 3, 2, &one, a.arr, 4, dev_bad, 4, 2),
-                  INV, "matrix 1: trsm: B");
+                  INV, "Barray[1]");
     SET(st_ptr(&c.m[0]), host_matrix);
     expect_status(trnblasDtrsmBatched(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_N,
                                       TRNBLAS_DIAG_NON_UNIT, 3, 2, &one, a.arr, 4, dev_bad, 4, 2),
@@ -601,6 +610,11 @@ static void test_bad_input(void **state) {
     expect_status(
         trnblasDgelsBatched(h, TRNBLAS_OP_N, 4, 3, 2, a.arr, 4, dev_bad, 4, &info, NULL, 2), INV,
         "overlap");
+    /* trsmBatched: B[1] is A[0] (read by matrix 0's solve while matrix 1's
+     * writes it). */
+    expect_status(trnblasDtrsmBatched(h, TRNBLAS_SIDE_LEFT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_N,
+                                      TRNBLAS_DIAG_NON_UNIT, 2, 2, &one, a.arr, 4, dev_bad, 2, 2),
+                  INV, "overlap");
 #undef SET
     for (int i = 0; i < 2; i++) {
         st_untouched(&a.m[i]);
@@ -835,6 +849,9 @@ static void test_long_batch(void **state) {
     trnblasHandle_t h;
     assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
     geqrf_case(h, TY_D, 3, 2, 4100);
+    /* trsmBatched beyond one op's 4096 pointers: two ops, validated first. */
+    trsm_case(h, TY_D, TRNBLAS_SIDE_RIGHT, TRNBLAS_FILL_MODE_UPPER, TRNBLAS_OP_T, TRNBLAS_DIAG_UNIT,
+              2, 3, 4100, 0);
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 

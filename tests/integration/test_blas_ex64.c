@@ -17,8 +17,8 @@
  *    k u / (1 - k u), u = 2^-24 (float) or 2^-53 (double): n u to first
  *    order.
  *  - nrm2: gamma_{2n+2} ||x|| (the sum of 2n squares, then the root).
- * Unsupported combinations: the half-precision rows cuBLAS has give
- * TRNBLAS_STATUS_NOT_SUPPORTED naming the type; the others the same status.
+ * Unsupported combinations give TRNBLAS_STATUS_NOT_SUPPORTED naming the
+ * types (the half-precision rows are test_blas_ex_half.c's).
  *
  * The _64 forms: one representative per signature shape (vector update,
  * scalar result, index result, Level 2, Level 3 and GEMM matrices, the Ex
@@ -370,21 +370,8 @@ static void test_ex_refused(void **state) {
     assert_int_equal(trnsciMalloc((void **)&d, 64), trnsciSuccess);
     const float one = 1, c = 1, s = 0;
     float r;
-    const trnsciDataType_t R16F = TRNSCI_R_16F, R16BF = TRNSCI_R_16BF, R32F = TRNSCI_R_32F,
-                           R64F = TRNSCI_R_64F, C32F = TRNSCI_C_32F, C64F = TRNSCI_C_64F;
-    /* cuBLAS's half-precision rows: refused, naming the type. */
-    expect_refused(trnblasAxpyEx(h, 4, &one, R32F, d, R16F, 1, d, R16F, 1, R32F), "TRNSCI_R_16F");
-    expect_refused(trnblasAxpyEx(h, 4, &one, R32F, d, R16BF, 1, d, R16BF, 1, R32F),
-                   "TRNSCI_R_16BF");
-    expect_refused(trnblasDotEx(h, 4, d, R16F, 1, d, R16F, 1, &r, R16F, R32F), "TRNSCI_R_16F");
-    expect_refused(trnblasDotcEx(h, 4, d, R16BF, 1, d, R16BF, 1, &r, R16BF, R32F), "TRNSCI_R_16BF");
-    expect_refused(trnblasNrm2Ex(h, 4, d, R16F, 1, &r, R16F, R32F), "TRNSCI_R_16F");
-    expect_refused(trnblasNrm2Ex(h, 4, d, R16BF, 1, &r, R16BF, R32F), "TRNSCI_R_16BF");
-    expect_refused(trnblasScalEx(h, 4, &one, R32F, d, R16F, 1, R32F), "TRNSCI_R_16F");
-    expect_refused(trnblasScalEx(h, 4, &one, R32F, d, R16BF, 1, R32F), "TRNSCI_R_16BF");
-    expect_refused(trnblasRotEx(h, 4, d, R16F, 1, d, R16F, 1, &c, &s, R16F, R32F), "TRNSCI_R_16F");
-    expect_refused(trnblasRotEx(h, 4, d, R16BF, 1, d, R16BF, 1, &c, &s, R16BF, R32F),
-                   "TRNSCI_R_16BF");
+    const trnsciDataType_t R16F = TRNSCI_R_16F, R32F = TRNSCI_R_32F, R64F = TRNSCI_R_64F,
+                           C32F = TRNSCI_C_32F, C64F = TRNSCI_C_64F;
     /* Combinations cuBLAS refuses too. */
     const char *combo = "is not a supported combination";
     expect_refused(trnblasAxpyEx(h, 4, &one, R64F, d, R32F, 1, d, R32F, 1, R32F), combo);

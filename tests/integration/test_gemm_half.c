@@ -2,7 +2,9 @@
  * test_gemm_half.c — GEMM on 16-bit and int8 storage through a real
  * trnscid (2 cores), over the local transport and gRPC over TCP:
  * trnblasHgemm, HgemmStridedBatched, HgemmBatched (and Hgemm_64), and GemmEx,
- * GemmStridedBatchedEx, GemmBatchedEx with every supported narrow
+ * GemmStridedBatchedEx, GemmBatchedEx (and GemmGroupedBatchedEx, whose rows
+ * are R_16F and R_16BF with C of the same type under COMPUTE_32F; the other
+ * combinations NOT_SUPPORTED) with every supported narrow
  * combination (A, B in R_16F with C in R_16F under COMPUTE_16F and 32F, or
  * R_32F; R_16BF with C in R_16BF or R_32F; R_8I with C in R_32I under
  * COMPUTE_32I or R_32F), with transposes, alpha and beta, beta = 0 over a C
@@ -349,7 +351,7 @@ static scalars make_scalars(double alpha, double beta) {
 
 /* ---- the routines ------------------------------------------------------------- */
 
-typedef enum form { ONE, STRIDED, LISTED } form;
+typedef enum form { ONE, STRIDED, LISTED, GROUPED } form;
 
 static void *pointer_array(void *x, size_t stride, size_t es, int batch, void **host) {
     for (int i = 0; i < batch; i++) /* reversed order: matrix i of the call is batch-1-i here */
@@ -377,10 +379,22 @@ static trnblasStatus_t run_ex(trnblasHandle_t h, problem *p, trnblasComputeType_
     void *la = pointer_array(p->da, p->sa, type_bytes(p->ab), p->batch, ha);
     void *lb = pointer_array(p->db, p->sb, type_bytes(p->ab), p->batch, hb);
     void *lc = pointer_array(p->dc, p->sc, type_bytes(p->c), p->batch, hc);
-    const trnblasStatus_t st =
-        trnblasGemmBatchedEx(h, ta, tb, p->m, p->n, p->k, al, (const void *const *)la, p->ab,
-                             p->lda, (const void *const *)lb, p->ab, p->ldb, be, (void *const *)lc,
-                             p->c, p->ldc, p->batch, ct, TRNBLAS_GEMM_DEFAULT);
+    trnblasStatus_t st;
+    if (f == GROUPED) { /* two groups of the same shape: 1 and batch - 1 matrices */
+        const trnblasOperation_t tas[2] = {ta, ta}, tbs[2] = {tb, tb};
+        const int ms[2] = {p->m, p->m}, ns[2] = {p->n, p->n}, ks[2] = {p->k, p->k};
+        const int ldas[2] = {p->lda, p->lda}, ldbs[2] = {p->ldb, p->ldb},
+                  ldcs[2] = {p->ldc, p->ldc}, sizes[2] = {1, p->batch - 1};
+        const float alphas[2] = {s.f[0], s.f[0]}, betas[2] = {s.f[1], s.f[1]};
+        st = trnblasGemmGroupedBatchedEx(h, tas, tbs, ms, ns, ks, alphas, (const void *const *)la,
+                                         p->ab, ldas, (const void *const *)lb, p->ab, ldbs, betas,
+                                         (void *const *)lc, p->c, ldcs, 2, sizes, ct);
+    } else {
+        st = trnblasGemmBatchedEx(h, ta, tb, p->m, p->n, p->k, al, (const void *const *)la, p->ab,
+                                  p->lda, (const void *const *)lb, p->ab, p->ldb, be,
+                                  (void *const *)lc, p->c, p->ldc, p->batch, ct,
+                                  TRNBLAS_GEMM_DEFAULT);
+    }
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     assert_int_equal(trnsciFree(la), trnsciSuccess);
     assert_int_equal(trnsciFree(lb), trnsciSuccess);
@@ -488,6 +502,20 @@ static void test_batches_and_beta_zero(void **state) {
         problem_init(&p, c->ab, c->c, 'N', 'N', 7, 5, 4, 1, 0.0, c->beta, 0);
         assert_int_equal(run_ex(h, &p, c->ct, ONE), TRNBLAS_STATUS_SUCCESS);
         problem_check(&p);
+        problem_free(&p);
+        /* GemmGroupedBatchedEx's 16-bit rows: Atype = Btype = Ctype R_16F or
+         * R_16BF with COMPUTE_32F (float scalars); its other narrow
+         * combinations are NOT_SUPPORTED. */
+        const int grouped_row = c->ab == c->c && (c->c == TRNSCI_R_16F || c->c == TRNSCI_R_16BF) &&
+                                c->ct == TRNBLAS_COMPUTE_32F;
+        problem_init(&p, c->ab, c->c, 'T', 'T', 9, 14, 23, 3, c->alpha, c->beta, 0);
+        const trnblasStatus_t gst = run_ex(h, &p, c->ct, GROUPED);
+        if (grouped_row) {
+            assert_int_equal(gst, TRNBLAS_STATUS_SUCCESS);
+            problem_check(&p);
+        } else {
+            assert_int_equal(gst, TRNBLAS_STATUS_NOT_SUPPORTED);
+        }
         problem_free(&p);
     }
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);

@@ -2087,6 +2087,84 @@ static void test_blas1_axpy_extents(void **state) {
     assert_null(f->desc.u.blas1.x);
 }
 
+/* Rule (protocol 1.14): R_16F / R_16BF data for axpy, scal, dot, nrm2 and
+ * rot only (cuBLAS's Level 1 Ex half rows), 2-byte elements aligned to 2;
+ * axpy/scal's device alpha is a float (4 bytes, 4-aligned), rot's c and s
+ * elements of the type; dot's and nrm2's result one element; real_scalar
+ * and compensated refused. F16 axpy n=5: x and y 10 bytes each. */
+static void test_blas1_half(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 10), Y = alloc(f->s1, 10), S = alloc(f->s1, 8);
+    const Trnsci__V1__DataType F16 = TRNSCI__V1__DATA_TYPE__R_16F,
+                               BF16 = TRNSCI__V1__DATA_TYPE__R_16BF;
+    blas1_msg q;
+    blas1_init(&q, B1(AXPY), F16, 5, 1, 1);
+    q.alpha.re = 0.5;
+    q.x.buffer_id = X;
+    q.y.buffer_id = Y;
+    expect_ok(f, f->s1, &q.op, 2);
+    assert_int_equal(f->desc.u.blas1.type, TRN_DTYPE_R16F);
+    trn_op_refs_release(&f->refs);
+    q.y.offset = 2; /* one element short */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: y");
+    q.y.offset = 0;
+    q.x.offset = 1; /* misaligned */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: x");
+    q.x.offset = 0;
+    /* Device alpha: a float. */
+    Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT;
+    ap.buffer_id = S;
+    q.b.alpha_ptr = &ap;
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_ptr_equal(f->desc.u.blas1.alpha_ptr, data_of(f->s1, S));
+    trn_op_refs_release(&f->refs);
+    ap.offset = 2;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: alpha");
+    ap.offset = 6; /* 4 bytes do not fit */
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "axpy: alpha");
+    /* rot: c and s are 2-byte elements. */
+    blas1_init(&q, B1(ROT), BF16, 5, 1, 1);
+    q.x.buffer_id = X;
+    q.y.buffer_id = Y;
+    Trnsci__V1__BufferRef cp = TRNSCI__V1__BUFFER_REF__INIT, sp = TRNSCI__V1__BUFFER_REF__INIT;
+    cp.buffer_id = sp.buffer_id = S;
+    cp.offset = 6;
+    sp.offset = 4;
+    q.b.alpha_ptr = &cp;
+    q.b.beta_ptr = &sp;
+    expect_ok(f, f->s1, &q.op, 4);
+    trn_op_refs_release(&f->refs);
+    /* dot and nrm2: one 2-byte result. */
+    blas1_init(&q, B1(DOT), BF16, 5, 1, 1);
+    q.x.buffer_id = X;
+    q.y.buffer_id = Y;
+    q.r.buffer_id = S;
+    q.r.offset = 6;
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = 7;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "dot: result");
+    q.r.offset = 0;
+    q.b.compensated = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "16-bit");
+    q.b.compensated = 0;
+    q.b.function = B1(NRM2);
+    q.r.offset = 6;
+    expect_ok(f, f->s1, &q.op, 2);
+    trn_op_refs_release(&f->refs);
+    /* Not for the other routines, nor with real_scalar. */
+    q.b.function = B1(ASUM);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "16-bit");
+    q.b.function = B1(DOTC);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "16-bit");
+    q.b.function = B1(SCAL);
+    q.b.real_scalar = 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "16-bit");
+    /* Other narrow types stay refused. */
+    blas1_init(&q, B1(AXPY), TRNSCI__V1__DATA_TYPE__R_8I, 5, 1, 1);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type");
+}
+
 /* Rule: reductions write one result (an element of the type for dot, its
  * real component for nrm2/asum, an int32 for i?amax/i?amin), aligned, and a
  * result is required also when n = 0; dotc is for complex types only;
@@ -2269,6 +2347,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gemm_device_scalars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_axpy_extents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_reductions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas1_half, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_args, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas1_device_scalars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dgemm_tn_one_buffer, setup, teardown),
