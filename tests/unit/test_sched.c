@@ -30,6 +30,8 @@
  *    the result is the same on 1, 3 and 4 workers; an op with a shard taken
  *    is not cancelled by a stream cancel or by shutdown, and its remaining
  *    shards still run;
+ *  - a stream of one-shard ops, and deferred ops kicked one at a time, wake
+ *    no worker that then finds nothing to do (trn_sched_stats.wakeups_idle);
  *  - trn_sched_kick_run runs a small op in the calling thread in an idle
  *    core's name, leaves a big one to the workers, and hands a run still
  *    going after its patience to the core's worker thread to conclude.
@@ -517,6 +519,60 @@ static void test_stream_order(void **state) {
     }
     trn_sched_stream_release(f->s, st);
     expect_idle(f->s, N);
+}
+
+/* Regression test (host CPU per small op).
+ * Rule (sched.c, waking workers): a worker is woken only for a shard that no
+ * awake worker will take. Before, every ready one-shard op signalled a
+ * sleeping worker even when the worker that had just ended the op before it
+ * on its stream was about to take it, and trn_sched_kick woke every worker
+ * of an engine with any backlog: with 2 workers, about one wake-up per op
+ * found nothing to do (two context switches on a shared CPU for nothing).
+ * Counted, not timed: trn_sched_stats.wakeups_idle, the wake-ups that found
+ * no work, is 0 for (a) a stream of one-shard ops submitted back to back,
+ * each made ready by the end of the one before, which the worker that ended
+ * it takes itself, and (b) one deferred op at a time followed by a kick,
+ * which wakes one worker. Exact, not a bound: on one stream an op becomes
+ * ready either when its stream is idle (every worker asleep or about to
+ * look) or as the worker ending the op before it goes back to look; no
+ * interleaving lets a woken worker find it taken. Every op still runs,
+ * in order, and each ends up woken for at most once. */
+static void test_one_shard_ops_wake_one_worker(void **state) {
+    fx *f = *state;
+    enum { N = 400, ROUNDS = 200 };
+    static test_op ops[N + ROUNDS];
+    static unsigned char buf[N + ROUNDS];
+    memset(buf, 0, sizeof(buf));
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_non_null(st);
+    settle(); /* both workers asleep: every wake-up below is counted */
+    trn_sched_stats before, after;
+    trn_sched_get_stats(f->s, &before);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+    wait_count(&f->r, N);
+    trn_sched_get_stats(f->s, &after);
+    check_run_order(f->g, buf, N, 1);
+    assert_int_equal(after.wakeups_idle - before.wakeups_idle, 0);
+    assert_true(after.wakeups - before.wakeups <= N);
+
+    trn_sched_get_stats(f->s, &before);
+    for (int i = N; i < N + ROUNDS; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
+        ops[i].sop.defer_wake = 1;
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+        trn_sched_kick(f->s);
+        wait_done(&f->r, i);
+    }
+    trn_sched_get_stats(f->s, &after);
+    for (int i = 0; i < N + ROUNDS; i++)
+        assert_int_equal(buf[i], 1 + i % 250);
+    assert_int_equal(after.wakeups_idle - before.wakeups_idle, 0);
+    assert_true(after.wakeups - before.wakeups <= ROUNDS);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, N + ROUNDS);
 }
 
 /* Rule: order holds per stream when two streams are interleaved. */
@@ -1855,6 +1911,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deferred_wake, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_shard_ops_wake_one_worker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_streams_each_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_marker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel, setup, teardown),
