@@ -45,11 +45,12 @@
  * from the count before the lock is released, so the next wake_plan gives
  * its share to another worker. Work found while no worker may be woken is
  * taken by the awake ones: every worker that is not asleep looks for work
- * before it sleeps. So the worker that ends an op takes the next op of its
- * stream itself, with no wake-up, and a burst of one-shard ops on one stream
- * keeps one worker busy instead of waking all of them for each op. A core
- * put back in service is considered at the next release of the lock.
- * Stopping wakes every worker (wake_everyone) to leave.
+ * before it sleeps, and sleeps only right after finding none, the lock held
+ * in between (a lent worker sleeps without looking: its lender's unlock,
+ * once it gives the worker back, wakes it if work waits). So the worker that ends an op takes the
+ * next op of its stream itself, with no wake-up, and a burst of one-shard ops on one stream keeps
+ * one worker busy instead of waking all of them for each op. A core put back in service is
+ * considered at the next release of the lock. Stopping wakes every worker (wake_everyone) to leave.
  *
  * Lifetimes: a stream holds one reference for its creator plus one per queued
  * op; a tenant one for its creator plus one per stream; a fence one for its
@@ -993,8 +994,12 @@ static void *worker_main(void *arg) {
             sched_unlock(s);
             run_completions(s, &done);
             pthread_mutex_lock(&s->lock);
-            if (!op)
+            if (!op) {
+                /* Look again before sleeping: work that came while the
+                 * callbacks ran may have found no one else to wake. */
                 seek_set(s, w, 1);
+                continue;
+            }
         }
         if (!op) {
             /* Stopping: leave once no started op can bring a stage here. */
