@@ -60,7 +60,7 @@ struct trn_metrics {
     histogram queue[NKINDS], run[NKINDS];
     _Atomic uint64_t calls[NTRANSPORTS], received[NTRANSPORTS], sent[NTRANSPORTS];
     _Atomic uint64_t replies[NTRANSPORTS]; /* asynchronous launches get none */
-    _Atomic uint64_t placed[2]; /* ops completed on the host, on a NeuronCore */
+    _Atomic uint64_t placed[2];            /* ops completed on the host, on a NeuronCore */
     _Atomic uint64_t heartbeat_ms;
     atomic_int serving;
     /* Busy ratio since the previous scrape (render only, under lock). */
@@ -431,6 +431,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     scalar(&p, "trnscid_ops_running", "gauge",
            "Ops at the head of their stream: waiting for a core or running.",
            (double)ss.ops_running);
+    scalar(&p, "trnscid_worker_wakeups_total", "counter",
+           "Workers woken by the scheduler to take ready work.", (double)ss.wakeups);
+    scalar(&p, "trnscid_worker_wakeups_idle_total", "counter",
+           "Worker wake-ups that found no work left to take.", (double)ss.wakeups_idle);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");
     for (int k = 0; k < NKINDS; k++) {

@@ -19,6 +19,39 @@
  * cancel or release without deadlocking. Streams woken by a fence are
  * advanced from a work list (completion_list.wake), never recursively.
  *
+ * Waking workers. A worker sleeps on its own condition and is woken by
+ * name, never by a broadcast, so that a small op wakes one worker, not every
+ * worker of its engine. Per engine, under the lock:
+ *   runnable  shards of its ready ops that no worker has taken;
+ *   unkicked  of those, the ones a defer_wake submit made ready since the
+ *             last trn_sched_kick (never more than there really are);
+ *   seekers   its workers that are awake and will look for work (take_shard)
+ *             before they sleep, running no kernel and no callback first:
+ *             a worker just woken for work, one that has just ended a shard
+ *             (shard_done) and is going back to look, one that is starting.
+ * A worker stops being a seeker when it takes a shard, runs callbacks,
+ * sleeps or leaves.
+ *
+ * Invariant (no lost wake-up), true whenever the lock is released
+ * (sched_unlock, and wake_now_locked before a thread waits): for every
+ * engine, seekers >= runnable - unkicked, unless no worker of the engine is
+ * asleep that may take work (not lent to trn_sched_kick_run, its core in
+ * service). wake_plan restores it before each release by waking just enough
+ * sleepers (each becomes a seeker), so every path that adds work — a submit,
+ * a shard whose end enables an op's next stage or its stream's next op, a
+ * fence releasing streams, a deadline, a kick, a lent worker given back — is
+ * covered by the unlock that follows it. A seeker that stops seeking without
+ * taking a shard (it sleeps, leaves, or finds its core out of service) drops
+ * from the count before the lock is released, so the next wake_plan gives
+ * its share to another worker. Work found while no worker may be woken is
+ * taken by the awake ones: every worker that is not asleep looks for work
+ * before it sleeps, and sleeps only right after finding none, the lock held
+ * in between (a lent worker sleeps without looking: its lender's unlock,
+ * once it gives the worker back, wakes it if work waits). So the worker that ends an op takes the
+ * next op of its stream itself, with no wake-up, and a burst of one-shard ops on one stream keeps
+ * one worker busy instead of waking all of them for each op. A core put back in service is
+ * considered at the next release of the lock. Stopping wakes every worker (wake_everyone) to leave.
+ *
  * Lifetimes: a stream holds one reference for its creator plus one per queued
  * op; a tenant one for its creator plus one per stream; a fence one for its
  * creator plus one per marker that names it. Each is freed at zero.
@@ -76,29 +109,37 @@ struct trn_sched_stream {
     unsigned refs;
 };
 
-typedef struct worker {
+typedef struct worker worker;
+struct worker {
     trn_sched *sched;
     pthread_t thread;
     int engine;
     int index; /* within the engine; the backend core index on the cores */
     int cpu;   /* -1: not pinned */
     int started;
-    int waiting; /* asleep on its engine's condition, with nothing to do */
-    int lent;    /* another thread runs a shard in its name (trn_sched_kick_run) */
+    pthread_cond_t cv; /* it sleeps here; woken only by name (wake_plan, owe_wake) */
+    int sleeping;      /* asleep, not yet woken: cleared by whoever wakes it */
+    int seeking;       /* counted in its engine's seekers (see the top comment) */
+    int woke_for_work; /* woken by wake_plan and has not looked for work yet */
+    int owed;          /* on s->owed: its condition is signalled at the next unlock */
+    struct worker *owed_next;
+    int lent; /* another thread runs a shard in its name (trn_sched_kick_run) */
     /* A shard run in its name that it must conclude (run_core_finish):
      * handed over by trn_sched_kick_run, which stopped waiting for it. */
     trn_sched_op *handed;
     int handed_shard;
     uint64_t handed_t0;
     trn_sched_usage usage;
-} worker;
+};
 
 typedef struct engine {
     int first, count; /* its workers: workers[first .. first+count) */
-    pthread_cond_t work;
     trn_sched_tenant *backlog;
     double vclock; /* the start tag of the last shard dispatched */
-    int wake;      /* owed to its workers at the next unlock: WAKE_ONE, WAKE_ALL */
+    int runnable;  /* shards of its ready ops not yet taken by a worker */
+    int unkicked;  /* of those, made ready by a defer_wake submit since the last kick
+                      (an upper bound: see runnable_sub) */
+    int seekers;   /* its workers that will look for work before they sleep */
 } engine;
 
 struct trn_sched {
@@ -108,6 +149,7 @@ struct trn_sched {
     engine engines[TRN_ENGINE_COUNT];
     worker *workers;
     int nworkers;
+    worker *owed; /* workers to signal at the next unlock (owed_next) */
     int stopping;
     int quiet;    /* under lock, during a defer_wake submit: ready_push wakes no one */
     int unkicked; /* ops made ready quietly since the last wake-up of every engine */
@@ -387,6 +429,7 @@ static void ready_enqueue(trn_sched *s, trn_sched_op *op) {
     else
         q->head = op;
     q->tail = op;
+    e->runnable += op->nshards - op->next_shard;
     if (!q->backlogged) {
         /* Idle time earns no credit: rejoin at the engine's virtual time. */
         if (q->vtime < e->vclock)
@@ -397,54 +440,125 @@ static void ready_enqueue(trn_sched *s, trn_sched_op *op) {
     }
 }
 
-/* Waking workers. Ready work marks its engine (`wake`) and the wake-ups are
- * sent after the lock is released (sched_unlock): a worker woken while the
- * lock is still held runs at once on a shared CPU (a wake-up preempts),
- * blocks on the lock and must be woken a second time by the unlock — two
- * extra context switches per op. Workers re-check for work under the lock,
- * so a wake-up sent after the unlock is never lost. */
-enum { WAKE_NONE, WAKE_ONE, WAKE_ALL };
+/* Waking workers (the rule is in the top comment). Wake-ups are decided
+ * under the lock (wake_plan) and sent after it is released (sched_unlock):
+ * a worker woken while the lock is still held runs at once on a shared CPU
+ * (a wake-up preempts), blocks on the lock and must be woken a second time
+ * by the unlock — two extra context switches per op. A worker sleeps until
+ * someone clears its `sleeping` under the lock, so a signal sent after the
+ * unlock is never lost, and a stray one only makes it look again. */
 
-static void send_wake(engine *e, int w) {
-    if (w == WAKE_ALL)
-        pthread_cond_broadcast(&e->work);
-    else if (w == WAKE_ONE)
-        pthread_cond_signal(&e->work);
+static void seek_set(trn_sched *s, worker *w, int on) {
+    if (!w || w->seeking == on)
+        return;
+    w->seeking = on;
+    s->engines[w->engine].seekers += on ? 1 : -1;
+}
+
+/* Wakes w (asleep) by name at the next unlock. */
+static void owe_wake(trn_sched *s, worker *w) {
+    w->sleeping = 0;
+    if (w->owed)
+        return;
+    w->owed = 1;
+    w->owed_next = s->owed;
+    s->owed = w;
+}
+
+/* Whether w is asleep and may take work: not lent to a submitting thread,
+ * and its core in service. */
+static int may_wake_for_work(const trn_sched *s, const worker *w) {
+    if (!w->sleeping || w->lent)
+        return 0;
+    return w->engine != TRN_ENGINE_CORE || !s->cfg.core_in_service ||
+           s->cfg.core_in_service(s->cfg.run_ctx, w->index);
+}
+
+/* With s->lock held: wakes sleepers until every runnable shard that was not
+ * deferred has a seeker, or none is left to wake. */
+static void wake_plan(trn_sched *s) {
+    for (int i = 0; i < TRN_ENGINE_COUNT; i++) {
+        engine *e = &s->engines[i];
+        int need = e->runnable - e->unkicked - e->seekers;
+        for (int k = e->first; need > 0 && k < e->first + e->count; k++) {
+            worker *w = &s->workers[k];
+            if (!may_wake_for_work(s, w))
+                continue;
+            owe_wake(s, w);
+            seek_set(s, w, 1);
+            w->woke_for_work = 1;
+            s->stats.wakeups++;
+            need--;
+        }
+    }
+}
+
+/* With s->lock held: wakes every sleeping worker (stopping), each to look
+ * for work or leave. */
+static void wake_everyone(trn_sched *s) {
+    for (int i = 0; i < s->nworkers; i++) {
+        worker *w = &s->workers[i];
+        if (w->sleeping) {
+            owe_wake(s, w);
+            seek_set(s, w, 1);
+        }
+    }
+}
+
+static worker *owed_pop(trn_sched *s) {
+    worker *w = s->owed;
+    if (w) {
+        s->owed = w->owed_next;
+        w->owed_next = NULL;
+        w->owed = 0;
+    }
+    return w;
 }
 
 /* With s->lock held, before a thread waits on a condition (which releases
  * the lock without sched_unlock): sends what is owed now. */
 static void wake_now_locked(trn_sched *s) {
-    for (int i = 0; i < TRN_ENGINE_COUNT; i++) {
-        send_wake(&s->engines[i], s->engines[i].wake);
-        s->engines[i].wake = WAKE_NONE;
-    }
+    wake_plan(s);
+    for (worker *w; (w = owed_pop(s)) != NULL;)
+        pthread_cond_signal(&w->cv);
 }
 
-/* Releases s->lock, then sends the wake-ups owed. */
+/* Releases s->lock, then sends the wake-ups owed (beyond a few, which
+ * only stopping or a many-shard op asks for, under the lock). */
 static void sched_unlock(trn_sched *s) {
-    int owed[TRN_ENGINE_COUNT];
-    for (int i = 0; i < TRN_ENGINE_COUNT; i++) {
-        owed[i] = s->engines[i].wake;
-        s->engines[i].wake = WAKE_NONE;
+    enum { AFTER_UNLOCK = 8 };
+    worker *owed[AFTER_UNLOCK];
+    int n = 0;
+    wake_plan(s);
+    for (worker *w; (w = owed_pop(s)) != NULL;) {
+        if (n < AFTER_UNLOCK)
+            owed[n++] = w;
+        else
+            pthread_cond_signal(&w->cv);
     }
     pthread_mutex_unlock(&s->lock);
-    for (int i = 0; i < TRN_ENGINE_COUNT; i++)
-        send_wake(&s->engines[i], owed[i]);
+    for (int i = 0; i < n; i++)
+        pthread_cond_signal(&owed[i]->cv);
 }
 
-/* Queues op's current stage and wakes its engine's workers for it (unless a
- * quiet submit defers that to trn_sched_kick). */
+/* Shards of e's ready ops left the queue (taken, cancelled, expired): the
+ * deferred count shrinks with them, never below what is really deferred
+ * (it may go below: that only wakes a worker sooner). */
+static void runnable_sub(engine *e, int k) {
+    e->runnable -= k;
+    e->unkicked -= k < e->unkicked ? k : e->unkicked;
+}
+
+/* Queues op's current stage; sched_unlock wakes a worker for each of its
+ * shards that no awake worker will take (a quiet submit defers that to
+ * trn_sched_kick). */
 static void ready_push(trn_sched *s, trn_sched_op *op) {
     engine *e = &s->engines[op->engine];
     ready_enqueue(s, op);
     if (s->quiet) { /* trn_sched_kick (or the next ordinary submit) wakes them */
         s->unkicked = 1;
-        return;
+        e->unkicked += op->nshards;
     }
-    const int w = op->nshards > 1 ? WAKE_ALL : WAKE_ONE;
-    if (e->wake < w)
-        e->wake = w;
 }
 
 static void backlog_remove(engine *e, trn_sched_tenant *t, int eng) {
@@ -471,6 +585,7 @@ static int ready_remove(trn_sched *s, trn_sched_op *op) {
             q->head = x->ready_next;
         if (q->tail == x)
             q->tail = prev;
+        runnable_sub(&s->engines[op->engine], op->nshards - op->next_shard);
         if (!q->head)
             backlog_remove(&s->engines[op->engine], t, op->engine);
         return 0;
@@ -634,7 +749,7 @@ static void run_completions(trn_sched *s, completion_list *l) {
  * from `active` to `completing`): run the op's callback first, and only then
  * let the stream advance, so that every callback of an op completes before
  * anything queued behind it (a marker included) does. */
-static void complete_active(trn_sched *s, trn_sched_op *op) {
+static void complete_active(trn_sched *s, trn_sched_op *op, worker *self) {
     trn_sched_stream *st = op->stream;
     const int stopped = op->stop && op->stage < last_stage(op);
     op->done(op, stopped ? TRN_SCHED_CANCELLED : status_of(op->kstatus)); /* may free op */
@@ -644,6 +759,11 @@ static void complete_active(trn_sched *s, trn_sched_op *op) {
     st->completing = 0;
     stream_advance(s, st, &done);
     stream_put(st); /* the op's reference */
+    /* With no callback left to run, the worker goes straight back to look
+     * for work: it takes the op this made ready (the next on the stream)
+     * itself, and nobody is woken for it. */
+    if (!done.head)
+        seek_set(s, self, 1);
     sched_unlock(s);
     run_completions(s, &done);
 }
@@ -694,6 +814,7 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
             t->usage.queue_ns += now - tm->t_ready;
         }
         *shard = op->next_shard++;
+        runnable_sub(e, 1);
         if (op->next_shard == op->nshards) {
             q->head = op->ready_next;
             if (!q->head) {
@@ -738,9 +859,11 @@ const trn_sched_op *trn_sched_running_op(int *shard, int *nshards) {
 
 /* A shard of op ran on w from t0 to t1 with status k (lock held, which it
  * may drop and take again): its bookkeeping, the op's next stage or its
- * completion. */
+ * completion. self: w when its own thread calls, which looks for work
+ * next (a seeker); NULL for a submitting thread (trn_sched_kick_run). */
 static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k, uint64_t t0,
-                       uint64_t t1) {
+                       uint64_t t1, worker *self) {
+    seek_set(s, self, 1);
     account_shard(w, op, t0, t1);
     op->kstatus = merge_kstatus(op->kstatus, k);
     if (--op->shards_left == 0)
@@ -752,27 +875,25 @@ static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k,
         op->stage++;
         stage_prepare(s, op);
         stage_times(op)->t_ready = t1;
-        /* This worker takes a one-shard step on its own engine itself
-         * (it looks for work before it sleeps): wake nobody for it. */
-        if (op->steps && op->nshards == 1 && op->engine == w->engine)
-            ready_enqueue(s, op);
-        else
-            ready_push(s, op);
+        /* A one-shard step on this worker's engine is its next shard (it
+         * is a seeker): nobody is woken for it. */
+        ready_push(s, op);
     } else if (op->shards_left == 0) {
         trn_sched_tenant *t = op->stream->tenant;
         op->t_end = t1;
         w->usage.ops++; /* the worker that finished it */
         t->usage.ops++;
         if (--s->inflight == 0 && s->stopping)
-            for (int i = 0; i < TRN_ENGINE_COUNT; i++)
-                pthread_cond_broadcast(&s->engines[i].work);
+            wake_everyone(s); /* to leave */
         s->stats.ops_running--;
         s->stats.ops_completed++;
         op->stream->active = NULL;
         op->stream->completing = 1;
+        seek_set(s, self, 0); /* callbacks first */
         sched_unlock(s);
-        complete_active(s, op);
+        complete_active(s, op, self);
         pthread_mutex_lock(&s->lock);
+        seek_set(s, self, 1);
     }
 }
 
@@ -780,7 +901,8 @@ static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k,
  * does its bookkeeping. With patience_ns (trn_sched_kick_run), a shard
  * still running after that long is handed to w's thread to conclude:
  * returns 0 then, else 1. */
-static int run_taken(trn_sched *s, worker *w, trn_sched_op *op, int shard, uint64_t patience_ns) {
+static int run_taken(trn_sched *s, worker *w, trn_sched_op *op, int shard, uint64_t patience_ns,
+                     worker *self) {
     const uint64_t t0 = trn_sched_now_ns();
     running_shard = shard;
     running_nshards = op->nshards;
@@ -795,10 +917,11 @@ static int run_taken(trn_sched *s, worker *w, trn_sched_op *op, int shard, uint6
         w->handed = op;
         w->handed_shard = shard;
         w->handed_t0 = t0;
-        s->engines[w->engine].wake = WAKE_ALL; /* w, whichever waiter that is */
+        if (w->sleeping)
+            owe_wake(s, w); /* w itself, to conclude it: not a seeker yet */
         return 0;
     }
-    shard_done(s, w, op, k, t0, t1);
+    shard_done(s, w, op, k, t0, t1, self);
     return 1;
 }
 
@@ -816,14 +939,25 @@ static void conclude_handed(trn_sched *s, worker *w) {
     running_op = NULL;
     const uint64_t t1 = trn_sched_now_ns();
     pthread_mutex_lock(&s->lock);
-    shard_done(s, w, op, k, t0, t1);
     w->lent = 0;
+    shard_done(s, w, op, k, t0, t1, w);
+}
+
+/* w's thread, lock held: sleeps until woken by name. It stops being a
+ * seeker first and sends the wake-ups owed, so that work it leaves behind
+ * (a lent worker's engine may have some) goes to another worker. */
+static void worker_sleep(trn_sched *s, worker *w) {
+    seek_set(s, w, 0);
+    w->woke_for_work = 0;
+    wake_now_locked(s);
+    w->sleeping = 1;
+    while (w->sleeping)
+        pthread_cond_wait(&w->cv, &s->lock);
 }
 
 static void *worker_main(void *arg) {
     worker *w = arg;
     trn_sched *s = w->sched;
-    engine *e = &s->engines[w->engine];
     /* "trn-core0", "trn-copy0": what top -H, gdb and the crash report's
      * thread id map to. */
     char name[16];
@@ -844,30 +978,40 @@ static void *worker_main(void *arg) {
             !s->cfg.core_in_service(s->cfg.run_ctx, w->index))
             break;     /* out of service: the other workers take its share */
         if (w->lent) { /* another thread runs a shard in its name */
-            pthread_cond_wait(&e->work, &s->lock);
+            worker_sleep(s, w);
             continue;
         }
         int shard = 0;
         trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
+        if (w->woke_for_work && !op)
+            s->stats.wakeups_idle++;
+        w->woke_for_work = 0;
+        if (op)
+            seek_set(s, w, 0); /* running a shard */
         if (done.head || done.wake) {
             stream_advance(s, NULL, &done);
+            seek_set(s, w, 0); /* callbacks first */
             sched_unlock(s);
             run_completions(s, &done);
             pthread_mutex_lock(&s->lock);
+            if (!op) {
+                /* Look again before sleeping: work that came while the
+                 * callbacks ran may have found no one else to wake. */
+                seek_set(s, w, 1);
+                continue;
+            }
         }
         if (!op) {
             /* Stopping: leave once no started op can bring a stage here. */
             if (s->stopping && s->inflight == 0)
                 break;
-            wake_now_locked(s);
-            w->waiting = 1;
-            pthread_cond_wait(&e->work, &s->lock);
-            w->waiting = 0;
+            worker_sleep(s, w);
             continue;
         }
         sched_unlock(s);
-        run_taken(s, w, op, shard, 0);
+        run_taken(s, w, op, shard, 0, w);
     }
+    seek_set(s, w, 0); /* leaving: sched_unlock gives its share to others */
     sched_unlock(s);
     return NULL;
 }
@@ -919,8 +1063,15 @@ static int start_worker(trn_sched *s, int i, int eng, int index, int cpu, char *
     w->engine = eng;
     w->index = index;
     w->cpu = cpu;
+    /* A new worker looks for work before it first sleeps. */
+    pthread_mutex_lock(&s->lock);
+    seek_set(s, w, 1);
+    pthread_mutex_unlock(&s->lock);
     const int rc = pthread_create(&w->thread, NULL, worker_main, w);
     if (rc != 0) {
+        pthread_mutex_lock(&s->lock);
+        seek_set(s, w, 0);
+        pthread_mutex_unlock(&s->lock);
         snprintf(err, errlen, "cannot start %s worker %d: %s", trn_engine_name(eng), index,
                  strerror(rc));
         return -1;
@@ -966,8 +1117,8 @@ trn_sched *trn_sched_create(const trn_backend *be, const trn_sched_config *cfg, 
     pthread_condattr_destroy(&ca);
     s->engines[TRN_ENGINE_CORE] = (engine){.first = 0, .count = cfg->ncores};
     s->engines[TRN_ENGINE_COPY] = (engine){.first = cfg->ncores, .count = cfg->ncopy};
-    for (int e = 0; e < TRN_ENGINE_COUNT; e++)
-        pthread_cond_init(&s->engines[e].work, NULL);
+    for (int i = 0; i < s->nworkers; i++)
+        pthread_cond_init(&s->workers[i].cv, NULL);
     s->stats.workers = (unsigned)s->nworkers;
 
     int rc = pthread_create(&s->timer_thread, NULL, timer_main, s);
@@ -1032,8 +1183,7 @@ void trn_sched_shutdown(trn_sched *s) {
     s->stopping = 1;
     cancel_unstarted(s, &done);
     stream_advance(s, NULL, &done);
-    for (int e = 0; e < TRN_ENGINE_COUNT; e++)
-        pthread_cond_broadcast(&s->engines[e].work);
+    wake_everyone(s);
     sched_unlock(s);
     run_completions(s, &done);
 
@@ -1056,8 +1206,8 @@ void trn_sched_shutdown(trn_sched *s) {
 void trn_sched_destroy(trn_sched *s) {
     if (!s)
         return;
-    for (int e = 0; e < TRN_ENGINE_COUNT; e++)
-        pthread_cond_destroy(&s->engines[e].work);
+    for (int i = 0; i < s->nworkers; i++)
+        pthread_cond_destroy(&s->workers[i].cv);
     pthread_cond_destroy(&s->timer_cv);
     pthread_mutex_destroy(&s->lock);
     if (s->default_tenant)
@@ -1139,8 +1289,7 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
 static void kick_locked(trn_sched *s) {
     s->unkicked = 0;
     for (int i = 0; i < TRN_ENGINE_COUNT; i++)
-        if (s->engines[i].backlog)
-            s->engines[i].wake = WAKE_ALL;
+        s->engines[i].unkicked = 0; /* sched_unlock wakes as many as they need */
 }
 
 int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
@@ -1215,7 +1364,7 @@ static worker *idle_core_worker(trn_sched *s) {
     const engine *e = &s->engines[TRN_ENGINE_CORE];
     for (int i = e->first; i < e->first + e->count; i++) {
         worker *w = &s->workers[i];
-        if (w->started && w->waiting && !w->lent &&
+        if (w->started && w->sleeping && !w->lent &&
             (!s->cfg.core_in_service || s->cfg.core_in_service(s->cfg.run_ctx, w->index)))
             return w;
     }
@@ -1258,11 +1407,9 @@ int trn_sched_kick_run(trn_sched *s, uint64_t max_est_ns, uint64_t patience_ns) 
     run_completions(s, &done);
     if (!op)
         return 0;
-    if (run_taken(s, w, op, shard, patience_ns))
+    if (run_taken(s, w, op, shard, patience_ns, NULL))
         w->lent = 0; /* else w concludes it */
-    if (s->engines[TRN_ENGINE_CORE].backlog)
-        s->engines[TRN_ENGINE_CORE].wake = WAKE_ALL; /* what came meanwhile */
-    sched_unlock(s);
+    sched_unlock(s); /* wakes w or another for what came meanwhile */
     return 1;
 }
 

@@ -225,6 +225,11 @@ typedef struct trn_sched_stats {
     uint64_t ops_running;   /* at the head of their stream: waiting for a core or running */
     uint64_t ops_completed; /* kernels completed, any status */
     unsigned workers;       /* all engines */
+    /* Workers woken to take ready work, and of those the ones that found
+     * none left when they looked (another worker took it first): a wake-up
+     * bought nothing but two context switches. */
+    uint64_t wakeups;
+    uint64_t wakeups_idle;
 } trn_sched_stats;
 
 typedef struct trn_sched_worker_info {

@@ -30,6 +30,10 @@
  *    the result is the same on 1, 3 and 4 workers; an op with a shard taken
  *    is not cancelled by a stream cancel or by shutdown, and its remaining
  *    shards still run;
+ *  - with a core out of service (core_in_service), every op still runs, on
+ *    the other core only;
+ *  - a stream of one-shard ops, and deferred ops kicked one at a time, wake
+ *    no worker that then finds nothing to do (trn_sched_stats.wakeups_idle);
  *  - trn_sched_kick_run runs a small op in the calling thread in an idle
  *    core's name, leaves a big one to the workers, and hands a run still
  *    going after its patience to the core's worker thread to conclude.
@@ -517,6 +521,61 @@ static void test_stream_order(void **state) {
     }
     trn_sched_stream_release(f->s, st);
     expect_idle(f->s, N);
+}
+
+/* Regression test (host CPU per small op).
+ * Rule (sched.c, waking workers): a worker is woken only for a shard that no
+ * awake worker will take. Before, every ready one-shard op signalled a
+ * sleeping worker even when the worker that had just ended the op before it
+ * on its stream was about to take it, and trn_sched_kick woke every worker
+ * of an engine with any backlog: with 2 workers, about one wake-up per op
+ * found nothing to do (two context switches on a shared CPU for nothing).
+ * Counted, not timed: trn_sched_stats.wakeups_idle, the wake-ups that found
+ * no work, is 0 for (a) a stream of one-shard ops submitted back to back,
+ * each made ready by the end of the one before, which the worker that ended
+ * it takes itself, and (b) one deferred op at a time followed by a kick,
+ * which wakes one worker. Exact, not a bound: on one stream an op becomes
+ * ready either when its stream is idle (a worker is woken only if none is
+ * about to look, and then it is the only one that may take the op) or as
+ * the worker ending the op before it goes back to look (nobody is woken);
+ * no interleaving lets a woken worker find it taken. Every op still runs,
+ * in order, and there is at most one wake-up per op. */
+static void test_one_shard_ops_wake_one_worker(void **state) {
+    fx *f = *state;
+    enum { N = 400, ROUNDS = 200 };
+    static test_op ops[N + ROUNDS];
+    static unsigned char buf[N + ROUNDS];
+    memset(buf, 0, sizeof(buf));
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_non_null(st);
+    settle(); /* both workers asleep: every wake-up below is counted */
+    trn_sched_stats before, after;
+    trn_sched_get_stats(f->s, &before);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+    wait_count(&f->r, N);
+    trn_sched_get_stats(f->s, &after);
+    check_run_order(f->g, buf, N, 1);
+    assert_int_equal(after.wakeups_idle - before.wakeups_idle, 0);
+    assert_true(after.wakeups - before.wakeups <= N);
+
+    trn_sched_get_stats(f->s, &before);
+    for (int i = N; i < N + ROUNDS; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
+        ops[i].sop.defer_wake = 1;
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+        trn_sched_kick(f->s);
+        wait_done(&f->r, i);
+    }
+    trn_sched_get_stats(f->s, &after);
+    for (int i = 0; i < N + ROUNDS; i++)
+        assert_int_equal(buf[i], 1 + i % 250);
+    assert_int_equal(after.wakeups_idle - before.wakeups_idle, 0);
+    assert_true(after.wakeups - before.wakeups <= ROUNDS);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, N + ROUNDS);
 }
 
 /* Rule: order holds per stream when two streams are interleaved. */
@@ -1851,10 +1910,79 @@ static void test_kick_run(void **state) {
     pthread_mutex_destroy(&l.lock);
 }
 
+/* Rule (sched.h, core_in_service; sched.c, waking workers): a core out of
+ * service takes no more work, the other workers take its share, and work is
+ * never left waiting for a wake-up that went to the worker of a core out of
+ * service: its sleeping worker is not woken for work at all. With core 0 out
+ * of service from the start of the test, one-shard ops on two streams (some
+ * deferred and kicked), and a two-shard op (its split unchanged), all run,
+ * on core 1 only. */
+static _Atomic int core_out[NWORKERS];
+
+static int test_core_in_service(void *ctx, int core) {
+    (void)ctx;
+    return !core_out[core];
+}
+
+static void test_core_out_of_service(void **state) {
+    fx *f = *state;
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    core_out[0] = 0;
+    core_out[1] = 0;
+    char err[256] = "";
+    const trn_sched_config sc = {
+        .ncores = NWORKERS, .core_in_service = test_core_in_service, .run_ctx = NULL};
+    f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
+    if (!f->s)
+        fail_msg("trn_sched_create: %s", err);
+    settle(); /* both workers asleep */
+    core_out[0] = 1;
+
+    enum { N = 200 };
+    static test_op ops[N + 1];
+    static unsigned char buf[N];
+    static unsigned char big[2 * TRN_SHARD_MEM_MIN_BYTES];
+    memset(buf, 0, sizeof(buf));
+    trn_sched_stream *a = trn_sched_stream_create(f->s, NULL),
+                     *b = trn_sched_stream_create(f->s, NULL);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i % 250);
+        ops[i].sop.defer_wake = i % 3 == 0;
+        assert_int_equal(trn_sched_submit(f->s, i % 2 ? a : b, &ops[i].sop), 0);
+        if (i % 7 == 0)
+            trn_sched_kick(f->s);
+    }
+    trn_sched_kick(f->s);
+    big_memset_op(&ops[N], &f->r, N, big, sizeof(big), 5);
+    assert_int_equal(trn_sched_submit(f->s, a, &ops[N].sop), 0);
+    wait_count(&f->r, N + 1);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+        assert_int_equal(buf[i], 1 + i % 250);
+    }
+    assert_int_equal(f->r.status[N], TRN_SCHED_OK);
+    assert_true(all_bytes(big, sizeof(big), 5));
+    int logged = 0;
+    for (int e = 0; e < f->g->nev; e++) {
+        const unsigned char *d = f->g->ev[e].dst;
+        if ((d >= buf && d < buf + N) || d == big) {
+            assert_int_equal(f->g->ev[e].core, 1);
+            logged++;
+        }
+        if (d == big)
+            assert_int_equal(f->g->ev[e].nshards, 2);
+    }
+    assert_int_equal(logged, 2 * (N + 2)); /* a start and an end per shard */
+    trn_sched_stream_release(f->s, a);
+    trn_sched_stream_release(f->s, b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_stream_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deferred_wake, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_shard_ops_wake_one_worker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_streams_each_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_marker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel, setup, teardown),
@@ -1874,6 +2002,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sequence_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
