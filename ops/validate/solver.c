@@ -85,7 +85,7 @@ static trn_wire_code fn_and_type(trn_vctx *vx, Trnsci__V1__SolverFunction f,
 static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__SolverDenseOp *w,
                                            trn_solver_dense_desc *out) {
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMQR, "one of POTRF .. ORMQR", w->type,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_LAUUM, "one of POTRF .. LAUUM", w->type,
                     &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
@@ -98,6 +98,8 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     out->a = out->b = out->tau = NULL;
     out->ipiv = NULL;
     out->info = NULL;
+    out->k2 = 0;
+    out->incx = 0;
     void *p = NULL;
     trn_wire_code rc = TRN_WIRE_OK;
 
@@ -105,11 +107,15 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     case TRN_SOLVER_POTRF:
     case TRN_SOLVER_POTRI:
     case TRN_SOLVER_POTRS:
+    case TRN_SOLVER_SYTRF:
+    case TRN_SOLVER_SYTRI:
+    case TRN_SOLVER_SYTRS:
+    case TRN_SOLVER_LAUUM:
         if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
             trn_vk_dim(vx, fn, "n", w->n, &out->n))
             return BAD;
         out->m = out->n;
-        if (out->fn == TRN_SOLVER_POTRS &&
+        if ((out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_SYTRS) &&
             (trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
              trn_vk_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb)))
             return BAD;
@@ -176,6 +182,28 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         break;
     }
+    case TRN_SOLVER_LASWP:
+        /* LAPACK's laswp: A has lda rows (the interchanges may reach any
+         * of them); rows k1 .. k2 are interchanged with the rows ipiv
+         * names, which the kernel checks against lda. */
+        if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_ld(vx, fn, "lda", w->lda, 1, "1", &out->lda))
+            return BAD;
+        out->m = out->lda;
+        if (w->k < 1 || w->k2 < w->k || w->k2 > out->lda) {
+            trn_vmsg(vx, "%s: k1=%lld, k2=%lld must satisfy 1 <= k1 <= k2 <= lda=%d", fn,
+                     (long long)w->k, (long long)w->k2, out->lda);
+            return BAD;
+        }
+        out->k = (int)w->k;
+        out->k2 = (int)w->k2;
+        if (w->incx < -INT_MAX || w->incx > INT_MAX) {
+            trn_vmsg(vx, "%s: incx=%lld must be in [-%d, %d]", fn, (long long)w->incx, INT_MAX,
+                     INT_MAX);
+            return BAD;
+        }
+        out->incx = (int)w->incx;
+        break;
     default: break; /* not reached: fn_and_type checked the range */
     }
 
@@ -188,6 +216,7 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     }
     case TRN_SOLVER_POTRS:
     case TRN_SOLVER_GETRS:
+    case TRN_SOLVER_SYTRS:
         rc = trn_vk_matrix(vx, w->a, out->n, out->n, out->lda, es, al, fn, "A", &out->a);
         break;
     default:
@@ -209,13 +238,38 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             out->ipiv = p;
         }
     }
+    if (out->fn == TRN_SOLVER_SYTRF || out->fn == TRN_SOLVER_SYTRI || out->fn == TRN_SOLVER_SYTRS) {
+        /* Buffer 0: no pivoting (cuSOLVER's sytrf with devIpiv = NULL). */
+        if (w->ipiv && w->ipiv->buffer_id) {
+            rc = trn_vk_array(vx, w->ipiv, (uint64_t)out->n, sizeof(int32_t), sizeof(int32_t), fn,
+                              "ipiv", &p);
+            if (rc != TRN_WIRE_OK)
+                return rc;
+            out->ipiv = p;
+        }
+    }
+    if (out->fn == TRN_SOLVER_LASWP && out->incx != 0 && out->n > 0) {
+        /* LAPACK's extent of ipiv: k1 + (k2 - k1) |incx| elements. */
+        const uint64_t inc = (uint64_t)(out->incx < 0 ? -(int64_t)out->incx : out->incx);
+        uint64_t span, count;
+        if (ck_mul((uint64_t)(out->k2 - out->k), inc, &span) ||
+            ck_add(span, (uint64_t)out->k, &count)) {
+            trn_vmsg(vx, "%s: the extent of devIpiv overflows 64 bits", fn);
+            return BAD;
+        }
+        rc = trn_vk_array(vx, w->ipiv, count, sizeof(int32_t), sizeof(int32_t), fn, "devIpiv", &p);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+        out->ipiv = p;
+    }
     if (out->fn == TRN_SOLVER_GEQRF || out->fn == TRN_SOLVER_ORGQR || out->fn == TRN_SOLVER_ORMQR) {
         const int ntau = out->fn == TRN_SOLVER_GEQRF ? (out->m < out->n ? out->m : out->n) : out->k;
         rc = trn_vk_array(vx, w->tau, (uint64_t)ntau, es, al, fn, "tau", &out->tau);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
-    if (out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_GETRS || out->fn == TRN_SOLVER_ORMQR) {
+    if (out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_GETRS || out->fn == TRN_SOLVER_ORMQR ||
+        out->fn == TRN_SOLVER_SYTRS) {
         const int rows = out->fn == TRN_SOLVER_ORMQR ? out->m : out->n;
         const int cols = out->fn == TRN_SOLVER_ORMQR ? out->n : out->nrhs;
         rc = trn_vk_matrix(vx, w->b, rows, cols, out->ldb, es, al, fn,
@@ -223,6 +277,8 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
         if (rc != TRN_WIRE_OK)
             return rc;
     }
+    if (out->fn == TRN_SOLVER_LASWP)
+        return TRN_WIRE_OK; /* cuSOLVER's laswp has no devInfo */
     return trn_vsolver_info(vx, w->info, fn, &out->info);
 }
 

@@ -1,0 +1,762 @@
+/*
+ * test_solver_more.c — trnsolver's symmetric indefinite routines and
+ * helpers (sytrf, sytri, Xsytrs, laswp, lauum and their _bufferSize calls)
+ * for S, D, C and Z through a real trnscid, over the local transport and
+ * gRPC over TCP.
+ *
+ * References, in long double from the values as stored (u the unit
+ * roundoff of the type; complex arithmetic doubles the constants, as in
+ * test_solver.c):
+ *  - sytrf (Bunch-Kaufman; Higham, Accuracy and Stability, Thm 11.3): the
+ *    factors are read back in LAPACK's representation (ipiv 1-based,
+ *    negative pairs for 2x2 blocks; A = M D M^T with M = P(1) L(1) P(2)
+ *    L(2) ... for LOWER, P(n) U(n) ... for UPPER, built here from that
+ *    definition), and ||A - M D M^T||_F <= THRESH n u (||A||_F +
+ *    || |M| |D| |M^T| ||_F); the matrices with a zero diagonal must give
+ *    2x2 blocks, the others' pivots are checked for LAPACK's form (1x1:
+ *    ipiv[k] in [1, n], 2x2: an equal negative pair); ipiv NULL (no
+ *    pivoting) on diagonally dominant matrices gives M unit triangular;
+ *  - Xsytrs with those factors (Thm 11.4, the same backward error):
+ *    ||B - A X||_F <= THRESH n u (||A||_F + || |M||D||M^T| ||_F) ||X||_F;
+ *  - sytri: its triangle against A^-1 computed in long double
+ *    (Gauss-Jordan with partial pivoting, whose own error is ~2^-64 kappa),
+ *    within THRESH n u kappa_F (1 + || |M||D||M^T| ||_F / ||A||_F)
+ *    ||A^-1||_F (forward error = condition x backward error),
+ *    kappa_F = ||A||_F ||A^-1||_F;
+ *  - lauum (inner products of length <= n, Higham §3.1): every element of
+ *    the triangle within gamma_n (|U||U^H|)_ij of U U^H (L^H L);
+ *  - laswp: exactly the rows LAPACK's definition names, for incx 1, -1
+ *    and 2; and getrf's pivots applied to the original A by laswp give
+ *    P A = L U within gamma_n |L||U| (Thm 9.3).
+ * Every operand sits at an offset with padding (and lda > n) that must come
+ * back unchanged, as must the triangle a routine does not own. info:
+ * sytrf on a zero column gives its index (the first for LOWER, the last
+ * for UPPER, as LAPACK), sytri the index of a zero 1x1 D(k,k) with A left
+ * alone. Bad input gives cuSOLVER's status with a message naming the
+ * argument; bad pivots in device memory fail the op at the next
+ * synchronising call with INVALID_VALUE, and the daemon serves the next
+ * call. Empty shapes are no-ops with info 0.
+ */
+#include <complex.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "harness.h"
+#include "solver_test.h"
+
+#define THRESH 30.0L
+#define LOWER TRNBLAS_FILL_MODE_LOWER
+#define UPPER TRNBLAS_FILL_MODE_UPPER
+
+#define EXPECT(call, status, needle)                                                               \
+    do {                                                                                           \
+        assert_int_equal((call), (status));                                                        \
+        st_expect_message(needle);                                                                 \
+    } while (0)
+
+static th_daemon daemon_under_test;
+
+static const int sizes[] = {1, 2, 5, 24};
+#define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
+
+static trnsciDataType_t dtype(ty t) {
+    static const trnsciDataType_t d[] = {TRNSCI_R_32F, TRNSCI_R_64F, TRNSCI_C_32F, TRNSCI_C_64F};
+    return d[t];
+}
+
+/* 2 for complex types: the constants of complex arithmetic. */
+static long double cf(ty t) {
+    return is_complex(t) ? 2.0L : 1.0L;
+}
+
+static void check_ratio(const char *what, long double value, long double limit) {
+    st_note(what, limit > 0 ? value / limit : value, 1.0L);
+    if (!(value <= limit))
+        fail_msg("%s: %Lg exceeds the bound %Lg", what, value, limit);
+}
+
+/* In the stored triangle (i >= j for LOWER). */
+static int in_lower(int i, int j, void *ctx) {
+    (void)ctx;
+    return i >= j;
+}
+static int in_upper(int i, int j, void *ctx) {
+    (void)ctx;
+    return i <= j;
+}
+
+/* A symmetric (complex symmetric for C, Z) n x n matrix: random, or with a
+ * zero diagonal (which forces 2x2 pivots), or diagonally dominant. */
+typedef enum { M_RANDOM, M_ZERO_DIAG, M_DOMINANT } mkind;
+
+static void make_symmetric(st_mat *m, mkind kind) {
+    const int n = m->rows;
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            lcplx v = st_random(m->t);
+            if (i == j)
+                v = kind == M_ZERO_DIAG && n > 1 ? 0 : kind == M_DOMINANT ? v + 2.0L * n : v;
+            st_set(m, i, j, v);
+            st_set(m, j, i, v);
+        }
+}
+
+/* A's uplo triangle as stored, mirrored into a full symmetric matrix. */
+static lcplx *take_symmetric(const st_mat *m, const void *h, int lower) {
+    const int n = m->rows;
+    lcplx *a = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const int r = (lower ? i >= j : i <= j) ? i : j, c = r == i ? j : i;
+            a[(size_t)j * n + i] = h ? st_got(m, h, r, c) : st_at(m, r, c);
+        }
+    return a;
+}
+
+/* M (n x n) and D of sytrf's output f (full download of the window) and
+ * 1-based pivots piv (NULL: none). Fails on pivots of the wrong form. */
+static void ldl_factors(int n, int lower, const lcplx *f, const int *piv, lcplx *mm, lcplx *dd) {
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        mm[i] = dd[i] = 0;
+    for (int i = 0; i < n; i++)
+        mm[(size_t)i * n + i] = 1;
+    /* Blocks in the order of M's product: ascending (lower), descending. */
+    int k = lower ? 0 : n - 1;
+    while (lower ? k < n : k >= 0) {
+        const int p = piv ? piv[k] : k + 1;
+        int s = 1;
+        if (p < 0) {
+            const int k2 = lower ? k + 1 : k - 1;
+            assert_true(k2 >= 0 && k2 < n);
+            assert_int_equal(piv[k2], p);
+            s = 2;
+        }
+        const int kp = (p < 0 ? -p : p) - 1;
+        assert_true(kp >= 0 && kp < n);
+        /* The block's rows/columns [lo, hi]. */
+        const int lo = lower ? k : k - s + 1, hi = lower ? k + s - 1 : k;
+        /* M = M P(k): columns (lower: hi for 2x2 is k+1; upper: lo is k-1)
+         * and kp exchanged. */
+        const int kk = lower ? hi : lo;
+        if (kp != kk)
+            for (int i = 0; i < n; i++) {
+                const lcplx t = mm[(size_t)kk * n + i];
+                mm[(size_t)kk * n + i] = mm[(size_t)kp * n + i];
+                mm[(size_t)kp * n + i] = t;
+            }
+        /* M = M L(k): the multipliers below (above) the block. */
+        for (int c = lo; c <= hi; c++) {
+            const int r0 = lower ? hi + 1 : 0, r1 = lower ? n : lo;
+            for (int r = r0; r < r1; r++) {
+                const lcplx v = f[(size_t)c * n + r];
+                if (v == 0)
+                    continue;
+                for (int i = 0; i < n; i++)
+                    mm[(size_t)c * n + i] += mm[(size_t)r * n + i] * v;
+            }
+        }
+        /* D's block (symmetric). */
+        for (int c = lo; c <= hi; c++)
+            for (int r = c; r <= hi; r++) {
+                const lcplx v = lower ? f[(size_t)c * n + r] : f[(size_t)r * n + c];
+                dd[(size_t)c * n + r] = dd[(size_t)r * n + c] = v;
+            }
+        k += lower ? s : -s;
+    }
+}
+
+/* out = x y^T (no conjugation) for n x n x (columns of M) and d between:
+ * M D M^T, and with |.| everywhere when mag. */
+static lcplx *mdmt(int n, const lcplx *mm, const lcplx *dd, int mag) {
+    lcplx *md = st_lmat(n, n), *r = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            for (int l = 0; l < n; l++)
+                s += mag ? cabsl(mm[(size_t)l * n + i]) * cabsl(dd[(size_t)j * n + l])
+                         : mm[(size_t)l * n + i] * dd[(size_t)j * n + l];
+            md[(size_t)j * n + i] = s;
+        }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            for (int l = 0; l < n; l++)
+                s += md[(size_t)l * n + i] *
+                     (mag ? cabsl(mm[(size_t)l * n + j]) : mm[(size_t)l * n + j]);
+            r[(size_t)j * n + i] = s;
+        }
+    free(md);
+    return r;
+}
+
+/* inv(a) by Gauss-Jordan with partial pivoting in long double. */
+static lcplx *linverse(int n, const lcplx *a) {
+    lcplx *w = st_lmat(n, n), *x = st_lmat(n, n);
+    memcpy(w, a, (size_t)n * n * sizeof(lcplx));
+    for (int i = 0; i < n; i++)
+        x[(size_t)i * n + i] = 1;
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int r = c + 1; r < n; r++)
+            if (cabsl(w[(size_t)c * n + r]) > cabsl(w[(size_t)c * n + p]))
+                p = r;
+        assert_true(cabsl(w[(size_t)c * n + p]) > 0);
+        for (int j = 0; j < n; j++) {
+            lcplx t = w[(size_t)j * n + c];
+            w[(size_t)j * n + c] = w[(size_t)j * n + p];
+            w[(size_t)j * n + p] = t;
+            t = x[(size_t)j * n + c];
+            x[(size_t)j * n + c] = x[(size_t)j * n + p];
+            x[(size_t)j * n + p] = t;
+        }
+        const lcplx inv = 1.0L / w[(size_t)c * n + c];
+        for (int j = 0; j < n; j++) {
+            w[(size_t)j * n + c] *= inv;
+            x[(size_t)j * n + c] *= inv;
+        }
+        for (int r = 0; r < n; r++) {
+            if (r == c)
+                continue;
+            const lcplx f = w[(size_t)c * n + r];
+            if (f == 0)
+                continue;
+            for (int j = 0; j < n; j++) {
+                w[(size_t)j * n + r] -= f * w[(size_t)j * n + c];
+                x[(size_t)j * n + r] -= f * x[(size_t)j * n + c];
+            }
+        }
+    }
+    free(w);
+    return x;
+}
+
+static int *ipiv_alloc(int n) {
+    int *d = NULL;
+    assert_int_equal(trnsciMalloc((void **)&d, (size_t)(n > 0 ? n : 1) * sizeof(int)),
+                     trnsciSuccess);
+    return d;
+}
+
+static void read_ints(int *host, const int *dev, int n) {
+    if (n > 0)
+        assert_int_equal(trnsciMemcpy(host, dev, (size_t)n * sizeof(int), trnsciMemcpyDeviceToHost),
+                         trnsciSuccess);
+}
+
+/* ---- sytrf, Xsytrs, sytri ------------------------------------------------------------ */
+
+static void check_sytrf(ty t, int n, int lower, mkind kind, int pivot) {
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    const long double u = st_u(t);
+    st_mat A;
+    st_alloc(&A, t, n, n, n + 3);
+    make_symmetric(&A, kind);
+    st_upload(&A);
+    lcplx *a = take_symmetric(&A, NULL, lower);
+    int lwork = -1;
+    assert_int_equal(ST_CALL(t, sytrf_bufferSize, h, n, st_ptr(&A), A.ld, &lwork),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(lwork, 0);
+    int *ipiv = pivot ? ipiv_alloc(n) : NULL;
+    int *info = st_info_alloc(1);
+    assert_int_equal(ST_CALL(t, sytrf, h, uplo, n, st_ptr(&A), A.ld, ipiv, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *got = st_download(&A, lower ? in_lower : in_upper, NULL);
+    lcplx *f = st_take_got(&A, got);
+    memcpy(A.host, got, A.total * esize(t)); /* the factors are A's contents now */
+    int *piv = NULL;
+    int twos = 0;
+    if (pivot) {
+        piv = calloc((size_t)n, sizeof(int));
+        read_ints(piv, ipiv, n);
+        for (int k = 0; k < n; k++)
+            twos += piv[k] < 0;
+    }
+    if (kind == M_ZERO_DIAG && n > 1)
+        assert_true(twos > 0); /* a zero diagonal needs 2x2 blocks */
+    lcplx *mm = st_lmat(n, n), *dd = st_lmat(n, n);
+    ldl_factors(n, lower, f, piv, mm, dd);
+    lcplx *r = mdmt(n, mm, dd, 0), *tm = mdmt(n, mm, dd, 1);
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        r[i] -= a[i];
+    const long double na = st_lfro(n, n, a), nt = st_lfro(n, n, tm);
+    char what[80];
+    snprintf(what, sizeof(what), "sytrf %s ||A - M D M^T||", pivot ? "" : "(no pivoting)");
+    check_ratio(what, st_lfro(n, n, r), THRESH * cf(t) * n * u * (na + nt));
+
+    /* Xsytrs with the factors: 64-bit pivots, 3 right-hand sides. */
+    const int nrhs = 3;
+    st_mat B;
+    st_alloc(&B, t, n, nrhs, n + 2);
+    for (int j = 0; j < nrhs; j++)
+        for (int i = 0; i < n; i++)
+            st_set(&B, i, j, st_random(t));
+    st_upload(&B);
+    lcplx *b = st_take(&B);
+    int64_t *ipiv64 = NULL;
+    if (pivot) {
+        int64_t *h64 = calloc((size_t)n, sizeof(int64_t));
+        for (int k = 0; k < n; k++)
+            h64[k] = piv[k];
+        assert_int_equal(trnsciMalloc((void **)&ipiv64, (size_t)n * sizeof(int64_t)),
+                         trnsciSuccess);
+        assert_int_equal(
+            trnsciMemcpy(ipiv64, h64, (size_t)n * sizeof(int64_t), trnsciMemcpyHostToDevice),
+            trnsciSuccess);
+        free(h64);
+    }
+    size_t dev = 1, host = 1;
+    assert_int_equal(trnsolverDnXsytrs_bufferSize(h, uplo, n, nrhs, dtype(t), st_ptr(&A), A.ld,
+                                                  ipiv64, dtype(t), st_ptr(&B), B.ld, &dev, &host),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_true(dev == 0 && host == 0);
+    assert_int_equal(trnsolverDnXsytrs(h, uplo, n, nrhs, dtype(t), st_ptr(&A), A.ld, ipiv64,
+                                       dtype(t), st_ptr(&B), B.ld, NULL, 0, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *gb = st_download(&B, NULL, NULL);
+    lcplx *x = st_take_got(&B, gb);
+    lcplx *ax = st_lmat(n, nrhs);
+    st_lmul(n, nrhs, n, a, 0, x, ax);
+    for (size_t i = 0; i < (size_t)n * nrhs; i++)
+        ax[i] -= b[i];
+    check_ratio("Xsytrs ||B - A X||", st_lfro(n, nrhs, ax),
+                THRESH * cf(t) * n * u * (na + nt) * st_lfro(n, nrhs, x));
+    st_untouched(&A); /* Xsytrs reads A only */
+
+    /* sytri on the same factors: the triangle against inv(A). */
+    assert_int_equal(ST_CALL(t, sytri_bufferSize, h, uplo, n, st_ptr(&A), A.ld, ipiv, &lwork),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(lwork, 0);
+    assert_int_equal(ST_CALL(t, sytri, h, uplo, n, st_ptr(&A), A.ld, ipiv, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *gi = st_download(&A, lower ? in_lower : in_upper, NULL);
+    lcplx *xi = take_symmetric(&A, gi, lower), *ref = linverse(n, a);
+    const long double nref = st_lfro(n, n, ref);
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        xi[i] -= ref[i];
+    check_ratio("sytri ||X - inv(A)||", st_lfro(n, n, xi),
+                THRESH * cf(t) * n * u * (na * nref) * (1 + nt / na) * nref);
+
+    free(xi);
+    free(ref);
+    free(gi);
+    free(ax);
+    free(x);
+    free(gb);
+    free(b);
+    st_free(&B);
+    if (ipiv64)
+        assert_int_equal(trnsciFree(ipiv64), trnsciSuccess);
+    free(r);
+    free(tm);
+    free(mm);
+    free(dd);
+    free(piv);
+    free(f);
+    free(got);
+    free(a);
+    if (ipiv)
+        assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_sytrf(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int s = 0; s < NSIZES; s++)
+            for (int lower = 0; lower <= 1; lower++) {
+                check_sytrf(all_types[ti], sizes[s], lower, M_RANDOM, 1);
+                check_sytrf(all_types[ti], sizes[s], lower, M_ZERO_DIAG, 1);
+                check_sytrf(all_types[ti], sizes[s], lower, M_DOMINANT, 0);
+            }
+}
+
+/* ---- lauum ------------------------------------------------------------------------- */
+
+static void check_lauum(ty t, int n, int lower) {
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    st_mat A;
+    st_alloc(&A, t, n, n, n + 1);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            st_set(&A, i, j, st_random(t));
+    st_upload(&A);
+    /* The triangle T (zero elsewhere); the product T T^H (upper) or T^H T. */
+    lcplx *tr = st_lmat(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (lower ? i >= j : i <= j)
+                tr[(size_t)j * n + i] = st_at(&A, i, j);
+    int lwork = -1;
+    assert_int_equal(ST_CALL(t, lauum_bufferSize, h, uplo, n, st_ptr(&A), A.ld, &lwork),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(lwork, 0);
+    int *info = st_info_alloc(1);
+    assert_int_equal(ST_CALL(t, lauum, h, uplo, n, st_ptr(&A), A.ld, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *got = st_download(&A, lower ? in_lower : in_upper, NULL);
+    const long double g = cf(t) * st_gamma(t, n + 1);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (!(lower ? i >= j : i <= j))
+                continue;
+            lcplx s = 0;
+            long double m = 0;
+            for (int l = 0; l < n; l++) {
+                /* upper: (T T^H)_ij = sum_l T_il conj(T_jl); lower: (T^H T)_ij. */
+                const lcplx x = lower ? conjl(tr[(size_t)i * n + l]) : tr[(size_t)l * n + i];
+                const lcplx y = lower ? tr[(size_t)j * n + l] : conjl(tr[(size_t)l * n + j]);
+                s += x * y;
+                m += cabsl(x) * cabsl(y);
+            }
+            check_ratio("lauum |Y - U U^H|_ij", cabsl(st_got(&A, got, i, j) - s), g * m);
+        }
+    free(got);
+    free(tr);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_lauum(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int s = 0; s < NSIZES; s++)
+            for (int lower = 0; lower <= 1; lower++)
+                check_lauum(all_types[ti], sizes[s], lower);
+}
+
+/* ---- laswp ------------------------------------------------------------------------- */
+
+/* LAPACK's definition, applied to the rows of a (rows x n, leading rows). */
+static void laswp_ref(int rows, int n, lcplx *a, int k1, int k2, const int *ipiv, int incx) {
+    if (incx == 0)
+        return;
+    int ix = incx > 0 ? k1 : 1 + (1 - k2) * incx;
+    const int i1 = incx > 0 ? k1 : k2, i2 = incx > 0 ? k2 : k1, inc = incx > 0 ? 1 : -1;
+    for (int i = i1; inc > 0 ? i <= i2 : i >= i2; i += inc, ix += incx) {
+        const int ip = ipiv[ix - 1];
+        if (ip == i)
+            continue;
+        for (int j = 0; j < n; j++) {
+            const lcplx t = a[(size_t)j * rows + i - 1];
+            a[(size_t)j * rows + i - 1] = a[(size_t)j * rows + ip - 1];
+            a[(size_t)j * rows + ip - 1] = t;
+        }
+    }
+}
+
+static void check_laswp(ty t, int incx) {
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const int rows = 9, n = 4, k1 = 2, k2 = 7;
+    /* A's window is the lda rows laswp may touch. */
+    st_mat A;
+    st_alloc(&A, t, rows, n, rows);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < rows; i++)
+            st_set(&A, i, j, st_random(t));
+    st_upload(&A);
+    lcplx *ref = st_take(&A);
+    const int inc = incx < 0 ? -incx : incx;
+    const int count = k1 + (k2 - k1) * inc;
+    int *hp = calloc((size_t)count, sizeof(int));
+    for (int i = 0; i < count; i++)
+        hp[i] = 1 + (int)((st_uniform() + 1) * 0.5L * rows) % rows;
+    int *ipiv = ipiv_alloc(count);
+    assert_int_equal(trnsciMemcpy(ipiv, hp, (size_t)count * sizeof(int), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(ST_CALL(t, laswp, h, n, st_ptr(&A), A.ld, k1, k2, ipiv, incx),
+                     TRNSOLVER_STATUS_SUCCESS);
+    void *got = st_download(&A, NULL, NULL);
+    laswp_ref(rows, n, ref, k1, k2, hp, incx);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < rows; i++)
+            if (st_got(&A, got, i, j) != ref[(size_t)j * rows + i])
+                fail_msg("laswp incx=%d: A(%d,%d) is not the reference's", incx, i, j);
+    free(got);
+    free(ref);
+    free(hp);
+    assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    st_free(&A);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+/* getrf's pivots through laswp: P A = L U. */
+static void check_laswp_getrf(ty t) {
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const int n = 12;
+    st_mat A, F;
+    st_alloc(&A, t, n, n, n + 2);
+    st_alloc(&F, t, n, n, n + 2);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const lcplx v = st_random(t);
+            st_set(&A, i, j, v);
+            st_set(&F, i, j, v);
+        }
+    st_upload(&A);
+    st_upload(&F);
+    int *ipiv = ipiv_alloc(n);
+    int *info = st_info_alloc(1);
+    assert_int_equal(ST_CALL(t, getrf, h, n, n, st_ptr(&F), F.ld, NULL, ipiv, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    assert_int_equal(ST_CALL(t, laswp, h, n, st_ptr(&A), A.ld, 1, n, ipiv, 1),
+                     TRNSOLVER_STATUS_SUCCESS);
+    void *ga = st_download(&A, NULL, NULL);
+    void *gf = st_download(&F, NULL, NULL);
+    const long double g = cf(t) * st_gamma(t, n + 1);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            long double m = 0;
+            for (int l = 0; l <= (i < j ? i : j); l++) {
+                const lcplx lv = l == i ? 1 : st_got(&F, gf, i, l);
+                const lcplx uv = st_got(&F, gf, l, j);
+                s += lv * uv;
+                m += cabsl(lv) * cabsl(uv);
+            }
+            check_ratio("laswp(getrf pivots) |P A - L U|_ij", cabsl(st_got(&A, ga, i, j) - s),
+                        g * m);
+        }
+    free(ga);
+    free(gf);
+    assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    st_free(&F);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_laswp(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        check_laswp(all_types[ti], 1);
+        check_laswp(all_types[ti], -1);
+        check_laswp(all_types[ti], 2);
+        check_laswp_getrf(all_types[ti]);
+    }
+}
+
+/* ---- info and empty shapes ------------------------------------------------------------ */
+
+static void test_info(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const int n = 5;
+    for (int lower = 0; lower <= 1; lower++) {
+        /* diag(1, 0, 2, 0, 3): zero columns 2 and 4. */
+        st_mat A;
+        st_alloc(&A, TY_D, n, n, n);
+        const long double d[] = {1, 0, 2, 0, 3};
+        for (int i = 0; i < n; i++)
+            st_set(&A, i, i, d[i]);
+        st_upload(&A);
+        int *ipiv = ipiv_alloc(n), *info = st_info_alloc(1);
+        assert_int_equal(
+            trnsolverDnDsytrf(h, lower ? LOWER : UPPER, n, st_ptr(&A), A.ld, ipiv, NULL, 0, info),
+            TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), lower ? 2 : 4);
+        /* sytri: the same index, A unchanged. */
+        void *got = st_download(&A, NULL, NULL);
+        memcpy(A.host, got, A.total * esize(TY_D));
+        free(got);
+        assert_int_equal(
+            trnsolverDnDsytri(h, lower ? LOWER : UPPER, n, st_ptr(&A), A.ld, ipiv, NULL, 0, info),
+            TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), lower ? 2 : 4);
+        st_untouched(&A);
+        assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+        assert_int_equal(trnsciFree(info), trnsciSuccess);
+        st_free(&A);
+    }
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_empty(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    int *info = st_info_alloc(1);
+    for (int ti = 0; ti < 4; ti++) {
+        const ty t = all_types[ti];
+        assert_int_equal(ST_CALL(t, sytrf, h, LOWER, 0, NULL, 1, NULL, NULL, 0, info),
+                         TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), 0);
+        assert_int_equal(trnsciMemset(info, 0x5a, sizeof(int)), trnsciSuccess);
+        assert_int_equal(ST_CALL(t, sytri, h, UPPER, 0, NULL, 1, NULL, NULL, 0, info),
+                         TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), 0);
+        assert_int_equal(trnsciMemset(info, 0x5a, sizeof(int)), trnsciSuccess);
+        assert_int_equal(ST_CALL(t, lauum, h, LOWER, 0, NULL, 1, NULL, 0, info),
+                         TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), 0);
+        assert_int_equal(trnsciMemset(info, 0x5a, sizeof(int)), trnsciSuccess);
+        assert_int_equal(trnsolverDnXsytrs(h, LOWER, 0, 0, dtype(t), NULL, 1, NULL, dtype(t), NULL,
+                                           1, NULL, 0, NULL, 0, info),
+                         TRNSOLVER_STATUS_SUCCESS);
+        assert_int_equal(st_read_int(info), 0);
+        assert_int_equal(ST_CALL(t, laswp, h, 0, NULL, 1, 1, 1, NULL, 1), TRNSOLVER_STATUS_SUCCESS);
+    }
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+/* ---- bad input ----------------------------------------------------------------------- */
+
+static void test_bad_input(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const int n = 6;
+    st_mat A, B;
+    st_alloc(&A, TY_D, n, n, n);
+    make_symmetric(&A, M_DOMINANT);
+    st_upload(&A);
+    st_alloc(&B, TY_D, n, 1, n);
+    st_upload(&B);
+    int *ipiv = ipiv_alloc(n), *info = st_info_alloc(1);
+    int64_t *ipiv64 = NULL;
+    assert_int_equal(trnsciMalloc((void **)&ipiv64, (size_t)n * 8), trnsciSuccess);
+    void *a = st_ptr(&A), *b = st_ptr(&B);
+    const trnsciDataType_t D = TRNSCI_R_64F;
+    int lwork = 0;
+    double host[64];
+
+    assert_int_equal(trnsolverDnDsytrf(NULL, LOWER, n, a, n, ipiv, NULL, 0, info),
+                     TRNSOLVER_STATUS_NOT_INITIALIZED);
+    EXPECT(trnsolverDnDsytrf(h, LOWER, -1, a, n, ipiv, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "n=-1");
+    EXPECT(trnsolverDnDsytrf(h, LOWER, n, a, n - 1, ipiv, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "lda=5");
+    EXPECT(trnsolverDnDsytrf(h, (trnblasFillMode_t)7, n, a, n, ipiv, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "uplo=7");
+    EXPECT(trnsolverDnDsytrf(h, LOWER, n, host, n, ipiv, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "sytrf: A");
+    EXPECT(trnsolverDnDsytrf(h, LOWER, n, a, n, ipiv, NULL, 0, NULL),
+           TRNSOLVER_STATUS_INVALID_VALUE, "info");
+    /* ipiv one element short: past its allocation. */
+    int *short_piv = NULL;
+    assert_int_equal(trnsciMalloc((void **)&short_piv, (size_t)(n - 1) * sizeof(int)),
+                     trnsciSuccess);
+    EXPECT(trnsolverDnDsytrf(h, UPPER, n, a, n, short_piv, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "ipiv");
+    EXPECT(trnsolverDnDsytri(h, UPPER, n, a, n + 3, ipiv, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "sytri: A");
+    EXPECT(trnsolverDnDlauum(h, LOWER, n, a, 0, NULL, 0, info), TRNSOLVER_STATUS_INVALID_VALUE,
+           "lda=0");
+    assert_int_equal(trnsolverDnDsytrf_bufferSize(h, n, a, n, NULL),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    assert_int_equal(trnsolverDnDlauum_bufferSize(NULL, LOWER, n, a, n, &lwork),
+                     TRNSOLVER_STATUS_NOT_INITIALIZED);
+    /* laswp's rows. */
+    EXPECT(trnsolverDnDlaswp(h, n, a, n, 0, 2, ipiv, 1), TRNSOLVER_STATUS_INVALID_VALUE, "k1=0");
+    EXPECT(trnsolverDnDlaswp(h, n, a, n, 3, 2, ipiv, 1), TRNSOLVER_STATUS_INVALID_VALUE, "k2=2");
+    EXPECT(trnsolverDnDlaswp(h, n, a, n, 1, n + 1, ipiv, 1), TRNSOLVER_STATUS_INVALID_VALUE,
+           "k2=7");
+    EXPECT(trnsolverDnDlaswp(h, n, a, n, 1, n, ipiv, 2), TRNSOLVER_STATUS_INVALID_VALUE, "devIpiv");
+    EXPECT(trnsolverDnDlaswp(h, -2, a, n, 1, n, ipiv, 1), TRNSOLVER_STATUS_INVALID_VALUE, "n=-2");
+    /* Xsytrs's 64-bit sizes and types. */
+    EXPECT(trnsolverDnXsytrs(h, LOWER, n, 1, TRNSCI_R_16F, a, n, ipiv64, TRNSCI_R_16F, b, n, NULL,
+                             0, NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeA");
+    EXPECT(trnsolverDnXsytrs(h, LOWER, n, 1, D, a, n, ipiv64, TRNSCI_R_32F, b, n, NULL, 0, NULL, 0,
+                             info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "dataTypeB");
+    EXPECT(trnsolverDnXsytrs(h, LOWER, (int64_t)INT_MAX + 1, 1, D, a, n, ipiv64, D, b, n, NULL, 0,
+                             NULL, 0, info),
+           TRNSOLVER_STATUS_NOT_SUPPORTED, "n=2147483648");
+    EXPECT(trnsolverDnXsytrs(h, LOWER, n, -1, D, a, n, ipiv64, D, b, n, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "nrhs=-1");
+    EXPECT(trnsolverDnXsytrs(h, LOWER, n, 1, D, a, n, ipiv64, D, b, n - 1, NULL, 0, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "ldb=5");
+    size_t dsz = 0;
+    EXPECT(trnsolverDnXsytrs_bufferSize(h, LOWER, n, 1, D, a, n, ipiv64, D, b, n, &dsz, NULL),
+           TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnHost");
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess); /* nothing was queued */
+
+    /* Pivots in device memory are checked when the op runs. */
+    const int bad_zero[6] = {1, 0, 3, 4, 5, 6};
+    assert_int_equal(trnsciMemcpy(ipiv, bad_zero, sizeof(bad_zero), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsolverDnDsytri(h, LOWER, n, a, n, ipiv, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
+    st_expect_message("ipiv[1] = 0");
+    const int64_t bad_pair[6] = {-2, 3, 3, 4, 5, 6}; /* a 2x2 block's rows differ */
+    assert_int_equal(trnsciMemcpy(ipiv64, bad_pair, sizeof(bad_pair), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(
+        trnsolverDnXsytrs(h, LOWER, n, 1, D, a, n, ipiv64, D, b, n, NULL, 0, NULL, 0, info),
+        TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
+    st_expect_message("2x2 block");
+    const int bad_row[6] = {1, 2, 9, 4, 5, 6};
+    assert_int_equal(trnsciMemcpy(ipiv, bad_row, sizeof(bad_row), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsolverDnDlaswp(h, n, a, n, 1, n, ipiv, 1), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
+    st_expect_message("devIpiv[2] = 9");
+    st_untouched(&A); /* nothing ran on A */
+    st_untouched(&B);
+
+    /* The daemon still serves. */
+    assert_int_equal(trnsolverDnDsytrf(h, LOWER, n, a, n, ipiv, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+
+    assert_int_equal(trnsciFree(short_piv), trnsciSuccess);
+    assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(ipiv64), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    st_free(&B);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+int main(void) {
+    st_daemon = &daemon_under_test;
+    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
+        fprintf(stderr, "could not start trnscid\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sytrf), cmocka_unit_test(test_lauum),
+        cmocka_unit_test(test_laswp), cmocka_unit_test(test_info),
+        cmocka_unit_test(test_empty), cmocka_unit_test(test_bad_input),
+    };
+    int failed = cmocka_run_group_tests_name("solver more over the local transport", tests,
+                                             st_connect_unix, st_disconnect);
+    failed +=
+        cmocka_run_group_tests_name("solver more over tcp", tests, st_connect_tcp, st_disconnect);
+    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
+    st_report("solver_more");
+    return failed ? 1 : 0;
+}
