@@ -292,3 +292,67 @@ trnsolverStatus_t trnsolverDnXsytrs(trnsolverDnHandle_t handle, trnblasFillMode_
     }
     return st;
 }
+
+/* ---- gesvdjBatched ----------------------------------------------------------------- */
+
+/* cuSOLVER's limits on the batched Jacobi SVD (m, n <= 32) and the
+ * leading dimensions of its full U (m x m) and V (n x n). */
+static int gesvdj_batched_bad(int m, int n, int lda, int ldu, int ldv, int batchSize,
+                              const char **why) {
+    if (m < 0 || m > 32 || n < 0 || n > 32)
+        *why = "m and n must be 0 .. 32 (cuSOLVER's gesvdjBatched limit)";
+    else if (lda < (m > 1 ? m : 1))
+        *why = "lda < max(1, m)";
+    else if (ldu < (m > 1 ? m : 1))
+        *why = "ldu < max(1, m)";
+    else if (ldv < (n > 1 ? n : 1))
+        *why = "ldv < max(1, n)";
+    else if (batchSize < 0)
+        *why = "batchSize < 0";
+    else
+        return 0;
+    return 1;
+}
+
+static trnsolverStatus_t batched_fail(const char *fn, const char *why) {
+    return trn_solver_status(trn_fail(trnsciErrorInvalidValue, "%s: %s", fn, why));
+}
+
+/* One <t>gesvdj (full U and V, econ = 0) per matrix, queued in order on the
+ * handle's stream; matrix i at A + i lda n, its values at S + i min(m,n),
+ * U + i ldu m, V + i ldv n, info + i. */
+#define GESVDJ_BATCHED(T, TY, RT)                                                                  \
+    trnsolverStatus_t trnsolverDn##T##gesvdjBatched_bufferSize(                                    \
+        trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int m, int n, const TY *A, int lda,   \
+        const RT *S, const TY *U, int ldu, const TY *V, int ldv, int *lwork, gesvdjInfo_t params,  \
+        int batchSize) {                                                                           \
+        (void)jobz, (void)A, (void)S, (void)U, (void)V, (void)params;                              \
+        const char *why = NULL;                                                                    \
+        if (gesvdj_batched_bad(m, n, lda, ldu, ldv, batchSize, &why))                              \
+            return batched_fail("gesvdjBatched_bufferSize", why);                                  \
+        return trn_solver_no_workspace(handle, lwork, "gesvdjBatched_bufferSize");                 \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T##gesvdjBatched(                                               \
+        trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int m, int n, TY *A, int lda, RT *S,  \
+        TY *U, int ldu, TY *V, int ldv, TY *work, int lwork, int *info, gesvdjInfo_t params,       \
+        int batchSize) {                                                                           \
+        const char *why = NULL;                                                                    \
+        if (gesvdj_batched_bad(m, n, lda, ldu, ldv, batchSize, &why))                              \
+            return batched_fail("gesvdjBatched", why);                                             \
+        const size_t p = (size_t)(m < n ? m : n);                                                  \
+        const int vec = jobz == TRNSOLVER_EIG_MODE_VECTOR;                                         \
+        for (int i = 0; i < batchSize; i++) {                                                      \
+            const size_t k = (size_t)i;                                                            \
+            const trnsolverStatus_t st = trnsolverDn##T##gesvdj(                                   \
+                handle, jobz, 0, m, n, A + k * (size_t)lda * (size_t)n, lda, S + k * p,            \
+                vec ? U + k * (size_t)ldu * (size_t)m : U, ldu,                                    \
+                vec ? V + k * (size_t)ldv * (size_t)n : V, ldv, work, lwork, info + i, params);    \
+            if (st != TRNSOLVER_STATUS_SUCCESS)                                                    \
+                return st;                                                                         \
+        }                                                                                          \
+        return TRNSOLVER_STATUS_SUCCESS;                                                           \
+    }
+GESVDJ_BATCHED(S, float, float)
+GESVDJ_BATCHED(D, double, double)
+GESVDJ_BATCHED(C, trnComplex, float)
+GESVDJ_BATCHED(Z, trnDoubleComplex, double)

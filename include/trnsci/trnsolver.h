@@ -1163,6 +1163,55 @@ trnsolverStatus_t trnsolverDnZlauum(trnsolverDnHandle_t handle, trnblasFillMode_
                                     trnDoubleComplex *A, int lda, trnDoubleComplex *work, int lwork,
                                     int *devInfo);
 
+/* <t>gesvdjBatched: the SVD of batchSize m x n matrices (m, n <= 32, as
+ * cuSOLVER) stored one after another (matrix i at A + i*lda*n; S + i*min(m,n),
+ * U + i*ldu*m, V + i*ldv*n, info + i), each as <t>gesvdj with econ = 0 (full
+ * U and V): one gesvdj per matrix queued in order on the handle's stream.
+ * Singular values are sorted descending whatever SetSortEig says, and
+ * params' residual and sweeps are those of the last matrix (cuSOLVER's are
+ * not defined for the batched routine). */
+trnsolverStatus_t trnsolverDnSgesvdjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                       trnsolverEigMode_t jobz, int m, int n,
+                                                       const float *A, int lda, const float *S,
+                                                       const float *U, int ldu, const float *V,
+                                                       int ldv, int *lwork, gesvdjInfo_t params,
+                                                       int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                       trnsolverEigMode_t jobz, int m, int n,
+                                                       const double *A, int lda, const double *S,
+                                                       const double *U, int ldu, const double *V,
+                                                       int ldv, int *lwork, gesvdjInfo_t params,
+                                                       int batchSize);
+trnsolverStatus_t trnsolverDnCgesvdjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                       trnsolverEigMode_t jobz, int m, int n,
+                                                       const trnComplex *A, int lda, const float *S,
+                                                       const trnComplex *U, int ldu,
+                                                       const trnComplex *V, int ldv, int *lwork,
+                                                       gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t
+trnsolverDnZgesvdjBatched_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int m,
+                                     int n, const trnDoubleComplex *A, int lda, const double *S,
+                                     const trnDoubleComplex *U, int ldu, const trnDoubleComplex *V,
+                                     int ldv, int *lwork, gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnSgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, float *A, int lda, float *S, float *U,
+                                            int ldu, float *V, int ldv, float *work, int lwork,
+                                            int *info, gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, double *A, int lda, double *S, double *U,
+                                            int ldu, double *V, int ldv, double *work, int lwork,
+                                            int *info, gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnCgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, trnComplex *A, int lda, float *S,
+                                            trnComplex *U, int ldu, trnComplex *V, int ldv,
+                                            trnComplex *work, int lwork, int *info,
+                                            gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnZgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, trnDoubleComplex *A, int lda, double *S,
+                                            trnDoubleComplex *U, int ldu, trnDoubleComplex *V,
+                                            int ldv, trnDoubleComplex *work, int lwork, int *info,
+                                            gesvdjInfo_t params, int batchSize);
+
 #ifdef __cplusplus
 }
 #endif

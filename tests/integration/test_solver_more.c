@@ -1,6 +1,7 @@
 /*
  * test_solver_more.c — trnsolver's symmetric indefinite routines and
- * helpers (sytrf, sytri, Xsytrs, laswp, lauum and their _bufferSize calls)
+ * helpers (sytrf, sytri, Xsytrs, laswp, lauum, gesvdjBatched and their
+ * _bufferSize calls)
  * for S, D, C and Z through a real trnscid, over the local transport and
  * gRPC over TCP.
  *
@@ -27,7 +28,12 @@
  *    the triangle within gamma_n (|U||U^H|)_ij of U U^H (L^H L);
  *  - laswp: exactly the rows LAPACK's definition names, for incx 1, -1
  *    and 2; and getrf's pivots applied to the original A by laswp give
- *    P A = L U within gamma_n |L||U| (Thm 9.3).
+ *    P A = L U within gamma_n |L||U| (Thm 9.3);
+ *  - gesvdjBatched (3 matrices 5 x 3 and 3 x 5, in one allocation each):
+ *    per matrix LAPACK's test ratios (LAWN 41), ||A - U S V^H||_F /
+ *    (max(m,n) u ||A||_F), ||U^H U - I||_F / (m u), ||V^H V - I||_F / (n u),
+ *    held to THRESH; S descending and >= 0; info 0; cuSOLVER's limits
+ *    (m, n <= 32) refused with INVALID_VALUE.
  * Every operand sits at an offset with padding (and lda > n) that must come
  * back unchanged, as must the triangle a routine does not own. info:
  * sytrf on a zero column gives its index (the first for LOWER, the last
@@ -563,6 +569,121 @@ static void test_laswp(void **state) {
     }
 }
 
+/* ---- gesvdjBatched ----------------------------------------------------------------- */
+
+static ty real_ty(ty t) {
+    return t == TY_C ? TY_S : t == TY_Z ? TY_D : t;
+}
+
+/* ||X^H X - I||_F for the k columns of an r-row matrix x (leading dim r). */
+static long double orth_err(int r, int k, const lcplx *x) {
+    lcplx *g = st_lmat(k, k);
+    st_lmul(k, k, r, x, 1, x, g);
+    for (int i = 0; i < k; i++)
+        g[(size_t)i * k + i] -= 1;
+    const long double e = st_lfro(k, k, g);
+    free(g);
+    return e;
+}
+
+static void check_gesvdj_batched(ty t, int m, int n) {
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    gesvdjInfo_t par;
+    assert_int_equal(trnsolverDnCreateGesvdjInfo(&par), TRNSOLVER_STATUS_SUCCESS);
+    const int batch = 3, p = m < n ? m : n, lda = m + 1, ldu = m + 2, ldv = n + 1;
+    const long double u = st_u(t);
+    st_mat A, S, U, V;
+    st_alloc(&A, t, m, n * batch, lda);
+    for (int j = 0; j < n * batch; j++)
+        for (int i = 0; i < m; i++)
+            st_set(&A, i, j, st_random(t));
+    st_upload(&A);
+    lcplx *a = st_take(&A);
+    st_alloc(&S, real_ty(t), p, batch, p);
+    st_upload(&S);
+    st_alloc(&U, t, m, m * batch, ldu);
+    st_upload(&U);
+    st_alloc(&V, t, n, n * batch, ldv);
+    st_upload(&V);
+    int *info = st_info_alloc(batch);
+    int lwork = -1;
+    assert_int_equal(ST_CALL(t, gesvdjBatched_bufferSize, h, TRNSOLVER_EIG_MODE_VECTOR, m, n,
+                             st_ptr(&A), lda, st_ptr(&S), st_ptr(&U), ldu, st_ptr(&V), ldv, &lwork,
+                             par, batch),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(lwork, 0);
+    assert_int_equal(ST_CALL(t, gesvdjBatched, h, TRNSOLVER_EIG_MODE_VECTOR, m, n, st_ptr(&A), lda,
+                             st_ptr(&S), st_ptr(&U), ldu, st_ptr(&V), ldv, NULL, 0, info, par,
+                             batch),
+                     TRNSOLVER_STATUS_SUCCESS);
+    int hinfo[3];
+    read_ints(hinfo, info, batch);
+    void *gs = st_download(&S, NULL, NULL), *gu = st_download(&U, NULL, NULL),
+         *gv = st_download(&V, NULL, NULL);
+    free(st_download(&A, NULL, NULL)); /* padding intact */
+    lcplx *su = st_take_got(&U, gu), *sv = st_take_got(&V, gv);
+    for (int b = 0; b < batch; b++) {
+        assert_int_equal(hinfo[b], 0);
+        const lcplx *ab = a + (size_t)b * n * m, *ub = su + (size_t)b * m * m,
+                    *vb = sv + (size_t)b * n * n;
+        /* A_b - U_b(:, 1:p) S_b V_b(:, 1:p)^H */
+        lcplx *r = st_lmat(m, n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) {
+                lcplx x = ab[(size_t)j * m + i];
+                for (int l = 0; l < p; l++) {
+                    const long double sl = creall(st_got(&S, gs, l, b));
+                    if (l > 0)
+                        assert_true(sl <= creall(st_got(&S, gs, l - 1, b)));
+                    assert_true(sl >= 0);
+                    x -= ub[(size_t)l * m + i] * sl * conjl(vb[(size_t)l * n + j]);
+                }
+                r[(size_t)j * m + i] = x;
+            }
+        const int big = m > n ? m : n;
+        check_ratio("gesvdjBatched ||A - U S V^H||", st_lfro(m, n, r),
+                    THRESH * big * u * st_lfro(m, n, ab));
+        check_ratio("gesvdjBatched ||U^H U - I||", orth_err(m, m, ub), THRESH * m * u);
+        check_ratio("gesvdjBatched ||V^H V - I||", orth_err(n, n, vb), THRESH * n * u);
+        free(r);
+    }
+    free(su);
+    free(sv);
+    free(gs);
+    free(gu);
+    free(gv);
+    free(a);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    st_free(&S);
+    st_free(&U);
+    st_free(&V);
+    assert_int_equal(trnsolverDnDestroyGesvdjInfo(par), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_gesvdj_batched(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++) {
+        check_gesvdj_batched(all_types[ti], 5, 3);
+        check_gesvdj_batched(all_types[ti], 3, 5);
+    }
+    /* cuSOLVER's limits. */
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    EXPECT(trnsolverDnDgesvdjBatched(h, TRNSOLVER_EIG_MODE_VECTOR, 33, 2, NULL, 33, NULL, NULL, 33,
+                                     NULL, 2, NULL, 0, NULL, NULL, 1),
+           TRNSOLVER_STATUS_INVALID_VALUE, "0 .. 32");
+    EXPECT(trnsolverDnDgesvdjBatched(h, TRNSOLVER_EIG_MODE_VECTOR, 3, 2, NULL, 3, NULL, NULL, 2,
+                                     NULL, 2, NULL, 0, NULL, NULL, 1),
+           TRNSOLVER_STATUS_INVALID_VALUE, "ldu");
+    EXPECT(trnsolverDnDgesvdjBatched(h, TRNSOLVER_EIG_MODE_VECTOR, 3, 2, NULL, 3, NULL, NULL, 3,
+                                     NULL, 2, NULL, 0, NULL, NULL, -1),
+           TRNSOLVER_STATUS_INVALID_VALUE, "batchSize");
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
 /* ---- info and empty shapes ------------------------------------------------------------ */
 
 static void test_info(void **state) {
@@ -748,9 +869,10 @@ int main(void) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sytrf), cmocka_unit_test(test_lauum),
-        cmocka_unit_test(test_laswp), cmocka_unit_test(test_info),
-        cmocka_unit_test(test_empty), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_sytrf),          cmocka_unit_test(test_lauum),
+        cmocka_unit_test(test_laswp),          cmocka_unit_test(test_info),
+        cmocka_unit_test(test_empty),          cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_gesvdj_batched),
     };
     int failed = cmocka_run_group_tests_name("solver more over the local transport", tests,
                                              st_connect_unix, st_disconnect);
