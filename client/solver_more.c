@@ -1,7 +1,8 @@
 /*
  * solver_more.c — trnsolver's symmetric indefinite routines and helpers:
- * sytrf, sytri, laswp, lauum (S, D, C, Z) with their _bufferSize calls,
- * and the 64-bit Xsytrs. Each queues one SolverDenseOp (protocol 1.14: a
+ * sytrf, sytri, laswp, lauum, the tridiagonal reduction sytrd/hetrd with
+ * orgtr/ungtr and ormtr/unmtr (S, D, C, Z) with their _bufferSize calls,
+ * the 64-bit Xsytrs, and gesvdjBatched. Each queues one SolverDenseOp (protocol 1.14: a
  * daemon that predates it is refused here, naming the routine); the
  * _bufferSize calls report 0, as every trnsolver workspace belongs to the
  * daemon.
@@ -39,6 +40,9 @@ typedef struct more_args {
     const int *ipiv;
     int k1, k2, incx; /* laswp */
     int *info;        /* NULL for laswp */
+    int side, m;      /* ormtr */
+    trnblasOperation_t trans;
+    const void *d, *e, *tau; /* sytrd, orgtr, ormtr */
 } more_args;
 
 static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args *g) {
@@ -46,19 +50,24 @@ static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args
     trn_client *c = trn_solver_begin(handle, &st);
     if (!c)
         return st;
-    const trnsciError_t e = trn_client_need_minor(c, 14, g->name);
-    if (e != trnsciSuccess)
-        return trn_solver_status(e);
-    char what[4][40];
+    const trnsciError_t need = trn_client_need_minor(c, 14, g->name);
+    if (need != trnsciSuccess)
+        return trn_solver_status(need);
+    char what[7][40];
     snprintf(what[0], sizeof(what[0]), "%s: A", g->name);
-    snprintf(what[1], sizeof(what[1]), "%s: B", g->name);
+    snprintf(what[1], sizeof(what[1]), "%s: %s", g->name, g->fn == SV_FN(ORMTR) ? "C" : "B");
     snprintf(what[2], sizeof(what[2]), "%s: %s", g->name,
              g->fn == SV_FN(LASWP) ? "devIpiv" : "ipiv");
     snprintf(what[3], sizeof(what[3]), "%s: devInfo", g->name);
-    Trnsci__V1__BufferRef a, b, ipiv, info;
+    snprintf(what[4], sizeof(what[4]), "%s: d", g->name);
+    snprintf(what[5], sizeof(what[5]), "%s: e", g->name);
+    snprintf(what[6], sizeof(what[6]), "%s: tau", g->name);
+    Trnsci__V1__BufferRef a, b, ipiv, info, d, e, tau;
     if (trn_solver_ref(c, g->a, what[0], &a, &st) || trn_solver_ref(c, g->b, what[1], &b, &st) ||
         trn_solver_ref(c, g->ipiv, what[2], &ipiv, &st) ||
-        trn_solver_ref(c, g->info, what[3], &info, &st))
+        trn_solver_ref(c, g->info, what[3], &info, &st) ||
+        trn_solver_ref(c, g->d, what[4], &d, &st) || trn_solver_ref(c, g->e, what[5], &e, &st) ||
+        trn_solver_ref(c, g->tau, what[6], &tau, &st))
         return st;
     Trnsci__V1__SolverDenseOp w = TRNSCI__V1__SOLVER_DENSE_OP__INIT;
     w.function = g->fn;
@@ -75,6 +84,12 @@ static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args
     w.k = g->k1;
     w.k2 = g->k2;
     w.incx = g->incx;
+    w.side = g->side;
+    w.m = g->m;
+    w.trans = (Trnsci__V1__Operation)g->trans;
+    w.d = &d;
+    w.e = &e;
+    w.tau = &tau;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_DENSE;
     op.solver_dense = &w;
@@ -164,6 +179,91 @@ MORE(S, float, SV_R32)
 MORE(D, double, SV_R64)
 MORE(C, trnComplex, SV_C32)
 MORE(Z, trnDoubleComplex, SV_C64)
+
+/* ---- sytrd / hetrd, orgtr / ungtr, ormtr / unmtr --------------------------------------- */
+
+/* TRD is sytrd or hetrd, ORG orgtr or ungtr, ORM ormtr or unmtr; RT the
+ * real type of d and e. */
+#define TRIDIAG(T, TRD, ORG, ORM, TY, RT, DT)                                                      \
+    trnsolverStatus_t trnsolverDn##T##TRD##_bufferSize(                                            \
+        trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n, const TY *A, int lda,           \
+        const RT *d, const RT *e, const TY *tau, int *lwork) {                                     \
+        (void)uplo, (void)n, (void)A, (void)lda, (void)d, (void)e, (void)tau;                      \
+        return trn_solver_no_workspace(handle, lwork, #TRD "_bufferSize");                         \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T##TRD(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,      \
+                                          int n, TY *A, int lda, RT *d, RT *e, TY *tau, TY *work,  \
+                                          int lwork, int *devInfo) {                               \
+        (void)work, (void)lwork;                                                                   \
+        const more_args g = {.fn = SV_FN(SYTRD),                                                   \
+                             .name = #TRD,                                                         \
+                             .type = DT,                                                           \
+                             .uplo = (int)uplo,                                                    \
+                             .n = n,                                                               \
+                             .a = A,                                                               \
+                             .lda = lda,                                                           \
+                             .ldb = 1,                                                             \
+                             .d = d,                                                               \
+                             .e = e,                                                               \
+                             .tau = tau,                                                           \
+                             .info = devInfo};                                                     \
+        return more_submit(handle, &g);                                                            \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T##ORG##_bufferSize(trnsolverDnHandle_t handle,                 \
+                                                       trnblasFillMode_t uplo, int n, const TY *A, \
+                                                       int lda, const TY *tau, int *lwork) {       \
+        (void)uplo, (void)n, (void)A, (void)lda, (void)tau;                                        \
+        return trn_solver_no_workspace(handle, lwork, #ORG "_bufferSize");                         \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T##ORG(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,      \
+                                          int n, TY *A, int lda, const TY *tau, TY *work,          \
+                                          int lwork, int *devInfo) {                               \
+        (void)work, (void)lwork;                                                                   \
+        const more_args g = {.fn = SV_FN(ORGTR),                                                   \
+                             .name = #ORG,                                                         \
+                             .type = DT,                                                           \
+                             .uplo = (int)uplo,                                                    \
+                             .n = n,                                                               \
+                             .a = A,                                                               \
+                             .lda = lda,                                                           \
+                             .ldb = 1,                                                             \
+                             .tau = tau,                                                           \
+                             .info = devInfo};                                                     \
+        return more_submit(handle, &g);                                                            \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T##ORM##_bufferSize(                                            \
+        trnsolverDnHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,                \
+        trnblasOperation_t trans, int m, int n, const TY *A, int lda, const TY *tau, const TY *C,  \
+        int ldc, int *lwork) {                                                                     \
+        (void)side, (void)uplo, (void)trans, (void)m, (void)n, (void)A, (void)lda, (void)tau,      \
+            (void)C, (void)ldc;                                                                    \
+        return trn_solver_no_workspace(handle, lwork, #ORM "_bufferSize");                         \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T##ORM(trnsolverDnHandle_t handle, trnblasSideMode_t side,      \
+                                          trnblasFillMode_t uplo, trnblasOperation_t trans, int m, \
+                                          int n, TY *A, int lda, TY *tau, TY *C, int ldc,          \
+                                          TY *work, int lwork, int *devInfo) {                     \
+        (void)work, (void)lwork;                                                                   \
+        const more_args g = {.fn = SV_FN(ORMTR),                                                   \
+                             .name = #ORM,                                                         \
+                             .type = DT,                                                           \
+                             .uplo = (int)uplo,                                                    \
+                             .side = (int)side,                                                    \
+                             .trans = trans,                                                       \
+                             .m = m,                                                               \
+                             .n = n,                                                               \
+                             .a = A,                                                               \
+                             .lda = lda,                                                           \
+                             .b = C,                                                               \
+                             .ldb = ldc,                                                           \
+                             .tau = tau,                                                           \
+                             .info = devInfo};                                                     \
+        return more_submit(handle, &g);                                                            \
+    }
+TRIDIAG(S, sytrd, orgtr, ormtr, float, float, SV_R32)
+TRIDIAG(D, sytrd, orgtr, ormtr, double, double, SV_R64)
+TRIDIAG(C, hetrd, ungtr, unmtr, trnComplex, float, SV_C32)
+TRIDIAG(Z, hetrd, ungtr, unmtr, trnDoubleComplex, double, SV_C64)
 
 /* ---- Xsytrs ------------------------------------------------------------------------ */
 

@@ -24,6 +24,9 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYTRS = 11,
     TRN_SOLVER_LASWP = 12,
     TRN_SOLVER_LAUUM = 13,
+    TRN_SOLVER_SYTRD = 14, /* hetrd for complex types */
+    TRN_SOLVER_ORGTR = 15, /* ungtr */
+    TRN_SOLVER_ORMTR = 18, /* unmtr */
     TRN_SOLVER_POTRF_BATCHED = 16,
     TRN_SOLVER_POTRS_BATCHED = 17,
     TRN_SOLVER_SYEVD = 32, /* heevd */
@@ -72,6 +75,7 @@ typedef struct trn_solver_dense_desc {
     void *tau;     /* geqrf, orgqr, ormqr */
     int32_t *info; /* never NULL but for laswp */
     int k2, incx;  /* laswp: rows k (k1) .. k2, 1-based; ipiv's stride */
+    void *d, *e;   /* sytrd: n and n - 1 reals */
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

@@ -1212,6 +1212,101 @@ trnsolverStatus_t trnsolverDnZgesvdjBatched(trnsolverDnHandle_t handle, trnsolve
                                             int ldv, trnDoubleComplex *work, int lwork, int *info,
                                             gesvdjInfo_t params, int batchSize);
 
+/* <t>sytrd / <t>hetrd: Householder reduction A = Q T Q^H of the symmetric
+ * (Hermitian) A's uplo triangle to real tridiagonal T: d (n reals) its
+ * diagonal, e (n-1 reals) its off-diagonal, the n-1 reflectors in A and
+ * tau as LAPACK stores them (LOWER: Q = H(1) ... H(n-1), UPPER: Q =
+ * H(n-1) ... H(1)). <t>orgtr / <t>ungtr: A := Q (n x n) from them.
+ * <t>ormtr / <t>unmtr: C := op(Q) C (LEFT, Q of order m) or C op(Q) (RIGHT,
+ * order n), op N or T (real) / C (complex). devInfo 0 (protocol 1.14). */
+trnsolverStatus_t trnsolverDnSsytrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *d,
+                                               const float *e, const float *tau, int *lwork);
+trnsolverStatus_t trnsolverDnSsytrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *d, float *e, float *tau, float *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsytrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *d,
+                                               const double *e, const double *tau, int *lwork);
+trnsolverStatus_t trnsolverDnDsytrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *d, double *e, double *tau,
+                                    double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnChetrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda, const float *d,
+                                               const float *e, const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnChetrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, float *d, float *e, trnComplex *tau,
+                                    trnComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZhetrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const double *d, const double *e,
+                                               const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZhetrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, double *d, double *e,
+                                    trnDoubleComplex *tau, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnSorgtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSorgtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, const float *tau, float *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnDorgtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDorgtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, const double *tau, double *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnCungtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda,
+                                               const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnCungtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, const trnComplex *tau, trnComplex *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZungtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZungtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, const trnDoubleComplex *tau,
+                                    trnDoubleComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnSormtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const float *A, int lda,
+                                               const float *tau, const float *C, int ldc,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSormtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    float *A, int lda, float *tau, float *C, int ldc, float *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDormtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const double *A, int lda,
+                                               const double *tau, const double *C, int ldc,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDormtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    double *A, int lda, double *tau, double *C, int ldc,
+                                    double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCunmtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const trnComplex *A, int lda,
+                                               const trnComplex *tau, const trnComplex *C, int ldc,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnCunmtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    trnComplex *A, int lda, trnComplex *tau, trnComplex *C, int ldc,
+                                    trnComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZunmtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *tau,
+                                               const trnDoubleComplex *C, int ldc, int *lwork);
+trnsolverStatus_t trnsolverDnZunmtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *tau,
+                                    trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+
 #ifdef __cplusplus
 }
 #endif

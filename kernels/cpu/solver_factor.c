@@ -320,7 +320,10 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
     case TRN_SOLVER_SYTRF:
     case TRN_SOLVER_SYTRS:
     case TRN_SOLVER_SYTRI:
-    case TRN_SOLVER_LAUUM: {
+    case TRN_SOLVER_LAUUM:
+    case TRN_SOLVER_SYTRD:
+    case TRN_SOLVER_ORGTR:
+    case TRN_SOLVER_ORMTR: {
         int more_info = 0;
         k = trn_cpu_solver_more(d, msg, &more_info);
         info = more_info;

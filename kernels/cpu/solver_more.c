@@ -20,8 +20,14 @@
  * one paired with an equal neighbour), and fails the op with a message
  * naming the first bad one before touching A or B.
  *
+ * sytrd is LAPACK's sytd2/hetd2 (unblocked; the same reflectors, d, e and
+ * tau layout for either triangle, through the same reversal as sytrf);
+ * orgtr and ormtr expand the reflectors into explicit vectors and apply
+ * them one at a time (orgtr to the identity), O(n^3) at Level-2 speed.
+ *
  * info is written with LAPACK's meaning on every run but laswp's (which
- * has none). Everything runs on one core.
+ * has none); it is 0 for sytrd, orgtr and ormtr. Everything runs on one
+ * core.
  */
 #include <complex.h>
 #include <math.h>
@@ -220,6 +226,106 @@ static trn_kstatus laswp(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     return TRN_KSTATUS_OK;
 }
 
+/* Writes one (1 + 0i) of type t at p. */
+static void put_one(trn_dtype t, void *p) {
+    const float one_f = 1.0f;
+    const double one_d = 1.0;
+    const size_t es = trn_dtype_size(t);
+    memset(p, 0, es);
+    if (t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F)
+        memcpy(p, &one_f, sizeof(one_f));
+    else
+        memcpy(p, &one_d, sizeof(one_d));
+}
+
+/* The nq - 1 reflectors sytrd stored in A (order nq, LAPACK's layout for
+ * the triangle) as explicit columns of v (nq entries each). */
+static void reflectors(trn_dtype t, int lower, int nq, const void *a, int lda, void *v) {
+    const size_t es = trn_dtype_size(t);
+    const char *ac = a;
+    char *vc = v;
+    for (int r = 0; r < nq - 1; r++) {
+        char *col = vc + (size_t)r * (size_t)nq * es;
+        memset(col, 0, (size_t)nq * es);
+        if (lower) {
+            put_one(t, col + (size_t)(r + 1) * es);
+            memcpy(col + (size_t)(r + 2) * es,
+                   ac + ((size_t)r * (size_t)lda + (size_t)(r + 2)) * es,
+                   (size_t)(nq - r - 2) * es);
+        } else {
+            put_one(t, col + (size_t)r * es);
+            memcpy(col, ac + (size_t)(r + 1) * (size_t)lda * es, (size_t)r * es);
+        }
+    }
+}
+
+/* sytrd/hetrd, orgtr/ungtr, ormtr/unmtr. */
+static trn_kstatus tridiagonal(const trn_solver_dense_desc *d, trn_kmsg *msg) {
+    const trn_dtype t = d->type;
+    const size_t es = trn_dtype_size(t);
+    const int up = !d->lower;
+    const int nq = d->fn == TRN_SOLVER_ORMTR ? (d->left ? d->m : d->n) : d->n;
+    if (nq == 0 || (d->fn == TRN_SOLVER_ORMTR && (d->m == 0 || d->n == 0)))
+        return TRN_KSTATUS_OK;
+    const int kq = nq - 1;
+    const int mn = d->m > d->n ? d->m : d->n;
+    /* sytrd: n scratch elements and n pointers; orgtr/ormtr: the
+     * reflectors, their taus, a vector, and orgtr's n x n Q. */
+    const size_t v_bytes = (size_t)nq * (size_t)kq * es, t_bytes = (size_t)(kq > 0 ? kq : 1) * es;
+    const size_t y_bytes = (size_t)(mn > nq ? mn : nq) * es;
+    const size_t q_bytes = d->fn == TRN_SOLVER_ORGTR ? (size_t)nq * (size_t)nq * es : 0;
+    const size_t bytes = d->fn == TRN_SOLVER_SYTRD ? (size_t)nq * (es + sizeof(void *))
+                                                   : v_bytes + t_bytes + y_bytes + q_bytes;
+    unsigned char *ws = trn_solver_ws_get(bytes);
+    if (!ws)
+        return trn_kmsg_no_memory(msg, 0, bytes, "the workspace of %s (order %d)",
+                                  trn_solver_name(d->fn, t), nq);
+    if (d->fn == TRN_SOLVER_SYTRD) {
+        void *w = ws;
+        void *xp = ws + (size_t)nq * es;
+        switch (t) {
+        case TRN_DTYPE_R32F: sytrd_s(up, nq, d->a, d->lda, d->d, d->e, d->tau, w, xp); break;
+        case TRN_DTYPE_R64F: sytrd_d(up, nq, d->a, d->lda, d->d, d->e, d->tau, w, xp); break;
+        case TRN_DTYPE_C32F: sytrd_c(up, nq, d->a, d->lda, d->d, d->e, d->tau, w, xp); break;
+        case TRN_DTYPE_C64F:
+            sytrd_z(up, nq, d->a, d->lda, d->d, d->e, d->tau, w, xp);
+            break;
+        TRN_DTYPE_GEMM_ONLY_CASES:
+            break;
+        }
+        trn_solver_ws_put(ws, bytes);
+        return TRN_KSTATUS_OK;
+    }
+    void *v = ws, *tau = ws + v_bytes, *y = ws + v_bytes + t_bytes;
+    reflectors(t, d->lower, nq, d->a, d->lda, v);
+    memcpy(tau, d->tau, (size_t)kq * es);
+    void *c = d->b;
+    int ldc = d->ldb, m = d->m, n = d->n, left = d->left, adj = d->trans != TRN_TRANS_N;
+    if (d->fn == TRN_SOLVER_ORGTR) {
+        c = ws + v_bytes + t_bytes + y_bytes;
+        identity(t, nq, c);
+        ldc = m = n = nq;
+        left = 1;
+        adj = 0;
+    }
+    switch (t) {
+    case TRN_DTYPE_R32F: apply_q_s(d->lower, left, adj, m, n, nq, v, tau, c, ldc, y); break;
+    case TRN_DTYPE_R64F: apply_q_d(d->lower, left, adj, m, n, nq, v, tau, c, ldc, y); break;
+    case TRN_DTYPE_C32F: apply_q_c(d->lower, left, adj, m, n, nq, v, tau, c, ldc, y); break;
+    case TRN_DTYPE_C64F:
+        apply_q_z(d->lower, left, adj, m, n, nq, v, tau, c, ldc, y);
+        break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break;
+    }
+    if (d->fn == TRN_SOLVER_ORGTR)
+        for (int j = 0; j < nq; j++)
+            memcpy((char *)d->a + (size_t)j * (size_t)d->lda * es,
+                   (const char *)c + (size_t)j * (size_t)nq * es, (size_t)nq * es);
+    trn_solver_ws_put(ws, bytes);
+    return TRN_KSTATUS_OK;
+}
+
 trn_kstatus trn_cpu_solver_more(const trn_solver_dense_desc *d, trn_kmsg *msg, int *info) {
     const trn_dtype t = d->type;
     const int n = d->n, up = !d->lower;
@@ -231,6 +337,9 @@ trn_kstatus trn_cpu_solver_more(const trn_solver_dense_desc *d, trn_kmsg *msg, i
             sytrf_c(up, n, d->a, d->lda, d->ipiv), sytrf_z(up, n, d->a, d->lda, d->ipiv));
         return TRN_KSTATUS_OK;
     case TRN_SOLVER_LASWP: return laswp(d, msg);
+    case TRN_SOLVER_SYTRD:
+    case TRN_SOLVER_ORGTR:
+    case TRN_SOLVER_ORMTR: return tridiagonal(d, msg);
     case TRN_SOLVER_LAUUM: {
         if (n == 0)
             return TRN_KSTATUS_OK;

@@ -214,6 +214,153 @@ static int MFN(sytri_zero)(int up, int n, const MT *ac, int lda, const int32_t *
     return 0;
 }
 
+#if MCX
+#define MCONJ(x) conj(x)
+#define MREAL(x) creal(x)
+#define MIMAG(x) cimag(x)
+#else
+#define MCONJ(x) (x)
+#define MREAL(x) (x)
+#define MIMAG(x) 0
+#endif
+
+/* LAPACK's larfg: H^H (alpha; x) = (beta; 0) with H = I - tau v v^H,
+ * v = (1; x'), beta real; x (length k, stride 1 in the mirrored view's
+ * column) is overwritten with x', *alpha with beta. Without LAPACK's
+ * rescaling of tiny beta (the matrices are scaled by the caller's data;
+ * see docs/numerics.md). */
+static MT MFN(larfg)(int k, MT *alpha, MT *const *x) {
+    double xnorm = 0;
+    for (int i = 0; i < k; i++) {
+        const double re = (double)MREAL(*x[i]), im = (double)MIMAG(*x[i]);
+        xnorm = hypot(xnorm, hypot(re, im));
+    }
+    const double ar = (double)MREAL(*alpha), ai = (double)MIMAG(*alpha);
+    if (xnorm == 0 && ai == 0)
+        return 0;
+    const double beta = -copysign(hypot(hypot(ar, ai), xnorm), ar);
+#if MCX
+    const MT tau = (MT)((beta - ar) / beta) - (MT)(ai / beta) * I;
+#else
+    const MT tau = (MT)((beta - ar) / beta);
+#endif
+    const MT scale = (MT)1 / (*alpha - (MT)beta);
+    for (int i = 0; i < k; i++)
+        *x[i] *= scale;
+    *alpha = (MT)beta;
+    return tau;
+}
+
+/* sytd2 / hetd2 on the mirrored lower triangle: A = Q T Q^H with d, e real
+ * (n and n - 1 entries), tau (n - 1), reflectors stored as LAPACK stores
+ * them for the triangle. w: n + n pointers' worth of scratch (n MT and n
+ * MT *). */
+static void MFN(sytrd)(int up, int n, MT *a, int lda, MR *d, MR *e, MT *tau, MT *w, MT **xp) {
+    if (n == 0)
+        return;
+    MAT(0, 0) = (MT)MREAL(MAT(0, 0));
+    for (int i = 0; i < n - 1; i++) {
+        const int k = n - i - 1; /* the reflector's length */
+        MT alpha = MAT(i + 1, i);
+        for (int r = 0; r < k - 1; r++)
+            xp[r] = &MAT(i + 2 + r, i);
+        const MT taui = MFN(larfg)(k - 1, &alpha, xp);
+        const MR ei = (MR)MREAL(alpha);
+        if (taui != (MT)0) {
+            MAT(i + 1, i) = 1;
+            /* v = A(i+1:n, i); w = taui A22 v (Hermitian, lower stored). */
+            for (int r = 0; r < k; r++)
+                w[r] = 0;
+            for (int c = 0; c < k; c++) {
+                const MT vc = MAT(i + 1 + c, i);
+                w[c] += (MT)MREAL(MAT(i + 1 + c, i + 1 + c)) * vc;
+                for (int r = c + 1; r < k; r++) {
+                    const MT arc = MAT(i + 1 + r, i + 1 + c);
+                    w[r] += arc * vc;
+                    w[c] += MCONJ(arc) * MAT(i + 1 + r, i);
+                }
+            }
+            for (int r = 0; r < k; r++)
+                w[r] *= taui;
+            /* w -= (taui / 2) (w^H v) v */
+            MT wv = 0;
+            for (int r = 0; r < k; r++)
+                wv += MCONJ(w[r]) * MAT(i + 1 + r, i);
+            const MT alpha2 = (MT)(-0.5) * taui * wv;
+            for (int r = 0; r < k; r++)
+                w[r] += alpha2 * MAT(i + 1 + r, i);
+            /* A22 -= v w^H + w v^H (lower triangle; real diagonal). */
+            for (int c = 0; c < k; c++) {
+                const MT vc = MAT(i + 1 + c, i), wc = w[c];
+                for (int r = c; r < k; r++)
+                    MAT(i + 1 + r, i + 1 + c) -= MAT(i + 1 + r, i) * MCONJ(wc) + w[r] * MCONJ(vc);
+                MAT(i + 1 + c, i + 1 + c) = (MT)MREAL(MAT(i + 1 + c, i + 1 + c));
+            }
+        } else {
+            MAT(i + 1, i + 1) = (MT)MREAL(MAT(i + 1, i + 1));
+        }
+        MAT(i + 1, i) = (MT)ei;
+        d[up ? n - 1 - i : i] = (MR)MREAL(MAT(i, i));
+        e[up ? n - 2 - i : i] = ei;
+        tau[up ? n - 2 - i : i] = taui;
+    }
+    d[up ? 0 : n - 1] = (MR)MREAL(MAT(n - 1, n - 1));
+}
+
+/* H = I - tau v v^H (or its adjoint with conj(tau)) applied to the m x n
+ * matrix c from the left (H c) or the right (c H); v has m (left) or n
+ * (right) entries; y is scratch of n (left) or m (right) entries. */
+static void MFN(apply_h)(int left, int m, int n, const MT *v, MT tau, MT *c, int ldc, MT *y) {
+    if (tau == (MT)0)
+        return;
+    if (left) {
+        for (int j = 0; j < n; j++) {
+            MT *cj = c + (size_t)j * (size_t)ldc;
+            MT s = 0;
+            for (int i = 0; i < m; i++)
+                s += MCONJ(v[i]) * cj[i];
+            s *= tau;
+            for (int i = 0; i < m; i++)
+                cj[i] -= v[i] * s;
+        }
+    } else {
+        for (int i = 0; i < m; i++)
+            y[i] = 0;
+        for (int j = 0; j < n; j++) {
+            const MT *cj = c + (size_t)j * (size_t)ldc;
+            for (int i = 0; i < m; i++)
+                y[i] += cj[i] * v[j];
+        }
+        for (int j = 0; j < n; j++) {
+            MT *cj = c + (size_t)j * (size_t)ldc;
+            const MT f = tau * MCONJ(v[j]);
+            for (int i = 0; i < m; i++)
+                cj[i] -= y[i] * f;
+        }
+    }
+}
+
+/* op(Q) c or c op(Q) for Q = H(o_0) H(o_1) ... H(o_{K-1}) of K = nq - 1
+ * reflectors, explicit in v (column r of nq entries is reflector r) with
+ * taus t; o is ascending for LOWER, descending for UPPER (LAPACK's order);
+ * adj: op(Q) = Q^H. */
+static void MFN(apply_q)(int lower, int left, int adj, int m, int n, int nq, const MT *v,
+                         const MT *t, MT *c, int ldc, MT *y) {
+    const int kq = nq - 1;
+    /* Q c: the last factor first; Q^H c: H(o_0)^H first; c Q: H(o_0)
+     * first; c Q^H: the last factor's adjoint first. */
+    const int first_o0 = left ? adj : !adj;
+    for (int s = 0; s < kq; s++) {
+        const int pos = first_o0 ? s : kq - 1 - s; /* position in the product */
+        const int r = lower ? pos : kq - 1 - pos;  /* reflector index */
+        const MT tau = adj ? MCONJ(t[r]) : t[r];
+        MFN(apply_h)(left, m, n, v + (size_t)r * (size_t)nq, tau, c, ldc, y);
+    }
+}
+
+#undef MCONJ
+#undef MREAL
+#undef MIMAG
 #undef MAT
 #undef MBT
 #undef MABS1

@@ -262,6 +262,153 @@ static void read_ints(int *host, const int *dev, int n) {
                          trnsciSuccess);
 }
 
+static long double orth_err(int r, int k, const lcplx *x);
+
+static ty real_ty(ty t) {
+    return t == TY_C ? TY_S : t == TY_Z ? TY_D : t;
+}
+
+/* ---- sytrd / hetrd, orgtr / ungtr, ormtr / unmtr ------------------------------------- */
+
+static void check_sytrd(ty t, int n, int lower) {
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    const long double u = st_u(t);
+    const int lda = n + 2, k = n > 1 ? n - 1 : 0;
+    st_mat A, D, E, TAU, Q;
+    st_alloc(&A, t, n, n, lda);
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            const lcplx v = i == j ? creall(st_random(t)) : st_random(t);
+            st_set(&A, i, j, v);
+            st_set(&A, j, i, conjl(v));
+        }
+    st_upload(&A);
+    lcplx *a = st_take(&A);
+    st_alloc(&D, real_ty(t), n, 1, n > 0 ? n : 1);
+    st_upload(&D);
+    st_alloc(&E, real_ty(t), k, 1, k > 0 ? k : 1);
+    st_upload(&E);
+    st_alloc(&TAU, t, k, 1, k > 0 ? k : 1);
+    st_upload(&TAU);
+    int *info = st_info_alloc(1);
+    int lwork = -1;
+    assert_int_equal(ST_CALL2(t, sytrd_bufferSize, hetrd_bufferSize, h, uplo, n, st_ptr(&A), lda,
+                              st_ptr(&D), st_ptr(&E), st_ptr(&TAU), &lwork),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(lwork, 0);
+    assert_int_equal(ST_CALL2(t, sytrd, hetrd, h, uplo, n, st_ptr(&A), lda, st_ptr(&D), st_ptr(&E),
+                              st_ptr(&TAU), NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *ga = st_download(&A, lower ? in_lower : in_upper, NULL);
+    void *gd = st_download(&D, NULL, NULL), *ge = st_download(&E, NULL, NULL);
+    free(st_download(&TAU, NULL, NULL));
+    /* Q from the reflectors: the factored A into Q, then orgtr. */
+    st_alloc(&Q, t, n, n, lda);
+    memcpy(Q.host, ga, Q.total * esize(t));
+    st_upload(&Q);
+    assert_int_equal(ST_CALL2(t, orgtr_bufferSize, ungtr_bufferSize, h, uplo, n, st_ptr(&Q), lda,
+                              st_ptr(&TAU), &lwork),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(
+        ST_CALL2(t, orgtr, ungtr, h, uplo, n, st_ptr(&Q), lda, st_ptr(&TAU), NULL, 0, info),
+        TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *gq = st_download(&Q, NULL, NULL);
+    lcplx *q = st_take_got(&Q, gq);
+    /* A - Q T Q^H */
+    lcplx *tt = st_lmat(n, n), *qt = st_lmat(n, n), *r = st_lmat(n, n);
+    for (int i = 0; i < n; i++) {
+        tt[(size_t)i * n + i] = st_got(&D, gd, i, 0);
+        if (i + 1 < n)
+            tt[(size_t)i * n + i + 1] = tt[(size_t)(i + 1) * n + i] = st_got(&E, ge, i, 0);
+    }
+    st_lmul(n, n, n, q, 0, tt, qt);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            lcplx x = 0;
+            for (int l = 0; l < n; l++)
+                x += qt[(size_t)l * n + i] * conjl(q[(size_t)l * n + j]);
+            r[(size_t)j * n + i] = a[(size_t)j * n + i] - x;
+        }
+    const long double na = st_lfro(n, n, a);
+    check_ratio("sytrd ||A - Q T Q^H||", st_lfro(n, n, r), THRESH * cf(t) * n * u * na);
+    check_ratio("orgtr ||Q^H Q - I||", orth_err(n, n, q), THRESH * cf(t) * n * u);
+
+    /* ormtr: op(Q) C and C op(Q) against the formed Q. */
+    for (int side = 0; side <= 1; side++)
+        for (int tr = 0; tr <= 1; tr++) {
+            const int cm = side == 0 ? n : 4, cn = side == 0 ? 3 : n;
+            const trnblasOperation_t op = !tr             ? TRNBLAS_OP_N
+                                          : is_complex(t) ? TRNBLAS_OP_C
+                                                          : TRNBLAS_OP_T;
+            st_mat C;
+            st_alloc(&C, t, cm, cn, cm + 1);
+            for (int j = 0; j < cn; j++)
+                for (int i = 0; i < cm; i++)
+                    st_set(&C, i, j, st_random(t));
+            st_upload(&C);
+            lcplx *c = st_take(&C);
+            /* A still holds the reflectors (device copy untouched since sytrd). */
+            assert_int_equal(ST_CALL2(t, ormtr_bufferSize, unmtr_bufferSize, h,
+                                      side ? TRNBLAS_SIDE_RIGHT : TRNBLAS_SIDE_LEFT, uplo, op, cm,
+                                      cn, st_ptr(&A), lda, st_ptr(&TAU), st_ptr(&C), C.ld, &lwork),
+                             TRNSOLVER_STATUS_SUCCESS);
+            assert_int_equal(ST_CALL2(t, ormtr, unmtr, h,
+                                      side ? TRNBLAS_SIDE_RIGHT : TRNBLAS_SIDE_LEFT, uplo, op, cm,
+                                      cn, st_ptr(&A), lda, st_ptr(&TAU), st_ptr(&C), C.ld, NULL, 0,
+                                      info),
+                             TRNSOLVER_STATUS_SUCCESS);
+            assert_int_equal(st_read_int(info), 0);
+            void *gc = st_download(&C, NULL, NULL);
+            lcplx *want = st_lmat(cm, cn);
+            for (int j = 0; j < cn; j++)
+                for (int i = 0; i < cm; i++) {
+                    lcplx x = 0;
+                    for (int l = 0; l < n; l++) {
+                        /* op(Q)(i,l) C(l,j) or C(i,l) op(Q)(l,j). */
+                        const int qi = side == 0 ? i : l, qj = side == 0 ? l : j;
+                        const lcplx qv =
+                            tr ? conjl(q[(size_t)qi * n + qj]) : q[(size_t)qj * n + qi];
+                        x += side == 0 ? qv * c[(size_t)j * cm + l] : c[(size_t)l * cm + i] * qv;
+                    }
+                    want[(size_t)j * cm + i] = st_got(&C, gc, i, j) - x;
+                }
+            check_ratio("ormtr ||op(Q) C - formed||", st_lfro(cm, cn, want),
+                        THRESH * cf(t) * n * u * st_lfro(cm, cn, c));
+            free(want);
+            free(gc);
+            free(c);
+            st_free(&C);
+        }
+    free(tt);
+    free(qt);
+    free(r);
+    free(q);
+    free(gq);
+    free(ga);
+    free(gd);
+    free(ge);
+    free(a);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    st_free(&A);
+    st_free(&D);
+    st_free(&E);
+    st_free(&TAU);
+    st_free(&Q);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_sytrd(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int s = 0; s < NSIZES; s++)
+            for (int lower = 0; lower <= 1; lower++)
+                check_sytrd(all_types[ti], sizes[s], lower);
+}
+
 /* ---- sytrf, Xsytrs, sytri ------------------------------------------------------------ */
 
 static void check_sytrf(ty t, int n, int lower, mkind kind, int pivot) {
@@ -571,10 +718,6 @@ static void test_laswp(void **state) {
 
 /* ---- gesvdjBatched ----------------------------------------------------------------- */
 
-static ty real_ty(ty t) {
-    return t == TY_C ? TY_S : t == TY_Z ? TY_D : t;
-}
-
 /* ||X^H X - I||_F for the k columns of an r-row matrix x (leading dim r). */
 static long double orth_err(int r, int k, const lcplx *x) {
     lcplx *g = st_lmat(k, k);
@@ -872,7 +1015,7 @@ int main(void) {
         cmocka_unit_test(test_sytrf),          cmocka_unit_test(test_lauum),
         cmocka_unit_test(test_laswp),          cmocka_unit_test(test_info),
         cmocka_unit_test(test_empty),          cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_gesvdj_batched),
+        cmocka_unit_test(test_gesvdj_batched), cmocka_unit_test(test_sytrd),
     };
     int failed = cmocka_run_group_tests_name("solver more over the local transport", tests,
                                              st_connect_unix, st_disconnect);
