@@ -60,6 +60,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include <lapacke.h>
+
 #include "harness.h"
 #include "solver_test.h"
 
@@ -407,6 +409,140 @@ static void test_sytrd(void **state) {
         for (int s = 0; s < NSIZES; s++)
             for (int lower = 0; lower <= 1; lower++)
                 check_sytrd(all_types[ti], sizes[s], lower);
+}
+
+/* ---- against LAPACK ---------------------------------------------------------------- */
+
+/* D and Z sytrf and sytrd/hetrd against LAPACKE's in this process: the
+ * same pivots (the pivot rule is LAPACK's; random data makes ties within
+ * rounding unlikely); factors, d and e within THRESH n u ||A||_F
+ * elementwise (both are backward stable reductions of the same matrix by
+ * the same transformations, so the reduced columns agree to that); each
+ * reflector and its tau within that over |e_k|, the norm of the column it
+ * reduces (v = x / (alpha - beta), |alpha - beta| >= |beta| = |e_k|). */
+static void check_lapack(int z, int lower, int zero_diag) {
+    enum { NL = 9 };
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const ty t = z ? TY_Z : TY_D;
+    const char ul = lower ? 'L' : 'U';
+    const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
+    const long double u = st_u(t);
+    for (int herm = 0; herm <= z; herm++) {
+        st_mat A;
+        st_alloc(&A, t, NL, NL, NL);
+        for (int j = 0; j < NL; j++)
+            for (int i = j; i < NL; i++) {
+                lcplx v = i == j && zero_diag && !herm ? 0 : st_random(t);
+                if (i == j && herm)
+                    v = creall(v);
+                st_set(&A, i, j, v);
+                st_set(&A, j, i, herm ? conjl(v) : v);
+            }
+        st_upload(&A);
+        lcplx *a = st_take(&A);
+        const long double bound = THRESH * cf(t) * NL * u * st_lfro(NL, NL, a);
+        double complex lz[NL * NL];
+        double ld[NL * NL];
+        for (int i = 0; i < NL * NL; i++) {
+            lz[i] = (double complex)a[i];
+            ld[i] = (double)creall(a[i]);
+        }
+        int *info = st_info_alloc(1);
+        if (!herm) {
+            /* sytrf (complex symmetric for Z). */
+            lapack_int lp[NL];
+            const lapack_int li = z ? LAPACKE_zsytrf(LAPACK_COL_MAJOR, ul, NL, lz, NL, lp)
+                                    : LAPACKE_dsytrf(LAPACK_COL_MAJOR, ul, NL, ld, NL, lp);
+            assert_int_equal(li, 0);
+            int *ipiv = ipiv_alloc(NL);
+            assert_int_equal(ST_CALL(t, sytrf, h, uplo, NL, st_ptr(&A), NL, ipiv, NULL, 0, info),
+                             TRNSOLVER_STATUS_SUCCESS);
+            int hp[NL];
+            read_ints(hp, ipiv, NL);
+            for (int k = 0; k < NL; k++)
+                if (hp[k] != (int)lp[k])
+                    fail_msg("sytrf %c: ipiv[%d] = %d, LAPACK's %d", ul, k, hp[k], (int)lp[k]);
+            void *g = st_download(&A, lower ? in_lower : in_upper, NULL);
+            long double worst = 0;
+            for (int j = 0; j < NL; j++)
+                for (int i = 0; i < NL; i++)
+                    if (lower ? i >= j : i <= j) {
+                        const lcplx ref = z ? lz[j * NL + i] : ld[j * NL + i];
+                        worst = fmaxl(worst, cabsl(st_got(&A, g, i, j) - ref));
+                    }
+            check_ratio("sytrf vs LAPACK (elementwise)", worst, bound);
+            free(g);
+            assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+        }
+        if (herm || !z) { /* sytrd (D), hetrd (Z, Hermitian A) */
+            double dref[NL], eref[NL];
+            double complex tz[NL];
+            double td[NL];
+            for (int i = 0; i < NL * NL; i++) {
+                lz[i] = (double complex)a[i];
+                ld[i] = (double)creall(a[i]);
+            }
+            const lapack_int li =
+                z ? LAPACKE_zhetrd(LAPACK_COL_MAJOR, ul, NL, lz, NL, dref, eref, tz)
+                  : LAPACKE_dsytrd(LAPACK_COL_MAJOR, ul, NL, ld, NL, dref, eref, td);
+            assert_int_equal(li, 0);
+            /* A fresh upload: sytrf above overwrote the device copy (D). */
+            st_upload(&A);
+            st_mat D, E, TAU;
+            st_alloc(&D, TY_D, NL, 1, NL);
+            st_upload(&D);
+            st_alloc(&E, TY_D, NL - 1, 1, NL - 1);
+            st_upload(&E);
+            st_alloc(&TAU, t, NL - 1, 1, NL - 1);
+            st_upload(&TAU);
+            assert_int_equal(ST_CALL2(t, sytrd, hetrd, h, uplo, NL, st_ptr(&A), NL, st_ptr(&D),
+                                      st_ptr(&E), st_ptr(&TAU), NULL, 0, info),
+                             TRNSOLVER_STATUS_SUCCESS);
+            void *g = st_download(&A, lower ? in_lower : in_upper, NULL);
+            void *gd = st_download(&D, NULL, NULL), *ge = st_download(&E, NULL, NULL),
+                 *gt = st_download(&TAU, NULL, NULL);
+            long double worst = 0;
+            for (int k = 0; k < NL; k++) {
+                worst = fmaxl(worst, fabsl(creall(st_got(&D, gd, k, 0)) - dref[k]));
+                if (k + 1 < NL) {
+                    worst = fmaxl(worst, fabsl(creall(st_got(&E, ge, k, 0)) - eref[k]));
+                    /* Reflector k is the column it reduces over (alpha - beta),
+                     * |alpha - beta| >= |beta| = |e_k|: its perturbation is
+                     * that column's (<= the bound) over |e_k|. */
+                    const lcplx tref = z ? tz[k] : td[k];
+                    worst = fmaxl(worst, cabsl(st_got(&TAU, gt, k, 0) - tref) * fabs(eref[k]));
+                }
+            }
+            for (int j = 0; j < NL; j++)
+                for (int i = 0; i < NL; i++)
+                    if (lower ? i > j + 1 : i + 1 < j) { /* the reflectors, as tau */
+                        const lcplx ref = z ? lz[j * NL + i] : ld[j * NL + i];
+                        const double ek = fabs(eref[lower ? j : j - 1]);
+                        worst = fmaxl(worst, cabsl(st_got(&A, g, i, j) - ref) * ek);
+                    }
+            check_ratio("sytrd/hetrd vs LAPACK", worst, bound);
+            free(g);
+            free(gd);
+            free(ge);
+            free(gt);
+            st_free(&D);
+            st_free(&E);
+            st_free(&TAU);
+        }
+        assert_int_equal(trnsciFree(info), trnsciSuccess);
+        free(a);
+        st_free(&A);
+    }
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
+static void test_lapack(void **state) {
+    (void)state;
+    for (int z = 0; z <= 1; z++)
+        for (int lower = 0; lower <= 1; lower++)
+            for (int zd = 0; zd <= 1; zd++)
+                check_lapack(z, lower, zd);
 }
 
 /* ---- sytrf, Xsytrs, sytri ------------------------------------------------------------ */
@@ -1016,6 +1152,7 @@ int main(void) {
         cmocka_unit_test(test_laswp),          cmocka_unit_test(test_info),
         cmocka_unit_test(test_empty),          cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_gesvdj_batched), cmocka_unit_test(test_sytrd),
+        cmocka_unit_test(test_lapack),
     };
     int failed = cmocka_run_group_tests_name("solver more over the local transport", tests,
                                              st_connect_unix, st_disconnect);
