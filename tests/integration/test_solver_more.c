@@ -1097,6 +1097,19 @@ static void test_bad_input(void **state) {
            TRNSOLVER_STATUS_INVALID_VALUE, "nrhs=-1");
     EXPECT(trnsolverDnXsytrs(h, LOWER, n, 1, D, a, n, ipiv64, D, b, n - 1, NULL, 0, NULL, 0, info),
            TRNSOLVER_STATUS_INVALID_VALUE, "ldb=5");
+    /* The tridiagonal routines. */
+    EXPECT(trnsolverDnDsytrd(h, LOWER, n, a, n - 2, b, b, b, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "lda=4");
+    EXPECT(trnsolverDnDsytrd(h, LOWER, n, a, n, b, host, b, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "sytrd: e");
+    EXPECT(trnsolverDnDormtr(h, TRNBLAS_SIDE_LEFT, LOWER, TRNBLAS_OP_C, n, 1, a, n, b, b, n, NULL,
+                             0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "trans=2");
+    EXPECT(trnsolverDnDormtr(h, (trnblasSideMode_t)3, LOWER, TRNBLAS_OP_N, n, 1, a, n, b, b, n,
+                             NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "side=3");
+    EXPECT(trnsolverDnDorgtr(h, (trnblasFillMode_t)2, n, a, n, b, NULL, 0, info),
+           TRNSOLVER_STATUS_INVALID_VALUE, "uplo=2");
     size_t dsz = 0;
     EXPECT(trnsolverDnXsytrs_bufferSize(h, LOWER, n, 1, D, a, n, ipiv64, D, b, n, &dsz, NULL),
            TRNSOLVER_STATUS_INVALID_VALUE, "workspaceInBytesOnHost");

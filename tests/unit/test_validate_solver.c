@@ -348,6 +348,73 @@ static void test_sytrf_laswp(void **state) {
     bad(f, f->s1, &q.op, "lda=0");
 }
 
+/* Rule (protocol 1.14): sytrd n x n with d (n reals), e and tau (n - 1);
+ * orgtr tau n - 1; ormtr A nq x nq (nq = m left, n right), tau nq - 1, C
+ * m x n, trans N or T (real) / C (complex); 16 and 17 are not dense. */
+static void test_tridiagonal(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), R = buf(f->s1, 256), I = buf(f->s1, 64);
+    dmsg q;
+    Trnsci__V1__BufferRef d = ref(R, 0), e = ref(R, 64);
+    dense_init(&q, FN(SYTRD), C32);
+    q.w.d = &d;
+    q.w.e = &e;
+    q.w.n = 5;
+    q.w.lda = 5;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 4 * 8); /* 4 complex floats exactly */
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 5);
+    e = ref(R, 256 - 12); /* e: 4 floats, one short */
+    bad(f, f->s1, &q.op, "hetrd: e");
+    e = ref(R, 64);
+    d = ref(R, 256 - 16); /* d: 5 floats */
+    bad(f, f->s1, &q.op, "hetrd: d");
+    d = ref(R, 0);
+    q.tau = ref(R, 256 - 24);
+    bad(f, f->s1, &q.op, "hetrd: tau");
+    /* n = 1: no reflector, tau and e may be buffer 0. */
+    q.w.n = 1;
+    q.tau = ref(0, 0);
+    e = ref(0, 0);
+    ok(f, f->s1, &q.op, 3);
+    dense_init(&q, FN(ORGTR), R64);
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 24);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.w.uplo = 2;
+    bad(f, f->s1, &q.op, "uplo=2");
+    /* ormtr, side right: A n x n, C m x n. */
+    dense_init(&q, FN(ORMTR), R64);
+    q.w.side = 1;
+    q.w.trans = TRNSCI__V1__OPERATION__OP_T;
+    q.w.m = 6;
+    q.w.n = 3;
+    q.w.lda = 3;
+    q.w.ldb = 6;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 16);
+    q.b = ref(A, 4096 - 18 * 8);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 4);
+    q.w.trans = TRNSCI__V1__OPERATION__OP_C;
+    bad(f, f->s1, &q.op, "trans=2 must be OP_N or OP_T");
+    q.w.trans = TRNSCI__V1__OPERATION__OP_N;
+    q.w.ldb = 5;
+    bad(f, f->s1, &q.op, "ldc=5");
+    q.w.ldb = 6;
+    q.w.side = 0; /* left: A is m x m = 6 x 6 with lda 3 */
+    bad(f, f->s1, &q.op, "lda=3");
+    q.w.side = 2;
+    bad(f, f->s1, &q.op, "side=2");
+    q.w.side = 1;
+    q.w.function = FN(POTRS_BATCHED);
+    bad(f, f->s1, &q.op, "function 17");
+}
+
 /* Rule: potrs B n x nrhs with ldb >= max(1, n); getrs trans N/T/C, ipiv
  * n ints or none; getrf ipiv min(m, n) ints, lda >= max(1, m). */
 static void test_solves_and_lu(void **state) {
@@ -999,6 +1066,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_potrf, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_solves_and_lu, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_sytrf_laswp, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_tridiagonal, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_qr, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_batched, sv_setup, sv_teardown),
         cmocka_unit_test(test_batched_shards),
