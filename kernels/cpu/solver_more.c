@@ -274,15 +274,18 @@ static trn_kstatus tridiagonal(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     const size_t v_bytes = (size_t)nq * (size_t)kq * es, t_bytes = (size_t)(kq > 0 ? kq : 1) * es;
     const size_t y_bytes = (size_t)(mn > nq ? mn : nq) * es;
     const size_t q_bytes = d->fn == TRN_SOLVER_ORGTR ? (size_t)nq * (size_t)nq * es : 0;
-    const size_t bytes = d->fn == TRN_SOLVER_SYTRD ? (size_t)nq * (es + sizeof(void *))
+    /* sytrd: the pointer array first (aligned for pointers), the vector
+     * after it at a 16-byte boundary. */
+    const size_t xp_bytes = ((size_t)nq * sizeof(void *) + 15) & ~(size_t)15;
+    const size_t bytes = d->fn == TRN_SOLVER_SYTRD ? xp_bytes + (size_t)nq * es
                                                    : v_bytes + t_bytes + y_bytes + q_bytes;
     unsigned char *ws = trn_solver_ws_get(bytes);
     if (!ws)
         return trn_kmsg_no_memory(msg, 0, bytes, "the workspace of %s (order %d)",
                                   trn_solver_name(d->fn, t), nq);
     if (d->fn == TRN_SOLVER_SYTRD) {
-        void *w = ws;
-        void *xp = ws + (size_t)nq * es;
+        void *xp = ws;
+        void *w = ws + xp_bytes;
         switch (t) {
         case TRN_DTYPE_R32F: sytrd_s(up, nq, d->a, d->lda, d->d, d->e, d->tau, w, xp); break;
         case TRN_DTYPE_R64F: sytrd_d(up, nq, d->a, d->lda, d->d, d->e, d->tau, w, xp); break;
