@@ -1,7 +1,7 @@
 /*
  * solver_more.h — the entry of solver_more.c (sytrf, sytrs, sytri, laswp,
- * lauum) for solver_factor.c's dispatch of the SOLVER_DENSE kind. Internal
- * to kernels/cpu/.
+ * lauum, sytrd, orgtr, ormtr) for solver_factor.c's dispatch of the
+ * SOLVER_DENSE kind. Internal to kernels/cpu/.
  */
 #ifndef TRN_KERNELS_CPU_SOLVER_MORE_H
 #define TRN_KERNELS_CPU_SOLVER_MORE_H
