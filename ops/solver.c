@@ -15,6 +15,14 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_GEQRF: return "geqrf";
     case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";
     case TRN_SOLVER_ORMQR: return cx ? "unmqr" : "ormqr";
+    case TRN_SOLVER_SYTRF: return "sytrf";
+    case TRN_SOLVER_SYTRI: return "sytri";
+    case TRN_SOLVER_SYTRS: return "sytrs";
+    case TRN_SOLVER_LASWP: return "laswp";
+    case TRN_SOLVER_LAUUM: return "lauum";
+    case TRN_SOLVER_SYTRD: return cx ? "hetrd" : "sytrd";
+    case TRN_SOLVER_ORGTR: return cx ? "ungtr" : "orgtr";
+    case TRN_SOLVER_ORMTR: return cx ? "unmtr" : "ormtr";
     case TRN_SOLVER_POTRF_BATCHED: return "potrfBatched";
     case TRN_SOLVER_POTRS_BATCHED: return "potrsBatched";
     case TRN_SOLVER_SYEVD: return cx ? "heevd" : "syevd";

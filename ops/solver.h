@@ -19,6 +19,14 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_GEQRF = 6,
     TRN_SOLVER_ORGQR = 7, /* ungqr for complex types */
     TRN_SOLVER_ORMQR = 8, /* unmqr for complex types */
+    TRN_SOLVER_SYTRF = 9, /* complex symmetric for complex types */
+    TRN_SOLVER_SYTRI = 10,
+    TRN_SOLVER_SYTRS = 11,
+    TRN_SOLVER_LASWP = 12,
+    TRN_SOLVER_LAUUM = 13,
+    TRN_SOLVER_SYTRD = 14, /* hetrd for complex types */
+    TRN_SOLVER_ORGTR = 15, /* ungtr */
+    TRN_SOLVER_ORMTR = 18, /* unmtr */
     TRN_SOLVER_POTRF_BATCHED = 16,
     TRN_SOLVER_POTRS_BATCHED = 17,
     TRN_SOLVER_SYEVD = 32, /* heevd */
@@ -63,9 +71,11 @@ typedef struct trn_solver_dense_desc {
     int lda;
     void *b; /* potrs, getrs: B; ormqr: C */
     int ldb;
-    int32_t *ipiv; /* getrf, getrs; NULL: no pivoting */
+    int32_t *ipiv; /* getrf, getrs, sytrf, sytrs, sytri, laswp; NULL: no pivoting */
     void *tau;     /* geqrf, orgqr, ormqr */
-    int32_t *info;
+    int32_t *info; /* never NULL but for laswp */
+    int k2, incx;  /* laswp: rows k (k1) .. k2, 1-based; ipiv's stride */
+    void *d, *e;   /* sytrd: n and n - 1 reals */
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

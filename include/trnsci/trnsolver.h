@@ -1054,6 +1054,259 @@ trnsolverStatus_t trnsolverDbicgstab(trnsolverDnHandle_t handle, trnsolverOperat
                                      const double *b, double *x, trnsolverIterParams_t params,
                                      trnsolverIterResult_t *devResult);
 
+/* ---- symmetric indefinite, row interchanges, U U^H (protocol 1.14) ---------------
+ *
+ * <t>sytrf: Bunch-Kaufman P A P^T = L D L^T (uplo LOWER) or U D U^T
+ * (UPPER) of the symmetric n x n A, in place in A's uplo triangle; D has
+ * 1x1 and 2x2 blocks. For C and Z, A is complex symmetric (A = A^T, not
+ * Hermitian), as cuSOLVER's and LAPACK's csytrf. ipiv (n int, 1-based) has
+ * LAPACK's convention: ipiv[k] > 0, a 1x1 block with rows k+1 and ipiv[k]
+ * interchanged; ipiv[k] = ipiv[k+1] < 0 (lower; ipiv[k-1] = ipiv[k] upper),
+ * a 2x2 block with row -ipiv[k] interchanged. ipiv NULL: no pivoting (1x1
+ * blocks only, not stable), as cuSOLVER. devInfo: 0, or i > 0 when D(i,i)
+ * is exactly zero (the factorisation is complete, D is singular).
+ * <t>sytri: A := inv(A) (its uplo triangle) from sytrf's output; info i > 0
+ * when D(i,i) is zero (A is then unchanged).
+ * trnsolverDnXsytrs: solves A X = B with sytrf's factors and 64-bit
+ * pivots (their low 32 bits are used: as Xgetrs, a stream-ordered
+ * temporary holds them narrowed).
+ * <t>laswp: LAPACK's laswp: row interchanges k1..k2 (1-based) of the
+ * lda x n array A, row i with row devIpiv[k1-1 + (i-k1)*incx] (incx < 0
+ * runs backwards, 0 does nothing); every devIpiv entry must be in
+ * [1, lda] (else the launch's error is INVALID_VALUE, reported at the next
+ * synchronising call). No devInfo.
+ * <t>lauum: A := U U^H (UPPER) or L^H L (LOWER) of the triangle of A, in
+ * that triangle; devInfo 0.
+ * The _bufferSize calls report 0: the daemon owns the workspace
+ * (docs/rosetta.md). */
+
+trnsolverStatus_t trnsolverDnSsytrf_bufferSize(trnsolverDnHandle_t handle, int n, float *A, int lda,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDsytrf_bufferSize(trnsolverDnHandle_t handle, int n, double *A,
+                                               int lda, int *lwork);
+trnsolverStatus_t trnsolverDnCsytrf_bufferSize(trnsolverDnHandle_t handle, int n, trnComplex *A,
+                                               int lda, int *lwork);
+trnsolverStatus_t trnsolverDnZsytrf_bufferSize(trnsolverDnHandle_t handle, int n,
+                                               trnDoubleComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnSsytrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, int *ipiv, float *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnDsytrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, int *ipiv, double *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnCsytrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, int *ipiv, trnComplex *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZsytrf(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, int *ipiv, trnDoubleComplex *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnSsytri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, float *A, int lda, const int *ipiv,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDsytri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, double *A, int lda, const int *ipiv,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnCsytri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnComplex *A, int lda, const int *ipiv,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnZsytri_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnDoubleComplex *A, int lda, const int *ipiv,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSsytri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, const int *ipiv, float *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnDsytri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, const int *ipiv, double *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnCsytri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, const int *ipiv, trnComplex *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZsytri(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, const int *ipiv,
+                                    trnDoubleComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnXsytrs_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int64_t n, int64_t nrhs, trnsciDataType_t dataTypeA,
+                                               const void *A, int64_t lda, const int64_t *ipiv,
+                                               trnsciDataType_t dataTypeB, void *B, int64_t ldb,
+                                               size_t *workspaceInBytesOnDevice,
+                                               size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXsytrs(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int64_t n,
+                                    int64_t nrhs, trnsciDataType_t dataTypeA, const void *A,
+                                    int64_t lda, const int64_t *ipiv, trnsciDataType_t dataTypeB,
+                                    void *B, int64_t ldb, void *bufferOnDevice,
+                                    size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                    size_t workspaceInBytesOnHost, int *info);
+trnsolverStatus_t trnsolverDnSlaswp(trnsolverDnHandle_t handle, int n, float *A, int lda, int k1,
+                                    int k2, const int *devIpiv, int incx);
+trnsolverStatus_t trnsolverDnDlaswp(trnsolverDnHandle_t handle, int n, double *A, int lda, int k1,
+                                    int k2, const int *devIpiv, int incx);
+trnsolverStatus_t trnsolverDnClaswp(trnsolverDnHandle_t handle, int n, trnComplex *A, int lda,
+                                    int k1, int k2, const int *devIpiv, int incx);
+trnsolverStatus_t trnsolverDnZlaswp(trnsolverDnHandle_t handle, int n, trnDoubleComplex *A, int lda,
+                                    int k1, int k2, const int *devIpiv, int incx);
+trnsolverStatus_t trnsolverDnSlauum_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, float *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnDlauum_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, double *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnClauum_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnZlauum_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, trnDoubleComplex *A, int lda, int *lwork);
+trnsolverStatus_t trnsolverDnSlauum(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDlauum(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnClauum(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, trnComplex *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnZlauum(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+
+/* <t>gesvdjBatched: the SVD of batchSize m x n matrices (m, n <= 32, as
+ * cuSOLVER) stored one after another (matrix i at A + i*lda*n; S + i*min(m,n),
+ * U + i*ldu*m, V + i*ldv*n, info + i), each as <t>gesvdj with econ = 0 (full
+ * U and V): one gesvdj per matrix queued in order on the handle's stream.
+ * Singular values are sorted descending whatever SetSortEig says, and
+ * params' residual and sweeps are those of the last matrix (cuSOLVER's are
+ * not defined for the batched routine). */
+trnsolverStatus_t trnsolverDnSgesvdjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                       trnsolverEigMode_t jobz, int m, int n,
+                                                       const float *A, int lda, const float *S,
+                                                       const float *U, int ldu, const float *V,
+                                                       int ldv, int *lwork, gesvdjInfo_t params,
+                                                       int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                       trnsolverEigMode_t jobz, int m, int n,
+                                                       const double *A, int lda, const double *S,
+                                                       const double *U, int ldu, const double *V,
+                                                       int ldv, int *lwork, gesvdjInfo_t params,
+                                                       int batchSize);
+trnsolverStatus_t trnsolverDnCgesvdjBatched_bufferSize(trnsolverDnHandle_t handle,
+                                                       trnsolverEigMode_t jobz, int m, int n,
+                                                       const trnComplex *A, int lda, const float *S,
+                                                       const trnComplex *U, int ldu,
+                                                       const trnComplex *V, int ldv, int *lwork,
+                                                       gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t
+trnsolverDnZgesvdjBatched_bufferSize(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int m,
+                                     int n, const trnDoubleComplex *A, int lda, const double *S,
+                                     const trnDoubleComplex *U, int ldu, const trnDoubleComplex *V,
+                                     int ldv, int *lwork, gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnSgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, float *A, int lda, float *S, float *U,
+                                            int ldu, float *V, int ldv, float *work, int lwork,
+                                            int *info, gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, double *A, int lda, double *S, double *U,
+                                            int ldu, double *V, int ldv, double *work, int lwork,
+                                            int *info, gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnCgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, trnComplex *A, int lda, float *S,
+                                            trnComplex *U, int ldu, trnComplex *V, int ldv,
+                                            trnComplex *work, int lwork, int *info,
+                                            gesvdjInfo_t params, int batchSize);
+trnsolverStatus_t trnsolverDnZgesvdjBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz,
+                                            int m, int n, trnDoubleComplex *A, int lda, double *S,
+                                            trnDoubleComplex *U, int ldu, trnDoubleComplex *V,
+                                            int ldv, trnDoubleComplex *work, int lwork, int *info,
+                                            gesvdjInfo_t params, int batchSize);
+
+/* <t>sytrd / <t>hetrd: Householder reduction A = Q T Q^H of the symmetric
+ * (Hermitian) A's uplo triangle to real tridiagonal T: d (n reals) its
+ * diagonal, e (n-1 reals) its off-diagonal, the n-1 reflectors in A and
+ * tau as LAPACK stores them (LOWER: Q = H(1) ... H(n-1), UPPER: Q =
+ * H(n-1) ... H(1)). <t>orgtr / <t>ungtr: A := Q (n x n) from them.
+ * <t>ormtr / <t>unmtr: C := op(Q) C (LEFT, Q of order m) or C op(Q) (RIGHT,
+ * order n), op N or T (real) / C (complex). devInfo 0 (protocol 1.14). */
+trnsolverStatus_t trnsolverDnSsytrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *d,
+                                               const float *e, const float *tau, int *lwork);
+trnsolverStatus_t trnsolverDnSsytrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *d, float *e, float *tau, float *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsytrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *d,
+                                               const double *e, const double *tau, int *lwork);
+trnsolverStatus_t trnsolverDnDsytrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *d, double *e, double *tau,
+                                    double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnChetrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda, const float *d,
+                                               const float *e, const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnChetrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, float *d, float *e, trnComplex *tau,
+                                    trnComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZhetrd_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const double *d, const double *e,
+                                               const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZhetrd(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, double *d, double *e,
+                                    trnDoubleComplex *tau, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnSorgtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSorgtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, const float *tau, float *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnDorgtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *tau,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDorgtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, const double *tau, double *work, int lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnCungtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda,
+                                               const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnCungtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, const trnComplex *tau, trnComplex *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZungtr_bufferSize(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZungtr(trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, const trnDoubleComplex *tau,
+                                    trnDoubleComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnSormtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const float *A, int lda,
+                                               const float *tau, const float *C, int ldc,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnSormtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    float *A, int lda, float *tau, float *C, int ldc, float *work,
+                                    int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDormtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const double *A, int lda,
+                                               const double *tau, const double *C, int ldc,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnDormtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    double *A, int lda, double *tau, double *C, int ldc,
+                                    double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCunmtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const trnComplex *A, int lda,
+                                               const trnComplex *tau, const trnComplex *C, int ldc,
+                                               int *lwork);
+trnsolverStatus_t trnsolverDnCunmtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    trnComplex *A, int lda, trnComplex *tau, trnComplex *C, int ldc,
+                                    trnComplex *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZunmtr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               trnblasFillMode_t uplo, trnblasOperation_t trans,
+                                               int m, int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *tau,
+                                               const trnDoubleComplex *C, int ldc, int *lwork);
+trnsolverStatus_t trnsolverDnZunmtr(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                    trnblasFillMode_t uplo, trnblasOperation_t trans, int m, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *tau,
+                                    trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
+                                    int *devInfo);
+
 #ifdef __cplusplus
 }
 #endif

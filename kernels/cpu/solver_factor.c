@@ -35,6 +35,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
 #include "kernels/cpu/solver_lapack.h"
+#include "kernels/cpu/solver_more.h"
 #include "kernels/cpu/solver_util.h"
 
 #define COL LAPACK_COL_MAJOR
@@ -317,6 +318,19 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
     case TRN_SOLVER_GEQRF:
     case TRN_SOLVER_ORGQR:
     case TRN_SOLVER_ORMQR: k = qr(d, msg, &info); break;
+    case TRN_SOLVER_SYTRF:
+    case TRN_SOLVER_SYTRS:
+    case TRN_SOLVER_SYTRI:
+    case TRN_SOLVER_LAUUM:
+    case TRN_SOLVER_SYTRD:
+    case TRN_SOLVER_ORGTR:
+    case TRN_SOLVER_ORMTR: {
+        int more_info = 0;
+        k = trn_cpu_solver_more(d, msg, &more_info);
+        info = more_info;
+        break;
+    }
+    case TRN_SOLVER_LASWP: return trn_cpu_solver_more(d, msg, &(int){0}); /* no devInfo */
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)

@@ -29,6 +29,14 @@ static double cost_solver_dense(const trn_op_desc *op) {
         f = 4.0 * m * n * k - 2.0 * (m + n) * k * k + 4.0 * k * k * k / 3.0;
         break;
     case TRN_SOLVER_ORMQR: f = 4.0 * m * n * k; break;
+    case TRN_SOLVER_SYTRF: f = n * n * n / 3.0; break;
+    case TRN_SOLVER_SYTRS: f = 2.0 * n * n * (double)d->nrhs; break;
+    case TRN_SOLVER_SYTRI: f = 2.0 * n * n * n; break; /* a solve with n right-hand sides */
+    case TRN_SOLVER_LAUUM: f = n * n * n / 3.0; break;
+    case TRN_SOLVER_SYTRD: f = 4.0 * n * n * n / 3.0; break;
+    case TRN_SOLVER_ORGTR: f = 4.0 * n * n * n / 3.0; break;
+    case TRN_SOLVER_ORMTR: f = 2.0 * m * n * (d->left ? m : n); break;
+    case TRN_SOLVER_LASWP: f = n * (double)(d->k2 - d->k + 1); break; /* elements moved */
     default: break;
     }
     return f * complex_factor(d->type);

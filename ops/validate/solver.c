@@ -84,8 +84,14 @@ static trn_wire_code fn_and_type(trn_vctx *vx, Trnsci__V1__SolverFunction f,
 
 static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__SolverDenseOp *w,
                                            trn_solver_dense_desc *out) {
+    /* 16 and 17 are the batched Cholesky's (SolverBatchedOp). */
+    if (w->function == TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF_BATCHED ||
+        w->function == TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRS_BATCHED) {
+        trn_vmsg(vx, "solver: function %d is not a SolverDenseOp function", (int)w->function);
+        return BAD;
+    }
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMQR, "one of POTRF .. ORMQR", w->type,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMTR, "one of POTRF .. ORMTR", w->type,
                     &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
@@ -98,6 +104,9 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     out->a = out->b = out->tau = NULL;
     out->ipiv = NULL;
     out->info = NULL;
+    out->k2 = 0;
+    out->incx = 0;
+    out->d = out->e = NULL;
     void *p = NULL;
     trn_wire_code rc = TRN_WIRE_OK;
 
@@ -105,11 +114,17 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     case TRN_SOLVER_POTRF:
     case TRN_SOLVER_POTRI:
     case TRN_SOLVER_POTRS:
+    case TRN_SOLVER_SYTRF:
+    case TRN_SOLVER_SYTRI:
+    case TRN_SOLVER_SYTRS:
+    case TRN_SOLVER_LAUUM:
+    case TRN_SOLVER_SYTRD:
+    case TRN_SOLVER_ORGTR:
         if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower) ||
             trn_vk_dim(vx, fn, "n", w->n, &out->n))
             return BAD;
         out->m = out->n;
-        if (out->fn == TRN_SOLVER_POTRS &&
+        if ((out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_SYTRS) &&
             (trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
              trn_vk_ld(vx, fn, "ldb", w->ldb, out->n, "n", &out->ldb)))
             return BAD;
@@ -176,6 +191,55 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         break;
     }
+    case TRN_SOLVER_ORMTR: {
+        if (trn_vsolver_uplo(vx, fn, w->uplo, &out->lower))
+            return BAD;
+        if (w->side != 0 && w->side != 1) {
+            trn_vmsg(vx, "%s: side=%lld must be TRNBLAS_SIDE_LEFT (0) or RIGHT (1)", fn,
+                     (long long)w->side);
+            return BAD;
+        }
+        out->left = w->side == 0;
+        const Trnsci__V1__Operation other =
+            is_complex(out->type) ? TRNSCI__V1__OPERATION__OP_C : TRNSCI__V1__OPERATION__OP_T;
+        if (w->trans != TRNSCI__V1__OPERATION__OP_N && w->trans != other) {
+            trn_vmsg(vx, "%s: trans=%d must be OP_N or %s", fn, (int)w->trans,
+                     is_complex(out->type) ? "OP_C" : "OP_T");
+            return BAD;
+        }
+        out->trans = w->trans == TRNSCI__V1__OPERATION__OP_N ? TRN_TRANS_N
+                     : is_complex(out->type)                 ? TRN_TRANS_C
+                                                             : TRN_TRANS_T;
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n))
+            return BAD;
+        const int nq = out->left ? out->m : out->n;
+        if (trn_vk_ld(vx, fn, "lda", w->lda, nq, out->left ? "m" : "n", &out->lda) ||
+            trn_vk_ld(vx, fn, "ldc", w->ldb, out->m, "m", &out->ldb))
+            return BAD;
+        break;
+    }
+    case TRN_SOLVER_LASWP:
+        /* LAPACK's laswp: A has lda rows (the interchanges may reach any
+         * of them); rows k1 .. k2 are interchanged with the rows ipiv
+         * names, which the kernel checks against lda. */
+        if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_ld(vx, fn, "lda", w->lda, 1, "1", &out->lda))
+            return BAD;
+        out->m = out->lda;
+        if (w->k < 1 || w->k2 < w->k || w->k2 > out->lda) {
+            trn_vmsg(vx, "%s: k1=%lld, k2=%lld must satisfy 1 <= k1 <= k2 <= lda=%d", fn,
+                     (long long)w->k, (long long)w->k2, out->lda);
+            return BAD;
+        }
+        out->k = (int)w->k;
+        out->k2 = (int)w->k2;
+        if (w->incx < -INT_MAX || w->incx > INT_MAX) {
+            trn_vmsg(vx, "%s: incx=%lld must be in [-%d, %d]", fn, (long long)w->incx, INT_MAX,
+                     INT_MAX);
+            return BAD;
+        }
+        out->incx = (int)w->incx;
+        break;
     default: break; /* not reached: fn_and_type checked the range */
     }
 
@@ -188,8 +252,14 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     }
     case TRN_SOLVER_POTRS:
     case TRN_SOLVER_GETRS:
+    case TRN_SOLVER_SYTRS:
         rc = trn_vk_matrix(vx, w->a, out->n, out->n, out->lda, es, al, fn, "A", &out->a);
         break;
+    case TRN_SOLVER_ORMTR: {
+        const int nq = out->left ? out->m : out->n;
+        rc = trn_vk_matrix(vx, w->a, nq, nq, out->lda, es, al, fn, "A", &out->a);
+        break;
+    }
     default:
         rc = trn_vk_matrix(vx, w->a, out->m, out->n, out->lda, es, al, fn, "A", &out->a);
         break;
@@ -209,20 +279,60 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             out->ipiv = p;
         }
     }
+    if (out->fn == TRN_SOLVER_SYTRF || out->fn == TRN_SOLVER_SYTRI || out->fn == TRN_SOLVER_SYTRS) {
+        /* Buffer 0: no pivoting (cuSOLVER's sytrf with devIpiv = NULL). */
+        if (w->ipiv && w->ipiv->buffer_id) {
+            rc = trn_vk_array(vx, w->ipiv, (uint64_t)out->n, sizeof(int32_t), sizeof(int32_t), fn,
+                              "ipiv", &p);
+            if (rc != TRN_WIRE_OK)
+                return rc;
+            out->ipiv = p;
+        }
+    }
+    if (out->fn == TRN_SOLVER_LASWP && out->incx != 0 && out->n > 0) {
+        /* LAPACK's extent of ipiv: k1 + (k2 - k1) |incx| elements. */
+        const uint64_t inc = (uint64_t)(out->incx < 0 ? -(int64_t)out->incx : out->incx);
+        uint64_t span, count;
+        if (ck_mul((uint64_t)(out->k2 - out->k), inc, &span) ||
+            ck_add(span, (uint64_t)out->k, &count)) {
+            trn_vmsg(vx, "%s: the extent of devIpiv overflows 64 bits", fn);
+            return BAD;
+        }
+        rc = trn_vk_array(vx, w->ipiv, count, sizeof(int32_t), sizeof(int32_t), fn, "devIpiv", &p);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+        out->ipiv = p;
+    }
+    if (out->fn == TRN_SOLVER_SYTRD || out->fn == TRN_SOLVER_ORGTR || out->fn == TRN_SOLVER_ORMTR) {
+        /* nq - 1 reflectors (nq the order of Q); sytrd's d (n) and e (n - 1)
+         * are of the real type. */
+        const int nq = out->fn != TRN_SOLVER_ORMTR ? out->n : out->left ? out->m : out->n;
+        const uint64_t nr = nq > 1 ? (uint64_t)(nq - 1) : 0;
+        rc = trn_vk_array(vx, w->tau, nr, es, al, fn, "tau", &out->tau);
+        if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYTRD)
+            rc = trn_vk_array(vx, w->d, (uint64_t)out->n, al, al, fn, "d", &out->d);
+        if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYTRD)
+            rc = trn_vk_array(vx, w->e, nr, al, al, fn, "e", &out->e);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
     if (out->fn == TRN_SOLVER_GEQRF || out->fn == TRN_SOLVER_ORGQR || out->fn == TRN_SOLVER_ORMQR) {
         const int ntau = out->fn == TRN_SOLVER_GEQRF ? (out->m < out->n ? out->m : out->n) : out->k;
         rc = trn_vk_array(vx, w->tau, (uint64_t)ntau, es, al, fn, "tau", &out->tau);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
-    if (out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_GETRS || out->fn == TRN_SOLVER_ORMQR) {
-        const int rows = out->fn == TRN_SOLVER_ORMQR ? out->m : out->n;
-        const int cols = out->fn == TRN_SOLVER_ORMQR ? out->n : out->nrhs;
-        rc = trn_vk_matrix(vx, w->b, rows, cols, out->ldb, es, al, fn,
-                           out->fn == TRN_SOLVER_ORMQR ? "C" : "B", &out->b);
+    if (out->fn == TRN_SOLVER_POTRS || out->fn == TRN_SOLVER_GETRS || out->fn == TRN_SOLVER_ORMQR ||
+        out->fn == TRN_SOLVER_SYTRS || out->fn == TRN_SOLVER_ORMTR) {
+        const int c_op = out->fn == TRN_SOLVER_ORMQR || out->fn == TRN_SOLVER_ORMTR;
+        const int rows = c_op ? out->m : out->n;
+        const int cols = c_op ? out->n : out->nrhs;
+        rc = trn_vk_matrix(vx, w->b, rows, cols, out->ldb, es, al, fn, c_op ? "C" : "B", &out->b);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
+    if (out->fn == TRN_SOLVER_LASWP)
+        return TRN_WIRE_OK; /* cuSOLVER's laswp has no devInfo */
     return trn_vsolver_info(vx, w->info, fn, &out->info);
 }
 

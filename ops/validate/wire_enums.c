@@ -52,7 +52,9 @@ COMPUTE(32F_BF16X3) COMPUTE(32F_BF16X9) COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_1
 /* SolverOp / SolverRefineOp / SolverIterOp.function -> trn_solver_fn */
 #define SOLVER(x) SAME(TRN_SOLVER_##x, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_##x);
                             SOLVER(POTRF) SOLVER(POTRS) SOLVER(POTRI) SOLVER(GETRF) SOLVER(GETRS)
-                                SOLVER(GEQRF) SOLVER(ORGQR) SOLVER(ORMQR) SOLVER(POTRF_BATCHED)
+                                SOLVER(GEQRF) SOLVER(ORGQR) SOLVER(ORMQR) SOLVER(SYTRF) SOLVER(SYTRI)
+                                SOLVER(SYTRS) SOLVER(LASWP) SOLVER(LAUUM) SOLVER(SYTRD) SOLVER(ORGTR)
+                                SOLVER(ORMTR) SOLVER(POTRF_BATCHED)
                                     SOLVER(POTRS_BATCHED) SOLVER(SYEVD) SOLVER(SYGVD) SOLVER(SYEVJ)
                                         SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(INV_SQRT_SPD)
                                             SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR) SOLVER(CG)

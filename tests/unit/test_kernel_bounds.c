@@ -616,9 +616,10 @@ static void run_dense(void) {
                 for (int lower = 0; lower < 2; lower++) {
                     const trn_dtype t = types[ti];
                     const int n = ns[ni], ld = n + 3 * pad, cx = is_cx(t);
+                    /* lauum: trnsolver's own code around OpenBLAS's trmm. */
                     const trn_solver_fn sq[] = {TRN_SOLVER_POTRF, TRN_SOLVER_POTRS,
-                                                TRN_SOLVER_POTRI};
-                    for (int f = 0; f < 3; f++) {
+                                                TRN_SOLVER_POTRI, TRN_SOLVER_LAUUM};
+                    for (int f = 0; f < 4; f++) {
                         CASE("solver fn %d %c n=%d lda=%d lower=%d", (int)sq[f], type_ch[ti], n, ld,
                              lower);
                         dense_case((trn_solver_dense_desc){.fn = sq[f],

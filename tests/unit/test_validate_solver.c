@@ -263,6 +263,158 @@ static void test_potrf(void **state) {
     bad(f, f->s1, &q.op, "freed or never allocated");
 }
 
+/* Rule (protocol 1.14): sytrf/sytri/lauum n x n, lda >= max(1, n), ipiv n
+ * ints or none (lauum none); sytrs B n x nrhs; laswp A lda x n with
+ * 1 <= k1 <= k2 <= lda, ipiv k1 + (k2 - k1)|incx| ints (none when incx = 0
+ * or n = 0), no info. */
+static void test_sytrf_laswp(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), P = buf(f->s1, 64), I = buf(f->s1, 64);
+    dmsg q;
+    dense_init(&q, FN(SYTRF), R64);
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.a = ref(A, 0);
+    q.ipiv = ref(P, 64 - 16); /* exactly n ints */
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    assert_int_equal(f->desc.u.solver_dense.fn, TRN_SOLVER_SYTRF);
+    q.ipiv = ref(P, 64 - 12);
+    bad(f, f->s1, &q.op, "sytrf: ipiv");
+    q.ipiv = ref(0, 0); /* no pivoting */
+    ok(f, f->s1, &q.op, 2);
+    q.w.lda = 3;
+    bad(f, f->s1, &q.op, "lda=3");
+    q.w.lda = 4;
+    q.w.uplo = 3;
+    bad(f, f->s1, &q.op, "uplo=3");
+    q.w.uplo = 0;
+    q.w.function = FN(SYTRI);
+    ok(f, f->s1, &q.op, 2);
+    q.w.function = FN(LAUUM);
+    q.w.type = C64;
+    ok(f, f->s1, &q.op, 2);
+    q.info = ref(0, 0);
+    bad(f, f->s1, &q.op, "lauum: info");
+    /* sytrs: B n x nrhs. */
+    dense_init(&q, FN(SYTRS), R32);
+    q.w.n = 4;
+    q.w.nrhs = 2;
+    q.w.lda = 4;
+    q.w.ldb = 5;
+    q.a = ref(A, 0);
+    q.b = ref(A, 4096 - (5 + 4) * 4);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.b = ref(A, 4096 - (5 + 4) * 4 + 4);
+    bad(f, f->s1, &q.op, "sytrs: B");
+    q.b = ref(A, 0);
+    q.w.ldb = 3;
+    bad(f, f->s1, &q.op, "ldb=3");
+    /* laswp: A is lda x n; ipiv's extent from k1, k2, incx; no info. */
+    dense_init(&q, FN(LASWP), R64);
+    q.w.n = 3;
+    q.w.lda = 10;
+    q.w.k = 2;
+    q.w.k2 = 5;
+    q.w.incx = -3; /* 2 + 3 * 3 = 11 ints */
+    q.a = ref(A, 4096 - 30 * 8);
+    q.ipiv = ref(P, 64 - 44);
+    ok(f, f->s1, &q.op, 2);
+    assert_int_equal(f->desc.u.solver_dense.k2, 5);
+    assert_int_equal(f->desc.u.solver_dense.incx, -3);
+    q.ipiv = ref(P, 64 - 40);
+    bad(f, f->s1, &q.op, "laswp: devIpiv");
+    q.a = ref(A, 4096 - 30 * 8 + 8);
+    q.ipiv = ref(P, 0);
+    bad(f, f->s1, &q.op, "laswp: A");
+    q.a = ref(A, 0);
+    q.w.incx = 0; /* LAPACK: nothing to do, ipiv not read */
+    q.ipiv = ref(0, 0);
+    ok(f, f->s1, &q.op, 1);
+    q.w.incx = (int64_t)INT_MAX + 1;
+    bad(f, f->s1, &q.op, "incx=2147483648");
+    q.w.incx = 1;
+    q.ipiv = ref(P, 0);
+    q.w.k = 0;
+    bad(f, f->s1, &q.op, "k1=0");
+    q.w.k = 6;
+    bad(f, f->s1, &q.op, "k1=6, k2=5");
+    q.w.k = 2;
+    q.w.k2 = 11;
+    bad(f, f->s1, &q.op, "lda=10");
+    q.w.k2 = 5;
+    q.w.lda = 0;
+    bad(f, f->s1, &q.op, "lda=0");
+}
+
+/* Rule (protocol 1.14): sytrd n x n with d (n reals), e and tau (n - 1);
+ * orgtr tau n - 1; ormtr A nq x nq (nq = m left, n right), tau nq - 1, C
+ * m x n, trans N or T (real) / C (complex); 16 and 17 are not dense. */
+static void test_tridiagonal(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), R = buf(f->s1, 256), I = buf(f->s1, 64);
+    dmsg q;
+    Trnsci__V1__BufferRef d = ref(R, 0), e = ref(R, 64);
+    dense_init(&q, FN(SYTRD), C32);
+    q.w.d = &d;
+    q.w.e = &e;
+    q.w.n = 5;
+    q.w.lda = 5;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 4 * 8); /* 4 complex floats exactly */
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 5);
+    e = ref(R, 256 - 12); /* e: 4 floats, one short */
+    bad(f, f->s1, &q.op, "hetrd: e");
+    e = ref(R, 64);
+    d = ref(R, 256 - 16); /* d: 5 floats */
+    bad(f, f->s1, &q.op, "hetrd: d");
+    d = ref(R, 0);
+    q.tau = ref(R, 256 - 24);
+    bad(f, f->s1, &q.op, "hetrd: tau");
+    /* n = 1: no reflector, tau and e may be buffer 0. */
+    q.w.n = 1;
+    q.tau = ref(0, 0);
+    e = ref(0, 0);
+    ok(f, f->s1, &q.op, 3);
+    dense_init(&q, FN(ORGTR), R64);
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 24);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.w.uplo = 2;
+    bad(f, f->s1, &q.op, "uplo=2");
+    /* ormtr, side right: A n x n, C m x n. */
+    dense_init(&q, FN(ORMTR), R64);
+    q.w.side = 1;
+    q.w.trans = TRNSCI__V1__OPERATION__OP_T;
+    q.w.m = 6;
+    q.w.n = 3;
+    q.w.lda = 3;
+    q.w.ldb = 6;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 16);
+    q.b = ref(A, 4096 - 18 * 8);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 4);
+    q.w.trans = TRNSCI__V1__OPERATION__OP_C;
+    bad(f, f->s1, &q.op, "trans=2 must be OP_N or OP_T");
+    q.w.trans = TRNSCI__V1__OPERATION__OP_N;
+    q.w.ldb = 5;
+    bad(f, f->s1, &q.op, "ldc=5");
+    q.w.ldb = 6;
+    q.w.side = 0; /* left: A is m x m = 6 x 6 with lda 3 */
+    bad(f, f->s1, &q.op, "lda=3");
+    q.w.side = 2;
+    bad(f, f->s1, &q.op, "side=2");
+    q.w.side = 1;
+    q.w.function = FN(POTRS_BATCHED);
+    bad(f, f->s1, &q.op, "function 17");
+}
+
 /* Rule: potrs B n x nrhs with ldb >= max(1, n); getrs trans N/T/C, ipiv
  * n ints or none; getrf ipiv min(m, n) ints, lda >= max(1, m). */
 static void test_solves_and_lu(void **state) {
@@ -913,6 +1065,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_potrf, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_solves_and_lu, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_sytrf_laswp, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_tridiagonal, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_qr, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_batched, sv_setup, sv_teardown),
         cmocka_unit_test(test_batched_shards),
