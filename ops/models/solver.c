@@ -66,6 +66,9 @@ static double cost_solver_refine(const trn_op_desc *op) {
         return 6.0 * n * n * n * (it < 30.0 ? it : 30.0);
     if (d->fn == TRN_SOLVER_SOLVE_SPD_IR)
         return n * n * n / 3.0 + 4.0 * n * n * rhs * it;
+    if (d->fn == TRN_SOLVER_IRS_GESV) /* LU, refinement, and the fallback's LU */
+        return (4.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it) *
+               (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0);
     return 2.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it * (double)d->restart;
 }
 
