@@ -431,18 +431,11 @@ static trnsolverStatus_t check_params(trnsolverDnIRSParams_t p, const char *fn) 
                  (int)low, cx ? "complex" : "real");
         return TRNSOLVER_STATUS_IRS_PARAMS_INVALID_PREC;
     }
-    switch (p->refine) {
-    case TRNSOLVER_IRS_REFINE_NONE:
-    case TRNSOLVER_IRS_REFINE_CLASSICAL: return TRNSOLVER_STATUS_SUCCESS;
-    case TRNSOLVER_IRS_REFINE_NOT_SET:
+    if (p->refine == TRNSOLVER_IRS_REFINE_NOT_SET) {
         trn_fail(trnsciErrorInvalidValue, "%s: the refinement solver is not set", fn);
         return TRNSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE;
-    default:
-        trn_fail(trnsciErrorNotSupported,
-                 "%s: refinement %d (a GMRES solver) is not supported: use CLASSICAL or NONE", fn,
-                 (int)p->refine);
-        return TRNSOLVER_STATUS_IRS_NOT_SUPPORTED;
     }
+    return TRNSOLVER_STATUS_SUCCESS;
 }
 
 trnsolverStatus_t trnsolverDnIRSXgesv_bufferSize(trnsolverDnHandle_t handle,

@@ -123,6 +123,8 @@ typedef enum trn_irs_prec {
 typedef enum trn_irs_refine {
     TRN_IRS_REFINE_NONE = 0,
     TRN_IRS_REFINE_CLASSICAL = 1,
+    TRN_IRS_REFINE_GMRES = 2,         /* also CLASSICAL_GMRES, GMRES_GMRES */
+    TRN_IRS_REFINE_GMRES_NOPCOND = 3, /* GMRES without the LU preconditioner */
 } trn_irs_refine;
 
 /* The trnsci extensions (inverse square root, mixed-precision refinement)

@@ -1078,9 +1078,12 @@ trnsolverStatus_t trnsolverDbicgstab(trnsolverDnHandle_t handle, trnsolverOperat
  *
  * dWorkspace is device memory of lwork_bytes >= what _bufferSize returns:
  * it carries the iteration record and residual history back (16 bytes +
- * 16 (maxiters + 1)). Refinement GMRES, CLASSICAL_GMRES, GMRES_GMRES and
- * GMRES_NOPCOND are not supported (TRNSOLVER_STATUS_IRS_NOT_SUPPORTED);
- * TolInner and MaxItersInner are stored but unused. Protocol 1.14. */
+ * 16 (maxiters + 1)). Refinement GMRES, CLASSICAL_GMRES and GMRES_GMRES
+ * all solve each correction A d = r by GMRES(min(n, 50, maxiters)) in
+ * double (complex) arithmetic right-preconditioned by the low-precision LU,
+ * to a relative residual of 1e-4 (GMRES_NOPCOND: without the LU); iter
+ * then counts GMRES steps, as cuSOLVER's total niters. TolInner and
+ * MaxItersInner are stored but unused. Protocol 1.14. */
 typedef struct trnsolverDnIRSParams *trnsolverDnIRSParams_t;
 typedef struct trnsolverDnIRSInfos *trnsolverDnIRSInfos_t;
 /* DD: the LU in FP64 (a plain LU solve). */
@@ -1355,7 +1358,8 @@ trnsolverStatus_t trnsolverDnIRSParamsEnableFallback(trnsolverDnIRSParams_t para
 trnsolverStatus_t trnsolverDnIRSParamsDisableFallback(trnsolverDnIRSParams_t params);
 
 /* The results of one IRSXgesv call: niters (as iter above), outer niters
- * (the same: refinement is one-level), the maxiters it ran with, and, when
+ * (reported equal to niters for every refinement), the maxiters it ran
+ * with, and, when
  * RequestResidual was called before it, the residual history: a host
  * array of (maxiters + 1) x 2 doubles, row k = (k, max_j ||b_j - A
  * x_j||_inf after k steps), rows past |niters| zero, owned by infos

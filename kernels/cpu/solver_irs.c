@@ -33,6 +33,7 @@
  * (without memory the op fails with TRN_KSTATUS_NO_MEMORY, naming the
  * amount).
  */
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -156,6 +157,215 @@ static double col_inf(const irs_run *g, const void *p, int ld, int j) {
     return m;
 }
 
+/* ---- GMRES refinement ------------------------------------------------------------------ */
+
+/* The inner solver of the GMRES refinements (Carson and Higham 2018): the
+ * correction equation A d = r by GMRES(m) right-preconditioned with the
+ * low-precision LU, in double complex arithmetic whatever the main type (a
+ * real problem stays real: every rotation of real data is real), to a
+ * relative residual of GM_INNER_TOL. */
+#define GM_INNER_TOL 1e-4
+#define GM_RESTART 50
+
+typedef struct gm_ws {
+    int n, m, precond;
+    const irs_run *g;
+    const float *lu;
+    const lapack_int *piv;
+    double complex *a;       /* A, n x n */
+    double complex *v;       /* (m + 1) Arnoldi vectors of n */
+    double complex *h;       /* (m + 1) x m Hessenberg, column-major */
+    double complex *gv;      /* m + 1: the rotated right-hand side */
+    double complex *sn;      /* m */
+    double *cs;              /* m */
+    double complex *z, *w;   /* scratch of gm_cycle */
+    double complex *rb, *db; /* a column's residual and correction */
+    float *low;              /* n x nc: a vector in the LU's type */
+} gm_ws;
+
+static void gm_free(gm_ws *s) {
+    free(s->a);
+    free(s->v);
+    free(s->h);
+    free(s->gv);
+    free(s->sn);
+    free(s->cs);
+    free(s->z);
+    free(s->w);
+    free(s->rb);
+    free(s->db);
+    free(s->low);
+}
+
+static int gm_alloc(gm_ws *s, const irs_run *g, const float *lu, const lapack_int *piv,
+                    trn_kmsg *msg) {
+    const trn_solver_refine_desc *d = g->d;
+    const int n = d->n;
+    int m = n < GM_RESTART ? n : GM_RESTART;
+    m = m < d->max_iters ? m : d->max_iters;
+    *s = (gm_ws){.n = n, .m = m > 0 ? m : 1, .g = g, .lu = lu, .piv = piv};
+    s->precond = d->refine != TRN_IRS_REFINE_GMRES_NOPCOND;
+    m = s->m;
+    const size_t nn = (size_t)n * (size_t)n;
+    s->a = trn_solver_alloc(nn, sizeof(double complex));
+    s->v = trn_solver_alloc((size_t)(m + 1) * (size_t)n, sizeof(double complex));
+    s->h = trn_solver_alloc((size_t)(m + 1) * (size_t)m, sizeof(double complex));
+    s->gv = trn_solver_alloc((size_t)m + 1, sizeof(double complex));
+    s->sn = trn_solver_alloc((size_t)m, sizeof(double complex));
+    s->cs = trn_solver_alloc((size_t)m, sizeof(double));
+    s->z = trn_solver_alloc((size_t)n, sizeof(double complex));
+    s->w = trn_solver_alloc((size_t)n, sizeof(double complex));
+    s->rb = trn_solver_alloc((size_t)n, sizeof(double complex));
+    s->db = trn_solver_alloc((size_t)n, sizeof(double complex));
+    s->low = trn_solver_alloc((size_t)n * (size_t)g->nc, sizeof(float));
+    if (!s->a || !s->v || !s->h || !s->gv || !s->sn || !s->cs || !s->z || !s->w || !s->rb ||
+        !s->db || !s->low) {
+        gm_free(s);
+        trn_kmsg_no_memory(msg, 0,
+                           (nn + (size_t)(m + 2) * (size_t)(n + m)) * sizeof(double complex),
+                           "the GMRES refinement's Krylov basis (n %d, restart %d)", n, m);
+        return NOMEM;
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const size_t e = (size_t)j * (size_t)d->lda + (size_t)i;
+            s->a[(size_t)j * n + i] =
+                g->nc == 1 ? comp(d->a, e, g->dbl)
+                           : comp(d->a, 2 * e, g->dbl) + I * comp(d->a, 2 * e + 1, g->dbl);
+        }
+    return 0;
+}
+
+/* out = M^-1 in (the LU solve in FP32), or in itself without preconditioning. */
+static void gm_prec(const gm_ws *s, const double complex *in, double complex *out) {
+    const int n = s->n;
+    if (!s->precond) {
+        memcpy(out, in, (size_t)n * sizeof(*out));
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (s->g->nc == 1) {
+            s->low[i] = (float)creal(in[i]);
+        } else {
+            s->low[2 * i] = (float)creal(in[i]);
+            s->low[2 * i + 1] = (float)cimag(in[i]);
+        }
+    }
+    TRN_LAPACK4(s->g->low, getrs_work, COL, 'N', n, 1, (void *)s->lu, n, (lapack_int *)s->piv,
+                (void *)s->low, n);
+    for (int i = 0; i < n; i++)
+        out[i] = s->g->nc == 1 ? s->low[i] : s->low[2 * i] + I * s->low[2 * i + 1];
+}
+
+static double gm_norm(int n, const double complex *x) {
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        sum += creal(x[i]) * creal(x[i]) + cimag(x[i]) * cimag(x[i]);
+    return sqrt(sum);
+}
+
+/* One GMRES(m) cycle of at most `budget` steps on A d = r (r: n entries),
+ * d into dout (neither may be s->z or s->w). Returns the steps taken. */
+static int gm_cycle(gm_ws *s, const double complex *r, int budget, double complex *dout) {
+    const int n = s->n, m = s->m < budget ? s->m : budget;
+    const double complex one = 1.0, zero = 0.0;
+    const double beta = gm_norm(n, r);
+    memset(dout, 0, (size_t)n * sizeof(*dout));
+    if (!(beta > 0.0) || m < 1)
+        return 0;
+    for (int i = 0; i < n; i++)
+        s->v[i] = r[i] / beta;
+    memset(s->gv, 0, (size_t)(s->m + 1) * sizeof(*s->gv));
+    s->gv[0] = beta;
+    const size_t ldh = (size_t)s->m + 1;
+    int k = 0;
+    while (k < m) {
+        double complex *vk = s->v + (size_t)k * n, *vn = s->v + (size_t)(k + 1) * n;
+        gm_prec(s, vk, s->z);
+        TRN_LIB(cblas_zgemv)
+        (CblasColMajor, CblasNoTrans, n, n, &one, s->a, n, s->z, 1, &zero, s->w, 1);
+        double complex *hk = s->h + (size_t)k * ldh;
+        for (int i = 0; i <= k; i++) { /* modified Gram-Schmidt */
+            const double complex *vi = s->v + (size_t)i * n;
+            double complex dot = 0.0;
+            for (int l = 0; l < n; l++)
+                dot += conj(vi[l]) * s->w[l];
+            hk[i] = dot;
+            for (int l = 0; l < n; l++)
+                s->w[l] -= dot * vi[l];
+        }
+        const double hn = gm_norm(n, s->w);
+        hk[k + 1] = hn;
+        for (int l = 0; l < n; l++)
+            vn[l] = hn > 0.0 ? s->w[l] / hn : 0.0;
+        for (int i = 0; i < k; i++) { /* the earlier rotations */
+            const double complex t = s->cs[i] * hk[i] + s->sn[i] * hk[i + 1];
+            hk[i + 1] = -conj(s->sn[i]) * hk[i] + s->cs[i] * hk[i + 1];
+            hk[i] = t;
+        }
+        const double aa = cabs(hk[k]), nu = hypot(aa, hn);
+        if (nu == 0.0) { /* A M^-1 is singular on this space */
+            s->cs[k] = 1.0;
+            s->sn[k] = 0.0;
+        } else if (aa == 0.0) {
+            s->cs[k] = 0.0;
+            s->sn[k] = 1.0;
+        } else {
+            s->cs[k] = aa / nu;
+            s->sn[k] = (hk[k] / aa) * hn / nu;
+        }
+        hk[k] = s->cs[k] * hk[k] + s->sn[k] * hn;
+        hk[k + 1] = 0.0;
+        s->gv[k + 1] = -conj(s->sn[k]) * s->gv[k];
+        s->gv[k] = s->cs[k] * s->gv[k];
+        k++;
+        if (cabs(s->gv[k]) <= GM_INNER_TOL * beta || hn == 0.0)
+            break;
+    }
+    /* y = H(1:k, 1:k) \ g(1:k), then d = M^-1 V y. */
+    for (int i = k - 1; i >= 0; i--) {
+        double complex t = s->gv[i];
+        for (int j = i + 1; j < k; j++)
+            t -= s->h[(size_t)j * ldh + i] * s->gv[j];
+        const double complex hii = s->h[(size_t)i * ldh + i];
+        s->gv[i] = hii != 0.0 ? t / hii : 0.0;
+    }
+    memset(s->w, 0, (size_t)n * sizeof(*s->w));
+    for (int j = 0; j < k; j++)
+        for (int l = 0; l < n; l++)
+            s->w[l] += s->gv[j] * s->v[(size_t)j * n + l];
+    gm_prec(s, s->w, dout);
+    return k;
+}
+
+/* x += the GMRES correction of every column of r (main precision, leading
+ * dimension n); *used: the most inner steps a column took. */
+static void gm_correct(gm_ws *s, const void *r, int budget, int *used) {
+    const irs_run *g = s->g;
+    const trn_solver_refine_desc *d = g->d;
+    const int n = s->n;
+    *used = 0;
+    for (int j = 0; j < d->nrhs; j++) {
+        for (int i = 0; i < n; i++) {
+            const size_t e = (size_t)j * (size_t)n + (size_t)i;
+            s->rb[i] = g->nc == 1 ? comp(r, e, g->dbl)
+                                  : comp(r, 2 * e, g->dbl) + I * comp(r, 2 * e + 1, g->dbl);
+        }
+        const int k = gm_cycle(s, s->rb, budget, s->db);
+        *used = k > *used ? k : *used;
+        for (int i = 0; i < n; i++) {
+            const size_t xi = (size_t)j * (size_t)d->ldx + (size_t)i;
+            if (g->nc == 1) {
+                set_comp(d->x, xi, g->dbl, comp(d->x, xi, g->dbl) + creal(s->db[i]));
+            } else {
+                set_comp(d->x, 2 * xi, g->dbl, comp(d->x, 2 * xi, g->dbl) + creal(s->db[i]));
+                set_comp(d->x, 2 * xi + 1, g->dbl,
+                         comp(d->x, 2 * xi + 1, g->dbl) + cimag(s->db[i]));
+            }
+        }
+    }
+}
+
 /* The mixed-precision solve: *niters (>= 0 converged, < 0 failed), *eta
  * the last max_j ||r_j||_inf / (||x_j||_inf ||A||_inf), *maxed set when
  * the iteration limit stopped it (-max_iters may equal another code),
@@ -171,6 +381,7 @@ static int refine(const irs_run *g, lapack_int *piv, trn_kmsg *msg, int *niters,
     void *r = trn_solver_alloc(nb, g->es);
     int ret = NOMEM;
     double anorm = 0.0;
+    gm_ws gm = {0};
     *eta = NAN;
     *niters = 0;
     *maxed = 0;
@@ -207,6 +418,12 @@ static int refine(const irs_run *g, lapack_int *piv, trn_kmsg *msg, int *niters,
         *niters = 0;
         goto out;
     }
+    const int gmres = d->refine != TRN_IRS_REFINE_CLASSICAL;
+    if (gmres && gm_alloc(&gm, g, lu, piv, msg) != 0) {
+        ret = NOMEM;
+        goto out;
+    }
+    int total = 0; /* GMRES: inner steps, what niters counts */
     for (int it = 0;; it++) {
         trn_solver_copy(n, nrhs, g->es, d->b, d->ldb, r, n);
         trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0, d->a, d->lda, d->x,
@@ -233,13 +450,19 @@ static int refine(const irs_run *g, lapack_int *piv, trn_kmsg *msg, int *niters,
             goto out;
         }
         if (conv) {
-            *niters = it;
+            *niters = gmres ? total : it;
             goto out;
         }
-        if (it == d->max_iters) {
+        if ((gmres ? total : it) >= d->max_iters) {
             *niters = -d->max_iters;
             *maxed = 1;
             goto out;
+        }
+        if (gmres) {
+            int used = 0;
+            gm_correct(&gm, r, d->max_iters - total, &used);
+            total += used > 0 ? used : 1; /* a cycle that cannot move still counts */
+            continue;
         }
         if (to_low(TRN_IRS_PREC_32F, nc, dbl, n, nrhs, r, n, c) != 0) {
             *niters = IRS_NONFINITE;
@@ -255,6 +478,7 @@ static int refine(const irs_run *g, lapack_int *piv, trn_kmsg *msg, int *niters,
                 }
     }
 out:
+    gm_free(&gm);
     free(lu);
     free(c);
     free(r);

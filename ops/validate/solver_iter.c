@@ -86,12 +86,12 @@ static trn_wire_code validate_irs_gesv(trn_vctx *vx, const Trnsci__V1__SolverRef
         out->refine = TRN_IRS_REFINE_CLASSICAL;
     else if (w->refinement == IRS_REFINE_NONE)
         out->refine = TRN_IRS_REFINE_NONE;
+    else if (w->refinement == IRS_REFINE_GMRES_NOPCOND)
+        out->refine = TRN_IRS_REFINE_GMRES_NOPCOND;
     else if (w->refinement >= IRS_REFINE_CLASSICAL_GMRES &&
-             w->refinement <= IRS_REFINE_GMRES_NOPCOND) {
-        trn_vmsg(vx, "%s: refinement %lld (a GMRES solver) is not supported: use CLASSICAL or NONE",
-                 fn, (long long)w->refinement);
-        return TRN_WIRE_UNIMPLEMENTED;
-    } else {
+             w->refinement < IRS_REFINE_GMRES_NOPCOND)
+        out->refine = TRN_IRS_REFINE_GMRES;
+    else {
         trn_vmsg(vx, "%s: refinement %lld is not a trnsolverIRSRefinement_t solver", fn,
                  (long long)w->refinement);
         return BAD;
