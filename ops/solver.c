@@ -29,6 +29,8 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_CG: return "cg";
     case TRN_SOLVER_GMRES: return "gmres";
     case TRN_SOLVER_BICGSTAB: return "bicgstab";
+    case TRN_SOLVER_CSRLSVQR: return "csrlsvqr";
+    case TRN_SOLVER_CSRLSVCHOL: return "csrlsvchol";
     }
     return "solver";
 }

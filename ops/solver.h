@@ -33,7 +33,13 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_CG = 64,
     TRN_SOLVER_GMRES = 65,
     TRN_SOLVER_BICGSTAB = 66,
+    TRN_SOLVER_CSRLSVQR = 67,   /* cusolverSp csrlsvqr: a direct solve, SolverKrylovOp */
+    TRN_SOLVER_CSRLSVCHOL = 68, /* cusolverSp csrlsvchol */
 } trn_solver_fn;
+
+/* The largest n the sparse direct solvers expand to a dense matrix (an
+ * n x n double is 512 MiB at 8192). */
+#define TRN_CSRLSV_MAX_N 8192
 
 /* The 16-byte record the iterative routines write into device memory
  * (trnsolverIterResult_t in the public API). */
@@ -179,7 +185,9 @@ typedef enum trn_precond_kind {
     TRN_PRECOND_SSOR = 3,
 } trn_precond_kind;
 
-/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out). */
+/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out);
+ * and the sparse direct solvers CSRLSVQR / CSRLSVCHOL (op sparse CSR; tol
+ * the singularity threshold, >= 0; stats.iterations the singularity). */
 typedef struct trn_solver_krylov_desc {
     trn_solver_fn fn;
     trn_dtype type; /* R32F or R64F */

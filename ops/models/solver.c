@@ -77,6 +77,10 @@ static double cost_solver_refine(const trn_op_desc *op) {
 static double cost_solver_krylov(const trn_op_desc *op) {
     const trn_solver_krylov_desc *d = &op->u.solver_krylov;
     const double n = d->op.n;
+    if (d->fn == TRN_SOLVER_CSRLSVQR) /* the dense Householder QR */
+        return 4.0 * n * n * n / 3.0;
+    if (d->fn == TRN_SOLVER_CSRLSVCHOL)
+        return n * n * n / 3.0;
     const double nnz = d->op.kind == TRN_LINOP_SPARSE
                            ? (double)d->op.sp.nnz * (double)d->op.sp.rb * (double)d->op.sp.cb
                            : n * n;

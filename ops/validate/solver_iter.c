@@ -248,14 +248,67 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
     return TRN_WIRE_OK;
 }
 
+/* cusolverSp's csrlsvqr / csrlsvchol: a square CSR matrix (expanded to a
+ * dense one by the kernel, hence the limit on n), b, x, tol >= 0, reorder
+ * 0..3 (accepted; the dense factorisation does not reorder). */
+static trn_wire_code validate_csrlsv(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
+                                     trn_solver_krylov_desc *out) {
+    const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
+    if (real_type(vx, fn, w->type, 0, &out->type))
+        return BAD;
+    const uint64_t es = trn_dtype_size(out->type);
+    out->b = NULL;
+    out->x = NULL;
+    out->stats = NULL;
+    out->max_iters = out->restart = out->block_size = 0;
+    out->omega = 0.0;
+    out->precond = TRN_PRECOND_NONE;
+    int n;
+    if (trn_vk_dim(vx, fn, "m", w->n, &n))
+        return BAD;
+    if (n > TRN_CSRLSV_MAX_N) {
+        trn_vmsg(vx, "%s: m=%d is above %d, the largest this dense-factorisation solver takes", fn,
+                 n, TRN_CSRLSV_MAX_N);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (!(w->tolerance >= 0.0 && isfinite(w->tolerance))) {
+        trn_vmsg(vx, "%s: tol=%g must be finite and >= 0", fn, w->tolerance);
+        return BAD;
+    }
+    out->tol = w->tolerance;
+    if (w->reorder < 0 || w->reorder > 3) {
+        trn_vmsg(vx, "%s: reorder=%lld is not 0, 1, 2 or 3", fn, (long long)w->reorder);
+        return BAD;
+    }
+    if (w->matrix_case != TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE ||
+        w->sparse->format != TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_CSR) {
+        trn_vmsg(vx, "%s: A must be a CSR matrix", fn);
+        return BAD;
+    }
+    trn_wire_code rc = sparse_operator(vx, w->sparse, fn, n, out->type, &out->op);
+    void *p = NULL;
+    if (rc == TRN_WIRE_OK) {
+        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, es, fn, "b", &p);
+        out->b = p;
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, es, fn, "x", &out->x);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
+    return rc;
+}
+
 static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
                                             trn_solver_krylov_desc *out) {
     if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_CG ||
-        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_BICGSTAB) {
-        trn_vmsg(vx, "solver: function %d is not CG, GMRES or BICGSTAB", (int)w->function);
+        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_CSRLSVCHOL) {
+        trn_vmsg(vx, "solver: function %d is not CG, GMRES, BICGSTAB, CSRLSVQR or CSRLSVCHOL",
+                 (int)w->function);
         return BAD;
     }
     out->fn = (trn_solver_fn)w->function;
+    if (out->fn == TRN_SOLVER_CSRLSVQR || out->fn == TRN_SOLVER_CSRLSVCHOL)
+        return validate_csrlsv(vx, w, out);
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
     if (real_type(vx, fn, w->type, 0, &out->type))
         return BAD;
