@@ -155,6 +155,21 @@ trnsolverStatus_t trnsolverDnCreate(trnsolverDnHandle_t *handle);
 trnsolverStatus_t trnsolverDnDestroy(trnsolverDnHandle_t handle);
 trnsolverStatus_t trnsolverDnSetStream(trnsolverDnHandle_t handle, trnsciStream_t streamId);
 trnsolverStatus_t trnsolverDnGetStream(trnsolverDnHandle_t handle, trnsciStream_t *streamId);
+/* cusolverDeterministicMode_t and its handle setting. Every trnsolver kernel
+ * is deterministic whatever the mode: the work of a call is split by the
+ * request and the configured core count only, never by load, and no
+ * kernel reduces in a data-dependent order, so results are bitwise the
+ * same run to run (docs/numerics.md). The mode is stored and reported; the
+ * default is DETERMINISTIC_RESULTS, as in cuSOLVER; a value other than the
+ * two gives INVALID_VALUE. */
+typedef enum trnsolverDeterministicMode_t {
+    TRNSOLVER_DETERMINISTIC_RESULTS = 1,
+    TRNSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS = 2,
+} trnsolverDeterministicMode_t;
+trnsolverStatus_t trnsolverDnSetDeterministicMode(trnsolverDnHandle_t handle,
+                                                  trnsolverDeterministicMode_t mode);
+trnsolverStatus_t trnsolverDnGetDeterministicMode(trnsolverDnHandle_t handle,
+                                                  trnsolverDeterministicMode_t *mode);
 /* Library version: major * 10000 + minor * 100 + patch. */
 trnsolverStatus_t trnsolverGetVersion(int *version);
 /* Name and description of a status (extension: cuSOLVER has neither);

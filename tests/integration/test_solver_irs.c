@@ -593,6 +593,50 @@ static void test_bad_input(void **state) {
     assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
 }
 
+/* The deterministic mode: stored and reported, DETERMINISTIC by default;
+ * and the same solve twice gives the same bits in either mode. */
+static void test_deterministic_mode(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    trnsolverDeterministicMode_t m = (trnsolverDeterministicMode_t)0;
+    assert_int_equal(trnsolverDnGetDeterministicMode(h, &m), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(m, TRNSOLVER_DETERMINISTIC_RESULTS);
+    assert_int_equal(trnsolverDnSetDeterministicMode(h, TRNSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnGetDeterministicMode(h, &m), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(m, TRNSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS);
+    assert_int_equal(trnsolverDnSetDeterministicMode(h, (trnsolverDeterministicMode_t)3),
+                     TRNSOLVER_STATUS_INVALID_VALUE);
+    assert_int_equal(trnsolverDnGetDeterministicMode(h, NULL), TRNSOLVER_STATUS_INVALID_VALUE);
+    assert_int_equal(trnsolverDnSetDeterministicMode(NULL, TRNSOLVER_DETERMINISTIC_RESULTS),
+                     TRNSOLVER_STATUS_NOT_INITIALIZED);
+    size_t lwork = 0;
+    assert_int_equal(
+        trnsolverDnDHgesv_bufferSize(h, N, NRHS, NULL, N, NULL, NULL, N, NULL, N, NULL, &lwork),
+        TRNSOLVER_STATUS_SUCCESS);
+    sys s;
+    sys_make(&s, TY_D, P_WELL, lwork);
+    void *first = NULL;
+    for (int k = 0; k < 2; k++) {
+        int iter = 0;
+        assert_int_equal(trnsolverDnDHgesv(h, N, NRHS, st_ptr(&s.A), s.A.ld, NULL, st_ptr(&s.B),
+                                           s.B.ld, st_ptr(&s.X), s.X.ld, s.work, s.lwork, &iter,
+                                           s.info),
+                         TRNSOLVER_STATUS_SUCCESS);
+        void *got = st_download(&s.X, all_rows, NULL);
+        if (!first)
+            first = got;
+        else {
+            assert_memory_equal(first, got, s.X.total * esize(TY_D));
+            free(got);
+        }
+    }
+    free(first);
+    sys_free(&s);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
 int main(void) {
     if (make_problems() != 0)
         return 1;
@@ -604,7 +648,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gesv_all),   cmocka_unit_test(test_gesv_fallback),
         cmocka_unit_test(test_irs_expert), cmocka_unit_test(test_irs_gmres),
-        cmocka_unit_test(test_singular),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_singular),   cmocka_unit_test(test_deterministic_mode),
+        cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver IRS over the local transport", tests,
                                              st_connect_unix, st_disconnect);
