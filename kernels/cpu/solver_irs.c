@@ -13,6 +13,10 @@
  *           times the main precision's unit roundoff); c = LU \ r (FP32);
  *           x += c.
  *
+ * With a GMRES refinement each correction instead comes from one
+ * GMRES(m) cycle on A d = r right-preconditioned by the LU (gm_cycle), and
+ * niters counts GMRES steps.
+ *
  * The lowest formats binary16, bfloat16 and TF32 are emulated: each entry
  * of A is rounded to FP32 and then to the format (kernels/cpu/lowprec.h),
  * and that matrix is factorised in FP32. What a Tensor Engine would round
