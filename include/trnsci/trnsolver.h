@@ -1079,8 +1079,8 @@ trnsolverStatus_t trnsolverDbicgstab(trnsolverDnHandle_t handle, trnsolverOperat
  * bfloat16 (B, E) and TF32 (X, Y) are emulated: A is rounded to the format
  * and factorised in FP32 arithmetic (docs/numerics.md). When refinement
  * fails, X is solved again by an LU in the main precision (the fallback,
- * on by default). A and B are only read (cuSOLVER may overwrite A); X must
- * not overlap them.
+ * on by default). A and B are only read (cuSOLVER may overwrite A); X may
+ * be B (it is solved from a copy of B) but must not overlap A.
  *
  * iter / niters (host output; the call waits for the handle's stream):
  * > 0 refinement steps; 0 for a main-precision solve (DD, SS, ZZ, CC) or

@@ -33,7 +33,8 @@
  * the fallback is disabled (X is then the last iterate, unspecified for -2
  * and -3). info = i > 0: U(i,i) of the main-precision LU is exactly zero.
  * The pivots of the LU whose solution X is (low or main precision) go to
- * ipiv when given. A, B are only read. One core; workspace allocated here
+ * ipiv when given. A, B are only read (B through a copy, so X may be B).
+ * One core; workspace allocated here
  * (without memory the op fails with TRN_KSTATUS_NO_MEMORY, naming the
  * amount).
  */
@@ -494,18 +495,29 @@ trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg) {
     memcpy(d->info, &zero, sizeof(zero));
     if (d->history)
         memset(d->history, 0, 2 * ((size_t)d->max_iters + 1) * sizeof(double));
-    const int cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F;
-    const irs_run g = {d, cx ? TRN_DTYPE_C32F : TRN_DTYPE_R32F, cx ? 2 : 1,
-                       d->type == TRN_DTYPE_R64F || d->type == TRN_DTYPE_C64F,
-                       trn_dtype_size(d->type)};
     if (d->n == 0 || d->nrhs == 0) {
         trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_CONVERGED, 0.0);
         return TRN_KSTATUS_OK;
     }
+    /* B is read at every step while X is written: a private copy keeps the
+     * solve right when the caller passes dX == dB. */
+    const size_t es = trn_dtype_size(d->type), nb = (size_t)d->n * (size_t)d->nrhs;
     lapack_int *piv = trn_solver_alloc((size_t)d->n, sizeof(lapack_int));
-    if (!piv)
-        return trn_kmsg_no_memory(msg, 0, (size_t)d->n * sizeof(lapack_int),
-                                  "the pivots of IRSXgesv (n %d)", d->n);
+    void *bcopy = trn_solver_alloc(nb, es);
+    if (!piv || !bcopy) {
+        free(piv);
+        free(bcopy);
+        return trn_kmsg_no_memory(msg, 0, (size_t)d->n * sizeof(lapack_int) + nb * es,
+                                  "the pivots and the copy of B of IRSXgesv (n %d, nrhs %d)", d->n,
+                                  d->nrhs);
+    }
+    trn_solver_copy(d->n, d->nrhs, es, d->b, d->ldb, bcopy, d->n);
+    trn_solver_refine_desc dl = *d;
+    dl.b = bcopy;
+    dl.ldb = d->n;
+    const int cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F;
+    const irs_run g = {&dl, cx ? TRN_DTYPE_C32F : TRN_DTYPE_R32F, cx ? 2 : 1,
+                       d->type == TRN_DTYPE_R64F || d->type == TRN_DTYPE_C64F, es};
     const int same = d->lowest == TRN_IRS_PREC_64F || (d->lowest == TRN_IRS_PREC_32F && !g.dbl);
     int niters = 0, info = 0, status = TRN_SOLVER_ST_CONVERGED;
     double eta = 0.0;
@@ -523,6 +535,7 @@ trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg) {
             }
         }
     }
+    free(bcopy);
     if (info == NOMEM) {
         free(piv);
         return TRN_KSTATUS_NO_MEMORY;
