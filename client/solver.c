@@ -106,6 +106,34 @@ trnsolverStatus_t trnsolverDnGetStream(trnsolverDnHandle_t handle, trnsciStream_
     return TRNSOLVER_STATUS_SUCCESS;
 }
 
+trnsolverStatus_t trnsolverDnSetDeterministicMode(trnsolverDnHandle_t handle,
+                                                  trnsolverDeterministicMode_t mode) {
+    if (!handle)
+        return TRNSOLVER_STATUS_NOT_INITIALIZED;
+    if (mode != TRNSOLVER_DETERMINISTIC_RESULTS &&
+        mode != TRNSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS)
+        return trn_solver_status(trn_fail(trnsciErrorInvalidValue,
+                                          "trnsolverDnSetDeterministicMode: mode %d is not "
+                                          "DETERMINISTIC_RESULTS (1) or "
+                                          "ALLOW_NON_DETERMINISTIC_RESULTS (2)",
+                                          (int)mode));
+    handle->mode = mode; /* every kernel is deterministic either way */
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+trnsolverStatus_t trnsolverDnGetDeterministicMode(trnsolverDnHandle_t handle,
+                                                  trnsolverDeterministicMode_t *mode) {
+    if (!handle)
+        return TRNSOLVER_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return trn_solver_status(
+            trn_fail(trnsciErrorInvalidValue, "trnsolverDnGetDeterministicMode: mode is NULL"));
+    *mode = handle->mode ? handle->mode : TRNSOLVER_DETERMINISTIC_RESULTS;
+    trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
 trnsolverStatus_t trnsolverGetVersion(int *version) {
     if (!version)
         return trn_solver_status(

@@ -13,6 +13,7 @@
 
 struct trnsolverDnContext {
     trnsciStream_t stream;
+    trnsolverDeterministicMode_t mode; /* 0: never set, DETERMINISTIC_RESULTS */
 };
 
 /* syevjInfo / gesvdjInfo: the controls, and the 16-byte device record the

@@ -37,10 +37,17 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_INV_SQRT_SPD = 48,
     TRN_SOLVER_SOLVE_SPD_IR = 49,
     TRN_SOLVER_GMRES_IR = 50,
+    TRN_SOLVER_IRS_GESV = 51, /* cuSOLVER's <t1><t2>gesv and IRSXgesv */
     TRN_SOLVER_CG = 64,
     TRN_SOLVER_GMRES = 65,
     TRN_SOLVER_BICGSTAB = 66,
+    TRN_SOLVER_CSRLSVQR = 67,   /* cusolverSp csrlsvqr: a direct solve, SolverKrylovOp */
+    TRN_SOLVER_CSRLSVCHOL = 68, /* cusolverSp csrlsvchol */
 } trn_solver_fn;
+
+/* The largest n the sparse direct solvers expand to a dense matrix (an
+ * n x n double is 512 MiB at 8192). */
+#define TRN_CSRLSV_MAX_N 8192
 
 /* The 16-byte record the iterative routines write into device memory
  * (trnsolverIterResult_t in the public API). */
@@ -119,7 +126,25 @@ typedef struct trn_solver_eigen_desc {
     trn_solver_stats *stats; /* may be NULL */
 } trn_solver_eigen_desc;
 
-/* The trnsci extensions: inverse square root, mixed-precision refinement. */
+/* The precision an IRS_GESV factorises in (cusolverPrecType_t's real
+ * formats; a complex main type uses the complex format of the same name). */
+typedef enum trn_irs_prec {
+    TRN_IRS_PREC_64F = 0, /* the main precision when it is double: no refinement */
+    TRN_IRS_PREC_32F = 1,
+    TRN_IRS_PREC_16F = 2,
+    TRN_IRS_PREC_16BF = 3,
+    TRN_IRS_PREC_TF32 = 4,
+} trn_irs_prec;
+
+typedef enum trn_irs_refine {
+    TRN_IRS_REFINE_NONE = 0,
+    TRN_IRS_REFINE_CLASSICAL = 1,
+    TRN_IRS_REFINE_GMRES = 2,         /* also CLASSICAL_GMRES, GMRES_GMRES */
+    TRN_IRS_REFINE_GMRES_NOPCOND = 3, /* GMRES without the LU preconditioner */
+} trn_irs_refine;
+
+/* The trnsci extensions (inverse square root, mixed-precision refinement)
+ * and cuSOLVER's IRS gesv. */
 typedef struct trn_solver_refine_desc {
     trn_solver_fn fn;
     trn_dtype type;
@@ -135,7 +160,15 @@ typedef struct trn_solver_refine_desc {
     int max_iters;           /* > 0 */
     int restart;             /* GMRES_IR: > 0 */
     trn_solver_stats *stats; /* may be NULL */
-    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR */
+    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR, IRS_GESV */
+    /* IRS_GESV: type is the main precision (any of the four); the LU is
+     * computed in FP32 arithmetic on A rounded to `lowest` (or in the main
+     * precision when lowest is the main precision). */
+    trn_irs_prec lowest;
+    trn_irs_refine refine;
+    int fallback;    /* solve in the main precision when refinement fails */
+    int32_t *ipiv;   /* n pivots, may be NULL */
+    double *history; /* 2 x (max_iters + 1) doubles, may be NULL */
 } trn_solver_refine_desc;
 
 /* The operator of a Krylov solver: a dense matrix or a trnsparse CSR / BSR
@@ -162,7 +195,9 @@ typedef enum trn_precond_kind {
     TRN_PRECOND_SSOR = 3,
 } trn_precond_kind;
 
-/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out). */
+/* CG, GMRES(restart), BiCGStab on op: x (initial guess in, solution out);
+ * and the sparse direct solvers CSRLSVQR / CSRLSVCHOL (op sparse CSR; tol
+ * the singularity threshold, >= 0; stats.iterations the singularity). */
 typedef struct trn_solver_krylov_desc {
     trn_solver_fn fn;
     trn_dtype type; /* R32F or R64F */

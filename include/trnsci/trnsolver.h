@@ -155,6 +155,21 @@ trnsolverStatus_t trnsolverDnCreate(trnsolverDnHandle_t *handle);
 trnsolverStatus_t trnsolverDnDestroy(trnsolverDnHandle_t handle);
 trnsolverStatus_t trnsolverDnSetStream(trnsolverDnHandle_t handle, trnsciStream_t streamId);
 trnsolverStatus_t trnsolverDnGetStream(trnsolverDnHandle_t handle, trnsciStream_t *streamId);
+/* cusolverDeterministicMode_t and its handle setting. Every trnsolver kernel
+ * is deterministic whatever the mode: the work of a call is split by the
+ * request and the configured core count only, never by load, and no
+ * kernel reduces in a data-dependent order, so results are bitwise the
+ * same run to run (docs/numerics.md). The mode is stored and reported; the
+ * default is DETERMINISTIC_RESULTS, as in cuSOLVER; a value other than the
+ * two gives INVALID_VALUE. */
+typedef enum trnsolverDeterministicMode_t {
+    TRNSOLVER_DETERMINISTIC_RESULTS = 1,
+    TRNSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS = 2,
+} trnsolverDeterministicMode_t;
+trnsolverStatus_t trnsolverDnSetDeterministicMode(trnsolverDnHandle_t handle,
+                                                  trnsolverDeterministicMode_t mode);
+trnsolverStatus_t trnsolverDnGetDeterministicMode(trnsolverDnHandle_t handle,
+                                                  trnsolverDeterministicMode_t *mode);
 /* Library version: major * 10000 + minor * 100 + patch. */
 trnsolverStatus_t trnsolverGetVersion(int *version);
 /* Name and description of a status (extension: cuSOLVER has neither);
@@ -1306,6 +1321,342 @@ trnsolverStatus_t trnsolverDnZunmtr(trnsolverDnHandle_t handle, trnblasSideMode_
                                     trnDoubleComplex *A, int lda, trnDoubleComplex *tau,
                                     trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
                                     int *devInfo);
+
+/* ---- mixed-precision iterative refinement solvers (cuSOLVER's IRS) --------------------
+ *
+ * A X = B for a general n x n A (LU with partial pivoting) in a lower
+ * precision, refined in the main precision (the type of A, B, X) until every
+ * column satisfies ||b - A x||_inf <= ||x||_inf ||A||_inf tol, tol by
+ * default sqrt(n) times the main precision's unit roundoff (LAPACK's
+ * xLAMCH('E')) and at most 50 iterations. The lower formats binary16 (H, K),
+ * bfloat16 (B, E) and TF32 (X, Y) are emulated: A is rounded to the format
+ * and factorised in FP32 arithmetic (docs/numerics.md). When refinement
+ * fails, X is solved again by an LU in the main precision (the fallback,
+ * on by default). A and B are only read (cuSOLVER may overwrite A); X may
+ * be B (it is solved from a copy of B) but must not overlap A.
+ *
+ * iter / niters (host output; the call waits for the handle's stream):
+ * > 0 refinement steps; 0 for a main-precision solve (DD, SS, ZZ, CC) or
+ * refinement NONE; < 0 refinement failed and (unless disabled) the fallback
+ * solved: -2 an entry of A overflows the lowest format, -3 the
+ * low-precision LU found a zero pivot, -5 a non-finite residual, -maxiters
+ * no convergence. d_info (device): 0, or i > 0 when U(i,i) of the
+ * main-precision LU is exactly zero. dipiv (device, may be NULL): the n
+ * pivots (1-based) of the LU X came from.
+ *
+ * dWorkspace is device memory of lwork_bytes >= what _bufferSize returns:
+ * it carries the iteration record and residual history back (16 bytes +
+ * 16 (maxiters + 1)). Refinement GMRES, CLASSICAL_GMRES and GMRES_GMRES
+ * all solve each correction A d = r by GMRES(min(n, 50, maxiters)) in
+ * double (complex) arithmetic right-preconditioned by the low-precision LU,
+ * to a relative residual of 1e-4 (GMRES_NOPCOND: without the LU); iter
+ * then counts GMRES steps, as cuSOLVER's total niters. TolInner and
+ * MaxItersInner are stored but unused. Protocol 1.14. */
+typedef struct trnsolverDnIRSParams *trnsolverDnIRSParams_t;
+typedef struct trnsolverDnIRSInfos *trnsolverDnIRSInfos_t;
+/* DD: the LU in FP64 (a plain LU solve). */
+trnsolverStatus_t trnsolverDnDDgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               double *dB, trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDDgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, double *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DS: the LU in FP32. */
+trnsolverStatus_t trnsolverDnDSgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               double *dB, trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDSgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, double *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DH: the LU in binary16. */
+trnsolverStatus_t trnsolverDnDHgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               double *dB, trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDHgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, double *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DB: the LU in bfloat16. */
+trnsolverStatus_t trnsolverDnDBgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               double *dB, trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDBgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, double *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DX: the LU in TF32. */
+trnsolverStatus_t trnsolverDnDXgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               double *dB, trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDXgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, double *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SS: the LU in FP32 (a plain LU solve). */
+trnsolverStatus_t trnsolverDnSSgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               float *dB, trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSSgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, float *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SH: the LU in binary16. */
+trnsolverStatus_t trnsolverDnSHgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               float *dB, trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSHgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, float *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SB: the LU in bfloat16. */
+trnsolverStatus_t trnsolverDnSBgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               float *dB, trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSBgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, float *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SX: the LU in TF32. */
+trnsolverStatus_t trnsolverDnSXgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               float *dB, trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSXgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, float *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZZ: the LU in complex FP64 (a plain LU solve). */
+trnsolverStatus_t trnsolverDnZZgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZZgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                    trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                    trnDoubleComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZC: the LU in complex FP32. */
+trnsolverStatus_t trnsolverDnZCgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZCgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                    trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                    trnDoubleComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZK: the LU in complex binary16. */
+trnsolverStatus_t trnsolverDnZKgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZKgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                    trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                    trnDoubleComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZE: the LU in complex bfloat16. */
+trnsolverStatus_t trnsolverDnZEgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZEgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                    trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                    trnDoubleComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZY: the LU in complex TF32. */
+trnsolverStatus_t trnsolverDnZYgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZYgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                    trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                    trnDoubleComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CC: the LU in complex FP32 (a plain LU solve). */
+trnsolverStatus_t trnsolverDnCCgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnComplex *dB, trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCCgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnComplex *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CK: the LU in complex binary16. */
+trnsolverStatus_t trnsolverDnCKgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnComplex *dB, trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCKgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnComplex *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CE: the LU in complex bfloat16. */
+trnsolverStatus_t trnsolverDnCEgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnComplex *dB, trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCEgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnComplex *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CY: the LU in complex TF32. */
+trnsolverStatus_t trnsolverDnCYgesv_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                               trnsolver_int_t nrhs, trnComplex *dA,
+                                               trnsolver_int_t ldda, trnsolver_int_t *dipiv,
+                                               trnComplex *dB, trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCYgesv(trnsolverDnHandle_t handle, trnsolver_int_t n,
+                                    trnsolver_int_t nrhs, trnComplex *dA, trnsolver_int_t ldda,
+                                    trnsolver_int_t *dipiv, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* The expert interface's settings. Create gives: main precision unset
+ * (it must be set), lowest = main, refinement NOT_SET (it must be set),
+ * tol 0 (the default above), maxiters 50, fallback enabled. Set functions
+ * on NULL give IRS_PARAMS_NOT_INITIALIZED; a tolerance must be finite and
+ * >= 0 (0: the default), maxiters >= 1, maxiters_inner <= maxiters
+ * (IRS_PARAMS_INVALID). Precisions are checked when a solver is called. */
+trnsolverStatus_t trnsolverDnIRSParamsCreate(trnsolverDnIRSParams_t *params_ptr);
+trnsolverStatus_t trnsolverDnIRSParamsDestroy(trnsolverDnIRSParams_t params);
+trnsolverStatus_t
+trnsolverDnIRSParamsSetRefinementSolver(trnsolverDnIRSParams_t params,
+                                        trnsolverIRSRefinement_t refinement_solver);
+trnsolverStatus_t
+trnsolverDnIRSParamsSetSolverMainPrecision(trnsolverDnIRSParams_t params,
+                                           trnsolverPrecType_t solver_main_precision);
+trnsolverStatus_t
+trnsolverDnIRSParamsSetSolverLowestPrecision(trnsolverDnIRSParams_t params,
+                                             trnsolverPrecType_t solver_lowest_precision);
+trnsolverStatus_t
+trnsolverDnIRSParamsSetSolverPrecisions(trnsolverDnIRSParams_t params,
+                                        trnsolverPrecType_t solver_main_precision,
+                                        trnsolverPrecType_t solver_lowest_precision);
+trnsolverStatus_t trnsolverDnIRSParamsSetTol(trnsolverDnIRSParams_t params, double val);
+trnsolverStatus_t trnsolverDnIRSParamsSetTolInner(trnsolverDnIRSParams_t params, double val);
+trnsolverStatus_t trnsolverDnIRSParamsSetMaxIters(trnsolverDnIRSParams_t params,
+                                                  trnsolver_int_t maxiters);
+trnsolverStatus_t trnsolverDnIRSParamsSetMaxItersInner(trnsolverDnIRSParams_t params,
+                                                       trnsolver_int_t maxiters_inner);
+trnsolverStatus_t trnsolverDnIRSParamsGetMaxIters(trnsolverDnIRSParams_t params,
+                                                  trnsolver_int_t *maxiters);
+trnsolverStatus_t trnsolverDnIRSParamsEnableFallback(trnsolverDnIRSParams_t params);
+trnsolverStatus_t trnsolverDnIRSParamsDisableFallback(trnsolverDnIRSParams_t params);
+
+/* The results of one IRSXgesv call: niters (as iter above), outer niters
+ * (reported equal to niters for every refinement), the maxiters it ran
+ * with, and, when
+ * RequestResidual was called before it, the residual history: a host
+ * array of (maxiters + 1) x 2 doubles, row k = (k, max_j ||b_j - A
+ * x_j||_inf after k steps), rows past |niters| zero, owned by infos
+ * (GetResidualHistory without RequestResidual: INVALID_VALUE). */
+trnsolverStatus_t trnsolverDnIRSInfosCreate(trnsolverDnIRSInfos_t *infos_ptr);
+trnsolverStatus_t trnsolverDnIRSInfosDestroy(trnsolverDnIRSInfos_t infos);
+trnsolverStatus_t trnsolverDnIRSInfosGetNiters(trnsolverDnIRSInfos_t infos,
+                                               trnsolver_int_t *niters);
+trnsolverStatus_t trnsolverDnIRSInfosGetOuterNiters(trnsolverDnIRSInfos_t infos,
+                                                    trnsolver_int_t *outer_niters);
+trnsolverStatus_t trnsolverDnIRSInfosGetMaxIters(trnsolverDnIRSInfos_t infos,
+                                                 trnsolver_int_t *maxiters);
+trnsolverStatus_t trnsolverDnIRSInfosRequestResidual(trnsolverDnIRSInfos_t infos);
+trnsolverStatus_t trnsolverDnIRSInfosGetResidualHistory(trnsolverDnIRSInfos_t infos,
+                                                        void **residual_history);
+
+/* The expert solver: the precisions, refinement, tolerance, maxiters and
+ * fallback of gesv_irs_params; results into gesv_irs_infos (may be NULL)
+ * and *niters. */
+trnsolverStatus_t trnsolverDnIRSXgesv_bufferSize(trnsolverDnHandle_t handle,
+                                                 trnsolverDnIRSParams_t params, trnsolver_int_t n,
+                                                 trnsolver_int_t nrhs, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnIRSXgesv(trnsolverDnHandle_t handle,
+                                      trnsolverDnIRSParams_t gesv_irs_params,
+                                      trnsolverDnIRSInfos_t gesv_irs_infos, trnsolver_int_t n,
+                                      trnsolver_int_t nrhs, void *dA, trnsolver_int_t ldda,
+                                      void *dB, trnsolver_int_t lddb, void *dX,
+                                      trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                      trnsolver_int_t *niters, trnsolver_int_t *d_info);
 
 #ifdef __cplusplus
 }

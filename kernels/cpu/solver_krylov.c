@@ -47,6 +47,8 @@ trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg
                                   int nshards) {
     (void)shard;
     (void)nshards;
+    if (d->fn == TRN_SOLVER_CSRLSVQR || d->fn == TRN_SOLVER_CSRLSVCHOL)
+        return trn_cpu_csrlsv(d, msg); /* solver_sp.c */
     const int n = d->op.n;
     trn_csr *csr = NULL;
     if (d->op.kind == TRN_LINOP_SPARSE) {

@@ -119,4 +119,8 @@ void trn_precond_apply_s(const void *ctx, const float *r, float *z);
 void trn_precond_apply_d(const void *ctx, const double *r, double *z);
 void trn_precond_free(trn_precond *p);
 
+/* cusolverSp's csrlsvqr and csrlsvchol (solver_sp.c), run by the
+ * solver_krylov kind's kernel. */
+trn_kstatus trn_cpu_csrlsv(const trn_solver_krylov_desc *d, trn_kmsg *msg);
+
 #endif

@@ -74,6 +74,9 @@ static double cost_solver_refine(const trn_op_desc *op) {
         return 6.0 * n * n * n * (it < 30.0 ? it : 30.0);
     if (d->fn == TRN_SOLVER_SOLVE_SPD_IR)
         return n * n * n / 3.0 + 4.0 * n * n * rhs * it;
+    if (d->fn == TRN_SOLVER_IRS_GESV) /* LU, refinement, and the fallback's LU */
+        return (4.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it) *
+               (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0);
     return 2.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it * (double)d->restart;
 }
 
@@ -82,6 +85,10 @@ static double cost_solver_refine(const trn_op_desc *op) {
 static double cost_solver_krylov(const trn_op_desc *op) {
     const trn_solver_krylov_desc *d = &op->u.solver_krylov;
     const double n = d->op.n;
+    if (d->fn == TRN_SOLVER_CSRLSVQR) /* the dense Householder QR */
+        return 4.0 * n * n * n / 3.0;
+    if (d->fn == TRN_SOLVER_CSRLSVCHOL)
+        return n * n * n / 3.0;
     const double nnz = d->op.kind == TRN_LINOP_SPARSE
                            ? (double)d->op.sp.nnz * (double)d->op.sp.rb * (double)d->op.sp.cb
                            : n * n;

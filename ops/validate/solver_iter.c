@@ -30,15 +30,140 @@ static trn_wire_code real_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataTyp
     return TRN_WIRE_INVALID_ARGUMENT;
 }
 
+/* cusolverPrecType_t values (include/trnsci/trnsolver.h): real formats
+ * 1201.., the complex ones 10 above. */
+#define IRS_R_64F 1203
+#define IRS_R_32F 1204
+#define IRS_R_16F 1205
+#define IRS_R_16BF 1206
+#define IRS_R_TF32 1207
+#define IRS_CPLX 10
+/* cusolverIRSRefinement_t values. */
+#define IRS_REFINE_NONE 1101
+#define IRS_REFINE_CLASSICAL 1102
+#define IRS_REFINE_CLASSICAL_GMRES 1103
+#define IRS_REFINE_GMRES_NOPCOND 1106
+
+/* The lowest precision of an IRS solve with main type t: a format no wider
+ * than t's, of t's domain (real or complex); 0 is t's own. */
+static trn_wire_code irs_lowest(trn_vctx *vx, const char *fn, trn_dtype t, int64_t v,
+                                trn_irs_prec *out) {
+    const int cx = trn_vk_complex(t);
+    const int dbl = t == TRN_DTYPE_R64F || t == TRN_DTYPE_C64F;
+    const int64_t r = v - (cx ? IRS_CPLX : 0);
+    if (v == 0 || (r == IRS_R_64F && dbl)) {
+        *out = dbl ? TRN_IRS_PREC_64F : TRN_IRS_PREC_32F;
+        return TRN_WIRE_OK;
+    }
+    switch (r) {
+    case IRS_R_32F: *out = TRN_IRS_PREC_32F; return TRN_WIRE_OK;
+    case IRS_R_16F: *out = TRN_IRS_PREC_16F; return TRN_WIRE_OK;
+    case IRS_R_16BF: *out = TRN_IRS_PREC_16BF; return TRN_WIRE_OK;
+    case IRS_R_TF32: *out = TRN_IRS_PREC_TF32; return TRN_WIRE_OK;
+    default: break;
+    }
+    trn_vmsg(vx,
+             "%s: lowest precision %lld is not a %s format no wider than the main precision "
+             "(trnsolverPrecType_t)",
+             fn, (long long)v, cx ? "complex" : "real");
+    return BAD;
+}
+
+/* cuSOLVER's IRS gesv: A X = B with A n x n general, the LU in a lower
+ * precision, classical refinement in the main one. */
+static trn_wire_code validate_irs_gesv(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
+                                       trn_solver_refine_desc *out) {
+    const char *fn = "IRSXgesv";
+    if (trn_vk_dtype(w->type, &out->type)) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)w->type);
+        return BAD;
+    }
+    const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
+    const int dbl = out->type == TRN_DTYPE_R64F || out->type == TRN_DTYPE_C64F;
+    if (irs_lowest(vx, fn, out->type, w->lowest_precision, &out->lowest))
+        return BAD;
+    if (w->refinement == 0 || w->refinement == IRS_REFINE_CLASSICAL)
+        out->refine = TRN_IRS_REFINE_CLASSICAL;
+    else if (w->refinement == IRS_REFINE_NONE)
+        out->refine = TRN_IRS_REFINE_NONE;
+    else if (w->refinement == IRS_REFINE_GMRES_NOPCOND)
+        out->refine = TRN_IRS_REFINE_GMRES_NOPCOND;
+    else if (w->refinement >= IRS_REFINE_CLASSICAL_GMRES &&
+             w->refinement < IRS_REFINE_GMRES_NOPCOND)
+        out->refine = TRN_IRS_REFINE_GMRES;
+    else {
+        trn_vmsg(vx, "%s: refinement %lld is not a trnsolverIRSRefinement_t solver", fn,
+                 (long long)w->refinement);
+        return BAD;
+    }
+    out->fallback = !w->no_fallback;
+    out->lower = 1;
+    out->restart = 0;
+    out->a = out->b = NULL;
+    out->x = NULL;
+    out->stats = NULL;
+    out->info = NULL;
+    out->ipiv = NULL;
+    out->history = NULL;
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) || trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
+        trn_vk_ld(vx, fn, "ldda", w->lda, out->n, "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "lddb", w->ldb, out->n, "n", &out->ldb) ||
+        trn_vk_ld(vx, fn, "lddx", w->ldx, out->n, "n", &out->ldx))
+        return BAD;
+    const int n = out->n;
+    /* cuSOLVER's stopping rule: ||r||_inf < sqrt(n) ||x||_inf ||A||_inf eps
+     * with eps the main precision's unit roundoff (LAPACK's xLAMCH('E')). */
+    const double u = dbl ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
+    if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, (n > 1 ? sqrt((double)n) : 1.0) * u,
+                   &out->tol) ||
+        trn_vk_count(vx, fn, "max_iters", w->max_iters, 50, &out->max_iters))
+        return BAD;
+    if (out->max_iters == INT_MAX) {
+        trn_vmsg(vx, "%s: max_iters=%d must be below %d", fn, out->max_iters, INT_MAX);
+        return BAD;
+    }
+    void *p = NULL;
+    trn_wire_code rc = trn_vk_matrix(vx, w->a, n, n, out->lda, es, al, fn, "dA", &p);
+    out->a = p;
+    if (rc == TRN_WIRE_OK) {
+        rc = trn_vk_matrix(vx, w->b, n, out->nrhs, out->ldb, es, al, fn, "dB", &p);
+        out->b = p;
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vk_matrix(vx, w->x, n, out->nrhs, out->ldx, es, al, fn, "dX", &out->x);
+    if (rc == TRN_WIRE_OK && w->ipiv && w->ipiv->buffer_id) {
+        rc = trn_vk_array(vx, w->ipiv, (uint64_t)n, sizeof(int32_t), sizeof(int32_t), fn, "dipiv",
+                          &p);
+        out->ipiv = p;
+    }
+    if (rc == TRN_WIRE_OK && w->history && w->history->buffer_id) {
+        rc = trn_vk_array(vx, w->history, 2 * ((uint64_t)out->max_iters + 1), sizeof(double),
+                          sizeof(double), fn, "residual history", &p);
+        out->history = p;
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    return rc;
+}
+
 static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
                                             trn_solver_refine_desc *out) {
     if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_INV_SQRT_SPD ||
-        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GMRES_IR) {
-        trn_vmsg(vx, "solver: function %d is not one of INV_SQRT_SPD .. GMRES_IR",
+        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_IRS_GESV) {
+        trn_vmsg(vx, "solver: function %d is not one of INV_SQRT_SPD .. IRS_GESV",
                  (int)w->function);
         return BAD;
     }
     out->fn = (trn_solver_fn)w->function;
+    out->lowest = TRN_IRS_PREC_64F;
+    out->refine = TRN_IRS_REFINE_CLASSICAL;
+    out->fallback = 1;
+    out->ipiv = NULL;
+    out->history = NULL;
+    if (out->fn == TRN_SOLVER_IRS_GESV)
+        return validate_irs_gesv(vx, w, out);
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
     const int inv_sqrt = out->fn == TRN_SOLVER_INV_SQRT_SPD;
     if (real_type(vx, fn, w->type, !inv_sqrt, &out->type))
@@ -123,14 +248,67 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
     return TRN_WIRE_OK;
 }
 
+/* cusolverSp's csrlsvqr / csrlsvchol: a square CSR matrix (expanded to a
+ * dense one by the kernel, hence the limit on n), b, x, tol >= 0, reorder
+ * 0..3 (accepted; the dense factorisation does not reorder). */
+static trn_wire_code validate_csrlsv(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
+                                     trn_solver_krylov_desc *out) {
+    const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
+    if (real_type(vx, fn, w->type, 0, &out->type))
+        return BAD;
+    const uint64_t es = trn_dtype_size(out->type);
+    out->b = NULL;
+    out->x = NULL;
+    out->stats = NULL;
+    out->max_iters = out->restart = out->block_size = 0;
+    out->omega = 0.0;
+    out->precond = TRN_PRECOND_NONE;
+    int n;
+    if (trn_vk_dim(vx, fn, "m", w->n, &n))
+        return BAD;
+    if (n > TRN_CSRLSV_MAX_N) {
+        trn_vmsg(vx, "%s: m=%d is above %d, the largest this dense-factorisation solver takes", fn,
+                 n, TRN_CSRLSV_MAX_N);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (!(w->tolerance >= 0.0 && isfinite(w->tolerance))) {
+        trn_vmsg(vx, "%s: tol=%g must be finite and >= 0", fn, w->tolerance);
+        return BAD;
+    }
+    out->tol = w->tolerance;
+    if (w->reorder < 0 || w->reorder > 3) {
+        trn_vmsg(vx, "%s: reorder=%lld is not 0, 1, 2 or 3", fn, (long long)w->reorder);
+        return BAD;
+    }
+    if (w->matrix_case != TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE ||
+        w->sparse->format != TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_CSR) {
+        trn_vmsg(vx, "%s: A must be a CSR matrix", fn);
+        return BAD;
+    }
+    trn_wire_code rc = sparse_operator(vx, w->sparse, fn, n, out->type, &out->op);
+    void *p = NULL;
+    if (rc == TRN_WIRE_OK) {
+        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, es, fn, "b", &p);
+        out->b = p;
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, es, fn, "x", &out->x);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
+    return rc;
+}
+
 static trn_wire_code validate_solver_krylov(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
                                             trn_solver_krylov_desc *out) {
     if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_CG ||
-        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_BICGSTAB) {
-        trn_vmsg(vx, "solver: function %d is not CG, GMRES or BICGSTAB", (int)w->function);
+        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_CSRLSVCHOL) {
+        trn_vmsg(vx, "solver: function %d is not CG, GMRES, BICGSTAB, CSRLSVQR or CSRLSVCHOL",
+                 (int)w->function);
         return BAD;
     }
     out->fn = (trn_solver_fn)w->function;
+    if (out->fn == TRN_SOLVER_CSRLSVQR || out->fn == TRN_SOLVER_CSRLSVCHOL)
+        return validate_csrlsv(vx, w, out);
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
     if (real_type(vx, fn, w->type, 0, &out->type))
         return BAD;

@@ -18,6 +18,10 @@ DIR/manifest.txt lists one problem a line:
     lu NAME TYPE M N                 the 1-based row interchanges of
                                      scipy.linalg.lu_factor (LAPACK getrf)
                                      run in TYPE itself, min(M,N) values
+    solve NAME TYPE N NRHS           kappa_inf(A), then X of
+                                     numpy.linalg.solve(A, B) in double
+                                     (DIR/NAME.a, DIR/NAME.b), column-major,
+                                     complex as real and imaginary parts
     qr NAME TYPE M N                 the min(M,N) x N factor R of
                                      scipy.linalg.qr (LAPACK geqrf's
                                      convention), column-major; complex
@@ -72,6 +76,15 @@ def main(argv):
             r = linalg.qr(load(base + ".a", typ, m, n), mode="r")[0][:min(m, n), :]
             wide = np.complex128 if typ.startswith("c") else np.float64
             np.asarray(r, dtype=wide).ravel(order="F").tofile(base + ".out")
+            continue
+        elif kind == "solve":
+            n, nrhs = int(w[3]), int(w[4])
+            a = load(base + ".a", typ, n, n)
+            x = np.linalg.solve(a, load(base + ".b", typ, n, nrhs))
+            wide = np.complex128 if typ.startswith("c") else np.float64
+            head = np.array([np.linalg.cond(a, np.inf)], dtype=np.float64)
+            xs = np.asarray(x, dtype=wide).ravel(order="F").view(np.float64)
+            np.concatenate([head, xs]).tofile(base + ".out")
             continue
         elif kind == "svd":
             m, n = int(w[3]), int(w[4])

@@ -98,20 +98,20 @@ def main():
                   "no warning for %s: %r" % (h, r.stderr))
 
         # A header name is never renamed: not a CUDA header's without a
-        # counterpart (cusolverSp.h stays), nor the program's own header
+        # counterpart (cusolverRf.h stays), nor the program's own header
         # ("cublas_utils.h" beside the source: no warning either); what
         # follows the include is.
         with open(os.path.join(tmp, "cublas_utils.h"), "w") as f:
             f.write("#define CUBLAS_CHECK(x) x\n")
         own = os.path.join(tmp, "own.cu")
         with open(own, "w") as f:
-            f.write("#include <cusolverSp.h> // cusolverSpCreate\n#include \"cublas_utils.h\"\n"
+            f.write("#include <cusolverRf.h> // cusolverRfCreate\n#include \"cublas_utils.h\"\n"
                     "#include \"cusparse_utils.h\"\n")
         r = run(a.tool, [own])
-        check(r.stdout == "#include <cusolverSp.h> // trnsolverSpCreate\n"
+        check(r.stdout == "#include <cusolverRf.h> // trnsolverRfCreate\n"
               "#include \"cublas_utils.h\"\n#include \"cusparse_utils.h\"\n",
               "own.cu: %r" % r.stdout)
-        check("own.cu:1: warning: <cusolverSp.h>" in r.stderr, "no warning for cusolverSp.h")
+        check("own.cu:1: warning: <cusolverRf.h>" in r.stderr, "no warning for cusolverRf.h")
         check("cublas_utils.h" not in r.stderr, "a warning for the program's own header: %r" %
               r.stderr)
         check("own.cu:3: warning: <cusparse_utils.h>" in r.stderr,

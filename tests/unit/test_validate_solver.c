@@ -992,8 +992,8 @@ static void test_krylov(void **state) {
     w.preconditioner = (Trnsci__V1__SolverPreconditioner)9;
     bad(f, f->s1, &op, "preconditioner 9");
     w.preconditioner = TRNSCI__V1__SOLVER_PRECONDITIONER__SOLVER_PRECOND_NONE;
-    w.function = (Trnsci__V1__SolverFunction)67;
-    bad(f, f->s1, &op, "function 67");
+    w.function = (Trnsci__V1__SolverFunction)69;
+    bad(f, f->s1, &op, "function 69");
 }
 
 /* Rule: a sparse operator is CSR or BSR (COO: UNIMPLEMENTED), of the

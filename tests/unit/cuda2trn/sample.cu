@@ -16,6 +16,7 @@
 #include <curand.h>
 #include <cusolverDn.h>
 #include <cusolver_common.h>
+#include <cusolverSp.h>
 #include <cusparse.h>
 #include <cusparse_v2.h>
 #include <cutensor.h>
@@ -106,6 +107,14 @@ int main(void) {
     if (cusolverDnCreateParams(&solverParams) == CUSOLVER_STATUS_SUCCESS) {
         cusolverDnSetAdvOptions(solverParams, CUSOLVERDN_GETRF, CUSOLVER_ALG_1);
         cusolverDnDestroyParams(solverParams);
+    }
+    cusolverSpHandle_t spSolver;
+    csrqrInfo_t qrInfo;
+    if (cusolverSpCreate(&spSolver) == CUSOLVER_STATUS_SUCCESS) {
+        cusolverSpSetStream(spSolver, stream);
+        if (cusolverSpCreateCsrqrInfo(&qrInfo) == CUSOLVER_STATUS_SUCCESS)
+            cusolverSpDestroyCsrqrInfo(qrInfo);
+        cusolverSpDestroy(spSolver);
     }
     cusparseHandle_t sparse;
     if (cusparseCreate(&sparse) == CUSPARSE_STATUS_SUCCESS)
