@@ -64,6 +64,22 @@ void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int rol
     w->op = (uint32_t)op->op[role];
 }
 
+void trn_tensor_wire_padded(const struct trntensorOperationDescriptor *op, int64_t ext[],
+                            int64_t str[], Trnsci__V1__TensorDescriptor *w) {
+    const struct trntensorTensorDescriptor *t = &op->t[TRN_T_D];
+    trn_tensor_wire_desc(op, TRN_T_D, w);
+    uint64_t packed = 1;
+    for (uint32_t i = 0; i < t->nmodes; i++) {
+        /* Wrapping of absurd sizes is refused by the daemon (extent or
+         * stride < 1, or an extent in memory that overflows). */
+        ext[i] = (int64_t)((uint64_t)t->extent[i] + op->pad_left[i] + op->pad_right[i]);
+        str[i] = t->packed ? (int64_t)packed : t->stride[i];
+        packed *= (uint64_t)(ext[i] > 0 ? ext[i] : 1);
+    }
+    w->extent = ext;
+    w->stride = str;
+}
+
 /* ---- tensor descriptors ----------------------------------------------------------- */
 
 trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle,
@@ -93,6 +109,7 @@ trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle
         return trn_tensor_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
     d->nmodes = numModes;
     d->type = dataType;
+    d->packed = stride == NULL;
     int64_t packed = 1;
     for (uint32_t i = 0; i < numModes; i++) {
         d->extent[i] = extent[i];
@@ -319,6 +336,31 @@ static void op_counts(const struct trntensorOperationDescriptor *op, double *flo
     *bytes = moved;
 }
 
+/* Checks a padding attribute's buffer for desc: a permutation, one count
+ * (>= 0) per mode of its output. */
+static trntensorStatus_t padding_check(const struct trntensorOperationDescriptor *desc,
+                                       trntensorOperationDescriptorAttribute_t attr,
+                                       size_t sizeInBytes, const char *fn) {
+    const char *name = attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT    ? "PADDING_LEFT"
+                       : attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT ? "PADDING_RIGHT"
+                                                                              : "PADDING_VALUE";
+    if (desc->kind != TRN_TENSOR_PERMUTATION)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: %s applies to permutations only (trntensorCreatePermutation)",
+                               fn, name);
+    const size_t want = attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE
+                            ? (desc->t[TRN_T_D].type == TRNSCI_R_64F ? 8u : 4u)
+                            : desc->t[TRN_T_D].nmodes * sizeof(uint32_t);
+    if (sizeInBytes != want)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: %s takes %zu bytes (%s), not %zu", fn,
+                               name, want,
+                               attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE
+                                   ? "one value of the output's data type"
+                                   : "one count per mode of the output",
+                               sizeInBytes);
+    return TRNTENSOR_STATUS_SUCCESS;
+}
+
 trntensorStatus_t trntensorOperationDescriptorSetAttribute(
     const trntensorHandle_t handle, trntensorOperationDescriptor_t desc,
     trntensorOperationDescriptorAttribute_t attr, const void *buf, size_t sizeInBytes) {
@@ -327,12 +369,51 @@ trntensorStatus_t trntensorOperationDescriptorSetAttribute(
         return TRNTENSOR_STATUS_NOT_INITIALIZED;
     if (!desc || !buf)
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc or buf is NULL", fn);
-    if (attr != TRNTENSOR_OPERATION_DESCRIPTOR_TAG)
+    switch (attr) {
+    case TRNTENSOR_OPERATION_DESCRIPTOR_TAG:
+        if (sizeInBytes != sizeof(int32_t))
+            return trn_tensor_fail(trnsciErrorInvalidValue, "%s: TAG takes an int32_t", fn);
+        memcpy(&desc->tag, buf, sizeof(int32_t));
+        break;
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT: {
+        const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
+        if (st != TRNTENSOR_STATUS_SUCCESS)
+            return st;
+        uint32_t v[TRNTENSOR_MAX_MODES];
+        memcpy(v, buf, sizeInBytes);
+        /* cuTENSOR's counts are uint32_t; ported code often passes int
+         * arrays, so a count of 2^31 or more is taken as a negative int. */
+        for (uint32_t i = 0; i < desc->t[TRN_T_D].nmodes; i++)
+            if (v[i] > INT32_MAX)
+                return trn_tensor_fail(trnsciErrorInvalidValue,
+                                       "%s: padding count %d of mode %u is negative", fn,
+                                       (int)(int32_t)v[i], i);
+        memcpy(attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT ? desc->pad_left
+                                                                   : desc->pad_right,
+               v, sizeInBytes);
+        desc->padded = 0;
+        for (uint32_t i = 0; i < desc->t[TRN_T_D].nmodes; i++)
+            desc->padded |= desc->pad_left[i] != 0 || desc->pad_right[i] != 0;
+        break;
+    }
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE: {
+        const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
+        if (st != TRNTENSOR_STATUS_SUCCESS)
+            return st;
+        if (sizeInBytes == sizeof(double)) {
+            memcpy(&desc->pad_value, buf, sizeof(double));
+        } else {
+            float f;
+            memcpy(&f, buf, sizeof(f));
+            desc->pad_value = f;
+        }
+        break;
+    }
+    default:
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: attribute %d cannot be set", fn,
                                (int)attr);
-    if (sizeInBytes != sizeof(int32_t))
-        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: TAG takes an int32_t", fn);
-    memcpy(&desc->tag, buf, sizeof(int32_t));
+    }
     trn_ok();
     return TRNTENSOR_STATUS_SUCCESS;
 }
@@ -366,6 +447,26 @@ trntensorStatus_t trntensorOperationDescriptorGetAttribute(
             break;
         const float v = (float)(attr == TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS ? flops : bytes);
         memcpy(buf, &v, sizeof(v));
+        return trn_tensor_status(trn_ok());
+    }
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE: {
+        const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
+        if (st != TRNTENSOR_STATUS_SUCCESS)
+            return st;
+        if (attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE) {
+            const float f = (float)desc->pad_value; /* exact: it was a float */
+            if (sizeInBytes == sizeof(double))
+                memcpy(buf, &desc->pad_value, sizeof(double));
+            else
+                memcpy(buf, &f, sizeof(f));
+        } else if (sizeInBytes) {
+            memcpy(buf,
+                   attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT ? desc->pad_left
+                                                                       : desc->pad_right,
+                   sizeInBytes);
+        }
         return trn_tensor_status(trn_ok());
     }
     default:

@@ -16,6 +16,8 @@
 /* Protocol minor from which the daemon accepts a permutation whose A and B
  * have different data types (an older one refuses it as invalid). */
 #define CONVERT_MINOR 6u
+/* Protocol minor from which the daemon pads a permutation's output. */
+#define PAD_MINOR 14u
 
 /* A host scalar of the operation's scalar type (trn_tensor_scalar_type). */
 static void scalar_of(const struct trntensorOperationDescriptor *op, const void *p,
@@ -51,6 +53,8 @@ static trntensorStatus_t begin(const trntensorHandle_t handle, const trntensorPl
     if (e == trnsciSuccess && plan->op.kind == TRN_TENSOR_PERMUTATION &&
         plan->op.t[TRN_T_A].type != plan->op.t[TRN_T_D].type)
         e = trn_client_need_minor(c, CONVERT_MINOR, "trntensorPermute with typeA != typeB");
+    if (e == trnsciSuccess && plan->op.padded)
+        e = trn_client_need_minor(c, PAD_MINOR, "trntensorPermute with padding");
     if (e != trnsciSuccess)
         return trn_tensor_status(e);
     *out = c;
@@ -130,7 +134,23 @@ static trntensorStatus_t elementwise(const trntensorHandle_t handle, const trnte
     Trnsci__V1__Scalar sa, sb, sg;
     Trnsci__V1__BufferRef ra = TRNSCI__V1__BUFFER_REF__INIT, rb = ra, rc = ra, rd = ra;
     trn_tensor_wire_desc(o, TRN_T_A, &da);
-    trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    int64_t pext[TRNTENSOR_MAX_MODES], pstr[TRNTENSOR_MAX_MODES];
+    int64_t pl[TRNTENSOR_MAX_MODES], pr[TRNTENSOR_MAX_MODES];
+    Trnsci__V1__Scalar spad = TRNSCI__V1__SCALAR__INIT;
+    if (o->padded) {
+        trn_tensor_wire_padded(o, pext, pstr, &dd);
+        for (uint32_t i = 0; i < o->t[TRN_T_D].nmodes; i++) {
+            pl[i] = o->pad_left[i];
+            pr[i] = o->pad_right[i];
+        }
+        w.n_pad_left = w.n_pad_right = o->t[TRN_T_D].nmodes;
+        w.pad_left = pl;
+        w.pad_right = pr;
+        spad.re = o->pad_value;
+        w.pad_value = &spad;
+    } else {
+        trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    }
     scalar_of(o, alpha, &sa);
     scalar_of(o, beta, &sb);
     scalar_of(o, gamma, &sg);

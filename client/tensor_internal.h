@@ -29,6 +29,9 @@ struct trntensorTensorDescriptor {
     int64_t extent[TRNTENSOR_MAX_MODES];
     int64_t stride[TRNTENSOR_MAX_MODES];
     trnsciDataType_t type;
+    /* Made with stride NULL: as the output of a padded permutation, its
+     * packed strides are those of the padded extents. */
+    int packed;
 };
 
 /* What an operation descriptor describes. */
@@ -53,6 +56,13 @@ struct trntensorOperationDescriptor {
     trntensorOperator_t op_ab, op_abc, op_reduce;
     int compute; /* trnblasComputeType_t value */
     int32_t tag;
+    /* Permutations: the output's padding
+     * (TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT/RIGHT/VALUE), per mode
+     * of the output (D); padded when any count is set. pad_value is the
+     * value of D's type, widened. */
+    int padded;
+    uint32_t pad_left[TRNTENSOR_MAX_MODES], pad_right[TRNTENSOR_MAX_MODES];
+    double pad_value;
 };
 
 struct trntensorPlanPreference {
@@ -79,6 +89,11 @@ void trn_tensor_plan_free(struct trntensorPlan *plan);
  * into op). */
 void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int role,
                           Trnsci__V1__TensorDescriptor *w);
+/* D's descriptor of a padded permutation: the padded extents in ext[],
+ * and in str[] the strides (packed over the padded extents when descB was
+ * made with stride NULL, else descB's). */
+void trn_tensor_wire_padded(const struct trntensorOperationDescriptor *op, int64_t ext[],
+                            int64_t str[], Trnsci__V1__TensorDescriptor *w);
 
 /* The type of op's host scalars (alpha, beta, gamma): the data type, or
  * for a permutation that converts (typeA != typeB) the compute

@@ -71,6 +71,13 @@ typedef struct trn_tensor_ew_desc {
     void *d;
     uint64_t elements; /* of D */
     uint64_t reduced;  /* elements of A per element of D (1 when not reducing) */
+    /* A padded permutation (CUTENSOR_OPERATION_DESCRIPTOR_PADDING_*): D's
+     * extents are the padded ones; along mode i the positions [pad_lo[i],
+     * pad_hi[i]) hold alpha opA(A) (A's index being D's less pad_lo[i]) and
+     * the others pad_value, in D's type. */
+    int padded;
+    int64_t pad_lo[TRN_TENSOR_MAX_MODES], pad_hi[TRN_TENSOR_MAX_MODES];
+    double pad_value;
 } trn_tensor_ew_desc;
 
 /* trntensor's fused chemistry kernels (trnsci extensions; the layouts are

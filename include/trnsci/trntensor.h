@@ -158,6 +158,10 @@ typedef enum trntensorOperationDescriptorAttribute_t {
     TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE = 1, /* trnsciDataType_t (get only) */
     TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS = 2,       /* float (get only) */
     TRNTENSOR_OPERATION_DESCRIPTOR_MOVED_BYTES = 3, /* float (get only) */
+    /* Permutations only (trntensorOperationDescriptorSetAttribute). */
+    TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT = 4,  /* uint32_t[numModes of B] */
+    TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT = 5, /* uint32_t[numModes of B] */
+    TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE = 6, /* one value of B's data type */
 } trntensorOperationDescriptorAttribute_t;
 
 typedef enum trntensorPlanPreferenceAttribute_t {
@@ -240,8 +244,8 @@ trntensorStatus_t trntensorDestroyTensorDescriptor(trntensorTensorDescriptor_t d
  * A or B (or both: a batch mode); a mode in exactly one of A and B that D
  * lacks is summed over in that operand (a trace). modeC must equal modeD and
  * descC must describe the same layout as descD (cuTENSOR's rule); C and D
- * may be the same pointer, but D must not overlap A or B. Modes are int32_t labels; a label appears at most
- * once per operand. */
+ * may be the same pointer, but D must not overlap A or B. Modes are int32_t labels; a label appears
+ * at most once per operand. */
 trntensorStatus_t
 trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
                            const trntensorTensorDescriptor_t descA, const int32_t modeA[],
@@ -311,7 +315,22 @@ trntensorStatus_t trntensorCreateReduction(
 trntensorStatus_t trntensorDestroyOperationDescriptor(trntensorOperationDescriptor_t desc);
 
 /* TAG is settable (and readable); SCALAR_TYPE, FLOPS and MOVED_BYTES are
- * readable. sizeInBytes must be the attribute's size. */
+ * readable. sizeInBytes must be the attribute's size.
+ *
+ * PADDING_LEFT, PADDING_RIGHT and PADDING_VALUE (settable and readable)
+ * pad the output B of a permutation, as cuTENSOR does: descB's extents
+ * are those of the data (A's), and B in memory has extent
+ * extent[i] + left[i] + right[i] along mode i; those padded positions
+ * before and after the data hold the padding value (default 0) and the
+ * others alpha opA(A). When descB was made with stride NULL its strides
+ * are the packed ones of the padded extents; explicit strides are taken
+ * as given (they must describe the padded tensor). LEFT and RIGHT are
+ * arrays of descB's numModes counts (uint32_t; int arrays are accepted,
+ * a negative count is TRNTENSOR_STATUS_INVALID_VALUE); VALUE is one value
+ * of B's data type. On another operation they are
+ * TRNTENSOR_STATUS_NOT_SUPPORTED. A padded permutation needs a daemon of
+ * protocol 1.14 (trntensorPermute returns TRNTENSOR_STATUS_NOT_SUPPORTED
+ * from an older one). */
 trntensorStatus_t trntensorOperationDescriptorSetAttribute(
     const trntensorHandle_t handle, trntensorOperationDescriptor_t desc,
     trntensorOperationDescriptorAttribute_t attr, const void *buf, size_t sizeInBytes);

@@ -22,7 +22,9 @@
  * (32F: a is rounded to FP32 first and the result rounded to FP32; the
  * arithmetic itself is in double, as everywhere here) and rounded once to
  * D's type, round to nearest even (the C conversions under the default
- * rounding mode). The specialised loops compute exactly that value.
+ * rounding mode). The specialised loops compute exactly that value. A
+ * padded permutation (permute_padded) writes the padding value around the
+ * interior; its interior runs through the same loops.
  */
 #include <math.h>
 
@@ -291,13 +293,89 @@ static void permute(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
     }
 }
 
+/* pad_value into n elements of D at stride sd. */
+static void fill_pad(const trn_tensor_ew_desc *d, char *dp, int64_t sd, int64_t n) {
+    const int64_t es = (int64_t)trn_dtype_size(d->type);
+    for (int64_t k = 0; k < n; k++)
+        store(d->type, dp + k * sd * es, 0, d->pad_value);
+}
+
+/* A padded permutation over D's (padded) elements [lo, hi): each run
+ * along mode 0 is split into its leading padding, the interior (the same
+ * run functions as an unpadded permutation, so the interior's bits are
+ * those of one) and its trailing padding; a run outside the interior in
+ * another mode is padding throughout. Modes are not fused: a padded mode
+ * does not continue into the next. */
+static void permute_padded(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    const int nm = d->nmodes;
+    const perm_run run = perm_pick(d);
+    const int64_t esa = (int64_t)trn_dtype_size(d->type_a), esd = (int64_t)trn_dtype_size(d->type);
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    size_t t = lo;
+    for (int i = 0; i < nm; i++) {
+        idx[i] = (int64_t)(t % (size_t)d->extent[i]);
+        t /= (size_t)d->extent[i];
+    }
+    const int64_t ext0 = nm ? d->extent[0] : 1, sd0 = nm ? d->stride_d[0] : 1;
+    const int64_t sa0 = nm ? d->stride_a[0] : 1;
+    for (size_t e = lo; e < hi;) {
+        const int64_t first = nm ? idx[0] : 0;
+        int64_t n = ext0 - first;
+        if ((size_t)n > hi - e)
+            n = (int64_t)(hi - e);
+        /* Offsets of the run's first element; inside: the other modes'
+         * indices are in the interior. */
+        int64_t od = 0, oa = 0;
+        int inside = 1;
+        for (int i = 0; i < nm; i++) {
+            od += idx[i] * d->stride_d[i];
+            if (i > 0) {
+                inside &= idx[i] >= d->pad_lo[i] && idx[i] < d->pad_hi[i];
+                oa += (idx[i] - d->pad_lo[i]) * d->stride_a[i];
+            }
+        }
+        char *dp = (char *)d->d + od * esd;
+        const int64_t end = first + n;
+        if (!inside || nm == 0) {
+            if (nm == 0) /* a scalar: no padding is possible */
+                run(d, dp, 1, d->a, 1, 1);
+            else
+                fill_pad(d, dp, sd0, n);
+        } else {
+            /* [first, end) against the interior [lo0, hi0) of mode 0. */
+            const int64_t lo0 = d->pad_lo[0], hi0 = d->pad_hi[0];
+            const int64_t b = first > lo0 ? first : lo0, c = end < hi0 ? end : hi0;
+            if (b >= c) {
+                fill_pad(d, dp, sd0, n);
+            } else {
+                fill_pad(d, dp, sd0, b - first);
+                run(d, dp + (b - first) * sd0 * esd, sd0,
+                    (const char *)d->a + (oa + (b - lo0) * sa0) * esa, sa0, c - b);
+                fill_pad(d, dp + (c - first) * sd0 * esd, sd0, end - c);
+            }
+        }
+        e += (size_t)n;
+        if (nm == 0)
+            break;
+        idx[0] += n;
+        for (int i = 0; i < nm && idx[i] == d->extent[i]; i++) { /* carry */
+            idx[i] = 0;
+            if (i + 1 < nm)
+                idx[i + 1]++;
+        }
+    }
+}
+
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->elements, shard, nshards, &lo, &hi);
     if (lo >= hi)
         return TRN_KSTATUS_OK;
     if (!d->reduce && !d->b && !d->c) {
-        permute(d, lo, hi);
+        if (d->padded)
+            permute_padded(d, lo, hi);
+        else
+            permute(d, lo, hi);
         return TRN_KSTATUS_OK;
     }
     /* D's multi-index of element lo and the operands' offsets there. */

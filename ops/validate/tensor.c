@@ -342,15 +342,56 @@ static trn_wire_code output_of(trn_vctx *vx, const char *fn, const Trnsci__V1__T
     return TRN_WIRE_OK;
 }
 
+/* The padding of a permutation (pad_left, pad_right: one count per mode
+ * of D, whose extents are the padded ones): out's interior bounds, and in
+ * *inner D's layout with the interior's extents, which A's modes must
+ * match. Without padding *inner is dl. */
+static trn_wire_code padding_of(trn_vctx *vx, const char *fn,
+                                const Trnsci__V1__TensorElementwiseOp *w,
+                                const trn_tensor_layout *dl, trn_tensor_layout *inner,
+                                trn_tensor_ew_desc *out) {
+    *inner = *dl;
+    if (w->n_pad_left == 0 && w->n_pad_right == 0)
+        return TRN_WIRE_OK;
+    if (w->b || w->c) {
+        trn_vmsg(vx, "%s: padding applies to a permutation only (no B, no C)", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (w->n_pad_left != (size_t)dl->nmodes || w->n_pad_right != (size_t)dl->nmodes) {
+        trn_vmsg(vx, "%s: pad_left and pad_right have %zu and %zu counts; D has %d modes", fn,
+                 w->n_pad_left, w->n_pad_right, dl->nmodes);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    for (int i = 0; i < dl->nmodes; i++) {
+        const int64_t l = w->pad_left[i], r = w->pad_right[i];
+        /* extent >= 1 and l, r >= 0, so the differences cannot overflow. */
+        if (l < 0 || r < 0 || l > dl->extent[i] - 1 || r > dl->extent[i] - 1 - l) {
+            trn_vmsg(vx,
+                     "%s: mode %d of D: padding %lld left and %lld right must be >= 0 and leave "
+                     "at least one of its %lld positions",
+                     fn, (int)dl->mode[i], (long long)l, (long long)r, (long long)dl->extent[i]);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        inner->extent[i] = dl->extent[i] - l - r;
+        out->pad_lo[i] = l;
+        out->pad_hi[i] = l + inner->extent[i];
+    }
+    out->padded = 1;
+    out->pad_value = scalar_re(w->pad_value);
+    return TRN_WIRE_OK;
+}
+
 static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
                                                  const Trnsci__V1__TensorElementwiseOp *w,
                                                  trn_tensor_ew_desc *out) {
     static const char fn[] = "tensor elementwise";
     memset(out, 0, sizeof(*out));
-    trn_tensor_layout dl, la, lb, lc;
+    trn_tensor_layout dl, la, lb, lc, inner;
     /* A permutation (no B, no C) may convert A to D's type. */
     const int permutation = !w->b && !w->c;
     trn_wire_code rc = output_of(vx, fn, w->d, &dl, out);
+    if (rc == TRN_WIRE_OK)
+        rc = padding_of(vx, fn, w, &dl, &inner, out);
     out->type_a = out->type;
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "A", w->a, out->type, permutation ? &out->type_a : NULL, &la,
@@ -359,7 +400,7 @@ static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
         rc = out->type_a == out->type ? compute_of(vx, fn, w->compute, out->type, 0, &out->compute)
                                       : convert_compute_of(vx, fn, w->compute, &out->compute);
     if (rc == TRN_WIRE_OK)
-        rc = align_to(vx, fn, "A", &la, &dl, out->stride_a);
+        rc = align_to(vx, fn, "A", &la, &inner, out->stride_a);
     if (rc == TRN_WIRE_OK && w->b) {
         rc = layout_of(vx, fn, "B", w->b, out->type, NULL, &lb, &out->op_b);
         if (rc == TRN_WIRE_OK)

@@ -336,6 +336,65 @@ static void test_elementwise(void **state) {
     expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 3);
 }
 
+/* Padding of a permutation's output (protocol 1.14): D's extents are the
+ * padded ones, A's are D's less both counts; counts one per mode of D,
+ * >= 0, leaving one position; permutations only; D's memory is checked at
+ * its padded span. */
+static void test_permute_padding(void **state) {
+    fx *f = *state;
+    /* A[b,a] 4 x 3 -> D[a,b] (3 + 1 + 2) x (4 + 0 + 1) = 6 x 5 */
+    const int64_t eba[] = {4, 3}, ed[] = {6, 5}, eb[] = {5};
+    wdesc a, d, c;
+    wd(&a, R32, "ba", eba, NULL);
+    wd(&d, R32, "ab", ed, NULL);
+    wd(&c, R32, "b", eb, NULL);
+    const uint64_t ba = vf_alloc(f->s1, 12 * 4), bd = vf_alloc(f->s1, 30 * 4),
+                   small = vf_alloc(f->s1, 29 * 4), bc = vf_alloc(f->s1, 5 * 4);
+    Trnsci__V1__BufferRef ra = ref(ba, 0), rd = ref(bd, 0), rc = ref(bc, 0);
+    int64_t left[2] = {1, 0}, right[2] = {2, 1};
+    Trnsci__V1__Scalar pv = TRNSCI__V1__SCALAR__INIT;
+    pv.re = 7.0;
+    Trnsci__V1__TensorElementwiseOp w = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
+    w.a = &a.w;
+    w.d = &d.w;
+    w.a_data = &ra;
+    w.d_data = &rd;
+    w.n_pad_left = w.n_pad_right = 2;
+    w.pad_left = left;
+    w.pad_right = right;
+    w.pad_value = &pv;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE;
+    op.tensor_elementwise = &w;
+    expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 2);
+    const trn_tensor_ew_desc *e = &f->desc.u.tensor_ew;
+    assert_int_equal(e->padded, 1);
+    assert_int_equal(e->elements, 30);
+    assert_int_equal(e->pad_lo[0], 1);
+    assert_int_equal(e->pad_hi[0], 4);
+    assert_int_equal(e->pad_hi[1], 4);
+    assert_true(e->pad_value == 7.0);
+    rd = ref(small, 0); /* D checked at its padded span */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
+    rd = ref(bd, 0);
+    right[0] = 1; /* A's extent 3 no longer fits D's 6 less 1 + 1 */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "extent 3 in A but 4 in D", 0);
+    right[0] = -1;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "must be >= 0", 0);
+    right[0] = 5; /* 1 + 5 = 6 leaves nothing of mode a */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "leave at least one", 0);
+    right[0] = INT64_MAX; /* no overflow in the check */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "leave at least one", 0);
+    right[0] = 2;
+    w.n_pad_right = 1;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "D has 2 modes", 0);
+    w.n_pad_right = 2;
+    w.c = &c.w; /* not a permutation */
+    w.c_data = &rc;
+    w.op_abc = 3;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "permutation only", 0);
+}
+
 static void test_reduction(void **state) {
     fx *f = *state;
     /* D[b] = sum_a A[a,b] (3 x 4) + beta C[b] */
@@ -715,6 +774,7 @@ int main(void) {
         cmocka_unit_test(test_contraction_specs),
         cmocka_unit_test(test_mapping),
         cmocka_unit_test_setup_teardown(test_elementwise, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_permute_padding, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_reduction, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_permute_convert, vf_setup, vf_teardown),
         cmocka_unit_test(test_permute_kernel),
