@@ -49,7 +49,25 @@ const char *trn_tensor_type_name(trnsciDataType_t t) {
 }
 
 static Trnsci__V1__DataType wire_type(trnsciDataType_t t) {
-    return t == TRNSCI_R_64F ? TRNSCI__V1__DATA_TYPE__R_64F : TRNSCI__V1__DATA_TYPE__R_32F;
+    switch (t) {
+    case TRNSCI_R_64F: return TRNSCI__V1__DATA_TYPE__R_64F;
+    case TRNSCI_C_32F: return TRNSCI__V1__DATA_TYPE__C_32F;
+    case TRNSCI_C_64F: return TRNSCI__V1__DATA_TYPE__C_64F;
+    default: return TRNSCI__V1__DATA_TYPE__R_32F;
+    }
+}
+
+size_t trn_tensor_type_size(trnsciDataType_t t) {
+    switch (t) {
+    case TRNSCI_R_64F:
+    case TRNSCI_C_32F: return 8;
+    case TRNSCI_C_64F: return 16;
+    default: return 4;
+    }
+}
+
+int trn_tensor_type_complex(trnsciDataType_t t) {
+    return t == TRNSCI_C_32F || t == TRNSCI_C_64F;
 }
 
 void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int role,
@@ -95,11 +113,12 @@ trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle
     if (numModes > TRNTENSOR_MAX_MODES)
         return trn_tensor_fail(trnsciErrorNotSupported, "%s: numModes %u exceeds the %d supported",
                                fn, numModes, TRNTENSOR_MAX_MODES);
-    if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F)
-        return trn_tensor_fail(
-            trnsciErrorNotSupported,
-            "%s: data type %d (%s) is not supported (TRNSCI_R_32F, TRNSCI_R_64F)", fn,
-            (int)dataType, trn_tensor_type_name(dataType));
+    if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F && dataType != TRNSCI_C_32F &&
+        dataType != TRNSCI_C_64F)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: data type %d (%s) is not supported (TRNSCI_R_32F, "
+                               "TRNSCI_R_64F, TRNSCI_C_32F, TRNSCI_C_64F)",
+                               fn, (int)dataType, trn_tensor_type_name(dataType));
     if (alignmentRequirement & (alignmentRequirement - 1))
         return trn_tensor_fail(trnsciErrorInvalidValue,
                                "%s: alignmentRequirement %u is not a power of two", fn,
@@ -214,6 +233,11 @@ trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDes
                                fn);
     if ((opC != TRNTENSOR_OP_IDENTITY && opC != TRNTENSOR_OP_CONJ))
         return trn_tensor_fail(trnsciErrorNotSupported, "%s: opC must be IDENTITY or CONJ", fn);
+    /* C is added as it is (the wire's contraction carries no operator for
+     * C): CONJ is the identity on real data only. */
+    if (opC == TRNTENSOR_OP_CONJ && trn_tensor_type_complex(descC->type))
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: opC CONJ on complex data is not supported (IDENTITY)", fn);
     return finish(&op, descCompute, fn, desc);
 }
 
@@ -274,6 +298,13 @@ trntensorCreatePermutation(const trntensorHandle_t handle, trntensorOperationDes
     /* A conversion is formed in 32F or 64F (trnblasComputeType_t 68, 70;
      * the precision modes are for contractions), checked here rather than
      * at execution so that the call fails where cuTENSOR's would. */
+    if (descA->type != descB->type &&
+        (trn_tensor_type_complex(descA->type) || trn_tensor_type_complex(descB->type)))
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: typeA %s and typeB %s: a permutation converts between "
+                               "TRNSCI_R_32F and TRNSCI_R_64F only",
+                               fn, trn_tensor_type_name(descA->type),
+                               trn_tensor_type_name(descB->type));
     if (descA->type != descB->type && descCompute && descCompute->compute != 68 &&
         descCompute->compute != 70)
         return trn_tensor_fail(trnsciErrorNotSupported,
@@ -330,7 +361,7 @@ static void op_counts(const struct trntensorOperationDescriptor *op, double *flo
                 volume *= (double)op->t[r].extent[i];
             }
         }
-        moved += elems * (op->t[r].type == TRNSCI_R_64F ? 8.0 : 4.0);
+        moved += elems * (double)trn_tensor_type_size(op->t[r].type);
     }
     *flops = op->kind == TRN_TENSOR_CONTRACTION ? 2.0 * volume : volume;
     *bytes = moved;
@@ -349,7 +380,7 @@ static trntensorStatus_t padding_check(const struct trntensorOperationDescriptor
                                "%s: %s applies to permutations only (trntensorCreatePermutation)",
                                fn, name);
     const size_t want = attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE
-                            ? (desc->t[TRN_T_D].type == TRNSCI_R_64F ? 8u : 4u)
+                            ? trn_tensor_type_size(desc->t[TRN_T_D].type)
                             : desc->t[TRN_T_D].nmodes * sizeof(uint32_t);
     if (sizeInBytes != want)
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: %s takes %zu bytes (%s), not %zu", fn,
@@ -401,12 +432,20 @@ trntensorStatus_t trntensorOperationDescriptorSetAttribute(
         const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
         if (st != TRNTENSOR_STATUS_SUCCESS)
             return st;
-        if (sizeInBytes == sizeof(double)) {
-            memcpy(&desc->pad_value, buf, sizeof(double));
-        } else {
-            float f;
-            memcpy(&f, buf, sizeof(f));
-            desc->pad_value = f;
+        /* One value of B's type: float, double, or their complex pairs. */
+        const int single =
+            desc->t[TRN_T_D].type == TRNSCI_R_32F || desc->t[TRN_T_D].type == TRNSCI_C_32F;
+        const size_t parts = trn_tensor_type_complex(desc->t[TRN_T_D].type) ? 2 : 1;
+        for (size_t i = 0; i < 2; i++) {
+            double v = 0.0;
+            if (i < parts && single) {
+                float f;
+                memcpy(&f, (const char *)buf + i * sizeof(f), sizeof(f));
+                v = f;
+            } else if (i < parts) {
+                memcpy(&v, (const char *)buf + i * sizeof(v), sizeof(v));
+            }
+            desc->pad_value[i] = v;
         }
         break;
     }
@@ -456,11 +495,16 @@ trntensorStatus_t trntensorOperationDescriptorGetAttribute(
         if (st != TRNTENSOR_STATUS_SUCCESS)
             return st;
         if (attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE) {
-            const float f = (float)desc->pad_value; /* exact: it was a float */
-            if (sizeInBytes == sizeof(double))
-                memcpy(buf, &desc->pad_value, sizeof(double));
-            else
-                memcpy(buf, &f, sizeof(f));
+            const int single =
+                desc->t[TRN_T_D].type == TRNSCI_R_32F || desc->t[TRN_T_D].type == TRNSCI_C_32F;
+            const size_t parts = trn_tensor_type_complex(desc->t[TRN_T_D].type) ? 2 : 1;
+            for (size_t i = 0; i < parts; i++) {
+                const float f = (float)desc->pad_value[i]; /* exact: it was a float */
+                if (single)
+                    memcpy((char *)buf + i * sizeof(f), &f, sizeof(f));
+                else
+                    memcpy((char *)buf + i * sizeof(double), &desc->pad_value[i], sizeof(double));
+            }
         } else if (sizeInBytes) {
             memcpy(buf,
                    attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT ? desc->pad_left

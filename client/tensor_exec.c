@@ -25,15 +25,23 @@ static void scalar_of(const struct trntensorOperationDescriptor *op, const void 
     trnsci__v1__scalar__init(s);
     if (!p)
         return;
-    if (trn_tensor_scalar_type(op) == TRNSCI_R_64F) {
-        double v;
-        memcpy(&v, p, sizeof(v));
-        s->re = v;
+    const trnsciDataType_t t = trn_tensor_scalar_type(op);
+    if (t == TRNSCI_R_64F || t == TRNSCI_C_64F) {
+        double v[2] = {0.0, 0.0};
+        memcpy(v, p, t == TRNSCI_C_64F ? sizeof(v) : sizeof(v[0]));
+        s->re = v[0];
+        s->im = v[1];
     } else {
-        float v;
-        memcpy(&v, p, sizeof(v));
-        s->re = v;
+        float v[2] = {0.0f, 0.0f};
+        memcpy(v, p, t == TRNSCI_C_32F ? sizeof(v) : sizeof(v[0]));
+        s->re = v[0];
+        s->im = v[1];
     }
+}
+
+/* beta != 0: C is read. */
+static int nonzero(const Trnsci__V1__Scalar *s) {
+    return s->re != 0.0 || s->im != 0.0;
 }
 
 /* The checks every execute call starts with; *out is the client. */
@@ -97,7 +105,7 @@ trntensorStatus_t trntensorContract(const trntensorHandle_t handle, const trnten
     trnsciError_t e = trn_client_resolve(c, A, "trntensorContract: A", &ra);
     if (e == trnsciSuccess)
         e = trn_client_resolve(c, B, "trntensorContract: B", &rb);
-    if (e == trnsciSuccess && sb.re != 0.0)
+    if (e == trnsciSuccess && nonzero(&sb))
         e = trn_client_resolve(c, C, "trntensorContract: C", &rc);
     if (e == trnsciSuccess)
         e = trn_client_resolve(c, D, "trntensorContract: D", &rd);
@@ -146,7 +154,8 @@ static trntensorStatus_t elementwise(const trntensorHandle_t handle, const trnte
         w.n_pad_left = w.n_pad_right = o->t[TRN_T_D].nmodes;
         w.pad_left = pl;
         w.pad_right = pr;
-        spad.re = o->pad_value;
+        spad.re = o->pad_value[0];
+        spad.im = o->pad_value[1];
         w.pad_value = &spad;
     } else {
         trn_tensor_wire_desc(o, TRN_T_D, &dd);
@@ -237,7 +246,7 @@ trntensorStatus_t trntensorReduce(const trntensorHandle_t handle, const trntenso
     scalar_of(o, alpha, &sa);
     scalar_of(o, beta, &sb);
     trnsciError_t e = trn_client_resolve(c, A, "trntensorReduce: A", &ra);
-    if (e == trnsciSuccess && sb.re != 0.0)
+    if (e == trnsciSuccess && nonzero(&sb))
         e = trn_client_resolve(c, C, "trntensorReduce: C", &rc);
     if (e == trnsciSuccess)
         e = trn_client_resolve(c, D, "trntensorReduce: D", &rd);

@@ -62,7 +62,7 @@ struct trntensorOperationDescriptor {
      * value of D's type, widened. */
     int padded;
     uint32_t pad_left[TRNTENSOR_MAX_MODES], pad_right[TRNTENSOR_MAX_MODES];
-    double pad_value;
+    double pad_value[2]; /* real, imaginary part */
 };
 
 struct trntensorPlanPreference {
@@ -100,6 +100,10 @@ void trn_tensor_wire_padded(const struct trntensorOperationDescriptor *op, int64
  * descriptor's precision (64F: TRNSCI_R_64F, else TRNSCI_R_32F), as
  * cuTENSOR's CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE. */
 trnsciDataType_t trn_tensor_scalar_type(const struct trntensorOperationDescriptor *op);
+/* Bytes of one element of a trntensor data type (R/C 32F/64F). */
+size_t trn_tensor_type_size(trnsciDataType_t t);
+/* Whether t is TRNSCI_C_32F or TRNSCI_C_64F. */
+int trn_tensor_type_complex(trnsciDataType_t t);
 /* "TRNSCI_R_32F", ... for messages. */
 const char *trn_tensor_type_name(trnsciDataType_t t);
 

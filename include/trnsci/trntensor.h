@@ -27,14 +27,19 @@
  * TRNTENSOR_STATUS_INVALID_VALUE or _NOT_SUPPORTED come with a message in
  * trnsciGetLastErrorMessage naming the argument and the rule.
  *
- * Types: TRNSCI_R_32F and TRNSCI_R_64F; all operands of an operation have
- * one data type, except a permutation, which may convert between the two
- * (typeA != typeB, see trntensorCreatePermutation); other mixtures are
- * TRNTENSOR_STATUS_NOT_SUPPORTED. Compute descriptors:
- * TRNTENSOR_COMPUTE_DESC_32F (R_32F data), _64F (R_64F data), either for
+ * Types: TRNSCI_R_32F, TRNSCI_R_64F, TRNSCI_C_32F and TRNSCI_C_64F; all
+ * operands of an operation have one data type, except a permutation, which
+ * may convert between the two real types (typeA != typeB, see
+ * trntensorCreatePermutation); other mixtures are
+ * TRNTENSOR_STATUS_NOT_SUPPORTED. On complex data the unary operators are
+ * TRNTENSOR_OP_IDENTITY and TRNTENSOR_OP_CONJ (conjugation), the binary
+ * ones (opAB, opABC, opReduce) TRNTENSOR_OP_ADD and TRNTENSOR_OP_MUL, and
+ * scalars are complex (trnFloatComplex / trnDoubleComplex); a contraction's
+ * opC must be IDENTITY there. Compute descriptors:
+ * TRNTENSOR_COMPUTE_DESC_32F (R_32F, C_32F data), _64F (R_64F, C_64F), either for
  * a converting permutation, and trnblas's precision modes
  * (TRNTENSOR_COMPUTE_DESC_32F_FAST_16BF, _32F_BF16X3 on R_32F data,
- * _64F_EMULATED on R_64F data; docs/numerics.md). Scalars (alpha, beta,
+ * _64F_EMULATED on R_64F data: real data only; docs/numerics.md). Scalars (alpha, beta,
  * gamma) are host pointers of the operation's scalar type
  * (TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE: the data type; for a
  * converting permutation the compute descriptor's, float for 32F and double
@@ -81,9 +86,9 @@ typedef enum trntensorStatus_t {
 } trntensorStatus_t;
 
 /* Unary operators applied to operands, and binary operators combining them
- * (cutensorOperator_t). Element-wise operations take every unary operator
- * listed; contractions take TRNTENSOR_OP_IDENTITY (and TRNTENSOR_OP_CONJ,
- * which is the identity on real data). */
+ * (cutensorOperator_t). Element-wise operations on real data take every
+ * unary operator listed; contractions take TRNTENSOR_OP_IDENTITY and
+ * TRNTENSOR_OP_CONJ (conjugation on complex data, the identity on real). */
 typedef enum trntensorOperator_t {
     /* unary */
     TRNTENSOR_OP_IDENTITY = 1,

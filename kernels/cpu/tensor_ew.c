@@ -25,7 +25,13 @@
  * rounding mode). The specialised loops compute exactly that value. A
  * padded permutation (permute_padded) writes the padding value around the
  * interior; its interior runs through the same loops.
+ *
+ * Complex data (C32F, C64F) take ew_complex(): one element at a time in
+ * double complex (unary IDENTITY or CONJ, binary ADD or MUL, complex
+ * scalars), rounded once to the type at the store, with the same rules for
+ * zero scalars, reductions and padding as real data.
  */
+#include <complex.h>
 #include <math.h>
 
 #include "kernels/cpu/cpu_kernels.h"
@@ -297,7 +303,7 @@ static void permute(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
 static void fill_pad(const trn_tensor_ew_desc *d, char *dp, int64_t sd, int64_t n) {
     const int64_t es = (int64_t)trn_dtype_size(d->type);
     for (int64_t k = 0; k < n; k++)
-        store(d->type, dp + k * sd * es, 0, d->pad_value);
+        store(d->type, dp + k * sd * es, 0, d->pad_value.re);
 }
 
 /* A padded permutation over D's (padded) elements [lo, hi): each run
@@ -366,11 +372,116 @@ static void permute_padded(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
     }
 }
 
+/* ---- complex data ------------------------------------------------------------------ */
+
+static double complex cload(trn_dtype t, const void *p, int64_t i) {
+    if (t == TRN_DTYPE_C32F) {
+        const float *f = (const float *)p + 2 * i;
+        return CMPLX((double)f[0], (double)f[1]);
+    }
+    const double *f = (const double *)p + 2 * i;
+    return CMPLX(f[0], f[1]);
+}
+
+static void cstore(trn_dtype t, void *p, int64_t i, double complex v) {
+    if (t == TRN_DTYPE_C32F) {
+        float *f = (float *)p + 2 * i;
+        f[0] = (float)creal(v);
+        f[1] = (float)cimag(v);
+    } else {
+        double *f = (double *)p + 2 * i;
+        f[0] = creal(v);
+        f[1] = cimag(v);
+    }
+}
+
+static double complex cunary(int op, double complex x) {
+    return op == OP_CONJ ? conj(x) : x;
+}
+
+static double complex cbinary(int op, double complex x, double complex y) {
+    return op == OP_MUL ? x * y : x + y;
+}
+
+static double complex cscalar(trn_scalar s) {
+    return CMPLX(s.re, s.im);
+}
+
+static int nonzero(trn_scalar s) {
+    return s.re != 0.0 || s.im != 0.0;
+}
+
+/* alpha red(opA(A[oa + reduced offsets])) over the reduced modes. */
+static double complex creduce_at(const trn_tensor_ew_desc *d, int64_t oa) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    double complex acc = d->op_red == OP_MUL ? 1.0 : 0.0;
+    for (uint64_t r = 0; r < d->reduced; r++) {
+        acc = cbinary(d->op_red, acc, cunary(d->op_a, cload(d->type, d->a, oa)));
+        for (int i = 0; i < d->nrmodes; i++) {
+            oa += d->rstride_a[i];
+            if (++idx[i] < d->rextent[i])
+                break;
+            oa -= idx[i] * d->rstride_a[i];
+            idx[i] = 0;
+        }
+    }
+    return acc;
+}
+
+/* Every complex op over D's elements [lo, hi), one element at a time. */
+static void ew_complex(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    size_t t = lo;
+    for (int i = 0; i < d->nmodes; i++) {
+        idx[i] = (int64_t)(t % (size_t)d->extent[i]);
+        t /= (size_t)d->extent[i];
+    }
+    const double complex alpha = cscalar(d->alpha), beta = cscalar(d->beta),
+                         gamma = cscalar(d->gamma);
+    const int a_nz = nonzero(d->alpha), b_nz = nonzero(d->beta), g_nz = nonzero(d->gamma);
+    for (size_t e = lo; e < hi; e++) {
+        int64_t oa = 0, ob = 0, oc = 0, od = 0;
+        int inside = 1;
+        for (int i = 0; i < d->nmodes; i++) {
+            const int64_t ia = d->padded ? idx[i] - d->pad_lo[i] : idx[i];
+            if (d->padded)
+                inside &= idx[i] >= d->pad_lo[i] && idx[i] < d->pad_hi[i];
+            oa += ia * d->stride_a[i];
+            ob += idx[i] * d->stride_b[i];
+            oc += idx[i] * d->stride_c[i];
+            od += idx[i] * d->stride_d[i];
+        }
+        double complex v;
+        if (!inside) {
+            v = cscalar(d->pad_value);
+        } else if (d->reduce) {
+            v = a_nz ? alpha * creduce_at(d, oa) : 0.0;
+            if (d->c && b_nz)
+                v += beta * cunary(d->op_c, cload(d->type, d->c, oc));
+        } else {
+            v = a_nz ? alpha * cunary(d->op_a, cload(d->type, d->a, oa)) : 0.0;
+            if (d->b)
+                v = cbinary(d->op_ab, v,
+                            b_nz ? beta * cunary(d->op_b, cload(d->type, d->b, ob)) : 0.0);
+            if (d->c)
+                v = cbinary(d->op_abc, v,
+                            g_nz ? gamma * cunary(d->op_c, cload(d->type, d->c, oc)) : 0.0);
+        }
+        cstore(d->type, d->d, od, v);
+        for (int i = 0; i < d->nmodes && ++idx[i] == d->extent[i]; i++)
+            idx[i] = 0;
+    }
+}
+
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->elements, shard, nshards, &lo, &hi);
     if (lo >= hi)
         return TRN_KSTATUS_OK;
+    if (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F) {
+        ew_complex(d, lo, hi);
+        return TRN_KSTATUS_OK;
+    }
     if (!d->reduce && !d->b && !d->c) {
         if (d->padded)
             permute_padded(d, lo, hi);
