@@ -12,9 +12,12 @@
 
 #include "client/tensor_internal.h"
 #include "client/validate.h"
+#include "trnsci/trn_fp16.h"
 
 /* Protocol minor that carries trntensor. */
 #define TENSOR_MINOR 5u
+/* Protocol minor from which the daemon takes 16-bit tensors. */
+#define NARROW_MINOR 14u
 
 int trn_tensor_wire_compute(int compute) {
     switch (compute) {
@@ -29,6 +32,9 @@ int trn_tensor_wire_compute(int compute) {
 }
 
 trnsciDataType_t trn_tensor_scalar_type(const struct trntensorOperationDescriptor *op) {
+    /* 16-bit storage computes in 32F: float scalars, as cuTENSOR's. */
+    if (trn_tensor_type_narrow(op->t[TRN_T_A].type))
+        return TRNSCI_R_32F;
     if (op->kind != TRN_TENSOR_PERMUTATION || op->t[TRN_T_A].type == op->t[TRN_T_D].type)
         return op->t[TRN_T_A].type;
     /* trnblasComputeType_t: 70 64F, 79 64F_EMULATED */
@@ -53,8 +59,21 @@ static Trnsci__V1__DataType wire_type(trnsciDataType_t t) {
     case TRNSCI_R_64F: return TRNSCI__V1__DATA_TYPE__R_64F;
     case TRNSCI_C_32F: return TRNSCI__V1__DATA_TYPE__C_32F;
     case TRNSCI_C_64F: return TRNSCI__V1__DATA_TYPE__C_64F;
+    case TRNSCI_R_16F: return TRNSCI__V1__DATA_TYPE__R_16F;
+    case TRNSCI_R_16BF: return TRNSCI__V1__DATA_TYPE__R_16BF;
     default: return TRNSCI__V1__DATA_TYPE__R_32F;
     }
+}
+
+int trn_tensor_type_narrow(trnsciDataType_t t) {
+    return t == TRNSCI_R_16F || t == TRNSCI_R_16BF;
+}
+
+int trn_tensor_op_narrow(const struct trntensorOperationDescriptor *op) {
+    for (int r = 0; r < 4; r++)
+        if (op->present[r] && trn_tensor_type_narrow(op->t[r].type))
+            return 1;
+    return 0;
 }
 
 size_t trn_tensor_type_size(trnsciDataType_t t) {
@@ -62,6 +81,8 @@ size_t trn_tensor_type_size(trnsciDataType_t t) {
     case TRNSCI_R_64F:
     case TRNSCI_C_32F: return 8;
     case TRNSCI_C_64F: return 16;
+    case TRNSCI_R_16F:
+    case TRNSCI_R_16BF: return 2;
     default: return 4;
     }
 }
@@ -114,10 +135,11 @@ trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle
         return trn_tensor_fail(trnsciErrorNotSupported, "%s: numModes %u exceeds the %d supported",
                                fn, numModes, TRNTENSOR_MAX_MODES);
     if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F && dataType != TRNSCI_C_32F &&
-        dataType != TRNSCI_C_64F)
+        dataType != TRNSCI_C_64F && !trn_tensor_type_narrow(dataType))
         return trn_tensor_fail(trnsciErrorNotSupported,
                                "%s: data type %d (%s) is not supported (TRNSCI_R_32F, "
-                               "TRNSCI_R_64F, TRNSCI_C_32F, TRNSCI_C_64F)",
+                               "TRNSCI_R_64F, TRNSCI_C_32F, TRNSCI_C_64F, TRNSCI_R_16F, "
+                               "TRNSCI_R_16BF)",
                                fn, (int)dataType, trn_tensor_type_name(dataType));
     if (alignmentRequirement & (alignmentRequirement - 1))
         return trn_tensor_fail(trnsciErrorInvalidValue,
@@ -299,7 +321,8 @@ trntensorCreatePermutation(const trntensorHandle_t handle, trntensorOperationDes
      * the precision modes are for contractions), checked here rather than
      * at execution so that the call fails where cuTENSOR's would. */
     if (descA->type != descB->type &&
-        (trn_tensor_type_complex(descA->type) || trn_tensor_type_complex(descB->type)))
+        (trn_tensor_type_complex(descA->type) || trn_tensor_type_complex(descB->type) ||
+         trn_tensor_type_narrow(descA->type) || trn_tensor_type_narrow(descB->type)))
         return trn_tensor_fail(trnsciErrorNotSupported,
                                "%s: typeA %s and typeB %s: a permutation converts between "
                                "TRNSCI_R_32F and TRNSCI_R_64F only",
@@ -435,6 +458,16 @@ trntensorStatus_t trntensorOperationDescriptorSetAttribute(
         /* One value of B's type: float, double, or their complex pairs. */
         const int single =
             desc->t[TRN_T_D].type == TRNSCI_R_32F || desc->t[TRN_T_D].type == TRNSCI_C_32F;
+        if (trn_tensor_type_narrow(desc->t[TRN_T_D].type)) {
+            /* one 16-bit value, widened exactly */
+            uint16_t x;
+            memcpy(&x, buf, sizeof(x));
+            desc->pad_value[0] = desc->t[TRN_T_D].type == TRNSCI_R_16F
+                                     ? trnsciHalfToFloat((trnsciHalf){x})
+                                     : trnsciBfloat16ToFloat((trnsciBfloat16){x});
+            desc->pad_value[1] = 0.0;
+            break;
+        }
         const size_t parts = trn_tensor_type_complex(desc->t[TRN_T_D].type) ? 2 : 1;
         for (size_t i = 0; i < 2; i++) {
             double v = 0.0;
@@ -497,6 +530,14 @@ trntensorStatus_t trntensorOperationDescriptorGetAttribute(
         if (attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE) {
             const int single =
                 desc->t[TRN_T_D].type == TRNSCI_R_32F || desc->t[TRN_T_D].type == TRNSCI_C_32F;
+            if (trn_tensor_type_narrow(desc->t[TRN_T_D].type)) {
+                const float f = (float)desc->pad_value[0]; /* exact */
+                const uint16_t x = desc->t[TRN_T_D].type == TRNSCI_R_16F
+                                       ? trnsciFloatToHalf(f).x
+                                       : trnsciFloatToBfloat16(f).x;
+                memcpy(buf, &x, sizeof(x));
+                return trn_tensor_status(trn_ok());
+            }
             const size_t parts = trn_tensor_type_complex(desc->t[TRN_T_D].type) ? 2 : 1;
             for (size_t i = 0; i < parts; i++) {
                 const float f = (float)desc->pad_value[i]; /* exact: it was a float */
@@ -584,6 +625,9 @@ trntensorStatus_t trntensorEstimateWorkspaceSize(const trntensorHandle_t handle,
 
 trnsciError_t trn_tensor_plan_create(trn_client *c, struct trntensorPlan *plan, const char *fn) {
     trnsciError_t e = trn_client_need_minor(c, TENSOR_MINOR, fn);
+    if (e == trnsciSuccess && trn_tensor_op_narrow(&plan->op))
+        e = trn_client_need_minor(c, NARROW_MINOR,
+                                  "trntensor on TRNSCI_R_16F / TRNSCI_R_16BF data");
     if (e != trnsciSuccess)
         return e;
     Trnsci__V1__TensorDescriptor a, b, d;

@@ -63,6 +63,8 @@ static trntensorStatus_t begin(const trntensorHandle_t handle, const trntensorPl
         e = trn_client_need_minor(c, CONVERT_MINOR, "trntensorPermute with typeA != typeB");
     if (e == trnsciSuccess && plan->op.padded)
         e = trn_client_need_minor(c, PAD_MINOR, "trntensorPermute with padding");
+    if (e == trnsciSuccess && trn_tensor_op_narrow(&plan->op))
+        e = trn_client_need_minor(c, PAD_MINOR, "trntensor on TRNSCI_R_16F / TRNSCI_R_16BF data");
     if (e != trnsciSuccess)
         return trn_tensor_status(e);
     *out = c;

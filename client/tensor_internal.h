@@ -104,6 +104,10 @@ trnsciDataType_t trn_tensor_scalar_type(const struct trntensorOperationDescripto
 size_t trn_tensor_type_size(trnsciDataType_t t);
 /* Whether t is TRNSCI_C_32F or TRNSCI_C_64F. */
 int trn_tensor_type_complex(trnsciDataType_t t);
+/* Whether t is 16-bit storage (TRNSCI_R_16F, TRNSCI_R_16BF), and whether
+ * any operand of op is (such ops need protocol 1.14). */
+int trn_tensor_type_narrow(trnsciDataType_t t);
+int trn_tensor_op_narrow(const struct trntensorOperationDescriptor *op);
 /* "TRNSCI_R_32F", ... for messages. */
 const char *trn_tensor_type_name(trnsciDataType_t t);
 

@@ -347,6 +347,8 @@ static const char *type_name(trn_dtype t) {
     case TRN_DTYPE_R64F: return "R_64F";
     case TRN_DTYPE_C32F: return "C_32F";
     case TRN_DTYPE_C64F: return "C_64F";
+    case TRN_DTYPE_R16F: return "R_16F";
+    case TRN_DTYPE_R16BF: return "R_16BF";
     default: return "?";
     }
 }
@@ -443,11 +445,13 @@ int trn_tensor_spec_parse(const char *key, trn_tensor_contract_spec *s, char *er
             s->conj_b = strcmp(star + s->conj_a, "B") == 0;
             ok = (s->conj_a || s->conj_b) && star[s->conj_a + s->conj_b] == '\0';
         }
-        s->type = strcmp(type, "R_32F") == 0   ? TRN_DTYPE_R32F
-                  : strcmp(type, "R_64F") == 0 ? TRN_DTYPE_R64F
-                  : strcmp(type, "C_32F") == 0 ? TRN_DTYPE_C32F
-                  : strcmp(type, "C_64F") == 0 ? TRN_DTYPE_C64F
-                                               : (trn_dtype)0;
+        s->type = strcmp(type, "R_32F") == 0    ? TRN_DTYPE_R32F
+                  : strcmp(type, "R_64F") == 0  ? TRN_DTYPE_R64F
+                  : strcmp(type, "C_32F") == 0  ? TRN_DTYPE_C32F
+                  : strcmp(type, "C_64F") == 0  ? TRN_DTYPE_C64F
+                  : strcmp(type, "R_16F") == 0  ? TRN_DTYPE_R16F
+                  : strcmp(type, "R_16BF") == 0 ? TRN_DTYPE_R16BF
+                                                : (trn_dtype)0;
         if (star && s->type != TRN_DTYPE_C32F && s->type != TRN_DTYPE_C64F)
             ok = 0;
         int c = -1;

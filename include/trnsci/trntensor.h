@@ -35,7 +35,10 @@
  * TRNTENSOR_OP_IDENTITY and TRNTENSOR_OP_CONJ (conjugation), the binary
  * ones (opAB, opABC, opReduce) TRNTENSOR_OP_ADD and TRNTENSOR_OP_MUL, and
  * scalars are complex (trnFloatComplex / trnDoubleComplex); a contraction's
- * opC must be IDENTITY there. Compute descriptors:
+ * opC must be IDENTITY there. TRNSCI_R_16F and TRNSCI_R_16BF (16-bit
+ * storage, protocol 1.14) compute in TRNTENSOR_COMPUTE_DESC_32F only, with
+ * float scalars: widened exactly, FP32 arithmetic, one rounding to the type.
+ * Compute descriptors:
  * TRNTENSOR_COMPUTE_DESC_32F (R_32F, C_32F data), _64F (R_64F, C_64F), either for
  * a converting permutation, and trnblas's precision modes
  * (TRNTENSOR_COMPUTE_DESC_32F_FAST_16BF, _32F_BF16X3 on R_32F data,

@@ -18,6 +18,12 @@
  * (BLAS has no conjugate without transpose) and conjugated in the packed
  * copy. Either way each element is conjugated exactly, so the bits do not
  * depend on the split either.
+ *
+ * 16-bit storage (R16F, R16BF, 32F compute) runs through gemm_narrow.c
+ * (widened exactly, FP32 products and sums, one rounding to the 16-bit
+ * type). So that the rounding stays one, a packed D with beta != 0 has C's
+ * block gathered into the scratch and the GEMM adds beta C itself; the
+ * scatter then only copies.
  */
 #include <complex.h>
 #include <stdio.h>
@@ -87,7 +93,10 @@ static void gather(size_t es, char *dst, const char *src, const int64_t *roff, s
     for (size_t c = 0; c < cols; c++) {
         const char *s = src + (size_t)coff[c] * es;
         char *d = dst + c * rows * es;
-        if (es == 4)
+        if (es == 2)
+            for (size_t r = 0; r < rows; r++)
+                memcpy(d + r * 2, s + (size_t)roff[r] * 2, 2);
+        else if (es == 4)
             for (size_t r = 0; r < rows; r++)
                 memcpy(d + r * 4, s + (size_t)roff[r] * 4, 4);
         else if (es == 8)
@@ -116,9 +125,14 @@ static void scatter(trn_dtype type, const void *t, void *d, const void *c, trn_s
                     const int64_t *roff, size_t rows, const int64_t *coff, size_t cols) {
     const float complex bf = CMPLXF((float)beta.re, (float)beta.im);
     const double complex bd = CMPLX(beta.re, beta.im);
+    const size_t es = trn_dtype_size(type);
     for (size_t j = 0; j < cols; j++)
         for (size_t r = 0; r < rows; r++) {
             const size_t o = (size_t)(roff[r] + coff[j]), i = r + j * rows;
+            if (!c) {
+                memcpy((char *)d + o * es, (const char *)t + i * es, es);
+                continue;
+            }
             switch (type) {
             case TRN_DTYPE_R32F: {
                 const float v = ((const float *)t)[i];
@@ -165,6 +179,7 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
         return TRN_KSTATUS_OK;
     const char *xbase = p->swap ? d->b : d->a, *ybase = p->swap ? d->a : d->b;
     const int beta_nz = d->beta.re != 0.0 || d->beta.im != 0.0;
+    const int narrow = d->type == TRN_DTYPE_R16F || d->type == TRN_DTYPE_R16BF;
     const int c_apart = d->c && d->c != d->d && beta_nz;
     /* Conjugated operands: TRN_TRANS_C in place when used transposed, else
      * packed and conjugated there. */
@@ -250,10 +265,15 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
         if (p->d.packed) {
             gd.ldc = (int)m;
             g.c = ds;
-            g.beta = (trn_scalar){0.0, 0.0};
+            const int c_in_gemm = narrow && beta_nz && cbase;
+            if (c_in_gemm)
+                gather(es, ds, cbase, rd, m, cd + j0, nc, 0);
+            else
+                g.beta = (trn_scalar){0.0, 0.0};
             st = trn_cpu_gemm_one(&g);
             if (st == TRN_KSTATUS_OK)
-                scatter(d->type, ds, dbase, beta_nz ? cbase : NULL, d->beta, rd, m, cd + j0, nc);
+                scatter(d->type, ds, dbase, beta_nz && !c_in_gemm ? cbase : NULL, d->beta, rd, m,
+                        cd + j0, nc);
         } else {
             if (c_apart)
                 copy_block(es, dbase, cbase, rd, m, cd + j0, nc);

@@ -30,9 +30,17 @@
  * double complex (unary IDENTITY or CONJ, binary ADD or MUL, complex
  * scalars), rounded once to the type at the store, with the same rules for
  * zero scalars, reductions and padding as real data.
+ *
+ * 16-bit storage (R16F, R16BF; 32F compute) takes ew_narrow(): elements are
+ * widened exactly, each result is computed as real data's are (in double)
+ * and rounded to FP32, the compute type, then once to the 16-bit type, to
+ * nearest even (trn_fp16.h's conversions).
  */
 #include <complex.h>
 #include <math.h>
+#include <string.h>
+
+#include "include/trnsci/trn_fp16.h"
 
 #include "kernels/cpu/cpu_kernels.h"
 
@@ -372,6 +380,82 @@ static void permute_padded(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
     }
 }
 
+/* ---- 16-bit storage ------------------------------------------------------------------ */
+
+static double nload(trn_dtype t, const void *p, int64_t i) {
+    uint16_t x;
+    memcpy(&x, (const char *)p + 2 * i, 2);
+    if (t == TRN_DTYPE_R16F)
+        return trnsciHalfToFloat((trnsciHalf){x});
+    return trnsciBfloat16ToFloat((trnsciBfloat16){x});
+}
+
+static void nstore(trn_dtype t, void *p, int64_t i, double v) {
+    const float f = (float)v; /* the FP32 result of 32F compute */
+    const uint16_t x = t == TRN_DTYPE_R16F ? trnsciFloatToHalf(f).x : trnsciFloatToBfloat16(f).x;
+    memcpy((char *)p + 2 * i, &x, 2);
+}
+
+/* alpha red(opA(A[oa + reduced offsets])) over the reduced modes. */
+static double nreduce_at(const trn_tensor_ew_desc *d, int64_t oa) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    double acc = neutral(d->op_red);
+    for (uint64_t r = 0; r < d->reduced; r++) {
+        acc = binary(d->op_red, acc, unary(d->op_a, nload(d->type, d->a, oa)));
+        for (int i = 0; i < d->nrmodes; i++) {
+            oa += d->rstride_a[i];
+            if (++idx[i] < d->rextent[i])
+                break;
+            oa -= idx[i] * d->rstride_a[i];
+            idx[i] = 0;
+        }
+    }
+    return acc;
+}
+
+/* Every 16-bit op over D's elements [lo, hi), one element at a time. */
+static void ew_narrow(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    size_t t = lo;
+    for (int i = 0; i < d->nmodes; i++) {
+        idx[i] = (int64_t)(t % (size_t)d->extent[i]);
+        t /= (size_t)d->extent[i];
+    }
+    const double alpha = d->alpha.re, beta = d->beta.re, gamma = d->gamma.re;
+    for (size_t e = lo; e < hi; e++) {
+        int64_t oa = 0, ob = 0, oc = 0, od = 0;
+        int inside = 1;
+        for (int i = 0; i < d->nmodes; i++) {
+            const int64_t ia = d->padded ? idx[i] - d->pad_lo[i] : idx[i];
+            if (d->padded)
+                inside &= idx[i] >= d->pad_lo[i] && idx[i] < d->pad_hi[i];
+            oa += ia * d->stride_a[i];
+            ob += idx[i] * d->stride_b[i];
+            oc += idx[i] * d->stride_c[i];
+            od += idx[i] * d->stride_d[i];
+        }
+        double v;
+        if (!inside) {
+            v = d->pad_value.re;
+        } else if (d->reduce) {
+            v = alpha == 0.0 ? 0.0 : alpha * nreduce_at(d, oa);
+            if (d->c && beta != 0.0)
+                v += beta * unary(d->op_c, nload(d->type, d->c, oc));
+        } else {
+            v = alpha == 0.0 ? 0.0 : alpha * unary(d->op_a, nload(d->type, d->a, oa));
+            if (d->b)
+                v = binary(d->op_ab, v,
+                           beta == 0.0 ? 0.0 : beta * unary(d->op_b, nload(d->type, d->b, ob)));
+            if (d->c)
+                v = binary(d->op_abc, v,
+                           gamma == 0.0 ? 0.0 : gamma * unary(d->op_c, nload(d->type, d->c, oc)));
+        }
+        nstore(d->type, d->d, od, v);
+        for (int i = 0; i < d->nmodes && ++idx[i] == d->extent[i]; i++)
+            idx[i] = 0;
+    }
+}
+
 /* ---- complex data ------------------------------------------------------------------ */
 
 static double complex cload(trn_dtype t, const void *p, int64_t i) {
@@ -480,6 +564,10 @@ trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshard
         return TRN_KSTATUS_OK;
     if (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F) {
         ew_complex(d, lo, hi);
+        return TRN_KSTATUS_OK;
+    }
+    if (d->type == TRN_DTYPE_R16F || d->type == TRN_DTYPE_R16BF) {
+        ew_narrow(d, lo, hi);
         return TRN_KSTATUS_OK;
     }
     if (!d->reduce && !d->b && !d->c) {

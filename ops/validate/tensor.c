@@ -43,15 +43,27 @@ static const char *dtype_name(trn_dtype t) {
     case TRN_DTYPE_R64F: return "R_64F";
     case TRN_DTYPE_C32F: return "C_32F";
     case TRN_DTYPE_C64F: return "C_64F";
+    case TRN_DTYPE_R16F: return "R_16F";
+    case TRN_DTYPE_R16BF: return "R_16BF";
     default: return "?";
     }
 }
 
-/* The data types trntensor takes: R_32F, R_64F, C_32F, C_64F. */
+static int narrow_dtype(trn_dtype t) {
+    return t == TRN_DTYPE_R16F || t == TRN_DTYPE_R16BF;
+}
+
+/* The data types trntensor takes: R_32F, R_64F, C_32F, C_64F, and 16-bit
+ * storage R_16F, R_16BF (1.14). */
 static trn_wire_code tensor_dtype(trn_vctx *vx, const char *fn, const char *name,
                                   Trnsci__V1__DataType w, trn_dtype *out) {
+    if (w == TRNSCI__V1__DATA_TYPE__R_16F || w == TRNSCI__V1__DATA_TYPE__R_16BF) {
+        *out = w == TRNSCI__V1__DATA_TYPE__R_16F ? TRN_DTYPE_R16F : TRN_DTYPE_R16BF;
+        return TRN_WIRE_OK;
+    }
     if (trn_vk_dtype(w, out) != 0) {
-        trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, name, (int)w);
+        trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F or R_16BF", fn,
+                 name, (int)w);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     return TRN_WIRE_OK;
@@ -92,6 +104,16 @@ static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__Comput
                                 trn_dtype t, int modes, trn_compute *out) {
     const int is32 = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
     const int bits = trn_vk_compute_bits(c);
+    if (narrow_dtype(t)) { /* 16-bit storage computes in FP32 */
+        if (c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT ||
+            c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F) {
+            *out = TRN_COMPUTE_32F;
+            return TRN_WIRE_OK;
+        }
+        trn_vmsg(vx, "%s: %s data computes in 32F (compute type %d is not supported)", fn,
+                 dtype_name(t), (int)c);
+        return bits < 0 ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_UNIMPLEMENTED;
+    }
     if (bits < 0) {
         trn_vmsg(vx, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -160,7 +182,8 @@ static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
     trn_wire_code rc = tensor_dtype(vx, fn, name, w->type, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (any && t != type && (trn_vk_complex(t) || trn_vk_complex(type))) {
+    if (any && t != type &&
+        (trn_vk_complex(t) || trn_vk_complex(type) || narrow_dtype(t) || narrow_dtype(type))) {
         trn_vmsg(vx,
                  "%s: %s has data type %s and D %s: a permutation converts between R_32F and "
                  "R_64F only",
