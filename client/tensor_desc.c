@@ -683,6 +683,7 @@ trntensorStatus_t trntensorCreatePlan(const trntensorHandle_t handle, trntensorP
             free(p);
             return trn_tensor_status(e);
         }
+        trn_tensor_handle_planned(handle, desc);
     }
     *plan = p;
     trn_ok();

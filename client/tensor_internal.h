@@ -15,6 +15,10 @@
 
 struct trntensorHandle {
     trnsciStream_t stream; /* for calls without a stream argument */
+    /* The plan-cache keys of the contractions planned with this handle
+     * (tensor_cache.c: trntensorHandleWritePlanCacheToFile). */
+    char **keys;
+    size_t nkeys, cap;
 };
 
 /* A compute descriptor: the trnblasComputeType_t value it stands for, or 0
@@ -110,6 +114,11 @@ int trn_tensor_type_narrow(trnsciDataType_t t);
 int trn_tensor_op_narrow(const struct trntensorOperationDescriptor *op);
 /* "TRNSCI_R_32F", ... for messages. */
 const char *trn_tensor_type_name(trnsciDataType_t t);
+
+/* Records a contraction planned with h (its plan-cache key), and frees
+ * the record (tensor_cache.c). */
+void trn_tensor_handle_planned(trntensorHandle_t h, const struct trntensorOperationDescriptor *op);
+void trn_tensor_handle_forget(trntensorHandle_t h);
 
 /* trnsciError_t -> trntensorStatus_t. */
 trntensorStatus_t trn_tensor_status(trnsciError_t e);

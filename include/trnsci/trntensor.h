@@ -70,6 +70,28 @@ extern "C" {
 
 /* ---- types (values are cuTENSOR 2.x's) ------------------------------------ */
 
+/* cutensorDataType_t: cuTENSOR 2.x's data types have cudaDataType_t's values,
+ * so trntensorDataType_t is trnsciDataType_t and TRNTENSOR_R_32F ... are
+ * its values (tools/cuda2trn renames cutensorDataType_t to
+ * trnsciDataType_t; both spellings work). */
+typedef trnsciDataType_t trntensorDataType_t;
+#define TRNTENSOR_R_16F TRNSCI_R_16F
+#define TRNTENSOR_C_16F TRNSCI_C_16F
+#define TRNTENSOR_R_16BF TRNSCI_R_16BF
+#define TRNTENSOR_C_16BF TRNSCI_C_16BF
+#define TRNTENSOR_R_32F TRNSCI_R_32F
+#define TRNTENSOR_C_32F TRNSCI_C_32F
+#define TRNTENSOR_R_64F TRNSCI_R_64F
+#define TRNTENSOR_C_64F TRNSCI_C_64F
+#define TRNTENSOR_R_8I TRNSCI_R_8I
+#define TRNTENSOR_C_8I TRNSCI_C_8I
+#define TRNTENSOR_R_8U TRNSCI_R_8U
+#define TRNTENSOR_C_8U TRNSCI_C_8U
+#define TRNTENSOR_R_32I TRNSCI_R_32I
+#define TRNTENSOR_C_32I TRNSCI_C_32I
+#define TRNTENSOR_R_32U TRNSCI_R_32U
+#define TRNTENSOR_C_32U TRNSCI_C_32U
+
 typedef enum trntensorStatus_t {
     TRNTENSOR_STATUS_SUCCESS = 0,
     TRNTENSOR_STATUS_NOT_INITIALIZED = 1,
@@ -383,6 +405,40 @@ trntensorStatus_t trntensorPlanGetAttribute(const trntensorHandle_t handle,
                                             const trntensorPlan_t plan,
                                             trntensorPlanAttribute_t attr, void *buf,
                                             size_t sizeInBytes);
+
+/* ---- plan-cache and kernel-cache files ------------------------------------------- */
+
+/* Contraction plans live in the daemon's plan cache, shared by every
+ * process and kept across daemon restarts by the daemon itself. These calls
+ * carry the list of contractions a handle planned from one run (or
+ * machine) to another:
+ *
+ * trntensorHandleWritePlanCacheToFile writes the plan-cache keys of every
+ * contraction planned with handle (trntensorCreatePlan, or read with the
+ * call below) to filename: a text file, a header line then one key a line
+ * (types, modes, extents, strides, compute type and conjugation; never
+ * data). TRNTENSOR_STATUS_IO_ERROR when the file cannot be written.
+ *
+ * trntensorHandleReadPlanCacheFromFile plans each contraction the file
+ * lists in the daemon's cache and releases it there, so that the next
+ * trntensorCreatePlan of the same contraction, by any process, is a cache
+ * hit; *numCachelinesRead is how many it planned. Lines the daemon refuses
+ * or that are not keys are skipped; a file that cannot be read or lacks the
+ * header is TRNTENSOR_STATUS_IO_ERROR. The contractions read are added to
+ * the handle's list (a later write includes them).
+ *
+ * trnsci compiles no kernels for a client (JIT is accepted and does
+ * nothing), so trntensorWriteKernelCacheToFile writes a file with a header
+ * only and trntensorReadKernelCacheFromFile accepts such a file and
+ * changes nothing (TRNTENSOR_STATUS_IO_ERROR for any other file). */
+trntensorStatus_t trntensorHandleWritePlanCacheToFile(const trntensorHandle_t handle,
+                                                      const char filename[]);
+trntensorStatus_t trntensorHandleReadPlanCacheFromFile(trntensorHandle_t handle,
+                                                       const char filename[],
+                                                       uint32_t *numCachelinesRead);
+trntensorStatus_t trntensorWriteKernelCacheToFile(const trntensorHandle_t handle,
+                                                  const char filename[]);
+trntensorStatus_t trntensorReadKernelCacheFromFile(trntensorHandle_t handle, const char filename[]);
 
 /* ---- execution (asynchronous on stream) --------------------------------------- */
 

@@ -27,6 +27,9 @@
  * double complex): 4 u (|ref| + S) + 2 (n + 4) u64 S. Padding positions
  * (the value, exact in the type) are held to the element-wise bound.
  *
+ * The plan-cache file calls round-trip a conjugated complex contraction's
+ * key (test_plan_cache_file).
+ *
  * Bad input: complex operators other than IDENTITY and CONJ, MAX as a
  * complex binary operator, a converting permutation to complex, opC CONJ in
  * a complex contraction, and a precision-mode compute descriptor on complex
@@ -505,6 +508,78 @@ static void test_complex_errors(void **state) {
     trntensorDestroy(h);
 }
 
+/* The plan-cache file: a handle writes the keys of the contractions it
+ * planned (one C_64F with B conjugated: "C_64F*B"); another handle reads
+ * the file, which plans the contraction in the daemon again (a cache hit,
+ * counted by the daemon) and reports one line; a file without the header
+ * and a missing file are IO_ERROR; the kernel cache file round-trips. */
+static void test_plan_cache_file(void **state) {
+    (void)state;
+    assert_int_equal(trnsciInit(two_cores.unix_addr), trnsciSuccess);
+    trntensorHandle_t h = NULL, h2 = NULL;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    const int64_t e[3] = {7, 11, 5};
+    const int32_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    const int64_t eik[2] = {e[0], e[1]}, ekj[2] = {e[1], e[2]}, eij[2] = {e[0], e[2]};
+    trntensorTensorDescriptor_t a, b, d;
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &a, 2, eik, NULL, TRNSCI_C_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &b, 2, ekj, NULL, TRNSCI_C_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &d, 2, eij, NULL, TRNSCI_C_64F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorOperationDescriptor_t o;
+    assert_int_equal(trntensorCreateContraction(h, &o, a, ik, ID, b, kj, CJ, d, ij, ID, d, ij,
+                                                TRNTENSOR_COMPUTE_DESC_64F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorPlan_t plan;
+    assert_int_equal(trntensorCreatePlan(h, &plan, o, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    char path[320], bad[320], kpath[320];
+    snprintf(path, sizeof(path), "%s/plans.txt", tmp_dir);
+    snprintf(bad, sizeof(bad), "%s/manifest.txt", tmp_dir);
+    snprintf(kpath, sizeof(kpath), "%s/kernels.txt", tmp_dir);
+    assert_int_equal(trntensorHandleWritePlanCacheToFile(h, path), TRNTENSOR_STATUS_SUCCESS);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[700];
+    assert_non_null(fgets(line, sizeof(line), f));
+    assert_non_null(fgets(line, sizeof(line), f));
+    assert_non_null(strstr(line, "tensor contract C_64F*B 64F A=a7b11/p B=b11c5/p D=a7c5/p"));
+    assert_null(fgets(line, sizeof(line), f));
+    fclose(f);
+    trntensorDestroyPlan(plan);
+
+    trnsciPlanCacheStats s0, s1;
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(two_cores.unix_addr, NULL, 0, &count, &s0),
+                     trnsciSuccess);
+    assert_int_equal(trntensorCreate(&h2), TRNTENSOR_STATUS_SUCCESS);
+    uint32_t n = 99;
+    assert_int_equal(trntensorHandleReadPlanCacheFromFile(h2, path, &n), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(n, 1);
+    assert_int_equal(trnsciDaemonGetPlans(two_cores.unix_addr, NULL, 0, &count, &s1),
+                     trnsciSuccess);
+    assert_int_equal(s1.hits, s0.hits + 1);
+    assert_int_equal(trntensorHandleReadPlanCacheFromFile(h2, bad, &n), TRNTENSOR_STATUS_IO_ERROR);
+    su_expect_message("not a plan cache file");
+    snprintf(line, sizeof(line), "%s/absent.txt", tmp_dir);
+    assert_int_equal(trntensorHandleReadPlanCacheFromFile(h2, line, &n), TRNTENSOR_STATUS_IO_ERROR);
+    assert_int_equal(trntensorWriteKernelCacheToFile(h2, kpath), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorReadKernelCacheFromFile(h2, kpath), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorReadKernelCacheFromFile(h2, path), TRNTENSOR_STATUS_IO_ERROR);
+    /* the handle that read the file lists the contraction too */
+    snprintf(line, sizeof(line), "%s/plans2.txt", tmp_dir);
+    assert_int_equal(trntensorHandleWritePlanCacheToFile(h2, line), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trntensorHandleReadPlanCacheFromFile(h, line, &n), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(n, 1);
+    trntensorDestroyOperationDescriptor(o);
+    trntensorDestroyTensorDescriptor(a);
+    trntensorDestroyTensorDescriptor(b);
+    trntensorDestroyTensorDescriptor(d);
+    trntensorDestroy(h);
+    trntensorDestroy(h2);
+}
+
 int main(void) {
     snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-tensor-complex-XXXXXX");
     if (!mkdtemp(tmp_dir)) {
@@ -516,10 +591,9 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        SU_ON(test_complex, local),
-        SU_ON(test_complex, grpc),
-        SU_ON(test_complex_errors, local),
-        SU_ON(test_complex_errors, grpc),
+        SU_ON(test_complex, local),        SU_ON(test_complex, grpc),
+        SU_ON(test_complex_errors, local), SU_ON(test_complex_errors, grpc),
+        SU_ONCE(test_plan_cache_file),
     };
     int failed = cmocka_run_group_tests_name("tensor_complex", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&two_cores, "trnscid --cores 2");
