@@ -1,7 +1,8 @@
 /*
  * tensor_cache.c — trntensor's plan-cache and kernel-cache files
  * (cutensorHandleWritePlanCacheToFile, HandleReadPlanCacheFromFile,
- * WriteKernelCacheToFile, ReadKernelCacheFromFile).
+ * WriteKernelCacheToFile, ReadKernelCacheFromFile) and
+ * cutensorHandleResizePlanCache.
  *
  * trntensor's contraction plans live in the daemon's plan cache, shared by
  * every process and persisted by the daemon itself. What a handle can
@@ -119,6 +120,15 @@ void trn_tensor_handle_forget(trntensorHandle_t h) {
     free(h->keys);
     h->keys = NULL;
     h->nkeys = h->cap = 0;
+}
+
+trntensorStatus_t trntensorHandleResizePlanCache(trntensorHandle_t handle,
+                                                 const uint32_t numEntries) {
+    (void)numEntries; /* the daemon bounds its cache by memory, for every process */
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    trn_ok();
+    return TRNTENSOR_STATUS_SUCCESS;
 }
 
 trntensorStatus_t trntensorHandleWritePlanCacheToFile(const trntensorHandle_t handle,

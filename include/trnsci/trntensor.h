@@ -431,6 +431,11 @@ trntensorStatus_t trntensorPlanGetAttribute(const trntensorHandle_t handle,
  * nothing), so trntensorWriteKernelCacheToFile writes a file with a header
  * only and trntensorReadKernelCacheFromFile accepts such a file and
  * changes nothing (TRNTENSOR_STATUS_IO_ERROR for any other file). */
+/* cutensorHandleResizePlanCache: accepted (numEntries is not checked) and
+ * ignored; the daemon's plan cache is shared and bounded by its own memory
+ * limit (trnscid --plan-cache-bytes). */
+trntensorStatus_t trntensorHandleResizePlanCache(trntensorHandle_t handle,
+                                                 const uint32_t numEntries);
 trntensorStatus_t trntensorHandleWritePlanCacheToFile(const trntensorHandle_t handle,
                                                       const char filename[]);
 trntensorStatus_t trntensorHandleReadPlanCacheFromFile(trntensorHandle_t handle,
