@@ -81,6 +81,7 @@ trntensorStatus_t trntensorCreate(trntensorHandle_t *handle) {
 trntensorStatus_t trntensorDestroy(trntensorHandle_t handle) {
     if (!handle)
         return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    trn_tensor_handle_forget(handle);
     free(handle);
     trn_ok();
     return TRNTENSOR_STATUS_SUCCESS;

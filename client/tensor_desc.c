@@ -12,9 +12,12 @@
 
 #include "client/tensor_internal.h"
 #include "client/validate.h"
+#include "trnsci/trn_fp16.h"
 
 /* Protocol minor that carries trntensor. */
 #define TENSOR_MINOR 5u
+/* Protocol minor from which the daemon takes 16-bit tensors. */
+#define NARROW_MINOR 14u
 
 int trn_tensor_wire_compute(int compute) {
     switch (compute) {
@@ -29,6 +32,9 @@ int trn_tensor_wire_compute(int compute) {
 }
 
 trnsciDataType_t trn_tensor_scalar_type(const struct trntensorOperationDescriptor *op) {
+    /* 16-bit storage computes in 32F: float scalars, as cuTENSOR's. */
+    if (trn_tensor_type_narrow(op->t[TRN_T_A].type))
+        return TRNSCI_R_32F;
     if (op->kind != TRN_TENSOR_PERMUTATION || op->t[TRN_T_A].type == op->t[TRN_T_D].type)
         return op->t[TRN_T_A].type;
     /* trnblasComputeType_t: 70 64F, 79 64F_EMULATED */
@@ -49,7 +55,40 @@ const char *trn_tensor_type_name(trnsciDataType_t t) {
 }
 
 static Trnsci__V1__DataType wire_type(trnsciDataType_t t) {
-    return t == TRNSCI_R_64F ? TRNSCI__V1__DATA_TYPE__R_64F : TRNSCI__V1__DATA_TYPE__R_32F;
+    switch (t) {
+    case TRNSCI_R_64F: return TRNSCI__V1__DATA_TYPE__R_64F;
+    case TRNSCI_C_32F: return TRNSCI__V1__DATA_TYPE__C_32F;
+    case TRNSCI_C_64F: return TRNSCI__V1__DATA_TYPE__C_64F;
+    case TRNSCI_R_16F: return TRNSCI__V1__DATA_TYPE__R_16F;
+    case TRNSCI_R_16BF: return TRNSCI__V1__DATA_TYPE__R_16BF;
+    default: return TRNSCI__V1__DATA_TYPE__R_32F;
+    }
+}
+
+int trn_tensor_type_narrow(trnsciDataType_t t) {
+    return t == TRNSCI_R_16F || t == TRNSCI_R_16BF;
+}
+
+int trn_tensor_op_narrow(const struct trntensorOperationDescriptor *op) {
+    for (int r = 0; r < 4; r++)
+        if (op->present[r] && trn_tensor_type_narrow(op->t[r].type))
+            return 1;
+    return 0;
+}
+
+size_t trn_tensor_type_size(trnsciDataType_t t) {
+    switch (t) {
+    case TRNSCI_R_64F:
+    case TRNSCI_C_32F: return 8;
+    case TRNSCI_C_64F: return 16;
+    case TRNSCI_R_16F:
+    case TRNSCI_R_16BF: return 2;
+    default: return 4;
+    }
+}
+
+int trn_tensor_type_complex(trnsciDataType_t t) {
+    return t == TRNSCI_C_32F || t == TRNSCI_C_64F;
 }
 
 void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int role,
@@ -62,6 +101,22 @@ void trn_tensor_wire_desc(const struct trntensorOperationDescriptor *op, int rol
     w->stride = (int64_t *)t->stride;
     w->mode = (int32_t *)op->mode[role];
     w->op = (uint32_t)op->op[role];
+}
+
+void trn_tensor_wire_padded(const struct trntensorOperationDescriptor *op, int64_t ext[],
+                            int64_t str[], Trnsci__V1__TensorDescriptor *w) {
+    const struct trntensorTensorDescriptor *t = &op->t[TRN_T_D];
+    trn_tensor_wire_desc(op, TRN_T_D, w);
+    uint64_t packed = 1;
+    for (uint32_t i = 0; i < t->nmodes; i++) {
+        /* Wrapping of absurd sizes is refused by the daemon (extent or
+         * stride < 1, or an extent in memory that overflows). */
+        ext[i] = (int64_t)((uint64_t)t->extent[i] + op->pad_left[i] + op->pad_right[i]);
+        str[i] = t->packed ? (int64_t)packed : t->stride[i];
+        packed *= (uint64_t)(ext[i] > 0 ? ext[i] : 1);
+    }
+    w->extent = ext;
+    w->stride = str;
 }
 
 /* ---- tensor descriptors ----------------------------------------------------------- */
@@ -79,11 +134,13 @@ trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle
     if (numModes > TRNTENSOR_MAX_MODES)
         return trn_tensor_fail(trnsciErrorNotSupported, "%s: numModes %u exceeds the %d supported",
                                fn, numModes, TRNTENSOR_MAX_MODES);
-    if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F)
-        return trn_tensor_fail(
-            trnsciErrorNotSupported,
-            "%s: data type %d (%s) is not supported (TRNSCI_R_32F, TRNSCI_R_64F)", fn,
-            (int)dataType, trn_tensor_type_name(dataType));
+    if (dataType != TRNSCI_R_32F && dataType != TRNSCI_R_64F && dataType != TRNSCI_C_32F &&
+        dataType != TRNSCI_C_64F && !trn_tensor_type_narrow(dataType))
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: data type %d (%s) is not supported (TRNSCI_R_32F, "
+                               "TRNSCI_R_64F, TRNSCI_C_32F, TRNSCI_C_64F, TRNSCI_R_16F, "
+                               "TRNSCI_R_16BF)",
+                               fn, (int)dataType, trn_tensor_type_name(dataType));
     if (alignmentRequirement & (alignmentRequirement - 1))
         return trn_tensor_fail(trnsciErrorInvalidValue,
                                "%s: alignmentRequirement %u is not a power of two", fn,
@@ -93,6 +150,7 @@ trntensorStatus_t trntensorCreateTensorDescriptor(const trntensorHandle_t handle
         return trn_tensor_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
     d->nmodes = numModes;
     d->type = dataType;
+    d->packed = stride == NULL;
     int64_t packed = 1;
     for (uint32_t i = 0; i < numModes; i++) {
         d->extent[i] = extent[i];
@@ -197,6 +255,11 @@ trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDes
                                fn);
     if ((opC != TRNTENSOR_OP_IDENTITY && opC != TRNTENSOR_OP_CONJ))
         return trn_tensor_fail(trnsciErrorNotSupported, "%s: opC must be IDENTITY or CONJ", fn);
+    /* C is added as it is (the wire's contraction carries no operator for
+     * C): CONJ is the identity on real data only. */
+    if (opC == TRNTENSOR_OP_CONJ && trn_tensor_type_complex(descC->type))
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: opC CONJ on complex data is not supported (IDENTITY)", fn);
     return finish(&op, descCompute, fn, desc);
 }
 
@@ -257,6 +320,14 @@ trntensorCreatePermutation(const trntensorHandle_t handle, trntensorOperationDes
     /* A conversion is formed in 32F or 64F (trnblasComputeType_t 68, 70;
      * the precision modes are for contractions), checked here rather than
      * at execution so that the call fails where cuTENSOR's would. */
+    if (descA->type != descB->type &&
+        (trn_tensor_type_complex(descA->type) || trn_tensor_type_complex(descB->type) ||
+         trn_tensor_type_narrow(descA->type) || trn_tensor_type_narrow(descB->type)))
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: typeA %s and typeB %s: a permutation converts between "
+                               "TRNSCI_R_32F and TRNSCI_R_64F only",
+                               fn, trn_tensor_type_name(descA->type),
+                               trn_tensor_type_name(descB->type));
     if (descA->type != descB->type && descCompute && descCompute->compute != 68 &&
         descCompute->compute != 70)
         return trn_tensor_fail(trnsciErrorNotSupported,
@@ -313,10 +384,35 @@ static void op_counts(const struct trntensorOperationDescriptor *op, double *flo
                 volume *= (double)op->t[r].extent[i];
             }
         }
-        moved += elems * (op->t[r].type == TRNSCI_R_64F ? 8.0 : 4.0);
+        moved += elems * (double)trn_tensor_type_size(op->t[r].type);
     }
     *flops = op->kind == TRN_TENSOR_CONTRACTION ? 2.0 * volume : volume;
     *bytes = moved;
+}
+
+/* Checks a padding attribute's buffer for desc: a permutation, one count
+ * (>= 0) per mode of its output. */
+static trntensorStatus_t padding_check(const struct trntensorOperationDescriptor *desc,
+                                       trntensorOperationDescriptorAttribute_t attr,
+                                       size_t sizeInBytes, const char *fn) {
+    const char *name = attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT    ? "PADDING_LEFT"
+                       : attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT ? "PADDING_RIGHT"
+                                                                              : "PADDING_VALUE";
+    if (desc->kind != TRN_TENSOR_PERMUTATION)
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: %s applies to permutations only (trntensorCreatePermutation)",
+                               fn, name);
+    const size_t want = attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE
+                            ? trn_tensor_type_size(desc->t[TRN_T_D].type)
+                            : desc->t[TRN_T_D].nmodes * sizeof(uint32_t);
+    if (sizeInBytes != want)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: %s takes %zu bytes (%s), not %zu", fn,
+                               name, want,
+                               attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE
+                                   ? "one value of the output's data type"
+                                   : "one count per mode of the output",
+                               sizeInBytes);
+    return TRNTENSOR_STATUS_SUCCESS;
 }
 
 trntensorStatus_t trntensorOperationDescriptorSetAttribute(
@@ -327,12 +423,69 @@ trntensorStatus_t trntensorOperationDescriptorSetAttribute(
         return TRNTENSOR_STATUS_NOT_INITIALIZED;
     if (!desc || !buf)
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc or buf is NULL", fn);
-    if (attr != TRNTENSOR_OPERATION_DESCRIPTOR_TAG)
+    switch (attr) {
+    case TRNTENSOR_OPERATION_DESCRIPTOR_TAG:
+        if (sizeInBytes != sizeof(int32_t))
+            return trn_tensor_fail(trnsciErrorInvalidValue, "%s: TAG takes an int32_t", fn);
+        memcpy(&desc->tag, buf, sizeof(int32_t));
+        break;
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT: {
+        const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
+        if (st != TRNTENSOR_STATUS_SUCCESS)
+            return st;
+        uint32_t v[TRNTENSOR_MAX_MODES];
+        memcpy(v, buf, sizeInBytes);
+        /* cuTENSOR's counts are uint32_t; ported code often passes int
+         * arrays, so a count of 2^31 or more is taken as a negative int. */
+        for (uint32_t i = 0; i < desc->t[TRN_T_D].nmodes; i++)
+            if (v[i] > INT32_MAX)
+                return trn_tensor_fail(trnsciErrorInvalidValue,
+                                       "%s: padding count %d of mode %u is negative", fn,
+                                       (int)(int32_t)v[i], i);
+        memcpy(attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT ? desc->pad_left
+                                                                   : desc->pad_right,
+               v, sizeInBytes);
+        desc->padded = 0;
+        for (uint32_t i = 0; i < desc->t[TRN_T_D].nmodes; i++)
+            desc->padded |= desc->pad_left[i] != 0 || desc->pad_right[i] != 0;
+        break;
+    }
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE: {
+        const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
+        if (st != TRNTENSOR_STATUS_SUCCESS)
+            return st;
+        /* One value of B's type: float, double, or their complex pairs. */
+        const int single =
+            desc->t[TRN_T_D].type == TRNSCI_R_32F || desc->t[TRN_T_D].type == TRNSCI_C_32F;
+        if (trn_tensor_type_narrow(desc->t[TRN_T_D].type)) {
+            /* one 16-bit value, widened exactly */
+            uint16_t x;
+            memcpy(&x, buf, sizeof(x));
+            desc->pad_value[0] = desc->t[TRN_T_D].type == TRNSCI_R_16F
+                                     ? trnsciHalfToFloat((trnsciHalf){x})
+                                     : trnsciBfloat16ToFloat((trnsciBfloat16){x});
+            desc->pad_value[1] = 0.0;
+            break;
+        }
+        const size_t parts = trn_tensor_type_complex(desc->t[TRN_T_D].type) ? 2 : 1;
+        for (size_t i = 0; i < 2; i++) {
+            double v = 0.0;
+            if (i < parts && single) {
+                float f;
+                memcpy(&f, (const char *)buf + i * sizeof(f), sizeof(f));
+                v = f;
+            } else if (i < parts) {
+                memcpy(&v, (const char *)buf + i * sizeof(v), sizeof(v));
+            }
+            desc->pad_value[i] = v;
+        }
+        break;
+    }
+    default:
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: attribute %d cannot be set", fn,
                                (int)attr);
-    if (sizeInBytes != sizeof(int32_t))
-        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: TAG takes an int32_t", fn);
-    memcpy(&desc->tag, buf, sizeof(int32_t));
+    }
     trn_ok();
     return TRNTENSOR_STATUS_SUCCESS;
 }
@@ -366,6 +519,39 @@ trntensorStatus_t trntensorOperationDescriptorGetAttribute(
             break;
         const float v = (float)(attr == TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS ? flops : bytes);
         memcpy(buf, &v, sizeof(v));
+        return trn_tensor_status(trn_ok());
+    }
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT:
+    case TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE: {
+        const trntensorStatus_t st = padding_check(desc, attr, sizeInBytes, fn);
+        if (st != TRNTENSOR_STATUS_SUCCESS)
+            return st;
+        if (attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE) {
+            const int single =
+                desc->t[TRN_T_D].type == TRNSCI_R_32F || desc->t[TRN_T_D].type == TRNSCI_C_32F;
+            if (trn_tensor_type_narrow(desc->t[TRN_T_D].type)) {
+                const float f = (float)desc->pad_value[0]; /* exact */
+                const uint16_t x = desc->t[TRN_T_D].type == TRNSCI_R_16F
+                                       ? trnsciFloatToHalf(f).x
+                                       : trnsciFloatToBfloat16(f).x;
+                memcpy(buf, &x, sizeof(x));
+                return trn_tensor_status(trn_ok());
+            }
+            const size_t parts = trn_tensor_type_complex(desc->t[TRN_T_D].type) ? 2 : 1;
+            for (size_t i = 0; i < parts; i++) {
+                const float f = (float)desc->pad_value[i]; /* exact: it was a float */
+                if (single)
+                    memcpy((char *)buf + i * sizeof(f), &f, sizeof(f));
+                else
+                    memcpy((char *)buf + i * sizeof(double), &desc->pad_value[i], sizeof(double));
+            }
+        } else if (sizeInBytes) {
+            memcpy(buf,
+                   attr == TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT ? desc->pad_left
+                                                                       : desc->pad_right,
+                   sizeInBytes);
+        }
         return trn_tensor_status(trn_ok());
     }
     default:
@@ -439,6 +625,9 @@ trntensorStatus_t trntensorEstimateWorkspaceSize(const trntensorHandle_t handle,
 
 trnsciError_t trn_tensor_plan_create(trn_client *c, struct trntensorPlan *plan, const char *fn) {
     trnsciError_t e = trn_client_need_minor(c, TENSOR_MINOR, fn);
+    if (e == trnsciSuccess && trn_tensor_op_narrow(&plan->op))
+        e = trn_client_need_minor(c, NARROW_MINOR,
+                                  "trntensor on TRNSCI_R_16F / TRNSCI_R_16BF data");
     if (e != trnsciSuccess)
         return e;
     Trnsci__V1__TensorDescriptor a, b, d;
@@ -494,6 +683,7 @@ trntensorStatus_t trntensorCreatePlan(const trntensorHandle_t handle, trntensorP
             free(p);
             return trn_tensor_status(e);
         }
+        trn_tensor_handle_planned(handle, desc);
     }
     *plan = p;
     trn_ok();

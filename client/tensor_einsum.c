@@ -156,8 +156,9 @@ trntensorStatus_t trntensorEinsum(const trntensorHandle_t handle, const char *su
         /* Reductions compute in the data type's precision. */
         st = trntensorCreateReduction(handle, &op, &da, ma, TRNTENSOR_OP_IDENTITY, &dc, mc,
                                       TRNTENSOR_OP_IDENTITY, &dc, mc, TRNTENSOR_OP_ADD,
-                                      descA->type == TRNSCI_R_64F ? TRNTENSOR_COMPUTE_DESC_64F
-                                                                  : TRNTENSOR_COMPUTE_DESC_32F);
+                                      descA->type == TRNSCI_R_64F || descA->type == TRNSCI_C_64F
+                                          ? TRNTENSOR_COMPUTE_DESC_64F
+                                          : TRNTENSOR_COMPUTE_DESC_32F);
     }
     if (st != TRNTENSOR_STATUS_SUCCESS)
         return st;

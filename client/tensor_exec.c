@@ -16,6 +16,8 @@
 /* Protocol minor from which the daemon accepts a permutation whose A and B
  * have different data types (an older one refuses it as invalid). */
 #define CONVERT_MINOR 6u
+/* Protocol minor from which the daemon pads a permutation's output. */
+#define PAD_MINOR 14u
 
 /* A host scalar of the operation's scalar type (trn_tensor_scalar_type). */
 static void scalar_of(const struct trntensorOperationDescriptor *op, const void *p,
@@ -23,15 +25,23 @@ static void scalar_of(const struct trntensorOperationDescriptor *op, const void 
     trnsci__v1__scalar__init(s);
     if (!p)
         return;
-    if (trn_tensor_scalar_type(op) == TRNSCI_R_64F) {
-        double v;
-        memcpy(&v, p, sizeof(v));
-        s->re = v;
+    const trnsciDataType_t t = trn_tensor_scalar_type(op);
+    if (t == TRNSCI_R_64F || t == TRNSCI_C_64F) {
+        double v[2] = {0.0, 0.0};
+        memcpy(v, p, t == TRNSCI_C_64F ? sizeof(v) : sizeof(v[0]));
+        s->re = v[0];
+        s->im = v[1];
     } else {
-        float v;
-        memcpy(&v, p, sizeof(v));
-        s->re = v;
+        float v[2] = {0.0f, 0.0f};
+        memcpy(v, p, t == TRNSCI_C_32F ? sizeof(v) : sizeof(v[0]));
+        s->re = v[0];
+        s->im = v[1];
     }
+}
+
+/* beta != 0: C is read. */
+static int nonzero(const Trnsci__V1__Scalar *s) {
+    return s->re != 0.0 || s->im != 0.0;
 }
 
 /* The checks every execute call starts with; *out is the client. */
@@ -51,6 +61,10 @@ static trntensorStatus_t begin(const trntensorHandle_t handle, const trntensorPl
     if (e == trnsciSuccess && plan->op.kind == TRN_TENSOR_PERMUTATION &&
         plan->op.t[TRN_T_A].type != plan->op.t[TRN_T_D].type)
         e = trn_client_need_minor(c, CONVERT_MINOR, "trntensorPermute with typeA != typeB");
+    if (e == trnsciSuccess && plan->op.padded)
+        e = trn_client_need_minor(c, PAD_MINOR, "trntensorPermute with padding");
+    if (e == trnsciSuccess && trn_tensor_op_narrow(&plan->op))
+        e = trn_client_need_minor(c, PAD_MINOR, "trntensor on TRNSCI_R_16F / TRNSCI_R_16BF data");
     if (e != trnsciSuccess)
         return trn_tensor_status(e);
     *out = c;
@@ -93,7 +107,7 @@ trntensorStatus_t trntensorContract(const trntensorHandle_t handle, const trnten
     trnsciError_t e = trn_client_resolve(c, A, "trntensorContract: A", &ra);
     if (e == trnsciSuccess)
         e = trn_client_resolve(c, B, "trntensorContract: B", &rb);
-    if (e == trnsciSuccess && sb.re != 0.0)
+    if (e == trnsciSuccess && nonzero(&sb))
         e = trn_client_resolve(c, C, "trntensorContract: C", &rc);
     if (e == trnsciSuccess)
         e = trn_client_resolve(c, D, "trntensorContract: D", &rd);
@@ -130,7 +144,24 @@ static trntensorStatus_t elementwise(const trntensorHandle_t handle, const trnte
     Trnsci__V1__Scalar sa, sb, sg;
     Trnsci__V1__BufferRef ra = TRNSCI__V1__BUFFER_REF__INIT, rb = ra, rc = ra, rd = ra;
     trn_tensor_wire_desc(o, TRN_T_A, &da);
-    trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    int64_t pext[TRNTENSOR_MAX_MODES], pstr[TRNTENSOR_MAX_MODES];
+    int64_t pl[TRNTENSOR_MAX_MODES], pr[TRNTENSOR_MAX_MODES];
+    Trnsci__V1__Scalar spad = TRNSCI__V1__SCALAR__INIT;
+    if (o->padded) {
+        trn_tensor_wire_padded(o, pext, pstr, &dd);
+        for (uint32_t i = 0; i < o->t[TRN_T_D].nmodes; i++) {
+            pl[i] = o->pad_left[i];
+            pr[i] = o->pad_right[i];
+        }
+        w.n_pad_left = w.n_pad_right = o->t[TRN_T_D].nmodes;
+        w.pad_left = pl;
+        w.pad_right = pr;
+        spad.re = o->pad_value[0];
+        spad.im = o->pad_value[1];
+        w.pad_value = &spad;
+    } else {
+        trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    }
     scalar_of(o, alpha, &sa);
     scalar_of(o, beta, &sb);
     scalar_of(o, gamma, &sg);
@@ -217,7 +248,7 @@ trntensorStatus_t trntensorReduce(const trntensorHandle_t handle, const trntenso
     scalar_of(o, alpha, &sa);
     scalar_of(o, beta, &sb);
     trnsciError_t e = trn_client_resolve(c, A, "trntensorReduce: A", &ra);
-    if (e == trnsciSuccess && sb.re != 0.0)
+    if (e == trnsciSuccess && nonzero(&sb))
         e = trn_client_resolve(c, C, "trntensorReduce: C", &rc);
     if (e == trnsciSuccess)
         e = trn_client_resolve(c, D, "trntensorReduce: D", &rd);

@@ -27,9 +27,10 @@ typedef struct trn_tensor_layout {
  * overlap. Labels are canonical (0, 1, ... in order of first appearance in
  * A, then B, then D), so equal contractions have equal specs and keys. */
 typedef struct trn_tensor_contract_spec {
-    trn_dtype type; /* R32F or R64F */
+    trn_dtype type; /* R32F, R64F, C32F or C64F */
     trn_compute compute;
     trn_tensor_layout a, b, d;
+    int conj_a, conj_b; /* complex only: A, B conjugated (TRNTENSOR_OP_CONJ) */
 } trn_tensor_contract_spec;
 
 /* D = alpha A B + beta C through a prepared plan (ops/tensor_plan.h).
@@ -49,7 +50,9 @@ typedef struct trn_tensor_contract_desc {
  * the validator: mode i of D has extent[i]; stride_x[i] is input x's stride
  * for that mode (0 when x lacks it: broadcast); reduced modes (reductions
  * only) have rextent[] and A's strides rstride_a[]. Inputs that are absent
- * have NULL pointers. Every operand has data type `type`, except A of a
+ * have NULL pointers. Data are real or complex (C32F, C64F: complex
+ * scalars, operators IDENTITY / CONJ and ADD / MUL). Every operand has
+ * data type `type`, except A of a
  * permutation (no B, no C, not a reduction), which may have the other real
  * type (type_a): the permutation converts, forming alpha opA(A) in the
  * precision `compute` (32F: A's element and the result are rounded to FP32)
@@ -71,6 +74,13 @@ typedef struct trn_tensor_ew_desc {
     void *d;
     uint64_t elements; /* of D */
     uint64_t reduced;  /* elements of A per element of D (1 when not reducing) */
+    /* A padded permutation (CUTENSOR_OPERATION_DESCRIPTOR_PADDING_*): D's
+     * extents are the padded ones; along mode i the positions [pad_lo[i],
+     * pad_hi[i]) hold alpha opA(A) (A's index being D's less pad_lo[i]) and
+     * the others pad_value, in D's type. */
+    int padded;
+    int64_t pad_lo[TRN_TENSOR_MAX_MODES], pad_hi[TRN_TENSOR_MAX_MODES];
+    trn_scalar pad_value;
 } trn_tensor_ew_desc;
 
 /* trntensor's fused chemistry kernels (trnsci extensions; the layouts are

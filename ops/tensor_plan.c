@@ -342,7 +342,15 @@ int trn_tensor_plan_make(const trn_tensor_contract_spec *s, trn_tensor_plan *p, 
 /* ---- keys ---------------------------------------------------------------------- */
 
 static const char *type_name(trn_dtype t) {
-    return t == TRN_DTYPE_R32F ? "R_32F" : t == TRN_DTYPE_R64F ? "R_64F" : "?";
+    switch (t) {
+    case TRN_DTYPE_R32F: return "R_32F";
+    case TRN_DTYPE_R64F: return "R_64F";
+    case TRN_DTYPE_C32F: return "C_32F";
+    case TRN_DTYPE_C64F: return "C_64F";
+    case TRN_DTYPE_R16F: return "R_16F";
+    case TRN_DTYPE_R16BF: return "R_16BF";
+    default: return "?";
+    }
 }
 
 /* "A=a4b8/1,4" (strides omitted when packed: "/p"). */
@@ -372,7 +380,9 @@ static int layout_format(char tag, const trn_tensor_layout *l, char *buf, size_t
 }
 
 int trn_tensor_spec_format(const trn_tensor_contract_spec *s, char *buf, size_t len) {
-    int w = snprintf(buf, len, "tensor contract %s %s", type_name(s->type),
+    /* Conjugated operands follow the type: "C_32F*A", "C_64F*AB". */
+    int w = snprintf(buf, len, "tensor contract %s%s%s%s %s", type_name(s->type),
+                     s->conj_a || s->conj_b ? "*" : "", s->conj_a ? "A" : "", s->conj_b ? "B" : "",
                      (int)s->compute >= 0 && (int)s->compute < NCOMPUTE ? compute_names[s->compute]
                                                                         : "?");
     const trn_tensor_layout *ops[3] = {&s->a, &s->b, &s->d};
@@ -423,19 +433,33 @@ static int layout_parse(const char *tok, char tag, trn_tensor_layout *l) {
 
 int trn_tensor_spec_parse(const char *key, trn_tensor_contract_spec *s, char *err, size_t errlen) {
     /* Each token is shorter than the whole key (TRN_PLAN_KEY_LEN = 640). */
-    char type[8], compute[16], a[640], b[640], d[640];
+    char type[16], compute[16], a[640], b[640], d[640];
     memset(s, 0, sizeof(*s));
-    int ok = sscanf(key, "tensor contract %7s %15s %639s %639s %639s", type, compute, a, b, d) == 5;
+    int ok =
+        sscanf(key, "tensor contract %15s %15s %639s %639s %639s", type, compute, a, b, d) == 5;
     if (ok) {
-        s->type = strcmp(type, "R_32F") == 0   ? TRN_DTYPE_R32F
-                  : strcmp(type, "R_64F") == 0 ? TRN_DTYPE_R64F
-                                               : (trn_dtype)0;
+        char *star = strchr(type, '*');
+        if (star) {
+            *star++ = '\0';
+            s->conj_a = star[0] == 'A';
+            s->conj_b = strcmp(star + s->conj_a, "B") == 0;
+            ok = (s->conj_a || s->conj_b) && star[s->conj_a + s->conj_b] == '\0';
+        }
+        s->type = strcmp(type, "R_32F") == 0    ? TRN_DTYPE_R32F
+                  : strcmp(type, "R_64F") == 0  ? TRN_DTYPE_R64F
+                  : strcmp(type, "C_32F") == 0  ? TRN_DTYPE_C32F
+                  : strcmp(type, "C_64F") == 0  ? TRN_DTYPE_C64F
+                  : strcmp(type, "R_16F") == 0  ? TRN_DTYPE_R16F
+                  : strcmp(type, "R_16BF") == 0 ? TRN_DTYPE_R16BF
+                                                : (trn_dtype)0;
+        if (star && s->type != TRN_DTYPE_C32F && s->type != TRN_DTYPE_C64F)
+            ok = 0;
         int c = -1;
         for (int i = 0; i < NCOMPUTE; i++)
             if (compute_names[i] && strcmp(compute, compute_names[i]) == 0)
                 c = i;
         s->compute = (trn_compute)c;
-        ok = s->type && c >= 0 && layout_parse(a, 'A', &s->a) == 0 &&
+        ok = ok && s->type && c >= 0 && layout_parse(a, 'A', &s->a) == 0 &&
              layout_parse(b, 'B', &s->b) == 0 && layout_parse(d, 'D', &s->d) == 0;
     }
     if (!ok) {

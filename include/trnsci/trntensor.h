@@ -27,14 +27,22 @@
  * TRNTENSOR_STATUS_INVALID_VALUE or _NOT_SUPPORTED come with a message in
  * trnsciGetLastErrorMessage naming the argument and the rule.
  *
- * Types: TRNSCI_R_32F and TRNSCI_R_64F; all operands of an operation have
- * one data type, except a permutation, which may convert between the two
- * (typeA != typeB, see trntensorCreatePermutation); other mixtures are
- * TRNTENSOR_STATUS_NOT_SUPPORTED. Compute descriptors:
- * TRNTENSOR_COMPUTE_DESC_32F (R_32F data), _64F (R_64F data), either for
+ * Types: TRNSCI_R_32F, TRNSCI_R_64F, TRNSCI_C_32F and TRNSCI_C_64F; all
+ * operands of an operation have one data type, except a permutation, which
+ * may convert between the two real types (typeA != typeB, see
+ * trntensorCreatePermutation); other mixtures are
+ * TRNTENSOR_STATUS_NOT_SUPPORTED. On complex data the unary operators are
+ * TRNTENSOR_OP_IDENTITY and TRNTENSOR_OP_CONJ (conjugation), the binary
+ * ones (opAB, opABC, opReduce) TRNTENSOR_OP_ADD and TRNTENSOR_OP_MUL, and
+ * scalars are complex (trnFloatComplex / trnDoubleComplex); a contraction's
+ * opC must be IDENTITY there. TRNSCI_R_16F and TRNSCI_R_16BF (16-bit
+ * storage, protocol 1.14) compute in TRNTENSOR_COMPUTE_DESC_32F only, with
+ * float scalars: widened exactly, FP32 arithmetic, one rounding to the type.
+ * Compute descriptors:
+ * TRNTENSOR_COMPUTE_DESC_32F (R_32F, C_32F data), _64F (R_64F, C_64F), either for
  * a converting permutation, and trnblas's precision modes
  * (TRNTENSOR_COMPUTE_DESC_32F_FAST_16BF, _32F_BF16X3 on R_32F data,
- * _64F_EMULATED on R_64F data; docs/numerics.md). Scalars (alpha, beta,
+ * _64F_EMULATED on R_64F data: real data only; docs/numerics.md). Scalars (alpha, beta,
  * gamma) are host pointers of the operation's scalar type
  * (TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE: the data type; for a
  * converting permutation the compute descriptor's, float for 32F and double
@@ -62,6 +70,28 @@ extern "C" {
 
 /* ---- types (values are cuTENSOR 2.x's) ------------------------------------ */
 
+/* cutensorDataType_t: cuTENSOR 2.x's data types have cudaDataType_t's values,
+ * so trntensorDataType_t is trnsciDataType_t and TRNTENSOR_R_32F ... are
+ * its values (tools/cuda2trn renames cutensorDataType_t to
+ * trnsciDataType_t; both spellings work). */
+typedef trnsciDataType_t trntensorDataType_t;
+#define TRNTENSOR_R_16F TRNSCI_R_16F
+#define TRNTENSOR_C_16F TRNSCI_C_16F
+#define TRNTENSOR_R_16BF TRNSCI_R_16BF
+#define TRNTENSOR_C_16BF TRNSCI_C_16BF
+#define TRNTENSOR_R_32F TRNSCI_R_32F
+#define TRNTENSOR_C_32F TRNSCI_C_32F
+#define TRNTENSOR_R_64F TRNSCI_R_64F
+#define TRNTENSOR_C_64F TRNSCI_C_64F
+#define TRNTENSOR_R_8I TRNSCI_R_8I
+#define TRNTENSOR_C_8I TRNSCI_C_8I
+#define TRNTENSOR_R_8U TRNSCI_R_8U
+#define TRNTENSOR_C_8U TRNSCI_C_8U
+#define TRNTENSOR_R_32I TRNSCI_R_32I
+#define TRNTENSOR_C_32I TRNSCI_C_32I
+#define TRNTENSOR_R_32U TRNSCI_R_32U
+#define TRNTENSOR_C_32U TRNSCI_C_32U
+
 typedef enum trntensorStatus_t {
     TRNTENSOR_STATUS_SUCCESS = 0,
     TRNTENSOR_STATUS_NOT_INITIALIZED = 1,
@@ -81,9 +111,9 @@ typedef enum trntensorStatus_t {
 } trntensorStatus_t;
 
 /* Unary operators applied to operands, and binary operators combining them
- * (cutensorOperator_t). Element-wise operations take every unary operator
- * listed; contractions take TRNTENSOR_OP_IDENTITY (and TRNTENSOR_OP_CONJ,
- * which is the identity on real data). */
+ * (cutensorOperator_t). Element-wise operations on real data take every
+ * unary operator listed; contractions take TRNTENSOR_OP_IDENTITY and
+ * TRNTENSOR_OP_CONJ (conjugation on complex data, the identity on real). */
 typedef enum trntensorOperator_t {
     /* unary */
     TRNTENSOR_OP_IDENTITY = 1,
@@ -158,6 +188,10 @@ typedef enum trntensorOperationDescriptorAttribute_t {
     TRNTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE = 1, /* trnsciDataType_t (get only) */
     TRNTENSOR_OPERATION_DESCRIPTOR_FLOPS = 2,       /* float (get only) */
     TRNTENSOR_OPERATION_DESCRIPTOR_MOVED_BYTES = 3, /* float (get only) */
+    /* Permutations only (trntensorOperationDescriptorSetAttribute). */
+    TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT = 4,  /* uint32_t[numModes of B] */
+    TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT = 5, /* uint32_t[numModes of B] */
+    TRNTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE = 6, /* one value of B's data type */
 } trntensorOperationDescriptorAttribute_t;
 
 typedef enum trntensorPlanPreferenceAttribute_t {
@@ -240,8 +274,8 @@ trntensorStatus_t trntensorDestroyTensorDescriptor(trntensorTensorDescriptor_t d
  * A or B (or both: a batch mode); a mode in exactly one of A and B that D
  * lacks is summed over in that operand (a trace). modeC must equal modeD and
  * descC must describe the same layout as descD (cuTENSOR's rule); C and D
- * may be the same pointer, but D must not overlap A or B. Modes are int32_t labels; a label appears at most
- * once per operand. */
+ * may be the same pointer, but D must not overlap A or B. Modes are int32_t labels; a label appears
+ * at most once per operand. */
 trntensorStatus_t
 trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
                            const trntensorTensorDescriptor_t descA, const int32_t modeA[],
@@ -311,7 +345,22 @@ trntensorStatus_t trntensorCreateReduction(
 trntensorStatus_t trntensorDestroyOperationDescriptor(trntensorOperationDescriptor_t desc);
 
 /* TAG is settable (and readable); SCALAR_TYPE, FLOPS and MOVED_BYTES are
- * readable. sizeInBytes must be the attribute's size. */
+ * readable. sizeInBytes must be the attribute's size.
+ *
+ * PADDING_LEFT, PADDING_RIGHT and PADDING_VALUE (settable and readable)
+ * pad the output B of a permutation, as cuTENSOR does: descB's extents
+ * are those of the data (A's), and B in memory has extent
+ * extent[i] + left[i] + right[i] along mode i; those padded positions
+ * before and after the data hold the padding value (default 0) and the
+ * others alpha opA(A). When descB was made with stride NULL its strides
+ * are the packed ones of the padded extents; explicit strides are taken
+ * as given (they must describe the padded tensor). LEFT and RIGHT are
+ * arrays of descB's numModes counts (uint32_t; int arrays are accepted,
+ * a negative count is TRNTENSOR_STATUS_INVALID_VALUE); VALUE is one value
+ * of B's data type. On another operation they are
+ * TRNTENSOR_STATUS_NOT_SUPPORTED. A padded permutation needs a daemon of
+ * protocol 1.14 (trntensorPermute returns TRNTENSOR_STATUS_NOT_SUPPORTED
+ * from an older one). */
 trntensorStatus_t trntensorOperationDescriptorSetAttribute(
     const trntensorHandle_t handle, trntensorOperationDescriptor_t desc,
     trntensorOperationDescriptorAttribute_t attr, const void *buf, size_t sizeInBytes);
@@ -356,6 +405,45 @@ trntensorStatus_t trntensorPlanGetAttribute(const trntensorHandle_t handle,
                                             const trntensorPlan_t plan,
                                             trntensorPlanAttribute_t attr, void *buf,
                                             size_t sizeInBytes);
+
+/* ---- plan-cache and kernel-cache files ------------------------------------------- */
+
+/* Contraction plans live in the daemon's plan cache, shared by every
+ * process and kept across daemon restarts by the daemon itself. These calls
+ * carry the list of contractions a handle planned from one run (or
+ * machine) to another:
+ *
+ * trntensorHandleWritePlanCacheToFile writes the plan-cache keys of every
+ * contraction planned with handle (trntensorCreatePlan, or read with the
+ * call below) to filename: a text file, a header line then one key a line
+ * (types, modes, extents, strides, compute type and conjugation; never
+ * data). TRNTENSOR_STATUS_IO_ERROR when the file cannot be written.
+ *
+ * trntensorHandleReadPlanCacheFromFile plans each contraction the file
+ * lists in the daemon's cache and releases it there, so that the next
+ * trntensorCreatePlan of the same contraction, by any process, is a cache
+ * hit; *numCachelinesRead is how many it planned. Lines the daemon refuses
+ * or that are not keys are skipped; a file that cannot be read or lacks the
+ * header is TRNTENSOR_STATUS_IO_ERROR. The contractions read are added to
+ * the handle's list (a later write includes them).
+ *
+ * trnsci compiles no kernels for a client (JIT is accepted and does
+ * nothing), so trntensorWriteKernelCacheToFile writes a file with a header
+ * only and trntensorReadKernelCacheFromFile accepts such a file and
+ * changes nothing (TRNTENSOR_STATUS_IO_ERROR for any other file). */
+/* cutensorHandleResizePlanCache: accepted (numEntries is not checked) and
+ * ignored; the daemon's plan cache is shared and bounded by its own memory
+ * limit (trnscid --plan-cache-bytes). */
+trntensorStatus_t trntensorHandleResizePlanCache(trntensorHandle_t handle,
+                                                 const uint32_t numEntries);
+trntensorStatus_t trntensorHandleWritePlanCacheToFile(const trntensorHandle_t handle,
+                                                      const char filename[]);
+trntensorStatus_t trntensorHandleReadPlanCacheFromFile(trntensorHandle_t handle,
+                                                       const char filename[],
+                                                       uint32_t *numCachelinesRead);
+trntensorStatus_t trntensorWriteKernelCacheToFile(const trntensorHandle_t handle,
+                                                  const char filename[]);
+trntensorStatus_t trntensorReadKernelCacheFromFile(trntensorHandle_t handle, const char filename[]);
 
 /* ---- execution (asynchronous on stream) --------------------------------------- */
 

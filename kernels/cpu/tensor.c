@@ -11,7 +11,21 @@
  * one call, and packing (copying an operand whose modes do not fuse into a
  * matrix) and scattering are copies, so a sharded contraction is bitwise
  * equal to the unsharded one. Shards write disjoint parts of D.
+ *
+ * Complex data (C32F, C64F) run through cgemm / zgemm. A conjugated operand
+ * (the spec's conj_a / conj_b) used transposed in place becomes
+ * conjugate-transposed (TRN_TRANS_C); one used untransposed is packed
+ * (BLAS has no conjugate without transpose) and conjugated in the packed
+ * copy. Either way each element is conjugated exactly, so the bits do not
+ * depend on the split either.
+ *
+ * 16-bit storage (R16F, R16BF, 32F compute) runs through gemm_narrow.c
+ * (widened exactly, FP32 products and sums, one rounding to the 16-bit
+ * type). So that the rounding stays one, a packed D with beta != 0 has C's
+ * block gathered into the scratch and the GEMM adds beta C itself; the
+ * scatter then only copies.
  */
+#include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,33 +85,74 @@ static int64_t group_offset(const trn_tensor_group *g, int o, int64_t t) {
     return off;
 }
 
-/* dst[r + c*rows] = src[roff[r] + coff[c]] for a rows x cols block. */
+/* dst[r + c*rows] = src[roff[r] + coff[c]] for a rows x cols block;
+ * conj: complex elements conjugated (the sign of the imaginary part,
+ * the second half of each element, flipped). */
 static void gather(size_t es, char *dst, const char *src, const int64_t *roff, size_t rows,
-                   const int64_t *coff, size_t cols) {
+                   const int64_t *coff, size_t cols, int conj) {
     for (size_t c = 0; c < cols; c++) {
         const char *s = src + (size_t)coff[c] * es;
         char *d = dst + c * rows * es;
-        if (es == 4)
+        if (es == 2)
+            for (size_t r = 0; r < rows; r++)
+                memcpy(d + r * 2, s + (size_t)roff[r] * 2, 2);
+        else if (es == 4)
             for (size_t r = 0; r < rows; r++)
                 memcpy(d + r * 4, s + (size_t)roff[r] * 4, 4);
-        else
+        else if (es == 8)
             for (size_t r = 0; r < rows; r++)
                 memcpy(d + r * 8, s + (size_t)roff[r] * 8, 8);
+        else
+            for (size_t r = 0; r < rows; r++)
+                memcpy(d + r * 16, s + (size_t)roff[r] * 16, 16);
+    }
+    if (!conj)
+        return;
+    const size_t n = rows * cols;
+    if (es == 8) {
+        float *f = (float *)(void *)dst;
+        for (size_t i = 0; i < n; i++)
+            f[2 * i + 1] = -f[2 * i + 1];
+    } else {
+        double *f = (double *)(void *)dst;
+        for (size_t i = 0; i < n; i++)
+            f[2 * i + 1] = -f[2 * i + 1];
     }
 }
 
 /* D[block] = T + beta C[block] (T rows x cols, packed; C NULL: D = T). */
-static void scatter(trn_dtype type, const void *t, void *d, const void *c, double beta,
+static void scatter(trn_dtype type, const void *t, void *d, const void *c, trn_scalar beta,
                     const int64_t *roff, size_t rows, const int64_t *coff, size_t cols) {
+    const float complex bf = CMPLXF((float)beta.re, (float)beta.im);
+    const double complex bd = CMPLX(beta.re, beta.im);
+    const size_t es = trn_dtype_size(type);
     for (size_t j = 0; j < cols; j++)
         for (size_t r = 0; r < rows; r++) {
             const size_t o = (size_t)(roff[r] + coff[j]), i = r + j * rows;
-            if (type == TRN_DTYPE_R32F) {
+            if (!c) {
+                memcpy((char *)d + o * es, (const char *)t + i * es, es);
+                continue;
+            }
+            switch (type) {
+            case TRN_DTYPE_R32F: {
                 const float v = ((const float *)t)[i];
-                ((float *)d)[o] = c ? v + (float)beta * ((const float *)c)[o] : v;
-            } else {
+                ((float *)d)[o] = c ? v + (float)beta.re * ((const float *)c)[o] : v;
+                break;
+            }
+            case TRN_DTYPE_C32F: {
+                const float complex v = ((const float complex *)t)[i];
+                ((float complex *)d)[o] = c ? v + bf * ((const float complex *)c)[o] : v;
+                break;
+            }
+            case TRN_DTYPE_C64F: {
+                const double complex v = ((const double complex *)t)[i];
+                ((double complex *)d)[o] = c ? v + bd * ((const double complex *)c)[o] : v;
+                break;
+            }
+            default: {
                 const double v = ((const double *)t)[i];
-                ((double *)d)[o] = c ? v + beta * ((const double *)c)[o] : v;
+                ((double *)d)[o] = c ? v + beta.re * ((const double *)c)[o] : v;
+            }
             }
         }
 }
@@ -123,19 +178,27 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
     if (lo >= hi)
         return TRN_KSTATUS_OK;
     const char *xbase = p->swap ? d->b : d->a, *ybase = p->swap ? d->a : d->b;
-    const int c_apart = d->c && d->c != d->d && d->beta.re != 0.0;
+    const int beta_nz = d->beta.re != 0.0 || d->beta.im != 0.0;
+    const int narrow = d->type == TRN_DTYPE_R16F || d->type == TRN_DTYPE_R16BF;
+    const int c_apart = d->c && d->c != d->d && beta_nz;
+    /* Conjugated operands: TRN_TRANS_C in place when used transposed, else
+     * packed and conjugated there. */
+    const int conj_x = p->swap ? p->spec.conj_b : p->spec.conj_a;
+    const int conj_y = p->swap ? p->spec.conj_a : p->spec.conj_b;
+    const int pack_x = p->x.packed || (conj_x && p->x.trans == TRN_TRANS_N);
+    const int pack_y = p->y.packed || (conj_y && p->y.trans == TRN_TRANS_N);
 
     /* Offsets of the groups' indices, and scratch for packed operands. */
-    const size_t xs_bytes = p->x.packed ? m * k * es : 0, ys_bytes = p->y.packed ? k * n * es : 0,
+    const size_t xs_bytes = pack_x ? m * k * es : 0, ys_bytes = pack_y ? k * n * es : 0,
                  ds_bytes = p->d.packed ? m * n * es : 0;
     int64_t *rx = malloc(m * sizeof(int64_t)), *rd = malloc(m * sizeof(int64_t));
     int64_t *sx = malloc(k * sizeof(int64_t)), *sy = malloc(k * sizeof(int64_t));
     int64_t *cy = malloc(n * sizeof(int64_t)), *cd = malloc(n * sizeof(int64_t));
-    char *xs = p->x.packed ? malloc(xs_bytes) : NULL;
-    char *ys = p->y.packed ? malloc(ys_bytes) : NULL;
+    char *xs = pack_x ? malloc(xs_bytes) : NULL;
+    char *ys = pack_y ? malloc(ys_bytes) : NULL;
     char *ds = p->d.packed ? malloc(ds_bytes) : NULL;
     trn_kstatus st = TRN_KSTATUS_OK;
-    if (!rx || !rd || !sx || !sy || !cy || !cd || (p->x.packed && !xs) || (p->y.packed && !ys) ||
+    if (!rx || !rd || !sx || !sy || !cy || !cd || (pack_x && !xs) || (pack_y && !ys) ||
         (p->d.packed && !ds)) {
         st = trn_kmsg_no_memory(kmsg, shard,
                                 2 * (m + k + n) * sizeof(int64_t) + xs_bytes + ys_bytes + ds_bytes,
@@ -176,20 +239,24 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
                           .beta = d->beta,
                           .kmsg = kmsg,
                           .shard = shard};
-        if (p->x.packed) {
-            gather(es, xs, xbase + (size_t)ox * es, rx, m, sx, k);
+        if (pack_x) {
+            gather(es, xs, xbase + (size_t)ox * es, rx, m, sx, k, conj_x);
             gd.transa = TRN_TRANS_N;
             gd.lda = (int)m;
             g.a = xs;
         } else {
+            if (conj_x)
+                gd.transa = TRN_TRANS_C;
             g.a = xbase + (size_t)ox * es;
         }
-        if (p->y.packed) {
-            gather(es, ys, ybase + (size_t)oy * es, sy, k, cy + j0, nc);
+        if (pack_y) {
+            gather(es, ys, ybase + (size_t)oy * es, sy, k, cy + j0, nc, conj_y);
             gd.transb = TRN_TRANS_N;
             gd.ldb = (int)k;
             g.b = ys;
         } else {
+            if (conj_y)
+                gd.transb = TRN_TRANS_C;
             const size_t col = p->y.trans == TRN_TRANS_N ? j0 * (size_t)p->y.ld : j0;
             g.b = ybase + ((size_t)oy + col) * es;
         }
@@ -198,10 +265,14 @@ trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg 
         if (p->d.packed) {
             gd.ldc = (int)m;
             g.c = ds;
-            g.beta = (trn_scalar){0.0, 0.0};
+            const int c_in_gemm = narrow && beta_nz && cbase;
+            if (c_in_gemm)
+                gather(es, ds, cbase, rd, m, cd + j0, nc, 0);
+            else
+                g.beta = (trn_scalar){0.0, 0.0};
             st = trn_cpu_gemm_one(&g);
             if (st == TRN_KSTATUS_OK)
-                scatter(d->type, ds, dbase, d->beta.re != 0.0 ? cbase : NULL, d->beta.re, rd, m,
+                scatter(d->type, ds, dbase, beta_nz && !c_in_gemm ? cbase : NULL, d->beta, rd, m,
                         cd + j0, nc);
         } else {
             if (c_apart)

@@ -22,9 +22,25 @@
  * (32F: a is rounded to FP32 first and the result rounded to FP32; the
  * arithmetic itself is in double, as everywhere here) and rounded once to
  * D's type, round to nearest even (the C conversions under the default
- * rounding mode). The specialised loops compute exactly that value.
+ * rounding mode). The specialised loops compute exactly that value. A
+ * padded permutation (permute_padded) writes the padding value around the
+ * interior; its interior runs through the same loops.
+ *
+ * Complex data (C32F, C64F) take ew_complex(): one element at a time in
+ * double complex (unary IDENTITY or CONJ, binary ADD or MUL, complex
+ * scalars), rounded once to the type at the store, with the same rules for
+ * zero scalars, reductions and padding as real data.
+ *
+ * 16-bit storage (R16F, R16BF; 32F compute) takes ew_narrow(): elements are
+ * widened exactly, each result is computed as real data's are (in double)
+ * and rounded to FP32, the compute type, then once to the 16-bit type, to
+ * nearest even (trn_fp16.h's conversions).
  */
+#include <complex.h>
 #include <math.h>
+#include <string.h>
+
+#include "include/trnsci/trn_fp16.h"
 
 #include "kernels/cpu/cpu_kernels.h"
 
@@ -291,13 +307,274 @@ static void permute(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
     }
 }
 
+/* pad_value into n elements of D at stride sd. */
+static void fill_pad(const trn_tensor_ew_desc *d, char *dp, int64_t sd, int64_t n) {
+    const int64_t es = (int64_t)trn_dtype_size(d->type);
+    for (int64_t k = 0; k < n; k++)
+        store(d->type, dp + k * sd * es, 0, d->pad_value.re);
+}
+
+/* A padded permutation over D's (padded) elements [lo, hi): each run
+ * along mode 0 is split into its leading padding, the interior (the same
+ * run functions as an unpadded permutation, so the interior's bits are
+ * those of one) and its trailing padding; a run outside the interior in
+ * another mode is padding throughout. Modes are not fused: a padded mode
+ * does not continue into the next. */
+static void permute_padded(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    const int nm = d->nmodes;
+    const perm_run run = perm_pick(d);
+    const int64_t esa = (int64_t)trn_dtype_size(d->type_a), esd = (int64_t)trn_dtype_size(d->type);
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    size_t t = lo;
+    for (int i = 0; i < nm; i++) {
+        idx[i] = (int64_t)(t % (size_t)d->extent[i]);
+        t /= (size_t)d->extent[i];
+    }
+    const int64_t ext0 = nm ? d->extent[0] : 1, sd0 = nm ? d->stride_d[0] : 1;
+    const int64_t sa0 = nm ? d->stride_a[0] : 1;
+    for (size_t e = lo; e < hi;) {
+        const int64_t first = nm ? idx[0] : 0;
+        int64_t n = ext0 - first;
+        if ((size_t)n > hi - e)
+            n = (int64_t)(hi - e);
+        /* Offsets of the run's first element; inside: the other modes'
+         * indices are in the interior. */
+        int64_t od = 0, oa = 0;
+        int inside = 1;
+        for (int i = 0; i < nm; i++) {
+            od += idx[i] * d->stride_d[i];
+            if (i > 0) {
+                inside &= idx[i] >= d->pad_lo[i] && idx[i] < d->pad_hi[i];
+                oa += (idx[i] - d->pad_lo[i]) * d->stride_a[i];
+            }
+        }
+        char *dp = (char *)d->d + od * esd;
+        const int64_t end = first + n;
+        if (!inside || nm == 0) {
+            if (nm == 0) /* a scalar: no padding is possible */
+                run(d, dp, 1, d->a, 1, 1);
+            else
+                fill_pad(d, dp, sd0, n);
+        } else {
+            /* [first, end) against the interior [lo0, hi0) of mode 0. */
+            const int64_t lo0 = d->pad_lo[0], hi0 = d->pad_hi[0];
+            const int64_t b = first > lo0 ? first : lo0, c = end < hi0 ? end : hi0;
+            if (b >= c) {
+                fill_pad(d, dp, sd0, n);
+            } else {
+                fill_pad(d, dp, sd0, b - first);
+                run(d, dp + (b - first) * sd0 * esd, sd0,
+                    (const char *)d->a + (oa + (b - lo0) * sa0) * esa, sa0, c - b);
+                fill_pad(d, dp + (c - first) * sd0 * esd, sd0, end - c);
+            }
+        }
+        e += (size_t)n;
+        if (nm == 0)
+            break;
+        idx[0] += n;
+        for (int i = 0; i < nm && idx[i] == d->extent[i]; i++) { /* carry */
+            idx[i] = 0;
+            if (i + 1 < nm)
+                idx[i + 1]++;
+        }
+    }
+}
+
+/* ---- 16-bit storage ------------------------------------------------------------------ */
+
+static double nload(trn_dtype t, const void *p, int64_t i) {
+    uint16_t x;
+    memcpy(&x, (const char *)p + 2 * i, 2);
+    if (t == TRN_DTYPE_R16F)
+        return trnsciHalfToFloat((trnsciHalf){x});
+    return trnsciBfloat16ToFloat((trnsciBfloat16){x});
+}
+
+static void nstore(trn_dtype t, void *p, int64_t i, double v) {
+    const float f = (float)v; /* the FP32 result of 32F compute */
+    const uint16_t x = t == TRN_DTYPE_R16F ? trnsciFloatToHalf(f).x : trnsciFloatToBfloat16(f).x;
+    memcpy((char *)p + 2 * i, &x, 2);
+}
+
+/* alpha red(opA(A[oa + reduced offsets])) over the reduced modes. */
+static double nreduce_at(const trn_tensor_ew_desc *d, int64_t oa) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    double acc = neutral(d->op_red);
+    for (uint64_t r = 0; r < d->reduced; r++) {
+        acc = binary(d->op_red, acc, unary(d->op_a, nload(d->type, d->a, oa)));
+        for (int i = 0; i < d->nrmodes; i++) {
+            oa += d->rstride_a[i];
+            if (++idx[i] < d->rextent[i])
+                break;
+            oa -= idx[i] * d->rstride_a[i];
+            idx[i] = 0;
+        }
+    }
+    return acc;
+}
+
+/* Every 16-bit op over D's elements [lo, hi), one element at a time. */
+static void ew_narrow(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    size_t t = lo;
+    for (int i = 0; i < d->nmodes; i++) {
+        idx[i] = (int64_t)(t % (size_t)d->extent[i]);
+        t /= (size_t)d->extent[i];
+    }
+    const double alpha = d->alpha.re, beta = d->beta.re, gamma = d->gamma.re;
+    for (size_t e = lo; e < hi; e++) {
+        int64_t oa = 0, ob = 0, oc = 0, od = 0;
+        int inside = 1;
+        for (int i = 0; i < d->nmodes; i++) {
+            const int64_t ia = d->padded ? idx[i] - d->pad_lo[i] : idx[i];
+            if (d->padded)
+                inside &= idx[i] >= d->pad_lo[i] && idx[i] < d->pad_hi[i];
+            oa += ia * d->stride_a[i];
+            ob += idx[i] * d->stride_b[i];
+            oc += idx[i] * d->stride_c[i];
+            od += idx[i] * d->stride_d[i];
+        }
+        double v;
+        if (!inside) {
+            v = d->pad_value.re;
+        } else if (d->reduce) {
+            v = alpha == 0.0 ? 0.0 : alpha * nreduce_at(d, oa);
+            if (d->c && beta != 0.0)
+                v += beta * unary(d->op_c, nload(d->type, d->c, oc));
+        } else {
+            v = alpha == 0.0 ? 0.0 : alpha * unary(d->op_a, nload(d->type, d->a, oa));
+            if (d->b)
+                v = binary(d->op_ab, v,
+                           beta == 0.0 ? 0.0 : beta * unary(d->op_b, nload(d->type, d->b, ob)));
+            if (d->c)
+                v = binary(d->op_abc, v,
+                           gamma == 0.0 ? 0.0 : gamma * unary(d->op_c, nload(d->type, d->c, oc)));
+        }
+        nstore(d->type, d->d, od, v);
+        for (int i = 0; i < d->nmodes && ++idx[i] == d->extent[i]; i++)
+            idx[i] = 0;
+    }
+}
+
+/* ---- complex data ------------------------------------------------------------------ */
+
+static double complex cload(trn_dtype t, const void *p, int64_t i) {
+    if (t == TRN_DTYPE_C32F) {
+        const float *f = (const float *)p + 2 * i;
+        return CMPLX((double)f[0], (double)f[1]);
+    }
+    const double *f = (const double *)p + 2 * i;
+    return CMPLX(f[0], f[1]);
+}
+
+static void cstore(trn_dtype t, void *p, int64_t i, double complex v) {
+    if (t == TRN_DTYPE_C32F) {
+        float *f = (float *)p + 2 * i;
+        f[0] = (float)creal(v);
+        f[1] = (float)cimag(v);
+    } else {
+        double *f = (double *)p + 2 * i;
+        f[0] = creal(v);
+        f[1] = cimag(v);
+    }
+}
+
+static double complex cunary(int op, double complex x) {
+    return op == OP_CONJ ? conj(x) : x;
+}
+
+static double complex cbinary(int op, double complex x, double complex y) {
+    return op == OP_MUL ? x * y : x + y;
+}
+
+static double complex cscalar(trn_scalar s) {
+    return CMPLX(s.re, s.im);
+}
+
+static int nonzero(trn_scalar s) {
+    return s.re != 0.0 || s.im != 0.0;
+}
+
+/* alpha red(opA(A[oa + reduced offsets])) over the reduced modes. */
+static double complex creduce_at(const trn_tensor_ew_desc *d, int64_t oa) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    double complex acc = d->op_red == OP_MUL ? 1.0 : 0.0;
+    for (uint64_t r = 0; r < d->reduced; r++) {
+        acc = cbinary(d->op_red, acc, cunary(d->op_a, cload(d->type, d->a, oa)));
+        for (int i = 0; i < d->nrmodes; i++) {
+            oa += d->rstride_a[i];
+            if (++idx[i] < d->rextent[i])
+                break;
+            oa -= idx[i] * d->rstride_a[i];
+            idx[i] = 0;
+        }
+    }
+    return acc;
+}
+
+/* Every complex op over D's elements [lo, hi), one element at a time. */
+static void ew_complex(const trn_tensor_ew_desc *d, size_t lo, size_t hi) {
+    int64_t idx[TRN_TENSOR_MAX_MODES] = {0};
+    size_t t = lo;
+    for (int i = 0; i < d->nmodes; i++) {
+        idx[i] = (int64_t)(t % (size_t)d->extent[i]);
+        t /= (size_t)d->extent[i];
+    }
+    const double complex alpha = cscalar(d->alpha), beta = cscalar(d->beta),
+                         gamma = cscalar(d->gamma);
+    const int a_nz = nonzero(d->alpha), b_nz = nonzero(d->beta), g_nz = nonzero(d->gamma);
+    for (size_t e = lo; e < hi; e++) {
+        int64_t oa = 0, ob = 0, oc = 0, od = 0;
+        int inside = 1;
+        for (int i = 0; i < d->nmodes; i++) {
+            const int64_t ia = d->padded ? idx[i] - d->pad_lo[i] : idx[i];
+            if (d->padded)
+                inside &= idx[i] >= d->pad_lo[i] && idx[i] < d->pad_hi[i];
+            oa += ia * d->stride_a[i];
+            ob += idx[i] * d->stride_b[i];
+            oc += idx[i] * d->stride_c[i];
+            od += idx[i] * d->stride_d[i];
+        }
+        double complex v;
+        if (!inside) {
+            v = cscalar(d->pad_value);
+        } else if (d->reduce) {
+            v = a_nz ? alpha * creduce_at(d, oa) : 0.0;
+            if (d->c && b_nz)
+                v += beta * cunary(d->op_c, cload(d->type, d->c, oc));
+        } else {
+            v = a_nz ? alpha * cunary(d->op_a, cload(d->type, d->a, oa)) : 0.0;
+            if (d->b)
+                v = cbinary(d->op_ab, v,
+                            b_nz ? beta * cunary(d->op_b, cload(d->type, d->b, ob)) : 0.0);
+            if (d->c)
+                v = cbinary(d->op_abc, v,
+                            g_nz ? gamma * cunary(d->op_c, cload(d->type, d->c, oc)) : 0.0);
+        }
+        cstore(d->type, d->d, od, v);
+        for (int i = 0; i < d->nmodes && ++idx[i] == d->extent[i]; i++)
+            idx[i] = 0;
+    }
+}
+
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards) {
     size_t lo, hi;
     trn_cpu_shard_range((size_t)d->elements, shard, nshards, &lo, &hi);
     if (lo >= hi)
         return TRN_KSTATUS_OK;
+    if (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F) {
+        ew_complex(d, lo, hi);
+        return TRN_KSTATUS_OK;
+    }
+    if (d->type == TRN_DTYPE_R16F || d->type == TRN_DTYPE_R16BF) {
+        ew_narrow(d, lo, hi);
+        return TRN_KSTATUS_OK;
+    }
     if (!d->reduce && !d->b && !d->c) {
-        permute(d, lo, hi);
+        if (d->padded)
+            permute_padded(d, lo, hi);
+        else
+            permute(d, lo, hi);
         return TRN_KSTATUS_OK;
     }
     /* D's multi-index of element lo and the operands' offsets there. */

@@ -7,12 +7,15 @@
  * (1 + sum (extent - 1) stride elements, overflow-checked) must lie inside
  * one of the session's buffers, and an output's elements must not overlap.
  *
- * Data types: every operand has D's type, except A of a permutation (an
- * element-wise op without B and C), which may be the other real type: the
- * permutation converts (cutensorCreatePermutation's typeA != typeB). Other
- * mixtures and complex data are UNIMPLEMENTED (CUTENSOR_STATUS_NOT_SUPPORTED)
- * with both types named. Each operand's extent in bytes uses its own
- * element size.
+ * Data types: R_32F, R_64F, C_32F, C_64F. Every operand has D's type,
+ * except A of a permutation (an element-wise op without B and C), which may
+ * be the other real type: the permutation converts
+ * (cutensorCreatePermutation's typeA != typeB). Other mixtures are
+ * UNIMPLEMENTED (CUTENSOR_STATUS_NOT_SUPPORTED) with both types named. On
+ * complex data the unary operators are IDENTITY and CONJ and the binary
+ * ones (opAB, opABC, opReduce) ADD and MUL, as cuTENSOR's; scalars are
+ * complex ({re, im}); contractions compute in 32F / 64F only. Each
+ * operand's extent in bytes uses its own element size.
  *
  * Messages name the operation, the operand and the rule
  * ("tensor contract: mode 3 has extent 4 in A but 5 in B").
@@ -35,15 +38,82 @@ static int binary_ok(uint32_t op) {
 }
 
 static const char *dtype_name(trn_dtype t) {
-    return t == TRN_DTYPE_R32F ? "R_32F" : "R_64F";
+    switch (t) {
+    case TRN_DTYPE_R32F: return "R_32F";
+    case TRN_DTYPE_R64F: return "R_64F";
+    case TRN_DTYPE_C32F: return "C_32F";
+    case TRN_DTYPE_C64F: return "C_64F";
+    case TRN_DTYPE_R16F: return "R_16F";
+    case TRN_DTYPE_R16BF: return "R_16BF";
+    default: return "?";
+    }
+}
+
+static int narrow_dtype(trn_dtype t) {
+    return t == TRN_DTYPE_R16F || t == TRN_DTYPE_R16BF;
+}
+
+/* The data types trntensor takes: R_32F, R_64F, C_32F, C_64F, and 16-bit
+ * storage R_16F, R_16BF (1.14). */
+static trn_wire_code tensor_dtype(trn_vctx *vx, const char *fn, const char *name,
+                                  Trnsci__V1__DataType w, trn_dtype *out) {
+    if (w == TRNSCI__V1__DATA_TYPE__R_16F || w == TRNSCI__V1__DATA_TYPE__R_16BF) {
+        *out = w == TRNSCI__V1__DATA_TYPE__R_16F ? TRN_DTYPE_R16F : TRN_DTYPE_R16BF;
+        return TRN_WIRE_OK;
+    }
+    if (trn_vk_dtype(w, out) != 0) {
+        trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F or R_16BF", fn,
+                 name, (int)w);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    return TRN_WIRE_OK;
+}
+
+/* A complex op's operators: unary IDENTITY (0, 1) or CONJ (9). */
+static trn_wire_code complex_unary(trn_vctx *vx, const char *fn, const char *name, int op) {
+    if (op == 1 || op == 9)
+        return TRN_WIRE_OK;
+    trn_vmsg(vx, "%s: operator %d of %s is not supported on complex data (IDENTITY, CONJ)", fn, op,
+             name);
+    return TRN_WIRE_UNIMPLEMENTED;
+}
+
+/* ... and binary ADD (3) or MUL (5). */
+static trn_wire_code complex_binary(trn_vctx *vx, const char *fn, const char *name, uint32_t op) {
+    if (op == 3 || op == 5)
+        return TRN_WIRE_OK;
+    trn_vmsg(vx, "%s: %s %u is not supported on complex data (ADD, MUL)", fn, name, op);
+    return TRN_WIRE_UNIMPLEMENTED;
+}
+
+/* A scalar of an op on data of type t (the imaginary part only for
+ * complex data). */
+static trn_scalar scalar_of(const Trnsci__V1__Scalar *v, trn_dtype t) {
+    if (!v)
+        return (trn_scalar){0.0, 0.0};
+    return (trn_scalar){v->re, trn_vk_complex(t) ? v->im : 0.0};
+}
+
+static int scalar_nonzero(trn_scalar s) {
+    return s.re != 0.0 || s.im != 0.0;
 }
 
 /* The compute type for data type t (DEFAULT becomes t's own precision);
  * precision modes only where `modes` (contractions). */
 static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__ComputeType c,
                                 trn_dtype t, int modes, trn_compute *out) {
-    const int is32 = t == TRN_DTYPE_R32F;
+    const int is32 = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
     const int bits = trn_vk_compute_bits(c);
+    if (narrow_dtype(t)) { /* 16-bit storage computes in FP32 */
+        if (c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT ||
+            c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F) {
+            *out = TRN_COMPUTE_32F;
+            return TRN_WIRE_OK;
+        }
+        trn_vmsg(vx, "%s: %s data computes in 32F (compute type %d is not supported)", fn,
+                 dtype_name(t), (int)c);
+        return bits < 0 ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_UNIMPLEMENTED;
+    }
     if (bits < 0) {
         trn_vmsg(vx, "%s: compute type %d is not a trnblas compute type", fn, (int)c);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -55,11 +125,16 @@ static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__Comput
     const int c64 = bits == 64;
     if (c64 == is32) {
         trn_vmsg(vx, "%s: compute type %d takes %s data, not %s", fn, (int)c,
-                 c64 ? "R_64F" : "R_32F", is32 ? "R_32F" : "R_64F");
+                 c64 ? "R_64F or C_64F" : "R_32F or C_32F", dtype_name(t));
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int plain =
         c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F || c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
+    if (!plain && trn_vk_complex(t)) {
+        trn_vmsg(vx, "%s: %s data computes in 32F or 64F (the precision modes are for real data)",
+                 fn, dtype_name(t));
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
     if (!plain && !modes) {
         trn_vmsg(vx, "%s: the precision modes apply to contractions only", fn);
         return TRN_WIRE_UNIMPLEMENTED;
@@ -103,18 +178,18 @@ static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
         trn_vmsg(vx, "%s: the descriptor of %s is missing", fn, name);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (w->type == TRNSCI__V1__DATA_TYPE__C_32F || w->type == TRNSCI__V1__DATA_TYPE__C_64F) {
-        trn_vmsg(vx,
-                 "%s: %s has data type %s and D %s: complex data is not supported yet (R_32F, "
-                 "R_64F)",
-                 fn, name, w->type == TRNSCI__V1__DATA_TYPE__C_32F ? "C_32F" : "C_64F",
-                 dtype_name(type));
-        return TRN_WIRE_UNIMPLEMENTED;
-    }
     trn_dtype t;
-    trn_wire_code rc = trn_vk_real_dtype(vx, fn, name, w->type, &t);
+    trn_wire_code rc = tensor_dtype(vx, fn, name, w->type, &t);
     if (rc != TRN_WIRE_OK)
         return rc;
+    if (any && t != type &&
+        (trn_vk_complex(t) || trn_vk_complex(type) || narrow_dtype(t) || narrow_dtype(type))) {
+        trn_vmsg(vx,
+                 "%s: %s has data type %s and D %s: a permutation converts between R_32F and "
+                 "R_64F only",
+                 fn, name, dtype_name(t), dtype_name(type));
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
     if (any) {
         *any = t;
     } else if (t != type) {
@@ -160,7 +235,7 @@ static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     *op = w->op ? (int)w->op : 1;
-    return TRN_WIRE_OK;
+    return trn_vk_complex(t) ? complex_unary(vx, fn, name, *op) : TRN_WIRE_OK;
 }
 
 /* Resolves the memory of an operand of layout l. */
@@ -180,10 +255,6 @@ static int same_ref(const Trnsci__V1__BufferRef *a, const Trnsci__V1__BufferRef 
            (a ? a->offset : 0) == (b ? b->offset : 0);
 }
 
-static double scalar_re(const Trnsci__V1__Scalar *v) {
-    return v ? v->re : 0.0;
-}
-
 /* ---- contractions ---------------------------------------------------------------- */
 
 trn_wire_code trn_vtensor_plan(const Trnsci__V1__TensorContractionSpec *w, trn_plan_spec *spec,
@@ -197,7 +268,7 @@ trn_wire_code trn_vtensor_plan(const Trnsci__V1__TensorContractionSpec *w, trn_p
         trn_vmsg(vx, "%s: the descriptors of A, B and D are required", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_wire_code rc = trn_vk_real_dtype(vx, fn, "D", w->d->type, &c->type);
+    trn_wire_code rc = tensor_dtype(vx, fn, "D", w->d->type, &c->type);
     int op;
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "A", w->a, c->type, NULL, &c->a, &op);
@@ -205,12 +276,16 @@ trn_wire_code trn_vtensor_plan(const Trnsci__V1__TensorContractionSpec *w, trn_p
         trn_vmsg(vx, "%s: opA must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
+    /* CONJ is the identity on real data: only complex specs record it,
+     * so real keys are unchanged. */
+    c->conj_a = rc == TRN_WIRE_OK && op == 9 && trn_vk_complex(c->type);
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "B", w->b, c->type, NULL, &c->b, &op);
     if (rc == TRN_WIRE_OK && op != 1 && op != 9) {
         trn_vmsg(vx, "%s: opB must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
+    c->conj_b = rc == TRN_WIRE_OK && op == 9 && trn_vk_complex(c->type);
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "D", w->d, c->type, NULL, &c->d, &op);
     if (rc == TRN_WIRE_OK)
@@ -252,15 +327,15 @@ static trn_wire_code validate_tensor_contract(trn_vctx *vx, const Trnsci__V1__Te
     out->flops = p->flops;
     out->nbatch = p->nbatch;
     out->n = p->n;
-    out->alpha = (trn_scalar){scalar_re(w->alpha), 0.0};
-    out->beta = (trn_scalar){scalar_re(w->beta), 0.0};
+    out->alpha = scalar_of(w->alpha, c->type);
+    out->beta = scalar_of(w->beta, c->type);
     void *a, *b, *cc = NULL, *d;
     trn_wire_code rc = operand(vx, w->a, &c->a, c->type, "tensor contract: A", &a);
     if (rc == TRN_WIRE_OK)
         rc = operand(vx, w->b, &c->b, c->type, "tensor contract: B", &b);
     if (rc == TRN_WIRE_OK)
         rc = operand(vx, w->d, &c->d, c->type, "tensor contract: D", &d);
-    if (rc == TRN_WIRE_OK && out->beta.re != 0.0) {
+    if (rc == TRN_WIRE_OK && scalar_nonzero(out->beta)) {
         if (same_ref(w->c, w->d)) {
             cc = d;
         } else {
@@ -321,7 +396,7 @@ static trn_wire_code output_of(trn_vctx *vx, const char *fn, const Trnsci__V1__T
         trn_vmsg(vx, "%s: the descriptor of D is missing", fn);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    trn_wire_code rc = trn_vk_real_dtype(vx, fn, "D", wd->type, &out->type);
+    trn_wire_code rc = tensor_dtype(vx, fn, "D", wd->type, &out->type);
     int op;
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "D", wd, out->type, NULL, dl, &op);
@@ -342,15 +417,56 @@ static trn_wire_code output_of(trn_vctx *vx, const char *fn, const Trnsci__V1__T
     return TRN_WIRE_OK;
 }
 
+/* The padding of a permutation (pad_left, pad_right: one count per mode
+ * of D, whose extents are the padded ones): out's interior bounds, and in
+ * *inner D's layout with the interior's extents, which A's modes must
+ * match. Without padding *inner is dl. */
+static trn_wire_code padding_of(trn_vctx *vx, const char *fn,
+                                const Trnsci__V1__TensorElementwiseOp *w,
+                                const trn_tensor_layout *dl, trn_tensor_layout *inner,
+                                trn_tensor_ew_desc *out) {
+    *inner = *dl;
+    if (w->n_pad_left == 0 && w->n_pad_right == 0)
+        return TRN_WIRE_OK;
+    if (w->b || w->c) {
+        trn_vmsg(vx, "%s: padding applies to a permutation only (no B, no C)", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    if (w->n_pad_left != (size_t)dl->nmodes || w->n_pad_right != (size_t)dl->nmodes) {
+        trn_vmsg(vx, "%s: pad_left and pad_right have %zu and %zu counts; D has %d modes", fn,
+                 w->n_pad_left, w->n_pad_right, dl->nmodes);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    for (int i = 0; i < dl->nmodes; i++) {
+        const int64_t l = w->pad_left[i], r = w->pad_right[i];
+        /* extent >= 1 and l, r >= 0, so the differences cannot overflow. */
+        if (l < 0 || r < 0 || l > dl->extent[i] - 1 || r > dl->extent[i] - 1 - l) {
+            trn_vmsg(vx,
+                     "%s: mode %d of D: padding %lld left and %lld right must be >= 0 and leave "
+                     "at least one of its %lld positions",
+                     fn, (int)dl->mode[i], (long long)l, (long long)r, (long long)dl->extent[i]);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        inner->extent[i] = dl->extent[i] - l - r;
+        out->pad_lo[i] = l;
+        out->pad_hi[i] = l + inner->extent[i];
+    }
+    out->padded = 1;
+    out->pad_value = scalar_of(w->pad_value, out->type);
+    return TRN_WIRE_OK;
+}
+
 static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
                                                  const Trnsci__V1__TensorElementwiseOp *w,
                                                  trn_tensor_ew_desc *out) {
     static const char fn[] = "tensor elementwise";
     memset(out, 0, sizeof(*out));
-    trn_tensor_layout dl, la, lb, lc;
+    trn_tensor_layout dl, la, lb, lc, inner;
     /* A permutation (no B, no C) may convert A to D's type. */
     const int permutation = !w->b && !w->c;
     trn_wire_code rc = output_of(vx, fn, w->d, &dl, out);
+    if (rc == TRN_WIRE_OK)
+        rc = padding_of(vx, fn, w, &dl, &inner, out);
     out->type_a = out->type;
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "A", w->a, out->type, permutation ? &out->type_a : NULL, &la,
@@ -359,7 +475,7 @@ static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
         rc = out->type_a == out->type ? compute_of(vx, fn, w->compute, out->type, 0, &out->compute)
                                       : convert_compute_of(vx, fn, w->compute, &out->compute);
     if (rc == TRN_WIRE_OK)
-        rc = align_to(vx, fn, "A", &la, &dl, out->stride_a);
+        rc = align_to(vx, fn, "A", &la, &inner, out->stride_a);
     if (rc == TRN_WIRE_OK && w->b) {
         rc = layout_of(vx, fn, "B", w->b, out->type, NULL, &lb, &out->op_b);
         if (rc == TRN_WIRE_OK)
@@ -378,11 +494,18 @@ static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
                  w->b && !binary_ok(w->op_ab) ? w->op_ab : w->op_abc);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    if (trn_vk_complex(out->type)) {
+        rc = w->b ? complex_binary(vx, fn, "opAB", w->op_ab) : TRN_WIRE_OK;
+        if (rc == TRN_WIRE_OK && w->c)
+            rc = complex_binary(vx, fn, "opABC", w->op_abc);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
     out->op_ab = (int)w->op_ab;
     out->op_abc = (int)w->op_abc;
-    out->alpha = (trn_scalar){scalar_re(w->alpha), 0.0};
-    out->beta = (trn_scalar){scalar_re(w->beta), 0.0};
-    out->gamma = (trn_scalar){scalar_re(w->gamma), 0.0};
+    out->alpha = scalar_of(w->alpha, out->type);
+    out->beta = scalar_of(w->beta, out->type);
+    out->gamma = scalar_of(w->gamma, out->type);
     void *p = NULL;
     rc = operand(vx, w->a_data, &la, out->type_a, "tensor elementwise: A", &p);
     out->a = p;
@@ -473,9 +596,14 @@ static trn_wire_code validate_tensor_reduction(trn_vctx *vx, const Trnsci__V1__T
         trn_vmsg(vx, "%s: opReduce %u must be ADD, MUL, MAX or MIN", fn, w->op_reduce);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    if (trn_vk_complex(out->type)) {
+        rc = complex_binary(vx, fn, "opReduce", w->op_reduce);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
     out->op_red = (int)w->op_reduce;
-    out->alpha = (trn_scalar){scalar_re(w->alpha), 0.0};
-    out->beta = (trn_scalar){scalar_re(w->beta), 0.0};
+    out->alpha = scalar_of(w->alpha, out->type);
+    out->beta = scalar_of(w->beta, out->type);
     for (int i = 0; i < dl.nmodes; i++)
         out->stride_c[i] = dl.stride[i];
     void *p = NULL;
@@ -483,7 +611,7 @@ static trn_wire_code validate_tensor_reduction(trn_vctx *vx, const Trnsci__V1__T
     out->a = p;
     if (rc == TRN_WIRE_OK)
         rc = operand(vx, w->d_data, &dl, out->type, "tensor reduction: D", &out->d);
-    if (rc == TRN_WIRE_OK && out->beta.re != 0.0) {
+    if (rc == TRN_WIRE_OK && scalar_nonzero(out->beta)) {
         if (same_ref(w->c_data, w->d_data)) {
             out->c = out->d;
         } else {
@@ -491,7 +619,7 @@ static trn_wire_code validate_tensor_reduction(trn_vctx *vx, const Trnsci__V1__T
             out->c = p;
         }
     }
-    if (rc == TRN_WIRE_OK && (!out->a || !out->d || (out->beta.re != 0.0 && !out->c))) {
+    if (rc == TRN_WIRE_OK && (!out->a || !out->d || (scalar_nonzero(out->beta) && !out->c))) {
         trn_vmsg(vx, "%s: every operand must be a device pointer, not NULL", fn);
         rc = TRN_WIRE_INVALID_ARGUMENT;
     }

@@ -6,7 +6,7 @@
  *    mode of D from nowhere, strides or extents < 1, an extent overflowing
  *    2^62, overlapping D strides and a compute type of the other precision
  *    are INVALID_ARGUMENT; 17 modes, a mode summed within one operand,
- *    complex data and mixed data types are UNIMPLEMENTED; messages name
+ *    mixed data types (complex ones included) are UNIMPLEMENTED; messages name
  *    the rule;
  *  - the GEMM mapping's decisions (in place, transposed, swapped, packed);
  *  - element-wise and reduction ops through trn_validate_op with a real
@@ -22,8 +22,8 @@
  *    overlap (a conversion cannot run in place), the byte count
  *    overflows for the 8-byte operand where the 4-byte one's still fits,
  *    compute DEFAULT / 32F / 64F pass, precision modes are UNIMPLEMENTED;
- *    mixed types in a binary, trinary, reduction or contraction and complex
- *    data are UNIMPLEMENTED with both types named;
+ *    mixed types in a binary, trinary, reduction or contraction (complex
+ *    among them) are UNIMPLEMENTED with both types named;
  *  - the permutation kernel (every type pair, 32F and 64F compute, alpha 1
  *    and not, IDENTITY and SQRT, packed, padded and transposed layouts)
  *    against a plain loop of the documented formula, split into 1, 2, 3 and
@@ -149,6 +149,36 @@ static void test_contraction_specs(void **state) {
     assert_memory_equal(&back, &s2.u.tensor, sizeof(back));
     assert_int_equal(
         trn_tensor_spec_parse("tensor contract R_32F 32F A=a3/p B=", &back, err, sizeof(err)), -1);
+    /* complex keys: conjugated operands follow the type; CONJ on real data
+     * is the identity and leaves the key alone */
+    wd(&a, TRNSCI__V1__DATA_TYPE__C_64F, "xq", e34, NULL);
+    wd(&b, TRNSCI__V1__DATA_TYPE__C_64F, "qz", e45, NULL);
+    wd(&d, TRNSCI__V1__DATA_TYPE__C_64F, "xz", e35, NULL);
+    b.w.op = 9;
+    assert_int_equal(plan_of(&a, &b, &d, 0, &s2, err), TRN_WIRE_OK);
+    trn_tensor_spec_format(&s2.u.tensor, k2, sizeof(k2));
+    assert_string_equal(k2, "tensor contract C_64F*B 64F A=a3b4/p B=b4c5/p D=a3c5/p");
+    assert_int_equal(trn_tensor_spec_parse(k2, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &s2.u.tensor, sizeof(back));
+    a.w.op = 9;
+    assert_int_equal(plan_of(&a, &b, &d, 0, &s2, err), TRN_WIRE_OK);
+    trn_tensor_spec_format(&s2.u.tensor, k2, sizeof(k2));
+    assert_string_equal(k2, "tensor contract C_64F*AB 64F A=a3b4/p B=b4c5/p D=a3c5/p");
+    assert_int_equal(trn_tensor_spec_parse(k2, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &s2.u.tensor, sizeof(back));
+    expect_plan(&a, &b, &d, TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F_EMULATED, TRN_WIRE_UNIMPLEMENTED,
+                "precision modes are for real data");
+    assert_int_equal(trn_tensor_spec_parse("tensor contract R_32F*A 32F A=a3b4/p B=b4c5/p "
+                                           "D=a3c5/p",
+                                           &back, err, sizeof(err)),
+                     -1);
+    wd(&a, R32, "xq", e34, NULL);
+    wd(&b, R32, "qz", e45, NULL);
+    wd(&d, R32, "xz", e35, NULL);
+    a.w.op = b.w.op = 9;
+    assert_int_equal(plan_of(&a, &b, &d, 0, &s2, err), TRN_WIRE_OK);
+    trn_tensor_spec_format(&s2.u.tensor, k2, sizeof(k2));
+    assert_string_equal(k2, k1);
 
     wd(&a, R32, "ik", e34, NULL);
     wd(&b, R32, "kj", e55, NULL);
@@ -181,7 +211,7 @@ static void test_contraction_specs(void **state) {
     wd(&x, R32, "abcdefghijklmnopq", ones, NULL);
     expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "more than the 16 supported");
     wd(&x, TRNSCI__V1__DATA_TYPE__C_32F, "ik", e34, NULL);
-    expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "complex");
+    expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "A has data type C_32F and D R_32F");
     wd(&x, R64, "ik", e34, NULL);
     expect_plan(&x, &b, &d, 0, TRN_WIRE_UNIMPLEMENTED, "A has data type R_64F and D R_32F");
     /* exactly 16 modes pass */
@@ -336,6 +366,65 @@ static void test_elementwise(void **state) {
     expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 3);
 }
 
+/* Padding of a permutation's output (protocol 1.14): D's extents are the
+ * padded ones, A's are D's less both counts; counts one per mode of D,
+ * >= 0, leaving one position; permutations only; D's memory is checked at
+ * its padded span. */
+static void test_permute_padding(void **state) {
+    fx *f = *state;
+    /* A[b,a] 4 x 3 -> D[a,b] (3 + 1 + 2) x (4 + 0 + 1) = 6 x 5 */
+    const int64_t eba[] = {4, 3}, ed[] = {6, 5}, eb[] = {5};
+    wdesc a, d, c;
+    wd(&a, R32, "ba", eba, NULL);
+    wd(&d, R32, "ab", ed, NULL);
+    wd(&c, R32, "b", eb, NULL);
+    const uint64_t ba = vf_alloc(f->s1, 12 * 4), bd = vf_alloc(f->s1, 30 * 4),
+                   small = vf_alloc(f->s1, 29 * 4), bc = vf_alloc(f->s1, 5 * 4);
+    Trnsci__V1__BufferRef ra = ref(ba, 0), rd = ref(bd, 0), rc = ref(bc, 0);
+    int64_t left[2] = {1, 0}, right[2] = {2, 1};
+    Trnsci__V1__Scalar pv = TRNSCI__V1__SCALAR__INIT;
+    pv.re = 7.0;
+    Trnsci__V1__TensorElementwiseOp w = TRNSCI__V1__TENSOR_ELEMENTWISE_OP__INIT;
+    w.a = &a.w;
+    w.d = &d.w;
+    w.a_data = &ra;
+    w.d_data = &rd;
+    w.n_pad_left = w.n_pad_right = 2;
+    w.pad_left = left;
+    w.pad_right = right;
+    w.pad_value = &pv;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_ELEMENTWISE;
+    op.tensor_elementwise = &w;
+    expect(f, f->s1, &op, TRN_WIRE_OK, NULL, 2);
+    const trn_tensor_ew_desc *e = &f->desc.u.tensor_ew;
+    assert_int_equal(e->padded, 1);
+    assert_int_equal(e->elements, 30);
+    assert_int_equal(e->pad_lo[0], 1);
+    assert_int_equal(e->pad_hi[0], 4);
+    assert_int_equal(e->pad_hi[1], 4);
+    assert_true(e->pad_value.re == 7.0);
+    rd = ref(small, 0); /* D checked at its padded span */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "tensor elementwise: D", 0);
+    rd = ref(bd, 0);
+    right[0] = 1; /* A's extent 3 no longer fits D's 6 less 1 + 1 */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "extent 3 in A but 4 in D", 0);
+    right[0] = -1;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "must be >= 0", 0);
+    right[0] = 5; /* 1 + 5 = 6 leaves nothing of mode a */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "leave at least one", 0);
+    right[0] = INT64_MAX; /* no overflow in the check */
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "leave at least one", 0);
+    right[0] = 2;
+    w.n_pad_right = 1;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "D has 2 modes", 0);
+    w.n_pad_right = 2;
+    w.c = &c.w; /* not a permutation */
+    w.c_data = &rc;
+    w.op_abc = 3;
+    expect(f, f->s1, &op, TRN_WIRE_INVALID_ARGUMENT, "permutation only", 0);
+}
+
 static void test_reduction(void **state) {
     fx *f = *state;
     /* D[b] = sum_a A[a,b] (3 x 4) + beta C[b] */
@@ -470,7 +559,7 @@ static void test_permute_convert(void **state) {
     expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "A has data type C_64F and D R_32F", 0);
     p.a.w.type = R64;
     p.d.w.type = TRNSCI__V1__DATA_TYPE__C_32F;
-    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "complex", 0);
+    expect(f, f->s1, &p.op, TRN_WIRE_UNIMPLEMENTED, "converts between R_32F and R_64F only", 0);
     p.d.w.type = R32;
     p.a.w.type = (Trnsci__V1__DataType)9;
     expect(f, f->s1, &p.op, TRN_WIRE_INVALID_ARGUMENT, "data type 9", 0);
@@ -715,6 +804,7 @@ int main(void) {
         cmocka_unit_test(test_contraction_specs),
         cmocka_unit_test(test_mapping),
         cmocka_unit_test_setup_teardown(test_elementwise, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_permute_padding, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_reduction, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_permute_convert, vf_setup, vf_teardown),
         cmocka_unit_test(test_permute_kernel),
