@@ -28,6 +28,14 @@ struct trnsparseSpMatDescr {
     trnsciDataType valueType;
     trnsparseFillMode_t fill; /* attributes (trnsparseSpMatSetAttribute); 0: LOWER */
     trnsparseDiagType_t diag; /* 0: NON_UNIT */
+    /* Blocked-ELL: rb = cb = ellBlockSize, ellCols the values' width, nnz
+     * rows * ellCols; Sliced-ELL: rb = sliceSize, valuesSize
+     * sellValuesSize (sparse_ell.c). */
+    int64_t ellCols, valuesSize;
+    /* Strided batch (trnsparseCsrSetStridedBatch, CooSetStridedBatch); 0
+     * or 1: one matrix. */
+    int batchCount;
+    int64_t offsetsBatchStride, batchStride;
 };
 
 struct trnsparseSpVecDescr {
@@ -52,6 +60,11 @@ struct trnsparseDnMatDescr {
     int batchCount;
     int64_t batchStride;
 };
+
+/* A new sparse matrix descriptor, a copy of *d, after the checks every
+ * format shares (sizes >= 0, known enum values; fn names the routine). */
+trnsparseStatus_t trn_sparse_make_spmat(const char *fn, trnsparseSpMatDescr_t *out,
+                                        const struct trnsparseSpMatDescr *d);
 
 /* The cuSPARSE status for a runtime error (the message stays recorded). */
 trnsparseStatus_t trn_sparse_status(trnsciError_t e);

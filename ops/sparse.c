@@ -12,6 +12,10 @@ trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
         return TRN_SP_SPLIT_ROWS;
     }
     const int n = d->op_a == TRN_TRANS_N;
+    if (a->format == TRN_SP_BELL || a->format == TRN_SP_SELL) { /* op N only: block rows, slices */
+        *parts = a->brows;
+        return TRN_SP_SPLIT_ROWS;
+    }
     if ((a->format == TRN_SP_CSR && n) || (a->format == TRN_SP_CSC && !n) ||
         (a->format == TRN_SP_BSR && n)) {
         *parts = a->format == TRN_SP_CSC ? a->cols : a->brows;
