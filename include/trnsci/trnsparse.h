@@ -661,6 +661,47 @@ trnsparseStatus_t trnsparseSpGEMM_copy(trnsparseHandle_t handle, trnsparseOperat
                                        trnsparseSpGEMMAlg_t alg,
                                        trnsparseSpGEMMDescr_t spgemmDescr);
 
+/* SpGEMMreuse: C's structure found once, its values recomputed by every
+ * _compute (same rules as SpGEMM: CSR, op N, beta = 0).
+ *   workEstimation: nothing to estimate; *bufferSize1 = 0.
+ *   nnz: with externalBuffer4 NULL, the size query: *bufferSize2 = 0,
+ *        *bufferSize3 = 0, *bufferSize4 = (rows of A + 1) * 8; then, with
+ *        externalBuffer4 (keep it until the last _compute), computes C's
+ *        row counts into it, waits, and sets matC's nnz.
+ *   copy: with externalBuffer5 NULL, the size query (*bufferSize5 = 8, so
+ *        that the allocation is not NULL); then writes C's structure (and
+ *        the product's values) into the arrays set with
+ *        trnsparseCsrSetPointers.
+ *   compute: C = alpha op(A) op(B), structure rewritten unchanged (a
+ *        structure of A or B that changed since _nnz fails the op). */
+trnsparseStatus_t
+trnsparseSpGEMMreuse_workEstimation(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                    trnsparseOperation_t opB, trnsparseConstSpMatDescr_t matA,
+                                    trnsparseConstSpMatDescr_t matB, trnsparseSpMatDescr_t matC,
+                                    trnsparseSpGEMMAlg_t alg, trnsparseSpGEMMDescr_t spgemmDescr,
+                                    size_t *bufferSize1, void *externalBuffer1);
+trnsparseStatus_t
+trnsparseSpGEMMreuse_nnz(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                         trnsparseOperation_t opB, trnsparseConstSpMatDescr_t matA,
+                         trnsparseConstSpMatDescr_t matB, trnsparseSpMatDescr_t matC,
+                         trnsparseSpGEMMAlg_t alg, trnsparseSpGEMMDescr_t spgemmDescr,
+                         size_t *bufferSize2, void *externalBuffer2, size_t *bufferSize3,
+                         void *externalBuffer3, size_t *bufferSize4, void *externalBuffer4);
+trnsparseStatus_t trnsparseSpGEMMreuse_copy(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                            trnsparseOperation_t opB,
+                                            trnsparseConstSpMatDescr_t matA,
+                                            trnsparseConstSpMatDescr_t matB,
+                                            trnsparseSpMatDescr_t matC, trnsparseSpGEMMAlg_t alg,
+                                            trnsparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize5,
+                                            void *externalBuffer5);
+trnsparseStatus_t trnsparseSpGEMMreuse_compute(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                               trnsparseOperation_t opB, const void *alpha,
+                                               trnsparseConstSpMatDescr_t matA,
+                                               trnsparseConstSpMatDescr_t matB, const void *beta,
+                                               trnsparseSpMatDescr_t matC,
+                                               trnsciDataType computeType, trnsparseSpGEMMAlg_t alg,
+                                               trnsparseSpGEMMDescr_t spgemmDescr);
+
 /* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
  * Dense A and B (either order), CSR C: one dot product per stored entry of
  * C. beta = 0 does not read C's values. No buffer (size 0); _preprocess
