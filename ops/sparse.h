@@ -196,7 +196,7 @@ typedef enum trn_sp_split {
 trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
 /* The same for conversions: CSR -> COO and BSR -> CSR by the source's rows
  * balanced by entries, CSR -> BSR by block rows, dense -> sparse by rows
- * (columns for CSC); the others one shard. */
+ * (columns for CSC, block rows for Blocked-ELL); the others one shard. */
 trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
 
 /* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h

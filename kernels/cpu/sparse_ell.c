@@ -12,6 +12,9 @@
  * is at off[s] - base + k S + r (column-major inside the slice), column
  * sellColInd - base, -1 for padding.
  *
+ * DenseToSparse into Blocked-ELL fills the values of the given block
+ * columns from the dense matrix (zeros in empty slots).
+ *
  * Contents are client memory (ops/sparse.h): each index and offset is read
  * into a local and range-checked before use; a bad one fails the op naming
  * the array and position. Each output element is one sum over its row's
@@ -22,6 +25,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
@@ -158,6 +162,38 @@ int trn_cpu_spmm_ell(const trn_spmm_desc *d, int shard, int nshards, trn_kmsg *m
                                 (long long)slots);
     const int rc = f32 ? bell_f32(d, (int64_t)lo, (int64_t)hi, cols, msg)
                        : bell_f64(d, (int64_t)lo, (int64_t)hi, cols, msg);
+    free(cols);
+    return rc;
+}
+
+int trn_cpu_dense_to_bell(const trn_spconvert_desc *d, int64_t lo, int64_t hi, trn_kmsg *msg) {
+    const trn_sp_mat *c = &d->dst;
+    const trn_dn_mat *m = &d->dense;
+    const size_t es = trn_dtype_size(c->type);
+    const int64_t bs = c->rb, slots = c->ell_cols / bs;
+    int64_t dr, dc;
+    trn_sp_strides(m, &dr, &dc);
+    if (hi <= lo || slots == 0)
+        return 0;
+    int64_t *cols = malloc((size_t)slots * sizeof(*cols));
+    if (!cols)
+        return trn_sp_no_memory(msg, 0, (size_t)slots * sizeof(*cols), "%lld block columns",
+                                (long long)slots);
+    int rc = 0;
+    for (int64_t I = lo; I < hi && rc == 0; I++) {
+        if ((rc = bell_row(c, I, slots, cols, msg)))
+            break;
+        for (int64_t i = I * bs; i < I * bs + bs && i < c->rows; i++)
+            for (int64_t s = 0; s < slots; s++)
+                for (int64_t jj = 0; jj < bs; jj++) {
+                    char *dst = (char *)c->values + (size_t)(i * c->ell_cols + s * bs + jj) * es;
+                    const int64_t j = cols[s] * bs + jj;
+                    if (cols[s] < 0 || j >= c->cols)
+                        memset(dst, 0, es);
+                    else
+                        memcpy(dst, (const char *)m->values + (size_t)(i * dr + j * dc) * es, es);
+                }
+    }
     free(cols);
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
- * sparse_ell.h — SpMV/SpMM with a Blocked-ELL or Sliced-ELL A
- * (kernels/cpu/sparse_ell.c), called by trn_cpu_spmm (sparse_spmm.c).
+ * sparse_ell.h — SpMV/SpMM with a Blocked-ELL or Sliced-ELL A, and dense to
+ * Blocked-ELL (kernels/cpu/sparse_ell.c), called by trn_cpu_spmm
+ * (sparse_spmm.c) and trn_cpu_spconvert (sparse_convert.c).
  */
 #ifndef TRN_KERNELS_CPU_SPARSE_ELL_H
 #define TRN_KERNELS_CPU_SPARSE_ELL_H
@@ -12,5 +13,10 @@
  * the same number of stored slots per row). 0, or TRN_SP_BAD /
  * TRN_SP_NOMEM after posting the reason. */
 int trn_cpu_spmm_ell(const trn_spmm_desc *d, int shard, int nshards, trn_kmsg *msg);
+
+/* DenseToSparse into a Blocked-ELL dst whose block columns are given:
+ * block rows [lo, hi) of its values from the dense matrix (0 for empty
+ * slots and for columns past the matrix). 0 or TRN_SP_BAD. */
+int trn_cpu_dense_to_bell(const trn_spconvert_desc *d, int64_t lo, int64_t hi, trn_kmsg *msg);
 
 #endif
