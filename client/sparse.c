@@ -86,6 +86,11 @@ trnsciError_t trn_sparse_wire_spmat(trn_client *c, trnsparseConstSpMatDescr_t d,
                                    ? arrays[f]
                                    : arrays[TRNSPARSE_FORMAT_CSR];
     trnsciError_t e = trn_sparse_wire_type(d->valueType, fn, name, &w->m.type);
+    /* The ELL formats and strided batches are protocol 1.14: an older
+     * daemon would refuse the formats as unknown and ignore the batch. */
+    if (e == trnsciSuccess && (d->format == TRNSPARSE_FORMAT_BLOCKED_ELL ||
+                               d->format == TRNSPARSE_FORMAT_SLICED_ELLPACK || d->batchCount > 1))
+        e = trn_client_need_minor(c, 14, fn);
     if (e == trnsciSuccess)
         e = resolve(c, d->offsets, fn, name, names[0], &w->off);
     if (e == trnsciSuccess)
