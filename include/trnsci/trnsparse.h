@@ -559,7 +559,7 @@ trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, co
                                trnsparseSpVecDescr_t vecX, trnsparseDnVecDescr_t vecY);
 
 /* ---- SpSV: op(matA) vecY = alpha vecX, matA triangular -----------------------------
- * matA is a square CSR or COO matrix (any order of COO entries) of R_32F or
+ * matA is a square CSR, COO (entries in any order) or Sliced-ELL matrix of R_32F or
  * R_64F (computeType the same); its fill mode and diagonal type come from
  * trnsparseSpMatSetAttribute (default LOWER, NON_UNIT). Only that triangle
  * is read: entries of the other one are ignored, and with DIAG_TYPE_UNIT

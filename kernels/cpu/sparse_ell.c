@@ -55,8 +55,7 @@ static int bell_row(const trn_sp_mat *a, int64_t I, int64_t slots, int64_t *cols
     return 0;
 }
 
-/* Slice s's entries [*p0, *p1); TRN_SP_BAD after posting a broken rule. */
-static int sell_slice(const trn_sp_mat *a, int64_t s, int64_t *p0, int64_t *p1, trn_kmsg *msg) {
+int trn_cpu_sell_slice(const trn_sp_mat *a, int64_t s, int64_t *p0, int64_t *p1, trn_kmsg *msg) {
     const int64_t v0 = trn_sp_ld(a->offsets, s, a->idx64);
     const int64_t v1 = trn_sp_ld(a->offsets, s + 1, a->idx64);
     const uint64_t u0 = (uint64_t)v0 - (uint64_t)a->base, u1 = (uint64_t)v1 - (uint64_t)a->base;
@@ -116,7 +115,7 @@ static int sell_slice(const trn_sp_mat *a, int64_t s, int64_t *p0, int64_t *p1, 
         trn_sp_strides(&d->b, &br, &bc);                                                           \
         trn_sp_strides(&d->c, &cr, &cc);                                                           \
         for (int64_t s = s0; s < s1; s++) {                                                        \
-            if (sell_slice(a, s, &p0, &p1, msg))                                                   \
+            if (trn_cpu_sell_slice(a, s, &p0, &p1, msg))                                           \
                 return TRN_SP_BAD;                                                                 \
             const int64_t w = (p1 - p0) / S;                                                       \
             for (int64_t r = 0; r < S && s * S + r < a->rows; r++) {                               \

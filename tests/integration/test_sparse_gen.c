@@ -1,7 +1,7 @@
 /*
  * test_sparse_gen.c — trnsparse's Blocked-ELL and Sliced-ELL matrices,
  * strided batches of CSR and COO matrices in SpMM, DenseToSparse into
- * Blocked-ELL and SpGEMMreuse, through a real daemon over the local
+ * Blocked-ELL, SpSV with a Sliced-ELL A and SpGEMMreuse, through a real daemon over the local
  * transport and gRPC over TCP.
  *
  * References are dense products in long double of the matrix the format's
@@ -12,7 +12,9 @@
  * §3.1) |c - c_ref| <= gamma_{w+2} (|alpha| sum_k |a_ik b_kj| + |beta c0|),
  * with gamma_k = k u / (1 - k u) for the values' type. SpGEMMreuse: each
  * element of C is a sum of at most k products, |err| <= gamma_{k+1}
- * |alpha| sum |a_ik b_kj|. DenseToSparse is a copy: exact.
+ * |alpha| sum |a_ik b_kj|. DenseToSparse is a copy: exact. SpSV (lower op N, upper op
+ * T, a dominant diagonal, entries of the other triangle to ignore): by its residual in
+ * long double (test_spsv_sell states the bound).
  *
  * Cases: float and double, 32- and 64-bit indices, base 0 and 1; Blocked-ELL
  * with rows and columns that are not multiples of the block size (the cut
@@ -352,6 +354,170 @@ static void test_sliced_ell(void **state) {
         free(off);
         free(col);
         free(val);
+        free(A);
+    }
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+/* ---- SpSV with a Sliced-ELL A ------------------------------------------------------------ */
+
+/* The Sliced-ELL arrays of the stored entries of the n x n matrix A (row-major long double,
+ * values of the test's type; entries that are exactly 0 are not stored), slices of S rows
+ * with one padding entry (-1, a random value) past each slice's longest row. */
+typedef struct sell {
+    void *off, *col, *val, *d_off, *d_col, *d_val;
+    trnsparseSpMatDescr_t descr;
+} sell;
+
+static void sell_from_dense(sell *e, const long double *A, int64_t n, int64_t S, int dbl,
+                            uint64_t *s) {
+    const int64_t nsl = (n + S - 1) / S;
+    const size_t es = dbl ? 8 : 4;
+    int64_t size = 0, nnz = 0;
+    for (int64_t sl = 0; sl < nsl; sl++) {
+        int64_t w = 0;
+        for (int64_t i = sl * S; i < sl * S + S && i < n; i++) {
+            int64_t len = 0;
+            for (int64_t j = 0; j < n; j++)
+                len += A[i * n + j] != 0;
+            nnz += len;
+            w = len > w ? len : w;
+        }
+        size += (w + 1) * S;
+    }
+    e->off = idx_array((size_t)nsl + 1, 0);
+    e->col = idx_array((size_t)size, 0);
+    e->val = malloc((size_t)size * es);
+    assert_non_null(e->val);
+    int64_t p0 = 0;
+    for (int64_t sl = 0; sl < nsl; sl++) {
+        su_set_idx(e->off, (size_t)sl, p0, 0);
+        int64_t w = 0;
+        for (int64_t r = 0; r < S; r++) {
+            const int64_t i = sl * S + r;
+            int64_t q = 0;
+            for (int64_t j = 0; i < n && j < n; j++)
+                if (A[i * n + j] != 0) {
+                    su_set_idx(e->col, (size_t)(p0 + q * S + r), j, 0);
+                    su_put(e->val, (size_t)(p0 + q * S + r), A[i * n + j], dbl);
+                    q++;
+                }
+            w = q > w ? q : w;
+        }
+        w++; /* a padding column in every slice */
+        for (int64_t r = 0; r < S; r++) {
+            const int64_t i = sl * S + r;
+            int64_t q = 0;
+            for (int64_t j = 0; i < n && j < n; j++)
+                q += A[i * n + j] != 0;
+            for (; q < w; q++) {
+                su_set_idx(e->col, (size_t)(p0 + q * S + r), -1, 0);
+                su_put(e->val, (size_t)(p0 + q * S + r), su_uniform(s), dbl);
+            }
+        }
+        p0 += w * S;
+    }
+    assert_int_equal(p0, size);
+    su_set_idx(e->off, (size_t)nsl, p0, 0);
+    e->d_off = su_dev_put(e->off, ((size_t)nsl + 1) * 4);
+    e->d_col = su_dev_put(e->col, (size_t)size * 4);
+    e->d_val = su_dev_put(e->val, (size_t)size * es);
+    assert_int_equal(trnsparseCreateSlicedEll(&e->descr, n, n, nnz, size, S, e->d_off, e->d_col,
+                                              e->d_val, TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_32I,
+                                              TRNSPARSE_INDEX_BASE_ZERO,
+                                              dbl ? TRNSCI_R_64F : TRNSCI_R_32F),
+                     TRNSPARSE_STATUS_SUCCESS);
+}
+
+static void sell_free(sell *e) {
+    trnsparseDestroySpMat(e->descr);
+    trnsciFree(e->d_off);
+    trnsciFree(e->d_col);
+    trnsciFree(e->d_val);
+    free(e->off);
+    free(e->col);
+    free(e->val);
+}
+
+/* op(T) x = alpha b for the triangle `upper` of a random A with entries in both triangles
+ * and a dominant diagonal. Checked by the residual in long double: substitution is
+ * componentwise backward stable (Higham Thm 8.5), (T + dT) x = fl(alpha b) with
+ * |dT| <= gamma_w |T| (w: the longest row of op(T)), so |alpha b - op(T) x| <=
+ * gamma_w (|op(T)| |x|) + u |alpha b|. */
+static void test_spsv_sell(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    uint64_t s = 0x5e11;
+    const int64_t n = 37;
+    for (int c = 0; c < 4; c++) {
+        const int dbl = c & 1, upper = c >> 1;
+        const size_t es = dbl ? 8 : 4;
+        long double *A = calloc((size_t)(n * n), sizeof(long double));
+        assert_non_null(A);
+        for (int64_t i = 0; i < n; i++) {
+            long double sum = 0;
+            for (int64_t j = 0; j < n; j++)
+                if (i != j && su_uniform(&s) > 0.6) {
+                    A[i * n + j] = (long double)(dbl ? su_uniform(&s) : (float)su_uniform(&s));
+                    sum += fabsl(A[i * n + j]);
+                }
+            A[i * n + i] = (long double)(dbl ? (double)(2 + sum) : (float)(2 + sum));
+        }
+        sell e;
+        sell_from_dense(&e, A, n, 4, dbl, &s);
+        trnsparseFillMode_t fill = upper ? TRNSPARSE_FILL_MODE_UPPER : TRNSPARSE_FILL_MODE_LOWER;
+        assert_int_equal(
+            trnsparseSpMatSetAttribute(e.descr, TRNSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)),
+            TRNSPARSE_STATUS_SUCCESS);
+        const trnsparseOperation_t op =
+            upper ? TRNSPARSE_OPERATION_TRANSPOSE : TRNSPARSE_OPERATION_NON_TRANSPOSE;
+        dn b, x;
+        dn_make(&b, n, 1, n, 0, dbl, &s);
+        dn_make(&x, n, 1, n, 0, dbl, &s);
+        const trnsciDataType t = dbl ? TRNSCI_R_64F : TRNSCI_R_32F;
+        trnsparseDnVecDescr_t vb, vx;
+        assert_int_equal(trnsparseCreateDnVec(&vb, n, b.d, t), TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseCreateDnVec(&vx, n, x.d, t), TRNSPARSE_STATUS_SUCCESS);
+        const double alpha = 1.25;
+        const float af = 1.25f;
+        const void *al = dbl ? (const void *)&alpha : &af;
+        trnsparseSpSVDescr_t sv;
+        assert_int_equal(trnsparseSpSV_createDescr(&sv), TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseSpSV_analysis(h, op, al, e.descr, vb, vx, t,
+                                                TRNSPARSE_SPSV_ALG_DEFAULT, sv, NULL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(
+            trnsparseSpSV_solve(h, op, al, e.descr, vb, vx, t, TRNSPARSE_SPSV_ALG_DEFAULT, sv),
+            TRNSPARSE_STATUS_SUCCESS);
+        char *got = su_dev_get(x.d, (size_t)n * es);
+        /* M = op(T): rows of the triangle (transposed for op T). */
+        for (int64_t i = 0; i < n; i++) {
+            long double r = (long double)alpha * su_get(b.h, (size_t)i, dbl), mag = 0;
+            int64_t w = 0;
+            for (int64_t j = 0; j < n; j++) {
+                const long double tij = upper ? (j <= i ? A[j * n + i] : 0) /* op T of upper */
+                                              : (j <= i ? A[i * n + j] : 0);
+                if (tij == 0)
+                    continue;
+                r -= tij * su_get(got, (size_t)j, dbl);
+                mag += fabsl(tij * su_get(got, (size_t)j, dbl));
+                w++;
+            }
+            const long double bound = su_gamma(dbl, (long double)(w + 1)) * mag +
+                                      su_gamma(dbl, 1) * fabsl(alpha * su_get(b.h, (size_t)i, dbl));
+            if (fabsl(r) > bound)
+                fail_msg("spsv sell case %d: residual %lld = %.3Lg > %.3Lg", c, (long long)i,
+                         fabsl(r), bound);
+        }
+        free(got);
+        trnsparseSpSV_destroyDescr(sv);
+        trnsparseDestroyDnVec(vb);
+        trnsparseDestroyDnVec(vx);
+        dn_free(&b);
+        dn_free(&x);
+        sell_free(&e);
         free(A);
     }
     trnsparseDestroy(h);
@@ -880,6 +1046,8 @@ int main(void) {
         SU_ON(test_blocked_ell, grpc),
         SU_ON(test_sliced_ell, local),
         SU_ON(test_sliced_ell, grpc),
+        SU_ON(test_spsv_sell, local),
+        SU_ON(test_spsv_sell, grpc),
         SU_ON(test_batched, local),
         SU_ON(test_batched, grpc),
         SU_ON(test_dense_to_bell, local),
