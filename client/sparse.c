@@ -71,7 +71,9 @@ trnsciError_t trn_sparse_wire_spmat(trn_client *c, trnsparseConstSpMatDescr_t d,
         [TRNSPARSE_FORMAT_CSR] = {"csrRowOffsets", "csrColInd", "", "csrValues"},
         [TRNSPARSE_FORMAT_CSC] = {"cscColOffsets", "cscRowInd", "", "cscValues"},
         [TRNSPARSE_FORMAT_COO] = {"", "cooColInd", "cooRowInd", "cooValues"},
+        [TRNSPARSE_FORMAT_BLOCKED_ELL] = {"", "ellColInd", "", "ellValue"},
         [TRNSPARSE_FORMAT_BSR] = {"bsrRowOffsets", "bsrColInd", "", "bsrValues"},
+        [TRNSPARSE_FORMAT_SLICED_ELLPACK] = {"sellSliceOffsets", "sellColInd", "", "sellValues"},
     };
     const Trnsci__V1__SparseMatrix m0 = TRNSCI__V1__SPARSE_MATRIX__INIT;
     const Trnsci__V1__BufferRef r0 = TRNSCI__V1__BUFFER_REF__INIT;
@@ -80,10 +82,15 @@ trnsciError_t trn_sparse_wire_spmat(trn_client *c, trnsparseConstSpMatDescr_t d,
     if (!d)
         return trn_fail(trnsciErrorInvalidValue, "%s: %s is NULL", fn, name);
     const int f = (int)d->format;
-    const char *const *names = (f >= 1 && f <= TRNSPARSE_FORMAT_BSR && arrays[f][1])
+    const char *const *names = (f >= 1 && f <= TRNSPARSE_FORMAT_SLICED_ELLPACK && arrays[f][1])
                                    ? arrays[f]
                                    : arrays[TRNSPARSE_FORMAT_CSR];
     trnsciError_t e = trn_sparse_wire_type(d->valueType, fn, name, &w->m.type);
+    /* The ELL formats and strided batches are protocol 1.14: an older
+     * daemon would refuse the formats as unknown and ignore the batch. */
+    if (e == trnsciSuccess && (d->format == TRNSPARSE_FORMAT_BLOCKED_ELL ||
+                               d->format == TRNSPARSE_FORMAT_SLICED_ELLPACK || d->batchCount > 1))
+        e = trn_client_need_minor(c, 14, fn);
     if (e == trnsciSuccess)
         e = resolve(c, d->offsets, fn, name, names[0], &w->off);
     if (e == trnsciSuccess)
@@ -104,6 +111,11 @@ trnsciError_t trn_sparse_wire_spmat(trn_client *c, trnsparseConstSpMatDescr_t d,
     w->m.row_block = d->rb;
     w->m.col_block = d->cb;
     w->m.block_order = wire_order(d->order);
+    w->m.ell_cols = d->ellCols;
+    w->m.values_size = d->valuesSize;
+    w->m.batch_count = d->batchCount;
+    w->m.offsets_batch_stride = d->offsetsBatchStride;
+    w->m.batch_stride = d->batchStride;
     w->m.offsets = &w->off;
     w->m.indices = &w->idx;
     w->m.row_indices = &w->rowind;

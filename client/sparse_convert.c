@@ -375,6 +375,12 @@ trnsparseStatus_t trnsparseDenseToSparse_analysis(trnsparseHandle_t handle,
     (void)alg, (void)externalBuffer;
     if (!matB)
         return trn_sparse_fail(trnsciErrorInvalidValue, "denseToSparse_analysis: matB is NULL");
+    if (matB->format == TRNSPARSE_FORMAT_BLOCKED_ELL) { /* the block columns are given */
+        if (!handle)
+            return TRNSPARSE_STATUS_NOT_INITIALIZED;
+        trn_ok();
+        return TRNSPARSE_STATUS_SUCCESS;
+    }
     trnsparseStatus_t rc =
         convert(handle, "denseToSparse_analysis",
                 TRNSCI__V1__SPARSE_CONVERT__SPARSE_DENSE_TO_SPARSE_ANALYSIS, NULL, matB, matA, 0);

@@ -17,8 +17,8 @@ static int known_index(trnsparseIndexType_t t) {
     return t == TRNSPARSE_INDEX_16U || t == TRNSPARSE_INDEX_32I || t == TRNSPARSE_INDEX_64I;
 }
 
-static trnsparseStatus_t make_spmat(const char *fn, trnsparseSpMatDescr_t *out,
-                                    const struct trnsparseSpMatDescr *d) {
+trnsparseStatus_t trn_sparse_make_spmat(const char *fn, trnsparseSpMatDescr_t *out,
+                                        const struct trnsparseSpMatDescr *d) {
     if (!out)
         return trn_sparse_fail(trnsciErrorInvalidValue, "%s: spMatDescr is NULL", fn);
     if (d->rows < 0 || d->cols < 0 || d->nnz < 0)
@@ -75,7 +75,7 @@ static trnsparseStatus_t make_simple(const char *fn, trnsparseSpMatDescr_t *out,
         .base = base,
         .valueType = valueType,
     };
-    return make_spmat(fn, out, &d);
+    return trn_sparse_make_spmat(fn, out, &d);
 }
 
 trnsparseStatus_t trnsparseCreateCsr(trnsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
@@ -161,7 +161,7 @@ static trnsparseStatus_t make_bsr(const char *fn, trnsparseSpMatDescr_t *out, in
         .base = base,
         .valueType = valueType,
     };
-    return make_spmat(fn, out, &d);
+    return trn_sparse_make_spmat(fn, out, &d);
 }
 
 trnsparseStatus_t trnsparseCreateBsr(trnsparseSpMatDescr_t *spMatDescr, int64_t brows,

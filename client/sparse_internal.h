@@ -28,6 +28,14 @@ struct trnsparseSpMatDescr {
     trnsciDataType valueType;
     trnsparseFillMode_t fill; /* attributes (trnsparseSpMatSetAttribute); 0: LOWER */
     trnsparseDiagType_t diag; /* 0: NON_UNIT */
+    /* Blocked-ELL: rb = cb = ellBlockSize, ellCols the values' width, nnz
+     * rows * ellCols; Sliced-ELL: rb = sliceSize, valuesSize
+     * sellValuesSize (sparse_ell.c). */
+    int64_t ellCols, valuesSize;
+    /* Strided batch (trnsparseCsrSetStridedBatch, CooSetStridedBatch); 0
+     * or 1: one matrix. */
+    int batchCount;
+    int64_t offsetsBatchStride, batchStride;
 };
 
 struct trnsparseSpVecDescr {
@@ -52,6 +60,11 @@ struct trnsparseDnMatDescr {
     int batchCount;
     int64_t batchStride;
 };
+
+/* A new sparse matrix descriptor, a copy of *d, after the checks every
+ * format shares (sizes >= 0, known enum values; fn names the routine). */
+trnsparseStatus_t trn_sparse_make_spmat(const char *fn, trnsparseSpMatDescr_t *out,
+                                        const struct trnsparseSpMatDescr *d);
 
 /* The cuSPARSE status for a runtime error (the message stays recorded). */
 trnsparseStatus_t trn_sparse_status(trnsciError_t e);
@@ -113,6 +126,25 @@ trn_client *trn_sparse_begin(trnsparseHandle_t handle, trnsparseStatus_t *st);
 
 /* Queues op on the handle's stream; the status of the outcome. */
 trnsparseStatus_t trn_sparse_submit(trn_client *c, trnsparseHandle_t handle, Trnsci__V1__Op *op);
+
+/* SpGEMM's state between phases (sparse_spgemm.c, sparse_spgemm_reuse.c):
+ * C's row counts, written by the count pass into a device buffer of the
+ * caller's. */
+struct trnsparseSpGEMMDescr {
+    void *counts;     /* externalBuffer2 of the last _compute (reuse: externalBuffer4), or NULL */
+    int64_t rows;     /* rows of A then */
+    uint64_t session; /* the session it belongs to (trn_client.generation) */
+};
+
+/* Sends one SpGEMM pass: the count pass (fill 0: C's row offsets into
+ * counts) or the fill pass (C's offsets, indices and values, checked
+ * against counts). */
+trnsparseStatus_t
+trn_sparse_spgemm_pass(trn_client *c, trnsparseHandle_t handle, const char *fn, int fill,
+                       trnsparseOperation_t opA, trnsparseOperation_t opB, const void *alpha,
+                       trnsparseConstSpMatDescr_t matA, trnsparseConstSpMatDescr_t matB,
+                       const void *beta, trnsparseConstSpMatDescr_t matC,
+                       trnsciDataType computeType, trnsparseSpGEMMAlg_t alg, void *counts);
 
 /* SpMM, screened when rowBounds and colBounds are given (sparse.c). */
 trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,

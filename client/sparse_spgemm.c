@@ -10,12 +10,6 @@
 
 #include "client/sparse_internal.h"
 
-struct trnsparseSpGEMMDescr {
-    void *counts;     /* externalBuffer2 of the last _compute, or NULL */
-    int64_t rows;     /* rows of A then */
-    uint64_t session; /* the session it belongs to (trn_client.generation) */
-};
-
 trnsparseStatus_t trnsparseSpGEMM_createDescr(trnsparseSpGEMMDescr_t *descr) {
     if (!descr)
         return trn_sparse_fail(trnsciErrorInvalidValue, "trnsparseSpGEMM_createDescr: descr is "
@@ -51,13 +45,12 @@ static trn_client *spgemm_begin(trnsparseHandle_t handle, const char *fn, const 
     return cl;
 }
 
-/* Sends one pass. */
-static trnsparseStatus_t spgemm_pass(trn_client *c, trnsparseHandle_t handle, const char *fn,
-                                     int fill, trnsparseOperation_t opA, trnsparseOperation_t opB,
-                                     const void *alpha, trnsparseConstSpMatDescr_t matA,
-                                     trnsparseConstSpMatDescr_t matB, const void *beta,
-                                     trnsparseConstSpMatDescr_t matC, trnsciDataType computeType,
-                                     trnsparseSpGEMMAlg_t alg, void *counts) {
+trnsparseStatus_t
+trn_sparse_spgemm_pass(trn_client *c, trnsparseHandle_t handle, const char *fn, int fill,
+                       trnsparseOperation_t opA, trnsparseOperation_t opB, const void *alpha,
+                       trnsparseConstSpMatDescr_t matA, trnsparseConstSpMatDescr_t matB,
+                       const void *beta, trnsparseConstSpMatDescr_t matC,
+                       trnsciDataType computeType, trnsparseSpGEMMAlg_t alg, void *counts) {
     Trnsci__V1__SpGEMMOp w = TRNSCI__V1__SP_GEMMOP__INIT;
     trn_wire_spmat a, b, cm;
     Trnsci__V1__BufferRef cref;
@@ -128,8 +121,8 @@ trnsparseStatus_t trnsparseSpGEMM_compute(
         trn_ok();
         return TRNSPARSE_STATUS_SUCCESS;
     }
-    st = spgemm_pass(c, handle, fn, 0, opA, opB, alpha, matA, matB, beta, NULL, computeType, alg,
-                     externalBuffer2);
+    st = trn_sparse_spgemm_pass(c, handle, fn, 0, opA, opB, alpha, matA, matB, beta, NULL,
+                                computeType, alg, externalBuffer2);
     if (st != TRNSPARSE_STATUS_SUCCESS)
         return st;
     int64_t nnz = 0;
@@ -163,8 +156,8 @@ trnsparseStatus_t trnsparseSpGEMM_copy(trnsparseHandle_t handle, trnsparseOperat
                                "%s: call trnsparseSpGEMM_compute with an externalBuffer2 for "
                                "this matA first",
                                fn);
-    return spgemm_pass(c, handle, fn, 1, opA, opB, alpha, matA, matB, beta, matC, computeType, alg,
-                       spgemmDescr->counts);
+    return trn_sparse_spgemm_pass(c, handle, fn, 1, opA, opB, alpha, matA, matB, beta, matC,
+                                  computeType, alg, spgemmDescr->counts);
 }
 
 /* ---- SDDMM ------------------------------------------------------------------------------- */

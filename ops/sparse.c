@@ -12,6 +12,10 @@ trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
         return TRN_SP_SPLIT_ROWS;
     }
     const int n = d->op_a == TRN_TRANS_N;
+    if (a->format == TRN_SP_BELL || a->format == TRN_SP_SELL) { /* op N only: block rows, slices */
+        *parts = a->brows;
+        return TRN_SP_SPLIT_ROWS;
+    }
     if ((a->format == TRN_SP_CSR && n) || (a->format == TRN_SP_CSC && !n) ||
         (a->format == TRN_SP_BSR && n)) {
         *parts = a->format == TRN_SP_CSC ? a->cols : a->brows;
@@ -31,7 +35,9 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts) {
     case TRN_SPC_BSR_TO_CSR: *parts = d->src.brows; return TRN_SP_SPLIT_ROWS;
     case TRN_SPC_CSR_TO_BSR: *parts = d->dst.brows; return TRN_SP_SPLIT_ROWS;
     case TRN_SPC_DENSE_TO_SPARSE:
-        *parts = d->dst.format == TRN_SP_CSC ? d->dst.cols : d->dst.rows;
+        *parts = d->dst.format == TRN_SP_CSC    ? d->dst.cols
+                 : d->dst.format == TRN_SP_BELL ? d->dst.brows
+                                                : d->dst.rows;
         return TRN_SP_SPLIT_ROWS;
     default: *parts = 1; return TRN_SP_SPLIT_NONE;
     }

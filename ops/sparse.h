@@ -18,7 +18,9 @@ typedef enum trn_sp_format {
     TRN_SP_CSR = 1,
     TRN_SP_CSC = 2,
     TRN_SP_COO = 3,
+    TRN_SP_BELL = 5, /* Blocked-ELL */
     TRN_SP_BSR = 6,
+    TRN_SP_SELL = 7, /* Sliced-ELL */
 } trn_sp_format;
 
 typedef struct trn_sp_mat {
@@ -35,6 +37,19 @@ typedef struct trn_sp_mat {
     void *indices;        /* nnz: CSR/BSR column (block), CSC row, COO column */
     void *rowind;         /* COO: nnz row indices; else NULL */
     void *values;         /* nnz elements (BSR nnz*rb*cb); NULL when not read */
+    /* Blocked-ELL: rb = cb = the block size, brows x bcols blocks (ceil),
+     * ell_cols the width of the rows x ell_cols row-major values; indices
+     * holds brows x (ell_cols / rb) block columns, -1 (whatever the base)
+     * for an empty slot; nnz = brows * (ell_cols / rb) slots. Sliced-ELL:
+     * rb = the slice size, brows the slices, offsets brows + 1 slice
+     * offsets (from base), indices and values nnz = values_size entries,
+     * entry k of row r of a slice at offset + k * rb + r, column -1 for
+     * padding. */
+    int64_t ell_cols;
+    /* Strided batch (CSR, COO): batch >= 1 matrices of one structure
+     * shape; matrix b's offsets at offsets + b * off_stride entries, its
+     * indices, row indices and values at + b * stride entries. */
+    int64_t batch, off_stride, stride;
 } trn_sp_mat;
 
 /* A dense matrix (a vector is rows x 1). Element (i, j) of batch entry b is at
@@ -181,7 +196,7 @@ typedef enum trn_sp_split {
 trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts);
 /* The same for conversions: CSR -> COO and BSR -> CSR by the source's rows
  * balanced by entries, CSR -> BSR by block rows, dense -> sparse by rows
- * (columns for CSC); the others one shard. */
+ * (columns for CSC, block rows for Blocked-ELL); the others one shard. */
 trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
 
 /* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h

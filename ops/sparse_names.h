@@ -21,11 +21,16 @@ static inline const char *trn_sp_array_name(trn_sp_format f, trn_sp_array a) {
     static const char *const csc[] = {"cscColOffsets", "cscRowInd", "cscRowInd", "cscValues"};
     static const char *const coo[] = {"cooOffsets", "cooColInd", "cooRowInd", "cooValues"};
     static const char *const bsr[] = {"bsrRowOffsets", "bsrColInd", "bsrRowInd", "bsrValues"};
+    static const char *const bell[] = {"ellOffsets", "ellColInd", "ellRowInd", "ellValue"};
+    static const char *const sell[] = {"sellSliceOffsets", "sellColInd", "sellRowInd",
+                                       "sellValues"};
     switch (f) {
     case TRN_SP_CSR: return csr[a];
     case TRN_SP_CSC: return csc[a];
     case TRN_SP_COO: return coo[a];
     case TRN_SP_BSR: return bsr[a];
+    case TRN_SP_BELL: return bell[a];
+    case TRN_SP_SELL: return sell[a];
     }
     return "array";
 }
@@ -36,6 +41,8 @@ static inline const char *trn_sp_format_name(trn_sp_format f) {
     case TRN_SP_CSC: return "CSC";
     case TRN_SP_COO: return "COO";
     case TRN_SP_BSR: return "BSR";
+    case TRN_SP_BELL: return "Blocked-ELL";
+    case TRN_SP_SELL: return "Sliced-ELL";
     }
     return "?";
 }

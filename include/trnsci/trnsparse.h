@@ -80,9 +80,9 @@ typedef enum trnsparseFormat_t {
     TRNSPARSE_FORMAT_CSR = 1,
     TRNSPARSE_FORMAT_CSC = 2,
     TRNSPARSE_FORMAT_COO = 3,
-    TRNSPARSE_FORMAT_BLOCKED_ELL = 5, /* not supported */
+    TRNSPARSE_FORMAT_BLOCKED_ELL = 5, /* SpMV/SpMM, op N */
     TRNSPARSE_FORMAT_BSR = 6,
-    TRNSPARSE_FORMAT_SLICED_ELLPACK = 7, /* not supported */
+    TRNSPARSE_FORMAT_SLICED_ELLPACK = 7, /* SpMV/SpMM, op N */
 } trnsparseFormat_t;
 
 typedef enum trnsparseOrder_t {
@@ -326,6 +326,71 @@ trnsparseStatus_t trnsparseCscSetPointers(trnsparseSpMatDescr_t spMatDescr, void
 trnsparseStatus_t trnsparseCooSetPointers(trnsparseSpMatDescr_t spMatDescr, void *cooRows,
                                           void *cooColumns, void *cooValues);
 
+/* Blocked-ELL (CUSPARSE_FORMAT_BLOCKED_ELL): rows x cols in square blocks of
+ * ellBlockSize. ellValue is a row-major rows x ellCols matrix (ellCols a
+ * multiple of ellBlockSize): block row I's slot s is the block of columns
+ * [s bs, s bs + bs) of rows [I bs, I bs + bs), placed at block column
+ * ellColInd[I * (ellCols / bs) + s] (idxBase-based; -1: empty slot).
+ * Blocks past rows or cols are cut. SpMatGetSize reports nnz = rows *
+ * ellCols. Read by SpMV and SpMM with opA = NON_TRANSPOSE (T is
+ * NOT_SUPPORTED); ellIdxType is 32I or 64I. */
+trnsparseStatus_t trnsparseCreateBlockedEll(trnsparseSpMatDescr_t *spMatDescr, int64_t rows,
+                                            int64_t cols, int64_t ellBlockSize, int64_t ellCols,
+                                            void *ellColInd, void *ellValue,
+                                            trnsparseIndexType_t ellIdxType,
+                                            trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t
+trnsparseCreateConstBlockedEll(trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                               int64_t ellBlockSize, int64_t ellCols, const void *ellColInd,
+                               const void *ellValue, trnsparseIndexType_t ellIdxType,
+                               trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+/* Every field of a Blocked-ELL descriptor (NULL outputs are skipped). */
+trnsparseStatus_t trnsparseBlockedEllGet(trnsparseSpMatDescr_t spMatDescr, int64_t *rows,
+                                         int64_t *cols, int64_t *ellBlockSize, int64_t *ellCols,
+                                         void **ellColInd, void **ellValue,
+                                         trnsparseIndexType_t *ellIdxType,
+                                         trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+trnsparseStatus_t
+trnsparseConstBlockedEllGet(trnsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                            int64_t *ellBlockSize, int64_t *ellCols, const void **ellColInd,
+                            const void **ellValue, trnsparseIndexType_t *ellIdxType,
+                            trnsparseIndexBase_t *idxBase, trnsciDataType *valueType);
+
+/* Sliced-ELL (CUSPARSE_FORMAT_SLICED_ELLPACK): the rows in slices of
+ * sliceSize; slice s holds entries [sellSliceOffsets[s] - base,
+ * sellSliceOffsets[s+1] - base) of sellColInd and sellValues (a multiple
+ * of sliceSize, sellValuesSize in all), column-major: entry k of the
+ * slice's row r is at offset + k * sliceSize + r, column index -1 for
+ * padding. nnz (0 <= nnz <= sellValuesSize) is only reported back. Read
+ * by SpMV and SpMM with opA = NON_TRANSPOSE; offsets and column indices of
+ * the same type (32I or 64I). */
+trnsparseStatus_t trnsparseCreateSlicedEll(trnsparseSpMatDescr_t *spMatDescr, int64_t rows,
+                                           int64_t cols, int64_t nnz, int64_t sellValuesSize,
+                                           int64_t sliceSize, void *sellSliceOffsets,
+                                           void *sellColInd, void *sellValues,
+                                           trnsparseIndexType_t sellSliceOffsetsType,
+                                           trnsparseIndexType_t sellColIndType,
+                                           trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+trnsparseStatus_t trnsparseCreateConstSlicedEll(
+    trnsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
+    int64_t sellValuesSize, int64_t sliceSize, const void *sellSliceOffsets, const void *sellColInd,
+    const void *sellValues, trnsparseIndexType_t sellSliceOffsetsType,
+    trnsparseIndexType_t sellColIndType, trnsparseIndexBase_t idxBase, trnsciDataType valueType);
+
+/* A strided batch of batchCount CSR (COO) matrices of one shape and nnz:
+ * matrix b's row offsets start b * offsetsBatchStride entries after
+ * csrRowOffsets (0: shared), its column indices and values b *
+ * columnsValuesBatchStride (COO: its row and column indices and values b *
+ * batchStride) entries after the descriptor's. Read by SpMM: C_b = alpha
+ * op(A_b) op(B_b) + beta C_b, where A or B with a batch count of 1 is
+ * used for every b (broadcast) and C has the batch's count
+ * (trnsparseDnMatSetStridedBatch). batchCount >= 1, strides >= 0. */
+trnsparseStatus_t trnsparseCsrSetStridedBatch(trnsparseSpMatDescr_t spMatDescr, int batchCount,
+                                              int64_t offsetsBatchStride,
+                                              int64_t columnsValuesBatchStride);
+trnsparseStatus_t trnsparseCooSetStridedBatch(trnsparseSpMatDescr_t spMatDescr, int batchCount,
+                                              int64_t batchStride);
+
 /* Sets or reads an attribute of a sparse matrix (the triangular solves'
  * fill mode and diagonal type). data points to a trnsparseFillMode_t or
  * trnsparseDiagType_t and dataSize must be its size; a wrong size, a NULL
@@ -494,7 +559,7 @@ trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, co
                                trnsparseSpVecDescr_t vecX, trnsparseDnVecDescr_t vecY);
 
 /* ---- SpSV: op(matA) vecY = alpha vecX, matA triangular -----------------------------
- * matA is a square CSR or COO matrix (any order of COO entries) of R_32F or
+ * matA is a square CSR, COO (entries in any order) or Sliced-ELL matrix of R_32F or
  * R_64F (computeType the same); its fill mode and diagonal type come from
  * trnsparseSpMatSetAttribute (default LOWER, NON_UNIT). Only that triangle
  * is read: entries of the other one are ignored, and with DIAG_TYPE_UNIT
@@ -595,6 +660,47 @@ trnsparseStatus_t trnsparseSpGEMM_copy(trnsparseHandle_t handle, trnsparseOperat
                                        trnsparseSpMatDescr_t matC, trnsciDataType computeType,
                                        trnsparseSpGEMMAlg_t alg,
                                        trnsparseSpGEMMDescr_t spgemmDescr);
+
+/* SpGEMMreuse: C's structure found once, its values recomputed by every
+ * _compute (same rules as SpGEMM: CSR, op N, beta = 0).
+ *   workEstimation: nothing to estimate; *bufferSize1 = 0.
+ *   nnz: with externalBuffer4 NULL, the size query: *bufferSize2 = 0,
+ *        *bufferSize3 = 0, *bufferSize4 = (rows of A + 1) * 8; then, with
+ *        externalBuffer4 (keep it until the last _compute), computes C's
+ *        row counts into it, waits, and sets matC's nnz.
+ *   copy: with externalBuffer5 NULL, the size query (*bufferSize5 = 8, so
+ *        that the allocation is not NULL); then writes C's structure (and
+ *        the product's values) into the arrays set with
+ *        trnsparseCsrSetPointers.
+ *   compute: C = alpha op(A) op(B), structure rewritten unchanged (a
+ *        structure of A or B that changed since _nnz fails the op). */
+trnsparseStatus_t
+trnsparseSpGEMMreuse_workEstimation(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                    trnsparseOperation_t opB, trnsparseConstSpMatDescr_t matA,
+                                    trnsparseConstSpMatDescr_t matB, trnsparseSpMatDescr_t matC,
+                                    trnsparseSpGEMMAlg_t alg, trnsparseSpGEMMDescr_t spgemmDescr,
+                                    size_t *bufferSize1, void *externalBuffer1);
+trnsparseStatus_t
+trnsparseSpGEMMreuse_nnz(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                         trnsparseOperation_t opB, trnsparseConstSpMatDescr_t matA,
+                         trnsparseConstSpMatDescr_t matB, trnsparseSpMatDescr_t matC,
+                         trnsparseSpGEMMAlg_t alg, trnsparseSpGEMMDescr_t spgemmDescr,
+                         size_t *bufferSize2, void *externalBuffer2, size_t *bufferSize3,
+                         void *externalBuffer3, size_t *bufferSize4, void *externalBuffer4);
+trnsparseStatus_t trnsparseSpGEMMreuse_copy(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                            trnsparseOperation_t opB,
+                                            trnsparseConstSpMatDescr_t matA,
+                                            trnsparseConstSpMatDescr_t matB,
+                                            trnsparseSpMatDescr_t matC, trnsparseSpGEMMAlg_t alg,
+                                            trnsparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize5,
+                                            void *externalBuffer5);
+trnsparseStatus_t trnsparseSpGEMMreuse_compute(trnsparseHandle_t handle, trnsparseOperation_t opA,
+                                               trnsparseOperation_t opB, const void *alpha,
+                                               trnsparseConstSpMatDescr_t matA,
+                                               trnsparseConstSpMatDescr_t matB, const void *beta,
+                                               trnsparseSpMatDescr_t matC,
+                                               trnsciDataType computeType, trnsparseSpGEMMAlg_t alg,
+                                               trnsparseSpGEMMDescr_t spgemmDescr);
 
 /* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
  * Dense A and B (either order), CSR C: one dot product per stored entry of

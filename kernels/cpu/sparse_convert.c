@@ -27,6 +27,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
+#include "kernels/cpu/sparse_ell.h"
 
 /* ---- values --------------------------------------------------------------------------- */
 
@@ -469,7 +470,10 @@ trn_kstatus trn_cpu_spconvert(const trn_spconvert_desc *d, trn_kmsg *msg, int sh
     case TRN_SPC_CSR_TO_BSR: rc = csr_to_bsr(d, lo, hi, shard, msg); break;
     case TRN_SPC_BSR_TO_CSR: rc = bsr_to_csr(d, lo, hi, msg); break;
     case TRN_SPC_DENSE_TO_SPARSE_ANALYSIS: rc = dense_analysis(d); break;
-    case TRN_SPC_DENSE_TO_SPARSE: rc = dense_convert(d, lo, hi, msg); break;
+    case TRN_SPC_DENSE_TO_SPARSE:
+        rc = d->dst.format == TRN_SP_BELL ? trn_cpu_dense_to_bell(d, lo, hi, msg)
+                                          : dense_convert(d, lo, hi, msg);
+        break;
     case TRN_SPC_SPARSE_TO_DENSE: rc = sparse_to_dense(d, msg); break;
     }
     return trn_sp_status(rc);

@@ -26,6 +26,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
+#include "kernels/cpu/sparse_ell.h"
 
 /* Each kernel twice: for any x86-64 (SSE2) and for AVX2 (twice the vector
  * width), chosen at run time. Without FMA contraction (the build is ISO C,
@@ -178,7 +179,8 @@ static int scatter(const trn_spmm_desc *d, int64_t j0, int64_t w, int shard, trn
     return rc;
 }
 
-trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards) {
+/* One product of a batch (or the only one). */
+static trn_kstatus spmm_one(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards) {
     if (d->c.rows == 0 || d->c.cols == 0)
         return TRN_KSTATUS_OK;
     int64_t parts;
@@ -190,6 +192,8 @@ trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int n
         return TRN_KSTATUS_OK;
     }
     const trn_sp_mat *a = &d->a;
+    if (a->format == TRN_SP_BELL || a->format == TRN_SP_SELL)
+        return trn_sp_status(trn_cpu_spmm_ell(d, shard, nshards, msg));
     int rc = 0;
     switch (split) {
     case TRN_SP_SPLIT_ROWS: {
@@ -212,6 +216,38 @@ trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int n
         break;
     }
     return trn_sp_status(rc);
+}
+
+/* p advanced by k elements of es bytes (NULL stays NULL: not read). */
+static void *advance(void *p, int64_t k, size_t es) {
+    return p ? (char *)p + (size_t)k * es : NULL;
+}
+
+/* A strided batch (ops/validate/sparse.c checked the counts: A and B each
+ * have 1 or C's): product b reads A_b (or A) and B_b (or B) and writes
+ * C_b. Every shard takes its part of each product in turn, so the split of
+ * each product is the unbatched one's. */
+trn_kstatus trn_cpu_spmm(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards) {
+    if (d->c.batch <= 1)
+        return spmm_one(d, msg, shard, nshards);
+    const size_t ies = d->a.idx64 ? 8 : 4, ves = trn_dtype_size(d->a.type);
+    for (int64_t b = 0; b < d->c.batch; b++) {
+        trn_spmm_desc e = *d;
+        e.a.batch = e.b.batch = e.c.batch = 1;
+        if (d->a.batch > 1) {
+            e.a.offsets = advance(d->a.offsets, b * d->a.off_stride, ies);
+            e.a.indices = advance(d->a.indices, b * d->a.stride, ies);
+            e.a.rowind = advance(d->a.rowind, b * d->a.stride, ies);
+            e.a.values = advance(d->a.values, b * d->a.stride, ves);
+        }
+        if (d->b.batch > 1)
+            e.b.values = advance(d->b.values, b * d->b.stride, ves);
+        e.c.values = advance(d->c.values, b * d->c.stride, ves);
+        const trn_kstatus st = spmm_one(&e, msg, shard, nshards);
+        if (st != TRN_KSTATUS_OK)
+            return st;
+    }
+    return TRN_KSTATUS_OK;
 }
 
 /* The backend's entries (cpu_kernels.h). */

@@ -1,6 +1,7 @@
 /*
  * sparse_spsv.c — sparse triangular solves on the CPU backend
- * (cusparseSpSV, cusparseSpSM): op(A) C = alpha op(B), A square CSR or COO.
+ * (cusparseSpSV, cusparseSpSM): op(A) C = alpha op(B), A square CSR, COO or
+ * Sliced-ELL.
  *
  * How: one pass over A reads and range-checks every offset and index once
  * (client memory: it is never read again) and keeps, in scratch, the
@@ -27,6 +28,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
+#include "kernels/cpu/sparse_ell.h"
 
 /* The strict triangle of M = op(A) by rows, and A's diagonal. */
 typedef struct tri {
@@ -110,6 +112,28 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
                     collect_double(d, i, j, p, t->diag, rr, cc, vv, &m);
                 else
                     collect_float(d, i, j, p, t->diag, rr, cc, vv, &m);
+            }
+        }
+    } else if (a->format == TRN_SP_SELL) { /* slice by slice, padding (-1) skipped */
+        const int64_t S = a->rb;
+        for (int64_t sl = 0; sl < a->brows && rc == 0; sl++) {
+            int64_t p0, p1;
+            if ((rc = trn_cpu_sell_slice(a, sl, &p0, &p1, msg)) != 0)
+                break;
+            for (int64_t p = p0; p < p1 && rc == 0; p++) {
+                const int64_t i = sl * S + (p - p0) % S;
+                const int64_t v = trn_sp_ld(a->indices, p, a->idx64);
+                if (i >= n || v == -1)
+                    continue;
+                if (v < a->base || v - a->base >= n) {
+                    rc = trn_sp_bad_index(msg, (uint64_t)i, "matA", TRN_SP_SELL, TRN_SP_INDICES, p,
+                                          v, a->base, n, " (and not -1)");
+                    break;
+                }
+                if (es == 8)
+                    collect_double(d, i, v - a->base, p, t->diag, rr, cc, vv, &m);
+                else
+                    collect_float(d, i, v - a->base, p, t->diag, rr, cc, vv, &m);
             }
         }
     } else { /* COO, in any order */

@@ -31,6 +31,8 @@ static int format_of(Trnsci__V1__SparseFormat f, trn_sp_format *out) {
     case TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_CSC: *out = TRN_SP_CSC; return 0;
     case TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_COO: *out = TRN_SP_COO; return 0;
     case TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_BSR: *out = TRN_SP_BSR; return 0;
+    case TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_BLOCKED_ELL: *out = TRN_SP_BELL; return 0;
+    case TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_SLICED_ELL: *out = TRN_SP_SELL; return 0;
     default: return -1;
     }
 }
@@ -46,9 +48,9 @@ static int index_of(Trnsci__V1__SparseIndexType t) {
 
 /* One array of a sparse matrix: count elements of es bytes, aligned to
  * align, named "<fn>: <name> <array>". */
-static trn_wire_code sp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
-                              uint64_t es, uint64_t align, const char *fn, const char *name,
-                              const char *array, void **out) {
+trn_wire_code trn_vsp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
+                            uint64_t es, uint64_t align, const char *fn, const char *name,
+                            const char *array, void **out) {
     /* The full name is made only for a message: a refused region has no
      * side effect, so checking again under it gives the same refusal. */
     if (trn_vk_array(vx, ref, count, es, align, fn, array, out) == TRN_WIRE_OK)
@@ -67,8 +69,10 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
     }
     trn_sp_format f;
     if (format_of(w->format, &f)) {
-        trn_vmsg(vx, "%s: %s: format %d is not CSR (1), CSC (2), COO (3) or BSR (6)", fn, name,
-                 (int)w->format);
+        trn_vmsg(vx,
+                 "%s: %s: format %d is not CSR (1), CSC (2), COO (3), BLOCKED_ELL (5), BSR (6) "
+                 "or SLICED_ELLPACK (7)",
+                 fn, name, (int)w->format);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (!(formats & TRN_VSP_FMT(f))) {
@@ -100,6 +104,14 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
     out->format = f;
     out->idx64 = it;
     out->base = (int)w->index_base;
+    out->batch = 1;
+    if (f == TRN_SP_BELL || f == TRN_SP_SELL)
+        return trn_vsp_ell(vx, w, fn, name, arrays, out);
+    if ((w->batch_count > 1 || w->batch_count < 0) && !(arrays & TRN_VSP_BATCH)) {
+        trn_vmsg(vx, "%s: %s: batch count %lld is %s", fn, name, (long long)w->batch_count,
+                 w->batch_count < 0 ? "negative" : "not supported by this routine");
+        return w->batch_count < 0 ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_UNIMPLEMENTED;
+    }
     /* Every index and offset the arrays hold (index + base, up to nnz + base)
      * must be representable in the index type. */
     const int64_t limit = it ? INT64_MAX - 1 : INT32_MAX;
@@ -158,21 +170,27 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
                  (long long)w->nnz, (long long)out->rb, (long long)out->cb);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    uint64_t noff_all = noff, nnz_all = (uint64_t)w->nnz, nval_all = nval;
+    if (w->batch_count > 1) {
+        rc = trn_vsp_batch(vx, w, fn, name, f, noff, nval, &noff_all, &nnz_all, &nval_all, out);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
     if ((arrays & TRN_VSP_OFFSETS) && f != TRN_SP_COO)
-        rc = sp_array(vx, w->offsets, noff, isz, isz, fn, name,
-                      trn_sp_array_name(f, TRN_SP_OFFSETS), &out->offsets);
+        rc = trn_vsp_array(vx, w->offsets, noff_all, isz, isz, fn, name,
+                           trn_sp_array_name(f, TRN_SP_OFFSETS), &out->offsets);
     if (rc == TRN_WIRE_OK && (arrays & TRN_VSP_INDICES))
-        rc = sp_array(vx, w->indices, (uint64_t)w->nnz, isz, isz, fn, name,
-                      trn_sp_array_name(f, TRN_SP_INDICES), &out->indices);
+        rc = trn_vsp_array(vx, w->indices, nnz_all, isz, isz, fn, name,
+                           trn_sp_array_name(f, TRN_SP_INDICES), &out->indices);
     if (rc == TRN_WIRE_OK && (arrays & TRN_VSP_ROWIND) && f == TRN_SP_COO)
-        rc = sp_array(vx, w->row_indices, (uint64_t)w->nnz, isz, isz, fn, name,
-                      trn_sp_array_name(f, TRN_SP_ROWIND), &out->rowind);
+        rc = trn_vsp_array(vx, w->row_indices, nnz_all, isz, isz, fn, name,
+                           trn_sp_array_name(f, TRN_SP_ROWIND), &out->rowind);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (arrays & TRN_VSP_VALUES) {
         const uint64_t es = trn_dtype_size(out->type);
-        rc = sp_array(vx, w->values, nval, es, comp_size(out->type), fn, name,
-                      trn_sp_array_name(f, TRN_SP_VALUES), &out->values);
+        rc = trn_vsp_array(vx, w->values, nval_all, es, comp_size(out->type), fn, name,
+                           trn_sp_array_name(f, TRN_SP_VALUES), &out->values);
     }
     return rc;
 }
@@ -291,8 +309,8 @@ trn_wire_code trn_vsp_vector(trn_vctx *vx, const Trnsci__V1__DenseVector *w, con
     out->batch = 1;
     if (!resolve)
         return TRN_WIRE_OK;
-    return sp_array(vx, w->values, (uint64_t)w->size, trn_dtype_size(t), comp_size(t), fn, name,
-                    "values", &out->values);
+    return trn_vsp_array(vx, w->values, (uint64_t)w->size, trn_dtype_size(t), comp_size(t), fn,
+                         name, "values", &out->values);
 }
 
 trn_wire_code trn_vsp_op(trn_vctx *vx, const char *fn, const char *name, Trnsci__V1__Operation op,
@@ -329,6 +347,16 @@ static double scalar_re(const Trnsci__V1__Scalar *s) {
 #define ALL_FORMATS                                                                                \
     (TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_CSC) | TRN_VSP_FMT(TRN_SP_COO) |                 \
      TRN_VSP_FMT(TRN_SP_BSR))
+#define ELL_FORMATS (TRN_VSP_FMT(TRN_SP_BELL) | TRN_VSP_FMT(TRN_SP_SELL))
+
+/* Blocked-ELL and Sliced-ELL: op(A) = A only (cuSPARSE's rule too). */
+static trn_wire_code ell_op(trn_vctx *vx, const char *fn, const trn_spmm_desc *d) {
+    if ((d->a.format != TRN_SP_BELL && d->a.format != TRN_SP_SELL) || d->op_a == TRN_TRANS_N)
+        return TRN_WIRE_OK;
+    trn_vmsg(vx, "%s: opA must be NON_TRANSPOSE for a %s matA", fn,
+             trn_sp_format_name(d->a.format));
+    return TRN_WIRE_UNIMPLEMENTED;
+}
 
 static trn_wire_code validate_spmv(trn_vctx *vx, const Trnsci__V1__SpMVOp *w, trn_spmm_desc *out) {
     const char *fn = "spmv";
@@ -339,9 +367,12 @@ static trn_wire_code validate_spmv(trn_vctx *vx, const Trnsci__V1__SpMVOp *w, tr
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
     const int reads_a = out->alpha != 0.0;
-    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS, reads_a ? TRN_VSP_ALL : 0, &out->a);
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS | ELL_FORMATS, reads_a ? TRN_VSP_ALL : 0,
+                        &out->a);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
+    if (rc == TRN_WIRE_OK)
+        rc = ell_op(vx, fn, out);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int n = out->op_a == TRN_TRANS_N;
@@ -368,15 +399,30 @@ static trn_wire_code validate_spmm(trn_vctx *vx, const Trnsci__V1__SpMMOp *w, tr
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
     const int reads_a = out->alpha != 0.0;
-    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS, reads_a ? TRN_VSP_ALL : 0, &out->a);
+    const int screened = w->row_bounds || w->col_bounds;
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", screened ? ALL_FORMATS : ALL_FORMATS | ELL_FORMATS,
+                        (reads_a ? TRN_VSP_ALL : 0) | (screened ? 0 : TRN_VSP_BATCH), &out->a);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_dense(vx, w->b, fn, "matB", out->a.type, 0, reads_a, &out->b);
+        rc = ell_op(vx, fn, out);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_dense(vx, w->c, fn, "matC", out->a.type, 0, 1, &out->c);
+        rc = trn_vsp_dense(vx, w->b, fn, "matB", out->a.type, !screened, reads_a, &out->b);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsp_dense(vx, w->c, fn, "matC", out->a.type, !screened, 1, &out->c);
     if (rc != TRN_WIRE_OK)
         return rc;
+    /* A strided batch (cuSPARSE: C_i = A_i B_i, A broadcast when its batch
+     * count is 1, B likewise): C's count is the batch's. */
+    if ((out->a.batch != 1 && out->a.batch != out->c.batch) ||
+        (out->b.batch != 1 && out->b.batch != out->c.batch) ||
+        (out->c.batch > 1 && out->a.batch == 1 && out->b.batch == 1)) {
+        trn_vmsg(vx,
+                 "%s: batch counts do not match: matA %lld, matB %lld, matC %lld (matA and matB "
+                 "must each have 1 or matC's, and one of them matC's when it is > 1)",
+                 fn, (long long)out->a.batch, (long long)out->b.batch, (long long)out->c.batch);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
     if (opb == TRN_TRANS_T) { /* op(B) = B^T is B read in the other order */
         const int64_t r = out->b.rows;
         out->b.rows = out->b.cols;

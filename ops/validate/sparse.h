@@ -20,6 +20,9 @@
 #define TRN_VSP_VALUES 8u
 #define TRN_VSP_STRUCTURE (TRN_VSP_OFFSETS | TRN_VSP_INDICES | TRN_VSP_ROWIND)
 #define TRN_VSP_ALL (TRN_VSP_STRUCTURE | TRN_VSP_VALUES)
+/* Not an array: the routine takes a strided batch of CSR/COO matrices
+ * (without it, batch_count > 1 is UNIMPLEMENTED). */
+#define TRN_VSP_BATCH 16u
 
 /* A sparse matrix. `formats` is a bit mask of (1u << trn_sp_format) the op
  * accepts; `arrays` the TRN_VSP_* the op reads or writes (0: none resolved,
@@ -27,6 +30,26 @@
 trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
                              const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out);
 #define TRN_VSP_FMT(f) (1u << (f))
+
+/* One array of a sparse matrix: count elements of es bytes, aligned to
+ * align, named "<fn>: <name> <array>" in a refusal. */
+trn_wire_code trn_vsp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint64_t count,
+                            uint64_t es, uint64_t align, const char *fn, const char *name,
+                            const char *array, void **out);
+
+/* The rest of trn_vsp_matrix for Blocked-ELL and Sliced-ELL (sparse_ell.c):
+ * out's format, idx64, base and type are set. */
+trn_wire_code trn_vsp_ell(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
+                          const char *name, unsigned arrays, trn_sp_mat *out);
+
+/* A strided batch of CSR/COO matrices (batch_count > 1, sparse_ell.c):
+ * checks the strides and sets *noff_all, *nnz_all, *nval_all to the
+ * entries the offsets, indices and values of the whole batch span (one
+ * matrix has noff, w->nnz and nval); fills out's batch fields. */
+trn_wire_code trn_vsp_batch(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
+                            const char *name, trn_sp_format f, uint64_t noff, uint64_t nval,
+                            uint64_t *noff_all, uint64_t *nnz_all, uint64_t *nval_all,
+                            trn_sp_mat *out);
 
 /* A dense matrix of `type`; batch_count > 1 only with allow_batch. `resolve`
  * 0 checks the numbers only (the op does not touch it). */

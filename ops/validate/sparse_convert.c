@@ -126,7 +126,9 @@ static trn_wire_code validate_spconvert(trn_vctx *vx, const Trnsci__V1__SparseCo
         const int analysis = out->fn == TRN_SPC_DENSE_TO_SPARSE_ANALYSIS;
         trn_sp_mat *sp = to_dense ? src : dst;
         rc = trn_vsp_matrix(vx, to_dense ? w->src : w->dst, fn, to_dense ? "matA" : "matB",
-                            to_dense ? (rows_fmts | F(COO) | F(BSR)) : rows_fmts,
+                            to_dense   ? (rows_fmts | F(COO) | F(BSR))
+                            : analysis ? rows_fmts
+                                       : (rows_fmts | F(BELL)),
                             analysis ? TRN_VSP_OFFSETS : TRN_VSP_ALL, sp);
         if (rc == TRN_WIRE_OK)
             rc = trn_vsp_dense(vx, w->dense, fn, to_dense ? "matB" : "matA", sp->type, 0, 1,

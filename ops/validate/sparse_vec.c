@@ -134,8 +134,10 @@ static trn_wire_code validate_spsv(trn_vctx *vx, const Trnsci__V1__SpSVOp *w, tr
     }
     out->analysis = w->analysis_only != 0;
     out->alpha = w->alpha ? w->alpha->re : 0.0;
-    rc = trn_vsp_matrix(vx, w->a, fn, "matA", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_COO),
-                        TRN_VSP_ALL, &out->a);
+    rc =
+        trn_vsp_matrix(vx, w->a, fn, "matA",
+                       TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_COO) | TRN_VSP_FMT(TRN_SP_SELL),
+                       TRN_VSP_ALL, &out->a);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc != TRN_WIRE_OK)

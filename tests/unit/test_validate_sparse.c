@@ -265,13 +265,55 @@ static void test_spmv_formats(void **state) {
     q.a.m.index_type = q.a.m.offsets_type = I64;
     q.a.m.rows = INT64_MAX / 2;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflow 64 bits");
-    /* Unknown and unsupported formats. */
-    for (int fmt = 4; fmt <= 7; fmt++) {
-        if (fmt == 6)
-            continue;
+    /* Unknown formats. */
+    for (int fmt = 4; fmt <= 8; fmt += 4) {
         spmv_init(&q, (Trnsci__V1__SparseFormat)fmt, 10, 16, 100, a, x, y);
         vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "is not CSR (1), CSC (2)");
     }
+    /* Blocked-ELL: 10 x 16 in blocks of 4 (3 x 4 blocks, the edge ones
+     * cut), ellCols 8: 3 x 2 block columns, 10 x 8 values. */
+    spmv_init(&q, 5, 10, 16, 0, a, x, y);
+    q.a.m.offsets = NULL;
+    q.a.m.row_block = q.a.m.col_block = 4;
+    q.a.m.ell_cols = 8;
+    vf_expect_ok(f, f->s1, &q.op, 4);
+    assert_int_equal(f->desc.u.spmm.a.format, TRN_SP_BELL);
+    assert_int_equal(f->desc.u.spmm.a.brows, 3);
+    assert_int_equal(f->desc.u.spmm.a.bcols, 4);
+    assert_int_equal(f->desc.u.spmm.a.nnz, 6);
+    q.a.val.offset = 8192 - 316; /* 80 values need 320 bytes */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ellValue: needs 320");
+    q.a.val.offset = 4096;
+    q.a.m.ell_cols = 6;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ellCols=6 must be a multiple");
+    q.a.m.ell_cols = 20; /* more slots than block columns */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ellCols=20");
+    q.a.m.ell_cols = 8;
+    q.a.m.row_block = 0;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "ellBlockSize 0");
+    q.a.m.row_block = 4;
+    q.w.op_a = TRNSCI__V1__OPERATION__OP_T;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "opA must be NON_TRANSPOSE");
+    q.w.op_a = TRNSCI__V1__OPERATION__OP_N;
+    q.a.m.batch_count = 2;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "not batched");
+    /* Sliced-ELL: 10 rows in slices of 4 (3 slices: 4 offsets), 24
+     * stored entries. */
+    spmv_init(&q, 7, 10, 16, 20, a, x, y);
+    q.a.m.row_block = 4;
+    q.a.m.values_size = 24;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    assert_int_equal(f->desc.u.spmm.a.format, TRN_SP_SELL);
+    assert_int_equal(f->desc.u.spmm.a.brows, 3);
+    assert_int_equal(f->desc.u.spmm.a.nnz, 24);
+    q.a.off.offset = 8192 - 12;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "sellSliceOffsets: needs 16");
+    q.a.off.offset = 0;
+    q.a.m.nnz = 25;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "nnz=25 in [0, sellValuesSize]");
+    q.a.m.nnz = 20;
+    q.a.m.values_size = -1;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "sellValuesSize=-1");
 }
 
 /* Rule: sizes fit the index type with the base (checked with alpha = 0,
@@ -435,10 +477,10 @@ static void test_spmm_dense(void **state) {
     q.c.m.cols = 4;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "shapes do not match");
     q.c.m.cols = 3;
-    /* Batches are not for SpMM. */
+    /* A batched C needs a batched A or B (cuSPARSE's strided batch). */
     q.c.m.batch_count = 2;
     q.c.m.batch_stride = 30;
-    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "batch count 2 is not supported here");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "batch counts do not match");
     q.c.m.batch_count = -1;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "negative");
     q.c.m.batch_count = 0;
