@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include <trnsci/library_types.h>
+#include <trnsci/trn_complex.h>
 #include <trnsci/trnsci.h>
 
 #ifdef __cplusplus
@@ -806,6 +807,190 @@ trnsparseSpMMScreened(trnsparseHandle_t handle, trnsparseOperation_t opA, trnspa
                       trnsparseConstDnVecDescr_t rowBounds, trnsparseConstDnVecDescr_t colBounds,
                       double threshold, trnsciDataType computeType, trnsparseSpMMAlg_t alg,
                       void *externalBuffer);
+
+/* ---- banded solves (cuSPARSE's legacy tridiagonal / pentadiagonal API) ----
+ * Tridiagonal systems A x = b given by their lower (dl), main (d) and
+ * upper (du) diagonals, and pentadiagonal ones adding the second lower
+ * (ds) and upper (dw) diagonals; the solution overwrites the right-hand
+ * side. Element i of a diagonal is row i's entry: dl[i] = A(i, i-1),
+ * du[i] = A(i, i+1), ds[i] = A(i, i-2), dw[i] = A(i, i+2); the
+ * out-of-band entries (dl[0], du[m-1], ds[0..1], dw[m-2..m-1]; cuSPARSE
+ * asks for zeros there) are never read. Layouts:
+ *  - gtsv2, gtsv2_nopivot: one m x m system (m >= 3) with n right-hand
+ *    sides, B column-major at ldb >= max(1, m);
+ *  - gtsv2StridedBatch: batchCount systems (m >= 3), system k's diagonals
+ *    and x at k * batchStride (batchStride >= m);
+ *  - gtsvInterleavedBatch, gpsvInterleavedBatch: element-major, element i
+ *    of system k at i * batchCount + k.
+ * gtsv2 pivots (partial pivoting by rows), gtsv2_nopivot and the strided
+ * batch do not; gtsvInterleavedBatch's algo 0 (Thomas) does not, algo 1
+ * (LU) and 2 (QR) are both computed as LU with partial pivoting;
+ * gpsvInterleavedBatch takes algo 0 (cuSPARSE's QR), computed as banded
+ * LU with partial pivoting (both are backward stable for these systems).
+ * The diagonals are never written (cuSPARSE's interleaved routines may
+ * overwrite theirs). A singular system gives Inf/NaN, no error. x (B) must
+ * not overlap a diagonal (TRNSPARSE_STATUS_INVALID_VALUE).
+ * The _bufferSizeExt routines check the arguments as the solve will and
+ * give 0: no caller buffer is needed, pBuffer is not read and may be
+ * NULL. Asynchronous (errors found when the op runs surface at the next
+ * synchronising call). */
+trnsparseStatus_t trnsparseSgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                const float *dl, const float *d, const float *du,
+                                                const float *B, int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsv2(trnsparseHandle_t handle, int m, int n, const float *dl,
+                                  const float *d, const float *du, float *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseSgtsv2_nopivot_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                        const float *dl, const float *d,
+                                                        const float *du, const float *B, int ldb,
+                                                        size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsv2_nopivot(trnsparseHandle_t handle, int m, int n, const float *dl,
+                                          const float *d, const float *du, float *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t trnsparseSgtsv2StridedBatch_bufferSizeExt(trnsparseHandle_t handle, int m,
+                                                            const float *dl, const float *d,
+                                                            const float *du, const float *x,
+                                                            int batchCount, int batchStride,
+                                                            size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsv2StridedBatch(trnsparseHandle_t handle, int m, const float *dl,
+                                              const float *d, const float *du, float *x,
+                                              int batchCount, int batchStride, void *pBuffer);
+trnsparseStatus_t trnsparseSgtsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo,
+                                                               int m, const float *dl,
+                                                               const float *d, const float *du,
+                                                               const float *x, int batchCount,
+                                                               size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 float *dl, float *d, float *du, float *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t trnsparseSgpsvInterleavedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int algo, int m, const float *ds, const float *dl, const float *d,
+    const float *du, const float *dw, const float *x, int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseSgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 float *ds, float *dl, float *d, float *du,
+                                                 float *dw, float *x, int batchCount,
+                                                 void *pBuffer);
+trnsparseStatus_t trnsparseDgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                const double *dl, const double *d, const double *du,
+                                                const double *B, int ldb,
+                                                size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsv2(trnsparseHandle_t handle, int m, int n, const double *dl,
+                                  const double *d, const double *du, double *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseDgtsv2_nopivot_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                        const double *dl, const double *d,
+                                                        const double *du, const double *B, int ldb,
+                                                        size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsv2_nopivot(trnsparseHandle_t handle, int m, int n, const double *dl,
+                                          const double *d, const double *du, double *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t trnsparseDgtsv2StridedBatch_bufferSizeExt(trnsparseHandle_t handle, int m,
+                                                            const double *dl, const double *d,
+                                                            const double *du, const double *x,
+                                                            int batchCount, int batchStride,
+                                                            size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsv2StridedBatch(trnsparseHandle_t handle, int m, const double *dl,
+                                              const double *d, const double *du, double *x,
+                                              int batchCount, int batchStride, void *pBuffer);
+trnsparseStatus_t trnsparseDgtsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo,
+                                                               int m, const double *dl,
+                                                               const double *d, const double *du,
+                                                               const double *x, int batchCount,
+                                                               size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 double *dl, double *d, double *du, double *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t trnsparseDgpsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo,
+                                                               int m, const double *ds,
+                                                               const double *dl, const double *d,
+                                                               const double *du, const double *dw,
+                                                               const double *x, int batchCount,
+                                                               size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 double *ds, double *dl, double *d, double *du,
+                                                 double *dw, double *x, int batchCount,
+                                                 void *pBuffer);
+trnsparseStatus_t trnsparseCgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                const trnComplex *dl, const trnComplex *d,
+                                                const trnComplex *du, const trnComplex *B, int ldb,
+                                                size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsv2(trnsparseHandle_t handle, int m, int n, const trnComplex *dl,
+                                  const trnComplex *d, const trnComplex *du, trnComplex *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseCgtsv2_nopivot_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                        const trnComplex *dl, const trnComplex *d,
+                                                        const trnComplex *du, const trnComplex *B,
+                                                        int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsv2_nopivot(trnsparseHandle_t handle, int m, int n,
+                                          const trnComplex *dl, const trnComplex *d,
+                                          const trnComplex *du, trnComplex *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t
+trnsparseCgtsv2StridedBatch_bufferSizeExt(trnsparseHandle_t handle, int m, const trnComplex *dl,
+                                          const trnComplex *d, const trnComplex *du,
+                                          const trnComplex *x, int batchCount, int batchStride,
+                                          size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsv2StridedBatch(trnsparseHandle_t handle, int m, const trnComplex *dl,
+                                              const trnComplex *d, const trnComplex *du,
+                                              trnComplex *x, int batchCount, int batchStride,
+                                              void *pBuffer);
+trnsparseStatus_t trnsparseCgtsvInterleavedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int algo, int m, const trnComplex *dl, const trnComplex *d,
+    const trnComplex *du, const trnComplex *x, int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnComplex *dl, trnComplex *d, trnComplex *du,
+                                                 trnComplex *x, int batchCount, void *pBuffer);
+trnsparseStatus_t trnsparseCgpsvInterleavedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int algo, int m, const trnComplex *ds, const trnComplex *dl,
+    const trnComplex *d, const trnComplex *du, const trnComplex *dw, const trnComplex *x,
+    int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnComplex *ds, trnComplex *dl, trnComplex *d,
+                                                 trnComplex *du, trnComplex *dw, trnComplex *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *dl,
+                              const trnDoubleComplex *d, const trnDoubleComplex *du,
+                              const trnDoubleComplex *B, int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsv2(trnsparseHandle_t handle, int m, int n,
+                                  const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                  const trnDoubleComplex *du, trnDoubleComplex *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseZgtsv2_nopivot_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *dl, const trnDoubleComplex *d,
+    const trnDoubleComplex *du, const trnDoubleComplex *B, int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsv2_nopivot(trnsparseHandle_t handle, int m, int n,
+                                          const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                          const trnDoubleComplex *du, trnDoubleComplex *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t trnsparseZgtsv2StridedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int m, const trnDoubleComplex *dl, const trnDoubleComplex *d,
+    const trnDoubleComplex *du, const trnDoubleComplex *x, int batchCount, int batchStride,
+    size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsv2StridedBatch(trnsparseHandle_t handle, int m,
+                                              const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                              const trnDoubleComplex *du, trnDoubleComplex *x,
+                                              int batchCount, int batchStride, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgtsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo, int m,
+                                             const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                             const trnDoubleComplex *du, const trnDoubleComplex *x,
+                                             int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnDoubleComplex *dl, trnDoubleComplex *d,
+                                                 trnDoubleComplex *du, trnDoubleComplex *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgpsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo, int m,
+                                             const trnDoubleComplex *ds, const trnDoubleComplex *dl,
+                                             const trnDoubleComplex *d, const trnDoubleComplex *du,
+                                             const trnDoubleComplex *dw, const trnDoubleComplex *x,
+                                             int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnDoubleComplex *ds, trnDoubleComplex *dl,
+                                                 trnDoubleComplex *d, trnDoubleComplex *du,
+                                                 trnDoubleComplex *dw, trnDoubleComplex *x,
+                                                 int batchCount, void *pBuffer);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,31 @@
+/*
+ * models/sparse_tridiag.c — cost and shard limit of trnsparse's banded
+ * solves (gtsv2*, gtsvInterleavedBatch, gpsvInterleavedBatch). The kernel
+ * splits whole systems over shards (gtsv2's one system: whole right-hand
+ * sides), so any split gives the bits of the unsplit run.
+ */
+#include "ops/models/model.h"
+
+/* Per system and right-hand side, Gaussian elimination on a band with kl
+ * subdiagonals and ku superdiagonals (plus kl fill-in with pivoting)
+ * costs about 2 kl (ku + kl + 1) flops per row, the substitutions
+ * 2 (kl + ku + kl + 1) more; complex counts 4x. */
+static double cost_spbanded(const trn_op_desc *op) {
+    const trn_banded_desc *b = &op->u.banded;
+    const double kl = b->penta ? 2.0 : 1.0, w = 2.0 * kl + 1.0;
+    const double per_row = 2.0 * kl * w + 2.0 * (kl + w);
+    const double cplx = b->type == TRN_DTYPE_C32F || b->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
+    return cplx * per_row * (double)b->m * (double)b->batch * (double)b->nrhs;
+}
+
+/* Whole systems per shard (gtsv2: whole right-hand sides). */
+static double shard_limit_spbanded(const trn_op_desc *op) {
+    const trn_banded_desc *b = &op->u.banded;
+    const double parts = b->batch > 1 ? (double)b->batch : (double)b->nrhs;
+    if (parts <= 1.0)
+        return 1.0;
+    return trn_op_min(cost_spbanded(op) / TRN_SHARD_SPARSE_MIN_COST, parts);
+}
+
+/* The table's entry (ops/models/model.h). */
+TRN_OP_MODEL(spbanded, TRN_PACE_STREAM)
