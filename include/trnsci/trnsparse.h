@@ -992,6 +992,44 @@ trnsparseStatus_t trnsparseZgpsvInterleavedBatch(trnsparseHandle_t handle, int a
                                                  trnDoubleComplex *dw, trnDoubleComplex *x,
                                                  int batchCount, void *pBuffer);
 
+/* ---- legacy BSR products (cusparse<t>bsrmv, cusparse<t>bsrmm) -------------
+ * y = alpha A x + beta y and C = alpha A op(B) + beta C for an mb x nb (kb)
+ * block matrix A in BSR storage: bsrRowPtrA (mb + 1), bsrColIndA and
+ * bsrValA (nnzb blocks of blockDim x blockDim, elements row-major within a
+ * block for TRNSPARSE_DIRECTION_ROW, column-major for _COLUMN), 32-bit
+ * indices from descrA's index base. x has nb * blockDim elements, y
+ * mb * blockDim; B is kb * blockDim x n (transB N) or n x kb * blockDim
+ * (transB T), C mb * blockDim x n, column-major. As cuSPARSE: transA must
+ * be NON_TRANSPOSE and descrA GENERAL (TRNSPARSE_STATUS_NOT_SUPPORTED),
+ * bsrmm needs blockDim > 1 (bsrmv >= 1; TRNSPARSE_STATUS_INVALID_VALUE).
+ * S and D only (C, Z: not provided). Computed as trnsparseSpMV / SpMM on
+ * the BSR matrix (the daemon's messages name spmv / spmm); beta = 0 does
+ * not read y (C). Asynchronous. */
+trnsparseStatus_t trnsparseSbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, int mb, int nb, int nnzb,
+                                  const float *alpha, const trnsparseMatDescr_t descrA,
+                                  const float *bsrValA, const int *bsrRowPtrA,
+                                  const int *bsrColIndA, int blockDim, const float *x,
+                                  const float *beta, float *y);
+trnsparseStatus_t trnsparseSbsrmm(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, trnsparseOperation_t transB, int mb,
+                                  int n, int kb, int nnzb, const float *alpha,
+                                  const trnsparseMatDescr_t descrA, const float *bsrValA,
+                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                  const float *B, int ldb, const float *beta, float *C, int ldc);
+trnsparseStatus_t trnsparseDbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, int mb, int nb, int nnzb,
+                                  const double *alpha, const trnsparseMatDescr_t descrA,
+                                  const double *bsrValA, const int *bsrRowPtrA,
+                                  const int *bsrColIndA, int blockDim, const double *x,
+                                  const double *beta, double *y);
+trnsparseStatus_t trnsparseDbsrmm(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, trnsparseOperation_t transB, int mb,
+                                  int n, int kb, int nnzb, const double *alpha,
+                                  const trnsparseMatDescr_t descrA, const double *bsrValA,
+                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                  const double *B, int ldb, const double *beta, double *C, int ldc);
+
 #ifdef __cplusplus
 }
 #endif
