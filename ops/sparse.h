@@ -198,6 +198,18 @@ typedef struct trn_banded_desc {
     void *ds, *dl, *d, *du, *dw, *x; /* NULL when empty (ds, dw: unless penta) */
 } trn_banded_desc;
 
+/* C = alpha A + beta B for CSR A, B, C (m x n, one real type); C's
+ * pattern is the union of A's and B's. fill = 0 (Xcsrgeam2Nnz): one
+ * shard writes C's m + 1 offsets (c.offsets only is resolved); fill = 1
+ * (csrgeam2): rows split by C's offsets (client memory: each is checked
+ * against the union), C's indices sorted in each row. alpha = 0 (beta =
+ * 0): A's (B's) values are not read (may be NULL). */
+typedef struct trn_spgeam_desc {
+    int fill;
+    double alpha, beta;
+    trn_sp_mat a, b, c;
+} trn_spgeam_desc;
+
 /* How a sparse op splits into shards (the scheduler's count and the kernel's
  * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block
  * rows for BSR) balanced by stored entries; TRN_SP_SPLIT_COLS: ranges of the
@@ -228,7 +240,8 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
     X(SCHWARZ, 86, SCHWARZ_BOUNDS, schwarz, schwarz, "schwarz", "schwarz bounds", "sparse", CORE)  \
     X(SPVEC, 87, SPARSE_VECTOR, spvec, spvec, "spvec", "sparse vector", "sparse", CORE)            \
     X(SPSV, 88, SPSV, spsv, spsv, "spsv", "sparse triangular solve", "sparse", CORE)               \
-    X(SPBANDED, 89, SPARSE_BANDED, spbanded, banded, "spbanded", "banded solve", "sparse", CORE)
+    X(SPBANDED, 89, SPARSE_BANDED, spbanded, banded, "spbanded", "banded solve", "sparse", CORE)   \
+    X(SPGEAM, 90, SPGEAM, spgeam, spgeam, "spgeam", "csrgeam2", "sparse", CORE)
 
 /* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field); spmm: TRN_OP_SPMV,
  * TRN_OP_SPMM. */
@@ -241,6 +254,7 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
     X(trn_schwarz_desc, schwarz)                                                                   \
     X(trn_spvec_desc, spvec)                                                                       \
     X(trn_spsv_desc, spsv)                                                                         \
-    X(trn_banded_desc, banded)
+    X(trn_banded_desc, banded)                                                                     \
+    X(trn_spgeam_desc, spgeam)
 
 #endif

@@ -1030,6 +1030,55 @@ trnsparseStatus_t trnsparseDbsrmm(trnsparseHandle_t handle, trnsparseDirection_t
                                   const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
                                   const double *B, int ldb, const double *beta, double *C, int ldc);
 
+/* ---- C = alpha A + beta B (cusparseXcsrgeam2Nnz, cusparse<t>csrgeam2) -----
+ * m x n CSR matrices with 32-bit indices, each base from its descriptor
+ * (which must be GENERAL: TRNSPARSE_STATUS_NOT_SUPPORTED). C's pattern is
+ * the union of A's and B's (entries whose sum is 0 are kept), its column
+ * indices sorted in each row; a column stored twice in A (or B) adds up.
+ * Xcsrgeam2Nnz writes C's m + 1 row offsets and, when nnzTotalDevHostPtr
+ * is not NULL (a host pointer), waits and stores C's entry count there.
+ * csrgeam2 reads those offsets back (checked against the union: A or B
+ * changed in between fails the op at the next synchronising call) and
+ * writes C's indices and values; C's arrays count as long as their
+ * allocations. alpha = 0 (beta = 0): A's (B's) values are not read. The
+ * input needs no sorting (cuSPARSE requires sorted rows). bufferSizeExt
+ * gives 0; workspace and pBuffer are not read (may be NULL). S and D only
+ * (C, Z: not provided). C's arrays may not overlap A's or B's
+ * (TRNSPARSE_STATUS_INVALID_VALUE). */
+trnsparseStatus_t trnsparseXcsrgeam2Nnz(trnsparseHandle_t handle, int m, int n,
+                                        const trnsparseMatDescr_t descrA, int nnzA,
+                                        const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+                                        const trnsparseMatDescr_t descrB, int nnzB,
+                                        const int *csrSortedRowPtrB, const int *csrSortedColIndB,
+                                        const trnsparseMatDescr_t descrC, int *csrSortedRowPtrC,
+                                        int *nnzTotalDevHostPtr, void *workspace);
+trnsparseStatus_t trnsparseScsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const float *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const float *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const float *beta, const trnsparseMatDescr_t descrB, int nnzB, const float *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const float *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsrgeam2(
+    trnsparseHandle_t handle, int m, int n, const float *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const float *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const float *beta, const trnsparseMatDescr_t descrB, int nnzB, const float *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    float *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+trnsparseStatus_t trnsparseDcsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const double *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const double *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const double *beta, const trnsparseMatDescr_t descrB, int nnzB, const double *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const double *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsrgeam2(
+    trnsparseHandle_t handle, int m, int n, const double *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const double *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const double *beta, const trnsparseMatDescr_t descrB, int nnzB, const double *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    double *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,9 @@
 /*
- * models/sparse_tridiag.c — cost and shard limit of trnsparse's banded
- * solves (gtsv2*, gtsvInterleavedBatch, gpsvInterleavedBatch). The kernel
- * splits whole systems over shards (gtsv2's one system: whole right-hand
- * sides), so any split gives the bits of the unsplit run.
+ * models/sparse_tridiag.c — cost and shard limit of trnsparse's legacy
+ * routines: the banded solves (gtsv2*, gtsvInterleavedBatch,
+ * gpsvInterleavedBatch), whose kernel splits whole systems over shards
+ * (gtsv2's one system: whole right-hand sides), and csrgeam2, whose fill
+ * splits C's rows; any split gives the bits of the unsplit run.
  */
 #include "ops/models/model.h"
 
@@ -29,3 +30,19 @@ static double shard_limit_spbanded(const trn_op_desc *op) {
 
 /* The table's entry (ops/models/model.h). */
 TRN_OP_MODEL(spbanded, TRN_PACE_STREAM)
+
+/* C = alpha A + beta B: a multiply-add per stored entry of A and B; the
+ * count pass is one shard (a prefix sum), the fill splits C's rows. */
+static double cost_spgeam(const trn_op_desc *op) {
+    const trn_spgeam_desc *g = &op->u.spgeam;
+    return 2.0 * ((double)g->a.nnz + (double)g->b.nnz) + (double)g->a.rows;
+}
+
+static double shard_limit_spgeam(const trn_op_desc *op) {
+    const trn_spgeam_desc *g = &op->u.spgeam;
+    if (!g->fill || g->a.rows <= 1)
+        return 1.0;
+    return trn_op_min(cost_spgeam(op) / TRN_SHARD_SPARSE_MIN_COST, (double)g->a.rows);
+}
+
+TRN_OP_MODEL(spgeam, TRN_PACE_STREAM)

@@ -1,6 +1,7 @@
 /*
  * test_sparse_legacy.c — trnsparse's legacy BSR products
- * (trnsparse<t>bsrmv, trnsparse<t>bsrmm, S and D) through a real daemon,
+ * (trnsparse<t>bsrmv, trnsparse<t>bsrmm, S and D) and C = alpha A + beta B
+ * (trnsparseXcsrgeam2Nnz, trnsparse<t>csrgeam2) through a real daemon,
  * over the local transport and gRPC over TCP, against a long double
  * reference computed here from the dense expansion of the blocks:
  *
@@ -14,6 +15,12 @@
  *    w = kb blockDim products, computed in the type: |err| <= gamma_{w+2}
  *    (|alpha| sum |a_ij x_j| + |beta c|) (Higham §3.1); the reference is
  *    long double (its own error is below 2^-63 relative, negligible).
+ *  - csrgeam2 (S, D): random A (columns sorted) and B (shuffled), every
+ *    combination of bases, alpha = 0 (A's values NULL): C's count, offsets
+ *    and sorted columns exactly the union of the patterns, values within
+ *    gamma_3 (|alpha a| + |beta b|) of long double (a product and a sum);
+ *    offsets edited after Xcsrgeam2Nnz fail the fill at the next sync;
+ *    C overlapping A, NULL scalars and a NULL handle are refused.
  *  - Bad input, each with cuSPARSE's status and a message: transA T
  *    (NOT_SUPPORTED), blockDim 1 for bsrmm and 0 for bsrmv, ldb and ldc
  *    too small, a bad dirA, NULL alpha (INVALID_VALUE), a NULL handle
@@ -204,6 +211,221 @@ static void test_bsr(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* ---- csrgeam2 ---------------------------------------------------------------------------- */
+
+/* A random m x n CSR pattern (about 20% dense, row 2 empty), 0-based,
+ * columns shuffled in each row when shuffle, values rounded to the type. */
+static void random_csr(uint64_t *s, int m, int n, int dbl, int shuffle, int **rp, int **ci,
+                       double **v, int *nnz) {
+    *rp = calloc((size_t)m + 1, sizeof(int));
+    *ci = malloc((size_t)m * (size_t)n * sizeof(int) + 4);
+    *v = malloc((size_t)m * (size_t)n * sizeof(double) + 8);
+    assert_true(*rp && *ci && *v);
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        (*rp)[i] = k;
+        const int start = k;
+        for (int j = 0; j < n; j++)
+            if (i != 2 && su_uniform(s) < -0.6) {
+                (*ci)[k] = j;
+                (*v)[k++] = rnd(s, dbl);
+            }
+        for (int q = k - 1; shuffle && q > start; q--) {
+            const int r =
+                start + (int)((su_uniform(s) + 1.0) * 0.5 * (q - start + 1)) % (q - start + 1);
+            const int t = (*ci)[q];
+            (*ci)[q] = (*ci)[r];
+            (*ci)[r] = t;
+            const double tv = (*v)[q];
+            (*v)[q] = (*v)[r];
+            (*v)[r] = tv;
+        }
+    }
+    (*rp)[m] = k;
+    *nnz = k;
+}
+
+static void *typed(const double *v, int n, int dbl) {
+    void *p = malloc((size_t)n * 8 + 8);
+    assert_non_null(p);
+    for (int i = 0; i < n; i++)
+        su_put(p, (size_t)i, v[i], dbl);
+    return p;
+}
+
+static void run_geam(trnsparseHandle_t h, int dbl, int ba, int bb, int bc, int alpha0,
+                     uint64_t seed) {
+    uint64_t s = seed;
+    const int m = 40, n = 30;
+    const size_t es = dbl ? 8 : 4;
+    int *ra, *ca, *rb, *cb, na, nb;
+    double *va, *vb;
+    random_csr(&s, m, n, dbl, 0, &ra, &ca, &va, &na);
+    random_csr(&s, m, n, dbl, 1, &rb, &cb, &vb, &nb);
+    /* The reference: the dense union in long double, its pattern exact. */
+    long double *ref = calloc((size_t)m * n, sizeof(long double)),
+                *mag = calloc((size_t)m * n, sizeof(long double));
+    char *in = calloc((size_t)m * n, 1);
+    assert_true(ref && mag && in);
+    const double alpha = alpha0 ? 0.0 : (dbl ? 0.3 : (double)0.3f), beta = -1.5;
+    for (int i = 0; i < m; i++) {
+        for (int p = ra[i]; p < ra[i + 1]; p++) {
+            in[i * n + ca[p]] = 1;
+            ref[i * n + ca[p]] += (long double)alpha * va[p];
+            mag[i * n + ca[p]] += fabsl((long double)alpha * va[p]);
+        }
+        for (int p = rb[i]; p < rb[i + 1]; p++) {
+            in[i * n + cb[p]] = 1;
+            ref[i * n + cb[p]] += (long double)beta * vb[p];
+            mag[i * n + cb[p]] += fabsl((long double)beta * vb[p]);
+        }
+    }
+    int want_nnz = 0;
+    for (int i = 0; i < m * n; i++)
+        want_nnz += in[i];
+    /* Bases applied. */
+    for (int i = 0; i <= m; i++) {
+        ra[i] += ba;
+        rb[i] += bb;
+    }
+    for (int p = 0; p < na; p++)
+        ca[p] += ba;
+    for (int p = 0; p < nb; p++)
+        cb[p] += bb;
+    void *ta = typed(va, na, dbl), *tb = typed(vb, nb, dbl);
+    void *d_ra = su_dev_put(ra, ((size_t)m + 1) * 4), *d_ca = su_dev_put(ca, (size_t)na * 4 + 4),
+         *d_va = su_dev_put(ta, (size_t)na * es + 8);
+    void *d_rb = su_dev_put(rb, ((size_t)m + 1) * 4), *d_cb = su_dev_put(cb, (size_t)nb * 4 + 4),
+         *d_vb = su_dev_put(tb, (size_t)nb * es + 8);
+    int *d_rc = NULL, *d_cc = NULL;
+    void *d_vc = NULL;
+    assert_int_equal(trnsciMalloc((void **)&d_rc, ((size_t)m + 1) * 4), trnsciSuccess);
+    trnsparseMatDescr_t da, db, dc;
+    assert_int_equal(trnsparseCreateMatDescr(&da), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateMatDescr(&db), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateMatDescr(&dc), TRNSPARSE_STATUS_SUCCESS);
+    trnsparseSetMatIndexBase(da, ba ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO);
+    trnsparseSetMatIndexBase(db, bb ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO);
+    trnsparseSetMatIndexBase(dc, bc ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO);
+    const float af = (float)alpha, bf = (float)beta;
+    const void *pa = dbl ? (const void *)&alpha : (const void *)&af;
+    const void *pb = dbl ? (const void *)&beta : (const void *)&bf;
+    size_t bs = 7;
+    assert_int_equal(
+        dbl ? trnsparseDcsrgeam2_bufferSizeExt(h, m, n, pa, da, na, d_va, d_ra, d_ca, pb, db, nb,
+                                               d_vb, d_rb, d_cb, dc, NULL, d_rc, NULL, &bs)
+            : trnsparseScsrgeam2_bufferSizeExt(h, m, n, pa, da, na, d_va, d_ra, d_ca, pb, db, nb,
+                                               d_vb, d_rb, d_cb, dc, NULL, d_rc, NULL, &bs),
+        TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(bs, 0);
+    int nnzc = -1;
+    if (trnsparseXcsrgeam2Nnz(h, m, n, da, na, d_ra, d_ca, db, nb, d_rb, d_cb, dc, d_rc, &nnzc,
+                              NULL) != TRNSPARSE_STATUS_SUCCESS)
+        fail_msg("Xcsrgeam2Nnz: %s", trnsciGetLastErrorMessage());
+    assert_int_equal(nnzc, want_nnz);
+    assert_int_equal(trnsciMalloc((void **)&d_cc, (size_t)nnzc * 4 + 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&d_vc, (size_t)nnzc * es + 8), trnsciSuccess);
+    const trnsparseStatus_t st =
+        dbl ? trnsparseDcsrgeam2(h, m, n, pa, da, na, alpha0 ? NULL : d_va, d_ra, d_ca, pb, db, nb,
+                                 d_vb, d_rb, d_cb, dc, d_vc, d_rc, d_cc, NULL)
+            : trnsparseScsrgeam2(h, m, n, pa, da, na, alpha0 ? NULL : d_va, d_ra, d_ca, pb, db, nb,
+                                 d_vb, d_rb, d_cb, dc, d_vc, d_rc, d_cc, NULL);
+    if (st != TRNSPARSE_STATUS_SUCCESS)
+        fail_msg("csrgeam2: %s", trnsciGetLastErrorMessage());
+    int *rc = su_dev_get(d_rc, ((size_t)m + 1) * 4), *cc = su_dev_get(d_cc, (size_t)nnzc * 4 + 4);
+    void *vc = su_dev_get(d_vc, (size_t)nnzc * es + 8);
+    /* Offsets: the union's prefix sums; columns: the union, ascending. */
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        if (rc[i] != k + bc)
+            fail_msg("rowPtrC[%d] = %d, expected %d", i, rc[i], k + bc);
+        for (int j = 0; j < n; j++) {
+            if (!in[i * n + j])
+                continue;
+            if (cc[k] != j + bc)
+                fail_msg("colIndC[%d] = %d, expected %d (row %d)", k, cc[k], j + bc, i);
+            /* Two roundings at most (product, sum), Higham §2.2: gamma_3 for slack. */
+            const long double got = su_get(vc, (size_t)k, dbl), want = ref[i * n + j];
+            const long double bound = su_gamma(dbl, 3) * mag[i * n + j];
+            if (fabsl(got - want) > bound)
+                fail_msg("valC[%d] (%d, %d) = %.17Lg, reference %.17Lg, bound %.3Lg", k, i, j, got,
+                         want, bound);
+            k++;
+        }
+    }
+    assert_int_equal(rc[m], k + bc);
+    /* Offsets that are not Nnz's fail the fill (reported at the next sync). */
+    if (m > 3) {
+        int bad = rc[3] + 1;
+        assert_int_equal(trnsciMemcpy(d_rc + 3, &bad, 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+        assert_int_equal(dbl ? trnsparseDcsrgeam2(h, m, n, pa, da, na, d_va, d_ra, d_ca, pb, db, nb,
+                                                  d_vb, d_rb, d_cb, dc, d_vc, d_rc, d_cc, NULL)
+                             : trnsparseScsrgeam2(h, m, n, pa, da, na, d_va, d_ra, d_ca, pb, db, nb,
+                                                  d_vb, d_rb, d_cb, dc, d_vc, d_rc, d_cc, NULL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_not_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        su_expect_message("Xcsrgeam2Nnz");
+    }
+    free(rc);
+    free(cc);
+    free(vc);
+    trnsparseDestroyMatDescr(da);
+    trnsparseDestroyMatDescr(db);
+    trnsparseDestroyMatDescr(dc);
+    void *devs[] = {d_ra, d_ca, d_va, d_rb, d_cb, d_vb, d_rc, d_cc, d_vc};
+    for (size_t i = 0; i < sizeof devs / sizeof devs[0]; i++)
+        trnsciFree(devs[i]);
+    free(ra);
+    free(ca);
+    free(va);
+    free(rb);
+    free(cb);
+    free(vb);
+    free(ta);
+    free(tb);
+    free(ref);
+    free(mag);
+    free(in);
+}
+
+static void test_geam(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    uint64_t seed = 77;
+    for (int dbl = 0; dbl < 2; dbl++)
+        for (int v = 0; v < 4; v++)
+            run_geam(h, dbl, v & 1, (v >> 1) & 1, v == 1 || v == 2, v == 3, seed++);
+    /* Bad input: a NULL handle, NULL scalars, C overlapping A. */
+    trnsparseMatDescr_t d;
+    assert_int_equal(trnsparseCreateMatDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+    int *buf = NULL;
+    assert_int_equal(trnsciMalloc((void **)&buf, 64 * 4), trnsciSuccess);
+    assert_int_equal(trnsciMemset(buf, 0, 64 * 4), trnsciSuccess);
+    int nnz = 0;
+    assert_int_equal(
+        trnsparseXcsrgeam2Nnz(NULL, 3, 3, d, 0, buf, buf, d, 0, buf, buf, d, buf + 8, &nnz, NULL),
+        TRNSPARSE_STATUS_NOT_INITIALIZED);
+    assert_int_equal(
+        trnsparseXcsrgeam2Nnz(h, 3, 3, d, 0, buf, buf, d, 0, buf, buf, d, buf + 2, &nnz, NULL),
+        TRNSPARSE_STATUS_INVALID_VALUE);
+    su_expect_message("overlap");
+    const double one = 1;
+    assert_int_equal(trnsparseDcsrgeam2(h, 3, 3, NULL, d, 0, NULL, buf, buf, &one, d, 0, NULL, buf,
+                                        buf, d, NULL, buf + 8, NULL, NULL),
+                     TRNSPARSE_STATUS_INVALID_VALUE);
+    su_expect_message("alpha or beta is NULL");
+    /* Empty A and B: C has no entries. */
+    assert_int_equal(
+        trnsparseXcsrgeam2Nnz(h, 3, 3, d, 0, buf, buf, d, 0, buf, buf, d, buf + 8, &nnz, NULL),
+        TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(nnz, 0);
+    trnsciFree(buf);
+    trnsparseDestroyMatDescr(d);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 static void test_errors(void **state) {
     assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
@@ -268,10 +490,8 @@ int main(void) {
     local_t.addr = one_core.unix_addr;
     grpc_t.addr = one_core.tcp_addr;
     const struct CMUnitTest tests[] = {
-        SU_ON(test_bsr, local),
-        SU_ON(test_bsr, grpc),
-        SU_ON(test_errors, local),
-        SU_ON(test_errors, grpc),
+        SU_ON(test_bsr, local),   SU_ON(test_bsr, grpc),   SU_ON(test_errors, local),
+        SU_ON(test_errors, grpc), SU_ON(test_geam, local), SU_ON(test_geam, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_legacy", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 2");
