@@ -210,6 +210,17 @@ typedef struct trn_spgeam_desc {
     trn_sp_mat a, b, c;
 } trn_spgeam_desc;
 
+/* IC0 / ILU0 in place on a square CSR matrix's pattern (cusparse<t>csric02,
+ * csrilu02): one shard, rows in order. analysis: the structure only
+ * (values not resolved). *pivot (int32) receives the first row j whose
+ * diagonal is missing (analysis) or missing or exactly zero (factor), plus
+ * the base, or -1. */
+typedef struct trn_spilu0_desc {
+    int cholesky, analysis;
+    trn_sp_mat a;
+    int32_t *pivot;
+} trn_spilu0_desc;
+
 /* How a sparse op splits into shards (the scheduler's count and the kernel's
  * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block
  * rows for BSR) balanced by stored entries; TRN_SP_SPLIT_COLS: ranges of the
@@ -241,7 +252,8 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
     X(SPVEC, 87, SPARSE_VECTOR, spvec, spvec, "spvec", "sparse vector", "sparse", CORE)            \
     X(SPSV, 88, SPSV, spsv, spsv, "spsv", "sparse triangular solve", "sparse", CORE)               \
     X(SPBANDED, 89, SPARSE_BANDED, spbanded, banded, "spbanded", "banded solve", "sparse", CORE)   \
-    X(SPGEAM, 90, SPGEAM, spgeam, spgeam, "spgeam", "csrgeam2", "sparse", CORE)
+    X(SPGEAM, 90, SPGEAM, spgeam, spgeam, "spgeam", "csrgeam2", "sparse", CORE)                    \
+    X(SPILU0, 91, SPILU0, spilu0, spilu0, "spilu0", "incomplete factorisation", "sparse", CORE)
 
 /* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field); spmm: TRN_OP_SPMV,
  * TRN_OP_SPMM. */
@@ -255,6 +267,7 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
     X(trn_spvec_desc, spvec)                                                                       \
     X(trn_spsv_desc, spsv)                                                                         \
     X(trn_banded_desc, banded)                                                                     \
-    X(trn_spgeam_desc, spgeam)
+    X(trn_spgeam_desc, spgeam)                                                                     \
+    X(trn_spilu0_desc, spilu0)
 
 #endif

@@ -1079,6 +1079,97 @@ trnsparseStatus_t trnsparseDcsrgeam2(
     const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
     double *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
 
+/* ---- incomplete factorisations (cusparse<t>csric02, cusparse<t>csrilu02) ----
+ * IC0 and ILU0 in place on a square m x m CSR matrix's pattern (no fill),
+ * 32-bit indices from descrA's base (GENERAL: TRNSPARSE_STATUS_NOT_SUPPORTED
+ * otherwise), columns strictly increasing in each row (else the op fails
+ * when it runs, reported at the next synchronising call). csric02 reads the
+ * lower triangle and overwrites it with L (A ~ L L^T); entries above the
+ * diagonal are untouched. csrilu02 overwrites A with L (unit diagonal, not
+ * stored) and U (A ~ L U). _analysis checks the structure and records a
+ * missing diagonal entry; the factorisation records the first j whose
+ * pivot is missing or exactly zero (IC0: a_jj - sum l_jk^2 = 0; a negative
+ * one gives NaN, not a zero pivot). X..._zeroPivot waits for the handle's
+ * stream and returns TRNSPARSE_STATUS_ZERO_PIVOT with *position = j + base,
+ * or SUCCESS with -1, for the last analysis or factorisation queued with
+ * that info. The info object holds a small device allocation. Both
+ * policies are accepted (one algorithm); _bufferSize gives 0 and pBuffer is
+ * not read (may be NULL). An analysis is not required before the
+ * factorisation. S and D only (C, Z and csrilu02_numericBoost: not
+ * provided). */
+typedef enum trnsparseSolvePolicy_t {
+    TRNSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
+    TRNSPARSE_SOLVE_POLICY_USE_LEVEL = 1,
+} trnsparseSolvePolicy_t;
+
+typedef struct csric02Info *csric02Info_t;
+typedef struct csrilu02Info *csrilu02Info_t;
+
+trnsparseStatus_t trnsparseCreateCsric02Info(csric02Info_t *info);
+trnsparseStatus_t trnsparseDestroyCsric02Info(csric02Info_t info);
+trnsparseStatus_t trnsparseCreateCsrilu02Info(csrilu02Info_t *info);
+trnsparseStatus_t trnsparseDestroyCsrilu02Info(csrilu02Info_t info);
+trnsparseStatus_t trnsparseXcsric02_zeroPivot(trnsparseHandle_t handle, csric02Info_t info,
+                                              int *position);
+trnsparseStatus_t trnsparseXcsrilu02_zeroPivot(trnsparseHandle_t handle, csrilu02Info_t info,
+                                               int *position);
+trnsparseStatus_t trnsparseScsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA, float *csrValA,
+                                               const int *csrRowPtrA, const int *csrColIndA,
+                                               csric02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA, const float *csrValA,
+                                             const int *csrRowPtrA, const int *csrColIndA,
+                                             csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                             void *pBuffer);
+trnsparseStatus_t trnsparseScsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA, float *csrValA_valM,
+                                    const int *csrRowPtrA, const int *csrColIndA,
+                                    csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                    void *pBuffer);
+trnsparseStatus_t trnsparseScsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA, float *csrValA,
+                                                const int *csrRowPtrA, const int *csrColIndA,
+                                                csrilu02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const float *csrValA, const int *csrRowPtrA,
+                                              const int *csrColIndA, csrilu02Info_t info,
+                                              trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseScsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA, float *csrValA_valM,
+                                     const int *csrRowPtrA, const int *csrColIndA,
+                                     csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                     void *pBuffer);
+trnsparseStatus_t trnsparseDcsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA, double *csrValA,
+                                               const int *csrRowPtrA, const int *csrColIndA,
+                                               csric02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA,
+                                             const double *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, csric02Info_t info,
+                                             trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseDcsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA, double *csrValA_valM,
+                                    const int *csrRowPtrA, const int *csrColIndA,
+                                    csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                    void *pBuffer);
+trnsparseStatus_t trnsparseDcsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA, double *csrValA,
+                                                const int *csrRowPtrA, const int *csrColIndA,
+                                                csrilu02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const double *csrValA, const int *csrRowPtrA,
+                                              const int *csrColIndA, csrilu02Info_t info,
+                                              trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseDcsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA, double *csrValA_valM,
+                                     const int *csrRowPtrA, const int *csrColIndA,
+                                     csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                     void *pBuffer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,3 +46,18 @@ static double shard_limit_spgeam(const trn_op_desc *op) {
 }
 
 TRN_OP_MODEL(spgeam, TRN_PACE_STREAM)
+
+/* IC0 / ILU0: about two flops per stored entry per entry of its row (the
+ * updates), one shard (rows depend on earlier rows). */
+static double cost_spilu0(const trn_op_desc *op) {
+    const trn_spilu0_desc *f = &op->u.spilu0;
+    const double w = f->a.rows > 0 ? (double)f->a.nnz / (double)f->a.rows : 0.0;
+    return f->analysis ? (double)f->a.nnz : 2.0 * (double)f->a.nnz * w;
+}
+
+static double shard_limit_spilu0(const trn_op_desc *op) {
+    (void)op;
+    return 1.0;
+}
+
+TRN_OP_MODEL(spilu0, TRN_PACE_STREAM)
