@@ -637,6 +637,15 @@ trnsparseStatus_t trnsparseSetMatType(trnsparseMatDescr_t descrA, trnsparseMatri
 trnsparseMatrixType_t trnsparseGetMatType(const trnsparseMatDescr_t descrA);
 trnsparseStatus_t trnsparseSetMatIndexBase(trnsparseMatDescr_t descrA, trnsparseIndexBase_t base);
 trnsparseIndexBase_t trnsparseGetMatIndexBase(const trnsparseMatDescr_t descrA);
+/* The fill mode (LOWER 0, UPPER 1; default LOWER) and diagonal type (NON_UNIT
+ * 0, UNIT 1; default NON_UNIT) of a legacy descriptor, as cuSPARSE keeps
+ * them; the routines here that take a descriptor do not read them
+ * (csric02 reads the lower triangle whatever the fill mode). Another value
+ * is TRNSPARSE_STATUS_INVALID_VALUE. */
+trnsparseStatus_t trnsparseSetMatFillMode(trnsparseMatDescr_t descrA, trnsparseFillMode_t fillMode);
+trnsparseFillMode_t trnsparseGetMatFillMode(const trnsparseMatDescr_t descrA);
+trnsparseStatus_t trnsparseSetMatDiagType(trnsparseMatDescr_t descrA, trnsparseDiagType_t diagType);
+trnsparseDiagType_t trnsparseGetMatDiagType(const trnsparseMatDescr_t descrA);
 
 /* ---- Sorting (cusparseCreateIdentityPermutation, cusparseXcoosort*,
  * cusparseXcsrsort, cusparseXcscsort) ---------------------------------------
