@@ -16,6 +16,8 @@
 struct trnsparseMatDescr {
     trnsparseMatrixType_t type;
     trnsparseIndexBase_t base;
+    trnsparseFillMode_t fill; /* recorded for the caller; no routine here reads them */
+    trnsparseDiagType_t diag;
 };
 
 trnsparseStatus_t trnsparseCreateMatDescr(trnsparseMatDescr_t *descrA) {
@@ -61,6 +63,37 @@ trnsparseStatus_t trnsparseSetMatIndexBase(trnsparseMatDescr_t descrA, trnsparse
 
 trnsparseIndexBase_t trnsparseGetMatIndexBase(const trnsparseMatDescr_t descrA) {
     return descrA ? descrA->base : TRNSPARSE_INDEX_BASE_ZERO;
+}
+
+trnsparseStatus_t trnsparseSetMatFillMode(trnsparseMatDescr_t descrA,
+                                          trnsparseFillMode_t fillMode) {
+    if (!descrA || (fillMode != TRNSPARSE_FILL_MODE_LOWER && fillMode != TRNSPARSE_FILL_MODE_UPPER))
+        return trn_sparse_fail(trnsciErrorInvalidValue, "trnsparseSetMatFillMode: a NULL "
+                                                        "descriptor or a mode that is not LOWER "
+                                                        "or UPPER");
+    descrA->fill = fillMode;
+    trn_ok();
+    return TRNSPARSE_STATUS_SUCCESS;
+}
+
+trnsparseFillMode_t trnsparseGetMatFillMode(const trnsparseMatDescr_t descrA) {
+    return descrA ? descrA->fill : TRNSPARSE_FILL_MODE_LOWER;
+}
+
+trnsparseStatus_t trnsparseSetMatDiagType(trnsparseMatDescr_t descrA,
+                                          trnsparseDiagType_t diagType) {
+    if (!descrA ||
+        (diagType != TRNSPARSE_DIAG_TYPE_NON_UNIT && diagType != TRNSPARSE_DIAG_TYPE_UNIT))
+        return trn_sparse_fail(trnsciErrorInvalidValue, "trnsparseSetMatDiagType: a NULL "
+                                                        "descriptor or a type that is not "
+                                                        "NON_UNIT or UNIT");
+    descrA->diag = diagType;
+    trn_ok();
+    return TRNSPARSE_STATUS_SUCCESS;
+}
+
+trnsparseDiagType_t trnsparseGetMatDiagType(const trnsparseMatDescr_t descrA) {
+    return descrA ? descrA->diag : TRNSPARSE_DIAG_TYPE_NON_UNIT;
 }
 
 /* ---- helpers ---------------------------------------------------------------------- */

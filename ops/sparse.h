@@ -183,6 +183,59 @@ typedef struct trn_spsv_desc {
     trn_dn_mat b, c;
 } trn_spsv_desc;
 
+/* Banded solves (the wire's SparseBanded, same values): tridiagonal
+ * (dl, d, du) or pentadiagonal (ds, dl, d, du, dw) systems of size m,
+ * solved in place in x. Element i of system k of each diagonal is at
+ * i * elem_stride + k * sys_stride; of x's column j at that plus j * ldb
+ * (nrhs columns, GTSV2 only; else nrhs = 1). The out-of-band entries
+ * (dl[0], du[m-1], ds[0..1], dw[m-2..m-1]) are never read and the
+ * diagonals never written, so systems split over shards share nothing
+ * but read-only memory (the validator refuses an x that overlaps a
+ * diagonal). pivot: partial pivoting by rows (else plain elimination:
+ * a zero pivot gives Inf/NaN, as cuSPARSE). */
+typedef enum trn_banded_fn {
+    TRN_BANDED_GTSV2 = 16,
+    TRN_BANDED_GTSV2_NOPIVOT = 17,
+    TRN_BANDED_GTSV2_STRIDED = 18,
+    TRN_BANDED_GTSV_INTERLEAVED = 19,
+    TRN_BANDED_GPSV_INTERLEAVED = 20,
+} trn_banded_fn;
+
+typedef struct trn_banded_desc {
+    trn_banded_fn fn;
+    trn_dtype type; /* R32F, R64F, C32F, C64F */
+    int pivot;
+    int penta;                       /* ds and dw are read */
+    int64_t m, nrhs, ldb;            /* ldb: GTSV2 only */
+    int64_t batch;                   /* systems (GTSV2: 1) */
+    int64_t elem_stride;             /* elements between rows i and i+1 of a system */
+    int64_t sys_stride;              /* elements between systems k and k+1 */
+    void *ds, *dl, *d, *du, *dw, *x; /* NULL when empty (ds, dw: unless penta) */
+} trn_banded_desc;
+
+/* C = alpha A + beta B for CSR A, B, C (m x n, one real type); C's
+ * pattern is the union of A's and B's. fill = 0 (Xcsrgeam2Nnz): one
+ * shard writes C's m + 1 offsets (c.offsets only is resolved); fill = 1
+ * (csrgeam2): rows split by C's offsets (client memory: each is checked
+ * against the union), C's indices sorted in each row. alpha = 0 (beta =
+ * 0): A's (B's) values are not read (may be NULL). */
+typedef struct trn_spgeam_desc {
+    int fill;
+    double alpha, beta;
+    trn_sp_mat a, b, c;
+} trn_spgeam_desc;
+
+/* IC0 / ILU0 in place on a square CSR matrix's pattern (cusparse<t>csric02,
+ * csrilu02): one shard, rows in order. analysis: the structure only
+ * (values not resolved). *pivot (int32) receives the first row j whose
+ * diagonal is missing (analysis) or missing or exactly zero (factor), plus
+ * the base, or -1. */
+typedef struct trn_spilu0_desc {
+    int cholesky, analysis;
+    trn_sp_mat a;
+    int32_t *pivot;
+} trn_spilu0_desc;
+
 /* How a sparse op splits into shards (the scheduler's count and the kernel's
  * ranges both follow it): TRN_SP_SPLIT_ROWS: ranges of output rows (block
  * rows for BSR) balanced by stored entries; TRN_SP_SPLIT_COLS: ranges of the
@@ -212,7 +265,10 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
       CORE)                                                                                        \
     X(SCHWARZ, 86, SCHWARZ_BOUNDS, schwarz, schwarz, "schwarz", "schwarz bounds", "sparse", CORE)  \
     X(SPVEC, 87, SPARSE_VECTOR, spvec, spvec, "spvec", "sparse vector", "sparse", CORE)            \
-    X(SPSV, 88, SPSV, spsv, spsv, "spsv", "sparse triangular solve", "sparse", CORE)
+    X(SPSV, 88, SPSV, spsv, spsv, "spsv", "sparse triangular solve", "sparse", CORE)               \
+    X(SPBANDED, 89, SPARSE_BANDED, spbanded, banded, "spbanded", "banded solve", "sparse", CORE)   \
+    X(SPGEAM, 90, SPGEAM, spgeam, spgeam, "spgeam", "csrgeam2", "sparse", CORE)                    \
+    X(SPILU0, 91, SPILU0, spilu0, spilu0, "spilu0", "incomplete factorisation", "sparse", CORE)
 
 /* Its descriptors' places in trn_op_desc.u (ops/op.h): X(type, field); spmm: TRN_OP_SPMV,
  * TRN_OP_SPMM. */
@@ -224,6 +280,9 @@ trn_sp_split trn_spconvert_split(const trn_spconvert_desc *d, int64_t *parts);
     X(trn_attn_desc, attn)                                                                         \
     X(trn_schwarz_desc, schwarz)                                                                   \
     X(trn_spvec_desc, spvec)                                                                       \
-    X(trn_spsv_desc, spsv)
+    X(trn_spsv_desc, spsv)                                                                         \
+    X(trn_banded_desc, banded)                                                                     \
+    X(trn_spgeam_desc, spgeam)                                                                     \
+    X(trn_spilu0_desc, spilu0)
 
 #endif

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include <trnsci/library_types.h>
+#include <trnsci/trn_complex.h>
 #include <trnsci/trnsci.h>
 
 #ifdef __cplusplus
@@ -742,6 +743,15 @@ trnsparseStatus_t trnsparseSetMatType(trnsparseMatDescr_t descrA, trnsparseMatri
 trnsparseMatrixType_t trnsparseGetMatType(const trnsparseMatDescr_t descrA);
 trnsparseStatus_t trnsparseSetMatIndexBase(trnsparseMatDescr_t descrA, trnsparseIndexBase_t base);
 trnsparseIndexBase_t trnsparseGetMatIndexBase(const trnsparseMatDescr_t descrA);
+/* The fill mode (LOWER 0, UPPER 1; default LOWER) and diagonal type (NON_UNIT
+ * 0, UNIT 1; default NON_UNIT) of a legacy descriptor, as cuSPARSE keeps
+ * them; the routines here that take a descriptor do not read them
+ * (csric02 reads the lower triangle whatever the fill mode). Another value
+ * is TRNSPARSE_STATUS_INVALID_VALUE. */
+trnsparseStatus_t trnsparseSetMatFillMode(trnsparseMatDescr_t descrA, trnsparseFillMode_t fillMode);
+trnsparseFillMode_t trnsparseGetMatFillMode(const trnsparseMatDescr_t descrA);
+trnsparseStatus_t trnsparseSetMatDiagType(trnsparseMatDescr_t descrA, trnsparseDiagType_t diagType);
+trnsparseDiagType_t trnsparseGetMatDiagType(const trnsparseMatDescr_t descrA);
 
 /* ---- Sorting (cusparseCreateIdentityPermutation, cusparseXcoosort*,
  * cusparseXcsrsort, cusparseXcscsort) ---------------------------------------
@@ -912,6 +922,368 @@ trnsparseSpMMScreened(trnsparseHandle_t handle, trnsparseOperation_t opA, trnspa
                       trnsparseConstDnVecDescr_t rowBounds, trnsparseConstDnVecDescr_t colBounds,
                       double threshold, trnsciDataType computeType, trnsparseSpMMAlg_t alg,
                       void *externalBuffer);
+
+/* ---- banded solves (cuSPARSE's legacy tridiagonal / pentadiagonal API) ----
+ * Tridiagonal systems A x = b given by their lower (dl), main (d) and
+ * upper (du) diagonals, and pentadiagonal ones adding the second lower
+ * (ds) and upper (dw) diagonals; the solution overwrites the right-hand
+ * side. Element i of a diagonal is row i's entry: dl[i] = A(i, i-1),
+ * du[i] = A(i, i+1), ds[i] = A(i, i-2), dw[i] = A(i, i+2); the
+ * out-of-band entries (dl[0], du[m-1], ds[0..1], dw[m-2..m-1]; cuSPARSE
+ * asks for zeros there) are never read. Layouts:
+ *  - gtsv2, gtsv2_nopivot: one m x m system (m >= 3) with n right-hand
+ *    sides, B column-major at ldb >= max(1, m);
+ *  - gtsv2StridedBatch: batchCount systems (m >= 3), system k's diagonals
+ *    and x at k * batchStride (batchStride >= m);
+ *  - gtsvInterleavedBatch, gpsvInterleavedBatch: element-major, element i
+ *    of system k at i * batchCount + k.
+ * gtsv2 pivots (partial pivoting by rows), gtsv2_nopivot and the strided
+ * batch do not; gtsvInterleavedBatch's algo 0 (Thomas) does not, algo 1
+ * (LU) and 2 (QR) are both computed as LU with partial pivoting;
+ * gpsvInterleavedBatch takes algo 0 (cuSPARSE's QR), computed as banded
+ * LU with partial pivoting (both are backward stable for these systems).
+ * The diagonals are never written (cuSPARSE's interleaved routines may
+ * overwrite theirs). A singular system gives Inf/NaN, no error. x (B) must
+ * not overlap a diagonal (TRNSPARSE_STATUS_INVALID_VALUE).
+ * The _bufferSizeExt routines check the arguments as the solve will and
+ * give 0: no caller buffer is needed, pBuffer is not read and may be
+ * NULL. Asynchronous (errors found when the op runs surface at the next
+ * synchronising call). */
+trnsparseStatus_t trnsparseSgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                const float *dl, const float *d, const float *du,
+                                                const float *B, int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsv2(trnsparseHandle_t handle, int m, int n, const float *dl,
+                                  const float *d, const float *du, float *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseSgtsv2_nopivot_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                        const float *dl, const float *d,
+                                                        const float *du, const float *B, int ldb,
+                                                        size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsv2_nopivot(trnsparseHandle_t handle, int m, int n, const float *dl,
+                                          const float *d, const float *du, float *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t trnsparseSgtsv2StridedBatch_bufferSizeExt(trnsparseHandle_t handle, int m,
+                                                            const float *dl, const float *d,
+                                                            const float *du, const float *x,
+                                                            int batchCount, int batchStride,
+                                                            size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsv2StridedBatch(trnsparseHandle_t handle, int m, const float *dl,
+                                              const float *d, const float *du, float *x,
+                                              int batchCount, int batchStride, void *pBuffer);
+trnsparseStatus_t trnsparseSgtsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo,
+                                                               int m, const float *dl,
+                                                               const float *d, const float *du,
+                                                               const float *x, int batchCount,
+                                                               size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseSgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 float *dl, float *d, float *du, float *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t trnsparseSgpsvInterleavedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int algo, int m, const float *ds, const float *dl, const float *d,
+    const float *du, const float *dw, const float *x, int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseSgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 float *ds, float *dl, float *d, float *du,
+                                                 float *dw, float *x, int batchCount,
+                                                 void *pBuffer);
+trnsparseStatus_t trnsparseDgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                const double *dl, const double *d, const double *du,
+                                                const double *B, int ldb,
+                                                size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsv2(trnsparseHandle_t handle, int m, int n, const double *dl,
+                                  const double *d, const double *du, double *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseDgtsv2_nopivot_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                        const double *dl, const double *d,
+                                                        const double *du, const double *B, int ldb,
+                                                        size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsv2_nopivot(trnsparseHandle_t handle, int m, int n, const double *dl,
+                                          const double *d, const double *du, double *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t trnsparseDgtsv2StridedBatch_bufferSizeExt(trnsparseHandle_t handle, int m,
+                                                            const double *dl, const double *d,
+                                                            const double *du, const double *x,
+                                                            int batchCount, int batchStride,
+                                                            size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsv2StridedBatch(trnsparseHandle_t handle, int m, const double *dl,
+                                              const double *d, const double *du, double *x,
+                                              int batchCount, int batchStride, void *pBuffer);
+trnsparseStatus_t trnsparseDgtsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo,
+                                                               int m, const double *dl,
+                                                               const double *d, const double *du,
+                                                               const double *x, int batchCount,
+                                                               size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 double *dl, double *d, double *du, double *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t trnsparseDgpsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo,
+                                                               int m, const double *ds,
+                                                               const double *dl, const double *d,
+                                                               const double *du, const double *dw,
+                                                               const double *x, int batchCount,
+                                                               size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 double *ds, double *dl, double *d, double *du,
+                                                 double *dw, double *x, int batchCount,
+                                                 void *pBuffer);
+trnsparseStatus_t trnsparseCgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                const trnComplex *dl, const trnComplex *d,
+                                                const trnComplex *du, const trnComplex *B, int ldb,
+                                                size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsv2(trnsparseHandle_t handle, int m, int n, const trnComplex *dl,
+                                  const trnComplex *d, const trnComplex *du, trnComplex *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseCgtsv2_nopivot_bufferSizeExt(trnsparseHandle_t handle, int m, int n,
+                                                        const trnComplex *dl, const trnComplex *d,
+                                                        const trnComplex *du, const trnComplex *B,
+                                                        int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsv2_nopivot(trnsparseHandle_t handle, int m, int n,
+                                          const trnComplex *dl, const trnComplex *d,
+                                          const trnComplex *du, trnComplex *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t
+trnsparseCgtsv2StridedBatch_bufferSizeExt(trnsparseHandle_t handle, int m, const trnComplex *dl,
+                                          const trnComplex *d, const trnComplex *du,
+                                          const trnComplex *x, int batchCount, int batchStride,
+                                          size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsv2StridedBatch(trnsparseHandle_t handle, int m, const trnComplex *dl,
+                                              const trnComplex *d, const trnComplex *du,
+                                              trnComplex *x, int batchCount, int batchStride,
+                                              void *pBuffer);
+trnsparseStatus_t trnsparseCgtsvInterleavedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int algo, int m, const trnComplex *dl, const trnComplex *d,
+    const trnComplex *du, const trnComplex *x, int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnComplex *dl, trnComplex *d, trnComplex *du,
+                                                 trnComplex *x, int batchCount, void *pBuffer);
+trnsparseStatus_t trnsparseCgpsvInterleavedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int algo, int m, const trnComplex *ds, const trnComplex *dl,
+    const trnComplex *d, const trnComplex *du, const trnComplex *dw, const trnComplex *x,
+    int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnComplex *ds, trnComplex *dl, trnComplex *d,
+                                                 trnComplex *du, trnComplex *dw, trnComplex *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgtsv2_bufferSizeExt(trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *dl,
+                              const trnDoubleComplex *d, const trnDoubleComplex *du,
+                              const trnDoubleComplex *B, int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsv2(trnsparseHandle_t handle, int m, int n,
+                                  const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                  const trnDoubleComplex *du, trnDoubleComplex *B, int ldb,
+                                  void *pBuffer);
+trnsparseStatus_t trnsparseZgtsv2_nopivot_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *dl, const trnDoubleComplex *d,
+    const trnDoubleComplex *du, const trnDoubleComplex *B, int ldb, size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsv2_nopivot(trnsparseHandle_t handle, int m, int n,
+                                          const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                          const trnDoubleComplex *du, trnDoubleComplex *B, int ldb,
+                                          void *pBuffer);
+trnsparseStatus_t trnsparseZgtsv2StridedBatch_bufferSizeExt(
+    trnsparseHandle_t handle, int m, const trnDoubleComplex *dl, const trnDoubleComplex *d,
+    const trnDoubleComplex *du, const trnDoubleComplex *x, int batchCount, int batchStride,
+    size_t *bufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsv2StridedBatch(trnsparseHandle_t handle, int m,
+                                              const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                              const trnDoubleComplex *du, trnDoubleComplex *x,
+                                              int batchCount, int batchStride, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgtsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo, int m,
+                                             const trnDoubleComplex *dl, const trnDoubleComplex *d,
+                                             const trnDoubleComplex *du, const trnDoubleComplex *x,
+                                             int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZgtsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnDoubleComplex *dl, trnDoubleComplex *d,
+                                                 trnDoubleComplex *du, trnDoubleComplex *x,
+                                                 int batchCount, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgpsvInterleavedBatch_bufferSizeExt(trnsparseHandle_t handle, int algo, int m,
+                                             const trnDoubleComplex *ds, const trnDoubleComplex *dl,
+                                             const trnDoubleComplex *d, const trnDoubleComplex *du,
+                                             const trnDoubleComplex *dw, const trnDoubleComplex *x,
+                                             int batchCount, size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZgpsvInterleavedBatch(trnsparseHandle_t handle, int algo, int m,
+                                                 trnDoubleComplex *ds, trnDoubleComplex *dl,
+                                                 trnDoubleComplex *d, trnDoubleComplex *du,
+                                                 trnDoubleComplex *dw, trnDoubleComplex *x,
+                                                 int batchCount, void *pBuffer);
+
+/* ---- legacy BSR products (cusparse<t>bsrmv, cusparse<t>bsrmm) -------------
+ * y = alpha A x + beta y and C = alpha A op(B) + beta C for an mb x nb (kb)
+ * block matrix A in BSR storage: bsrRowPtrA (mb + 1), bsrColIndA and
+ * bsrValA (nnzb blocks of blockDim x blockDim, elements row-major within a
+ * block for TRNSPARSE_DIRECTION_ROW, column-major for _COLUMN), 32-bit
+ * indices from descrA's index base. x has nb * blockDim elements, y
+ * mb * blockDim; B is kb * blockDim x n (transB N) or n x kb * blockDim
+ * (transB T), C mb * blockDim x n, column-major. As cuSPARSE: transA must
+ * be NON_TRANSPOSE and descrA GENERAL (TRNSPARSE_STATUS_NOT_SUPPORTED),
+ * bsrmm needs blockDim > 1 (bsrmv >= 1; TRNSPARSE_STATUS_INVALID_VALUE).
+ * S and D only (C, Z: not provided). Computed as trnsparseSpMV / SpMM on
+ * the BSR matrix (the daemon's messages name spmv / spmm); beta = 0 does
+ * not read y (C). Asynchronous. */
+trnsparseStatus_t trnsparseSbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, int mb, int nb, int nnzb,
+                                  const float *alpha, const trnsparseMatDescr_t descrA,
+                                  const float *bsrValA, const int *bsrRowPtrA,
+                                  const int *bsrColIndA, int blockDim, const float *x,
+                                  const float *beta, float *y);
+trnsparseStatus_t trnsparseSbsrmm(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, trnsparseOperation_t transB, int mb,
+                                  int n, int kb, int nnzb, const float *alpha,
+                                  const trnsparseMatDescr_t descrA, const float *bsrValA,
+                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                  const float *B, int ldb, const float *beta, float *C, int ldc);
+trnsparseStatus_t trnsparseDbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, int mb, int nb, int nnzb,
+                                  const double *alpha, const trnsparseMatDescr_t descrA,
+                                  const double *bsrValA, const int *bsrRowPtrA,
+                                  const int *bsrColIndA, int blockDim, const double *x,
+                                  const double *beta, double *y);
+trnsparseStatus_t trnsparseDbsrmm(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, trnsparseOperation_t transB, int mb,
+                                  int n, int kb, int nnzb, const double *alpha,
+                                  const trnsparseMatDescr_t descrA, const double *bsrValA,
+                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                  const double *B, int ldb, const double *beta, double *C, int ldc);
+
+/* ---- C = alpha A + beta B (cusparseXcsrgeam2Nnz, cusparse<t>csrgeam2) -----
+ * m x n CSR matrices with 32-bit indices, each base from its descriptor
+ * (which must be GENERAL: TRNSPARSE_STATUS_NOT_SUPPORTED). C's pattern is
+ * the union of A's and B's (entries whose sum is 0 are kept), its column
+ * indices sorted in each row; a column stored twice in A (or B) adds up.
+ * Xcsrgeam2Nnz writes C's m + 1 row offsets and, when nnzTotalDevHostPtr
+ * is not NULL (a host pointer), waits and stores C's entry count there.
+ * csrgeam2 reads those offsets back (checked against the union: A or B
+ * changed in between fails the op at the next synchronising call) and
+ * writes C's indices and values; C's arrays count as long as their
+ * allocations. alpha = 0 (beta = 0): A's (B's) values are not read. The
+ * input needs no sorting (cuSPARSE requires sorted rows). bufferSizeExt
+ * gives 0; workspace and pBuffer are not read (may be NULL). S and D only
+ * (C, Z: not provided). C's arrays may not overlap A's or B's
+ * (TRNSPARSE_STATUS_INVALID_VALUE). */
+trnsparseStatus_t trnsparseXcsrgeam2Nnz(trnsparseHandle_t handle, int m, int n,
+                                        const trnsparseMatDescr_t descrA, int nnzA,
+                                        const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+                                        const trnsparseMatDescr_t descrB, int nnzB,
+                                        const int *csrSortedRowPtrB, const int *csrSortedColIndB,
+                                        const trnsparseMatDescr_t descrC, int *csrSortedRowPtrC,
+                                        int *nnzTotalDevHostPtr, void *workspace);
+trnsparseStatus_t trnsparseScsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const float *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const float *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const float *beta, const trnsparseMatDescr_t descrB, int nnzB, const float *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const float *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsrgeam2(
+    trnsparseHandle_t handle, int m, int n, const float *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const float *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const float *beta, const trnsparseMatDescr_t descrB, int nnzB, const float *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    float *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+trnsparseStatus_t trnsparseDcsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const double *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const double *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const double *beta, const trnsparseMatDescr_t descrB, int nnzB, const double *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const double *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsrgeam2(
+    trnsparseHandle_t handle, int m, int n, const double *alpha, const trnsparseMatDescr_t descrA,
+    int nnzA, const double *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+    const double *beta, const trnsparseMatDescr_t descrB, int nnzB, const double *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    double *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+
+/* ---- incomplete factorisations (cusparse<t>csric02, cusparse<t>csrilu02) ----
+ * IC0 and ILU0 in place on a square m x m CSR matrix's pattern (no fill),
+ * 32-bit indices from descrA's base (GENERAL: TRNSPARSE_STATUS_NOT_SUPPORTED
+ * otherwise), columns strictly increasing in each row (else the op fails
+ * when it runs, reported at the next synchronising call). csric02 reads the
+ * lower triangle and overwrites it with L (A ~ L L^T); entries above the
+ * diagonal are untouched. csrilu02 overwrites A with L (unit diagonal, not
+ * stored) and U (A ~ L U). _analysis checks the structure and records a
+ * missing diagonal entry; the factorisation records the first j whose
+ * pivot is missing or exactly zero (IC0: a_jj - sum l_jk^2 = 0; a negative
+ * one gives NaN, not a zero pivot). X..._zeroPivot waits for the handle's
+ * stream and returns TRNSPARSE_STATUS_ZERO_PIVOT with *position = j + base,
+ * or SUCCESS with -1, for the last analysis or factorisation queued with
+ * that info. The info object holds a small device allocation. Both
+ * policies are accepted (one algorithm); _bufferSize gives 0 and pBuffer is
+ * not read (may be NULL). An analysis is not required before the
+ * factorisation. S and D only (C, Z and csrilu02_numericBoost: not
+ * provided). */
+typedef enum trnsparseSolvePolicy_t {
+    TRNSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
+    TRNSPARSE_SOLVE_POLICY_USE_LEVEL = 1,
+} trnsparseSolvePolicy_t;
+
+typedef struct csric02Info *csric02Info_t;
+typedef struct csrilu02Info *csrilu02Info_t;
+
+trnsparseStatus_t trnsparseCreateCsric02Info(csric02Info_t *info);
+trnsparseStatus_t trnsparseDestroyCsric02Info(csric02Info_t info);
+trnsparseStatus_t trnsparseCreateCsrilu02Info(csrilu02Info_t *info);
+trnsparseStatus_t trnsparseDestroyCsrilu02Info(csrilu02Info_t info);
+trnsparseStatus_t trnsparseXcsric02_zeroPivot(trnsparseHandle_t handle, csric02Info_t info,
+                                              int *position);
+trnsparseStatus_t trnsparseXcsrilu02_zeroPivot(trnsparseHandle_t handle, csrilu02Info_t info,
+                                               int *position);
+trnsparseStatus_t trnsparseScsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA, float *csrValA,
+                                               const int *csrRowPtrA, const int *csrColIndA,
+                                               csric02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA, const float *csrValA,
+                                             const int *csrRowPtrA, const int *csrColIndA,
+                                             csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                             void *pBuffer);
+trnsparseStatus_t trnsparseScsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA, float *csrValA_valM,
+                                    const int *csrRowPtrA, const int *csrColIndA,
+                                    csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                    void *pBuffer);
+trnsparseStatus_t trnsparseScsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA, float *csrValA,
+                                                const int *csrRowPtrA, const int *csrColIndA,
+                                                csrilu02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const float *csrValA, const int *csrRowPtrA,
+                                              const int *csrColIndA, csrilu02Info_t info,
+                                              trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseScsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA, float *csrValA_valM,
+                                     const int *csrRowPtrA, const int *csrColIndA,
+                                     csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                     void *pBuffer);
+trnsparseStatus_t trnsparseDcsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA, double *csrValA,
+                                               const int *csrRowPtrA, const int *csrColIndA,
+                                               csric02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA,
+                                             const double *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, csric02Info_t info,
+                                             trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseDcsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA, double *csrValA_valM,
+                                    const int *csrRowPtrA, const int *csrColIndA,
+                                    csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                    void *pBuffer);
+trnsparseStatus_t trnsparseDcsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA, double *csrValA,
+                                                const int *csrRowPtrA, const int *csrColIndA,
+                                                csrilu02Info_t info, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const double *csrValA, const int *csrRowPtrA,
+                                              const int *csrColIndA, csrilu02Info_t info,
+                                              trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseDcsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA, double *csrValA_valM,
+                                     const int *csrRowPtrA, const int *csrColIndA,
+                                     csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                     void *pBuffer);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,158 @@
+/*
+ * sparse_legacy.c — cuSPARSE's legacy BSR products, renamed:
+ * trnsparse<t>bsrmv (y = alpha A x + beta y) and trnsparse<t>bsrmm
+ * (C = alpha A op(B) + beta C) for S and D. Each is the generic SpMV/SpMM
+ * on a BSR descriptor made for the call (no wire message of its own: the
+ * SpMV/SpMM ops of protocol 1.0 carry BSR), so the argument rules beyond
+ * the legacy ones checked here (GENERAL matrix type, op(A) = N, block
+ * size) are the daemon's SpMV/SpMM validator's. The descriptors are
+ * host records on the stack; the op they describe holds device pointers
+ * only, so nothing outlives the call.
+ */
+#include "client/sparse_internal.h"
+
+/* The legacy checks every BSR product shares (legacy names the routine). */
+static trnsparseStatus_t bsr_checks(trnsparseHandle_t handle, const char *legacy,
+                                    trnsparseDirection_t dir, trnsparseOperation_t transA,
+                                    const trnsparseMatDescr_t descrA, int blockDim, int minBlock,
+                                    const void *alpha, const void *beta) {
+    if (!handle)
+        return TRNSPARSE_STATUS_NOT_INITIALIZED;
+    if (!descrA || !alpha || !beta)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: descrA, alpha or beta is NULL",
+                               legacy);
+    if (dir != TRNSPARSE_DIRECTION_ROW && dir != TRNSPARSE_DIRECTION_COLUMN)
+        return trn_sparse_fail(trnsciErrorInvalidValue,
+                               "%s: dirA %d is not TRNSPARSE_DIRECTION_ROW (0) or _COLUMN (1)",
+                               legacy, (int)dir);
+    if (transA != TRNSPARSE_OPERATION_NON_TRANSPOSE)
+        return trn_sparse_fail(trnsciErrorNotSupported,
+                               "%s: transA %d: only TRNSPARSE_OPERATION_NON_TRANSPOSE is "
+                               "supported (as cuSPARSE)",
+                               legacy, (int)transA);
+    if (trnsparseGetMatType(descrA) != TRNSPARSE_MATRIX_TYPE_GENERAL)
+        return trn_sparse_fail(trnsciErrorNotSupported,
+                               "%s: descrA: only TRNSPARSE_MATRIX_TYPE_GENERAL is supported",
+                               legacy);
+    if (blockDim < minBlock)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: blockDim=%d must be >= %d", legacy,
+                               blockDim, minBlock);
+    return TRNSPARSE_STATUS_SUCCESS;
+}
+
+/* The BSR descriptor of a legacy call (mb x kb blocks), a host record on
+ * the caller's stack: the Create* routines would record success over an
+ * error when their Destroy* ran after a failing product. */
+static struct trnsparseSpMatDescr bsr_descr(trnsparseDirection_t dir, int mb, int kb, int nnzb,
+                                            int blockDim, const void *val, const int *rowPtr,
+                                            const int *colInd, const trnsparseMatDescr_t descrA,
+                                            trnsciDataType t) {
+    return (struct trnsparseSpMatDescr){
+        .format = TRNSPARSE_FORMAT_BSR,
+        .rows = mb,
+        .cols = kb,
+        .nnz = nnzb,
+        .rb = blockDim,
+        .cb = blockDim,
+        .order = dir == TRNSPARSE_DIRECTION_ROW ? TRNSPARSE_ORDER_ROW : TRNSPARSE_ORDER_COL,
+        .offsets = (void *)rowPtr,
+        .indices = (void *)colInd,
+        .values = (void *)val,
+        .offType = TRNSPARSE_INDEX_32I,
+        .idxType = TRNSPARSE_INDEX_32I,
+        .base = trnsparseGetMatIndexBase(descrA),
+        .valueType = t,
+    };
+}
+
+/* A column-major dense matrix record, as trnsparseCreateDnMat makes it. */
+static struct trnsparseDnMatDescr dn_mat(int64_t rows, int64_t cols, int64_t ld, const void *v,
+                                         trnsciDataType t) {
+    return (struct trnsparseDnMatDescr){
+        .rows = rows,
+        .cols = cols,
+        .ld = ld,
+        .values = (void *)v,
+        .type = t,
+        .order = TRNSPARSE_ORDER_COL,
+        .batchCount = 1,
+        .batchStride = 0,
+    };
+}
+
+static trnsparseStatus_t bsrmv(trnsparseHandle_t handle, const char *legacy, trnsciDataType t,
+                               trnsparseDirection_t dir, trnsparseOperation_t trans, int mb, int nb,
+                               int nnzb, const void *alpha, const trnsparseMatDescr_t descr,
+                               const void *val, const int *rowPtr, const int *colInd, int blockDim,
+                               const void *x, const void *beta, void *y) {
+    trnsparseStatus_t st = bsr_checks(handle, legacy, dir, trans, descr, blockDim, 1, alpha, beta);
+    if (st != TRNSPARSE_STATUS_SUCCESS)
+        return st;
+    if (mb < 0 || nb < 0 || nnzb < 0)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: mb=%d, nb=%d, nnzb=%d must be >= 0",
+                               legacy, mb, nb, nnzb);
+    const int64_t bd = blockDim;
+    const struct trnsparseSpMatDescr a =
+        bsr_descr(dir, mb, nb, nnzb, blockDim, val, rowPtr, colInd, descr, t);
+    const struct trnsparseDnVecDescr vx = {
+        .size = (int64_t)nb * bd, .values = (void *)x, .type = t};
+    struct trnsparseDnVecDescr vy = {.size = (int64_t)mb * bd, .values = y, .type = t};
+    return trnsparseSpMV(handle, TRNSPARSE_OPERATION_NON_TRANSPOSE, alpha, &a, &vx, beta, &vy, t,
+                         TRNSPARSE_SPMV_ALG_DEFAULT, NULL);
+}
+
+static trnsparseStatus_t bsrmm(trnsparseHandle_t handle, const char *legacy, trnsciDataType t,
+                               trnsparseDirection_t dir, trnsparseOperation_t transA,
+                               trnsparseOperation_t transB, int mb, int n, int kb, int nnzb,
+                               const void *alpha, const trnsparseMatDescr_t descr, const void *val,
+                               const int *rowPtr, const int *colInd, int blockDim, const void *B,
+                               int ldb, const void *beta, void *C, int ldc) {
+    /* cuSPARSE's bsrmm takes blockDim > 1 only. */
+    trnsparseStatus_t st = bsr_checks(handle, legacy, dir, transA, descr, blockDim, 2, alpha, beta);
+    if (st != TRNSPARSE_STATUS_SUCCESS)
+        return st;
+    if (transB != TRNSPARSE_OPERATION_NON_TRANSPOSE && transB != TRNSPARSE_OPERATION_TRANSPOSE)
+        return trn_sparse_fail(trnsciErrorNotSupported,
+                               "%s: transB %d: only NON_TRANSPOSE and TRANSPOSE are supported",
+                               legacy, (int)transB);
+    if (mb < 0 || n < 0 || kb < 0 || nnzb < 0)
+        return trn_sparse_fail(trnsciErrorInvalidValue,
+                               "%s: mb=%d, n=%d, kb=%d, nnzb=%d must be >= 0", legacy, mb, n, kb,
+                               nnzb);
+    const int64_t bd = blockDim, k = (int64_t)kb * bd, m = (int64_t)mb * bd;
+    const int nt = transB == TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    /* B is k x n (op N) or n x k (op T), column-major at ldb; C m x n at ldc. */
+    if (ldb < (nt ? (k > 1 ? k : 1) : (n > 1 ? n : 1)) || ldc < (m > 1 ? m : 1))
+        return trn_sparse_fail(trnsciErrorInvalidValue,
+                               "%s: ldb=%d must be >= max(1, %s=%lld) and ldc=%d >= max(1, "
+                               "mb*blockDim=%lld)",
+                               legacy, ldb, nt ? "kb*blockDim" : "n", (long long)(nt ? k : n), ldc,
+                               (long long)m);
+    const struct trnsparseSpMatDescr a =
+        bsr_descr(dir, mb, kb, nnzb, blockDim, val, rowPtr, colInd, descr, t);
+    const struct trnsparseDnMatDescr mB = dn_mat(nt ? k : n, nt ? n : k, ldb, B, t);
+    struct trnsparseDnMatDescr mC = dn_mat(m, n, ldc, C, t);
+    return trnsparseSpMM(handle, TRNSPARSE_OPERATION_NON_TRANSPOSE, transB, alpha, &a, &mB, beta,
+                         &mC, t, TRNSPARSE_SPMM_ALG_DEFAULT, NULL);
+}
+
+#define BSR_ROUTINES(T, P, DT)                                                                     \
+    trnsparseStatus_t trnsparse##P##bsrmv(                                                         \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, trnsparseOperation_t transA, int mb,  \
+        int nb, int nnzb, const T *alpha, const trnsparseMatDescr_t descrA, const T *bsrValA,      \
+        const int *bsrRowPtrA, const int *bsrColIndA, int blockDim, const T *x, const T *beta,     \
+        T *y) {                                                                                    \
+        return bsrmv(handle, #P "bsrmv", DT, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrValA,   \
+                     bsrRowPtrA, bsrColIndA, blockDim, x, beta, y);                                \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##bsrmm(                                                         \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, trnsparseOperation_t transA,          \
+        trnsparseOperation_t transB, int mb, int n, int kb, int nnzb, const T *alpha,              \
+        const trnsparseMatDescr_t descrA, const T *bsrValA, const int *bsrRowPtrA,                 \
+        const int *bsrColIndA, int blockDim, const T *B, int ldb, const T *beta, T *C, int ldc) {  \
+        return bsrmm(handle, #P "bsrmm", DT, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, \
+                     bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc);             \
+    }
+
+BSR_ROUTINES(float, S, TRNSCI_R_32F)
+BSR_ROUTINES(double, D, TRNSCI_R_64F)
