@@ -14,38 +14,32 @@
 
 #include "client/solver_internal.h"
 
-typedef struct dense_args {
-    Trnsci__V1__SolverFunction fn;
-    const char *name;
-    Trnsci__V1__DataType type;
-    int uplo, side;
-    trnblasOperation_t trans;
-    int m, n, k, nrhs;
-    const void *a;
-    int lda;
-    const void *b;
-    int ldb;
-    const int *ipiv;
-    const void *tau;
-    int *info;
-} dense_args;
-
-static trnsolverStatus_t dense_submit(trnsolverDnHandle_t handle, const dense_args *g) {
+trnsolverStatus_t trn_solver_dense_submit(trnsolverDnHandle_t handle,
+                                          const trn_solver_dense_args *g) {
     trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
     trn_client *c = trn_solver_begin(handle, &st);
     if (!c)
         return st;
-    char what[5][40];
+    if (g->minor) {
+        const trnsciError_t need = trn_client_need_minor(c, g->minor, g->name);
+        if (need != trnsciSuccess)
+            return trn_solver_status(need);
+    }
+    const int writes_c = g->fn == SV_FN(ORMQR) || g->fn == SV_FN(ORMTR);
+    char what[7][40];
     snprintf(what[0], sizeof(what[0]), "%s: A", g->name);
-    snprintf(what[1], sizeof(what[1]), "%s: %s", g->name, g->fn == SV_FN(ORMQR) ? "C" : "B");
-    snprintf(what[2], sizeof(what[2]), "%s: devIpiv", g->name);
+    snprintf(what[1], sizeof(what[1]), "%s: %s", g->name, writes_c ? "C" : "B");
+    snprintf(what[2], sizeof(what[2]), "%s: %s", g->name, g->ipiv_name ? g->ipiv_name : "devIpiv");
     snprintf(what[3], sizeof(what[3]), "%s: tau", g->name);
     snprintf(what[4], sizeof(what[4]), "%s: devInfo", g->name);
-    Trnsci__V1__BufferRef a, b, ipiv, tau, info;
+    snprintf(what[5], sizeof(what[5]), "%s: d", g->name);
+    snprintf(what[6], sizeof(what[6]), "%s: e", g->name);
+    Trnsci__V1__BufferRef a, b, ipiv, tau, info, d, e;
     if (trn_solver_ref(c, g->a, what[0], &a, &st) || trn_solver_ref(c, g->b, what[1], &b, &st) ||
         trn_solver_ref(c, g->ipiv, what[2], &ipiv, &st) ||
         trn_solver_ref(c, g->tau, what[3], &tau, &st) ||
-        trn_solver_ref(c, g->info, what[4], &info, &st))
+        trn_solver_ref(c, g->info, what[4], &info, &st) ||
+        trn_solver_ref(c, g->d, what[5], &d, &st) || trn_solver_ref(c, g->e, what[6], &e, &st))
         return st;
     Trnsci__V1__SolverDenseOp w = TRNSCI__V1__SOLVER_DENSE_OP__INIT;
     w.function = g->fn;
@@ -64,6 +58,10 @@ static trnsolverStatus_t dense_submit(trnsolverDnHandle_t handle, const dense_ar
     w.ipiv = &ipiv;
     w.tau = &tau;
     w.info = &info;
+    w.k2 = g->k2;
+    w.incx = g->incx;
+    w.d = &d;
+    w.e = &e;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_DENSE;
     op.solver_dense = &w;
@@ -80,31 +78,31 @@ static trnsolverStatus_t dense_submit(trnsolverDnHandle_t handle, const dense_ar
                                             int n, TY *A, int lda, TY *Workspace, int Lwork,       \
                                             int *devInfo) {                                        \
         (void)Workspace, (void)Lwork;                                                              \
-        const dense_args g = {.fn = SV_FN(POTRF),                                                  \
-                              .name = "potrf",                                                     \
-                              .type = DT,                                                          \
-                              .uplo = (int)uplo,                                                   \
-                              .n = n,                                                              \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(POTRF),                                       \
+                                         .name = "potrf",                                          \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##potrs(trnsolverDnHandle_t handle, trnblasFillMode_t uplo,    \
                                             int n, int nrhs, const TY *A, int lda, TY *B, int ldb, \
                                             int *devInfo) {                                        \
-        const dense_args g = {.fn = SV_FN(POTRS),                                                  \
-                              .name = "potrs",                                                     \
-                              .type = DT,                                                          \
-                              .uplo = (int)uplo,                                                   \
-                              .n = n,                                                              \
-                              .nrhs = nrhs,                                                        \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .b = B,                                                              \
-                              .ldb = ldb,                                                          \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(POTRS),                                       \
+                                         .name = "potrs",                                          \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .nrhs = nrhs,                                             \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .b = B,                                                   \
+                                         .ldb = ldb,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##potri_bufferSize(                                            \
         trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n, TY *A, int lda, int *lwork) {   \
@@ -115,15 +113,15 @@ static trnsolverStatus_t dense_submit(trnsolverDnHandle_t handle, const dense_ar
                                             int n, TY *A, int lda, TY *work, int lwork,            \
                                             int *devInfo) {                                        \
         (void)work, (void)lwork;                                                                   \
-        const dense_args g = {.fn = SV_FN(POTRI),                                                  \
-                              .name = "potri",                                                     \
-                              .type = DT,                                                          \
-                              .uplo = (int)uplo,                                                   \
-                              .n = n,                                                              \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(POTRI),                                       \
+                                         .name = "potri",                                          \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }
 POTRF(S, float, SV_R32)
 POTRF(D, double, SV_R64)
@@ -139,33 +137,33 @@ POTRF(Z, trnDoubleComplex, SV_C64)
     trnsolverStatus_t trnsolverDn##T##getrf(trnsolverDnHandle_t handle, int m, int n, TY *A,       \
                                             int lda, TY *Workspace, int *devIpiv, int *devInfo) {  \
         (void)Workspace;                                                                           \
-        const dense_args g = {.fn = SV_FN(GETRF),                                                  \
-                              .name = "getrf",                                                     \
-                              .type = DT,                                                          \
-                              .m = m,                                                              \
-                              .n = n,                                                              \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .ipiv = devIpiv,                                                     \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(GETRF),                                       \
+                                         .name = "getrf",                                          \
+                                         .type = DT,                                               \
+                                         .m = m,                                                   \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ipiv = devIpiv,                                          \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##getrs(trnsolverDnHandle_t handle, trnblasOperation_t trans,  \
                                             int n, int nrhs, const TY *A, int lda,                 \
                                             const int *devIpiv, TY *B, int ldb, int *devInfo) {    \
-        const dense_args g = {.fn = SV_FN(GETRS),                                                  \
-                              .name = "getrs",                                                     \
-                              .type = DT,                                                          \
-                              .trans = trans,                                                      \
-                              .n = n,                                                              \
-                              .nrhs = nrhs,                                                        \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .ipiv = devIpiv,                                                     \
-                              .b = B,                                                              \
-                              .ldb = ldb,                                                          \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(GETRS),                                       \
+                                         .name = "getrs",                                          \
+                                         .type = DT,                                               \
+                                         .trans = trans,                                           \
+                                         .n = n,                                                   \
+                                         .nrhs = nrhs,                                             \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ipiv = devIpiv,                                          \
+                                         .b = B,                                                   \
+                                         .ldb = ldb,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##geqrf_bufferSize(trnsolverDnHandle_t handle, int m, int n,   \
                                                        TY *A, int lda, int *lwork) {               \
@@ -176,16 +174,16 @@ POTRF(Z, trnDoubleComplex, SV_C64)
                                             int lda, TY *TAU, TY *Workspace, int Lwork,            \
                                             int *devInfo) {                                        \
         (void)Workspace, (void)Lwork;                                                              \
-        const dense_args g = {.fn = SV_FN(GEQRF),                                                  \
-                              .name = "geqrf",                                                     \
-                              .type = DT,                                                          \
-                              .m = m,                                                              \
-                              .n = n,                                                              \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .tau = TAU,                                                          \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(GEQRF),                                       \
+                                         .name = "geqrf",                                          \
+                                         .type = DT,                                               \
+                                         .m = m,                                                   \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .tau = TAU,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }
 GETRF(S, float, SV_R32)
 GETRF(D, double, SV_R64)
@@ -204,17 +202,17 @@ GETRF(Z, trnDoubleComplex, SV_C64)
                                           int lda, const TY *tau, TY *work, int lwork,             \
                                           int *info) {                                             \
         (void)work, (void)lwork;                                                                   \
-        const dense_args g = {.fn = SV_FN(ORGQR),                                                  \
-                              .name = #ORG,                                                        \
-                              .type = DT,                                                          \
-                              .m = m,                                                              \
-                              .n = n,                                                              \
-                              .k = k,                                                              \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .tau = tau,                                                          \
-                              .info = info};                                                       \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(ORGQR),                                       \
+                                         .name = #ORG,                                             \
+                                         .type = DT,                                               \
+                                         .m = m,                                                   \
+                                         .n = n,                                                   \
+                                         .k = k,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .tau = tau,                                               \
+                                         .info = info};                                            \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##ORM##_bufferSize(                                            \
         trnsolverDnHandle_t handle, trnblasSideMode_t side, trnblasOperation_t trans, int m,       \
@@ -228,21 +226,21 @@ GETRF(Z, trnDoubleComplex, SV_C64)
                                           const TY *A, int lda, const TY *tau, TY *C, int ldc,     \
                                           TY *work, int lwork, int *devInfo) {                     \
         (void)work, (void)lwork;                                                                   \
-        const dense_args g = {.fn = SV_FN(ORMQR),                                                  \
-                              .name = #ORM,                                                        \
-                              .type = DT,                                                          \
-                              .side = (int)side,                                                   \
-                              .trans = trans,                                                      \
-                              .m = m,                                                              \
-                              .n = n,                                                              \
-                              .k = k,                                                              \
-                              .a = A,                                                              \
-                              .lda = lda,                                                          \
-                              .tau = tau,                                                          \
-                              .b = C,                                                              \
-                              .ldb = ldc,                                                          \
-                              .info = devInfo};                                                    \
-        return dense_submit(handle, &g);                                                           \
+        const trn_solver_dense_args g = {.fn = SV_FN(ORMQR),                                       \
+                                         .name = #ORM,                                             \
+                                         .type = DT,                                               \
+                                         .side = (int)side,                                        \
+                                         .trans = trans,                                           \
+                                         .m = m,                                                   \
+                                         .n = n,                                                   \
+                                         .k = k,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .tau = tau,                                               \
+                                         .b = C,                                                   \
+                                         .ldb = ldc,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }
 ORGQR(S, orgqr, ormqr, float, SV_R32)
 ORGQR(D, orgqr, ormqr, double, SV_R64)

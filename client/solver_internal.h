@@ -62,6 +62,35 @@ trnsolverStatus_t trn_solver_submit(trn_client *c, trnsolverDnHandle_t handle, T
  * gives NOT_INITIALIZED. Returns NULL with *st set on failure. */
 trn_client *trn_solver_begin(trnsolverDnHandle_t handle, trnsolverStatus_t *st);
 
+/* One SolverDenseOp's arguments as a routine gives them (unused pointers
+ * NULL, unused sizes 0). `name` is the routine's ("getrf"), and names the
+ * operands in messages: "getrf: A", "… B" ("… C" for ormqr and ormtr),
+ * "… devIpiv" (or `ipiv_name`), "… tau", "… devInfo", "… d", "… e". */
+typedef struct trn_solver_dense_args {
+    Trnsci__V1__SolverFunction fn;
+    const char *name;
+    Trnsci__V1__DataType type;
+    int uplo, side;
+    trnblasOperation_t trans;
+    int m, n, k, nrhs; /* k: orgqr's reflectors, laswp's k1 */
+    const void *a;
+    int lda;
+    const void *b;
+    int ldb;
+    const int *ipiv;
+    const char *ipiv_name; /* NULL: "devIpiv" */
+    const void *tau;
+    int *info;
+    int k2, incx;      /* laswp */
+    const void *d, *e; /* sytrd */
+    unsigned minor;    /* the protocol minor the function needs (0: any) */
+} trn_solver_dense_args;
+
+/* Resolves the operands and queues the SolverDenseOp on the handle's
+ * stream (after asking the daemon for g->minor). */
+trnsolverStatus_t trn_solver_dense_submit(trnsolverDnHandle_t handle,
+                                          const trn_solver_dense_args *g);
+
 /* Resolves device pointer p into ref; returns 0, or -1 with *st set. */
 int trn_solver_ref(trn_client *c, const void *p, const char *what, Trnsci__V1__BufferRef *ref,
                    trnsolverStatus_t *st);

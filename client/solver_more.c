@@ -27,75 +27,6 @@
 #error "Xsytrs's pivot narrowing assumes little-endian device memory"
 #endif
 
-typedef struct more_args {
-    Trnsci__V1__SolverFunction fn;
-    const char *name;
-    Trnsci__V1__DataType type;
-    int uplo;
-    int n, nrhs;
-    const void *a;
-    int lda;
-    const void *b;
-    int ldb;
-    const int *ipiv;
-    int k1, k2, incx; /* laswp */
-    int *info;        /* NULL for laswp */
-    int side, m;      /* ormtr */
-    trnblasOperation_t trans;
-    const void *d, *e, *tau; /* sytrd, orgtr, ormtr */
-} more_args;
-
-static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args *g) {
-    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
-    trn_client *c = trn_solver_begin(handle, &st);
-    if (!c)
-        return st;
-    const trnsciError_t need = trn_client_need_minor(c, 14, g->name);
-    if (need != trnsciSuccess)
-        return trn_solver_status(need);
-    char what[7][40];
-    snprintf(what[0], sizeof(what[0]), "%s: A", g->name);
-    snprintf(what[1], sizeof(what[1]), "%s: %s", g->name, g->fn == SV_FN(ORMTR) ? "C" : "B");
-    snprintf(what[2], sizeof(what[2]), "%s: %s", g->name,
-             g->fn == SV_FN(LASWP) ? "devIpiv" : "ipiv");
-    snprintf(what[3], sizeof(what[3]), "%s: devInfo", g->name);
-    snprintf(what[4], sizeof(what[4]), "%s: d", g->name);
-    snprintf(what[5], sizeof(what[5]), "%s: e", g->name);
-    snprintf(what[6], sizeof(what[6]), "%s: tau", g->name);
-    Trnsci__V1__BufferRef a, b, ipiv, info, d, e, tau;
-    if (trn_solver_ref(c, g->a, what[0], &a, &st) || trn_solver_ref(c, g->b, what[1], &b, &st) ||
-        trn_solver_ref(c, g->ipiv, what[2], &ipiv, &st) ||
-        trn_solver_ref(c, g->info, what[3], &info, &st) ||
-        trn_solver_ref(c, g->d, what[4], &d, &st) || trn_solver_ref(c, g->e, what[5], &e, &st) ||
-        trn_solver_ref(c, g->tau, what[6], &tau, &st))
-        return st;
-    Trnsci__V1__SolverDenseOp w = TRNSCI__V1__SOLVER_DENSE_OP__INIT;
-    w.function = g->fn;
-    w.type = g->type;
-    w.uplo = g->uplo;
-    w.n = g->n;
-    w.nrhs = g->nrhs;
-    w.a = &a;
-    w.lda = g->lda;
-    w.b = &b;
-    w.ldb = g->ldb;
-    w.ipiv = &ipiv;
-    w.info = &info;
-    w.k = g->k1;
-    w.k2 = g->k2;
-    w.incx = g->incx;
-    w.side = g->side;
-    w.m = g->m;
-    w.trans = (Trnsci__V1__Operation)g->trans;
-    w.d = &d;
-    w.e = &e;
-    w.tau = &tau;
-    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_DENSE;
-    op.solver_dense = &w;
-    return trn_solver_submit(c, handle, &op);
-}
-
 #define MORE(T, TY, DT)                                                                            \
     trnsolverStatus_t trnsolverDn##T##sytrf_bufferSize(trnsolverDnHandle_t handle, int n, TY *A,   \
                                                        int lda, int *lwork) {                      \
@@ -106,17 +37,19 @@ static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args
                                             int n, TY *A, int lda, int *ipiv, TY *work, int lwork, \
                                             int *devInfo) {                                        \
         (void)work, (void)lwork;                                                                   \
-        const more_args g = {.fn = SV_FN(SYTRF),                                                   \
-                             .name = "sytrf",                                                      \
-                             .type = DT,                                                           \
-                             .uplo = (int)uplo,                                                    \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = 1,                                                             \
-                             .ipiv = ipiv,                                                         \
-                             .info = devInfo};                                                     \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(SYTRF),                                       \
+                                         .name = "sytrf",                                          \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ldb = 1,                                                 \
+                                         .ipiv_name = "ipiv",                                      \
+                                         .ipiv = ipiv,                                             \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##sytri_bufferSize(trnsolverDnHandle_t handle,                 \
                                                        trnblasFillMode_t uplo, int n, TY *A,       \
@@ -128,32 +61,35 @@ static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args
                                             int n, TY *A, int lda, const int *ipiv, TY *work,      \
                                             int lwork, int *devInfo) {                             \
         (void)work, (void)lwork;                                                                   \
-        const more_args g = {.fn = SV_FN(SYTRI),                                                   \
-                             .name = "sytri",                                                      \
-                             .type = DT,                                                           \
-                             .uplo = (int)uplo,                                                    \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = 1,                                                             \
-                             .ipiv = ipiv,                                                         \
-                             .info = devInfo};                                                     \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(SYTRI),                                       \
+                                         .name = "sytri",                                          \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ldb = 1,                                                 \
+                                         .ipiv_name = "ipiv",                                      \
+                                         .ipiv = ipiv,                                             \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##laswp(trnsolverDnHandle_t handle, int n, TY *A, int lda,     \
                                             int k1, int k2, const int *devIpiv, int incx) {        \
-        const more_args g = {.fn = SV_FN(LASWP),                                                   \
-                             .name = "laswp",                                                      \
-                             .type = DT,                                                           \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = 1,                                                             \
-                             .ipiv = devIpiv,                                                      \
-                             .k1 = k1,                                                             \
-                             .k2 = k2,                                                             \
-                             .incx = incx};                                                        \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(LASWP),                                       \
+                                         .name = "laswp",                                          \
+                                         .type = DT,                                               \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ldb = 1,                                                 \
+                                         .ipiv = devIpiv,                                          \
+                                         .k = k1,                                                  \
+                                         .k2 = k2,                                                 \
+                                         .incx = incx};                                            \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##lauum_bufferSize(                                            \
         trnsolverDnHandle_t handle, trnblasFillMode_t uplo, int n, TY *A, int lda, int *lwork) {   \
@@ -164,16 +100,17 @@ static trnsolverStatus_t more_submit(trnsolverDnHandle_t handle, const more_args
                                             int n, TY *A, int lda, TY *work, int lwork,            \
                                             int *devInfo) {                                        \
         (void)work, (void)lwork;                                                                   \
-        const more_args g = {.fn = SV_FN(LAUUM),                                                   \
-                             .name = "lauum",                                                      \
-                             .type = DT,                                                           \
-                             .uplo = (int)uplo,                                                    \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = 1,                                                             \
-                             .info = devInfo};                                                     \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(LAUUM),                                       \
+                                         .name = "lauum",                                          \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ldb = 1,                                                 \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }
 MORE(S, float, SV_R32)
 MORE(D, double, SV_R64)
@@ -195,19 +132,20 @@ MORE(Z, trnDoubleComplex, SV_C64)
                                           int n, TY *A, int lda, RT *d, RT *e, TY *tau, TY *work,  \
                                           int lwork, int *devInfo) {                               \
         (void)work, (void)lwork;                                                                   \
-        const more_args g = {.fn = SV_FN(SYTRD),                                                   \
-                             .name = #TRD,                                                         \
-                             .type = DT,                                                           \
-                             .uplo = (int)uplo,                                                    \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = 1,                                                             \
-                             .d = d,                                                               \
-                             .e = e,                                                               \
-                             .tau = tau,                                                           \
-                             .info = devInfo};                                                     \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(SYTRD),                                       \
+                                         .name = #TRD,                                             \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ldb = 1,                                                 \
+                                         .d = d,                                                   \
+                                         .e = e,                                                   \
+                                         .tau = tau,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##ORG##_bufferSize(trnsolverDnHandle_t handle,                 \
                                                        trnblasFillMode_t uplo, int n, const TY *A, \
@@ -219,17 +157,18 @@ MORE(Z, trnDoubleComplex, SV_C64)
                                           int n, TY *A, int lda, const TY *tau, TY *work,          \
                                           int lwork, int *devInfo) {                               \
         (void)work, (void)lwork;                                                                   \
-        const more_args g = {.fn = SV_FN(ORGTR),                                                   \
-                             .name = #ORG,                                                         \
-                             .type = DT,                                                           \
-                             .uplo = (int)uplo,                                                    \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .ldb = 1,                                                             \
-                             .tau = tau,                                                           \
-                             .info = devInfo};                                                     \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(ORGTR),                                       \
+                                         .name = #ORG,                                             \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .ldb = 1,                                                 \
+                                         .tau = tau,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }                                                                                              \
     trnsolverStatus_t trnsolverDn##T##ORM##_bufferSize(                                            \
         trnsolverDnHandle_t handle, trnblasSideMode_t side, trnblasFillMode_t uplo,                \
@@ -244,21 +183,22 @@ MORE(Z, trnDoubleComplex, SV_C64)
                                           int n, TY *A, int lda, TY *tau, TY *C, int ldc,          \
                                           TY *work, int lwork, int *devInfo) {                     \
         (void)work, (void)lwork;                                                                   \
-        const more_args g = {.fn = SV_FN(ORMTR),                                                   \
-                             .name = #ORM,                                                         \
-                             .type = DT,                                                           \
-                             .uplo = (int)uplo,                                                    \
-                             .side = (int)side,                                                    \
-                             .trans = trans,                                                       \
-                             .m = m,                                                               \
-                             .n = n,                                                               \
-                             .a = A,                                                               \
-                             .lda = lda,                                                           \
-                             .b = C,                                                               \
-                             .ldb = ldc,                                                           \
-                             .tau = tau,                                                           \
-                             .info = devInfo};                                                     \
-        return more_submit(handle, &g);                                                            \
+        const trn_solver_dense_args g = {.minor = 14,                                              \
+                                         .fn = SV_FN(ORMTR),                                       \
+                                         .name = #ORM,                                             \
+                                         .type = DT,                                               \
+                                         .uplo = (int)uplo,                                        \
+                                         .side = (int)side,                                        \
+                                         .trans = trans,                                           \
+                                         .m = m,                                                   \
+                                         .n = n,                                                   \
+                                         .a = A,                                                   \
+                                         .lda = lda,                                               \
+                                         .b = C,                                                   \
+                                         .ldb = ldc,                                               \
+                                         .tau = tau,                                               \
+                                         .info = devInfo};                                         \
+        return trn_solver_dense_submit(handle, &g);                                                \
     }
 TRIDIAG(S, sytrd, orgtr, ormtr, float, float, SV_R32)
 TRIDIAG(D, sytrd, orgtr, ormtr, double, double, SV_R64)
@@ -367,19 +307,21 @@ trnsolverStatus_t trnsolverDnXsytrs(trnsolverDnHandle_t handle, trnblasFillMode_
             return r;
         }
     }
-    const more_args g = {.fn = SV_FN(SYTRS),
-                         .name = "Xsytrs",
-                         .type = wt,
-                         .uplo = (int)uplo,
-                         .n = dims[0],
-                         .nrhs = dims[1],
-                         .a = A,
-                         .lda = dims[2],
-                         .b = B,
-                         .ldb = dims[3],
-                         .ipiv = piv32,
-                         .info = info};
-    st = more_submit(handle, &g);
+    const trn_solver_dense_args g = {.minor = 14,
+                                     .fn = SV_FN(SYTRS),
+                                     .name = "Xsytrs",
+                                     .type = wt,
+                                     .uplo = (int)uplo,
+                                     .n = dims[0],
+                                     .nrhs = dims[1],
+                                     .a = A,
+                                     .lda = dims[2],
+                                     .b = B,
+                                     .ldb = dims[3],
+                                     .ipiv_name = "ipiv",
+                                     .ipiv = piv32,
+                                     .info = info};
+    st = trn_solver_dense_submit(handle, &g);
     if (piv32) {
         char msg[512];
         snprintf(msg, sizeof(msg), "%s", trnsciGetLastErrorMessage());
