@@ -93,7 +93,7 @@ typedef struct trn_client {
     int host_mapped;
     /* The daemon's device pointers are opaque (HelloReply.opaque_pointers):
      * on the local transport host↔device copies then go through `staging`,
-     * a host allocation of chunk_bytes the daemon copies from and into
+     * a host allocation of TRNSCI_WIRE_STAGING_BYTES the daemon copies from and into
      * (memory.c), one copy at a time. */
     int opaque_pointers;
     pthread_mutex_t staging_lock;

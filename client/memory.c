@@ -11,13 +11,12 @@
  * opaque (docs/neuron.md, "Memory model"): a device pointer is the start of a
  * reserved, inaccessible address range of the allocation's size (see
  * ptrtable.h). On the local transport the data of such copies goes through
- * the staging buffer (a pinned host allocation the daemon copies from and
- * into, never the socket); over gRPC it rides in the messages. Host↔device copies move
- * in chunks of at most chunk_bytes, so no single message approaches gRPC's
- * size limits: trnsciMemcpy uses plain Write/Read after synchronising;
- * trnsciMemcpyAsync uses ordered Writes (staged by the daemon, copied in
- * stream order) and StageOutOps whose data the fetch thread (fetch.c)
- * delivers.
+ * the staging buffer (TRNSCI_WIRE_STAGING_BYTES at a time) (a pinned host allocation the daemon
+ * copies from and into, never the socket); over gRPC it rides in the messages. Host↔device copies
+ * move in chunks of at most chunk_bytes, so no single message approaches gRPC's size limits:
+ * trnsciMemcpy uses plain Write/Read after synchronising; trnsciMemcpyAsync uses ordered Writes
+ * (staged by the daemon, copied in stream order) and StageOutOps whose data the fetch thread
+ * (fetch.c) delivers.
  *
  * Device-to-device copies and memsets on a stream are CopyOp/MemsetOp on
  * either transport (the daemon runs them on its copy engine).
@@ -202,7 +201,7 @@ static trnsciError_t staging_take(trn_client *c, Trnsci__V1__BufferRef *ref) {
     if (!c->staging) {
         void *p = NULL;
         const trnsciError_t e =
-            alloc_buffer(c, (size_t)c->chunk_bytes, ALLOC_STAGING, &p, "trnsciMemcpy staging");
+            alloc_buffer(c, TRNSCI_WIRE_STAGING_BYTES, ALLOC_STAGING, &p, "trnsciMemcpy staging");
         if (e != trnsciSuccess) {
             pthread_mutex_unlock(&c->staging_lock);
             return e;
@@ -241,8 +240,9 @@ static trnsciError_t write_chunks_on(trn_client *c, Trnsci__V1__BufferRef dst, c
             return e;
         req.src = &sref;
     }
+    const size_t chunk = via_staging ? TRNSCI_WIRE_STAGING_BYTES : (size_t)c->chunk_bytes;
     for (size_t done = 0; done < count;) {
-        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
+        const size_t n = count - done < chunk ? count - done : chunk;
         if (via_staging) {
             memcpy(c->staging, (const uint8_t *)src + done, n);
             req.length = n;
@@ -286,8 +286,9 @@ static trnsciError_t read_chunks(trn_client *c, Trnsci__V1__BufferRef src, void 
             return e;
         req.dst = &sref;
     }
+    const size_t chunk = via_staging ? TRNSCI_WIRE_STAGING_BYTES : (size_t)c->chunk_bytes;
     for (size_t done = 0; done < count;) {
-        const size_t n = count - done < c->chunk_bytes ? count - done : (size_t)c->chunk_bytes;
+        const size_t n = count - done < chunk ? count - done : chunk;
         req.length = n;
         Trnsci__V1__ReadReply *r = NULL;
         e = trn_client_call(c, TRN_WIRE_READ, &req.base, &trnsci__v1__read_reply__descriptor,

@@ -269,11 +269,14 @@ static void on_free(trn_service *svc, const Trnsci__V1__FreeRequest *req, trn_ca
     trn_service_finish_reply(call, &r.base);
 }
 
-/* Resolves [ref.offset, +len) of a session buffer for Write/Read. */
+/* Resolves [ref.offset, +len) of a session buffer for Write/Read; len is
+ * at most a chunk, or with `staged` (the data is in the staging buffer, not
+ * the message) at most the staging buffer's size. */
 static trn_buffer *region_or_fail(trn_session *s, const Trnsci__V1__BufferRef *ref, uint64_t len,
-                                  const char *what, trn_call *call, void **out) {
+                                  int staged, const char *what, trn_call *call, void **out) {
     char err[ERRLEN];
-    if (trn_validate_chunk(len, what, err, sizeof(err)) != TRN_WIRE_OK) {
+    if (staged ? trn_validate_staged(len, what, err, sizeof(err))
+               : trn_validate_chunk(len, what, err, sizeof(err))) {
         trn_service_finish_error(call, TRN_WIRE_INVALID_ARGUMENT, err);
         return NULL;
     }
@@ -303,9 +306,10 @@ static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_
     }
     const uint64_t len = req->src ? req->length : req->data.len;
     void *dst, *src = req->data.data;
-    trn_buffer *b = region_or_fail(s, req->dst, len, "Write: dst", call, &dst);
+    const int staged = req->src != NULL;
+    trn_buffer *b = region_or_fail(s, req->dst, len, staged, "Write: dst", call, &dst);
     trn_buffer *sb = NULL;
-    if (b && req->src && !(sb = region_or_fail(s, req->src, len, "Write: src", call, &src))) {
+    if (b && staged && !(sb = region_or_fail(s, req->src, len, 1, "Write: src", call, &src))) {
         trn_buffer_unref(b);
         b = NULL;
     }
@@ -331,10 +335,11 @@ static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_ca
         return;
     }
     void *src, *dst = NULL;
-    trn_buffer *b = region_or_fail(s, req->src, req->length, "Read: src", call, &src);
+    const int staged = req->dst != NULL;
+    trn_buffer *b = region_or_fail(s, req->src, req->length, staged, "Read: src", call, &src);
     trn_buffer *db = NULL;
-    if (b && req->dst &&
-        !(db = region_or_fail(s, req->dst, req->length, "Read: dst", call, &dst))) {
+    if (b && staged &&
+        !(db = region_or_fail(s, req->dst, req->length, 1, "Read: dst", call, &dst))) {
         trn_buffer_unref(b);
         b = NULL;
     }

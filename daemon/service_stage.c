@@ -32,7 +32,8 @@
 static trn_wire_code ordered_write(trn_service *svc, trn_session *s,
                                    const Trnsci__V1__WriteRequest *req, char *err, size_t errlen) {
     const size_t len = req->src ? (size_t)req->length : req->data.len;
-    trn_wire_code rc = trn_validate_chunk(req->src ? req->length : len, "Write: data", err, errlen);
+    trn_wire_code rc = req->src ? trn_validate_staged(req->length, "Write: data", err, errlen)
+                                : trn_validate_chunk(len, "Write: data", err, errlen);
     if (rc != TRN_WIRE_OK || len == 0)
         return rc;
     /* Staged by the client in a host buffer of the session: its bytes are

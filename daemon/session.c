@@ -667,10 +667,9 @@ void trn_session_credit(trn_session *s, uint64_t bytes) {
 /* The staging buffer's own check: bounded in size and one live per session,
  * since no quota bounds it. */
 static trn_wire_code staging_claim(trn_session *s, uint64_t bytes, char *err, size_t errlen) {
-    if (bytes > TRNSCI_WIRE_CHUNK_BYTES) {
-        snprintf(err, errlen,
-                 "Alloc: a staging buffer of %llu bytes is larger than chunk_bytes (%u)",
-                 (unsigned long long)bytes, TRNSCI_WIRE_CHUNK_BYTES);
+    if (bytes > TRNSCI_WIRE_STAGING_BYTES) {
+        snprintf(err, errlen, "Alloc: a staging buffer of %llu bytes is larger than the limit (%u)",
+                 (unsigned long long)bytes, TRNSCI_WIRE_STAGING_BYTES);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     pthread_mutex_lock(&s->lock);

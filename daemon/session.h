@@ -235,7 +235,7 @@ typedef enum trn_alloc_kind {
     TRN_ALLOC_DEVICE = 0,
     TRN_ALLOC_HOST = 1,    /* page-locked host memory */
     TRN_ALLOC_STAGING = 2, /* the session's staging buffer: host memory of at most
-                              TRNSCI_WIRE_CHUNK_BYTES, one live, charged to no quota */
+                              TRNSCI_WIRE_STAGING_BYTES, one live, charged to no quota */
 } trn_alloc_kind;
 
 /* Allocates zeroed memory for the session, charged to its quota (but for

@@ -36,6 +36,11 @@
 
 /* Bulk data moves in chunks of at most this many bytes per Write/Read call. */
 #define TRNSCI_WIRE_CHUNK_BYTES (1u << 20)
+/* A local session's staging buffer (opaque device pointers; docs/protocol.md,
+ * "Write, Read"): at most this many bytes, and so at most this many per
+ * staged Write/Read. The data does not travel in the message, so it may
+ * exceed a chunk; fewer, larger copies mean fewer round trips. */
+#define TRNSCI_WIRE_STAGING_BYTES (4u << 20)
 /* Largest encoded message either side accepts (a chunk plus headroom). */
 #define TRNSCI_WIRE_MAX_MESSAGE_BYTES (8u << 20)
 

@@ -192,6 +192,14 @@ trn_wire_code trn_validate_wire_op(trn_vctx *vx, const Trnsci__V1__Op *op, trn_o
     return rc;
 }
 
+trn_wire_code trn_validate_staged(uint64_t len, const char *what, char *err, size_t errlen) {
+    if (len <= TRNSCI_WIRE_STAGING_BYTES)
+        return TRN_WIRE_OK;
+    snprintf(err, errlen, "%s: %llu bytes exceeds the staging buffer's limit of %u bytes", what,
+             (unsigned long long)len, TRNSCI_WIRE_STAGING_BYTES);
+    return TRN_WIRE_INVALID_ARGUMENT;
+}
+
 trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size_t errlen) {
     if (len <= TRNSCI_WIRE_CHUNK_BYTES)
         return TRN_WIRE_OK;

@@ -127,6 +127,9 @@ trn_wire_code trn_validate_wire_op(trn_vctx *vx, const Trnsci__V1__Op *op, trn_o
 
 /* One Write/Read/stage-out moves at most TRNSCI_WIRE_CHUNK_BYTES. */
 trn_wire_code trn_validate_chunk(uint64_t len, const char *what, char *err, size_t errlen);
+/* The same for data moved through a session's staging buffer:
+ * len <= TRNSCI_WIRE_STAGING_BYTES. */
+trn_wire_code trn_validate_staged(uint64_t len, const char *what, char *err, size_t errlen);
 
 /* Plan specs (PlanCreate), pure functions of the wire spec: an FftPlanSpec
  * as a plan spec (the effort is left for the cache to set) and its batch

@@ -6,7 +6,7 @@
  *    in /proc/self/maps), the device reports itself not integrated but able
  *    to map host memory, and pinned host memory is mapped;
  *  - host↔device copies through the staging buffer: sizes around the
- *    staging buffer's chunk (1 MiB) and unaligned offsets, checked byte for
+ *    staging buffer's size (TRNSCI_WIRE_STAGING_BYTES) and unaligned offsets, checked byte for
  *    byte against the host data, with the bytes beside the copied range
  *    checked untouched; memsets; device-to-device copies;
  *  - stream order: asynchronous uploads, a SAXPY and an asynchronous download
@@ -124,7 +124,8 @@ static void roundtrip(size_t n, size_t off) {
 static void test_staged_copies(void **state) {
     (void)state;
     assert_int_equal(trnsciInit(dmn.unix_addr), trnsciSuccess);
-    const size_t sizes[] = {1, 4095, MIB - 1, MIB, MIB + 1, 3 * MIB + MIB / 2};
+    const size_t st = TRNSCI_WIRE_STAGING_BYTES; /* one staged Write/Read */
+    const size_t sizes[] = {1, 4095, MIB + 1, st - 1, st, st + 1, 2 * st + MIB / 2};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         roundtrip(sizes[i], 0);
         roundtrip(sizes[i], 3);
@@ -134,7 +135,7 @@ static void test_staged_copies(void **state) {
 static void test_memset_and_device_copy(void **state) {
     (void)state;
     assert_int_equal(trnsciInit(dmn.unix_addr), trnsciSuccess);
-    const size_t n = 2 * MIB + 17;
+    const size_t n = TRNSCI_WIRE_STAGING_BYTES + 2 * MIB + 17;
     unsigned char *host = malloc(n), *back = malloc(n);
     assert_non_null(host);
     assert_non_null(back);
@@ -157,7 +158,7 @@ static void test_memset_and_device_copy(void **state) {
 static void test_stream_order(void **state) {
     (void)state;
     assert_int_equal(trnsciInit(dmn.unix_addr), trnsciSuccess);
-    const int n = 600000; /* 2.3 MiB per vector: several staging chunks */
+    const int n = 2500000; /* 9.5 MiB per vector: several staged Writes */
     float *x = malloc(sizeof(float) * (size_t)n), *y = malloc(sizeof(float) * (size_t)n);
     float *out = malloc(sizeof(float) * (size_t)n);
     assert_non_null(x);
