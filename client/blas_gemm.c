@@ -205,12 +205,11 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
                        g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F);
     if (!plain && (e = trn_client_need_minor(c, 4, g->name)))
         return trn_blas_status(e);
-    /* 16-bit and int8 storage are protocol 1.13's: an older daemon would
-     * refuse the data type (or ignore ab_type). */
-    if (g->scale && (e = trn_client_need_minor(c, 13, g->name)))
-        return trn_blas_status(e);
-    /* Complex int8 storage (C_8I) is protocol 1.14's. */
-    if (g->ab_type == TRNSCI__V1__DATA_TYPE__C_8I && (e = trn_client_need_minor(c, 14, g->name)))
+    /* 16-bit and int8 storage are protocol 1.13's, complex int8 (C_8I)
+     * 1.14's: an older daemon would refuse the data type (or ignore
+     * ab_type). */
+    const unsigned narrow_minor = g->ab_type == TRNSCI__V1__DATA_TYPE__C_8I ? 14u : 13u;
+    if (g->scale && (e = trn_client_need_minor(c, narrow_minor, g->name)))
         return trn_blas_status(e);
     Trnsci__V1__GemmOp op = TRNSCI__V1__GEMM_OP__INIT;
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;

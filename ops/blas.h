@@ -35,9 +35,9 @@ typedef struct trn_gemm_desc {
     trn_dtype type; /* C's */
     /* A and B's storage when it differs from C's (16-bit or int8 storage:
      * trnblasHgemm, GemmEx; complex int8, C8I, with C in C32F); 0 means
-     * `type`. Such ops widen A and B
-     * exactly to FP32 (int8: int32), accumulate in FP32 (int32) and round
-     * the result once to C's type (trn_gemm_scale_type: alpha and beta). */
+     * `type`. Such ops widen A and B exactly to FP32 (int8: int32; C8I:
+     * complex float), accumulate in FP32 (int32) and round the result once
+     * to C's type (trn_gemm_scale_type: alpha and beta). */
     trn_dtype ab_type;
     trn_trans transa, transb;
     int m, n, k;
