@@ -1,7 +1,7 @@
 /*
  * blas_gemm.c — trnblas's GEMM family: <t>gemm, <t>gemmStridedBatched,
  * <t>gemmBatched (H: half storage), GemmEx, GemmBatchedEx,
- * GemmStridedBatchedEx (also on 16-bit and int8 storage), and
+ * GemmStridedBatchedEx (also on 16-bit, int8 and complex int8 storage), and
  * <t>gemmGroupedBatched / GemmGroupedBatchedEx (and their _64 forms: one
  * pointer-array batch per group, see below). Every routine
  * becomes one GemmOp (pointer-array batches: one per TRNSCI_WIRE_MAX_POINTER_BATCH
@@ -205,9 +205,11 @@ static trnblasStatus_t gemm_submit(trnblasHandle_t handle, const gemm_call *g) {
                        g->compute == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F);
     if (!plain && (e = trn_client_need_minor(c, 4, g->name)))
         return trn_blas_status(e);
-    /* 16-bit and int8 storage are protocol 1.13's: an older daemon would
-     * refuse the data type (or ignore ab_type). */
-    if (g->scale && (e = trn_client_need_minor(c, 13, g->name)))
+    /* 16-bit and int8 storage are protocol 1.13's, complex int8 (C_8I)
+     * 1.14's: an older daemon would refuse the data type (or ignore
+     * ab_type). */
+    const unsigned narrow_minor = g->ab_type == TRNSCI__V1__DATA_TYPE__C_8I ? 14u : 13u;
+    if (g->scale && (e = trn_client_need_minor(c, narrow_minor, g->name)))
         return trn_blas_status(e);
     Trnsci__V1__GemmOp op = TRNSCI__V1__GEMM_OP__INIT;
     Trnsci__V1__Scalar alpha = TRNSCI__V1__SCALAR__INIT, beta = TRNSCI__V1__SCALAR__INIT;
@@ -470,25 +472,37 @@ static int ex_compute(trnblasHandle_t handle, trnblasComputeType_t ct, Trnsci__V
     }
 }
 
-/* 16-bit and int8 storage (cublasGemmEx's table, real types): A, B in
- * R_16F with C in R_16F (COMPUTE_16F[_PEDANTIC]: half scalars, or
- * COMPUTE_32F[_PEDANTIC]: float scalars) or R_32F (32F); A, B in R_16BF
- * with C in R_16BF or R_32F (32F); A, B in R_8I with C in R_32I
- * (COMPUTE_32I[_PEDANTIC], int32 scalars) or R_32F (32F). The math mode
+/* 16-bit and int8 storage (cublasGemmEx's table): A, B in R_16F with C in
+ * R_16F (COMPUTE_16F[_PEDANTIC]: half scalars, or COMPUTE_32F[_PEDANTIC]:
+ * float scalars) or R_32F (32F); A, B in R_16BF with C in R_16BF or R_32F
+ * (32F); A, B in R_8I with C in R_32I (COMPUTE_32I[_PEDANTIC], int32
+ * scalars) or R_32F (32F); A, B in C_8I with C in C_32F (32F, complex
+ * float scalars; protocol 1.14). The math mode
  * changes none of them (16-bit and int8 values are exact in every input
  * format it selects). 1: filled g; 0: not a narrow combination; -1: a narrow
  * type in an unsupported combination. */
 static int ex_narrow(trnsciDataType_t at, trnsciDataType_t bt, trnsciDataType_t ctype,
                      trnblasComputeType_t ct, gemm_call *g) {
-    const int narrow_ab = at == TRNSCI_R_16F || at == TRNSCI_R_16BF || at == TRNSCI_R_8I;
+    const int narrow_ab =
+        at == TRNSCI_R_16F || at == TRNSCI_R_16BF || at == TRNSCI_R_8I || at == TRNSCI_C_8I;
     const int narrow_c = ctype == TRNSCI_R_16F || ctype == TRNSCI_R_16BF || ctype == TRNSCI_R_32I;
-    if (!narrow_ab && !narrow_c && bt != TRNSCI_R_16F && bt != TRNSCI_R_16BF && bt != TRNSCI_R_8I)
+    if (!narrow_ab && !narrow_c && bt != TRNSCI_R_16F && bt != TRNSCI_R_16BF && bt != TRNSCI_R_8I &&
+        bt != TRNSCI_C_8I)
         return 0;
     if (at != bt)
         return -1;
     const int c16 = ct == TRNBLAS_COMPUTE_16F || ct == TRNBLAS_COMPUTE_16F_PEDANTIC;
     const int c32 = ct == TRNBLAS_COMPUTE_32F || ct == TRNBLAS_COMPUTE_32F_PEDANTIC;
     const int c32i = ct == TRNBLAS_COMPUTE_32I || ct == TRNBLAS_COMPUTE_32I_PEDANTIC;
+    if (at == TRNSCI_C_8I) { /* the complex row: C in C_32F, complex float scalars */
+        if (ctype != TRNSCI_C_32F || !c32)
+            return -1;
+        g->type = C32;
+        g->ab_type = TRNSCI__V1__DATA_TYPE__C_8I;
+        g->compute = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
+        g->scale = C32;
+        return 1;
+    }
     Trnsci__V1__DataType ab, c;
     switch (at) {
     case TRNSCI_R_16F: ab = TRNSCI__V1__DATA_TYPE__R_16F; break;
@@ -546,7 +560,7 @@ static trnblasStatus_t ex_prepare(trnblasHandle_t handle, trnsciDataType_t at, t
             "%s: Atype %d, Btype %d, Ctype %d with computeType %d is not supported: 16-bit and "
             "int8 storage take A, B in R_16F with C in R_16F (COMPUTE_16F or 32F) or R_32F "
             "(32F), R_16BF with C in R_16BF or R_32F (32F), R_8I with C in R_32I (32I) or "
-            "R_32F (32F)",
+            "R_32F (32F), C_8I with C in C_32F (32F)",
             name, (int)at, (int)bt, (int)ctype, (int)ct));
     if (at != bt || bt != ctype || ex_type(ctype, &g->type))
         return trn_blas_status(trn_fail(

@@ -34,9 +34,10 @@ typedef enum trn_compute {
 typedef struct trn_gemm_desc {
     trn_dtype type; /* C's */
     /* A and B's storage when it differs from C's (16-bit or int8 storage:
-     * trnblasHgemm, GemmEx); 0 means `type`. Such ops widen A and B
-     * exactly to FP32 (int8: int32), accumulate in FP32 (int32) and round
-     * the result once to C's type (trn_gemm_scale_type: alpha and beta). */
+     * trnblasHgemm, GemmEx; complex int8, C8I, with C in C32F); 0 means
+     * `type`. Such ops widen A and B exactly to FP32 (int8: int32; C8I:
+     * complex float), accumulate in FP32 (int32) and round the result once
+     * to C's type (trn_gemm_scale_type: alpha and beta). */
     trn_dtype ab_type;
     trn_trans transa, transb;
     int m, n, k;
@@ -77,12 +78,15 @@ static inline int trn_gemm_narrow(const trn_gemm_desc *d) {
 
 /* The type of alpha and beta (and of the element alpha_ptr / beta_ptr
  * point to): half with COMPUTE_16F, int32 with COMPUTE_32I, float for the
- * other narrow ops, else the data type. */
+ * other real narrow ops, complex float for C_8I A and B (C in C_32F), else
+ * the data type. */
 static inline trn_dtype trn_gemm_scale_type(const trn_gemm_desc *d) {
     if (d->compute == TRN_COMPUTE_16F)
         return TRN_DTYPE_R16F;
     if (d->compute == TRN_COMPUTE_32I)
         return TRN_DTYPE_R32I;
+    if (d->type == TRN_DTYPE_C32F)
+        return TRN_DTYPE_C32F;
     return trn_gemm_narrow(d) ? TRN_DTYPE_R32F : d->type;
 }
 

@@ -22,6 +22,7 @@ typedef enum trn_dtype {
     TRN_DTYPE_R16BF = 6, /* bfloat16 */
     TRN_DTYPE_R8I = 7,
     TRN_DTYPE_R32I = 8,
+    TRN_DTYPE_C8I = 9, /* complex int8: re, im interleaved (GEMM's A and B only) */
 } trn_dtype;
 
 /* The case labels of the GEMM-only storage types, for switches over a
@@ -30,7 +31,8 @@ typedef enum trn_dtype {
     case TRN_DTYPE_R16F:                                                                           \
     case TRN_DTYPE_R16BF:                                                                          \
     case TRN_DTYPE_R8I:                                                                            \
-    case TRN_DTYPE_R32I
+    case TRN_DTYPE_R32I:                                                                           \
+    case TRN_DTYPE_C8I
 
 /* Bytes per element of a dtype (0 for an unknown value). */
 static inline size_t trn_dtype_size(trn_dtype t) {
@@ -43,6 +45,7 @@ static inline size_t trn_dtype_size(trn_dtype t) {
     case TRN_DTYPE_R16BF: return 2;
     case TRN_DTYPE_R8I: return 1;
     case TRN_DTYPE_R32I: return 4;
+    case TRN_DTYPE_C8I: return 2;
     }
     return 0;
 }

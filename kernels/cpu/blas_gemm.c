@@ -95,7 +95,8 @@ static trn_kstatus gemm_blas(const trn_gemm_one *g) {
     case TRN_DTYPE_R16F:
     case TRN_DTYPE_R16BF:
     case TRN_DTYPE_R8I:
-    case TRN_DTYPE_R32I: break; /* gemm_narrow.c */
+    case TRN_DTYPE_R32I:
+    case TRN_DTYPE_C8I: break; /* gemm_narrow.c */
     }
     return TRN_KSTATUS_UNSUPPORTED;
 }
@@ -158,7 +159,8 @@ static trn_scalar scalar_at(trn_dtype t, const void *p, trn_scalar v) {
         return (trn_scalar){x, 0.0};
     }
     case TRN_DTYPE_R16BF:
-    case TRN_DTYPE_R8I: break; /* never a scale type */
+    case TRN_DTYPE_R8I:
+    case TRN_DTYPE_C8I: break; /* never a scale type */
     }
     return v;
 }

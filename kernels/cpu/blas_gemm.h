@@ -36,7 +36,7 @@ trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g);
  * (gemm_lowprec.c). */
 trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g);
 /* 16-bit and int8 storage (trn_gemm_narrow: COMPUTE_16F, 32F and 32I
- * with R16F, R16BF or R8I A and B; gemm_narrow.c). */
+ * with R16F, R16BF, R8I or C8I A and B; gemm_narrow.c). */
 trn_kstatus trn_cpu_gemm_narrow(const trn_gemm_one *g);
 /* 64F_EMULATED on R64F / C64F data (gemm_ozaki.c). */
 trn_kstatus trn_cpu_gemm_ozaki(const trn_gemm_one *g);

@@ -1,6 +1,7 @@
 /*
  * gemm_narrow.c — GEMM on 16-bit and int8 storage (trnblasHgemm, GemmEx
- * with R_16F, R_16BF or R_8I A and B; docs/numerics.md, "16-bit storage").
+ * with R_16F, R_16BF, R_8I or C_8I A and B; docs/numerics.md, "16-bit
+ * storage").
  *
  * Floating-point results (COMPUTE_16F and COMPUTE_32F): the operands are
  * widened to FP32, which is exact for binary16, bfloat16 and int8; C is
@@ -16,6 +17,16 @@
  * COMPUTE_32I (int8 A and B, int32 C and scalars): C = alpha op(A) op(B) +
  * beta C in int32 arithmetic modulo 2^32 (products of int8 values are
  * exact; sums, alpha and beta wrap instead of overflowing).
+ *
+ * C8I A and B (complex int8, re and im interleaved; C in C32F, scalars
+ * complex float, COMPUTE_32F): op(A)'s stored matrix and the shard's
+ * columns of op(B) are widened exactly to complex float and one single-
+ * threaded CGEMM computes alpha op(A) op(B) + beta C on C in place, so the
+ * products and sums are FP32 complex arithmetic and C is rounded by the
+ * CGEMM only. Memory: 8 bytes per element of stored A (rows_a x cols_a)
+ * plus 8 per element of the shard's block of op(B) (k x its columns), i.e.
+ * four times the int8 operands; C needs no copy. Failure is
+ * TRN_KSTATUS_NO_MEMORY with C unchanged.
  *
  * The sharding (blas_gemm.c) hands whole column blocks starting at
  * multiples of 24, so the SGEMM sees the same column panels whatever the
@@ -170,7 +181,68 @@ static trn_kstatus gemm_int(const trn_gemm_one *g) {
     return TRN_KSTATUS_OK;
 }
 
+/* rows x cols of stored complex int8 X (leading dimension ld) from (r0,
+ * c0), widened exactly into compact column-major complex float out
+ * (interleaved re, im; leading dimension rows). */
+static void widen_c8i(const void *x, size_t ld, size_t r0, size_t c0, size_t rows, size_t cols,
+                      float *out) {
+    for (size_t j = 0; j < cols; j++) {
+        const int8_t *p = (const int8_t *)x + 2 * (r0 + (c0 + j) * ld);
+        float *o = out + 2 * j * rows;
+        for (size_t i = 0; i < 2 * rows; i++)
+            o[i] = (float)p[i];
+    }
+}
+
+static CBLAS_TRANSPOSE cblas_trans(trn_trans t) {
+    return t == TRN_TRANS_N ? CblasNoTrans : t == TRN_TRANS_T ? CblasTrans : CblasConjTrans;
+}
+
+static trn_kstatus gemm_c8i(const trn_gemm_one *g) {
+    const trn_gemm_desc *d = g->d;
+    const size_t m = (size_t)d->m, k = (size_t)d->k, ncols = (size_t)(g->j1 - g->j0);
+    const size_t j0 = (size_t)g->j0, ldc = (size_t)d->ldc;
+    float *c = (float *)g->c + 2 * j0 * ldc;
+    const float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
+    const float beta[2] = {(float)g->beta.re, (float)g->beta.im};
+    if (!(g->a && g->b && k > 0)) {
+        /* No product: C = beta C; beta = 0 writes zeros without reading C. */
+        for (size_t j = 0; j < ncols; j++) {
+            float *v = c + 2 * j * ldc;
+            for (size_t i = 0; i < m; i++) {
+                const float re = v[2 * i], im = v[2 * i + 1];
+                if (beta[0] == 0.0f && beta[1] == 0.0f) {
+                    v[2 * i] = v[2 * i + 1] = 0.0f;
+                } else {
+                    v[2 * i] = beta[0] * re - beta[1] * im;
+                    v[2 * i + 1] = beta[0] * im + beta[1] * re;
+                }
+            }
+        }
+        return TRN_KSTATUS_OK;
+    }
+    const int a_n = d->transa == TRN_TRANS_N, b_n = d->transb == TRN_TRANS_N;
+    const size_t rows_a = a_n ? m : k, cols_a = a_n ? k : m;
+    const size_t rows_b = b_n ? k : ncols, cols_b = b_n ? ncols : k;
+    const size_t na = rows_a * cols_a, nb = rows_b * cols_b;
+    const size_t bytes = 2 * (na + nb) * sizeof(float);
+    float *w = malloc(bytes);
+    if (!w)
+        return trn_kmsg_no_memory(g->kmsg, g->shard, bytes,
+                                  "the complex FP32 copies of a C_8I GEMM's A and B");
+    float *aw = w, *bw = w + 2 * na;
+    widen_c8i(g->a, (size_t)d->lda, 0, 0, rows_a, cols_a, aw);
+    widen_c8i(g->b, (size_t)d->ldb, b_n ? 0 : j0, b_n ? j0 : 0, rows_b, cols_b, bw);
+    TRN_LIB(cblas_cgemm)
+    (CblasColMajor, cblas_trans(d->transa), cblas_trans(d->transb), d->m, (int)ncols, d->k, alpha,
+     aw, (int)(rows_a > 0 ? rows_a : 1), bw, (int)(rows_b > 0 ? rows_b : 1), beta, c, d->ldc);
+    free(w);
+    return TRN_KSTATUS_OK;
+}
+
 trn_kstatus trn_cpu_gemm_narrow(const trn_gemm_one *g) {
+    if (trn_gemm_ab_type(g->d) == TRN_DTYPE_C8I)
+        return gemm_c8i(g);
     if (g->d->compute == TRN_COMPUTE_32I)
         return gemm_int(g);
     return gemm_float(g);

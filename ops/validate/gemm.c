@@ -25,18 +25,20 @@ static const char *dtype_name(trn_dtype t) {
     case TRN_DTYPE_R16BF: return "R_16BF";
     case TRN_DTYPE_R8I: return "R_8I";
     case TRN_DTYPE_R32I: return "R_32I";
+    case TRN_DTYPE_C8I: return "C_8I";
     }
     return "?";
 }
 
 /* GEMM's data types: the kit's four and the narrow storage types
- * (protocol 1.13), which no other op takes. */
+ * (protocol 1.13; C_8I 1.14), which no other op takes. */
 static int gemm_dtype(Trnsci__V1__DataType t, trn_dtype *out) {
     switch (t) {
     case TRNSCI__V1__DATA_TYPE__R_16F: *out = TRN_DTYPE_R16F; return 0;
     case TRNSCI__V1__DATA_TYPE__R_16BF: *out = TRN_DTYPE_R16BF; return 0;
     case TRNSCI__V1__DATA_TYPE__R_8I: *out = TRN_DTYPE_R8I; return 0;
     case TRNSCI__V1__DATA_TYPE__R_32I: *out = TRN_DTYPE_R32I; return 0;
+    case TRNSCI__V1__DATA_TYPE__C_8I: *out = TRN_DTYPE_C8I; return 0;
     default: return trn_vk_dtype(t, out);
     }
 }
@@ -44,7 +46,8 @@ static int gemm_dtype(Trnsci__V1__DataType t, trn_dtype *out) {
 /* The narrow storage combinations (cublasGemmEx's table, real types):
  * A, B in R_16F with C in R_16F (COMPUTE_16F or 32F) or R_32F (32F); A, B
  * in R_16BF with C in R_16BF or R_32F (32F); A, B in R_8I with C in R_32I
- * (32I) or R_32F (32F). COMPUTE_DEFAULT is 32F, except for R_32I C (32I). */
+ * (32I) or R_32F (32F); and the complex row: A, B in C_8I with C in C_32F
+ * (32F). COMPUTE_DEFAULT is 32F, except for R_32I C (32I). */
 static trn_wire_code narrow_compute(trn_vctx *vx, Trnsci__V1__ComputeType c, trn_dtype ab,
                                     trn_dtype ct, trn_compute *out) {
     trn_compute k;
@@ -80,13 +83,14 @@ static trn_wire_code narrow_compute(trn_vctx *vx, Trnsci__V1__ComputeType c, trn
         ok = (ct == TRN_DTYPE_R32I && k == TRN_COMPUTE_32I) ||
              (ct == TRN_DTYPE_R32F && k == TRN_COMPUTE_32F);
         break;
+    case TRN_DTYPE_C8I: ok = ct == TRN_DTYPE_C32F && k == TRN_COMPUTE_32F; break;
     default: break;
     }
     if (!ok) {
         trn_vmsg(vx,
                  "gemm: A and B in %s, C in %s with compute type %d is not supported (R_16F: C "
                  "R_16F with COMPUTE_16F or 32F, or R_32F with 32F; R_16BF: C R_16BF or R_32F with "
-                 "32F; R_8I: C R_32I with 32I or R_32F with 32F)",
+                 "32F; R_8I: C R_32I with 32I or R_32F with 32F; C_8I: C C_32F with 32F)",
                  dtype_name(ab), dtype_name(ct), (int)c);
         return TRN_WIRE_UNIMPLEMENTED;
     }
@@ -229,16 +233,16 @@ static trn_wire_code validate_gemm(trn_vctx *vx, const Trnsci__V1__GemmOp *g, tr
     *out = (trn_gemm_desc){.batch = 1};
     if (gemm_dtype(g->type, &out->type)) {
         trn_vmsg(vx,
-                 "gemm: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F, R_16BF, R_8I or "
-                 "R_32I",
+                 "gemm: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F, R_16BF, R_8I, "
+                 "R_32I or C_8I",
                  (int)g->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     trn_dtype ab = out->type;
     if (g->ab_type != TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED && gemm_dtype(g->ab_type, &ab)) {
         trn_vmsg(vx,
-                 "gemm: ab_type %d is not R_32F, R_64F, C_32F, C_64F, R_16F, R_16BF, R_8I or "
-                 "R_32I",
+                 "gemm: ab_type %d is not R_32F, R_64F, C_32F, C_64F, R_16F, R_16BF, R_8I, "
+                 "R_32I or C_8I",
                  (int)g->ab_type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }

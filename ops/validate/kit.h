@@ -43,7 +43,8 @@ static inline uint64_t trn_vk_align(trn_dtype t) {
     case TRN_DTYPE_R32I: return 4;
     case TRN_DTYPE_R16F:
     case TRN_DTYPE_R16BF: return 2;
-    case TRN_DTYPE_R8I: return 1;
+    case TRN_DTYPE_R8I:
+    case TRN_DTYPE_C8I: return 1;
     case TRN_DTYPE_R64F:
     case TRN_DTYPE_C64F: break;
     }

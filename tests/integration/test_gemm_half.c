@@ -7,9 +7,10 @@
  * combinations NOT_SUPPORTED) with every supported narrow
  * combination (A, B in R_16F with C in R_16F under COMPUTE_16F and 32F, or
  * R_32F; R_16BF with C in R_16BF or R_32F; R_8I with C in R_32I under
- * COMPUTE_32I or R_32F), with transposes, alpha and beta, beta = 0 over a C
- * full of NaN, overflow to infinity, device pointer mode, and the
- * combinations that are NOT_SUPPORTED.
+ * COMPUTE_32I or R_32F; C_8I with C in C_32F under COMPUTE_32F, and
+ * CgemmEx), with transposes (N, T, and C for the complex rows), alpha and
+ * beta, beta = 0 over a C full of NaN, overflow to infinity, device
+ * pointer mode, and the combinations that are NOT_SUPPORTED.
  *
  * Reference: numpy (Debian's /usr/bin/python3) in float64 on the inputs
  * widened by numpy itself (float16 from the stored bits, bfloat16 as the
@@ -56,14 +57,20 @@ static char work_dir[64];
  * a b c out": stored A, B, C as raw files of their types (column-major
  * with their leading dimensions); writes R = alpha op(A) op(B) + beta C
  * (beta = 0: C not read) and M = |alpha| |op(A)| |op(B)| + |beta| |C|, m x n
- * column-major float64 each, then answers "ok". */
+ * column-major float64 each, then answers "ok". Complex int8 A and B
+ * ('c8', with C 'c32'): alpha and beta are Python complex literals, op C
+ * conjugates, and R is written as its real parts then its imaginary parts
+ * (complex128 arithmetic on the exactly widened inputs; M with moduli). */
 static const char *const numpy_script =
     "import numpy as np, sys\n"
     "def load(path, t, rows, cols, ld):\n"
     "    raw = np.fromfile(path, dtype={'f16': np.float16, 'bf16': np.uint16, 'i8': np.int8,\n"
-    "                                   'f32': np.float32, 'i32': np.int32}[t])\n"
+    "                                   'f32': np.float32, 'i32': np.int32, 'c8': np.int8,\n"
+    "                                   'c32': np.float32}[t])\n"
     "    if t == 'bf16': raw = (raw.astype(np.uint32) << 16).view(np.float32)\n"
+    "    if t in ('c8', 'c32'): raw = raw.astype(np.float64).view(np.complex128)\n"
     "    wide = np.int64 if t in ('i8', 'i32') else np.float64\n"
+    "    if t in ('c8', 'c32'): wide = np.complex128\n"
     "    x = np.zeros((ld, cols), dtype=wide)\n"
     "    flat = raw.astype(wide)\n"
     "    for j in range(cols): x[:, j][:min(ld, len(flat) - j * ld)] = flat[j * ld:(j + 1) * ld]\n"
@@ -77,15 +84,20 @@ static const char *const numpy_script =
     "    b = load(pb, abt, k if tb == 'N' else n, n if tb == 'N' else k, ldb)\n"
     "    if ta != 'N': a = a.T\n"
     "    if tb != 'N': b = b.T\n"
+    "    if ta == 'C': a = a.conj()\n"
+    "    if tb == 'C': b = b.conj()\n"
     "    integer = abt == 'i8' and ct == 'i32'\n"
-    "    al = int(al) if integer else float(al)\n"
-    "    be = int(be) if integer else float(be)\n"
+    "    cplx = abt == 'c8'\n"
+    "    num = int if integer else complex if cplx else float\n"
+    "    al = num(al)\n"
+    "    be = num(be)\n"
     "    r = al * (a @ b)\n"
     "    mm = abs(al) * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64))\n"
     "    if be != 0:\n"
     "        c = load(pc, ct, m, n, ldc)\n"
     "        r = r + be * c\n"
     "        mm = mm + abs(be) * np.abs(c)\n"
+    "    if cplx: r = np.concatenate([r.real.flatten(order='F'), r.imag.flatten(order='F')])\n"
     "    np.concatenate([np.asarray(r, dtype=np.float64).flatten(order='F'),\n"
     "                    np.asarray(mm, dtype=np.float64).flatten(order='F')]).tofile(out)\n"
     "    sys.stdout.write('ok\\n')\n"
@@ -101,6 +113,8 @@ static size_t type_bytes(trnsciDataType_t t) {
     case TRNSCI_R_16F:
     case TRNSCI_R_16BF: return 2;
     case TRNSCI_R_8I: return 1;
+    case TRNSCI_C_8I: return 2;
+    case TRNSCI_C_32F: return 8;
     default: return 4; /* R_32F, R_32I */
     }
 }
@@ -111,6 +125,8 @@ static const char *type_tag(trnsciDataType_t t) {
     case TRNSCI_R_16BF: return "bf16";
     case TRNSCI_R_8I: return "i8";
     case TRNSCI_R_32I: return "i32";
+    case TRNSCI_C_8I: return "c8";
+    case TRNSCI_C_32F: return "c32";
     default: return "f32";
     }
 }
@@ -146,6 +162,14 @@ static void put_random(trnsciDataType_t t, void *x, size_t i) {
     }
     case TRNSCI_R_8I: ((int8_t *)x)[i] = (int8_t)lround(100.0 * r); break;
     case TRNSCI_R_32I: ((int32_t *)x)[i] = (int32_t)lround(1000.0 * r); break;
+    case TRNSCI_C_8I: /* full range, -128 included */
+        ((int8_t *)x)[2 * i] = (int8_t)(lround(127.5 * r - 0.5));
+        ((int8_t *)x)[2 * i + 1] = (int8_t)(lround(127.5 * rnd() - 0.5));
+        break;
+    case TRNSCI_C_32F:
+        ((float *)x)[2 * i] = (float)(4.0 * r);
+        ((float *)x)[2 * i + 1] = (float)(4.0 * rnd());
+        break;
     default: ((float *)x)[i] = (float)(4.0 * r); break;
     }
 }
@@ -177,6 +201,10 @@ static void put_nan(trnsciDataType_t t, void *x, size_t i) {
     case TRNSCI_R_16F:
     case TRNSCI_R_16BF: memcpy((char *)x + 2 * i, &h, 2); break;
     case TRNSCI_R_32I: ((int32_t *)x)[i] = 0x7eadbeef; break;
+    case TRNSCI_C_32F:
+        memcpy((char *)x + 8 * i, &f, 4);
+        memcpy((char *)x + 8 * i + 4, &f, 4);
+        break;
     default: memcpy((char *)x + 4 * i, &f, 4); break;
     }
 }
@@ -194,11 +222,12 @@ typedef struct problem {
     trnsciDataType_t ab, c;
     char ta, tb;
     int m, n, k, lda, ldb, ldc, batch;
-    size_t sa, sb, sc;  /* elements between matrices of the batch */
-    void *ha, *hb, *hc; /* host: batch matrices each, C as it was */
-    void *da, *db, *dc; /* device */
-    double alpha, beta; /* the values (exact in the scale type) */
-    int c_nan;          /* C was filled with NaN (beta = 0) */
+    size_t sa, sb, sc;        /* elements between matrices of the batch */
+    void *ha, *hb, *hc;       /* host: batch matrices each, C as it was */
+    void *da, *db, *dc;       /* device */
+    double alpha, beta;       /* the values (exact in the scale type) */
+    double alpha_im, beta_im; /* C_8I: imaginary parts */
+    int c_nan;                /* C was filled with NaN (beta = 0) */
 } problem;
 
 static void *dev_upload(const void *host, size_t bytes) {
@@ -252,7 +281,8 @@ static void problem_free(problem *p) {
     free(p->hc);
 }
 
-/* The reference of matrix i of the batch: r and mm, m*n each. */
+/* The reference of matrix i of the batch: r and mm, m*n each (C_8I: r
+ * holds 2 m*n, real parts then imaginary parts). */
 static void reference(const problem *p, int i, double *r, double *mm) {
     char pa[128], pb[128], pc[128], po[128];
     snprintf(pa, sizeof(pa), "%s/a.bin", work_dir);
@@ -265,17 +295,23 @@ static void reference(const problem *p, int i, double *r, double *mm) {
     write_file(pc, (const char *)p->hc + (size_t)i * p->sc * ec, p->sc * ec);
     if (!numpy_in)
         numpy_coproc_start(work_dir, numpy_script, &numpy_in, &numpy_out, &numpy_pid);
-    fprintf(numpy_in, "%c %c %d %d %d %s %s %.17g %.17g %d %d %d %s %s %s %s\n", p->ta, p->tb, p->m,
-            p->n, p->k, type_tag(p->ab), type_tag(p->c), p->alpha, p->beta, p->lda, p->ldb, p->ldc,
-            pa, pb, pc, po);
+    if (p->ab == TRNSCI_C_8I)
+        fprintf(numpy_in,
+                "%c %c %d %d %d c8 c32 (%.17g%+.17gj) (%.17g%+.17gj) %d %d %d %s %s %s %s\n", p->ta,
+                p->tb, p->m, p->n, p->k, p->alpha, p->alpha_im, p->beta, p->beta_im, p->lda, p->ldb,
+                p->ldc, pa, pb, pc, po);
+    else
+        fprintf(numpy_in, "%c %c %d %d %d %s %s %.17g %.17g %d %d %d %s %s %s %s\n", p->ta, p->tb,
+                p->m, p->n, p->k, type_tag(p->ab), type_tag(p->c), p->alpha, p->beta, p->lda,
+                p->ldb, p->ldc, pa, pb, pc, po);
     fflush(numpy_in);
     char reply[16] = "";
     if (!fgets(reply, sizeof(reply), numpy_out) || strcmp(reply, "ok\n") != 0)
         fail_msg("the numpy reference process failed");
-    const size_t mn = (size_t)p->m * (size_t)p->n;
+    const size_t mn = (size_t)p->m * (size_t)p->n, nr = p->ab == TRNSCI_C_8I ? 2 * mn : mn;
     FILE *f = fopen(po, "rb");
     assert_non_null(f);
-    assert_int_equal(fread(r, sizeof(double), mn, f), mn);
+    assert_int_equal(fread(r, sizeof(double), nr, f), nr);
     assert_int_equal(fread(mm, sizeof(double), mn, f), mn);
     fclose(f);
 }
@@ -320,7 +356,7 @@ static void problem_check(const problem *p) {
 }
 
 static trnblasOperation_t op_of(char t) {
-    return t == 'N' ? TRNBLAS_OP_N : TRNBLAS_OP_T;
+    return t == 'N' ? TRNBLAS_OP_N : t == 'T' ? TRNBLAS_OP_T : TRNBLAS_OP_C;
 }
 
 /* alpha and beta in the scale type of compute type ct. */
@@ -613,6 +649,158 @@ static void test_device_scalars_and_overflow(void **state) {
     assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
 }
 
+/* ---- complex int8 storage (C_8I A and B, C_32F C) ----------------------------- */
+
+/* Bound. The inputs are widened exactly and the daemon runs one FP32
+ * CGEMM. Each real component of an element of alpha op(A) op(B) + beta C
+ * is then a sum of at most 2k + 4 rounded real products and sums, so its
+ * error is <= gamma_{2k+4} times the sum of the moduli of its real terms,
+ * which is <= sqrt(2) (|alpha| sum |a||b| + |beta||c|) = sqrt(2) M (per
+ * complex product, |xr yr| + |xi yi| and |xr yi| + |xi yr| are each <=
+ * |x||y| by Cauchy-Schwarz); the modulus of the error is then <= 2
+ * gamma_{2k+4} M, with gamma_n taken as 1.01 n u, u = 2^-24 (so about
+ * 4k eps32 sum |a||b|). C's padding must come back untouched. */
+static void problem_check_c8i(const problem *p) {
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const size_t total = p->sc * (size_t)p->batch;
+    float *got = malloc(total * 8);
+    assert_non_null(got);
+    assert_int_equal(trnsciMemcpy(got, p->dc, total * 8, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    const size_t mn = (size_t)p->m * (size_t)p->n;
+    double *r = malloc(2 * mn * sizeof(double)), *mm = malloc(mn * sizeof(double));
+    assert_true(r && mm);
+    const double bound_factor = 2.0 * 1.01 * (2.0 * p->k + 4.0) * 0x1p-24;
+    for (int b = 0; b < p->batch; b++) {
+        reference(p, b, r, mm);
+        for (size_t e = 0; e < p->sc; e++) {
+            const size_t at = (size_t)b * p->sc + e, row = e % (size_t)p->ldc;
+            const size_t col = e / (size_t)p->ldc;
+            if (row >= (size_t)p->m || col >= (size_t)p->n) {
+                if (memcmp(got + 2 * at, (const float *)p->hc + 2 * at, 8) != 0)
+                    fail_msg("c8: matrix %d: padding element %zu changed", b, e);
+                continue;
+            }
+            const size_t q = row + col * (size_t)p->m;
+            const double dr = got[2 * at] - r[q], di = got[2 * at + 1] - r[mn + q];
+            const double bound = bound_factor * mm[q];
+            if (!(hypot(dr, di) <= bound))
+                fail_msg("c8 x c8 -> c32 %c%c m=%d n=%d k=%d: matrix %d (%zu, %zu): got "
+                         "(%.9g, %.9g), numpy (%.9g, %.9g), bound %.3g",
+                         p->ta, p->tb, p->m, p->n, p->k, b, row, col, got[2 * at], got[2 * at + 1],
+                         r[q], r[mn + q], bound);
+        }
+    }
+    free(r);
+    free(mm);
+    free(got);
+}
+
+static void c8i_init(problem *p, char ta, char tb, int m, int n, int k, int batch, double ar,
+                     double ai, double br, double bi, int c_nan) {
+    problem_init(p, TRNSCI_C_8I, TRNSCI_C_32F, ta, tb, m, n, k, batch, ar, br, c_nan);
+    p->alpha_im = ai;
+    p->beta_im = bi;
+}
+
+/* GemmEx (COMPUTE_32F) or its batched forms on a C_8I problem; alpha and
+ * beta are complex floats, read from s (host or device memory). */
+static trnblasStatus_t run_c8i(trnblasHandle_t h, problem *p, form f, const float *s) {
+    const trnblasOperation_t ta = op_of(p->ta), tb = op_of(p->tb);
+    const trnblasComputeType_t ct = TRNBLAS_COMPUTE_32F;
+    if (f == ONE)
+        return trnblasGemmEx(h, ta, tb, p->m, p->n, p->k, s, p->da, TRNSCI_C_8I, p->lda, p->db,
+                             TRNSCI_C_8I, p->ldb, s + 2, p->dc, TRNSCI_C_32F, p->ldc, ct,
+                             TRNBLAS_GEMM_DEFAULT);
+    if (f == STRIDED)
+        return trnblasGemmStridedBatchedEx(h, ta, tb, p->m, p->n, p->k, s, p->da, TRNSCI_C_8I,
+                                           p->lda, (long long)p->sa, p->db, TRNSCI_C_8I, p->ldb,
+                                           (long long)p->sb, s + 2, p->dc, TRNSCI_C_32F, p->ldc,
+                                           (long long)p->sc, p->batch, ct, TRNBLAS_GEMM_DEFAULT);
+    void *ha[16], *hb[16], *hc[16];
+    assert_true(p->batch <= 16);
+    void *la = pointer_array(p->da, p->sa, 2, p->batch, ha);
+    void *lb = pointer_array(p->db, p->sb, 2, p->batch, hb);
+    void *lc = pointer_array(p->dc, p->sc, 8, p->batch, hc);
+    const trnblasStatus_t st = trnblasGemmBatchedEx(
+        h, ta, tb, p->m, p->n, p->k, s, (const void *const *)la, TRNSCI_C_8I, p->lda,
+        (const void *const *)lb, TRNSCI_C_8I, p->ldb, s + 2, (void *const *)lc, TRNSCI_C_32F,
+        p->ldc, p->batch, ct, TRNBLAS_GEMM_DEFAULT);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(trnsciFree(la), trnsciSuccess);
+    assert_int_equal(trnsciFree(lb), trnsciSuccess);
+    assert_int_equal(trnsciFree(lc), trnsciSuccess);
+    return st;
+}
+
+/* GemmEx's complex int8 rows: every transpose pair of N, T, C (n = 53:
+ * 24-column blocks over both cores), CgemmEx, a GEMM and a strided batch
+ * large enough to be split over both cores, pointer-array batches with
+ * beta = 0 over a C of NaN, alpha = 0, device pointer mode, and the
+ * grouped form's NOT_SUPPORTED. */
+static void test_gemm_c8i(void **state) {
+    (void)state;
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const char ts[3] = {'N', 'T', 'C'};
+    const float s[4] = {0.75f, -1.5f, 0.5f, 0.25f}; /* alpha, beta */
+    problem p;
+    for (int t = 0; t < 9; t++) {
+        c8i_init(&p, ts[t % 3], ts[t / 3], 37, 53, 45, 1, s[0], s[1], s[2], s[3], 0);
+        assert_int_equal(run_c8i(h, &p, ONE, s), TRNBLAS_STATUS_SUCCESS);
+        problem_check_c8i(&p);
+        problem_free(&p);
+    }
+    c8i_init(&p, 'C', 'N', 20, 31, 17, 1, s[0], s[1], s[2], s[3], 0);
+    assert_int_equal(trnblasCgemmEx(h, TRNBLAS_OP_C, TRNBLAS_OP_N, p.m, p.n, p.k,
+                                    (const trnComplex *)s, p.da, TRNSCI_C_8I, p.lda, p.db,
+                                    TRNSCI_C_8I, p.ldb, (const trnComplex *)(s + 2), p.dc,
+                                    TRNSCI_C_32F, p.ldc),
+                     TRNBLAS_STATUS_SUCCESS);
+    problem_check_c8i(&p);
+    problem_free(&p);
+    c8i_init(&p, 'T', 'C', 200, 300, 300, 1, s[0], s[1], s[2], s[3], 0);
+    assert_int_equal(run_c8i(h, &p, ONE, s), TRNBLAS_STATUS_SUCCESS);
+    problem_check_c8i(&p);
+    problem_free(&p);
+    c8i_init(&p, 'N', 'C', 64, 260, 160, 3, s[0], s[1], s[2], s[3], 0);
+    assert_int_equal(run_c8i(h, &p, STRIDED, s), TRNBLAS_STATUS_SUCCESS);
+    problem_check_c8i(&p);
+    problem_free(&p);
+    /* Pointer arrays, beta = 0 over NaN (C not read). */
+    const float s0[4] = {-1.25f, 2.0f, 0.0f, 0.0f};
+    c8i_init(&p, 'C', 'T', 21, 26, 17, 3, s0[0], s0[1], 0.0, 0.0, 1);
+    assert_int_equal(run_c8i(h, &p, LISTED, s0), TRNBLAS_STATUS_SUCCESS);
+    problem_check_c8i(&p);
+    problem_free(&p);
+    /* alpha = 0: C = beta C. */
+    const float sa0[4] = {0.0f, 0.0f, -0.5f, 1.5f};
+    c8i_init(&p, 'N', 'N', 7, 5, 4, 1, 0.0, 0.0, sa0[2], sa0[3], 0);
+    assert_int_equal(run_c8i(h, &p, ONE, sa0), TRNBLAS_STATUS_SUCCESS);
+    problem_check_c8i(&p);
+    problem_free(&p);
+    /* Device pointer mode: complex float scalars in device memory. */
+    void *ds = dev_upload(s, sizeof(s));
+    assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_DEVICE), TRNBLAS_STATUS_SUCCESS);
+    c8i_init(&p, 'T', 'N', 19, 30, 33, 2, s[0], s[1], s[2], s[3], 0);
+    assert_int_equal(run_c8i(h, &p, STRIDED, ds), TRNBLAS_STATUS_SUCCESS);
+    problem_check_c8i(&p);
+    problem_free(&p);
+    assert_int_equal(trnblasSetPointerMode(h, TRNBLAS_POINTER_MODE_HOST), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciFree(ds), trnsciSuccess);
+    /* GemmGroupedBatchedEx has no complex int8 row. */
+    const trnblasOperation_t tn[1] = {TRNBLAS_OP_N};
+    const int one[1] = {1}, two[1] = {2};
+    void *buf = NULL;
+    assert_int_equal(trnsciMalloc(&buf, 256), trnsciSuccess);
+    const void *arr[1] = {buf};
+    assert_int_equal(trnblasGemmGroupedBatchedEx(h, tn, tn, two, two, two, s, arr, TRNSCI_C_8I, two,
+                                                 arr, TRNSCI_C_8I, two, s + 2, (void *const *)arr,
+                                                 TRNSCI_C_32F, two, 1, one, TRNBLAS_COMPUTE_32F),
+                     TRNBLAS_STATUS_NOT_SUPPORTED);
+    assert_int_equal(trnsciFree(buf), trnsciSuccess);
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+}
+
 /* Combinations outside cublasGemmEx's table are NOT_SUPPORTED, naming the
  * types; the daemon keeps serving. */
 static void test_not_supported(void **state) {
@@ -640,6 +828,15 @@ static void test_not_supported(void **state) {
         {TRNSCI_R_32F, TRNSCI_R_32F, TRNSCI_R_32F, TRNBLAS_COMPUTE_16F},
         {TRNSCI_R_32I, TRNSCI_R_32I, TRNSCI_R_32I, TRNBLAS_COMPUTE_32I},
         {TRNSCI_C_16F, TRNSCI_C_16F, TRNSCI_C_16F, TRNBLAS_COMPUTE_32F},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_C_8I, TRNBLAS_COMPUTE_32F},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_C_32F, TRNBLAS_COMPUTE_32I},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_C_32F, TRNBLAS_COMPUTE_16F},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_C_32F, TRNBLAS_COMPUTE_32F_FAST_TF32},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_C_32F, TRNBLAS_COMPUTE_64F},
+        {TRNSCI_C_8I, TRNSCI_R_8I, TRNSCI_C_32F, TRNBLAS_COMPUTE_32F},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_R_32F, TRNBLAS_COMPUTE_32F},
+        {TRNSCI_C_8I, TRNSCI_C_8I, TRNSCI_C_64F, TRNBLAS_COMPUTE_64F},
+        {TRNSCI_R_8I, TRNSCI_R_8I, TRNSCI_C_32F, TRNBLAS_COMPUTE_32F},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         const trnblasStatus_t st =
@@ -699,7 +896,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_ex_combos), cmocka_unit_test(test_batches_and_beta_zero),
         cmocka_unit_test(test_hgemm),          cmocka_unit_test(test_device_scalars_and_overflow),
-        cmocka_unit_test(test_not_supported),
+        cmocka_unit_test(test_not_supported),  cmocka_unit_test(test_gemm_c8i),
     };
     int failed = cmocka_run_group_tests_name("16-bit gemm over unix socket", tests, connect_unix,
                                              disconnect);

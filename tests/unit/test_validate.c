@@ -157,7 +157,8 @@ static int teardown(void **state) {
 static uint64_t alloc(trn_session *s, uint64_t bytes) {
     uint64_t id = 0;
     char err[256] = "";
-    const trn_wire_code rc = trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err));
+    const trn_wire_code rc =
+        trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err));
     if (rc != TRN_WIRE_OK)
         fail_msg("alloc %llu: %d %s", (unsigned long long)bytes, (int)rc, err);
     assert_int_not_equal(id, 0);
@@ -371,6 +372,86 @@ static void test_cgemm_ct_offsets(void **state) {
     /* A one byte later runs past the end of its buffer. */
     gemm_bufs(&q, A, 12, B, 0, C, 16);
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+}
+
+/* Complex int8 storage (protocol 1.14): A and B in C_8I (2 bytes an
+ * element, byte-aligned) take C in C_32F under COMPUTE_32F (or DEFAULT)
+ * only, with complex float scalars; every other row is UNIMPLEMENTED, and
+ * C_8I is never C's type nor any other op's. m=4, n=3, k=5, unpadded: A 20
+ * elements (40 bytes), B 15 (30), C 12 (96). */
+static void test_gemm_c8i(void **state) {
+    fx *f = *state;
+    const uint64_t A = alloc(f->s1, 64), B = alloc(f->s1, 64), C = alloc(f->s1, 128);
+    gemm_msg q;
+    const Trnsci__V1__DataType C8 = TRNSCI__V1__DATA_TYPE__C_8I, I8 = TRNSCI__V1__DATA_TYPE__R_8I;
+    const Trnsci__V1__ComputeType C32 = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F,
+                                  DEF = TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT;
+    const Trnsci__V1__ComputeType ok[] = {C32, DEF};
+    for (size_t i = 0; i < 2; i++) {
+        gemm_init(&q, C_32F, OP_C, OP_T, 4, 3, 5, 5, 3, 4);
+        q.g.ab_type = C8;
+        q.g.compute_type = ok[i];
+        gemm_bufs(&q, A, 0, B, 0, C, 0);
+        expect_ok(f, f->s1, &q.op, 3);
+        const trn_gemm_desc *g = &f->desc.u.gemm;
+        assert_int_equal(g->compute, TRN_COMPUTE_32F);
+        assert_int_equal(trn_gemm_ab_type(g), TRN_DTYPE_C8I);
+        assert_int_equal(trn_gemm_scale_type(g), TRN_DTYPE_C32F);
+        assert_true(trn_gemm_narrow(g));
+        trn_op_refs_release(&f->refs);
+    }
+    const struct {
+        Trnsci__V1__DataType ab, c;
+        Trnsci__V1__ComputeType ct;
+    } bad[] = {
+        {C8, C8, C32},
+        {C8, C_32F, TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32I},
+        {C8, C_32F, TRNSCI__V1__COMPUTE_TYPE__COMPUTE_16F},
+        {C8, C_32F, TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32},
+        {C8, R_32F, C32},
+        {C8, C_64F, C32},
+        {C8, TRNSCI__V1__DATA_TYPE__R_32I, C32},
+        {I8, C_32F, C32},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        gemm_init(&q, bad[i].c, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+        q.g.ab_type =
+            bad[i].ab == bad[i].c ? TRNSCI__V1__DATA_TYPE__DATA_TYPE_UNSPECIFIED : bad[i].ab;
+        q.g.compute_type = bad[i].ct;
+        gemm_bufs(&q, A, 0, B, 0, C, 0);
+        expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "gemm: ");
+    }
+    /* Extents in 2-byte elements, any byte offset: A (40 bytes) fits at 24
+     * and at odd 23 of 64, not at 25; B (30 bytes) at 34, not at 35. */
+    gemm_init(&q, C_32F, OP_N, OP_N, 4, 3, 5, 4, 5, 4);
+    q.g.ab_type = C8;
+    gemm_bufs(&q, A, 23, B, 34, C, 0);
+    expect_ok(f, f->s1, &q.op, 3);
+    assert_ptr_equal(f->desc.u.gemm.a, data_of(f->s1, A) + 23);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 25, B, 0, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: A");
+    gemm_bufs(&q, A, 0, B, 35, C, 0);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: B");
+    /* C (96 bytes) at 32 of 128 but not at 36. */
+    gemm_bufs(&q, A, 0, B, 0, C, 32);
+    expect_ok(f, f->s1, &q.op, 3);
+    trn_op_refs_release(&f->refs);
+    gemm_bufs(&q, A, 0, B, 0, C, 36);
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: C");
+    /* Device scalars are complex floats: 8 bytes at 120 of 128 fit, at 124 not. */
+    Trnsci__V1__BufferRef ap = TRNSCI__V1__BUFFER_REF__INIT, bp = TRNSCI__V1__BUFFER_REF__INIT;
+    const uint64_t S = alloc(f->s1, 128);
+    gemm_bufs(&q, A, 0, B, 0, C, 0);
+    ap.buffer_id = bp.buffer_id = S;
+    ap.offset = 112;
+    bp.offset = 120;
+    q.g.alpha_ptr = &ap;
+    q.g.beta_ptr = &bp;
+    expect_ok(f, f->s1, &q.op, 5);
+    trn_op_refs_release(&f->refs);
+    bp.offset = 124;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "gemm: beta");
 }
 
 /* Rules of 16-bit and int8 storage (protocol 1.13): the accepted (A/B,
@@ -1690,23 +1771,27 @@ static void test_quota(void **state) {
     fx *f = *state;
     uint64_t id = 0;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 0, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
-                     TRN_WIRE_INVALID_ARGUMENT);
+    assert_int_equal(
+        trn_session_alloc(f->s1, 0, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
+        TRN_WIRE_INVALID_ARGUMENT);
 
     const uint64_t big = alloc(f->s1, QUOTA - 100);
     const uint64_t rest = alloc(f->s1, 100); /* exactly the quota */
     assert_int_not_equal(big, rest);
     err[0] = '\0';
-    assert_int_equal(trn_session_alloc(f->s1, 1, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
-                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_int_equal(
+        trn_session_alloc(f->s1, 1, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
+        TRN_WIRE_RESOURCE_EXHAUSTED);
     assert_non_null(strstr(err, "max-session-bytes"));
-    assert_int_equal(trn_session_alloc(f->s1, UINT64_MAX, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
-                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_int_equal(
+        trn_session_alloc(f->s1, UINT64_MAX, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
+        TRN_WIRE_RESOURCE_EXHAUSTED);
 
     /* The quota is per session. */
     const uint64_t other = alloc(f->s2, QUOTA);
-    assert_int_equal(trn_session_alloc(f->s2, QUOTA + 1ull, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
-                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_int_equal(
+        trn_session_alloc(f->s2, QUOTA + 1ull, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
+        TRN_WIRE_RESOURCE_EXHAUSTED);
     assert_int_equal(atomic_load(&f->table.bytes_held), 2ull * QUOTA);
     assert_int_equal(atomic_load(&f->table.buffers), 3);
 
@@ -1735,8 +1820,9 @@ static void test_quota_credit_after_release(void **state) {
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "memset: dst");
     uint64_t id;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 1, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
-                     TRN_WIRE_RESOURCE_EXHAUSTED);
+    assert_int_equal(
+        trn_session_alloc(f->s1, 1, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
+        TRN_WIRE_RESOURCE_EXHAUSTED);
     assert_int_equal(atomic_load(&f->table.bytes_held), (uint64_t)QUOTA);
     memset(dst, 0xcd, QUOTA); /* still the op's memory */
     assert_int_equal(dst[QUOTA - 1], 0xcd);
@@ -1756,8 +1842,9 @@ static void test_closed_session(void **state) {
     trn_session_close(f->s1, "test again"); /* idempotent */
     uint64_t id;
     char err[256] = "";
-    assert_int_equal(trn_session_alloc(f->s1, 8, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
-                     TRN_WIRE_ABORTED);
+    assert_int_equal(
+        trn_session_alloc(f->s1, 8, TRN_ALLOC_DEVICE, &id, &fd_unused, err, sizeof(err)),
+        TRN_WIRE_ABORTED);
     assert_null(trn_session_buffer_get(f->s1, X));
     assert_null(trn_session_find(&f->table, f->s1->id));
     memset_msg q;
@@ -2353,6 +2440,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_dgemm_tn_one_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cgemm_ct_offsets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_narrow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_c8i, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zgemm_alpha_imaginary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_dims, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_leading_dims, setup, teardown),
