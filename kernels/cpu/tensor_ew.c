@@ -44,6 +44,12 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 
+/* glibc's <complex.h> defines CMPLX for GCC only; clang (the fuzz build)
+ * has the same builtin. */
+#ifndef CMPLX
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#endif
+
 /* cutensorOperator_t values (include/trnsci/trntensor.h). */
 enum {
     OP_IDENTITY = 1,
