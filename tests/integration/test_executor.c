@@ -290,8 +290,20 @@ static int setup(void **state) {
         trnsciMemcpy(warm, &one, sizeof(one), trnsciMemcpyHostToDevice) != trnsciSuccess ||
         trnsciFree(warm) != trnsciSuccess)
         return -1;
-    s->fds0 = th_count_fds(s->d.pid);
-    s->maps0 = buffer_maps(s->d.pid);
+    /* The freed buffer leaves the daemon's space a moment later: take the
+     * baselines once the counts have held still for 200 ms (at most 5 s). */
+    long fds = th_count_fds(s->d.pid);
+    int maps = buffer_maps(s->d.pid), still = 0;
+    for (int t = 0; t < 500 && still < 20; t++) {
+        th_sleep_ms(10);
+        const long f = th_count_fds(s->d.pid);
+        const int m = buffer_maps(s->d.pid);
+        still = f == fds && m == maps ? still + 1 : 0;
+        fds = f;
+        maps = m;
+    }
+    s->fds0 = fds;
+    s->maps0 = maps;
     *state = s;
     return 0;
 }
