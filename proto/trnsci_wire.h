@@ -18,7 +18,7 @@
 
 /* A client whose major differs is refused; minors are backwards compatible. */
 #define TRNSCI_PROTOCOL_MAJOR 1u
-#define TRNSCI_PROTOCOL_MINOR 14u
+#define TRNSCI_PROTOCOL_MINOR 15u
 
 /* The byte order of buffer contents, reported in HelloReply.byte_order
  * (every platform trnsci builds on is little-endian; a client of the other
