@@ -7,7 +7,10 @@
 const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     const int cx = type == TRN_DTYPE_C32F || type == TRN_DTYPE_C64F;
     switch (fn) {
-    case TRN_SOLVER_POTRF: return "potrf";
+    case TRN_SOLVER_POTRF:
+    case TRN_SOLVER_TILE_DIAG: /* a tiled potrf's steps (ops/solver_tile.h) */
+    case TRN_SOLVER_TILE_PANEL:
+    case TRN_SOLVER_TILE_UPDATE: return "potrf";
     case TRN_SOLVER_POTRS: return "potrs";
     case TRN_SOLVER_POTRI: return "potri";
     case TRN_SOLVER_GETRF: return "getrf";

@@ -43,6 +43,11 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_BICGSTAB = 66,
     TRN_SOLVER_CSRLSVQR = 67,   /* cusolverSp csrlsvqr: a direct solve, SolverKrylovOp */
     TRN_SOLVER_CSRLSVCHOL = 68, /* cusolverSp csrlsvchol */
+    /* The steps of a tiled factorisation (ops/solver_tile.h): the daemon
+     * makes them of a validated op; no wire value names them. */
+    TRN_SOLVER_TILE_DIAG = 200,
+    TRN_SOLVER_TILE_PANEL = 201,
+    TRN_SOLVER_TILE_UPDATE = 202,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an
@@ -83,6 +88,8 @@ typedef struct trn_solver_dense_desc {
     int32_t *info; /* never NULL but for laswp */
     int k2, incx;  /* laswp: rows k (k1) .. k2, 1-based; ipiv's stride */
     void *d, *e;   /* sytrd: n and n - 1 reals */
+    int tile_nb;   /* TRN_SOLVER_TILE_*: the tile size (ops/solver_tile.h) */
+    int tile_k;    /* TRN_SOLVER_TILE_*: the step's block column */
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

@@ -6,6 +6,7 @@
  * solvers at their iteration limits (an upper bound).
  */
 #include "ops/models/model.h"
+#include "ops/solver_tile.h"
 
 static double complex_factor(trn_dtype type) {
     return type == TRN_DTYPE_C32F || type == TRN_DTYPE_C64F ? 4.0 : 1.0;
@@ -13,6 +14,8 @@ static double complex_factor(trn_dtype type) {
 
 static double cost_solver_dense(const trn_op_desc *op) {
     const trn_solver_dense_desc *d = &op->u.solver_dense;
+    if (trn_tile_fn(d->fn))
+        return trn_tile_step_flops(d); /* complex factor included */
     const double m = d->m, n = d->n, k = d->k;
     const double mn = m < n ? m : n;
     double f = 0.0;
@@ -96,10 +99,11 @@ static double cost_solver_krylov(const trn_op_desc *op) {
 }
 
 /* One core: LAPACK runs single-threaded, and one factorisation, eigensolve
- * or iteration is not split. */
+ * or iteration is not split; a tiled factorisation's step splits into its
+ * tile tasks (ops/solver_tile.h). */
 static double shard_limit_solver_dense(const trn_op_desc *op) {
-    (void)op;
-    return 1.0;
+    const trn_solver_dense_desc *d = &op->u.solver_dense;
+    return trn_tile_fn(d->fn) ? (double)trn_tile_tasks(d) : 1.0;
 }
 
 static double shard_limit_solver_eigen(const trn_op_desc *op) {

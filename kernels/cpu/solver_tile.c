@@ -1,0 +1,137 @@
+/*
+ * solver_tile.c — the tile tasks of a tiled Cholesky step
+ * (ops/solver_tile.h) on the CPU: LAPACK potrf on a diagonal tile, CBLAS
+ * trsm, syrk/herk and gemm on the others, each single-threaded on the
+ * shard's worker. A shard runs the contiguous run of its step's tasks that
+ * trn_tile_shard_tasks gives it; every task writes its own tile.
+ *
+ * devInfo: the first diagonal step sets it (0, or the order of the first
+ * leading minor that is not positive definite, LAPACK's potrf info); once
+ * it is not 0 every later task leaves A alone, as LAPACK stops at that
+ * column.
+ */
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_lapack.h"
+#include "kernels/cpu/solver_util.h"
+#include "ops/solver_tile.h"
+
+static int is_complex(trn_dtype t) {
+    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+}
+
+/* Element (r, c) of d's matrix. */
+static void *at(const trn_solver_dense_desc *d, int r, int c) {
+    return (char *)d->a + ((size_t)c * (size_t)d->lda + (size_t)r) * trn_dtype_size(d->type);
+}
+
+/* The rows (and columns) of block b. */
+static int extent(const trn_solver_dense_desc *d, int b) {
+    const int rest = d->n - b * d->tile_nb;
+    return rest < d->tile_nb ? rest : d->tile_nb;
+}
+
+/* C = C - A op(A)^H (trans N) or C - A^H A (trans C) on C's uplo triangle:
+ * syrk for real types, herk for complex ones. */
+static void rank_k_down(const trn_solver_dense_desc *d, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                        int n, int k, const void *a, void *c) {
+    const int lda = d->lda;
+    switch (d->type) {
+    case TRN_DTYPE_R32F:
+        TRN_LIB(cblas_ssyrk)
+        (CblasColMajor, uplo, trans == CblasNoTrans ? CblasNoTrans : CblasTrans, n, k, -1.0f, a,
+         lda, 1.0f, c, lda);
+        break;
+    case TRN_DTYPE_R64F:
+        TRN_LIB(cblas_dsyrk)
+        (CblasColMajor, uplo, trans == CblasNoTrans ? CblasNoTrans : CblasTrans, n, k, -1.0, a, lda,
+         1.0, c, lda);
+        break;
+    case TRN_DTYPE_C32F:
+        TRN_LIB(cblas_cherk)(CblasColMajor, uplo, trans, n, k, -1.0f, a, lda, 1.0f, c, lda);
+        break;
+    case TRN_DTYPE_C64F:
+        TRN_LIB(cblas_zherk)(CblasColMajor, uplo, trans, n, k, -1.0, a, lda, 1.0, c, lda);
+        break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* validation admits S, D, C, Z only */
+    }
+}
+
+static int32_t get_info(const trn_solver_dense_desc *d) {
+    int32_t v;
+    memcpy(&v, d->info, sizeof(v));
+    return v;
+}
+
+static void put_info(const trn_solver_dense_desc *d, int32_t v) {
+    memcpy(d->info, &v, sizeof(v));
+}
+
+/* Factors A_kk; a failure records the global order of the failing minor.
+ * As solver_factor.c's potrf: a NaN that reaches the diagonal is a failure
+ * too (OpenBLAS lets it through). */
+static void diag_task(const trn_solver_dense_desc *d) {
+    const int k = d->tile_k, bk = extent(d, k), base = k * d->tile_nb;
+    void *akk = at(d, base, base);
+    lapack_int info =
+        TRN_LAPACK4(d->type, potrf_work, LAPACK_COL_MAJOR, d->lower ? 'L' : 'U', bk, akk, d->lda);
+    const size_t es = trn_dtype_size(d->type);
+    for (int j = 0; info == 0 && j < bk; j++)
+        if (trn_solver_nonfinite(d->type, 1, 1,
+                                 (char *)akk + ((size_t)j * (size_t)d->lda + (size_t)j) * es, 1))
+            info = j + 1;
+    if (info > 0)
+        put_info(d, (int32_t)(base + info));
+}
+
+/* Lower: A_ik = A_ik L_kk^-H. Upper: A_ki = U_kk^-H A_ki. */
+static void panel_task(const trn_solver_dense_desc *d, int i) {
+    const int k = d->tile_k, bk = extent(d, k), bi = extent(d, i);
+    const int kb = k * d->tile_nb, ib = i * d->tile_nb;
+    const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
+    if (d->lower)
+        trn_blas_trsm(d->type, CblasRight, CblasLower, ct, CblasNonUnit, bi, bk, 1.0, at(d, kb, kb),
+                      d->lda, at(d, ib, kb), d->lda);
+    else
+        trn_blas_trsm(d->type, CblasLeft, CblasUpper, ct, CblasNonUnit, bk, bi, 1.0, at(d, kb, kb),
+                      d->lda, at(d, kb, ib), d->lda);
+}
+
+/* Lower: A_ij -= A_ik A_jk^H. Upper: A_ji -= A_ki^H A_kj. */
+static void update_task(const trn_solver_dense_desc *d, int i, int j) {
+    const int k = d->tile_k, bk = extent(d, k), bi = extent(d, i), bj = extent(d, j);
+    const int kb = k * d->tile_nb, ib = i * d->tile_nb, jb = j * d->tile_nb;
+    const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
+    if (d->lower && i == j)
+        rank_k_down(d, CblasLower, CblasNoTrans, bi, bk, at(d, ib, kb), at(d, ib, ib));
+    else if (d->lower)
+        trn_blas_gemm(d->type, CblasNoTrans, ct, bi, bj, bk, -1.0, at(d, ib, kb), d->lda,
+                      at(d, jb, kb), d->lda, 1.0, at(d, ib, jb), d->lda);
+    else if (i == j)
+        rank_k_down(d, CblasUpper, CblasConjTrans, bi, bk, at(d, kb, ib), at(d, ib, ib));
+    else
+        trn_blas_gemm(d->type, ct, CblasNoTrans, bj, bi, bk, -1.0, at(d, kb, jb), d->lda,
+                      at(d, kb, ib), d->lda, 1.0, at(d, jb, ib), d->lda);
+}
+
+trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int nshards) {
+    if (d->fn == TRN_SOLVER_TILE_DIAG && d->tile_k == 0)
+        put_info(d, 0);
+    if (get_info(d) != 0)
+        return TRN_KSTATUS_OK; /* an earlier diagonal tile failed: LAPACK stops there */
+    size_t lo, hi;
+    trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
+    for (size_t t = lo; t < hi; t++) {
+        int i, j;
+        trn_tile_task(d, t, &i, &j);
+        switch (d->fn) {
+        case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
+        case TRN_SOLVER_TILE_PANEL: panel_task(d, i); break;
+        case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j); break;
+        default: return TRN_KSTATUS_UNSUPPORTED;
+        }
+    }
+    return TRN_KSTATUS_OK;
+}
