@@ -23,11 +23,9 @@ struct trn_service_tiles {
 
 /* The number of steps op's descriptor is cut into, or 0: not tiled. */
 static int steps_of(const trn_op_desc *d) {
-    if (d->kind != TRN_OP_SOLVER_DENSE || d->u.solver_dense.fn != TRN_SOLVER_POTRF)
+    if (d->kind != TRN_OP_SOLVER_DENSE || !trn_tile_nb(&d->u.solver_dense))
         return 0;
-    trn_solver_dense_desc whole = d->u.solver_dense;
-    whole.tile_nb = trn_tile_potrf_nb(whole.n, whole.type);
-    return whole.tile_nb ? trn_tile_potrf_steps(&whole) : 0;
+    return trn_tile_steps(&d->u.solver_dense);
 }
 
 int trn_service_tile_op(trn_service_op *op) {
@@ -45,7 +43,7 @@ int trn_service_tile_op(trn_service_op *op) {
     }
     for (int s = 0; s < n; s++) {
         descs[s] = (trn_op_desc){.kind = TRN_OP_SOLVER_DENSE, .kmsg = &op->sop.kmsg};
-        descs[s].u.solver_dense = trn_tile_potrf_step(&op->sop.desc.u.solver_dense, s);
+        descs[s].u.solver_dense = trn_tile_step(&op->sop.desc.u.solver_dense, s);
         steps[s].desc = &descs[s];
     }
     *t = (trn_service_tiles){.nsteps = n, .steps = steps, .descs = descs};

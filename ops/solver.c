@@ -13,7 +13,10 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_TILE_UPDATE: return "potrf";
     case TRN_SOLVER_POTRS: return "potrs";
     case TRN_SOLVER_POTRI: return "potri";
-    case TRN_SOLVER_GETRF: return "getrf";
+    case TRN_SOLVER_GETRF:
+    case TRN_SOLVER_TILE_LU_PANEL: /* a tiled getrf's steps */
+    case TRN_SOLVER_TILE_LU_ROW:
+    case TRN_SOLVER_TILE_LU_UPDATE: return "getrf";
     case TRN_SOLVER_GETRS: return "getrs";
     case TRN_SOLVER_GEQRF: return "geqrf";
     case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";

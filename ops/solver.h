@@ -48,6 +48,9 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_DIAG = 200,
     TRN_SOLVER_TILE_PANEL = 201,
     TRN_SOLVER_TILE_UPDATE = 202,
+    TRN_SOLVER_TILE_LU_PANEL = 203,
+    TRN_SOLVER_TILE_LU_ROW = 204,
+    TRN_SOLVER_TILE_LU_UPDATE = 205,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an

@@ -5,8 +5,10 @@
  * every core (trn_sched_op.steps; daemon/service_tile.c builds the
  * sequence, kernels/<backend>/ run the tasks).
  *
- * Cholesky (potrf), right-looking, on T x T tiles of nb x nb (the last row
- * and column of tiles may be smaller). For k = 0 .. T-1:
+ * Tiles are nb x nb (the last row and column of tiles may be smaller);
+ * block row i is rows [i nb, (i + 1) nb), block column j likewise.
+ *
+ * Cholesky (potrf), right-looking, T x T tiles. For k = 0 .. T-1:
  *   DIAG k    factor the diagonal tile A_kk (one task);
  *   PANEL k   for each i > k, solve A_ik against it (lower: A_ik L_kk^-H;
  *             upper: U_kk^-H A_ki): T-1-k tasks;
@@ -15,10 +17,23 @@
  *             (T-1-k)(T-k)/2 tasks.
  * PANEL and UPDATE do not exist for the last k: 3T - 2 steps.
  *
- * Determinism: the steps depend only on n and the type (trn_tile_potrf_nb),
+ * LU with partial pivoting (getrf with ipiv), right-looking, Tr x Tc tiles
+ * of an m x n matrix, K = ceil(min(m, n) / nb) panels. For k = 0 .. K-1:
+ *   LU_PANEL k   LAPACK getrf of the panel: rows [k nb, m) of block column
+ *                k (one task: the pivot search spans the whole panel);
+ *   LU_ROW k     the panel's row interchanges applied to every other block
+ *                column, and for j > k the block row solved against the
+ *                unit lower L_kk (A_kj = L_kk^-1 A_kj): Tc-1 tasks, and one
+ *                more for the columns of block column k past the panel
+ *                when the rows end inside it (a wide matrix's last panel);
+ *   LU_UPDATE k  A_ij -= A_ik A_kj for i, j > k: (Tr-1-k)(Tc-1-k) tasks.
+ * A step without tasks is left out. This is LAPACK's blocked getrf with
+ * the trailing update cut into tiles, so ipiv and info are LAPACK's.
+ *
+ * Determinism: the steps depend only on the shape and the type (trn_tile_nb),
  * never on the core count or the load; each tile is written by exactly one
  * task of a step, and the updates of a tile come in the fixed order of k.
- * So the factor is bitwise the same on any number of cores, however a
+ * So the factors are bitwise the same on any number of cores, however a
  * step's tasks are shared among its shards.
  *
  * Backend-neutral: descriptors and tiles, nothing about CPUs. A step is a
@@ -32,31 +47,33 @@
 
 #include "ops/solver.h"
 
-/* A factorisation is tiled when it has at least this many tiles a side:
- * below that a step has too few tasks to share. */
+/* A factorisation is tiled when it has at least this many panels: below
+ * that a step has too few tasks to share. */
 #define TRN_TILE_MIN_TILES 4
 
 /* Whether fn is one of a tiled factorisation's steps (never on the wire). */
 int trn_tile_fn(trn_solver_fn fn);
 
-/* The tile size of a potrf of this shape, or 0 when it is not tiled. A
- * function of n and the type alone. */
-int trn_tile_potrf_nb(int n, trn_dtype type);
+/* The tile size of a factorisation d (potrf; getrf with pivoting), or 0
+ * when it is not tiled. A function of the shape and the type alone. */
+int trn_tile_nb(const trn_solver_dense_desc *d);
 
-/* The number of tiles of a side, ceil(n / nb). */
-int trn_tile_count(int n, int nb);
+/* The number of tiles covering `len` rows or columns, ceil(len / nb). */
+int trn_tile_count(int len, int nb);
 
-/* The number of steps of the tiled potrf of d (trn_tile_potrf_nb(d) > 0). */
-int trn_tile_potrf_steps(const trn_solver_dense_desc *d);
+/* The number of steps of the tiled factorisation d (trn_tile_nb(d) > 0). */
+int trn_tile_steps(const trn_solver_dense_desc *d);
 
-/* Step s (0 .. trn_tile_potrf_steps - 1) of the tiled potrf of whole. */
-trn_solver_dense_desc trn_tile_potrf_step(const trn_solver_dense_desc *whole, int s);
+/* Step s (0 .. trn_tile_steps - 1) of the tiled factorisation whole. */
+trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s);
 
 /* The number of tasks of step d. */
 size_t trn_tile_tasks(const trn_solver_dense_desc *d);
 
 /* Task t of step d: the tile (i, j) it writes, block row i and block
- * column j of the lower triangle (for an upper factor, the tile is (j, i)). */
+ * column j (a potrf task names the lower triangle's tile: for an upper
+ * factor it writes (j, i); an LU_ROW task names block column j, i = k, and
+ * j = k for the columns of block column k past the panel). */
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
 
 /* The tasks [lo, hi) shard `shard` of nshards runs of step d: contiguous
@@ -64,9 +81,7 @@ void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
 void trn_tile_shard_tasks(const trn_solver_dense_desc *d, int shard, int nshards, size_t *lo,
                           size_t *hi);
 
-/* The flops of step d (the real-flop count: complex types times 4), and of
- * its most expensive task. */
+/* The flops of step d (the real-flop count: complex types times 4). */
 double trn_tile_step_flops(const trn_solver_dense_desc *d);
-double trn_tile_task_flops_max(const trn_solver_dense_desc *d);
 
 #endif

@@ -1,14 +1,16 @@
 /*
- * solver_tile.c — the tile tasks of a tiled Cholesky step
- * (ops/solver_tile.h) on the CPU: LAPACK potrf on a diagonal tile, CBLAS
- * trsm, syrk/herk and gemm on the others, each single-threaded on the
- * shard's worker. A shard runs the contiguous run of its step's tasks that
- * trn_tile_shard_tasks gives it; every task writes its own tile.
+ * solver_tile.c — the tile tasks of a tiled factorisation's step
+ * (ops/solver_tile.h) on the CPU: LAPACK potrf on a diagonal tile or getrf
+ * on an LU panel, row interchanges, CBLAS trsm, syrk/herk and gemm on the
+ * others, each single-threaded on the shard's worker. A shard runs the contiguous run of its step's
+ * tasks that trn_tile_shard_tasks gives it; every task writes its own tile.
  *
- * devInfo: the first diagonal step sets it (0, or the order of the first
- * leading minor that is not positive definite, LAPACK's potrf info); once
- * it is not 0 every later task leaves A alone, as LAPACK stops at that
- * column.
+ * devInfo: the first step sets it to 0. Cholesky: a diagonal task that
+ * fails records the order of the first leading minor that is not positive
+ * definite (LAPACK's potrf info), and from then on every task leaves A
+ * alone, as potrf stops at that column. LU: the first panel with an exactly
+ * zero pivot records its global index, and the factorisation goes on, as
+ * getrf does.
  */
 #include <string.h>
 
@@ -26,7 +28,8 @@ static void *at(const trn_solver_dense_desc *d, int r, int c) {
     return (char *)d->a + ((size_t)c * (size_t)d->lda + (size_t)r) * trn_dtype_size(d->type);
 }
 
-/* The rows (and columns) of block b. */
+/* The columns of block column b (for a potrf, also the rows of block row
+ * b). */
 static int extent(const trn_solver_dense_desc *d, int b) {
     const int rest = d->n - b * d->tile_nb;
     return rest < d->tile_nb ? rest : d->tile_nb;
@@ -116,10 +119,77 @@ static void update_task(const trn_solver_dense_desc *d, int i, int j) {
                       at(d, kb, ib), d->lda, 1.0, at(d, jb, ib), d->lda);
 }
 
+/* ---- LU with partial pivoting ---------------------------------------- */
+
+/* The rows of block row b of the m x n matrix. */
+static int row_extent(const trn_solver_dense_desc *d, int b) {
+    const int rest = d->m - b * d->tile_nb;
+    return rest < d->tile_nb ? rest : d->tile_nb;
+}
+
+/* Panel k's width: block column k's, or fewer where the rows end (the last
+ * panel of a wide matrix). */
+static int panel_width(const trn_solver_dense_desc *d) {
+    const int r0 = d->tile_k * d->tile_nb, bk = extent(d, d->tile_k);
+    return d->m - r0 < bk ? d->m - r0 : bk;
+}
+
+/* LAPACK getrf of rows [k nb, m) of block column k; its pivots made
+ * global (1-based rows of the whole matrix, as LAPACK's getrf gives), its
+ * info (the first exactly zero pivot) recorded unless an earlier panel's
+ * was. */
+static void lu_panel_task(const trn_solver_dense_desc *d) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
+    int32_t *piv = d->ipiv + r0;
+    const lapack_int info = TRN_LAPACK4(d->type, getrf_work, LAPACK_COL_MAJOR, d->m - r0, pw,
+                                        at(d, r0, r0), d->lda, piv);
+    for (int r = 0; r < pw; r++)
+        piv[r] += r0;
+    if (info > 0 && get_info(d) == 0)
+        put_info(d, (int32_t)(r0 + info));
+}
+
+/* Panel k's row interchanges on block column j (LAPACK's laswp, in order);
+ * for j > k, then the block row's solve A_kj = L_kk^-1 A_kj. j = k: the
+ * columns of block column k past the panel (a wide matrix's last panel),
+ * which get both. */
+static void lu_row_task(const trn_solver_dense_desc *d, int j) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
+    const int tail = j == d->tile_k;
+    const int c0 = j * d->tile_nb + (tail ? pw : 0), bj = extent(d, j) - (tail ? pw : 0);
+    const size_t es = trn_dtype_size(d->type);
+    char tmp[32]; /* one element of any type */
+    for (int r = r0; r < r0 + pw; r++) {
+        const int p = d->ipiv[r] - 1;
+        if (p == r)
+            continue;
+        for (int c = c0; c < c0 + bj; c++) {
+            memcpy(tmp, at(d, r, c), es);
+            memcpy(at(d, r, c), at(d, p, c), es);
+            memcpy(at(d, p, c), tmp, es);
+        }
+    }
+    if (j >= d->tile_k)
+        trn_blas_trsm(d->type, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, pw, bj, 1.0,
+                      at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
+}
+
+/* A_ij -= A_ik A_kj. */
+static void lu_update_task(const trn_solver_dense_desc *d, int i, int j) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
+    const int ib = i * d->tile_nb, jb = j * d->tile_nb;
+    trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, row_extent(d, i), extent(d, j), pw, -1.0,
+                  at(d, ib, r0), d->lda, at(d, r0, jb), d->lda, 1.0, at(d, ib, jb), d->lda);
+}
+
 trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int nshards) {
-    if (d->fn == TRN_SOLVER_TILE_DIAG && d->tile_k == 0)
+    const int first =
+        d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL);
+    if (first)
         put_info(d, 0);
-    if (get_info(d) != 0)
+    const int cholesky = d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_PANEL ||
+                         d->fn == TRN_SOLVER_TILE_UPDATE;
+    if (cholesky && get_info(d) != 0)
         return TRN_KSTATUS_OK; /* an earlier diagonal tile failed: LAPACK stops there */
     size_t lo, hi;
     trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
@@ -130,6 +200,9 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int n
         case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
         case TRN_SOLVER_TILE_PANEL: panel_task(d, i); break;
         case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j); break;
+        case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
+        case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, j); break;
+        case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, i, j); break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
     }

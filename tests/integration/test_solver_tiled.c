@@ -1,5 +1,6 @@
 /*
- * test_solver_tiled.c — potrf on matrices big enough to be tiled
+ * test_solver_tiled.c — potrf and getrf (with pivoting) on matrices big
+ * enough to be tiled
  * (ops/solver_tile.h: n >= 4 tiles of 256), run as a task graph over every
  * core, through real trnscid daemons of 1 and 2 cores, in S, D, C and Z,
  * lower and upper (how a step's tasks are shared among 3 or more shards is
@@ -21,7 +22,12 @@
  *    tile gives info = its index, as potrf does; the op still succeeds;
  *  - the boundaries: n = 769 (4 tiles, the last one 1 wide) is tiled, n = 768
  *    (3 tiles) is not; both correct.
- * Matrices: Hermitian, strictly diagonally dominant with a positive
+ * getrf: square (S, D, C, Z), tall and wide (D): factors, pivots and info
+ * bitwise alike on 1 and 2 cores, the backward error of P A = L U within
+ * Higham's Thm 9.3 bound along a random vector (gamma_min(m,n) |L||U|), and
+ * an exactly zero column giving LAPACK's info (its index) while the
+ * factorisation goes on.
+ * Cholesky matrices: Hermitian, strictly diagonally dominant with a positive
  * diagonal, hence positive definite (Gershgorin); lda = n + 5.
  */
 #include <complex.h>
@@ -226,6 +232,133 @@ static void test_tiled_not_spd(void **state) {
         }
 }
 
+/* ---- LU with partial pivoting ---------------------------------------- */
+
+/* getrf of the m x n matrix h (ld) on the daemon at addr: the result, with
+ * the pivots in piv (min(m, n)) and *info. */
+static void *lu_on(const char *addr, ty t, int m, int n, int ld, const void *h, int *piv,
+                   int *info_out) {
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnsolverDnHandle_t handle;
+    assert_int_equal(trnsolverDnCreate(&handle), TRNSOLVER_STATUS_SUCCESS);
+    const size_t bytes = (size_t)ld * n * esize(t), pbytes = (size_t)(m < n ? m : n) * sizeof(int);
+    void *dev = NULL;
+    int *dpiv = NULL;
+    assert_int_equal(trnsciMalloc(&dev, bytes), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&dpiv, pbytes), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dev, h, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
+    int *info = st_info_alloc(1);
+    assert_int_equal(ST_CALL(t, getrf, handle, m, n, dev, ld, NULL, dpiv, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    *info_out = st_read_int(info);
+    void *got = malloc(bytes);
+    assert_non_null(got);
+    assert_int_equal(trnsciMemcpy(got, dev, bytes, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(piv, dpiv, pbytes, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(trnsciFree(dev), trnsciSuccess);
+    assert_int_equal(trnsciFree(dpiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroy(handle), TRNSOLVER_STATUS_SUCCESS);
+    trnsciDeviceReset();
+    return got;
+}
+
+/* Backward error of P A = L U along a random vector v in long double:
+ * |(P^T A) v - L (U v)| <= c gamma_mn |L| (|U| |v|) componentwise (Higham
+ * Thm 9.3; complex: 2 gamma_{mn+1}). */
+static void lu_probe(ty t, int m, int n, int ld, const void *h, const void *g, const int *piv) {
+    const int mn = m < n ? m : n;
+    const long double c = is_complex(t) ? 2.0L * st_gamma(t, mn + 1) : st_gamma(t, mn);
+    int *row = malloc((size_t)m * sizeof(int));
+    lcplx *v = malloc((size_t)n * sizeof(*v)), *w = malloc((size_t)mn * sizeof(*w));
+    long double *aw = malloc((size_t)mn * sizeof(*aw));
+    assert_true(row && v && w && aw);
+    for (int r = 0; r < m; r++)
+        row[r] = r;
+    for (int r = 0; r < mn; r++) {
+        assert_true(piv[r] >= r + 1 && piv[r] <= m);
+        const int p = piv[r] - 1, x = row[r];
+        row[r] = row[p];
+        row[p] = x;
+    }
+    for (int j = 0; j < n; j++)
+        v[j] = st_uniform();
+    for (int i = 0; i < mn; i++) {
+        lcplx x = 0;
+        long double ax = 0;
+        for (int j = i; j < n; j++) {
+            const lcplx e = get(t, g, (size_t)j * ld + i);
+            x += e * v[j];
+            ax += cabsl(e) * fabsl(creall(v[j]));
+        }
+        w[i] = x;
+        aw[i] = ax;
+    }
+    for (int i = 0; i < m; i++) {
+        lcplx lw = 0, pav = 0;
+        long double b = 0;
+        for (int l = 0; l <= (i < mn - 1 ? i : mn - 1); l++) {
+            const lcplx e = l == i ? 1.0L : get(t, g, (size_t)l * ld + i);
+            lw += e * w[l];
+            b += cabsl(e) * aw[l];
+        }
+        for (int j = 0; j < n; j++)
+            pav += get(t, h, (size_t)j * ld + row[i]) * v[j];
+        if (!(cabsl(pav - lw) <= c * b))
+            fail_msg("%s getrf %dx%d row %d: |r| = %Lg > %Lg", ty_name[t], m, n, i, cabsl(pav - lw),
+                     c * b);
+    }
+    free(row);
+    free(v);
+    free(w);
+    free(aw);
+}
+
+/* getrf of square, tall and wide matrices: factors, pivots and info
+ * bitwise alike on 1 and 2 cores, and within the backward-error bound; an
+ * exactly zero column gives its index as info. */
+static void test_tiled_lu(void **state) {
+    (void)state;
+    const int shapes[][2] = {{1300, 1300}, {1400, 800}, {800, 1400}};
+    for (int k = 0; k < 4; k++)
+        for (int q = 0; q < 3; q++) {
+            const ty t = all_types[k];
+            const int m = shapes[q][0], n = shapes[q][1], ld = m + 3, mn = m < n ? m : n;
+            if (q && t != TY_D)
+                continue; /* tall and wide: D only */
+            void *h = malloc((size_t)ld * n * esize(t));
+            assert_non_null(h);
+            st_rng = 0x51ed27u + (uint32_t)q;
+            for (size_t e = 0; e < (size_t)ld * n; e++)
+                put(t, h, e, is_complex(t) ? st_uniform() + I * st_uniform() : st_uniform());
+            if (q == 0 && t == TY_D) /* an exactly zero column: info = 701 */
+                for (int i = 0; i < m; i++)
+                    put(t, h, (size_t)700 * ld + i, 0);
+            int *piv[NDAEMONS], info[NDAEMONS];
+            void *got[NDAEMONS];
+            for (int d = 0; d < NDAEMONS; d++) {
+                piv[d] = malloc((size_t)mn * sizeof(int));
+                assert_non_null(piv[d]);
+                got[d] = lu_on(daemons[d].unix_addr, t, m, n, ld, h, piv[d], &info[d]);
+            }
+            assert_int_equal(info[0], q == 0 && t == TY_D ? 701 : 0);
+            for (int d = 1; d < NDAEMONS; d++) {
+                assert_int_equal(info[d], info[0]);
+                assert_memory_equal(piv[d], piv[0], (size_t)mn * sizeof(int));
+                if (memcmp(got[0], got[d], (size_t)ld * n * esize(t)) != 0)
+                    fail_msg("%s getrf %dx%d: the factors on %d cores differ from 1 core's",
+                             ty_name[t], m, n, d + 1);
+            }
+            if (info[0] == 0)
+                lu_probe(t, m, n, ld, h, got[0], piv[0]);
+            for (int d = 0; d < NDAEMONS; d++) {
+                free(got[d]);
+                free(piv[d]);
+            }
+            free(h);
+        }
+}
+
 int main(void) {
     const char *const one[] = {"--cores", "1", NULL}, *const two[] = {"--cores", "2", NULL};
     const char *const *args[NDAEMONS] = {one, two};
@@ -237,8 +370,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiled_factors),
         cmocka_unit_test(test_tiled_not_spd),
+        cmocka_unit_test(test_tiled_lu),
     };
-    int failed = cmocka_run_group_tests_name("tiled potrf", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("tiled potrf and getrf", tests, NULL, NULL);
     for (int d = 0; d < NDAEMONS; d++)
         failed += th_daemon_stop_checked(&daemons[d], "trnscid");
     st_report("solver_tiled");

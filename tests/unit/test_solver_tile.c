@@ -7,7 +7,12 @@
  *  - a step's tasks shared among 1 to 7 shards: the runs are contiguous,
  *    cover every task exactly once, and the scheduler gives a step as many
  *    shards as it has tasks, up to the workers;
- *  - the whole factorisation run step by step with every step cut into 1,
+ *  - LU with partial pivoting likewise (square, tall and wide): factors,
+ *    pivots and info bitwise alike for 1, 2, 3 and 5 shards, the backward
+ *    error of P A = L U within Higham's Thm 9.3 bound along random vectors,
+ *    |L| <= 1 (sqrt 2 for complex), and an exactly zero column giving
+ *    LAPACK's info;
+ *  - the whole Cholesky run step by step with every step cut into 1,
  *    2, 3 and 5 shards (each shard called in turn, forwards and backwards)
  *    gives bitwise the same factor, in S, D, C and Z, lower and upper, and
  *    the same factor as LAPACK's potrf to within the rounding of a
@@ -45,72 +50,123 @@ static double uniform(void) { /* [-1, 1) */
 }
 
 static trn_solver_dense_desc whole(int n, trn_dtype t, int lower, void *a, int lda, int32_t *info) {
-    return (trn_solver_dense_desc){.fn = TRN_SOLVER_POTRF,
-                                   .type = t,
-                                   .lower = lower,
-                                   .n = n,
-                                   .a = a,
-                                   .lda = lda,
-                                   .info = info,
-                                   .tile_nb = trn_tile_potrf_nb(n, t)};
+    trn_solver_dense_desc d = {.fn = TRN_SOLVER_POTRF,
+                               .type = t,
+                               .lower = lower,
+                               .n = n,
+                               .a = a,
+                               .lda = lda,
+                               .info = info};
+    d.tile_nb = trn_tile_nb(&d);
+    return d;
+}
+
+static trn_solver_dense_desc whole_lu(int m, int n, trn_dtype t, void *a, int lda, int32_t *ipiv,
+                                      int32_t *info) {
+    trn_solver_dense_desc d = {.fn = TRN_SOLVER_GETRF,
+                               .type = t,
+                               .m = m,
+                               .n = n,
+                               .a = a,
+                               .lda = lda,
+                               .ipiv = ipiv,
+                               .info = info};
+    d.tile_nb = trn_tile_nb(&d);
+    return d;
+}
+
+/* Runs every step of the tiled factorisation w, each cut into S shards
+ * (its tasks allowing) called one after the other, in order or backwards. */
+static void run_steps(const trn_solver_dense_desc *w, int S, int backwards) {
+    for (int s = 0; s < trn_tile_steps(w); s++) {
+        const trn_solver_dense_desc d = trn_tile_step(w, s);
+        const int tasks = (int)trn_tile_tasks(&d), shards = tasks < S ? tasks : S;
+        for (int k = 0; k < shards; k++)
+            assert_int_equal(trn_cpu_solver_dense(&d, NULL, backwards ? shards - 1 - k : k, shards),
+                             TRN_KSTATUS_OK);
+    }
+}
+
+/* The steps of w: each step's tasks name distinct tiles of the right
+ * region, the shard runs of 1 .. 7 shards cover them, the scheduler gives
+ * a step one shard a task up to the workers. Returns the flops of all steps. */
+static double check_steps(const trn_solver_dense_desc *w) {
+    const int lu = w->fn == TRN_SOLVER_GETRF;
+    const int Tr = trn_tile_count(lu ? w->m : w->n, 256), Tc = trn_tile_count(w->n, 256);
+    double flops = 0;
+    for (int s = 0; s < trn_tile_steps(w); s++) {
+        const trn_solver_dense_desc d = trn_tile_step(w, s);
+        const int k = d.tile_k;
+        const size_t n_tasks = trn_tile_tasks(&d);
+        assert_true(n_tasks > 0);
+        char *seen = calloc((size_t)Tr * Tc, 1);
+        assert_non_null(seen);
+        for (size_t t = 0; t < n_tasks; t++) {
+            int i, j;
+            trn_tile_task(&d, t, &i, &j);
+            assert_true(i >= 0 && i < Tr && j >= 0 && j < Tc);
+            switch (d.fn) {
+            case TRN_SOLVER_TILE_DIAG:
+            case TRN_SOLVER_TILE_LU_PANEL: assert_true(i == k && j == k); break;
+            case TRN_SOLVER_TILE_PANEL: assert_true(j == k && i > k); break;
+            case TRN_SOLVER_TILE_UPDATE: assert_true(j > k && i >= j); break;
+            case TRN_SOLVER_TILE_LU_ROW: assert_true(i == k); break; /* j = k: the tail */
+            case TRN_SOLVER_TILE_LU_UPDATE: assert_true(i > k && j > k); break;
+            default: fail_msg("step %d: fn %d", s, (int)d.fn);
+            }
+            assert_int_equal(seen[i * Tc + j]++, 0);
+        }
+        if (d.fn == TRN_SOLVER_TILE_UPDATE)
+            assert_int_equal(n_tasks, (size_t)(Tc - 1 - k) * (size_t)(Tc - k) / 2);
+        if (d.fn == TRN_SOLVER_TILE_LU_UPDATE)
+            assert_int_equal(n_tasks, (size_t)(Tr - 1 - k) * (size_t)(Tc - 1 - k));
+        free(seen);
+        for (int S = 1; S <= 7; S++) {
+            size_t next = 0;
+            for (int sh = 0; sh < S; sh++) {
+                size_t lo, hi;
+                trn_tile_shard_tasks(&d, sh, S, &lo, &hi);
+                assert_int_equal(lo, next);
+                assert_true(hi >= lo);
+                next = hi;
+            }
+            assert_int_equal(next, n_tasks);
+        }
+        const trn_op_desc op = {.kind = TRN_OP_SOLVER_DENSE, .u.solver_dense = d};
+        assert_int_equal(trn_sched_shard_count(&op, 3), n_tasks < 3 ? (int)n_tasks : 3);
+        assert_int_equal(trn_sched_shard_count(&op, 1), 1);
+        flops += trn_tile_step_flops(&d);
+    }
+    return flops;
 }
 
 static void test_graph(void **state) {
     (void)state;
-    assert_int_equal(trn_tile_potrf_nb(768, TRN_DTYPE_R64F), 0);
-    assert_int_equal(trn_tile_potrf_nb(769, TRN_DTYPE_R64F), 256);
-    assert_int_equal(trn_tile_potrf_nb(100000, TRN_DTYPE_C64F), 256);
+    assert_int_equal(whole(768, TRN_DTYPE_R64F, 1, NULL, 768, NULL).tile_nb, 0);
+    assert_int_equal(whole(769, TRN_DTYPE_R64F, 1, NULL, 769, NULL).tile_nb, 256);
+    assert_int_equal(whole(100000, TRN_DTYPE_C64F, 0, NULL, 100000, NULL).tile_nb, 256);
+    int32_t piv;
+    assert_int_equal(whole_lu(5000, 768, TRN_DTYPE_R64F, NULL, 5000, &piv, NULL).tile_nb, 0);
+    assert_int_equal(whole_lu(769, 5000, TRN_DTYPE_R64F, NULL, 769, &piv, NULL).tile_nb, 256);
+    /* Without pivoting getrf stays one call. */
+    assert_int_equal(whole_lu(5000, 5000, TRN_DTYPE_R64F, NULL, 5000, NULL, NULL).tile_nb, 0);
     for (int n = 769; n <= 3000; n += 331) {
         const trn_solver_dense_desc w = whole(n, TRN_DTYPE_R64F, 1, NULL, n, NULL);
-        const int T = trn_tile_count(n, 256), steps = trn_tile_potrf_steps(&w);
-        assert_int_equal(steps, 3 * T - 2);
-        double flops = 0;
-        for (int s = 0; s < steps; s++) {
-            const trn_solver_dense_desc d = trn_tile_potrf_step(&w, s);
-            assert_int_equal(d.tile_k, s / 3);
-            const size_t n_tasks = trn_tile_tasks(&d);
-            /* Every tile of the step exactly once. */
-            char *seen = calloc((size_t)T * T, 1);
-            assert_non_null(seen);
-            for (size_t t = 0; t < n_tasks; t++) {
-                int i, j;
-                trn_tile_task(&d, t, &i, &j);
-                assert_true(j <= i && i < T);
-                if (d.fn == TRN_SOLVER_TILE_DIAG)
-                    assert_true(i == d.tile_k && j == d.tile_k);
-                else if (d.fn == TRN_SOLVER_TILE_PANEL)
-                    assert_true(j == d.tile_k && i > d.tile_k);
-                else
-                    assert_true(j > d.tile_k);
-                assert_int_equal(seen[i * T + j]++, 0);
-            }
-            if (d.fn == TRN_SOLVER_TILE_UPDATE) {
-                const size_t r = (size_t)(T - 1 - d.tile_k);
-                assert_int_equal(n_tasks, r * (r + 1) / 2);
-            }
-            free(seen);
-            /* Runs of 1 .. 7 shards: contiguous, covering, disjoint. */
-            for (int S = 1; S <= 7; S++) {
-                size_t next = 0;
-                for (int sh = 0; sh < S; sh++) {
-                    size_t lo, hi;
-                    trn_tile_shard_tasks(&d, sh, S, &lo, &hi);
-                    assert_int_equal(lo, next);
-                    assert_true(hi >= lo);
-                    next = hi;
-                }
-                assert_int_equal(next, n_tasks);
-            }
-            /* The scheduler: one shard a task, up to the workers. */
-            const trn_op_desc op = {.kind = TRN_OP_SOLVER_DENSE, .u.solver_dense = d};
-            const int want3 = n_tasks < 3 ? (int)n_tasks : 3;
-            assert_int_equal(trn_sched_shard_count(&op, 3), want3 ? want3 : 1);
-            assert_int_equal(trn_sched_shard_count(&op, 1), 1);
-            flops += trn_tile_step_flops(&d);
-        }
+        assert_int_equal(trn_tile_steps(&w), 3 * trn_tile_count(n, 256) - 2);
         /* The steps' flops add up to potrf's n^3/3 + lower-order terms. */
-        const double n3 = (double)n * n * n / 3.0;
-        assert_true(flops > 0.99 * n3 && flops < 1.0 * n3 + 2.0 * (double)n * n * 256);
+        const double flops = check_steps(&w), n3 = (double)n * n * n / 3.0;
+        assert_true(flops > 0.99 * n3 && flops < n3 + 2.0 * (double)n * n * 256);
+    }
+    const int shapes[][2] = {{769, 769}, {1100, 1100}, {2000, 900}, {900, 2000}, {1024, 1024}};
+    for (size_t q = 0; q < sizeof(shapes) / sizeof(shapes[0]); q++) {
+        const int m = shapes[q][0], n = shapes[q][1], mn = m < n ? m : n;
+        const trn_solver_dense_desc w = whole_lu(m, n, TRN_DTYPE_R64F, NULL, m, &piv, NULL);
+        /* LU's flops: 2 (m n mn - (m + n) mn^2 / 2 + mn^3 / 3), up to
+         * lower-order terms. */
+        const double f = 2.0 * ((double)m * n * mn - (double)(m + n) * mn * mn / 2.0 +
+                                (double)mn * mn * mn / 3.0);
+        const double flops = check_steps(&w);
+        assert_true(flops > 0.98 * f && flops < f + 4.0 * (double)m * n * 256);
     }
 }
 
@@ -133,8 +189,8 @@ static void set_elem(trn_dtype t, void *a, size_t i, double complex v) {
     }
 }
 
-/* Runs the tiled factorisation of a (a copy is factored and returned)
- * with every step cut into S shards, called in order or backwards. */
+/* Runs the tiled Cholesky of a (a copy is factored and returned) with
+ * every step cut into S shards, called in order or backwards. */
 static void *factor(trn_dtype t, int n, int lda, int lower, const void *a, int S, int backwards) {
     const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
     void *m = malloc(bytes);
@@ -142,13 +198,7 @@ static void *factor(trn_dtype t, int n, int lda, int lower, const void *a, int S
     memcpy(m, a, bytes);
     int32_t info = -1;
     const trn_solver_dense_desc w = whole(n, t, lower, m, lda, &info);
-    for (int s = 0; s < trn_tile_potrf_steps(&w); s++) {
-        const trn_solver_dense_desc d = trn_tile_potrf_step(&w, s);
-        const int shards = d.fn == TRN_SOLVER_TILE_DIAG ? 1 : S;
-        for (int k = 0; k < shards; k++)
-            assert_int_equal(trn_cpu_solver_dense(&d, NULL, backwards ? shards - 1 - k : k, shards),
-                             TRN_KSTATUS_OK);
-    }
+    run_steps(&w, S, backwards);
     assert_int_equal(info, 0);
     return m;
 }
@@ -212,11 +262,145 @@ static void test_kernel(void **state) {
         }
 }
 
+/* The tiled LU of a (copied) with steps cut into S shards; the factors,
+ * pivots and info come back in *fac, piv, *info. */
+static void *lu(trn_dtype t, int m, int n, int lda, const void *a, int S, int back, int32_t *piv,
+                int32_t *info) {
+    const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+    void *f = malloc(bytes);
+    assert_non_null(f);
+    memcpy(f, a, bytes);
+    *info = -1;
+    const trn_solver_dense_desc w = whole_lu(m, n, t, f, lda, piv, info);
+    assert_int_equal(w.tile_nb, 256);
+    run_steps(&w, S, back);
+    return f;
+}
+
+/* Backward error of P A = L U along three random vectors, in long double:
+ * |(P^T A) v - L (U v)| <= c gamma_mn |L| (|U| |v|) componentwise (Higham
+ * Thm 9.3; c = 1 real, 2 complex with gamma_{mn+1}). Also |L_ij| <= 1. */
+static void check_lu(trn_dtype t, int m, int n, int lda, const void *a, const void *f,
+                     const int32_t *piv) {
+    const int mn = m < n ? m : n;
+    const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+    const long double u = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 0x1p-24L : 0x1p-53L;
+    const long double k = cx ? mn + 1 : mn, c = (cx ? 2.0L : 1.0L) * k * u / (1.0L - k * u);
+    int *row = malloc((size_t)m * sizeof(int)); /* row r of P^T A is A's row row[r] */
+    long double complex *v = malloc((size_t)n * sizeof(*v)), *w = malloc((size_t)mn * sizeof(*w));
+    long double *av = malloc((size_t)n * sizeof(*av)), *aw = malloc((size_t)mn * sizeof(*aw));
+    assert_true(row && v && w && av && aw);
+    for (int r = 0; r < m; r++)
+        row[r] = r;
+    for (int r = 0; r < mn; r++) {
+        assert_true(piv[r] >= r + 1 && piv[r] <= m);
+        const int p = piv[r] - 1, x = row[r];
+        row[r] = row[p];
+        row[p] = x;
+    }
+    /* Complex pivots are chosen by |re| + |im| (LAPACK's icamax), which
+     * bounds |L_ij| by sqrt(2) (one rounding of the division beyond). */
+    const double lmax = (cx ? sqrt(2.0) : 1.0) * (1.0 + 4.0 * (double)u);
+    for (int j = 0; j < mn; j++)
+        for (int i = j + 1; i < m; i++)
+            if (!(cabs(elem(t, f, (size_t)j * lda + i)) <= lmax))
+                fail_msg("LU type %d: |L(%d, %d)| = %g > %g", (int)t, i, j,
+                         cabs(elem(t, f, (size_t)j * lda + i)), lmax);
+    for (int rep = 0; rep < 3; rep++) {
+        for (int j = 0; j < n; j++) {
+            v[j] = uniform();
+            av[j] = fabsl(creall(v[j]));
+        }
+        for (int i = 0; i < mn; i++) { /* w = U v, aw = |U| |v| */
+            long double complex x = 0;
+            long double ax = 0;
+            for (int j = i; j < n; j++) {
+                const long double complex e = elem(t, f, (size_t)j * lda + i);
+                x += e * v[j];
+                ax += cabsl(e) * av[j];
+            }
+            w[i] = x;
+            aw[i] = ax;
+        }
+        for (int i = 0; i < m; i++) {
+            long double complex lw = 0, pav = 0;
+            long double b = 0;
+            for (int l = 0; l <= (i < mn - 1 ? i : mn - 1); l++) {
+                const long double complex e = l == i ? 1.0L : elem(t, f, (size_t)l * lda + i);
+                lw += e * w[l];
+                b += cabsl(e) * aw[l];
+            }
+            for (int j = 0; j < n; j++)
+                pav += elem(t, a, (size_t)j * lda + row[i]) * v[j];
+            if (!(cabsl(pav - lw) <= c * b))
+                fail_msg("LU type %d %dx%d row %d: |r| = %Lg > %Lg", (int)t, m, n, i,
+                         cabsl(pav - lw), c * b);
+        }
+    }
+    free(row);
+    free(v);
+    free(w);
+    free(av);
+    free(aw);
+}
+
+static void test_lu(void **state) {
+    (void)state;
+    const trn_dtype types[] = {TRN_DTYPE_R32F, TRN_DTYPE_R64F, TRN_DTYPE_C32F, TRN_DTYPE_C64F};
+    const int shapes[][2] = {{1100, 1100}, {1500, 900}, {900, 1500}};
+    for (int ti = 0; ti < 4; ti++)
+        for (int q = 0; q < 3; q++) {
+            const trn_dtype t = types[ti];
+            const int m = shapes[q][0], n = shapes[q][1], lda = m + 2, mn = m < n ? m : n;
+            const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+            void *a = malloc(bytes);
+            int32_t *piv1 = malloc((size_t)mn * sizeof(int32_t)),
+                    *pivs = malloc((size_t)mn * sizeof(int32_t));
+            assert_true(a && piv1 && pivs);
+            const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+            for (size_t e = 0; e < (size_t)lda * n; e++)
+                set_elem(t, a, e, cx ? uniform() + I * uniform() : uniform());
+            int32_t info1, infos;
+            void *one = lu(t, m, n, lda, a, 1, 0, piv1, &info1);
+            assert_int_equal(info1, 0);
+            const int shard_counts[] = {2, 3, 5};
+            for (int k = 0; k < 3; k++) {
+                void *f = lu(t, m, n, lda, a, shard_counts[k], k == 1, pivs, &infos);
+                assert_memory_equal(one, f, bytes);
+                assert_memory_equal(piv1, pivs, (size_t)mn * sizeof(int32_t));
+                assert_int_equal(infos, info1);
+                free(f);
+            }
+            check_lu(t, m, n, lda, a, one, piv1);
+            free(one);
+            free(a);
+            free(piv1);
+            free(pivs);
+        }
+    /* An exactly zero column: info is its 1-based index, LAPACK's, and the
+     * factorisation goes on. */
+    const int n = 1100;
+    double *a = malloc((size_t)n * n * sizeof(double));
+    int32_t *piv = malloc((size_t)n * sizeof(int32_t));
+    assert_true(a && piv);
+    for (size_t e = 0; e < (size_t)n * n; e++)
+        a[e] = uniform();
+    memset(a + (size_t)600 * n, 0, (size_t)n * sizeof(double));
+    for (int S = 1; S <= 3; S += 2) {
+        int32_t info;
+        free(lu(TRN_DTYPE_R64F, n, n, n, a, S, 0, piv, &info));
+        assert_int_equal(info, 601);
+    }
+    free(a);
+    free(piv);
+}
+
 int main(void) {
     openblas_set_num_threads(1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_graph),
         cmocka_unit_test(test_kernel),
+        cmocka_unit_test(test_lu),
     };
     return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }
