@@ -18,7 +18,9 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_TILE_LU_ROW:
     case TRN_SOLVER_TILE_LU_UPDATE: return "getrf";
     case TRN_SOLVER_GETRS: return "getrs";
-    case TRN_SOLVER_GEQRF: return "geqrf";
+    case TRN_SOLVER_GEQRF:
+    case TRN_SOLVER_TILE_QR_PANEL: /* a tiled geqrf's steps */
+    case TRN_SOLVER_TILE_QR_UPDATE: return "geqrf";
     case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";
     case TRN_SOLVER_ORMQR: return cx ? "unmqr" : "ormqr";
     case TRN_SOLVER_SYTRF: return "sytrf";

@@ -51,6 +51,8 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_LU_PANEL = 203,
     TRN_SOLVER_TILE_LU_ROW = 204,
     TRN_SOLVER_TILE_LU_UPDATE = 205,
+    TRN_SOLVER_TILE_QR_PANEL = 206,
+    TRN_SOLVER_TILE_QR_UPDATE = 207,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an

@@ -19,7 +19,9 @@ int trn_tile_fn(trn_solver_fn fn) {
     case TRN_SOLVER_TILE_UPDATE:
     case TRN_SOLVER_TILE_LU_PANEL:
     case TRN_SOLVER_TILE_LU_ROW:
-    case TRN_SOLVER_TILE_LU_UPDATE: return 1;
+    case TRN_SOLVER_TILE_LU_UPDATE:
+    case TRN_SOLVER_TILE_QR_PANEL:
+    case TRN_SOLVER_TILE_QR_UPDATE: return 1;
     default: return 0;
     }
 }
@@ -36,15 +38,21 @@ int trn_tile_nb(const trn_solver_dense_desc *d) {
     int len = 0;
     if (d->fn == TRN_SOLVER_POTRF)
         len = d->n;
-    else if (d->fn == TRN_SOLVER_GETRF && d->ipiv)
+    else if ((d->fn == TRN_SOLVER_GETRF && d->ipiv) || d->fn == TRN_SOLVER_GEQRF)
         len = min_int(d->m, d->n);
     return trn_tile_count(len, TILE_NB) >= TRN_TILE_MIN_TILES ? TILE_NB : 0;
 }
 
 /* Block rows and columns, and panels (LU). */
+static int is_qr(const trn_solver_dense_desc *d) {
+    return d->fn == TRN_SOLVER_GEQRF || d->fn == TRN_SOLVER_TILE_QR_PANEL ||
+           d->fn == TRN_SOLVER_TILE_QR_UPDATE;
+}
+
+/* LU or QR: m x n, panels of block columns (Cholesky: n x n). */
 static int is_lu(const trn_solver_dense_desc *d) {
     return d->fn == TRN_SOLVER_GETRF || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
-           d->fn == TRN_SOLVER_TILE_LU_ROW || d->fn == TRN_SOLVER_TILE_LU_UPDATE;
+           d->fn == TRN_SOLVER_TILE_LU_ROW || d->fn == TRN_SOLVER_TILE_LU_UPDATE || is_qr(d);
 }
 
 static int rows_t(const trn_solver_dense_desc *d) {
@@ -74,6 +82,8 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
     case TRN_SOLVER_TILE_LU_ROW: return (size_t)cols_t(d) - 1 + (size_t)lu_tail(d);
     case TRN_SOLVER_TILE_LU_UPDATE: return R * C;
+    case TRN_SOLVER_TILE_QR_PANEL: return 1;
+    case TRN_SOLVER_TILE_QR_UPDATE: return C + (size_t)lu_tail(d);
     default: return 0;
     }
 }
@@ -85,9 +95,11 @@ static int steps_of_k(const trn_solver_dense_desc *whole, int k, trn_solver_fn f
                                           TRN_SOLVER_TILE_UPDATE};
     static const trn_solver_fn lu[3] = {TRN_SOLVER_TILE_LU_PANEL, TRN_SOLVER_TILE_LU_ROW,
                                         TRN_SOLVER_TILE_LU_UPDATE};
-    const trn_solver_fn *all = is_lu(whole) ? lu : chol;
+    static const trn_solver_fn qr[2] = {TRN_SOLVER_TILE_QR_PANEL, TRN_SOLVER_TILE_QR_UPDATE};
+    const trn_solver_fn *all = is_qr(whole) ? qr : is_lu(whole) ? lu : chol;
+    const int count = is_qr(whole) ? 2 : 3;
     int n = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < count; i++) {
         trn_solver_dense_desc d = *whole;
         d.tile_nb = trn_tile_nb(whole);
         d.tile_k = k;
@@ -137,7 +149,12 @@ void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
     const size_t R = (size_t)(rows_t(d) - 1 - k);
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG:
-    case TRN_SOLVER_TILE_LU_PANEL: *i = *j = k; return;
+    case TRN_SOLVER_TILE_LU_PANEL:
+    case TRN_SOLVER_TILE_QR_PANEL: *i = *j = k; return;
+    case TRN_SOLVER_TILE_QR_UPDATE: /* block columns right of k, then the tail */
+        *i = k;
+        *j = k + 1 + (int)t < T ? k + 1 + (int)t : k;
+        return;
     case TRN_SOLVER_TILE_PANEL:
         *i = k + 1 + (int)t;
         *j = k;
@@ -185,6 +202,9 @@ static double task_flops(const trn_solver_dense_desc *d, int i, int j) {
     case TRN_SOLVER_TILE_LU_ROW: /* trsm (the tail: of its columns past the panel); swaps */
         return cx * (j > k ? pw * pw * bj : j == k ? pw * pw * (bk - pw) : pw * bj);
     case TRN_SOLVER_TILE_LU_UPDATE: return cx * 2.0 * bi * bj * pw;
+    case TRN_SOLVER_TILE_QR_PANEL: return cx * (2.0 * ph * pw * pw - 2.0 * pw * pw * pw / 3.0);
+    case TRN_SOLVER_TILE_QR_UPDATE: /* ormqr of the panel's reflectors (the tail: past it) */
+        return cx * 4.0 * ph * pw * (j == k ? bk - pw : bj);
     default: return 0.0;
     }
 }

@@ -127,7 +127,8 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
                                  int nshards);
 /* One shard of a step of a tiled factorisation (ops/solver_tile.h): its run
  * of the step's tile tasks. */
-trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int nshards);
+trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                int nshards);
 trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards);

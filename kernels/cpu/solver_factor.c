@@ -291,7 +291,7 @@ static trn_kstatus potri(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_i
 trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                  int nshards) {
     if (trn_tile_fn(d->fn))
-        return trn_cpu_solver_tile(d, shard, nshards); /* a step of a tiled factorisation */
+        return trn_cpu_solver_tile(d, msg, shard, nshards); /* a step of a tiled factorisation */
     const trn_dtype t = d->type;
     const char uplo = d->lower ? 'L' : 'U';
     const char trans = d->trans == TRN_TRANS_N ? 'N' : d->trans == TRN_TRANS_T ? 'T' : 'C';

@@ -1,8 +1,9 @@
 /*
  * solver_tile.c — the tile tasks of a tiled factorisation's step
- * (ops/solver_tile.h) on the CPU: LAPACK potrf on a diagonal tile or getrf
- * on an LU panel, row interchanges, CBLAS trsm, syrk/herk and gemm on the
- * others, each single-threaded on the shard's worker. A shard runs the contiguous run of its step's
+ * (ops/solver_tile.h) on the CPU: LAPACK potrf on a diagonal tile, getrf
+ * or geqrf on a panel, row interchanges, CBLAS trsm, syrk/herk and gemm,
+ * LAPACK ormqr/unmqr on the others, each single-threaded on the shard's
+ * worker. A shard runs the contiguous run of its step's
  * tasks that trn_tile_shard_tasks gives it; every task writes its own tile.
  *
  * devInfo: the first step sets it to 0. Cholesky: a diagonal task that
@@ -182,9 +183,65 @@ static void lu_update_task(const trn_solver_dense_desc *d, int i, int j) {
                   at(d, ib, r0), d->lda, at(d, r0, jb), d->lda, 1.0, at(d, ib, jb), d->lda);
 }
 
-trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int nshards) {
+/* ---- QR ---------------------------------------------------------------- */
+
+/* LAPACK's geqrf of panel k (rows [k nb, m), its width) into tau[k nb ..]
+ * (nc = 0), or its reflectors applied from the left (Q^H C) to columns
+ * [c0, c0 + nc) of those rows: a workspace query, then the call. */
+static trn_kstatus qr_call(const trn_solver_dense_desc *d, trn_kmsg *msg, int c0, int nc) {
+    const trn_dtype t = d->type;
+    const int r0 = d->tile_k * d->tile_nb, h = d->m - r0, pw = panel_width(d);
+    const char trans = is_complex(t) ? 'C' : 'T';
+    void *v = at(d, r0, r0), *c = at(d, r0, c0);
+    void *tau = (char *)d->tau + (size_t)r0 * trn_dtype_size(t);
+    trn_lapack_query q;
+    memset(&q, 0, sizeof(q));
+    lapack_int rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        void *work = &q;
+        lapack_int lwork = -1;
+        if (pass == 1) {
+            lwork = trn_lapack_lwork(t, &q);
+            work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
+            if (!work)
+                return trn_kmsg_no_memory(msg, 0, (size_t)lwork * trn_dtype_size(t),
+                                          "the LAPACK workspace of a geqrf tile (lwork %d)",
+                                          (int)lwork);
+        }
+        if (nc == 0)
+            rc = TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, h, pw, v, d->lda, tau, work, lwork);
+        else
+            rc = TRN_BY_TYPE(t,
+                             TRN_LIB(LAPACKE_sormqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                             TRN_LIB(LAPACKE_dormqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                             TRN_LIB(LAPACKE_cunmqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                             TRN_LIB(LAPACKE_zunmqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork));
+        if (pass == 1)
+            trn_solver_ws_put(work, (size_t)lwork * trn_dtype_size(t));
+    }
+    if (rc == 0)
+        return TRN_KSTATUS_OK;
+    trn_kmsg_post(msg, 0, 0, "geqrf tile: LAPACK returned %d", (int)rc);
+    return TRN_KSTATUS_FAILED;
+}
+
+/* Q_k^H applied to block column j (j = k: its columns past the panel). */
+static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int j) {
+    const int pw = panel_width(d);
+    if (j == d->tile_k)
+        return qr_call(d, msg, j * d->tile_nb + pw, extent(d, j) - pw);
+    return qr_call(d, msg, j * d->tile_nb, extent(d, j));
+}
+
+trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                int nshards) {
     const int first =
-        d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL);
+        d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
+                           d->fn == TRN_SOLVER_TILE_QR_PANEL);
     if (first)
         put_info(d, 0);
     const int cholesky = d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_PANEL ||
@@ -193,7 +250,8 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int n
         return TRN_KSTATUS_OK; /* an earlier diagonal tile failed: LAPACK stops there */
     size_t lo, hi;
     trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
-    for (size_t t = lo; t < hi; t++) {
+    trn_kstatus k = TRN_KSTATUS_OK;
+    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++) {
         int i, j;
         trn_tile_task(d, t, &i, &j);
         switch (d->fn) {
@@ -203,8 +261,10 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, int shard, int n
         case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
         case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, j); break;
         case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, i, j); break;
+        case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
+        case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, j); break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
     }
-    return TRN_KSTATUS_OK;
+    return k;
 }

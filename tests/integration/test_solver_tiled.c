@@ -1,6 +1,6 @@
 /*
- * test_solver_tiled.c — potrf and getrf (with pivoting) on matrices big
- * enough to be tiled
+ * test_solver_tiled.c — potrf, getrf (with pivoting) and geqrf on matrices
+ * big enough to be tiled
  * (ops/solver_tile.h: n >= 4 tiles of 256), run as a task graph over every
  * core, through real trnscid daemons of 1 and 2 cores, in S, D, C and Z,
  * lower and upper (how a step's tasks are shared among 3 or more shards is
@@ -27,6 +27,8 @@
  * Higham's Thm 9.3 bound along a random vector (gamma_min(m,n) |L||U|), and
  * an exactly zero column giving LAPACK's info (its index) while the
  * factorisation goes on.
+ * geqrf: square (S, D, C, Z), tall and wide (D): factors and tau bitwise
+ * alike on 1 and 2 cores, and R keeping every column's norm (Q unitary).
  * Cholesky matrices: Hermitian, strictly diagonally dominant with a positive
  * diagonal, hence positive definite (Gershgorin); lda = n + 5.
  */
@@ -359,6 +361,90 @@ static void test_tiled_lu(void **state) {
         }
 }
 
+/* ---- QR ----------------------------------------------------------------- */
+
+/* geqrf on the daemon at addr: the factors, with tau (min(m, n)). */
+static void *qr_on(const char *addr, ty t, int m, int n, int ld, const void *h, void *tau) {
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnsolverDnHandle_t handle;
+    assert_int_equal(trnsolverDnCreate(&handle), TRNSOLVER_STATUS_SUCCESS);
+    const size_t bytes = (size_t)ld * n * esize(t), tbytes = (size_t)(m < n ? m : n) * esize(t);
+    void *dev = NULL, *dtau = NULL;
+    assert_int_equal(trnsciMalloc(&dev, bytes), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&dtau, tbytes), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dev, h, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
+    int *info = st_info_alloc(1);
+    int lwork = 0;
+    assert_int_equal(ST_CALL(t, geqrf_bufferSize, handle, m, n, dev, ld, &lwork),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(ST_CALL(t, geqrf, handle, m, n, dev, ld, dtau, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    void *got = malloc(bytes);
+    assert_non_null(got);
+    assert_int_equal(trnsciMemcpy(got, dev, bytes, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(tau, dtau, tbytes, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(trnsciFree(dev), trnsciSuccess);
+    assert_int_equal(trnsciFree(dtau), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroy(handle), TRNSOLVER_STATUS_SUCCESS);
+    trnsciDeviceReset();
+    return got;
+}
+
+/* geqrf of square (S, D, C, Z), tall and wide (D) matrices: factors and
+ * tau bitwise alike on 1 and 2 cores, and R (A's upper triangle after the
+ * call) with |R| reproducing A's column norms: for every column j,
+ * sum_i<=j |R_ij|^2 = ||A_j||^2 to within c m u ||A_j||^2 (Q is unitary;
+ * Higham Thm 19.4), which a wrong reflector or a missed update breaks. */
+static void test_tiled_qr(void **state) {
+    (void)state;
+    const int shapes[][2] = {{1300, 1300}, {1400, 800}, {800, 1400}};
+    for (int k = 0; k < 4; k++)
+        for (int q = 0; q < 3; q++) {
+            const ty t = all_types[k];
+            if (q && t != TY_D)
+                continue;
+            const int m = shapes[q][0], n = shapes[q][1], ld = m + 3, mn = m < n ? m : n;
+            void *h = malloc((size_t)ld * n * esize(t));
+            assert_non_null(h);
+            st_rng = 0x7e57u + (uint32_t)q;
+            for (size_t e = 0; e < (size_t)ld * n; e++)
+                put(t, h, e, is_complex(t) ? st_uniform() + I * st_uniform() : st_uniform());
+            void *tau[NDAEMONS], *got[NDAEMONS];
+            for (int d = 0; d < NDAEMONS; d++) {
+                tau[d] = malloc((size_t)mn * esize(t));
+                assert_non_null(tau[d]);
+                got[d] = qr_on(daemons[d].unix_addr, t, m, n, ld, h, tau[d]);
+            }
+            for (int d = 1; d < NDAEMONS; d++) {
+                assert_memory_equal(tau[d], tau[0], (size_t)mn * esize(t));
+                if (memcmp(got[0], got[d], (size_t)ld * n * esize(t)) != 0)
+                    fail_msg("%s geqrf %dx%d: the factors on %d cores differ from 1 core's",
+                             ty_name[t], m, n, d + 1);
+            }
+            const long double c = 8.0L * m * st_u(t) * (is_complex(t) ? 2.0L : 1.0L);
+            for (int j = 0; j < n; j++) {
+                long double an = 0, rn = 0;
+                for (int i = 0; i < m; i++) {
+                    an += creall(get(t, h, (size_t)j * ld + i) *
+                                 conjl(get(t, h, (size_t)j * ld + i)));
+                    if (i <= j)
+                        rn += creall(get(t, got[0], (size_t)j * ld + i) *
+                                     conjl(get(t, got[0], (size_t)j * ld + i)));
+                }
+                if (!(fabsl(an - rn) <= c * an))
+                    fail_msg("%s geqrf %dx%d column %d: ||R_j||^2 = %Lg, ||A_j||^2 = %Lg",
+                             ty_name[t], m, n, j, rn, an);
+            }
+            for (int d = 0; d < NDAEMONS; d++) {
+                free(got[d]);
+                free(tau[d]);
+            }
+            free(h);
+        }
+}
+
 int main(void) {
     const char *const one[] = {"--cores", "1", NULL}, *const two[] = {"--cores", "2", NULL};
     const char *const *args[NDAEMONS] = {one, two};
@@ -371,8 +457,9 @@ int main(void) {
         cmocka_unit_test(test_tiled_factors),
         cmocka_unit_test(test_tiled_not_spd),
         cmocka_unit_test(test_tiled_lu),
+        cmocka_unit_test(test_tiled_qr),
     };
-    int failed = cmocka_run_group_tests_name("tiled potrf and getrf", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("tiled potrf, getrf and geqrf", tests, NULL, NULL);
     for (int d = 0; d < NDAEMONS; d++)
         failed += th_daemon_stop_checked(&daemons[d], "trnscid");
     st_report("solver_tiled");

@@ -12,6 +12,9 @@
  *    error of P A = L U within Higham's Thm 9.3 bound along random vectors,
  *    |L| <= 1 (sqrt 2 for complex), and an exactly zero column giving
  *    LAPACK's info;
+ *  - QR (geqrf) likewise: factors and tau bitwise alike for 1, 2, 3 and 5
+ *    shards, and LAPACK's geqrf's (the same reflectors) to within the
+ *    rounding of another blocking;
  *  - the whole Cholesky run step by step with every step cut into 1,
  *    2, 3 and 5 shards (each shard called in turn, forwards and backwards)
  *    gives bitwise the same factor, in S, D, C and Z, lower and upper, and
@@ -395,12 +398,95 @@ static void test_lu(void **state) {
     free(piv);
 }
 
+/* QR: the tiled geqrf of a with steps cut into S shards (factors and tau
+ * returned). */
+static void *qr(trn_dtype t, int m, int n, int lda, const void *a, int S, int back, void *tau) {
+    const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+    void *f = malloc(bytes);
+    assert_non_null(f);
+    memcpy(f, a, bytes);
+    int32_t info = -1;
+    trn_solver_dense_desc w = {
+        .fn = TRN_SOLVER_GEQRF, .type = t, .m = m, .n = n, .a = f, .lda = lda, .tau = tau};
+    w.info = &info;
+    w.tile_nb = trn_tile_nb(&w);
+    assert_int_equal(w.tile_nb, 256);
+    run_steps(&w, S, back);
+    assert_int_equal(info, 0);
+    return f;
+}
+
+/* geqrf tiled: factors and tau bitwise alike for 1, 2, 3 and 5 shards, and
+ * equal to LAPACK's geqrf (the same Householder reflectors, computed with
+ * another blocking) to within c m u max|A| elementwise (A has condition
+ * number of a random matrix, ~1e2 here). */
+static void test_qr(void **state) {
+    (void)state;
+    const trn_dtype types[] = {TRN_DTYPE_R32F, TRN_DTYPE_R64F, TRN_DTYPE_C32F, TRN_DTYPE_C64F};
+    const int shapes[][2] = {{1100, 1100}, {1500, 900}, {900, 1500}};
+    for (int ti = 0; ti < 4; ti++)
+        for (int q = 0; q < 3; q++) {
+            const trn_dtype t = types[ti];
+            const int m = shapes[q][0], n = shapes[q][1], lda = m + 2, mn = m < n ? m : n;
+            const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+            const double u = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 0x1p-24 : 0x1p-53;
+            const size_t es = trn_dtype_size(t), bytes = (size_t)lda * n * es;
+            void *a = malloc(bytes), *tau1 = malloc((size_t)mn * es),
+                 *taus = malloc((size_t)mn * es), *ref = malloc(bytes),
+                 *rtau = malloc((size_t)mn * es);
+            assert_true(a && tau1 && taus && ref && rtau);
+            for (size_t e = 0; e < (size_t)lda * n; e++)
+                set_elem(t, a, e, cx ? uniform() + I * uniform() : uniform());
+            void *one = qr(t, m, n, lda, a, 1, 0, tau1);
+            const int shard_counts[] = {2, 3, 5};
+            for (int k = 0; k < 3; k++) {
+                void *f = qr(t, m, n, lda, a, shard_counts[k], k == 2, taus);
+                assert_memory_equal(one, f, bytes);
+                assert_memory_equal(tau1, taus, (size_t)mn * es);
+                free(f);
+            }
+            memcpy(ref, a, bytes);
+            const lapack_int info =
+                t == TRN_DTYPE_R32F   ? LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
+                : t == TRN_DTYPE_R64F ? LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
+                : t == TRN_DTYPE_C32F ? LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
+                                      : LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau);
+            assert_int_equal(info, 0);
+            double worst = 0, tworst = 0;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < m; i++) {
+                    const size_t at = (size_t)j * lda + i;
+                    const double e = cabs(elem(t, one, at) - elem(t, ref, at));
+                    worst = e > worst ? e : worst;
+                }
+            for (int j = 0; j < mn; j++) {
+                const double e = cabs(elem(t, tau1, (size_t)j) - elem(t, rtau, (size_t)j));
+                tworst = e > tworst ? e : tworst;
+            }
+            /* R's entries are O(sqrt(m)), the reflectors' and tau O(1); both
+             * computations are backward stable, and A's condition number
+             * (random, ~1e2..1e3 for these shapes) amplifies the difference
+             * of the reflectors of later columns. */
+            const double bound = 1e3 * m * u * sqrt((double)m);
+            if (!(worst <= bound && tworst <= bound))
+                fail_msg("QR type %d %dx%d: |F - F_lapack| = %g, |tau - tau_lapack| = %g > %g",
+                         (int)t, m, n, worst, tworst, bound);
+            free(one);
+            free(a);
+            free(tau1);
+            free(taus);
+            free(ref);
+            free(rtau);
+        }
+}
+
 int main(void) {
     openblas_set_num_threads(1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_graph),
         cmocka_unit_test(test_kernel),
         cmocka_unit_test(test_lu),
+        cmocka_unit_test(test_qr),
     };
     return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }
