@@ -202,7 +202,7 @@ typedef enum trn_precond_kind {
  * the singularity threshold, >= 0; stats.iterations the singularity). */
 typedef struct trn_solver_krylov_desc {
     trn_solver_fn fn;
-    trn_dtype type; /* R32F or R64F */
+    trn_dtype type; /* R32F or R64F; CSRLSVQR / CSRLSVCHOL also C32F, C64F */
     trn_linop op;
     const void *b;
     void *x;

@@ -246,14 +246,26 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
     op->n = n;
     op->a = NULL;
     op->lda = 1;
-    const trn_wire_code rc = trn_vsp_matrix(
-        vx, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR), TRN_VSP_ALL, &op->sp);
+    /* Complex values only where the routine is complex (csrlsv*): the type
+     * check below then refuses a mismatch with the routine's type. */
+    const unsigned cx = trn_vk_complex(type) ? TRN_VSP_COMPLEX : 0u;
+    const trn_wire_code rc =
+        trn_vsp_matrix(vx, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
+                       TRN_VSP_ALL | cx, &op->sp);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (op->sp.type != type) {
-        trn_vmsg(vx, "%s: A: value type %s does not match the routine's %s", fn,
-                 op->sp.type == TRN_DTYPE_R32F ? "R_32F" : "R_64F",
-                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
+        static const char *const names[] = {"R_32F", "R_64F", "C_32F", "C_64F"};
+        const int got = op->sp.type == TRN_DTYPE_R32F   ? 0
+                        : op->sp.type == TRN_DTYPE_R64F ? 1
+                        : op->sp.type == TRN_DTYPE_C32F ? 2
+                                                        : 3;
+        const int want = type == TRN_DTYPE_R32F   ? 0
+                         : type == TRN_DTYPE_R64F ? 1
+                         : type == TRN_DTYPE_C32F ? 2
+                                                  : 3;
+        trn_vmsg(vx, "%s: A: value type %s does not match the routine's %s", fn, names[got],
+                 names[want]);
         return BAD;
     }
     if (op->sp.rows != op->sp.cols || op->sp.rows != n) {
@@ -266,13 +278,16 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
 
 /* cusolverSp's csrlsvqr / csrlsvchol: a square CSR matrix (expanded to a
  * dense one by the kernel, hence the limit on n), b, x, tol >= 0, reorder
- * 0..3 (accepted; the dense factorisation does not reorder). */
+ * 0..3 (accepted; the dense factorisation does not reorder). Real or
+ * complex (protocol 1.15) values. */
 static trn_wire_code validate_csrlsv(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
                                      trn_solver_krylov_desc *out) {
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
-    if (real_type(vx, fn, w->type, 0, &out->type))
+    if (trn_vk_dtype(w->type, &out->type)) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)w->type);
         return BAD;
-    const uint64_t es = trn_dtype_size(out->type);
+    }
+    const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
     out->b = NULL;
     out->x = NULL;
     out->stats = NULL;
@@ -304,11 +319,11 @@ static trn_wire_code validate_csrlsv(trn_vctx *vx, const Trnsci__V1__SolverKrylo
     trn_wire_code rc = sparse_operator(vx, w->sparse, fn, n, out->type, &out->op);
     void *p = NULL;
     if (rc == TRN_WIRE_OK) {
-        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, es, fn, "b", &p);
+        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, al, fn, "b", &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK)
-        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, es, fn, "x", &out->x);
+        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, al, fn, "x", &out->x);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
     return rc;
