@@ -42,6 +42,7 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_SOLVE_SPD_IR: return "solveSpd";
     case TRN_SOLVER_GMRES_IR: return "gmresIr";
     case TRN_SOLVER_IRS_GESV: return "IRSXgesv";
+    case TRN_SOLVER_IRS_GELS: return "IRSXgels";
     case TRN_SOLVER_CG: return "cg";
     case TRN_SOLVER_GMRES: return "gmres";
     case TRN_SOLVER_BICGSTAB: return "bicgstab";

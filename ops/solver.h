@@ -38,6 +38,7 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SOLVE_SPD_IR = 49,
     TRN_SOLVER_GMRES_IR = 50,
     TRN_SOLVER_IRS_GESV = 51, /* cuSOLVER's <t1><t2>gesv and IRSXgesv */
+    TRN_SOLVER_IRS_GELS = 52, /* cuSOLVER's <t1><t2>gels and IRSXgels */
     TRN_SOLVER_CG = 64,
     TRN_SOLVER_GMRES = 65,
     TRN_SOLVER_BICGSTAB = 66,
@@ -172,14 +173,15 @@ typedef struct trn_solver_refine_desc {
     int max_iters;           /* > 0 */
     int restart;             /* GMRES_IR: > 0 */
     trn_solver_stats *stats; /* may be NULL */
-    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR, IRS_GESV */
+    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR, IRS_GESV, IRS_GELS */
+    int m;                   /* IRS_GELS: the rows of A and B (>= n); IRS_GESV: n; else 0 */
     /* IRS_GESV: type is the main precision (any of the four); the LU is
      * computed in FP32 arithmetic on A rounded to `lowest` (or in the main
      * precision when lowest is the main precision). */
     trn_irs_prec lowest;
     trn_irs_refine refine;
     int fallback;    /* solve in the main precision when refinement fails */
-    int32_t *ipiv;   /* n pivots, may be NULL */
+    int32_t *ipiv;   /* IRS_GESV: n pivots, may be NULL; IRS_GELS: NULL */
     double *history; /* 2 x (max_iters + 1) doubles, may be NULL */
 } trn_solver_refine_desc;
 
@@ -212,7 +214,7 @@ typedef enum trn_precond_kind {
  * the singularity threshold, >= 0; stats.iterations the singularity). */
 typedef struct trn_solver_krylov_desc {
     trn_solver_fn fn;
-    trn_dtype type; /* R32F or R64F */
+    trn_dtype type; /* R32F or R64F; CSRLSVQR / CSRLSVCHOL also C32F, C64F */
     trn_linop op;
     const void *b;
     void *x;

@@ -1625,7 +1625,7 @@ trnsolverStatus_t trnsolverDnIRSParamsGetMaxIters(trnsolverDnIRSParams_t params,
 trnsolverStatus_t trnsolverDnIRSParamsEnableFallback(trnsolverDnIRSParams_t params);
 trnsolverStatus_t trnsolverDnIRSParamsDisableFallback(trnsolverDnIRSParams_t params);
 
-/* The results of one IRSXgesv call: niters (as iter above), outer niters
+/* The results of one IRSXgesv or IRSXgels call: niters (as iter above), outer niters
  * (reported equal to niters for every refinement), the maxiters it ran
  * with, and, when
  * RequestResidual was called before it, the residual history: a host
@@ -1657,6 +1657,271 @@ trnsolverStatus_t trnsolverDnIRSXgesv(trnsolverDnHandle_t handle,
                                       void *dB, trnsolver_int_t lddb, void *dX,
                                       trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
                                       trnsolver_int_t *niters, trnsolver_int_t *d_info);
+
+/* ---- IRS least squares: <t1><t2>gels, IRSXgels --------------------------------------------
+ *
+ * min ||A X - B||_2 for a full-rank m x n A with m >= n (overdetermined or
+ * square; m < n is INVALID_VALUE, as in cuSOLVER), B m x nrhs, X n x nrhs
+ * (lddb >= max(1, m), lddx >= max(1, n)). A Householder QR of A rounded to
+ * the lowest format is computed in FP32 arithmetic, and X refined in the
+ * main precision on the augmented system [I A; A^H 0] [r; x] = [b; 0]
+ * (docs/numerics.md, "IRS gels") until every column satisfies
+ * ||A^H (b - A x)||_inf <= tol ||A||_1 (||A||_inf ||x||_inf + ||b||_inf),
+ * tol and maxiters as for gesv. The fallback is a QR solve in the main
+ * precision. iter / niters: as gesv's, -3 meaning that the low-precision R
+ * has a zero (or non-finite) diagonal entry. d_info: 0, or i > 0 when
+ * R(i,i) of the main-precision QR is exactly zero (A is rank-deficient; X
+ * is not written), as LAPACK's gels. A and B are only read; X may be B
+ * (B's first n rows then receive X). Workspace, params and infos as for
+ * gesv; the residual history's second column is max_j ||A^H (b_j - A
+ * x_j)||_inf. Refinement GMRES, CLASSICAL_GMRES, GMRES_GMRES and
+ * GMRES_NOPCOND run the classical refinement for gels. Protocol 1.15. */
+/* DD: the QR in FP64 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnDDgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDDgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DS: the QR in FP32. */
+trnsolverStatus_t trnsolverDnDSgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDSgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DH: the QR in binary16. */
+trnsolverStatus_t trnsolverDnDHgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDHgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DB: the QR in bfloat16. */
+trnsolverStatus_t trnsolverDnDBgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDBgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DX: the QR in TF32. */
+trnsolverStatus_t trnsolverDnDXgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDXgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SS: the QR in FP32 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnSSgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSSgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SH: the QR in binary16. */
+trnsolverStatus_t trnsolverDnSHgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSHgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SB: the QR in bfloat16. */
+trnsolverStatus_t trnsolverDnSBgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSBgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SX: the QR in TF32. */
+trnsolverStatus_t trnsolverDnSXgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSXgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZZ: the QR in complex FP64 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnZZgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZZgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZC: the QR in complex FP32. */
+trnsolverStatus_t trnsolverDnZCgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZCgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZK: the QR in complex binary16. */
+trnsolverStatus_t trnsolverDnZKgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZKgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZE: the QR in complex bfloat16. */
+trnsolverStatus_t trnsolverDnZEgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZEgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZY: the QR in complex TF32. */
+trnsolverStatus_t trnsolverDnZYgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZYgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* CC: the QR in complex FP32 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnCCgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCCgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CK: the QR in complex binary16. */
+trnsolverStatus_t trnsolverDnCKgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCKgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CE: the QR in complex bfloat16. */
+trnsolverStatus_t trnsolverDnCEgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCEgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CY: the QR in complex TF32. */
+trnsolverStatus_t trnsolverDnCYgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCYgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* The expert least-squares solver: as IRSXgesv, with gels_irs_params and
+ * gels_irs_infos (may be NULL). */
+trnsolverStatus_t trnsolverDnIRSXgels_bufferSize(trnsolverDnHandle_t handle,
+                                                 trnsolverDnIRSParams_t params, trnsolver_int_t m,
+                                                 trnsolver_int_t n, trnsolver_int_t nrhs,
+                                                 size_t *lwork_bytes);
+trnsolverStatus_t
+trnsolverDnIRSXgels(trnsolverDnHandle_t handle, trnsolverDnIRSParams_t gels_irs_params,
+                    trnsolverDnIRSInfos_t gels_irs_infos, trnsolver_int_t m, trnsolver_int_t n,
+                    trnsolver_int_t nrhs, void *dA, trnsolver_int_t ldda, void *dB,
+                    trnsolver_int_t lddb, void *dX, trnsolver_int_t lddx, void *dWorkspace,
+                    size_t lwork_bytes, trnsolver_int_t *niters, trnsolver_int_t *d_info);
 
 #ifdef __cplusplus
 }

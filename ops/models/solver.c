@@ -80,6 +80,11 @@ static double cost_solver_refine(const trn_op_desc *op) {
     if (d->fn == TRN_SOLVER_IRS_GESV) /* LU, refinement, and the fallback's LU */
         return (4.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it) *
                (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0);
+    if (d->fn == TRN_SOLVER_IRS_GELS) { /* two QRs; per step 4 products with A, 4 with Q */
+        const double m = d->m;
+        return (2.0 * (2.0 * m * n * n - 2.0 * n * n * n / 3.0) + 16.0 * m * n * rhs * it) *
+               (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0);
+    }
     return 2.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it * (double)d->restart;
 }
 
@@ -88,10 +93,11 @@ static double cost_solver_refine(const trn_op_desc *op) {
 static double cost_solver_krylov(const trn_op_desc *op) {
     const trn_solver_krylov_desc *d = &op->u.solver_krylov;
     const double n = d->op.n;
+    const double cf = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
     if (d->fn == TRN_SOLVER_CSRLSVQR) /* the dense Householder QR */
-        return 4.0 * n * n * n / 3.0;
+        return 4.0 * n * n * n / 3.0 * cf;
     if (d->fn == TRN_SOLVER_CSRLSVCHOL)
-        return n * n * n / 3.0;
+        return n * n * n / 3.0 * cf;
     const double nnz = d->op.kind == TRN_LINOP_SPARSE
                            ? (double)d->op.sp.nnz * (double)d->op.sp.rb * (double)d->op.sp.cb
                            : n * n;

@@ -80,7 +80,14 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
                  trn_sp_format_name(f));
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    trn_wire_code rc = trn_vk_real_dtype(vx, fn, name, w->type, &out->type);
+    trn_wire_code rc = TRN_WIRE_OK;
+    if (!(arrays & TRN_VSP_COMPLEX))
+        rc = trn_vk_real_dtype(vx, fn, name, w->type, &out->type);
+    else if (trn_vk_dtype(w->type, &out->type) != 0) {
+        trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, name,
+                 (int)w->type);
+        rc = TRN_WIRE_INVALID_ARGUMENT;
+    }
     if (rc != TRN_WIRE_OK)
         return rc;
     const int it = index_of(w->index_type);

@@ -60,6 +60,7 @@ COMPUTE(32F_BF16X3) COMPUTE(32F_BF16X9) COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_1
                                             SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR) SOLVER(CG)
                                                 SOLVER(GMRES) SOLVER(BICGSTAB) SOLVER(IRS_GESV)
                                                     SOLVER(CSRLSVQR) SOLVER(CSRLSVCHOL)
+                                                        SOLVER(IRS_GELS)
 
 /* SparseConvertOp.function -> trn_spc_fn */
 #define SPC(x) SAME(TRN_SPC_##x, TRNSCI__V1__SPARSE_CONVERT__SPARSE_##x);

@@ -930,6 +930,69 @@ static void test_refine(void **state) {
     bad(f, f->s1, &op, "restart=-1");
 }
 
+/* Rule (IRS_GELS): any of the four types; 0 <= n <= m; ldda, lddb >=
+ * max(1, m), lddx >= max(1, n); A m x n, B m x nrhs, X n x nrhs fit;
+ * ipiv is ignored; defaults (50 iterations, sqrt(n) u) filled in; m is
+ * carried to the descriptor. */
+static void test_irs_gels(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 16384), I = buf(f->s1, 64);
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    Trnsci__V1__SolverRefineOp w = TRNSCI__V1__SOLVER_REFINE_OP__INIT;
+    Trnsci__V1__BufferRef a = ref(A, 0), b = ref(A, 4096), x = ref(A, 8192), st = ref(I, 16),
+                          info = ref(I, 0), piv = ref(A, 12288);
+    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_REFINE;
+    op.solver_refine = &w;
+    w.function = FN(IRS_GELS);
+    w.type = C64;
+    w.a = &a;
+    w.b = &b;
+    w.x = &x;
+    w.stats = &st;
+    w.info = &info;
+    w.ipiv = &piv;
+    w.m = 12;
+    w.n = 8;
+    w.nrhs = 2;
+    w.lda = 12;
+    w.ldb = 12;
+    w.ldx = 8;
+    ok(f, f->s1, &op, 5); /* A, B, X, the record, info: not ipiv */
+    assert_int_equal(f->desc.u.solver_refine.m, 12);
+    assert_int_equal(f->desc.u.solver_refine.max_iters, 50);
+    assert_null(f->desc.u.solver_refine.ipiv);
+    assert_true(f->desc.u.solver_refine.tol == sqrt(8.0) * DBL_EPSILON / 2);
+    w.m = 7;
+    bad(f, f->s1, &op, "n=8 must be <= m=7");
+    w.m = -1;
+    bad(f, f->s1, &op, "m=-1");
+    w.m = 12;
+    w.lda = 11;
+    bad(f, f->s1, &op, "ldda=11");
+    w.lda = 12;
+    w.ldb = 8;
+    bad(f, f->s1, &op, "lddb=8");
+    w.ldb = 12;
+    w.ldx = 7;
+    bad(f, f->s1, &op, "lddx=7");
+    w.ldx = 8;
+    w.m = 200; /* A: 200 x 8 complex doubles no longer fit in the buffer */
+    w.lda = 200;
+    w.ldb = 200;
+    bad(f, f->s1, &op, "dA");
+    w.m = 12;
+    w.lda = 12;
+    w.ldb = 12;
+    w.lowest_precision = 1205 + 10; /* C_16F */
+    w.type = R64;
+    bad(f, f->s1, &op, "lowest precision");
+    w.type = C64;
+    ok(f, f->s1, &op, 5);
+    assert_int_equal(f->desc.u.solver_refine.lowest, TRN_IRS_PREC_16F);
+    w.m = w.n = 0; /* empty: lddx >= 1 still */
+    ok(f, f->s1, &op, 5);
+}
+
 /* Rule: CG/GMRES/BiCGStab R_32F/R_64F; the dense operator is required
  * (lda >= n, n x n), b and x n elements; preconditioner known, block size
  * clamped to n, omega in (0, 2) (0: 1). */
@@ -1073,6 +1136,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_eigen, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_svd, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_refine, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_irs_gels, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_krylov, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_krylov_sparse, sv_setup, sv_teardown),
     };
