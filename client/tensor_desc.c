@@ -5,7 +5,9 @@
  * made in the daemon's plan cache (PlanCreate with a TensorContractionSpec),
  * which checks the modes and extents and shares the plan with every
  * session that asks for the same contraction. The other operations are
- * checked by the daemon when they are executed.
+ * checked by the daemon when they are executed; a trinary contraction's
+ * mode rules are also checked when it is created (ops/tensor_trinary.c, the
+ * daemon's own function), so that the call fails where cuTENSOR's does.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,10 @@
 /*
  * tensor_exec.c — trntensor's execute calls: trntensorContract,
- * trntensorElementwiseTrinaryExecute / BinaryExecute, trntensorPermute and
- * trntensorReduce. Each reads its host scalars, resolves the device
- * pointers, encodes the op (TensorContractOp with the plan's daemon handle,
- * or TensorElementwiseOp / TensorReductionOp carrying the descriptors) and
+ * trntensorContractTrinary, trntensorElementwiseTrinaryExecute /
+ * BinaryExecute, trntensorPermute and trntensorReduce. Each reads its host
+ * scalars, resolves the device pointers, encodes the op (TensorContractOp
+ * with the plan's daemon handle, or TensorContractTrinaryOp /
+ * TensorElementwiseOp / TensorReductionOp carrying the descriptors) and
  * queues it on the stream; the daemon checks the rest
  * (daemon/validate_tensor.c).
  */

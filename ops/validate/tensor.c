@@ -1,7 +1,9 @@
 /*
  * tensor.c — argument rules of trntensor: tensor descriptors
  * (modes, extents, strides), contraction specs (PlanCreate), and the
- * contraction, element-wise and reduction ops, as cuTENSOR 2.x states them
+ * contraction, trinary contraction (whose plan, ops/tensor_trinary.c, the
+ * validator makes into the op's owned memory), element-wise and reduction
+ * ops, as cuTENSOR 2.x states them
  * (CUTENSOR_STATUS_INVALID_VALUE / NOT_SUPPORTED cases), plus the memory
  * checks cuTENSOR leaves to the caller: every operand's extent in memory
  * (1 + sum (extent - 1) stride elements, overflow-checked) must lie inside
