@@ -8,10 +8,12 @@
  * Trinary cases: a matrix chain, a mode shared by all three inputs (summed
  * by the second step), an addend D that is E itself (in place), two chains
  * whose extents make the daemon take (B C) A and (A B) C, complex data with
- * conjugated operands and complex scalars, a batch mode, and R_16F / R_16BF
- * storage. The 16F / 16BF cases: a binary contraction of R_32F data under
- * 16F (trnblas's 32F_FAST_16F), and element-wise, reduction and permutation
- * on R_16F / R_16BF data under their 16-bit compute descriptor.
+ * conjugated operands and complex scalars, a batch mode, R_16F / R_16BF
+ * storage, and D and E at twice the packed strides (an R_16F one, whose E is
+ * rounded from an FP32 copy element by element, and an R_64F one in place),
+ * whose gaps must come back unchanged. The 16F / 16BF cases: a binary contraction of R_32F data
+ * under 16F (trnblas's 32F_FAST_16F), and element-wise, reduction and permutation on R_16F / R_16BF
+ * data under their 16-bit compute descriptor.
  *
  * Tolerances, with u the unit roundoff of the compute precision (2^-24 for
  * 32F, 2^-53 for 64F), gamma_n = n u / (1 - n u), S the same formula on
@@ -85,40 +87,45 @@ typedef struct tcase {
     double alpha[2], beta[2]; /* beta: gamma of K_EW */
     int in_place;             /* D is E */
     int c16;                  /* the 16F / 16BF compute descriptor */
+    int gap;                  /* D and E at twice the packed strides: the gaps stay */
 } tcase;
 
 // clang-format off
 static const tcase tcases[] = {
     {K_TRI, "chain64", TRNSCI_R_64F, {"ik", "kl", "lj"}, {ID, ID, ID}, "ij",
-     "i=13,k=17,l=5,j=11", {0.5, 0}, {-0.25, 0}, 0, 0},
+     "i=13,k=17,l=5,j=11", {0.5, 0}, {-0.25, 0}, 0, 0, 0},
     {K_TRI, "hyper32", TRNSCI_R_32F, {"ak", "bk", "ck"}, {ID, ID, ID}, "abc",
-     "a=4,b=5,c=6,k=9", {1.5, 0}, {0, 0}, 0, 0},
+     "a=4,b=5,c=6,k=9", {1.5, 0}, {0, 0}, 0, 0, 0},
     {K_TRI, "inplace64", TRNSCI_R_64F, {"ijk", "jl", "klm"}, {ID, ID, ID}, "iml",
-     "i=3,j=4,k=5,l=6,m=2", {1, 0}, {2, 0}, 1, 0},
+     "i=3,j=4,k=5,l=6,m=2", {1, 0}, {2, 0}, 1, 0, 0},
     {K_TRI, "order_bc", TRNSCI_R_64F, {"ij", "jk", "kl"}, {ID, ID, ID}, "il",
-     "i=3,j=40,k=40,l=2", {1, 0}, {0.5, 0}, 0, 0},
+     "i=3,j=40,k=40,l=2", {1, 0}, {0.5, 0}, 0, 0, 0},
     {K_TRI, "order_ab", TRNSCI_R_32F, {"ij", "jk", "kl"}, {ID, ID, ID}, "il",
-     "i=2,j=40,k=40,l=3", {-1, 0}, {0, 0}, 0, 0},
+     "i=2,j=40,k=40,l=3", {-1, 0}, {0, 0}, 0, 0, 0},
     {K_TRI, "cplx32", TRNSCI_C_32F, {"ik", "kl", "lj"}, {CJ, ID, CJ}, "ij",
-     "i=7,k=9,l=6,j=5", {0.5, -1}, {0.25, 0.5}, 0, 0},
+     "i=7,k=9,l=6,j=5", {0.5, -1}, {0.25, 0.5}, 0, 0, 0},
     {K_TRI, "cplx64_batch", TRNSCI_C_64F, {"nik", "nkj", "jl"}, {ID, CJ, ID}, "nil",
-     "n=3,i=4,k=5,j=6,l=7", {1, 0.5}, {0, 0}, 0, 0},
+     "n=3,i=4,k=5,j=6,l=7", {1, 0.5}, {0, 0}, 0, 0, 0},
     {K_TRI, "half", TRNSCI_R_16F, {"ik", "kl", "lj"}, {ID, ID, ID}, "ij",
-     "i=9,k=12,l=7,j=8", {1, 0}, {0.5, 0}, 0, 0},
+     "i=9,k=12,l=7,j=8", {1, 0}, {0.5, 0}, 0, 0, 0},
     {K_TRI, "bf16", TRNSCI_R_16BF, {"ak", "bk", "ck"}, {ID, ID, ID}, "abc",
-     "a=3,b=4,c=5,k=6", {0.75, 0}, {-1, 0}, 1, 0},
+     "a=3,b=4,c=5,k=6", {0.75, 0}, {-1, 0}, 1, 0, 0},
     {K_CON, "con_r32_16f", TRNSCI_R_32F, {"ik", "kj", NULL}, {ID, ID, ID}, "ij",
-     "i=20,k=33,j=15", {1, 0}, {0.5, 0}, 0, 1},
+     "i=20,k=33,j=15", {1, 0}, {0.5, 0}, 0, 1, 0},
     {K_EW, "ew_h_16f", TRNSCI_R_16F, {"ab", "b", NULL}, {ID, ID, ID}, "ab",
-     "a=5,b=7", {0.5, 0}, {-1.25, 0}, 0, 1},
+     "a=5,b=7", {0.5, 0}, {-1.25, 0}, 0, 1, 0},
     {K_EW, "ew_bf_16bf", TRNSCI_R_16BF, {"ba", "ab", NULL}, {ID, ID, ID}, "ab",
-     "a=6,b=4", {2, 0}, {0.5, 0}, 0, 1},
+     "a=6,b=4", {2, 0}, {0.5, 0}, 0, 1, 0},
     {K_RED, "red_h_16f", TRNSCI_R_16F, {"abc", NULL, NULL}, {ID, ID, ID}, "b",
-     "a=5,b=6,c=7", {1, 0}, {0.5, 0}, 0, 1},
+     "a=5,b=6,c=7", {1, 0}, {0.5, 0}, 0, 1, 0},
     {K_RED, "red_bf_16bf", TRNSCI_R_16BF, {"ab", NULL, NULL}, {ID, ID, ID}, "a",
-     "a=8,b=9", {0.25, 0}, {0, 0}, 0, 1},
+     "a=8,b=9", {0.25, 0}, {0, 0}, 0, 1, 0},
     {K_PERM, "perm_bf_16bf", TRNSCI_R_16BF, {"ab", NULL, NULL}, {ID, ID, ID}, "ba",
-     "a=5,b=3", {3, 0}, {0, 0}, 0, 1},
+     "a=5,b=3", {3, 0}, {0, 0}, 0, 1, 0},
+    {K_TRI, "gap_half", TRNSCI_R_16F, {"ik", "kl", "lj"}, {ID, ID, ID}, "ij",
+     "i=6,k=5,l=7,j=4", {1, 0}, {0.5, 0}, 0, 0, 1},
+    {K_TRI, "gap64_inplace", TRNSCI_R_64F, {"ak", "bk", "ck"}, {ID, ID, ID}, "cab",
+     "a=3,b=4,c=5,k=6", {-0.5, 0}, {1.5, 0}, 1, 0, 1},
 };
 // clang-format on
 #define NTCASES (sizeof(tcases) / sizeof(tcases[0]))
@@ -199,8 +206,10 @@ static double complex load_elem(trnsciDataType_t t, const void *p, size_t k) {
 }
 
 /* n values exact in the type; written to NAME<suffix> (complex128) when
- * dir_only, else uploaded (*dev). */
-static double complex *values(const tcase *cs, size_t n, const char *suffix, void **dev) {
+ * dev is NULL, else uploaded (*dev), value k at element k * stride (the
+ * others all bits set). */
+static double complex *values(const tcase *cs, size_t n, const char *suffix, void **dev,
+                              size_t stride) {
     double complex *v = malloc(n * sizeof(double complex));
     assert_non_null(v);
     for (size_t k = 0; k < n; k++) {
@@ -214,13 +223,14 @@ static double complex *values(const tcase *cs, size_t n, const char *suffix, voi
         su_write_file(tmp_dir, name, v, n * sizeof(double complex));
         return v;
     }
-    const size_t es = elem_size(cs->type);
-    void *h = malloc(n * es);
+    const size_t es = elem_size(cs->type), bytes = n * stride * es;
+    void *h = malloc(bytes);
     assert_non_null(h);
+    memset(h, 0xff, bytes);
     for (size_t k = 0; k < n; k++)
-        store_elem(cs->type, h, k, v[k]);
-    assert_int_equal(trnsciMalloc(dev, n * es), trnsciSuccess);
-    assert_int_equal(trnsciMemcpy(*dev, h, n * es, trnsciMemcpyHostToDevice), trnsciSuccess);
+        store_elem(cs->type, h, k * stride, v[k]);
+    assert_int_equal(trnsciMalloc(dev, bytes), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(*dev, h, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
     free(h);
     return v;
 }
@@ -235,9 +245,9 @@ static void operands(const tcase *cs, int i, void **dev, double complex **val) {
     static const char *const suffix[3] = {".0", ".1", ".2"};
     for (int r = 0; r < 3; r++)
         if (cs->m[r])
-            val[r] = values(cs, count_of(cs->m[r], cs->ext), suffix[r], dev ? &dev[r] : NULL);
+            val[r] = values(cs, count_of(cs->m[r], cs->ext), suffix[r], dev ? &dev[r] : NULL, 1);
     if (has_d(cs))
-        val[3] = values(cs, count_of(cs->me, cs->ext), ".d", dev ? &dev[3] : NULL);
+        val[3] = values(cs, count_of(cs->me, cs->ext), ".d", dev ? &dev[3] : NULL, cs->gap ? 2 : 1);
 }
 
 static int refs_ready;
@@ -271,17 +281,21 @@ static void make_refs(void) {
     refs_ready = 1;
 }
 
+/* A descriptor of modes m, packed, or at twice the packed strides (gap). */
 static trntensorTensorDescriptor_t describe(trntensorHandle_t h, const tcase *cs, const char *m,
-                                            int32_t *modes) {
-    int64_t e[TRNTENSOR_MAX_MODES];
+                                            int32_t *modes, int gap) {
+    int64_t e[TRNTENSOR_MAX_MODES], st[TRNTENSOR_MAX_MODES], packed = 1;
     const int n = (int)strlen(m);
     for (int i = 0; i < n; i++) {
         modes[i] = m[i];
         e[i] = ext_of(cs->ext, m[i]);
+        st[i] = 2 * packed;
+        packed *= e[i];
     }
     trntensorTensorDescriptor_t d;
-    assert_int_equal(trntensorCreateTensorDescriptor(h, &d, (uint32_t)n, e, NULL, cs->type, 0),
-                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(
+        trntensorCreateTensorDescriptor(h, &d, (uint32_t)n, e, gap ? st : NULL, cs->type, 0),
+        TRNTENSOR_STATUS_SUCCESS);
     return d;
 }
 
@@ -300,8 +314,8 @@ static double run_case(trntensorHandle_t h, const tcase *cs, int i) {
     trntensorTensorDescriptor_t desc[4] = {NULL, NULL, NULL, NULL};
     for (int r = 0; r < 3; r++)
         if (cs->m[r])
-            desc[r] = describe(h, cs, cs->m[r], mode[r]);
-    desc[3] = describe(h, cs, cs->me, mode[3]);
+            desc[r] = describe(h, cs, cs->m[r], mode[r], 0);
+    desc[3] = describe(h, cs, cs->me, mode[3], cs->gap);
     const trntensorComputeDescriptor_t cd = compute_of(cs);
     trntensorOperationDescriptor_t o = NULL;
     trntensorStatus_t st;
@@ -335,12 +349,13 @@ static double run_case(trntensorHandle_t h, const tcase *cs, int i) {
     trntensorPlan_t plan;
     assert_int_equal(trntensorCreatePlan(h, &plan, o, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
     const size_t ne = count_of(cs->me, cs->ext), es = elem_size(cs->type);
+    const size_t step = cs->gap ? 2 : 1; /* E's element j is at j * step */
     void *e = NULL;
     if (cs->in_place) {
         e = dev[3];
     } else {
-        assert_int_equal(trnsciMalloc(&e, ne * es), trnsciSuccess);
-        assert_int_equal(trnsciMemset(e, 0xff, ne * es), trnsciSuccess); /* NaNs */
+        assert_int_equal(trnsciMalloc(&e, ne * step * es), trnsciSuccess);
+        assert_int_equal(trnsciMemset(e, 0xff, ne * step * es), trnsciSuccess); /* NaNs */
     }
     double s64[2][2];
     float s32[2][2];
@@ -369,9 +384,13 @@ static double run_case(trntensorHandle_t h, const tcase *cs, int i) {
     }
     if (st != TRNTENSOR_STATUS_SUCCESS)
         fail_msg("%s: execute: %d: %s", cs->name, (int)st, trnsciGetLastErrorMessage());
-    void *he = malloc(ne * es);
+    void *he = malloc(ne * step * es);
     assert_non_null(he);
-    assert_int_equal(trnsciMemcpy(he, e, ne * es, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(he, e, ne * step * es, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (size_t j = 0; cs->gap && j < ne; j++) /* the gaps: never written */
+        for (size_t b = 0; b < es; b++)
+            if (((const unsigned char *)he)[(2 * j + 1) * es + b] != 0xff)
+                fail_msg("%s: the gap after element %zu was written", cs->name, j);
 
     char name[64];
     size_t bytes = 0;
@@ -393,7 +412,7 @@ static double run_case(trntensorHandle_t h, const tcase *cs, int i) {
     const double gk = (k + 2.0) * u / (1.0 - (k + 2.0) * u);
     double worst = 0.0;
     for (size_t j = 0; j < ne; j++) {
-        const double complex got = load_elem(cs->type, he, j);
+        const double complex got = load_elem(cs->type, he, j * step);
         const double r = cabs(ref[j]), s = mag[j];
         double bound;
         if (cs->kind == K_TRI || cs->kind == K_CON) {
