@@ -100,6 +100,10 @@ uint64_t trn_cpu_tensor_plan_bytes(const void *plan);
 void trn_cpu_tensor_plan_release(void *plan);
 trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg *kmsg, int shard,
                                     int nshards);
+/* A trinary contraction (tensor_trinary.c): two binary contractions through
+ * an intermediate, as one shard (shard 0 runs it, the others return). */
+trn_kstatus trn_cpu_tensor_trinary(const trn_tensor_trinary_desc *d, trn_kmsg *kmsg, int shard,
+                                   int nshards);
 /* Element-wise ops, permutations and reductions: shards own ranges of D's
  * elements. */
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards);
