@@ -27,6 +27,8 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYTRD = 14, /* hetrd for complex types */
     TRN_SOLVER_ORGTR = 15, /* ungtr */
     TRN_SOLVER_ORMTR = 18, /* unmtr */
+    TRN_SOLVER_GEBRD = 19,
+    TRN_SOLVER_ORGBR = 20, /* ungbr */
     TRN_SOLVER_POTRF_BATCHED = 16,
     TRN_SOLVER_POTRS_BATCHED = 17,
     TRN_SOLVER_SYEVD = 32, /* heevd */
@@ -82,7 +84,8 @@ typedef struct trn_solver_dense_desc {
     void *tau;     /* geqrf, orgqr, ormqr */
     int32_t *info; /* never NULL but for laswp */
     int k2, incx;  /* laswp: rows k (k1) .. k2, 1-based; ipiv's stride */
-    void *d, *e;   /* sytrd: n and n - 1 reals */
+    void *d, *e;   /* sytrd: n and n - 1 reals; gebrd: n and n - 1 reals */
+    void *taup;    /* gebrd: n (tau holds tauq, n) */
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

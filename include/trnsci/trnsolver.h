@@ -1322,6 +1322,62 @@ trnsolverStatus_t trnsolverDnZunmtr(trnsolverDnHandle_t handle, trnblasSideMode_
                                     trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
                                     int *devInfo);
 
+/* <t>gebrd: Householder reduction Q^H A P = B of the m x n A (m >= n, as
+ * cuSOLVER requires; m < n is INVALID_VALUE) to real upper bidiagonal B:
+ * D (n reals) its diagonal, E (n - 1 reals) its superdiagonal; Q =
+ * H(1) ... H(n) and P = G(1) ... G(n-1) as reflectors in A and TAUQ, TAUP
+ * (n each, TAUP(n) = 0) as LAPACK stores them. <t>orgbr / <t>ungbr: A (m x
+ * n) := Q's first n columns (side LEFT: m >= n >= min(m, k), k the
+ * columns gebrd reduced) or P^H's first m rows (side RIGHT: n >= m >=
+ * min(n, k), k the rows gebrd reduced), from A and tau (TAUQ or TAUP).
+ * devInfo 0; _bufferSize reports 0 (protocol 1.15). */
+trnsolverStatus_t trnsolverDnSgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnDgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnCgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnZgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnSgebrd(trnsolverDnHandle_t handle, int m, int n, float *A, int lda,
+                                    float *D, float *E, float *TAUQ, float *TAUP, float *Work,
+                                    int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDgebrd(trnsolverDnHandle_t handle, int m, int n, double *A, int lda,
+                                    double *D, double *E, double *TAUQ, double *TAUP, double *Work,
+                                    int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCgebrd(trnsolverDnHandle_t handle, int m, int n, trnComplex *A,
+                                    int lda, float *D, float *E, trnComplex *TAUQ, trnComplex *TAUP,
+                                    trnComplex *Work, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZgebrd(trnsolverDnHandle_t handle, int m, int n, trnDoubleComplex *A,
+                                    int lda, double *D, double *E, trnDoubleComplex *TAUQ,
+                                    trnDoubleComplex *TAUP, trnDoubleComplex *Work, int Lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnSorgbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const float *A, int lda,
+                                               const float *tau, int *lwork);
+trnsolverStatus_t trnsolverDnDorgbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const double *A, int lda,
+                                               const double *tau, int *lwork);
+trnsolverStatus_t trnsolverDnCungbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const trnComplex *A, int lda,
+                                               const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZungbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const trnDoubleComplex *A,
+                                               int lda, const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnSorgbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, float *A, int lda, const float *tau, float *work,
+                                    int lwork, int *info);
+trnsolverStatus_t trnsolverDnDorgbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, double *A, int lda, const double *tau,
+                                    double *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnCungbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, trnComplex *A, int lda, const trnComplex *tau,
+                                    trnComplex *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnZungbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, trnDoubleComplex *A, int lda,
+                                    const trnDoubleComplex *tau, trnDoubleComplex *work, int lwork,
+                                    int *info);
+
 /* ---- mixed-precision iterative refinement solvers (cuSOLVER's IRS) --------------------
  *
  * A X = B for a general n x n A (LU with partial pivoting) in a lower

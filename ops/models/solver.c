@@ -36,6 +36,8 @@ static double cost_solver_dense(const trn_op_desc *op) {
     case TRN_SOLVER_SYTRD: f = 4.0 * n * n * n / 3.0; break;
     case TRN_SOLVER_ORGTR: f = 4.0 * n * n * n / 3.0; break;
     case TRN_SOLVER_ORMTR: f = 2.0 * m * n * (d->left ? m : n); break;
+    case TRN_SOLVER_GEBRD: f = 4.0 * n * n * (m - n / 3.0); break; /* LAPACK's count, m >= n */
+    case TRN_SOLVER_ORGBR: f = 4.0 * m * n * k; break;
     case TRN_SOLVER_LASWP: f = n * (double)(d->k2 - d->k + 1); break; /* elements moved */
     default: break;
     }
