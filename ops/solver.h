@@ -36,6 +36,7 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYEVJ = 34, /* heevj */
     TRN_SOLVER_GESVD = 35,
     TRN_SOLVER_GESVDJ = 36,
+    TRN_SOLVER_GEEV = 37, /* cuSOLVER's Xgeev */
     TRN_SOLVER_INV_SQRT_SPD = 48,
     TRN_SOLVER_SOLVE_SPD_IR = 49,
     TRN_SOLVER_GMRES_IR = 50,
@@ -127,6 +128,7 @@ typedef struct trn_solver_eigen_desc {
     double tol;              /* syevj, gesvdj: > 0 */
     int max_sweeps;          /* syevj, gesvdj: > 0 */
     trn_solver_stats *stats; /* may be NULL */
+    int w_split;             /* geev, real A: w is wr (n reals) then wi (n reals) */
 } trn_solver_eigen_desc;
 
 /* The precision an IRS_GESV factorises in (cusolverPrecType_t's real

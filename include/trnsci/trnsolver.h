@@ -713,6 +713,33 @@ trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParam
                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
                                     size_t workspaceInBytesOnHost, int *info);
 
+/* Xgeev: the eigenvalues of the general n x n A and, with jobvr VECTOR,
+ * its right eigenvectors (unit 2-norm, largest component real; LAPACK's
+ * geev). jobvl must be NOVECTOR (VECTOR is NOT_SUPPORTED, as cuSOLVER's;
+ * VL is not referenced, ldvl >= 1). dataTypeA = dataTypeVL = dataTypeVR =
+ * computeType, one of R_32F, R_64F, C_32F, C_64F. dataTypeW: for complex A
+ * A's type; for real A the complex type of its precision (n complex
+ * eigenvalues) or A's type (2n reals: the real parts, then the imaginary
+ * parts). A real A's VR holds a complex pair's vectors as LAPACK does
+ * (VR(:,j) +- i VR(:,j+1)). A is overwritten. info: 0, -i for the i-th
+ * argument (not counting the handle; a non-finite A gives -6), or i > 0
+ * when the QR algorithm failed (W(i+1:n) converged, VR not written).
+ * Both workspace sizes are 0 (protocol 1.15). */
+trnsolverStatus_t trnsolverDnXgeev_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobvl,
+    trnsolverEigMode_t jobvr, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t dataTypeVL, const void *VL,
+    int64_t ldvl, trnsciDataType_t dataTypeVR, const void *VR, int64_t ldvr,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgeev(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                   trnsolverEigMode_t jobvl, trnsolverEigMode_t jobvr, int64_t n,
+                                   trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                   trnsciDataType_t dataTypeW, void *W, trnsciDataType_t dataTypeVL,
+                                   void *VL, int64_t ldvl, trnsciDataType_t dataTypeVR, void *VR,
+                                   int64_t ldvr, trnsciDataType_t computeType, void *bufferOnDevice,
+                                   size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                   size_t workspaceInBytesOnHost, int *info);
+
 /* XsyevBatched: batchSize problems of Xsyevd stored one after another
  * (A_i at A + i * lda * n elements, lda >= n; W_i at W + i * n; info[i]),
  * each solved by syevd / heevd (cuSOLVER may use another algorithm: the

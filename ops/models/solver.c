@@ -63,6 +63,9 @@ static double cost_solver_eigen(const trn_op_desc *op) {
     case TRN_SOLVER_GESVD: f = 4.0 * big * small * small + 8.0 * small * small * small; break;
     case TRN_SOLVER_SYEVJ: f = 10.0 * 6.0 * n * n * n; break;
     case TRN_SOLVER_GESVDJ: f = 10.0 * 4.0 * big * small * small; break;
+    case TRN_SOLVER_GEEV: /* Hessenberg QR: ~10 n^3, ~25 n^3 with the vectors (LAWN 41) */
+        f = (d->vectors ? 25.0 : 10.0) * small * small * small;
+        break;
     default: break;
     }
     return f * complex_factor(d->type);

@@ -497,10 +497,60 @@ static int ld_maybe(trn_vctx *vx, const char *fn, const char *name, int64_t ld, 
     return trn_vk_ld(vx, fn, name, ld, used ? rows : 1, used ? rows_expr : "1", out);
 }
 
+/* Xgeev (cuSOLVER's rules): jobvl NOVECTOR only (VECTOR is not
+ * supported, as cuSOLVER's), jobvr either; lda >= max(1, n), ldvl >= 1,
+ * ldvr >= n with VR wanted (else >= 1); W is n complex values, or 2n
+ * reals (WR then WI) for a real A with w_split; VR (n x n, A's type) only
+ * with jobvr VECTOR: a real A's complex pairs in LAPACK's two columns. */
+static trn_wire_code validate_geev(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
+                                   trn_solver_eigen_desc *out) {
+    const char *fn = trn_solver_name(out->fn, out->type);
+    const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
+    if (w->jobvl == 1) {
+        trn_vmsg(vx,
+                 "%s: jobvl=TRNSOLVER_EIG_MODE_VECTOR is not supported (left eigenvectors; "
+                 "cuSOLVER's Xgeev takes NOVECTOR only)",
+                 fn);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (w->jobvl != 0) {
+        trn_vmsg(vx, "%s: jobvl=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0)", fn,
+                 (long long)w->jobvl);
+        return BAD;
+    }
+    if (w->jobz != 0 && w->jobz != 1) {
+        trn_vmsg(vx, "%s: jobvr=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0) or _VECTOR (1)", fn,
+                 (long long)w->jobz);
+        return BAD;
+    }
+    out->vectors = (int)w->jobz;
+    if (w->w_split != 0 && (w->w_split != 1 || is_complex(out->type))) {
+        trn_vmsg(vx, "%s: w_split=%lld must be 0, or 1 with a real A", fn, (long long)w->w_split);
+        return BAD;
+    }
+    out->w_split = (int)w->w_split;
+    int ldvl = 1;
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldvl", w->ldvl, 1, "1", &ldvl) ||
+        ld_maybe(vx, fn, "ldvr", w->ldv, out->vectors, out->n, "n", &out->ldv))
+        return BAD;
+    out->m = out->n;
+    const int n = out->n;
+    trn_wire_code rc = trn_vk_matrix(vx, w->a, n, n, out->lda, es, al, fn, "A", &out->a);
+    if (rc == TRN_WIRE_OK) /* 2n reals either way: n complex, or WR then WI */
+        rc = trn_vk_array(vx, w->w, 2 * (uint64_t)n, al, al, fn, "W", &out->w);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = trn_vk_matrix(vx, w->v, n, n, out->ldv, es, al, fn, "VR", &out->v);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    return rc;
+}
+
 static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
                                            trn_solver_eigen_desc *out) {
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDJ, "one of SYEVD .. GESVDJ", w->type,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GEEV, "one of SYEVD .. GEEV", w->type,
                     &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
@@ -517,9 +567,12 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     out->tol = 0.0;
     out->max_sweeps = 0;
     out->stats = NULL;
+    out->w_split = 0;
     const double eps = al == 4 ? FLT_EPSILON : DBL_EPSILON;
     trn_wire_code rc;
 
+    if (out->fn == TRN_SOLVER_GEEV)
+        return validate_geev(vx, w, out);
     if (out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ) {
         if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
             trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))

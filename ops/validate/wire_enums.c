@@ -26,7 +26,8 @@ COMPUTE(16F)
 COMPUTE(32I)
 COMPUTE(32F_FAST_TF32)
 COMPUTE(32F_BF16X3)
-COMPUTE(32F_BF16X9) COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_16F)
+COMPUTE(32F_BF16X9)
+COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_16F)
 
 /* Blas1Op.function -> trn_blas1_fn */
 #define BLAS1(x) SAME(TRN_BLAS1_##x, TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##x);
@@ -58,10 +59,10 @@ COMPUTE(32F_BF16X9) COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_16F)
                                 SOLVER(ORGTR) SOLVER(ORMTR) SOLVER(GEBRD) SOLVER(ORGBR) SOLVER(
                                     POTRF_BATCHED) SOLVER(POTRS_BATCHED) SOLVER(SYEVD)
                                     SOLVER(SYGVD) SOLVER(SYEVJ)
-                                        SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(INV_SQRT_SPD) SOLVER(
-                                            SOLVE_SPD_IR) SOLVER(GMRES_IR) SOLVER(CG) SOLVER(GMRES)
-                                            SOLVER(BICGSTAB) SOLVER(IRS_GESV) SOLVER(
-                                                CSRLSVQR) SOLVER(CSRLSVCHOL)
+                                        SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(GEEV) SOLVER(
+                                            INV_SQRT_SPD) SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR)
+                                            SOLVER(CG) SOLVER(GMRES) SOLVER(BICGSTAB) SOLVER(
+                                                IRS_GESV) SOLVER(CSRLSVQR) SOLVER(CSRLSVCHOL)
 
 /* SparseConvertOp.function -> trn_spc_fn */
 #define SPC(x) SAME(TRN_SPC_##x, TRNSCI__V1__SPARSE_CONVERT__SPARSE_##x);
