@@ -71,7 +71,12 @@
  *          for syevd): |σ̂_i − σ_i| ≤ p·σ_max + u‖A‖_F (Weyl, with A's
  *          rounding), ‖A − Û·Σ̂·V̂ᴴ‖₂ ≤ p·σ_max, ‖ÛᴴÛ − I‖₂, ‖V̂ᴴV̂ − I‖₂ ≤ p;
  *          with one side only, W = Aᴴ·Û (or A·V̂) must have WᴴW = Σ̂² within
- *          3p·σ_max² (which fixes Û up to phases when the σ are distinct).
+ *          3p·σ_max² (which fixes Û up to phases when the σ are distinct);
+ *   geev   p = 8f(n+1)u (Hessenberg reduction and QR sweeps, as for syevd)
+ *          on A = U·T·Uᴴ of known eigenvalues spaced ≥ 1 and off-diagonal
+ *          part below 0.1 per entry (condition numbers near 1): every
+ *          computed eigenvalue within 16p·‖A‖_F of a distinct exact one,
+ *          ‖A·v − λ·v‖₂ ≤ 16p·‖A‖_F and | ‖v‖₂ − 1 | ≤ 4p per eigenpair.
  * Info: 0 on every case but the built failures: a negative pivot at k
  * after a dominant leading block (potrf: k+1) and a zero column j with
  * m ≥ n or j < m (getrf: j+1).
