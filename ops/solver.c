@@ -31,6 +31,8 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_SYTRD: return cx ? "hetrd" : "sytrd";
     case TRN_SOLVER_ORGTR: return cx ? "ungtr" : "orgtr";
     case TRN_SOLVER_ORMTR: return cx ? "unmtr" : "ormtr";
+    case TRN_SOLVER_GEBRD: return "gebrd";
+    case TRN_SOLVER_ORGBR: return cx ? "ungbr" : "orgbr";
     case TRN_SOLVER_POTRF_BATCHED: return "potrfBatched";
     case TRN_SOLVER_POTRS_BATCHED: return "potrsBatched";
     case TRN_SOLVER_SYEVD: return cx ? "heevd" : "syevd";
@@ -38,6 +40,7 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_SYEVJ: return cx ? "heevj" : "syevj";
     case TRN_SOLVER_GESVD: return "gesvd";
     case TRN_SOLVER_GESVDJ: return "gesvdj";
+    case TRN_SOLVER_GEEV: return "Xgeev";
     case TRN_SOLVER_INV_SQRT_SPD: return "invSqrtSpd";
     case TRN_SOLVER_SOLVE_SPD_IR: return "solveSpd";
     case TRN_SOLVER_GMRES_IR: return "gmresIr";

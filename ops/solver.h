@@ -27,6 +27,8 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYTRD = 14, /* hetrd for complex types */
     TRN_SOLVER_ORGTR = 15, /* ungtr */
     TRN_SOLVER_ORMTR = 18, /* unmtr */
+    TRN_SOLVER_GEBRD = 19,
+    TRN_SOLVER_ORGBR = 20, /* ungbr */
     TRN_SOLVER_POTRF_BATCHED = 16,
     TRN_SOLVER_POTRS_BATCHED = 17,
     TRN_SOLVER_SYEVD = 32, /* heevd */
@@ -34,6 +36,7 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYEVJ = 34, /* heevj */
     TRN_SOLVER_GESVD = 35,
     TRN_SOLVER_GESVDJ = 36,
+    TRN_SOLVER_GEEV = 37, /* cuSOLVER's Xgeev */
     TRN_SOLVER_INV_SQRT_SPD = 48,
     TRN_SOLVER_SOLVE_SPD_IR = 49,
     TRN_SOLVER_GMRES_IR = 50,
@@ -93,7 +96,8 @@ typedef struct trn_solver_dense_desc {
     void *tau;     /* geqrf, orgqr, ormqr */
     int32_t *info; /* never NULL but for laswp */
     int k2, incx;  /* laswp: rows k (k1) .. k2, 1-based; ipiv's stride */
-    void *d, *e;   /* sytrd: n and n - 1 reals */
+    void *d, *e;   /* sytrd: n and n - 1 reals; gebrd: n and n - 1 reals */
+    void *taup;    /* gebrd: n (tau holds tauq, n) */
     int tile_nb;   /* TRN_SOLVER_TILE_*: the tile size (ops/solver_tile.h) */
     int tile_k;    /* TRN_SOLVER_TILE_*: the step's block column */
 } trn_solver_dense_desc;
@@ -137,6 +141,7 @@ typedef struct trn_solver_eigen_desc {
     double tol;              /* syevj, gesvdj: > 0 */
     int max_sweeps;          /* syevj, gesvdj: > 0 */
     trn_solver_stats *stats; /* may be NULL */
+    int w_split;             /* geev, real A: w is wr (n reals) then wi (n reals) */
 } trn_solver_eigen_desc;
 
 /* The precision an IRS_GESV factorises in (cusolverPrecType_t's real

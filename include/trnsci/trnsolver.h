@@ -713,6 +713,33 @@ trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParam
                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
                                     size_t workspaceInBytesOnHost, int *info);
 
+/* Xgeev: the eigenvalues of the general n x n A and, with jobvr VECTOR,
+ * its right eigenvectors (unit 2-norm, largest component real; LAPACK's
+ * geev). jobvl must be NOVECTOR (VECTOR is NOT_SUPPORTED, as cuSOLVER's;
+ * VL is not referenced, ldvl >= 1). dataTypeA = dataTypeVL = dataTypeVR =
+ * computeType, one of R_32F, R_64F, C_32F, C_64F. dataTypeW: for complex A
+ * A's type; for real A the complex type of its precision (n complex
+ * eigenvalues) or A's type (2n reals: the real parts, then the imaginary
+ * parts). A real A's VR holds a complex pair's vectors as LAPACK does
+ * (VR(:,j) +- i VR(:,j+1)). A is overwritten. info: 0, -i for the i-th
+ * argument (not counting the handle; a non-finite A gives -6), or i > 0
+ * when the QR algorithm failed (W(i+1:n) converged, VR not written).
+ * Both workspace sizes are 0 (protocol 1.15). */
+trnsolverStatus_t trnsolverDnXgeev_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobvl,
+    trnsolverEigMode_t jobvr, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t dataTypeVL, const void *VL,
+    int64_t ldvl, trnsciDataType_t dataTypeVR, const void *VR, int64_t ldvr,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgeev(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                   trnsolverEigMode_t jobvl, trnsolverEigMode_t jobvr, int64_t n,
+                                   trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                   trnsciDataType_t dataTypeW, void *W, trnsciDataType_t dataTypeVL,
+                                   void *VL, int64_t ldvl, trnsciDataType_t dataTypeVR, void *VR,
+                                   int64_t ldvr, trnsciDataType_t computeType, void *bufferOnDevice,
+                                   size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                   size_t workspaceInBytesOnHost, int *info);
+
 /* XsyevBatched: batchSize problems of Xsyevd stored one after another
  * (A_i at A + i * lda * n elements, lda >= n; W_i at W + i * n; info[i]),
  * each solved by syevd / heevd (cuSOLVER may use another algorithm: the
@@ -1321,6 +1348,62 @@ trnsolverStatus_t trnsolverDnZunmtr(trnsolverDnHandle_t handle, trnblasSideMode_
                                     trnDoubleComplex *A, int lda, trnDoubleComplex *tau,
                                     trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
                                     int *devInfo);
+
+/* <t>gebrd: Householder reduction Q^H A P = B of the m x n A (m >= n, as
+ * cuSOLVER requires; m < n is INVALID_VALUE) to real upper bidiagonal B:
+ * D (n reals) its diagonal, E (n - 1 reals) its superdiagonal; Q =
+ * H(1) ... H(n) and P = G(1) ... G(n-1) as reflectors in A and TAUQ, TAUP
+ * (n each, TAUP(n) = 0) as LAPACK stores them. <t>orgbr / <t>ungbr: A (m x
+ * n) := Q's first n columns (side LEFT: m >= n >= min(m, k), k the
+ * columns gebrd reduced) or P^H's first m rows (side RIGHT: n >= m >=
+ * min(n, k), k the rows gebrd reduced), from A and tau (TAUQ or TAUP).
+ * devInfo 0; _bufferSize reports 0 (protocol 1.15). */
+trnsolverStatus_t trnsolverDnSgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnDgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnCgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnZgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnSgebrd(trnsolverDnHandle_t handle, int m, int n, float *A, int lda,
+                                    float *D, float *E, float *TAUQ, float *TAUP, float *Work,
+                                    int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDgebrd(trnsolverDnHandle_t handle, int m, int n, double *A, int lda,
+                                    double *D, double *E, double *TAUQ, double *TAUP, double *Work,
+                                    int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCgebrd(trnsolverDnHandle_t handle, int m, int n, trnComplex *A,
+                                    int lda, float *D, float *E, trnComplex *TAUQ, trnComplex *TAUP,
+                                    trnComplex *Work, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZgebrd(trnsolverDnHandle_t handle, int m, int n, trnDoubleComplex *A,
+                                    int lda, double *D, double *E, trnDoubleComplex *TAUQ,
+                                    trnDoubleComplex *TAUP, trnDoubleComplex *Work, int Lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnSorgbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const float *A, int lda,
+                                               const float *tau, int *lwork);
+trnsolverStatus_t trnsolverDnDorgbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const double *A, int lda,
+                                               const double *tau, int *lwork);
+trnsolverStatus_t trnsolverDnCungbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const trnComplex *A, int lda,
+                                               const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZungbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const trnDoubleComplex *A,
+                                               int lda, const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnSorgbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, float *A, int lda, const float *tau, float *work,
+                                    int lwork, int *info);
+trnsolverStatus_t trnsolverDnDorgbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, double *A, int lda, const double *tau,
+                                    double *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnCungbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, trnComplex *A, int lda, const trnComplex *tau,
+                                    trnComplex *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnZungbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, trnDoubleComplex *A, int lda,
+                                    const trnDoubleComplex *tau, trnDoubleComplex *work, int lwork,
+                                    int *info);
 
 /* ---- mixed-precision iterative refinement solvers (cuSOLVER's IRS) --------------------
  *

@@ -34,6 +34,7 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
+#include "kernels/cpu/solver_bidiag.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_more.h"
 #include "kernels/cpu/solver_util.h"
@@ -329,6 +330,13 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
         int more_info = 0;
         k = trn_cpu_solver_more(d, msg, &more_info);
         info = more_info;
+        break;
+    }
+    case TRN_SOLVER_GEBRD:
+    case TRN_SOLVER_ORGBR: {
+        int bd_info = 0;
+        k = trn_cpu_solver_bidiag(d, msg, &bd_info);
+        info = bd_info;
         break;
     }
     case TRN_SOLVER_LASWP: return trn_cpu_solver_more(d, msg, &(int){0}); /* no devInfo */

@@ -39,6 +39,8 @@ static double cost_solver_dense(const trn_op_desc *op) {
     case TRN_SOLVER_SYTRD: f = 4.0 * n * n * n / 3.0; break;
     case TRN_SOLVER_ORGTR: f = 4.0 * n * n * n / 3.0; break;
     case TRN_SOLVER_ORMTR: f = 2.0 * m * n * (d->left ? m : n); break;
+    case TRN_SOLVER_GEBRD: f = 4.0 * n * n * (m - n / 3.0); break; /* LAPACK's count, m >= n */
+    case TRN_SOLVER_ORGBR: f = 4.0 * m * n * k; break;
     case TRN_SOLVER_LASWP: f = n * (double)(d->k2 - d->k + 1); break; /* elements moved */
     default: break;
     }
@@ -64,6 +66,9 @@ static double cost_solver_eigen(const trn_op_desc *op) {
     case TRN_SOLVER_GESVD: f = 4.0 * big * small * small + 8.0 * small * small * small; break;
     case TRN_SOLVER_SYEVJ: f = 10.0 * 6.0 * n * n * n; break;
     case TRN_SOLVER_GESVDJ: f = 10.0 * 4.0 * big * small * small; break;
+    case TRN_SOLVER_GEEV: /* Hessenberg QR: ~10 n^3, ~25 n^3 with the vectors (LAWN 41) */
+        f = (d->vectors ? 25.0 : 10.0) * small * small * small;
+        break;
     default: break;
     }
     return f * complex_factor(d->type);

@@ -91,7 +91,7 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
         return BAD;
     }
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMTR, "one of POTRF .. ORMTR", w->type,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORGBR, "one of POTRF .. ORGBR", w->type,
                     &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
@@ -106,7 +106,7 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     out->info = NULL;
     out->k2 = 0;
     out->incx = 0;
-    out->d = out->e = NULL;
+    out->d = out->e = out->taup = NULL;
     void *p = NULL;
     trn_wire_code rc = TRN_WIRE_OK;
 
@@ -218,6 +218,42 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         break;
     }
+    case TRN_SOLVER_GEBRD:
+        /* cuSOLVER's gebrd takes m >= n only (LAPACK's also m < n). */
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n))
+            return BAD;
+        if (out->m < out->n) {
+            trn_vmsg(vx, "%s: m=%d must be >= n=%d", fn, out->m, out->n);
+            return BAD;
+        }
+        if (trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+        break;
+    case TRN_SOLVER_ORGBR: {
+        /* LAPACK's orgbr: Q (LEFT, vect 'Q') is m x n with m >= n >=
+         * min(m, k); P^H (RIGHT, vect 'P') is m x n with n >= m >=
+         * min(n, k); k counts gebrd's columns (Q) or rows (P^H). */
+        if (w->side != 0 && w->side != 1) {
+            trn_vmsg(vx, "%s: side=%lld must be TRNBLAS_SIDE_LEFT (0) or RIGHT (1)", fn,
+                     (long long)w->side);
+            return BAD;
+        }
+        out->left = w->side == 0;
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_dim(vx, fn, "k", w->k, &out->k))
+            return BAD;
+        const int big = out->left ? out->m : out->n, small = out->left ? out->n : out->m;
+        const int low = big < out->k ? big : out->k;
+        if (small > big || small < low) {
+            trn_vmsg(vx, "%s: m=%d, n=%d, k=%d must satisfy %s", fn, out->m, out->n, out->k,
+                     out->left ? "m >= n >= min(m, k) (side LEFT)"
+                               : "n >= m >= min(n, k) (side RIGHT)");
+            return BAD;
+        }
+        if (trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+        break;
+    }
     case TRN_SOLVER_LASWP:
         /* LAPACK's laswp: A has lda rows (the interchanges may reach any
          * of them); rows k1 .. k2 are interchanged with the rows ipiv
@@ -313,6 +349,26 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             rc = trn_vk_array(vx, w->d, (uint64_t)out->n, al, al, fn, "d", &out->d);
         if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYTRD)
             rc = trn_vk_array(vx, w->e, nr, al, al, fn, "e", &out->e);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    if (out->fn == TRN_SOLVER_GEBRD) {
+        /* m >= n: d, tauq and taup have n entries, e n - 1 (d, e real). */
+        const uint64_t nn = (uint64_t)out->n, ne = out->n > 1 ? (uint64_t)(out->n - 1) : 0;
+        rc = trn_vk_array(vx, w->d, nn, al, al, fn, "D", &out->d);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_vk_array(vx, w->e, ne, al, al, fn, "E", &out->e);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_vk_array(vx, w->tau, nn, es, al, fn, "TAUQ", &out->tau);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_vk_array(vx, w->taup, nn, es, al, fn, "TAUP", &out->taup);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    if (out->fn == TRN_SOLVER_ORGBR) {
+        const int big = out->left ? out->m : out->n;
+        const int ntau = big < out->k ? big : out->k;
+        rc = trn_vk_array(vx, w->tau, (uint64_t)ntau, es, al, fn, "tau", &out->tau);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
@@ -441,10 +497,60 @@ static int ld_maybe(trn_vctx *vx, const char *fn, const char *name, int64_t ld, 
     return trn_vk_ld(vx, fn, name, ld, used ? rows : 1, used ? rows_expr : "1", out);
 }
 
+/* Xgeev (cuSOLVER's rules): jobvl NOVECTOR only (VECTOR is not
+ * supported, as cuSOLVER's), jobvr either; lda >= max(1, n), ldvl >= 1,
+ * ldvr >= n with VR wanted (else >= 1); W is n complex values, or 2n
+ * reals (WR then WI) for a real A with w_split; VR (n x n, A's type) only
+ * with jobvr VECTOR: a real A's complex pairs in LAPACK's two columns. */
+static trn_wire_code validate_geev(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
+                                   trn_solver_eigen_desc *out) {
+    const char *fn = trn_solver_name(out->fn, out->type);
+    const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
+    if (w->jobvl == 1) {
+        trn_vmsg(vx,
+                 "%s: jobvl=TRNSOLVER_EIG_MODE_VECTOR is not supported (left eigenvectors; "
+                 "cuSOLVER's Xgeev takes NOVECTOR only)",
+                 fn);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (w->jobvl != 0) {
+        trn_vmsg(vx, "%s: jobvl=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0)", fn,
+                 (long long)w->jobvl);
+        return BAD;
+    }
+    if (w->jobz != 0 && w->jobz != 1) {
+        trn_vmsg(vx, "%s: jobvr=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0) or _VECTOR (1)", fn,
+                 (long long)w->jobz);
+        return BAD;
+    }
+    out->vectors = (int)w->jobz;
+    if (w->w_split != 0 && (w->w_split != 1 || is_complex(out->type))) {
+        trn_vmsg(vx, "%s: w_split=%lld must be 0, or 1 with a real A", fn, (long long)w->w_split);
+        return BAD;
+    }
+    out->w_split = (int)w->w_split;
+    int ldvl = 1;
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldvl", w->ldvl, 1, "1", &ldvl) ||
+        ld_maybe(vx, fn, "ldvr", w->ldv, out->vectors, out->n, "n", &out->ldv))
+        return BAD;
+    out->m = out->n;
+    const int n = out->n;
+    trn_wire_code rc = trn_vk_matrix(vx, w->a, n, n, out->lda, es, al, fn, "A", &out->a);
+    if (rc == TRN_WIRE_OK) /* 2n reals either way: n complex, or WR then WI */
+        rc = trn_vk_array(vx, w->w, 2 * (uint64_t)n, al, al, fn, "W", &out->w);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = trn_vk_matrix(vx, w->v, n, n, out->ldv, es, al, fn, "VR", &out->v);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    return rc;
+}
+
 static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
                                            trn_solver_eigen_desc *out) {
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDJ, "one of SYEVD .. GESVDJ", w->type,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GEEV, "one of SYEVD .. GEEV", w->type,
                     &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
@@ -461,9 +567,12 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     out->tol = 0.0;
     out->max_sweeps = 0;
     out->stats = NULL;
+    out->w_split = 0;
     const double eps = al == 4 ? FLT_EPSILON : DBL_EPSILON;
     trn_wire_code rc;
 
+    if (out->fn == TRN_SOLVER_GEEV)
+        return validate_geev(vx, w, out);
     if (out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ) {
         if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
             trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))

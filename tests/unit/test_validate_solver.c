@@ -115,7 +115,8 @@ static int sv_teardown(void **state) {
 static uint64_t buf(trn_session *s, uint64_t bytes) {
     uint64_t id = 0;
     char err[256] = "";
-    if (trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &sfd_unused, err, sizeof(err)) != TRN_WIRE_OK)
+    if (trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &sfd_unused, err, sizeof(err)) !=
+        TRN_WIRE_OK)
         fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
     return id;
 }
@@ -413,6 +414,71 @@ static void test_tridiagonal(void **state) {
     q.w.side = 1;
     q.w.function = FN(POTRS_BATCHED);
     bad(f, f->s1, &q.op, "function 17");
+}
+
+/* Rule (protocol 1.15): gebrd m >= n, lda >= max(1, m), D, TAUQ, TAUP n
+ * elements (D real), E n - 1; orgbr side LEFT m >= n >= min(m, k), RIGHT
+ * n >= m >= min(n, k), k >= 0, lda >= max(1, m), tau min(m, k) (LEFT) or
+ * min(n, k) (RIGHT) elements. */
+static void test_bidiagonal(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), R = buf(f->s1, 256), I = buf(f->s1, 64);
+    dmsg q;
+    Trnsci__V1__BufferRef d = ref(R, 0), e = ref(R, 32), taup = ref(R, 256 - 32);
+    dense_init(&q, FN(GEBRD), R64);
+    q.w.d = &d;
+    q.w.e = &e;
+    q.w.taup = &taup;
+    q.w.m = 6;
+    q.w.n = 4;
+    q.w.lda = 6;
+    q.a = ref(A, 4096 - 24 * 8); /* 6 x 4 exactly */
+    q.tau = ref(R, 64);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 6);
+    taup = ref(R, 256 - 24);
+    bad(f, f->s1, &q.op, "gebrd: TAUP");
+    taup = ref(R, 256 - 32);
+    q.a = ref(A, 4096 - 23 * 8);
+    bad(f, f->s1, &q.op, "gebrd: A");
+    q.a = ref(A, 0);
+    q.w.m = 3;
+    q.w.lda = 3;
+    bad(f, f->s1, &q.op, "m=3 must be >= n=4");
+    q.w.m = 6;
+    q.w.lda = 5;
+    bad(f, f->s1, &q.op, "lda=5");
+    /* orgbr, side LEFT: Q 6 x 4 from k = 4 reflectors. */
+    dense_init(&q, FN(ORGBR), R64);
+    q.w.m = 6;
+    q.w.n = 4;
+    q.w.k = 4;
+    q.w.lda = 6;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 32);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.tau = ref(R, 256 - 24);
+    bad(f, f->s1, &q.op, "orgbr: tau");
+    q.tau = ref(R, 0);
+    q.w.n = 3;
+    bad(f, f->s1, &q.op, "m >= n >= min(m, k)");
+    q.w.n = 4;
+    q.w.k = -1;
+    bad(f, f->s1, &q.op, "k=-1");
+    /* side RIGHT: P^H 3 x 6 from k = 3 rows (k < n). */
+    q.w.side = 1;
+    q.w.m = 3;
+    q.w.n = 6;
+    q.w.k = 3;
+    q.w.lda = 3;
+    ok(f, f->s1, &q.op, 3);
+    q.w.m = 2;
+    q.w.lda = 2;
+    bad(f, f->s1, &q.op, "n >= m >= min(n, k)");
+    q.w.m = 3;
+    q.w.side = 2;
+    bad(f, f->s1, &q.op, "side=2");
 }
 
 /* Rule: potrs B n x nrhs with ldb >= max(1, n); getrs trans N/T/C, ipiv
@@ -724,6 +790,56 @@ static void eigen_init(emsg *q, Trnsci__V1__SolverFunction fn, Trnsci__V1__DataT
     q->w.stats = &q->stats;
 }
 
+/* Rule (protocol 1.15): Xgeev jobvl 0 only (1 unsupported), jobvr 0/1,
+ * lda >= max(1, n), ldvl >= 1, ldvr >= n with VR (else >= 1), W 2n reals
+ * of A's precision, w_split for a real A only. */
+static void test_geev(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), W = buf(f->s1, 256), I = buf(f->s1, 64);
+    emsg q;
+    eigen_init(&q, FN(GEEV), R64);
+    q.w.jobz = 1;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldv = 4;
+    q.w.ldvl = 1;
+    q.a = ref(A, 0);
+    q.wv = ref(W, 256 - 64); /* 8 doubles exactly */
+    q.v = ref(A, 4096 - 128);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 4);
+    q.w.w_split = 1;
+    ok(f, f->s1, &q.op, 4);
+    q.wv = ref(W, 256 - 56);
+    bad(f, f->s1, &q.op, "Xgeev: W");
+    q.wv = ref(W, 0);
+    q.w.jobvl = 1;
+    bad(f, f->s1, &q.op, "jobvl=TRNSOLVER_EIG_MODE_VECTOR is not supported");
+    q.w.jobvl = 2;
+    bad(f, f->s1, &q.op, "jobvl=2");
+    q.w.jobvl = 0;
+    q.w.ldvl = 0;
+    bad(f, f->s1, &q.op, "ldvl=0");
+    q.w.ldvl = 1;
+    q.w.ldv = 3;
+    bad(f, f->s1, &q.op, "ldvr=3");
+    q.w.jobz = 0; /* no VR: ldvr 1 and buffer 0 */
+    q.w.ldv = 1;
+    q.v = ref(0, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.w.jobz = 2;
+    bad(f, f->s1, &q.op, "jobvr=2");
+    eigen_init(&q, FN(GEEV), C64);
+    q.w.n = 2;
+    q.w.lda = 2;
+    q.w.ldv = 1;
+    q.w.ldvl = 1;
+    q.w.w_split = 1;
+    q.a = ref(A, 0);
+    q.wv = ref(W, 0);
+    q.info = ref(I, 0);
+    bad(f, f->s1, &q.op, "w_split=1");
+}
 /* Rule: syevd/sygvd/syevj jobz 0/1, uplo 0/1, itype 1..3, W n reals (float
  * for C); syevj's controls (0: epsilon and 100 sweeps; raised to epsilon;
  * negative refused) and its optional, 8-byte aligned record. */
@@ -1134,6 +1250,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_batched, sv_setup, sv_teardown),
         cmocka_unit_test(test_batched_shards),
         cmocka_unit_test_setup_teardown(test_eigen, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_bidiagonal, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_geev, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_svd, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_refine, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_irs_gels, sv_setup, sv_teardown),
