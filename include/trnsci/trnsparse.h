@@ -1393,8 +1393,9 @@ trnsparseStatus_t trnsparseDbsrmm(trnsparseHandle_t handle, trnsparseDirection_t
  * writes C's indices and values; C's arrays count as long as their
  * allocations. alpha = 0 (beta = 0): A's (B's) values are not read. The
  * input needs no sorting (cuSPARSE requires sorted rows). bufferSizeExt
- * gives 0; workspace and pBuffer are not read (may be NULL). S and D only
- * (C, Z: not provided). C's arrays may not overlap A's or B's
+ * gives 0; workspace and pBuffer are not read (may be NULL). C and Z
+ * (protocol 1.15) compute alpha a + beta b with complex products in the
+ * value type's precision. C's arrays may not overlap A's or B's
  * (TRNSPARSE_STATUS_INVALID_VALUE). */
 trnsparseStatus_t trnsparseXcsrgeam2Nnz(trnsparseHandle_t handle, int m, int n,
                                         const trnsparseMatDescr_t descrA, int nnzA,
@@ -1429,6 +1430,38 @@ trnsparseStatus_t trnsparseDcsrgeam2(
     const double *beta, const trnsparseMatDescr_t descrB, int nnzB, const double *csrSortedValB,
     const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
     double *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+trnsparseStatus_t trnsparseCcsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const trnComplex *alpha,
+    const trnsparseMatDescr_t descrA, int nnzA, const trnComplex *csrSortedValA,
+    const int *csrSortedRowPtrA, const int *csrSortedColIndA, const trnComplex *beta,
+    const trnsparseMatDescr_t descrB, int nnzB, const trnComplex *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const trnComplex *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCcsrgeam2(trnsparseHandle_t handle, int m, int n,
+                                     const trnComplex *alpha, const trnsparseMatDescr_t descrA,
+                                     int nnzA, const trnComplex *csrSortedValA,
+                                     const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+                                     const trnComplex *beta, const trnsparseMatDescr_t descrB,
+                                     int nnzB, const trnComplex *csrSortedValB,
+                                     const int *csrSortedRowPtrB, const int *csrSortedColIndB,
+                                     const trnsparseMatDescr_t descrC, trnComplex *csrSortedValC,
+                                     int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+trnsparseStatus_t trnsparseZcsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *alpha,
+    const trnsparseMatDescr_t descrA, int nnzA, const trnDoubleComplex *csrSortedValA,
+    const int *csrSortedRowPtrA, const int *csrSortedColIndA, const trnDoubleComplex *beta,
+    const trnsparseMatDescr_t descrB, int nnzB, const trnDoubleComplex *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const trnDoubleComplex *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZcsrgeam2(
+    trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *alpha,
+    const trnsparseMatDescr_t descrA, int nnzA, const trnDoubleComplex *csrSortedValA,
+    const int *csrSortedRowPtrA, const int *csrSortedColIndA, const trnDoubleComplex *beta,
+    const trnsparseMatDescr_t descrB, int nnzB, const trnDoubleComplex *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    trnDoubleComplex *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
 
 /* ---- incomplete factorisations (cusparse<t>csric02, cusparse<t>csrilu02) ----
  * IC0 and ILU0 in place on a square m x m CSR matrix's pattern (no fill),

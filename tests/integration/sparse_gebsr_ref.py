@@ -25,6 +25,15 @@ without arithmetic, so everything written here is exact.
         that are not 0 + 0i, in column order); DIR/coo_dense (complex128,
         m x n column-major): the COO matrix dense, duplicates added.
 
+    sparse_gebsr_ref.py geam DIR
+        DIR/meta.txt: "m n K" then K lines "ar ai br bi" (scalars alpha,
+        beta). DIR/a_{indptr,indices,data}, DIR/b_{...}: zero-based m x n
+        CSR matrices A and B (int32 indices, complex128 values).
+        Writes DIR/u_{indptr,indices}: the union of A's and B's patterns
+        (sorted columns), and for case k DIR/c<k>_data: alpha A + beta B
+        on that pattern (complex128, numpy), DIR/c<k>_bound: |alpha| |A| +
+        |beta| |B| there (float64), for the test's error bound.
+
 Exit status 0, or 1 with a message.
 """
 import os
@@ -107,11 +116,42 @@ def misc(d):
     return 0
 
 
+def load(d, prefix, m, n):
+    indptr = np.fromfile(os.path.join(d, prefix + "_indptr"), dtype=np.int32)
+    indices = np.fromfile(os.path.join(d, prefix + "_indices"), dtype=np.int32)
+    data = np.fromfile(os.path.join(d, prefix + "_data"), dtype=np.complex128)
+    return sp.csr_matrix((data, indices, indptr), shape=(m, n))
+
+
+def geam(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        m, n, k = (int(v) for v in f.readline().split())
+        cases = [tuple(float(v) for v in f.readline().split()) for _ in range(k)]
+    a, b = load(d, "a", m, n), load(d, "b", m, n)
+    # The union of the patterns: ones added, so nothing cancels.
+    ones = lambda x: sp.csr_matrix((np.ones(x.nnz), x.indices, x.indptr), shape=x.shape)
+    u = ones(a) + ones(b)
+    u.sort_indices()
+    np.asarray(u.indptr, dtype=np.int32).tofile(os.path.join(d, "u_indptr"))
+    np.asarray(u.indices, dtype=np.int32).tofile(os.path.join(d, "u_indices"))
+    rows = np.repeat(np.arange(m), np.diff(u.indptr))
+    ad, bd = a.toarray(), b.toarray()
+    for i, (ar, ai, br, bi) in enumerate(cases):
+        alpha, beta = complex(ar, ai), complex(br, bi)
+        c = alpha * ad + beta * bd
+        bound = abs(alpha) * np.abs(ad) + abs(beta) * np.abs(bd)
+        c[rows, u.indices].astype(np.complex128).tofile(os.path.join(d, "c%d_data" % i))
+        bound[rows, u.indices].astype(np.float64).tofile(os.path.join(d, "c%d_bound" % i))
+    return 0
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "gebsr":
         return gebsr(argv[2])
     if len(argv) == 3 and argv[1] == "misc":
         return misc(argv[2])
+    if len(argv) == 3 and argv[1] == "geam":
+        return geam(argv[2])
     sys.stderr.write(__doc__)
     return 1
 

@@ -20,11 +20,20 @@
  *    dropped) against csr_matrix(dense), SparseToDense from COO with
  *    duplicates against coo_matrix.todense();
  *  - a conversion large enough for two shards gives the same arrays;
+ *  - complex csrgeam2 (C, Z; both bases; alpha = 0 with A's values NULL):
+ *    C's offsets and indices exactly the union of A's and B's patterns
+ *    (scipy), its values against numpy's alpha A + beta B in complex128.
+ *    Bound per real and imaginary part: an entry is (s a)_re + (t b)_re,
+ *    each product part two products and a sum (error <= gamma_2 (|s||a|)
+ *    by Cauchy-Schwarz), then one more rounding for the sum: gamma_3 (|alpha|
+ *    |a| + |beta| |b|) in the value type, plus numpy's own gamma_3 in
+ *    double;
  *  - bad input: block dimensions < 1, an unknown direction, block offsets
  *    of another block size, a NULL or short gebsr2gebsr buffer, a complex
  *    Blocked-ELL destination — each with cuSPARSE's status and a message.
  */
 #include <complex.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -715,6 +724,151 @@ static void test_sharded(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* ---- complex csrgeam2 ----------------------------------------------------------------- */
+
+static void random_csr(host_csr *a, int m, int n, double density, uint64_t seed, vt t) {
+    make_csr(a, m, n, density, seed, 0);
+    uint64_t s = seed * 13 + 5;
+    for (int k = 0; k < a->nnz; k++) {
+        const double re = su_uniform(&s), im = su_uniform(&s);
+        a->val[k] = t == VC ? (double)(float)re + (double)(float)im * I : re + im * I;
+    }
+}
+
+static void write_named(const char *pre, const host_csr *a) {
+    char name[32];
+    snprintf(name, sizeof(name), "%s_indptr", pre);
+    su_write_file(tmp_dir, name, a->ptr, ((size_t)a->m + 1) * 4);
+    snprintf(name, sizeof(name), "%s_indices", pre);
+    su_write_file(tmp_dir, name, a->col, (size_t)a->nnz * 4);
+    snprintf(name, sizeof(name), "%s_data", pre);
+    su_write_file(tmp_dir, name, a->val, (size_t)a->nnz * sizeof(double complex));
+}
+
+static trnsparseStatus_t csrgeam2(vt t, trnsparseHandle_t h, int m, int n, const void *alpha,
+                                  trnsparseMatDescr_t da, int nnzA, const void *va, const int *pa,
+                                  const int *ca, const void *beta, trnsparseMatDescr_t db, int nnzB,
+                                  const void *vb, const int *pb, const int *cb,
+                                  trnsparseMatDescr_t dc, void *vc, int *pc, int *cc,
+                                  size_t *size) {
+    if (t == VC)
+        return size ? trnsparseCcsrgeam2_bufferSizeExt(h, m, n, alpha, da, nnzA, va, pa, ca, beta,
+                                                       db, nnzB, vb, pb, cb, dc, vc, pc, cc, size)
+                    : trnsparseCcsrgeam2(h, m, n, alpha, da, nnzA, va, pa, ca, beta, db, nnzB, vb,
+                                         pb, cb, dc, vc, pc, cc, NULL);
+    return size ? trnsparseZcsrgeam2_bufferSizeExt(h, m, n, alpha, da, nnzA, va, pa, ca, beta, db,
+                                                   nnzB, vb, pb, cb, dc, vc, pc, cc, size)
+                : trnsparseZcsrgeam2(h, m, n, alpha, da, nnzA, va, pa, ca, beta, db, nnzB, vb, pb,
+                                     cb, dc, vc, pc, cc, NULL);
+}
+
+static void test_geam(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    /* Scalars exact in float; case 1 has alpha = 0 (A's values NULL). */
+    static const double sc[2][4] = {{0.75, -1.25, -0.5, 2.0}, {0.0, 0.0, 1.5, 0.25}};
+    const int m = 33, n = 27;
+    for (int t = VC; t <= VZ; t++) {
+        host_csr a, b;
+        random_csr(&a, m, n, 0.15, 11 + (uint64_t)t, (vt)t);
+        random_csr(&b, m, n, 0.15, 23 + (uint64_t)t, (vt)t);
+        write_named("a", &a);
+        write_named("b", &b);
+        char meta[256];
+        snprintf(meta, sizeof(meta), "%d %d 2\n%g %g %g %g\n%g %g %g %g\n", m, n, sc[0][0],
+                 sc[0][1], sc[0][2], sc[0][3], sc[1][0], sc[1][1], sc[1][2], sc[1][3]);
+        su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+        su_run_ref(PYTHON3, GEBSR_REF_PY, "geam", tmp_dir);
+        size_t n_uptr, n_uidx;
+        int32_t *uptr = ref_idx("u_indptr", &n_uptr, 0), *uidx = ref_idx("u_indices", &n_uidx, 0);
+        const size_t es = vt_es[t];
+        const int dbl = t == VZ;
+        /* gamma_3 of the value type plus numpy's gamma_3 in double. */
+        const long double g = su_gamma(dbl, 3) + su_gamma(1, 3);
+        for (int k = 0; k < 2; k++)
+            for (int base = 0; base <= 1; base++) {
+                trnsparseMatDescr_t da = mat_descr(base), db = mat_descr(1 - base),
+                                    dc = mat_descr(base);
+                int *pa = dev_idx(a.ptr, (size_t)m + 1, base),
+                    *ca = dev_idx(a.col, (size_t)a.nnz, base);
+                int *pb = dev_idx(b.ptr, (size_t)m + 1, 1 - base),
+                    *cb = dev_idx(b.col, (size_t)b.nnz, 1 - base);
+                void *ha = as_type(a.val, (size_t)a.nnz, (vt)t),
+                     *hb = as_type(b.val, (size_t)b.nnz, (vt)t);
+                void *va = su_dev_put(ha, (size_t)a.nnz * es),
+                     *vb = su_dev_put(hb, (size_t)b.nnz * es);
+                const double complex al = sc[k][0] + sc[k][1] * I, be = sc[k][2] + sc[k][3] * I;
+                void *hal = as_type(&al, 1, (vt)t), *hbe = as_type(&be, 1, (vt)t);
+                int *pc = dev_zero(((size_t)m + 1) * 4);
+                int nnzc = -1;
+                assert_int_equal(trnsparseXcsrgeam2Nnz(h, m, n, da, a.nnz, pa, ca, db, b.nnz, pb,
+                                                       cb, dc, pc, &nnzc, NULL),
+                                 TRNSPARSE_STATUS_SUCCESS);
+                assert_int_equal(nnzc, (int)n_uidx);
+                int32_t *wp = malloc(n_uptr * 4), *wi = malloc(n_uidx * 4 + 4);
+                for (size_t i = 0; i < n_uptr; i++)
+                    wp[i] = uptr[i] + base;
+                for (size_t i = 0; i < n_uidx; i++)
+                    wi[i] = uidx[i] + base;
+                expect_same("csrgeam2 csrRowPtrC", pc, wp, n_uptr * 4);
+                int *cc = dev_zero(n_uidx * 4);
+                void *vc = dev_zero(n_uidx * es);
+                const void *va_k = k == 1 ? NULL : va;
+                size_t size = 1;
+                assert_int_equal(csrgeam2((vt)t, h, m, n, hal, da, a.nnz, va_k, pa, ca, hbe, db,
+                                          b.nnz, vb, pb, cb, dc, vc, pc, cc, &size),
+                                 TRNSPARSE_STATUS_SUCCESS);
+                assert_int_equal(size, 0);
+                assert_int_equal(csrgeam2((vt)t, h, m, n, hal, da, a.nnz, va_k, pa, ca, hbe, db,
+                                          b.nnz, vb, pb, cb, dc, vc, pc, cc, NULL),
+                                 TRNSPARSE_STATUS_SUCCESS);
+                expect_same("csrgeam2 csrColIndC", cc, wi, n_uidx * 4);
+                char name[32];
+                size_t n_c, n_b;
+                snprintf(name, sizeof(name), "c%d_data", k);
+                double complex *want = ref_val(name, &n_c);
+                snprintf(name, sizeof(name), "c%d_bound", k);
+                size_t bytes = 0;
+                double *bound = su_read_file(tmp_dir, name, &bytes);
+                n_b = bytes / 8;
+                assert_int_equal(n_c, n_uidx);
+                assert_int_equal(n_b, n_uidx);
+                void *got = su_dev_get(vc, n_uidx * es);
+                for (size_t i = 0; i < n_uidx; i++) {
+                    const long double re = dbl ? ((double *)got)[2 * i] : ((float *)got)[2 * i];
+                    const long double im =
+                        dbl ? ((double *)got)[2 * i + 1] : ((float *)got)[2 * i + 1];
+                    const long double tol = g * bound[i];
+                    if (fabsl(re - creal(want[i])) > tol || fabsl(im - cimag(want[i])) > tol)
+                        fail_msg("%s csrgeam2 case %d entry %zu: (%Lg, %Lg) vs (%g, %g), bound %Lg",
+                                 vt_name[t], k, i, re, im, creal(want[i]), cimag(want[i]), tol);
+                }
+                free(got);
+                free(want);
+                free(bound);
+                free(wp);
+                free(wi);
+                void *frees[] = {pa, ca, pb, cb, va, vb, pc, cc, vc};
+                for (size_t i = 0; i < sizeof(frees) / sizeof(frees[0]); i++)
+                    assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+                free(ha);
+                free(hb);
+                free(hal);
+                free(hbe);
+                trnsparseDestroyMatDescr(da);
+                trnsparseDestroyMatDescr(db);
+                trnsparseDestroyMatDescr(dc);
+            }
+        free(uptr);
+        free(uidx);
+        free_csr(&a);
+        free_csr(&b);
+    }
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 /* ---- bad input ------------------------------------------------------------------------- */
 
 static void test_bad(void **state) {
@@ -820,8 +974,8 @@ int main(void) {
     grpc_t.addr = daemon2.tcp_addr;
     const struct CMUnitTest tests[] = {
         SU_ON(test_gebsr, local),  SU_ON(test_gebsr, grpc), SU_ON(test_complex, local),
-        SU_ON(test_complex, grpc), SU_ONCE(test_sharded),   SU_ON(test_bad, local),
-        SU_ON(test_bad, grpc),
+        SU_ON(test_complex, grpc), SU_ON(test_geam, local), SU_ON(test_geam, grpc),
+        SU_ONCE(test_sharded),     SU_ON(test_bad, local),  SU_ON(test_bad, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_gebsr", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&daemon2, "trnscid --cores 2");
