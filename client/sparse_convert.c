@@ -582,6 +582,8 @@ static trnsparseStatus_t gebsr_to_buffer(trnsparseHandle_t handle, const char *f
                                          int cbA, int rbC, int cbC, void *pBuffer, gebsr_buf *b,
                                          trnsparseMatDescr_t *csr_descr) {
     trnsparseStatus_t st;
+    if (!bsr_begin(handle, fn, dirA, descrA, descrA, &st))
+        return st;
     if ((st = gebsr_layout(fn, mb, nb, nnzb, rbA, cbA, rbC, cbC, value_size(t), b)))
         return st;
     if (!pBuffer)
@@ -630,7 +632,7 @@ gebsr2gebsr(trnsparseHandle_t handle, trnsciDataType t, trnsparseDirection_t dir
             const int *bsrColIndA, int rbA, int cbA, const trnsparseMatDescr_t descrC,
             void *bsrValC, int *bsrRowPtrC, int *bsrColIndC, int rbC, int cbC, void *pBuffer) {
     const char *fn = "gebsr2gebsr";
-    if (!bsrValA)
+    if (handle && !bsrValA && nnzb > 0)
         return trn_sparse_fail(trnsciErrorInvalidValue, "%s: bsrValA is NULL", fn);
     gebsr_buf b = {0};
     trnsparseMatDescr_t cd = NULL;

@@ -30,7 +30,8 @@
  *    double;
  *  - bad input: block dimensions < 1, an unknown direction, block offsets
  *    of another block size, a NULL or short gebsr2gebsr buffer, a complex
- *    Blocked-ELL destination — each with cuSPARSE's status and a message.
+ *    Blocked-ELL destination, a NULL handle — each with cuSPARSE's status
+ *    and a message; an empty matrix.
  */
 #include <complex.h>
 #include <math.h>
@@ -947,6 +948,22 @@ static void test_bad(void **state) {
     su_expect_message("complex Blocked-ELL");
     trnsparseDestroySpMat(ell);
     trnsparseDestroyDnMat(dm);
+    /* A NULL handle. */
+    assert_int_equal(trnsparseXcsr2gebsrNnz(NULL, TRNSPARSE_DIRECTION_ROW, a.m, a.n, d0, d_ptr,
+                                            d_col, d0, d_bptr, 2, 3, &nnzb, NULL),
+                     TRNSPARSE_STATUS_NOT_INITIALIZED);
+    assert_int_equal(trnsparseXgebsr2gebsrNnz(NULL, TRNSPARSE_DIRECTION_ROW, mb, nb, nnzb, d0,
+                                              d_bptr, d_bcol, 2, 3, d0, d_rptr, 4, 4, NULL, NULL),
+                     TRNSPARSE_STATUS_NOT_INITIALIZED);
+    /* An empty matrix: no block rows, the one offset is the base. */
+    trnsparseMatDescr_t d1 = mat_descr(1);
+    assert_int_equal(trnsparseXcsr2gebsrNnz(h, TRNSPARSE_DIRECTION_ROW, 0, 7, d0, d_ptr, d_col, d1,
+                                            d_rptr, 2, 3, &nnzb, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(nnzb, 0);
+    const int32_t one = 1;
+    expect_same("empty bsrRowPtrC", d_rptr, &one, 4);
+    trnsparseDestroyMatDescr(d1);
     /* The daemon still serves. */
     assert_int_equal(trnsparseXcsr2gebsrNnz(h, TRNSPARSE_DIRECTION_ROW, a.m, a.n, d0, d_ptr, d_col,
                                             d0, d_bptr, 2, 3, &nnzb, NULL),
