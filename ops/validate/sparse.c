@@ -206,11 +206,17 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
 static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
                                Trnsci__V1__DataType w, trn_dtype type) {
     trn_dtype t;
+    /* A complex sparse matrix passed its routine's check (TRN_VSP_COMPLEX). */
+    if (trn_vk_complex(type) && trn_vk_dtype(w, &t) == 0 && t == type)
+        return TRN_WIRE_OK;
     const trn_wire_code rc = trn_vk_real_dtype(vx, fn, name, w, &t);
     if (rc != TRN_WIRE_OK || t == type)
         return rc;
     trn_vmsg(vx, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
-             type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
+             type == TRN_DTYPE_R32F   ? "R_32F"
+             : type == TRN_DTYPE_R64F ? "R_64F"
+             : type == TRN_DTYPE_C32F ? "C_32F"
+                                      : "C_64F");
     return TRN_WIRE_UNIMPLEMENTED;
 }
 

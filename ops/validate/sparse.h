@@ -23,9 +23,10 @@
 /* Not an array: the routine takes a strided batch of CSR/COO matrices
  * (without it, batch_count > 1 is UNIMPLEMENTED). */
 #define TRN_VSP_BATCH 16u
-/* Not an array: complex value types (C_32F, C_64F) are accepted too (the
- * sparse direct solvers); without it they are UNIMPLEMENTED. */
-#define TRN_VSP_COMPLEX 256u
+/* Not an array: the routine takes complex values (C_32F, C_64F) too (the
+ * sparse direct solvers, the conversions, geam); without it they are
+ * UNIMPLEMENTED. */
+#define TRN_VSP_COMPLEX 32u
 
 /* A sparse matrix. `formats` is a bit mask of (1u << trn_sp_format) the op
  * accepts; `arrays` the TRN_VSP_* the op reads or writes (0: none resolved,
