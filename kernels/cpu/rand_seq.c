@@ -1,8 +1,8 @@
 /*
  * rand_seq.c — seeding and skip-ahead for trnrand's sequential generators
- * (rand_seq.h; docs/numerics.md, "XORWOW", "MRG32k3a" and "MT19937").
- * MRG32k3a's skip-ahead and MT19937's blocks are described above their code
- * below.
+ * (rand_seq.h; docs/numerics.md, "XORWOW", "MRG32k3a", "MT19937" and
+ * "MTGP32"). MRG32k3a's skip-ahead, MT19937's blocks and MTGP32's seeding
+ * are described above their code below.
  *
  * XORWOW. The register update of trn_xorwow_next is linear over GF(2): the
  * 160-bit register after one step is M x for a fixed 160 x 160 bit matrix M
