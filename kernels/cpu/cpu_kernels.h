@@ -117,7 +117,7 @@ int trn_cpu_fft_wisdom_import(char *text);
  * memory for it, msg says how much (NO_MEMORY). */
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md),
- * and the same distributions of the XORWOW, MRG32k3a and MT19937 streams
+ * and the same distributions of the XORWOW, MRG32k3a, MT19937 and MTGP32 streams
  * (rand_seq.c). Shards own ranges of elements that start at even indices. Sobol ops
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous
  * element ranges. A Poisson op's shards each build the table of its
