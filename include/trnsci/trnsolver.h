@@ -25,7 +25,9 @@
  *  - Workspace belongs to the daemon: every typed *_bufferSize reports 0,
  *    and the Workspace / work / lwork arguments are accepted and not used
  *    (any value, NULL included, is fine). The 64-bit generic API
- *    (trnsolverDnX*) reports and uses its own sizes (see there).
+ *    (trnsolverDnX*) reports and uses its own sizes (see there), and so do
+ *    sygvdx/hegvdx and gesvdaStridedBatched, whose host outputs travel
+ *    through their work arrays.
  *  - A handle is bound to a stream (trnsolverDnSetStream); it holds no
  *    device memory and may be used from several threads; syevjInfo_t and
  *    gesvdjInfo_t objects may not be used concurrently.
