@@ -291,7 +291,7 @@ static trnsolverStatus_t gesvda_run(trnsolverDnHandle_t handle, gv_args *g, void
                                     size_t es, double *h_R_nrmF) {
     if (g->batch < 0)
         return gv_fail(g->name, "batchSize < 0");
-    if (h_R_nrmF) {
+    if (h_R_nrmF && g->batch > 0) {
         const size_t need = (size_t)g->batch * sizeof(double);
         if (!work || lwork < 0 || (size_t)lwork * es < need)
             return gv_fail(g->name, "work must hold the lwork elements of "

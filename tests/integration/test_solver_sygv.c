@@ -718,6 +718,52 @@ static void test_gesvda(void **state) {
     check_gesvda(TY_Z, 5, 1, 1);
 }
 
+/* ---- empty shapes ---------------------------------------------------------------------- */
+
+/* n = 0 and batchSize = 0 are no-ops that succeed with info 0. */
+static void test_empty(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    int *info = st_info_alloc(1), meig = -1;
+    double *work;
+    assert_int_equal(trnsciMalloc((void **)&work, sizeof(double)), trnsciSuccess);
+    assert_int_equal(trnsolverDnDsygvdx(h, TRNSOLVER_EIG_TYPE_1, TRNSOLVER_EIG_MODE_VECTOR,
+                                        TRNSOLVER_EIG_RANGE_I, TRNBLAS_FILL_MODE_LOWER, 0, NULL, 1,
+                                        NULL, 1, 0, 0, 1, 0, &meig, NULL, work, 1, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(meig, 0);
+    assert_int_equal(st_read_int(info), 0);
+    meig = -1;
+    assert_int_equal(trnsolverDnZhegvdx(h, TRNSOLVER_EIG_TYPE_2, TRNSOLVER_EIG_MODE_VECTOR,
+                                        TRNSOLVER_EIG_RANGE_V, TRNBLAS_FILL_MODE_UPPER, 0, NULL, 1,
+                                        NULL, 1, -1, 1, 0, 0, &meig, NULL, (trnDoubleComplex *)work,
+                                        1, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(meig, 0);
+    assert_int_equal(st_read_int(info), 0);
+    syevjInfo_t p;
+    assert_int_equal(trnsolverDnCreateSyevjInfo(&p), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnSsygvj(h, TRNSOLVER_EIG_TYPE_3, TRNSOLVER_EIG_MODE_VECTOR,
+                                       TRNBLAS_FILL_MODE_LOWER, 0, NULL, 1, NULL, 1, NULL, NULL, 0,
+                                       info, p),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(st_read_int(info), 0);
+    int sweeps = -1;
+    assert_int_equal(trnsolverDnXsyevjGetSweeps(h, p, &sweeps), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(sweeps, 0);
+    assert_int_equal(trnsolverDnDestroySyevjInfo(p), TRNSOLVER_STATUS_SUCCESS);
+    double r = -1;
+    assert_int_equal(trnsolverDnCgesvdaStridedBatched(h, TRNSOLVER_EIG_MODE_VECTOR, 1, 2, 1, NULL,
+                                                      2, 2, NULL, 1, NULL, 2, 2, NULL, 1, 1, NULL,
+                                                      0, NULL, &r, 0),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_true(r == -1);
+    assert_int_equal(trnsciFree(work), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
 /* ---- bad input ------------------------------------------------------------------------ */
 
 #define EXPECT(call, needle)                                                                       \
@@ -815,7 +861,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sygvdx),       cmocka_unit_test(test_sygvj),
         cmocka_unit_test(test_not_definite), cmocka_unit_test(test_gesvda),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_empty),        cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver sygv over the local transport", tests,
                                              st_connect_unix, st_disconnect);
