@@ -154,8 +154,11 @@ trn_kstatus trn_cpu_solver_sygvj(const trn_solver_eigen_desc *d, trn_kmsg *msg) 
     trn_solver_copy(n, n, es, d->b, d->ldb, pb, ld);
     trn_kstatus k = TRN_KSTATUS_OK;
     /* Positions in sygvj(itype, jobz, uplo, n, A, lda, B): A 5th, B 7th. */
-    if (tri_nonfinite(t, n, pa, ld, lower) || tri_nonfinite(t, n, pb, ld, lower)) {
-        put_i32(d->info, tri_nonfinite(t, n, pa, ld, lower) ? -5 : -7);
+    const int bad = tri_nonfinite(t, n, pa, ld, lower)   ? -5
+                    : tri_nonfinite(t, n, pb, ld, lower) ? -7
+                                                         : 0;
+    if (bad) {
+        put_i32(d->info, bad);
         trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_NONFINITE, 0.0);
         goto out;
     }

@@ -44,6 +44,8 @@
  *    numpy, and h_R_nrmF within the same of it (it is formed in the working
  *    precision); rank = n and rank = 4; NOVECTOR writes only S. A NaN in
  *    one matrix gives its info -5 and leaves the others' results intact.
+ *  - A NaN in A or B: info = -(its position) (sygvdx -6 / -8, sygvj -5 /
+ *    -7), nothing else written; n = 0 and batchSize = 0 succeed.
  * Every operand has padding (and leading dimensions above the minimum)
  * that must come back unchanged. Bad arguments give
  * TRNSOLVER_STATUS_INVALID_VALUE with a message naming the argument.
@@ -718,6 +720,60 @@ static void test_gesvda(void **state) {
     check_gesvda(TY_Z, 5, 1, 1);
 }
 
+/* A NaN in the referenced triangle: info = -(position): sygvdx's A 6th and
+ * B 8th, sygvj's A 5th and B 7th; sygvj writes nothing else. */
+static void test_nonfinite(void **state) {
+    (void)state;
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const int n = 5;
+    lcplx a[25], b[25];
+    for (int i = 0; i < 25; i++)
+        a[i] = b[i] = 0;
+    for (int i = 0; i < n; i++) {
+        a[i * n + i] = i;
+        b[i * n + i] = 1;
+    }
+    syevjInfo_t p;
+    assert_int_equal(trnsolverDnCreateSyevjInfo(&p), TRNSOLVER_STATUS_SUCCESS);
+    for (int ti = 0; ti < 4; ti++)
+        for (int which = 0; which < 2; which++) {
+            const ty t = all_types[ti];
+            lcplx *m = which ? b : a;
+            m[3] = NAN; /* (3, 0): in the lower triangle */
+            st_mat A, B, W, Wk;
+            upload_tri(&A, t, n, a, 1, n);
+            upload_tri(&B, t, n, b, 1, n);
+            st_alloc(&W, real_ty(t), n, 1, n);
+            st_upload(&W);
+            st_alloc(&Wk, t, 1, 1, 1);
+            st_upload(&Wk);
+            int *info = st_info_alloc(1), meig = -1;
+            assert_int_equal(call_sygvdx(t, h, TRNSOLVER_EIG_TYPE_1, TRNSOLVER_EIG_MODE_VECTOR,
+                                         TRNSOLVER_EIG_RANGE_ALL, TRNBLAS_FILL_MODE_LOWER, n,
+                                         st_ptr(&A), n, st_ptr(&B), n, 0, 0, 0, 0, &meig,
+                                         st_ptr(&W), st_ptr(&Wk), 1, info),
+                             TRNSOLVER_STATUS_SUCCESS);
+            assert_int_equal(st_read_int(info), which ? -8 : -6);
+            assert_int_equal(ST_CALL2(t, sygvj, hegvj, h, TRNSOLVER_EIG_TYPE_1,
+                                      TRNSOLVER_EIG_MODE_VECTOR, TRNBLAS_FILL_MODE_LOWER, n,
+                                      st_ptr(&A), n, st_ptr(&B), n, st_ptr(&W), NULL, 0, info, p),
+                             TRNSOLVER_STATUS_SUCCESS);
+            assert_int_equal(st_read_int(info), which ? -7 : -5);
+            st_untouched(&A);
+            st_untouched(&B);
+            st_untouched(&W);
+            st_free(&A);
+            st_free(&B);
+            st_free(&W);
+            st_free(&Wk);
+            assert_int_equal(trnsciFree(info), trnsciSuccess);
+            m[3] = 0;
+        }
+    assert_int_equal(trnsolverDnDestroySyevjInfo(p), TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+}
+
 /* ---- empty shapes ---------------------------------------------------------------------- */
 
 /* n = 0 and batchSize = 0 are no-ops that succeed with info 0. */
@@ -861,7 +917,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sygvdx),       cmocka_unit_test(test_sygvj),
         cmocka_unit_test(test_not_definite), cmocka_unit_test(test_gesvda),
-        cmocka_unit_test(test_empty),        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_nonfinite),    cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_bad_input),
     };
     int failed = cmocka_run_group_tests_name("solver sygv over the local transport", tests,
                                              st_connect_unix, st_disconnect);
