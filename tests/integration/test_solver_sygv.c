@@ -458,6 +458,8 @@ static void check_sygvj(ty t, int itype, int lower) {
     free(zg);
     free(bg);
     /* One sweep does not converge: info = n + 1, GetSweeps 1. */
+    st_free(&A);
+    st_free(&B);
     upload_tri(&A, t, n, a, lower, n + 3);
     upload_tri(&B, t, n, b, lower, n);
     assert_int_equal(trnsolverDnXsyevjSetMaxSweeps(p, 1), TRNSOLVER_STATUS_SUCCESS);
@@ -519,6 +521,8 @@ static void test_not_definite(void **state) {
                              TRNSOLVER_STATUS_SUCCESS);
             assert_int_equal(st_read_int(info), n + k);
             assert_int_equal(meig, 0);
+            st_free(&A);
+            st_free(&B);
             upload_tri(&A, t, n, a, 1, n);
             upload_tri(&B, t, n, b, 1, n);
             st_upload(&W);
