@@ -41,6 +41,9 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_GESVD: return "gesvd";
     case TRN_SOLVER_GESVDJ: return "gesvdj";
     case TRN_SOLVER_GEEV: return "Xgeev";
+    case TRN_SOLVER_SYGVDX: return cx ? "hegvdx" : "sygvdx";
+    case TRN_SOLVER_SYGVJ: return cx ? "hegvj" : "sygvj";
+    case TRN_SOLVER_GESVDA_STRIDED_BATCHED: return "gesvdaStridedBatched";
     case TRN_SOLVER_INV_SQRT_SPD: return "invSqrtSpd";
     case TRN_SOLVER_SOLVE_SPD_IR: return "solveSpd";
     case TRN_SOLVER_GMRES_IR: return "gmresIr";

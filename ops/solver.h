@@ -37,6 +37,9 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_GESVD = 35,
     TRN_SOLVER_GESVDJ = 36,
     TRN_SOLVER_GEEV = 37, /* cuSOLVER's Xgeev */
+    TRN_SOLVER_SYGVDX = 38, /* hegvdx */
+    TRN_SOLVER_SYGVJ = 39,  /* hegvj */
+    TRN_SOLVER_GESVDA_STRIDED_BATCHED = 40,
     TRN_SOLVER_INV_SQRT_SPD = 48,
     TRN_SOLVER_SOLVE_SPD_IR = 49,
     TRN_SOLVER_GMRES_IR = 50,
@@ -62,6 +65,11 @@ typedef enum trn_solver_fn {
 /* The largest n the sparse direct solvers expand to a dense matrix (an
  * n x n double is 512 MiB at 8192). */
 #define TRN_CSRLSV_MAX_N 8192
+
+/* cusolverEigRange_t's values (sygvdx). */
+#define TRN_EIG_RANGE_ALL 1001
+#define TRN_EIG_RANGE_I 1002
+#define TRN_EIG_RANGE_V 1003
 
 /* The 16-byte record the iterative routines write into device memory
  * (trnsolverIterResult_t in the public API). */
@@ -142,6 +150,22 @@ typedef struct trn_solver_eigen_desc {
     int max_sweeps;          /* syevj, gesvdj: > 0 */
     trn_solver_stats *stats; /* may be NULL */
     int w_split;             /* geev, real A: w is wr (n reals) then wi (n reals) */
+    /* sygvdx: the selection (range 1001 all, 1002 by index il .. iu,
+     * 1-based, 1003 by value in (vl, vu]) and where its count goes (may be
+     * NULL). */
+    int range;
+    double vl, vu;
+    int il, iu;
+    int32_t *meig;
+    /* gesvda: batch matrices m x n (m >= n) at a + i stride_a elements,
+     * their rank singular values at w + i stride_s, U (m x rank) and V
+     * (n x rank) at their strides (NULL without vectors), info[batch], and
+     * residuals[batch] (may be NULL). Strides are validated to keep the
+     * matrices' written parts disjoint. */
+    int rank;
+    int64_t stride_a, stride_s, stride_u, stride_v;
+    int batch;
+    double *residuals;
 } trn_solver_eigen_desc;
 
 /* The precision an IRS_GESV factorises in (cusolverPrecType_t's real

@@ -25,7 +25,9 @@
  *  - Workspace belongs to the daemon: every typed *_bufferSize reports 0,
  *    and the Workspace / work / lwork arguments are accepted and not used
  *    (any value, NULL included, is fine). The 64-bit generic API
- *    (trnsolverDnX*) reports and uses its own sizes (see there).
+ *    (trnsolverDnX*) reports and uses its own sizes (see there), and so do
+ *    sygvdx/hegvdx and gesvdaStridedBatched, whose host outputs travel
+ *    through their work arrays.
  *  - A handle is bound to a stream (trnsolverDnSetStream); it holds no
  *    device memory and may be used from several threads; syevjInfo_t and
  *    gesvdjInfo_t objects may not be used concurrently.
@@ -2005,6 +2007,173 @@ trnsolverDnIRSXgels(trnsolverDnHandle_t handle, trnsolverDnIRSParams_t gels_irs_
                     trnsolver_int_t nrhs, void *dA, trnsolver_int_t ldda, void *dB,
                     trnsolver_int_t lddb, void *dX, trnsolver_int_t lddx, void *dWorkspace,
                     size_t lwork_bytes, trnsolver_int_t *niters, trnsolver_int_t *d_info);
+/* ---- selected generalised eigenpairs, generalised Jacobi, batched rank-r SVD -------
+ * (protocol 1.15)
+ *
+ * sygvdx (hegvdx): the generalised problem of itype (as sygvd) with a
+ * selection: range ALL, I (the il-th to the iu-th eigenvalues, 1-based,
+ * ascending; il = 1, iu = 0 when n = 0) or V (those in (vl, vu]). The
+ * selected eigenvalues go to the first *h_meig elements of W and, with
+ * VECTOR, their B-orthonormal eigenvectors to the first *h_meig columns of
+ * A; B receives its Cholesky factor. devInfo as sygvd's (i > n: B's leading
+ * minor of order i - n is not positive definite). *h_meig (host) is written
+ * before the call returns: RANGE_ALL n and RANGE_I iu - il + 1 at once;
+ * RANGE_V waits for the handle's stream and reads the count the daemon
+ * wrote into work (0 when devInfo != 0), so work must hold the lwork
+ * elements _bufferSize reports (1). */
+trnsolverStatus_t trnsolverDnSsygvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const float *A, int lda, const float *B,
+                                                int ldb, float vl, float vu, int il, int iu,
+                                                int *h_meig, const float *W, int *lwork);
+trnsolverStatus_t trnsolverDnDsygvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const double *A, int lda, const double *B,
+                                                int ldb, double vl, double vu, int il, int iu,
+                                                int *h_meig, const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnChegvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const trnComplex *A, int lda,
+                                                const trnComplex *B, int ldb, float vl, float vu,
+                                                int il, int iu, int *h_meig, const float *W,
+                                                int *lwork);
+trnsolverStatus_t trnsolverDnZhegvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const trnDoubleComplex *A, int lda,
+                                                const trnDoubleComplex *B, int ldb, double vl,
+                                                double vu, int il, int iu, int *h_meig,
+                                                const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnSsygvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, float *A, int lda, float *B,
+                                     int ldb, float vl, float vu, int il, int iu, int *h_meig,
+                                     float *W, float *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsygvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, double *A, int lda, double *B,
+                                     int ldb, double vl, double vu, int il, int iu, int *h_meig,
+                                     double *W, double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnChegvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, trnComplex *A, int lda,
+                                     trnComplex *B, int ldb, float vl, float vu, int il, int iu,
+                                     int *h_meig, float *W, trnComplex *work, int lwork,
+                                     int *devInfo);
+trnsolverStatus_t trnsolverDnZhegvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, trnDoubleComplex *A, int lda,
+                                     trnDoubleComplex *B, int ldb, double vl, double vu, int il,
+                                     int iu, int *h_meig, double *W, trnDoubleComplex *work,
+                                     int lwork, int *devInfo);
+
+/* sygvj (hegvj): the generalised problem of itype by Jacobi: B = L L^H (or
+ * U^H U), then syevj on M = L^-1 A L^-H (itype 1) or L^H A L (itype 2, 3)
+ * with params' tolerance and max_sweeps, and the eigenvectors transformed
+ * back (B-orthonormal; B^-1-orthonormal for itype 3) into A; B receives
+ * its Cholesky factor. trnsolverDnXsyevjGetResidual / GetSweeps report
+ * syevj's residual on M (not on A, as cuSOLVER's) and its sweeps. info: 0;
+ * n + 1: no convergence within max_sweeps; n + i: B's leading minor of
+ * order i is not positive definite (nothing else written; GetSweeps is 0);
+ * so n + 1 means either, told apart by GetSweeps. */
+trnsolverStatus_t trnsolverDnSsygvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *B,
+                                               int ldb, const float *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnDsygvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *B,
+                                               int ldb, const double *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnChegvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda,
+                                               const trnComplex *B, int ldb, const float *W,
+                                               int *lwork, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnZhegvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *B, int ldb, const double *W,
+                                               int *lwork, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnSsygvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *B, int ldb, float *W, float *work,
+                                    int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnDsygvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *B, int ldb, double *W, double *work,
+                                    int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnChegvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, trnComplex *B, int ldb, float *W,
+                                    trnComplex *work, int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnZhegvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *B, int ldb,
+                                    double *W, trnDoubleComplex *work, int lwork, int *info,
+                                    syevjInfo_t params);
+
+/* gesvdaStridedBatched: for each of batchSize tall matrices A_i (m x n,
+ * m >= n, at d_A + i strideA elements; not modified) its rank (1 <= rank
+ * <= n) largest singular values, descending, at d_S + i strideS and, with
+ * jobz VECTOR, the corresponding left and right singular vectors in the
+ * first rank columns of U_i (m x rank, at d_U + i strideU) and V_i (n x
+ * rank, at d_V + i strideV). Strides must be at least lda * n, rank,
+ * ldu * rank and ldv * rank. Computed by LAPACK's gesvd on each matrix
+ * (not cuSOLVER's Gram-matrix approximation: small singular values keep
+ * their accuracy). d_info[i]: 0; n + 1 when the QR iteration did not
+ * converge; -5 when A_i holds a NaN or an infinity. h_R_nrmF (host, may be
+ * NULL) receives ||A_i - U_i diag(S_i) V_i^H||_F for each matrix (the rank-r
+ * truncation's residual); it is read back after waiting for the handle's
+ * stream from d_work, which must then hold the lwork elements _bufferSize
+ * reports (batchSize doubles); with NULL the call does not wait. */
+trnsolverStatus_t trnsolverDnSgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const float *d_A,
+    int lda, long long int strideA, const float *d_S, long long int strideS, const float *d_U,
+    int ldu, long long int strideU, const float *d_V, int ldv, long long int strideV, int *lwork,
+    int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const double *d_A,
+    int lda, long long int strideA, const double *d_S, long long int strideS, const double *d_U,
+    int ldu, long long int strideU, const double *d_V, int ldv, long long int strideV, int *lwork,
+    int batchSize);
+trnsolverStatus_t trnsolverDnCgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n,
+    const trnComplex *d_A, int lda, long long int strideA, const float *d_S, long long int strideS,
+    const trnComplex *d_U, int ldu, long long int strideU, const trnComplex *d_V, int ldv,
+    long long int strideV, int *lwork, int batchSize);
+trnsolverStatus_t trnsolverDnZgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n,
+    const trnDoubleComplex *d_A, int lda, long long int strideA, const double *d_S,
+    long long int strideS, const trnDoubleComplex *d_U, int ldu, long long int strideU,
+    const trnDoubleComplex *d_V, int ldv, long long int strideV, int *lwork, int batchSize);
+trnsolverStatus_t trnsolverDnSgesvdaStridedBatched(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const float *d_A,
+    int lda, long long int strideA, float *d_S, long long int strideS, float *d_U, int ldu,
+    long long int strideU, float *d_V, int ldv, long long int strideV, float *d_work, int lwork,
+    int *d_info, double *h_R_nrmF, int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdaStridedBatched(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const double *d_A,
+    int lda, long long int strideA, double *d_S, long long int strideS, double *d_U, int ldu,
+    long long int strideU, double *d_V, int ldv, long long int strideV, double *d_work, int lwork,
+    int *d_info, double *h_R_nrmF, int batchSize);
+trnsolverStatus_t
+trnsolverDnCgesvdaStridedBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank,
+                                 int m, int n, const trnComplex *d_A, int lda,
+                                 long long int strideA, float *d_S, long long int strideS,
+                                 trnComplex *d_U, int ldu, long long int strideU, trnComplex *d_V,
+                                 int ldv, long long int strideV, trnComplex *d_work, int lwork,
+                                 int *d_info, double *h_R_nrmF, int batchSize);
+trnsolverStatus_t trnsolverDnZgesvdaStridedBatched(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n,
+    const trnDoubleComplex *d_A, int lda, long long int strideA, double *d_S, long long int strideS,
+    trnDoubleComplex *d_U, int ldu, long long int strideU, trnDoubleComplex *d_V, int ldv,
+    long long int strideV, trnDoubleComplex *d_work, int lwork, int *d_info, double *h_R_nrmF,
+    int batchSize);
 
 #ifdef __cplusplus
 }

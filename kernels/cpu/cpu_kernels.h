@@ -138,6 +138,11 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, 
                                  int nshards);
 /* syevj and gesvdj (solver_jacobi.c), reached through trn_cpu_solver_eigen. */
 trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d, trn_kmsg *msg);
+/* sygvj and gesvdaStridedBatched (solver_eigen_ext.c), reached through
+ * trn_cpu_solver_eigen; gesvda's shards own contiguous ranges of its batch. */
+trn_kstatus trn_cpu_solver_sygvj(const trn_solver_eigen_desc *d, trn_kmsg *msg);
+trn_kstatus trn_cpu_solver_gesvda(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
+                                  int nshards);
 trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, trn_kmsg *msg, int shard,
                                   int nshards);
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,

@@ -1,9 +1,10 @@
 /*
  * solver_eigen.c — trnsolver's LAPACK eigenvalue problems and SVD on the
  * CPU: syevd/heevd (divide and conquer), sygvd/hegvd (the generalised
- * problem, through a Cholesky factor of B), gesvd (QR iteration) and
- * geev (Xgeev: Hessenberg QR, right eigenvectors only). The
- * Jacobi methods (syevj, gesvdj) are solver_jacobi.c.
+ * problem, through a Cholesky factor of B), sygvdx/hegvdx (sygvd and a
+ * selection), gesvd (QR iteration) and geev (Xgeev: Hessenberg QR, right
+ * eigenvectors only). The Jacobi methods (syevj, gesvdj) are
+ * solver_jacobi.c; sygvj and gesvdaStridedBatched solver_eigen_ext.c.
  *
  * Inputs with a NaN or an infinity in the part LAPACK reads are refused with
  * info = -(position of that matrix in the cuSOLVER parameter list, not
@@ -351,22 +352,70 @@ static trn_kstatus geev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
     trn_solver_ws_put(ws, ws_bytes);
     *info = rc;
     return k;
+/* sygvdx / hegvdx: sygvd on the whole pencil (W of n elements and A of n
+ * columns are cuSOLVER's own sizes, so they serve as the scratch), then the
+ * selection moved to the front: W's first meig elements and, with vectors,
+ * A's first meig columns. The count goes to d->meig (0 when sygvd failed).
+ * Non-finite input is reported at sygvdx's positions (A 6th, B 8th). */
+static trn_kstatus sygvdx(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info,
+                          int *bad) {
+    trn_solver_eigen_desc g = *d;
+    g.fn = TRN_SOLVER_SYGVD;
+    const trn_kstatus k = syev(&g, msg, info, bad);
+    if (k != TRN_KSTATUS_OK)
+        return k;
+    if (*bad)
+        *bad = *bad == -5 ? -6 : -8;
+    const int n = d->n;
+    int first = 0, count = 0;
+    if (!*bad && *info == 0) {
+        const int single = real_of(d->type) == TRN_DTYPE_R32F;
+        const size_t rs = single ? sizeof(float) : sizeof(double);
+        if (d->range == TRN_EIG_RANGE_I) {
+            first = d->il - 1;
+            count = d->iu - d->il + 1;
+        } else if (d->range == TRN_EIG_RANGE_V) {
+            /* Ascending: the values in (vl, vu] are one run. */
+            for (int i = 0; i < n; i++) {
+                const double v = single ? ((const float *)d->w)[i] : ((const double *)d->w)[i];
+                if (v <= d->vl)
+                    first = i + 1;
+                else if (v <= d->vu)
+                    count++;
+            }
+        } else {
+            count = n;
+        }
+        if (first > 0 && count > 0) {
+            memmove(d->w, (const char *)d->w + (size_t)first * rs, (size_t)count * rs);
+            if (d->vectors) {
+                const size_t es = trn_dtype_size(d->type), col = (size_t)d->lda * es;
+                for (int j = 0; j < count; j++)
+                    memmove((char *)d->a + (size_t)j * col,
+                            (const char *)d->a + (size_t)(first + j) * col, (size_t)n * es);
+            }
+        }
+    }
+    if (d->meig)
+        memcpy(d->meig, &(int32_t){count}, sizeof(int32_t));
+    return TRN_KSTATUS_OK;
 }
 
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards) {
-    (void)shard;
-    (void)nshards;
     lapack_int info = 0;
     int bad = 0;
     trn_kstatus k;
     switch (d->fn) {
     case TRN_SOLVER_SYEVD:
     case TRN_SOLVER_SYGVD: k = syev(d, msg, &info, &bad); break;
+    case TRN_SOLVER_SYGVDX: k = sygvdx(d, msg, &info, &bad); break;
     case TRN_SOLVER_GESVD: k = gesvd(d, msg, &info, &bad); break;
     case TRN_SOLVER_GEEV: k = geev(d, msg, &info, &bad); break;
     case TRN_SOLVER_SYEVJ:
     case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d, msg);
+    case TRN_SOLVER_SYGVJ: return trn_cpu_solver_sygvj(d, msg);
+    case TRN_SOLVER_GESVDA_STRIDED_BATCHED: return trn_cpu_solver_gesvda(d, msg, shard, nshards);
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)

@@ -69,6 +69,11 @@ static double cost_solver_eigen(const trn_op_desc *op) {
     case TRN_SOLVER_GEEV: /* Hessenberg QR: ~10 n^3, ~25 n^3 with the vectors (LAWN 41) */
         f = (d->vectors ? 25.0 : 10.0) * small * small * small;
         break;
+    case TRN_SOLVER_SYGVDX: f = (d->vectors ? 10.0 : 7.0 / 3.0) * n * n * n; break;
+    case TRN_SOLVER_SYGVJ: f = (10.0 * 6.0 + 7.0 / 3.0) * n * n * n; break;
+    case TRN_SOLVER_GESVDA_STRIDED_BATCHED: /* gesvd with U and VT of each, and the residual */
+        f = (12.0 * big * small * small + 8.0 * small * small * small) * (double)d->batch;
+        break;
     default: break;
     }
     return f * complex_factor(d->type);
@@ -117,8 +122,11 @@ static double shard_limit_solver_dense(const trn_op_desc *op) {
     return trn_tile_fn(d->fn) ? (double)trn_tile_tasks(d) : 1.0;
 }
 
+/* One core per problem; gesvdaStridedBatched splits by whole matrices. */
 static double shard_limit_solver_eigen(const trn_op_desc *op) {
-    (void)op;
+    const trn_solver_eigen_desc *d = &op->u.solver_eigen;
+    if (d->fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED)
+        return trn_op_whole_matrices(cost_solver_eigen(op), d->batch);
     return 1.0;
 }
 

@@ -544,14 +544,160 @@ static trn_wire_code validate_geev(trn_vctx *vx, const Trnsci__V1__SolverEigenOp
         rc = trn_vk_matrix(vx, w->v, n, n, out->ldv, es, al, fn, "VR", &out->v);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+/* Protocol 1.15's functions are cast like the others (fn_and_type); their
+ * numbers are checked here, beside the cast, as wire_enums.c checks the
+ * older ones. */
+_Static_assert((int)TRN_SOLVER_SYGVDX == (int)TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYGVDX,
+               "SYGVDX is the wire's");
+_Static_assert((int)TRN_SOLVER_SYGVJ == (int)TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYGVJ,
+               "SYGVJ is the wire's");
+_Static_assert((int)TRN_SOLVER_GESVDA_STRIDED_BATCHED ==
+                   (int)TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDA_STRIDED_BATCHED,
+               "GESVDA_STRIDED_BATCHED is the wire's");
+
+/* sygvdx's selection (cuSOLVER's and LAPACK's sygvx rules): range ALL, I
+ * with 1 <= il <= iu <= n (il = 1, iu = 0 when n = 0), or V with finite
+ * vl < vu. Needs out->n. */
+static int selection(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w, const char *fn,
+                     trn_solver_eigen_desc *out) {
+    const int n = out->n;
+    switch (w->range) {
+    case TRN_EIG_RANGE_ALL: break;
+    case TRN_EIG_RANGE_I: {
+        const int ok =
+            n > 0 ? (w->il >= 1 && w->il <= w->iu && w->iu <= n) : (w->il == 1 && w->iu == 0);
+        if (!ok) {
+            trn_vmsg(vx,
+                     "%s: il=%lld, iu=%lld must satisfy 1 <= il <= iu <= n=%d (il = 1, iu = 0 "
+                     "when n = 0)",
+                     fn, (long long)w->il, (long long)w->iu, n);
+            return -1;
+        }
+        out->il = (int)w->il;
+        out->iu = (int)w->iu;
+        break;
+    }
+    case TRN_EIG_RANGE_V:
+        if (!isfinite(w->vl) || !isfinite(w->vu) || !(w->vl < w->vu)) {
+            trn_vmsg(vx, "%s: vl=%g, vu=%g must be finite with vl < vu", fn, w->vl, w->vu);
+            return -1;
+        }
+        out->vl = w->vl;
+        out->vu = w->vu;
+        break;
+    default:
+        trn_vmsg(vx,
+                 "%s: range=%lld must be TRNSOLVER_EIG_RANGE_ALL (1001), _I (1002) or _V (1003)",
+                 fn, (long long)w->range);
+        return -1;
+    }
+    out->range = (int)w->range;
+    return 0;
+}
+
+/* A stride of a strided batch: at least `least` elements and within int64
+ * (cuSOLVER's long long). */
+static int stride_of(trn_vctx *vx, const char *fn, const char *name, int64_t v, int64_t least,
+                     const char *least_expr, int64_t *out) {
+    if (v < least) {
+        trn_vmsg(vx, "%s: %s=%lld must be >= %s = %lld", fn, name, (long long)v, least_expr,
+                 (long long)least);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* One operand of a strided batch: batch matrices rows x cols (leading
+ * dimension ld) stride elements apart, resolved as one region. */
+static trn_wire_code strided(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int rows, int cols,
+                             int ld, int64_t stride, int batch, uint64_t es, uint64_t al,
+                             const char *fn, const char *name, void **out) {
+    uint64_t one, bytes;
+    char what[64];
+    *out = NULL;
+    if (ck_matrix_bytes((uint64_t)rows, (uint64_t)cols, (uint64_t)ld, es, &one) ||
+        trn_vk_batch_bytes(one, (uint64_t)batch, (uint64_t)stride, es, &bytes)) {
+        trn_vmsg(vx, "%s: the extent of %s overflows 64 bits", fn, name);
+        return BAD;
+    }
+    if (bytes == 0)
+        return TRN_WIRE_OK;
+    snprintf(what, sizeof(what), "%s: %s", fn, name);
+    return trn_vregion(vx, ref, bytes, al, what, out);
+}
+
+/* gesvdaStridedBatched: cuSOLVER's rules (m >= n, 1 <= rank <= n, leading
+ * dimensions, strides at least one matrix apart, which also keeps the
+ * written matrices of a batch disjoint). */
+static trn_wire_code validate_gesvda(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
+                                     const char *fn, uint64_t es, uint64_t al,
+                                     trn_solver_eigen_desc *out) {
+    if (jobz_of(vx, fn, w->jobz, &out->vectors) || trn_vk_dim(vx, fn, "m", w->m, &out->m) ||
+        trn_vk_dim(vx, fn, "n", w->n, &out->n))
+        return BAD;
+    const int m = out->m, n = out->n;
+    if (m < n) {
+        trn_vmsg(vx, "%s: m=%d must be >= n=%d (gesvda supports tall matrices only)", fn, m, n);
+        return BAD;
+    }
+    if (w->rank < 1 || w->rank > n) {
+        trn_vmsg(vx, "%s: rank=%lld must satisfy 1 <= rank <= n=%d", fn, (long long)w->rank, n);
+        return BAD;
+    }
+    out->rank = (int)w->rank;
+    const int r = out->rank;
+    if (trn_vk_ld(vx, fn, "lda", w->lda, m, "m", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldu", w->ldu, m, "m", &out->ldu) ||
+        trn_vk_ld(vx, fn, "ldv", w->ldv, n, "n", &out->ldv) ||
+        stride_of(vx, fn, "strideA", w->stride_a, (int64_t)out->lda * n, "lda*n", &out->stride_a) ||
+        stride_of(vx, fn, "strideS", w->stride_s, r, "rank", &out->stride_s) ||
+        stride_of(vx, fn, "strideU", w->stride_u, (int64_t)out->ldu * r, "ldu*rank",
+                  &out->stride_u) ||
+        stride_of(vx, fn, "strideV", w->stride_v, (int64_t)out->ldv * r, "ldv*rank",
+                  &out->stride_v))
+        return BAD;
+    if (w->batch < 0 || w->batch > INT_MAX) {
+        trn_vmsg(vx, "%s: batchSize=%lld must be in [0, %d]", fn, (long long)w->batch, INT_MAX);
+        return BAD;
+    }
+    out->batch = (int)w->batch;
+    const int b = out->batch;
+    void *p = NULL;
+    trn_wire_code rc =
+        strided(vx, w->a, m, n, out->lda, out->stride_a, b, es, al, fn, "A", &out->a);
+    if (rc == TRN_WIRE_OK)
+        rc = strided(vx, w->w, r, 1, r, out->stride_s, b, al, al, fn, "S", &out->w);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = strided(vx, w->u, m, r, out->ldu, out->stride_u, b, es, al, fn, "U", &out->u);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = strided(vx, w->v, n, r, out->ldv, out->stride_v, b, es, al, fn, "V", &out->v);
+    if (rc == TRN_WIRE_OK) {
+        rc = trn_vk_array(vx, w->info, (uint64_t)b, sizeof(int32_t), sizeof(int32_t), fn, "info",
+                          &p);
+        out->info = p;
+    }
+    if (rc == TRN_WIRE_OK && w->residuals && w->residuals->buffer_id) {
+        rc = trn_vk_array(vx, w->residuals, (uint64_t)b, sizeof(double), sizeof(double), fn,
+                          "h_R_nrmF", &p);
+        out->residuals = p;
+    }
     return rc;
 }
 
 static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
                                            trn_solver_eigen_desc *out) {
+    /* 32 .. 36, and protocol 1.15's 38 .. 40 (37 is not an eigen function). */
+    if (w->function == 37) {
+        trn_vmsg(vx, "solver: function %d is not a SolverEigenOp function", (int)w->function);
+        return BAD;
+    }
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
                     TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GEEV, "one of SYEVD .. GEEV", w->type,
                     &out->fn, &out->type))
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDA_STRIDED_BATCHED,
+                    "one of SYEVD .. GESVDJ, SYGVDX .. GESVDA_STRIDED_BATCHED", w->type, &out->fn,
+                    &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
     const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
@@ -568,8 +714,18 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     out->max_sweeps = 0;
     out->stats = NULL;
     out->w_split = 0;
+    out->range = TRN_EIG_RANGE_ALL;
+    out->vl = out->vu = 0.0;
+    out->il = out->iu = 0;
+    out->meig = NULL;
+    out->rank = 0;
+    out->stride_a = out->stride_s = out->stride_u = out->stride_v = 0;
+    out->batch = 1;
+    out->residuals = NULL;
     const double eps = al == 4 ? FLT_EPSILON : DBL_EPSILON;
     trn_wire_code rc;
+    if (out->fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED)
+        return validate_gesvda(vx, w, fn, es, al, out);
 
     if (out->fn == TRN_SOLVER_GEEV)
         return validate_geev(vx, w, out);
@@ -588,7 +744,12 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     int u_cols = 0, v_rows = 0, v_cols = 0; /* U: m x u_cols; V(T): v_rows x v_cols */
 
     switch (out->fn) {
+    case TRN_SOLVER_SYGVDX:
+        if (selection(vx, w, fn, out))
+            return BAD;
+        /* fall through */
     case TRN_SOLVER_SYGVD:
+    case TRN_SOLVER_SYGVJ:
         if (w->itype < 1 || w->itype > 3) {
             trn_vmsg(vx, "%s: itype=%lld must be TRNSOLVER_EIG_TYPE_1, _2 or _3", fn,
                      (long long)w->itype);
@@ -638,7 +799,8 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
         break;
     default: break;
     }
-    if (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ) {
+    if (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ ||
+        out->fn == TRN_SOLVER_SYGVJ) {
         if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, eps, &out->tol) ||
             trn_vk_count(vx, fn, "max_sweeps", w->max_sweeps, 100, &out->max_sweeps))
             return BAD;
@@ -647,7 +809,9 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     }
 
     rc = trn_vk_matrix(vx, w->a, m, n, out->lda, es, al, fn, "A", &out->a);
-    if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYGVD) {
+    const int gen =
+        out->fn == TRN_SOLVER_SYGVD || out->fn == TRN_SOLVER_SYGVDX || out->fn == TRN_SOLVER_SYGVJ;
+    if (rc == TRN_WIRE_OK && gen) {
         rc = trn_vk_matrix(vx, w->b, n, n, out->ldb, es, al, fn, "B", &out->b);
     }
     if (rc == TRN_WIRE_OK) {
@@ -668,8 +832,14 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_info(vx, w->info, fn, &out->info);
-    if (rc == TRN_WIRE_OK && (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ))
+    if (rc == TRN_WIRE_OK && (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ ||
+                              out->fn == TRN_SOLVER_SYGVJ))
         rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
+    if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYGVDX && w->meig && w->meig->buffer_id) {
+        void *p = NULL;
+        rc = trn_vk_array(vx, w->meig, 1, sizeof(int32_t), sizeof(int32_t), fn, "meig", &p);
+        out->meig = p;
+    }
     return rc;
 }
 

@@ -907,6 +907,173 @@ static void test_eigen(void **state) {
     bad(f, f->s1, &q.op, "max_sweeps=-2");
 }
 
+/* Rule (protocol 1.15): sygvdx's selection (range 1001..1003; 1 <= il <=
+ * iu <= n; finite vl < vu) and optional int32 count; sygvj as sygvd with
+ * syevj's controls; gesvdaStridedBatched's m >= n, 1 <= rank <= n, strides
+ * of at least one matrix, each operand's whole batch inside a buffer, and
+ * the optional 8-byte aligned residuals; 37 is no eigen function. */
+static void test_eigen_115(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 8192), I = buf(f->s1, 64);
+    emsg q;
+    Trnsci__V1__BufferRef cnt = ref(I, 16), res = ref(A, 4096);
+    eigen_init(&q, FN(SYGVDX), R64);
+    q.w.itype = 1;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.a = ref(A, 0);
+    q.b = ref(A, 1024);
+    q.wv = ref(A, 2048);
+    q.info = ref(I, 0);
+    q.w.meig = &cnt;
+    q.w.range = 1002;
+    q.w.il = 2;
+    q.w.iu = 3;
+    ok(f, f->s1, &q.op, 5);
+    q.w.iu = 5;
+    bad(f, f->s1, &q.op, "iu=5");
+    q.w.il = 0;
+    q.w.iu = 2;
+    bad(f, f->s1, &q.op, "il=0");
+    q.w.range = 1003;
+    q.w.vl = 1.0;
+    q.w.vu = 1.0;
+    bad(f, f->s1, &q.op, "vl=1, vu=1");
+    q.w.vu = INFINITY;
+    bad(f, f->s1, &q.op, "finite");
+    q.w.vu = 2.0;
+    ok(f, f->s1, &q.op, 5);
+    q.w.range = 1000;
+    bad(f, f->s1, &q.op, "range=1000");
+    q.w.range = 1001;
+    q.w.function = 37;
+    bad(f, f->s1, &q.op, "function 37");
+
+    eigen_init(&q, FN(SYGVJ), C32);
+    q.w.itype = 2;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.a = ref(A, 0);
+    q.b = ref(A, 1024);
+    q.wv = ref(A, 2048);
+    q.info = ref(I, 0);
+    q.stats = ref(I, 32);
+    ok(f, f->s1, &q.op, 5);
+    q.w.tolerance = -1.0;
+    bad(f, f->s1, &q.op, "tolerance");
+    q.w.tolerance = 0.0;
+    q.w.itype = 0;
+    bad(f, f->s1, &q.op, "itype=0");
+
+    /* 2 matrices 4 x 3, rank 2. */
+    eigen_init(&q, FN(GESVDA_STRIDED_BATCHED), R64);
+    q.w.jobz = 1;
+    q.w.rank = 2;
+    q.w.m = 4;
+    q.w.n = 3;
+    q.w.lda = 4;
+    q.w.stride_a = 12;
+    q.w.stride_s = 2;
+    q.w.ldu = 4;
+    q.w.stride_u = 8;
+    q.w.ldv = 3;
+    q.w.stride_v = 6;
+    q.w.batch = 2;
+    q.a = ref(A, 0);
+    q.wv = ref(A, 1024);
+    q.u = ref(A, 2048);
+    q.v = ref(A, 3072);
+    q.info = ref(I, 0);
+    q.w.residuals = &res;
+    ok(f, f->s1, &q.op, 6);
+    q.w.jobz = 0; /* no U, V */
+    ok(f, f->s1, &q.op, 4);
+    q.w.jobz = 1;
+    res = ref(A, 4100);
+    bad(f, f->s1, &q.op, "h_R_nrmF");
+    res = ref(A, 4096);
+    q.w.stride_a = 11;
+    bad(f, f->s1, &q.op, "strideA=11");
+    q.w.stride_a = 12;
+    q.w.stride_v = 5;
+    bad(f, f->s1, &q.op, "strideV=5");
+    q.w.stride_v = 6;
+    q.w.rank = 4;
+    bad(f, f->s1, &q.op, "rank=4");
+    q.w.rank = 2;
+    q.w.m = 2;
+    q.w.lda = 2;
+    bad(f, f->s1, &q.op, "m=2 must be >= n=3");
+    q.w.m = 4;
+    q.w.lda = 4;
+    q.a = ref(A, 8192 - 12 * 8); /* the second matrix past the buffer */
+    bad(f, f->s1, &q.op, "gesvdaStridedBatched: A");
+    q.a = ref(A, 0);
+    q.w.batch = -1;
+    bad(f, f->s1, &q.op, "batchSize=-1");
+}
+
+/* gesvdaStridedBatched splits by whole matrices, and any split gives the
+ * unsplit run's bits. */
+static void test_gesvda_shards(void **state) {
+    (void)state;
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_SOLVER_EIGEN;
+    trn_solver_eigen_desc *e = &d.u.solver_eigen;
+    e->fn = TRN_SOLVER_GESVDA_STRIDED_BATCHED;
+    e->type = TRN_DTYPE_R64F;
+    e->m = e->n = 64; /* 20 n^3 = 5.2 MFLOP a matrix */
+    e->batch = 64;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    e->batch = 1;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    e->fn = TRN_SOLVER_SYGVJ; /* one problem: one core */
+    e->batch = 64;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+
+    enum { M = 6, N = 4, R = 3, COUNT = 5 };
+    double a[COUNT * M * N], s[2][COUNT * R], u[2][COUNT * M * R], v[2][COUNT * N * R];
+    double res[2][COUNT];
+    int32_t info[2][COUNT];
+    for (int i = 0; i < COUNT * M * N; i++)
+        a[i] = cos(1.0 + 0.37 * i);
+    for (int split = 0; split < 2; split++) {
+        trn_solver_eigen_desc g = {.fn = TRN_SOLVER_GESVDA_STRIDED_BATCHED,
+                                   .type = TRN_DTYPE_R64F,
+                                   .vectors = 1,
+                                   .m = M,
+                                   .n = N,
+                                   .a = a,
+                                   .lda = M,
+                                   .w = s[split],
+                                   .u = u[split],
+                                   .ldu = M,
+                                   .v = v[split],
+                                   .ldv = N,
+                                   .info = info[split],
+                                   .rank = R,
+                                   .stride_a = M * N,
+                                   .stride_s = R,
+                                   .stride_u = M * R,
+                                   .stride_v = N * R,
+                                   .batch = COUNT,
+                                   .residuals = res[split]};
+        const int nsh = split ? 2 : 1;
+        for (int sh = 0; sh < nsh; sh++)
+            assert_int_equal(trn_cpu_solver_gesvda(&g, NULL, sh, nsh), TRN_KSTATUS_OK);
+    }
+    assert_memory_equal(s[0], s[1], sizeof(s[0]));
+    assert_memory_equal(u[0], u[1], sizeof(u[0]));
+    assert_memory_equal(v[0], v[1], sizeof(v[0]));
+    assert_memory_equal(res[0], res[1], sizeof(res[0]));
+    assert_memory_equal(info[0], info[1], sizeof(info[0]));
+    for (int k = 0; k < COUNT; k++)
+        assert_int_equal(info[0][k], 0);
+}
+
 /* Rule (gesvd): jobu/jobvt 'A','S','O','N', not both 'O', m >= n; U m x m
  * ('A') or m x min ('S'), VT n x n or min x n, each checked only when
  * written, ldu/ldvt >= 1 otherwise; rwork optional, min(m,n) - 1 reals.
@@ -1253,6 +1420,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bidiagonal, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_geev, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_svd, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_eigen_115, sv_setup, sv_teardown),
+        cmocka_unit_test(test_gesvda_shards),
         cmocka_unit_test_setup_teardown(test_refine, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_irs_gels, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_krylov, sv_setup, sv_teardown),
