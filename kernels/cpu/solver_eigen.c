@@ -352,6 +352,8 @@ static trn_kstatus geev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
     trn_solver_ws_put(ws, ws_bytes);
     *info = rc;
     return k;
+}
+
 /* sygvdx / hegvdx: sygvd on the whole pencil (W of n elements and A of n
  * columns are cuSOLVER's own sizes, so they serve as the scratch), then the
  * selection moved to the front: W's first meig elements and, with vectors,

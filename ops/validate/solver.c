@@ -544,6 +544,9 @@ static trn_wire_code validate_geev(trn_vctx *vx, const Trnsci__V1__SolverEigenOp
         rc = trn_vk_matrix(vx, w->v, n, n, out->ldv, es, al, fn, "VR", &out->v);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    return rc;
+}
+
 /* Protocol 1.15's functions are cast like the others (fn_and_type); their
  * numbers are checked here, beside the cast, as wire_enums.c checks the
  * older ones. */
@@ -687,17 +690,10 @@ static trn_wire_code validate_gesvda(trn_vctx *vx, const Trnsci__V1__SolverEigen
 
 static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
                                            trn_solver_eigen_desc *out) {
-    /* 32 .. 36, and protocol 1.15's 38 .. 40 (37 is not an eigen function). */
-    if (w->function == 37) {
-        trn_vmsg(vx, "solver: function %d is not a SolverEigenOp function", (int)w->function);
-        return BAD;
-    }
+    /* 32 .. 36, and protocol 1.15's 37 (GEEV) and 38 .. 40. */
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GEEV, "one of SYEVD .. GEEV", w->type,
-                    &out->fn, &out->type))
                     TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDA_STRIDED_BATCHED,
-                    "one of SYEVD .. GESVDJ, SYGVDX .. GESVDA_STRIDED_BATCHED", w->type, &out->fn,
-                    &out->type))
+                    "one of SYEVD .. GESVDA_STRIDED_BATCHED", w->type, &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
     const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
