@@ -168,9 +168,12 @@ typedef struct trn_spvec_desc {
 } trn_spvec_desc;
 
 /* op(A) C = alpha op(B) (SpSV: one column; SpSM: nrhs columns), A square
- * CSR or COO; only the triangle `uplo` of A is read (strictly, plus the
- * diagonal unless diag is UNIT, where it is taken as 1). op_b is folded
- * into b's layout by the validator. analysis: only A's structure is checked
+ * CSR, COO or Sliced-ELL of R32F, R64F, C32F or C64F values (B, C the
+ * same); only the triangle `uplo` of A is read (strictly, plus the
+ * diagonal unless diag is UNIT, where it is taken as 1). op_a C (complex
+ * only) is the conjugate transpose. op_b is folded into b's layout by the
+ * validator; conj_b (complex opB C) conjugates what is read of B. alpha_im
+ * is alpha's imaginary part (complex types). analysis: only A's structure is checked
  * (b and c are resolved, and bound n, but not touched), one shard; the solve splits c's columns
  * (trn_cpu_shard_range over c.cols). */
 typedef struct trn_spsv_desc {
@@ -178,7 +181,8 @@ typedef struct trn_spsv_desc {
     trn_uplo uplo;
     trn_diag diag;
     int analysis;
-    double alpha;
+    double alpha, alpha_im;
+    int conj_b;
     trn_sp_mat a;
     trn_dn_mat b, c;
 } trn_spsv_desc;

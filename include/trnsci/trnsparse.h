@@ -560,12 +560,14 @@ trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, co
                                trnsparseSpVecDescr_t vecX, trnsparseDnVecDescr_t vecY);
 
 /* ---- SpSV: op(matA) vecY = alpha vecX, matA triangular -----------------------------
- * matA is a square CSR, COO (entries in any order) or Sliced-ELL matrix of R_32F or
- * R_64F (computeType the same); its fill mode and diagonal type come from
+ * matA is a square CSR, COO (entries in any order) or Sliced-ELL matrix of R_32F,
+ * R_64F, C_32F or C_64F (vecX, vecY and computeType the same; complex values
+ * need a protocol 1.15 daemon, NOT_SUPPORTED otherwise); alpha points to a
+ * float, double, trnComplex or trnDoubleComplex. Its fill mode and diagonal type come from
  * trnsparseSpMatSetAttribute (default LOWER, NON_UNIT). Only that triangle
  * is read: entries of the other one are ignored, and with DIAG_TYPE_UNIT
  * so is the stored diagonal (taken as 1). Duplicate entries add up. opA
- * NON_TRANSPOSE or TRANSPOSE (CONJUGATE_TRANSPOSE is TRANSPOSE for real
+ * NON_TRANSPOSE, TRANSPOSE or CONJUGATE_TRANSPOSE (A^H; TRANSPOSE for real
  * types). The substitution accumulates in computeType, row by row in a
  * fixed order: the bits do not depend on anything but the input.
  * A zero or missing diagonal entry (NON_UNIT) is not reported (the generic
@@ -602,9 +604,9 @@ trnsparseStatus_t trnsparseSpSV_solve(trnsparseHandle_t handle, trnsparseOperati
                                       trnsparseSpSVDescr_t spsvDescr);
 
 /* ---- SpSM: op(matA) matC = alpha op(matB), matA triangular --------------------------
- * SpSV for nrhs right-hand sides: dense B and C (either order) with opB N or
- * T; op(B) and C are n x nrhs. The same phases and rules as SpSV; the solve
- * splits the right-hand sides over cores (each solved whole, so results do
+ * SpSV for nrhs right-hand sides: dense B and C (either order) with opB N,
+ * T or C (B^H for complex types, T for real ones); op(B) and C are n x nrhs. The same phases and
+ * rules as SpSV; the solve splits the right-hand sides over cores (each solved whole, so results do
  * not depend on the split). matC may be matB (the same memory and layout). */
 trnsparseStatus_t trnsparseSpSM_createDescr(trnsparseSpSMDescr_t *descr);
 trnsparseStatus_t trnsparseSpSM_destroyDescr(trnsparseSpSMDescr_t descr);

@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""Independent reference for test_sparse_complex.c (trnsparse's complex
+triangular solves, SpSV and SpSM), computed in complex128 with Debian's
+numpy/scipy (run it under /usr/bin/python3).
+
+    sparse_complex_ref.py spsv DIR
+        DIR/meta.txt: "n nrhs lower unit op alpha_re alpha_im", op 0 (N),
+        1 (T) or 2 (C: conjugate transpose). DIR/A.indptr, A.indices
+        (int64, 0-based CSR, sorted) and A.data (complex128): the stored
+        matrix A with entries in both triangles. DIR/B (complex128, n x nrhs
+        row-major): op(B), the right-hand sides as the solve sees them.
+        T is the triangle `lower` of A (strict part), plus A's diagonal
+        (unit = 0) or the identity (unit = 1); op(T) x = alpha op(B) is
+        solved with scipy.sparse.linalg.spsolve_triangular. Writes DIR/X
+        (complex128, n x nrhs row-major), DIR/E1 = |op(T)^-1| |op(T)| |x| and
+        DIR/E2 = |op(T)^-1| |alpha op(B)| (float64, n x nrhs; the terms of
+        the componentwise forward error bound) and DIR/W (int64): the most
+        entries in a row of op(T).
+
+Exit status 0, or 1 with a message.
+"""
+import os
+import sys
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+
+def load(d, name, dtype):
+    return np.fromfile(os.path.join(d, name), dtype=dtype)
+
+
+def spsv(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        w = f.read().split()
+    n, nrhs, lower, unit, op = (int(v) for v in w[:5])
+    alpha = complex(float(w[5]), float(w[6]))
+    a = sp.csr_matrix((load(d, "A.data", np.complex128), load(d, "A.indices", np.int64),
+                       load(d, "A.indptr", np.int64)), shape=(n, n))
+    b = load(d, "B", np.complex128).reshape(n, nrhs)
+    strict = sp.tril(a, -1) if lower else sp.triu(a, 1)
+    diag = sp.identity(n, dtype=np.complex128) if unit else sp.diags(a.diagonal())
+    t = (strict + diag).tocsr()
+    if op == 1:
+        t = t.T.tocsr()
+        lower = not lower
+    elif op == 2:
+        t = t.conj().T.tocsr()
+        lower = not lower
+    rhs = alpha * b
+    x = spla.spsolve_triangular(t, rhs, lower=bool(lower))
+    x = np.asarray(x).reshape(n, nrhs)
+    dense = t.toarray()
+    tinv = abs(np.linalg.inv(dense))
+    e1 = tinv @ (abs(dense) @ abs(x))
+    e2 = tinv @ abs(rhs)
+    wmax = int(np.diff(t.indptr).max())
+    x.astype(np.complex128).tofile(os.path.join(d, "X"))
+    e1.astype(np.float64).tofile(os.path.join(d, "E1"))
+    e2.astype(np.float64).tofile(os.path.join(d, "E2"))
+    np.array([wmax], dtype=np.int64).tofile(os.path.join(d, "W"))
+    return 0
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "spsv":
+        return spsv(argv[2])
+    sys.stderr.write(__doc__)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,600 @@
+/*
+ * test_sparse_complex.c — trnsparse's triangular solves (SpSV, SpSM) on
+ * complex values (C_32F, C_64F) through a real daemon, over the local
+ * transport and gRPC over TCP, against scipy in complex128
+ * (sparse_complex_ref.py under Debian's python3):
+ *
+ *  - Random sparse n x n matrices with entries in both triangles (the
+ *    solve must ignore the other one), a dominant diagonal of random phase
+ *    (|a_ii| in [1.5, 2), off-diagonal row sums of magnitudes <= 0.5), so
+ *    op(T) is well conditioned. CSR, COO (entries shuffled) and Sliced-ELL
+ *    (slices of 3 rows, padded, the last slice partial); 32/64-bit indices,
+ *    base 0/1; fill lower and upper; op N, T and C (conjugate transpose);
+ *    unit diagonal (the stored one is not 1 and must be ignored); complex
+ *    alpha; SpSM with 3 right-hand sides, op(B) N, T and C (B^H); C at a
+ *    leading dimension with padding that must come back unchanged.
+ *  - Tolerance. Substitution with w terms a row computes x with
+ *    (T + dT) x = fl(alpha b), |dT| <= gamma_k |T| componentwise (Higham
+ *    (8.3)); in complex arithmetic a product has a relative error <= sqrt(2)
+ *    gamma_2 and a quotient <= sqrt(2) gamma_4 (Higham Lemma 3.5), an
+ *    addition <= u, so k = w + 9 covers a row's w - 1 additions, one
+ *    product per term and the division; fl(alpha b) is one product
+ *    (<= 3u). To first order |x - x_ref| <= gamma_{w+9} |T^-1||T||x| +
+ *    3u |T^-1||alpha b| (the script's E1, E2 at its own x: a second-order
+ *    change). C_64F results are held to twice that (the complex128
+ *    reference has an error of the same size).
+ *  - Splits: an SpSM with 64 right-hand sides (2000 x 2000, op C, C_64F)
+ *    runs as >= 2 shards on a 2-core daemon and is bitwise equal to the
+ *    1-core run.
+ *  - Bad input, each with cuSPARSE's status and a message: a compute type
+ *    that is not the matrix's complex type, a real dense operand with a
+ *    complex matrix, a bad column index found when the complex solve runs
+ *    (the daemon keeps serving).
+ */
+#include <complex.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "harness.h"
+#include "sparse_util.h"
+#include "trnsci/trnsparse.h"
+
+static th_daemon one_core, two_cores;
+static char tmp_dir[256]; /* files for sparse_complex_ref.py */
+
+static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
+
+/* A complex sparse matrix as triplets sorted by (row, column). */
+typedef struct cmat {
+    int64_t n, nnz;
+    int64_t *r, *c;
+    double complex *v;
+} cmat;
+
+static void cmat_free(cmat *a) {
+    free(a->r);
+    free(a->c);
+    free(a->v);
+}
+
+/* A value rounded to the test's precision (C_32F: float parts). */
+static double complex rounded(double complex z, int c64) {
+    return c64 ? z : CMPLX((double)(float)creal(z), (double)(float)cimag(z));
+}
+
+/* An n x n matrix: the diagonal and about per_row off-diagonal entries a
+ * row in both triangles; off-diagonal row sums of magnitudes <= 0.5,
+ * |a_ii| in [1.5, 2) with a random phase. */
+static void make_cdominant(cmat *t, int64_t n, int per_row, int c64, uint64_t seed) {
+    uint64_t s = seed | 1;
+    const size_t cap = (size_t)n * (size_t)(per_row + 1) + 1;
+    t->n = n;
+    t->r = malloc(cap * 8);
+    t->c = malloc(cap * 8);
+    t->v = malloc(cap * sizeof(double complex));
+    unsigned char *used = calloc((size_t)n + 1, 1);
+    assert_true(t->r && t->c && t->v && used);
+    t->nnz = 0;
+    for (int64_t i = 0; i < n; i++) {
+        memset(used, 0, (size_t)n);
+        used[i] = 1;
+        for (int k = 0; k < per_row && n > 1; k++)
+            used[(int64_t)((su_uniform(&s) + 1.0) * 0.5 * (double)n) % n] = 1;
+        for (int64_t j = 0; j < n; j++) {
+            if (!used[j])
+                continue;
+            double complex v;
+            if (j == i) {
+                const double m = 1.5 + 0.5 * fabs(su_uniform(&s)), ph = 3.14159 * su_uniform(&s);
+                v = m * CMPLX(cos(ph), sin(ph));
+            } else {
+                const double m = 0.5 / (per_row + 1) / sqrt(2.0);
+                v = m * CMPLX(su_uniform(&s), su_uniform(&s));
+            }
+            t->r[t->nnz] = i;
+            t->c[t->nnz] = j;
+            t->v[t->nnz] = rounded(v, c64);
+            t->nnz++;
+        }
+    }
+    free(used);
+}
+
+/* Writes t as 0-based int64 CSR files A.indptr, A.indices, A.data. */
+static void write_csr(const cmat *t) {
+    int64_t *ptr = calloc((size_t)t->n + 1, 8);
+    assert_non_null(ptr);
+    for (int64_t k = 0; k < t->nnz; k++)
+        ptr[t->r[k] + 1]++;
+    for (int64_t i = 0; i < t->n; i++)
+        ptr[i + 1] += ptr[i];
+    su_write_file(tmp_dir, "A.indptr", ptr, (size_t)(t->n + 1) * 8);
+    su_write_file(tmp_dir, "A.indices", t->c, (size_t)t->nnz * 8);
+    su_write_file(tmp_dir, "A.data", t->v, (size_t)t->nnz * sizeof(double complex));
+    free(ptr);
+}
+
+/* Element i of a complex array of either precision. */
+static void cput(void *a, size_t i, double complex z, int c64) {
+    if (c64) {
+        ((double *)a)[2 * i] = creal(z);
+        ((double *)a)[2 * i + 1] = cimag(z);
+    } else {
+        ((float *)a)[2 * i] = (float)creal(z);
+        ((float *)a)[2 * i + 1] = (float)cimag(z);
+    }
+}
+static double complex cget(const void *a, size_t i, int c64) {
+    if (c64)
+        return CMPLX(((const double *)a)[2 * i], ((const double *)a)[2 * i + 1]);
+    return CMPLX(((const float *)a)[2 * i], ((const float *)a)[2 * i + 1]);
+}
+
+/* A complex matrix on the device in one format, with its descriptor. */
+typedef struct cdev {
+    void *d_off, *d_idx, *d_row, *d_val;
+    trnsparseSpMatDescr_t descr;
+} cdev;
+
+#define SLICE 3
+
+static void cdev_build(cdev *d, const cmat *t, trnsparseFormat_t f, int c64, int idx64, int base,
+                       uint64_t seed) {
+    const int64_t n = t->n, nnz = t->nnz;
+    const size_t isz = idx64 ? 8 : 4, es = c64 ? 16 : 8;
+    const trnsparseIndexType_t it = idx64 ? TRNSPARSE_INDEX_64I : TRNSPARSE_INDEX_32I;
+    const trnsparseIndexBase_t ib = base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO;
+    const trnsciDataType vt = c64 ? TRNSCI_C_64F : TRNSCI_C_32F;
+    *d = (cdev){0};
+    int64_t *ptr = calloc((size_t)n + 1, 8);
+    assert_non_null(ptr);
+    for (int64_t k = 0; k < nnz; k++)
+        ptr[t->r[k] + 1]++;
+    for (int64_t i = 0; i < n; i++)
+        ptr[i + 1] += ptr[i];
+    if (f == TRNSPARSE_FORMAT_CSR || f == TRNSPARSE_FORMAT_COO) {
+        void *off = calloc((size_t)n + 1, isz), *idx = calloc((size_t)nnz + 1, isz);
+        void *row = calloc((size_t)nnz + 1, isz), *val = calloc((size_t)nnz + 1, es);
+        int64_t *perm = malloc(((size_t)nnz + 1) * 8);
+        assert_true(off && idx && row && val && perm);
+        for (int64_t k = 0; k < nnz; k++)
+            perm[k] = k;
+        uint64_t s = seed | 1;
+        if (f == TRNSPARSE_FORMAT_COO) /* Fisher-Yates: any order must do */
+            for (int64_t k = nnz - 1; k > 0; k--) {
+                const int64_t j =
+                    (int64_t)((su_uniform(&s) + 1.0) * 0.5 * (double)(k + 1)) % (k + 1);
+                const int64_t x = perm[k];
+                perm[k] = perm[j];
+                perm[j] = x;
+            }
+        for (int64_t i = 0; i <= n; i++)
+            su_set_idx(off, (size_t)i, ptr[i] + base, idx64);
+        for (int64_t k = 0; k < nnz; k++) {
+            su_set_idx(idx, (size_t)k, t->c[perm[k]] + base, idx64);
+            su_set_idx(row, (size_t)k, t->r[perm[k]] + base, idx64);
+            cput(val, (size_t)k, t->v[perm[k]], c64);
+        }
+        d->d_idx = su_dev_put(idx, (size_t)nnz * isz);
+        d->d_val = su_dev_put(val, (size_t)nnz * es);
+        if (f == TRNSPARSE_FORMAT_CSR) {
+            d->d_off = su_dev_put(off, ((size_t)n + 1) * isz);
+            assert_int_equal(trnsparseCreateCsr(&d->descr, n, n, nnz, d->d_off, d->d_idx, d->d_val,
+                                                it, it, ib, vt),
+                             TRNSPARSE_STATUS_SUCCESS);
+        } else {
+            d->d_row = su_dev_put(row, (size_t)nnz * isz);
+            assert_int_equal(
+                trnsparseCreateCoo(&d->descr, n, n, nnz, d->d_row, d->d_idx, d->d_val, it, ib, vt),
+                TRNSPARSE_STATUS_SUCCESS);
+        }
+        free(off);
+        free(idx);
+        free(row);
+        free(val);
+        free(perm);
+    } else { /* Sliced-ELL: slice s, entry k of its row r at offset + k * SLICE + r */
+        const int64_t ns = (n + SLICE - 1) / SLICE;
+        int64_t *soff = calloc((size_t)ns + 1, 8);
+        assert_non_null(soff);
+        for (int64_t sl = 0; sl < ns; sl++) {
+            int64_t w = 0;
+            for (int64_t r = sl * SLICE; r < n && r < (sl + 1) * SLICE; r++)
+                w = ptr[r + 1] - ptr[r] > w ? ptr[r + 1] - ptr[r] : w;
+            soff[sl + 1] = soff[sl] + w * SLICE;
+        }
+        const int64_t size = soff[ns];
+        void *off = calloc((size_t)ns + 1, isz), *idx = calloc((size_t)size + 1, isz);
+        void *val = calloc((size_t)size + 1, es);
+        assert_true(off && idx && val);
+        for (int64_t sl = 0; sl <= ns; sl++)
+            su_set_idx(off, (size_t)sl, soff[sl] + base, idx64);
+        for (int64_t p = 0; p < size; p++) { /* padding: column -1, a NaN value never read */
+            su_set_idx(idx, (size_t)p, -1, idx64);
+            cput(val, (size_t)p, CMPLX(NAN, NAN), c64);
+        }
+        for (int64_t r = 0; r < n; r++)
+            for (int64_t k = ptr[r]; k < ptr[r + 1]; k++) {
+                const size_t p = (size_t)(soff[r / SLICE] + (k - ptr[r]) * SLICE + r % SLICE);
+                su_set_idx(idx, p, t->c[k] + base, idx64);
+                cput(val, p, t->v[k], c64);
+            }
+        d->d_off = su_dev_put(off, ((size_t)ns + 1) * isz);
+        d->d_idx = su_dev_put(idx, (size_t)size * isz);
+        d->d_val = su_dev_put(val, (size_t)size * es);
+        assert_int_equal(trnsparseCreateSlicedEll(&d->descr, n, n, nnz, size, SLICE, d->d_off,
+                                                  d->d_idx, d->d_val, it, it, ib, vt),
+                         TRNSPARSE_STATUS_SUCCESS);
+        free(off);
+        free(idx);
+        free(val);
+        free(soff);
+    }
+    free(ptr);
+}
+
+static void cdev_free(cdev *d) {
+    trnsparseDestroySpMat(d->descr);
+    void *p[] = {d->d_off, d->d_idx, d->d_row, d->d_val};
+    for (int i = 0; i < 4; i++)
+        if (p[i])
+            assert_int_equal(trnsciFree(p[i]), trnsciSuccess);
+}
+
+static void set_attributes(trnsparseSpMatDescr_t m, int lower, int unit) {
+    trnsparseFillMode_t fm = lower ? TRNSPARSE_FILL_MODE_LOWER : TRNSPARSE_FILL_MODE_UPPER;
+    trnsparseDiagType_t dt = unit ? TRNSPARSE_DIAG_TYPE_UNIT : TRNSPARSE_DIAG_TYPE_NON_UNIT;
+    assert_int_equal(trnsparseSpMatSetAttribute(m, TRNSPARSE_SPMAT_FILL_MODE, &fm, sizeof(fm)),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSpMatSetAttribute(m, TRNSPARSE_SPMAT_DIAG_TYPE, &dt, sizeof(dt)),
+                     TRNSPARSE_STATUS_SUCCESS);
+}
+
+/* ---- SpSV / SpSM ------------------------------------------------------------------------ */
+
+typedef struct csv_case {
+    int64_t n, nrhs; /* nrhs 0: SpSV (vectors) */
+    trnsparseFormat_t f;
+    int c64, idx64, base, lower, unit;
+    trnsparseOperation_t opa, opb;
+} csv_case;
+
+static const double complex alpha_c = 0.75 - 0.5 * I;
+
+static void run_csv(trnsparseHandle_t h, const csv_case *cs, uint64_t seed) {
+    const int64_t n = cs->n, k = cs->nrhs ? cs->nrhs : 1;
+    const int c64 = cs->c64, sm = cs->nrhs > 0;
+    const size_t es = c64 ? 16 : 8;
+    const trnsciDataType t = c64 ? TRNSCI_C_64F : TRNSCI_C_32F;
+    cmat a;
+    make_cdominant(&a, n, 4, c64, seed);
+    write_csr(&a);
+    cdev da;
+    cdev_build(&da, &a, cs->f, c64, cs->idx64, cs->base, seed + 1);
+    set_attributes(da.descr, cs->lower, cs->unit);
+    /* op(B): n x k values, row-major in opb. B stored column-major as n x k
+     * (opB N) or k x n (T: B = op(B)^T, C: B = op(B)^H), ld = rows + 2. C:
+     * n x k column-major, ld = n + 1, padding NaN. */
+    uint64_t s = seed * 7 + 3;
+    double complex *opb = malloc((size_t)(n * k) * sizeof(double complex));
+    assert_non_null(opb);
+    for (int64_t i = 0; i < n * k; i++)
+        opb[i] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+    const trnsparseOperation_t opB = sm ? cs->opb : TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    const int bt = opB != TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    const int64_t brows = bt ? k : n, bcols = bt ? n : k;
+    const int64_t bld = sm ? brows + 2 : n, cld = sm ? n + 1 : n;
+    const size_t bsz = (size_t)(bcols * bld), csz = (size_t)(k * cld);
+    void *hb = calloc(bsz, es), *hc = malloc(csz * es);
+    assert_true(hb && hc);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < k; j++) {
+            const double complex z = opb[i * k + j];
+            if (!bt)
+                cput(hb, (size_t)(i + j * bld), z, c64);
+            else
+                cput(hb, (size_t)(j + i * bld),
+                     opB == TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE ? conj(z) : z, c64);
+        }
+    for (size_t i = 0; i < csz; i++)
+        cput(hc, i, CMPLX(NAN, NAN), c64);
+    void *d_b = su_dev_put(hb, bsz * es), *d_c = su_dev_put(hc, csz * es);
+    const float af[2] = {(float)creal(alpha_c), (float)cimag(alpha_c)};
+    const double ad[2] = {creal(alpha_c), cimag(alpha_c)};
+    const void *al = c64 ? (const void *)ad : (const void *)af;
+    size_t bufsize = 99;
+    if (sm) {
+        trnsparseDnMatDescr_t mb, mc;
+        assert_int_equal(trnsparseCreateDnMat(&mb, brows, bcols, bld, d_b, t, TRNSPARSE_ORDER_COL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseCreateDnMat(&mc, n, k, cld, d_c, t, TRNSPARSE_ORDER_COL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        trnsparseSpSMDescr_t d;
+        assert_int_equal(trnsparseSpSM_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseSpSM_bufferSize(h, cs->opa, opB, al, da.descr, mb, mc, t,
+                                                  TRNSPARSE_SPSM_ALG_DEFAULT, d, &bufsize),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(bufsize, 0);
+        if (trnsparseSpSM_analysis(h, cs->opa, opB, al, da.descr, mb, mc, t,
+                                   TRNSPARSE_SPSM_ALG_DEFAULT, d, NULL) != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spsm analysis: %s", trnsciGetLastErrorMessage());
+        if (trnsparseSpSM_solve(h, cs->opa, opB, al, da.descr, mb, mc, t,
+                                TRNSPARSE_SPSM_ALG_DEFAULT, d) != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spsm solve: %s", trnsciGetLastErrorMessage());
+        trnsparseSpSM_destroyDescr(d);
+        trnsparseDestroyDnMat(mb);
+        trnsparseDestroyDnMat(mc);
+    } else {
+        trnsparseDnVecDescr_t vx, vy;
+        assert_int_equal(trnsparseCreateDnVec(&vx, n, d_b, t), TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseCreateDnVec(&vy, n, d_c, t), TRNSPARSE_STATUS_SUCCESS);
+        trnsparseSpSVDescr_t d;
+        assert_int_equal(trnsparseSpSV_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseSpSV_bufferSize(h, cs->opa, al, da.descr, vx, vy, t,
+                                                  TRNSPARSE_SPSV_ALG_DEFAULT, d, &bufsize),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(bufsize, 0);
+        if (trnsparseSpSV_analysis(h, cs->opa, al, da.descr, vx, vy, t, TRNSPARSE_SPSV_ALG_DEFAULT,
+                                   d, NULL) != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spsv analysis: %s", trnsciGetLastErrorMessage());
+        if (trnsparseSpSV_solve(h, cs->opa, al, da.descr, vx, vy, t, TRNSPARSE_SPSV_ALG_DEFAULT,
+                                d) != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spsv solve: %s", trnsciGetLastErrorMessage());
+        trnsparseSpSV_destroyDescr(d);
+        trnsparseDestroyDnVec(vx);
+        trnsparseDestroyDnVec(vy);
+    }
+    void *out = su_dev_get(d_c, csz * es);
+    char meta[256];
+    const int op = cs->opa == TRNSPARSE_OPERATION_NON_TRANSPOSE ? 0
+                   : cs->opa == TRNSPARSE_OPERATION_TRANSPOSE   ? 1
+                                                                : 2;
+    snprintf(meta, sizeof(meta), "%lld %lld %d %d %d %.17g %.17g", (long long)n, (long long)k,
+             cs->lower, cs->unit, op, creal(alpha_c), cimag(alpha_c));
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+    su_write_file(tmp_dir, "B", opb, (size_t)(n * k) * sizeof(double complex));
+    su_run_ref(PYTHON3, SPARSE_COMPLEX_REF_PY, "spsv", tmp_dir);
+    size_t xb = 0, e1b = 0, e2b = 0, wb = 0;
+    double complex *x = su_read_file(tmp_dir, "X", &xb);
+    double *e1 = su_read_file(tmp_dir, "E1", &e1b), *e2 = su_read_file(tmp_dir, "E2", &e2b);
+    int64_t *w = su_read_file(tmp_dir, "W", &wb);
+    assert_true(xb == (size_t)(n * k) * 16 && e1b == (size_t)(n * k) * 8 && e1b == e2b && wb == 8);
+    const long double u = c64 ? ldexpl(1.0L, -53) : ldexpl(1.0L, -24);
+    const long double g = su_gamma(c64, (long double)w[0] + 9), twice = c64 ? 2.0L : 1.0L;
+    long double worst = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < k; j++) {
+            const size_t p = (size_t)(i + j * cld), q = (size_t)(i * k + j);
+            const double complex got = cget(out, p, c64);
+            const long double err = cabs(got - x[q]);
+            const long double bound = twice * (g * e1[q] + 3 * u * e2[q]);
+            if (!(err <= bound))
+                fail_msg("%s %s op %d C(%lld,%lld) = (%.9g, %.9g), want (%.9g, %.9g): error %Lg "
+                         "> bound %Lg",
+                         sm ? "spsm" : "spsv", c64 ? "C_64F" : "C_32F", op, (long long)i,
+                         (long long)j, creal(got), cimag(got), creal(x[q]), cimag(x[q]), err,
+                         bound);
+            if (bound > 0 && err / bound > worst)
+                worst = err / bound;
+        }
+    /* Padding of C is untouched (still NaN). */
+    for (size_t p = 0; p < csz; p++)
+        if ((int64_t)(p % (size_t)cld) >= n && !isnan(creal(cget(out, p, c64))))
+            fail_msg("C's padding at %zu was written", p);
+    print_message("  %s %s n=%lld op %d: worst error / bound %.3Lg\n", sm ? "spsm" : "spsv",
+                  c64 ? "C_64F" : "C_32F", (long long)n, op, worst);
+    free(x);
+    free(e1);
+    free(e2);
+    free(w);
+    free(out);
+    free(opb);
+    free(hb);
+    free(hc);
+    assert_int_equal(trnsciFree(d_b), trnsciSuccess);
+    assert_int_equal(trnsciFree(d_c), trnsciSuccess);
+    cdev_free(&da);
+    cmat_free(&a);
+}
+
+static void test_spsv(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    const trnsparseFormat_t CSR = TRNSPARSE_FORMAT_CSR, COO = TRNSPARSE_FORMAT_COO,
+                            SELL = TRNSPARSE_FORMAT_SLICED_ELLPACK;
+    const trnsparseOperation_t N = TRNSPARSE_OPERATION_NON_TRANSPOSE,
+                               T = TRNSPARSE_OPERATION_TRANSPOSE,
+                               C = TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    const csv_case cases[] = {
+        /* n, nrhs, format, c64, idx64, base, lower, unit, opA, opB */
+        {60, 0, CSR, 0, 0, 0, 1, 0, N, N},  {60, 0, CSR, 1, 1, 1, 0, 0, C, N},
+        {60, 0, COO, 1, 1, 1, 0, 0, T, N},  {60, 0, COO, 0, 0, 0, 1, 1, C, N},
+        {61, 0, SELL, 1, 0, 0, 1, 1, C, N}, {61, 0, SELL, 0, 1, 1, 0, 0, N, N},
+        {45, 3, CSR, 0, 0, 1, 1, 0, C, T},  {45, 3, CSR, 1, 0, 0, 0, 1, T, C},
+        {45, 3, COO, 1, 0, 0, 0, 1, N, C},  {45, 3, COO, 0, 1, 1, 1, 0, C, N},
+        {46, 3, SELL, 0, 1, 1, 0, 0, T, N}, {46, 3, SELL, 1, 0, 0, 1, 0, C, C},
+        {1, 0, CSR, 1, 0, 0, 1, 0, C, N},   {1, 2, SELL, 0, 0, 1, 0, 0, C, T},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        run_csv(h, &cases[i], 100 + i);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+/* ---- splits ------------------------------------------------------------------------------ */
+
+static void *cspsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    const int64_t n = 2000, k = 64;
+    cmat a;
+    make_cdominant(&a, n, 4, 1, 77);
+    cdev da;
+    cdev_build(&da, &a, TRNSPARSE_FORMAT_CSR, 1, 0, 0, 0);
+    set_attributes(da.descr, 1, 0);
+    double *hb = malloc((size_t)(n * k) * 16);
+    assert_non_null(hb);
+    uint64_t s = 5;
+    for (int64_t i = 0; i < 2 * n * k; i++)
+        hb[i] = su_uniform(&s);
+    *bytes = (size_t)(n * k) * 16;
+    void *d_b = su_dev_put(hb, *bytes), *d_c = NULL;
+    assert_int_equal(trnsciMalloc(&d_c, *bytes), trnsciSuccess);
+    trnsparseDnMatDescr_t mb, mc;
+    assert_int_equal(trnsparseCreateDnMat(&mb, n, k, n, d_b, TRNSCI_C_64F, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnMat(&mc, n, k, n, d_c, TRNSCI_C_64F, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const double al[2] = {1.0, 0.25};
+    const trnsparseOperation_t C = TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE,
+                               N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    trnsparseSpSMDescr_t d;
+    assert_int_equal(trnsparseSpSM_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSpSM_analysis(h, C, N, al, da.descr, mb, mc, TRNSCI_C_64F,
+                                            TRNSPARSE_SPSM_ALG_DEFAULT, d, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const uint64_t before = su_shards_run(addr);
+    assert_int_equal(trnsparseSpSM_solve(h, C, N, al, da.descr, mb, mc, TRNSCI_C_64F,
+                                         TRNSPARSE_SPSM_ALG_DEFAULT, d),
+                     TRNSPARSE_STATUS_SUCCESS);
+    void *out = su_dev_get(d_c, *bytes);
+    if (su_shards_run(addr) - before < min_shards)
+        fail_msg("the SpSM ran as fewer than %llu shards", (unsigned long long)min_shards);
+    trnsparseSpSM_destroyDescr(d);
+    trnsparseDestroyDnMat(mb);
+    trnsparseDestroyDnMat(mc);
+    assert_int_equal(trnsciFree(d_b), trnsciSuccess);
+    assert_int_equal(trnsciFree(d_c), trnsciSuccess);
+    free(hb);
+    cdev_free(&da);
+    cmat_free(&a);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+    return out;
+}
+
+static void test_spsm_cores(void **state) {
+    (void)state;
+    size_t b1, b2;
+    void *one = cspsm_on(one_core.unix_addr, 1, &b1), *two = cspsm_on(two_cores.unix_addr, 2, &b2);
+    assert_int_equal(b1, b2);
+    if (memcmp(one, two, b1) != 0)
+        fail_msg("complex SpSM: 2 cores differ from 1 core");
+    free(one);
+    free(two);
+}
+
+/* ---- bad input --------------------------------------------------------------------------- */
+
+static void test_errors(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    /* A 2 x 2 lower complex CSR: [[2, 0], [i, 1+i]]. */
+    const int32_t off[3] = {0, 1, 3}, col[3] = {0, 0, 1};
+    const double val[6] = {2, 0, 0, 1, 1, 1};
+    void *d_off = su_dev_put(off, sizeof(off)), *d_col = su_dev_put(col, sizeof(col));
+    void *d_val = su_dev_put(val, sizeof(val));
+    void *d_v = NULL;
+    assert_int_equal(trnsciMalloc(&d_v, 16 * 16), trnsciSuccess);
+    const double b[4] = {4, 2, -1, 4}; /* (4 + 2i, -1 + 4i) */
+    assert_int_equal(trnsciMemcpy(d_v, b, sizeof(b), trnsciMemcpyHostToDevice), trnsciSuccess);
+    trnsparseSpMatDescr_t a;
+    assert_int_equal(trnsparseCreateCsr(&a, 2, 2, 3, d_off, d_col, d_val, TRNSPARSE_INDEX_32I,
+                                        TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_BASE_ZERO,
+                                        TRNSCI_C_64F),
+                     TRNSPARSE_STATUS_SUCCESS);
+    trnsparseDnVecDescr_t vx, vy, vr;
+    assert_int_equal(trnsparseCreateDnVec(&vx, 2, d_v, TRNSCI_C_64F), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnVec(&vy, 2, (double *)d_v + 8, TRNSCI_C_64F),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnVec(&vr, 2, (double *)d_v + 16, TRNSCI_R_64F),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const double one[2] = {1, 0};
+    const trnsparseOperation_t N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    const trnsparseSpSVAlg_t alg = TRNSPARSE_SPSV_ALG_DEFAULT;
+    trnsparseSpSVDescr_t d;
+    assert_int_equal(trnsparseSpSV_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+
+    assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vx, vy, TRNSCI_C_32F, alg, d, NULL),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("computeType must be the matrices' type (C_64F)");
+    assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vx, vy, TRNSCI_R_64F, alg, d, NULL),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("computeType");
+    assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vr, vy, TRNSCI_C_64F, alg, d, NULL),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("vecX: its data type must be the sparse matrix's (C_64F)");
+
+    /* A small exact solve: x = (2 + i, (-1 + 4i - i (2 + i)) / (1 + i)) = (2 + i, 1 + i). */
+    assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vx, vy, TRNSCI_C_64F, alg, d, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSpSV_solve(h, N, one, a, vx, vy, TRNSCI_C_64F, alg, d),
+                     TRNSPARSE_STATUS_SUCCESS);
+    double *r = su_dev_get((double *)d_v + 8, 32);
+    if (r[0] != 2 || r[1] != 1 || r[2] != 1 || r[3] != 1)
+        fail_msg("complex spsv: (%g%+gi, %g%+gi), want (2+1i, 1+1i)", r[0], r[1], r[2], r[3]);
+    free(r);
+
+    /* A column index out of range, found when the complex analysis runs. */
+    const int32_t bad = 7;
+    assert_int_equal(trnsciMemcpy((int32_t *)d_col + 2, &bad, 4, trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vx, vy, TRNSCI_C_64F, alg, d, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
+    su_expect_message("csrColInd[2] = 7");
+
+    /* The daemon still serves. */
+    assert_int_equal(trnsciMemcpy((int32_t *)d_col + 2, &col[2], 4, trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vx, vy, TRNSCI_C_64F, alg, d, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+
+    trnsparseSpSV_destroyDescr(d);
+    trnsparseDestroyDnVec(vx);
+    trnsparseDestroyDnVec(vy);
+    trnsparseDestroyDnVec(vr);
+    trnsparseDestroySpMat(a);
+    void *frees[] = {d_off, d_col, d_val, d_v};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+int main(void) {
+    snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-complex-XXXXXX");
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if (su_start_daemons(&one_core, &two_cores) != 0)
+        return 1;
+    local_t.addr = two_cores.unix_addr;
+    grpc_t.addr = two_cores.tcp_addr;
+    const struct CMUnitTest tests[] = {
+        SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),   SU_ONCE(test_spsm_cores),
+        SU_ON(test_errors, local), SU_ON(test_errors, grpc),
+    };
+    int failed = cmocka_run_group_tests_name("sparse_complex", tests, NULL, NULL);
+    failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
+    failed += th_daemon_stop_checked(&two_cores, "trnscid --cores 2");
+    th_remove_dir(tmp_dir);
+    return failed ? 1 : 0;
+}
