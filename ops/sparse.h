@@ -78,18 +78,23 @@ typedef struct trn_spmm_desc {
 
 /* C = alpha A B for CSR A, B, C (op N). count: write C's row offsets,
  * 0-based int64, into counts (a.rows + 1); else fill C, reading counts back
- * (checked against what the product has: client memory). */
+ * (checked against what the product has: client memory). Values R32F,
+ * R64F, C32F or C64F (all one type); alpha_im: alpha's imaginary part. */
 typedef struct trn_spgemm_desc {
     int fill;
-    double alpha;
+    double alpha, alpha_im;
     trn_sp_mat a, b, c; /* c: fill only */
     void *counts;
 } trn_spgemm_desc;
 
 /* C = alpha (A B) o spy(C) + beta C: a is m x k, b k x n (ops folded into
- * their layouts), c CSR m x n. beta = 0: C's values are not read. */
+ * their layouts), c CSR m x n. beta = 0: C's values are not read. Values
+ * R32F, R64F, C32F or C64F (all one type); conj_a, conj_b (complex opA,
+ * opB C): A's, B's elements are conjugated as they are read; *_im: the
+ * scalars' imaginary parts. */
 typedef struct trn_sddmm_desc {
-    double alpha, beta;
+    double alpha, beta, alpha_im, beta_im;
+    int conj_a, conj_b;
     trn_dn_mat a, b;
     trn_sp_mat c;
 } trn_sddmm_desc;

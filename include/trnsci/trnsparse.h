@@ -633,13 +633,13 @@ trnsparseStatus_t trnsparseSpSM_solve(trnsparseHandle_t handle, trnsparseOperati
 
 /* ---- SpGEMM: matC = alpha op(matA) op(matB) -------------------------------------
  * CSR x CSR -> CSR, op N on both sides, beta = 0 (TRNSPARSE_STATUS_NOT_SUPPORTED
- * otherwise), any algorithm value (one deterministic CPU algorithm: C's
- * column indices come out sorted and the bits do not depend on the split).
- * cuSPARSE's phases, with this meaning:
- *   workEstimation: nothing to estimate; *bufferSize1 = 0.
- *   compute: with externalBuffer2 NULL, *bufferSize2 = (rows of A + 1) * 8;
- *            then, with that buffer (trnsciMalloc), computes C's row counts
- *            into it, waits for them, and sets matC's nnz
+ * otherwise). Values R_32F, R_64F, C_32F or C_64F (A, B, C and computeType
+ * one type; complex needs a protocol 1.15 daemon; alpha and beta point to
+ * the type's scalar: float, double, trnComplex, trnDoubleComplex), any algorithm value (one
+ * deterministic CPU algorithm: C's column indices come out sorted and the bits do not depend on the
+ * split). cuSPARSE's phases, with this meaning: workEstimation: nothing to estimate; *bufferSize1 =
+ * 0. compute: with externalBuffer2 NULL, *bufferSize2 = (rows of A + 1) * 8; then, with that buffer
+ * (trnsciMalloc), computes C's row counts into it, waits for them, and sets matC's nnz
  *            (trnsparseSpMatGetSize). Keep the buffer until _copy.
  *   copy:    the caller has allocated C's arrays (rows + 1 offsets, nnz
  *            indices and values) and set them (trnsparseCsrSetPointers);
@@ -707,8 +707,11 @@ trnsparseStatus_t trnsparseSpGEMMreuse_compute(trnsparseHandle_t handle, trnspar
 
 /* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
  * Dense A and B (either order), CSR C: one dot product per stored entry of
- * C. beta = 0 does not read C's values. No buffer (size 0); _preprocess
- * has nothing to do. */
+ * C. Values R_32F, R_64F, C_32F or C_64F (all operands and computeType one
+ * type; complex needs a protocol 1.15 daemon, and opA / opB
+ * CONJUGATE_TRANSPOSE is A^H / B^H there, TRANSPOSE for real types); alpha
+ * and beta point to the type's scalar. beta = 0 does not read C's values. No buffer (size 0);
+ * _preprocess has nothing to do. */
 trnsparseStatus_t trnsparseSDDMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
                                             trnsparseOperation_t opB, const void *alpha,
                                             trnsparseConstDnMatDescr_t matA,

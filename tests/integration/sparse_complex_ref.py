@@ -17,6 +17,18 @@ numpy/scipy (run it under /usr/bin/python3).
         the componentwise forward error bound) and DIR/W (int64): the most
         entries in a row of op(T).
 
+    sparse_complex_ref.py spgemm DIR
+        DIR/meta.txt: "m k n". DIR/A.* (m x k) and DIR/B.* (k x n): CSR as
+        above. Writes, dense m x n row-major: DIR/C (complex128), scipy's
+        sparse product A B; DIR/M (float64), |A| |B|; DIR/S (float64), the
+        number of products a_iq b_qj stored in A and B for each (i, j)
+        (0: not in C's structure).
+
+    sparse_complex_ref.py dense DIR
+        DIR/meta.txt: "m k n". DIR/A (complex128, m x k row-major) and DIR/B
+        (k x n): writes DIR/P = A B (complex128, m x n) and DIR/M = |A| |B|
+        (float64) with numpy.
+
 Exit status 0, or 1 with a message.
 """
 import os
@@ -63,9 +75,47 @@ def spsv(d):
     return 0
 
 
+def csr(d, name, rows, cols):
+    return sp.csr_matrix((load(d, name + ".data", np.complex128),
+                          load(d, name + ".indices", np.int64),
+                          load(d, name + ".indptr", np.int64)), shape=(rows, cols))
+
+
+def spgemm(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        m, k, n = (int(v) for v in f.read().split()[:3])
+    a = csr(d, "A", m, k)
+    b = csr(d, "B", k, n)
+    c = (a @ b).toarray()
+    mag = (abs(a) @ abs(b)).toarray()
+    pa = a.copy()
+    pa.data = np.ones_like(pa.data)
+    pb = b.copy()
+    pb.data = np.ones_like(pb.data)
+    cnt = (pa @ pb).toarray().real
+    c.astype(np.complex128).tofile(os.path.join(d, "C"))
+    mag.astype(np.float64).tofile(os.path.join(d, "M"))
+    cnt.astype(np.float64).tofile(os.path.join(d, "S"))
+    return 0
+
+
+def dense(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        m, k, n = (int(v) for v in f.read().split()[:3])
+    a = load(d, "A", np.complex128).reshape(m, k)
+    b = load(d, "B", np.complex128).reshape(k, n)
+    (a @ b).astype(np.complex128).tofile(os.path.join(d, "P"))
+    (abs(a) @ abs(b)).astype(np.float64).tofile(os.path.join(d, "M"))
+    return 0
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "spsv":
         return spsv(argv[2])
+    if len(argv) == 3 and argv[1] == "spgemm":
+        return spgemm(argv[2])
+    if len(argv) == 3 and argv[1] == "dense":
+        return dense(argv[2])
     sys.stderr.write(__doc__)
     return 1
 

@@ -1,8 +1,8 @@
 /*
- * test_sparse_complex.c — trnsparse's triangular solves (SpSV, SpSM) on
- * complex values (C_32F, C_64F) through a real daemon, over the local
- * transport and gRPC over TCP, against scipy in complex128
- * (sparse_complex_ref.py under Debian's python3):
+ * test_sparse_complex.c — trnsparse's triangular solves (SpSV, SpSM),
+ * SpGEMM, SpGEMMreuse and SDDMM on complex values (C_32F, C_64F) through a
+ * real daemon, over the local transport and gRPC over TCP, against scipy /
+ * numpy in complex128 (sparse_complex_ref.py under Debian's python3):
  *
  *  - Random sparse n x n matrices with entries in both triangles (the
  *    solve must ignore the other one), a dominant diagonal of random phase
@@ -26,10 +26,20 @@
  *  - Splits: an SpSM with 64 right-hand sides (2000 x 2000, op C, C_64F)
  *    runs as >= 2 shards on a 2-core daemon and is bitwise equal to the
  *    1-core run.
+ *  - SpGEMM (and SpGEMMreuse) C = alpha A B, CSR 30 x 25 times 25 x 20,
+ *    both index types and bases, against scipy's sparse product: C's
+ *    structure exactly (sorted columns), each value within
+ *    gamma_{S+6} |alpha| (|A||B|)_ij (S: the products summed; a complex
+ *    product <= sqrt(2) gamma_2, Higham Lemma 3.5), twice for C_64F.
+ *  - SDDMM C = alpha (op(A) op(B)) o spy(C) + beta C with opA, opB N, T
+ *    and C (conjugate transpose), complex alpha and beta, against numpy's
+ *    dense product: gamma_{k+7} (|alpha| (|op(A)||op(B)|)_ij + |beta c_ij|),
+ *    twice for C_64F.
  *  - Bad input, each with cuSPARSE's status and a message: a compute type
  *    that is not the matrix's complex type, a real dense operand with a
- *    complex matrix, a bad column index found when the complex solve runs
- *    (the daemon keeps serving).
+ *    complex matrix (SpSV, SDDMM), complex beta != 0 and opA T in SpGEMM,
+ *    a bad column index found when the complex solve runs (the daemon
+ *    keeps serving).
  */
 #include <complex.h>
 #include <math.h>
@@ -57,7 +67,7 @@ static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
 
 /* A complex sparse matrix as triplets sorted by (row, column). */
 typedef struct cmat {
-    int64_t n, nnz;
+    int64_t m, n, nnz; /* m x n */
     int64_t *r, *c;
     double complex *v;
 } cmat;
@@ -79,7 +89,7 @@ static double complex rounded(double complex z, int c64) {
 static void make_cdominant(cmat *t, int64_t n, int per_row, int c64, uint64_t seed) {
     uint64_t s = seed | 1;
     const size_t cap = (size_t)n * (size_t)(per_row + 1) + 1;
-    t->n = n;
+    t->m = t->n = n;
     t->r = malloc(cap * 8);
     t->c = malloc(cap * 8);
     t->v = malloc(cap * sizeof(double complex));
@@ -111,18 +121,49 @@ static void make_cdominant(cmat *t, int64_t n, int per_row, int c64, uint64_t se
     free(used);
 }
 
-/* Writes t as 0-based int64 CSR files A.indptr, A.indices, A.data. */
-static void write_csr(const cmat *t) {
-    int64_t *ptr = calloc((size_t)t->n + 1, 8);
+/* An m x n matrix with each entry present with probability density,
+ * parts uniform in [-1, 1). */
+static void make_crandom(cmat *t, int64_t m, int64_t n, double density, int c64, uint64_t seed) {
+    uint64_t s = seed | 1;
+    const size_t cap = (size_t)(m * n) + 1;
+    t->m = m;
+    t->n = n;
+    t->r = malloc(cap * 8);
+    t->c = malloc(cap * 8);
+    t->v = malloc(cap * sizeof(double complex));
+    assert_true(t->r && t->c && t->v);
+    t->nnz = 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            if ((su_uniform(&s) + 1.0) * 0.5 >= density)
+                continue;
+            t->r[t->nnz] = i;
+            t->c[t->nnz] = j;
+            t->v[t->nnz] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+            t->nnz++;
+        }
+}
+
+/* Writes t as 0-based int64 CSR files <name>.indptr, .indices, .data. */
+static void write_csr_as(const cmat *t, const char *name) {
+    int64_t *ptr = calloc((size_t)t->m + 1, 8);
     assert_non_null(ptr);
     for (int64_t k = 0; k < t->nnz; k++)
         ptr[t->r[k] + 1]++;
-    for (int64_t i = 0; i < t->n; i++)
+    for (int64_t i = 0; i < t->m; i++)
         ptr[i + 1] += ptr[i];
-    su_write_file(tmp_dir, "A.indptr", ptr, (size_t)(t->n + 1) * 8);
-    su_write_file(tmp_dir, "A.indices", t->c, (size_t)t->nnz * 8);
-    su_write_file(tmp_dir, "A.data", t->v, (size_t)t->nnz * sizeof(double complex));
+    char f[64];
+    snprintf(f, sizeof(f), "%s.indptr", name);
+    su_write_file(tmp_dir, f, ptr, (size_t)(t->m + 1) * 8);
+    snprintf(f, sizeof(f), "%s.indices", name);
+    su_write_file(tmp_dir, f, t->c, (size_t)t->nnz * 8);
+    snprintf(f, sizeof(f), "%s.data", name);
+    su_write_file(tmp_dir, f, t->v, (size_t)t->nnz * sizeof(double complex));
     free(ptr);
+}
+
+static void write_csr(const cmat *t) {
+    write_csr_as(t, "A");
 }
 
 /* Element i of a complex array of either precision. */
@@ -151,7 +192,7 @@ typedef struct cdev {
 
 static void cdev_build(cdev *d, const cmat *t, trnsparseFormat_t f, int c64, int idx64, int base,
                        uint64_t seed) {
-    const int64_t n = t->n, nnz = t->nnz;
+    const int64_t n = t->m, ncols = t->n, nnz = t->nnz;
     const size_t isz = idx64 ? 8 : 4, es = c64 ? 16 : 8;
     const trnsparseIndexType_t it = idx64 ? TRNSPARSE_INDEX_64I : TRNSPARSE_INDEX_32I;
     const trnsparseIndexBase_t ib = base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO;
@@ -190,14 +231,14 @@ static void cdev_build(cdev *d, const cmat *t, trnsparseFormat_t f, int c64, int
         d->d_val = su_dev_put(val, (size_t)nnz * es);
         if (f == TRNSPARSE_FORMAT_CSR) {
             d->d_off = su_dev_put(off, ((size_t)n + 1) * isz);
-            assert_int_equal(trnsparseCreateCsr(&d->descr, n, n, nnz, d->d_off, d->d_idx, d->d_val,
-                                                it, it, ib, vt),
+            assert_int_equal(trnsparseCreateCsr(&d->descr, n, ncols, nnz, d->d_off, d->d_idx,
+                                                d->d_val, it, it, ib, vt),
                              TRNSPARSE_STATUS_SUCCESS);
         } else {
             d->d_row = su_dev_put(row, (size_t)nnz * isz);
-            assert_int_equal(
-                trnsparseCreateCoo(&d->descr, n, n, nnz, d->d_row, d->d_idx, d->d_val, it, ib, vt),
-                TRNSPARSE_STATUS_SUCCESS);
+            assert_int_equal(trnsparseCreateCoo(&d->descr, n, ncols, nnz, d->d_row, d->d_idx,
+                                                d->d_val, it, ib, vt),
+                             TRNSPARSE_STATUS_SUCCESS);
         }
         free(off);
         free(idx);
@@ -233,7 +274,7 @@ static void cdev_build(cdev *d, const cmat *t, trnsparseFormat_t f, int c64, int
         d->d_off = su_dev_put(off, ((size_t)ns + 1) * isz);
         d->d_idx = su_dev_put(idx, (size_t)size * isz);
         d->d_val = su_dev_put(val, (size_t)size * es);
-        assert_int_equal(trnsparseCreateSlicedEll(&d->descr, n, n, nnz, size, SLICE, d->d_off,
+        assert_int_equal(trnsparseCreateSlicedEll(&d->descr, n, ncols, nnz, size, SLICE, d->d_off,
                                                   d->d_idx, d->d_val, it, it, ib, vt),
                          TRNSPARSE_STATUS_SUCCESS);
         free(off);
@@ -433,6 +474,278 @@ static void test_spsv(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* ---- SpGEMM, SpGEMMreuse ------------------------------------------------------------------ */
+
+static const double complex beta_c = 0.25 + 0.5 * I;
+
+/* C = alpha A B (30 x 25 times 25 x 20, CSR) through SpGEMM's three
+ * phases, or SpGEMMreuse's four (reuse), checked against scipy. */
+static void run_cspgemm(trnsparseHandle_t h, int c64, int idx64, int base, int reuse,
+                        uint64_t seed) {
+    const int64_t m = 30, k = 25, n = 20;
+    const size_t es = c64 ? 16 : 8, isz = idx64 ? 8 : 4;
+    const trnsciDataType t = c64 ? TRNSCI_C_64F : TRNSCI_C_32F;
+    const trnsparseIndexType_t it = idx64 ? TRNSPARSE_INDEX_64I : TRNSPARSE_INDEX_32I;
+    cmat ta, tb;
+    make_crandom(&ta, m, k, 0.15, c64, seed);
+    make_crandom(&tb, k, n, 0.15, c64, seed + 1);
+    write_csr_as(&ta, "A");
+    write_csr_as(&tb, "B");
+    cdev a, b;
+    cdev_build(&a, &ta, TRNSPARSE_FORMAT_CSR, c64, idx64, base, 0);
+    cdev_build(&b, &tb, TRNSPARSE_FORMAT_CSR, c64, idx64, base, 0);
+    void *d_coff = NULL;
+    assert_int_equal(trnsciMalloc(&d_coff, (size_t)(m + 1) * isz), trnsciSuccess);
+    trnsparseSpMatDescr_t cm;
+    assert_int_equal(trnsparseCreateCsr(&cm, m, n, 0, d_coff, NULL, NULL, it, it,
+                                        base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO,
+                                        t),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const float af[2] = {(float)creal(alpha_c), (float)cimag(alpha_c)}, zf[2] = {0, 0};
+    const double ad[2] = {creal(alpha_c), cimag(alpha_c)}, zd[2] = {0, 0};
+    const void *al = c64 ? (const void *)ad : (const void *)af;
+    const void *be = c64 ? (const void *)zd : (const void *)zf;
+    const trnsparseOperation_t N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    const trnsparseSpGEMMAlg_t alg = TRNSPARSE_SPGEMM_DEFAULT;
+    trnsparseSpGEMMDescr_t g;
+    assert_int_equal(trnsparseSpGEMM_createDescr(&g), TRNSPARSE_STATUS_SUCCESS);
+    void *buf = NULL, *d5 = NULL, *d_ccol = NULL, *d_cval = NULL;
+    int64_t r_, c_, nnz;
+    size_t s1 = 1, s2 = 1, s3 = 1, s4 = 0, s5 = 0;
+    if (!reuse) {
+        assert_int_equal(trnsparseSpGEMM_workEstimation(h, N, N, al, a.descr, b.descr, be, cm, t,
+                                                        alg, g, &s1, NULL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(
+            trnsparseSpGEMM_compute(h, N, N, al, a.descr, b.descr, be, cm, t, alg, g, &s2, NULL),
+            TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsciMalloc(&buf, s2), trnsciSuccess);
+        if (trnsparseSpGEMM_compute(h, N, N, al, a.descr, b.descr, be, cm, t, alg, g, &s2, buf) !=
+            TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spgemm compute: %s", trnsciGetLastErrorMessage());
+    } else {
+        assert_int_equal(
+            trnsparseSpGEMMreuse_workEstimation(h, N, N, a.descr, b.descr, cm, alg, g, &s1, NULL),
+            TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseSpGEMMreuse_nnz(h, N, N, a.descr, b.descr, cm, alg, g, &s2, NULL,
+                                                  &s3, NULL, &s4, NULL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsciMalloc(&buf, s4), trnsciSuccess);
+        if (trnsparseSpGEMMreuse_nnz(h, N, N, a.descr, b.descr, cm, alg, g, &s2, NULL, &s3, NULL,
+                                     &s4, buf) != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spgemm reuse nnz: %s", trnsciGetLastErrorMessage());
+    }
+    assert_int_equal(trnsparseSpMatGetSize(cm, &r_, &c_, &nnz), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciMalloc(&d_ccol, (size_t)nnz * isz + 8), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&d_cval, (size_t)nnz * es + 16), trnsciSuccess);
+    assert_int_equal(trnsparseCsrSetPointers(cm, d_coff, d_ccol, d_cval), TRNSPARSE_STATUS_SUCCESS);
+    if (!reuse) {
+        if (trnsparseSpGEMM_copy(h, N, N, al, a.descr, b.descr, be, cm, t, alg, g) !=
+            TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spgemm copy: %s", trnsciGetLastErrorMessage());
+    } else {
+        assert_int_equal(
+            trnsparseSpGEMMreuse_copy(h, N, N, a.descr, b.descr, cm, alg, g, &s5, NULL),
+            TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsciMalloc(&d5, s5), trnsciSuccess);
+        if (trnsparseSpGEMMreuse_copy(h, N, N, a.descr, b.descr, cm, alg, g, &s5, d5) !=
+            TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spgemm reuse copy: %s", trnsciGetLastErrorMessage());
+        if (trnsparseSpGEMMreuse_compute(h, N, N, al, a.descr, b.descr, be, cm, t, alg, g) !=
+            TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("spgemm reuse compute: %s", trnsciGetLastErrorMessage());
+    }
+    char *off = su_dev_get(d_coff, (size_t)(m + 1) * isz);
+    char *col = su_dev_get(d_ccol, (size_t)nnz * isz + 1);
+    char *val = su_dev_get(d_cval, (size_t)nnz * es + 1);
+    char meta[64];
+    snprintf(meta, sizeof(meta), "%lld %lld %lld", (long long)m, (long long)k, (long long)n);
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+    su_run_ref(PYTHON3, SPARSE_COMPLEX_REF_PY, "spgemm", tmp_dir);
+    size_t cb = 0, mb = 0, sb = 0;
+    double complex *cref = su_read_file(tmp_dir, "C", &cb);
+    double *mag = su_read_file(tmp_dir, "M", &mb), *cnt = su_read_file(tmp_dir, "S", &sb);
+    assert_true(cb == (size_t)(m * n) * 16 && mb == (size_t)(m * n) * 8 && sb == mb);
+    int64_t want = 0;
+    for (int64_t q = 0; q < m * n; q++)
+        want += cnt[q] > 0;
+    assert_int_equal(nnz, want);
+    /* c_ij sums S_ij complex products (each <= sqrt(2) gamma_2 relative
+     * error, Higham Lemma 3.5) with S_ij - 1 additions, then one product
+     * by alpha: |err| <= gamma_{S+6} |alpha| (|A||B|)_ij. */
+    long double worst = 0;
+    for (int64_t i = 0; i < m; i++) {
+        const int64_t p0 = su_idx(off, (size_t)i, idx64) - base,
+                      p1 = su_idx(off, (size_t)i + 1, idx64) - base;
+        assert_true(p0 >= 0 && p0 <= p1 && p1 <= nnz);
+        for (int64_t p = p0; p < p1; p++) {
+            const int64_t j = su_idx(col, (size_t)p, idx64) - base;
+            assert_true(j >= 0 && j < n && cnt[i * n + j] > 0);
+            if (p > p0)
+                assert_true(j > su_idx(col, (size_t)p - 1, idx64) - base);
+            const double complex got = cget(val, (size_t)p, c64), ref = alpha_c * cref[i * n + j];
+            const long double bound = (c64 ? 2.0L : 1.0L) *
+                                      su_gamma(c64, (long double)cnt[i * n + j] + 6) *
+                                      cabs(alpha_c) * mag[i * n + j];
+            const long double err = cabs(got - ref);
+            if (!(err <= bound))
+                fail_msg("spgemm%s C(%lld,%lld) = (%.9g, %.9g), want (%.9g, %.9g): error %Lg > %Lg",
+                         reuse ? " reuse" : "", (long long)i, (long long)j, creal(got), cimag(got),
+                         creal(ref), cimag(ref), err, bound);
+            worst = bound > 0 && err / bound > worst ? err / bound : worst;
+        }
+    }
+    print_message("  spgemm%s %s: worst error / bound %.3Lg\n", reuse ? " reuse" : "",
+                  c64 ? "C_64F" : "C_32F", worst);
+    free(cref);
+    free(mag);
+    free(cnt);
+    free(off);
+    free(col);
+    free(val);
+    trnsparseSpGEMM_destroyDescr(g);
+    trnsparseDestroySpMat(cm);
+    void *frees[] = {buf, d5, d_coff, d_ccol, d_cval};
+    for (int i = 0; i < 5; i++)
+        if (frees[i])
+            assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+    cdev_free(&a);
+    cdev_free(&b);
+    cmat_free(&ta);
+    cmat_free(&tb);
+}
+
+static void test_spgemm(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    for (int c = 0; c < 8; c++)
+        run_cspgemm(h, c & 1, (c >> 1) & 1, (c >> 1) & 1, c >> 2, 300 + (uint64_t)c);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+/* ---- SDDMM ------------------------------------------------------------------------------- */
+
+/* C = alpha (op(A) op(B)) o spy(C) + beta C, op(A) 20 x 15, op(B) 15 x 18,
+ * C CSR with about 30% of the entries. A (B) stored as op(A) (N),
+ * op(A)^T (T) or op(A)^H (C), column-major with ld = rows + 1. */
+static void run_csddmm(trnsparseHandle_t h, int c64, trnsparseOperation_t opa,
+                       trnsparseOperation_t opb, uint64_t seed) {
+    const int64_t m = 20, k = 15, n = 18;
+    const size_t es = c64 ? 16 : 8;
+    const trnsciDataType t = c64 ? TRNSCI_C_64F : TRNSCI_C_32F;
+    cmat tc;
+    make_crandom(&tc, m, n, 0.3, c64, seed);
+    cdev dc;
+    cdev_build(&dc, &tc, TRNSPARSE_FORMAT_CSR, c64, 0, 0, 0);
+    double complex *la = malloc((size_t)(m * k) * 16), *lb = malloc((size_t)(k * n) * 16);
+    assert_true(la && lb);
+    uint64_t s = seed * 3 + 1;
+    for (int64_t i = 0; i < m * k; i++)
+        la[i] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+    for (int64_t i = 0; i < k * n; i++)
+        lb[i] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+    /* op(X) is r x c (row-major in lx); X stored column-major. */
+    const double complex *lx[2] = {la, lb};
+    const int64_t rr[2] = {m, k}, cc[2] = {k, n};
+    const trnsparseOperation_t ops[2] = {opa, opb};
+    void *dev[2];
+    trnsparseDnMatDescr_t dm[2];
+    for (int x = 0; x < 2; x++) {
+        const int tr = ops[x] != TRNSPARSE_OPERATION_NON_TRANSPOSE;
+        const int64_t rows = tr ? cc[x] : rr[x], cols = tr ? rr[x] : cc[x], ld = rows + 1;
+        void *hx = calloc((size_t)(ld * cols), es);
+        assert_non_null(hx);
+        for (int64_t i = 0; i < rr[x]; i++)
+            for (int64_t j = 0; j < cc[x]; j++) {
+                const double complex z = lx[x][i * cc[x] + j];
+                if (!tr)
+                    cput(hx, (size_t)(i + j * ld), z, c64);
+                else
+                    cput(hx, (size_t)(j + i * ld),
+                         ops[x] == TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE ? conj(z) : z, c64);
+            }
+        dev[x] = su_dev_put(hx, (size_t)(ld * cols) * es);
+        assert_int_equal(
+            trnsparseCreateDnMat(&dm[x], rows, cols, ld, dev[x], t, TRNSPARSE_ORDER_COL),
+            TRNSPARSE_STATUS_SUCCESS);
+        free(hx);
+    }
+    const float af[2] = {(float)creal(alpha_c), (float)cimag(alpha_c)},
+                bf[2] = {(float)creal(beta_c), (float)cimag(beta_c)};
+    const double ad[2] = {creal(alpha_c), cimag(alpha_c)}, bd[2] = {creal(beta_c), cimag(beta_c)};
+    const void *al = c64 ? (const void *)ad : (const void *)af;
+    const void *be = c64 ? (const void *)bd : (const void *)bf;
+    size_t bs = 99;
+    assert_int_equal(trnsparseSDDMM_bufferSize(h, opa, opb, al, dm[0], dm[1], be, dc.descr, t,
+                                               TRNSPARSE_SDDMM_ALG_DEFAULT, &bs),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(bs, 0);
+    assert_int_equal(trnsparseSDDMM_preprocess(h, opa, opb, al, dm[0], dm[1], be, dc.descr, t,
+                                               TRNSPARSE_SDDMM_ALG_DEFAULT, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    if (trnsparseSDDMM(h, opa, opb, al, dm[0], dm[1], be, dc.descr, t, TRNSPARSE_SDDMM_ALG_DEFAULT,
+                       NULL) != TRNSPARSE_STATUS_SUCCESS)
+        fail_msg("sddmm: %s", trnsciGetLastErrorMessage());
+    char *val = su_dev_get(dc.d_val, (size_t)tc.nnz * es);
+    char meta[64];
+    snprintf(meta, sizeof(meta), "%lld %lld %lld", (long long)m, (long long)k, (long long)n);
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+    su_write_file(tmp_dir, "A", la, (size_t)(m * k) * 16);
+    su_write_file(tmp_dir, "B", lb, (size_t)(k * n) * 16);
+    su_run_ref(PYTHON3, SPARSE_COMPLEX_REF_PY, "dense", tmp_dir);
+    size_t pb = 0, mb = 0;
+    double complex *P = su_read_file(tmp_dir, "P", &pb);
+    double *M = su_read_file(tmp_dir, "M", &mb);
+    assert_true(pb == (size_t)(m * n) * 16 && mb == (size_t)(m * n) * 8);
+    /* A dot of k complex products (sqrt(2) gamma_2 each, k - 1 additions),
+     * then alpha dot + beta c (two products, one addition):
+     * |err| <= gamma_{k+7} (|alpha| (|op(A)||op(B)|)_ij + |beta c_ij|). */
+    long double worst = 0;
+    for (int64_t p = 0; p < tc.nnz; p++) {
+        const int64_t i = tc.r[p], j = tc.c[p];
+        const double complex ref = alpha_c * P[i * n + j] + beta_c * tc.v[p];
+        const double complex got = cget(val, (size_t)p, c64);
+        const long double bound = (c64 ? 2.0L : 1.0L) * su_gamma(c64, (long double)k + 7) *
+                                  (cabs(alpha_c) * M[i * n + j] + cabs(beta_c) * cabs(tc.v[p]));
+        const long double err = cabs(got - ref);
+        if (!(err <= bound))
+            fail_msg("sddmm %s opA %d opB %d C(%lld,%lld): error %Lg > %Lg",
+                     c64 ? "C_64F" : "C_32F", (int)opa, (int)opb, (long long)i, (long long)j, err,
+                     bound);
+        worst = bound > 0 && err / bound > worst ? err / bound : worst;
+    }
+    print_message("  sddmm %s opA %d opB %d: worst error / bound %.3Lg\n", c64 ? "C_64F" : "C_32F",
+                  (int)opa, (int)opb, worst);
+    free(P);
+    free(M);
+    free(val);
+    for (int x = 0; x < 2; x++) {
+        trnsparseDestroyDnMat(dm[x]);
+        assert_int_equal(trnsciFree(dev[x]), trnsciSuccess);
+    }
+    free(la);
+    free(lb);
+    cdev_free(&dc);
+    cmat_free(&tc);
+}
+
+static void test_sddmm(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    const trnsparseOperation_t N = TRNSPARSE_OPERATION_NON_TRANSPOSE,
+                               T = TRNSPARSE_OPERATION_TRANSPOSE,
+                               C = TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    const trnsparseOperation_t pairs[][2] = {{N, N}, {C, N}, {N, C}, {T, C}, {C, T}};
+    for (int c64 = 0; c64 < 2; c64++)
+        for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+            run_csddmm(h, c64, pairs[i][0], pairs[i][1], 500 + i + 10 * (uint64_t)c64);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 /* ---- splits ------------------------------------------------------------------------------ */
 
 static void *cspsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
@@ -540,6 +853,51 @@ static void test_errors(void **state) {
                      TRNSPARSE_STATUS_NOT_SUPPORTED);
     su_expect_message("vecX: its data type must be the sparse matrix's (C_64F)");
 
+    /* SpGEMM and SDDMM: complex beta != 0 in SpGEMM, opA T in SpGEMM, a
+     * real dense operand with a complex C in SDDMM, a compute type that
+     * is not the values'. */
+    {
+        const double cbeta[2] = {0, 1};
+        trnsparseSpGEMMDescr_t g;
+        assert_int_equal(trnsparseSpGEMM_createDescr(&g), TRNSPARSE_STATUS_SUCCESS);
+        size_t s2 = 0;
+        void *buf = NULL;
+        assert_int_equal(trnsciMalloc(&buf, 64), trnsciSuccess);
+        assert_int_equal(trnsparseSpGEMM_compute(h, N, N, one, a, a, cbeta, a, TRNSCI_C_64F,
+                                                 TRNSPARSE_SPGEMM_DEFAULT, g, &s2, buf),
+                         TRNSPARSE_STATUS_NOT_SUPPORTED);
+        su_expect_message("beta must be 0");
+        const double zero[2] = {0, 0};
+        assert_int_equal(trnsparseSpGEMM_compute(h, TRNSPARSE_OPERATION_TRANSPOSE, N, one, a, a,
+                                                 zero, a, TRNSCI_C_64F, TRNSPARSE_SPGEMM_DEFAULT, g,
+                                                 &s2, buf),
+                         TRNSPARSE_STATUS_NOT_SUPPORTED);
+        su_expect_message("NON_TRANSPOSE");
+        assert_int_equal(trnsparseSpGEMM_compute(h, N, N, one, a, a, zero, a, TRNSCI_C_32F,
+                                                 TRNSPARSE_SPGEMM_DEFAULT, g, &s2, buf),
+                         TRNSPARSE_STATUS_NOT_SUPPORTED);
+        su_expect_message("computeType must be the matrices' type (C_64F)");
+        trnsparseSpGEMM_destroyDescr(g);
+        assert_int_equal(trnsciFree(buf), trnsciSuccess);
+        trnsparseDnMatDescr_t dz, dr;
+        assert_int_equal(trnsparseCreateDnMat(&dz, 2, 2, 2, (double *)d_v + 8, TRNSCI_C_64F,
+                                              TRNSPARSE_ORDER_COL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseCreateDnMat(&dr, 2, 2, 2, (double *)d_v + 16, TRNSCI_R_64F,
+                                              TRNSPARSE_ORDER_COL),
+                         TRNSPARSE_STATUS_SUCCESS);
+        assert_int_equal(trnsparseSDDMM(h, N, N, one, dz, dr, zero, a, TRNSCI_C_64F,
+                                        TRNSPARSE_SDDMM_ALG_DEFAULT, NULL),
+                         TRNSPARSE_STATUS_NOT_SUPPORTED);
+        su_expect_message("matB: its data type must be the sparse matrix's (C_64F)");
+        assert_int_equal(trnsparseSDDMM(h, N, N, one, dz, dz, zero, a, TRNSCI_R_64F,
+                                        TRNSPARSE_SDDMM_ALG_DEFAULT, NULL),
+                         TRNSPARSE_STATUS_NOT_SUPPORTED);
+        su_expect_message("computeType");
+        trnsparseDestroyDnMat(dz);
+        trnsparseDestroyDnMat(dr);
+    }
+
     /* A small exact solve: x = (2 + i, (-1 + 4i - i (2 + i)) / (1 + i)) = (2 + i, 1 + i). */
     assert_int_equal(trnsparseSpSV_analysis(h, N, one, a, vx, vy, TRNSCI_C_64F, alg, d, NULL),
                      TRNSPARSE_STATUS_SUCCESS);
@@ -589,8 +947,9 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),   SU_ONCE(test_spsm_cores),
-        SU_ON(test_errors, local), SU_ON(test_errors, grpc),
+        SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),    SU_ONCE(test_spsm_cores),
+        SU_ON(test_spgemm, local), SU_ON(test_spgemm, grpc),  SU_ON(test_sddmm, local),
+        SU_ON(test_sddmm, grpc),   SU_ON(test_errors, local), SU_ON(test_errors, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_complex", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
