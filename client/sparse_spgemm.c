@@ -210,6 +210,8 @@ trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t 
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
         e = trn_sparse_complex_minor(c, computeType, fn);
+    if (e == trnsciSuccess && matC && matC->format == TRNSPARSE_FORMAT_BSR)
+        e = trn_client_need_minor(c, TRN_SPARSE_COMPLEX_MINOR, fn); /* BSR C: 1.15 too */
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnmat(c, matA, fn, "matA", &a);
     if (e == trnsciSuccess)

@@ -88,10 +88,9 @@ typedef struct trn_spgemm_desc {
 } trn_spgemm_desc;
 
 /* C = alpha (A B) o spy(C) + beta C: a is m x k, b k x n (ops folded into
- * their layouts), c CSR m x n. beta = 0: C's values are not read. Values
- * R32F, R64F, C32F or C64F (all one type); conj_a, conj_b (complex opA,
- * opB C): A's, B's elements are conjugated as they are read; *_im: the
- * scalars' imaginary parts. */
+ * their layouts), c CSR or BSR m x n (every element of a stored block). beta = 0: C's values are
+ * not read. Values R32F, R64F, C32F or C64F (all one type); conj_a, conj_b (complex opA, opB C):
+ * A's, B's elements are conjugated as they are read; *_im: the scalars' imaginary parts. */
 typedef struct trn_sddmm_desc {
     double alpha, beta, alpha_im, beta_im;
     int conj_a, conj_b;

@@ -706,8 +706,9 @@ trnsparseStatus_t trnsparseSpGEMMreuse_compute(trnsparseHandle_t handle, trnspar
                                                trnsparseSpGEMMDescr_t spgemmDescr);
 
 /* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
- * Dense A and B (either order), CSR C: one dot product per stored entry of
- * C. Values R_32F, R_64F, C_32F or C_64F (all operands and computeType one
+ * Dense A and B (either order), CSR or BSR C (any block size, either block
+ * order; BSR needs a protocol 1.15 daemon): one dot product per stored
+ * element of C. Values R_32F, R_64F, C_32F or C_64F (all operands and computeType one
  * type; complex needs a protocol 1.15 daemon, and opA / opB
  * CONJUGATE_TRANSPOSE is A^H / B^H there, TRANSPOSE for real types); alpha
  * and beta point to the type's scalar. beta = 0 does not read C's values. No buffer (size 0);

@@ -3,8 +3,8 @@
  * and SDDMM (SDDMMOp), as cuSPARSE's generic API states them, plus the
  * extents of every array. SpGEMM: CSR x CSR -> CSR, op N on both sides,
  * beta = 0, the row counts buffer (A.rows + 1 int64). SDDMM: dense A and B
- * (op folded into their layouts), CSR C. Both take real or complex values
- * (C_32F, C_64F; all operands and the compute type one type).
+ * (op folded into their layouts), CSR or BSR C (cuSPARSE 12's two). Both take real or complex
+ * values (C_32F, C_64F; all operands and the compute type one type).
  */
 #include <stdio.h>
 
@@ -84,7 +84,7 @@ static trn_wire_code validate_sddmm(trn_vctx *vx, const Trnsci__V1__SDDMMOp *w,
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_op(vx, fn, "opB", w->op_b, &opb);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_matrix(vx, w->c, fn, "matC", TRN_VSP_FMT(TRN_SP_CSR),
+        rc = trn_vsp_matrix(vx, w->c, fn, "matC", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
                             TRN_VSP_ALL | TRN_VSP_COMPLEX, &out->c);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->c.type);

@@ -35,6 +35,8 @@
  *    and C (conjugate transpose), complex alpha and beta, against numpy's
  *    dense product: gamma_{k+7} (|alpha| (|op(A)||op(B)|)_ij + |beta c_ij|),
  *    twice for C_64F.
+ *  - SDDMM into a BSR C (2 x 3 blocks, either block order, base 0 and 1;
+ *    opA C): every element of every stored block, the same bound.
  *  - Bad input, each with cuSPARSE's status and a message: a compute type
  *    that is not the matrix's complex type, a real dense operand with a
  *    complex matrix (SpSV, SDDMM), complex beta != 0 and opA T in SpGEMM,
@@ -746,6 +748,135 @@ static void test_sddmm(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* SDDMM into a BSR C: 7 x 6 blocks of 2 x 3 (m = 14, n = 18, k = 11),
+ * about 40% of the blocks stored, in block order `order`, base `base`;
+ * opA C and opB N. Every element of a stored block is alpha P_ij +
+ * beta c_ij with the same bound as CSR; elements of unstored blocks do not
+ * exist in C. */
+static void run_csddmm_bsr(trnsparseHandle_t h, int c64, trnsparseOrder_t order, int base,
+                           uint64_t seed) {
+    const int64_t mb = 7, nb = 6, rb = 2, cb = 3, m = mb * rb, n = nb * cb, k = 11;
+    const size_t es = c64 ? 16 : 8, bs = (size_t)(rb * cb);
+    const trnsciDataType t = c64 ? TRNSCI_C_64F : TRNSCI_C_32F;
+    cmat blk; /* the block pattern; its values unused */
+    make_crandom(&blk, mb, nb, 0.4, c64, seed);
+    int32_t *off = calloc((size_t)mb + 1, 4), *col = calloc((size_t)blk.nnz + 1, 4);
+    double complex *cv = malloc(((size_t)blk.nnz * bs + 1) * sizeof(double complex));
+    void *hv = calloc((size_t)blk.nnz * bs + 1, es);
+    assert_true(off && col && cv && hv);
+    uint64_t s = seed * 5 + 2;
+    for (int64_t p = 0; p < blk.nnz; p++) {
+        off[blk.r[p] + 1]++;
+        col[p] = (int32_t)(blk.c[p] + base);
+    }
+    for (int64_t i = 0; i < mb; i++)
+        off[i + 1] += off[i];
+    for (int64_t i = 0; i <= mb; i++)
+        off[i] += base;
+    for (size_t q = 0; q < (size_t)blk.nnz * bs; q++) {
+        cv[q] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+        cput(hv, q, cv[q], c64);
+    }
+    void *d_off = su_dev_put(off, ((size_t)mb + 1) * 4),
+         *d_col = su_dev_put(col, (size_t)blk.nnz * 4);
+    void *d_val = su_dev_put(hv, (size_t)blk.nnz * bs * es);
+    trnsparseSpMatDescr_t cm;
+    assert_int_equal(trnsparseCreateBsr(&cm, mb, nb, blk.nnz, rb, cb, d_off, d_col, d_val,
+                                        TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_32I,
+                                        base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO,
+                                        t, order),
+                     TRNSPARSE_STATUS_SUCCESS);
+    /* op(A) = A^H: A stored k x m; op(B) = B stored k x n; column-major. */
+    double complex *la = malloc((size_t)(m * k) * 16), *lb = malloc((size_t)(k * n) * 16);
+    void *ha = calloc((size_t)(k * m), es), *hb = calloc((size_t)(k * n), es);
+    assert_true(la && lb && ha && hb);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < k; j++) {
+            la[i * k + j] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+            cput(ha, (size_t)(j + i * k), conj(la[i * k + j]), c64);
+        }
+    for (int64_t i = 0; i < k; i++)
+        for (int64_t j = 0; j < n; j++) {
+            lb[i * n + j] = rounded(CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+            cput(hb, (size_t)(i + j * k), lb[i * n + j], c64);
+        }
+    void *d_a = su_dev_put(ha, (size_t)(k * m) * es), *d_b = su_dev_put(hb, (size_t)(k * n) * es);
+    trnsparseDnMatDescr_t da, db;
+    assert_int_equal(trnsparseCreateDnMat(&da, k, m, k, d_a, t, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnMat(&db, k, n, k, d_b, t, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const float af[2] = {(float)creal(alpha_c), (float)cimag(alpha_c)},
+                bf[2] = {(float)creal(beta_c), (float)cimag(beta_c)};
+    const double ad[2] = {creal(alpha_c), cimag(alpha_c)}, bd[2] = {creal(beta_c), cimag(beta_c)};
+    const void *al = c64 ? (const void *)ad : (const void *)af;
+    const void *be = c64 ? (const void *)bd : (const void *)bf;
+    if (trnsparseSDDMM(h, TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE,
+                       TRNSPARSE_OPERATION_NON_TRANSPOSE, al, da, db, be, cm, t,
+                       TRNSPARSE_SDDMM_ALG_DEFAULT, NULL) != TRNSPARSE_STATUS_SUCCESS)
+        fail_msg("sddmm (BSR C): %s", trnsciGetLastErrorMessage());
+    char *val = su_dev_get(d_val, (size_t)blk.nnz * bs * es);
+    char meta[64];
+    snprintf(meta, sizeof(meta), "%lld %lld %lld", (long long)m, (long long)k, (long long)n);
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+    su_write_file(tmp_dir, "A", la, (size_t)(m * k) * 16);
+    su_write_file(tmp_dir, "B", lb, (size_t)(k * n) * 16);
+    su_run_ref(PYTHON3, SPARSE_COMPLEX_REF_PY, "dense", tmp_dir);
+    size_t pb = 0, mgb = 0;
+    double complex *P = su_read_file(tmp_dir, "P", &pb);
+    double *M = su_read_file(tmp_dir, "M", &mgb);
+    assert_true(pb == (size_t)(m * n) * 16 && mgb == (size_t)(m * n) * 8);
+    long double worst = 0;
+    for (int64_t p = 0; p < blk.nnz; p++)
+        for (int64_t r = 0; r < rb; r++)
+            for (int64_t c = 0; c < cb; c++) {
+                const int64_t i = blk.r[p] * rb + r, j = blk.c[p] * cb + c;
+                const size_t q = (size_t)p * bs +
+                                 (size_t)(order == TRNSPARSE_ORDER_ROW ? r * cb + c : c * rb + r);
+                const double complex ref = alpha_c * P[i * n + j] + beta_c * cv[q];
+                const long double bound =
+                    (c64 ? 2.0L : 1.0L) * su_gamma(c64, (long double)k + 7) *
+                    (cabs(alpha_c) * M[i * n + j] + cabs(beta_c) * cabs(cv[q]));
+                const long double err = cabs(cget(val, q, c64) - ref);
+                if (!(err <= bound))
+                    fail_msg("sddmm BSR C(%lld,%lld): error %Lg > %Lg", (long long)i, (long long)j,
+                             err, bound);
+                worst = bound > 0 && err / bound > worst ? err / bound : worst;
+            }
+    print_message("  sddmm BSR %s order %d: worst error / bound %.3Lg\n", c64 ? "C_64F" : "C_32F",
+                  (int)order, worst);
+    free(P);
+    free(M);
+    free(val);
+    trnsparseDestroyDnMat(da);
+    trnsparseDestroyDnMat(db);
+    trnsparseDestroySpMat(cm);
+    void *frees[] = {d_off, d_col, d_val, d_a, d_b};
+    for (int i = 0; i < 5; i++)
+        if (frees[i])
+            assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+    free(off);
+    free(col);
+    free(cv);
+    free(hv);
+    free(la);
+    free(lb);
+    free(ha);
+    free(hb);
+    cmat_free(&blk);
+}
+
+static void test_sddmm_bsr(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    for (int c = 0; c < 4; c++)
+        run_csddmm_bsr(h, c & 1, (c >> 1) ? TRNSPARSE_ORDER_ROW : TRNSPARSE_ORDER_COL, c >> 1,
+                       700 + (uint64_t)c);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 /* ---- splits ------------------------------------------------------------------------------ */
 
 static void *cspsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
@@ -947,9 +1078,10 @@ int main(void) {
     local_t.addr = two_cores.unix_addr;
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
-        SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),    SU_ONCE(test_spsm_cores),
-        SU_ON(test_spgemm, local), SU_ON(test_spgemm, grpc),  SU_ON(test_sddmm, local),
-        SU_ON(test_sddmm, grpc),   SU_ON(test_errors, local), SU_ON(test_errors, grpc),
+        SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),       SU_ONCE(test_spsm_cores),
+        SU_ON(test_spgemm, local), SU_ON(test_spgemm, grpc),     SU_ON(test_sddmm, local),
+        SU_ON(test_sddmm, grpc),   SU_ON(test_sddmm_bsr, local), SU_ON(test_sddmm_bsr, grpc),
+        SU_ON(test_errors, local), SU_ON(test_errors, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_complex", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
