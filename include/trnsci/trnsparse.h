@@ -1216,8 +1216,10 @@ trnsparseStatus_t trnsparseDcsrgeam2(
  * that info. The info object holds a small device allocation. Both
  * policies are accepted (one algorithm); _bufferSize gives 0 and pBuffer is
  * not read (may be NULL). An analysis is not required before the
- * factorisation. S and D only (C, Z and csrilu02_numericBoost: not
- * provided). */
+ * factorisation. S, D, C and Z (C, Z: trnComplex / trnDoubleComplex values,
+ * a protocol 1.15 daemon; csric02 then computes A ~ L L^H, the diagonal
+ * the principal square root of a_jj - sum |l_jk|^2); csrilu02_numericBoost
+ * is not provided. */
 typedef enum trnsparseSolvePolicy_t {
     TRNSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
     TRNSPARSE_SOLVE_POLICY_USE_LEVEL = 1,
@@ -1290,6 +1292,67 @@ trnsparseStatus_t trnsparseDcsrilu02(trnsparseHandle_t handle, int m, int nnz,
                                      const int *csrRowPtrA, const int *csrColIndA,
                                      csrilu02Info_t info, trnsparseSolvePolicy_t policy,
                                      void *pBuffer);
+trnsparseStatus_t trnsparseCcsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA,
+                                               trnComplex *csrValA, const int *csrRowPtrA,
+                                               const int *csrColIndA, csric02Info_t info,
+                                               int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCcsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA,
+                                             const trnComplex *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, csric02Info_t info,
+                                             trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseCcsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA, trnComplex *csrValA_valM,
+                                    const int *csrRowPtrA, const int *csrColIndA,
+                                    csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                    void *pBuffer);
+trnsparseStatus_t trnsparseCcsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA,
+                                                trnComplex *csrValA, const int *csrRowPtrA,
+                                                const int *csrColIndA, csrilu02Info_t info,
+                                                int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCcsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const trnComplex *csrValA, const int *csrRowPtrA,
+                                              const int *csrColIndA, csrilu02Info_t info,
+                                              trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseCcsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA, trnComplex *csrValA_valM,
+                                     const int *csrRowPtrA, const int *csrColIndA,
+                                     csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                     void *pBuffer);
+trnsparseStatus_t trnsparseZcsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA,
+                                               trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                               const int *csrColIndA, csric02Info_t info,
+                                               int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZcsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA,
+                                             const trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, csric02Info_t info,
+                                             trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseZcsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA,
+                                    trnDoubleComplex *csrValA_valM, const int *csrRowPtrA,
+                                    const int *csrColIndA, csric02Info_t info,
+                                    trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseZcsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA,
+                                                trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                                const int *csrColIndA, csrilu02Info_t info,
+                                                int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZcsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const trnDoubleComplex *csrValA,
+                                              const int *csrRowPtrA, const int *csrColIndA,
+                                              csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                              void *pBuffer);
+trnsparseStatus_t trnsparseZcsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA,
+                                     trnDoubleComplex *csrValA_valM, const int *csrRowPtrA,
+                                     const int *csrColIndA, csrilu02Info_t info,
+                                     trnsparseSolvePolicy_t policy, void *pBuffer);
 
 #ifdef __cplusplus
 }

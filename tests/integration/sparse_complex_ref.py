@@ -29,6 +29,15 @@ numpy/scipy (run it under /usr/bin/python3).
         (k x n): writes DIR/P = A B (complex128, m x n) and DIR/M = |A| |B|
         (float64) with numpy.
 
+    sparse_complex_ref.py ilu DIR
+        DIR/meta.txt: "m chol". DIR/A.*: the m x m CSR matrix (sorted) as
+        above; DIR/F (complex128, nnz): the factor's values in A's storage
+        order. chol 0 (ILU0): L = I + the strict lower part of F, U = the
+        upper part with the diagonal; chol 1 (IC0): L = the lower part of F
+        with the diagonal, U = L^H. Writes, per stored entry (float64, nnz):
+        DIR/R = |(L U - A)_ij| and DIR/M = (|L| |U|)_ij for the entries the
+        factorisation matches (all for ILU0, j <= i for IC0; 0 elsewhere).
+
 Exit status 0, or 1 with a message.
 """
 import os
@@ -109,7 +118,32 @@ def dense(d):
     return 0
 
 
+def ilu(d):
+    with open(os.path.join(d, "meta.txt")) as f:
+        m, chol = (int(v) for v in f.read().split()[:2])
+    a = csr(d, "A", m, m)
+    f = sp.csr_matrix((load(d, "F", np.complex128), a.indices, a.indptr), shape=(m, m))
+    if chol:
+        low = sp.tril(f, 0).toarray()
+        lo, up = low, low.conj().T
+    else:
+        lo = sp.tril(f, -1).toarray() + np.eye(m)
+        up = sp.triu(f, 0).toarray()
+    res = abs(lo @ up - a.toarray())
+    mag = abs(lo) @ abs(up)
+    rows = np.repeat(np.arange(m), np.diff(a.indptr))
+    cols = a.indices
+    keep = cols <= rows if chol else np.ones_like(cols, dtype=bool)
+    r = np.where(keep, res[rows, cols], 0.0)
+    mm = np.where(keep, mag[rows, cols], 0.0)
+    r.astype(np.float64).tofile(os.path.join(d, "R"))
+    mm.astype(np.float64).tofile(os.path.join(d, "M"))
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "ilu":
+        return ilu(argv[2])
     if len(argv) == 3 and argv[1] == "spsv":
         return spsv(argv[2])
     if len(argv) == 3 and argv[1] == "spgemm":

@@ -37,6 +37,12 @@
  *    twice for C_64F.
  *  - SDDMM into a BSR C (2 x 3 blocks, either block order, base 0 and 1;
  *    opA C): every element of every stored block, the same bound.
+ *  - Complex csrilu02 / csric02 (C, Z) of a 40 x 40 Hermitian positive
+ *    definite matrix, base 0 and 1: the factors reproduce A on the
+ *    pattern (ILU0: L U = A, IC0: L L^H = A on the lower triangle; numpy
+ *    in complex128), |L U - A| <= gamma_{w+8} |L||U| (see run_cilu); no
+ *    zero pivot; IC0 leaves the upper triangle alone; a complex zero pivot
+ *    is reported (ZERO_PIVOT, its row).
  *  - Bad input, each with cuSPARSE's status and a message: a compute type
  *    that is not the matrix's complex type, a real dense operand with a
  *    complex matrix (SpSV, SDDMM), complex beta != 0 and opA T in SpGEMM,
@@ -877,6 +883,210 @@ static void test_sddmm_bsr(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* ---- csrilu02, csric02 ----------------------------------------------------------------- */
+
+/* An n x n Hermitian matrix: about per_row entries a row below the
+ * diagonal, mirrored (conjugated) above, off-diagonal magnitudes <=
+ * 0.5 / (per_row + 1) / sqrt(2) per part, a real diagonal in [1.5, 2):
+ * positive definite (Gershgorin). Sorted triplets. */
+static void make_chermitian(cmat *t, int64_t n, int per_row, int c64, uint64_t seed) {
+    uint64_t s = seed | 1;
+    double complex *dn = calloc((size_t)(n * n), sizeof(double complex));
+    char *on = calloc((size_t)(n * n), 1);
+    assert_true(dn && on);
+    for (int64_t i = 0; i < n; i++) {
+        for (int k = 0; k < per_row && i > 0; k++) {
+            const int64_t j = (int64_t)((su_uniform(&s) + 1.0) * 0.5 * (double)i) % i;
+            const double mg = 0.5 / (per_row + 1) / sqrt(2.0);
+            const double complex z = rounded(mg * CMPLX(su_uniform(&s), su_uniform(&s)), c64);
+            dn[i * n + j] = z;
+            dn[j * n + i] = conj(z);
+            on[i * n + j] = on[j * n + i] = 1;
+        }
+        dn[i * n + i] = rounded(1.5 + 0.5 * fabs(su_uniform(&s)), c64);
+        on[i * n + i] = 1;
+    }
+    t->m = t->n = n;
+    t->r = malloc((size_t)(n * n) * 8);
+    t->c = malloc((size_t)(n * n) * 8);
+    t->v = malloc((size_t)(n * n) * sizeof(double complex));
+    assert_true(t->r && t->c && t->v);
+    t->nnz = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++)
+            if (on[i * n + j]) {
+                t->r[t->nnz] = i;
+                t->c[t->nnz] = j;
+                t->v[t->nnz] = dn[i * n + j];
+                t->nnz++;
+            }
+    free(dn);
+    free(on);
+}
+
+/* ILU0 (chol 0) or IC0 (chol 1) of a 40 x 40 Hermitian positive definite
+ * matrix; the factors must reproduce A on the pattern (ILU0: L U = A on
+ * every stored entry; IC0: L L^H = A on the lower ones): each entry is a
+ * sum of at most w products and one division, so in complex arithmetic
+ * (sqrt(2) gamma_2 a product, sqrt(2) gamma_4 a quotient, Higham Lemma
+ * 3.5) |L U - A|_ij <= gamma_{w+8} (|L||U|)_ij, w the longest row; twice
+ * for C_64F (the complex128 check has an error of the same form). */
+static void run_cilu(trnsparseHandle_t h, int c64, int chol, int base, uint64_t seed) {
+    const int64_t n = 40;
+    const size_t es = c64 ? 16 : 8;
+    cmat a;
+    make_chermitian(&a, n, 3, c64, seed);
+    write_csr(&a);
+    int32_t *off = calloc((size_t)n + 1, 4), *col = malloc((size_t)a.nnz * 4);
+    void *hv = malloc((size_t)a.nnz * es);
+    assert_true(off && col && hv);
+    int64_t w = 0;
+    for (int64_t p = 0; p < a.nnz; p++) {
+        off[a.r[p] + 1]++;
+        col[p] = (int32_t)(a.c[p] + base);
+        cput(hv, (size_t)p, a.v[p], c64);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        w = off[i + 1] > w ? off[i + 1] : w;
+        off[i + 1] += off[i];
+    }
+    for (int64_t i = 0; i <= n; i++)
+        off[i] += base;
+    void *d_off = su_dev_put(off, ((size_t)n + 1) * 4), *d_col = su_dev_put(col, (size_t)a.nnz * 4);
+    void *d_val = su_dev_put(hv, (size_t)a.nnz * es);
+    trnsparseMatDescr_t md;
+    assert_int_equal(trnsparseCreateMatDescr(&md), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(
+        trnsparseSetMatIndexBase(md, base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO),
+        TRNSPARSE_STATUS_SUCCESS);
+    const trnsparseSolvePolicy_t pol = TRNSPARSE_SOLVE_POLICY_USE_LEVEL;
+    int bs = 99, pos = 7;
+    const int m = (int)n, nnz = (int)a.nnz;
+    trnsparseStatus_t st;
+    if (chol) {
+        csric02Info_t info;
+        assert_int_equal(trnsparseCreateCsric02Info(&info), TRNSPARSE_STATUS_SUCCESS);
+        if (c64) {
+            assert_int_equal(
+                trnsparseZcsric02_bufferSize(h, m, nnz, md, d_val, d_off, d_col, info, &bs),
+                TRNSPARSE_STATUS_SUCCESS);
+            assert_int_equal(
+                trnsparseZcsric02_analysis(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL),
+                TRNSPARSE_STATUS_SUCCESS);
+            st = trnsparseZcsric02(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL);
+        } else {
+            assert_int_equal(
+                trnsparseCcsric02_bufferSize(h, m, nnz, md, d_val, d_off, d_col, info, &bs),
+                TRNSPARSE_STATUS_SUCCESS);
+            assert_int_equal(
+                trnsparseCcsric02_analysis(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL),
+                TRNSPARSE_STATUS_SUCCESS);
+            st = trnsparseCcsric02(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL);
+        }
+        if (st != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("csric02: %s", trnsciGetLastErrorMessage());
+        assert_int_equal(trnsparseXcsric02_zeroPivot(h, info, &pos), TRNSPARSE_STATUS_SUCCESS);
+        trnsparseDestroyCsric02Info(info);
+    } else {
+        csrilu02Info_t info;
+        assert_int_equal(trnsparseCreateCsrilu02Info(&info), TRNSPARSE_STATUS_SUCCESS);
+        if (c64) {
+            assert_int_equal(
+                trnsparseZcsrilu02_bufferSize(h, m, nnz, md, d_val, d_off, d_col, info, &bs),
+                TRNSPARSE_STATUS_SUCCESS);
+            assert_int_equal(
+                trnsparseZcsrilu02_analysis(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL),
+                TRNSPARSE_STATUS_SUCCESS);
+            st = trnsparseZcsrilu02(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL);
+        } else {
+            assert_int_equal(
+                trnsparseCcsrilu02_bufferSize(h, m, nnz, md, d_val, d_off, d_col, info, &bs),
+                TRNSPARSE_STATUS_SUCCESS);
+            assert_int_equal(
+                trnsparseCcsrilu02_analysis(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL),
+                TRNSPARSE_STATUS_SUCCESS);
+            st = trnsparseCcsrilu02(h, m, nnz, md, d_val, d_off, d_col, info, pol, NULL);
+        }
+        if (st != TRNSPARSE_STATUS_SUCCESS)
+            fail_msg("csrilu02: %s", trnsciGetLastErrorMessage());
+        assert_int_equal(trnsparseXcsrilu02_zeroPivot(h, info, &pos), TRNSPARSE_STATUS_SUCCESS);
+        trnsparseDestroyCsrilu02Info(info);
+    }
+    assert_int_equal(bs, 0);
+    assert_int_equal(pos, -1);
+    char *val = su_dev_get(d_val, (size_t)a.nnz * es);
+    double complex *f = malloc((size_t)a.nnz * 16);
+    assert_non_null(f);
+    for (int64_t p = 0; p < a.nnz; p++)
+        f[p] = cget(val, (size_t)p, c64);
+    char meta[64];
+    snprintf(meta, sizeof(meta), "%lld %d", (long long)n, chol);
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+    su_write_file(tmp_dir, "F", f, (size_t)a.nnz * 16);
+    su_run_ref(PYTHON3, SPARSE_COMPLEX_REF_PY, "ilu", tmp_dir);
+    size_t rb = 0, mb = 0;
+    double *R = su_read_file(tmp_dir, "R", &rb), *M = su_read_file(tmp_dir, "M", &mb);
+    assert_true(rb == (size_t)a.nnz * 8 && mb == rb);
+    const long double g = (c64 ? 2.0L : 1.0L) * su_gamma(c64, (long double)w + 8);
+    long double worst = 0;
+    for (int64_t p = 0; p < a.nnz; p++) {
+        if (!(R[p] <= g * M[p]))
+            fail_msg("%s %s: |(L U - A)(%lld,%lld)| = %g > %Lg", chol ? "csric02" : "csrilu02",
+                     c64 ? "Z" : "C", (long long)a.r[p], (long long)a.c[p], R[p], g * M[p]);
+        worst = M[p] > 0 && R[p] / (g * M[p]) > worst ? R[p] / (g * M[p]) : worst;
+    }
+    /* IC0 leaves the entries above the diagonal untouched. */
+    if (chol)
+        for (int64_t p = 0; p < a.nnz; p++)
+            if (a.c[p] > a.r[p] && f[p] != a.v[p])
+                fail_msg("csric02 changed A(%lld,%lld) above the diagonal", (long long)a.r[p],
+                         (long long)a.c[p]);
+    print_message("  %s %s: worst residual / bound %.3Lg\n", chol ? "csric02" : "csrilu02",
+                  c64 ? "Z" : "C", worst);
+    free(R);
+    free(M);
+    free(f);
+    free(val);
+    free(off);
+    free(col);
+    free(hv);
+    trnsparseDestroyMatDescr(md);
+    void *frees[] = {d_off, d_col, d_val};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+    cmat_free(&a);
+}
+
+static void test_ilu(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    for (int c = 0; c < 8; c++)
+        run_cilu(h, c & 1, (c >> 1) & 1, c >> 2, 900 + (uint64_t)c);
+    /* A zero pivot: ILU0 of [[1, i], [-i, 1]] has u_11 = 1 - (-i)(i) = 0. */
+    const int32_t off[3] = {0, 2, 4}, col[4] = {0, 1, 0, 1};
+    const double v[8] = {1, 0, 0, 1, 0, -1, 1, 0};
+    void *d_off = su_dev_put(off, sizeof(off)), *d_col = su_dev_put(col, sizeof(col));
+    void *d_val = su_dev_put(v, sizeof(v));
+    trnsparseMatDescr_t md;
+    assert_int_equal(trnsparseCreateMatDescr(&md), TRNSPARSE_STATUS_SUCCESS);
+    csrilu02Info_t info;
+    assert_int_equal(trnsparseCreateCsrilu02Info(&info), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseZcsrilu02(h, 2, 4, md, d_val, d_off, d_col, info,
+                                        TRNSPARSE_SOLVE_POLICY_NO_LEVEL, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    int pos = -7;
+    assert_int_equal(trnsparseXcsrilu02_zeroPivot(h, info, &pos), TRNSPARSE_STATUS_ZERO_PIVOT);
+    assert_int_equal(pos, 1);
+    trnsparseDestroyCsrilu02Info(info);
+    trnsparseDestroyMatDescr(md);
+    void *frees[] = {d_off, d_col, d_val};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 /* ---- splits ------------------------------------------------------------------------------ */
 
 static void *cspsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
@@ -1081,7 +1291,8 @@ int main(void) {
         SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),       SU_ONCE(test_spsm_cores),
         SU_ON(test_spgemm, local), SU_ON(test_spgemm, grpc),     SU_ON(test_sddmm, local),
         SU_ON(test_sddmm, grpc),   SU_ON(test_sddmm_bsr, local), SU_ON(test_sddmm_bsr, grpc),
-        SU_ON(test_errors, local), SU_ON(test_errors, grpc),
+        SU_ON(test_ilu, local),    SU_ON(test_ilu, grpc),        SU_ON(test_errors, local),
+        SU_ON(test_errors, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_complex", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
