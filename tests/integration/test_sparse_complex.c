@@ -36,7 +36,8 @@
  *    dense product: gamma_{k+7} (|alpha| (|op(A)||op(B)|)_ij + |beta c_ij|),
  *    twice for C_64F.
  *  - SDDMM into a BSR C (2 x 3 blocks, either block order, base 0 and 1;
- *    opA C): every element of every stored block, the same bound.
+ *    opA C): every element of every stored block, the same bound; and a
+ *    real (R_64F) BSR C with small integers, exactly.
  *  - Complex csrilu02 / csric02 (C, Z) of a 40 x 40 Hermitian positive
  *    definite matrix, base 0 and 1: the factors reproduce A on the
  *    pattern (ILU0: L U = A, IC0: L L^H = A on the lower triangle; numpy
@@ -872,6 +873,56 @@ static void run_csddmm_bsr(trnsparseHandle_t h, int c64, trnsparseOrder_t order,
     cmat_free(&blk);
 }
 
+/* A real BSR C, exactly: small integers, so every dot is exact. op(A) is
+ * 4 x 2, op(B) 2 x 4 (both column-major, op N), C has 2 x 2 blocks (0, 1)
+ * and (1, 0) of the 2 x 2 block grid, row-major blocks, base 1; alpha 2,
+ * beta -1. */
+static void run_sddmm_bsr_real(trnsparseHandle_t h) {
+    const double A[8] = {1, 2, 3, 4, 1, 0, -1, 2}; /* column-major 4 x 2 */
+    const double B[8] = {1, 1, 2, 0, 0, 3, -1, 1}; /* column-major 2 x 4 */
+    const int32_t off[3] = {1, 2, 3}, col[2] = {2, 1};
+    const double c0[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    void *d_a = su_dev_put(A, sizeof(A)), *d_b = su_dev_put(B, sizeof(B));
+    void *d_off = su_dev_put(off, sizeof(off)), *d_col = su_dev_put(col, sizeof(col));
+    void *d_val = su_dev_put(c0, sizeof(c0));
+    trnsparseDnMatDescr_t da, db;
+    assert_int_equal(trnsparseCreateDnMat(&da, 4, 2, 4, d_a, TRNSCI_R_64F, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnMat(&db, 2, 4, 2, d_b, TRNSCI_R_64F, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    trnsparseSpMatDescr_t cm;
+    assert_int_equal(trnsparseCreateBsr(&cm, 2, 2, 2, 2, 2, d_off, d_col, d_val,
+                                        TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_32I,
+                                        TRNSPARSE_INDEX_BASE_ONE, TRNSCI_R_64F,
+                                        TRNSPARSE_ORDER_ROW),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const double alpha = 2, beta = -1;
+    const trnsparseOperation_t N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    if (trnsparseSDDMM(h, N, N, &alpha, da, db, &beta, cm, TRNSCI_R_64F,
+                       TRNSPARSE_SDDMM_ALG_DEFAULT, NULL) != TRNSPARSE_STATUS_SUCCESS)
+        fail_msg("sddmm (real BSR C): %s", trnsciGetLastErrorMessage());
+    double *got = su_dev_get(d_val, sizeof(c0));
+    /* Block 0 is block (0, 1): rows 0-1, columns 2-3; block 1 is (1, 0). */
+    const int64_t br[2] = {0, 1}, bc[2] = {1, 0};
+    for (int p = 0; p < 2; p++)
+        for (int r = 0; r < 2; r++)
+            for (int c = 0; c < 2; c++) {
+                const int64_t i = br[p] * 2 + r, j = bc[p] * 2 + c;
+                const double dot = A[i] * B[2 * j] + A[4 + i] * B[2 * j + 1];
+                const int q = p * 4 + r * 2 + c;
+                if (got[q] != alpha * dot + beta * c0[q])
+                    fail_msg("real BSR sddmm C(%lld,%lld) = %g, want %g", (long long)i,
+                             (long long)j, got[q], alpha * dot + beta * c0[q]);
+            }
+    free(got);
+    trnsparseDestroyDnMat(da);
+    trnsparseDestroyDnMat(db);
+    trnsparseDestroySpMat(cm);
+    void *frees[] = {d_a, d_b, d_off, d_col, d_val};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+}
+
 static void test_sddmm_bsr(void **state) {
     assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
@@ -879,6 +930,7 @@ static void test_sddmm_bsr(void **state) {
     for (int c = 0; c < 4; c++)
         run_csddmm_bsr(h, c & 1, (c >> 1) ? TRNSPARSE_ORDER_ROW : TRNSPARSE_ORDER_COL, c >> 1,
                        700 + (uint64_t)c);
+    run_sddmm_bsr_real(h);
     trnsparseDestroy(h);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
