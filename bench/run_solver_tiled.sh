@@ -1,11 +1,11 @@
 #!/bin/sh
 # run_solver_tiled.sh BUILD_DIR [bench_solver_tiled options...]
 #
-# One big dpotrf and dgetrf on every core (bench/solver_tiled.c;
+# One big dpotrf, dgetrf and dgeqrf on every core (bench/solver_tiled.c;
 # docs/benchmarks.md):
 # a 1-core trnscid (`--cores 1`) and an all-cores one (`--cores $(nproc)`),
 # both started here and idle but for the bench's requests, against
-# OpenBLAS's dpotrf / dgetrf in the bench process on 1 and on $(nproc) threads.
+# OpenBLAS's dpotrf / dgetrf / dgeqrf in the bench process on 1 and on $(nproc) threads.
 # Nothing is pinned by taskset: the daemons pin their own workers (one per
 # core, CPU i for core i), OpenBLAS's threaded run uses every CPU.
 set -eu

@@ -1,8 +1,8 @@
 /*
  * solver_tiled.c — one big factorisation on every core: trnsolverDnDpotrf
- * and trnsolverDnDgetrf (partial pivoting) through a 1-core and an
+ * trnsolverDnDgetrf (partial pivoting) and trnsolverDnDgeqrf through a 1-core and an
  * all-cores trnscid (tiled task graphs, ops/solver_tile.h) against
- * LAPACKE_dpotrf / dgetrf in this process on one OpenBLAS thread and on as
+ * LAPACKE_dpotrf / dgetrf / dgeqrf in this process on one OpenBLAS thread and on as
  * many threads as the machine has CPUs (OpenBLAS's own threaded
  * factorisations: the anchor to beat).
  *
@@ -11,12 +11,13 @@
  * trnsciStreamSynchronize (trnsci) or the LAPACKE call (in process).
  * Repetitions go round the four configurations in turn, so slow periods of
  * a shared machine hit each. Reported: medians (min, max) in ms, GFLOP/s
- * (n^3/3 flops for potrf, 2n^3/3 for getrf), the ratios all-cores / 1-core daemon and all-cores
- * daemon / threaded OpenBLAS (time of the other over time of ours: > 1 is faster), whether the
- * 1-core and all-cores factors are bitwise equal, and the OpenBLAS kernel set of each side.
+ * (n^3/3 flops for potrf, 2n^3/3 for getrf, 4n^3/3 for geqrf), the ratios all-cores / 1-core daemon
+ * and all-cores daemon / threaded OpenBLAS (time of the other over time of ours: > 1 is faster),
+ * whether the 1-core and all-cores factors are bitwise equal, and the OpenBLAS kernel set of each
+ * side.
  *
  * usage: bench_solver_tiled ONE_CORE_ADDR ALL_CORES_ADDR [--sizes 4096,8192]
- *                           [--reps N] [--routines potrf,getrf]
+ *                           [--reps N] [--routines potrf,getrf,geqrf]
  * bench/run_solver_tiled.sh starts the two daemons (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -43,10 +44,10 @@ static void die(const char *what) {
     exit(1);
 }
 
-enum { R_POTRF, R_GETRF, NROUT };
-static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf"};
+enum { R_POTRF, R_GETRF, R_GEQRF, NROUT };
+static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf", "dgeqrf"};
 
-/* potrf: symmetric and diagonally dominant; getrf: uniform [-1, 1). */
+/* potrf: symmetric and diagonally dominant; getrf, geqrf: uniform [-1, 1). */
 static void make_input(int r, int n, double *a) {
     const size_t nn = (size_t)n * (size_t)n;
     float *f = malloc(nn * sizeof(float));
@@ -67,7 +68,7 @@ static void make_input(int r, int n, double *a) {
 typedef struct side {
     const char *addr;
     trnsolverDnHandle_t h;
-    double *a;
+    double *a, *tau;
     int *info, *ipiv;
     trnsciDaemonStatus st;
     trnsciSelfTestSummary blas; /* blasCore: the daemon's OpenBLAS kernel set */
@@ -84,7 +85,8 @@ static void connect_to(side *s, size_t bytes) {
         die("trnsolverDnCreate");
     if (trnsciMalloc((void **)&s->a, bytes) != trnsciSuccess ||
         trnsciMalloc((void **)&s->info, sizeof(int)) != trnsciSuccess ||
-        trnsciMalloc((void **)&s->ipiv, bytes / sizeof(double)) != trnsciSuccess)
+        trnsciMalloc((void **)&s->ipiv, bytes / sizeof(double)) != trnsciSuccess ||
+        trnsciMalloc((void **)&s->tau, bytes / sizeof(double)) != trnsciSuccess)
         die("trnsciMalloc");
 }
 
@@ -92,6 +94,7 @@ static void disconnect(side *s) {
     trnsciFree(s->a);
     trnsciFree(s->info);
     trnsciFree(s->ipiv);
+    trnsciFree(s->tau);
     trnsolverDnDestroy(s->h);
     trnsciDeviceReset();
 }
@@ -106,7 +109,8 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
     const trnsolverStatus_t st =
         r == R_POTRF
             ? trnsolverDnDpotrf(s->h, TRNBLAS_FILL_MODE_LOWER, n, s->a, n, NULL, 0, s->info)
-            : trnsolverDnDgetrf(s->h, n, n, s->a, n, NULL, s->ipiv, s->info);
+        : r == R_GETRF ? trnsolverDnDgetrf(s->h, n, n, s->a, n, NULL, s->ipiv, s->info)
+                       : trnsolverDnDgeqrf(s->h, n, n, s->a, n, s->tau, NULL, 0, s->info);
     if (st != TRNSOLVER_STATUS_SUCCESS || trnsciStreamSynchronize(NULL) != trnsciSuccess)
         die(rname[r]);
     const double ms = bench_now_ms() - t0;
@@ -120,14 +124,15 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
     return ms;
 }
 
-static double run_lapack(int r, int n, const double *a, double *work, lapack_int *ipiv,
-                         int threads) {
+static double run_lapack(int r, int n, const double *a, double *work, lapack_int *ipiv, double *tau,
+                         double *qrwork, lapack_int lqrwork, int threads) {
     memcpy(work, a, (size_t)n * n * sizeof(double));
     openblas_set_num_threads(threads);
     const double t0 = bench_now_ms();
-    const lapack_int info = r == R_POTRF
-                                ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work, n)
-                                : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, work, n, ipiv);
+    const lapack_int info =
+        r == R_POTRF   ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work, n)
+        : r == R_GETRF ? LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, work, n, ipiv)
+                       : LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, work, n, tau, qrwork, lqrwork);
     if (info != 0)
         die("LAPACKE");
     return bench_now_ms() - t0;
@@ -140,11 +145,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     side sides[2] = {{.addr = argv[1]}, {.addr = argv[2]}};
-    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1};
+    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--routines")) {
             want[R_POTRF] = strstr(argv[i + 1], "potrf") != NULL;
             want[R_GETRF] = strstr(argv[i + 1], "getrf") != NULL;
+            want[R_GEQRF] = strstr(argv[i + 1], "geqrf") != NULL;
         } else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sizes")) {
@@ -175,7 +181,11 @@ int main(int argc, char **argv) {
             double *a = malloc(bytes), *work = malloc(bytes), *f1 = malloc(bytes),
                    *fn = malloc(bytes);
             lapack_int *ipiv = malloc((size_t)n * sizeof(lapack_int));
-            if (!a || !work || !f1 || !fn || !ipiv)
+            double *tau = malloc((size_t)n * sizeof(double)), q = 0;
+            LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, a, n, tau, &q, -1); /* LAPACK's lwork */
+            const lapack_int lq = (lapack_int)q;
+            double *qrwork = malloc((size_t)(lq > 1 ? lq : 1) * sizeof(double));
+            if (!a || !work || !f1 || !fn || !ipiv || !tau || !qrwork)
                 die("malloc");
             make_input(r, n, a);
             double t[NCONF][MAX_REPS];
@@ -183,15 +193,18 @@ int main(int argc, char **argv) {
              * thread pool), untimed, keeping the daemons' factors. */
             run_daemon(&sides[0], r, n, a, f1);
             run_daemon(&sides[1], r, n, a, fn);
-            run_lapack(r, n, a, work, ipiv, 1);
-            run_lapack(r, n, a, work, ipiv, cpus);
+            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, 1);
+            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, cpus);
             for (int k = 0; k < reps; k++) {
                 t[ONE_CORE][k] = run_daemon(&sides[0], r, n, a, NULL);
                 t[ALL_CORES][k] = run_daemon(&sides[1], r, n, a, NULL);
-                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, 1);
-                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, cpus);
+                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, 1);
+                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, cpus);
             }
-            const double flop = (r == R_POTRF ? 1.0 : 2.0) * n * n * (double)n / 3.0;
+            const double flop = (r == R_POTRF   ? 1.0
+                                 : r == R_GETRF ? 2.0
+                                                : 4.0) *
+                                n * n * (double)n / 3.0;
             double med[NCONF];
             printf("%s\n    {\"routine\": \"%s\", \"n\": %d, \"reps\": %d", first ? "" : ",",
                    rname[r], n, reps);
@@ -216,6 +229,8 @@ int main(int argc, char **argv) {
             free(f1);
             free(fn);
             free(ipiv);
+            free(tau);
+            free(qrwork);
         }
     printf("\n  ]\n}\n");
     return 0;
