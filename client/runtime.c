@@ -570,8 +570,12 @@ static void describe_device(trn_client *c, trnsciDeviceProp *p) {
     p->maxThreadsPerBlock = 1;
     p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1;
     p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = 1;
-    p->major = (int)TRNSCI_PROTOCOL_MAJOR;
-    p->minor = (int)c->protocol_minor;
+    /* The compute capability whose library features trnsci provides (FP16,
+     * BF16 and TF32 math, Blocked-ELL SpMM: 8.0), so that a program gating
+     * a library feature on the architecture takes it; the protocol version
+     * is trnsciDaemonGetStatus's. */
+    p->major = TRNSCI_COMPUTE_CAPABILITY_MAJOR;
+    p->minor = TRNSCI_COMPUTE_CAPABILITY_MINOR;
     p->textureAlignment = 1;
     p->deviceOverlap = 1;
     p->multiProcessorCount = (int)c->core_count;

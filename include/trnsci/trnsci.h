@@ -168,6 +168,14 @@ typedef enum trnsciDeviceAttr {
  * the thread and block fields describe one thread per compute core, and the
  * on-chip memories it does not have are 0. docs/rosetta.md gives each value
  * and why. */
+/* The compute capability trnsciGetDeviceProperties reports: the NVIDIA
+ * architecture whose library features trnsci's libraries provide (FP16, BF16
+ * and TF32 math modes, Blocked-ELL SpMM), so that a program gating such a
+ * feature on `major >= 7` or `>= 8` takes it. It says nothing about
+ * kernels: trnsci runs none. */
+#define TRNSCI_COMPUTE_CAPABILITY_MAJOR 8
+#define TRNSCI_COMPUTE_CAPABILITY_MINOR 0
+
 typedef struct trnsciDeviceProp {
     char name[256];        /* "trnscid <version> (<backend>, <N> cores)" */
     size_t totalGlobalMem; /* as trnsciMemGetInfo's total */
@@ -180,8 +188,8 @@ typedef struct trnsciDeviceProp {
     int maxGridSize[3];
     int clockRate; /* kHz; 0: not known to the client */
     size_t totalConstMem;
-    int major; /* the daemon's protocol major */
-    int minor; /* the daemon's protocol minor */
+    int major; /* TRNSCI_COMPUTE_CAPABILITY_MAJOR */
+    int minor; /* TRNSCI_COMPUTE_CAPABILITY_MINOR */
     size_t textureAlignment;
     int deviceOverlap;
     int multiProcessorCount; /* the daemon's compute cores */
