@@ -44,6 +44,9 @@ trnsciError_t trn_sparse_wire_type(trnsciDataType t, const char *fn, const char 
     case TRNSCI_R_64F: *out = TRNSCI__V1__DATA_TYPE__R_64F; return trnsciSuccess;
     case TRNSCI_C_32F: *out = TRNSCI__V1__DATA_TYPE__C_32F; return trnsciSuccess;
     case TRNSCI_C_64F: *out = TRNSCI__V1__DATA_TYPE__C_64F; return trnsciSuccess;
+    /* SpMV/SpMM only (protocol 1.15); other ops' validators refuse them. */
+    case TRNSCI_R_16F: *out = TRNSCI__V1__DATA_TYPE__R_16F; return trnsciSuccess;
+    case TRNSCI_R_16BF: *out = TRNSCI__V1__DATA_TYPE__R_16BF; return trnsciSuccess;
     default:
         return trn_fail(trnsciErrorNotSupported,
                         "%s: %s: data type %d is not supported (R_32F, "
@@ -332,6 +335,31 @@ const char *trnsparseGetErrorString(trnsparseStatus_t status) {
 
 /* ---- SpMV, SpMM ------------------------------------------------------------------ */
 
+/* Complex (C_32F, C_64F) and 16-bit (R_16F, R_16BF) SpMV/SpMM are
+ * protocol 1.15: an older daemon refuses them, or (a half descriptor it
+ * took for another type) would misread the data. */
+static trnsciError_t spmm_types_minor(trn_client *c, trnsciDataType a, const char *fn) {
+    if (a == TRNSCI_R_32F || a == TRNSCI_R_64F)
+        return trnsciSuccess;
+    return trn_client_need_minor(c, 15, fn);
+}
+
+/* alpha and beta of an SpMV/SpMM: complex for a complex computeType (the
+ * host values are (re, im) pairs of it), else one real of it. */
+static void spmm_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
+                         Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be) {
+    trn_sparse_scalars(alpha, beta, computeType, al, be);
+    if (computeType == TRNSCI_C_32F) {
+        al->re = (double)((const float *)alpha)[0];
+        be->re = (double)((const float *)beta)[0];
+        al->im = (double)((const float *)alpha)[1];
+        be->im = (double)((const float *)beta)[1];
+    } else if (computeType == TRNSCI_C_64F) {
+        al->im = ((const double *)alpha)[1];
+        be->im = ((const double *)beta)[1];
+    }
+}
+
 /* What every SpMV/SpMM variant checks before any work. */
 static trn_client *check_common(trnsparseHandle_t handle, const char *fn, const void *alpha,
                                 const void *beta, const void *a, const void *b, const void *c,
@@ -393,10 +421,12 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
         e = trn_sparse_wire_dnvec(c, vecX, fn, "vecX", &x);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnvec(c, vecY, fn, "vecY", &y);
+    if (e == trnsciSuccess)
+        e = spmm_types_minor(c, matA->valueType, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    spmm_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.alpha = &al;
     w.a = &a.m;
@@ -464,10 +494,12 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
         w.col_bounds = &cb.v;
         w.threshold = threshold;
     }
+    if (e == trnsciSuccess)
+        e = spmm_types_minor(c, matA->valueType, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    spmm_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

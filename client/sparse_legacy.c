@@ -1,9 +1,9 @@
 /*
  * sparse_legacy.c — cuSPARSE's legacy BSR products, renamed:
  * trnsparse<t>bsrmv (y = alpha A x + beta y) and trnsparse<t>bsrmm
- * (C = alpha A op(B) + beta C) for S and D. Each is the generic SpMV/SpMM
+ * (C = alpha A op(B) + beta C) for S, D, C and Z. Each is the generic SpMV/SpMM
  * on a BSR descriptor made for the call (no wire message of its own: the
- * SpMV/SpMM ops of protocol 1.0 carry BSR), so the argument rules beyond
+ * SpMV/SpMM ops of protocol 1.0 carry BSR; complex values need 1.15), so the argument rules beyond
  * the legacy ones checked here (GENERAL matrix type, op(A) = N, block
  * size) are the daemon's SpMV/SpMM validator's. The descriptors are
  * host records on the stack; the op they describe holds device pointers
@@ -156,3 +156,5 @@ static trnsparseStatus_t bsrmm(trnsparseHandle_t handle, const char *legacy, trn
 
 BSR_ROUTINES(float, S, TRNSCI_R_32F)
 BSR_ROUTINES(double, D, TRNSCI_R_64F)
+BSR_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+BSR_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)
