@@ -383,18 +383,18 @@ static double scalar_im(const Trnsci__V1__Scalar *s) {
  * real and complex values, R_32F for 16-bit ones (cuSPARSE's tables). */
 static trn_wire_code spmm_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
                                   trn_dtype type) {
-    if (type == TRN_DTYPE_R32F || type == TRN_DTYPE_R64F)
-        return trn_vsp_compute(vx, fn, compute, type);
-    const int half = type == TRN_DTYPE_R16F || type == TRN_DTYPE_R16BF;
     trn_dtype t;
-    if (trn_vk_dtype(compute, &t) != 0) {
-        trn_vmsg(vx, "%s: computeType %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)compute);
-        return TRN_WIRE_INVALID_ARGUMENT;
-    }
+    const trn_wire_code rc = trn_vsp_spmm_dtype(vx, fn, "computeType", compute, &t);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    const int half = type == TRN_DTYPE_R16F || type == TRN_DTYPE_R16BF;
     if (t == (half ? TRN_DTYPE_R32F : type))
         return TRN_WIRE_OK;
-    trn_vmsg(vx, "%s: computeType must be %s for %s values", fn, half ? "R_32F" : type_name(type),
-             type_name(type));
+    if (type == TRN_DTYPE_R32F || type == TRN_DTYPE_R64F)
+        trn_vmsg(vx, "%s: computeType must be the matrices' type (%s)", fn, type_name(type));
+    else
+        trn_vmsg(vx, "%s: computeType must be %s for %s values", fn,
+                 half ? "R_32F" : type_name(type), type_name(type));
     return TRN_WIRE_UNIMPLEMENTED;
 }
 

@@ -346,8 +346,15 @@ static void test_spmv_sizes_and_types(void **state) {
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must be >= 0");
     q.a.m.nnz = 0;
     /* Types. */
-    q.a.m.type = TRNSCI__V1__DATA_TYPE__C_32F;
-    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "complex types are not supported");
+    q.a.m.type = TRNSCI__V1__DATA_TYPE__C_32F; /* complex values need a complex computeType */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be C_32F");
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__C_32F; /* ... and complex vectors */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecX: its data type must be");
+    q.w.compute_type = R32;
+    q.a.m.type = TRNSCI__V1__DATA_TYPE__R_16F; /* 16-bit values compute in R_32F */
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__R_16F;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be R_32F");
+    q.w.compute_type = R32;
     q.a.m.type = 9;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type 9");
     q.a.m.type = R32;
