@@ -346,8 +346,8 @@ static trnsciError_t spmm_types_minor(trn_client *c, trnsciDataType a, const cha
 
 /* alpha and beta of an SpMV/SpMM: complex for a complex computeType (the
  * host values are (re, im) pairs of it), else one real of it. */
-static void spmm_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
-                         Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be) {
+void trn_sparse_spmm_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
+                             Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be) {
     trn_sparse_scalars(alpha, beta, computeType, al, be);
     if (computeType == TRNSCI_C_32F) {
         al->re = (double)((const float *)alpha)[0];
@@ -426,7 +426,7 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    spmm_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_spmm_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.alpha = &al;
     w.a = &a.m;
@@ -499,7 +499,7 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    spmm_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_spmm_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

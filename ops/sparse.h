@@ -77,6 +77,9 @@ typedef struct trn_spmm_desc {
      * b's layout like T's). alpha = 0 means both parts are 0. */
     double alpha_im, beta_im;
     int conj_a, conj_b;
+    /* A is a 1 x k COO row without row indices (a.rowind NULL: all 0),
+     * gemvi's sparse vector; op_a N (sparse_spmm_x.c, any value type). */
+    int one_row;
     trn_sp_mat a;
     trn_dn_mat b, c;
     const void *row_bounds, *col_bounds;

@@ -1180,6 +1180,43 @@ trnsparseStatus_t trnsparseZbsrmm(trnsparseHandle_t handle, trnsparseDirection_t
                                   const trnDoubleComplex *B, int ldb, const trnDoubleComplex *beta,
                                   trnDoubleComplex *C, int ldc);
 
+/* ---- y = alpha op(A) x + beta y, sparse x (cusparse<t>gemvi) -------------
+ * A is a dense m x n column-major matrix at lda >= max(1, m); x a sparse
+ * vector of nnz entries xVal at positions xInd (32-bit, from idxBase; a
+ * position repeated adds both entries); y has m (transA N) or n (T)
+ * elements. transA N or T (others TRNSPARSE_STATUS_NOT_SUPPORTED, as
+ * cuSPARSE documents only these). _bufferSize gives 0; pBuffer is not
+ * read (may be NULL). beta = 0 does not read y; alpha = 0 reads neither A
+ * nor x. Computed as an SpMM with x as a one-row matrix; needs a daemon of
+ * protocol 1.15 (TRNSPARSE_STATUS_NOT_SUPPORTED from an older one). A bad
+ * position fails the op when it runs. Asynchronous. */
+trnsparseStatus_t trnsparseSgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseDgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseCgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseZgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseSgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const float *alpha, const float *A, int lda, int nnz,
+                                  const float *xVal, const int *xInd, const float *beta, float *y,
+                                  trnsparseIndexBase_t idxBase, void *pBuffer);
+trnsparseStatus_t trnsparseDgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const double *alpha, const double *A, int lda, int nnz,
+                                  const double *xVal, const int *xInd, const double *beta,
+                                  double *y, trnsparseIndexBase_t idxBase, void *pBuffer);
+trnsparseStatus_t trnsparseCgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const trnComplex *alpha, const trnComplex *A, int lda,
+                                  int nnz, const trnComplex *xVal, const int *xInd,
+                                  const trnComplex *beta, trnComplex *y,
+                                  trnsparseIndexBase_t idxBase, void *pBuffer);
+trnsparseStatus_t trnsparseZgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                  int lda, int nnz, const trnDoubleComplex *xVal, const int *xInd,
+                                  const trnDoubleComplex *beta, trnDoubleComplex *y,
+                                  trnsparseIndexBase_t idxBase, void *pBuffer);
+
 /* ---- C = alpha A + beta B (cusparseXcsrgeam2Nnz, cusparse<t>csrgeam2) -----
  * m x n CSR matrices with 32-bit indices, each base from its descriptor
  * (which must be GENERAL: TRNSPARSE_STATUS_NOT_SUPPORTED). C's pattern is

@@ -3,7 +3,9 @@
  * complex (C_32F computed in single, C_64F in double precision) and 16-bit
  * storage (R_16F, R_16BF computed in FP32), for every format and op the
  * real kernels take (CSR, CSC, COO, BSR, Blocked-ELL, Sliced-ELL, strided
- * batches: trn_cpu_spmm advances the pointers).
+ * batches: trn_cpu_spmm advances the pointers); also, for every value type
+ * R_32F and R_64F included, gemvi's one-row COO without row indices
+ * (trn_spmm_desc.one_row).
  *
  * C = alpha op(A) op(B) + beta C with op(A) = A, A^T or A^H (conj_a) and
  * op(B) = B, B^T (folded into b's layout) or B^H (that, plus conj_b).
@@ -44,7 +46,7 @@ typedef struct walk {
     int64_t br, bc;  /* op(B)'s element strides */
     int cx;          /* complex: the accumulator holds (re, im) pairs */
     int trans, conj; /* op(A) is A^T / A^H */
-    int dbl;         /* compute in double (C_64F), else float */
+    int dbl;         /* compute in double (C_64F, R_64F), else float */
 } walk;
 
 /* Element i of 16-bit storage t, widened exactly. */
@@ -62,6 +64,11 @@ static void store16(trn_dtype t, void *v, int64_t i, float x) {
     memcpy((unsigned char *)v + 2 * i, &bits, 2);
 }
 
+/* Element i of real float or 16-bit storage t as a float (exact). */
+static float ldf(trn_dtype t, const void *v, int64_t i) {
+    return t == TRN_DTYPE_R32F ? ((const float *)v)[i] : load16(t, v, i);
+}
+
 /* acc row o += (ar, ai) op(B) row q, in float. */
 static void add_f(const walk *x, int64_t o, int64_t q, float ar, float ai) {
     const trn_dn_mat *b = &x->d->b;
@@ -70,7 +77,7 @@ static void add_f(const walk *x, int64_t o, int64_t q, float ar, float ai) {
     float *t = (float *)x->acc + o * w * (x->cx ? 2 : 1);
     if (!x->cx) {
         for (int64_t j = 0; j < w; j++)
-            t[j] += ar * load16(b->type, b->values, b0 + j * x->bc);
+            t[j] += ar * ldf(b->type, b->values, b0 + j * x->bc);
         return;
     }
     const float *B = b->values;
@@ -86,8 +93,14 @@ static void add_f(const walk *x, int64_t o, int64_t q, float ar, float ai) {
 static void add_d(const walk *x, int64_t o, int64_t q, double ar, double ai) {
     const int64_t w = x->w;
     const int64_t b0 = q * x->br + x->j0 * x->bc;
-    double *t = (double *)x->acc + o * w * 2;
     const double *B = x->d->b.values;
+    if (!x->cx) {
+        double *t = (double *)x->acc + o * w;
+        for (int64_t j = 0; j < w; j++)
+            t[j] += ar * B[b0 + j * x->bc];
+        return;
+    }
+    double *t = (double *)x->acc + o * w * 2;
     const double s = x->d->conj_b ? -1.0 : 1.0;
     for (int64_t j = 0; j < w; j++) {
         const int64_t e = b0 + j * x->bc;
@@ -101,14 +114,16 @@ static void add_d(const walk *x, int64_t o, int64_t q, double ar, double ai) {
 static void entry(const walk *x, int64_t i, int64_t k, int64_t p) {
     const trn_sp_mat *a = &x->d->a;
     const int64_t o = x->trans ? k : i, q = x->trans ? i : k;
-    if (x->dbl) {
+    if (x->dbl && x->cx) {
         const double *v = a->values;
         add_d(x, o, q, v[2 * p], x->conj ? -v[2 * p + 1] : v[2 * p + 1]);
+    } else if (x->dbl) {
+        add_d(x, o, q, ((const double *)a->values)[p], 0.0);
     } else if (x->cx) {
         const float *v = a->values;
         add_f(x, o, q, v[2 * p], x->conj ? -v[2 * p + 1] : v[2 * p + 1]);
     } else {
-        add_f(x, o, q, load16(a->type, a->values, p), 0.0f);
+        add_f(x, o, q, ldf(a->type, a->values, p), 0.0f);
     }
 }
 
@@ -147,7 +162,7 @@ static int walk_rows(const walk *x, trn_kmsg *msg) {
 static int walk_coo(const walk *x, trn_kmsg *msg) {
     const trn_sp_mat *a = &x->d->a;
     for (int64_t p = 0; p < a->nnz; p++) {
-        const int64_t vi = trn_sp_ld(a->rowind, p, a->idx64);
+        const int64_t vi = x->d->one_row ? a->base : trn_sp_ld(a->rowind, p, a->idx64);
         const int64_t vk = trn_sp_ld(a->indices, p, a->idx64);
         const uint64_t i = (uint64_t)vi - (uint64_t)a->base, k = (uint64_t)vk - (uint64_t)a->base;
         if (i >= (uint64_t)a->rows)
@@ -248,6 +263,14 @@ static void out_elem(const trn_spmm_desc *d, int64_t e, const void *acc, int64_t
         }
         cp[0] = yr;
         cp[1] = yi;
+    } else if (c->type == TRN_DTYPE_R64F) {
+        double *cp = (double *)c->values + e;
+        const double y = acc ? d->alpha * ((const double *)acc)[k] : 0.0;
+        *cp = bz ? y : y + d->beta * *cp;
+    } else if (c->type == TRN_DTYPE_R32F) {
+        float *cp = (float *)c->values + e;
+        const float y = acc ? (float)d->alpha * ((const float *)acc)[k] : 0.0f;
+        *cp = bz ? y : y + (float)d->beta * *cp;
     } else {
         const float t = acc ? ((const float *)acc)[k] : 0.0f;
         float y = acc ? (float)d->alpha * t : 0.0f;
@@ -280,7 +303,7 @@ int trn_cpu_spmm_x(const trn_spmm_desc *d, int shard, int nshards, trn_kmsg *msg
         .cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F,
         .trans = d->op_a != TRN_TRANS_N,
         .conj = d->conj_a,
-        .dbl = t == TRN_DTYPE_C64F,
+        .dbl = t == TRN_DTYPE_C64F || t == TRN_DTYPE_R64F,
     };
     trn_sp_strides(&d->b, &x.br, &x.bc);
     const size_t es = (size_t)(x.cx ? 2 : 1) * (x.dbl ? sizeof(double) : sizeof(float));

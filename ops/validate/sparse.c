@@ -473,9 +473,21 @@ static trn_wire_code validate_spmm(trn_vctx *vx, const Trnsci__V1__SpMMOp *w, tr
     /* alpha's imaginary part counts only for complex values (screening
      * takes real ones only). */
     const int reads_a = out->alpha != 0.0 || (!screened && scalar_im(w->alpha) != 0.0);
-    rc = trn_vsp_matrix(
-        vx, w->a, fn, "matA", screened ? ALL_FORMATS : ALL_FORMATS | ELL_FORMATS,
-        (reads_a ? TRN_VSP_ALL : 0) | (screened ? 0 : TRN_VSP_BATCH | TRN_VSP_SPMM_TYPES), &out->a);
+    if (w->one_row) { /* gemvi: a COO row without row indices, op N, no batch */
+        if (screened || !w->a || w->a->format != TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_COO ||
+            w->a->rows != 1 || out->op_a != TRN_TRANS_N) {
+            trn_vmsg(vx, "%s: one_row needs an unscreened COO matA with rows = 1 and opA N", fn);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        out->one_row = 1;
+    }
+    const unsigned arrays = !reads_a       ? 0
+                            : out->one_row ? TRN_VSP_INDICES | TRN_VSP_VALUES
+                                           : TRN_VSP_ALL;
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", screened ? ALL_FORMATS : ALL_FORMATS | ELL_FORMATS,
+                        arrays | (screened || out->one_row ? 0 : TRN_VSP_BATCH) |
+                            (screened ? 0 : TRN_VSP_SPMM_TYPES),
+                        &out->a);
     if (rc == TRN_WIRE_OK)
         rc = spmm_compute(vx, fn, w->compute_type, out->a.type);
     if (rc == TRN_WIRE_OK)

@@ -35,6 +35,12 @@
  *    an out-of-range column index (the op fails at the next
  *    synchronisation, naming the array and position); the daemon keeps
  *    serving.
+ *  - trnsparse<t>gemvi (S, D, C, Z; transA N and T; base 0 and 1; beta 0
+ *    with y holding NaN): y = alpha op(A) x + beta y with A 9 x 7 at a
+ *    padded lda and x about half full, positions in descending order,
+ *    checked as x^T op(A)^T + beta y^T against the same reference and
+ *    bound (real types: the complex bound, which holds a fortiori);
+ *    transA C, a small lda, a NULL handle and a position past n.
  */
 #include <complex.h>
 #include <math.h>
@@ -63,11 +69,18 @@ static su_transport local_t = {"local", NULL}, grpc_t = {"grpc", NULL};
 enum { M = 10, K = 8, N = 5, MAXB = 2 };
 
 static size_t esize(trnsciDataType t) {
-    return t == TRNSCI_C_64F ? 16 : t == TRNSCI_C_32F ? 8 : 2;
+    return t == TRNSCI_C_64F                        ? 16
+           : t == TRNSCI_C_32F || t == TRNSCI_R_64F ? 8
+           : t == TRNSCI_R_32F                      ? 4
+                                                    : 2;
 }
 
 static int is_half(trnsciDataType t) {
     return t == TRNSCI_R_16F || t == TRNSCI_R_16BF;
+}
+
+static int is_real(trnsciDataType t) {
+    return t != TRNSCI_C_32F && t != TRNSCI_C_64F;
 }
 
 static void put(void *a, size_t i, double complex v, trnsciDataType t) {
@@ -80,6 +93,8 @@ static void put(void *a, size_t i, double complex v, trnsciDataType t) {
         ((float *)a)[2 * i] = (float)creal(v);
         ((float *)a)[2 * i + 1] = (float)cimag(v);
         break;
+    case TRNSCI_R_64F: ((double *)a)[i] = creal(v); break;
+    case TRNSCI_R_32F: ((float *)a)[i] = (float)creal(v); break;
     case TRNSCI_R_16F: ((trnsciHalf *)a)[i] = trnsciFloatToHalf((float)creal(v)); break;
     default: ((trnsciBfloat16 *)a)[i] = trnsciFloatToBfloat16((float)creal(v)); break;
     }
@@ -89,6 +104,8 @@ static double complex get(const void *a, size_t i, trnsciDataType t) {
     switch (t) {
     case TRNSCI_C_64F: return CMPLX(((const double *)a)[2 * i], ((const double *)a)[2 * i + 1]);
     case TRNSCI_C_32F: return CMPLX(((const float *)a)[2 * i], ((const float *)a)[2 * i + 1]);
+    case TRNSCI_R_64F: return ((const double *)a)[i];
+    case TRNSCI_R_32F: return ((const float *)a)[i];
     case TRNSCI_R_16F: return trnsciHalfToFloat(((const trnsciHalf *)a)[i]);
     default: return trnsciBfloat16ToFloat(((const trnsciBfloat16 *)a)[i]);
     }
@@ -98,7 +115,7 @@ static double complex get(const void *a, size_t i, trnsciDataType t) {
 static double complex rnd(uint64_t *s, trnsciDataType t) {
     unsigned char tmp[16];
     const double re = su_uniform(s), im = su_uniform(s);
-    put(tmp, 0, CMPLX(re, is_half(t) ? 0.0 : im), t);
+    put(tmp, 0, CMPLX(re, is_real(t) ? 0.0 : im), t);
     return get(tmp, 0, t);
 }
 
@@ -540,7 +557,8 @@ static void check_all(void) {
                         bound = u16 * cabs(want) +
                                 (1 + u16) * gam(0x1p-24, (double)p->ki + 2) * scale + 0x1p-25;
                     } else {
-                        const double u = c->t == TRNSCI_C_32F ? 0x1p-24 : 0x1p-53;
+                        const double u =
+                            c->t == TRNSCI_C_32F || c->t == TRNSCI_R_32F ? 0x1p-24 : 0x1p-53;
                         bound = sqrt(2.0) *
                                 (gam(u, (double)p->ki + 4) + gam(0x1p-53, (double)p->ki + 4)) *
                                 scale;
@@ -662,6 +680,152 @@ static void test_half(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* gemvi: y = alpha op(A) x + beta y, checked as the product x^T op(A)^T +
+ * beta y^T (one row of the reference's SpMM). */
+static void run_gemvi(trnsparseHandle_t h, trnsciDataType t, int trans, int base, int beta0,
+                      uint64_t seed) {
+    uint64_t s = seed;
+    const int m = 9, n = 7, lda = m + 2;
+    const int k = trans ? m : n, rows = trans ? n : m;
+    const size_t es = esize(t);
+    void *ha = alloc0((size_t)lda * n * es), *hx = alloc0((size_t)k * es),
+         *hy = alloc0((size_t)rows * es);
+    int *ind = alloc0((size_t)k * sizeof(int));
+    double complex *xr = alloc0((size_t)k * sizeof(double complex));
+    double complex *br = alloc0((size_t)k * rows * sizeof(double complex));
+    double complex *yr = alloc0((size_t)rows * sizeof(double complex));
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            const double complex v = rnd(&s, t);
+            put(ha, (size_t)(i + j * lda), v, t);
+            /* op(A)^T (k x rows, row-major): A^T for N, A for T. */
+            if (trans)
+                br[i * rows + j] = v;
+            else
+                br[j * rows + i] = v;
+        }
+    int nnz = 0;
+    for (int q = k - 1; q >= 0; q--) /* positions in descending order, about half */
+        if (su_uniform(&s) < 0.0) {
+            const double complex v = rnd(&s, t);
+            ind[nnz] = q + base;
+            put(hx, (size_t)nnz++, v, t);
+            xr[q] = v;
+        }
+    for (int i = 0; i < rows; i++) {
+        const double complex v = beta0 ? NAN : rnd(&s, t);
+        put(hy, (size_t)i, v, t);
+        yr[i] = beta0 ? 0.0 : v;
+    }
+    const double complex alpha = is_real(t) ? 1.25 : CMPLX(1.25, 0.5);
+    const double complex beta = beta0 ? 0.0 : is_real(t) ? -0.75 : CMPLX(-0.75, 0.25);
+    const int id = nextid++;
+    fprintf(cases, "%d 1 %d %d 0 0 %.17g %.17g %.17g %.17g\n", id, k, rows, creal(alpha),
+            cimag(alpha), creal(beta), cimag(beta));
+    write_c128("A", id, xr, (size_t)k);
+    write_c128("B", id, br, (size_t)(k * rows));
+    write_c128("C", id, yr, (size_t)rows);
+    void *d_a = su_dev_put(ha, (size_t)lda * n * es), *d_x = su_dev_put(hx, (size_t)k * es);
+    void *d_i = su_dev_put(ind, (size_t)k * sizeof(int)), *d_y = su_dev_put(hy, (size_t)rows * es);
+    unsigned char al[16], be[16];
+    put(al, 0, alpha, t);
+    put(be, 0, beta, t);
+    const trnsparseOperation_t op = ops[trans];
+    const trnsparseIndexBase_t ib = base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO;
+    int bsize = -1;
+    trnsparseStatus_t st;
+    switch (t) {
+    case TRNSCI_R_32F:
+        assert_int_equal(trnsparseSgemvi_bufferSize(h, op, m, n, nnz, &bsize),
+                         TRNSPARSE_STATUS_SUCCESS);
+        st = trnsparseSgemvi(h, op, m, n, (const float *)al, d_a, lda, nnz, d_x, d_i,
+                             (const float *)be, d_y, ib, NULL);
+        break;
+    case TRNSCI_R_64F:
+        assert_int_equal(trnsparseDgemvi_bufferSize(h, op, m, n, nnz, &bsize),
+                         TRNSPARSE_STATUS_SUCCESS);
+        st = trnsparseDgemvi(h, op, m, n, (const double *)al, d_a, lda, nnz, d_x, d_i,
+                             (const double *)be, d_y, ib, NULL);
+        break;
+    case TRNSCI_C_32F:
+        assert_int_equal(trnsparseCgemvi_bufferSize(h, op, m, n, nnz, &bsize),
+                         TRNSPARSE_STATUS_SUCCESS);
+        st = trnsparseCgemvi(h, op, m, n, (const trnComplex *)al, d_a, lda, nnz, d_x, d_i,
+                             (const trnComplex *)be, d_y, ib, NULL);
+        break;
+    default:
+        assert_int_equal(trnsparseZgemvi_bufferSize(h, op, m, n, nnz, &bsize),
+                         TRNSPARSE_STATUS_SUCCESS);
+        st = trnsparseZgemvi(h, op, m, n, (const trnDoubleComplex *)al, d_a, lda, nnz, d_x, d_i,
+                             (const trnDoubleComplex *)be, d_y, ib, NULL);
+        break;
+    }
+    if (st != TRNSPARSE_STATUS_SUCCESS)
+        fail_msg("gemvi type %d trans %d: status %d: %s", (int)t, trans, (int)st,
+                 trnsciGetLastErrorMessage());
+    assert_int_equal(bsize, 0);
+    pending *p = &pend[npend++];
+    *p = (pending){{.t = t, .fmt = TRNSPARSE_FORMAT_COO, .mv = 1, .beta0 = beta0, .base = base},
+                   id,
+                   1,
+                   rows,
+                   k,
+                   su_dev_get(d_y, (size_t)rows * es),
+                   1,
+                   0};
+    trnsciFree(d_a);
+    trnsciFree(d_x);
+    trnsciFree(d_i);
+    trnsciFree(d_y);
+    free(ha);
+    free(hx);
+    free(hy);
+    free(ind);
+    free(xr);
+    free(br);
+    free(yr);
+}
+
+static void test_gemvi(void **state) {
+    assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    open_cases();
+    static const trnsciDataType types[] = {TRNSCI_R_32F, TRNSCI_R_64F, TRNSCI_C_32F, TRNSCI_C_64F};
+    uint64_t seed = 301;
+    for (int ti = 0; ti < 4; ti++)
+        for (int trans = 0; trans < 2; trans++)
+            for (int base = 0; base < 2; base++)
+                run_gemvi(h, types[ti], trans, base, base ^ trans, seed++);
+    check_all();
+    /* Bad input: transA C, lda < m, a NULL handle; an index past n fails the op. */
+    float one = 1.0f, v = 1.0f;
+    int bad = 7;
+    void *d_a = su_dev_put(&v, sizeof(v)), *d_i = su_dev_put(&bad, sizeof(bad));
+    void *d_y = su_dev_put(&v, sizeof(v));
+    assert_int_equal(trnsparseSgemvi(h, TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE, 1, 1, &one, d_a, 1,
+                                     1, d_a, d_i, &one, d_y, TRNSPARSE_INDEX_BASE_ZERO, NULL),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    assert_int_equal(trnsparseSgemvi(h, ops[0], 2, 1, &one, d_a, 1, 1, d_a, d_i, &one, d_y,
+                                     TRNSPARSE_INDEX_BASE_ZERO, NULL),
+                     TRNSPARSE_STATUS_INVALID_VALUE);
+    su_expect_message("lda=1");
+    assert_int_equal(trnsparseSgemvi(NULL, ops[0], 1, 1, &one, d_a, 1, 1, d_a, d_i, &one, d_y,
+                                     TRNSPARSE_INDEX_BASE_ZERO, NULL),
+                     TRNSPARSE_STATUS_NOT_INITIALIZED);
+    assert_int_equal(trnsparseSgemvi(h, ops[0], 1, 1, &one, d_a, 1, 1, d_a, d_i, &one, d_y,
+                                     TRNSPARSE_INDEX_BASE_ZERO, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
+    su_expect_message("cooColInd[0] = 7 is outside [0, 0]");
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    trnsciFree(d_a);
+    trnsciFree(d_i);
+    trnsciFree(d_y);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
 static void test_errors(void **state) {
     assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
@@ -767,7 +931,8 @@ int main(void) {
     grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
         SU_ON(test_complex, local), SU_ON(test_complex, grpc), SU_ON(test_half, local),
-        SU_ON(test_half, grpc),     SU_ON(test_errors, local),
+        SU_ON(test_half, grpc),     SU_ON(test_errors, local), SU_ON(test_gemvi, local),
+        SU_ON(test_gemvi, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_x", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
