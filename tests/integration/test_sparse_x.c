@@ -854,9 +854,10 @@ static void test_errors(void **state) {
     assert_int_equal(trnsparseCreateDnVec(&x64, 2, d_x, TRNSCI_C_64F), TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsparseCreateDnVec(&y, 2, d_y, TRNSCI_C_32F), TRNSPARSE_STATUS_SUCCESS);
     const trnsparseOperation_t N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
-    /* computeType C_64F for C_32F values. */
+    /* computeType C_64F for C_32F values (the scalars are read as C_64F). */
+    const double one64[2] = {1, 0}, zero64[2] = {0, 0};
     assert_int_equal(
-        trnsparseSpMV(h, N, one, A, x, zero, y, TRNSCI_C_64F, TRNSPARSE_SPMV_ALG_DEFAULT, NULL),
+        trnsparseSpMV(h, N, one64, A, x, zero64, y, TRNSCI_C_64F, TRNSPARSE_SPMV_ALG_DEFAULT, NULL),
         TRNSPARSE_STATUS_NOT_SUPPORTED);
     su_expect_message("computeType must be C_32F");
     /* Half values with computeType R_16F. */
