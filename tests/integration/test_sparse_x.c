@@ -35,6 +35,8 @@
  *    an out-of-range column index (the op fails at the next
  *    synchronisation, naming the array and position); the daemon keeps
  *    serving.
+ *  - Shards: a 1500 x 1000 COO SpMM (C_64F with opA C, C_32F, R_16F with
+ *    opA T) split over 2 cores gives bitwise the 1-core result.
  *  - trnsparse<t>gemvi (S, D, C, Z; transA N and T; base 0 and 1; beta 0
  *    with y holding NaN): y = alpha op(A) x + beta y with A 9 x 7 at a
  *    padded lda and x about half full, positions in descending order,
@@ -826,6 +828,94 @@ static void test_gemvi(void **state) {
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
+/* A COO product big enough for two shards (cost >= 2 TRN_SHARD_SPARSE_MIN_COST,
+ * as test_sparse.c's column-split case) on the daemon at addr: C's bytes into
+ * *out, and at least min_shards shards run. */
+static void *shard_case(const char *addr, uint64_t min_shards, trnsciDataType t, int opa,
+                        size_t *len) {
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnsparseHandle_t h;
+    assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
+    const int64_t m = 1500, k = 1000, n = 16, nnz = 60000;
+    const int64_t mo = opa ? k : m, ki = opa ? m : k;
+    const size_t es = esize(t);
+    uint64_t s = 77;
+    int32_t *ri = alloc0((size_t)nnz * 4), *ci = alloc0((size_t)nnz * 4);
+    void *v = alloc0((size_t)nnz * es), *hb = alloc0((size_t)(ki * n) * es);
+    for (int64_t p = 0; p < nnz; p++) {
+        ri[p] = (int32_t)((su_uniform(&s) + 1.0) * 0.5 * (double)m) % (int32_t)m;
+        ci[p] = (int32_t)((su_uniform(&s) + 1.0) * 0.5 * (double)k) % (int32_t)k;
+        put(v, (size_t)p, rnd(&s, t), t);
+    }
+    for (int64_t e = 0; e < ki * n; e++)
+        put(hb, (size_t)e, rnd(&s, t), t);
+    void *d_r = su_dev_put(ri, (size_t)nnz * 4), *d_c = su_dev_put(ci, (size_t)nnz * 4);
+    void *d_v = su_dev_put(v, (size_t)nnz * es), *d_b = su_dev_put(hb, (size_t)(ki * n) * es);
+    void *d_out = NULL;
+    *len = (size_t)(mo * n) * es;
+    assert_int_equal(trnsciMalloc(&d_out, *len), trnsciSuccess);
+    trnsparseSpMatDescr_t A;
+    trnsparseDnMatDescr_t B, C;
+    assert_int_equal(trnsparseCreateCoo(&A, m, k, nnz, d_r, d_c, d_v, TRNSPARSE_INDEX_32I,
+                                        TRNSPARSE_INDEX_BASE_ZERO, t),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnMat(&B, ki, n, ki, d_b, t, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnMat(&C, mo, n, mo, d_out, t, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    const trnsciDataType ct = is_half(t) ? TRNSCI_R_32F : t;
+    unsigned char al[16], be[16];
+    if (ct == TRNSCI_R_32F) {
+        ((float *)al)[0] = 0.75f;
+        ((float *)be)[0] = 0.0f;
+    } else {
+        put(al, 0, CMPLX(0.75, -0.5), ct);
+        put(be, 0, 0.0, ct);
+    }
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const uint64_t before = su_shards_run(addr);
+    assert_int_equal(
+        trnsparseSpMM(h, ops[opa], ops[0], al, A, B, be, C, ct, TRNSPARSE_SPMM_ALG_DEFAULT, NULL),
+        TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const uint64_t shards = su_shards_run(addr) - before;
+    if (shards < min_shards)
+        fail_msg("type %d ran as %llu shard(s), want at least %llu", (int)t,
+                 (unsigned long long)shards, (unsigned long long)min_shards);
+    void *out = su_dev_get(d_out, *len);
+    trnsparseDestroySpMat(A);
+    trnsparseDestroyDnMat(B);
+    trnsparseDestroyDnMat(C);
+    trnsciFree(d_r);
+    trnsciFree(d_c);
+    trnsciFree(d_v);
+    trnsciFree(d_b);
+    trnsciFree(d_out);
+    free(ri);
+    free(ci);
+    free(v);
+    free(hb);
+    trnsparseDestroy(h);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+    return out;
+}
+
+/* The column split gives the one-shard bits (1-core against 2-core daemon). */
+static void test_shards(void **state) {
+    (void)state;
+    static const trnsciDataType types[] = {TRNSCI_C_64F, TRNSCI_C_32F, TRNSCI_R_16F};
+    for (int i = 0; i < 3; i++) {
+        size_t l1, l2;
+        void *one = shard_case(one_core.unix_addr, 1, types[i], i == 0 ? 2 : i == 2, &l1);
+        void *two = shard_case(two_cores.unix_addr, 2, types[i], i == 0 ? 2 : i == 2, &l2);
+        assert_int_equal(l1, l2);
+        if (memcmp(one, two, l1) != 0)
+            fail_msg("type %d: 2 shards differ from 1", (int)types[i]);
+        free(one);
+        free(two);
+    }
+}
+
 static void test_errors(void **state) {
     assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
@@ -933,7 +1023,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         SU_ON(test_complex, local), SU_ON(test_complex, grpc), SU_ON(test_half, local),
         SU_ON(test_half, grpc),     SU_ON(test_errors, local), SU_ON(test_gemvi, local),
-        SU_ON(test_gemvi, grpc),
+        SU_ON(test_gemvi, grpc),    SU_ONCE(test_shards),
     };
     int failed = cmocka_run_group_tests_name("sparse_x", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
