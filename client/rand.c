@@ -165,6 +165,7 @@ static trnrandStatus_t create(trnrandGenerator_t *generator, trnrandRngType_t rn
     case TRNRAND_RNG_PSEUDO_XORWOW: type = TRNRAND_RNG_PSEUDO_XORWOW; break;
     case TRNRAND_RNG_PSEUDO_MRG32K3A: type = TRNRAND_RNG_PSEUDO_MRG32K3A; break;
     case TRNRAND_RNG_PSEUDO_MT19937: type = TRNRAND_RNG_PSEUDO_MT19937; break;
+    case TRNRAND_RNG_PSEUDO_MTGP32: type = TRNRAND_RNG_PSEUDO_MTGP32; break;
     case TRNRAND_RNG_QUASI_DEFAULT: /* cuRAND's quasi default is SOBOL32 too */
     case TRNRAND_RNG_QUASI_SOBOL32: type = TRNRAND_RNG_QUASI_SOBOL32; break;
     case TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32: type = TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32; break;
@@ -175,7 +176,7 @@ static trnrandStatus_t create(trnrandGenerator_t *generator, trnrandRngType_t rn
                  "%s: %s is not available yet; the generators are "
                  "TRNRAND_RNG_PSEUDO_PHILOX4_32_10 (also TRNRAND_RNG_PSEUDO_DEFAULT), "
                  "TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A, "
-                 "TRNRAND_RNG_PSEUDO_MT19937, "
+                 "TRNRAND_RNG_PSEUDO_MT19937, TRNRAND_RNG_PSEUDO_MTGP32, "
                  "TRNRAND_RNG_QUASI_SOBOL32 (also "
                  "TRNRAND_RNG_QUASI_DEFAULT), "
                  "TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32, TRNRAND_RNG_QUASI_SOBOL64 and "
@@ -329,6 +330,11 @@ trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnran
     int ok = 0;
     WITH_GEN(generator, "trnrandSetGeneratorOrdering", {
         ok = pseudo_order >= 0 && pseudo_order == !is_quasi(g->type);
+        /* cuRAND's MTGP32 has two layouts (default/best and legacy) and
+         * refuses the seeded and dynamic orderings. */
+        if (g->type == TRNRAND_RNG_PSEUDO_MTGP32 &&
+            (order == TRNRAND_ORDERING_PSEUDO_SEEDED || order == TRNRAND_ORDERING_PSEUDO_DYNAMIC))
+            ok = 0;
         if (ok)
             g->ordering = order;
     });
@@ -336,7 +342,8 @@ trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnran
         trn_fail(trnsciErrorInvalidValue,
                  "trnrandSetGeneratorOrdering: ordering %d is not one of this generator's "
                  "(pseudo-random: TRNRAND_ORDERING_PSEUDO_BEST, _DEFAULT, _SEEDED, _LEGACY, "
-                 "_DYNAMIC; quasi-random: TRNRAND_ORDERING_QUASI_DEFAULT)",
+                 "_DYNAMIC, MTGP32 only _BEST, _DEFAULT and _LEGACY; quasi-random: "
+                 "TRNRAND_ORDERING_QUASI_DEFAULT)",
                  (int)order);
         return TRNRAND_STATUS_OUT_OF_RANGE;
     }
@@ -691,6 +698,11 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
             r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MRG32K3A;
         } else if (g->type == TRNRAND_RNG_PSEUDO_MT19937) {
             r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MT19937;
+        } else if (g->type == TRNRAND_RNG_PSEUDO_MTGP32) {
+            r.generator = TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MTGP32;
+            r.mtgp_states = g->ordering == TRNRAND_ORDERING_PSEUDO_LEGACY
+                                ? TRN_RAND_MTGP_STATES_LEGACY
+                                : TRN_RAND_MTGP_STATES_DEFAULT;
         }
         r.dst = &dst;
         r.count = (uint64_t)n;
@@ -708,6 +720,9 @@ static trnrandStatus_t generate(trnrandGenerator_t generator, const char *fn, co
             e = new_generator
                     ? trn_client_need_minor(c, 13, "the XORWOW, MRG32k3a and MT19937 generators")
                     : trnsciSuccess;
+            /* A 1.14 daemon does not know MTGP32. */
+            if (e == trnsciSuccess && g->type == TRNRAND_RNG_PSEUDO_MTGP32)
+                e = trn_client_need_minor(c, 15, "the MTGP32 generator");
             if (e == trnsciSuccess && many_dims)
                 e = trn_client_need_minor(c, 14, "Sobol generators of more than 1024 dimensions");
             if (e == trnsciSuccess)

@@ -26,20 +26,23 @@ trnsolverStatus_t trn_solver_dense_submit(trnsolverDnHandle_t handle,
             return trn_solver_status(need);
     }
     const int writes_c = g->fn == SV_FN(ORMQR) || g->fn == SV_FN(ORMTR);
-    char what[7][40];
+    const int bd = g->fn == SV_FN(GEBRD);
+    char what[8][40];
     snprintf(what[0], sizeof(what[0]), "%s: A", g->name);
     snprintf(what[1], sizeof(what[1]), "%s: %s", g->name, writes_c ? "C" : "B");
     snprintf(what[2], sizeof(what[2]), "%s: %s", g->name, g->ipiv_name ? g->ipiv_name : "devIpiv");
-    snprintf(what[3], sizeof(what[3]), "%s: tau", g->name);
+    snprintf(what[3], sizeof(what[3]), "%s: %s", g->name, bd ? "TAUQ" : "tau");
     snprintf(what[4], sizeof(what[4]), "%s: devInfo", g->name);
-    snprintf(what[5], sizeof(what[5]), "%s: d", g->name);
-    snprintf(what[6], sizeof(what[6]), "%s: e", g->name);
-    Trnsci__V1__BufferRef a, b, ipiv, tau, info, d, e;
+    snprintf(what[5], sizeof(what[5]), "%s: %s", g->name, bd ? "D" : "d");
+    snprintf(what[6], sizeof(what[6]), "%s: %s", g->name, bd ? "E" : "e");
+    snprintf(what[7], sizeof(what[7]), "%s: TAUP", g->name);
+    Trnsci__V1__BufferRef a, b, ipiv, tau, info, d, e, taup;
     if (trn_solver_ref(c, g->a, what[0], &a, &st) || trn_solver_ref(c, g->b, what[1], &b, &st) ||
         trn_solver_ref(c, g->ipiv, what[2], &ipiv, &st) ||
         trn_solver_ref(c, g->tau, what[3], &tau, &st) ||
         trn_solver_ref(c, g->info, what[4], &info, &st) ||
-        trn_solver_ref(c, g->d, what[5], &d, &st) || trn_solver_ref(c, g->e, what[6], &e, &st))
+        trn_solver_ref(c, g->d, what[5], &d, &st) || trn_solver_ref(c, g->e, what[6], &e, &st) ||
+        trn_solver_ref(c, g->taup, what[7], &taup, &st))
         return st;
     Trnsci__V1__SolverDenseOp w = TRNSCI__V1__SOLVER_DENSE_OP__INIT;
     w.function = g->fn;
@@ -62,6 +65,8 @@ trnsolverStatus_t trn_solver_dense_submit(trnsolverDnHandle_t handle,
     w.incx = g->incx;
     w.d = &d;
     w.e = &e;
+    if (bd)
+        w.taup = &taup; /* 1.15's field, sent only by gebrd */
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_DENSE;
     op.solver_dense = &w;

@@ -65,7 +65,8 @@ trn_client *trn_solver_begin(trnsolverDnHandle_t handle, trnsolverStatus_t *st);
 /* One SolverDenseOp's arguments as a routine gives them (unused pointers
  * NULL, unused sizes 0). `name` is the routine's ("getrf"), and names the
  * operands in messages: "getrf: A", "… B" ("… C" for ormqr and ormtr),
- * "… devIpiv" (or `ipiv_name`), "… tau", "… devInfo", "… d", "… e". */
+ * "… devIpiv" (or `ipiv_name`), "… tau", "… devInfo", "… d", "… e" (gebrd: "… D",
+ * "… E", "… TAUQ", "… TAUP", cuSOLVER's names). */
 typedef struct trn_solver_dense_args {
     Trnsci__V1__SolverFunction fn;
     const char *name;
@@ -82,7 +83,8 @@ typedef struct trn_solver_dense_args {
     const void *tau;
     int *info;
     int k2, incx;      /* laswp */
-    const void *d, *e; /* sytrd */
+    const void *d, *e; /* sytrd, gebrd */
+    const void *taup;  /* gebrd (tau is TAUQ) */
     unsigned minor;    /* the protocol minor the function needs (0: any) */
 } trn_solver_dense_args;
 

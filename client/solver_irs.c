@@ -1,8 +1,10 @@
 /*
  * solver_irs.c — cuSOLVER's mixed-precision iterative refinement solvers:
- * trnsolverDn<t1><t2>gesv, the expert trnsolverDnIRSXgesv and its params
- * and infos objects. Each solve is one SolverRefineOp (IRS_GESV, protocol
- * 1.14) on the handle's stream; the kernel writes its iteration record and
+ * trnsolverDn<t1><t2>gesv and the expert trnsolverDnIRSXgesv (A X = B),
+ * trnsolverDn<t1><t2>gels and trnsolverDnIRSXgels (min ||A X - B||, m >= n),
+ * and the params and infos objects they share. Each solve is one
+ * SolverRefineOp (IRS_GESV, protocol 1.14; IRS_GELS, 1.15) on the handle's
+ * stream; the kernel writes its iteration record and
  * residual history into the caller's dWorkspace, and the call then waits
  * for the stream and reads them back, because niters is a host output (as
  * in cuSOLVER, where these solvers block too).
@@ -28,8 +30,10 @@ struct trnsolverDnIRSParams {
     int no_fallback;
 };
 
+/* The outer iteration count cuSOLVER reports is niters for every
+ * refinement trnsci runs, so it is derived, not stored. */
 struct trnsolverDnIRSInfos {
-    int niters, outer_niters, maxiters;
+    int niters, maxiters;
     int want_residual;
     double *history; /* 2 (maxiters + 1) doubles once a solve has run */
 };
@@ -56,6 +60,8 @@ static Trnsci__V1__DataType wire_type(trnsolverPrecType_t p) {
 
 typedef struct irs_call {
     const char *name;
+    int gels; /* IRS_GELS: A is m x n; else IRS_GESV, m == n */
+    int m;
     trnsolverPrecType_t main, lowest;
     trnsolverIRSRefinement_t refine;
     double tol;
@@ -91,21 +97,27 @@ static trnsolverStatus_t irs_run(trnsolverDnHandle_t handle, const irs_call *g, 
                  g->name, g->lwork, need);
         return TRNSOLVER_STATUS_INVALID_VALUE;
     }
-    trnsciError_t e = trn_client_need_minor(c, 14, g->name);
+    trnsciError_t e = trn_client_need_minor(c, g->gels ? 15 : 14, g->name);
     if (e != trnsciSuccess)
         return trn_solver_status(e);
+    /* The operands' names in messages, by routine. */
+    static const char *const names[2][6] = {
+        {"IRSXgesv: dA", "IRSXgesv: dB", "IRSXgesv: dX", "IRSXgesv: d_info", "IRSXgesv: dipiv",
+         "IRSXgesv: dWorkspace"},
+        {"IRSXgels: dA", "IRSXgels: dB", "IRSXgels: dX", "IRSXgels: d_info", "IRSXgels: dipiv",
+         "IRSXgels: dWorkspace"}};
+    const char *const *nm = names[g->gels != 0];
     Trnsci__V1__BufferRef a, b, x, info, piv = TRNSCI__V1__BUFFER_REF__INIT, rec, his;
-    if (trn_solver_ref(c, g->a, "IRSXgesv: dA", &a, &st) ||
-        trn_solver_ref(c, g->b, "IRSXgesv: dB", &b, &st) ||
-        trn_solver_ref(c, g->x, "IRSXgesv: dX", &x, &st) ||
-        trn_solver_ref(c, g->info, "IRSXgesv: d_info", &info, &st) ||
-        (g->ipiv && trn_solver_ref(c, g->ipiv, "IRSXgesv: dipiv", &piv, &st)) ||
-        trn_solver_ref(c, g->work, "IRSXgesv: dWorkspace", &rec, &st) ||
-        trn_solver_ref(c, (char *)g->work + IRS_RECORD, "IRSXgesv: dWorkspace", &his, &st))
+    if (trn_solver_ref(c, g->a, nm[0], &a, &st) || trn_solver_ref(c, g->b, nm[1], &b, &st) ||
+        trn_solver_ref(c, g->x, nm[2], &x, &st) || trn_solver_ref(c, g->info, nm[3], &info, &st) ||
+        (g->ipiv && trn_solver_ref(c, g->ipiv, nm[4], &piv, &st)) ||
+        trn_solver_ref(c, g->work, nm[5], &rec, &st) ||
+        trn_solver_ref(c, (char *)g->work + IRS_RECORD, nm[5], &his, &st))
         return st;
     Trnsci__V1__SolverRefineOp w = TRNSCI__V1__SOLVER_REFINE_OP__INIT;
-    w.function = SV_FN(IRS_GESV);
+    w.function = g->gels ? SV_FN(IRS_GELS) : SV_FN(IRS_GESV);
     w.type = wire_type(g->main);
+    w.m = g->gels ? g->m : 0;
     w.n = g->n;
     w.nrhs = g->nrhs;
     w.a = &a;
@@ -142,15 +154,17 @@ static trnsolverStatus_t irs_run(trnsolverDnHandle_t handle, const irs_call *g, 
     return TRNSOLVER_STATUS_SUCCESS;
 }
 
-/* The arguments _bufferSize can check without the daemon. */
-static trnsolverStatus_t size_args(trnsolverDnHandle_t handle, const char *fn, int n, int nrhs,
-                                   const size_t *lwork) {
+/* The arguments _bufferSize can check without the daemon (gesv passes
+ * m = n). */
+static trnsolverStatus_t size_args(trnsolverDnHandle_t handle, const char *fn, int m, int n,
+                                   int nrhs, const size_t *lwork) {
     if (!handle)
         return TRNSOLVER_STATUS_NOT_INITIALIZED;
     if (!lwork)
         return bad(TRNSOLVER_STATUS_INVALID_VALUE, "%s: lwork_bytes is NULL", fn);
-    if (n < 0 || nrhs < 0) {
-        trn_fail(trnsciErrorInvalidValue, "%s: n=%d and nrhs=%d must be >= 0", fn, n, nrhs);
+    if (n < 0 || nrhs < 0 || m < n) {
+        trn_fail(trnsciErrorInvalidValue,
+                 "%s: m=%d, n=%d and nrhs=%d must be m >= n >= 0, nrhs >= 0", fn, m, n, nrhs);
         return TRNSOLVER_STATUS_INVALID_VALUE;
     }
     return TRNSOLVER_STATUS_SUCCESS;
@@ -166,7 +180,7 @@ static trnsolverStatus_t size_args(trnsolverDnHandle_t handle, const char *fn, i
         (void)dA, (void)ldda, (void)dipiv, (void)dB, (void)lddb, (void)dX, (void)lddx,             \
             (void)dWorkspace;                                                                      \
         const trnsolverStatus_t st =                                                               \
-            size_args(handle, #T1T2 "gesv_bufferSize", n, nrhs, lwork_bytes);                      \
+            size_args(handle, #T1T2 "gesv_bufferSize", n, n, nrhs, lwork_bytes);                   \
         if (st != TRNSOLVER_STATUS_SUCCESS)                                                        \
             return st;                                                                             \
         *lwork_bytes = irs_bytes(IRS_DEFAULT_MAXITERS);                                            \
@@ -179,6 +193,8 @@ static trnsolverStatus_t size_args(trnsolverDnHandle_t handle, const char *fn, i
         trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes, trnsolver_int_t *iter,         \
         trnsolver_int_t *d_info) {                                                                 \
         const irs_call g = {#T1T2 "gesv",                                                          \
+                            0,                                                                     \
+                            n,                                                                     \
                             MAIN,                                                                  \
                             LOWEST,                                                                \
                             TRNSOLVER_IRS_REFINE_CLASSICAL,                                        \
@@ -218,6 +234,66 @@ IRS_GESV(CC, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_32F)
 IRS_GESV(CK, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_16F)
 IRS_GESV(CE, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_16BF)
 IRS_GESV(CY, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_TF32)
+
+/* ---- <t1><t2>gels ----------------------------------------------------------------------- */
+
+#define IRS_GELS(T1T2, T, MAIN, LOWEST)                                                            \
+    trnsolverStatus_t trnsolverDn##T1T2##gels_bufferSize(                                          \
+        trnsolverDnHandle_t handle, trnsolver_int_t m, trnsolver_int_t n, trnsolver_int_t nrhs,    \
+        T *dA, trnsolver_int_t ldda, T *dB, trnsolver_int_t lddb, T *dX, trnsolver_int_t lddx,     \
+        void *dWorkspace, size_t *lwork_bytes) {                                                   \
+        (void)dA, (void)ldda, (void)dB, (void)lddb, (void)dX, (void)lddx, (void)dWorkspace;        \
+        const trnsolverStatus_t st =                                                               \
+            size_args(handle, #T1T2 "gels_bufferSize", m, n, nrhs, lwork_bytes);                   \
+        if (st != TRNSOLVER_STATUS_SUCCESS)                                                        \
+            return st;                                                                             \
+        *lwork_bytes = irs_bytes(IRS_DEFAULT_MAXITERS);                                            \
+        trn_ok();                                                                                  \
+        return TRNSOLVER_STATUS_SUCCESS;                                                           \
+    }                                                                                              \
+    trnsolverStatus_t trnsolverDn##T1T2##gels(                                                     \
+        trnsolverDnHandle_t handle, trnsolver_int_t m, trnsolver_int_t n, trnsolver_int_t nrhs,    \
+        T *dA, trnsolver_int_t ldda, T *dB, trnsolver_int_t lddb, T *dX, trnsolver_int_t lddx,     \
+        void *dWorkspace, size_t lwork_bytes, trnsolver_int_t *iter, trnsolver_int_t *d_info) {    \
+        const irs_call g = {.name = #T1T2 "gels",                                                  \
+                            .gels = 1,                                                             \
+                            .m = m,                                                                \
+                            .main = MAIN,                                                          \
+                            .lowest = LOWEST,                                                      \
+                            .refine = TRNSOLVER_IRS_REFINE_CLASSICAL,                              \
+                            .maxiters = IRS_DEFAULT_MAXITERS,                                      \
+                            .n = n,                                                                \
+                            .nrhs = nrhs,                                                          \
+                            .a = dA,                                                               \
+                            .lda = ldda,                                                           \
+                            .b = dB,                                                               \
+                            .ldb = lddb,                                                           \
+                            .x = dX,                                                               \
+                            .ldx = lddx,                                                           \
+                            .work = dWorkspace,                                                    \
+                            .lwork = lwork_bytes,                                                  \
+                            .info = d_info};                                                       \
+        return irs_run(handle, &g, iter, NULL);                                                    \
+    }
+
+IRS_GELS(DD, double, TRNSOLVER_R_64F, TRNSOLVER_R_64F)
+IRS_GELS(DS, double, TRNSOLVER_R_64F, TRNSOLVER_R_32F)
+IRS_GELS(DH, double, TRNSOLVER_R_64F, TRNSOLVER_R_16F)
+IRS_GELS(DB, double, TRNSOLVER_R_64F, TRNSOLVER_R_16BF)
+IRS_GELS(DX, double, TRNSOLVER_R_64F, TRNSOLVER_R_TF32)
+IRS_GELS(SS, float, TRNSOLVER_R_32F, TRNSOLVER_R_32F)
+IRS_GELS(SH, float, TRNSOLVER_R_32F, TRNSOLVER_R_16F)
+IRS_GELS(SB, float, TRNSOLVER_R_32F, TRNSOLVER_R_16BF)
+IRS_GELS(SX, float, TRNSOLVER_R_32F, TRNSOLVER_R_TF32)
+IRS_GELS(ZZ, trnDoubleComplex, TRNSOLVER_C_64F, TRNSOLVER_C_64F)
+IRS_GELS(ZC, trnDoubleComplex, TRNSOLVER_C_64F, TRNSOLVER_C_32F)
+IRS_GELS(ZK, trnDoubleComplex, TRNSOLVER_C_64F, TRNSOLVER_C_16F)
+IRS_GELS(ZE, trnDoubleComplex, TRNSOLVER_C_64F, TRNSOLVER_C_16BF)
+IRS_GELS(ZY, trnDoubleComplex, TRNSOLVER_C_64F, TRNSOLVER_C_TF32)
+IRS_GELS(CC, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_32F)
+IRS_GELS(CK, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_16F)
+IRS_GELS(CE, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_16BF)
+IRS_GELS(CY, trnComplex, TRNSOLVER_C_32F, TRNSOLVER_C_TF32)
 
 /* ---- params ------------------------------------------------------------------------------ */
 
@@ -367,31 +443,33 @@ trnsolverStatus_t trnsolverDnIRSInfosDestroy(trnsolverDnIRSInfos_t infos) {
     return TRNSOLVER_STATUS_SUCCESS;
 }
 
-trnsolverStatus_t trnsolverDnIRSInfosGetNiters(trnsolverDnIRSInfos_t infos,
-                                               trnsolver_int_t *niters) {
+/* The integer results the getters read. */
+typedef enum infos_field { INFOS_NITERS, INFOS_MAXITERS } infos_field;
+
+/* What every integer getter does: no infos, no out, else *out = the field. */
+static trnsolverStatus_t infos_get(trnsolverDnIRSInfos_t infos, infos_field f,
+                                   trnsolver_int_t *out) {
     NEED_INFOS(infos);
-    if (!niters)
+    if (!out)
         return TRNSOLVER_STATUS_INVALID_VALUE;
-    *niters = infos->niters;
+    *out = f == INFOS_NITERS ? infos->niters : infos->maxiters;
     return TRNSOLVER_STATUS_SUCCESS;
 }
 
+trnsolverStatus_t trnsolverDnIRSInfosGetNiters(trnsolverDnIRSInfos_t infos,
+                                               trnsolver_int_t *niters) {
+    return infos_get(infos, INFOS_NITERS, niters);
+}
+
+/* Every refinement trnsci runs has one level: the outer count is niters. */
 trnsolverStatus_t trnsolverDnIRSInfosGetOuterNiters(trnsolverDnIRSInfos_t infos,
                                                     trnsolver_int_t *outer_niters) {
-    NEED_INFOS(infos);
-    if (!outer_niters)
-        return TRNSOLVER_STATUS_INVALID_VALUE;
-    *outer_niters = infos->outer_niters;
-    return TRNSOLVER_STATUS_SUCCESS;
+    return infos_get(infos, INFOS_NITERS, outer_niters);
 }
 
 trnsolverStatus_t trnsolverDnIRSInfosGetMaxIters(trnsolverDnIRSInfos_t infos,
                                                  trnsolver_int_t *maxiters) {
-    NEED_INFOS(infos);
-    if (!maxiters)
-        return TRNSOLVER_STATUS_INVALID_VALUE;
-    *maxiters = infos->maxiters;
-    return TRNSOLVER_STATUS_SUCCESS;
+    return infos_get(infos, INFOS_MAXITERS, maxiters);
 }
 
 trnsolverStatus_t trnsolverDnIRSInfosRequestResidual(trnsolverDnIRSInfos_t infos) {
@@ -438,17 +516,70 @@ static trnsolverStatus_t check_params(trnsolverDnIRSParams_t p, const char *fn) 
     return TRNSOLVER_STATUS_SUCCESS;
 }
 
-trnsolverStatus_t trnsolverDnIRSXgesv_bufferSize(trnsolverDnHandle_t handle,
-                                                 trnsolverDnIRSParams_t params, trnsolver_int_t n,
-                                                 trnsolver_int_t nrhs, size_t *lwork_bytes) {
-    trnsolverStatus_t st = size_args(handle, "IRSXgesv_bufferSize", n, nrhs, lwork_bytes);
+/* The expert buffer size: the workspace of params' maxiters. */
+static trnsolverStatus_t irs_expert_size(trnsolverDnHandle_t handle, trnsolverDnIRSParams_t params,
+                                         const char *fn, int m, int n, int nrhs,
+                                         size_t *lwork_bytes) {
+    trnsolverStatus_t st = size_args(handle, fn, m, n, nrhs, lwork_bytes);
     if (st != TRNSOLVER_STATUS_SUCCESS)
         return st;
     NEED_PARAMS(params);
-    if ((st = check_params(params, "IRSXgesv_bufferSize")) != TRNSOLVER_STATUS_SUCCESS)
+    if ((st = check_params(params, fn)) != TRNSOLVER_STATUS_SUCCESS)
         return st;
     *lwork_bytes = irs_bytes(params->maxiters);
     trn_ok();
+    return TRNSOLVER_STATUS_SUCCESS;
+}
+
+trnsolverStatus_t trnsolverDnIRSXgesv_bufferSize(trnsolverDnHandle_t handle,
+                                                 trnsolverDnIRSParams_t params, trnsolver_int_t n,
+                                                 trnsolver_int_t nrhs, size_t *lwork_bytes) {
+    return irs_expert_size(handle, params, "IRSXgesv_bufferSize", n, n, nrhs, lwork_bytes);
+}
+
+trnsolverStatus_t trnsolverDnIRSXgels_bufferSize(trnsolverDnHandle_t handle,
+                                                 trnsolverDnIRSParams_t params, trnsolver_int_t m,
+                                                 trnsolver_int_t n, trnsolver_int_t nrhs,
+                                                 size_t *lwork_bytes) {
+    return irs_expert_size(handle, params, "IRSXgels_bufferSize", m, n, nrhs, lwork_bytes);
+}
+
+/* The expert solvers: the call g (its precisions, refinement and limits
+ * from params), results into infos when given. */
+static trnsolverStatus_t irs_expert(trnsolverDnHandle_t handle, trnsolverDnIRSParams_t p,
+                                    trnsolverDnIRSInfos_t inf, irs_call *g, int *niters) {
+    if (!handle)
+        return TRNSOLVER_STATUS_NOT_INITIALIZED;
+    NEED_PARAMS(p);
+    trnsolverStatus_t st = check_params(p, g->name);
+    if (st != TRNSOLVER_STATUS_SUCCESS)
+        return st;
+    double *hist = NULL;
+    if (inf && inf->want_residual) {
+        hist = calloc(2 * ((size_t)p->maxiters + 1), sizeof(double));
+        if (!hist)
+            return TRNSOLVER_STATUS_ALLOC_FAILED;
+    }
+    g->main = p->main;
+    g->lowest = p->lowest ? p->lowest : p->main;
+    g->refine = p->refine;
+    g->tol = p->tol;
+    g->maxiters = p->maxiters;
+    g->no_fallback = p->no_fallback;
+    int it = 0;
+    st = irs_run(handle, g, &it, hist);
+    if (st != TRNSOLVER_STATUS_SUCCESS) {
+        free(hist);
+        return st;
+    }
+    if (niters)
+        *niters = it;
+    if (inf) {
+        inf->niters = it;
+        inf->maxiters = p->maxiters;
+        free(inf->history);
+        inf->history = hist;
+    }
     return TRNSOLVER_STATUS_SUCCESS;
 }
 
@@ -459,52 +590,41 @@ trnsolverStatus_t trnsolverDnIRSXgesv(trnsolverDnHandle_t handle,
                                       void *dB, trnsolver_int_t lddb, void *dX,
                                       trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
                                       trnsolver_int_t *niters, trnsolver_int_t *d_info) {
-    if (!handle)
-        return TRNSOLVER_STATUS_NOT_INITIALIZED;
-    NEED_PARAMS(gesv_irs_params);
-    const trnsolverDnIRSParams_t p = gesv_irs_params;
-    trnsolverStatus_t st = check_params(p, "IRSXgesv");
-    if (st != TRNSOLVER_STATUS_SUCCESS)
-        return st;
-    trnsolverDnIRSInfos_t inf = gesv_irs_infos;
-    double *hist = NULL;
-    if (inf && inf->want_residual) {
-        hist = calloc(2 * ((size_t)p->maxiters + 1), sizeof(double));
-        if (!hist)
-            return TRNSOLVER_STATUS_ALLOC_FAILED;
-    }
-    const irs_call g = {"IRSXgesv",
-                        p->main,
-                        p->lowest ? p->lowest : p->main,
-                        p->refine,
-                        p->tol,
-                        p->maxiters,
-                        p->no_fallback,
-                        n,
-                        nrhs,
-                        dA,
-                        ldda,
-                        NULL,
-                        dB,
-                        lddb,
-                        dX,
-                        lddx,
-                        dWorkspace,
-                        lwork_bytes,
-                        d_info};
-    int it = 0;
-    st = irs_run(handle, &g, &it, hist);
-    if (st != TRNSOLVER_STATUS_SUCCESS) {
-        free(hist);
-        return st;
-    }
-    if (niters)
-        *niters = it;
-    if (inf) {
-        inf->niters = inf->outer_niters = it;
-        inf->maxiters = p->maxiters;
-        free(inf->history);
-        inf->history = hist;
-    }
-    return TRNSOLVER_STATUS_SUCCESS;
+    irs_call g = {.name = "IRSXgesv",
+                  .m = n,
+                  .n = n,
+                  .nrhs = nrhs,
+                  .a = dA,
+                  .lda = ldda,
+                  .b = dB,
+                  .ldb = lddb,
+                  .x = dX,
+                  .ldx = lddx,
+                  .work = dWorkspace,
+                  .lwork = lwork_bytes,
+                  .info = d_info};
+    return irs_expert(handle, gesv_irs_params, gesv_irs_infos, &g, niters);
+}
+
+trnsolverStatus_t
+trnsolverDnIRSXgels(trnsolverDnHandle_t handle, trnsolverDnIRSParams_t gels_irs_params,
+                    trnsolverDnIRSInfos_t gels_irs_infos, trnsolver_int_t m, trnsolver_int_t n,
+                    trnsolver_int_t nrhs, void *dA, trnsolver_int_t ldda, void *dB,
+                    trnsolver_int_t lddb, void *dX, trnsolver_int_t lddx, void *dWorkspace,
+                    size_t lwork_bytes, trnsolver_int_t *niters, trnsolver_int_t *d_info) {
+    irs_call g = {.name = "IRSXgels",
+                  .gels = 1,
+                  .m = m,
+                  .n = n,
+                  .nrhs = nrhs,
+                  .a = dA,
+                  .lda = ldda,
+                  .b = dB,
+                  .ldb = lddb,
+                  .x = dX,
+                  .ldx = lddx,
+                  .work = dWorkspace,
+                  .lwork = lwork_bytes,
+                  .info = d_info};
+    return irs_expert(handle, gels_irs_params, gels_irs_infos, &g, niters);
 }

@@ -2,7 +2,7 @@
  * solver_sp.c — trnsolverSp (cuSOLVER's cusolverSp): the handle, the direct
  * solvers csrlsvqr / csrlsvchol and their Host forms, and the batched QR
  * solve. Each solve is one SolverKrylovOp (CSRLSVQR / CSRLSVCHOL, protocol
- * 1.14) carrying the CSR arrays as a SparseMatrix; the singularity index
+ * 1.14; complex types 1.15) carrying the CSR arrays as a SparseMatrix; the singularity index
  * comes back in a 16-byte iteration record in device memory, allocated for
  * the call, which the call then waits for (singularity is a host output).
  * The Host forms stage their arrays through device memory.
@@ -83,6 +83,15 @@ static void sp_restore(const sp_saved *v) {
     (void)trn_fail(v->e != trnsciSuccess ? v->e : trnsciErrorInvalidValue, "%s", v->msg);
 }
 
+/* Bytes of an element of the four value types. */
+static size_t sp_esize(trnsciDataType t) {
+    return t == TRNSCI_R_32F ? 4 : t == TRNSCI_C_64F ? 16 : 8;
+}
+
+static int sp_complex(trnsciDataType t) {
+    return t == TRNSCI_C_32F || t == TRNSCI_C_64F;
+}
+
 typedef struct sp_call {
     Trnsci__V1__SolverFunction fn;
     const char *name;
@@ -118,7 +127,7 @@ static trnsolverStatus_t sp_solve(trnsolverSpHandle_t handle, const sp_call *g, 
                  g->nnz);
         return TRNSOLVER_STATUS_INVALID_VALUE;
     }
-    if ((e = trn_client_need_minor(c, 14, g->name)) != trnsciSuccess)
+    if ((e = trn_client_need_minor(c, sp_complex(g->type) ? 15 : 14, g->name)) != trnsciSuccess)
         return trn_solver_status(e);
     trnsparseConstSpMatDescr_t sp = NULL;
     if (trnsparseCreateConstCsr(&sp, g->m, g->m, g->nnz, g->rowptr, g->colind, g->val,
@@ -146,7 +155,10 @@ static trnsolverStatus_t sp_solve(trnsolverSpHandle_t handle, const sp_call *g, 
     }
     Trnsci__V1__SolverKrylovOp w = TRNSCI__V1__SOLVER_KRYLOV_OP__INIT;
     w.function = g->fn;
-    w.type = g->type == TRNSCI_R_32F ? SV_R32 : SV_R64;
+    w.type = g->type == TRNSCI_R_32F   ? SV_R32
+             : g->type == TRNSCI_R_64F ? SV_R64
+             : g->type == TRNSCI_C_32F ? SV_C32
+                                       : SV_C64;
     w.n = g->m;
     w.matrix_case = TRNSCI__V1__SOLVER_KRYLOV_OP__MATRIX_SPARSE;
     w.sparse = &wm.m;
@@ -188,7 +200,7 @@ static trnsolverStatus_t sp_host(trnsolverSpHandle_t handle, const sp_call *h, i
                     "%s: singularity is NULL", h->name);
     if (h->m < 0 || h->nnz < 0)
         return sp_solve(handle, h, singularity); /* its message */
-    const size_t es = h->type == TRNSCI_R_32F ? sizeof(float) : sizeof(double);
+    const size_t es = sp_esize(h->type);
     const size_t m = (size_t)h->m, nnz = (size_t)h->nnz;
     void *d[5] = {NULL, NULL, NULL, NULL, NULL};
     const size_t bytes[5] = {nnz * es + 1, (m + 1) * sizeof(int), nnz * sizeof(int) + 1, m * es + 1,
@@ -239,11 +251,11 @@ out:;
 #define SV_QR SV_FN(CSRLSVQR)
 #define SV_CHOL SV_FN(CSRLSVCHOL)
 
-#define SP_SOLVER(NAME, FN, TY, T, HOST)                                                           \
+#define SP_SOLVER(NAME, FN, TY, T, R, HOST)                                                        \
     trnsolverStatus_t trnsolverSp##NAME(trnsolverSpHandle_t handle, int m, int nnz,                \
                                         const trnsparseMatDescr_t descrA, const T *csrVal,         \
                                         const int *csrRowPtr, const int *csrColInd, const T *b,    \
-                                        T tol, int reorder, T *x, int *singularity) {              \
+                                        R tol, int reorder, T *x, int *singularity) {              \
         const sp_call g = {FN,        #NAME,     TY, m,           nnz,     descrA, csrVal,         \
                            csrRowPtr, csrColInd, b,  (double)tol, reorder, x};                     \
         return HOST ? sp_host(handle, &g, singularity)                                             \
@@ -252,14 +264,23 @@ out:;
                                           "%s: singularity is NULL", #NAME));                      \
     }
 
-SP_SOLVER(Scsrlsvqr, SV_QR, TRNSCI_R_32F, float, 0)
-SP_SOLVER(Dcsrlsvqr, SV_QR, TRNSCI_R_64F, double, 0)
-SP_SOLVER(Scsrlsvchol, SV_CHOL, TRNSCI_R_32F, float, 0)
-SP_SOLVER(Dcsrlsvchol, SV_CHOL, TRNSCI_R_64F, double, 0)
-SP_SOLVER(ScsrlsvqrHost, SV_QR, TRNSCI_R_32F, float, 1)
-SP_SOLVER(DcsrlsvqrHost, SV_QR, TRNSCI_R_64F, double, 1)
-SP_SOLVER(ScsrlsvcholHost, SV_CHOL, TRNSCI_R_32F, float, 1)
-SP_SOLVER(DcsrlsvcholHost, SV_CHOL, TRNSCI_R_64F, double, 1)
+SP_SOLVER(Scsrlsvqr, SV_QR, TRNSCI_R_32F, float, float, 0)
+SP_SOLVER(Dcsrlsvqr, SV_QR, TRNSCI_R_64F, double, double, 0)
+SP_SOLVER(Scsrlsvchol, SV_CHOL, TRNSCI_R_32F, float, float, 0)
+SP_SOLVER(Dcsrlsvchol, SV_CHOL, TRNSCI_R_64F, double, double, 0)
+SP_SOLVER(ScsrlsvqrHost, SV_QR, TRNSCI_R_32F, float, float, 1)
+SP_SOLVER(DcsrlsvqrHost, SV_QR, TRNSCI_R_64F, double, double, 1)
+SP_SOLVER(ScsrlsvcholHost, SV_CHOL, TRNSCI_R_32F, float, float, 1)
+SP_SOLVER(DcsrlsvcholHost, SV_CHOL, TRNSCI_R_64F, double, double, 1)
+/* The complex types (protocol 1.15): tol is real. */
+SP_SOLVER(Ccsrlsvqr, SV_QR, TRNSCI_C_32F, trnComplex, float, 0)
+SP_SOLVER(Zcsrlsvqr, SV_QR, TRNSCI_C_64F, trnDoubleComplex, double, 0)
+SP_SOLVER(Ccsrlsvchol, SV_CHOL, TRNSCI_C_32F, trnComplex, float, 0)
+SP_SOLVER(Zcsrlsvchol, SV_CHOL, TRNSCI_C_64F, trnDoubleComplex, double, 0)
+SP_SOLVER(CcsrlsvqrHost, SV_QR, TRNSCI_C_32F, trnComplex, float, 1)
+SP_SOLVER(ZcsrlsvqrHost, SV_QR, TRNSCI_C_64F, trnDoubleComplex, double, 1)
+SP_SOLVER(CcsrlsvcholHost, SV_CHOL, TRNSCI_C_32F, trnComplex, float, 1)
+SP_SOLVER(ZcsrlsvcholHost, SV_CHOL, TRNSCI_C_64F, trnDoubleComplex, double, 1)
 
 /* ---- batched QR ------------------------------------------------------------------------ */
 
@@ -336,7 +357,7 @@ static trnsolverStatus_t qrsv_batched(trnsolverSpHandle_t handle, const char *fn
     if (batchSize < 0)
         return fail(TRNSOLVER_STATUS_INVALID_VALUE, trnsciErrorInvalidValue, "%s: batchSize < 0",
                     fn);
-    const size_t es = ty == TRNSCI_R_32F ? sizeof(float) : sizeof(double);
+    const size_t es = sp_esize(ty);
     for (int j = 0; j < batchSize && st == TRNSOLVER_STATUS_SUCCESS; j++) {
         const sp_call g = {SV_QR,
                            fn,
@@ -395,5 +416,45 @@ trnsolverStatus_t trnsolverSpDcsrqrsvBatched(trnsolverSpHandle_t handle, int m, 
                                              int batchSize, csrqrInfo_t info, void *pBuffer) {
     (void)pBuffer;
     return qrsv_batched(handle, "DcsrqrsvBatched", TRNSCI_R_64F, m, n, nnzA, descrA, csrValA,
+                        csrRowPtrA, csrColIndA, b, x, batchSize, info);
+}
+
+trnsolverStatus_t trnsolverSpCcsrqrBufferInfoBatched(
+    trnsolverSpHandle_t handle, int m, int n, int nnzA, const trnsparseMatDescr_t descrA,
+    const trnComplex *csrValA, const int *csrRowPtrA, const int *csrColIndA, int batchSize,
+    csrqrInfo_t info, size_t *internalDataInBytes, size_t *workspaceInBytes) {
+    (void)csrValA, (void)csrRowPtrA, (void)csrColIndA;
+    return buffer_info(handle, "CcsrqrBufferInfoBatched", m, n, nnzA, descrA, batchSize, info,
+                       internalDataInBytes, workspaceInBytes);
+}
+
+trnsolverStatus_t trnsolverSpZcsrqrBufferInfoBatched(
+    trnsolverSpHandle_t handle, int m, int n, int nnzA, const trnsparseMatDescr_t descrA,
+    const trnDoubleComplex *csrValA, const int *csrRowPtrA, const int *csrColIndA, int batchSize,
+    csrqrInfo_t info, size_t *internalDataInBytes, size_t *workspaceInBytes) {
+    (void)csrValA, (void)csrRowPtrA, (void)csrColIndA;
+    return buffer_info(handle, "ZcsrqrBufferInfoBatched", m, n, nnzA, descrA, batchSize, info,
+                       internalDataInBytes, workspaceInBytes);
+}
+
+trnsolverStatus_t trnsolverSpCcsrqrsvBatched(trnsolverSpHandle_t handle, int m, int n, int nnzA,
+                                             const trnsparseMatDescr_t descrA,
+                                             const trnComplex *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, const trnComplex *b,
+                                             trnComplex *x, int batchSize, csrqrInfo_t info,
+                                             void *pBuffer) {
+    (void)pBuffer;
+    return qrsv_batched(handle, "CcsrqrsvBatched", TRNSCI_C_32F, m, n, nnzA, descrA, csrValA,
+                        csrRowPtrA, csrColIndA, b, x, batchSize, info);
+}
+
+trnsolverStatus_t trnsolverSpZcsrqrsvBatched(trnsolverSpHandle_t handle, int m, int n, int nnzA,
+                                             const trnsparseMatDescr_t descrA,
+                                             const trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, const trnDoubleComplex *b,
+                                             trnDoubleComplex *x, int batchSize, csrqrInfo_t info,
+                                             void *pBuffer) {
+    (void)pBuffer;
+    return qrsv_batched(handle, "ZcsrqrsvBatched", TRNSCI_C_64F, m, n, nnzA, descrA, csrValA,
                         csrRowPtrA, csrColIndA, b, x, batchSize, info);
 }

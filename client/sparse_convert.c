@@ -1,13 +1,17 @@
 /*
  * sparse_convert.c — trnsparse's format conversions: the legacy routines
  * that take raw 32-bit arrays and a trnsparseMatDescr_t (Xcsr2coo,
- * Xcoo2csr, Csr2cscEx2, Xcsr2bsrNnz, <t>csr2bsr, <t>bsr2csr) and the generic
- * DenseToSparse / SparseToDense. Each becomes one SparseConvertOp; the raw
- * arrays travel as a SparseMatrix built on the stack. The two steps that
+ * Xcoo2csr, Csr2cscEx2, Xcsr2bsrNnz, <t>csr2bsr, <t>bsr2csr, and the
+ * general-block Xcsr2gebsrNnz, <t>csr2gebsr, <t>gebsr2csr, <t>gebsr2gebsr)
+ * and the generic DenseToSparse / SparseToDense. Each becomes one
+ * SparseConvertOp (gebsr2gebsr two, through the caller's buffer); the raw
+ * arrays travel as a SparseMatrix built on the stack. Complex values and
+ * blocks that are not square need protocol 1.15. The two steps that
  * return a count to the host (Xcsr2bsrNnz, DenseToSparse_analysis) read it
  * back from the offsets they wrote, after the op (trnsciMemcpy orders after
  * all queued work and reports the op's failure, if any).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,18 +102,31 @@ trnsparseDiagType_t trnsparseGetMatDiagType(const trnsparseMatDescr_t descrA) {
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
+/* Complex values and general (rectangular) blocks need this protocol minor. */
+#define CONVERT_MINOR 15u
+
+static int is_complex(trnsciDataType t) {
+    return t == TRNSCI_C_32F || t == TRNSCI_C_64F;
+}
+
+/* Bytes of one value of t (4 for a type the daemon will refuse). */
+static int64_t value_size(trnsciDataType t) {
+    return t == TRNSCI_R_64F || t == TRNSCI_C_32F ? 8 : t == TRNSCI_C_64F ? 16 : 4;
+}
+
 /* A descriptor for raw 32-bit arrays. */
 static struct trnsparseSpMatDescr raw(trnsparseFormat_t f, int64_t rows, int64_t cols, int64_t nnz,
                                       const void *off, const void *idx, const void *rowind,
                                       const void *val, trnsparseIndexBase_t base,
-                                      trnsciDataType type, int64_t bs, trnsparseDirection_t dir) {
+                                      trnsciDataType type, int64_t rb, int64_t cb,
+                                      trnsparseDirection_t dir) {
     struct trnsparseSpMatDescr d = {
         .format = f,
         .rows = rows,
         .cols = cols,
         .nnz = nnz,
-        .rb = bs,
-        .cb = bs,
+        .rb = rb,
+        .cb = cb,
         .order = dir == TRNSPARSE_DIRECTION_ROW ? TRNSPARSE_ORDER_ROW : TRNSPARSE_ORDER_COL,
         .offsets = (void *)off,
         .indices = (void *)idx,
@@ -144,6 +161,16 @@ static trnsparseStatus_t convert(trnsparseHandle_t handle, const char *fn,
         w.dense = &wm.m;
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
+    /* What daemons before 1.15 refuse: complex values, blocks that are not
+     * square, BSR -> CSR without values. */
+    const trnsparseConstSpMatDescr_t bsr = src && src->format == TRNSPARSE_FORMAT_BSR ? src : dst;
+    if ((src && is_complex(src->valueType)) || (dst && is_complex(dst->valueType)) ||
+        (dense && is_complex(dense->type)) ||
+        (bsr && bsr->format == TRNSPARSE_FORMAT_BSR && bsr->rb != bsr->cb) ||
+        (structure_only && what == TRNSCI__V1__SPARSE_CONVERT__SPARSE_BSR_TO_CSR)) {
+        if ((e = trn_client_need_minor(c, CONVERT_MINOR, fn)) != trnsciSuccess)
+            return trn_sparse_status(e);
+    }
     w.function = what;
     w.structure_only = structure_only;
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
@@ -197,9 +224,9 @@ static trn_client *legacy_begin(trnsparseHandle_t handle, const char *fn,
 trnsparseStatus_t trnsparseXcsr2coo(trnsparseHandle_t handle, const int *csrSortedRowPtr, int nnz,
                                     int m, int *cooRowInd, trnsparseIndexBase_t idxBase) {
     const struct trnsparseSpMatDescr a = raw(TRNSPARSE_FORMAT_CSR, m, 0, nnz, csrSortedRowPtr, NULL,
-                                             NULL, NULL, idxBase, TRNSCI_R_32F, 1, 0);
+                                             NULL, NULL, idxBase, TRNSCI_R_32F, 1, 1, 0);
     const struct trnsparseSpMatDescr b = raw(TRNSPARSE_FORMAT_COO, m, 0, nnz, NULL, NULL, cooRowInd,
-                                             NULL, idxBase, TRNSCI_R_32F, 1, 0);
+                                             NULL, idxBase, TRNSCI_R_32F, 1, 1, 0);
     return convert(handle, "csr2coo", TRNSCI__V1__SPARSE_CONVERT__SPARSE_CSR_TO_COO, &a, &b, NULL,
                    0);
 }
@@ -207,9 +234,9 @@ trnsparseStatus_t trnsparseXcsr2coo(trnsparseHandle_t handle, const int *csrSort
 trnsparseStatus_t trnsparseXcoo2csr(trnsparseHandle_t handle, const int *cooRowInd, int nnz, int m,
                                     int *csrSortedRowPtr, trnsparseIndexBase_t idxBase) {
     const struct trnsparseSpMatDescr a = raw(TRNSPARSE_FORMAT_COO, m, 0, nnz, NULL, NULL, cooRowInd,
-                                             NULL, idxBase, TRNSCI_R_32F, 1, 0);
+                                             NULL, idxBase, TRNSCI_R_32F, 1, 1, 0);
     const struct trnsparseSpMatDescr b = raw(TRNSPARSE_FORMAT_CSR, m, 0, nnz, csrSortedRowPtr, NULL,
-                                             NULL, NULL, idxBase, TRNSCI_R_32F, 1, 0);
+                                             NULL, NULL, idxBase, TRNSCI_R_32F, 1, 1, 0);
     return convert(handle, "coo2csr", TRNSCI__V1__SPARSE_CONVERT__SPARSE_COO_TO_CSR, &a, &b, NULL,
                    0);
 }
@@ -246,10 +273,10 @@ trnsparseStatus_t trnsparseCsr2cscEx2(trnsparseHandle_t handle, int m, int n, in
     const int symbolic = copyValues == TRNSPARSE_ACTION_SYMBOLIC;
     const struct trnsparseSpMatDescr a =
         raw(TRNSPARSE_FORMAT_CSR, m, n, nnz, csrRowPtr, csrColInd, NULL, symbolic ? NULL : csrVal,
-            idxBase, valType, 1, 0);
+            idxBase, valType, 1, 1, 0);
     const struct trnsparseSpMatDescr b =
         raw(TRNSPARSE_FORMAT_CSC, m, n, nnz, cscColPtr, cscRowInd, NULL, symbolic ? NULL : cscVal,
-            idxBase, valType, 1, 0);
+            idxBase, valType, 1, 1, 0);
     return convert(handle, "csr2csc", TRNSCI__V1__SPARSE_CONVERT__SPARSE_CSR_TO_CSC, &a, &b, NULL,
                    symbolic);
 }
@@ -271,23 +298,40 @@ static int64_t cap2(trn_client *c, const void *idx, const void *val, int64_t per
     return a < b ? a : b;
 }
 
-trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
-                                       int n, const trnsparseMatDescr_t descrA,
-                                       const int *csrRowPtrA, const int *csrColIndA, int blockDim,
-                                       const trnsparseMatDescr_t descrC, int *bsrRowPtrC,
-                                       int *nnzTotalDevHostPtr) {
-    const char *fn = "csr2bsrNnz";
+/* The start of the legacy CSR <-> BSR routines: legacy_begin and a block
+ * direction that is ROW or COLUMN. */
+static trn_client *bsr_begin(trnsparseHandle_t handle, const char *fn, trnsparseDirection_t dirA,
+                             const trnsparseMatDescr_t descrA, const trnsparseMatDescr_t descrC,
+                             trnsparseStatus_t *st) {
+    trn_client *c = legacy_begin(handle, fn, descrA, descrC, st);
+    if (c && dirA != TRNSPARSE_DIRECTION_ROW && dirA != TRNSPARSE_DIRECTION_COLUMN) {
+        *st = trn_sparse_fail(trnsciErrorInvalidValue, "%s: dirA %d is not ROW or COLUMN", fn,
+                              (int)dirA);
+        return NULL;
+    }
+    return c;
+}
+
+/* The block-row offsets of the BSR form (rb x cb blocks) of a CSR matrix
+ * and, when nnzTotal is given, its number of blocks (the call waits).
+ * csr_nnz < 0: the CSR arrays count as long as their allocations. */
+static trnsparseStatus_t bsr_nnz(trnsparseHandle_t handle, const char *fn,
+                                 trnsparseDirection_t dirA, int m, int n,
+                                 const trnsparseMatDescr_t descrA, const int *csrRowPtrA,
+                                 const int *csrColIndA, int64_t csr_nnz,
+                                 const trnsparseMatDescr_t descrC, int *bsrRowPtrC, int rb, int cb,
+                                 int *nnzTotalDevHostPtr) {
     trnsparseStatus_t st;
-    trn_client *c = legacy_begin(handle, fn, descrA, descrC, &st);
+    trn_client *c = bsr_begin(handle, fn, dirA, descrA, descrC, &st);
     if (!c)
         return st;
-    const int64_t mb = blocks_of(m, blockDim);
+    const int64_t mb = blocks_of(m, rb);
     const struct trnsparseSpMatDescr a =
-        raw(TRNSPARSE_FORMAT_CSR, m, n, cap2(c, csrColIndA, NULL, 1), csrRowPtrA, csrColIndA, NULL,
-            NULL, descrA->base, TRNSCI_R_32F, 1, dirA);
+        raw(TRNSPARSE_FORMAT_CSR, m, n, csr_nnz >= 0 ? csr_nnz : cap2(c, csrColIndA, NULL, 1),
+            csrRowPtrA, csrColIndA, NULL, NULL, descrA->base, TRNSCI_R_32F, 1, 1, dirA);
     const struct trnsparseSpMatDescr b =
-        raw(TRNSPARSE_FORMAT_BSR, mb, blocks_of(n, blockDim), 0, bsrRowPtrC, NULL, NULL, NULL,
-            descrC->base, TRNSCI_R_32F, blockDim, dirA);
+        raw(TRNSPARSE_FORMAT_BSR, mb, blocks_of(n, cb), 0, bsrRowPtrC, NULL, NULL, NULL,
+            descrC->base, TRNSCI_R_32F, rb, cb, dirA);
     trnsparseStatus_t rc =
         convert(handle, fn, TRNSCI__V1__SPARSE_CONVERT__SPARSE_CSR_TO_BSR_NNZ, &a, &b, NULL, 0);
     if (rc != TRNSPARSE_STATUS_SUCCESS || !nnzTotalDevHostPtr)
@@ -300,94 +344,348 @@ trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirect
     return TRNSPARSE_STATUS_SUCCESS;
 }
 
-/* A CSR matrix (rows x cols) and a BSR one (ceil(rows / bs) x ceil(cols /
- * bs) blocks of bs x bs in dirA's order), either the source; raw 32-bit
- * arrays, each counted as long as its allocation. */
+trnsparseStatus_t trnsparseXcsr2bsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                       int n, const trnsparseMatDescr_t descrA,
+                                       const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                       const trnsparseMatDescr_t descrC, int *bsrRowPtrC,
+                                       int *nnzTotalDevHostPtr) {
+    return bsr_nnz(handle, "csr2bsrNnz", dirA, m, n, descrA, csrRowPtrA, csrColIndA, -1, descrC,
+                   bsrRowPtrC, blockDim, blockDim, nnzTotalDevHostPtr);
+}
+
+trnsparseStatus_t trnsparseXcsr2gebsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                         int n, const trnsparseMatDescr_t descrA,
+                                         const int *csrRowPtrA, const int *csrColIndA,
+                                         const trnsparseMatDescr_t descrC, int *bsrRowPtrC,
+                                         int rowBlockDim, int colBlockDim, int *nnzTotalDevHostPtr,
+                                         void *pBuffer) {
+    (void)pBuffer;
+    return bsr_nnz(handle, "csr2gebsrNnz", dirA, m, n, descrA, csrRowPtrA, csrColIndA, -1, descrC,
+                   bsrRowPtrC, rowBlockDim, colBlockDim, nnzTotalDevHostPtr);
+}
+
+/* A CSR matrix (rows x cols) and a BSR one (ceil(rows / rb) x ceil(cols /
+ * cb) blocks of rb x cb in dirA's order), either the source; raw 32-bit
+ * arrays, each counted as long as its allocation unless csr_nnz (bsr_nnz)
+ * is >= 0. */
 typedef struct legacy_pair {
     int64_t rows, cols;
     const void *csr_off, *csr_idx, *csr_val, *bsr_off, *bsr_idx, *bsr_val;
     const trnsparseMatDescr_t csr_descr, bsr_descr;
+    int64_t csr_nnz, bsr_nnz;
+    int structure_only; /* BSR -> CSR: offsets and column indices only */
 } legacy_pair;
 
 static trnsparseStatus_t csr_bsr(trnsparseHandle_t handle, const char *fn, int to_bsr,
-                                 trnsciDataType t, trnsparseDirection_t dirA, int blockDim,
+                                 trnsciDataType t, trnsparseDirection_t dirA, int rb, int cb,
                                  const legacy_pair *p) {
     trnsparseStatus_t st;
-    trn_client *c = legacy_begin(handle, fn, p->csr_descr, p->bsr_descr, &st);
+    trn_client *c = bsr_begin(handle, fn, dirA, p->csr_descr, p->bsr_descr, &st);
     if (!c)
         return st;
-    const int64_t es = t == TRNSCI_R_64F ? 8 : 4, bs = blockDim > 0 ? blockDim : 1;
+    const int64_t es = value_size(t), per = (rb > 0 ? rb : 1) * (int64_t)(cb > 0 ? cb : 1);
     const struct trnsparseSpMatDescr csr =
-        raw(TRNSPARSE_FORMAT_CSR, p->rows, p->cols, cap2(c, p->csr_idx, p->csr_val, es), p->csr_off,
-            p->csr_idx, NULL, p->csr_val, p->csr_descr->base, t, 1, dirA);
+        raw(TRNSPARSE_FORMAT_CSR, p->rows, p->cols,
+            p->csr_nnz >= 0 ? p->csr_nnz : cap2(c, p->csr_idx, p->csr_val, es), p->csr_off,
+            p->csr_idx, NULL, p->csr_val, p->csr_descr->base, t, 1, 1, dirA);
     const struct trnsparseSpMatDescr bsr =
-        raw(TRNSPARSE_FORMAT_BSR, blocks_of(p->rows, blockDim), blocks_of(p->cols, blockDim),
-            cap2(c, p->bsr_idx, p->bsr_val, es * bs * bs), p->bsr_off, p->bsr_idx, NULL, p->bsr_val,
-            p->bsr_descr->base, t, blockDim, dirA);
+        raw(TRNSPARSE_FORMAT_BSR, blocks_of(p->rows, rb), blocks_of(p->cols, cb),
+            p->bsr_nnz >= 0 ? p->bsr_nnz : cap2(c, p->bsr_idx, p->bsr_val, es * per), p->bsr_off,
+            p->bsr_idx, NULL, p->bsr_val, p->bsr_descr->base, t, rb, cb, dirA);
     return convert(handle, fn,
                    to_bsr ? TRNSCI__V1__SPARSE_CONVERT__SPARSE_CSR_TO_BSR
                           : TRNSCI__V1__SPARSE_CONVERT__SPARSE_BSR_TO_CSR,
-                   to_bsr ? &csr : &bsr, to_bsr ? &bsr : &csr, NULL, 0);
+                   to_bsr ? &csr : &bsr, to_bsr ? &bsr : &csr, NULL, p->structure_only);
 }
 
-static trnsparseStatus_t csr2bsr(trnsparseHandle_t handle, trnsciDataType t,
+static trnsparseStatus_t csr2bsr(trnsparseHandle_t handle, const char *fn, trnsciDataType t,
                                  trnsparseDirection_t dirA, int m, int n,
                                  const trnsparseMatDescr_t descrA, const void *csrValA,
-                                 const int *csrRowPtrA, const int *csrColIndA, int blockDim,
+                                 const int *csrRowPtrA, const int *csrColIndA, int rb, int cb,
                                  const trnsparseMatDescr_t descrC, void *bsrValC,
                                  const int *bsrRowPtrC, int *bsrColIndC) {
-    const legacy_pair p = {m,          n,          csrRowPtrA, csrColIndA, csrValA,
-                           bsrRowPtrC, bsrColIndC, bsrValC,    descrA,     descrC};
-    return csr_bsr(handle, "csr2bsr", 1, t, dirA, blockDim, &p);
+    const legacy_pair p = {m,       n,      csrRowPtrA, csrColIndA, csrValA, bsrRowPtrC, bsrColIndC,
+                           bsrValC, descrA, descrC,     -1,         -1,      0};
+    return csr_bsr(handle, fn, 1, t, dirA, rb, cb, &p);
 }
 
-trnsparseStatus_t trnsparseScsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
-                                    int n, const trnsparseMatDescr_t descrA, const float *csrValA,
-                                    const int *csrRowPtrA, const int *csrColIndA, int blockDim,
-                                    const trnsparseMatDescr_t descrC, float *bsrValC,
-                                    int *bsrRowPtrC, int *bsrColIndC) {
-    return csr2bsr(handle, TRNSCI_R_32F, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA,
-                   blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC);
-}
-
-trnsparseStatus_t trnsparseDcsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
-                                    int n, const trnsparseMatDescr_t descrA, const double *csrValA,
-                                    const int *csrRowPtrA, const int *csrColIndA, int blockDim,
-                                    const trnsparseMatDescr_t descrC, double *bsrValC,
-                                    int *bsrRowPtrC, int *bsrColIndC) {
-    return csr2bsr(handle, TRNSCI_R_64F, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA,
-                   blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC);
-}
-
-static trnsparseStatus_t bsr2csr(trnsparseHandle_t handle, trnsciDataType t,
+static trnsparseStatus_t bsr2csr(trnsparseHandle_t handle, const char *fn, trnsciDataType t,
                                  trnsparseDirection_t dirA, int mb, int nb,
                                  const trnsparseMatDescr_t descrA, const void *bsrValA,
-                                 const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                 const int *bsrRowPtrA, const int *bsrColIndA, int rb, int cb,
                                  const trnsparseMatDescr_t descrC, void *csrValC, int *csrRowPtrC,
                                  int *csrColIndC) {
-    const int64_t bs = blockDim > 0 ? blockDim : 1;
-    const legacy_pair p = {mb * bs,    nb * bs,    csrRowPtrC, csrColIndC, csrValC,
-                           bsrRowPtrA, bsrColIndA, bsrValA,    descrC,     descrA};
-    return csr_bsr(handle, "bsr2csr", 0, t, dirA, blockDim, &p);
+    const legacy_pair p = {mb * (int64_t)(rb > 0 ? rb : 1),
+                           nb * (int64_t)(cb > 0 ? cb : 1),
+                           csrRowPtrC,
+                           csrColIndC,
+                           csrValC,
+                           bsrRowPtrA,
+                           bsrColIndA,
+                           bsrValA,
+                           descrC,
+                           descrA,
+                           -1,
+                           -1,
+                           0};
+    return csr_bsr(handle, fn, 0, t, dirA, rb, cb, &p);
 }
 
-trnsparseStatus_t trnsparseSbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
-                                    int nb, const trnsparseMatDescr_t descrA, const float *bsrValA,
-                                    const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
-                                    const trnsparseMatDescr_t descrC, float *csrValC,
-                                    int *csrRowPtrC, int *csrColIndC) {
-    return bsr2csr(handle, TRNSCI_R_32F, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA,
-                   blockDim, descrC, csrValC, csrRowPtrC, csrColIndC);
+/* csr2gebsr_bufferSize: no buffer is needed (0), after the caller-side
+ * checks. */
+static trnsparseStatus_t no_buffer(trnsparseHandle_t handle, const char *fn,
+                                   trnsparseDirection_t dirA, const trnsparseMatDescr_t descrA,
+                                   void *size, int ext) {
+    trnsparseStatus_t st;
+    trn_client *c = bsr_begin(handle, fn, dirA, descrA, descrA, &st);
+    if (!c)
+        return st;
+    if (!size)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: pBufferSize is NULL", fn);
+    if (ext)
+        *(size_t *)size = 0;
+    else
+        *(int *)size = 0;
+    trn_ok();
+    return TRNSPARSE_STATUS_SUCCESS;
 }
 
-trnsparseStatus_t trnsparseDbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
-                                    int nb, const trnsparseMatDescr_t descrA, const double *bsrValA,
-                                    const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
-                                    const trnsparseMatDescr_t descrC, double *csrValC,
-                                    int *csrRowPtrC, int *csrColIndC) {
-    return bsr2csr(handle, TRNSCI_R_64F, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA,
-                   blockDim, descrC, csrValC, csrRowPtrC, csrColIndC);
+#define BSR_ROUTINES(T, P, DT)                                                                     \
+    trnsparseStatus_t trnsparse##P##csr2bsr(                                                       \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,                         \
+        const trnsparseMatDescr_t descrA, const T *csrValA, const int *csrRowPtrA,                 \
+        const int *csrColIndA, int blockDim, const trnsparseMatDescr_t descrC, T *bsrValC,         \
+        int *bsrRowPtrC, int *bsrColIndC) {                                                        \
+        return csr2bsr(handle, "csr2bsr", DT, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, \
+                       blockDim, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC);               \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##bsr2csr(                                                       \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb, int nb,                       \
+        const trnsparseMatDescr_t descrA, const T *bsrValA, const int *bsrRowPtrA,                 \
+        const int *bsrColIndA, int blockDim, const trnsparseMatDescr_t descrC, T *csrValC,         \
+        int *csrRowPtrC, int *csrColIndC) {                                                        \
+        return bsr2csr(handle, "bsr2csr", DT, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA,           \
+                       bsrColIndA, blockDim, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC);   \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##csr2gebsr_bufferSize(                                          \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,                         \
+        const trnsparseMatDescr_t descrA, const T *csrValA, const int *csrRowPtrA,                 \
+        const int *csrColIndA, int rowBlockDim, int colBlockDim, int *pBufferSizeInBytes) {        \
+        (void)m, (void)n, (void)csrValA, (void)csrRowPtrA, (void)csrColIndA, (void)rowBlockDim;    \
+        (void)colBlockDim;                                                                         \
+        return no_buffer(handle, "csr2gebsr_bufferSize", dirA, descrA, pBufferSizeInBytes, 0);     \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##csr2gebsr_bufferSizeExt(                                       \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,                         \
+        const trnsparseMatDescr_t descrA, const T *csrValA, const int *csrRowPtrA,                 \
+        const int *csrColIndA, int rowBlockDim, int colBlockDim, size_t *pBufferSize) {            \
+        (void)m, (void)n, (void)csrValA, (void)csrRowPtrA, (void)csrColIndA, (void)rowBlockDim;    \
+        (void)colBlockDim;                                                                         \
+        return no_buffer(handle, "csr2gebsr_bufferSizeExt", dirA, descrA, pBufferSize, 1);         \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##csr2gebsr(                                                     \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,                         \
+        const trnsparseMatDescr_t descrA, const T *csrValA, const int *csrRowPtrA,                 \
+        const int *csrColIndA, const trnsparseMatDescr_t descrC, T *bsrValC, int *bsrRowPtrC,      \
+        int *bsrColIndC, int rowBlockDim, int colBlockDim, void *pBuffer) {                        \
+        (void)pBuffer;                                                                             \
+        return csr2bsr(handle, "csr2gebsr", DT, dirA, m, n, descrA, csrValA, csrRowPtrA,           \
+                       csrColIndA, rowBlockDim, colBlockDim, descrC, bsrValC, bsrRowPtrC,          \
+                       bsrColIndC);                                                                \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##gebsr2csr(                                                     \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb, int nb,                       \
+        const trnsparseMatDescr_t descrA, const T *bsrValA, const int *bsrRowPtrA,                 \
+        const int *bsrColIndA, int rowBlockDim, int colBlockDim, const trnsparseMatDescr_t descrC, \
+        T *csrValC, int *csrRowPtrC, int *csrColIndC) {                                            \
+        return bsr2csr(handle, "gebsr2csr", DT, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA,         \
+                       bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC,          \
+                       csrColIndC);                                                                \
+    }
+
+BSR_ROUTINES(float, S, TRNSCI_R_32F)
+BSR_ROUTINES(double, D, TRNSCI_R_64F)
+BSR_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+BSR_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)
+
+/* ---- BSR -> BSR of another block size ------------------------------------------------
+ * A through the caller's buffer: A as CSR (every element of every block,
+ * stored zeros included) there, then that CSR as BSR. So C's blocks are the
+ * ones that cover an element of a stored block of A. The buffer holds the
+ * CSR's m + 1 offsets, its nnzb * rbA * cbA column indices and, from the
+ * next multiple of 16 bytes, as many values (Xgebsr2gebsrNnz writes no
+ * values). */
+typedef struct gebsr_buf {
+    int64_t m, n, nel;           /* the CSR: mb*rbA x nb*cbA, nnzb*rbA*cbA entries */
+    size_t idx_at, val_at, size; /* bytes */
+} gebsr_buf;
+
+static trnsparseStatus_t gebsr_layout(const char *fn, int mb, int nb, int nnzb, int rbA, int cbA,
+                                      int rbC, int cbC, int64_t es, gebsr_buf *b) {
+    if (mb < 0 || nb < 0 || nnzb < 0 || rbA < 1 || cbA < 1 || rbC < 1 || cbC < 1)
+        return trn_sparse_fail(trnsciErrorInvalidValue,
+                               "%s: mb=%d, nb=%d, nnzb=%d must be >= 0 and the block dimensions "
+                               "(%d x %d, %d x %d) >= 1",
+                               fn, mb, nb, nnzb, rbA, cbA, rbC, cbC);
+    uint64_t nel, idx_end, val_at, val_bytes, size;
+    b->m = (int64_t)mb * rbA;
+    b->n = (int64_t)nb * cbA;
+    if (__builtin_mul_overflow((uint64_t)nnzb, (uint64_t)rbA * (uint64_t)cbA, &nel) ||
+        nel > INT32_MAX || b->m > INT32_MAX || b->n > INT32_MAX ||
+        __builtin_mul_overflow((uint64_t)b->m + 1 + nel, (uint64_t)4, &idx_end) ||
+        __builtin_add_overflow(idx_end, (uint64_t)15, &val_at) ||
+        __builtin_mul_overflow(nel, (uint64_t)es, &val_bytes) ||
+        __builtin_add_overflow(val_at & ~(uint64_t)15, val_bytes, &size) || size > SIZE_MAX)
+        return trn_sparse_fail(trnsciErrorInvalidValue,
+                               "%s: A as CSR (%lld x %lld, nnzb * rowBlockDimA * colBlockDimA "
+                               "entries) does not fit 32-bit indices",
+                               fn, (long long)b->m, (long long)b->n);
+    b->nel = (int64_t)nel;
+    b->idx_at = ((size_t)b->m + 1) * 4;
+    b->val_at = (size_t)(val_at & ~(uint64_t)15);
+    b->size = (size_t)size;
+    return TRNSPARSE_STATUS_SUCCESS;
 }
+
+static trnsparseStatus_t gebsr_size(trnsparseHandle_t handle, const char *fn,
+                                    trnsparseDirection_t dirA, int mb, int nb, int nnzb,
+                                    const trnsparseMatDescr_t descrA, int rbA, int cbA, int rbC,
+                                    int cbC, int64_t es, void *size, int ext) {
+    trnsparseStatus_t st;
+    gebsr_buf b = {0};
+    if (!bsr_begin(handle, fn, dirA, descrA, descrA, &st))
+        return st;
+    if (!size)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: pBufferSize is NULL", fn);
+    if ((st = gebsr_layout(fn, mb, nb, nnzb, rbA, cbA, rbC, cbC, es, &b)))
+        return st;
+    if (ext) {
+        *(size_t *)size = b.size;
+    } else {
+        if (b.size > INT32_MAX)
+            return trn_sparse_fail(trnsciErrorInvalidValue,
+                                   "%s: the buffer (%zu bytes) exceeds an int: use "
+                                   "_bufferSizeExt",
+                                   fn, b.size);
+        *(int *)size = (int)b.size;
+    }
+    trn_ok();
+    return TRNSPARSE_STATUS_SUCCESS;
+}
+
+/* A as CSR into pBuffer (values unless bsrValA is NULL): a zero-based CSR
+ * record for the next step in *csr_descr. */
+static trnsparseStatus_t gebsr_to_buffer(trnsparseHandle_t handle, const char *fn, trnsciDataType t,
+                                         trnsparseDirection_t dirA, int mb, int nb, int nnzb,
+                                         const trnsparseMatDescr_t descrA, const void *bsrValA,
+                                         const int *bsrRowPtrA, const int *bsrColIndA, int rbA,
+                                         int cbA, int rbC, int cbC, void *pBuffer, gebsr_buf *b,
+                                         trnsparseMatDescr_t *csr_descr) {
+    trnsparseStatus_t st;
+    if (!bsr_begin(handle, fn, dirA, descrA, descrA, &st))
+        return st;
+    if ((st = gebsr_layout(fn, mb, nb, nnzb, rbA, cbA, rbC, cbC, value_size(t), b)))
+        return st;
+    if (!pBuffer)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: pBuffer is NULL", fn);
+    if ((st = trnsparseCreateMatDescr(csr_descr)))
+        return st;
+    char *buf = pBuffer;
+    const legacy_pair p = {
+        b->m,       b->n,       buf,     buf + b->idx_at, bsrValA ? buf + b->val_at : NULL,
+        bsrRowPtrA, bsrColIndA, bsrValA, *csr_descr,      descrA,
+        b->nel,     nnzb,       !bsrValA};
+    st = csr_bsr(handle, fn, 0, t, dirA, rbA, cbA, &p);
+    if (st) {
+        trnsparseDestroyMatDescr(*csr_descr);
+        *csr_descr = NULL;
+    }
+    return st;
+}
+
+trnsparseStatus_t trnsparseXgebsr2gebsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                           int mb, int nb, int nnzb,
+                                           const trnsparseMatDescr_t descrA, const int *bsrRowPtrA,
+                                           const int *bsrColIndA, int rowBlockDimA,
+                                           int colBlockDimA, const trnsparseMatDescr_t descrC,
+                                           int *bsrRowPtrC, int rowBlockDimC, int colBlockDimC,
+                                           int *nnzTotalDevHostPtr, void *pBuffer) {
+    const char *fn = "gebsr2gebsrNnz";
+    gebsr_buf b = {0};
+    trnsparseMatDescr_t cd = NULL;
+    trnsparseStatus_t st = gebsr_to_buffer(handle, fn, TRNSCI_R_32F, dirA, mb, nb, nnzb, descrA,
+                                           NULL, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA,
+                                           rowBlockDimC, colBlockDimC, pBuffer, &b, &cd);
+    if (st)
+        return st;
+    const char *buf = pBuffer;
+    st = bsr_nnz(handle, fn, dirA, (int)b.m, (int)b.n, cd, (const int *)buf,
+                 (const int *)(buf + b.idx_at), b.nel, descrC, bsrRowPtrC, rowBlockDimC,
+                 colBlockDimC, nnzTotalDevHostPtr);
+    trnsparseDestroyMatDescr(cd);
+    return st;
+}
+
+static trnsparseStatus_t
+gebsr2gebsr(trnsparseHandle_t handle, trnsciDataType t, trnsparseDirection_t dirA, int mb, int nb,
+            int nnzb, const trnsparseMatDescr_t descrA, const void *bsrValA, const int *bsrRowPtrA,
+            const int *bsrColIndA, int rbA, int cbA, const trnsparseMatDescr_t descrC,
+            void *bsrValC, int *bsrRowPtrC, int *bsrColIndC, int rbC, int cbC, void *pBuffer) {
+    const char *fn = "gebsr2gebsr";
+    if (handle && !bsrValA && nnzb > 0)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: bsrValA is NULL", fn);
+    gebsr_buf b = {0};
+    trnsparseMatDescr_t cd = NULL;
+    trnsparseStatus_t st =
+        gebsr_to_buffer(handle, fn, t, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA,
+                        rbA, cbA, rbC, cbC, pBuffer, &b, &cd);
+    if (st)
+        return st;
+    const char *buf = pBuffer;
+    const legacy_pair p = {b.m,        b.n,     buf, buf + b.idx_at, buf + b.val_at, bsrRowPtrC,
+                           bsrColIndC, bsrValC, cd,  descrC,         b.nel,          -1,
+                           0};
+    st = csr_bsr(handle, fn, 1, t, dirA, rbC, cbC, &p);
+    trnsparseDestroyMatDescr(cd);
+    return st;
+}
+
+#define GEBSR_ROUTINES(T, P, DT)                                                                   \
+    trnsparseStatus_t trnsparse##P##gebsr2gebsr_bufferSize(                                        \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb, int nb, int nnzb,             \
+        const trnsparseMatDescr_t descrA, const T *bsrValA, const int *bsrRowPtrA,                 \
+        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA, int rowBlockDimC,               \
+        int colBlockDimC, int *pBufferSizeInBytes) {                                               \
+        (void)bsrValA, (void)bsrRowPtrA, (void)bsrColIndA;                                         \
+        return gebsr_size(handle, "gebsr2gebsr_bufferSize", dirA, mb, nb, nnzb, descrA,            \
+                          rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, value_size(DT),  \
+                          pBufferSizeInBytes, 0);                                                  \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##gebsr2gebsr_bufferSizeExt(                                     \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb, int nb, int nnzb,             \
+        const trnsparseMatDescr_t descrA, const T *bsrValA, const int *bsrRowPtrA,                 \
+        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA, int rowBlockDimC,               \
+        int colBlockDimC, size_t *pBufferSize) {                                                   \
+        (void)bsrValA, (void)bsrRowPtrA, (void)bsrColIndA;                                         \
+        return gebsr_size(handle, "gebsr2gebsr_bufferSizeExt", dirA, mb, nb, nnzb, descrA,         \
+                          rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, value_size(DT),  \
+                          pBufferSize, 1);                                                         \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##gebsr2gebsr(                                                   \
+        trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb, int nb, int nnzb,             \
+        const trnsparseMatDescr_t descrA, const T *bsrValA, const int *bsrRowPtrA,                 \
+        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,                                 \
+        const trnsparseMatDescr_t descrC, T *bsrValC, int *bsrRowPtrC, int *bsrColIndC,            \
+        int rowBlockDimC, int colBlockDimC, void *pBuffer) {                                       \
+        return gebsr2gebsr(handle, DT, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA,            \
+                           bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC,    \
+                           bsrColIndC, rowBlockDimC, colBlockDimC, pBuffer);                       \
+    }
+
+GEBSR_ROUTINES(float, S, TRNSCI_R_32F)
+GEBSR_ROUTINES(double, D, TRNSCI_R_64F)
+GEBSR_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+GEBSR_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)
 
 /* ---- dense <-> sparse ----------------------------------------------------------------- */
 

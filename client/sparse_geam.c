@@ -1,9 +1,10 @@
 /*
  * sparse_geam.c — trnsparse's C = alpha A + beta B for CSR matrices,
  * cuSPARSE's legacy csrgeam2 renamed: trnsparseXcsrgeam2Nnz (C's row
- * offsets and its entry count), trnsparse{S,D}csrgeam2_bufferSizeExt (0:
- * no caller buffer) and trnsparse{S,D}csrgeam2 (C's indices and values).
- * Each computing call is one SpGeamOp (protocol 1.14); the daemon's
+ * offsets and its entry count), trnsparse{S,D,C,Z}csrgeam2_bufferSizeExt
+ * (0: no caller buffer) and trnsparse{S,D,C,Z}csrgeam2 (C's indices and
+ * values). Each computing call is one SpGeamOp (protocol 1.14; complex
+ * values 1.15, the scalars' imaginary parts in Scalar.im); the daemon's
  * validator (ops/validate/sparse_geam.c) has the argument rules, this
  * file the legacy ones (NULL handle, descriptors and scalars, matrix type
  * GENERAL). Xcsrgeam2Nnz waits when nnzTotalDevHostPtr is given: it is a
@@ -15,6 +16,7 @@
 #include "client/sparse_internal.h"
 
 #define GEAM_MINOR 14u
+#define GEAM_COMPLEX_MINOR 15u
 
 /* A CSR record of a legacy matrix (32-bit indices, the descriptor's base). */
 static struct trnsparseSpMatDescr csr(int m, int n, int nnz, const int *rowPtr, const int *colInd,
@@ -40,7 +42,7 @@ static struct trnsparseSpMatDescr csr(int m, int n, int nnz, const int *rowPtr, 
 /* The legacy checks: a handle, three GENERAL descriptors. */
 static trn_client *geam_begin(trnsparseHandle_t handle, const char *fn,
                               const trnsparseMatDescr_t da, const trnsparseMatDescr_t db,
-                              const trnsparseMatDescr_t dc, trnsparseStatus_t *st) {
+                              const trnsparseMatDescr_t dc, unsigned minor, trnsparseStatus_t *st) {
     trn_client *c = trn_sparse_begin(handle, st);
     if (!c)
         return NULL;
@@ -55,7 +57,7 @@ static trn_client *geam_begin(trnsparseHandle_t handle, const char *fn,
                               "%s: only TRNSPARSE_MATRIX_TYPE_GENERAL is supported", fn);
         return NULL;
     }
-    const trnsciError_t e = trn_client_need_minor(c, GEAM_MINOR, fn);
+    const trnsciError_t e = trn_client_need_minor(c, minor, fn);
     if (e != trnsciSuccess) {
         *st = trn_sparse_status(e);
         return NULL;
@@ -65,7 +67,7 @@ static trn_client *geam_begin(trnsparseHandle_t handle, const char *fn,
 
 /* Queues the op on A, B, C (records on the caller's stack). */
 static trnsparseStatus_t geam_submit(trn_client *c, trnsparseHandle_t handle, const char *fn,
-                                     int fill, double alpha, double beta,
+                                     int fill, const double alpha[2], const double beta[2],
                                      const struct trnsparseSpMatDescr *a,
                                      const struct trnsparseSpMatDescr *b,
                                      const struct trnsparseSpMatDescr *cm) {
@@ -79,8 +81,10 @@ static trnsparseStatus_t geam_submit(trn_client *c, trnsparseHandle_t handle, co
         return trn_sparse_status(e);
     Trnsci__V1__SpGeamOp w = TRNSCI__V1__SP_GEAM_OP__INIT;
     Trnsci__V1__Scalar al = TRNSCI__V1__SCALAR__INIT, be = TRNSCI__V1__SCALAR__INIT;
-    al.re = alpha;
-    be.re = beta;
+    al.re = alpha[0];
+    al.im = alpha[1];
+    be.re = beta[0];
+    be.im = beta[1];
     w.fill = fill;
     w.alpha = &al;
     w.beta = &be;
@@ -103,16 +107,17 @@ trnsparseStatus_t trnsparseXcsrgeam2Nnz(trnsparseHandle_t handle, int m, int n,
     (void)workspace;
     const char *fn = "Xcsrgeam2Nnz";
     trnsparseStatus_t st;
-    trn_client *c = geam_begin(handle, fn, descrA, descrB, descrC, &st);
+    trn_client *c = geam_begin(handle, fn, descrA, descrB, descrC, GEAM_MINOR, &st);
     if (!c)
         return st;
+    const double zero[2] = {0.0, 0.0};
     const struct trnsparseSpMatDescr a =
         csr(m, n, nnzA, csrSortedRowPtrA, csrSortedColIndA, NULL, descrA, TRNSCI_R_32F);
     const struct trnsparseSpMatDescr b =
         csr(m, n, nnzB, csrSortedRowPtrB, csrSortedColIndB, NULL, descrB, TRNSCI_R_32F);
     const struct trnsparseSpMatDescr cm =
         csr(m, n, 0, csrSortedRowPtrC, NULL, NULL, descrC, TRNSCI_R_32F);
-    st = geam_submit(c, handle, fn, 0, 0.0, 0.0, &a, &b, &cm);
+    st = geam_submit(c, handle, fn, 0, zero, zero, &a, &b, &cm);
     if (st != TRNSPARSE_STATUS_SUCCESS || !nnzTotalDevHostPtr)
         return st;
     /* The count, after it has run (errors it found are reported here). */
@@ -127,6 +132,20 @@ trnsparseStatus_t trnsparseXcsrgeam2Nnz(trnsparseHandle_t handle, int m, int n,
     return TRNSPARSE_STATUS_SUCCESS;
 }
 
+/* A host scalar of type t as (re, im). */
+static void scalar_of(const void *p, trnsciDataType t, double out[2]) {
+    out[0] = out[1] = 0.0;
+    if (t == TRNSCI_C_32F) {
+        out[0] = ((const float *)p)[0];
+        out[1] = ((const float *)p)[1];
+    } else if (t == TRNSCI_C_64F) {
+        out[0] = ((const double *)p)[0];
+        out[1] = ((const double *)p)[1];
+    } else {
+        out[0] = trn_sparse_scalar(p, t);
+    }
+}
+
 /* csrgeam2 of type t (alpha, beta: host scalars of t, checked non-NULL). */
 static trnsparseStatus_t geam(trnsparseHandle_t handle, const char *fn, trnsciDataType t, int m,
                               int n, const void *alpha, const trnsparseMatDescr_t descrA, int nnzA,
@@ -135,7 +154,9 @@ static trnsparseStatus_t geam(trnsparseHandle_t handle, const char *fn, trnsciDa
                               const int *rowB, const int *colB, const trnsparseMatDescr_t descrC,
                               void *valC, const int *rowC, int *colC, size_t *bufferSize) {
     trnsparseStatus_t st;
-    trn_client *c = geam_begin(handle, fn, descrA, descrB, descrC, &st);
+    const int cx = t == TRNSCI_C_32F || t == TRNSCI_C_64F;
+    trn_client *c =
+        geam_begin(handle, fn, descrA, descrB, descrC, cx ? GEAM_COMPLEX_MINOR : GEAM_MINOR, &st);
     if (!c)
         return st;
     if (!alpha || !beta)
@@ -147,11 +168,15 @@ static trnsparseStatus_t geam(trnsparseHandle_t handle, const char *fn, trnsciDa
     }
     /* C's arrays count as long as their allocations (nothing waits for
      * Xcsrgeam2Nnz's count): the kernel checks C's offsets against them. */
-    const int64_t es = t == TRNSCI_R_64F ? 8 : 4, ci = trn_sparse_capacity(c, colC, 4),
-                  cv = trn_sparse_capacity(c, valC, es);
+    const int64_t es = t == TRNSCI_C_64F         ? 16
+                       : t == TRNSCI_R_64F || cx ? 8
+                                                 : 4,
+                  ci = trn_sparse_capacity(c, colC, 4), cv = trn_sparse_capacity(c, valC, es);
     const int64_t cap = ci < cv ? ci : cv;
     const int nnzC = cap > INT32_MAX ? INT32_MAX : (int)cap;
-    const double al = trn_sparse_scalar(alpha, t), be = trn_sparse_scalar(beta, t);
+    double al[2], be[2];
+    scalar_of(alpha, t, al);
+    scalar_of(beta, t, be);
     const struct trnsparseSpMatDescr a = csr(m, n, nnzA, rowA, colA, valA, descrA, t);
     const struct trnsparseSpMatDescr b = csr(m, n, nnzB, rowB, colB, valB, descrB, t);
     const struct trnsparseSpMatDescr cm = csr(m, n, nnzC, rowC, colC, valC, descrC, t);
@@ -191,3 +216,5 @@ static trnsparseStatus_t geam(trnsparseHandle_t handle, const char *fn, trnsciDa
 
 GEAM_ROUTINES(float, S, TRNSCI_R_32F)
 GEAM_ROUTINES(double, D, TRNSCI_R_64F)
+GEAM_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+GEAM_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)

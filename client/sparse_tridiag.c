@@ -102,182 +102,61 @@ static trnsparseStatus_t need_size(trnsparseHandle_t handle, const char *fn, siz
 }
 
 #define FN(f) TRNSCI__V1__SPARSE_BANDED__SPARSE_##f
+#define UNPAREN(...) __VA_ARGS__
+
+/* One routine R of letter P and wire type W, cuSPARSE function F: both
+ * trnsparse<P><R>_bufferSizeExt(handle, SIZE_PARAMS, size_t *SZ) and
+ * trnsparse<P><R>(handle, SOLVE_PARAMS, void *pBuffer), which pass the
+ * validator the same banded_args: the rest of the arguments (algo, m, n,
+ * ldb, batch, stride, ds, dl, d, du, dw, x), written once. */
+#define BANDED_ROUTINE(P, R, W, F, SIZE_PARAMS, SZ, SOLVE_PARAMS, ...)                             \
+    trnsparseStatus_t trnsparse##P##R##_bufferSizeExt(trnsparseHandle_t handle,                    \
+                                                      UNPAREN SIZE_PARAMS, size_t *SZ) {           \
+        const char *nm = #P #R "_bufferSizeExt";                                                   \
+        const trnsparseStatus_t s = need_size(handle, nm, SZ);                                     \
+        if (s != TRNSPARSE_STATUS_SUCCESS)                                                         \
+            return s;                                                                              \
+        const banded_args a = {FN(F), W, nm, __VA_ARGS__};                                         \
+        return banded(handle, &a, SZ);                                                             \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##R(trnsparseHandle_t handle, UNPAREN SOLVE_PARAMS,              \
+                                      void *pBuffer) {                                             \
+        (void)pBuffer;                                                                             \
+        const banded_args a = {FN(F), W, #P #R, __VA_ARGS__};                                      \
+        return banded(handle, &a, NULL);                                                           \
+    }
 
 /* The routines of one type: T the element type, P the letter, W the wire
  * type. */
 #define BANDED_ROUTINES(T, P, W)                                                                   \
-    trnsparseStatus_t trnsparse##P##gtsv2_bufferSizeExt(                                           \
-        trnsparseHandle_t handle, int m, int n, const T *dl, const T *d, const T *du, const T *B,  \
-        int ldb, size_t *bufferSizeInBytes) {                                                      \
-        const char *nm = #P "gtsv2_bufferSizeExt";                                                 \
-        const trnsparseStatus_t s = need_size(handle, nm, bufferSizeInBytes);                      \
-        if (s != TRNSPARSE_STATUS_SUCCESS)                                                         \
-            return s;                                                                              \
-        const banded_args a = {FN(GTSV2), W,    nm, 0, m,  n,    ldb,      1,                      \
-                               0,         NULL, dl, d, du, NULL, (void *)B};                       \
-        return banded(handle, &a, bufferSizeInBytes);                                              \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsv2(trnsparseHandle_t handle, int m, int n, const T *dl,     \
-                                          const T *d, const T *du, T *B, int ldb, void *pBuffer) { \
-        (void)pBuffer;                                                                             \
-        const banded_args a = {FN(GTSV2), W,    #P "gtsv2", 0, m,  n,    ldb, 1,                   \
-                               0,         NULL, dl,         d, du, NULL, B};                       \
-        return banded(handle, &a, NULL);                                                           \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsv2_nopivot_bufferSizeExt(                                   \
-        trnsparseHandle_t handle, int m, int n, const T *dl, const T *d, const T *du, const T *B,  \
-        int ldb, size_t *bufferSizeInBytes) {                                                      \
-        const char *nm = #P "gtsv2_nopivot_bufferSizeExt";                                         \
-        const trnsparseStatus_t s = need_size(handle, nm, bufferSizeInBytes);                      \
-        if (s != TRNSPARSE_STATUS_SUCCESS)                                                         \
-            return s;                                                                              \
-        const banded_args a = {                                                                    \
-            FN(GTSV2_NOPIVOT), W, nm, 0, m, n, ldb, 1, 0, NULL, dl, d, du, NULL, (void *)B};       \
-        return banded(handle, &a, bufferSizeInBytes);                                              \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsv2_nopivot(trnsparseHandle_t handle, int m, int n,          \
-                                                  const T *dl, const T *d, const T *du, T *B,      \
-                                                  int ldb, void *pBuffer) {                        \
-        (void)pBuffer;                                                                             \
-        const banded_args a = {FN(GTSV2_NOPIVOT),                                                  \
-                               W,                                                                  \
-                               #P "gtsv2_nopivot",                                                 \
-                               0,                                                                  \
-                               m,                                                                  \
-                               n,                                                                  \
-                               ldb,                                                                \
-                               1,                                                                  \
-                               0,                                                                  \
-                               NULL,                                                               \
-                               dl,                                                                 \
-                               d,                                                                  \
-                               du,                                                                 \
-                               NULL,                                                               \
-                               B};                                                                 \
-        return banded(handle, &a, NULL);                                                           \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsv2StridedBatch_bufferSizeExt(                               \
-        trnsparseHandle_t handle, int m, const T *dl, const T *d, const T *du, const T *x,         \
-        int batchCount, int batchStride, size_t *bufferSizeInBytes) {                              \
-        const char *nm = #P "gtsv2StridedBatch_bufferSizeExt";                                     \
-        const trnsparseStatus_t s = need_size(handle, nm, bufferSizeInBytes);                      \
-        if (s != TRNSPARSE_STATUS_SUCCESS)                                                         \
-            return s;                                                                              \
-        const banded_args a = {FN(GTSV2_STRIDED), W,    nm, 0, m,  1,    0,        batchCount,     \
-                               batchStride,       NULL, dl, d, du, NULL, (void *)x};               \
-        return banded(handle, &a, bufferSizeInBytes);                                              \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsv2StridedBatch(                                             \
-        trnsparseHandle_t handle, int m, const T *dl, const T *d, const T *du, T *x,               \
-        int batchCount, int batchStride, void *pBuffer) {                                          \
-        (void)pBuffer;                                                                             \
-        const banded_args a = {FN(GTSV2_STRIDED),                                                  \
-                               W,                                                                  \
-                               #P "gtsv2StridedBatch",                                             \
-                               0,                                                                  \
-                               m,                                                                  \
-                               1,                                                                  \
-                               0,                                                                  \
-                               batchCount,                                                         \
-                               batchStride,                                                        \
-                               NULL,                                                               \
-                               dl,                                                                 \
-                               d,                                                                  \
-                               du,                                                                 \
-                               NULL,                                                               \
-                               x};                                                                 \
-        return banded(handle, &a, NULL);                                                           \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsvInterleavedBatch_bufferSizeExt(                            \
-        trnsparseHandle_t handle, int algo, int m, const T *dl, const T *d, const T *du,           \
-        const T *x, int batchCount, size_t *pBufferSizeInBytes) {                                  \
-        const char *nm = #P "gtsvInterleavedBatch_bufferSizeExt";                                  \
-        const trnsparseStatus_t s = need_size(handle, nm, pBufferSizeInBytes);                     \
-        if (s != TRNSPARSE_STATUS_SUCCESS)                                                         \
-            return s;                                                                              \
-        const banded_args a = {FN(GTSV_INTERLEAVED),                                               \
-                               W,                                                                  \
-                               nm,                                                                 \
-                               algo,                                                               \
-                               m,                                                                  \
-                               1,                                                                  \
-                               0,                                                                  \
-                               batchCount,                                                         \
-                               0,                                                                  \
-                               NULL,                                                               \
-                               dl,                                                                 \
-                               d,                                                                  \
-                               du,                                                                 \
-                               NULL,                                                               \
-                               (void *)x};                                                         \
-        return banded(handle, &a, pBufferSizeInBytes);                                             \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gtsvInterleavedBatch(trnsparseHandle_t handle, int algo,       \
-                                                         int m, T *dl, T *d, T *du, T *x,          \
-                                                         int batchCount, void *pBuffer) {          \
-        (void)pBuffer;                                                                             \
-        const banded_args a = {FN(GTSV_INTERLEAVED),                                               \
-                               W,                                                                  \
-                               #P "gtsvInterleavedBatch",                                          \
-                               algo,                                                               \
-                               m,                                                                  \
-                               1,                                                                  \
-                               0,                                                                  \
-                               batchCount,                                                         \
-                               0,                                                                  \
-                               NULL,                                                               \
-                               dl,                                                                 \
-                               d,                                                                  \
-                               du,                                                                 \
-                               NULL,                                                               \
-                               x};                                                                 \
-        return banded(handle, &a, NULL);                                                           \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gpsvInterleavedBatch_bufferSizeExt(                            \
-        trnsparseHandle_t handle, int algo, int m, const T *ds, const T *dl, const T *d,           \
-        const T *du, const T *dw, const T *x, int batchCount, size_t *pBufferSizeInBytes) {        \
-        const char *nm = #P "gpsvInterleavedBatch_bufferSizeExt";                                  \
-        const trnsparseStatus_t s = need_size(handle, nm, pBufferSizeInBytes);                     \
-        if (s != TRNSPARSE_STATUS_SUCCESS)                                                         \
-            return s;                                                                              \
-        const banded_args a = {FN(GPSV_INTERLEAVED),                                               \
-                               W,                                                                  \
-                               nm,                                                                 \
-                               algo,                                                               \
-                               m,                                                                  \
-                               1,                                                                  \
-                               0,                                                                  \
-                               batchCount,                                                         \
-                               0,                                                                  \
-                               ds,                                                                 \
-                               dl,                                                                 \
-                               d,                                                                  \
-                               du,                                                                 \
-                               dw,                                                                 \
-                               (void *)x};                                                         \
-        return banded(handle, &a, pBufferSizeInBytes);                                             \
-    }                                                                                              \
-    trnsparseStatus_t trnsparse##P##gpsvInterleavedBatch(trnsparseHandle_t handle, int algo,       \
-                                                         int m, T *ds, T *dl, T *d, T *du, T *dw,  \
-                                                         T *x, int batchCount, void *pBuffer) {    \
-        (void)pBuffer;                                                                             \
-        const banded_args a = {FN(GPSV_INTERLEAVED),                                               \
-                               W,                                                                  \
-                               #P "gpsvInterleavedBatch",                                          \
-                               algo,                                                               \
-                               m,                                                                  \
-                               1,                                                                  \
-                               0,                                                                  \
-                               batchCount,                                                         \
-                               0,                                                                  \
-                               ds,                                                                 \
-                               dl,                                                                 \
-                               d,                                                                  \
-                               du,                                                                 \
-                               dw,                                                                 \
-                               x};                                                                 \
-        return banded(handle, &a, NULL);                                                           \
-    }
+    BANDED_ROUTINE(P, gtsv2, W, GTSV2,                                                             \
+                   (int m, int n, const T *dl, const T *d, const T *du, const T *B, int ldb),      \
+                   bufferSizeInBytes,                                                              \
+                   (int m, int n, const T *dl, const T *d, const T *du, T *B, int ldb), 0, m, n,   \
+                   ldb, 1, 0, NULL, dl, d, du, NULL, (void *)B)                                    \
+    BANDED_ROUTINE(P, gtsv2_nopivot, W, GTSV2_NOPIVOT,                                             \
+                   (int m, int n, const T *dl, const T *d, const T *du, const T *B, int ldb),      \
+                   bufferSizeInBytes,                                                              \
+                   (int m, int n, const T *dl, const T *d, const T *du, T *B, int ldb), 0, m, n,   \
+                   ldb, 1, 0, NULL, dl, d, du, NULL, (void *)B)                                    \
+    BANDED_ROUTINE(                                                                                \
+        P, gtsv2StridedBatch, W, GTSV2_STRIDED,                                                    \
+        (int m, const T *dl, const T *d, const T *du, const T *x, int batchCount,                  \
+         int batchStride),                                                                         \
+        bufferSizeInBytes,                                                                         \
+        (int m, const T *dl, const T *d, const T *du, T *x, int batchCount, int batchStride), 0,   \
+        m, 1, 0, batchCount, batchStride, NULL, dl, d, du, NULL, (void *)x)                        \
+    BANDED_ROUTINE(                                                                                \
+        P, gtsvInterleavedBatch, W, GTSV_INTERLEAVED,                                              \
+        (int algo, int m, const T *dl, const T *d, const T *du, const T *x, int batchCount),       \
+        pBufferSizeInBytes, (int algo, int m, T *dl, T *d, T *du, T *x, int batchCount), algo, m,  \
+        1, 0, batchCount, 0, NULL, dl, d, du, NULL, (void *)x)                                     \
+    BANDED_ROUTINE(P, gpsvInterleavedBatch, W, GPSV_INTERLEAVED,                                   \
+                   (int algo, int m, const T *ds, const T *dl, const T *d, const T *du,            \
+                    const T *dw, const T *x, int batchCount),                                      \
+                   pBufferSizeInBytes,                                                             \
+                   (int algo, int m, T *ds, T *dl, T *d, T *du, T *dw, T *x, int batchCount),      \
+                   algo, m, 1, 0, batchCount, 0, ds, dl, d, du, dw, (void *)x)
 
 BANDED_ROUTINES(float, S, TRNSCI__V1__DATA_TYPE__R_32F)
 BANDED_ROUTINES(double, D, TRNSCI__V1__DATA_TYPE__R_64F)

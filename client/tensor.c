@@ -13,13 +13,18 @@
 enum {
     CT_32F = 68,
     CT_64F = 70,
+    CT_32F_FAST_16F = 74,
     CT_32F_FAST_16BF = 75,
     CT_32F_FAST_TF32 = 77,
     CT_32F_BF16X3 = 1075,
     CT_64F_EMULATED = 79,
 };
 
-static const struct trntensorComputeDescriptor desc_16f = {0, "16F"};
+/* 16F: inputs rounded to binary16 with FP32 accumulation in contractions
+ * of R_32F data (trnblas's 32F_FAST_16F, as cuTENSOR's tensor cores), and
+ * cuTENSOR's 16F compute of R_16F element-wise ops, permutations and
+ * reductions (protocol 1.15; docs/numerics.md). */
+static const struct trntensorComputeDescriptor desc_16f = {CT_32F_FAST_16F, "16F"};
 static const struct trntensorComputeDescriptor desc_3xtf32 = {0, "3XTF32"};
 static const struct trntensorComputeDescriptor desc_32f = {CT_32F, "32F"};
 static const struct trntensorComputeDescriptor desc_64f = {CT_64F, "64F"};

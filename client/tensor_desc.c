@@ -5,13 +5,16 @@
  * made in the daemon's plan cache (PlanCreate with a TensorContractionSpec),
  * which checks the modes and extents and shares the plan with every
  * session that asks for the same contraction. The other operations are
- * checked by the daemon when they are executed.
+ * checked by the daemon when they are executed; a trinary contraction's
+ * mode rules are also checked when it is created (ops/tensor_trinary.c, the
+ * daemon's own function), so that the call fails where cuTENSOR's does.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/tensor_internal.h"
 #include "client/validate.h"
+#include "ops/tensor_plan.h"
 #include "trnsci/trn_fp16.h"
 
 /* Protocol minor that carries trntensor. */
@@ -23,6 +26,7 @@ int trn_tensor_wire_compute(int compute) {
     switch (compute) {
     case 68: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F;
     case 70: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
+    case 74: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F;
     case 75: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF;
     case 77: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_TF32;
     case 1075: return TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_BF16X3;
@@ -70,7 +74,7 @@ int trn_tensor_type_narrow(trnsciDataType_t t) {
 }
 
 int trn_tensor_op_narrow(const struct trntensorOperationDescriptor *op) {
-    for (int r = 0; r < 4; r++)
+    for (int r = 0; r < TRN_T_ROLES; r++)
         if (op->present[r] && trn_tensor_type_narrow(op->t[r].type))
             return 1;
     return 0;
@@ -206,8 +210,8 @@ static trntensorStatus_t finish(const struct trntensorOperationDescriptor *op,
         return trn_tensor_fail(trnsciErrorInvalidValue, "%s: descCompute is NULL", fn);
     if (trn_tensor_wire_compute(compute->compute) < 0)
         return trn_tensor_fail(trnsciErrorNotSupported,
-                               "%s: compute descriptor %s is not supported (32F, 64F, "
-                               "32F_FAST_16BF, 32F_FAST_TF32, 32F_BF16X3, 64F_EMULATED)",
+                               "%s: compute descriptor %s is not supported (32F, 64F, 16F, "
+                               "16BF, 32F_FAST_TF32, 32F_BF16X3, 64F_EMULATED)",
                                fn, compute->name);
     struct trntensorOperationDescriptor *d = malloc(sizeof(*d));
     if (!d)
@@ -260,6 +264,101 @@ trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDes
     if (opC == TRNTENSOR_OP_CONJ && trn_tensor_type_complex(descC->type))
         return trn_tensor_fail(trnsciErrorNotSupported,
                                "%s: opC CONJ on complex data is not supported (IDENTITY)", fn);
+    return finish(&op, descCompute, fn, desc);
+}
+
+/* The layout of operand `role` of op, for the host-side trinary check. */
+static void layout_of_role(const struct trntensorOperationDescriptor *op, int role,
+                           trn_tensor_layout *l) {
+    memset(l, 0, sizeof(*l));
+    l->nmodes = (int)op->t[role].nmodes;
+    for (int i = 0; i < l->nmodes; i++) {
+        l->mode[i] = op->mode[role][i];
+        l->extent[i] = op->t[role].extent[i];
+        l->stride[i] = op->t[role].stride[i];
+    }
+}
+
+/* The extents and strides the daemon's rules need (>= 1), checked on the
+ * host so that the call fails where cuTENSOR's does. */
+static int layout_sane(const struct trntensorTensorDescriptor *t) {
+    for (uint32_t i = 0; i < t->nmodes; i++)
+        if (t->extent[i] < 1 || t->stride[i] < 1)
+            return 0;
+    return 1;
+}
+
+trntensorStatus_t trntensorCreateContractionTrinary(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+    const trntensorTensorDescriptor_t descA, const int32_t modeA[], trntensorOperator_t opA,
+    const trntensorTensorDescriptor_t descB, const int32_t modeB[], trntensorOperator_t opB,
+    const trntensorTensorDescriptor_t descC, const int32_t modeC[], trntensorOperator_t opC,
+    const trntensorTensorDescriptor_t descD, const int32_t modeD[], trntensorOperator_t opD,
+    const trntensorTensorDescriptor_t descE, const int32_t modeE[],
+    const trntensorComputeDescriptor_t descCompute) {
+    static const char fn[] = "trntensorCreateContractionTrinary";
+    if (!handle)
+        return TRNTENSOR_STATUS_NOT_INITIALIZED;
+    if (!desc)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: desc is NULL", fn);
+    struct trntensorOperationDescriptor op = {.kind = TRN_TENSOR_CONTRACTION_TRINARY};
+    PUT(TRN_T_A, descA, modeA, opA, "A");
+    PUT(TRN_T_B, descB, modeB, opB, "B");
+    PUT(TRN_T_C, descC, modeC, opC, "C");
+    PUT(TRN_T_D, descD, modeD, opD, "D");
+    PUT(TRN_T_E, descE, modeE, TRNTENSOR_OP_IDENTITY, "E");
+    /* cuTENSOR's rule: D and E have one layout and the same modes. */
+    const int same = descD->nmodes == descE->nmodes &&
+                     !memcmp(descD->extent, descE->extent, descE->nmodes * sizeof(int64_t)) &&
+                     !memcmp(descD->stride, descE->stride, descE->nmodes * sizeof(int64_t)) &&
+                     !memcmp(op.mode[TRN_T_D], op.mode[TRN_T_E], descE->nmodes * sizeof(int32_t));
+    if (!same)
+        return trn_tensor_fail(trnsciErrorInvalidValue,
+                               "%s: descD/modeD must equal descE/modeE (extents, strides, modes)",
+                               fn);
+    static const char names[4] = {'A', 'B', 'C', 'D'};
+    for (int r = 0; r < 4; r++) {
+        if (op.op[r] != TRNTENSOR_OP_IDENTITY && op.op[r] != TRNTENSOR_OP_CONJ)
+            return trn_tensor_fail(trnsciErrorNotSupported, "%s: op%c must be IDENTITY or CONJ", fn,
+                                   names[r]);
+    }
+    /* D is added as it is (as the binary contraction's C). */
+    if (opD == TRNTENSOR_OP_CONJ && trn_tensor_type_complex(descD->type))
+        return trn_tensor_fail(trnsciErrorNotSupported,
+                               "%s: opD CONJ on complex data is not supported (IDENTITY)", fn);
+    for (int r = 0; r < TRN_T_ROLES; r++)
+        if (!layout_sane(&op.t[r]))
+            return trn_tensor_fail(trnsciErrorInvalidValue,
+                                   "%s: every extent and stride must be >= 1", fn);
+    /* The daemon's mode rules, here too (pure: ops/tensor_trinary.c). */
+    trn_tensor_layout l[4];
+    layout_of_role(&op, TRN_T_A, &l[0]);
+    layout_of_role(&op, TRN_T_B, &l[1]);
+    layout_of_role(&op, TRN_T_C, &l[2]);
+    layout_of_role(&op, TRN_T_E, &l[3]);
+    for (int r = 0; r < 4; r++)
+        for (int i = 0; i < l[r].nmodes; i++)
+            for (int j = 0; j < i; j++)
+                if (l[r].mode[i] == l[r].mode[j])
+                    return trn_tensor_fail(trnsciErrorInvalidValue, "%s: mode%c repeats mode %d",
+                                           fn, "ABCE"[r], (int)l[r].mode[i]);
+    trn_tensor_trinary_plan *p = malloc(sizeof(*p));
+    if (!p)
+        return trn_tensor_fail(trnsciErrorMemoryAllocation, "%s: out of memory", fn);
+    const int conj[3] = {0, 0, 0};
+    char err[256];
+    const trn_dtype t = descE->type == TRNSCI_R_64F    ? TRN_DTYPE_R64F
+                        : descE->type == TRNSCI_C_32F  ? TRN_DTYPE_C32F
+                        : descE->type == TRNSCI_C_64F  ? TRN_DTYPE_C64F
+                        : descE->type == TRNSCI_R_16F  ? TRN_DTYPE_R16F
+                        : descE->type == TRNSCI_R_16BF ? TRN_DTYPE_R16BF
+                                                       : TRN_DTYPE_R32F;
+    const int rc = trn_tensor_trinary_make(t, TRN_COMPUTE_DEFAULT, &l[0], &l[1], &l[2], &l[3], conj,
+                                           p, err, sizeof(err));
+    free(p);
+    if (rc != 0)
+        return trn_tensor_fail(rc == -2 ? trnsciErrorNotSupported : trnsciErrorInvalidValue,
+                               "%s: %s", fn, err);
     return finish(&op, descCompute, fn, desc);
 }
 
@@ -370,7 +469,7 @@ static void op_counts(const struct trntensorOperationDescriptor *op, double *flo
     double volume = 1.0, moved = 0.0;
     int32_t seen[4 * TRNTENSOR_MAX_MODES];
     int nseen = 0;
-    for (int r = 0; r < 4; r++) {
+    for (int r = 0; r < TRN_T_ROLES; r++) {
         if (!op->present[r])
             continue;
         double elems = 1.0;
@@ -386,7 +485,11 @@ static void op_counts(const struct trntensorOperationDescriptor *op, double *flo
         }
         moved += elems * (double)trn_tensor_type_size(op->t[r].type);
     }
-    *flops = op->kind == TRN_TENSOR_CONTRACTION ? 2.0 * volume : volume;
+    /* A trinary contraction: the direct loop's 3 flops per term (the
+     * daemon's pairwise order usually needs far fewer). */
+    *flops = op->kind == TRN_TENSOR_CONTRACTION           ? 2.0 * volume
+             : op->kind == TRN_TENSOR_CONTRACTION_TRINARY ? 3.0 * volume
+                                                          : volume;
     *bytes = moved;
 }
 

@@ -1,9 +1,10 @@
 /*
  * tensor_exec.c — trntensor's execute calls: trntensorContract,
- * trntensorElementwiseTrinaryExecute / BinaryExecute, trntensorPermute and
- * trntensorReduce. Each reads its host scalars, resolves the device
- * pointers, encodes the op (TensorContractOp with the plan's daemon handle,
- * or TensorElementwiseOp / TensorReductionOp carrying the descriptors) and
+ * trntensorContractTrinary, trntensorElementwiseTrinaryExecute /
+ * BinaryExecute, trntensorPermute and trntensorReduce. Each reads its host
+ * scalars, resolves the device pointers, encodes the op (TensorContractOp
+ * with the plan's daemon handle, or TensorContractTrinaryOp /
+ * TensorElementwiseOp / TensorReductionOp carrying the descriptors) and
  * queues it on the stream; the daemon checks the rest
  * (daemon/validate_tensor.c).
  */
@@ -18,6 +19,9 @@
 #define CONVERT_MINOR 6u
 /* Protocol minor from which the daemon pads a permutation's output. */
 #define PAD_MINOR 14u
+/* Protocol minor from which the daemon runs trinary contractions and the
+ * 16F / 16BF compute descriptors on 16-bit data. */
+#define TRINARY_MINOR 15u
 
 /* A host scalar of the operation's scalar type (trn_tensor_scalar_type). */
 static void scalar_of(const struct trntensorOperationDescriptor *op, const void *p,
@@ -65,6 +69,14 @@ static trntensorStatus_t begin(const trntensorHandle_t handle, const trntensorPl
         e = trn_client_need_minor(c, PAD_MINOR, "trntensorPermute with padding");
     if (e == trnsciSuccess && trn_tensor_op_narrow(&plan->op))
         e = trn_client_need_minor(c, PAD_MINOR, "trntensor on TRNSCI_R_16F / TRNSCI_R_16BF data");
+    /* trnblasComputeType_t 74 / 75: the 16F / 16BF descriptors */
+    if (e == trnsciSuccess && trn_tensor_op_narrow(&plan->op) &&
+        (plan->op.compute == 74 || plan->op.compute == 75))
+        e = trn_client_need_minor(c, TRINARY_MINOR,
+                                  "compute descriptor 16F / 16BF on TRNSCI_R_16F / TRNSCI_R_16BF "
+                                  "data");
+    if (e == trnsciSuccess && plan->op.kind == TRN_TENSOR_CONTRACTION_TRINARY)
+        e = trn_client_need_minor(c, TRINARY_MINOR, fn);
     if (e != trnsciSuccess)
         return trn_tensor_status(e);
     *out = c;
@@ -267,5 +279,62 @@ trntensorStatus_t trntensorReduce(const trntensorHandle_t handle, const trntenso
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_REDUCTION;
     op.tensor_reduction = &w;
+    return submit(c, stream, &op);
+}
+
+trntensorStatus_t trntensorContractTrinary(const trntensorHandle_t handle,
+                                           const trntensorPlan_t plan, const void *alpha,
+                                           const void *A, const void *B, const void *C,
+                                           const void *beta, const void *D, void *E,
+                                           void *workspace, uint64_t workspaceSize,
+                                           trnsciStream_t stream) {
+    static const char fn[] = "trntensorContractTrinary";
+    (void)workspace;
+    (void)workspaceSize;
+    trn_client *c = NULL;
+    trntensorStatus_t st = begin(handle, plan, TRN_TENSOR_CONTRACTION_TRINARY, 0, fn, &c);
+    if (st != TRNTENSOR_STATUS_SUCCESS)
+        return st;
+    if (!alpha || !beta)
+        return trn_tensor_fail(trnsciErrorInvalidValue, "%s: alpha or beta is NULL", fn);
+    const struct trntensorOperationDescriptor *o = &plan->op;
+    Trnsci__V1__TensorContractTrinaryOp w = TRNSCI__V1__TENSOR_CONTRACT_TRINARY_OP__INIT;
+    Trnsci__V1__TensorDescriptor da, db, dc, dd, de;
+    Trnsci__V1__Scalar sa, sb;
+    Trnsci__V1__BufferRef ra = TRNSCI__V1__BUFFER_REF__INIT, rb = ra, rc = ra, rd = ra, re = ra;
+    trn_tensor_wire_desc(o, TRN_T_A, &da);
+    trn_tensor_wire_desc(o, TRN_T_B, &db);
+    trn_tensor_wire_desc(o, TRN_T_C, &dc);
+    trn_tensor_wire_desc(o, TRN_T_D, &dd);
+    trn_tensor_wire_desc(o, TRN_T_E, &de);
+    scalar_of(o, alpha, &sa);
+    scalar_of(o, beta, &sb);
+    trnsciError_t e = trn_client_resolve_named(c, A, fn, "A", NULL, &ra);
+    if (e == trnsciSuccess)
+        e = trn_client_resolve_named(c, B, fn, "B", NULL, &rb);
+    if (e == trnsciSuccess)
+        e = trn_client_resolve_named(c, C, fn, "C", NULL, &rc);
+    if (e == trnsciSuccess && nonzero(&sb))
+        e = trn_client_resolve_named(c, D, fn, "D", NULL, &rd);
+    if (e == trnsciSuccess)
+        e = trn_client_resolve_named(c, E, fn, "E", NULL, &re);
+    if (e != trnsciSuccess)
+        return trn_tensor_status(e);
+    w.a = &da;
+    w.b = &db;
+    w.c = &dc;
+    w.d = &dd;
+    w.e = &de;
+    w.compute = (Trnsci__V1__ComputeType)trn_tensor_wire_compute(o->compute);
+    w.alpha = &sa;
+    w.beta = &sb;
+    w.a_data = &ra;
+    w.b_data = &rb;
+    w.c_data = &rc;
+    w.d_data = &rd;
+    w.e_data = &re;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_TENSOR_CONTRACT_TRINARY;
+    op.tensor_contract_trinary = &w;
     return submit(c, stream, &op);
 }

@@ -45,18 +45,19 @@ typedef enum trn_tensor_kind {
     TRN_TENSOR_BINARY = 3,
     TRN_TENSOR_PERMUTATION = 4,
     TRN_TENSOR_REDUCTION = 5,
+    TRN_TENSOR_CONTRACTION_TRINARY = 6, /* E = alpha A B C + beta D */
 } trn_tensor_kind;
 
 /* Operands by role; an operation uses some of them (a permutation's output
- * is D). */
-enum { TRN_T_A = 0, TRN_T_B = 1, TRN_T_C = 2, TRN_T_D = 3 };
+ * is D; E is a trinary contraction's output, D its addend). */
+enum { TRN_T_A = 0, TRN_T_B = 1, TRN_T_C = 2, TRN_T_D = 3, TRN_T_E = 4, TRN_T_ROLES = 5 };
 
 struct trntensorOperationDescriptor {
     trn_tensor_kind kind;
-    int present[4];
-    struct trntensorTensorDescriptor t[4]; /* copies */
-    int32_t mode[4][TRNTENSOR_MAX_MODES];
-    trntensorOperator_t op[4];
+    int present[TRN_T_ROLES];
+    struct trntensorTensorDescriptor t[TRN_T_ROLES]; /* copies */
+    int32_t mode[TRN_T_ROLES][TRNTENSOR_MAX_MODES];
+    trntensorOperator_t op[TRN_T_ROLES];
     trntensorOperator_t op_ab, op_abc, op_reduce;
     int compute; /* trnblasComputeType_t value */
     int32_t tag;

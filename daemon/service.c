@@ -501,6 +501,7 @@ static void op_free(trn_service_op *op) {
     trn_op_refs_release(&op->refs);
     if (op->graph)
         trn_service_graph_put(op->graph);
+    trn_service_tile_free(op);
     trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
@@ -606,13 +607,15 @@ static int on_neuroncore(const struct trn_plan_entry *plan) {
 
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
-    if (op->metrics && sop->steps) {
+    /* A graph's sequence counts each node; a tiled op is one op. */
+    const int nodes = sop->steps && !op->tiles;
+    if (op->metrics && nodes) {
         for (int k = 0; sop->t_start && k <= sop->stage; k++)
             trn_metrics_placed(op->metrics, on_neuroncore(sop->steps[k].plan));
     } else if (op->metrics) {
         trn_metrics_placed(op->metrics, on_neuroncore(sop->plan));
     }
-    if (op->metrics && sop->steps) {
+    if (op->metrics && nodes) {
         /* A graph's sequence: each step that ran counts as an op of its
          * kind, sharing the sequence's times. */
         const int ran = sop->t_start ? sop->stage + 1 : 0;
@@ -736,6 +739,12 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
     op->sop.defer_wake = defer_wake;
     op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
     op->sop.plan_part = op->refs.plan_part;
+    if (trn_service_tile_op(op) != 0) {
+        trn_op_refs_release(&op->refs);
+        trn_service_op_discard(op);
+        snprintf(err, errlen, "daemon out of memory queueing an op");
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
     return trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 

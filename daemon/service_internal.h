@@ -50,7 +50,17 @@ typedef struct trn_service_op {
      * 1 + its node's index. */
     struct trn_graph_body *graph;
     uint32_t graph_exec, graph_node;
+    /* A tiled factorisation's steps (service_tile.c), or NULL. */
+    struct trn_service_tiles *tiles;
 } trn_service_op;
+
+/* Tiled factorisations (service_tile.c): makes a validated op whose shape
+ * is tiled (ops/solver_tile.h) a sequence of its steps. Returns 0 (also
+ * when it is not tiled), or -1 out of memory. tile_free frees the steps
+ * (NULL: none). */
+typedef struct trn_service_tiles trn_service_tiles;
+int trn_service_tile_op(trn_service_op *op);
+void trn_service_tile_free(trn_service_op *op);
 
 /* A zeroed op from the service's pool (block_pool.h), or NULL when out of
  * memory. */

@@ -76,7 +76,20 @@ typedef enum trn_rand_gen {
     TRN_RAND_XORWOW = 5,
     TRN_RAND_MRG32K3A = 6,
     TRN_RAND_MT19937 = 7, /* in blocks of 2^16 words, see rand_seq.h */
+    /* cuRAND's host-API MTGP32 word order (mtgp_states interleaved states,
+     * rand_seq.h); reached by stepping, so offset + words is limited to
+     * TRN_RAND_MTGP_MAX_WORDS. */
+    TRN_RAND_MTGP32 = 8,
 } trn_rand_gen;
+
+/* The end of an MTGP32 stream in words: a shard reaches its first word by
+ * stepping every state (a few ns per word), so this bounds an op's start-up
+ * to some tens of seconds. */
+#define TRN_RAND_MTGP_MAX_WORDS (UINT64_C(1) << 32)
+/* MTGP32 layouts: states interleaved for cuRAND's default and best
+ * orderings, and for its legacy ordering. */
+#define TRN_RAND_MTGP_STATES_DEFAULT 192u
+#define TRN_RAND_MTGP_STATES_LEGACY 64u
 
 /* A Sobol generator (dimension-major points, no seed). */
 static inline int trn_rand_gen_is_quasi(trn_rand_gen g) {
@@ -103,6 +116,7 @@ typedef struct trn_rand_desc {
     double beta_a, beta_b; /* beta: finite, > 0 */
     double lower, upper;   /* truncated normal: not NaN, lower < upper */
     uint32_t lhs_dims;     /* Latin hypercube: >= 1, n % lhs_dims == 0 */
+    uint32_t mtgp_states;  /* MTGP32: 192 (cuRAND's default order) or 64 (legacy) */
     void *dst;             /* n elements of the distribution's type */
     size_t n;
 } trn_rand_desc;

@@ -7,12 +7,20 @@
 const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     const int cx = type == TRN_DTYPE_C32F || type == TRN_DTYPE_C64F;
     switch (fn) {
-    case TRN_SOLVER_POTRF: return "potrf";
+    case TRN_SOLVER_POTRF:
+    case TRN_SOLVER_TILE_DIAG: /* a tiled potrf's steps (ops/solver_tile.h) */
+    case TRN_SOLVER_TILE_PANEL:
+    case TRN_SOLVER_TILE_UPDATE: return "potrf";
     case TRN_SOLVER_POTRS: return "potrs";
     case TRN_SOLVER_POTRI: return "potri";
-    case TRN_SOLVER_GETRF: return "getrf";
+    case TRN_SOLVER_GETRF:
+    case TRN_SOLVER_TILE_LU_PANEL: /* a tiled getrf's steps */
+    case TRN_SOLVER_TILE_LU_ROW:
+    case TRN_SOLVER_TILE_LU_UPDATE: return "getrf";
     case TRN_SOLVER_GETRS: return "getrs";
-    case TRN_SOLVER_GEQRF: return "geqrf";
+    case TRN_SOLVER_GEQRF:
+    case TRN_SOLVER_TILE_QR_PANEL: /* a tiled geqrf's steps */
+    case TRN_SOLVER_TILE_QR_UPDATE: return "geqrf";
     case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";
     case TRN_SOLVER_ORMQR: return cx ? "unmqr" : "ormqr";
     case TRN_SOLVER_SYTRF: return "sytrf";
@@ -23,6 +31,8 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_SYTRD: return cx ? "hetrd" : "sytrd";
     case TRN_SOLVER_ORGTR: return cx ? "ungtr" : "orgtr";
     case TRN_SOLVER_ORMTR: return cx ? "unmtr" : "ormtr";
+    case TRN_SOLVER_GEBRD: return "gebrd";
+    case TRN_SOLVER_ORGBR: return cx ? "ungbr" : "orgbr";
     case TRN_SOLVER_POTRF_BATCHED: return "potrfBatched";
     case TRN_SOLVER_POTRS_BATCHED: return "potrsBatched";
     case TRN_SOLVER_SYEVD: return cx ? "heevd" : "syevd";
@@ -30,10 +40,15 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_SYEVJ: return cx ? "heevj" : "syevj";
     case TRN_SOLVER_GESVD: return "gesvd";
     case TRN_SOLVER_GESVDJ: return "gesvdj";
+    case TRN_SOLVER_GEEV: return "Xgeev";
+    case TRN_SOLVER_SYGVDX: return cx ? "hegvdx" : "sygvdx";
+    case TRN_SOLVER_SYGVJ: return cx ? "hegvj" : "sygvj";
+    case TRN_SOLVER_GESVDA_STRIDED_BATCHED: return "gesvdaStridedBatched";
     case TRN_SOLVER_INV_SQRT_SPD: return "invSqrtSpd";
     case TRN_SOLVER_SOLVE_SPD_IR: return "solveSpd";
     case TRN_SOLVER_GMRES_IR: return "gmresIr";
     case TRN_SOLVER_IRS_GESV: return "IRSXgesv";
+    case TRN_SOLVER_IRS_GELS: return "IRSXgels";
     case TRN_SOLVER_CG: return "cg";
     case TRN_SOLVER_GMRES: return "gmres";
     case TRN_SOLVER_BICGSTAB: return "bicgstab";

@@ -27,6 +27,8 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYTRD = 14, /* hetrd for complex types */
     TRN_SOLVER_ORGTR = 15, /* ungtr */
     TRN_SOLVER_ORMTR = 18, /* unmtr */
+    TRN_SOLVER_GEBRD = 19,
+    TRN_SOLVER_ORGBR = 20, /* ungbr */
     TRN_SOLVER_POTRF_BATCHED = 16,
     TRN_SOLVER_POTRS_BATCHED = 17,
     TRN_SOLVER_SYEVD = 32, /* heevd */
@@ -34,20 +36,40 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYEVJ = 34, /* heevj */
     TRN_SOLVER_GESVD = 35,
     TRN_SOLVER_GESVDJ = 36,
+    TRN_SOLVER_GEEV = 37, /* cuSOLVER's Xgeev */
+    TRN_SOLVER_SYGVDX = 38, /* hegvdx */
+    TRN_SOLVER_SYGVJ = 39,  /* hegvj */
+    TRN_SOLVER_GESVDA_STRIDED_BATCHED = 40,
     TRN_SOLVER_INV_SQRT_SPD = 48,
     TRN_SOLVER_SOLVE_SPD_IR = 49,
     TRN_SOLVER_GMRES_IR = 50,
     TRN_SOLVER_IRS_GESV = 51, /* cuSOLVER's <t1><t2>gesv and IRSXgesv */
+    TRN_SOLVER_IRS_GELS = 52, /* cuSOLVER's <t1><t2>gels and IRSXgels */
     TRN_SOLVER_CG = 64,
     TRN_SOLVER_GMRES = 65,
     TRN_SOLVER_BICGSTAB = 66,
     TRN_SOLVER_CSRLSVQR = 67,   /* cusolverSp csrlsvqr: a direct solve, SolverKrylovOp */
     TRN_SOLVER_CSRLSVCHOL = 68, /* cusolverSp csrlsvchol */
+    /* The steps of a tiled factorisation (ops/solver_tile.h): the daemon
+     * makes them of a validated op; no wire value names them. */
+    TRN_SOLVER_TILE_DIAG = 200,
+    TRN_SOLVER_TILE_PANEL = 201,
+    TRN_SOLVER_TILE_UPDATE = 202,
+    TRN_SOLVER_TILE_LU_PANEL = 203,
+    TRN_SOLVER_TILE_LU_ROW = 204,
+    TRN_SOLVER_TILE_LU_UPDATE = 205,
+    TRN_SOLVER_TILE_QR_PANEL = 206,
+    TRN_SOLVER_TILE_QR_UPDATE = 207,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an
  * n x n double is 512 MiB at 8192). */
 #define TRN_CSRLSV_MAX_N 8192
+
+/* cusolverEigRange_t's values (sygvdx). */
+#define TRN_EIG_RANGE_ALL 1001
+#define TRN_EIG_RANGE_I 1002
+#define TRN_EIG_RANGE_V 1003
 
 /* The 16-byte record the iterative routines write into device memory
  * (trnsolverIterResult_t in the public API). */
@@ -82,7 +104,10 @@ typedef struct trn_solver_dense_desc {
     void *tau;     /* geqrf, orgqr, ormqr */
     int32_t *info; /* never NULL but for laswp */
     int k2, incx;  /* laswp: rows k (k1) .. k2, 1-based; ipiv's stride */
-    void *d, *e;   /* sytrd: n and n - 1 reals */
+    void *d, *e;   /* sytrd: n and n - 1 reals; gebrd: n and n - 1 reals */
+    void *taup;    /* gebrd: n (tau holds tauq, n) */
+    int tile_nb;   /* TRN_SOLVER_TILE_*: the tile size (ops/solver_tile.h) */
+    int tile_k;    /* TRN_SOLVER_TILE_*: the step's block column */
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The
@@ -124,6 +149,23 @@ typedef struct trn_solver_eigen_desc {
     double tol;              /* syevj, gesvdj: > 0 */
     int max_sweeps;          /* syevj, gesvdj: > 0 */
     trn_solver_stats *stats; /* may be NULL */
+    int w_split;             /* geev, real A: w is wr (n reals) then wi (n reals) */
+    /* sygvdx: the selection (range 1001 all, 1002 by index il .. iu,
+     * 1-based, 1003 by value in (vl, vu]) and where its count goes (may be
+     * NULL). */
+    int range;
+    double vl, vu;
+    int il, iu;
+    int32_t *meig;
+    /* gesvda: batch matrices m x n (m >= n) at a + i stride_a elements,
+     * their rank singular values at w + i stride_s, U (m x rank) and V
+     * (n x rank) at their strides (NULL without vectors), info[batch], and
+     * residuals[batch] (may be NULL). Strides are validated to keep the
+     * matrices' written parts disjoint. */
+    int rank;
+    int64_t stride_a, stride_s, stride_u, stride_v;
+    int batch;
+    double *residuals;
 } trn_solver_eigen_desc;
 
 /* The precision an IRS_GESV factorises in (cusolverPrecType_t's real
@@ -160,14 +202,15 @@ typedef struct trn_solver_refine_desc {
     int max_iters;           /* > 0 */
     int restart;             /* GMRES_IR: > 0 */
     trn_solver_stats *stats; /* may be NULL */
-    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR, IRS_GESV */
+    int32_t *info;           /* SOLVE_SPD_IR, GMRES_IR, IRS_GESV, IRS_GELS */
+    int m;                   /* IRS_GELS: the rows of A and B (>= n); IRS_GESV: n; else 0 */
     /* IRS_GESV: type is the main precision (any of the four); the LU is
      * computed in FP32 arithmetic on A rounded to `lowest` (or in the main
      * precision when lowest is the main precision). */
     trn_irs_prec lowest;
     trn_irs_refine refine;
     int fallback;    /* solve in the main precision when refinement fails */
-    int32_t *ipiv;   /* n pivots, may be NULL */
+    int32_t *ipiv;   /* IRS_GESV: n pivots, may be NULL; IRS_GELS: NULL */
     double *history; /* 2 x (max_iters + 1) doubles, may be NULL */
 } trn_solver_refine_desc;
 
@@ -200,7 +243,7 @@ typedef enum trn_precond_kind {
  * the singularity threshold, >= 0; stats.iterations the singularity). */
 typedef struct trn_solver_krylov_desc {
     trn_solver_fn fn;
-    trn_dtype type; /* R32F or R64F */
+    trn_dtype type; /* R32F or R64F; CSRLSVQR / CSRLSVCHOL also C32F, C64F */
     trn_linop op;
     const void *b;
     void *x;

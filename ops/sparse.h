@@ -223,8 +223,9 @@ typedef struct trn_banded_desc {
     void *ds, *dl, *d, *du, *dw, *x; /* NULL when empty (ds, dw: unless penta) */
 } trn_banded_desc;
 
-/* C = alpha A + beta B for CSR A, B, C (m x n, one real type); C's
- * pattern is the union of A's and B's. fill = 0 (Xcsrgeam2Nnz): one
+/* C = alpha A + beta B for CSR A, B, C (m x n, one type: real, or complex
+ * since 1.15, when alpha_im and beta_im are the scalars' imaginary parts);
+ * C's pattern is the union of A's and B's. fill = 0 (Xcsrgeam2Nnz): one
  * shard writes C's m + 1 offsets (c.offsets only is resolved); fill = 1
  * (csrgeam2): rows split by C's offsets (client memory: each is checked
  * against the union), C's indices sorted in each row. alpha = 0 (beta =
@@ -232,6 +233,7 @@ typedef struct trn_banded_desc {
 typedef struct trn_spgeam_desc {
     int fill;
     double alpha, beta;
+    double alpha_im, beta_im; /* complex types; 0 for real ones */
     trn_sp_mat a, b, c;
 } trn_spgeam_desc;
 

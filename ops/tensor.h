@@ -46,6 +46,18 @@ typedef struct trn_tensor_contract_desc {
     void *d;
 } trn_tensor_contract_desc;
 
+/* E = alpha A B C + beta D (cutensorContractTrinary) through the plan the
+ * validator made (ops/tensor_plan.h's trn_tensor_trinary_plan, in the op's
+ * owned memory). d is NULL when beta = 0, and may equal e. */
+typedef struct trn_tensor_trinary_desc {
+    const void *plan; /* the trn_tensor_trinary_plan */
+    trn_dtype type;
+    double flops; /* both pairwise steps */
+    trn_scalar alpha, beta;
+    const void *a, *b, *c, *d;
+    void *e;
+} trn_tensor_trinary_desc;
+
 /* Element-wise ops, permutations and reductions over D's modes, resolved by
  * the validator: mode i of D has extent[i]; stride_x[i] is input x's stride
  * for that mode (0 when x lacks it: broadcast); reduced modes (reductions
@@ -140,6 +152,8 @@ typedef struct trn_mp2_energy_desc {
       "tensor_elementwise", "tensor elementwise", "tensor", CORE)                                  \
     X(TENSOR_REDUCTION, 98, TENSOR_REDUCTION, tensor_reduction, tensor_ew, "tensor_reduction",     \
       "tensor reduction", "tensor", CORE)                                                          \
+    X(TENSOR_CONTRACT_TRINARY, 99, TENSOR_CONTRACT_TRINARY, tensor_contract_trinary,               \
+      tensor_trinary, "tensor_contract_trinary", "tensor contract trinary", "tensor", CORE)        \
     X(AO_TO_MO, 104, AO_TO_MO, ao_to_mo, ao_to_mo, "ao_to_mo", "aoToMo", "tensor", CORE)           \
     X(MP2_ENERGY, 105, MP2_ENERGY, mp2_energy, mp2_energy, "mp2_energy", "mp2Energy", "tensor",    \
       CORE)
@@ -149,6 +163,7 @@ typedef struct trn_mp2_energy_desc {
 #define TRN_TENSOR_DESCS(X)                                                                        \
     X(trn_tensor_contract_desc, tensor_contract)                                                   \
     X(trn_tensor_ew_desc, tensor_ew)                                                               \
+    X(trn_tensor_trinary_desc, tensor_trinary)                                                     \
     X(trn_ao_to_mo_desc, ao_to_mo)                                                                 \
     X(trn_mp2_energy_desc, mp2_energy)
 

@@ -92,4 +92,37 @@ uint64_t trn_tensor_span(const trn_tensor_layout *l);
 /* 0 when no two elements of l share an address. */
 int trn_tensor_overlaps(const trn_tensor_layout *l);
 
+/* A trinary contraction E = alpha A B C + beta D (D has E's layout) as two
+ * binary ones: first the pair X, Y of A, B, C into the intermediate T
+ * (scratch, packed), then T with the third operand Z into E. T keeps the
+ * modes of X and Y that Z or E has (E's first, in E's order, then Z's).
+ * Of the three pairings the plan takes the one whose two contractions
+ * cost the fewest flops (2 x the product of the extents of the modes each
+ * touches); ties go to (A B) C, then (A C) B, then (B C) A. The order
+ * depends only on the extents, so every process and core count makes the
+ * same plan. For 16-bit data both steps are planned as R_32F (the kernel
+ * widens the operands exactly and rounds E once). */
+typedef struct trn_tensor_trinary_plan {
+    uint32_t magic;               /* TRN_TENSOR_TRINARY_MAGIC */
+    trn_dtype type;               /* of the data: R32F, R64F, C32F, C64F, R16F or R16BF */
+    int last;                     /* the operand contracted second: 0 A, 1 B, 2 C */
+    trn_tensor_layout a, b, c, e; /* as given (labels canonical to the plan) */
+    trn_tensor_layout t;          /* the intermediate, packed */
+    uint64_t t_elements;
+    double flops; /* both steps: 2 (or 8, complex) per multiply-add */
+    trn_tensor_plan first, second;
+} trn_tensor_trinary_plan;
+#define TRN_TENSOR_TRINARY_MAGIC 0x544e3350u
+
+/* Checks a trinary contraction (every mode of E in A, B or C; every mode
+ * of A, B, C in at least two of A, B, C, E unless of extent 1; a label's
+ * extents equal wherever it appears; E's elements distinct) and makes its
+ * plan. conj[i]: operand i (A, B, C) conjugated (complex only). Returns 0,
+ * or -1 (invalid argument) / -2 (beyond what the backend does) with err
+ * naming the rule. */
+int trn_tensor_trinary_make(trn_dtype type, trn_compute compute, const trn_tensor_layout *a,
+                            const trn_tensor_layout *b, const trn_tensor_layout *c,
+                            const trn_tensor_layout *e, const int conj[3],
+                            trn_tensor_trinary_plan *p, char *err, size_t errlen);
+
 #endif

@@ -38,6 +38,18 @@
  * steps. This is neither cuRAND's seeding nor its output order, which cuRAND
  * does not document (docs/numerics.md, "MT19937").
  *
+ * TRNRAND_RNG_PSEUDO_MTGP32 is Saito and Matsumoto's MTGP32 with cuRAND's
+ * parameter sets (mtgp32dc 11213) in cuRAND's host-API word order: state b
+ * uses parameter set b and the seed lo32(s ^ (s >> 32)) + b + 1, and raw
+ * word j is output 256 (j / 256B) + j % 256 of state (j / 256) % B, with
+ * B = 192 states (orderings PSEUDO_DEFAULT, PSEUDO_BEST) or 64
+ * (PSEUDO_LEGACY); PSEUDO_SEEDED and PSEUDO_DYNAMIC are refused, as in
+ * cuRAND. trnrandGenerate and trnrandGenerateUniform give cuRAND's bits;
+ * the other distributions read the words as Philox's do. Each core steps
+ * the states to its first word, so the stream ends at word 2^32
+ * (TRNRAND_STATUS_OUT_OF_RANGE past it); a device generator needs a
+ * protocol 1.15 daemon (docs/numerics.md, "MTGP32").
+ *
  * The quasi-random algorithms are Sobol32, scrambled Sobol32, Sobol64 and
  * scrambled Sobol64 with Joe & Kuo's direction numbers, up to 21201
  * dimensions (docs/numerics.md,
@@ -52,7 +64,7 @@
  * over cores either.
  *
  * trnsci extensions (not in cuRAND; Philox generators only except
- * exponential, which XORWOW, MRG32K3A and MT19937 also make; otherwise
+ * exponential, which XORWOW, MRG32K3A, MT19937 and MTGP32 also make; otherwise
  * TRNRAND_STATUS_TYPE_ERROR): exponential, gamma, beta and
  * truncated normal results and Latin hypercube designs, declared at the end
  * of this header. Gamma, beta and truncated normal are rejection or
@@ -106,16 +118,15 @@ typedef enum trnrandStatus {
 
 /* Values are those of curandRngType_t. The available generators are
  * Philox (TRNRAND_RNG_PSEUDO_DEFAULT selects it; cuRAND's default is XORWOW),
- * XORWOW, MRG32K3A, MT19937, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT, as in
- * cuRAND), SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. MTGP32 is
- * TRNRAND_STATUS_TYPE_ERROR for now. */
+ * XORWOW, MRG32K3A, MTGP32, MT19937, SOBOL32 (also TRNRAND_RNG_QUASI_DEFAULT,
+ * as in cuRAND), SCRAMBLED_SOBOL32, SOBOL64 and SCRAMBLED_SOBOL64. */
 typedef enum trnrandRngType {
     TRNRAND_RNG_TEST = 0,              /* not a generator: TRNRAND_STATUS_TYPE_ERROR */
     TRNRAND_RNG_PSEUDO_DEFAULT = 100,  /* here: PHILOX4_32_10 */
     TRNRAND_RNG_PSEUDO_XORWOW = 101,   /* cuRAND's curand_init(seed, 0, 0) sequence */
     TRNRAND_RNG_PSEUDO_MRG32K3A = 121, /* cuRAND's curand_init(seed, 0, 0) sequence */
-    TRNRAND_RNG_PSEUDO_MTGP32 = 141,
-    TRNRAND_RNG_PSEUDO_MT19937 = 142, /* in blocks of 2^16 words, not cuRAND's layout */
+    TRNRAND_RNG_PSEUDO_MTGP32 = 141,   /* cuRAND's host-API words; ends at word 2^32 */
+    TRNRAND_RNG_PSEUDO_MT19937 = 142,  /* in blocks of 2^16 words, not cuRAND's layout */
     TRNRAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
     TRNRAND_RNG_QUASI_DEFAULT = 200,
     TRNRAND_RNG_QUASI_SOBOL32 = 201,
@@ -126,8 +137,10 @@ typedef enum trnrandRngType {
 
 /* Values are those of curandOrdering_t. The pseudo-random streams'
  * output does not depend on the ordering: every pseudo-random ordering gives
- * the stream defined above. Quasi-random generators take TRNRAND_ORDERING_QUASI_DEFAULT
- * only (their default). */
+ * the stream defined above, except for MTGP32, whose PSEUDO_LEGACY layout
+ * has 64 states instead of 192 and which refuses PSEUDO_SEEDED and
+ * PSEUDO_DYNAMIC (TRNRAND_STATUS_OUT_OF_RANGE), as cuRAND does. Quasi-random generators take
+ * TRNRAND_ORDERING_QUASI_DEFAULT only (their default). */
 typedef enum trnrandOrdering {
     TRNRAND_ORDERING_PSEUDO_BEST = 100,
     TRNRAND_ORDERING_PSEUDO_DEFAULT = 101,
@@ -173,6 +186,7 @@ typedef unsigned long long trnrandDirectionVectors64_t[64];
  * TRNRAND_RNG_PSEUDO_XORWOW the XORWOW generator;
  * TRNRAND_RNG_PSEUDO_MRG32K3A the MRG32k3a generator;
  * TRNRAND_RNG_PSEUDO_MT19937 the MT19937 generator;
+ * TRNRAND_RNG_PSEUDO_MTGP32 the MTGP32 generator;
  * TRNRAND_RNG_QUASI_DEFAULT and TRNRAND_RNG_QUASI_SOBOL32 the Sobol32
  * generator; TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL32 the scrambled one;
  * TRNRAND_RNG_QUASI_SOBOL64 and TRNRAND_RNG_QUASI_SCRAMBLED_SOBOL64 the
@@ -212,7 +226,9 @@ trnrandStatus_t trnrandSetPseudoRandomGeneratorSeed(trnrandGenerator_t generator
  * generation call starts at (quasi-random: the point of each dimension).
  * Every value is valid; a generation call whose end (offset + words it
  * consumes) would not be below 2^64 gives TRNRAND_STATUS_OUT_OF_RANGE, as
- * does a quasi-random call whose offset + n/dimensions exceeds 2^32. */
+ * does a quasi-random call whose offset + n/dimensions exceeds 2^32 and an
+ * MTGP32 call whose offset + words exceeds 2^32 (cuRAND refuses offsets
+ * for MTGP32 altogether). */
 trnrandStatus_t trnrandSetGeneratorOffset(trnrandGenerator_t generator, unsigned long long offset);
 
 /* Sets the number of dimensions of a quasi-random generator, 1 ..
@@ -225,8 +241,10 @@ trnrandStatus_t trnrandSetQuasiRandomGeneratorDimensions(trnrandGenerator_t gene
 /* Sets the ordering. For a pseudo-random generator the pseudo-random
  * orderings (BEST, DEFAULT, SEEDED, LEGACY, DYNAMIC) are accepted and change
  * nothing: the output is the stream defined above whatever the ordering; for
- * a quasi-random generator TRNRAND_ORDERING_QUASI_DEFAULT is. Any other
- * value gives TRNRAND_STATUS_OUT_OF_RANGE. */
+ * a quasi-random generator TRNRAND_ORDERING_QUASI_DEFAULT is. MTGP32, as in
+ * cuRAND, takes BEST and DEFAULT (192 states) and LEGACY (64 states), which
+ * change its words, and refuses SEEDED and DYNAMIC. Any other value gives
+ * TRNRAND_STATUS_OUT_OF_RANGE. */
 trnrandStatus_t trnrandSetGeneratorOrdering(trnrandGenerator_t generator, trnrandOrdering_t order);
 
 /* The generation calls. Each writes num (or n) results to outputPtr, a
@@ -288,15 +306,13 @@ trnrandStatus_t trnrandGenerateLongLong(trnrandGenerator_t generator, unsigned l
 
 /* ---- trnsci extensions (not in cuRAND) ---------------------------------------
  *
- * Philox generators only (exponential: also XORWOW, MRG32K3A, MT19937): another generator gives
- * TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives
- * TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND reports a bad Poisson lambda) with
- * a message naming it. Output pointers follow the rules of the calls above.
- * docs/numerics.md, "Extensions", defines every result bit for bit; the
- * float variants compute in double and round once. The offset advances by
- * the words a call reserves: n for gamma, beta and truncated normal (one
- * sub-stream per result), n (float) or 2n (double) for exponential, and
- * 2 n_points dims + 6 dims for a Latin hypercube. */
+ * Philox generators only (exponential: also XORWOW, MRG32K3A, MT19937, MTGP32): another generator
+ * gives TRNRAND_STATUS_TYPE_ERROR. A bad parameter gives TRNRAND_STATUS_OUT_OF_RANGE (as cuRAND
+ * reports a bad Poisson lambda) with a message naming it. Output pointers follow the rules of the
+ * calls above. docs/numerics.md, "Extensions", defines every result bit for bit; the float variants
+ * compute in double and round once. The offset advances by the words a call reserves: n for gamma,
+ * beta and truncated normal (one sub-stream per result), n (float) or 2n (double) for exponential,
+ * and 2 n_points dims + 6 dims for a Latin hypercube. */
 
 /* Exponential(lambda): -log(u) / lambda, u the uniform of
  * trnrandGenerateUniform (1 word, float) or trnrandGenerateUniformDouble

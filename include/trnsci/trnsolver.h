@@ -25,7 +25,9 @@
  *  - Workspace belongs to the daemon: every typed *_bufferSize reports 0,
  *    and the Workspace / work / lwork arguments are accepted and not used
  *    (any value, NULL included, is fine). The 64-bit generic API
- *    (trnsolverDnX*) reports and uses its own sizes (see there).
+ *    (trnsolverDnX*) reports and uses its own sizes (see there), and so do
+ *    sygvdx/hegvdx and gesvdaStridedBatched, whose host outputs travel
+ *    through their work arrays.
  *  - A handle is bound to a stream (trnsolverDnSetStream); it holds no
  *    device memory and may be used from several threads; syevjInfo_t and
  *    gesvdjInfo_t objects may not be used concurrently.
@@ -713,6 +715,33 @@ trnsolverStatus_t trnsolverDnXsyevd(trnsolverDnHandle_t handle, trnsolverDnParam
                                     size_t workspaceInBytesOnDevice, void *bufferOnHost,
                                     size_t workspaceInBytesOnHost, int *info);
 
+/* Xgeev: the eigenvalues of the general n x n A and, with jobvr VECTOR,
+ * its right eigenvectors (unit 2-norm, largest component real; LAPACK's
+ * geev). jobvl must be NOVECTOR (VECTOR is NOT_SUPPORTED, as cuSOLVER's;
+ * VL is not referenced, ldvl >= 1). dataTypeA = dataTypeVL = dataTypeVR =
+ * computeType, one of R_32F, R_64F, C_32F, C_64F. dataTypeW: for complex A
+ * A's type; for real A the complex type of its precision (n complex
+ * eigenvalues) or A's type (2n reals: the real parts, then the imaginary
+ * parts). A real A's VR holds a complex pair's vectors as LAPACK does
+ * (VR(:,j) +- i VR(:,j+1)). A is overwritten. info: 0, -i for the i-th
+ * argument (not counting the handle; a non-finite A gives -6), or i > 0
+ * when the QR algorithm failed (W(i+1:n) converged, VR not written).
+ * Both workspace sizes are 0 (protocol 1.15). */
+trnsolverStatus_t trnsolverDnXgeev_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverDnParams_t params, trnsolverEigMode_t jobvl,
+    trnsolverEigMode_t jobvr, int64_t n, trnsciDataType_t dataTypeA, const void *A, int64_t lda,
+    trnsciDataType_t dataTypeW, const void *W, trnsciDataType_t dataTypeVL, const void *VL,
+    int64_t ldvl, trnsciDataType_t dataTypeVR, const void *VR, int64_t ldvr,
+    trnsciDataType_t computeType, size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+trnsolverStatus_t trnsolverDnXgeev(trnsolverDnHandle_t handle, trnsolverDnParams_t params,
+                                   trnsolverEigMode_t jobvl, trnsolverEigMode_t jobvr, int64_t n,
+                                   trnsciDataType_t dataTypeA, void *A, int64_t lda,
+                                   trnsciDataType_t dataTypeW, void *W, trnsciDataType_t dataTypeVL,
+                                   void *VL, int64_t ldvl, trnsciDataType_t dataTypeVR, void *VR,
+                                   int64_t ldvr, trnsciDataType_t computeType, void *bufferOnDevice,
+                                   size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                   size_t workspaceInBytesOnHost, int *info);
+
 /* XsyevBatched: batchSize problems of Xsyevd stored one after another
  * (A_i at A + i * lda * n elements, lda >= n; W_i at W + i * n; info[i]),
  * each solved by syevd / heevd (cuSOLVER may use another algorithm: the
@@ -1322,6 +1351,62 @@ trnsolverStatus_t trnsolverDnZunmtr(trnsolverDnHandle_t handle, trnblasSideMode_
                                     trnDoubleComplex *C, int ldc, trnDoubleComplex *work, int lwork,
                                     int *devInfo);
 
+/* <t>gebrd: Householder reduction Q^H A P = B of the m x n A (m >= n, as
+ * cuSOLVER requires; m < n is INVALID_VALUE) to real upper bidiagonal B:
+ * D (n reals) its diagonal, E (n - 1 reals) its superdiagonal; Q =
+ * H(1) ... H(n) and P = G(1) ... G(n-1) as reflectors in A and TAUQ, TAUP
+ * (n each, TAUP(n) = 0) as LAPACK stores them. <t>orgbr / <t>ungbr: A (m x
+ * n) := Q's first n columns (side LEFT: m >= n >= min(m, k), k the
+ * columns gebrd reduced) or P^H's first m rows (side RIGHT: n >= m >=
+ * min(n, k), k the rows gebrd reduced), from A and tau (TAUQ or TAUP).
+ * devInfo 0; _bufferSize reports 0 (protocol 1.15). */
+trnsolverStatus_t trnsolverDnSgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnDgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnCgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnZgebrd_bufferSize(trnsolverDnHandle_t handle, int m, int n,
+                                               int *Lwork);
+trnsolverStatus_t trnsolverDnSgebrd(trnsolverDnHandle_t handle, int m, int n, float *A, int lda,
+                                    float *D, float *E, float *TAUQ, float *TAUP, float *Work,
+                                    int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDgebrd(trnsolverDnHandle_t handle, int m, int n, double *A, int lda,
+                                    double *D, double *E, double *TAUQ, double *TAUP, double *Work,
+                                    int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnCgebrd(trnsolverDnHandle_t handle, int m, int n, trnComplex *A,
+                                    int lda, float *D, float *E, trnComplex *TAUQ, trnComplex *TAUP,
+                                    trnComplex *Work, int Lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnZgebrd(trnsolverDnHandle_t handle, int m, int n, trnDoubleComplex *A,
+                                    int lda, double *D, double *E, trnDoubleComplex *TAUQ,
+                                    trnDoubleComplex *TAUP, trnDoubleComplex *Work, int Lwork,
+                                    int *devInfo);
+trnsolverStatus_t trnsolverDnSorgbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const float *A, int lda,
+                                               const float *tau, int *lwork);
+trnsolverStatus_t trnsolverDnDorgbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const double *A, int lda,
+                                               const double *tau, int *lwork);
+trnsolverStatus_t trnsolverDnCungbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const trnComplex *A, int lda,
+                                               const trnComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnZungbr_bufferSize(trnsolverDnHandle_t handle, trnblasSideMode_t side,
+                                               int m, int n, int k, const trnDoubleComplex *A,
+                                               int lda, const trnDoubleComplex *tau, int *lwork);
+trnsolverStatus_t trnsolverDnSorgbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, float *A, int lda, const float *tau, float *work,
+                                    int lwork, int *info);
+trnsolverStatus_t trnsolverDnDorgbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, double *A, int lda, const double *tau,
+                                    double *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnCungbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, trnComplex *A, int lda, const trnComplex *tau,
+                                    trnComplex *work, int lwork, int *info);
+trnsolverStatus_t trnsolverDnZungbr(trnsolverDnHandle_t handle, trnblasSideMode_t side, int m,
+                                    int n, int k, trnDoubleComplex *A, int lda,
+                                    const trnDoubleComplex *tau, trnDoubleComplex *work, int lwork,
+                                    int *info);
+
 /* ---- mixed-precision iterative refinement solvers (cuSOLVER's IRS) --------------------
  *
  * A X = B for a general n x n A (LU with partial pivoting) in a lower
@@ -1625,7 +1710,7 @@ trnsolverStatus_t trnsolverDnIRSParamsGetMaxIters(trnsolverDnIRSParams_t params,
 trnsolverStatus_t trnsolverDnIRSParamsEnableFallback(trnsolverDnIRSParams_t params);
 trnsolverStatus_t trnsolverDnIRSParamsDisableFallback(trnsolverDnIRSParams_t params);
 
-/* The results of one IRSXgesv call: niters (as iter above), outer niters
+/* The results of one IRSXgesv or IRSXgels call: niters (as iter above), outer niters
  * (reported equal to niters for every refinement), the maxiters it ran
  * with, and, when
  * RequestResidual was called before it, the residual history: a host
@@ -1657,6 +1742,438 @@ trnsolverStatus_t trnsolverDnIRSXgesv(trnsolverDnHandle_t handle,
                                       void *dB, trnsolver_int_t lddb, void *dX,
                                       trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
                                       trnsolver_int_t *niters, trnsolver_int_t *d_info);
+
+/* ---- IRS least squares: <t1><t2>gels, IRSXgels --------------------------------------------
+ *
+ * min ||A X - B||_2 for a full-rank m x n A with m >= n (overdetermined or
+ * square; m < n is INVALID_VALUE, as in cuSOLVER), B m x nrhs, X n x nrhs
+ * (lddb >= max(1, m), lddx >= max(1, n)). A Householder QR of A rounded to
+ * the lowest format is computed in FP32 arithmetic, and X refined in the
+ * main precision on the augmented system [I A; A^H 0] [r; x] = [b; 0]
+ * (docs/numerics.md, "IRS gels") until every column satisfies
+ * ||A^H (b - A x)||_inf <= tol ||A||_1 (||A||_inf ||x||_inf + ||b||_inf),
+ * tol and maxiters as for gesv. The fallback is a QR solve in the main
+ * precision. iter / niters: as gesv's, -3 meaning that the low-precision R
+ * has a zero (or non-finite) diagonal entry. d_info: 0, or i > 0 when
+ * R(i,i) of the main-precision QR is exactly zero (A is rank-deficient; X
+ * is not written), as LAPACK's gels. A and B are only read; X may be B
+ * (B's first n rows then receive X). Workspace, params and infos as for
+ * gesv; the residual history's second column is max_j ||A^H (b_j - A
+ * x_j)||_inf. Refinement GMRES, CLASSICAL_GMRES, GMRES_GMRES and
+ * GMRES_NOPCOND run the classical refinement for gels. Protocol 1.15. */
+/* DD: the QR in FP64 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnDDgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDDgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DS: the QR in FP32. */
+trnsolverStatus_t trnsolverDnDSgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDSgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DH: the QR in binary16. */
+trnsolverStatus_t trnsolverDnDHgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDHgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DB: the QR in bfloat16. */
+trnsolverStatus_t trnsolverDnDBgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDBgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* DX: the QR in TF32. */
+trnsolverStatus_t trnsolverDnDXgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                               trnsolver_int_t ldda, double *dB,
+                                               trnsolver_int_t lddb, double *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnDXgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, double *dA,
+                                    trnsolver_int_t ldda, double *dB, trnsolver_int_t lddb,
+                                    double *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SS: the QR in FP32 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnSSgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSSgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SH: the QR in binary16. */
+trnsolverStatus_t trnsolverDnSHgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSHgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SB: the QR in bfloat16. */
+trnsolverStatus_t trnsolverDnSBgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSBgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* SX: the QR in TF32. */
+trnsolverStatus_t trnsolverDnSXgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                               trnsolver_int_t ldda, float *dB,
+                                               trnsolver_int_t lddb, float *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnSXgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, float *dA,
+                                    trnsolver_int_t ldda, float *dB, trnsolver_int_t lddb,
+                                    float *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* ZZ: the QR in complex FP64 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnZZgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZZgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZC: the QR in complex FP32. */
+trnsolverStatus_t trnsolverDnZCgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZCgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZK: the QR in complex binary16. */
+trnsolverStatus_t trnsolverDnZKgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZKgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZE: the QR in complex bfloat16. */
+trnsolverStatus_t trnsolverDnZEgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZEgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* ZY: the QR in complex TF32. */
+trnsolverStatus_t trnsolverDnZYgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnDoubleComplex *dA, trnsolver_int_t ldda,
+                                               trnDoubleComplex *dB, trnsolver_int_t lddb,
+                                               trnDoubleComplex *dX, trnsolver_int_t lddx,
+                                               void *dWorkspace, size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnZYgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnDoubleComplex *dA,
+                                    trnsolver_int_t ldda, trnDoubleComplex *dB,
+                                    trnsolver_int_t lddb, trnDoubleComplex *dX,
+                                    trnsolver_int_t lddx, void *dWorkspace, size_t lwork_bytes,
+                                    trnsolver_int_t *iter, trnsolver_int_t *d_info);
+/* CC: the QR in complex FP32 (a plain QR solve). */
+trnsolverStatus_t trnsolverDnCCgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCCgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CK: the QR in complex binary16. */
+trnsolverStatus_t trnsolverDnCKgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCKgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CE: the QR in complex bfloat16. */
+trnsolverStatus_t trnsolverDnCEgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCEgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* CY: the QR in complex TF32. */
+trnsolverStatus_t trnsolverDnCYgels_bufferSize(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                               trnsolver_int_t n, trnsolver_int_t nrhs,
+                                               trnComplex *dA, trnsolver_int_t ldda, trnComplex *dB,
+                                               trnsolver_int_t lddb, trnComplex *dX,
+                                               trnsolver_int_t lddx, void *dWorkspace,
+                                               size_t *lwork_bytes);
+trnsolverStatus_t trnsolverDnCYgels(trnsolverDnHandle_t handle, trnsolver_int_t m,
+                                    trnsolver_int_t n, trnsolver_int_t nrhs, trnComplex *dA,
+                                    trnsolver_int_t ldda, trnComplex *dB, trnsolver_int_t lddb,
+                                    trnComplex *dX, trnsolver_int_t lddx, void *dWorkspace,
+                                    size_t lwork_bytes, trnsolver_int_t *iter,
+                                    trnsolver_int_t *d_info);
+/* The expert least-squares solver: as IRSXgesv, with gels_irs_params and
+ * gels_irs_infos (may be NULL). */
+trnsolverStatus_t trnsolverDnIRSXgels_bufferSize(trnsolverDnHandle_t handle,
+                                                 trnsolverDnIRSParams_t params, trnsolver_int_t m,
+                                                 trnsolver_int_t n, trnsolver_int_t nrhs,
+                                                 size_t *lwork_bytes);
+trnsolverStatus_t
+trnsolverDnIRSXgels(trnsolverDnHandle_t handle, trnsolverDnIRSParams_t gels_irs_params,
+                    trnsolverDnIRSInfos_t gels_irs_infos, trnsolver_int_t m, trnsolver_int_t n,
+                    trnsolver_int_t nrhs, void *dA, trnsolver_int_t ldda, void *dB,
+                    trnsolver_int_t lddb, void *dX, trnsolver_int_t lddx, void *dWorkspace,
+                    size_t lwork_bytes, trnsolver_int_t *niters, trnsolver_int_t *d_info);
+/* ---- selected generalised eigenpairs, generalised Jacobi, batched rank-r SVD -------
+ * (protocol 1.15)
+ *
+ * sygvdx (hegvdx): the generalised problem of itype (as sygvd) with a
+ * selection: range ALL, I (the il-th to the iu-th eigenvalues, 1-based,
+ * ascending; il = 1, iu = 0 when n = 0) or V (those in (vl, vu]). The
+ * selected eigenvalues go to the first *h_meig elements of W and, with
+ * VECTOR, their B-orthonormal eigenvectors to the first *h_meig columns of
+ * A; B receives its Cholesky factor. devInfo as sygvd's (i > n: B's leading
+ * minor of order i - n is not positive definite). *h_meig (host) is written
+ * before the call returns: RANGE_ALL n and RANGE_I iu - il + 1 at once;
+ * RANGE_V waits for the handle's stream and reads the count the daemon
+ * wrote into work (0 when devInfo != 0), so work must hold the lwork
+ * elements _bufferSize reports (1). */
+trnsolverStatus_t trnsolverDnSsygvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const float *A, int lda, const float *B,
+                                                int ldb, float vl, float vu, int il, int iu,
+                                                int *h_meig, const float *W, int *lwork);
+trnsolverStatus_t trnsolverDnDsygvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const double *A, int lda, const double *B,
+                                                int ldb, double vl, double vu, int il, int iu,
+                                                int *h_meig, const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnChegvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const trnComplex *A, int lda,
+                                                const trnComplex *B, int ldb, float vl, float vu,
+                                                int il, int iu, int *h_meig, const float *W,
+                                                int *lwork);
+trnsolverStatus_t trnsolverDnZhegvdx_bufferSize(trnsolverDnHandle_t handle,
+                                                trnsolverEigType_t itype, trnsolverEigMode_t jobz,
+                                                trnsolverEigRange_t range, trnblasFillMode_t uplo,
+                                                int n, const trnDoubleComplex *A, int lda,
+                                                const trnDoubleComplex *B, int ldb, double vl,
+                                                double vu, int il, int iu, int *h_meig,
+                                                const double *W, int *lwork);
+trnsolverStatus_t trnsolverDnSsygvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, float *A, int lda, float *B,
+                                     int ldb, float vl, float vu, int il, int iu, int *h_meig,
+                                     float *W, float *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnDsygvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, double *A, int lda, double *B,
+                                     int ldb, double vl, double vu, int il, int iu, int *h_meig,
+                                     double *W, double *work, int lwork, int *devInfo);
+trnsolverStatus_t trnsolverDnChegvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, trnComplex *A, int lda,
+                                     trnComplex *B, int ldb, float vl, float vu, int il, int iu,
+                                     int *h_meig, float *W, trnComplex *work, int lwork,
+                                     int *devInfo);
+trnsolverStatus_t trnsolverDnZhegvdx(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                     trnsolverEigMode_t jobz, trnsolverEigRange_t range,
+                                     trnblasFillMode_t uplo, int n, trnDoubleComplex *A, int lda,
+                                     trnDoubleComplex *B, int ldb, double vl, double vu, int il,
+                                     int iu, int *h_meig, double *W, trnDoubleComplex *work,
+                                     int lwork, int *devInfo);
+
+/* sygvj (hegvj): the generalised problem of itype by Jacobi: B = L L^H (or
+ * U^H U), then syevj on M = L^-1 A L^-H (itype 1) or L^H A L (itype 2, 3)
+ * with params' tolerance and max_sweeps, and the eigenvectors transformed
+ * back (B-orthonormal; B^-1-orthonormal for itype 3) into A; B receives
+ * its Cholesky factor. trnsolverDnXsyevjGetResidual / GetSweeps report
+ * syevj's residual on M (not on A, as cuSOLVER's) and its sweeps. info: 0;
+ * n + 1: no convergence within max_sweeps; n + i: B's leading minor of
+ * order i is not positive definite (nothing else written; GetSweeps is 0);
+ * so n + 1 means either, told apart by GetSweeps. */
+trnsolverStatus_t trnsolverDnSsygvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const float *A, int lda, const float *B,
+                                               int ldb, const float *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnDsygvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const double *A, int lda, const double *B,
+                                               int ldb, const double *W, int *lwork,
+                                               syevjInfo_t params);
+trnsolverStatus_t trnsolverDnChegvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const trnComplex *A, int lda,
+                                               const trnComplex *B, int ldb, const float *W,
+                                               int *lwork, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnZhegvj_bufferSize(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                               trnsolverEigMode_t jobz, trnblasFillMode_t uplo,
+                                               int n, const trnDoubleComplex *A, int lda,
+                                               const trnDoubleComplex *B, int ldb, const double *W,
+                                               int *lwork, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnSsygvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    float *A, int lda, float *B, int ldb, float *W, float *work,
+                                    int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnDsygvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    double *A, int lda, double *B, int ldb, double *W, double *work,
+                                    int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnChegvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    trnComplex *A, int lda, trnComplex *B, int ldb, float *W,
+                                    trnComplex *work, int lwork, int *info, syevjInfo_t params);
+trnsolverStatus_t trnsolverDnZhegvj(trnsolverDnHandle_t handle, trnsolverEigType_t itype,
+                                    trnsolverEigMode_t jobz, trnblasFillMode_t uplo, int n,
+                                    trnDoubleComplex *A, int lda, trnDoubleComplex *B, int ldb,
+                                    double *W, trnDoubleComplex *work, int lwork, int *info,
+                                    syevjInfo_t params);
+
+/* gesvdaStridedBatched: for each of batchSize tall matrices A_i (m x n,
+ * m >= n, at d_A + i strideA elements; not modified) its rank (1 <= rank
+ * <= n) largest singular values, descending, at d_S + i strideS and, with
+ * jobz VECTOR, the corresponding left and right singular vectors in the
+ * first rank columns of U_i (m x rank, at d_U + i strideU) and V_i (n x
+ * rank, at d_V + i strideV). Strides must be at least lda * n, rank,
+ * ldu * rank and ldv * rank. Computed by LAPACK's gesvd on each matrix
+ * (not cuSOLVER's Gram-matrix approximation: small singular values keep
+ * their accuracy). d_info[i]: 0; n + 1 when the QR iteration did not
+ * converge; -5 when A_i holds a NaN or an infinity. h_R_nrmF (host, may be
+ * NULL) receives ||A_i - U_i diag(S_i) V_i^H||_F for each matrix (the rank-r
+ * truncation's residual); it is read back after waiting for the handle's
+ * stream from d_work, which must then hold the lwork elements _bufferSize
+ * reports (batchSize doubles); with NULL the call does not wait. */
+trnsolverStatus_t trnsolverDnSgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const float *d_A,
+    int lda, long long int strideA, const float *d_S, long long int strideS, const float *d_U,
+    int ldu, long long int strideU, const float *d_V, int ldv, long long int strideV, int *lwork,
+    int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const double *d_A,
+    int lda, long long int strideA, const double *d_S, long long int strideS, const double *d_U,
+    int ldu, long long int strideU, const double *d_V, int ldv, long long int strideV, int *lwork,
+    int batchSize);
+trnsolverStatus_t trnsolverDnCgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n,
+    const trnComplex *d_A, int lda, long long int strideA, const float *d_S, long long int strideS,
+    const trnComplex *d_U, int ldu, long long int strideU, const trnComplex *d_V, int ldv,
+    long long int strideV, int *lwork, int batchSize);
+trnsolverStatus_t trnsolverDnZgesvdaStridedBatched_bufferSize(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n,
+    const trnDoubleComplex *d_A, int lda, long long int strideA, const double *d_S,
+    long long int strideS, const trnDoubleComplex *d_U, int ldu, long long int strideU,
+    const trnDoubleComplex *d_V, int ldv, long long int strideV, int *lwork, int batchSize);
+trnsolverStatus_t trnsolverDnSgesvdaStridedBatched(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const float *d_A,
+    int lda, long long int strideA, float *d_S, long long int strideS, float *d_U, int ldu,
+    long long int strideU, float *d_V, int ldv, long long int strideV, float *d_work, int lwork,
+    int *d_info, double *h_R_nrmF, int batchSize);
+trnsolverStatus_t trnsolverDnDgesvdaStridedBatched(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n, const double *d_A,
+    int lda, long long int strideA, double *d_S, long long int strideS, double *d_U, int ldu,
+    long long int strideU, double *d_V, int ldv, long long int strideV, double *d_work, int lwork,
+    int *d_info, double *h_R_nrmF, int batchSize);
+trnsolverStatus_t
+trnsolverDnCgesvdaStridedBatched(trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank,
+                                 int m, int n, const trnComplex *d_A, int lda,
+                                 long long int strideA, float *d_S, long long int strideS,
+                                 trnComplex *d_U, int ldu, long long int strideU, trnComplex *d_V,
+                                 int ldv, long long int strideV, trnComplex *d_work, int lwork,
+                                 int *d_info, double *h_R_nrmF, int batchSize);
+trnsolverStatus_t trnsolverDnZgesvdaStridedBatched(
+    trnsolverDnHandle_t handle, trnsolverEigMode_t jobz, int rank, int m, int n,
+    const trnDoubleComplex *d_A, int lda, long long int strideA, double *d_S, long long int strideS,
+    trnDoubleComplex *d_U, int ldu, long long int strideU, trnDoubleComplex *d_V, int ldv,
+    long long int strideV, trnDoubleComplex *d_work, int lwork, int *d_info, double *h_R_nrmF,
+    int batchSize);
 
 #ifdef __cplusplus
 }

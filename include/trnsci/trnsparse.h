@@ -741,7 +741,10 @@ trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t 
  * handle's work to finish and read the count back. Offsets a second step
  * reads (csr2bsr's bsrRowPtrC, DenseToSparse_convert's offsets) must be the
  * ones the first step wrote: the daemon checks them against what it finds.
- * No routine needs an external buffer (buffer sizes are 0). */
+ * No routine needs an external buffer (buffer sizes are 0) but
+ * gebsr2gebsr. Every conversion takes complex values (C_32F, C_64F) on a
+ * 1.15 daemon: they are copied, duplicates added part by part, and a complex
+ * value is nonzero when either part is. */
 
 /* The legacy matrix descriptor (index base and type) of the conversions
  * below; only TRNSPARSE_MATRIX_TYPE_GENERAL. */
@@ -849,6 +852,239 @@ trnsparseStatus_t trnsparseDbsr2csr(trnsparseHandle_t handle, trnsparseDirection
                                     const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
                                     const trnsparseMatDescr_t descrC, double *csrValC,
                                     int *csrRowPtrC, int *csrColIndC);
+/* The complex csr2bsr and bsr2csr (1.15), as the real ones. */
+trnsparseStatus_t trnsparseCcsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                    int n, const trnsparseMatDescr_t descrA,
+                                    const trnComplex *csrValA, const int *csrRowPtrA,
+                                    const int *csrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, trnComplex *bsrValC,
+                                    int *bsrRowPtrC, int *bsrColIndC);
+trnsparseStatus_t trnsparseZcsr2bsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                    int n, const trnsparseMatDescr_t descrA,
+                                    const trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                    const int *csrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, trnDoubleComplex *bsrValC,
+                                    int *bsrRowPtrC, int *bsrColIndC);
+trnsparseStatus_t trnsparseCbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, const trnsparseMatDescr_t descrA,
+                                    const trnComplex *bsrValA, const int *bsrRowPtrA,
+                                    const int *bsrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, trnComplex *csrValC,
+                                    int *csrRowPtrC, int *csrColIndC);
+trnsparseStatus_t trnsparseZbsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, const trnsparseMatDescr_t descrA,
+                                    const trnDoubleComplex *bsrValA, const int *bsrRowPtrA,
+                                    const int *bsrColIndA, int blockDim,
+                                    const trnsparseMatDescr_t descrC, trnDoubleComplex *csrValC,
+                                    int *csrRowPtrC, int *csrColIndC);
+
+/* General BSR (1.15): blocks of rowBlockDim x colBlockDim (each >= 1), mb =
+ * ceil(m / rowBlockDim) block rows, nb = ceil(n / colBlockDim) block
+ * columns, dirA (ROW or COLUMN, else INVALID_VALUE) the element order inside
+ * a block. Xcsr2gebsrNnz and <t>csr2gebsr work as Xcsr2bsrNnz and
+ * <t>csr2bsr (Nnz waits when nnzTotalDevHostPtr is given); they need no
+ * buffer (_bufferSize and _bufferSizeExt give 0; pBuffer is ignored).
+ * <t>gebsr2csr writes every element of every block (nnzb * rowBlockDim *
+ * colBlockDim entries, zeros included) into the mb*rowBlockDim x
+ * nb*colBlockDim CSR matrix. */
+trnsparseStatus_t trnsparseXcsr2gebsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                         int n, const trnsparseMatDescr_t descrA,
+                                         const int *csrRowPtrA, const int *csrColIndA,
+                                         const trnsparseMatDescr_t descrC, int *bsrRowPtrC,
+                                         int rowBlockDim, int colBlockDim, int *nnzTotalDevHostPtr,
+                                         void *pBuffer);
+trnsparseStatus_t trnsparseScsr2gebsr_bufferSize(trnsparseHandle_t handle,
+                                                 trnsparseDirection_t dirA, int m, int n,
+                                                 const trnsparseMatDescr_t descrA,
+                                                 const float *csrValA, const int *csrRowPtrA,
+                                                 const int *csrColIndA, int rowBlockDim,
+                                                 int colBlockDim, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseScsr2gebsr_bufferSizeExt(trnsparseHandle_t handle,
+                                                    trnsparseDirection_t dirA, int m, int n,
+                                                    const trnsparseMatDescr_t descrA,
+                                                    const float *csrValA, const int *csrRowPtrA,
+                                                    const int *csrColIndA, int rowBlockDim,
+                                                    int colBlockDim, size_t *pBufferSize);
+trnsparseStatus_t trnsparseScsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                      int n, const trnsparseMatDescr_t descrA, const float *csrValA,
+                                      const int *csrRowPtrA, const int *csrColIndA,
+                                      const trnsparseMatDescr_t descrC, float *bsrValC,
+                                      int *bsrRowPtrC, int *bsrColIndC, int rowBlockDim,
+                                      int colBlockDim, void *pBuffer);
+trnsparseStatus_t trnsparseSgebsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                      int nb, const trnsparseMatDescr_t descrA,
+                                      const float *bsrValA, const int *bsrRowPtrA,
+                                      const int *bsrColIndA, int rowBlockDim, int colBlockDim,
+                                      const trnsparseMatDescr_t descrC, float *csrValC,
+                                      int *csrRowPtrC, int *csrColIndC);
+trnsparseStatus_t trnsparseDcsr2gebsr_bufferSize(trnsparseHandle_t handle,
+                                                 trnsparseDirection_t dirA, int m, int n,
+                                                 const trnsparseMatDescr_t descrA,
+                                                 const double *csrValA, const int *csrRowPtrA,
+                                                 const int *csrColIndA, int rowBlockDim,
+                                                 int colBlockDim, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDcsr2gebsr_bufferSizeExt(trnsparseHandle_t handle,
+                                                    trnsparseDirection_t dirA, int m, int n,
+                                                    const trnsparseMatDescr_t descrA,
+                                                    const double *csrValA, const int *csrRowPtrA,
+                                                    const int *csrColIndA, int rowBlockDim,
+                                                    int colBlockDim, size_t *pBufferSize);
+trnsparseStatus_t trnsparseDcsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                      int n, const trnsparseMatDescr_t descrA,
+                                      const double *csrValA, const int *csrRowPtrA,
+                                      const int *csrColIndA, const trnsparseMatDescr_t descrC,
+                                      double *bsrValC, int *bsrRowPtrC, int *bsrColIndC,
+                                      int rowBlockDim, int colBlockDim, void *pBuffer);
+trnsparseStatus_t trnsparseDgebsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                      int nb, const trnsparseMatDescr_t descrA,
+                                      const double *bsrValA, const int *bsrRowPtrA,
+                                      const int *bsrColIndA, int rowBlockDim, int colBlockDim,
+                                      const trnsparseMatDescr_t descrC, double *csrValC,
+                                      int *csrRowPtrC, int *csrColIndC);
+trnsparseStatus_t trnsparseCcsr2gebsr_bufferSize(trnsparseHandle_t handle,
+                                                 trnsparseDirection_t dirA, int m, int n,
+                                                 const trnsparseMatDescr_t descrA,
+                                                 const trnComplex *csrValA, const int *csrRowPtrA,
+                                                 const int *csrColIndA, int rowBlockDim,
+                                                 int colBlockDim, int *pBufferSizeInBytes);
+trnsparseStatus_t
+trnsparseCcsr2gebsr_bufferSizeExt(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,
+                                  const trnsparseMatDescr_t descrA, const trnComplex *csrValA,
+                                  const int *csrRowPtrA, const int *csrColIndA, int rowBlockDim,
+                                  int colBlockDim, size_t *pBufferSize);
+trnsparseStatus_t trnsparseCcsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                      int n, const trnsparseMatDescr_t descrA,
+                                      const trnComplex *csrValA, const int *csrRowPtrA,
+                                      const int *csrColIndA, const trnsparseMatDescr_t descrC,
+                                      trnComplex *bsrValC, int *bsrRowPtrC, int *bsrColIndC,
+                                      int rowBlockDim, int colBlockDim, void *pBuffer);
+trnsparseStatus_t trnsparseCgebsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                      int nb, const trnsparseMatDescr_t descrA,
+                                      const trnComplex *bsrValA, const int *bsrRowPtrA,
+                                      const int *bsrColIndA, int rowBlockDim, int colBlockDim,
+                                      const trnsparseMatDescr_t descrC, trnComplex *csrValC,
+                                      int *csrRowPtrC, int *csrColIndC);
+trnsparseStatus_t
+trnsparseZcsr2gebsr_bufferSize(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,
+                               const trnsparseMatDescr_t descrA, const trnDoubleComplex *csrValA,
+                               const int *csrRowPtrA, const int *csrColIndA, int rowBlockDim,
+                               int colBlockDim, int *pBufferSizeInBytes);
+trnsparseStatus_t
+trnsparseZcsr2gebsr_bufferSizeExt(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m, int n,
+                                  const trnsparseMatDescr_t descrA, const trnDoubleComplex *csrValA,
+                                  const int *csrRowPtrA, const int *csrColIndA, int rowBlockDim,
+                                  int colBlockDim, size_t *pBufferSize);
+trnsparseStatus_t trnsparseZcsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int m,
+                                      int n, const trnsparseMatDescr_t descrA,
+                                      const trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                      const int *csrColIndA, const trnsparseMatDescr_t descrC,
+                                      trnDoubleComplex *bsrValC, int *bsrRowPtrC, int *bsrColIndC,
+                                      int rowBlockDim, int colBlockDim, void *pBuffer);
+trnsparseStatus_t trnsparseZgebsr2csr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                      int nb, const trnsparseMatDescr_t descrA,
+                                      const trnDoubleComplex *bsrValA, const int *bsrRowPtrA,
+                                      const int *bsrColIndA, int rowBlockDim, int colBlockDim,
+                                      const trnsparseMatDescr_t descrC, trnDoubleComplex *csrValC,
+                                      int *csrRowPtrC, int *csrColIndC);
+/* BSR A (mb x nb blocks of rowBlockDimA x colBlockDimA, nnzb of them) ->
+ * BSR C of rowBlockDimC x colBlockDimC blocks, ceil(mb*rowBlockDimA /
+ * rowBlockDimC) block rows. C's blocks are those that cover an element of a
+ * stored block of A (stored zeros count). Like cuSPARSE these take a buffer
+ * of _bufferSize(Ext) bytes (device memory; Xgebsr2gebsrNnz and
+ * <t>gebsr2gebsr must get one of the same size): A goes through it as CSR,
+ * so the work is gebsr2csr then csr2gebsr. Xgebsr2gebsrNnz writes C's block
+ * offsets and, when nnzTotalDevHostPtr is given, waits and returns C's
+ * block count; <t>gebsr2gebsr writes C's block columns and values. An A
+ * whose CSR form exceeds 32-bit indices is INVALID_VALUE, as is a
+ * _bufferSize (int) result above INT_MAX. */
+trnsparseStatus_t trnsparseXgebsr2gebsrNnz(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                           int mb, int nb, int nnzb,
+                                           const trnsparseMatDescr_t descrA, const int *bsrRowPtrA,
+                                           const int *bsrColIndA, int rowBlockDimA,
+                                           int colBlockDimA, const trnsparseMatDescr_t descrC,
+                                           int *bsrRowPtrC, int rowBlockDimC, int colBlockDimC,
+                                           int *nnzTotalDevHostPtr, void *pBuffer);
+trnsparseStatus_t trnsparseSgebsr2gebsr_bufferSize(trnsparseHandle_t handle,
+                                                   trnsparseDirection_t dirA, int mb, int nb,
+                                                   int nnzb, const trnsparseMatDescr_t descrA,
+                                                   const float *bsrValA, const int *bsrRowPtrA,
+                                                   const int *bsrColIndA, int rowBlockDimA,
+                                                   int colBlockDimA, int rowBlockDimC,
+                                                   int colBlockDimC, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseSgebsr2gebsr_bufferSizeExt(trnsparseHandle_t handle,
+                                                      trnsparseDirection_t dirA, int mb, int nb,
+                                                      int nnzb, const trnsparseMatDescr_t descrA,
+                                                      const float *bsrValA, const int *bsrRowPtrA,
+                                                      const int *bsrColIndA, int rowBlockDimA,
+                                                      int colBlockDimA, int rowBlockDimC,
+                                                      int colBlockDimC, size_t *pBufferSize);
+trnsparseStatus_t trnsparseSgebsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                        int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                        const float *bsrValA, const int *bsrRowPtrA,
+                                        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                        const trnsparseMatDescr_t descrC, float *bsrValC,
+                                        int *bsrRowPtrC, int *bsrColIndC, int rowBlockDimC,
+                                        int colBlockDimC, void *pBuffer);
+trnsparseStatus_t trnsparseDgebsr2gebsr_bufferSize(trnsparseHandle_t handle,
+                                                   trnsparseDirection_t dirA, int mb, int nb,
+                                                   int nnzb, const trnsparseMatDescr_t descrA,
+                                                   const double *bsrValA, const int *bsrRowPtrA,
+                                                   const int *bsrColIndA, int rowBlockDimA,
+                                                   int colBlockDimA, int rowBlockDimC,
+                                                   int colBlockDimC, int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseDgebsr2gebsr_bufferSizeExt(trnsparseHandle_t handle,
+                                                      trnsparseDirection_t dirA, int mb, int nb,
+                                                      int nnzb, const trnsparseMatDescr_t descrA,
+                                                      const double *bsrValA, const int *bsrRowPtrA,
+                                                      const int *bsrColIndA, int rowBlockDimA,
+                                                      int colBlockDimA, int rowBlockDimC,
+                                                      int colBlockDimC, size_t *pBufferSize);
+trnsparseStatus_t trnsparseDgebsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                        int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                        const double *bsrValA, const int *bsrRowPtrA,
+                                        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                        const trnsparseMatDescr_t descrC, double *bsrValC,
+                                        int *bsrRowPtrC, int *bsrColIndC, int rowBlockDimC,
+                                        int colBlockDimC, void *pBuffer);
+trnsparseStatus_t trnsparseCgebsr2gebsr_bufferSize(trnsparseHandle_t handle,
+                                                   trnsparseDirection_t dirA, int mb, int nb,
+                                                   int nnzb, const trnsparseMatDescr_t descrA,
+                                                   const trnComplex *bsrValA, const int *bsrRowPtrA,
+                                                   const int *bsrColIndA, int rowBlockDimA,
+                                                   int colBlockDimA, int rowBlockDimC,
+                                                   int colBlockDimC, int *pBufferSizeInBytes);
+trnsparseStatus_t
+trnsparseCgebsr2gebsr_bufferSizeExt(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                    const trnComplex *bsrValA, const int *bsrRowPtrA,
+                                    const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                    int rowBlockDimC, int colBlockDimC, size_t *pBufferSize);
+trnsparseStatus_t trnsparseCgebsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                        int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                        const trnComplex *bsrValA, const int *bsrRowPtrA,
+                                        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                        const trnsparseMatDescr_t descrC, trnComplex *bsrValC,
+                                        int *bsrRowPtrC, int *bsrColIndC, int rowBlockDimC,
+                                        int colBlockDimC, void *pBuffer);
+trnsparseStatus_t
+trnsparseZgebsr2gebsr_bufferSize(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                 int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                 const trnDoubleComplex *bsrValA, const int *bsrRowPtrA,
+                                 const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                 int rowBlockDimC, int colBlockDimC, int *pBufferSizeInBytes);
+trnsparseStatus_t
+trnsparseZgebsr2gebsr_bufferSizeExt(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                    int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                    const trnDoubleComplex *bsrValA, const int *bsrRowPtrA,
+                                    const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                    int rowBlockDimC, int colBlockDimC, size_t *pBufferSize);
+trnsparseStatus_t trnsparseZgebsr2gebsr(trnsparseHandle_t handle, trnsparseDirection_t dirA, int mb,
+                                        int nb, int nnzb, const trnsparseMatDescr_t descrA,
+                                        const trnDoubleComplex *bsrValA, const int *bsrRowPtrA,
+                                        const int *bsrColIndA, int rowBlockDimA, int colBlockDimA,
+                                        const trnsparseMatDescr_t descrC, trnDoubleComplex *bsrValC,
+                                        int *bsrRowPtrC, int *bsrColIndC, int rowBlockDimC,
+                                        int colBlockDimC, void *pBuffer);
 
 /* Dense -> CSR or CSC (matB). _analysis writes matB's offsets (which must be
  * set: trnsparseCreateCsr with NULL indices and values is fine), waits, and
@@ -1229,8 +1465,9 @@ trnsparseStatus_t trnsparseZgemvi(trnsparseHandle_t handle, trnsparseOperation_t
  * writes C's indices and values; C's arrays count as long as their
  * allocations. alpha = 0 (beta = 0): A's (B's) values are not read. The
  * input needs no sorting (cuSPARSE requires sorted rows). bufferSizeExt
- * gives 0; workspace and pBuffer are not read (may be NULL). S and D only
- * (C, Z: not provided). C's arrays may not overlap A's or B's
+ * gives 0; workspace and pBuffer are not read (may be NULL). C and Z
+ * (protocol 1.15) compute alpha a + beta b with complex products in the
+ * value type's precision. C's arrays may not overlap A's or B's
  * (TRNSPARSE_STATUS_INVALID_VALUE). */
 trnsparseStatus_t trnsparseXcsrgeam2Nnz(trnsparseHandle_t handle, int m, int n,
                                         const trnsparseMatDescr_t descrA, int nnzA,
@@ -1265,6 +1502,38 @@ trnsparseStatus_t trnsparseDcsrgeam2(
     const double *beta, const trnsparseMatDescr_t descrB, int nnzB, const double *csrSortedValB,
     const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
     double *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+trnsparseStatus_t trnsparseCcsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const trnComplex *alpha,
+    const trnsparseMatDescr_t descrA, int nnzA, const trnComplex *csrSortedValA,
+    const int *csrSortedRowPtrA, const int *csrSortedColIndA, const trnComplex *beta,
+    const trnsparseMatDescr_t descrB, int nnzB, const trnComplex *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const trnComplex *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCcsrgeam2(trnsparseHandle_t handle, int m, int n,
+                                     const trnComplex *alpha, const trnsparseMatDescr_t descrA,
+                                     int nnzA, const trnComplex *csrSortedValA,
+                                     const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+                                     const trnComplex *beta, const trnsparseMatDescr_t descrB,
+                                     int nnzB, const trnComplex *csrSortedValB,
+                                     const int *csrSortedRowPtrB, const int *csrSortedColIndB,
+                                     const trnsparseMatDescr_t descrC, trnComplex *csrSortedValC,
+                                     int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
+trnsparseStatus_t trnsparseZcsrgeam2_bufferSizeExt(
+    trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *alpha,
+    const trnsparseMatDescr_t descrA, int nnzA, const trnDoubleComplex *csrSortedValA,
+    const int *csrSortedRowPtrA, const int *csrSortedColIndA, const trnDoubleComplex *beta,
+    const trnsparseMatDescr_t descrB, int nnzB, const trnDoubleComplex *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    const trnDoubleComplex *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC,
+    size_t *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZcsrgeam2(
+    trnsparseHandle_t handle, int m, int n, const trnDoubleComplex *alpha,
+    const trnsparseMatDescr_t descrA, int nnzA, const trnDoubleComplex *csrSortedValA,
+    const int *csrSortedRowPtrA, const int *csrSortedColIndA, const trnDoubleComplex *beta,
+    const trnsparseMatDescr_t descrB, int nnzB, const trnDoubleComplex *csrSortedValB,
+    const int *csrSortedRowPtrB, const int *csrSortedColIndB, const trnsparseMatDescr_t descrC,
+    trnDoubleComplex *csrSortedValC, int *csrSortedRowPtrC, int *csrSortedColIndC, void *pBuffer);
 
 /* ---- incomplete factorisations (cusparse<t>csric02, cusparse<t>csrilu02) ----
  * IC0 and ILU0 in place on a square m x m CSR matrix's pattern (no fill),

@@ -36,8 +36,9 @@
  * ones (opAB, opABC, opReduce) TRNTENSOR_OP_ADD and TRNTENSOR_OP_MUL, and
  * scalars are complex (trnFloatComplex / trnDoubleComplex); a contraction's
  * opC must be IDENTITY there. TRNSCI_R_16F and TRNSCI_R_16BF (16-bit
- * storage, protocol 1.14) compute in TRNTENSOR_COMPUTE_DESC_32F only, with
- * float scalars: widened exactly, FP32 arithmetic, one rounding to the type.
+ * storage, protocol 1.14) compute in TRNTENSOR_COMPUTE_DESC_32F (also 16F /
+ * 16BF outside contractions, protocol 1.15), with float scalars: widened
+ * exactly, FP32 arithmetic, one rounding to the type.
  * Compute descriptors:
  * TRNTENSOR_COMPUTE_DESC_32F (R_32F, C_32F data), _64F (R_64F, C_64F), either for
  * a converting permutation, and trnblas's precision modes
@@ -219,8 +220,13 @@ typedef const struct trntensorComputeDescriptor *trntensorComputeDescriptor_t;
  * docs/numerics.md) do what trnblasGemmEx does with the
  * TRNBLAS_COMPUTE_* type of the same name. 16BF is 32F_FAST_16BF and TF32 is
  * 32F_FAST_TF32 (cuTENSOR's 16BF and TF32 round the inputs and accumulate in
- * FP32 as these do); 16F and 3XTF32 are declared for ported code and are
- * TRNTENSOR_STATUS_NOT_SUPPORTED. */
+ * FP32 as these do); 16F is trnblas's 32F_FAST_16F (inputs rounded to
+ * binary16, FP32 accumulation) in contractions of R_32F data. On R_16F
+ * (16F) and R_16BF (16BF) data, element-wise ops, permutations and
+ * reductions take them as cuTENSOR does (protocol 1.15): the operands are
+ * exact in the compute type and trnsci computes as under 32F (FP32 or
+ * better, one rounding to the 16-bit type), with float scalars.
+ * 3XTF32 is declared for ported code and is TRNTENSOR_STATUS_NOT_SUPPORTED. */
 extern const trntensorComputeDescriptor_t TRNTENSOR_COMPUTE_DESC_16F;
 extern const trntensorComputeDescriptor_t TRNTENSOR_COMPUTE_DESC_16BF;
 extern const trntensorComputeDescriptor_t TRNTENSOR_COMPUTE_DESC_TF32;
@@ -284,6 +290,28 @@ trntensorCreateContraction(const trntensorHandle_t handle, trntensorOperationDes
                            const trntensorTensorDescriptor_t descC, const int32_t modeC[],
                            trntensorOperator_t opC, const trntensorTensorDescriptor_t descD,
                            const int32_t modeD[], const trntensorComputeDescriptor_t descCompute);
+
+/* E = alpha * opA(A) * opB(B) * opC(C) + beta * opD(D), summed over the
+ * modes of A, B and C that E lacks (cuTENSOR's trinary contraction).
+ * Every mode of E appears in A, B or C; every mode of A, B or C appears in
+ * at least one other operand or in E (or has extent 1); shared labels have
+ * equal extents. descD/modeD must equal descE/modeE (cuTENSOR's rule); D
+ * and E may be the same pointer, and A, B, C must not overlap E. opA, opB,
+ * opC: IDENTITY or CONJ (conjugation on complex data); opD: IDENTITY (CONJ
+ * on real data only). Types and compute descriptors as
+ * trntensorCreateContraction's (R_16F / R_16BF with 32F). Mode rules are
+ * checked here: TRNTENSOR_STATUS_INVALID_VALUE or _NOT_SUPPORTED. The
+ * daemon contracts the cheapest pair of A, B, C first (by flop count) and
+ * the result with the third, in one op (docs/numerics.md). Needs a daemon
+ * of protocol 1.15. */
+trntensorStatus_t trntensorCreateContractionTrinary(
+    const trntensorHandle_t handle, trntensorOperationDescriptor_t *desc,
+    const trntensorTensorDescriptor_t descA, const int32_t modeA[], trntensorOperator_t opA,
+    const trntensorTensorDescriptor_t descB, const int32_t modeB[], trntensorOperator_t opB,
+    const trntensorTensorDescriptor_t descC, const int32_t modeC[], trntensorOperator_t opC,
+    const trntensorTensorDescriptor_t descD, const int32_t modeD[], trntensorOperator_t opD,
+    const trntensorTensorDescriptor_t descE, const int32_t modeE[],
+    const trntensorComputeDescriptor_t descCompute);
 
 /* D = opABC(opAB(alpha * opA(A), beta * opB(B)), gamma * opC(C)), element
  * by element over D's modes; A and B may lack modes of D (broadcast), and
@@ -453,6 +481,18 @@ trntensorStatus_t trntensorContract(const trntensorHandle_t handle, const trnten
                                     const void *alpha, const void *A, const void *B,
                                     const void *beta, const void *C, void *D, void *workspace,
                                     uint64_t workspaceSize, trnsciStream_t stream);
+
+/* E = alpha * A * B * C + beta * D with plan from
+ * trntensorCreateContractionTrinary (host scalars of the SCALAR_TYPE).
+ * workspace may be NULL (workspaceSize is ignored: the daemon owns the
+ * intermediate). beta = 0: D is not read. TRNTENSOR_STATUS_NOT_SUPPORTED
+ * from a daemon older than protocol 1.15. */
+trntensorStatus_t trntensorContractTrinary(const trntensorHandle_t handle,
+                                           const trntensorPlan_t plan, const void *alpha,
+                                           const void *A, const void *B, const void *C,
+                                           const void *beta, const void *D, void *E,
+                                           void *workspace, uint64_t workspaceSize,
+                                           trnsciStream_t stream);
 
 trntensorStatus_t trntensorElementwiseTrinaryExecute(const trntensorHandle_t handle,
                                                      const trntensorPlan_t plan, const void *alpha,

@@ -100,6 +100,10 @@ uint64_t trn_cpu_tensor_plan_bytes(const void *plan);
 void trn_cpu_tensor_plan_release(void *plan);
 trn_kstatus trn_cpu_tensor_contract(const trn_tensor_contract_desc *d, trn_kmsg *kmsg, int shard,
                                     int nshards);
+/* A trinary contraction (tensor_trinary.c): two binary contractions through
+ * an intermediate, as one shard (shard 0 runs it, the others return). */
+trn_kstatus trn_cpu_tensor_trinary(const trn_tensor_trinary_desc *d, trn_kmsg *kmsg, int shard,
+                                   int nshards);
 /* Element-wise ops, permutations and reductions: shards own ranges of D's
  * elements. */
 trn_kstatus trn_cpu_tensor_ew(const trn_tensor_ew_desc *d, int shard, int nshards);
@@ -113,7 +117,7 @@ int trn_cpu_fft_wisdom_import(char *text);
  * memory for it, msg says how much (NO_MEMORY). */
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md),
- * and the same distributions of the XORWOW, MRG32k3a and MT19937 streams
+ * and the same distributions of the XORWOW, MRG32k3a, MT19937 and MTGP32 streams
  * (rand_seq.c). Shards own ranges of elements that start at even indices. Sobol ops
  * (d->gen != TRN_RAND_PHILOX) go to sobol.c, whose shards own contiguous
  * element ranges. A Poisson op's shards each build the table of its
@@ -125,11 +129,20 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
  * saying how much, and writes no result (not even info). */
 trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                  int nshards);
+/* One shard of a step of a tiled factorisation (ops/solver_tile.h): its run
+ * of the step's tile tasks. */
+trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                int nshards);
 trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards);
 /* syevj and gesvdj (solver_jacobi.c), reached through trn_cpu_solver_eigen. */
 trn_kstatus trn_cpu_solver_jacobi(const trn_solver_eigen_desc *d, trn_kmsg *msg);
+/* sygvj and gesvdaStridedBatched (solver_eigen_ext.c), reached through
+ * trn_cpu_solver_eigen; gesvda's shards own contiguous ranges of its batch. */
+trn_kstatus trn_cpu_solver_sygvj(const trn_solver_eigen_desc *d, trn_kmsg *msg);
+trn_kstatus trn_cpu_solver_gesvda(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
+                                  int nshards);
 trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, trn_kmsg *msg, int shard,
                                   int nshards);
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,

@@ -44,11 +44,12 @@
  * sends even n for the normal kinds; for an odd n the kernel still computes
  * the last pair and stores only its z0.
  *
- * Other word streams. XORWOW, MRG32k3a and MT19937 ops (d->gen) use the same
- * element formulas on their own raw words (rand_seq.h, docs/numerics.md),
- * produced by a rand_src that each shard positions once at its first word
- * (skip-ahead, or MT19937's block start) and then steps; the Philox-only
- * extensions are refused (TRN_KSTATUS_UNSUPPORTED) for them.
+ * Other word streams. XORWOW, MRG32k3a, MT19937 and MTGP32 ops (d->gen) use
+ * the same element formulas on their own raw words (rand_seq.h,
+ * docs/numerics.md), produced by a rand_src that each shard positions once
+ * at its first word (skip-ahead, MT19937's block start, or stepping each of
+ * MTGP32's interleaved states to its first word there) and then steps; the
+ * Philox-only extensions are refused (TRN_KSTATUS_UNSUPPORTED) for them.
  *
  * Sharding. The n elements are cut into ceil(n/2) pairs and the pairs shared
  * out with trn_cpu_shard_range, so shard boundaries are even element indices
@@ -72,6 +73,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <Random123/philox.h>
 
@@ -145,6 +147,11 @@ typedef struct rand_src {
     trn_xorwow xw;
     trn_mrg32k3a mrg;
     trn_mt19937 mt; /* 2.5 KB: rand_src lives on the worker's stack */
+    /* MTGP32: mtgp_states generators (malloc'd by trn_cpu_rand, ~420 KB),
+     * each seeded when first used (mtgp_live) and then only stepped. */
+    trn_mtgp32 *mtgp;
+    unsigned mtgp_states;
+    uint8_t mtgp_live[TRN_RAND_MTGP_STATES_DEFAULT];
 } rand_src;
 
 static void rand_src_init(rand_src *s, const trn_rand_desc *d) {
@@ -153,12 +160,48 @@ static void rand_src_init(rand_src *s, const trn_rand_desc *d) {
     s->key = rand_key(d->seed);
     s->positioned = 0;
     s->pos = 0;
+    s->mtgp = NULL;
+    s->mtgp_states = d->mtgp_states;
+}
+
+/* MTGP32 words first .. first + count - 1 in cuRAND's layout (rand_seq.h):
+ * runs of 256 consecutive outputs of one state, the states in turn. Within
+ * one call and across calls with growing first, each state's outputs are
+ * needed in increasing order, so a state only ever steps forward. */
+static void rand_mtgp_words(rand_src *s, uint64_t first, size_t count, uint32_t *out) {
+    const uint64_t nb = s->mtgp_states, round = TRN_MTGP_RUN * nb;
+    if (!s->positioned || first < s->pos)
+        memset(s->mtgp_live, 0, sizeof(s->mtgp_live));
+    size_t done = 0;
+    while (done < count) {
+        const uint64_t j = first + done;
+        const unsigned b = (unsigned)((j / TRN_MTGP_RUN) % nb);
+        const uint64_t k = TRN_MTGP_RUN * (j / round) + j % TRN_MTGP_RUN;
+        size_t run = (size_t)(TRN_MTGP_RUN - j % TRN_MTGP_RUN);
+        if (run > count - done)
+            run = count - done;
+        trn_mtgp32 *st = &s->mtgp[b];
+        if (!s->mtgp_live[b]) {
+            trn_mtgp32_init(st, b, trn_mtgp32_state_seed(s->seed, b));
+            s->mtgp_live[b] = 1;
+        }
+        trn_mtgp32_skip(st, k - st->k);
+        for (size_t i = 0; i < run; i++)
+            out[done + i] = trn_mtgp32_next(st);
+        done += run;
+    }
 }
 
 /* Words first .. first + count - 1 of the op's stream into out. */
 static void rand_src_words(rand_src *s, uint64_t first, size_t count, uint32_t *out) {
     if (s->gen == TRN_RAND_PHILOX) {
         rand_words(s->key, first, count, out);
+        return;
+    }
+    if (s->gen == TRN_RAND_MTGP32) {
+        rand_mtgp_words(s, first, count, out);
+        s->positioned = 1;
+        s->pos = first + count;
         return;
     }
     /* Word j is the output of step j + 1 from the seeded state. */
@@ -358,8 +401,16 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     if (trn_rand_gen_is_quasi(d->gen))
         return trn_cpu_sobol(d, shard, nshards); /* sobol.c */
     if (d->gen != TRN_RAND_PHILOX && d->gen != TRN_RAND_XORWOW && d->gen != TRN_RAND_MRG32K3A &&
-        d->gen != TRN_RAND_MT19937)
+        d->gen != TRN_RAND_MT19937 && d->gen != TRN_RAND_MTGP32)
         return TRN_KSTATUS_UNSUPPORTED;
+    /* A kernel called with an MTGP32 layout or range the daemon would not
+     * send refuses rather than index out of range or step for hours. */
+    if (d->gen == TRN_RAND_MTGP32 && ((d->mtgp_states != TRN_RAND_MTGP_STATES_DEFAULT &&
+                                       d->mtgp_states != TRN_RAND_MTGP_STATES_LEGACY) ||
+                                      d->offset > TRN_RAND_MTGP_MAX_WORDS ||
+                                      (uint64_t)d->n * trn_rand_words_per_element(d->dist) >
+                                          TRN_RAND_MTGP_MAX_WORDS - d->offset))
+        return TRN_KSTATUS_FAILED;
     switch (d->dist) {
     case TRN_RAND_GAMMA_F32:
     case TRN_RAND_GAMMA_F64:
@@ -388,18 +439,28 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
     const size_t lo = 2 * plo < d->n ? 2 * plo : d->n, hi = 2 * phi < d->n ? 2 * phi : d->n;
     rand_src src;
     rand_src_init(&src, d);
+    if (d->gen == TRN_RAND_MTGP32 && lo < hi) {
+        src.mtgp = malloc(src.mtgp_states * sizeof(trn_mtgp32));
+        if (!src.mtgp)
+            return trn_kmsg_no_memory(msg, shard, src.mtgp_states * sizeof(trn_mtgp32),
+                                      "the MTGP32 states");
+    }
     const size_t chunk = RAND_CHUNK_WORDS / w;
     uint32_t buf[RAND_CHUNK_WORDS];
     rand_poisson pt = {0, 0, NULL};
     if (d->dist == TRN_RAND_POISSON && lo < hi) {
         /* The daemon checks the range; a kernel called with a lambda outside
          * it refuses rather than loop or index out of range. */
-        if (!(d->lambda > 0.0 && d->lambda <= TRN_RAND_POISSON_LAMBDA_MAX))
+        if (!(d->lambda > 0.0 && d->lambda <= TRN_RAND_POISSON_LAMBDA_MAX)) {
+            free(src.mtgp);
             return TRN_KSTATUS_FAILED;
+        }
         size_t bytes = 0;
-        if (rand_poisson_table(d->lambda, &pt, &bytes) != 0)
+        if (rand_poisson_table(d->lambda, &pt, &bytes) != 0) {
+            free(src.mtgp);
             return trn_kmsg_no_memory(msg, shard, bytes, "the Poisson table of lambda %g",
                                       d->lambda);
+        }
     }
 
     for (size_t i = lo; i < hi; i += chunk) {
@@ -455,6 +516,7 @@ trn_kstatus trn_cpu_rand(const trn_rand_desc *d, trn_kmsg *msg, int shard, int n
         }
     }
     free(pt.cdf);
+    free(src.mtgp);
     return TRN_KSTATUS_OK;
 }
 

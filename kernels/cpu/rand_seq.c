@@ -1,8 +1,8 @@
 /*
  * rand_seq.c — seeding and skip-ahead for trnrand's sequential generators
- * (rand_seq.h; docs/numerics.md, "XORWOW", "MRG32k3a" and "MT19937").
- * MRG32k3a's skip-ahead and MT19937's blocks are described above their code
- * below.
+ * (rand_seq.h; docs/numerics.md, "XORWOW", "MRG32k3a", "MT19937" and
+ * "MTGP32"). MRG32k3a's skip-ahead, MT19937's blocks and MTGP32's seeding
+ * are described above their code below.
  *
  * XORWOW. The register update of trn_xorwow_next is linear over GF(2): the
  * 160-bit register after one step is M x for a fixed 160 x 160 bit matrix M
@@ -245,4 +245,49 @@ void trn_mt19937_block(trn_mt19937 *s, uint64_t seed, uint64_t block) {
     const uint32_t key[4] = {(uint32_t)seed, (uint32_t)(seed >> 32), (uint32_t)block,
                              (uint32_t)(block >> 32)};
     trn_mt19937_init_by_array(s, key, 4);
+}
+
+/* ---- MTGP32 ---------------------------------------------------------------------
+ *
+ * Written from the published algorithm (Saito and Matsumoto's mtgp32-fast):
+ * the tables are expanded from their four basis entries, and the state is
+ * initialised as mtgp32_init_state does. Its first two words are the seed
+ * and a "hidden seed" from the parameter set; every word starts as a byte
+ * from the hidden seed repeated four times, and then words 1 .. N-1 are
+ * mixed by the same recurrence as MT19937's init_genrand. */
+
+static void mtgp_expand(const uint32_t basis[4], uint32_t out[16]) {
+    for (unsigned i = 0; i < 16; i++) {
+        uint32_t v = 0;
+        for (unsigned b = 0; b < 4; b++)
+            if (i & (1u << b))
+                v ^= basis[b];
+        out[i] = v;
+    }
+}
+
+void trn_mtgp32_init(trn_mtgp32 *s, unsigned p, uint32_t seed) {
+    const trn_mtgp32_param *q = &trn_mtgp32_params[p % TRN_MTGP_NPARAMS];
+    mtgp_expand(q->tbl, s->tbl);
+    mtgp_expand(q->tmp, s->tmp);
+    s->pos = q->pos;
+    s->sh1 = q->sh1;
+    s->sh2 = q->sh2;
+    const uint32_t hidden = s->tbl[4] ^ (s->tbl[8] << 16);
+    uint32_t t = hidden;
+    t += t >> 16;
+    t += t >> 8;
+    const uint32_t fill = (t & 0xffu) * UINT32_C(0x01010101);
+    for (unsigned i = 0; i < TRN_MTGP_N; i++)
+        s->ring[i] = fill;
+    s->ring[0] = seed;
+    s->ring[1] = hidden;
+    for (unsigned i = 1; i < TRN_MTGP_N; i++)
+        s->ring[i] ^= UINT32_C(1812433253) * (s->ring[i - 1] ^ (s->ring[i - 1] >> 30)) + i;
+    s->k = 0;
+}
+
+void trn_mtgp32_skip(trn_mtgp32 *s, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++)
+        (void)trn_mtgp32_next(s);
 }

@@ -1,7 +1,8 @@
 /*
  * rand_seq.h — trnrand's sequential (state-stepping) pseudo-random
- * generators on the CPU backend: XORWOW, MRG32k3a and MT19937 (rand_seq.c;
- * docs/numerics.md, "XORWOW", "MRG32k3a" and "MT19937", is the normative
+ * generators on the CPU backend: XORWOW, MRG32k3a, MT19937 and MTGP32
+ * (rand_seq.c; docs/numerics.md, "XORWOW", "MRG32k3a", "MT19937" and
+ * "MTGP32", is the normative
  * definition). Internal to kernels/cpu/
  * and its unit tests.
  *
@@ -113,5 +114,69 @@ void trn_mt19937_init_by_array(trn_mt19937 *s, const uint32_t *key, unsigned len
 uint32_t trn_mt19937_next(trn_mt19937 *s);
 /* The generator of block b of seed s, positioned at the block's first word. */
 void trn_mt19937_block(trn_mt19937 *s, uint64_t seed, uint64_t block);
+
+/* Saito and Matsumoto's MTGP32 ("Variants of Mersenne Twister suitable for
+ * graphic processors", ACM TOMS 39(2), 2013) with Mersenne exponent 11213:
+ * a sequence x_0, x_1, ... of 32-bit words whose first TRN_MTGP_N come from
+ * the seed (mtgp32_init_state) and
+ *     x_{k+N} = rec(x_k, x_{k+1}, x_{k+pos}),  output_k = temper(x_{k+N}, x_{k+pos-1})
+ * with the parameter set's pos, sh1, sh2 and tables (mtgp32_params.c, the
+ * 200 sets of mtgp32dc_params_fast_11213, cuRAND's table). */
+#define TRN_MTGP_N 351
+#define TRN_MTGP_NPARAMS 200
+#define TRN_MTGP_RING 512 /* a power of two above TRN_MTGP_N + 1 */
+
+/* One parameter set: pos, sh1, sh2 and entries 1, 2, 4, 8 of the GF(2)-linear
+ * tables tbl (recursion) and tmp_tbl (tempering). */
+typedef struct trn_mtgp32_param {
+    uint16_t pos, sh1, sh2;
+    uint32_t tbl[4];
+    uint32_t tmp[4];
+} trn_mtgp32_param;
+
+extern const trn_mtgp32_param trn_mtgp32_params[TRN_MTGP_NPARAMS];
+
+/* A generator: the last TRN_MTGP_N + 1 words of the sequence in a ring,
+ * k = outputs made so far. */
+typedef struct trn_mtgp32 {
+    uint32_t ring[TRN_MTGP_RING];
+    uint32_t tbl[16], tmp[16];
+    unsigned pos, sh1, sh2;
+    uint64_t k;
+} trn_mtgp32;
+
+/* mtgp32_init_state of the reference code: parameter set p (< 200), 32-bit
+ * seed; positioned at output 0. */
+void trn_mtgp32_init(trn_mtgp32 *s, unsigned p, uint32_t seed);
+
+/* The next output (mtgp32_genrand_uint32). */
+static inline uint32_t trn_mtgp32_next(trn_mtgp32 *s) {
+    const uint64_t k = s->k++;
+    const uint32_t m = TRN_MTGP_RING - 1;
+    uint32_t x = (s->ring[k & m] & UINT32_C(0xfff80000)) ^ s->ring[(k + 1) & m];
+    x ^= x << s->sh1;
+    const uint32_t y = x ^ (s->ring[(k + s->pos) & m] >> s->sh2);
+    const uint32_t r = y ^ s->tbl[y & 0x0f];
+    s->ring[(k + TRN_MTGP_N) & m] = r;
+    uint32_t t = s->ring[(k + s->pos - 1) & m];
+    t ^= t >> 16;
+    t ^= t >> 8;
+    return r ^ s->tmp[t & 0x0f];
+}
+
+/* Skips n outputs (steps; MTGP32 has no cheap jump). */
+void trn_mtgp32_skip(trn_mtgp32 *s, uint64_t n);
+
+/* cuRAND's host-API layout of the MTGP32 word stream (docs/numerics.md,
+ * "MTGP32"): B states (ops/rand.h's TRN_RAND_MTGP_STATES_DEFAULT for cuRAND's
+ * default and best orderings, TRN_RAND_MTGP_STATES_LEGACY for its legacy
+ * ordering), state b of
+ * seed s using parameter set b and 32-bit seed lo32(s ^ (s >> 32)) + b + 1;
+ * word j is output 256 (j / 256B) + j % 256 of state (j / 256) % B. */
+#define TRN_MTGP_RUN 256u
+
+static inline uint32_t trn_mtgp32_state_seed(uint64_t seed, unsigned b) {
+    return (uint32_t)(seed ^ (seed >> 32)) + (uint32_t)b + 1u;
+}
 
 #endif

@@ -123,6 +123,8 @@ static void expand_bsr(const trn_sp_mat *a, const int64_t *bptr, const int *bcol
  * diagonals and their padded size is at most twice nnz; otherwise (or
  * without memory) none, which is never an error. */
 static void build_dia(trn_csr *c, trn_dtype t) {
+    if (t != TRN_DTYPE_R32F && t != TRN_DTYPE_R64F)
+        return; /* complex values (the direct solvers) never take this path */
     int64_t off[TRN_DIA_MAX];
     int nd = 0;
     for (int i = 0; i < c->n; i++)

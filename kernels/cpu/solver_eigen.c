@@ -1,8 +1,10 @@
 /*
  * solver_eigen.c — trnsolver's LAPACK eigenvalue problems and SVD on the
  * CPU: syevd/heevd (divide and conquer), sygvd/hegvd (the generalised
- * problem, through a Cholesky factor of B) and gesvd (QR iteration). The
- * Jacobi methods (syevj, gesvdj) are solver_jacobi.c.
+ * problem, through a Cholesky factor of B), sygvdx/hegvdx (sygvd and a
+ * selection), gesvd (QR iteration) and geev (Xgeev: Hessenberg QR, right
+ * eigenvectors only). The Jacobi methods (syevj, gesvdj) are
+ * solver_jacobi.c; sygvj and gesvdaStridedBatched solver_eigen_ext.c.
  *
  * Inputs with a NaN or an infinity in the part LAPACK reads are refused with
  * info = -(position of that matrix in the cuSOLVER parameter list, not
@@ -264,19 +266,158 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_i
     return k;
 }
 
+/* Xgeev: LAPACK's geev (jobvl 'N') on a private copy of A, checked for
+ * non-finite values first (*bad = -6, A's position in Xgeev's list), with
+ * VR, the eigenvalues and (complex types) rwork in the workspace too. W
+ * gets n complex values (a real A's WR + i WI, or WR then WI with
+ * w_split); VR is written only when info = 0 (LAPACK computes none
+ * otherwise). */
+static trn_kstatus geev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info, int *bad) {
+    const trn_dtype t = d->type;
+    const int n = d->n, vec = d->vectors;
+    const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+    const size_t es = trn_dtype_size(t), rs = trn_dtype_size(real_of(t));
+    const char jobvr = vec ? 'V' : 'N';
+    *info = 0;
+    if (n == 0)
+        return TRN_KSTATUS_OK;
+    trn_lapack_query q, dummy_vl, dummy_vr;
+    memset(&q, 0, sizeof(q));
+    memset(&dummy_vl, 0, sizeof(dummy_vl));
+    memset(&dummy_vr, 0, sizeof(dummy_vr));
+    /* One workspace: the copy of A, VR, the eigenvalues (2n reals), work,
+     * then (complex types) rwork of 2n reals. The query reads no array, but
+     * LAPACK checks ldvr >= n first. */
+    const size_t a_bytes = priv_size(d, n, 0);
+    const size_t vr_bytes = vec ? trn_solver_priv_bytes(t, n, n) : 0;
+    const size_t ev_bytes = ws_align(2 * (size_t)n * rs);
+    const size_t r_bytes = cx ? 2 * (size_t)n * rs : 0;
+    const int ldvr = vec ? trn_solver_priv_ld(n) : 1;
+    void *work = &q, *vr = vec ? d->v : (void *)&dummy_vr, *ev = d->w, *rwork = &dummy_vl;
+    void *ws = NULL, *vl = &dummy_vl; /* not referenced (jobvl 'N') */
+    lapack_int lwork = -1, rc = 0;
+    size_t ws_bytes = 0;
+    priv_mats pm = {.a = d->a, .lda = d->lda};
+    trn_kstatus k = TRN_KSTATUS_OK;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            lwork = trn_lapack_lwork(t, &q);
+            const size_t w_bytes = ws_align((size_t)lwork * es);
+            ws_bytes = a_bytes + vr_bytes + ev_bytes + w_bytes + r_bytes;
+            ws = trn_solver_ws_get(ws_bytes);
+            if (!ws) {
+                k = trn_kmsg_no_memory(msg, 0, ws_bytes, "the LAPACK workspace of Xgeev (lwork %d)",
+                                       (int)lwork);
+                break;
+            }
+            priv_in(d, n, 0, ws, &pm);
+            if (trn_solver_nonfinite(t, n, n, pm.a, pm.lda)) {
+                *bad = -6; /* Xgeev(params, jobvl, jobvr, n, dataTypeA, A) */
+                break;
+            }
+            if (vec)
+                vr = (char *)ws + a_bytes;
+            ev = (char *)ws + a_bytes + vr_bytes;
+            work = (char *)ev + ev_bytes;
+            rwork = (char *)work + w_bytes;
+        }
+        /* Real types: WR at ev, WI after n reals. */
+        void *wi = (char *)ev + (size_t)n * rs;
+        rc = TRN_BY_TYPE(t,
+                         TRN_LIB(LAPACKE_sgeev_work)(COL, 'N', jobvr, n, pm.a, pm.lda, ev, wi, vl,
+                                                     1, vr, ldvr, work, lwork),
+                         TRN_LIB(LAPACKE_dgeev_work)(COL, 'N', jobvr, n, pm.a, pm.lda, ev, wi, vl,
+                                                     1, vr, ldvr, work, lwork),
+                         TRN_LIB(LAPACKE_cgeev_work)(COL, 'N', jobvr, n, pm.a, pm.lda, ev, vl, 1,
+                                                     vr, ldvr, work, lwork, rwork),
+                         TRN_LIB(LAPACKE_zgeev_work)(COL, 'N', jobvr, n, pm.a, pm.lda, ev, vl, 1,
+                                                     vr, ldvr, work, lwork, rwork));
+        if (rc != 0)
+            break;
+    }
+    if (k == TRN_KSTATUS_OK && !*bad && ws && rc >= 0) {
+        priv_out(d, n, &pm);
+        const char *wr = ev, *wi = (const char *)ev + (size_t)n * rs;
+        char *out = d->w;
+        if (cx || d->w_split)
+            memcpy(out, ev, 2 * (size_t)n * rs); /* n complex, or WR then WI */
+        else
+            for (int j = 0; j < n; j++) {
+                memcpy(out + 2 * (size_t)j * rs, wr + (size_t)j * rs, rs);
+                memcpy(out + (2 * (size_t)j + 1) * rs, wi + (size_t)j * rs, rs);
+            }
+        if (vec && rc == 0)
+            trn_solver_copy(n, n, es, vr, ldvr, d->v, d->ldv);
+    }
+    trn_solver_ws_put(ws, ws_bytes);
+    *info = rc;
+    return k;
+}
+
+/* sygvdx / hegvdx: sygvd on the whole pencil (W of n elements and A of n
+ * columns are cuSOLVER's own sizes, so they serve as the scratch), then the
+ * selection moved to the front: W's first meig elements and, with vectors,
+ * A's first meig columns. The count goes to d->meig (0 when sygvd failed).
+ * Non-finite input is reported at sygvdx's positions (A 6th, B 8th). */
+static trn_kstatus sygvdx(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_int *info,
+                          int *bad) {
+    trn_solver_eigen_desc g = *d;
+    g.fn = TRN_SOLVER_SYGVD;
+    const trn_kstatus k = syev(&g, msg, info, bad);
+    if (k != TRN_KSTATUS_OK)
+        return k;
+    if (*bad)
+        *bad = *bad == -5 ? -6 : -8;
+    const int n = d->n;
+    int first = 0, count = 0;
+    if (!*bad && *info == 0) {
+        const int single = real_of(d->type) == TRN_DTYPE_R32F;
+        const size_t rs = single ? sizeof(float) : sizeof(double);
+        if (d->range == TRN_EIG_RANGE_I) {
+            first = d->il - 1;
+            count = d->iu - d->il + 1;
+        } else if (d->range == TRN_EIG_RANGE_V) {
+            /* Ascending: the values in (vl, vu] are one run. */
+            for (int i = 0; i < n; i++) {
+                const double v = single ? ((const float *)d->w)[i] : ((const double *)d->w)[i];
+                if (v <= d->vl)
+                    first = i + 1;
+                else if (v <= d->vu)
+                    count++;
+            }
+        } else {
+            count = n;
+        }
+        if (first > 0 && count > 0) {
+            memmove(d->w, (const char *)d->w + (size_t)first * rs, (size_t)count * rs);
+            if (d->vectors) {
+                const size_t es = trn_dtype_size(d->type), col = (size_t)d->lda * es;
+                for (int j = 0; j < count; j++)
+                    memmove((char *)d->a + (size_t)j * col,
+                            (const char *)d->a + (size_t)(first + j) * col, (size_t)n * es);
+            }
+        }
+    }
+    if (d->meig)
+        memcpy(d->meig, &(int32_t){count}, sizeof(int32_t));
+    return TRN_KSTATUS_OK;
+}
+
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards) {
-    (void)shard;
-    (void)nshards;
     lapack_int info = 0;
     int bad = 0;
     trn_kstatus k;
     switch (d->fn) {
     case TRN_SOLVER_SYEVD:
     case TRN_SOLVER_SYGVD: k = syev(d, msg, &info, &bad); break;
+    case TRN_SOLVER_SYGVDX: k = sygvdx(d, msg, &info, &bad); break;
     case TRN_SOLVER_GESVD: k = gesvd(d, msg, &info, &bad); break;
+    case TRN_SOLVER_GEEV: k = geev(d, msg, &info, &bad); break;
     case TRN_SOLVER_SYEVJ:
     case TRN_SOLVER_GESVDJ: return trn_cpu_solver_jacobi(d, msg);
+    case TRN_SOLVER_SYGVJ: return trn_cpu_solver_sygvj(d, msg);
+    case TRN_SOLVER_GESVDA_STRIDED_BATCHED: return trn_cpu_solver_gesvda(d, msg, shard, nshards);
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (k != TRN_KSTATUS_OK)

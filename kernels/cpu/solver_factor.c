@@ -34,9 +34,11 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
+#include "kernels/cpu/solver_bidiag.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_more.h"
 #include "kernels/cpu/solver_util.h"
+#include "ops/solver_tile.h"
 
 #define COL LAPACK_COL_MAJOR
 
@@ -289,8 +291,8 @@ static trn_kstatus potri(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_i
 
 trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                  int nshards) {
-    (void)shard;
-    (void)nshards;
+    if (trn_tile_fn(d->fn))
+        return trn_cpu_solver_tile(d, msg, shard, nshards); /* a step of a tiled factorisation */
     const trn_dtype t = d->type;
     const char uplo = d->lower ? 'L' : 'U';
     const char trans = d->trans == TRN_TRANS_N ? 'N' : d->trans == TRN_TRANS_T ? 'T' : 'C';
@@ -328,6 +330,13 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
         int more_info = 0;
         k = trn_cpu_solver_more(d, msg, &more_info);
         info = more_info;
+        break;
+    }
+    case TRN_SOLVER_GEBRD:
+    case TRN_SOLVER_ORGBR: {
+        int bd_info = 0;
+        k = trn_cpu_solver_bidiag(d, msg, &bd_info);
+        info = bd_info;
         break;
     }
     case TRN_SOLVER_LASWP: return trn_cpu_solver_more(d, msg, &(int){0}); /* no devInfo */

@@ -1,7 +1,13 @@
 /*
- * solver_irs.c — cuSOLVER's mixed-precision iterative refinement solver
- * (IRS) for a general A X = B: trnsolverDn<t1><t2>gesv and
- * trnsolverDnIRSXgesv (docs/numerics.md, "IRS gesv").
+ * solver_irs.c — cuSOLVER's mixed-precision iterative refinement solvers
+ * (IRS): for a general A X = B, trnsolverDn<t1><t2>gesv and
+ * trnsolverDnIRSXgesv (docs/numerics.md, "IRS gesv"); for the full-rank
+ * least-squares problem min ||A X - B|| with A m x n, m >= n,
+ * trnsolverDn<t1><t2>gels and trnsolverDnIRSXgels (at the end of the file:
+ * a Householder QR in the lower precision, the augmented-system refinement,
+ * the same niters codes with -3 for an FP32 R with a zero diagonal entry,
+ * and the fallback's main-precision QR, whose exactly zero R(i,i) gives
+ * info = i; GMRES refinements run the classical one for gels).
  *
  * The LU factorisation with partial pivoting is made in a lower precision
  * and X refined in the main one (the type of A, B and X), as LAPACK's dsgesv:
@@ -546,6 +552,342 @@ trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg) {
         for (int i = 0; i < d->n; i++)
             memcpy(d->ipiv + i, &(int32_t){piv[i]}, sizeof(int32_t));
     free(piv);
+    trn_solver_put_stats(d->stats, niters, status, eta);
+    return TRN_KSTATUS_OK;
+}
+
+/* ---- IRS gels ---------------------------------------------------------------------------- */
+
+/* Q^H c (trans) or Q c of the Householder QR (f, tau) of type t, on the
+ * rows x cols matrix c: ormqr for real types, unmqr for complex ones.
+ * lwork -1 is LAPACK's workspace query. */
+static lapack_int qmul(trn_dtype t, int trans, int rows, int cols, int k, const void *f, int ldf,
+                       const void *tau, void *c, int ldc, void *work, lapack_int lwork) {
+    const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+    const char tr = !trans ? 'N' : cx ? 'C' : 'T';
+    void *a = (void *)f, *tu = (void *)tau;
+    return TRN_BY_TYPE(
+        t,
+        TRN_LIB(LAPACKE_sormqr_work)(COL, 'L', tr, rows, cols, k, a, ldf, tu, c, ldc, work, lwork),
+        TRN_LIB(LAPACKE_dormqr_work)(COL, 'L', tr, rows, cols, k, a, ldf, tu, c, ldc, work, lwork),
+        TRN_LIB(LAPACKE_cunmqr_work)(COL, 'L', tr, rows, cols, k, a, ldf, tu, c, ldc, work, lwork),
+        TRN_LIB(LAPACKE_zunmqr_work)(COL, 'L', tr, rows, cols, k, a, ldf, tu, c, ldc, work, lwork));
+}
+
+/* The workspace (elements of t) geqrf of the m x n f and qmul on m x cols
+ * matrices ask for. */
+static size_t qr_lwork(trn_dtype t, int m, int n, int cols, void *f, void *tau, void *c) {
+    trn_lapack_query q = {0};
+    lapack_int lw = 1;
+    if (TRN_LAPACK4(t, geqrf_work, COL, m, n, f, m, tau, (void *)&q, -1) == 0)
+        lw = trn_lapack_lwork(t, &q);
+    memset(&q, 0, sizeof(q));
+    if (qmul(t, 1, m, cols, n, f, m, tau, c, m, &q, -1) == 0) {
+        const lapack_int l2 = trn_lapack_lwork(t, &q);
+        lw = l2 > lw ? l2 : lw;
+    }
+    return (size_t)lw;
+}
+
+/* ||A||_1 (largest column sum) and ||A||_inf (largest row sum) of the
+ * m x n A; NOMEM when the row sums cannot be allocated. */
+static int norms_1_inf(const irs_run *g, trn_kmsg *msg, double *n1, double *ninf) {
+    const trn_solver_refine_desc *d = g->d;
+    double *row = trn_solver_alloc((size_t)d->m, sizeof(double));
+    if (!row) {
+        trn_kmsg_no_memory(msg, 0, (size_t)d->m * sizeof(double), "the row sums of ||A||_inf");
+        return NOMEM;
+    }
+    memset(row, 0, (size_t)d->m * sizeof(double));
+    double c1 = 0.0, ri = 0.0;
+    for (int j = 0; j < d->n; j++) {
+        double col = 0.0;
+        for (int i = 0; i < d->m; i++) {
+            const double v = elem_abs(d->a, (size_t)j * (size_t)d->lda + (size_t)i, g->nc, g->dbl);
+            col += v;
+            row[i] += v;
+        }
+        c1 = col > c1 || isnan(col) ? col : c1;
+    }
+    for (int i = 0; i < d->m; i++)
+        ri = row[i] > ri || isnan(row[i]) ? row[i] : ri;
+    free(row);
+    *n1 = c1;
+    *ninf = ri;
+    return 0;
+}
+
+/* ||column j||_inf of a rows-row array with leading dimension ld. */
+static double vec_inf(const irs_run *g, const void *p, int rows, int ld, int j) {
+    double m = 0.0;
+    for (int i = 0; i < rows; i++) {
+        const double v = elem_abs(p, (size_t)j * (size_t)ld + (size_t)i, g->nc, g->dbl);
+        m = v > m || isnan(v) ? v : m;
+    }
+    return m;
+}
+
+/* The main-precision least-squares solve into X (LAPACK's gels for a full
+ * rank A: Householder QR, Q^H B, R \ that). Returns 0, i > 0 when R(i,i)
+ * is exactly zero (X is then not written), or NOMEM. */
+static int solve_full_ls(const irs_run *g, trn_kmsg *msg) {
+    const trn_solver_refine_desc *d = g->d;
+    const int m = d->m, n = d->n, nrhs = d->nrhs;
+    const size_t mn = (size_t)m * (size_t)n, mb = (size_t)m * (size_t)nrhs;
+    void *f = trn_solver_alloc(mn, g->es), *tau = trn_solver_alloc((size_t)n, g->es);
+    void *c = trn_solver_alloc(mb, g->es), *work = NULL;
+    int info = NOMEM;
+    size_t lw = 0;
+    if (f && tau && c) {
+        lw = qr_lwork(d->type, m, n, nrhs, f, tau, c);
+        work = trn_solver_alloc(lw, g->es);
+    }
+    if (!work) {
+        trn_kmsg_no_memory(msg, 0, (mn + mb + (size_t)n + lw) * g->es,
+                           "the main-precision QR of IRSXgels (m %d, n %d)", m, n);
+        goto out;
+    }
+    trn_solver_copy(m, n, g->es, d->a, d->lda, f, m);
+    TRN_LAPACK4(d->type, geqrf_work, COL, m, n, f, m, tau, work, (lapack_int)lw);
+    info = 0;
+    for (int j = 0; j < n && !info; j++)
+        if (elem_abs(f, (size_t)j * (size_t)m + (size_t)j, g->nc, g->dbl) == 0.0)
+            info = j + 1;
+    if (info)
+        goto out;
+    trn_solver_copy(m, nrhs, g->es, d->b, d->ldb, c, m);
+    qmul(d->type, 1, m, nrhs, n, f, m, tau, c, m, work, (lapack_int)lw);
+    trn_blas_trsm(d->type, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0, f, m, c,
+                  m);
+    trn_solver_copy(n, nrhs, g->es, c, m, d->x, d->ldx);
+out:
+    free(f);
+    free(tau);
+    free(c);
+    free(work);
+    return info;
+}
+
+/* dst (main precision, leading dimension ldd) += the FP32 rows x cols
+ * array src (leading dimension lds). */
+static void add_low(const irs_run *g, int rows, int cols, const float *src, int lds, void *dst,
+                    int ldd) {
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++)
+            for (int k = 0; k < g->nc; k++) {
+                const size_t di = ((size_t)j * (size_t)ldd + (size_t)i) * g->nc + k;
+                set_comp(dst, di, g->dbl,
+                         comp(dst, di, g->dbl) +
+                             src[((size_t)j * (size_t)lds + (size_t)i) * g->nc + k]);
+            }
+}
+
+/* The mixed-precision least-squares solve, refining x and the residual r
+ * together on the augmented system [I A; A^H 0] [r; x] = [b; 0] (Bjorck's
+ * refinement, which converges at a rate of about kappa(A) u_low for large
+ * residuals too, where refining x alone stalls): with A ~ Q [R; 0] the low
+ * precision QR, each correction of (f, g) = (b - r - A x, -A^H r) is
+ *   d = R^-H g, e = Q^H f, dx = R \ (e(1:n) - d), dr = Q [d; e(n+1:m)].
+ * A step stops once every column has
+ *   ||A^H (b - A x)||_inf <= tol ||A||_1 (||A||_inf ||x||_inf + ||b||_inf),
+ * the normal equations' residual against its rounding-error scale.
+ * Outputs as refine(). */
+static int refine_ls(const irs_run *g, trn_kmsg *msg, int *niters, int *maxed, double *eta) {
+    const trn_solver_refine_desc *d = g->d;
+    const int m = d->m, n = d->n, nrhs = d->nrhs, nc = g->nc, dbl = g->dbl;
+    const size_t mn = (size_t)m * (size_t)n, mb = (size_t)m * (size_t)nrhs,
+                 nb = (size_t)n * (size_t)nrhs;
+    float *f = trn_solver_alloc(mn * (size_t)nc, sizeof(float));
+    float *tau = trn_solver_alloc((size_t)n * (size_t)nc, sizeof(float));
+    float *e = trn_solver_alloc(mb * (size_t)nc, sizeof(float));
+    float *v = trn_solver_alloc(mb * (size_t)nc, sizeof(float));
+    float *dd = trn_solver_alloc(nb * (size_t)nc, sizeof(float));
+    void *r = trn_solver_alloc(mb, g->es), *t = trn_solver_alloc(mb, g->es);
+    void *s = trn_solver_alloc(nb, g->es), *work = NULL;
+    size_t lw = 0;
+    int ret = NOMEM;
+    double a1 = 0.0, ainf = 0.0;
+    *eta = NAN;
+    *niters = 0;
+    *maxed = 0;
+    if (f && tau && e && v && dd && r && t && s) {
+        lw = qr_lwork(g->low, m, n, nrhs, f, tau, e);
+        work = trn_solver_alloc(lw * (size_t)nc, sizeof(float));
+    }
+    if (!work) {
+        trn_kmsg_no_memory(msg, 0,
+                           (mn + 2 * mb + nb + (size_t)n + lw) * (size_t)nc * sizeof(float) +
+                               (2 * mb + nb) * g->es,
+                           "the low-precision QR and residuals of IRSXgels (m %d, n %d, nrhs %d)",
+                           m, n, nrhs);
+        goto out;
+    }
+    if (norms_1_inf(g, msg, &a1, &ainf) != 0)
+        goto out;
+    ret = 0;
+    if (to_low(d->lowest, nc, dbl, m, n, d->a, d->lda, f) != 0) {
+        *niters = IRS_OVERFLOW_A;
+        goto out;
+    }
+    TRN_LAPACK4(g->low, geqrf_work, COL, m, n, (void *)f, m, (void *)tau, (void *)work,
+                (lapack_int)lw);
+    for (int j = 0; j < n; j++) { /* R \ cannot be applied: rank-deficient in FP32 */
+        const double rjj = elem_abs(f, (size_t)j * (size_t)m + (size_t)j, nc, 0);
+        if (!(rjj > 0.0) || !isfinite(rjj)) {
+            *niters = IRS_LU_FAILED;
+            goto out;
+        }
+    }
+    /* x0 = R \ (Q^H b)(1:n) in FP32; r0 = b - A x0. */
+    if (to_low(TRN_IRS_PREC_32F, nc, dbl, m, nrhs, d->b, d->ldb, e) != 0) {
+        *niters = IRS_NONFINITE;
+        goto out;
+    }
+    qmul(g->low, 1, m, nrhs, n, f, m, tau, e, m, work, (lapack_int)lw);
+    trn_blas_trsm(g->low, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0, f, m, e,
+                  m);
+    for (int j = 0; j < nrhs; j++)
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < nc; k++)
+                set_comp(d->x, ((size_t)j * (size_t)d->ldx + (size_t)i) * nc + k, dbl,
+                         e[((size_t)j * (size_t)m + (size_t)i) * nc + k]);
+    if (d->refine == TRN_IRS_REFINE_NONE)
+        goto out;
+    trn_solver_copy(m, nrhs, g->es, d->b, d->ldb, r, m);
+    trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, m, nrhs, n, -1.0, d->a, d->lda, d->x, d->ldx,
+                  1.0, r, m);
+    for (int it = 0;; it++) {
+        /* t = b - A x, s = A^H t: the test. */
+        trn_solver_copy(m, nrhs, g->es, d->b, d->ldb, t, m);
+        trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, m, nrhs, n, -1.0, d->a, d->lda, d->x,
+                      d->ldx, 1.0, t, m);
+        trn_blas_gemm(d->type, CblasConjTrans, CblasNoTrans, n, nrhs, m, 1.0, d->a, d->lda, t, m,
+                      0.0, s, n);
+        int conv = 1, finite = 1;
+        double smax = 0.0, ev = 0.0;
+        for (int j = 0; j < nrhs; j++) {
+            const double sn = vec_inf(g, s, n, n, j), xn = vec_inf(g, d->x, n, d->ldx, j);
+            const double bn = vec_inf(g, d->b, m, d->ldb, j), rn = vec_inf(g, r, m, m, j);
+            if (!isfinite(sn) || !isfinite(xn) || !isfinite(rn))
+                finite = 0;
+            const double den = a1 * (ainf * xn + bn);
+            if (!(sn <= den * d->tol))
+                conv = 0;
+            smax = sn > smax ? sn : smax;
+            const double ej = den > 0.0 ? sn / den : (sn > 0.0 ? INFINITY : 0.0);
+            ev = ej > ev ? ej : ev;
+        }
+        *eta = finite ? ev : NAN;
+        if (d->history) {
+            d->history[2 * (size_t)it] = it;
+            d->history[2 * (size_t)it + 1] = finite ? smax : NAN;
+        }
+        if (!finite) {
+            *niters = IRS_NONFINITE;
+            goto out;
+        }
+        if (conv) {
+            *niters = it;
+            goto out;
+        }
+        if (it >= d->max_iters) {
+            *niters = -d->max_iters;
+            *maxed = 1;
+            goto out;
+        }
+        /* f = t - r into t; g = -A^H r into s. */
+        for (int j = 0; j < nrhs; j++)
+            for (int i = 0; i < m; i++)
+                for (int k = 0; k < nc; k++) {
+                    const size_t q = ((size_t)j * (size_t)m + (size_t)i) * nc + k;
+                    set_comp(t, q, dbl, comp(t, q, dbl) - comp(r, q, dbl));
+                }
+        trn_blas_gemm(d->type, CblasConjTrans, CblasNoTrans, n, nrhs, m, -1.0, d->a, d->lda, r, m,
+                      0.0, s, n);
+        if (to_low(TRN_IRS_PREC_32F, nc, dbl, n, nrhs, s, n, dd) != 0 ||
+            to_low(TRN_IRS_PREC_32F, nc, dbl, m, nrhs, t, m, e) != 0) {
+            *niters = IRS_NONFINITE;
+            goto out;
+        }
+        trn_blas_trsm(g->low, CblasLeft, CblasUpper, CblasConjTrans, CblasNonUnit, n, nrhs, 1.0, f,
+                      m, dd, n);
+        qmul(g->low, 1, m, nrhs, n, f, m, tau, e, m, work, (lapack_int)lw);
+        for (int j = 0; j < nrhs; j++)
+            for (int i = 0; i < m; i++)
+                for (int k = 0; k < nc; k++) {
+                    const size_t q = ((size_t)j * (size_t)m + (size_t)i) * nc + k;
+                    if (i < n) {
+                        const float dv = dd[((size_t)j * (size_t)n + (size_t)i) * nc + k];
+                        v[q] = dv;
+                        e[q] -= dv;
+                    } else {
+                        v[q] = e[q];
+                    }
+                }
+        trn_blas_trsm(g->low, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0, f, m,
+                      e, m);
+        qmul(g->low, 0, m, nrhs, n, f, m, tau, v, m, work, (lapack_int)lw);
+        add_low(g, n, nrhs, e, m, d->x, d->ldx);
+        add_low(g, m, nrhs, v, m, r, m);
+    }
+out:
+    free(f);
+    free(tau);
+    free(e);
+    free(v);
+    free(dd);
+    free(r);
+    free(t);
+    free(s);
+    free(work);
+    return ret;
+}
+
+trn_kstatus trn_cpu_irs_gels(const trn_solver_refine_desc *d, trn_kmsg *msg) {
+    const int32_t zero = 0;
+    memcpy(d->info, &zero, sizeof(zero));
+    if (d->history)
+        memset(d->history, 0, 2 * ((size_t)d->max_iters + 1) * sizeof(double));
+    if (d->n == 0 || d->nrhs == 0) {
+        trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_CONVERGED, 0.0);
+        return TRN_KSTATUS_OK;
+    }
+    /* B is read at every step while X is written: a private copy keeps the
+     * solve right when the caller passes dX == dB. */
+    const size_t es = trn_dtype_size(d->type), mb = (size_t)d->m * (size_t)d->nrhs;
+    void *bcopy = trn_solver_alloc(mb, es);
+    if (!bcopy)
+        return trn_kmsg_no_memory(msg, 0, mb * es, "the copy of B of IRSXgels (m %d, nrhs %d)",
+                                  d->m, d->nrhs);
+    trn_solver_copy(d->m, d->nrhs, es, d->b, d->ldb, bcopy, d->m);
+    trn_solver_refine_desc dl = *d;
+    dl.b = bcopy;
+    dl.ldb = d->m;
+    const int cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F;
+    const irs_run g = {&dl, cx ? TRN_DTYPE_C32F : TRN_DTYPE_R32F, cx ? 2 : 1,
+                       d->type == TRN_DTYPE_R64F || d->type == TRN_DTYPE_C64F, es};
+    const int same = d->lowest == TRN_IRS_PREC_64F || (d->lowest == TRN_IRS_PREC_32F && !g.dbl);
+    int niters = 0, info = 0, status = TRN_SOLVER_ST_CONVERGED;
+    double eta = 0.0;
+    if (same) {
+        info = solve_full_ls(&g, msg);
+    } else {
+        int maxed = 0;
+        if (refine_ls(&g, msg, &niters, &maxed, &eta) != 0)
+            info = NOMEM;
+        else if (niters < 0) {
+            status = maxed ? TRN_SOLVER_ST_MAX_ITERS : TRN_SOLVER_ST_NONFINITE;
+            if (d->fallback) {
+                status = TRN_SOLVER_ST_FALLBACK;
+                info = solve_full_ls(&g, msg);
+            }
+        }
+    }
+    free(bcopy);
+    if (info == NOMEM)
+        return TRN_KSTATUS_NO_MEMORY;
+    if (info > 0)
+        memcpy(d->info, &(int32_t){info}, sizeof(int32_t));
     trn_solver_put_stats(d->stats, niters, status, eta);
     return TRN_KSTATUS_OK;
 }

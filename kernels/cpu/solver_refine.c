@@ -451,6 +451,7 @@ trn_kstatus trn_cpu_solver_refine(const trn_solver_refine_desc *d, trn_kmsg *msg
     case TRN_SOLVER_SOLVE_SPD_IR: st = solve_spd(d, msg, &iters, &res); break;
     case TRN_SOLVER_GMRES_IR: st = gmres_ir(d, msg, &iters, &res); break;
     case TRN_SOLVER_IRS_GESV: return trn_cpu_irs_gesv(d, msg); /* solver_irs.c */
+    case TRN_SOLVER_IRS_GELS: return trn_cpu_irs_gels(d, msg);
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     if (st == NOMEM) /* posted where the allocation failed */

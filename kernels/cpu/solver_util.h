@@ -67,9 +67,10 @@ void trn_solver_ws_put(void *p, size_t bytes);
  * or complex type t) holds a NaN or an infinity. */
 int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld);
 
-/* cuSOLVER's IRS gesv (solver_irs.c), run by the solver_refine kind's
+/* cuSOLVER's IRS gesv and gels (solver_irs.c), run by the solver_refine kind's
  * kernel. */
 trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg);
+trn_kstatus trn_cpu_irs_gels(const trn_solver_refine_desc *d, trn_kmsg *msg);
 
 /* Copies a rows x cols column-major matrix of element size es. */
 void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, void *dst, int ldd);

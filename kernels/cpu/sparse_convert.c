@@ -6,10 +6,15 @@
  * (every element of every block), dense -> CSR/CSC (counts, then entries)
  * and sparse -> dense (duplicates added).
  *
+ * BSR blocks are rb x cb (general BSR: cuSPARSE's csr2gebsr and gebsr2csr;
+ * square for csr2bsr and bsr2csr); BSR -> CSR may write the structure only
+ * (the first step of gebsr2gebsr's count).
+ *
  * Conversions move indices and values; they are memory-bound and not hot, so
  * they read indices through trn_sp_ld (either type) and copy values as
  * bytes, doing arithmetic only where they must (adding duplicates, testing
- * for zero). Every offset and index read is checked before use
+ * for zero), real and complex alike (a complex value adds part by part and
+ * is zero when both parts are). Every offset and index read is checked before use
  * (sparse_common.h), including offsets a _FILL step reads back from the
  * client (they must match what the conversion finds), and private cursors
  * bound every write, so edited or racing input fails the op cleanly.
@@ -32,15 +37,30 @@
 /* ---- values --------------------------------------------------------------------------- */
 
 static int is_zero(trn_dtype t, const void *v, int64_t k) {
-    return t == TRN_DTYPE_R32F ? ((const float *)v)[k] == 0.0f : ((const double *)v)[k] == 0.0;
+    switch (t) {
+    case TRN_DTYPE_R32F: return ((const float *)v)[k] == 0.0f;
+    case TRN_DTYPE_C32F:
+        return ((const float *)v)[2 * k] == 0.0f && ((const float *)v)[2 * k + 1] == 0.0f;
+    case TRN_DTYPE_C64F:
+        return ((const double *)v)[2 * k] == 0.0 && ((const double *)v)[2 * k + 1] == 0.0;
+    default: return ((const double *)v)[k] == 0.0;
+    }
 }
 
-/* dst[i] += src[k] */
+/* dst[i] += src[k] (a complex value adds part by part) */
 static void add_val(trn_dtype t, void *dst, int64_t i, const void *src, int64_t k) {
-    if (t == TRN_DTYPE_R32F)
-        ((float *)dst)[i] += ((const float *)src)[k];
-    else
-        ((double *)dst)[i] += ((const double *)src)[k];
+    switch (t) {
+    case TRN_DTYPE_R32F: ((float *)dst)[i] += ((const float *)src)[k]; break;
+    case TRN_DTYPE_C32F:
+        ((float *)dst)[2 * i] += ((const float *)src)[2 * k];
+        ((float *)dst)[2 * i + 1] += ((const float *)src)[2 * k + 1];
+        break;
+    case TRN_DTYPE_C64F:
+        ((double *)dst)[2 * i] += ((const double *)src)[2 * k];
+        ((double *)dst)[2 * i + 1] += ((const double *)src)[2 * k + 1];
+        break;
+    default: ((double *)dst)[i] += ((const double *)src)[k]; break;
+    }
 }
 
 static void copy_val(size_t es, void *dst, int64_t i, const void *src, int64_t k) {
@@ -168,15 +188,16 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The distinct block columns of block row I of CSR matrix a (block size bs),
- * sorted, into list; their number in *count. stamp[J] == I marks a block
- * column already listed. */
-static int block_row_columns(const trn_sp_mat *a, const trn_sp_rows *s, int64_t bs, int64_t I,
-                             int64_t *stamp, int64_t *list, int64_t *count, trn_kmsg *msg) {
+/* The distinct block columns of block row I of CSR matrix a (blocks of rb
+ * x cb), sorted, into list; their number in *count. stamp[J] == I marks a
+ * block column already listed. */
+static int block_row_columns(const trn_sp_mat *a, const trn_sp_rows *s, int64_t rb, int64_t cb,
+                             int64_t I, int64_t *stamp, int64_t *list, int64_t *count,
+                             trn_kmsg *msg) {
     int64_t n = 0, p0 = 0, p1 = 0, j = 0;
     char where[48];
-    const int64_t r1 = (I + 1) * bs < a->rows ? (I + 1) * bs : a->rows;
-    for (int64_t r = I * bs; r < r1; r++) {
+    const int64_t r1 = (I + 1) * rb < a->rows ? (I + 1) * rb : a->rows;
+    for (int64_t r = I * rb; r < r1; r++) {
         if (trn_sp_row_bounds(s, r, msg, &p0, &p1))
             return -1;
         snprintf(where, sizeof(where), " (row %lld)", (long long)r);
@@ -184,9 +205,9 @@ static int block_row_columns(const trn_sp_mat *a, const trn_sp_rows *s, int64_t 
             if (index_at(a->indices, p, a->idx64, a->base, a->cols, &j, msg, (uint64_t)r, "src",
                          TRN_SP_CSR, TRN_SP_INDICES, where))
                 return -1;
-            if (stamp[j / bs] != I) {
-                stamp[j / bs] = I;
-                list[n++] = j / bs;
+            if (stamp[j / cb] != I) {
+                stamp[j / cb] = I;
+                list[n++] = j / cb;
             }
         }
     }
@@ -211,7 +232,7 @@ static int csr_to_bsr_nnz(const trn_spconvert_desc *d, trn_kmsg *msg) {
     int64_t total = 0, n;
     trn_sp_st(c->offsets, 0, c->base, c->idx64);
     for (int64_t I = 0; I < c->brows; I++) {
-        if (block_row_columns(a, &s, c->rb, I, stamp, list, &n, msg))
+        if (block_row_columns(a, &s, c->rb, c->cb, I, stamp, list, &n, msg))
             goto out;
         total += n;
         trn_sp_st(c->offsets, I + 1, total + c->base, c->idx64);
@@ -227,7 +248,7 @@ static int csr_to_bsr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, int s
                       trn_kmsg *msg) {
     const trn_sp_mat *a = &d->src, *c = &d->dst;
     const trn_sp_rows s = trn_sp_rows_of(a, "src"), bs_rows = trn_sp_rows_of(c, "dst");
-    const int64_t bs = c->rb, bsz = bs * bs;
+    const int64_t rb = c->rb, cb = c->cb, bsz = rb * cb;
     const size_t es = trn_dtype_size(a->type);
     int64_t *stamp = scratch_i64(c->bcols);
     int64_t *slot = scratch_i64(c->bcols);
@@ -244,7 +265,7 @@ static int csr_to_bsr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, int s
     int64_t q0 = 0, q1 = 0, n = 0, p0 = 0, p1 = 0, j = 0;
     for (int64_t I = lo; I < hi; I++) {
         if (trn_sp_row_bounds(&bs_rows, I, msg, &q0, &q1) ||
-            block_row_columns(a, &s, bs, I, stamp, list, &n, msg))
+            block_row_columns(a, &s, rb, cb, I, stamp, list, &n, msg))
             goto out;
         if (n != q1 - q0) {
             trn_kmsg_post(msg, (uint64_t)I, 1,
@@ -258,23 +279,23 @@ static int csr_to_bsr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, int s
             slot[list[t]] = q0 + t;
         }
         memset((char *)c->values + (size_t)(q0 * bsz) * es, 0, (size_t)(n * bsz) * es);
-        const int64_t r1 = (I + 1) * bs < a->rows ? (I + 1) * bs : a->rows;
-        for (int64_t r = I * bs; r < r1; r++) {
+        const int64_t r1 = (I + 1) * rb < a->rows ? (I + 1) * rb : a->rows;
+        for (int64_t r = I * rb; r < r1; r++) {
             if (trn_sp_row_bounds(&s, r, msg, &p0, &p1))
                 goto out;
             for (int64_t p = p0; p < p1; p++) {
                 if (index_at(a->indices, p, a->idx64, a->base, a->cols, &j, msg, (uint64_t)r, "src",
                              TRN_SP_CSR, TRN_SP_INDICES, ""))
                     goto out;
-                if (stamp[j / bs] != I) { /* a column that appeared since it was listed */
+                if (stamp[j / cb] != I) { /* a column that appeared since it was listed */
                     trn_kmsg_post(msg, (uint64_t)r, 1,
                                   "src: csrColInd changed while the op ran (row %lld)",
                                   (long long)r);
                     goto out;
                 }
-                const int64_t i = r - I * bs, jj = j % bs;
+                const int64_t i = r - I * rb, jj = j % cb;
                 const int64_t at =
-                    slot[j / bs] * bsz + (c->block_row_major ? i * bs + jj : i + jj * bs);
+                    slot[j / cb] * bsz + (c->block_row_major ? i * cb + jj : i + jj * rb);
                 add_val(a->type, c->values, at, a->values, p);
             }
         }
@@ -292,7 +313,7 @@ out:
 static int bsr_to_csr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, trn_kmsg *msg) {
     const trn_sp_mat *a = &d->src, *c = &d->dst;
     const trn_sp_rows s = trn_sp_rows_of(a, "src");
-    const int64_t bs = a->rb, bsz = bs * bs;
+    const int64_t rb = a->rb, cb = a->cb, bsz = rb * cb;
     const size_t es = trn_dtype_size(a->type);
     int64_t p0 = 0, p1 = 0, J = 0;
     char where[48];
@@ -308,24 +329,26 @@ static int bsr_to_csr(const trn_spconvert_desc *d, int64_t lo, int64_t hi, trn_k
             return -1;
         }
         snprintf(where, sizeof(where), " (block row %lld)", (long long)I);
-        for (int64_t i = 0; i < bs; i++) {
-            const int64_t start = p0 * bsz + i * k * bs;
-            trn_sp_st(c->offsets, I * bs + i, start + c->base, c->idx64);
+        /* Row i of the block row: cb entries from each of its k blocks. */
+        for (int64_t i = 0; i < rb; i++) {
+            const int64_t start = p0 * bsz + i * k * cb;
+            trn_sp_st(c->offsets, I * rb + i, start + c->base, c->idx64);
             for (int64_t t = 0; t < k; t++) {
                 if (index_at(a->indices, p0 + t, a->idx64, a->base, a->bcols, &J, msg, (uint64_t)I,
                              "src", TRN_SP_BSR, TRN_SP_INDICES, where))
                     return -1;
                 const int64_t blk = (p0 + t) * bsz;
-                for (int64_t j = 0; j < bs; j++) {
-                    const int64_t q = start + t * bs + j;
-                    trn_sp_st(c->indices, q, J * bs + j + c->base, c->idx64);
-                    copy_val(es, c->values, q, a->values,
-                             blk + (a->block_row_major ? i * bs + j : i + j * bs));
+                for (int64_t j = 0; j < cb; j++) {
+                    const int64_t q = start + t * cb + j;
+                    trn_sp_st(c->indices, q, J * cb + j + c->base, c->idx64);
+                    if (d->values)
+                        copy_val(es, c->values, q, a->values,
+                                 blk + (a->block_row_major ? i * cb + j : i + j * rb));
                 }
             }
         }
         if (I == a->brows - 1)
-            trn_sp_st(c->offsets, a->brows * bs, p1 * bsz + c->base, c->idx64);
+            trn_sp_st(c->offsets, a->brows * rb, p1 * bsz + c->base, c->idx64);
     }
     if (a->brows == 0 && lo == 0)
         trn_sp_st(c->offsets, 0, c->base, c->idx64);

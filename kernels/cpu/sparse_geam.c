@@ -16,6 +16,10 @@
  * rounding of its own). alpha = 0 (beta = 0): A's (B's) values are not
  * read and contribute 0. Every offset and index of A and B is checked
  * before use (sparse_common.h).
+ *
+ * Complex values (C_32F, C_64F) accumulate part by part: s v is
+ * (sr vr - si vi, sr vi + si vr), in the value type's precision (float
+ * products rounded to float), then added to the part's sum.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,13 +32,13 @@
  * (-1: none), list the columns of the current row, acc their sums. */
 typedef struct geam_work {
     int64_t *stamp, *list;
-    double *acc; /* NULL in the count pass; sums in the value type, widened */
+    double *acc; /* NULL in the count pass; sums in the value type, widened (complex: two each) */
 } geam_work;
 
 static int work_init(geam_work *w, int64_t cols, int fill, int shard, trn_kmsg *msg) {
     w->stamp = malloc(((size_t)cols + 1) * sizeof(int64_t));
     w->list = malloc(((size_t)cols + 1) * sizeof(int64_t));
-    w->acc = fill ? malloc(((size_t)cols + 1) * sizeof(double)) : NULL;
+    w->acc = fill ? malloc(((size_t)cols + 1) * 2 * sizeof(double)) : NULL;
     if (!w->stamp || !w->list || (fill && !w->acc))
         return trn_sp_no_memory(msg, shard, ((size_t)cols + 1) * 3 * sizeof(int64_t),
                                 "an accumulator of %lld columns", (long long)cols);
@@ -53,11 +57,12 @@ static void work_free(geam_work *w) {
  * is 0) to the row's union; *n counts its columns. Float sums are rounded
  * to float at every step, as a float accumulator would. */
 static int add_row(const trn_sp_mat *m, const trn_sp_rows *sr, const char *name, int64_t i,
-                   double s, geam_work *w, int64_t *n, trn_kmsg *msg) {
+                   double s, double si, geam_work *w, int64_t *n, trn_kmsg *msg) {
     int64_t p0, p1;
     if (trn_sp_row_bounds(sr, i, msg, &p0, &p1))
         return TRN_SP_BAD;
     const int dbl = m->type == TRN_DTYPE_R64F;
+    const int cx = m->type == TRN_DTYPE_C32F || m->type == TRN_DTYPE_C64F;
     for (int64_t p = p0; p < p1; p++) {
         const int64_t jv = trn_sp_ld(m->indices, p, m->idx64);
         const uint64_t ju = (uint64_t)jv - (uint64_t)m->base;
@@ -73,15 +78,25 @@ static int add_row(const trn_sp_mat *m, const trn_sp_rows *sr, const char *name,
             w->stamp[j] = i;
             w->list[(*n)++] = j;
             if (w->acc)
-                w->acc[j] = 0.0;
+                w->acc[2 * j] = w->acc[2 * j + 1] = 0.0;
         }
-        if (!w->acc || s == 0.0)
+        if (!w->acc || (s == 0.0 && si == 0.0))
             continue;
-        if (dbl) {
-            w->acc[j] += s * ((const double *)m->values)[p];
+        if (m->type == TRN_DTYPE_C64F) {
+            const double *v = (const double *)m->values + 2 * p;
+            w->acc[2 * j] += s * v[0] - si * v[1];
+            w->acc[2 * j + 1] += s * v[1] + si * v[0];
+        } else if (cx) {
+            const float *v = (const float *)m->values + 2 * p;
+            const float fs = (float)s, fsi = (float)si;
+            const float re = fs * v[0] - fsi * v[1], im = fs * v[1] + fsi * v[0];
+            w->acc[2 * j] = (double)((float)w->acc[2 * j] + re);
+            w->acc[2 * j + 1] = (double)((float)w->acc[2 * j + 1] + im);
+        } else if (dbl) {
+            w->acc[2 * j] += s * ((const double *)m->values)[p];
         } else {
             const float t = (float)s * ((const float *)m->values)[p];
-            w->acc[j] = (double)((float)w->acc[j] + t);
+            w->acc[2 * j] = (double)((float)w->acc[2 * j] + t);
         }
     }
     return 0;
@@ -91,8 +106,8 @@ static int add_row(const trn_sp_mat *m, const trn_sp_rows *sr, const char *name,
 static int row_union(const trn_spgeam_desc *d, const trn_sp_rows *sa, const trn_sp_rows *sb,
                      int64_t i, geam_work *w, int64_t *n, trn_kmsg *msg) {
     *n = 0;
-    const int rc = add_row(&d->a, sa, "A", i, d->alpha, w, n, msg);
-    return rc ? rc : add_row(&d->b, sb, "B", i, d->beta, w, n, msg);
+    const int rc = add_row(&d->a, sa, "A", i, d->alpha, d->alpha_im, w, n, msg);
+    return rc ? rc : add_row(&d->b, sb, "B", i, d->beta, d->beta_im, w, n, msg);
 }
 
 static int count_pass(const trn_spgeam_desc *d, trn_kmsg *msg) {
@@ -150,10 +165,18 @@ static int fill_pass(const trn_spgeam_desc *d, int shard, int nshards, trn_kmsg 
         for (int64_t t = 0; t < n; t++) {
             const int64_t j = w.list[t];
             trn_sp_st(c->indices, q0 + t, j + c->base, c->idx64);
-            if (c->type == TRN_DTYPE_R64F)
-                ((double *)c->values)[q0 + t] = w.acc[j];
-            else
-                ((float *)c->values)[q0 + t] = (float)w.acc[j];
+            switch (c->type) {
+            case TRN_DTYPE_R64F: ((double *)c->values)[q0 + t] = w.acc[2 * j]; break;
+            case TRN_DTYPE_C64F:
+                ((double *)c->values)[2 * (q0 + t)] = w.acc[2 * j];
+                ((double *)c->values)[2 * (q0 + t) + 1] = w.acc[2 * j + 1];
+                break;
+            case TRN_DTYPE_C32F:
+                ((float *)c->values)[2 * (q0 + t)] = (float)w.acc[2 * j];
+                ((float *)c->values)[2 * (q0 + t) + 1] = (float)w.acc[2 * j + 1];
+                break;
+            default: ((float *)c->values)[q0 + t] = (float)w.acc[2 * j]; break;
+            }
         }
     }
     work_free(&w);

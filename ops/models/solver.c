@@ -6,6 +6,7 @@
  * solvers at their iteration limits (an upper bound).
  */
 #include "ops/models/model.h"
+#include "ops/solver_tile.h"
 
 static double complex_factor(trn_dtype type) {
     return type == TRN_DTYPE_C32F || type == TRN_DTYPE_C64F ? 4.0 : 1.0;
@@ -13,6 +14,8 @@ static double complex_factor(trn_dtype type) {
 
 static double cost_solver_dense(const trn_op_desc *op) {
     const trn_solver_dense_desc *d = &op->u.solver_dense;
+    if (trn_tile_fn(d->fn))
+        return trn_tile_step_flops(d); /* complex factor included */
     const double m = d->m, n = d->n, k = d->k;
     const double mn = m < n ? m : n;
     double f = 0.0;
@@ -36,6 +39,8 @@ static double cost_solver_dense(const trn_op_desc *op) {
     case TRN_SOLVER_SYTRD: f = 4.0 * n * n * n / 3.0; break;
     case TRN_SOLVER_ORGTR: f = 4.0 * n * n * n / 3.0; break;
     case TRN_SOLVER_ORMTR: f = 2.0 * m * n * (d->left ? m : n); break;
+    case TRN_SOLVER_GEBRD: f = 4.0 * n * n * (m - n / 3.0); break; /* LAPACK's count, m >= n */
+    case TRN_SOLVER_ORGBR: f = 4.0 * m * n * k; break;
     case TRN_SOLVER_LASWP: f = n * (double)(d->k2 - d->k + 1); break; /* elements moved */
     default: break;
     }
@@ -61,6 +66,14 @@ static double cost_solver_eigen(const trn_op_desc *op) {
     case TRN_SOLVER_GESVD: f = 4.0 * big * small * small + 8.0 * small * small * small; break;
     case TRN_SOLVER_SYEVJ: f = 10.0 * 6.0 * n * n * n; break;
     case TRN_SOLVER_GESVDJ: f = 10.0 * 4.0 * big * small * small; break;
+    case TRN_SOLVER_GEEV: /* Hessenberg QR: ~10 n^3, ~25 n^3 with the vectors (LAWN 41) */
+        f = (d->vectors ? 25.0 : 10.0) * small * small * small;
+        break;
+    case TRN_SOLVER_SYGVDX: f = (d->vectors ? 10.0 : 7.0 / 3.0) * n * n * n; break;
+    case TRN_SOLVER_SYGVJ: f = (10.0 * 6.0 + 7.0 / 3.0) * n * n * n; break;
+    case TRN_SOLVER_GESVDA_STRIDED_BATCHED: /* gesvd with U and VT of each, and the residual */
+        f = (12.0 * big * small * small + 8.0 * small * small * small) * (double)d->batch;
+        break;
     default: break;
     }
     return f * complex_factor(d->type);
@@ -77,6 +90,11 @@ static double cost_solver_refine(const trn_op_desc *op) {
     if (d->fn == TRN_SOLVER_IRS_GESV) /* LU, refinement, and the fallback's LU */
         return (4.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it) *
                (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0);
+    if (d->fn == TRN_SOLVER_IRS_GELS) { /* two QRs; per step 4 products with A, 4 with Q */
+        const double m = d->m;
+        return (2.0 * (2.0 * m * n * n - 2.0 * n * n * n / 3.0) + 16.0 * m * n * rhs * it) *
+               (d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0);
+    }
     return 2.0 * n * n * n / 3.0 + 4.0 * n * n * rhs * it * (double)d->restart;
 }
 
@@ -85,10 +103,11 @@ static double cost_solver_refine(const trn_op_desc *op) {
 static double cost_solver_krylov(const trn_op_desc *op) {
     const trn_solver_krylov_desc *d = &op->u.solver_krylov;
     const double n = d->op.n;
+    const double cf = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
     if (d->fn == TRN_SOLVER_CSRLSVQR) /* the dense Householder QR */
-        return 4.0 * n * n * n / 3.0;
+        return 4.0 * n * n * n / 3.0 * cf;
     if (d->fn == TRN_SOLVER_CSRLSVCHOL)
-        return n * n * n / 3.0;
+        return n * n * n / 3.0 * cf;
     const double nnz = d->op.kind == TRN_LINOP_SPARSE
                            ? (double)d->op.sp.nnz * (double)d->op.sp.rb * (double)d->op.sp.cb
                            : n * n;
@@ -96,14 +115,18 @@ static double cost_solver_krylov(const trn_op_desc *op) {
 }
 
 /* One core: LAPACK runs single-threaded, and one factorisation, eigensolve
- * or iteration is not split. */
+ * or iteration is not split; a tiled factorisation's step splits into its
+ * tile tasks (ops/solver_tile.h). */
 static double shard_limit_solver_dense(const trn_op_desc *op) {
-    (void)op;
-    return 1.0;
+    const trn_solver_dense_desc *d = &op->u.solver_dense;
+    return trn_tile_fn(d->fn) ? (double)trn_tile_tasks(d) : 1.0;
 }
 
+/* One core per problem; gesvdaStridedBatched splits by whole matrices. */
 static double shard_limit_solver_eigen(const trn_op_desc *op) {
-    (void)op;
+    const trn_solver_eigen_desc *d = &op->u.solver_eigen;
+    if (d->fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED)
+        return trn_op_whole_matrices(cost_solver_eigen(op), d->batch);
     return 1.0;
 }
 

@@ -10,6 +10,18 @@ static double cost_tensor_contract(const trn_op_desc *op) {
     return op->u.tensor_contract.flops;
 }
 
+/* Both pairwise steps' 2 m n k per batch element (the validator's plan). */
+static double cost_tensor_contract_trinary(const trn_op_desc *op) {
+    return op->u.tensor_trinary.flops;
+}
+
+/* One shard: the second step needs all of the intermediate the first
+ * makes (kernels/cpu/tensor_trinary.c). */
+static double shard_limit_tensor_contract_trinary(const trn_op_desc *op) {
+    (void)op;
+    return 1.0;
+}
+
 /* One to three operations per element read (unary ops count one). */
 static double cost_tensor_elementwise(const trn_op_desc *op) {
     const trn_tensor_ew_desc *e = &op->u.tensor_ew;
@@ -76,5 +88,6 @@ static double shard_limit_mp2_energy(const trn_op_desc *op) {
 TRN_OP_MODEL(tensor_contract, TRN_PACE_DENSE)
 TRN_OP_MODEL(tensor_elementwise, TRN_PACE_STREAM)
 TRN_OP_MODEL(tensor_reduction, TRN_PACE_STREAM)
+TRN_OP_MODEL(tensor_contract_trinary, TRN_PACE_DENSE)
 TRN_OP_MODEL(ao_to_mo, TRN_PACE_DENSE)
 TRN_OP_MODEL(mp2_energy, TRN_PACE_DENSE)

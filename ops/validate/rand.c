@@ -11,12 +11,15 @@
  * inside the 2^32 points of Sobol32 (Sobol64: offset + count/dimensions
  * <= 2^64 - 1). RAND_U64 is for the Sobol64 generators only. The trnsci
  * extensions (exponential, gamma, beta, truncated normal, Latin hypercube)
- * are Philox only (exponential also XORWOW, MRG32k3a and MT19937, whose words it inverts), with
+ * are Philox only (exponential also XORWOW, MRG32k3a, MT19937 and MTGP32, whose words it
+ * inverts), with
  * their parameters checked as docs/protocol.md
  * states: rate, shape, scale, a, b finite and > 0; truncated normal mean
  * finite, stddev finite and > 0, lower < upper (either may be infinite);
  * Latin hypercube lhs_dimensions >= 1, count a multiple of it, points per
- * dimension <= 2^20 (float) or 2^32 (double).
+ * dimension <= 2^20 (float) or 2^32 (double). MTGP32: mtgp_states 0 (192), 192
+ * or 64 (0 for the other generators), and offset + words <= 2^32
+ * (TRN_RAND_MTGP_MAX_WORDS, out of range past it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +74,7 @@ static int gen_of(Trnsci__V1__RandGenerator g, trn_rand_gen *out) {
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_XORWOW: *out = TRN_RAND_XORWOW; return 0;
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MRG32K3A: *out = TRN_RAND_MRG32K3A; return 0;
     case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MT19937: *out = TRN_RAND_MT19937; return 0;
+    case TRNSCI__V1__RAND_GENERATOR__RAND_GENERATOR_MTGP32: *out = TRN_RAND_MTGP32; return 0;
     default: return -1;
     }
 }
@@ -227,6 +231,16 @@ static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateO
         trn_vmsg(vx, "rand: generator %d is not known", (int)r->generator);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
+    const int mtgp = out->gen == TRN_RAND_MTGP32;
+    if (mtgp ? (r->mtgp_states != 0 && r->mtgp_states != TRN_RAND_MTGP_STATES_DEFAULT &&
+                r->mtgp_states != TRN_RAND_MTGP_STATES_LEGACY)
+             : r->mtgp_states != 0) {
+        trn_vmsg(vx,
+                 "rand: mtgp_states must be 0, 192 or 64 for MTGP32 and 0 for other generators, "
+                 "got %u",
+                 (unsigned)r->mtgp_states);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
     const int sobol = trn_rand_gen_is_quasi(out->gen);
     if (sobol) {
         const trn_wire_code rc = check_sobol(vx, r, out);
@@ -272,7 +286,7 @@ static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateO
     }
     const uint64_t es = trn_rand_element_size(out->dist);
     const uint64_t words = trn_rand_words_per_element(out->dist);
-    uint64_t bytes, used = 0, end;
+    uint64_t bytes, used = 0, end = 0;
     if (ck_mul(r->count, es, &bytes) || bytes > SIZE_MAX) {
         trn_vmsg(vx, "rand: count %llu is too large", (unsigned long long)r->count);
         return TRN_WIRE_INVALID_ARGUMENT;
@@ -290,6 +304,14 @@ static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateO
                  "stream (offset + words must stay below 2^64)",
                  (unsigned long long)r->offset, (unsigned long long)r->count,
                  (unsigned long long)words, lhs ? " (+ 6 per dimension)" : "");
+        return TRN_WIRE_OUT_OF_RANGE;
+    }
+    if (mtgp && end > TRN_RAND_MTGP_MAX_WORDS) {
+        trn_vmsg(vx,
+                 "rand: MTGP32 offset %llu + %llu values of %llu words runs past word 2^32 "
+                 "(MTGP32 reaches its offset by stepping)",
+                 (unsigned long long)r->offset, (unsigned long long)r->count,
+                 (unsigned long long)words);
         return TRN_WIRE_OUT_OF_RANGE;
     }
     void *dst = NULL;
@@ -311,6 +333,8 @@ static trn_wire_code validate_rand(trn_vctx *vx, const Trnsci__V1__RandGenerateO
     out->upper = r->upper;
     out->lhs_dims = lhs ? r->lhs_dimensions : 0;
     out->dims = sobol ? r->dimensions : 0;
+    out->mtgp_states =
+        !mtgp ? 0 : (r->mtgp_states ? r->mtgp_states : (uint32_t)TRN_RAND_MTGP_STATES_DEFAULT);
     out->dst = dst;
     out->n = (size_t)r->count;
     return TRN_WIRE_OK;

@@ -91,7 +91,7 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
         return BAD;
     }
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_POTRF,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORMTR, "one of POTRF .. ORMTR", w->type,
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_ORGBR, "one of POTRF .. ORGBR", w->type,
                     &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
@@ -106,7 +106,7 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
     out->info = NULL;
     out->k2 = 0;
     out->incx = 0;
-    out->d = out->e = NULL;
+    out->d = out->e = out->taup = NULL;
     void *p = NULL;
     trn_wire_code rc = TRN_WIRE_OK;
 
@@ -218,6 +218,42 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         break;
     }
+    case TRN_SOLVER_GEBRD:
+        /* cuSOLVER's gebrd takes m >= n only (LAPACK's also m < n). */
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n))
+            return BAD;
+        if (out->m < out->n) {
+            trn_vmsg(vx, "%s: m=%d must be >= n=%d", fn, out->m, out->n);
+            return BAD;
+        }
+        if (trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+        break;
+    case TRN_SOLVER_ORGBR: {
+        /* LAPACK's orgbr: Q (LEFT, vect 'Q') is m x n with m >= n >=
+         * min(m, k); P^H (RIGHT, vect 'P') is m x n with n >= m >=
+         * min(n, k); k counts gebrd's columns (Q) or rows (P^H). */
+        if (w->side != 0 && w->side != 1) {
+            trn_vmsg(vx, "%s: side=%lld must be TRNBLAS_SIDE_LEFT (0) or RIGHT (1)", fn,
+                     (long long)w->side);
+            return BAD;
+        }
+        out->left = w->side == 0;
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+            trn_vk_dim(vx, fn, "k", w->k, &out->k))
+            return BAD;
+        const int big = out->left ? out->m : out->n, small = out->left ? out->n : out->m;
+        const int low = big < out->k ? big : out->k;
+        if (small > big || small < low) {
+            trn_vmsg(vx, "%s: m=%d, n=%d, k=%d must satisfy %s", fn, out->m, out->n, out->k,
+                     out->left ? "m >= n >= min(m, k) (side LEFT)"
+                               : "n >= m >= min(n, k) (side RIGHT)");
+            return BAD;
+        }
+        if (trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
+            return BAD;
+        break;
+    }
     case TRN_SOLVER_LASWP:
         /* LAPACK's laswp: A has lda rows (the interchanges may reach any
          * of them); rows k1 .. k2 are interchanged with the rows ipiv
@@ -313,6 +349,26 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             rc = trn_vk_array(vx, w->d, (uint64_t)out->n, al, al, fn, "d", &out->d);
         if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYTRD)
             rc = trn_vk_array(vx, w->e, nr, al, al, fn, "e", &out->e);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    if (out->fn == TRN_SOLVER_GEBRD) {
+        /* m >= n: d, tauq and taup have n entries, e n - 1 (d, e real). */
+        const uint64_t nn = (uint64_t)out->n, ne = out->n > 1 ? (uint64_t)(out->n - 1) : 0;
+        rc = trn_vk_array(vx, w->d, nn, al, al, fn, "D", &out->d);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_vk_array(vx, w->e, ne, al, al, fn, "E", &out->e);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_vk_array(vx, w->tau, nn, es, al, fn, "TAUQ", &out->tau);
+        if (rc == TRN_WIRE_OK)
+            rc = trn_vk_array(vx, w->taup, nn, es, al, fn, "TAUP", &out->taup);
+        if (rc != TRN_WIRE_OK)
+            return rc;
+    }
+    if (out->fn == TRN_SOLVER_ORGBR) {
+        const int big = out->left ? out->m : out->n;
+        const int ntau = big < out->k ? big : out->k;
+        rc = trn_vk_array(vx, w->tau, (uint64_t)ntau, es, al, fn, "tau", &out->tau);
         if (rc != TRN_WIRE_OK)
             return rc;
     }
@@ -441,11 +497,203 @@ static int ld_maybe(trn_vctx *vx, const char *fn, const char *name, int64_t ld, 
     return trn_vk_ld(vx, fn, name, ld, used ? rows : 1, used ? rows_expr : "1", out);
 }
 
+/* Xgeev (cuSOLVER's rules): jobvl NOVECTOR only (VECTOR is not
+ * supported, as cuSOLVER's), jobvr either; lda >= max(1, n), ldvl >= 1,
+ * ldvr >= n with VR wanted (else >= 1); W is n complex values, or 2n
+ * reals (WR then WI) for a real A with w_split; VR (n x n, A's type) only
+ * with jobvr VECTOR: a real A's complex pairs in LAPACK's two columns. */
+static trn_wire_code validate_geev(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
+                                   trn_solver_eigen_desc *out) {
+    const char *fn = trn_solver_name(out->fn, out->type);
+    const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
+    if (w->jobvl == 1) {
+        trn_vmsg(vx,
+                 "%s: jobvl=TRNSOLVER_EIG_MODE_VECTOR is not supported (left eigenvectors; "
+                 "cuSOLVER's Xgeev takes NOVECTOR only)",
+                 fn);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (w->jobvl != 0) {
+        trn_vmsg(vx, "%s: jobvl=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0)", fn,
+                 (long long)w->jobvl);
+        return BAD;
+    }
+    if (w->jobz != 0 && w->jobz != 1) {
+        trn_vmsg(vx, "%s: jobvr=%lld must be TRNSOLVER_EIG_MODE_NOVECTOR (0) or _VECTOR (1)", fn,
+                 (long long)w->jobz);
+        return BAD;
+    }
+    out->vectors = (int)w->jobz;
+    if (w->w_split != 0 && (w->w_split != 1 || is_complex(out->type))) {
+        trn_vmsg(vx, "%s: w_split=%lld must be 0, or 1 with a real A", fn, (long long)w->w_split);
+        return BAD;
+    }
+    out->w_split = (int)w->w_split;
+    int ldvl = 1;
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
+        trn_vk_ld(vx, fn, "lda", w->lda, out->n, "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldvl", w->ldvl, 1, "1", &ldvl) ||
+        ld_maybe(vx, fn, "ldvr", w->ldv, out->vectors, out->n, "n", &out->ldv))
+        return BAD;
+    out->m = out->n;
+    const int n = out->n;
+    trn_wire_code rc = trn_vk_matrix(vx, w->a, n, n, out->lda, es, al, fn, "A", &out->a);
+    if (rc == TRN_WIRE_OK) /* 2n reals either way: n complex, or WR then WI */
+        rc = trn_vk_array(vx, w->w, 2 * (uint64_t)n, al, al, fn, "W", &out->w);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = trn_vk_matrix(vx, w->v, n, n, out->ldv, es, al, fn, "VR", &out->v);
+    if (rc == TRN_WIRE_OK)
+        rc = trn_vsolver_info(vx, w->info, fn, &out->info);
+    return rc;
+}
+
+/* Protocol 1.15's functions are cast like the others (fn_and_type); their
+ * numbers are checked here, beside the cast, as wire_enums.c checks the
+ * older ones. */
+_Static_assert((int)TRN_SOLVER_SYGVDX == (int)TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYGVDX,
+               "SYGVDX is the wire's");
+_Static_assert((int)TRN_SOLVER_SYGVJ == (int)TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYGVJ,
+               "SYGVJ is the wire's");
+_Static_assert((int)TRN_SOLVER_GESVDA_STRIDED_BATCHED ==
+                   (int)TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDA_STRIDED_BATCHED,
+               "GESVDA_STRIDED_BATCHED is the wire's");
+
+/* sygvdx's selection (cuSOLVER's and LAPACK's sygvx rules): range ALL, I
+ * with 1 <= il <= iu <= n (il = 1, iu = 0 when n = 0), or V with finite
+ * vl < vu. Needs out->n. */
+static int selection(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w, const char *fn,
+                     trn_solver_eigen_desc *out) {
+    const int n = out->n;
+    switch (w->range) {
+    case TRN_EIG_RANGE_ALL: break;
+    case TRN_EIG_RANGE_I: {
+        const int ok =
+            n > 0 ? (w->il >= 1 && w->il <= w->iu && w->iu <= n) : (w->il == 1 && w->iu == 0);
+        if (!ok) {
+            trn_vmsg(vx,
+                     "%s: il=%lld, iu=%lld must satisfy 1 <= il <= iu <= n=%d (il = 1, iu = 0 "
+                     "when n = 0)",
+                     fn, (long long)w->il, (long long)w->iu, n);
+            return -1;
+        }
+        out->il = (int)w->il;
+        out->iu = (int)w->iu;
+        break;
+    }
+    case TRN_EIG_RANGE_V:
+        if (!isfinite(w->vl) || !isfinite(w->vu) || !(w->vl < w->vu)) {
+            trn_vmsg(vx, "%s: vl=%g, vu=%g must be finite with vl < vu", fn, w->vl, w->vu);
+            return -1;
+        }
+        out->vl = w->vl;
+        out->vu = w->vu;
+        break;
+    default:
+        trn_vmsg(vx,
+                 "%s: range=%lld must be TRNSOLVER_EIG_RANGE_ALL (1001), _I (1002) or _V (1003)",
+                 fn, (long long)w->range);
+        return -1;
+    }
+    out->range = (int)w->range;
+    return 0;
+}
+
+/* A stride of a strided batch: at least `least` elements and within int64
+ * (cuSOLVER's long long). */
+static int stride_of(trn_vctx *vx, const char *fn, const char *name, int64_t v, int64_t least,
+                     const char *least_expr, int64_t *out) {
+    if (v < least) {
+        trn_vmsg(vx, "%s: %s=%lld must be >= %s = %lld", fn, name, (long long)v, least_expr,
+                 (long long)least);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* One operand of a strided batch: batch matrices rows x cols (leading
+ * dimension ld) stride elements apart, resolved as one region. */
+static trn_wire_code strided(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, int rows, int cols,
+                             int ld, int64_t stride, int batch, uint64_t es, uint64_t al,
+                             const char *fn, const char *name, void **out) {
+    uint64_t one, bytes;
+    char what[64];
+    *out = NULL;
+    if (ck_matrix_bytes((uint64_t)rows, (uint64_t)cols, (uint64_t)ld, es, &one) ||
+        trn_vk_batch_bytes(one, (uint64_t)batch, (uint64_t)stride, es, &bytes)) {
+        trn_vmsg(vx, "%s: the extent of %s overflows 64 bits", fn, name);
+        return BAD;
+    }
+    if (bytes == 0)
+        return TRN_WIRE_OK;
+    snprintf(what, sizeof(what), "%s: %s", fn, name);
+    return trn_vregion(vx, ref, bytes, al, what, out);
+}
+
+/* gesvdaStridedBatched: cuSOLVER's rules (m >= n, 1 <= rank <= n, leading
+ * dimensions, strides at least one matrix apart, which also keeps the
+ * written matrices of a batch disjoint). */
+static trn_wire_code validate_gesvda(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
+                                     const char *fn, uint64_t es, uint64_t al,
+                                     trn_solver_eigen_desc *out) {
+    if (jobz_of(vx, fn, w->jobz, &out->vectors) || trn_vk_dim(vx, fn, "m", w->m, &out->m) ||
+        trn_vk_dim(vx, fn, "n", w->n, &out->n))
+        return BAD;
+    const int m = out->m, n = out->n;
+    if (m < n) {
+        trn_vmsg(vx, "%s: m=%d must be >= n=%d (gesvda supports tall matrices only)", fn, m, n);
+        return BAD;
+    }
+    if (w->rank < 1 || w->rank > n) {
+        trn_vmsg(vx, "%s: rank=%lld must satisfy 1 <= rank <= n=%d", fn, (long long)w->rank, n);
+        return BAD;
+    }
+    out->rank = (int)w->rank;
+    const int r = out->rank;
+    if (trn_vk_ld(vx, fn, "lda", w->lda, m, "m", &out->lda) ||
+        trn_vk_ld(vx, fn, "ldu", w->ldu, m, "m", &out->ldu) ||
+        trn_vk_ld(vx, fn, "ldv", w->ldv, n, "n", &out->ldv) ||
+        stride_of(vx, fn, "strideA", w->stride_a, (int64_t)out->lda * n, "lda*n", &out->stride_a) ||
+        stride_of(vx, fn, "strideS", w->stride_s, r, "rank", &out->stride_s) ||
+        stride_of(vx, fn, "strideU", w->stride_u, (int64_t)out->ldu * r, "ldu*rank",
+                  &out->stride_u) ||
+        stride_of(vx, fn, "strideV", w->stride_v, (int64_t)out->ldv * r, "ldv*rank",
+                  &out->stride_v))
+        return BAD;
+    if (w->batch < 0 || w->batch > INT_MAX) {
+        trn_vmsg(vx, "%s: batchSize=%lld must be in [0, %d]", fn, (long long)w->batch, INT_MAX);
+        return BAD;
+    }
+    out->batch = (int)w->batch;
+    const int b = out->batch;
+    void *p = NULL;
+    trn_wire_code rc =
+        strided(vx, w->a, m, n, out->lda, out->stride_a, b, es, al, fn, "A", &out->a);
+    if (rc == TRN_WIRE_OK)
+        rc = strided(vx, w->w, r, 1, r, out->stride_s, b, al, al, fn, "S", &out->w);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = strided(vx, w->u, m, r, out->ldu, out->stride_u, b, es, al, fn, "U", &out->u);
+    if (rc == TRN_WIRE_OK && out->vectors)
+        rc = strided(vx, w->v, n, r, out->ldv, out->stride_v, b, es, al, fn, "V", &out->v);
+    if (rc == TRN_WIRE_OK) {
+        rc = trn_vk_array(vx, w->info, (uint64_t)b, sizeof(int32_t), sizeof(int32_t), fn, "info",
+                          &p);
+        out->info = p;
+    }
+    if (rc == TRN_WIRE_OK && w->residuals && w->residuals->buffer_id) {
+        rc = trn_vk_array(vx, w->residuals, (uint64_t)b, sizeof(double), sizeof(double), fn,
+                          "h_R_nrmF", &p);
+        out->residuals = p;
+    }
+    return rc;
+}
+
 static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__SolverEigenOp *w,
                                            trn_solver_eigen_desc *out) {
+    /* 32 .. 36, and protocol 1.15's 37 (GEEV) and 38 .. 40. */
     if (fn_and_type(vx, w->function, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_SYEVD,
-                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDJ, "one of SYEVD .. GESVDJ", w->type,
-                    &out->fn, &out->type))
+                    TRNSCI__V1__SOLVER_FUNCTION__SOLVER_GESVDA_STRIDED_BATCHED,
+                    "one of SYEVD .. GESVDA_STRIDED_BATCHED", w->type, &out->fn, &out->type))
         return BAD;
     const char *fn = trn_solver_name(out->fn, out->type);
     const uint64_t es = trn_dtype_size(out->type), al = comp_size(out->type);
@@ -461,9 +709,22 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     out->tol = 0.0;
     out->max_sweeps = 0;
     out->stats = NULL;
+    out->w_split = 0;
+    out->range = TRN_EIG_RANGE_ALL;
+    out->vl = out->vu = 0.0;
+    out->il = out->iu = 0;
+    out->meig = NULL;
+    out->rank = 0;
+    out->stride_a = out->stride_s = out->stride_u = out->stride_v = 0;
+    out->batch = 1;
+    out->residuals = NULL;
     const double eps = al == 4 ? FLT_EPSILON : DBL_EPSILON;
     trn_wire_code rc;
+    if (out->fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED)
+        return validate_gesvda(vx, w, fn, es, al, out);
 
+    if (out->fn == TRN_SOLVER_GEEV)
+        return validate_geev(vx, w, out);
     if (out->fn == TRN_SOLVER_GESVD || out->fn == TRN_SOLVER_GESVDJ) {
         if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
             trn_vk_ld(vx, fn, "lda", w->lda, out->m, "m", &out->lda))
@@ -479,7 +740,12 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     int u_cols = 0, v_rows = 0, v_cols = 0; /* U: m x u_cols; V(T): v_rows x v_cols */
 
     switch (out->fn) {
+    case TRN_SOLVER_SYGVDX:
+        if (selection(vx, w, fn, out))
+            return BAD;
+        /* fall through */
     case TRN_SOLVER_SYGVD:
+    case TRN_SOLVER_SYGVJ:
         if (w->itype < 1 || w->itype > 3) {
             trn_vmsg(vx, "%s: itype=%lld must be TRNSOLVER_EIG_TYPE_1, _2 or _3", fn,
                      (long long)w->itype);
@@ -529,7 +795,8 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
         break;
     default: break;
     }
-    if (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ) {
+    if (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ ||
+        out->fn == TRN_SOLVER_SYGVJ) {
         if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, eps, &out->tol) ||
             trn_vk_count(vx, fn, "max_sweeps", w->max_sweeps, 100, &out->max_sweeps))
             return BAD;
@@ -538,7 +805,9 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     }
 
     rc = trn_vk_matrix(vx, w->a, m, n, out->lda, es, al, fn, "A", &out->a);
-    if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYGVD) {
+    const int gen =
+        out->fn == TRN_SOLVER_SYGVD || out->fn == TRN_SOLVER_SYGVDX || out->fn == TRN_SOLVER_SYGVJ;
+    if (rc == TRN_WIRE_OK && gen) {
         rc = trn_vk_matrix(vx, w->b, n, n, out->ldb, es, al, fn, "B", &out->b);
     }
     if (rc == TRN_WIRE_OK) {
@@ -559,8 +828,14 @@ static trn_wire_code validate_solver_eigen(trn_vctx *vx, const Trnsci__V1__Solve
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_info(vx, w->info, fn, &out->info);
-    if (rc == TRN_WIRE_OK && (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ))
+    if (rc == TRN_WIRE_OK && (out->fn == TRN_SOLVER_SYEVJ || out->fn == TRN_SOLVER_GESVDJ ||
+                              out->fn == TRN_SOLVER_SYGVJ))
         rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
+    if (rc == TRN_WIRE_OK && out->fn == TRN_SOLVER_SYGVDX && w->meig && w->meig->buffer_id) {
+        void *p = NULL;
+        rc = trn_vk_array(vx, w->meig, 1, sizeof(int32_t), sizeof(int32_t), fn, "meig", &p);
+        out->meig = p;
+    }
     return rc;
 }
 

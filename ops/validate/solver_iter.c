@@ -69,11 +69,13 @@ static trn_wire_code irs_lowest(trn_vctx *vx, const char *fn, trn_dtype t, int64
     return BAD;
 }
 
-/* cuSOLVER's IRS gesv: A X = B with A n x n general, the LU in a lower
- * precision, classical refinement in the main one. */
-static trn_wire_code validate_irs_gesv(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
-                                       trn_solver_refine_desc *out) {
-    const char *fn = "IRSXgesv";
+/* cuSOLVER's IRS solvers: gesv (A X = B, A n x n general, an LU) and
+ * gels (min ||A X - B||, A m x n with m >= n, a QR), factorised in a lower
+ * precision and refined in the main one. */
+static trn_wire_code validate_irs(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
+                                  trn_solver_refine_desc *out) {
+    const int gels = out->fn == TRN_SOLVER_IRS_GELS;
+    const char *fn = gels ? "IRSXgels" : "IRSXgesv";
     if (trn_vk_dtype(w->type, &out->type)) {
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)w->type);
         return BAD;
@@ -105,14 +107,27 @@ static trn_wire_code validate_irs_gesv(trn_vctx *vx, const Trnsci__V1__SolverRef
     out->info = NULL;
     out->ipiv = NULL;
     out->history = NULL;
-    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) || trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs) ||
-        trn_vk_ld(vx, fn, "ldda", w->lda, out->n, "n", &out->lda) ||
-        trn_vk_ld(vx, fn, "lddb", w->ldb, out->n, "n", &out->ldb) ||
-        trn_vk_ld(vx, fn, "lddx", w->ldx, out->n, "n", &out->ldx))
+    if (trn_vk_dim(vx, fn, "n", w->n, &out->n) || trn_vk_dim(vx, fn, "nrhs", w->nrhs, &out->nrhs))
         return BAD;
-    const int n = out->n;
+    out->m = out->n;
+    if (gels) {
+        if (trn_vk_dim(vx, fn, "m", w->m, &out->m))
+            return BAD;
+        if (out->m < out->n) {
+            trn_vmsg(vx, "%s: n=%d must be <= m=%d (only overdetermined systems are solved)", fn,
+                     out->n, out->m);
+            return BAD;
+        }
+    }
+    const int m = out->m, n = out->n;
+    if (trn_vk_ld(vx, fn, "ldda", w->lda, m, gels ? "m" : "n", &out->lda) ||
+        trn_vk_ld(vx, fn, "lddb", w->ldb, m, gels ? "m" : "n", &out->ldb) ||
+        trn_vk_ld(vx, fn, "lddx", w->ldx, n, "n", &out->ldx))
+        return BAD;
     /* cuSOLVER's stopping rule: ||r||_inf < sqrt(n) ||x||_inf ||A||_inf eps
-     * with eps the main precision's unit roundoff (LAPACK's xLAMCH('E')). */
+     * with eps the main precision's unit roundoff (LAPACK's xLAMCH('E'));
+     * gels tests the residual of the normal equations against the same
+     * sqrt(n) eps (docs/numerics.md). */
     const double u = dbl ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
     if (trn_vk_tol(vx, fn, "tolerance", w->tolerance, (n > 1 ? sqrt((double)n) : 1.0) * u,
                    &out->tol) ||
@@ -123,15 +138,15 @@ static trn_wire_code validate_irs_gesv(trn_vctx *vx, const Trnsci__V1__SolverRef
         return BAD;
     }
     void *p = NULL;
-    trn_wire_code rc = trn_vk_matrix(vx, w->a, n, n, out->lda, es, al, fn, "dA", &p);
+    trn_wire_code rc = trn_vk_matrix(vx, w->a, m, n, out->lda, es, al, fn, "dA", &p);
     out->a = p;
     if (rc == TRN_WIRE_OK) {
-        rc = trn_vk_matrix(vx, w->b, n, out->nrhs, out->ldb, es, al, fn, "dB", &p);
+        rc = trn_vk_matrix(vx, w->b, m, out->nrhs, out->ldb, es, al, fn, "dB", &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK)
         rc = trn_vk_matrix(vx, w->x, n, out->nrhs, out->ldx, es, al, fn, "dX", &out->x);
-    if (rc == TRN_WIRE_OK && w->ipiv && w->ipiv->buffer_id) {
+    if (rc == TRN_WIRE_OK && !gels && w->ipiv && w->ipiv->buffer_id) {
         rc = trn_vk_array(vx, w->ipiv, (uint64_t)n, sizeof(int32_t), sizeof(int32_t), fn, "dipiv",
                           &p);
         out->ipiv = p;
@@ -151,8 +166,8 @@ static trn_wire_code validate_irs_gesv(trn_vctx *vx, const Trnsci__V1__SolverRef
 static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__SolverRefineOp *w,
                                             trn_solver_refine_desc *out) {
     if (w->function < TRNSCI__V1__SOLVER_FUNCTION__SOLVER_INV_SQRT_SPD ||
-        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_IRS_GESV) {
-        trn_vmsg(vx, "solver: function %d is not one of INV_SQRT_SPD .. IRS_GESV",
+        w->function > TRNSCI__V1__SOLVER_FUNCTION__SOLVER_IRS_GELS) {
+        trn_vmsg(vx, "solver: function %d is not one of INV_SQRT_SPD .. IRS_GELS",
                  (int)w->function);
         return BAD;
     }
@@ -162,8 +177,8 @@ static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__Solv
     out->fallback = 1;
     out->ipiv = NULL;
     out->history = NULL;
-    if (out->fn == TRN_SOLVER_IRS_GESV)
-        return validate_irs_gesv(vx, w, out);
+    if (out->fn == TRN_SOLVER_IRS_GESV || out->fn == TRN_SOLVER_IRS_GELS)
+        return validate_irs(vx, w, out);
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
     const int inv_sqrt = out->fn == TRN_SOLVER_INV_SQRT_SPD;
     if (real_type(vx, fn, w->type, !inv_sqrt, &out->type))
@@ -172,6 +187,7 @@ static trn_wire_code validate_solver_refine(trn_vctx *vx, const Trnsci__V1__Solv
     const double u = out->type == TRN_DTYPE_R32F ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
     out->lower = 1;
     out->nrhs = 0;
+    out->m = 0;
     out->lda = out->ldb = out->ldx = 1;
     out->a = out->b = NULL;
     out->x = NULL;
@@ -230,14 +246,26 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
     op->n = n;
     op->a = NULL;
     op->lda = 1;
-    const trn_wire_code rc = trn_vsp_matrix(
-        vx, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR), TRN_VSP_ALL, &op->sp);
+    /* Complex values only where the routine is complex (csrlsv*): the type
+     * check below then refuses a mismatch with the routine's type. */
+    const unsigned cx = trn_vk_complex(type) ? TRN_VSP_COMPLEX : 0u;
+    const trn_wire_code rc =
+        trn_vsp_matrix(vx, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
+                       TRN_VSP_ALL | cx, &op->sp);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (op->sp.type != type) {
-        trn_vmsg(vx, "%s: A: value type %s does not match the routine's %s", fn,
-                 op->sp.type == TRN_DTYPE_R32F ? "R_32F" : "R_64F",
-                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
+        static const char *const names[] = {"R_32F", "R_64F", "C_32F", "C_64F"};
+        const int got = op->sp.type == TRN_DTYPE_R32F   ? 0
+                        : op->sp.type == TRN_DTYPE_R64F ? 1
+                        : op->sp.type == TRN_DTYPE_C32F ? 2
+                                                        : 3;
+        const int want = type == TRN_DTYPE_R32F   ? 0
+                         : type == TRN_DTYPE_R64F ? 1
+                         : type == TRN_DTYPE_C32F ? 2
+                                                  : 3;
+        trn_vmsg(vx, "%s: A: value type %s does not match the routine's %s", fn, names[got],
+                 names[want]);
         return BAD;
     }
     if (op->sp.rows != op->sp.cols || op->sp.rows != n) {
@@ -250,13 +278,16 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
 
 /* cusolverSp's csrlsvqr / csrlsvchol: a square CSR matrix (expanded to a
  * dense one by the kernel, hence the limit on n), b, x, tol >= 0, reorder
- * 0..3 (accepted; the dense factorisation does not reorder). */
+ * 0..3 (accepted; the dense factorisation does not reorder). Real or
+ * complex (protocol 1.15) values. */
 static trn_wire_code validate_csrlsv(trn_vctx *vx, const Trnsci__V1__SolverKrylovOp *w,
                                      trn_solver_krylov_desc *out) {
     const char *fn = trn_solver_name(out->fn, TRN_DTYPE_R64F);
-    if (real_type(vx, fn, w->type, 0, &out->type))
+    if (trn_vk_dtype(w->type, &out->type)) {
+        trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)w->type);
         return BAD;
-    const uint64_t es = trn_dtype_size(out->type);
+    }
+    const uint64_t es = trn_dtype_size(out->type), al = trn_vk_align(out->type);
     out->b = NULL;
     out->x = NULL;
     out->stats = NULL;
@@ -288,11 +319,11 @@ static trn_wire_code validate_csrlsv(trn_vctx *vx, const Trnsci__V1__SolverKrylo
     trn_wire_code rc = sparse_operator(vx, w->sparse, fn, n, out->type, &out->op);
     void *p = NULL;
     if (rc == TRN_WIRE_OK) {
-        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, es, fn, "b", &p);
+        rc = trn_vk_array(vx, w->b, (uint64_t)n, es, al, fn, "b", &p);
         out->b = p;
     }
     if (rc == TRN_WIRE_OK)
-        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, es, fn, "x", &out->x);
+        rc = trn_vk_array(vx, w->x, (uint64_t)n, es, al, fn, "x", &out->x);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsolver_stats(vx, w->stats, fn, &out->stats);
     return rc;

@@ -80,9 +80,16 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
                  trn_sp_format_name(f));
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    trn_wire_code rc = (arrays & TRN_VSP_SPMM_TYPES)
-                           ? trn_vsp_spmm_dtype(vx, fn, name, w->type, &out->type)
-                           : trn_vk_real_dtype(vx, fn, name, w->type, &out->type);
+    trn_wire_code rc = TRN_WIRE_OK;
+    if (arrays & TRN_VSP_SPMM_TYPES)
+        rc = trn_vsp_spmm_dtype(vx, fn, name, w->type, &out->type);
+    else if (!(arrays & TRN_VSP_COMPLEX))
+        rc = trn_vk_real_dtype(vx, fn, name, w->type, &out->type);
+    else if (trn_vk_dtype(w->type, &out->type) != 0) {
+        trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, name,
+                 (int)w->type);
+        rc = TRN_WIRE_INVALID_ARGUMENT;
+    }
     if (rc != TRN_WIRE_OK)
         return rc;
     const int it = index_of(w->index_type);
@@ -223,11 +230,12 @@ static const char *type_name(trn_dtype t) {
     }
 }
 
-/* A dense operand's data type, which must be `type` (the sparse matrix's;
- * complex and 16-bit types come only from SpMV/SpMM's matA). */
+/* A dense operand's data type, which must be `type` (the sparse matrix's). */
 static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
                                Trnsci__V1__DataType w, trn_dtype type) {
     trn_dtype t;
+    /* Real types, complex ones (a routine with TRN_VSP_COMPLEX or SpMV/SpMM)
+     * and 16-bit ones (SpMV/SpMM): the dense type must be the same. */
     const trn_wire_code rc = type == TRN_DTYPE_R32F || type == TRN_DTYPE_R64F
                                  ? trn_vk_real_dtype(vx, fn, name, w, &t)
                                  : trn_vsp_spmm_dtype(vx, fn, name, w, &t);

@@ -23,6 +23,10 @@
 /* Not an array: the routine takes a strided batch of CSR/COO matrices
  * (without it, batch_count > 1 is UNIMPLEMENTED). */
 #define TRN_VSP_BATCH 16u
+/* Not an array: the routine takes complex values (C_32F, C_64F) too (the
+ * sparse direct solvers, the conversions, geam); without it they are
+ * UNIMPLEMENTED. */
+#define TRN_VSP_COMPLEX 32u
 /* Not an array: the routine also takes complex (C_32F, C_64F) and 16-bit
  * (R_16F, R_16BF) values (SpMV, SpMM); without it they are refused. */
 #define TRN_VSP_SPMM_TYPES 256u

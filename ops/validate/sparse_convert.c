@@ -27,6 +27,9 @@ static const char *convert_name(Trnsci__V1__SparseConvert f) {
 }
 
 #define F(x) TRN_VSP_FMT(TRN_SP_##x)
+/* Conversions copy values as bytes (adding only duplicates, part by part):
+ * every one takes complex values. */
+#define CX TRN_VSP_COMPLEX
 
 static trn_wire_code mismatch(trn_vctx *vx, const char *fn, const char *rule) {
     trn_vmsg(vx, "%s: %s", fn, rule);
@@ -71,12 +74,12 @@ static trn_wire_code validate_spconvert(trn_vctx *vx, const Trnsci__V1__SparseCo
     }
     case TRN_SPC_CSR_TO_CSC:
         out->values = !w->structure_only;
-        rc = trn_vsp_matrix(vx, w->src, fn, "src", F(CSR),
-                            TRN_VSP_OFFSETS | TRN_VSP_INDICES | (out->values ? TRN_VSP_VALUES : 0),
-                            src);
+        rc = trn_vsp_matrix(
+            vx, w->src, fn, "src", F(CSR),
+            TRN_VSP_OFFSETS | TRN_VSP_INDICES | (out->values ? TRN_VSP_VALUES : 0) | CX, src);
         if (rc == TRN_WIRE_OK)
             rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(CSC),
-                                TRN_VSP_STRUCTURE | (out->values ? TRN_VSP_VALUES : 0), dst);
+                                TRN_VSP_STRUCTURE | (out->values ? TRN_VSP_VALUES : 0) | CX, dst);
         if (rc == TRN_WIRE_OK &&
             (src->rows != dst->rows || src->cols != dst->cols || src->nnz != dst->nnz))
             return mismatch(vx, fn, "the CSC matrix must have the CSR matrix's rows, cols and nnz");
@@ -85,38 +88,43 @@ static trn_wire_code validate_spconvert(trn_vctx *vx, const Trnsci__V1__SparseCo
         return rc;
     case TRN_SPC_CSR_TO_BSR_NNZ:
     case TRN_SPC_CSR_TO_BSR: {
+        /* Blocks of rowBlockDim x colBlockDim (1.15; square before it):
+         * csr2bsr is csr2gebsr with equal dimensions. */
         const int fill = out->fn == TRN_SPC_CSR_TO_BSR;
         rc = trn_vsp_matrix(vx, w->src, fn, "src", F(CSR),
-                            TRN_VSP_OFFSETS | TRN_VSP_INDICES | (fill ? TRN_VSP_VALUES : 0), src);
+                            TRN_VSP_OFFSETS | TRN_VSP_INDICES | (fill ? TRN_VSP_VALUES : 0) | CX,
+                            src);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(BSR), fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS,
-                                dst);
+            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(BSR),
+                                (fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS) | CX, dst);
         if (rc != TRN_WIRE_OK)
             return rc;
-        if (dst->rb != dst->cb)
-            return mismatch(vx, fn, "blocks must be square (blockDim x blockDim)");
         if (dst->brows != (src->rows + dst->rb - 1) / dst->rb ||
             dst->bcols != (src->cols + dst->cb - 1) / dst->cb)
             return mismatch(vx, fn,
-                            "the BSR matrix must have ceil(m / blockDim) x ceil(n / blockDim) "
-                            "blocks");
+                            "the BSR matrix must have ceil(m / rowBlockDim) x ceil(n / "
+                            "colBlockDim) blocks");
         if (fill && src->type != dst->type)
             return mismatch(vx, fn, "the value types must match");
         return fits(vx, fn, "dst", dst, src->nnz);
     }
     case TRN_SPC_BSR_TO_CSR:
-        rc = trn_vsp_matrix(vx, w->src, fn, "src", F(BSR), TRN_VSP_ALL, src);
+        /* structure_only (1.15): offsets and column indices only, as the
+         * first half of Xgebsr2gebsrNnz needs. */
+        out->values = !w->structure_only;
+        rc = trn_vsp_matrix(vx, w->src, fn, "src", F(BSR),
+                            TRN_VSP_STRUCTURE | (out->values ? TRN_VSP_VALUES : 0) | CX, src);
         if (rc == TRN_WIRE_OK)
-            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(CSR), TRN_VSP_ALL, dst);
+            rc = trn_vsp_matrix(vx, w->dst, fn, "dst", F(CSR),
+                                TRN_VSP_STRUCTURE | (out->values ? TRN_VSP_VALUES : 0) | CX, dst);
         if (rc != TRN_WIRE_OK)
             return rc;
-        if (src->rb != src->cb)
-            return mismatch(vx, fn, "blocks must be square (blockDim x blockDim)");
         /* The CSR arrays' room for the blocks' elements is checked by the
          * kernel, against the block offsets it reads. */
-        if (dst->rows != src->rows || dst->cols != src->cols || src->type != dst->type)
+        if (dst->rows != src->rows || dst->cols != src->cols ||
+            (out->values && src->type != dst->type))
             return mismatch(vx, fn,
-                            "the CSR matrix must be mb*blockDim x nb*blockDim, of the same "
+                            "the CSR matrix must be mb*rowBlockDim x nb*colBlockDim, of the same "
                             "type");
         return TRN_WIRE_OK;
     case TRN_SPC_DENSE_TO_SPARSE_ANALYSIS:
@@ -129,7 +137,11 @@ static trn_wire_code validate_spconvert(trn_vctx *vx, const Trnsci__V1__SparseCo
                             to_dense   ? (rows_fmts | F(COO) | F(BSR))
                             : analysis ? rows_fmts
                                        : (rows_fmts | F(BELL)),
-                            analysis ? TRN_VSP_OFFSETS : TRN_VSP_ALL, sp);
+                            (analysis ? TRN_VSP_OFFSETS : TRN_VSP_ALL) | CX, sp);
+        if (rc == TRN_WIRE_OK && sp->format == TRN_SP_BELL && trn_vk_complex(sp->type)) {
+            trn_vmsg(vx, "%s: matB: complex Blocked-ELL matrices are not supported", fn);
+            return TRN_WIRE_UNIMPLEMENTED;
+        }
         if (rc == TRN_WIRE_OK)
             rc = trn_vsp_dense(vx, w->dense, fn, to_dense ? "matB" : "matA", sp->type, 0, 1,
                                &out->dense);

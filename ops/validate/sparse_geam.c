@@ -1,7 +1,8 @@
 /*
  * sparse_geam.c — argument rules of trnsparse's C = alpha A + beta B
  * (SpGeamOp: cusparseXcsrgeam2Nnz, cusparse<t>csrgeam2) plus the extents of
- * every array: A, B and C are CSR of one real type and one shape; the
+ * every array: A, B and C are CSR of one type (real, or complex since 1.15)
+ * and one shape; the
  * count pass resolves A's and B's structure and C's offsets only, the fill
  * everything (A's or B's values not when its scalar is 0). C's arrays may
  * not overlap A's or B's (the fill writes C while reading them, split over
@@ -27,18 +28,27 @@ static trn_wire_code validate_spgeam(trn_vctx *vx, const Trnsci__V1__SpGeamOp *w
     const char *fn = out->fill ? "csrgeam2" : "Xcsrgeam2Nnz";
     out->alpha = w->alpha ? w->alpha->re : 0.0;
     out->beta = w->beta ? w->beta->re : 0.0;
+    const double alpha_im = w->alpha ? w->alpha->im : 0.0, beta_im = w->beta ? w->beta->im : 0.0;
     const unsigned csr = TRN_VSP_FMT(TRN_SP_CSR);
-    const unsigned structure = TRN_VSP_OFFSETS | TRN_VSP_INDICES;
-    const unsigned aa = structure | (out->fill && out->alpha != 0.0 ? TRN_VSP_VALUES : 0);
-    const unsigned ba = structure | (out->fill && out->beta != 0.0 ? TRN_VSP_VALUES : 0);
+    const unsigned structure = TRN_VSP_OFFSETS | TRN_VSP_INDICES | TRN_VSP_COMPLEX;
+    const int reads_a = out->alpha != 0.0 || alpha_im != 0.0;
+    const int reads_b = out->beta != 0.0 || beta_im != 0.0;
+    const unsigned aa = structure | (out->fill && reads_a ? TRN_VSP_VALUES : 0);
+    const unsigned ba = structure | (out->fill && reads_b ? TRN_VSP_VALUES : 0);
     trn_wire_code rc = trn_vsp_matrix(vx, w->a, fn, "A", csr, aa, &out->a);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_matrix(vx, w->b, fn, "B", csr, ba, &out->b);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_matrix(vx, w->c, fn, "C", csr, out->fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS,
-                            &out->c);
+        rc = trn_vsp_matrix(vx, w->c, fn, "C", csr,
+                            (out->fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS) | TRN_VSP_COMPLEX, &out->c);
     if (rc != TRN_WIRE_OK)
         return rc;
+    /* The imaginary parts of the scalars count for complex values only
+     * (a real routine sends 0). */
+    if (trn_vk_complex(out->a.type)) {
+        out->alpha_im = alpha_im;
+        out->beta_im = beta_im;
+    }
     const trn_sp_mat *a = &out->a, *b = &out->b, *c = &out->c;
     if (b->rows != a->rows || b->cols != a->cols || c->rows != a->rows || c->cols != a->cols) {
         trn_vmsg(vx, "%s: A is %lld x %lld, B %lld x %lld, C %lld x %lld: they must match", fn,

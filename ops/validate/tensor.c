@@ -1,7 +1,9 @@
 /*
  * tensor.c — argument rules of trntensor: tensor descriptors
  * (modes, extents, strides), contraction specs (PlanCreate), and the
- * contraction, element-wise and reduction ops, as cuTENSOR 2.x states them
+ * contraction, trinary contraction (whose plan, ops/tensor_trinary.c, the
+ * validator makes into the op's owned memory), element-wise and reduction
+ * ops, as cuTENSOR 2.x states them
  * (CUTENSOR_STATUS_INVALID_VALUE / NOT_SUPPORTED cases), plus the memory
  * checks cuTENSOR leaves to the caller: every operand's extent in memory
  * (1 + sum (extent - 1) stride elements, overflow-checked) must lie inside
@@ -105,13 +107,27 @@ static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__Comput
     const int is32 = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
     const int bits = trn_vk_compute_bits(c);
     if (narrow_dtype(t)) { /* 16-bit storage computes in FP32 */
+        /* cuTENSOR's 16F (R_16F) and 16BF (R_16BF) compute descriptors,
+         * which the client sends as 32F_FAST_16F / _FAST_16BF (1.15), for
+         * element-wise ops, permutations and reductions (cuTENSOR's tables
+         * give contractions of 16-bit data 32F only). The operands are
+         * exact in the compute type; the kernel computes as under 32F
+         * (docs/numerics.md "16-bit storage"). */
+        const int half_compute =
+            !modes &&
+            ((t == TRN_DTYPE_R16F && c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16F) ||
+             (t == TRN_DTYPE_R16BF && c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F_FAST_16BF));
         if (c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_DEFAULT ||
-            c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F) {
+            c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F || half_compute) {
             *out = TRN_COMPUTE_32F;
             return TRN_WIRE_OK;
         }
-        trn_vmsg(vx, "%s: %s data computes in 32F (compute type %d is not supported)", fn,
-                 dtype_name(t), (int)c);
+        trn_vmsg(vx, "%s: %s data computes in 32F%s (compute type %d is not supported)", fn,
+                 dtype_name(t),
+                 modes                 ? ""
+                 : t == TRN_DTYPE_R16F ? " or 16F"
+                                       : " or 16BF",
+                 (int)c);
         return bits < 0 ? TRN_WIRE_INVALID_ARGUMENT : TRN_WIRE_UNIMPLEMENTED;
     }
     if (bits < 0) {
@@ -359,6 +375,127 @@ static trn_wire_code validate_tensor_contract(trn_vctx *vx, const Trnsci__V1__Te
     out->c = cc;
     out->d = d;
     vx->refs->plan_part = 0;
+    return TRN_WIRE_OK;
+}
+
+/* ---- trinary contractions ------------------------------------------------------------ */
+
+/* opA, opB, opC of a contraction: IDENTITY or CONJ; *conj for complex data. */
+static trn_wire_code contract_op(trn_vctx *vx, const char *fn, const char *name, int op,
+                                 trn_dtype t, int *conj) {
+    if (op != 1 && op != 9) {
+        trn_vmsg(vx, "%s: op%s must be IDENTITY or CONJ", fn, name);
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
+    *conj = op == 9 && trn_vk_complex(t);
+    return TRN_WIRE_OK;
+}
+
+static int same_layout(const trn_tensor_layout *x, const trn_tensor_layout *y) {
+    if (x->nmodes != y->nmodes)
+        return 0;
+    for (int i = 0; i < x->nmodes; i++)
+        if (x->mode[i] != y->mode[i] || x->extent[i] != y->extent[i] ||
+            x->stride[i] != y->stride[i])
+            return 0;
+    return 1;
+}
+
+static trn_wire_code validate_tensor_contract_trinary(trn_vctx *vx,
+                                                      const Trnsci__V1__TensorContractTrinaryOp *w,
+                                                      trn_tensor_trinary_desc *out) {
+    static const char fn[] = "tensor contract trinary";
+    memset(out, 0, sizeof(*out));
+    if (!w->a || !w->b || !w->c || !w->d || !w->e) {
+        trn_vmsg(vx, "%s: the descriptors of A, B, C, D and E are required", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    trn_tensor_layout la, lb, lc, ld, le;
+    int op, conj[3] = {0, 0, 0};
+    trn_compute compute = TRN_COMPUTE_32F;
+    trn_wire_code rc = tensor_dtype(vx, fn, "E", w->e->type, &out->type);
+    if (rc == TRN_WIRE_OK)
+        rc = layout_of(vx, fn, "A", w->a, out->type, NULL, &la, &op);
+    if (rc == TRN_WIRE_OK)
+        rc = contract_op(vx, fn, "A", op, out->type, &conj[0]);
+    if (rc == TRN_WIRE_OK)
+        rc = layout_of(vx, fn, "B", w->b, out->type, NULL, &lb, &op);
+    if (rc == TRN_WIRE_OK)
+        rc = contract_op(vx, fn, "B", op, out->type, &conj[1]);
+    if (rc == TRN_WIRE_OK)
+        rc = layout_of(vx, fn, "C", w->c, out->type, NULL, &lc, &op);
+    if (rc == TRN_WIRE_OK)
+        rc = contract_op(vx, fn, "C", op, out->type, &conj[2]);
+    if (rc == TRN_WIRE_OK)
+        rc = layout_of(vx, fn, "D", w->d, out->type, NULL, &ld, &op);
+    /* D is added as it is: CONJ is the identity on real data only (as
+     * the binary contraction's opC). */
+    if (rc == TRN_WIRE_OK && (op != 1 && op != 9)) {
+        trn_vmsg(vx, "%s: opD must be IDENTITY or CONJ", fn);
+        rc = TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (rc == TRN_WIRE_OK && op == 9 && trn_vk_complex(out->type)) {
+        trn_vmsg(vx, "%s: opD CONJ on complex data is not supported (IDENTITY)", fn);
+        rc = TRN_WIRE_UNIMPLEMENTED;
+    }
+    if (rc == TRN_WIRE_OK)
+        rc = layout_of(vx, fn, "E", w->e, out->type, NULL, &le, &op);
+    if (rc == TRN_WIRE_OK)
+        rc = compute_of(vx, fn, w->compute, out->type, 1, &compute);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    if (!same_layout(&ld, &le)) {
+        trn_vmsg(vx,
+                 "%s: D must have E's modes, extents and strides (descD = descE, modeD = "
+                 "modeE)",
+                 fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    trn_tensor_trinary_plan *p = trn_vowned(vx, sizeof(*p));
+    if (!p) {
+        trn_vmsg(vx, "%s: out of memory for the plan", fn);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    const int chk = trn_tensor_trinary_make(out->type, compute, &la, &lb, &lc, &le, conj, p,
+                                            vx->err, vx->errlen);
+    if (chk != 0)
+        return chk == -2 ? TRN_WIRE_UNIMPLEMENTED : TRN_WIRE_INVALID_ARGUMENT;
+    out->plan = p;
+    out->flops = p->flops;
+    out->alpha = scalar_of(w->alpha, out->type);
+    out->beta = scalar_of(w->beta, out->type);
+    void *pa = NULL, *pb = NULL, *pc = NULL, *pe = NULL, *pd = NULL;
+    rc = operand(vx, w->a_data, &la, out->type, "tensor contract trinary: A", &pa);
+    if (rc == TRN_WIRE_OK)
+        rc = operand(vx, w->b_data, &lb, out->type, "tensor contract trinary: B", &pb);
+    if (rc == TRN_WIRE_OK)
+        rc = operand(vx, w->c_data, &lc, out->type, "tensor contract trinary: C", &pc);
+    if (rc == TRN_WIRE_OK)
+        rc = operand(vx, w->e_data, &le, out->type, "tensor contract trinary: E", &pe);
+    if (rc == TRN_WIRE_OK && scalar_nonzero(out->beta)) {
+        if (same_ref(w->d_data, w->e_data)) {
+            pd = pe;
+        } else {
+            rc = operand(vx, w->d_data, &le, out->type, "tensor contract trinary: D", &pd);
+            const uint64_t bytes = trn_tensor_span(&le) * trn_dtype_size(out->type);
+            if (rc == TRN_WIRE_OK && (char *)pd < (char *)pe + bytes &&
+                (char *)pe < (char *)pd + bytes) {
+                trn_vmsg(vx, "%s: D and E overlap without being equal", fn);
+                rc = TRN_WIRE_INVALID_ARGUMENT;
+            }
+        }
+    }
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    if (!pa || !pb || !pc || !pe) {
+        trn_vmsg(vx, "%s: A, B, C and E must be device pointers, not NULL", fn);
+        return TRN_WIRE_INVALID_ARGUMENT;
+    }
+    out->a = pa;
+    out->b = pb;
+    out->c = pc;
+    out->d = pd;
+    out->e = pe;
     return TRN_WIRE_OK;
 }
 
@@ -633,3 +770,6 @@ TRN_VALIDATE_ENTRY(tensor_elementwise,
                    validate_tensor_elementwise(vx, op->tensor_elementwise, &out->u.tensor_ew))
 TRN_VALIDATE_ENTRY(tensor_reduction,
                    validate_tensor_reduction(vx, op->tensor_reduction, &out->u.tensor_ew))
+TRN_VALIDATE_ENTRY(tensor_contract_trinary,
+                   validate_tensor_contract_trinary(vx, op->tensor_contract_trinary,
+                                                    &out->u.tensor_trinary))

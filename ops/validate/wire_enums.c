@@ -25,7 +25,10 @@ COMPUTE(32F_FAST_16BF)
 COMPUTE(16F)
 COMPUTE(32I)
 COMPUTE(32F_FAST_TF32)
-COMPUTE(32F_BF16X3) COMPUTE(32F_BF16X9) COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_16F)
+COMPUTE(32F_BF16X3)
+COMPUTE(32F_BF16X9)
+COMPUTE(64F_EMULATED)
+COMPUTE(32F_FAST_16F)
 
 /* Blas1Op.function -> trn_blas1_fn */
 #define BLAS1(x) SAME(TRN_BLAS1_##x, TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##x);
@@ -46,26 +49,30 @@ COMPUTE(32F_BF16X3) COMPUTE(32F_BF16X9) COMPUTE(64F_EMULATED) COMPUTE(32F_FAST_1
 
 /* FftPlanSpec.type -> trn_fft_type */
 #define FFT(x) SAME(TRN_FFT_##x, TRNSCI__V1__FFT_TYPE__FFT_##x);
-                    FFT(C2C) FFT(R2C) FFT(C2R) FFT(Z2Z) FFT(D2Z) FFT(Z2D) FFT(C2C_16F) FFT(R2C_16F)
-                        FFT(C2R_16F) FFT(C2C_16BF) FFT(R2C_16BF) FFT(C2R_16BF)
+                    FFT(C2C) FFT(R2C) FFT(C2R) FFT(Z2Z) FFT(D2Z) FFT(Z2D) FFT(C2C_16F) FFT(
+                        R2C_16F) FFT(C2R_16F) FFT(C2C_16BF) FFT(R2C_16BF) FFT(C2R_16BF)
 
 /* SolverOp / SolverRefineOp / SolverIterOp.function -> trn_solver_fn */
 #define SOLVER(x) SAME(TRN_SOLVER_##x, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_##x);
-                            SOLVER(POTRF) SOLVER(POTRS) SOLVER(POTRI) SOLVER(GETRF) SOLVER(GETRS)
-                                SOLVER(GEQRF) SOLVER(ORGQR) SOLVER(ORMQR) SOLVER(SYTRF) SOLVER(SYTRI)
-                                SOLVER(SYTRS) SOLVER(LASWP) SOLVER(LAUUM) SOLVER(SYTRD) SOLVER(ORGTR)
-                                SOLVER(ORMTR) SOLVER(POTRF_BATCHED)
-                                    SOLVER(POTRS_BATCHED) SOLVER(SYEVD) SOLVER(SYGVD) SOLVER(SYEVJ)
-                                        SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(INV_SQRT_SPD)
-                                            SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR) SOLVER(CG)
-                                                SOLVER(GMRES) SOLVER(BICGSTAB) SOLVER(IRS_GESV)
-                                                    SOLVER(CSRLSVQR) SOLVER(CSRLSVCHOL)
+                        SOLVER(POTRF) SOLVER(POTRS) SOLVER(POTRI) SOLVER(GETRF) SOLVER(GETRS)
+                            SOLVER(GEQRF) SOLVER(ORGQR) SOLVER(ORMQR) SOLVER(SYTRF) SOLVER(
+                                SYTRI) SOLVER(SYTRS) SOLVER(LASWP) SOLVER(LAUUM) SOLVER(SYTRD)
+                                SOLVER(ORGTR) SOLVER(ORMTR) SOLVER(GEBRD) SOLVER(ORGBR) SOLVER(
+                                    POTRF_BATCHED) SOLVER(POTRS_BATCHED) SOLVER(SYEVD) SOLVER(SYGVD)
+                                    SOLVER(SYEVJ) SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(GEEV) SOLVER(
+                                        INV_SQRT_SPD) SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR)
+                                        SOLVER(CG) SOLVER(GMRES) SOLVER(BICGSTAB) SOLVER(
+                                            IRS_GESV) SOLVER(CSRLSVQR) SOLVER(CSRLSVCHOL)
+                                            SOLVER(IRS_GELS)
 
 /* SparseConvertOp.function -> trn_spc_fn */
 #define SPC(x) SAME(TRN_SPC_##x, TRNSCI__V1__SPARSE_CONVERT__SPARSE_##x);
-                                                    SPC(CSR_TO_COO) SPC(COO_TO_CSR) SPC(CSR_TO_CSC)
-                                                        SPC(CSR_TO_BSR_NNZ) SPC(CSR_TO_BSR)
-                                                            SPC(BSR_TO_CSR)
-                                                                SPC(DENSE_TO_SPARSE_ANALYSIS)
-                                                                    SPC(DENSE_TO_SPARSE)
-                                                                        SPC(SPARSE_TO_DENSE)
+                                                SPC(
+                                                    CSR_TO_COO) SPC(COO_TO_CSR)
+                                                    SPC(CSR_TO_CSC)
+                                                        SPC(CSR_TO_BSR_NNZ)
+                                                            SPC(CSR_TO_BSR)
+                                                                SPC(BSR_TO_CSR)
+                                                                    SPC(DENSE_TO_SPARSE_ANALYSIS)
+                                                                        SPC(DENSE_TO_SPARSE)
+                                                                            SPC(SPARSE_TO_DENSE)

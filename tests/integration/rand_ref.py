@@ -78,9 +78,27 @@ Debian's numpy/scipy (must run under /usr/bin/python3).
         gives the published 3499211612 for init_genrand(5489) and the first
         mt19937ar.out values for the key {0x123, 0x234, 0x345, 0x456}.
 
+    rand_ref.py mtgp32 FILE SEED OFFSET [STATES]
+        FILE raw uint32 words: words OFFSET, OFFSET + 1, ... of trnrand's
+        MTGP32 stream of SEED in cuRAND's host-API layout of STATES (192,
+        or 64 for the legacy ordering) interleaved MTGP32 states: word j is
+        output 256 (j // (256 STATES)) + j % 256 of state (j // 256) % STATES,
+        state b using parameter set b of mtgp32dc_params_fast_11213 (read
+        from kernels/cpu/mtgp32_params.c as data) and the 32-bit seed
+        lo32(SEED ^ (SEED >> 32)) + b + 1. The generator is written here from
+        Saito and Matsumoto's definition (mtgp32_init_state; x[k + N] =
+        rec(x[k], x[k + 1], x[k + pos]) with N = 351, tempered with x[k + pos
+        - 1]), as a plain growing list of the sequence, not a ring. It first
+        checks that parameter set 0 seeded with 1235 (cuRAND's first state
+        for seed 1234) gives the first outputs cuRAND's host generator
+        returns for seed 1234.
+
 Exit status 0 on success, 1 with a message on failure.
 """
+import functools
 import math
+import os
+import re
 import sys
 import warnings
 
@@ -413,6 +431,86 @@ def mt19937(args):
     return 0 if bad == 0 else 1
 
 
+MTGP_N = 351
+
+
+def mtgp_params():
+    """The 200 parameter sets (pos, sh1, sh2, tbl[16], tmp_tbl[16]) from the
+    basis entries 1, 2, 4, 8 that kernels/cpu/mtgp32_params.c keeps."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "kernels", "cpu", "mtgp32_params.c")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    sets = []
+    for m in re.finditer(r"\{(\d+), (\d+), (\d+), \{([^}]*)\},\s*\{([^}]*)\}\}", text):
+        def full(basis):
+            v = [int(x.strip().rstrip("u"), 16) for x in basis.split(",")]
+            return [functools.reduce(lambda a, k: a ^ (v[k] if i >> k & 1 else 0), range(4), 0)
+                    for i in range(16)]
+        sets.append((int(m[1]), int(m[2]), int(m[3]), full(m[4]), full(m[5])))
+    if len(sets) != 200:
+        raise SystemExit("mtgp32_params.c: %d parameter sets, want 200" % len(sets))
+    return sets
+
+
+class Mtgp32:
+    """One MTGP32 generator: x holds the whole sequence so far."""
+
+    def __init__(self, param, seed):
+        self.pos, self.sh1, self.sh2, self.tbl, self.tmp = param
+        hidden = self.tbl[4] ^ ((self.tbl[8] << 16) & MASK)
+        t = hidden
+        t = (t + (t >> 16)) & MASK
+        t = (t + (t >> 8)) & MASK
+        x = [(t & 0xFF) * 0x01010101] * MTGP_N
+        x[0], x[1] = seed & MASK, hidden
+        for i in range(1, MTGP_N):
+            x[i] ^= (1812433253 * (x[i - 1] ^ (x[i - 1] >> 30)) + i) & MASK
+        self.x = x
+        self.out = []
+
+    def output(self, k):
+        while len(self.out) <= k:
+            x, n = self.x, len(self.out)
+            v = (x[n] & 0xFFF80000) ^ x[n + 1]
+            v ^= (v << self.sh1) & MASK
+            y = v ^ (x[n + self.pos] >> self.sh2)
+            r = y ^ self.tbl[y & 15]
+            x.append(r)
+            t = x[n + self.pos - 1]
+            t ^= t >> 16
+            t ^= t >> 8
+            self.out.append(r ^ self.tmp[t & 15])
+        return self.out[k]
+
+
+def mtgp32(args):
+    path, seed, offset = args[0], int(args[1], 0), int(args[2], 0)
+    states = int(args[3]) if len(args) > 3 else 192
+    params = mtgp_params()
+    first = [Mtgp32(params[0], 1235).output(k) for k in range(5)]
+    if first != [2501053709, 1991185121, 2644103708, 4279383218, 507727339]:
+        print("parameter set 0, seed 1235 does not give cuRAND's first words:", first)
+        return 1
+    got = np.fromfile(path, dtype=np.uint32)
+    seed32 = (seed ^ (seed >> 32)) & MASK
+    gens = {}
+    bad = 0
+    for i, g in enumerate(got):
+        j = offset + i
+        b = (j // 256) % states
+        if b not in gens:
+            gens[b] = Mtgp32(params[b], (seed32 + b + 1) & MASK)
+        want = gens[b].output(256 * (j // (256 * states)) + j % 256)
+        if int(g) != want:
+            if bad < 5:
+                print("word %d: got %#x, want %#x" % (i, int(g), want))
+            bad += 1
+    print("mtgp32 seed=%#x offset=%d states=%d words=%d mismatches=%d"
+          % (seed, offset, states, len(got), bad))
+    return 0 if bad == 0 else 1
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "ks":
@@ -433,6 +531,8 @@ def main():
         return mrg32k3a(args)
     if cmd == "mt19937":
         return mt19937(args)
+    if cmd == "mtgp32":
+        return mtgp32(args)
     print("unknown command", cmd)
     return 1
 

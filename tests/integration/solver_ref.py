@@ -22,6 +22,13 @@ DIR/manifest.txt lists one problem a line:
                                      numpy.linalg.solve(A, B) in double
                                      (DIR/NAME.a, DIR/NAME.b), column-major,
                                      complex as real and imaginary parts
+    spsolve NAME TYPE N              kappa_inf(A), then x of
+                                     scipy.sparse.linalg.spsolve on A (as a
+                                     CSR matrix) and the vector DIR/NAME.b,
+                                     laid out as for solve
+    lstsq NAME TYPE M N NRHS         sigma_max(A), sigma_min(A) (numpy's SVD),
+                                     then X of numpy.linalg.lstsq(A, B) in
+                                     double, laid out as for solve
     qr NAME TYPE M N                 the min(M,N) x N factor R of
                                      scipy.linalg.qr (LAPACK geqrf's
                                      convention), column-major; complex
@@ -83,6 +90,27 @@ def main(argv):
             x = np.linalg.solve(a, load(base + ".b", typ, n, nrhs))
             wide = np.complex128 if typ.startswith("c") else np.float64
             head = np.array([np.linalg.cond(a, np.inf)], dtype=np.float64)
+            xs = np.asarray(x, dtype=wide).ravel(order="F").view(np.float64)
+            np.concatenate([head, xs]).tofile(base + ".out")
+            continue
+        elif kind == "spsolve":
+            from scipy.sparse import csr_matrix
+            from scipy.sparse.linalg import spsolve
+            n = int(w[3])
+            a = load(base + ".a", typ, n, n)
+            x = spsolve(csr_matrix(a), load(base + ".b", typ, n, 1)[:, 0])
+            wide = np.complex128 if typ.startswith("c") else np.float64
+            head = np.array([np.linalg.cond(a, np.inf)], dtype=np.float64)
+            xs = np.asarray(x, dtype=wide).ravel(order="F").view(np.float64)
+            np.concatenate([head, xs]).tofile(base + ".out")
+            continue
+        elif kind == "lstsq":
+            m, n, nrhs = int(w[3]), int(w[4]), int(w[5])
+            a = load(base + ".a", typ, m, n)
+            x = np.linalg.lstsq(a, load(base + ".b", typ, m, nrhs), rcond=None)[0]
+            wide = np.complex128 if typ.startswith("c") else np.float64
+            sv = np.linalg.svd(a, compute_uv=False)
+            head = np.array([sv[0], sv[-1]], dtype=np.float64)
             xs = np.asarray(x, dtype=wide).ravel(order="F").view(np.float64)
             np.concatenate([head, xs]).tofile(base + ".out")
             continue

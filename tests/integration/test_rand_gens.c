@@ -1,6 +1,6 @@
 /*
  * test_rand_gens.c — trnrand's other pseudo-random generators (XORWOW,
- * MRG32k3a, MT19937)
+ * MRG32k3a, MT19937, MTGP32)
  * through real daemons, over the local transport (shared-memory buffers) and
  * gRPC over TCP, against independent references (rand_ref.py under Debian's
  * /usr/bin/python3):
@@ -14,7 +14,12 @@
  *    published mt19937ar values; other seeds and offsets (one across an
  *    MT19937 block end) up to
  *    2^64 - 2^12 against rand_ref.py's own seeding and skip-ahead (GF(2)
- *    matrices, or 3 x 3 matrices modulo m1, m2, over Python integers).
+ *    matrices, or 3 x 3 matrices modulo m1, m2, over Python integers);
+ *    MTGP32 (offsets up to 2^20, across the end of a round of its 192
+ *    states, and the 64 states of the legacy ordering) against
+ *    rand_ref.py's own MTGP32, written from Saito and Matsumoto's definition
+ *    in cuRAND's host-API layout, which checks itself against cuRAND's
+ *    first words first.
  *  - Distributions against scipy.stats with fixed seeds (deterministic):
  *    Kolmogorov-Smirnov for uniform, normal, log-normal and exponential
  *    results (statistic below the Dvoretzky-Kiefer-Wolfowitz critical value
@@ -29,8 +34,9 @@
  *    daemon (the latter running them as >= 2 shards) bitwise equal over both
  *    transports.
  *  - Bad input: the Philox-only extensions, 64-bit results, quasi-random
- *    settings, the generators not available yet, odd normal counts, bad
- *    parameters and the stream's end: the cuRAND-equivalent status, the
+ *    settings, MTGP32's refused orderings, odd normal counts, bad
+ *    parameters and the stream's end (MTGP32's at word 2^32): the
+ *    cuRAND-equivalent status, the
  *    offset unmoved, the daemons still up.
  */
 #include <math.h>
@@ -78,6 +84,7 @@ static const struct {
     {TRNRAND_RNG_PSEUDO_XORWOW, "xorwow"},
     {TRNRAND_RNG_PSEUDO_MRG32K3A, "mrg32k3a"},
     {TRNRAND_RNG_PSEUDO_MT19937, "mt19937"},
+    {TRNRAND_RNG_PSEUDO_MTGP32, "mtgp32"},
 };
 enum { NGENS = sizeof(GENS) / sizeof(GENS[0]) };
 
@@ -232,6 +239,9 @@ static void test_known_answers(void **state) {
     };
     for (size_t gi = 0; gi < NGENS; gi++)
         for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+            /* MTGP32 steps to its offset and ends at word 2^32 */
+            if (GENS[gi].type == TRNRAND_RNG_PSEUDO_MTGP32 && cases[c][1] > (UINT64_C(1) << 20))
+                continue;
             g = make(GENS[gi].type, cases[c][0], cases[c][1]);
             h = host_call(g, D_U32, n, NULL);
             write_file(path, h, n * 4);
@@ -243,6 +253,30 @@ static void test_known_answers(void **state) {
             run_ref(a);
             assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
         }
+    /* MTGP32: across the end of the first round of 192 x 256 words, and
+     * the legacy ordering's 64 states across the end of theirs */
+    static const struct {
+        uint64_t seed, offset;
+        trnrandOrdering_t order;
+        const char *states;
+    } mtgp[] = {
+        {1234, 192 * 256 - 1500, TRNRAND_ORDERING_PSEUDO_DEFAULT, "192"},
+        {UINT64_C(0xdeadbeefcafebabe), 3 * 192 * 256 + 77, TRNRAND_ORDERING_PSEUDO_BEST, "192"},
+        {42, 64 * 256 - 700, TRNRAND_ORDERING_PSEUDO_LEGACY, "64"},
+    };
+    for (size_t c = 0; c < sizeof(mtgp) / sizeof(mtgp[0]); c++) {
+        g = make(TRNRAND_RNG_PSEUDO_MTGP32, mtgp[c].seed, mtgp[c].offset);
+        assert_int_equal(trnrandSetGeneratorOrdering(g, mtgp[c].order), TRNRAND_STATUS_SUCCESS);
+        h = host_call(g, D_U32, n, NULL);
+        write_file(path, h, n * 4);
+        free(h);
+        char seed[32], off[32];
+        snprintf(seed, sizeof(seed), "%llu", (unsigned long long)mtgp[c].seed);
+        snprintf(off, sizeof(off), "%llu", (unsigned long long)mtgp[c].offset);
+        const char *const a[] = {"mtgp32", path, seed, off, mtgp[c].states, NULL};
+        run_ref(a);
+        assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
+    }
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 
@@ -380,7 +414,9 @@ static void run_big(trnrandRngType_t t, const char *addr, const char *status_add
                     uint64_t min_shards, void *out[NBIG]) {
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     for (int i = 0; i < NBIG; i++) {
-        trnrandGenerator_t g = make(t, 0xB16 + (uint64_t)i, (UINT64_C(1) << 45) + 13);
+        /* MTGP32 reaches its offset by stepping and ends at word 2^32 */
+        const uint64_t off = t == TRNRAND_RNG_PSEUDO_MTGP32 ? 100003 : (UINT64_C(1) << 45) + 13;
+        trnrandGenerator_t g = make(t, 0xB16 + (uint64_t)i, off);
         const size_t bytes = BIG[i].n * dinfo[BIG[i].d].size;
         void *dev = dev_alloc(bytes);
         assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
@@ -419,9 +455,9 @@ static void test_one_core_vs_two_cores(void **state) {
 /* Every generator, host and device side by side: the same numbers. The
  * first round runs before this process has a daemon (TRNSCI_ADDR names
  * none): a host generator needs none. */
-static const trnrandRngType_t HOST_GENS[] = {TRNRAND_RNG_PSEUDO_PHILOX4_32_10,
-                                             TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A,
-                                             TRNRAND_RNG_PSEUDO_MT19937, TRNRAND_RNG_QUASI_SOBOL32};
+static const trnrandRngType_t HOST_GENS[] = {
+    TRNRAND_RNG_PSEUDO_PHILOX4_32_10, TRNRAND_RNG_PSEUDO_XORWOW, TRNRAND_RNG_PSEUDO_MRG32K3A,
+    TRNRAND_RNG_PSEUDO_MT19937,       TRNRAND_RNG_PSEUDO_MTGP32, TRNRAND_RNG_QUASI_SOBOL32};
 enum { NHOST = sizeof(HOST_GENS) / sizeof(HOST_GENS[0]) };
 static const struct {
     dist d;
@@ -525,7 +561,13 @@ static void test_bad_input(void **state) {
         assert_int_equal(trnrandSetQuasiRandomGeneratorDimensions(g, 2), TRNRAND_STATUS_TYPE_ERROR);
         assert_int_equal(trnrandSetGeneratorOrdering(g, TRNRAND_ORDERING_QUASI_DEFAULT),
                          TRNRAND_STATUS_OUT_OF_RANGE);
+        const int mtgp = GENS[gi].type == TRNRAND_RNG_PSEUDO_MTGP32;
+        /* cuRAND's MTGP32 refuses the seeded and dynamic orderings */
         assert_int_equal(trnrandSetGeneratorOrdering(g, TRNRAND_ORDERING_PSEUDO_SEEDED),
+                         mtgp ? TRNRAND_STATUS_OUT_OF_RANGE : TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnrandSetGeneratorOrdering(g, TRNRAND_ORDERING_PSEUDO_DYNAMIC),
+                         mtgp ? TRNRAND_STATUS_OUT_OF_RANGE : TRNRAND_STATUS_SUCCESS);
+        assert_int_equal(trnrandSetGeneratorOrdering(g, TRNRAND_ORDERING_PSEUDO_DEFAULT),
                          TRNRAND_STATUS_SUCCESS);
         /* cuRAND's argument rules */
         assert_int_equal(trnrandGenerateNormal(g, dev, 3, 0.0f, 1.0f),
@@ -541,6 +583,12 @@ static void test_bad_input(void **state) {
         assert_int_equal(trnrandSetGeneratorOffset(g, UINT64_MAX - 3), TRNRAND_STATUS_SUCCESS);
         assert_int_equal(trnrandGenerateUniformDouble(g, dev, 2), TRNRAND_STATUS_OUT_OF_RANGE);
         expect_message("end of the stream");
+        if (mtgp) { /* MTGP32's stream ends at word 2^32 */
+            assert_int_equal(trnrandSetGeneratorOffset(g, (UINT64_C(1) << 32) - 1),
+                             TRNRAND_STATUS_SUCCESS);
+            assert_int_equal(trnrandGenerateUniformDouble(g, dev, 1), TRNRAND_STATUS_OUT_OF_RANGE);
+            expect_message("2^32");
+        }
         assert_int_equal(trnrandSetGeneratorOffset(g, off), TRNRAND_STATUS_SUCCESS);
         /* no failed call moved the offset */
         uint32_t *got = host_call(g, D_U32, 4, NULL);
@@ -550,14 +598,10 @@ static void test_bad_input(void **state) {
         assert_int_equal(trnrandDestroyGenerator(g), TRNRAND_STATUS_SUCCESS);
         assert_int_equal(trnrandDestroyGenerator(ref), TRNRAND_STATUS_SUCCESS);
     }
-    /* the generators not available yet */
-    static const trnrandRngType_t later[] = {TRNRAND_RNG_PSEUDO_MTGP32};
-    for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
-        trnrandGenerator_t x = NULL;
-        assert_int_equal(trnrandCreateGenerator(&x, later[i]), TRNRAND_STATUS_TYPE_ERROR);
-        expect_message("not available yet");
-        assert_null(x);
-    }
+    /* not a generator */
+    trnrandGenerator_t x = NULL;
+    assert_int_equal(trnrandCreateGenerator(&x, TRNRAND_RNG_TEST), TRNRAND_STATUS_TYPE_ERROR);
+    assert_null(x);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
 

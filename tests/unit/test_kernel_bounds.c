@@ -698,12 +698,17 @@ static void eigen_case(trn_solver_eigen_desc d, int u_cols, int v_rows, int v_co
                          : t == TRN_DTYPE_C64F ? TRN_DTYPE_R64F
                                                : t;
     const int m = d.m, n = d.n, p = m < n ? m : n;
-    const int svd = d.fn == TRN_SOLVER_GESVD || d.fn == TRN_SOLVER_GESVDJ;
-    gbuf ga = {0}, gb = {0}, gw = {0}, gu = {0}, gv = {0}, gr = {0}, gi = {0};
+    const int svd = d.fn == TRN_SOLVER_GESVD || d.fn == TRN_SOLVER_GESVDJ ||
+                    d.fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED;
+    gbuf ga = {0}, gb = {0}, gw = {0}, gu = {0}, gv = {0}, gr = {0}, gi = {0}, gx = {0};
     d.a = gb_matrix(&ga, t, svd ? m : n, n, d.lda, svd ? 0 : n);
-    if (d.fn == TRN_SOLVER_SYGVD)
+    if (d.fn == TRN_SOLVER_SYGVD || d.fn == TRN_SOLVER_SYGVDX || d.fn == TRN_SOLVER_SYGVJ)
         d.b = gb_matrix(&gb, t, n, n, d.ldb, n);
-    d.w = gb_vector(&gw, rt, svd ? p : n, 1);
+    d.w = gb_vector(&gw, rt, d.fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED ? d.rank : svd ? p : n, 1);
+    if (d.fn == TRN_SOLVER_GESVDA_STRIDED_BATCHED) /* batch 1: the residual */
+        d.residuals = gb_alloc(&gx, sizeof(double));
+    if (d.fn == TRN_SOLVER_SYGVDX) /* the count */
+        d.meig = gb_alloc(&gx, sizeof(int32_t));
     d.u = u_cols ? gb_matrix(&gu, t, m, u_cols, d.ldu, 0) : NULL;
     d.v = v_rows ? gb_matrix(&gv, t, v_rows, v_cols, d.ldv, 0) : NULL;
     if (d.fn == TRN_SOLVER_GESVD && p > 1)
@@ -719,6 +724,7 @@ static void eigen_case(trn_solver_eigen_desc d, int u_cols, int v_rows, int v_co
     gb_free(&gv);
     gb_free(&gr);
     gb_free(&gi);
+    gb_free(&gx);
 }
 
 /* syevd / syevj / sygvd of order n (the tolerance and sweeps used by the
@@ -764,6 +770,44 @@ static void run_eigen(void) {
                             CASE("sygvd %c n=%d lda=%d lower=%d vectors=%d itype=%d", type_ch[ti],
                                  n, ld, lower, vec, it);
                             eigen_case(d, 0, 0, 0);
+                        }
+                        /* Protocol 1.15: sygvdx (RANGE_I, the 1st to the
+                         * (n+1)/2-th) and sygvj, itype 1 and 3. */
+                        for (int it = 1; it <= 3; it += 2) {
+                            trn_solver_eigen_desc g =
+                                syev_desc(TRN_SOLVER_SYGVDX, t, n, ld, lower, vec);
+                            g.itype = it;
+                            g.range = TRN_EIG_RANGE_I;
+                            g.il = 1;
+                            g.iu = (n + 1) / 2;
+                            CASE("sygvdx %c n=%d lda=%d lower=%d vectors=%d itype=%d", type_ch[ti],
+                                 n, ld, lower, vec, it);
+                            eigen_case(g, 0, 0, 0);
+                            g.fn = TRN_SOLVER_SYGVJ;
+                            CASE("sygvj %c n=%d lda=%d lower=%d vectors=%d itype=%d", type_ch[ti],
+                                 n, ld, lower, vec, it);
+                            eigen_case(g, 0, 0, 0);
+                        }
+                        /* gesvdaStridedBatched, one matrix m x n, rank (n+1)/2. */
+                        {
+                            const int mg = n + 3 * lower, r = (n + 1) / 2;
+                            trn_solver_eigen_desc g = {.fn = TRN_SOLVER_GESVDA_STRIDED_BATCHED,
+                                                       .type = t,
+                                                       .vectors = vec,
+                                                       .m = mg,
+                                                       .n = n,
+                                                       .lda = mg + pad,
+                                                       .ldu = mg + pad,
+                                                       .ldv = n + pad,
+                                                       .rank = r,
+                                                       .stride_a = (int64_t)(mg + pad) * n,
+                                                       .stride_s = r,
+                                                       .stride_u = (int64_t)(mg + pad) * r,
+                                                       .stride_v = (int64_t)(n + pad) * r,
+                                                       .batch = 1};
+                            CASE("gesvdaStridedBatched %c m=%d n=%d rank=%d vectors=%d pad=%d",
+                                 type_ch[ti], mg, n, r, vec, pad);
+                            eigen_case(g, vec ? r : 0, vec ? n : 0, vec ? r : 0);
                         }
                         /* SVDs of m x n with m >= n (gesvd), and both shapes
                          * (gesvdj). */

@@ -1,5 +1,6 @@
 /*
- * test_rand_seq.c — trnrand's sequential generators (XORWOW, MRG32k3a) on
+ * test_rand_seq.c — trnrand's sequential generators (XORWOW, MRG32k3a,
+ * MT19937, MTGP32) on
  * the CPU backend
  * (kernels/cpu/rand_seq.c, rand.c) without a daemon:
  *
@@ -27,6 +28,13 @@
  *    the first ten values of mt19937ar.out and its 1000th (3460025646);
  *    the kernel's words across a block boundary equal the block generators'
  *    outputs, each block from its own init_by_array key.
+ *  - MTGP32: parameter set 0 seeded with 1235 gives the first outputs of
+ *    cuRAND's host MTGP32 generator of seed 1234 (its state 0), and kernel
+ *    words far into both layouts (192 states; 64 for the legacy ordering)
+ *    equal the words cuRAND's host generator returned there, recorded
+ *    (curandCreateGeneratorHost, CURAND_RNG_PSEUDO_MTGP32, seed 1234,
+ *    orderings PSEUDO_DEFAULT and PSEUDO_LEGACY); sharding as above in both
+ *    layouts; a layout or range the daemon never sends is refused.
  *  - Refusals: the Philox-only extensions give TRN_KSTATUS_UNSUPPORTED.
  */
 #include <stdint.h>
@@ -207,6 +215,7 @@ static unsigned char *run(trn_rand_desc d, int nshards) {
 }
 
 static trn_rand_gen cur_gen = TRN_RAND_XORWOW;
+static uint32_t cur_states = TRN_RAND_MTGP_STATES_DEFAULT; /* MTGP32 */
 
 static trn_rand_desc xdesc(trn_rand_dist dist, uint64_t seed, uint64_t offset, size_t n) {
     trn_rand_desc d;
@@ -219,6 +228,7 @@ static trn_rand_desc xdesc(trn_rand_dist dist, uint64_t seed, uint64_t offset, s
     d.stddev = 2.0;
     d.lambda = 3.5;
     d.n = n;
+    d.mtgp_states = cur_gen == TRN_RAND_MTGP32 ? cur_states : 0;
     return d;
 }
 
@@ -242,6 +252,9 @@ static void test_shards(void **state) {
                 /* far offsets (a GF(2) matrix jump per shard for XORWOW,
                  * slow under sanitizers) with one size only */
                 if (offs[b] > (UINT64_C(1) << 40) && ns[c] != 1001)
+                    continue;
+                /* MTGP32 steps to its offset and ends at word 2^32 */
+                if (cur_gen == TRN_RAND_MTGP32 && offs[b] > (UINT64_C(1) << 20))
                     continue;
                 size_t n = ns[c];
                 const trn_rand_dist dd = dists[a];
@@ -312,7 +325,63 @@ static void test_refusals(void **state) {
     }
 }
 
-static const trn_rand_gen XW = TRN_RAND_XORWOW, MRG = TRN_RAND_MRG32K3A, MT = TRN_RAND_MT19937;
+/* MTGP32 against cuRAND's host generator (seed 1234), recorded. */
+static void test_mtgp32_curand(void **state) {
+    (void)state;
+    static trn_mtgp32 g;
+    trn_mtgp32_init(&g, 0, trn_mtgp32_state_seed(1234, 0));
+    static const uint32_t first[5] = {2501053709u, 1991185121u, 2644103708u, 4279383218u,
+                                      507727339u};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(trn_mtgp32_next(&g), first[i]);
+    static const struct {
+        uint32_t states;
+        uint64_t word;
+        uint32_t value;
+    } at[] = {
+        {192, 147687, 148767929u},  /* state 0, output 999 */
+        {192, 48896, 1850711398u},  /* state 191, output 0 */
+        {192, 999999, 1911539181u}, /* state 65, output 5207 */
+        {64, 32512, 3255545850u},   /* legacy: state 63, output 256 */
+        {64, 99999, 1402559804u},
+    };
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        trn_rand_desc d;
+        memset(&d, 0, sizeof(d));
+        d.gen = TRN_RAND_MTGP32;
+        d.dist = TRN_RAND_U32;
+        d.seed = 1234;
+        d.offset = at[i].word - 3;
+        d.n = 7;
+        d.mtgp_states = at[i].states;
+        uint32_t *w = (uint32_t *)run(d, 2);
+        assert_int_equal(w[3], at[i].value);
+        free(w);
+    }
+    /* what the daemon never sends */
+    uint32_t out[4];
+    trn_rand_desc d;
+    memset(&d, 0, sizeof(d));
+    d.gen = TRN_RAND_MTGP32;
+    d.dist = TRN_RAND_U32;
+    d.n = 4;
+    d.dst = out;
+    d.mtgp_states = 100;
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
+    d.mtgp_states = 192;
+    d.offset = TRN_RAND_MTGP_MAX_WORDS - 3;
+    assert_int_equal(trn_cpu_rand(&d, NULL, 0, 1), TRN_KSTATUS_FAILED);
+}
+
+/* The shard tests in the legacy layout. */
+static void test_mtgp32_legacy_shards(void **state) {
+    cur_states = TRN_RAND_MTGP_STATES_LEGACY;
+    test_shards(state);
+    cur_states = TRN_RAND_MTGP_STATES_DEFAULT;
+}
+
+static const trn_rand_gen XW = TRN_RAND_XORWOW, MRG = TRN_RAND_MRG32K3A, MT = TRN_RAND_MT19937,
+                          MTGP = TRN_RAND_MTGP32;
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -327,6 +396,10 @@ int main(void) {
         cmocka_unit_test(test_mt19937_blocks),
         cmocka_unit_test_prestate(test_shards, (void *)&MT),
         cmocka_unit_test_prestate(test_refusals, (void *)&MT),
+        cmocka_unit_test(test_mtgp32_curand),
+        cmocka_unit_test_prestate(test_shards, (void *)&MTGP),
+        cmocka_unit_test_prestate(test_mtgp32_legacy_shards, (void *)&MTGP),
+        cmocka_unit_test_prestate(test_refusals, (void *)&MTGP),
     };
     return cmocka_run_group_tests_name("rand_seq", tests, NULL, NULL);
 }

@@ -360,6 +360,19 @@ static float mutant_naive_nrm2(const blasint n, const float *x, const blasint in
     return sqrtf(s);
 }
 
+/* geev whose vectors are right but whose first eigenvalue is off by 1/4
+ * (from n = 2; not on the workspace query). */
+static lapack_int mutant_geev_shifted(int layout, char jobvl, char jobvr, lapack_int n, double *a,
+                                      lapack_int lda, double *wr, double *wi, double *vl,
+                                      lapack_int ldvl, double *vr, lapack_int ldvr, double *work,
+                                      lapack_int lwork) {
+    const lapack_int info = LAPACKE_dgeev_work(layout, jobvl, jobvr, n, a, lda, wr, wi, vl, ldvl,
+                                               vr, ldvr, work, lwork);
+    if (lwork != -1 && n >= 2)
+        wr[0] += 0.25;
+    return info;
+}
+
 static void test_checks_fail_mutants(void **state) {
     (void)state;
     const struct {
@@ -373,6 +386,7 @@ static void test_checks_fail_mutants(void **state) {
         {TRN_R_cblas_strsv, (void *)mutant_reads_other_triangle, "nan"},
         {TRN_R_cblas_isamax, (void *)mutant_last_tie, "with ties"},
         {TRN_R_cblas_snrm2, (void *)mutant_naive_nrm2, "scaled by 2^70"},
+        {TRN_R_LAPACKE_dgeev_work, (void *)mutant_geev_shifted, "W[0]"},
     };
     const int nm = (int)(sizeof(m) / sizeof(m[0]));
     int ids[8], n = 0;

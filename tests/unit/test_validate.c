@@ -1217,7 +1217,7 @@ static void test_op_kinds(void **state) {
     expect_err(f, f->s1, NULL, TRN_WIRE_INVALID_ARGUMENT, "op");
     Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
     expect_err(f, f->s1, &op, TRN_WIRE_UNIMPLEMENTED, "kind");
-    op.kind_case = (Trnsci__V1__Op__KindCase)99;
+    op.kind_case = (Trnsci__V1__Op__KindCase)4000; /* no family's number */
     expect_err(f, f->s1, &op, TRN_WIRE_UNIMPLEMENTED, "kind");
 }
 
@@ -1457,9 +1457,9 @@ static void test_rand_sobol(void **state) {
     q.r.lambda = 2.0;
     expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "Poisson");
     rand_init(&q, RAND(U32), X, 0, 4);
-    q.r.generator = (Trnsci__V1__RandGenerator)8; /* after MT19937 */
+    q.r.generator = (Trnsci__V1__RandGenerator)9; /* after MTGP32 */
     q.r.dimensions = 1;
-    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator 8 is not known");
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "generator 9 is not known");
     rand_init(&q, RAND(U32), X, 4, 16); /* 4 bytes short */
     q.r.generator = RGEN(SOBOL32);
     q.r.dimensions = 2;
@@ -1531,7 +1531,8 @@ static void test_rand_seq_gens(void **state) {
         trn_rand_gen gen;
     } g[] = {{RGEN(XORWOW), TRN_RAND_XORWOW},
              {RGEN(MRG32K3A), TRN_RAND_MRG32K3A},
-             {RGEN(MT19937), TRN_RAND_MT19937}};
+             {RGEN(MT19937), TRN_RAND_MT19937},
+             {RGEN(MTGP32), TRN_RAND_MTGP32}};
     for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
         rand_init(&q, RAND(POISSON), X, 0, 16);
         q.r.generator = g[i].wire;
@@ -1567,6 +1568,45 @@ static void test_rand_seq_gens(void **state) {
         q.r.offset = UINT64_MAX - 3;
         expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
     }
+}
+
+/* MTGP32: its layout field (0 -> 192, 192, 64; nothing else, and 0 for the
+ * other generators) and its stream's end at word 2^32. */
+static void test_rand_mtgp32(void **state) {
+    fx *f = *state;
+    const uint64_t X = alloc(f->s1, 64);
+    rand_msg q;
+    static const struct { uint32_t wire, desc; } ok[] = {{0, 192}, {192, 192}, {64, 64}};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        rand_init(&q, RAND(U32), X, 0, 4);
+        q.r.generator = RGEN(MTGP32);
+        q.r.mtgp_states = ok[i].wire;
+        expect_ok(f, f->s1, &q.op, 1);
+        assert_int_equal(f->desc.u.rand.gen, TRN_RAND_MTGP32);
+        assert_int_equal(f->desc.u.rand.mtgp_states, ok[i].desc);
+        trn_op_refs_release(&f->refs);
+    }
+    static const uint32_t bad[] = {1, 63, 65, 128, 191, 193, 200, UINT32_MAX};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        rand_init(&q, RAND(U32), X, 0, 4);
+        q.r.generator = RGEN(MTGP32);
+        q.r.mtgp_states = bad[i];
+        expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "mtgp_states");
+    }
+    rand_init(&q, RAND(U32), X, 0, 4);
+    q.r.generator = RGEN(XORWOW);
+    q.r.mtgp_states = 64;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "mtgp_states");
+    /* offset + words <= 2^32 */
+    rand_init(&q, RAND(UNIFORM_F64), X, 0, 2);
+    q.r.generator = RGEN(MTGP32);
+    q.r.offset = (UINT64_C(1) << 32) - 4;
+    expect_ok(f, f->s1, &q.op, 1);
+    trn_op_refs_release(&f->refs);
+    q.r.offset = (UINT64_C(1) << 32) - 3;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "2^32");
+    q.r.offset = UINT64_MAX - 1;
+    expect_err(f, f->s1, &q.op, TRN_WIRE_OUT_OF_RANGE, "end of the stream");
 }
 
 static void test_rand_ext(void **state) {
@@ -2460,6 +2500,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rand_sobol64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand_ext, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rand_seq_gens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rand_mtgp32, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_credit_after_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_session, setup, teardown),

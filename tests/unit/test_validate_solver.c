@@ -115,7 +115,8 @@ static int sv_teardown(void **state) {
 static uint64_t buf(trn_session *s, uint64_t bytes) {
     uint64_t id = 0;
     char err[256] = "";
-    if (trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &sfd_unused, err, sizeof(err)) != TRN_WIRE_OK)
+    if (trn_session_alloc(s, bytes, TRN_ALLOC_DEVICE, &id, &sfd_unused, err, sizeof(err)) !=
+        TRN_WIRE_OK)
         fail_msg("alloc %llu: %s", (unsigned long long)bytes, err);
     return id;
 }
@@ -413,6 +414,71 @@ static void test_tridiagonal(void **state) {
     q.w.side = 1;
     q.w.function = FN(POTRS_BATCHED);
     bad(f, f->s1, &q.op, "function 17");
+}
+
+/* Rule (protocol 1.15): gebrd m >= n, lda >= max(1, m), D, TAUQ, TAUP n
+ * elements (D real), E n - 1; orgbr side LEFT m >= n >= min(m, k), RIGHT
+ * n >= m >= min(n, k), k >= 0, lda >= max(1, m), tau min(m, k) (LEFT) or
+ * min(n, k) (RIGHT) elements. */
+static void test_bidiagonal(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), R = buf(f->s1, 256), I = buf(f->s1, 64);
+    dmsg q;
+    Trnsci__V1__BufferRef d = ref(R, 0), e = ref(R, 32), taup = ref(R, 256 - 32);
+    dense_init(&q, FN(GEBRD), R64);
+    q.w.d = &d;
+    q.w.e = &e;
+    q.w.taup = &taup;
+    q.w.m = 6;
+    q.w.n = 4;
+    q.w.lda = 6;
+    q.a = ref(A, 4096 - 24 * 8); /* 6 x 4 exactly */
+    q.tau = ref(R, 64);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 6);
+    taup = ref(R, 256 - 24);
+    bad(f, f->s1, &q.op, "gebrd: TAUP");
+    taup = ref(R, 256 - 32);
+    q.a = ref(A, 4096 - 23 * 8);
+    bad(f, f->s1, &q.op, "gebrd: A");
+    q.a = ref(A, 0);
+    q.w.m = 3;
+    q.w.lda = 3;
+    bad(f, f->s1, &q.op, "m=3 must be >= n=4");
+    q.w.m = 6;
+    q.w.lda = 5;
+    bad(f, f->s1, &q.op, "lda=5");
+    /* orgbr, side LEFT: Q 6 x 4 from k = 4 reflectors. */
+    dense_init(&q, FN(ORGBR), R64);
+    q.w.m = 6;
+    q.w.n = 4;
+    q.w.k = 4;
+    q.w.lda = 6;
+    q.a = ref(A, 0);
+    q.tau = ref(R, 256 - 32);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.tau = ref(R, 256 - 24);
+    bad(f, f->s1, &q.op, "orgbr: tau");
+    q.tau = ref(R, 0);
+    q.w.n = 3;
+    bad(f, f->s1, &q.op, "m >= n >= min(m, k)");
+    q.w.n = 4;
+    q.w.k = -1;
+    bad(f, f->s1, &q.op, "k=-1");
+    /* side RIGHT: P^H 3 x 6 from k = 3 rows (k < n). */
+    q.w.side = 1;
+    q.w.m = 3;
+    q.w.n = 6;
+    q.w.k = 3;
+    q.w.lda = 3;
+    ok(f, f->s1, &q.op, 3);
+    q.w.m = 2;
+    q.w.lda = 2;
+    bad(f, f->s1, &q.op, "n >= m >= min(n, k)");
+    q.w.m = 3;
+    q.w.side = 2;
+    bad(f, f->s1, &q.op, "side=2");
 }
 
 /* Rule: potrs B n x nrhs with ldb >= max(1, n); getrs trans N/T/C, ipiv
@@ -724,6 +790,56 @@ static void eigen_init(emsg *q, Trnsci__V1__SolverFunction fn, Trnsci__V1__DataT
     q->w.stats = &q->stats;
 }
 
+/* Rule (protocol 1.15): Xgeev jobvl 0 only (1 unsupported), jobvr 0/1,
+ * lda >= max(1, n), ldvl >= 1, ldvr >= n with VR (else >= 1), W 2n reals
+ * of A's precision, w_split for a real A only. */
+static void test_geev(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 4096), W = buf(f->s1, 256), I = buf(f->s1, 64);
+    emsg q;
+    eigen_init(&q, FN(GEEV), R64);
+    q.w.jobz = 1;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldv = 4;
+    q.w.ldvl = 1;
+    q.a = ref(A, 0);
+    q.wv = ref(W, 256 - 64); /* 8 doubles exactly */
+    q.v = ref(A, 4096 - 128);
+    q.info = ref(I, 0);
+    ok(f, f->s1, &q.op, 4);
+    q.w.w_split = 1;
+    ok(f, f->s1, &q.op, 4);
+    q.wv = ref(W, 256 - 56);
+    bad(f, f->s1, &q.op, "Xgeev: W");
+    q.wv = ref(W, 0);
+    q.w.jobvl = 1;
+    bad(f, f->s1, &q.op, "jobvl=TRNSOLVER_EIG_MODE_VECTOR is not supported");
+    q.w.jobvl = 2;
+    bad(f, f->s1, &q.op, "jobvl=2");
+    q.w.jobvl = 0;
+    q.w.ldvl = 0;
+    bad(f, f->s1, &q.op, "ldvl=0");
+    q.w.ldvl = 1;
+    q.w.ldv = 3;
+    bad(f, f->s1, &q.op, "ldvr=3");
+    q.w.jobz = 0; /* no VR: ldvr 1 and buffer 0 */
+    q.w.ldv = 1;
+    q.v = ref(0, 0);
+    ok(f, f->s1, &q.op, 3);
+    q.w.jobz = 2;
+    bad(f, f->s1, &q.op, "jobvr=2");
+    eigen_init(&q, FN(GEEV), C64);
+    q.w.n = 2;
+    q.w.lda = 2;
+    q.w.ldv = 1;
+    q.w.ldvl = 1;
+    q.w.w_split = 1;
+    q.a = ref(A, 0);
+    q.wv = ref(W, 0);
+    q.info = ref(I, 0);
+    bad(f, f->s1, &q.op, "w_split=1");
+}
 /* Rule: syevd/sygvd/syevj jobz 0/1, uplo 0/1, itype 1..3, W n reals (float
  * for C); syevj's controls (0: epsilon and 100 sweeps; raised to epsilon;
  * negative refused) and its optional, 8-byte aligned record. */
@@ -789,6 +905,173 @@ static void test_eigen(void **state) {
     q.w.tolerance = 0;
     q.w.max_sweeps = -2;
     bad(f, f->s1, &q.op, "max_sweeps=-2");
+}
+
+/* Rule (protocol 1.15): sygvdx's selection (range 1001..1003; 1 <= il <=
+ * iu <= n; finite vl < vu) and optional int32 count; sygvj as sygvd with
+ * syevj's controls; gesvdaStridedBatched's m >= n, 1 <= rank <= n, strides
+ * of at least one matrix, each operand's whole batch inside a buffer, and
+ * the optional 8-byte aligned residuals; 37 is no eigen function. */
+static void test_eigen_115(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 8192), I = buf(f->s1, 64);
+    emsg q;
+    Trnsci__V1__BufferRef cnt = ref(I, 16), res = ref(A, 4096);
+    eigen_init(&q, FN(SYGVDX), R64);
+    q.w.itype = 1;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.a = ref(A, 0);
+    q.b = ref(A, 1024);
+    q.wv = ref(A, 2048);
+    q.info = ref(I, 0);
+    q.w.meig = &cnt;
+    q.w.range = 1002;
+    q.w.il = 2;
+    q.w.iu = 3;
+    ok(f, f->s1, &q.op, 5);
+    q.w.iu = 5;
+    bad(f, f->s1, &q.op, "iu=5");
+    q.w.il = 0;
+    q.w.iu = 2;
+    bad(f, f->s1, &q.op, "il=0");
+    q.w.range = 1003;
+    q.w.vl = 1.0;
+    q.w.vu = 1.0;
+    bad(f, f->s1, &q.op, "vl=1, vu=1");
+    q.w.vu = INFINITY;
+    bad(f, f->s1, &q.op, "finite");
+    q.w.vu = 2.0;
+    ok(f, f->s1, &q.op, 5);
+    q.w.range = 1000;
+    bad(f, f->s1, &q.op, "range=1000");
+    q.w.range = 1001;
+    q.w.function = 37;
+    bad(f, f->s1, &q.op, "function 37");
+
+    eigen_init(&q, FN(SYGVJ), C32);
+    q.w.itype = 2;
+    q.w.n = 4;
+    q.w.lda = 4;
+    q.w.ldb = 4;
+    q.a = ref(A, 0);
+    q.b = ref(A, 1024);
+    q.wv = ref(A, 2048);
+    q.info = ref(I, 0);
+    q.stats = ref(I, 32);
+    ok(f, f->s1, &q.op, 5);
+    q.w.tolerance = -1.0;
+    bad(f, f->s1, &q.op, "tolerance");
+    q.w.tolerance = 0.0;
+    q.w.itype = 0;
+    bad(f, f->s1, &q.op, "itype=0");
+
+    /* 2 matrices 4 x 3, rank 2. */
+    eigen_init(&q, FN(GESVDA_STRIDED_BATCHED), R64);
+    q.w.jobz = 1;
+    q.w.rank = 2;
+    q.w.m = 4;
+    q.w.n = 3;
+    q.w.lda = 4;
+    q.w.stride_a = 12;
+    q.w.stride_s = 2;
+    q.w.ldu = 4;
+    q.w.stride_u = 8;
+    q.w.ldv = 3;
+    q.w.stride_v = 6;
+    q.w.batch = 2;
+    q.a = ref(A, 0);
+    q.wv = ref(A, 1024);
+    q.u = ref(A, 2048);
+    q.v = ref(A, 3072);
+    q.info = ref(I, 0);
+    q.w.residuals = &res;
+    ok(f, f->s1, &q.op, 6);
+    q.w.jobz = 0; /* no U, V */
+    ok(f, f->s1, &q.op, 4);
+    q.w.jobz = 1;
+    res = ref(A, 4100);
+    bad(f, f->s1, &q.op, "h_R_nrmF");
+    res = ref(A, 4096);
+    q.w.stride_a = 11;
+    bad(f, f->s1, &q.op, "strideA=11");
+    q.w.stride_a = 12;
+    q.w.stride_v = 5;
+    bad(f, f->s1, &q.op, "strideV=5");
+    q.w.stride_v = 6;
+    q.w.rank = 4;
+    bad(f, f->s1, &q.op, "rank=4");
+    q.w.rank = 2;
+    q.w.m = 2;
+    q.w.lda = 2;
+    bad(f, f->s1, &q.op, "m=2 must be >= n=3");
+    q.w.m = 4;
+    q.w.lda = 4;
+    q.a = ref(A, 8192 - 12 * 8); /* the second matrix past the buffer */
+    bad(f, f->s1, &q.op, "gesvdaStridedBatched: A");
+    q.a = ref(A, 0);
+    q.w.batch = -1;
+    bad(f, f->s1, &q.op, "batchSize=-1");
+}
+
+/* gesvdaStridedBatched splits by whole matrices, and any split gives the
+ * unsplit run's bits. */
+static void test_gesvda_shards(void **state) {
+    (void)state;
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_SOLVER_EIGEN;
+    trn_solver_eigen_desc *e = &d.u.solver_eigen;
+    e->fn = TRN_SOLVER_GESVDA_STRIDED_BATCHED;
+    e->type = TRN_DTYPE_R64F;
+    e->m = e->n = 64; /* 20 n^3 = 5.2 MFLOP a matrix */
+    e->batch = 64;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 2);
+    e->batch = 1;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+    e->fn = TRN_SOLVER_SYGVJ; /* one problem: one core */
+    e->batch = 64;
+    assert_int_equal(trn_sched_shard_count(&d, 2), 1);
+
+    enum { M = 6, N = 4, R = 3, COUNT = 5 };
+    double a[COUNT * M * N], s[2][COUNT * R], u[2][COUNT * M * R], v[2][COUNT * N * R];
+    double res[2][COUNT];
+    int32_t info[2][COUNT];
+    for (int i = 0; i < COUNT * M * N; i++)
+        a[i] = cos(1.0 + 0.37 * i);
+    for (int split = 0; split < 2; split++) {
+        trn_solver_eigen_desc g = {.fn = TRN_SOLVER_GESVDA_STRIDED_BATCHED,
+                                   .type = TRN_DTYPE_R64F,
+                                   .vectors = 1,
+                                   .m = M,
+                                   .n = N,
+                                   .a = a,
+                                   .lda = M,
+                                   .w = s[split],
+                                   .u = u[split],
+                                   .ldu = M,
+                                   .v = v[split],
+                                   .ldv = N,
+                                   .info = info[split],
+                                   .rank = R,
+                                   .stride_a = M * N,
+                                   .stride_s = R,
+                                   .stride_u = M * R,
+                                   .stride_v = N * R,
+                                   .batch = COUNT,
+                                   .residuals = res[split]};
+        const int nsh = split ? 2 : 1;
+        for (int sh = 0; sh < nsh; sh++)
+            assert_int_equal(trn_cpu_solver_gesvda(&g, NULL, sh, nsh), TRN_KSTATUS_OK);
+    }
+    assert_memory_equal(s[0], s[1], sizeof(s[0]));
+    assert_memory_equal(u[0], u[1], sizeof(u[0]));
+    assert_memory_equal(v[0], v[1], sizeof(v[0]));
+    assert_memory_equal(res[0], res[1], sizeof(res[0]));
+    assert_memory_equal(info[0], info[1], sizeof(info[0]));
+    for (int k = 0; k < COUNT; k++)
+        assert_int_equal(info[0][k], 0);
 }
 
 /* Rule (gesvd): jobu/jobvt 'A','S','O','N', not both 'O', m >= n; U m x m
@@ -928,6 +1211,69 @@ static void test_refine(void **state) {
     assert_int_equal(f->desc.u.solver_refine.restart, 10);
     w.restart = -1;
     bad(f, f->s1, &op, "restart=-1");
+}
+
+/* Rule (IRS_GELS): any of the four types; 0 <= n <= m; ldda, lddb >=
+ * max(1, m), lddx >= max(1, n); A m x n, B m x nrhs, X n x nrhs fit;
+ * ipiv is ignored; defaults (50 iterations, sqrt(n) u) filled in; m is
+ * carried to the descriptor. */
+static void test_irs_gels(void **state) {
+    sfx *f = *state;
+    const uint64_t A = buf(f->s1, 16384), I = buf(f->s1, 64);
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    Trnsci__V1__SolverRefineOp w = TRNSCI__V1__SOLVER_REFINE_OP__INIT;
+    Trnsci__V1__BufferRef a = ref(A, 0), b = ref(A, 4096), x = ref(A, 8192), st = ref(I, 16),
+                          info = ref(I, 0), piv = ref(A, 12288);
+    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_REFINE;
+    op.solver_refine = &w;
+    w.function = FN(IRS_GELS);
+    w.type = C64;
+    w.a = &a;
+    w.b = &b;
+    w.x = &x;
+    w.stats = &st;
+    w.info = &info;
+    w.ipiv = &piv;
+    w.m = 12;
+    w.n = 8;
+    w.nrhs = 2;
+    w.lda = 12;
+    w.ldb = 12;
+    w.ldx = 8;
+    ok(f, f->s1, &op, 5); /* A, B, X, the record, info: not ipiv */
+    assert_int_equal(f->desc.u.solver_refine.m, 12);
+    assert_int_equal(f->desc.u.solver_refine.max_iters, 50);
+    assert_null(f->desc.u.solver_refine.ipiv);
+    assert_true(f->desc.u.solver_refine.tol == sqrt(8.0) * DBL_EPSILON / 2);
+    w.m = 7;
+    bad(f, f->s1, &op, "n=8 must be <= m=7");
+    w.m = -1;
+    bad(f, f->s1, &op, "m=-1");
+    w.m = 12;
+    w.lda = 11;
+    bad(f, f->s1, &op, "ldda=11");
+    w.lda = 12;
+    w.ldb = 8;
+    bad(f, f->s1, &op, "lddb=8");
+    w.ldb = 12;
+    w.ldx = 7;
+    bad(f, f->s1, &op, "lddx=7");
+    w.ldx = 8;
+    w.m = 200; /* A: 200 x 8 complex doubles no longer fit in the buffer */
+    w.lda = 200;
+    w.ldb = 200;
+    bad(f, f->s1, &op, "dA");
+    w.m = 12;
+    w.lda = 12;
+    w.ldb = 12;
+    w.lowest_precision = 1205 + 10; /* C_16F */
+    w.type = R64;
+    bad(f, f->s1, &op, "lowest precision");
+    w.type = C64;
+    ok(f, f->s1, &op, 5);
+    assert_int_equal(f->desc.u.solver_refine.lowest, TRN_IRS_PREC_16F);
+    w.m = w.n = 0; /* empty: lddx >= 1 still */
+    ok(f, f->s1, &op, 5);
 }
 
 /* Rule: CG/GMRES/BiCGStab R_32F/R_64F; the dense operator is required
@@ -1071,8 +1417,13 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_batched, sv_setup, sv_teardown),
         cmocka_unit_test(test_batched_shards),
         cmocka_unit_test_setup_teardown(test_eigen, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_bidiagonal, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_geev, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_svd, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_eigen_115, sv_setup, sv_teardown),
+        cmocka_unit_test(test_gesvda_shards),
         cmocka_unit_test_setup_teardown(test_refine, sv_setup, sv_teardown),
+        cmocka_unit_test_setup_teardown(test_irs_gels, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_krylov, sv_setup, sv_teardown),
         cmocka_unit_test_setup_teardown(test_krylov_sparse, sv_setup, sv_teardown),
     };

@@ -29,7 +29,12 @@
  *    against a plain loop of the documented formula, split into 1, 2, 3 and
  *    7 shards, bit for bit;
  *  - the contraction kernel split into 1, 2, 3 and 5 shards gives the same
- *    bits for a packed X, a swapped and a packed-D mapping.
+ *    bits for a packed X, a swapped and a packed-D mapping;
+ *  - trinary contractions (trn_tensor_trinary_make): the pairing with the
+ *    fewest flops is taken ((B C) A or (A B) C by extents, ties to (A B) C),
+ *    the intermediate keeps the modes Z or E needs, and the rules' failures
+ *    (a mode of E from nowhere, differing extents: -1; a mode of one input
+ *    only: -2) name the rule.
  */
 #include <math.h>
 #include <stdint.h>
@@ -799,6 +804,77 @@ static void test_kernel_split(void **state) {
     contract_split("bik", NULL, "bkj", "ibj", sdd, e);
 }
 
+/* A packed layout of the modes in m with extents from ext[label - 'a']. */
+static trn_tensor_layout tri_layout(const char *m, const int64_t *ext) {
+    trn_tensor_layout l = {0};
+    int64_t s = 1;
+    for (; m[l.nmodes]; l.nmodes++) {
+        const int i = l.nmodes;
+        l.mode[i] = m[i];
+        l.extent[i] = ext[m[i] - 'a'];
+        l.stride[i] = s;
+        s *= l.extent[i];
+    }
+    return l;
+}
+
+static void test_trinary_plan(void **state) {
+    (void)state;
+    trn_tensor_trinary_plan *p = malloc(sizeof(*p));
+    assert_non_null(p);
+    char err[256];
+    const int conj[3] = {0, 0, 0};
+    /* i=3, j=40, k=40, l=2: A_ij B_jk C_kl -> E_il; (B C) A costs
+     * 40*40*2 + 2*40*3 = 3440, (A B) C 3*40*40 + 3*40*2 = 5040. */
+    int64_t ext[26] = {0};
+    ext['i' - 'a'] = 3, ext['j' - 'a'] = 40, ext['k' - 'a'] = 40, ext['l' - 'a'] = 2;
+    trn_tensor_layout a = tri_layout("ij", ext), b = tri_layout("jk", ext),
+                      c = tri_layout("kl", ext), e = tri_layout("il", ext);
+    assert_int_equal(trn_tensor_trinary_make(TRN_DTYPE_R64F, TRN_COMPUTE_64F, &a, &b, &c, &e, conj,
+                                             p, err, sizeof(err)),
+                     0);
+    assert_int_equal(p->last, 0);
+    assert_int_equal(p->t.nmodes, 2); /* l (E's), then j (A's) */
+    assert_int_equal(p->t.mode[0], 'l');
+    assert_int_equal(p->t.mode[1], 'j');
+    assert_int_equal(p->t_elements, 80);
+    ext['i' - 'a'] = 2, ext['l' - 'a'] = 3;
+    a = tri_layout("ij", ext), c = tri_layout("kl", ext), e = tri_layout("il", ext);
+    assert_int_equal(trn_tensor_trinary_make(TRN_DTYPE_R32F, TRN_COMPUTE_32F, &a, &b, &c, &e, conj,
+                                             p, err, sizeof(err)),
+                     0);
+    assert_int_equal(p->last, 2);
+    /* a mode in all three inputs stays in T and is summed second */
+    ext['a' - 'a'] = 4, ext['b' - 'a'] = 5, ext['c' - 'a'] = 6, ext['k' - 'a'] = 9;
+    trn_tensor_layout x = tri_layout("ak", ext), y = tri_layout("bk", ext),
+                      z = tri_layout("ck", ext), o = tri_layout("abc", ext);
+    assert_int_equal(trn_tensor_trinary_make(TRN_DTYPE_R32F, TRN_COMPUTE_32F, &x, &y, &z, &o, conj,
+                                             p, err, sizeof(err)),
+                     0);
+    assert_int_equal(p->last, 2);
+    assert_int_equal(p->t.nmodes, 3); /* a, b, k */
+    assert_int_equal(p->t.mode[2], 'k');
+    /* rules */
+    ext['q' - 'a'] = 2;
+    trn_tensor_layout q = tri_layout("iq", ext);
+    assert_int_equal(trn_tensor_trinary_make(TRN_DTYPE_R32F, TRN_COMPUTE_32F, &a, &b, &c, &q, conj,
+                                             p, err, sizeof(err)),
+                     -1);
+    assert_non_null(strstr(err, "in none of A, B, C"));
+    trn_tensor_layout a5 = a;
+    a5.extent[1] = 5;
+    assert_int_equal(trn_tensor_trinary_make(TRN_DTYPE_R32F, TRN_COMPUTE_32F, &a5, &b, &c, &e, conj,
+                                             p, err, sizeof(err)),
+                     -1);
+    assert_non_null(strstr(err, "has extent"));
+    trn_tensor_layout ax = tri_layout("iq", ext);
+    assert_int_equal(trn_tensor_trinary_make(TRN_DTYPE_R32F, TRN_COMPUTE_32F, &ax, &b, &c, &e, conj,
+                                             p, err, sizeof(err)),
+                     -2);
+    assert_non_null(strstr(err, "in no other operand"));
+    free(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contraction_specs),
@@ -809,6 +885,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_permute_convert, vf_setup, vf_teardown),
         cmocka_unit_test(test_permute_kernel),
         cmocka_unit_test(test_kernel_split),
+        cmocka_unit_test(test_trinary_plan),
     };
     return cmocka_run_group_tests_name("validate_tensor", tests, NULL, NULL);
 }

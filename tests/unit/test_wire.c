@@ -72,7 +72,7 @@ static void put_len_field(wbuf *w, uint32_t field, const wbuf *inner) {
 /* One unknown field of each wire type: varint, fixed64, length-delimited,
  * fixed32. Field numbers far beyond any in the schema. */
 static void put_unknown_fields(wbuf *w) {
-    put_tag(w, 99, 0);
+    put_tag(w, 4099, 0); /* a number no message uses */
     put_varint(w, 42);
     put_tag(w, 100, 1);
     put_bytes(w, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);

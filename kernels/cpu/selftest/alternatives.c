@@ -292,6 +292,17 @@ STUB_POTRF(z, lapack_complex_double)
 STUB_REAL_EIG(s, float)
 STUB_REAL_EIG(d, double)
 
+#define STUB_REAL_GEEV(p, T)                                                                       \
+    static lapack_int stub_##p##geev(int l, char jl, char jr, lapack_int n, T *a, lapack_int lda,  \
+                                     T *wr, T *wi, T *vl, lapack_int ldvl, T *vr, lapack_int ldvr, \
+                                     T *work, lapack_int lwork) {                                  \
+        (void)l, (void)jl, (void)jr, (void)n, (void)a, (void)lda, (void)wr, (void)wi, (void)vl,    \
+            (void)ldvl, (void)vr, (void)ldvr, (void)work, (void)lwork;                             \
+        return REFUSED_INFO;                                                                       \
+    }
+STUB_REAL_GEEV(s, float)
+STUB_REAL_GEEV(d, double)
+
 #define STUB_CX_EIG(p, T, R)                                                                       \
     static lapack_int stub_##p##heevd(int l, char jobz, char u, lapack_int n, T *a,                \
                                       lapack_int lda, R *w, T *work, lapack_int lwork, R *rwork,   \
@@ -318,6 +329,17 @@ STUB_REAL_EIG(d, double)
     }
 STUB_CX_EIG(c, lapack_complex_float, float)
 STUB_CX_EIG(z, lapack_complex_double, double)
+
+#define STUB_CX_GEEV(p, T, R)                                                                      \
+    static lapack_int stub_##p##geev(int l, char jl, char jr, lapack_int n, T *a, lapack_int lda,  \
+                                     T *w, T *vl, lapack_int ldvl, T *vr, lapack_int ldvr,         \
+                                     T *work, lapack_int lwork, R *rwork) {                        \
+        (void)l, (void)jl, (void)jr, (void)n, (void)a, (void)lda, (void)w, (void)vl, (void)ldvl,   \
+            (void)vr, (void)ldvr, (void)work, (void)lwork, (void)rwork;                            \
+        return REFUSED_INFO;                                                                       \
+    }
+STUB_CX_GEEV(c, lapack_complex_float, float)
+STUB_CX_GEEV(z, lapack_complex_double, double)
 
 static fftwf_plan stub_fftwf_dft(int rank, const int *n, int howmany, fftwf_complex *in,
                                  const int *inembed, int istride, int idist, fftwf_complex *out,
@@ -375,34 +397,38 @@ static fftw_plan stub_fftw_c2r(int rank, const int *n, int howmany, fftw_complex
     X(LAPACKE_dpotrf_work, stub_dpotrf)                                                            \
     X(LAPACKE_cpotrf_work, stub_cpotrf)                                                            \
     X(LAPACKE_zpotrf_work, stub_zpotrf)                                                            \
-    X(LAPACKE_spotrs_work, stub_spotrs) X(LAPACKE_dpotrs_work, stub_dpotrs) X(                     \
-        LAPACKE_cpotrs_work, stub_cpotrs) X(LAPACKE_zpotrs_work,                                   \
-                                            stub_zpotrs) X(LAPACKE_spotri_work, stub_spotri)       \
-        X(LAPACKE_dpotri_work, stub_dpotri) X(LAPACKE_cpotri_work, stub_cpotri) X(                 \
-            LAPACKE_zpotri_work, stub_zpotri) X(LAPACKE_sgetrf_work,                               \
-                                                stub_sgetrf) X(LAPACKE_dgetrf_work, stub_dgetrf)   \
-            X(LAPACKE_cgetrf_work, stub_cgetrf) X(LAPACKE_zgetrf_work, stub_zgetrf) X(             \
-                LAPACKE_sgetrs_work, stub_sgetrs) X(LAPACKE_dgetrs_work, stub_dgetrs)              \
-                X(LAPACKE_cgetrs_work, stub_cgetrs) X(LAPACKE_zgetrs_work, stub_zgetrs) X(         \
-                    LAPACKE_sgeqrf_work, stub_sgeqrf) X(LAPACKE_dgeqrf_work, stub_dgeqrf)          \
-                    X(LAPACKE_cgeqrf_work, stub_cgeqrf) X(LAPACKE_zgeqrf_work, stub_zgeqrf) X(     \
-                        LAPACKE_sorgqr_work, stub_sorgqr) X(LAPACKE_dorgqr_work, stub_dorgqr)      \
-                        X(LAPACKE_cungqr_work, stub_corgqr) X(LAPACKE_zungqr_work, stub_zorgqr) X( \
-                            LAPACKE_sormqr_work, stub_sormqr) X(LAPACKE_dormqr_work, stub_dormqr)  \
-                            X(LAPACKE_cunmqr_work,                                                 \
-                              stub_cormqr) X(LAPACKE_zunmqr_work,                                  \
-                                             stub_zormqr) X(LAPACKE_ssyevd_work, stub_ssyevd)      \
-                                X(LAPACKE_dsyevd_work,                                             \
-                                  stub_dsyevd) X(LAPACKE_cheevd_work,                              \
-                                                 stub_cheevd) X(LAPACKE_zheevd_work, stub_zheevd)  \
-                                    X(LAPACKE_ssygvd_work, stub_ssygvd) X(LAPACKE_dsygvd_work,     \
-                                                                          stub_dsygvd)             \
-                                        X(LAPACKE_chegvd_work, stub_chegvd) X(LAPACKE_zhegvd_work, \
-                                                                              stub_zhegvd)         \
-                                            X(LAPACKE_sgesvd_work,                                 \
-                                              stub_sgesvd) X(LAPACKE_dgesvd_work, stub_dgesvd)     \
-                                                X(LAPACKE_cgesvd_work,                             \
-                                                  stub_cgesvd) X(LAPACKE_zgesvd_work, stub_zgesvd) \
+    X(LAPACKE_spotrs_work, stub_spotrs)                                                            \
+    X(LAPACKE_dpotrs_work, stub_dpotrs) X(LAPACKE_cpotrs_work, stub_cpotrs) X(                     \
+        LAPACKE_zpotrs_work, stub_zpotrs) X(LAPACKE_spotri_work,                                   \
+                                            stub_spotri) X(LAPACKE_dpotri_work, stub_dpotri)       \
+        X(LAPACKE_cpotri_work, stub_cpotri) X(LAPACKE_zpotri_work, stub_zpotri) X(                 \
+            LAPACKE_sgetrf_work, stub_sgetrf) X(LAPACKE_dgetrf_work,                               \
+                                                stub_dgetrf) X(LAPACKE_cgetrf_work, stub_cgetrf)   \
+            X(LAPACKE_zgetrf_work, stub_zgetrf) X(LAPACKE_sgetrs_work, stub_sgetrs) X(             \
+                LAPACKE_dgetrs_work, stub_dgetrs) X(LAPACKE_cgetrs_work, stub_cgetrs)              \
+                X(LAPACKE_zgetrs_work, stub_zgetrs) X(LAPACKE_sgeqrf_work, stub_sgeqrf) X(         \
+                    LAPACKE_dgeqrf_work, stub_dgeqrf) X(LAPACKE_cgeqrf_work, stub_cgeqrf)          \
+                    X(LAPACKE_zgeqrf_work, stub_zgeqrf) X(LAPACKE_sorgqr_work, stub_sorgqr) X(     \
+                        LAPACKE_dorgqr_work, stub_dorgqr) X(LAPACKE_cungqr_work, stub_corgqr)      \
+                        X(LAPACKE_zungqr_work, stub_zorgqr) X(LAPACKE_sormqr_work, stub_sormqr) X( \
+                            LAPACKE_dormqr_work, stub_dormqr) X(LAPACKE_cunmqr_work, stub_cormqr)  \
+                            X(LAPACKE_zunmqr_work,                                                 \
+                              stub_zormqr) X(LAPACKE_ssyevd_work,                                  \
+                                             stub_ssyevd) X(LAPACKE_dsyevd_work, stub_dsyevd)      \
+                                X(LAPACKE_cheevd_work,                                             \
+                                  stub_cheevd) X(LAPACKE_zheevd_work,                              \
+                                                 stub_zheevd) X(LAPACKE_ssygvd_work, stub_ssygvd)  \
+                                    X(LAPACKE_dsygvd_work, stub_dsygvd) X(                         \
+                                        LAPACKE_chegvd_work, stub_chegvd) X(LAPACKE_zhegvd_work,   \
+                                                                            stub_zhegvd)           \
+                                        X(LAPACKE_sgesvd_work, stub_sgesvd) X(LAPACKE_dgesvd_work, \
+                                                                              stub_dgesvd)         \
+                                            X(LAPACKE_cgesvd_work, stub_cgesvd) X(                 \
+                                                LAPACKE_zgesvd_work,                               \
+                                                stub_zgesvd) X(LAPACKE_sgeev_work, stub_sgeev)     \
+                                                X(LAPACKE_dgeev_work, stub_dgeev) X(               \
+                                                    LAPACKE_cgeev_work,                            \
+                                                    stub_cgeev) X(LAPACKE_zgeev_work, stub_zgeev)  \
                                                     X(fftwf_plan_many_dft, stub_fftwf_dft) X(      \
                                                         fftwf_plan_many_dft_r2c, stub_fftwf_r2c)   \
                                                         X(fftwf_plan_many_dft_c2r, stub_fftwf_c2r) \

@@ -71,7 +71,12 @@
  *          for syevd): |σ̂_i − σ_i| ≤ p·σ_max + u‖A‖_F (Weyl, with A's
  *          rounding), ‖A − Û·Σ̂·V̂ᴴ‖₂ ≤ p·σ_max, ‖ÛᴴÛ − I‖₂, ‖V̂ᴴV̂ − I‖₂ ≤ p;
  *          with one side only, W = Aᴴ·Û (or A·V̂) must have WᴴW = Σ̂² within
- *          3p·σ_max² (which fixes Û up to phases when the σ are distinct).
+ *          3p·σ_max² (which fixes Û up to phases when the σ are distinct);
+ *   geev   p = 8f(n+1)u (Hessenberg reduction and QR sweeps, as for syevd)
+ *          on A = U·T·Uᴴ of known eigenvalues spaced ≥ 1 and off-diagonal
+ *          part below 0.1 per entry (condition numbers near 1): every
+ *          computed eigenvalue within 16p·‖A‖_F of a distinct exact one,
+ *          ‖A·v − λ·v‖₂ ≤ 16p·‖A‖_F and | ‖v‖₂ − 1 | ≤ 4p per eigenpair.
  * Info: 0 on every case but the built failures: a negative pivot at k
  * after a dominant leading block (potrf: k+1) and a zero column j with
  * m ≥ n or j < m (getrf: j+1).
@@ -95,6 +100,7 @@ typedef enum kind {
     K_SYEVD,
     K_SYGVD,
     K_GESVD,
+    K_GEEV,
 } kind;
 
 #define E(name, k, t)                                                                              \
@@ -114,7 +120,8 @@ static const st_entry table[] = {
     E(dsyevd, K_SYEVD, ST_D), E(cheevd, K_SYEVD, ST_C), E(zheevd, K_SYEVD, ST_Z),
     E(ssygvd, K_SYGVD, ST_S), E(dsygvd, K_SYGVD, ST_D), E(chegvd, K_SYGVD, ST_C),
     E(zhegvd, K_SYGVD, ST_Z), E(sgesvd, K_GESVD, ST_S), E(dgesvd, K_GESVD, ST_D),
-    E(cgesvd, K_GESVD, ST_C), E(zgesvd, K_GESVD, ST_Z),
+    E(cgesvd, K_GESVD, ST_C), E(zgesvd, K_GESVD, ST_Z), E(sgeev, K_GEEV, ST_S),
+    E(dgeev, K_GEEV, ST_D),   E(cgeev, K_GEEV, ST_C),   E(zgeev, K_GEEV, ST_Z),
 };
 #undef E
 
@@ -2049,6 +2056,151 @@ static void check_gesvd(st_check *c, st_type t) {
     }
 }
 
+/* ---- geev ------------------------------------------------------------------------------- */
+
+static lapack_int call_geev(const st_check *c, st_type t, char jobvr, int n, st_mat *a, st_vec *w,
+                            st_vec *wi, void *vl, void *vr, int ldvr, void *work, int lwork,
+                            void *rwork) {
+    switch (t) {
+    case ST_S:
+        return ((__typeof__(&LAPACKE_sgeev_work))c->fn)(COL, 'N', jobvr, n, (float *)a->p, a->ld,
+                                                        (float *)w->p, (float *)wi->p, vl, 1, vr,
+                                                        ldvr, work, lwork);
+    case ST_D:
+        return ((__typeof__(&LAPACKE_dgeev_work))c->fn)(COL, 'N', jobvr, n, (double *)a->p, a->ld,
+                                                        (double *)w->p, (double *)wi->p, vl, 1, vr,
+                                                        ldvr, work, lwork);
+    case ST_C:
+        return ((__typeof__(&LAPACKE_cgeev_work))c->fn)(
+            COL, 'N', jobvr, n, (lapack_complex_float *)a->p, a->ld, (lapack_complex_float *)w->p,
+            vl, 1, vr, ldvr, work, lwork, rwork);
+    case ST_Z:
+        return ((__typeof__(&LAPACKE_zgeev_work))c->fn)(
+            COL, 'N', jobvr, n, (lapack_complex_double *)a->p, a->ld, (lapack_complex_double *)w->p,
+            vl, 1, vr, ldvr, work, lwork, rwork);
+    }
+    return -1000;
+}
+
+/* The last size with vectors only. */
+static const int geev_sizes[] = {1, 2, 3, 7, 16, 40};
+
+/* geev (jobvl 'N', the only form the kernels call) on A = U·T·Uᴴ, U a
+ * random unitary, T upper (quasi-)triangular with eigenvalues 1, 2, …, n
+ * (real types: every third k with k + 1 < n a pair k+1 ± 0.75i as a 2x2
+ * block) and strictly upper entries below 0.1 in magnitude, so every
+ * eigenvalue is well separated (spacing ≥ 1) and well conditioned. Each
+ * computed eigenvalue must lie within 16·p(n)·u·‖A‖_F of a distinct
+ * exact one; each right eigenvector v (real types: a pair's VR(:,j) ±
+ * i·VR(:,j+1)) must have ‖v‖₂ = 1 within p(n)·u and ‖A·v − λ·v‖₂ ≤
+ * 16·p(n)·u·‖A‖_F (the backward error of the Hessenberg QR). */
+static void check_geev(st_check *c, st_type t) {
+    const int cx = st_is_cx(t);
+    const int ns = (int)(sizeof(geev_sizes) / sizeof(geev_sizes[0]));
+    int cas = 0;
+    for (int s = 0; s < ns; s++)
+        for (int v = s == ns - 1; v <= 1; v++, cas++) {
+            const int n = geev_sizes[s], lda = n + (cas % 2), ldvr = v ? n + (cas % 3 == 1) : 1;
+            const char jobvr = v ? 'V' : 'N';
+            st_case(c, "jobvr=%c n=%d lda=%d ldvr=%d", jobvr, n, lda, ldvr);
+            st_mat a, vm;
+            st_vec w, wi;
+            if (mat_make(c, 0, &a, t, n, n, lda, ST_ALL, 1) || out_vec(c, 1, &w, t, n) ||
+                out_vec(c, 2, &wi, real_of(t), n) ||
+                mat_make(c, 3, &vm, t, v ? n : 1, v ? n : 1, ldvr, ST_ALL, 1))
+                continue;
+            st_mat_poison_all(&vm);
+            /* T, its eigenvalues lam, then A = U·T·Uᴴ. */
+            st_lc *lam = vnew(c, n);
+            dmat ad = dm_new(c, n, n);
+            ad.cx = cx;
+            for (int k = 0; k < n; k++) {
+                const int pair = !cx && k % 3 == 0 && k + 1 < n;
+                *el(&ad, k, k) = st_lc_make(k + 1, 0);
+                lam[k] = st_lc_make(k + 1, 0);
+                if (pair) {
+                    *el(&ad, k + 1, k + 1) = st_lc_make(k + 1, 0);
+                    *el(&ad, k, k + 1) = st_lc_make(0.75L, 0);
+                    *el(&ad, k + 1, k) = st_lc_make(-0.75L, 0);
+                    lam[k] = st_lc_make(k + 1, 0.75L);
+                    lam[k + 1] = st_lc_make(k + 1, -0.75L);
+                }
+                for (int j = k + 1 + pair; j < n; j++)
+                    *el(&ad, k, j) = st_lc_make(0.1L * (2 * st_rand(c) - 1),
+                                                cx ? 0.1L * (2 * st_rand(c) - 1) : 0);
+                k += pair;
+            }
+            const int r = unitary_count(n);
+            const refl *h = random_unitary(c, t, n, r);
+            for (int i = r - 1; i >= 0; i--) {
+                refl_left(&h[i], 0, &ad);
+                refl_right(c, &h[i], 1, &ad);
+            }
+            mat_put(&a, &ad);
+            void *rwork = cx ? st_alloc(c, st_esize(real_of(t)) * (size_t)(2 * n)) : NULL;
+            query q0 = {0}, dummy = {0};
+            void *vr = v ? (void *)vm.p : (void *)&dummy;
+            lapack_int info =
+                call_geev(c, t, jobvr, n, &a, &w, &wi, &dummy, vr, ldvr, &q0, -1, rwork);
+            const int lwork = info == 0 ? query_len(c, "work[0]", t, &q0) : 0;
+            if (!st_expect_int(c, "info of the workspace query", info, 0) || lwork < 0)
+                continue;
+            void *work = st_alloc(c, st_esize(t) * (size_t)lwork);
+            info = call_geev(c, t, jobvr, n, &a, &w, &wi, &dummy, vr, ldvr, work, lwork, rwork);
+            if (!st_expect_int(c, "info", info, 0) || !untouched(c, "A", &a, ST_ALL, 0) ||
+                (v && !untouched(c, "VR", &vm, ST_ALL, 0)))
+                continue;
+            const dmat a0 = mat_in(c, &a, 0);
+            const long double e = eig_unit(t, n), bound = 16 * e * dm_frob(&a0);
+            /* The computed eigenvalues: matched to distinct exact ones. */
+            st_lc *got = vnew(c, n);
+            int *used = st_alloc(c, sizeof(int) * (size_t)n);
+            memset(used, 0, sizeof(int) * (size_t)n);
+            int ok = 1;
+            for (int j = 0; j < n && ok; j++) {
+                got[j] = cx ? st_vec_now(&w, j)
+                            : st_lc_make(st_vec_now(&w, j).re, st_vec_now(&wi, j).re);
+                int best = 0;
+                for (int k = 1; k < n; k++)
+                    if (mag(st_sub(got[j], lam[k])) < mag(st_sub(got[j], lam[best])))
+                        best = k;
+                if (used[best]) {
+                    st_fail(c, "W[%d] = %.9Lg%+.9Lgi: its nearest eigenvalue is taken twice", j,
+                            got[j].re, got[j].im);
+                    ok = 0;
+                    break;
+                }
+                used[best] = 1;
+                ok = expect_at(c, got[j], lam[best], bound, "W[%d]", j);
+            }
+            if (!ok || !v)
+                continue;
+            /* The right eigenvectors. */
+            const dmat vo = mat_out(c, &vm, n, n);
+            st_lc *x = vnew(c, n), *y = vnew(c, n);
+            for (int j = 0; j < n && ok; j++) {
+                const int pair = !cx && got[j].im != 0;
+                const int j0 = pair && got[j].im < 0 ? j - 1 : j; /* the pair's first column */
+                if (pair && (j0 < 0 || j0 + 1 >= n)) {
+                    st_fail(c, "W[%d] is complex but has no partner column in VR", j);
+                    break;
+                }
+                /* v = VR(:,j0) ± i·VR(:,j0+1) for a pair (+ for its first). */
+                for (int i = 0; i < n; i++) {
+                    x[i] = *el(&vo, i, j0);
+                    if (pair)
+                        x[i].im = j0 == j ? el(&vo, i, j0 + 1)->re : -el(&vo, i, j0 + 1)->re;
+                }
+                if (!expect_small(c, fabsl(vnorm(x, n) - 1), 4 * e, "| ‖VR[:,%d]‖₂ − 1 |", j))
+                    break;
+                mv(&a0, 0, x, NULL, y, NULL);
+                for (int i = 0; i < n; i++)
+                    y[i] = st_sub(y[i], st_mul(got[j], x[i]));
+                ok = expect_small(c, vnorm(y, n), bound, "‖A·v − λ·v‖₂ for W[%d]", j);
+            }
+        }
+}
+
 void st_check_lapack(st_check *c) {
     const st_entry *e = st_find_entry(table, sizeof(table) / sizeof(table[0]), c->id);
     if (!e)
@@ -2066,5 +2218,6 @@ void st_check_lapack(st_check *c) {
     case K_SYEVD: check_syevd(c, t); break;
     case K_SYGVD: check_sygvd(c, t); break;
     case K_GESVD: check_gesvd(c, t); break;
+    case K_GEEV: check_geev(c, t); break;
     }
 }

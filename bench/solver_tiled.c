@@ -1,0 +1,222 @@
+/*
+ * solver_tiled.c — one big factorisation on every core: trnsolverDnDpotrf
+ * and trnsolverDnDgetrf (partial pivoting) through a 1-core and an
+ * all-cores trnscid (tiled task graphs, ops/solver_tile.h) against
+ * LAPACKE_dpotrf / dgetrf in this process on one OpenBLAS thread and on as
+ * many threads as the machine has CPUs (OpenBLAS's own threaded
+ * factorisations: the anchor to beat).
+ *
+ * For each n: the matrix (symmetric, diagonally dominant) is restored
+ * before each repetition outside the timing; the timed unit is the call +
+ * trnsciStreamSynchronize (trnsci) or the LAPACKE call (in process).
+ * Repetitions go round the four configurations in turn, so slow periods of
+ * a shared machine hit each. Reported: medians (min, max) in ms, GFLOP/s
+ * (n^3/3 flops for potrf, 2n^3/3 for getrf), the ratios all-cores / 1-core daemon and all-cores
+ * daemon / threaded OpenBLAS (time of the other over time of ours: > 1 is faster), whether the
+ * 1-core and all-cores factors are bitwise equal, and the OpenBLAS kernel set of each side.
+ *
+ * usage: bench_solver_tiled ONE_CORE_ADDR ALL_CORES_ADDR [--sizes 4096,8192]
+ *                           [--reps N] [--routines potrf,getrf]
+ * bench/run_solver_tiled.sh starts the two daemons (docs/benchmarks.md).
+ */
+#define _GNU_SOURCE
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trnsci/trnsci.h>
+#include <trnsci/trnsolver.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+
+#define MAX_SIZES 8
+#define MAX_REPS 50
+enum { ONE_CORE, ALL_CORES, LAPACK_1, LAPACK_N, NCONF };
+static const char *const conf_name[NCONF] = {"trnsci_1core", "trnsci_all_cores", "openblas_1thread",
+                                             "openblas_threaded"};
+
+static void die(const char *what) {
+    fprintf(stderr, "bench_solver_tiled: %s failed: %s\n", what, trnsciGetLastErrorMessage());
+    exit(1);
+}
+
+enum { R_POTRF, R_GETRF, NROUT };
+static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf"};
+
+/* potrf: symmetric and diagonally dominant; getrf: uniform [-1, 1). */
+static void make_input(int r, int n, double *a) {
+    const size_t nn = (size_t)n * (size_t)n;
+    float *f = malloc(nn * sizeof(float));
+    if (!f)
+        die("malloc");
+    bench_fill(f, nn, 4242u + (unsigned)n + 1000u * (unsigned)r);
+    for (int j = 0; j < n; j++)
+        for (int i = r == R_POTRF ? j : 0; i < n; i++) {
+            const double v = r == R_POTRF && i == j ? n : f[(size_t)j * n + i];
+            a[(size_t)j * n + i] = v;
+            if (r == R_POTRF)
+                a[(size_t)i * n + j] = v;
+        }
+    free(f);
+}
+
+/* A connection to one daemon with the matrix's device buffers. */
+typedef struct side {
+    const char *addr;
+    trnsolverDnHandle_t h;
+    double *a;
+    int *info, *ipiv;
+    trnsciDaemonStatus st;
+    trnsciSelfTestSummary blas; /* blasCore: the daemon's OpenBLAS kernel set */
+} side;
+
+static void connect_to(side *s, size_t bytes) {
+    if (trnsciInit(s->addr) != trnsciSuccess)
+        die("trnsciInit");
+    if (!s->st.coreCount &&
+        (trnsciDaemonGetStatus(s->addr, &s->st) != trnsciSuccess ||
+         trnsciDaemonSelfTest(s->addr, 0, NULL, 0, NULL, &s->blas) != trnsciSuccess))
+        die("trnsciDaemonGetStatus");
+    if (trnsolverDnCreate(&s->h) != TRNSOLVER_STATUS_SUCCESS)
+        die("trnsolverDnCreate");
+    if (trnsciMalloc((void **)&s->a, bytes) != trnsciSuccess ||
+        trnsciMalloc((void **)&s->info, sizeof(int)) != trnsciSuccess ||
+        trnsciMalloc((void **)&s->ipiv, bytes / sizeof(double)) != trnsciSuccess)
+        die("trnsciMalloc");
+}
+
+static void disconnect(side *s) {
+    trnsciFree(s->a);
+    trnsciFree(s->info);
+    trnsciFree(s->ipiv);
+    trnsolverDnDestroy(s->h);
+    trnsciDeviceReset();
+}
+
+/* One timed repetition on a daemon; the factor lands in out when not NULL. */
+static double run_daemon(side *s, int r, int n, const double *a, double *out) {
+    const size_t bytes = (size_t)n * n * sizeof(double);
+    connect_to(s, bytes);
+    if (trnsciMemcpy(s->a, a, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
+        die("trnsciMemcpy");
+    const double t0 = bench_now_ms();
+    const trnsolverStatus_t st =
+        r == R_POTRF
+            ? trnsolverDnDpotrf(s->h, TRNBLAS_FILL_MODE_LOWER, n, s->a, n, NULL, 0, s->info)
+            : trnsolverDnDgetrf(s->h, n, n, s->a, n, NULL, s->ipiv, s->info);
+    if (st != TRNSOLVER_STATUS_SUCCESS || trnsciStreamSynchronize(NULL) != trnsciSuccess)
+        die(rname[r]);
+    const double ms = bench_now_ms() - t0;
+    int info = -1;
+    if (trnsciMemcpy(&info, s->info, sizeof(info), trnsciMemcpyDeviceToHost) != trnsciSuccess ||
+        info != 0)
+        die("potrf info");
+    if (out && trnsciMemcpy(out, s->a, bytes, trnsciMemcpyDeviceToHost) != trnsciSuccess)
+        die("trnsciMemcpy");
+    disconnect(s);
+    return ms;
+}
+
+static double run_lapack(int r, int n, const double *a, double *work, lapack_int *ipiv,
+                         int threads) {
+    memcpy(work, a, (size_t)n * n * sizeof(double));
+    openblas_set_num_threads(threads);
+    const double t0 = bench_now_ms();
+    const lapack_int info = r == R_POTRF
+                                ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work, n)
+                                : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, work, n, ipiv);
+    if (info != 0)
+        die("LAPACKE");
+    return bench_now_ms() - t0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s ONE_CORE_ADDR ALL_CORES_ADDR [--sizes N,..] [--reps N]\n",
+                argv[0]);
+        return 2;
+    }
+    side sides[2] = {{.addr = argv[1]}, {.addr = argv[2]}};
+    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1};
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--routines")) {
+            want[R_POTRF] = strstr(argv[i + 1], "potrf") != NULL;
+            want[R_GETRF] = strstr(argv[i + 1], "getrf") != NULL;
+        } else if (!strcmp(argv[i], "--reps"))
+            reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sizes")) {
+            nsizes = 0;
+            for (char *p = argv[i + 1]; *p && nsizes < MAX_SIZES;) {
+                sizes[nsizes++] = (int)strtol(p, &p, 10);
+                if (*p == ',')
+                    p++;
+            }
+        } else {
+            fprintf(stderr, "bench_solver_tiled: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > MAX_REPS)
+        reps = 5;
+    const int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    printf("{\n  \"benchmark\": \"solver_tiled\",\n");
+    bench_json_host(",\n");
+    printf("  \"openblas_in_process\": {\"core\": \"%s\", \"threads_threaded\": %d},\n",
+           openblas_get_corename(), cpus);
+    printf("  \"results\": [");
+    int first = 1;
+    for (int r = 0; r < NROUT; r++)
+        for (int si = 0; si < nsizes && want[r]; si++) {
+            const int n = sizes[si];
+            const size_t bytes = (size_t)n * n * sizeof(double);
+            double *a = malloc(bytes), *work = malloc(bytes), *f1 = malloc(bytes),
+                   *fn = malloc(bytes);
+            lapack_int *ipiv = malloc((size_t)n * sizeof(lapack_int));
+            if (!a || !work || !f1 || !fn || !ipiv)
+                die("malloc");
+            make_input(r, n, a);
+            double t[NCONF][MAX_REPS];
+            /* Warm-up: one of each (page faults of the matrices, OpenBLAS's
+             * thread pool), untimed, keeping the daemons' factors. */
+            run_daemon(&sides[0], r, n, a, f1);
+            run_daemon(&sides[1], r, n, a, fn);
+            run_lapack(r, n, a, work, ipiv, 1);
+            run_lapack(r, n, a, work, ipiv, cpus);
+            for (int k = 0; k < reps; k++) {
+                t[ONE_CORE][k] = run_daemon(&sides[0], r, n, a, NULL);
+                t[ALL_CORES][k] = run_daemon(&sides[1], r, n, a, NULL);
+                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, 1);
+                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, cpus);
+            }
+            const double flop = (r == R_POTRF ? 1.0 : 2.0) * n * n * (double)n / 3.0;
+            double med[NCONF];
+            printf("%s\n    {\"routine\": \"%s\", \"n\": %d, \"reps\": %d", first ? "" : ",",
+                   rname[r], n, reps);
+            first = 0;
+            for (int c = 0; c < NCONF; c++) {
+                const bench_stats st = bench_stats_copy(t[c], reps);
+                med[c] = st.median;
+                printf(",\n     \"%s\": {\"median_ms\": %.1f, \"min_ms\": %.1f, \"max_ms\": %.1f, "
+                       "\"gflops\": %.1f}",
+                       conf_name[c], st.median, st.min, st.max, flop / st.median / 1e6);
+            }
+            printf(",\n     \"daemon_cores\": [%u, %u], \"daemon_openblas_core\": \"%s\"",
+                   sides[0].st.coreCount, sides[1].st.coreCount, sides[1].blas.blasCore);
+            printf(",\n     \"speedup_all_cores_vs_1core\": %.3f", med[ONE_CORE] / med[ALL_CORES]);
+            printf(",\n     \"ratio_vs_openblas_threaded\": %.3f", med[LAPACK_N] / med[ALL_CORES]);
+            printf(",\n     \"ratio_1core_vs_openblas_1thread\": %.3f",
+                   med[LAPACK_1] / med[ONE_CORE]);
+            printf(",\n     \"factors_bitwise_equal\": %s}",
+                   memcmp(f1, fn, bytes) ? "false" : "true");
+            free(a);
+            free(work);
+            free(f1);
+            free(fn);
+            free(ipiv);
+        }
+    printf("\n  ]\n}\n");
+    return 0;
+}

@@ -1,0 +1,270 @@
+/*
+ * solver_tile.c — the tile tasks of a tiled factorisation's step
+ * (ops/solver_tile.h) on the CPU: LAPACK potrf on a diagonal tile, getrf
+ * or geqrf on a panel, row interchanges, CBLAS trsm, syrk/herk and gemm,
+ * LAPACK ormqr/unmqr on the others, each single-threaded on the shard's
+ * worker. A shard runs the contiguous run of its step's
+ * tasks that trn_tile_shard_tasks gives it; every task writes its own tile.
+ *
+ * devInfo: the first step sets it to 0. Cholesky: a diagonal task that
+ * fails records the order of the first leading minor that is not positive
+ * definite (LAPACK's potrf info), and from then on every task leaves A
+ * alone, as potrf stops at that column. LU: the first panel with an exactly
+ * zero pivot records its global index, and the factorisation goes on, as
+ * getrf does.
+ */
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_lapack.h"
+#include "kernels/cpu/solver_util.h"
+#include "ops/solver_tile.h"
+
+static int is_complex(trn_dtype t) {
+    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+}
+
+/* Element (r, c) of d's matrix. */
+static void *at(const trn_solver_dense_desc *d, int r, int c) {
+    return (char *)d->a + ((size_t)c * (size_t)d->lda + (size_t)r) * trn_dtype_size(d->type);
+}
+
+/* The columns of block column b (for a potrf, also the rows of block row
+ * b). */
+static int extent(const trn_solver_dense_desc *d, int b) {
+    const int rest = d->n - b * d->tile_nb;
+    return rest < d->tile_nb ? rest : d->tile_nb;
+}
+
+/* C = C - A op(A)^H (trans N) or C - A^H A (trans C) on C's uplo triangle:
+ * syrk for real types, herk for complex ones. */
+static void rank_k_down(const trn_solver_dense_desc *d, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                        int n, int k, const void *a, void *c) {
+    const int lda = d->lda;
+    switch (d->type) {
+    case TRN_DTYPE_R32F:
+        TRN_LIB(cblas_ssyrk)
+        (CblasColMajor, uplo, trans == CblasNoTrans ? CblasNoTrans : CblasTrans, n, k, -1.0f, a,
+         lda, 1.0f, c, lda);
+        break;
+    case TRN_DTYPE_R64F:
+        TRN_LIB(cblas_dsyrk)
+        (CblasColMajor, uplo, trans == CblasNoTrans ? CblasNoTrans : CblasTrans, n, k, -1.0, a, lda,
+         1.0, c, lda);
+        break;
+    case TRN_DTYPE_C32F:
+        TRN_LIB(cblas_cherk)(CblasColMajor, uplo, trans, n, k, -1.0f, a, lda, 1.0f, c, lda);
+        break;
+    case TRN_DTYPE_C64F:
+        TRN_LIB(cblas_zherk)(CblasColMajor, uplo, trans, n, k, -1.0, a, lda, 1.0, c, lda);
+        break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break; /* validation admits S, D, C, Z only */
+    }
+}
+
+static int32_t get_info(const trn_solver_dense_desc *d) {
+    int32_t v;
+    memcpy(&v, d->info, sizeof(v));
+    return v;
+}
+
+static void put_info(const trn_solver_dense_desc *d, int32_t v) {
+    memcpy(d->info, &v, sizeof(v));
+}
+
+/* Factors A_kk; a failure records the global order of the failing minor.
+ * As solver_factor.c's potrf: a NaN that reaches the diagonal is a failure
+ * too (OpenBLAS lets it through). */
+static void diag_task(const trn_solver_dense_desc *d) {
+    const int k = d->tile_k, bk = extent(d, k), base = k * d->tile_nb;
+    void *akk = at(d, base, base);
+    lapack_int info =
+        TRN_LAPACK4(d->type, potrf_work, LAPACK_COL_MAJOR, d->lower ? 'L' : 'U', bk, akk, d->lda);
+    const size_t es = trn_dtype_size(d->type);
+    for (int j = 0; info == 0 && j < bk; j++)
+        if (trn_solver_nonfinite(d->type, 1, 1,
+                                 (char *)akk + ((size_t)j * (size_t)d->lda + (size_t)j) * es, 1))
+            info = j + 1;
+    if (info > 0)
+        put_info(d, (int32_t)(base + info));
+}
+
+/* Lower: A_ik = A_ik L_kk^-H. Upper: A_ki = U_kk^-H A_ki. */
+static void panel_task(const trn_solver_dense_desc *d, int i) {
+    const int k = d->tile_k, bk = extent(d, k), bi = extent(d, i);
+    const int kb = k * d->tile_nb, ib = i * d->tile_nb;
+    const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
+    if (d->lower)
+        trn_blas_trsm(d->type, CblasRight, CblasLower, ct, CblasNonUnit, bi, bk, 1.0, at(d, kb, kb),
+                      d->lda, at(d, ib, kb), d->lda);
+    else
+        trn_blas_trsm(d->type, CblasLeft, CblasUpper, ct, CblasNonUnit, bk, bi, 1.0, at(d, kb, kb),
+                      d->lda, at(d, kb, ib), d->lda);
+}
+
+/* Lower: A_ij -= A_ik A_jk^H. Upper: A_ji -= A_ki^H A_kj. */
+static void update_task(const trn_solver_dense_desc *d, int i, int j) {
+    const int k = d->tile_k, bk = extent(d, k), bi = extent(d, i), bj = extent(d, j);
+    const int kb = k * d->tile_nb, ib = i * d->tile_nb, jb = j * d->tile_nb;
+    const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
+    if (d->lower && i == j)
+        rank_k_down(d, CblasLower, CblasNoTrans, bi, bk, at(d, ib, kb), at(d, ib, ib));
+    else if (d->lower)
+        trn_blas_gemm(d->type, CblasNoTrans, ct, bi, bj, bk, -1.0, at(d, ib, kb), d->lda,
+                      at(d, jb, kb), d->lda, 1.0, at(d, ib, jb), d->lda);
+    else if (i == j)
+        rank_k_down(d, CblasUpper, CblasConjTrans, bi, bk, at(d, kb, ib), at(d, ib, ib));
+    else
+        trn_blas_gemm(d->type, ct, CblasNoTrans, bj, bi, bk, -1.0, at(d, kb, jb), d->lda,
+                      at(d, kb, ib), d->lda, 1.0, at(d, jb, ib), d->lda);
+}
+
+/* ---- LU with partial pivoting ---------------------------------------- */
+
+/* The rows of block row b of the m x n matrix. */
+static int row_extent(const trn_solver_dense_desc *d, int b) {
+    const int rest = d->m - b * d->tile_nb;
+    return rest < d->tile_nb ? rest : d->tile_nb;
+}
+
+/* Panel k's width: block column k's, or fewer where the rows end (the last
+ * panel of a wide matrix). */
+static int panel_width(const trn_solver_dense_desc *d) {
+    const int r0 = d->tile_k * d->tile_nb, bk = extent(d, d->tile_k);
+    return d->m - r0 < bk ? d->m - r0 : bk;
+}
+
+/* LAPACK getrf of rows [k nb, m) of block column k; its pivots made
+ * global (1-based rows of the whole matrix, as LAPACK's getrf gives), its
+ * info (the first exactly zero pivot) recorded unless an earlier panel's
+ * was. */
+static void lu_panel_task(const trn_solver_dense_desc *d) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
+    int32_t *piv = d->ipiv + r0;
+    const lapack_int info = TRN_LAPACK4(d->type, getrf_work, LAPACK_COL_MAJOR, d->m - r0, pw,
+                                        at(d, r0, r0), d->lda, piv);
+    for (int r = 0; r < pw; r++)
+        piv[r] += r0;
+    if (info > 0 && get_info(d) == 0)
+        put_info(d, (int32_t)(r0 + info));
+}
+
+/* Panel k's row interchanges on block column j (LAPACK's laswp, in order);
+ * for j > k, then the block row's solve A_kj = L_kk^-1 A_kj. j = k: the
+ * columns of block column k past the panel (a wide matrix's last panel),
+ * which get both. */
+static void lu_row_task(const trn_solver_dense_desc *d, int j) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
+    const int tail = j == d->tile_k;
+    const int c0 = j * d->tile_nb + (tail ? pw : 0), bj = extent(d, j) - (tail ? pw : 0);
+    const size_t es = trn_dtype_size(d->type);
+    char tmp[32]; /* one element of any type */
+    for (int r = r0; r < r0 + pw; r++) {
+        const int p = d->ipiv[r] - 1;
+        if (p == r)
+            continue;
+        for (int c = c0; c < c0 + bj; c++) {
+            memcpy(tmp, at(d, r, c), es);
+            memcpy(at(d, r, c), at(d, p, c), es);
+            memcpy(at(d, p, c), tmp, es);
+        }
+    }
+    if (j >= d->tile_k)
+        trn_blas_trsm(d->type, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, pw, bj, 1.0,
+                      at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
+}
+
+/* A_ij -= A_ik A_kj. */
+static void lu_update_task(const trn_solver_dense_desc *d, int i, int j) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
+    const int ib = i * d->tile_nb, jb = j * d->tile_nb;
+    trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, row_extent(d, i), extent(d, j), pw, -1.0,
+                  at(d, ib, r0), d->lda, at(d, r0, jb), d->lda, 1.0, at(d, ib, jb), d->lda);
+}
+
+/* ---- QR ---------------------------------------------------------------- */
+
+/* LAPACK's geqrf of panel k (rows [k nb, m), its width) into tau[k nb ..]
+ * (nc = 0), or its reflectors applied from the left (Q^H C) to columns
+ * [c0, c0 + nc) of those rows: a workspace query, then the call. */
+static trn_kstatus qr_call(const trn_solver_dense_desc *d, trn_kmsg *msg, int c0, int nc) {
+    const trn_dtype t = d->type;
+    const int r0 = d->tile_k * d->tile_nb, h = d->m - r0, pw = panel_width(d);
+    const char trans = is_complex(t) ? 'C' : 'T';
+    void *v = at(d, r0, r0), *c = at(d, r0, c0);
+    void *tau = (char *)d->tau + (size_t)r0 * trn_dtype_size(t);
+    trn_lapack_query q;
+    memset(&q, 0, sizeof(q));
+    lapack_int rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        void *work = &q;
+        lapack_int lwork = -1;
+        if (pass == 1) {
+            lwork = trn_lapack_lwork(t, &q);
+            work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
+            if (!work)
+                return trn_kmsg_no_memory(msg, 0, (size_t)lwork * trn_dtype_size(t),
+                                          "the LAPACK workspace of a geqrf tile (lwork %d)",
+                                          (int)lwork);
+        }
+        if (nc == 0)
+            rc = TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, h, pw, v, d->lda, tau, work, lwork);
+        else
+            rc = TRN_BY_TYPE(t,
+                             TRN_LIB(LAPACKE_sormqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                             TRN_LIB(LAPACKE_dormqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                             TRN_LIB(LAPACKE_cunmqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                             TRN_LIB(LAPACKE_zunmqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
+                                                          v, d->lda, tau, c, d->lda, work, lwork));
+        if (pass == 1)
+            trn_solver_ws_put(work, (size_t)lwork * trn_dtype_size(t));
+    }
+    if (rc == 0)
+        return TRN_KSTATUS_OK;
+    trn_kmsg_post(msg, 0, 0, "geqrf tile: LAPACK returned %d", (int)rc);
+    return TRN_KSTATUS_FAILED;
+}
+
+/* Q_k^H applied to block column j (j = k: its columns past the panel). */
+static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int j) {
+    const int pw = panel_width(d);
+    if (j == d->tile_k)
+        return qr_call(d, msg, j * d->tile_nb + pw, extent(d, j) - pw);
+    return qr_call(d, msg, j * d->tile_nb, extent(d, j));
+}
+
+trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                int nshards) {
+    const int first =
+        d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
+                           d->fn == TRN_SOLVER_TILE_QR_PANEL);
+    if (first)
+        put_info(d, 0);
+    const int cholesky = d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_PANEL ||
+                         d->fn == TRN_SOLVER_TILE_UPDATE;
+    if (cholesky && get_info(d) != 0)
+        return TRN_KSTATUS_OK; /* an earlier diagonal tile failed: LAPACK stops there */
+    size_t lo, hi;
+    trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
+    trn_kstatus k = TRN_KSTATUS_OK;
+    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++) {
+        int i, j;
+        trn_tile_task(d, t, &i, &j);
+        switch (d->fn) {
+        case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
+        case TRN_SOLVER_TILE_PANEL: panel_task(d, i); break;
+        case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j); break;
+        case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
+        case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, j); break;
+        case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, i, j); break;
+        case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
+        case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, j); break;
+        default: return TRN_KSTATUS_UNSUPPORTED;
+        }
+    }
+    return k;
+}

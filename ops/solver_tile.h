@@ -1,0 +1,87 @@
+/*
+ * solver_tile.h — tiled dense factorisations as task graphs: one big
+ * factorisation cut into steps of independent tile tasks, which the
+ * scheduler runs one step after another, each step's tasks spread over
+ * every core (trn_sched_op.steps; daemon/service_tile.c builds the
+ * sequence, kernels/<backend>/ run the tasks).
+ *
+ * Tiles are nb x nb (the last row and column of tiles may be smaller);
+ * block row i is rows [i nb, (i + 1) nb), block column j likewise.
+ *
+ * Cholesky (potrf), right-looking, T x T tiles. For k = 0 .. T-1:
+ *   DIAG k    factor the diagonal tile A_kk (one task);
+ *   PANEL k   for each i > k, solve A_ik against it (lower: A_ik L_kk^-H;
+ *             upper: U_kk^-H A_ki): T-1-k tasks;
+ *   UPDATE k  for each k < j <= i, A_ij -= A_ik A_jk^H (upper: A_ji -=
+ *             A_ki^H A_kj): syrk/herk on the diagonal, gemm off it:
+ *             (T-1-k)(T-k)/2 tasks.
+ * PANEL and UPDATE do not exist for the last k: 3T - 2 steps.
+ *
+ * LU with partial pivoting (getrf with ipiv), right-looking, Tr x Tc tiles
+ * of an m x n matrix, K = ceil(min(m, n) / nb) panels. For k = 0 .. K-1:
+ *   LU_PANEL k   LAPACK getrf of the panel: rows [k nb, m) of block column
+ *                k (one task: the pivot search spans the whole panel);
+ *   LU_ROW k     the panel's row interchanges applied to every other block
+ *                column, and for j > k the block row solved against the
+ *                unit lower L_kk (A_kj = L_kk^-1 A_kj): Tc-1 tasks, and one
+ *                more for the columns of block column k past the panel
+ *                when the rows end inside it (a wide matrix's last panel);
+ *   LU_UPDATE k  A_ij -= A_ik A_kj for i, j > k: (Tr-1-k)(Tc-1-k) tasks.
+ * A step without tasks is left out. This is LAPACK's blocked getrf with
+ * the trailing update cut into tiles, so ipiv and info are LAPACK's.
+ *
+ * Determinism: the steps depend only on the shape and the type (trn_tile_nb),
+ * never on the core count or the load; each tile is written by exactly one
+ * task of a step, and the updates of a tile come in the fixed order of k.
+ * So the factors are bitwise the same on any number of cores, however a
+ * step's tasks are shared among its shards.
+ *
+ * Backend-neutral: descriptors and tiles, nothing about CPUs. A step is a
+ * trn_solver_dense_desc of the whole matrix with fn TRN_SOLVER_TILE_* and
+ * tile (nb, k) set; the task list of a step is a pure function of it.
+ */
+#ifndef TRN_OPS_SOLVER_TILE_H
+#define TRN_OPS_SOLVER_TILE_H
+
+#include <stddef.h>
+
+#include "ops/solver.h"
+
+/* A factorisation is tiled when it has at least this many panels: below
+ * that a step has too few tasks to share. */
+#define TRN_TILE_MIN_TILES 4
+
+/* Whether fn is one of a tiled factorisation's steps (never on the wire). */
+int trn_tile_fn(trn_solver_fn fn);
+
+/* The tile size of a factorisation d (potrf; getrf with pivoting), or 0
+ * when it is not tiled. A function of the shape and the type alone. */
+int trn_tile_nb(const trn_solver_dense_desc *d);
+
+/* The number of tiles covering `len` rows or columns, ceil(len / nb). */
+int trn_tile_count(int len, int nb);
+
+/* The number of steps of the tiled factorisation d (trn_tile_nb(d) > 0). */
+int trn_tile_steps(const trn_solver_dense_desc *d);
+
+/* Step s (0 .. trn_tile_steps - 1) of the tiled factorisation whole. */
+trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s);
+
+/* The number of tasks of step d. */
+size_t trn_tile_tasks(const trn_solver_dense_desc *d);
+
+/* Task t of step d: the tile (i, j) it writes, block row i and block
+ * column j (a potrf task names the lower triangle's tile: for an upper
+ * factor it writes (j, i); an LU_ROW task names block column j, i = k, and
+ * j = k for the columns of block column k past the panel). */
+void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
+
+/* The tasks [lo, hi) shard `shard` of nshards runs of step d: contiguous
+ * runs of near-equal flops. */
+void trn_tile_shard_tasks(const trn_solver_dense_desc *d, int shard, int nshards, size_t *lo,
+                          size_t *hi);
+
+/* The flops of step d (the real-flop count: complex types times 4). */
+double trn_tile_step_flops(const trn_solver_dense_desc *d);
+
+#endif

@@ -1,0 +1,492 @@
+/*
+ * test_solver_tile.c — the tiled Cholesky's task graph (ops/solver_tile.h)
+ * and its CPU kernel, without a daemon:
+ *  - which shapes are tiled (4 tiles of 256 and up), the step count 3T - 2,
+ *    and each step's tasks: DIAG one, PANEL the tiles below the diagonal
+ *    tile, UPDATE every tile k < j <= i < T exactly once;
+ *  - a step's tasks shared among 1 to 7 shards: the runs are contiguous,
+ *    cover every task exactly once, and the scheduler gives a step as many
+ *    shards as it has tasks, up to the workers;
+ *  - LU with partial pivoting likewise (square, tall and wide): factors,
+ *    pivots and info bitwise alike for 1, 2, 3 and 5 shards, the backward
+ *    error of P A = L U within Higham's Thm 9.3 bound along random vectors,
+ *    |L| <= 1 (sqrt 2 for complex), and an exactly zero column giving
+ *    LAPACK's info;
+ *  - QR (geqrf) likewise: factors and tau bitwise alike for 1, 2, 3 and 5
+ *    shards, and LAPACK's geqrf's (the same reflectors) to within the
+ *    rounding of another blocking;
+ *  - the whole Cholesky run step by step with every step cut into 1,
+ *    2, 3 and 5 shards (each shard called in turn, forwards and backwards)
+ *    gives bitwise the same factor, in S, D, C and Z, lower and upper, and
+ *    the same factor as LAPACK's potrf to within the rounding of a
+ *    different summation order (|L - L_lapack| <= c n u |L| |L^H|-scaled,
+ *    here 8 n u max|A|, ample for a matrix of condition number < 3).
+ */
+#include <cblas.h>
+#include <complex.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "tests/common/checked_routines.h"
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "ops/solver_tile.h"
+#include "scheduler/sched.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static double uniform(void) { /* [-1, 1) */
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 2685821657736338717ULL) >> 11) * 0x1p-52 - 1.0;
+}
+
+static trn_solver_dense_desc whole(int n, trn_dtype t, int lower, void *a, int lda, int32_t *info) {
+    trn_solver_dense_desc d = {.fn = TRN_SOLVER_POTRF,
+                               .type = t,
+                               .lower = lower,
+                               .n = n,
+                               .a = a,
+                               .lda = lda,
+                               .info = info};
+    d.tile_nb = trn_tile_nb(&d);
+    return d;
+}
+
+static trn_solver_dense_desc whole_lu(int m, int n, trn_dtype t, void *a, int lda, int32_t *ipiv,
+                                      int32_t *info) {
+    trn_solver_dense_desc d = {.fn = TRN_SOLVER_GETRF,
+                               .type = t,
+                               .m = m,
+                               .n = n,
+                               .a = a,
+                               .lda = lda,
+                               .ipiv = ipiv,
+                               .info = info};
+    d.tile_nb = trn_tile_nb(&d);
+    return d;
+}
+
+/* Runs every step of the tiled factorisation w, each cut into S shards
+ * (its tasks allowing) called one after the other, in order or backwards. */
+static void run_steps(const trn_solver_dense_desc *w, int S, int backwards) {
+    for (int s = 0; s < trn_tile_steps(w); s++) {
+        const trn_solver_dense_desc d = trn_tile_step(w, s);
+        const int tasks = (int)trn_tile_tasks(&d), shards = tasks < S ? tasks : S;
+        for (int k = 0; k < shards; k++)
+            assert_int_equal(trn_cpu_solver_dense(&d, NULL, backwards ? shards - 1 - k : k, shards),
+                             TRN_KSTATUS_OK);
+    }
+}
+
+/* The steps of w: each step's tasks name distinct tiles of the right
+ * region, the shard runs of 1 .. 7 shards cover them, the scheduler gives
+ * a step one shard a task up to the workers. Returns the flops of all steps. */
+static double check_steps(const trn_solver_dense_desc *w) {
+    const int lu = w->fn == TRN_SOLVER_GETRF;
+    const int Tr = trn_tile_count(lu ? w->m : w->n, 256), Tc = trn_tile_count(w->n, 256);
+    double flops = 0;
+    for (int s = 0; s < trn_tile_steps(w); s++) {
+        const trn_solver_dense_desc d = trn_tile_step(w, s);
+        const int k = d.tile_k;
+        const size_t n_tasks = trn_tile_tasks(&d);
+        assert_true(n_tasks > 0);
+        char *seen = calloc((size_t)Tr * Tc, 1);
+        assert_non_null(seen);
+        for (size_t t = 0; t < n_tasks; t++) {
+            int i, j;
+            trn_tile_task(&d, t, &i, &j);
+            assert_true(i >= 0 && i < Tr && j >= 0 && j < Tc);
+            switch (d.fn) {
+            case TRN_SOLVER_TILE_DIAG:
+            case TRN_SOLVER_TILE_LU_PANEL: assert_true(i == k && j == k); break;
+            case TRN_SOLVER_TILE_PANEL: assert_true(j == k && i > k); break;
+            case TRN_SOLVER_TILE_UPDATE: assert_true(j > k && i >= j); break;
+            case TRN_SOLVER_TILE_LU_ROW: assert_true(i == k); break; /* j = k: the tail */
+            case TRN_SOLVER_TILE_LU_UPDATE: assert_true(i > k && j > k); break;
+            default: fail_msg("step %d: fn %d", s, (int)d.fn);
+            }
+            assert_int_equal(seen[i * Tc + j]++, 0);
+        }
+        if (d.fn == TRN_SOLVER_TILE_UPDATE)
+            assert_int_equal(n_tasks, (size_t)(Tc - 1 - k) * (size_t)(Tc - k) / 2);
+        if (d.fn == TRN_SOLVER_TILE_LU_UPDATE)
+            assert_int_equal(n_tasks, (size_t)(Tr - 1 - k) * (size_t)(Tc - 1 - k));
+        free(seen);
+        for (int S = 1; S <= 7; S++) {
+            size_t next = 0;
+            for (int sh = 0; sh < S; sh++) {
+                size_t lo, hi;
+                trn_tile_shard_tasks(&d, sh, S, &lo, &hi);
+                assert_int_equal(lo, next);
+                assert_true(hi >= lo);
+                next = hi;
+            }
+            assert_int_equal(next, n_tasks);
+        }
+        const trn_op_desc op = {.kind = TRN_OP_SOLVER_DENSE, .u.solver_dense = d};
+        assert_int_equal(trn_sched_shard_count(&op, 3), n_tasks < 3 ? (int)n_tasks : 3);
+        assert_int_equal(trn_sched_shard_count(&op, 1), 1);
+        flops += trn_tile_step_flops(&d);
+    }
+    return flops;
+}
+
+static void test_graph(void **state) {
+    (void)state;
+    assert_int_equal(whole(768, TRN_DTYPE_R64F, 1, NULL, 768, NULL).tile_nb, 0);
+    assert_int_equal(whole(769, TRN_DTYPE_R64F, 1, NULL, 769, NULL).tile_nb, 256);
+    assert_int_equal(whole(100000, TRN_DTYPE_C64F, 0, NULL, 100000, NULL).tile_nb, 256);
+    int32_t piv;
+    assert_int_equal(whole_lu(5000, 768, TRN_DTYPE_R64F, NULL, 5000, &piv, NULL).tile_nb, 0);
+    assert_int_equal(whole_lu(769, 5000, TRN_DTYPE_R64F, NULL, 769, &piv, NULL).tile_nb, 256);
+    /* Without pivoting getrf stays one call. */
+    assert_int_equal(whole_lu(5000, 5000, TRN_DTYPE_R64F, NULL, 5000, NULL, NULL).tile_nb, 0);
+    for (int n = 769; n <= 3000; n += 331) {
+        const trn_solver_dense_desc w = whole(n, TRN_DTYPE_R64F, 1, NULL, n, NULL);
+        assert_int_equal(trn_tile_steps(&w), 3 * trn_tile_count(n, 256) - 2);
+        /* The steps' flops add up to potrf's n^3/3 + lower-order terms. */
+        const double flops = check_steps(&w), n3 = (double)n * n * n / 3.0;
+        assert_true(flops > 0.99 * n3 && flops < n3 + 2.0 * (double)n * n * 256);
+    }
+    const int shapes[][2] = {{769, 769}, {1100, 1100}, {2000, 900}, {900, 2000}, {1024, 1024}};
+    for (size_t q = 0; q < sizeof(shapes) / sizeof(shapes[0]); q++) {
+        const int m = shapes[q][0], n = shapes[q][1], mn = m < n ? m : n;
+        const trn_solver_dense_desc w = whole_lu(m, n, TRN_DTYPE_R64F, NULL, m, &piv, NULL);
+        /* LU's flops: 2 (m n mn - (m + n) mn^2 / 2 + mn^3 / 3), up to
+         * lower-order terms. */
+        const double f = 2.0 * ((double)m * n * mn - (double)(m + n) * mn * mn / 2.0 +
+                                (double)mn * mn * mn / 3.0);
+        const double flops = check_steps(&w);
+        assert_true(flops > 0.98 * f && flops < f + 4.0 * (double)m * n * 256);
+    }
+}
+
+/* Element i of a (S/D/C/Z) as a double complex. */
+static double complex elem(trn_dtype t, const void *a, size_t i) {
+    switch (t) {
+    case TRN_DTYPE_R32F: return ((const float *)a)[i];
+    case TRN_DTYPE_R64F: return ((const double *)a)[i];
+    case TRN_DTYPE_C32F: return ((const float complex *)a)[i];
+    default: return ((const double complex *)a)[i];
+    }
+}
+
+static void set_elem(trn_dtype t, void *a, size_t i, double complex v) {
+    switch (t) {
+    case TRN_DTYPE_R32F: ((float *)a)[i] = (float)creal(v); break;
+    case TRN_DTYPE_R64F: ((double *)a)[i] = creal(v); break;
+    case TRN_DTYPE_C32F: ((float complex *)a)[i] = (float complex)v; break;
+    default: ((double complex *)a)[i] = v; break;
+    }
+}
+
+/* Runs the tiled Cholesky of a (a copy is factored and returned) with
+ * every step cut into S shards, called in order or backwards. */
+static void *factor(trn_dtype t, int n, int lda, int lower, const void *a, int S, int backwards) {
+    const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+    void *m = malloc(bytes);
+    assert_non_null(m);
+    memcpy(m, a, bytes);
+    int32_t info = -1;
+    const trn_solver_dense_desc w = whole(n, t, lower, m, lda, &info);
+    run_steps(&w, S, backwards);
+    assert_int_equal(info, 0);
+    return m;
+}
+
+static void test_kernel(void **state) {
+    (void)state;
+    const trn_dtype types[] = {TRN_DTYPE_R32F, TRN_DTYPE_R64F, TRN_DTYPE_C32F, TRN_DTYPE_C64F};
+    const int n = 1100, lda = n + 3; /* 5 tiles, the last 76 wide */
+    for (int ti = 0; ti < 4; ti++)
+        for (int lower = 0; lower < 2; lower++) {
+            const trn_dtype t = types[ti];
+            const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+            const double u = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 0x1p-24 : 0x1p-53;
+            void *a = calloc((size_t)lda * n, trn_dtype_size(t));
+            assert_non_null(a);
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) {
+                    const int stored = lower ? i >= j : i <= j;
+                    double complex v = 0;
+                    if (i == j)
+                        v = n;
+                    else if (stored)
+                        v = cx ? 0.7 * uniform() + 0.7 * I * uniform() : uniform();
+                    set_elem(t, a, (size_t)j * lda + i, v);
+                }
+            void *one = factor(t, n, lda, lower, a, 1, 0);
+            const int shard_counts[] = {2, 3, 5};
+            for (int k = 0; k < 3; k++)
+                for (int back = 0; back < 2; back++) {
+                    void *m = factor(t, n, lda, lower, a, shard_counts[k], back);
+                    assert_memory_equal(one, m, (size_t)lda * n * trn_dtype_size(t));
+                    free(m);
+                }
+            /* LAPACK's blocked potrf on the same matrix. */
+            void *ref = malloc((size_t)lda * n * trn_dtype_size(t));
+            assert_non_null(ref);
+            memcpy(ref, a, (size_t)lda * n * trn_dtype_size(t));
+            const char uplo = lower ? 'L' : 'U';
+            lapack_int info =
+                t == TRN_DTYPE_R32F   ? LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, ref, lda)
+                : t == TRN_DTYPE_R64F ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, ref, lda)
+                : t == TRN_DTYPE_C32F ? LAPACKE_cpotrf(LAPACK_COL_MAJOR, uplo, n, ref, lda)
+                                      : LAPACKE_zpotrf(LAPACK_COL_MAJOR, uplo, n, ref, lda);
+            assert_int_equal(info, 0);
+            double worst = 0;
+            for (int j = 0; j < n; j++)
+                for (int i = lower ? j : 0; i < (lower ? n : j + 1); i++) {
+                    const size_t at = (size_t)j * lda + i;
+                    const double e = cabs(elem(t, one, at) - elem(t, ref, at));
+                    worst = e > worst ? e : worst;
+                }
+            /* Both factors are backward stable for A, whose condition
+             * number is below 3 (Gershgorin), so they agree to a few n u
+             * times max|L| (= sqrt(n) here). */
+            const double bound = 8.0 * n * u * sqrt((double)n);
+            if (!(worst <= bound))
+                fail_msg("type %d lower %d: |L - L_lapack| = %g > %g", (int)t, lower, worst, bound);
+            free(ref);
+            free(one);
+            free(a);
+        }
+}
+
+/* The tiled LU of a (copied) with steps cut into S shards; the factors,
+ * pivots and info come back in *fac, piv, *info. */
+static void *lu(trn_dtype t, int m, int n, int lda, const void *a, int S, int back, int32_t *piv,
+                int32_t *info) {
+    const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+    void *f = malloc(bytes);
+    assert_non_null(f);
+    memcpy(f, a, bytes);
+    *info = -1;
+    const trn_solver_dense_desc w = whole_lu(m, n, t, f, lda, piv, info);
+    assert_int_equal(w.tile_nb, 256);
+    run_steps(&w, S, back);
+    return f;
+}
+
+/* Backward error of P A = L U along three random vectors, in long double:
+ * |(P^T A) v - L (U v)| <= c gamma_mn |L| (|U| |v|) componentwise (Higham
+ * Thm 9.3; c = 1 real, 2 complex with gamma_{mn+1}). Also |L_ij| <= 1. */
+static void check_lu(trn_dtype t, int m, int n, int lda, const void *a, const void *f,
+                     const int32_t *piv) {
+    const int mn = m < n ? m : n;
+    const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+    const long double u = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 0x1p-24L : 0x1p-53L;
+    const long double k = cx ? mn + 1 : mn, c = (cx ? 2.0L : 1.0L) * k * u / (1.0L - k * u);
+    int *row = malloc((size_t)m * sizeof(int)); /* row r of P^T A is A's row row[r] */
+    long double complex *v = malloc((size_t)n * sizeof(*v)), *w = malloc((size_t)mn * sizeof(*w));
+    long double *av = malloc((size_t)n * sizeof(*av)), *aw = malloc((size_t)mn * sizeof(*aw));
+    assert_true(row && v && w && av && aw);
+    for (int r = 0; r < m; r++)
+        row[r] = r;
+    for (int r = 0; r < mn; r++) {
+        assert_true(piv[r] >= r + 1 && piv[r] <= m);
+        const int p = piv[r] - 1, x = row[r];
+        row[r] = row[p];
+        row[p] = x;
+    }
+    /* Complex pivots are chosen by |re| + |im| (LAPACK's icamax), which
+     * bounds |L_ij| by sqrt(2) (one rounding of the division beyond). */
+    const double lmax = (cx ? sqrt(2.0) : 1.0) * (1.0 + 4.0 * (double)u);
+    for (int j = 0; j < mn; j++)
+        for (int i = j + 1; i < m; i++)
+            if (!(cabs(elem(t, f, (size_t)j * lda + i)) <= lmax))
+                fail_msg("LU type %d: |L(%d, %d)| = %g > %g", (int)t, i, j,
+                         cabs(elem(t, f, (size_t)j * lda + i)), lmax);
+    for (int rep = 0; rep < 3; rep++) {
+        for (int j = 0; j < n; j++) {
+            v[j] = uniform();
+            av[j] = fabsl(creall(v[j]));
+        }
+        for (int i = 0; i < mn; i++) { /* w = U v, aw = |U| |v| */
+            long double complex x = 0;
+            long double ax = 0;
+            for (int j = i; j < n; j++) {
+                const long double complex e = elem(t, f, (size_t)j * lda + i);
+                x += e * v[j];
+                ax += cabsl(e) * av[j];
+            }
+            w[i] = x;
+            aw[i] = ax;
+        }
+        for (int i = 0; i < m; i++) {
+            long double complex lw = 0, pav = 0;
+            long double b = 0;
+            for (int l = 0; l <= (i < mn - 1 ? i : mn - 1); l++) {
+                const long double complex e = l == i ? 1.0L : elem(t, f, (size_t)l * lda + i);
+                lw += e * w[l];
+                b += cabsl(e) * aw[l];
+            }
+            for (int j = 0; j < n; j++)
+                pav += elem(t, a, (size_t)j * lda + row[i]) * v[j];
+            if (!(cabsl(pav - lw) <= c * b))
+                fail_msg("LU type %d %dx%d row %d: |r| = %Lg > %Lg", (int)t, m, n, i,
+                         cabsl(pav - lw), c * b);
+        }
+    }
+    free(row);
+    free(v);
+    free(w);
+    free(av);
+    free(aw);
+}
+
+static void test_lu(void **state) {
+    (void)state;
+    const trn_dtype types[] = {TRN_DTYPE_R32F, TRN_DTYPE_R64F, TRN_DTYPE_C32F, TRN_DTYPE_C64F};
+    const int shapes[][2] = {{1100, 1100}, {1500, 900}, {900, 1500}};
+    for (int ti = 0; ti < 4; ti++)
+        for (int q = 0; q < 3; q++) {
+            const trn_dtype t = types[ti];
+            const int m = shapes[q][0], n = shapes[q][1], lda = m + 2, mn = m < n ? m : n;
+            const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+            void *a = malloc(bytes);
+            int32_t *piv1 = malloc((size_t)mn * sizeof(int32_t)),
+                    *pivs = malloc((size_t)mn * sizeof(int32_t));
+            assert_true(a && piv1 && pivs);
+            const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+            for (size_t e = 0; e < (size_t)lda * n; e++)
+                set_elem(t, a, e, cx ? uniform() + I * uniform() : uniform());
+            int32_t info1, infos;
+            void *one = lu(t, m, n, lda, a, 1, 0, piv1, &info1);
+            assert_int_equal(info1, 0);
+            const int shard_counts[] = {2, 3, 5};
+            for (int k = 0; k < 3; k++) {
+                void *f = lu(t, m, n, lda, a, shard_counts[k], k == 1, pivs, &infos);
+                assert_memory_equal(one, f, bytes);
+                assert_memory_equal(piv1, pivs, (size_t)mn * sizeof(int32_t));
+                assert_int_equal(infos, info1);
+                free(f);
+            }
+            check_lu(t, m, n, lda, a, one, piv1);
+            free(one);
+            free(a);
+            free(piv1);
+            free(pivs);
+        }
+    /* An exactly zero column: info is its 1-based index, LAPACK's, and the
+     * factorisation goes on. */
+    const int n = 1100;
+    double *a = malloc((size_t)n * n * sizeof(double));
+    int32_t *piv = malloc((size_t)n * sizeof(int32_t));
+    assert_true(a && piv);
+    for (size_t e = 0; e < (size_t)n * n; e++)
+        a[e] = uniform();
+    memset(a + (size_t)600 * n, 0, (size_t)n * sizeof(double));
+    for (int S = 1; S <= 3; S += 2) {
+        int32_t info;
+        free(lu(TRN_DTYPE_R64F, n, n, n, a, S, 0, piv, &info));
+        assert_int_equal(info, 601);
+    }
+    free(a);
+    free(piv);
+}
+
+/* QR: the tiled geqrf of a with steps cut into S shards (factors and tau
+ * returned). */
+static void *qr(trn_dtype t, int m, int n, int lda, const void *a, int S, int back, void *tau) {
+    const size_t bytes = (size_t)lda * n * trn_dtype_size(t);
+    void *f = malloc(bytes);
+    assert_non_null(f);
+    memcpy(f, a, bytes);
+    int32_t info = -1;
+    trn_solver_dense_desc w = {
+        .fn = TRN_SOLVER_GEQRF, .type = t, .m = m, .n = n, .a = f, .lda = lda, .tau = tau};
+    w.info = &info;
+    w.tile_nb = trn_tile_nb(&w);
+    assert_int_equal(w.tile_nb, 256);
+    run_steps(&w, S, back);
+    assert_int_equal(info, 0);
+    return f;
+}
+
+/* geqrf tiled: factors and tau bitwise alike for 1, 2, 3 and 5 shards, and
+ * equal to LAPACK's geqrf (the same Householder reflectors, computed with
+ * another blocking) to within c m u max|A| elementwise (A has condition
+ * number of a random matrix, ~1e2 here). */
+static void test_qr(void **state) {
+    (void)state;
+    const trn_dtype types[] = {TRN_DTYPE_R32F, TRN_DTYPE_R64F, TRN_DTYPE_C32F, TRN_DTYPE_C64F};
+    const int shapes[][2] = {{1100, 1100}, {1500, 900}, {900, 1500}};
+    for (int ti = 0; ti < 4; ti++)
+        for (int q = 0; q < 3; q++) {
+            const trn_dtype t = types[ti];
+            const int m = shapes[q][0], n = shapes[q][1], lda = m + 2, mn = m < n ? m : n;
+            const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+            const double u = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 0x1p-24 : 0x1p-53;
+            const size_t es = trn_dtype_size(t), bytes = (size_t)lda * n * es;
+            void *a = malloc(bytes), *tau1 = malloc((size_t)mn * es),
+                 *taus = malloc((size_t)mn * es), *ref = malloc(bytes),
+                 *rtau = malloc((size_t)mn * es);
+            assert_true(a && tau1 && taus && ref && rtau);
+            for (size_t e = 0; e < (size_t)lda * n; e++)
+                set_elem(t, a, e, cx ? uniform() + I * uniform() : uniform());
+            void *one = qr(t, m, n, lda, a, 1, 0, tau1);
+            const int shard_counts[] = {2, 3, 5};
+            for (int k = 0; k < 3; k++) {
+                void *f = qr(t, m, n, lda, a, shard_counts[k], k == 2, taus);
+                assert_memory_equal(one, f, bytes);
+                assert_memory_equal(tau1, taus, (size_t)mn * es);
+                free(f);
+            }
+            memcpy(ref, a, bytes);
+            const lapack_int info =
+                t == TRN_DTYPE_R32F   ? LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
+                : t == TRN_DTYPE_R64F ? LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
+                : t == TRN_DTYPE_C32F ? LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
+                                      : LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau);
+            assert_int_equal(info, 0);
+            double worst = 0, tworst = 0;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < m; i++) {
+                    const size_t at = (size_t)j * lda + i;
+                    const double e = cabs(elem(t, one, at) - elem(t, ref, at));
+                    worst = e > worst ? e : worst;
+                }
+            for (int j = 0; j < mn; j++) {
+                const double e = cabs(elem(t, tau1, (size_t)j) - elem(t, rtau, (size_t)j));
+                tworst = e > tworst ? e : tworst;
+            }
+            /* R's entries are O(sqrt(m)), the reflectors' and tau O(1); both
+             * computations are backward stable, and A's condition number
+             * (random, ~1e2..1e3 for these shapes) amplifies the difference
+             * of the reflectors of later columns. */
+            const double bound = 1e3 * m * u * sqrt((double)m);
+            if (!(worst <= bound && tworst <= bound))
+                fail_msg("QR type %d %dx%d: |F - F_lapack| = %g, |tau - tau_lapack| = %g > %g",
+                         (int)t, m, n, worst, tworst, bound);
+            free(one);
+            free(a);
+            free(tau1);
+            free(taus);
+            free(ref);
+            free(rtau);
+        }
+}
+
+int main(void) {
+    openblas_set_num_threads(1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_graph),
+        cmocka_unit_test(test_kernel),
+        cmocka_unit_test(test_lu),
+        cmocka_unit_test(test_qr),
+    };
+    return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
+}
