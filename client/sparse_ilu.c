@@ -1,16 +1,18 @@
 /*
  * sparse_ilu.c — trnsparse's incomplete factorisations, cuSPARSE's legacy
  * IC0 and ILU0 renamed: csric02Info_t / csrilu02Info_t with their
- * Create/Destroy, trnsparse{S,D}csric02_bufferSize, _analysis, csric02,
+ * Create/Destroy, trnsparse{S,D,C,Z}csric02_bufferSize, _analysis, csric02,
  * trnsparseXcsric02_zeroPivot, and the same for csrilu02. An info object
  * owns a 4-byte device slot where the daemon writes the zero pivot of the
  * last analysis or factorisation queued with it (-1: none); zeroPivot
  * waits for the handle's stream and reads it. Analysis and factorisation
  * are each one SpIlu0Op (protocol 1.14), asynchronous; the daemon's
- * validator (ops/validate/sparse_ilu.c) has the argument rules.
+ * validator (ops/validate/sparse_ilu.c) has the argument rules. C and Z
+ * need a 1.15 daemon.
  */
 #include <stdlib.h>
 
+#include "client/sparse_complex.h"
 #include "client/sparse_internal.h"
 
 #define ILU_MINOR 14u
@@ -111,6 +113,8 @@ static trnsparseStatus_t ilu_run(trnsparseHandle_t handle, const char *fn, int c
         return trn_sparse_fail(trnsciErrorNotSupported,
                                "%s: descrA: only TRNSPARSE_MATRIX_TYPE_GENERAL is supported", fn);
     trnsciError_t e = trn_client_need_minor(c, ILU_MINOR, fn);
+    if (e == trnsciSuccess)
+        e = trn_sparse_complex_minor(c, t, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     const struct trnsparseSpMatDescr a = {
@@ -240,3 +244,5 @@ static trnsparseStatus_t buffer_size(trnsparseHandle_t handle, const char *fn, c
 
 ILU_ROUTINES(float, S, TRNSCI_R_32F)
 ILU_ROUTINES(double, D, TRNSCI_R_64F)
+ILU_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+ILU_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)

@@ -3,11 +3,13 @@
  * SDDMM. SpGEMM keeps cuSPARSE's phases: _compute sends the count pass
  * (C's row counts into the caller's externalBuffer2) and reads C's nnz back
  * from its last entry; _copy sends the fill pass, which reads the counts
- * again (the daemon checks them against the product).
+ * again (the daemon checks them against the product). Complex values
+ * (C_32F, C_64F; scalars cuComplex / cuDoubleComplex) need a 1.15 daemon.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/sparse_complex.h"
 #include "client/sparse_internal.h"
 
 trnsparseStatus_t trnsparseSpGEMM_createDescr(trnsparseSpGEMMDescr_t *descr) {
@@ -56,6 +58,8 @@ trn_sparse_spgemm_pass(trn_client *c, trnsparseHandle_t handle, const char *fn, 
     Trnsci__V1__BufferRef cref;
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
+        e = trn_sparse_complex_minor(c, computeType, fn);
+    if (e == trnsciSuccess)
         e = trn_sparse_wire_spmat(c, matA, fn, "matA", &a);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_spmat(c, matB, fn, "matB", &b);
@@ -66,7 +70,8 @@ trn_sparse_spgemm_pass(trn_client *c, trnsparseHandle_t handle, const char *fn, 
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_scalar_of(alpha, computeType, &al);
+    trn_sparse_scalar_of(beta, computeType, &be);
     w.phase = fill ? TRNSCI__V1__SP_GEMMPHASE__SPGEMM_FILL : TRNSCI__V1__SP_GEMMPHASE__SPGEMM_COUNT;
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
@@ -204,6 +209,10 @@ trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t 
     trn_wire_spmat cm;
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
+        e = trn_sparse_complex_minor(c, computeType, fn);
+    if (e == trnsciSuccess && matC && matC->format == TRNSPARSE_FORMAT_BSR)
+        e = trn_client_need_minor(c, TRN_SPARSE_COMPLEX_MINOR, fn); /* BSR C: 1.15 too */
+    if (e == trnsciSuccess)
         e = trn_sparse_wire_dnmat(c, matA, fn, "matA", &a);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnmat(c, matB, fn, "matB", &b);
@@ -212,7 +221,8 @@ trnsparseStatus_t trnsparseSDDMM(trnsparseHandle_t handle, trnsparseOperation_t 
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_scalar_of(alpha, computeType, &al);
+    trn_sparse_scalar_of(beta, computeType, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

@@ -88,13 +88,14 @@ trnsparseSpGEMMreuse_nnz(trnsparseHandle_t handle, trnsparseOperation_t opA,
         trn_ok();
         return TRNSPARSE_STATUS_SUCCESS;
     }
-    /* The count pass reads no values: unit scalars of A's type. */
-    const float one_f = 1.0f, zero_f = 0.0f;
-    const double one_d = 1.0, zero_d = 0.0;
-    const int f32 = matA->valueType == TRNSCI_R_32F;
-    st = trn_sparse_spgemm_pass(c, handle, fn, 0, opA, opB, f32 ? (const void *)&one_f : &one_d,
-                                matA, matB, f32 ? (const void *)&zero_f : &zero_d, NULL,
-                                matA->valueType, alg, externalBuffer4);
+    /* The count pass reads no values: unit scalars of A's type (real or
+     * complex: the same bytes, re then im). */
+    const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
+    const double one_d[2] = {1.0, 0.0}, zero_d[2] = {0.0, 0.0};
+    const int f32 = matA->valueType == TRNSCI_R_32F || matA->valueType == TRNSCI_C_32F;
+    st = trn_sparse_spgemm_pass(c, handle, fn, 0, opA, opB, f32 ? (const void *)one_f : one_d, matA,
+                                matB, f32 ? (const void *)zero_f : zero_d, NULL, matA->valueType,
+                                alg, externalBuffer4);
     if (st != TRNSPARSE_STATUS_SUCCESS)
         return st;
     int64_t nnz = 0;
@@ -134,11 +135,11 @@ trnsparseStatus_t trnsparseSpGEMMreuse_copy(trnsparseHandle_t handle, trnsparseO
                                "%s: call trnsparseSpGEMMreuse_nnz with an externalBuffer4 for "
                                "this matA first",
                                fn);
-    const float one_f = 1.0f, zero_f = 0.0f;
-    const double one_d = 1.0, zero_d = 0.0;
-    const int f32 = matA->valueType == TRNSCI_R_32F;
-    return trn_sparse_spgemm_pass(c, handle, fn, 1, opA, opB, f32 ? (const void *)&one_f : &one_d,
-                                  matA, matB, f32 ? (const void *)&zero_f : &zero_d, matC,
+    const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
+    const double one_d[2] = {1.0, 0.0}, zero_d[2] = {0.0, 0.0};
+    const int f32 = matA->valueType == TRNSCI_R_32F || matA->valueType == TRNSCI_C_32F;
+    return trn_sparse_spgemm_pass(c, handle, fn, 1, opA, opB, f32 ? (const void *)one_f : one_d,
+                                  matA, matB, f32 ? (const void *)zero_f : zero_d, matC,
                                   matA->valueType, alg, spgemmDescr->counts);
 }
 

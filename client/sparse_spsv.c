@@ -5,10 +5,12 @@
  * 1.13). The analysis queues a structure pass (analysis_only) and records
  * which matrix descriptor and opA it saw; the solve refuses a descriptor
  * that was not analysed. The argument rules are the validator's
- * (ops/validate/sparse_vec.c).
+ * (ops/validate/sparse_vec.c). Complex values (C_32F, C_64F, alpha a
+ * cuComplex / cuDoubleComplex) need a 1.15 daemon.
  */
 #include <stdlib.h>
 
+#include "client/sparse_complex.h"
 #include "client/sparse_internal.h"
 
 #define SPSV_MINOR 13u
@@ -134,6 +136,8 @@ static trnsparseStatus_t spsv_op(trnsparseHandle_t handle, const char *fn, int a
     if (!c)
         return st;
     trnsciError_t e = trn_client_need_minor(c, SPSV_MINOR, fn);
+    if (e == trnsciSuccess)
+        e = trn_sparse_complex_minor(c, computeType, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     if (!rec)
@@ -157,8 +161,8 @@ static trnsparseStatus_t spsv_op(trnsparseHandle_t handle, const char *fn, int a
         e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
-    Trnsci__V1__Scalar al = TRNSCI__V1__SCALAR__INIT;
-    al.re = trn_sparse_scalar(alpha, computeType);
+    Trnsci__V1__Scalar al;
+    trn_sparse_scalar_of(alpha, computeType, &al);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

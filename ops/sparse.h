@@ -88,18 +88,22 @@ typedef struct trn_spmm_desc {
 
 /* C = alpha A B for CSR A, B, C (op N). count: write C's row offsets,
  * 0-based int64, into counts (a.rows + 1); else fill C, reading counts back
- * (checked against what the product has: client memory). */
+ * (checked against what the product has: client memory). Values R32F,
+ * R64F, C32F or C64F (all one type); alpha_im: alpha's imaginary part. */
 typedef struct trn_spgemm_desc {
     int fill;
-    double alpha;
+    double alpha, alpha_im;
     trn_sp_mat a, b, c; /* c: fill only */
     void *counts;
 } trn_spgemm_desc;
 
 /* C = alpha (A B) o spy(C) + beta C: a is m x k, b k x n (ops folded into
- * their layouts), c CSR m x n. beta = 0: C's values are not read. */
+ * their layouts), c CSR or BSR m x n (every element of a stored block). beta = 0: C's values are
+ * not read. Values R32F, R64F, C32F or C64F (all one type); conj_a, conj_b (complex opA, opB C):
+ * A's, B's elements are conjugated as they are read; *_im: the scalars' imaginary parts. */
 typedef struct trn_sddmm_desc {
-    double alpha, beta;
+    double alpha, beta, alpha_im, beta_im;
+    int conj_a, conj_b;
     trn_dn_mat a, b;
     trn_sp_mat c;
 } trn_sddmm_desc;
@@ -178,9 +182,12 @@ typedef struct trn_spvec_desc {
 } trn_spvec_desc;
 
 /* op(A) C = alpha op(B) (SpSV: one column; SpSM: nrhs columns), A square
- * CSR or COO; only the triangle `uplo` of A is read (strictly, plus the
- * diagonal unless diag is UNIT, where it is taken as 1). op_b is folded
- * into b's layout by the validator. analysis: only A's structure is checked
+ * CSR, COO or Sliced-ELL of R32F, R64F, C32F or C64F values (B, C the
+ * same); only the triangle `uplo` of A is read (strictly, plus the
+ * diagonal unless diag is UNIT, where it is taken as 1). op_a C (complex
+ * only) is the conjugate transpose. op_b is folded into b's layout by the
+ * validator; conj_b (complex opB C) conjugates what is read of B. alpha_im
+ * is alpha's imaginary part (complex types). analysis: only A's structure is checked
  * (b and c are resolved, and bound n, but not touched), one shard; the solve splits c's columns
  * (trn_cpu_shard_range over c.cols). */
 typedef struct trn_spsv_desc {
@@ -188,7 +195,8 @@ typedef struct trn_spsv_desc {
     trn_uplo uplo;
     trn_diag diag;
     int analysis;
-    double alpha;
+    double alpha, alpha_im;
+    int conj_b;
     trn_sp_mat a;
     trn_dn_mat b, c;
 } trn_spsv_desc;

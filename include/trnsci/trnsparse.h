@@ -568,12 +568,14 @@ trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, co
                                trnsparseSpVecDescr_t vecX, trnsparseDnVecDescr_t vecY);
 
 /* ---- SpSV: op(matA) vecY = alpha vecX, matA triangular -----------------------------
- * matA is a square CSR, COO (entries in any order) or Sliced-ELL matrix of R_32F or
- * R_64F (computeType the same); its fill mode and diagonal type come from
+ * matA is a square CSR, COO (entries in any order) or Sliced-ELL matrix of R_32F,
+ * R_64F, C_32F or C_64F (vecX, vecY and computeType the same; complex values
+ * need a protocol 1.15 daemon, NOT_SUPPORTED otherwise); alpha points to a
+ * float, double, trnComplex or trnDoubleComplex. Its fill mode and diagonal type come from
  * trnsparseSpMatSetAttribute (default LOWER, NON_UNIT). Only that triangle
  * is read: entries of the other one are ignored, and with DIAG_TYPE_UNIT
  * so is the stored diagonal (taken as 1). Duplicate entries add up. opA
- * NON_TRANSPOSE or TRANSPOSE (CONJUGATE_TRANSPOSE is TRANSPOSE for real
+ * NON_TRANSPOSE, TRANSPOSE or CONJUGATE_TRANSPOSE (A^H; TRANSPOSE for real
  * types). The substitution accumulates in computeType, row by row in a
  * fixed order: the bits do not depend on anything but the input.
  * A zero or missing diagonal entry (NON_UNIT) is not reported (the generic
@@ -610,9 +612,9 @@ trnsparseStatus_t trnsparseSpSV_solve(trnsparseHandle_t handle, trnsparseOperati
                                       trnsparseSpSVDescr_t spsvDescr);
 
 /* ---- SpSM: op(matA) matC = alpha op(matB), matA triangular --------------------------
- * SpSV for nrhs right-hand sides: dense B and C (either order) with opB N or
- * T; op(B) and C are n x nrhs. The same phases and rules as SpSV; the solve
- * splits the right-hand sides over cores (each solved whole, so results do
+ * SpSV for nrhs right-hand sides: dense B and C (either order) with opB N,
+ * T or C (B^H for complex types, T for real ones); op(B) and C are n x nrhs. The same phases and
+ * rules as SpSV; the solve splits the right-hand sides over cores (each solved whole, so results do
  * not depend on the split). matC may be matB (the same memory and layout). */
 trnsparseStatus_t trnsparseSpSM_createDescr(trnsparseSpSMDescr_t *descr);
 trnsparseStatus_t trnsparseSpSM_destroyDescr(trnsparseSpSMDescr_t descr);
@@ -639,13 +641,13 @@ trnsparseStatus_t trnsparseSpSM_solve(trnsparseHandle_t handle, trnsparseOperati
 
 /* ---- SpGEMM: matC = alpha op(matA) op(matB) -------------------------------------
  * CSR x CSR -> CSR, op N on both sides, beta = 0 (TRNSPARSE_STATUS_NOT_SUPPORTED
- * otherwise), any algorithm value (one deterministic CPU algorithm: C's
- * column indices come out sorted and the bits do not depend on the split).
- * cuSPARSE's phases, with this meaning:
- *   workEstimation: nothing to estimate; *bufferSize1 = 0.
- *   compute: with externalBuffer2 NULL, *bufferSize2 = (rows of A + 1) * 8;
- *            then, with that buffer (trnsciMalloc), computes C's row counts
- *            into it, waits for them, and sets matC's nnz
+ * otherwise). Values R_32F, R_64F, C_32F or C_64F (A, B, C and computeType
+ * one type; complex needs a protocol 1.15 daemon; alpha and beta point to
+ * the type's scalar: float, double, trnComplex, trnDoubleComplex), any algorithm value (one
+ * deterministic CPU algorithm: C's column indices come out sorted and the bits do not depend on the
+ * split). cuSPARSE's phases, with this meaning: workEstimation: nothing to estimate; *bufferSize1 =
+ * 0. compute: with externalBuffer2 NULL, *bufferSize2 = (rows of A + 1) * 8; then, with that buffer
+ * (trnsciMalloc), computes C's row counts into it, waits for them, and sets matC's nnz
  *            (trnsparseSpMatGetSize). Keep the buffer until _copy.
  *   copy:    the caller has allocated C's arrays (rows + 1 offsets, nnz
  *            indices and values) and set them (trnsparseCsrSetPointers);
@@ -712,9 +714,13 @@ trnsparseStatus_t trnsparseSpGEMMreuse_compute(trnsparseHandle_t handle, trnspar
                                                trnsparseSpGEMMDescr_t spgemmDescr);
 
 /* ---- SDDMM: matC = alpha (op(matA) op(matB)) o spy(matC) + beta matC -----------------
- * Dense A and B (either order), CSR C: one dot product per stored entry of
- * C. beta = 0 does not read C's values. No buffer (size 0); _preprocess
- * has nothing to do. */
+ * Dense A and B (either order), CSR or BSR C (any block size, either block
+ * order; BSR needs a protocol 1.15 daemon): one dot product per stored
+ * element of C. Values R_32F, R_64F, C_32F or C_64F (all operands and computeType one
+ * type; complex needs a protocol 1.15 daemon, and opA / opB
+ * CONJUGATE_TRANSPOSE is A^H / B^H there, TRANSPOSE for real types); alpha
+ * and beta point to the type's scalar. beta = 0 does not read C's values. No buffer (size 0);
+ * _preprocess has nothing to do. */
 trnsparseStatus_t trnsparseSDDMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
                                             trnsparseOperation_t opB, const void *alpha,
                                             trnsparseConstDnMatDescr_t matA,
@@ -1551,8 +1557,10 @@ trnsparseStatus_t trnsparseZcsrgeam2(
  * that info. The info object holds a small device allocation. Both
  * policies are accepted (one algorithm); _bufferSize gives 0 and pBuffer is
  * not read (may be NULL). An analysis is not required before the
- * factorisation. S and D only (C, Z and csrilu02_numericBoost: not
- * provided). */
+ * factorisation. S, D, C and Z (C, Z: trnComplex / trnDoubleComplex values,
+ * a protocol 1.15 daemon; csric02 then computes A ~ L L^H, the diagonal
+ * the principal square root of a_jj - sum |l_jk|^2); csrilu02_numericBoost
+ * is not provided. */
 typedef enum trnsparseSolvePolicy_t {
     TRNSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
     TRNSPARSE_SOLVE_POLICY_USE_LEVEL = 1,
@@ -1625,6 +1633,67 @@ trnsparseStatus_t trnsparseDcsrilu02(trnsparseHandle_t handle, int m, int nnz,
                                      const int *csrRowPtrA, const int *csrColIndA,
                                      csrilu02Info_t info, trnsparseSolvePolicy_t policy,
                                      void *pBuffer);
+trnsparseStatus_t trnsparseCcsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA,
+                                               trnComplex *csrValA, const int *csrRowPtrA,
+                                               const int *csrColIndA, csric02Info_t info,
+                                               int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCcsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA,
+                                             const trnComplex *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, csric02Info_t info,
+                                             trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseCcsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA, trnComplex *csrValA_valM,
+                                    const int *csrRowPtrA, const int *csrColIndA,
+                                    csric02Info_t info, trnsparseSolvePolicy_t policy,
+                                    void *pBuffer);
+trnsparseStatus_t trnsparseCcsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA,
+                                                trnComplex *csrValA, const int *csrRowPtrA,
+                                                const int *csrColIndA, csrilu02Info_t info,
+                                                int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseCcsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const trnComplex *csrValA, const int *csrRowPtrA,
+                                              const int *csrColIndA, csrilu02Info_t info,
+                                              trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseCcsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA, trnComplex *csrValA_valM,
+                                     const int *csrRowPtrA, const int *csrColIndA,
+                                     csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                     void *pBuffer);
+trnsparseStatus_t trnsparseZcsric02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                               const trnsparseMatDescr_t descrA,
+                                               trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                               const int *csrColIndA, csric02Info_t info,
+                                               int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZcsric02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                             const trnsparseMatDescr_t descrA,
+                                             const trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                             const int *csrColIndA, csric02Info_t info,
+                                             trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseZcsric02(trnsparseHandle_t handle, int m, int nnz,
+                                    const trnsparseMatDescr_t descrA,
+                                    trnDoubleComplex *csrValA_valM, const int *csrRowPtrA,
+                                    const int *csrColIndA, csric02Info_t info,
+                                    trnsparseSolvePolicy_t policy, void *pBuffer);
+trnsparseStatus_t trnsparseZcsrilu02_bufferSize(trnsparseHandle_t handle, int m, int nnz,
+                                                const trnsparseMatDescr_t descrA,
+                                                trnDoubleComplex *csrValA, const int *csrRowPtrA,
+                                                const int *csrColIndA, csrilu02Info_t info,
+                                                int *pBufferSizeInBytes);
+trnsparseStatus_t trnsparseZcsrilu02_analysis(trnsparseHandle_t handle, int m, int nnz,
+                                              const trnsparseMatDescr_t descrA,
+                                              const trnDoubleComplex *csrValA,
+                                              const int *csrRowPtrA, const int *csrColIndA,
+                                              csrilu02Info_t info, trnsparseSolvePolicy_t policy,
+                                              void *pBuffer);
+trnsparseStatus_t trnsparseZcsrilu02(trnsparseHandle_t handle, int m, int nnz,
+                                     const trnsparseMatDescr_t descrA,
+                                     trnDoubleComplex *csrValA_valM, const int *csrRowPtrA,
+                                     const int *csrColIndA, csrilu02Info_t info,
+                                     trnsparseSolvePolicy_t policy, void *pBuffer);
 
 #ifdef __cplusplus
 }

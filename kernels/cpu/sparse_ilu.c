@@ -13,8 +13,11 @@
  *  ILU0 (row i in order, IKJ): for each k < i stored in row i, a_ik /= u_kk,
  *   then a_ij -= a_ik u_kj for each j > k stored in both rows i and k.
  *  IC0 (lower triangle only; entries above the diagonal are not touched):
- *   l_ik = (a_ik - sum_{j<k} l_ij l_kj) / l_kk over j stored in both rows,
- *   l_ii = sqrt(a_ii - sum_{j<i} l_ij^2).
+ *   l_ik = (a_ik - sum_{j<k} l_ij conj(l_kj)) / l_kk over j stored in both
+ *   rows, l_ii = sqrt(a_ii - sum_{j<i} l_ij conj(l_ij)) (A ~ L L^H; conj is
+ *   the identity on real types, csqrt the principal root on complex ones).
+ * Complex values (C32F, C64F) use C99 complex arithmetic (cuComplex's
+ * layout).
  * Sums run in storage order, in the value type. The pivot slot receives
  * the first j whose diagonal entry is missing (structural zero) or, when
  * factoring, whose pivot (u_jj, or a_jj - sum l_jk^2 for IC0) is exactly
@@ -22,6 +25,7 @@
  * that would divide by it; a zero one divides by zero (Inf/NaN follow), as
  * cuSPARSE leaves such factors. One shard: each row needs the rows before.
  */
+#include <complex.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,7 +123,7 @@ static int ilu_read(const trn_sp_mat *a, ilu_struct *s, trn_kmsg *msg) {
         }                                                                                          \
     } while (0)
 
-#define IC0_BODY(T, SQRT)                                                                          \
+#define IC0_BODY(T, SQRT, CJ)                                                                      \
     do {                                                                                           \
         T *v = d->a.values;                                                                        \
         for (int64_t i = 0; i < m; i++) {                                                          \
@@ -133,10 +137,10 @@ static int ilu_read(const trn_sp_mat *a, ilu_struct *s, trn_kmsg *msg) {
                 for (int64_t q = s->off[k]; q < s->off[k + 1] && s->col[q] < k; q++) {             \
                     const int64_t at = s->pos[s->col[q]];                                          \
                     if (at >= 0)                                                                   \
-                        acc -= v[at] * v[q];                                                       \
+                        acc -= v[at] * CJ(v[q]);                                                   \
                 }                                                                                  \
                 v[p] = dk >= 0 ? acc / v[dk] : acc;                                                \
-                sq += v[p] * v[p];                                                                 \
+                sq += v[p] * CJ(v[p]);                                                             \
             }                                                                                      \
             const int64_t di = s->diag[i];                                                         \
             if (di >= 0) {                                                                         \
@@ -155,18 +159,36 @@ static int ilu_read(const trn_sp_mat *a, ilu_struct *s, trn_kmsg *msg) {
 static int64_t factor(const trn_spilu0_desc *d, ilu_struct *s) {
     const int64_t m = d->a.rows;
     int64_t first = -1;
-    const int dbl = d->a.type == TRN_DTYPE_R64F;
-    if (d->cholesky) {
-        if (dbl)
-            IC0_BODY(double, sqrt);
+    typedef float complex cfloat;
+    typedef double complex cdouble;
+#define NO_CJ(x) (x)
+    switch (d->a.type) {
+    case TRN_DTYPE_R64F:
+        if (d->cholesky)
+            IC0_BODY(double, sqrt, NO_CJ);
         else
-            IC0_BODY(float, sqrtf);
-    } else {
-        if (dbl)
             ILU0_BODY(double);
+        break;
+    case TRN_DTYPE_C32F:
+        if (d->cholesky)
+            IC0_BODY(cfloat, csqrtf, conjf);
+        else
+            ILU0_BODY(cfloat);
+        break;
+    case TRN_DTYPE_C64F:
+        if (d->cholesky)
+            IC0_BODY(cdouble, csqrt, conj);
+        else
+            ILU0_BODY(cdouble);
+        break;
+    default:
+        if (d->cholesky)
+            IC0_BODY(float, sqrtf, NO_CJ);
         else
             ILU0_BODY(float);
+        break;
     }
+#undef NO_CJ
     return first;
 }
 

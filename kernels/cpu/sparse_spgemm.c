@@ -15,8 +15,10 @@
  * c_ij accumulates a_ik b_kj in the order A's row i stores its entries and
  * B's row k stores its own, the same whatever the split, so sharded results
  * are bitwise equal to unsharded ones. Every offset and index of A and B is
- * checked before use (sparse_common.h).
+ * checked before use (sparse_common.h). Complex values (C32F, C64F) use C99
+ * complex arithmetic, whose layout is cuComplex's (re, then im).
  */
+#include <complex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,17 @@
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
+
+typedef float complex cfloat;
+typedef double complex cdouble;
+
+/* acc[j] = a_p b_q (fresh) or acc[j] + a_p b_q, in element type T. */
+#define ACCUMULATE(T)                                                                              \
+    do {                                                                                           \
+        const T v = ((const T *)a->values)[p] * ((const T *)b->values)[q];                         \
+        T *acc = w->acc;                                                                           \
+        acc[j] = fresh ? v : acc[j] + v;                                                           \
+    } while (0)
 
 /* One shard's accumulator: stamp[j] is the row that last touched column j
  * (-1: none), list the columns of the current row, acc their sums. */
@@ -56,7 +69,6 @@ static void work_free(work *w) {
 static int row_product(const trn_spgemm_desc *d, const trn_sp_rows *sa, const trn_sp_rows *sb,
                        int64_t i, work *w, int64_t *n, trn_kmsg *msg) {
     const trn_sp_mat *a = &d->a, *b = &d->b;
-    const int dbl = a->type == TRN_DTYPE_R64F;
     int64_t p0, p1, q0, q1, cnt = 0;
     char where[48];
     if (trn_sp_row_bounds(sa, i, msg, &p0, &p1))
@@ -87,14 +99,11 @@ static int row_product(const trn_spgemm_desc *d, const trn_sp_rows *sa, const tr
             }
             if (!w->acc)
                 continue;
-            if (dbl) {
-                const double v = ((const double *)a->values)[p] * ((const double *)b->values)[q];
-                double *acc = w->acc;
-                acc[j] = fresh ? v : acc[j] + v;
-            } else {
-                const float v = ((const float *)a->values)[p] * ((const float *)b->values)[q];
-                float *acc = w->acc;
-                acc[j] = fresh ? v : acc[j] + v;
+            switch (a->type) {
+            case TRN_DTYPE_R64F: ACCUMULATE(double); break;
+            case TRN_DTYPE_C32F: ACCUMULATE(cfloat); break;
+            case TRN_DTYPE_C64F: ACCUMULATE(cdouble); break;
+            default: ACCUMULATE(float); break;
             }
         }
     }
@@ -178,10 +187,22 @@ static int fill_pass(const trn_spgemm_desc *d, int shard, int nshards, trn_kmsg 
         for (int64_t t = 0; t < n; t++) {
             const int64_t j = w.list[t];
             trn_sp_st(c->indices, q0 + t, j + c->base, c->idx64);
-            if (a->type == TRN_DTYPE_R64F)
+            switch (a->type) {
+            case TRN_DTYPE_R64F:
                 ((double *)c->values)[q0 + t] = d->alpha * ((const double *)w.acc)[j];
-            else
+                break;
+            case TRN_DTYPE_C32F:
+                ((cfloat *)c->values)[q0 + t] =
+                    CMPLXF((float)d->alpha, (float)d->alpha_im) * ((const cfloat *)w.acc)[j];
+                break;
+            case TRN_DTYPE_C64F:
+                ((cdouble *)c->values)[q0 + t] =
+                    CMPLX(d->alpha, d->alpha_im) * ((const cdouble *)w.acc)[j];
+                break;
+            default:
                 ((float *)c->values)[q0 + t] = (float)d->alpha * ((const float *)w.acc)[j];
+                break;
+            }
         }
     }
     if (shard == nshards - 1) { /* the last range ends at A's last row */

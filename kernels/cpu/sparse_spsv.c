@@ -1,7 +1,8 @@
 /*
  * sparse_spsv.c — sparse triangular solves on the CPU backend
  * (cusparseSpSV, cusparseSpSM): op(A) C = alpha op(B), A square CSR, COO or
- * Sliced-ELL.
+ * Sliced-ELL of real or complex values (C99 complex, which has cuComplex's
+ * layout: re then im).
  *
  * How: one pass over A reads and range-checks every offset and index once
  * (client memory: it is never read again) and keeps, in scratch, the
@@ -12,7 +13,9 @@
  * column of C: C = alpha op(B) (element by element, so C may be B itself),
  * and a row sweep in place, forward for a lower M and backward for an upper
  * one: c_r = (c_r - sum M_rk c_k) / d_r, accumulating in the value type.
- * Duplicates add up (the diagonal too). A zero or missing diagonal entry
+ * Duplicates add up (the diagonal too). op(A) = A^H (complex opA C)
+ * conjugates M's entries and the diagonal as they are collected; complex
+ * opB C conjugates each element of B as it is read. A zero or missing diagonal entry
  * divides by zero: IEEE Inf/NaN in the result, no error (the generic API
  * has no zero-pivot query to report it through).
  *
@@ -23,14 +26,30 @@
  * split. Shards write disjoint columns of C; C may be B itself (each
  * element is read before it is written, by the shard owning its column).
  */
+#include <complex.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
 #include "kernels/cpu/sparse_ell.h"
 
-/* The strict triangle of M = op(A) by rows, and A's diagonal. */
+typedef float complex cfloat;
+typedef double complex cdouble;
+
+/* Conjugation and alpha per element type (identity and the real part for
+ * real types). */
+#define CJ_float(x) (x)
+#define CJ_double(x) (x)
+#define CJ_cfloat(x) conjf(x)
+#define CJ_cdouble(x) conj(x)
+#define ALPHA_float(d) ((float)(d)->alpha)
+#define ALPHA_double(d) ((d)->alpha)
+#define ALPHA_cfloat(d) CMPLXF((float)(d)->alpha, (float)(d)->alpha_im)
+#define ALPHA_cdouble(d) CMPLX((d)->alpha, (d)->alpha_im)
+
+/* The strict triangle of M = op(A) by rows, and op(A)'s diagonal. */
 typedef struct tri {
     int64_t *ptr; /* n + 1 */
     int64_t *col; /* m entries */
@@ -51,7 +70,8 @@ static void tri_free(tri *t) {
 #define TRI_COLLECT(T)                                                                             \
     static void collect_##T(const trn_spsv_desc *d, int64_t i, int64_t j, int64_t k, T *diag,      \
                             int64_t *rr, int64_t *cc, T *vv, int64_t *m) {                         \
-        const T v = ((const T *)d->a.values)[k];                                                   \
+        const T v0 = ((const T *)d->a.values)[k];                                                  \
+        const T v = d->op_a == TRN_TRANS_C ? CJ_##T(v0) : v0;                                      \
         if (i == j) {                                                                              \
             diag[i] += v;                                                                          \
             return;                                                                                \
@@ -66,13 +86,26 @@ static void tri_free(tri *t) {
     }
 TRI_COLLECT(float)
 TRI_COLLECT(double)
+TRI_COLLECT(cfloat)
+TRI_COLLECT(cdouble)
+
+/* collect_<T> for A's type. */
+static void collect(const trn_spsv_desc *d, int64_t i, int64_t j, int64_t k, void *diag,
+                    int64_t *rr, int64_t *cc, void *vv, int64_t *m) {
+    switch (d->a.type) {
+    case TRN_DTYPE_R64F: collect_double(d, i, j, k, diag, rr, cc, vv, m); break;
+    case TRN_DTYPE_C32F: collect_cfloat(d, i, j, k, diag, rr, cc, vv, m); break;
+    case TRN_DTYPE_C64F: collect_cdouble(d, i, j, k, diag, rr, cc, vv, m); break;
+    default: collect_float(d, i, j, k, diag, rr, cc, vv, m); break;
+    }
+}
 
 /* One pass over A into t (values of A's type); 0, TRN_SP_BAD or
  * TRN_SP_NOMEM, posted. */
 static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
     const trn_sp_mat *a = &d->a;
     const int64_t n = a->rows, nnz = a->nnz;
-    const size_t es = a->type == TRN_DTYPE_R64F ? 8 : 4;
+    const size_t es = trn_dtype_size(a->type);
     *t = (tri){0};
     const size_t cap = nnz > 0 ? (size_t)nnz : 1;
     int64_t *rr = malloc(cap * 8), *cc = malloc(cap * 8);
@@ -107,11 +140,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
                                           v, a->base, n, "");
                     break;
                 }
-                const int64_t j = v - a->base;
-                if (es == 8)
-                    collect_double(d, i, j, p, t->diag, rr, cc, vv, &m);
-                else
-                    collect_float(d, i, j, p, t->diag, rr, cc, vv, &m);
+                collect(d, i, v - a->base, p, t->diag, rr, cc, vv, &m);
             }
         }
     } else if (a->format == TRN_SP_SELL) { /* slice by slice, padding (-1) skipped */
@@ -130,10 +159,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
                                           v, a->base, n, " (and not -1)");
                     break;
                 }
-                if (es == 8)
-                    collect_double(d, i, v - a->base, p, t->diag, rr, cc, vv, &m);
-                else
-                    collect_float(d, i, v - a->base, p, t->diag, rr, cc, vv, &m);
+                collect(d, i, v - a->base, p, t->diag, rr, cc, vv, &m);
             }
         }
     } else { /* COO, in any order */
@@ -147,11 +173,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
                                       row_bad ? vi : vj, a->base, n, "");
                 break;
             }
-            const int64_t i = vi - a->base, j = vj - a->base;
-            if (es == 8)
-                collect_double(d, i, j, p, t->diag, rr, cc, vv, &m);
-            else
-                collect_float(d, i, j, p, t->diag, rr, cc, vv, &m);
+            collect(d, vi - a->base, vj - a->base, p, t->diag, rr, cc, vv, &m);
         }
     }
     if (rc == 0) { /* counting sort by row of M, stable */
@@ -163,10 +185,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
             /* t->ptr[r] advances as row r fills; restored below. */
             const int64_t r = rr[q], at = t->ptr[r]++;
             t->col[at] = cc[q];
-            if (es == 8)
-                ((double *)t->val)[at] = ((const double *)vv)[q];
-            else
-                ((float *)t->val)[at] = ((const float *)vv)[q];
+            memcpy((char *)t->val + (size_t)at * es, (const char *)vv + (size_t)q * es, es);
         }
         for (int64_t r = n; r > 0; r--) /* ptr[r] now holds row r's end: shift back */
             t->ptr[r] = t->ptr[r - 1];
@@ -187,7 +206,8 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
         int64_t br, bc, cr, ccs;                                                                   \
         trn_sp_strides(&d->b, &br, &bc);                                                           \
         trn_sp_strides(&d->c, &cr, &ccs);                                                          \
-        const T alpha = (T)d->alpha;                                                               \
+        const T alpha = ALPHA_##T(d);                                                              \
+        const int cb = d->conj_b;                                                                  \
         const T *b = (const T *)d->b.values, *val = (const T *)t->val, *dg = (const T *)t->diag;   \
         T *c = (T *)d->c.values;                                                                   \
         const int unit = d->diag == TRN_DIAG_UNIT;                                                 \
@@ -195,7 +215,7 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
         for (int64_t j = j0; j < j1; j++) {                                                        \
             T *cj = c + j * ccs;                                                                   \
             for (int64_t i = 0; i < n; i++)                                                        \
-                cj[i * cr] = alpha * b[i * br + j * bc];                                           \
+                cj[i * cr] = alpha * (cb ? CJ_##T(b[i * br + j * bc]) : b[i * br + j * bc]);       \
             for (int64_t q = 0; q < n; q++) {                                                      \
                 const int64_t r = lower ? q : n - 1 - q;                                           \
                 T s = cj[r * cr];                                                                  \
@@ -207,6 +227,8 @@ static int tri_build(const trn_spsv_desc *d, trn_kmsg *msg, int shard, tri *t) {
     }
 SPSV_SOLVE(float)
 SPSV_SOLVE(double)
+SPSV_SOLVE(cfloat)
+SPSV_SOLVE(cdouble)
 
 static trn_kstatus trn_cpu_spsv(const trn_spsv_desc *d, trn_kmsg *msg, int shard, int nshards) {
     /* Columns [lo, hi) of C: whole right-hand sides, so any split gives the
@@ -223,10 +245,12 @@ static trn_kstatus trn_cpu_spsv(const trn_spsv_desc *d, trn_kmsg *msg, int shard
     if (rc != 0)
         return trn_sp_status(rc);
     if (!d->analysis && d->a.rows > 0) {
-        if (d->a.type == TRN_DTYPE_R64F)
-            solve_double(d, &t, (int64_t)lo, (int64_t)hi);
-        else
-            solve_float(d, &t, (int64_t)lo, (int64_t)hi);
+        switch (d->a.type) {
+        case TRN_DTYPE_R64F: solve_double(d, &t, (int64_t)lo, (int64_t)hi); break;
+        case TRN_DTYPE_C32F: solve_cfloat(d, &t, (int64_t)lo, (int64_t)hi); break;
+        case TRN_DTYPE_C64F: solve_cdouble(d, &t, (int64_t)lo, (int64_t)hi); break;
+        default: solve_float(d, &t, (int64_t)lo, (int64_t)hi); break;
+        }
     }
     tri_free(&t);
     return TRN_KSTATUS_OK;

@@ -44,7 +44,9 @@ static double cost_spgemm(const trn_op_desc *op) {
 
 static double cost_sddmm(const trn_op_desc *op) {
     const trn_sddmm_desc *s = &op->u.sddmm;
-    return 2.0 * (double)s->c.nnz * (double)s->a.cols + 2.0 * (double)s->c.nnz;
+    /* One dot per stored element (BSR: nnz blocks of rb x cb). */
+    const double elems = (double)s->c.nnz * (double)s->c.rb * (double)s->c.cb;
+    return 2.0 * elems * (double)s->a.cols + 2.0 * elems;
 }
 
 /* Two products per stored block (Q K^T and P V) and an exp per

@@ -60,6 +60,14 @@ trn_wire_code trn_vsp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint
     return trn_vk_array(vx, ref, count, es, align, fn, operand, out);
 }
 
+/* A value type: R_32F or R_64F, and C_32F or C_64F when complex_ok. */
+static trn_wire_code value_type(trn_vctx *vx, const char *fn, const char *name,
+                                Trnsci__V1__DataType w, int complex_ok, trn_dtype *out) {
+    if (complex_ok && trn_vk_dtype(w, out) == 0)
+        return TRN_WIRE_OK;
+    return trn_vk_real_dtype(vx, fn, name, w, out);
+}
+
 trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
                              const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out) {
     *out = (trn_sp_mat){0};
@@ -80,16 +88,10 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
                  trn_sp_format_name(f));
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    trn_wire_code rc = TRN_WIRE_OK;
-    if (arrays & TRN_VSP_SPMM_TYPES)
-        rc = trn_vsp_spmm_dtype(vx, fn, name, w->type, &out->type);
-    else if (!(arrays & TRN_VSP_COMPLEX))
-        rc = trn_vk_real_dtype(vx, fn, name, w->type, &out->type);
-    else if (trn_vk_dtype(w->type, &out->type) != 0) {
-        trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, name,
-                 (int)w->type);
-        rc = TRN_WIRE_INVALID_ARGUMENT;
-    }
+    trn_wire_code rc =
+        (arrays & TRN_VSP_SPMM_TYPES)
+            ? trn_vsp_spmm_dtype(vx, fn, name, w->type, &out->type)
+            : value_type(vx, fn, name, w->type, arrays & TRN_VSP_COMPLEX, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int it = index_of(w->index_type);
@@ -234,11 +236,10 @@ static const char *type_name(trn_dtype t) {
 static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
                                Trnsci__V1__DataType w, trn_dtype type) {
     trn_dtype t;
-    /* Real types, complex ones (a routine with TRN_VSP_COMPLEX or SpMV/SpMM)
-     * and 16-bit ones (SpMV/SpMM): the dense type must be the same. */
-    const trn_wire_code rc = type == TRN_DTYPE_R32F || type == TRN_DTYPE_R64F
-                                 ? trn_vk_real_dtype(vx, fn, name, w, &t)
-                                 : trn_vsp_spmm_dtype(vx, fn, name, w, &t);
+    /* 16-bit types come from SpMV/SpMM only. */
+    const trn_wire_code rc = type == TRN_DTYPE_R16F || type == TRN_DTYPE_R16BF
+                                 ? trn_vsp_spmm_dtype(vx, fn, name, w, &t)
+                                 : value_type(vx, fn, name, w, trn_vk_complex(type), &t);
     if (rc != TRN_WIRE_OK || t == type)
         return rc;
     trn_vmsg(vx, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
@@ -368,12 +369,11 @@ trn_wire_code trn_vsp_op(trn_vctx *vx, const char *fn, const char *name, Trnsci_
 trn_wire_code trn_vsp_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
                               trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = trn_vk_real_dtype(vx, fn, "computeType", compute, &t);
+    const trn_wire_code rc = value_type(vx, fn, "computeType", compute, trn_vk_complex(type), &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (t != type) {
-        trn_vmsg(vx, "%s: computeType must be the matrices' type (%s)", fn,
-                 type == TRN_DTYPE_R32F ? "R_32F" : "R_64F");
+        trn_vmsg(vx, "%s: computeType must be the matrices' type (%s)", fn, type_name(type));
         return TRN_WIRE_UNIMPLEMENTED;
     }
     return TRN_WIRE_OK;

@@ -24,8 +24,11 @@
  * (without it, batch_count > 1 is UNIMPLEMENTED). */
 #define TRN_VSP_BATCH 16u
 /* Not an array: the routine takes complex values (C_32F, C_64F) too (the
- * sparse direct solvers, the conversions, geam); without it they are
- * UNIMPLEMENTED. */
+ * sparse direct solvers, the conversions, geam, SpSV/SpSM, SpGEMM, SDDMM,
+ * the incomplete factorisations); without it they are UNIMPLEMENTED. Dense
+ * operands and the compute type then follow the sparse matrix's type
+ * (trn_vsp_dense, _vector, _compute accept a complex type only when it is
+ * passed to them). */
 #define TRN_VSP_COMPLEX 32u
 /* Not an array: the routine also takes complex (C_32F, C_64F) and 16-bit
  * (R_16F, R_16BF) values (SpMV, SpMM); without it they are refused. */

@@ -25,7 +25,8 @@ static trn_wire_code validate_spilu0(trn_vctx *vx, const Trnsci__V1__SpIlu0Op *w
     const char *fn = out->cholesky ? (out->analysis ? "csric02_analysis" : "csric02")
                                    : (out->analysis ? "csrilu02_analysis" : "csrilu02");
     const unsigned arrays = out->analysis ? TRN_VSP_OFFSETS | TRN_VSP_INDICES : TRN_VSP_ALL;
-    trn_wire_code rc = trn_vsp_matrix(vx, w->a, fn, "A", TRN_VSP_FMT(TRN_SP_CSR), arrays, &out->a);
+    trn_wire_code rc = trn_vsp_matrix(vx, w->a, fn, "A", TRN_VSP_FMT(TRN_SP_CSR),
+                                      arrays | TRN_VSP_COMPLEX, &out->a);
     if (rc != TRN_WIRE_OK)
         return rc;
     const trn_sp_mat *a = &out->a;

@@ -3,7 +3,8 @@
  * and SDDMM (SDDMMOp), as cuSPARSE's generic API states them, plus the
  * extents of every array. SpGEMM: CSR x CSR -> CSR, op N on both sides,
  * beta = 0, the row counts buffer (A.rows + 1 int64). SDDMM: dense A and B
- * (op folded into their layouts), CSR C.
+ * (op folded into their layouts), CSR or BSR C (cuSPARSE 12's two). Both take real or complex
+ * values (C_32F, C_64F; all operands and the compute type one type).
  */
 #include <stdio.h>
 
@@ -34,19 +35,21 @@ static trn_wire_code validate_spgemm(trn_vctx *vx, const Trnsci__V1__SpGEMMOp *w
         return TRN_WIRE_UNIMPLEMENTED;
     }
     out->alpha = scalar_re(w->alpha);
-    if (scalar_re(w->beta) != 0.0) {
+    if (scalar_re(w->beta) != 0.0 || (w->beta && w->beta->im != 0.0)) {
         trn_vmsg(vx, "%s: beta must be 0 (C = alpha A B)", fn);
         return TRN_WIRE_UNIMPLEMENTED;
     }
     const unsigned csr = TRN_VSP_FMT(TRN_SP_CSR);
     const unsigned arrays = out->fill ? TRN_VSP_ALL : TRN_VSP_OFFSETS | TRN_VSP_INDICES;
-    rc = trn_vsp_matrix(vx, w->a, fn, "matA", csr, arrays, &out->a);
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", csr, arrays | TRN_VSP_COMPLEX, &out->a);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_matrix(vx, w->b, fn, "matB", csr, arrays, &out->b);
+        rc = trn_vsp_matrix(vx, w->b, fn, "matB", csr, arrays | TRN_VSP_COMPLEX, &out->b);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc != TRN_WIRE_OK)
         return rc;
+    if (trn_vk_complex(out->a.type))
+        out->alpha_im = w->alpha ? w->alpha->im : 0.0;
     if (out->b.type != out->a.type) {
         trn_vmsg(vx, "%s: matA and matB must have the same value type", fn);
         return TRN_WIRE_UNIMPLEMENTED;
@@ -57,7 +60,7 @@ static trn_wire_code validate_spgemm(trn_vctx *vx, const Trnsci__V1__SpGEMMOp *w
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     if (out->fill) {
-        rc = trn_vsp_matrix(vx, w->c, fn, "matC", csr, TRN_VSP_ALL, &out->c);
+        rc = trn_vsp_matrix(vx, w->c, fn, "matC", csr, TRN_VSP_ALL | TRN_VSP_COMPLEX, &out->c);
         if (rc != TRN_WIRE_OK)
             return rc;
         if (out->c.rows != out->a.rows || out->c.cols != out->b.cols ||
@@ -81,7 +84,8 @@ static trn_wire_code validate_sddmm(trn_vctx *vx, const Trnsci__V1__SDDMMOp *w,
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_op(vx, fn, "opB", w->op_b, &opb);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_matrix(vx, w->c, fn, "matC", TRN_VSP_FMT(TRN_SP_CSR), TRN_VSP_ALL, &out->c);
+        rc = trn_vsp_matrix(vx, w->c, fn, "matC", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
+                            TRN_VSP_ALL | TRN_VSP_COMPLEX, &out->c);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->c.type);
     if (rc == TRN_WIRE_OK)
@@ -109,6 +113,14 @@ static trn_wire_code validate_sddmm(trn_vctx *vx, const Trnsci__V1__SDDMMOp *w,
     }
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
+    /* Complex values: CONJUGATE_TRANSPOSE is X^H, the scalars have an
+     * imaginary part. Real ones keep C = T and ignore the im parts. */
+    if (trn_vk_complex(out->c.type)) {
+        out->conj_a = w->op_a == TRNSCI__V1__OPERATION__OP_C;
+        out->conj_b = w->op_b == TRNSCI__V1__OPERATION__OP_C;
+        out->alpha_im = w->alpha ? w->alpha->im : 0.0;
+        out->beta_im = w->beta ? w->beta->im : 0.0;
+    }
     return TRN_WIRE_OK;
 }
 

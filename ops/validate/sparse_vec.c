@@ -137,11 +137,19 @@ static trn_wire_code validate_spsv(trn_vctx *vx, const Trnsci__V1__SpSVOp *w, tr
     rc =
         trn_vsp_matrix(vx, w->a, fn, "matA",
                        TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_COO) | TRN_VSP_FMT(TRN_SP_SELL),
-                       TRN_VSP_ALL, &out->a);
+                       TRN_VSP_ALL | TRN_VSP_COMPLEX, &out->a);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc != TRN_WIRE_OK)
         return rc;
+    /* Complex values: CONJUGATE_TRANSPOSE is A^H (B^H), alpha has an
+     * imaginary part. Real ones keep C = T and ignore alpha's im. */
+    if (trn_vk_complex(out->a.type)) {
+        if (w->op_a == TRNSCI__V1__OPERATION__OP_C)
+            out->op_a = TRN_TRANS_C;
+        out->conj_b = w->op_b == TRNSCI__V1__OPERATION__OP_C;
+        out->alpha_im = w->alpha ? w->alpha->im : 0.0;
+    }
     if (out->a.rows != out->a.cols) {
         trn_vmsg(vx, "%s: matA is %lld x %lld: a triangular solve needs a square matrix", fn,
                  (long long)out->a.rows, (long long)out->a.cols);
@@ -155,7 +163,7 @@ static trn_wire_code validate_spsv(trn_vctx *vx, const Trnsci__V1__SpSVOp *w, tr
         rc = trn_vsp_dense(vx, w->c, fn, sm ? "matC" : "vecY", out->a.type, 0, 1, &out->c);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (opb == TRN_TRANS_T) { /* op(B) = B^T is B read in the other order */
+    if (opb == TRN_TRANS_T) { /* op(B) = B^T (B^H) is B read in the other order */
         const int64_t r = out->b.rows;
         out->b.rows = out->b.cols;
         out->b.cols = r;
