@@ -37,13 +37,25 @@ trnsparseStatus_t trn_sparse_fail(trnsciError_t e, const char *fmt, ...) {
     return trn_sparse_status(trn_fail(e, "%s", msg));
 }
 
+/* 16-bit values are SpMV's and SpMM's only: they set this (per thread)
+ * around describing their operands, and every other routine keeps
+ * refusing them here as NOT_SUPPORTED. */
+static _Thread_local int allow_16bit;
+
 trnsciError_t trn_sparse_wire_type(trnsciDataType t, const char *fn, const char *what,
                                    Trnsci__V1__DataType *out) {
+    if ((t == TRNSCI_R_16F || t == TRNSCI_R_16BF) && !allow_16bit)
+        return trn_fail(trnsciErrorNotSupported,
+                        "%s: %s: data type %d is supported by SpMV and SpMM only", fn, what,
+                        (int)t);
     switch (t) {
     case TRNSCI_R_32F: *out = TRNSCI__V1__DATA_TYPE__R_32F; return trnsciSuccess;
     case TRNSCI_R_64F: *out = TRNSCI__V1__DATA_TYPE__R_64F; return trnsciSuccess;
     case TRNSCI_C_32F: *out = TRNSCI__V1__DATA_TYPE__C_32F; return trnsciSuccess;
     case TRNSCI_C_64F: *out = TRNSCI__V1__DATA_TYPE__C_64F; return trnsciSuccess;
+    /* SpMV/SpMM only (protocol 1.15; allow_16bit above). */
+    case TRNSCI_R_16F: *out = TRNSCI__V1__DATA_TYPE__R_16F; return trnsciSuccess;
+    case TRNSCI_R_16BF: *out = TRNSCI__V1__DATA_TYPE__R_16BF; return trnsciSuccess;
     default:
         return trn_fail(trnsciErrorNotSupported,
                         "%s: %s: data type %d is not supported (R_32F, "
@@ -332,6 +344,31 @@ const char *trnsparseGetErrorString(trnsparseStatus_t status) {
 
 /* ---- SpMV, SpMM ------------------------------------------------------------------ */
 
+/* Complex (C_32F, C_64F) and 16-bit (R_16F, R_16BF) SpMV/SpMM are
+ * protocol 1.15: an older daemon refuses them, or (a half descriptor it
+ * took for another type) would misread the data. */
+static trnsciError_t spmm_types_minor(trn_client *c, trnsciDataType a, const char *fn) {
+    if (a == TRNSCI_R_32F || a == TRNSCI_R_64F)
+        return trnsciSuccess;
+    return trn_client_need_minor(c, 15, fn);
+}
+
+/* alpha and beta of an SpMV/SpMM: complex for a complex computeType (the
+ * host values are (re, im) pairs of it), else one real of it. */
+void trn_sparse_spmm_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
+                             Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be) {
+    trn_sparse_scalars(alpha, beta, computeType, al, be);
+    if (computeType == TRNSCI_C_32F) {
+        al->re = (double)((const float *)alpha)[0];
+        be->re = (double)((const float *)beta)[0];
+        al->im = (double)((const float *)alpha)[1];
+        be->im = (double)((const float *)beta)[1];
+    } else if (computeType == TRNSCI_C_64F) {
+        al->im = ((const double *)alpha)[1];
+        be->im = ((const double *)beta)[1];
+    }
+}
+
 /* What every SpMV/SpMM variant checks before any work. */
 static trn_client *check_common(trnsparseHandle_t handle, const char *fn, const void *alpha,
                                 const void *beta, const void *a, const void *b, const void *c,
@@ -386,6 +423,7 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
     Trnsci__V1__SpMVOp w = TRNSCI__V1__SP_MVOP__INIT;
     trn_wire_spmat a;
     trn_wire_dnvec x, y;
+    allow_16bit = 1;
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_spmat(c, matA, fn, "matA", &a);
@@ -393,10 +431,13 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
         e = trn_sparse_wire_dnvec(c, vecX, fn, "vecX", &x);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnvec(c, vecY, fn, "vecY", &y);
+    allow_16bit = 0;
+    if (e == trnsciSuccess)
+        e = spmm_types_minor(c, matA->valueType, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_spmm_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.alpha = &al;
     w.a = &a.m;
@@ -449,6 +490,7 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
     trn_wire_spmat a;
     trn_wire_dnmat b, cm;
     trn_wire_dnvec rb, cb;
+    allow_16bit = !rowBounds && !colBounds; /* screening takes real values only */
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_spmat(c, matA, fn, "matA", &a);
@@ -456,6 +498,7 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
         e = trn_sparse_wire_dnmat(c, matB, fn, "matB", &b);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnmat(c, matC, fn, "matC", &cm);
+    allow_16bit = 0;
     if (e == trnsciSuccess && (rowBounds || colBounds)) {
         e = trn_sparse_wire_dnvec(c, rowBounds, fn, "rowBounds", &rb);
         if (e == trnsciSuccess)
@@ -464,10 +507,12 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
         w.col_bounds = &cb.v;
         w.threshold = threshold;
     }
+    if (e == trnsciSuccess)
+        e = spmm_types_minor(c, matA->valueType, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_spmm_scalars(alpha, beta, computeType, &al, &be);
     w.op_a = (Trnsci__V1__Operation)opA;
     w.op_b = (Trnsci__V1__Operation)opB;
     w.alpha = &al;

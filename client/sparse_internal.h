@@ -113,6 +113,9 @@ double trn_sparse_scalar(const void *p, trnsciDataType computeType);
 /* Both host scalars of the compute type as wire scalars. */
 void trn_sparse_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
                         Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be);
+/* The same for SpMV/SpMM: complex computeTypes read (re, im) pairs. */
+void trn_sparse_spmm_scalars(const void *alpha, const void *beta, trnsciDataType computeType,
+                             Trnsci__V1__Scalar *al, Trnsci__V1__Scalar *be);
 
 /* A _bufferSize routine: the daemon needs no external buffer, so *bufferSize
  * is 0 (NOT_INITIALIZED for a NULL handle, INVALID_VALUE for a NULL

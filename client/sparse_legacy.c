@@ -1,13 +1,18 @@
 /*
  * sparse_legacy.c — cuSPARSE's legacy BSR products, renamed:
  * trnsparse<t>bsrmv (y = alpha A x + beta y) and trnsparse<t>bsrmm
- * (C = alpha A op(B) + beta C) for S and D. Each is the generic SpMV/SpMM
+ * (C = alpha A op(B) + beta C) for S, D, C and Z. Each is the generic SpMV/SpMM
  * on a BSR descriptor made for the call (no wire message of its own: the
- * SpMV/SpMM ops of protocol 1.0 carry BSR), so the argument rules beyond
+ * SpMV/SpMM ops of protocol 1.0 carry BSR; complex values need 1.15), so the argument rules beyond
  * the legacy ones checked here (GENERAL matrix type, op(A) = N, block
  * size) are the daemon's SpMV/SpMM validator's. The descriptors are
  * host records on the stack; the op they describe holds device pointers
  * only, so nothing outlives the call.
+ *
+ * Also trnsparse<t>gemvi (y = alpha op(A) x + beta y, dense A, sparse x;
+ * S, D, C, Z): the SpMM y^T = x^T op(A)^T + beta y^T with x^T a one-row
+ * COO matrix whose row indices are not sent (SpMMOp.one_row, protocol
+ * 1.15), op(A)^T read from A in place (A^T is A read row-major).
  */
 #include "client/sparse_internal.h"
 
@@ -156,3 +161,124 @@ static trnsparseStatus_t bsrmm(trnsparseHandle_t handle, const char *legacy, trn
 
 BSR_ROUTINES(float, S, TRNSCI_R_32F)
 BSR_ROUTINES(double, D, TRNSCI_R_64F)
+BSR_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+BSR_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)
+
+/* y = alpha op(A) x + beta y for dense m x n A (column-major at lda) and a
+ * sparse x of nnz entries (xInd from idxBase): op(A)^T is B of
+ * y^T = alpha x^T op(A)^T + beta y^T, C = y^T as a 1 x rows(op(A)) row. */
+static trnsparseStatus_t gemvi(trnsparseHandle_t handle, const char *legacy, trnsciDataType t,
+                               trnsparseOperation_t trans, int m, int n, const void *alpha,
+                               const void *A, int lda, int nnz, const void *xVal, const int *xInd,
+                               const void *beta, void *y, trnsparseIndexBase_t idxBase) {
+    trnsparseStatus_t st;
+    trn_client *c = trn_sparse_begin(handle, &st);
+    if (!c)
+        return st;
+    if (!alpha || !beta)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: alpha or beta is NULL", legacy);
+    if (trans != TRNSPARSE_OPERATION_NON_TRANSPOSE && trans != TRNSPARSE_OPERATION_TRANSPOSE)
+        return trn_sparse_fail(trnsciErrorNotSupported,
+                               "%s: transA %d: only NON_TRANSPOSE and TRANSPOSE are supported (as "
+                               "cuSPARSE)",
+                               legacy, (int)trans);
+    if (m < 0 || n < 0 || nnz < 0 || lda < (m > 1 ? m : 1))
+        return trn_sparse_fail(trnsciErrorInvalidValue,
+                               "%s: m=%d, n=%d, nnz=%d must be >= 0 and lda=%d >= max(1, m)",
+                               legacy, m, n, nnz, lda);
+    if (idxBase != TRNSPARSE_INDEX_BASE_ZERO && idxBase != TRNSPARSE_INDEX_BASE_ONE)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: idxBase %d is not ZERO or ONE", legacy,
+                               (int)idxBase);
+    trnsciError_t e = trn_client_need_minor(c, 15, legacy);
+    if (e != trnsciSuccess)
+        return trn_sparse_status(e);
+    const int nt = trans == TRNSPARSE_OPERATION_NON_TRANSPOSE;
+    const int64_t k = nt ? n : m, rows = nt ? m : n; /* op(A) is rows x k */
+    const struct trnsparseSpMatDescr xs = {
+        .format = TRNSPARSE_FORMAT_COO,
+        .rows = 1,
+        .cols = k,
+        .nnz = nnz,
+        .rb = 1,
+        .cb = 1,
+        .indices = (void *)xInd,
+        .values = (void *)xVal,
+        .offType = TRNSPARSE_INDEX_32I,
+        .idxType = TRNSPARSE_INDEX_32I,
+        .base = idxBase,
+        .valueType = t,
+    };
+    /* op(A)^T: A^T (n x m, row-major at lda) for N, A itself for T. */
+    const struct trnsparseDnMatDescr mb = {
+        .rows = k,
+        .cols = rows,
+        .ld = lda,
+        .values = (void *)A,
+        .type = t,
+        .order = nt ? TRNSPARSE_ORDER_ROW : TRNSPARSE_ORDER_COL,
+        .batchCount = 1,
+    };
+    const struct trnsparseDnMatDescr mc = dn_mat(1, rows, 1, y, t);
+    Trnsci__V1__SpMMOp w = TRNSCI__V1__SP_MMOP__INIT;
+    trn_wire_spmat a;
+    trn_wire_dnmat b, cm;
+    e = trn_sparse_wire_type(t, legacy, "computeType", &w.compute_type);
+    if (e == trnsciSuccess)
+        e = trn_sparse_wire_spmat(c, &xs, legacy, "x", &a);
+    if (e == trnsciSuccess)
+        e = trn_sparse_wire_dnmat(c, &mb, legacy, "A", &b);
+    if (e == trnsciSuccess)
+        e = trn_sparse_wire_dnmat(c, &mc, legacy, "y", &cm);
+    if (e != trnsciSuccess)
+        return trn_sparse_status(e);
+    Trnsci__V1__Scalar al, be;
+    trn_sparse_spmm_scalars(alpha, beta, t, &al, &be);
+    w.op_a = TRNSCI__V1__OPERATION__OP_N;
+    w.op_b = TRNSCI__V1__OPERATION__OP_N;
+    w.alpha = &al;
+    w.a = &a.m;
+    w.b = &b.m;
+    w.beta = &be;
+    w.c = &cm.m;
+    w.one_row = 1;
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_SPMM;
+    op.spmm = &w;
+    return trn_sparse_submit(c, handle, &op);
+}
+
+static trnsparseStatus_t gemvi_size(trnsparseHandle_t handle, const char *legacy,
+                                    trnsparseOperation_t trans, int m, int n, int nnz,
+                                    int *pBufferSize) {
+    if (!handle)
+        return TRNSPARSE_STATUS_NOT_INITIALIZED;
+    if (!pBufferSize)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: pBufferSize is NULL", legacy);
+    if (m < 0 || n < 0 || nnz < 0)
+        return trn_sparse_fail(trnsciErrorInvalidValue, "%s: m=%d, n=%d, nnz=%d must be >= 0",
+                               legacy, m, n, nnz);
+    (void)trans;
+    *pBufferSize = 0;
+    trn_ok();
+    return TRNSPARSE_STATUS_SUCCESS;
+}
+
+#define GEMVI_ROUTINES(T, P, DT)                                                                   \
+    trnsparseStatus_t trnsparse##P##gemvi_bufferSize(trnsparseHandle_t handle,                     \
+                                                     trnsparseOperation_t transA, int m, int n,    \
+                                                     int nnz, int *pBufferSize) {                  \
+        return gemvi_size(handle, #P "gemvi_bufferSize", transA, m, n, nnz, pBufferSize);          \
+    }                                                                                              \
+    trnsparseStatus_t trnsparse##P##gemvi(trnsparseHandle_t handle, trnsparseOperation_t transA,   \
+                                          int m, int n, const T *alpha, const T *A, int lda,       \
+                                          int nnz, const T *xVal, const int *xInd, const T *beta,  \
+                                          T *y, trnsparseIndexBase_t idxBase, void *pBuffer) {     \
+        (void)pBuffer;                                                                             \
+        return gemvi(handle, #P "gemvi", DT, transA, m, n, alpha, A, lda, nnz, xVal, xInd, beta,   \
+                     y, idxBase);                                                                  \
+    }
+
+GEMVI_ROUTINES(float, S, TRNSCI_R_32F)
+GEMVI_ROUTINES(double, D, TRNSCI_R_64F)
+GEMVI_ROUTINES(trnComplex, C, TRNSCI_C_32F)
+GEMVI_ROUTINES(trnDoubleComplex, Z, TRNSCI_C_64F)

@@ -7,9 +7,15 @@
 
 trn_sp_split trn_spmm_split(const trn_spmm_desc *d, int64_t *parts) {
     const trn_sp_mat *a = &d->a;
-    if (d->alpha == 0.0) { /* C = beta C: any rows */
+    if (d->alpha == 0.0 && d->alpha_im == 0.0) { /* C = beta C: any rows */
         *parts = d->c.rows;
         return TRN_SP_SPLIT_ROWS;
+    }
+    if (a->type != TRN_DTYPE_R32F && a->type != TRN_DTYPE_R64F) {
+        /* Complex and 16-bit values (sparse_spmm_x.c): every shard walks
+         * all of A into its own columns of C. */
+        *parts = d->c.cols;
+        return TRN_SP_SPLIT_COLS;
     }
     const int n = d->op_a == TRN_TRANS_N;
     if (a->format == TRN_SP_BELL || a->format == TRN_SP_SELL) { /* op N only: block rows, slices */

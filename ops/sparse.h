@@ -25,7 +25,7 @@ typedef enum trn_sp_format {
 
 typedef struct trn_sp_mat {
     trn_sp_format format;
-    trn_dtype type;       /* R32F or R64F */
+    trn_dtype type;       /* R32F or R64F (SpMV/SpMM also C32F, C64F, R16F, R16BF) */
     int idx64;            /* offsets and indices are int64_t (else int32_t) */
     int base;             /* 0 or 1 */
     int64_t rows, cols;   /* elements (BSR: brows * rb, bcols * cb) */
@@ -70,6 +70,16 @@ typedef struct trn_dn_mat {
 typedef struct trn_spmm_desc {
     trn_trans op_a; /* N or T */
     double alpha, beta;
+    /* Complex and 16-bit values (kernels/cpu/sparse_spmm_x.c): A, B and C
+     * all of a.type; the imaginary parts of alpha and beta (0 for real
+     * types), and conj_a / conj_b: op(A) / op(B) is CONJUGATE_TRANSPOSE
+     * (complex only; op_a is then T, and op(B)'s transpose is folded into
+     * b's layout like T's). alpha = 0 means both parts are 0. */
+    double alpha_im, beta_im;
+    int conj_a, conj_b;
+    /* A is a 1 x k COO row without row indices (a.rowind NULL: all 0),
+     * gemvi's sparse vector; op_a N (sparse_spmm_x.c, any value type). */
+    int one_row;
     trn_sp_mat a;
     trn_dn_mat b, c;
     const void *row_bounds, *col_bounds;

@@ -18,9 +18,10 @@
  *
  * Differences from CUDA: the types are plain structs holding the encoding
  * in `x` (CUDA's __half_raw layout): no arithmetic operators, no half2 or
- * device intrinsics. A value built with a brace initialiser, {0x3c00}, is
- * 1.0 in half. Conversions are host functions and never depend on the
- * floating-point environment.
+ * device intrinsics. In C, a value built with a brace initialiser,
+ * {0x3c00}, is 1.0 in half; in C++ the CUDA names are classes that convert
+ * values to and from float (below), so there {1.0f} is 1.0. Conversions are host functions and
+ * never depend on the floating-point environment.
  *
  * Rounding (float → 16 bits): to nearest, ties to even, with subnormal
  * results (half below 2^-14 in steps of 2^-24; bfloat16 as float's),
@@ -119,8 +120,37 @@ static inline trnsciBfloat16 trnsciFloatToBfloat16(float f) {
 
 #ifndef TRNSCI_NO_CUDA_FP16_NAMES
 /* cuda_fp16.h / cuda_bf16.h names (see the top of this file). */
+#ifdef __cplusplus
+} /* the classes below are C++ */
+
+/* In C++, __half and __nv_bfloat16 are classes derived from trnsciHalf and
+ * trnsciBfloat16 (the same 2 bytes; a pointer to one converts to a pointer
+ * to the trnsci type), which convert from float, double (through float)
+ * and int, rounding to nearest even, and to float, exactly, as CUDA's
+ * host-side classes do: `__half v[] = {1.0f, 2.0f};` holds 1 and 2 and
+ * static_cast<float>(v[0]) is 1.0f. So a brace initialiser converts the
+ * value in C++ ({1} is 1.0), as in CUDA, and sets the encoding in C. */
+struct __half : trnsciHalf {
+    __half() = default;
+    __half(trnsciHalf h) : trnsciHalf(h) {}
+    __half(float f) : trnsciHalf(trnsciFloatToHalf(f)) {}
+    __half(double f) : trnsciHalf(trnsciFloatToHalf((float)f)) {}
+    __half(int i) : trnsciHalf(trnsciFloatToHalf((float)i)) {}
+    operator float() const { return trnsciHalfToFloat(*this); }
+};
+
+struct __nv_bfloat16 : trnsciBfloat16 {
+    __nv_bfloat16() = default;
+    __nv_bfloat16(trnsciBfloat16 b) : trnsciBfloat16(b) {}
+    __nv_bfloat16(float f) : trnsciBfloat16(trnsciFloatToBfloat16(f)) {}
+    __nv_bfloat16(double f) : trnsciBfloat16(trnsciFloatToBfloat16((float)f)) {}
+    __nv_bfloat16(int i) : trnsciBfloat16(trnsciFloatToBfloat16((float)i)) {}
+    operator float() const { return trnsciBfloat16ToFloat(*this); }
+};
+#else
 typedef trnsciHalf __half;
 typedef trnsciBfloat16 __nv_bfloat16;
+#endif
 
 static inline __half __float2half(float f) {
     return trnsciFloatToHalf(f);
@@ -140,6 +170,9 @@ static inline __nv_bfloat16 __float2bfloat16_rn(float f) {
 static inline float __bfloat162float(__nv_bfloat16 b) {
     return trnsciBfloat16ToFloat(b);
 }
+#ifdef __cplusplus
+extern "C" {
+#endif
 #endif
 
 #ifdef __cplusplus

@@ -481,7 +481,14 @@ trnsparseStatus_t trnsparseDnMatGetStridedBatch(trnsparseConstDnMatDescr_t dnMat
  * read; alpha = 0: matA and vecX are not read. The daemon needs no external
  * buffer: *bufferSize is 0 and externalBuffer may be NULL (any buffer is
  * ignored). CSR with op N (and CSC with op T) is split over cores by row
- * ranges balanced by stored entries; results do not depend on the split. */
+ * ranges balanced by stored entries; results do not depend on the split.
+ * Value types (matA, vecX, vecY all of one type) and computeType: R_32F /
+ * R_32F, R_64F / R_64F, C_32F / C_32F, C_64F / C_64F, and R_16F or R_16BF
+ * with R_32F (values widened exactly, FP32 arithmetic, each output element
+ * rounded once); complex and 16-bit values need a daemon of protocol 1.15
+ * (TRNSPARSE_STATUS_NOT_SUPPORTED from an older one). alpha and beta are
+ * of computeType (host memory). For complex values opA may also be
+ * CONJUGATE_TRANSPOSE (for real ones it is TRANSPOSE). */
 trnsparseStatus_t trnsparseSpMV_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
                                            const void *alpha, trnsparseConstSpMatDescr_t matA,
                                            trnsparseConstDnVecDescr_t vecX, const void *beta,
@@ -501,8 +508,9 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
 
 /* ---- SpMM: matC = alpha op(matA) op(matB) + beta matC -------------------------
  * As SpMV, with dense B and C in either order (row-major B is the fast
- * layout) and opB N or T. _bufferSize gives 0; _preprocess has nothing to
- * prepare. */
+ * layout) and opB N or T (complex values: also CONJUGATE_TRANSPOSE, for
+ * opA and opB). The same value types, also for strided batches.
+ * _bufferSize gives 0; _preprocess has nothing to prepare. */
 trnsparseStatus_t trnsparseSpMM_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t opA,
                                            trnsparseOperation_t opB, const void *alpha,
                                            trnsparseConstSpMatDescr_t matA,
@@ -1359,9 +1367,10 @@ trnsparseStatus_t trnsparseZgpsvInterleavedBatch(trnsparseHandle_t handle, int a
  * (transB T), C mb * blockDim x n, column-major. As cuSPARSE: transA must
  * be NON_TRANSPOSE and descrA GENERAL (TRNSPARSE_STATUS_NOT_SUPPORTED),
  * bsrmm needs blockDim > 1 (bsrmv >= 1; TRNSPARSE_STATUS_INVALID_VALUE).
- * S and D only (C, Z: not provided). Computed as trnsparseSpMV / SpMM on
- * the BSR matrix (the daemon's messages name spmv / spmm); beta = 0 does
- * not read y (C). Asynchronous. */
+ * S, D, C and Z (C and Z need a daemon of protocol 1.15:
+ * TRNSPARSE_STATUS_NOT_SUPPORTED from an older one). Computed as
+ * trnsparseSpMV / SpMM on the BSR matrix (the daemon's messages name spmv /
+ * spmm); beta = 0 does not read y (C). Asynchronous. */
 trnsparseStatus_t trnsparseSbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
                                   trnsparseOperation_t transA, int mb, int nb, int nnzb,
                                   const float *alpha, const trnsparseMatDescr_t descrA,
@@ -1386,6 +1395,69 @@ trnsparseStatus_t trnsparseDbsrmm(trnsparseHandle_t handle, trnsparseDirection_t
                                   const trnsparseMatDescr_t descrA, const double *bsrValA,
                                   const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
                                   const double *B, int ldb, const double *beta, double *C, int ldc);
+trnsparseStatus_t trnsparseCbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, int mb, int nb, int nnzb,
+                                  const trnComplex *alpha, const trnsparseMatDescr_t descrA,
+                                  const trnComplex *bsrValA, const int *bsrRowPtrA,
+                                  const int *bsrColIndA, int blockDim, const trnComplex *x,
+                                  const trnComplex *beta, trnComplex *y);
+trnsparseStatus_t trnsparseCbsrmm(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, trnsparseOperation_t transB, int mb,
+                                  int n, int kb, int nnzb, const trnComplex *alpha,
+                                  const trnsparseMatDescr_t descrA, const trnComplex *bsrValA,
+                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                  const trnComplex *B, int ldb, const trnComplex *beta,
+                                  trnComplex *C, int ldc);
+trnsparseStatus_t trnsparseZbsrmv(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, int mb, int nb, int nnzb,
+                                  const trnDoubleComplex *alpha, const trnsparseMatDescr_t descrA,
+                                  const trnDoubleComplex *bsrValA, const int *bsrRowPtrA,
+                                  const int *bsrColIndA, int blockDim, const trnDoubleComplex *x,
+                                  const trnDoubleComplex *beta, trnDoubleComplex *y);
+trnsparseStatus_t trnsparseZbsrmm(trnsparseHandle_t handle, trnsparseDirection_t dirA,
+                                  trnsparseOperation_t transA, trnsparseOperation_t transB, int mb,
+                                  int n, int kb, int nnzb, const trnDoubleComplex *alpha,
+                                  const trnsparseMatDescr_t descrA, const trnDoubleComplex *bsrValA,
+                                  const int *bsrRowPtrA, const int *bsrColIndA, int blockDim,
+                                  const trnDoubleComplex *B, int ldb, const trnDoubleComplex *beta,
+                                  trnDoubleComplex *C, int ldc);
+
+/* ---- y = alpha op(A) x + beta y, sparse x (cusparse<t>gemvi) -------------
+ * A is a dense m x n column-major matrix at lda >= max(1, m); x a sparse
+ * vector of nnz entries xVal at positions xInd (32-bit, from idxBase; a
+ * position repeated adds both entries); y has m (transA N) or n (T)
+ * elements. transA N or T (others TRNSPARSE_STATUS_NOT_SUPPORTED, as
+ * cuSPARSE documents only these). _bufferSize gives 0; pBuffer is not
+ * read (may be NULL). beta = 0 does not read y; alpha = 0 reads neither A
+ * nor x. Computed as an SpMM with x as a one-row matrix; needs a daemon of
+ * protocol 1.15 (TRNSPARSE_STATUS_NOT_SUPPORTED from an older one). A bad
+ * position fails the op when it runs. Asynchronous. */
+trnsparseStatus_t trnsparseSgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseDgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseCgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseZgemvi_bufferSize(trnsparseHandle_t handle, trnsparseOperation_t transA,
+                                             int m, int n, int nnz, int *pBufferSize);
+trnsparseStatus_t trnsparseSgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const float *alpha, const float *A, int lda, int nnz,
+                                  const float *xVal, const int *xInd, const float *beta, float *y,
+                                  trnsparseIndexBase_t idxBase, void *pBuffer);
+trnsparseStatus_t trnsparseDgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const double *alpha, const double *A, int lda, int nnz,
+                                  const double *xVal, const int *xInd, const double *beta,
+                                  double *y, trnsparseIndexBase_t idxBase, void *pBuffer);
+trnsparseStatus_t trnsparseCgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const trnComplex *alpha, const trnComplex *A, int lda,
+                                  int nnz, const trnComplex *xVal, const int *xInd,
+                                  const trnComplex *beta, trnComplex *y,
+                                  trnsparseIndexBase_t idxBase, void *pBuffer);
+trnsparseStatus_t trnsparseZgemvi(trnsparseHandle_t handle, trnsparseOperation_t transA, int m,
+                                  int n, const trnDoubleComplex *alpha, const trnDoubleComplex *A,
+                                  int lda, int nnz, const trnDoubleComplex *xVal, const int *xInd,
+                                  const trnDoubleComplex *beta, trnDoubleComplex *y,
+                                  trnsparseIndexBase_t idxBase, void *pBuffer);
 
 /* ---- C = alpha A + beta B (cusparseXcsrgeam2Nnz, cusparse<t>csrgeam2) -----
  * m x n CSR matrices with 32-bit indices, each base from its descriptor

@@ -27,6 +27,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/sparse_common.h"
 #include "kernels/cpu/sparse_ell.h"
+#include "kernels/cpu/sparse_spmm_x.h"
 
 /* Each kernel twice: for any x86-64 (SSE2) and for AVX2 (twice the vector
  * width), chosen at run time. Without FMA contraction (the build is ISO C,
@@ -183,6 +184,8 @@ static int scatter(const trn_spmm_desc *d, int64_t j0, int64_t w, int shard, trn
 static trn_kstatus spmm_one(const trn_spmm_desc *d, trn_kmsg *msg, int shard, int nshards) {
     if (d->c.rows == 0 || d->c.cols == 0)
         return TRN_KSTATUS_OK;
+    if ((d->a.type != TRN_DTYPE_R32F && d->a.type != TRN_DTYPE_R64F) || d->one_row)
+        return trn_sp_status(trn_cpu_spmm_x(d, shard, nshards, msg));
     int64_t parts;
     const trn_sp_split split = trn_spmm_split(d, &parts);
     size_t lo, hi;

@@ -27,7 +27,7 @@ static double cost_spmv(const trn_op_desc *op) {
     const double stored = (double)s->a.nnz * (double)s->a.rb * (double)s->a.cb;
     const double n = (double)s->c.cols, m = (double)s->c.rows;
     const double batch = (double)(s->c.batch > 1 ? s->c.batch : 1);
-    return batch * ((s->alpha != 0.0 ? 2.0 * stored * n : 0.0) + 2.0 * m * n);
+    return batch * ((s->alpha != 0.0 || s->alpha_im != 0.0 ? 2.0 * stored * n : 0.0) + 2.0 * m * n);
 }
 
 static double cost_spmm(const trn_op_desc *op) {

@@ -22,7 +22,7 @@
 #include "ops/validate/checked.h"
 
 static uint64_t comp_size(trn_dtype t) {
-    return t == TRN_DTYPE_R64F || t == TRN_DTYPE_C64F ? 8 : 4;
+    return trn_vk_align(t); /* 16-bit values (SpMV, SpMM): 2 */
 }
 
 static int format_of(Trnsci__V1__SparseFormat f, trn_sp_format *out) {
@@ -68,15 +68,6 @@ static trn_wire_code value_type(trn_vctx *vx, const char *fn, const char *name,
     return trn_vk_real_dtype(vx, fn, name, w, out);
 }
 
-static const char *type_name(trn_dtype t) {
-    switch (t) {
-    case TRN_DTYPE_R32F: return "R_32F";
-    case TRN_DTYPE_R64F: return "R_64F";
-    case TRN_DTYPE_C32F: return "C_32F";
-    default: return t == TRN_DTYPE_C64F ? "C_64F" : "?";
-    }
-}
-
 trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, const char *fn,
                              const char *name, unsigned formats, unsigned arrays, trn_sp_mat *out) {
     *out = (trn_sp_mat){0};
@@ -97,7 +88,10 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
                  trn_sp_format_name(f));
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    trn_wire_code rc = value_type(vx, fn, name, w->type, arrays & TRN_VSP_COMPLEX, &out->type);
+    trn_wire_code rc =
+        (arrays & TRN_VSP_SPMM_TYPES)
+            ? trn_vsp_spmm_dtype(vx, fn, name, w->type, &out->type)
+            : value_type(vx, fn, name, w->type, arrays & TRN_VSP_COMPLEX, &out->type);
     if (rc != TRN_WIRE_OK)
         return rc;
     const int it = index_of(w->index_type);
@@ -212,11 +206,40 @@ trn_wire_code trn_vsp_matrix(trn_vctx *vx, const Trnsci__V1__SparseMatrix *w, co
     return rc;
 }
 
+trn_wire_code trn_vsp_spmm_dtype(trn_vctx *vx, const char *fn, const char *name,
+                                 Trnsci__V1__DataType t, trn_dtype *out) {
+    switch (t) {
+    case TRNSCI__V1__DATA_TYPE__R_16F: *out = TRN_DTYPE_R16F; return TRN_WIRE_OK;
+    case TRNSCI__V1__DATA_TYPE__R_16BF: *out = TRN_DTYPE_R16BF; return TRN_WIRE_OK;
+    default: break;
+    }
+    if (trn_vk_dtype(t, out) == 0)
+        return TRN_WIRE_OK;
+    trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F, C_64F, R_16F or R_16BF", fn,
+             name, (int)t);
+    return TRN_WIRE_INVALID_ARGUMENT;
+}
+
+static const char *type_name(trn_dtype t) {
+    switch (t) {
+    case TRN_DTYPE_R32F: return "R_32F";
+    case TRN_DTYPE_R64F: return "R_64F";
+    case TRN_DTYPE_C32F: return "C_32F";
+    case TRN_DTYPE_C64F: return "C_64F";
+    case TRN_DTYPE_R16F: return "R_16F";
+    case TRN_DTYPE_R16BF: return "R_16BF";
+    default: return "?";
+    }
+}
+
 /* A dense operand's data type, which must be `type` (the sparse matrix's). */
 static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
                                Trnsci__V1__DataType w, trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = value_type(vx, fn, name, w, trn_vk_complex(type), &t);
+    /* 16-bit types come from SpMV/SpMM only. */
+    const trn_wire_code rc = type == TRN_DTYPE_R16F || type == TRN_DTYPE_R16BF
+                                 ? trn_vsp_spmm_dtype(vx, fn, name, w, &t)
+                                 : value_type(vx, fn, name, w, trn_vk_complex(type), &t);
     if (rc != TRN_WIRE_OK || t == type)
         return rc;
     trn_vmsg(vx, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
@@ -360,6 +383,44 @@ static double scalar_re(const Trnsci__V1__Scalar *s) {
     return s ? s->re : 0.0;
 }
 
+static double scalar_im(const Trnsci__V1__Scalar *s) {
+    return s ? s->im : 0.0;
+}
+
+/* computeType of an SpMV/SpMM on values of `type`: the type itself for
+ * real and complex values, R_32F for 16-bit ones (cuSPARSE's tables). */
+static trn_wire_code spmm_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
+                                  trn_dtype type) {
+    trn_dtype t;
+    const trn_wire_code rc = trn_vsp_spmm_dtype(vx, fn, "computeType", compute, &t);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    const int half = type == TRN_DTYPE_R16F || type == TRN_DTYPE_R16BF;
+    if (t == (half ? TRN_DTYPE_R32F : type))
+        return TRN_WIRE_OK;
+    if (type == TRN_DTYPE_R32F || type == TRN_DTYPE_R64F)
+        trn_vmsg(vx, "%s: computeType must be the matrices' type (%s)", fn, type_name(type));
+    else
+        trn_vmsg(vx, "%s: computeType must be %s for %s values", fn,
+                 half ? "R_32F" : type_name(type), type_name(type));
+    return TRN_WIRE_UNIMPLEMENTED;
+}
+
+/* The complex parts of an SpMV/SpMM (after A's type is known): alpha's and
+ * beta's imaginary parts and the conjugations, all 0 for real values. */
+static void spmm_complex(trn_spmm_desc *d, const Trnsci__V1__Scalar *alpha,
+                         const Trnsci__V1__Scalar *beta, Trnsci__V1__Operation op_a,
+                         Trnsci__V1__Operation op_b) {
+    if (!trn_vk_complex(d->a.type)) {
+        d->alpha_im = d->beta_im = 0.0;
+        return;
+    }
+    d->alpha_im = scalar_im(alpha);
+    d->beta_im = scalar_im(beta);
+    d->conj_a = op_a == TRNSCI__V1__OPERATION__OP_C;
+    d->conj_b = op_b == TRNSCI__V1__OPERATION__OP_C;
+}
+
 #define ALL_FORMATS                                                                                \
     (TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_CSC) | TRN_VSP_FMT(TRN_SP_COO) |                 \
      TRN_VSP_FMT(TRN_SP_BSR))
@@ -382,15 +443,17 @@ static trn_wire_code validate_spmv(trn_vctx *vx, const Trnsci__V1__SpMVOp *w, tr
         return rc;
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
-    const int reads_a = out->alpha != 0.0;
-    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS | ELL_FORMATS, reads_a ? TRN_VSP_ALL : 0,
-                        &out->a);
+    /* alpha's imaginary part counts only for complex values (known below). */
+    const int reads_a = out->alpha != 0.0 || scalar_im(w->alpha) != 0.0;
+    rc = trn_vsp_matrix(vx, w->a, fn, "matA", ALL_FORMATS | ELL_FORMATS,
+                        (reads_a ? TRN_VSP_ALL : 0) | TRN_VSP_SPMM_TYPES, &out->a);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
+        rc = spmm_compute(vx, fn, w->compute_type, out->a.type);
     if (rc == TRN_WIRE_OK)
         rc = ell_op(vx, fn, out);
     if (rc != TRN_WIRE_OK)
         return rc;
+    spmm_complex(out, w->alpha, w->beta, w->op_a, TRNSCI__V1__OPERATION__OP_N);
     const int n = out->op_a == TRN_TRANS_N;
     const int64_t m = n ? out->a.rows : out->a.cols, k = n ? out->a.cols : out->a.rows;
     rc = trn_vsp_vector(vx, w->x, fn, "vecX", out->a.type, k, reads_a, &out->b);
@@ -414,14 +477,31 @@ static trn_wire_code validate_spmm(trn_vctx *vx, const Trnsci__V1__SpMMOp *w, tr
     }
     out->alpha = scalar_re(w->alpha);
     out->beta = scalar_re(w->beta);
-    const int reads_a = out->alpha != 0.0;
     const int screened = w->row_bounds || w->col_bounds;
+    /* alpha's imaginary part counts only for complex values (screening
+     * takes real ones only). */
+    const int reads_a = out->alpha != 0.0 || (!screened && scalar_im(w->alpha) != 0.0);
+    if (w->one_row) { /* gemvi: a COO row without row indices, op N, no batch */
+        if (screened || !w->a || w->a->format != TRNSCI__V1__SPARSE_FORMAT__SPARSE_FORMAT_COO ||
+            w->a->rows != 1 || out->op_a != TRN_TRANS_N) {
+            trn_vmsg(vx, "%s: one_row needs an unscreened COO matA with rows = 1 and opA N", fn);
+            return TRN_WIRE_INVALID_ARGUMENT;
+        }
+        out->one_row = 1;
+    }
+    const unsigned arrays = !reads_a       ? 0
+                            : out->one_row ? TRN_VSP_INDICES | TRN_VSP_VALUES
+                                           : TRN_VSP_ALL;
     rc = trn_vsp_matrix(vx, w->a, fn, "matA", screened ? ALL_FORMATS : ALL_FORMATS | ELL_FORMATS,
-                        (reads_a ? TRN_VSP_ALL : 0) | (screened ? 0 : TRN_VSP_BATCH), &out->a);
+                        arrays | (screened || out->one_row ? 0 : TRN_VSP_BATCH) |
+                            (screened ? 0 : TRN_VSP_SPMM_TYPES),
+                        &out->a);
     if (rc == TRN_WIRE_OK)
-        rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
+        rc = spmm_compute(vx, fn, w->compute_type, out->a.type);
     if (rc == TRN_WIRE_OK)
         rc = ell_op(vx, fn, out);
+    if (rc == TRN_WIRE_OK)
+        spmm_complex(out, w->alpha, w->beta, w->op_a, w->op_b);
     if (rc == TRN_WIRE_OK)
         rc = trn_vsp_dense(vx, w->b, fn, "matB", out->a.type, !screened, reads_a, &out->b);
     if (rc == TRN_WIRE_OK)

@@ -30,6 +30,14 @@
  * (trn_vsp_dense, _vector, _compute accept a complex type only when it is
  * passed to them). */
 #define TRN_VSP_COMPLEX 32u
+/* Not an array: the routine also takes complex (C_32F, C_64F) and 16-bit
+ * (R_16F, R_16BF) values (SpMV, SpMM); without it they are refused. */
+#define TRN_VSP_SPMM_TYPES 256u
+
+/* The values' type of an SpMV/SpMM operand: R_32F, R_64F, C_32F, C_64F,
+ * R_16F or R_16BF (anything else INVALID_ARGUMENT). */
+trn_wire_code trn_vsp_spmm_dtype(trn_vctx *vx, const char *fn, const char *name,
+                                 Trnsci__V1__DataType t, trn_dtype *out);
 
 /* A sparse matrix. `formats` is a bit mask of (1u << trn_sp_format) the op
  * accepts; `arrays` the TRN_VSP_* the op reads or writes (0: none resolved,

@@ -20,7 +20,7 @@
 #include "ops/validate/sparse.h"
 
 static uint64_t comp_size(trn_dtype t) {
-    return t == TRN_DTYPE_R64F || t == TRN_DTYPE_C64F ? 8 : 4;
+    return trn_vk_align(t); /* 16-bit values (SpMV, SpMM): 2 */
 }
 
 /* ceil(n / d) for n >= 0, d >= 1. */

@@ -115,6 +115,13 @@ static void fp16_helpers(const char *addr) {
     const __nv_bfloat16 b = __float2bfloat16(-2.0f);
     CHECK(b.x == 0xc000u && __bfloat162float(b) == -2.0f);
     CHECK(__float2bfloat16_rn(1.0f + std::ldexp(1.0f, -8)).x == 0x3f80u);
+    // CUDA's C++ conversions: float initialisers and static_cast<float>.
+    const __half hv[] = {1.0f, 2.5f, 1.0f + std::ldexp(1.0f, -11), 3};
+    CHECK(hv[0].x == 0x3c00u && static_cast<float>(hv[1]) == 2.5f && hv[2].x == 0x3c00u &&
+          static_cast<float>(hv[3]) == 3.0f);
+    const __nv_bfloat16 bv[] = {-2.0f, 0.5};
+    CHECK(bv[0].x == 0xc000u && static_cast<float>(bv[1]) == 0.5f);
+    CHECK(sizeof(__half) == 2 && sizeof(__nv_bfloat16) == 2);
     OK(trnsciInit(addr));
     trnblasHandle_t handle = nullptr;
     CHECK(trnblasCreate(&handle) == TRNBLAS_STATUS_SUCCESS);

@@ -346,8 +346,15 @@ static void test_spmv_sizes_and_types(void **state) {
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "must be >= 0");
     q.a.m.nnz = 0;
     /* Types. */
-    q.a.m.type = TRNSCI__V1__DATA_TYPE__C_32F;
-    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "complex types are not supported");
+    q.a.m.type = TRNSCI__V1__DATA_TYPE__C_32F; /* complex values need a complex computeType */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be C_32F");
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__C_32F; /* ... and complex vectors */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecX: its data type must be");
+    q.w.compute_type = R32;
+    q.a.m.type = TRNSCI__V1__DATA_TYPE__R_16F; /* 16-bit values compute in R_32F */
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__R_16F;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be R_32F");
+    q.w.compute_type = R32;
     q.a.m.type = 9;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "data type 9");
     q.a.m.type = R32;
@@ -487,6 +494,62 @@ static void test_spmm_dense(void **state) {
     /* Extent overflow. */
     q.c.m.ld = INT64_MAX / 2;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "overflows 64 bits");
+}
+
+/* Rule: complex values take their own computeType, alpha's and beta's
+ * imaginary parts and OP_C as a conjugation; 16-bit ones compute in R_32F;
+ * one_row needs a COO matA with rows = 1, and its row indices are not
+ * resolved. */
+static void test_spmm_types(void **state) {
+    fx *f = *state;
+    const uint64_t a = vf_alloc(f->s1, 8192), b = vf_alloc(f->s1, 4096), c = vf_alloc(f->s1, 4096);
+    spmm_msg q;
+    spmm_init(&q, 3, a, b, c);
+    const Trnsci__V1__DataType C32 = TRNSCI__V1__DATA_TYPE__C_32F;
+    q.a.m.type = q.b.m.type = q.c.m.type = q.w.compute_type = C32;
+    q.w.op_a = q.w.op_b = TRNSCI__V1__OPERATION__OP_C;
+    q.b.m.rows = 3; /* B^H: B stored 3 x 10 (op(A) = A^H is 16 x 10) */
+    q.b.m.cols = 10;
+    q.b.m.ld = 3;
+    q.c.m.rows = 16;
+    q.c.m.ld = 16;
+    q.alpha.im = 0.5;
+    q.beta.im = -2.0;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    const trn_spmm_desc *d = &f->desc.u.spmm;
+    assert_true(d->conj_a && d->conj_b && d->alpha_im == 0.5 && d->beta_im == -2.0);
+    assert_int_equal(d->a.type, TRN_DTYPE_C32F);
+    /* alpha = i: A is read. */
+    q.alpha.re = 0.0;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    q.alpha.re = 1.0;
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__C_64F;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be C_32F");
+    q.w.compute_type = C32;
+    q.c.m.type = TRNSCI__V1__DATA_TYPE__C_64F;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "matC: its data type");
+    /* 16-bit values: compute R_32F; real scalars (imaginary parts ignored). */
+    spmm_init(&q, 3, a, b, c);
+    q.a.m.type = q.b.m.type = q.c.m.type = TRNSCI__V1__DATA_TYPE__R_16BF;
+    q.alpha.im = 3.0;
+    vf_expect_ok(f, f->s1, &q.op, 5);
+    assert_true(f->desc.u.spmm.alpha_im == 0.0 && !f->desc.u.spmm.conj_a);
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__R_16BF;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "computeType must be R_32F");
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__R_8I;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "computeType: data type 7");
+    /* one_row: CSR refused; a 1 x 16 COO resolves indices and values only. */
+    spmm_init(&q, 3, a, b, c);
+    q.w.one_row = 1;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "one_row needs");
+    spmat_init(&q.a, COO, 1, 16, 5, a);
+    q.c.m.rows = 1;
+    q.c.m.ld = 1;
+    q.a.rowind.buffer_id = 999; /* not resolved: an unknown buffer is not refused */
+    vf_expect_ok(f, f->s1, &q.op, 4);
+    assert_true(f->desc.u.spmm.one_row && f->desc.u.spmm.a.rowind == NULL);
+    q.w.op_a = TRNSCI__V1__OPERATION__OP_T;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "one_row needs");
 }
 
 /* Rule: screening bounds: both or neither, one per block row / column of
@@ -780,6 +843,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spmv_sizes_and_types, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spmv_buffers, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spmm_dense, vf_setup, vf_teardown),
+        cmocka_unit_test_setup_teardown(test_spmm_types, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spmm_screened, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spvec_rules, vf_setup, vf_teardown),
         cmocka_unit_test_setup_teardown(test_spsv_rules, vf_setup, vf_teardown),
