@@ -187,41 +187,58 @@ static void lu_update_task(const trn_solver_dense_desc *d, int i, int j) {
 
 /* LAPACK's geqrf of panel k (rows [k nb, m), its width) into tau[k nb ..]
  * (nc = 0), or its reflectors applied from the left (Q^H C) to columns
- * [c0, c0 + nc) of those rows: a workspace query, then the call. */
+ * [c0, c0 + nc) of those rows: a workspace query, then the call. The
+ * reflectors are applied from a private copy of the panel: LAPACK's
+ * unblocked ormqr (orm2r, which ormqr calls when the panel is at most its
+ * block size wide) sets each reflector's diagonal element to 1 while it
+ * applies it, which other tasks of the step, reading the same panel on
+ * other cores, must not see. */
 static trn_kstatus qr_call(const trn_solver_dense_desc *d, trn_kmsg *msg, int c0, int nc) {
     const trn_dtype t = d->type;
+    const size_t es = trn_dtype_size(t);
     const int r0 = d->tile_k * d->tile_nb, h = d->m - r0, pw = panel_width(d);
     const char trans = is_complex(t) ? 'C' : 'T';
     void *v = at(d, r0, r0), *c = at(d, r0, c0);
-    void *tau = (char *)d->tau + (size_t)r0 * trn_dtype_size(t);
+    int ldv = d->lda;
+    void *tau = (char *)d->tau + (size_t)r0 * es;
+    const size_t vbytes = nc ? (size_t)h * (size_t)pw * es : 0;
     trn_lapack_query q;
     memset(&q, 0, sizeof(q));
     lapack_int rc = 0;
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        void *work = &q;
+        void *work = &q, *ws = NULL;
         lapack_int lwork = -1;
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
-            work = trn_solver_ws_get((size_t)lwork * trn_dtype_size(t));
-            if (!work)
-                return trn_kmsg_no_memory(msg, 0, (size_t)lwork * trn_dtype_size(t),
-                                          "the LAPACK workspace of a geqrf tile (lwork %d)",
-                                          (int)lwork);
+            const size_t bytes = (size_t)lwork * es + vbytes;
+            ws = trn_solver_ws_get(bytes);
+            if (!ws)
+                return trn_kmsg_no_memory(
+                    msg, 0, bytes, "the LAPACK workspace of a geqrf tile (lwork %d)", (int)lwork);
+            work = ws;
+            if (nc) { /* the panel's copy, after work */
+                void *copy = (char *)ws + (size_t)lwork * es;
+                for (int j = 0; j < pw; j++)
+                    memcpy((char *)copy + (size_t)j * (size_t)h * es, at(d, r0, r0 + j),
+                           (size_t)h * es);
+                v = copy;
+                ldv = h;
+            }
         }
         if (nc == 0)
             rc = TRN_LAPACK4(t, geqrf_work, LAPACK_COL_MAJOR, h, pw, v, d->lda, tau, work, lwork);
         else
             rc = TRN_BY_TYPE(t,
                              TRN_LIB(LAPACKE_sormqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
-                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                                                          v, ldv, tau, c, d->lda, work, lwork),
                              TRN_LIB(LAPACKE_dormqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
-                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                                                          v, ldv, tau, c, d->lda, work, lwork),
                              TRN_LIB(LAPACKE_cunmqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
-                                                          v, d->lda, tau, c, d->lda, work, lwork),
+                                                          v, ldv, tau, c, d->lda, work, lwork),
                              TRN_LIB(LAPACKE_zunmqr_work)(LAPACK_COL_MAJOR, 'L', trans, h, nc, pw,
-                                                          v, d->lda, tau, c, d->lda, work, lwork));
+                                                          v, ldv, tau, c, d->lda, work, lwork));
         if (pass == 1)
-            trn_solver_ws_put(work, (size_t)lwork * trn_dtype_size(t));
+            trn_solver_ws_put(ws, (size_t)lwork * es + vbytes);
     }
     if (rc == 0)
         return TRN_KSTATUS_OK;

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* cmocka.h needs these before it; keep the order. */
 // clang-format off
@@ -480,6 +482,51 @@ static void test_qr(void **state) {
         }
 }
 
+/* No task may write what another task of its step reads, even for a
+ * moment: LAPACK's unblocked ormqr (orm2r, which ormqr calls when the panel
+ * is at most its block size wide) sets each reflector's diagonal element to
+ * 1 while it applies it, and a concurrent task reading the same panel then
+ * restores the wrong value. So every QR update step here runs with its
+ * panel's columns read-only (mprotect): a task writing there faults. A
+ * wide QR's last panel (32 columns) takes the unblocked path. */
+static void test_update_reads_panel_only(void **state) {
+    (void)state;
+    const long page = sysconf(_SC_PAGESIZE);
+    const int m = 800, n = 1400, lda = 1024; /* a column is 8 KiB: whole pages */
+    assert_true(((size_t)lda * sizeof(double)) % (size_t)page == 0);
+    const size_t bytes = (size_t)lda * n * sizeof(double);
+    double *a = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    double *tau = malloc((size_t)m * sizeof(double));
+    assert_true(a != MAP_FAILED && tau);
+    for (size_t e = 0; e < (size_t)lda * n; e++)
+        a[e] = uniform();
+    int32_t info = -1;
+    trn_solver_dense_desc w = {
+        .fn = TRN_SOLVER_GEQRF, .type = TRN_DTYPE_R64F, .m = m, .n = n, .a = a, .lda = lda};
+    w.tau = tau;
+    w.info = &info;
+    w.tile_nb = trn_tile_nb(&w);
+    int protected_steps = 0;
+    for (int s = 0; s < trn_tile_steps(&w); s++) {
+        const trn_solver_dense_desc d = trn_tile_step(&w, s);
+        const int r0 = d.tile_k * d.tile_nb, pw = m - r0 < 256 ? m - r0 : 256;
+        double *panel = a + (size_t)r0 * lda;
+        const size_t pbytes = (size_t)pw * lda * sizeof(double);
+        const int update = d.fn == TRN_SOLVER_TILE_QR_UPDATE;
+        if (update) {
+            assert_int_equal(mprotect(panel, pbytes, PROT_READ), 0);
+            protected_steps++;
+        }
+        assert_int_equal(trn_cpu_solver_dense(&d, NULL, 0, 1), TRN_KSTATUS_OK);
+        if (update)
+            assert_int_equal(mprotect(panel, pbytes, PROT_READ | PROT_WRITE), 0);
+    }
+    assert_int_equal(info, 0);
+    assert_int_equal(protected_steps, 4); /* panels 0 .. 3, the last 32 wide */
+    munmap(a, bytes);
+    free(tau);
+}
+
 int main(void) {
     openblas_set_num_threads(1);
     const struct CMUnitTest tests[] = {
@@ -487,6 +534,7 @@ int main(void) {
         cmocka_unit_test(test_kernel),
         cmocka_unit_test(test_lu),
         cmocka_unit_test(test_qr),
+        cmocka_unit_test(test_update_reads_panel_only),
     };
     return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }
