@@ -56,50 +56,9 @@ enum { P_WELL, P_HARD, NPROB };
 static lcplx *prob_a[4][NPROB], *prob_b[4][NPROB];
 static double *ref[4][NPROB]; /* kappa_inf, then X */
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
-static void round_to(ty t, lcplx *a, size_t count) {
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-}
-
-static void write_raw(const char *path, ty t, size_t count, const lcplx *a) {
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    fclose(fp);
-}
-
-static double *read_out(const char *path, size_t count) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc(count, sizeof(double));
-    const size_t got = v ? fread(v, sizeof(double), count, fp) : 0;
-    fclose(fp);
-    if (got != count) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-solver-irs-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x1a5e5ULL;
@@ -111,17 +70,15 @@ static int make_problems(void) {
             lcplx *b = st_lmat(N, NRHS);
             for (size_t i = 0; i < (size_t)N * NRHS; i++)
                 b[i] = st_random(t);
-            round_to(t, a, (size_t)N * N);
-            round_to(t, b, (size_t)N * NRHS);
+            st_round_to(t, a, (size_t)N * N);
+            st_round_to(t, b, (size_t)N * NRHS);
             prob_a[ti][p] = a;
             prob_b[ti][p] = b;
             char name[32];
             snprintf(name, sizeof(name), "s%d_%d", ti, p);
-            snprintf(path, sizeof(path), "%s/%s.a", dir, name);
-            write_raw(path, t, (size_t)N * N, a);
-            snprintf(path, sizeof(path), "%s/%s.b", dir, name);
-            write_raw(path, t, (size_t)N * NRHS, b);
-            fprintf(man, "solve %s %s %d %d\n", name, np_name(t), N, NRHS);
+            st_write_raw(dir, name, "a", t, (size_t)N * N, a);
+            st_write_raw(dir, name, "b", t, (size_t)N * NRHS, b);
+            fprintf(man, "solve %s %s %d %d\n", name, st_np_name(t), N, NRHS);
         }
     }
     fclose(man);
@@ -130,9 +87,10 @@ static int make_problems(void) {
     int bad = rc != 0;
     for (int ti = 0; ti < 4 && !bad; ti++)
         for (int p = 0; p < NPROB && !bad; p++) {
-            snprintf(path, sizeof(path), "%s/s%d_%d.out", dir, ti, p);
+            char name[32];
+            snprintf(name, sizeof(name), "s%d_%d", ti, p);
             const size_t count = 1 + (size_t)N * NRHS * (is_complex(all_types[ti]) ? 2 : 1);
-            bad |= !(ref[ti][p] = read_out(path, count));
+            bad |= !(ref[ti][p] = st_read_out(dir, name, count, 1));
         }
     th_remove_dir(dir);
     if (bad)

@@ -97,10 +97,6 @@ static ty real_ty(ty t) {
     return (t == TY_S || t == TY_C) ? TY_S : TY_D;
 }
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
 static long double cgam(ty t, long double k) {
     return is_complex(t) ? 2.0L * st_gamma(t, k + 1) : st_gamma(t, k);
 }
@@ -115,50 +111,9 @@ static void check_ratio(ty t, const char *what, long double value, long double l
 
 /* ---- problems and references ------------------------------------------------------ */
 
-static void round_to(ty t, lcplx *a, size_t count) {
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-}
-
-static void write_raw(const char *dir, const char *name, ty t, int rows, int cols, const lcplx *a) {
-    char path[600];
-    snprintf(path, sizeof(path), "%s/%s.a", dir, name);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    unsigned char tmp[16];
-    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    fclose(fp);
-}
-
-static double *read_out(const char *dir, const char *name, size_t count) {
-    char path[600];
-    snprintf(path, sizeof(path), "%s/%s.out", dir, name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc(count, sizeof(double));
-    const size_t got = v ? fread(v, sizeof(double), count, fp) : 0;
-    fclose(fp);
-    if (got != count) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-solver-x-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x6e64a1ULL;
@@ -179,23 +134,23 @@ static int make_problems(void) {
             }
         prob[ti][P_HER] = h;
         for (int p = 0; p < NPROB; p++)
-            round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
-        const char *tn = np_name(t);
+            st_round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
+        const char *tn = st_np_name(t);
         char name[64];
         snprintf(name, sizeof(name), "lu%d_0", ti);
-        write_raw(dir, name, t, N, N, prob[ti][P_GEN]);
+        st_write_raw(dir, name, "a", t, (size_t)N * N, prob[ti][P_GEN]);
         fprintf(man, "lu %s %s %d %d\n", name, tn, N, N);
         snprintf(name, sizeof(name), "lu%d_1", ti);
-        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        st_write_raw(dir, name, "a", t, (size_t)QM * QN, prob[ti][P_TALL]);
         fprintf(man, "lu %s %s %d %d\n", name, tn, QM, QN);
         snprintf(name, sizeof(name), "qr%d", ti);
-        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        st_write_raw(dir, name, "a", t, (size_t)QM * QN, prob[ti][P_TALL]);
         fprintf(man, "qr %s %s %d %d\n", name, tn, QM, QN);
         snprintf(name, sizeof(name), "svd%d", ti);
-        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        st_write_raw(dir, name, "a", t, (size_t)QM * QN, prob[ti][P_TALL]);
         fprintf(man, "svd %s %s %d %d\n", name, tn, QM, QN);
         snprintf(name, sizeof(name), "eig%d", ti);
-        write_raw(dir, name, t, N, N, prob[ti][P_HER]);
+        st_write_raw(dir, name, "a", t, (size_t)N * N, prob[ti][P_HER]);
         fprintf(man, "eigh %s %s %d\n", name, tn, N);
     }
     fclose(man);
@@ -205,16 +160,16 @@ static int make_problems(void) {
     for (int ti = 0; ti < 4 && !bad; ti++) {
         char name[64];
         snprintf(name, sizeof(name), "lu%d_0", ti);
-        bad |= !(ref_piv[ti][0] = read_out(dir, name, N));
+        bad |= !(ref_piv[ti][0] = st_read_out(dir, name, N, 1));
         snprintf(name, sizeof(name), "lu%d_1", ti);
-        bad |= !(ref_piv[ti][1] = read_out(dir, name, QN));
+        bad |= !(ref_piv[ti][1] = st_read_out(dir, name, QN, 1));
         snprintf(name, sizeof(name), "qr%d", ti);
-        bad |= !(ref_r[ti] =
-                     read_out(dir, name, (size_t)QN * QN * (is_complex(all_types[ti]) ? 2 : 1)));
+        bad |= !(ref_r[ti] = st_read_out(dir, name,
+                                         (size_t)QN * QN * (is_complex(all_types[ti]) ? 2 : 1), 1));
         snprintf(name, sizeof(name), "svd%d", ti);
-        bad |= !(ref_sv[ti] = read_out(dir, name, QN));
+        bad |= !(ref_sv[ti] = st_read_out(dir, name, QN, 1));
         snprintf(name, sizeof(name), "eig%d", ti);
-        bad |= !(ref_eig[ti] = read_out(dir, name, N));
+        bad |= !(ref_eig[ti] = st_read_out(dir, name, N, 1));
     }
     th_remove_dir(dir);
     if (bad)
@@ -293,7 +248,7 @@ static void check_potrf(ty t, int lower) {
     const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
     const trnsciDataType_t dt = dtype(t);
     lcplx *a = st_spd(t, n, 100.0L);
-    round_to(t, a, (size_t)n * n);
+    st_round_to(t, a, (size_t)n * n);
     st_mat A;
     st_alloc(&A, t, n, n, n + 3);
     for (int j = 0; j < n; j++)
@@ -394,7 +349,7 @@ static void check_getrf(ty t, int p, int pivot, trnsolverAlgMode_t alg) {
     if (!pivot) /* diagonally dominant: stable without pivoting */
         for (int i = 0; i < k; i++)
             a[(size_t)i * m + i] += 2.0L * n;
-    round_to(t, a, (size_t)m * n);
+    st_round_to(t, a, (size_t)m * n);
     st_mat A;
     st_alloc(&A, t, m, n, m + 2);
     st_fill(&A, a);
