@@ -441,6 +441,31 @@ static inline void st_upload_tri(st_mat *m, ty t, int n, const lcplx *a, int low
 static th_daemon *st_daemon;
 static int st_full;
 
+/* Starts d, the daemon every test of the file talks to. */
+static inline int st_start(th_daemon *d) {
+    st_daemon = d;
+    if (th_daemon_start(d, NULL) != 0) {
+        fprintf(stderr, "could not start trnscid\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the group over the local transport, then over TCP: the number of
+ * failures. */
+#define ST_RUN_BOTH(title, tests)                                                                  \
+    (cmocka_run_group_tests_name(title " over the local transport", tests, st_connect_unix,        \
+                                 st_disconnect) +                                                  \
+     cmocka_run_group_tests_name(title " over tcp", tests, st_connect_tcp, st_disconnect))
+
+/* Stops the daemon (a failure unless it exits cleanly) and prints the
+ * margins under the name report. */
+static inline int st_finish(const char *report) {
+    const int failed = th_daemon_stop_checked(st_daemon, "trnscid");
+    st_report(report);
+    return failed;
+}
+
 static inline int st_connect_unix(void **state) {
     (void)state;
     st_full = 1;

@@ -609,22 +609,15 @@ static void test_deterministic_mode(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gesv_all),   cmocka_unit_test(test_gesv_fallback),
         cmocka_unit_test(test_irs_expert), cmocka_unit_test(test_irs_gmres),
         cmocka_unit_test(test_singular),   cmocka_unit_test(test_deterministic_mode),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver IRS over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver IRS over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_irs");
+    int failed = ST_RUN_BOTH("solver IRS", tests);
+    failed += st_finish("solver_irs");
     return failed ? 1 : 0;
 }

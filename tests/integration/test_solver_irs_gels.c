@@ -626,21 +626,14 @@ static void test_bad_input(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gels_all),   cmocka_unit_test(test_gels_fallback),
         cmocka_unit_test(test_irs_expert), cmocka_unit_test(test_rank_deficient),
         cmocka_unit_test(test_alias),      cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver IRS gels over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed += cmocka_run_group_tests_name("solver IRS gels over tcp", tests, st_connect_tcp,
-                                          st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_irs_gels");
+    int failed = ST_RUN_BOTH("solver IRS gels", tests);
+    failed += st_finish("solver_irs_gels");
     return failed ? 1 : 0;
 }

@@ -450,22 +450,15 @@ static void test_bad_input(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve),
         cmocka_unit_test(test_batched),
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solverSp complex over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed += cmocka_run_group_tests_name("solverSp complex over tcp", tests, st_connect_tcp,
-                                          st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_sp_complex");
+    int failed = ST_RUN_BOTH("solverSp complex", tests);
+    failed += st_finish("solver_sp_complex");
     return failed ? 1 : 0;
 }

@@ -839,25 +839,18 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
     if (make_problems() != 0)
         return 1;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sygvdx),       cmocka_unit_test(test_sygvj),
         cmocka_unit_test(test_not_definite), cmocka_unit_test(test_gesvda),
         cmocka_unit_test(test_nonfinite),    cmocka_unit_test(test_empty),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver sygv over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver sygv over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_sygv");
+    int failed = ST_RUN_BOTH("solver sygv", tests);
+    failed += st_finish("solver_sygv");
     for (int ti = 0; ti < 4; ti++) {
         free(pa[ti]);
         free(pb[ti]);

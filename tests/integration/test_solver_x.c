@@ -1515,13 +1515,10 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
     if (make_problems() != 0)
         return 1;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params),    cmocka_unit_test(test_potrf),
         cmocka_unit_test(test_getrf),     cmocka_unit_test(test_geqrf),
@@ -1531,12 +1528,8 @@ int main(void) {
         cmocka_unit_test(test_gesvdp),    cmocka_unit_test(test_gesvdr),
         cmocka_unit_test(test_trtri),     cmocka_unit_test(test_empty),
     };
-    int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver X over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_x");
+    int failed = ST_RUN_BOTH("solver X", tests);
+    failed += st_finish("solver_x");
     for (int ti = 0; ti < 4; ti++) {
         for (int p = 0; p < NPROB; p++)
             free(prob[ti][p]);
