@@ -25,6 +25,20 @@
 
 static const ty all_types[] = {TY_S, TY_D, TY_C, TY_Z};
 
+/* t's position in all_types (the index of per-type problem tables). */
+static inline int st_type_index(ty t) {
+    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
+}
+
+/* The IRS routines' precision pairs as cuSOLVER names them (main type,
+ * lowest precision letter or 0 for the main one, the two-letter prefix):
+ * V(t, L, T1T2) for each, for tables of <T1T2>gesv or <T1T2>gels. */
+#define ST_IRS_VARIANTS(V)                                                                         \
+    V(TY_D, 0, DD), V(TY_D, 'S', DS), V(TY_D, 'H', DH), V(TY_D, 'B', DB), V(TY_D, 'X', DX),        \
+        V(TY_S, 0, SS), V(TY_S, 'H', SH), V(TY_S, 'B', SB), V(TY_S, 'X', SX), V(TY_Z, 0, ZZ),      \
+        V(TY_Z, 'C', ZC), V(TY_Z, 'K', ZK), V(TY_Z, 'E', ZE), V(TY_Z, 'Y', ZY), V(TY_C, 0, CC),    \
+        V(TY_C, 'K', CK), V(TY_C, 'E', CE), V(TY_C, 'Y', CY)
+
 static inline long double st_u(ty t) {
     return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
 }

@@ -175,10 +175,6 @@ static int make_problems(void) {
     return bad ? -1 : 0;
 }
 
-static int type_index(ty t) {
-    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
-}
-
 /* ---- identities ------------------------------------------------------------------- */
 
 /* ||V^H V - I||_F / (rows u) for rows x cols V. */
@@ -353,7 +349,7 @@ static void check_sym_n(ty t, int n, const lcplx *a, const double *ref, int lowe
 }
 
 static void check_sym(ty t, int lower, int jacobi, int vectors) {
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     check_sym_n(t, N_EIG, prob[ti][P_HER], ref_eig[ti][0], lower, jacobi, vectors);
 }
 
@@ -388,7 +384,7 @@ static void test_syevj_blocked(void **state) {
 static void check_gen(ty t, int itype) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N_EIG;
+    const int ti = st_type_index(t), n = N_EIG;
     const lcplx *a = prob[ti][P_HER], *b = prob[ti][P_SPD];
     st_mat A, B, W;
     st_upload_tri(&A, t, n, a, 1, n);
@@ -465,7 +461,7 @@ static void test_sygvd(void **state) {
 static void check_gesvd(ty t, int p, char jobu, char jobvt) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    const int ti = st_type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
     const lcplx *a = prob[ti][p];
     st_mat A, S, U, VT, RW;
     st_alloc(&A, t, m, n, m + 1);
@@ -545,7 +541,7 @@ static void test_gesvd(void **state) {
 static void check_gesvdj(ty t, int p, int econ, int vectors) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    const int ti = st_type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
     const lcplx *a = prob[ti][p];
     const trnsolverEigMode_t jobz =
         vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;

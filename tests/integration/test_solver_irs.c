@@ -122,19 +122,7 @@ typedef struct variant {
         t, L, (gesv_fn)trnsolverDn##T1T2##gesv, (gesv_size_fn)trnsolverDn##T1T2##gesv_bufferSize,  \
             #T1T2 "gesv"                                                                           \
     }
-static const variant variants[] = {
-    V(TY_D, 0, DD),   V(TY_D, 'S', DS), V(TY_D, 'H', DH), V(TY_D, 'B', DB), V(TY_D, 'X', DX),
-    V(TY_S, 0, SS),   V(TY_S, 'H', SH), V(TY_S, 'B', SB), V(TY_S, 'X', SX), V(TY_Z, 0, ZZ),
-    V(TY_Z, 'C', ZC), V(TY_Z, 'K', ZK), V(TY_Z, 'E', ZE), V(TY_Z, 'Y', ZY), V(TY_C, 0, CC),
-    V(TY_C, 'K', CK), V(TY_C, 'E', CE), V(TY_C, 'Y', CY),
-};
-
-static int type_index(ty t) {
-    for (int i = 0; i < 4; i++)
-        if (all_types[i] == t)
-            return i;
-    return 0;
-}
+static const variant variants[] = {ST_IRS_VARIANTS(V)};
 
 /* The device copies of problem p of type t. */
 typedef struct sys {
@@ -145,7 +133,7 @@ typedef struct sys {
 } sys;
 
 static void sys_make(sys *s, ty t, int p, size_t lwork) {
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     st_alloc(&s->A, t, N, N, N + 2);
     st_fill(&s->A, prob_a[ti][p]);
     st_upload(&s->A);
@@ -176,7 +164,7 @@ static int all_rows(int i, int j, void *ctx) {
  * (else a main-precision LU solved). */
 static void check_solution(const char *name, const sys *s, int p, int conv) {
     const ty t = s->X.t;
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     st_untouched(&s->A);
     st_untouched(&s->B);
     void *xg = st_download(&s->X, all_rows, NULL);

@@ -147,19 +147,7 @@ typedef struct variant {
         t, L, (gels_fn)trnsolverDn##T1T2##gels, (gels_size_fn)trnsolverDn##T1T2##gels_bufferSize,  \
             #T1T2 "gels"                                                                           \
     }
-static const variant variants[] = {
-    V(TY_D, 0, DD),   V(TY_D, 'S', DS), V(TY_D, 'H', DH), V(TY_D, 'B', DB), V(TY_D, 'X', DX),
-    V(TY_S, 0, SS),   V(TY_S, 'H', SH), V(TY_S, 'B', SB), V(TY_S, 'X', SX), V(TY_Z, 0, ZZ),
-    V(TY_Z, 'C', ZC), V(TY_Z, 'K', ZK), V(TY_Z, 'E', ZE), V(TY_Z, 'Y', ZY), V(TY_C, 0, CC),
-    V(TY_C, 'K', CK), V(TY_C, 'E', CE), V(TY_C, 'Y', CY),
-};
-
-static int type_index(ty t) {
-    for (int i = 0; i < 4; i++)
-        if (all_types[i] == t)
-            return i;
-    return 0;
-}
+static const variant variants[] = {ST_IRS_VARIANTS(V)};
 
 /* The device copies of problem p of type t. */
 typedef struct sys {
@@ -171,7 +159,7 @@ typedef struct sys {
 } sys;
 
 static void sys_make(sys *s, ty t, int p, size_t lwork) {
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     s->m = prob_m[p];
     st_alloc(&s->A, t, s->m, N, s->m + 2);
     st_fill(&s->A, prob_a[ti][p]);
@@ -207,7 +195,7 @@ static long double gam(ty t, long double k) {
  * N) of problem p of type t; conv: refinement converged (else a
  * main-precision QR solved). */
 static void check_x(const char *name, ty t, int p, const lcplx *x, int conv) {
-    const int ti = type_index(t), m = prob_m[p];
+    const int ti = st_type_index(t), m = prob_m[p];
     const lcplx *a = prob_a[ti][p], *b = prob_b[ti][p];
     const long double u = st_u(t), cx = is_complex(t) ? 2.0L : 1.0L;
     long double a1 = 0, ainf = 0;

@@ -92,10 +92,6 @@ static ty real_ty(ty t) {
     return (t == TY_S || t == TY_C) ? TY_S : TY_D;
 }
 
-static int type_index(ty t) {
-    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
-}
-
 /* Makes the problems and runs solver_sygv_ref.py once for all of them. */
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-sygv-ref-XXXXXX";
@@ -265,7 +261,7 @@ static trnsolverStatus_t call_sygvdx(ty t, trnsolverDnHandle_t h, trnsolverEigTy
 static void check_sygvdx(ty t, int itype, int sel, int lower, int vectors) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N;
+    const int ti = st_type_index(t), n = N;
     const lcplx *a = pa[ti], *b = pb[ti];
     const double *ref = ref_geig[ti][itype][sel];
     const int want = (int)ref[0];
@@ -343,7 +339,7 @@ static void test_sygvdx(void **state) {
 static void check_sygvj(ty t, int itype, int lower) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N;
+    const int ti = st_type_index(t), n = N;
     const lcplx *a = pa[ti], *b = pb[ti];
     const trnblasFillMode_t uplo = lower ? TRNBLAS_FILL_MODE_LOWER : TRNBLAS_FILL_MODE_UPPER;
     st_mat A, B, W;
@@ -530,7 +526,7 @@ static void sb_free(sb *s) {
 static void check_gesvda(ty t, int rank, int vectors, int with_nan) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), m = SVD_M, n = SVD_N, nb = SVD_BATCH;
+    const int ti = st_type_index(t), m = SVD_M, n = SVD_N, nb = SVD_BATCH;
     const int lda = m + 1, ldu = m + 2, ldv = n + 1;
     const long long sA = (long long)lda * n + 5, sS = rank + 1;
     const long long sU = (long long)ldu * rank + 3, sV = (long long)ldv * rank + 2;

@@ -177,10 +177,6 @@ static int make_problems(void) {
     return bad ? -1 : 0;
 }
 
-static int type_index(ty t) {
-    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
-}
-
 /* ---- helpers ---------------------------------------------------------------------- */
 
 typedef struct tri_ctx {
@@ -337,7 +333,7 @@ static void test_potrf(void **state) {
 /* Xgetrf of problem p (P_GEN square, P_TALL), pivoted or not, then (square)
  * Xgetrs for op N, T, C. */
 static void check_getrf(ty t, int p, int pivot, trnsolverAlgMode_t alg) {
-    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    const int ti = st_type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -474,7 +470,7 @@ static void test_getrf(void **state) {
 /* ---- QR --------------------------------------------------------------------------- */
 
 static void check_geqrf(ty t) {
-    const int ti = type_index(t), m = QM, n = QN, k = QN;
+    const int ti = st_type_index(t), m = QM, n = QN, k = QN;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -571,7 +567,7 @@ static void check_values(ty t, const char *what, int count, int n, const long do
 }
 
 static void check_syevd(ty t, int lower, int vectors) {
-    const int ti = type_index(t), n = N;
+    const int ti = st_type_index(t), n = N;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -641,7 +637,7 @@ static void test_syevd(void **state) {
 /* XsyevBatched on three problems in one allocation: H, 2 H and -H (the
  * scalings are exact, so their references are 2 w and -reverse(w)). */
 static void check_batched(ty t, int lower) {
-    const int ti = type_index(t), n = N, ld = N + 1, batch = 3;
+    const int ti = st_type_index(t), n = N, ld = N + 1, batch = 3;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -750,7 +746,7 @@ static int first_rows(int i, int j, void *ctx) {
  * vl, vu halfway between reference eigenvalues 5|6 and 16|17 (gaps far
  * wider than the error bound), so the selection is known exactly. */
 static void check_syevdx(ty t, trnsolverEigRange_t range, int vectors) {
-    const int ti = type_index(t), n = N, lower = 1;
+    const int ti = st_type_index(t), n = N, lower = 1;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -862,7 +858,7 @@ static void test_syevdx(void **state) {
 /* ---- SVD -------------------------------------------------------------------------- */
 
 static void check_gesvd(ty t, char job) {
-    const int ti = type_index(t), m = QM, n = QN;
+    const int ti = st_type_index(t), m = QM, n = QN;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -954,7 +950,7 @@ static void test_gesvd(void **state) {
 /* Xgesvdp on the tall problem and on its conjugate transpose (the same
  * singular values), full and economy, with and without vectors. */
 static void check_gesvdp(ty t, int wide, int econ, int vectors) {
-    const int ti = type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = QN;
+    const int ti = st_type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = QN;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -1053,7 +1049,7 @@ static void test_gesvdp(void **state) {
  * exact leading triplets, so the values meet the reference and
  * A V_k = U_k S_k holds to THRESH max(m,n) u ||A||_F. */
 static void check_gesvdr(ty t, int wide, char job) {
-    const int ti = type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = 5;
+    const int ti = st_type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = 5;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
