@@ -39,7 +39,7 @@ static trnsolverStatus_t eigen_submit(trnsolverDnHandle_t handle, const eigen_ar
     if (jacobi && !g->jp)
         return trn_solver_status(trn_fail(trnsciErrorInvalidValue, "%s: params is NULL", g->name));
     const int svd = g->fn == SV_FN(GESVD) || g->fn == SV_FN(GESVDJ);
-    char what[8][40];
+    char what[7][40];
     snprintf(what[0], sizeof(what[0]), "%s: A", g->name);
     snprintf(what[1], sizeof(what[1]), "%s: B", g->name);
     snprintf(what[2], sizeof(what[2]), "%s: %s", g->name, svd ? "S" : "W");
@@ -47,20 +47,13 @@ static trnsolverStatus_t eigen_submit(trnsolverDnHandle_t handle, const eigen_ar
     snprintf(what[4], sizeof(what[4]), "%s: %s", g->name, g->fn == SV_FN(GESVD) ? "VT" : "V");
     snprintf(what[5], sizeof(what[5]), "%s: rwork", g->name);
     snprintf(what[6], sizeof(what[6]), "%s: devInfo", g->name);
-    Trnsci__V1__BufferRef a, b, w, u, v, rw, info, stats;
+    Trnsci__V1__BufferRef a, b, w, u, v, rw, info;
     if (trn_solver_ref(c, g->a, what[0], &a, &st) || trn_solver_ref(c, g->b, what[1], &b, &st) ||
         trn_solver_ref(c, g->w, what[2], &w, &st) || trn_solver_ref(c, g->u, what[3], &u, &st) ||
         trn_solver_ref(c, g->v, what[4], &v, &st) ||
         trn_solver_ref(c, g->rwork, what[5], &rw, &st) ||
         trn_solver_ref(c, g->info, what[6], &info, &st))
         return st;
-    trnsci__v1__buffer_ref__init(&stats);
-    if (jacobi) {
-        void *rec = trn_jacobi_record(c, g->jp, &st);
-        snprintf(what[7], sizeof(what[7]), "%s: params", g->name);
-        if (!rec || trn_solver_ref(c, rec, what[7], &stats, &st))
-            return st;
-    }
     Trnsci__V1__SolverEigenOp e = TRNSCI__V1__SOLVER_EIGEN_OP__INIT;
     e.function = g->fn;
     e.type = g->type;
@@ -83,18 +76,7 @@ static trnsolverStatus_t eigen_submit(trnsolverDnHandle_t handle, const eigen_ar
     e.ldv = g->ldv;
     e.rwork = &rw;
     e.info = &info;
-    if (jacobi) {
-        e.tolerance = g->jp->tolerance;
-        e.max_sweeps = g->jp->max_sweeps;
-        e.stats = &stats;
-    }
-    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_EIGEN;
-    op.solver_eigen = &e;
-    st = trn_solver_submit(c, handle, &op);
-    if (st == TRNSOLVER_STATUS_SUCCESS && jacobi)
-        g->jp->used = 1;
-    return st;
+    return trn_solver_eigen_submit(c, handle, &e, jacobi ? g->jp : NULL, g->name);
 }
 
 /* NSYEV: syevd or heevd; NSYGV: sygvd or hegvd; NSYEVJ: syevj or heevj. */

@@ -105,6 +105,14 @@ trnsolverStatus_t trn_solver_no_workspace(trnsolverDnHandle_t handle, int *lwork
  * when first needed); NULL with *st set on failure. */
 void *trn_jacobi_record(trn_client *c, trn_jacobi_params *p, trnsolverStatus_t *st);
 
+/* Queues the SolverEigenOp e from routine `name`. With Jacobi params jp
+ * (NULL for the other routines) it also sends jp's controls and names jp's
+ * device record as e's stats, and marks jp used once the op is queued.
+ * Returns the status. */
+trnsolverStatus_t trn_solver_eigen_submit(trn_client *c, trnsolverDnHandle_t handle,
+                                          Trnsci__V1__SolverEigenOp *e, trn_jacobi_params *jp,
+                                          const char *name);
+
 /* Wire data types. */
 #define SV_R32 TRNSCI__V1__DATA_TYPE__R_32F
 #define SV_R64 TRNSCI__V1__DATA_TYPE__R_64F

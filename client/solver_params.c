@@ -12,6 +12,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "client/solver_internal.h"
@@ -35,6 +36,31 @@ void *trn_jacobi_record(trn_client *c, trn_jacobi_params *p, trnsolverStatus_t *
         p->gen = c->generation;
     }
     return p->dev;
+}
+
+trnsolverStatus_t trn_solver_eigen_submit(trn_client *c, trnsolverDnHandle_t handle,
+                                          Trnsci__V1__SolverEigenOp *e, trn_jacobi_params *jp,
+                                          const char *name) {
+    trnsolverStatus_t st = TRNSOLVER_STATUS_SUCCESS;
+    Trnsci__V1__BufferRef stats;
+    trnsci__v1__buffer_ref__init(&stats);
+    if (jp) {
+        char what[64];
+        snprintf(what, sizeof(what), "%s: params", name);
+        void *rec = trn_jacobi_record(c, jp, &st);
+        if (!rec || trn_solver_ref(c, rec, what, &stats, &st))
+            return st;
+        e->tolerance = jp->tolerance;
+        e->max_sweeps = jp->max_sweeps;
+        e->stats = &stats;
+    }
+    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
+    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_EIGEN;
+    op.solver_eigen = e;
+    st = trn_solver_submit(c, handle, &op);
+    if (st == TRNSOLVER_STATUS_SUCCESS && jp)
+        jp->used = 1;
+    return st;
 }
 
 static void jacobi_free(trn_jacobi_params *p) {

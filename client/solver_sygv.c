@@ -69,30 +69,23 @@ static trnsolverStatus_t gv_submit(trnsolverDnHandle_t handle, const gv_args *g)
     if (need != trnsciSuccess)
         return trn_solver_status(need);
     const int svd = g->fn == SV_FN(GESVDA_STRIDED_BATCHED);
-    char what[10][48];
-    const char *names[10] = {"A",
-                             "B",
-                             svd ? "S" : "W",
-                             "U",
-                             "V",
-                             svd ? "info" : "devInfo",
-                             svd ? "work (h_R_nrmF)" : "work (h_meig)",
-                             "params"};
-    for (int i = 0; i < 8; i++)
+    char what[7][48];
+    const char *names[7] = {"A",
+                            "B",
+                            svd ? "S" : "W",
+                            "U",
+                            "V",
+                            svd ? "info" : "devInfo",
+                            svd ? "work (h_R_nrmF)" : "work (h_meig)"};
+    for (int i = 0; i < 7; i++)
         snprintf(what[i], sizeof(what[i]), "%s: %s", g->name, names[i]);
-    Trnsci__V1__BufferRef a, b, w, u, v, info, aux, stats;
+    Trnsci__V1__BufferRef a, b, w, u, v, info, aux;
     if (trn_solver_ref(c, g->a, what[0], &a, &st) || trn_solver_ref(c, g->b, what[1], &b, &st) ||
         trn_solver_ref(c, g->w, what[2], &w, &st) || trn_solver_ref(c, g->u, what[3], &u, &st) ||
         trn_solver_ref(c, g->v, what[4], &v, &st) ||
         trn_solver_ref(c, g->info, what[5], &info, &st) ||
         trn_solver_ref(c, svd ? g->residuals : g->meig, what[6], &aux, &st))
         return st;
-    trnsci__v1__buffer_ref__init(&stats);
-    if (g->jp) {
-        void *rec = trn_jacobi_record(c, g->jp, &st);
-        if (!rec || trn_solver_ref(c, rec, what[7], &stats, &st))
-            return st;
-    }
     Trnsci__V1__SolverEigenOp e = TRNSCI__V1__SOLVER_EIGEN_OP__INIT;
     e.function = g->fn;
     e.type = g->type;
@@ -126,18 +119,7 @@ static trnsolverStatus_t gv_submit(trnsolverDnHandle_t handle, const gv_args *g)
         e.residuals = &aux;
     else
         e.meig = &aux;
-    if (g->jp) {
-        e.tolerance = g->jp->tolerance;
-        e.max_sweeps = g->jp->max_sweeps;
-        e.stats = &stats;
-    }
-    Trnsci__V1__Op op = TRNSCI__V1__OP__INIT;
-    op.kind_case = TRNSCI__V1__OP__KIND_SOLVER_EIGEN;
-    op.solver_eigen = &e;
-    st = trn_solver_submit(c, handle, &op);
-    if (st == TRNSOLVER_STATUS_SUCCESS && g->jp)
-        g->jp->used = 1;
-    return st;
+    return trn_solver_eigen_submit(c, handle, &e, g->jp, g->name);
 }
 
 /* Waits for the handle's stream and copies bytes of device memory at src

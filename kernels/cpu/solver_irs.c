@@ -496,15 +496,65 @@ out:
     return ret;
 }
 
-trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg) {
+static int solve_full_ls(const irs_run *g, trn_kmsg *msg);
+static int refine_ls(const irs_run *g, trn_kmsg *msg, int *niters, int *maxed, double *eta);
+
+/* info = 0 and a zeroed history; for an empty problem (n or nrhs 0) also
+ * converged stats, and returns 1: nothing else to do. */
+static int irs_start(const trn_solver_refine_desc *d) {
     const int32_t zero = 0;
     memcpy(d->info, &zero, sizeof(zero));
     if (d->history)
         memset(d->history, 0, 2 * ((size_t)d->max_iters + 1) * sizeof(double));
     if (d->n == 0 || d->nrhs == 0) {
         trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_CONVERGED, 0.0);
-        return TRN_KSTATUS_OK;
+        return 1;
     }
+    return 0;
+}
+
+/* What a run ends with: info (LAPACK's, or NOMEM), the iterations and the
+ * stats status, and the last backward error. */
+typedef struct irs_outcome {
+    int info, niters, status;
+    double eta;
+} irs_outcome;
+
+/* Refines in the lowest precision, or solves in the main precision when
+ * that is the lowest; after a failed refinement solves again in the main
+ * precision unless the fallback is off. ls: least squares (gels), else LU
+ * (gesv) with the pivots in piv. dl is the request with B replaced by its
+ * private copy. */
+static irs_outcome irs_drive(const trn_solver_refine_desc *dl, int ls, lapack_int *piv,
+                             trn_kmsg *msg) {
+    const int cx = dl->type == TRN_DTYPE_C32F || dl->type == TRN_DTYPE_C64F;
+    const irs_run g = {dl, cx ? TRN_DTYPE_C32F : TRN_DTYPE_R32F, cx ? 2 : 1,
+                       dl->type == TRN_DTYPE_R64F || dl->type == TRN_DTYPE_C64F,
+                       trn_dtype_size(dl->type)};
+    const int same = dl->lowest == TRN_IRS_PREC_64F || (dl->lowest == TRN_IRS_PREC_32F && !g.dbl);
+    irs_outcome o = {0, 0, TRN_SOLVER_ST_CONVERGED, 0.0};
+    if (same) {
+        o.info = ls ? solve_full_ls(&g, msg) : solve_full(&g, piv, msg);
+        return o;
+    }
+    int maxed = 0;
+    const int rc = ls ? refine_ls(&g, msg, &o.niters, &maxed, &o.eta)
+                      : refine(&g, piv, msg, &o.niters, &maxed, &o.eta);
+    if (rc != 0)
+        o.info = NOMEM;
+    else if (o.niters < 0) {
+        o.status = maxed ? TRN_SOLVER_ST_MAX_ITERS : TRN_SOLVER_ST_NONFINITE;
+        if (dl->fallback) {
+            o.status = TRN_SOLVER_ST_FALLBACK;
+            o.info = ls ? solve_full_ls(&g, msg) : solve_full(&g, piv, msg);
+        }
+    }
+    return o;
+}
+
+trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg) {
+    if (irs_start(d))
+        return TRN_KSTATUS_OK;
     /* B is read at every step while X is written: a private copy keeps the
      * solve right when the caller passes dX == dB. */
     const size_t es = trn_dtype_size(d->type), nb = (size_t)d->n * (size_t)d->nrhs;
@@ -521,38 +571,19 @@ trn_kstatus trn_cpu_irs_gesv(const trn_solver_refine_desc *d, trn_kmsg *msg) {
     trn_solver_refine_desc dl = *d;
     dl.b = bcopy;
     dl.ldb = d->n;
-    const int cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F;
-    const irs_run g = {&dl, cx ? TRN_DTYPE_C32F : TRN_DTYPE_R32F, cx ? 2 : 1,
-                       d->type == TRN_DTYPE_R64F || d->type == TRN_DTYPE_C64F, es};
-    const int same = d->lowest == TRN_IRS_PREC_64F || (d->lowest == TRN_IRS_PREC_32F && !g.dbl);
-    int niters = 0, info = 0, status = TRN_SOLVER_ST_CONVERGED;
-    double eta = 0.0;
-    if (same) {
-        info = solve_full(&g, piv, msg);
-    } else {
-        int maxed = 0;
-        if (refine(&g, piv, msg, &niters, &maxed, &eta) != 0)
-            info = NOMEM;
-        else if (niters < 0) {
-            status = maxed ? TRN_SOLVER_ST_MAX_ITERS : TRN_SOLVER_ST_NONFINITE;
-            if (d->fallback) {
-                status = TRN_SOLVER_ST_FALLBACK;
-                info = solve_full(&g, piv, msg);
-            }
-        }
-    }
+    const irs_outcome o = irs_drive(&dl, 0, piv, msg);
     free(bcopy);
-    if (info == NOMEM) {
+    if (o.info == NOMEM) {
         free(piv);
         return TRN_KSTATUS_NO_MEMORY;
     }
-    if (info > 0)
-        memcpy(d->info, &(int32_t){info}, sizeof(int32_t));
+    if (o.info > 0)
+        memcpy(d->info, &(int32_t){o.info}, sizeof(int32_t));
     if (d->ipiv)
         for (int i = 0; i < d->n; i++)
             memcpy(d->ipiv + i, &(int32_t){piv[i]}, sizeof(int32_t));
     free(piv);
-    trn_solver_put_stats(d->stats, niters, status, eta);
+    trn_solver_put_stats(d->stats, o.niters, o.status, o.eta);
     return TRN_KSTATUS_OK;
 }
 
@@ -844,14 +875,8 @@ out:
 }
 
 trn_kstatus trn_cpu_irs_gels(const trn_solver_refine_desc *d, trn_kmsg *msg) {
-    const int32_t zero = 0;
-    memcpy(d->info, &zero, sizeof(zero));
-    if (d->history)
-        memset(d->history, 0, 2 * ((size_t)d->max_iters + 1) * sizeof(double));
-    if (d->n == 0 || d->nrhs == 0) {
-        trn_solver_put_stats(d->stats, 0, TRN_SOLVER_ST_CONVERGED, 0.0);
+    if (irs_start(d))
         return TRN_KSTATUS_OK;
-    }
     /* B is read at every step while X is written: a private copy keeps the
      * solve right when the caller passes dX == dB. */
     const size_t es = trn_dtype_size(d->type), mb = (size_t)d->m * (size_t)d->nrhs;
@@ -863,31 +888,12 @@ trn_kstatus trn_cpu_irs_gels(const trn_solver_refine_desc *d, trn_kmsg *msg) {
     trn_solver_refine_desc dl = *d;
     dl.b = bcopy;
     dl.ldb = d->m;
-    const int cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F;
-    const irs_run g = {&dl, cx ? TRN_DTYPE_C32F : TRN_DTYPE_R32F, cx ? 2 : 1,
-                       d->type == TRN_DTYPE_R64F || d->type == TRN_DTYPE_C64F, es};
-    const int same = d->lowest == TRN_IRS_PREC_64F || (d->lowest == TRN_IRS_PREC_32F && !g.dbl);
-    int niters = 0, info = 0, status = TRN_SOLVER_ST_CONVERGED;
-    double eta = 0.0;
-    if (same) {
-        info = solve_full_ls(&g, msg);
-    } else {
-        int maxed = 0;
-        if (refine_ls(&g, msg, &niters, &maxed, &eta) != 0)
-            info = NOMEM;
-        else if (niters < 0) {
-            status = maxed ? TRN_SOLVER_ST_MAX_ITERS : TRN_SOLVER_ST_NONFINITE;
-            if (d->fallback) {
-                status = TRN_SOLVER_ST_FALLBACK;
-                info = solve_full_ls(&g, msg);
-            }
-        }
-    }
+    const irs_outcome o = irs_drive(&dl, 1, NULL, msg);
     free(bcopy);
-    if (info == NOMEM)
+    if (o.info == NOMEM)
         return TRN_KSTATUS_NO_MEMORY;
-    if (info > 0)
-        memcpy(d->info, &(int32_t){info}, sizeof(int32_t));
-    trn_solver_put_stats(d->stats, niters, status, eta);
+    if (o.info > 0)
+        memcpy(d->info, &(int32_t){o.info}, sizeof(int32_t));
+    trn_solver_put_stats(d->stats, o.niters, o.status, o.eta);
     return TRN_KSTATUS_OK;
 }

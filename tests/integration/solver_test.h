@@ -25,6 +25,20 @@
 
 static const ty all_types[] = {TY_S, TY_D, TY_C, TY_Z};
 
+/* t's position in all_types (the index of per-type problem tables). */
+static inline int st_type_index(ty t) {
+    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
+}
+
+/* The IRS routines' precision pairs as cuSOLVER names them (main type,
+ * lowest precision letter or 0 for the main one, the two-letter prefix):
+ * V(t, L, T1T2) for each, for tables of <T1T2>gesv or <T1T2>gels. */
+#define ST_IRS_VARIANTS(V)                                                                         \
+    V(TY_D, 0, DD), V(TY_D, 'S', DS), V(TY_D, 'H', DH), V(TY_D, 'B', DB), V(TY_D, 'X', DX),        \
+        V(TY_S, 0, SS), V(TY_S, 'H', SH), V(TY_S, 'B', SB), V(TY_S, 'X', SX), V(TY_Z, 0, ZZ),      \
+        V(TY_Z, 'C', ZC), V(TY_Z, 'K', ZK), V(TY_Z, 'E', ZE), V(TY_Z, 'Y', ZY), V(TY_C, 0, CC),    \
+        V(TY_C, 'K', CK), V(TY_C, 'E', CE), V(TY_C, 'Y', CY)
+
 static inline long double st_u(ty t) {
     return (t == TY_S || t == TY_C) ? ldexpl(1.0L, -24) : ldexpl(1.0L, -53);
 }
@@ -304,6 +318,70 @@ static inline lcplx *st_take_got(const st_mat *m, const void *h) {
     return a;
 }
 
+/* ---- exchange with the numpy/scipy reference scripts ---------------------------------
+ * A test writes each problem to DIR/NAME.EXT in the type's own binary
+ * layout, lists it in DIR/manifest.txt, runs the script once, and reads the
+ * answers back from DIR/NAME.out as doubles. */
+
+/* numpy's name of the type, as the manifests spell it. */
+static inline const char *st_np_name(ty t) {
+    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
+}
+
+/* The values as the type stores them (rounded), back in long double, so the
+ * reference solves exactly the problem the library is given. */
+static inline void st_round_to(ty t, lcplx *a, size_t count) {
+    unsigned char tmp[16];
+    for (size_t i = 0; i < count; i++) {
+        put(t, tmp, 0, a[i]);
+        a[i] = get(t, tmp, 0);
+    }
+}
+
+/* A fresh directory from the template dir (ending in XXXXXX, rewritten in
+ * place) and its manifest open for writing; NULL on failure. */
+static inline FILE *st_open_manifest(char *dir) {
+    if (!mkdtemp(dir))
+        return NULL;
+    char path[600];
+    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
+    return fopen(path, "w");
+}
+
+/* count elements of a, stored as type t, to DIR/NAME.EXT. */
+static inline void st_write_raw(const char *dir, const char *name, const char *ext, ty t,
+                                size_t count, const lcplx *a) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    unsigned char tmp[16];
+    for (size_t i = 0; i < count; i++) {
+        put(t, tmp, 0, a[i]);
+        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
+    }
+    fclose(fp);
+}
+
+/* The doubles of DIR/NAME.out (at most max of them; exactly max if exact,
+ * else at least one: some answers are shorter when fewer values are
+ * selected), or NULL if the file is missing or too short. */
+static inline double *st_read_out(const char *dir, const char *name, size_t max, int exact) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s.out", dir, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    double *v = calloc(max, sizeof(double));
+    const size_t got = v ? fread(v, sizeof(double), max, fp) : 0;
+    fclose(fp);
+    if (got == 0 || (exact && got != max)) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
 /* Calls trnsolverDn<S|D|C|Z><fn>(args) by the type (pointer arguments are
  * void *). */
 #define ST_CALL(t, fn, ...)                                                                        \
@@ -353,8 +431,54 @@ static inline void st_report(const char *test) {
  * main): connect over the local transport or TCP; reset and wait until the
  * daemon holds nothing of the session. st_full is 1 in the first
  * transport's group, for files that run their larger cases only once. */
+/* A check of a ratio against its limit, noted for the end-of-test report. */
+static inline void st_check_ratio(const char *what, ty t, long double r, long double limit) {
+    char name[80];
+    snprintf(name, sizeof(name), "%s %s", ty_name[t], what);
+    st_note(name, r, limit);
+    if (!(r <= limit))
+        fail_msg("%s %s: ratio %Lg > %Lg", ty_name[t], what, r, limit);
+}
+
+/* Uploads an n x n Hermitian matrix with only the uplo triangle meaningful
+ * (junk in the other, so a routine that reads it is caught). */
+static inline void st_upload_tri(st_mat *m, ty t, int n, const lcplx *a, int lower, int ld) {
+    st_alloc(m, t, n, n, ld);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const int mine = lower ? i >= j : i <= j;
+            st_set(m, i, j, mine ? a[(size_t)j * n + i] : 1e30L);
+        }
+    st_upload(m);
+}
+
 static th_daemon *st_daemon;
 static int st_full;
+
+/* Starts d, the daemon every test of the file talks to. */
+static inline int st_start(th_daemon *d) {
+    st_daemon = d;
+    if (th_daemon_start(d, NULL) != 0) {
+        fprintf(stderr, "could not start trnscid\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the group over the local transport, then over TCP: the number of
+ * failures. */
+#define ST_RUN_BOTH(title, tests)                                                                  \
+    (cmocka_run_group_tests_name(title " over the local transport", tests, st_connect_unix,        \
+                                 st_disconnect) +                                                  \
+     cmocka_run_group_tests_name(title " over tcp", tests, st_connect_tcp, st_disconnect))
+
+/* Stops the daemon (a failure unless it exits cleanly) and prints the
+ * margins under the name report. */
+static inline int st_finish(const char *report) {
+    const int failed = th_daemon_stop_checked(st_daemon, "trnscid");
+    st_report(report);
+    return failed;
+}
 
 static inline int st_connect_unix(void **state) {
     (void)state;

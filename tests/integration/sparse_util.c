@@ -402,6 +402,66 @@ int su_start_daemons(th_daemon *one, th_daemon *two) {
     return 0;
 }
 
+void *su_spsm_shards(trnsparseHandle_t h, const char *addr, trnsparseOperation_t opa,
+                     trnsparseOperation_t opb, const void *alpha, trnsparseSpMatDescr_t a,
+                     trnsparseDnMatDescr_t mb, trnsparseDnMatDescr_t mc, trnsciDataType type,
+                     const void *d_c, size_t bytes, uint64_t min_shards) {
+    trnsparseSpSMDescr_t d;
+    assert_int_equal(trnsparseSpSM_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSpSM_analysis(h, opa, opb, alpha, a, mb, mc, type,
+                                            TRNSPARSE_SPSM_ALG_DEFAULT, d, NULL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const uint64_t before = su_shards_run(addr);
+    assert_int_equal(
+        trnsparseSpSM_solve(h, opa, opb, alpha, a, mb, mc, type, TRNSPARSE_SPSM_ALG_DEFAULT, d),
+        TRNSPARSE_STATUS_SUCCESS);
+    void *out = su_dev_get(d_c, bytes);
+    if (su_shards_run(addr) - before < min_shards)
+        fail_msg("the SpSM ran as fewer than %llu shards", (unsigned long long)min_shards);
+    trnsparseSpSM_destroyDescr(d);
+    trnsparseDestroyDnMat(mb);
+    trnsparseDestroyDnMat(mc);
+    return out;
+}
+
+void su_same_on_cores(void *(*run)(const char *addr, uint64_t min_shards, size_t *bytes),
+                      const char *one, const char *two, const char *what) {
+    size_t b1, b2;
+    void *r1 = run(one, 1, &b1), *r2 = run(two, 2, &b2);
+    assert_int_equal(b1, b2);
+    if (memcmp(r1, r2, b1) != 0)
+        fail_msg("%s: 2 cores differ from 1 core", what);
+    free(r1);
+    free(r2);
+}
+
+int su_main_start(char *dir, size_t size, const char *tmpl, th_daemon *one, th_daemon *two,
+                  su_transport *local, su_transport *grpc) {
+    snprintf(dir, size, "%s", tmpl);
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return -1;
+    }
+    if (su_start_daemons(one, two) != 0)
+        return -1;
+    const th_daemon *serve = two ? two : one;
+    local->addr = serve->unix_addr;
+    grpc->addr = serve->tcp_addr;
+    return 0;
+}
+
+int su_main_end(int failed, const char *dir) {
+    if (started[1]) {
+        failed += th_daemon_stop_checked(started[0], "trnscid --cores 1");
+        failed += th_daemon_stop_checked(started[1], "trnscid --cores 2");
+    } else {
+        failed += th_daemon_stop_checked(started[0], "trnscid --cores 2");
+    }
+    th_remove_dir(dir);
+    return failed;
+}
+
 int su_check_idle(void **state) {
     (void)state;
     trnsciDeviceReset();

@@ -106,6 +106,27 @@ void su_run_ref(const char *python, const char *script, const char *cmd, const c
  * with 2 cores) and remembers both for su_check_idle. 0, or -1 after saying
  * why on stderr. */
 int su_start_daemons(th_daemon *one, th_daemon *two);
+/* SpSM of the sparse a on B into C (mb, mc; both destroyed here) on the
+ * daemon at addr: analysis, then the solve, which must run as at least
+ * min_shards shards. Returns C's bytes, read from d_c. */
+void *su_spsm_shards(trnsparseHandle_t h, const char *addr, trnsparseOperation_t opa,
+                     trnsparseOperation_t opb, const void *alpha, trnsparseSpMatDescr_t a,
+                     trnsparseDnMatDescr_t mb, trnsparseDnMatDescr_t mc, trnsciDataType type,
+                     const void *d_c, size_t bytes, uint64_t min_shards);
+/* Runs run on the 1-core daemon (at least 1 shard) and on the 2-core one
+ * (at least 2) and fails unless the results agree byte for byte; what
+ * names the routine in the message. */
+void su_same_on_cores(void *(*run)(const char *addr, uint64_t min_shards, size_t *bytes),
+                      const char *one, const char *two, const char *what);
+/* The start of a test program's main: a fresh directory from tmpl (ending
+ * in XXXXXX) into dir (size bytes), the daemons as su_start_daemons starts
+ * them, and the local and gRPC transports aimed at the 2-core one. 0, or -1
+ * after saying why on stderr. */
+int su_main_start(char *dir, size_t size, const char *tmpl, th_daemon *one, th_daemon *two,
+                  su_transport *local, su_transport *grpc);
+/* The end of main: stops the daemons su_main_start started (each must exit
+ * cleanly) and removes dir. failed plus the daemons that did not. */
+int su_main_end(int failed, const char *dir);
 /* cmocka teardown: ends the client's session and waits until each daemon
  * su_start_daemons started holds nothing. 0, or -1. */
 int su_check_idle(void **state);

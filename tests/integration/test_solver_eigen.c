@@ -79,60 +79,10 @@ static ty real_ty(ty t) {
     return (t == TY_S || t == TY_C) ? TY_S : TY_D;
 }
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
-/* The matrix as the type stores it (rounded), back in long double. */
-static void round_to(ty t, lcplx *a, size_t count) {
-    void *tmp = malloc(esize(t));
-    assert_non_null(tmp);
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-    free(tmp);
-}
-
-static void write_raw(const char *dir, const char *name, const char *ext, ty t, int rows, int cols,
-                      const lcplx *a) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    void *tmp = malloc(esize(t));
-    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    free(tmp);
-    fclose(fp);
-}
-
-static double *read_out(const char *dir, const char *name, int count) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s.out", dir, name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc((size_t)count, sizeof(double));
-    const size_t got = fread(v, sizeof(double), (size_t)count, fp);
-    fclose(fp);
-    if (got != (size_t)count) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 /* Makes the problems and runs solver_ref.py once for all of them. */
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-solver-ref-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x5eed5eedULL;
@@ -166,20 +116,20 @@ static int make_problems(void) {
         free(l);
         free(r);
         for (int p = 0; p < NPROB; p++)
-            round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
+            st_round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
         snprintf(name, sizeof(name), "her%d", ti);
-        write_raw(dir, name, "a", t, N_EIG, N_EIG, prob[ti][P_HER]);
-        fprintf(man, "eigh %s %s %d\n", name, np_name(t), N_EIG);
+        st_write_raw(dir, name, "a", t, (size_t)N_EIG * N_EIG, prob[ti][P_HER]);
+        fprintf(man, "eigh %s %s %d\n", name, st_np_name(t), N_EIG);
         for (int it = 1; it <= 3; it++) {
             snprintf(name, sizeof(name), "gen%d_%d", ti, it);
-            write_raw(dir, name, "a", t, N_EIG, N_EIG, prob[ti][P_HER]);
-            write_raw(dir, name, "b", t, N_EIG, N_EIG, prob[ti][P_SPD]);
-            fprintf(man, "eigh %s %s %d %d\n", name, np_name(t), N_EIG, it);
+            st_write_raw(dir, name, "a", t, (size_t)N_EIG * N_EIG, prob[ti][P_HER]);
+            st_write_raw(dir, name, "b", t, (size_t)N_EIG * N_EIG, prob[ti][P_SPD]);
+            fprintf(man, "eigh %s %s %d %d\n", name, st_np_name(t), N_EIG, it);
         }
         for (int p = P_TALL; p <= P_RANK; p++) {
             snprintf(name, sizeof(name), "svd%d_%d", ti, p);
-            write_raw(dir, name, "a", t, prob_rows[p], prob_cols[p], prob[ti][p]);
-            fprintf(man, "svd %s %s %d %d\n", name, np_name(t), prob_rows[p], prob_cols[p]);
+            st_write_raw(dir, name, "a", t, (size_t)prob_rows[p] * prob_cols[p], prob[ti][p]);
+            fprintf(man, "svd %s %s %d %d\n", name, st_np_name(t), prob_rows[p], prob_cols[p]);
         }
     }
     /* Made after the others, so that theirs stay the matrices they were. */
@@ -193,11 +143,11 @@ static int make_problems(void) {
                 h[(size_t)j * N_BLOCKED + i] = v;
                 h[(size_t)i * N_BLOCKED + j] = conjl(v);
             }
-        round_to(t, h, (size_t)N_BLOCKED * N_BLOCKED);
+        st_round_to(t, h, (size_t)N_BLOCKED * N_BLOCKED);
         big[ti] = h;
         snprintf(name, sizeof(name), "big%d", ti);
-        write_raw(dir, name, "a", t, N_BLOCKED, N_BLOCKED, h);
-        fprintf(man, "eigh %s %s %d\n", name, np_name(t), N_BLOCKED);
+        st_write_raw(dir, name, "a", t, (size_t)N_BLOCKED * N_BLOCKED, h);
+        fprintf(man, "eigh %s %s %d\n", name, st_np_name(t), N_BLOCKED);
     }
     fclose(man);
     const char *const argv[] = {PYTHON3, SOLVER_REF_PY, dir, NULL};
@@ -206,27 +156,23 @@ static int make_problems(void) {
     for (int ti = 0; ti < 4 && !bad; ti++) {
         char name[64];
         snprintf(name, sizeof(name), "her%d", ti);
-        bad |= !(ref_eig[ti][0] = read_out(dir, name, N_EIG));
+        bad |= !(ref_eig[ti][0] = st_read_out(dir, name, N_EIG, 1));
         snprintf(name, sizeof(name), "big%d", ti);
-        bad |= !(ref_big[ti] = read_out(dir, name, N_BLOCKED));
+        bad |= !(ref_big[ti] = st_read_out(dir, name, N_BLOCKED, 1));
         for (int it = 1; it <= 3; it++) {
             snprintf(name, sizeof(name), "gen%d_%d", ti, it);
-            bad |= !(ref_eig[ti][it] = read_out(dir, name, N_EIG));
+            bad |= !(ref_eig[ti][it] = st_read_out(dir, name, N_EIG, 1));
         }
         for (int p = P_TALL; p <= P_RANK; p++) {
             snprintf(name, sizeof(name), "svd%d_%d", ti, p);
             const int k = prob_rows[p] < prob_cols[p] ? prob_rows[p] : prob_cols[p];
-            bad |= !(ref_sv[ti][p] = read_out(dir, name, k));
+            bad |= !(ref_sv[ti][p] = st_read_out(dir, name, k, 1));
         }
     }
     th_remove_dir(dir);
     if (bad)
         fprintf(stderr, "solver_ref.py failed (exit %d)\n", rc);
     return bad ? -1 : 0;
-}
-
-static int type_index(ty t) {
-    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
 }
 
 /* ---- identities ------------------------------------------------------------------- */
@@ -283,26 +229,6 @@ static void check_values(const char *what, ty t, int count, int n, const long do
                      what, i, w[i], ref[i], tol);
 }
 
-static void check_ratio(const char *what, ty t, long double r, long double limit) {
-    char name[64];
-    snprintf(name, sizeof(name), "%s %s", ty_name[t], what);
-    st_note(name, r, limit);
-    if (!(r <= limit))
-        fail_msg("%s %s: ratio %Lg > %Lg", ty_name[t], what, r, limit);
-}
-
-/* Uploads an n x n Hermitian problem with only the uplo triangle meaningful
- * (junk in the other). */
-static void upload_tri(st_mat *m, ty t, int n, const lcplx *a, int lower, int ld) {
-    st_alloc(m, t, n, n, ld);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            const int mine = lower ? i >= j : i <= j;
-            st_set(m, i, j, mine ? a[(size_t)j * n + i] : 1e30L);
-        }
-    st_upload(m);
-}
-
 static long double *read_real(const st_mat *w, const void *h, int count) {
     long double *v = calloc((size_t)(count > 0 ? count : 1), sizeof(long double));
     assert_non_null(v);
@@ -322,7 +248,7 @@ static void check_sym_n(ty t, int n, const lcplx *a, const double *ref, int lowe
     const trnsolverEigMode_t jobz =
         vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
     st_mat A, W;
-    upload_tri(&A, t, n, a, lower, n + 2);
+    st_upload_tri(&A, t, n, a, lower, n + 2);
     st_alloc(&W, real_ty(t), n, 1, n);
     st_upload(&W);
     int *info = st_info_alloc(1);
@@ -356,8 +282,8 @@ static void check_sym_n(ty t, int n, const lcplx *a, const double *ref, int lowe
     if (vectors) {
         void *vg = st_download(&A, NULL, NULL);
         lcplx *v = st_take_got(&A, vg);
-        check_ratio(what, t, eig_ratio(t, n, a, v, w), THRESH);
-        check_ratio(what, t, orth_ratio(t, n, n, v), THRESH);
+        st_check_ratio(what, t, eig_ratio(t, n, a, v, w), THRESH);
+        st_check_ratio(what, t, orth_ratio(t, n, n, v), THRESH);
         free(v);
         free(vg);
     }
@@ -423,7 +349,7 @@ static void check_sym_n(ty t, int n, const lcplx *a, const double *ref, int lowe
 }
 
 static void check_sym(ty t, int lower, int jacobi, int vectors) {
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     check_sym_n(t, N_EIG, prob[ti][P_HER], ref_eig[ti][0], lower, jacobi, vectors);
 }
 
@@ -458,11 +384,11 @@ static void test_syevj_blocked(void **state) {
 static void check_gen(ty t, int itype) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N_EIG;
+    const int ti = st_type_index(t), n = N_EIG;
     const lcplx *a = prob[ti][P_HER], *b = prob[ti][P_SPD];
     st_mat A, B, W;
-    upload_tri(&A, t, n, a, 1, n);
-    upload_tri(&B, t, n, b, 1, n + 1);
+    st_upload_tri(&A, t, n, a, 1, n);
+    st_upload_tri(&B, t, n, b, 1, n + 1);
     st_alloc(&W, real_ty(t), n, 1, n);
     st_upload(&W);
     int *info = st_info_alloc(1);
@@ -497,7 +423,7 @@ static void check_gen(ty t, int itype) {
         for (int i = 0; i < n; i++)
             r[(size_t)j * n + i] -= tmp[(size_t)j * n + i] * w[j];
     const long double scale = n * st_u(t) * an * (itype == 1 ? 1.0L : bn) * zn * zn;
-    check_ratio("sygvd residual", t, st_lfro(n, n, r) / scale, THRESH * KAPPA_B);
+    st_check_ratio("sygvd residual", t, st_lfro(n, n, r) / scale, THRESH * KAPPA_B);
     /* Normalisation (LAPACK sygv): Z^H B Z = I for itypes 1 and 2; itype
      * 3's Z^H B^-1 Z = I would need B^-1 and is left to the residual. */
     if (itype != 3) {
@@ -505,8 +431,8 @@ static void check_gen(ty t, int itype) {
         st_lmul(n, n, n, z, 1, tmp, r);
         for (int i = 0; i < n; i++)
             r[(size_t)i * n + i] -= 1;
-        check_ratio("sygvd B-orthonormality", t, st_lfro(n, n, r) / (n * st_u(t) * KAPPA_B),
-                    THRESH * KAPPA_B);
+        st_check_ratio("sygvd B-orthonormality", t, st_lfro(n, n, r) / (n * st_u(t) * KAPPA_B),
+                       THRESH * KAPPA_B);
     }
     free(r);
     free(tmp);
@@ -535,7 +461,7 @@ static void test_sygvd(void **state) {
 static void check_gesvd(ty t, int p, char jobu, char jobvt) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    const int ti = st_type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
     const lcplx *a = prob[ti][p];
     st_mat A, S, U, VT, RW;
     st_alloc(&A, t, m, n, m + 1);
@@ -577,9 +503,9 @@ static void check_gesvd(ty t, int p, char jobu, char jobvt) {
         for (int j = 0; j < k; j++)
             for (int i = 0; i < n; i++)
                 v[(size_t)j * n + i] = conjl(st_got(&VT, vg, j, i));
-        check_ratio("gesvd", t, svd_ratio(t, m, n, k, a, u, s, v), THRESH);
-        check_ratio("gesvd U", t, orth_ratio(t, m, ucols, u), THRESH);
-        check_ratio("gesvd V", t, orth_ratio(t, n, k, v), THRESH);
+        st_check_ratio("gesvd", t, svd_ratio(t, m, n, k, a, u, s, v), THRESH);
+        st_check_ratio("gesvd U", t, orth_ratio(t, m, ucols, u), THRESH);
+        st_check_ratio("gesvd V", t, orth_ratio(t, n, k, v), THRESH);
         free(u);
         free(v);
         free(ug);
@@ -588,7 +514,7 @@ static void check_gesvd(ty t, int p, char jobu, char jobvt) {
         /* U's first min(m,n) columns overwrite A. */
         void *og = st_download(&A, NULL, NULL);
         lcplx *u = st_take_got(&A, og);
-        check_ratio("gesvd U in A", t, orth_ratio(t, m, k, u), THRESH);
+        st_check_ratio("gesvd U in A", t, orth_ratio(t, m, k, u), THRESH);
         free(u);
         free(og);
     }
@@ -615,7 +541,7 @@ static void test_gesvd(void **state) {
 static void check_gesvdj(ty t, int p, int econ, int vectors) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    const int ti = st_type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
     const lcplx *a = prob[ti][p];
     const trnsolverEigMode_t jobz =
         vectors ? TRNSOLVER_EIG_MODE_VECTOR : TRNSOLVER_EIG_MODE_NOVECTOR;
@@ -657,9 +583,9 @@ static void check_gesvdj(ty t, int p, int econ, int vectors) {
         void *ug = st_download(&U, NULL, NULL), *vg = st_download(&V, NULL, NULL);
         lcplx *u = st_take_got(&U, ug), *v = st_take_got(&V, vg);
         /* U m x ucols, V n x vcols: the first k columns carry the SVD. */
-        check_ratio("gesvdj", t, svd_ratio(t, m, n, k, a, u, s, v), THRESH);
-        check_ratio("gesvdj U", t, orth_ratio(t, m, ucols, u), THRESH);
-        check_ratio("gesvdj V", t, orth_ratio(t, n, vcols, v), THRESH);
+        st_check_ratio("gesvdj", t, svd_ratio(t, m, n, k, a, u, s, v), THRESH);
+        st_check_ratio("gesvdj U", t, orth_ratio(t, m, ucols, u), THRESH);
+        st_check_ratio("gesvdj V", t, orth_ratio(t, n, vcols, v), THRESH);
         free(u);
         free(v);
         free(ug);
@@ -812,25 +738,18 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
     if (make_problems() != 0)
         return 1;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_syevd),         cmocka_unit_test(test_syevj),
         cmocka_unit_test(test_syevj_blocked), cmocka_unit_test(test_sygvd),
         cmocka_unit_test(test_gesvd),         cmocka_unit_test(test_gesvdj),
         cmocka_unit_test(test_nonfinite),     cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver eigen over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver eigen over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_eigen");
+    int failed = ST_RUN_BOTH("solver eigen", tests);
+    failed += st_finish("solver_eigen");
     for (int ti = 0; ti < 4; ti++) {
         for (int p = 0; p < NPROB; p++) {
             free(prob[ti][p]);

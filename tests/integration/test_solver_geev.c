@@ -305,20 +305,13 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geev),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver geev over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver geev over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_geev");
+    int failed = ST_RUN_BOTH("solver geev", tests);
+    failed += st_finish("solver_geev");
     return failed ? 1 : 0;
 }

@@ -56,50 +56,9 @@ enum { P_WELL, P_HARD, NPROB };
 static lcplx *prob_a[4][NPROB], *prob_b[4][NPROB];
 static double *ref[4][NPROB]; /* kappa_inf, then X */
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
-static void round_to(ty t, lcplx *a, size_t count) {
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-}
-
-static void write_raw(const char *path, ty t, size_t count, const lcplx *a) {
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    fclose(fp);
-}
-
-static double *read_out(const char *path, size_t count) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc(count, sizeof(double));
-    const size_t got = v ? fread(v, sizeof(double), count, fp) : 0;
-    fclose(fp);
-    if (got != count) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-solver-irs-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x1a5e5ULL;
@@ -111,17 +70,15 @@ static int make_problems(void) {
             lcplx *b = st_lmat(N, NRHS);
             for (size_t i = 0; i < (size_t)N * NRHS; i++)
                 b[i] = st_random(t);
-            round_to(t, a, (size_t)N * N);
-            round_to(t, b, (size_t)N * NRHS);
+            st_round_to(t, a, (size_t)N * N);
+            st_round_to(t, b, (size_t)N * NRHS);
             prob_a[ti][p] = a;
             prob_b[ti][p] = b;
             char name[32];
             snprintf(name, sizeof(name), "s%d_%d", ti, p);
-            snprintf(path, sizeof(path), "%s/%s.a", dir, name);
-            write_raw(path, t, (size_t)N * N, a);
-            snprintf(path, sizeof(path), "%s/%s.b", dir, name);
-            write_raw(path, t, (size_t)N * NRHS, b);
-            fprintf(man, "solve %s %s %d %d\n", name, np_name(t), N, NRHS);
+            st_write_raw(dir, name, "a", t, (size_t)N * N, a);
+            st_write_raw(dir, name, "b", t, (size_t)N * NRHS, b);
+            fprintf(man, "solve %s %s %d %d\n", name, st_np_name(t), N, NRHS);
         }
     }
     fclose(man);
@@ -130,9 +87,10 @@ static int make_problems(void) {
     int bad = rc != 0;
     for (int ti = 0; ti < 4 && !bad; ti++)
         for (int p = 0; p < NPROB && !bad; p++) {
-            snprintf(path, sizeof(path), "%s/s%d_%d.out", dir, ti, p);
+            char name[32];
+            snprintf(name, sizeof(name), "s%d_%d", ti, p);
             const size_t count = 1 + (size_t)N * NRHS * (is_complex(all_types[ti]) ? 2 : 1);
-            bad |= !(ref[ti][p] = read_out(path, count));
+            bad |= !(ref[ti][p] = st_read_out(dir, name, count, 1));
         }
     th_remove_dir(dir);
     if (bad)
@@ -164,19 +122,7 @@ typedef struct variant {
         t, L, (gesv_fn)trnsolverDn##T1T2##gesv, (gesv_size_fn)trnsolverDn##T1T2##gesv_bufferSize,  \
             #T1T2 "gesv"                                                                           \
     }
-static const variant variants[] = {
-    V(TY_D, 0, DD),   V(TY_D, 'S', DS), V(TY_D, 'H', DH), V(TY_D, 'B', DB), V(TY_D, 'X', DX),
-    V(TY_S, 0, SS),   V(TY_S, 'H', SH), V(TY_S, 'B', SB), V(TY_S, 'X', SX), V(TY_Z, 0, ZZ),
-    V(TY_Z, 'C', ZC), V(TY_Z, 'K', ZK), V(TY_Z, 'E', ZE), V(TY_Z, 'Y', ZY), V(TY_C, 0, CC),
-    V(TY_C, 'K', CK), V(TY_C, 'E', CE), V(TY_C, 'Y', CY),
-};
-
-static int type_index(ty t) {
-    for (int i = 0; i < 4; i++)
-        if (all_types[i] == t)
-            return i;
-    return 0;
-}
+static const variant variants[] = {ST_IRS_VARIANTS(V)};
 
 /* The device copies of problem p of type t. */
 typedef struct sys {
@@ -187,7 +133,7 @@ typedef struct sys {
 } sys;
 
 static void sys_make(sys *s, ty t, int p, size_t lwork) {
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     st_alloc(&s->A, t, N, N, N + 2);
     st_fill(&s->A, prob_a[ti][p]);
     st_upload(&s->A);
@@ -218,7 +164,7 @@ static int all_rows(int i, int j, void *ctx) {
  * (else a main-precision LU solved). */
 static void check_solution(const char *name, const sys *s, int p, int conv) {
     const ty t = s->X.t;
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     st_untouched(&s->A);
     st_untouched(&s->B);
     void *xg = st_download(&s->X, all_rows, NULL);
@@ -651,22 +597,15 @@ static void test_deterministic_mode(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gesv_all),   cmocka_unit_test(test_gesv_fallback),
         cmocka_unit_test(test_irs_expert), cmocka_unit_test(test_irs_gmres),
         cmocka_unit_test(test_singular),   cmocka_unit_test(test_deterministic_mode),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver IRS over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver IRS over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_irs");
+    int failed = ST_RUN_BOTH("solver IRS", tests);
+    failed += st_finish("solver_irs");
     return failed ? 1 : 0;
 }

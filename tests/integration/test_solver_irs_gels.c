@@ -65,43 +65,6 @@ static const int prob_m[NPROB] = {M, M, N};
 static lcplx *prob_a[4][NPROB], *prob_b[4][NPROB];
 static double *ref[4][NPROB]; /* sigma_max, sigma_min, then X */
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
-static void round_to(ty t, lcplx *a, size_t count) {
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-}
-
-static void write_raw(const char *path, ty t, size_t count, const lcplx *a) {
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    fclose(fp);
-}
-
-static double *read_out(const char *path, size_t count) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc(count, sizeof(double));
-    const size_t got = v ? fread(v, sizeof(double), count, fp) : 0;
-    fclose(fp);
-    if (got != count) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 /* An m x n matrix P [diag(sigma); 0] Q^H, sigma from 1 down to 1/kappa. */
 static lcplx *rect(ty t, int m, int n, long double kappa) {
     lcplx *p = st_unitary(t, m), *q = st_unitary(t, n);
@@ -122,11 +85,7 @@ static lcplx *rect(ty t, int m, int n, long double kappa) {
 
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-solver-gels-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x9e15ULL;
@@ -138,17 +97,15 @@ static int make_problems(void) {
             lcplx *b = st_lmat(m, NRHS);
             for (size_t i = 0; i < (size_t)m * NRHS; i++)
                 b[i] = st_random(t);
-            round_to(t, a, (size_t)m * N);
-            round_to(t, b, (size_t)m * NRHS);
+            st_round_to(t, a, (size_t)m * N);
+            st_round_to(t, b, (size_t)m * NRHS);
             prob_a[ti][p] = a;
             prob_b[ti][p] = b;
             char name[32];
             snprintf(name, sizeof(name), "g%d_%d", ti, p);
-            snprintf(path, sizeof(path), "%s/%s.a", dir, name);
-            write_raw(path, t, (size_t)m * N, a);
-            snprintf(path, sizeof(path), "%s/%s.b", dir, name);
-            write_raw(path, t, (size_t)m * NRHS, b);
-            fprintf(man, "lstsq %s %s %d %d %d\n", name, np_name(t), m, N, NRHS);
+            st_write_raw(dir, name, "a", t, (size_t)m * N, a);
+            st_write_raw(dir, name, "b", t, (size_t)m * NRHS, b);
+            fprintf(man, "lstsq %s %s %d %d %d\n", name, st_np_name(t), m, N, NRHS);
         }
     }
     fclose(man);
@@ -157,9 +114,10 @@ static int make_problems(void) {
     int bad = rc != 0;
     for (int ti = 0; ti < 4 && !bad; ti++)
         for (int p = 0; p < NPROB && !bad; p++) {
-            snprintf(path, sizeof(path), "%s/g%d_%d.out", dir, ti, p);
+            char name[32];
+            snprintf(name, sizeof(name), "g%d_%d", ti, p);
             const size_t count = 2 + (size_t)N * NRHS * (is_complex(all_types[ti]) ? 2 : 1);
-            bad |= !(ref[ti][p] = read_out(path, count));
+            bad |= !(ref[ti][p] = st_read_out(dir, name, count, 1));
         }
     th_remove_dir(dir);
     if (bad)
@@ -189,19 +147,7 @@ typedef struct variant {
         t, L, (gels_fn)trnsolverDn##T1T2##gels, (gels_size_fn)trnsolverDn##T1T2##gels_bufferSize,  \
             #T1T2 "gels"                                                                           \
     }
-static const variant variants[] = {
-    V(TY_D, 0, DD),   V(TY_D, 'S', DS), V(TY_D, 'H', DH), V(TY_D, 'B', DB), V(TY_D, 'X', DX),
-    V(TY_S, 0, SS),   V(TY_S, 'H', SH), V(TY_S, 'B', SB), V(TY_S, 'X', SX), V(TY_Z, 0, ZZ),
-    V(TY_Z, 'C', ZC), V(TY_Z, 'K', ZK), V(TY_Z, 'E', ZE), V(TY_Z, 'Y', ZY), V(TY_C, 0, CC),
-    V(TY_C, 'K', CK), V(TY_C, 'E', CE), V(TY_C, 'Y', CY),
-};
-
-static int type_index(ty t) {
-    for (int i = 0; i < 4; i++)
-        if (all_types[i] == t)
-            return i;
-    return 0;
-}
+static const variant variants[] = {ST_IRS_VARIANTS(V)};
 
 /* The device copies of problem p of type t. */
 typedef struct sys {
@@ -213,7 +159,7 @@ typedef struct sys {
 } sys;
 
 static void sys_make(sys *s, ty t, int p, size_t lwork) {
-    const int ti = type_index(t);
+    const int ti = st_type_index(t);
     s->m = prob_m[p];
     st_alloc(&s->A, t, s->m, N, s->m + 2);
     st_fill(&s->A, prob_a[ti][p]);
@@ -249,7 +195,7 @@ static long double gam(ty t, long double k) {
  * N) of problem p of type t; conv: refinement converged (else a
  * main-precision QR solved). */
 static void check_x(const char *name, ty t, int p, const lcplx *x, int conv) {
-    const int ti = type_index(t), m = prob_m[p];
+    const int ti = st_type_index(t), m = prob_m[p];
     const lcplx *a = prob_a[ti][p], *b = prob_b[ti][p];
     const long double u = st_u(t), cx = is_complex(t) ? 2.0L : 1.0L;
     long double a1 = 0, ainf = 0;
@@ -668,21 +614,14 @@ static void test_bad_input(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gels_all),   cmocka_unit_test(test_gels_fallback),
         cmocka_unit_test(test_irs_expert), cmocka_unit_test(test_rank_deficient),
         cmocka_unit_test(test_alias),      cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver IRS gels over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed += cmocka_run_group_tests_name("solver IRS gels over tcp", tests, st_connect_tcp,
-                                          st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_irs_gels");
+    int failed = ST_RUN_BOTH("solver IRS gels", tests);
+    failed += st_finish("solver_irs_gels");
     return failed ? 1 : 0;
 }

@@ -1155,11 +1155,8 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sytrf),          cmocka_unit_test(test_lauum),
         cmocka_unit_test(test_laswp),          cmocka_unit_test(test_info),
@@ -1167,11 +1164,7 @@ int main(void) {
         cmocka_unit_test(test_gesvdj_batched), cmocka_unit_test(test_sytrd),
         cmocka_unit_test(test_lapack),
     };
-    int failed = cmocka_run_group_tests_name("solver more over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver more over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_more");
+    int failed = ST_RUN_BOTH("solver more", tests);
+    failed += st_finish("solver_more");
     return failed ? 1 : 0;
 }

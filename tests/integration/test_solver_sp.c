@@ -35,6 +35,7 @@
 // clang-format on
 
 #include "harness.h"
+#include "solver_sp_test.h"
 #include "solver_test.h"
 #include "trnsci/trnsolverSp.h"
 
@@ -137,14 +138,6 @@ static void make_csr(csr *c, int p, int base, int chol) {
     c->rowptr[N] = c->nnz + base;
 }
 
-static void *upload(const void *h, size_t bytes) {
-    void *d = NULL;
-    assert_int_equal(trnsciMalloc(&d, bytes ? bytes : 1), trnsciSuccess);
-    if (bytes)
-        assert_int_equal(trnsciMemcpy(d, h, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
-    return d;
-}
-
 /* The header's checks on x (host, double) for problem p; u the type's. */
 static void check_x(const char *what, int p, const double *x, long double u) {
     long double anorm = 0, rn = 0, xn = 0, dn = 0, refn = 0;
@@ -195,30 +188,10 @@ static void test_solve(void **state) {
                     for (int i = 0; i < N; i++)
                         bf[i] = (float)rhs[i];
                     const void *hb = dbl ? (const void *)rhs : (const void *)bf;
-                    void *dv = upload(hv, (size_t)c.nnz * es);
-                    int *dr = upload(c.rowptr, sizeof(c.rowptr));
-                    int *dc = upload(c.col, (size_t)c.nnz * sizeof(int));
-                    void *db = upload(hb, N * es);
-                    void *dx = upload(hb, N * es); /* overwritten */
-                    int sing = 7;
-                    trnsolverStatus_t st;
-                    if (dbl)
-                        st = chol ? trnsolverSpDcsrlsvchol(h, N, c.nnz, descr, dv, dr, dc, db,
-                                                           1e-12, 0, dx, &sing)
-                                  : trnsolverSpDcsrlsvqr(h, N, c.nnz, descr, dv, dr, dc, db, 1e-12,
-                                                         1, dx, &sing);
-                    else
-                        st = chol ? trnsolverSpScsrlsvchol(h, N, c.nnz, descr, dv, dr, dc, db,
-                                                           1e-6f, 2, dx, &sing)
-                                  : trnsolverSpScsrlsvqr(h, N, c.nnz, descr, dv, dr, dc, db, 1e-6f,
-                                                         3, dx, &sing);
-                    if (st != TRNSOLVER_STATUS_SUCCESS)
-                        fail_msg("status %d: %s", (int)st, trnsciGetLastErrorMessage());
-                    assert_int_equal(sing, -1);
                     double x[N];
                     unsigned char raw[N * sizeof(double)];
-                    assert_int_equal(trnsciMemcpy(raw, dx, N * es, trnsciMemcpyDeviceToHost),
-                                     trnsciSuccess);
+                    sp_lsv_device(h, dbl ? TY_D : TY_S, chol, N, c.nnz, descr, hv, c.rowptr, c.col,
+                                  hb, raw);
                     for (int i = 0; i < N; i++)
                         x[i] = dbl ? ((double *)raw)[i] : ((float *)raw)[i];
                     char what[64];
@@ -228,7 +201,8 @@ static void test_solve(void **state) {
                     /* The Host form gives the same bits. */
                     double xh[N];
                     float xhf[N];
-                    sing = 7;
+                    int sing = 7;
+                    trnsolverStatus_t st;
                     if (dbl)
                         st = chol ? trnsolverSpDcsrlsvcholHost(h, N, c.nnz, descr, c.val, c.rowptr,
                                                                c.col, rhs, 1e-12, 0, xh, &sing)
@@ -242,9 +216,6 @@ static void test_solve(void **state) {
                     assert_int_equal(st, TRNSOLVER_STATUS_SUCCESS);
                     assert_int_equal(sing, -1);
                     assert_memory_equal(dbl ? (void *)xh : (void *)xhf, raw, N * es);
-                    void *all[] = {dv, dr, dc, db, dx};
-                    for (int k = 0; k < 5; k++)
-                        assert_int_equal(trnsciFree(all[k]), trnsciSuccess);
                 }
             }
     }
@@ -350,21 +321,14 @@ static void test_bad_input(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve),
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solverSp over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solverSp over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_sp");
+    int failed = ST_RUN_BOTH("solverSp", tests);
+    failed += st_finish("solver_sp");
     return failed ? 1 : 0;
 }

@@ -38,6 +38,7 @@
 // clang-format on
 
 #include "harness.h"
+#include "solver_sp_test.h"
 #include "solver_test.h"
 #include "trnsci/trnsolverSp.h"
 
@@ -165,14 +166,6 @@ HOST_WRAP(ZcsrlsvcholHost, trnDoubleComplex, double complex, double)
 HOST_WRAP(CcsrlsvqrHost, trnComplex, float complex, float)
 HOST_WRAP(CcsrlsvcholHost, trnComplex, float complex, float)
 
-static void *upload(const void *h, size_t bytes) {
-    void *d = NULL;
-    assert_int_equal(trnsciMalloc(&d, bytes ? bytes : 1), trnsciSuccess);
-    if (bytes)
-        assert_int_equal(trnsciMemcpy(d, h, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
-    return d;
-}
-
 /* The header's checks on x (host, complex double) for problem p; u the
  * type's. */
 static void check_x(const char *what, int p, const double complex *x, long double u) {
@@ -232,30 +225,10 @@ static void test_solve(void **state) {
                     const size_t es = dbl ? sizeof(double complex) : sizeof(float complex);
                     const void *hv = dbl ? (const void *)c.val : (const void *)c.valf;
                     const void *hb = dbl ? (const void *)rhs : (const void *)bf;
-                    void *dv = upload(hv, (size_t)c.nnz * es);
-                    int *dr = upload(c.rowptr, sizeof(c.rowptr));
-                    int *dc = upload(c.col, (size_t)c.nnz * sizeof(int));
-                    void *db = upload(hb, N * es);
-                    void *dx = upload(hb, N * es); /* overwritten */
-                    int sing = 7;
-                    trnsolverStatus_t st;
-                    if (dbl)
-                        st = chol ? trnsolverSpZcsrlsvchol(h, N, c.nnz, descr, dv, dr, dc, db,
-                                                           1e-12, 0, dx, &sing)
-                                  : trnsolverSpZcsrlsvqr(h, N, c.nnz, descr, dv, dr, dc, db, 1e-12,
-                                                         1, dx, &sing);
-                    else
-                        st = chol ? trnsolverSpCcsrlsvchol(h, N, c.nnz, descr, dv, dr, dc, db,
-                                                           1e-6f, 2, dx, &sing)
-                                  : trnsolverSpCcsrlsvqr(h, N, c.nnz, descr, dv, dr, dc, db, 1e-6f,
-                                                         3, dx, &sing);
-                    if (st != TRNSOLVER_STATUS_SUCCESS)
-                        fail_msg("status %d: %s", (int)st, trnsciGetLastErrorMessage());
-                    assert_int_equal(sing, -1);
                     double complex x[N];
                     unsigned char raw[N * sizeof(double complex)];
-                    assert_int_equal(trnsciMemcpy(raw, dx, N * es, trnsciMemcpyDeviceToHost),
-                                     trnsciSuccess);
+                    sp_lsv_device(h, dbl ? TY_Z : TY_C, chol, N, c.nnz, descr, hv, c.rowptr, c.col,
+                                  hb, raw);
                     widen(dbl, raw, x);
                     char what[64];
                     snprintf(what, sizeof(what), "%s%s %s", dbl ? "Z" : "C",
@@ -264,7 +237,8 @@ static void test_solve(void **state) {
                     /* The Host form gives the same bits. */
                     double complex xh[N];
                     float complex xhf[N];
-                    sing = 7;
+                    int sing = 7;
+                    trnsolverStatus_t st;
                     if (dbl)
                         st = chol ? ZcsrlsvcholHost_c99(h, N, c.nnz, descr, c.val, c.rowptr, c.col,
                                                         rhs, 1e-12, 0, xh, &sing)
@@ -278,9 +252,6 @@ static void test_solve(void **state) {
                     assert_int_equal(st, TRNSOLVER_STATUS_SUCCESS);
                     assert_int_equal(sing, -1);
                     assert_memory_equal(dbl ? (void *)xh : (void *)xhf, raw, N * es);
-                    void *all[] = {dv, dr, dc, db, dx};
-                    for (int k = 0; k < 5; k++)
-                        assert_int_equal(trnsciFree(all[k]), trnsciSuccess);
                 }
             }
     }
@@ -305,16 +276,17 @@ static void test_batched(void **state) {
         bd[i] = rhs[i % N];
         bf[i] = (float complex)rhs[i % N];
     }
-    int *dr = upload(c.rowptr, sizeof(c.rowptr));
-    int *dc = upload(c.col, (size_t)c.nnz * sizeof(int));
+    int *dr = sp_upload(c.rowptr, sizeof(c.rowptr));
+    int *dc = sp_upload(c.col, (size_t)c.nnz * sizeof(int));
     assert_int_equal(trnsolverSpXcsrqrAnalysisBatched(h, N, N, c.nnz, descr, dr, dc, info),
                      TRNSOLVER_STATUS_SUCCESS);
     for (int dbl = 0; dbl < 2; dbl++) {
         const size_t es = dbl ? sizeof(double complex) : sizeof(float complex);
         /* val / valf hold A's values then 2 A's, nnz each. */
-        void *dv = upload(dbl ? (const void *)c.val : (const void *)c.valf, 2 * (size_t)c.nnz * es);
-        void *db = upload(dbl ? (const void *)bd : (const void *)bf, 2 * N * es);
-        void *dx = upload(dbl ? (const void *)bd : (const void *)bf, 2 * N * es);
+        void *dv =
+            sp_upload(dbl ? (const void *)c.val : (const void *)c.valf, 2 * (size_t)c.nnz * es);
+        void *db = sp_upload(dbl ? (const void *)bd : (const void *)bf, 2 * N * es);
+        void *dx = sp_upload(dbl ? (const void *)bd : (const void *)bf, 2 * N * es);
         size_t internal = 9, ws = 0;
         trnsolverStatus_t st =
             dbl ? trnsolverSpZcsrqrBufferInfoBatched(h, N, N, c.nnz, descr, dv, dr, dc, 2, info,
@@ -443,10 +415,10 @@ static void test_bad_input(void **state) {
         trnsolverSpCcsrlsvchol(h, N, c.nnz, descr, NULL, NULL, NULL, NULL, 0.0f, 0, NULL, NULL),
         TRNSOLVER_STATUS_INVALID_VALUE);
     /* b in host memory for the device form. */
-    void *dv = upload(c.val, (size_t)c.nnz * sizeof(double complex));
-    int *dr = upload(c.rowptr, sizeof(c.rowptr));
-    int *dc = upload(c.col, (size_t)c.nnz * sizeof(int));
-    void *dx = upload(rhs, sizeof(rhs));
+    void *dv = sp_upload(c.val, (size_t)c.nnz * sizeof(double complex));
+    int *dr = sp_upload(c.rowptr, sizeof(c.rowptr));
+    int *dc = sp_upload(c.col, (size_t)c.nnz * sizeof(int));
+    void *dx = sp_upload(rhs, sizeof(rhs));
     assert_int_equal(trnsolverSpZcsrlsvqr(h, N, c.nnz, descr, dv, dr, dc,
                                           (const trnDoubleComplex *)rhs, 0.0, 0, dx, &sing),
                      TRNSOLVER_STATUS_INVALID_VALUE);
@@ -478,22 +450,15 @@ static void test_bad_input(void **state) {
 int main(void) {
     if (make_problems() != 0)
         return 1;
-    st_daemon = &daemon_under_test;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve),
         cmocka_unit_test(test_batched),
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solverSp complex over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed += cmocka_run_group_tests_name("solverSp complex over tcp", tests, st_connect_tcp,
-                                          st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_sp_complex");
+    int failed = ST_RUN_BOTH("solverSp complex", tests);
+    failed += st_finish("solver_sp_complex");
     return failed ? 1 : 0;
 }

@@ -92,66 +92,10 @@ static ty real_ty(ty t) {
     return (t == TY_S || t == TY_C) ? TY_S : TY_D;
 }
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
-static int type_index(ty t) {
-    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
-}
-
-/* The values as the type stores them, back in long double. */
-static void round_to(ty t, lcplx *a, size_t count) {
-    void *tmp = malloc(esize(t));
-    assert_non_null(tmp);
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-    free(tmp);
-}
-
-static void write_raw(const char *dir, const char *name, const char *ext, ty t, size_t count,
-                      const lcplx *a) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    void *tmp = malloc(esize(t));
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    free(tmp);
-    fclose(fp);
-}
-
-/* At most max doubles of DIR/NAME.out (a geig answer is shorter than n + 1
- * when fewer values are selected). */
-static double *read_out(const char *dir, const char *name, int max, int exact) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s.out", dir, name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc((size_t)max, sizeof(double));
-    const size_t got = fread(v, sizeof(double), (size_t)max, fp);
-    fclose(fp);
-    if (got == 0 || (exact && got != (size_t)max)) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 /* Makes the problems and runs solver_sygv_ref.py once for all of them. */
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-sygv-ref-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x5a9e5a9eULL;
@@ -168,14 +112,14 @@ static int make_problems(void) {
             }
         pa[ti] = h;
         pb[ti] = st_spd(t, N, KAPPA_B);
-        round_to(t, pa[ti], (size_t)N * N);
-        round_to(t, pb[ti], (size_t)N * N);
+        st_round_to(t, pa[ti], (size_t)N * N);
+        st_round_to(t, pb[ti], (size_t)N * N);
         for (int it = 1; it <= 3; it++)
             for (int s = 0; s < NSEL; s++) {
                 snprintf(name, sizeof(name), "g%d_%d_%d", ti, it, s);
-                write_raw(dir, name, "a", t, (size_t)N * N, pa[ti]);
-                write_raw(dir, name, "b", t, (size_t)N * N, pb[ti]);
-                fprintf(man, "geig %s %s %d %d %s", name, np_name(t), N, it, sel_words[s]);
+                st_write_raw(dir, name, "a", t, (size_t)N * N, pa[ti]);
+                st_write_raw(dir, name, "b", t, (size_t)N * N, pb[ti]);
+                fprintf(man, "geig %s %s %d %d %s", name, st_np_name(t), N, it, sel_words[s]);
                 if (s == SEL_I)
                     fprintf(man, " %d %d", IL, IU);
                 else if (s == SEL_V)
@@ -186,10 +130,10 @@ static int make_problems(void) {
         sa[ti] = st_lmat((int)cnt, 1);
         for (size_t i = 0; i < cnt; i++)
             sa[ti][i] = st_random(t);
-        round_to(t, sa[ti], cnt);
+        st_round_to(t, sa[ti], cnt);
         snprintf(name, sizeof(name), "s%d", ti);
-        write_raw(dir, name, "a", t, cnt, sa[ti]);
-        fprintf(man, "svd %s %s %d %d %d\n", name, np_name(t), SVD_M, SVD_N, SVD_BATCH);
+        st_write_raw(dir, name, "a", t, cnt, sa[ti]);
+        fprintf(man, "svd %s %s %d %d %d\n", name, st_np_name(t), SVD_M, SVD_N, SVD_BATCH);
     }
     fclose(man);
     const char *const argv[] = {PYTHON3, SOLVER_SYGV_REF_PY, dir, NULL};
@@ -200,35 +144,15 @@ static int make_problems(void) {
         for (int it = 1; it <= 3; it++)
             for (int s = 0; s < NSEL; s++) {
                 snprintf(name, sizeof(name), "g%d_%d_%d", ti, it, s);
-                bad |= !(ref_geig[ti][it][s] = read_out(dir, name, N + 1, 0));
+                bad |= !(ref_geig[ti][it][s] = st_read_out(dir, name, (size_t)(N + 1), 0));
             }
         snprintf(name, sizeof(name), "s%d", ti);
-        bad |= !(ref_sv[ti] = read_out(dir, name, SVD_BATCH * SVD_N, 1));
+        bad |= !(ref_sv[ti] = st_read_out(dir, name, (size_t)(SVD_BATCH * SVD_N), 1));
     }
     th_remove_dir(dir);
     if (bad)
         fprintf(stderr, "solver_sygv_ref.py failed (exit %d)\n", rc);
     return bad ? -1 : 0;
-}
-
-static void check_ratio(const char *what, ty t, long double r, long double limit) {
-    char name[80];
-    snprintf(name, sizeof(name), "%s %s", ty_name[t], what);
-    st_note(name, r, limit);
-    if (!(r <= limit))
-        fail_msg("%s %s: ratio %Lg > %Lg", ty_name[t], what, r, limit);
-}
-
-/* Uploads an n x n Hermitian matrix with only the uplo triangle meaningful
- * (junk in the other). */
-static void upload_tri(st_mat *m, ty t, int n, const lcplx *a, int lower, int ld) {
-    st_alloc(m, t, n, n, ld);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            const int mine = lower ? i >= j : i <= j;
-            st_set(m, i, j, mine ? a[(size_t)j * n + i] : 1e30L);
-        }
-    st_upload(m);
 }
 
 /* B's Cholesky factor as returned in its uplo triangle: ||F F^H - B||_F
@@ -269,7 +193,7 @@ static void check_pairs(const char *what, ty t, int itype, int n, int k, const l
     snprintf(name, sizeof(name), "%s values", what);
     for (int i = 0; i < k; i++) {
         const long double err = fabsl(w[i] - ref[i]);
-        check_ratio(name, t, err / (n * u * scale + 1e-13L * scale), THRESH);
+        st_check_ratio(name, t, err / (n * u * scale + 1e-13L * scale), THRESH);
     }
     if (!z)
         return;
@@ -290,7 +214,7 @@ static void check_pairs(const char *what, ty t, int itype, int n, int k, const l
             y[i] -= w[j] * y2[i];
         const long double xn = st_lfro(n, 1, x);
         const long double den = itype == 1 ? an + fabsl(w[j]) * bn : an * bn + fabsl(w[j]);
-        check_ratio(name, t, st_lfro(n, 1, y) / (n * u * den * xn), THRESH * KAPPA_B);
+        st_check_ratio(name, t, st_lfro(n, 1, y) / (n * u * den * xn), THRESH * KAPPA_B);
     }
     if (itype != 3 && k > 0) { /* X^H B X = I */
         lcplx *bx = st_lmat(n, k), *g = st_lmat(k, k);
@@ -299,7 +223,7 @@ static void check_pairs(const char *what, ty t, int itype, int n, int k, const l
         for (int i = 0; i < k; i++)
             g[(size_t)i * k + i] -= 1;
         snprintf(name, sizeof(name), "%s B-orthonormality", what);
-        check_ratio(name, t, st_lfro(k, k, g) / (n * u * KAPPA_B), THRESH * KAPPA_B);
+        st_check_ratio(name, t, st_lfro(k, k, g) / (n * u * KAPPA_B), THRESH * KAPPA_B);
         free(bx);
         free(g);
     }
@@ -337,7 +261,7 @@ static trnsolverStatus_t call_sygvdx(ty t, trnsolverDnHandle_t h, trnsolverEigTy
 static void check_sygvdx(ty t, int itype, int sel, int lower, int vectors) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N;
+    const int ti = st_type_index(t), n = N;
     const lcplx *a = pa[ti], *b = pb[ti];
     const double *ref = ref_geig[ti][itype][sel];
     const int want = (int)ref[0];
@@ -354,8 +278,8 @@ static void check_sygvdx(ty t, int itype, int sel, int lower, int vectors) {
                          tol);
     }
     st_mat A, B, W, Wk;
-    upload_tri(&A, t, n, a, lower, n + 2);
-    upload_tri(&B, t, n, b, lower, n + 1);
+    st_upload_tri(&A, t, n, a, lower, n + 2);
+    st_upload_tri(&B, t, n, b, lower, n + 1);
     st_alloc(&W, real_ty(t), n, 1, n);
     st_upload(&W);
     int *info = st_info_alloc(1), lwork = -1, meig = -1;
@@ -385,7 +309,7 @@ static void check_sygvdx(ty t, int itype, int sel, int lower, int vectors) {
         for (int i = 0; i < n; i++)
             z[(size_t)j * n + i] = st_got(&A, zg, i, j);
     check_pairs("sygvdx", t, itype, n, meig, a, b, z, w, ref + 1);
-    check_ratio("sygvdx Cholesky factor of B", t, chol_ratio(t, n, &B, bg, b, lower), THRESH);
+    st_check_ratio("sygvdx Cholesky factor of B", t, chol_ratio(t, n, &B, bg, b, lower), THRESH);
     free(w);
     free(z);
     free(wg);
@@ -415,12 +339,12 @@ static void test_sygvdx(void **state) {
 static void check_sygvj(ty t, int itype, int lower) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), n = N;
+    const int ti = st_type_index(t), n = N;
     const lcplx *a = pa[ti], *b = pb[ti];
     const trnblasFillMode_t uplo = lower ? TRNBLAS_FILL_MODE_LOWER : TRNBLAS_FILL_MODE_UPPER;
     st_mat A, B, W;
-    upload_tri(&A, t, n, a, lower, n + 3);
-    upload_tri(&B, t, n, b, lower, n);
+    st_upload_tri(&A, t, n, a, lower, n + 3);
+    st_upload_tri(&B, t, n, b, lower, n);
     st_alloc(&W, real_ty(t), n, 1, n);
     st_upload(&W);
     int *info = st_info_alloc(1), lwork = -1;
@@ -442,8 +366,8 @@ static void check_sygvj(ty t, int itype, int lower) {
     assert_true(sweeps >= 1 && sweeps <= 100);
     const long double an = st_lfro(n, n, a);
     const long double mnorm = itype == 1 ? an * KAPPA_B : an * st_lfro(n, n, b);
-    check_ratio("sygvj GetResidual / (u sqrt(n+1) ||M||)", t,
-                residual / (st_u(t) * 2 * sqrtl(n + 1.0L) * mnorm), 1.0L);
+    st_check_ratio("sygvj GetResidual / (u sqrt(n+1) ||M||)", t,
+                   residual / (st_u(t) * 2 * sqrtl(n + 1.0L) * mnorm), 1.0L);
     void *wg = st_download(&W, NULL, NULL), *zg = st_download(&A, NULL, NULL);
     void *bg = st_download(&B, NULL, NULL);
     long double *w = calloc((size_t)n, sizeof(long double));
@@ -451,7 +375,7 @@ static void check_sygvj(ty t, int itype, int lower) {
         w[i] = creall(st_got(&W, wg, i, 0));
     lcplx *z = st_take_got(&A, zg);
     check_pairs("sygvj", t, itype, n, n, a, b, z, w, ref_geig[ti][itype][SEL_ALL] + 1);
-    check_ratio("sygvj Cholesky factor of B", t, chol_ratio(t, n, &B, bg, b, lower), THRESH);
+    st_check_ratio("sygvj Cholesky factor of B", t, chol_ratio(t, n, &B, bg, b, lower), THRESH);
     free(w);
     free(z);
     free(wg);
@@ -460,8 +384,8 @@ static void check_sygvj(ty t, int itype, int lower) {
     /* One sweep does not converge: info = n + 1, GetSweeps 1. */
     st_free(&A);
     st_free(&B);
-    upload_tri(&A, t, n, a, lower, n + 3);
-    upload_tri(&B, t, n, b, lower, n);
+    st_upload_tri(&A, t, n, a, lower, n + 3);
+    st_upload_tri(&B, t, n, b, lower, n);
     assert_int_equal(trnsolverDnXsyevjSetMaxSweeps(p, 1), TRNSOLVER_STATUS_SUCCESS);
     assert_int_equal(ST_CALL2(t, sygvj, hegvj, h, it, TRNSOLVER_EIG_MODE_NOVECTOR, uplo, n,
                               st_ptr(&A), A.ld, st_ptr(&B), B.ld, st_ptr(&W), NULL, 0, info, p),
@@ -507,8 +431,8 @@ static void test_not_definite(void **state) {
             const int k = ks[kk];
             b[(k - 1) * n + (k - 1)] = -1;
             st_mat A, B, W, Wk;
-            upload_tri(&A, t, n, a, 1, n);
-            upload_tri(&B, t, n, b, 1, n);
+            st_upload_tri(&A, t, n, a, 1, n);
+            st_upload_tri(&B, t, n, b, 1, n);
             st_alloc(&W, real_ty(t), n, 1, n);
             st_upload(&W);
             st_alloc(&Wk, t, 1, 1, 1);
@@ -523,8 +447,8 @@ static void test_not_definite(void **state) {
             assert_int_equal(meig, 0);
             st_free(&A);
             st_free(&B);
-            upload_tri(&A, t, n, a, 1, n);
-            upload_tri(&B, t, n, b, 1, n);
+            st_upload_tri(&A, t, n, a, 1, n);
+            st_upload_tri(&B, t, n, b, 1, n);
             st_upload(&W);
             assert_int_equal(ST_CALL2(t, sygvj, hegvj, h, TRNSOLVER_EIG_TYPE_1,
                                       TRNSOLVER_EIG_MODE_VECTOR, TRNBLAS_FILL_MODE_LOWER, n,
@@ -602,7 +526,7 @@ static void sb_free(sb *s) {
 static void check_gesvda(ty t, int rank, int vectors, int with_nan) {
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
-    const int ti = type_index(t), m = SVD_M, n = SVD_N, nb = SVD_BATCH;
+    const int ti = st_type_index(t), m = SVD_M, n = SVD_N, nb = SVD_BATCH;
     const int lda = m + 1, ldu = m + 2, ldv = n + 1;
     const long long sA = (long long)lda * n + 5, sS = rank + 1;
     const long long sU = (long long)ldu * rank + 3, sV = (long long)ldv * rank + 2;
@@ -656,8 +580,8 @@ static void check_gesvda(ty t, int rank, int vectors, int with_nan) {
         long double s[SVD_N], tail = 0;
         for (int j = 0; j < rank; j++) {
             s[j] = creall(get(real_ty(t), sg, (size_t)(k * sS + j)));
-            check_ratio("gesvda |s - s_numpy| / (max(m,n) u ||A||)", t,
-                        fabsl(s[j] - ref[j]) / (m * u * an), THRESH);
+            st_check_ratio("gesvda |s - s_numpy| / (max(m,n) u ||A||)", t,
+                           fabsl(s[j] - ref[j]) / (m * u * an), THRESH);
             if (j > 0 && s[j] > s[j - 1])
                 fail_msg("%s gesvda: singular values not descending at %d", ty_name[t], j);
         }
@@ -665,8 +589,8 @@ static void check_gesvda(ty t, int rank, int vectors, int with_nan) {
             tail += (long double)ref[j] * ref[j];
         tail = sqrtl(tail);
         /* h_R_nrmF: the truncation's residual. */
-        check_ratio("gesvda |h_R_nrmF - sigma tail| / (max(m,n) u ||A||)", t,
-                    fabsl(rnrm[k] - tail) / (m * u * an), 2 * THRESH);
+        st_check_ratio("gesvda |h_R_nrmF - sigma tail| / (max(m,n) u ||A||)", t,
+                       fabsl(rnrm[k] - tail) / (m * u * an), 2 * THRESH);
         if (!vectors)
             continue;
         lcplx *uu = st_lmat(m, rank), *vv = st_lmat(n, rank);
@@ -680,11 +604,11 @@ static void check_gesvda(ty t, int rank, int vectors, int with_nan) {
         st_lmul(rank, rank, m, uu, 1, uu, g);
         for (int i = 0; i < rank; i++)
             g[(size_t)i * rank + i] -= 1;
-        check_ratio("gesvda ||U^H U - I|| / (m u)", t, st_lfro(rank, rank, g) / (m * u), THRESH);
+        st_check_ratio("gesvda ||U^H U - I|| / (m u)", t, st_lfro(rank, rank, g) / (m * u), THRESH);
         st_lmul(rank, rank, n, vv, 1, vv, g);
         for (int i = 0; i < rank; i++)
             g[(size_t)i * rank + i] -= 1;
-        check_ratio("gesvda ||V^H V - I|| / (n u)", t, st_lfro(rank, rank, g) / (n * u), THRESH);
+        st_check_ratio("gesvda ||V^H V - I|| / (n u)", t, st_lfro(rank, rank, g) / (n * u), THRESH);
         long double e = 0;
         for (int j = 0; j < n; j++)
             for (int i = 0; i < m; i++) {
@@ -694,10 +618,10 @@ static void check_gesvda(ty t, int rank, int vectors, int with_nan) {
                 e += creall(x * conjl(x));
             }
         e = sqrtl(e);
-        check_ratio("gesvda |residual - sigma tail| / (max(m,n) u ||A||)", t,
-                    fabsl(e - tail) / (m * u * an), THRESH);
-        check_ratio("gesvda |h_R_nrmF - residual| / (max(m,n) u ||A||)", t,
-                    fabsl(rnrm[k] - e) / (m * u * an), 2 * THRESH);
+        st_check_ratio("gesvda |residual - sigma tail| / (max(m,n) u ||A||)", t,
+                       fabsl(e - tail) / (m * u * an), THRESH);
+        st_check_ratio("gesvda |h_R_nrmF - residual| / (max(m,n) u ||A||)", t,
+                       fabsl(rnrm[k] - e) / (m * u * an), 2 * THRESH);
         free(uu);
         free(vv);
         free(g);
@@ -746,8 +670,8 @@ static void test_nonfinite(void **state) {
             lcplx *m = which ? b : a;
             m[3] = NAN; /* (3, 0): in the lower triangle */
             st_mat A, B, W, Wk;
-            upload_tri(&A, t, n, a, 1, n);
-            upload_tri(&B, t, n, b, 1, n);
+            st_upload_tri(&A, t, n, a, 1, n);
+            st_upload_tri(&B, t, n, b, 1, n);
             st_alloc(&W, real_ty(t), n, 1, n);
             st_upload(&W);
             st_alloc(&Wk, t, 1, 1, 1);
@@ -911,25 +835,18 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
     if (make_problems() != 0)
         return 1;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sygvdx),       cmocka_unit_test(test_sygvj),
         cmocka_unit_test(test_not_definite), cmocka_unit_test(test_gesvda),
         cmocka_unit_test(test_nonfinite),    cmocka_unit_test(test_empty),
         cmocka_unit_test(test_bad_input),
     };
-    int failed = cmocka_run_group_tests_name("solver sygv over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver sygv over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_sygv");
+    int failed = ST_RUN_BOTH("solver sygv", tests);
+    failed += st_finish("solver_sygv");
     for (int ti = 0; ti < 4; ti++) {
         free(pa[ti]);
         free(pb[ti]);

@@ -97,10 +97,6 @@ static ty real_ty(ty t) {
     return (t == TY_S || t == TY_C) ? TY_S : TY_D;
 }
 
-static const char *np_name(ty t) {
-    return t == TY_S ? "f32" : t == TY_D ? "f64" : t == TY_C ? "c64" : "c128";
-}
-
 static long double cgam(ty t, long double k) {
     return is_complex(t) ? 2.0L * st_gamma(t, k + 1) : st_gamma(t, k);
 }
@@ -115,50 +111,9 @@ static void check_ratio(ty t, const char *what, long double value, long double l
 
 /* ---- problems and references ------------------------------------------------------ */
 
-static void round_to(ty t, lcplx *a, size_t count) {
-    unsigned char tmp[16];
-    for (size_t i = 0; i < count; i++) {
-        put(t, tmp, 0, a[i]);
-        a[i] = get(t, tmp, 0);
-    }
-}
-
-static void write_raw(const char *dir, const char *name, ty t, int rows, int cols, const lcplx *a) {
-    char path[600];
-    snprintf(path, sizeof(path), "%s/%s.a", dir, name);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    unsigned char tmp[16];
-    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-        put(t, tmp, 0, a[i]);
-        assert_int_equal(fwrite(tmp, esize(t), 1, fp), 1);
-    }
-    fclose(fp);
-}
-
-static double *read_out(const char *dir, const char *name, size_t count) {
-    char path[600];
-    snprintf(path, sizeof(path), "%s/%s.out", dir, name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    double *v = calloc(count, sizeof(double));
-    const size_t got = v ? fread(v, sizeof(double), count, fp) : 0;
-    fclose(fp);
-    if (got != count) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
 static int make_problems(void) {
     char dir[] = "/tmp/trnsci-solver-x-XXXXXX";
-    if (!mkdtemp(dir))
-        return -1;
-    char path[600];
-    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
-    FILE *man = fopen(path, "w");
+    FILE *man = st_open_manifest(dir);
     if (!man)
         return -1;
     st_rng = 0x6e64a1ULL;
@@ -179,23 +134,23 @@ static int make_problems(void) {
             }
         prob[ti][P_HER] = h;
         for (int p = 0; p < NPROB; p++)
-            round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
-        const char *tn = np_name(t);
+            st_round_to(t, prob[ti][p], (size_t)prob_rows[p] * prob_cols[p]);
+        const char *tn = st_np_name(t);
         char name[64];
         snprintf(name, sizeof(name), "lu%d_0", ti);
-        write_raw(dir, name, t, N, N, prob[ti][P_GEN]);
+        st_write_raw(dir, name, "a", t, (size_t)N * N, prob[ti][P_GEN]);
         fprintf(man, "lu %s %s %d %d\n", name, tn, N, N);
         snprintf(name, sizeof(name), "lu%d_1", ti);
-        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        st_write_raw(dir, name, "a", t, (size_t)QM * QN, prob[ti][P_TALL]);
         fprintf(man, "lu %s %s %d %d\n", name, tn, QM, QN);
         snprintf(name, sizeof(name), "qr%d", ti);
-        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        st_write_raw(dir, name, "a", t, (size_t)QM * QN, prob[ti][P_TALL]);
         fprintf(man, "qr %s %s %d %d\n", name, tn, QM, QN);
         snprintf(name, sizeof(name), "svd%d", ti);
-        write_raw(dir, name, t, QM, QN, prob[ti][P_TALL]);
+        st_write_raw(dir, name, "a", t, (size_t)QM * QN, prob[ti][P_TALL]);
         fprintf(man, "svd %s %s %d %d\n", name, tn, QM, QN);
         snprintf(name, sizeof(name), "eig%d", ti);
-        write_raw(dir, name, t, N, N, prob[ti][P_HER]);
+        st_write_raw(dir, name, "a", t, (size_t)N * N, prob[ti][P_HER]);
         fprintf(man, "eigh %s %s %d\n", name, tn, N);
     }
     fclose(man);
@@ -205,25 +160,21 @@ static int make_problems(void) {
     for (int ti = 0; ti < 4 && !bad; ti++) {
         char name[64];
         snprintf(name, sizeof(name), "lu%d_0", ti);
-        bad |= !(ref_piv[ti][0] = read_out(dir, name, N));
+        bad |= !(ref_piv[ti][0] = st_read_out(dir, name, N, 1));
         snprintf(name, sizeof(name), "lu%d_1", ti);
-        bad |= !(ref_piv[ti][1] = read_out(dir, name, QN));
+        bad |= !(ref_piv[ti][1] = st_read_out(dir, name, QN, 1));
         snprintf(name, sizeof(name), "qr%d", ti);
-        bad |= !(ref_r[ti] =
-                     read_out(dir, name, (size_t)QN * QN * (is_complex(all_types[ti]) ? 2 : 1)));
+        bad |= !(ref_r[ti] = st_read_out(dir, name,
+                                         (size_t)QN * QN * (is_complex(all_types[ti]) ? 2 : 1), 1));
         snprintf(name, sizeof(name), "svd%d", ti);
-        bad |= !(ref_sv[ti] = read_out(dir, name, QN));
+        bad |= !(ref_sv[ti] = st_read_out(dir, name, QN, 1));
         snprintf(name, sizeof(name), "eig%d", ti);
-        bad |= !(ref_eig[ti] = read_out(dir, name, N));
+        bad |= !(ref_eig[ti] = st_read_out(dir, name, N, 1));
     }
     th_remove_dir(dir);
     if (bad)
         fprintf(stderr, "solver_ref.py failed (exit %d)\n", rc);
     return bad ? -1 : 0;
-}
-
-static int type_index(ty t) {
-    return t == TY_S ? 0 : t == TY_D ? 1 : t == TY_C ? 2 : 3;
 }
 
 /* ---- helpers ---------------------------------------------------------------------- */
@@ -293,7 +244,7 @@ static void check_potrf(ty t, int lower) {
     const trnblasFillMode_t uplo = lower ? LOWER : UPPER;
     const trnsciDataType_t dt = dtype(t);
     lcplx *a = st_spd(t, n, 100.0L);
-    round_to(t, a, (size_t)n * n);
+    st_round_to(t, a, (size_t)n * n);
     st_mat A;
     st_alloc(&A, t, n, n, n + 3);
     for (int j = 0; j < n; j++)
@@ -382,7 +333,7 @@ static void test_potrf(void **state) {
 /* Xgetrf of problem p (P_GEN square, P_TALL), pivoted or not, then (square)
  * Xgetrs for op N, T, C. */
 static void check_getrf(ty t, int p, int pivot, trnsolverAlgMode_t alg) {
-    const int ti = type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
+    const int ti = st_type_index(t), m = prob_rows[p], n = prob_cols[p], k = m < n ? m : n;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -394,7 +345,7 @@ static void check_getrf(ty t, int p, int pivot, trnsolverAlgMode_t alg) {
     if (!pivot) /* diagonally dominant: stable without pivoting */
         for (int i = 0; i < k; i++)
             a[(size_t)i * m + i] += 2.0L * n;
-    round_to(t, a, (size_t)m * n);
+    st_round_to(t, a, (size_t)m * n);
     st_mat A;
     st_alloc(&A, t, m, n, m + 2);
     st_fill(&A, a);
@@ -519,7 +470,7 @@ static void test_getrf(void **state) {
 /* ---- QR --------------------------------------------------------------------------- */
 
 static void check_geqrf(ty t) {
-    const int ti = type_index(t), m = QM, n = QN, k = QN;
+    const int ti = st_type_index(t), m = QM, n = QN, k = QN;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -616,7 +567,7 @@ static void check_values(ty t, const char *what, int count, int n, const long do
 }
 
 static void check_syevd(ty t, int lower, int vectors) {
-    const int ti = type_index(t), n = N;
+    const int ti = st_type_index(t), n = N;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -686,7 +637,7 @@ static void test_syevd(void **state) {
 /* XsyevBatched on three problems in one allocation: H, 2 H and -H (the
  * scalings are exact, so their references are 2 w and -reverse(w)). */
 static void check_batched(ty t, int lower) {
-    const int ti = type_index(t), n = N, ld = N + 1, batch = 3;
+    const int ti = st_type_index(t), n = N, ld = N + 1, batch = 3;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -795,7 +746,7 @@ static int first_rows(int i, int j, void *ctx) {
  * vl, vu halfway between reference eigenvalues 5|6 and 16|17 (gaps far
  * wider than the error bound), so the selection is known exactly. */
 static void check_syevdx(ty t, trnsolverEigRange_t range, int vectors) {
-    const int ti = type_index(t), n = N, lower = 1;
+    const int ti = st_type_index(t), n = N, lower = 1;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -907,7 +858,7 @@ static void test_syevdx(void **state) {
 /* ---- SVD -------------------------------------------------------------------------- */
 
 static void check_gesvd(ty t, char job) {
-    const int ti = type_index(t), m = QM, n = QN;
+    const int ti = st_type_index(t), m = QM, n = QN;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -999,7 +950,7 @@ static void test_gesvd(void **state) {
 /* Xgesvdp on the tall problem and on its conjugate transpose (the same
  * singular values), full and economy, with and without vectors. */
 static void check_gesvdp(ty t, int wide, int econ, int vectors) {
-    const int ti = type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = QN;
+    const int ti = st_type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = QN;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -1098,7 +1049,7 @@ static void test_gesvdp(void **state) {
  * exact leading triplets, so the values meet the reference and
  * A V_k = U_k S_k holds to THRESH max(m,n) u ||A||_F. */
 static void check_gesvdr(ty t, int wide, char job) {
-    const int ti = type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = 5;
+    const int ti = st_type_index(t), m = wide ? QN : QM, n = wide ? QM : QN, k = 5;
     trnsolverDnHandle_t h;
     assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
     trnsolverDnParams_t par = make_params();
@@ -1560,13 +1511,10 @@ static void test_bad_input(void **state) {
 }
 
 int main(void) {
-    st_daemon = &daemon_under_test;
     if (make_problems() != 0)
         return 1;
-    if (th_daemon_start(&daemon_under_test, NULL) != 0) {
-        fprintf(stderr, "could not start trnscid\n");
+    if (st_start(&daemon_under_test) != 0)
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params),    cmocka_unit_test(test_potrf),
         cmocka_unit_test(test_getrf),     cmocka_unit_test(test_geqrf),
@@ -1576,12 +1524,8 @@ int main(void) {
         cmocka_unit_test(test_gesvdp),    cmocka_unit_test(test_gesvdr),
         cmocka_unit_test(test_trtri),     cmocka_unit_test(test_empty),
     };
-    int failed = cmocka_run_group_tests_name("solver X over the local transport", tests,
-                                             st_connect_unix, st_disconnect);
-    failed +=
-        cmocka_run_group_tests_name("solver X over tcp", tests, st_connect_tcp, st_disconnect);
-    failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
-    st_report("solver_x");
+    int failed = ST_RUN_BOTH("solver X", tests);
+    failed += st_finish("solver_x");
     for (int ti = 0; ti < 4; ti++) {
         for (int p = 0; p < NPROB; p++)
             free(prob[ti][p]);

@@ -1167,22 +1167,8 @@ static void *cspsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
     const double al[2] = {1.0, 0.25};
     const trnsparseOperation_t C = TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE,
                                N = TRNSPARSE_OPERATION_NON_TRANSPOSE;
-    trnsparseSpSMDescr_t d;
-    assert_int_equal(trnsparseSpSM_createDescr(&d), TRNSPARSE_STATUS_SUCCESS);
-    assert_int_equal(trnsparseSpSM_analysis(h, C, N, al, da.descr, mb, mc, TRNSCI_C_64F,
-                                            TRNSPARSE_SPSM_ALG_DEFAULT, d, NULL),
-                     TRNSPARSE_STATUS_SUCCESS);
-    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
-    const uint64_t before = su_shards_run(addr);
-    assert_int_equal(trnsparseSpSM_solve(h, C, N, al, da.descr, mb, mc, TRNSCI_C_64F,
-                                         TRNSPARSE_SPSM_ALG_DEFAULT, d),
-                     TRNSPARSE_STATUS_SUCCESS);
-    void *out = su_dev_get(d_c, *bytes);
-    if (su_shards_run(addr) - before < min_shards)
-        fail_msg("the SpSM ran as fewer than %llu shards", (unsigned long long)min_shards);
-    trnsparseSpSM_destroyDescr(d);
-    trnsparseDestroyDnMat(mb);
-    trnsparseDestroyDnMat(mc);
+    void *out =
+        su_spsm_shards(h, addr, C, N, al, da.descr, mb, mc, TRNSCI_C_64F, d_c, *bytes, min_shards);
     assert_int_equal(trnsciFree(d_b), trnsciSuccess);
     assert_int_equal(trnsciFree(d_c), trnsciSuccess);
     free(hb);
@@ -1195,13 +1181,7 @@ static void *cspsm_on(const char *addr, uint64_t min_shards, size_t *bytes) {
 
 static void test_spsm_cores(void **state) {
     (void)state;
-    size_t b1, b2;
-    void *one = cspsm_on(one_core.unix_addr, 1, &b1), *two = cspsm_on(two_cores.unix_addr, 2, &b2);
-    assert_int_equal(b1, b2);
-    if (memcmp(one, two, b1) != 0)
-        fail_msg("complex SpSM: 2 cores differ from 1 core");
-    free(one);
-    free(two);
+    su_same_on_cores(cspsm_on, one_core.unix_addr, two_cores.unix_addr, "complex SpSM");
 }
 
 /* ---- bad input --------------------------------------------------------------------------- */
@@ -1330,15 +1310,9 @@ static void test_errors(void **state) {
 }
 
 int main(void) {
-    snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-complex-XXXXXX");
-    if (!mkdtemp(tmp_dir)) {
-        perror("mkdtemp");
+    if (su_main_start(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-complex-XXXXXX", &one_core,
+                      &two_cores, &local_t, &grpc_t) != 0)
         return 1;
-    }
-    if (su_start_daemons(&one_core, &two_cores) != 0)
-        return 1;
-    local_t.addr = two_cores.unix_addr;
-    grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
         SU_ON(test_spsv, local),   SU_ON(test_spsv, grpc),       SU_ONCE(test_spsm_cores),
         SU_ON(test_spgemm, local), SU_ON(test_spgemm, grpc),     SU_ON(test_sddmm, local),
@@ -1347,8 +1321,5 @@ int main(void) {
         SU_ON(test_errors, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_complex", tests, NULL, NULL);
-    failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
-    failed += th_daemon_stop_checked(&two_cores, "trnscid --cores 2");
-    th_remove_dir(tmp_dir);
-    return failed ? 1 : 0;
+    return su_main_end(failed, tmp_dir) ? 1 : 0;
 }

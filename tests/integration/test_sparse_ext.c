@@ -507,22 +507,13 @@ static void test_screening(void **state) {
 }
 
 int main(void) {
-    snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-ext-XXXXXX");
-    if (!mkdtemp(tmp_dir)) {
-        perror("mkdtemp");
+    if (su_main_start(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-sparse-ext-XXXXXX", &one_core,
+                      &two_cores, &local_t, &grpc_t) != 0)
         return 1;
-    }
-    if (su_start_daemons(&one_core, &two_cores) != 0)
-        return 1;
-    local_t.addr = two_cores.unix_addr;
-    grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
         SU_ON(test_attention, local), SU_ON(test_attention, grpc), SU_ONCE(test_attention_cores),
         SU_ON(test_screening, local), SU_ON(test_screening, grpc),
     };
     int failed = cmocka_run_group_tests_name("sparse_ext", tests, NULL, NULL);
-    failed += th_daemon_stop_checked(&one_core, "trnscid --cores 1");
-    failed += th_daemon_stop_checked(&two_cores, "trnscid --cores 2");
-    th_remove_dir(tmp_dir);
-    return failed ? 1 : 0;
+    return su_main_end(failed, tmp_dir) ? 1 : 0;
 }

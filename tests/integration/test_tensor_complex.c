@@ -581,22 +581,14 @@ static void test_plan_cache_file(void **state) {
 }
 
 int main(void) {
-    snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-tensor-complex-XXXXXX");
-    if (!mkdtemp(tmp_dir)) {
-        perror("mkdtemp");
+    if (su_main_start(tmp_dir, sizeof(tmp_dir), "/tmp/trnsci-tensor-complex-XXXXXX", &two_cores,
+                      NULL, &local_t, &grpc_t) != 0)
         return 1;
-    }
-    if (su_start_daemons(&two_cores, NULL) != 0)
-        return 1;
-    local_t.addr = two_cores.unix_addr;
-    grpc_t.addr = two_cores.tcp_addr;
     const struct CMUnitTest tests[] = {
         SU_ON(test_complex, local),        SU_ON(test_complex, grpc),
         SU_ON(test_complex_errors, local), SU_ON(test_complex_errors, grpc),
         SU_ONCE(test_plan_cache_file),
     };
     int failed = cmocka_run_group_tests_name("tensor_complex", tests, NULL, NULL);
-    failed += th_daemon_stop_checked(&two_cores, "trnscid --cores 2");
-    th_remove_dir(tmp_dir);
-    return failed ? 1 : 0;
+    return su_main_end(failed, tmp_dir) ? 1 : 0;
 }
