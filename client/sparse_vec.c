@@ -6,9 +6,11 @@
  * (ops/validate/sparse_vec.c) has the argument rules; this file checks only
  * what the caller's process must (NULL handle, descriptors, host scalars).
  * SpVV is the one routine that waits: its result is a host pointer.
+ * Complex values (C_32F, C_64F) need protocol 1.15 (sparse_complex.h).
  */
 #include <stdlib.h>
 
+#include "client/sparse_complex.h"
 #include "client/sparse_internal.h"
 
 #define SPVEC_MINOR 13u
@@ -172,6 +174,8 @@ static trnsparseStatus_t spvec_op(trnsparseHandle_t handle, const char *fn,
     if (!c)
         return st;
     trnsciError_t e = trn_client_need_minor(c, SPVEC_MINOR, fn);
+    if (e == trnsciSuccess && vecX)
+        e = trn_sparse_complex_minor(c, vecX->valueType, fn);
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__SparseVectorOp w = TRNSCI__V1__SPARSE_VECTOR_OP__INIT;
@@ -188,7 +192,8 @@ static trnsparseStatus_t spvec_op(trnsparseHandle_t handle, const char *fn,
     if (e != trnsciSuccess)
         return trn_sparse_status(e);
     Trnsci__V1__Scalar al, be;
-    trn_sparse_scalars(alpha, beta, computeType, &al, &be);
+    trn_sparse_scalar_of(alpha, computeType, &al);
+    trn_sparse_scalar_of(beta, computeType, &be);
     w.function = f;
     w.op_x = (Trnsci__V1__Operation)opX;
     w.alpha = &al;
@@ -234,8 +239,11 @@ trnsparseStatus_t trnsparseSpVV(trnsparseHandle_t handle, trnsparseOperation_t o
                  NULL, vecX, vecY, computeType, externalBuffer);
     if (st != TRNSPARSE_STATUS_SUCCESS)
         return st;
-    /* The validator accepted computeType: R_32F or R_64F. */
-    const size_t es = computeType == TRNSCI_R_64F ? 8 : 4;
+    /* The validator accepted computeType: R_32F, R_64F, C_32F or C_64F. */
+    const size_t es = computeType == TRNSCI_C_64F   ? 16
+                      : computeType == TRNSCI_R_64F ? 8
+                      : computeType == TRNSCI_C_32F ? 8
+                                                    : 4;
     trnsciError_t e =
         trnsciMemcpyAsync(result, externalBuffer, es, trnsciMemcpyDeviceToHost, handle->stream);
     if (e == trnsciSuccess)

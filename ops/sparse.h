@@ -172,10 +172,13 @@ typedef enum trn_spvec_fn {
 /* y has x.size elements of x's type (a size x 1 column); result is one
  * element of that type (VV only). One shard: entries are processed in
  * order, so repeated indices behave as the sequential loop cuSPARSE
- * documents. */
+ * documents. Values R32F, R64F, C32F or C64F; alpha_im, beta_im are the
+ * imaginary parts of the scalars (complex types, else 0); conj_x (complex
+ * SpVV with opX CONJUGATE_TRANSPOSE) sums conj(x_k) y[i_k]. */
 typedef struct trn_spvec_desc {
     trn_spvec_fn fn;
-    double alpha, beta;
+    double alpha, alpha_im, beta, beta_im;
+    int conj_x;
     trn_sp_vec x;
     trn_dn_mat y;
     void *result;

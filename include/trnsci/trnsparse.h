@@ -532,8 +532,9 @@ trnsparseStatus_t trnsparseSpMM(trnsparseHandle_t handle, trnsparseOperation_t o
 
 /* ---- sparse vectors: the Level 1 generic routines ------------------------------
  * x is a sparse vector, y a dense one of x's size; values and computation
- * in TRNSCI_R_32F or _R_64F (x's and y's type must agree; TRNSCI_C_32F and
- * _C_64F are NOT_SUPPORTED: the descriptors carry no complex values yet).
+ * in TRNSCI_R_32F, _R_64F, _C_32F or _C_64F (x's and y's type must agree,
+ * NOT_SUPPORTED otherwise; complex values need a protocol 1.15 daemon,
+ * NOT_SUPPORTED otherwise).
  * Entries are processed in order, one core: with a repeated index Axpby
  * adds each entry and Scatter leaves the last. Asynchronous, except SpVV,
  * which returns its result in host memory. */
@@ -544,15 +545,17 @@ trnsparseStatus_t trnsparseSpVV_bufferSize(trnsparseHandle_t handle, trnsparseOp
                                            trnsparseConstSpVecDescr_t vecX,
                                            trnsparseConstDnVecDescr_t vecY, const void *result,
                                            trnsciDataType computeType, size_t *bufferSize);
-/* *result = sum_k op(x_k) y[i_k] (op is the identity for real types), a
- * host pointer of computeType (which must be the vectors' type). Waits for
+/* *result = sum_k op(x_k) y[i_k]: op(x_k) = x_k for opX NON_TRANSPOSE,
+ * conj(x_k) for CONJUGATE_TRANSPOSE (the identity for real types). result
+ * is a host pointer of computeType (which must be the vectors' type). Waits for
  * the handle's stream; externalBuffer (bufferSize bytes, trnsciMalloc) is
  * required. The sum is accumulated in computeType in index order. */
 trnsparseStatus_t trnsparseSpVV(trnsparseHandle_t handle, trnsparseOperation_t opX,
                                 trnsparseConstSpVecDescr_t vecX, trnsparseConstDnVecDescr_t vecY,
                                 void *result, trnsciDataType computeType, void *externalBuffer);
 /* y = beta y (every element; beta = 0 does not read y), then y[i_k] +=
- * alpha x_k. alpha, beta: host scalars of x's type. */
+ * alpha x_k. alpha, beta: host scalars of x's type (float, double,
+ * trnComplex, trnDoubleComplex). */
 trnsparseStatus_t trnsparseAxpby(trnsparseHandle_t handle, const void *alpha,
                                  trnsparseConstSpVecDescr_t vecX, const void *beta,
                                  trnsparseDnVecDescr_t vecY);
@@ -563,7 +566,8 @@ trnsparseStatus_t trnsparseGather(trnsparseHandle_t handle, trnsparseConstDnVecD
 trnsparseStatus_t trnsparseScatter(trnsparseHandle_t handle, trnsparseConstSpVecDescr_t vecX,
                                    trnsparseDnVecDescr_t vecY);
 /* Givens rotation: x_k = c x_k + s y[i_k], y[i_k] = c y[i_k] - s x_k (the
- * old x_k), c and s host scalars of x's type. */
+ * old x_k), c and s host scalars of x's type (complex c and s multiply as
+ * given, without conjugation, as cuSPARSE's formula). */
 trnsparseStatus_t trnsparseRot(trnsparseHandle_t handle, const void *c_coeff, const void *s_coeff,
                                trnsparseSpVecDescr_t vecX, trnsparseDnVecDescr_t vecY);
 

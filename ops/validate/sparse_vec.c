@@ -14,17 +14,14 @@
 
 #include "ops/validate/checked.h"
 
-/* The value type of a sparse vector: R_32F or R_64F; the complex types are
- * refused by name (NOT_SUPPORTED), anything else is not a type. */
+/* The value type of a sparse vector: R_32F, R_64F, C_32F or C_64F (the
+ * complex ones since protocol 1.15); anything else is not a type. */
 static trn_wire_code vec_type(trn_vctx *vx, const char *fn, const char *name,
                               Trnsci__V1__DataType w, trn_dtype *out) {
-    trn_dtype d;
-    if (trn_vk_dtype(w, &d) == 0 && trn_vk_complex(d)) {
-        trn_vmsg(vx, "%s: %s: data type %s is not supported (R_32F, R_64F)", fn, name,
-                 d == TRN_DTYPE_C32F ? "C_32F" : "C_64F");
-        return TRN_WIRE_UNIMPLEMENTED;
-    }
-    return trn_vk_real_dtype(vx, fn, name, w, out);
+    if (trn_vk_dtype(w, out) == 0)
+        return TRN_WIRE_OK;
+    trn_vmsg(vx, "%s: %s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, name, (int)w);
+    return TRN_WIRE_INVALID_ARGUMENT;
 }
 
 /* The sparse vector x: its numbers, then its arrays (resolve: both). */
@@ -89,6 +86,7 @@ static trn_wire_code validate_spvec(trn_vctx *vx, const Trnsci__V1__SparseVector
     if (rc != TRN_WIRE_OK)
         return rc;
     const trn_dtype t = out->x.type;
+    const int cplx = trn_vk_complex(t);
     if (out->fn == TRN_SPVEC_VV) {
         trn_trans op;
         rc = trn_vsp_op(vx, fn, "opX", w->op_x, &op);
@@ -96,9 +94,14 @@ static trn_wire_code validate_spvec(trn_vctx *vx, const Trnsci__V1__SparseVector
             rc = trn_vsp_compute(vx, fn, w->compute_type, t);
         if (rc != TRN_WIRE_OK)
             return rc;
+        /* Complex opX C sums conj(x_k) y[i_k]; real C and T are N. */
+        out->conj_x = cplx && w->op_x == TRNSCI__V1__OPERATION__OP_C;
     }
     out->alpha = w->alpha ? w->alpha->re : 0.0;
     out->beta = w->beta ? w->beta->re : 0.0;
+    /* Real values ignore the imaginary parts, as cuSPARSE reads a real scalar. */
+    out->alpha_im = cplx && w->alpha ? w->alpha->im : 0.0;
+    out->beta_im = cplx && w->beta ? w->beta->im : 0.0;
     /* Axpby scales all of y; the others touch y at x's indices only. */
     const int touches_y = out->fn == TRN_SPVEC_AXPBY || out->x.nnz > 0;
     rc = trn_vsp_vector(vx, w->y, fn, "vecY", t, out->x.size, touches_y, &out->y);

@@ -32,6 +32,12 @@ Debian's numpy/scipy (run it under /usr/bin/python3).
         indices; indices unique), rot.x and rot.y (the Givens rotation of
         cusparseRot; indices unique), all float64.
 
+    sparse_ref.py spvecz DIR
+        The same in complex128 with numpy: x.val and y hold (re, im)
+        float64 pairs, meta.txt "n alpha beta c s" with each scalar as
+        "re im"; writes dot, dotc (sum conj(x_k) y[i_k]), axpby, gather,
+        scatter, rot.x, rot.y as (re, im) float64 pairs.
+
     sparse_ref.py spsv DIR
         DIR/meta.txt: "n nrhs lower unit trans alpha"; A as CSR, 0-based
         int64 (A.indptr, A.indices, A.data float64; both triangles may be
@@ -138,6 +144,35 @@ def spvec(d):
     return 0
 
 
+def spvecz(d):
+    """The complex Level 1 references in complex128: x.val and y hold
+    (re, im) pairs; meta.txt: n, then alpha, beta, c, s as re im pairs."""
+    with open(os.path.join(d, "meta.txt")) as f:
+        w = f.read().split()
+    n = int(w[0])
+    v = [float(t) for t in w[1:9]]
+    alpha, beta, c, s = (complex(v[2 * k], v[2 * k + 1]) for k in range(4))
+    idx = load(d, "x.idx", np.int64)
+    val = load(d, "x.val", np.float64).view(np.complex128)
+    y = load(d, "y", np.float64).view(np.complex128)
+    dot = np.array([np.sum(val * y[idx])])
+    dotc = np.array([np.sum(np.conj(val) * y[idx])])
+    dense_x = np.zeros(n, dtype=np.complex128)
+    dense_x[idx] = val
+    axpby = beta * y + alpha * dense_x
+    gather = y[idx]
+    scatter = y.copy()
+    scatter[idx] = val
+    rot_x = c * val + s * y[idx]
+    rot_y = y.copy()
+    rot_y[idx] = c * y[idx] - s * val
+    for name, arr in (("dot", dot), ("dotc", dotc), ("axpby", axpby), ("gather", gather),
+                      ("scatter", scatter), ("rot.x", rot_x), ("rot.y", rot_y)):
+        np.asarray(arr, dtype=np.complex128).view(np.float64).tofile(os.path.join(d, name))
+    print("spvecz n %d nnz %d" % (n, len(idx)))
+    return 0
+
+
 def spsv(d):
     with open(os.path.join(d, "meta.txt")) as f:
         w = f.read().split()
@@ -176,6 +211,8 @@ def main(argv):
         return attention(argv[2])
     if len(argv) == 3 and argv[1] == "spvec":
         return spvec(argv[2])
+    if len(argv) == 3 and argv[1] == "spvecz":
+        return spvecz(argv[2])
     if len(argv) == 3 and argv[1] == "spsv":
         return spsv(argv[2])
     print(__doc__)

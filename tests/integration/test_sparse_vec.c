@@ -12,7 +12,9 @@
  *    (Rot: gamma_2 (|c x| + |s y|)). The reference is float64 with an error
  *    of the same form, so double results are held to twice the bound.
  *    Axpby with a repeated index adds both entries (checked in long
- *    double); nnz = 0 gives a zero dot and a scaled y.
+ *    double); nnz = 0 gives a zero dot and a scaled y. Complex values
+ *    (C_32F, C_64F, both index types and bases, SpVV opX N and C) against
+ *    numpy in complex128, bounds at run_level1_complex.
  *  - SpSV/SpSM: random sparse n x n matrices with entries in both
  *    triangles (the solve must ignore the other one) and a dominant
  *    diagonal (|a_ii| >= 1 + the row's off-diagonal sum, off-diagonal row
@@ -31,7 +33,8 @@
  *  - Bad input, each with cuSPARSE's status and a message: a non-square
  *    or CSC matrix, a size mismatch, a compute type that is not the
  *    matrix's, solve before analysis, a bad attribute (size, value), a
- *    complex sparse vector, nnz > size, SpVV without its buffer, a bad
+ *    complex sparse vector with a real dense one and the reverse, a
+ *    complex SpVV whose compute type is not the values', nnz > size, SpVV without its buffer, a bad
  *    index found when the op runs (vector and matrix; SpVV, which waits,
  *    returns it); COO with a duplicate diagonal entry and one in the other
  *    triangle, exactly (op N and T); a zero diagonal
@@ -310,6 +313,210 @@ static void run_level1_edges(trnsparseHandle_t h) {
         assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
 }
 
+/* ---- Level 1, complex values ------------------------------------------------------------ */
+
+/* The worst complex error seen as a fraction of its bound: [float, double]. */
+static long double worst_c[2];
+
+/* |a - b| of two complex numbers given as (re, im). */
+static long double cabs_diff(long double ar, long double ai, long double br, long double bi) {
+    return hypotl(ar - br, ai - bi);
+}
+
+/* Checks n complex results (interleaved, float or double) against the
+ * reference's (re, im) pairs; bound[i] < 0: exact. */
+static void check_cplx(const char *what, const void *got, const double *ref, size_t n, int dbl,
+                       const long double *bound) {
+    for (size_t i = 0; i < n; i++) {
+        const long double gr = dbl ? ((const double *)got)[2 * i] : ((const float *)got)[2 * i];
+        const long double gi =
+            dbl ? ((const double *)got)[2 * i + 1] : ((const float *)got)[2 * i + 1];
+        const long double err = cabs_diff(gr, gi, ref[2 * i], ref[2 * i + 1]);
+        const long double b = bound ? bound[i] : 0;
+        if (b > 0 && err / b > worst_c[dbl])
+            worst_c[dbl] = err / b;
+        if (err > b)
+            fail_msg("%s[%zu]: (%.17Lg, %.17Lg), reference (%.17g, %.17g), error %.3Lg > bound "
+                     "%.3Lg",
+                     what, i, gr, gi, ref[2 * i], ref[2 * i + 1], err, b);
+    }
+}
+
+/* Complex Level 1 against numpy in complex128 (sparse_ref.py spvecz): a
+ * vector of 500 elements with 150 entries at unique, unsorted positions.
+ * Bounds (u the type's unit roundoff, gamma_k = k u / (1 - k u)): a complex
+ * product is within sqrt(2) gamma_2 of the exact one (Higham §3.6), so
+ * SpVV, a sum of nnz products, is within sqrt(2) gamma_{nnz+2} sum |x_k|
+ * |y_ik| (opX C the same, conjugation is exact); Axpby beta y_i + alpha x_i
+ * and Rot c x + s y, two products and a sum, are within sqrt(2) gamma_3
+ * (|a||u| + |b||v|) per element; Gather and Scatter copy, exactly. The
+ * reference's own error has the same form in double, so double results
+ * are held to twice the bound. */
+static void run_level1_complex(trnsparseHandle_t h, const vec_case *vc, uint64_t seed) {
+    const int64_t n = 500, nnz = 150;
+    const int dbl = vc->dbl;
+    cur_kind = 0;
+    cur_dbl = dbl;
+    const size_t es = dbl ? 16 : 8, isz = vc->idx64 ? 8 : 4;
+    const trnsciDataType t = dbl ? TRNSCI_C_64F : TRNSCI_C_32F;
+    uint64_t s = seed;
+    int64_t *perm = malloc((size_t)n * 8), *pos = malloc((size_t)nnz * 8);
+    double *xv = malloc((size_t)nnz * 16), *yv = malloc((size_t)n * 16);
+    void *hidx = malloc((size_t)nnz * isz), *hx = malloc((size_t)nnz * es),
+         *hy = malloc((size_t)n * es);
+    long double *bound = malloc((size_t)n * sizeof(long double));
+    assert_true(perm && pos && xv && yv && hidx && hx && hy && bound);
+    for (int64_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) {
+        const int64_t j = (int64_t)((su_uniform(&s) + 1.0) * 0.5 * (double)(i + 1)) % (i + 1);
+        const int64_t tmp = perm[i];
+        perm[i] = perm[j];
+        perm[j] = tmp;
+    }
+    for (int64_t k = 0; k < nnz; k++) {
+        pos[k] = perm[k];
+        su_set_idx(hidx, (size_t)k, pos[k] + vc->base, vc->idx64);
+        for (int p = 0; p < 2; p++) {
+            xv[2 * k + p] = rnd(&s, dbl);
+            su_put(hx, (size_t)(2 * k + p), xv[2 * k + p], dbl);
+        }
+    }
+    for (int64_t i = 0; i < n; i++)
+        for (int p = 0; p < 2; p++) {
+            yv[2 * i + p] = rnd(&s, dbl);
+            su_put(hy, (size_t)(2 * i + p), yv[2 * i + p], dbl);
+        }
+    /* alpha, beta, c, s as (re, im), each exact in float. */
+    const double sc[8] = {0.75, -0.5, -1.25, 0.25, 0.6, 0.125, 0.5, -0.625};
+    char meta[256];
+    snprintf(meta, sizeof(meta), "%lld %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g",
+             (long long)n, sc[0], sc[1], sc[2], sc[3], sc[4], sc[5], sc[6], sc[7]);
+    su_write_file(tmp_dir, "meta.txt", meta, strlen(meta));
+    su_write_file(tmp_dir, "x.idx", pos, (size_t)nnz * 8);
+    su_write_file(tmp_dir, "x.val", xv, (size_t)nnz * 16);
+    su_write_file(tmp_dir, "y", yv, (size_t)n * 16);
+    su_run_ref(PYTHON3, SPARSE_REF_PY, "spvecz", tmp_dir);
+    float scf[8];
+    for (int i = 0; i < 8; i++)
+        scf[i] = (float)sc[i];
+    const void *pal = dbl ? (const void *)&sc[0] : (const void *)&scf[0];
+    const void *pbe = dbl ? (const void *)&sc[2] : (const void *)&scf[2];
+    const void *pc = dbl ? (const void *)&sc[4] : (const void *)&scf[4];
+    const void *ps = dbl ? (const void *)&sc[6] : (const void *)&scf[6];
+    long double mod[4];
+    for (int i = 0; i < 4; i++)
+        mod[i] = hypotl(sc[2 * i], sc[2 * i + 1]);
+    long double *ax = calloc((size_t)n, sizeof(long double)); /* |x| dense */
+    assert_non_null(ax);
+    for (int64_t k = 0; k < nnz; k++)
+        ax[pos[k]] = hypotl(xv[2 * k], xv[2 * k + 1]);
+    const long double twice = dbl ? 2.0L : 1.0L, r2 = sqrtl(2.0L);
+
+    void *d_idx = su_dev_put(hidx, (size_t)nnz * isz), *d_x = su_dev_put(hx, (size_t)nnz * es);
+    void *d_y = su_dev_put(hy, (size_t)n * es);
+    const trnsparseIndexType_t it = vc->idx64 ? TRNSPARSE_INDEX_64I : TRNSPARSE_INDEX_32I;
+    const trnsparseIndexBase_t ib = vc->base ? TRNSPARSE_INDEX_BASE_ONE : TRNSPARSE_INDEX_BASE_ZERO;
+    trnsparseSpVecDescr_t x;
+    trnsparseDnVecDescr_t y;
+    assert_int_equal(trnsparseCreateSpVec(&x, n, nnz, d_idx, d_x, it, ib, t),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseCreateDnVec(&y, n, d_y, t), TRNSPARSE_STATUS_SUCCESS);
+
+    /* SpVV, opX N and C. */
+    size_t bs = 0;
+    double res[2];
+    assert_int_equal(
+        trnsparseSpVV_bufferSize(h, TRNSPARSE_OPERATION_NON_TRANSPOSE, x, y, res, t, &bs),
+        TRNSPARSE_STATUS_SUCCESS);
+    assert_true(bs >= es);
+    void *buf = NULL;
+    assert_int_equal(trnsciMalloc(&buf, bs), trnsciSuccess);
+    long double mag = 0;
+    for (int64_t k = 0; k < nnz; k++)
+        mag += ax[pos[k]] * hypotl(yv[2 * pos[k]], yv[2 * pos[k] + 1]);
+    bound[0] = twice * r2 * su_gamma(dbl, nnz + 2) * mag;
+    static const char *const dots[2] = {"dot", "dotc"};
+    for (int op = 0; op < 2; op++) {
+        memset(res, 0, sizeof(res));
+        const trnsparseOperation_t opx =
+            op ? TRNSPARSE_OPERATION_CONJUGATE_TRANSPOSE : TRNSPARSE_OPERATION_NON_TRANSPOSE;
+        assert_int_equal(trnsparseSpVV(h, opx, x, y, res, t, buf), TRNSPARSE_STATUS_SUCCESS);
+        double *ref = read_f64(dots[op], 2);
+        check_cplx(op ? "spvv C" : "spvv N", res, ref, 1, dbl, bound);
+        free(ref);
+    }
+
+    /* Axpby on y. */
+    assert_int_equal(trnsparseAxpby(h, pal, x, pbe, y), TRNSPARSE_STATUS_SUCCESS);
+    void *out = su_dev_get(d_y, (size_t)n * es);
+    double *ref = read_f64("axpby", (size_t)n * 2);
+    for (int64_t i = 0; i < n; i++)
+        bound[i] = twice * r2 * su_gamma(dbl, 3) *
+                   (mod[1] * hypotl(yv[2 * i], yv[2 * i + 1]) + mod[0] * ax[i]);
+    check_cplx("axpby", out, ref, (size_t)n, dbl, bound);
+    free(out);
+    free(ref);
+
+    /* Gather from the original y into fresh values. */
+    assert_int_equal(trnsciMemcpy(d_y, hy, (size_t)n * es, trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    void *d_g = NULL;
+    assert_int_equal(trnsciMalloc(&d_g, (size_t)nnz * es), trnsciSuccess);
+    assert_int_equal(trnsparseSpVecSetValues(x, d_g), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseGather(h, y, x), TRNSPARSE_STATUS_SUCCESS);
+    out = su_dev_get(d_g, (size_t)nnz * es);
+    ref = read_f64("gather", (size_t)nnz * 2);
+    check_cplx("gather", out, ref, (size_t)nnz, dbl, NULL);
+    free(out);
+    free(ref);
+
+    /* Scatter the original x into y. */
+    assert_int_equal(trnsparseSpVecSetValues(x, d_x), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseScatter(h, x, y), TRNSPARSE_STATUS_SUCCESS);
+    out = su_dev_get(d_y, (size_t)n * es);
+    ref = read_f64("scatter", (size_t)n * 2);
+    check_cplx("scatter", out, ref, (size_t)n, dbl, NULL);
+    free(out);
+    free(ref);
+
+    /* Rot on the original x and y. */
+    assert_int_equal(trnsciMemcpy(d_y, hy, (size_t)n * es, trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsparseRot(h, pc, ps, x, y), TRNSPARSE_STATUS_SUCCESS);
+    out = su_dev_get(d_x, (size_t)nnz * es);
+    ref = read_f64("rot.x", (size_t)nnz * 2);
+    for (int64_t k = 0; k < nnz; k++)
+        bound[k] = twice * r2 * su_gamma(dbl, 3) *
+                   (mod[2] * ax[pos[k]] + mod[3] * hypotl(yv[2 * pos[k]], yv[2 * pos[k] + 1]));
+    check_cplx("rot x", out, ref, (size_t)nnz, dbl, bound);
+    free(out);
+    free(ref);
+    out = su_dev_get(d_y, (size_t)n * es);
+    ref = read_f64("rot.y", (size_t)n * 2);
+    for (int64_t i = 0; i < n; i++)
+        bound[i] = twice * r2 * su_gamma(dbl, 3) *
+                   (mod[2] * hypotl(yv[2 * i], yv[2 * i + 1]) + mod[3] * ax[i]);
+    check_cplx("rot y", out, ref, (size_t)n, dbl, bound);
+    free(out);
+    free(ref);
+
+    trnsparseDestroySpVec(x);
+    trnsparseDestroyDnVec(y);
+    void *frees[] = {d_idx, d_x, d_y, d_g, buf};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(trnsciFree(frees[i]), trnsciSuccess);
+    free(perm);
+    free(pos);
+    free(xv);
+    free(yv);
+    free(hidx);
+    free(hx);
+    free(hy);
+    free(bound);
+    free(ax);
+}
+
 static void test_level1(void **state) {
     assert_int_equal(trnsciInit(su_addr(state)), trnsciSuccess);
     trnsparseHandle_t h;
@@ -320,10 +527,13 @@ static void test_level1(void **state) {
             for (int base = 0; base < 2; base++) {
                 const vec_case vc = {dbl, idx64, base};
                 run_level1(h, &vc, seed++);
+                run_level1_complex(h, &vc, seed++);
             }
     run_level1_edges(h);
     printf("    level 1: worst error %.3Lf (float), %.3Lf (double) of the bound\n", worst[0][0],
            worst[0][1]);
+    printf("    level 1 complex: worst error %.3Lf (C_32F), %.3Lf (C_64F) of the bound\n",
+           worst_c[0], worst_c[1]);
     trnsparseDestroy(h);
     assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
 }
@@ -744,8 +954,29 @@ static void test_errors(void **state) {
     assert_int_equal(trnsparseCreateSpVec(&x, 3, 2, d_col, d_val, TRNSPARSE_INDEX_32I,
                                           TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_C_64F),
                      TRNSPARSE_STATUS_SUCCESS);
+    /* A complex vector with a real dense one, a compute type that is not
+     * the values' type, a real vector with a complex dense one. */
     assert_int_equal(trnsparseScatter(h, x, vy), TRNSPARSE_STATUS_NOT_SUPPORTED);
-    su_expect_message("C_64F is not supported");
+    su_expect_message("vecY: its data type must be");
+    double zres[2];
+    void *zbuf = NULL;
+    assert_int_equal(trnsciMalloc(&zbuf, 16), trnsciSuccess);
+    trnsparseDnVecDescr_t vz;
+    assert_int_equal(trnsparseCreateDnVec(&vz, 3, d_v, TRNSCI_C_64F), TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSpVV(h, N, x, vz, zres, TRNSCI_C_32F, zbuf),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("computeType must be");
+    assert_int_equal(trnsparseSpVV(h, N, x, vz, zres, TRNSCI_R_64F, zbuf),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("computeType");
+    trnsparseDestroySpVec(x);
+    assert_int_equal(trnsparseCreateSpVec(&x, 3, 2, d_col, d_val, TRNSPARSE_INDEX_32I,
+                                          TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseScatter(h, x, vz), TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("vecY: complex types");
+    trnsparseDestroyDnVec(vz);
+    assert_int_equal(trnsciFree(zbuf), trnsciSuccess);
     trnsparseDestroySpVec(x);
     assert_int_equal(trnsparseCreateSpVec(&x, 4, 2, d_col, d_val, TRNSPARSE_INDEX_32I,
                                           TRNSPARSE_INDEX_BASE_ZERO, TRNSCI_R_64F),

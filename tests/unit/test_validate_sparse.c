@@ -633,7 +633,7 @@ static void spvec_init(spvec_msg *q, uint64_t xb, uint64_t yb) {
 
 /* Rule: 0 <= nnz <= size (size within the index type), nnz indices and
  * values, y of x's size and type, SpVV's result one element of the compute
- * type (which must be x's); complex vectors UNIMPLEMENTED by name; nnz = 0
+ * type (which must be x's); complex vectors with complex y; nnz = 0
  * resolves nothing but Axpby's y. */
 static void test_spvec_rules(void **state) {
     fx *f = *state;
@@ -670,9 +670,46 @@ static void test_spvec_rules(void **state) {
     q.y.v.size = 99;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT, "vecY: size 99 must be 100");
     q.y.v.size = 100;
+    /* Complex values (since 1.15): y of the same type, SpVV's compute type
+     * the values', opX C conjugates x, the scalars' imaginary parts kept. */
     q.x.type = TRNSCI__V1__DATA_TYPE__C_32F;
-    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "data type C_32F is not supported");
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecY: its data type must be");
+    q.x.size = q.y.v.size = 50; /* 50 C_32F fill y's 400 bytes */
+    q.y.v.type = TRNSCI__V1__DATA_TYPE__C_32F;
+    vf_expect_ok(f, f->s1, &q.op, 3);
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_AXPBY;
+    q.alpha.re = 1;
+    q.alpha.im = 2;
+    q.beta.im = -3;
+    vf_expect_ok(f, f->s1, &q.op, 3);
+    assert_true(f->desc.u.spvec.alpha_im == 2 && f->desc.u.spvec.beta_im == -3);
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_SPVV;
+    q.w.compute_type = TRNSCI__V1__DATA_TYPE__C_32F;
+    q.w.op_x = TRNSCI__V1__OPERATION__OP_C;
+    q.res.buffer_id = rb; /* one C_32F: all 8 bytes */
+    vf_expect_ok(f, f->s1, &q.op, 4);
+    assert_int_equal(f->desc.u.spvec.conj_x, 1);
+    q.w.compute_type = R32;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "spvv: computeType must be");
+    q.x.type = q.y.v.type = R32;
+    q.w.compute_type = R32;
+    vf_expect_ok(f, f->s1, &q.op, 4);
+    assert_true(f->desc.u.spvec.conj_x == 0); /* real C is N */
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_AXPBY;
+    vf_expect_ok(f, f->s1, &q.op, 3);
+    assert_true(f->desc.u.spvec.alpha_im == 0 && f->desc.u.spvec.beta_im == 0);
+    q.y.v.type = TRNSCI__V1__DATA_TYPE__C_32F; /* real x, complex y */
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecY: complex types");
+    q.y.v.type = R32;
+    q.x.type = (Trnsci__V1__DataType)99;
+    vf_expect_err(f, f->s1, &q.op, TRN_WIRE_INVALID_ARGUMENT,
+                  "vecX: data type 99 is not R_32F, R_64F, C_32F or C_64F");
     q.x.type = R32;
+    q.x.size = q.y.v.size = 100;
+    q.w.function = TRNSCI__V1__SPARSE_VECTOR_FUNCTION__SPARSE_VECTOR_SCATTER;
+    q.w.op_x = TRNSCI__V1__OPERATION__OP_N;
+    q.res.buffer_id = 0;
+    q.alpha.re = q.alpha.im = q.beta.im = 0;
     q.y.v.type = R64;
     vf_expect_err(f, f->s1, &q.op, TRN_WIRE_UNIMPLEMENTED, "vecY: its data type must be");
     q.y.v.type = R32;
