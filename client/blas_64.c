@@ -726,24 +726,8 @@ W64_GEMM(Zgemm, trnDoubleComplex)
 W64_GEMMSTRIDEDBATCHED(SgemmStridedBatched, float)
 W64_GEMMSTRIDEDBATCHED(DgemmStridedBatched, double)
 
-#define W64_GEMMSTRIDEDBATCHED_2(NAME, T1)                                                         \
-    trnblasStatus_t trnblas##NAME##_64(                                                            \
-        trnblasHandle_t handle, trnblasOperation_t transa, trnblasOperation_t transb, int64_t m,   \
-        int64_t n, int64_t k, const T1 *alpha, const T1 *A, int64_t lda, long long int strideA,    \
-        const T1 *B, int64_t ldb, long long int strideB, const T1 *beta, T1 *C, int64_t ldc,       \
-        long long int strideC, int64_t batchCount) {                                               \
-        FIT(m);                                                                                    \
-        FIT(n);                                                                                    \
-        FIT(k);                                                                                    \
-        FIT(lda);                                                                                  \
-        FIT(ldb);                                                                                  \
-        FIT(ldc);                                                                                  \
-        FIT(batchCount);                                                                           \
-        return trnblas##NAME(handle, transa, transb, m_, n_, k_, alpha, A, lda_, strideA, B, ldb_, \
-                             strideB, beta, C, ldc_, strideC, batchCount_);                        \
-    }
-W64_GEMMSTRIDEDBATCHED_2(CgemmStridedBatched, trnComplex)
-W64_GEMMSTRIDEDBATCHED_2(ZgemmStridedBatched, trnDoubleComplex)
+W64_GEMMSTRIDEDBATCHED(CgemmStridedBatched, trnComplex)
+W64_GEMMSTRIDEDBATCHED(ZgemmStridedBatched, trnDoubleComplex)
 
 #define W64_GEMMBATCHED(NAME, T1)                                                                  \
     trnblasStatus_t trnblas##NAME##_64(trnblasHandle_t handle, trnblasOperation_t transa,          \
