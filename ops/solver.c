@@ -35,7 +35,10 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_ORGBR: return cx ? "ungbr" : "orgbr";
     case TRN_SOLVER_POTRF_BATCHED: return "potrfBatched";
     case TRN_SOLVER_POTRS_BATCHED: return "potrsBatched";
-    case TRN_SOLVER_SYEVD: return cx ? "heevd" : "syevd";
+    case TRN_SOLVER_SYEVD:
+    case TRN_SOLVER_TILE_EIG_TRD: /* a tiled syevd's steps (ops/solver_eig_tile.h) */
+    case TRN_SOLVER_TILE_EIG_STEDC:
+    case TRN_SOLVER_TILE_EIG_BACK: return cx ? "heevd" : "syevd";
     case TRN_SOLVER_SYGVD: return cx ? "hegvd" : "sygvd";
     case TRN_SOLVER_SYEVJ: return cx ? "heevj" : "syevj";
     case TRN_SOLVER_GESVD: return "gesvd";

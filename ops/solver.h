@@ -36,7 +36,7 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_SYEVJ = 34, /* heevj */
     TRN_SOLVER_GESVD = 35,
     TRN_SOLVER_GESVDJ = 36,
-    TRN_SOLVER_GEEV = 37, /* cuSOLVER's Xgeev */
+    TRN_SOLVER_GEEV = 37,   /* cuSOLVER's Xgeev */
     TRN_SOLVER_SYGVDX = 38, /* hegvdx */
     TRN_SOLVER_SYGVJ = 39,  /* hegvj */
     TRN_SOLVER_GESVDA_STRIDED_BATCHED = 40,
@@ -60,6 +60,10 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_LU_UPDATE = 205,
     TRN_SOLVER_TILE_QR_PANEL = 206,
     TRN_SOLVER_TILE_QR_UPDATE = 207,
+    /* The steps of a tiled syevd/heevd (ops/solver_eig_tile.h). */
+    TRN_SOLVER_TILE_EIG_TRD = 208,
+    TRN_SOLVER_TILE_EIG_STEDC = 209,
+    TRN_SOLVER_TILE_EIG_BACK = 210,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an
@@ -108,6 +112,7 @@ typedef struct trn_solver_dense_desc {
     void *taup;    /* gebrd: n (tau holds tauq, n) */
     int tile_nb;   /* TRN_SOLVER_TILE_*: the tile size (ops/solver_tile.h) */
     int tile_k;    /* TRN_SOLVER_TILE_*: the step's block column */
+    void *eig_ws;  /* TRN_SOLVER_TILE_EIG_*: the op's scratch (ops/solver_eig_tile.h) */
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

@@ -5,6 +5,8 @@
  */
 #include "ops/solver_tile.h"
 
+#include "ops/solver_eig_tile.h"
+
 /* The tile size. 256 keeps each task's GEMM (2 nb^3 = 34 MFLOP) above the
  * scheduler's per-shard minimum (ops/shard.h) and the one-task steps, which
  * run on one core while the others wait, near 1 % (Cholesky) and 5 % (LU's
@@ -22,7 +24,7 @@ int trn_tile_fn(trn_solver_fn fn) {
     case TRN_SOLVER_TILE_LU_UPDATE:
     case TRN_SOLVER_TILE_QR_PANEL:
     case TRN_SOLVER_TILE_QR_UPDATE: return 1;
-    default: return 0;
+    default: return trn_eig_tile_fn(fn);
     }
 }
 
@@ -84,7 +86,7 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     case TRN_SOLVER_TILE_LU_UPDATE: return R * C;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return C + (size_t)lu_tail(d);
-    default: return 0;
+    default: return trn_eig_tile_tasks(d);
     }
 }
 
@@ -145,6 +147,10 @@ trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
 /* Cholesky's UPDATE: the tiles k < j <= i < T column by column (column j
  * holds T - j of them). LU_UPDATE: the tiles i, j > k column by column. */
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
+    if (trn_eig_tile_fn(d->fn)) {
+        trn_eig_tile_task(d, t, i, j);
+        return;
+    }
     const int k = d->tile_k, T = cols_t(d);
     const size_t R = (size_t)(rows_t(d) - 1 - k);
     switch (d->fn) {
@@ -186,6 +192,8 @@ static double extent(int len, int nb, int b) {
 }
 
 static double task_flops(const trn_solver_dense_desc *d, int i, int j) {
+    if (trn_eig_tile_fn(d->fn))
+        return trn_eig_tile_task_flops(d, i, j);
     const int nb = d->tile_nb, k = d->tile_k;
     const int rows = is_lu(d) ? d->m : d->n;
     const double cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;

@@ -133,6 +133,9 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
  * of the step's tile tasks. */
 trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                 int nshards);
+/* One shard of a step of a tiled syevd/heevd (ops/solver_eig_tile.h). */
+trn_kstatus trn_cpu_solver_eig_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                    int nshards);
 trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards);

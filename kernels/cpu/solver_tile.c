@@ -18,6 +18,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
+#include "ops/solver_eig_tile.h"
 #include "ops/solver_tile.h"
 
 static int is_complex(trn_dtype t) {
@@ -256,6 +257,8 @@ static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg,
 
 trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                 int nshards) {
+    if (trn_eig_tile_fn(d->fn))
+        return trn_cpu_solver_eig_tile(d, msg, shard, nshards);
     const int first =
         d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
                            d->fn == TRN_SOLVER_TILE_QR_PANEL);

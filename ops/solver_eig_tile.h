@@ -1,0 +1,86 @@
+/*
+ * solver_eig_tile.h — syevd/heevd with vectors as a task graph
+ * (trn_sched_op.steps, as the tiled factorisations of ops/solver_tile.h):
+ * LAPACK's dsyevd cut into its three parts, the last one shared among the
+ * cores.
+ *
+ *   EIG_TRD    one task: A's referenced triangle copied into the op's
+ *              scratch (the upper one mirrored into the lower, so the rest
+ *              is always the lower form), refused when it holds a NaN or an
+ *              infinity (info = -4, nothing written), scaled as dsyevd
+ *              scales it when its largest entry is outside [rmin, rmax],
+ *              and reduced to tridiagonal form Q^H A Q = T (sytrd/hetrd);
+ *              T's diagonal goes to W, its off-diagonal and the reflectors
+ *              stay in the scratch;
+ *   EIG_STEDC  one task: T's eigenvalues into W (ascending, scaled back)
+ *              and its eigenvectors into the scratch's n x n matrix Z by
+ *              divide and conquer (stedc, compz 'I'; real even for heevd);
+ *   EIG_BACK   one task per block column of Z (tile_nb wide, the last one
+ *              narrower): Z_j = Q Z_j (ormqr/unmqr with the n - 1
+ *              reflectors, which only read them) and Z_j copied into A's
+ *              block column j.
+ * A failed stedc (info > 0) ends the work there: A keeps its input.
+ *
+ * What dominates (docs/numerics.md, n = 4096, one core): the reduction
+ * about half of dsyevd's time, the back-transformation a third, stedc a
+ * sixth. Only the back-transformation is shared among cores here; the
+ * reduction and stedc run on one core each.
+ *
+ * Determinism: the steps and tasks depend only on n and the type; each
+ * block column of Z is transformed by the same library calls wherever it
+ * runs; the single-task steps are single tasks. So W and Z are bitwise the
+ * same on any number of cores.
+ *
+ * Memory: the op owns one scratch block of trn_eig_tile_scratch_bytes
+ * (allocated when the op is queued, freed with it): a small state, e, tau,
+ * the copy of A with one column and 256 bytes of slack (the reason:
+ * kernels/cpu/solver_util.h, trn_solver_priv_bytes) and Z. Workspace of
+ * the LAPACK calls inside a task comes from the worker's kept workspace,
+ * as for every solver kernel. The client's workspace stays unused
+ * (syevd_bufferSize reports 0, as before).
+ */
+#ifndef TRN_OPS_SOLVER_EIG_TILE_H
+#define TRN_OPS_SOLVER_EIG_TILE_H
+
+#include <stddef.h>
+
+#include "ops/solver.h"
+
+/* syevd/heevd with vectors is tiled from this order up (4 blocks of
+ * TRN_EIG_TILE_NB): below it the back-transformation is too small to
+ * share. */
+#define TRN_EIG_TILE_MIN_N 1024
+#define TRN_EIG_TILE_NB 256
+
+/* Whether fn is one of a tiled syevd's steps (never on the wire). */
+int trn_eig_tile_fn(trn_solver_fn fn);
+
+/* The number of steps a validated eigen op is cut into: 3 for a tiled
+ * syevd/heevd (jobz V, n >= TRN_EIG_TILE_MIN_N), else 0. */
+int trn_eig_tile_steps(const trn_solver_eigen_desc *e);
+
+/* The bytes of the op's scratch (0 when not tiled). */
+size_t trn_eig_tile_scratch_bytes(const trn_solver_eigen_desc *e);
+
+/* Step s (0 .. 2) of the tiled op e, its scratch at scratch (aligned to 64
+ * bytes, trn_eig_tile_scratch_bytes long). */
+trn_solver_dense_desc trn_eig_tile_step(const trn_solver_eigen_desc *e, int s, void *scratch);
+
+/* Tasks of step d, task t's block column (i = j = it; 0 for the
+ * single-task steps), and its flops (real flops: complex types times 4). */
+size_t trn_eig_tile_tasks(const trn_solver_dense_desc *d);
+void trn_eig_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
+double trn_eig_tile_task_flops(const trn_solver_dense_desc *d, int i, int j);
+
+/* The parts of a step's scratch. */
+typedef struct trn_eig_tile_parts {
+    double *sigma; /* the scaling EIG_TRD applied (1: none) */
+    void *e;       /* n - 1 reals: T's off-diagonal */
+    void *tau;     /* n - 1 elements: the reflectors' scalars */
+    void *p;       /* n x n, leading dimension n: the copy of A, then the reflectors */
+    void *z;       /* n x n, leading dimension n: T's eigenvectors, then A's */
+} trn_eig_tile_parts;
+
+trn_eig_tile_parts trn_eig_tile_layout(const trn_solver_dense_desc *d);
+
+#endif
