@@ -10,10 +10,15 @@
  * own (the scheduler starts it afresh at each step; a step that fails ends
  * the op there).
  *
- * A tiled syevd/heevd (ops/solver_eig_tile.h) also owns its scratch, one
- * block allocated here and freed with the steps.
+ * A tiled syevd/heevd (ops/solver_eig_tile.h) also owns its pieces of
+ * scratch, allocated here in the op arena (kernels run in executors, which
+ * see it at the same address; the heap without executors) and freed with
+ * the steps. When they do not fit, the op is queued untiled.
  */
 #include <stdlib.h>
+
+#include "daemon/exec_space.h"
+#include "daemon/session.h"
 
 #include "daemon/service_internal.h"
 #include "ops/solver_eig_tile.h"
@@ -23,8 +28,40 @@ struct trn_service_tiles {
     int nsteps;
     trn_sched_step *steps;
     trn_op_desc *descs;
-    void *scratch; /* a tiled syevd's (ops/solver_eig_tile.h), or NULL */
+    /* A tiled syevd's scratch pieces (ops/solver_eig_tile.h), from space's
+     * arena (NULL: the heap). */
+    void **pieces;
+    int npieces;
+    trn_exec_space *space;
 };
+
+static void pieces_free(void **pieces, int n, trn_exec_space *space) {
+    for (int k = 0; pieces && k < n; k++) {
+        if (space && pieces[k])
+            trn_exec_space_arena_free(space, pieces[k]);
+        else
+            free(pieces[k]);
+    }
+    free(pieces);
+}
+
+/* A tiled syevd's pieces, each recorded in the state (piece 0), or NULL
+ * when one does not fit (*oom: the piece table itself did not). */
+static void **pieces_alloc(const trn_solver_eigen_desc *e, trn_exec_space *space, int *oom) {
+    const int n = trn_eig_tile_pieces(e);
+    void **p = calloc((size_t)n, sizeof(*p));
+    *oom = !p;
+    for (int k = 0; p && k < n; k++) {
+        const size_t bytes = trn_eig_tile_piece_bytes(e, k);
+        p[k] = space ? trn_exec_space_arena_alloc(space, bytes) : calloc(1, bytes);
+        if (!p[k]) {
+            pieces_free(p, n, space);
+            return NULL;
+        }
+        trn_eig_tile_set_piece(e, p[0], k, p[k]);
+    }
+    return p;
+}
 
 /* The number of steps op's descriptor is cut into, or 0: not tiled. */
 static int steps_of(const trn_op_desc *d) {
@@ -35,30 +72,43 @@ static int steps_of(const trn_op_desc *d) {
     return trn_tile_steps(&d->u.solver_dense);
 }
 
-int trn_service_tile_op(trn_service_op *op) {
+int trn_service_tile_op(trn_service_op *op, trn_session *session) {
     const int n = steps_of(&op->sop.desc);
     if (n == 0)
         return 0;
+    const int eig = op->sop.desc.kind == TRN_OP_SOLVER_EIGEN;
+    trn_exec_space *space = eig ? session->table->space : NULL;
+    void **pieces = NULL;
+    if (eig) {
+        int oom;
+        pieces = pieces_alloc(&op->sop.desc.u.solver_eigen, space, &oom);
+        if (!pieces)
+            return oom ? -1 : 0; /* the arena is full: run untiled */
+    }
     trn_service_tiles *t = calloc(1, sizeof(*t));
     trn_sched_step *steps = calloc((size_t)n, sizeof(*steps));
     trn_op_desc *descs = calloc((size_t)n, sizeof(*descs));
-    const int eig = op->sop.desc.kind == TRN_OP_SOLVER_EIGEN;
-    const size_t sbytes = eig ? trn_eig_tile_scratch_bytes(&op->sop.desc.u.solver_eigen) : 0;
-    void *scratch = sbytes ? aligned_alloc(64, sbytes) : NULL;
-    if (!t || !steps || !descs || (sbytes && !scratch)) {
+    const int npieces = eig ? trn_eig_tile_pieces(&op->sop.desc.u.solver_eigen) : 0;
+    if (!t || !steps || !descs) {
         free(t);
         free(steps);
         free(descs);
-        free(scratch);
+        pieces_free(pieces, npieces, space);
         return -1;
     }
     for (int s = 0; s < n; s++) {
         descs[s] = (trn_op_desc){.kind = TRN_OP_SOLVER_DENSE, .kmsg = &op->sop.kmsg};
-        descs[s].u.solver_dense = eig ? trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, scratch)
-                                      : trn_tile_step(&op->sop.desc.u.solver_dense, s);
+        descs[s].u.solver_dense =
+            eig ? trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, pieces[0])
+                : trn_tile_step(&op->sop.desc.u.solver_dense, s);
         steps[s].desc = &descs[s];
     }
-    *t = (trn_service_tiles){.nsteps = n, .steps = steps, .descs = descs, .scratch = scratch};
+    *t = (trn_service_tiles){.nsteps = n,
+                             .steps = steps,
+                             .descs = descs,
+                             .pieces = pieces,
+                             .npieces = npieces,
+                             .space = space};
     op->tiles = t;
     op->sop.steps = steps;
     op->sop.nsteps = n;
@@ -71,7 +121,7 @@ void trn_service_tile_free(trn_service_op *op) {
         return;
     free(t->steps);
     free(t->descs);
-    free(t->scratch);
+    pieces_free(t->pieces, t->npieces, t->space);
     free(t);
     op->tiles = NULL;
 }

@@ -5,9 +5,10 @@
  */
 #include "ops/solver_eig_tile.h"
 
-/* Larger orders cannot have a client matrix behind them; refusing them
- * keeps every size below in size_t without overflow checks. */
-#define MAX_N (1 << 20)
+/* The largest tiled order: a piece (n x 240 elements of at most 16 bytes)
+ * then fits in the arena's largest block, 64 MiB. Every size below stays
+ * far inside size_t. */
+#define MAX_N 16384
 
 static int is_cx(trn_dtype t) {
     return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -38,27 +39,49 @@ int trn_eig_tile_steps(const trn_solver_eigen_desc *e) {
                : 0;
 }
 
-/* Offsets of the parts: sigma at 0, then e, tau, P (with its slack), Z. */
+static int nblocks(int n) {
+    return (n + TRN_EIG_TILE_NB - 1) / TRN_EIG_TILE_NB;
+}
+
+static int width(int n, int j) {
+    const int rest = n - j * TRN_EIG_TILE_NB;
+    return rest < TRN_EIG_TILE_NB ? rest : TRN_EIG_TILE_NB;
+}
+
+/* Offsets in the state piece: sigma at 0, then e, tau, the piece table. */
 typedef struct offsets {
-    size_t e, tau, p, z, end;
+    size_t e, tau, table, end;
 } offsets;
 
 static offsets offsets_of(trn_dtype t, int n) {
-    const size_t es = elem(t), nn = (size_t)n * (size_t)n;
     offsets o;
     o.e = 64;
     o.tau = o.e + align64((size_t)n * real_elem(t));
-    o.p = o.tau + align64((size_t)n * es);
-    o.z = o.p + align64(nn * es + (size_t)n * es + 256);
-    o.end = o.z + align64(nn * es);
+    o.table = o.tau + align64((size_t)n * elem(t));
+    o.end = o.table + align64(2 * (size_t)nblocks(n) * sizeof(void *));
     return o;
 }
 
-size_t trn_eig_tile_scratch_bytes(const trn_solver_eigen_desc *e) {
-    return trn_eig_tile_steps(e) ? offsets_of(e->type, e->n).end : 0;
+int trn_eig_tile_pieces(const trn_solver_eigen_desc *e) {
+    return trn_eig_tile_steps(e) ? 1 + 2 * nblocks(e->n) : 0;
 }
 
-trn_solver_dense_desc trn_eig_tile_step(const trn_solver_eigen_desc *e, int s, void *scratch) {
+size_t trn_eig_tile_piece_bytes(const trn_solver_eigen_desc *e, int k) {
+    if (k == 0)
+        return offsets_of(e->type, e->n).end;
+    const int j = (k - 1) / 2, rows = k % 2 ? e->n - j * TRN_EIG_TILE_NB : e->n;
+    return (size_t)rows * (size_t)width(e->n, j) * elem(e->type);
+}
+
+void trn_eig_tile_set_piece(const trn_solver_eigen_desc *e, void *state, int k, void *p) {
+    if (k == 0)
+        return;
+    void **table = (void **)(void *)((char *)state + offsets_of(e->type, e->n).table);
+    const int j = (k - 1) / 2;
+    table[k % 2 ? j : nblocks(e->n) + j] = p;
+}
+
+trn_solver_dense_desc trn_eig_tile_step(const trn_solver_eigen_desc *e, int s, void *state) {
     static const trn_solver_fn fns[3] = {TRN_SOLVER_TILE_EIG_TRD, TRN_SOLVER_TILE_EIG_STEDC,
                                          TRN_SOLVER_TILE_EIG_BACK};
     return (trn_solver_dense_desc){.fn = fns[s >= 0 && s < 3 ? s : 0],
@@ -71,7 +94,7 @@ trn_solver_dense_desc trn_eig_tile_step(const trn_solver_eigen_desc *e, int s, v
                                    .d = e->w,
                                    .info = e->info,
                                    .tile_nb = TRN_EIG_TILE_NB,
-                                   .eig_ws = scratch};
+                                   .eig_ws = state};
 }
 
 static int blocks(const trn_solver_dense_desc *d) {
@@ -110,9 +133,10 @@ double trn_eig_tile_task_flops(const trn_solver_dense_desc *d, int i, int j) {
 trn_eig_tile_parts trn_eig_tile_layout(const trn_solver_dense_desc *d) {
     const offsets o = offsets_of(d->type, d->n);
     char *base = d->eig_ws;
+    void **table = (void **)(void *)(base + o.table);
     return (trn_eig_tile_parts){.sigma = (double *)(void *)base,
                                 .e = base + o.e,
                                 .tau = base + o.tau,
-                                .p = base + o.p,
-                                .z = base + o.z};
+                                .panel = table,
+                                .z = table + nblocks(d->n)};
 }

@@ -31,13 +31,18 @@
  * runs; the single-task steps are single tasks. So W and Z are bitwise the
  * same on any number of cores.
  *
- * Memory: the op owns one scratch block of trn_eig_tile_scratch_bytes
- * (allocated when the op is queued, freed with it): a small state, e, tau,
- * the copy of A with one column and 256 bytes of slack (the reason:
- * kernels/cpu/solver_util.h, trn_solver_priv_bytes) and Z. Workspace of
- * the LAPACK calls inside a task comes from the worker's kept workspace,
- * as for every solver kernel. The client's workspace stays unused
- * (syevd_bufferSize reports 0, as before).
+ * Memory: kernels run in executor processes, so what the steps share lives
+ * in the op arena (daemon/exec_space.h), whose blocks are at most 64 MiB:
+ * the op owns 1 + 2T pieces (T block columns), allocated when it is queued
+ * and freed with it: a state (sigma, e, tau and the table of the other
+ * pieces), and per block column j the reflectors of panel j (rows
+ * [j nb, n) of its columns, leading dimension n - j nb) and Z's block
+ * column j (n rows, leading dimension n). When the arena cannot hold them
+ * the op runs untiled, as before. The copy of A that sytrd reduces (with
+ * one column and 256 bytes of slack: kernels/cpu/solver_util.h says why),
+ * stedc's contiguous Z and every LAPACK workspace come from the worker's
+ * kept workspace within one task, as for every solver kernel. The
+ * client's workspace stays unused (syevd_bufferSize reports 0, as before).
  */
 #ifndef TRN_OPS_SOLVER_EIG_TILE_H
 #define TRN_OPS_SOLVER_EIG_TILE_H
@@ -46,11 +51,13 @@
 
 #include "ops/solver.h"
 
-/* syevd/heevd with vectors is tiled from this order up (4 blocks of
- * TRN_EIG_TILE_NB): below it the back-transformation is too small to
- * share. */
+/* syevd/heevd with vectors is tiled from this order up: below it the
+ * back-transformation is too small to share. Block columns are 240 wide,
+ * not 256: the arena's blocks are powers of two with a 16-byte header, and
+ * a piece of n x 256 elements with n a power of two would take a block
+ * twice its size. */
 #define TRN_EIG_TILE_MIN_N 1024
-#define TRN_EIG_TILE_NB 256
+#define TRN_EIG_TILE_NB 240
 
 /* Whether fn is one of a tiled syevd's steps (never on the wire). */
 int trn_eig_tile_fn(trn_solver_fn fn);
@@ -59,12 +66,15 @@ int trn_eig_tile_fn(trn_solver_fn fn);
  * syevd/heevd (jobz V, n >= TRN_EIG_TILE_MIN_N), else 0. */
 int trn_eig_tile_steps(const trn_solver_eigen_desc *e);
 
-/* The bytes of the op's scratch (0 when not tiled). */
-size_t trn_eig_tile_scratch_bytes(const trn_solver_eigen_desc *e);
+/* The op's pieces: their count (0 when not tiled), each one's bytes (at
+ * most 64 MiB), and piece k's address recorded in the state (piece 0,
+ * which must be recorded first). */
+int trn_eig_tile_pieces(const trn_solver_eigen_desc *e);
+size_t trn_eig_tile_piece_bytes(const trn_solver_eigen_desc *e, int k);
+void trn_eig_tile_set_piece(const trn_solver_eigen_desc *e, void *state, int k, void *p);
 
-/* Step s (0 .. 2) of the tiled op e, its scratch at scratch (aligned to 64
- * bytes, trn_eig_tile_scratch_bytes long). */
-trn_solver_dense_desc trn_eig_tile_step(const trn_solver_eigen_desc *e, int s, void *scratch);
+/* Step s (0 .. 2) of the tiled op e, its state piece at state. */
+trn_solver_dense_desc trn_eig_tile_step(const trn_solver_eigen_desc *e, int s, void *state);
 
 /* Tasks of step d, task t's block column (i = j = it; 0 for the
  * single-task steps), and its flops (real flops: complex types times 4). */
@@ -72,13 +82,13 @@ size_t trn_eig_tile_tasks(const trn_solver_dense_desc *d);
 void trn_eig_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
 double trn_eig_tile_task_flops(const trn_solver_dense_desc *d, int i, int j);
 
-/* The parts of a step's scratch. */
+/* The parts of a step's pieces. */
 typedef struct trn_eig_tile_parts {
     double *sigma; /* the scaling EIG_TRD applied (1: none) */
     void *e;       /* n - 1 reals: T's off-diagonal */
     void *tau;     /* n - 1 elements: the reflectors' scalars */
-    void *p;       /* n x n, leading dimension n: the copy of A, then the reflectors */
-    void *z;       /* n x n, leading dimension n: T's eigenvectors, then A's */
+    void **panel;  /* [T]: rows [j nb, n) of block column j after sytrd */
+    void **z;      /* [T]: Z's block column j */
 } trn_eig_tile_parts;
 
 trn_eig_tile_parts trn_eig_tile_layout(const trn_solver_dense_desc *d);

@@ -102,9 +102,18 @@ static void test_graph(void **state) {
     int32_t info;
     trn_solver_eigen_desc e = eig(TRN_DTYPE_R64F, 1023, 1, NULL, 1023, NULL, &info);
     assert_int_equal(trn_eig_tile_steps(&e), 0);
-    assert_int_equal(trn_eig_tile_scratch_bytes(&e), 0);
+    assert_int_equal(trn_eig_tile_pieces(&e), 0);
     e.n = 1024;
     assert_int_equal(trn_eig_tile_steps(&e), 3);
+    /* The largest order's pieces fit the op arena's largest block (64 MiB
+     * with a 16-byte header); one more is not tiled. */
+    trn_solver_eigen_desc big = eig(TRN_DTYPE_C64F, 16384, 1, NULL, 16384, NULL, &info);
+    assert_int_equal(trn_eig_tile_pieces(&big),
+                     1 + 2 * ((16384 + TRN_EIG_TILE_NB - 1) / TRN_EIG_TILE_NB));
+    for (int k = 0; k < trn_eig_tile_pieces(&big); k++)
+        assert_true(trn_eig_tile_piece_bytes(&big, k) <= ((size_t)64 << 20) - 16);
+    big.n = 16385;
+    assert_int_equal(trn_eig_tile_steps(&big), 0);
     e.vectors = 0;
     assert_int_equal(trn_eig_tile_steps(&e), 0);
     e.vectors = 1;
@@ -114,7 +123,7 @@ static void test_graph(void **state) {
     for (int n = 1024; n <= 1300; n += 276) {
         e.n = n;
         e.lda = n;
-        const size_t blocks = (size_t)(n + 255) / 256;
+        const size_t blocks = (size_t)(n + TRN_EIG_TILE_NB - 1) / TRN_EIG_TILE_NB;
         const size_t want[3] = {1, 1, blocks};
         for (int s = 0; s < 3; s++) {
             const trn_solver_dense_desc d = trn_eig_tile_step(&e, s, NULL);
@@ -215,16 +224,24 @@ static void *run_tiled(trn_dtype t, int n, int lower, const void *a, void *w, in
     memcpy(c, a, bytes);
     const trn_solver_eigen_desc e = eig(t, n, lower, c, lda, w, info);
     assert_int_equal(trn_eig_tile_steps(&e), 3);
-    void *scratch = aligned_alloc(64, trn_eig_tile_scratch_bytes(&e));
-    assert_non_null(scratch);
+    const int np = trn_eig_tile_pieces(&e);
+    void **pieces = calloc((size_t)np, sizeof(*pieces));
+    assert_non_null(pieces);
+    for (int k = 0; k < np; k++) {
+        pieces[k] = calloc(1, trn_eig_tile_piece_bytes(&e, k));
+        assert_non_null(pieces[k]);
+        trn_eig_tile_set_piece(&e, pieces[0], k, pieces[k]);
+    }
     for (int s = 0; s < 3; s++) {
-        const trn_solver_dense_desc d = trn_eig_tile_step(&e, s, scratch);
+        const trn_solver_dense_desc d = trn_eig_tile_step(&e, s, pieces[0]);
         const int tasks = (int)trn_tile_tasks(&d), shards = tasks < S ? tasks : S;
         for (int k = 0; k < shards; k++)
             assert_int_equal(trn_cpu_solver_dense(&d, NULL, back ? shards - 1 - k : k, shards),
                              TRN_KSTATUS_OK);
     }
-    free(scratch);
+    for (int k = 0; k < np; k++)
+        free(pieces[k]);
+    free(pieces);
     return c;
 }
 
