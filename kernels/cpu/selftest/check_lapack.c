@@ -77,6 +77,15 @@
  *          part below 0.1 per entry (condition numbers near 1): every
  *          computed eigenvalue within 16p·‖A‖_F of a distinct exact one,
  *          ‖A·v − λ·v‖₂ ≤ 16p·‖A‖_F and | ‖v‖₂ − 1 | ≤ 4p per eigenpair.
+ *   sytrd  (uplo L, as the tiled syevd calls it) on A = Q·D·Qᴴ as for syevd,
+ *          p as for syevd: with Q̂ the product of the returned reflectors
+ *          and T̂ the tridiagonal matrix of d and e, ‖(Q̂ᴴ·A·Q̂ − T̂)·w‖₂ ≤
+ *          p·‖A‖_F‖w‖₂ and ‖(Q̂ᴴQ̂ − I)·w‖₂ ≤ p‖w‖₂; the upper triangle
+ *          untouched;
+ *   stedc  (compz I) on random tridiagonal T, and on one with repeated
+ *          diagonal entries and a zero off-diagonal entry (deflation and
+ *          splitting), p as for syevd: eigenvalues ascending, ‖(T·Ẑ − Ẑ·Λ̂)·w‖₂
+ *          ≤ p·‖T‖_F‖w‖₂, ‖(ẐᵀẐ − I)·w‖₂ ≤ p‖w‖₂, and |Σλ̂ − Σd| ≤ n·p·‖T‖_F.
  * Info: 0 on every case but the built failures: a negative pivot at k
  * after a dominant leading block (potrf: k+1) and a zero column j with
  * m ≥ n or j < m (getrf: j+1).
@@ -101,6 +110,8 @@ typedef enum kind {
     K_SYGVD,
     K_GESVD,
     K_GEEV,
+    K_SYTRD,
+    K_STEDC,
 } kind;
 
 #define E(name, k, t)                                                                              \
@@ -122,6 +133,8 @@ static const st_entry table[] = {
     E(zhegvd, K_SYGVD, ST_Z), E(sgesvd, K_GESVD, ST_S), E(dgesvd, K_GESVD, ST_D),
     E(cgesvd, K_GESVD, ST_C), E(zgesvd, K_GESVD, ST_Z), E(sgeev, K_GEEV, ST_S),
     E(dgeev, K_GEEV, ST_D),   E(cgeev, K_GEEV, ST_C),   E(zgeev, K_GEEV, ST_Z),
+    E(ssytrd, K_SYTRD, ST_S), E(dsytrd, K_SYTRD, ST_D), E(chetrd, K_SYTRD, ST_C),
+    E(zhetrd, K_SYTRD, ST_Z), E(sstedc, K_STEDC, ST_S), E(dstedc, K_STEDC, ST_D),
 };
 #undef E
 
@@ -2201,6 +2214,200 @@ static void check_geev(st_check *c, st_type t) {
         }
 }
 
+/* ---- sytrd, hetrd, stedc (the tiled syevd's parts) --------------------------------------- */
+
+static lapack_int call_sytrd(const st_check *c, st_type t, int n, st_mat *a, st_vec *d, st_vec *e,
+                             st_vec *tau, void *work, int lwork) {
+    switch (t) {
+    case ST_S:
+        return ((__typeof__(&LAPACKE_ssytrd_work))c->fn)(COL, 'L', n, (float *)a->p, a->ld,
+                                                         (float *)d->p, (float *)e->p,
+                                                         (float *)tau->p, work, lwork);
+    case ST_D:
+        return ((__typeof__(&LAPACKE_dsytrd_work))c->fn)(COL, 'L', n, (double *)a->p, a->ld,
+                                                         (double *)d->p, (double *)e->p,
+                                                         (double *)tau->p, work, lwork);
+    case ST_C:
+        return ((__typeof__(&LAPACKE_chetrd_work))c->fn)(
+            COL, 'L', n, (lapack_complex_float *)a->p, a->ld, (float *)d->p, (float *)e->p,
+            (lapack_complex_float *)tau->p, work, lwork);
+    case ST_Z:
+        return ((__typeof__(&LAPACKE_zhetrd_work))c->fn)(
+            COL, 'L', n, (lapack_complex_double *)a->p, a->ld, (double *)d->p, (double *)e->p,
+            (lapack_complex_double *)tau->p, work, lwork);
+    }
+    return -1000;
+}
+
+/* y = T·x, T the real symmetric tridiagonal matrix of d (n) and e (n − 1). */
+static void tri_mv(const long double *d, const long double *e, int n, const st_lc *x, st_lc *y) {
+    for (int i = 0; i < n; i++) {
+        y[i] = scaled(x[i], d[i]);
+        if (i > 0)
+            y[i] = st_add(y[i], scaled(x[i - 1], e[i - 1]));
+        if (i + 1 < n)
+            y[i] = st_add(y[i], scaled(x[i + 1], e[i]));
+    }
+}
+
+/* Up to 140: past sytrd's crossover to its blocked code (32) and its
+ * block size. */
+static const int sytrd_sizes[] = {1, 2, 3, 8, 33, 70, 140};
+
+static void check_sytrd(st_check *c, st_type t) {
+    const int cx = st_is_cx(t);
+    const int ns = (int)(sizeof(sytrd_sizes) / sizeof(sytrd_sizes[0]));
+    for (int s = 0; s < ns; s++) {
+        const int n = sytrd_sizes[s], lda = n + (s % 2 ? 3 : 0), m1 = n > 1 ? n - 1 : 1;
+        st_case(c, "uplo=L n=%d lda=%d", n, lda);
+        st_mat a;
+        st_vec d, e, tau;
+        if (mat_make(c, 0, &a, t, n, n, lda, ST_LOWER, 1) || out_vec(c, 1, &d, real_of(t), n) ||
+            out_vec(c, 2, &e, real_of(t), m1) || out_vec(c, 3, &tau, t, m1))
+            continue;
+        const dmat ad = herm_from_eig(c, t, n, eigenvalues(c, n));
+        mat_put(&a, &ad);
+        query q = {0};
+        lapack_int info = call_sytrd(c, t, n, &a, &d, &e, &tau, &q, -1);
+        if (!st_expect_int(c, "info of the workspace query", info, 0))
+            continue;
+        const int lwork = query_len(c, "work[0]", t, &q);
+        if (lwork < 0)
+            continue;
+        void *work = st_alloc(c, st_esize(t) * (size_t)lwork);
+        info = call_sytrd(c, t, n, &a, &d, &e, &tau, work, lwork);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "A", &a, ST_LOWER, 0))
+            continue;
+        const dmat a0 = mat_in(c, &a, cx ? 2 : 1);
+        const long double an = dm_frob(&a0), p = eig_unit(t, n);
+        /* The reflectors H_i (rows i+1 …), v = (1, A(i+2 … n−1, i)). */
+        refl *h = st_alloc(c, sizeof(refl) * (size_t)m1);
+        for (int i = 0; i + 1 < n; i++) {
+            h[i] = (refl){i + 1, n - i - 1, cx, st_vec_now(&tau, i), vnew(c, n - i - 1)};
+            h[i].v[0] = st_lc_make(1, 0);
+            for (int r = 1; r < n - i - 1; r++)
+                h[i].v[r] = now_at(&a, i + 1 + r, i);
+        }
+        long double *dd = rnew(c, n), *ee = rnew(c, m1);
+        for (int i = 0; i < n; i++)
+            dd[i] = st_vec_now(&d, i).re;
+        for (int i = 0; i + 1 < n; i++)
+            ee[i] = st_vec_now(&e, i).re;
+        const probes pr = probes_for(n, 4L * n * n);
+        st_lc *x = vnew(c, n), *y = vnew(c, n), *z = vnew(c, n);
+        char pn[16];
+        for (int k = 0; k < pr.count; k++) {
+            probe_make(c, t, &pr, k, n, x, NULL, pn);
+            const long double xn = vnorm(x, n);
+            memcpy(y, x, sizeof(st_lc) * (size_t)n);
+            q_apply(h, n - 1, 0, y); /* Q·w */
+            mv(&a0, 0, y, NULL, z, NULL);
+            q_apply(h, n - 1, 1, z); /* Qᴴ·A·Q·w */
+            tri_mv(dd, ee, n, x, y);
+            if (!expect_small(c, vdist(z, y, n), p * an * xn, "‖(Qᴴ·A·Q − T)·w‖₂, w = %s", pn))
+                break;
+            memcpy(y, x, sizeof(st_lc) * (size_t)n);
+            q_apply(h, n - 1, 0, y);
+            q_apply(h, n - 1, 1, y);
+            if (!expect_small(c, vdist(y, x, n), p * xn, "‖(Qᴴ·Q − I)·w‖₂, w = %s", pn))
+                break;
+        }
+    }
+}
+
+static lapack_int call_stedc(const st_check *c, st_type t, int n, st_vec *d, st_vec *e, st_mat *z,
+                             void *work, int lwork, lapack_int *iwork, int liwork) {
+    if (t == ST_S)
+        return ((__typeof__(&LAPACKE_sstedc_work))c->fn)(COL, 'I', n, (float *)d->p, (float *)e->p,
+                                                         (float *)z->p, z->ld, work, lwork, iwork,
+                                                         liwork);
+    return ((__typeof__(&LAPACKE_dstedc_work))c->fn)(COL, 'I', n, (double *)d->p, (double *)e->p,
+                                                     (double *)z->p, z->ld, work, lwork, iwork,
+                                                     liwork);
+}
+
+/* Past stedc's SMLSIZ (25), where it divides and conquers. */
+static const int stedc_sizes[] = {1, 2, 3, 8, 26, 33, 64, 100};
+
+static void check_stedc(st_check *c, st_type t) {
+    const int ns = (int)(sizeof(stedc_sizes) / sizeof(stedc_sizes[0]));
+    for (int q = 0; q < ns + 2; q++) {
+        const int special = q >= ns, n = special ? (q == ns ? 40 : 90) : stedc_sizes[q];
+        const int ldz = n + (q % 2 ? 2 : 0), m1 = n > 1 ? n - 1 : 1;
+        st_case(c, "compz=I n=%d ldz=%d%s", n, ldz, special ? " (repeated d, a zero e)" : "");
+        st_vec d, e;
+        st_mat z;
+        if (st_vec_make(c, 0, &d, t, n, 1) || st_vec_make(c, 1, &e, t, m1, 1) ||
+            mat_make(c, 2, &z, t, n, n, ldz, ST_ALL, 0))
+            continue;
+        st_mat_poison_all(&z);
+        if (special) { /* d in pairs, e[n/2] = 0: the problem splits and deflates */
+            for (int i = 1; i < n; i += 2)
+                st_vec_set(&d, i, st_vec_at(&d, i - 1));
+            st_vec_set(&e, n / 2, st_lc_make(0, 0));
+        }
+        long double *dd = rnew(c, n), *ee = rnew(c, m1), tn = 0, tr = 0;
+        for (int i = 0; i < n; i++) {
+            dd[i] = st_vec_at(&d, i).re;
+            tn += dd[i] * dd[i];
+            tr += dd[i];
+        }
+        for (int i = 0; i + 1 < n; i++) {
+            ee[i] = st_vec_at(&e, i).re;
+            tn += 2 * ee[i] * ee[i];
+        }
+        tn = sqrtl(tn);
+        query qw = {0};
+        lapack_int qi = 0;
+        lapack_int info = call_stedc(c, t, n, &d, &e, &z, &qw, -1, &qi, -1);
+        if (!st_expect_int(c, "info of the workspace query", info, 0))
+            continue;
+        const int lwork = query_len(c, "work[0]", t, &qw);
+        if (lwork < 0)
+            continue;
+        if (qi < 1 || qi > LWORK_MAX) {
+            st_fail(c, "the workspace query returned iwork[0] = %d", (int)qi);
+            continue;
+        }
+        void *work = st_alloc(c, st_esize(t) * (size_t)lwork);
+        lapack_int *iwork = st_alloc(c, sizeof(lapack_int) * (size_t)qi);
+        info = call_stedc(c, t, n, &d, &e, &z, work, lwork, iwork, (int)qi);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "Z", &z, ST_ALL, 0))
+            continue;
+        const long double p = eig_unit(t, n);
+        long double sum = 0;
+        for (int i = 0; i < n; i++) {
+            const long double l = st_vec_now(&d, i).re;
+            if (i > 0 && !(st_vec_now(&d, i - 1).re <= l)) {
+                st_fail(c, "D[%d] > D[%d]: eigenvalues not ascending", i - 1, i);
+                break;
+            }
+            sum += l;
+        }
+        if (c->case_failed || !expect_small(c, fabsl(sum - tr), n * p * tn, "|Σλ − trace T|"))
+            continue;
+        const dmat zh = mat_out(c, &z, n, n);
+        const probes pr = probes_for(n, 4L * n * n);
+        st_lc *x = vnew(c, n), *y = vnew(c, n), *u = vnew(c, n), *lw = vnew(c, n);
+        char pn[16];
+        for (int k = 0; k < pr.count; k++) {
+            probe_make(c, t, &pr, k, n, x, NULL, pn);
+            const long double xn = vnorm(x, n);
+            mv(&zh, 0, x, NULL, y, NULL);
+            tri_mv(dd, ee, n, y, u);
+            for (int i = 0; i < n; i++)
+                lw[i] = scaled(x[i], st_vec_now(&d, i).re);
+            mv(&zh, 0, lw, NULL, y, NULL);
+            if (!expect_small(c, vdist(u, y, n), p * tn * xn, "‖(T·Z − Z·Λ)·w‖₂, w = %s", pn))
+                break;
+            mv(&zh, 0, x, NULL, y, NULL);
+            mv(&zh, 2, y, NULL, u, NULL);
+            if (!expect_small(c, vdist(u, x, n), p * xn, "‖(ZᵀZ − I)·w‖₂, w = %s", pn))
+                break;
+        }
+    }
+}
+
 void st_check_lapack(st_check *c) {
     const st_entry *e = st_find_entry(table, sizeof(table) / sizeof(table[0]), c->id);
     if (!e)
@@ -2219,5 +2426,7 @@ void st_check_lapack(st_check *c) {
     case K_SYGVD: check_sygvd(c, t); break;
     case K_GESVD: check_gesvd(c, t); break;
     case K_GEEV: check_geev(c, t); break;
+    case K_SYTRD: check_sytrd(c, t); break;
+    case K_STEDC: check_stedc(c, t); break;
     }
 }
