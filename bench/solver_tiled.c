@@ -11,13 +11,18 @@
  * trnsciStreamSynchronize (trnsci) or the LAPACKE call (in process).
  * Repetitions go round the four configurations in turn, so slow periods of
  * a shared machine hit each. Reported: medians (min, max) in ms, GFLOP/s
- * (n^3/3 flops for potrf, 2n^3/3 for getrf, 4n^3/3 for geqrf), the ratios all-cores / 1-core daemon
+ * (n^3/3 flops for potrf, 2n^3/3 for getrf, 4n^3/3 for geqrf, 9n^3 for syevd with vectors,
+ * the cost model's count), the ratios all-cores / 1-core daemon
  * and all-cores daemon / threaded OpenBLAS (time of the other over time of ours: > 1 is faster),
  * whether the 1-core and all-cores factors are bitwise equal, and the OpenBLAS kernel set of each
  * side.
  *
+ * syevd (trnsolverDnDsyevd, jobz V, lower: the tiled syevd of
+ * ops/solver_eig_tile.h against LAPACKE_dsyevd_work) runs only when
+ * --routines names it: it takes tens of seconds a call at n = 4096.
+ *
  * usage: bench_solver_tiled ONE_CORE_ADDR ALL_CORES_ADDR [--sizes 4096,8192]
- *                           [--reps N] [--routines potrf,getrf,geqrf]
+ *                           [--reps N] [--routines potrf,getrf,geqrf,syevd]
  * bench/run_solver_tiled.sh starts the two daemons (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -44,10 +49,12 @@ static void die(const char *what) {
     exit(1);
 }
 
-enum { R_POTRF, R_GETRF, R_GEQRF, NROUT };
-static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf", "dgeqrf"};
+enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, NROUT };
+static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf", "dgeqrf",
+                                         "dsyevd vectors lower"};
 
-/* potrf: symmetric and diagonally dominant; getrf, geqrf: uniform [-1, 1). */
+/* potrf: symmetric and diagonally dominant; getrf, geqrf: uniform [-1, 1);
+ * syevd: symmetric, uniform [-1, 1). */
 static void make_input(int r, int n, double *a) {
     const size_t nn = (size_t)n * (size_t)n;
     float *f = malloc(nn * sizeof(float));
@@ -55,10 +62,10 @@ static void make_input(int r, int n, double *a) {
         die("malloc");
     bench_fill(f, nn, 4242u + (unsigned)n + 1000u * (unsigned)r);
     for (int j = 0; j < n; j++)
-        for (int i = r == R_POTRF ? j : 0; i < n; i++) {
+        for (int i = r == R_POTRF || r == R_SYEVD ? j : 0; i < n; i++) {
             const double v = r == R_POTRF && i == j ? n : f[(size_t)j * n + i];
             a[(size_t)j * n + i] = v;
-            if (r == R_POTRF)
+            if (r == R_POTRF || r == R_SYEVD)
                 a[(size_t)i * n + j] = v;
         }
     free(f);
@@ -68,7 +75,7 @@ static void make_input(int r, int n, double *a) {
 typedef struct side {
     const char *addr;
     trnsolverDnHandle_t h;
-    double *a, *tau;
+    double *a, *tau; /* tau: W for syevd */
     int *info, *ipiv;
     trnsciDaemonStatus st;
     trnsciSelfTestSummary blas; /* blasCore: the daemon's OpenBLAS kernel set */
@@ -110,29 +117,34 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
         r == R_POTRF
             ? trnsolverDnDpotrf(s->h, TRNBLAS_FILL_MODE_LOWER, n, s->a, n, NULL, 0, s->info)
         : r == R_GETRF ? trnsolverDnDgetrf(s->h, n, n, s->a, n, NULL, s->ipiv, s->info)
-                       : trnsolverDnDgeqrf(s->h, n, n, s->a, n, s->tau, NULL, 0, s->info);
+        : r == R_GEQRF ? trnsolverDnDgeqrf(s->h, n, n, s->a, n, s->tau, NULL, 0, s->info)
+                       : trnsolverDnDsyevd(s->h, TRNSOLVER_EIG_MODE_VECTOR, TRNBLAS_FILL_MODE_LOWER,
+                                           n, s->a, n, s->tau, NULL, 0, s->info);
     if (st != TRNSOLVER_STATUS_SUCCESS || trnsciStreamSynchronize(NULL) != trnsciSuccess)
         die(rname[r]);
     const double ms = bench_now_ms() - t0;
     int info = -1;
     if (trnsciMemcpy(&info, s->info, sizeof(info), trnsciMemcpyDeviceToHost) != trnsciSuccess ||
         info != 0)
-        die("potrf info");
+        die("info");
     if (out && trnsciMemcpy(out, s->a, bytes, trnsciMemcpyDeviceToHost) != trnsciSuccess)
         die("trnsciMemcpy");
     disconnect(s);
     return ms;
 }
 
+/* qrwork (lqrwork) is geqrf's or syevd's work; ipiv syevd's iwork (liwork). */
 static double run_lapack(int r, int n, const double *a, double *work, lapack_int *ipiv, double *tau,
-                         double *qrwork, lapack_int lqrwork, int threads) {
+                         double *qrwork, lapack_int lqrwork, lapack_int liwork, int threads) {
     memcpy(work, a, (size_t)n * n * sizeof(double));
     openblas_set_num_threads(threads);
     const double t0 = bench_now_ms();
     const lapack_int info =
         r == R_POTRF   ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work, n)
         : r == R_GETRF ? LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, work, n, ipiv)
-                       : LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, work, n, tau, qrwork, lqrwork);
+        : r == R_GEQRF ? LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, work, n, tau, qrwork, lqrwork)
+                       : LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, work, n, tau, qrwork,
+                                             lqrwork, ipiv, liwork);
     if (info != 0)
         die("LAPACKE");
     return bench_now_ms() - t0;
@@ -145,12 +157,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     side sides[2] = {{.addr = argv[1]}, {.addr = argv[2]}};
-    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1};
+    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--routines")) {
             want[R_POTRF] = strstr(argv[i + 1], "potrf") != NULL;
             want[R_GETRF] = strstr(argv[i + 1], "getrf") != NULL;
             want[R_GEQRF] = strstr(argv[i + 1], "geqrf") != NULL;
+            want[R_SYEVD] = strstr(argv[i + 1], "syevd") != NULL;
         } else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sizes")) {
@@ -180,10 +193,14 @@ int main(int argc, char **argv) {
             const size_t bytes = (size_t)n * n * sizeof(double);
             double *a = malloc(bytes), *work = malloc(bytes), *f1 = malloc(bytes),
                    *fn = malloc(bytes);
-            lapack_int *ipiv = malloc((size_t)n * sizeof(lapack_int));
             double *tau = malloc((size_t)n * sizeof(double)), q = 0;
-            LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, a, n, tau, &q, -1); /* LAPACK's lwork */
+            lapack_int liw = n;
+            if (r == R_SYEVD) /* LAPACK's lwork and liwork */
+                LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, tau, &q, -1, &liw, -1);
+            else
+                LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, a, n, tau, &q, -1);
             const lapack_int lq = (lapack_int)q;
+            lapack_int *ipiv = malloc((size_t)(liw > n ? liw : n) * sizeof(lapack_int));
             double *qrwork = malloc((size_t)(lq > 1 ? lq : 1) * sizeof(double));
             if (!a || !work || !f1 || !fn || !ipiv || !tau || !qrwork)
                 die("malloc");
@@ -193,17 +210,18 @@ int main(int argc, char **argv) {
              * thread pool), untimed, keeping the daemons' factors. */
             run_daemon(&sides[0], r, n, a, f1);
             run_daemon(&sides[1], r, n, a, fn);
-            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, 1);
-            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, cpus);
+            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, 1);
+            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, cpus);
             for (int k = 0; k < reps; k++) {
                 t[ONE_CORE][k] = run_daemon(&sides[0], r, n, a, NULL);
                 t[ALL_CORES][k] = run_daemon(&sides[1], r, n, a, NULL);
-                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, 1);
-                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, cpus);
+                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, 1);
+                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, cpus);
             }
             const double flop = (r == R_POTRF   ? 1.0
                                  : r == R_GETRF ? 2.0
-                                                : 4.0) *
+                                 : r == R_GEQRF ? 4.0
+                                                : 27.0) *
                                 n * n * (double)n / 3.0;
             double med[NCONF];
             printf("%s\n    {\"routine\": \"%s\", \"n\": %d, \"reps\": %d", first ? "" : ",",
