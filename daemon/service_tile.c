@@ -10,13 +10,18 @@
  * own (the scheduler starts it afresh at each step; a step that fails ends
  * the op there).
  *
- * A tiled syevd/heevd (ops/solver_eig_tile.h) also owns its pieces of
- * scratch, allocated here in the op arena (kernels run in executors, which
- * see it at the same address; the heap without executors) and freed with
- * the steps. When they do not fit, the op is queued untiled.
+ * A tiled syevd/heevd (ops/solver_eig_tile.h) also owns its scratch: one
+ * region holding its pieces, allocated here and freed with the steps. With
+ * executors it is a memfd mapped in their shared space as a buffer is (at
+ * the same address in every executor; no page is touched until a kernel
+ * writes it), else heap memory. When it cannot be had, the op is queued
+ * untiled.
  */
 #include <stdlib.h>
 
+#include <unistd.h>
+
+#include "daemon/bufmem.h"
 #include "daemon/exec_space.h"
 #include "daemon/session.h"
 
@@ -28,39 +33,40 @@ struct trn_service_tiles {
     int nsteps;
     trn_sched_step *steps;
     trn_op_desc *descs;
-    /* A tiled syevd's scratch pieces (ops/solver_eig_tile.h), from space's
-     * arena (NULL: the heap). */
-    void **pieces;
-    int npieces;
+    /* A tiled syevd's scratch (ops/solver_eig_tile.h): bytes at region,
+     * mapped in space (NULL: heap memory). */
+    void *region;
+    size_t region_bytes;
     trn_exec_space *space;
 };
 
-static void pieces_free(void **pieces, int n, trn_exec_space *space) {
-    for (int k = 0; pieces && k < n; k++) {
-        if (space && pieces[k])
-            trn_exec_space_arena_free(space, pieces[k]);
-        else
-            free(pieces[k]);
-    }
-    free(pieces);
+/* A piece's place in the region: 64-byte aligned. */
+static size_t piece_span(const trn_solver_eigen_desc *e, int k) {
+    return (trn_eig_tile_piece_bytes(e, k) + 63) & ~(size_t)63;
 }
 
-/* A tiled syevd's pieces, each recorded in the state (piece 0), or NULL
- * when one does not fit (*oom: the piece table itself did not). */
-static void **pieces_alloc(const trn_solver_eigen_desc *e, trn_exec_space *space, int *oom) {
+/* A tiled syevd's region with its pieces recorded in the state (piece 0),
+ * or NULL. */
+static void *region_alloc(const trn_solver_eigen_desc *e, trn_exec_space *space, size_t *bytes) {
     const int n = trn_eig_tile_pieces(e);
-    void **p = calloc((size_t)n, sizeof(*p));
-    *oom = !p;
-    for (int k = 0; p && k < n; k++) {
-        const size_t bytes = trn_eig_tile_piece_bytes(e, k);
-        p[k] = space ? trn_exec_space_arena_alloc(space, bytes) : calloc(1, bytes);
-        if (!p[k]) {
-            pieces_free(p, n, space);
-            return NULL;
-        }
-        trn_eig_tile_set_piece(e, p[0], k, p[k]);
+    size_t total = 0;
+    for (int k = 0; k < n; k++)
+        total += piece_span(e, k);
+    char err[128];
+    int fd = -1;
+    char *r =
+        space ? trn_bufmem_shared(total, space, &fd, err, sizeof(err)) : trn_bufmem_heap(total);
+    if (fd >= 0)
+        close(fd); /* the mapping stays; no client maps it */
+    if (!r)
+        return NULL;
+    size_t off = 0;
+    for (int k = 0; k < n; k++) {
+        trn_eig_tile_set_piece(e, r, k, r + off);
+        off += piece_span(e, k);
     }
-    return p;
+    *bytes = total;
+    return r;
 }
 
 /* The number of steps op's descriptor is cut into, or 0: not tiled. */
@@ -78,36 +84,32 @@ int trn_service_tile_op(trn_service_op *op, trn_session *session) {
         return 0;
     const int eig = op->sop.desc.kind == TRN_OP_SOLVER_EIGEN;
     trn_exec_space *space = eig ? session->table->space : NULL;
-    void **pieces = NULL;
-    if (eig) {
-        int oom;
-        pieces = pieces_alloc(&op->sop.desc.u.solver_eigen, space, &oom);
-        if (!pieces)
-            return oom ? -1 : 0; /* the arena is full: run untiled */
-    }
+    size_t region_bytes = 0;
+    void *region = eig ? region_alloc(&op->sop.desc.u.solver_eigen, space, &region_bytes) : NULL;
+    if (eig && !region)
+        return 0; /* no memory for the scratch: run untiled */
     trn_service_tiles *t = calloc(1, sizeof(*t));
     trn_sched_step *steps = calloc((size_t)n, sizeof(*steps));
     trn_op_desc *descs = calloc((size_t)n, sizeof(*descs));
-    const int npieces = eig ? trn_eig_tile_pieces(&op->sop.desc.u.solver_eigen) : 0;
     if (!t || !steps || !descs) {
         free(t);
         free(steps);
         free(descs);
-        pieces_free(pieces, npieces, space);
+        if (region)
+            trn_bufmem_release(region, region_bytes, space != NULL, space);
         return -1;
     }
     for (int s = 0; s < n; s++) {
         descs[s] = (trn_op_desc){.kind = TRN_OP_SOLVER_DENSE, .kmsg = &op->sop.kmsg};
-        descs[s].u.solver_dense =
-            eig ? trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, pieces[0])
-                : trn_tile_step(&op->sop.desc.u.solver_dense, s);
+        descs[s].u.solver_dense = eig ? trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, region)
+                                      : trn_tile_step(&op->sop.desc.u.solver_dense, s);
         steps[s].desc = &descs[s];
     }
     *t = (trn_service_tiles){.nsteps = n,
                              .steps = steps,
                              .descs = descs,
-                             .pieces = pieces,
-                             .npieces = npieces,
+                             .region = region,
+                             .region_bytes = region_bytes,
                              .space = space};
     op->tiles = t;
     op->sop.steps = steps;
@@ -121,7 +123,8 @@ void trn_service_tile_free(trn_service_op *op) {
         return;
     free(t->steps);
     free(t->descs);
-    pieces_free(t->pieces, t->npieces, t->space);
+    if (t->region)
+        trn_bufmem_release(t->region, t->region_bytes, t->space != NULL, t->space);
     free(t);
     op->tiles = NULL;
 }

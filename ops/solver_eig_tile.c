@@ -5,10 +5,9 @@
  */
 #include "ops/solver_eig_tile.h"
 
-/* The largest tiled order: a piece (n x 240 elements of at most 16 bytes)
- * then fits in the arena's largest block, 64 MiB. Every size below stays
- * far inside size_t. */
-#define MAX_N 16384
+/* The largest tiled order: every size below stays far inside size_t (a
+ * client's matrix of that order is 64 GiB of doubles already). */
+#define MAX_N 65536
 
 static int is_cx(trn_dtype t) {
     return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;

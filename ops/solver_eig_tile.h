@@ -31,18 +31,18 @@
  * runs; the single-task steps are single tasks. So W and Z are bitwise the
  * same on any number of cores.
  *
- * Memory: kernels run in executor processes, so what the steps share lives
- * in the op arena (daemon/exec_space.h), whose blocks are at most 64 MiB:
- * the op owns 1 + 2T pieces (T block columns), allocated when it is queued
- * and freed with it: a state (sigma, e, tau and the table of the other
- * pieces), and per block column j the reflectors of panel j (rows
- * [j nb, n) of its columns, leading dimension n - j nb) and Z's block
- * column j (n rows, leading dimension n). When the arena cannot hold them
- * the op runs untiled, as before. The copy of A that sytrd reduces (with
- * one column and 256 bytes of slack: kernels/cpu/solver_util.h says why),
- * stedc's contiguous Z and every LAPACK workspace come from the worker's
- * kept workspace within one task, as for every solver kernel. The
- * client's workspace stays unused (syevd_bufferSize reports 0, as before).
+ * Memory: kernels run in executor processes, so what the steps share is in
+ * one region the op owns, mapped in the executors' shared space as buffers
+ * are (daemon/service_tile.c; allocated when the op is queued, freed with
+ * it; without it the op runs untiled): 1 + 2T pieces (T block columns), a
+ * state (sigma, e, tau and the table of the other pieces), and per block
+ * column j the reflectors of panel j (rows [j nb, n) of its columns,
+ * leading dimension n - j nb) and Z's block column j (n rows, leading
+ * dimension n). The copy of A that sytrd reduces (with one column and 256
+ * bytes of slack: kernels/cpu/solver_util.h says why), stedc's contiguous
+ * Z and every LAPACK workspace come from the worker's kept workspace within
+ * one task, as for every solver kernel. The client's workspace stays
+ * unused (syevd_bufferSize reports 0, as before).
  */
 #ifndef TRN_OPS_SOLVER_EIG_TILE_H
 #define TRN_OPS_SOLVER_EIG_TILE_H
@@ -51,24 +51,22 @@
 
 #include "ops/solver.h"
 
-/* syevd/heevd with vectors is tiled from this order up: below it the
- * back-transformation is too small to share. Block columns are 240 wide,
- * not 256: the arena's blocks are powers of two with a 16-byte header, and
- * a piece of n x 256 elements with n a power of two would take a block
- * twice its size. */
+/* syevd/heevd with vectors is tiled from this order up (4 block columns
+ * of TRN_EIG_TILE_NB, as the tiled factorisations): below it the
+ * back-transformation is too small to share. */
 #define TRN_EIG_TILE_MIN_N 1024
-#define TRN_EIG_TILE_NB 240
+#define TRN_EIG_TILE_NB 256
 
 /* Whether fn is one of a tiled syevd's steps (never on the wire). */
 int trn_eig_tile_fn(trn_solver_fn fn);
 
 /* The number of steps a validated eigen op is cut into: 3 for a tiled
- * syevd/heevd (jobz V, n >= TRN_EIG_TILE_MIN_N), else 0. */
+ * syevd/heevd (jobz V, TRN_EIG_TILE_MIN_N <= n <= 65536), else 0. */
 int trn_eig_tile_steps(const trn_solver_eigen_desc *e);
 
-/* The op's pieces: their count (0 when not tiled), each one's bytes (at
- * most 64 MiB), and piece k's address recorded in the state (piece 0,
- * which must be recorded first). */
+/* The op's pieces: their count (0 when not tiled), each one's bytes, and
+ * piece k's address recorded in the state (piece 0, which must be
+ * recorded first). */
 int trn_eig_tile_pieces(const trn_solver_eigen_desc *e);
 size_t trn_eig_tile_piece_bytes(const trn_solver_eigen_desc *e, int k);
 void trn_eig_tile_set_piece(const trn_solver_eigen_desc *e, void *state, int k, void *p);
