@@ -18,14 +18,12 @@
  * untiled.
  */
 #include <stdlib.h>
-
 #include <unistd.h>
 
 #include "daemon/bufmem.h"
 #include "daemon/exec_space.h"
-#include "daemon/session.h"
-
 #include "daemon/service_internal.h"
+#include "daemon/session.h"
 #include "ops/solver_eig_tile.h"
 #include "ops/solver_tile.h"
 
