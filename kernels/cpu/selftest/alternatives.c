@@ -423,45 +423,40 @@ STUB_STEDC(d, double)
     X(LAPACKE_cpotrf_work, stub_cpotrf)                                                            \
     X(LAPACKE_zpotrf_work, stub_zpotrf)                                                            \
     X(LAPACKE_spotrs_work, stub_spotrs)                                                            \
-    X(LAPACKE_dpotrs_work, stub_dpotrs)                                                            \
-    X(LAPACKE_cpotrs_work, stub_cpotrs) X(LAPACKE_zpotrs_work, stub_zpotrs) X(                     \
-        LAPACKE_spotri_work, stub_spotri) X(LAPACKE_dpotri_work,                                   \
-                                            stub_dpotri) X(LAPACKE_cpotri_work, stub_cpotri)       \
-        X(LAPACKE_zpotri_work, stub_zpotri) X(LAPACKE_sgetrf_work, stub_sgetrf) X(                 \
-            LAPACKE_dgetrf_work, stub_dgetrf) X(LAPACKE_cgetrf_work,                               \
-                                                stub_cgetrf) X(LAPACKE_zgetrf_work, stub_zgetrf)   \
-            X(LAPACKE_sgetrs_work, stub_sgetrs) X(LAPACKE_dgetrs_work, stub_dgetrs) X(             \
-                LAPACKE_cgetrs_work,                                                               \
-                stub_cgetrs) X(LAPACKE_zgetrs_work,                                                \
-                               stub_zgetrs) X(LAPACKE_sgeqrf_work,                                 \
-                                              stub_sgeqrf) X(LAPACKE_dgeqrf_work, stub_dgeqrf)     \
-                X(LAPACKE_cgeqrf_work, stub_cgeqrf) X(LAPACKE_zgeqrf_work, stub_zgeqrf) X(         \
-                    LAPACKE_sorgqr_work,                                                           \
-                    stub_sorgqr) X(LAPACKE_dorgqr_work,                                            \
-                                   stub_dorgqr) X(LAPACKE_cungqr_work,                             \
-                                                  stub_corgqr) X(LAPACKE_zungqr_work, stub_zorgqr) \
-                    X(LAPACKE_sormqr_work, stub_sormqr) X(LAPACKE_dormqr_work, stub_dormqr) X(     \
-                        LAPACKE_cunmqr_work, stub_cormqr) X(LAPACKE_zunmqr_work, stub_zormqr)      \
-                        X(LAPACKE_ssyevd_work, stub_ssyevd) X(LAPACKE_dsyevd_work, stub_dsyevd) X( \
-                            LAPACKE_cheevd_work, stub_cheevd) X(LAPACKE_zheevd_work, stub_zheevd)  \
-                            X(LAPACKE_ssygvd_work, stub_ssygvd) X(                                 \
-                                LAPACKE_dsygvd_work,                                               \
-                                stub_dsygvd) X(LAPACKE_chegvd_work,                                \
-                                               stub_chegvd) X(LAPACKE_zhegvd_work, stub_zhegvd)    \
-                                X(LAPACKE_sgesvd_work,                                             \
-                                  stub_sgesvd) X(LAPACKE_dgesvd_work,                              \
-                                                 stub_dgesvd) X(LAPACKE_cgesvd_work, stub_cgesvd)  \
-                                    X(LAPACKE_zgesvd_work,                                         \
-                                      stub_zgesvd) X(LAPACKE_sgeev_work,                           \
-                                                     stub_sgeev) X(LAPACKE_dgeev_work, stub_dgeev) \
-                                        X(LAPACKE_cgeev_work, stub_cgeev) X(                       \
-                                            LAPACKE_zgeev_work, stub_zgeev) X(LAPACKE_ssytrd_work, \
-                                                                              stub_ssytrd)         \
-                                            X(LAPACKE_dsytrd_work, stub_dsytrd) X(                 \
-                                                LAPACKE_chetrd_work,                               \
-                                                stub_csytrd) X(LAPACKE_zhetrd_work, stub_zsytrd)   \
-                                                X(LAPACKE_sstedc_work,                             \
-                                                  stub_sstedc) X(LAPACKE_dstedc_work, stub_dstedc) \
+    X(LAPACKE_dpotrs_work, stub_dpotrs) X(LAPACKE_cpotrs_work, stub_cpotrs) X(                     \
+        LAPACKE_zpotrs_work, stub_zpotrs) X(LAPACKE_spotri_work,                                   \
+                                            stub_spotri) X(LAPACKE_dpotri_work, stub_dpotri)       \
+        X(LAPACKE_cpotri_work, stub_cpotri) X(LAPACKE_zpotri_work, stub_zpotri) X(                 \
+            LAPACKE_sgetrf_work, stub_sgetrf) X(LAPACKE_dgetrf_work,                               \
+                                                stub_dgetrf) X(LAPACKE_cgetrf_work, stub_cgetrf)   \
+            X(LAPACKE_zgetrf_work, stub_zgetrf) X(LAPACKE_sgetrs_work, stub_sgetrs) X(             \
+                LAPACKE_dgetrs_work, stub_dgetrs) X(LAPACKE_cgetrs_work, stub_cgetrs)              \
+                X(LAPACKE_zgetrs_work, stub_zgetrs) X(LAPACKE_sgeqrf_work, stub_sgeqrf) X(         \
+                    LAPACKE_dgeqrf_work, stub_dgeqrf) X(LAPACKE_cgeqrf_work, stub_cgeqrf)          \
+                    X(LAPACKE_zgeqrf_work, stub_zgeqrf) X(LAPACKE_sorgqr_work, stub_sorgqr) X(     \
+                        LAPACKE_dorgqr_work, stub_dorgqr) X(LAPACKE_cungqr_work, stub_corgqr)      \
+                        X(LAPACKE_zungqr_work, stub_zorgqr) X(LAPACKE_sormqr_work, stub_sormqr) X( \
+                            LAPACKE_dormqr_work, stub_dormqr) X(LAPACKE_cunmqr_work, stub_cormqr)  \
+                            X(LAPACKE_zunmqr_work,                                                 \
+                              stub_zormqr) X(LAPACKE_ssyevd_work,                                  \
+                                             stub_ssyevd) X(LAPACKE_dsyevd_work, stub_dsyevd)      \
+                                X(LAPACKE_cheevd_work,                                             \
+                                  stub_cheevd) X(LAPACKE_zheevd_work,                              \
+                                                 stub_zheevd) X(LAPACKE_ssygvd_work, stub_ssygvd)  \
+                                    X(LAPACKE_dsygvd_work, stub_dsygvd) X(                         \
+                                        LAPACKE_chegvd_work, stub_chegvd) X(LAPACKE_zhegvd_work,   \
+                                                                            stub_zhegvd)           \
+                                        X(LAPACKE_sgesvd_work, stub_sgesvd) X(LAPACKE_dgesvd_work, \
+                                                                              stub_dgesvd)         \
+                                            X(LAPACKE_cgesvd_work, stub_cgesvd) X(                 \
+                                                LAPACKE_zgesvd_work,                               \
+                                                stub_zgesvd) X(LAPACKE_sgeev_work, stub_sgeev)     \
+                                                X(LAPACKE_dgeev_work, stub_dgeev) X(               \
+                                                    LAPACKE_cgeev_work,                            \
+                                                    stub_cgeev) X(LAPACKE_zgeev_work, stub_zgeev)  \
+    X(LAPACKE_ssytrd_work, stub_ssytrd) X(LAPACKE_dsytrd_work, stub_dsytrd)                        \
+    X(LAPACKE_chetrd_work, stub_csytrd) X(LAPACKE_zhetrd_work, stub_zsytrd)                        \
+    X(LAPACKE_sstedc_work, stub_sstedc) X(LAPACKE_dstedc_work, stub_dstedc)                        \
                                                     X(fftwf_plan_many_dft, stub_fftwf_dft) X(      \
                                                         fftwf_plan_many_dft_r2c, stub_fftwf_r2c)   \
                                                         X(fftwf_plan_many_dft_c2r, stub_fftwf_c2r) \
