@@ -4,21 +4,23 @@
  * LAPACK's dsyevd cut into its three parts, the last one shared among the
  * cores.
  *
- *   EIG_TRD    one task: A's referenced triangle copied into the op's
- *              scratch (the upper one mirrored into the lower, so the rest
- *              is always the lower form), refused when it holds a NaN or an
- *              infinity (info = -4, nothing written), scaled as dsyevd
- *              scales it when its largest entry is outside [rmin, rmax],
- *              and reduced to tridiagonal form Q^H A Q = T (sytrd/hetrd);
- *              T's diagonal goes to W, its off-diagonal and the reflectors
- *              stay in the scratch;
+ *   EIG_TRD    one task: A's referenced triangle copied into the worker's
+ *              workspace (the upper one mirrored into the lower, so the
+ *              rest is always the lower form), refused when it holds a NaN
+ *              or an infinity (info = -4, nothing written), scaled as
+ *              dsyevd scales it when its largest entry is outside
+ *              [rmin, rmax], and reduced to tridiagonal form Q^H A Q = T
+ *              (sytrd/hetrd 'L'); T's diagonal goes to W, its off-diagonal,
+ *              tau and the reflectors (as panels of tile_nb columns) to the
+ *              op's scratch;
  *   EIG_STEDC  one task: T's eigenvalues into W (ascending, scaled back)
- *              and its eigenvectors into the scratch's n x n matrix Z by
- *              divide and conquer (stedc, compz 'I'; real even for heevd);
+ *              and its eigenvectors into the scratch's block columns of Z
+ *              by divide and conquer (stedc, compz 'I'; real even for
+ *              heevd, widened);
  *   EIG_BACK   one task per block column of Z (tile_nb wide, the last one
- *              narrower): Z_j = Q Z_j (ormqr/unmqr with the n - 1
- *              reflectors, which only read them) and Z_j copied into A's
- *              block column j.
+ *              narrower): Z_j = Q_0 (Q_1 (... (Q_{T-1} Z_j))), Q_k panel
+ *              k's reflectors applied by ormqr/unmqr, then Z_j copied into
+ *              A's block column j.
  * A failed stedc (info > 0) ends the work there: A keeps its input.
  *
  * What dominates (docs/numerics.md, n = 4096, one core): the reduction
