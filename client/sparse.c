@@ -37,29 +37,21 @@ trnsparseStatus_t trn_sparse_fail(trnsciError_t e, const char *fmt, ...) {
     return trn_sparse_status(trn_fail(e, "%s", msg));
 }
 
-/* 16-bit values are SpMV's and SpMM's only: they set this (per thread)
- * around describing their operands, and every other routine keeps
- * refusing them here as NOT_SUPPORTED. */
-static _Thread_local int allow_16bit;
-
+/* Every type the wire has; which routine takes which is the validator's
+ * (ops/validate/sparse.c: the 16-bit types are SpMV's and SpMM's only). */
 trnsciError_t trn_sparse_wire_type(trnsciDataType t, const char *fn, const char *what,
                                    Trnsci__V1__DataType *out) {
-    if ((t == TRNSCI_R_16F || t == TRNSCI_R_16BF) && !allow_16bit)
-        return trn_fail(trnsciErrorNotSupported,
-                        "%s: %s: data type %d is supported by SpMV and SpMM only", fn, what,
-                        (int)t);
     switch (t) {
     case TRNSCI_R_32F: *out = TRNSCI__V1__DATA_TYPE__R_32F; return trnsciSuccess;
     case TRNSCI_R_64F: *out = TRNSCI__V1__DATA_TYPE__R_64F; return trnsciSuccess;
     case TRNSCI_C_32F: *out = TRNSCI__V1__DATA_TYPE__C_32F; return trnsciSuccess;
     case TRNSCI_C_64F: *out = TRNSCI__V1__DATA_TYPE__C_64F; return trnsciSuccess;
-    /* SpMV/SpMM only (protocol 1.15; allow_16bit above). */
     case TRNSCI_R_16F: *out = TRNSCI__V1__DATA_TYPE__R_16F; return trnsciSuccess;
     case TRNSCI_R_16BF: *out = TRNSCI__V1__DATA_TYPE__R_16BF; return trnsciSuccess;
     default:
         return trn_fail(trnsciErrorNotSupported,
-                        "%s: %s: data type %d is not supported (R_32F, "
-                        "R_64F)",
+                        "%s: %s: data type %d is not supported (R_32F, R_64F, C_32F, C_64F, "
+                        "R_16F, R_16BF)",
                         fn, what, (int)t);
     }
 }
@@ -423,7 +415,6 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
     Trnsci__V1__SpMVOp w = TRNSCI__V1__SP_MVOP__INIT;
     trn_wire_spmat a;
     trn_wire_dnvec x, y;
-    allow_16bit = 1;
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_spmat(c, matA, fn, "matA", &a);
@@ -431,7 +422,6 @@ trnsparseStatus_t trnsparseSpMV(trnsparseHandle_t handle, trnsparseOperation_t o
         e = trn_sparse_wire_dnvec(c, vecX, fn, "vecX", &x);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnvec(c, vecY, fn, "vecY", &y);
-    allow_16bit = 0;
     if (e == trnsciSuccess)
         e = spmm_types_minor(c, matA->valueType, fn);
     if (e != trnsciSuccess)
@@ -490,7 +480,6 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
     trn_wire_spmat a;
     trn_wire_dnmat b, cm;
     trn_wire_dnvec rb, cb;
-    allow_16bit = !rowBounds && !colBounds; /* screening takes real values only */
     trnsciError_t e = trn_sparse_wire_type(computeType, fn, "computeType", &w.compute_type);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_spmat(c, matA, fn, "matA", &a);
@@ -498,7 +487,6 @@ trnsparseStatus_t trn_sparse_spmm(trnsparseHandle_t handle, const char *fn,
         e = trn_sparse_wire_dnmat(c, matB, fn, "matB", &b);
     if (e == trnsciSuccess)
         e = trn_sparse_wire_dnmat(c, matC, fn, "matC", &cm);
-    allow_16bit = 0;
     if (e == trnsciSuccess && (rowBounds || colBounds)) {
         e = trn_sparse_wire_dnvec(c, rowBounds, fn, "rowBounds", &rb);
         if (e == trnsciSuccess)

@@ -112,6 +112,9 @@ static const char usage[] =
     "                           Sandybridge, Haswell, Zen, SkylakeX, Cooperlake\n"
     "  --executors on|off       run kernels in executor processes, one per core,\n"
     "                           so that a crash or hang fails only its op (on)\n"
+    "  --convert-ahead on|off   run GEMM operands' low-precision conversions as a\n"
+    "                           stage of their own on a copy engine (on), or inside\n"
+    "                           the GEMM on the cores (off)\n"
     "  --executor-watchdog-floor-ms MS\n"
     "                           the least time an op may run before its executor\n"
     "                           is killed (default 30000)\n"
@@ -307,6 +310,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->plan_effort = TRN_PLAN_MEASURE;
     cfg->ncopy = DEFAULT_COPY_ENGINES;
     cfg->executors = 1;
+    cfg->convert_ahead = 1;
     cfg->executor_watchdog_floor_ms = 30000;
     cfg->executor_watchdog_factor = 100;
     cfg->backend = TRN_BACKEND_AUTO;
@@ -378,6 +382,7 @@ enum option_code {
     O_BLAS_CORETYPE,
     O_SELF_TEST,
     O_EXECUTORS,
+    O_CONVERT_AHEAD,
     O_WATCHDOG_FLOOR,
     O_WATCHDOG_FACTOR,
     O_FAULT_INJECTION,
@@ -421,6 +426,7 @@ static const struct option options[] = {
     {"blas-coretype", required_argument, NULL, O_BLAS_CORETYPE},
     {"self-test", no_argument, NULL, O_SELF_TEST},
     {"executors", required_argument, NULL, O_EXECUTORS},
+    {"convert-ahead", required_argument, NULL, O_CONVERT_AHEAD},
     {"executor-watchdog-floor-ms", required_argument, NULL, O_WATCHDOG_FLOOR},
     {"executor-watchdog-factor", required_argument, NULL, O_WATCHDOG_FACTOR},
     {"backend", required_argument, NULL, O_BACKEND},
@@ -591,6 +597,13 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             return TRN_CONFIG_ERROR;
         }
         cfg->executors = strcmp(arg, "on") == 0;
+        break;
+    case O_CONVERT_AHEAD:
+        if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
+            snprintf(err, errlen, "--convert-ahead %s: expected on or off", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->convert_ahead = strcmp(arg, "on") == 0;
         break;
     case O_WATCHDOG_FLOOR:
         if (parse_uint(arg, 86400000, &v) || v < 10) {

@@ -81,7 +81,8 @@ typedef struct trn_config {
     int insecure_remote;           /* allow a non-loopback TCP listener without TLS */
     int allow_unauthenticated_tcp; /* allow a TCP listener without a tokens file */
     /* Executor processes (daemon/executor.h). */
-    int executors;                       /* kernels run in them (default) */
+    int executors;     /* kernels run in them (default) */
+    int convert_ahead; /* format conversions as copy-engine stages (ops/convert_stage.h) */
     uint64_t executor_watchdog_floor_ms; /* the least an op may run */
     uint32_t executor_watchdog_factor;   /* × its estimated time, if longer */
     int fault_injection;                 /* test builds: the test-fault ops run */

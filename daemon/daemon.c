@@ -23,6 +23,7 @@
 #include "daemon/heap.h"
 #include "daemon/log.h"
 #include "daemon/memory_release.h"
+#include "daemon/op_scratch.h"
 #include "daemon/signals.h"
 #include "daemon/systemd.h"
 #include "kernels/neuron/backend_neuron.h"
@@ -40,6 +41,9 @@
  * arena (daemon/exec_space.h); neither takes memory until used. */
 #define TRN_DAEMON_BUFFER_RANGE ((uint64_t)16 << 40)
 #define TRN_DAEMON_OP_ARENA ((uint64_t)1 << 30)
+/* Ops' stage scratch (daemon/op_scratch.h): lent at most, kept for reuse. */
+#define TRN_DAEMON_SCRATCH_LENT ((size_t)2 << 30)
+#define TRN_DAEMON_SCRATCH_KEPT ((size_t)256 << 20)
 
 /* Where a core's shard runs: in the core's executor, except what does not
  * go there yet (daemon/executor.h, "What runs where"). */
@@ -103,6 +107,9 @@ static int create_executors(trnscid *d, char *err, size_t errlen) {
 }
 
 static void destroy_executors(trnscid *d) {
+    /* Its blocks are in the space (every op that held one has ended). */
+    trn_op_scratch_destroy(d->service.scratch);
+    d->service.scratch = NULL;
     trn_exec_pool_destroy(d->executors);
     d->executors = NULL;
     trn_exec_space_destroy(d->space);
@@ -293,6 +300,12 @@ int trnscid_start(trnscid *d) {
     d->service.metrics = d->metrics;
     d->service.selftest = d->selftest;
     d->service.executors = d->executors;
+    d->service.scratch =
+        d->cfg.convert_ahead
+            ? trn_op_scratch_create(d->space, TRN_DAEMON_SCRATCH_LENT, TRN_DAEMON_SCRATCH_KEPT)
+            : NULL;
+    if (d->cfg.convert_ahead && !d->service.scratch)
+        trn_log(TRN_LOG_WARN, "out of memory: format conversions run inline");
     /* The health endpoints come up first, so that probes see "starting"
      * rather than nothing until /readyz turns ready at the end. */
     if (d->metrics) {

@@ -16,6 +16,7 @@
 
 #include "daemon/log.h"
 #include "daemon/metrics.h"
+#include "daemon/op_scratch.h"
 #include "daemon/service_internal.h"
 #include "daemon/status_scope.h"
 #include "trnsci_wire.h"
@@ -474,6 +475,7 @@ void trn_service_ops_init(trn_service *svc) {
 
 void trn_service_ops_trim(trn_service *svc) {
     trn_block_pool_trim(&svc->op_pool);
+    trn_op_scratch_trim(svc->scratch);
 }
 
 void trn_service_ops_destroy(trn_service *svc) {
@@ -502,6 +504,7 @@ static void op_free(trn_service_op *op) {
     if (op->graph)
         trn_service_graph_put(op->graph);
     trn_service_tile_free(op);
+    trn_service_convert_free(op);
     trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
@@ -745,6 +748,7 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
+    trn_service_convert_op(svc, op);
     return trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 

@@ -28,12 +28,13 @@ typedef struct trn_service {
     trn_token_store *tokens; /* bearer tokens of gRPC calls; no path: no check */
     uint32_t daemon_uid;     /* its effective uid: sees every session in Status */
     uint64_t start_ms;
-    atomic_int draining;            /* shutting down: new requests get UNAVAILABLE */
-    struct trn_metrics *metrics;    /* NULL: metrics off (metrics.h) */
-    struct trn_selftest *selftest;  /* the outside routines' self-test (selftest.h) */
+    atomic_int draining;             /* shutting down: new requests get UNAVAILABLE */
+    struct trn_metrics *metrics;     /* NULL: metrics off (metrics.h) */
+    struct trn_selftest *selftest;   /* the outside routines' self-test (selftest.h) */
     struct trn_exec_pool *executors; /* kernels' processes (executor.h); NULL: none */
-    trn_block_pool op_pool;         /* trn_service_op blocks (service_internal.h) */
-    struct trn_graph_cache *graphs; /* instantiated graphs' structures (graph_cache.h) */
+    trn_block_pool op_pool;          /* trn_service_op blocks (service_internal.h) */
+    struct trn_graph_cache *graphs;  /* instantiated graphs' structures (graph_cache.h) */
+    struct trn_op_scratch *scratch;  /* ops' stage scratch (op_scratch.h); NULL: none */
 } trn_service;
 
 #endif

@@ -52,7 +52,18 @@ typedef struct trn_service_op {
     uint32_t graph_exec, graph_node;
     /* A tiled factorisation's steps (service_tile.c), or NULL. */
     struct trn_service_tiles *tiles;
+    /* The scratch its stages share (service_convert.c), or NULL. */
+    struct trn_op_scratch *scratch_pool;
+    void *scratch;
+    size_t scratch_len;
 } trn_service_op;
+
+/* Format conversions ahead (service_convert.c): makes a validated op whose
+ * operands need one (ops/convert_stage.h) a conversion stage and a compute
+ * stage, when the backend runs it so and scratch can be had; otherwise
+ * leaves it as it is. convert_free gives its scratch back (none: no-op). */
+void trn_service_convert_op(trn_service *svc, trn_service_op *op);
+void trn_service_convert_free(trn_service_op *op);
 
 /* Tiled factorisations (service_tile.c): makes a validated op whose shape
  * is tiled (ops/solver_tile.h, ops/solver_eig_tile.h) a sequence of its

@@ -27,6 +27,11 @@ struct trn_backend {
      * such as Tensor/Vector/Scalar/GpSimd will be kinds of their own.) */
     trn_engine (*engine_for)(const trn_backend *be, const trn_op_desc *op);
 
+    /* Whether op's format conversions (ops/convert_stage.h) run as a stage
+     * of their own ahead of it, on the engine engine_for gives that stage.
+     * NULL: never (the op converts its operands itself). */
+    int (*converts_ahead)(const trn_backend *be, const trn_op_desc *op);
+
     /* Number of cores this backend can drive on this machine. */
     int (*core_count)(const trn_backend *be);
 

@@ -62,7 +62,17 @@ typedef struct trn_gemm_desc {
     const void *const *a_list;
     const void *const *b_list;
     void *const *c_list;
+    /* A precision mode's operands converted ahead (ops/convert_stage.h):
+     * TRN_GEMM_SPLIT_AHEAD, the op's first stage, on a copy engine, writes
+     * the low-precision pieces of op(A) and op(B) to pieces_a and pieces_b;
+     * TRN_GEMM_SPLIT_DONE, its GEMM stage, reads them instead of splitting
+     * its own. TRN_GEMM_SPLIT_INLINE (0): one stage that splits as it goes.
+     * Set by the daemon when it queues the op, never on the wire. */
+    int split_stage;
+    float *pieces_a, *pieces_b;
 } trn_gemm_desc;
+
+enum { TRN_GEMM_SPLIT_INLINE = 0, TRN_GEMM_SPLIT_AHEAD = 1, TRN_GEMM_SPLIT_DONE = 2 };
 
 /* A and B's storage type. */
 static inline trn_dtype trn_gemm_ab_type(const trn_gemm_desc *d) {

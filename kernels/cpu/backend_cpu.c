@@ -100,8 +100,16 @@ static int cpu_plan_state_save(const trn_backend *be, const char *dir, char *err
  * kind's engine (ops/op_kinds.h). */
 static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     (void)be;
+    if (op->kind == TRN_OP_GEMM && op->u.gemm.split_stage == TRN_GEMM_SPLIT_AHEAD)
+        return TRN_ENGINE_COPY; /* a format conversion: it only moves data */
     const trn_op_info *k = trn_op_info_of(op->kind);
     return k ? k->engine : TRN_ENGINE_CORE;
+}
+
+/* Every conversion ops/convert_stage.h describes has its stage here. */
+static int cpu_converts_ahead(const trn_backend *be, const trn_op_desc *op) {
+    (void)be, (void)op;
+    return 1;
 }
 
 /* The kernel of each kind, in the order of ops/op_kinds.h
@@ -157,6 +165,7 @@ trn_backend *trn_backend_cpu_create(void) {
     snprintf(cb->version, sizeof(cb->version), "cpu-1 %s", fftw_version);
     be->version = cb->version;
     be->engine_for = cpu_engine_for;
+    be->converts_ahead = cpu_converts_ahead;
     be->core_count = cpu_core_count;
     be->core_init = cpu_core_init;
     be->plan_create = cpu_plan_create;

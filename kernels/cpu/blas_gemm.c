@@ -176,6 +176,8 @@ static const void *matrix_at(const void *const *list, const void *base, size_t i
 trn_kstatus trn_cpu_gemm(const trn_gemm_desc *d, trn_kmsg *msg, int shard, int nshards) {
     if (d->m == 0 || d->n == 0)
         return TRN_KSTATUS_OK;
+    if (d->split_stage == TRN_GEMM_SPLIT_AHEAD) /* the conversion stage (copy engine) */
+        return trn_cpu_gemm_split_ahead(d, msg, shard, nshards);
     const size_t batch = d->batch > 1 ? d->batch : 1;
     const size_t blocks = ((size_t)d->n + GEMM_SHARD_COL_ALIGN - 1) / GEMM_SHARD_COL_ALIGN;
     size_t lo, hi;

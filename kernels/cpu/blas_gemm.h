@@ -35,6 +35,12 @@ trn_kstatus trn_cpu_gemm_one(const trn_gemm_one *g);
 /* FAST_16BF, FAST_TF32, FAST_16F, BF16X3, BF16X9 on R32F / C32F data
  * (gemm_lowprec.c). */
 trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g);
+/* The conversion stage of such a GEMM (ops/convert_stage.h): shard `shard`
+ * of nshards writes its share of the columns of op(A) and op(B), cut into
+ * pieces, to d->pieces_a and d->pieces_b, the layout trn_cpu_gemm_lowprec
+ * reads when d->split_stage is TRN_GEMM_SPLIT_DONE. */
+trn_kstatus trn_cpu_gemm_split_ahead(const trn_gemm_desc *d, trn_kmsg *kmsg, int shard,
+                                     int nshards);
 /* 16-bit and int8 storage (trn_gemm_narrow: COMPUTE_16F, 32F and 32I
  * with R16F, R16BF, R8I or C8I A and B; gemm_narrow.c). */
 trn_kstatus trn_cpu_gemm_narrow(const trn_gemm_one *g);

@@ -29,22 +29,16 @@
 #include <string.h>
 
 #include "kernels/cpu/blas_gemm.h"
+#include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/lowprec.h"
 #include "kernels/cpu/routines.h"
+#include "ops/convert_stage.h"
 
 #define MAX_PIECES 3
 
 /* Operand tags in the stochastic-rounding counter. */
 #define TAG_A 1u
 #define TAG_B 2u
-
-static unsigned pieces_of(trn_compute c) {
-    switch (c) {
-    case TRN_COMPUTE_32F_BF16X3: return 2;
-    case TRN_COMPUTE_32F_BF16X9: return 3;
-    default: return 1;
-    }
-}
 
 typedef struct split_src {
     const float *x; /* stored matrix, as floats (complex: re, im pairs) */
@@ -136,33 +130,112 @@ static unsigned pairs_of(unsigned np, unsigned ps[9], unsigned pt[9]) {
     return n;
 }
 
-trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
-    const trn_gemm_desc *d = g->d;
-    const unsigned comps = d->type == TRN_DTYPE_C32F ? 2 : 1;
-    const unsigned np = pieces_of(d->compute);
-    const size_t m = (size_t)d->m, k = (size_t)d->k, ncols = (size_t)(g->j1 - g->j0);
-    const size_t a_len = m * k * comps, b_len = k * ncols * comps;
-    const size_t col_len = (m > k ? m : k) * comps;
-    const size_t mem_bytes = (np * (a_len + b_len) + col_len) * sizeof(float);
+/* Scratch for split(): one column, and its random words when stochastic.
+ * NULL (and the message posted) when out of memory. */
+static float *column_scratch(const trn_gemm_desc *d, size_t col_len, trn_kmsg *kmsg, int shard,
+                             uint32_t **rnd) {
+    const size_t col_bytes = col_len * sizeof(float);
     const size_t rnd_bytes = d->stochastic ? col_len * sizeof(uint32_t) : 0;
-    float *mem = malloc(mem_bytes);
-    uint32_t *rnd = d->stochastic ? malloc(rnd_bytes) : NULL;
-    if (!mem || (d->stochastic && !rnd)) {
-        free(mem);
-        free(rnd);
-        return trn_kmsg_no_memory(g->kmsg, g->shard, mem_bytes + rnd_bytes,
-                                  "the low-precision pieces of A and B");
+    float *col = malloc(col_bytes + rnd_bytes);
+    if (!col) {
+        trn_kmsg_no_memory(kmsg, shard, col_bytes + rnd_bytes, "a column of A or B");
+        return NULL;
     }
-    float *col = mem + np * (a_len + b_len);
+    *rnd = d->stochastic ? (uint32_t *)(col + col_len) : NULL;
+    return col;
+}
+
+/* Columns [c0, c1) of the pieces of X (cols of them in all, each `rows`
+ * long), from the stored src (col0 = 0): out[q] is piece q's start. */
+static void split_columns(const trn_gemm_one *g, split_src src, size_t c0, size_t c1, unsigned np,
+                          float *const *out, float *col, uint32_t *rnd) {
+    if (c1 <= c0)
+        return;
+    const size_t w = src.rows * src.comps;
+    float *dst[MAX_PIECES];
+    for (unsigned q = 0; q < np; q++)
+        dst[q] = out[q] + c0 * w;
+    src.col0 = c0;
+    src.cols = c1 - c0;
+    split(g, &src, np, dst, col, rnd);
+}
+
+trn_kstatus trn_cpu_gemm_split_ahead(const trn_gemm_desc *d, trn_kmsg *kmsg, int shard,
+                                     int nshards) {
+    const unsigned comps = d->type == TRN_DTYPE_C32F ? 2 : 1;
+    const unsigned np = trn_gemm_pieces(d->compute);
+    const size_t m = (size_t)d->m, k = (size_t)d->k, n = (size_t)d->n;
+    if (np == 0 || m == 0 || n == 0 || k == 0)
+        return TRN_KSTATUS_OK;
+    uint32_t *rnd;
+    float *col = column_scratch(d, (m > k ? m : k) * comps, kmsg, shard, &rnd);
+    if (!col)
+        return TRN_KSTATUS_NO_MEMORY;
+    /* The shard's columns of op(A) (0 .. k) followed by op(B)'s (k .. k+n). */
+    size_t lo, hi;
+    trn_cpu_shard_range(k + n, shard, nshards, &lo, &hi);
     float *ap[MAX_PIECES], *bp[MAX_PIECES];
     for (unsigned q = 0; q < np; q++) {
-        ap[q] = mem + q * a_len;
-        bp[q] = mem + np * a_len + q * b_len;
+        ap[q] = d->pieces_a + q * m * k * comps;
+        bp[q] = d->pieces_b + q * k * n * comps;
+    }
+    const trn_gemm_one g = {.d = d, .a = d->a, .b = d->b, .kmsg = kmsg, .shard = shard};
+    const split_src sa = {d->a, (size_t)d->lda, d->transa, comps, m, k, 0, TAG_A};
+    const split_src sb = {d->b, (size_t)d->ldb, d->transb, comps, k, n, 0, TAG_B};
+    split_columns(&g, sa, lo < k ? lo : k, hi < k ? hi : k, np, ap, col, rnd);
+    split_columns(&g, sb, lo > k ? lo - k : 0, hi > k ? hi - k : 0, np, bp, col, rnd);
+    free(col);
+    return TRN_KSTATUS_OK;
+}
+
+/* The pieces of op(A) and of the shard's columns of op(B): converted ahead
+ * (d->split_stage TRN_GEMM_SPLIT_DONE), or here into *mem (freed by the
+ * caller). TRN_KSTATUS_NO_MEMORY: posted to g->kmsg. */
+static trn_kstatus pieces(const trn_gemm_one *g, unsigned np, float **ap, float **bp, float **mem) {
+    const trn_gemm_desc *d = g->d;
+    const unsigned comps = d->type == TRN_DTYPE_C32F ? 2 : 1;
+    const size_t m = (size_t)d->m, k = (size_t)d->k, ncols = (size_t)(g->j1 - g->j0);
+    const size_t a_len = m * k * comps, b_len = k * ncols * comps;
+    *mem = NULL;
+    if (d->split_stage == TRN_GEMM_SPLIT_DONE) {
+        const size_t b_all = k * (size_t)d->n * comps;
+        for (unsigned q = 0; q < np; q++) {
+            ap[q] = d->pieces_a + q * a_len;
+            bp[q] = d->pieces_b + q * b_all + (size_t)g->j0 * k * comps;
+        }
+        return TRN_KSTATUS_OK;
+    }
+    const size_t mem_bytes = np * (a_len + b_len) * sizeof(float);
+    uint32_t *rnd;
+    float *col = column_scratch(d, (m > k ? m : k) * comps, g->kmsg, g->shard, &rnd);
+    *mem = col ? malloc(mem_bytes) : NULL;
+    if (!*mem) {
+        free(col);
+        return col ? trn_kmsg_no_memory(g->kmsg, g->shard, mem_bytes,
+                                        "the low-precision pieces of A and B")
+                   : TRN_KSTATUS_NO_MEMORY;
+    }
+    for (unsigned q = 0; q < np; q++) {
+        ap[q] = *mem + q * a_len;
+        bp[q] = *mem + np * a_len + q * b_len;
     }
     const split_src sa = {g->a, (size_t)d->lda, d->transa, comps, m, k, 0, TAG_A};
     const split_src sb = {g->b, (size_t)d->ldb, d->transb, comps, k, ncols, (size_t)g->j0, TAG_B};
     split(g, &sa, np, ap, col, rnd);
     split(g, &sb, np, bp, col, rnd);
+    free(col);
+    return TRN_KSTATUS_OK;
+}
+
+trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
+    const trn_gemm_desc *d = g->d;
+    const unsigned comps = d->type == TRN_DTYPE_C32F ? 2 : 1;
+    const unsigned np = trn_gemm_pieces(d->compute);
+    const size_t ncols = (size_t)(g->j1 - g->j0);
+    float *ap[MAX_PIECES], *bp[MAX_PIECES], *mem;
+    const trn_kstatus st = pieces(g, np, ap, bp, &mem);
+    if (st != TRN_KSTATUS_OK)
+        return st;
 
     unsigned ps[9], pt[9];
     const unsigned npairs = pairs_of(np, ps, pt);
@@ -182,6 +255,5 @@ trn_kstatus trn_cpu_gemm_lowprec(const trn_gemm_one *g) {
         }
     }
     free(mem);
-    free(rnd);
     return TRN_KSTATUS_OK;
 }

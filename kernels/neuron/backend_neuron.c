@@ -126,6 +126,16 @@ static trn_engine neuron_engine_for(const trn_backend *be, const trn_op_desc *op
     return cpu->engine_for(cpu, op);
 }
 
+/* An op a NeuronCore program computes converts its own operands (the
+ * program reads FP32 and rounds on the chip); the CPU's ops as the CPU
+ * backend does. */
+static int neuron_converts_ahead(const trn_backend *be, const trn_op_desc *op) {
+    trn_nprog_gemm g;
+    const trn_backend *cpu = nb_of(be)->cpu;
+    return !gemm_exec_program(nb_of(be), op, &g) && cpu->converts_ahead &&
+           cpu->converts_ahead(cpu, op);
+}
+
 static int neuron_core_count(const trn_backend *be) {
     return (int)nb_of(be)->ncores;
 }
@@ -503,6 +513,7 @@ static void set_hooks(neuron_backend *nb) {
     snprintf(nb->version, sizeof(nb->version), "neuron-1 %s", nb->cpu->version);
     be->version = nb->version;
     be->engine_for = neuron_engine_for;
+    be->converts_ahead = neuron_converts_ahead;
     be->core_count = neuron_core_count;
     be->core_init = neuron_core_init;
     be->plan_create = neuron_plan_create;

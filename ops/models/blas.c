@@ -2,7 +2,16 @@
  * models/blas.c — cost and shard limit of the trnblas ops (the output tiles
  * Level 2 and Level 3 ops are cut into are ops/blas.c's).
  */
+#include "ops/convert_stage.h"
 #include "ops/models/model.h"
+
+/* The conversion stage of a precision-mode GEMM (ops/convert_stage.h):
+ * the bytes it reads (op(A), op(B)) and writes (their pieces). */
+static double split_ahead_bytes(const trn_gemm_desc *g) {
+    const double elems = (double)g->k * ((double)g->m + (double)g->n);
+    const double es = g->type == TRN_DTYPE_C32F ? 8.0 : 4.0;
+    return elems * es * (1.0 + (double)trn_gemm_pieces(g->compute));
+}
 
 /* A complex multiply-add is four real multiply-adds. The precision
  * modes count the FP32 GEMMs they run: the split bfloat16 modes 3
@@ -10,6 +19,8 @@
  * 36 digit pairs with s + t <= 9). */
 static double cost_gemm(const trn_op_desc *op) {
     const trn_gemm_desc *g = &op->u.gemm;
+    if (g->split_stage == TRN_GEMM_SPLIT_AHEAD)
+        return split_ahead_bytes(g);
     const double per = (g->type == TRN_DTYPE_C32F || g->type == TRN_DTYPE_C64F) ? 8.0 : 2.0;
     double times = 1.0;
     switch (g->compute) {
@@ -112,6 +123,9 @@ static double cost_blas3(const trn_op_desc *op) {
  * k = 0) the kernel only scales C: m*n counts instead of the flops. */
 static double shard_limit_gemm(const trn_op_desc *op) {
     const trn_gemm_desc *g = &op->u.gemm;
+    if (g->split_stage == TRN_GEMM_SPLIT_AHEAD) /* by bytes; a shard takes whole columns */
+        return trn_op_min(split_ahead_bytes(g) / (double)TRN_SHARD_MEM_MIN_BYTES,
+                          (double)g->k + (double)g->n);
     const double batch = g->batch > 1 ? (double)g->batch : 1.0;
     const int reads = (g->a && g->b) || (g->a_list && g->b_list);
     const double cost = reads ? cost_gemm(op) : batch * (double)g->m * (double)g->n;
@@ -186,7 +200,8 @@ static double shard_limit_lu_batched(const trn_op_desc *op) {
 }
 
 /* The table's entries (ops/models/model.h). */
-TRN_OP_MODEL(gemm, TRN_PACE_DENSE)
+TRN_OP_MODEL(gemm,
+             op->u.gemm.split_stage == TRN_GEMM_SPLIT_AHEAD ? TRN_PACE_STREAM : TRN_PACE_DENSE)
 TRN_OP_MODEL(blas1, TRN_PACE_STREAM)
 TRN_OP_MODEL(blas2, TRN_PACE_STREAM)
 TRN_OP_MODEL(blas3, blas3_moves(&op->u.blas3) ? TRN_PACE_STREAM : TRN_PACE_DENSE)

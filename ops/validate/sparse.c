@@ -60,9 +60,16 @@ trn_wire_code trn_vsp_array(trn_vctx *vx, const Trnsci__V1__BufferRef *ref, uint
     return trn_vk_array(vx, ref, count, es, align, fn, operand, out);
 }
 
-/* A value type: R_32F or R_64F, and C_32F or C_64F when complex_ok. */
+/* A value type: R_32F or R_64F, and C_32F or C_64F when complex_ok. The
+ * 16-bit types are SpMV's and SpMM's alone (trn_vsp_spmm_dtype): here they
+ * are a type the routine does not support, not an unknown one. */
 static trn_wire_code value_type(trn_vctx *vx, const char *fn, const char *name,
                                 Trnsci__V1__DataType w, int complex_ok, trn_dtype *out) {
+    if (w == TRNSCI__V1__DATA_TYPE__R_16F || w == TRNSCI__V1__DATA_TYPE__R_16BF) {
+        trn_vmsg(vx, "%s: %s: data type %d (%s) is supported by SpMV and SpMM only", fn, name,
+                 (int)w, w == TRNSCI__V1__DATA_TYPE__R_16F ? "R_16F" : "R_16BF");
+        return TRN_WIRE_UNIMPLEMENTED;
+    }
     if (complex_ok && trn_vk_dtype(w, out) == 0)
         return TRN_WIRE_OK;
     return trn_vk_real_dtype(vx, fn, name, w, out);

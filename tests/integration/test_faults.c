@@ -353,7 +353,9 @@ static void test_kernel_out_of_memory(void **state) {
     setenv("LD_PRELOAD", MALLOC_LIMIT_SO, 1);
     setenv("TRNSCI_TEST_MALLOC_LIMIT", "8388608", 1);
     th_daemon m;
-    const char *args[] = {"--cores", "1", NULL};
+    /* Converting inline: ahead, the pieces would be in the daemon's shared
+     * scratch pool (daemon/op_scratch.h), which is not malloc. */
+    const char *args[] = {"--cores", "1", "--convert-ahead", "off", NULL};
     const int started = th_daemon_start(&m, args);
     unsetenv("LD_PRELOAD");
     unsetenv("TRNSCI_TEST_MALLOC_LIMIT");

@@ -548,7 +548,9 @@ static int setup(void **state) {
     setenv("TRNSCI_TEST_MALLOC_LIMIT", limit, 1);
 #endif
     /* Two cores: the ops that split run as several shards, all failing. */
-    const char *args[] = {"--cores", "2", NULL};
+    /* The BF16 GemmEx converts inline, so its pieces are malloc'd (ahead,
+     * they would come from the shared scratch pool, daemon/op_scratch.h). */
+    const char *args[] = {"--cores", "2", "--convert-ahead", "off", NULL};
     const int rc = th_daemon_start(&dmn, args);
 #ifdef TRNSCI_TEST_SANITIZER_ENV
     if (had_san)

@@ -976,6 +976,15 @@ static void test_errors(void **state) {
     assert_int_equal(trnsparseSpMMScreened(h, N, N, one, A, B, zero, C, rbnd, cbnd, 0.5,
                                            TRNSCI_C_32F, TRNSPARSE_SPMM_ALG_DEFAULT, NULL),
                      TRNSPARSE_STATUS_NOT_SUPPORTED);
+    /* 16-bit values outside SpMV/SpMM: refused by the validator, whichever
+     * side runs it (regression: the client used to police this alone). */
+    trnsparseDnMatDescr_t Dh;
+    assert_int_equal(trnsparseCreateDnMat(&Dh, 2, 4, 2, d_x, TRNSCI_R_16F, TRNSPARSE_ORDER_COL),
+                     TRNSPARSE_STATUS_SUCCESS);
+    assert_int_equal(trnsparseSparseToDense(h, H, Dh, TRNSPARSE_SPARSETODENSE_ALG_DEFAULT, NULL),
+                     TRNSPARSE_STATUS_NOT_SUPPORTED);
+    su_expect_message("(R_16F) is supported by SpMV and SpMM only");
+    trnsparseDestroyDnMat(Dh);
     /* Column index 5 of a 4-column matrix: the op fails when it runs. */
     assert_int_equal(
         trnsparseSpMV(h, N, one, A, x, zero, y, TRNSCI_C_32F, TRNSPARSE_SPMV_ALG_DEFAULT, NULL),

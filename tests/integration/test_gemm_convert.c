@@ -1,0 +1,172 @@
+/*
+ * test_gemm_convert.c — a precision-mode GEMM whose operand conversion runs
+ * as a stage of its own on a copy engine (ops/convert_stage.h), against
+ * the same GEMM converted inline.
+ *
+ * Three daemons: 2 cores with conversions ahead (the default), 2 cores
+ * with --convert-ahead off, and 1 core. For each precision mode that cuts
+ * its operands into low-precision pieces (FAST_16BF, FAST_TF32, FAST_16F,
+ * BF16X3, BF16X9, and FAST_16BF with stochastic rounding), real and
+ * complex, with transposed and conjugated operands, at shapes large enough
+ * for the GEMM to be split over cores (so the conversion goes ahead):
+ *  - the result meets the mode's bound against the long-double reference
+ *    (tests/common/gemm_reference.h; derivations in
+ *    tests/unit/test_gemm_modes.c);
+ *  - it is bitwise the inline conversion's and the 1-core daemon's: the
+ *    pieces are the same values in the same layout, and the GEMM stage
+ *    makes the same BLAS calls on them;
+ *  - the conversion did run on the copy engine (the copy worker's shard
+ *    count in the metrics grows; with --convert-ahead off it does not).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "harness.h"
+#include "trnsci/trnblas.h"
+#include "trnsci/trnsci.h"
+
+#include "tests/common/gemm_reference.h"
+
+enum { AHEAD, INLINE, ONE_CORE, NDAEMONS };
+static th_daemon daemons[NDAEMONS];
+static int metrics_port[NDAEMONS];
+
+static trnblasOperation_t op_of(char t) {
+    return t == 'N' ? TRNBLAS_OP_N : t == 'T' ? TRNBLAS_OP_T : TRNBLAS_OP_C;
+}
+
+static void *upload(const void *host, size_t bytes) {
+    void *d = NULL;
+    assert_int_equal(trnsciMalloc(&d, bytes), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(d, host, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
+    return d;
+}
+
+/* The copy workers' shards so far (trnscid_worker_shards_total{engine="copy"}). */
+static double copy_shards(int port) {
+    static char page[1 << 17];
+    assert_int_equal(th_http_get(port, "/metrics", page, sizeof(page)), 200);
+    double total = 0;
+    const char *key = "trnscid_worker_shards_total{engine=\"copy\"";
+    for (const char *p = strstr(page, key); p; p = strstr(p + 1, key)) {
+        const char *v = strchr(p, ' ');
+        if (v)
+            total += strtod(v + 1, NULL);
+    }
+    return total;
+}
+
+/* C of p computed on daemon d in compute type ct (seed: stochastic
+ * rounding's, 0 for none), downloaded into a fresh array. */
+static void *run_on(int d, const gref_problem *p, trnblasComputeType_t ct,
+                    unsigned long long seed) {
+    assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    if (seed)
+        assert_int_equal(trnblasSetStochasticRoundingSeed(h, seed), TRNBLAS_STATUS_SUCCESS);
+    const size_t es = sizeof(float) * (size_t)p->comps;
+    void *a = upload(p->a, p->a_len * es), *b = upload(p->b, p->b_len * es);
+    void *c = upload(p->c0, p->c_len * es);
+    const trnsciDataType_t t = p->comps == 2 ? TRNSCI_C_32F : TRNSCI_R_32F;
+    const float alpha[2] = {(float)p->alpha[0], (float)p->alpha[1]};
+    const float beta[2] = {(float)p->beta[0], (float)p->beta[1]};
+    assert_int_equal(trnblasGemmEx(h, op_of(p->ta), op_of(p->tb), p->m, p->n, p->k, alpha, a, t,
+                                   p->lda, b, t, p->ldb, beta, c, t, p->ldc, ct,
+                                   TRNBLAS_GEMM_DEFAULT),
+                     TRNBLAS_STATUS_SUCCESS);
+    void *out = malloc(p->c_len * es);
+    assert_non_null(out);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(out, c, p->c_len * es, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    assert_int_equal(trnsciFree(a), trnsciSuccess);
+    assert_int_equal(trnsciFree(b), trnsciSuccess);
+    assert_int_equal(trnsciFree(c), trnsciSuccess);
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+    return out;
+}
+
+static void test_modes(void **state) {
+    (void)state;
+    static const struct {
+        trnblasComputeType_t ct;
+        gref_mode mode;
+        unsigned long long seed;
+    } cases[] = {
+        {TRNBLAS_COMPUTE_32F_FAST_16BF, GREF_FAST_16BF, 0},
+        {TRNBLAS_COMPUTE_32F_FAST_TF32, GREF_FAST_TF32, 0},
+        {TRNBLAS_COMPUTE_32F_FAST_16F, GREF_FAST_16F, 0},
+        {TRNBLAS_COMPUTE_32F_BF16X3, GREF_BF16X3, 0},
+        {TRNBLAS_COMPUTE_32F_EMULATED_16BFX9, GREF_BF16X9, 0},
+        {TRNBLAS_COMPUTE_32F_FAST_16BF, GREF_FAST_16BF, 2024},
+    };
+    static const char tr[][2] = {{'N', 'N'}, {'T', 'N'}, {'N', 'T'}, {'C', 'T'}};
+    for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
+        for (int comps = 1; comps <= 2; comps++) {
+            const size_t t = (ci + (size_t)comps) % 4;
+            const char ta = comps == 1 && tr[t][0] == 'C' ? 'T' : tr[t][0];
+            /* Above the split threshold (two GEMM shards of >= 16e6 flops and
+             * 128 columns each, ops/shard.h), not multiples of 128. */
+            const int m = comps == 1 ? 301 : 157, n = 283, k = comps == 1 ? 297 : 151;
+            gref_problem p;
+            gref_init(&p, comps, 1, ta, tr[t][1], m, n, k, 1,
+                      cases[ci].mode == GREF_FAST_16F ? GREF_FILL_HALFWIDE : GREF_FILL_CANCEL);
+            const double before[2] = {copy_shards(metrics_port[AHEAD]),
+                                      copy_shards(metrics_port[INLINE])};
+            void *got[NDAEMONS];
+            for (int d = 0; d < NDAEMONS; d++)
+                got[d] = run_on(d, &p, cases[ci].ct, cases[ci].seed);
+            if (!(copy_shards(metrics_port[AHEAD]) > before[0]))
+                fail_msg("case %zu (%d comps): the conversion did not run on the copy engine", ci,
+                         comps);
+            assert_true(copy_shards(metrics_port[INLINE]) == before[1]);
+            const size_t bytes = p.c_len * sizeof(float) * (size_t)p.comps;
+            for (int d = 1; d < NDAEMONS; d++)
+                if (memcmp(got[AHEAD], got[d], bytes) != 0)
+                    fail_msg("case %zu (%d comps, %c%c): daemon %d differs from the "
+                             "conversion ahead",
+                             ci, comps, ta, tr[t][1], d);
+            memcpy(p.c, got[AHEAD], bytes);
+            (void)gref_check(&p, cases[ci].mode, cases[ci].seed != 0);
+            for (int d = 0; d < NDAEMONS; d++)
+                free(got[d]);
+            gref_free(&p);
+        }
+}
+
+int main(void) {
+    char listen[NDAEMONS][64];
+    for (int d = 0; d < NDAEMONS; d++) {
+        metrics_port[d] = th_free_port();
+        snprintf(listen[d], sizeof(listen[d]), "127.0.0.1:%d", metrics_port[d]);
+    }
+    const char *const ahead[] = {"--cores", "2", "--metrics-listen", listen[AHEAD], NULL};
+    const char *const off[] = {"--cores",      "2", "--convert-ahead", "off", "--metrics-listen",
+                               listen[INLINE], NULL};
+    const char *const one[] = {"--cores", "1", "--metrics-listen", listen[ONE_CORE], NULL};
+    const char *const *args[NDAEMONS] = {ahead, off, one};
+    for (int d = 0; d < NDAEMONS; d++)
+        if (th_daemon_start(&daemons[d], args[d]) != 0) {
+            fprintf(stderr, "could not start trnscid %d\n", d);
+            return 1;
+        }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_modes),
+    };
+    int failed = cmocka_run_group_tests_name("GEMM conversions ahead", tests, NULL, NULL);
+    for (int d = 0; d < NDAEMONS; d++)
+        failed += th_daemon_stop_checked(&daemons[d], "trnscid");
+    return failed ? 1 : 0;
+}
