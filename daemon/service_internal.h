@@ -67,11 +67,12 @@ void trn_service_convert_free(trn_service_op *op);
 
 /* Tiled factorisations (service_tile.c): makes a validated op whose shape
  * is tiled (ops/solver_tile.h, ops/solver_eig_tile.h) a sequence of its
- * steps; s is the session queueing it (a tiled syevd's scratch goes in its
- * table's op arena). Returns 0 (also when it is not tiled), or -1 out of
- * memory. tile_free frees the steps (NULL: none). */
+ * steps; a tiled syevd's scratch comes from svc's pool (daemon/op_scratch.h)
+ * or, without one, is mapped in the space of s's table. Returns 0 (also
+ * when it is not tiled), or -1 out of memory. tile_free frees the steps
+ * (NULL: none). */
 typedef struct trn_service_tiles trn_service_tiles;
-int trn_service_tile_op(trn_service_op *op, trn_session *s);
+int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *s);
 void trn_service_tile_free(trn_service_op *op);
 
 /* A zeroed op from the service's pool (block_pool.h), or NULL when out of

@@ -11,17 +11,20 @@
  * the op there).
  *
  * A tiled syevd/heevd (ops/solver_eig_tile.h) also owns its scratch: one
- * region holding its pieces, allocated here and freed with the steps. With
- * executors it is a memfd mapped in their shared space as a buffer is (at
- * the same address in every executor; no page is touched until a kernel
- * writes it), else heap memory. When it cannot be had, the op is queued
- * untiled.
+ * region holding its pieces, taken here and given back with the steps. It
+ * comes from the service's pool of ops' scratch (daemon/op_scratch.h: in
+ * the executors' shared space, capped, blocks kept for reuse so that a
+ * repeated syevd does not fault its pages in again); without a pool
+ * (--convert-ahead off) it is a memfd mapped in that space as a buffer is,
+ * or heap memory without executors. When it cannot be had (the pool's
+ * cap), the op is queued untiled: the same results, on one core.
  */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "daemon/bufmem.h"
 #include "daemon/exec_space.h"
+#include "daemon/op_scratch.h"
 #include "daemon/service_internal.h"
 #include "daemon/session.h"
 #include "ops/solver_eig_tile.h"
@@ -31,10 +34,11 @@ struct trn_service_tiles {
     int nsteps;
     trn_sched_step *steps;
     trn_op_desc *descs;
-    /* A tiled syevd's scratch (ops/solver_eig_tile.h): bytes at region,
-     * mapped in space (NULL: heap memory). */
+    /* A tiled syevd's scratch (ops/solver_eig_tile.h): region_bytes at
+     * region, from pool, else mapped in space (NULL: heap memory). */
     void *region;
     size_t region_bytes;
+    trn_op_scratch *pool;
     trn_exec_space *space;
 };
 
@@ -44,18 +48,23 @@ static size_t piece_span(const trn_solver_eigen_desc *e, int k) {
 }
 
 /* A tiled syevd's region with its pieces recorded in the state (piece 0),
- * or NULL. */
-static void *region_alloc(const trn_solver_eigen_desc *e, trn_exec_space *space, size_t *bytes) {
+ * or NULL; *bytes is its length. */
+static void *region_alloc(const trn_solver_eigen_desc *e, trn_op_scratch *pool,
+                          trn_exec_space *space, size_t *bytes) {
     const int n = trn_eig_tile_pieces(e);
     size_t total = 0;
     for (int k = 0; k < n; k++)
         total += piece_span(e, k);
-    char err[128];
-    int fd = -1;
-    char *r =
-        space ? trn_bufmem_shared(total, space, &fd, err, sizeof(err)) : trn_bufmem_heap(total);
-    if (fd >= 0)
-        close(fd); /* the mapping stays; no client maps it */
+    char *r = NULL;
+    if (pool) {
+        r = trn_op_scratch_get(pool, total, &total);
+    } else {
+        char err[128];
+        int fd = -1;
+        r = space ? trn_bufmem_shared(total, space, &fd, err, sizeof(err)) : trn_bufmem_heap(total);
+        if (fd >= 0)
+            close(fd); /* the mapping stays; no client maps it */
+    }
     if (!r)
         return NULL;
     size_t off = 0;
@@ -67,6 +76,15 @@ static void *region_alloc(const trn_solver_eigen_desc *e, trn_exec_space *space,
     return r;
 }
 
+static void region_free(void *region, size_t bytes, trn_op_scratch *pool, trn_exec_space *space) {
+    if (!region)
+        return;
+    if (pool)
+        trn_op_scratch_put(pool, region, bytes);
+    else
+        trn_bufmem_release(region, bytes, space != NULL, space);
+}
+
 /* The number of steps op's descriptor is cut into, or 0: not tiled. */
 static int steps_of(const trn_op_desc *d) {
     if (d->kind == TRN_OP_SOLVER_EIGEN)
@@ -76,14 +94,16 @@ static int steps_of(const trn_op_desc *d) {
     return trn_tile_steps(&d->u.solver_dense);
 }
 
-int trn_service_tile_op(trn_service_op *op, trn_session *session) {
+int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *session) {
     const int n = steps_of(&op->sop.desc);
     if (n == 0)
         return 0;
     const int eig = op->sop.desc.kind == TRN_OP_SOLVER_EIGEN;
     trn_exec_space *space = eig ? session->table->space : NULL;
+    trn_op_scratch *pool = eig ? svc->scratch : NULL;
     size_t region_bytes = 0;
-    void *region = eig ? region_alloc(&op->sop.desc.u.solver_eigen, space, &region_bytes) : NULL;
+    void *region =
+        eig ? region_alloc(&op->sop.desc.u.solver_eigen, pool, space, &region_bytes) : NULL;
     if (eig && !region)
         return 0; /* no memory for the scratch: run untiled */
     trn_service_tiles *t = calloc(1, sizeof(*t));
@@ -93,8 +113,7 @@ int trn_service_tile_op(trn_service_op *op, trn_session *session) {
         free(t);
         free(steps);
         free(descs);
-        if (region)
-            trn_bufmem_release(region, region_bytes, space != NULL, space);
+        region_free(region, region_bytes, pool, space);
         return -1;
     }
     for (int s = 0; s < n; s++) {
@@ -108,6 +127,7 @@ int trn_service_tile_op(trn_service_op *op, trn_session *session) {
                              .descs = descs,
                              .region = region,
                              .region_bytes = region_bytes,
+                             .pool = pool,
                              .space = space};
     op->tiles = t;
     op->sop.steps = steps;
@@ -121,8 +141,7 @@ void trn_service_tile_free(trn_service_op *op) {
         return;
     free(t->steps);
     free(t->descs);
-    if (t->region)
-        trn_bufmem_release(t->region, t->region_bytes, t->space != NULL, t->space);
+    region_free(t->region, t->region_bytes, t->pool, t->space);
     free(t);
     op->tiles = NULL;
 }

@@ -34,13 +34,12 @@
  * same on any number of cores.
  *
  * Memory: kernels run in executor processes, so what the steps share is in
- * one region the op owns, mapped in the executors' shared space as buffers
- * are (daemon/service_tile.c; allocated when the op is queued, freed with
- * it; without it the op runs untiled): 1 + 2T pieces (T block columns), a
- * state (sigma, e, tau and the table of the other pieces), and per block
- * column j the reflectors of panel j (rows [j nb, n) of its columns,
- * leading dimension n - j nb) and Z's block column j (n rows, leading
- * dimension n). The copy of A that sytrd reduces (with one column and 256
+ * one region the op holds, in the executors' shared space
+ * (daemon/service_tile.c: from the ops' scratch pool; taken when the op is
+ * queued, given back when it completes; without it the op runs untiled): 1 + 2T pieces (T block
+ * columns), a state (sigma, e, tau and the table of the other pieces), and per block column j the
+ * reflectors of panel j (rows [j nb, n) of its columns, leading dimension n - j nb) and Z's block
+ * column j (n rows, leading dimension n). The copy of A that sytrd reduces (with one column and 256
  * bytes of slack: kernels/cpu/solver_util.h says why), stedc's contiguous
  * Z and every LAPACK workspace come from the worker's kept workspace within
  * one task, as for every solver kernel. The client's workspace stays
