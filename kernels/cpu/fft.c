@@ -443,6 +443,8 @@ trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nsh
     void *const v = p->variant[d->variant];
     if (!v)
         return TRN_KSTATUS_FAILED; /* the scheduler runs an op only once its variant is built */
+    if (d->fftstep_kind != 0)      /* a step of one large transform (fft_step.c) */
+        return trn_cpu_fft_step(d, v, msg, shard, nshards);
     size_t lo, hi;
     trn_cpu_shard_range(d->batch, shard, nshards, &lo, &hi);
     if (trn_fft_type_half(d->type))

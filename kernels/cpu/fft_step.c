@@ -1,0 +1,153 @@
+/*
+ * fft_step.c — the tile tasks of a single large FFT's steps
+ * (ops/fft_step.h) on the CPU with FFTW. A shard runs the contiguous run
+ * of its step's tasks trn_cpu_shard_range gives it; every task writes its
+ * own columns or slabs.
+ *
+ * COLS and PENCILS gather their block of columns into the worker's
+ * workspace (trn_solver_ws_get: reused from op to op, page-aligned, so the
+ * sub-plan made for aligned contiguous data in place applies to each
+ * column), transform each with fftw(f)_execute_dft, and scatter them back
+ * (COLS: twiddled, one contiguous run per column). SLABS executes the slab
+ * plan on the client's arrays where they are (the step's variant says
+ * whether they are aligned). Every shard executes the same FFTW plan.
+ *
+ * Twiddles W_N^m = exp(-+2 pi i m / N), N = rows x cols, m = c k < N for
+ * column c and row k: the product T1[m / rows] T2[m % rows] of two tables,
+ * T1[q] = W_N^(q rows) (cols entries) and T2[r] = W_N^r (rows entries),
+ * each entry computed in long double and rounded to double, the product in
+ * double (relative error a few units of double rounding; docs/numerics.md).
+ * The tables are built per shard: rows + cols sincos calls, next to the
+ * rows x cols FFT work of the step. A twiddle depends on (c, k) alone.
+ */
+#include <fftw3.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_util.h"
+#include "ops/fft_step.h"
+
+/* The twiddle tables of step d (N = rows x cols), 2 doubles per entry. */
+static void twiddle_tables(const trn_fft_desc *d, double *t1, double *t2) {
+    const size_t rows = (size_t)d->fftstep_rows, cols = (size_t)d->fftstep_cols;
+    const long double n = (long double)rows * (long double)cols;
+    const long double sign = (d->variant & TRN_FFT_VARIANT_INVERSE) ? 1.0L : -1.0L;
+    const long double two_pi = 6.283185307179586476925286766559005768L;
+    for (size_t q = 0; q < cols; q++) {
+        const long double a = two_pi * (long double)(q * rows) / n;
+        t1[2 * q] = (double)cosl(a);
+        t1[2 * q + 1] = (double)(sign * sinl(a));
+    }
+    for (size_t r = 0; r < rows; r++) {
+        const long double a = two_pi * (long double)r / n;
+        t2[2 * r] = (double)cosl(a);
+        t2[2 * r + 1] = (double)(sign * sinl(a));
+    }
+}
+
+/* One precision's tasks: T the real type, X the FFTW prefix's execute. */
+#define FFT_STEP_IMPL(SUF, T, EXEC, CPLX)                                                          \
+    static void gather_##SUF(const T *src, size_t cols, size_t rows, size_t c0, size_t w, T *t) {  \
+        for (size_t r = 0; r < rows; r++) {                                                        \
+            const T *s = src + 2 * (r * cols + c0);                                                \
+            for (size_t b = 0; b < w; b++) {                                                       \
+                t[2 * (b * rows + r)] = s[2 * b];                                                  \
+                t[2 * (b * rows + r) + 1] = s[2 * b + 1];                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static void scatter_##SUF(const T *t, size_t cols, size_t rows, size_t c0, size_t w, T *dst) { \
+        for (size_t r = 0; r < rows; r++) {                                                        \
+            T *s = dst + 2 * (r * cols + c0);                                                      \
+            for (size_t b = 0; b < w; b++) {                                                       \
+                s[2 * b] = t[2 * (b * rows + r)];                                                  \
+                s[2 * b + 1] = t[2 * (b * rows + r) + 1];                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    /* Column c (rows elements at t) times W^(c k), into dst contiguously. */                      \
+    static void twiddle_##SUF(const T *t, size_t rows, size_t c, const double *t1,                 \
+                              const double *t2, T *dst) {                                          \
+        const size_t cq = c / rows, cr = c % rows;                                                 \
+        size_t q = 0, r = 0; /* c k = q rows + r */                                                \
+        for (size_t k = 0; k < rows; k++) {                                                        \
+            const double wr = t1[2 * q] * t2[2 * r] - t1[2 * q + 1] * t2[2 * r + 1];               \
+            const double wi = t1[2 * q] * t2[2 * r + 1] + t1[2 * q + 1] * t2[2 * r];               \
+            const double xr = t[2 * k], xi = t[2 * k + 1];                                         \
+            dst[2 * k] = (T)(xr * wr - xi * wi);                                                   \
+            dst[2 * k + 1] = (T)(xr * wi + xi * wr);                                               \
+            q += cq;                                                                               \
+            r += cr;                                                                               \
+            if (r >= rows) {                                                                       \
+                r -= rows;                                                                         \
+                q++;                                                                               \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static void tasks_##SUF(const trn_fft_desc *d, void *plan, size_t lo, size_t hi, T *ws,        \
+                            const double *t1, const double *t2) {                                  \
+        const size_t rows = (size_t)d->fftstep_rows, cols = (size_t)d->fftstep_cols;               \
+        const T *in = d->in;                                                                       \
+        T *out = d->out;                                                                           \
+        for (size_t t = lo; t < hi; t++) {                                                         \
+            size_t c0, c1;                                                                         \
+            trn_fftstep_task(d, t, &c0, &c1);                                                      \
+            if (d->fftstep_kind == TRN_FFTSTEP_SLABS) {                                            \
+                for (size_t s = c0; s < c1; s++)                                                   \
+                    EXEC(plan, (CPLX *)(in + 2 * s * cols), (CPLX *)(out + 2 * s * cols));         \
+                continue;                                                                          \
+            }                                                                                      \
+            const size_t w = c1 - c0;                                                              \
+            gather_##SUF(in, cols, rows, c0, w, ws);                                               \
+            for (size_t b = 0; b < w; b++)                                                         \
+                EXEC(plan, (CPLX *)(ws + 2 * b * rows), (CPLX *)(ws + 2 * b * rows));              \
+            if (d->fftstep_kind == TRN_FFTSTEP_PENCILS) {                                          \
+                scatter_##SUF(ws, cols, rows, c0, w, out);                                         \
+                continue;                                                                          \
+            }                                                                                      \
+            for (size_t b = 0; b < w; b++)                                                         \
+                twiddle_##SUF(ws + 2 * b * rows, rows, c0 + b, t1, t2, out + 2 * (c0 + b) * rows); \
+        }                                                                                          \
+    }
+
+FFT_STEP_IMPL(c, float, fftwf_execute_dft, fftwf_complex)
+FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_complex)
+
+trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, int shard,
+                             int nshards) {
+    size_t lo, hi;
+    trn_cpu_shard_range(trn_fftstep_tasks(d), shard, nshards, &lo, &hi);
+    if (lo >= hi)
+        return TRN_KSTATUS_OK;
+    const int dbl = d->type == TRN_FFT_Z2Z;
+    const size_t es = dbl ? 16 : 8, rows = (size_t)d->fftstep_rows;
+    const size_t cols = (size_t)d->fftstep_cols;
+    /* Workspace: the gathered block, then (COLS) the two twiddle tables. */
+    size_t bytes = 0, tw = 0;
+    if (d->fftstep_kind != TRN_FFTSTEP_SLABS)
+        bytes = (size_t)d->fftstep_block * rows * es;
+    if (d->fftstep_kind == TRN_FFTSTEP_COLS)
+        tw = (rows + cols) * 2 * sizeof(double);
+    void *ws = NULL;
+    if (bytes + tw) {
+        ws = trn_solver_ws_get(bytes + tw);
+        if (!ws)
+            return trn_kmsg_no_memory(msg, shard, bytes + tw,
+                                      "the workspace of a parallel FFT's tile (%zu columns of %zu)",
+                                      (size_t)d->fftstep_block, rows);
+    }
+    double *t1 = NULL, *t2 = NULL;
+    if (tw) {
+        t1 = (double *)((char *)ws + bytes);
+        t2 = t1 + 2 * cols;
+        twiddle_tables(d, t1, t2);
+    }
+    if (dbl)
+        tasks_z(d, plan, lo, hi, ws, t1, t2);
+    else
+        tasks_c(d, plan, lo, hi, ws, t1, t2);
+    if (ws)
+        trn_solver_ws_put(ws, bytes + tw);
+    return TRN_KSTATUS_OK;
+}

@@ -1,0 +1,148 @@
+/*
+ * fft_step.c — the steps and tasks of a single large FFT run on every core
+ * (ops/fft_step.h). Pure functions of the shape and the descriptors.
+ */
+#include "ops/fft_step.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* Bytes of one complex element of a C2C (8) or Z2Z (16) transform. */
+static size_t elem_bytes(trn_fft_type t) {
+    return t == TRN_FFT_Z2Z ? 16 : 8;
+}
+
+/* Whether the layout is the basic one, or an advanced one equal to it
+ * (embeds the logical sizes, strides 1). */
+static int basic_layout(const trn_fft_shape *s) {
+    if (s->basic)
+        return 1;
+    if (s->istride != 1 || s->ostride != 1)
+        return 0;
+    for (int d = 1; d < s->rank; d++)
+        if (s->inembed[d] != s->n[d] || s->onembed[d] != s->n[d])
+            return 0;
+    return 1;
+}
+
+int trn_fftstep_factor(int n) {
+    int best = 1;
+    for (int a = 2; (long long)a * a <= n; a++)
+        if (n % a == 0)
+            best = a;
+    return best;
+}
+
+/* The outer dimension and the inner points of a 2D/3D shape. */
+static void outer_inner(const trn_fft_shape *s, int *outer, long long *inner) {
+    *outer = s->n[0];
+    *inner = 1;
+    for (int d = 1; d < s->rank; d++)
+        *inner *= s->n[d];
+}
+
+int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
+    if (batch != 1 || (s->type != TRN_FFT_C2C && s->type != TRN_FFT_Z2Z) || !basic_layout(s))
+        return 0;
+    double points = 1.0;
+    for (int d = 0; d < s->rank; d++)
+        points *= s->n[d];
+    if (points < (double)TRN_FFTSTEP_MIN_POINTS || points > (double)INT32_MAX)
+        return 0;
+    if (s->rank == 1)
+        return (variant & TRN_FFT_VARIANT_INPLACE) == 0 &&
+                       trn_fftstep_factor(s->n[0]) >= TRN_FFTSTEP_MIN_FACTOR
+                   ? 2
+                   : 0;
+    int outer;
+    long long inner;
+    outer_inner(s, &outer, &inner);
+    return outer >= TRN_FFTSTEP_MIN_FACTOR && inner >= TRN_FFTSTEP_MIN_FACTOR ? 2 : 0;
+}
+
+/* Columns per COLS or PENCILS task: a power of two between 4 and 64 whose
+ * gathered columns (rows elements each) fill about TRN_FFTSTEP_TILE_BYTES. */
+static int column_block(int rows, trn_fft_type t) {
+    const size_t col = (size_t)rows * elem_bytes(t);
+    int b = 4;
+    while (b < 64 && (size_t)(2 * b) * col <= TRN_FFTSTEP_TILE_BYTES)
+        b *= 2;
+    return b;
+}
+
+void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int step, trn_fft_desc *d,
+                      trn_fft_shape *sub) {
+    *d = *whole;
+    d->plan = NULL;
+    *sub = (trn_fft_shape){.type = s->type, .rank = 1, .basic = 1};
+    const unsigned inverse = whole->variant & TRN_FFT_VARIANT_INVERSE;
+    /* COLS and PENCILS transform contiguous, aligned workspace in place. */
+    d->variant = inverse | TRN_FFT_VARIANT_INPLACE;
+    if (s->rank == 1) {
+        const int n1 = trn_fftstep_factor(s->n[0]), n2 = s->n[0] / n1;
+        if (step == 0) {
+            d->fftstep_kind = TRN_FFTSTEP_COLS;
+            d->fftstep_rows = n1;
+            d->fftstep_cols = n2;
+        } else {
+            d->fftstep_kind = TRN_FFTSTEP_PENCILS;
+            d->fftstep_rows = n2;
+            d->fftstep_cols = n1;
+            d->in = d->out;
+        }
+        sub->n[0] = d->fftstep_rows;
+        d->fftstep_block = column_block(d->fftstep_rows, s->type);
+        d->points = (double)s->n[0];
+        return;
+    }
+    int outer;
+    long long inner;
+    outer_inner(s, &outer, &inner);
+    d->fftstep_rows = outer;
+    d->fftstep_cols = (int)inner;
+    d->points = (double)outer * (double)inner;
+    if (step == 0) {
+        d->fftstep_kind = TRN_FFTSTEP_SLABS;
+        sub->rank = s->rank - 1;
+        for (int k = 1; k < s->rank; k++)
+            sub->n[k - 1] = s->n[k];
+        /* The slabs of the client's arrays, transformed where they are. */
+        const size_t slab = (size_t)inner * elem_bytes(s->type);
+        const int unaligned = (uintptr_t)d->in % TRN_FFT_ALIGN ||
+                              (uintptr_t)d->out % TRN_FFT_ALIGN || slab % TRN_FFT_ALIGN;
+        d->variant = inverse | (d->in == d->out ? TRN_FFT_VARIANT_INPLACE : 0) |
+                     (unaligned ? TRN_FFT_VARIANT_UNALIGNED : 0);
+        const long long per = ((long long)TRN_FFTSTEP_SLAB_POINTS + inner - 1) / inner;
+        d->fftstep_block = (int)(per < outer ? per : outer);
+    } else {
+        d->fftstep_kind = TRN_FFTSTEP_PENCILS;
+        d->in = d->out;
+        sub->n[0] = outer;
+        d->fftstep_block = column_block(outer, s->type);
+    }
+}
+
+size_t trn_fftstep_tasks(const trn_fft_desc *d) {
+    const size_t b = d->fftstep_block > 0 ? (size_t)d->fftstep_block : 1;
+    const size_t len =
+        (size_t)(d->fftstep_kind == TRN_FFTSTEP_SLABS ? d->fftstep_rows : d->fftstep_cols);
+    return (len + b - 1) / b;
+}
+
+void trn_fftstep_task(const trn_fft_desc *d, size_t t, size_t *lo, size_t *hi) {
+    const size_t b = d->fftstep_block > 0 ? (size_t)d->fftstep_block : 1;
+    const size_t len =
+        (size_t)(d->fftstep_kind == TRN_FFTSTEP_SLABS ? d->fftstep_rows : d->fftstep_cols);
+    *lo = t * b < len ? t * b : len;
+    *hi = *lo + b < len ? *lo + b : len;
+}
+
+double trn_fftstep_flops(const trn_fft_desc *d) {
+    const double r = d->fftstep_rows, c = d->fftstep_cols;
+    switch (d->fftstep_kind) {
+    case TRN_FFTSTEP_COLS: return 5.0 * r * c * log2(r) + 6.0 * r * c;
+    case TRN_FFTSTEP_PENCILS: return 5.0 * r * c * log2(r);
+    case TRN_FFTSTEP_SLABS: return 5.0 * r * c * log2(c);
+    default: return 0.0;
+    }
+}
