@@ -17,7 +17,8 @@
  * and 2-core results are bitwise equal, and the thread placement.
  *
  * usage: bench_fft_parallel ONE_CORE_ADDR TWO_CORE_ADDR [--reps N]
- *                           [--cases 1d,3d] [--n3 N] [--effort estimate|measure]
+ *                           [--cases 1d,3d] [--log2n 22] [--n3 N]
+ *                           [--effort estimate|measure]
  * bench/run_fft_parallel.sh starts the two daemons.
  */
 #define _GNU_SOURCE
@@ -103,11 +104,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *addr[2] = {argv[1], argv[2]};
-    int reps = 7, n3 = 512, want1d = 1, want3d = 1;
+    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1;
     unsigned effort = FFTW_MEASURE;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--log2n"))
+            log2n = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--n3"))
             n3 = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--cases") && parse_cases(argv[i + 1], &want1d, &want3d) == 0)
@@ -119,8 +122,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (reps < 1 || reps > MAX_REPS || n3 < 16) {
-        fprintf(stderr, "bench_fft_parallel: --reps 1..%d, --n3 >= 16\n", MAX_REPS);
+    if (reps < 1 || reps > MAX_REPS || n3 < 16 || log2n < 10 || log2n > 28) {
+        fprintf(stderr, "bench_fft_parallel: --reps 1..%d, --n3 >= 16, --log2n 10..28\n", MAX_REPS);
         return 2;
     }
     if (!fftwf_init_threads()) {
@@ -130,7 +133,7 @@ int main(int argc, char **argv) {
     bcase cases[2];
     int ncases = 0;
     if (want1d)
-        cases[ncases++] = (bcase){"c2c 1d 2^22", 1, {1 << 22, 0, 0}, (size_t)1 << 22};
+        cases[ncases++] = (bcase){"c2c 1d 2^n", 1, {1 << log2n, 0, 0}, (size_t)1 << log2n};
     if (want3d)
         cases[ncases++] =
             (bcase){"c2c 3d n^3", 3, {n3, n3, n3}, (size_t)n3 * (size_t)n3 * (size_t)n3};
