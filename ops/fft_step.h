@@ -62,10 +62,12 @@ typedef enum trn_fftstep_kind {
 #define TRN_FFTSTEP_MAX_STEPS 2
 
 /* A single transform is cut into steps from this many points (any rank).
- * Measured on the 2-vCPU development VM (docs/numerics.md, "Parallel single
- * transforms"): below it one core's FFTW plan of the whole transform takes
- * under ~5 ms, and the second pass over memory the steps cost is not won
- * back by the second core. */
+ * Measured on the 2-vCPU development VM (bench/run_fft_parallel.sh --log2n;
+ * docs/numerics.md, "Parallel single transforms"; preliminary, a shared
+ * machine): at 2^18 the steps on one core took 1.8 ms against 2.2 ms for
+ * FFTW's plan of the whole transform; at 2^16 a whole transform takes
+ * 0.25-0.3 ms, where the second dispatch and pass over memory the steps
+ * cost are not won back. */
 #define TRN_FFTSTEP_MIN_POINTS (1 << 18)
 /* The smallest factor (1D: n1 <= n2) and outer dimension (2D/3D: n0, and
  * the inner points) a split may have: below it a step's FFTs are too short
