@@ -10,13 +10,23 @@
  * planner like any plan, the same plan on every core): the op holds a
  * reference to each until it is freed. The steps, their descriptors and
  * those references live in one allocation owned by the op
- * (trn_service_op.fftsteps). No intermediate array is needed: the first
- * step writes the client's output, the second transforms it in place
- * (ops/fft_step.h).
+ * (trn_service_op.fftsteps). Out of place no intermediate array is needed:
+ * the first step writes the client's output, the second transforms it in
+ * place (ops/fft_step.h).
+ *
+ * A 1D transform in place goes through a scratch array of the transform's
+ * size (at most TRN_FFTSTEP_MAX_SCRATCH), owned by the op: a sealed memfd
+ * mapped into the executors' space (daemon/bufmem.h) when the op is
+ * queued, charged to the session's memory quota like staged transfers, and
+ * unmapped and credited back when the op is freed. Without room for it the
+ * op is refused (RESOURCE_EXHAUSTED): running it on one core instead would
+ * give other bits.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "daemon/bufmem.h"
 #include "daemon/service_internal.h"
 #include "ops/fft_step.h"
 #include "scheduler/plan_cache.h"
@@ -26,13 +36,42 @@ struct trn_service_fftsteps {
     trn_sched_step steps[TRN_FFTSTEP_MAX_STEPS];
     trn_op_desc descs[TRN_FFTSTEP_MAX_STEPS];
     trn_plan_entry *plans[TRN_FFTSTEP_MAX_STEPS];
+    /* The scratch array (1D in place), in space; charged to session. */
+    void *scratch;
+    uint64_t scratch_bytes;
+    trn_exec_space *space;
+    trn_session *session;
 };
 
 static void release(trn_service_fftsteps *t) {
     for (int s = 0; s < t->nsteps; s++)
         if (t->plans[s])
             trn_plan_entry_release(t->plans[s]);
+    if (t->scratch) {
+        trn_bufmem_release(t->scratch, t->scratch_bytes, 1, t->space);
+        trn_session_credit(t->session, t->scratch_bytes);
+    }
     free(t);
+}
+
+/* The op's scratch array of bytes, charged to sess. */
+static trn_wire_code scratch_alloc(trn_session *sess, trn_service_fftsteps *t, uint64_t bytes,
+                                   char *err, size_t errlen) {
+    const trn_wire_code rc =
+        trn_session_charge(sess, bytes, "the scratch array of an in-place FFT", err, errlen);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    int fd = -1;
+    t->space = sess->table->space;
+    t->scratch = trn_bufmem_shared(bytes, t->space, &fd, err, errlen);
+    if (!t->scratch) {
+        trn_session_credit(sess, bytes);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    close(fd); /* the space keeps its own (or the mapping alone holds it) */
+    t->scratch_bytes = bytes;
+    t->session = sess;
+    return TRN_WIRE_OK;
 }
 
 trn_wire_code trn_service_fftstep_op(trn_session *sess, trn_service_op *op, char *err,
@@ -52,11 +91,19 @@ trn_wire_code trn_service_fftstep_op(trn_session *sess, trn_service_op *op, char
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
+    const size_t sb = trn_fftstep_scratch_bytes(&spec->u.fft, d->u.fft.variant);
+    if (sb) {
+        const trn_wire_code rc = scratch_alloc(sess, t, sb, err, errlen);
+        if (rc != TRN_WIRE_OK) {
+            release(t);
+            return rc;
+        }
+    }
     for (int s = 0; s < n; s++) {
         trn_op_desc *sd = &t->descs[s];
         trn_plan_spec sub = {.family = TRN_PLAN_FFT, .effort = spec->effort};
         *sd = (trn_op_desc){.kind = TRN_OP_FFT, .kmsg = &op->sop.kmsg};
-        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, &sd->u.fft, &sub.u.fft);
+        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, t->scratch, &sd->u.fft, &sub.u.fft);
         trn_plan_entry *e = NULL;
         int hit = 0;
         trn_wire_code rc = TRN_WIRE_OK;

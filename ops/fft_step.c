@@ -50,14 +50,20 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
     if (points < (double)TRN_FFTSTEP_MIN_POINTS || points > (double)INT32_MAX)
         return 0;
     if (s->rank == 1)
-        return (variant & TRN_FFT_VARIANT_INPLACE) == 0 &&
-                       trn_fftstep_factor(s->n[0]) >= TRN_FFTSTEP_MIN_FACTOR
+        return trn_fftstep_factor(s->n[0]) >= TRN_FFTSTEP_MIN_FACTOR &&
+                       trn_fftstep_scratch_bytes(s, variant) <= TRN_FFTSTEP_MAX_SCRATCH
                    ? 2
                    : 0;
     int outer;
     long long inner;
     outer_inner(s, &outer, &inner);
     return outer >= TRN_FFTSTEP_MIN_FACTOR && inner >= TRN_FFTSTEP_MIN_FACTOR ? 2 : 0;
+}
+
+size_t trn_fftstep_scratch_bytes(const trn_fft_shape *s, unsigned variant) {
+    if (s->rank != 1 || (variant & TRN_FFT_VARIANT_INPLACE) == 0)
+        return 0;
+    return (size_t)s->n[0] * elem_bytes(s->type);
 }
 
 /* Columns per COLS or PENCILS task: a power of two between 4 and 64 whose
@@ -70,8 +76,8 @@ static int column_block(int rows, trn_fft_type t) {
     return b;
 }
 
-void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int step, trn_fft_desc *d,
-                      trn_fft_shape *sub) {
+void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int step, void *scratch,
+                      trn_fft_desc *d, trn_fft_shape *sub) {
     *d = *whole;
     d->plan = NULL;
     *sub = (trn_fft_shape){.type = s->type, .rank = 1, .basic = 1};
@@ -80,15 +86,18 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     d->variant = inverse | TRN_FFT_VARIANT_INPLACE;
     if (s->rank == 1) {
         const int n1 = trn_fftstep_factor(s->n[0]), n2 = s->n[0] / n1;
+        /* In place, the columns go through the op's scratch array. */
+        void *mid = scratch ? scratch : whole->out;
         if (step == 0) {
             d->fftstep_kind = TRN_FFTSTEP_COLS;
             d->fftstep_rows = n1;
             d->fftstep_cols = n2;
+            d->out = mid;
         } else {
             d->fftstep_kind = TRN_FFTSTEP_PENCILS;
             d->fftstep_rows = n2;
             d->fftstep_cols = n1;
-            d->in = d->out;
+            d->in = mid;
         }
         sub->n[0] = d->fftstep_rows;
         d->fftstep_block = column_block(d->fftstep_rows, s->type);

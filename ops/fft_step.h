@@ -25,7 +25,10 @@
  * into the writes): COLS on in (n1 x n2) into out, then PENCILS in place on
  * out seen as n2 x n1, which leaves X[k1 + n1 k2] at out[k2 n1 + k1]:
  * the natural order. Each PENCILS task reads and writes only its own
- * columns, so no scratch array is needed. 2D/3D (n0 x inner): SLABS, then
+ * columns, so no scratch array is needed out of place. In place (in ==
+ * out), COLS would overwrite columns other tasks have still to read: COLS
+ * writes a scratch array of n elements owned by the op, and PENCILS reads
+ * it and writes out at the same places. 2D/3D (n0 x inner): SLABS, then
  * PENCILS in place on out seen as n0 x inner (the outer dimension's FFTs
  * across pencils).
  *
@@ -79,15 +82,22 @@ typedef enum trn_fftstep_kind {
 /* Points one SLABS task aims at. */
 #define TRN_FFTSTEP_SLAB_POINTS (1 << 16)
 
+/* The largest scratch array one op may own (1D in place): 2^26 Z2Z points.
+ * A larger in-place 1D transform runs on one core. */
+#define TRN_FFTSTEP_MAX_SCRATCH ((size_t)1 << 30)
+
 /* The number of steps a batch of `batch` transforms of shape with the given
  * variant (TRN_FFT_VARIANT_* bits) is cut into: 2, or 0 when it runs as
  * one op. Only a batch of one C2C or Z2Z transform of the basic layout (or
  * an equal advanced one) of at least TRN_FFTSTEP_MIN_POINTS points that
  * factors (1D: n1 = its largest divisor up to sqrt(n), at least
- * TRN_FFTSTEP_MIN_FACTOR) is split; 1D in place is not (its columns would
- * be overwritten before other tasks read them). A function of its
- * arguments alone. */
+ * TRN_FFTSTEP_MIN_FACTOR, and in place a scratch array within
+ * TRN_FFTSTEP_MAX_SCRATCH; 2D/3D: n0 and the inner points at least
+ * TRN_FFTSTEP_MIN_FACTOR) is split. A function of its arguments alone. */
 int trn_fftstep_count(const trn_fft_shape *shape, size_t batch, unsigned variant);
+
+/* Bytes of the scratch array the op's steps need (1D in place), or 0. */
+size_t trn_fftstep_scratch_bytes(const trn_fft_shape *shape, unsigned variant);
 
 /* 1D: the number of rows n1 of the n1 x n2 split of n (the largest divisor
  * of n not above sqrt(n)). */
@@ -95,9 +105,10 @@ int trn_fftstep_factor(int n);
 
 /* Step s (0 .. count - 1) of the whole op: its descriptor (plan NULL: the
  * caller sets the sub-plan's) and the shape its plan is made for (the
- * step's variant, d->variant, is that plan's part). */
-void trn_fftstep_step(const trn_fft_shape *shape, const trn_fft_desc *whole, int s, trn_fft_desc *d,
-                      trn_fft_shape *sub);
+ * step's variant, d->variant, is that plan's part). scratch: the op's
+ * scratch array of trn_fftstep_scratch_bytes (NULL when that is 0). */
+void trn_fftstep_step(const trn_fft_shape *shape, const trn_fft_desc *whole, int s, void *scratch,
+                      trn_fft_desc *d, trn_fft_shape *sub);
 
 /* The number of tasks of step d. */
 size_t trn_fftstep_tasks(const trn_fft_desc *d);

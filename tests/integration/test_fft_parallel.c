@@ -23,8 +23,10 @@
  *  - 1D C2C 2^20 forward (float);
  *  - 2D Z2Z 512 x 640, out of place and in place; 3D Z2Z 64 x 64 x 80
  *    inverse; 3D C2C 64^3 forward;
- *  - shapes that are not split keep working: a 1D in-place Z2Z of 2^18,
- *    a 1D Z2Z whose size is prime (262147);
+ *  - 1D in place (Z2Z 2^18, C2C 3·2^17 inverse), through the op's scratch
+ *    array;
+ *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
+ *    (262147);
  * each on the 1-core and the 2-core daemon: the outputs are bitwise the
  * same, and within the bound of numpy's.
  */
@@ -197,10 +199,16 @@ static void test_multi_dim(void **state) {
     check(0, 3, c, 0, 0);
 }
 
+static void test_in_place(void **state) {
+    (void)state;
+    const int a[1] = {1 << 18}, b[1] = {3 << 17};
+    check(1, 1, a, 0, 1);
+    check(0, 1, b, 1, 1);
+}
+
 static void test_not_split(void **state) {
     (void)state;
-    const int a[1] = {1 << 18}, prime[1] = {262147};
-    check(1, 1, a, 0, 1);
+    const int prime[1] = {262147};
     check(1, 1, prime, 1, 0);
 }
 
@@ -221,6 +229,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_1d),
         cmocka_unit_test(test_multi_dim),
+        cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_not_split),
     };
     int failed = cmocka_run_group_tests_name("parallel single FFTs", tests, NULL, NULL);

@@ -37,7 +37,12 @@ static void test_which_are_split(void **state) {
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 2);
     assert_int_equal(trn_fftstep_count(&s, 2, 0), 0);                       /* a batch */
-    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0); /* 1D in place */
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 2); /* through scratch */
+    assert_int_equal(trn_fftstep_scratch_bytes(&s, TRN_FFT_VARIANT_INPLACE), (size_t)8 << 22);
+    assert_int_equal(trn_fftstep_scratch_bytes(&s, 0), 0);
+    s.n[0] = 1 << 28; /* its scratch above the bound: not split in place */
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
+    assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
     s.n[0] = (1 << 18) - 2;
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0); /* below the threshold */
     s.n[0] = 262147;                                  /* prime */
@@ -75,11 +80,12 @@ typedef struct steps {
     void *plan[TRN_FFTSTEP_MAX_STEPS];
 } steps;
 
-static void make_steps(const trn_fft_shape *shape, const trn_fft_desc *whole, steps *st) {
+static void make_steps(const trn_fft_shape *shape, const trn_fft_desc *whole, void *scratch,
+                       steps *st) {
     st->n = 2;
     for (int s = 0; s < st->n; s++) {
         trn_plan_spec spec = {.family = TRN_PLAN_FFT, .effort = TRN_PLAN_ESTIMATE};
-        trn_fftstep_step(shape, whole, s, &st->d[s], &spec.u.fft);
+        trn_fftstep_step(shape, whole, s, scratch, &st->d[s], &spec.u.fft);
         trn_kstatus why;
         char err[256];
         st->plan[s] = trn_cpu_fft_plan_create(&spec, &why, err, sizeof(err));
@@ -170,9 +176,12 @@ static void check_shape(trn_fft_type type, int rank, const int *n, int inverse, 
                                     .batch = 1,
                                     .points = (double)N};
         steps st;
-        make_steps(&shape, &whole, &st);
+        const size_t sb = trn_fftstep_scratch_bytes(&shape, whole.variant);
+        void *scratch = sb ? fftw_malloc(sb) : NULL;
+        make_steps(&shape, &whole, scratch, &st);
         run(&st, k + 1);
         free_steps(&st);
+        fftw_free(scratch);
     }
     assert_memory_equal(out[0], out[1], bytes);
     assert_memory_equal(out[0], out[2], bytes);
@@ -229,6 +238,8 @@ static void test_1d(void **state) {
     check_shape(TRN_FFT_Z2Z, 1, big, 1, 0, 0);
     check_shape(TRN_FFT_C2C, 1, big, 0, 0, 0);
     check_shape(TRN_FFT_Z2Z, 1, odd, 0, 0, 0);
+    check_shape(TRN_FFT_Z2Z, 1, small, 1, 1, 1); /* in place, through scratch */
+    check_shape(TRN_FFT_C2C, 1, big, 0, 1, 0);
 }
 
 static void test_multi_dim(void **state) {
