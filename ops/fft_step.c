@@ -7,9 +7,14 @@
 #include <math.h>
 #include <stdint.h>
 
-/* Bytes of one complex element of a C2C (8) or Z2Z (16) transform. */
+/* Whether t is R2C or D2Z (real input, 2D/3D only). */
+static int real_to_complex(trn_fft_type t) {
+    return t == TRN_FFT_R2C || t == TRN_FFT_D2Z;
+}
+
+/* Bytes of one complex element of a C2C/R2C (8) or Z2Z/D2Z (16) output. */
 static size_t elem_bytes(trn_fft_type t) {
-    return t == TRN_FFT_Z2Z ? 16 : 8;
+    return t == TRN_FFT_Z2Z || t == TRN_FFT_D2Z ? 16 : 8;
 }
 
 /* Whether the layout is the basic one, or an advanced one equal to it
@@ -42,7 +47,12 @@ static void outer_inner(const trn_fft_shape *s, int *outer, long long *inner) {
 }
 
 int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
-    if (batch != 1 || (s->type != TRN_FFT_C2C && s->type != TRN_FFT_Z2Z) || !basic_layout(s))
+    const int cplx = s->type == TRN_FFT_C2C || s->type == TRN_FFT_Z2Z;
+    if (batch != 1 || !(cplx || real_to_complex(s->type)) || !basic_layout(s))
+        return 0;
+    /* R2C/D2Z: 2D and 3D out of place (a slab's real input and its
+     * Hermitian half would share memory in place). */
+    if (!cplx && (s->rank == 1 || (variant & TRN_FFT_VARIANT_INPLACE)))
         return 0;
     double points = 1.0;
     for (int d = 0; d < s->rank; d++)
@@ -81,6 +91,7 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     *d = *whole;
     d->plan = NULL;
     *sub = (trn_fft_shape){.type = s->type, .rank = 1, .basic = 1};
+    d->idist = d->odist = 0; /* SLABS: the slab strides, set below */
     const unsigned inverse = whole->variant & TRN_FFT_VARIANT_INVERSE;
     /* COLS and PENCILS transform contiguous, aligned workspace in place. */
     d->variant = inverse | TRN_FFT_VARIANT_INPLACE;
@@ -107,25 +118,39 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     int outer;
     long long inner;
     outer_inner(s, &outer, &inner);
+    const int real = real_to_complex(s->type);
+    const int last = s->n[s->rank - 1];
+    /* The output's points per slab: R2C/D2Z keep last / 2 + 1 of the last
+     * dimension. */
+    const long long inner_out = real ? inner / last * (last / 2 + 1) : inner;
     d->fftstep_rows = outer;
-    d->fftstep_cols = (int)inner;
+    d->fftstep_cols = (int)inner_out;
     d->points = (double)outer * (double)inner;
+    /* Slab strides (elements of the input's and the output's type). */
+    d->idist = (size_t)inner;
+    d->odist = (size_t)inner_out;
     if (step == 0) {
         d->fftstep_kind = TRN_FFTSTEP_SLABS;
+        sub->type = s->type;
         sub->rank = s->rank - 1;
         for (int k = 1; k < s->rank; k++)
             sub->n[k - 1] = s->n[k];
         /* The slabs of the client's arrays, transformed where they are. */
-        const size_t slab = (size_t)inner * elem_bytes(s->type);
+        const size_t ibytes =
+            (size_t)inner * (real ? elem_bytes(s->type) / 2 : elem_bytes(s->type));
+        const size_t obytes = (size_t)inner_out * elem_bytes(s->type);
         const int unaligned = (uintptr_t)d->in % TRN_FFT_ALIGN ||
-                              (uintptr_t)d->out % TRN_FFT_ALIGN || slab % TRN_FFT_ALIGN;
+                              (uintptr_t)d->out % TRN_FFT_ALIGN || ibytes % TRN_FFT_ALIGN ||
+                              obytes % TRN_FFT_ALIGN;
         d->variant = inverse | (d->in == d->out ? TRN_FFT_VARIANT_INPLACE : 0) |
                      (unaligned ? TRN_FFT_VARIANT_UNALIGNED : 0);
         const long long per = ((long long)TRN_FFTSTEP_SLAB_POINTS + inner - 1) / inner;
         d->fftstep_block = (int)(per < outer ? per : outer);
     } else {
+        /* The outer dimension's complex FFTs on the output, R2C's too. */
         d->fftstep_kind = TRN_FFTSTEP_PENCILS;
         d->in = d->out;
+        d->type = sub->type = elem_bytes(s->type) == 16 ? TRN_FFT_Z2Z : TRN_FFT_C2C;
         sub->n[0] = outer;
         d->fftstep_block = column_block(outer, s->type);
     }

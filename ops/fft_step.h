@@ -17,9 +17,10 @@
  *   PENCILS  the columns of a rows x cols matrix transformed over the rows
  *            (length rows), from in to out at the same places (in == out:
  *            in place). Tasks: blocks of `block` columns.
- *   SLABS    2D/3D. in and out are n0 slabs of cols points; each slab gets
- *            the transform over the inner dimensions, in to out. Tasks:
- *            blocks of `block` slabs.
+ *   SLABS    2D/3D. in and out are n0 slabs (slab s at in + s idist and
+ *            out + s odist); each slab gets the transform over the inner
+ *            dimensions, in to out (R2C/D2Z: the real slab to its
+ *            Hermitian half, cols points). Tasks: blocks of `block` slabs.
  *
  * 1D, n = n1 n2 (four-step: Bailey's decomposition with the transpose folded
  * into the writes): COLS on in (n1 x n2) into out, then PENCILS in place on
@@ -30,7 +31,8 @@
  * writes a scratch array of n elements owned by the op, and PENCILS reads
  * it and writes out at the same places. 2D/3D (n0 x inner): SLABS, then
  * PENCILS in place on out seen as n0 x inner (the outer dimension's FFTs
- * across pencils).
+ * across pencils; for R2C/D2Z inner is the Hermitian half's points, and
+ * the step is a C2C/Z2Z one).
  *
  * Tiles gather and scatter: a COLS or PENCILS task copies its block of
  * columns into a contiguous workspace (block columns x rows), transforms
@@ -88,8 +90,9 @@ typedef enum trn_fftstep_kind {
 
 /* The number of steps a batch of `batch` transforms of shape with the given
  * variant (TRN_FFT_VARIANT_* bits) is cut into: 2, or 0 when it runs as
- * one op. Only a batch of one C2C or Z2Z transform of the basic layout (or
- * an equal advanced one) of at least TRN_FFTSTEP_MIN_POINTS points that
+ * one op. Only a batch of one C2C or Z2Z transform (or a 2D/3D R2C or
+ * D2Z one out of place) of the basic layout (or an equal advanced one) of
+ * at least TRN_FFTSTEP_MIN_POINTS points that
  * factors (1D: n1 = its largest divisor up to sqrt(n), at least
  * TRN_FFTSTEP_MIN_FACTOR, and in place a scratch array within
  * TRN_FFTSTEP_MAX_SCRATCH; 2D/3D: n0 and the inner points at least

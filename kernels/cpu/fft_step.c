@@ -9,8 +9,9 @@
  * sub-plan made for aligned contiguous data in place applies to each
  * column), transform each with fftw(f)_execute_dft, and scatter them back
  * (COLS: twiddled, one contiguous run per column). SLABS executes the slab
- * plan on the client's arrays where they are (the step's variant says
- * whether they are aligned). Every shard executes the same FFTW plan.
+ * plan (C2C, Z2Z, R2C or D2Z) on the client's arrays where they are, slab s
+ * at in + s idist and out + s odist (the step's variant says whether they
+ * are aligned). Every shard executes the same FFTW plan.
  *
  * Twiddles W_N^m = exp(-+2 pi i m / N), N = rows x cols, m = c k < N for
  * column c and row k: the product T1[m / rows] T2[m % rows] of two tables,
@@ -58,7 +59,7 @@ static size_t ws_ld(size_t rows) {
 
 /* One precision's tasks: T the real type, EXEC FFTW's new-array execute,
  * CPLX its complex type. The workspace holds column b at ws + 2 b ld. */
-#define FFT_STEP_IMPL(SUF, T, EXEC, CPLX)                                                          \
+#define FFT_STEP_IMPL(SUF, T, EXEC, REXEC, CPLX)                                                   \
     static void gather_##SUF(const T *src, size_t cols, size_t rows, size_t ld, size_t c0,         \
                              size_t w, T *t) {                                                     \
         for (size_t r = 0; r < rows; r++) {                                                        \
@@ -102,6 +103,7 @@ static size_t ws_ld(size_t rows) {
                             const double *t1, const double *t2) {                                  \
         const size_t rows = (size_t)d->fftstep_rows, cols = (size_t)d->fftstep_cols;               \
         const size_t ld = ws_ld(rows);                                                             \
+        const int real = d->type == TRN_FFT_R2C || d->type == TRN_FFT_D2Z;                         \
         const T *in = d->in;                                                                       \
         T *out = d->out;                                                                           \
         for (size_t t = lo; t < hi; t++) {                                                         \
@@ -109,7 +111,11 @@ static size_t ws_ld(size_t rows) {
             trn_fftstep_task(d, t, &c0, &c1);                                                      \
             if (d->fftstep_kind == TRN_FFTSTEP_SLABS) {                                            \
                 for (size_t s = c0; s < c1; s++)                                                   \
-                    EXEC(plan, (CPLX *)(in + 2 * s * cols), (CPLX *)(out + 2 * s * cols));         \
+                    if (real)                                                                      \
+                        REXEC(plan, (T *)in + s * d->idist, (CPLX *)(out + 2 * s * d->odist));     \
+                    else                                                                           \
+                        EXEC(plan, (CPLX *)(in + 2 * s * d->idist),                                \
+                             (CPLX *)(out + 2 * s * d->odist));                                    \
                 continue;                                                                          \
             }                                                                                      \
             const size_t w = c1 - c0;                                                              \
@@ -125,8 +131,8 @@ static size_t ws_ld(size_t rows) {
         }                                                                                          \
     }
 
-FFT_STEP_IMPL(c, float, fftwf_execute_dft, fftwf_complex)
-FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_complex)
+FFT_STEP_IMPL(c, float, fftwf_execute_dft, fftwf_execute_dft_r2c, fftwf_complex)
+FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_execute_dft_r2c, fftw_complex)
 
 trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, int shard,
                              int nshards) {
@@ -134,7 +140,7 @@ trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, i
     trn_cpu_shard_range(trn_fftstep_tasks(d), shard, nshards, &lo, &hi);
     if (lo >= hi)
         return TRN_KSTATUS_OK;
-    const int dbl = d->type == TRN_FFT_Z2Z;
+    const int dbl = d->type == TRN_FFT_Z2Z || d->type == TRN_FFT_D2Z;
     const size_t es = dbl ? 16 : 8, rows = (size_t)d->fftstep_rows;
     const size_t cols = (size_t)d->fftstep_cols;
     /* Workspace: the gathered block, then (COLS) the two twiddle tables. */

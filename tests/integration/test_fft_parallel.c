@@ -25,6 +25,7 @@
  *    inverse; 3D C2C 64^3 forward;
  *  - 1D in place (Z2Z 2^18, C2C 3·2^17 inverse), through the op's scratch
  *    array;
+ *  - D2Z 512 x 640 and R2C 64 x 64 x 80 (out of place) against rfftn;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
  * each on the 1-core and the 2-core daemon: the outputs are bitwise the
@@ -61,9 +62,10 @@ static const char *const numpy_script =
     "    if not line: break\n"
     "    op, dt, shape, inp, out = line.split()\n"
     "    shape = tuple(int(x) for x in shape.split('x'))\n"
-    "    x = np.fromfile(inp, dtype=dt).reshape(shape).astype(np.complex128)\n"
-    "    if op == 'fft': y = np.fft.fftn(x)\n"
-    "    else: y = np.fft.ifftn(x) * x.size\n"
+    "    x = np.fromfile(inp, dtype=dt).reshape(shape)\n"
+    "    if op == 'rfft': y = np.fft.rfftn(x.astype(np.float64))\n"
+    "    elif op == 'fft': y = np.fft.fftn(x.astype(np.complex128))\n"
+    "    else: y = np.fft.ifftn(x.astype(np.complex128)) * x.size\n"
     "    np.ascontiguousarray(y).tofile(out)\n"
     "    sys.stdout.write('ok\\n')\n"
     "    sys.stdout.flush()\n";
@@ -182,6 +184,77 @@ static void check(int dbl, int rank, const int *dims, int inverse, int inplace) 
     free(x);
 }
 
+/* One 2D/3D R2C (dbl 0) or D2Z transform out of place on each daemon:
+ * bitwise alike, and within 8 log2(N) u of numpy's rfftn. */
+static void check_real(int dbl, int rank, const int *dims) {
+    size_t N = 1;
+    for (int d = 0; d < rank; d++)
+        N *= (size_t)dims[d];
+    const size_t M = N / (size_t)dims[rank - 1] * (size_t)(dims[rank - 1] / 2 + 1);
+    const size_t rs = dbl ? 8 : 4, ibytes = N * rs, obytes = 2 * M * rs;
+    void *x = malloc(ibytes), *got[NDAEMONS];
+    assert_non_null(x);
+    for (size_t i = 0; i < N; i++) {
+        if (dbl)
+            ((double *)x)[i] = rnd();
+        else
+            ((float *)x)[i] = (float)rnd();
+    }
+    for (int d = 0; d < NDAEMONS; d++) {
+        trnsciDeviceReset();
+        assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
+        void *din = NULL, *dout = NULL;
+        assert_int_equal(trnsciMalloc(&din, ibytes), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&dout, obytes), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(din, x, ibytes, trnsciMemcpyHostToDevice), trnsciSuccess);
+        trnfftHandle plan;
+        int n[3] = {dims[0], dims[1], rank > 2 ? dims[2] : 0};
+        assert_int_equal(trnfftPlanMany(&plan, rank, n, NULL, 1, 0, NULL, 1, 0,
+                                        dbl ? TRNFFT_D2Z : TRNFFT_R2C, 1),
+                         TRNFFT_SUCCESS);
+        const trnfftResult r =
+            dbl ? trnfftExecD2Z(plan, din, dout) : trnfftExecR2C(plan, din, dout);
+        if (r != TRNFFT_SUCCESS)
+            fail_msg("exec: %s", trnsciGetLastErrorMessage());
+        got[d] = malloc(obytes);
+        assert_non_null(got[d]);
+        assert_int_equal(trnsciMemcpy(got[d], dout, obytes, trnsciMemcpyDeviceToHost),
+                         trnsciSuccess);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        assert_int_equal(trnfftDestroy(plan), TRNFFT_SUCCESS);
+        assert_int_equal(trnsciFree(din), trnsciSuccess);
+        assert_int_equal(trnsciFree(dout), trnsciSuccess);
+    }
+    if (memcmp(got[0], got[1], obytes) != 0)
+        fail_msg("%s rank %d: the result on 2 cores differs from the one on 1", dbl ? "D2Z" : "R2C",
+                 rank);
+    double *ref = numpy_ref("rfft", dbl ? "float64" : "float32", x, ibytes, rank, dims, M);
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < 2 * M; i++) {
+        const double g = dbl ? ((double *)got[0])[i] : (double)((float *)got[0])[i];
+        num += (g - ref[i]) * (g - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    const double rel = sqrt(num / den);
+    const double tol = 8.0 * log2((double)N) * (dbl ? 0x1p-53 : 0x1p-24);
+    if (rel / tol > worst_share[dbl])
+        worst_share[dbl] = rel / tol;
+    if (!(rel <= tol))
+        fail_msg("%s rank %d: relative error %.3g above the bound %.3g", dbl ? "D2Z" : "R2C", rank,
+                 rel, tol);
+    free(ref);
+    for (int d = 0; d < NDAEMONS; d++)
+        free(got[d]);
+    free(x);
+}
+
+static void test_real(void **state) {
+    (void)state;
+    const int a[2] = {512, 640}, b[3] = {64, 64, 80};
+    check_real(1, 2, a);
+    check_real(0, 3, b);
+}
+
 static void test_1d(void **state) {
     (void)state;
     const int a[1] = {1 << 18}, b[1] = {3 << 17}, c[1] = {1 << 20};
@@ -227,9 +300,8 @@ int main(void) {
             return 1;
         }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_1d),
-        cmocka_unit_test(test_multi_dim),
-        cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_1d),        cmocka_unit_test(test_multi_dim),
+        cmocka_unit_test(test_in_place),  cmocka_unit_test(test_real),
         cmocka_unit_test(test_not_split),
     };
     int failed = cmocka_run_group_tests_name("parallel single FFTs", tests, NULL, NULL);

@@ -4,6 +4,8 @@
  * step by step with the shards of each step run one after the other:
  *  - which shapes are split (thresholds, batch, type, layout, in place);
  *  - every step's tasks cover its columns or slabs once, in order;
+ *  - C2C/Z2Z in 1D (out of place and in place through scratch), 2D, 3D,
+ *    and R2C/D2Z in 2D and 3D;
  *  - the whole transform with every step cut into 1, 2 and 3 shards is
  *    bitwise the same (the daemon refuses more cores than CPUs, so this is
  *    where 3 shards are checked);
@@ -48,8 +50,14 @@ static void test_which_are_split(void **state) {
     s.n[0] = 262147;                                  /* prime */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0);
     s.n[0] = 1 << 18;
-    s.type = TRN_FFT_R2C;
+    s.type = TRN_FFT_R2C; /* real 1D: not split */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0);
+    s = (trn_fft_shape){.type = TRN_FFT_D2Z, .rank = 2, .n = {512, 512}, .basic = 1};
+    assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
+    s.type = TRN_FFT_C2R;
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 0);
+    s = (trn_fft_shape){.type = TRN_FFT_Z2Z, .rank = 1, .n = {1 << 18}, .basic = 1};
     s.type = TRN_FFT_Z2Z;
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
     assert_int_equal(trn_fftstep_factor(1 << 18), 512);
@@ -230,6 +238,68 @@ static void check_shape(trn_fft_type type, int rank, const int *n, int inverse, 
     free(x);
 }
 
+/* A 2D/3D R2C or D2Z transform (out of place): steps on 1, 2, 3 shards
+ * bitwise alike and near FFTW's whole D2Z plan. */
+static void check_real(trn_fft_type type, int rank, const int *n) {
+    const int dbl = type == TRN_FFT_D2Z;
+    trn_fft_shape shape = {.type = type, .rank = rank, .basic = 1};
+    size_t N = 1;
+    for (int d = 0; d < rank; d++) {
+        shape.n[d] = n[d];
+        N *= (size_t)n[d];
+    }
+    const size_t M = N / (size_t)n[rank - 1] * (size_t)(n[rank - 1] / 2 + 1);
+    const size_t rs = dbl ? 8 : 4;
+    double *x = fftw_malloc(N * sizeof(double)), *ref = fftw_malloc(2 * M * sizeof(double));
+    void *in = fftw_malloc(N * rs), *out[3];
+    assert_non_null(x);
+    assert_non_null(ref);
+    assert_non_null(in);
+    uint64_t r = 0x9e3779b97f4a7c15ull + N;
+    for (size_t i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        const double v = (double)(r >> 11) * 0x1p-52 - 1.0;
+        if (dbl)
+            ((double *)in)[i] = x[i] = v;
+        else
+            x[i] = ((float *)in)[i] = (float)v;
+    }
+    for (int k = 0; k < 3; k++) {
+        out[k] = fftw_malloc(2 * M * rs);
+        assert_non_null(out[k]);
+        const trn_fft_desc whole = {
+            .type = type, .variant = 0, .in = in, .out = out[k], .batch = 1, .points = (double)N};
+        steps st;
+        make_steps(&shape, &whole, NULL, &st);
+        run(&st, k + 1);
+        free_steps(&st);
+    }
+    assert_memory_equal(out[0], out[1], 2 * M * rs);
+    assert_memory_equal(out[0], out[2], 2 * M * rs);
+    fftw_plan p = fftw_plan_dft_r2c(rank, n, x, (fftw_complex *)ref, FFTW_ESTIMATE);
+    assert_non_null(p);
+    fftw_execute(p); /* ESTIMATE leaves x as it is */
+    fftw_destroy_plan(p);
+    const double err = rel_err(out[0], dbl, ref, M);
+    const double bound = 8.0 * log2((double)N) * (dbl ? 0x1p-53 : 0x1p-24);
+    if (!(err <= bound))
+        fail_msg("real rank %d n0 %d: relative error %.3g above %.3g", rank, n[0], err, bound);
+    for (int k = 0; k < 3; k++)
+        fftw_free(out[k]);
+    fftw_free(in);
+    fftw_free(ref);
+    fftw_free(x);
+}
+
+static void test_real(void **state) {
+    (void)state;
+    const int a[2] = {96, 80}, b[3] = {20, 24, 18}, c[3] = {32, 30, 33};
+    check_real(TRN_FFT_D2Z, 2, a);
+    check_real(TRN_FFT_R2C, 2, a);
+    check_real(TRN_FFT_D2Z, 3, b);
+    check_real(TRN_FFT_R2C, 3, c); /* odd last size, unaligned slabs */
+}
+
 static void test_1d(void **state) {
     (void)state;
     const int small[1] = {96 * 64}, big[1] = {1 << 18}, odd[1] = {3 * 5 * 7 * 11 * 13 * 16};
@@ -256,6 +326,7 @@ int main(void) {
         cmocka_unit_test(test_which_are_split),
         cmocka_unit_test(test_1d),
         cmocka_unit_test(test_multi_dim),
+        cmocka_unit_test(test_real),
     };
     return cmocka_run_group_tests_name("fft steps", tests, NULL, NULL);
 }
