@@ -28,6 +28,11 @@
  *  - D2Z 512 x 640 and R2C 64 x 64 x 80 (out of place) against rfftn;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
+ *  - bad input: an in-place 1D transform whose scratch array does not fit
+ *    the session's memory quota is refused (TRNFFT_ALLOC_FAILED, or the
+ *    next synchronize's error, naming the scratch array), one that fits
+ *    runs, again and again (the scratch goes back to the quota); the daemon
+ *    stays up;
  * each on the 1-core and the 2-core daemon: the outputs are bitwise the
  * same, and within the bound of numpy's.
  */
@@ -51,6 +56,7 @@
 
 #define NDAEMONS 2
 static th_daemon daemons[NDAEMONS]; /* 1 and 2 cores */
+static th_daemon small;             /* a 6 MiB memory quota per session */
 static char work_dir[64];
 
 /* The numpy process: one request per line ("op dt shape in out"); answers
@@ -279,6 +285,43 @@ static void test_in_place(void **state) {
     check(0, 1, b, 1, 1);
 }
 
+/* An in-place 1D transform whose scratch array the session's quota has no
+ * room for is refused with the quota's message (cuFFT's allocation
+ * failure), and the daemon goes on. */
+static void test_scratch_quota(void **state) {
+    (void)state;
+    trnsciDeviceReset();
+    assert_int_equal(trnsciInit(small.unix_addr), trnsciSuccess);
+    const size_t n = (size_t)1 << 18, bytes = n * 16; /* 4 MiB; the scratch 4 more */
+    void *buf = NULL;
+    assert_int_equal(trnsciMalloc(&buf, bytes), trnsciSuccess);
+    assert_int_equal(trnsciMemset(buf, 0, bytes), trnsciSuccess);
+    trnfftHandle plan;
+    assert_int_equal(trnfftPlan1d(&plan, (int)n, TRNFFT_Z2Z, 1), TRNFFT_SUCCESS);
+    const trnfftResult r = trnfftExecZ2Z(plan, buf, buf, TRNFFT_FORWARD);
+    if (r == TRNFFT_SUCCESS) /* an asynchronous launch: the refusal comes with the sync */
+        assert_int_not_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    else
+        assert_int_equal(r, TRNFFT_ALLOC_FAILED);
+    if (!strstr(trnsciGetLastErrorMessage(), "scratch array"))
+        fail_msg("message: %s", trnsciGetLastErrorMessage());
+    /* A C2C one's scratch (2 MiB beside its 2 MiB) fits, and goes back to the
+     * quota with the op: three in a row run. */
+    trnsciDeviceReset();
+    assert_int_equal(trnsciInit(small.unix_addr), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&buf, bytes / 2), trnsciSuccess);
+    assert_int_equal(trnsciMemset(buf, 0, bytes / 2), trnsciSuccess);
+    assert_int_equal(trnfftPlan1d(&plan, (int)n, TRNFFT_C2C, 1), TRNFFT_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(trnfftExecC2C(plan, buf, buf, TRNFFT_FORWARD), TRNFFT_SUCCESS);
+        if (trnsciDeviceSynchronize() != trnsciSuccess)
+            fail_msg("in-place C2C %d: %s", i, trnsciGetLastErrorMessage());
+    }
+    trnsciDeviceReset();
+    trnsciDaemonStatus st;
+    assert_int_equal(trnsciDaemonGetStatus(small.unix_addr, &st), trnsciSuccess);
+}
+
 static void test_not_split(void **state) {
     (void)state;
     const int prime[1] = {262147};
@@ -302,14 +345,21 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_1d),        cmocka_unit_test(test_multi_dim),
         cmocka_unit_test(test_in_place),  cmocka_unit_test(test_real),
-        cmocka_unit_test(test_not_split),
+        cmocka_unit_test(test_not_split), cmocka_unit_test(test_scratch_quota),
     };
+    const char *const quota[] = {"--cores",  "1", "--max-session-bytes", "6M", "--plan-effort",
+                                 "estimate", NULL};
+    if (th_daemon_start(&small, quota) != 0) {
+        fprintf(stderr, "could not start trnscid (6M quota)\n");
+        return 1;
+    }
     int failed = cmocka_run_group_tests_name("parallel single FFTs", tests, NULL, NULL);
     numpy_coproc_stop(&numpy_in, &numpy_out, numpy_pid);
     printf("worst relative error / bound (8 log2(N) u): single %.3f, double %.3f\n", worst_share[0],
            worst_share[1]);
     for (int d = 0; d < NDAEMONS; d++)
         failed += th_daemon_stop_checked(&daemons[d], "trnscid");
+    failed += th_daemon_stop_checked(&small, "trnscid --max-session-bytes 6M");
     th_remove_dir(work_dir);
     return failed ? 1 : 0;
 }
