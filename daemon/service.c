@@ -750,7 +750,7 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     trn_service_convert_op(svc, op);
-    const trn_wire_code frc = trn_service_fftstep_op(s, op, err, errlen);
+    const trn_wire_code frc = trn_service_fftstep_op(svc, s, op, err, errlen);
     if (frc != TRN_WIRE_OK) {
         trn_op_refs_release(&op->refs);
         trn_service_op_discard(op);

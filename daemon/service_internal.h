@@ -81,7 +81,8 @@ void trn_service_tile_free(trn_service_op *op);
  * when it is not split), or the error with err written (nothing kept).
  * fftstep_free releases the steps and their plans (NULL: none). */
 typedef struct trn_service_fftsteps trn_service_fftsteps;
-trn_wire_code trn_service_fftstep_op(trn_session *s, trn_service_op *op, char *err, size_t errlen);
+trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *s, trn_service_op *op,
+                                     char *err, size_t errlen);
 void trn_service_fftstep_free(trn_service_op *op);
 
 /* A zeroed op from the service's pool (block_pool.h), or NULL when out of

@@ -28,13 +28,14 @@
  *  - D2Z 512 x 640 and R2C 64 x 64 x 80 (out of place) against rfftn;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
- *  - bad input: an in-place 1D transform whose scratch array does not fit
- *    the session's memory quota is refused (TRNFFT_ALLOC_FAILED, or the
- *    next synchronize's error, naming the scratch array), one that fits
- *    runs, again and again (the scratch goes back to the quota); the daemon
- *    stays up;
- * each on the 1-core and the 2-core daemon: the outputs are bitwise the
- * same, and within the bound of numpy's.
+ *  - bad input (a daemon without a scratch pool, so that the arrays are
+ *    mappings of their own): an in-place 1D transform whose scratch array
+ *    does not fit the session's memory quota is refused
+ *    (TRNFFT_ALLOC_FAILED, or the next synchronize's error, naming the
+ *    scratch array), one that fits runs, again and again (the scratch goes
+ *    back to the quota); the daemon stays up;
+ * the others each on the 1-core and the 2-core daemon: the outputs are
+ * bitwise the same, and within the bound of numpy's.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <math.h>
@@ -347,8 +348,11 @@ int main(void) {
         cmocka_unit_test(test_in_place),  cmocka_unit_test(test_real),
         cmocka_unit_test(test_not_split), cmocka_unit_test(test_scratch_quota),
     };
-    const char *const quota[] = {"--cores",  "1", "--max-session-bytes", "6M", "--plan-effort",
-                                 "estimate", NULL};
+    /* No scratch pool there (--convert-ahead off): its scratch arrays are
+     * mappings of their own; the other daemons lend them from their pool. */
+    const char *const quota[] = {
+        "--cores", "1", "--max-session-bytes", "6M", "--plan-effort", "estimate", "--convert-ahead",
+        "off",     NULL};
     if (th_daemon_start(&small, quota) != 0) {
         fprintf(stderr, "could not start trnscid (6M quota)\n");
         return 1;
