@@ -118,6 +118,10 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_se
         trn_plan_spec sub = {.family = TRN_PLAN_FFT, .effort = spec->effort};
         *sd = (trn_op_desc){.kind = TRN_OP_FFT, .kmsg = &op->sop.kmsg};
         trn_fftstep_step(&spec->u.fft, &d->u.fft, s, t->scratch, &sd->u.fft, &sub.u.fft);
+        if (sub.u.fft.rank == 0) { /* a step without a plan */
+            t->steps[s] = (trn_sched_step){.desc = sd};
+            continue;
+        }
         trn_plan_entry *e = NULL;
         int hit = 0;
         trn_wire_code rc = TRN_WIRE_OK;

@@ -52,13 +52,16 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
         return 0;
     /* R2C/D2Z: 2D and 3D out of place (a slab's real input and its
      * Hermitian half would share memory in place). */
-    if (!cplx && (s->rank == 1 || (variant & TRN_FFT_VARIANT_INPLACE)))
+    if (!cplx && (variant & TRN_FFT_VARIANT_INPLACE))
         return 0;
     double points = 1.0;
     for (int d = 0; d < s->rank; d++)
         points *= s->n[d];
     if (points < (double)TRN_FFTSTEP_MIN_POINTS || points > (double)INT32_MAX)
         return 0;
+    if (s->rank == 1 && !cplx) /* R2C/D2Z: a complex transform of n / 2, then the post step */
+        return s->n[0] % 2 == 0 && trn_fftstep_factor(s->n[0] / 2) >= TRN_FFTSTEP_MIN_FACTOR ? 3
+                                                                                             : 0;
     if (s->rank == 1)
         return trn_fftstep_factor(s->n[0]) >= TRN_FFTSTEP_MIN_FACTOR &&
                        trn_fftstep_scratch_bytes(s, variant) <= TRN_FFTSTEP_MAX_SCRATCH
@@ -95,6 +98,32 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     const unsigned inverse = whole->variant & TRN_FFT_VARIANT_INVERSE;
     /* COLS and PENCILS transform contiguous, aligned workspace in place. */
     d->variant = inverse | TRN_FFT_VARIANT_INPLACE;
+    if (s->rank == 1 && real_to_complex(s->type)) {
+        /* The n reals as n / 2 complex numbers: their complex transform by
+         * COLS and PENCILS (the complex type's), then the post step. */
+        const int m = s->n[0] / 2, n1 = trn_fftstep_factor(m), n2 = m / n1;
+        const trn_fft_type ct = elem_bytes(s->type) == 16 ? TRN_FFT_Z2Z : TRN_FFT_C2C;
+        d->points = (double)s->n[0];
+        sub->type = ct;
+        if (step == 2) {
+            d->fftstep_kind = TRN_FFTSTEP_R2C_POST;
+            d->fftstep_rows = m;
+            d->fftstep_cols = 1;
+            d->fftstep_block = TRN_FFTSTEP_POST_BLOCK;
+            d->in = d->out;
+            sub->rank = 0;
+            return;
+        }
+        d->type = ct;
+        d->fftstep_kind = step == 0 ? TRN_FFTSTEP_COLS : TRN_FFTSTEP_PENCILS;
+        d->fftstep_rows = step == 0 ? n1 : n2;
+        d->fftstep_cols = step == 0 ? n2 : n1;
+        if (step == 1)
+            d->in = d->out;
+        sub->n[0] = d->fftstep_rows;
+        d->fftstep_block = column_block(d->fftstep_rows, ct);
+        return;
+    }
     if (s->rank == 1) {
         const int n1 = trn_fftstep_factor(s->n[0]), n2 = s->n[0] / n1;
         /* In place, the columns go through the op's scratch array. */
@@ -156,17 +185,24 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     }
 }
 
+/* What a step's tasks cut: columns, slabs, or R2C_POST's pairs. */
+static size_t step_len(const trn_fft_desc *d) {
+    switch (d->fftstep_kind) {
+    case TRN_FFTSTEP_SLABS: return (size_t)d->fftstep_rows;
+    case TRN_FFTSTEP_R2C_POST: return (size_t)d->fftstep_rows / 2 + 1;
+    default: return (size_t)d->fftstep_cols;
+    }
+}
+
 size_t trn_fftstep_tasks(const trn_fft_desc *d) {
     const size_t b = d->fftstep_block > 0 ? (size_t)d->fftstep_block : 1;
-    const size_t len =
-        (size_t)(d->fftstep_kind == TRN_FFTSTEP_SLABS ? d->fftstep_rows : d->fftstep_cols);
+    const size_t len = step_len(d);
     return (len + b - 1) / b;
 }
 
 void trn_fftstep_task(const trn_fft_desc *d, size_t t, size_t *lo, size_t *hi) {
     const size_t b = d->fftstep_block > 0 ? (size_t)d->fftstep_block : 1;
-    const size_t len =
-        (size_t)(d->fftstep_kind == TRN_FFTSTEP_SLABS ? d->fftstep_rows : d->fftstep_cols);
+    const size_t len = step_len(d);
     *lo = t * b < len ? t * b : len;
     *hi = *lo + b < len ? *lo + b : len;
 }
@@ -177,6 +213,7 @@ double trn_fftstep_flops(const trn_fft_desc *d) {
     case TRN_FFTSTEP_COLS: return 5.0 * r * c * log2(r) + 6.0 * r * c;
     case TRN_FFTSTEP_PENCILS: return 5.0 * r * c * log2(r);
     case TRN_FFTSTEP_SLABS: return 5.0 * r * c * log2(c);
+    case TRN_FFTSTEP_R2C_POST: return 10.0 * r;
     default: return 0.0;
     }
 }

@@ -34,6 +34,15 @@
  * across pencils; for R2C/D2Z inner is the Hermitian half's points, and
  * the step is a C2C/Z2Z one).
  *
+ * 1D R2C/D2Z of n = 2m points (out of place): the n reals are m complex
+ * numbers z[j] = x[2j] + i x[2j+1]; COLS and PENCILS (complex, m = n1 n2)
+ * leave Z = DFT_m(z) in out[0 .. m), and
+ *   R2C_POST out[k] and out[m - k] for k = 0 .. m/2 from Z[k] and
+ *            Z[(m - k) mod m]: X[k] = E - i W_n^k O with E = (Z[k] +
+ *            conj Z[m-k]) / 2, O = (Z[k] - conj Z[m-k]) / 2 (the even
+ *            and odd samples' transforms), in place; no plan. Tasks: blocks
+ *            of TRN_FFTSTEP_POST_BLOCK pairs.
+ *
  * Tiles gather and scatter: a COLS or PENCILS task copies its block of
  * columns into a contiguous workspace (block columns x rows), transforms
  * each there with the plan for contiguous data, and writes them back: the
@@ -62,9 +71,12 @@ typedef enum trn_fftstep_kind {
     TRN_FFTSTEP_COLS = 1,
     TRN_FFTSTEP_PENCILS = 2,
     TRN_FFTSTEP_SLABS = 3,
+    TRN_FFTSTEP_R2C_POST = 4,
 } trn_fftstep_kind;
 
-#define TRN_FFTSTEP_MAX_STEPS 2
+#define TRN_FFTSTEP_MAX_STEPS 3
+/* Pairs of output elements per R2C_POST task. */
+#define TRN_FFTSTEP_POST_BLOCK 8192
 
 /* A single transform is cut into steps from this many points (any rank).
  * Measured on the 2-vCPU development VM (bench/run_fft_parallel.sh --log2n;
@@ -99,7 +111,8 @@ typedef enum trn_fftstep_kind {
  * TRN_FFTSTEP_MIN_FACTOR) is split. A function of its arguments alone. */
 int trn_fftstep_count(const trn_fft_shape *shape, size_t batch, unsigned variant);
 
-/* Bytes of the scratch array the op's steps need (1D in place), or 0. */
+/* Bytes of the scratch array the op's steps need (1D C2C/Z2Z in place),
+ * or 0. */
 size_t trn_fftstep_scratch_bytes(const trn_fft_shape *shape, unsigned variant);
 
 /* 1D: the number of rows n1 of the n1 x n2 split of n (the largest divisor
@@ -108,7 +121,8 @@ int trn_fftstep_factor(int n);
 
 /* Step s (0 .. count - 1) of the whole op: its descriptor (plan NULL: the
  * caller sets the sub-plan's) and the shape its plan is made for (the
- * step's variant, d->variant, is that plan's part). scratch: the op's
+ * step's variant, d->variant, is that plan's part; sub->rank 0: the step
+ * runs no plan). scratch: the op's
  * scratch array of trn_fftstep_scratch_bytes (NULL when that is 0). */
 void trn_fftstep_step(const trn_fft_shape *shape, const trn_fft_desc *whole, int s, void *scratch,
                       trn_fft_desc *d, trn_fft_shape *sub);

@@ -131,11 +131,86 @@ static size_t ws_ld(size_t rows) {
         }                                                                                          \
     }
 
+/* R2C_POST (ops/fft_step.h): pairs k, m - k for k in [lo, hi) of
+ * 0 .. m/2, in place on out; W_n^k = t1[k >> lb] t2[k & (L - 1)]. */
+#define POST_IMPL(SUF, T)                                                                          \
+    static void post_##SUF(const trn_fft_desc *d, size_t lo, size_t hi, const double *t1,          \
+                           const double *t2, unsigned lb) {                                        \
+        const size_t m = (size_t)d->fftstep_rows, mask = ((size_t)1 << lb) - 1;                    \
+        T *z = d->out;                                                                             \
+        for (size_t k = lo; k < hi; k++) {                                                         \
+            const size_t p = m - k, pz = p % m;                                                    \
+            const double ar = z[2 * k], ai = z[2 * k + 1], br = z[2 * pz], bi = z[2 * pz + 1];     \
+            for (int side = 0; side < (p != k ? 2 : 1); side++) {                                  \
+                /* X[j] = E - i W^j O, E = (a + conj b) / 2, O = (a - conj b) / 2. */              \
+                const size_t j = side ? p : k;                                                     \
+                const double xr = side ? br : ar, xi = side ? bi : ai;                             \
+                const double yr = side ? ar : br, yi = side ? -ai : -bi;                           \
+                const double er = 0.5 * (xr + yr), ei = 0.5 * (xi + yi);                           \
+                const double or_ = 0.5 * (xr - yr), oi = 0.5 * (xi - yi);                          \
+                const double *u = t1 + 2 * (j >> lb), *v = t2 + 2 * (j & mask);                    \
+                const double wr = u[0] * v[0] - u[1] * v[1], wi = u[0] * v[1] + u[1] * v[0];       \
+                const double pr = wr * or_ - wi * oi, pi = wr * oi + wi * or_;                     \
+                z[2 * j] = (T)(er + pi);                                                           \
+                z[2 * j + 1] = (T)(ei - pr);                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+POST_IMPL(c, float)
+POST_IMPL(z, double)
+
+/* W_{2m}^k for k <= m as t1[k >> lb] t2[k & (2^lb - 1)] (long double,
+ * rounded to double); lb about half of log2 m. */
+static void post_tables(size_t m, unsigned lb, double *t1, double *t2) {
+    const long double n = 2.0L * (long double)m;
+    const long double two_pi = 6.283185307179586476925286766559005768L;
+    const size_t L = (size_t)1 << lb;
+    for (size_t q = 0; q <= (m >> lb); q++) {
+        const long double a = two_pi * (long double)(q * L) / n;
+        t1[2 * q] = (double)cosl(a);
+        t1[2 * q + 1] = (double)-sinl(a);
+    }
+    for (size_t r = 0; r < L; r++) {
+        const long double a = two_pi * (long double)r / n;
+        t2[2 * r] = (double)cosl(a);
+        t2[2 * r + 1] = (double)-sinl(a);
+    }
+}
+
+static trn_kstatus post_step(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards) {
+    size_t lo, hi;
+    trn_cpu_shard_range(trn_fftstep_tasks(d), shard, nshards, &lo, &hi);
+    if (lo >= hi)
+        return TRN_KSTATUS_OK;
+    size_t k0, k1, unused;
+    trn_fftstep_task(d, lo, &k0, &unused);
+    trn_fftstep_task(d, hi - 1, &unused, &k1);
+    const size_t m = (size_t)d->fftstep_rows;
+    unsigned lb = 0;
+    while (((size_t)1 << (2 * lb)) < m)
+        lb++;
+    const size_t bytes = (((m >> lb) + 1) + ((size_t)1 << lb)) * 2 * sizeof(double);
+    double *t1 = trn_solver_ws_get(bytes);
+    if (!t1)
+        return trn_kmsg_no_memory(msg, shard, bytes, "the twiddle tables of a parallel R2C");
+    double *t2 = t1 + 2 * ((m >> lb) + 1);
+    post_tables(m, lb, t1, t2);
+    if (d->type == TRN_FFT_D2Z)
+        post_z(d, k0, k1, t1, t2, lb);
+    else
+        post_c(d, k0, k1, t1, t2, lb);
+    trn_solver_ws_put(t1, bytes);
+    return TRN_KSTATUS_OK;
+}
+
 FFT_STEP_IMPL(c, float, fftwf_execute_dft, fftwf_execute_dft_r2c, fftwf_complex)
 FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_execute_dft_r2c, fftw_complex)
 
 trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, int shard,
                              int nshards) {
+    if (d->fftstep_kind == TRN_FFTSTEP_R2C_POST)
+        return post_step(d, msg, shard, nshards);
     size_t lo, hi;
     trn_cpu_shard_range(trn_fftstep_tasks(d), shard, nshards, &lo, &hi);
     if (lo >= hi)

@@ -25,7 +25,8 @@
  *    inverse; 3D C2C 64^3 forward;
  *  - 1D in place (Z2Z 2^18, C2C 3·2^17 inverse), through the op's scratch
  *    array;
- *  - D2Z 512 x 640 and R2C 64 x 64 x 80 (out of place) against rfftn;
+ *  - D2Z 512 x 640, R2C 64 x 64 x 80, D2Z 2^18 and R2C 3·2^18 (out of
+ *    place) against rfftn;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
  *  - bad input (a daemon without a scratch pool, so that the arrays are
@@ -191,7 +192,7 @@ static void check(int dbl, int rank, const int *dims, int inverse, int inplace) 
     free(x);
 }
 
-/* One 2D/3D R2C (dbl 0) or D2Z transform out of place on each daemon:
+/* One R2C (dbl 0) or D2Z transform out of place on each daemon:
  * bitwise alike, and within 8 log2(N) u of numpy's rfftn. */
 static void check_real(int dbl, int rank, const int *dims) {
     size_t N = 1;
@@ -215,7 +216,7 @@ static void check_real(int dbl, int rank, const int *dims) {
         assert_int_equal(trnsciMalloc(&dout, obytes), trnsciSuccess);
         assert_int_equal(trnsciMemcpy(din, x, ibytes, trnsciMemcpyHostToDevice), trnsciSuccess);
         trnfftHandle plan;
-        int n[3] = {dims[0], dims[1], rank > 2 ? dims[2] : 0};
+        int n[3] = {dims[0], rank > 1 ? dims[1] : 0, rank > 2 ? dims[2] : 0};
         assert_int_equal(trnfftPlanMany(&plan, rank, n, NULL, 1, 0, NULL, 1, 0,
                                         dbl ? TRNFFT_D2Z : TRNFFT_R2C, 1),
                          TRNFFT_SUCCESS);
@@ -257,9 +258,11 @@ static void check_real(int dbl, int rank, const int *dims) {
 
 static void test_real(void **state) {
     (void)state;
-    const int a[2] = {512, 640}, b[3] = {64, 64, 80};
+    const int a[2] = {512, 640}, b[3] = {64, 64, 80}, c[1] = {1 << 18}, d[1] = {3 << 18};
     check_real(1, 2, a);
     check_real(0, 3, b);
+    check_real(1, 1, c);
+    check_real(0, 1, d);
 }
 
 static void test_1d(void **state) {

@@ -5,7 +5,8 @@
  *  - which shapes are split (thresholds, batch, type, layout, in place);
  *  - every step's tasks cover its columns or slabs once, in order;
  *  - C2C/Z2Z in 1D (out of place and in place through scratch), 2D, 3D,
- *    and R2C/D2Z in 2D and 3D;
+ *    and R2C/D2Z in 1D (a complex transform of half the size, then the
+ *    post step), 2D and 3D;
  *  - the whole transform with every step cut into 1, 2 and 3 shards is
  *    bitwise the same (the daemon refuses more cores than CPUs, so this is
  *    where 3 shards are checked);
@@ -50,8 +51,12 @@ static void test_which_are_split(void **state) {
     s.n[0] = 262147;                                  /* prime */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0);
     s.n[0] = 1 << 18;
-    s.type = TRN_FFT_R2C; /* real 1D: not split */
+    s.type = TRN_FFT_R2C; /* real 1D: n/2 complex, then the post step */
+    assert_int_equal(trn_fftstep_count(&s, 1, 0), 3);
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
+    s.n[0] = (1 << 18) + 2; /* n/2 = 131073 = 3 x 43691: no factor of 16 */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0);
+    s.n[0] = 1 << 18;
     s = (trn_fft_shape){.type = TRN_FFT_D2Z, .rank = 2, .n = {512, 512}, .basic = 1};
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
@@ -90,25 +95,33 @@ typedef struct steps {
 
 static void make_steps(const trn_fft_shape *shape, const trn_fft_desc *whole, void *scratch,
                        steps *st) {
-    st->n = 2;
+    const int real1d =
+        shape->rank == 1 && (shape->type == TRN_FFT_R2C || shape->type == TRN_FFT_D2Z);
+    st->n = real1d ? 3 : 2;
     for (int s = 0; s < st->n; s++) {
         trn_plan_spec spec = {.family = TRN_PLAN_FFT, .effort = TRN_PLAN_ESTIMATE};
         trn_fftstep_step(shape, whole, s, scratch, &st->d[s], &spec.u.fft);
-        trn_kstatus why;
-        char err[256];
-        st->plan[s] = trn_cpu_fft_plan_create(&spec, &why, err, sizeof(err));
-        assert_non_null(st->plan[s]);
-        assert_int_equal(trn_cpu_fft_plan_build(st->plan[s], st->d[s].variant, err, sizeof(err)),
-                         TRN_KSTATUS_OK);
+        st->plan[s] = NULL;
+        if (spec.u.fft.rank > 0) { /* R2C_POST runs no plan */
+            trn_kstatus why;
+            char err[256];
+            st->plan[s] = trn_cpu_fft_plan_create(&spec, &why, err, sizeof(err));
+            assert_non_null(st->plan[s]);
+            assert_int_equal(
+                trn_cpu_fft_plan_build(st->plan[s], st->d[s].variant, err, sizeof(err)),
+                TRN_KSTATUS_OK);
+        }
         st->d[s].plan = st->plan[s];
         /* The tasks cover [0, len) once, in order. */
+        const trn_fft_desc *d = &st->d[s];
         const size_t len =
-            (size_t)(st->d[s].fftstep_kind == TRN_FFTSTEP_SLABS ? st->d[s].fftstep_rows
-                                                                : st->d[s].fftstep_cols);
+            (size_t)(d->fftstep_kind == TRN_FFTSTEP_SLABS      ? d->fftstep_rows
+                     : d->fftstep_kind == TRN_FFTSTEP_R2C_POST ? d->fftstep_rows / 2 + 1
+                                                               : d->fftstep_cols);
         size_t next = 0;
-        for (size_t t = 0; t < trn_fftstep_tasks(&st->d[s]); t++) {
+        for (size_t t = 0; t < trn_fftstep_tasks(d); t++) {
             size_t lo, hi;
-            trn_fftstep_task(&st->d[s], t, &lo, &hi);
+            trn_fftstep_task(d, t, &lo, &hi);
             assert_int_equal(lo, next);
             assert_true(hi > lo);
             next = hi;
@@ -119,7 +132,8 @@ static void make_steps(const trn_fft_shape *shape, const trn_fft_desc *whole, vo
 
 static void free_steps(steps *st) {
     for (int s = 0; s < st->n; s++)
-        trn_cpu_fft_plan_release(st->plan[s]);
+        if (st->plan[s])
+            trn_cpu_fft_plan_release(st->plan[s]);
 }
 
 /* Runs the steps, each cut into nshards shards run in turn. */
@@ -298,6 +312,10 @@ static void test_real(void **state) {
     check_real(TRN_FFT_R2C, 2, a);
     check_real(TRN_FFT_D2Z, 3, b);
     check_real(TRN_FFT_R2C, 3, c); /* odd last size, unaligned slabs */
+    const int d1[1] = {2 * 96 * 64}, e1[1] = {1 << 18}, f1[1] = {2 * 3 * 5 * 7 * 11 * 13 * 16};
+    check_real(TRN_FFT_D2Z, 1, d1); /* 1D: complex n/2, then the post step */
+    check_real(TRN_FFT_R2C, 1, e1);
+    check_real(TRN_FFT_D2Z, 1, f1);
 }
 
 static void test_1d(void **state) {
