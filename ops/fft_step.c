@@ -12,9 +12,15 @@ static int real_to_complex(trn_fft_type t) {
     return t == TRN_FFT_R2C || t == TRN_FFT_D2Z;
 }
 
-/* Bytes of one complex element of a C2C/R2C (8) or Z2Z/D2Z (16) output. */
+/* Whether t is C2R or Z2D (1D only). */
+static int complex_to_real(trn_fft_type t) {
+    return t == TRN_FFT_C2R || t == TRN_FFT_Z2D;
+}
+
+/* Bytes of one complex element of a C2C/R2C/C2R (8) or Z2Z/D2Z/Z2D (16)
+ * transform's complex side. */
 static size_t elem_bytes(trn_fft_type t) {
-    return t == TRN_FFT_Z2Z || t == TRN_FFT_D2Z ? 16 : 8;
+    return t == TRN_FFT_Z2Z || t == TRN_FFT_D2Z || t == TRN_FFT_Z2D ? 16 : 8;
 }
 
 /* Whether the layout is the basic one, or an advanced one equal to it
@@ -48,7 +54,10 @@ static void outer_inner(const trn_fft_shape *s, int *outer, long long *inner) {
 
 int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
     const int cplx = s->type == TRN_FFT_C2C || s->type == TRN_FFT_Z2Z;
-    if (batch != 1 || !(cplx || real_to_complex(s->type)) || !basic_layout(s))
+    const int c2r = complex_to_real(s->type);
+    if (batch != 1 || !(cplx || c2r || real_to_complex(s->type)) || !basic_layout(s))
+        return 0;
+    if (c2r && s->rank != 1)
         return 0;
     /* R2C/D2Z: 2D and 3D out of place (a slab's real input and its
      * Hermitian half would share memory in place). */
@@ -59,7 +68,7 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
         points *= s->n[d];
     if (points < (double)TRN_FFTSTEP_MIN_POINTS || points > (double)INT32_MAX)
         return 0;
-    if (s->rank == 1 && !cplx) /* R2C/D2Z: a complex transform of n / 2, then the post step */
+    if (s->rank == 1 && !cplx) /* a complex transform of n / 2, and a post or pre step */
         return s->n[0] % 2 == 0 && trn_fftstep_factor(s->n[0] / 2) >= TRN_FFTSTEP_MIN_FACTOR ? 3
                                                                                              : 0;
     if (s->rank == 1)
@@ -98,22 +107,29 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     const unsigned inverse = whole->variant & TRN_FFT_VARIANT_INVERSE;
     /* COLS and PENCILS transform contiguous, aligned workspace in place. */
     d->variant = inverse | TRN_FFT_VARIANT_INPLACE;
-    if (s->rank == 1 && real_to_complex(s->type)) {
+    if (s->rank == 1 && (real_to_complex(s->type) || complex_to_real(s->type))) {
         /* The n reals as n / 2 complex numbers: their complex transform by
-         * COLS and PENCILS (the complex type's), then the post step. */
+         * COLS and PENCILS (the complex type's), then R2C's post step, or
+         * after C2R's pre step. */
         const int m = s->n[0] / 2, n1 = trn_fftstep_factor(m), n2 = m / n1;
         const trn_fft_type ct = elem_bytes(s->type) == 16 ? TRN_FFT_Z2Z : TRN_FFT_C2C;
+        const int c2r = complex_to_real(s->type);
         d->points = (double)s->n[0];
         sub->type = ct;
-        if (step == 2) {
-            d->fftstep_kind = TRN_FFTSTEP_R2C_POST;
+        if (step == (c2r ? 0 : 2)) {
+            d->fftstep_kind = c2r ? TRN_FFTSTEP_C2R_PRE : TRN_FFTSTEP_R2C_POST;
             d->fftstep_rows = m;
             d->fftstep_cols = 1;
             d->fftstep_block = TRN_FFTSTEP_POST_BLOCK;
-            d->in = d->out;
+            if (c2r)
+                d->out = (void *)d->in; /* in place on the input */
+            else
+                d->in = d->out;
             sub->rank = 0;
             return;
         }
+        if (c2r)
+            step--;
         d->type = ct;
         d->fftstep_kind = step == 0 ? TRN_FFTSTEP_COLS : TRN_FFTSTEP_PENCILS;
         d->fftstep_rows = step == 0 ? n1 : n2;
@@ -189,7 +205,8 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
 static size_t step_len(const trn_fft_desc *d) {
     switch (d->fftstep_kind) {
     case TRN_FFTSTEP_SLABS: return (size_t)d->fftstep_rows;
-    case TRN_FFTSTEP_R2C_POST: return (size_t)d->fftstep_rows / 2 + 1;
+    case TRN_FFTSTEP_R2C_POST:
+    case TRN_FFTSTEP_C2R_PRE: return (size_t)d->fftstep_rows / 2 + 1;
     default: return (size_t)d->fftstep_cols;
     }
 }
@@ -213,7 +230,8 @@ double trn_fftstep_flops(const trn_fft_desc *d) {
     case TRN_FFTSTEP_COLS: return 5.0 * r * c * log2(r) + 6.0 * r * c;
     case TRN_FFTSTEP_PENCILS: return 5.0 * r * c * log2(r);
     case TRN_FFTSTEP_SLABS: return 5.0 * r * c * log2(c);
-    case TRN_FFTSTEP_R2C_POST: return 10.0 * r;
+    case TRN_FFTSTEP_R2C_POST:
+    case TRN_FFTSTEP_C2R_PRE: return 10.0 * r;
     default: return 0.0;
     }
 }

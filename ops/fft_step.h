@@ -42,6 +42,12 @@
  *            conj Z[m-k]) / 2, O = (Z[k] - conj Z[m-k]) / 2 (the even
  *            and odd samples' transforms), in place; no plan. Tasks: blocks
  *            of TRN_FFTSTEP_POST_BLOCK pairs.
+ * 1D C2R/Z2D of n = 2m (out of place; the input is overwritten, as
+ * cuFFT's C2R may):
+ *   C2R_PRE  in place on in: Z[k] = (X[k] + conj X[m-k]) + i W_n^-k (X[k] -
+ *            conj X[m-k]) for the pairs k, m - k (k = 0 .. m/2); no plan.
+ * then COLS (in to out) and PENCILS, inverse, leave n x[2j] + i n x[2j+1]
+ * at out[j]: the unnormalised C2R result.
  *
  * Tiles gather and scatter: a COLS or PENCILS task copies its block of
  * columns into a contiguous workspace (block columns x rows), transforms
@@ -72,10 +78,11 @@ typedef enum trn_fftstep_kind {
     TRN_FFTSTEP_PENCILS = 2,
     TRN_FFTSTEP_SLABS = 3,
     TRN_FFTSTEP_R2C_POST = 4,
+    TRN_FFTSTEP_C2R_PRE = 5,
 } trn_fftstep_kind;
 
 #define TRN_FFTSTEP_MAX_STEPS 3
-/* Pairs of output elements per R2C_POST task. */
+/* Pairs of elements per R2C_POST or C2R_PRE task. */
 #define TRN_FFTSTEP_POST_BLOCK 8192
 
 /* A single transform is cut into steps from this many points (any rank).
@@ -102,8 +109,9 @@ typedef enum trn_fftstep_kind {
 
 /* The number of steps a batch of `batch` transforms of shape with the given
  * variant (TRN_FFT_VARIANT_* bits) is cut into: 2, or 0 when it runs as
- * one op. Only a batch of one C2C or Z2Z transform (or a 2D/3D R2C or
- * D2Z one out of place) of the basic layout (or an equal advanced one) of
+ * one op (3 for 1D R2C/D2Z and C2R/Z2D). Only a batch of one C2C or Z2Z
+ * transform (or an R2C/D2Z one, or a 1D C2R/Z2D one, out of place) of the
+ * basic layout (or an equal advanced one) of
  * at least TRN_FFTSTEP_MIN_POINTS points that
  * factors (1D: n1 = its largest divisor up to sqrt(n), at least
  * TRN_FFTSTEP_MIN_FACTOR, and in place a scratch array within

@@ -441,7 +441,8 @@ static trn_kstatus fft16(const trn_fft_desc *d, const cpu_fft_plan *p, void *v, 
 
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards) {
     const cpu_fft_plan *p = d->plan;
-    if (d->fftstep_kind == TRN_FFTSTEP_R2C_POST) /* no plan (fft_step.c) */
+    if (d->fftstep_kind == TRN_FFTSTEP_R2C_POST || d->fftstep_kind == TRN_FFTSTEP_C2R_PRE)
+        /* steps with no plan (fft_step.c) */
         return trn_cpu_fft_step(d, NULL, msg, shard, nshards);
     void *const v = p->variant[d->variant];
     if (!v)

@@ -157,24 +157,53 @@ static size_t ws_ld(size_t rows) {
         }                                                                                          \
     }
 
+/* C2R_PRE (ops/fft_step.h): pairs k, m - k for k in [lo, hi) of 0 .. m/2,
+ * in place on the input; t1, t2 hold W_n^-j. Z[m] is not formed (k = 0's
+ * partner is the input's last element, X[m]). */
+#define PRE_IMPL(SUF, T)                                                                           \
+    static void pre_##SUF(const trn_fft_desc *d, size_t lo, size_t hi, const double *t1,           \
+                          const double *t2, unsigned lb) {                                         \
+        const size_t m = (size_t)d->fftstep_rows, mask = ((size_t)1 << lb) - 1;                    \
+        T *x = d->out;                                                                             \
+        for (size_t k = lo; k < hi; k++) {                                                         \
+            const size_t p = m - k;                                                                \
+            const double ar = x[2 * k], ai = x[2 * k + 1], br = x[2 * p], bi = x[2 * p + 1];       \
+            for (int side = 0; side < (p != k && p < m ? 2 : 1); side++) {                         \
+                /* Z[j] = E + i W^-j O, E = a + conj b, O = a - conj b. */                         \
+                const size_t j = side ? p : k;                                                     \
+                const double xr = side ? br : ar, xi = side ? bi : ai;                             \
+                const double yr = side ? ar : br, yi = side ? -ai : -bi;                           \
+                const double er = xr + yr, ei = xi + yi, or_ = xr - yr, oi = xi - yi;              \
+                const double *u = t1 + 2 * (j >> lb), *v = t2 + 2 * (j & mask);                    \
+                const double wr = u[0] * v[0] - u[1] * v[1], wi = u[0] * v[1] + u[1] * v[0];       \
+                const double pr = wr * or_ - wi * oi, pi = wr * oi + wi * or_;                     \
+                x[2 * j] = (T)(er - pi);                                                           \
+                x[2 * j + 1] = (T)(ei + pr);                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
 POST_IMPL(c, float)
 POST_IMPL(z, double)
+PRE_IMPL(c, float)
+PRE_IMPL(z, double)
 
-/* W_{2m}^k for k <= m as t1[k >> lb] t2[k & (2^lb - 1)] (long double,
- * rounded to double); lb about half of log2 m. */
-static void post_tables(size_t m, unsigned lb, double *t1, double *t2) {
+/* W_{2m}^k (sign -1; +1: its conjugate) for k <= m as t1[k >> lb]
+ * t2[k & (2^lb - 1)] (long double, rounded to double); lb about half of
+ * log2 m. */
+static void post_tables(size_t m, unsigned lb, double sign, double *t1, double *t2) {
     const long double n = 2.0L * (long double)m;
     const long double two_pi = 6.283185307179586476925286766559005768L;
     const size_t L = (size_t)1 << lb;
     for (size_t q = 0; q <= (m >> lb); q++) {
         const long double a = two_pi * (long double)(q * L) / n;
         t1[2 * q] = (double)cosl(a);
-        t1[2 * q + 1] = (double)-sinl(a);
+        t1[2 * q + 1] = sign * (double)sinl(a);
     }
     for (size_t r = 0; r < L; r++) {
         const long double a = two_pi * (long double)r / n;
         t2[2 * r] = (double)cosl(a);
-        t2[2 * r + 1] = (double)-sinl(a);
+        t2[2 * r + 1] = sign * (double)sinl(a);
     }
 }
 
@@ -193,10 +222,16 @@ static trn_kstatus post_step(const trn_fft_desc *d, trn_kmsg *msg, int shard, in
     const size_t bytes = (((m >> lb) + 1) + ((size_t)1 << lb)) * 2 * sizeof(double);
     double *t1 = trn_solver_ws_get(bytes);
     if (!t1)
-        return trn_kmsg_no_memory(msg, shard, bytes, "the twiddle tables of a parallel R2C");
+        return trn_kmsg_no_memory(msg, shard, bytes, "the twiddle tables of a parallel R2C/C2R");
     double *t2 = t1 + 2 * ((m >> lb) + 1);
-    post_tables(m, lb, t1, t2);
-    if (d->type == TRN_FFT_D2Z)
+    const int pre = d->fftstep_kind == TRN_FFTSTEP_C2R_PRE;
+    post_tables(m, lb, pre ? 1.0 : -1.0, t1, t2);
+    const int dbl = d->type == TRN_FFT_D2Z || d->type == TRN_FFT_Z2D;
+    if (pre && dbl)
+        pre_z(d, k0, k1, t1, t2, lb);
+    else if (pre)
+        pre_c(d, k0, k1, t1, t2, lb);
+    else if (dbl)
         post_z(d, k0, k1, t1, t2, lb);
     else
         post_c(d, k0, k1, t1, t2, lb);
@@ -209,7 +244,7 @@ FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_execute_dft_r2c, fftw_complex)
 
 trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, int shard,
                              int nshards) {
-    if (d->fftstep_kind == TRN_FFTSTEP_R2C_POST)
+    if (d->fftstep_kind == TRN_FFTSTEP_R2C_POST || d->fftstep_kind == TRN_FFTSTEP_C2R_PRE)
         return post_step(d, msg, shard, nshards);
     size_t lo, hi;
     trn_cpu_shard_range(trn_fftstep_tasks(d), shard, nshards, &lo, &hi);

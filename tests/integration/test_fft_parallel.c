@@ -26,7 +26,7 @@
  *  - 1D in place (Z2Z 2^18, C2C 3·2^17 inverse), through the op's scratch
  *    array;
  *  - D2Z 512 x 640, R2C 64 x 64 x 80, D2Z 2^18 and R2C 3·2^18 (out of
- *    place) against rfftn;
+ *    place) against rfftn; Z2D 2^18 and C2R 3·2^18 against irfft;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
  *  - bad input (a daemon without a scratch pool, so that the arrays are
@@ -72,6 +72,9 @@ static const char *const numpy_script =
     "    shape = tuple(int(x) for x in shape.split('x'))\n"
     "    x = np.fromfile(inp, dtype=dt).reshape(shape)\n"
     "    if op == 'rfft': y = np.fft.rfftn(x.astype(np.float64))\n"
+    "    elif op == 'irfft':\n"
+    "        n = 2 * (shape[-1] - 1)\n"
+    "        y = np.fft.irfft(x.astype(np.complex128), n) * n\n"
     "    elif op == 'fft': y = np.fft.fftn(x.astype(np.complex128))\n"
     "    else: y = np.fft.ifftn(x.astype(np.complex128)) * x.size\n"
     "    np.ascontiguousarray(y).tofile(out)\n"
@@ -256,6 +259,72 @@ static void check_real(int dbl, int rank, const int *dims) {
     free(x);
 }
 
+/* One 1D C2R (dbl 0) or Z2D transform of n (even) points out of place on
+ * each daemon, of the Hermitian half of a real signal's transform (numpy's
+ * rfft): bitwise alike, and within 8 log2(n) u of numpy's irfft times n. */
+static void check_c2r(int dbl, int n) {
+    const size_t m = (size_t)n / 2, rs = dbl ? 8 : 4;
+    const size_t ibytes = 2 * (m + 1) * rs, obytes = (size_t)n * rs;
+    double *r = malloc((size_t)n * sizeof(double));
+    assert_non_null(r);
+    for (int i = 0; i < n; i++)
+        r[i] = rnd();
+    const int dims[1] = {n}, half[1] = {(int)m + 1};
+    double *h = numpy_ref("rfft", "float64", r, (size_t)n * sizeof(double), 1, dims, m + 1);
+    void *x = malloc(ibytes), *got[NDAEMONS];
+    assert_non_null(x);
+    for (size_t i = 0; i < 2 * (m + 1); i++) {
+        if (dbl)
+            ((double *)x)[i] = h[i];
+        else
+            ((float *)x)[i] = (float)h[i];
+    }
+    for (int d = 0; d < NDAEMONS; d++) {
+        trnsciDeviceReset();
+        assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
+        void *din = NULL, *dout = NULL;
+        assert_int_equal(trnsciMalloc(&din, ibytes), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&dout, obytes), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(din, x, ibytes, trnsciMemcpyHostToDevice), trnsciSuccess);
+        trnfftHandle plan;
+        assert_int_equal(trnfftPlan1d(&plan, n, dbl ? TRNFFT_Z2D : TRNFFT_C2R, 1), TRNFFT_SUCCESS);
+        const trnfftResult res =
+            dbl ? trnfftExecZ2D(plan, din, dout) : trnfftExecC2R(plan, din, dout);
+        if (res != TRNFFT_SUCCESS)
+            fail_msg("exec: %s", trnsciGetLastErrorMessage());
+        got[d] = malloc(obytes);
+        assert_non_null(got[d]);
+        assert_int_equal(trnsciMemcpy(got[d], dout, obytes, trnsciMemcpyDeviceToHost),
+                         trnsciSuccess);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        assert_int_equal(trnfftDestroy(plan), TRNFFT_SUCCESS);
+        assert_int_equal(trnsciFree(din), trnsciSuccess);
+        assert_int_equal(trnsciFree(dout), trnsciSuccess);
+    }
+    if (memcmp(got[0], got[1], obytes) != 0)
+        fail_msg("%s %d: the result on 2 cores differs from the one on 1", dbl ? "Z2D" : "C2R", n);
+    double *ref = numpy_ref("irfft", dbl ? "complex128" : "complex64", x, ibytes, 1, half, m);
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < n; i++) {
+        const double g = dbl ? ((double *)got[0])[i] : (double)((float *)got[0])[i];
+        num += (g - ref[i]) * (g - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    const double rel = sqrt(num / den);
+    const double tol = 8.0 * log2((double)n) * (dbl ? 0x1p-53 : 0x1p-24);
+    if (rel / tol > worst_share[dbl])
+        worst_share[dbl] = rel / tol;
+    if (!(rel <= tol))
+        fail_msg("%s %d: relative error %.3g above the bound %.3g", dbl ? "Z2D" : "C2R", n, rel,
+                 tol);
+    free(ref);
+    free(h);
+    free(r);
+    for (int d = 0; d < NDAEMONS; d++)
+        free(got[d]);
+    free(x);
+}
+
 static void test_real(void **state) {
     (void)state;
     const int a[2] = {512, 640}, b[3] = {64, 64, 80}, c[1] = {1 << 18}, d[1] = {3 << 18};
@@ -263,6 +332,8 @@ static void test_real(void **state) {
     check_real(0, 3, b);
     check_real(1, 1, c);
     check_real(0, 1, d);
+    check_c2r(1, 1 << 18);
+    check_c2r(0, 3 << 18);
 }
 
 static void test_1d(void **state) {

@@ -5,8 +5,9 @@
  *  - which shapes are split (thresholds, batch, type, layout, in place);
  *  - every step's tasks cover its columns or slabs once, in order;
  *  - C2C/Z2Z in 1D (out of place and in place through scratch), 2D, 3D,
- *    and R2C/D2Z in 1D (a complex transform of half the size, then the
- *    post step), 2D and 3D;
+ *    R2C/D2Z in 1D (a complex transform of half the size, then the post
+ *    step), 2D and 3D, and C2R/Z2D in 1D (a pre step, then the complex
+ *    inverse of half the size);
  *  - the whole transform with every step cut into 1, 2 and 3 shards is
  *    bitwise the same (the daemon refuses more cores than CPUs, so this is
  *    where 3 shards are checked);
@@ -54,6 +55,11 @@ static void test_which_are_split(void **state) {
     s.type = TRN_FFT_R2C; /* real 1D: n/2 complex, then the post step */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 3);
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
+    s.type = TRN_FFT_Z2D; /* and C2R/Z2D: a pre step, then the complex inverse */
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 3);
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE | TRN_FFT_VARIANT_INPLACE),
+                     0);
+    s.type = TRN_FFT_R2C;
     s.n[0] = (1 << 18) + 2; /* n/2 = 131073 = 3 x 43691: no factor of 16 */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0);
     s.n[0] = 1 << 18;
@@ -96,7 +102,8 @@ typedef struct steps {
 static void make_steps(const trn_fft_shape *shape, const trn_fft_desc *whole, void *scratch,
                        steps *st) {
     const int real1d =
-        shape->rank == 1 && (shape->type == TRN_FFT_R2C || shape->type == TRN_FFT_D2Z);
+        shape->rank == 1 && (shape->type == TRN_FFT_R2C || shape->type == TRN_FFT_D2Z ||
+                             shape->type == TRN_FFT_C2R || shape->type == TRN_FFT_Z2D);
     st->n = real1d ? 3 : 2;
     for (int s = 0; s < st->n; s++) {
         trn_plan_spec spec = {.family = TRN_PLAN_FFT, .effort = TRN_PLAN_ESTIMATE};
@@ -116,7 +123,7 @@ static void make_steps(const trn_fft_shape *shape, const trn_fft_desc *whole, vo
         const trn_fft_desc *d = &st->d[s];
         const size_t len =
             (size_t)(d->fftstep_kind == TRN_FFTSTEP_SLABS      ? d->fftstep_rows
-                     : d->fftstep_kind == TRN_FFTSTEP_R2C_POST ? d->fftstep_rows / 2 + 1
+                     : d->fftstep_kind >= TRN_FFTSTEP_R2C_POST ? d->fftstep_rows / 2 + 1
                                                                : d->fftstep_cols);
         size_t next = 0;
         for (size_t t = 0; t < trn_fftstep_tasks(d); t++) {
@@ -305,6 +312,69 @@ static void check_real(trn_fft_type type, int rank, const int *n) {
     fftw_free(x);
 }
 
+/* A 1D C2R or Z2D transform (out of place) of the Hermitian half of a
+ * real signal's DFT: steps on 1, 2, 3 shards bitwise alike and near n x
+ * (the unnormalised inverse). */
+static void check_c2r(trn_fft_type type, int n) {
+    const int dbl = type == TRN_FFT_Z2D;
+    const size_t m = (size_t)n / 2, rs = dbl ? 8 : 4;
+    trn_fft_shape shape = {.type = type, .rank = 1, .n = {n}, .basic = 1};
+    double *x = fftw_malloc((size_t)n * sizeof(double)), *h = fftw_malloc(2 * (m + 1) * 8);
+    assert_non_null(x);
+    assert_non_null(h);
+    uint64_t r = 0x2545f4914f6cdd1dull + (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
+    }
+    fftw_plan p = fftw_plan_dft_r2c(1, &n, x, (fftw_complex *)h, FFTW_ESTIMATE);
+    assert_non_null(p);
+    fftw_execute(p);
+    fftw_destroy_plan(p);
+    void *out[3];
+    for (int k = 0; k < 3; k++) {
+        void *in = fftw_malloc(2 * (m + 1) * rs); /* overwritten: one per run */
+        out[k] = fftw_malloc((size_t)n * rs);
+        assert_non_null(in);
+        assert_non_null(out[k]);
+        for (size_t i = 0; i < 2 * (m + 1); i++) {
+            if (dbl)
+                ((double *)in)[i] = h[i];
+            else
+                ((float *)in)[i] = (float)h[i];
+        }
+        const trn_fft_desc whole = {.type = type,
+                                    .variant = TRN_FFT_VARIANT_INVERSE,
+                                    .in = in,
+                                    .out = out[k],
+                                    .batch = 1,
+                                    .points = (double)n};
+        steps st;
+        make_steps(&shape, &whole, NULL, &st);
+        run(&st, k + 1);
+        free_steps(&st);
+        fftw_free(in);
+    }
+    assert_memory_equal(out[0], out[1], (size_t)n * rs);
+    assert_memory_equal(out[0], out[2], (size_t)n * rs);
+    /* Against n x: the input h is x's transform rounded to the working
+     * precision, whose own error is within the same bound. */
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < n; i++) {
+        const double g = dbl ? ((double *)out[0])[i] : (double)((float *)out[0])[i];
+        const double want = (double)n * x[i];
+        num += (g - want) * (g - want);
+        den += want * want;
+    }
+    const double err = sqrt(num / den), bound = 8.0 * log2((double)n) * (dbl ? 0x1p-53 : 0x1p-24);
+    if (!(err <= bound))
+        fail_msg("c2r n %d: relative error %.3g above %.3g", n, err, bound);
+    for (int k = 0; k < 3; k++)
+        fftw_free(out[k]);
+    fftw_free(h);
+    fftw_free(x);
+}
+
 static void test_real(void **state) {
     (void)state;
     const int a[2] = {96, 80}, b[3] = {20, 24, 18}, c[3] = {32, 30, 33};
@@ -316,6 +386,9 @@ static void test_real(void **state) {
     check_real(TRN_FFT_D2Z, 1, d1); /* 1D: complex n/2, then the post step */
     check_real(TRN_FFT_R2C, 1, e1);
     check_real(TRN_FFT_D2Z, 1, f1);
+    check_c2r(TRN_FFT_Z2D, 2 * 96 * 64);
+    check_c2r(TRN_FFT_C2R, 1 << 18);
+    check_c2r(TRN_FFT_Z2D, 2 * 3 * 5 * 7 * 11 * 13 * 16);
 }
 
 static void test_1d(void **state) {
