@@ -20,6 +20,8 @@
  * double (relative error a few units of double rounding; docs/numerics.md).
  * The tables are built per shard: rows + cols sincos calls, next to the
  * rows x cols FFT work of the step. A twiddle depends on (c, k) alone.
+ * R2C_POST and C2R_PRE (1D real transforms) run no plan: their twiddles
+ * W_n^(-+k) come from two tables the same way, of about sqrt(m) entries each.
  */
 #include <fftw3.h>
 #include <math.h>
