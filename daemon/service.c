@@ -505,6 +505,7 @@ static void op_free(trn_service_op *op) {
         trn_service_graph_put(op->graph);
     trn_service_tile_free(op);
     trn_service_convert_free(op);
+    trn_service_fftstep_free(op);
     trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
@@ -611,7 +612,7 @@ static int on_neuroncore(const struct trn_plan_entry *plan) {
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
     /* A graph's sequence counts each node; a tiled op is one op. */
-    const int nodes = sop->steps && !op->tiles;
+    const int nodes = sop->steps && !op->tiles && !op->fftsteps;
     if (op->metrics && nodes) {
         for (int k = 0; sop->t_start && k <= sop->stage; k++)
             trn_metrics_placed(op->metrics, on_neuroncore(sop->steps[k].plan));
@@ -749,6 +750,12 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     trn_service_convert_op(svc, op);
+    const trn_wire_code frc = trn_service_fftstep_op(svc, s, op, err, errlen);
+    if (frc != TRN_WIRE_OK) {
+        trn_op_refs_release(&op->refs);
+        trn_service_op_discard(op);
+        return frc;
+    }
     return trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }
 

@@ -56,6 +56,8 @@ typedef struct trn_service_op {
     struct trn_op_scratch *scratch_pool;
     void *scratch;
     size_t scratch_len;
+    /* One large FFT's steps (service_fftstep.c), or NULL. */
+    struct trn_service_fftsteps *fftsteps;
 } trn_service_op;
 
 /* Format conversions ahead (service_convert.c): makes a validated op whose
@@ -74,6 +76,16 @@ void trn_service_convert_free(trn_service_op *op);
 typedef struct trn_service_tiles trn_service_tiles;
 int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *s);
 void trn_service_tile_free(trn_service_op *op);
+
+/* One large FFT (service_fftstep.c): makes a validated FFT op that is a
+ * single transform big enough (ops/fft_step.h) a sequence of its steps,
+ * each with its sub-plan from the plan cache. Returns TRN_WIRE_OK (also
+ * when it is not split), or the error with err written (nothing kept).
+ * fftstep_free releases the steps and their plans (NULL: none). */
+typedef struct trn_service_fftsteps trn_service_fftsteps;
+trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *s, trn_service_op *op,
+                                     char *err, size_t errlen);
+void trn_service_fftstep_free(trn_service_op *op);
 
 /* A zeroed op from the service's pool (block_pool.h), or NULL when out of
  * memory. */

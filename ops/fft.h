@@ -71,6 +71,12 @@ typedef struct trn_fft_desc {
     size_t batch;
     size_t idist, odist;
     double points; /* elements of one transform (product of n), for the cost */
+    /* A step of one large transform run on every core (ops/fft_step.h),
+     * never on the wire: 0 (TRN_FFTSTEP_NONE) for an ordinary batch. The
+     * step sees its data as a rows x cols row-major matrix; block is its
+     * tile (columns, or slabs, per task). */
+    int fftstep_kind;
+    int fftstep_rows, fftstep_cols, fftstep_block;
 } trn_fft_desc;
 
 /* This family's op kinds: its rows of the list of kinds (ops/op_kinds.h

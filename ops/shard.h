@@ -24,7 +24,8 @@
  *                trn_op_cost / TRN_SHARD_MEM_MIN_BYTES), and no more than
  *                the op's output tiles (trn_blas3_tiles; kernels/cpu/blas3.c
  *                gives each shard whole tiles);
- *   FFT:         trn_op_cost / TRN_SHARD_FFT_MIN_FLOP, whole transforms;
+ *   FFT:         trn_op_cost / TRN_SHARD_FFT_MIN_FLOP, whole transforms; a
+ *                single large transform's steps: their tasks (ops/fft_step.h);
  *   sparse:      trn_op_cost / TRN_SHARD_SPARSE_MIN_COST, up to the parts
  *                its split allows (ops/sparse.c);
  *   tensor:      contractions like GEMM, element-wise ops like copies;
@@ -91,7 +92,7 @@
 
 /* trn_op_cost (5 N log2 N per complex transform) of one FFT shard: about
  * 0.5-1 ms of FFTW on one core here. A shard holds whole transforms of a
- * batch; one transform is never split (docs/architecture.md). */
+ * batch; one transform is split only as the steps of ops/fft_step.h. */
 #define TRN_SHARD_FFT_MIN_FLOP 8e6
 
 /* trn_op_cost of one trnsparse shard (ops/sparse.c: FLOPs, bytes touched

@@ -116,6 +116,12 @@ int trn_cpu_fft_wisdom_import(char *text);
 /* A 16-bit (half or bfloat16) op allocates float scratch per shard; without
  * memory for it, msg says how much (NO_MEMORY). */
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards);
+/* A step of one large transform cut into steps (fft_step.c,
+ * ops/fft_step.h) with plan, the FFTW plan of its variant: shards own
+ * contiguous runs of the step's tasks; without memory for a task's
+ * workspace, msg says how much (NO_MEMORY). */
+trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, int shard,
+                             int nshards);
 /* Philox4x32-10 stream and its distributions (rand.c, docs/numerics.md),
  * and the same distributions of the XORWOW, MRG32k3a, MT19937 and MTGP32 streams
  * (rand_seq.c). Shards own ranges of elements that start at even indices. Sobol ops

@@ -44,6 +44,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
 #include "ops/fft_shape.h"
+#include "ops/fft_step.h"
 
 typedef struct cpu_fft_plan {
     trn_fft_shape shape;
@@ -440,9 +441,14 @@ static trn_kstatus fft16(const trn_fft_desc *d, const cpu_fft_plan *p, void *v, 
 
 trn_kstatus trn_cpu_fft(const trn_fft_desc *d, trn_kmsg *msg, int shard, int nshards) {
     const cpu_fft_plan *p = d->plan;
+    if (d->fftstep_kind == TRN_FFTSTEP_R2C_POST || d->fftstep_kind == TRN_FFTSTEP_C2R_PRE)
+        /* steps with no plan (fft_step.c) */
+        return trn_cpu_fft_step(d, NULL, msg, shard, nshards);
     void *const v = p->variant[d->variant];
     if (!v)
         return TRN_KSTATUS_FAILED; /* the scheduler runs an op only once its variant is built */
+    if (d->fftstep_kind != 0)      /* a step of one large transform (fft_step.c) */
+        return trn_cpu_fft_step(d, v, msg, shard, nshards);
     size_t lo, hi;
     trn_cpu_shard_range(d->batch, shard, nshards, &lo, &hi);
     if (trn_fft_type_half(d->type))

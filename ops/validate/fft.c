@@ -204,6 +204,9 @@ static trn_wire_code validate_fft(trn_vctx *vx, const Trnsci__V1__FftExecOp *f, 
     out->idist = (size_t)idist;
     out->odist = (size_t)odist;
     out->points = trn_fft_points(shape);
+    /* A whole op; the daemon may cut it into steps (ops/fft_step.h). */
+    out->fftstep_kind = 0;
+    out->fftstep_rows = out->fftstep_cols = out->fftstep_block = 0;
     vx->refs->plan_part = out->variant;
     return TRN_WIRE_OK;
 }

@@ -1,0 +1,156 @@
+/*
+ * service_fftstep.c — a validated FFT op that is one large transform
+ * (ops/fft_step.h) is queued as a sequence of its steps (trn_sched_op.steps),
+ * so that the scheduler spreads each step's tile tasks over every core. As
+ * for tiled factorisations (service_tile.c), the op stays one op to its
+ * client, its stream, the metrics and the messages.
+ *
+ * Each step runs a plan of its own, a smaller transform's, taken from the
+ * plan cache (shared with every other use of that shape, prepared by the
+ * planner like any plan, the same plan on every core): the op holds a
+ * reference to each until it is freed. The steps, their descriptors and
+ * those references live in one allocation owned by the op
+ * (trn_service_op.fftsteps). Out of place no intermediate array is needed:
+ * the first step writes the client's output, the second transforms it in
+ * place (ops/fft_step.h).
+ *
+ * A 1D transform in place goes through a scratch array of the transform's
+ * size (at most TRN_FFTSTEP_MAX_SCRATCH), owned by the op from when it is
+ * queued until it is freed, charged to the session's memory quota like
+ * staged transfers. It comes from the service's scratch pool
+ * (daemon/op_scratch.h: in the executors' space, blocks kept for reuse so
+ * that a transform does not pay a page fault per page of it) when there is
+ * one and it lends it, else it is a sealed memfd of its own mapped there
+ * (daemon/bufmem.h). Without room for it in the quota the op is refused
+ * (RESOURCE_EXHAUSTED): running it on one core instead would give other
+ * bits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "daemon/bufmem.h"
+#include "daemon/op_scratch.h"
+#include "daemon/service_internal.h"
+#include "ops/fft_step.h"
+#include "scheduler/plan_cache.h"
+
+struct trn_service_fftsteps {
+    int nsteps;
+    trn_sched_step steps[TRN_FFTSTEP_MAX_STEPS];
+    trn_op_desc descs[TRN_FFTSTEP_MAX_STEPS];
+    trn_plan_entry *plans[TRN_FFTSTEP_MAX_STEPS];
+    /* The scratch array (1D in place), charged to session: a block of pool
+     * (scratch_len bytes), or without a pool a mapping of its own in space
+     * (scratch_bytes). */
+    void *scratch;
+    uint64_t scratch_bytes;
+    size_t scratch_len;
+    trn_op_scratch *pool;
+    trn_exec_space *space;
+    trn_session *session;
+};
+
+static void release(trn_service_fftsteps *t) {
+    for (int s = 0; s < t->nsteps; s++)
+        if (t->plans[s])
+            trn_plan_entry_release(t->plans[s]);
+    if (t->scratch && t->pool)
+        trn_op_scratch_put(t->pool, t->scratch, t->scratch_len);
+    else if (t->scratch)
+        trn_bufmem_release(t->scratch, t->scratch_bytes, 1, t->space);
+    if (t->scratch)
+        trn_session_credit(t->session, t->scratch_bytes);
+    free(t);
+}
+
+/* The op's scratch array of bytes, charged to sess. */
+static trn_wire_code scratch_alloc(trn_service *svc, trn_session *sess, trn_service_fftsteps *t,
+                                   uint64_t bytes, char *err, size_t errlen) {
+    const trn_wire_code rc =
+        trn_session_charge(sess, bytes, "the scratch array of an in-place FFT", err, errlen);
+    if (rc != TRN_WIRE_OK)
+        return rc;
+    t->scratch_bytes = bytes;
+    t->session = sess;
+    if (svc->scratch && (t->scratch = trn_op_scratch_get(svc->scratch, bytes, &t->scratch_len))) {
+        t->pool = svc->scratch;
+        return TRN_WIRE_OK;
+    }
+    int fd = -1;
+    t->space = sess->table->space;
+    t->scratch = trn_bufmem_shared(bytes, t->space, &fd, err, errlen);
+    if (!t->scratch) {
+        trn_session_credit(sess, bytes);
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    close(fd); /* the space keeps its own (or the mapping alone holds it) */
+    return TRN_WIRE_OK;
+}
+
+trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_service_op *op,
+                                     char *err, size_t errlen) {
+    const trn_op_desc *d = &op->sop.desc;
+    trn_plan_cache *pc = sess->table->plans;
+    if (d->kind != TRN_OP_FFT || !op->refs.plan || !pc || op->sop.steps)
+        return TRN_WIRE_OK;
+    const trn_plan_spec *spec = trn_plan_entry_spec(op->refs.plan);
+    if (spec->family != TRN_PLAN_FFT)
+        return TRN_WIRE_OK;
+    const int n = trn_fftstep_count(&spec->u.fft, d->u.fft.batch, d->u.fft.variant);
+    if (n <= 0 || n > TRN_FFTSTEP_MAX_STEPS)
+        return TRN_WIRE_OK;
+    trn_service_fftsteps *t = calloc(1, sizeof(*t));
+    if (!t) {
+        snprintf(err, errlen, "daemon out of memory queueing an op");
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    const size_t sb = trn_fftstep_scratch_bytes(&spec->u.fft, d->u.fft.variant);
+    if (sb) {
+        const trn_wire_code rc = scratch_alloc(svc, sess, t, sb, err, errlen);
+        if (rc != TRN_WIRE_OK) {
+            release(t);
+            return rc;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        trn_op_desc *sd = &t->descs[s];
+        trn_plan_spec sub = {.family = TRN_PLAN_FFT, .effort = spec->effort};
+        *sd = (trn_op_desc){.kind = TRN_OP_FFT, .kmsg = &op->sop.kmsg};
+        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, t->scratch, &sd->u.fft, &sub.u.fft);
+        if (sub.u.fft.rank == 0) { /* a step without a plan */
+            t->steps[s] = (trn_sched_step){.desc = sd};
+            continue;
+        }
+        trn_plan_entry *e = NULL;
+        int hit = 0;
+        trn_wire_code rc = TRN_WIRE_OK;
+        switch (trn_plan_cache_acquire(pc, &sub, (int)sd->u.fft.variant, &e, &hit, err, errlen)) {
+        case TRN_PLAN_OK: break;
+        case TRN_PLAN_INVALID: rc = TRN_WIRE_INVALID_ARGUMENT; break;
+        case TRN_PLAN_FAILED: rc = TRN_WIRE_INTERNAL; break;
+        case TRN_PLAN_TOO_BIG:
+        case TRN_PLAN_NOMEM: rc = TRN_WIRE_RESOURCE_EXHAUSTED; break;
+        }
+        if (rc != TRN_WIRE_OK) {
+            t->nsteps = s;
+            release(t);
+            return rc;
+        }
+        t->plans[s] = e;
+        sd->u.fft.plan = trn_plan_entry_plan(e);
+        t->steps[s] = (trn_sched_step){.desc = sd, .plan = e, .plan_part = sd->u.fft.variant};
+    }
+    t->nsteps = n;
+    op->fftsteps = t;
+    op->sop.steps = t->steps;
+    op->sop.nsteps = n;
+    return TRN_WIRE_OK;
+}
+
+void trn_service_fftstep_free(trn_service_op *op) {
+    if (!op->fftsteps)
+        return;
+    release(op->fftsteps);
+    op->fftsteps = NULL;
+}
