@@ -506,6 +506,7 @@ static void op_free(trn_service_op *op) {
     trn_service_tile_free(op);
     trn_service_convert_free(op);
     trn_service_fftstep_free(op);
+    trn_service_krylov_free(op);
     trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
@@ -612,7 +613,7 @@ static int on_neuroncore(const struct trn_plan_entry *plan) {
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
     /* A graph's sequence counts each node; a tiled op is one op. */
-    const int nodes = sop->steps && !op->tiles && !op->fftsteps;
+    const int nodes = sop->steps && !op->tiles && !op->fftsteps && !op->krylov;
     if (op->metrics && nodes) {
         for (int k = 0; sop->t_start && k <= sop->stage; k++)
             trn_metrics_placed(op->metrics, on_neuroncore(sop->steps[k].plan));
@@ -743,7 +744,7 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
     op->sop.defer_wake = defer_wake;
     op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
     op->sop.plan_part = op->refs.plan_part;
-    if (trn_service_tile_op(svc, op, s) != 0) {
+    if (trn_service_tile_op(svc, op, s) != 0 || trn_service_krylov_op(op, s) != 0) {
         trn_op_refs_release(&op->refs);
         trn_service_op_discard(op);
         snprintf(err, errlen, "daemon out of memory queueing an op");

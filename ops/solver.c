@@ -52,7 +52,10 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_GMRES_IR: return "gmresIr";
     case TRN_SOLVER_IRS_GESV: return "IRSXgesv";
     case TRN_SOLVER_IRS_GELS: return "IRSXgels";
-    case TRN_SOLVER_CG: return "cg";
+    case TRN_SOLVER_CG:
+    case TRN_SOLVER_KPAR_SETUP: /* the steps of a CG run over every core (ops/solver_kpar.h) */
+    case TRN_SOLVER_KPAR_APPLY:
+    case TRN_SOLVER_KPAR_UPDATE: return "cg";
     case TRN_SOLVER_GMRES: return "gmres";
     case TRN_SOLVER_BICGSTAB: return "bicgstab";
     case TRN_SOLVER_CSRLSVQR: return "csrlsvqr";

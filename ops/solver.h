@@ -64,6 +64,11 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_EIG_TRD = 208,
     TRN_SOLVER_TILE_EIG_STEDC = 209,
     TRN_SOLVER_TILE_EIG_BACK = 210,
+    /* The steps of a Krylov solve run over every core (ops/solver_kpar.h):
+     * made by the daemon of a validated op; no wire value names them. */
+    TRN_SOLVER_KPAR_SETUP = 216,
+    TRN_SOLVER_KPAR_APPLY = 217,
+    TRN_SOLVER_KPAR_UPDATE = 218,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an
@@ -259,6 +264,10 @@ typedef struct trn_solver_krylov_desc {
     int block_size;          /* BLOCK_JACOBI: 1 .. n */
     double omega;            /* SSOR: (0, 2) */
     trn_solver_stats *stats; /* may be NULL */
+    /* TRN_SOLVER_KPAR_*: the solve's state (ops/solver_kpar.h), memory the
+     * daemon gives the op while it is queued; NULL and 0 otherwise. */
+    void *krylov_scratch;
+    size_t krylov_scratch_bytes;
 } trn_solver_krylov_desc;
 
 /* The name of a trnsolver routine as cuSOLVER spells it for the type

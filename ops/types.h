@@ -73,6 +73,10 @@ typedef enum trn_kstatus {
     TRN_KSTATUS_UNSUPPORTED = 1, /* the backend has no kernel for this op */
     TRN_KSTATUS_FAILED = 2,      /* the kernel itself reported failure */
     TRN_KSTATUS_NO_MEMORY = 3,   /* the kernel could not allocate its workspace */
+    /* A step of a sequence op (scheduler/sched.h) succeeded and ends the
+     * sequence early: later steps (and loop rounds) do not run, and the op
+     * completes as if it had returned OK. Elsewhere it means OK. */
+    TRN_KSTATUS_SEQ_DONE = 4,
 } trn_kstatus;
 
 /* Why a kernel failed, in words, for the client (the next synchronize

@@ -187,7 +187,8 @@ static void completion_push(completion_list *l, trn_sched_op *op) {
 
 static trn_sched_status status_of(trn_kstatus k) {
     switch (k) {
-    case TRN_KSTATUS_OK: return TRN_SCHED_OK;
+    case TRN_KSTATUS_OK:
+    case TRN_KSTATUS_SEQ_DONE: return TRN_SCHED_OK;
     case TRN_KSTATUS_UNSUPPORTED: return TRN_SCHED_UNSUPPORTED;
     case TRN_KSTATUS_NO_MEMORY: return TRN_SCHED_NO_MEMORY;
     case TRN_KSTATUS_FAILED: break;
@@ -330,6 +331,14 @@ static int last_stage(const trn_sched_op *op) {
     return op->steps ? op->nsteps - 1 : op->nthen;
 }
 
+/* The stage after the current one: the next step, or a looping sequence's
+ * first looped step after its last (sched.h); -1 when there is none. */
+static int next_stage(const trn_sched_op *op) {
+    if (op->steps && op->loop_last > 0 && op->stage == op->loop_last)
+        return op->loop_first;
+    return op->stage < last_stage(op) ? op->stage + 1 : -1;
+}
+
 /* Where the current stage's times go (a sequence's later steps share the
  * last slot). */
 static trn_sched_stage_times *stage_times(trn_sched_op *op) {
@@ -375,7 +384,11 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
  * fix) is what the client hears about, whichever shard finished first;
  * this matches the kernel messages' ranks (TRN_KMSG_RANK_NO_MEMORY). */
 static trn_kstatus merge_kstatus(trn_kstatus had, trn_kstatus k) {
-    if (had == TRN_KSTATUS_OK || (had == TRN_KSTATUS_NO_MEMORY && k != TRN_KSTATUS_OK))
+    if (k == TRN_KSTATUS_OK)
+        return had;
+    /* A sequence's early end (SEQ_DONE) is a success: any failure wins. */
+    if (had == TRN_KSTATUS_OK || (had == TRN_KSTATUS_SEQ_DONE && k != TRN_KSTATUS_SEQ_DONE) ||
+        (had == TRN_KSTATUS_NO_MEMORY && k != TRN_KSTATUS_SEQ_DONE))
         return k;
     return had;
 }
@@ -751,7 +764,7 @@ static void run_completions(trn_sched *s, completion_list *l) {
  * anything queued behind it (a marker included) does. */
 static void complete_active(trn_sched *s, trn_sched_op *op, worker *self) {
     trn_sched_stream *st = op->stream;
-    const int stopped = op->stop && op->stage < last_stage(op);
+    const int stopped = op->stop && op->kstatus == TRN_KSTATUS_OK && next_stage(op) >= 0;
     op->done(op, stopped ? TRN_SCHED_CANCELLED : status_of(op->kstatus)); /* may free op */
 
     completion_list done = {0};
@@ -868,11 +881,10 @@ static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k,
     op->kstatus = merge_kstatus(op->kstatus, k);
     if (--op->shards_left == 0)
         stage_times(op)->t_end = t1;
-    if (op->shards_left == 0 && op->stage < last_stage(op) && op->kstatus == TRN_KSTATUS_OK &&
-        !op->stop) {
+    if (op->shards_left == 0 && next_stage(op) >= 0 && op->kstatus == TRN_KSTATUS_OK && !op->stop) {
         /* The next stage, on its own engine; the stream stays held. A
          * sequence's next step is usually this worker's next shard. */
-        op->stage++;
+        op->stage = next_stage(op);
         stage_prepare(s, op);
         stage_times(op)->t_ready = t1;
         /* A one-shard step on this worker's engine is its next shard (it

@@ -133,6 +133,15 @@ struct trn_sched_op {
      * times are kept for the first TRN_SCHED_MAX_STAGES steps. */
     const trn_sched_step *steps;
     int nsteps;
+    /* A sequence that loops: when loop_last > 0, finishing step loop_last
+     * goes back to step loop_first (1 <= loop_first <= loop_last < nsteps)
+     * instead of on, round after round, until a step's kernel returns
+     * TRN_KSTATUS_SEQ_DONE (which, in or out of the loop, ends the sequence
+     * successfully: later steps do not run), a step fails, or the stream is
+     * cancelled (the op then ends before its next step, CANCELLED). Step 0
+     * is never repeated: it is what counts as the op's start. The kernels
+     * must bring the loop to an end (an iteration limit of their own). */
+    int loop_first, loop_last;
     int is_marker; /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
      * burst of such ops (one wake-up per burst, not per op). The next

@@ -257,48 +257,61 @@ out:
  * rows at a time (diagonal d covers the rows i with 0 <= i + doff[d] < n),
  * or one CSR row at a time. With acc, x . y is accumulated into it chunk by
  * chunk while both are in cache (chunks of DIA_CHUNK rows, a multiple of 4:
- * the same bits as a dot taken afterwards). */
+ * the same bits as a dot taken afterwards). A row's value does not depend
+ * on which rows are computed with it, so trn_csr_rows gives the same bits
+ * as the whole product. */
 #define CSR_APPLY(SUF, T, ACC, ADD)                                                                \
-    void trn_csr_apply_##SUF(const trn_csr *c, const T *x, T *y, ACC *acc) {                       \
+    /* Rows [i0, i1) (at most DIA_CHUNK of them) into y[0 .. i1 - i0). */                          \
+    static void csr_chunk_##SUF(const trn_csr *c, const T *x, T *y, int64_t i0, int64_t i1) {      \
         const int64_t n = c->n;                                                                    \
         const int64_t *rp = c->rowptr;                                                             \
         const int *col = c->col;                                                                   \
         const T *v = c->val;                                                                       \
-        for (int64_t i0 = 0; i0 < n; i0 += DIA_CHUNK) {                                            \
-            const int64_t i1 = n - i0 < DIA_CHUNK ? n : i0 + DIA_CHUNK;                            \
-            if (c->ndiag > 0) {                                                                    \
-                T sum[DIA_CHUNK];                                                                  \
-                memset(sum, 0, sizeof(sum));                                                       \
-                for (int d = 0; d < c->ndiag; d++) {                                               \
-                    const int64_t o = c->doff[d];                                                  \
-                    const int64_t lo = i0 > -o ? i0 : -o, hi = i1 < n - o ? i1 : n - o;            \
-                    if (c->dval_f32) {                                                             \
-                        const float *dv = (const float *)c->dval + d * n;                          \
-                        for (int64_t i = lo; i < hi; i++)                                          \
-                            sum[i - i0] += (T)dv[i] * x[i + o];                                    \
-                    } else {                                                                       \
-                        const T *dv = (const T *)c->dval + d * n;                                  \
-                        for (int64_t i = lo; i < hi; i++)                                          \
-                            sum[i - i0] += dv[i] * x[i + o];                                       \
-                    }                                                                              \
-                }                                                                                  \
-                memcpy(y + i0, sum, (size_t)(i1 - i0) * sizeof(T));                                \
-            } else {                                                                               \
-                for (int64_t i = i0; i < i1; i++) {                                                \
-                    T s0 = 0, s1 = 0;                                                              \
-                    int64_t p = rp[i];                                                             \
-                    const int64_t e = rp[i + 1];                                                   \
-                    for (; p + 2 <= e; p += 2) {                                                   \
-                        s0 += v[p] * x[col[p]];                                                    \
-                        s1 += v[p + 1] * x[col[p + 1]];                                            \
-                    }                                                                              \
-                    if (p < e)                                                                     \
-                        s0 += v[p] * x[col[p]];                                                    \
-                    y[i] = s0 + s1;                                                                \
+        if (c->ndiag > 0) {                                                                        \
+            T sum[DIA_CHUNK];                                                                      \
+            memset(sum, 0, sizeof(sum));                                                           \
+            for (int d = 0; d < c->ndiag; d++) {                                                   \
+                const int64_t o = c->doff[d];                                                      \
+                const int64_t lo = i0 > -o ? i0 : -o, hi = i1 < n - o ? i1 : n - o;                \
+                if (c->dval_f32) {                                                                 \
+                    const float *dv = (const float *)c->dval + d * n;                              \
+                    for (int64_t i = lo; i < hi; i++)                                              \
+                        sum[i - i0] += (T)dv[i] * x[i + o];                                        \
+                } else {                                                                           \
+                    const T *dv = (const T *)c->dval + d * n;                                      \
+                    for (int64_t i = lo; i < hi; i++)                                              \
+                        sum[i - i0] += dv[i] * x[i + o];                                           \
                 }                                                                                  \
             }                                                                                      \
+            memcpy(y, sum, (size_t)(i1 - i0) * sizeof(T));                                         \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t i = i0; i < i1; i++) {                                                        \
+            T s0 = 0, s1 = 0;                                                                      \
+            int64_t p = rp[i];                                                                     \
+            const int64_t e = rp[i + 1];                                                           \
+            for (; p + 2 <= e; p += 2) {                                                           \
+                s0 += v[p] * x[col[p]];                                                            \
+                s1 += v[p + 1] * x[col[p + 1]];                                                    \
+            }                                                                                      \
+            if (p < e)                                                                             \
+                s0 += v[p] * x[col[p]];                                                            \
+            y[i - i0] = s0 + s1;                                                                   \
+        }                                                                                          \
+    }                                                                                              \
+    void trn_csr_apply_##SUF(const trn_csr *c, const T *x, T *y, ACC *acc) {                       \
+        const int64_t n = c->n;                                                                    \
+        for (int64_t i0 = 0; i0 < n; i0 += DIA_CHUNK) {                                            \
+            const int64_t i1 = n - i0 < DIA_CHUNK ? n : i0 + DIA_CHUNK;                            \
+            csr_chunk_##SUF(c, x, y + i0, i0, i1);                                                 \
             if (acc)                                                                               \
                 ADD(acc, (int)(i1 - i0), x + i0, y + i0);                                          \
+        }                                                                                          \
+    }                                                                                              \
+    void trn_csr_rows_##SUF(const trn_csr *c, const T *x, T *y, int64_t lo, int64_t hi) {          \
+        for (int64_t i0 = lo; i0 < hi; i0 += DIA_CHUNK) {                                          \
+            const int64_t i1 = hi - i0 < DIA_CHUNK ? hi : i0 + DIA_CHUNK;                          \
+            csr_chunk_##SUF(c, x, y + (i0 - lo), i0, i1);                                          \
         }                                                                                          \
     }
 CSR_APPLY(s, float, trn_sacc, trn_sacc_add)

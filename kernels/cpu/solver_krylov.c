@@ -24,6 +24,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/solver_krylov.h"
 #include "kernels/cpu/solver_util.h"
+#include "ops/solver_kpar.h"
 
 #define KT float
 #define KSUF s
@@ -45,10 +46,10 @@
 
 trn_kstatus trn_cpu_solver_krylov(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
                                   int nshards) {
-    (void)shard;
-    (void)nshards;
     if (d->fn == TRN_SOLVER_CSRLSVQR || d->fn == TRN_SOLVER_CSRLSVCHOL)
         return trn_cpu_csrlsv(d, msg); /* solver_sp.c */
+    if (trn_kpar_fn(d->fn))
+        return trn_cpu_solver_kpar(d, msg, shard, nshards); /* a step over every core */
     const int n = d->op.n;
     trn_csr *csr = NULL;
     if (d->op.kind == TRN_LINOP_SPARSE) {

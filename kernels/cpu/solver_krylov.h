@@ -85,6 +85,10 @@ void trn_csr_free(trn_csr *c);
 /* y = A x; with acc, x . y is added to it (solver_util.h). */
 void trn_csr_apply_s(const trn_csr *c, const float *x, float *y, trn_sacc *acc);
 void trn_csr_apply_d(const trn_csr *c, const double *x, double *y, trn_dacc *acc);
+/* Rows [lo, hi) of y = A x into y[0 .. hi - lo) (the same bits as the
+ * whole product's rows). */
+void trn_csr_rows_s(const trn_csr *c, const float *x, float *y, int64_t lo, int64_t hi);
+void trn_csr_rows_d(const trn_csr *c, const double *x, double *y, int64_t lo, int64_t hi);
 /* a_ii (duplicates summed; 0 when not stored), as a double. */
 double trn_csr_diag(const trn_csr *c, trn_dtype t, int i);
 /* The diagonal block A(s:s+nb, s:s+nb) into blk, column-major, ld nb. */
@@ -118,6 +122,11 @@ int trn_precond_create(const trn_kop *op, trn_dtype t, trn_precond_kind kind, in
 void trn_precond_apply_s(const void *ctx, const float *r, float *z);
 void trn_precond_apply_d(const void *ctx, const double *r, double *z);
 void trn_precond_free(trn_precond *p);
+
+/* A step of a CG run over every core (solver_kpar.c; ops/solver_kpar.h):
+ * shard `shard` of nshards. */
+trn_kstatus trn_cpu_solver_kpar(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
+                                int nshards);
 
 /* cusolverSp's csrlsvqr and csrlsvchol (solver_sp.c), run by the
  * solver_krylov kind's kernel. */

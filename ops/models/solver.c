@@ -6,6 +6,7 @@
  * solvers at their iteration limits (an upper bound).
  */
 #include "ops/models/model.h"
+#include "ops/solver_kpar.h"
 #include "ops/solver_tile.h"
 
 static double complex_factor(trn_dtype type) {
@@ -102,6 +103,8 @@ static double cost_solver_refine(const trn_op_desc *op) {
  * iteration (BSR: blocks of rb x cb elements). */
 static double cost_solver_krylov(const trn_op_desc *op) {
     const trn_solver_krylov_desc *d = &op->u.solver_krylov;
+    if (trn_kpar_fn(d->fn))
+        return trn_kpar_step_cost(d);
     const double n = d->op.n;
     const double cf = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;
     if (d->fn == TRN_SOLVER_CSRLSVQR) /* the dense Householder QR */
@@ -135,9 +138,11 @@ static double shard_limit_solver_refine(const trn_op_desc *op) {
     return 1.0;
 }
 
+/* One core, but for the steps of a solve run over every core (their row
+ * blocks: ops/solver_kpar.h). */
 static double shard_limit_solver_krylov(const trn_op_desc *op) {
-    (void)op;
-    return 1.0;
+    const trn_solver_krylov_desc *d = &op->u.solver_krylov;
+    return trn_kpar_fn(d->fn) ? trn_kpar_step_shards(d) : 1.0;
 }
 
 /* Whole matrices only, by GEMM's flops: a batch splits, one factorisation

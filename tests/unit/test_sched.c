@@ -91,6 +91,10 @@ typedef struct gate_backend {
      * input; shard split_first first, the others after it. */
     const void *split_fail;
     int nomem_shard, split_first, split_first_done;
+    /* A memset to loop_key counts its runs in loop_runs and returns
+     * TRN_KSTATUS_SEQ_DONE at run loop_done_at (a looping sequence's end). */
+    const void *loop_key;
+    int loop_runs, loop_done_at;
     /* Kernel log, in time order: one start (end = 0) and one end (end = 1)
      * event per shard, keyed by what the op writes (memset/copy dst, GEMM c). */
     struct {
@@ -214,8 +218,14 @@ static trn_kstatus gate_run(const trn_backend *be, const trn_op_desc *op, void *
         pthread_mutex_unlock(&g->lock);
     }
     gate_log(g, key, 0, shard, nshards);
-    const trn_kstatus k = g->cpu->run(g->cpu, op, plan, shard, nshards);
+    trn_kstatus k = g->cpu->run(g->cpu, op, plan, shard, nshards);
     gate_log(g, key, 1, shard, nshards);
+    if (key && key == g->loop_key) {
+        pthread_mutex_lock(&g->lock);
+        if (++g->loop_runs == g->loop_done_at && k == TRN_KSTATUS_OK)
+            k = TRN_KSTATUS_SEQ_DONE;
+        pthread_mutex_unlock(&g->lock);
+    }
     return k;
 }
 
@@ -1772,6 +1782,70 @@ static void test_sequence_cancel(void **state) {
     expect_idle(f->s, 1);
 }
 
+/* Rule: a looping sequence (loop_first .. loop_last) runs step 0 once,
+ * then its looped steps in order round after round, until a step returns
+ * TRN_KSTATUS_SEQ_DONE: the op then completes OK at once, and the steps
+ * after the loop never run. */
+static void test_sequence_loop(void **state) {
+    fx *f = *state;
+    unsigned char bytes[4] = {0, 0, 0, 0};
+    trn_op_desc descs[4];
+    trn_kmsg msgs[4];
+    trn_sched_step steps[4];
+    memset(descs, 0, sizeof(descs));
+    for (int i = 0; i < 4; i++) {
+        descs[i].kind = TRN_OP_MEMSET;
+        descs[i].u.memset.dst = &bytes[i];
+        descs[i].u.memset.value = 1 + i;
+        descs[i].u.memset.bytes = 1;
+        descs[i].kmsg = &msgs[i];
+        steps[i] = (trn_sched_step){&descs[i], NULL, 0};
+    }
+    pthread_mutex_lock(&f->g->lock);
+    f->g->loop_key = &bytes[2];
+    f->g->loop_runs = 0;
+    f->g->loop_done_at = 5;
+    pthread_mutex_unlock(&f->g->lock);
+    test_op seq, after;
+    unsigned char last = 0;
+    memset_op(&seq, &f->r, 0, &last, 0);
+    seq.sop.steps = steps;
+    seq.sop.nsteps = 4;
+    seq.sop.loop_first = 1;
+    seq.sop.loop_last = 2;
+    memset_op(&after, &f->r, 1, &last, 9);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_int_equal(trn_sched_submit(f->s, st, &seq.sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &after.sop), 0);
+    wait_count(&f->r, 2);
+    assert_int_equal(f->r.status[0], TRN_SCHED_OK);
+    assert_int_equal(f->r.order[0], 0);
+    pthread_mutex_lock(&f->g->lock);
+    assert_int_equal(f->g->loop_runs, 5);
+    /* Step 0 ran once, step 1 five times, each before its round's step 2. */
+    int s0 = 0, s1 = 0, s2 = 0, ok = 1;
+    for (int e = 0; e < f->g->nev; e++) {
+        if (!f->g->ev[e].end)
+            continue;
+        const void *p = f->g->ev[e].dst;
+        if (p == &bytes[0])
+            s0++;
+        else if (p == &bytes[1])
+            ok = ok && ++s1 == s2 + 1 && s0 == 1;
+        else if (p == &bytes[2])
+            ok = ok && ++s2 == s1;
+    }
+    f->g->loop_key = NULL;
+    pthread_mutex_unlock(&f->g->lock);
+    assert_true(ok);
+    assert_int_equal(s0, 1);
+    assert_int_equal(s1, 5);
+    assert_int_equal(bytes[3], 0); /* after the loop: never ran */
+    assert_int_equal(last, 9);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 2);
+}
+
 /* ---- running small ops in the submitting thread (trn_sched_kick_run) ---- */
 
 /* run_core hooks that record which thread ran each op and can leave one
@@ -2001,6 +2075,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mixed_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequence_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };

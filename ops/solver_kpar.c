@@ -1,0 +1,114 @@
+/*
+ * solver_kpar.c — the steps of a Krylov solve run over every core
+ * (ops/solver_kpar.h): which solves, the row blocks, the scratch layout,
+ * the step descriptors and their costs. Pure functions of the descriptors.
+ */
+#include "ops/solver_kpar.h"
+
+int trn_kpar_fn(trn_solver_fn fn) {
+    return fn == TRN_SOLVER_KPAR_SETUP || fn == TRN_SOLVER_KPAR_APPLY ||
+           fn == TRN_SOLVER_KPAR_UPDATE;
+}
+
+/* Stored elements of the operator. */
+static double elements(const trn_solver_krylov_desc *d) {
+    if (d->op.kind == TRN_LINOP_SPARSE)
+        return (double)d->op.sp.nnz * (double)d->op.sp.rb * (double)d->op.sp.cb;
+    return (double)d->op.n * (double)d->op.n;
+}
+
+int64_t trn_kpar_block(int64_t n) {
+    int64_t b = (n / 64 + 511) / 512 * 512;
+    return b < 512 ? 512 : b > 8192 ? 8192 : b;
+}
+
+int64_t trn_kpar_nblocks(int64_t n) {
+    const int64_t b = trn_kpar_block(n);
+    return (n + b - 1) / b;
+}
+
+void trn_kpar_shard_blocks(int64_t nblk, int shard, int nshards, int64_t *lo, int64_t *hi) {
+    if (nshards < 1)
+        nshards = 1;
+    *lo = nblk * shard / nshards;
+    *hi = nblk * (shard + 1) / nshards;
+}
+
+int trn_kpar_eligible(const trn_solver_krylov_desc *d) {
+    if (d->fn != TRN_SOLVER_CG || (d->type != TRN_DTYPE_R32F && d->type != TRN_DTYPE_R64F))
+        return 0;
+    if (d->precond != TRN_PRECOND_NONE && d->precond != TRN_PRECOND_JACOBI)
+        return 0;
+    if (d->op.kind == TRN_LINOP_SPARSE && d->op.sp.format != TRN_SP_CSR &&
+        d->op.sp.format != TRN_SP_BSR)
+        return 0;
+    return trn_kpar_nblocks(d->op.n) >= 2 && elements(d) >= (double)TRN_KPAR_MIN_ELEMS;
+}
+
+/* Appends `bytes` at *at, 64-byte aligned; returns its offset, or sets *bad. */
+static size_t put(size_t *at, size_t count, size_t size, int *bad) {
+    const size_t off = *at;
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(count, size, &bytes) || __builtin_add_overflow(off, bytes, at) ||
+        __builtin_add_overflow(*at, (size_t)63, at))
+        *bad = 1;
+    *at &= ~(size_t)63;
+    return off;
+}
+
+int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l) {
+    const size_t n = (size_t)d->op.n, es = trn_dtype_size(d->type);
+    const size_t nblk = (size_t)trn_kpar_nblocks(d->op.n);
+    int bad = 0;
+    size_t at = TRN_KPAR_HEADER;
+    *l = (trn_kpar_layout){.nblk = (int64_t)nblk};
+    l->pq = put(&at, nblk, sizeof(double), &bad);
+    l->rr = put(&at, nblk, sizeof(double), &bad);
+    l->rt = put(&at, nblk, sizeof(double), &bad);
+    l->rz = put(&at, nblk, sizeof(double), &bad);
+    l->r = put(&at, n, es, &bad);
+    l->z = d->precond == TRN_PRECOND_JACOBI ? put(&at, n, es, &bad) : l->r;
+    l->p = put(&at, n, es, &bad);
+    l->q = put(&at, n, es, &bad);
+    l->w = put(&at, n, es, &bad);
+    l->dinv = d->precond == TRN_PRECOND_JACOBI ? put(&at, n, es, &bad) : 0;
+    if (d->op.kind == TRN_LINOP_SPARSE) {
+        /* The larger of the checked CSR copy (row offsets, columns,
+         * values) and its diagonal form (at most 16 offsets and twice the
+         * entries: solver_csr.c), each part 64-byte aligned. */
+        const size_t cap = (size_t)d->op.sp.nnz * (size_t)d->op.sp.rb * (size_t)d->op.sp.cb;
+        size_t csr = 0, dia = 0;
+        (void)put(&csr, n + 1, sizeof(int64_t), &bad);
+        (void)put(&csr, cap, sizeof(int32_t), &bad);
+        (void)put(&csr, cap, es, &bad);
+        (void)put(&dia, 16, sizeof(int64_t), &bad);
+        (void)put(&dia, cap, 2 * es, &bad);
+        l->opx_bytes = csr > dia ? csr : dia;
+        l->opx = put(&at, l->opx_bytes, 1, &bad);
+    }
+    l->total = at;
+    return bad ? -1 : 0;
+}
+
+trn_solver_krylov_desc trn_kpar_step(const trn_solver_krylov_desc *whole, int s, void *scratch,
+                                     size_t bytes) {
+    trn_solver_krylov_desc d = *whole;
+    d.fn = s == 0 ? TRN_SOLVER_KPAR_SETUP : s == 1 ? TRN_SOLVER_KPAR_APPLY : TRN_SOLVER_KPAR_UPDATE;
+    d.krylov_scratch = scratch;
+    d.krylov_scratch_bytes = bytes;
+    return d;
+}
+
+double trn_kpar_step_cost(const trn_solver_krylov_desc *d) {
+    const double n = d->op.n;
+    switch (d->fn) {
+    case TRN_SOLVER_KPAR_SETUP: return 3.0 * elements(d) + 4.0 * n;
+    case TRN_SOLVER_KPAR_APPLY: return 2.0 * elements(d) + 6.0 * n;
+    case TRN_SOLVER_KPAR_UPDATE: return 8.0 * n;
+    default: return 0.0;
+    }
+}
+
+double trn_kpar_step_shards(const trn_solver_krylov_desc *d) {
+    return d->fn == TRN_SOLVER_KPAR_SETUP ? 1.0 : (double)trn_kpar_nblocks(d->op.n);
+}

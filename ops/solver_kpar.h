@@ -1,0 +1,104 @@
+/*
+ * solver_kpar.h — a Krylov solve run over every core: one big CG cut into
+ * steps whose tasks the scheduler spreads over the cores, the op staying
+ * one op to its client (daemon/service_krylov.c builds the sequence,
+ * kernels/<backend>/ run the steps).
+ *
+ * The sequence: step 0, SETUP (one task): the operator's checked copy (a
+ * sparse one; solver_csr.c's rules and messages), the Jacobi diagonal,
+ * ||b||, into the op's scratch memory. Then APPLY and UPDATE repeat as a
+ * loop (trn_sched_op.loop_first/loop_last) until UPDATE ends it with
+ * TRN_KSTATUS_SEQ_DONE:
+ *   APPLY   per row block: w = A z, then p = z + beta p and q = w + beta q
+ *           (q = A p without a second product, as A p = A z + beta A p_old),
+ *           and the block's partial p . q; or, when the solve must look at
+ *           its true residual, r = b - A x and the block's partial r . r.
+ *   UPDATE  per row block: x += alpha p, r -= alpha q, z = M^-1 r, and the
+ *           block's partials r . r and r . z; or, after a true residual,
+ *           the decision (converged, out of iterations, or residual
+ *           replacement and on).
+ * Every scalar a step needs (alpha, beta, the residual norm, the decision)
+ * is recomputed by each of its tasks from the previous step's per-block
+ * partials, summed in block order, so all tasks agree without talking.
+ *
+ * Why a loop in the scheduler rather than maxiter pre-built steps: the
+ * number of iterations is known only as the solve runs, and max_iters may
+ * be large (each iteration would need two step records); the loop needs
+ * two records and one status (TRN_KSTATUS_SEQ_DONE) whatever the count.
+ *
+ * Determinism: the row blocks have a size that depends only on n
+ * (trn_kpar_block), never on the core count; each task owns whole blocks;
+ * every per-block partial is accumulated the same way wherever its block
+ * runs, and every reduction sums the partials in block order. So x, the
+ * iteration count and the residual are bitwise the same for any number of
+ * shards. (They may differ in the last bits from the one-kernel CG, which
+ * takes its dot products over the whole vector and A p directly.)
+ *
+ * Which solves: CG with no or the Jacobi preconditioner, R32F or R64F, a
+ * dense, CSR or BSR operator whose stored elements reach TRN_KPAR_MIN_ELEMS
+ * (below it one core is as fast: docs/benchmarks.md). Block-Jacobi and SSOR
+ * (its triangular sweeps are sequential), GMRES and BiCGStab run as one
+ * kernel on one core, as before.
+ *
+ * Backend-neutral: descriptors and sizes; the layout of the state inside
+ * the scratch header is the kernel's.
+ */
+#ifndef TRN_OPS_SOLVER_KPAR_H
+#define TRN_OPS_SOLVER_KPAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops/solver.h"
+
+/* Stored operator elements (nnz rb cb, or n^2 dense) from which a CG is
+ * run over every core. */
+#define TRN_KPAR_MIN_ELEMS ((int64_t)1 << 19)
+
+/* The sequence: SETUP, then APPLY and UPDATE looped. */
+#define TRN_KPAR_STEPS 3
+#define TRN_KPAR_LOOP_FIRST 1
+#define TRN_KPAR_LOOP_LAST 2
+
+/* Bytes at the start of the scratch for the solve's state (the kernel's). */
+#define TRN_KPAR_HEADER 4096
+
+/* Whether fn is one of the steps (never on the wire). */
+int trn_kpar_fn(trn_solver_fn fn);
+
+/* Whether the validated solve d runs as steps over the cores. */
+int trn_kpar_eligible(const trn_solver_krylov_desc *d);
+
+/* The rows of a block for an n-row solve: a multiple of 512 between 512
+ * and 8192 (about n / 64), a function of n alone. */
+int64_t trn_kpar_block(int64_t n);
+/* The number of row blocks, ceil(n / trn_kpar_block(n)). */
+int64_t trn_kpar_nblocks(int64_t n);
+/* The blocks [lo, hi) shard `shard` of nshards owns: contiguous runs. */
+void trn_kpar_shard_blocks(int64_t nblk, int shard, int nshards, int64_t *lo, int64_t *hi);
+
+/* Where things are in the scratch: byte offsets, each 64-byte aligned. */
+typedef struct trn_kpar_layout {
+    int64_t nblk;
+    size_t pq, rr, rt, rz; /* per-block partials (doubles, nblk each) */
+    size_t r, z, p, q, w;  /* vectors of n elements of the type (z = r
+                              without a preconditioner) */
+    size_t dinv;           /* Jacobi: 1 / a_ii (n of the type) */
+    size_t opx, opx_bytes; /* a sparse operator's checked copy */
+    size_t total;
+} trn_kpar_layout;
+
+/* The layout of d's scratch (eligible d). Returns 0, or -1 when it would
+ * not fit in size_t. */
+int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l);
+
+/* Step s (0 .. TRN_KPAR_STEPS - 1) of the solve whole, with its scratch. */
+trn_solver_krylov_desc trn_kpar_step(const trn_solver_krylov_desc *whole, int s, void *scratch,
+                                     size_t bytes);
+
+/* What a step costs (flops; bytes moved counted as flops, the pace of the
+ * dense model) and into how many shards it may split. */
+double trn_kpar_step_cost(const trn_solver_krylov_desc *d);
+double trn_kpar_step_shards(const trn_solver_krylov_desc *d);
+
+#endif
