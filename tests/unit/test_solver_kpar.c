@@ -1,0 +1,288 @@
+/*
+ * test_solver_kpar.c — the steps of a CG run over every core
+ * (ops/solver_kpar.h) and their CPU kernel, driven here as the scheduler
+ * drives a looping sequence: SETUP once, then APPLY and UPDATE round after
+ * round until a step returns TRN_KSTATUS_SEQ_DONE, each step's shards
+ * called one after the other (in order, or backwards: any order the
+ * workers might take them in).
+ *
+ * Checks:
+ *  - the row blocks: a multiple of 512 rows in [512, 8192], a function of n
+ *    alone; the shards' block runs are contiguous, cover every block once
+ *    and are never empty while there are blocks for them;
+ *  - which solves qualify (CG, S or D, no or Jacobi preconditioning, big
+ *    enough) and which do not (GMRES, SSOR, a small operator);
+ *  - x, the iteration count, the status and the residual are bitwise the
+ *    same for 1, 2, 3 and 7 shards, forwards and backwards (the fixed block
+ *    order of every reduction), on a CSR and a dense operator, S and D, no
+ *    and Jacobi preconditioning; the solve converges (recorded residual at
+ *    most tol) in about the iterations of the one-kernel CG (the same
+ *    method; only the rounding of its dots and of q = A p differ): within
+ *    5 % + 2;
+ *  - an iteration limit ends it with MAX_ITERS after exactly that many.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "tests/common/checked_routines.h"
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "ops/solver_kpar.h"
+
+static void test_blocks(void **state) {
+    (void)state;
+    const int64_t ns[] = {1, 511, 512, 1000, 32768, 40000, 100000, 524288, 1000000, 1 << 30};
+    for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+        const int64_t b = trn_kpar_block(ns[k]), nb = trn_kpar_nblocks(ns[k]);
+        assert_true(b >= 512 && b <= 8192 && b % 512 == 0);
+        assert_true(nb * b >= ns[k] && (nb - 1) * b < ns[k]);
+        for (int S = 1; S <= 7; S++) {
+            int64_t next = 0;
+            for (int s = 0; s < S; s++) {
+                int64_t lo, hi;
+                trn_kpar_shard_blocks(nb, s, S, &lo, &hi);
+                assert_int_equal(lo, next);
+                assert_true(hi > lo || nb < S);
+                next = hi;
+            }
+            assert_int_equal(next, nb);
+        }
+    }
+    assert_int_equal(trn_kpar_block(1000000), 8192);
+}
+
+/* The shifted 5-point grid matrix (g x g) in CSR: 4.1 + 0.5 (i mod 7) on
+ * the diagonal, -1 to the neighbours. */
+typedef struct grid {
+    int n, nnz;
+    int32_t *rowptr, *col;
+    double *vd;
+    float *vs;
+    double *dense_d;
+    float *dense_s;
+} grid;
+
+static void make_grid(grid *m, int g, int dense) {
+    const int n = g * g;
+    memset(m, 0, sizeof(*m));
+    m->n = n;
+    m->rowptr = malloc(((size_t)n + 1) * sizeof(int32_t));
+    m->col = malloc((size_t)n * 5 * sizeof(int32_t));
+    m->vd = malloc((size_t)n * 5 * sizeof(double));
+    m->vs = malloc((size_t)n * 5 * sizeof(float));
+    assert_true(m->rowptr && m->col && m->vd && m->vs);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const int x = i % g, y = i / g;
+        m->rowptr[i] = k;
+        const int nb[5] = {y > 0 ? i - g : -1, x > 0 ? i - 1 : -1, i, x < g - 1 ? i + 1 : -1,
+                           y < g - 1 ? i + g : -1};
+        for (int e = 0; e < 5; e++)
+            if (nb[e] >= 0) {
+                m->col[k] = nb[e];
+                m->vd[k] = nb[e] == i ? 4.1 + 0.5 * (i % 7) : -1.0;
+                m->vs[k] = (float)m->vd[k];
+                k++;
+            }
+    }
+    m->rowptr[n] = k;
+    m->nnz = k;
+    if (dense) {
+        m->dense_d = calloc((size_t)n * n, sizeof(double));
+        m->dense_s = calloc((size_t)n * n, sizeof(float));
+        assert_true(m->dense_d && m->dense_s);
+        for (int i = 0; i < n; i++)
+            for (int p = m->rowptr[i]; p < m->rowptr[i + 1]; p++) {
+                m->dense_d[(size_t)m->col[p] * n + i] = m->vd[p];
+                m->dense_s[(size_t)m->col[p] * n + i] = m->vs[p];
+            }
+    }
+}
+
+static void free_grid(grid *m) {
+    free(m->rowptr);
+    free(m->col);
+    free(m->vd);
+    free(m->vs);
+    free(m->dense_d);
+    free(m->dense_s);
+}
+
+static trn_solver_krylov_desc whole(const grid *m, trn_dtype t, int dense, int pc, const void *b,
+                                    void *x, trn_solver_stats *st, int maxit) {
+    trn_solver_krylov_desc d;
+    memset(&d, 0, sizeof(d));
+    d.fn = TRN_SOLVER_CG;
+    d.type = t;
+    d.op.n = m->n;
+    if (dense) {
+        d.op.kind = TRN_LINOP_DENSE;
+        d.op.a = t == TRN_DTYPE_R32F ? (const void *)m->dense_s : (const void *)m->dense_d;
+        d.op.lda = m->n;
+    } else {
+        d.op.kind = TRN_LINOP_SPARSE;
+        trn_sp_mat *s = &d.op.sp;
+        s->format = TRN_SP_CSR;
+        s->type = t;
+        s->rows = s->cols = s->brows = s->bcols = m->n;
+        s->nnz = m->nnz;
+        s->rb = s->cb = 1;
+        s->offsets = m->rowptr;
+        s->indices = m->col;
+        s->values = t == TRN_DTYPE_R32F ? (void *)m->vs : (void *)m->vd;
+        s->batch = 1;
+    }
+    d.b = b;
+    d.x = x;
+    d.tol = t == TRN_DTYPE_R32F ? 1e-5 : 1e-10;
+    d.max_iters = maxit;
+    d.precond = pc ? TRN_PRECOND_JACOBI : TRN_PRECOND_NONE;
+    d.stats = st;
+    return d;
+}
+
+/* Runs the sequence of w with every step cut into S shards (backwards:
+ * called last shard first), as the scheduler would. */
+static void run_sequence(const trn_solver_krylov_desc *w, int S, int backwards) {
+    trn_kpar_layout l;
+    assert_int_equal(trn_kpar_layout_of(w, &l), 0);
+    void *scratch = calloc(1, l.total);
+    assert_non_null(scratch);
+    trn_kmsg msg;
+    trn_kmsg_init(&msg);
+    trn_solver_krylov_desc d = trn_kpar_step(w, 0, scratch, l.total);
+    trn_kstatus k = trn_cpu_solver_krylov(&d, &msg, 0, 1);
+    assert_true(k == TRN_KSTATUS_OK || k == TRN_KSTATUS_SEQ_DONE);
+    const int64_t nblk = trn_kpar_nblocks(w->op.n);
+    const int shards = nblk < S ? (int)nblk : S;
+    long rounds = 0;
+    while (k != TRN_KSTATUS_SEQ_DONE) {
+        assert_true(rounds++ < 2L * w->max_iters + 8); /* the loop ends */
+        for (int s = TRN_KPAR_LOOP_FIRST; s <= TRN_KPAR_LOOP_LAST && k != TRN_KSTATUS_SEQ_DONE;
+             s++) {
+            d = trn_kpar_step(w, s, scratch, l.total);
+            trn_kstatus step = TRN_KSTATUS_OK;
+            for (int j = 0; j < shards; j++) {
+                const trn_kstatus r =
+                    trn_cpu_solver_krylov(&d, &msg, backwards ? shards - 1 - j : j, shards);
+                assert_true(r == TRN_KSTATUS_OK || r == TRN_KSTATUS_SEQ_DONE);
+                if (j > 0)
+                    assert_int_equal(r, step); /* every shard takes the same decision */
+                step = r;
+            }
+            k = step;
+        }
+    }
+    free(scratch);
+}
+
+static void check_alike(const grid *m, trn_dtype t, int dense, int pc, int maxit) {
+    const int n = m->n;
+    const size_t es = t == TRN_DTYPE_R32F ? sizeof(float) : sizeof(double);
+    char *b = malloc((size_t)n * es), *x0 = calloc((size_t)n, es), *x = malloc((size_t)n * es);
+    assert_true(b && x0 && x);
+    uint64_t rng = 88172645463325252ULL;
+    for (int i = 0; i < n; i++) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        const double v = (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+        if (t == TRN_DTYPE_R32F)
+            ((float *)b)[i] = (float)v;
+        else
+            ((double *)b)[i] = v;
+    }
+    trn_solver_stats st0, st;
+    const int S[] = {1, 2, 3, 7};
+    for (int k = 0; k < 4; k++)
+        for (int back = 0; back < (S[k] > 1 ? 2 : 1); back++) {
+            memset(x, 0, (size_t)n * es);
+            memset(&st, 0xff, sizeof(st));
+            const trn_solver_krylov_desc w = whole(m, t, dense, pc, b, x, &st, maxit);
+            assert_true(trn_kpar_nblocks(n) >= 2);
+            run_sequence(&w, S[k], back);
+            if (k == 0) {
+                memcpy(x0, x, (size_t)n * es);
+                st0 = st;
+                continue;
+            }
+            if (memcmp(&st, &st0, sizeof(st)) != 0 || memcmp(x, x0, (size_t)n * es) != 0)
+                fail_msg("type %d dense %d precond %d: %d shards%s differ from 1 (%d iterations, "
+                         "%.17g; 1 shard: %d, %.17g)",
+                         (int)t, dense, pc, S[k], back ? " backwards" : "", st.iterations,
+                         st.residual, st0.iterations, st0.residual);
+        }
+    /* The one-kernel CG on the same problem. */
+    trn_solver_stats one;
+    memset(x, 0, (size_t)n * es);
+    const trn_solver_krylov_desc w = whole(m, t, dense, pc, b, x, &one, maxit);
+    trn_kmsg msg;
+    trn_kmsg_init(&msg);
+    assert_int_equal(trn_cpu_solver_krylov(&w, &msg, 0, 1), TRN_KSTATUS_OK);
+    if (maxit < 100) {
+        assert_int_equal(st0.status, TRN_SOLVER_ST_MAX_ITERS);
+        assert_int_equal(st0.iterations, maxit);
+    } else {
+        assert_int_equal(st0.status, TRN_SOLVER_ST_CONVERGED);
+        assert_true(st0.residual <= w.tol);
+        assert_int_equal(one.status, TRN_SOLVER_ST_CONVERGED);
+        assert_true(abs(st0.iterations - one.iterations) <= 2 + one.iterations / 20);
+    }
+    free(b);
+    free(x0);
+    free(x);
+}
+
+static void test_alike(void **state) {
+    (void)state;
+    grid m;
+    make_grid(&m, 100, 0); /* n = 10000: 20 blocks of 512 */
+    for (int t = 0; t < 2; t++)
+        for (int pc = 0; pc < 2; pc++)
+            check_alike(&m, t ? TRN_DTYPE_R32F : TRN_DTYPE_R64F, 0, pc, 1000);
+    check_alike(&m, TRN_DTYPE_R64F, 0, 0, 7);
+    free_grid(&m);
+    make_grid(&m, 40, 1); /* n = 1600: 4 blocks of 512, the last 64 */
+    for (int t = 0; t < 2; t++)
+        check_alike(&m, t ? TRN_DTYPE_R32F : TRN_DTYPE_R64F, 1, t, 1000);
+    free_grid(&m);
+}
+
+static void test_eligible(void **state) {
+    (void)state;
+    grid m;
+    make_grid(&m, 400, 0); /* ~800k entries */
+    double b = 0, x = 0;
+    trn_solver_krylov_desc d = whole(&m, TRN_DTYPE_R64F, 0, 1, &b, &x, NULL, 10);
+    assert_true(trn_kpar_eligible(&d));
+    d.type = TRN_DTYPE_R32F;
+    assert_true(trn_kpar_eligible(&d));
+    d.precond = TRN_PRECOND_SSOR; /* sequential sweeps: one kernel */
+    assert_false(trn_kpar_eligible(&d));
+    d.precond = TRN_PRECOND_NONE;
+    d.fn = TRN_SOLVER_GMRES;
+    assert_false(trn_kpar_eligible(&d));
+    d.fn = TRN_SOLVER_CG;
+    d.op.sp.nnz = TRN_KPAR_MIN_ELEMS - 1; /* small */
+    assert_false(trn_kpar_eligible(&d));
+    free_grid(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blocks),
+        cmocka_unit_test(test_eligible),
+        cmocka_unit_test(test_alike),
+    };
+    return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
+}
