@@ -1,0 +1,230 @@
+/*
+ * krylov_parallel.c — one big CG on every core: trnsolverDcg on the 2D
+ * Poisson matrix (5-point Laplacian on a g x g grid, n = g^2, 10^6 by
+ * default, CSR, natural order), b = ones, x0 = 0, relative tolerance --tol,
+ * no preconditioner, through a 1-core and an all-cores trnscid (the solve
+ * runs as a looping sequence of sharded steps: ops/solver_kpar.h).
+ *
+ * Timed unit: the trnsolverDcg call + trnsciStreamSynchronize(NULL), what a
+ * client waits for (the steps' checked copy of the matrix included); x is
+ * reset to 0 with an untimed trnsciMemset before each repetition. Reported
+ * per daemon: median/min/max ms over --reps, iterations, the recorded and
+ * the true relative residual (long double), and whether x and the record
+ * are bitwise the same on both daemons (they must be: docs/numerics.md).
+ *
+ * --dump DIR writes the matrix (DIR/poisson.rowptr int64, .col int32, .val
+ * float64) for bench/krylov_parallel_scipy.py, which times
+ * scipy.sparse.linalg.cg on the same matrix and joins everything into one
+ * JSON (bench/run_krylov_parallel.sh runs both).
+ *
+ * usage: bench_krylov_parallel ADDR_1CORE ADDR_ALL [--grid 1000] [--tol 1e-6]
+ *                              [--reps 3] [--dump DIR]
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trnsci/trnsci.h>
+#include <trnsci/trnsolver.h>
+#include <trnsci/trnsparse.h>
+
+#include "bench_util.h"
+
+#define MAX_REPS 50
+
+static void die(const char *what) {
+    fprintf(stderr, "bench_krylov_parallel: %s failed: %s\n", what, trnsciGetLastErrorMessage());
+    exit(1);
+}
+
+typedef struct csr {
+    int n;
+    int64_t nnz;
+    int64_t *rowptr;
+    int32_t *col;
+    double *val;
+} csr;
+
+static csr poisson(int g) {
+    csr a;
+    a.n = g * g;
+    a.rowptr = malloc(((size_t)a.n + 1) * sizeof(int64_t));
+    a.col = malloc((size_t)a.n * 5 * sizeof(int32_t));
+    a.val = malloc((size_t)a.n * 5 * sizeof(double));
+    if (!a.rowptr || !a.col || !a.val) {
+        fprintf(stderr, "bench_krylov_parallel: out of memory\n");
+        exit(1);
+    }
+    int64_t q = 0;
+    a.rowptr[0] = 0;
+    for (int y = 0; y < g; y++)
+        for (int x = 0; x < g; x++) {
+            const int i = y * g + x;
+            const int js[5] = {i - g, i - 1, i, i + 1, i + g};
+            const int ok[5] = {y > 0, x > 0, 1, x < g - 1, y < g - 1};
+            for (int k = 0; k < 5; k++)
+                if (ok[k]) {
+                    a.col[q] = js[k];
+                    a.val[q++] = k == 2 ? 4.0 : -1.0;
+                }
+            a.rowptr[i + 1] = q;
+        }
+    a.nnz = q;
+    return a;
+}
+
+static void dump(const char *dir, const char *ext, const void *p, size_t bytes) {
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/poisson.%s", dir, ext);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, bytes, f) != bytes) {
+        fprintf(stderr, "bench_krylov_parallel: cannot write %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+}
+
+static long double true_residual(const csr *a, const double *b, const double *x) {
+    long double rn = 0, bn = 0;
+    for (int i = 0; i < a->n; i++) {
+        long double s = b[i];
+        for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++)
+            s -= (long double)a->val[p] * x[a->col[p]];
+        rn += s * s;
+        bn += (long double)b[i] * b[i];
+    }
+    return sqrtl(rn / bn);
+}
+
+typedef struct result {
+    bench_stats s;
+    trnsolverIterResult_t r;
+    double *x;
+    long double true_res;
+} result;
+
+/* The solve on the daemon at addr, reps times. */
+static result solve_on(const char *addr, const csr *a, double tol, int reps) {
+    const size_t n = (size_t)a->n;
+    if (trnsciInit(addr) != trnsciSuccess)
+        die("trnsciInit");
+    void *drow, *dcol, *dval, *db, *dx;
+    trnsolverIterResult_t *dres;
+    int32_t *row32 = malloc((n + 1) * sizeof(int32_t));
+    double *b = malloc(n * sizeof(double));
+    result out;
+    out.x = malloc(n * sizeof(double));
+    if (!row32 || !b || !out.x || a->nnz > INT32_MAX)
+        die("host arrays");
+    for (size_t i = 0; i <= n; i++)
+        row32[i] = (int32_t)a->rowptr[i];
+    for (size_t i = 0; i < n; i++)
+        b[i] = 1.0;
+    if (trnsciMalloc(&drow, (n + 1) * 4) || trnsciMalloc(&dcol, a->nnz * 4) ||
+        trnsciMalloc(&dval, a->nnz * 8) || trnsciMalloc(&db, n * 8) || trnsciMalloc(&dx, n * 8) ||
+        trnsciMalloc((void **)&dres, sizeof(*dres)))
+        die("trnsciMalloc");
+    if (trnsciMemcpy(drow, row32, (n + 1) * 4, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(dcol, a->col, a->nnz * 4, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(dval, a->val, a->nnz * 8, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(db, b, n * 8, trnsciMemcpyHostToDevice))
+        die("trnsciMemcpy");
+    trnsparseSpMatDescr_t descr;
+    if (trnsparseCreateCsr(&descr, a->n, a->n, a->nnz, drow, dcol, dval, TRNSPARSE_INDEX_32I,
+                           TRNSPARSE_INDEX_32I, TRNSPARSE_INDEX_BASE_ZERO,
+                           TRNSCI_R_64F) != TRNSPARSE_STATUS_SUCCESS)
+        die("trnsparseCreateCsr");
+    trnsolverOperator_t op;
+    trnsolverDnHandle_t h;
+    trnsolverIterParams_t p;
+    if (trnsolverCreateSparseOperator(&op, descr) || trnsolverDnCreate(&h) ||
+        trnsolverCreateIterParams(&p) || trnsolverIterParamsSetTolerance(p, tol) ||
+        trnsolverIterParamsSetMaxIters(p, 100000))
+        die("trnsolver setup");
+    double ms[MAX_REPS];
+    for (int rep = 0; rep < reps; rep++) {
+        if (trnsciMemset(dx, 0, n * 8) || trnsciStreamSynchronize(NULL))
+            die("reset x");
+        const double t0 = bench_now_ms();
+        if (trnsolverDcg(h, op, db, dx, p, dres) || trnsciStreamSynchronize(NULL))
+            die("trnsolverDcg");
+        ms[rep] = bench_now_ms() - t0;
+    }
+    if (trnsciMemcpy(&out.r, dres, sizeof(out.r), trnsciMemcpyDeviceToHost) ||
+        trnsciMemcpy(out.x, dx, n * 8, trnsciMemcpyDeviceToHost))
+        die("read x");
+    out.s = bench_stats_of(ms, reps);
+    out.true_res = true_residual(a, b, out.x);
+    trnsolverDestroyIterParams(p);
+    trnsolverDestroyOperator(op);
+    trnsolverDnDestroy(h);
+    trnsparseDestroySpMat(descr);
+    trnsciFree(drow);
+    trnsciFree(dcol);
+    trnsciFree(dval);
+    trnsciFree(db);
+    trnsciFree(dx);
+    trnsciFree(dres);
+    trnsciDeviceReset();
+    free(row32);
+    free(b);
+    return out;
+}
+
+int main(int argc, char **argv) {
+    const char *addr[2] = {NULL, NULL}, *dir = NULL;
+    int g = 1000, reps = 3, naddr = 0;
+    double tol = 1e-6;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--grid") && i + 1 < argc)
+            g = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--tol") && i + 1 < argc)
+            tol = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dir = argv[++i];
+        else if (argv[i][0] != '-' && naddr < 2)
+            addr[naddr++] = argv[i];
+        else {
+            fprintf(stderr, "usage: bench_krylov_parallel ADDR_1CORE ADDR_ALL [--grid G] "
+                            "[--tol T] [--reps N] [--dump DIR]\n");
+            return 2;
+        }
+    }
+    if (naddr != 2 || g < 2 || reps < 1 || reps > MAX_REPS || !(tol > 0)) {
+        fprintf(stderr, "bench_krylov_parallel: two addresses; good --grid, --reps, --tol\n");
+        return 2;
+    }
+    const csr a = poisson(g);
+    if (dir) {
+        dump(dir, "rowptr", a.rowptr, ((size_t)a.n + 1) * sizeof(int64_t));
+        dump(dir, "col", a.col, (size_t)a.nnz * sizeof(int32_t));
+        dump(dir, "val", a.val, (size_t)a.nnz * sizeof(double));
+    }
+    result res[2];
+    for (int d = 0; d < 2; d++)
+        res[d] = solve_on(addr[d], &a, tol, reps);
+    const int same = !memcmp(&res[0].r, &res[1].r, sizeof(res[0].r)) &&
+                     !memcmp(res[0].x, res[1].x, (size_t)a.n * sizeof(double));
+    printf("{\n  \"bench\": \"krylov_parallel\",\n  \"problem\": \"poisson2d\",\n  \"grid\": %d,\n"
+           "  \"n\": %d,\n  \"nnz\": %lld,\n  \"tol\": %g,\n  \"reps\": %d,\n"
+           "  \"bitwise_same\": %s,\n  \"trnsci\": {",
+           g, a.n, (long long)a.nnz, tol, reps, same ? "true" : "false");
+    const char *const names[2] = {"one_core", "all_cores"};
+    for (int d = 0; d < 2; d++)
+        printf("%s\n    \"%s\": {\"median_ms\": %.1f, \"min_ms\": %.1f, \"max_ms\": %.1f, "
+               "\"iterations\": %d, \"status\": %d, \"residual\": %.3e, \"true_residual\": "
+               "%.3Le}",
+               d ? "," : "", names[d], res[d].s.median, res[d].s.min, res[d].s.max,
+               res[d].r.iterations, res[d].r.status, res[d].r.residual, res[d].true_res);
+    printf("\n  },\n  \"speedup_all_vs_one\": %.3f\n}\n", res[0].s.median / res[1].s.median);
+    for (int d = 0; d < 2; d++)
+        free(res[d].x);
+    free(a.rowptr);
+    free(a.col);
+    free(a.val);
+    return same ? 0 : 1;
+}
