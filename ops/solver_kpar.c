@@ -70,7 +70,6 @@ int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l) {
     l->z = d->precond == TRN_PRECOND_JACOBI ? put(&at, n, es, &bad) : l->r;
     l->p = put(&at, n, es, &bad);
     l->q = put(&at, n, es, &bad);
-    l->w = put(&at, n, es, &bad);
     l->dinv = d->precond == TRN_PRECOND_JACOBI ? put(&at, n, es, &bad) : 0;
     if (d->op.kind == TRN_LINOP_SPARSE) {
         /* The larger of the checked CSR copy (row offsets, columns,

@@ -81,7 +81,7 @@ void trn_kpar_shard_blocks(int64_t nblk, int shard, int nshards, int64_t *lo, in
 typedef struct trn_kpar_layout {
     int64_t nblk;
     size_t pq, rr, rt, rz; /* per-block partials (doubles, nblk each) */
-    size_t r, z, p, q, w;  /* vectors of n elements of the type (z = r
+    size_t r, z, p, q;     /* vectors of n elements of the type (z = r
                               without a preconditioner) */
     size_t dinv;           /* Jacobi: 1 / a_ii (n of the type) */
     size_t opx, opx_bytes; /* a sparse operator's checked copy */

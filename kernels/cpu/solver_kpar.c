@@ -5,7 +5,7 @@
  *
  * The solve's state lives in the op's scratch memory, which every core's
  * executor maps at the same address: a header (kpar_state), the per-block
- * partials, the vectors r, z, p, q, w, the Jacobi diagonal and a sparse
+ * partials, the vectors r, z, p, q, the Jacobi diagonal and a sparse
  * operator's checked copy (the layout: trn_kpar_layout_of). A step's tasks
  * write disjoint row blocks; the scalars that drive the next step are
  * written by the task of block 0 (shard 0) into fields no task of the same

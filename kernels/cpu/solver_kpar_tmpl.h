@@ -14,6 +14,9 @@
 #define KPCAT(a, b) KPCAT2(a, b)
 #define KP(name) KPCAT(name, KSUF)
 #define KPLIB(name) TRN_LIB(name) /* expands KGEMV before TRN_LIB pastes it */
+#ifndef KPCHUNK
+#define KPCHUNK 512 /* rows of a product kept in L1: a multiple of 4 dividing the block */
+#endif
 
 /* x[lo, hi) . y[lo, hi), accumulated as the one-kernel solver's dots. */
 static double KP(bdot)(const KT *x, const KT *y, int64_t lo, int64_t hi) {
@@ -97,7 +100,6 @@ static trn_kstatus KP(kpar_apply)(const trn_solver_krylov_desc *d, const trn_kpa
     const trn_csr c =
         d->op.kind == TRN_LINOP_SPARSE ? op_view(l, base, st, (int)n, sizeof(KT)) : (trn_csr){0};
     KT *r = (KT *)(base + l->r), *p = (KT *)(base + l->p), *q = (KT *)(base + l->q);
-    KT *w = (KT *)(base + l->w);
     const KT *z = (const KT *)(base + l->z), *b = d->b, *x = d->x;
     double *pq = (double *)(base + l->pq), *rt = (double *)(base + l->rt);
     const int it = st->u_it;
@@ -129,26 +131,38 @@ static trn_kstatus KP(kpar_apply)(const trn_solver_krylov_desc *d, const trn_kpa
     }
     int64_t b0, b1;
     trn_kpar_shard_blocks(l->nblk, shard, nshards, &b0, &b1);
+    /* A block in chunks of KPCHUNK rows: the product's rows stay in w (on
+     * the stack, in L1) while they are used; each dot is accumulated over
+     * the block's chunks in order. */
+    KT w[KPCHUNK];
     for (int64_t k = b0; k < b1; k++) {
         const int64_t lo = k * B, hi = n - lo < B ? n : lo + B;
-        if (true_res) {
-            KP(rows)(d, &c, x, w + lo, lo, hi);
-            for (int64_t i = lo; i < hi; i++)
-                r[i] = b[i] - w[i];
-            rt[k] = KP(bdot)(r, r, lo, hi);
-            continue;
-        }
-        KP(rows)(d, &c, z, w + lo, lo, hi);
-        if (fresh) {
-            memcpy(p + lo, z + lo, (size_t)(hi - lo) * sizeof(KT));
-            memcpy(q + lo, w + lo, (size_t)(hi - lo) * sizeof(KT));
-        } else {
-            for (int64_t i = lo; i < hi; i++) {
-                p[i] = z[i] + (KT)beta * p[i];
-                q[i] = w[i] + (KT)beta * q[i];
+        KACC acc;
+        memset(&acc, 0, sizeof(acc));
+        for (int64_t c0 = lo; c0 < hi; c0 += KPCHUNK) {
+            const int64_t c1 = hi - c0 < KPCHUNK ? hi : c0 + KPCHUNK;
+            KT *rr_ = r + c0, *pp = p + c0, *qq = q + c0;
+            const KT *zz = z + c0, *bb = b + c0;
+            if (true_res) {
+                KP(rows)(d, &c, x, w, c0, c1);
+                for (int64_t i = 0; i < c1 - c0; i++)
+                    rr_[i] = bb[i] - w[i];
+                KACC_ADD(&acc, (int)(c1 - c0), rr_, rr_);
+                continue;
             }
+            KP(rows)(d, &c, z, w, c0, c1);
+            if (fresh) {
+                memcpy(pp, zz, (size_t)(c1 - c0) * sizeof(KT));
+                memcpy(qq, w, (size_t)(c1 - c0) * sizeof(KT));
+            } else {
+                for (int64_t i = 0; i < c1 - c0; i++) {
+                    pp[i] = zz[i] + (KT)beta * pp[i];
+                    qq[i] = w[i] + (KT)beta * qq[i];
+                }
+            }
+            KACC_ADD(&acc, (int)(c1 - c0), pp, qq);
         }
-        pq[k] = KP(bdot)(p, q, lo, hi);
+        (true_res ? rt : pq)[k] = KACC_FIN(&acc);
     }
     if (shard == 0) {
         st->a_mode = true_res ? A_CHECK : A_DIR;
