@@ -764,7 +764,9 @@ static void run_completions(trn_sched *s, completion_list *l) {
  * anything queued behind it (a marker included) does. */
 static void complete_active(trn_sched *s, trn_sched_op *op, worker *self) {
     trn_sched_stream *st = op->stream;
-    const int stopped = op->stop && op->kstatus == TRN_KSTATUS_OK && next_stage(op) >= 0;
+    /* Stopped before a step it had left (a sequence ending early by
+     * TRN_KSTATUS_SEQ_DONE had none left). */
+    const int stopped = op->stop && op->kstatus != TRN_KSTATUS_SEQ_DONE && next_stage(op) >= 0;
     op->done(op, stopped ? TRN_SCHED_CANCELLED : status_of(op->kstatus)); /* may free op */
 
     completion_list done = {0};
