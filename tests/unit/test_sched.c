@@ -1846,6 +1846,53 @@ static void test_sequence_loop(void **state) {
     expect_idle(f->s, 2);
 }
 
+/* Rule: cancelling the stream of a looping sequence stops it before its
+ * next step (CANCELLED), however many rounds it had left. */
+static void test_sequence_loop_cancel(void **state) {
+    fx *f = *state;
+    unsigned char bytes[3] = {0, 0, 0};
+    trn_op_desc descs[3];
+    trn_kmsg msgs[3];
+    trn_sched_step steps[3];
+    memset(descs, 0, sizeof(descs));
+    for (int i = 0; i < 3; i++) {
+        descs[i].kind = TRN_OP_MEMSET;
+        descs[i].u.memset.dst = &bytes[i];
+        descs[i].u.memset.value = 1 + i;
+        descs[i].u.memset.bytes = 1;
+        descs[i].kmsg = &msgs[i];
+        steps[i] = (trn_sched_step){&descs[i], NULL, 0};
+    }
+    pthread_mutex_lock(&f->g->lock);
+    f->g->gate[1] = &bytes[1]; /* the first looped step waits at gate 1 */
+    f->g->loop_key = &bytes[2];
+    f->g->loop_runs = 0;
+    f->g->loop_done_at = 1000000; /* never, within the test */
+    pthread_mutex_unlock(&f->g->lock);
+    test_op seq;
+    unsigned char last = 0;
+    memset_op(&seq, &f->r, 0, &last, 0);
+    seq.sop.steps = steps;
+    seq.sop.nsteps = 3;
+    seq.sop.loop_first = 1;
+    seq.sop.loop_last = 2;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    assert_int_equal(trn_sched_submit(f->s, st, &seq.sop), 0);
+    gate_wait_entered(f->g, 1); /* round 1's first step is running */
+    trn_sched_stream_cancel(f->s, st);
+    assert_false(is_done(&f->r, 0));
+    gate_open(f->g, 1);
+    wait_done(&f->r, 0);
+    assert_int_equal(f->r.status[0], TRN_SCHED_CANCELLED);
+    pthread_mutex_lock(&f->g->lock);
+    assert_int_equal(f->g->loop_runs, 0); /* the step after it never ran */
+    f->g->loop_key = NULL;
+    pthread_mutex_unlock(&f->g->lock);
+    assert_int_equal(bytes[2], 0);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 1);
+}
+
 /* ---- running small ops in the submitting thread (trn_sched_kick_run) ---- */
 
 /* run_core hooks that record which thread ran each op and can leave one
@@ -2076,6 +2123,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sequence_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequence_loop_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
