@@ -36,7 +36,8 @@
  *
  * Which solves: CG with no or the Jacobi preconditioner, R32F or R64F, a
  * dense, CSR or BSR operator whose stored elements reach TRN_KPAR_MIN_ELEMS
- * (below it one core is as fast: docs/benchmarks.md). Block-Jacobi and SSOR
+ * (the reasons for the
+ * value: docs/benchmarks.md, "One big CG on every core"). Block-Jacobi and SSOR
  * (its triangular sweeps are sequential), GMRES and BiCGStab run as one
  * kernel on one core, as before.
  *

@@ -64,8 +64,7 @@ static double sum_blocks(const double *v, int64_t nblk) {
 }
 
 /* The sparse operator's checked copy in the scratch, as a trn_csr. */
-static trn_csr op_view(const trn_kpar_layout *l, char *base, const kpar_state *st, int n,
-                       size_t es) {
+static trn_csr op_view(const trn_kpar_layout *l, char *base, const kpar_state *st, int n) {
     trn_csr c;
     memset(&c, 0, sizeof(c));
     c.n = n;
@@ -81,7 +80,6 @@ static trn_csr op_view(const trn_kpar_layout *l, char *base, const kpar_state *s
         c.col = (int *)(o + al64(((size_t)n + 1) * sizeof(int64_t)));
         c.val = o + al64(((size_t)n + 1) * sizeof(int64_t)) + al64((size_t)st->nnz * sizeof(int));
     }
-    (void)es;
     return c;
 }
 

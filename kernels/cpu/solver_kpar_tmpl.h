@@ -97,8 +97,7 @@ static trn_kstatus KP(kpar_apply)(const trn_solver_krylov_desc *d, const trn_kpa
     char *base = d->krylov_scratch;
     kpar_state *st = (kpar_state *)base;
     const int64_t n = d->op.n, B = trn_kpar_block(n);
-    const trn_csr c =
-        d->op.kind == TRN_LINOP_SPARSE ? op_view(l, base, st, (int)n, sizeof(KT)) : (trn_csr){0};
+    const trn_csr c = d->op.kind == TRN_LINOP_SPARSE ? op_view(l, base, st, (int)n) : (trn_csr){0};
     KT *r = (KT *)(base + l->r), *p = (KT *)(base + l->p), *q = (KT *)(base + l->q);
     const KT *z = (const KT *)(base + l->z), *b = d->b, *x = d->x;
     double *pq = (double *)(base + l->pq), *rt = (double *)(base + l->rt);
