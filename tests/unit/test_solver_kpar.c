@@ -19,7 +19,9 @@
  *    most tol) in about the iterations of the one-kernel CG (the same
  *    method; only the rounding of its dots and of q = A p differ): within
  *    5 % + 2;
- *  - an iteration limit ends it with MAX_ITERS after exactly that many.
+ *  - an iteration limit ends it with MAX_ITERS after exactly that many;
+ *  - the scratch starts as NaN bytes (the daemon's is not zeroed): nothing
+ *    is read before it is written.
  */
 #include <math.h>
 #include <stdint.h>
@@ -156,8 +158,11 @@ static trn_solver_krylov_desc whole(const grid *m, trn_dtype t, int dense, int p
 static void run_sequence(const trn_solver_krylov_desc *w, int S, int backwards) {
     trn_kpar_layout l;
     assert_int_equal(trn_kpar_layout_of(w, &l), 0);
-    void *scratch = calloc(1, l.total);
+    /* The daemon's scratch is not zeroed (daemon/op_scratch.h): NaN bytes
+     * here, so that reading anything not written first shows. */
+    void *scratch = malloc(l.total);
     assert_non_null(scratch);
+    memset(scratch, 0xff, l.total);
     trn_kmsg msg;
     trn_kmsg_init(&msg);
     trn_solver_krylov_desc d = trn_kpar_step(w, 0, scratch, l.total);
