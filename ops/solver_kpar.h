@@ -36,10 +36,9 @@
  *
  * Which solves: CG with no or the Jacobi preconditioner, R32F or R64F, a
  * dense, CSR or BSR operator whose stored elements reach TRN_KPAR_MIN_ELEMS
- * (the reasons for the
- * value: docs/benchmarks.md, "One big CG on every core"). Block-Jacobi and SSOR
- * (its triangular sweeps are sequential), GMRES and BiCGStab run as one
- * kernel on one core, as before.
+ * (why that value: docs/benchmarks.md, "One big CG on every core").
+ * Block-Jacobi and SSOR (its triangular sweeps are sequential), GMRES and
+ * BiCGStab run as one kernel on one core, as before.
  *
  * Backend-neutral: descriptors and sizes; the layout of the state inside
  * the scratch header is the kernel's.
