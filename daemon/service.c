@@ -744,9 +744,7 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
     op->sop.defer_wake = defer_wake;
     op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
     op->sop.plan_part = op->refs.plan_part;
-    if (trn_service_tile_op(svc, op, s) != 0 || trn_service_krylov_op(op, s) != 0) {
-
-    if (trn_service_tile_op(op) != 0 || trn_service_krylov_op(svc, op, s) != 0) {
+    if (trn_service_tile_op(svc, op, s) != 0 || trn_service_krylov_op(svc, op, s) != 0) {
         trn_op_refs_release(&op->refs);
         trn_service_op_discard(op);
         snprintf(err, errlen, "daemon out of memory queueing an op");

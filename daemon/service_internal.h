@@ -90,9 +90,10 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *s, trn_servi
 void trn_service_fftstep_free(trn_service_op *op);
 /* Krylov solves over every core (service_krylov.c): makes a validated
  * solve that qualifies (ops/solver_kpar.h) a looping sequence of its steps
- * with its state (from svc's op scratch pool) charged to s. Returns 0 (also when it does not
- * qualify or its state cannot be had: it then runs as one kernel). krylov_free releases the steps
- * and the state (NULL: none). */
+ * with its state (from svc's op scratch pool) charged to s. Returns 0
+ * (also when it does not qualify or its state cannot be had: it then runs
+ * as one kernel). krylov_free releases the steps and the state (NULL:
+ * none). */
 typedef struct trn_service_krylov trn_service_krylov;
 int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s);
 void trn_service_krylov_free(trn_service_op *op);
