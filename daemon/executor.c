@@ -64,10 +64,12 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Wakes the slot's executor (executor_slot.h). */
+/* Wakes the slot's executor (executor_slot.h): no syscall while it is
+ * awake, looking at the bell. */
 static void ring(trn_exec_slot *slot) {
-    atomic_fetch_add_explicit(&slot->bell, 1, memory_order_release);
-    trn_exec_futex_wake(&slot->bell);
+    atomic_fetch_add_explicit(&slot->bell, 1, memory_order_seq_cst);
+    if (!atomic_load_explicit(&slot->awake, memory_order_seq_cst))
+        trn_exec_futex_wake(&slot->bell);
 }
 
 static uint32_t next_seq(trn_exec_core *c) {
@@ -321,6 +323,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     atomic_store(&slot->req, 0);
     atomic_store(&slot->done, 0);
     atomic_store(&slot->taken, 0);
+    atomic_store(&slot->awake, 0); /* a dead executor's: the new one is rung */
     atomic_store(&c->watchdog_fired, 0);
     c->seq = 0;
     pthread_mutex_lock(&c->lock);
