@@ -581,7 +581,10 @@ static int post(trn_exec_pool *p, int core) {
     slot->has_plan = rq->has_plan;
     if (rq->has_plan) {
         slot->plan_part = rq->plan_part;
-        snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", rq->plan_key);
+        /* A copy, not snprintf: this runs for every op with a plan. */
+        const size_t n = strnlen(rq->plan_key, sizeof(slot->plan_key) - 1);
+        memcpy(slot->plan_key, rq->plan_key, n);
+        slot->plan_key[n] = '\0';
         slot->plan_spec = *rq->plan_spec;
     }
     atomic_store(&c->deadline_ns, now_ns() + rq->limit_ns);
