@@ -349,6 +349,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     const uint32_t seq = next_seq(c);
     memset(&slot->desc, 0, sizeof(slot->desc));
     slot->has_plan = 0;
+    slot->followed = 0;
     slot->task = TRN_EXEC_TASK_OP;
     slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
     atomic_store_explicit(&slot->req, seq, memory_order_release);
@@ -575,6 +576,7 @@ static int post(trn_exec_pool *p, int core) {
     rq->seq = next_seq(c);
     slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
     slot->task = rq->task;
+    slot->followed = rq->followed;
     slot->desc = *rq->op;
     slot->shard = rq->shard;
     slot->nshards = rq->nshards;
@@ -635,7 +637,7 @@ static trn_kstatus conclude(trn_exec_pool *p, int core, uint64_t patience_ns, in
 
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               const trn_exec_plan_ref *plan, int shard, int nshards,
-                              uint64_t est_ns, uint64_t patience_ns, int *pending) {
+                              uint64_t est_ns, uint64_t patience_ns, int *pending, int followed) {
     trn_exec_core *c = &p->cores[core];
     use_take(c);
     c->req = (trn_exec_request){.op = op,
@@ -645,7 +647,8 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                                 .plan_part = plan ? plan->part : 0,
                                 .shard = shard,
                                 .nshards = nshards,
-                                .limit_ns = watchdog_ns(p, est_ns)};
+                                .limit_ns = watchdog_ns(p, est_ns),
+                                .followed = followed};
     int waiting = 0;
     trn_kstatus k;
     if (patience_ns && !running(p, core))
