@@ -57,7 +57,7 @@ static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
                                    .spec = plan ? trn_plan_entry_spec(plan) : NULL,
                                    .part = plan_part};
     return trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns,
-                             patience_ns, pending);
+                             patience_ns, pending, trn_sched_running_followed());
 }
 
 /* Concludes a run_core that stopped waiting (its patience). */

@@ -64,10 +64,12 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Wakes the slot's executor (executor_slot.h). */
+/* Wakes the slot's executor (executor_slot.h): no syscall while it is
+ * awake, looking at the bell. */
 static void ring(trn_exec_slot *slot) {
-    atomic_fetch_add_explicit(&slot->bell, 1, memory_order_release);
-    trn_exec_futex_wake(&slot->bell);
+    atomic_fetch_add_explicit(&slot->bell, 1, memory_order_seq_cst);
+    if (!atomic_load_explicit(&slot->awake, memory_order_seq_cst))
+        trn_exec_futex_wake(&slot->bell);
 }
 
 static uint32_t next_seq(trn_exec_core *c) {
@@ -321,6 +323,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     atomic_store(&slot->req, 0);
     atomic_store(&slot->done, 0);
     atomic_store(&slot->taken, 0);
+    atomic_store(&slot->awake, 0); /* a dead executor's: the new one is rung */
     atomic_store(&c->watchdog_fired, 0);
     c->seq = 0;
     pthread_mutex_lock(&c->lock);
@@ -346,6 +349,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     const uint32_t seq = next_seq(c);
     memset(&slot->desc, 0, sizeof(slot->desc));
     slot->has_plan = 0;
+    slot->followed = 0;
     slot->task = TRN_EXEC_TASK_OP;
     slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
     atomic_store_explicit(&slot->req, seq, memory_order_release);
@@ -572,13 +576,17 @@ static int post(trn_exec_pool *p, int core) {
     rq->seq = next_seq(c);
     slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
     slot->task = rq->task;
+    slot->followed = rq->followed;
     slot->desc = *rq->op;
     slot->shard = rq->shard;
     slot->nshards = rq->nshards;
     slot->has_plan = rq->has_plan;
     if (rq->has_plan) {
         slot->plan_part = rq->plan_part;
-        snprintf(slot->plan_key, sizeof(slot->plan_key), "%s", rq->plan_key);
+        /* A copy, not snprintf: this runs for every op with a plan. */
+        const size_t n = strnlen(rq->plan_key, sizeof(slot->plan_key) - 1);
+        memcpy(slot->plan_key, rq->plan_key, n);
+        slot->plan_key[n] = '\0';
         slot->plan_spec = *rq->plan_spec;
     }
     atomic_store(&c->deadline_ns, now_ns() + rq->limit_ns);
@@ -629,7 +637,7 @@ static trn_kstatus conclude(trn_exec_pool *p, int core, uint64_t patience_ns, in
 
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               const trn_exec_plan_ref *plan, int shard, int nshards,
-                              uint64_t est_ns, uint64_t patience_ns, int *pending) {
+                              uint64_t est_ns, uint64_t patience_ns, int *pending, int followed) {
     trn_exec_core *c = &p->cores[core];
     use_take(c);
     c->req = (trn_exec_request){.op = op,
@@ -639,7 +647,8 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                                 .plan_part = plan ? plan->part : 0,
                                 .shard = shard,
                                 .nshards = nshards,
-                                .limit_ns = watchdog_ns(p, est_ns)};
+                                .limit_ns = watchdog_ns(p, est_ns),
+                                .followed = followed};
     int waiting = 0;
     trn_kstatus k;
     if (patience_ns && !running(p, core))

@@ -74,10 +74,12 @@ typedef struct trn_exec_plan_ref {
  * or the executor died, or must first be started, *pending is set, the run
  * goes on (or starts), the core stays taken, and trn_exec_pool_finish (from
  * any thread) concludes it and returns its status. pending may be NULL when
- * patience_ns is 0. */
+ * patience_ns is 0. followed: more work waits behind this op
+ * (trn_sched_running_followed), so the executor looks for its next request
+ * for a while after answering instead of sleeping at once. */
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               const trn_exec_plan_ref *plan, int shard, int nshards,
-                              uint64_t est_ns, uint64_t patience_ns, int *pending);
+                              uint64_t est_ns, uint64_t patience_ns, int *pending, int followed);
 /* Waits for the run trn_exec_pool_run left pending on core; returns its
  * status as trn_exec_pool_run would have. */
 trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core);

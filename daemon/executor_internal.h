@@ -30,6 +30,7 @@ typedef struct trn_exec_request {
     unsigned plan_part;
     int shard, nshards;
     uint64_t limit_ns; /* its watchdog */
+    int followed;      /* more work waited behind it (trn_exec_slot.followed) */
     uint32_t seq;      /* as posted */
     int attempt;
 } trn_exec_request;

@@ -63,6 +63,15 @@ static void pin(int cpu) {
 }
 
 #define EXEC_MAX_PLANS 64
+/* After answering a request posted with more work waiting behind it
+ * (executor_slot.h, `followed`), the executor yields up to this many times
+ * looking for the next request before it sleeps on the bell: the worker,
+ * usually on this CPU, posts it straight after the answer. After any other
+ * answer it sleeps at once: on a CPU shared with a client that waits for
+ * each op, yields would only come between the client and the daemon (1x1
+ * SGEMM + sync on one CPU: 12.8 -> 14.7 us with 4 yields after every
+ * answer). */
+#define EXEC_IDLE_YIELDS 4
 
 /* One of the executor's plans. */
 typedef struct exec_plan {
@@ -196,6 +205,8 @@ void trn_executor_main(void *arg, int core, int channel) {
     uint64_t gen = 0;
     uint32_t last = atomic_load_explicit(&slot->done, memory_order_acquire);
     uint32_t unmaps_seen = 0;
+    int yields = 0, budget = 0;
+    atomic_store(&slot->awake, 1);
     for (;;) {
         const uint32_t bell = atomic_load_explicit(&slot->bell, memory_order_acquire);
         const uint32_t req = atomic_load_explicit(&slot->req, memory_order_acquire);
@@ -210,9 +221,25 @@ void trn_executor_main(void *arg, int core, int channel) {
                 unmaps_seen = unmaps;
                 continue;
             }
-            trn_exec_futex_wait(&slot->bell, bell, 0);
+            if (yields < budget) {
+                /* Awake: the worker, often on this CPU, posts the next op
+                 * of a stream straight after this answer; yielding lets it
+                 * run and saves both sides a futex syscall. */
+                yields++;
+                sched_yield();
+                continue;
+            }
+            atomic_store_explicit(&slot->awake, 0, memory_order_seq_cst);
+            if (atomic_load_explicit(&slot->bell, memory_order_seq_cst) == bell)
+                trn_exec_futex_wait(&slot->bell, bell, 0);
+            atomic_store_explicit(&slot->awake, 1, memory_order_seq_cst);
+            yields = 0;
+            budget = 0;
             continue;
         }
+        yields = 0;
+        /* Read before the answer: then the slot is the worker's again. */
+        budget = slot->followed ? EXEC_IDLE_YIELDS : 0;
         atomic_store_explicit(&slot->taken, req, memory_order_release);
         if (trn_exec_space_apply(p->sp, channel, &gen, slot->want_gen) != 0)
             _exit(TRN_EXEC_EXIT_CHANNEL);

@@ -5,7 +5,11 @@
  * Protocol: the worker fills the request fields, then stores a new request
  * number in `req` (release), rings `bell` and wakes the executor (which
  * sleeps on `bell`: anything for it — a request, or buffers unmapped while
- * it is idle — changes it, so no wake-up is lost); the executor runs it,
+ * it is idle — changes it, so no wake-up is lost) unless the executor says
+ * it is `awake` (after answering a request posted with `followed` set, it
+ * yields a few times before it sleeps, so a worker that posts the next op
+ * at once needs no wake-up syscall and the executor none to sleep); the
+ * executor runs it,
  * fills the answer, stores the same number in `done` and wakes
  * the worker if it sleeps. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
  * after the executor died, so a worker asleep on `done` always wakes.
@@ -36,9 +40,16 @@ typedef struct trn_exec_slot {
     /* The worker sleeps on `done` (else it yields): the executor wakes it
      * only then, saving a syscall per op. Both sides store, then load the
      * other's word, sequentially consistent, so one sees the other. */
-    _Atomic uint32_t sleeping; /* the last request the executor started */
+    _Atomic uint32_t sleeping;
+    /* The executor looks at `bell` without sleeping: a ring needs no
+     * futex wake. Both sides store, then load the other's word (`bell` /
+     * `awake`), sequentially consistent, so no ring is missed. */
+    _Atomic uint32_t awake;
     /* request */
-    int32_t task;      /* TRN_EXEC_TASK_* */
+    int32_t task; /* TRN_EXEC_TASK_* */
+    /* More work waited behind this request when it was posted: after
+     * answering, the executor stays awake a few yields for the next. */
+    int32_t followed;
     uint64_t want_gen; /* the shared space's generation at dispatch */
     int32_t shard, nshards;
     trn_op_desc desc; /* its kmsg is the executor's to set (to &kmsg) */

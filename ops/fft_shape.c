@@ -204,9 +204,35 @@ static int dims_format(const int *v, int rank, char *buf, size_t len) {
     return w;
 }
 
+/* Appends the n bytes of s at buf + w (the text so far, w bytes long) as
+ * snprintf would: truncated to fit len with its NUL. Returns w + n. */
+static size_t append(char *buf, size_t len, size_t w, const char *s, size_t n) {
+    if (w + 1 < len) {
+        const size_t room = len - 1 - w, k = n < room ? n : room;
+        memcpy(buf + w, s, k);
+        buf[w + k] = '\0';
+    }
+    return w + n;
+}
+
+/* "program KERNEL PARAMS": formatted for every op that runs a kernel
+ * program, so without snprintf (which costs several times the copies). */
+static int program_format(const trn_plan_spec *spec, char *buf, size_t len) {
+    const char *kernel = spec->u.program.kernel, *params = spec->u.program.params;
+    const size_t nk = strnlen(kernel, sizeof(spec->u.program.kernel));
+    const size_t np = strnlen(params, sizeof(spec->u.program.params));
+    if (len)
+        buf[0] = '\0';
+    size_t w = append(buf, len, 0, "program ", 8);
+    w = append(buf, len, w, kernel, nk);
+    w = append(buf, len, w, " ", 1);
+    w = append(buf, len, w, params, np);
+    return (int)w;
+}
+
 int trn_plan_spec_format(const trn_plan_spec *spec, char *buf, size_t len) {
     if (spec->family == TRN_PLAN_PROGRAM)
-        return snprintf(buf, len, "program %s %s", spec->u.program.kernel, spec->u.program.params);
+        return program_format(spec, buf, len);
     if (spec->family == TRN_PLAN_TENSOR) /* no effort: a contraction plan is not searched */
         return trn_tensor_spec_format(&spec->u.tensor, buf, len);
     const trn_fft_shape *s = &spec->u.fft;

@@ -863,6 +863,19 @@ static void account_shard(worker *w, trn_sched_op *op, uint64_t t0, uint64_t t1)
  * the thread, read only by that thread, also from a signal handler. */
 static _Thread_local const trn_sched_op *volatile running_op;
 static _Thread_local volatile int running_shard, running_nshards;
+static _Thread_local int running_followed;
+
+int trn_sched_running_followed(void) {
+    return running_op ? running_followed : 0;
+}
+
+/* Lock held: whether more work waits behind op, just taken from engine
+ * eng (trn_sched_running_followed). A marker behind it (a synchronize, an
+ * event) is no work for the core: its client waits for this op. */
+static int followed(const trn_sched *s, const trn_sched_op *op, int eng) {
+    const trn_sched_op *next = op->stream->head;
+    return (next && !next->is_marker) || s->engines[eng].runnable > 0;
+}
 
 const trn_sched_op *trn_sched_running_op(int *shard, int *nshards) {
     if (shard)
@@ -997,6 +1010,8 @@ static void *worker_main(void *arg) {
         }
         int shard = 0;
         trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
+        if (op)
+            running_followed = followed(s, op, w->engine);
         if (w->woke_for_work && !op)
             s->stats.wakeups_idle++;
         w->woke_for_work = 0;
@@ -1410,8 +1425,10 @@ int trn_sched_kick_run(trn_sched *s, uint64_t max_est_ns, uint64_t patience_ns) 
     if (s->unkicked && s->cfg.run_core && s->cfg.run_core_finish && !s->stopping &&
         (w = idle_core_worker(s)) && next_is_small(s, max_est_ns)) {
         op = take_shard(s, TRN_ENGINE_CORE, &shard, &done);
-        if (op)
+        if (op) {
             w->lent = 1;
+            running_followed = followed(s, op, TRN_ENGINE_CORE);
+        }
     }
     if (s->unkicked)
         kick_locked(s); /* the rest, for the other workers */

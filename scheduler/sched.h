@@ -83,6 +83,12 @@ typedef void (*trn_sched_done_fn)(trn_sched_op *op, trn_sched_status status);
  * NULL on any other thread or between shards. For the daemon's report of a
  * fatal signal: it names the op a crashing kernel was running. */
 const trn_sched_op *trn_sched_running_op(int *shard, int *nshards);
+/* Whether, when the calling thread took the shard it runs, more work was
+ * waiting for it: the next op of the same stream, or other ready shards of
+ * its engine. A hint for the core's executor, which then keeps looking for
+ * the next request after it answers (daemon/executor_slot.h); 0 on any
+ * other thread. */
+int trn_sched_running_followed(void);
 
 /* Timer list links (private to the scheduler). */
 typedef struct trn_sched_timer_link {

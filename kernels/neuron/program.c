@@ -9,13 +9,39 @@
 
 static const char *const mode_names[] = {"fp32", "bf16", "bf16x3"};
 
+static int same_gemm(const trn_nprog_gemm *a, const trn_nprog_gemm *b) {
+    return a->complex == b->complex && a->mode == b->mode && a->m == b->m && a->n == b->n &&
+           a->k == b->k && a->batch == b->batch;
+}
+
 int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len) {
+    /* The daemon formats the program of every GEMM it accepts (its plan's
+     * key): a stream of one shape formats the same text again and again,
+     * so the thread's last text is kept (snprintf is most of the cost). */
+    static _Thread_local struct {
+        trn_nprog_gemm g;
+        int n; /* > 0: text holds g's */
+        char text[TRN_NPROG_PARAMS_LEN];
+    } last;
     if ((unsigned)g->mode > TRN_NPROG_BF16X3)
         return -1;
+    if (last.n > 0 && same_gemm(&last.g, g)) {
+        if ((size_t)last.n >= len)
+            return -1;
+        memcpy(buf, last.text, (size_t)last.n + 1);
+        return last.n;
+    }
     const int n =
         snprintf(buf, len, "dtype=%s mode=%s m=%d n=%d k=%d batch=%d", g->complex ? "c32" : "f32",
                  mode_names[g->mode], g->m, g->n, g->k, g->batch);
-    return n < 0 || (size_t)n >= len ? -1 : n;
+    if (n < 0 || (size_t)n >= len)
+        return -1;
+    if ((size_t)n < sizeof(last.text)) {
+        last.g = *g;
+        last.n = n;
+        memcpy(last.text, buf, (size_t)n + 1);
+    }
+    return n;
 }
 
 /* The value of "name=" in text as a positive int, or -1. */

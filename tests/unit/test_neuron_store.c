@@ -86,6 +86,34 @@ static void test_program_params(void **state) {
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         if (trn_nprog_gemm_parse(bad[i], &back, err, sizeof(err)) == 0)
             fail_msg("accepted \"%s\"", bad[i]);
+
+    /* The thread keeps its last text: shapes that differ in one field
+     * each, in turn and again, each give their own text, and the kept text
+     * never overruns a buffer too short for it. */
+    const trn_nprog_gemm v[] = {
+        {0, TRN_NPROG_FP32, 8, 8, 8, 1}, {1, TRN_NPROG_FP32, 8, 8, 8, 1},
+        {0, TRN_NPROG_BF16, 8, 8, 8, 1}, {0, TRN_NPROG_FP32, 9, 8, 8, 1},
+        {0, TRN_NPROG_FP32, 8, 9, 8, 1}, {0, TRN_NPROG_FP32, 8, 8, 9, 1},
+        {0, TRN_NPROG_FP32, 8, 8, 8, 2},
+    };
+    const char *const want[] = {
+        "dtype=f32 mode=fp32 m=8 n=8 k=8 batch=1", "dtype=c32 mode=fp32 m=8 n=8 k=8 batch=1",
+        "dtype=f32 mode=bf16 m=8 n=8 k=8 batch=1", "dtype=f32 mode=fp32 m=9 n=8 k=8 batch=1",
+        "dtype=f32 mode=fp32 m=8 n=9 k=8 batch=1", "dtype=f32 mode=fp32 m=8 n=8 k=9 batch=1",
+        "dtype=f32 mode=fp32 m=8 n=8 k=8 batch=2",
+    };
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+            for (int twice = 0; twice < 2; twice++) {
+                memset(text, '#', sizeof(text));
+                assert_int_equal(trn_nprog_gemm_format(&v[i], text, sizeof(text)),
+                                 (int)strlen(want[i]));
+                assert_string_equal(text, want[i]);
+                char shorter[39]; /* one byte short of the text and its NUL */
+                assert_int_equal(strlen(want[i]), sizeof(shorter));
+                memset(shorter, '#', sizeof(shorter));
+                assert_int_equal(trn_nprog_gemm_format(&v[i], shorter, sizeof(shorter)), -1);
+            }
 }
 
 /* ---- addresses ------------------------------------------------------------------- */

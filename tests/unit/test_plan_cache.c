@@ -635,6 +635,20 @@ static void test_program_keys(void **state) {
                          "program gemm x=\x7f"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         assert_int_not_equal(trn_plan_spec_parse(bad[i], &back, err, sizeof(err)), 0);
+    /* A program's key is put together without snprintf: into any buffer,
+     * down to none, it gives what snprintf gives (the text truncated with
+     * its NUL, and the full length). */
+    const int full = (int)strlen(key);
+    for (size_t len = 0; len <= (size_t)full + 2; len++) {
+        char got[TRN_PLAN_KEY_LEN], want[TRN_PLAN_KEY_LEN];
+        memset(got, '#', sizeof(got));
+        memset(want, '#', sizeof(want));
+        assert_int_equal(
+            trn_plan_spec_format(&s, got, len),
+            snprintf(want, len, "program %s %s", s.u.program.kernel, s.u.program.params));
+        assert_int_equal(trn_plan_spec_format(&s, got, len), full);
+        assert_memory_equal(got, want, sizeof(got));
+    }
 }
 
 /* Two programs compile at the same time on two compile threads, while an

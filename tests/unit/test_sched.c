@@ -2031,6 +2031,68 @@ static void test_kick_run(void **state) {
     pthread_mutex_destroy(&l.lock);
 }
 
+/* run_core hook recording, per op, what trn_sched_running_followed said. */
+typedef struct follow_ctx {
+    fx *f;
+    const void *key[2];
+    _Atomic int said[2]; /* -1 until the op ran */
+} follow_ctx;
+
+static trn_kstatus follow_run_core(void *ctx, int core, const trn_op_desc *op,
+                                   const struct trn_plan_entry *plan, unsigned part, int shard,
+                                   int nshards, uint64_t est_ns, uint64_t patience_ns,
+                                   int *pending) {
+    (void)core, (void)plan, (void)part, (void)est_ns, (void)patience_ns, (void)pending;
+    follow_ctx *fc = ctx;
+    for (int i = 0; i < 2; i++)
+        if (op_key(op) == fc->key[i])
+            atomic_store(&fc->said[i], trn_sched_running_followed());
+    return fc->f->g->be.run(&fc->f->g->be, op, NULL, shard, nshards);
+}
+
+/* Rule (sched.h, trn_sched_running_followed): a worker's shard is
+ * "followed" when its stream's next op is a kernel op (or other shards are
+ * ready for its engine), not when only a marker (a synchronize) is behind
+ * it; off a worker's shard it is 0. Behind a gate op: A, B, a marker. */
+static void test_running_followed(void **state) {
+    fx *f = *state;
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    static unsigned char xa, xb;
+    xa = xb = 0;
+    follow_ctx fc = {.f = f, .key = {&xa, &xb}};
+    atomic_init(&fc.said[0], -1);
+    atomic_init(&fc.said[1], -1);
+    char err[256] = "";
+    const trn_sched_config sc = {.ncores = NWORKERS, .run_core = follow_run_core, .run_ctx = &fc};
+    f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
+    if (!f->s)
+        fail_msg("trn_sched_create: %s", err);
+    test_op gate, a, b, mark;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    gate_op(&gate, &f->r, 0, f->g, 0);
+    memset_op(&a, &f->r, 1, &xa, 1);
+    memset_op(&b, &f->r, 2, &xb, 2);
+    marker_op(&mark, &f->r, 3);
+    assert_int_equal(trn_sched_submit(f->s, st, &gate.sop), 0);
+    gate_wait_entered(f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &a.sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &b.sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &mark.sop), 0);
+    assert_int_equal(trn_sched_running_followed(), 0); /* not a worker */
+    gate_open(f->g, 0);
+    wait_count(&f->r, 4);
+    assert_int_equal(xa, 1);
+    assert_int_equal(xb, 2);
+    assert_int_equal(atomic_load(&fc.said[0]), 1); /* B behind A */
+    assert_int_equal(atomic_load(&fc.said[1]), 0); /* only the marker behind B */
+    trn_sched_stream_release(f->s, st);
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    f->s = trn_sched_create(&f->g->be, &(trn_sched_config){.ncores = NWORKERS}, err, sizeof(err));
+    assert_non_null(f->s); /* for teardown */
+}
+
 /* Rule (sched.h, core_in_service; sched.c, waking workers): a core out of
  * service takes no more work, the other workers take its share, and work is
  * never left waiting for a wake-up that went to the worker of a core out of
@@ -2106,6 +2168,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_one_shard_ops_wake_one_worker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_streams_each_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_marker, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_running_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsupported, setup, teardown),
