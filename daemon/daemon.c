@@ -41,8 +41,10 @@
  * arena (daemon/exec_space.h); neither takes memory until used. */
 #define TRN_DAEMON_BUFFER_RANGE ((uint64_t)16 << 40)
 #define TRN_DAEMON_OP_ARENA ((uint64_t)1 << 30)
-/* Ops' stage scratch (daemon/op_scratch.h): lent at most, kept for reuse. */
-#define TRN_DAEMON_SCRATCH_LENT ((size_t)2 << 30)
+/* Ops' step and stage scratch (daemon/op_scratch.h): lent at most a
+ * quarter of the machine's memory (at least 2 GiB), kept for reuse up to
+ * 256 MiB. */
+#define TRN_DAEMON_SCRATCH_LENT_MIN ((size_t)2 << 30)
 #define TRN_DAEMON_SCRATCH_KEPT ((size_t)256 << 20)
 
 /* Where a core's shard runs: in the core's executor, except what does not
@@ -104,6 +106,14 @@ static int create_executors(trnscid *d, char *err, size_t errlen) {
                                      .fault_injection = d->cfg.fault_injection};
     d->executors = trn_exec_pool_create(&pc, d->backend, d->space, err, errlen);
     return d->executors ? 0 : -1;
+}
+
+static size_t scratch_lent(void) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double quarter = pages > 0 && page > 0 ? (double)pages * (double)page / 4.0 : 0.0;
+    return quarter > (double)TRN_DAEMON_SCRATCH_LENT_MIN && quarter < (double)SIZE_MAX
+               ? (size_t)quarter
+               : TRN_DAEMON_SCRATCH_LENT_MIN;
 }
 
 static void destroy_executors(trnscid *d) {
@@ -300,12 +310,12 @@ int trnscid_start(trnscid *d) {
     d->service.metrics = d->metrics;
     d->service.selftest = d->selftest;
     d->service.executors = d->executors;
-    d->service.scratch =
-        d->cfg.convert_ahead
-            ? trn_op_scratch_create(d->space, TRN_DAEMON_SCRATCH_LENT, TRN_DAEMON_SCRATCH_KEPT)
-            : NULL;
-    if (d->cfg.convert_ahead && !d->service.scratch)
-        trn_log(TRN_LOG_WARN, "out of memory: format conversions run inline");
+    d->service.scratch = trn_op_scratch_create(d->space, scratch_lent(), TRN_DAEMON_SCRATCH_KEPT);
+    d->service.convert_ahead = d->cfg.convert_ahead;
+    if (!d->service.scratch) {
+        snprintf(err, sizeof(err), "out of memory");
+        goto fail_frontends;
+    }
     /* The health endpoints come up first, so that probes see "starting"
      * rather than nothing until /readyz turns ready at the end. */
     if (d->metrics) {

@@ -494,6 +494,14 @@ void trn_service_op_discard(trn_service_op *op) {
         trn_block_pool_put(op->pool, op);
 }
 
+/* What shape_op gave the op: its steps or stages and their scratch. */
+static void unshape_op(trn_service_op *op) {
+    trn_service_tile_free(op);
+    trn_service_convert_free(op);
+    trn_service_fftstep_free(op);
+    trn_service_krylov_free(op);
+}
+
 static void op_free(trn_service_op *op) {
     trn_session *s = op->session;
     if (op->staging) {
@@ -503,10 +511,7 @@ static void op_free(trn_service_op *op) {
     trn_op_refs_release(&op->refs);
     if (op->graph)
         trn_service_graph_put(op->graph);
-    trn_service_tile_free(op);
-    trn_service_convert_free(op);
-    trn_service_fftstep_free(op);
-    trn_service_krylov_free(op);
+    unshape_op(op);
     trn_block_pool_put(op->pool, op);
     trn_session_unref(s);
 }
@@ -725,6 +730,21 @@ fail:
     return rc;
 }
 
+/* How a validated op is queued: one big enough runs as steps of tile tasks
+ * over every core (a tiled factorisation or syevd, a CG, one large FFT),
+ * a precision-mode GEMM with its conversion as a stage ahead; any other
+ * as it is. Each kind's file decides; at most one applies. On failure,
+ * err says why (what was taken is given back by unshape_op). */
+static trn_wire_code shape_op(trn_service *svc, trn_session *s, trn_service_op *op, char *err,
+                              size_t errlen) {
+    if (trn_service_tile_op(svc, op, s) != 0 || trn_service_krylov_op(svc, op, s) != 0) {
+        snprintf(err, errlen, "daemon out of memory queueing an op");
+        return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    trn_service_convert_op(svc, op, s);
+    return trn_service_fftstep_op(svc, s, op, err, errlen);
+}
+
 /* A kernel op (memset, copy, gemm). */
 static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
                                    const Trnsci__V1__SubmitRequest *req, int defer_wake,
@@ -744,18 +764,12 @@ static trn_wire_code submit_kernel(trn_service *svc, trn_session *s,
     op->sop.defer_wake = defer_wake;
     op->sop.plan = op->refs.plan; /* held by refs until the op is freed */
     op->sop.plan_part = op->refs.plan_part;
-    if (trn_service_tile_op(svc, op, s) != 0 || trn_service_krylov_op(svc, op, s) != 0) {
+    const trn_wire_code src = shape_op(svc, s, op, err, errlen);
+    if (src != TRN_WIRE_OK) {
+        unshape_op(op);
         trn_op_refs_release(&op->refs);
         trn_service_op_discard(op);
-        snprintf(err, errlen, "daemon out of memory queueing an op");
-        return TRN_WIRE_RESOURCE_EXHAUSTED;
-    }
-    trn_service_convert_op(svc, op);
-    const trn_wire_code frc = trn_service_fftstep_op(svc, s, op, err, errlen);
-    if (frc != TRN_WIRE_OK) {
-        trn_op_refs_release(&op->refs);
-        trn_service_op_discard(op);
-        return frc;
+        return src;
     }
     return trn_service_queue_op(svc, s, req->stream_id, op, seq, err, errlen);
 }

@@ -17,20 +17,16 @@
  * A 1D transform in place goes through a scratch array of the transform's
  * size (at most TRN_FFTSTEP_MAX_SCRATCH), owned by the op from when it is
  * queued until it is freed, charged to the session's memory quota like
- * staged transfers. It comes from the service's scratch pool
- * (daemon/op_scratch.h: in the executors' space, blocks kept for reuse so
- * that a transform does not pay a page fault per page of it) when there is
- * one and it lends it, else it is a sealed memfd of its own mapped there
- * (daemon/bufmem.h). Without room for it in the quota the op is refused
+ * staged transfers (trn_service_scratch_take). It comes from the service's
+ * scratch pool (daemon/op_scratch.h: in the executors' space, blocks kept
+ * for reuse so that a transform does not pay a page fault per page of it).
+ * Without room for it (the quota, the pool's cap) the op is refused
  * (RESOURCE_EXHAUSTED): running it on one core instead would give other
  * bits.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "daemon/bufmem.h"
-#include "daemon/op_scratch.h"
 #include "daemon/service_internal.h"
 #include "ops/fft_step.h"
 #include "scheduler/plan_cache.h"
@@ -40,52 +36,16 @@ struct trn_service_fftsteps {
     trn_sched_step steps[TRN_FFTSTEP_MAX_STEPS];
     trn_op_desc descs[TRN_FFTSTEP_MAX_STEPS];
     trn_plan_entry *plans[TRN_FFTSTEP_MAX_STEPS];
-    /* The scratch array (1D in place), charged to session: a block of pool
-     * (scratch_len bytes), or without a pool a mapping of its own in space
-     * (scratch_bytes). */
-    void *scratch;
-    uint64_t scratch_bytes;
-    size_t scratch_len;
-    trn_op_scratch *pool;
-    trn_exec_space *space;
-    trn_session *session;
+    /* The scratch array (1D in place), charged to the session. */
+    trn_scratch_lease scratch;
 };
 
 static void release(trn_service_fftsteps *t) {
     for (int s = 0; s < t->nsteps; s++)
         if (t->plans[s])
             trn_plan_entry_release(t->plans[s]);
-    if (t->scratch && t->pool)
-        trn_op_scratch_put(t->pool, t->scratch, t->scratch_len);
-    else if (t->scratch)
-        trn_bufmem_release(t->scratch, t->scratch_bytes, 1, t->space);
-    if (t->scratch)
-        trn_session_credit(t->session, t->scratch_bytes);
+    trn_service_scratch_give(&t->scratch);
     free(t);
-}
-
-/* The op's scratch array of bytes, charged to sess. */
-static trn_wire_code scratch_alloc(trn_service *svc, trn_session *sess, trn_service_fftsteps *t,
-                                   uint64_t bytes, char *err, size_t errlen) {
-    const trn_wire_code rc =
-        trn_session_charge(sess, bytes, "the scratch array of an in-place FFT", err, errlen);
-    if (rc != TRN_WIRE_OK)
-        return rc;
-    t->scratch_bytes = bytes;
-    t->session = sess;
-    if (svc->scratch && (t->scratch = trn_op_scratch_get(svc->scratch, bytes, &t->scratch_len))) {
-        t->pool = svc->scratch;
-        return TRN_WIRE_OK;
-    }
-    int fd = -1;
-    t->space = sess->table->space;
-    t->scratch = trn_bufmem_shared(bytes, t->space, &fd, err, errlen);
-    if (!t->scratch) {
-        trn_session_credit(sess, bytes);
-        return TRN_WIRE_RESOURCE_EXHAUSTED;
-    }
-    close(fd); /* the space keeps its own (or the mapping alone holds it) */
-    return TRN_WIRE_OK;
 }
 
 trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_service_op *op,
@@ -107,7 +67,8 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_se
     }
     const size_t sb = trn_fftstep_scratch_bytes(&spec->u.fft, d->u.fft.variant);
     if (sb) {
-        const trn_wire_code rc = scratch_alloc(svc, sess, t, sb, err, errlen);
+        const trn_wire_code rc = trn_service_scratch_take(
+            svc, sess, sb, "the scratch array of an in-place FFT", &t->scratch, err, errlen);
         if (rc != TRN_WIRE_OK) {
             release(t);
             return rc;
@@ -117,7 +78,7 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_se
         trn_op_desc *sd = &t->descs[s];
         trn_plan_spec sub = {.family = TRN_PLAN_FFT, .effort = spec->effort};
         *sd = (trn_op_desc){.kind = TRN_OP_FFT, .kmsg = &op->sop.kmsg};
-        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, t->scratch, &sd->u.fft, &sub.u.fft);
+        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, t->scratch.p, &sd->u.fft, &sub.u.fft);
         if (sub.u.fft.rank == 0) { /* a step without a plan */
             t->steps[s] = (trn_sched_step){.desc = sd};
             continue;

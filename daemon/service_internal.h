@@ -33,6 +33,23 @@ uint64_t trn_service_op_deadline(uint64_t timeout_us);
  * timeout_us (0 = no limit) and must end by the call's own deadline. */
 uint64_t trn_service_wait_deadline(const trn_call *call, uint64_t timeout_us);
 
+/* Scratch an op owns between its steps or stages (daemon/op_scratch.h),
+ * charged to its session's memory quota like a buffer (service_scratch.c).
+ * take returns TRN_WIRE_OK, or RESOURCE_EXHAUSTED with err written (the
+ * quota, the pool's cap, memory) and *l empty; `what` names the scratch in
+ * that message. give returns it (an empty lease: no-op). */
+typedef struct trn_scratch_lease {
+    void *p;
+    size_t len;       /* the block's */
+    uint64_t charged; /* to session */
+    struct trn_op_scratch *pool;
+    struct trn_session *session;
+} trn_scratch_lease;
+trn_wire_code trn_service_scratch_take(trn_service *svc, struct trn_session *s, uint64_t bytes,
+                                       const char *what, trn_scratch_lease *l, char *err,
+                                       size_t errlen);
+void trn_service_scratch_give(trn_scratch_lease *l);
+
 /* An op the service queued: a kernel op, or a marker of an event. */
 typedef struct trn_service_op {
     trn_sched_op sop;
@@ -52,10 +69,8 @@ typedef struct trn_service_op {
     uint32_t graph_exec, graph_node;
     /* A tiled factorisation's steps (service_tile.c), or NULL. */
     struct trn_service_tiles *tiles;
-    /* The scratch its stages share (service_convert.c), or NULL. */
-    struct trn_op_scratch *scratch_pool;
-    void *scratch;
-    size_t scratch_len;
+    /* The scratch its conversion and compute stages share (service_convert.c). */
+    trn_scratch_lease convert;
     /* One large FFT's steps (service_fftstep.c), or NULL. */
     struct trn_service_fftsteps *fftsteps;
     /* A Krylov solve's steps and state (service_krylov.c), or NULL. */
@@ -66,7 +81,7 @@ typedef struct trn_service_op {
  * operands need one (ops/convert_stage.h) a conversion stage and a compute
  * stage, when the backend runs it so and scratch can be had; otherwise
  * leaves it as it is. convert_free gives its scratch back (none: no-op). */
-void trn_service_convert_op(trn_service *svc, trn_service_op *op);
+void trn_service_convert_op(trn_service *svc, trn_service_op *op, trn_session *s);
 void trn_service_convert_free(trn_service_op *op);
 
 /* Tiled factorisations (service_tile.c): makes a validated op whose shape

@@ -10,17 +10,14 @@
  * address in every executor, as buffers are): a block of the service's op
  * scratch pool (daemon/op_scratch.h: blocks given back are reused, so a
  * repeated solve does not fault its pages in again; the pool's cap bounds
- * what queued ops hold), or without a pool a memfd of its own. It is
- * charged to the session like a buffer, taken here when the op is queued
- * and given back with the op (trn_service_krylov_free). When it cannot be
+ * what queued ops hold), charged to the session like a buffer
+ * (trn_service_scratch_take), taken here when the op is queued and given
+ * back with the op (trn_service_krylov_free). When it cannot be
  * had (the session's quota, the pool's cap, memory) the solve runs as one
  * kernel on one core, as smaller ones do: a slower path, never a failure.
  */
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "daemon/bufmem.h"
-#include "daemon/op_scratch.h"
 #include "daemon/service_internal.h"
 #include "daemon/session.h"
 #include "ops/solver_kpar.h"
@@ -28,12 +25,7 @@
 struct trn_service_krylov {
     trn_sched_step steps[TRN_KPAR_STEPS];
     trn_op_desc descs[TRN_KPAR_STEPS];
-    void *scratch;
-    uint64_t bytes;       /* what the session is charged */
-    trn_op_scratch *pool; /* the block's pool, or NULL: a memfd of its own */
-    size_t len;           /* the block's or the mapping's length */
-    trn_exec_space *space;
-    trn_session *charged; /* the session the scratch is charged to */
+    trn_scratch_lease state;
 };
 
 int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s) {
@@ -43,36 +35,18 @@ int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s) 
     trn_kpar_layout l;
     if (trn_kpar_layout_of(&d->u.solver_krylov, &l) != 0)
         return 0;
-    char err[TRN_SERVICE_ERRLEN];
-    if (trn_session_charge(s, l.total, "the state of a CG run over every core", err, sizeof(err)) !=
-        TRN_WIRE_OK)
-        return 0; /* one core, as a smaller solve */
     trn_service_krylov *k = calloc(1, sizeof(*k));
-    trn_exec_space *sp = s->table->space;
-    size_t len = l.total;
-    void *mem = NULL;
-    if (k && svc->scratch) {
-        mem = trn_op_scratch_get(svc->scratch, l.total, &len);
-    } else if (k) {
-        int fd = -1;
-        mem = trn_bufmem_shared(l.total, sp, &fd, err, sizeof(err));
-        if (fd >= 0)
-            close(fd); /* the space keeps its own */
-    }
-    if (!mem) {
+    if (!k)
+        return 0; /* one core, as a smaller solve */
+    char err[TRN_SERVICE_ERRLEN];
+    if (trn_service_scratch_take(svc, s, l.total, "the state of a CG run over every core",
+                                 &k->state, err, sizeof(err)) != TRN_WIRE_OK) {
         free(k);
-        trn_session_credit(s, l.total);
         return 0;
     }
-    *k = (trn_service_krylov){.scratch = mem,
-                              .bytes = l.total,
-                              .pool = svc->scratch,
-                              .len = len,
-                              .space = sp,
-                              .charged = s};
     for (int i = 0; i < TRN_KPAR_STEPS; i++) {
         k->descs[i] = (trn_op_desc){.kind = TRN_OP_SOLVER_KRYLOV, .kmsg = &op->sop.kmsg};
-        k->descs[i].u.solver_krylov = trn_kpar_step(&d->u.solver_krylov, i, mem, l.total);
+        k->descs[i].u.solver_krylov = trn_kpar_step(&d->u.solver_krylov, i, k->state.p, l.total);
         k->steps[i].desc = &k->descs[i];
     }
     op->krylov = k;
@@ -87,11 +61,7 @@ void trn_service_krylov_free(trn_service_op *op) {
     trn_service_krylov *k = op->krylov;
     if (!k)
         return;
-    if (k->pool)
-        trn_op_scratch_put(k->pool, k->scratch, k->len);
-    else
-        trn_bufmem_release(k->scratch, k->len, 1, k->space);
-    trn_session_credit(k->charged, k->bytes);
+    trn_service_scratch_give(&k->state);
     free(k);
     op->krylov = NULL;
 }

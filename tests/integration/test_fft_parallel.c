@@ -422,8 +422,8 @@ int main(void) {
         cmocka_unit_test(test_in_place),  cmocka_unit_test(test_real),
         cmocka_unit_test(test_not_split), cmocka_unit_test(test_scratch_quota),
     };
-    /* No scratch pool there (--convert-ahead off): its scratch arrays are
-     * mappings of their own; the other daemons lend them from their pool. */
+    /* --convert-ahead off changes GEMM conversions only: the scratch
+     * arrays still come from the op scratch pool, charged to the quota. */
     const char *const quota[] = {
         "--cores", "1", "--max-session-bytes", "6M", "--plan-effort", "estimate", "--convert-ahead",
         "off",     NULL};

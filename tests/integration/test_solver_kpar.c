@@ -27,8 +27,8 @@
  *    gamma_{6} (|A||x| + |b|) per row (5 products and a subtraction);
  *  - BSR (2 x 2 blocks) and dense (G = 32, n = 1024, two 512-row blocks)
  *    operators converge and agree bitwise on 1 and 2 cores;
- *  - the 1-core daemon runs without the op scratch pool (--convert-ahead
- *    off), so the state's two homes (a pool block, a memfd) are both used;
+ *  - the 1-core daemon runs with --convert-ahead off (which leaves the
+ *    solve's state where it is: a block of the op scratch pool);
  *  - edges, on both daemons alike: b = 0 gives x = 0 in 0 iterations; an
  *    iteration limit of 5 gives MAX_ITERS after 5 with the residual above
  *    tol; a NaN in b gives NONFINITE; a zero diagonal entry refuses Jacobi
@@ -536,8 +536,7 @@ int main(void) {
         b_host[i] = uniform();
     if (reference() != 0)
         return 1;
-    /* The 1-core daemon without the op scratch pool: the solve's state is
-     * then a memfd of its own (daemon/service_krylov.c); both ways tested. */
+    /* --convert-ahead off changes GEMM conversions only, not the solve. */
     const char *const one[] = {"--cores", "1", "--convert-ahead", "off", NULL}, *const two[] = {
                                                                                     "--cores", "2",
                                                                                     NULL};
