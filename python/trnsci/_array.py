@@ -157,6 +157,8 @@ class ndarray:
         return self.transpose()
 
     def transpose(self, *axes):
+        if not axes:  # reversed axes: metadata only (the fast path of .T)
+            return ndarray(self._buf, self._off, self.shape[::-1], self.dtype, self.strides[::-1])
         d = self._dummy()
         v = d.transpose(*axes) if axes else d.T
         return ndarray(self._buf, self._off, v.shape, self.dtype, v.strides)

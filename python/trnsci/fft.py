@@ -121,7 +121,9 @@ def _run(x, axes, kind, direction, out_last):
     axes in x's order."""
     rest = [a for a in range(x.ndim) if a not in axes]
     perm = rest + list(axes)
-    xt = x.transpose(*perm).copy("C")  # a private contiguous input (C2R may overwrite it)
+    xt = x.transpose(*perm) if perm != list(range(x.ndim)) else x
+    if not xt.c_contiguous or kind in (_C2R, _Z2D):
+        xt = xt.copy("C")  # contiguous, and private where the transform may overwrite it
     dims = tuple(xt.shape[len(rest):])
     batch = int(np.prod(xt.shape[:len(rest)], dtype=np.int64))
     logical = dims if kind not in (_C2R, _Z2D) else dims[:-1] + (out_last,)

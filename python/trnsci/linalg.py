@@ -66,50 +66,58 @@ def _blas_operand(x):
     return x, _T, max(c, 1)
 
 
+_sync_fn = None
+_gemm_fn = None
+
+
 def _sync():
-    _errors.check(L.fn("trnsciStreamSynchronize", _i, _v)(None), "trnsciStreamSynchronize")
+    global _sync_fn
+    if _sync_fn is None:
+        _sync_fn = L.fn("trnsciStreamSynchronize", _i, _v)
+    st = _sync_fn(None)
+    if st:
+        _errors.raise_status("runtime", "trnsciStreamSynchronize", st)
 
 
 def _gemm(a, b, c, alpha, beta, precision):
     """c = alpha a b + beta c on device arrays (2-D, same dtype)."""
+    global _gemm_fn
     p = _prefix(a, b, c)
-    table = _COMPUTE32 if p in "SC" else _COMPUTE64
-    if precision not in table:
+    compute = (_COMPUTE32 if p in "SC" else _COMPUTE64).get(precision)
+    if compute is None:
+        table = _COMPUTE32 if p in "SC" else _COMPUTE64
         raise ValueError(f"precision {precision!r} for {a.dtype}: one of {sorted(table)}")
     cc, cop, ldc = _blas_operand(c)
     if cc is not c:
         raise ValueError("the output must have unit stride along one axis")
     if cop == _T:  # c is row-major: compute c^T = b^T a^T in column-major
         a, b, c = b.T, a.T, c.T
-        ldc = max(c.strides[1] // c.itemsize if c.shape[1] > 1 else c.shape[0], 1)
     m, k = a.shape
     n = b.shape[1]
     a, opa, lda = _blas_operand(a)
     b, opb, ldb = _blas_operand(b)
-    al, be = _scalar(p, alpha), _scalar(p, beta)
     dt = _DATATYPE[p]
-    f = L.fn("trnblasGemmEx", _i, _v, _i, _i, _i, _i, _i, _v, _v, _i, _i, _v, _i, _i, _v, _v,
-             _i, _i, _i, _i)
-    st = f(_handles.blas(), opa, opb, m, n, k, L.byref(al), a.ptr, dt, lda, b.ptr, dt, ldb,
-           L.byref(be), c.ptr, dt, ldc, table[precision], -1)
-    _errors.check(st, "trnblasGemmEx", "blas")
+    if _gemm_fn is None:
+        _gemm_fn = L.fn("trnblasGemmEx", _i, _v, _i, _i, _i, _i, _i, _v, _v, _i, _i, _v, _i, _i,
+                        _v, _v, _i, _i, _i, _i)
+    st = _gemm_fn(_handles.blas(), opa, opb, m, n, k, L.byref(_scalar(p, alpha)), a.ptr, dt, lda,
+                  b.ptr, dt, ldb, L.byref(_scalar(p, beta)), c.ptr, dt, ldc, compute, -1)
+    if st:
+        _errors.raise_status("blas", "trnblasGemmEx", st)
     _sync()
-
-
-def _matrix_pair(a, b):
-    a, b = asarray(a), asarray(b)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: operands must be at least 1-d")
-    if a.ndim > 2 or b.ndim > 2:
-        raise ValueError("matmul: stacked (>2-d) operands are not taken yet")
-    return a, b
 
 
 def matmul(a, b, out=None, precision="default"):
     """a @ b (numpy.matmul for 1-d and 2-d operands) via trnblasGemmEx."""
-    a, b = _matrix_pair(a, b)
-    a2 = a.reshape(1, a.shape[0]) if a.ndim == 1 else a
-    b2 = b.reshape(b.shape[0], 1) if b.ndim == 1 else b
+    if type(a) is not ndarray or type(b) is not ndarray:
+        a, b = asarray(a), asarray(b)
+    an, bn = len(a.shape), len(b.shape)
+    if an == 0 or bn == 0:
+        raise ValueError("matmul: operands must be at least 1-d")
+    if an > 2 or bn > 2:
+        raise ValueError("matmul: stacked (>2-d) operands are not taken yet")
+    a2 = a.reshape(1, a.shape[0]) if an == 1 else a
+    b2 = b.reshape(b.shape[0], 1) if bn == 1 else b
     if a2.shape[1] != b2.shape[0]:
         raise ValueError(f"matmul: shape mismatch {a.shape} @ {b.shape}")
     shape = a2.shape[0], b2.shape[1]
@@ -123,9 +131,9 @@ def matmul(a, b, out=None, precision="default"):
         c.set(0)
     else:
         _gemm(a2, b2, c, 1, 0, precision)
-    if a.ndim == 1 and b.ndim == 1:
+    if an == 1 and bn == 1:
         return c.reshape(())
-    if a.ndim == 1 or b.ndim == 1:
+    if an == 1 or bn == 1:
         return c.reshape(-1)
     return c
 
