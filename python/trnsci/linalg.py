@@ -287,17 +287,32 @@ def eigh(a, UPLO="L"):
     return w, f
 
 
+def _adjoint(f):
+    """fᴴ of an F-order matrix as a new F-order array (trnblas geam with both
+    operands OP_C and beta 0: C = 1·fᴴ + 0·fᴴ)."""
+    p = _prefix(f)
+    m, n = f.shape
+    out = empty((n, m), f.dtype, "F")
+    if f.size:
+        one, zero = _scalar(p, 1), _scalar(p, 0)
+        ld = max(f.strides[1] // f.itemsize if n > 1 else m, 1)
+        fn = L.fn(f"trnblas{p}geam", _i, _v, _i, _i, _i, _i, _v, _v, _i, _v, _v, _i, _v, _i)
+        _errors.check(fn(_handles.blas(), 2, 2, n, m, L.byref(one), f.ptr, ld, L.byref(zero),
+                         f.ptr, ld, out.ptr, max(n, 1)), f"trnblas{p}geam", "blas")
+        _sync()
+    return out
+
+
 def svd(a, full_matrices=True, compute_uv=True):
     """u, s, vh with a = u diag(s) vh, s descending (numpy.linalg.svd; gesvd)."""
     f = _fcopy(a, "svd")
     m, n = f.shape
-    if m < n:  # gesvd takes m >= n: factor a^H = v s u^H
-        r = svd(a.T.conj() if isinstance(a, np.ndarray) else asarray(a).get().T.conj(),
-                full_matrices, compute_uv)
+    if m < n:  # gesvd takes m >= n: factor aᴴ = v s uᴴ (adjoints by geam, on the device)
+        r = svd(_adjoint(f), full_matrices, compute_uv)
         if not compute_uv:
             return r
         u, s, vh = r
-        return _conjT(vh), s, _conjT(u)
+        return _adjoint(vh), s, _adjoint(u)
     p = _prefix(f)
     k = min(m, n)
     job = (b"A" if full_matrices else b"S") if compute_uv else b"N"
@@ -315,11 +330,6 @@ def svd(a, full_matrices=True, compute_uv=True):
     if _info(info, "gesvd") > 0:
         raise LinAlgError("svd: did not converge")
     return (u, s, vt) if compute_uv else s
-
-
-def _conjT(x):
-    h = x.get().T
-    return asarray(h.conj() if np.iscomplexobj(h) else h)
 
 
 def qr(a, mode="reduced"):
