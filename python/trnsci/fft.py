@@ -19,7 +19,7 @@ from . import _errors
 from . import _handles
 from . import _lib as L
 from . import _runtime
-from ._array import asarray, empty
+from ._array import asarray, empty, ndarray
 
 _C2C, _R2C, _C2R, _Z2Z, _D2Z, _Z2D = 0x29, 0x2A, 0x2C, 0x69, 0x6A, 0x6C
 _FORWARD, _INVERSE = -1, 1
@@ -149,16 +149,24 @@ def _sync():
                   "trnsciStreamSynchronize")
 
 
+def _as(x, dtype_of):
+    """x as a device array of dtype_of(its dtype): host input is converted
+    before it is copied in; a device array of another dtype goes through
+    the host once."""
+    if not isinstance(x, ndarray):
+        h = np.asarray(x)
+        if h.dtype.kind not in "biufc":
+            raise TypeError(f"a transform of {h.dtype}")
+        return asarray(h.astype(dtype_of(h.dtype), copy=False))
+    dt = dtype_of(x.dtype)
+    return x if x.dtype == dt else asarray(x.get().astype(dt))
+
+
 def _c2c(x, n, axes, norm, inverse, default_all):
-    x = asarray(x)
-    if x.dtype.kind not in "biufc":
-        raise TypeError(f"fft of {x.dtype}")
+    x = _as(x, _complex_dtype)
     axes, n = _norm_axes(x, axes, n, default_all)
-    cdt = _complex_dtype(x.dtype)
-    if x.dtype != cdt:
-        x = asarray(x.get().astype(cdt))
     x = _resize(x, axes, n)
-    kind = _C2C if cdt == np.complex64 else _Z2Z
+    kind = _C2C if x.dtype == np.complex64 else _Z2Z
     direction = _INVERSE if inverse else _FORWARD
     # Up to three axes per plan; more as several passes (the last three first).
     todo = list(axes)
@@ -200,16 +208,16 @@ def ifft2(x, s=None, axes=(-2, -1), norm=None):
     return _c2c(x, s, axes, norm, True, True)
 
 
-def _r2c(x, s, axes, norm, default_all):
-    x = asarray(x)
-    if x.dtype.kind == "c":
+def _real_only(dt):
+    if dt.kind == "c":
         raise TypeError("rfft takes real input (use fft for complex)")
-    if x.dtype.kind not in "biuf":
-        raise TypeError(f"rfft of {x.dtype}")
+    return _real_dtype(dt)
+
+
+def _r2c(x, s, axes, norm, default_all):
+    x = _as(x, _real_only)
+    rdt = x.dtype
     axes, s = _norm_axes(x, axes, s, default_all)
-    rdt = _real_dtype(x.dtype)
-    if x.dtype != rdt:
-        x = asarray(x.get().astype(rdt))
     x = _resize(x, axes, s)
     if len(axes) > 3:
         raise ValueError("rfftn over more than 3 axes is not taken yet")
@@ -221,9 +229,7 @@ def _r2c(x, s, axes, norm, default_all):
 
 
 def _c2r(x, s, axes, norm, default_all):
-    x = asarray(x)
-    if x.dtype.kind not in "biufc":
-        raise TypeError(f"irfft of {x.dtype}")
+    x = _as(x, _complex_dtype)
     if axes is None:
         axes = tuple(range(x.ndim)) if default_all else (x.ndim - 1,)
         if s is not None and default_all:
@@ -234,11 +240,8 @@ def _c2r(x, s, axes, norm, default_all):
     s = tuple(int(v) for v in s)
     if len(axes) > 3:
         raise ValueError("irfftn over more than 3 axes is not taken yet")
-    cdt = _complex_dtype(x.dtype)
-    if x.dtype != cdt:
-        x = asarray(x.get().astype(cdt))
     x = _resize(x, axes, s[:-1] + (s[-1] // 2 + 1,))
-    kind = _C2R if cdt == np.complex64 else _Z2D
+    kind = _C2R if x.dtype == np.complex64 else _Z2D
     r, inv = _run(x, axes, kind, _INVERSE, s[-1])
     _scale(r, int(np.prod(s, dtype=np.int64)), norm, True)
     _sync()
