@@ -261,8 +261,8 @@ def solve(a, b):
     _sync()
     if _info(info, "getrf") > 0:
         raise LinAlgError("solve: singular matrix")
-    _solver(f"trnsolverDn{p}getrs", "iiipippip", _N, n, nrhs, f.ptr, max(n, 1), ipiv.ptr, x.ptr, max(n, 1),
-            info.ptr)
+    _solver(f"trnsolverDn{p}getrs", "iiipippip", _N, n, nrhs, f.ptr, max(n, 1), ipiv.ptr,
+            x.ptr, max(n, 1), info.ptr)
     _sync()
     return x.reshape(n) if b.ndim == 1 else x
 
@@ -280,7 +280,8 @@ def eigh(a, UPLO="L"):
     lw = _lwork(f"trnsolverDn{p}{name}_bufferSize", "iiipip", 1, uplo, n, f.ptr, max(n, 1), w.ptr)
     work = empty(max(lw, 1), f.dtype)
     info = empty(1, np.int32)
-    _solver(f"trnsolverDn{p}{name}", "iiipippip", 1, uplo, n, f.ptr, max(n, 1), w.ptr, work.ptr, lw, info.ptr)
+    _solver(f"trnsolverDn{p}{name}", "iiipippip", 1, uplo, n, f.ptr, max(n, 1), w.ptr,
+            work.ptr, lw, info.ptr)
     _sync()
     if _info(info, name) > 0:
         raise LinAlgError("eigh: the eigenvalue iteration did not converge")
@@ -344,7 +345,8 @@ def qr(a, mode="reduced"):
     info = empty(1, np.int32)
     lw = _lwork(f"trnsolverDn{p}geqrf_bufferSize", "iipi", m, n, f.ptr, max(m, 1))
     work = empty(max(lw, 1), f.dtype)
-    _solver(f"trnsolverDn{p}geqrf", "iipippip", m, n, f.ptr, max(m, 1), tau.ptr, work.ptr, lw, info.ptr)
+    _solver(f"trnsolverDn{p}geqrf", "iipippip", m, n, f.ptr, max(m, 1), tau.ptr, work.ptr, lw,
+            info.ptr)
     _sync()
     rrows = m if mode == "complete" else k
     r = _trmm_tri(f, k, n, _UPPER)
@@ -360,8 +362,8 @@ def qr(a, mode="reduced"):
     org = "orgqr" if p in "SD" else "ungqr"
     lw = _lwork(f"trnsolverDn{p}{org}_bufferSize", "iiipip", m, qcols, k, q.ptr, max(m, 1), tau.ptr)
     work = empty(max(lw, 1), f.dtype)
-    _solver(f"trnsolverDn{p}{org}", "iiipippip", m, qcols, k, q.ptr, max(m, 1), tau.ptr, work.ptr, lw,
-            info.ptr)
+    _solver(f"trnsolverDn{p}{org}", "iiipippip", m, qcols, k, q.ptr, max(m, 1), tau.ptr,
+            work.ptr, lw, info.ptr)
     _sync()
     return q, r
 

@@ -5,7 +5,6 @@ References: NumPy itself (the same indexing, layouts and values); every
 value here is exact (copies), so comparisons are bitwise.
 """
 import gc
-import os
 
 import numpy as np
 import pytest
