@@ -53,11 +53,14 @@ def _norm_shape(shape):
 
 
 class _HostView:
-    """Lends the buffer's host mapping to NumPy; keeps the Buffer alive."""
-    __slots__ = ("__array_interface__", "owner")
+    """Lends the buffer's host mapping to NumPy; keeps the Buffer alive.
+    Each live one is in _runtime.host_views, so that closing the session
+    (which unmaps the pages) can refuse while NumPy still points into them."""
+    __slots__ = ("__array_interface__", "owner", "__weakref__")
 
     def __init__(self, owner, ptr, shape, dtype, strides):
         self.owner = owner
+        _runtime.host_views.add(self)
         self.__array_interface__ = {"data": (ptr, False), "shape": shape,
                                     "typestr": dtype.str, "strides": strides, "version": 3}
 
@@ -257,8 +260,8 @@ class ndarray:
             out.set(self.get())
         return out
 
-    def __array__(self, dtype=None):
-        a = self._host_array()
+    def __array__(self, dtype=None, copy=None):
+        a = self.get() if copy else self._host_array()
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def __dlpack__(self, stream=None):

@@ -9,13 +9,16 @@ made in an earlier session (a device array, a handle) can tell that what it
 names is gone and refuse to be used, instead of passing a dead pointer.
 """
 import ctypes
+import gc
 import os
+import weakref
 
 from . import _errors
 from . import _lib as L
 
 _state = {"generation": 0, "address": None, "host": None, "connected": False}
 _on_reset = []  # callbacks that drop per-session handles (BLAS, FFT plans, ...)
+host_views = weakref.WeakSet()  # NumPy arrays' windows onto this session's pages
 
 
 class _DaemonStatus(ctypes.Structure):
@@ -65,7 +68,8 @@ def connect(address=None, token=None):
     socket; "unix:/path" (local transport, shared memory), "host:port" or a
     comma list of them (gRPC). token: a bearer token for a daemon that asks
     for one (None: $TRNSCI_TOKEN / $TRNSCI_TOKEN_FILE, as the C library).
-    If a session is open it is closed first: its arrays become unusable.
+    If a session is open it is closed first (see `reset`): its arrays become
+    unusable.
     """
     if _state["connected"]:
         reset()
@@ -84,8 +88,21 @@ def ensure():
         connect()
 
 
-def reset():
-    """Closes the session (trnsciDeviceReset): the daemon frees all its buffers."""
+def reset(force=False):
+    """Closes the session (trnsciDeviceReset): the daemon frees all its buffers.
+
+    The session's pages are unmapped, so while a NumPy array (from
+    numpy.asarray or DLPack on the local transport) still shares one, this
+    raises TrnsciError instead of leaving that array pointing at nothing;
+    force=True closes anyway (touching such an array then crashes).
+    """
+    if _state["connected"] and not force and len(host_views):
+        gc.collect()
+        if len(host_views):
+            raise _errors.TrnsciError(
+                "runtime", "trnsci.reset", 801, "trnsciErrorNotSupported",
+                f"{len(host_views)} NumPy array(s) share this session's memory: delete them "
+                "before closing the session (or reset(force=True))")
     for cb in list(_on_reset):
         cb()
     L.fn("trnsciDeviceReset", L.c_int)()

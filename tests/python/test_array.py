@@ -224,3 +224,16 @@ def test_dead_daemon(tmp_path, reconnect):
             proc.wait()
     with pytest.raises(trnsci.TrnsciError):
         trnsci.connect("unix:" + str(tmp_path / "nobody.sock"))
+
+
+def test_reset_refused_while_numpy_shares_memory(daemon, transport, reconnect):
+    a = trnsci.asarray(np.arange(4.0))
+    h = np.asarray(a)
+    del a
+    if transport == "local":  # h is a window onto the session's pages
+        with pytest.raises(trnsci.TrnsciError) as e:
+            trnsci.connect(daemon[transport])
+        assert "NumPy" in e.value.message
+        assert np.array_equal(h, np.arange(4.0))  # still mapped
+    del h
+    trnsci.connect(daemon[transport])  # nothing shares it now
