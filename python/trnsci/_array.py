@@ -115,7 +115,8 @@ class ndarray:
         if not isinstance(key, tuple):
             key = (key,)
         for k in key:
-            if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
+            if isinstance(k, (bool, np.bool_)) or not (
+                    k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
                 raise IndexError("trnsci arrays take basic indexing only (integers, slices, "
                                  "None, ...); for other indexing use .get() first")
         # Integers become one-element slices (then the axis is dropped), so
@@ -144,6 +145,8 @@ class ndarray:
                 drop.append(len(full))
                 full.append(slice(i, i + 1))
                 axis += 1
+        if not full:  # a[...] of a 0-d array: NumPy would give a scalar, not a view
+            return ndarray(self._buf, self._off, self.shape, self.dtype, self.strides)
         d = self._dummy()
         base = d.__array_interface__["data"][0]
         v = d[tuple(full)]

@@ -159,6 +159,10 @@ def test_bad_input():
         a[3]
     with pytest.raises(IndexError):
         a[0, 0, 0]
+    with pytest.raises(IndexError):
+        a[True]
+    z = trnsci.asarray(np.float32(5))
+    assert z[()].shape == () and z[()].get() == 5 and z[...].get() == 5
     with pytest.raises(TypeError):
         trnsci.asarray(np.array(["x"]))
     with pytest.raises(ValueError):
