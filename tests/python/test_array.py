@@ -241,3 +241,22 @@ def test_reset_refused_while_numpy_shares_memory(daemon, transport, reconnect):
         assert np.array_equal(h, np.arange(4.0))  # still mapped
     del h
     trnsci.connect(daemon[transport])  # nothing shares it now
+
+
+def test_token(tmp_path, reconnect, monkeypatch):
+    """connect(token=...) reaches a daemon that asks gRPC callers for a token."""
+    secret = "pyTestSecret0123456789abcdef"
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"pytest {secret}\n")
+    tokens.chmod(0o600)
+    monkeypatch.delenv("TRNSCI_TOKEN", raising=False)  # restored after the test
+    proc, unix, tcp = start_daemon(str(tmp_path), ["--tokens-file", str(tokens)])
+    try:
+        trnsci.connect(tcp, token=secret)
+        assert np.array_equal(trnsci.asarray(np.arange(3.0)).get(), np.arange(3.0))
+        with pytest.raises(trnsci.TrnsciError) as e:
+            trnsci.connect(tcp, token="wrongSecret0123456789abcdef")
+        assert e.value.name == "trnsciErrorUnauthenticated", e.value
+    finally:
+        proc.terminate()
+        proc.wait()
