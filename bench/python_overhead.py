@@ -72,6 +72,25 @@ def openblas_corename():
         return "unknown"
 
 
+class _SelfTestSummary(ctypes.Structure):
+    _fields_ = [("checked", ctypes.c_uint), ("passed", ctypes.c_uint),
+                ("replaced", ctypes.c_uint), ("refused", ctypes.c_uint),
+                ("seconds", ctypes.c_double), ("processes", ctypes.c_uint),
+                ("blasCore", ctypes.c_char * 32), ("blasConfig", ctypes.c_char * 160),
+                ("blasWhy", ctypes.c_char * 256), ("finishedUnixMs", ctypes.c_uint64),
+                ("onDemand", ctypes.c_int)]
+
+
+def daemon_corename(addr):
+    """The OpenBLAS kernel set the daemon runs (its self-test summary)."""
+    s, n = _SelfTestSummary(), ctypes.c_int(0)
+    f = L.fn("trnsciDaemonSelfTest", L.c_int, L.c_char_p, L.c_int, L.c_void_p, L.c_int,
+             L.P(L.c_int), L.P(_SelfTestSummary))
+    if f(addr.encode(), 0, None, 0, L.byref(n), L.byref(s)):
+        return "unknown"
+    return s.blasCore.decode()
+
+
 def start_daemon():
     exe = args.trnscid or os.path.join(here, "..", "build", "trnscid")
     tmp = tempfile.mkdtemp(prefix="trnsci-bench-py-")
@@ -169,6 +188,7 @@ def main():
         out = {"address_kind": "local" if addr.startswith("unix:") else "grpc",
                "cores": args.cores, "repeats": args.repeats,
                "openblas_corename": openblas_corename(),
+               "daemon_openblas_corename": daemon_corename(addr),
                "openblas_coretype_env": os.environ.get("OPENBLAS_CORETYPE", ""),
                "numpy": np.__version__, "scipy": scipy.__version__,
                "overhead_1x1": overhead_1x1(args.repeats),
