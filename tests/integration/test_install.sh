@@ -4,7 +4,9 @@
 # cannot go stale) the three ways an outside project would (pkg-config shared,
 # pkg-config static, CMake find_package), and run each against the installed
 # trnscid. The expected product [1 3; 2 4]·[5 7; 6 8] = [23 31; 34 46] is
-# exact in binary floating point.
+# exact in binary floating point. Then the README's first Python program, with
+# the installed package (found through the prefix's dist-packages, loading the
+# installed libtrnsci).
 set -eu
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,7 +73,19 @@ for ex in ex_shared ex_static ex_cmake; do
     [ "$out" = "$(printf '23 31\n34 46')" ] || fail "$ex printed '$out'"
     echo "ok   $ex: $(echo $out)"
 done
+
+# The first ```python block after the "## Python" heading.
+awk '/^## Python/ {s = 1} s && /^```python$/ {c = 1; next} c && /^```$/ {exit} c' \
+    "$readme" > example.py
+[ -s example.py ] || fail "no Python example found in README.md"
+pkgdir=$(find "$prefix" -path '*dist-packages/trnsci' -type d -print -quit)
+[ -n "$pkgdir" ] && [ -f "$pkgdir/_install.py" ] || fail "the trnsci Python package is not installed"
+out=$(env -u TRNSCI_LIB PYTHONPATH="$(dirname "$pkgdir")" PYTHONDONTWRITEBYTECODE=1 \
+      /usr/bin/python3 example.py) || fail "the Python example exited non-zero"
+[ "$out" = "$(printf '[[19.0, 22.0], [43.0, 50.0]]\n(1000,)')" ] || fail "example.py printed '$out'"
+echo "ok   example.py: $(echo $out)"
+
 kill -TERM "$daemon"
 wait "$daemon" || fail "installed trnscid did not exit 0 on SIGTERM"
 daemon=""
-echo "3 passed, 0 failed"
+echo "4 passed, 0 failed"
