@@ -9,10 +9,11 @@ with the CUDA-style status and the daemon's message.
 from ._array import asarray, empty, from_dlpack, ndarray, zeros
 from ._errors import TrnsciError
 from ._runtime import connect, mem_info, reset, sessions, status, synchronize
+from ._streams import Event, Stream, graph
 
 __all__ = ["TrnsciError", "asarray", "connect", "empty", "from_dlpack", "mem_info", "ndarray",
            "reset", "sessions", "status", "synchronize", "zeros", "linalg", "fft", "random",
-           "sparse"]
+           "sparse", "Stream", "Event", "graph"]
 
 
 def __getattr__(name):

@@ -118,6 +118,14 @@ def capturing():
     return c is not None and getattr(c, "capturing", False)
 
 
+def keep(*objs):
+    """Inside a graph capture, keeps objs (the arrays a captured call names)
+    alive as long as the graph: their buffers must outlive every launch."""
+    c = current()
+    if c is not None and getattr(c, "capturing", False):
+        c.kept.extend(objs)
+
+
 def finish():
     """Ends a family call: on the default stream waits for it and raises its
     deferred error; in a Stream or graph context returns at once."""

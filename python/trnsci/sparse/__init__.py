@@ -160,6 +160,7 @@ class spmatrix:
                   L.byref(scalar(dt, 0)), vy, dt, 0, None)
         finally:
             _destroy(a, vx, vy)
+        _fam.keep(self, x, y)
         _fam.finish()
         return y
 
@@ -186,6 +187,7 @@ class spmatrix:
                   L.byref(scalar(dt, 0)), mc, dt, 0, None)
         finally:
             _destroy(a, dnmats=(mb, mc))
+        _fam.keep(self, b, c)
         _fam.finish()
         return c
 
@@ -253,6 +255,9 @@ class csr_matrix(spmatrix):
         """self @ other for two CSR matrices (trnsparseSpGEMM: compute, then copy)."""
         if self.shape[1] != other.shape[0]:
             raise ValueError(f"shape mismatch: {self.shape} @ {other.shape}")
+        if _fam.capturing():
+            raise RuntimeError("sparse @ sparse sizes its result from the daemon's count and "
+                               "cannot be captured into a graph")
         if other.dtype != self.dtype:
             dt = np.result_type(self.dtype, other.dtype)
             return csr_matrix(self.get().astype(dt))._spgemm(csr_matrix(other.get().astype(dt)))

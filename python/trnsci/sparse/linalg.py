@@ -76,6 +76,9 @@ def _operator(A, dtype):
 
 
 def _solve(method, A, b, x0, rtol, maxiter, M, restart, block_size, omega):
+    if _fam.capturing():
+        raise RuntimeError("the Krylov solvers read their outcome back from the daemon and "
+                           "cannot be captured into a graph")
     b = asarray(b)
     if b.dtype not in (np.float32, np.float64):
         raise TypeError(f"trnsci's Krylov solvers take float32 or float64, not {b.dtype}")
