@@ -13,12 +13,12 @@ from ._streams import Event, Stream, graph
 
 __all__ = ["TrnsciError", "asarray", "connect", "empty", "from_dlpack", "mem_info", "ndarray",
            "reset", "sessions", "status", "synchronize", "zeros", "linalg", "fft", "random",
-           "sparse", "Stream", "Event", "graph"]
+           "sparse", "tensor", "Stream", "Event", "graph"]
 
 
 def __getattr__(name):
     # The families load on first use: `import trnsci` stays cheap.
-    if name in ("linalg", "fft", "random", "sparse"):
+    if name in ("linalg", "fft", "random", "sparse", "tensor"):
         import importlib
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'trnsci' has no attribute {name!r}")

@@ -215,6 +215,7 @@ class Graph(_Owned):
             except Exception:
                 pass
         self._exec = ctypes.c_void_p()
+        self.kept = []  # after the executable graph: plans its nodes named
         if getattr(self, "_stream", None) is not None:
             self._stream.close()
         self.handle = ctypes.c_void_p()
