@@ -119,10 +119,12 @@ def capturing():
 
 
 def keep(*objs):
-    """Inside a graph capture, keeps objs (the arrays a captured call names)
-    alive as long as the graph: their buffers must outlive every launch."""
+    """Keeps objs (the arrays a queued or captured call names) alive: in a
+    graph as long as the graph (their buffers must outlive every launch), in
+    a Stream block until it synchronises (so that freeing a temporary does
+    not wait for the stream, as trnsciFree would)."""
     c = current()
-    if c is not None and getattr(c, "capturing", False):
+    if c is not None:
         c.kept.extend(objs)
 
 

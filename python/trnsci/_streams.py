@@ -72,6 +72,7 @@ class Stream(_Owned):
         self._gen = _runtime.generation()
         _check(_rt("trnsciStreamCreateWithFlags", L.P(_v), L.c_uint)(
             L.byref(self.handle), 1 if non_blocking else 0), "trnsciStreamCreateWithFlags")
+        self.kept = []  # operands of queued calls, until the next synchronize
 
     def __enter__(self):
         self._live()
@@ -86,11 +87,15 @@ class Stream(_Owned):
             self.synchronize()
         else:
             _rt("trnsciStreamSynchronize", _v)(self.handle)  # its error would hide exc
+            self.kept.clear()
         return False
 
     def synchronize(self):
         """Waits for the stream's work; raises its deferred error if any."""
-        _check(_rt("trnsciStreamSynchronize", _v)(self._live()), "trnsciStreamSynchronize")
+        try:
+            _check(_rt("trnsciStreamSynchronize", _v)(self._live()), "trnsciStreamSynchronize")
+        finally:
+            self.kept.clear()
 
     def query(self):
         """True when all the stream's work has completed (does not wait)."""
