@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _fam
 from . import _lib as L
+from . import _runtime
 from ._array import asarray, empty, ndarray
 
 __all__ = ["einsum", "einsum_path", "contract", "permute", "reduce", "ao_to_mo", "mp2_energy"]
@@ -131,7 +132,7 @@ def _parse(subscripts, operands):
     return terms, out, extent
 
 
-def _einsum2(h, terms, out, ops, extent, dt, compute):
+def _einsum2(h, terms, out, ops, extent, dt, compute, precision):
     """One trntensorEinsum call: ops is one or two device arrays."""
     shape = tuple(extent[c] for c in out)
     res = empty(shape, dt)
@@ -142,7 +143,7 @@ def _einsum2(h, terms, out, ops, extent, dt, compute):
         return res
     if len(ops) == 2 and _fam.capturing():
         # trntensorEinsum's own plan ends with the call; a graph needs one that lasts
-        return contract(ops[0], terms[0], ops[1], terms[1], out, c=res)
+        return contract(ops[0], terms[0], ops[1], terms[1], out, c=res, precision=precision)
     da = _Desc(h, ops[0])
     db = _Desc(h, ops[1]) if len(ops) == 2 else None
     dc = _Desc(h, res)
@@ -196,7 +197,7 @@ def einsum(subscripts, *operands, optimize=True, precision="default"):
     path, _ = _path(h, terms, out, ops, optimize)
     terms, ops = list(terms), list(ops)
     if not path:
-        ops[0] = _einsum2(h, terms, out, ops, extent, dt, compute)
+        ops[0] = _einsum2(h, terms, out, ops, extent, dt, compute, precision)
     for i, j in path:
         rest = [t for k, t in enumerate(terms) if k not in (i, j)]
         if rest:  # an intermediate keeps the modes something later needs
@@ -204,7 +205,8 @@ def einsum(subscripts, *operands, optimize=True, precision="default"):
             mid = "".join(dict.fromkeys(c for c in terms[i] + terms[j] if c in keep))
         else:
             mid = out
-        r = _einsum2(h, [terms[i], terms[j]], mid, [ops[i], ops[j]], extent, dt, compute)
+        r = _einsum2(h, [terms[i], terms[j]], mid, [ops[i], ops[j]], extent, dt, compute,
+                     precision)
         terms = rest + [mid]
         ops = [a for k, a in enumerate(ops) if k not in (i, j)] + [r]
     _fam.finish()
@@ -223,10 +225,11 @@ class _Plan:
     """A plan a graph's captured call names: destroyed with the graph, not before."""
 
     def __init__(self, plan):
-        self.plan = plan
+        self.plan, self.generation = plan, _runtime.generation()
 
     def __del__(self):
-        L.fn("trntensorDestroyPlan", _i, _v)(self.plan)
+        if self.generation == _runtime.generation():  # else it went with its session
+            L.fn("trntensorDestroyPlan", _i, _v)(self.plan)
 
 
 def _plan_and_run(h, make, run, name):

@@ -16,6 +16,7 @@ constants of the textbook bounds):
 import numpy as np
 import pytest
 import scipy.sparse as sps
+import scipy.sparse.linalg as spsl
 
 import trnsci
 from trnsci import sparse
@@ -161,7 +162,7 @@ def convection(n, dtype):
 def residual_ok(S, x, b, rtol, dtype):
     Sd = S.astype(np.float64)
     r = np.linalg.norm(b - Sd @ x)
-    norm_a = max(sps.linalg.norm(Sd, 1), sps.linalg.norm(Sd, np.inf))  # >= ||A||_2
+    norm_a = max(spsl.norm(Sd, 1), spsl.norm(Sd, np.inf))  # >= ||A||_2
     n = S.shape[0]
     return r <= rtol * np.linalg.norm(b) + 8 * n * u_of(dtype) * norm_a * np.linalg.norm(x)
 
@@ -170,7 +171,6 @@ def residual_ok(S, x, b, rtol, dtype):
 @pytest.mark.parametrize("method", ["cg", "gmres", "bicgstab"])
 @pytest.mark.parametrize("M", [None, "jacobi", "block_jacobi", "ssor"])
 def test_krylov(method, M, dtype):
-    import scipy.sparse.linalg  # noqa: F401 (sps.linalg.norm)
     S = poisson2d(12, dtype) if method == "cg" else convection(150, dtype)
     n = S.shape[0]
     b = rand(n, dtype, 7)
@@ -184,7 +184,7 @@ def test_krylov(method, M, dtype):
         assert residual_ok(S, x.get().astype(np.float64), b.astype(np.float64), rtol, dtype)
     # against SciPy's solution (both satisfy the residual bound; the error
     # is at most kappa times the relative residual)
-    ref = sps.linalg.spsolve(S.astype(np.float64).tocsc(), b.astype(np.float64))
+    ref = spsl.spsolve(S.astype(np.float64).tocsc(), b.astype(np.float64))
     kappa = np.linalg.cond(S.toarray().astype(np.float64))
     err = np.linalg.norm(x.get() - ref) / np.linalg.norm(ref)
     assert err <= 2 * kappa * (rtol + 8 * n * u_of(dtype))
@@ -197,7 +197,7 @@ def test_krylov_x0_maxiter_and_info():
     assert info > 0  # the tolerance was not reached: info is the iteration count
     x2, info2 = spla.cg(S, b, x0=x, rtol=1e-10)
     assert info2 == 0
-    ref = sps.linalg.spsolve(S.tocsc(), b)
+    ref = spsl.spsolve(S.tocsc(), b)
     assert np.allclose(x2.get(), ref, rtol=0, atol=1e-6)
     x3, info3 = spla.gmres(convection(60, np.float64), np.ones(60), restart=5, rtol=1e-10)
     assert info3 == 0

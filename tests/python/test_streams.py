@@ -111,6 +111,6 @@ def test_graph_refuses_what_cannot_be_captured(mat):
     bad = sparse.csr_matrix(([1.0, 2.0], [0, 7], [0, 1, 2]), shape=(2, 3))
     with pytest.raises(trnsci.TrnsciError):
         with trnsci.graph() as g2:
-            y = bad @ np.ones(3)
+            bad @ np.ones(3)
         g2.launch()
     assert near((A @ np.ones(48)).get(), S, np.ones(48))
