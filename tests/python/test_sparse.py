@@ -111,6 +111,15 @@ def test_spgemm(dtype):
     assert np.all(np.abs((sparse.csr_matrix(S1) @ S2).toarray() - ref) <= bound)
 
 
+def test_unsorted_and_duplicate_entries():
+    # row 0 holds column 2 twice and out of order: the entries add up, as in scipy
+    A = sparse.csr_matrix(([1.0, 2.0, 3.0, 4.0], [2, 0, 2, 1], [0, 3, 4]), shape=(2, 3))
+    x = np.array([1.0, 10.0, 100.0])
+    assert np.array_equal((A @ x).get(), A.get() @ x)  # small integers: exact
+    C = A @ sparse.csr_matrix(sps.eye(3, format="csr"))
+    assert np.array_equal(C.toarray(), [[2.0, 0, 4], [0, 4, 0]])
+
+
 def test_empty_and_degenerate():
     Z = sparse.csr_matrix(sps.csr_matrix((5, 4)))
     assert np.array_equal((Z @ np.ones(4)).get(), np.zeros(5))

@@ -143,11 +143,10 @@ def test_permute(dtype):
     assert np.array_equal(r.get(), 2 * a.transpose(2, 1, 0))  # times 2 is exact
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
-@pytest.mark.parametrize("op", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("op,dtype", [(op, dt) for op in ("sum", "prod", "max", "min")
+                                      for dt in (np.float32, np.float64, np.complex128)
+                                      if not (op in ("max", "min") and dt == np.complex128)])
 def test_reduce(op, dtype):
-    if op in ("max", "min") and np.dtype(dtype).kind == "c":
-        pytest.skip("no order on complex values")
     a = rand((4, 5, 6), dtype, 9)
     if op == "prod":
         a = (1 + a / 8).astype(dtype)  # keep the product away from under/overflow
