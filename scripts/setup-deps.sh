@@ -12,7 +12,7 @@ libopenblas-dev liblapacke-dev libfftw3-dev librandom123-dev
 libmicrohttpd-dev libsystemd-dev libinih-dev
 systemd prometheus python3-yaml
 python3 python3-grpcio python3-grpc-tools python3-protobuf
-python3-numpy python3-scipy python3-pytest
+python3-numpy python3-scipy python3-pytest python3-matplotlib
 clang libclang-rt-14-dev openssl
 "
 
