@@ -34,7 +34,8 @@ typedef struct trn_service {
     struct trn_exec_pool *executors; /* kernels' processes (executor.h); NULL: none */
     trn_block_pool op_pool;          /* trn_service_op blocks (service_internal.h) */
     struct trn_graph_cache *graphs;  /* instantiated graphs' structures (graph_cache.h) */
-    struct trn_op_scratch *scratch;  /* ops' stage scratch (op_scratch.h); NULL: none */
+    struct trn_op_scratch *scratch;  /* ops' step and stage scratch (op_scratch.h) */
+    int convert_ahead;               /* format conversions as stages (service_convert.c) */
 } trn_service;
 
 #endif
