@@ -30,6 +30,7 @@ void trn_service_convert_op(trn_service *svc, trn_service_op *op, trn_session *s
     sop->desc = convert;
     sop->then[0] = compute;
     sop->nthen = 1;
+    sop->first_stage_anywhere = 1; /* on idle cores it is split over them all */
 }
 
 void trn_service_convert_free(trn_service_op *op) {

@@ -140,6 +140,7 @@ typedef struct engine {
     int unkicked;  /* of those, made ready by a defer_wake submit since the last kick
                       (an upper bound: see runnable_sub) */
     int seekers;   /* its workers that will look for work before they sleep */
+    int busy;      /* shards its workers have taken and not yet concluded */
 } engine;
 
 struct trn_sched {
@@ -420,6 +421,13 @@ static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
     const trn_op_desc *d = stage_desc(op);
     const struct trn_plan_entry *plan = stage_plan(op);
     op->engine = engine_of(s, d);
+    /* A first stage that may run anywhere (trn_sched_op.first_stage_anywhere)
+     * takes the cores when they have nothing else to do: there it is split
+     * over every core instead of waiting on the fewer copy workers. */
+    const engine *cores = &s->engines[TRN_ENGINE_CORE];
+    if (op->stage == 0 && op->first_stage_anywhere && op->engine != TRN_ENGINE_CORE &&
+        cores->runnable == 0 && cores->busy == 0)
+        op->engine = TRN_ENGINE_CORE;
     op->nshards = plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM
                       ? program_shards(s, d)
                       : trn_sched_shard_count(d, s->engines[op->engine].count);
@@ -830,6 +838,7 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
         }
         *shard = op->next_shard++;
         runnable_sub(e, 1);
+        e->busy++;
         if (op->next_shard == op->nshards) {
             q->head = op->ready_next;
             if (!q->head) {
@@ -892,6 +901,7 @@ const trn_sched_op *trn_sched_running_op(int *shard, int *nshards) {
 static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k, uint64_t t0,
                        uint64_t t1, worker *self) {
     seek_set(s, self, 1);
+    s->engines[w->engine].busy--;
     account_shard(w, op, t0, t1);
     op->kstatus = merge_kstatus(op->kstatus, k);
     if (--op->shards_left == 0)

@@ -148,6 +148,11 @@ struct trn_sched_op {
      * is never repeated: it is what counts as the op's start. The kernels
      * must bring the loop to an end (an iteration limit of their own). */
     int loop_first, loop_last;
+    /* The first stage gives the same result on any engine (a format
+     * conversion, ops/convert_stage.h): it runs on the cores instead of its
+     * own engine when, as it starts, the cores have no shard running or
+     * waiting. */
+    int first_stage_anywhere;
     int is_marker; /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
      * burst of such ops (one wake-up per burst, not per op). The next

@@ -2022,6 +2022,60 @@ static void op_two_stage(test_op *t, rec *r, int index, fb *g, const void *src, 
     t->sop.nthen = 1;
 }
 
+/* A copy, then a 1x1 GEMM, whose copy may run on any engine. */
+static void op_anywhere(test_op *t, rec *r, int index, void *dst, const void *src, float *c) {
+    op_copy(t, r, index, dst, src, 4);
+    test_op then;
+    op_gemm(&then, r, index, c);
+    t->sop.then[0] = then.sop.desc;
+    t->sop.nthen = 1;
+    t->sop.first_stage_anywhere = 1;
+}
+
+/* Rule: a first stage that may run anywhere (a format conversion) takes the
+ * cores when they have no shard running or waiting, and its own engine
+ * when they are busy, so that it overlaps their work. 1 core + 1 copy
+ * worker: A on an idle scheduler converts on the core; B, a gated GEMM on
+ * stream 2, holds the core while C (stream 1) converts on the copy worker. */
+static void test_first_stage_anywhere(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {1, 2, 3, 4};
+    unsigned char da[4] = {0}, dc[4] = {0};
+    float ca = 0, cc = 0;
+    trn_sched_stream *s1 = trn_sched_stream_create(f->s, NULL),
+                     *s2 = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_anywhere(&o[0], &f->r, 0, da, src, &ca);
+    submit(f->s, s1, &o[0]);
+    wait_done(&f->r, 0);
+    expect_status(&f->r, 0, TRN_SCHED_OK);
+    assert_memory_equal(da, src, sizeof(src));
+    assert_true(ca == 1.0f);
+    assert_int_equal(o[0].sop.stage_times[0].engine, TRN_ENGINE_CORE);
+    assert_int_equal(o[0].sop.stage_times[1].engine, TRN_ENGINE_CORE);
+
+    op_gemm(&o[1], &f->r, 1, f->g->gate_buf[1]); /* core, gate 1 */
+    submit(f->s, s2, &o[1]);
+    gate_wait_entered(f->g, 1);
+    op_anywhere(&o[2], &f->r, 2, dc, src, &cc);
+    submit(f->s, s1, &o[2]);
+    /* Its copy runs while the core is held (bounded wait, no timing asserted). */
+    for (int i = 0; i < 200 && memcmp(dc, src, sizeof(src)) != 0; i++)
+        settle();
+    assert_memory_equal(dc, src, sizeof(src));
+    assert_false(is_done(&f->r, 2)); /* its GEMM waits for the core */
+    gate_open(f->g, 1);
+    wait_count(&f->r, 3);
+    expect_status(&f->r, 2, TRN_SCHED_OK);
+    assert_true(cc == 1.0f);
+    assert_int_equal(o[2].sop.stage_times[0].engine, TRN_ENGINE_COPY);
+    assert_int_equal(o[2].sop.stage_times[1].engine, TRN_ENGINE_CORE);
+    trn_sched_stream_release(f->s, s1);
+    trn_sched_stream_release(f->s, s2);
+}
+
 /* Rule: an op's stages run in order, each on its own engine, while other
  * ops' stages use the other engines; the op holds its stream from its first
  * stage to its last; per-stage timestamps say where and when each ran.
@@ -2425,6 +2479,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_timer_rearmed_while_due, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engines_run_concurrently, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stages_run_on_their_engines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_first_stage_anywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_failure_ends_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_started_stages_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_engine_shards, setup, teardown),
