@@ -31,71 +31,13 @@
 #include <trnsci/trnsparse.h>
 
 #include "bench_util.h"
+#include "poisson.h"
 
 #define MAX_REPS 50
 
 static void die(const char *what) {
     fprintf(stderr, "bench_krylov_parallel: %s failed: %s\n", what, trnsciGetLastErrorMessage());
     exit(1);
-}
-
-typedef struct csr {
-    int n;
-    int64_t nnz;
-    int64_t *rowptr;
-    int32_t *col;
-    double *val;
-} csr;
-
-static csr poisson(int g) {
-    csr a;
-    a.n = g * g;
-    a.rowptr = malloc(((size_t)a.n + 1) * sizeof(int64_t));
-    a.col = malloc((size_t)a.n * 5 * sizeof(int32_t));
-    a.val = malloc((size_t)a.n * 5 * sizeof(double));
-    if (!a.rowptr || !a.col || !a.val) {
-        fprintf(stderr, "bench_krylov_parallel: out of memory\n");
-        exit(1);
-    }
-    int64_t q = 0;
-    a.rowptr[0] = 0;
-    for (int y = 0; y < g; y++)
-        for (int x = 0; x < g; x++) {
-            const int i = y * g + x;
-            const int js[5] = {i - g, i - 1, i, i + 1, i + g};
-            const int ok[5] = {y > 0, x > 0, 1, x < g - 1, y < g - 1};
-            for (int k = 0; k < 5; k++)
-                if (ok[k]) {
-                    a.col[q] = js[k];
-                    a.val[q++] = k == 2 ? 4.0 : -1.0;
-                }
-            a.rowptr[i + 1] = q;
-        }
-    a.nnz = q;
-    return a;
-}
-
-static void dump(const char *dir, const char *ext, const void *p, size_t bytes) {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/poisson.%s", dir, ext);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(p, 1, bytes, f) != bytes) {
-        fprintf(stderr, "bench_krylov_parallel: cannot write %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-}
-
-static long double true_residual(const csr *a, const double *b, const double *x) {
-    long double rn = 0, bn = 0;
-    for (int i = 0; i < a->n; i++) {
-        long double s = b[i];
-        for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++)
-            s -= (long double)a->val[p] * x[a->col[p]];
-        rn += s * s;
-        bn += (long double)b[i] * b[i];
-    }
-    return sqrtl(rn / bn);
 }
 
 typedef struct result {
@@ -106,7 +48,7 @@ typedef struct result {
 } result;
 
 /* The solve on the daemon at addr, reps times. */
-static result solve_on(const char *addr, const csr *a, double tol, int reps) {
+static result solve_on(const char *addr, const bench_csr *a, double tol, int reps) {
     const size_t n = (size_t)a->n;
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
@@ -156,7 +98,7 @@ static result solve_on(const char *addr, const csr *a, double tol, int reps) {
         trnsciMemcpy(out.x, dx, n * 8, trnsciMemcpyDeviceToHost))
         die("read x");
     out.s = bench_stats_of(ms, reps);
-    out.true_res = true_residual(a, b, out.x);
+    out.true_res = bench_true_residual(a, b, out.x);
     trnsolverDestroyIterParams(p);
     trnsolverDestroyOperator(op);
     trnsolverDnDestroy(h);
@@ -198,11 +140,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_krylov_parallel: two addresses; good --grid, --reps, --tol\n");
         return 2;
     }
-    const csr a = poisson(g);
+    const bench_csr a = bench_poisson(g);
     if (dir) {
-        dump(dir, "rowptr", a.rowptr, ((size_t)a.n + 1) * sizeof(int64_t));
-        dump(dir, "col", a.col, (size_t)a.nnz * sizeof(int32_t));
-        dump(dir, "val", a.val, (size_t)a.nnz * sizeof(double));
+        bench_poisson_dump(dir, "rowptr", a.rowptr, ((size_t)a.n + 1) * sizeof(int64_t));
+        bench_poisson_dump(dir, "col", a.col, (size_t)a.nnz * sizeof(int32_t));
+        bench_poisson_dump(dir, "val", a.val, (size_t)a.nnz * sizeof(double));
     }
     result res[2];
     for (int d = 0; d < 2; d++)

@@ -31,71 +31,13 @@
 #include <trnsci/trnsparse.h>
 
 #include "bench_util.h"
+#include "poisson.h"
 
 #define MAX_REPS 50
 
 static void die(const char *what) {
     fprintf(stderr, "bench_solver_sparse: %s failed: %s\n", what, trnsciGetLastErrorMessage());
     exit(1);
-}
-
-typedef struct csr {
-    int n;
-    int64_t nnz;
-    int64_t *rowptr;
-    int32_t *col;
-    double *val;
-} csr;
-
-static csr poisson(int g) {
-    csr a;
-    a.n = g * g;
-    a.rowptr = malloc(((size_t)a.n + 1) * sizeof(int64_t));
-    a.col = malloc((size_t)a.n * 5 * sizeof(int32_t));
-    a.val = malloc((size_t)a.n * 5 * sizeof(double));
-    if (!a.rowptr || !a.col || !a.val) {
-        fprintf(stderr, "bench_solver_sparse: out of memory\n");
-        exit(1);
-    }
-    int64_t q = 0;
-    a.rowptr[0] = 0;
-    for (int y = 0; y < g; y++)
-        for (int x = 0; x < g; x++) {
-            const int i = y * g + x;
-            const int js[5] = {i - g, i - 1, i, i + 1, i + g};
-            const int ok[5] = {y > 0, x > 0, 1, x < g - 1, y < g - 1};
-            for (int k = 0; k < 5; k++)
-                if (ok[k]) {
-                    a.col[q] = js[k];
-                    a.val[q++] = k == 2 ? 4.0 : -1.0;
-                }
-            a.rowptr[i + 1] = q;
-        }
-    a.nnz = q;
-    return a;
-}
-
-static void dump(const char *dir, const char *ext, const void *p, size_t bytes) {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/poisson.%s", dir, ext);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(p, 1, bytes, f) != bytes) {
-        fprintf(stderr, "bench_solver_sparse: cannot write %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-}
-
-static long double true_residual(const csr *a, const double *b, const double *x) {
-    long double rn = 0, bn = 0;
-    for (int i = 0; i < a->n; i++) {
-        long double s = b[i];
-        for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++)
-            s -= (long double)a->val[p] * x[a->col[p]];
-        rn += s * s;
-        bn += (long double)b[i] * b[i];
-    }
-    return sqrtl(rn / bn);
 }
 
 int main(int argc, char **argv) {
@@ -125,12 +67,12 @@ int main(int argc, char **argv) {
     }
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
-    const csr a = poisson(g);
+    const bench_csr a = bench_poisson(g);
     const size_t n = (size_t)a.n;
     if (dir) {
-        dump(dir, "rowptr", a.rowptr, (n + 1) * sizeof(int64_t));
-        dump(dir, "col", a.col, (size_t)a.nnz * sizeof(int32_t));
-        dump(dir, "val", a.val, (size_t)a.nnz * sizeof(double));
+        bench_poisson_dump(dir, "rowptr", a.rowptr, (n + 1) * sizeof(int64_t));
+        bench_poisson_dump(dir, "col", a.col, (size_t)a.nnz * sizeof(int32_t));
+        bench_poisson_dump(dir, "val", a.val, (size_t)a.nnz * sizeof(double));
     }
     void *drow, *dcol, *dval, *db, *dx;
     trnsolverIterResult_t *dres;
@@ -193,7 +135,7 @@ int main(int argc, char **argv) {
                "\"iterations\": %d, \"status\": %d, \"residual\": %.3e, \"true_residual\": "
                "%.3Le}",
                k ? "," : "", pnames[k], s.median, s.min, s.max, r.iterations, r.status, r.residual,
-               true_residual(&a, b, x));
+               bench_true_residual(&a, b, x));
     }
     printf("\n  }\n}\n");
     trnsolverDestroyIterParams(p);
