@@ -55,8 +55,8 @@ typedef struct offsets {
 static offsets offsets_of(trn_dtype t, int n) {
     offsets o;
     o.e = 64;
-    o.tau = o.e + align64((size_t)n * real_elem(t));
-    o.table = o.tau + align64((size_t)n * elem(t));
+    o.tau = o.e + align64(((size_t)n + TRN_EIG_TILE_VEC_SLACK) * real_elem(t));
+    o.table = o.tau + align64(((size_t)n + TRN_EIG_TILE_VEC_SLACK) * elem(t));
     o.end = o.table + align64(2 * (size_t)nblocks(n) * sizeof(void *));
     return o;
 }

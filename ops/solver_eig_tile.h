@@ -57,6 +57,10 @@
  * back-transformation is too small to share. */
 #define TRN_EIG_TILE_MIN_N 1024
 #define TRN_EIG_TILE_NB 256
+/* Elements e and tau have past n: sytrd uses tau as symv's y, and
+ * OpenBLAS's symv kernels of some kernel sets (Prescott) touch elements
+ * past y's end (found by the self-test's guard pages). */
+#define TRN_EIG_TILE_VEC_SLACK 16
 
 /* Whether fn is one of a tiled syevd's steps (never on the wire). */
 int trn_eig_tile_fn(trn_solver_fn fn);
