@@ -264,6 +264,19 @@ void *trn_exec_space_map(trn_exec_space *sp, int fd, uint64_t len) {
     return p;
 }
 
+int trn_exec_space_dup_fd(trn_exec_space *sp, const void *addr) {
+    const uint64_t at = (uint64_t)(uintptr_t)addr;
+    int fd = -1;
+    pthread_mutex_lock(&sp->lock);
+    for (const mapped *m = sp->buffers; m; m = m->next)
+        if (m->addr == at) {
+            fd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
+            break;
+        }
+    pthread_mutex_unlock(&sp->lock);
+    return fd;
+}
+
 void trn_exec_space_unmap(trn_exec_space *sp, void *addr, uint64_t len) {
     const uint64_t at = (uint64_t)(uintptr_t)addr, span = align_up(len, PAGE);
     pthread_mutex_lock(&sp->lock);

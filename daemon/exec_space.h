@@ -50,6 +50,9 @@ void trn_exec_space_destroy(trn_exec_space *sp);
  * range and registers it; the space keeps its own duplicate of fd. Returns
  * the address, or NULL with errno set (the range is full: ENOMEM). */
 void *trn_exec_space_map(trn_exec_space *sp, int fd, uint64_t len);
+/* A new descriptor (close-on-exec) of the memfd mapped at addr, or -1 when
+ * nothing is mapped there or descriptors have run out. */
+int trn_exec_space_dup_fd(trn_exec_space *sp, const void *addr);
 /* Unmaps a buffer trn_exec_space_map returned and tells the executors. */
 void trn_exec_space_unmap(trn_exec_space *sp, void *addr, uint64_t len);
 

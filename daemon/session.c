@@ -38,7 +38,7 @@ void trn_session_table_init(trn_session_table *t, trn_sched *sched, const trn_co
     atomic_init(&t->next_number, 1);
 }
 
-/* Removes and returns every session matching pred, each with a reference. */
+/* Returns every session matching pred, each with a reference. */
 static size_t take_sessions(trn_session_table *t, int (*pred)(trn_session *, uint64_t),
                             uint64_t now, trn_session ***out) {
     pthread_mutex_lock(&t->lock);
@@ -86,8 +86,26 @@ void trn_session_table_close_all(trn_session_table *t, const char *why) {
     close_matching(t, any_session, 0, why);
 }
 
+/* Kept blocks: below ("Kept blocks"). */
+static int kept_stale_locked(const trn_session *s, uint64_t now);
+static uint64_t kept_release_older(trn_session *s, uint64_t now);
+
+static int kept_stale(trn_session *s, uint64_t now) {
+    pthread_mutex_lock(&s->lock);
+    const int stale = kept_stale_locked(s, now);
+    pthread_mutex_unlock(&s->lock);
+    return stale;
+}
+
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms) {
     close_matching(t, lease_expired, now_ms, "lease expired");
+    trn_session **list;
+    const size_t n = take_sessions(t, kept_stale, now_ms, &list);
+    for (size_t i = 0; i < n; i++) {
+        kept_release_older(list[i], now_ms);
+        trn_session_unref(list[i]);
+    }
+    free(list);
 }
 
 static int token_revoked(trn_session *s, uint64_t now) {
@@ -355,6 +373,101 @@ static void uid_credit_bytes(trn_session *s, uint64_t bytes) {
     pthread_mutex_unlock(&t->lock);
 }
 
+/* ---- Kept blocks (session.h) --------------------------------------------- */
+
+/* Gives a kept block's memory back: unmapped everywhere, uncharged. */
+static void kept_release(trn_session *s, const trn_kept_block *k) {
+    trn_bufmem_release(k->data, k->bytes, 1, s->table->space);
+    if (k->fd >= 0)
+        close(k->fd);
+    uid_credit_bytes(s, k->bytes);
+    atomic_fetch_sub(&s->table->bytes_held, k->bytes);
+}
+
+/* Takes the oldest kept block out (lock held). */
+static trn_kept_block kept_pop_oldest_locked(trn_session *s) {
+    const trn_kept_block k = s->kept[0];
+    memmove(&s->kept[0], &s->kept[1], --s->nkept * sizeof(s->kept[0]));
+    s->kept_bytes -= k.bytes;
+    return k;
+}
+
+/* Whether the oldest kept block has waited TRN_KEPT_AGE_MS by now. */
+static int kept_stale_locked(const trn_session *s, uint64_t now) {
+    return s->nkept && now - s->kept[0].kept_ms >= TRN_KEPT_AGE_MS;
+}
+
+/* Releases the kept blocks of s that are stale at `now` (all of them when
+ * now is UINT64_MAX); returns the bytes released. */
+static uint64_t kept_release_older(trn_session *s, uint64_t now) {
+    trn_kept_block out[TRN_KEPT_BLOCKS];
+    unsigned n = 0;
+    uint64_t bytes = 0;
+    pthread_mutex_lock(&s->lock);
+    while (kept_stale_locked(s, now))
+        out[n++] = kept_pop_oldest_locked(s);
+    pthread_mutex_unlock(&s->lock);
+    for (unsigned i = 0; i < n; i++) {
+        bytes += out[i].bytes;
+        kept_release(s, &out[i]);
+    }
+    return bytes;
+}
+
+static uint64_t kept_release_all(trn_session *s) {
+    return kept_release_older(s, UINT64_MAX);
+}
+
+/* Keeps the memory of b, whose last reference is going, for the session's
+ * next allocation of its size. Returns 1 when kept (b's bytes move from the
+ * session's buffers to its kept blocks), 0 when the caller releases it. */
+static int kept_keep(trn_session *s, const trn_buffer *b) {
+    if (b->size > TRN_KEPT_MAX_BYTES || b->size > s->table->cfg->max_session_bytes / 4)
+        return 0;
+    int fd = -1;
+    if (s->shared_memory && (fd = trn_exec_space_dup_fd(s->table->space, b->data)) < 0)
+        return 0;
+    /* Before it can be taken: the next owner gets zero-filled memory. */
+    memset(b->data, 0, (size_t)b->size);
+    trn_kept_block out[TRN_KEPT_BLOCKS];
+    unsigned n = 0;
+    pthread_mutex_lock(&s->lock);
+    const int keep = !s->closed;
+    while (keep && (s->nkept == TRN_KEPT_BLOCKS || s->kept_bytes + b->size > TRN_KEPT_MAX_BYTES))
+        out[n++] = kept_pop_oldest_locked(s);
+    if (keep) {
+        s->kept[s->nkept++] =
+            (trn_kept_block){.data = b->data, .bytes = b->size, .fd = fd, .kept_ms = trn_now_ms()};
+        s->kept_bytes += b->size;
+        s->bytes -= b->size;
+    }
+    pthread_mutex_unlock(&s->lock);
+    for (unsigned i = 0; i < n; i++)
+        kept_release(s, &out[i]);
+    if (!keep && fd >= 0)
+        close(fd);
+    return keep;
+}
+
+/* A kept block of exactly `bytes`, moved back to the session's buffers'
+ * bytes; 0 when there is none. */
+static int kept_take(trn_session *s, uint64_t bytes, trn_kept_block *out) {
+    int found = 0;
+    pthread_mutex_lock(&s->lock);
+    for (unsigned i = 0; i < s->nkept && !found; i++) {
+        if (s->kept[i].bytes != bytes)
+            continue;
+        *out = s->kept[i];
+        memmove(&s->kept[i], &s->kept[i + 1], (s->nkept - i - 1) * sizeof(s->kept[0]));
+        s->nkept--;
+        s->kept_bytes -= bytes;
+        s->bytes += bytes;
+        found = 1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
 /* Clamps p to [ceiling, TRN_PRIORITY_LEAST], where the ceiling is the
  * daemon's or the token's, whichever is less urgent. */
 static int clamp_priority(const trn_config *cfg, const trn_token *tk, int p) {
@@ -505,7 +618,8 @@ void trn_session_unref(trn_session *s) {
     trn_idmap_free(&s->graphs);
     trn_session_errors_free(s);
     trn_sched_tenant_release(s->table->sched, s->tenant);
-    if (s->usage) { /* after the buffers and ops: what they held is given back */
+    kept_release_all(s); /* none after a close; before the uid's usage goes */
+    if (s->usage) {      /* after the buffers and ops: what they held is given back */
         pthread_mutex_lock(&s->table->lock);
         uid_usage_drop_locked(s->table, s->peer.uid, s->usage);
         pthread_mutex_unlock(&s->table->lock);
@@ -602,7 +716,8 @@ void trn_session_close(trn_session *s, const char *why) {
     while (trn_idmap_next(&bufs, &i, &id, &val))
         trn_buffer_unref(val);
     trn_idmap_free(&bufs);
-    if (attach) /* the Attach stream ends OK, saying why (docs/protocol.md, Attach) */
+    kept_release_all(s); /* closed: buffers released from now on are not kept */
+    if (attach)          /* the Attach stream ends OK, saying why (docs/protocol.md, Attach) */
         attach->finish(attach, TRN_WIRE_OK, why, NULL, 0);
     trn_session_unref(s); /* the table's reference */
 }
@@ -627,7 +742,9 @@ int trn_session_detach(trn_session *s, trn_call *call) {
     return was;
 }
 
-trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *what, char *err,
+/* ---- Quota --------------------------------------------------------------- */
+
+static trn_wire_code charge_once(trn_session *s, uint64_t bytes, const char *what, char *err,
                                  size_t errlen) {
     const uint64_t quota = s->table->cfg->max_session_bytes;
     if (uid_charge_bytes(s, bytes, err, errlen) != 0)
@@ -639,7 +756,7 @@ trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *wha
         snprintf(err, errlen, "session is closed");
         return TRN_WIRE_ABORTED;
     }
-    if (bytes > quota || s->bytes > quota - bytes) {
+    if (bytes > quota || s->bytes + s->kept_bytes > quota - bytes) {
         const uint64_t held = s->bytes;
         pthread_mutex_unlock(&s->lock);
         uid_credit_bytes(s, bytes);
@@ -654,6 +771,14 @@ trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *wha
     pthread_mutex_unlock(&s->lock);
     atomic_fetch_add(&s->table->bytes_held, bytes);
     return TRN_WIRE_OK;
+}
+
+trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *what, char *err,
+                                 size_t errlen) {
+    const trn_wire_code rc = charge_once(s, bytes, what, err, errlen);
+    if (rc == TRN_WIRE_RESOURCE_EXHAUSTED && kept_release_all(s) > 0)
+        return charge_once(s, bytes, what, err, errlen);
+    return rc;
 }
 
 void trn_session_credit(trn_session *s, uint64_t bytes) {
@@ -697,20 +822,25 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     const int staging = kind == TRN_ALLOC_STAGING;
-    const trn_wire_code charged = staging ? staging_claim(s, bytes, err, errlen)
-                                          : trn_session_charge(s, bytes, "Alloc", err, errlen);
-    if (charged != TRN_WIRE_OK)
-        return charged;
-
-    trn_buffer *b = calloc(1, sizeof(*b));
     /* With executors every buffer is a memfd in their shared space; the
      * memfd goes to the client only when it maps the buffer. The staging
      * buffer is no op's operand, so executors never need it. */
     trn_exec_space *sp = staging ? NULL : s->table->space;
+    const int keepable = kind == TRN_ALLOC_DEVICE && sp && bytes >= TRN_KEPT_MIN_BYTES;
+    trn_kept_block kept = {.fd = -1};
+    const int reused = keepable && kept_take(s, bytes, &kept);
+    const trn_wire_code charged = reused    ? TRN_WIRE_OK
+                                  : staging ? staging_claim(s, bytes, err, errlen)
+                                            : trn_session_charge(s, bytes, "Alloc", err, errlen);
+    if (charged != TRN_WIRE_OK)
+        return charged;
+
+    trn_buffer *b = calloc(1, sizeof(*b));
     const int client_maps = kind == TRN_ALLOC_DEVICE ? s->shared_memory : s->host_shared;
     const int mapped = client_maps || sp;
-    void *data = NULL;
-    if (b)
+    void *data = reused ? kept.data : NULL;
+    *fd = kept.fd;
+    if (b && !reused)
         data = mapped ? trn_bufmem_shared(bytes, sp, fd, err, errlen) : trn_bufmem_heap(bytes);
     if (data && !client_maps && *fd >= 0) {
         close(*fd);
@@ -723,6 +853,7 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
     b->size = bytes;
     b->mapped = mapped;
     b->staging = staging;
+    b->keepable = keepable;
     b->owner = s;
 
     pthread_mutex_lock(&s->lock);
@@ -779,11 +910,15 @@ void trn_buffer_unref(trn_buffer *b) {
     trn_session *s = b->owner;
     if (b->staging) {
         staging_release(s);
+    } else if (b->keepable && kept_keep(s, b)) {
+        atomic_fetch_sub(&s->table->buffers, 1);
+        goto done;
     } else {
         trn_session_credit(s, b->size);
         atomic_fetch_sub(&s->table->buffers, 1);
     }
     trn_bufmem_release(b->data, b->size, b->mapped, b->staging ? NULL : s->table->space);
+done:
     free(b);
     trn_session_unref(s);
 }

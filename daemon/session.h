@@ -78,8 +78,36 @@ typedef struct trn_buffer {
     uint64_t size;
     int mapped;         /* data is a shared mapping of `size` bytes (munmap), else heap */
     int staging;        /* the session's staging buffer: charged to no quota */
+    int keepable;       /* its memory may be kept for the session's next allocation */
     trn_session *owner; /* holds a session reference */
 } trn_buffer;
+
+/* Kept blocks: the memory of a session's freed device buffers, kept mapped
+ * in the daemon and every executor for the session's next allocation of the
+ * same size, so that a program allocating an output per call (NumPy's `@`)
+ * does not take a page fault per 4 KiB page each time (10-50 us each on the
+ * machines measured, bufmem.h). Only device buffers in the executors' space
+ * of TRN_KEPT_MIN_BYTES and more; at most TRN_KEPT_BLOCKS blocks and
+ * TRN_KEPT_MAX_BYTES a session, the oldest released first. A block is
+ * zeroed before it is kept (allocations are zero-filled), is only ever
+ * reused by the session that freed it, and is released when the session
+ * closes or needs the room, or after TRN_KEPT_AGE_MS unused: kept bytes count against the session
+ * quota with its buffers', and stay charged to its uid and token and in the daemon's held bytes,
+ * but are not the session's bytes or buffers in Status. */
+#define TRN_KEPT_BLOCKS 4
+#define TRN_KEPT_MIN_BYTES ((uint64_t)256 << 10)
+#define TRN_KEPT_MAX_BYTES ((uint64_t)256 << 20)
+/* A block not reused within this long is released (by the session table's
+ * once-a-second expiry, so within about twice that): a program that stops
+ * allocating gives its memory back, as a freed buffer's. */
+#define TRN_KEPT_AGE_MS 1000
+
+typedef struct trn_kept_block {
+    void *data; /* mapped in the executors' space */
+    uint64_t bytes;
+    int fd;           /* its memfd for the client to map (shared-memory sessions), else -1 */
+    uint64_t kept_ms; /* when it was kept (trn_now_ms) */
+} trn_kept_block;
 
 struct trn_session {
     uint64_t id;     /* the session's credential: only its client knows it */
@@ -112,10 +140,13 @@ struct trn_session {
     uint32_t client_pid;
     trn_transport_kind transport;
     trn_peer peer;
-    trn_uid_usage *usage; /* its uid's, when peer.known (a reference: refs) */
-    int shared_memory;    /* buffers are sealed memfds mapped by the client too */
-    int host_shared;      /* host allocations (Alloc.host) are, at least */
-    int staging_live;     /* the session has a staging buffer (Alloc.staging) */
+    trn_uid_usage *usage;                 /* its uid's, when peer.known (a reference: refs) */
+    int shared_memory;                    /* buffers are sealed memfds mapped by the client too */
+    int host_shared;                      /* host allocations (Alloc.host) are, at least */
+    int staging_live;                     /* the session has a staging buffer (Alloc.staging) */
+    trn_kept_block kept[TRN_KEPT_BLOCKS]; /* oldest first */
+    unsigned nkept;
+    uint64_t kept_bytes;
 };
 
 struct trn_session_table {
@@ -239,7 +270,8 @@ typedef enum trn_alloc_kind {
 } trn_alloc_kind;
 
 /* Allocates zeroed memory for the session, charged to its quota (but for
- * the staging buffer). Returns 0 and the new id, or a wire code with err
+ * the staging buffer), a kept block of the same size when it has one.
+ * Returns 0 and the new id, or a wire code with err
  * written (quota, out of memory, a second staging buffer). When the client
  * maps it (a shared-memory session, or host memory on the local transport)
  * *fd is the buffer's memfd — sealed against shrinking and growing — for
@@ -247,7 +279,8 @@ typedef enum trn_alloc_kind {
 trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind kind, uint64_t *id,
                                 int *fd, char *err, size_t errlen);
 /* Charges bytes of daemon memory that is not a buffer (staged transfers) to
- * the session's quota and its uid; credit gives them back. */
+ * the session's quota and its uid, releasing its kept blocks first when they
+ * are what stands in the way; credit gives them back. */
 trn_wire_code trn_session_charge(trn_session *s, uint64_t bytes, const char *what, char *err,
                                  size_t errlen);
 void trn_session_credit(trn_session *s, uint64_t bytes);
