@@ -57,7 +57,9 @@ trn_transport *trn_transport_grpc_open(const char *target);
  * `target` (several daemons: "ipv4:a:p,b:p", or a DNS name with several
  * records) load-balanced by gRPC's round_robin policy, and writes the
  * address of the daemon that answered into peer ("ipv4:a:p"), for the
- * session to connect to. Successive picks rotate over the reachable daemons. */
+ * session to connect to. Successive picks rotate over the reachable daemons.
+ * The channel carries the credentials the environment names at the pick
+ * (credentials.h): a pick after they changed gets a new channel. */
 trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage *req, char *peer,
                                       size_t peerlen, char *msg, size_t msglen, int timeout_ms);
 

@@ -75,18 +75,16 @@ static void grpc_start(void) {
     grpc_init();
 }
 
-/* A channel to target with the environment's credentials (TLS on TCP when
- * configured), filling auth with what its calls must carry. */
+/* A channel to target with the credentials cc (TLS on TCP when it has a CA),
+ * filling auth with what its calls must carry. cc stays the caller's. */
 static grpc_channel *open_channel(const char *target, const grpc_channel_args *args,
-                                  call_auth *auth) {
-    trn_client_creds cc;
-    trn_client_creds_from_env(&cc);
+                                  const trn_client_creds *cc, call_auth *auth) {
     memset(auth, 0, sizeof(*auth));
-    snprintf(auth->error, sizeof(auth->error), "%s", cc.error);
-    if (cc.token) {
-        char *value = malloc(strlen(cc.token) + 8);
+    snprintf(auth->error, sizeof(auth->error), "%s", cc->error);
+    if (cc->token) {
+        char *value = malloc(strlen(cc->token) + 8);
         if (value) {
-            sprintf(value, "Bearer %s", cc.token);
+            sprintf(value, "Bearer %s", cc->token);
             auth->md.key = grpc_slice_from_static_string("authorization");
             auth->md.value = grpc_slice_from_copied_string(value);
             auth->count = 1;
@@ -95,12 +93,11 @@ static grpc_channel *open_channel(const char *target, const grpc_channel_args *a
         }
     }
     /* Unix sockets are protected by the kernel; TLS is for TCP. */
-    const int tls = cc.ca_pem && strncmp(target, "unix:", 5) != 0;
-    grpc_ssl_pem_key_cert_pair pair = {.private_key = cc.key_pem, .cert_chain = cc.cert_pem};
+    const int tls = cc->ca_pem && strncmp(target, "unix:", 5) != 0;
+    grpc_ssl_pem_key_cert_pair pair = {.private_key = cc->key_pem, .cert_chain = cc->cert_pem};
     grpc_channel_credentials *creds =
-        tls ? grpc_ssl_credentials_create(cc.ca_pem, cc.cert_pem ? &pair : NULL, NULL, NULL)
+        tls ? grpc_ssl_credentials_create(cc->ca_pem, cc->cert_pem ? &pair : NULL, NULL, NULL)
             : grpc_insecure_credentials_create();
-    trn_client_creds_free(&cc);
     grpc_channel *ch = grpc_channel_create(target, creds, args);
     grpc_channel_credentials_release(creds);
     return ch;
@@ -137,7 +134,10 @@ trn_transport *trn_transport_grpc_open(const char *target) {
     args[2].key = GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL;
     args[2].value.integer = 1;
     const grpc_channel_args chargs = {3, args};
-    t->channel = open_channel(target, &chargs, &t->auth);
+    trn_client_creds cc;
+    trn_client_creds_from_env(&cc);
+    t->channel = open_channel(target, &chargs, &cc, &t->auth);
+    trn_client_creds_free(&cc);
     if (!t->target || !t->channel) {
         if (t->channel)
             grpc_channel_destroy(t->channel);
@@ -275,12 +275,16 @@ static trn_wire_code grpc_call_unary(trn_transport *base, trn_wire_method method
 
 /* ---- fleets: choosing a daemon with gRPC's round_robin policy ---------------- */
 
-/* One balancing channel per process, for the last fleet target asked about:
- * round_robin keeps rotating over its ready daemons from one session to the
- * next, and skips daemons it cannot reach. */
+/* One balancing channel per process, for the last fleet target and
+ * credentials asked about: round_robin keeps rotating over its ready daemons
+ * from one session to the next, and skips daemons it cannot reach. The
+ * credentials are part of what the channel is for: a pick made after the
+ * environment's token or TLS files changed (a refused token replaced by the
+ * right one) needs a new channel, or it would present the old ones. */
 static pthread_mutex_t balancer_lock = PTHREAD_MUTEX_INITIALIZER;
 static grpc_channel *balancer;
 static call_auth balancer_auth;
+static trn_client_creds balancer_creds; /* what balancer was made with */
 static char *balancer_target;
 static int balancer_users; /* picks in flight on it */
 static int balancer_stale; /* no daemon answered: make a new one when unused */
@@ -289,19 +293,36 @@ static void balancer_drop_locked(void) {
     if (balancer)
         grpc_channel_destroy(balancer);
     call_auth_release(&balancer_auth);
+    trn_client_creds_free(&balancer_creds);
     free(balancer_target);
     balancer = NULL;
     balancer_target = NULL;
     balancer_stale = 0;
 }
 
+static int same_text(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static int same_creds(const trn_client_creds *a, const trn_client_creds *b) {
+    return same_text(a->token, b->token) && same_text(a->ca_pem, b->ca_pem) &&
+           same_text(a->cert_pem, b->cert_pem) && same_text(a->key_pem, b->key_pem) &&
+           strcmp(a->error, b->error) == 0;
+}
+
 static grpc_channel *balancer_for_locked(const char *target) {
-    if (balancer && strcmp(balancer_target, target) == 0)
+    trn_client_creds cc;
+    trn_client_creds_from_env(&cc);
+    if (balancer && strcmp(balancer_target, target) == 0 && same_creds(&cc, &balancer_creds)) {
+        trn_client_creds_free(&cc);
         return balancer;
+    }
     balancer_drop_locked();
     balancer_target = strdup(target);
-    if (!balancer_target)
+    if (!balancer_target) {
+        trn_client_creds_free(&cc);
         return NULL;
+    }
     grpc_arg args[2];
     memset(args, 0, sizeof(args));
     args[0].type = GRPC_ARG_STRING;
@@ -313,7 +334,8 @@ static grpc_channel *balancer_for_locked(const char *target) {
     args[1].key = GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL;
     args[1].value.integer = 1;
     const grpc_channel_args chargs = {2, args};
-    balancer = open_channel(target, &chargs, &balancer_auth);
+    balancer = open_channel(target, &chargs, &cc, &balancer_auth);
+    balancer_creds = cc; /* kept (wiped when dropped) to compare the next pick's */
     return balancer;
 }
 
@@ -330,8 +352,9 @@ trn_wire_code trn_transport_grpc_pick(const char *target, const ProtobufCMessage
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
     /* The channel stays valid while this pick uses it: it is only replaced
-     * when unused, or by a pick for another target, which a process does
-     * not make concurrently with this one. */
+     * when unused, or by a pick for another target or with other
+     * credentials, which a process does not make concurrently with this one
+     * (picks are made under runtime.c's init_lock). */
     const trn_wire_code code = unary_on(ch, &balancer_auth, TRN_WIRE_STATUS, req, NULL, NULL, msg,
                                         msglen, timeout_ms, peer, peerlen);
     /* No daemon reachable: the next pick starts over on a new channel, so

@@ -14,7 +14,8 @@
  *  - tokens: no token, a wrong token (same length, last character changed),
  *    and a prefix of a real token are all UNAUTHENTICATED with the same fixed
  *    message; the right token (from $TRNSCI_TOKEN or $TRNSCI_TOKEN_FILE)
- *    works; local clients need none.
+ *    works; local clients need none. A refused attempt does not stick: the
+ *    next trnsciInit of the process with the right token (or CA) gets in.
  *  - per-token limits: sessions, bytes and queued ops, each refused with a
  *    message naming the token and the limit; the token's priority ceiling.
  *  - a session opened with one token cannot be named with another: the same
@@ -1297,6 +1298,50 @@ static void test_token_user_limits_and_plans(void **state) {
     assert_int_equal(th_daemon_stop_checked(&m, "per-token limits daemon"), 0);
 }
 
+/* trnsciInit with the environment's credentials; trnsciSuccess or the error,
+ * the session closed again either way. msg gets the error's message. */
+static trnsciError_t init_with(const char *addr, const char *token, const char *ca, char *msg,
+                               size_t msglen) {
+    client_env(token, ca, NULL, NULL);
+    const trnsciError_t e = trnsciInit(addr);
+    snprintf(msg, msglen, "%s", e == trnsciSuccess ? "" : trnsciGetLastErrorMessage());
+    trnsciDeviceReset();
+    return e;
+}
+
+/* A refused connection does not spoil the next one of the same process: a
+ * session opened with trnsciInit after a wrong token, or after TLS files that
+ * do not fit, uses the credentials the environment names now, both ways. A
+ * TCP address goes through the process-wide balancing channel (fleet.h),
+ * which once kept the credentials of its first pick and so refused every
+ * later token. */
+static void test_retry_after_refusal(void **state) {
+    (void)state;
+    const char *tcp = dmn.tcp_addr;
+    char wrong[64], msg[512];
+    snprintf(wrong, sizeof(wrong), "%s", ALICE);
+    wrong[strlen(wrong) - 1] ^= 1;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(init_with(tcp, wrong, "ca.pem", msg, sizeof(msg)),
+                         trnsciErrorUnauthenticated);
+        assert_non_null(strstr(msg, "refused the connection: unauthenticated"));
+        assert_int_equal(init_with(tcp, ALICE, "ca.pem", msg, sizeof(msg)), trnsciSuccess);
+    }
+    /* The right token does not let a wrong one in afterwards, nor a missing
+     * one. */
+    assert_int_equal(init_with(tcp, NULL, "ca.pem", msg, sizeof(msg)), trnsciErrorUnauthenticated);
+    /* Another token of the file works after a refusal too. */
+    assert_int_equal(init_with(tcp, wrong, "ca.pem", msg, sizeof(msg)), trnsciErrorUnauthenticated);
+    assert_int_equal(init_with(tcp, BOB, "ca.pem", msg, sizeof(msg)), trnsciSuccess);
+    /* TLS: a CA that did not sign the daemon's certificate, then the right
+     * one. */
+    assert_int_not_equal(init_with(tcp, ALICE, "other-ca.pem", msg, sizeof(msg)), trnsciSuccess);
+    assert_int_equal(init_with(tcp, ALICE, "ca.pem", msg, sizeof(msg)), trnsciSuccess);
+    /* The local transport needs no token, whatever a refused one held. */
+    assert_int_equal(init_with(dmn.unix_addr, wrong, NULL, msg, sizeof(msg)), trnsciSuccess);
+    client_env(NULL, NULL, NULL, NULL);
+}
+
 /* ---- set-up ---------------------------------------------------------------------- */
 
 static int setup(void **state) {
@@ -1353,6 +1398,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_startup_policy),
         cmocka_unit_test(test_grpc_unix_uid_limits),
         cmocka_unit_test(test_token_user_limits_and_plans),
+        cmocka_unit_test(test_retry_after_refusal),
     };
     return cmocka_run_group_tests_name("security", tests, setup, teardown);
 }

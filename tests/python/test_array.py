@@ -260,3 +260,24 @@ def test_token(tmp_path, reconnect, monkeypatch):
     finally:
         proc.terminate()
         proc.wait()
+
+
+def test_token_after_refusal(tmp_path, reconnect, monkeypatch):
+    """A refused token does not spoil the process's next connect: the right
+    token then gets in, and a wrong one after it is refused again."""
+    secret, wrong = "pyTestSecret0123456789abcdef", "wrongSecret0123456789abcdef"
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"pytest {secret}\n")
+    tokens.chmod(0o600)
+    monkeypatch.delenv("TRNSCI_TOKEN", raising=False)  # restored after the test
+    proc, unix, tcp = start_daemon(str(tmp_path), ["--tokens-file", str(tokens)])
+    try:
+        for _ in range(2):
+            with pytest.raises(trnsci.TrnsciError) as e:
+                trnsci.connect(tcp, token=wrong)
+            assert e.value.name == "trnsciErrorUnauthenticated", e.value
+            trnsci.connect(tcp, token=secret)
+            assert np.array_equal(trnsci.asarray(np.arange(3.0)).get(), np.arange(3.0))
+    finally:
+        proc.terminate()
+        proc.wait()
