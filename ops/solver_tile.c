@@ -74,16 +74,43 @@ static int lu_tail(const trn_solver_dense_desc *d) {
     return d->m - r0 < bk;
 }
 
+/* Block columns with a step of their own: Cholesky's T, LU's and QR's
+ * panels. */
+static int panels(const trn_solver_dense_desc *whole) {
+    const int nb = whole->tile_nb ? whole->tile_nb : trn_tile_nb(whole);
+    return trn_tile_count(is_lu(whole) ? min_int(whole->m, whole->n) : whole->n, nb);
+}
+
+int trn_tile_carries_next_panel(const trn_solver_dense_desc *d) {
+    switch (d->fn) {
+    case TRN_SOLVER_TILE_UPDATE:
+    case TRN_SOLVER_TILE_LU_UPDATE:
+    case TRN_SOLVER_TILE_QR_UPDATE: return d->tile_k + 1 < panels(d);
+    default: return 0;
+    }
+}
+
+trn_solver_dense_desc trn_tile_next_panel(const trn_solver_dense_desc *d) {
+    trn_solver_dense_desc next = *d;
+    next.tile_k = d->tile_k + 1;
+    next.fn = d->fn == TRN_SOLVER_TILE_UPDATE      ? TRN_SOLVER_TILE_DIAG
+              : d->fn == TRN_SOLVER_TILE_LU_UPDATE ? TRN_SOLVER_TILE_LU_PANEL
+                                                   : TRN_SOLVER_TILE_QR_PANEL;
+    return next;
+}
+
 size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     const size_t k = (size_t)d->tile_k;
     const size_t R = (size_t)rows_t(d) - 1 - k, C = (size_t)cols_t(d) - 1 - k;
+    /* LU's look-ahead task is all of block column k + 1 (R tiles). */
+    const size_t lu_column = trn_tile_carries_next_panel(d) && R && C ? R - 1 : 0;
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG: return 1;
     case TRN_SOLVER_TILE_PANEL: return C;
     case TRN_SOLVER_TILE_UPDATE: return C * (C + 1) / 2;
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
     case TRN_SOLVER_TILE_LU_ROW: return (size_t)cols_t(d) - 1 + (size_t)lu_tail(d);
-    case TRN_SOLVER_TILE_LU_UPDATE: return R * C;
+    case TRN_SOLVER_TILE_LU_UPDATE: return R * C - lu_column;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return C + (size_t)lu_tail(d);
     default: return trn_eig_tile_tasks(d);
@@ -91,7 +118,8 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
 }
 
 /* The steps of block column k, in order, into fns (at most 3); returns
- * how many have tasks. */
+ * how many have tasks. Past the first, a panel's own step (Cholesky's
+ * DIAG) is left out: the previous update step's first task factors it. */
 static int steps_of_k(const trn_solver_dense_desc *whole, int k, trn_solver_fn fns[3]) {
     static const trn_solver_fn chol[3] = {TRN_SOLVER_TILE_DIAG, TRN_SOLVER_TILE_PANEL,
                                           TRN_SOLVER_TILE_UPDATE};
@@ -106,16 +134,17 @@ static int steps_of_k(const trn_solver_dense_desc *whole, int k, trn_solver_fn f
         d.tile_nb = trn_tile_nb(whole);
         d.tile_k = k;
         d.fn = all[i];
+        if (i == 0 && k > 0) {
+            trn_solver_dense_desc prev = d;
+            prev.tile_k = k - 1;
+            prev.fn = all[count - 1];
+            if (trn_tile_carries_next_panel(&prev) && trn_tile_tasks(&prev) > 0)
+                continue;
+        }
         if (trn_tile_tasks(&d) > 0)
             fns[n++] = all[i];
     }
     return n;
-}
-
-/* Block columns with a step of their own: Cholesky's T, LU's panels. */
-static int panels(const trn_solver_dense_desc *whole) {
-    const int nb = trn_tile_nb(whole);
-    return trn_tile_count(is_lu(whole) ? min_int(whole->m, whole->n) : whole->n, nb);
 }
 
 int trn_tile_steps(const trn_solver_dense_desc *whole) {
@@ -170,6 +199,13 @@ void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
         *j = (int)t < k ? (int)t : (int)t + 1 < T ? (int)t + 1 : k; /* the last: the tail */
         return;
     case TRN_SOLVER_TILE_LU_UPDATE:
+        if (trn_tile_carries_next_panel(d)) { /* task 0: all of block column k + 1 */
+            if (t == 0) {
+                *i = *j = k + 1;
+                return;
+            }
+            t += R - 1;
+        }
         *j = k + 1 + (int)(t / R);
         *i = k + 1 + (int)(t % R);
         return;
@@ -191,7 +227,7 @@ static double extent(int len, int nb, int b) {
     return rest < nb ? rest : nb;
 }
 
-static double task_flops(const trn_solver_dense_desc *d, int i, int j) {
+static double tile_flops(const trn_solver_dense_desc *d, int i, int j) {
     if (trn_eig_tile_fn(d->fn))
         return trn_eig_tile_task_flops(d, i, j);
     const int nb = d->tile_nb, k = d->tile_k;
@@ -215,6 +251,23 @@ static double task_flops(const trn_solver_dense_desc *d, int i, int j) {
         return cx * 4.0 * ph * pw * (j == k ? bk - pw : bj);
     default: return 0.0;
     }
+}
+
+/* Task (i, j) of step d. An update step's first task, when it carries the
+ * next panel, adds the panel's flops, and for LU all of block column k + 1
+ * (the task is named by its tile (k + 1, k + 1)). */
+static double task_flops(const trn_solver_dense_desc *d, int i, int j) {
+    const int k1 = d->tile_k + 1;
+    const int first = d->fn == TRN_SOLVER_TILE_QR_UPDATE ? j == k1 : i == k1 && j == k1;
+    if (!first || !trn_tile_carries_next_panel(d))
+        return tile_flops(d, i, j);
+    const trn_solver_dense_desc next = trn_tile_next_panel(d);
+    double f = tile_flops(&next, k1, k1);
+    if (d->fn != TRN_SOLVER_TILE_LU_UPDATE)
+        return f + tile_flops(d, i, j);
+    for (int r = k1; r < rows_t(d); r++)
+        f += tile_flops(d, r, k1);
+    return f;
 }
 
 double trn_tile_step_flops(const trn_solver_dense_desc *d) {

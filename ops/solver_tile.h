@@ -15,7 +15,8 @@
  *   UPDATE k  for each k < j <= i, A_ij -= A_ik A_jk^H (upper: A_ji -=
  *             A_ki^H A_kj): syrk/herk on the diagonal, gemm off it:
  *             (T-1-k)(T-k)/2 tasks.
- * PANEL and UPDATE do not exist for the last k: 3T - 2 steps.
+ * PANEL and UPDATE do not exist for the last k. With the look-ahead
+ * (below) DIAG k > 0 is the first task of UPDATE k - 1: 2T - 1 steps.
  *
  * LU with partial pivoting (getrf with ipiv), right-looking, Tr x Tc tiles
  * of an m x n matrix, K = ceil(min(m, n) / nb) panels. For k = 0 .. K-1:
@@ -29,6 +30,12 @@
  *   LU_UPDATE k  A_ij -= A_ik A_kj for i, j > k: (Tr-1-k)(Tc-1-k) tasks.
  * A step without tasks is left out. This is LAPACK's blocked getrf with
  * the trailing update cut into tiles, so ipiv and info are LAPACK's.
+ * Look-ahead: LU_PANEL k > 0 is not a step; the first task of LU_UPDATE
+ * k - 1 updates all of block column k, tile by tile as the other tasks do,
+ * and then factors the panel, beside the rest of the update. QR likewise
+ * (QR_PANEL k > 0 after block column k's QR_UPDATE k - 1 task). Each tile
+ * sees the same operations in the same order as without it: the factors
+ * are the same bits.
  *
  * Determinism: the steps depend only on the shape and the type (trn_tile_nb),
  * never on the core count or the load; each tile is written by exactly one
@@ -67,13 +74,26 @@ int trn_tile_steps(const trn_solver_dense_desc *d);
 /* Step s (0 .. trn_tile_steps - 1) of the tiled factorisation whole. */
 trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s);
 
+/* Look-ahead: whether update step d's first task also factors the next
+ * panel (Cholesky: the diagonal tile k + 1 after its update; LU: all of
+ * block column k + 1 updated, then its panel; QR: block column k + 1, then
+ * its panel), so that the panel runs beside the rest of the update instead
+ * of alone in a step of its own while the other cores wait. True for every
+ * update step but the last panel's; that panel's own step is then left out. */
+int trn_tile_carries_next_panel(const trn_solver_dense_desc *d);
+/* The step that factors the panel after update step d's (DIAG, LU_PANEL or
+ * QR_PANEL of k + 1), for the task that carries it. */
+trn_solver_dense_desc trn_tile_next_panel(const trn_solver_dense_desc *d);
+
 /* The number of tasks of step d. */
 size_t trn_tile_tasks(const trn_solver_dense_desc *d);
 
 /* Task t of step d: the tile (i, j) it writes, block row i and block
  * column j (a potrf task names the lower triangle's tile: for an upper
  * factor it writes (j, i); an LU_ROW task names block column j, i = k, and
- * j = k for the columns of block column k past the panel). */
+ * j = k for the columns of block column k past the panel; LU_UPDATE's
+ * look-ahead task, t = 0, names (k + 1, k + 1) and writes all of block
+ * column k + 1 below row block k). */
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
 
 /* The tasks [lo, hi) shard `shard` of nshards runs of step d: contiguous

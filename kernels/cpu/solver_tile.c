@@ -255,6 +255,16 @@ static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg,
     return qr_call(d, msg, j * d->tile_nb, extent(d, j));
 }
 
+/* The panel after update step d's, factored by its first task. */
+static trn_kstatus next_panel(const trn_solver_dense_desc *d, trn_kmsg *msg) {
+    const trn_solver_dense_desc next = trn_tile_next_panel(d);
+    switch (next.fn) {
+    case TRN_SOLVER_TILE_DIAG: diag_task(&next); return TRN_KSTATUS_OK;
+    case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(&next); return TRN_KSTATUS_OK;
+    default: return qr_call(&next, msg, 0, 0);
+    }
+}
+
 trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                 int nshards) {
     if (trn_eig_tile_fn(d->fn))
@@ -274,17 +284,25 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
     for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++) {
         int i, j;
         trn_tile_task(d, t, &i, &j);
+        /* The look-ahead task (ops/solver_tile.h): the first of an update
+         * step also factors the next panel once its own tiles are done. */
+        const int carries = t == 0 && trn_tile_carries_next_panel(d);
         switch (d->fn) {
         case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
         case TRN_SOLVER_TILE_PANEL: panel_task(d, i); break;
         case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j); break;
         case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
         case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, j); break;
-        case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, i, j); break;
+        case TRN_SOLVER_TILE_LU_UPDATE:
+            for (int r = i; r < (carries ? trn_tile_count(d->m, d->tile_nb) : i + 1); r++)
+                lu_update_task(d, r, j);
+            break;
         case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
         case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, j); break;
         default: return TRN_KSTATUS_UNSUPPORTED;
         }
+        if (carries && k == TRN_KSTATUS_OK)
+            k = next_panel(d, msg);
     }
     return k;
 }
