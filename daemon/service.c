@@ -18,6 +18,7 @@
 #include "daemon/metrics.h"
 #include "daemon/op_scratch.h"
 #include "daemon/service_internal.h"
+#include "daemon/service_steps.h"
 #include "daemon/status_scope.h"
 #include "trnsci_wire.h"
 
@@ -496,9 +497,9 @@ void trn_service_op_discard(trn_service_op *op) {
 
 /* What shape_op gave the op: its steps or stages and their scratch. */
 static void unshape_op(trn_service_op *op) {
-    trn_service_tile_free(op);
+    trn_service_steps_free(op->own_steps);
+    op->own_steps = NULL;
     trn_service_convert_free(op);
-    trn_service_fftstep_free(op);
     trn_service_krylov_free(op);
 }
 
@@ -618,7 +619,7 @@ static int on_neuroncore(const struct trn_plan_entry *plan) {
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
     /* A graph's sequence counts each node; a tiled op is one op. */
-    const int nodes = sop->steps && !op->tiles && !op->fftsteps && !op->krylov;
+    const int nodes = sop->steps && !op->own_steps && !op->krylov;
     if (op->metrics && nodes) {
         for (int k = 0; sop->t_start && k <= sop->stage; k++)
             trn_metrics_placed(op->metrics, on_neuroncore(sop->steps[k].plan));

@@ -8,9 +8,9 @@
  * Each step runs a plan of its own, a smaller transform's, taken from the
  * plan cache (shared with every other use of that shape, prepared by the
  * planner like any plan, the same plan on every core): the op holds a
- * reference to each until it is freed. The steps, their descriptors and
- * those references live in one allocation owned by the op
- * (trn_service_op.fftsteps). Out of place no intermediate array is needed:
+ * reference to each until it is freed. The steps, their descriptors,
+ * those references and the scratch array live in the op's step holder
+ * (service_steps.h: trn_service_op.own_steps). Out of place no intermediate array is needed:
  * the first step writes the client's output, the second transforms it in
  * place (ops/fft_step.h).
  *
@@ -25,27 +25,21 @@
  * bits.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "daemon/service_internal.h"
+#include "daemon/service_steps.h"
 #include "ops/fft_step.h"
 #include "scheduler/plan_cache.h"
 
-struct trn_service_fftsteps {
-    int nsteps;
-    trn_sched_step steps[TRN_FFTSTEP_MAX_STEPS];
-    trn_op_desc descs[TRN_FFTSTEP_MAX_STEPS];
-    trn_plan_entry *plans[TRN_FFTSTEP_MAX_STEPS];
-    /* The scratch array (1D in place), charged to the session. */
-    trn_scratch_lease scratch;
-};
-
-static void release(trn_service_fftsteps *t) {
-    for (int s = 0; s < t->nsteps; s++)
-        if (t->plans[s])
-            trn_plan_entry_release(t->plans[s]);
-    trn_service_scratch_give(&t->scratch);
-    free(t);
+/* The wire code of a sub-plan the cache could not give. */
+static trn_wire_code plan_code(trn_plan_error r) {
+    switch (r) {
+    case TRN_PLAN_OK: break;
+    case TRN_PLAN_INVALID: return TRN_WIRE_INVALID_ARGUMENT;
+    case TRN_PLAN_FAILED: return TRN_WIRE_INTERNAL;
+    case TRN_PLAN_TOO_BIG:
+    case TRN_PLAN_NOMEM: return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    return TRN_WIRE_OK;
 }
 
 trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_service_op *op,
@@ -60,58 +54,39 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_se
     const int n = trn_fftstep_count(&spec->u.fft, d->u.fft.batch, d->u.fft.variant);
     if (n <= 0 || n > TRN_FFTSTEP_MAX_STEPS)
         return TRN_WIRE_OK;
-    trn_service_fftsteps *t = calloc(1, sizeof(*t));
-    if (!t) {
+    trn_service_steps *h = trn_service_steps_new(op, TRN_OP_FFT, n);
+    if (!h) {
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
+    trn_wire_code rc = TRN_WIRE_OK;
     const size_t sb = trn_fftstep_scratch_bytes(&spec->u.fft, d->u.fft.variant);
     if (sb) {
-        const trn_wire_code rc = trn_service_scratch_take(
-            svc, sess, sb, "the scratch array of an in-place FFT", &t->scratch, err, errlen);
-        if (rc != TRN_WIRE_OK) {
-            release(t);
-            return rc;
-        }
+        rc = trn_service_scratch_take(svc, sess, sb, "the scratch array of an in-place FFT",
+                                      &h->scratch, err, errlen);
+        if (rc != TRN_WIRE_OK)
+            goto fail;
     }
     for (int s = 0; s < n; s++) {
-        trn_op_desc *sd = &t->descs[s];
+        trn_op_desc *sd = &h->descs[s];
         trn_plan_spec sub = {.family = TRN_PLAN_FFT, .effort = spec->effort};
-        *sd = (trn_op_desc){.kind = TRN_OP_FFT, .kmsg = &op->sop.kmsg};
-        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, t->scratch.p, &sd->u.fft, &sub.u.fft);
-        if (sub.u.fft.rank == 0) { /* a step without a plan */
-            t->steps[s] = (trn_sched_step){.desc = sd};
+        trn_fftstep_step(&spec->u.fft, &d->u.fft, s, h->scratch.p, &sd->u.fft, &sub.u.fft);
+        if (sub.u.fft.rank == 0) /* a step without a plan */
             continue;
-        }
         trn_plan_entry *e = NULL;
         int hit = 0;
-        trn_wire_code rc = TRN_WIRE_OK;
-        switch (trn_plan_cache_acquire(pc, &sub, (int)sd->u.fft.variant, &e, &hit, err, errlen)) {
-        case TRN_PLAN_OK: break;
-        case TRN_PLAN_INVALID: rc = TRN_WIRE_INVALID_ARGUMENT; break;
-        case TRN_PLAN_FAILED: rc = TRN_WIRE_INTERNAL; break;
-        case TRN_PLAN_TOO_BIG:
-        case TRN_PLAN_NOMEM: rc = TRN_WIRE_RESOURCE_EXHAUSTED; break;
-        }
-        if (rc != TRN_WIRE_OK) {
-            t->nsteps = s;
-            release(t);
-            return rc;
-        }
-        t->plans[s] = e;
+        rc = plan_code(
+            trn_plan_cache_acquire(pc, &sub, (int)sd->u.fft.variant, &e, &hit, err, errlen));
+        if (rc != TRN_WIRE_OK)
+            goto fail;
         sd->u.fft.plan = trn_plan_entry_plan(e);
-        t->steps[s] = (trn_sched_step){.desc = sd, .plan = e, .plan_part = sd->u.fft.variant};
+        h->steps[s].plan = e; /* the holder's reference */
+        h->steps[s].plan_part = sd->u.fft.variant;
     }
-    t->nsteps = n;
-    op->fftsteps = t;
-    op->sop.steps = t->steps;
-    op->sop.nsteps = n;
+    trn_service_steps_attach(op, h);
     return TRN_WIRE_OK;
-}
 
-void trn_service_fftstep_free(trn_service_op *op) {
-    if (!op->fftsteps)
-        return;
-    release(op->fftsteps);
-    op->fftsteps = NULL;
+fail:
+    trn_service_steps_free(h);
+    return rc;
 }

@@ -67,12 +67,12 @@ typedef struct trn_service_op {
      * 1 + its node's index. */
     struct trn_graph_body *graph;
     uint32_t graph_exec, graph_node;
-    /* A tiled factorisation's steps (service_tile.c), or NULL. */
-    struct trn_service_tiles *tiles;
+    /* The steps it owns (service_steps.h): a tiled factorisation's
+     * (service_tile.c) or one large FFT's (service_fftstep.c); NULL: none
+     * (a graph's sequence belongs to its version). */
+    struct trn_service_steps *own_steps;
     /* The scratch its conversion and compute stages share (service_convert.c). */
     trn_scratch_lease convert;
-    /* One large FFT's steps (service_fftstep.c), or NULL. */
-    struct trn_service_fftsteps *fftsteps;
     /* A Krylov solve's steps and state (service_krylov.c), or NULL. */
     struct trn_service_krylov *krylov;
 } trn_service_op;
@@ -86,23 +86,18 @@ void trn_service_convert_free(trn_service_op *op);
 
 /* Tiled factorisations (service_tile.c): makes a validated op whose shape
  * is tiled (ops/solver_tile.h, ops/solver_eig_tile.h) a sequence of its
- * steps; a tiled syevd's scratch comes from svc's pool (daemon/op_scratch.h)
- * or, without one, is mapped in the space of s's table. Returns 0 (also
- * when it is not tiled), or -1 out of memory. tile_free frees the steps
- * (NULL: none). */
-typedef struct trn_service_tiles trn_service_tiles;
+ * steps (op->own_steps); a tiled syevd's scratch comes from svc's pool
+ * (daemon/op_scratch.h), without which it stays untiled. Returns 0 (also
+ * when it is not tiled), or -1 out of memory. */
 int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *s);
-void trn_service_tile_free(trn_service_op *op);
 
 /* One large FFT (service_fftstep.c): makes a validated FFT op that is a
- * single transform big enough (ops/fft_step.h) a sequence of its steps,
- * each with its sub-plan from the plan cache. Returns TRN_WIRE_OK (also
- * when it is not split), or the error with err written (nothing kept).
- * fftstep_free releases the steps and their plans (NULL: none). */
-typedef struct trn_service_fftsteps trn_service_fftsteps;
+ * single transform big enough (ops/fft_step.h) a sequence of its steps
+ * (op->own_steps), each with its sub-plan from the plan cache. Returns
+ * TRN_WIRE_OK (also when it is not split), or the error with err written
+ * (nothing kept). */
 trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *s, trn_service_op *op,
                                      char *err, size_t errlen);
-void trn_service_fftstep_free(trn_service_op *op);
 /* Krylov solves over every core (service_krylov.c): makes a validated
  * solve that qualifies (ops/solver_kpar.h) a looping sequence of its steps
  * with its state (from svc's op scratch pool) charged to s. Returns 0

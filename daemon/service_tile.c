@@ -5,10 +5,10 @@
  * one op to its client, its stream, the metrics and the messages; only the
  * scheduler sees the steps.
  *
- * The steps and their descriptors live in one allocation owned by the op
- * (trn_service_op.tiles), freed with it. Every step's message is the op's
- * own (the scheduler starts it afresh at each step; a step that fails ends
- * the op there).
+ * The steps and their descriptors live in the op's step holder
+ * (service_steps.h: trn_service_op.own_steps), freed with it. Every step's
+ * message is the op's own (the scheduler starts it afresh at each step; a
+ * step that fails ends the op there).
  *
  * A tiled syevd/heevd (ops/solver_eig_tile.h) also owns its scratch: one
  * region holding its pieces, taken here and given back with the steps. It
@@ -18,22 +18,10 @@
  * session (trn_service_scratch_take). When it cannot be had (the quota,
  * the pool's cap), the op is queued untiled: the same results, on one core.
  */
-#include <stdlib.h>
-
-#include "daemon/service_internal.h"
+#include "daemon/service_steps.h"
 #include "daemon/session.h"
 #include "ops/solver_eig_tile.h"
 #include "ops/solver_tile.h"
-
-/* One allocation: this, then the steps' descriptors, then the steps. */
-_Static_assert(sizeof(trn_op_desc) % _Alignof(trn_sched_step) == 0,
-               "the steps after the descriptors are aligned");
-struct trn_service_tiles {
-    int nsteps;
-    trn_scratch_lease region; /* a tiled syevd's scratch (ops/solver_eig_tile.h) */
-    trn_sched_step *steps;    /* after descs[nsteps] */
-    trn_op_desc descs[];
-};
 
 /* A piece's place in the region: 64-byte aligned. */
 static size_t piece_span(const trn_solver_eigen_desc *e, int k) {
@@ -78,33 +66,16 @@ int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *sessi
     trn_scratch_lease region = {0};
     if (eig && region_take(svc, session, &op->sop.desc.u.solver_eigen, &region) != 0)
         return 0; /* no memory for the scratch: run untiled */
-    trn_service_tiles *t =
-        calloc(1, sizeof(*t) + (size_t)n * (sizeof(trn_op_desc) + sizeof(trn_sched_step)));
-    if (!t) {
+    trn_service_steps *h = trn_service_steps_new(op, TRN_OP_SOLVER_DENSE, n);
+    if (!h) {
         trn_service_scratch_give(&region);
         return -1;
     }
-    t->nsteps = n;
-    t->region = region;
-    t->steps = (trn_sched_step *)(t->descs + n);
-    for (int s = 0; s < n; s++) {
-        t->descs[s] = (trn_op_desc){.kind = TRN_OP_SOLVER_DENSE, .kmsg = &op->sop.kmsg};
-        t->descs[s].u.solver_dense =
+    h->scratch = region;
+    for (int s = 0; s < n; s++)
+        h->descs[s].u.solver_dense =
             eig ? trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, region.p)
                 : trn_tile_step(&op->sop.desc.u.solver_dense, s);
-        t->steps[s].desc = &t->descs[s];
-    }
-    op->tiles = t;
-    op->sop.steps = t->steps;
-    op->sop.nsteps = n;
+    trn_service_steps_attach(op, h);
     return 0;
-}
-
-void trn_service_tile_free(trn_service_op *op) {
-    trn_service_tiles *t = op->tiles;
-    if (!t)
-        return;
-    trn_service_scratch_give(&t->region);
-    free(t);
-    op->tiles = NULL;
 }
