@@ -734,16 +734,25 @@ fail:
 /* How a validated op is queued: one big enough runs as steps of tile tasks
  * over every core (a tiled factorisation or syevd, a CG, one large FFT),
  * a precision-mode GEMM with its conversion as a stage ahead; any other
- * as it is. Each kind's file decides; at most one applies. On failure,
- * err says why (what was taken is given back by unshape_op). */
+ * as it is. The kind picks the file that may shape it; that file decides
+ * whether it does. On failure, err says why (what was taken is given back
+ * by unshape_op). */
 static trn_wire_code shape_op(trn_service *svc, trn_session *s, trn_service_op *op, char *err,
                               size_t errlen) {
-    if (trn_service_tile_op(svc, op, s) != 0 || trn_service_krylov_op(svc, op, s) != 0) {
+    int rc = 0;
+    switch (op->sop.desc.kind) {
+    case TRN_OP_SOLVER_DENSE:
+    case TRN_OP_SOLVER_EIGEN: rc = trn_service_tile_op(svc, op, s); break;
+    case TRN_OP_SOLVER_KRYLOV: rc = trn_service_krylov_op(svc, op, s); break;
+    case TRN_OP_GEMM: trn_service_convert_op(svc, op, s); break;
+    case TRN_OP_FFT: return trn_service_fftstep_op(svc, s, op, err, errlen);
+    default: break;
+    }
+    if (rc != 0) {
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    trn_service_convert_op(svc, op, s);
-    return trn_service_fftstep_op(svc, s, op, err, errlen);
+    return TRN_WIRE_OK;
 }
 
 /* A kernel op (memset, copy, gemm). */
