@@ -143,6 +143,32 @@ int th_daemon_start(th_daemon *d, const char *const *extra_args) {
     return exec_daemon(d, extra_args);
 }
 
+int th_daemons_start(th_daemon *ds, int n, const char *const *extra_args) {
+    for (int d = 0; d < n; d++) {
+        char cores[16];
+        snprintf(cores, sizeof(cores), "%d", d + 1);
+        const char *argv[64] = {"--cores", cores};
+        int k = 2;
+        for (int i = 0; extra_args && extra_args[i] && k < 63; i++)
+            argv[k++] = extra_args[i];
+        argv[k] = NULL;
+        if (th_daemon_start(&ds[d], argv) != 0) {
+            fprintf(stderr, "could not start trnscid (%d cores)\n", d + 1);
+            for (int e = 0; e <= d; e++)
+                th_daemon_stop(&ds[e]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int th_daemons_stop_checked(th_daemon *ds, int n, const char *what) {
+    int failed = 0;
+    for (int d = 0; d < n; d++)
+        failed += th_daemon_stop_checked(&ds[d], what);
+    return failed;
+}
+
 int th_daemon_kill(th_daemon *d) {
     if (d->pid <= 0)
         return -1;

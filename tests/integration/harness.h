@@ -36,6 +36,16 @@ int th_free_port(void);
  * once the daemon answers a Status call (within 20 s), -1 otherwise. */
 int th_daemon_start(th_daemon *d, const char *const *extra_args);
 
+/* Starts n daemons for a comparison across core counts: ds[d] with
+ * `--cores d+1` and then extra_args (NULL-terminated, may be NULL), each as
+ * th_daemon_start. Returns 0 once all answer; otherwise says on stderr
+ * which one did not start, stops those it started (th_daemon_stop: the
+ * failed one's log is shown) and returns -1. */
+int th_daemons_start(th_daemon *ds, int n, const char *const *extra_args);
+/* th_daemon_stop_checked for each of n daemons (named `what`): the number
+ * that did not exit cleanly. */
+int th_daemons_stop_checked(th_daemon *ds, int n, const char *what);
+
 /* Whether the suite's daemons keep local clients' device pointers opaque
  * (TRNSCI_TEST_DAEMON_ARGS: --device-pointers opaque, or the Neuron backend
  * unless --device-pointers mapped): device memory is then not mapped into

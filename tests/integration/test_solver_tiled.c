@@ -446,13 +446,8 @@ static void test_tiled_qr(void **state) {
 }
 
 int main(void) {
-    const char *const one[] = {"--cores", "1", NULL}, *const two[] = {"--cores", "2", NULL};
-    const char *const *args[NDAEMONS] = {one, two};
-    for (int d = 0; d < NDAEMONS; d++)
-        if (th_daemon_start(&daemons[d], args[d]) != 0) {
-            fprintf(stderr, "could not start trnscid (%d cores)\n", d + 1);
-            return 1;
-        }
+    if (th_daemons_start(daemons, NDAEMONS, NULL) != 0)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiled_factors),
         cmocka_unit_test(test_tiled_not_spd),
@@ -460,8 +455,7 @@ int main(void) {
         cmocka_unit_test(test_tiled_qr),
     };
     int failed = cmocka_run_group_tests_name("tiled potrf, getrf and geqrf", tests, NULL, NULL);
-    for (int d = 0; d < NDAEMONS; d++)
-        failed += th_daemon_stop_checked(&daemons[d], "trnscid");
+    failed += th_daemons_stop_checked(daemons, NDAEMONS, "trnscid");
     st_report("solver_tiled");
     return failed ? 1 : 0;
 }
