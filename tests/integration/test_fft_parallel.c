@@ -119,143 +119,155 @@ static double rnd(void) { /* uniform in [-1, 1) */
 
 static double worst_share[2]; /* worst error / bound per precision, printed at the end */
 
-/* One transform of dims (basic layout) on each daemon: bitwise alike, and
- * within 8 log2(N) u of numpy's. */
-static void check(int dbl, int rank, const int *dims, int inverse, int inplace) {
+/* One transform as the daemons run it: type, shape (basic layout), sign
+ * (complex-to-complex only) and placement, and its arrays' sizes. */
+typedef struct fft_case {
+    trnfftType type;
+    int rank;
+    const int *dims;
+    int dir; /* TRNFFT_FORWARD or TRNFFT_INVERSE */
+    int inplace;
+    size_t ibytes, obytes;
+} fft_case;
+
+static int is_double(trnfftType t) {
+    return t == TRNFFT_Z2Z || t == TRNFFT_D2Z || t == TRNFFT_Z2D;
+}
+
+static size_t points_of(int rank, const int *dims) {
     size_t N = 1;
     for (int d = 0; d < rank; d++)
         N *= (size_t)dims[d];
-    const size_t es = dbl ? 16 : 8, bytes = N * es;
-    void *x = malloc(bytes);
+    return N;
+}
+
+/* count values uniform in [-1, 1), in double or float. */
+static void *random_values(int dbl, size_t count) {
+    void *x = malloc(count * (dbl ? 8 : 4));
     assert_non_null(x);
-    for (size_t i = 0; i < 2 * N; i++) {
+    for (size_t i = 0; i < count; i++) {
         if (dbl)
             ((double *)x)[i] = rnd();
         else
             ((float *)x)[i] = (float)rnd();
     }
-    void *got[NDAEMONS];
+    return x;
+}
+
+static trnfftResult exec_plan(trnfftHandle plan, const fft_case *c, void *in, void *out) {
+    switch (c->type) {
+    case TRNFFT_Z2Z: return trnfftExecZ2Z(plan, in, out, c->dir);
+    case TRNFFT_C2C: return trnfftExecC2C(plan, in, out, c->dir);
+    case TRNFFT_D2Z: return trnfftExecD2Z(plan, in, out);
+    case TRNFFT_R2C: return trnfftExecR2C(plan, in, out);
+    case TRNFFT_Z2D: return trnfftExecZ2D(plan, in, out);
+    case TRNFFT_C2R: return trnfftExecC2R(plan, in, out);
+    }
+    return TRNFFT_INVALID_TYPE;
+}
+
+/* Runs c on x on each daemon: got[d] (malloc'd, obytes) is daemon d's
+ * output. */
+static void run_on_daemons(const fft_case *c, const void *x, void *got[NDAEMONS]) {
     for (int d = 0; d < NDAEMONS; d++) {
         trnsciDeviceReset();
         assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
         void *din = NULL, *dout = NULL;
-        assert_int_equal(trnsciMalloc(&din, bytes), trnsciSuccess);
-        assert_int_equal(trnsciMemcpy(din, x, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
-        if (inplace)
+        assert_int_equal(trnsciMalloc(&din, c->ibytes), trnsciSuccess);
+        if (c->inplace)
             dout = din;
         else
-            assert_int_equal(trnsciMalloc(&dout, bytes), trnsciSuccess);
+            assert_int_equal(trnsciMalloc(&dout, c->obytes), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(din, x, c->ibytes, trnsciMemcpyHostToDevice), trnsciSuccess);
         trnfftHandle plan;
-        int n[3] = {dims[0], rank > 1 ? dims[1] : 0, rank > 2 ? dims[2] : 0};
-        const trnfftType type = dbl ? TRNFFT_Z2Z : TRNFFT_C2C;
-        assert_int_equal(trnfftPlanMany(&plan, rank, n, NULL, 1, 0, NULL, 1, 0, type, 1),
+        int n[3] = {c->dims[0], c->rank > 1 ? c->dims[1] : 0, c->rank > 2 ? c->dims[2] : 0};
+        assert_int_equal(trnfftPlanMany(&plan, c->rank, n, NULL, 1, 0, NULL, 1, 0, c->type, 1),
                          TRNFFT_SUCCESS);
-        const int dir = inverse ? TRNFFT_INVERSE : TRNFFT_FORWARD;
-        const trnfftResult r =
-            dbl ? trnfftExecZ2Z(plan, din, dout, dir) : trnfftExecC2C(plan, din, dout, dir);
-        if (r != TRNFFT_SUCCESS)
+        if (exec_plan(plan, c, din, dout) != TRNFFT_SUCCESS)
             fail_msg("exec: %s", trnsciGetLastErrorMessage());
-        got[d] = malloc(bytes);
+        got[d] = malloc(c->obytes);
         assert_non_null(got[d]);
-        assert_int_equal(trnsciMemcpy(got[d], dout, bytes, trnsciMemcpyDeviceToHost),
+        assert_int_equal(trnsciMemcpy(got[d], dout, c->obytes, trnsciMemcpyDeviceToHost),
                          trnsciSuccess);
         assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
         assert_int_equal(trnfftDestroy(plan), TRNFFT_SUCCESS);
         assert_int_equal(trnsciFree(din), trnsciSuccess);
-        if (!inplace)
+        if (!c->inplace)
             assert_int_equal(trnsciFree(dout), trnsciSuccess);
     }
+}
+
+/* The outputs of c on every daemon are bitwise alike, and the first (count
+ * values) within 8 log2(N) u of ref, N the transform's points; then frees
+ * them. */
+static void compare(const fft_case *c, void *got[NDAEMONS], const double *ref, size_t count) {
+    static const char *const names[] = {
+        [TRNFFT_Z2Z] = "Z2Z", [TRNFFT_C2C] = "C2C", [TRNFFT_D2Z] = "D2Z",
+        [TRNFFT_R2C] = "R2C", [TRNFFT_Z2D] = "Z2D", [TRNFFT_C2R] = "C2R"};
+    const int dbl = is_double(c->type);
+    const int c2c = c->type == TRNFFT_Z2Z || c->type == TRNFFT_C2C;
     char what[96];
-    snprintf(what, sizeof(what), "%s %s %d", dbl ? "Z2Z" : "C2C", inverse ? "inverse" : "forward",
-             dims[0]);
-    for (int d = 1; d < rank; d++)
-        snprintf(what + strlen(what), sizeof(what) - strlen(what), "x%d", dims[d]);
-    if (inplace)
-        snprintf(what + strlen(what), sizeof(what) - strlen(what), " in place");
+    size_t w = (size_t)snprintf(what, sizeof(what), "%s %s%d", names[c->type],
+                                !c2c                       ? ""
+                                : c->dir == TRNFFT_INVERSE ? "inverse "
+                                                           : "forward ",
+                                c->dims[0]);
+    for (int d = 1; d < c->rank && w < sizeof(what); d++)
+        w += (size_t)snprintf(what + w, sizeof(what) - w, "x%d", c->dims[d]);
+    if (c->inplace && w < sizeof(what))
+        snprintf(what + w, sizeof(what) - w, " in place");
     for (int d = 1; d < NDAEMONS; d++)
-        if (memcmp(got[0], got[d], bytes) != 0)
+        if (memcmp(got[0], got[d], c->obytes) != 0)
             fail_msg("%s: the result on %d cores differs from the one on 1", what, d + 1);
-    double *ref = numpy_ref(inverse ? "ifft" : "fft", dbl ? "complex128" : "complex64", x, bytes,
-                            rank, dims, N);
     double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < 2 * N; i++) {
+    for (size_t i = 0; i < count; i++) {
         const double g = dbl ? ((double *)got[0])[i] : (double)((float *)got[0])[i];
         num += (g - ref[i]) * (g - ref[i]);
         den += ref[i] * ref[i];
     }
     const double rel = sqrt(num / den);
-    const double tol = 8.0 * log2((double)N) * (dbl ? 0x1p-53 : 0x1p-24);
+    const double tol = 8.0 * log2((double)points_of(c->rank, c->dims)) * (dbl ? 0x1p-53 : 0x1p-24);
     if (rel / tol > worst_share[dbl])
         worst_share[dbl] = rel / tol;
     if (!(rel <= tol))
         fail_msg("%s: relative error %.3g above the bound %.3g", what, rel, tol);
-    free(ref);
     for (int d = 0; d < NDAEMONS; d++)
         free(got[d]);
+}
+
+/* One transform of dims (basic layout) on each daemon: bitwise alike, and
+ * within 8 log2(N) u of numpy's. */
+static void check(int dbl, int rank, const int *dims, int inverse, int inplace) {
+    const size_t N = points_of(rank, dims), bytes = N * (dbl ? 16 : 8);
+    void *x = random_values(dbl, 2 * N), *got[NDAEMONS];
+    const fft_case c = {dbl ? TRNFFT_Z2Z : TRNFFT_C2C,
+                        rank,
+                        dims,
+                        inverse ? TRNFFT_INVERSE : TRNFFT_FORWARD,
+                        inplace,
+                        bytes,
+                        bytes};
+    run_on_daemons(&c, x, got);
+    double *ref = numpy_ref(inverse ? "ifft" : "fft", dbl ? "complex128" : "complex64", x, bytes,
+                            rank, dims, N);
+    compare(&c, got, ref, 2 * N);
+    free(ref);
     free(x);
 }
 
 /* One R2C (dbl 0) or D2Z transform out of place on each daemon:
  * bitwise alike, and within 8 log2(N) u of numpy's rfftn. */
 static void check_real(int dbl, int rank, const int *dims) {
-    size_t N = 1;
-    for (int d = 0; d < rank; d++)
-        N *= (size_t)dims[d];
+    const size_t N = points_of(rank, dims);
     const size_t M = N / (size_t)dims[rank - 1] * (size_t)(dims[rank - 1] / 2 + 1);
-    const size_t rs = dbl ? 8 : 4, ibytes = N * rs, obytes = 2 * M * rs;
-    void *x = malloc(ibytes), *got[NDAEMONS];
-    assert_non_null(x);
-    for (size_t i = 0; i < N; i++) {
-        if (dbl)
-            ((double *)x)[i] = rnd();
-        else
-            ((float *)x)[i] = (float)rnd();
-    }
-    for (int d = 0; d < NDAEMONS; d++) {
-        trnsciDeviceReset();
-        assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
-        void *din = NULL, *dout = NULL;
-        assert_int_equal(trnsciMalloc(&din, ibytes), trnsciSuccess);
-        assert_int_equal(trnsciMalloc(&dout, obytes), trnsciSuccess);
-        assert_int_equal(trnsciMemcpy(din, x, ibytes, trnsciMemcpyHostToDevice), trnsciSuccess);
-        trnfftHandle plan;
-        int n[3] = {dims[0], rank > 1 ? dims[1] : 0, rank > 2 ? dims[2] : 0};
-        assert_int_equal(trnfftPlanMany(&plan, rank, n, NULL, 1, 0, NULL, 1, 0,
-                                        dbl ? TRNFFT_D2Z : TRNFFT_R2C, 1),
-                         TRNFFT_SUCCESS);
-        const trnfftResult r =
-            dbl ? trnfftExecD2Z(plan, din, dout) : trnfftExecR2C(plan, din, dout);
-        if (r != TRNFFT_SUCCESS)
-            fail_msg("exec: %s", trnsciGetLastErrorMessage());
-        got[d] = malloc(obytes);
-        assert_non_null(got[d]);
-        assert_int_equal(trnsciMemcpy(got[d], dout, obytes, trnsciMemcpyDeviceToHost),
-                         trnsciSuccess);
-        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
-        assert_int_equal(trnfftDestroy(plan), TRNFFT_SUCCESS);
-        assert_int_equal(trnsciFree(din), trnsciSuccess);
-        assert_int_equal(trnsciFree(dout), trnsciSuccess);
-    }
-    if (memcmp(got[0], got[1], obytes) != 0)
-        fail_msg("%s rank %d: the result on 2 cores differs from the one on 1", dbl ? "D2Z" : "R2C",
-                 rank);
-    double *ref = numpy_ref("rfft", dbl ? "float64" : "float32", x, ibytes, rank, dims, M);
-    double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < 2 * M; i++) {
-        const double g = dbl ? ((double *)got[0])[i] : (double)((float *)got[0])[i];
-        num += (g - ref[i]) * (g - ref[i]);
-        den += ref[i] * ref[i];
-    }
-    const double rel = sqrt(num / den);
-    const double tol = 8.0 * log2((double)N) * (dbl ? 0x1p-53 : 0x1p-24);
-    if (rel / tol > worst_share[dbl])
-        worst_share[dbl] = rel / tol;
-    if (!(rel <= tol))
-        fail_msg("%s rank %d: relative error %.3g above the bound %.3g", dbl ? "D2Z" : "R2C", rank,
-                 rel, tol);
+    const size_t rs = dbl ? 8 : 4;
+    void *x = random_values(dbl, N), *got[NDAEMONS];
+    const fft_case c = {
+        dbl ? TRNFFT_D2Z : TRNFFT_R2C, rank, dims, TRNFFT_FORWARD, 0, N * rs, 2 * M * rs};
+    run_on_daemons(&c, x, got);
+    double *ref = numpy_ref("rfft", dbl ? "float64" : "float32", x, c.ibytes, rank, dims, M);
+    compare(&c, got, ref, 2 * M);
     free(ref);
-    for (int d = 0; d < NDAEMONS; d++)
-        free(got[d]);
     free(x);
 }
 
@@ -264,14 +276,10 @@ static void check_real(int dbl, int rank, const int *dims) {
  * rfft): bitwise alike, and within 8 log2(n) u of numpy's irfft times n. */
 static void check_c2r(int dbl, int n) {
     const size_t m = (size_t)n / 2, rs = dbl ? 8 : 4;
-    const size_t ibytes = 2 * (m + 1) * rs, obytes = (size_t)n * rs;
-    double *r = malloc((size_t)n * sizeof(double));
-    assert_non_null(r);
-    for (int i = 0; i < n; i++)
-        r[i] = rnd();
+    double *r = random_values(1, (size_t)n);
     const int dims[1] = {n}, half[1] = {(int)m + 1};
     double *h = numpy_ref("rfft", "float64", r, (size_t)n * sizeof(double), 1, dims, m + 1);
-    void *x = malloc(ibytes), *got[NDAEMONS];
+    void *x = malloc(2 * (m + 1) * rs), *got[NDAEMONS];
     assert_non_null(x);
     for (size_t i = 0; i < 2 * (m + 1); i++) {
         if (dbl)
@@ -279,49 +287,19 @@ static void check_c2r(int dbl, int n) {
         else
             ((float *)x)[i] = (float)h[i];
     }
-    for (int d = 0; d < NDAEMONS; d++) {
-        trnsciDeviceReset();
-        assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
-        void *din = NULL, *dout = NULL;
-        assert_int_equal(trnsciMalloc(&din, ibytes), trnsciSuccess);
-        assert_int_equal(trnsciMalloc(&dout, obytes), trnsciSuccess);
-        assert_int_equal(trnsciMemcpy(din, x, ibytes, trnsciMemcpyHostToDevice), trnsciSuccess);
-        trnfftHandle plan;
-        assert_int_equal(trnfftPlan1d(&plan, n, dbl ? TRNFFT_Z2D : TRNFFT_C2R, 1), TRNFFT_SUCCESS);
-        const trnfftResult res =
-            dbl ? trnfftExecZ2D(plan, din, dout) : trnfftExecC2R(plan, din, dout);
-        if (res != TRNFFT_SUCCESS)
-            fail_msg("exec: %s", trnsciGetLastErrorMessage());
-        got[d] = malloc(obytes);
-        assert_non_null(got[d]);
-        assert_int_equal(trnsciMemcpy(got[d], dout, obytes, trnsciMemcpyDeviceToHost),
-                         trnsciSuccess);
-        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
-        assert_int_equal(trnfftDestroy(plan), TRNFFT_SUCCESS);
-        assert_int_equal(trnsciFree(din), trnsciSuccess);
-        assert_int_equal(trnsciFree(dout), trnsciSuccess);
-    }
-    if (memcmp(got[0], got[1], obytes) != 0)
-        fail_msg("%s %d: the result on 2 cores differs from the one on 1", dbl ? "Z2D" : "C2R", n);
-    double *ref = numpy_ref("irfft", dbl ? "complex128" : "complex64", x, ibytes, 1, half, m);
-    double num = 0.0, den = 0.0;
-    for (int i = 0; i < n; i++) {
-        const double g = dbl ? ((double *)got[0])[i] : (double)((float *)got[0])[i];
-        num += (g - ref[i]) * (g - ref[i]);
-        den += ref[i] * ref[i];
-    }
-    const double rel = sqrt(num / den);
-    const double tol = 8.0 * log2((double)n) * (dbl ? 0x1p-53 : 0x1p-24);
-    if (rel / tol > worst_share[dbl])
-        worst_share[dbl] = rel / tol;
-    if (!(rel <= tol))
-        fail_msg("%s %d: relative error %.3g above the bound %.3g", dbl ? "Z2D" : "C2R", n, rel,
-                 tol);
+    const fft_case c = {dbl ? TRNFFT_Z2D : TRNFFT_C2R,
+                        1,
+                        dims,
+                        TRNFFT_INVERSE,
+                        0,
+                        2 * (m + 1) * rs,
+                        (size_t)n * rs};
+    run_on_daemons(&c, x, got);
+    double *ref = numpy_ref("irfft", dbl ? "complex128" : "complex64", x, c.ibytes, 1, half, m);
+    compare(&c, got, ref, (size_t)n);
     free(ref);
     free(h);
     free(r);
-    for (int d = 0; d < NDAEMONS; d++)
-        free(got[d]);
     free(x);
 }
 
@@ -409,14 +387,9 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
-    const char *const one[] = {"--cores", "1", "--plan-effort", "estimate", NULL};
-    const char *const two[] = {"--cores", "2", "--plan-effort", "estimate", NULL};
-    const char *const *args[NDAEMONS] = {one, two};
-    for (int d = 0; d < NDAEMONS; d++)
-        if (th_daemon_start(&daemons[d], args[d]) != 0) {
-            fprintf(stderr, "could not start trnscid (%d cores)\n", d + 1);
-            return 1;
-        }
+    const char *const estimate[] = {"--plan-effort", "estimate", NULL};
+    if (th_daemons_start(daemons, NDAEMONS, estimate) != 0)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_1d),        cmocka_unit_test(test_multi_dim),
         cmocka_unit_test(test_in_place),  cmocka_unit_test(test_real),
@@ -435,8 +408,7 @@ int main(void) {
     numpy_coproc_stop(&numpy_in, &numpy_out, numpy_pid);
     printf("worst relative error / bound (8 log2(N) u): single %.3f, double %.3f\n", worst_share[0],
            worst_share[1]);
-    for (int d = 0; d < NDAEMONS; d++)
-        failed += th_daemon_stop_checked(&daemons[d], "trnscid");
+    failed += th_daemons_stop_checked(daemons, NDAEMONS, "trnscid");
     failed += th_daemon_stop_checked(&small, "trnscid --max-session-bytes 6M");
     th_remove_dir(work_dir);
     return failed ? 1 : 0;
