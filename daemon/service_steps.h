@@ -8,9 +8,9 @@
  * (its steps belong to the graph's version, service_graph.c).
  *
  * Invariants:
- *  - steps[s].desc == &descs[s] for every s < nsteps; each descriptor
- *    starts as the step kind's, with the op's own message (kmsg), so a
- *    step's failure is the op's.
+ *  - steps[s].desc == &descs[s] for every s < nsteps; each descriptor is
+ *    made with the steps' kind and the op's own message (kmsg), so a
+ *    step's failure message is the op's.
  *  - every non-NULL steps[s].plan is a reference the holder holds, dropped
  *    by trn_service_steps_free; a step without a plan has NULL.
  *  - scratch is empty or a lease charged to the op's session, given back by
