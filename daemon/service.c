@@ -731,7 +731,7 @@ fail:
 }
 
 /* How a validated op is queued: one big enough runs as steps of tile tasks
- * over every core (a tiled factorisation or syevd, a CG, one large FFT),
+ * over every core (a tiled factorisation or syevd, a CG or BiCGStab, one large FFT),
  * a precision-mode GEMM with its conversion as a stage ahead; any other
  * as it is. Each kind's file decides; at most one applies. On failure,
  * err says why (what was taken is given back by unshape_op). */
