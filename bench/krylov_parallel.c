@@ -4,8 +4,11 @@
  * default, CSR, natural order), b = ones, x0 = 0, relative tolerance --tol,
  * no preconditioner, through a 1-core and an all-cores trnscid (the solve
  * runs as a looping sequence of sharded steps: ops/solver_kpar.h).
+ * --method bicgstab: trnsolverDbicgstab instead, on the same grid with a
+ * convection term (the east neighbour -0.7, the west -1.3: nonsymmetric,
+ * its symmetric part the Poisson matrix), problem "convdiff2d".
  *
- * Timed unit: the trnsolverDcg call + trnsciStreamSynchronize(NULL), what a
+ * Timed unit: the solve call + trnsciStreamSynchronize(NULL), what a
  * client waits for (the steps' checked copy of the matrix included); x is
  * reset to 0 with an untimed trnsciMemset before each repetition. Reported
  * per daemon: median/min/max ms over --reps, iterations, the recorded and
@@ -18,7 +21,7 @@
  * JSON (bench/run_krylov_parallel.sh runs both).
  *
  * usage: bench_krylov_parallel ADDR_1CORE ADDR_ALL [--grid 1000] [--tol 1e-6]
- *                              [--reps 3] [--dump DIR]
+ *                              [--reps 3] [--dump DIR] [--method cg|bicgstab]
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -48,7 +51,7 @@ typedef struct result {
 } result;
 
 /* The solve on the daemon at addr, reps times. */
-static result solve_on(const char *addr, const bench_csr *a, double tol, int reps) {
+static result solve_on(const char *addr, const bench_csr *a, double tol, int reps, int bicg) {
     const size_t n = (size_t)a->n;
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
@@ -90,8 +93,10 @@ static result solve_on(const char *addr, const bench_csr *a, double tol, int rep
         if (trnsciMemset(dx, 0, n * 8) || trnsciStreamSynchronize(NULL))
             die("reset x");
         const double t0 = bench_now_ms();
-        if (trnsolverDcg(h, op, db, dx, p, dres) || trnsciStreamSynchronize(NULL))
-            die("trnsolverDcg");
+        if ((bicg ? trnsolverDbicgstab(h, op, db, dx, p, dres)
+                  : trnsolverDcg(h, op, db, dx, p, dres)) ||
+            trnsciStreamSynchronize(NULL))
+            die(bicg ? "trnsolverDbicgstab" : "trnsolverDcg");
         ms[rep] = bench_now_ms() - t0;
     }
     if (trnsciMemcpy(&out.r, dres, sizeof(out.r), trnsciMemcpyDeviceToHost) ||
@@ -117,7 +122,7 @@ static result solve_on(const char *addr, const bench_csr *a, double tol, int rep
 
 int main(int argc, char **argv) {
     const char *addr[2] = {NULL, NULL}, *dir = NULL;
-    int g = 1000, reps = 3, naddr = 0;
+    int g = 1000, reps = 3, naddr = 0, bicg = 0;
     double tol = 1e-6;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--grid") && i + 1 < argc)
@@ -128,11 +133,14 @@ int main(int argc, char **argv) {
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
             dir = argv[++i];
+        else if (!strcmp(argv[i], "--method") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "cg") || !strcmp(argv[i + 1], "bicgstab")))
+            bicg = !strcmp(argv[++i], "bicgstab");
         else if (argv[i][0] != '-' && naddr < 2)
             addr[naddr++] = argv[i];
         else {
             fprintf(stderr, "usage: bench_krylov_parallel ADDR_1CORE ADDR_ALL [--grid G] "
-                            "[--tol T] [--reps N] [--dump DIR]\n");
+                            "[--tol T] [--reps N] [--dump DIR] [--method cg|bicgstab]\n");
             return 2;
         }
     }
@@ -141,6 +149,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     const bench_csr a = bench_poisson(g);
+    if (bicg) { /* the convection term: x-neighbours within a grid row */
+        for (int i = 0; i < a.n; i++)
+            for (int64_t k = a.rowptr[i]; k < a.rowptr[i + 1]; k++) {
+                if (a.col[k] == i + 1)
+                    a.val[k] = -0.7;
+                else if (a.col[k] == i - 1)
+                    a.val[k] = -1.3;
+            }
+    }
     if (dir) {
         bench_poisson_dump(dir, "rowptr", a.rowptr, ((size_t)a.n + 1) * sizeof(int64_t));
         bench_poisson_dump(dir, "col", a.col, (size_t)a.nnz * sizeof(int32_t));
@@ -148,13 +165,14 @@ int main(int argc, char **argv) {
     }
     result res[2];
     for (int d = 0; d < 2; d++)
-        res[d] = solve_on(addr[d], &a, tol, reps);
+        res[d] = solve_on(addr[d], &a, tol, reps, bicg);
     const int same = !memcmp(&res[0].r, &res[1].r, sizeof(res[0].r)) &&
                      !memcmp(res[0].x, res[1].x, (size_t)a.n * sizeof(double));
-    printf("{\n  \"bench\": \"krylov_parallel\",\n  \"problem\": \"poisson2d\",\n  \"grid\": %d,\n"
-           "  \"n\": %d,\n  \"nnz\": %lld,\n  \"tol\": %g,\n  \"reps\": %d,\n"
+    printf("{\n  \"bench\": \"krylov_parallel\",\n  \"method\": \"%s\",\n  \"problem\": \"%s\",\n"
+           "  \"grid\": %d,\n  \"n\": %d,\n  \"nnz\": %lld,\n  \"tol\": %g,\n  \"reps\": %d,\n"
            "  \"bitwise_same\": %s,\n  \"trnsci\": {",
-           g, a.n, (long long)a.nnz, tol, reps, same ? "true" : "false");
+           bicg ? "bicgstab" : "cg", bicg ? "convdiff2d" : "poisson2d", g, a.n, (long long)a.nnz,
+           tol, reps, same ? "true" : "false");
     const char *const names[2] = {"one_core", "all_cores"};
     for (int d = 0; d < 2; d++)
         printf("%s\n    \"%s\": {\"median_ms\": %.1f, \"min_ms\": %.1f, \"max_ms\": %.1f, "

@@ -2,7 +2,8 @@
 """One big CG on every core (bench_krylov_parallel: a 1-core and an
 all-cores trnscid) against scipy.sparse.linalg.cg in this process on the
 same matrix, alternating, joined into one JSON (bench/run_krylov_parallel.sh
-runs it).
+runs it). With the bench's --method bicgstab (its JSON says "method"),
+scipy.sparse.linalg.bicgstab on its nonsymmetric matrix instead.
 
     krylov_parallel_scipy.py DIR [--reps N] [--cpu CPU] -- BENCH_CMD...
 
@@ -32,16 +33,17 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
 
-def cg(a, b, tol):
+def cg(a, b, tol, method="cg"):
     count = [0]
+    solve = sla.bicgstab if method == "bicgstab" else sla.cg
 
     def cb(_):
         count[0] += 1
     t0 = time.perf_counter()
     try:
-        x, info = sla.cg(a, b, rtol=tol, atol=0.0, maxiter=100000, callback=cb)
+        x, info = solve(a, b, rtol=tol, atol=0.0, maxiter=100000, callback=cb)
     except TypeError:  # scipy < 1.12 names it tol
-        x, info = sla.cg(a, b, tol=tol, atol=0.0, maxiter=100000, callback=cb)
+        x, info = solve(a, b, tol=tol, atol=0.0, maxiter=100000, callback=cb)
     ms = (time.perf_counter() - t0) * 1e3
     return ms, count[0], info, float(np.linalg.norm(b - a @ x) / np.linalg.norm(b))
 
@@ -79,11 +81,12 @@ def main():
             b = np.ones(n)
         if args.cpu is not None:
             os.sched_setaffinity(0, {args.cpu})
-        theirs.append(cg(a, b, ours_runs[0]["tol"]))
+        theirs.append(cg(a, b, ours_runs[0]["tol"], ours_runs[0].get("method", "cg")))
         if args.cpu is not None:
             os.sched_setaffinity(0, set(range(os.cpu_count())))
     first = ours_runs[0]
-    out = {k: first[k] for k in ("bench", "problem", "grid", "n", "nnz", "tol")}
+    out = {k: first[k] for k in ("bench", "method", "problem", "grid", "n", "nnz", "tol")
+           if k in first}
     out["reps"] = args.reps
     out["scipy_version"] = scipy.__version__
     out["placement"] = ("trnscid --cores 1 and trnscid --cores all (workers pinned by the "

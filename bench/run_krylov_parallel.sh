@@ -8,6 +8,9 @@
 # scipy.sparse.linalg.cg in process (bench/krylov_parallel_scipy.py, one
 # thread pinned to SCIPY_CPU), same tolerance, rounds alternating. Prints
 # one JSON. The daemons pin their own workers (CPU i for core i).
+# `--method bicgstab` (passed on to the bench): trnsolverDbicgstab against
+# scipy.sparse.linalg.bicgstab on the nonsymmetric convection-diffusion
+# variant of the same grid (bench/krylov_parallel.c).
 # Environment: SCIPY_CPU (default 0), PYTHON (default /usr/bin/python3),
 # REPS (default 3).
 set -eu

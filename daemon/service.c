@@ -732,7 +732,7 @@ fail:
 }
 
 /* How a validated op is queued: one big enough runs as steps of tile tasks
- * over every core (a tiled factorisation or syevd, a CG, one large FFT),
+ * over every core (a tiled factorisation or syevd, a CG or BiCGStab, one large FFT),
  * a precision-mode GEMM with its conversion as a stage ahead; any other
  * as it is. The kind picks the file that may shape it; that file decides
  * whether it does. On failure, err says why (what was taken is given back

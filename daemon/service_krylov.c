@@ -23,8 +23,8 @@
 #include "ops/solver_kpar.h"
 
 struct trn_service_krylov {
-    trn_sched_step steps[TRN_KPAR_STEPS];
-    trn_op_desc descs[TRN_KPAR_STEPS];
+    trn_sched_step steps[TRN_KPAR_MAX_STEPS];
+    trn_op_desc descs[TRN_KPAR_MAX_STEPS];
     trn_scratch_lease state;
 };
 
@@ -39,21 +39,26 @@ int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s) 
     if (!k)
         return 0; /* one core, as a smaller solve */
     char err[TRN_SERVICE_ERRLEN];
-    if (trn_service_scratch_take(svc, s, l.total, "the state of a CG run over every core",
+    const trn_solver_krylov_desc *w = &d->u.solver_krylov;
+    if (trn_service_scratch_take(svc, s, l.total,
+                                 trn_kpar_bicg(w->fn)
+                                     ? "the state of a BiCGStab run over every core"
+                                     : "the state of a CG run over every core",
                                  &k->state, err, sizeof(err)) != TRN_WIRE_OK) {
         free(k);
         return 0;
     }
-    for (int i = 0; i < TRN_KPAR_STEPS; i++) {
+    const int nsteps = trn_kpar_nsteps(w);
+    for (int i = 0; i < nsteps; i++) {
         k->descs[i] = (trn_op_desc){.kind = TRN_OP_SOLVER_KRYLOV, .kmsg = &op->sop.kmsg};
         k->descs[i].u.solver_krylov = trn_kpar_step(&d->u.solver_krylov, i, k->state.p, l.total);
         k->steps[i].desc = &k->descs[i];
     }
     op->krylov = k;
     op->sop.steps = k->steps;
-    op->sop.nsteps = TRN_KPAR_STEPS;
-    op->sop.loop_first = TRN_KPAR_LOOP_FIRST;
-    op->sop.loop_last = TRN_KPAR_LOOP_LAST;
+    op->sop.nsteps = nsteps;
+    op->sop.loop_first = trn_kpar_loop_first(w);
+    op->sop.loop_last = trn_kpar_loop_last(w);
     return 0;
 }
 

@@ -57,7 +57,12 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_KPAR_APPLY:
     case TRN_SOLVER_KPAR_UPDATE: return "cg";
     case TRN_SOLVER_GMRES: return "gmres";
-    case TRN_SOLVER_BICGSTAB: return "bicgstab";
+    case TRN_SOLVER_BICGSTAB:
+    case TRN_SOLVER_KBI_SETUP: /* the steps of a BiCGStab run over every core */
+    case TRN_SOLVER_KBI_DIR:
+    case TRN_SOLVER_KBI_APPLY:
+    case TRN_SOLVER_KBI_HALF:
+    case TRN_SOLVER_KBI_UPDATE: return "bicgstab";
     case TRN_SOLVER_CSRLSVQR: return "csrlsvqr";
     case TRN_SOLVER_CSRLSVCHOL: return "csrlsvchol";
     }

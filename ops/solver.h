@@ -69,6 +69,12 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_KPAR_SETUP = 216,
     TRN_SOLVER_KPAR_APPLY = 217,
     TRN_SOLVER_KPAR_UPDATE = 218,
+    /* The steps of a BiCGStab run over every core (ops/solver_kpar.h). */
+    TRN_SOLVER_KBI_SETUP = 219,
+    TRN_SOLVER_KBI_DIR = 220,    /* the new direction p and M^-1 p */
+    TRN_SOLVER_KBI_APPLY = 221,  /* a product with A: v = A p^ or t = A s^ */
+    TRN_SOLVER_KBI_HALF = 222,   /* s = r - alpha v and M^-1 s */
+    TRN_SOLVER_KBI_UPDATE = 223, /* x and r */
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an
@@ -268,6 +274,9 @@ typedef struct trn_solver_krylov_desc {
      * daemon gives the op while it is queued; NULL and 0 otherwise. */
     void *krylov_scratch;
     size_t krylov_scratch_bytes;
+    /* The step's place in its sequence (0: the setup): two steps of a
+     * BiCGStab share a fn (TRN_SOLVER_KBI_APPLY). 0 otherwise. */
+    int krylov_step;
 } trn_solver_krylov_desc;
 
 /* The name of a trnsolver routine as cuSOLVER spells it for the type

@@ -7,7 +7,24 @@
 
 int trn_kpar_fn(trn_solver_fn fn) {
     return fn == TRN_SOLVER_KPAR_SETUP || fn == TRN_SOLVER_KPAR_APPLY ||
-           fn == TRN_SOLVER_KPAR_UPDATE;
+           fn == TRN_SOLVER_KPAR_UPDATE || (fn != TRN_SOLVER_BICGSTAB && trn_kpar_bicg(fn));
+}
+
+int trn_kpar_bicg(trn_solver_fn fn) {
+    return fn == TRN_SOLVER_BICGSTAB || fn == TRN_SOLVER_KBI_SETUP || fn == TRN_SOLVER_KBI_DIR ||
+           fn == TRN_SOLVER_KBI_APPLY || fn == TRN_SOLVER_KBI_HALF || fn == TRN_SOLVER_KBI_UPDATE;
+}
+
+int trn_kpar_nsteps(const trn_solver_krylov_desc *d) {
+    return trn_kpar_bicg(d->fn) ? TRN_KBI_STEPS : TRN_KPAR_STEPS;
+}
+
+int trn_kpar_loop_first(const trn_solver_krylov_desc *d) {
+    return trn_kpar_bicg(d->fn) ? TRN_KBI_LOOP_FIRST : TRN_KPAR_LOOP_FIRST;
+}
+
+int trn_kpar_loop_last(const trn_solver_krylov_desc *d) {
+    return trn_kpar_bicg(d->fn) ? TRN_KBI_LOOP_LAST : TRN_KPAR_LOOP_LAST;
 }
 
 /* Stored elements of the operator. */
@@ -35,7 +52,8 @@ void trn_kpar_shard_blocks(int64_t nblk, int shard, int nshards, int64_t *lo, in
 }
 
 int trn_kpar_eligible(const trn_solver_krylov_desc *d) {
-    if (d->fn != TRN_SOLVER_CG || (d->type != TRN_DTYPE_R32F && d->type != TRN_DTYPE_R64F))
+    if ((d->fn != TRN_SOLVER_CG && d->fn != TRN_SOLVER_BICGSTAB) ||
+        (d->type != TRN_DTYPE_R32F && d->type != TRN_DTYPE_R64F))
         return 0;
     if (d->precond != TRN_PRECOND_NONE && d->precond != TRN_PRECOND_JACOBI)
         return 0;
@@ -62,15 +80,32 @@ int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l) {
     int bad = 0;
     size_t at = TRN_KPAR_HEADER;
     *l = (trn_kpar_layout){.nblk = (int64_t)nblk};
-    l->pq = put(&at, nblk, sizeof(double), &bad);
+    const int jac = d->precond == TRN_PRECOND_JACOBI;
     l->rr = put(&at, nblk, sizeof(double), &bad);
     l->rt = put(&at, nblk, sizeof(double), &bad);
-    l->rz = put(&at, nblk, sizeof(double), &bad);
-    l->r = put(&at, n, es, &bad);
-    l->z = d->precond == TRN_PRECOND_JACOBI ? put(&at, n, es, &bad) : l->r;
-    l->p = put(&at, n, es, &bad);
-    l->q = put(&at, n, es, &bad);
-    l->dinv = d->precond == TRN_PRECOND_JACOBI ? put(&at, n, es, &bad) : 0;
+    if (trn_kpar_bicg(d->fn)) {
+        l->rt2 = put(&at, nblk, sizeof(double), &bad);
+        l->rho = put(&at, nblk, sizeof(double), &bad);
+        l->rv = put(&at, nblk, sizeof(double), &bad);
+        l->ss = put(&at, nblk, sizeof(double), &bad);
+        l->tt = put(&at, nblk, sizeof(double), &bad);
+        l->ts = put(&at, nblk, sizeof(double), &bad);
+        l->r = put(&at, n, es, &bad);
+        l->r0 = put(&at, n, es, &bad);
+        l->p = put(&at, n, es, &bad);
+        l->v = put(&at, n, es, &bad);
+        l->t = put(&at, n, es, &bad);
+        l->ph = jac ? put(&at, n, es, &bad) : l->p;
+        l->sh = jac ? put(&at, n, es, &bad) : l->r;
+    } else {
+        l->pq = put(&at, nblk, sizeof(double), &bad);
+        l->rz = put(&at, nblk, sizeof(double), &bad);
+        l->r = put(&at, n, es, &bad);
+        l->z = jac ? put(&at, n, es, &bad) : l->r;
+        l->p = put(&at, n, es, &bad);
+        l->q = put(&at, n, es, &bad);
+    }
+    l->dinv = jac ? put(&at, n, es, &bad) : 0;
     if (d->op.kind == TRN_LINOP_SPARSE) {
         /* The larger of the checked CSR copy (row offsets, columns,
          * values) and its diagonal form (at most 16 offsets and twice the
@@ -91,8 +126,17 @@ int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l) {
 
 trn_solver_krylov_desc trn_kpar_step(const trn_solver_krylov_desc *whole, int s, void *scratch,
                                      size_t bytes) {
+    static const trn_solver_fn bi[TRN_KBI_STEPS] = {TRN_SOLVER_KBI_SETUP, TRN_SOLVER_KBI_DIR,
+                                                    TRN_SOLVER_KBI_APPLY, TRN_SOLVER_KBI_HALF,
+                                                    TRN_SOLVER_KBI_APPLY, TRN_SOLVER_KBI_UPDATE};
     trn_solver_krylov_desc d = *whole;
-    d.fn = s == 0 ? TRN_SOLVER_KPAR_SETUP : s == 1 ? TRN_SOLVER_KPAR_APPLY : TRN_SOLVER_KPAR_UPDATE;
+    if (trn_kpar_bicg(whole->fn))
+        d.fn = bi[s < 0 ? 0 : s >= TRN_KBI_STEPS ? TRN_KBI_STEPS - 1 : s];
+    else
+        d.fn = s == 0   ? TRN_SOLVER_KPAR_SETUP
+               : s == 1 ? TRN_SOLVER_KPAR_APPLY
+                        : TRN_SOLVER_KPAR_UPDATE;
+    d.krylov_step = s;
     d.krylov_scratch = scratch;
     d.krylov_scratch_bytes = bytes;
     return d;
@@ -104,10 +148,19 @@ double trn_kpar_step_cost(const trn_solver_krylov_desc *d) {
     case TRN_SOLVER_KPAR_SETUP: return 3.0 * elements(d) + 4.0 * n;
     case TRN_SOLVER_KPAR_APPLY: return 2.0 * elements(d) + 6.0 * n;
     case TRN_SOLVER_KPAR_UPDATE: return 8.0 * n;
+    /* BiCGStab: the setup also takes r = b - A x; a product step its
+     * partials; the others a few vectors each. */
+    case TRN_SOLVER_KBI_SETUP: return 5.0 * elements(d) + 6.0 * n;
+    case TRN_SOLVER_KBI_APPLY: return 2.0 * elements(d) + 6.0 * n;
+    case TRN_SOLVER_KBI_DIR: return 6.0 * n;
+    case TRN_SOLVER_KBI_HALF: return 6.0 * n;
+    case TRN_SOLVER_KBI_UPDATE: return 12.0 * n;
     default: return 0.0;
     }
 }
 
 double trn_kpar_step_shards(const trn_solver_krylov_desc *d) {
-    return d->fn == TRN_SOLVER_KPAR_SETUP ? 1.0 : (double)trn_kpar_nblocks(d->op.n);
+    return d->fn == TRN_SOLVER_KPAR_SETUP || d->fn == TRN_SOLVER_KBI_SETUP
+               ? 1.0
+               : (double)trn_kpar_nblocks(d->op.n);
 }

@@ -32,13 +32,35 @@
  * runs, and every reduction sums the partials in block order. So x, the
  * iteration count and the residual are bitwise the same for any number of
  * shards. (They may differ in the last bits from the one-kernel CG, which
- * takes its dot products over the whole vector and A p directly.)
+ * takes its dot products over the whole vector and A p directly, and from
+ * the one-kernel BiCGStab, whose dots are whole-vector.)
  *
- * Which solves: CG with no or the Jacobi preconditioner, R32F or R64F, a
- * dense, CSR or BSR operator whose stored elements reach TRN_KPAR_MIN_ELEMS
- * (why that value: docs/benchmarks.md, "One big CG on every core").
- * Block-Jacobi and SSOR (its triangular sweeps are sequential), GMRES and
- * BiCGStab run as one kernel on one core, as before.
+ * BiCGStab (van der Vorst, right preconditioned, as the one-kernel solve)
+ * is cut the same way into a SETUP step and five looped steps, each one
+ * pass over the row blocks, because each of its two products needs a
+ * vector that the step before it finished (a product's tasks read all of
+ * it) and each of its scalars needs a reduction of the step before:
+ *   DIR     p = r + beta (p - omega v) and p^ = M^-1 p (beta from the
+ *           partials r^ . r of UPDATE);
+ *   APPLY   v = A p^ and the partials r^ . v;
+ *   HALF    s = r - alpha v (alpha = rho / r^ . v) and s^ = M^-1 s, and
+ *           the partials s . s;
+ *   APPLY   t = A s^ and the partials t . t, t . s; or, when ||s|| meets
+ *           the tolerance, x += alpha p^;
+ *   UPDATE  x += alpha p^ + omega s^, r = s - omega t (omega = t.s / t.t)
+ *           and the partials r^ . r, r . r.
+ * Any step that needs the true residual (the start, a convergence the
+ * recurrence claims, a breakdown, the iteration limit) computes r = b - A x
+ * itself when x is complete (else the next step does), and the step after
+ * it decides: the end, or a restart from the true residual (r^ = r) that
+ * goes on at the next DIR. The two APPLY steps share a fn; a step's place
+ * in the loop is krylov_step.
+ *
+ * Which solves: CG or BiCGStab with no or the Jacobi preconditioner, R32F
+ * or R64F, a dense, CSR or BSR operator whose stored elements reach
+ * TRN_KPAR_MIN_ELEMS (why that value: docs/benchmarks.md, "One big CG on
+ * every core"). Block-Jacobi and SSOR (its triangular sweeps are
+ * sequential) and GMRES run as one kernel on one core, as before.
  *
  * Backend-neutral: descriptors and sizes; the layout of the state inside
  * the scratch header is the kernel's.
@@ -60,14 +82,30 @@
 #define TRN_KPAR_LOOP_FIRST 1
 #define TRN_KPAR_LOOP_LAST 2
 
+/* A BiCGStab's: SETUP, then DIR, APPLY, HALF, APPLY, UPDATE looped. */
+#define TRN_KBI_STEPS 6
+#define TRN_KBI_LOOP_FIRST 1
+#define TRN_KBI_LOOP_LAST 5
+
+/* The most steps of either sequence. */
+#define TRN_KPAR_MAX_STEPS 6
+
 /* Bytes at the start of the scratch for the solve's state (the kernel's). */
 #define TRN_KPAR_HEADER 4096
 
 /* Whether fn is one of the steps (never on the wire). */
 int trn_kpar_fn(trn_solver_fn fn);
 
+/* Whether fn is one of a BiCGStab's steps, or BiCGStab itself. */
+int trn_kpar_bicg(trn_solver_fn fn);
+
 /* Whether the validated solve d runs as steps over the cores. */
 int trn_kpar_eligible(const trn_solver_krylov_desc *d);
+
+/* The steps of an eligible d's sequence, and the first and last looped. */
+int trn_kpar_nsteps(const trn_solver_krylov_desc *d);
+int trn_kpar_loop_first(const trn_solver_krylov_desc *d);
+int trn_kpar_loop_last(const trn_solver_krylov_desc *d);
 
 /* The rows of a block for an n-row solve: a multiple of 512 between 512
  * and 8192 (about n / 64), a function of n alone. */
@@ -83,6 +121,13 @@ typedef struct trn_kpar_layout {
     size_t pq, rr, rt, rz; /* per-block partials (doubles, nblk each) */
     size_t r, z, p, q;     /* vectors of n elements of the type (z = r
                               without a preconditioner) */
+    /* BiCGStab (0 for CG; pq, rz, z and q are unused): per-block partials
+     * of r^ . r (rho), r^ . v, s . s, t . t, t . s, and a second array for
+     * the true residual's r . r (rt2: two in turn, so that the step that
+     * reads one may fill the other); the vectors r^ (r0), v, t, p^ = M^-1 p
+     * and s^ = M^-1 s (ph = p and sh = r without a preconditioner). */
+    size_t rho, rv, ss, tt, ts, rt2;
+    size_t r0, v, t, ph, sh;
     size_t dinv;           /* Jacobi: 1 / a_ii (n of the type) */
     size_t opx, opx_bytes; /* a sparse operator's checked copy */
     size_t total;
@@ -92,7 +137,8 @@ typedef struct trn_kpar_layout {
  * not fit in size_t. */
 int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l);
 
-/* Step s (0 .. TRN_KPAR_STEPS - 1) of the solve whole, with its scratch. */
+/* Step s (0 .. trn_kpar_nsteps(whole) - 1) of the solve whole, with its
+ * scratch. */
 trn_solver_krylov_desc trn_kpar_step(const trn_solver_krylov_desc *whole, int s, void *scratch,
                                      size_t bytes);
 

@@ -1,7 +1,8 @@
 /*
- * solver_kpar.c — the steps of a CG run over every core (ops/solver_kpar.h
- * says what each step does and why the result does not depend on the core
- * count) on the CPU. The per-precision code is solver_kpar_tmpl.h.
+ * solver_kpar.c — the steps of a CG or a BiCGStab run over every core
+ * (ops/solver_kpar.h says what each step does and why the result does not
+ * depend on the core count) on the CPU. The per-precision code is
+ * solver_kpar_tmpl.h.
  *
  * The solve's state lives in the op's scratch memory, which every core's
  * executor maps at the same address: a header (kpar_state), the per-block
@@ -10,7 +11,9 @@
  * write disjoint row blocks; the scalars that drive the next step are
  * written by the task of block 0 (shard 0) into fields no task of the same
  * step reads (u_*: written by SETUP and UPDATE, read by APPLY; a_*: written
- * by APPLY, read by UPDATE), so no two tasks race.
+ * by APPLY, read by UPDATE; BiCGStab: kbi_rec), so no two tasks race; a
+ * step's tasks write per-block partials into arrays no task of the same
+ * step reads.
  *
  * SETUP copies and checks a sparse operator exactly as the one-kernel
  * solve does (solver_csr.c: same rules, same messages), keeping the
@@ -34,6 +37,35 @@
 enum { U_START = 1, U_RESTART = 2, U_NORMAL = 3, U_FINAL = 4 };
 enum { A_DIR = 1, A_CHECK = 2 };
 
+/* BiCGStab: what the next step finds (kbi_rec.mode). The first four may
+ * reach any step; the others only the step of the normal round named. */
+enum {
+    B_END = 1,     /* the true residual is in; end with status st */
+    B_DECIDE = 2,  /* the true residual is in: converged, or restart */
+    B_RESTART = 3, /* r^ = r done: a fresh direction at the next DIR */
+    B_RES = 4,     /* x is complete: take the true residual, then decide */
+    B_CHECK = 5,   /* DIR: r and its partials r . r, r^ . r are in */
+    B_PROD_V = 6,  /* APPLY: p^ is complete */
+    B_ALPHA = 7,   /* HALF: v and r^ . v are in */
+    B_TEE = 8,     /* APPLY: s, s^ and s . s are in */
+    B_OMEGA = 9    /* UPDATE: t, t . t and t . s are in */
+};
+
+/* What a BiCGStab step does to its blocks, once its tasks have agreed: the
+ * true residual, the direction (fresh: p = r), v = A p^, s, x += alpha p^
+ * (s met the tolerance), t = A s^, the update of x and r. */
+enum { KB_NONE, KB_RES, KB_DIR, KB_FRESH, KB_V, KB_S, KB_XS, KB_T, KB_X };
+
+/* A BiCGStab step's account of the solve for the next step: rec[s] is
+ * written by step s's task of block 0 after its work and read by step
+ * s + 1 (DIR reads UPDATE's; SETUP writes UPDATE's slot), so no step reads
+ * the slot it writes. tsel says which of the two true-residual partial
+ * arrays (rt, rt2) holds the latest. */
+typedef struct kbi_rec {
+    int32_t mode, st, it, tsel;
+    double rho, rho_new, alpha, omega;
+} kbi_rec;
+
 typedef struct kpar_state {
     double bn; /* ||b||_2 */
     int32_t ndiag, dval_f32;
@@ -44,6 +76,8 @@ typedef struct kpar_state {
     /* Written by APPLY (block 0's task), read by UPDATE. */
     int32_t a_mode, a_it, a_st;
     double a_rz;
+    /* BiCGStab's steps (rec[krylov_step]). */
+    kbi_rec rec[TRN_KBI_STEPS];
 } kpar_state;
 
 _Static_assert(sizeof(kpar_state) <= TRN_KPAR_HEADER, "the state fits its header");
@@ -126,7 +160,8 @@ trn_kstatus trn_cpu_solver_kpar(const trn_solver_krylov_desc *d, trn_kmsg *msg, 
                                 int nshards) {
     trn_kpar_layout l;
     if (!d->krylov_scratch || trn_kpar_layout_of(d, &l) != 0 || l.total > d->krylov_scratch_bytes) {
-        trn_kmsg_post(msg, 0, 0, "cg: the solve's state is missing or too small");
+        trn_kmsg_post(msg, 0, 0, "%s: the solve's state is missing or too small",
+                      trn_kpar_bicg(d->fn) ? "bicgstab" : "cg");
         return TRN_KSTATUS_FAILED;
     }
     return d->type == TRN_DTYPE_R32F ? kpar_step_s(d, &l, msg, shard, nshards)

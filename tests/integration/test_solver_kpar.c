@@ -1,5 +1,5 @@
 /*
- * test_solver_kpar.c — CG big enough to run over every core
+ * test_solver_kpar.c — CG and BiCGStab big enough to run over every core
  * (ops/solver_kpar.h: a looping sequence of sharded steps) through real
  * trnscid daemons of 1 and 2 cores (--cores), on CSR, BSR and dense
  * operators, in S and D, without and with the Jacobi preconditioner. (How
@@ -35,6 +35,22 @@
  *    (PRECOND_FAILED, x untouched); a column index out of range fails the
  *    solve at the next synchronize with trnsciErrorInvalidValue and the
  *    message naming the array and position, as a one-core solve does.
+ *
+ * BiCGStab, the same way, on a nonsymmetric problem: the grid above with a
+ * convection term (east neighbour -1.3, west -0.7; An). Its symmetric part
+ * is the CG problem's matrix, whose eigenvalues are >= 0.1, so
+ * ||An x||_2 >= 0.1 ||x||_2 (x^T An x = x^T S x) and ||An^-1||_2 <= 10;
+ * ||An||_2 <= sqrt(||An||_1 ||An||_inf) <= 11.1: kappa_2(An) <= 111 again,
+ * and the same bounds hold (forward error against scipy's spsolve of An:
+ * at most kappa_2 (1.01 tol) + 1e-12).
+ *  - CSR S and D without and with Jacobi, BSR D, dense S and D: bitwise
+ *    alike on 1 and 2 cores, converged as above;
+ *  - edges on both daemons alike: b = 0 (x = 0, 0 iterations); a limit of
+ *    5 (MAX_ITERS after 5, residual above tol); a NaN in b (NONFINITE);
+ *    r^ . v = 0 at the first step (A the cyclic shift A e_j = e_{j-1},
+ *    n = 2^19 stored entries, b = e_0: v = e_{n-1}) is BREAKDOWN after 0
+ *    iterations with x = x0 = 0 and residual 1, as the one-kernel
+ *    BiCGStab reports it (tests/unit/test_solver_kpar.c compares the two).
  */
 #include <float.h>
 #include <math.h>
@@ -70,6 +86,8 @@ typedef struct host_csr {
 static host_csr A;     /* the G x G problem */
 static double *b_host; /* its right-hand side */
 static double *x_ref;  /* scipy's spsolve */
+static host_csr An;    /* the nonsymmetric G x G problem (BiCGStab) */
+static double *xn_ref; /* scipy's spsolve of An x = b_host */
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static double uniform(void) {
@@ -79,7 +97,7 @@ static double uniform(void) {
     return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 }
 
-static void make_grid(host_csr *m, int g) {
+static void make_grid(host_csr *m, int g, int skew) {
     const int n = g * g;
     m->n = n;
     m->rowptr = malloc(((size_t)n + 1) * sizeof(int32_t));
@@ -98,7 +116,10 @@ static void make_grid(host_csr *m, int g) {
             if (nb[e] < 0)
                 continue;
             m->col[k] = nb[e];
-            m->val[k] = nb[e] == i ? 4.0 + 0.1 + 0.5 * (i % 7) : -1.0;
+            m->val[k] = nb[e] == i               ? 4.0 + 0.1 + 0.5 * (i % 7)
+                        : skew && nb[e] == i + 1 ? -1.3
+                        : skew && nb[e] == i - 1 ? -0.7
+                                                 : -1.0;
             k++;
         }
     }
@@ -118,35 +139,44 @@ static int reference(void) {
     if (!mkdtemp(dir))
         return -1;
     char path[600];
-    struct {
-        const char *ext;
-        const void *p;
-        size_t bytes;
-    } files[] = {{"rowptr", A.rowptr, ((size_t)N + 1) * 4},
-                 {"col", A.col, (size_t)A.nnz * 4},
-                 {"val", A.val, (size_t)A.nnz * 8},
-                 {"b", b_host, (size_t)N * 8}};
-    for (int f = 0; f < 4; f++) {
-        snprintf(path, sizeof(path), "%s/p.%s", dir, files[f].ext);
-        FILE *fp = fopen(path, "wb");
-        if (!fp || fwrite(files[f].p, 1, files[f].bytes, fp) != files[f].bytes)
-            return -1;
-        fclose(fp);
+    const host_csr *const ms[2] = {&A, &An};
+    const char *const names[2] = {"p", "q"};
+    for (int q = 0; q < 2; q++) {
+        struct {
+            const char *ext;
+            const void *p;
+            size_t bytes;
+        } files[] = {{"rowptr", ms[q]->rowptr, ((size_t)N + 1) * 4},
+                     {"col", ms[q]->col, (size_t)ms[q]->nnz * 4},
+                     {"val", ms[q]->val, (size_t)ms[q]->nnz * 8},
+                     {"b", b_host, (size_t)N * 8}};
+        for (int f = 0; f < 4; f++) {
+            snprintf(path, sizeof(path), "%s/%s.%s", dir, names[q], files[f].ext);
+            FILE *fp = fopen(path, "wb");
+            if (!fp || fwrite(files[f].p, 1, files[f].bytes, fp) != files[f].bytes)
+                return -1;
+            fclose(fp);
+        }
     }
     snprintf(path, sizeof(path), "%s/manifest.txt", dir);
     FILE *man = fopen(path, "w");
     if (!man)
         return -1;
-    fprintf(man, "spsolve p %d %d\n", N, A.nnz);
+    fprintf(man, "spsolve p %d %d\nspsolve q %d %d\n", N, A.nnz, N, An.nnz);
     fclose(man);
     const char *const argv[] = {PYTHON3, KPAR_REF_PY, dir, NULL};
     const int rc = th_run(argv, NULL);
-    snprintf(path, sizeof(path), "%s/p.out", dir);
-    FILE *fp = fopen(path, "rb");
     x_ref = malloc((size_t)N * sizeof(double));
-    const int bad = rc != 0 || !fp || !x_ref || fread(x_ref, sizeof(double), N, fp) != N;
-    if (fp)
-        fclose(fp);
+    xn_ref = malloc((size_t)N * sizeof(double));
+    double *const outs[2] = {x_ref, xn_ref};
+    int bad = rc != 0 || !x_ref || !xn_ref;
+    for (int q = 0; q < 2 && !bad; q++) {
+        snprintf(path, sizeof(path), "%s/%s.out", dir, names[q]);
+        FILE *fp = fopen(path, "rb");
+        bad = !fp || fread(outs[q], sizeof(double), N, fp) != N;
+        if (fp)
+            fclose(fp);
+    }
     th_remove_dir(dir);
     if (bad)
         fprintf(stderr, "kpar_ref.py failed (exit %d)\n", rc);
@@ -166,6 +196,7 @@ typedef struct job {
     trnsolverPrecond_t pc;
     double tol;
     int maxit;           /* 0: the default */
+    int bicg;            /* BiCGStab rather than CG */
     const char *corrupt; /* "col": a column index out of range */
     /* Out. */
     void *x;
@@ -314,9 +345,14 @@ static void run_job(const char *addr, job *j) {
     assert_int_equal(trnsolverIterParamsSetMaxIters(p, j->maxit), TRNSOLVER_STATUS_SUCCESS);
     assert_int_equal(trnsolverIterParamsSetPreconditioner(p, j->pc, 0, 0.0),
                      TRNSOLVER_STATUS_SUCCESS);
-    assert_int_equal(j->t == TY_S ? trnsolverScg(h, op, bd, xd, p, res)
-                                  : trnsolverDcg(h, op, bd, xd, p, res),
-                     TRNSOLVER_STATUS_SUCCESS);
+    if (j->bicg)
+        assert_int_equal(j->t == TY_S ? trnsolverSbicgstab(h, op, bd, xd, p, res)
+                                      : trnsolverDbicgstab(h, op, bd, xd, p, res),
+                         TRNSOLVER_STATUS_SUCCESS);
+    else
+        assert_int_equal(j->t == TY_S ? trnsolverScg(h, op, bd, xd, p, res)
+                                      : trnsolverDcg(h, op, bd, xd, p, res),
+                         TRNSOLVER_STATUS_SUCCESS);
     if (j->corrupt) {
         assert_int_equal(trnsciDeviceSynchronize(), trnsciErrorInvalidValue);
         st_expect_message("csrColInd[1000]");
@@ -393,9 +429,11 @@ static void check_converged(const job *j, const char *what) {
     st_note(what, rel / limit, 1.0L);
 }
 
-/* CSR and BSR, S and D, no and Jacobi preconditioning on the G x G grid. */
-static void test_sparse(void **state) {
-    (void)state;
+/* CSR and BSR, S and D, no and Jacobi preconditioning on the G x G grid
+ * (bicg: BiCGStab on An). */
+static void sparse_all(int bicg) {
+    const host_csr *m = bicg ? &An : &A;
+    const double *xr = bicg ? xn_ref : x_ref;
     const ty types[2] = {TY_D, TY_S};
     for (int k = 0; k < 2; k++)
         for (int ti = 0; ti < 2; ti++)
@@ -405,20 +443,22 @@ static void test_sparse(void **state) {
                 const ty t = types[ti];
                 job j = {.t = t,
                          .kind = (opkind)k,
-                         .m = &A,
+                         .m = m,
                          .b = b_host,
                          .pc = pc ? TRNSOLVER_PRECOND_JACOBI : TRNSOLVER_PRECOND_NONE,
-                         .tol = t == TY_S ? 1e-5 : 1e-10};
+                         .tol = t == TY_S ? 1e-5 : 1e-10,
+                         .bicg = bicg};
                 char what[80];
-                snprintf(what, sizeof(what), "%s %s cg, precond %d", ty_name[t], opname[k], pc);
+                snprintf(what, sizeof(what), "%s %s %s, precond %d", ty_name[t], opname[k],
+                         bicg ? "bicgstab" : "cg", pc);
                 run_everywhere(&j, what);
                 check_converged(&j, what);
                 if (t == TY_D) {
                     long double en = 0, xn = 0;
                     for (int i = 0; i < N; i++) {
-                        const long double e = ((const double *)j.x)[i] - (long double)x_ref[i];
+                        const long double e = ((const double *)j.x)[i] - (long double)xr[i];
                         en += e * e;
-                        xn += (long double)x_ref[i] * x_ref[i];
+                        xn += (long double)xr[i] * xr[i];
                     }
                     const long double fwd = sqrtl(en / xn), limit = KAPPA * 1.01L * j.tol + 1e-12L;
                     if (!(fwd <= limit))
@@ -429,11 +469,20 @@ static void test_sparse(void **state) {
             }
 }
 
-/* A dense operator: the grid with G = 32 (n = 1024, two row blocks). */
-static void test_dense(void **state) {
+static void test_sparse(void **state) {
     (void)state;
+    sparse_all(0);
+}
+
+static void test_bicg_sparse(void **state) {
+    (void)state;
+    sparse_all(1);
+}
+
+/* A dense operator: the grid with G = 32 (n = 1024, two row blocks). */
+static void dense_all(int bicg) {
     host_csr small;
-    make_grid(&small, 32);
+    make_grid(&small, 32, bicg);
     double *b = malloc(1024 * sizeof(double));
     assert_non_null(b);
     for (int i = 0; i < 1024; i++)
@@ -447,15 +496,27 @@ static void test_dense(void **state) {
                      .m = &small,
                      .b = b,
                      .pc = pc ? TRNSOLVER_PRECOND_JACOBI : TRNSOLVER_PRECOND_NONE,
-                     .tol = t == TY_S ? 1e-5 : 1e-10};
+                     .tol = t == TY_S ? 1e-5 : 1e-10,
+                     .bicg = bicg};
             char what[80];
-            snprintf(what, sizeof(what), "%s dense cg, precond %d", ty_name[t], pc);
+            snprintf(what, sizeof(what), "%s dense %s, precond %d", ty_name[t],
+                     bicg ? "bicgstab" : "cg", pc);
             run_everywhere(&j, what);
             check_converged(&j, what);
             free(j.x);
         }
     free(b);
     free_grid(&small);
+}
+
+static void test_dense(void **state) {
+    (void)state;
+    dense_all(0);
+}
+
+static void test_bicg_dense(void **state) {
+    (void)state;
+    dense_all(1);
 }
 
 static void test_edges(void **state) {
@@ -527,8 +588,75 @@ static void test_edges(void **state) {
     free(nanb);
 }
 
+static void test_bicg_edges(void **state) {
+    (void)state;
+    double *zero = calloc(N, sizeof(double)), *ones = malloc(N * sizeof(double));
+    double *nanb = malloc(N * sizeof(double));
+    assert_non_null(zero);
+    assert_non_null(ones);
+    assert_non_null(nanb);
+    for (int i = 0; i < N; i++)
+        ones[i] = 1.0;
+    memcpy(nanb, b_host, N * sizeof(double));
+    nanb[N / 3] = NAN;
+
+    job j = {.t = TY_D, .kind = OP_CSR, .m = &An, .b = zero, .x0 = ones, .tol = 1e-10, .bicg = 1};
+    run_everywhere(&j, "bicgstab, b = 0");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_CONVERGED);
+    assert_int_equal(j.r.iterations, 0);
+    assert_memory_equal(j.x, zero, N * sizeof(double));
+    free(j.x);
+
+    j = (job){
+        .t = TY_D, .kind = OP_CSR, .m = &An, .b = b_host, .tol = 1e-10, .maxit = 5, .bicg = 1};
+    run_everywhere(&j, "bicgstab, max iterations 5");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_MAX_ITERS);
+    assert_int_equal(j.r.iterations, 5);
+    assert_true(j.r.residual > 1e-10);
+    free(j.x);
+
+    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .bicg = 1};
+    run_everywhere(&j, "bicgstab, NaN in b");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_NONFINITE);
+    free(j.x);
+
+    /* The cyclic shift, n = 2^19 (its 2^19 stored entries reach
+     * TRN_KPAR_MIN_ELEMS), b = e_0. */
+    host_csr sh;
+    sh.n = sh.nnz = 1 << 19;
+    sh.rowptr = malloc(((size_t)sh.n + 1) * sizeof(int32_t));
+    sh.col = malloc((size_t)sh.n * sizeof(int32_t));
+    sh.val = malloc((size_t)sh.n * sizeof(double));
+    double *e0 = calloc((size_t)sh.n, sizeof(double));
+    assert_non_null(sh.rowptr);
+    assert_non_null(sh.col);
+    assert_non_null(sh.val);
+    assert_non_null(e0);
+    for (int i = 0; i < sh.n; i++) {
+        sh.rowptr[i] = i;
+        sh.col[i] = (i + 1) % sh.n;
+        sh.val[i] = 1.0;
+    }
+    sh.rowptr[sh.n] = sh.n;
+    e0[0] = 1.0;
+    j = (job){.t = TY_D, .kind = OP_CSR, .m = &sh, .b = e0, .tol = 1e-10, .bicg = 1};
+    run_everywhere(&j, "bicgstab, r^ . v = 0");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_BREAKDOWN);
+    assert_int_equal(j.r.iterations, 0);
+    assert_true(j.r.residual == 1.0); /* ||b - A 0|| / ||b|| */
+    for (int i = 0; i < sh.n; i++)
+        assert_true(((const double *)j.x)[i] == 0.0);
+    free(j.x);
+    free(e0);
+    free_grid(&sh);
+    free(zero);
+    free(ones);
+    free(nanb);
+}
+
 int main(void) {
-    make_grid(&A, G);
+    make_grid(&A, G, 0);
+    make_grid(&An, G, 1);
     b_host = malloc(N * sizeof(double));
     if (!b_host)
         return 1;
@@ -547,16 +675,18 @@ int main(void) {
             return 1;
         }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sparse),
-        cmocka_unit_test(test_dense),
-        cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_sparse),     cmocka_unit_test(test_dense),
+        cmocka_unit_test(test_edges),      cmocka_unit_test(test_bicg_sparse),
+        cmocka_unit_test(test_bicg_dense), cmocka_unit_test(test_bicg_edges),
     };
-    int failed = cmocka_run_group_tests_name("CG over every core", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("CG and BiCGStab over every core", tests, NULL, NULL);
     for (int d = 0; d < NDAEMONS; d++)
         failed += th_daemon_stop_checked(&daemons[d], "trnscid");
     st_report("solver_kpar");
     free_grid(&A);
+    free_grid(&An);
     free(b_host);
     free(x_ref);
+    free(xn_ref);
     return failed ? 1 : 0;
 }
