@@ -500,7 +500,6 @@ static void unshape_op(trn_service_op *op) {
     trn_service_steps_free(op->own_steps);
     op->own_steps = NULL;
     trn_service_convert_free(op);
-    trn_service_krylov_free(op);
 }
 
 static void op_free(trn_service_op *op) {
@@ -619,7 +618,7 @@ static int on_neuroncore(const struct trn_plan_entry *plan) {
 static void op_done(trn_sched_op *sop, trn_sched_status status) {
     trn_service_op *op = (trn_service_op *)sop;
     /* A graph's sequence counts each node; a tiled op is one op. */
-    const int nodes = sop->steps && !op->own_steps && !op->krylov;
+    const int nodes = sop->steps && !op->own_steps;
     if (op->metrics && nodes) {
         for (int k = 0; sop->t_start && k <= sop->stage; k++)
             trn_metrics_placed(op->metrics, on_neuroncore(sop->steps[k].plan));

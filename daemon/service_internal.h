@@ -68,13 +68,12 @@ typedef struct trn_service_op {
     struct trn_graph_body *graph;
     uint32_t graph_exec, graph_node;
     /* The steps it owns (service_steps.h): a tiled factorisation's
-     * (service_tile.c) or one large FFT's (service_fftstep.c); NULL: none
+     * (service_tile.c), one large FFT's (service_fftstep.c) or a Krylov
+     * solve's (service_krylov.c); NULL: none
      * (a graph's sequence belongs to its version). */
     struct trn_service_steps *own_steps;
     /* The scratch its conversion and compute stages share (service_convert.c). */
     trn_scratch_lease convert;
-    /* A Krylov solve's steps and state (service_krylov.c), or NULL. */
-    struct trn_service_krylov *krylov;
 } trn_service_op;
 
 /* Format conversions ahead (service_convert.c): makes a validated op whose
@@ -102,11 +101,8 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *s, trn_servi
  * solve that qualifies (ops/solver_kpar.h) a looping sequence of its steps
  * with its state (from svc's op scratch pool) charged to s. Returns 0
  * (also when it does not qualify or its state cannot be had: it then runs
- * as one kernel). krylov_free releases the steps and the state (NULL:
- * none). */
-typedef struct trn_service_krylov trn_service_krylov;
+ * as one kernel); the steps and the state are op->own_steps. */
 int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s);
-void trn_service_krylov_free(trn_service_op *op);
 
 /* A zeroed op from the service's pool (block_pool.h), or NULL when out of
  * memory. */

@@ -12,21 +12,16 @@
  * repeated solve does not fault its pages in again; the pool's cap bounds
  * what queued ops hold), charged to the session like a buffer
  * (trn_service_scratch_take), taken here when the op is queued and given
- * back with the op (trn_service_krylov_free). When it cannot be
+ * back with the op (its step holder, daemon/service_steps.h). When it cannot be
  * had (the session's quota, the pool's cap, memory) the solve runs as one
  * kernel on one core, as smaller ones do: a slower path, never a failure.
  */
 #include <stdlib.h>
 
 #include "daemon/service_internal.h"
+#include "daemon/service_steps.h"
 #include "daemon/session.h"
 #include "ops/solver_kpar.h"
-
-struct trn_service_krylov {
-    trn_sched_step steps[TRN_KPAR_MAX_STEPS];
-    trn_op_desc descs[TRN_KPAR_MAX_STEPS];
-    trn_scratch_lease state;
-};
 
 int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s) {
     const trn_op_desc *d = &op->sop.desc;
@@ -35,38 +30,24 @@ int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s) 
     trn_kpar_layout l;
     if (trn_kpar_layout_of(&d->u.solver_krylov, &l) != 0)
         return 0;
-    trn_service_krylov *k = calloc(1, sizeof(*k));
-    if (!k)
+    const trn_solver_krylov_desc *w = &d->u.solver_krylov;
+    const int nsteps = trn_kpar_nsteps(w);
+    trn_service_steps *h = trn_service_steps_new(op, TRN_OP_SOLVER_KRYLOV, nsteps);
+    if (!h)
         return 0; /* one core, as a smaller solve */
     char err[TRN_SERVICE_ERRLEN];
-    const trn_solver_krylov_desc *w = &d->u.solver_krylov;
     if (trn_service_scratch_take(svc, s, l.total,
                                  trn_kpar_bicg(w->fn)
                                      ? "the state of a BiCGStab run over every core"
                                      : "the state of a CG run over every core",
-                                 &k->state, err, sizeof(err)) != TRN_WIRE_OK) {
-        free(k);
+                                 &h->scratch, err, sizeof(err)) != TRN_WIRE_OK) {
+        trn_service_steps_free(h);
         return 0;
     }
-    const int nsteps = trn_kpar_nsteps(w);
-    for (int i = 0; i < nsteps; i++) {
-        k->descs[i] = (trn_op_desc){.kind = TRN_OP_SOLVER_KRYLOV, .kmsg = &op->sop.kmsg};
-        k->descs[i].u.solver_krylov = trn_kpar_step(&d->u.solver_krylov, i, k->state.p, l.total);
-        k->steps[i].desc = &k->descs[i];
-    }
-    op->krylov = k;
-    op->sop.steps = k->steps;
-    op->sop.nsteps = nsteps;
+    for (int i = 0; i < nsteps; i++)
+        h->descs[i].u.solver_krylov = trn_kpar_step(w, i, h->scratch.p, l.total);
+    trn_service_steps_attach(op, h);
     op->sop.loop_first = trn_kpar_loop_first(w);
     op->sop.loop_last = trn_kpar_loop_last(w);
     return 0;
-}
-
-void trn_service_krylov_free(trn_service_op *op) {
-    trn_service_krylov *k = op->krylov;
-    if (!k)
-        return;
-    trn_service_scratch_give(&k->state);
-    free(k);
-    op->krylov = NULL;
 }

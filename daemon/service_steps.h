@@ -3,9 +3,9 @@
  * (trn_sched_op.steps): its steps, their descriptors, the scratch they
  * share and the plan references they run, in one allocation held by the op
  * (trn_service_op.own_steps) from when it is shaped until it is freed.
- * service_tile.c (tiled factorisations, syevd) and service_fftstep.c (one
- * large FFT) build theirs with it; a graph's sequence is not one of these
- * (its steps belong to the graph's version, service_graph.c).
+ * service_tile.c (tiled factorisations, syevd), service_fftstep.c (one
+ * large FFT) and service_krylov.c (a Krylov solve's loop) build theirs with it; a graph's sequence
+ * is not one of these (its steps belong to the graph's version, service_graph.c).
  *
  * Invariants:
  *  - steps[s].desc == &descs[s] for every s < nsteps; each descriptor is
