@@ -664,24 +664,15 @@ int main(void) {
         b_host[i] = uniform();
     if (reference() != 0)
         return 1;
-    /* --convert-ahead off changes GEMM conversions only, not the solve. */
-    const char *const one[] = {"--cores", "1", "--convert-ahead", "off", NULL}, *const two[] = {
-                                                                                    "--cores", "2",
-                                                                                    NULL};
-    const char *const *args[NDAEMONS] = {one, two};
-    for (int d = 0; d < NDAEMONS; d++)
-        if (th_daemon_start(&daemons[d], args[d]) != 0) {
-            fprintf(stderr, "could not start trnscid (%d cores)\n", d + 1);
-            return 1;
-        }
+    if (th_daemons_start(daemons, NDAEMONS, NULL) != 0) /* --cores 1 and 2 */
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sparse),     cmocka_unit_test(test_dense),
         cmocka_unit_test(test_edges),      cmocka_unit_test(test_bicg_sparse),
         cmocka_unit_test(test_bicg_dense), cmocka_unit_test(test_bicg_edges),
     };
     int failed = cmocka_run_group_tests_name("CG and BiCGStab over every core", tests, NULL, NULL);
-    for (int d = 0; d < NDAEMONS; d++)
-        failed += th_daemon_stop_checked(&daemons[d], "trnscid");
+    failed += th_daemons_stop_checked(daemons, NDAEMONS, "trnscid");
     st_report("solver_kpar");
     free_grid(&A);
     free_grid(&An);
