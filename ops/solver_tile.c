@@ -99,18 +99,46 @@ trn_solver_dense_desc trn_tile_next_panel(const trn_solver_dense_desc *d) {
     return next;
 }
 
+int trn_tile_group(const trn_solver_dense_desc *d) {
+    const long long k = d->tile_k, R = rows_t(d) - 1 - k, C = cols_t(d) - 1 - k;
+    long long tiles = 0;
+    switch (d->fn) {
+    case TRN_SOLVER_TILE_PANEL: tiles = C; break;
+    case TRN_SOLVER_TILE_UPDATE: tiles = C * (C + 1) / 2; break;
+    case TRN_SOLVER_TILE_LU_UPDATE: tiles = R * C; break;
+    default: return 1;
+    }
+    const long long g = tiles / TRN_TILE_MIN_TASKS;
+    return g < 1 ? 1 : g > TRN_TILE_GROUP ? TRN_TILE_GROUP : (int)g;
+}
+
+/* Groups of g covering `tiles` tiles. */
+static size_t groups(int tiles, int g) {
+    return tiles > 0 ? (size_t)(tiles + g - 1) / (size_t)g : 0;
+}
+
+/* Cholesky's UPDATE: the groups of block column j (its tiles j .. T-1). */
+static size_t update_groups(const trn_solver_dense_desc *d, int j) {
+    return groups(cols_t(d) - j, trn_tile_group(d));
+}
+
 size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     const size_t k = (size_t)d->tile_k;
     const size_t R = (size_t)rows_t(d) - 1 - k, C = (size_t)cols_t(d) - 1 - k;
-    /* LU's look-ahead task is all of block column k + 1 (R tiles). */
-    const size_t lu_column = trn_tile_carries_next_panel(d) && R && C ? R - 1 : 0;
+    /* LU's look-ahead task is all of block column k + 1 (its groups). */
+    const int g = trn_tile_group(d);
+    const size_t lu_column = trn_tile_carries_next_panel(d) && R && C ? groups((int)R, g) - 1 : 0;
+    size_t update = 0;
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG: return 1;
-    case TRN_SOLVER_TILE_PANEL: return C;
-    case TRN_SOLVER_TILE_UPDATE: return C * (C + 1) / 2;
+    case TRN_SOLVER_TILE_PANEL: return groups((int)C, g);
+    case TRN_SOLVER_TILE_UPDATE:
+        for (int j = (int)k + 1; j < cols_t(d); j++)
+            update += update_groups(d, j);
+        return update;
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
     case TRN_SOLVER_TILE_LU_ROW: return (size_t)cols_t(d) - 1 + (size_t)lu_tail(d);
-    case TRN_SOLVER_TILE_LU_UPDATE: return R * C - lu_column;
+    case TRN_SOLVER_TILE_LU_UPDATE: return groups((int)R, g) * C - lu_column;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return C + (size_t)lu_tail(d);
     default: return trn_eig_tile_tasks(d);
@@ -173,15 +201,19 @@ trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
     return d;
 }
 
-/* Cholesky's UPDATE: the tiles k < j <= i < T column by column (column j
- * holds T - j of them). LU_UPDATE: the tiles i, j > k column by column. */
-void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
+/* PANEL: groups of the tiles below k in block column k. UPDATE: block
+ * columns j > k in order, each its groups of tiles i >= j (the first with
+ * the diagonal tile). LU_UPDATE: block columns j > k, each its groups of
+ * tiles i > k; with the look-ahead, block column k + 1 is one task. */
+void trn_tile_task_span(const trn_solver_dense_desc *d, size_t t, int *i, int *j, int *ni) {
+    *ni = 1;
     if (trn_eig_tile_fn(d->fn)) {
         trn_eig_tile_task(d, t, i, j);
         return;
     }
-    const int k = d->tile_k, T = cols_t(d);
-    const size_t R = (size_t)(rows_t(d) - 1 - k);
+    const int k = d->tile_k, T = cols_t(d), Tr = rows_t(d);
+    const int g = trn_tile_group(d);
+    const size_t R = (size_t)(Tr - 1 - k), per_column = groups((int)R, g);
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG:
     case TRN_SOLVER_TILE_LU_PANEL:
@@ -191,8 +223,9 @@ void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
         *j = k + 1 + (int)t < T ? k + 1 + (int)t : k;
         return;
     case TRN_SOLVER_TILE_PANEL:
-        *i = k + 1 + (int)t;
+        *i = k + 1 + (int)t * g;
         *j = k;
+        *ni = min_int(g, T - *i);
         return;
     case TRN_SOLVER_TILE_LU_ROW:
         *i = k;
@@ -202,22 +235,30 @@ void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
         if (trn_tile_carries_next_panel(d)) { /* task 0: all of block column k + 1 */
             if (t == 0) {
                 *i = *j = k + 1;
+                *ni = (int)R;
                 return;
             }
-            t += R - 1;
+            t += per_column - 1;
         }
-        *j = k + 1 + (int)(t / R);
-        *i = k + 1 + (int)(t % R);
+        *j = k + 1 + (int)(t / per_column);
+        *i = k + 1 + (int)(t % per_column) * g;
+        *ni = min_int(g, Tr - *i);
         return;
     default: break;
     }
     int col = k + 1;
-    while (t >= (size_t)(T - col)) {
-        t -= (size_t)(T - col);
+    while (t >= update_groups(d, col)) {
+        t -= update_groups(d, col);
         col++;
     }
     *j = col;
-    *i = col + (int)t;
+    *i = col + (int)t * g;
+    *ni = min_int(g, T - *i);
+}
+
+void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
+    int ni;
+    trn_tile_task_span(d, t, i, j, &ni);
 }
 
 /* The rows of block row b (len: the matrix's rows) or columns of a block
@@ -253,31 +294,25 @@ static double tile_flops(const trn_solver_dense_desc *d, int i, int j) {
     }
 }
 
-/* Task (i, j) of step d. An update step's first task, when it carries the
- * next panel, adds the panel's flops, and for LU all of block column k + 1
- * (the task is named by its tile (k + 1, k + 1)). */
-static double task_flops(const trn_solver_dense_desc *d, int i, int j) {
-    const int k1 = d->tile_k + 1;
-    const int first = d->fn == TRN_SOLVER_TILE_QR_UPDATE ? j == k1 : i == k1 && j == k1;
-    if (!first || !trn_tile_carries_next_panel(d))
-        return tile_flops(d, i, j);
-    const trn_solver_dense_desc next = trn_tile_next_panel(d);
-    double f = tile_flops(&next, k1, k1);
-    if (d->fn != TRN_SOLVER_TILE_LU_UPDATE)
-        return f + tile_flops(d, i, j);
-    for (int r = k1; r < rows_t(d); r++)
-        f += tile_flops(d, r, k1);
+/* Task t of step d: its tiles', and the next panel's when it carries it. */
+static double task_flops(const trn_solver_dense_desc *d, size_t t) {
+    int i, j, ni;
+    trn_tile_task_span(d, t, &i, &j, &ni);
+    double f = 0.0;
+    for (int r = i; r < i + ni; r++)
+        f += tile_flops(d, r, j);
+    if (t == 0 && trn_tile_carries_next_panel(d)) {
+        const trn_solver_dense_desc next = trn_tile_next_panel(d);
+        f += tile_flops(&next, next.tile_k, next.tile_k);
+    }
     return f;
 }
 
 double trn_tile_step_flops(const trn_solver_dense_desc *d) {
     double f = 0.0;
     const size_t n = trn_tile_tasks(d);
-    for (size_t t = 0; t < n; t++) {
-        int i, j;
-        trn_tile_task(d, t, &i, &j);
-        f += task_flops(d, i, j);
-    }
+    for (size_t t = 0; t < n; t++)
+        f += task_flops(d, t);
     return f;
 }
 
@@ -300,9 +335,7 @@ void trn_tile_shard_tasks(const trn_solver_dense_desc *d, int shard, int nshards
         start = t;
         const double goal = total * (double)(s + 1) / (double)nshards;
         while (t < n && (s == nshards - 1 || acc < goal)) {
-            int i, j;
-            trn_tile_task(d, t, &i, &j);
-            const double f = task_flops(d, i, j);
+            const double f = task_flops(d, t);
             /* Stop before a task that would overshoot by more than half its
              * weight, so that shards end nearest their share. */
             if (s < nshards - 1 && t > start && acc + f / 2.0 > goal)

@@ -58,6 +58,19 @@
  * that a step has too few tasks to share. */
 #define TRN_TILE_MIN_TILES 4
 
+/* Groups: a trsm or gemm task takes several tiles of one block column at
+ * once, one BLAS call over the group (dgemm on one core: about 51 GFLOP/s
+ * over 8 tiles of 256 rows where a 256 x 256 tile runs at 47;
+ * docs/benchmarks.md). A step's group size (trn_tile_group) is its tiles
+ * over TRN_TILE_MIN_TASKS, between 1 and TRN_TILE_GROUP, so that a step has
+ * at least that many tasks to share (or one a tile): a function of the
+ * shape alone, never of the cores. */
+#define TRN_TILE_GROUP 8
+#define TRN_TILE_MIN_TASKS 16
+
+/* The group size of step d (1 for the steps that do not group). */
+int trn_tile_group(const trn_solver_dense_desc *d);
+
 /* Whether fn is one of a tiled factorisation's steps (never on the wire). */
 int trn_tile_fn(trn_solver_fn fn);
 
@@ -95,6 +108,11 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d);
  * look-ahead task, t = 0, names (k + 1, k + 1) and writes all of block
  * column k + 1 below row block k). */
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
+/* trn_tile_task with the task's span: it writes tiles i .. i + ni - 1 of
+ * block column j (Cholesky upper: block row j), a group of up to
+ * trn_tile_group(d) tiles (PANEL, UPDATE and LU_UPDATE; LU's look-ahead task
+ * all of block column k + 1); ni = 1 for the other steps. */
+void trn_tile_task_span(const trn_solver_dense_desc *d, size_t t, int *i, int *j, int *ni);
 
 /* The tasks [lo, hi) shard `shard` of nshards runs of step d: contiguous
  * runs of near-equal flops. */

@@ -91,9 +91,17 @@ static void diag_task(const trn_solver_dense_desc *d) {
         put_info(d, (int32_t)(base + info));
 }
 
-/* Lower: A_ik = A_ik L_kk^-H. Upper: A_ki = U_kk^-H A_ki. */
-static void panel_task(const trn_solver_dense_desc *d, int i) {
-    const int k = d->tile_k, bk = extent(d, k), bi = extent(d, i);
+/* The rows (Cholesky upper: columns) of tiles i .. i + ni - 1 of an
+ * order-n matrix. */
+static int span_extent(const trn_solver_dense_desc *d, int len, int i, int ni) {
+    const long long end = (long long)(i + ni) * d->tile_nb;
+    return (int)((end < len ? end : len) - (long long)i * d->tile_nb);
+}
+
+/* Lower: A_ik = A_ik L_kk^-H for tiles i .. i + ni - 1. Upper: A_ki =
+ * U_kk^-H A_ki likewise. One trsm over the group. */
+static void panel_task(const trn_solver_dense_desc *d, int i, int ni) {
+    const int k = d->tile_k, bk = extent(d, k), bi = span_extent(d, d->n, i, ni);
     const int kb = k * d->tile_nb, ib = i * d->tile_nb;
     const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
     if (d->lower)
@@ -104,30 +112,33 @@ static void panel_task(const trn_solver_dense_desc *d, int i) {
                       d->lda, at(d, kb, ib), d->lda);
 }
 
-/* Lower: A_ij -= A_ik A_jk^H. Upper: A_ji -= A_ki^H A_kj. */
-static void update_task(const trn_solver_dense_desc *d, int i, int j) {
-    const int k = d->tile_k, bk = extent(d, k), bi = extent(d, i), bj = extent(d, j);
-    const int kb = k * d->tile_nb, ib = i * d->tile_nb, jb = j * d->tile_nb;
+/* Lower: A_ij -= A_ik A_jk^H for tiles i .. i + ni - 1 of block column j
+ * (syrk/herk on the diagonal tile, one gemm for the tiles below it). Upper:
+ * A_ji -= A_ki^H A_kj likewise along block row j. */
+static void update_task(const trn_solver_dense_desc *d, int i, int j, int ni) {
+    const int k = d->tile_k, bk = extent(d, k), bj = extent(d, j);
+    const int kb = k * d->tile_nb, jb = j * d->tile_nb;
     const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
-    if (d->lower && i == j)
-        rank_k_down(d, CblasLower, CblasNoTrans, bi, bk, at(d, ib, kb), at(d, ib, ib));
-    else if (d->lower)
+    if (i == j) {
+        if (d->lower)
+            rank_k_down(d, CblasLower, CblasNoTrans, bj, bk, at(d, jb, kb), at(d, jb, jb));
+        else
+            rank_k_down(d, CblasUpper, CblasConjTrans, bj, bk, at(d, kb, jb), at(d, jb, jb));
+        i++;
+        ni--;
+    }
+    if (ni == 0)
+        return;
+    const int bi = span_extent(d, d->n, i, ni), ib = i * d->tile_nb;
+    if (d->lower)
         trn_blas_gemm(d->type, CblasNoTrans, ct, bi, bj, bk, -1.0, at(d, ib, kb), d->lda,
                       at(d, jb, kb), d->lda, 1.0, at(d, ib, jb), d->lda);
-    else if (i == j)
-        rank_k_down(d, CblasUpper, CblasConjTrans, bi, bk, at(d, kb, ib), at(d, ib, ib));
     else
         trn_blas_gemm(d->type, ct, CblasNoTrans, bj, bi, bk, -1.0, at(d, kb, jb), d->lda,
                       at(d, kb, ib), d->lda, 1.0, at(d, jb, ib), d->lda);
 }
 
 /* ---- LU with partial pivoting ---------------------------------------- */
-
-/* The rows of block row b of the m x n matrix. */
-static int row_extent(const trn_solver_dense_desc *d, int b) {
-    const int rest = d->m - b * d->tile_nb;
-    return rest < d->tile_nb ? rest : d->tile_nb;
-}
 
 /* Panel k's width: block column k's, or fewer where the rows end (the last
  * panel of a wide matrix). */
@@ -190,12 +201,19 @@ static void lu_row_task(const trn_solver_dense_desc *d, int j) {
                       at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
 }
 
-/* A_ij -= A_ik A_kj. */
-static void lu_update_task(const trn_solver_dense_desc *d, int i, int j) {
-    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
-    const int ib = i * d->tile_nb, jb = j * d->tile_nb;
-    trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, row_extent(d, i), extent(d, j), pw, -1.0,
-                  at(d, ib, r0), d->lda, at(d, r0, jb), d->lda, 1.0, at(d, ib, jb), d->lda);
+/* A_ij -= A_ik A_kj for tiles i .. i + ni - 1 of block column j, one gemm
+ * per group of trn_tile_group (the look-ahead task's whole column is
+ * several groups, each computed as the other columns' tasks compute theirs). */
+static void lu_update_task(const trn_solver_dense_desc *d, int i, int j, int ni) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d), jb = j * d->tile_nb;
+    const int group = trn_tile_group(d);
+    for (int g = i; g < i + ni; g += group) {
+        const int n_g = i + ni - g < group ? i + ni - g : group;
+        const int gb = g * d->tile_nb;
+        trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, span_extent(d, d->m, g, n_g),
+                      extent(d, j), pw, -1.0, at(d, gb, r0), d->lda, at(d, r0, jb), d->lda, 1.0,
+                      at(d, gb, jb), d->lda);
+    }
 }
 
 /* ---- QR ---------------------------------------------------------------- */
@@ -296,21 +314,18 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
     trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
     trn_kstatus k = TRN_KSTATUS_OK;
     for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++) {
-        int i, j;
-        trn_tile_task(d, t, &i, &j);
+        int i, j, ni;
+        trn_tile_task_span(d, t, &i, &j, &ni);
         /* The look-ahead task (ops/solver_tile.h): the first of an update
          * step also factors the next panel once its own tiles are done. */
         const int carries = t == 0 && trn_tile_carries_next_panel(d);
         switch (d->fn) {
         case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
-        case TRN_SOLVER_TILE_PANEL: panel_task(d, i); break;
-        case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j); break;
+        case TRN_SOLVER_TILE_PANEL: panel_task(d, i, ni); break;
+        case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j, ni); break;
         case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
         case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, j); break;
-        case TRN_SOLVER_TILE_LU_UPDATE:
-            for (int r = i; r < (carries ? trn_tile_count(d->m, d->tile_nb) : i + 1); r++)
-                lu_update_task(d, r, j);
-            break;
+        case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, i, j, ni); break;
         case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
         case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, j); break;
         default: return TRN_KSTATUS_UNSUPPORTED;

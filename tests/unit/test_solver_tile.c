@@ -107,9 +107,15 @@ static double check_steps(const trn_solver_dense_desc *w) {
         char *seen = calloc((size_t)Tr * Tc, 1);
         assert_non_null(seen);
         for (size_t t = 0; t < n_tasks; t++) {
-            int i, j;
-            trn_tile_task(&d, t, &i, &j);
-            assert_true(i >= 0 && i < Tr && j >= 0 && j < Tc);
+            int i, j, ni;
+            trn_tile_task_span(&d, t, &i, &j, &ni);
+            assert_true(i >= 0 && i + ni <= (d.fn == TRN_SOLVER_TILE_LU_UPDATE ? Tr : Tc) &&
+                        j >= 0 && j < Tc);
+            /* Groups of up to the step's group size; LU's look-ahead task is
+             * all of block column k + 1. */
+            assert_true(ni >= 1 &&
+                        (ni <= trn_tile_group(&d) || (d.fn == TRN_SOLVER_TILE_LU_UPDATE && t == 0 &&
+                                                      j == k + 1 && i == k + 1 && i + ni == Tr)));
             switch (d.fn) {
             case TRN_SOLVER_TILE_DIAG:
             case TRN_SOLVER_TILE_LU_PANEL: assert_true(i == k && j == k); break;
@@ -119,14 +125,23 @@ static double check_steps(const trn_solver_dense_desc *w) {
             case TRN_SOLVER_TILE_LU_UPDATE: assert_true(i > k && j > k); break;
             default: fail_msg("step %d: fn %d", s, (int)d.fn);
             }
-            assert_int_equal(seen[i * Tc + j]++, 0);
+            for (int r = i; r < i + ni; r++)
+                assert_int_equal(seen[r * Tc + j]++, 0);
         }
+        /* Every tile of the step's region is some task's, once. */
+        size_t tiles = 0;
+        for (int q = 0; q < Tr * Tc; q++)
+            tiles += (size_t)seen[q];
+        if (d.fn == TRN_SOLVER_TILE_PANEL)
+            assert_int_equal(tiles, (size_t)(Tc - 1 - k));
         if (d.fn == TRN_SOLVER_TILE_UPDATE)
-            assert_int_equal(n_tasks, (size_t)(Tc - 1 - k) * (size_t)(Tc - k) / 2);
-        /* LU's look-ahead task is all of block column k + 1. */
+            assert_int_equal(tiles, (size_t)(Tc - 1 - k) * (size_t)(Tc - k) / 2);
         if (d.fn == TRN_SOLVER_TILE_LU_UPDATE)
-            assert_int_equal(n_tasks, (size_t)(Tr - 1 - k) * (size_t)(Tc - 1 - k) -
-                                          (trn_tile_carries_next_panel(&d) ? Tr - 2 - k : 0));
+            assert_int_equal(tiles, (size_t)(Tr - 1 - k) * (size_t)(Tc - 1 - k));
+        /* Grouping leaves a step at least TRN_TILE_MIN_TASKS tasks (or one a
+         * tile); LU's look-ahead column takes several groups as one task. */
+        if (d.fn == TRN_SOLVER_TILE_PANEL || d.fn == TRN_SOLVER_TILE_UPDATE)
+            assert_true(n_tasks >= (tiles < TRN_TILE_MIN_TASKS ? tiles : TRN_TILE_MIN_TASKS));
         /* Panels past the first are factored by the update step before. */
         if (d.fn == TRN_SOLVER_TILE_DIAG || d.fn == TRN_SOLVER_TILE_LU_PANEL)
             assert_int_equal(k, 0);
