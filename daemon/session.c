@@ -71,15 +71,27 @@ static int lease_expired(trn_session *s, uint64_t now) {
     return expired;
 }
 
-static void close_matching(trn_session_table *t, int (*pred)(trn_session *, uint64_t), uint64_t now,
-                           const char *why) {
+/* Calls act(s, now, arg) for every session matching pred, outside the
+ * table's lock, each held by a reference meanwhile. */
+static void for_matching(trn_session_table *t, int (*pred)(trn_session *, uint64_t), uint64_t now,
+                         void (*act)(trn_session *, uint64_t, const void *), const void *arg) {
     trn_session **list;
     const size_t n = take_sessions(t, pred, now, &list);
     for (size_t i = 0; i < n; i++) {
-        trn_session_close(list[i], why);
+        act(list[i], now, arg);
         trn_session_unref(list[i]);
     }
     free(list);
+}
+
+static void close_one(trn_session *s, uint64_t now, const void *why) {
+    (void)now;
+    trn_session_close(s, why);
+}
+
+static void close_matching(trn_session_table *t, int (*pred)(trn_session *, uint64_t), uint64_t now,
+                           const char *why) {
+    for_matching(t, pred, now, close_one, why);
 }
 
 void trn_session_table_close_all(trn_session_table *t, const char *why) {
@@ -97,15 +109,14 @@ static int kept_stale(trn_session *s, uint64_t now) {
     return stale;
 }
 
+static void release_stale(trn_session *s, uint64_t now, const void *arg) {
+    (void)arg;
+    kept_release_older(s, now);
+}
+
 void trn_session_table_expire(trn_session_table *t, uint64_t now_ms) {
     close_matching(t, lease_expired, now_ms, "lease expired");
-    trn_session **list;
-    const size_t n = take_sessions(t, kept_stale, now_ms, &list);
-    for (size_t i = 0; i < n; i++) {
-        kept_release_older(list[i], now_ms);
-        trn_session_unref(list[i]);
-    }
-    free(list);
+    for_matching(t, kept_stale, now_ms, release_stale, NULL);
 }
 
 static int token_revoked(trn_session *s, uint64_t now) {

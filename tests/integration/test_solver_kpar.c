@@ -519,17 +519,24 @@ static void test_bicg_dense(void **state) {
     dense_all(1);
 }
 
+/* The edge cases' vectors: zeros, ones, and b with a NaN at nan_at. */
+static void edge_vectors(double **zero, double **ones, double **nanb, int nan_at) {
+    *zero = calloc(N, sizeof(double));
+    *ones = malloc(N * sizeof(double));
+    *nanb = malloc(N * sizeof(double));
+    assert_non_null(*zero);
+    assert_non_null(*ones);
+    assert_non_null(*nanb);
+    for (int i = 0; i < N; i++)
+        (*ones)[i] = 1.0;
+    memcpy(*nanb, b_host, N * sizeof(double));
+    (*nanb)[nan_at] = NAN;
+}
+
 static void test_edges(void **state) {
     (void)state;
-    double *zero = calloc(N, sizeof(double)), *ones = malloc(N * sizeof(double));
-    double *nanb = malloc(N * sizeof(double));
-    assert_non_null(zero);
-    assert_non_null(ones);
-    assert_non_null(nanb);
-    for (int i = 0; i < N; i++)
-        ones[i] = 1.0;
-    memcpy(nanb, b_host, N * sizeof(double));
-    nanb[N / 2] = NAN;
+    double *zero, *ones, *nanb;
+    edge_vectors(&zero, &ones, &nanb, N / 2);
 
     job j = {.t = TY_D, .kind = OP_CSR, .m = &A, .b = zero, .x0 = ones, .tol = 1e-10};
     run_everywhere(&j, "b = 0");
@@ -590,15 +597,8 @@ static void test_edges(void **state) {
 
 static void test_bicg_edges(void **state) {
     (void)state;
-    double *zero = calloc(N, sizeof(double)), *ones = malloc(N * sizeof(double));
-    double *nanb = malloc(N * sizeof(double));
-    assert_non_null(zero);
-    assert_non_null(ones);
-    assert_non_null(nanb);
-    for (int i = 0; i < N; i++)
-        ones[i] = 1.0;
-    memcpy(nanb, b_host, N * sizeof(double));
-    nanb[N / 3] = NAN;
+    double *zero, *ones, *nanb;
+    edge_vectors(&zero, &ones, &nanb, N / 3);
 
     job j = {.t = TY_D, .kind = OP_CSR, .m = &An, .b = zero, .x0 = ones, .tol = 1e-10, .bicg = 1};
     run_everywhere(&j, "bicgstab, b = 0");

@@ -243,14 +243,21 @@ def test_reset_refused_while_numpy_shares_memory(daemon, transport, reconnect):
     trnsci.connect(daemon[transport])  # nothing shares it now
 
 
-def test_token(tmp_path, reconnect, monkeypatch):
-    """connect(token=...) reaches a daemon that asks gRPC callers for a token."""
-    secret = "pyTestSecret0123456789abcdef"
+def token_daemon(tmp_path, secret, monkeypatch):
+    """A daemon whose gRPC callers need `secret`; returns it and its TCP
+    address. TRNSCI_TOKEN is unset for the test (monkeypatch restores it)."""
     tokens = tmp_path / "tokens"
     tokens.write_text(f"pytest {secret}\n")
     tokens.chmod(0o600)
-    monkeypatch.delenv("TRNSCI_TOKEN", raising=False)  # restored after the test
-    proc, unix, tcp = start_daemon(str(tmp_path), ["--tokens-file", str(tokens)])
+    monkeypatch.delenv("TRNSCI_TOKEN", raising=False)
+    proc, _unix, tcp = start_daemon(str(tmp_path), ["--tokens-file", str(tokens)])
+    return proc, tcp
+
+
+def test_token(tmp_path, reconnect, monkeypatch):
+    """connect(token=...) reaches a daemon that asks gRPC callers for a token."""
+    secret = "pyTestSecret0123456789abcdef"
+    proc, tcp = token_daemon(tmp_path, secret, monkeypatch)
     try:
         trnsci.connect(tcp, token=secret)
         assert np.array_equal(trnsci.asarray(np.arange(3.0)).get(), np.arange(3.0))
@@ -266,11 +273,7 @@ def test_token_after_refusal(tmp_path, reconnect, monkeypatch):
     """A refused token does not spoil the process's next connect: the right
     token then gets in, and a wrong one after it is refused again."""
     secret, wrong = "pyTestSecret0123456789abcdef", "wrongSecret0123456789abcdef"
-    tokens = tmp_path / "tokens"
-    tokens.write_text(f"pytest {secret}\n")
-    tokens.chmod(0o600)
-    monkeypatch.delenv("TRNSCI_TOKEN", raising=False)  # restored after the test
-    proc, unix, tcp = start_daemon(str(tmp_path), ["--tokens-file", str(tokens)])
+    proc, tcp = token_daemon(tmp_path, secret, monkeypatch)
     try:
         for _ in range(2):
             with pytest.raises(trnsci.TrnsciError) as e:
