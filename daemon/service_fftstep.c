@@ -27,20 +27,9 @@
 #include <stdio.h>
 
 #include "daemon/service_steps.h"
+#include "daemon/validate.h"
 #include "ops/fft_step.h"
 #include "scheduler/plan_cache.h"
-
-/* The wire code of a sub-plan the cache could not give. */
-static trn_wire_code plan_code(trn_plan_error r) {
-    switch (r) {
-    case TRN_PLAN_OK: break;
-    case TRN_PLAN_INVALID: return TRN_WIRE_INVALID_ARGUMENT;
-    case TRN_PLAN_FAILED: return TRN_WIRE_INTERNAL;
-    case TRN_PLAN_TOO_BIG:
-    case TRN_PLAN_NOMEM: return TRN_WIRE_RESOURCE_EXHAUSTED;
-    }
-    return TRN_WIRE_OK;
-}
 
 trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_service_op *op,
                                      char *err, size_t errlen) {
@@ -75,7 +64,7 @@ trn_wire_code trn_service_fftstep_op(trn_service *svc, trn_session *sess, trn_se
             continue;
         trn_plan_entry *e = NULL;
         int hit = 0;
-        rc = plan_code(
+        rc = trn_plan_error_code(
             trn_plan_cache_acquire(pc, &sub, (int)sd->u.fft.variant, &e, &hit, err, errlen));
         if (rc != TRN_WIRE_OK)
             goto fail;

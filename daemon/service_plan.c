@@ -83,14 +83,9 @@ void trn_service_on_plan_create(trn_service *svc, const Trnsci__V1__PlanCreateRe
                      &spec, &h, err, sizeof(err));
     int hit = 0;
     if (rc == TRN_WIRE_OK) {
-        switch (trn_plan_cache_acquire(svc->plans, &spec, tensor ? 0 : first_part(spec.u.fft.type),
-                                       &h.entry, &hit, err, sizeof(err))) {
-        case TRN_PLAN_OK: break;
-        case TRN_PLAN_INVALID: rc = TRN_WIRE_INVALID_ARGUMENT; break;
-        case TRN_PLAN_TOO_BIG:
-        case TRN_PLAN_NOMEM: rc = TRN_WIRE_RESOURCE_EXHAUSTED; break;
-        case TRN_PLAN_FAILED: rc = TRN_WIRE_INTERNAL; break;
-        }
+        rc = trn_plan_error_code(trn_plan_cache_acquire(svc->plans, &spec,
+                                                        tensor ? 0 : first_part(spec.u.fft.type),
+                                                        &h.entry, &hit, err, sizeof(err)));
     }
     uint32_t id = 0;
     if (rc == TRN_WIRE_OK && !(id = add_handle(s, &h))) {

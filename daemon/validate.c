@@ -99,6 +99,17 @@ static const trn_vhost service_vhost = {
     .owned_free = session_owned_free,
 };
 
+trn_wire_code trn_plan_error_code(trn_plan_error r) {
+    switch (r) {
+    case TRN_PLAN_OK: break;
+    case TRN_PLAN_INVALID: return TRN_WIRE_INVALID_ARGUMENT;
+    case TRN_PLAN_FAILED: return TRN_WIRE_INTERNAL;
+    case TRN_PLAN_TOO_BIG:
+    case TRN_PLAN_NOMEM: return TRN_WIRE_RESOURCE_EXHAUSTED;
+    }
+    return TRN_WIRE_OK;
+}
+
 /* An op the backend runs from a plan of its own (a NEFF compiled for its
  * shape): the plan cache's entry, held by refs like a plan handle's. A
  * plan whose compile failed before is still taken: the op fails when it
@@ -111,13 +122,10 @@ static trn_wire_code backend_plan(const trn_session_table *t, const trn_op_desc 
         return TRN_WIRE_OK;
     trn_plan_entry *e = NULL;
     int hit = 0;
-    switch (trn_plan_cache_acquire(t->plans, &spec, -1, &e, &hit, err, errlen)) {
-    case TRN_PLAN_OK: break;
-    case TRN_PLAN_INVALID: return TRN_WIRE_INVALID_ARGUMENT;
-    case TRN_PLAN_FAILED: return TRN_WIRE_INTERNAL;
-    case TRN_PLAN_TOO_BIG:
-    case TRN_PLAN_NOMEM: return TRN_WIRE_RESOURCE_EXHAUSTED;
-    }
+    const trn_wire_code rc =
+        trn_plan_error_code(trn_plan_cache_acquire(t->plans, &spec, -1, &e, &hit, err, errlen));
+    if (rc != TRN_WIRE_OK)
+        return rc;
     refs->plan = e;
     refs->plan_part = 0;
     return TRN_WIRE_OK;

@@ -33,6 +33,11 @@ trn_wire_code trn_validate_region_many(trn_session *s, const Trnsci__V1__BufferR
 
 /* An FftPlanSpec as a plan spec and a handle's batch layout (trn_vfft_plan;
  * the handle's entry is left alone). */
+/* The wire code of a plan the cache could not give (TRN_PLAN_OK: OK):
+ * INVALID_ARGUMENT when the backend cannot plan it, INTERNAL when its
+ * preparation failed before, RESOURCE_EXHAUSTED for size or memory. */
+trn_wire_code trn_plan_error_code(trn_plan_error r);
+
 trn_wire_code trn_validate_fft_plan(const Trnsci__V1__FftPlanSpec *w, trn_plan_spec *spec,
                                     trn_session_plan *handle, char *err, size_t errlen);
 /* A TensorContractionSpec as a plan spec (trn_vtensor_plan). */

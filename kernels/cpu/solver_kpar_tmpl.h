@@ -37,8 +37,8 @@ static void KP(rows)(const trn_solver_krylov_desc *d, const trn_csr *c, const KT
      d->op.lda, v, 1, (KT)0, y, 1);
 }
 
-static void KP(kbi_res)(const trn_solver_krylov_desc *d, const trn_kpar_layout *l, const trn_csr *c,
-                        double *part, int64_t b0, int64_t b1);
+static void KP(kpar_residual)(const trn_solver_krylov_desc *d, const trn_kpar_layout *l,
+                              const trn_csr *c, double *part, int64_t b0, int64_t b1);
 
 static trn_kstatus KP(kpar_setup)(const trn_solver_krylov_desc *d, const trn_kpar_layout *l,
                                   trn_kmsg *msg) {
@@ -93,11 +93,35 @@ static trn_kstatus KP(kpar_setup)(const trn_solver_krylov_desc *d, const trn_kpa
          * (DIR: converged, or r^ = r and the first direction), in the
          * blocks' order of any step. */
         const trn_csr c = d->op.kind == TRN_LINOP_SPARSE ? op_view(l, base, st, n) : (trn_csr){0};
-        KP(kbi_res)(d, l, &c, (double *)(base + l->rt), 0, l->nblk);
+        KP(kpar_residual)(d, l, &c, (double *)(base + l->rt), 0, l->nblk);
         st->rec[TRN_KBI_LOOP_LAST] =
             (kbi_rec){.mode = isfinite(st->bn) ? B_DECIDE : B_END, .st = TRN_SOLVER_ST_NONFINITE};
     }
     return TRN_KSTATUS_OK;
+}
+
+/* r = b - A x on blocks [b0, b1) and their partials r . r (CG's APPLY and
+ * BiCGStab's steps when they look at the true residual). */
+static void KP(kpar_residual)(const trn_solver_krylov_desc *d, const trn_kpar_layout *l,
+                              const trn_csr *c, double *part, int64_t b0, int64_t b1) {
+    char *base = d->krylov_scratch;
+    const int64_t n = d->op.n, B = trn_kpar_block(n);
+    KT *r = (KT *)(base + l->r);
+    const KT *b = d->b, *x = d->x;
+    KT w[KPCHUNK];
+    for (int64_t k = b0; k < b1; k++) {
+        const int64_t lo = k * B, hi = n - lo < B ? n : lo + B;
+        KACC acc;
+        memset(&acc, 0, sizeof(acc));
+        for (int64_t c0 = lo; c0 < hi; c0 += KPCHUNK) {
+            const int64_t c1 = hi - c0 < KPCHUNK ? hi : c0 + KPCHUNK;
+            KP(rows)(d, c, x, w, c0, c1);
+            for (int64_t i = 0; i < c1 - c0; i++)
+                r[c0 + i] = b[c0 + i] - w[i];
+            KACC_ADD(&acc, (int)(c1 - c0), r + c0, r + c0);
+        }
+        part[k] = KACC_FIN(&acc);
+    }
 }
 
 /* APPLY: a new direction (p, q = A p and the partials p . q), or the true
@@ -110,8 +134,8 @@ static trn_kstatus KP(kpar_apply)(const trn_solver_krylov_desc *d, const trn_kpa
     kpar_state *st = (kpar_state *)base;
     const int64_t n = d->op.n, B = trn_kpar_block(n);
     const trn_csr c = d->op.kind == TRN_LINOP_SPARSE ? op_view(l, base, st, (int)n) : (trn_csr){0};
-    KT *r = (KT *)(base + l->r), *p = (KT *)(base + l->p), *q = (KT *)(base + l->q);
-    const KT *z = (const KT *)(base + l->z), *b = d->b, *x = d->x;
+    KT *p = (KT *)(base + l->p), *q = (KT *)(base + l->q);
+    const KT *z = (const KT *)(base + l->z);
     double *pq = (double *)(base + l->pq), *rt = (double *)(base + l->rt);
     const int it = st->u_it;
     int true_res = 0, fresh = 0, a_st = TRN_SOLVER_ST_MAX_ITERS;
@@ -146,21 +170,16 @@ static trn_kstatus KP(kpar_apply)(const trn_solver_krylov_desc *d, const trn_kpa
      * the stack, in L1) while they are used; each dot is accumulated over
      * the block's chunks in order. */
     KT w[KPCHUNK];
-    for (int64_t k = b0; k < b1; k++) {
+    if (true_res)
+        KP(kpar_residual)(d, l, &c, rt, b0, b1);
+    for (int64_t k = b0; k < b1 && !true_res; k++) {
         const int64_t lo = k * B, hi = n - lo < B ? n : lo + B;
         KACC acc;
         memset(&acc, 0, sizeof(acc));
         for (int64_t c0 = lo; c0 < hi; c0 += KPCHUNK) {
             const int64_t c1 = hi - c0 < KPCHUNK ? hi : c0 + KPCHUNK;
-            KT *rr_ = r + c0, *pp = p + c0, *qq = q + c0;
-            const KT *zz = z + c0, *bb = b + c0;
-            if (true_res) {
-                KP(rows)(d, &c, x, w, c0, c1);
-                for (int64_t i = 0; i < c1 - c0; i++)
-                    rr_[i] = bb[i] - w[i];
-                KACC_ADD(&acc, (int)(c1 - c0), rr_, rr_);
-                continue;
-            }
+            KT *pp = p + c0, *qq = q + c0;
+            const KT *zz = z + c0;
             KP(rows)(d, &c, z, w, c0, c1);
             if (fresh) {
                 memcpy(pp, zz, (size_t)(c1 - c0) * sizeof(KT));
@@ -173,7 +192,7 @@ static trn_kstatus KP(kpar_apply)(const trn_solver_krylov_desc *d, const trn_kpa
             }
             KACC_ADD(&acc, (int)(c1 - c0), pp, qq);
         }
-        (true_res ? rt : pq)[k] = KACC_FIN(&acc);
+        pq[k] = KACC_FIN(&acc);
     }
     if (shard == 0) {
         st->a_mode = true_res ? A_CHECK : A_DIR;
@@ -275,30 +294,6 @@ static trn_kstatus KP(kpar_update)(const trn_solver_krylov_desc *d, const trn_kp
 }
 
 /* ---- BiCGStab ---------------------------------------------------------- */
-
-/* r = b - A x on blocks [b0, b1) and their partials r . r, as APPLY's
- * true residual does. */
-static void KP(kbi_res)(const trn_solver_krylov_desc *d, const trn_kpar_layout *l, const trn_csr *c,
-                        double *part, int64_t b0, int64_t b1) {
-    char *base = d->krylov_scratch;
-    const int64_t n = d->op.n, B = trn_kpar_block(n);
-    KT *r = (KT *)(base + l->r);
-    const KT *b = d->b, *x = d->x;
-    KT w[KPCHUNK];
-    for (int64_t k = b0; k < b1; k++) {
-        const int64_t lo = k * B, hi = n - lo < B ? n : lo + B;
-        KACC acc;
-        memset(&acc, 0, sizeof(acc));
-        for (int64_t c0 = lo; c0 < hi; c0 += KPCHUNK) {
-            const int64_t c1 = hi - c0 < KPCHUNK ? hi : c0 + KPCHUNK;
-            KP(rows)(d, c, x, w, c0, c1);
-            for (int64_t i = 0; i < c1 - c0; i++)
-                r[c0 + i] = b[c0 + i] - w[i];
-            KACC_ADD(&acc, (int)(c1 - c0), r + c0, r + c0);
-        }
-        part[k] = KACC_FIN(&acc);
-    }
-}
 
 /* y = A v on blocks [b0, b1), with the partials y . u (and y . y when yy). */
 static void KP(kbi_prod)(const trn_solver_krylov_desc *d, const trn_csr *c, const KT *v, KT *y,
@@ -475,7 +470,7 @@ static trn_kstatus KP(kbi_step)(const trn_solver_krylov_desc *d, const trn_kpar_
     const KT alpha = (KT)rc.alpha, omega = (KT)rc.omega;
     switch (act) {
     case KB_RES:
-        KP(kbi_res)(d, l, &c, pt_next, b0, b1);
+        KP(kpar_residual)(d, l, &c, pt_next, b0, b1);
         rc.tsel = !rc.tsel;
         break;
     case KB_V: KP(kbi_prod)(d, &c, ph, v, r0, (double *)(base + l->rv), NULL, b0, b1); break;
