@@ -27,10 +27,13 @@
  * TRN_EXEC_QUARANTINE_FAULTS times within TRN_EXEC_QUARANTINE_WINDOW_MS is
  * taken out of service and reported (never the last core in service).
  *
- * What runs where: ops with a plan (FFT, tensor contraction) and data
- * movement still run in the daemon's worker (their state is not yet in the
- * shared space); every other kernel runs in the executor. Executors hold
- * nothing that cannot be rebuilt: their buffers come from the shared space
+ * What runs where: every compute kernel runs in an executor, ops with a
+ * plan included (an FFT or contraction is named by its plan-cache key and
+ * the executor makes its own plan from the daemon's published planning
+ * knowledge); data movement (memset, copies, staged transfers) runs in the
+ * daemon's copy engine or worker, and FFTW's planning in the planner
+ * executor (docs/architecture.md, "Executors"). Executors hold nothing that
+ * cannot be rebuilt: their buffers come from the shared space
  * (daemon/exec_space.h), their ops from the slot.
  *
  * Least privilege: an executor has no socket but its channel, cannot make
