@@ -484,11 +484,12 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     trn_session_info *snap = NULL;
     const size_t ns = trn_session_table_snapshot(svc->sessions, NULL, &snap);
     unsigned by_transport[NTRANSPORTS] = {0};
-    uint64_t bytes = 0, buffers = 0;
+    uint64_t bytes = 0, buffers = 0, kept = 0;
     for (size_t i = 0; i < ns; i++) {
         by_transport[snap[i].transport & 1]++;
         bytes += snap[i].bytes;
         buffers += snap[i].buffers;
+        kept += snap[i].kept_bytes;
     }
     free(snap);
     header(&p, "trnscid_sessions", "gauge", "Open sessions, by transport.");
@@ -497,6 +498,8 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     scalar(&p, "trnscid_buffer_bytes", "gauge", "Bytes of buffers the sessions hold.",
            (double)bytes);
     scalar(&p, "trnscid_buffers", "gauge", "Buffers the sessions hold.", (double)buffers);
+    scalar(&p, "trnscid_buffer_kept_bytes", "gauge",
+           "Bytes of freed device buffers the sessions keep for reuse.", (double)kept);
 
     trn_plan_cache_stats pc;
     trn_plan_cache_get_stats(svc->plans, &pc);

@@ -169,6 +169,7 @@ size_t trn_session_table_snapshot(trn_session_table *t, const trn_scope *scope,
         v[n].uid = s->peer.known ? s->peer.uid : 0;
         v[n].bytes = s->bytes;
         v[n].buffers = s->buffers.len;
+        v[n].kept_bytes = s->kept_bytes;
         v[n].priority = s->priority;
         v[n].ops_pending = s->ops_pending;
         trn_sched_tenant_usage(t->sched, s->tenant, &v[n].usage);

@@ -184,6 +184,7 @@ typedef struct trn_session_info {
     char client_name[64];
     uint32_t pid, uid;
     uint64_t bytes, buffers;
+    uint64_t kept_bytes; /* its kept blocks' (not in bytes) */
     int priority;
     uint32_t ops_pending;
     trn_sched_usage usage;

@@ -6,10 +6,9 @@
  * Over the local transport and gRPC, against a daemon with executors and a
  * 4 MiB session quota:
  *  - a freed 1 MiB buffer leaves the session's bytes and buffers but stays
- *    in the daemon's held bytes; the next 1 MiB allocation takes it (held
- *    bytes do not grow) and reads back zero-filled, as every allocation, both
- *    through trnsciMemcpy and in a kernel (a DGEMM with beta = 1 into it,
- *    exact on small integers);
+ *    in the daemon's held bytes (and trnscid_buffer_kept_bytes); the next 1 MiB allocation takes it
+ * (held bytes do not grow) and reads back zero-filled, as every allocation, both through
+ * trnsciMemcpy and in a kernel (a DGEMM with beta = 1 into it, exact on small integers);
  *  - blocks under 256 KiB are not kept; at most 4 are, the oldest released
  *    first; an allocation that the kept blocks would push over the quota
  *    releases them and succeeds;
@@ -41,6 +40,7 @@
 #define MIB ((size_t)1 << 20)
 
 static th_daemon daemon_under_test;
+static int metrics_port;
 static const char *addr; /* the transport of the current test */
 
 /* Status and sessions are asked over the local socket, where this user sees
@@ -94,11 +94,13 @@ static void reuse_and_zero(void) {
     assert_int_equal(s.bytes, 0);
     assert_int_equal(s.buffers, 0);
     assert_int_equal(held_bytes(), base + MIB);
+    assert_true(th_metrics_sample(metrics_port, "trnscid_buffer_kept_bytes") == (double)MIB);
 
     void *p = NULL;
     assert_int_equal(trnsciMalloc(&p, MIB), trnsciSuccess);
     assert_int_equal(held_bytes(), base + MIB); /* the kept block, not new memory */
     assert_int_equal(my_session().bytes, MIB);
+    assert_true(th_metrics_sample(metrics_port, "trnscid_buffer_kept_bytes") == 0);
     assert_true(reads_zero(p, MIB));
     trnsciFree(p);
 
@@ -238,7 +240,11 @@ static void test_grpc_sessions(void **state) {
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "other") == 0)
         return other_session(argv[3], getenv("TRN_TEST_STATUS_ADDR"));
-    const char *const args[] = {"--executors", "on", "--max-session-bytes", "4194304", NULL};
+    metrics_port = th_free_port();
+    char metrics[64];
+    snprintf(metrics, sizeof(metrics), "127.0.0.1:%d", metrics_port);
+    const char *const args[] = {
+        "--executors", "on", "--max-session-bytes", "4194304", "--metrics-listen", metrics, NULL};
     if (th_daemon_start(&daemon_under_test, args) != 0) {
         fprintf(stderr, "daemon did not start\n");
         return 1;
