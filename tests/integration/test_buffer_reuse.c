@@ -85,7 +85,8 @@ static void *alloc_filled(size_t bytes, unsigned char fill) {
     return p;
 }
 
-static void reuse_and_zero(void) {
+static void reuse_and_zero(void **state) {
+    addr = *state; /* the transport: the test's initial state */
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     const uint64_t base = held_bytes();
     trnsciFree(alloc_filled(MIB, 0x5a));
@@ -144,7 +145,8 @@ static void reuse_and_zero(void) {
     assert_int_equal(th_wait_daemon_idle(addr, 10000), 0); /* the end released them */
 }
 
-static void limits(void) {
+static void limits(void **state) {
+    addr = *state; /* the transport: the test's initial state */
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     const uint64_t base = held_bytes();
     trnsciFree(alloc_filled(128 * KIB, 1)); /* under the minimum: released */
@@ -170,7 +172,8 @@ static void limits(void) {
     assert_int_equal(th_wait_daemon_idle(addr, 10000), 0);
 }
 
-static void not_across_sessions(void) {
+static void not_across_sessions(void **state) {
+    addr = *state; /* the transport: the test's initial state */
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     const uint64_t base = held_bytes();
     trnsciFree(alloc_filled(MIB, 0x33));
@@ -206,37 +209,6 @@ static int other_session(const char *at, const char *local) {
     return fresh && zero ? 0 : 4;
 }
 
-static void test_local_reuse(void **state) {
-    (void)state;
-    addr = daemon_under_test.unix_addr;
-    reuse_and_zero();
-}
-static void test_grpc_reuse(void **state) {
-    (void)state;
-    addr = daemon_under_test.tcp_addr;
-    reuse_and_zero();
-}
-static void test_local_limits(void **state) {
-    (void)state;
-    addr = daemon_under_test.unix_addr;
-    limits();
-}
-static void test_grpc_limits(void **state) {
-    (void)state;
-    addr = daemon_under_test.tcp_addr;
-    limits();
-}
-static void test_local_sessions(void **state) {
-    (void)state;
-    addr = daemon_under_test.unix_addr;
-    not_across_sessions();
-}
-static void test_grpc_sessions(void **state) {
-    (void)state;
-    addr = daemon_under_test.tcp_addr;
-    not_across_sessions();
-}
-
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--role") == 0 && strcmp(argv[2], "other") == 0)
         return other_session(argv[3], getenv("TRN_TEST_STATUS_ADDR"));
@@ -251,10 +223,15 @@ int main(int argc, char **argv) {
     }
     status_addr = daemon_under_test.unix_addr;
     setenv("TRN_TEST_STATUS_ADDR", status_addr, 1); /* for the child */
+    /* Each check over both transports: the address is the test's state. */
+    char *const local = daemon_under_test.unix_addr, *const grpc = daemon_under_test.tcp_addr;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_local_reuse),    cmocka_unit_test(test_grpc_reuse),
-        cmocka_unit_test(test_local_limits),   cmocka_unit_test(test_grpc_limits),
-        cmocka_unit_test(test_local_sessions), cmocka_unit_test(test_grpc_sessions),
+        {"local_reuse", reuse_and_zero, NULL, NULL, local},
+        {"grpc_reuse", reuse_and_zero, NULL, NULL, grpc},
+        {"local_limits", limits, NULL, NULL, local},
+        {"grpc_limits", limits, NULL, NULL, grpc},
+        {"local_sessions", not_across_sessions, NULL, NULL, local},
+        {"grpc_sessions", not_across_sessions, NULL, NULL, grpc},
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     failed += th_daemon_stop_checked(&daemon_under_test, "trnscid");
