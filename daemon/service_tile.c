@@ -17,7 +17,14 @@
  * repeated syevd does not fault its pages in again), charged to the
  * session (trn_service_scratch_take). When it cannot be had (the quota,
  * the pool's cap), the op is queued untiled: the same results, on one core.
+ *
+ * A tiled potrf, getrf or geqrf takes a claim counter per step from the
+ * same pool (ops/solver_tile.h, "Claiming": its shards share each step's
+ * tasks as they go). Without it each shard runs a fixed run of tasks: the
+ * same results.
  */
+#include <string.h>
+
 #include "daemon/service_steps.h"
 #include "daemon/session.h"
 #include "ops/solver_eig_tile.h"
@@ -58,6 +65,17 @@ static int steps_of(const trn_op_desc *d) {
     return trn_tile_steps(&d->u.solver_dense);
 }
 
+/* A zeroed counter per step for a tiled factorisation's shards to claim
+ * tasks with (an empty lease when it cannot be had: the fixed split). */
+static void claims_take(trn_service *svc, trn_session *session, int nsteps,
+                        trn_scratch_lease *l) {
+    const size_t bytes = (size_t)nsteps * sizeof(uint64_t);
+    char err[TRN_SERVICE_ERRLEN];
+    if (trn_service_scratch_take(svc, session, bytes, "the task counters of a factorisation", l,
+                                 err, sizeof(err)) == TRN_WIRE_OK)
+        memset(l->p, 0, bytes);
+}
+
 int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *session) {
     const int n = steps_of(&op->sop.desc);
     if (n == 0)
@@ -66,16 +84,23 @@ int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *sessi
     trn_scratch_lease region = {0};
     if (eig && region_take(svc, session, &op->sop.desc.u.solver_eigen, &region) != 0)
         return 0; /* no memory for the scratch: run untiled */
+    if (!eig)
+        claims_take(svc, session, n, &region);
     trn_service_steps *h = trn_service_steps_new(op, TRN_OP_SOLVER_DENSE, n);
     if (!h) {
         trn_service_scratch_give(&region);
         return -1;
     }
     h->scratch = region;
-    for (int s = 0; s < n; s++)
-        h->descs[s].u.solver_dense =
-            eig ? trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, region.p)
-                : trn_tile_step(&op->sop.desc.u.solver_dense, s);
+    for (int s = 0; s < n; s++) {
+        trn_solver_dense_desc *d = &h->descs[s].u.solver_dense;
+        if (eig) {
+            *d = trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, region.p);
+            continue;
+        }
+        *d = trn_tile_step(&op->sop.desc.u.solver_dense, s);
+        d->tile_claim = region.p ? (uint64_t *)region.p + s : NULL;
+    }
     trn_service_steps_attach(op, h);
     return 0;
 }

@@ -124,6 +124,10 @@ typedef struct trn_solver_dense_desc {
     int tile_nb;   /* TRN_SOLVER_TILE_*: the tile size (ops/solver_tile.h) */
     int tile_k;    /* TRN_SOLVER_TILE_*: the step's block column */
     void *eig_ws;  /* TRN_SOLVER_TILE_EIG_*: the op's scratch (ops/solver_eig_tile.h) */
+    /* TRN_SOLVER_TILE_* but EIG: the step's claim counter (a uint64_t, zero
+     * when the step starts, in memory every shard's process sees), or NULL:
+     * each shard runs a fixed run of tasks (ops/solver_tile.h, "Claiming") */
+    void *tile_claim;
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

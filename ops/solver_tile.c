@@ -99,17 +99,42 @@ trn_solver_dense_desc trn_tile_next_panel(const trn_solver_dense_desc *d) {
     return next;
 }
 
-int trn_tile_group(const trn_solver_dense_desc *d) {
+/* The tiles a grouped step writes: PANEL's below the diagonal tile,
+ * UPDATE's lower triangle right of block column k, LU_UPDATE's trailing
+ * block. */
+static long long step_tiles(const trn_solver_dense_desc *d) {
     const long long k = d->tile_k, R = rows_t(d) - 1 - k, C = cols_t(d) - 1 - k;
-    long long tiles = 0;
     switch (d->fn) {
-    case TRN_SOLVER_TILE_PANEL: tiles = C; break;
-    case TRN_SOLVER_TILE_UPDATE: tiles = C * (C + 1) / 2; break;
-    case TRN_SOLVER_TILE_LU_UPDATE: tiles = R * C; break;
-    default: return 1;
+    case TRN_SOLVER_TILE_PANEL: return C;
+    case TRN_SOLVER_TILE_UPDATE: return C * (C + 1) / 2;
+    case TRN_SOLVER_TILE_LU_UPDATE: return R * C;
+    default: return 0;
     }
-    const long long g = tiles / TRN_TILE_MIN_TASKS;
-    return g < 1 ? 1 : g > TRN_TILE_GROUP ? TRN_TILE_GROUP : (int)g;
+}
+
+/* A group's tiles: the step's over TRN_TILE_MIN_TASKS, between 1 and
+ * TRN_TILE_GROUP_AREA. */
+static int group_area(const trn_solver_dense_desc *d) {
+    const long long a = step_tiles(d) / TRN_TILE_MIN_TASKS;
+    return a < 1 ? 1 : a > TRN_TILE_GROUP_AREA ? TRN_TILE_GROUP_AREA : (int)a;
+}
+
+int trn_tile_group_cols(const trn_solver_dense_desc *d) {
+    if (d->fn != TRN_SOLVER_TILE_UPDATE && d->fn != TRN_SOLVER_TILE_LU_UPDATE)
+        return 1;
+    /* About twice as tall as wide: the largest c with 2 c^2 <= area. */
+    const int area = group_area(d);
+    int c = 1;
+    while (c < TRN_TILE_GROUP_COLS && 2 * (c + 1) * (c + 1) <= area)
+        c++;
+    return c;
+}
+
+int trn_tile_group(const trn_solver_dense_desc *d) {
+    if (step_tiles(d) == 0)
+        return 1;
+    const int r = group_area(d) / trn_tile_group_cols(d);
+    return r < 1 ? 1 : r > TRN_TILE_GROUP ? TRN_TILE_GROUP : r;
 }
 
 /* Groups of g covering `tiles` tiles. */
@@ -117,28 +142,96 @@ static size_t groups(int tiles, int g) {
     return tiles > 0 ? (size_t)(tiles + g - 1) / (size_t)g : 0;
 }
 
-/* Cholesky's UPDATE: the groups of block column j (its tiles j .. T-1). */
-static size_t update_groups(const trn_solver_dense_desc *d, int j) {
-    return groups(cols_t(d) - j, trn_tile_group(d));
+/* How UPDATE and LU_UPDATE lay their tasks out, in claim order: LU's
+ * look-ahead column (task 0: all of block column k + 1), then block columns
+ * [cstart, ctail) in groups of gc columns, each cut into groups of gr rows
+ * (Cholesky: from the group's first column down, its tiles on or below the
+ * diagonal; LU: rows k + 1 ..), then the tail: block columns [ctail, T) one
+ * tile a task. The tail holds at least one group's worth of tiles, so that
+ * whichever core ends its groups first has small tasks left to take while
+ * another finishes a group (ops/solver_tile.h, "Claiming"). */
+typedef struct update_layout {
+    int k, T, row_end; /* block columns < T; rows < row_end */
+    int chol;          /* Cholesky: only tiles i >= j */
+    int lead;          /* LU's look-ahead task first */
+    int gr, gc, cstart, ctail;
+} update_layout;
+
+static int first_row(const update_layout *L, int j) {
+    return L->chol ? j : L->k + 1;
+}
+
+static update_layout layout_of(const trn_solver_dense_desc *d) {
+    update_layout L = {.k = d->tile_k, .T = cols_t(d), .row_end = rows_t(d)};
+    L.chol = d->fn == TRN_SOLVER_TILE_UPDATE;
+    L.lead = !L.chol && trn_tile_carries_next_panel(d) && L.row_end > L.k + 1 && L.T > L.k + 1;
+    L.gr = trn_tile_group(d);
+    L.gc = trn_tile_group_cols(d);
+    L.cstart = L.k + 1 + L.lead;
+    L.ctail = L.T;
+    if (L.gr * L.gc > 1) {
+        long long tail = 0;
+        while (L.ctail > L.cstart && tail < (long long)L.gr * L.gc) {
+            L.ctail--;
+            tail += L.row_end - first_row(&L, L.ctail);
+        }
+    }
+    return L;
+}
+
+static size_t layout_tasks(const update_layout *L) {
+    size_t n = (size_t)L->lead;
+    for (int j0 = L->cstart; j0 < L->ctail; j0 += L->gc)
+        n += groups(L->row_end - first_row(L, j0), L->gr);
+    for (int j = L->ctail; j < L->T; j++)
+        n += (size_t)(L->row_end - first_row(L, j));
+    return n;
+}
+
+static trn_tile_span layout_span(const update_layout *L, size_t t) {
+    trn_tile_span s = {.i = L->k + 1, .j = L->k + 1, .ni = L->row_end - L->k - 1, .nj = 1};
+    if (L->lead) {
+        if (t == 0)
+            return s;
+        t--;
+    }
+    for (int j0 = L->cstart; j0 < L->ctail; j0 += L->gc) {
+        const int r0 = first_row(L, j0);
+        const size_t n = groups(L->row_end - r0, L->gr);
+        if (t < n) {
+            s.i = r0 + (int)t * L->gr;
+            s.ni = min_int(L->gr, L->row_end - s.i);
+            s.j = j0;
+            s.nj = min_int(L->gc, L->ctail - j0);
+            return s;
+        }
+        t -= n;
+    }
+    for (int j = L->ctail; j < L->T; j++) {
+        const size_t n = (size_t)(L->row_end - first_row(L, j));
+        if (t < n) {
+            s.i = first_row(L, j) + (int)t;
+            s.ni = s.nj = 1;
+            s.j = j;
+            return s;
+        }
+        t -= n;
+    }
+    return s; /* t out of range: not reached by callers */
 }
 
 size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
-    const size_t k = (size_t)d->tile_k;
-    const size_t R = (size_t)rows_t(d) - 1 - k, C = (size_t)cols_t(d) - 1 - k;
-    /* LU's look-ahead task is all of block column k + 1 (its groups). */
-    const int g = trn_tile_group(d);
-    const size_t lu_column = trn_tile_carries_next_panel(d) && R && C ? groups((int)R, g) - 1 : 0;
-    size_t update = 0;
+    const size_t k = (size_t)d->tile_k, C = (size_t)cols_t(d) - 1 - k;
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG: return 1;
-    case TRN_SOLVER_TILE_PANEL: return groups((int)C, g);
+    case TRN_SOLVER_TILE_PANEL: return groups((int)C, trn_tile_group(d));
     case TRN_SOLVER_TILE_UPDATE:
-        for (int j = (int)k + 1; j < cols_t(d); j++)
-            update += update_groups(d, j);
-        return update;
+    case TRN_SOLVER_TILE_LU_UPDATE: {
+        const update_layout L = layout_of(d);
+        return layout_tasks(&L);
+    }
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
     case TRN_SOLVER_TILE_LU_ROW: return (size_t)cols_t(d) - 1 + (size_t)lu_tail(d);
-    case TRN_SOLVER_TILE_LU_UPDATE: return groups((int)R, g) * C - lu_column;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return C + (size_t)lu_tail(d);
     default: return trn_eig_tile_tasks(d);
@@ -201,64 +294,45 @@ trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
     return d;
 }
 
-/* PANEL: groups of the tiles below k in block column k. UPDATE: block
- * columns j > k in order, each its groups of tiles i >= j (the first with
- * the diagonal tile). LU_UPDATE: block columns j > k, each its groups of
- * tiles i > k; with the look-ahead, block column k + 1 is one task. */
-void trn_tile_task_span(const trn_solver_dense_desc *d, size_t t, int *i, int *j, int *ni) {
-    *ni = 1;
+/* PANEL: groups of the tiles below k in block column k. UPDATE and
+ * LU_UPDATE: update_layout. The others: one tile or block column a task. */
+trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
+    trn_tile_span s = {.ni = 1, .nj = 1};
     if (trn_eig_tile_fn(d->fn)) {
-        trn_eig_tile_task(d, t, i, j);
-        return;
+        trn_eig_tile_task(d, t, &s.i, &s.j);
+        return s;
     }
-    const int k = d->tile_k, T = cols_t(d), Tr = rows_t(d);
-    const int g = trn_tile_group(d);
-    const size_t R = (size_t)(Tr - 1 - k), per_column = groups((int)R, g);
+    const int k = d->tile_k, T = cols_t(d);
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG:
     case TRN_SOLVER_TILE_LU_PANEL:
-    case TRN_SOLVER_TILE_QR_PANEL: *i = *j = k; return;
+    case TRN_SOLVER_TILE_QR_PANEL: s.i = s.j = k; return s;
     case TRN_SOLVER_TILE_QR_UPDATE: /* block columns right of k, then the tail */
-        *i = k;
-        *j = k + 1 + (int)t < T ? k + 1 + (int)t : k;
-        return;
-    case TRN_SOLVER_TILE_PANEL:
-        *i = k + 1 + (int)t * g;
-        *j = k;
-        *ni = min_int(g, T - *i);
-        return;
+        s.i = k;
+        s.j = k + 1 + (int)t < T ? k + 1 + (int)t : k;
+        return s;
+    case TRN_SOLVER_TILE_PANEL: {
+        const int g = trn_tile_group(d);
+        s.i = k + 1 + (int)t * g;
+        s.j = k;
+        s.ni = min_int(g, T - s.i);
+        return s;
+    }
     case TRN_SOLVER_TILE_LU_ROW:
-        *i = k;
-        *j = (int)t < k ? (int)t : (int)t + 1 < T ? (int)t + 1 : k; /* the last: the tail */
-        return;
-    case TRN_SOLVER_TILE_LU_UPDATE:
-        if (trn_tile_carries_next_panel(d)) { /* task 0: all of block column k + 1 */
-            if (t == 0) {
-                *i = *j = k + 1;
-                *ni = (int)R;
-                return;
-            }
-            t += per_column - 1;
-        }
-        *j = k + 1 + (int)(t / per_column);
-        *i = k + 1 + (int)(t % per_column) * g;
-        *ni = min_int(g, Tr - *i);
-        return;
-    default: break;
+        s.i = k;
+        s.j = (int)t < k ? (int)t : (int)t + 1 < T ? (int)t + 1 : k; /* the last: the tail */
+        return s;
+    default: {
+        const update_layout L = layout_of(d);
+        return layout_span(&L, t);
     }
-    int col = k + 1;
-    while (t >= update_groups(d, col)) {
-        t -= update_groups(d, col);
-        col++;
     }
-    *j = col;
-    *i = col + (int)t * g;
-    *ni = min_int(g, T - *i);
 }
 
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j) {
-    int ni;
-    trn_tile_task_span(d, t, i, j, &ni);
+    const trn_tile_span s = trn_tile_task_span(d, t);
+    *i = s.i;
+    *j = s.j;
 }
 
 /* The rows of block row b (len: the matrix's rows) or columns of a block
@@ -294,13 +368,15 @@ static double tile_flops(const trn_solver_dense_desc *d, int i, int j) {
     }
 }
 
-/* Task t of step d: its tiles', and the next panel's when it carries it. */
+/* Task t of step d: its tiles' (Cholesky's UPDATE: those on or below the
+ * diagonal), and the next panel's when it carries it. */
 static double task_flops(const trn_solver_dense_desc *d, size_t t) {
-    int i, j, ni;
-    trn_tile_task_span(d, t, &i, &j, &ni);
+    const trn_tile_span s = trn_tile_task_span(d, t);
     double f = 0.0;
-    for (int r = i; r < i + ni; r++)
-        f += tile_flops(d, r, j);
+    for (int c = s.j; c < s.j + s.nj; c++)
+        for (int r = s.i; r < s.i + s.ni; r++)
+            if (d->fn != TRN_SOLVER_TILE_UPDATE || r >= c)
+                f += tile_flops(d, r, c);
     if (t == 0 && trn_tile_carries_next_panel(d)) {
         const trn_solver_dense_desc next = trn_tile_next_panel(d);
         f += tile_flops(&next, next.tile_k, next.tile_k);

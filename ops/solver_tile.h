@@ -58,18 +58,34 @@
  * that a step has too few tasks to share. */
 #define TRN_TILE_MIN_TILES 4
 
-/* Groups: a trsm or gemm task takes several tiles of one block column at
- * once, one BLAS call over the group (dgemm on one core: about 51 GFLOP/s
- * over 8 tiles of 256 rows where a 256 x 256 tile runs at 47;
- * docs/benchmarks.md). A step's group size (trn_tile_group) is its tiles
- * over TRN_TILE_MIN_TASKS, between 1 and TRN_TILE_GROUP, so that a step has
- * at least that many tasks to share (or one a tile): a function of the
- * shape alone, never of the cores. */
+/* Groups: a trsm or gemm task takes several tiles at once, one BLAS call
+ * over the group where it can: PANEL up to TRN_TILE_GROUP tiles of block
+ * column k, UPDATE and LU_UPDATE blocks of up to TRN_TILE_GROUP rows by
+ * TRN_TILE_GROUP_COLS columns of tiles (dgemm on one core: about 47
+ * GFLOP/s on a 256 x 256 tile, 49 over 8 x 1 tiles, 52 over 8 x 4: each
+ * call packs its operands once; docs/benchmarks.md). A step's group holds
+ * its tiles over TRN_TILE_MIN_TASKS, at most TRN_TILE_GROUP_AREA, about
+ * twice as tall as wide: a function of the shape alone, never of the
+ * cores, so that a step has at least that many tasks to share.
+ *
+ * Claiming: a step run with a claim counter (trn_solver_dense_desc.
+ * tile_claim, zero when the step starts) is shared dynamically: each shard
+ * takes the next task not yet taken until none is left, so a core slowed
+ * by anything finishes fewer. UPDATE and LU_UPDATE list their tasks
+ * largest first and end with a tail of single tiles at least a group's
+ * worth, which whichever shard runs out of groups first takes while the
+ * others finish theirs. Without a counter a shard runs the contiguous run
+ * trn_tile_shard_tasks gives it. Either way every task is computed alike,
+ * wherever it runs: the factors do not depend on who took what. */
 #define TRN_TILE_GROUP 8
-#define TRN_TILE_MIN_TASKS 16
+#define TRN_TILE_GROUP_COLS 4
+#define TRN_TILE_GROUP_AREA 32
+#define TRN_TILE_MIN_TASKS 8
 
-/* The group size of step d (1 for the steps that do not group). */
+/* The group's rows (tiles) of step d, and its columns (1 for the steps
+ * that do not group; 1 for PANEL). */
 int trn_tile_group(const trn_solver_dense_desc *d);
+int trn_tile_group_cols(const trn_solver_dense_desc *d);
 
 /* Whether fn is one of a tiled factorisation's steps (never on the wire). */
 int trn_tile_fn(trn_solver_fn fn);
@@ -104,15 +120,18 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d);
 /* Task t of step d: the tile (i, j) it writes, block row i and block
  * column j (a potrf task names the lower triangle's tile: for an upper
  * factor it writes (j, i); an LU_ROW task names block column j, i = k, and
- * j = k for the columns of block column k past the panel; LU_UPDATE's
- * look-ahead task, t = 0, names (k + 1, k + 1) and writes all of block
- * column k + 1 below row block k). */
+ * j = k for the columns of block column k past the panel). */
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
-/* trn_tile_task with the task's span: it writes tiles i .. i + ni - 1 of
- * block column j (Cholesky upper: block row j), a group of up to
- * trn_tile_group(d) tiles (PANEL, UPDATE and LU_UPDATE; LU's look-ahead task
- * all of block column k + 1); ni = 1 for the other steps. */
-void trn_tile_task_span(const trn_solver_dense_desc *d, size_t t, int *i, int *j, int *ni);
+
+/* A task's tiles: block rows i .. i + ni - 1 of block columns j .. j + nj -
+ * 1 (Cholesky upper: mirrored, block rows j .. and columns i ..); in
+ * Cholesky's UPDATE only the tiles on or below the diagonal (row >=
+ * column). PANEL, UPDATE and LU_UPDATE group (above); LU's look-ahead task
+ * is all of block column k + 1; the other steps' tasks are one tile. */
+typedef struct trn_tile_span {
+    int i, j, ni, nj;
+} trn_tile_span;
+trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t);
 
 /* The tasks [lo, hi) shard `shard` of nshards runs of step d: contiguous
  * runs of near-equal flops. */

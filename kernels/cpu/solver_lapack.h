@@ -53,5 +53,11 @@ void trn_blas_trsm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOS
 void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    double alpha, const void *a, int lda, const void *b, int ldb, double beta,
                    void *c, int ldc);
+/* trn_blas_trsm with alpha 1, the triangle cut in halves down to 32 and
+ * the off-diagonal parts as GEMMs (kernels/cpu/trsm_split.c): faster on a
+ * wide triangle; the split depends on the shape alone. */
+void trn_blas_trsm_split(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                         CBLAS_DIAG diag, int m, int n, const void *a, int lda, void *b,
+                         int ldb);
 
 #endif

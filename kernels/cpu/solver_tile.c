@@ -13,6 +13,8 @@
  * zero pivot records its global index, and the factorisation goes on, as
  * getrf does.
  */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
@@ -105,37 +107,54 @@ static void panel_task(const trn_solver_dense_desc *d, int i, int ni) {
     const int kb = k * d->tile_nb, ib = i * d->tile_nb;
     const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
     if (d->lower)
-        trn_blas_trsm(d->type, CblasRight, CblasLower, ct, CblasNonUnit, bi, bk, 1.0, at(d, kb, kb),
-                      d->lda, at(d, ib, kb), d->lda);
+        trn_blas_trsm_split(d->type, CblasRight, CblasLower, ct, CblasNonUnit, bi, bk,
+                            at(d, kb, kb), d->lda, at(d, ib, kb), d->lda);
     else
-        trn_blas_trsm(d->type, CblasLeft, CblasUpper, ct, CblasNonUnit, bk, bi, 1.0, at(d, kb, kb),
-                      d->lda, at(d, kb, ib), d->lda);
+        trn_blas_trsm_split(d->type, CblasLeft, CblasUpper, ct, CblasNonUnit, bk, bi,
+                            at(d, kb, kb), d->lda, at(d, kb, ib), d->lda);
 }
 
-/* Lower: A_ij -= A_ik A_jk^H for tiles i .. i + ni - 1 of block column j
- * (syrk/herk on the diagonal tile, one gemm for the tiles below it). Upper:
- * A_ji -= A_ki^H A_kj likewise along block row j. */
-static void update_task(const trn_solver_dense_desc *d, int i, int j, int ni) {
-    const int k = d->tile_k, bk = extent(d, k), bj = extent(d, j);
-    const int kb = k * d->tile_nb, jb = j * d->tile_nb;
+/* Lower: A_ij -= A_ik A_jk^H for block rows [i, i + ni) of block columns
+ * [j, j + nj), all below the diagonal: one gemm. Upper: A_ji -= A_ki^H A_kj
+ * likewise. */
+static void update_rect(const trn_solver_dense_desc *d, int i, int ni, int j, int nj) {
+    const int k = d->tile_k, bk = extent(d, k), bi = span_extent(d, d->n, i, ni);
+    const int bj = span_extent(d, d->n, j, nj);
+    const int kb = k * d->tile_nb, ib = i * d->tile_nb, jb = j * d->tile_nb;
     const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
-    if (i == j) {
-        if (d->lower)
-            rank_k_down(d, CblasLower, CblasNoTrans, bj, bk, at(d, jb, kb), at(d, jb, jb));
-        else
-            rank_k_down(d, CblasUpper, CblasConjTrans, bj, bk, at(d, kb, jb), at(d, jb, jb));
-        i++;
-        ni--;
-    }
-    if (ni == 0)
-        return;
-    const int bi = span_extent(d, d->n, i, ni), ib = i * d->tile_nb;
     if (d->lower)
         trn_blas_gemm(d->type, CblasNoTrans, ct, bi, bj, bk, -1.0, at(d, ib, kb), d->lda,
                       at(d, jb, kb), d->lda, 1.0, at(d, ib, jb), d->lda);
     else
         trn_blas_gemm(d->type, ct, CblasNoTrans, bj, bi, bk, -1.0, at(d, kb, jb), d->lda,
                       at(d, kb, ib), d->lda, 1.0, at(d, jb, ib), d->lda);
+}
+
+/* The tiles of span s on or below the diagonal: each of its block columns'
+ * diagonal tile by syrk/herk and the tiles below it down to the span's last
+ * column by a gemm of that column, then the rows below every column of the
+ * span by one gemm. */
+static void update_task(const trn_solver_dense_desc *d, const trn_tile_span *s) {
+    const int k = d->tile_k, bk = extent(d, k), kb = k * d->tile_nb;
+    const int i_end = s->i + s->ni, j_end = s->j + s->nj;
+    const int band_end = i_end < j_end ? i_end : j_end;
+    for (int c = s->j; c < j_end; c++) {
+        const int cb = c * d->tile_nb;
+        if (c >= s->i && c < i_end) {
+            if (d->lower)
+                rank_k_down(d, CblasLower, CblasNoTrans, extent(d, c), bk, at(d, cb, kb),
+                            at(d, cb, cb));
+            else
+                rank_k_down(d, CblasUpper, CblasConjTrans, extent(d, c), bk, at(d, kb, cb),
+                            at(d, cb, cb));
+        }
+        const int r0 = s->i > c + 1 ? s->i : c + 1;
+        if (r0 < band_end)
+            update_rect(d, r0, band_end - r0, c, 1);
+    }
+    const int below = s->i > j_end ? s->i : j_end;
+    if (below < i_end)
+        update_rect(d, below, i_end - below, s->j, s->nj);
 }
 
 /* ---- LU with partial pivoting ---------------------------------------- */
@@ -197,22 +216,21 @@ static void lu_row_task(const trn_solver_dense_desc *d, int j) {
     const int c0 = j * d->tile_nb + (tail ? pw : 0), bj = extent(d, j) - (tail ? pw : 0);
     swap_rows(d, r0, pw, c0, bj);
     if (j >= d->tile_k)
-        trn_blas_trsm(d->type, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, pw, bj, 1.0,
-                      at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
+        trn_blas_trsm_split(d->type, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, pw, bj,
+                            at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
 }
 
-/* A_ij -= A_ik A_kj for tiles i .. i + ni - 1 of block column j, one gemm
- * per group of trn_tile_group (the look-ahead task's whole column is
- * several groups, each computed as the other columns' tasks compute theirs). */
-static void lu_update_task(const trn_solver_dense_desc *d, int i, int j, int ni) {
-    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d), jb = j * d->tile_nb;
-    const int group = trn_tile_group(d);
-    for (int g = i; g < i + ni; g += group) {
-        const int n_g = i + ni - g < group ? i + ni - g : group;
+/* A_ij -= A_ik A_kj for the tiles of span s: one gemm per group of
+ * trn_tile_group rows (the look-ahead task's whole column is several). */
+static void lu_update_task(const trn_solver_dense_desc *d, const trn_tile_span *s) {
+    const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d), jb = s->j * d->tile_nb;
+    const int group = trn_tile_group(d), i_end = s->i + s->ni;
+    for (int g = s->i; g < i_end; g += group) {
+        const int n_g = i_end - g < group ? i_end - g : group;
         const int gb = g * d->tile_nb;
         trn_blas_gemm(d->type, CblasNoTrans, CblasNoTrans, span_extent(d, d->m, g, n_g),
-                      extent(d, j), pw, -1.0, at(d, gb, r0), d->lda, at(d, r0, jb), d->lda, 1.0,
-                      at(d, gb, jb), d->lda);
+                      span_extent(d, d->n, s->j, s->nj), pw, -1.0, at(d, gb, r0), d->lda,
+                      at(d, r0, jb), d->lda, 1.0, at(d, gb, jb), d->lda);
     }
 }
 
@@ -297,6 +315,36 @@ static trn_kstatus next_panel(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     }
 }
 
+/* Task t of step d (and the next panel after it when it carries it). */
+static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_t t) {
+    const trn_tile_span s = trn_tile_task_span(d, t);
+    trn_kstatus k = TRN_KSTATUS_OK;
+    switch (d->fn) {
+    case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
+    case TRN_SOLVER_TILE_PANEL: panel_task(d, s.i, s.ni); break;
+    case TRN_SOLVER_TILE_UPDATE: update_task(d, &s); break;
+    case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
+    case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, s.j); break;
+    case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, &s); break;
+    case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
+    case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, s.j); break;
+    default: return TRN_KSTATUS_UNSUPPORTED;
+    }
+    /* The look-ahead task (ops/solver_tile.h): the first of an update step
+     * also factors the next panel once its own tiles are done. */
+    if (k == TRN_KSTATUS_OK && t == 0 && trn_tile_carries_next_panel(d))
+        k = next_panel(d, msg);
+    return k;
+}
+
+/* The next task of d's step no shard has taken yet (ops/solver_tile.h,
+ * "Claiming"). Relaxed: the tasks of a step are independent, and the
+ * scheduler orders the steps. */
+static size_t claim_next(const trn_solver_dense_desc *d) {
+    return (size_t)atomic_fetch_add_explicit((_Atomic uint64_t *)d->tile_claim, 1,
+                                             memory_order_relaxed);
+}
+
 trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                 int nshards) {
     if (trn_eig_tile_fn(d->fn))
@@ -310,28 +358,16 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
                          d->fn == TRN_SOLVER_TILE_UPDATE;
     if (cholesky && get_info(d) != 0)
         return TRN_KSTATUS_OK; /* an earlier diagonal tile failed: LAPACK stops there */
+    trn_kstatus k = TRN_KSTATUS_OK;
+    if (d->tile_claim) {
+        const size_t n = trn_tile_tasks(d);
+        for (size_t t = claim_next(d); t < n && k == TRN_KSTATUS_OK; t = claim_next(d))
+            k = run_task(d, msg, t);
+        return k;
+    }
     size_t lo, hi;
     trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
-    trn_kstatus k = TRN_KSTATUS_OK;
-    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++) {
-        int i, j, ni;
-        trn_tile_task_span(d, t, &i, &j, &ni);
-        /* The look-ahead task (ops/solver_tile.h): the first of an update
-         * step also factors the next panel once its own tiles are done. */
-        const int carries = t == 0 && trn_tile_carries_next_panel(d);
-        switch (d->fn) {
-        case TRN_SOLVER_TILE_DIAG: diag_task(d); break;
-        case TRN_SOLVER_TILE_PANEL: panel_task(d, i, ni); break;
-        case TRN_SOLVER_TILE_UPDATE: update_task(d, i, j, ni); break;
-        case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
-        case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, j); break;
-        case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, i, j, ni); break;
-        case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
-        case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, j); break;
-        default: return TRN_KSTATUS_UNSUPPORTED;
-        }
-        if (carries && k == TRN_KSTATUS_OK)
-            k = next_panel(d, msg);
-    }
+    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++)
+        k = run_task(d, msg, t);
     return k;
 }

@@ -208,6 +208,10 @@ static void test_tiled_factors(void **state) {
         for (int lower = 0; lower < 2; lower++)
             check(all_types[k], 1300, lower); /* 6 tiles, the last 20 wide */
     check(TY_D, 1024, 1);                     /* 4 whole tiles */
+    /* 12 tiles: the first updates take blocks of 2 block columns, which
+     * the 2-core daemon's shards claim as they go (ops/solver_tile.h). */
+    check(TY_D, 3000, 1);
+    check(TY_D, 3000, 0);
     check(TY_D, 769, 0);                      /* 4 tiles, the last 1 wide */
     check(TY_D, 768, 1);                      /* 3 tiles: not tiled */
 }
@@ -321,13 +325,14 @@ static void lu_probe(ty t, int m, int n, int ld, const void *h, const void *g, c
  * exactly zero column gives its index as info. */
 static void test_tiled_lu(void **state) {
     (void)state;
-    const int shapes[][2] = {{1300, 1300}, {1400, 800}, {800, 1400}};
+    /* The last: 9 x 9 tiles, updates in blocks of 2 block columns. */
+    const int shapes[][2] = {{1300, 1300}, {1400, 800}, {800, 1400}, {2300, 2300}};
     for (int k = 0; k < 4; k++)
-        for (int q = 0; q < 3; q++) {
+        for (int q = 0; q < 4; q++) {
             const ty t = all_types[k];
             const int m = shapes[q][0], n = shapes[q][1], ld = m + 3, mn = m < n ? m : n;
             if (q && t != TY_D)
-                continue; /* tall and wide: D only */
+                continue; /* tall, wide and large: D only */
             void *h = malloc((size_t)ld * n * esize(t));
             assert_non_null(h);
             st_rng = 0x51ed27u + (uint32_t)q;

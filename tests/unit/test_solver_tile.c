@@ -26,6 +26,7 @@
 #include <complex.h>
 #include <lapacke.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@
 #include "tests/common/checked_routines.h"
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/solver_lapack.h"
 #include "ops/solver_tile.h"
 #include "scheduler/sched.h"
 
@@ -106,27 +108,43 @@ static double check_steps(const trn_solver_dense_desc *w) {
         assert_true(n_tasks > 0);
         char *seen = calloc((size_t)Tr * Tc, 1);
         assert_non_null(seen);
+        const int gr = trn_tile_group(&d), gc = trn_tile_group_cols(&d);
+        assert_true(gr >= 1 && gr <= TRN_TILE_GROUP && gc >= 1 && gc <= TRN_TILE_GROUP_COLS);
+        assert_true(gr * gc <= TRN_TILE_GROUP_AREA);
         for (size_t t = 0; t < n_tasks; t++) {
-            int i, j, ni;
-            trn_tile_task_span(&d, t, &i, &j, &ni);
+            const trn_tile_span sp = trn_tile_task_span(&d, t);
+            const int i = sp.i, j = sp.j, ni = sp.ni, nj = sp.nj;
             assert_true(i >= 0 && i + ni <= (d.fn == TRN_SOLVER_TILE_LU_UPDATE ? Tr : Tc) &&
-                        j >= 0 && j < Tc);
-            /* Groups of up to the step's group size; LU's look-ahead task is
-             * all of block column k + 1. */
-            assert_true(ni >= 1 &&
-                        (ni <= trn_tile_group(&d) || (d.fn == TRN_SOLVER_TILE_LU_UPDATE && t == 0 &&
-                                                      j == k + 1 && i == k + 1 && i + ni == Tr)));
+                        j >= 0 && j + nj <= Tc && ni >= 1 && nj >= 1);
+            /* Groups of up to the step's group shape; LU's look-ahead task
+             * is all of block column k + 1. */
+            const int lead = d.fn == TRN_SOLVER_TILE_LU_UPDATE && t == 0 &&
+                             trn_tile_carries_next_panel(&d);
+            if (lead)
+                assert_true(j == k + 1 && i == k + 1 && i + ni == Tr && nj == 1);
+            else
+                assert_true(ni <= gr && nj <= gc);
             switch (d.fn) {
             case TRN_SOLVER_TILE_DIAG:
             case TRN_SOLVER_TILE_LU_PANEL: assert_true(i == k && j == k); break;
-            case TRN_SOLVER_TILE_PANEL: assert_true(j == k && i > k); break;
+            case TRN_SOLVER_TILE_PANEL: assert_true(j == k && i > k && nj == 1); break;
             case TRN_SOLVER_TILE_UPDATE: assert_true(j > k && i >= j); break;
-            case TRN_SOLVER_TILE_LU_ROW: assert_true(i == k); break; /* j = k: the tail */
+            case TRN_SOLVER_TILE_LU_ROW: assert_true(i == k && ni == 1 && nj == 1); break;
             case TRN_SOLVER_TILE_LU_UPDATE: assert_true(i > k && j > k); break;
             default: fail_msg("step %d: fn %d", s, (int)d.fn);
             }
-            for (int r = i; r < i + ni; r++)
-                assert_int_equal(seen[r * Tc + j]++, 0);
+            /* Cholesky's update holds the next diagonal tile in task 0, the
+             * one that factors it. */
+            if (d.fn == TRN_SOLVER_TILE_UPDATE && t == 0 && trn_tile_carries_next_panel(&d))
+                assert_true(i == k + 1 && j == k + 1);
+            for (int c = j; c < j + nj; c++)
+                for (int r = i; r < i + ni; r++)
+                    if (d.fn != TRN_SOLVER_TILE_UPDATE || r >= c)
+                        assert_int_equal(seen[r * Tc + c]++, 0);
+            /* Largest first: the last task of a grouped update is one tile. */
+            if ((d.fn == TRN_SOLVER_TILE_UPDATE || d.fn == TRN_SOLVER_TILE_LU_UPDATE) &&
+                t + 1 == n_tasks && !lead)
+                assert_true(ni == 1 && nj == 1);
         }
         /* Every tile of the step's region is some task's, once. */
         size_t tiles = 0;
@@ -175,14 +193,17 @@ static void test_graph(void **state) {
     assert_int_equal(whole_lu(769, 5000, TRN_DTYPE_R64F, NULL, 769, &piv, NULL).tile_nb, 256);
     /* Without pivoting getrf stays one call. */
     assert_int_equal(whole_lu(5000, 5000, TRN_DTYPE_R64F, NULL, 5000, NULL, NULL).tile_nb, 0);
-    for (int n = 769; n <= 3000; n += 331) {
+    const int chol_sizes[] = {769, 1100, 1431, 1762, 2093, 2424, 2755, 4100, 8192, 12345};
+    for (size_t q = 0; q < sizeof(chol_sizes) / sizeof(chol_sizes[0]); q++) {
+        const int n = chol_sizes[q];
         const trn_solver_dense_desc w = whole(n, TRN_DTYPE_R64F, 1, NULL, n, NULL);
         assert_int_equal(trn_tile_steps(&w), 2 * trn_tile_count(n, 256) - 1);
         /* The steps' flops add up to potrf's n^3/3 + lower-order terms. */
         const double flops = check_steps(&w), n3 = (double)n * n * n / 3.0;
         assert_true(flops > 0.99 * n3 && flops < n3 + 2.0 * (double)n * n * 256);
     }
-    const int shapes[][2] = {{769, 769}, {1100, 1100}, {2000, 900}, {900, 2000}, {1024, 1024}};
+    const int shapes[][2] = {{769, 769},   {1100, 1100}, {2000, 900},  {900, 2000},
+                             {1024, 1024}, {4100, 4100}, {8192, 8192}, {9000, 5000}};
     for (size_t q = 0; q < sizeof(shapes) / sizeof(shapes[0]); q++) {
         const int m = shapes[q][0], n = shapes[q][1], mn = m < n ? m : n;
         const trn_solver_dense_desc w = whole_lu(m, n, TRN_DTYPE_R64F, NULL, m, &piv, NULL);
@@ -547,6 +568,173 @@ static void test_update_reads_panel_only(void **state) {
     free(tau);
 }
 
+/* One step run by `threads` threads at once, sharing its tasks through a
+ * claim counter (ops/solver_tile.h, "Claiming"). */
+typedef struct claim_run {
+    const trn_solver_dense_desc *d;
+    int shard, nshards;
+} claim_run;
+
+static void *claim_thread(void *arg) {
+    const claim_run *r = arg;
+    return trn_cpu_solver_dense(r->d, NULL, r->shard, r->nshards) == TRN_KSTATUS_OK ? NULL : arg;
+}
+
+static void run_claimed(const trn_solver_dense_desc *w, int threads) {
+    for (int s = 0; s < trn_tile_steps(w); s++) {
+        uint64_t counter = 0;
+        trn_solver_dense_desc d = trn_tile_step(w, s);
+        d.tile_claim = &counter;
+        pthread_t th[4];
+        claim_run runs[4];
+        for (int k = 0; k < threads; k++) {
+            runs[k] = (claim_run){&d, k, threads};
+            assert_int_equal(pthread_create(&th[k], NULL, claim_thread, &runs[k]), 0);
+        }
+        for (int k = 0; k < threads; k++) {
+            void *rc;
+            assert_int_equal(pthread_join(th[k], &rc), 0);
+            assert_null(rc);
+        }
+        /* Every task was taken, and each shard asked once past the end. */
+        assert_int_equal(counter, trn_tile_tasks(&d) + (uint64_t)threads);
+    }
+}
+
+/* Matrices large enough for groups of several block columns (17 tiles,
+ * the last 4 wide): 3 threads claiming each step's tasks give the bits of
+ * one shard running them in order, and the factors are LAPACK's within
+ * the bounds of test_kernel and check_lu. */
+static void test_claimed_groups(void **state) {
+    (void)state;
+    const int n = 4100, lda = n + 1;
+    const size_t bytes = (size_t)lda * n * sizeof(double);
+    double *a = malloc(bytes), *f1 = malloc(bytes), *f3 = malloc(bytes);
+    int32_t *piv1 = malloc((size_t)n * sizeof(int32_t)), *piv3 = malloc((size_t)n * sizeof(int32_t));
+    assert_true(a && f1 && f3 && piv1 && piv3);
+    for (int lower = 0; lower < 2; lower++) {
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                a[(size_t)j * lda + i] = i == j ? (double)n : uniform();
+        int32_t info1 = -1, info3 = -1;
+        memcpy(f1, a, bytes);
+        memcpy(f3, a, bytes);
+        const trn_solver_dense_desc w1 = whole(n, TRN_DTYPE_R64F, lower, f1, lda, &info1);
+        const trn_solver_dense_desc w3 = whole(n, TRN_DTYPE_R64F, lower, f3, lda, &info3);
+        int wide = 0; /* some step groups several block columns */
+        for (int s = 0; s < trn_tile_steps(&w1); s++) {
+            const trn_solver_dense_desc d = trn_tile_step(&w1, s);
+            wide |= trn_tile_group_cols(&d) > 1;
+        }
+        assert_true(wide);
+        run_steps(&w1, 1, 0);
+        run_claimed(&w3, 3);
+        assert_int_equal(info1, 0);
+        assert_int_equal(info3, 0);
+        assert_memory_equal(f1, f3, bytes);
+        double *ref = malloc(bytes);
+        assert_non_null(ref);
+        memcpy(ref, a, bytes);
+        assert_int_equal(LAPACKE_dpotrf(LAPACK_COL_MAJOR, lower ? 'L' : 'U', n, ref, lda), 0);
+        double worst = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = lower ? j : 0; i < (lower ? n : j + 1); i++) {
+                const double e = fabs(f1[(size_t)j * lda + i] - ref[(size_t)j * lda + i]);
+                worst = e > worst ? e : worst;
+            }
+        const double bound = 8.0 * n * 0x1p-53 * sqrt((double)n); /* as test_kernel */
+        if (!(worst <= bound))
+            fail_msg("lower %d: |L - L_lapack| = %g > %g", lower, worst, bound);
+        free(ref);
+    }
+    for (size_t e = 0; e < (size_t)lda * n; e++)
+        a[e] = uniform();
+    int32_t info1, info3;
+    memcpy(f1, a, bytes);
+    memcpy(f3, a, bytes);
+    const trn_solver_dense_desc w1 = whole_lu(n, n, TRN_DTYPE_R64F, f1, lda, piv1, &info1);
+    const trn_solver_dense_desc w3 = whole_lu(n, n, TRN_DTYPE_R64F, f3, lda, piv3, &info3);
+    const trn_solver_dense_desc first_update = trn_tile_step(&w1, 2);
+    assert_int_equal(first_update.fn, TRN_SOLVER_TILE_LU_UPDATE);
+    assert_true(trn_tile_group_cols(&first_update) > 1);
+    run_steps(&w1, 1, 0);
+    run_claimed(&w3, 3);
+    assert_int_equal(info1, 0);
+    assert_int_equal(info3, 0);
+    assert_memory_equal(f1, f3, bytes);
+    assert_memory_equal(piv1, piv3, (size_t)n * sizeof(int32_t));
+    check_lu(TRN_DTYPE_R64F, n, n, lda, a, f1, piv1);
+    free(a);
+    free(f1);
+    free(f3);
+    free(piv1);
+    free(piv3);
+}
+
+/* trn_blas_trsm_split against the library's trsm, every side, triangle,
+ * transpose and diagonal, real and complex, with orders that split
+ * unevenly. The triangles are well conditioned (diagonal 2 + i/4, other
+ * entries below 0.5 / order: kappa < 3), so both backward-stable solves
+ * agree to 8 order u kappa max|X|. */
+static void test_trsm_split(void **state) {
+    (void)state;
+    const trn_dtype types[] = {TRN_DTYPE_R64F, TRN_DTYPE_C64F};
+    const CBLAS_SIDE sides[] = {CblasLeft, CblasRight};
+    const CBLAS_UPLO uplos[] = {CblasLower, CblasUpper};
+    const CBLAS_TRANSPOSE transs[] = {CblasNoTrans, CblasTrans, CblasConjTrans};
+    const CBLAS_DIAG diags[] = {CblasNonUnit, CblasUnit};
+    const int m = 203, n = 150, lda = 211, ldb = 207;
+    for (int ti = 0; ti < 2; ti++) {
+        const trn_dtype t = types[ti];
+        const size_t es = trn_dtype_size(t);
+        void *a = calloc((size_t)lda * lda, es), *b = malloc((size_t)ldb * n * es);
+        void *x1 = malloc((size_t)ldb * n * es), *x2 = malloc((size_t)ldb * n * es);
+        assert_true(a && b && x1 && x2);
+        for (int q = 0; q < 24; q++) {
+            const CBLAS_SIDE side = sides[q % 2];
+            const CBLAS_UPLO uplo = uplos[(q / 2) % 2];
+            const CBLAS_TRANSPOSE tr = transs[(q / 4) % 3];
+            const CBLAS_DIAG dg = diags[q / 12];
+            const int order = side == CblasLeft ? m : n;
+            for (int j = 0; j < order; j++)
+                for (int i = 0; i < order; i++) {
+                    const int in = uplo == CblasLower ? i >= j : i <= j;
+                    double complex v = 0;
+                    if (i == j)
+                        v = 2.0 + (i % 4) / 4.0 + (ti ? 0.5 * I : 0);
+                    else if (in)
+                        v = (0.5 / order) * (uniform() + (ti ? I * uniform() : 0));
+                    set_elem(t, a, (size_t)j * lda + i, v);
+                }
+            for (size_t e = 0; e < (size_t)ldb * n; e++)
+                set_elem(t, b, e, uniform() + (ti ? I * uniform() : 0));
+            memcpy(x1, b, (size_t)ldb * n * es);
+            memcpy(x2, b, (size_t)ldb * n * es);
+            trn_blas_trsm(t, side, uplo, tr, dg, m, n, 1.0, a, lda, x1, ldb);
+            trn_blas_trsm_split(t, side, uplo, tr, dg, m, n, a, lda, x2, ldb);
+            double worst = 0, xmax = 0;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < m; i++) {
+                    const size_t at = (size_t)j * ldb + i;
+                    const double e = cabs(elem(t, x1, at) - elem(t, x2, at));
+                    worst = e > worst ? e : worst;
+                    xmax = cabs(elem(t, x1, at)) > xmax ? cabs(elem(t, x1, at)) : xmax;
+                }
+            const double bound = 8.0 * order * 0x1p-53 * 3.0 * xmax;
+            if (!(worst <= bound))
+                fail_msg("type %d case %d: |X - X_trsm| = %g > %g", (int)t, q, worst, bound);
+            /* Rows (left) or columns (right) past the solve stay as they were. */
+            for (int j = 0; j < n; j++)
+                assert_memory_equal((char *)x2 + ((size_t)j * ldb + m) * es,
+                                    (char *)b + ((size_t)j * ldb + m) * es, (size_t)(ldb - m) * es);
+        }
+        free(a);
+        free(b);
+        free(x1);
+        free(x2);
+    }
+}
+
 int main(void) {
     openblas_set_num_threads(1);
     const struct CMUnitTest tests[] = {
@@ -555,6 +743,8 @@ int main(void) {
         cmocka_unit_test(test_lu),
         cmocka_unit_test(test_qr),
         cmocka_unit_test(test_update_reads_panel_only),
+        cmocka_unit_test(test_claimed_groups),
+        cmocka_unit_test(test_trsm_split),
     };
     return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }
