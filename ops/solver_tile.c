@@ -120,6 +120,10 @@ static int group_area(const trn_solver_dense_desc *d) {
 }
 
 int trn_tile_group_cols(const trn_solver_dense_desc *d) {
+    if (d->fn == TRN_SOLVER_TILE_QR_UPDATE) { /* block columns over TRN_TILE_MIN_TASKS */
+        const int c = (cols_t(d) - 1 - d->tile_k) / TRN_TILE_MIN_TASKS;
+        return c < 1 ? 1 : c > TRN_TILE_GROUP_COLS ? TRN_TILE_GROUP_COLS : c;
+    }
     if (d->fn != TRN_SOLVER_TILE_UPDATE && d->fn != TRN_SOLVER_TILE_LU_UPDATE)
         return 1;
     /* About twice as tall as wide: the largest c with 2 c^2 <= area. */
@@ -179,6 +183,44 @@ static update_layout layout_of(const trn_solver_dense_desc *d) {
     return L;
 }
 
+/* QR_UPDATE: the look-ahead column k + 1 first, then block columns in
+ * groups of gc, then at least gc single block columns, then the tail of
+ * block column k (a wide matrix's last panel). */
+static update_layout qr_layout(const trn_solver_dense_desc *d) {
+    update_layout L = {.k = d->tile_k, .T = cols_t(d), .gr = 1};
+    L.lead = trn_tile_carries_next_panel(d) && L.T > L.k + 1;
+    L.gc = trn_tile_group_cols(d);
+    L.cstart = L.k + 1 + L.lead;
+    L.ctail = L.T - L.gc > L.cstart ? L.T - L.gc : L.cstart;
+    return L;
+}
+
+static size_t qr_tasks(const trn_solver_dense_desc *d) {
+    const update_layout L = qr_layout(d);
+    return (size_t)L.lead + groups(L.ctail - L.cstart, L.gc) + (size_t)(L.T - L.ctail) +
+           (size_t)lu_tail(d);
+}
+
+static trn_tile_span qr_span(const trn_solver_dense_desc *d, size_t t) {
+    const update_layout L = qr_layout(d);
+    trn_tile_span s = {.i = L.k, .j = L.k, .ni = 1, .nj = 1}; /* the tail */
+    if (L.lead) {
+        if (t == 0) {
+            s.j = L.k + 1;
+            return s;
+        }
+        t--;
+    }
+    const size_t ng = groups(L.ctail - L.cstart, L.gc);
+    if (t < ng) {
+        s.j = L.cstart + (int)t * L.gc;
+        s.nj = min_int(L.gc, L.ctail - s.j);
+    } else if (t - ng < (size_t)(L.T - L.ctail)) {
+        s.j = L.ctail + (int)(t - ng);
+    }
+    return s;
+}
+
 static size_t layout_tasks(const update_layout *L) {
     size_t n = (size_t)L->lead;
     for (int j0 = L->cstart; j0 < L->ctail; j0 += L->gc)
@@ -233,7 +275,7 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
     case TRN_SOLVER_TILE_LU_ROW: return (size_t)cols_t(d) - 1 + (size_t)lu_tail(d);
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
-    case TRN_SOLVER_TILE_QR_UPDATE: return C + (size_t)lu_tail(d);
+    case TRN_SOLVER_TILE_QR_UPDATE: return qr_tasks(d);
     default: return trn_eig_tile_tasks(d);
     }
 }
@@ -307,10 +349,7 @@ trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
     case TRN_SOLVER_TILE_DIAG:
     case TRN_SOLVER_TILE_LU_PANEL:
     case TRN_SOLVER_TILE_QR_PANEL: s.i = s.j = k; return s;
-    case TRN_SOLVER_TILE_QR_UPDATE: /* block columns right of k, then the tail */
-        s.i = k;
-        s.j = k + 1 + (int)t < T ? k + 1 + (int)t : k;
-        return s;
+    case TRN_SOLVER_TILE_QR_UPDATE: return qr_span(d, t);
     case TRN_SOLVER_TILE_PANEL: {
         const int g = trn_tile_group(d);
         s.i = k + 1 + (int)t * g;

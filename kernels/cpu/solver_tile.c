@@ -297,12 +297,13 @@ static trn_kstatus qr_call(const trn_solver_dense_desc *d, trn_kmsg *msg, int c0
     return TRN_KSTATUS_FAILED;
 }
 
-/* Q_k^H applied to block column j (j = k: its columns past the panel). */
-static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int j) {
+/* Q_k^H applied to block columns j .. j + nj - 1 (j = k: block column k's
+ * columns past the panel). */
+static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int j, int nj) {
     const int pw = panel_width(d);
     if (j == d->tile_k)
         return qr_call(d, msg, j * d->tile_nb + pw, extent(d, j) - pw);
-    return qr_call(d, msg, j * d->tile_nb, extent(d, j));
+    return qr_call(d, msg, j * d->tile_nb, span_extent(d, d->n, j, nj));
 }
 
 /* The panel after update step d's, factored by its first task. */
@@ -327,7 +328,7 @@ static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_
     case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, s.j); break;
     case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, &s); break;
     case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
-    case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, s.j); break;
+    case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, s.j, s.nj); break;
     default: return TRN_KSTATUS_UNSUPPORTED;
     }
     /* The look-ahead task (ops/solver_tile.h): the first of an update step

@@ -98,7 +98,7 @@ static void run_steps(const trn_solver_dense_desc *w, int S, int backwards) {
  * region, the shard runs of 1 .. 7 shards cover them, the scheduler gives
  * a step one shard a task up to the workers. Returns the flops of all steps. */
 static double check_steps(const trn_solver_dense_desc *w) {
-    const int lu = w->fn == TRN_SOLVER_GETRF;
+    const int lu = w->fn == TRN_SOLVER_GETRF || w->fn == TRN_SOLVER_GEQRF;
     const int Tr = trn_tile_count(lu ? w->m : w->n, 256), Tc = trn_tile_count(w->n, 256);
     double flops = 0;
     for (int s = 0; s < trn_tile_steps(w); s++) {
@@ -131,6 +131,12 @@ static double check_steps(const trn_solver_dense_desc *w) {
             case TRN_SOLVER_TILE_UPDATE: assert_true(j > k && i >= j); break;
             case TRN_SOLVER_TILE_LU_ROW: assert_true(i == k && ni == 1 && nj == 1); break;
             case TRN_SOLVER_TILE_LU_UPDATE: assert_true(i > k && j > k); break;
+            case TRN_SOLVER_TILE_QR_PANEL: assert_true(i == k && j == k && t == 0); break;
+            case TRN_SOLVER_TILE_QR_UPDATE: /* block columns right of k; the tail, j = k */
+                assert_true(i == k && ni == 1 && (j > k || (nj == 1 && t + 1 == n_tasks)));
+                if (t == 0 && trn_tile_carries_next_panel(&d))
+                    assert_true(j == k + 1 && nj == 1);
+                break;
             default: fail_msg("step %d: fn %d", s, (int)d.fn);
             }
             /* Cholesky's update holds the next diagonal tile in task 0, the
@@ -141,6 +147,10 @@ static double check_steps(const trn_solver_dense_desc *w) {
                 for (int r = i; r < i + ni; r++)
                     if (d.fn != TRN_SOLVER_TILE_UPDATE || r >= c)
                         assert_int_equal(seen[r * Tc + c]++, 0);
+            if (d.fn == TRN_SOLVER_TILE_QR_UPDATE && j == k && k + 1 < Tc)
+                assert_true(trn_tile_tasks(&d) == t + 1); /* the tail is last */
+            if (d.fn == TRN_SOLVER_TILE_QR_UPDATE || d.fn == TRN_SOLVER_TILE_QR_PANEL)
+                continue; /* its columns: below */
             /* Largest first: the last task of a grouped update is one tile. */
             if ((d.fn == TRN_SOLVER_TILE_UPDATE || d.fn == TRN_SOLVER_TILE_LU_UPDATE) &&
                 t + 1 == n_tasks && !lead)
@@ -156,6 +166,8 @@ static double check_steps(const trn_solver_dense_desc *w) {
             assert_int_equal(tiles, (size_t)(Tc - 1 - k) * (size_t)(Tc - k) / 2);
         if (d.fn == TRN_SOLVER_TILE_LU_UPDATE)
             assert_int_equal(tiles, (size_t)(Tr - 1 - k) * (size_t)(Tc - 1 - k));
+        if (d.fn == TRN_SOLVER_TILE_QR_UPDATE) /* every block column right of k (and k's tail) */
+            assert_true(tiles == (size_t)(Tc - 1 - k) || tiles == (size_t)(Tc - k));
         /* Grouping leaves a step at least TRN_TILE_MIN_TASKS tasks (or one a
          * tile); LU's look-ahead column takes several groups as one task. */
         if (d.fn == TRN_SOLVER_TILE_PANEL || d.fn == TRN_SOLVER_TILE_UPDATE)
@@ -213,6 +225,11 @@ static void test_graph(void **state) {
                                 (double)mn * mn * mn / 3.0);
         const double flops = check_steps(&w);
         assert_true(flops > 0.98 * f && flops < f + 4.0 * (double)m * n * 256);
+        trn_solver_dense_desc qr = w;
+        qr.fn = TRN_SOLVER_GEQRF;
+        qr.ipiv = NULL;
+        qr.tile_nb = trn_tile_nb(&qr);
+        check_steps(&qr);
     }
 }
 
@@ -466,10 +483,14 @@ static void *qr(trn_dtype t, int m, int n, int lda, const void *a, int S, int ba
 static void test_qr(void **state) {
     (void)state;
     const trn_dtype types[] = {TRN_DTYPE_R32F, TRN_DTYPE_R64F, TRN_DTYPE_C32F, TRN_DTYPE_C64F};
-    const int shapes[][2] = {{1100, 1100}, {1500, 900}, {900, 1500}};
+    /* The last (D only): 17 block columns, the first updates in groups of
+     * 2 block columns. */
+    const int shapes[][2] = {{1100, 1100}, {1500, 900}, {900, 1500}, {1100, 4100}};
     for (int ti = 0; ti < 4; ti++)
-        for (int q = 0; q < 3; q++) {
+        for (int q = 0; q < 4; q++) {
             const trn_dtype t = types[ti];
+            if (q == 3 && t != TRN_DTYPE_R64F)
+                continue;
             const int m = shapes[q][0], n = shapes[q][1], lda = m + 2, mn = m < n ? m : n;
             const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
             const double u = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 0x1p-24 : 0x1p-53;
@@ -664,6 +685,30 @@ static void test_claimed_groups(void **state) {
     assert_memory_equal(f1, f3, bytes);
     assert_memory_equal(piv1, piv3, (size_t)n * sizeof(int32_t));
     check_lu(TRN_DTYPE_R64F, n, n, lda, a, f1, piv1);
+    /* QR of a wide 1100 x 4100 matrix: updates of 2 block columns a task;
+     * test_qr checks its factors against LAPACK's. */
+    const int qm = 1100;
+    double *tau1 = malloc((size_t)qm * sizeof(double)), *tau3 = malloc((size_t)qm * sizeof(double));
+    assert_true(tau1 && tau3);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < qm; i++)
+            f1[(size_t)j * qm + i] = f3[(size_t)j * qm + i] = uniform();
+    trn_solver_dense_desc q1 = {.fn = TRN_SOLVER_GEQRF, .type = TRN_DTYPE_R64F, .m = qm, .n = n,
+                                .a = f1, .lda = qm, .tau = tau1, .info = &info1};
+    trn_solver_dense_desc q3 = q1;
+    q3.a = f3;
+    q3.tau = tau3;
+    q3.info = &info3;
+    q1.tile_nb = q3.tile_nb = trn_tile_nb(&q1);
+    const trn_solver_dense_desc qr_update = trn_tile_step(&q1, 1);
+    assert_int_equal(qr_update.fn, TRN_SOLVER_TILE_QR_UPDATE);
+    assert_int_equal(trn_tile_group_cols(&qr_update), 2);
+    run_steps(&q1, 1, 0);
+    run_claimed(&q3, 3);
+    assert_memory_equal(f1, f3, (size_t)qm * n * sizeof(double));
+    assert_memory_equal(tau1, tau3, (size_t)qm * sizeof(double));
+    free(tau1);
+    free(tau3);
     free(a);
     free(f1);
     free(f3);
