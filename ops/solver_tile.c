@@ -146,7 +146,7 @@ static size_t groups(int tiles, int g) {
     return tiles > 0 ? (size_t)(tiles + g - 1) / (size_t)g : 0;
 }
 
-/* How UPDATE and LU_UPDATE lay their tasks out, in claim order: LU's
+/* How UPDATE and LU_UPDATE lay their tasks out, in claim order: the
  * look-ahead column (task 0: all of block column k + 1), then block columns
  * [cstart, ctail) in groups of gc columns, each cut into groups of gr rows
  * (Cholesky: from the group's first column down, its tiles on or below the
@@ -168,7 +168,7 @@ static int first_row(const update_layout *L, int j) {
 static update_layout layout_of(const trn_solver_dense_desc *d) {
     update_layout L = {.k = d->tile_k, .T = cols_t(d), .row_end = rows_t(d)};
     L.chol = d->fn == TRN_SOLVER_TILE_UPDATE;
-    L.lead = !L.chol && trn_tile_carries_next_panel(d) && L.row_end > L.k + 1 && L.T > L.k + 1;
+    L.lead = trn_tile_carries_next_panel(d) && L.row_end > L.k + 1 && L.T > L.k + 1;
     L.gr = trn_tile_group(d);
     L.gc = trn_tile_group_cols(d);
     L.cstart = L.k + 1 + L.lead;
@@ -281,8 +281,9 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
 }
 
 /* The steps of block column k, in order, into fns (at most 3); returns
- * how many have tasks. Past the first, a panel's own step (Cholesky's
- * DIAG) is left out: the previous update step's first task factors it. */
+ * how many have tasks. Past the first, a panel's own steps (Cholesky's DIAG
+ * and PANEL, LU's and QR's panel) are left out: the previous update step's
+ * first task factors it. */
 static int steps_of_k(const trn_solver_dense_desc *whole, int k, trn_solver_fn fns[3]) {
     static const trn_solver_fn chol[3] = {TRN_SOLVER_TILE_DIAG, TRN_SOLVER_TILE_PANEL,
                                           TRN_SOLVER_TILE_UPDATE};
@@ -297,7 +298,7 @@ static int steps_of_k(const trn_solver_dense_desc *whole, int k, trn_solver_fn f
         d.tile_nb = trn_tile_nb(whole);
         d.tile_k = k;
         d.fn = all[i];
-        if (i == 0 && k > 0) {
+        if (k > 0 && (i == 0 || (i == 1 && all == chol))) {
             trn_solver_dense_desc prev = d;
             prev.tile_k = k - 1;
             prev.fn = all[count - 1];
@@ -417,8 +418,13 @@ static double task_flops(const trn_solver_dense_desc *d, size_t t) {
             if (d->fn != TRN_SOLVER_TILE_UPDATE || r >= c)
                 f += tile_flops(d, r, c);
     if (t == 0 && trn_tile_carries_next_panel(d)) {
-        const trn_solver_dense_desc next = trn_tile_next_panel(d);
+        trn_solver_dense_desc next = trn_tile_next_panel(d);
         f += tile_flops(&next, next.tile_k, next.tile_k);
+        if (next.fn == TRN_SOLVER_TILE_DIAG) { /* and the panel below it */
+            next.fn = TRN_SOLVER_TILE_PANEL;
+            for (int r = next.tile_k + 1; r < cols_t(d); r++)
+                f += tile_flops(&next, r, next.tile_k);
+        }
     }
     return f;
 }

@@ -306,11 +306,21 @@ static trn_kstatus qr_update_task(const trn_solver_dense_desc *d, trn_kmsg *msg,
     return qr_call(d, msg, j * d->tile_nb, span_extent(d, d->n, j, nj));
 }
 
-/* The panel after update step d's, factored by its first task. */
+/* The panel after update step d's, factored by its first task (Cholesky:
+ * the diagonal tile, then, unless it failed, the solve of every tile below
+ * it, as PANEL would). */
 static trn_kstatus next_panel(const trn_solver_dense_desc *d, trn_kmsg *msg) {
-    const trn_solver_dense_desc next = trn_tile_next_panel(d);
+    trn_solver_dense_desc next = trn_tile_next_panel(d);
     switch (next.fn) {
-    case TRN_SOLVER_TILE_DIAG: diag_task(&next); return TRN_KSTATUS_OK;
+    case TRN_SOLVER_TILE_DIAG: {
+        diag_task(&next);
+        const int below = trn_tile_count(d->n, d->tile_nb) - next.tile_k - 1;
+        if (get_info(&next) == 0 && below > 0) {
+            next.fn = TRN_SOLVER_TILE_PANEL;
+            panel_task(&next, next.tile_k + 1, below);
+        }
+        return TRN_KSTATUS_OK;
+    }
     case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(&next); return TRN_KSTATUS_OK;
     default: return qr_call(&next, msg, 0, 0);
     }
