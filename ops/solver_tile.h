@@ -11,12 +11,13 @@
  * Cholesky (potrf), right-looking, T x T tiles. For k = 0 .. T-1:
  *   DIAG k    factor the diagonal tile A_kk (one task);
  *   PANEL k   for each i > k, solve A_ik against it (lower: A_ik L_kk^-H;
- *             upper: U_kk^-H A_ki): T-1-k tasks;
+ *             upper: U_kk^-H A_ki), in groups of tiles;
  *   UPDATE k  for each k < j <= i, A_ij -= A_ik A_jk^H (upper: A_ji -=
- *             A_ki^H A_kj): syrk/herk on the diagonal, gemm off it:
- *             (T-1-k)(T-k)/2 tasks.
+ *             A_ki^H A_kj): syrk/herk on the diagonal, gemm off it, in
+ *             blocks of tiles.
  * PANEL and UPDATE do not exist for the last k. With the look-ahead
- * (below) DIAG k > 0 is the first task of UPDATE k - 1: 2T - 1 steps.
+ * (below) DIAG k and PANEL k, k > 0, are the first task of UPDATE k - 1:
+ * T + 1 steps.
  *
  * LU with partial pivoting (getrf with ipiv), right-looking, Tr x Tc tiles
  * of an m x n matrix, K = ceil(min(m, n) / nb) panels. For k = 0 .. K-1:
@@ -27,15 +28,14 @@
  *                unit lower L_kk (A_kj = L_kk^-1 A_kj): Tc-1 tasks, and one
  *                more for the columns of block column k past the panel
  *                when the rows end inside it (a wide matrix's last panel);
- *   LU_UPDATE k  A_ij -= A_ik A_kj for i, j > k: (Tr-1-k)(Tc-1-k) tasks.
+ *   LU_UPDATE k  A_ij -= A_ik A_kj for i, j > k, in blocks of tiles.
  * A step without tasks is left out. This is LAPACK's blocked getrf with
  * the trailing update cut into tiles, so ipiv and info are LAPACK's.
  * Look-ahead: LU_PANEL k > 0 is not a step; the first task of LU_UPDATE
- * k - 1 updates all of block column k, tile by tile as the other tasks do,
- * and then factors the panel, beside the rest of the update. QR likewise
- * (QR_PANEL k > 0 after block column k's QR_UPDATE k - 1 task). Each tile
- * sees the same operations in the same order as without it: the factors
- * are the same bits.
+ * k - 1 updates all of block column k and then factors the panel, beside
+ * the rest of the update. QR likewise (QR_PANEL k > 0 after block column
+ * k's QR_UPDATE k - 1 task), and Cholesky (all of block column k updated,
+ * then DIAG k's potrf and PANEL k's solve of every tile below it).
  *
  * Determinism: the steps depend only on the shape and the type (trn_tile_nb),
  * never on the core count or the load; each tile is written by exactly one
@@ -104,14 +104,15 @@ int trn_tile_steps(const trn_solver_dense_desc *d);
 trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s);
 
 /* Look-ahead: whether update step d's first task also factors the next
- * panel (Cholesky: the diagonal tile k + 1 after its update; LU: all of
- * block column k + 1 updated, then its panel; QR: block column k + 1, then
- * its panel), so that the panel runs beside the rest of the update instead
- * of alone in a step of its own while the other cores wait. True for every
- * update step but the last panel's; that panel's own step is then left out. */
+ * panel (all of block column k + 1 updated, then Cholesky: the diagonal
+ * tile's potrf and the solve of the tiles below it; LU: its getrf; QR: its
+ * geqrf), so that the panel runs beside the rest of the update instead of
+ * alone in steps of its own while the other cores wait. True for every
+ * update step but the last panel's; that panel's own steps are then left
+ * out. */
 int trn_tile_carries_next_panel(const trn_solver_dense_desc *d);
-/* The step that factors the panel after update step d's (DIAG, LU_PANEL or
- * QR_PANEL of k + 1), for the task that carries it. */
+/* The step that factors the panel after update step d's (DIAG, then
+ * PANEL, LU_PANEL or QR_PANEL of k + 1), for the task that carries it. */
 trn_solver_dense_desc trn_tile_next_panel(const trn_solver_dense_desc *d);
 
 /* The number of tasks of step d. */
