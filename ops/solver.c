@@ -16,7 +16,8 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_GETRF:
     case TRN_SOLVER_TILE_LU_PANEL: /* a tiled getrf's steps */
     case TRN_SOLVER_TILE_LU_ROW:
-    case TRN_SOLVER_TILE_LU_UPDATE: return "getrf";
+    case TRN_SOLVER_TILE_LU_UPDATE:
+    case TRN_SOLVER_TILE_LU_LEFT: return "getrf";
     case TRN_SOLVER_GETRS: return "getrs";
     case TRN_SOLVER_GEQRF:
     case TRN_SOLVER_TILE_QR_PANEL: /* a tiled geqrf's steps */

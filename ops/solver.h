@@ -60,6 +60,7 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_LU_UPDATE = 205,
     TRN_SOLVER_TILE_QR_PANEL = 206,
     TRN_SOLVER_TILE_QR_UPDATE = 207,
+    TRN_SOLVER_TILE_LU_LEFT = 211, /* the row interchanges left of each panel, last */
     /* The steps of a tiled syevd/heevd (ops/solver_eig_tile.h). */
     TRN_SOLVER_TILE_EIG_TRD = 208,
     TRN_SOLVER_TILE_EIG_STEDC = 209,

@@ -22,6 +22,7 @@ int trn_tile_fn(trn_solver_fn fn) {
     case TRN_SOLVER_TILE_LU_PANEL:
     case TRN_SOLVER_TILE_LU_ROW:
     case TRN_SOLVER_TILE_LU_UPDATE:
+    case TRN_SOLVER_TILE_LU_LEFT:
     case TRN_SOLVER_TILE_QR_PANEL:
     case TRN_SOLVER_TILE_QR_UPDATE: return 1;
     default: return trn_eig_tile_fn(fn);
@@ -54,7 +55,8 @@ static int is_qr(const trn_solver_dense_desc *d) {
 /* LU or QR: m x n, panels of block columns (Cholesky: n x n). */
 static int is_lu(const trn_solver_dense_desc *d) {
     return d->fn == TRN_SOLVER_GETRF || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
-           d->fn == TRN_SOLVER_TILE_LU_ROW || d->fn == TRN_SOLVER_TILE_LU_UPDATE || is_qr(d);
+           d->fn == TRN_SOLVER_TILE_LU_ROW || d->fn == TRN_SOLVER_TILE_LU_UPDATE ||
+           d->fn == TRN_SOLVER_TILE_LU_LEFT || is_qr(d);
 }
 
 static int rows_t(const trn_solver_dense_desc *d) {
@@ -273,7 +275,8 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
         return layout_tasks(&L);
     }
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
-    case TRN_SOLVER_TILE_LU_ROW: return (size_t)cols_t(d) - 1 + (size_t)lu_tail(d);
+    case TRN_SOLVER_TILE_LU_ROW: return C + (size_t)lu_tail(d);
+    case TRN_SOLVER_TILE_LU_LEFT: return (size_t)panels(d) - 1;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return qr_tasks(d);
     default: return trn_eig_tile_tasks(d);
@@ -311,8 +314,16 @@ static int steps_of_k(const trn_solver_dense_desc *whole, int k, trn_solver_fn f
     return n;
 }
 
+/* LU: the interchanges of each panel in the block columns left of it,
+ * deferred to one last step (nothing reads those columns again): each
+ * column gets all its swaps at once, in LAPACK's order, while it is in
+ * cache, where each panel's LU_ROW step would stream the whole matrix. */
+static int has_left_step(const trn_solver_dense_desc *whole) {
+    return is_lu(whole) && !is_qr(whole) && panels(whole) > 1;
+}
+
 int trn_tile_steps(const trn_solver_dense_desc *whole) {
-    int s = 0;
+    int s = has_left_step(whole);
     for (int k = 0; k < panels(whole); k++) {
         trn_solver_fn fns[3];
         s += steps_of_k(whole, k, fns);
@@ -332,6 +343,11 @@ trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
             return d;
         }
         s -= n;
+    }
+    if (s == 0 && has_left_step(whole)) {
+        d.tile_k = panels(whole) - 1;
+        d.fn = TRN_SOLVER_TILE_LU_LEFT;
+        return d;
     }
     d.fn = TRN_SOLVER_TILE_DIAG; /* s out of range: not reached by callers */
     return d;
@@ -360,8 +376,9 @@ trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
     }
     case TRN_SOLVER_TILE_LU_ROW:
         s.i = k;
-        s.j = (int)t < k ? (int)t : (int)t + 1 < T ? (int)t + 1 : k; /* the last: the tail */
+        s.j = k + 1 + (int)t < T ? k + 1 + (int)t : k; /* the last: the tail */
         return s;
+    case TRN_SOLVER_TILE_LU_LEFT: s.i = s.j = (int)t; return s;
     default: {
         const update_layout L = layout_of(d);
         return layout_span(&L, t);
@@ -398,8 +415,10 @@ static double tile_flops(const trn_solver_dense_desc *d, int i, int j) {
     case TRN_SOLVER_TILE_PANEL: return cx * bi * bk * bk;
     case TRN_SOLVER_TILE_UPDATE: return cx * (i == j ? bi * bi * bk : 2.0 * bi * bj * bk);
     case TRN_SOLVER_TILE_LU_PANEL: return cx * (ph * pw * pw - pw * pw * pw / 3.0);
-    case TRN_SOLVER_TILE_LU_ROW: /* trsm (the tail: of its columns past the panel); swaps */
-        return cx * (j > k ? pw * pw * bj : j == k ? pw * pw * (bk - pw) : pw * bj);
+    case TRN_SOLVER_TILE_LU_ROW: /* trsm (the tail: of its columns past the panel) */
+        return cx * pw * pw * (j > k ? bj : bk - pw);
+    case TRN_SOLVER_TILE_LU_LEFT: /* the swaps of the panels right of block column j */
+        return cx * bj * (double)(min_int(d->m, d->n) - (j + 1) * nb);
     case TRN_SOLVER_TILE_LU_UPDATE: return cx * 2.0 * bi * bj * pw;
     case TRN_SOLVER_TILE_QR_PANEL: return cx * (2.0 * ph * pw * pw - 2.0 * pw * pw * pw / 3.0);
     case TRN_SOLVER_TILE_QR_UPDATE: /* ormqr of the panel's reflectors (the tail: past it) */

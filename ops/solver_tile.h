@@ -23,12 +23,16 @@
  * of an m x n matrix, K = ceil(min(m, n) / nb) panels. For k = 0 .. K-1:
  *   LU_PANEL k   LAPACK getrf of the panel: rows [k nb, m) of block column
  *                k (one task: the pivot search spans the whole panel);
- *   LU_ROW k     the panel's row interchanges applied to every other block
- *                column, and for j > k the block row solved against the
- *                unit lower L_kk (A_kj = L_kk^-1 A_kj): Tc-1 tasks, and one
- *                more for the columns of block column k past the panel
- *                when the rows end inside it (a wide matrix's last panel);
+ *   LU_ROW k     the panel's row interchanges applied to every block column
+ *                j > k and the block row solved against the unit lower
+ *                L_kk (A_kj = L_kk^-1 A_kj): Tc-1-k tasks, and one more
+ *                for the columns of block column k past the panel when the
+ *                rows end inside it (a wide matrix's last panel);
  *   LU_UPDATE k  A_ij -= A_ik A_kj for i, j > k, in blocks of tiles.
+ * and last, LU_LEFT: every panel's interchanges in the block columns left
+ * of it (nothing reads them again), one task a block column j < K-1: the
+ * swaps of rows from (j + 1) nb on, column by column, each column's in
+ * LAPACK's order.
  * A step without tasks is left out. This is LAPACK's blocked getrf with
  * the trailing update cut into tiles, so ipiv and info are LAPACK's.
  * Look-ahead: LU_PANEL k > 0 is not a step; the first task of LU_UPDATE

@@ -181,10 +181,6 @@ static void lu_panel_task(const trn_solver_dense_desc *d) {
         put_info(d, (int32_t)(r0 + info));
 }
 
-/* Panel k's row interchanges on block column j (LAPACK's laswp, in order);
- * for j > k, then the block row's solve A_kj = L_kk^-1 A_kj. j = k: the
- * columns of block column k past the panel (a wide matrix's last panel),
- * which get both. */
 /* The interchanges of rows [r0, r0 + pw) (d->ipiv, in order) in columns
  * [c0, c0 + nc). Column by column: the swaps of one column stay within it
  * (a few KiB), where row by row each swap would touch another page per
@@ -210,14 +206,25 @@ static void swap_rows(const trn_solver_dense_desc *d, int r0, int pw, int c0, in
     }
 }
 
+/* Panel k's row interchanges on block column j > k (LAPACK's laswp, in
+ * order), then the block row's solve A_kj = L_kk^-1 A_kj. j = k: the
+ * columns of block column k past the panel (a wide matrix's last panel),
+ * which get both. */
 static void lu_row_task(const trn_solver_dense_desc *d, int j) {
     const int r0 = d->tile_k * d->tile_nb, pw = panel_width(d);
     const int tail = j == d->tile_k;
     const int c0 = j * d->tile_nb + (tail ? pw : 0), bj = extent(d, j) - (tail ? pw : 0);
     swap_rows(d, r0, pw, c0, bj);
-    if (j >= d->tile_k)
-        trn_blas_trsm_split(d->type, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, pw, bj,
-                            at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
+    trn_blas_trsm_split(d->type, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, pw, bj,
+                        at(d, r0, r0), d->lda, at(d, r0, c0), d->lda);
+}
+
+/* LU_LEFT: block column j gets the interchanges of every panel right of
+ * it, rows (j + 1) nb .. min(m, n) - 1 in order: each column all its swaps
+ * at once (ops/solver_tile.h). */
+static void lu_left_task(const trn_solver_dense_desc *d, int j) {
+    const int r0 = (j + 1) * d->tile_nb, mn = d->m < d->n ? d->m : d->n;
+    swap_rows(d, r0, mn - r0, j * d->tile_nb, extent(d, j));
 }
 
 /* A_ij -= A_ik A_kj for the tiles of span s: one gemm per group of
@@ -336,6 +343,7 @@ static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_
     case TRN_SOLVER_TILE_UPDATE: update_task(d, &s); break;
     case TRN_SOLVER_TILE_LU_PANEL: lu_panel_task(d); break;
     case TRN_SOLVER_TILE_LU_ROW: lu_row_task(d, s.j); break;
+    case TRN_SOLVER_TILE_LU_LEFT: lu_left_task(d, s.j); break;
     case TRN_SOLVER_TILE_LU_UPDATE: lu_update_task(d, &s); break;
     case TRN_SOLVER_TILE_QR_PANEL: k = qr_call(d, msg, 0, 0); break;
     case TRN_SOLVER_TILE_QR_UPDATE: k = qr_update_task(d, msg, s.j, s.nj); break;

@@ -130,7 +130,12 @@ static double check_steps(const trn_solver_dense_desc *w) {
             case TRN_SOLVER_TILE_LU_PANEL: assert_true(i == k && j == k); break;
             case TRN_SOLVER_TILE_PANEL: assert_true(j == k && i > k && nj == 1); break;
             case TRN_SOLVER_TILE_UPDATE: assert_true(j > k && i >= j); break;
-            case TRN_SOLVER_TILE_LU_ROW: assert_true(i == k && ni == 1 && nj == 1); break;
+            case TRN_SOLVER_TILE_LU_ROW: /* block columns right of k; the tail, j = k, last */
+                assert_true(i == k && ni == 1 && nj == 1 && (j > k || t + 1 == n_tasks));
+                break;
+            case TRN_SOLVER_TILE_LU_LEFT: /* the last step: block columns left of the last panel */
+                assert_true(i == j && ni == 1 && nj == 1 && j < k && s + 1 == trn_tile_steps(w));
+                break;
             case TRN_SOLVER_TILE_LU_UPDATE: assert_true(i > k && j > k); break;
             case TRN_SOLVER_TILE_QR_PANEL: assert_true(i == k && j == k && t == 0); break;
             case TRN_SOLVER_TILE_QR_UPDATE: /* block columns right of k; the tail, j = k */
@@ -163,6 +168,8 @@ static double check_steps(const trn_solver_dense_desc *w) {
             assert_int_equal(tiles, (size_t)(Tc - 1 - k) * (size_t)(Tc - k) / 2);
         if (d.fn == TRN_SOLVER_TILE_LU_UPDATE)
             assert_int_equal(tiles, (size_t)(Tr - 1 - k) * (size_t)(Tc - 1 - k));
+        if (d.fn == TRN_SOLVER_TILE_LU_LEFT) /* every block column left of the last panel */
+            assert_int_equal(tiles, (size_t)k);
         if (d.fn == TRN_SOLVER_TILE_QR_UPDATE) /* every block column right of k (and k's tail) */
             assert_true(tiles == (size_t)(Tc - 1 - k) || tiles == (size_t)(Tc - k));
         /* Grouping leaves a step at least TRN_TILE_MIN_TASKS tasks (or one a
