@@ -67,8 +67,7 @@ static int steps_of(const trn_op_desc *d) {
 
 /* A zeroed counter per step for a tiled factorisation's shards to claim
  * tasks with (an empty lease when it cannot be had: the fixed split). */
-static void claims_take(trn_service *svc, trn_session *session, int nsteps,
-                        trn_scratch_lease *l) {
+static void claims_take(trn_service *svc, trn_session *session, int nsteps, trn_scratch_lease *l) {
     const size_t bytes = (size_t)nsteps * sizeof(uint64_t);
     char err[TRN_SERVICE_ERRLEN];
     if (trn_service_scratch_take(svc, session, bytes, "the task counters of a factorisation", l,

@@ -57,7 +57,6 @@ void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, i
  * the off-diagonal parts as GEMMs (kernels/cpu/trsm_split.c): faster on a
  * wide triangle; the split depends on the shape alone. */
 void trn_blas_trsm_split(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
-                         CBLAS_DIAG diag, int m, int n, const void *a, int lda, void *b,
-                         int ldb);
+                         CBLAS_DIAG diag, int m, int n, const void *a, int lda, void *b, int ldb);
 
 #endif

@@ -110,8 +110,8 @@ static void panel_task(const trn_solver_dense_desc *d, int i, int ni) {
         trn_blas_trsm_split(d->type, CblasRight, CblasLower, ct, CblasNonUnit, bi, bk,
                             at(d, kb, kb), d->lda, at(d, ib, kb), d->lda);
     else
-        trn_blas_trsm_split(d->type, CblasLeft, CblasUpper, ct, CblasNonUnit, bk, bi,
-                            at(d, kb, kb), d->lda, at(d, kb, ib), d->lda);
+        trn_blas_trsm_split(d->type, CblasLeft, CblasUpper, ct, CblasNonUnit, bk, bi, at(d, kb, kb),
+                            d->lda, at(d, kb, ib), d->lda);
 }
 
 /* Lower: A_ij -= A_ik A_jk^H for block rows [i, i + ni) of block columns

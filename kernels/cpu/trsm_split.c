@@ -42,8 +42,7 @@ static const void *off_block(trn_dtype t, const void *a, int lda, CBLAS_UPLO upl
 }
 
 void trn_blas_trsm_split(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
-                         CBLAS_DIAG diag, int m, int n, const void *a, int lda, void *b,
-                         int ldb) {
+                         CBLAS_DIAG diag, int m, int n, const void *a, int lda, void *b, int ldb) {
     const int order = side == CblasLeft ? m : n;
     if (order <= TRSM_LEAF || m <= 0 || n <= 0) {
         trn_blas_trsm(t, side, uplo, trans, diag, m, n, 1.0, a, lda, b, ldb);

@@ -212,8 +212,8 @@ static void test_tiled_factors(void **state) {
      * the 2-core daemon's shards claim as they go (ops/solver_tile.h). */
     check(TY_D, 3000, 1);
     check(TY_D, 3000, 0);
-    check(TY_D, 769, 0);                      /* 4 tiles, the last 1 wide */
-    check(TY_D, 768, 1);                      /* 3 tiles: not tiled */
+    check(TY_D, 769, 0); /* 4 tiles, the last 1 wide */
+    check(TY_D, 768, 1); /* 3 tiles: not tiled */
 }
 
 /* A pivot that makes the leading minor of order p + 1 indefinite (a

@@ -263,6 +263,18 @@ static void set_elem(trn_dtype t, void *a, size_t i, double complex v) {
     }
 }
 
+/* max |x - y| over the m x n matrices x and y (leading dimension ld). */
+static double max_abs_diff(trn_dtype t, const void *x, const void *y, int m, int n, int ld) {
+    double worst = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            const size_t at = (size_t)j * ld + i;
+            const double e = cabs(elem(t, x, at) - elem(t, y, at));
+            worst = e > worst ? e : worst;
+        }
+    return worst;
+}
+
 /* Runs the tiled Cholesky of a (a copy is factored and returned) with
  * every step cut into S shards, called in order or backwards. */
 static void *factor(trn_dtype t, int n, int lda, int lower, const void *a, int S, int backwards) {
@@ -527,13 +539,8 @@ static void test_qr(void **state) {
                 : t == TRN_DTYPE_C32F ? LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau)
                                       : LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, ref, lda, rtau);
             assert_int_equal(info, 0);
-            double worst = 0, tworst = 0;
-            for (int j = 0; j < n; j++)
-                for (int i = 0; i < m; i++) {
-                    const size_t at = (size_t)j * lda + i;
-                    const double e = cabs(elem(t, one, at) - elem(t, ref, at));
-                    worst = e > worst ? e : worst;
-                }
+            const double worst = max_abs_diff(t, one, ref, m, n, lda);
+            double tworst = 0;
             for (int j = 0; j < mn; j++) {
                 const double e = cabs(elem(t, tau1, (size_t)j) - elem(t, rtau, (size_t)j));
                 tworst = e > tworst ? e : tworst;
@@ -642,7 +649,8 @@ static void test_claimed_groups(void **state) {
     const int n = 4100, lda = n + 1;
     const size_t bytes = (size_t)lda * n * sizeof(double);
     double *a = malloc(bytes), *f1 = malloc(bytes), *f3 = malloc(bytes);
-    int32_t *piv1 = malloc((size_t)n * sizeof(int32_t)), *piv3 = malloc((size_t)n * sizeof(int32_t));
+    int32_t *piv1 = malloc((size_t)n * sizeof(int32_t)),
+            *piv3 = malloc((size_t)n * sizeof(int32_t));
     assert_true(a && f1 && f3 && piv1 && piv3);
     for (int lower = 0; lower < 2; lower++) {
         for (int j = 0; j < n; j++)
@@ -704,8 +712,14 @@ static void test_claimed_groups(void **state) {
     for (int j = 0; j < n; j++)
         for (int i = 0; i < qm; i++)
             f1[(size_t)j * qm + i] = f3[(size_t)j * qm + i] = uniform();
-    trn_solver_dense_desc q1 = {.fn = TRN_SOLVER_GEQRF, .type = TRN_DTYPE_R64F, .m = qm, .n = n,
-                                .a = f1, .lda = qm, .tau = tau1, .info = &info1};
+    trn_solver_dense_desc q1 = {.fn = TRN_SOLVER_GEQRF,
+                                .type = TRN_DTYPE_R64F,
+                                .m = qm,
+                                .n = n,
+                                .a = f1,
+                                .lda = qm,
+                                .tau = tau1,
+                                .info = &info1};
     trn_solver_dense_desc q3 = q1;
     q3.a = f3;
     q3.tau = tau3;
@@ -768,14 +782,11 @@ static void test_trsm_split(void **state) {
             memcpy(x2, b, (size_t)ldb * n * es);
             trn_blas_trsm(t, side, uplo, tr, dg, m, n, 1.0, a, lda, x1, ldb);
             trn_blas_trsm_split(t, side, uplo, tr, dg, m, n, a, lda, x2, ldb);
-            double worst = 0, xmax = 0;
+            const double worst = max_abs_diff(t, x1, x2, m, n, ldb);
+            double xmax = 0;
             for (int j = 0; j < n; j++)
-                for (int i = 0; i < m; i++) {
-                    const size_t at = (size_t)j * ldb + i;
-                    const double e = cabs(elem(t, x1, at) - elem(t, x2, at));
-                    worst = e > worst ? e : worst;
-                    xmax = cabs(elem(t, x1, at)) > xmax ? cabs(elem(t, x1, at)) : xmax;
-                }
+                for (int i = 0; i < m; i++)
+                    xmax = fmax(xmax, cabs(elem(t, x1, (size_t)j * ldb + i)));
             const double bound = 8.0 * order * 0x1p-53 * 3.0 * xmax;
             if (!(worst <= bound))
                 fail_msg("type %d case %d: |X - X_trsm| = %g > %g", (int)t, q, worst, bound);
