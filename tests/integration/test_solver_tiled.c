@@ -22,7 +22,7 @@
  *    tile gives info = its index, as potrf does; the op still succeeds;
  *  - the boundaries: n = 769 (4 tiles, the last one 1 wide) is tiled, n = 768
  *    (3 tiles) is not; both correct.
- * getrf: square (S, D, C, Z), tall and wide (D): factors, pivots and info
+ * getrf: square (S, D, C, Z), tall, wide and 2300 square (D): factors, pivots and info
  * bitwise alike on 1 and 2 cores, the backward error of P A = L U within
  * Higham's Thm 9.3 bound along a random vector (gamma_min(m,n) |L||U|), and
  * an exactly zero column giving LAPACK's info (its index) while the
@@ -208,12 +208,12 @@ static void test_tiled_factors(void **state) {
         for (int lower = 0; lower < 2; lower++)
             check(all_types[k], 1300, lower); /* 6 tiles, the last 20 wide */
     check(TY_D, 1024, 1);                     /* 4 whole tiles */
+    check(TY_D, 769, 0);                      /* 4 tiles, the last 1 wide */
+    check(TY_D, 768, 1);                      /* 3 tiles: not tiled */
     /* 12 tiles: the first updates take blocks of 2 block columns, which
      * the 2-core daemon's shards claim as they go (ops/solver_tile.h). */
     check(TY_D, 3000, 1);
     check(TY_D, 3000, 0);
-    check(TY_D, 769, 0); /* 4 tiles, the last 1 wide */
-    check(TY_D, 768, 1); /* 3 tiles: not tiled */
 }
 
 /* A pivot that makes the leading minor of order p + 1 indefinite (a
