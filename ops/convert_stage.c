@@ -1,6 +1,7 @@
 /*
  * convert_stage.c — the conversion stage of a precision-mode GEMM
- * (ops/convert_stage.h): when it pays, how much scratch, the two stages.
+ * (ops/convert_stage.h): when it pays, how much scratch, the two stages;
+ * and which ops are conversions of their own.
  */
 #include "ops/convert_stage.h"
 
@@ -62,4 +63,17 @@ void trn_convert_stage_split(const trn_op_desc *op, void *scratch, trn_op_desc *
     convert->u.gemm.pieces_b = pb;
     *compute = *convert;
     compute->u.gemm.split_stage = TRN_GEMM_SPLIT_DONE;
+}
+
+/* cutensorOperator_t's identity and conjugation (trntensor.h). */
+enum { TENSOR_OP_IDENTITY = 1, TENSOR_OP_CONJ = 9 };
+
+int trn_convert_standalone(const trn_op_desc *op) {
+    if (op->kind == TRN_OP_SPCONVERT)
+        return 1;
+    if (op->kind != TRN_OP_TENSOR_ELEMENTWISE)
+        return 0;
+    const trn_tensor_ew_desc *e = &op->u.tensor_ew;
+    return !e->reduce && !e->b && !e->c &&
+           (e->op_a == TENSOR_OP_IDENTITY || e->op_a == TENSOR_OP_CONJ);
 }

@@ -40,6 +40,16 @@ size_t trn_convert_stage_bytes(const trn_op_desc *op);
 void trn_convert_stage_split(const trn_op_desc *op, void *scratch, trn_op_desc *convert,
                              trn_op_desc *compute);
 
+/* Standalone conversions: an op that only converts or rearranges data — a
+ * sparse format conversion (SPCONVERT), or a tensor permutation without a
+ * unary operator other than the identity or conjugation (FP64 <-> FP32
+ * included; alpha scales each element once). The backend may run it on a
+ * copy engine beside the cores' compute (backend.h, engine_for); its result
+ * is the same on any engine and any shard count, so the scheduler lets it
+ * take the cores when they are idle as it starts (trn_sched_op's
+ * first_stage_anywhere rule, for every stage such an op is). */
+int trn_convert_standalone(const trn_op_desc *op);
+
 /* The number of low-precision pieces each value of a GEMM in compute mode
  * c is cut into (FAST modes 1, BF16X3 2, BF16X9 3), or 0: not a precision
  * mode that cuts its operands into pieces. */

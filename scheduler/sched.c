@@ -61,6 +61,8 @@
 
 #include "scheduler/plan_cache.h"
 
+#include "ops/convert_stage.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -421,12 +423,14 @@ static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
     const trn_op_desc *d = stage_desc(op);
     const struct trn_plan_entry *plan = stage_plan(op);
     op->engine = engine_of(s, d);
-    /* A first stage that may run anywhere (trn_sched_op.first_stage_anywhere)
+    /* A first stage that may run anywhere (trn_sched_op.first_stage_anywhere),
+     * or any stage that is a conversion of its own (ops/convert_stage.h),
      * takes the cores when they have nothing else to do: there it is split
      * over every core instead of waiting on the fewer copy workers. */
     const engine *cores = &s->engines[TRN_ENGINE_CORE];
-    if (op->stage == 0 && op->first_stage_anywhere && op->engine != TRN_ENGINE_CORE &&
-        cores->runnable == 0 && cores->busy == 0)
+    const int anywhere =
+        (op->stage == 0 && op->first_stage_anywhere) || trn_convert_standalone(d);
+    if (anywhere && op->engine != TRN_ENGINE_CORE && cores->runnable == 0 && cores->busy == 0)
         op->engine = TRN_ENGINE_CORE;
     op->nshards = plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM
                       ? program_shards(s, d)

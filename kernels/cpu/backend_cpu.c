@@ -16,6 +16,7 @@
 #include "kernels/backend.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
+#include "ops/convert_stage.h"
 #include "ops/tensor_plan.h"
 
 /* What an op that used a refused routine (routines.h) says. */
@@ -97,11 +98,14 @@ static int cpu_plan_state_save(const trn_backend *be, const char *dir, char *err
 }
 
 /* Data movement goes to the copy engine, computation to the cores: the
- * kind's engine (ops/op_kinds.h). */
+ * kind's engine (ops/op_kinds.h), and format conversions, a GEMM's stage
+ * or an op of their own (ops/convert_stage.h). */
 static trn_engine cpu_engine_for(const trn_backend *be, const trn_op_desc *op) {
     (void)be;
     if (op->kind == TRN_OP_GEMM && op->u.gemm.split_stage == TRN_GEMM_SPLIT_AHEAD)
         return TRN_ENGINE_COPY; /* a format conversion: it only moves data */
+    if (trn_convert_standalone(op))
+        return TRN_ENGINE_COPY;
     const trn_op_info *k = trn_op_info_of(op->kind);
     return k ? k->engine : TRN_ENGINE_CORE;
 }
