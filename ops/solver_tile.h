@@ -125,7 +125,8 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d);
 /* Task t of step d: the tile (i, j) it writes, block row i and block
  * column j (a potrf task names the lower triangle's tile: for an upper
  * factor it writes (j, i); an LU_ROW task names block column j, i = k, and
- * j = k for the columns of block column k past the panel). */
+ * j = k for the columns of block column k past the panel; an LU_LEFT task
+ * names block column j, i = j). */
 void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
 
 /* A task's tiles: block rows i .. i + ni - 1 of block columns j .. j + nj -
