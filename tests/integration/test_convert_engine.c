@@ -9,7 +9,7 @@
  *  - idle: a CSR -> CSC conversion and an FP64 -> FP32 permutation run on
  *    the cores (no copy-engine shard);
  *  - busy: the same conversions on a second stream, launched just after a
- *    large SGEMM on a first (both cores busy with it), run on the copy
+ *    long SGEMM on a first (both cores busy with it), run on the copy
  *    engine (at least one copy-engine shard each);
  *  - both results equal the host's (the CSC built by a counting sort of
  *    the CSR's entries, each column's rows in order; each double rounded
@@ -33,6 +33,8 @@
 #include "trnsci/trnsci.h"
 #include "trnsci/trnsparse.h"
 #include "trnsci/trntensor.h"
+
+#include "long_op.h"
 
 static th_daemon daemon_;
 static int metrics_port;
@@ -66,41 +68,29 @@ static void *download(const void *dev, size_t bytes) {
     return h;
 }
 
-/* The cores' work: an n x n SGEMM (a few hundred ms on two cores) on a
- * stream of its own, and a second stream for the conversion. Everything is
- * allocated and uploaded before the SGEMM starts, since trnsciMalloc,
- * trnsciFree and trnsciMemcpy wait for the device. */
+/* The cores' work: a long SGEMM (long_op.h) on a stream of its own, and
+ * a second stream for the conversion. Everything is allocated and
+ * uploaded before the SGEMM starts, since trnsciMalloc, trnsciFree and
+ * trnsciMemcpy wait for the device. */
 typedef struct busy {
-    trnblasHandle_t h;
-    float *a, *c;
+    long_op op;
     trnsciStream_t gemm, convert;
 } busy;
 
-enum { BUSY_N = 3000 };
-
 static void busy_make(busy *b) {
-    const size_t bytes = (size_t)BUSY_N * BUSY_N * sizeof(float);
-    assert_int_equal(trnsciMalloc((void **)&b->a, bytes), trnsciSuccess);
-    assert_int_equal(trnsciMalloc((void **)&b->c, bytes), trnsciSuccess);
+    long_op_init(&b->op);
     assert_int_equal(trnsciStreamCreateWithFlags(&b->gemm, trnsciStreamNonBlocking), trnsciSuccess);
     assert_int_equal(trnsciStreamCreateWithFlags(&b->convert, trnsciStreamNonBlocking),
                      trnsciSuccess);
-    assert_int_equal(trnblasCreate(&b->h), TRNBLAS_STATUS_SUCCESS);
-    assert_int_equal(trnblasSetStream(b->h, b->gemm), TRNBLAS_STATUS_SUCCESS);
 }
 
 static void busy_start(busy *b) {
-    const float one = 1.0f, zero = 0.0f;
-    assert_int_equal(trnblasSgemm(b->h, TRNBLAS_OP_N, TRNBLAS_OP_N, BUSY_N, BUSY_N, BUSY_N, &one,
-                                  b->a, BUSY_N, b->a, BUSY_N, &zero, b->c, BUSY_N),
-                     TRNBLAS_STATUS_SUCCESS);
+    long_op_queue(&b->op, b->gemm);
 }
 
 static void busy_free(busy *b) {
     assert_int_equal(trnsciStreamSynchronize(b->gemm), trnsciSuccess);
-    assert_int_equal(trnblasDestroy(b->h), TRNBLAS_STATUS_SUCCESS);
-    assert_int_equal(trnsciFree(b->a), trnsciSuccess);
-    assert_int_equal(trnsciFree(b->c), trnsciSuccess);
+    long_op_free(&b->op);
     assert_int_equal(trnsciStreamDestroy(b->gemm), trnsciSuccess);
     assert_int_equal(trnsciStreamDestroy(b->convert), trnsciSuccess);
 }
