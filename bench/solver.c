@@ -32,6 +32,13 @@
  * usage: bench_solver [ADDRESS] [--sizes 256,1024,4096] [--routines
  *                     potrf,getrf,syevd,gesvd,gesvdn] [--jacobi-sizes 256,1024]
  *                     [--reps N] [--lapack-cpu CPU] [--lapack-on-device]
+ *                     [--lapack-ld-pad P]
+ *
+ * --lapack-ld-pad P: the in-process dgesvd's U and VT get leading dimension
+ * n + P (default 0: n, as a ported program calls it). trnsci's kernels pad
+ * their private copies' columns when n is a multiple of 64
+ * (kernels/cpu/solver_util.h), which alone makes gesvd with vectors several
+ * times faster at n = 1024; P = 8 gives LAPACK the same layout.
  * bench/run_solver.sh sets the placement up (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -119,10 +126,12 @@ typedef struct host_bufs {
     double *w, *u, *vt, *work;
     lapack_int *ipiv, *iwork;
     lapack_int lwork, liwork;
+    int ld_uvt; /* U's and VT's leading dimension: n + --lapack-ld-pad */
 } host_bufs;
 
-static void host_prepare(routine r, int n, double *a, host_bufs *hb) {
+static void host_prepare(routine r, int n, int pad, double *a, host_bufs *hb) {
     memset(hb, 0, sizeof(*hb));
+    hb->ld_uvt = n + pad;
     hb->w = malloc((size_t)n * sizeof(double));
     hb->ipiv = malloc((size_t)n * sizeof(lapack_int));
     double q = 0;
@@ -133,10 +142,10 @@ static void host_prepare(routine r, int n, double *a, host_bufs *hb) {
         hb->iwork = malloc((size_t)iq * sizeof(lapack_int));
     } else if (r == R_GESVD || r == R_GESVDN) {
         const char job = r == R_GESVD ? 'S' : 'N';
-        hb->u = malloc((size_t)n * n * sizeof(double));
-        hb->vt = malloc((size_t)n * n * sizeof(double));
-        LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, n, n, a, n, hb->w, hb->u, n, hb->vt, n, &q,
-                            -1);
+        hb->u = malloc((size_t)hb->ld_uvt * n * sizeof(double));
+        hb->vt = malloc((size_t)hb->ld_uvt * n * sizeof(double));
+        LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, n, n, a, n, hb->w, hb->u, hb->ld_uvt,
+                            hb->vt, hb->ld_uvt, &q, -1);
     }
     hb->lwork = q > 1 ? (lapack_int)q : 1;
     hb->work = malloc((size_t)hb->lwork * sizeof(double));
@@ -165,8 +174,8 @@ static void lapack_once(routine r, int n, double *a, host_bufs *hb) {
     case R_GESVD:
     case R_GESVDN: {
         const char job = r == R_GESVD ? 'S' : 'N';
-        info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, n, n, a, n, hb->w, hb->u, n, hb->vt,
-                                   n, hb->work, hb->lwork);
+        info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, n, n, a, n, hb->w, hb->u,
+                                   hb->ld_uvt, hb->vt, hb->ld_uvt, hb->work, hb->lwork);
         break;
     }
     case NROUT: break;
@@ -216,7 +225,8 @@ static void pin_or_restore(int cpu, const cpu_set_t *start) {
 }
 
 static result run_one(const char *addr, trnsolverDnHandle_t h, routine r, int n, int reps,
-                      int warmup, int lap_cpu, const cpu_set_t *start, int lapack_on_device) {
+                      int warmup, int lap_cpu, const cpu_set_t *start, int lapack_on_device,
+                      int ld_pad) {
     const size_t nn = (size_t)n * (size_t)n, bytes = nn * sizeof(double);
     double *orig = malloc(bytes), *work = NULL, *got = malloc(bytes);
     /* --lapack-on-device: LAPACK's matrix is a device buffer (host-addressable
@@ -240,7 +250,7 @@ static result run_one(const char *addr, trnsolverDnHandle_t h, routine r, int n,
         die("trnsciMalloc");
     host_bufs hb;
     memcpy(work, orig, bytes);
-    host_prepare(r, n, work, &hb);
+    host_prepare(r, n, ld_pad, work, &hb);
     double t_trn[MAX_REPS], t_lap[MAX_REPS], t_ker[MAX_REPS];
     for (int k = -warmup; k < reps; k++) {
         if (trnsciMemcpy(d.a, orig, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
@@ -394,19 +404,20 @@ static int parse_list(const char *s, int *out, int max) {
 
 int main(int argc, char **argv) {
     const char *addr = NULL, *size_list = NULL, *routine_list = NULL, *jacobi_list = NULL;
-    int reps_override = 0, lap_cpu = -1, lapack_on_device = 0;
+    int reps_override = 0, lap_cpu = -1, lapack_on_device = 0, ld_pad = 0;
     const bench_opt opts[] = {{"--sizes", BENCH_OPT_STR, &size_list},
                               {"--routines", BENCH_OPT_STR, &routine_list},
                               {"--jacobi-sizes", BENCH_OPT_STR, &jacobi_list},
                               {"--reps", BENCH_OPT_INT, &reps_override},
                               {"--lapack-cpu", BENCH_OPT_INT, &lap_cpu},
                               {"--lapack-on-device", BENCH_OPT_FLAG, &lapack_on_device},
+                              {"--lapack-ld-pad", BENCH_OPT_INT, &ld_pad},
                               {NULL, BENCH_OPT_FLAG, NULL}};
     if (bench_parse_args(opts, argc, argv, &addr) != 0 || reps_override < 0 ||
-        reps_override > MAX_REPS) {
+        reps_override > MAX_REPS || ld_pad < 0 || ld_pad > 4096) {
         fputs("usage: bench_solver [ADDRESS] [--sizes 256,1024,4096] [--routines "
               "potrf,getrf,syevd,gesvd,gesvdn] [--jacobi-sizes 256,1024] [--reps N] [--lapack-cpu "
-              "CPU]\n",
+              "CPU] [--lapack-on-device] [--lapack-ld-pad P]\n",
               stderr);
         return 2;
     }
@@ -445,7 +456,7 @@ int main(int argc, char **argv) {
             const int n = sizes[i];
             const int reps = reps_override ? reps_override : n >= 4096 ? 3 : n >= 1024 ? 5 : 15;
             res[nres++] = run_one(addr, h, (routine)r, n, reps, n >= 4096 ? 0 : 1, lap_cpu, &start,
-                                  lapack_on_device);
+                                  lapack_on_device, ld_pad);
             fprintf(stderr, "bench_solver: %s n=%d done\n", rname[r], n);
         }
     jac_result jr[MAX_SIZES];
@@ -457,8 +468,8 @@ int main(int argc, char **argv) {
     printf("{\n  \"bench\": \"solver\",\n");
     bench_json_host(",\n");
     printf("  \"placement\": {\"bench_cpus\": \"%s\", \"lapack_cpu\": %d, "
-           "\"lapack_on_device\": %s},\n",
-           start_cpus, lap_cpu, lapack_on_device ? "true" : "false");
+           "\"lapack_on_device\": %s, \"lapack_gesvd_uvt_ld_pad\": %d},\n",
+           start_cpus, lap_cpu, lapack_on_device ? "true" : "false", ld_pad);
     printf("  \"results\": [\n");
     for (int i = 0; i < nres; i++) {
         const result *r = &res[i];

@@ -227,8 +227,14 @@ int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld)
     return 0;
 }
 
+/* Rows a multiple of 64 get 8 elements more: a column is then an odd number
+ * of cache lines for doubles (and not a multiple of 4 KiB for any type), so
+ * a walk along a row (a left-side rotation, dlasr 'L', as bdsqr applies to
+ * VT) spreads over the L1's sets instead of thrashing one of them. */
 int trn_solver_priv_ld(int rows) {
-    return rows > 1 ? rows : 1;
+    if (rows < 64)
+        return rows > 1 ? rows : 1;
+    return rows % 64 == 0 ? rows + 8 : rows; /* rows <= INT_MAX - 63 here */
 }
 
 size_t trn_solver_priv_bytes(trn_dtype t, int rows, int cols) {

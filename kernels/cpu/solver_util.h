@@ -85,8 +85,15 @@ void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, vo
  *  - on the local transport the client can rewrite its shared memory while
  *    the op runs, and QR iterations do not terminate on an infinity, so the
  *    finiteness check must be made on the memory LAPACK reads.
- * A copy is packed (leading dimension trn_solver_priv_ld(rows)) and
- * followed by slack of one column and 256 bytes, which absorbs those reads.
+ * A copy's leading dimension is trn_solver_priv_ld(rows): rows, or rows + 8
+ * when rows is a multiple of 64. With a leading dimension of 512 or 1024
+ * doubles every element of a row falls in the same L1 set, and LAPACK's
+ * row-wise loops slow down by an order of magnitude (dlasr 'L', the
+ * rotations bdsqr applies to gesvd's VT: 11.2 ms at 1024 x 1024 against
+ * 0.87 ms with 1032, docs/benchmarks.md "trnsolver"); the arithmetic is
+ * the same whatever the leading dimension, so results are unchanged. The
+ * copy is followed by slack of one column and 256 bytes, which absorbs
+ * the complex kernels' reads past its end.
  * trn_solver_priv_bytes is its size in bytes, a multiple of 64, so copies
  * can be laid out one after another in one workspace. */
 int trn_solver_priv_ld(int rows);

@@ -746,7 +746,7 @@ static trn_solver_eigen_desc syev_desc(trn_solver_fn fn, trn_dtype t, int n, int
 }
 
 static void run_eigen(void) {
-    static const int ns[] = {1, 2, 9, 33};
+    static const int ns[] = {1, 2, 9, 33, 64}; /* 64: copies with padded columns */
     for (int ti = 0; ti < 4; ti++)
         for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]); ni++)
             for (int pad = 0; pad < 2; pad++)
