@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_solver_tiled.sh BUILD_DIR [bench_solver_tiled options...]
 #
-# One big dpotrf, dgetrf and dgeqrf (and dsyevd with --routines syevd) on
+# One big dpotrf, dgetrf and dgeqrf (and dsyevd, dgesvd with --routines) on
 # every core (bench/solver_tiled.c;
 # docs/benchmarks.md):
 # a 1-core trnscid (`--cores 1`) and an all-cores one (`--cores $(nproc)`),

@@ -174,8 +174,8 @@ static void lapack_once(routine r, int n, double *a, host_bufs *hb) {
     case R_GESVD:
     case R_GESVDN: {
         const char job = r == R_GESVD ? 'S' : 'N';
-        info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, n, n, a, n, hb->w, hb->u,
-                                   hb->ld_uvt, hb->vt, hb->ld_uvt, hb->work, hb->lwork);
+        info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, n, n, a, n, hb->w, hb->u, hb->ld_uvt,
+                                   hb->vt, hb->ld_uvt, hb->work, hb->lwork);
         break;
     }
     case NROUT: break;

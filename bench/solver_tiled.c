@@ -19,10 +19,17 @@
  *
  * syevd (trnsolverDnDsyevd, jobz V, lower: the tiled syevd of
  * ops/solver_eig_tile.h against LAPACKE_dsyevd_work) runs only when
- * --routines names it: it takes tens of seconds a call at n = 4096.
+ * --routines names it: it takes tens of seconds a call at n = 4096. So
+ * does gesvd (trnsolverDnDgesvd, jobu = jobvt = 'S': the tiled gesvd of
+ * ops/solver_svd_tile.h against LAPACKE_dgesvd_work; 21 n^3 flops, Golub
+ * and Van Loan's count for U, S and V): the in-process U and VT get leading
+ * dimension n + 8, the layout of the daemon's private copies (with n,
+ * dgesvd's rotations of VT are an order of magnitude slower at n = 1024,
+ * 2048 or 4096: docs/benchmarks.md), and its "factor" compared bitwise is
+ * U.
  *
  * usage: bench_solver_tiled ONE_CORE_ADDR ALL_CORES_ADDR [--sizes 4096,8192]
- *                           [--reps N] [--routines potrf,getrf,geqrf,syevd]
+ *                           [--reps N] [--routines potrf,getrf,geqrf,syevd,gesvd]
  * bench/run_solver_tiled.sh starts the two daemons (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -49,9 +56,11 @@ static void die(const char *what) {
     exit(1);
 }
 
-enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, NROUT };
-static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf", "dgeqrf",
-                                         "dsyevd vectors lower"};
+enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, R_GESVD, NROUT };
+static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf", "dgeqrf", "dsyevd vectors lower",
+                                         "dgesvd vectors S"};
+/* The in-process gesvd's U and VT leading dimension past n (see the top). */
+#define LD_PAD 8
 
 /* potrf: symmetric and diagonally dominant; getrf, geqrf: uniform [-1, 1);
  * syevd: symmetric, uniform [-1, 1). */
@@ -75,7 +84,8 @@ static void make_input(int r, int n, double *a) {
 typedef struct side {
     const char *addr;
     trnsolverDnHandle_t h;
-    double *a, *tau; /* tau: W for syevd */
+    double *a, *tau; /* tau: W for syevd, S for gesvd */
+    double *u, *vt;  /* gesvd */
     int *info, *ipiv;
     trnsciDaemonStatus st;
     trnsciSelfTestSummary blas; /* blasCore: the daemon's OpenBLAS kernel set */
@@ -93,7 +103,9 @@ static void connect_to(side *s, size_t bytes) {
     if (trnsciMalloc((void **)&s->a, bytes) != trnsciSuccess ||
         trnsciMalloc((void **)&s->info, sizeof(int)) != trnsciSuccess ||
         trnsciMalloc((void **)&s->ipiv, bytes / sizeof(double)) != trnsciSuccess ||
-        trnsciMalloc((void **)&s->tau, bytes / sizeof(double)) != trnsciSuccess)
+        trnsciMalloc((void **)&s->tau, bytes / sizeof(double)) != trnsciSuccess ||
+        trnsciMalloc((void **)&s->u, bytes) != trnsciSuccess ||
+        trnsciMalloc((void **)&s->vt, bytes) != trnsciSuccess)
         die("trnsciMalloc");
 }
 
@@ -102,6 +114,8 @@ static void disconnect(side *s) {
     trnsciFree(s->info);
     trnsciFree(s->ipiv);
     trnsciFree(s->tau);
+    trnsciFree(s->u);
+    trnsciFree(s->vt);
     trnsolverDnDestroy(s->h);
     trnsciDeviceReset();
 }
@@ -118,8 +132,10 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
             ? trnsolverDnDpotrf(s->h, TRNBLAS_FILL_MODE_LOWER, n, s->a, n, NULL, 0, s->info)
         : r == R_GETRF ? trnsolverDnDgetrf(s->h, n, n, s->a, n, NULL, s->ipiv, s->info)
         : r == R_GEQRF ? trnsolverDnDgeqrf(s->h, n, n, s->a, n, s->tau, NULL, 0, s->info)
-                       : trnsolverDnDsyevd(s->h, TRNSOLVER_EIG_MODE_VECTOR, TRNBLAS_FILL_MODE_LOWER,
-                                           n, s->a, n, s->tau, NULL, 0, s->info);
+        : r == R_SYEVD ? trnsolverDnDsyevd(s->h, TRNSOLVER_EIG_MODE_VECTOR, TRNBLAS_FILL_MODE_LOWER,
+                                           n, s->a, n, s->tau, NULL, 0, s->info)
+                       : trnsolverDnDgesvd(s->h, 'S', 'S', n, n, s->a, n, s->tau, s->u, n, s->vt, n,
+                                           NULL, 0, NULL, s->info);
     if (st != TRNSOLVER_STATUS_SUCCESS || trnsciStreamSynchronize(NULL) != trnsciSuccess)
         die(rname[r]);
     const double ms = bench_now_ms() - t0;
@@ -127,15 +143,19 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
     if (trnsciMemcpy(&info, s->info, sizeof(info), trnsciMemcpyDeviceToHost) != trnsciSuccess ||
         info != 0)
         die("info");
-    if (out && trnsciMemcpy(out, s->a, bytes, trnsciMemcpyDeviceToHost) != trnsciSuccess)
+    if (out && trnsciMemcpy(out, r == R_GESVD ? s->u : s->a, bytes, trnsciMemcpyDeviceToHost) !=
+                   trnsciSuccess)
         die("trnsciMemcpy");
     disconnect(s);
     return ms;
 }
 
-/* qrwork (lqrwork) is geqrf's or syevd's work; ipiv syevd's iwork (liwork). */
+/* qrwork (lqrwork) is geqrf's, syevd's or gesvd's work; ipiv syevd's iwork
+ * (liwork); uv gesvd's U then VT (leading dimension n + LD_PAD). */
 static double run_lapack(int r, int n, const double *a, double *work, lapack_int *ipiv, double *tau,
-                         double *qrwork, lapack_int lqrwork, lapack_int liwork, int threads) {
+                         double *qrwork, lapack_int lqrwork, lapack_int liwork, double *uv,
+                         int threads) {
+    const int ld = n + LD_PAD;
     memcpy(work, a, (size_t)n * n * sizeof(double));
     openblas_set_num_threads(threads);
     const double t0 = bench_now_ms();
@@ -143,8 +163,10 @@ static double run_lapack(int r, int n, const double *a, double *work, lapack_int
         r == R_POTRF   ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work, n)
         : r == R_GETRF ? LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, work, n, ipiv)
         : r == R_GEQRF ? LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, work, n, tau, qrwork, lqrwork)
-                       : LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, work, n, tau, qrwork,
-                                             lqrwork, ipiv, liwork);
+        : r == R_SYEVD ? LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, work, n, tau, qrwork,
+                                             lqrwork, ipiv, liwork)
+                       : LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', n, n, work, n, tau, uv, ld,
+                                             uv + (size_t)ld * n, ld, qrwork, lqrwork);
     if (info != 0)
         die("LAPACKE");
     return bench_now_ms() - t0;
@@ -157,13 +179,14 @@ int main(int argc, char **argv) {
         return 2;
     }
     side sides[2] = {{.addr = argv[1]}, {.addr = argv[2]}};
-    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0};
+    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--routines")) {
             want[R_POTRF] = strstr(argv[i + 1], "potrf") != NULL;
             want[R_GETRF] = strstr(argv[i + 1], "getrf") != NULL;
             want[R_GEQRF] = strstr(argv[i + 1], "geqrf") != NULL;
             want[R_SYEVD] = strstr(argv[i + 1], "syevd") != NULL;
+            want[R_GESVD] = strstr(argv[i + 1], "gesvd") != NULL;
         } else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sizes")) {
@@ -195,14 +218,19 @@ int main(int argc, char **argv) {
                    *fn = malloc(bytes);
             double *tau = malloc((size_t)n * sizeof(double)), q = 0;
             lapack_int liw = n;
+            double *uv =
+                r == R_GESVD ? malloc(2 * (size_t)(n + LD_PAD) * n * sizeof(double)) : NULL;
             if (r == R_SYEVD) /* LAPACK's lwork and liwork */
                 LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, tau, &q, -1, &liw, -1);
+            else if (r == R_GESVD)
+                LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', n, n, a, n, tau, uv, n + LD_PAD, uv,
+                                    n + LD_PAD, &q, -1);
             else
                 LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, a, n, tau, &q, -1);
             const lapack_int lq = (lapack_int)q;
             lapack_int *ipiv = malloc((size_t)(liw > n ? liw : n) * sizeof(lapack_int));
             double *qrwork = malloc((size_t)(lq > 1 ? lq : 1) * sizeof(double));
-            if (!a || !work || !f1 || !fn || !ipiv || !tau || !qrwork)
+            if (!a || !work || !f1 || !fn || !ipiv || !tau || !qrwork || (r == R_GESVD && !uv))
                 die("malloc");
             make_input(r, n, a);
             double t[NCONF][MAX_REPS];
@@ -210,18 +238,19 @@ int main(int argc, char **argv) {
              * thread pool), untimed, keeping the daemons' factors. */
             run_daemon(&sides[0], r, n, a, f1);
             run_daemon(&sides[1], r, n, a, fn);
-            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, 1);
-            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, cpus);
+            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, uv, 1);
+            run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, uv, cpus);
             for (int k = 0; k < reps; k++) {
                 t[ONE_CORE][k] = run_daemon(&sides[0], r, n, a, NULL);
                 t[ALL_CORES][k] = run_daemon(&sides[1], r, n, a, NULL);
-                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, 1);
-                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, cpus);
+                t[LAPACK_1][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, uv, 1);
+                t[LAPACK_N][k] = run_lapack(r, n, a, work, ipiv, tau, qrwork, lq, liw, uv, cpus);
             }
             const double flop = (r == R_POTRF   ? 1.0
                                  : r == R_GETRF ? 2.0
                                  : r == R_GEQRF ? 4.0
-                                                : 27.0) *
+                                 : r == R_SYEVD ? 27.0
+                                                : 63.0) *
                                 n * n * (double)n / 3.0;
             double med[NCONF];
             printf("%s\n    {\"routine\": \"%s\", \"n\": %d, \"reps\": %d", first ? "" : ",",
@@ -249,6 +278,7 @@ int main(int argc, char **argv) {
             free(ipiv);
             free(tau);
             free(qrwork);
+            free(uv);
         }
     printf("\n  ]\n}\n");
     return 0;

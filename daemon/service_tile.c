@@ -18,6 +18,10 @@
  * session (trn_service_scratch_take). When it cannot be had (the quota,
  * the pool's cap), the op is queued untiled: the same results, on one core.
  *
+ * A tiled gesvd (ops/solver_svd_tile.h) takes one zeroed state piece from
+ * the same pool, which holds its QR step's claim counter too; without it
+ * the op runs untiled.
+ *
  * A tiled potrf, getrf or geqrf takes a claim counter per step from the
  * same pool (ops/solver_tile.h, "Claiming": its shards share each step's
  * tasks as they go). Without it each shard runs a fixed run of tasks: the
@@ -28,6 +32,7 @@
 #include "daemon/service_steps.h"
 #include "daemon/session.h"
 #include "ops/solver_eig_tile.h"
+#include "ops/solver_svd_tile.h"
 #include "ops/solver_tile.h"
 
 /* A piece's place in the region: 64-byte aligned. */
@@ -56,10 +61,23 @@ static int region_take(trn_service *svc, trn_session *session, const trn_solver_
     return 0;
 }
 
+/* A tiled gesvd's state, zeroed: 0, or -1 when it cannot be had. */
+static int svd_state_take(trn_service *svc, trn_session *session, const trn_solver_eigen_desc *e,
+                          trn_scratch_lease *l) {
+    const size_t bytes = trn_svd_tile_state_bytes(e);
+    char err[TRN_SERVICE_ERRLEN];
+    if (trn_service_scratch_take(svc, session, bytes, "the state of a gesvd over every core", l,
+                                 err, sizeof(err)) != TRN_WIRE_OK)
+        return -1;
+    memset(l->p, 0, bytes);
+    return 0;
+}
+
 /* The number of steps op's descriptor is cut into, or 0: not tiled. */
 static int steps_of(const trn_op_desc *d) {
     if (d->kind == TRN_OP_SOLVER_EIGEN)
-        return trn_eig_tile_steps(&d->u.solver_eigen);
+        return d->u.solver_eigen.fn == TRN_SOLVER_GESVD ? trn_svd_tile_steps(&d->u.solver_eigen)
+                                                        : trn_eig_tile_steps(&d->u.solver_eigen);
     if (d->kind != TRN_OP_SOLVER_DENSE || !trn_tile_nb(&d->u.solver_dense))
         return 0;
     return trn_tile_steps(&d->u.solver_dense);
@@ -80,8 +98,11 @@ int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *sessi
     if (n == 0)
         return 0;
     const int eig = op->sop.desc.kind == TRN_OP_SOLVER_EIGEN;
+    const trn_solver_eigen_desc *e = &op->sop.desc.u.solver_eigen;
+    const int svd = eig && e->fn == TRN_SOLVER_GESVD;
     trn_scratch_lease region = {0};
-    if (eig && region_take(svc, session, &op->sop.desc.u.solver_eigen, &region) != 0)
+    if (eig && (svd ? svd_state_take(svc, session, e, &region)
+                    : region_take(svc, session, e, &region)) != 0)
         return 0; /* no memory for the scratch: run untiled */
     if (!eig)
         claims_take(svc, session, n, &region);
@@ -94,7 +115,7 @@ int trn_service_tile_op(trn_service *svc, trn_service_op *op, trn_session *sessi
     for (int s = 0; s < n; s++) {
         trn_solver_dense_desc *d = &h->descs[s].u.solver_dense;
         if (eig) {
-            *d = trn_eig_tile_step(&op->sop.desc.u.solver_eigen, s, region.p);
+            *d = svd ? trn_svd_tile_step(e, s, region.p) : trn_eig_tile_step(e, s, region.p);
             continue;
         }
         *d = trn_tile_step(&op->sop.desc.u.solver_dense, s);

@@ -42,7 +42,9 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_TILE_EIG_BACK: return cx ? "heevd" : "syevd";
     case TRN_SOLVER_SYGVD: return cx ? "hegvd" : "sygvd";
     case TRN_SOLVER_SYEVJ: return cx ? "heevj" : "syevj";
-    case TRN_SOLVER_GESVD: return "gesvd";
+    case TRN_SOLVER_GESVD:
+    case TRN_SOLVER_TILE_SVD_BRD: /* a tiled gesvd's steps (ops/solver_svd_tile.h) */
+    case TRN_SOLVER_TILE_SVD_QR: return "gesvd";
     case TRN_SOLVER_GESVDJ: return "gesvdj";
     case TRN_SOLVER_GEEV: return "Xgeev";
     case TRN_SOLVER_SYGVDX: return cx ? "hegvdx" : "sygvdx";

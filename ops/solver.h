@@ -65,6 +65,9 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_EIG_TRD = 208,
     TRN_SOLVER_TILE_EIG_STEDC = 209,
     TRN_SOLVER_TILE_EIG_BACK = 210,
+    /* The steps of a tiled gesvd (ops/solver_svd_tile.h). */
+    TRN_SOLVER_TILE_SVD_BRD = 212,
+    TRN_SOLVER_TILE_SVD_QR = 213,
     /* The steps of a Krylov solve run over every core (ops/solver_kpar.h):
      * made by the daemon of a validated op; no wire value names them. */
     TRN_SOLVER_KPAR_SETUP = 216,
@@ -124,11 +127,17 @@ typedef struct trn_solver_dense_desc {
     void *taup;    /* gebrd: n (tau holds tauq, n) */
     int tile_nb;   /* TRN_SOLVER_TILE_*: the tile size (ops/solver_tile.h) */
     int tile_k;    /* TRN_SOLVER_TILE_*: the step's block column */
-    void *eig_ws;  /* TRN_SOLVER_TILE_EIG_*: the op's scratch (ops/solver_eig_tile.h) */
+    /* TRN_SOLVER_TILE_EIG_* and _SVD_*: the op's scratch (ops/solver_eig_tile.h,
+     * ops/solver_svd_tile.h) */
+    void *eig_ws;
     /* TRN_SOLVER_TILE_* but EIG: the step's claim counter (a uint64_t, zero
      * when the step starts, in memory every shard's process sees), or NULL:
      * each shard runs a fixed run of tasks (ops/solver_tile.h, "Claiming") */
     void *tile_claim;
+    /* TRN_SOLVER_TILE_SVD_*: gesvd's U (m x ucols) and VT (vtrows x n),
+     * NULL with 0 columns / rows when not wanted, and rwork (may be NULL). */
+    void *u, *vt, *rwork;
+    int ldu, ldvt, ucols, vtrows;
 } trn_solver_dense_desc;
 
 /* potrfBatched / potrsBatched: batch matrices at a[i] (and b[i]). The

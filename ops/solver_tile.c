@@ -6,6 +6,7 @@
 #include "ops/solver_tile.h"
 
 #include "ops/solver_eig_tile.h"
+#include "ops/solver_svd_tile.h"
 
 /* The tile size. 256 keeps each task's GEMM (2 nb^3 = 34 MFLOP) above the
  * scheduler's per-shard minimum (ops/shard.h) and the one-task steps, which
@@ -25,7 +26,7 @@ int trn_tile_fn(trn_solver_fn fn) {
     case TRN_SOLVER_TILE_LU_LEFT:
     case TRN_SOLVER_TILE_QR_PANEL:
     case TRN_SOLVER_TILE_QR_UPDATE: return 1;
-    default: return trn_eig_tile_fn(fn);
+    default: return trn_eig_tile_fn(fn) || trn_svd_tile_fn(fn);
     }
 }
 
@@ -279,7 +280,7 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     case TRN_SOLVER_TILE_LU_LEFT: return (size_t)panels(d) - 1;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return qr_tasks(d);
-    default: return trn_eig_tile_tasks(d);
+    default: return trn_svd_tile_fn(d->fn) ? trn_svd_tile_tasks(d) : trn_eig_tile_tasks(d);
     }
 }
 
@@ -361,6 +362,10 @@ trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
         trn_eig_tile_task(d, t, &s.i, &s.j);
         return s;
     }
+    if (trn_svd_tile_fn(d->fn)) {
+        trn_svd_tile_task(d, t, &s.i, &s.j);
+        return s;
+    }
     const int k = d->tile_k, T = cols_t(d);
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG:
@@ -402,6 +407,8 @@ static double extent(int len, int nb, int b) {
 static double tile_flops(const trn_solver_dense_desc *d, int i, int j) {
     if (trn_eig_tile_fn(d->fn))
         return trn_eig_tile_task_flops(d, i, j);
+    if (trn_svd_tile_fn(d->fn))
+        return trn_svd_tile_task_flops(d, i, j);
     const int nb = d->tile_nb, k = d->tile_k;
     const int rows = is_lu(d) ? d->m : d->n;
     const double cx = d->type == TRN_DTYPE_C32F || d->type == TRN_DTYPE_C64F ? 4.0 : 1.0;

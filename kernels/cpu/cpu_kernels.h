@@ -142,6 +142,12 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
 /* One shard of a step of a tiled syevd/heevd (ops/solver_eig_tile.h). */
 trn_kstatus trn_cpu_solver_eig_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                     int nshards);
+/* One shard of a step of a tiled gesvd (ops/solver_svd_tile.h). */
+trn_kstatus trn_cpu_solver_svd_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                    int nshards);
+/* The next task of d's step no shard has taken yet, from its claim counter
+ * d->tile_claim (ops/solver_tile.h, "Claiming"). */
+size_t trn_cpu_tile_claim(const trn_solver_dense_desc *d);
 trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards);

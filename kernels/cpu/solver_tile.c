@@ -21,6 +21,7 @@
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
 #include "ops/solver_eig_tile.h"
+#include "ops/solver_svd_tile.h"
 #include "ops/solver_tile.h"
 
 static int is_complex(trn_dtype t) {
@@ -356,10 +357,9 @@ static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_
     return k;
 }
 
-/* The next task of d's step no shard has taken yet (ops/solver_tile.h,
- * "Claiming"). Relaxed: the tasks of a step are independent, and the
- * scheduler orders the steps. */
-static size_t claim_next(const trn_solver_dense_desc *d) {
+/* Relaxed: the tasks of a step are independent, and the scheduler orders
+ * the steps. */
+size_t trn_cpu_tile_claim(const trn_solver_dense_desc *d) {
     return (size_t)atomic_fetch_add_explicit((_Atomic uint64_t *)d->tile_claim, 1,
                                              memory_order_relaxed);
 }
@@ -368,6 +368,8 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
                                 int nshards) {
     if (trn_eig_tile_fn(d->fn))
         return trn_cpu_solver_eig_tile(d, msg, shard, nshards);
+    if (trn_svd_tile_fn(d->fn))
+        return trn_cpu_solver_svd_tile(d, msg, shard, nshards);
     const int first =
         d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
                            d->fn == TRN_SOLVER_TILE_QR_PANEL);
@@ -380,7 +382,8 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
     trn_kstatus k = TRN_KSTATUS_OK;
     if (d->tile_claim) {
         const size_t n = trn_tile_tasks(d);
-        for (size_t t = claim_next(d); t < n && k == TRN_KSTATUS_OK; t = claim_next(d))
+        for (size_t t = trn_cpu_tile_claim(d); t < n && k == TRN_KSTATUS_OK;
+             t = trn_cpu_tile_claim(d))
             k = run_task(d, msg, t);
         return k;
     }

@@ -373,6 +373,30 @@ static lapack_int mutant_geev_shifted(int layout, char jobvl, char jobvr, lapack
     return info;
 }
 
+/* gebrd whose first diagonal entry is off by 2^-10 of itself (not on the
+ * workspace query). */
+static lapack_int mutant_gebrd_d0(int layout, lapack_int m, lapack_int n, double *a, lapack_int lda,
+                                  double *d, double *e, double *tauq, double *taup, double *work,
+                                  lapack_int lwork) {
+    const lapack_int info =
+        LAPACKE_dgebrd_work(layout, m, n, a, lda, d, e, tauq, taup, work, lwork);
+    if (lwork != -1 && n >= 1)
+        d[0] *= 1.0 + 0x1p-10;
+    return info;
+}
+
+/* bdsqr that leaves VT's first entry off by 2^-10 of itself. */
+static lapack_int mutant_bdsqr_vt(int layout, char uplo, lapack_int n, lapack_int ncvt,
+                                  lapack_int nru, lapack_int ncc, double *d, double *e, double *vt,
+                                  lapack_int ldvt, double *u, lapack_int ldu, double *c,
+                                  lapack_int ldc, double *work) {
+    const lapack_int info =
+        LAPACKE_dbdsqr_work(layout, uplo, n, ncvt, nru, ncc, d, e, vt, ldvt, u, ldu, c, ldc, work);
+    if (ncvt > 0 && n >= 2)
+        vt[0] *= 1.0 + 0x1p-10;
+    return info;
+}
+
 static void test_checks_fail_mutants(void **state) {
     (void)state;
     const struct {
@@ -387,10 +411,12 @@ static void test_checks_fail_mutants(void **state) {
         {TRN_R_cblas_isamax, (void *)mutant_last_tie, "with ties"},
         {TRN_R_cblas_snrm2, (void *)mutant_naive_nrm2, "scaled by 2^70"},
         {TRN_R_LAPACKE_dgeev_work, (void *)mutant_geev_shifted, "W[0]"},
+        {TRN_R_LAPACKE_dgebrd_work, (void *)mutant_gebrd_d0, "A·P − Q·B"},
+        {TRN_R_LAPACKE_dbdsqr_work, (void *)mutant_bdsqr_vt, "VT"},
     };
     const int nm = (int)(sizeof(m) / sizeof(m[0]));
-    int ids[8], n = 0;
-    trn_st_override ov[8];
+    int ids[12], n = 0;
+    trn_st_override ov[12];
     for (int i = 0; i < nm; i++) {
         ids[n] = m[i].id;
         ov[n].id = m[i].id;

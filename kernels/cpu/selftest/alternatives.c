@@ -416,6 +416,34 @@ STUB_TRD(z, lapack_complex_double, double)
 STUB_STEDC(s, float)
 STUB_STEDC(d, double)
 
+/* The bidiagonal reduction, its Q and P^H, and the bidiagonal QR iteration
+ * of the tiled gesvd (solver_svd_tile.c). */
+#define STUB_BRD(p, T, R)                                                                          \
+    static lapack_int stub_##p##gebrd(int l, lapack_int m, lapack_int n, T *a, lapack_int lda,     \
+                                      R *d, R *e, T *tauq, T *taup, T *work, lapack_int lwork) {   \
+        (void)l, (void)m, (void)n, (void)a, (void)lda, (void)d, (void)e, (void)tauq, (void)taup,   \
+            (void)work, (void)lwork;                                                               \
+        return REFUSED_INFO;                                                                       \
+    }                                                                                              \
+    static lapack_int stub_##p##orgbr(int l, char v, lapack_int m, lapack_int n, lapack_int k,     \
+                                      T *a, lapack_int lda, const T *tau, T *work,                 \
+                                      lapack_int lwork) {                                          \
+        (void)l, (void)v, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)tau, (void)work,    \
+            (void)lwork;                                                                           \
+        return REFUSED_INFO;                                                                       \
+    }                                                                                              \
+    static lapack_int stub_##p##bdsqr(                                                             \
+        int l, char u, lapack_int n, lapack_int ncvt, lapack_int nru, lapack_int ncc, R *d, R *e,  \
+        T *vt, lapack_int ldvt, T *uu, lapack_int ldu, T *c, lapack_int ldc, R *work) {            \
+        (void)l, (void)u, (void)n, (void)ncvt, (void)nru, (void)ncc, (void)d, (void)e, (void)vt,   \
+            (void)ldvt, (void)uu, (void)ldu, (void)c, (void)ldc, (void)work;                       \
+        return REFUSED_INFO;                                                                       \
+    }
+STUB_BRD(s, float, float)
+STUB_BRD(d, double, double)
+STUB_BRD(c, lapack_complex_float, float)
+STUB_BRD(z, lapack_complex_double, double)
+
 /* The stub of each LAPACK and FFTW routine, typed as the routine. */
 #define STUBS(X)                                                                                   \
     X(LAPACKE_spotrf_work, stub_spotrf)                                                            \
@@ -423,42 +451,69 @@ STUB_STEDC(d, double)
     X(LAPACKE_cpotrf_work, stub_cpotrf)                                                            \
     X(LAPACKE_zpotrf_work, stub_zpotrf)                                                            \
     X(LAPACKE_spotrs_work, stub_spotrs)                                                            \
-    X(LAPACKE_dpotrs_work, stub_dpotrs) X(LAPACKE_cpotrs_work, stub_cpotrs) X(                     \
-        LAPACKE_zpotrs_work, stub_zpotrs) X(LAPACKE_spotri_work,                                   \
-                                            stub_spotri) X(LAPACKE_dpotri_work, stub_dpotri)       \
-        X(LAPACKE_cpotri_work, stub_cpotri) X(LAPACKE_zpotri_work, stub_zpotri) X(                 \
-            LAPACKE_sgetrf_work, stub_sgetrf) X(LAPACKE_dgetrf_work,                               \
-                                                stub_dgetrf) X(LAPACKE_cgetrf_work, stub_cgetrf)   \
-            X(LAPACKE_zgetrf_work, stub_zgetrf) X(LAPACKE_sgetrs_work, stub_sgetrs) X(             \
-                LAPACKE_dgetrs_work, stub_dgetrs) X(LAPACKE_cgetrs_work, stub_cgetrs)              \
-                X(LAPACKE_zgetrs_work, stub_zgetrs) X(LAPACKE_sgeqrf_work, stub_sgeqrf) X(         \
-                    LAPACKE_dgeqrf_work, stub_dgeqrf) X(LAPACKE_cgeqrf_work, stub_cgeqrf)          \
-                    X(LAPACKE_zgeqrf_work, stub_zgeqrf) X(LAPACKE_sorgqr_work, stub_sorgqr) X(     \
-                        LAPACKE_dorgqr_work, stub_dorgqr) X(LAPACKE_cungqr_work, stub_corgqr)      \
-                        X(LAPACKE_zungqr_work, stub_zorgqr) X(LAPACKE_sormqr_work, stub_sormqr) X( \
-                            LAPACKE_dormqr_work, stub_dormqr) X(LAPACKE_cunmqr_work, stub_cormqr)  \
-                            X(LAPACKE_zunmqr_work,                                                 \
-                              stub_zormqr) X(LAPACKE_ssyevd_work,                                  \
-                                             stub_ssyevd) X(LAPACKE_dsyevd_work, stub_dsyevd)      \
-                                X(LAPACKE_cheevd_work,                                             \
-                                  stub_cheevd) X(LAPACKE_zheevd_work,                              \
-                                                 stub_zheevd) X(LAPACKE_ssygvd_work, stub_ssygvd)  \
-                                    X(LAPACKE_dsygvd_work, stub_dsygvd) X(                         \
-                                        LAPACKE_chegvd_work, stub_chegvd) X(LAPACKE_zhegvd_work,   \
-                                                                            stub_zhegvd)           \
-                                        X(LAPACKE_sgesvd_work, stub_sgesvd) X(LAPACKE_dgesvd_work, \
-                                                                              stub_dgesvd)         \
-                                            X(LAPACKE_cgesvd_work, stub_cgesvd) X(                 \
-                                                LAPACKE_zgesvd_work,                               \
-                                                stub_zgesvd) X(LAPACKE_sgeev_work, stub_sgeev)     \
-                                                X(LAPACKE_dgeev_work, stub_dgeev) X(               \
-                                                    LAPACKE_cgeev_work,                            \
-                                                    stub_cgeev) X(LAPACKE_zgeev_work, stub_zgeev)  \
-    X(LAPACKE_ssytrd_work, stub_ssytrd) X(LAPACKE_dsytrd_work, stub_dsytrd)                        \
-    X(LAPACKE_chetrd_work, stub_csytrd) X(LAPACKE_zhetrd_work, stub_zsytrd)                        \
-    X(LAPACKE_sstedc_work, stub_sstedc) X(LAPACKE_dstedc_work, stub_dstedc)                        \
-                                                    X(fftwf_plan_many_dft, stub_fftwf_dft) X(      \
-                                                        fftwf_plan_many_dft_r2c, stub_fftwf_r2c)   \
+    X(LAPACKE_dpotrs_work, stub_dpotrs)                                                            \
+    X(LAPACKE_cpotrs_work, stub_cpotrs) X(LAPACKE_zpotrs_work, stub_zpotrs) X(                     \
+        LAPACKE_spotri_work, stub_spotri) X(LAPACKE_dpotri_work,                                   \
+                                            stub_dpotri) X(LAPACKE_cpotri_work,                    \
+                                                           stub_cpotri) X(LAPACKE_zpotri_work,     \
+                                                                          stub_zpotri)             \
+        X(LAPACKE_sgetrf_work, stub_sgetrf) X(LAPACKE_dgetrf_work, stub_dgetrf) X(                 \
+            LAPACKE_cgetrf_work,                                                                   \
+            stub_cgetrf) X(LAPACKE_zgetrf_work,                                                    \
+                           stub_zgetrf) X(LAPACKE_sgetrs_work,                                     \
+                                          stub_sgetrs) X(LAPACKE_dgetrs_work,                      \
+                                                         stub_dgetrs) X(LAPACKE_cgetrs_work,       \
+                                                                        stub_cgetrs)               \
+            X(LAPACKE_zgetrs_work, stub_zgetrs) X(LAPACKE_sgeqrf_work, stub_sgeqrf) X(             \
+                LAPACKE_dgeqrf_work,                                                               \
+                stub_dgeqrf) X(LAPACKE_cgeqrf_work,                                                \
+                               stub_cgeqrf) X(LAPACKE_zgeqrf_work,                                 \
+                                              stub_zgeqrf) X(LAPACKE_sorgqr_work,                  \
+                                                             stub_sorgqr) X(LAPACKE_dorgqr_work,   \
+                                                                            stub_dorgqr)           \
+                X(LAPACKE_cungqr_work, stub_corgqr) X(LAPACKE_zungqr_work, stub_zorgqr) X(         \
+                    LAPACKE_sormqr_work,                                                           \
+                    stub_sormqr) X(LAPACKE_dormqr_work,                                            \
+                                   stub_dormqr) X(LAPACKE_cunmqr_work,                             \
+                                                  stub_cormqr) X(LAPACKE_zunmqr_work, stub_zormqr) \
+                    X(LAPACKE_ssyevd_work, stub_ssyevd) X(LAPACKE_dsyevd_work, stub_dsyevd) X(     \
+                        LAPACKE_cheevd_work,                                                       \
+                        stub_cheevd) X(LAPACKE_zheevd_work,                                        \
+                                       stub_zheevd) X(LAPACKE_ssygvd_work,                         \
+                                                      stub_ssygvd) X(LAPACKE_dsygvd_work,          \
+                                                                     stub_dsygvd)                  \
+                        X(LAPACKE_chegvd_work, stub_chegvd) X(LAPACKE_zhegvd_work, stub_zhegvd) X( \
+                            LAPACKE_sgesvd_work,                                                   \
+                            stub_sgesvd) X(LAPACKE_dgesvd_work,                                    \
+                                           stub_dgesvd) X(LAPACKE_cgesvd_work,                     \
+                                                          stub_cgesvd) X(LAPACKE_zgesvd_work,      \
+                                                                         stub_zgesvd)              \
+                            X(LAPACKE_sgeev_work, stub_sgeev) X(LAPACKE_dgeev_work, stub_dgeev) X( \
+                                LAPACKE_cgeev_work, stub_cgeev) X(LAPACKE_zgeev_work, stub_zgeev)  \
+                                X(LAPACKE_ssytrd_work,                                             \
+                                  stub_ssytrd) X(LAPACKE_dsytrd_work,                              \
+                                                 stub_dsytrd) X(LAPACKE_chetrd_work, stub_csytrd)  \
+                                    X(LAPACKE_zhetrd_work, stub_zsytrd) X(                         \
+                                        LAPACKE_sstedc_work,                                       \
+                                        stub_sstedc) X(LAPACKE_dstedc_work,                        \
+                                                       stub_dstedc) X(LAPACKE_sgebrd_work,         \
+                                                                      stub_sgebrd)                 \
+                                        X(LAPACKE_dgebrd_work, stub_dgebrd) X(                     \
+                                            LAPACKE_cgebrd_work,                                   \
+                                            stub_cgebrd) X(LAPACKE_zgebrd_work,                    \
+                                                           stub_zgebrd) X(LAPACKE_sorgbr_work,     \
+                                                                          stub_sorgbr)             \
+                                            X(LAPACKE_dorgbr_work, stub_dorgbr) X(                 \
+                                                LAPACKE_cungbr_work,                               \
+                                                stub_corgbr) X(LAPACKE_zungbr_work,                \
+                                                               stub_zorgbr) X(LAPACKE_sbdsqr_work, \
+                                                                              stub_sbdsqr)         \
+                                                X(LAPACKE_dbdsqr_work,                             \
+                                                  stub_dbdsqr) X(LAPACKE_cbdsqr_work, stub_cbdsqr) \
+                                                    X(LAPACKE_zbdsqr_work, stub_zbdsqr) X(         \
+                                                        fftwf_plan_many_dft,                       \
+                                                        stub_fftwf_dft) X(fftwf_plan_many_dft_r2c, \
+                                                                          stub_fftwf_r2c)          \
                                                         X(fftwf_plan_many_dft_c2r, stub_fftwf_c2r) \
                                                             X(fftw_plan_many_dft, stub_fftw_dft)   \
                                                                 X(fftw_plan_many_dft_r2c,          \

@@ -86,6 +86,19 @@
  *          diagonal entries and a zero off-diagonal entry (deflation and
  *          splitting), p as for syevd: eigenvalues ascending, ‖(T·Ẑ − Ẑ·Λ̂)·w‖₂
  *          ≤ p·‖T‖_F‖w‖₂, ‖(ẐᵀẐ − I)·w‖₂ ≤ p‖w‖₂, and |Σλ̂ − Σd| ≤ n·p·‖T‖_F.
+ *   gebrd  (m ≥ n, as the tiled gesvd calls it) p = 8f(m+1)u: with Q̂, P̂ the
+ *          products of the returned reflectors and B̂ the upper bidiagonal
+ *          matrix of d and e, ‖(A·P̂ − Q̂·B̂)·w‖₂ ≤ p·‖A‖_F‖w‖₂, ‖(Q̂ᴴQ̂ − I)·w‖₂
+ *          and ‖(P̂ᴴP̂ − I)·w‖₂ ≤ p‖w‖₂;
+ *   orgbr  'Q' as orgqr (the same reflectors, the same bound); 'P' (k ≥ n)
+ *          on reflectors stored in rows as gebrd stores them: every entry of
+ *          P̂ᴴ·w within f·n(n+4)u·Σ|w_j| of Pᴴ·w;
+ *   bdsqr  (uplo U) on a random bidiagonal B with U = VT = I, p = 8f(n+1)u:
+ *          σ̂ non-negative and descending, ‖(B − Û·Σ̂·V̂T)·w‖₂ ≤ p‖B‖_F‖w‖₂,
+ *          Û and V̂T orthonormal within p; then VT's rotations alone on
+ *          random columns C (ncvt only) within 2p‖C‖_F of V̂T·C, and U's
+ *          alone on random rows C (nru only) within 2p‖C‖_F of C·Û: the
+ *          one-sided calls the tiled gesvd's blocks make.
  * Info: 0 on every case but the built failures: a negative pivot at k
  * after a dominant leading block (potrf: k+1) and a zero column j with
  * m ≥ n or j < m (getrf: j+1).
@@ -113,6 +126,9 @@ typedef enum kind {
     K_GEEV,
     K_SYTRD,
     K_STEDC,
+    K_GEBRD,
+    K_ORGBR,
+    K_BDSQR,
 } kind;
 
 #define E(name, k, t)                                                                              \
@@ -136,6 +152,10 @@ static const st_entry table[] = {
     E(dgeev, K_GEEV, ST_D),   E(cgeev, K_GEEV, ST_C),   E(zgeev, K_GEEV, ST_Z),
     E(ssytrd, K_SYTRD, ST_S), E(dsytrd, K_SYTRD, ST_D), E(chetrd, K_SYTRD, ST_C),
     E(zhetrd, K_SYTRD, ST_Z), E(sstedc, K_STEDC, ST_S), E(dstedc, K_STEDC, ST_D),
+    E(sgebrd, K_GEBRD, ST_S), E(dgebrd, K_GEBRD, ST_D), E(cgebrd, K_GEBRD, ST_C),
+    E(zgebrd, K_GEBRD, ST_Z), E(sorgbr, K_ORGBR, ST_S), E(dorgbr, K_ORGBR, ST_D),
+    E(cungbr, K_ORGBR, ST_C), E(zungbr, K_ORGBR, ST_Z), E(sbdsqr, K_BDSQR, ST_S),
+    E(dbdsqr, K_BDSQR, ST_D), E(cbdsqr, K_BDSQR, ST_C), E(zbdsqr, K_BDSQR, ST_Z),
 };
 #undef E
 
@@ -1431,25 +1451,31 @@ static const int orgqr_shapes[][3] = {{1, 1, 1},    {1, 1, 0},    {4, 1, 1},    
                                       {6, 6, 4},    {9, 5, 0},    {17, 17, 17},  {40, 33, 33},
                                       {64, 40, 31}, {65, 65, 64}, {100, 64, 40}, {160, 135, 130}};
 
-static void check_orgqr(st_check *c, st_type t) {
+/* orgqr, or orgbr 'Q' (which forms Q from the same reflectors). */
+typedef lapack_int (*q_caller)(const st_check *c, st_type t, int m, int n, int k, st_mat *a,
+                               const void *tau, void *work, int lwork);
+
+/* Q's first n columns against the reflectors applied to the identity's,
+ * each case's name after `prefix`. */
+static void check_q_columns(st_check *c, st_type t, const char *prefix, q_caller call) {
     const int ns = (int)(sizeof(orgqr_shapes) / sizeof(orgqr_shapes[0]));
     const long double u = st_unit(t), fa = st_factor(t);
     for (int s = 0; s < ns; s++) {
         const int m = orgqr_shapes[s][0], n = orgqr_shapes[s][1], k = orgqr_shapes[s][2];
         const int lda = m + (s % 2 ? 0 : 3);
-        st_case(c, "m=%d n=%d k=%d lda=%d", m, n, k, lda);
+        st_case(c, "%sm=%d n=%d k=%d lda=%d", prefix, m, n, k, lda);
         st_mat a;
         st_vec tau;
         if (mat_make(c, 0, &a, t, m, n, lda, ST_ALL, 0) || st_vec_make(c, 1, &tau, t, k, 1))
             continue;
         const refl *h = qr_reflectors(c, t, m, k, &a, &tau);
         query q = {0};
-        lapack_int info = call_orgqr(c, t, m, n, k, &a, tau.p, &q, -1);
+        lapack_int info = call(c, t, m, n, k, &a, tau.p, &q, -1);
         const int lwork = info == 0 ? query_len(c, "work[0]", t, &q) : 0;
         if (!st_expect_int(c, "info of the workspace query", info, 0) || lwork < 0)
             continue;
         void *work = st_alloc(c, st_esize(t) * (size_t)lwork);
-        info = call_orgqr(c, t, m, n, k, &a, tau.p, work, lwork);
+        info = call(c, t, m, n, k, &a, tau.p, work, lwork);
         st_vec_unchanged(c, "tau", &tau);
         if (!st_expect_int(c, "info", info, 0) || !untouched(c, "A", &a, ST_ALL, 0))
             continue;
@@ -1472,6 +1498,10 @@ static void check_orgqr(st_check *c, st_type t) {
             memset(w, 0, sizeof(st_lc) * (size_t)m);
         }
     }
+}
+
+static void check_orgqr(st_check *c, st_type t) {
+    check_q_columns(c, t, "", call_orgqr);
 }
 
 static lapack_int call_ormqr(const st_check *c, st_type t, char side, char trans, int m, int n,
@@ -2414,6 +2444,345 @@ static void check_stedc(st_check *c, st_type t) {
     }
 }
 
+/* ---- gebrd, orgbr / ungbr, bdsqr (the tiled gesvd's parts) ------------------------------- */
+
+static lapack_int call_gebrd(const st_check *c, st_type t, int m, int n, st_mat *a, st_vec *d,
+                             st_vec *e, st_vec *tq, st_vec *tp, void *work, int lwork) {
+    switch (t) {
+    case ST_S:
+        return ((__typeof__(&LAPACKE_sgebrd_work))c->fn)(
+            COL, m, n, (float *)a->p, a->ld, (float *)d->p, (float *)e->p, (float *)tq->p,
+            (float *)tp->p, work, lwork);
+    case ST_D:
+        return ((__typeof__(&LAPACKE_dgebrd_work))c->fn)(
+            COL, m, n, (double *)a->p, a->ld, (double *)d->p, (double *)e->p, (double *)tq->p,
+            (double *)tp->p, work, lwork);
+    case ST_C:
+        return ((__typeof__(&LAPACKE_cgebrd_work))c->fn)(
+            COL, m, n, (lapack_complex_float *)a->p, a->ld, (float *)d->p, (float *)e->p,
+            (lapack_complex_float *)tq->p, (lapack_complex_float *)tp->p, work, lwork);
+    case ST_Z:
+        return ((__typeof__(&LAPACKE_zgebrd_work))c->fn)(
+            COL, m, n, (lapack_complex_double *)a->p, a->ld, (double *)d->p, (double *)e->p,
+            (lapack_complex_double *)tq->p, (lapack_complex_double *)tp->p, work, lwork);
+    }
+    return -1000;
+}
+
+/* gebrd's P = G_0·…·G_{n−2}: G_i acts on entries i+1 …, u = (1, conj of row
+ * i of a from column i+2: gebrd reduces the row's conjugate and stores the
+ * conjugate of its reflector). */
+static refl *brd_p(st_check *c, st_type t, const st_mat *a, const st_vec *taup, int n) {
+    const int k = n > 1 ? n - 1 : 0;
+    refl *g = st_alloc(c, sizeof(refl) * (size_t)(k > 0 ? k : 1));
+    for (int i = 0; i < k; i++) {
+        g[i] = (refl){i + 1, n - i - 1, st_is_cx(t), st_vec_now(taup, i), vnew(c, n - i - 1)};
+        g[i].v[0] = st_lc_make(1, 0);
+        for (int r = 1; r < n - i - 1; r++)
+            g[i].v[r] = st_conj(now_at(a, i, i + 1 + r));
+    }
+    return g;
+}
+
+/* (m, n), m >= n (the tiled gesvd's shape); 140: past gebrd's crossover to
+ * its blocked code (128). */
+static const int gebrd_shapes[][2] = {{1, 1},   {3, 2},   {5, 5},    {9, 4},
+                                      {33, 31}, {70, 40}, {150, 140}};
+
+static void check_gebrd(st_check *c, st_type t) {
+    const int ns = (int)(sizeof(gebrd_shapes) / sizeof(gebrd_shapes[0]));
+    for (int s = 0; s < ns; s++) {
+        const int m = gebrd_shapes[s][0], n = gebrd_shapes[s][1], lda = m + (s % 2 ? 3 : 0);
+        st_case(c, "m=%d n=%d lda=%d", m, n, lda);
+        st_mat a;
+        st_vec d, e, tq, tp;
+        if (mat_make(c, 0, &a, t, m, n, lda, ST_ALL, 1) || out_vec(c, 1, &d, real_of(t), n) ||
+            out_vec(c, 2, &e, real_of(t), n > 1 ? n - 1 : 1) || out_vec(c, 3, &tq, t, n) ||
+            out_vec(c, 4, &tp, t, n))
+            continue;
+        query q = {0};
+        lapack_int info = call_gebrd(c, t, m, n, &a, &d, &e, &tq, &tp, &q, -1);
+        const int lwork = info == 0 ? query_len(c, "work[0]", t, &q) : 0;
+        if (!st_expect_int(c, "info of the workspace query", info, 0) || lwork < 0)
+            continue;
+        void *work = st_alloc(c, st_esize(t) * (size_t)lwork);
+        info = call_gebrd(c, t, m, n, &a, &d, &e, &tq, &tp, work, lwork);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "A", &a, ST_ALL, 0))
+            continue;
+        const dmat a0 = mat_in(c, &a, 0);
+        const long double an = dm_frob(&a0), p = eig_unit(t, m);
+        refl *hq = st_alloc(c, sizeof(refl) * (size_t)n);
+        for (int i = 0; i < n; i++) { /* Q's reflectors, below the diagonal */
+            hq[i] = (refl){i, m - i, st_is_cx(t), st_vec_now(&tq, i), vnew(c, m - i)};
+            hq[i].v[0] = st_lc_make(1, 0);
+            for (int r = 1; r < m - i; r++)
+                hq[i].v[r] = now_at(&a, i + r, i);
+        }
+        const refl *gp = brd_p(c, t, &a, &tp, n);
+        const probes pr = probes_for(n, 4L * m * n);
+        st_lc *x = vnew(c, n), *y = vnew(c, n), *z = vnew(c, m), *b = vnew(c, m);
+        char pn[16];
+        for (int k = 0; k < pr.count && !c->case_failed; k++) {
+            probe_make(c, t, &pr, k, n, x, NULL, pn);
+            const long double xn = vnorm(x, n);
+            memcpy(y, x, sizeof(st_lc) * (size_t)n);
+            q_apply(gp, n - 1, 0, y); /* P·w */
+            mv(&a0, 0, y, NULL, z, NULL);
+            for (int i = 0; i < m; i++) { /* Q·B·w, B upper bidiagonal */
+                b[i] = st_lc_make(0, 0);
+                if (i < n)
+                    b[i] = scaled(x[i], st_vec_now(&d, i).re);
+                if (i + 1 < n)
+                    b[i] = st_add(b[i], scaled(x[i + 1], st_vec_now(&e, i).re));
+            }
+            q_apply(hq, n, 0, b);
+            if (!expect_small(c, vdist(z, b, m), p * an * xn, "‖(A·P − Q·B)·w‖₂, w = %s", pn))
+                break;
+            memcpy(y, x, sizeof(st_lc) * (size_t)n);
+            q_apply(gp, n - 1, 0, y);
+            q_apply(gp, n - 1, 1, y);
+            if (!expect_small(c, vdist(y, x, n), p * xn, "‖(Pᴴ·P − I)·w‖₂, w = %s", pn))
+                break;
+            memset(z, 0, sizeof(st_lc) * (size_t)m); /* w padded with zeros to m */
+            memcpy(z, x, sizeof(st_lc) * (size_t)n);
+            memcpy(b, z, sizeof(st_lc) * (size_t)m);
+            q_apply(hq, n, 0, z);
+            q_apply(hq, n, 1, z);
+            if (!expect_small(c, vdist(z, b, m), p * xn, "‖(Qᴴ·Q − I)·w‖₂, w = %s", pn))
+                break;
+        }
+    }
+}
+
+static lapack_int call_orgbr(const st_check *c, st_type t, char vect, int m, int n, int k,
+                             st_mat *a, const void *tau, void *work, int lwork) {
+    switch (t) {
+    case ST_S:
+        return ((__typeof__(&LAPACKE_sorgbr_work))c->fn)(COL, vect, m, n, k, (float *)a->p, a->ld,
+                                                         tau, work, lwork);
+    case ST_D:
+        return ((__typeof__(&LAPACKE_dorgbr_work))c->fn)(COL, vect, m, n, k, (double *)a->p, a->ld,
+                                                         tau, work, lwork);
+    case ST_C:
+        return ((__typeof__(&LAPACKE_cungbr_work))c->fn)(
+            COL, vect, m, n, k, (lapack_complex_float *)a->p, a->ld, tau, work, lwork);
+    case ST_Z:
+        return ((__typeof__(&LAPACKE_zungbr_work))c->fn)(
+            COL, vect, m, n, k, (lapack_complex_double *)a->p, a->ld, tau, work, lwork);
+    }
+    return -1000;
+}
+
+/* orgbr 'Q' with m >= k forms Q from reflectors stored as geqrf's are. */
+static lapack_int call_orgbr_q(const st_check *c, st_type t, int m, int n, int k, st_mat *a,
+                               const void *tau, void *work, int lwork) {
+    return call_orgbr(c, t, 'Q', m, n, k, a, tau, work, lwork);
+}
+
+/* (n, k), k >= n: P^H of order n from n - 1 reflectors stored in rows, as
+ * gebrd leaves them (the tiled gesvd's case). */
+static const int orgbr_p_shapes[][2] = {{1, 1},   {2, 2},   {5, 5},    {17, 17},
+                                        {40, 41}, {70, 70}, {140, 140}};
+
+static void check_orgbr_p(st_check *c, st_type t) {
+    const int ns = (int)(sizeof(orgbr_p_shapes) / sizeof(orgbr_p_shapes[0]));
+    const long double u = st_unit(t), fa = st_factor(t);
+    for (int s = 0; s < ns; s++) {
+        const int n = orgbr_p_shapes[s][0], k = orgbr_p_shapes[s][1], lda = n + (s % 2 ? 0 : 3);
+        const int r = n > 1 ? n - 1 : 0;
+        st_case(c, "vect=P m=n=%d k=%d lda=%d", n, k, lda);
+        st_mat a;
+        st_vec tau;
+        if (mat_make(c, 0, &a, t, n, n, lda, ST_ALL, 1) || st_vec_make(c, 1, &tau, t, k, 1))
+            continue;
+        refl *g = st_alloc(c, sizeof(refl) * (size_t)(r > 0 ? r : 1));
+        for (int i = 0; i < r; i++) { /* G_i on entries i+1 …; row i holds conj(u) */
+            g[i] = refl_make(c, t, i + 1, n - i - 1, 1);
+            for (int j = 1; j < n - i - 1; j++)
+                set_at(&a, i, i + 1 + j, st_conj(g[i].v[j]));
+            st_vec_set(&tau, i, g[i].tau);
+        }
+        query q = {0};
+        lapack_int info = call_orgbr(c, t, 'P', n, n, k, &a, tau.p, &q, -1);
+        const int lwork = info == 0 ? query_len(c, "work[0]", t, &q) : 0;
+        if (!st_expect_int(c, "info of the workspace query", info, 0) || lwork < 0)
+            continue;
+        void *work = st_alloc(c, st_esize(t) * (size_t)lwork);
+        info = call_orgbr(c, t, 'P', n, n, k, &a, tau.p, work, lwork);
+        st_vec_unchanged(c, "tau", &tau);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "A", &a, ST_ALL, 0))
+            continue;
+        const long double e = fa * n * (n + 4) * u;
+        const dmat xh = mat_out(c, &a, n, n);
+        const probes p = probes_for(n, 3L * n * n);
+        st_lc *w = vnew(c, n), *y = vnew(c, n);
+        long double *wm = rnew(c, n);
+        char pn[16];
+        for (int q2 = 0; q2 < p.count && !c->case_failed; q2++) {
+            probe_make(c, t, &p, q2, n, w, wm, pn);
+            long double b = 0;
+            for (int j = 0; j < n; j++)
+                b += wm[j];
+            mv(&xh, 0, w, NULL, y, NULL);
+            q_apply(g, r, 1, w); /* Pᴴ·w, P = G_0·…·G_{n−2} */
+            for (int i = 0; i < n; i++)
+                if (!expect_at(c, y[i], w[i], e * b, "Pᴴ·w, w = %s, row %d", pn, i))
+                    break;
+        }
+    }
+}
+
+static void check_orgbr(st_check *c, st_type t) {
+    check_q_columns(c, t, "vect=Q ", call_orgbr_q);
+    check_orgbr_p(c, t);
+}
+
+static lapack_int call_bdsqr(const st_check *c, st_type t, int n, int ncvt, int nru, st_vec *d,
+                             st_vec *e, void *vt, int ldvt, void *u, int ldu, void *work) {
+    query cq; /* ncc = 0: C is not referenced */
+    void *cp = &cq;
+    switch (t) {
+    case ST_S:
+        return ((__typeof__(&LAPACKE_sbdsqr_work))c->fn)(
+            COL, 'U', n, ncvt, nru, 0, (float *)d->p, (float *)e->p, vt, ldvt, u, ldu, cp, 1, work);
+    case ST_D:
+        return ((__typeof__(&LAPACKE_dbdsqr_work))c->fn)(COL, 'U', n, ncvt, nru, 0, (double *)d->p,
+                                                         (double *)e->p, vt, ldvt, u, ldu, cp, 1,
+                                                         work);
+    case ST_C:
+        return ((__typeof__(&LAPACKE_cbdsqr_work))c->fn)(
+            COL, 'U', n, ncvt, nru, 0, (float *)d->p, (float *)e->p, vt, ldvt, u, ldu, cp, 1, work);
+    case ST_Z:
+        return ((__typeof__(&LAPACKE_zbdsqr_work))c->fn)(COL, 'U', n, ncvt, nru, 0, (double *)d->p,
+                                                         (double *)e->p, vt, ldvt, u, ldu, cp, 1,
+                                                         work);
+    }
+    return -1000;
+}
+
+/* The identity into every entry of m. */
+static void set_identity(st_mat *m) {
+    for (int j = 0; j < m->cols; j++)
+        for (int i = 0; i < m->rows; i++)
+            set_at(m, i, j, st_lc_make(i == j, 0));
+}
+
+/* d and e (slots ds, ds + 1) holding the bidiagonal dd, ee. */
+static int bidiag_make(st_check *c, st_type t, int ds, int n, const long double *dd,
+                       const long double *ee, st_vec *d, st_vec *e) {
+    if (st_vec_make(c, ds, d, real_of(t), n, 1) ||
+        st_vec_make(c, ds + 1, e, real_of(t), n > 1 ? n - 1 : 1, 1))
+        return -1;
+    for (int i = 0; i < n; i++)
+        st_vec_set(d, i, st_lc_make(dd[i], 0));
+    for (int i = 0; i + 1 < n; i++)
+        st_vec_set(e, i, st_lc_make(ee[i], 0));
+    return 0;
+}
+
+/* ‖(X − Y)·w‖₂ over probes w, X one side's result (rows x cols) and Y = L·R
+ * its expected value, within bound·‖w‖₂. */
+static void check_product(st_check *c, st_type t, const char *name, const dmat *x, const dmat *l,
+                          const dmat *r, long double bound) {
+    const probes p = probes_for(x->cols, 2L * x->rows * x->cols + (long)r->rows * r->cols);
+    st_lc *w = vnew(c, x->cols), *y = vnew(c, r->rows), *z = vnew(c, x->rows),
+          *g = vnew(c, x->rows);
+    char pn[16];
+    for (int q = 0; q < p.count; q++) {
+        probe_make(c, t, &p, q, x->cols, w, NULL, pn);
+        mv(r, 0, w, NULL, y, NULL);
+        mv(l, 0, y, NULL, z, NULL);
+        mv(x, 0, w, NULL, g, NULL);
+        if (!expect_small(c, vdist(g, z, x->rows), bound * vnorm(w, x->cols), "‖(%s)·w‖₂, w = %s",
+                          name, pn))
+            return;
+    }
+}
+
+/* Past bdsqr's 2 x 2 blocks and its sorting; the one-sided calls are the
+ * tiled gesvd's blocks: the same rotations as the two-sided call. */
+static const int bdsqr_sizes[] = {1, 2, 3, 8, 33, 70};
+
+static void check_bdsqr(st_check *c, st_type t) {
+    const int ns = (int)(sizeof(bdsqr_sizes) / sizeof(bdsqr_sizes[0]));
+    for (int s = 0; s < ns; s++) {
+        const int n = bdsqr_sizes[s], ldv = n + 1, ldu = n + 2, k = n / 2 + 1, r = 5;
+        /* One case (its scratch holds the two-sided result the one-sided
+         * calls are compared with). */
+        st_case(c, "uplo=U n=%d ldvt=%d ldu=%d: ncvt=nru=n, then ncvt=%d, then nru=%d", n, ldv, ldu,
+                k, r);
+        st_vec d, e;
+        st_mat vt, u;
+        long double *dd = rnew(c, n), *ee = rnew(c, n), bn = 0;
+        for (int i = 0; i < n; i++) {
+            dd[i] = st_rand_value(c, real_of(t)).re;
+            ee[i] = i + 1 < n ? st_rand_value(c, real_of(t)).re : 0;
+            bn += dd[i] * dd[i] + ee[i] * ee[i];
+        }
+        bn = sqrtl(bn);
+        if (bidiag_make(c, t, 0, n, dd, ee, &d, &e) ||
+            mat_make(c, 2, &vt, t, n, n, ldv, ST_ALL, 1) ||
+            mat_make(c, 3, &u, t, n, n, ldu, ST_ALL, 1))
+            continue;
+        set_identity(&vt);
+        set_identity(&u);
+        void *work = st_alloc(c, sizeof(double) * 4 * (size_t)(n + 1));
+        lapack_int info = call_bdsqr(c, t, n, n, n, &d, &e, vt.p, ldv, u.p, ldu, work);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "VT", &vt, ST_ALL, 0) ||
+            !untouched(c, "U", &u, ST_ALL, 0))
+            continue;
+        const long double p = eig_unit(t, n);
+        long double *sv = rnew(c, n);
+        for (int i = 0; i < n && !c->case_failed; i++) {
+            sv[i] = st_vec_now(&d, i).re;
+            if (!(sv[i] >= 0) || (i > 0 && !(sv[i - 1] >= sv[i])))
+                st_fail(c, "D[%d] = %Lg: singular values not non-negative and descending", i,
+                        sv[i]);
+        }
+        const dmat vth = mat_out(c, &vt, n, n), uh = mat_out(c, &u, n, n);
+        dmat us = mat_out(c, &u, n, n); /* U·S */
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                *el(&us, i, j) = scaled(*el(&us, i, j), sv[j]);
+        dmat b = dm_new(c, n, n);
+        for (int i = 0; i < n; i++) {
+            *el(&b, i, i) = st_lc_make(dd[i], 0);
+            if (i + 1 < n)
+                *el(&b, i, i + 1) = st_lc_make(ee[i], 0);
+        }
+        if (c->case_failed)
+            continue;
+        check_product(c, t, "B − U·S·VT", &b, &us, &vth, p * bn);
+        check_orthonormal(c, t, "Uᴴ·U", &uh, 0, p);
+        check_orthonormal(c, t, "VT·VTᴴ", &vth, 1, p);
+        if (c->case_failed)
+            continue;
+        /* VT's rotations alone, on k random columns C: VT·C. */
+        st_vec d2, e2;
+        st_mat cm;
+        if (bidiag_make(c, t, 4, n, dd, ee, &d2, &e2) ||
+            mat_make(c, 6, &cm, t, n, k, ldv, ST_ALL, 1))
+            continue;
+        const dmat c0 = mat_in(c, &cm, 0);
+        st_lc none[2];
+        info = call_bdsqr(c, t, n, k, 0, &d2, &e2, cm.p, ldv, none, 1, work);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "VT", &cm, ST_ALL, 0))
+            continue;
+        dmat got = mat_out(c, &cm, n, k);
+        check_product(c, t, "VT(ncvt only) − VT·C", &got, &vth, &c0, 2 * p * dm_frob(&c0));
+        /* U's rotations alone, on r random rows C: C·U. */
+        if (c->case_failed || bidiag_make(c, t, 4, n, dd, ee, &d2, &e2) ||
+            mat_make(c, 6, &cm, t, r, n, r + 1, ST_ALL, 1))
+            continue;
+        const dmat c1 = mat_in(c, &cm, 0);
+        info = call_bdsqr(c, t, n, 0, r, &d2, &e2, none, 1, cm.p, r + 1, work);
+        if (!st_expect_int(c, "info", info, 0) || !untouched(c, "U", &cm, ST_ALL, 0))
+            continue;
+        got = mat_out(c, &cm, r, n);
+        check_product(c, t, "U(nru only) − C·U", &got, &c1, &uh, 2 * p * dm_frob(&c1));
+    }
+}
+
 void st_check_lapack(st_check *c) {
     const st_entry *e = st_find_entry(table, sizeof(table) / sizeof(table[0]), c->id);
     if (!e)
@@ -2434,5 +2803,8 @@ void st_check_lapack(st_check *c) {
     case K_GEEV: check_geev(c, t); break;
     case K_SYTRD: check_sytrd(c, t); break;
     case K_STEDC: check_stedc(c, t); break;
+    case K_GEBRD: check_gebrd(c, t); break;
+    case K_ORGBR: check_orgbr(c, t); break;
+    case K_BDSQR: check_bdsqr(c, t); break;
     }
 }
