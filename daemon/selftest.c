@@ -13,12 +13,15 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "daemon/log.h"
 #include "daemon/self_exe.h"
@@ -72,16 +75,19 @@ static char **child_environment(void) {
     return env;
 }
 
-/* Starts trnscid again as a self-test child writing to fd. */
+/* Starts trnscid again as a self-test child writing to fd; the last
+ * argument is this process's pid, which the child must still have as its
+ * parent (see trn_selftest_child). */
 static pid_t spawn_child(void *arg, int fd, int worker, int workers, int first_id, int first_cand) {
     (void)arg;
-    char a[5][16];
+    char a[6][16];
     snprintf(a[0], sizeof(a[0]), "%d", fd);
     snprintf(a[1], sizeof(a[1]), "%d", worker);
     snprintf(a[2], sizeof(a[2]), "%d", workers);
     snprintf(a[3], sizeof(a[3]), "%d", first_id);
     snprintf(a[4], sizeof(a[4]), "%d", first_cand);
-    char *argv[] = {"trnscid", "--self-test-child", a[0], a[1], a[2], a[3], a[4], NULL};
+    snprintf(a[5], sizeof(a[5]), "%d", (int)getpid());
+    char *argv[] = {"trnscid", "--self-test-child", a[0], a[1], a[2], a[3], a[4], a[5], NULL};
     char **env = child_environment();
     if (!env) {
         errno = ENOMEM;
@@ -99,19 +105,25 @@ static pid_t spawn_child(void *arg, int fd, int worker, int workers, int first_i
 }
 
 int trn_selftest_child(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "trnscid --self-test-child: expected FD WORKER WORKERS FIRST FIRST_CAND\n");
+    if (argc != 6) {
+        fprintf(stderr, "trnscid --self-test-child: expected FD WORKER WORKERS FIRST FIRST_CAND "
+                        "PARENT\n");
         return 2;
     }
-    int v[5];
-    for (int i = 0; i < 5; i++) {
+    long v[6];
+    for (int i = 0; i < 6; i++) {
         char *end;
-        const long x = strtol(argv[i], &end, 10);
-        if (*end || x < 0 || x > 1000000)
+        v[i] = strtol(argv[i], &end, 10);
+        if (*end || v[i] < 0 || (i < 5 && v[i] > 1000000) || v[i] > 2147483647L)
             return 2;
-        v[i] = (int)x;
     }
-    return trn_st_child_main(v[0], v[1], v[2], v[3], v[4]);
+    /* Die with the daemon: a check that never ends (the stall the runner
+     * kills it for) would otherwise spin on after a daemon killed in the
+     * meantime. The parent may have died before the prctl: then it is no
+     * longer the parent. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != (pid_t)v[5])
+        return TRN_SELFTEST_CHILD_ORPHANED;
+    return trn_st_child_main((int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4]);
 }
 
 /* Runs the checks; the report is malloc'd. NULL with err on failure. */

@@ -71,8 +71,12 @@ void trn_selftest_read(trn_selftest *st, trn_selftest_done_fn fn, void *arg);
  * run. */
 int trn_selftest_cli(int workers, const char *blas_why);
 
-/* trnscid --self-test-child FD WORKER WORKERS FIRST_ID FIRST_CAND: the
- * child's body. argv points after the flag; returns the exit status. */
+/* trnscid --self-test-child FD WORKER WORKERS FIRST_ID FIRST_CAND PARENT:
+ * the child's body. argv points after the flag; returns the exit status.
+ * The child dies by SIGKILL when its parent (the daemon, pid PARENT) dies,
+ * and exits with TRN_SELFTEST_CHILD_ORPHANED at once when PARENT is no
+ * longer its parent. */
+#define TRN_SELFTEST_CHILD_ORPHANED 3
 int trn_selftest_child(int argc, char **argv);
 
 #endif

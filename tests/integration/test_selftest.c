@@ -20,13 +20,21 @@
  * And `trnscid --self-test` exits 1 with a faulty routine, 0 on a kernel set
  * where every routine passes (Haswell, when the CPU runs it; skipped
  * otherwise), 2 for a kernel set the CPU cannot run or an unknown name.
+ * A self-test child whose daemon dies goes with it (a check stuck in a loop
+ * once outlived a killed daemon, spinning on a CPU): run by a process that
+ * exits at once, it ends by SIGKILL or as orphaned (status 3), never by
+ * running its checks on.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <spawn.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* cmocka.h needs these before it; keep the order. */
 // clang-format off
@@ -419,6 +427,58 @@ static int setup(void **state) {
     return trnsciInit(dmn.unix_addr) == trnsciSuccess ? 0 : -1;
 }
 
+extern char **environ;
+
+static void test_child_dies_with_parent(void **state) {
+    (void)state;
+    /* Orphans come to this process, so it can reap the child. */
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    int records[2], report[2];
+    assert_int_equal(pipe(records), 0); /* never read: a child running on would block */
+    assert_int_equal(pipe(report), 0);
+    const pid_t mid = fork();
+    assert_true(mid >= 0);
+    if (mid == 0) { /* the "daemon": spawns a child for all routines, then dies */
+        char fd[16], parent[16];
+        snprintf(fd, sizeof(fd), "%d", records[1]);
+        snprintf(parent, sizeof(parent), "%d", (int)getpid());
+        char *argv[] = {(char *)TRNSCID_PATH, "--self-test-child", fd, "0", "1", "0", "0", parent,
+                        NULL};
+        pid_t child = -1;
+        if (posix_spawn(&child, TRNSCID_PATH, NULL, NULL, argv, environ) != 0)
+            child = -1;
+        _exit(write(report[1], &child, sizeof(child)) == (ssize_t)sizeof(child) ? 0 : 1);
+    }
+    pid_t child = -1;
+    assert_int_equal(read(report[0], &child, sizeof(child)), (ssize_t)sizeof(child));
+    assert_true(child > 0);
+    int status = 0;
+    assert_int_equal(waitpid(mid, &status, 0), mid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* A child that outlives its parent blocks on the unread pipe: after a
+     * minute it is killed here and the test fails. */
+    pid_t got = 0;
+    for (int k = 0; k < 600 && got == 0; k++) {
+        got = waitpid(child, &status, WNOHANG);
+        if (got == 0)
+            usleep(100000);
+    }
+    if (got == 0) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        fail_msg("the self-test child outlived its parent by a minute");
+    }
+    assert_int_equal(got, child);
+    if (!((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ||
+          (WIFEXITED(status) && WEXITSTATUS(status) == 3)))
+        fail_msg("the orphaned self-test child ended with status %#x", status);
+    close(records[0]);
+    close(records[1]);
+    close(report[0]);
+    close(report[1]);
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+}
+
 static int teardown(void **state) {
     (void)state;
     trnsciDeviceReset();
@@ -430,7 +490,7 @@ int main(void) {
         cmocka_unit_test(test_start_up_report),   cmocka_unit_test(test_scasum_right),
         cmocka_unit_test(test_dgemm_right),       cmocka_unit_test(test_contraction_right),
         cmocka_unit_test(test_refused_dpotrf),    cmocka_unit_test(test_on_demand),
-        cmocka_unit_test(test_self_test_command),
+        cmocka_unit_test(test_self_test_command), cmocka_unit_test(test_child_dies_with_parent),
     };
     return cmocka_run_group_tests_name("selftest", tests, setup, teardown);
 }
