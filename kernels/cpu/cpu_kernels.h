@@ -145,9 +145,13 @@ trn_kstatus trn_cpu_solver_eig_tile(const trn_solver_dense_desc *d, trn_kmsg *ms
 /* One shard of a step of a tiled gesvd (ops/solver_svd_tile.h). */
 trn_kstatus trn_cpu_solver_svd_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                     int nshards);
-/* The next task of d's step no shard has taken yet, from its claim counter
- * d->tile_claim (ops/solver_tile.h, "Claiming"). */
-size_t trn_cpu_tile_claim(const trn_solver_dense_desc *d);
+/* A shard's tasks of tiled step d, each run by task(d, msg, t) until one
+ * fails: those it claims from d->tile_claim (ops/solver_tile.h,
+ * "Claiming"), or without the counter its fixed run (trn_tile_shard_tasks). */
+typedef trn_kstatus (*trn_cpu_tile_task_fn)(const trn_solver_dense_desc *d, trn_kmsg *msg,
+                                            size_t t);
+trn_kstatus trn_cpu_tile_run(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard, int nshards,
+                             trn_cpu_tile_task_fn task);
 trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, int nshards);
 trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, int shard,
                                  int nshards);

@@ -44,15 +44,16 @@
     X(blas1, cblas_daxpy)                                                                          \
     X(blas1, cblas_caxpy)                                                                          \
     X(blas1, cblas_zaxpy)                                                                          \
-    X(blas1, cblas_sscal) X(blas1, cblas_dscal) X(blas1, cblas_cscal) X(blas1, cblas_zscal) X(     \
-        blas1, cblas_csscal) X(blas1, cblas_zdscal) X(blas1, cblas_scopy) X(blas1, cblas_dcopy)    \
-        X(blas1, cblas_ccopy) X(blas1, cblas_zcopy) X(blas1, cblas_sswap) X(blas1, cblas_dswap)    \
-            X(blas1, cblas_cswap) X(blas1, cblas_zswap) X(blas1, cblas_srot) X(blas1, cblas_drot)  \
-                X(blas1, cblas_csrot) X(blas1, cblas_zdrot) X(blas1, cblas_sdot)                   \
-                    X(blas1, cblas_ddot) X(blas1, cblas_cdotu_sub) X(blas1, cblas_cdotc_sub)       \
-                        X(blas1, cblas_zdotu_sub) X(blas1, cblas_zdotc_sub) X(blas1, cblas_snrm2)  \
-                            X(blas1, cblas_dnrm2) X(blas1, cblas_scnrm2) X(blas1, cblas_dznrm2)    \
-                                X(blas1, cblas_sasum) X(blas1, cblas_dasum) X(blas1, cblas_scasum) \
+    X(blas1, cblas_sscal)                                                                          \
+    X(blas1, cblas_dscal) X(blas1, cblas_cscal) X(blas1, cblas_zscal) X(blas1, cblas_csscal) X(    \
+        blas1, cblas_zdscal) X(blas1, cblas_scopy) X(blas1, cblas_dcopy) X(blas1, cblas_ccopy)     \
+        X(blas1, cblas_zcopy) X(blas1, cblas_sswap) X(blas1, cblas_dswap) X(blas1, cblas_cswap)    \
+            X(blas1, cblas_zswap) X(blas1, cblas_srot) X(blas1, cblas_drot) X(blas1, cblas_csrot)  \
+                X(blas1, cblas_zdrot) X(blas1, cblas_sdot) X(blas1, cblas_ddot)                    \
+                    X(blas1, cblas_cdotu_sub) X(blas1, cblas_cdotc_sub) X(blas1, cblas_zdotu_sub)  \
+                        X(blas1, cblas_zdotc_sub) X(blas1, cblas_snrm2) X(blas1, cblas_dnrm2)      \
+                            X(blas1, cblas_scnrm2) X(blas1, cblas_dznrm2) X(blas1, cblas_sasum)    \
+                                X(blas1, cblas_dasum) X(blas1, cblas_scasum)                       \
                                     X(blas1, cblas_dzasum) X(blas1, cblas_isamax)                  \
                                         X(blas1, cblas_idamax) X(blas1, cblas_icamax)              \
                                             X(blas1, cblas_izamax) X(blas1, cblas_isamin)          \
@@ -64,42 +65,41 @@
     X(blas2, cblas_dgemv)                                                                          \
     X(blas2, cblas_cgemv)                                                                          \
     X(blas2, cblas_zgemv)                                                                          \
-    X(blas2, cblas_sgbmv) X(blas2, cblas_dgbmv) X(blas2, cblas_cgbmv) X(blas2, cblas_zgbmv)        \
-        X(blas2, cblas_ssymv) X(blas2, cblas_dsymv) X(blas2, cblas_chemv) X(blas2, cblas_zhemv)    \
-            X(blas2, cblas_strmv) X(blas2, cblas_dtrmv) X(blas2, cblas_ctrmv)                      \
-                X(blas2, cblas_ztrmv) X(blas2, cblas_strsv) X(blas2, cblas_dtrsv)                  \
-                    X(blas2, cblas_ctrsv) X(blas2, cblas_ztrsv) X(blas2, cblas_sger)               \
-                        X(blas2, cblas_dger) X(blas2, cblas_cgeru) X(blas2, cblas_zgeru)           \
-                            X(blas2, cblas_cgerc) X(blas2, cblas_zgerc) X(blas2, cblas_ssyr)       \
-                                X(blas2, cblas_dsyr) X(blas2, cblas_cher) X(blas2, cblas_zher)     \
-                                    X(blas2, cblas_ssyr2) X(blas2, cblas_dsyr2)                    \
-                                        X(blas2, cblas_cher2) X(blas2, cblas_zher2)
+    X(blas2, cblas_sgbmv)                                                                          \
+    X(blas2, cblas_dgbmv) X(blas2, cblas_cgbmv) X(blas2, cblas_zgbmv) X(blas2, cblas_ssymv)        \
+        X(blas2, cblas_dsymv) X(blas2, cblas_chemv) X(blas2, cblas_zhemv) X(blas2, cblas_strmv)    \
+            X(blas2, cblas_dtrmv) X(blas2, cblas_ctrmv) X(blas2, cblas_ztrmv)                      \
+                X(blas2, cblas_strsv) X(blas2, cblas_dtrsv) X(blas2, cblas_ctrsv)                  \
+                    X(blas2, cblas_ztrsv) X(blas2, cblas_sger) X(blas2, cblas_dger)                \
+                        X(blas2, cblas_cgeru) X(blas2, cblas_zgeru) X(blas2, cblas_cgerc)          \
+                            X(blas2, cblas_zgerc) X(blas2, cblas_ssyr) X(blas2, cblas_dsyr)        \
+                                X(blas2, cblas_cher) X(blas2, cblas_zher) X(blas2, cblas_ssyr2)    \
+                                    X(blas2, cblas_dsyr2) X(blas2, cblas_cher2)                    \
+                                        X(blas2, cblas_zher2)
 
 #define TRN_ROUTINES_BLAS3(X)                                                                      \
     X(blas3, cblas_sgemm)                                                                          \
     X(blas3, cblas_dgemm)                                                                          \
     X(blas3, cblas_cgemm)                                                                          \
     X(blas3, cblas_zgemm)                                                                          \
-    X(blas3, cblas_ssymm) X(blas3, cblas_dsymm) X(blas3, cblas_csymm) X(blas3, cblas_zsymm)        \
-        X(blas3, cblas_chemm) X(blas3, cblas_zhemm) X(blas3, cblas_ssyrk) X(blas3, cblas_dsyrk)    \
-            X(blas3, cblas_csyrk) X(blas3, cblas_zsyrk) X(blas3, cblas_cherk)                      \
-                X(blas3, cblas_zherk) X(blas3, cblas_ssyr2k) X(blas3, cblas_dsyr2k)                \
-                    X(blas3, cblas_csyr2k) X(blas3, cblas_zsyr2k) X(blas3, cblas_cher2k)           \
-                        X(blas3, cblas_zher2k) X(blas3, cblas_strmm) X(blas3, cblas_dtrmm)         \
-                            X(blas3, cblas_ctrmm) X(blas3, cblas_ztrmm) X(blas3, cblas_strsm)      \
-                                X(blas3, cblas_dtrsm) X(blas3, cblas_ctrsm) X(blas3, cblas_ztrsm)
+    X(blas3, cblas_ssymm)                                                                          \
+    X(blas3, cblas_dsymm) X(blas3, cblas_csymm) X(blas3, cblas_zsymm) X(blas3, cblas_chemm)        \
+        X(blas3, cblas_zhemm) X(blas3, cblas_ssyrk) X(blas3, cblas_dsyrk) X(blas3, cblas_csyrk)    \
+            X(blas3, cblas_zsyrk) X(blas3, cblas_cherk) X(blas3, cblas_zherk)                      \
+                X(blas3, cblas_ssyr2k) X(blas3, cblas_dsyr2k) X(blas3, cblas_csyr2k)               \
+                    X(blas3, cblas_zsyr2k) X(blas3, cblas_cher2k) X(blas3, cblas_zher2k)           \
+                        X(blas3, cblas_strmm) X(blas3, cblas_dtrmm) X(blas3, cblas_ctrmm)          \
+                            X(blas3, cblas_ztrmm) X(blas3, cblas_strsm) X(blas3, cblas_dtrsm)      \
+                                X(blas3, cblas_ctrsm) X(blas3, cblas_ztrsm)
 
 #define TRN_ROUTINES_LAPACK(X)                                                                     \
     X(lapack, LAPACKE_spotrf_work)                                                                 \
     X(lapack, LAPACKE_dpotrf_work)                                                                 \
     X(lapack, LAPACKE_cpotrf_work)                                                                 \
     X(lapack, LAPACKE_zpotrf_work)                                                                 \
-    X(lapack, LAPACKE_spotrs_work) X(lapack, LAPACKE_dpotrs_work) X(                               \
-        lapack,                                                                                    \
-        LAPACKE_cpotrs_work) X(lapack,                                                             \
-                               LAPACKE_zpotrs_work) X(lapack,                                      \
-                                                      LAPACKE_spotri_work) X(lapack,               \
-                                                                             LAPACKE_dpotri_work)  \
+    X(lapack, LAPACKE_spotrs_work)                                                                 \
+    X(lapack, LAPACKE_dpotrs_work) X(lapack, LAPACKE_cpotrs_work) X(                               \
+        lapack, LAPACKE_zpotrs_work) X(lapack, LAPACKE_spotri_work) X(lapack, LAPACKE_dpotri_work) \
         X(lapack, LAPACKE_cpotri_work) X(lapack, LAPACKE_zpotri_work) X(                           \
             lapack, LAPACKE_sgetrf_work) X(lapack, LAPACKE_dgetrf_work) X(lapack,                  \
                                                                           LAPACKE_cgetrf_work)     \

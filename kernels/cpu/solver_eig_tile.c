@@ -61,22 +61,6 @@ static size_t ws_align(size_t bytes) {
     return (bytes + 63) & ~(size_t)63;
 }
 
-/* Component c (0 real, 1 imaginary) of element k of an array of type t,
- * and its assignment. */
-static double comp(trn_dtype t, const void *p, size_t k, int c) {
-    const size_t ncomp = is_complex(t) ? 2 : 1;
-    return single(t) ? (double)((const float *)p)[k * ncomp + (size_t)c]
-                     : ((const double *)p)[k * ncomp + (size_t)c];
-}
-
-static void set_comp(trn_dtype t, void *p, size_t k, int c, double v) {
-    const size_t ncomp = is_complex(t) ? 2 : 1;
-    if (single(t))
-        ((float *)p)[k * ncomp + (size_t)c] = (float)v;
-    else
-        ((double *)p)[k * ncomp + (size_t)c] = v;
-}
-
 /* P's lower triangle (leading dimension ldp) from A's referenced one:
  * copied (lower), or mirrored and conjugated (upper: P(j, i) = conj A(i, j),
  * i <= j), so that the rest of the work is always on the lower form of the
@@ -95,7 +79,7 @@ static void copy_in(const trn_solver_dense_desc *d, void *p, int ldp) {
         for (size_t i = 0; i <= j; i++) {
             memcpy((char *)p + (i * ld + j) * es, a + (j * lda + i) * es, es);
             if (is_complex(t))
-                set_comp(t, p, i * ld + j, 1, -comp(t, p, i * ld + j, 1));
+                trn_solver_set_comp(t, p, i * ld + j, 1, -trn_solver_comp(t, p, i * ld + j, 1));
         }
 }
 
@@ -120,8 +104,8 @@ static double scale(trn_dtype t, int n, void *p, int ldp) {
     const int nc = is_complex(t) ? 2 : 1;
     for (size_t j = 0; j < nn; j++)
         for (size_t i = j; i < nn; i++) {
-            const double re = comp(t, p, j * ld + i, 0);
-            const double v = nc == 2 ? hypot(re, comp(t, p, j * ld + i, 1)) : fabs(re);
+            const double re = trn_solver_comp(t, p, j * ld + i, 0);
+            const double v = nc == 2 ? hypot(re, trn_solver_comp(t, p, j * ld + i, 1)) : fabs(re);
             if (v > anrm)
                 anrm = v;
         }
@@ -133,7 +117,8 @@ static double scale(trn_dtype t, int n, void *p, int ldp) {
         for (size_t j = 0; j < nn; j++)
             for (size_t i = j; i < nn; i++)
                 for (int c = 0; c < nc; c++)
-                    set_comp(t, p, j * ld + i, c, comp(t, p, j * ld + i, c) * sigma);
+                    trn_solver_set_comp(t, p, j * ld + i, c,
+                                        trn_solver_comp(t, p, j * ld + i, c) * sigma);
     return sigma;
 }
 
@@ -235,7 +220,7 @@ static trn_kstatus stedc_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
         }
         memset(s.z[k], 0, count * es);
         for (size_t e = 0; e < count; e++)
-            set_comp(t, s.z[k], e, 0, comp(rt, ws, first + e, 0));
+            trn_solver_set_comp(t, s.z[k], e, 0, trn_solver_comp(rt, ws, first + e, 0));
     }
     trn_solver_ws_put(ws, bytes);
     if (rc > 0) { /* no convergence: LAPACK's info, A left as it was */
@@ -250,7 +235,7 @@ static trn_kstatus stedc_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     if (*s.sigma != 1.0) {
         const double inv = 1.0 / *s.sigma;
         for (size_t i = 0; i < (size_t)n; i++)
-            set_comp(rt, d->d, i, 0, comp(rt, d->d, i, 0) * inv);
+            trn_solver_set_comp(rt, d->d, i, 0, trn_solver_comp(rt, d->d, i, 0) * inv);
     }
     return TRN_KSTATUS_OK;
 }

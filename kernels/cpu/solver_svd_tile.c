@@ -51,22 +51,6 @@ static void put_info(const trn_solver_dense_desc *d, int32_t v) {
     memcpy(d->info, &v, sizeof(v));
 }
 
-/* Component c (0 real, 1 imaginary) of element k of an array of type t,
- * and its assignment. */
-static double comp(trn_dtype t, const void *p, size_t k, int c) {
-    const size_t ncomp = is_complex(t) ? 2 : 1;
-    return single(t) ? (double)((const float *)p)[k * ncomp + (size_t)c]
-                     : ((const double *)p)[k * ncomp + (size_t)c];
-}
-
-static void set_comp(trn_dtype t, void *p, size_t k, int c, double v) {
-    const size_t ncomp = is_complex(t) ? 2 : 1;
-    if (single(t))
-        ((float *)p)[k * ncomp + (size_t)c] = (float)v;
-    else
-        ((double *)p)[k * ncomp + (size_t)c] = v;
-}
-
 /* dgesvd's scaling of the m x n copy p: when its largest magnitude anrm is
  * below smlnum = sqrt(safmin) / eps or above 1 / smlnum, every entry is
  * multiplied by target / anrm (one rounding per entry, as dlascl's single
@@ -78,8 +62,8 @@ static void scale(trn_dtype t, int m, int n, void *p, int ldp, const trn_svd_til
     double anrm = 0.0;
     for (size_t j = 0; j < cols; j++)
         for (size_t i = 0; i < rows; i++) {
-            const double re = comp(t, p, j * ld + i, 0);
-            const double v = nc == 2 ? hypot(re, comp(t, p, j * ld + i, 1)) : fabs(re);
+            const double re = trn_solver_comp(t, p, j * ld + i, 0);
+            const double v = nc == 2 ? hypot(re, trn_solver_comp(t, p, j * ld + i, 1)) : fabs(re);
             anrm = v > anrm ? v : anrm;
         }
     const double safmin = single(t) ? (double)FLT_MIN : DBL_MIN;
@@ -94,7 +78,8 @@ static void scale(trn_dtype t, int m, int n, void *p, int ldp, const trn_svd_til
     for (size_t j = 0; j < cols; j++)
         for (size_t i = 0; i < rows; i++)
             for (int c = 0; c < nc; c++)
-                set_comp(t, p, j * ld + i, c, comp(t, p, j * ld + i, c) * ratio);
+                trn_solver_set_comp(t, p, j * ld + i, c,
+                                    trn_solver_comp(t, p, j * ld + i, c) * ratio);
 }
 
 static lapack_int call_gebrd(trn_dtype t, int m, int n, void *a, int lda, void *dd, void *e,
@@ -208,13 +193,13 @@ static void first_outputs(const trn_solver_dense_desc *d, const trn_svd_tile_par
     const trn_dtype rt = real_of(d->type);
     const double back = *s->target > 0.0 ? *s->anrm / *s->target : 1.0;
     for (size_t i = 0; i < (size_t)d->n; i++)
-        set_comp(rt, d->d, i, 0, comp(rt, dd, i, 0) * back);
+        trn_solver_set_comp(rt, d->d, i, 0, trn_solver_comp(rt, dd, i, 0) * back);
     if (rc == 0)
         return;
     put_info(d, (int32_t)rc);
     if (d->rwork)
         for (size_t i = 0; i + 1 < (size_t)d->n; i++)
-            set_comp(rt, d->rwork, i, 0, comp(rt, e, i, 0) * back);
+            trn_solver_set_comp(rt, d->rwork, i, 0, trn_solver_comp(rt, e, i, 0) * back);
 }
 
 /* SVD_QR task t: bdsqr on copies of d and e with block j of VT's columns
@@ -266,17 +251,5 @@ trn_kstatus trn_cpu_solver_svd_tile(const trn_solver_dense_desc *d, trn_kmsg *ms
         return TRN_KSTATUS_UNSUPPORTED;
     if (*trn_svd_tile_layout(d).target == REFUSED)
         return TRN_KSTATUS_OK;
-    trn_kstatus k = TRN_KSTATUS_OK;
-    const size_t n = trn_svd_tile_tasks(d);
-    if (d->tile_claim) {
-        for (size_t t = trn_cpu_tile_claim(d); t < n && k == TRN_KSTATUS_OK;
-             t = trn_cpu_tile_claim(d))
-            k = qr_task(d, msg, t);
-        return k;
-    }
-    size_t lo, hi;
-    trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
-    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++)
-        k = qr_task(d, msg, t);
-    return k;
+    return trn_cpu_tile_run(d, msg, shard, nshards, qr_task);
 }

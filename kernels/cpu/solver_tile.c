@@ -357,11 +357,28 @@ static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_
     return k;
 }
 
-/* Relaxed: the tasks of a step are independent, and the scheduler orders
- * the steps. */
-size_t trn_cpu_tile_claim(const trn_solver_dense_desc *d) {
+/* The next task of d's step no shard has taken yet (ops/solver_tile.h,
+ * "Claiming"). Relaxed: the tasks of a step are independent, and the
+ * scheduler orders the steps. */
+static size_t claim_next(const trn_solver_dense_desc *d) {
     return (size_t)atomic_fetch_add_explicit((_Atomic uint64_t *)d->tile_claim, 1,
                                              memory_order_relaxed);
+}
+
+trn_kstatus trn_cpu_tile_run(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard, int nshards,
+                             trn_cpu_tile_task_fn task) {
+    trn_kstatus k = TRN_KSTATUS_OK;
+    if (d->tile_claim) {
+        const size_t n = trn_tile_tasks(d);
+        for (size_t t = claim_next(d); t < n && k == TRN_KSTATUS_OK; t = claim_next(d))
+            k = task(d, msg, t);
+        return k;
+    }
+    size_t lo, hi;
+    trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
+    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++)
+        k = task(d, msg, t);
+    return k;
 }
 
 trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
@@ -379,17 +396,5 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
                          d->fn == TRN_SOLVER_TILE_UPDATE;
     if (cholesky && get_info(d) != 0)
         return TRN_KSTATUS_OK; /* an earlier diagonal tile failed: LAPACK stops there */
-    trn_kstatus k = TRN_KSTATUS_OK;
-    if (d->tile_claim) {
-        const size_t n = trn_tile_tasks(d);
-        for (size_t t = trn_cpu_tile_claim(d); t < n && k == TRN_KSTATUS_OK;
-             t = trn_cpu_tile_claim(d))
-            k = run_task(d, msg, t);
-        return k;
-    }
-    size_t lo, hi;
-    trn_tile_shard_tasks(d, shard, nshards, &lo, &hi);
-    for (size_t t = lo; t < hi && k == TRN_KSTATUS_OK; t++)
-        k = run_task(d, msg, t);
-    return k;
+    return trn_cpu_tile_run(d, msg, shard, nshards, run_task);
 }

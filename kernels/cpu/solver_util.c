@@ -251,3 +251,24 @@ void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, vo
         memmove((char *)dst + (size_t)j * (size_t)ldd * es,
                 (const char *)src + (size_t)j * (size_t)lds * es, (size_t)rows * es);
 }
+
+static int comp_count(trn_dtype t) {
+    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F ? 2 : 1;
+}
+
+static int comp_single(trn_dtype t) {
+    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
+}
+
+double trn_solver_comp(trn_dtype t, const void *p, size_t k, int c) {
+    const size_t at = k * (size_t)comp_count(t) + (size_t)c;
+    return comp_single(t) ? (double)((const float *)p)[at] : ((const double *)p)[at];
+}
+
+void trn_solver_set_comp(trn_dtype t, void *p, size_t k, int c, double v) {
+    const size_t at = k * (size_t)comp_count(t) + (size_t)c;
+    if (comp_single(t))
+        ((float *)p)[at] = (float)v;
+    else
+        ((double *)p)[at] = v;
+}

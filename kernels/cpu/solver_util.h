@@ -99,4 +99,9 @@ void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, vo
 int trn_solver_priv_ld(int rows);
 size_t trn_solver_priv_bytes(trn_dtype t, int rows, int cols);
 
+/* Component c (0 real, 1 imaginary) of element k of an array of type t,
+ * widened to double, and its assignment (rounded to t). */
+double trn_solver_comp(trn_dtype t, const void *p, size_t k, int c);
+void trn_solver_set_comp(trn_dtype t, void *p, size_t k, int c, double v);
+
 #endif
