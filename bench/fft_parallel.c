@@ -6,9 +6,13 @@
  *
  * Cases: 1D of 2^22 points and 3D of n^3 (default n = 512: a 1024^3
  * complex-float transform needs 8 GiB per buffer, and the two daemon
- * buffers plus the in-process baseline's two do not fit a 24 GiB machine).
- * Out of place, forward. The timed unit is trnfftExecC2C +
- * trnsciDeviceSynchronize (trnsci) or fftwf_execute (in process); a first
+ * buffers plus the in-process baseline's two do not fit a 24 GiB machine),
+ * out of place, forward; and with --cases c2r3d, a 3D C2R of n^3 (the
+ * Hermitian half n x n x (n/2 + 1) to n^3 reals), whose input every
+ * execution overwrites (cuFFT's and FFTW's C2R may): it is restored
+ * before each timed run, outside the timing. The timed unit is
+ * trnfftExecC2C (C2R) + trnsciDeviceSynchronize (trnsci) or fftwf_execute
+ * (in process); a first
  * untimed run on each side prepares the plans. Repetitions go round the
  * four configurations in turn, so slow periods of a shared machine hit
  * each. Reported as JSON: medians (min, max) in ms, GFLOP/s (5 N log2 N),
@@ -17,7 +21,7 @@
  * and 2-core results are bitwise equal, and the thread placement.
  *
  * usage: bench_fft_parallel ONE_CORE_ADDR TWO_CORE_ADDR [--reps N]
- *                           [--cases 1d,3d] [--log2n 22] [--n3 N]
+ *                           [--cases 1d,3d,c2r3d] [--log2n 22] [--n3 N]
  *                           [--effort estimate|measure]
  * bench/run_fft_parallel.sh starts the two daemons.
  */
@@ -48,40 +52,59 @@ typedef struct bcase {
     const char *name;
     int rank, n[3];
     size_t points;
+    int c2r;               /* C2R: the input the Hermitian half */
+    size_t ibytes, obytes; /* the arrays' bytes */
 } bcase;
 
-/* One daemon's side: its buffers and plan. */
+static bcase make_case(const char *name, int rank, int n0, int n1, int n2, int c2r) {
+    bcase c = {name, rank, {n0, n1, n2}, 1, c2r, 0, 0};
+    for (int d = 0; d < rank; d++)
+        c.points *= (size_t)c.n[d];
+    const size_t half = c.points / (size_t)c.n[rank - 1] * (size_t)(c.n[rank - 1] / 2 + 1);
+    c.ibytes = c2r ? half * 8 : c.points * 8;
+    c.obytes = c2r ? c.points * 4 : c.points * 8;
+    return c;
+}
+
+/* One daemon's side: its buffers and plan, and (C2R) the input to restore. */
 typedef struct side {
     void *in, *out;
     trnfftHandle plan;
+    const bcase *c;
+    const float *x;
 } side;
 
 static void daemon_open(const char *addr, const bcase *c, const float *x, side *s) {
     trnsciDeviceReset();
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
-    const size_t bytes = c->points * 8;
-    if (trnsciMalloc(&s->in, bytes) != trnsciSuccess || trnsciMalloc(&s->out, bytes))
+    s->c = c;
+    s->x = x;
+    if (trnsciMalloc(&s->in, c->ibytes) != trnsciSuccess || trnsciMalloc(&s->out, c->obytes))
         die("trnsciMalloc");
-    if (trnsciMemcpy(s->in, x, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
+    if (trnsciMemcpy(s->in, x, c->ibytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
         die("trnsciMemcpy");
     int n[3] = {c->n[0], c->n[1], c->n[2]};
-    if (trnfftPlanMany(&s->plan, c->rank, n, NULL, 1, 0, NULL, 1, 0, TRNFFT_C2C, 1) !=
-        TRNFFT_SUCCESS)
+    if (trnfftPlanMany(&s->plan, c->rank, n, NULL, 1, 0, NULL, 1, 0,
+                       c->c2r ? TRNFFT_C2R : TRNFFT_C2C, 1) != TRNFFT_SUCCESS)
         die("trnfftPlanMany");
 }
 
 static double daemon_run(side *s) {
+    if (s->c->c2r && (trnsciMemcpy(s->in, s->x, s->c->ibytes, trnsciMemcpyHostToDevice) ||
+                      trnsciDeviceSynchronize()))
+        die("trnsciMemcpy (restore)");
     const double t0 = bench_now_ms();
-    if (trnfftExecC2C(s->plan, s->in, s->out, TRNFFT_FORWARD) != TRNFFT_SUCCESS)
-        die("trnfftExecC2C");
+    if ((s->c->c2r ? trnfftExecC2R(s->plan, s->in, s->out)
+                   : trnfftExecC2C(s->plan, s->in, s->out, TRNFFT_FORWARD)) != TRNFFT_SUCCESS)
+        die("trnfftExec");
     if (trnsciDeviceSynchronize() != trnsciSuccess)
         die("trnsciDeviceSynchronize");
     return bench_now_ms() - t0;
 }
 
 static void daemon_close(const bcase *c, side *s, float *result) {
-    if (result && trnsciMemcpy(result, s->out, c->points * 8, trnsciMemcpyDeviceToHost))
+    if (result && trnsciMemcpy(result, s->out, c->obytes, trnsciMemcpyDeviceToHost))
         die("trnsciMemcpy back");
     trnfftDestroy(s->plan);
     trnsciFree(s->in);
@@ -89,22 +112,28 @@ static void daemon_close(const bcase *c, side *s, float *result) {
     trnsciDeviceReset();
 }
 
-static int parse_cases(const char *s, int *want1d, int *want3d) {
-    *want1d = strstr(s, "1d") != NULL;
-    *want3d = strstr(s, "3d") != NULL;
-    return *want1d || *want3d ? 0 : -1;
+static int parse_cases(const char *s, int *want1d, int *want3d, int *wantc2r) {
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%s", s);
+    *want1d = *want3d = *wantc2r = 0;
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        *want1d |= !strcmp(t, "1d");
+        *want3d |= !strcmp(t, "3d");
+        *wantc2r |= !strcmp(t, "c2r3d");
+    }
+    return *want1d || *want3d || *wantc2r ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr,
-                "usage: %s ONE_CORE_ADDR TWO_CORE_ADDR [--reps N] [--cases 1d,3d] "
+                "usage: %s ONE_CORE_ADDR TWO_CORE_ADDR [--reps N] [--cases 1d,3d,c2r3d] "
                 "[--n3 N] [--effort estimate|measure]\n",
                 argv[0]);
         return 2;
     }
     const char *addr[2] = {argv[1], argv[2]};
-    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1;
+    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1, wantc2r = 0;
     unsigned effort = FFTW_MEASURE;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--reps"))
@@ -113,7 +142,8 @@ int main(int argc, char **argv) {
             log2n = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--n3"))
             n3 = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--cases") && parse_cases(argv[i + 1], &want1d, &want3d) == 0)
+        else if (!strcmp(argv[i], "--cases") &&
+                 parse_cases(argv[i + 1], &want1d, &want3d, &wantc2r) == 0)
             continue;
         else if (!strcmp(argv[i], "--effort"))
             effort = !strcmp(argv[i + 1], "estimate") ? FFTW_ESTIMATE : FFTW_MEASURE;
@@ -130,13 +160,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_fft_parallel: fftwf_init_threads failed\n");
         return 1;
     }
-    bcase cases[2];
+    bcase cases[3];
     int ncases = 0;
     if (want1d)
-        cases[ncases++] = (bcase){"c2c 1d 2^n", 1, {1 << log2n, 0, 0}, (size_t)1 << log2n};
+        cases[ncases++] = make_case("c2c 1d 2^n", 1, 1 << log2n, 0, 0, 0);
     if (want3d)
-        cases[ncases++] =
-            (bcase){"c2c 3d n^3", 3, {n3, n3, n3}, (size_t)n3 * (size_t)n3 * (size_t)n3};
+        cases[ncases++] = make_case("c2c 3d n^3", 3, n3, n3, n3, 0);
+    if (wantc2r)
+        cases[ncases++] = make_case("c2r 3d n^3", 3, n3, n3, n3, 1);
     char self_cpus[256];
     bench_self_cpus(self_cpus, sizeof(self_cpus));
     printf("{\n  \"bench\": \"fft_parallel\",\n  \"reps\": %d,\n  \"fftw_effort\": \"%s\",\n"
@@ -145,14 +176,27 @@ int main(int argc, char **argv) {
            reps, effort == FFTW_ESTIMATE ? "estimate" : "measure", self_cpus);
     for (int ci = 0; ci < ncases; ci++) {
         const bcase *c = &cases[ci];
-        const size_t bytes = c->points * 8;
-        float *x = fftwf_malloc(bytes), *y = fftwf_malloc(bytes);
-        float *r1 = malloc(bytes), *r2 = malloc(bytes);
+        const size_t bytes = c->ibytes, obytes = c->obytes;
+        float *x = fftwf_malloc(bytes), *y = fftwf_malloc(obytes);
+        float *r1 = malloc(obytes), *r2 = malloc(obytes);
         if (!x || !y || !r1 || !r2) {
             fprintf(stderr, "bench_fft_parallel: out of memory for %zu-byte buffers\n", bytes);
             return 1;
         }
-        bench_fill(x, 2 * c->points, 777u + (unsigned)ci);
+        bench_fill(x, bytes / sizeof(float), 777u + (unsigned)ci);
+        if (c->c2r) { /* the Hermitian half of a real array's transform */
+            float *re = fftwf_malloc(obytes);
+            if (!re)
+                return 1;
+            bench_fill(re, c->points, 778u + (unsigned)ci);
+            fftwf_plan r2c =
+                fftwf_plan_dft_r2c(c->rank, c->n, re, (fftwf_complex *)x, FFTW_ESTIMATE);
+            if (!r2c)
+                return 1;
+            fftwf_execute(r2c);
+            fftwf_destroy_plan(r2c);
+            fftwf_free(re);
+        }
         double t[NCONF][MAX_REPS];
         /* The in-process plans (planning overwrites the arrays: plan first). */
         fftwf_plan fp[2];
@@ -162,8 +206,9 @@ int main(int argc, char **argv) {
         memcpy(xs, x, bytes);
         for (int th = 0; th < 2; th++) {
             fftwf_plan_with_nthreads(th + 1);
-            fp[th] = fftwf_plan_dft(c->rank, c->n, (fftwf_complex *)x, (fftwf_complex *)y,
-                                    FFTW_FORWARD, effort);
+            fp[th] = c->c2r ? fftwf_plan_dft_c2r(c->rank, c->n, (fftwf_complex *)x, y, effort)
+                            : fftwf_plan_dft(c->rank, c->n, (fftwf_complex *)x, (fftwf_complex *)y,
+                                             FFTW_FORWARD, effort);
             if (!fp[th])
                 return 1;
         }
@@ -175,8 +220,16 @@ int main(int argc, char **argv) {
             daemon_run(&s[d]);
             daemon_close(c, &s[d], NULL);
         }
-        for (int th = 0; th < 2; th++)
+        float *x0 = NULL; /* C2R: the input to restore */
+        if (c->c2r && !(x0 = malloc(bytes)))
+            return 1;
+        if (x0)
+            memcpy(x0, x, bytes);
+        for (int th = 0; th < 2; th++) {
             fftwf_execute(fp[th]);
+            if (x0)
+                memcpy(x, x0, bytes);
+        }
         for (int rep = 0; rep < reps; rep++) {
             for (int d = 0; d < 2; d++) {
                 daemon_open(addr[d], c, x, &s[d]);
@@ -185,21 +238,26 @@ int main(int argc, char **argv) {
                 daemon_close(c, &s[d], rep == 0 ? (d ? r2 : r1) : NULL);
             }
             for (int th = 0; th < 2; th++) {
+                if (x0)
+                    memcpy(x, x0, bytes);
                 const double t0 = bench_now_ms();
                 fftwf_execute(fp[th]);
                 t[FFTW_1 + th][rep] = bench_now_ms() - t0;
             }
         }
-        const int bitwise = memcmp(r1, r2, bytes) == 0;
+        const int bitwise = memcmp(r1, r2, obytes) == 0;
         /* The 2-core result against FFTW's (1 thread), relative 2-norm. */
+        if (x0)
+            memcpy(x, x0, bytes);
         fftwf_execute(fp[0]);
         double num = 0.0, den = 0.0;
-        for (size_t i = 0; i < 2 * c->points; i++) {
+        for (size_t i = 0; i < obytes / sizeof(float); i++) {
             num += ((double)r2[i] - y[i]) * ((double)r2[i] - y[i]);
             den += (double)y[i] * y[i];
         }
         double med[NCONF];
-        const double flop = 5.0 * (double)c->points * log2((double)c->points);
+        /* 5 N log2 N for a complex transform, half of it for a real one. */
+        const double flop = (c->c2r ? 2.5 : 5.0) * (double)c->points * log2((double)c->points);
         printf("    {\"case\": \"%s\", \"dims\": [%d, %d, %d], \"points\": %zu,\n", c->name,
                c->n[0], c->n[1], c->n[2], c->points);
         for (int k = 0; k < NCONF; k++) {
@@ -217,6 +275,7 @@ int main(int argc, char **argv) {
             fftwf_destroy_plan(fp[th]);
         fftwf_free(x);
         fftwf_free(y);
+        free(x0);
         free(r1);
         free(r2);
     }

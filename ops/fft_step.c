@@ -12,7 +12,7 @@ static int real_to_complex(trn_fft_type t) {
     return t == TRN_FFT_R2C || t == TRN_FFT_D2Z;
 }
 
-/* Whether t is C2R or Z2D (1D only). */
+/* Whether t is C2R or Z2D (complex Hermitian half to real). */
 static int complex_to_real(trn_fft_type t) {
     return t == TRN_FFT_C2R || t == TRN_FFT_Z2D;
 }
@@ -57,10 +57,8 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
     const int c2r = complex_to_real(s->type);
     if (batch != 1 || !(cplx || c2r || real_to_complex(s->type)) || !basic_layout(s))
         return 0;
-    if (c2r && s->rank != 1)
-        return 0;
-    /* R2C/D2Z: 2D and 3D out of place (a slab's real input and its
-     * Hermitian half would share memory in place). */
+    /* Real transforms out of place only (in place, a slab's real array and
+     * its Hermitian half would share memory). */
     if (!cplx && (variant & TRN_FFT_VARIANT_INPLACE))
         return 0;
     double points = 1.0;
@@ -163,27 +161,29 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     int outer;
     long long inner;
     outer_inner(s, &outer, &inner);
-    const int real = real_to_complex(s->type);
+    const int real = real_to_complex(s->type), c2r = complex_to_real(s->type);
     const int last = s->n[s->rank - 1];
-    /* The output's points per slab: R2C/D2Z keep last / 2 + 1 of the last
-     * dimension. */
-    const long long inner_out = real ? inner / last * (last / 2 + 1) : inner;
+    /* The complex side's points per slab: a real transform's Hermitian half
+     * keeps last / 2 + 1 of the last dimension. */
+    const long long inner_half = real || c2r ? inner / last * (last / 2 + 1) : inner;
     d->fftstep_rows = outer;
-    d->fftstep_cols = (int)inner_out;
+    d->fftstep_cols = (int)inner_half;
     d->points = (double)outer * (double)inner;
     /* Slab strides (elements of the input's and the output's type). */
-    d->idist = (size_t)inner;
-    d->odist = (size_t)inner_out;
-    if (step == 0) {
+    d->idist = (size_t)(c2r ? inner_half : inner);
+    d->odist = (size_t)(c2r ? inner : inner_half);
+    /* C2R/Z2D: the outer dimension's inverse FFTs first, in place on the
+     * input (cuFFT's C2R may overwrite its input), then each slab's C2R from
+     * the input to the output: the inverse of R2C's order. */
+    if (step == (c2r ? 1 : 0)) {
         d->fftstep_kind = TRN_FFTSTEP_SLABS;
         sub->type = s->type;
         sub->rank = s->rank - 1;
         for (int k = 1; k < s->rank; k++)
             sub->n[k - 1] = s->n[k];
         /* The slabs of the client's arrays, transformed where they are. */
-        const size_t ibytes =
-            (size_t)inner * (real ? elem_bytes(s->type) / 2 : elem_bytes(s->type));
-        const size_t obytes = (size_t)inner_out * elem_bytes(s->type);
+        const size_t ibytes = d->idist * (real ? elem_bytes(s->type) / 2 : elem_bytes(s->type));
+        const size_t obytes = d->odist * (c2r ? elem_bytes(s->type) / 2 : elem_bytes(s->type));
         const int unaligned = (uintptr_t)d->in % TRN_FFT_ALIGN ||
                               (uintptr_t)d->out % TRN_FFT_ALIGN || ibytes % TRN_FFT_ALIGN ||
                               obytes % TRN_FFT_ALIGN;
@@ -192,9 +192,13 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
         const long long per = ((long long)TRN_FFTSTEP_SLAB_POINTS + inner - 1) / inner;
         d->fftstep_block = (int)(per < outer ? per : outer);
     } else {
-        /* The outer dimension's complex FFTs on the output, R2C's too. */
+        /* The outer dimension's complex FFTs on the output (R2C's too), or
+         * C2R's on the input. */
         d->fftstep_kind = TRN_FFTSTEP_PENCILS;
-        d->in = d->out;
+        if (c2r)
+            d->out = (void *)d->in;
+        else
+            d->in = d->out;
         d->type = sub->type = elem_bytes(s->type) == 16 ? TRN_FFT_Z2Z : TRN_FFT_C2C;
         sub->n[0] = outer;
         d->fftstep_block = column_block(outer, s->type);

@@ -20,7 +20,8 @@
  *   SLABS    2D/3D. in and out are n0 slabs (slab s at in + s idist and
  *            out + s odist); each slab gets the transform over the inner
  *            dimensions, in to out (R2C/D2Z: the real slab to its
- *            Hermitian half, cols points). Tasks: blocks of `block` slabs.
+ *            Hermitian half, cols points; C2R/Z2D: the half to the real
+ *            slab). Tasks: blocks of `block` slabs.
  *
  * 1D, n = n1 n2 (four-step: Bailey's decomposition with the transpose folded
  * into the writes): COLS on in (n1 x n2) into out, then PENCILS in place on
@@ -32,7 +33,10 @@
  * it and writes out at the same places. 2D/3D (n0 x inner): SLABS, then
  * PENCILS in place on out seen as n0 x inner (the outer dimension's FFTs
  * across pencils; for R2C/D2Z inner is the Hermitian half's points, and
- * the step is a C2C/Z2Z one).
+ * the step is a C2C/Z2Z one). 2D/3D C2R/Z2D (out of place) runs them the
+ * other way round: PENCILS, inverse, in place on the input (n0 x the
+ * Hermitian half's points; cuFFT's C2R may overwrite its input), then
+ * SLABS, each half slab to its real slab in the output.
  *
  * 1D R2C/D2Z of n = 2m points (out of place): the n reals are m complex
  * numbers z[j] = x[2j] + i x[2j+1]; COLS and PENCILS (complex, m = n1 n2)
@@ -110,8 +114,8 @@ typedef enum trn_fftstep_kind {
 /* The number of steps a batch of `batch` transforms of shape with the given
  * variant (TRN_FFT_VARIANT_* bits) is cut into: 2, or 0 when it runs as
  * one op (3 for 1D R2C/D2Z and C2R/Z2D). Only a batch of one C2C or Z2Z
- * transform (or an R2C/D2Z one, or a 1D C2R/Z2D one, out of place) of the
- * basic layout (or an equal advanced one) of
+ * transform (or an R2C/D2Z or C2R/Z2D one out of place) of the basic
+ * layout (or an equal advanced one) of
  * at least TRN_FFTSTEP_MIN_POINTS points that
  * factors (1D: n1 = its largest divisor up to sqrt(n), at least
  * TRN_FFTSTEP_MIN_FACTOR, and in place a scratch array within

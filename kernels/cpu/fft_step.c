@@ -9,7 +9,8 @@
  * sub-plan made for aligned contiguous data in place applies to each
  * column), transform each with fftw(f)_execute_dft, and scatter them back
  * (COLS: twiddled, one contiguous run per column). SLABS executes the slab
- * plan (C2C, Z2Z, R2C or D2Z) on the client's arrays where they are, slab s
+ * plan (C2C, Z2Z, R2C, D2Z, C2R or Z2D) on the client's arrays where they
+ * are, slab s
  * at in + s idist and out + s odist (the step's variant says whether they
  * are aligned). Every shard executes the same FFTW plan.
  *
@@ -61,7 +62,7 @@ static size_t ws_ld(size_t rows) {
 
 /* One precision's tasks: T the real type, EXEC FFTW's new-array execute,
  * CPLX its complex type. The workspace holds column b at ws + 2 b ld. */
-#define FFT_STEP_IMPL(SUF, T, EXEC, REXEC, CPLX)                                                   \
+#define FFT_STEP_IMPL(SUF, T, EXEC, REXEC, CEXEC, CPLX)                                            \
     static void gather_##SUF(const T *src, size_t cols, size_t rows, size_t ld, size_t c0,         \
                              size_t w, T *t) {                                                     \
         for (size_t r = 0; r < rows; r++) {                                                        \
@@ -106,6 +107,7 @@ static size_t ws_ld(size_t rows) {
         const size_t rows = (size_t)d->fftstep_rows, cols = (size_t)d->fftstep_cols;               \
         const size_t ld = ws_ld(rows);                                                             \
         const int real = d->type == TRN_FFT_R2C || d->type == TRN_FFT_D2Z;                         \
+        const int c2r = d->type == TRN_FFT_C2R || d->type == TRN_FFT_Z2D;                          \
         const T *in = d->in;                                                                       \
         T *out = d->out;                                                                           \
         for (size_t t = lo; t < hi; t++) {                                                         \
@@ -115,6 +117,8 @@ static size_t ws_ld(size_t rows) {
                 for (size_t s = c0; s < c1; s++)                                                   \
                     if (real)                                                                      \
                         REXEC(plan, (T *)in + s * d->idist, (CPLX *)(out + 2 * s * d->odist));     \
+                    else if (c2r)                                                                  \
+                        CEXEC(plan, (CPLX *)(in + 2 * s * d->idist), out + s * d->odist);          \
                     else                                                                           \
                         EXEC(plan, (CPLX *)(in + 2 * s * d->idist),                                \
                              (CPLX *)(out + 2 * s * d->odist));                                    \
@@ -241,8 +245,9 @@ static trn_kstatus post_step(const trn_fft_desc *d, trn_kmsg *msg, int shard, in
     return TRN_KSTATUS_OK;
 }
 
-FFT_STEP_IMPL(c, float, fftwf_execute_dft, fftwf_execute_dft_r2c, fftwf_complex)
-FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_execute_dft_r2c, fftw_complex)
+FFT_STEP_IMPL(c, float, fftwf_execute_dft, fftwf_execute_dft_r2c, fftwf_execute_dft_c2r,
+              fftwf_complex)
+FFT_STEP_IMPL(z, double, fftw_execute_dft, fftw_execute_dft_r2c, fftw_execute_dft_c2r, fftw_complex)
 
 trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, int shard,
                              int nshards) {
@@ -252,7 +257,7 @@ trn_kstatus trn_cpu_fft_step(const trn_fft_desc *d, void *plan, trn_kmsg *msg, i
     trn_cpu_shard_range(trn_fftstep_tasks(d), shard, nshards, &lo, &hi);
     if (lo >= hi)
         return TRN_KSTATUS_OK;
-    const int dbl = d->type == TRN_FFT_Z2Z || d->type == TRN_FFT_D2Z;
+    const int dbl = d->type == TRN_FFT_Z2Z || d->type == TRN_FFT_D2Z || d->type == TRN_FFT_Z2D;
     const size_t es = dbl ? 16 : 8, rows = (size_t)d->fftstep_rows;
     const size_t cols = (size_t)d->fftstep_cols;
     /* Workspace: the gathered block, then (COLS) the two twiddle tables. */

@@ -26,7 +26,8 @@
  *  - 1D in place (Z2Z 2^18, C2C 3·2^17 inverse), through the op's scratch
  *    array;
  *  - D2Z 512 x 640, R2C 64 x 64 x 80, D2Z 2^18 and R2C 3·2^18 (out of
- *    place) against rfftn; Z2D 2^18 and C2R 3·2^18 against irfft;
+ *    place) against rfftn; Z2D 2^18, C2R 3·2^18, Z2D 512×640 and C2R
+ *    64×64×80 against irfftn;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
  *  - bad input (a daemon without a scratch pool, so that the arrays are
@@ -73,8 +74,8 @@ static const char *const numpy_script =
     "    x = np.fromfile(inp, dtype=dt).reshape(shape)\n"
     "    if op == 'rfft': y = np.fft.rfftn(x.astype(np.float64))\n"
     "    elif op == 'irfft':\n"
-    "        n = 2 * (shape[-1] - 1)\n"
-    "        y = np.fft.irfft(x.astype(np.complex128), n) * n\n"
+    "        s = shape[:-1] + (2 * (shape[-1] - 1),)\n"
+    "        y = np.fft.irfftn(x.astype(np.complex128), s) * np.prod(s)\n"
     "    elif op == 'fft': y = np.fft.fftn(x.astype(np.complex128))\n"
     "    else: y = np.fft.ifftn(x.astype(np.complex128)) * x.size\n"
     "    np.ascontiguousarray(y).tofile(out)\n"
@@ -271,32 +272,32 @@ static void check_real(int dbl, int rank, const int *dims) {
     free(x);
 }
 
-/* One 1D C2R (dbl 0) or Z2D transform of n (even) points out of place on
- * each daemon, of the Hermitian half of a real signal's transform (numpy's
- * rfft): bitwise alike, and within 8 log2(n) u of numpy's irfft times n. */
-static void check_c2r(int dbl, int n) {
-    const size_t m = (size_t)n / 2, rs = dbl ? 8 : 4;
-    double *r = random_values(1, (size_t)n);
-    const int dims[1] = {n}, half[1] = {(int)m + 1};
-    double *h = numpy_ref("rfft", "float64", r, (size_t)n * sizeof(double), 1, dims, m + 1);
-    void *x = malloc(2 * (m + 1) * rs), *got[NDAEMONS];
+/* One C2R (dbl 0) or Z2D transform of dims (the last even) out of place on
+ * each daemon, of the Hermitian half of a real array's transform (numpy's
+ * rfftn): bitwise alike, and within 8 log2(N) u of numpy's irfftn times N. */
+static void check_c2r(int dbl, int rank, const int *dims) {
+    const size_t N = points_of(rank, dims), rs = dbl ? 8 : 4;
+    const size_t M = N / (size_t)dims[rank - 1] * (size_t)(dims[rank - 1] / 2 + 1);
+    double *r = random_values(1, N);
+    int half[3];
+    for (int d = 0; d < rank; d++)
+        half[d] = d + 1 < rank ? dims[d] : dims[d] / 2 + 1;
+    double *h = numpy_ref("rfft", "float64", r, N * sizeof(double), rank, dims, M);
+    void *x = malloc(2 * M * rs), *got[NDAEMONS];
     assert_non_null(x);
-    for (size_t i = 0; i < 2 * (m + 1); i++) {
+    for (size_t i = 0; i < 2 * M; i++) {
         if (dbl)
             ((double *)x)[i] = h[i];
         else
             ((float *)x)[i] = (float)h[i];
     }
-    const fft_case c = {dbl ? TRNFFT_Z2D : TRNFFT_C2R,
-                        1,
-                        dims,
-                        TRNFFT_INVERSE,
-                        0,
-                        2 * (m + 1) * rs,
-                        (size_t)n * rs};
+    const fft_case c = {
+        dbl ? TRNFFT_Z2D : TRNFFT_C2R, rank, dims, TRNFFT_INVERSE, 0, 2 * M * rs, N * rs};
     run_on_daemons(&c, x, got);
-    double *ref = numpy_ref("irfft", dbl ? "complex128" : "complex64", x, c.ibytes, 1, half, m);
-    compare(&c, got, ref, (size_t)n);
+    /* numpy's result is complex128 of N / 2 elements' bytes: N doubles. */
+    double *ref =
+        numpy_ref("irfft", dbl ? "complex128" : "complex64", x, c.ibytes, rank, half, N / 2);
+    compare(&c, got, ref, N);
     free(ref);
     free(h);
     free(r);
@@ -310,8 +311,11 @@ static void test_real(void **state) {
     check_real(0, 3, b);
     check_real(1, 1, c);
     check_real(0, 1, d);
-    check_c2r(1, 1 << 18);
-    check_c2r(0, 3 << 18);
+    const int e[1] = {1 << 18}, f[1] = {3 << 18};
+    check_c2r(1, 1, e);
+    check_c2r(0, 1, f);
+    check_c2r(1, 2, a); /* 2D and 3D: pencils on the input, then the slabs */
+    check_c2r(0, 3, b);
 }
 
 static void test_1d(void **state) {

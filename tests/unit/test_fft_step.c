@@ -66,8 +66,10 @@ static void test_which_are_split(void **state) {
     s = (trn_fft_shape){.type = TRN_FFT_D2Z, .rank = 2, .n = {512, 512}, .basic = 1};
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
-    s.type = TRN_FFT_C2R;
-    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 0);
+    s.type = TRN_FFT_C2R; /* pencils on the input, then the slabs */
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 2);
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE | TRN_FFT_VARIANT_INPLACE),
+                     0);
     s = (trn_fft_shape){.type = TRN_FFT_Z2Z, .rank = 1, .n = {1 << 18}, .basic = 1};
     s.type = TRN_FFT_Z2Z;
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
