@@ -14,6 +14,7 @@
  *  - a NaN in A: info = -5 and S, U, VT untouched; the QR step does
  *    nothing after it.
  */
+#include <cblas.h>
 #include <complex.h>
 #include <math.h>
 #include <pthread.h>
@@ -255,6 +256,7 @@ static void test_nonfinite(void **state) {
 }
 
 int main(void) {
+    openblas_set_num_threads(1); /* as in the daemon's workers */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_graph),
         cmocka_unit_test(test_claimed_alike),
