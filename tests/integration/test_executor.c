@@ -134,6 +134,45 @@ static int wait_executors(pid_t daemon, int want) {
     return n;
 }
 
+/* CPU time (user + system, clock ticks) process pid has used, or -1. */
+static long proc_cpu_ticks(pid_t pid) {
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *close = strrchr(buf, ')');
+    unsigned long ut, st;
+    if (!close ||
+        sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (long)(ut + st);
+}
+
+/* Waits up to 20 s until the daemon's executors together have used
+ * ticks clock ticks of CPU more than when called: an op sent before is
+ * then running in one of them, not still queued or being planned (a
+ * fixed sleep is too short on a loaded machine). */
+static void wait_executors_busy(pid_t daemon, long ticks) {
+    pid_t pids[16];
+    long base = 0;
+    const int n = executors_of(daemon, pids, 16);
+    for (int i = 0; i < n; i++)
+        base += proc_cpu_ticks(pids[i]);
+    for (int t = 0; t < 2000; t++) {
+        long now = 0;
+        for (int i = 0; i < n; i++)
+            now += proc_cpu_ticks(pids[i]);
+        if (now - base >= ticks)
+            return;
+        th_sleep_ms(10);
+    }
+    fail_msg("no executor started the op");
+}
+
 /* Buffers process pid has mapped: its memfd mappings named trnsci-buffer
  * (daemon/bufmem.c), or -1. */
 static int buffer_maps(pid_t pid) {
@@ -446,7 +485,7 @@ static void test_sigkill_from_outside_mid_op(void **state) {
         assert_int_equal(trnblasDgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, BIG, BIG, BIG, &one, a, BIG, a,
                                       BIG, &one, c, BIG),
                          TRNBLAS_STATUS_SUCCESS);
-    th_sleep_ms(100); /* the first GEMM is running */
+    wait_executors_busy(s->d.pid, 5); /* the first GEMM is running */
     pid_t pids[16];
     const int n = executors_of(s->d.pid, pids, 16);
     assert_int_equal(n, 2);
@@ -570,7 +609,7 @@ static void test_fft_plans_rebuilt_in_executors(void **state) {
         fail_msg("planning the big FFT failed: %s", trnsciGetLastErrorMessage());
     for (int r = 0; r < 4; r++)
         assert_int_equal(trnfftExecC2C(plan, dev, dev, TRNFFT_FORWARD), TRNFFT_SUCCESS);
-    th_sleep_ms(50);
+    wait_executors_busy(s->d.pid, 5);
     const int m = executors_of(s->d.pid, pids, 16);
     for (int i = 0; i < m; i++)
         kill(pids[i], SIGKILL);
