@@ -6,7 +6,8 @@
  * runs as a looping sequence of sharded steps: ops/solver_kpar.h).
  * --method bicgstab: trnsolverDbicgstab instead, on the same grid with a
  * convection term (the east neighbour -0.7, the west -1.3: nonsymmetric,
- * its symmetric part the Poisson matrix), problem "convdiff2d".
+ * its symmetric part the Poisson matrix), problem "convdiff2d"; --method
+ * gmres: trnsolverDgmres with restart --restart (30) on that problem.
  *
  * Timed unit: the solve call + trnsciStreamSynchronize(NULL), what a
  * client waits for (the steps' checked copy of the matrix included); x is
@@ -21,7 +22,8 @@
  * JSON (bench/run_krylov_parallel.sh runs both).
  *
  * usage: bench_krylov_parallel ADDR_1CORE ADDR_ALL [--grid 1000] [--tol 1e-6]
- *                              [--reps 3] [--dump DIR] [--method cg|bicgstab]
+ *                              [--reps 3] [--dump DIR] [--method cg|bicgstab|gmres]
+ *                              [--restart 30]
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -38,6 +40,9 @@
 
 #define MAX_REPS 50
 
+enum { M_CG, M_BICG, M_GMRES };
+static const char *const method_name[] = {"cg", "bicgstab", "gmres"};
+
 static void die(const char *what) {
     fprintf(stderr, "bench_krylov_parallel: %s failed: %s\n", what, trnsciGetLastErrorMessage());
     exit(1);
@@ -51,7 +56,8 @@ typedef struct result {
 } result;
 
 /* The solve on the daemon at addr, reps times. */
-static result solve_on(const char *addr, const bench_csr *a, double tol, int reps, int bicg) {
+static result solve_on(const char *addr, const bench_csr *a, double tol, int reps, int method,
+                       int restart) {
     const size_t n = (size_t)a->n;
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
@@ -86,17 +92,18 @@ static result solve_on(const char *addr, const bench_csr *a, double tol, int rep
     trnsolverIterParams_t p;
     if (trnsolverCreateSparseOperator(&op, descr) || trnsolverDnCreate(&h) ||
         trnsolverCreateIterParams(&p) || trnsolverIterParamsSetTolerance(p, tol) ||
-        trnsolverIterParamsSetMaxIters(p, 100000))
+        trnsolverIterParamsSetMaxIters(p, 100000) || trnsolverIterParamsSetRestart(p, restart))
         die("trnsolver setup");
     double ms[MAX_REPS];
     for (int rep = 0; rep < reps; rep++) {
         if (trnsciMemset(dx, 0, n * 8) || trnsciStreamSynchronize(NULL))
             die("reset x");
         const double t0 = bench_now_ms();
-        if ((bicg ? trnsolverDbicgstab(h, op, db, dx, p, dres)
-                  : trnsolverDcg(h, op, db, dx, p, dres)) ||
+        if ((method == M_BICG    ? trnsolverDbicgstab(h, op, db, dx, p, dres)
+             : method == M_GMRES ? trnsolverDgmres(h, op, db, dx, p, dres)
+                                 : trnsolverDcg(h, op, db, dx, p, dres)) ||
             trnsciStreamSynchronize(NULL))
-            die(bicg ? "trnsolverDbicgstab" : "trnsolverDcg");
+            die(method_name[method]);
         ms[rep] = bench_now_ms() - t0;
     }
     if (trnsciMemcpy(&out.r, dres, sizeof(out.r), trnsciMemcpyDeviceToHost) ||
@@ -122,7 +129,7 @@ static result solve_on(const char *addr, const bench_csr *a, double tol, int rep
 
 int main(int argc, char **argv) {
     const char *addr[2] = {NULL, NULL}, *dir = NULL;
-    int g = 1000, reps = 3, naddr = 0, bicg = 0;
+    int g = 1000, reps = 3, naddr = 0, method = M_CG, restart = 30;
     double tol = 1e-6;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--grid") && i + 1 < argc)
@@ -133,23 +140,31 @@ int main(int argc, char **argv) {
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
             dir = argv[++i];
+        else if (!strcmp(argv[i], "--restart") && i + 1 < argc)
+            restart = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--method") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "cg") || !strcmp(argv[i + 1], "bicgstab")))
-            bicg = !strcmp(argv[++i], "bicgstab");
-        else if (argv[i][0] != '-' && naddr < 2)
+                 (!strcmp(argv[i + 1], "cg") || !strcmp(argv[i + 1], "bicgstab") ||
+                  !strcmp(argv[i + 1], "gmres"))) {
+            i++;
+            method = !strcmp(argv[i], "cg")         ? M_CG
+                     : !strcmp(argv[i], "bicgstab") ? M_BICG
+                                                    : M_GMRES;
+        } else if (argv[i][0] != '-' && naddr < 2)
             addr[naddr++] = argv[i];
         else {
             fprintf(stderr, "usage: bench_krylov_parallel ADDR_1CORE ADDR_ALL [--grid G] "
-                            "[--tol T] [--reps N] [--dump DIR] [--method cg|bicgstab]\n");
+                            "[--tol T] [--reps N] [--dump DIR] [--method cg|bicgstab|gmres] "
+                            "[--restart M]\n");
             return 2;
         }
     }
-    if (naddr != 2 || g < 2 || reps < 1 || reps > MAX_REPS || !(tol > 0)) {
-        fprintf(stderr, "bench_krylov_parallel: two addresses; good --grid, --reps, --tol\n");
+    if (naddr != 2 || g < 2 || reps < 1 || reps > MAX_REPS || !(tol > 0) || restart < 1) {
+        fprintf(stderr,
+                "bench_krylov_parallel: two addresses; good --grid, --reps, --tol, --restart\n");
         return 2;
     }
     const bench_csr a = bench_poisson(g);
-    if (bicg) { /* the convection term: x-neighbours within a grid row */
+    if (method != M_CG) { /* the convection term: x-neighbours within a grid row */
         for (int i = 0; i < a.n; i++)
             for (int64_t k = a.rowptr[i]; k < a.rowptr[i + 1]; k++) {
                 if (a.col[k] == i + 1)
@@ -165,14 +180,14 @@ int main(int argc, char **argv) {
     }
     result res[2];
     for (int d = 0; d < 2; d++)
-        res[d] = solve_on(addr[d], &a, tol, reps, bicg);
+        res[d] = solve_on(addr[d], &a, tol, reps, method, restart);
     const int same = !memcmp(&res[0].r, &res[1].r, sizeof(res[0].r)) &&
                      !memcmp(res[0].x, res[1].x, (size_t)a.n * sizeof(double));
     printf("{\n  \"bench\": \"krylov_parallel\",\n  \"method\": \"%s\",\n  \"problem\": \"%s\",\n"
            "  \"grid\": %d,\n  \"n\": %d,\n  \"nnz\": %lld,\n  \"tol\": %g,\n  \"reps\": %d,\n"
-           "  \"bitwise_same\": %s,\n  \"trnsci\": {",
-           bicg ? "bicgstab" : "cg", bicg ? "convdiff2d" : "poisson2d", g, a.n, (long long)a.nnz,
-           tol, reps, same ? "true" : "false");
+           "  \"restart\": %d,\n  \"bitwise_same\": %s,\n  \"trnsci\": {",
+           method_name[method], method != M_CG ? "convdiff2d" : "poisson2d", g, a.n,
+           (long long)a.nnz, tol, reps, restart, same ? "true" : "false");
     const char *const names[2] = {"one_core", "all_cores"};
     for (int d = 0; d < 2; d++)
         printf("%s\n    \"%s\": {\"median_ms\": %.1f, \"min_ms\": %.1f, \"max_ms\": %.1f, "

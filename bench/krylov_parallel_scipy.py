@@ -2,8 +2,9 @@
 """One big CG on every core (bench_krylov_parallel: a 1-core and an
 all-cores trnscid) against scipy.sparse.linalg.cg in this process on the
 same matrix, alternating, joined into one JSON (bench/run_krylov_parallel.sh
-runs it). With the bench's --method bicgstab (its JSON says "method"),
-scipy.sparse.linalg.bicgstab on its nonsymmetric matrix instead.
+runs it). With the bench's --method bicgstab or gmres (its JSON says
+"method"), scipy.sparse.linalg.bicgstab or .gmres (the same restart; its
+iterations counted per inner step) on its nonsymmetric matrix instead.
 
     krylov_parallel_scipy.py DIR [--reps N] [--cpu CPU] -- BENCH_CMD...
 
@@ -33,17 +34,21 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
 
-def cg(a, b, tol, method="cg"):
+def cg(a, b, tol, method="cg", restart=30):
     count = [0]
-    solve = sla.bicgstab if method == "bicgstab" else sla.cg
+    solve = {"bicgstab": sla.bicgstab, "gmres": sla.gmres}.get(method, sla.cg)
+    # scipy's gmres counts restart cycles in maxiter; its pr_norm callback
+    # comes once per inner step, what trnsci counts.
+    extra = ({"restart": restart, "callback_type": "pr_norm"} if method == "gmres" else {})
+    maxiter = 100000 // restart + 1 if method == "gmres" else 100000
 
     def cb(_):
         count[0] += 1
     t0 = time.perf_counter()
     try:
-        x, info = solve(a, b, rtol=tol, atol=0.0, maxiter=100000, callback=cb)
+        x, info = solve(a, b, rtol=tol, atol=0.0, maxiter=maxiter, callback=cb, **extra)
     except TypeError:  # scipy < 1.12 names it tol
-        x, info = solve(a, b, tol=tol, atol=0.0, maxiter=100000, callback=cb)
+        x, info = solve(a, b, tol=tol, atol=0.0, maxiter=maxiter, callback=cb, **extra)
     ms = (time.perf_counter() - t0) * 1e3
     return ms, count[0], info, float(np.linalg.norm(b - a @ x) / np.linalg.norm(b))
 
@@ -81,12 +86,13 @@ def main():
             b = np.ones(n)
         if args.cpu is not None:
             os.sched_setaffinity(0, {args.cpu})
-        theirs.append(cg(a, b, ours_runs[0]["tol"], ours_runs[0].get("method", "cg")))
+        theirs.append(cg(a, b, ours_runs[0]["tol"], ours_runs[0].get("method", "cg"),
+                         ours_runs[0].get("restart", 30)))
         if args.cpu is not None:
             os.sched_setaffinity(0, set(range(os.cpu_count())))
     first = ours_runs[0]
-    out = {k: first[k] for k in ("bench", "method", "problem", "grid", "n", "nnz", "tol")
-           if k in first}
+    out = {k: first[k] for k in ("bench", "method", "problem", "grid", "n", "nnz", "tol",
+                                 "restart") if k in first}
     out["reps"] = args.reps
     out["scipy_version"] = scipy.__version__
     out["placement"] = ("trnscid --cores 1 and trnscid --cores all (workers pinned by the "

@@ -10,7 +10,8 @@
 # one JSON. The daemons pin their own workers (CPU i for core i).
 # `--method bicgstab` (passed on to the bench): trnsolverDbicgstab against
 # scipy.sparse.linalg.bicgstab on the nonsymmetric convection-diffusion
-# variant of the same grid (bench/krylov_parallel.c).
+# variant of the same grid (bench/krylov_parallel.c); `--method gmres
+# [--restart M]`: trnsolverDgmres against scipy.sparse.linalg.gmres there.
 # Environment: SCIPY_CPU (default 0), PYTHON (default /usr/bin/python3),
 # REPS (default 3).
 set -eu

@@ -36,11 +36,12 @@ int trn_service_krylov_op(trn_service *svc, trn_service_op *op, trn_session *s) 
     if (!h)
         return 0; /* one core, as a smaller solve */
     char err[TRN_SERVICE_ERRLEN];
-    if (trn_service_scratch_take(svc, s, l.total,
-                                 trn_kpar_bicg(w->fn)
-                                     ? "the state of a BiCGStab run over every core"
-                                     : "the state of a CG run over every core",
-                                 &h->scratch, err, sizeof(err)) != TRN_WIRE_OK) {
+    if (trn_service_scratch_take(
+            svc, s, l.total,
+            trn_kpar_bicg(w->fn)    ? "the state of a BiCGStab run over every core"
+            : trn_kpar_gmres(w->fn) ? "the state of a GMRES run over every core"
+                                    : "the state of a CG run over every core",
+            &h->scratch, err, sizeof(err)) != TRN_WIRE_OK) {
         trn_service_steps_free(h);
         return 0;
     }

@@ -59,7 +59,9 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_KPAR_SETUP: /* the steps of a CG run over every core (ops/solver_kpar.h) */
     case TRN_SOLVER_KPAR_APPLY:
     case TRN_SOLVER_KPAR_UPDATE: return "cg";
-    case TRN_SOLVER_GMRES: return "gmres";
+    case TRN_SOLVER_GMRES:
+    case TRN_SOLVER_KGM_SETUP: /* the steps of a GMRES run over every core */
+    case TRN_SOLVER_KGM_STEP: return "gmres";
     case TRN_SOLVER_BICGSTAB:
     case TRN_SOLVER_KBI_SETUP: /* the steps of a BiCGStab run over every core */
     case TRN_SOLVER_KBI_DIR:

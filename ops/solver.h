@@ -79,6 +79,9 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_KBI_APPLY = 221,  /* a product with A: v = A p^ or t = A s^ */
     TRN_SOLVER_KBI_HALF = 222,   /* s = r - alpha v and M^-1 s */
     TRN_SOLVER_KBI_UPDATE = 223, /* x and r */
+    /* The steps of a GMRES run over every core (ops/solver_kpar.h). */
+    TRN_SOLVER_KGM_SETUP = 224,
+    TRN_SOLVER_KGM_STEP = 225, /* any looped step: what it does is in the state */
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an
@@ -289,7 +292,8 @@ typedef struct trn_solver_krylov_desc {
     void *krylov_scratch;
     size_t krylov_scratch_bytes;
     /* The step's place in its sequence (0: the setup): two steps of a
-     * BiCGStab share a fn (TRN_SOLVER_KBI_APPLY). 0 otherwise. */
+     * BiCGStab share a fn (TRN_SOLVER_KBI_APPLY), a GMRES's looped steps
+     * all do (TRN_SOLVER_KGM_STEP). 0 otherwise. */
     int krylov_step;
 } trn_solver_krylov_desc;
 

@@ -7,7 +7,12 @@
 
 int trn_kpar_fn(trn_solver_fn fn) {
     return fn == TRN_SOLVER_KPAR_SETUP || fn == TRN_SOLVER_KPAR_APPLY ||
-           fn == TRN_SOLVER_KPAR_UPDATE || (fn != TRN_SOLVER_BICGSTAB && trn_kpar_bicg(fn));
+           fn == TRN_SOLVER_KPAR_UPDATE || (fn != TRN_SOLVER_BICGSTAB && trn_kpar_bicg(fn)) ||
+           fn == TRN_SOLVER_KGM_SETUP || fn == TRN_SOLVER_KGM_STEP;
+}
+
+int trn_kpar_gmres(trn_solver_fn fn) {
+    return fn == TRN_SOLVER_GMRES || fn == TRN_SOLVER_KGM_SETUP || fn == TRN_SOLVER_KGM_STEP;
 }
 
 int trn_kpar_bicg(trn_solver_fn fn) {
@@ -16,15 +21,26 @@ int trn_kpar_bicg(trn_solver_fn fn) {
 }
 
 int trn_kpar_nsteps(const trn_solver_krylov_desc *d) {
-    return trn_kpar_bicg(d->fn) ? TRN_KBI_STEPS : TRN_KPAR_STEPS;
+    return trn_kpar_bicg(d->fn)    ? TRN_KBI_STEPS
+           : trn_kpar_gmres(d->fn) ? TRN_KGM_STEPS
+                                   : TRN_KPAR_STEPS;
 }
 
 int trn_kpar_loop_first(const trn_solver_krylov_desc *d) {
-    return trn_kpar_bicg(d->fn) ? TRN_KBI_LOOP_FIRST : TRN_KPAR_LOOP_FIRST;
+    return trn_kpar_bicg(d->fn)    ? TRN_KBI_LOOP_FIRST
+           : trn_kpar_gmres(d->fn) ? TRN_KGM_LOOP_FIRST
+                                   : TRN_KPAR_LOOP_FIRST;
 }
 
 int trn_kpar_loop_last(const trn_solver_krylov_desc *d) {
-    return trn_kpar_bicg(d->fn) ? TRN_KBI_LOOP_LAST : TRN_KPAR_LOOP_LAST;
+    return trn_kpar_bicg(d->fn)    ? TRN_KBI_LOOP_LAST
+           : trn_kpar_gmres(d->fn) ? TRN_KGM_LOOP_LAST
+                                   : TRN_KPAR_LOOP_LAST;
+}
+
+/* A GMRES's restart as the kernels take it (at least 1). */
+static int64_t restart_of(const trn_solver_krylov_desc *d) {
+    return d->restart < 1 ? 1 : d->restart;
 }
 
 /* Stored elements of the operator. */
@@ -52,8 +68,10 @@ void trn_kpar_shard_blocks(int64_t nblk, int shard, int nshards, int64_t *lo, in
 }
 
 int trn_kpar_eligible(const trn_solver_krylov_desc *d) {
-    if ((d->fn != TRN_SOLVER_CG && d->fn != TRN_SOLVER_BICGSTAB) ||
+    if ((d->fn != TRN_SOLVER_CG && d->fn != TRN_SOLVER_BICGSTAB && d->fn != TRN_SOLVER_GMRES) ||
         (d->type != TRN_DTYPE_R32F && d->type != TRN_DTYPE_R64F))
+        return 0;
+    if (d->fn == TRN_SOLVER_GMRES && d->restart > TRN_KGM_MAX_RESTART)
         return 0;
     if (d->precond != TRN_PRECOND_NONE && d->precond != TRN_PRECOND_JACOBI)
         return 0;
@@ -83,7 +101,25 @@ int trn_kpar_layout_of(const trn_solver_krylov_desc *d, trn_kpar_layout *l) {
     const int jac = d->precond == TRN_PRECOND_JACOBI;
     l->rr = put(&at, nblk, sizeof(double), &bad);
     l->rt = put(&at, nblk, sizeof(double), &bad);
-    if (trn_kpar_bicg(d->fn)) {
+    if (trn_kpar_gmres(d->fn)) {
+        const size_t m = (size_t)restart_of(d);
+        l->ldv = (int64_t)((n + 7) & ~(size_t)7); /* 64-byte aligned columns */
+        l->h1 = put(&at, (m + 1) * nblk, sizeof(double), &bad);
+        l->h2 = put(&at, (m + 1) * nblk, sizeof(double), &bad);
+        l->ww1 = put(&at, nblk, sizeof(double), &bad);
+        l->ww = put(&at, nblk, sizeof(double), &bad);
+        l->hraw = put(&at, (m + 1) * m, sizeof(double), &bad);
+        l->rfac = put(&at, (m + 1) * m, sizeof(double), &bad);
+        l->cs = put(&at, m, sizeof(double), &bad);
+        l->sn = put(&at, m, sizeof(double), &bad);
+        l->g = put(&at, 2 * (m + 1), sizeof(double), &bad);
+        size_t vcount = 0;
+        if (__builtin_mul_overflow((size_t)l->ldv, m + 1, &vcount))
+            bad = 1;
+        l->vb = put(&at, vcount, es, &bad);
+        l->r = l->vb;
+        l->z = put(&at, n, es, &bad);
+    } else if (trn_kpar_bicg(d->fn)) {
         l->rt2 = put(&at, nblk, sizeof(double), &bad);
         l->rho = put(&at, nblk, sizeof(double), &bad);
         l->rv = put(&at, nblk, sizeof(double), &bad);
@@ -130,7 +166,9 @@ trn_solver_krylov_desc trn_kpar_step(const trn_solver_krylov_desc *whole, int s,
                                                     TRN_SOLVER_KBI_APPLY, TRN_SOLVER_KBI_HALF,
                                                     TRN_SOLVER_KBI_APPLY, TRN_SOLVER_KBI_UPDATE};
     trn_solver_krylov_desc d = *whole;
-    if (trn_kpar_bicg(whole->fn))
+    if (trn_kpar_gmres(whole->fn))
+        d.fn = s == 0 ? TRN_SOLVER_KGM_SETUP : TRN_SOLVER_KGM_STEP;
+    else if (trn_kpar_bicg(whole->fn))
         d.fn = bi[s < 0 ? 0 : s >= TRN_KBI_STEPS ? TRN_KBI_STEPS - 1 : s];
     else
         d.fn = s == 0   ? TRN_SOLVER_KPAR_SETUP
@@ -155,12 +193,17 @@ double trn_kpar_step_cost(const trn_solver_krylov_desc *d) {
     case TRN_SOLVER_KBI_DIR: return 6.0 * n;
     case TRN_SOLVER_KBI_HALF: return 6.0 * n;
     case TRN_SOLVER_KBI_UPDATE: return 12.0 * n;
+    /* GMRES: a step is a product or a Gram-Schmidt pass against, on
+     * average, half the basis. */
+    case TRN_SOLVER_KGM_SETUP: return 3.0 * elements(d) + 4.0 * n;
+    case TRN_SOLVER_KGM_STEP: return 2.0 * elements(d) + 2.0 * (double)(restart_of(d) + 4) * n;
     default: return 0.0;
     }
 }
 
 double trn_kpar_step_shards(const trn_solver_krylov_desc *d) {
-    return d->fn == TRN_SOLVER_KPAR_SETUP || d->fn == TRN_SOLVER_KBI_SETUP
+    return d->fn == TRN_SOLVER_KPAR_SETUP || d->fn == TRN_SOLVER_KBI_SETUP ||
+                   d->fn == TRN_SOLVER_KGM_SETUP
                ? 1.0
                : (double)trn_kpar_nblocks(d->op.n);
 }

@@ -56,11 +56,37 @@
  * goes on at the next DIR. The two APPLY steps share a fn; a step's place
  * in the loop is krylov_step.
  *
- * Which solves: CG or BiCGStab with no or the Jacobi preconditioner, R32F
- * or R64F, a dense, CSR or BSR operator whose stored elements reach
- * TRN_KPAR_MIN_ELEMS (why that value: docs/benchmarks.md, "One big CG on
- * every core"). Block-Jacobi and SSOR (its triangular sweeps are
- * sequential) and GMRES run as one kernel on one core, as before.
+ * GMRES(m) (right preconditioned, as the one-kernel solve) is a SETUP step
+ * and two looped steps of one fn, TRN_SOLVER_KGM_STEP: what a step does
+ * next is in the state the step before left, as the Arnoldi process needs
+ * two or three passes over the row blocks per column and a restart two
+ * more. Its Gram-Schmidt is classical, with a second pass when the first
+ * lost more than half of the vector's norm (Daniel, Gragg, Kaufman and
+ * Stewart's criterion; "twice is enough"), so that each pass is one sweep
+ * over the blocks with one reduction of j + 1 dots, where the one-kernel
+ * solve's modified Gram-Schmidt needs j + 1 reductions in turn:
+ *   PROD    the column j - 1 of the Hessenberg matrix completed (its norm
+ *           from the partials, the rotations, |g_j|), v_j normalised, and
+ *           then either v_{j+1} = A z_j / h_{j,j-1} with the partials
+ *           v_i . v_{j+1} (i <= j) and ||v_{j+1}||^2, or, at the end of a
+ *           cycle, x += M^-1 V y;
+ *   PASS1   v_{j+1} -= V h (h from the partials); then, when the criterion
+ *           asks for it, the partials of the second pass (PASS2 follows:
+ *           the same again), else z_{j+1} = M^-1 v_{j+1} and the partials
+ *           of its norm (PROD follows);
+ *   RES     r = b - A x into v_0 and its partials, at the start and after
+ *           each cycle;
+ *   DECIDE  the one-kernel solve's decision (converged, the limit, an
+ *           invariant space that holds no better x: breakdown), or the
+ *           next cycle: v_0 = r / ||r||, z_0 = M^-1 v_0.
+ * The basis has at most TRN_KGM_MAX_RESTART + 1 vectors here; a larger
+ * restart runs as one kernel.
+ *
+ * Which solves: CG, BiCGStab or GMRES with no or the Jacobi
+ * preconditioner, R32F or R64F, a dense, CSR or BSR operator whose stored
+ * elements reach TRN_KPAR_MIN_ELEMS (why that value: docs/benchmarks.md,
+ * "One big CG on every core"). Block-Jacobi and SSOR (its triangular
+ * sweeps are sequential) run as one kernel on one core, as before.
  *
  * Backend-neutral: descriptors and sizes; the layout of the state inside
  * the scratch header is the kernel's.
@@ -87,7 +113,15 @@
 #define TRN_KBI_LOOP_FIRST 1
 #define TRN_KBI_LOOP_LAST 5
 
-/* The most steps of either sequence. */
+/* A GMRES's: SETUP, then two looped steps (any of PROD, PASS1, PASS2,
+ * RES, DECIDE each). */
+#define TRN_KGM_STEPS 3
+#define TRN_KGM_LOOP_FIRST 1
+#define TRN_KGM_LOOP_LAST 2
+/* The largest restart run over every core. */
+#define TRN_KGM_MAX_RESTART 128
+
+/* The most steps of any sequence. */
 #define TRN_KPAR_MAX_STEPS 6
 
 /* Bytes at the start of the scratch for the solve's state (the kernel's). */
@@ -98,6 +132,9 @@ int trn_kpar_fn(trn_solver_fn fn);
 
 /* Whether fn is one of a BiCGStab's steps, or BiCGStab itself. */
 int trn_kpar_bicg(trn_solver_fn fn);
+
+/* Whether fn is one of a GMRES's steps, or GMRES itself. */
+int trn_kpar_gmres(trn_solver_fn fn);
 
 /* Whether the validated solve d runs as steps over the cores. */
 int trn_kpar_eligible(const trn_solver_krylov_desc *d);
@@ -128,6 +165,15 @@ typedef struct trn_kpar_layout {
      * and s^ = M^-1 s (ph = p and sh = r without a preconditioner). */
     size_t rho, rv, ss, tt, ts, rt2;
     size_t r0, v, t, ph, sh;
+    /* GMRES (0 otherwise; r is v_0, z = M^-1 v_j, or a copy of v_j):
+     * per-block partials of the first and second Gram-Schmidt passes
+     * ((m + 1) x nblk, block fastest), of ||v_{j+1}||^2 before (ww1) and
+     * after (ww) them; the Hessenberg columns as the passes give them
+     * (hraw) and rotated (rfac), (m + 1) x m each; the rotations (cs, sn:
+     * m); g, twice (m + 1: read one, write the other); the basis, m + 1
+     * vectors ldv elements apart. */
+    size_t h1, h2, ww1, ww, hraw, rfac, cs, sn, g, vb;
+    int64_t ldv;
     size_t dinv;           /* Jacobi: 1 / a_ii (n of the type) */
     size_t opx, opx_bytes; /* a sparse operator's checked copy */
     size_t total;

@@ -1,5 +1,5 @@
 /*
- * solver_kpar.c — the steps of a CG or a BiCGStab run over every core
+ * solver_kpar.c — the steps of a CG, a BiCGStab or a GMRES run over every core
  * (ops/solver_kpar.h says what each step does and why the result does not
  * depend on the core count) on the CPU. The per-precision code is
  * solver_kpar_tmpl.h.
@@ -66,6 +66,20 @@ typedef struct kbi_rec {
     double rho, rho_new, alpha, omega;
 } kbi_rec;
 
+/* GMRES: what the next step does (kgm_rec.mode; ops/solver_kpar.h). */
+enum { G_RES = 1, G_DECIDE = 2, G_PROD = 3, G_PASS1 = 4, G_PASS2 = 5 };
+
+/* A GMRES step's account for the next, as kbi_rec: grec[s] is written by
+ * step s's task of block 0 and read by the step after it. */
+typedef struct kgm_rec {
+    int32_t mode;
+    int32_t it;    /* Arnoldi columns so far, over every cycle */
+    int32_t j;     /* the newest basis vector, v_j */
+    int32_t endst; /* RES then DECIDE: end with this status (non-finite) */
+    int32_t stop1; /* the last cycle ended early (an invariant space or g) */
+    double beta;   /* ||r|| at the start of the cycle */
+} kgm_rec;
+
 typedef struct kpar_state {
     double bn; /* ||b||_2 */
     int32_t ndiag, dval_f32;
@@ -78,6 +92,8 @@ typedef struct kpar_state {
     double a_rz;
     /* BiCGStab's steps (rec[krylov_step]). */
     kbi_rec rec[TRN_KBI_STEPS];
+    /* GMRES's steps (grec[krylov_step]). */
+    kgm_rec grec[TRN_KGM_STEPS];
 } kpar_state;
 
 _Static_assert(sizeof(kpar_state) <= TRN_KPAR_HEADER, "the state fits its header");
@@ -144,6 +160,7 @@ static void op_store(const trn_kpar_layout *l, char *base, kpar_state *st, const
 #define KGEMV cblas_sgemv
 #define KROWS trn_csr_rows_s
 #define KPREC trn_precond_apply_s
+#define KGM_GEMV_DOTS 0
 #include "kernels/cpu/solver_kpar_tmpl.h"
 
 #define KT double
@@ -154,6 +171,7 @@ static void op_store(const trn_kpar_layout *l, char *base, kpar_state *st, const
 #define KGEMV cblas_dgemv
 #define KROWS trn_csr_rows_d
 #define KPREC trn_precond_apply_d
+#define KGM_GEMV_DOTS 1
 #include "kernels/cpu/solver_kpar_tmpl.h"
 
 trn_kstatus trn_cpu_solver_kpar(const trn_solver_krylov_desc *d, trn_kmsg *msg, int shard,
@@ -161,7 +179,7 @@ trn_kstatus trn_cpu_solver_kpar(const trn_solver_krylov_desc *d, trn_kmsg *msg, 
     trn_kpar_layout l;
     if (!d->krylov_scratch || trn_kpar_layout_of(d, &l) != 0 || l.total > d->krylov_scratch_bytes) {
         trn_kmsg_post(msg, 0, 0, "%s: the solve's state is missing or too small",
-                      trn_kpar_bicg(d->fn) ? "bicgstab" : "cg");
+                      trn_solver_name(d->fn, d->type));
         return TRN_KSTATUS_FAILED;
     }
     return d->type == TRN_DTYPE_R32F ? kpar_step_s(d, &l, msg, shard, nshards)

@@ -1,5 +1,6 @@
 /*
  * solver_kpar_tmpl.h — the steps of a CG and of a BiCGStab over every core
+ * (a GMRES's: solver_kgm_tmpl.h, included from here)
  * for one working precision; included by solver_kpar.c with these macros defined:
  *   KT     the vector element type (float or double)
  *   KSUF   name suffix (s or d)
@@ -97,6 +98,8 @@ static trn_kstatus KP(kpar_setup)(const trn_solver_krylov_desc *d, const trn_kpa
         st->rec[TRN_KBI_LOOP_LAST] =
             (kbi_rec){.mode = isfinite(st->bn) ? B_DECIDE : B_END, .st = TRN_SOLVER_ST_NONFINITE};
     }
+    if (trn_kpar_gmres(d->fn)) /* the first looped step takes r = b - A x */
+        st->grec[TRN_KGM_LOOP_LAST] = (kgm_rec){.mode = G_RES};
     return TRN_KSTATUS_OK;
 }
 
@@ -522,11 +525,15 @@ static trn_kstatus KP(kbi_step)(const trn_solver_krylov_desc *d, const trn_kpar_
     return TRN_KSTATUS_OK;
 }
 
+#include "kernels/cpu/solver_kgm_tmpl.h"
+
 static trn_kstatus KP(kpar_step)(const trn_solver_krylov_desc *d, const trn_kpar_layout *l,
                                  trn_kmsg *msg, int shard, int nshards) {
     switch (d->fn) {
     case TRN_SOLVER_KPAR_SETUP:
-    case TRN_SOLVER_KBI_SETUP: return KP(kpar_setup)(d, l, msg);
+    case TRN_SOLVER_KBI_SETUP:
+    case TRN_SOLVER_KGM_SETUP: return KP(kpar_setup)(d, l, msg);
+    case TRN_SOLVER_KGM_STEP: return KP(kgm_step)(d, l, shard, nshards);
     case TRN_SOLVER_KBI_DIR:
     case TRN_SOLVER_KBI_APPLY:
     case TRN_SOLVER_KBI_HALF:

@@ -1,5 +1,5 @@
 /*
- * test_solver_kpar.c — CG and BiCGStab big enough to run over every core
+ * test_solver_kpar.c — CG, BiCGStab and GMRES big enough to run over every core
  * (ops/solver_kpar.h: a looping sequence of sharded steps) through real
  * trnscid daemons of 1 and 2 cores (--cores), on CSR, BSR and dense
  * operators, in S and D, without and with the Jacobi preconditioner. (How
@@ -51,6 +51,12 @@
  *    n = 2^19 stored entries, b = e_0: v = e_{n-1}) is BREAKDOWN after 0
  *    iterations with x = x0 = 0 and residual 1, as the one-kernel
  *    BiCGStab reports it (tests/unit/test_solver_kpar.c compares the two).
+ *
+ * GMRES(30) on An the same way (dense: GMRES(7) with Jacobi, several
+ * restarts), with the same bounds; its edges: b = 0, a limit of 5, a NaN
+ * in b, and the nilpotent shift (A e_j = e_{j-1}, A e_0 = 0, b = e_0:
+ * A b = 0, an invariant Krylov space with no better x) as BREAKDOWN after
+ * 1 iteration with x = 0 and residual 1.
  */
 #include <float.h>
 #include <math.h>
@@ -184,6 +190,8 @@ static int reference(void) {
 }
 
 typedef enum { OP_CSR, OP_BSR, OP_DENSE } opkind;
+enum { M_CG, M_BICG, M_GMRES };
+static const char *const method_name[] = {"cg", "bicgstab", "gmres"};
 static const char *const opname[] = {"CSR", "BSR", "dense"};
 
 /* A solve's inputs and what came back. */
@@ -196,7 +204,8 @@ typedef struct job {
     trnsolverPrecond_t pc;
     double tol;
     int maxit;           /* 0: the default */
-    int bicg;            /* BiCGStab rather than CG */
+    int method;          /* M_CG, M_BICG or M_GMRES */
+    int restart;         /* GMRES: 0, the default (30) */
     const char *corrupt; /* "col": a column index out of range */
     /* Out. */
     void *x;
@@ -345,9 +354,14 @@ static void run_job(const char *addr, job *j) {
     assert_int_equal(trnsolverIterParamsSetMaxIters(p, j->maxit), TRNSOLVER_STATUS_SUCCESS);
     assert_int_equal(trnsolverIterParamsSetPreconditioner(p, j->pc, 0, 0.0),
                      TRNSOLVER_STATUS_SUCCESS);
-    if (j->bicg)
+    assert_int_equal(trnsolverIterParamsSetRestart(p, j->restart), TRNSOLVER_STATUS_SUCCESS);
+    if (j->method == M_BICG)
         assert_int_equal(j->t == TY_S ? trnsolverSbicgstab(h, op, bd, xd, p, res)
                                       : trnsolverDbicgstab(h, op, bd, xd, p, res),
+                         TRNSOLVER_STATUS_SUCCESS);
+    else if (j->method == M_GMRES)
+        assert_int_equal(j->t == TY_S ? trnsolverSgmres(h, op, bd, xd, p, res)
+                                      : trnsolverDgmres(h, op, bd, xd, p, res),
                          TRNSOLVER_STATUS_SUCCESS);
     else
         assert_int_equal(j->t == TY_S ? trnsolverScg(h, op, bd, xd, p, res)
@@ -430,10 +444,10 @@ static void check_converged(const job *j, const char *what) {
 }
 
 /* CSR and BSR, S and D, no and Jacobi preconditioning on the G x G grid
- * (bicg: BiCGStab on An). */
-static void sparse_all(int bicg) {
-    const host_csr *m = bicg ? &An : &A;
-    const double *xr = bicg ? xn_ref : x_ref;
+ * (BiCGStab and GMRES on An). */
+static void sparse_all(int method) {
+    const host_csr *m = method != M_CG ? &An : &A;
+    const double *xr = method != M_CG ? xn_ref : x_ref;
     const ty types[2] = {TY_D, TY_S};
     for (int k = 0; k < 2; k++)
         for (int ti = 0; ti < 2; ti++)
@@ -447,10 +461,10 @@ static void sparse_all(int bicg) {
                          .b = b_host,
                          .pc = pc ? TRNSOLVER_PRECOND_JACOBI : TRNSOLVER_PRECOND_NONE,
                          .tol = t == TY_S ? 1e-5 : 1e-10,
-                         .bicg = bicg};
+                         .method = method};
                 char what[80];
                 snprintf(what, sizeof(what), "%s %s %s, precond %d", ty_name[t], opname[k],
-                         bicg ? "bicgstab" : "cg", pc);
+                         method_name[method], pc);
                 run_everywhere(&j, what);
                 check_converged(&j, what);
                 if (t == TY_D) {
@@ -471,18 +485,23 @@ static void sparse_all(int bicg) {
 
 static void test_sparse(void **state) {
     (void)state;
-    sparse_all(0);
+    sparse_all(M_CG);
 }
 
 static void test_bicg_sparse(void **state) {
     (void)state;
-    sparse_all(1);
+    sparse_all(M_BICG);
+}
+
+static void test_gmres_sparse(void **state) {
+    (void)state;
+    sparse_all(M_GMRES);
 }
 
 /* A dense operator: the grid with G = 32 (n = 1024, two row blocks). */
-static void dense_all(int bicg) {
+static void dense_all(int method) {
     host_csr small;
-    make_grid(&small, 32, bicg);
+    make_grid(&small, 32, method != M_CG);
     double *b = malloc(1024 * sizeof(double));
     assert_non_null(b);
     for (int i = 0; i < 1024; i++)
@@ -497,10 +516,11 @@ static void dense_all(int bicg) {
                      .b = b,
                      .pc = pc ? TRNSOLVER_PRECOND_JACOBI : TRNSOLVER_PRECOND_NONE,
                      .tol = t == TY_S ? 1e-5 : 1e-10,
-                     .bicg = bicg};
+                     .method = method,
+                     .restart = method == M_GMRES && pc ? 7 : 0};
             char what[80];
-            snprintf(what, sizeof(what), "%s dense %s, precond %d", ty_name[t],
-                     bicg ? "bicgstab" : "cg", pc);
+            snprintf(what, sizeof(what), "%s dense %s%s, precond %d", ty_name[t],
+                     method_name[method], j.restart ? "(7)" : "", pc);
             run_everywhere(&j, what);
             check_converged(&j, what);
             free(j.x);
@@ -511,12 +531,17 @@ static void dense_all(int bicg) {
 
 static void test_dense(void **state) {
     (void)state;
-    dense_all(0);
+    dense_all(M_CG);
 }
 
 static void test_bicg_dense(void **state) {
     (void)state;
-    dense_all(1);
+    dense_all(M_BICG);
+}
+
+static void test_gmres_dense(void **state) {
+    (void)state;
+    dense_all(M_GMRES);
 }
 
 /* The edge cases' vectors: zeros, ones, and b with a NaN at nan_at. */
@@ -600,22 +625,28 @@ static void test_bicg_edges(void **state) {
     double *zero, *ones, *nanb;
     edge_vectors(&zero, &ones, &nanb, N / 3);
 
-    job j = {.t = TY_D, .kind = OP_CSR, .m = &An, .b = zero, .x0 = ones, .tol = 1e-10, .bicg = 1};
+    job j = {
+        .t = TY_D, .kind = OP_CSR, .m = &An, .b = zero, .x0 = ones, .tol = 1e-10, .method = M_BICG};
     run_everywhere(&j, "bicgstab, b = 0");
     assert_int_equal(j.r.status, TRNSOLVER_ITER_CONVERGED);
     assert_int_equal(j.r.iterations, 0);
     assert_memory_equal(j.x, zero, N * sizeof(double));
     free(j.x);
 
-    j = (job){
-        .t = TY_D, .kind = OP_CSR, .m = &An, .b = b_host, .tol = 1e-10, .maxit = 5, .bicg = 1};
+    j = (job){.t = TY_D,
+              .kind = OP_CSR,
+              .m = &An,
+              .b = b_host,
+              .tol = 1e-10,
+              .maxit = 5,
+              .method = M_BICG};
     run_everywhere(&j, "bicgstab, max iterations 5");
     assert_int_equal(j.r.status, TRNSOLVER_ITER_MAX_ITERS);
     assert_int_equal(j.r.iterations, 5);
     assert_true(j.r.residual > 1e-10);
     free(j.x);
 
-    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .bicg = 1};
+    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .method = M_BICG};
     run_everywhere(&j, "bicgstab, NaN in b");
     assert_int_equal(j.r.status, TRNSOLVER_ITER_NONFINITE);
     free(j.x);
@@ -639,10 +670,82 @@ static void test_bicg_edges(void **state) {
     }
     sh.rowptr[sh.n] = sh.n;
     e0[0] = 1.0;
-    j = (job){.t = TY_D, .kind = OP_CSR, .m = &sh, .b = e0, .tol = 1e-10, .bicg = 1};
+    j = (job){.t = TY_D, .kind = OP_CSR, .m = &sh, .b = e0, .tol = 1e-10, .method = M_BICG};
     run_everywhere(&j, "bicgstab, r^ . v = 0");
     assert_int_equal(j.r.status, TRNSOLVER_ITER_BREAKDOWN);
     assert_int_equal(j.r.iterations, 0);
+    assert_true(j.r.residual == 1.0); /* ||b - A 0|| / ||b|| */
+    for (int i = 0; i < sh.n; i++)
+        assert_true(((const double *)j.x)[i] == 0.0);
+    free(j.x);
+    free(e0);
+    free_grid(&sh);
+    free(zero);
+    free(ones);
+    free(nanb);
+}
+
+static void test_gmres_edges(void **state) {
+    (void)state;
+    double *zero, *ones, *nanb;
+    edge_vectors(&zero, &ones, &nanb, N / 5);
+
+    job j = {.t = TY_D,
+             .kind = OP_CSR,
+             .m = &An,
+             .b = zero,
+             .x0 = ones,
+             .tol = 1e-10,
+             .method = M_GMRES};
+    run_everywhere(&j, "gmres, b = 0");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_CONVERGED);
+    assert_int_equal(j.r.iterations, 0);
+    assert_memory_equal(j.x, zero, N * sizeof(double));
+    free(j.x);
+
+    j = (job){.t = TY_D,
+              .kind = OP_CSR,
+              .m = &An,
+              .b = b_host,
+              .tol = 1e-10,
+              .maxit = 5,
+              .method = M_GMRES};
+    run_everywhere(&j, "gmres, max iterations 5");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_MAX_ITERS);
+    assert_int_equal(j.r.iterations, 5);
+    assert_true(j.r.residual > 1e-10);
+    free(j.x);
+
+    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .method = M_GMRES};
+    run_everywhere(&j, "gmres, NaN in b");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_NONFINITE);
+    free(j.x);
+
+    /* The nilpotent shift A e_j = e_{j-1}, A e_0 = 0 (n = 2^19 + 1: its
+     * 2^19 stored entries reach TRN_KPAR_MIN_ELEMS), b = e_0: A b = 0, the
+     * Krylov space is invariant at once and holds no better x. */
+    host_csr sh;
+    sh.n = (1 << 19) + 1;
+    sh.nnz = 1 << 19;
+    sh.rowptr = malloc(((size_t)sh.n + 1) * sizeof(int32_t));
+    sh.col = malloc((size_t)sh.nnz * sizeof(int32_t));
+    sh.val = malloc((size_t)sh.nnz * sizeof(double));
+    double *e0 = calloc((size_t)sh.n, sizeof(double));
+    assert_non_null(sh.rowptr);
+    assert_non_null(sh.col);
+    assert_non_null(sh.val);
+    assert_non_null(e0);
+    for (int i = 0; i < sh.nnz; i++) {
+        sh.rowptr[i] = i;
+        sh.col[i] = i + 1;
+        sh.val[i] = 1.0;
+    }
+    sh.rowptr[sh.n - 1] = sh.rowptr[sh.n] = sh.nnz;
+    e0[0] = 1.0;
+    j = (job){.t = TY_D, .kind = OP_CSR, .m = &sh, .b = e0, .tol = 1e-10, .method = M_GMRES};
+    run_everywhere(&j, "gmres, A b = 0");
+    assert_int_equal(j.r.status, TRNSOLVER_ITER_BREAKDOWN);
+    assert_int_equal(j.r.iterations, 1);
     assert_true(j.r.residual == 1.0); /* ||b - A 0|| / ||b|| */
     for (int i = 0; i < sh.n; i++)
         assert_true(((const double *)j.x)[i] == 0.0);
@@ -667,11 +770,14 @@ int main(void) {
     if (th_daemons_start(daemons, NDAEMONS, NULL) != 0) /* --cores 1 and 2 */
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sparse),     cmocka_unit_test(test_dense),
-        cmocka_unit_test(test_edges),      cmocka_unit_test(test_bicg_sparse),
-        cmocka_unit_test(test_bicg_dense), cmocka_unit_test(test_bicg_edges),
+        cmocka_unit_test(test_sparse),       cmocka_unit_test(test_dense),
+        cmocka_unit_test(test_edges),        cmocka_unit_test(test_bicg_sparse),
+        cmocka_unit_test(test_bicg_dense),   cmocka_unit_test(test_bicg_edges),
+        cmocka_unit_test(test_gmres_sparse), cmocka_unit_test(test_gmres_dense),
+        cmocka_unit_test(test_gmres_edges),
     };
-    int failed = cmocka_run_group_tests_name("CG and BiCGStab over every core", tests, NULL, NULL);
+    int failed =
+        cmocka_run_group_tests_name("CG, BiCGStab and GMRES over every core", tests, NULL, NULL);
     failed += th_daemons_stop_checked(daemons, NDAEMONS, "trnscid");
     st_report("solver_kpar");
     free_grid(&A);

@@ -1,8 +1,9 @@
 /*
- * test_solver_kpar.c — the steps of a CG or a BiCGStab run over every core
- * (ops/solver_kpar.h) and their CPU kernel, driven here as the scheduler
- * drives a looping sequence: SETUP once, then the looped steps (CG: APPLY
- * and UPDATE; BiCGStab: DIR, APPLY, HALF, APPLY, UPDATE) round after round
+ * test_solver_kpar.c — the steps of a CG, a BiCGStab or a GMRES run over
+ * every core (ops/solver_kpar.h) and their CPU kernel, driven here as the
+ * scheduler drives a looping sequence: SETUP once, then the looped steps
+ * (CG: APPLY and UPDATE; BiCGStab: DIR, APPLY, HALF, APPLY, UPDATE; GMRES:
+ * two of one fn) round after round
  * until a step returns TRN_KSTATUS_SEQ_DONE, each step's shards called one
  * after the other (in order, or backwards: any order the workers might
  * take them in).
@@ -11,8 +12,9 @@
  *  - the row blocks: a multiple of 512 rows in [512, 8192], a function of n
  *    alone; the shards' block runs are contiguous, cover every block once
  *    and are never empty while there are blocks for them;
- *  - which solves qualify (CG, S or D, no or Jacobi preconditioning, big
- *    enough) and which do not (GMRES, SSOR, a small operator);
+ *  - which solves qualify (CG, BiCGStab, GMRES up to a restart of
+ *    TRN_KGM_MAX_RESTART; S or D, no or Jacobi preconditioning, big enough)
+ *    and which do not (a larger restart, SSOR, a small operator);
  *  - x, the iteration count, the status and the residual are bitwise the
  *    same for 1, 2, 3 and 7 shards, forwards and backwards (the fixed block
  *    order of every reduction), on a CSR and a dense operator, S and D, no
@@ -32,6 +34,11 @@
  *    max_iters 0 is MAX_ITERS after 0; b = 0 is x = 0, CONVERGED after 0;
  *    a NaN in b is NONFINITE; a limit of 4 is MAX_ITERS after 4, x within
  *    1e-10 of the one-kernel's;
+ *  - GMRES(30), (7) and (1) the same way (within 10 % + 3 iterations of the
+ *    one-kernel GMRES: classical Gram-Schmidt twice where needed against
+ *    its modified one), and its edges against the one-kernel solve (b = 0,
+ *    limits 0 and 4, a NaN, an invariant Krylov space with the exact x,
+ *    one with no better x: BREAKDOWN);
  *  - an iteration limit ends it with MAX_ITERS after exactly that many;
  *  - the scratch starts as NaN bytes (the daemon's is not zeroed): nothing
  *    is read before it is written.
@@ -138,6 +145,7 @@ static void free_grid(grid *m) {
 }
 
 static trn_solver_fn method = TRN_SOLVER_CG; /* what whole() makes */
+static int restart = 30;                     /* and its GMRES's restart */
 
 static trn_solver_krylov_desc whole(const grid *m, trn_dtype t, int dense, int pc, const void *b,
                                     void *x, trn_solver_stats *st, int maxit) {
@@ -167,6 +175,7 @@ static trn_solver_krylov_desc whole(const grid *m, trn_dtype t, int dense, int p
     d.x = x;
     d.tol = t == TRN_DTYPE_R32F ? 1e-5 : 1e-10;
     d.max_iters = maxit;
+    d.restart = restart;
     d.precond = pc ? TRN_PRECOND_JACOBI : TRN_PRECOND_NONE;
     d.stats = st;
     return d;
@@ -192,7 +201,9 @@ static void run_sequence(const trn_solver_krylov_desc *w, int S, int backwards) 
     long rounds = 0;
     const int first = trn_kpar_loop_first(w), last = trn_kpar_loop_last(w);
     while (k != TRN_KSTATUS_SEQ_DONE) {
-        assert_true(rounds++ < 2L * w->max_iters + 8); /* the loop ends */
+        /* The loop ends: GMRES takes two or three steps per column and
+         * two per restart, of two steps a round. */
+        assert_true(rounds++ < 3L * w->max_iters + 8);
         for (int s = first; s <= last && k != TRN_KSTATUS_SEQ_DONE; s++) {
             d = trn_kpar_step(w, s, scratch, l.total);
             trn_kstatus step = TRN_KSTATUS_OK;
@@ -246,7 +257,7 @@ static void check_alike(const grid *m, trn_dtype t, int dense, int pc, int maxit
                          (int)t, dense, pc, S[k], back ? " backwards" : "", st.iterations,
                          st.residual, st0.iterations, st0.residual);
         }
-    /* The one-kernel CG on the same problem. */
+    /* The one-kernel solve on the same problem. */
     trn_solver_stats one;
     memset(x, 0, (size_t)n * es);
     const trn_solver_krylov_desc w = whole(m, t, dense, pc, b, x, &one, maxit);
@@ -263,8 +274,8 @@ static void check_alike(const grid *m, trn_dtype t, int dense, int pc, int maxit
         if (method == TRN_SOLVER_CG)
             assert_true(abs(st0.iterations - one.iterations) <= 2 + one.iterations / 20);
         else if (abs(st0.iterations - one.iterations) > 3 + one.iterations / 10)
-            fail_msg("bicgstab type %d dense %d precond %d: %d iterations, one kernel %d", (int)t,
-                     dense, pc, st0.iterations, one.iterations);
+            fail_msg("%s type %d dense %d precond %d: %d iterations, one kernel %d",
+                     trn_solver_name(method, t), (int)t, dense, pc, st0.iterations, one.iterations);
     }
     free(b);
     free(x0);
@@ -300,6 +311,10 @@ static void test_eligible(void **state) {
     assert_false(trn_kpar_eligible(&d));
     d.precond = TRN_PRECOND_NONE;
     d.fn = TRN_SOLVER_GMRES;
+    d.restart = TRN_KGM_MAX_RESTART;
+    assert_true(trn_kpar_eligible(&d));
+    assert_int_equal(trn_kpar_nsteps(&d), TRN_KGM_STEPS);
+    d.restart = TRN_KGM_MAX_RESTART + 1; /* a larger basis: one kernel */
     assert_false(trn_kpar_eligible(&d));
     d.fn = TRN_SOLVER_BICGSTAB;
     assert_true(trn_kpar_eligible(&d));
@@ -337,13 +352,36 @@ static void test_bicg_alike(void **state) {
     method = TRN_SOLVER_CG;
 }
 
-/* Runs the BiCGStab of (m, b) over 3 shards and as one kernel from x = 0;
- * both records and x must mean the same. */
-static void bicg_edge(const grid *m, const double *b, int maxit, int want, int want_it) {
+/* GMRES(restart) on the nonsymmetric grid, as BiCGStab above; restart 1
+ * (every column a cycle), 7 and 30, and one cycle cut by the limit. */
+static void test_gmres_alike(void **state) {
+    (void)state;
+    method = TRN_SOLVER_GMRES;
+    grid m;
+    make_grid(&m, 100, 0, 1);
+    for (int t = 0; t < 2; t++)
+        for (int pc = 0; pc < 2; pc++)
+            check_alike(&m, t ? TRN_DTYPE_R32F : TRN_DTYPE_R64F, 0, pc, 1000);
+    restart = 7;
+    check_alike(&m, TRN_DTYPE_R64F, 0, 1, 1000);
+    restart = 1;
+    check_alike(&m, TRN_DTYPE_R64F, 0, 0, 1000);
+    restart = 30;
+    check_alike(&m, TRN_DTYPE_R64F, 0, 0, 11);
+    free_grid(&m);
+    make_grid(&m, 40, 1, 1);
+    for (int t = 0; t < 2; t++)
+        check_alike(&m, t ? TRN_DTYPE_R32F : TRN_DTYPE_R64F, 1, !t, 1000);
+    free_grid(&m);
+    method = TRN_SOLVER_CG;
+}
+
+/* Runs the method's solve of (m, b) over 3 shards and as one kernel from
+ * x = 0; both records and x must mean the same. */
+static void edge_vs_one_kernel(const grid *m, const double *b, int maxit, int want, int want_it) {
     const int n = m->n;
     double *x = calloc((size_t)n, sizeof(double)), *x1 = calloc((size_t)n, sizeof(double));
     assert_true(x && x1);
-    method = TRN_SOLVER_BICGSTAB;
     trn_solver_stats st, one;
     memset(&st, 0xff, sizeof(st));
     trn_solver_krylov_desc w = whole(m, TRN_DTYPE_R64F, 0, 0, b, x, &st, maxit);
@@ -354,11 +392,11 @@ static void bicg_edge(const grid *m, const double *b, int maxit, int want, int w
     trn_kmsg msg;
     trn_kmsg_init(&msg);
     assert_int_equal(trn_cpu_solver_krylov(&w, &msg, 0, 1), TRN_KSTATUS_OK);
-    method = TRN_SOLVER_CG;
     if (st.status != want || st.iterations != want_it || one.status != want ||
         one.iterations != want_it)
-        fail_msg("bicgstab edge: status %d after %d (one kernel %d after %d), want %d after %d",
-                 st.status, st.iterations, one.status, one.iterations, want, want_it);
+        fail_msg("%s edge: status %d after %d (one kernel %d after %d), want %d after %d",
+                 trn_solver_name(method, TRN_DTYPE_R64F), st.status, st.iterations, one.status,
+                 one.iterations, want, want_it);
     if (isnan(one.residual))
         assert_true(isnan(st.residual));
     else
@@ -380,6 +418,12 @@ static void bicg_edge(const grid *m, const double *b, int maxit, int want, int w
     }
     free(x);
     free(x1);
+}
+
+static void bicg_edge(const grid *m, const double *b, int maxit, int want, int want_it) {
+    method = TRN_SOLVER_BICGSTAB;
+    edge_vs_one_kernel(m, b, maxit, want, want_it);
+    method = TRN_SOLVER_CG;
 }
 
 static void test_bicg_edges(void **state) {
@@ -412,11 +456,63 @@ static void test_bicg_edges(void **state) {
     free_grid(&m);
 }
 
+static void gmres_edge(const grid *m, const double *b, int maxit, int want, int want_it) {
+    method = TRN_SOLVER_GMRES;
+    edge_vs_one_kernel(m, b, maxit, want, want_it);
+    method = TRN_SOLVER_CG;
+}
+
+/* GMRES's edges against the one-kernel solve: b = 0; limits of 0 and 4
+ * (MAX_ITERS, x within 1e-10 of the one kernel's); a NaN in b; the Krylov
+ * space invariant at once (A diagonal, b = e_5: one column, h_{1,0} = 0,
+ * the exact x: CONVERGED after 1); and an invariant space that holds no
+ * better x (A the nilpotent shift A e_j = e_{j-1}, A e_0 = 0, b = e_0:
+ * A b = 0, so h_{0,0} = h_{1,0} = 0, y = 0 and x stays 0: BREAKDOWN after
+ * 1, residual 1). */
+static void test_gmres_edges(void **state) {
+    (void)state;
+    grid m;
+    make_grid(&m, 40, 0, 1); /* n = 1600 */
+    const int n = m.n;
+    double *b = calloc((size_t)n, sizeof(double));
+    assert_non_null(b);
+    gmres_edge(&m, b, 100, TRN_SOLVER_ST_CONVERGED, 0); /* b = 0 */
+    for (int i = 0; i < n; i++)
+        b[i] = 1.0 + (i % 5);
+    gmres_edge(&m, b, 0, TRN_SOLVER_ST_MAX_ITERS, 0);
+    gmres_edge(&m, b, 4, TRN_SOLVER_ST_MAX_ITERS, 4);
+    b[n / 2] = NAN;
+    gmres_edge(&m, b, 100, TRN_SOLVER_ST_NONFINITE, 0);
+    memset(b, 0, (size_t)n * sizeof(double));
+    b[5] = 2.0;
+    for (int i = 0; i < n; i++) { /* diagonal */
+        m.rowptr[i] = i;
+        m.col[i] = i;
+        m.vd[i] = 1.0 + (i % 3);
+    }
+    m.rowptr[n] = n;
+    m.nnz = n;
+    gmres_edge(&m, b, 100, TRN_SOLVER_ST_CONVERGED, 1);
+    for (int i = 0; i < n; i++) { /* the nilpotent shift: column 0, row n - 1 empty */
+        m.rowptr[i] = i;
+        m.col[i] = i + 1 < n ? i + 1 : 0;
+        m.vd[i] = 1.0;
+    }
+    m.rowptr[n] = n - 1;
+    m.nnz = n - 1;
+    memset(b, 0, (size_t)n * sizeof(double));
+    b[0] = 1.0;
+    gmres_edge(&m, b, 100, TRN_SOLVER_ST_BREAKDOWN, 1);
+    free(b);
+    free_grid(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blocks),     cmocka_unit_test(test_eligible),
-        cmocka_unit_test(test_alike),      cmocka_unit_test(test_bicg_alike),
-        cmocka_unit_test(test_bicg_edges),
+        cmocka_unit_test(test_blocks),      cmocka_unit_test(test_eligible),
+        cmocka_unit_test(test_alike),       cmocka_unit_test(test_bicg_alike),
+        cmocka_unit_test(test_bicg_edges),  cmocka_unit_test(test_gmres_alike),
+        cmocka_unit_test(test_gmres_edges),
     };
     return cmocka_run_group_tests(tests, trn_test_install_checked_routines, NULL);
 }
