@@ -9,10 +9,6 @@
  * client's matrix of that order is 64 GiB of doubles already). */
 #define MAX_N 65536
 
-static int is_cx(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
 static size_t elem(trn_dtype t) {
     return t == TRN_DTYPE_R32F ? 4 : t == TRN_DTYPE_R64F || t == TRN_DTYPE_C32F ? 8 : 16;
 }
@@ -31,7 +27,8 @@ int trn_eig_tile_fn(trn_solver_fn fn) {
 }
 
 int trn_eig_tile_steps(const trn_solver_eigen_desc *e) {
-    const int typed = e->type == TRN_DTYPE_R32F || e->type == TRN_DTYPE_R64F || is_cx(e->type);
+    const int typed =
+        e->type == TRN_DTYPE_R32F || e->type == TRN_DTYPE_R64F || trn_dtype_is_complex(e->type);
     return e->fn == TRN_SOLVER_SYEVD && e->vectors && typed && e->n >= TRN_EIG_TILE_MIN_N &&
                    e->n <= MAX_N
                ? 3
@@ -115,7 +112,7 @@ void trn_eig_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j)
 
 double trn_eig_tile_task_flops(const trn_solver_dense_desc *d, int i, int j) {
     (void)i;
-    const double n = d->n, cx = is_cx(d->type) ? 4.0 : 1.0;
+    const double n = d->n, cx = trn_dtype_is_complex(d->type) ? 4.0 : 1.0;
     switch (d->fn) {
     case TRN_SOLVER_TILE_EIG_TRD: return cx * 4.0 * n * n * n / 3.0;
     case TRN_SOLVER_TILE_EIG_STEDC: /* divide and conquer, real: about n^3 in practice */

@@ -17,10 +17,6 @@
 #define OFF_CLAIM 64
 #define OFF_D 128
 
-static int is_cx(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
 static size_t real_elem(trn_dtype t) {
     return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? 4 : 8;
 }
@@ -38,7 +34,8 @@ int trn_svd_tile_fn(trn_solver_fn fn) {
 }
 
 int trn_svd_tile_steps(const trn_solver_eigen_desc *e) {
-    const int typed = e->type == TRN_DTYPE_R32F || e->type == TRN_DTYPE_R64F || is_cx(e->type);
+    const int typed =
+        e->type == TRN_DTYPE_R32F || e->type == TRN_DTYPE_R64F || trn_dtype_is_complex(e->type);
     const int jobs = (vector_job(e->jobu) || e->jobu == 'N') &&
                      (vector_job(e->jobvt) || e->jobvt == 'N') &&
                      (vector_job(e->jobu) || vector_job(e->jobvt));
@@ -117,7 +114,7 @@ double trn_svd_tile_task_flops(const trn_solver_dense_desc *d, int i, int j) {
     const double m = d->m, n = d->n, nb = d->tile_nb;
     switch (d->fn) {
     case TRN_SOLVER_TILE_SVD_BRD: {
-        const double cx = is_cx(d->type) ? 4.0 : 1.0;
+        const double cx = trn_dtype_is_complex(d->type) ? 4.0 : 1.0;
         /* gebrd, then orgbr for each side: LAPACK's counts. */
         const double brd = 4.0 * m * n * n - 4.0 * n * n * n / 3.0;
         const double q = d->ucols ? 4.0 * m * n * (double)d->ucols - 2.0 * (m + d->ucols) * n * n +
@@ -129,7 +126,7 @@ double trn_svd_tile_task_flops(const trn_solver_dense_desc *d, int i, int j) {
     case TRN_SOLVER_TILE_SVD_QR: {
         /* About 2 n^2 rotations in all (two sweeps a value), 6 flops each
          * per column of VT or row of U (complex vectors: twice the reals). */
-        const double cx = is_cx(d->type) ? 2.0 : 1.0;
+        const double cx = trn_dtype_is_complex(d->type) ? 2.0 : 1.0;
         const double len = j >= 0 ? n : m, b = j >= 0 ? j : i;
         const double rest = len - b * nb, w = rest < nb ? rest : nb;
         return cx * 12.0 * n * n * w;

@@ -50,6 +50,18 @@ static inline size_t trn_dtype_size(trn_dtype t) {
     return 0;
 }
 
+/* Whether t is complex (C32F, C64F), single precision (R32F, C32F), and
+ * the real type of its components. */
+static inline int trn_dtype_is_complex(trn_dtype t) {
+    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
+}
+static inline int trn_dtype_is_single(trn_dtype t) {
+    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
+}
+static inline trn_dtype trn_dtype_real(trn_dtype t) {
+    return trn_dtype_is_single(t) ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
+}
+
 typedef enum trn_trans {
     TRN_TRANS_N = 0,
     TRN_TRANS_T = 1,

@@ -42,10 +42,6 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/routines.h"
 
-static int is_cx(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
 static int is_zero(trn_scalar s) {
     return s.re == 0.0 && s.im == 0.0;
 }
@@ -88,9 +84,9 @@ static void scale_col(const trn_blas3_desc *d, size_t r0, size_t r1, size_t j, t
         return;
     void *p = at(d->type, d->c, d->ldc, r0, j);
     if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F)
-        scale_f(is_cx(d->type), r1 - r0, p, beta);
+        scale_f(trn_dtype_is_complex(d->type), r1 - r0, p, beta);
     else
-        scale_d(is_cx(d->type), r1 - r0, p, beta);
+        scale_d(trn_dtype_is_complex(d->type), r1 - r0, p, beta);
 }
 
 /* The imaginary part of C(j, j) = 0 (herk, her2k). */
@@ -382,7 +378,7 @@ static trn_kstatus rank_kx_diag(const trn_blas3_desc *d, int lo, int hi) {
     if (!tmp)
         return TRN_KSTATUS_NO_MEMORY;
     rank_k_gemm(d, d->alpha, d->a, d->lda, d->b, d->ldb, lo, w, lo, hi, tmp, w);
-    const int lower = d->uplo == TRN_UPLO_LOWER, cx = is_cx(d->type);
+    const int lower = d->uplo == TRN_UPLO_LOWER, cx = trn_dtype_is_complex(d->type);
     for (int j = 0; j < w; j++) {
         const int i0 = lower ? j : 0, i1 = lower ? w : j + 1;
         for (int i = i0; i < i1; i++) {
@@ -515,15 +511,15 @@ static trn_kstatus run_tile(const trn_blas3_desc *d, int lo, int hi) {
     case TRN_BLAS3_HERKX: return rank_k_tile(d, lo, hi);
     case TRN_BLAS3_GEAM:
         if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F)
-            geam_f(d, is_cx(d->type), d->alpha, d->beta, lo, hi);
+            geam_f(d, trn_dtype_is_complex(d->type), d->alpha, d->beta, lo, hi);
         else
-            geam_d(d, is_cx(d->type), d->alpha, d->beta, lo, hi);
+            geam_d(d, trn_dtype_is_complex(d->type), d->alpha, d->beta, lo, hi);
         return TRN_KSTATUS_OK;
     case TRN_BLAS3_DGMM:
         if (d->type == TRN_DTYPE_R32F || d->type == TRN_DTYPE_C32F)
-            dgmm_f(d, is_cx(d->type), lo, hi);
+            dgmm_f(d, trn_dtype_is_complex(d->type), lo, hi);
         else
-            dgmm_d(d, is_cx(d->type), lo, hi);
+            dgmm_d(d, trn_dtype_is_complex(d->type), lo, hi);
         return TRN_KSTATUS_OK;
     }
     return TRN_KSTATUS_UNSUPPORTED;
@@ -585,7 +581,7 @@ trn_kstatus trn_cpu_blas3(const trn_blas3_desc *desc, int shard, int nshards) {
     if (desc->m == 0 || desc->n == 0 || nshards < 1)
         return TRN_KSTATUS_OK; /* nothing to do (validation emptied the shape) */
     trn_blas3_desc d = *desc;
-    const int real = !is_cx(d.type);
+    const int real = !trn_dtype_is_complex(d.type);
     if (d.alpha_ptr)
         d.alpha = trn_cpu_load_scalar(d.type, d.alpha_ptr, real || d.fn == TRN_BLAS3_HERK);
     if (d.beta_ptr)

@@ -35,30 +35,14 @@
 
 #define COL LAPACK_COL_MAJOR
 
-static int is_complex(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
-static int single(trn_dtype t) {
-    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
-}
-
 static size_t real_size(trn_dtype t) {
-    return single(t) ? sizeof(float) : sizeof(double);
+    return trn_dtype_is_single(t) ? sizeof(float) : sizeof(double);
 }
 
 static int32_t get_info(const trn_solver_dense_desc *d) {
     int32_t v;
     memcpy(&v, d->info, sizeof(v));
     return v;
-}
-
-static void put_info(const trn_solver_dense_desc *d, int32_t v) {
-    memcpy(d->info, &v, sizeof(v));
-}
-
-static size_t ws_align(size_t bytes) {
-    return (bytes + 63) & ~(size_t)63;
 }
 
 /* P's lower triangle (leading dimension ldp) from A's referenced one:
@@ -78,7 +62,7 @@ static void copy_in(const trn_solver_dense_desc *d, void *p, int ldp) {
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i <= j; i++) {
             memcpy((char *)p + (i * ld + j) * es, a + (j * lda + i) * es, es);
-            if (is_complex(t))
+            if (trn_dtype_is_complex(t))
                 trn_solver_set_comp(t, p, i * ld + j, 1, -trn_solver_comp(t, p, i * ld + j, 1));
         }
 }
@@ -101,7 +85,7 @@ static int lower_nonfinite(trn_dtype t, int n, const void *p, int ldp) {
 static double scale(trn_dtype t, int n, void *p, int ldp) {
     double anrm = 0.0;
     const size_t nn = (size_t)n, ld = (size_t)ldp;
-    const int nc = is_complex(t) ? 2 : 1;
+    const int nc = trn_dtype_is_complex(t) ? 2 : 1;
     for (size_t j = 0; j < nn; j++)
         for (size_t i = j; i < nn; i++) {
             const double re = trn_solver_comp(t, p, j * ld + i, 0);
@@ -109,8 +93,8 @@ static double scale(trn_dtype t, int n, void *p, int ldp) {
             if (v > anrm)
                 anrm = v;
         }
-    const double safmin = single(t) ? (double)FLT_MIN : DBL_MIN;
-    const double eps = single(t) ? (double)FLT_EPSILON / 2 : DBL_EPSILON / 2;
+    const double safmin = trn_dtype_is_single(t) ? (double)FLT_MIN : DBL_MIN;
+    const double eps = trn_dtype_is_single(t) ? (double)FLT_EPSILON / 2 : DBL_EPSILON / 2;
     const double smlnum = safmin / eps, rmin = sqrt(smlnum), rmax = sqrt(1.0 / smlnum);
     const double sigma = anrm > 0.0 && anrm < rmin ? rmin / anrm : anrm > rmax ? rmax / anrm : 1.0;
     if (sigma != 1.0)
@@ -137,7 +121,7 @@ static trn_kstatus trd_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     const trn_eig_tile_parts s = trn_eig_tile_layout(d);
     const int n = d->n, nb = d->tile_nb, ldp = trn_solver_priv_ld(n);
     const size_t es = trn_dtype_size(t);
-    put_info(d, 0);
+    trn_solver_put_info(d->info, 0);
     trn_lapack_query q, qa;
     memset(&q, 0, sizeof(q));
     memset(&qa, 0, sizeof(qa));
@@ -158,7 +142,7 @@ static trn_kstatus trd_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     copy_in(d, ws, ldp);
     if (lower_nonfinite(t, n, ws, ldp)) {
         trn_solver_ws_put(ws, bytes);
-        put_info(d, -4);
+        trn_solver_put_info(d->info, -4);
         return TRN_KSTATUS_OK;
     }
     *s.sigma = scale(t, n, ws, ldp);
@@ -178,7 +162,7 @@ static trn_kstatus trd_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
 
 static lapack_int call_stedc(trn_dtype t, int n, void *dd, void *e, void *z, void *work,
                              lapack_int lwork, lapack_int *iwork, lapack_int liwork) {
-    return single(t)
+    return trn_dtype_is_single(t)
                ? TRN_LIB(LAPACKE_sstedc_work)(COL, 'I', n, dd, e, z, n, work, lwork, iwork, liwork)
                : TRN_LIB(LAPACKE_dstedc_work)(COL, 'I', n, dd, e, z, n, work, lwork, iwork, liwork);
 }
@@ -191,7 +175,7 @@ static trn_kstatus stedc_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     const trn_eig_tile_parts s = trn_eig_tile_layout(d);
     const int n = d->n, nb = d->tile_nb;
     const size_t rs = real_size(t), nn = (size_t)n * (size_t)n, es = trn_dtype_size(t);
-    const trn_dtype rt = single(t) ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
+    const trn_dtype rt = trn_dtype_is_single(t) ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
     trn_lapack_query q, qz;
     memset(&q, 0, sizeof(q));
     memset(&qz, 0, sizeof(qz));
@@ -203,7 +187,8 @@ static trn_kstatus stedc_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
         return TRN_KSTATUS_FAILED;
     }
     const lapack_int lwork = trn_lapack_lwork(rt, &q), liwork = iq > 1 ? iq : 1;
-    const size_t zr_bytes = ws_align(nn * rs), w_bytes = ws_align((size_t)lwork * rs);
+    const size_t zr_bytes = trn_solver_ws_align(nn * rs),
+                 w_bytes = trn_solver_ws_align((size_t)lwork * rs);
     const size_t bytes = zr_bytes + w_bytes + (size_t)liwork * sizeof(lapack_int);
     char *ws = trn_solver_ws_get(bytes);
     if (!ws)
@@ -214,7 +199,7 @@ static trn_kstatus stedc_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     for (int k = 0; rc == 0 && k * nb < n; k++) {
         const int c0 = k * nb, bk = n - c0 < nb ? n - c0 : nb;
         const size_t count = (size_t)bk * (size_t)n, first = (size_t)c0 * (size_t)n;
-        if (!is_complex(t)) {
+        if (!trn_dtype_is_complex(t)) {
             memcpy(s.z[k], ws + first * rs, count * rs);
             continue;
         }
@@ -224,7 +209,7 @@ static trn_kstatus stedc_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     }
     trn_solver_ws_put(ws, bytes);
     if (rc > 0) { /* no convergence: LAPACK's info, A left as it was */
-        put_info(d, (int32_t)rc);
+        trn_solver_put_info(d->info, (int32_t)rc);
         return TRN_KSTATUS_OK;
     }
     if (rc < 0) {
@@ -273,7 +258,7 @@ static trn_kstatus apply_panel(const trn_solver_dense_desc *d, trn_kmsg *msg, in
     lapack_int rc = call_ormqr(t, m, nc, kk, v, ldv, tau, c, n, &q, -1);
     if (rc == 0) {
         const lapack_int lwork = trn_lapack_lwork(t, &q);
-        const size_t w_bytes = ws_align((size_t)lwork * es);
+        const size_t w_bytes = trn_solver_ws_align((size_t)lwork * es);
         const size_t v_bytes = kk <= COPY_PANEL_MAX ? (size_t)m * (size_t)kk * es : 0;
         char *ws = trn_solver_ws_get(w_bytes + v_bytes);
         if (!ws)

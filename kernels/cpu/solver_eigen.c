@@ -41,21 +41,6 @@ static int tri_nonfinite(trn_dtype t, int n, const void *a, int lda, int lower) 
     return 0;
 }
 
-static void put_info(int32_t *info, lapack_int v) {
-    const int32_t x = (int32_t)v;
-    memcpy(info, &x, sizeof(x));
-}
-
-/* Bytes rounded up to a multiple of 64 (a cache line). */
-static size_t ws_align(size_t bytes) {
-    return (bytes + 63) & ~(size_t)63;
-}
-
-/* The real type of t's components. */
-static trn_dtype real_of(trn_dtype t) {
-    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
-}
-
 /* The private copies an op runs on (solver_util.h, trn_solver_priv_bytes),
  * at the start of its workspace: A, then B (sygvd). */
 typedef struct priv_mats {
@@ -113,13 +98,14 @@ static trn_kstatus syev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
-            lrwork = trn_lapack_lwork(real_of(t), &rq);
+            lrwork = trn_lapack_lwork(trn_dtype_real(t), &rq);
             liwork = iq > 1 ? iq : 1;
             /* One workspace: the copies, work, then rwork, then iwork
              * (64-byte aligned). */
             const size_t c_bytes = priv_size(d, d->n, gen);
-            const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
-            const size_t r_bytes = ws_align((size_t)lrwork * trn_dtype_size(real_of(t)));
+            const size_t w_bytes = trn_solver_ws_align((size_t)lwork * trn_dtype_size(t));
+            const size_t r_bytes =
+                trn_solver_ws_align((size_t)lrwork * trn_dtype_size(trn_dtype_real(t)));
             ws_bytes = c_bytes + w_bytes + r_bytes + (size_t)liwork * sizeof(lapack_int);
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
@@ -186,7 +172,7 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_i
     const trn_dtype t = d->type;
     const int p = d->m < d->n ? d->m : d->n;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-    const size_t rs = trn_dtype_size(real_of(t));
+    const size_t rs = trn_dtype_size(trn_dtype_real(t));
     /* LAPACK wants a valid pointer for unreferenced U / VT. */
     trn_lapack_query q, dummy_u, dummy_v;
     memset(&q, 0, sizeof(q));
@@ -212,7 +198,7 @@ static trn_kstatus gesvd(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_i
             lwork = trn_lapack_lwork(t, &q);
             const size_t a_bytes = priv_size(d, d->m, 0);
             const size_t c_bytes = a_bytes + u_bytes + vt_bytes;
-            const size_t w_bytes = ws_align((size_t)lwork * trn_dtype_size(t));
+            const size_t w_bytes = trn_solver_ws_align((size_t)lwork * trn_dtype_size(t));
             ws_bytes = c_bytes + w_bytes + r_bytes;
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
@@ -276,7 +262,7 @@ static trn_kstatus geev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
     const trn_dtype t = d->type;
     const int n = d->n, vec = d->vectors;
     const int cx = t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-    const size_t es = trn_dtype_size(t), rs = trn_dtype_size(real_of(t));
+    const size_t es = trn_dtype_size(t), rs = trn_dtype_size(trn_dtype_real(t));
     const char jobvr = vec ? 'V' : 'N';
     *info = 0;
     if (n == 0)
@@ -290,7 +276,7 @@ static trn_kstatus geev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
      * LAPACK checks ldvr >= n first. */
     const size_t a_bytes = priv_size(d, n, 0);
     const size_t vr_bytes = vec ? trn_solver_priv_bytes(t, n, n) : 0;
-    const size_t ev_bytes = ws_align(2 * (size_t)n * rs);
+    const size_t ev_bytes = trn_solver_ws_align(2 * (size_t)n * rs);
     const size_t r_bytes = cx ? 2 * (size_t)n * rs : 0;
     const int ldvr = vec ? trn_solver_priv_ld(n) : 1;
     void *work = &q, *vr = vec ? d->v : (void *)&dummy_vr, *ev = d->w, *rwork = &dummy_vl;
@@ -302,7 +288,7 @@ static trn_kstatus geev(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_in
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             lwork = trn_lapack_lwork(t, &q);
-            const size_t w_bytes = ws_align((size_t)lwork * es);
+            const size_t w_bytes = trn_solver_ws_align((size_t)lwork * es);
             ws_bytes = a_bytes + vr_bytes + ev_bytes + w_bytes + r_bytes;
             ws = trn_solver_ws_get(ws_bytes);
             if (!ws) {
@@ -371,7 +357,7 @@ static trn_kstatus sygvdx(const trn_solver_eigen_desc *d, trn_kmsg *msg, lapack_
     const int n = d->n;
     int first = 0, count = 0;
     if (!*bad && *info == 0) {
-        const int single = real_of(d->type) == TRN_DTYPE_R32F;
+        const int single = trn_dtype_real(d->type) == TRN_DTYPE_R32F;
         const size_t rs = single ? sizeof(float) : sizeof(double);
         if (d->range == TRN_EIG_RANGE_I) {
             first = d->il - 1;
@@ -423,10 +409,10 @@ trn_kstatus trn_cpu_solver_eigen(const trn_solver_eigen_desc *d, trn_kmsg *msg, 
     if (k != TRN_KSTATUS_OK)
         return k;
     if (bad) { /* a non-finite input: reported in info, not an op failure */
-        put_info(d->info, bad);
+        trn_solver_put_info(d->info, bad);
         return TRN_KSTATUS_OK;
     }
-    put_info(d->info, info);
+    trn_solver_put_info(d->info, info);
     return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
 

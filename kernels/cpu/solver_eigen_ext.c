@@ -39,22 +39,9 @@
 
 #define COL LAPACK_COL_MAJOR
 
-static int is_cx(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
-static int is_single(trn_dtype t) {
-    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
-}
-
 static void put_i32(int32_t *p, int v) {
     const int32_t x = v;
     memcpy(p, &x, sizeof(x));
-}
-
-/* Bytes rounded up to a multiple of 64 (a cache line). */
-static size_t ws_align(size_t bytes) {
-    return (bytes + 63) & ~(size_t)63;
 }
 
 /* CBLAS trmm with a real alpha of 1. */
@@ -91,7 +78,7 @@ static void trmm1(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE
  * the diagonal's imaginary parts are dropped (LAPACK's convention). */
 static void hermitian_fill(trn_dtype t, int n, void *a, int ld, int lower) {
     const size_t es = trn_dtype_size(t);
-    const int cx = is_cx(t), sg = is_single(t);
+    const int cx = trn_dtype_is_complex(t), sg = trn_dtype_is_single(t);
     char *base = a;
     for (int j = 0; j < n; j++) {
         for (int i = j; i < n; i++) {
@@ -242,8 +229,8 @@ static void conj_gather(trn_dtype t, int count, const char *src, size_t inc, cha
 
 /* x[0 .. count) *= s, x of type t (complex: both parts). */
 static void scale(trn_dtype t, size_t count, void *x, double s) {
-    const size_t comps = count * (is_cx(t) ? 2 : 1);
-    if (is_single(t))
+    const size_t comps = count * (trn_dtype_is_complex(t) ? 2 : 1);
+    if (trn_dtype_is_single(t))
         for (size_t i = 0; i < comps; i++)
             ((float *)x)[i] *= (float)s;
     else
@@ -254,8 +241,8 @@ static void scale(trn_dtype t, size_t count, void *x, double s) {
 /* The Frobenius norm of count contiguous elements, in double, scaled by
  * the largest magnitude so that squares neither overflow nor underflow. */
 static double fro(trn_dtype t, size_t count, const void *x) {
-    const size_t comps = count * (is_cx(t) ? 2 : 1);
-    const int sg = is_single(t);
+    const size_t comps = count * (trn_dtype_is_complex(t) ? 2 : 1);
+    const int sg = trn_dtype_is_single(t);
     double big = 0.0;
     for (size_t i = 0; i < comps; i++) {
         const double v = fabs(sg ? (double)((const float *)x)[i] : ((const double *)x)[i]);
@@ -292,7 +279,7 @@ trn_kstatus trn_cpu_solver_gesvda(const trn_solver_eigen_desc *d, trn_kmsg *msg,
     trn_cpu_shard_range((size_t)d->batch, shard, nshards, &lo, &hi);
     if (lo >= hi || n == 0)
         return TRN_KSTATUS_OK;
-    const size_t es = trn_dtype_size(t), rs = is_single(t) ? 4 : 8;
+    const size_t es = trn_dtype_size(t), rs = trn_dtype_is_single(t) ? 4 : 8;
     /* The query, with valid pointers for every array. */
     trn_lapack_query q, dummy;
     memset(&q, 0, sizeof(q));
@@ -305,10 +292,10 @@ trn_kstatus trn_cpu_solver_gesvda(const trn_solver_eigen_desc *d, trn_kmsg *msg,
     const int ld_a = trn_solver_priv_ld(m), ld_v = trn_solver_priv_ld(n);
     const size_t a_bytes = trn_solver_priv_bytes(t, m, n);
     const size_t v_bytes = trn_solver_priv_bytes(t, n, n);
-    const size_t e_bytes = d->residuals ? ws_align((size_t)m * (size_t)n * es) : 0;
-    const size_t s_bytes = ws_align((size_t)n * rs);
-    const size_t w_bytes = ws_align((size_t)lwork * es);
-    const size_t r_bytes = is_cx(t) ? (size_t)5 * (size_t)n * rs : 0;
+    const size_t e_bytes = d->residuals ? trn_solver_ws_align((size_t)m * (size_t)n * es) : 0;
+    const size_t s_bytes = trn_solver_ws_align((size_t)n * rs);
+    const size_t w_bytes = trn_solver_ws_align((size_t)lwork * es);
+    const size_t r_bytes = trn_dtype_is_complex(t) ? (size_t)5 * (size_t)n * rs : 0;
     const size_t ws_bytes = 2 * a_bytes + v_bytes + e_bytes + s_bytes + w_bytes + r_bytes;
     char *ws = trn_solver_ws_get(ws_bytes);
     if (!ws)
@@ -316,7 +303,8 @@ trn_kstatus trn_cpu_solver_gesvda(const trn_solver_eigen_desc *d, trn_kmsg *msg,
                                   "the LAPACK workspace of gesvdaStridedBatched (m = %d, n = %d)",
                                   m, n);
     char *pa = ws, *pu = pa + a_bytes, *pvt = pu + a_bytes, *pe = pvt + v_bytes;
-    char *ps = pe + e_bytes, *work = ps + s_bytes, *rwork = is_cx(t) ? work + w_bytes : NULL;
+    char *ps = pe + e_bytes, *work = ps + s_bytes,
+         *rwork = trn_dtype_is_complex(t) ? work + w_bytes : NULL;
     trn_kstatus k = TRN_KSTATUS_OK;
     for (size_t i = lo; i < hi; i++) {
         const char *ai = (const char *)d->a + i * (size_t)d->stride_a * es;
@@ -346,7 +334,8 @@ trn_kstatus trn_cpu_solver_gesvda(const trn_solver_eigen_desc *d, trn_kmsg *msg,
         if (d->residuals) { /* E = A - (U_r S_r) VT_r */
             for (int j = 0; j < r; j++)
                 scale(t, (size_t)m, pu + (size_t)j * (size_t)ld_a * es,
-                      is_single(t) ? (double)((const float *)ps)[j] : ((const double *)ps)[j]);
+                      trn_dtype_is_single(t) ? (double)((const float *)ps)[j]
+                                             : ((const double *)ps)[j]);
             trn_blas_gemm(t, CblasNoTrans, CblasNoTrans, m, n, r, -1.0, pu, ld_a, pvt, ld_v, 1.0,
                           pe, m);
             const double res = fro(t, (size_t)m * (size_t)n, pe);

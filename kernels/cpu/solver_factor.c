@@ -251,11 +251,6 @@ static lapack_int potrf_checked(trn_dtype t, char uplo, int n, void *a, int lda)
     return 0;
 }
 
-static void put_info(int32_t *info, lapack_int v) {
-    const int32_t x = (int32_t)v;
-    memcpy(info, &x, sizeof(x));
-}
-
 /* Copies the lower (or upper) triangle of an n x n matrix, diagonal
  * included. */
 static void copy_triangle(int lower, int n, size_t es, const void *src, int lds, void *dst,
@@ -344,7 +339,7 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
     }
     if (k != TRN_KSTATUS_OK)
         return k; /* out of memory: info is not written, the op fails */
-    put_info(d->info, info);
+    trn_solver_put_info(d->info, info);
     return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
 
@@ -357,7 +352,7 @@ trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, 
     for (size_t i = lo; i < hi; i++) {
         if (d->fn == TRN_SOLVER_POTRF_BATCHED) {
             const lapack_int info = potrf_checked(t, uplo, d->n, d->a[i], d->lda);
-            put_info(d->info + i, info);
+            trn_solver_put_info(d->info + i, info);
             if (info < 0)
                 bad = info;
         } else {
@@ -369,7 +364,7 @@ trn_kstatus trn_cpu_solver_batched(const trn_solver_batched_desc *d, int shard, 
     }
     /* potrsBatched has one info; shard 0 owns it (shards never share memory). */
     if (d->fn == TRN_SOLVER_POTRS_BATCHED && shard == 0)
-        put_info(d->info, bad);
+        trn_solver_put_info(d->info, bad);
     return bad < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
 }
 
@@ -574,7 +569,7 @@ static trn_kstatus lu_batched(const trn_lu_batched_desc *d, trn_kmsg *msg, int s
     for (size_t i = lo; i < hi; i++) {
         const lapack_int info = qr ? qr_one(d, i, &w) : lu_one(d, i);
         if (d->info)
-            put_info(d->info + i, info);
+            trn_solver_put_info(d->info + i, info);
         if (info < 0)
             bad = info;
     }

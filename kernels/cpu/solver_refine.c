@@ -206,11 +206,6 @@ static int to_float(int n, int cols, const double *a, int lda, float *out, int t
     return 0;
 }
 
-static void put_info(int32_t *info, int v) {
-    const int32_t x = v;
-    memcpy(info, &x, sizeof(x));
-}
-
 /* R = B - A X with A symmetric (triangle `lower`) or general. */
 static void residual(int n, int nrhs, const double *a, int lda, int sym, int lower, const double *b,
                      int ldb, const double *x, int ldx, double *r) {
@@ -264,7 +259,7 @@ static int fall_back(const trn_solver_refine_desc *d, int sym, double anorm, dou
         return NOMEM;
     *eta = 0.0;
     if (info != 0) {
-        put_info(d->info, info);
+        trn_solver_put_info(d->info, info);
         *eta = NAN;
         return TRN_SOLVER_ST_FALLBACK;
     }
@@ -283,7 +278,7 @@ static int fall_back(const trn_solver_refine_desc *d, int sym, double anorm, dou
 static int refine_begin(const trn_solver_refine_desc *d, int *iters, double *eta) {
     *iters = 0;
     *eta = 0.0;
-    put_info(d->info, 0);
+    trn_solver_put_info(d->info, 0);
     return d->n == 0 || d->nrhs == 0;
 }
 

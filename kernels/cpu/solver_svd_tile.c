@@ -31,26 +31,6 @@
  * (which is otherwise 0 or positive). */
 #define REFUSED (-1.0)
 
-static int is_complex(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
-static int single(trn_dtype t) {
-    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
-}
-
-static trn_dtype real_of(trn_dtype t) {
-    return single(t) ? TRN_DTYPE_R32F : TRN_DTYPE_R64F;
-}
-
-static size_t ws_align(size_t bytes) {
-    return (bytes + 63) & ~(size_t)63;
-}
-
-static void put_info(const trn_solver_dense_desc *d, int32_t v) {
-    memcpy(d->info, &v, sizeof(v));
-}
-
 /* dgesvd's scaling of the m x n copy p: when its largest magnitude anrm is
  * below smlnum = sqrt(safmin) / eps or above 1 / smlnum, every entry is
  * multiplied by target / anrm (one rounding per entry, as dlascl's single
@@ -58,7 +38,7 @@ static void put_info(const trn_solver_dense_desc *d, int32_t v) {
  * finite anrm). Records anrm and the target (0, 0: not scaled). */
 static void scale(trn_dtype t, int m, int n, void *p, int ldp, const trn_svd_tile_parts *s) {
     const size_t ld = (size_t)ldp, rows = (size_t)m, cols = (size_t)n;
-    const int nc = is_complex(t) ? 2 : 1;
+    const int nc = trn_dtype_is_complex(t) ? 2 : 1;
     double anrm = 0.0;
     for (size_t j = 0; j < cols; j++)
         for (size_t i = 0; i < rows; i++) {
@@ -66,8 +46,8 @@ static void scale(trn_dtype t, int m, int n, void *p, int ldp, const trn_svd_til
             const double v = nc == 2 ? hypot(re, trn_solver_comp(t, p, j * ld + i, 1)) : fabs(re);
             anrm = v > anrm ? v : anrm;
         }
-    const double safmin = single(t) ? (double)FLT_MIN : DBL_MIN;
-    const double eps = single(t) ? (double)FLT_EPSILON : DBL_EPSILON;
+    const double safmin = trn_dtype_is_single(t) ? (double)FLT_MIN : DBL_MIN;
+    const double eps = trn_dtype_is_single(t) ? (double)FLT_EPSILON : DBL_EPSILON;
     const double smlnum = sqrt(safmin) / eps, bignum = 1.0 / smlnum;
     const double target = anrm > 0.0 && anrm < smlnum ? smlnum : anrm > bignum ? bignum : 0.0;
     *s->anrm = target > 0.0 ? anrm : 0.0;
@@ -139,7 +119,7 @@ static trn_kstatus brd_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     const trn_svd_tile_parts s = trn_svd_tile_layout(d);
     const int m = d->m, n = d->n, lda = trn_solver_priv_ld(m);
     const size_t es = trn_dtype_size(t);
-    put_info(d, 0);
+    trn_solver_put_info(d->info, 0);
     *s.target = 0.0;
     lapack_int lwork = 0;
     if (brd_lwork(d, &lwork) != 0) {
@@ -150,7 +130,7 @@ static trn_kstatus brd_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     const size_t a_bytes = trn_solver_priv_bytes(t, m, n);
     const size_t u_bytes = d->ucols ? trn_solver_priv_bytes(t, m, d->ucols) : 0;
     const size_t v_bytes = d->vtrows ? trn_solver_priv_bytes(t, n, n) : 0;
-    const size_t tau_bytes = ws_align((size_t)n * es);
+    const size_t tau_bytes = trn_solver_ws_align((size_t)n * es);
     const size_t bytes = a_bytes + u_bytes + v_bytes + 2 * tau_bytes + (size_t)lwork * es;
     char *ws = trn_solver_ws_get(bytes);
     if (!ws)
@@ -160,7 +140,7 @@ static trn_kstatus brd_task(const trn_solver_dense_desc *d, trn_kmsg *msg) {
     trn_solver_copy(m, n, es, d->a, d->lda, a, lda);
     lapack_int rc = 0;
     if (trn_solver_nonfinite(t, m, n, a, lda)) {
-        put_info(d, -5);
+        trn_solver_put_info(d->info, -5);
         *s.target = REFUSED;
         goto done;
     }
@@ -190,13 +170,13 @@ static lapack_int call_bdsqr(trn_dtype t, int n, int ncvt, int nru, void *dd, vo
  * unconverged superdiagonal into rwork when bdsqr did not converge. */
 static void first_outputs(const trn_solver_dense_desc *d, const trn_svd_tile_parts *s,
                           const void *dd, const void *e, lapack_int rc) {
-    const trn_dtype rt = real_of(d->type);
+    const trn_dtype rt = trn_dtype_real(d->type);
     const double back = *s->target > 0.0 ? *s->anrm / *s->target : 1.0;
     for (size_t i = 0; i < (size_t)d->n; i++)
         trn_solver_set_comp(rt, d->d, i, 0, trn_solver_comp(rt, dd, i, 0) * back);
     if (rc == 0)
         return;
-    put_info(d, (int32_t)rc);
+    trn_solver_put_info(d->info, (int32_t)rc);
     if (d->rwork)
         for (size_t i = 0; i + 1 < (size_t)d->n; i++)
             trn_solver_set_comp(rt, d->rwork, i, 0, trn_solver_comp(rt, e, i, 0) * back);
@@ -213,8 +193,8 @@ static trn_kstatus qr_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_t
     const int vt_side = j >= 0, first = (vt_side ? j : i) * nb;
     const int len = vt_side ? n : d->m, w = len - first < nb ? len - first : nb;
     const int rows = vt_side ? n : w, cols = vt_side ? w : n;
-    const size_t es = trn_dtype_size(ty), rs = trn_dtype_size(real_of(ty));
-    const size_t vec_bytes = ws_align(((size_t)n + 1) * rs);
+    const size_t es = trn_dtype_size(ty), rs = trn_dtype_size(trn_dtype_real(ty));
+    const size_t vec_bytes = trn_solver_ws_align(((size_t)n + 1) * rs);
     const size_t b_bytes = trn_solver_priv_bytes(ty, rows, cols);
     const size_t bytes = b_bytes + 2 * vec_bytes + (size_t)4 * ((size_t)n + 1) * rs;
     char *ws = trn_solver_ws_get(bytes);

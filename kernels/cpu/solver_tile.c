@@ -24,10 +24,6 @@
 #include "ops/solver_svd_tile.h"
 #include "ops/solver_tile.h"
 
-static int is_complex(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
 /* Element (r, c) of d's matrix. */
 static void *at(const trn_solver_dense_desc *d, int r, int c) {
     return (char *)d->a + ((size_t)c * (size_t)d->lda + (size_t)r) * trn_dtype_size(d->type);
@@ -73,10 +69,6 @@ static int32_t get_info(const trn_solver_dense_desc *d) {
     return v;
 }
 
-static void put_info(const trn_solver_dense_desc *d, int32_t v) {
-    memcpy(d->info, &v, sizeof(v));
-}
-
 /* Factors A_kk; a failure records the global order of the failing minor.
  * As solver_factor.c's potrf: a NaN that reaches the diagonal is a failure
  * too (OpenBLAS lets it through). */
@@ -91,7 +83,7 @@ static void diag_task(const trn_solver_dense_desc *d) {
                                  (char *)akk + ((size_t)j * (size_t)d->lda + (size_t)j) * es, 1))
             info = j + 1;
     if (info > 0)
-        put_info(d, (int32_t)(base + info));
+        trn_solver_put_info(d->info, (int32_t)(base + info));
 }
 
 /* The rows (Cholesky upper: columns) of tiles i .. i + ni - 1 of an
@@ -106,7 +98,7 @@ static int span_extent(const trn_solver_dense_desc *d, int len, int i, int ni) {
 static void panel_task(const trn_solver_dense_desc *d, int i, int ni) {
     const int k = d->tile_k, bk = extent(d, k), bi = span_extent(d, d->n, i, ni);
     const int kb = k * d->tile_nb, ib = i * d->tile_nb;
-    const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
+    const CBLAS_TRANSPOSE ct = trn_dtype_is_complex(d->type) ? CblasConjTrans : CblasTrans;
     if (d->lower)
         trn_blas_trsm_split(d->type, CblasRight, CblasLower, ct, CblasNonUnit, bi, bk,
                             at(d, kb, kb), d->lda, at(d, ib, kb), d->lda);
@@ -122,7 +114,7 @@ static void update_rect(const trn_solver_dense_desc *d, int i, int ni, int j, in
     const int k = d->tile_k, bk = extent(d, k), bi = span_extent(d, d->n, i, ni);
     const int bj = span_extent(d, d->n, j, nj);
     const int kb = k * d->tile_nb, ib = i * d->tile_nb, jb = j * d->tile_nb;
-    const CBLAS_TRANSPOSE ct = is_complex(d->type) ? CblasConjTrans : CblasTrans;
+    const CBLAS_TRANSPOSE ct = trn_dtype_is_complex(d->type) ? CblasConjTrans : CblasTrans;
     if (d->lower)
         trn_blas_gemm(d->type, CblasNoTrans, ct, bi, bj, bk, -1.0, at(d, ib, kb), d->lda,
                       at(d, jb, kb), d->lda, 1.0, at(d, ib, jb), d->lda);
@@ -179,7 +171,7 @@ static void lu_panel_task(const trn_solver_dense_desc *d) {
     for (int r = 0; r < pw; r++)
         piv[r] += r0;
     if (info > 0 && get_info(d) == 0)
-        put_info(d, (int32_t)(r0 + info));
+        trn_solver_put_info(d->info, (int32_t)(r0 + info));
 }
 
 /* The interchanges of rows [r0, r0 + pw) (d->ipiv, in order) in columns
@@ -256,7 +248,7 @@ static trn_kstatus qr_call(const trn_solver_dense_desc *d, trn_kmsg *msg, int c0
     const trn_dtype t = d->type;
     const size_t es = trn_dtype_size(t);
     const int r0 = d->tile_k * d->tile_nb, h = d->m - r0, pw = panel_width(d);
-    const char trans = is_complex(t) ? 'C' : 'T';
+    const char trans = trn_dtype_is_complex(t) ? 'C' : 'T';
     void *v = at(d, r0, r0), *c = at(d, r0, c0);
     int ldv = d->lda;
     void *tau = (char *)d->tau + (size_t)r0 * es;
@@ -391,7 +383,7 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
         d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
                            d->fn == TRN_SOLVER_TILE_QR_PANEL);
     if (first)
-        put_info(d, 0);
+        trn_solver_put_info(d->info, 0);
     const int cholesky = d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_PANEL ||
                          d->fn == TRN_SOLVER_TILE_UPDATE;
     if (cholesky && get_info(d) != 0)

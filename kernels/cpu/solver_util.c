@@ -207,8 +207,8 @@ void trn_solver_ws_put(void *p, size_t bytes) {
 }
 
 int trn_solver_nonfinite(trn_dtype t, int rows, int cols, const void *a, int ld) {
-    const size_t comps = (t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F) ? 2 : 1;
-    const int single = t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
+    const size_t comps = trn_dtype_is_complex(t) ? 2 : 1;
+    const int single = trn_dtype_is_single(t);
     for (int j = 0; j < cols; j++) {
         const size_t off = (size_t)j * (size_t)ld * comps;
         const size_t len = (size_t)rows * comps;
@@ -240,8 +240,7 @@ int trn_solver_priv_ld(int rows) {
 size_t trn_solver_priv_bytes(trn_dtype t, int rows, int cols) {
     /* rows, cols < 2^31 and es <= 16: no overflow in 64 bits. */
     const size_t ld = (size_t)trn_solver_priv_ld(rows), c = cols > 0 ? (size_t)cols : 0;
-    const size_t bytes = (c + 1) * ld * trn_dtype_size(t) + 256;
-    return (bytes + 63) & ~(size_t)63;
+    return trn_solver_ws_align((c + 1) * ld * trn_dtype_size(t) + 256);
 }
 
 void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, void *dst, int ldd) {
@@ -252,22 +251,14 @@ void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, vo
                 (const char *)src + (size_t)j * (size_t)lds * es, (size_t)rows * es);
 }
 
-static int comp_count(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F ? 2 : 1;
-}
-
-static int comp_single(trn_dtype t) {
-    return t == TRN_DTYPE_R32F || t == TRN_DTYPE_C32F;
-}
-
 double trn_solver_comp(trn_dtype t, const void *p, size_t k, int c) {
-    const size_t at = k * (size_t)comp_count(t) + (size_t)c;
-    return comp_single(t) ? (double)((const float *)p)[at] : ((const double *)p)[at];
+    const size_t at = k * (trn_dtype_is_complex(t) ? (size_t)2 : (size_t)1) + (size_t)c;
+    return trn_dtype_is_single(t) ? (double)((const float *)p)[at] : ((const double *)p)[at];
 }
 
 void trn_solver_set_comp(trn_dtype t, void *p, size_t k, int c, double v) {
-    const size_t at = k * (size_t)comp_count(t) + (size_t)c;
-    if (comp_single(t))
+    const size_t at = k * (trn_dtype_is_complex(t) ? (size_t)2 : (size_t)1) + (size_t)c;
+    if (trn_dtype_is_single(t))
         ((float *)p)[at] = (float)v;
     else
         ((double *)p)[at] = v;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ops/op.h"
 
@@ -39,6 +40,17 @@ double trn_ddot_acc(int n, const double *x, const double *y);
 /* ||x||_2 from the accurate dot (no scaling: entries beyond ~1e154 overflow). */
 double trn_snrm2_acc(int n, const float *x);
 double trn_dnrm2_acc(int n, const double *x);
+
+/* Bytes rounded up to a multiple of 64 (a cache line): the pieces of a
+ * workspace start on lines of their own. */
+static inline size_t trn_solver_ws_align(size_t bytes) {
+    return (bytes + 63) & ~(size_t)63;
+}
+
+/* Stores v at info, a device int32 that may be unaligned. */
+static inline void trn_solver_put_info(void *info, int32_t v) {
+    memcpy(info, &v, sizeof(v));
+}
 
 /* Writes the iteration record (no-op when stats is NULL). */
 void trn_solver_put_stats(trn_solver_stats *stats, int iterations, int status, double residual);

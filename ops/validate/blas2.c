@@ -130,7 +130,7 @@ static trn_wire_code check_args(trn_vctx *vx, const Trnsci__V1__Blas2Op *b, trn_
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int cx = trn_vk_complex(out->type);
+    const int cx = trn_dtype_is_complex(out->type);
     if (sh->complex_only && !cx) {
         trn_vmsg(vx, "%s: data type %d is not C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;

@@ -59,7 +59,7 @@ static trn_wire_code check_enums(trn_vctx *vx, const Trnsci__V1__Blas3Op *b, trn
         trn_vmsg(vx, "%s: data type %d is not R_32F, R_64F, C_32F or C_64F", fn, (int)b->type);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    const int cx = trn_vk_complex(out->type);
+    const int cx = trn_dtype_is_complex(out->type);
     const int herm =
         f == TRN_BLAS3_HEMM || f == TRN_BLAS3_HERK || f == TRN_BLAS3_HER2K || f == TRN_BLAS3_HERKX;
     if (herm && !cx) {
@@ -232,7 +232,7 @@ static trn_wire_code validate_blas3(trn_vctx *vx, const Trnsci__V1__Blas3Op *b,
     /* Scalars: HERK's alpha and beta and HER2K's beta are real; real types
      * have no imaginary parts. */
     const trn_dtype t = out->type;
-    const int cx = trn_vk_complex(t);
+    const int cx = trn_dtype_is_complex(t);
     const int alpha_real = f == TRN_BLAS3_HERK,
               beta_real = alpha_real || f == TRN_BLAS3_HER2K || f == TRN_BLAS3_HERKX;
     const int takes_beta = f != TRN_BLAS3_TRSM && f != TRN_BLAS3_TRMM && f != TRN_BLAS3_DGMM;

@@ -108,7 +108,7 @@ static trn_wire_code check_trsm_shape(trn_vctx *vx, const Trnsci__V1__BlasLuBatc
         trn_vmsg(vx, "%s: trans=%d must be OP_N, OP_T or OP_C", fn, (int)w->trans);
         return BAD;
     }
-    if (!trn_vk_complex(out->type) && out->trans == TRN_TRANS_C)
+    if (!trn_dtype_is_complex(out->type) && out->trans == TRN_TRANS_C)
         out->trans = TRN_TRANS_T;
     if (trn_vk_diag(w->diag, &out->diag)) {
         trn_vmsg(vx, "%s: diag=%d must be DIAG_NON_UNIT or DIAG_UNIT", fn, (int)w->diag);

@@ -60,7 +60,7 @@ trn_wire_code trn_vk_real_dtype(trn_vctx *vx, const char *fn, const char *name,
         trn_vmsg(vx, "%s: %s: data type %d is not R_32F or R_64F", fn, name, (int)t);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trn_vk_complex(d)) {
+    if (trn_dtype_is_complex(d)) {
         trn_vmsg(vx, "%s: %s: complex types are not supported yet (R_32F, R_64F)", fn, name);
         return TRN_WIRE_UNIMPLEMENTED;
     }

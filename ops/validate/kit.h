@@ -30,10 +30,6 @@ int trn_vk_side(Trnsci__V1__SideMode s, trn_side *out);
 trn_wire_code trn_vk_real_dtype(trn_vctx *vx, const char *fn, const char *name,
                                 Trnsci__V1__DataType t, trn_dtype *out);
 
-static inline int trn_vk_complex(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
 /* The alignment a kernel may assume of a dtype's elements: the size of its
  * real component. */
 static inline uint64_t trn_vk_align(trn_dtype t) {

@@ -57,10 +57,6 @@ static uint64_t comp_size(trn_dtype t) {
     return trn_vk_align(t);
 }
 
-static int is_complex(trn_dtype t) {
-    return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
-}
-
 /* ---- factorisations and solves ------------------------------------------------- */
 
 /* The function, one of lo .. hi (`range` names them in the message), and
@@ -168,15 +164,16 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         }
         out->left = w->side == 0;
-        const Trnsci__V1__Operation other =
-            is_complex(out->type) ? TRNSCI__V1__OPERATION__OP_C : TRNSCI__V1__OPERATION__OP_T;
+        const Trnsci__V1__Operation other = trn_dtype_is_complex(out->type)
+                                                ? TRNSCI__V1__OPERATION__OP_C
+                                                : TRNSCI__V1__OPERATION__OP_T;
         if (w->trans != TRNSCI__V1__OPERATION__OP_N && w->trans != other) {
             trn_vmsg(vx, "%s: trans=%d must be OP_N or %s", fn, (int)w->trans,
-                     is_complex(out->type) ? "OP_C" : "OP_T");
+                     trn_dtype_is_complex(out->type) ? "OP_C" : "OP_T");
             return BAD;
         }
         out->trans = w->trans == TRNSCI__V1__OPERATION__OP_N ? TRN_TRANS_N
-                     : is_complex(out->type)                 ? TRN_TRANS_C
+                     : trn_dtype_is_complex(out->type)       ? TRN_TRANS_C
                                                              : TRN_TRANS_T;
         if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n) ||
             trn_vk_dim(vx, fn, "k", w->k, &out->k))
@@ -200,15 +197,16 @@ static trn_wire_code validate_solver_dense(trn_vctx *vx, const Trnsci__V1__Solve
             return BAD;
         }
         out->left = w->side == 0;
-        const Trnsci__V1__Operation other =
-            is_complex(out->type) ? TRNSCI__V1__OPERATION__OP_C : TRNSCI__V1__OPERATION__OP_T;
+        const Trnsci__V1__Operation other = trn_dtype_is_complex(out->type)
+                                                ? TRNSCI__V1__OPERATION__OP_C
+                                                : TRNSCI__V1__OPERATION__OP_T;
         if (w->trans != TRNSCI__V1__OPERATION__OP_N && w->trans != other) {
             trn_vmsg(vx, "%s: trans=%d must be OP_N or %s", fn, (int)w->trans,
-                     is_complex(out->type) ? "OP_C" : "OP_T");
+                     trn_dtype_is_complex(out->type) ? "OP_C" : "OP_T");
             return BAD;
         }
         out->trans = w->trans == TRNSCI__V1__OPERATION__OP_N ? TRN_TRANS_N
-                     : is_complex(out->type)                 ? TRN_TRANS_C
+                     : trn_dtype_is_complex(out->type)       ? TRN_TRANS_C
                                                              : TRN_TRANS_T;
         if (trn_vk_dim(vx, fn, "m", w->m, &out->m) || trn_vk_dim(vx, fn, "n", w->n, &out->n))
             return BAD;
@@ -524,7 +522,7 @@ static trn_wire_code validate_geev(trn_vctx *vx, const Trnsci__V1__SolverEigenOp
         return BAD;
     }
     out->vectors = (int)w->jobz;
-    if (w->w_split != 0 && (w->w_split != 1 || is_complex(out->type))) {
+    if (w->w_split != 0 && (w->w_split != 1 || trn_dtype_is_complex(out->type))) {
         trn_vmsg(vx, "%s: w_split=%lld must be 0, or 1 with a real A", fn, (long long)w->w_split);
         return BAD;
     }

@@ -48,7 +48,7 @@ static trn_wire_code real_type(trn_vctx *vx, const char *fn, Trnsci__V1__DataTyp
  * than t's, of t's domain (real or complex); 0 is t's own. */
 static trn_wire_code irs_lowest(trn_vctx *vx, const char *fn, trn_dtype t, int64_t v,
                                 trn_irs_prec *out) {
-    const int cx = trn_vk_complex(t);
+    const int cx = trn_dtype_is_complex(t);
     const int dbl = t == TRN_DTYPE_R64F || t == TRN_DTYPE_C64F;
     const int64_t r = v - (cx ? IRS_CPLX : 0);
     if (v == 0 || (r == IRS_R_64F && dbl)) {
@@ -248,7 +248,7 @@ static trn_wire_code sparse_operator(trn_vctx *vx, const Trnsci__V1__SparseMatri
     op->lda = 1;
     /* Complex values only where the routine is complex (csrlsv*): the type
      * check below then refuses a mismatch with the routine's type. */
-    const unsigned cx = trn_vk_complex(type) ? TRN_VSP_COMPLEX : 0u;
+    const unsigned cx = trn_dtype_is_complex(type) ? TRN_VSP_COMPLEX : 0u;
     const trn_wire_code rc =
         trn_vsp_matrix(vx, w, fn, "A", TRN_VSP_FMT(TRN_SP_CSR) | TRN_VSP_FMT(TRN_SP_BSR),
                        TRN_VSP_ALL | cx, &op->sp);

@@ -246,7 +246,7 @@ static trn_wire_code same_type(trn_vctx *vx, const char *fn, const char *name,
     /* 16-bit types come from SpMV/SpMM only. */
     const trn_wire_code rc = type == TRN_DTYPE_R16F || type == TRN_DTYPE_R16BF
                                  ? trn_vsp_spmm_dtype(vx, fn, name, w, &t)
-                                 : value_type(vx, fn, name, w, trn_vk_complex(type), &t);
+                                 : value_type(vx, fn, name, w, trn_dtype_is_complex(type), &t);
     if (rc != TRN_WIRE_OK || t == type)
         return rc;
     trn_vmsg(vx, "%s: %s: its data type must be the sparse matrix's (%s)", fn, name,
@@ -376,7 +376,8 @@ trn_wire_code trn_vsp_op(trn_vctx *vx, const char *fn, const char *name, Trnsci_
 trn_wire_code trn_vsp_compute(trn_vctx *vx, const char *fn, Trnsci__V1__DataType compute,
                               trn_dtype type) {
     trn_dtype t;
-    const trn_wire_code rc = value_type(vx, fn, "computeType", compute, trn_vk_complex(type), &t);
+    const trn_wire_code rc =
+        value_type(vx, fn, "computeType", compute, trn_dtype_is_complex(type), &t);
     if (rc != TRN_WIRE_OK)
         return rc;
     if (t != type) {
@@ -418,7 +419,7 @@ static trn_wire_code spmm_compute(trn_vctx *vx, const char *fn, Trnsci__V1__Data
 static void spmm_complex(trn_spmm_desc *d, const Trnsci__V1__Scalar *alpha,
                          const Trnsci__V1__Scalar *beta, Trnsci__V1__Operation op_a,
                          Trnsci__V1__Operation op_b) {
-    if (!trn_vk_complex(d->a.type)) {
+    if (!trn_dtype_is_complex(d->a.type)) {
         d->alpha_im = d->beta_im = 0.0;
         return;
     }

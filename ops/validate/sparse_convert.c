@@ -138,7 +138,7 @@ static trn_wire_code validate_spconvert(trn_vctx *vx, const Trnsci__V1__SparseCo
                             : analysis ? rows_fmts
                                        : (rows_fmts | F(BELL)),
                             (analysis ? TRN_VSP_OFFSETS : TRN_VSP_ALL) | CX, sp);
-        if (rc == TRN_WIRE_OK && sp->format == TRN_SP_BELL && trn_vk_complex(sp->type)) {
+        if (rc == TRN_WIRE_OK && sp->format == TRN_SP_BELL && trn_dtype_is_complex(sp->type)) {
             trn_vmsg(vx, "%s: matB: complex Blocked-ELL matrices are not supported", fn);
             return TRN_WIRE_UNIMPLEMENTED;
         }

@@ -45,7 +45,7 @@ static trn_wire_code validate_spgeam(trn_vctx *vx, const Trnsci__V1__SpGeamOp *w
         return rc;
     /* The imaginary parts of the scalars count for complex values only
      * (a real routine sends 0). */
-    if (trn_vk_complex(out->a.type)) {
+    if (trn_dtype_is_complex(out->a.type)) {
         out->alpha_im = alpha_im;
         out->beta_im = beta_im;
     }

@@ -48,7 +48,7 @@ static trn_wire_code validate_spgemm(trn_vctx *vx, const Trnsci__V1__SpGEMMOp *w
         rc = trn_vsp_compute(vx, fn, w->compute_type, out->a.type);
     if (rc != TRN_WIRE_OK)
         return rc;
-    if (trn_vk_complex(out->a.type))
+    if (trn_dtype_is_complex(out->a.type))
         out->alpha_im = w->alpha ? w->alpha->im : 0.0;
     if (out->b.type != out->a.type) {
         trn_vmsg(vx, "%s: matA and matB must have the same value type", fn);
@@ -115,7 +115,7 @@ static trn_wire_code validate_sddmm(trn_vctx *vx, const Trnsci__V1__SDDMMOp *w,
     out->beta = scalar_re(w->beta);
     /* Complex values: CONJUGATE_TRANSPOSE is X^H, the scalars have an
      * imaginary part. Real ones keep C = T and ignore the im parts. */
-    if (trn_vk_complex(out->c.type)) {
+    if (trn_dtype_is_complex(out->c.type)) {
         out->conj_a = w->op_a == TRNSCI__V1__OPERATION__OP_C;
         out->conj_b = w->op_b == TRNSCI__V1__OPERATION__OP_C;
         out->alpha_im = w->alpha ? w->alpha->im : 0.0;

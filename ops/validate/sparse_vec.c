@@ -86,7 +86,7 @@ static trn_wire_code validate_spvec(trn_vctx *vx, const Trnsci__V1__SparseVector
     if (rc != TRN_WIRE_OK)
         return rc;
     const trn_dtype t = out->x.type;
-    const int cplx = trn_vk_complex(t);
+    const int cplx = trn_dtype_is_complex(t);
     if (out->fn == TRN_SPVEC_VV) {
         trn_trans op;
         rc = trn_vsp_op(vx, fn, "opX", w->op_x, &op);
@@ -147,7 +147,7 @@ static trn_wire_code validate_spsv(trn_vctx *vx, const Trnsci__V1__SpSVOp *w, tr
         return rc;
     /* Complex values: CONJUGATE_TRANSPOSE is A^H (B^H), alpha has an
      * imaginary part. Real ones keep C = T and ignore alpha's im. */
-    if (trn_vk_complex(out->a.type)) {
+    if (trn_dtype_is_complex(out->a.type)) {
         if (w->op_a == TRNSCI__V1__OPERATION__OP_C)
             out->op_a = TRN_TRANS_C;
         out->conj_b = w->op_b == TRNSCI__V1__OPERATION__OP_C;

@@ -93,7 +93,7 @@ static trn_wire_code complex_binary(trn_vctx *vx, const char *fn, const char *na
 static trn_scalar scalar_of(const Trnsci__V1__Scalar *v, trn_dtype t) {
     if (!v)
         return (trn_scalar){0.0, 0.0};
-    return (trn_scalar){v->re, trn_vk_complex(t) ? v->im : 0.0};
+    return (trn_scalar){v->re, trn_dtype_is_complex(t) ? v->im : 0.0};
 }
 
 static int scalar_nonzero(trn_scalar s) {
@@ -146,7 +146,7 @@ static trn_wire_code compute_of(trn_vctx *vx, const char *fn, Trnsci__V1__Comput
     }
     const int plain =
         c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_32F || c == TRNSCI__V1__COMPUTE_TYPE__COMPUTE_64F;
-    if (!plain && trn_vk_complex(t)) {
+    if (!plain && trn_dtype_is_complex(t)) {
         trn_vmsg(vx, "%s: %s data computes in 32F or 64F (the precision modes are for real data)",
                  fn, dtype_name(t));
         return TRN_WIRE_UNIMPLEMENTED;
@@ -199,7 +199,8 @@ static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
     if (rc != TRN_WIRE_OK)
         return rc;
     if (any && t != type &&
-        (trn_vk_complex(t) || trn_vk_complex(type) || narrow_dtype(t) || narrow_dtype(type))) {
+        (trn_dtype_is_complex(t) || trn_dtype_is_complex(type) || narrow_dtype(t) ||
+         narrow_dtype(type))) {
         trn_vmsg(vx,
                  "%s: %s has data type %s and D %s: a permutation converts between R_32F and "
                  "R_64F only",
@@ -251,7 +252,7 @@ static trn_wire_code layout_of(trn_vctx *vx, const char *fn, const char *name,
         return TRN_WIRE_INVALID_ARGUMENT;
     }
     *op = w->op ? (int)w->op : 1;
-    return trn_vk_complex(t) ? complex_unary(vx, fn, name, *op) : TRN_WIRE_OK;
+    return trn_dtype_is_complex(t) ? complex_unary(vx, fn, name, *op) : TRN_WIRE_OK;
 }
 
 /* Resolves the memory of an operand of layout l. */
@@ -294,14 +295,14 @@ trn_wire_code trn_vtensor_plan(const Trnsci__V1__TensorContractionSpec *w, trn_p
     }
     /* CONJ is the identity on real data: only complex specs record it,
      * so real keys are unchanged. */
-    c->conj_a = rc == TRN_WIRE_OK && op == 9 && trn_vk_complex(c->type);
+    c->conj_a = rc == TRN_WIRE_OK && op == 9 && trn_dtype_is_complex(c->type);
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "B", w->b, c->type, NULL, &c->b, &op);
     if (rc == TRN_WIRE_OK && op != 1 && op != 9) {
         trn_vmsg(vx, "%s: opB must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
-    c->conj_b = rc == TRN_WIRE_OK && op == 9 && trn_vk_complex(c->type);
+    c->conj_b = rc == TRN_WIRE_OK && op == 9 && trn_dtype_is_complex(c->type);
     if (rc == TRN_WIRE_OK)
         rc = layout_of(vx, fn, "D", w->d, c->type, NULL, &c->d, &op);
     if (rc == TRN_WIRE_OK)
@@ -387,7 +388,7 @@ static trn_wire_code contract_op(trn_vctx *vx, const char *fn, const char *name,
         trn_vmsg(vx, "%s: op%s must be IDENTITY or CONJ", fn, name);
         return TRN_WIRE_UNIMPLEMENTED;
     }
-    *conj = op == 9 && trn_vk_complex(t);
+    *conj = op == 9 && trn_dtype_is_complex(t);
     return TRN_WIRE_OK;
 }
 
@@ -434,7 +435,7 @@ static trn_wire_code validate_tensor_contract_trinary(trn_vctx *vx,
         trn_vmsg(vx, "%s: opD must be IDENTITY or CONJ", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
-    if (rc == TRN_WIRE_OK && op == 9 && trn_vk_complex(out->type)) {
+    if (rc == TRN_WIRE_OK && op == 9 && trn_dtype_is_complex(out->type)) {
         trn_vmsg(vx, "%s: opD CONJ on complex data is not supported (IDENTITY)", fn);
         rc = TRN_WIRE_UNIMPLEMENTED;
     }
@@ -631,7 +632,7 @@ static trn_wire_code validate_tensor_elementwise(trn_vctx *vx,
                  w->b && !binary_ok(w->op_ab) ? w->op_ab : w->op_abc);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trn_vk_complex(out->type)) {
+    if (trn_dtype_is_complex(out->type)) {
         rc = w->b ? complex_binary(vx, fn, "opAB", w->op_ab) : TRN_WIRE_OK;
         if (rc == TRN_WIRE_OK && w->c)
             rc = complex_binary(vx, fn, "opABC", w->op_abc);
@@ -733,7 +734,7 @@ static trn_wire_code validate_tensor_reduction(trn_vctx *vx, const Trnsci__V1__T
         trn_vmsg(vx, "%s: opReduce %u must be ADD, MUL, MAX or MIN", fn, w->op_reduce);
         return TRN_WIRE_INVALID_ARGUMENT;
     }
-    if (trn_vk_complex(out->type)) {
+    if (trn_dtype_is_complex(out->type)) {
         rc = complex_binary(vx, fn, "opReduce", w->op_reduce);
         if (rc != TRN_WIRE_OK)
             return rc;

@@ -32,47 +32,49 @@ COMPUTE(32F_FAST_16F)
 
 /* Blas1Op.function -> trn_blas1_fn */
 #define BLAS1(x) SAME(TRN_BLAS1_##x, TRNSCI__V1__BLAS1_FUNCTION__BLAS1_##x);
-    BLAS1(AXPY) BLAS1(SCAL) BLAS1(COPY) BLAS1(SWAP) BLAS1(DOT) BLAS1(DOTC) BLAS1(NRM2) BLAS1(
-        ASUM) BLAS1(IAMAX) BLAS1(IAMIN) BLAS1(ROT) BLAS1(ROTM) BLAS1(ROTG) BLAS1(ROTMG)
+BLAS1(AXPY)
+BLAS1(SCAL) BLAS1(COPY) BLAS1(SWAP) BLAS1(DOT) BLAS1(DOTC) BLAS1(NRM2) BLAS1(ASUM) BLAS1(
+    IAMAX) BLAS1(IAMIN) BLAS1(ROT) BLAS1(ROTM) BLAS1(ROTG) BLAS1(ROTMG)
 
 /* Blas2Op.function -> trn_blas2_fn */
 #define BLAS2(x) SAME(TRN_BLAS2_##x, TRNSCI__V1__BLAS2_FUNCTION__BLAS2_##x);
-        BLAS2(GEMV) BLAS2(GBMV) BLAS2(SYMV) BLAS2(HEMV) BLAS2(TRMV) BLAS2(TRSV) BLAS2(GER) BLAS2(
-            GERC) BLAS2(SYR) BLAS2(SYR2) BLAS2(HER) BLAS2(HER2) BLAS2(TBMV) BLAS2(TBSV) BLAS2(TPMV)
-            BLAS2(TPSV) BLAS2(SBMV) BLAS2(HBMV) BLAS2(SPMV) BLAS2(HPMV) BLAS2(SPR) BLAS2(HPR) BLAS2(
-                SPR2) BLAS2(HPR2)
+    BLAS2(GEMV) BLAS2(GBMV) BLAS2(SYMV) BLAS2(HEMV) BLAS2(TRMV) BLAS2(TRSV) BLAS2(GER) BLAS2(
+        GERC) BLAS2(SYR) BLAS2(SYR2) BLAS2(HER) BLAS2(HER2) BLAS2(TBMV) BLAS2(TBSV) BLAS2(TPMV)
+        BLAS2(TPSV) BLAS2(SBMV) BLAS2(HBMV) BLAS2(SPMV) BLAS2(HPMV) BLAS2(SPR) BLAS2(HPR) BLAS2(
+            SPR2) BLAS2(HPR2)
 
 /* Blas3Op.function -> trn_blas3_fn */
 #define BLAS3(x) SAME(TRN_BLAS3_##x, TRNSCI__V1__BLAS3_FUNCTION__BLAS3_##x);
-                BLAS3(SYMM) BLAS3(HEMM) BLAS3(SYRK) BLAS3(HERK) BLAS3(SYR2K) BLAS3(HER2K) BLAS3(
-                    TRSM) BLAS3(TRMM) BLAS3(GEAM) BLAS3(DGMM) BLAS3(SYRKX) BLAS3(HERKX)
+            BLAS3(SYMM) BLAS3(HEMM) BLAS3(SYRK) BLAS3(HERK) BLAS3(SYR2K) BLAS3(HER2K) BLAS3(
+                TRSM) BLAS3(TRMM) BLAS3(GEAM) BLAS3(DGMM) BLAS3(SYRKX) BLAS3(HERKX)
 
 /* FftPlanSpec.type -> trn_fft_type */
 #define FFT(x) SAME(TRN_FFT_##x, TRNSCI__V1__FFT_TYPE__FFT_##x);
-                    FFT(C2C) FFT(R2C) FFT(C2R) FFT(Z2Z) FFT(D2Z) FFT(Z2D) FFT(C2C_16F) FFT(
-                        R2C_16F) FFT(C2R_16F) FFT(C2C_16BF) FFT(R2C_16BF) FFT(C2R_16BF)
+                FFT(C2C) FFT(R2C) FFT(C2R) FFT(Z2Z) FFT(D2Z) FFT(Z2D) FFT(C2C_16F) FFT(R2C_16F)
+                    FFT(C2R_16F) FFT(C2C_16BF) FFT(R2C_16BF) FFT(C2R_16BF)
 
 /* SolverOp / SolverRefineOp / SolverIterOp.function -> trn_solver_fn */
 #define SOLVER(x) SAME(TRN_SOLVER_##x, TRNSCI__V1__SOLVER_FUNCTION__SOLVER_##x);
                         SOLVER(POTRF) SOLVER(POTRS) SOLVER(POTRI) SOLVER(GETRF) SOLVER(GETRS)
-                            SOLVER(GEQRF) SOLVER(ORGQR) SOLVER(ORMQR) SOLVER(SYTRF) SOLVER(
-                                SYTRI) SOLVER(SYTRS) SOLVER(LASWP) SOLVER(LAUUM) SOLVER(SYTRD)
-                                SOLVER(ORGTR) SOLVER(ORMTR) SOLVER(GEBRD) SOLVER(ORGBR) SOLVER(
-                                    POTRF_BATCHED) SOLVER(POTRS_BATCHED) SOLVER(SYEVD) SOLVER(SYGVD)
-                                    SOLVER(SYEVJ) SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(GEEV) SOLVER(
-                                        INV_SQRT_SPD) SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR)
-                                        SOLVER(CG) SOLVER(GMRES) SOLVER(BICGSTAB) SOLVER(
-                                            IRS_GESV) SOLVER(CSRLSVQR) SOLVER(CSRLSVCHOL)
-                                            SOLVER(IRS_GELS)
+                            SOLVER(GEQRF) SOLVER(ORGQR) SOLVER(ORMQR) SOLVER(SYTRF) SOLVER(SYTRI)
+                                SOLVER(SYTRS) SOLVER(LASWP) SOLVER(LAUUM) SOLVER(SYTRD)
+                                    SOLVER(ORGTR) SOLVER(ORMTR) SOLVER(GEBRD) SOLVER(ORGBR) SOLVER(
+                                        POTRF_BATCHED) SOLVER(POTRS_BATCHED) SOLVER(SYEVD)
+                                        SOLVER(SYGVD) SOLVER(SYEVJ)
+                                            SOLVER(GESVD) SOLVER(GESVDJ) SOLVER(GEEV) SOLVER(
+                                                INV_SQRT_SPD) SOLVER(SOLVE_SPD_IR) SOLVER(GMRES_IR)
+                                                SOLVER(CG) SOLVER(GMRES) SOLVER(BICGSTAB) SOLVER(
+                                                    IRS_GESV) SOLVER(CSRLSVQR) SOLVER(CSRLSVCHOL)
+                                                    SOLVER(IRS_GELS)
 
 /* SparseConvertOp.function -> trn_spc_fn */
 #define SPC(x) SAME(TRN_SPC_##x, TRNSCI__V1__SPARSE_CONVERT__SPARSE_##x);
-                                                SPC(
-                                                    CSR_TO_COO) SPC(COO_TO_CSR)
-                                                    SPC(CSR_TO_CSC)
-                                                        SPC(CSR_TO_BSR_NNZ)
-                                                            SPC(CSR_TO_BSR)
-                                                                SPC(BSR_TO_CSR)
+                                                        SPC(
+                                                            CSR_TO_COO) SPC(COO_TO_CSR)
+                                                            SPC(
+                                                                CSR_TO_CSC) SPC(CSR_TO_BSR_NNZ)
+                                                                SPC(
+                                                                    CSR_TO_BSR) SPC(BSR_TO_CSR)
                                                                     SPC(DENSE_TO_SPARSE_ANALYSIS)
                                                                         SPC(DENSE_TO_SPARSE)
                                                                             SPC(SPARSE_TO_DENSE)
