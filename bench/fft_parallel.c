@@ -10,7 +10,9 @@
  * out of place, forward; and with --cases c2r3d, a 3D C2R of n^3 (the
  * Hermitian half n x n x (n/2 + 1) to n^3 reals), whose input every
  * execution overwrites (cuFFT's and FFTW's C2R may): it is restored
- * before each timed run, outside the timing. The timed unit is
+ * before each timed run, outside the timing; and with --cases r2c3dip, a
+ * 3D R2C of n^3 in place (one array, the real rows padded to
+ * 2 (n/2 + 1), cuFFT's in-place layout), its input restored the same way. The timed unit is
  * trnfftExecC2C (C2R) + trnsciDeviceSynchronize (trnsci) or fftwf_execute
  * (in process); a first
  * untimed run on each side prepares the plans. Repetitions go round the
@@ -21,7 +23,7 @@
  * and 2-core results are bitwise equal, and the thread placement.
  *
  * usage: bench_fft_parallel ONE_CORE_ADDR TWO_CORE_ADDR [--reps N]
- *                           [--cases 1d,3d,c2r3d] [--log2n 22] [--n3 N]
+ *                           [--cases 1d,3d,c2r3d,r2c3dip] [--log2n 22] [--n3 N]
  *                           [--effort estimate|measure]
  * bench/run_fft_parallel.sh starts the two daemons.
  */
@@ -53,17 +55,25 @@ typedef struct bcase {
     int rank, n[3];
     size_t points;
     int c2r;               /* C2R: the input the Hermitian half */
+    int r2c_inplace;       /* R2C in place: one array, padded real rows */
     size_t ibytes, obytes; /* the arrays' bytes */
 } bcase;
 
-static bcase make_case(const char *name, int rank, int n0, int n1, int n2, int c2r) {
-    bcase c = {name, rank, {n0, n1, n2}, 1, c2r, 0, 0};
+static bcase make_case(const char *name, int rank, int n0, int n1, int n2, int c2r,
+                       int r2c_inplace) {
+    bcase c = {name, rank, {n0, n1, n2}, 1, c2r, r2c_inplace, 0, 0};
     for (int d = 0; d < rank; d++)
         c.points *= (size_t)c.n[d];
     const size_t half = c.points / (size_t)c.n[rank - 1] * (size_t)(c.n[rank - 1] / 2 + 1);
-    c.ibytes = c2r ? half * 8 : c.points * 8;
-    c.obytes = c2r ? c.points * 4 : c.points * 8;
+    c.ibytes = c2r || r2c_inplace ? half * 8 : c.points * 8;
+    c.obytes = c2r ? c.points * 4 : r2c_inplace ? half * 8 : c.points * 8;
     return c;
+}
+
+/* Whether an execution overwrites the case's input (restored before each
+ * timed run). */
+static int overwrites_input(const bcase *c) {
+    return c->c2r || c->r2c_inplace;
 }
 
 /* One daemon's side: its buffers and plan, and (C2R) the input to restore. */
@@ -80,23 +90,30 @@ static void daemon_open(const char *addr, const bcase *c, const float *x, side *
         die("trnsciInit");
     s->c = c;
     s->x = x;
-    if (trnsciMalloc(&s->in, c->ibytes) != trnsciSuccess || trnsciMalloc(&s->out, c->obytes))
+    if (trnsciMalloc(&s->in, c->ibytes) != trnsciSuccess ||
+        (c->r2c_inplace ? (s->out = s->in, 0) : trnsciMalloc(&s->out, c->obytes)))
         die("trnsciMalloc");
     if (trnsciMemcpy(s->in, x, c->ibytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
         die("trnsciMemcpy");
     int n[3] = {c->n[0], c->n[1], c->n[2]};
     if (trnfftPlanMany(&s->plan, c->rank, n, NULL, 1, 0, NULL, 1, 0,
-                       c->c2r ? TRNFFT_C2R : TRNFFT_C2C, 1) != TRNFFT_SUCCESS)
+                       c->c2r           ? TRNFFT_C2R
+                       : c->r2c_inplace ? TRNFFT_R2C
+                                        : TRNFFT_C2C,
+                       1) != TRNFFT_SUCCESS)
         die("trnfftPlanMany");
 }
 
 static double daemon_run(side *s) {
-    if (s->c->c2r && (trnsciMemcpy(s->in, s->x, s->c->ibytes, trnsciMemcpyHostToDevice) ||
-                      trnsciDeviceSynchronize()))
+    if (overwrites_input(s->c) &&
+        (trnsciMemcpy(s->in, s->x, s->c->ibytes, trnsciMemcpyHostToDevice) ||
+         trnsciDeviceSynchronize()))
         die("trnsciMemcpy (restore)");
     const double t0 = bench_now_ms();
     if ((s->c->c2r ? trnfftExecC2R(s->plan, s->in, s->out)
-                   : trnfftExecC2C(s->plan, s->in, s->out, TRNFFT_FORWARD)) != TRNFFT_SUCCESS)
+         : s->c->r2c_inplace
+             ? trnfftExecR2C(s->plan, s->in, s->out)
+             : trnfftExecC2C(s->plan, s->in, s->out, TRNFFT_FORWARD)) != TRNFFT_SUCCESS)
         die("trnfftExec");
     if (trnsciDeviceSynchronize() != trnsciSuccess)
         die("trnsciDeviceSynchronize");
@@ -108,32 +125,34 @@ static void daemon_close(const bcase *c, side *s, float *result) {
         die("trnsciMemcpy back");
     trnfftDestroy(s->plan);
     trnsciFree(s->in);
-    trnsciFree(s->out);
+    if (s->out != s->in)
+        trnsciFree(s->out);
     trnsciDeviceReset();
 }
 
-static int parse_cases(const char *s, int *want1d, int *want3d, int *wantc2r) {
+static int parse_cases(const char *s, int *want1d, int *want3d, int *wantc2r, int *wantip) {
     char buf[64];
     snprintf(buf, sizeof(buf), "%s", s);
-    *want1d = *want3d = *wantc2r = 0;
+    *want1d = *want3d = *wantc2r = *wantip = 0;
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
         *want1d |= !strcmp(t, "1d");
         *want3d |= !strcmp(t, "3d");
         *wantc2r |= !strcmp(t, "c2r3d");
+        *wantip |= !strcmp(t, "r2c3dip");
     }
-    return *want1d || *want3d || *wantc2r ? 0 : -1;
+    return *want1d || *want3d || *wantc2r || *wantip ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr,
-                "usage: %s ONE_CORE_ADDR TWO_CORE_ADDR [--reps N] [--cases 1d,3d,c2r3d] "
+                "usage: %s ONE_CORE_ADDR TWO_CORE_ADDR [--reps N] [--cases 1d,3d,c2r3d,r2c3dip] "
                 "[--n3 N] [--effort estimate|measure]\n",
                 argv[0]);
         return 2;
     }
     const char *addr[2] = {argv[1], argv[2]};
-    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1, wantc2r = 0;
+    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1, wantc2r = 0, wantip = 0;
     unsigned effort = FFTW_MEASURE;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--reps"))
@@ -143,7 +162,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--n3"))
             n3 = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--cases") &&
-                 parse_cases(argv[i + 1], &want1d, &want3d, &wantc2r) == 0)
+                 parse_cases(argv[i + 1], &want1d, &want3d, &wantc2r, &wantip) == 0)
             continue;
         else if (!strcmp(argv[i], "--effort"))
             effort = !strcmp(argv[i + 1], "estimate") ? FFTW_ESTIMATE : FFTW_MEASURE;
@@ -160,14 +179,16 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_fft_parallel: fftwf_init_threads failed\n");
         return 1;
     }
-    bcase cases[3];
+    bcase cases[4];
     int ncases = 0;
     if (want1d)
-        cases[ncases++] = make_case("c2c 1d 2^n", 1, 1 << log2n, 0, 0, 0);
+        cases[ncases++] = make_case("c2c 1d 2^n", 1, 1 << log2n, 0, 0, 0, 0);
     if (want3d)
-        cases[ncases++] = make_case("c2c 3d n^3", 3, n3, n3, n3, 0);
+        cases[ncases++] = make_case("c2c 3d n^3", 3, n3, n3, n3, 0, 0);
     if (wantc2r)
-        cases[ncases++] = make_case("c2r 3d n^3", 3, n3, n3, n3, 1);
+        cases[ncases++] = make_case("c2r 3d n^3", 3, n3, n3, n3, 1, 0);
+    if (wantip)
+        cases[ncases++] = make_case("r2c 3d n^3 in place", 3, n3, n3, n3, 0, 1);
     char self_cpus[256];
     bench_self_cpus(self_cpus, sizeof(self_cpus));
     printf("{\n  \"bench\": \"fft_parallel\",\n  \"reps\": %d,\n  \"fftw_effort\": \"%s\",\n"
@@ -177,7 +198,7 @@ int main(int argc, char **argv) {
     for (int ci = 0; ci < ncases; ci++) {
         const bcase *c = &cases[ci];
         const size_t bytes = c->ibytes, obytes = c->obytes;
-        float *x = fftwf_malloc(bytes), *y = fftwf_malloc(obytes);
+        float *x = fftwf_malloc(bytes), *y = c->r2c_inplace ? x : fftwf_malloc(obytes);
         float *r1 = malloc(obytes), *r2 = malloc(obytes);
         if (!x || !y || !r1 || !r2) {
             fprintf(stderr, "bench_fft_parallel: out of memory for %zu-byte buffers\n", bytes);
@@ -207,8 +228,10 @@ int main(int argc, char **argv) {
         for (int th = 0; th < 2; th++) {
             fftwf_plan_with_nthreads(th + 1);
             fp[th] = c->c2r ? fftwf_plan_dft_c2r(c->rank, c->n, (fftwf_complex *)x, y, effort)
-                            : fftwf_plan_dft(c->rank, c->n, (fftwf_complex *)x, (fftwf_complex *)y,
-                                             FFTW_FORWARD, effort);
+                     : c->r2c_inplace
+                         ? fftwf_plan_dft_r2c(c->rank, c->n, x, (fftwf_complex *)x, effort)
+                         : fftwf_plan_dft(c->rank, c->n, (fftwf_complex *)x, (fftwf_complex *)y,
+                                          FFTW_FORWARD, effort);
             if (!fp[th])
                 return 1;
         }
@@ -220,8 +243,8 @@ int main(int argc, char **argv) {
             daemon_run(&s[d]);
             daemon_close(c, &s[d], NULL);
         }
-        float *x0 = NULL; /* C2R: the input to restore */
-        if (c->c2r && !(x0 = malloc(bytes)))
+        float *x0 = NULL; /* the input to restore */
+        if (overwrites_input(c) && !(x0 = malloc(bytes)))
             return 1;
         if (x0)
             memcpy(x0, x, bytes);
@@ -256,8 +279,9 @@ int main(int argc, char **argv) {
             den += (double)y[i] * y[i];
         }
         double med[NCONF];
-        /* 5 N log2 N for a complex transform, half of it for a real one. */
-        const double flop = (c->c2r ? 2.5 : 5.0) * (double)c->points * log2((double)c->points);
+        /* 5 N log2 N for a complex transform, half of it for a real one (C2R, R2C). */
+        const double flop =
+            (overwrites_input(c) ? 2.5 : 5.0) * (double)c->points * log2((double)c->points);
         printf("    {\"case\": \"%s\", \"dims\": [%d, %d, %d], \"points\": %zu,\n", c->name,
                c->n[0], c->n[1], c->n[2], c->points);
         for (int k = 0; k < NCONF; k++) {
@@ -274,7 +298,8 @@ int main(int argc, char **argv) {
         for (int th = 0; th < 2; th++)
             fftwf_destroy_plan(fp[th]);
         fftwf_free(x);
-        fftwf_free(y);
+        if (y != x)
+            fftwf_free(y);
         free(x0);
         free(r1);
         free(r2);

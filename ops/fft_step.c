@@ -57,9 +57,12 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
     const int c2r = complex_to_real(s->type);
     if (batch != 1 || !(cplx || c2r || real_to_complex(s->type)) || !basic_layout(s))
         return 0;
-    /* Real transforms out of place only (in place, a slab's real array and
-     * its Hermitian half would share memory). */
-    if (!cplx && (variant & TRN_FFT_VARIANT_INPLACE))
+    /* 1D real transforms out of place only: their post and pre steps pair
+     * elements k and m - k, which in place would need the real input
+     * whole. 2D/3D in place: each slab's padded real rows and its
+     * Hermitian half are the same bytes, and the pencils run on the
+     * complex side, contiguous in place. */
+    if (!cplx && s->rank == 1 && (variant & TRN_FFT_VARIANT_INPLACE))
         return 0;
     double points = 1.0;
     for (int d = 0; d < s->rank; d++)
@@ -169,9 +172,14 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
     d->fftstep_rows = outer;
     d->fftstep_cols = (int)inner_half;
     d->points = (double)outer * (double)inner;
-    /* Slab strides (elements of the input's and the output's type). */
-    d->idist = (size_t)(c2r ? inner_half : inner);
-    d->odist = (size_t)(c2r ? inner : inner_half);
+    /* Slab strides (elements of the input's and the output's type). In
+     * place, a real slab is padded to its Hermitian half's bytes (the last
+     * dimension's rows hold 2 (last / 2 + 1) reals, cuFFT's in-place
+     * layout). */
+    const size_t real_slab =
+        (size_t)(whole->variant & TRN_FFT_VARIANT_INPLACE ? 2 * inner_half : inner);
+    d->idist = c2r ? (size_t)inner_half : real ? real_slab : (size_t)inner;
+    d->odist = c2r ? real_slab : (size_t)inner_half;
     /* C2R/Z2D: the outer dimension's inverse FFTs first, in place on the
      * input (cuFFT's C2R may overwrite its input), then each slab's C2R from
      * the input to the output: the inverse of R2C's order. */

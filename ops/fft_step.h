@@ -33,10 +33,13 @@
  * it and writes out at the same places. 2D/3D (n0 x inner): SLABS, then
  * PENCILS in place on out seen as n0 x inner (the outer dimension's FFTs
  * across pencils; for R2C/D2Z inner is the Hermitian half's points, and
- * the step is a C2C/Z2Z one). 2D/3D C2R/Z2D (out of place) runs them the
- * other way round: PENCILS, inverse, in place on the input (n0 x the
- * Hermitian half's points; cuFFT's C2R may overwrite its input), then
- * SLABS, each half slab to its real slab in the output.
+ * the step is a C2C/Z2Z one). 2D/3D C2R/Z2D runs them the other way round:
+ * PENCILS, inverse, in place on the input (n0 x the Hermitian half's
+ * points; cuFFT's C2R may overwrite its input), then SLABS, each half slab
+ * to its real slab in the output. In place, a real slab is its Hermitian
+ * half's bytes (the rows of the last dimension padded to 2 (last / 2 + 1)
+ * reals, cuFFT's in-place layout), so SLABS transforms each slab where it
+ * is and PENCILS runs on the contiguous complex side, as out of place.
  *
  * 1D R2C/D2Z of n = 2m points (out of place): the n reals are m complex
  * numbers z[j] = x[2j] + i x[2j+1]; COLS and PENCILS (complex, m = n1 n2)
@@ -114,7 +117,7 @@ typedef enum trn_fftstep_kind {
 /* The number of steps a batch of `batch` transforms of shape with the given
  * variant (TRN_FFT_VARIANT_* bits) is cut into: 2, or 0 when it runs as
  * one op (3 for 1D R2C/D2Z and C2R/Z2D). Only a batch of one C2C or Z2Z
- * transform (or an R2C/D2Z or C2R/Z2D one out of place) of the basic
+ * transform (or a real one, R2C/D2Z or C2R/Z2D: 1D out of place only) of the basic
  * layout (or an equal advanced one) of
  * at least TRN_FFTSTEP_MIN_POINTS points that
  * factors (1D: n1 = its largest divisor up to sqrt(n), at least

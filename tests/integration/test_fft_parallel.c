@@ -256,26 +256,48 @@ static void check(int dbl, int rank, const int *dims, int inverse, int inplace) 
     free(x);
 }
 
-/* One R2C (dbl 0) or D2Z transform out of place on each daemon:
- * bitwise alike, and within 8 log2(N) u of numpy's rfftn. */
-static void check_real(int dbl, int rank, const int *dims) {
-    const size_t N = points_of(rank, dims);
-    const size_t M = N / (size_t)dims[rank - 1] * (size_t)(dims[rank - 1] / 2 + 1);
+/* The rows of the last dimension (last values each) of src into rows of
+ * pad values of dst: cuFFT's in-place real layout. */
+static void pad_rows(const void *src, void *dst, size_t rows, size_t last, size_t pad, size_t rs) {
+    for (size_t r = 0; r < rows; r++)
+        memcpy((char *)dst + r * pad * rs, (const char *)src + r * last * rs, last * rs);
+}
+
+/* One R2C (dbl 0) or D2Z transform on each daemon, out of place or in
+ * place (the real rows padded to 2 (last / 2 + 1)): bitwise alike, and
+ * within 8 log2(N) u of numpy's rfftn. */
+static void check_real_at(int dbl, int rank, const int *dims, int inplace) {
+    const size_t N = points_of(rank, dims), last = (size_t)dims[rank - 1];
+    const size_t M = N / last * (last / 2 + 1);
     const size_t rs = dbl ? 8 : 4;
     void *x = random_values(dbl, N), *got[NDAEMONS];
-    const fft_case c = {
-        dbl ? TRNFFT_D2Z : TRNFFT_R2C, rank, dims, TRNFFT_FORWARD, 0, N * rs, 2 * M * rs};
-    run_on_daemons(&c, x, got);
-    double *ref = numpy_ref("rfft", dbl ? "float64" : "float32", x, c.ibytes, rank, dims, M);
+    void *xi = x;
+    if (inplace) {
+        xi = calloc(2 * M, rs);
+        assert_non_null(xi);
+        pad_rows(x, xi, N / last, last, 2 * (last / 2 + 1), rs);
+    }
+    const fft_case c = {dbl ? TRNFFT_D2Z : TRNFFT_R2C, rank,      dims, TRNFFT_FORWARD, inplace,
+                        inplace ? 2 * M * rs : N * rs, 2 * M * rs};
+    run_on_daemons(&c, xi, got);
+    double *ref = numpy_ref("rfft", dbl ? "float64" : "float32", x, N * rs, rank, dims, M);
     compare(&c, got, ref, 2 * M);
     free(ref);
+    if (xi != x)
+        free(xi);
     free(x);
 }
 
-/* One C2R (dbl 0) or Z2D transform of dims (the last even) out of place on
- * each daemon, of the Hermitian half of a real array's transform (numpy's
- * rfftn): bitwise alike, and within 8 log2(N) u of numpy's irfftn times N. */
-static void check_c2r(int dbl, int rank, const int *dims) {
+static void check_real(int dbl, int rank, const int *dims) {
+    check_real_at(dbl, rank, dims, 0);
+}
+
+/* One C2R (dbl 0) or Z2D transform of dims (the last even) on each
+ * daemon, out of place or in place (the result's real rows padded to
+ * 2 (last / 2 + 1)), of the Hermitian half of a real array's transform
+ * (numpy's rfftn): bitwise alike, and within 8 log2(N) u of numpy's
+ * irfftn times N. */
+static void check_c2r_at(int dbl, int rank, const int *dims, int inplace) {
     const size_t N = points_of(rank, dims), rs = dbl ? 8 : 4;
     const size_t M = N / (size_t)dims[rank - 1] * (size_t)(dims[rank - 1] / 2 + 1);
     double *r = random_values(1, N);
@@ -292,16 +314,28 @@ static void check_c2r(int dbl, int rank, const int *dims) {
             ((float *)x)[i] = (float)h[i];
     }
     const fft_case c = {
-        dbl ? TRNFFT_Z2D : TRNFFT_C2R, rank, dims, TRNFFT_INVERSE, 0, 2 * M * rs, N * rs};
+        dbl ? TRNFFT_Z2D : TRNFFT_C2R, rank, dims, TRNFFT_INVERSE, inplace, 2 * M * rs,
+        inplace ? 2 * M * rs : N * rs};
     run_on_daemons(&c, x, got);
     /* numpy's result is complex128 of N / 2 elements' bytes: N doubles. */
     double *ref =
         numpy_ref("irfft", dbl ? "complex128" : "complex64", x, c.ibytes, rank, half, N / 2);
+    if (inplace) { /* the padded rows packed, in place (rows only move down) */
+        const size_t last = (size_t)dims[rank - 1];
+        for (int d = 0; d < NDAEMONS; d++)
+            for (size_t r = 0; r < N / last; r++)
+                memmove((char *)got[d] + r * last * rs,
+                        (const char *)got[d] + r * 2 * (last / 2 + 1) * rs, last * rs);
+    }
     compare(&c, got, ref, N);
     free(ref);
     free(h);
     free(r);
     free(x);
+}
+
+static void check_c2r(int dbl, int rank, const int *dims) {
+    check_c2r_at(dbl, rank, dims, 0);
 }
 
 static void test_real(void **state) {
@@ -316,6 +350,11 @@ static void test_real(void **state) {
     check_c2r(0, 1, f);
     check_c2r(1, 2, a); /* 2D and 3D: pencils on the input, then the slabs */
     check_c2r(0, 3, b);
+    /* In place (2D/3D): each padded real slab is its Hermitian half's bytes. */
+    check_real_at(0, 2, a, 1);
+    check_real_at(1, 3, b, 1);
+    check_c2r_at(0, 2, a, 1);
+    check_c2r_at(1, 3, b, 1);
 }
 
 static void test_1d(void **state) {

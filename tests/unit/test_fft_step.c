@@ -65,11 +65,11 @@ static void test_which_are_split(void **state) {
     s.n[0] = 1 << 18;
     s = (trn_fft_shape){.type = TRN_FFT_D2Z, .rank = 2, .n = {512, 512}, .basic = 1};
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
-    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 2); /* padded slabs */
     s.type = TRN_FFT_C2R; /* pencils on the input, then the slabs */
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 2);
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE | TRN_FFT_VARIANT_INPLACE),
-                     0);
+                     2);
     s = (trn_fft_shape){.type = TRN_FFT_Z2Z, .rank = 1, .n = {1 << 18}, .basic = 1};
     s.type = TRN_FFT_Z2Z;
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 2);
@@ -261,9 +261,10 @@ static void check_shape(trn_fft_type type, int rank, const int *n, int inverse, 
     free(x);
 }
 
-/* A 2D/3D R2C or D2Z transform (out of place): steps on 1, 2, 3 shards
- * bitwise alike and near FFTW's whole D2Z plan. */
-static void check_real(trn_fft_type type, int rank, const int *n) {
+/* A 2D/3D R2C or D2Z transform (out of place, or in place with the real
+ * rows padded to 2 (n_last / 2 + 1)): steps on 1, 2, 3 shards bitwise
+ * alike and near FFTW's whole D2Z plan. */
+static void check_real_at(trn_fft_type type, int rank, const int *n, int inplace) {
     const int dbl = type == TRN_FFT_D2Z;
     trn_fft_shape shape = {.type = type, .rank = rank, .basic = 1};
     size_t N = 1;
@@ -287,11 +288,20 @@ static void check_real(trn_fft_type type, int rank, const int *n) {
         else
             x[i] = ((float *)in)[i] = (float)v;
     }
+    const size_t last = (size_t)n[rank - 1], pad = 2 * (last / 2 + 1);
     for (int k = 0; k < 3; k++) {
         out[k] = fftw_malloc(2 * M * rs);
         assert_non_null(out[k]);
-        const trn_fft_desc whole = {
-            .type = type, .variant = 0, .in = in, .out = out[k], .batch = 1, .points = (double)N};
+        if (inplace) /* each row of the last dimension into its padded row */
+            for (size_t row = 0; row < N / last; row++)
+                memcpy((char *)out[k] + row * pad * rs, (const char *)in + row * last * rs,
+                       last * rs);
+        const trn_fft_desc whole = {.type = type,
+                                    .variant = inplace ? TRN_FFT_VARIANT_INPLACE : 0,
+                                    .in = inplace ? out[k] : in,
+                                    .out = out[k],
+                                    .batch = 1,
+                                    .points = (double)N};
         steps st;
         make_steps(&shape, &whole, NULL, &st);
         run(&st, k + 1);
@@ -306,12 +316,17 @@ static void check_real(trn_fft_type type, int rank, const int *n) {
     const double err = rel_err(out[0], dbl, ref, M);
     const double bound = 8.0 * log2((double)N) * (dbl ? 0x1p-53 : 0x1p-24);
     if (!(err <= bound))
-        fail_msg("real rank %d n0 %d: relative error %.3g above %.3g", rank, n[0], err, bound);
+        fail_msg("real rank %d n0 %d%s: relative error %.3g above %.3g", rank, n[0],
+                 inplace ? " in place" : "", err, bound);
     for (int k = 0; k < 3; k++)
         fftw_free(out[k]);
     fftw_free(in);
     fftw_free(ref);
     fftw_free(x);
+}
+
+static void check_real(trn_fft_type type, int rank, const int *n) {
+    check_real_at(type, rank, n, 0);
 }
 
 /* A 1D C2R or Z2D transform (out of place) of the Hermitian half of a
@@ -383,7 +398,9 @@ static void test_real(void **state) {
     check_real(TRN_FFT_D2Z, 2, a);
     check_real(TRN_FFT_R2C, 2, a);
     check_real(TRN_FFT_D2Z, 3, b);
-    check_real(TRN_FFT_R2C, 3, c); /* odd last size, unaligned slabs */
+    check_real(TRN_FFT_R2C, 3, c);       /* odd last size, unaligned slabs */
+    check_real_at(TRN_FFT_D2Z, 2, a, 1); /* in place: padded real slabs */
+    check_real_at(TRN_FFT_R2C, 3, c, 1);
     const int d1[1] = {2 * 96 * 64}, e1[1] = {1 << 18}, f1[1] = {2 * 3 * 5 * 7 * 11 * 13 * 16};
     check_real(TRN_FFT_D2Z, 1, d1); /* 1D: complex n/2, then the post step */
     check_real(TRN_FFT_R2C, 1, e1);
