@@ -9,9 +9,13 @@
  * (call + trnsciStreamSynchronize), disconnect; --rounds rounds, the daemons
  * alternating, so that a slow period hits both. Prints JSON: per daemon and
  * mode the median ms over all rounds' repetitions, and inline / ahead.
+ * --chain K: each timed call is K GEMMs launched back to back on one stream
+ * (the same operands and C) and one synchronize, reported per GEMM: on the
+ * daemon converting ahead, each GEMM's conversion may then run while the
+ * one in front of it computes (scheduler/sched.h, run-ahead).
  *
  * usage: bench_gemm_convert AHEAD_ADDR --inline INLINE_ADDR [--sizes 1024,2048]
- *                           [--reps 3] [--rounds 3]
+ *                           [--reps 3] [--rounds 3] [--chain 1]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -52,7 +56,7 @@ static void *upload(const float *h, size_t n) {
 
 /* One round on the daemon at addr: reps timed calls of each mode appended
  * to t[mode] (count in *nt). */
-static void round_on(const char *addr, int n, const float *host, int reps,
+static void round_on(const char *addr, int n, const float *host, int reps, int chain,
                      double t[NMODES][MAX_SAMPLES], int *nt) {
     if (trnsciInit(addr) != trnsciSuccess)
         die("trnsciInit");
@@ -65,13 +69,15 @@ static void round_on(const char *addr, int n, const float *host, int reps,
     for (size_t m = 0; m < NMODES; m++)
         for (int r = -1; r < reps; r++) {
             const double t0 = bench_now_ms();
-            if (trnblasGemmEx(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &one, a, TRNSCI_R_32F, n, b,
-                              TRNSCI_R_32F, n, &zero, c, TRNSCI_R_32F, n, modes[m].ct,
-                              TRNBLAS_GEMM_DEFAULT) != TRNBLAS_STATUS_SUCCESS ||
-                trnsciStreamSynchronize(NULL) != trnsciSuccess)
-                die("trnblasGemmEx");
+            for (int g = 0; g < chain; g++)
+                if (trnblasGemmEx(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &one, a, TRNSCI_R_32F, n,
+                                  b, TRNSCI_R_32F, n, &zero, c, TRNSCI_R_32F, n, modes[m].ct,
+                                  TRNBLAS_GEMM_DEFAULT) != TRNBLAS_STATUS_SUCCESS)
+                    die("trnblasGemmEx");
+            if (trnsciStreamSynchronize(NULL) != trnsciSuccess)
+                die("trnsciStreamSynchronize");
             if (r >= 0 && nt[m] < MAX_SAMPLES)
-                t[m][nt[m]++] = bench_now_ms() - t0;
+                t[m][nt[m]++] = (bench_now_ms() - t0) / chain;
         }
     trnsciFree(a);
     trnsciFree(b);
@@ -82,13 +88,12 @@ static void round_on(const char *addr, int n, const float *host, int reps,
 
 int main(int argc, char **argv) {
     const char *ahead = NULL, *inl = NULL, *sizes_s = "1024,2048";
-    int reps = 3, rounds = 3;
-    const bench_opt opts[] = {{"--inline", BENCH_OPT_STR, &inl},
-                              {"--sizes", BENCH_OPT_STR, &sizes_s},
-                              {"--reps", BENCH_OPT_INT, &reps},
-                              {"--rounds", BENCH_OPT_INT, &rounds},
-                              {NULL, BENCH_OPT_FLAG, NULL}};
-    if (bench_parse_args(opts, argc, argv, &ahead) != 0 || !ahead || !inl) {
+    int reps = 3, rounds = 3, chain = 1;
+    const bench_opt opts[] = {
+        {"--inline", BENCH_OPT_STR, &inl},  {"--sizes", BENCH_OPT_STR, &sizes_s},
+        {"--reps", BENCH_OPT_INT, &reps},   {"--rounds", BENCH_OPT_INT, &rounds},
+        {"--chain", BENCH_OPT_INT, &chain}, {NULL, BENCH_OPT_FLAG, NULL}};
+    if (bench_parse_args(opts, argc, argv, &ahead) != 0 || !ahead || !inl || chain < 1) {
         fprintf(stderr, "usage: bench_gemm_convert AHEAD_ADDR --inline INLINE_ADDR ...\n");
         return 2;
     }
@@ -98,7 +103,7 @@ int main(int argc, char **argv) {
         sizes[ns++] = atoi(p);
     printf("{\n  \"bench\": \"gemm_convert\",\n");
     bench_json_host(",\n");
-    printf("  \"reps\": %d, \"rounds\": %d,\n  \"sizes\": [\n", reps, rounds);
+    printf("  \"reps\": %d, \"rounds\": %d, \"chain\": %d,\n  \"sizes\": [\n", reps, rounds, chain);
     for (int si = 0; si < ns; si++) {
         const int n = sizes[si];
         const size_t nn = (size_t)n * (size_t)n;
@@ -113,8 +118,8 @@ int main(int argc, char **argv) {
         static double t[2][NMODES][MAX_SAMPLES];
         int nt[2][NMODES] = {{0}};
         for (int r = 0; r < rounds; r++) {
-            round_on(ahead, n, host, reps, t[0], nt[0]);
-            round_on(inl, n, host, reps, t[1], nt[1]);
+            round_on(ahead, n, host, reps, chain, t[0], nt[0]);
+            round_on(inl, n, host, reps, chain, t[1], nt[1]);
         }
         printf("    {\"n\": %d, \"modes\": {\n", n);
         for (size_t m = 0; m < NMODES; m++) {

@@ -751,6 +751,11 @@ static trn_wire_code shape_op(trn_service *svc, trn_session *s, trn_service_op *
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
+    /* What it writes, when known: the op behind it may then start its
+     * conversion while it computes (sched.h, run-ahead). */
+    const int nw = trn_op_write_spans(&op->sop.desc, op->sop.writes, TRN_SCHED_MAX_SPANS);
+    op->sop.writes_known = nw >= 0;
+    op->sop.nwrites = nw > 0 ? nw : 0;
     return TRN_WIRE_OK;
 }
 

@@ -428,8 +428,7 @@ static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
      * takes the cores when they have nothing else to do: there it is split
      * over every core instead of waiting on the fewer copy workers. */
     const engine *cores = &s->engines[TRN_ENGINE_CORE];
-    const int anywhere =
-        (op->stage == 0 && op->first_stage_anywhere) || trn_convert_standalone(d);
+    const int anywhere = (op->stage == 0 && op->first_stage_anywhere) || trn_convert_standalone(d);
     if (anywhere && op->engine != TRN_ENGINE_CORE && cores->runnable == 0 && cores->busy == 0)
         op->engine = TRN_ENGINE_CORE;
     op->nshards = plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM
@@ -632,12 +631,24 @@ static void finish_list(trn_sched *s, trn_sched_op *op, trn_sched_status why,
     }
 }
 
-/* Moves every not-yet-active op of st to done, and unparks it. */
+/* Moves every not-yet-active op of st to done, and unparks it. An op at
+ * its head whose first stage ran ahead (trn_sched_op.ahead) stays: it has
+ * started, so it finishes every stage in its turn; one still waiting for a
+ * worker is taken back and goes with the rest. */
 static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
                                 completion_list *done) {
     if (st->parked_on)
         parked_unlink(s, st);
     trn_sched_op *op = st->head;
+    if (op && op->ahead == 1 && op->next_shard == 0 && ready_remove(s, op) == 0)
+        op->ahead = 0;
+    if (op && op->ahead) {
+        trn_sched_op *behind = op->next;
+        op->next = NULL;
+        st->tail = op;
+        finish_list(s, behind, why, done);
+        return;
+    }
     st->head = st->tail = NULL;
     finish_list(s, op, why, done);
 }
@@ -680,13 +691,56 @@ static void expire_op(trn_sched *s, trn_sched_op *op, completion_list *done) {
     finish_list(s, behind, TRN_SCHED_CANCELLED, done);
 }
 
+/* st's active op computes: the op behind it starts its first stage now
+ * when it may (trn_sched_op.first_stage_ahead: sched.h says when). */
+static void run_ahead(trn_sched *s, trn_sched_stream *st) {
+    const trn_sched_op *front = st->active;
+    trn_sched_op *op = st->head;
+    if (!front || !op || op->is_marker || !op->first_stage_ahead || op->ahead || op->steps ||
+        op->nthen < 1 || s->stopping || op->deadline_ns || front->deadline_ns ||
+        !front->writes_known ||
+        trn_spans_overlap(front->writes, front->nwrites, op->ahead_reads, op->nahead_reads))
+        return;
+    stage_prepare(s, op); /* its engine as things are now */
+    op->ahead = 1;
+    op->t_ready = op->stage_times[0].t_ready = trn_sched_now_ns(); /* ready to start */
+    ready_push(s, op);
+}
+
+/* op, whose first stage finished ahead, has become its stream's active op
+ * (lock held): its next stage is queued, or, when its first stage failed,
+ * it ends now, in its turn. Returns 0 when it ended (the stream advances
+ * after its callback). */
+static int resume_ahead(trn_sched *s, trn_sched_op *op, uint64_t now, completion_list *done) {
+    trn_sched_stream *st = op->stream;
+    op->ahead = 0;
+    if (next_stage(op) >= 0 && op->kstatus == TRN_KSTATUS_OK) {
+        op->stage = next_stage(op);
+        stage_prepare(s, op);
+        stage_times(op)->t_ready = now;
+        ready_push(s, op);
+        return 1;
+    }
+    op->t_end = op->stage_times[0].t_end;
+    st->tenant->usage.ops++;
+    if (--s->inflight == 0 && s->stopping)
+        wake_everyone(s); /* to leave */
+    s->stats.ops_running--;
+    s->stats.ops_completed++;
+    st->active = NULL;
+    finish_later(s, done, op, status_of(op->kstatus));
+    op->advance_after = 1;
+    st->completing = 1;
+    return 0;
+}
+
 /* With no active op: activate the next kernel op of the stream, completing
  * the markers in front of it. Once stopping, kernel ops are not started:
  * they and everything behind them complete with SHUTDOWN. */
 static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_list *done) {
     while (!st->active && !st->completing && !st->parked_on && st->head) {
         trn_sched_op *op = st->head;
-        if (s->stopping && !op->is_marker) {
+        if (s->stopping && !op->is_marker && !op->ahead) {
             stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
             return;
         }
@@ -720,12 +774,23 @@ static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_li
             continue;
         }
         st->active = op;
-        op->t_ready = now;
-        op->stage_times[0].t_ready = now;
+        if (!op->ahead)
+            op->t_ready = now;
         s->stats.ops_queued--;
         s->stats.ops_running++;
+        if (op->ahead == 1) { /* its first stage is queued or running: it goes on */
+            op->ahead = 0;
+            continue;
+        }
+        if (op->ahead == 2) {
+            if (!resume_ahead(s, op, now, done))
+                return;
+            continue;
+        }
+        op->stage_times[0].t_ready = now;
         ready_push(s, op);
     }
+    run_ahead(s, st);
 }
 
 /* Advances st, then every stream a fence released meanwhile. */
@@ -910,6 +975,10 @@ static void shard_done(trn_sched *s, worker *w, trn_sched_op *op, trn_kstatus k,
     op->kstatus = merge_kstatus(op->kstatus, k);
     if (--op->shards_left == 0)
         stage_times(op)->t_end = t1;
+    if (op->shards_left == 0 && op->ahead) {
+        op->ahead = 2; /* ran ahead: the rest waits for its turn (resume_ahead) */
+        return;
+    }
     if (op->shards_left == 0 && next_stage(op) >= 0 && op->kstatus == TRN_KSTATUS_OK && !op->stop) {
         /* The next stage, on its own engine; the stream stays held. A
          * sequence's next step is usually this worker's next shard. */
@@ -1195,6 +1264,19 @@ nomem:
 /* While stopping (lock held): complete every op none of whose shards has
  * started, and every parked stream's queue, with SHUTDOWN. */
 static void cancel_unstarted(trn_sched *s, completion_list *done) {
+    /* Ops queued ahead of their turn first: back into their streams'
+     * queues, drained with them below (no stream has two ops then). */
+    for (int eng = 0; eng < TRN_ENGINE_COUNT; eng++)
+        for (trn_sched_tenant *t = s->engines[eng].backlog; t;) {
+            trn_sched_tenant *next_t = t->q[eng].next;
+            for (trn_sched_op *op = t->q[eng].head; op;) {
+                trn_sched_op *next = op->ready_next;
+                if (op->ahead == 1 && !op_started(op) && ready_remove(s, op) == 0)
+                    op->ahead = 0;
+                op = next;
+            }
+            t = next_t;
+        }
     for (int eng = 0; eng < TRN_ENGINE_COUNT; eng++) {
         engine *e = &s->engines[eng];
         trn_sched_tenant *t = e->backlog;
@@ -1210,6 +1292,7 @@ static void cancel_unstarted(trn_sched *s, completion_list *done) {
                     s->stats.ops_running--;
                     finish_later(s, done, op, TRN_SCHED_SHUTDOWN);
                     stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
+                    stream_advance_one(s, st, done); /* an op started ahead goes on */
                 }
                 op = next;
             }
@@ -1323,7 +1406,7 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
         active->stop = 1; /* a sequence stops before its next step */
     }
     stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
-    stream_advance(s, NULL, &done);
+    stream_advance(s, st, &done); /* an op started ahead goes on (it is at the head) */
     sched_unlock(s);
     run_completions(s, &done);
 }
@@ -1345,6 +1428,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->stage = 0;
     op->advance_after = 0;
     op->stop = 0;
+    op->ahead = 0;
     op->t_submit = trn_sched_now_ns();
     op->t_ready = op->t_start = op->t_end = 0;
     memset(op->stage_times, 0, sizeof(op->stage_times));

@@ -57,6 +57,7 @@
 
 #include "kernels/backend.h"
 #include "ops/shard.h"
+#include "ops/span.h"
 
 typedef struct trn_sched trn_sched;
 typedef struct trn_sched_stream trn_sched_stream;
@@ -106,6 +107,9 @@ struct trn_sched_timer {
 };
 
 #define TRN_SCHED_MAX_STAGES 4
+/* Memory spans an op declares for run-ahead (trn_sched_op.ahead_reads,
+ * writes). */
+#define TRN_SCHED_MAX_SPANS 2
 
 /* One step of a sequence op (trn_sched_op.steps): a descriptor whose kmsg
  * points at the step's own message (initialised when the step starts), and
@@ -153,6 +157,23 @@ struct trn_sched_op {
      * own engine when, as it starts, the cores have no shard running or
      * waiting. */
     int first_stage_anywhere;
+    /* Run-ahead: the first stage of an op with first_stage_ahead set, which
+     * reads only ahead_reads[0 .. nahead_reads) and writes only memory the
+     * op owns (a conversion into its scratch), may start before the op
+     * reaches its stream's head: while the op just in front of it is
+     * active, when that op declared all it writes (writes_known:
+     * writes[0 .. nwrites)) and none of it overlaps ahead_reads. The later
+     * stages run in its turn as usual; once its first stage has started,
+     * the op finishes every stage (a cancel of its stream, shutdown). Only
+     * an op of two or more stages, not a sequence, neither op with a
+     * deadline. So a stream's next GEMM cuts its operands while its current
+     * GEMM computes. */
+    int first_stage_ahead;
+    int nahead_reads;
+    trn_span ahead_reads[TRN_SCHED_MAX_SPANS];
+    int writes_known;
+    int nwrites;
+    trn_span writes[TRN_SCHED_MAX_SPANS];
     int is_marker; /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
      * burst of such ops (one wake-up per burst, not per op). The next
@@ -175,7 +196,8 @@ struct trn_sched_op {
 
     /* Set by the scheduler; read them in the callback. Nanoseconds on the
      * trn_sched_now_ns() clock: submitted, became ready (reached its stream's
-     * head), first shard started, last shard ended (0 when it did not run). */
+     * head, or its first stage was queued ahead of its turn), first shard
+     * started, last shard ended (0 when it did not run). */
     uint64_t t_submit, t_ready, t_start, t_end;
     int engine; /* trn_engine of its current (at the end: last) stage */
     trn_sched_stage_times stage_times[TRN_SCHED_MAX_STAGES];
@@ -191,6 +213,7 @@ struct trn_sched_op {
     trn_sched_status final_status;
     int advance_after; /* a marker: advance its stream after its callback */
     int stop;          /* a sequence whose stream was cancelled: no further step */
+    int ahead;         /* its first stage queued or running (1), or done (2), before its turn */
     trn_sched_timer deadline;
 };
 

@@ -19,6 +19,13 @@
  *    more shards than the inline daemon's for the same calls (on an idle
  *    daemon the stage takes the cores, split over both; under load the
  *    copy engine, unit_sched_fair checks the choice).
+ *
+ * A chain of FAST_16BF GEMMs on one stream, some reading the C of the one
+ * before (its conversion must wait for it), some not (it may run ahead of
+ * its turn, while the one before computes: scheduler/sched.h, run-ahead):
+ * every C bitwise alike on the three daemons, and each dependent one
+ * different from what the stale operand would give (the chain is not
+ * trivially alike).
  */
 #include <math.h>
 #include <stdint.h>
@@ -149,6 +156,72 @@ static void test_modes(void **state) {
         }
 }
 
+/* X1 = A B, X2 = X1 B (reads X1), X3 = A B2 (does not: may run ahead of
+ * X2's turn), X4 = X3 X2 (reads both), all FAST_16BF on one stream of
+ * daemon d; X1 .. X4 downloaded into out (4 n^2 floats). */
+enum { CN = 300 };
+static void chain_on(int d, const float *a, const float *b, const float *b2, float *out) {
+    assert_int_equal(trnsciInit(daemons[d].unix_addr), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const size_t bytes = sizeof(float) * CN * CN;
+    float *da = upload(a, bytes), *db = upload(b, bytes), *db2 = upload(b2, bytes), *x[4];
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(trnsciMalloc((void **)&x[i], bytes), trnsciSuccess);
+        assert_int_equal(trnsciMemset(x[i], 0, bytes), trnsciSuccess);
+    }
+    const float one = 1.0f, zero = 0.0f;
+    const float *lhs[4] = {da, x[0], da, x[2]}, *rhs[4] = {db, db, db2, x[1]};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(trnblasGemmEx(h, TRNBLAS_OP_N, TRNBLAS_OP_N, CN, CN, CN, &one, lhs[i],
+                                       TRNSCI_R_32F, CN, rhs[i], TRNSCI_R_32F, CN, &zero, x[i],
+                                       TRNSCI_R_32F, CN, TRNBLAS_COMPUTE_32F_FAST_16BF,
+                                       TRNBLAS_GEMM_DEFAULT),
+                         TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(
+            trnsciMemcpy(out + (size_t)i * CN * CN, x[i], bytes, trnsciMemcpyDeviceToHost),
+            trnsciSuccess);
+        assert_int_equal(trnsciFree(x[i]), trnsciSuccess);
+    }
+    assert_int_equal(trnsciFree(da), trnsciSuccess);
+    assert_int_equal(trnsciFree(db), trnsciSuccess);
+    assert_int_equal(trnsciFree(db2), trnsciSuccess);
+    assert_int_equal(trnblasDestroy(h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceReset(), trnsciSuccess);
+}
+
+static void test_chain_on_one_stream(void **state) {
+    (void)state;
+    const size_t nn = (size_t)CN * CN;
+    float *a = malloc(3 * nn * sizeof(float)), *got[NDAEMONS];
+    assert_non_null(a);
+    uint64_t r = 0x2545f4914f6cdd1dull;
+    for (size_t i = 0; i < 3 * nn; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        a[i] = (float)((double)(r >> 11) * 0x1p-53 - 0.5);
+    }
+    for (int d = 0; d < NDAEMONS; d++) {
+        got[d] = malloc(4 * nn * sizeof(float));
+        assert_non_null(got[d]);
+        chain_on(d, a, a + nn, a + 2 * nn, got[d]);
+    }
+    for (int d = 1; d < NDAEMONS; d++)
+        if (memcmp(got[AHEAD], got[d], 4 * nn * sizeof(float)) != 0)
+            fail_msg("the chain on daemon %d differs from the conversions ahead", d);
+    /* X2 and X4 are not what zeros for their first operand would give. */
+    for (int i = 1; i < 4; i += 2) {
+        double s = 0;
+        for (size_t e = 0; e < nn; e++)
+            s += fabs(got[AHEAD][(size_t)i * nn + e]);
+        assert_true(s > 1.0);
+    }
+    for (int d = 0; d < NDAEMONS; d++)
+        free(got[d]);
+    free(a);
+}
+
 int main(void) {
     char listen[NDAEMONS][64];
     for (int d = 0; d < NDAEMONS; d++) {
@@ -167,6 +240,7 @@ int main(void) {
         }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_chain_on_one_stream),
     };
     int failed = cmocka_run_group_tests_name("GEMM conversions ahead", tests, NULL, NULL);
     for (int d = 0; d < NDAEMONS; d++)

@@ -30,6 +30,12 @@
  *    other ops' stages on other engines; the op holds its stream throughout;
  *    a failed stage ends the op; a started op finishes every stage, through
  *    cancellation and shutdown;
+ *  - run-ahead: the op behind a stream's active op starts its first stage
+ *    while the active op runs, when the active op declared its writes and
+ *    they miss what the stage reads (not when they overlap, nor when they
+ *    are not declared); its later stages, its failure and its callback come
+ *    in its turn; started ahead, it finishes through a cancel and shutdown;
+ *    queued ahead but not started, a cancel takes it back with the rest;
  *  - a kernel failure is reported to that op only;
  *  - per-op timestamps are ordered (t_submit <= t_ready <= t_start <= t_end)
  *    and 0 for what never ran; per-worker and per-tenant usage agree with each
@@ -2190,6 +2196,199 @@ static void test_started_stages_finish(void **state) {
     trn_sched_stream_release(f->s, st);
 }
 
+/* ---- run-ahead ------------------------------------------------------------------------------- */
+
+/* X: a GEMM into gate 1's buffer (core, held at gate 1) that declares what
+ * it writes (its C, or `writes` when not NULL); Y: op_two_stage (a copy from
+ * src into gate 0's buffer, copy engine, then a GEMM into *c) whose copy
+ * may run ahead, reading src. */
+static void op_front(test_op *t, rec *r, int index, fb *g, const void *writes, int known) {
+    op_gemm(t, r, index, g->gate_buf[1]);
+    const uintptr_t w = (uintptr_t)(writes ? writes : (const void *)g->gate_buf[1]);
+    t->sop.writes_known = known;
+    t->sop.nwrites = 1;
+    t->sop.writes[0] = (trn_span){w, w + 4};
+}
+
+static void op_behind(test_op *t, rec *r, int index, fb *g, const void *src, float *c) {
+    op_two_stage(t, r, index, g, src, c);
+    t->sop.first_stage_ahead = 1;
+    t->sop.nahead_reads = 1;
+    t->sop.ahead_reads[0] = (trn_span){(uintptr_t)src, (uintptr_t)src + 4};
+}
+
+/* Rule (run-ahead): the op behind the active one on a stream starts its
+ * first stage (a conversion) while the active op runs, when the active op
+ * declared its writes and they miss what the stage reads; its later stages
+ * wait for their turn, and the callbacks keep stream order. 1 core, 1 copy
+ * worker: Y's copy reaches its gate while X is held at its own. */
+static void test_first_stage_runs_ahead(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {5, 6, 7, 8};
+    float c = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_front(&o[0], &f->r, 0, f->g, NULL, 1);
+    op_behind(&o[1], &f->r, 1, f->g, src, &c);
+    submit(f->s, st, &o[0]);
+    submit(f->s, st, &o[1]);
+    gate_wait_entered(f->g, 1);
+    gate_wait_entered(f->g, 0); /* Y's copy while X runs */
+    gate_open(f->g, 0);
+    settle();
+    assert_false(is_done(&f->r, 1)); /* its GEMM waits for X */
+    assert_true(c == 0.0f);
+    expect_stats(f->s, 1, 1); /* Y still counts as queued */
+    gate_open(f->g, 1);
+    wait_count(&f->r, 2);
+    expect_status(&f->r, 0, TRN_SCHED_OK);
+    expect_status(&f->r, 1, TRN_SCHED_OK);
+    assert_true(c == 1.0f);
+    assert_memory_equal(f->g->gate_buf[0], src, sizeof(src));
+    const trn_sched_op *x = &o[0].sop, *y = &o[1].sop;
+    assert_true(y->stage_times[0].t_start < x->t_end);  /* overlapped X */
+    assert_true(y->stage_times[1].t_start >= x->t_end); /* in its turn */
+    assert_int_equal(y->stage_times[0].engine, TRN_ENGINE_COPY);
+    expect_ran_timestamps(x);
+    expect_ran_timestamps(y);
+    expect_stats(f->s, 0, 0);
+    trn_sched_stream_release(f->s, st);
+}
+
+/* Rule: no run-ahead when the active op's writes overlap what the first
+ * stage reads, or when it did not declare them: Y's copy waits for X. */
+static void test_no_run_ahead_over_writes(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {1, 2, 3, 4};
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    float c[2] = {0, 0};
+    for (int round = 0; round < 2; round++) {
+        gate_open(f->g, 0);
+        op_front(&o[2 * round], &f->r, 2 * round, f->g, round == 0 ? src + 2 : NULL, round == 0);
+        op_behind(&o[2 * round + 1], &f->r, 2 * round + 1, f->g, src, &c[round]);
+        submit(f->s, st, &o[2 * round]);
+        submit(f->s, st, &o[2 * round + 1]);
+        gate_wait_entered_n(f->g, 1, round + 1);
+        settle();
+        assert_int_equal(ran(f->g, f->g->gate[0]), round); /* Y's copy has not started */
+        gate_open(f->g, 1);
+        wait_count(&f->r, 2 * round + 2);
+        expect_status(&f->r, 2 * round + 1, TRN_SCHED_OK);
+        assert_true(c[round] == 1.0f);
+        pthread_mutex_lock(&f->g->lock);
+        f->g->open[1] = 0; /* held again for the next round */
+        pthread_mutex_unlock(&f->g->lock);
+    }
+    trn_sched_stream_release(f->s, st);
+}
+
+/* Rule: a first stage that fails ahead ends its op in its turn, after the
+ * op in front, with the failure; its later stages do not run. */
+static void test_run_ahead_failure_in_turn(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    f->g->fail_key = f->g->gate[0];
+    fx_start(f, 1, 1);
+    gate_open(f->g, 0);
+    static const unsigned char src[4] = {1, 1, 1, 1};
+    float c = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_front(&o[0], &f->r, 0, f->g, NULL, 1);
+    op_behind(&o[1], &f->r, 1, f->g, src, &c);
+    submit(f->s, st, &o[0]);
+    submit(f->s, st, &o[1]);
+    gate_wait_entered(f->g, 1);
+    gate_wait_entered(f->g, 0); /* Y's copy ran, and failed, ahead */
+    settle();
+    assert_false(is_done(&f->r, 1)); /* not before X */
+    gate_open(f->g, 1);
+    wait_count(&f->r, 2);
+    expect_status(&f->r, 0, TRN_SCHED_OK);
+    expect_status(&f->r, 1, TRN_SCHED_KERNEL_FAILED);
+    assert_true(c == 0.0f);
+    expect_stats(f->s, 0, 0);
+    trn_sched_stream_release(f->s, st);
+}
+
+/* Rule: an op whose first stage started ahead has started: a cancel of its
+ * stream or shutdown lets it finish every stage in its turn (what is
+ * behind it is cancelled). */
+static void test_run_ahead_started_finishes(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {9, 9, 9, 9};
+    float c = 0;
+    unsigned char m = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_front(&o[0], &f->r, 0, f->g, NULL, 1);
+    op_behind(&o[1], &f->r, 1, f->g, src, &c);
+    op_byte(&o[2], &f->r, 2, &m, 3);
+    submit(f->s, st, &o[0]);
+    submit(f->s, st, &o[1]);
+    submit(f->s, st, &o[2]);
+    gate_wait_entered(f->g, 1);
+    gate_wait_entered(f->g, 0);
+    trn_sched_stream_cancel(f->s, st);
+    wait_done(&f->r, 2);
+    expect_status(&f->r, 2, TRN_SCHED_CANCELLED);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, shutdown_thread, f->s), 0);
+    settle(); /* shutdown waits for X and Y */
+    assert_false(is_done(&f->r, 0));
+    assert_false(is_done(&f->r, 1));
+    gate_open(f->g, 0);
+    gate_open(f->g, 1);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    expect_status(&f->r, 0, TRN_SCHED_OK);
+    expect_status(&f->r, 1, TRN_SCHED_OK);
+    assert_true(c == 1.0f);
+    assert_int_equal(m, 0);
+    trn_sched_stream_release(f->s, st);
+}
+
+/* Rule: an op queued ahead whose first stage has not started is taken back
+ * by a cancel with the rest (1 core, 1 copy worker held by another
+ * stream's copy: Y's copy waits for it). */
+static void test_run_ahead_unstarted_cancelled(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {3, 3, 3, 3};
+    float c = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL),
+                     *other = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    op_gate(&o[0], &f->r, 0, f->g, 2); /* the copy worker, held at gate 2 */
+    op_front(&o[1], &f->r, 1, f->g, NULL, 1);
+    op_behind(&o[2], &f->r, 2, f->g, src, &c);
+    submit(f->s, other, &o[0]);
+    gate_wait_entered(f->g, 2);
+    submit(f->s, st, &o[1]);
+    submit(f->s, st, &o[2]);
+    gate_wait_entered(f->g, 1);
+    trn_sched_stream_cancel(f->s, st);
+    wait_done(&f->r, 2);
+    expect_status(&f->r, 2, TRN_SCHED_CANCELLED);
+    gate_open(f->g, 0);
+    gate_open(f->g, 1);
+    gate_open(f->g, 2);
+    wait_count(&f->r, 3);
+    expect_status(&f->r, 1, TRN_SCHED_OK);
+    assert_int_equal(ran(f->g, f->g->gate[0]), 0);
+    assert_true(c == 0.0f);
+    expect_stats(f->s, 0, 0);
+    trn_sched_stream_release(f->s, st);
+    trn_sched_stream_release(f->s, other);
+}
+
 /* ---- engines ------------------------------------------------------------------------------------
  */
 
@@ -2480,6 +2679,11 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_engines_run_concurrently, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stages_run_on_their_engines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_first_stage_anywhere, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_first_stage_runs_ahead, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_run_ahead_over_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_ahead_failure_in_turn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_ahead_started_finishes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_ahead_unstarted_cancelled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_failure_ends_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_started_stages_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_engine_shards, setup, teardown),

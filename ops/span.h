@@ -1,0 +1,34 @@
+/*
+ * span.h — the memory an op reads or writes, as byte ranges, for the
+ * scheduler's run-ahead (scheduler/sched.h: a stream's next op may start
+ * its conversion while its current op computes, when what the current op
+ * writes does not overlap what the conversion reads). Pure functions of
+ * validated descriptors; an op whose memory is not described here never
+ * lets an op behind it run ahead.
+ */
+#ifndef TRN_OPS_SPAN_H
+#define TRN_OPS_SPAN_H
+
+#include <stdint.h>
+
+struct trn_op_desc;
+
+/* Bytes [lo, hi) of the daemon's address space. */
+typedef struct trn_span {
+    uintptr_t lo, hi;
+} trn_span;
+
+/* Whether any of a[0 .. na) overlaps any of b[0 .. nb) (empty spans overlap
+ * nothing). */
+int trn_spans_overlap(const trn_span *a, int na, const trn_span *b, int nb);
+
+/* Every byte op may write, into out (at most max spans): the count, or -1
+ * when it is not known here (today GEMMs without pointer lists: C). */
+int trn_op_write_spans(const struct trn_op_desc *op, trn_span *out, int max);
+
+/* What op's conversion stage (ops/convert_stage.h) reads: op(A) and op(B)
+ * of a GEMM in a precision mode, into out (at most max spans): the count,
+ * or -1 when op has no such stage or its reads are not known here. */
+int trn_convert_stage_read_spans(const struct trn_op_desc *op, trn_span *out, int max);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * test_span.c — ops/span.h: the memory spans the scheduler's run-ahead
+ * compares.
+ *
+ * Checks: overlap of half-open spans (touching is not overlapping; empty
+ * spans overlap nothing); a GEMM writes exactly its C (column-major, the
+ * last column m elements, a strided batch's last matrix included); C given
+ * as a list of pointers, or any other op, is not known (-1); a GEMM in a
+ * precision mode whose conversion runs as a stage reads exactly op(A) and
+ * op(B) (transposed shapes included); any other GEMM has no such stage.
+ */
+#include <stdint.h>
+#include <string.h>
+
+/* cmocka.h needs these before it; keep the order. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "ops/convert_stage.h"
+#include "ops/op.h"
+#include "ops/span.h"
+
+static void test_overlap(void **state) {
+    (void)state;
+    const trn_span a = {100, 200}, touch = {200, 300}, in = {150, 160}, empty = {150, 150};
+    assert_true(trn_spans_overlap(&a, 1, &in, 1));
+    assert_true(trn_spans_overlap(&in, 1, &a, 1));
+    assert_false(trn_spans_overlap(&a, 1, &touch, 1));
+    assert_false(trn_spans_overlap(&a, 1, &empty, 1));
+    const trn_span two[2] = {{0, 10}, {199, 201}};
+    assert_true(trn_spans_overlap(two, 2, &a, 1));
+    assert_false(trn_spans_overlap(two, 1, &a, 1));
+}
+
+static trn_op_desc gemm(int m, int n, int k, trn_trans ta, trn_trans tb) {
+    static float store[1 << 20];
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_GEMM;
+    trn_gemm_desc *g = &d.u.gemm;
+    g->type = TRN_DTYPE_R32F;
+    g->m = m;
+    g->n = n;
+    g->k = k;
+    g->transa = ta;
+    g->transb = tb;
+    g->alpha.re = 1.0;
+    g->a = store;
+    g->lda = (ta == TRN_TRANS_N ? m : k) + 3;
+    g->b = store + 200000;
+    g->ldb = (tb == TRN_TRANS_N ? k : n) + 5;
+    g->c = store + 400000;
+    g->ldc = m + 7;
+    return d;
+}
+
+static void test_gemm_writes_c(void **state) {
+    (void)state;
+    trn_op_desc d = gemm(10, 20, 30, TRN_TRANS_N, TRN_TRANS_N);
+    trn_span w[2];
+    assert_int_equal(trn_op_write_spans(&d, w, 2), 1);
+    const uintptr_t c = (uintptr_t)d.u.gemm.c;
+    assert_true(w[0].lo == c);
+    assert_true(w[0].hi == c + (size_t)(19 * 17 + 10) * sizeof(float));
+    d.u.gemm.batch = 3;
+    d.u.gemm.stride_c = 400;
+    assert_int_equal(trn_op_write_spans(&d, w, 2), 1);
+    assert_true(w[0].hi == c + (size_t)(2 * 400 + 19 * 17 + 10) * sizeof(float));
+    void *list[1] = {NULL};
+    d.u.gemm.c_list = list;
+    assert_int_equal(trn_op_write_spans(&d, w, 2), -1);
+    trn_op_desc other;
+    memset(&other, 0, sizeof(other));
+    other.kind = TRN_OP_MEMSET;
+    assert_int_equal(trn_op_write_spans(&other, w, 2), -1);
+}
+
+static void test_conversion_reads(void **state) {
+    (void)state;
+    /* Big enough for its GEMM to be split: a conversion stage of its own. */
+    trn_op_desc d = gemm(512, 512, 128, TRN_TRANS_T, TRN_TRANS_N);
+    trn_span r[2];
+    assert_int_equal(trn_convert_stage_read_spans(&d, r, 2), -1); /* FP32: no pieces */
+    d.u.gemm.compute = TRN_COMPUTE_32F_FAST_16BF;
+    if (trn_convert_stage_bytes(&d) == 0)
+        fail_msg("the test's GEMM has no conversion stage");
+    assert_int_equal(trn_convert_stage_read_spans(&d, r, 2), 2);
+    const trn_gemm_desc *g = &d.u.gemm;
+    /* op(A) = A^T: A is k x m (128 x 512), lda = k + 3. */
+    assert_true(r[0].lo == (uintptr_t)g->a);
+    assert_true(r[0].hi == (uintptr_t)g->a + (size_t)(511 * 131 + 128) * sizeof(float));
+    /* B is k x n, ldb = k + 5. */
+    assert_true(r[1].lo == (uintptr_t)g->b);
+    assert_true(r[1].hi == (uintptr_t)g->b + (size_t)(511 * 133 + 128) * sizeof(float));
+    assert_int_equal(trn_convert_stage_read_spans(&d, r, 1), -1); /* no room */
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_gemm_writes_c),
+        cmocka_unit_test(test_conversion_reads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
