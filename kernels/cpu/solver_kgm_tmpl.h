@@ -154,15 +154,8 @@ static trn_kstatus KP(kgm_step)(const trn_solver_krylov_desc *d, const trn_kpar_
             s = TRN_SOLVER_ST_CONVERGED;
         else if (rc.it < d->max_iters)
             end = 0;
-        if (end) { /* the one kernel's final(), on this residual */
-            if (!isfinite(relres))
-                s = TRN_SOLVER_ST_NONFINITE;
-            else if (s == TRN_SOLVER_ST_MAX_ITERS && relres <= tol)
-                s = TRN_SOLVER_ST_CONVERGED;
-            if (shard == 0)
-                trn_solver_put_stats(d->stats, rc.it, s, relres);
-            return TRN_KSTATUS_SEQ_DONE;
-        }
+        if (end)
+            return kpar_finish(d, shard, rc.it, s, relres);
         for (int64_t k = b0; k < b1; k++) {
             const int64_t lo = k * B, hi = n - lo < B ? n : lo + B;
             for (int64_t r = lo; r < hi; r++)

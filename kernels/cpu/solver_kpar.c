@@ -113,6 +113,20 @@ static double sum_blocks(const double *v, int64_t nblk) {
     return s + c;
 }
 
+/* The end of a solve on the residual just taken: the one-kernel solve's
+ * final() (a non-finite residual is NONFINITE; out of iterations but under
+ * the tolerance is CONVERGED), the record written by shard 0. */
+static trn_kstatus kpar_finish(const trn_solver_krylov_desc *d, int shard, int it, int status,
+                               double relres) {
+    if (!isfinite(relres))
+        status = TRN_SOLVER_ST_NONFINITE;
+    else if (status == TRN_SOLVER_ST_MAX_ITERS && relres <= d->tol)
+        status = TRN_SOLVER_ST_CONVERGED;
+    if (shard == 0)
+        trn_solver_put_stats(d->stats, it, status, relres);
+    return TRN_KSTATUS_SEQ_DONE;
+}
+
 /* The sparse operator's checked copy in the scratch, as a trn_csr. */
 static trn_csr op_view(const trn_kpar_layout *l, char *base, const kpar_state *st, int n) {
     trn_csr c;

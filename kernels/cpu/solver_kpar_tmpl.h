@@ -349,16 +349,9 @@ static trn_kstatus KP(kbi_step)(const trn_solver_krylov_desc *d, const trn_kpar_
          * restart from the true residual (r^ = r, rho = alpha = omega = 1,
          * p = v = 0). */
         const double relres = sqrt(sum_blocks(pt, l->nblk)) / bn;
-        if (rc.mode == B_END || relres <= tol) {
-            int s = rc.mode == B_END ? rc.st : TRN_SOLVER_ST_CONVERGED;
-            if (!isfinite(relres))
-                s = TRN_SOLVER_ST_NONFINITE;
-            else if (s == TRN_SOLVER_ST_MAX_ITERS && relres <= tol)
-                s = TRN_SOLVER_ST_CONVERGED;
-            if (shard == 0)
-                trn_solver_put_stats(d->stats, rc.it, s, relres);
-            return TRN_KSTATUS_SEQ_DONE;
-        }
+        if (rc.mode == B_END || relres <= tol)
+            return kpar_finish(d, shard, rc.it, rc.mode == B_END ? rc.st : TRN_SOLVER_ST_CONVERGED,
+                               relres);
         for (int64_t k = b0; k < b1; k++) {
             const int64_t lo = k * B, hi = n - lo < B ? n : lo + B;
             memcpy(r0 + lo, r + lo, (size_t)(hi - lo) * sizeof(KT));

@@ -59,19 +59,28 @@
 
 /* ---- executors seen from outside ---- */
 
-/* The parent pid and name of process pid from /proc/PID/stat; 0 on success. */
-static int proc_stat(pid_t pid, pid_t *ppid, char *comm, size_t commlen) {
-    char path[64], buf[512];
+/* /proc/PID/stat into buf; returns the ')' that ends the name (the
+ * fields follow it), or NULL. */
+static char *read_stat(pid_t pid, char *buf, size_t len) {
+    char path[64];
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return -1;
-    const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        return NULL;
+    const size_t n = fread(buf, 1, len - 1, f);
     fclose(f);
     buf[n] = '\0';
     char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-    if (!open || !close || close < open)
+    return open && close && close > open ? close : NULL;
+}
+
+/* The parent pid and name of process pid from /proc/PID/stat; 0 on success. */
+static int proc_stat(pid_t pid, pid_t *ppid, char *comm, size_t commlen) {
+    char buf[512];
+    char *close = read_stat(pid, buf, sizeof(buf));
+    if (!close)
         return -1;
+    const char *open = strchr(buf, '(');
     snprintf(comm, commlen, "%.*s", (int)(close - open - 1), open + 1);
     char state;
     int pp;
@@ -136,15 +145,8 @@ static int wait_executors(pid_t daemon, int want) {
 
 /* CPU time (user + system, clock ticks) process pid has used, or -1. */
 static long proc_cpu_ticks(pid_t pid) {
-    char path[64], buf[512];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *close = strrchr(buf, ')');
+    char buf[512];
+    const char *close = read_stat(pid, buf, sizeof(buf));
     unsigned long ut, st;
     if (!close ||
         sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)

@@ -620,14 +620,15 @@ static void test_edges(void **state) {
     free(nanb);
 }
 
-static void test_bicg_edges(void **state) {
-    (void)state;
-    double *zero, *ones, *nanb;
-    edge_vectors(&zero, &ones, &nanb, N / 3);
-
+/* The edges BiCGStab and GMRES share, on An on both daemons alike: b = 0
+ * (x = 0 after 0 iterations), a limit of 5 (MAX_ITERS after 5, the
+ * residual above tol), a NaN in b (S: NONFINITE). */
+static void shared_edges(int method, const double *zero, const double *ones, const double *nanb) {
+    char what[64];
     job j = {
-        .t = TY_D, .kind = OP_CSR, .m = &An, .b = zero, .x0 = ones, .tol = 1e-10, .method = M_BICG};
-    run_everywhere(&j, "bicgstab, b = 0");
+        .t = TY_D, .kind = OP_CSR, .m = &An, .b = zero, .x0 = ones, .tol = 1e-10, .method = method};
+    snprintf(what, sizeof(what), "%s, b = 0", method_name[method]);
+    run_everywhere(&j, what);
     assert_int_equal(j.r.status, TRNSOLVER_ITER_CONVERGED);
     assert_int_equal(j.r.iterations, 0);
     assert_memory_equal(j.x, zero, N * sizeof(double));
@@ -639,17 +640,27 @@ static void test_bicg_edges(void **state) {
               .b = b_host,
               .tol = 1e-10,
               .maxit = 5,
-              .method = M_BICG};
-    run_everywhere(&j, "bicgstab, max iterations 5");
+              .method = method};
+    snprintf(what, sizeof(what), "%s, max iterations 5", method_name[method]);
+    run_everywhere(&j, what);
     assert_int_equal(j.r.status, TRNSOLVER_ITER_MAX_ITERS);
     assert_int_equal(j.r.iterations, 5);
     assert_true(j.r.residual > 1e-10);
     free(j.x);
 
-    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .method = M_BICG};
-    run_everywhere(&j, "bicgstab, NaN in b");
+    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .method = method};
+    snprintf(what, sizeof(what), "%s, NaN in b", method_name[method]);
+    run_everywhere(&j, what);
     assert_int_equal(j.r.status, TRNSOLVER_ITER_NONFINITE);
     free(j.x);
+}
+
+static void test_bicg_edges(void **state) {
+    (void)state;
+    double *zero, *ones, *nanb;
+    edge_vectors(&zero, &ones, &nanb, N / 3);
+    shared_edges(M_BICG, zero, ones, nanb);
+    job j;
 
     /* The cyclic shift, n = 2^19 (its 2^19 stored entries reach
      * TRN_KPAR_MIN_ELEMS), b = e_0. */
@@ -689,37 +700,8 @@ static void test_gmres_edges(void **state) {
     (void)state;
     double *zero, *ones, *nanb;
     edge_vectors(&zero, &ones, &nanb, N / 5);
-
-    job j = {.t = TY_D,
-             .kind = OP_CSR,
-             .m = &An,
-             .b = zero,
-             .x0 = ones,
-             .tol = 1e-10,
-             .method = M_GMRES};
-    run_everywhere(&j, "gmres, b = 0");
-    assert_int_equal(j.r.status, TRNSOLVER_ITER_CONVERGED);
-    assert_int_equal(j.r.iterations, 0);
-    assert_memory_equal(j.x, zero, N * sizeof(double));
-    free(j.x);
-
-    j = (job){.t = TY_D,
-              .kind = OP_CSR,
-              .m = &An,
-              .b = b_host,
-              .tol = 1e-10,
-              .maxit = 5,
-              .method = M_GMRES};
-    run_everywhere(&j, "gmres, max iterations 5");
-    assert_int_equal(j.r.status, TRNSOLVER_ITER_MAX_ITERS);
-    assert_int_equal(j.r.iterations, 5);
-    assert_true(j.r.residual > 1e-10);
-    free(j.x);
-
-    j = (job){.t = TY_S, .kind = OP_CSR, .m = &An, .b = nanb, .tol = 1e-5, .method = M_GMRES};
-    run_everywhere(&j, "gmres, NaN in b");
-    assert_int_equal(j.r.status, TRNSOLVER_ITER_NONFINITE);
-    free(j.x);
+    shared_edges(M_GMRES, zero, ones, nanb);
+    job j;
 
     /* The nilpotent shift A e_j = e_{j-1}, A e_0 = 0 (n = 2^19 + 1: its
      * 2^19 stored entries reach TRN_KPAR_MIN_ELEMS), b = e_0: A b = 0, the

@@ -420,10 +420,22 @@ static void edge_vs_one_kernel(const grid *m, const double *b, int maxit, int wa
     free(x1);
 }
 
-static void bicg_edge(const grid *m, const double *b, int maxit, int want, int want_it) {
-    method = TRN_SOLVER_BICGSTAB;
-    edge_vs_one_kernel(m, b, maxit, want, want_it);
-    method = TRN_SOLVER_CG;
+/* The edges every method has, against the one-kernel solve of the grid m
+ * (n = 1600): b = 0 (x = 0, CONVERGED after 0); limits of 0 and 4 (MAX_ITERS
+ * after that many, x within 1e-10 of the one kernel's); a NaN in b
+ * (NONFINITE). Leaves method set and b zeroed. */
+static void shared_edges(trn_solver_fn fn, const grid *m, double *b) {
+    const int n = m->n;
+    method = fn;
+    memset(b, 0, (size_t)n * sizeof(double));
+    edge_vs_one_kernel(m, b, 100, TRN_SOLVER_ST_CONVERGED, 0);
+    for (int i = 0; i < n; i++)
+        b[i] = 1.0 + (i % 5);
+    edge_vs_one_kernel(m, b, 0, TRN_SOLVER_ST_MAX_ITERS, 0);
+    edge_vs_one_kernel(m, b, 4, TRN_SOLVER_ST_MAX_ITERS, 4);
+    b[n / 2] = NAN;
+    edge_vs_one_kernel(m, b, 100, TRN_SOLVER_ST_NONFINITE, 0);
+    memset(b, 0, (size_t)n * sizeof(double));
 }
 
 static void test_bicg_edges(void **state) {
@@ -433,13 +445,7 @@ static void test_bicg_edges(void **state) {
     const int n = m.n;
     double *b = calloc((size_t)n, sizeof(double));
     assert_non_null(b);
-    bicg_edge(&m, b, 100, TRN_SOLVER_ST_CONVERGED, 0); /* b = 0 */
-    for (int i = 0; i < n; i++)
-        b[i] = 1.0 + (i % 5);
-    bicg_edge(&m, b, 0, TRN_SOLVER_ST_MAX_ITERS, 0);
-    bicg_edge(&m, b, 4, TRN_SOLVER_ST_MAX_ITERS, 4);
-    b[n / 2] = NAN;
-    bicg_edge(&m, b, 100, TRN_SOLVER_ST_NONFINITE, 0);
+    shared_edges(TRN_SOLVER_BICGSTAB, &m, b);
     /* The cyclic shift A e_j = e_{j-1}: with b = e_0, v = A b = e_{n-1} is
      * orthogonal to r^ = b, exactly. */
     for (int i = 0; i < n; i++) {
@@ -449,17 +455,11 @@ static void test_bicg_edges(void **state) {
     }
     m.rowptr[n] = n;
     m.nnz = n;
-    memset(b, 0, (size_t)n * sizeof(double));
     b[0] = 1.0;
-    bicg_edge(&m, b, 100, TRN_SOLVER_ST_BREAKDOWN, 0);
+    edge_vs_one_kernel(&m, b, 100, TRN_SOLVER_ST_BREAKDOWN, 0);
+    method = TRN_SOLVER_CG;
     free(b);
     free_grid(&m);
-}
-
-static void gmres_edge(const grid *m, const double *b, int maxit, int want, int want_it) {
-    method = TRN_SOLVER_GMRES;
-    edge_vs_one_kernel(m, b, maxit, want, want_it);
-    method = TRN_SOLVER_CG;
 }
 
 /* GMRES's edges against the one-kernel solve: b = 0; limits of 0 and 4
@@ -476,14 +476,7 @@ static void test_gmres_edges(void **state) {
     const int n = m.n;
     double *b = calloc((size_t)n, sizeof(double));
     assert_non_null(b);
-    gmres_edge(&m, b, 100, TRN_SOLVER_ST_CONVERGED, 0); /* b = 0 */
-    for (int i = 0; i < n; i++)
-        b[i] = 1.0 + (i % 5);
-    gmres_edge(&m, b, 0, TRN_SOLVER_ST_MAX_ITERS, 0);
-    gmres_edge(&m, b, 4, TRN_SOLVER_ST_MAX_ITERS, 4);
-    b[n / 2] = NAN;
-    gmres_edge(&m, b, 100, TRN_SOLVER_ST_NONFINITE, 0);
-    memset(b, 0, (size_t)n * sizeof(double));
+    shared_edges(TRN_SOLVER_GMRES, &m, b);
     b[5] = 2.0;
     for (int i = 0; i < n; i++) { /* diagonal */
         m.rowptr[i] = i;
@@ -492,7 +485,7 @@ static void test_gmres_edges(void **state) {
     }
     m.rowptr[n] = n;
     m.nnz = n;
-    gmres_edge(&m, b, 100, TRN_SOLVER_ST_CONVERGED, 1);
+    edge_vs_one_kernel(&m, b, 100, TRN_SOLVER_ST_CONVERGED, 1);
     for (int i = 0; i < n; i++) { /* the nilpotent shift: column 0, row n - 1 empty */
         m.rowptr[i] = i;
         m.col[i] = i + 1 < n ? i + 1 : 0;
@@ -502,7 +495,8 @@ static void test_gmres_edges(void **state) {
     m.nnz = n - 1;
     memset(b, 0, (size_t)n * sizeof(double));
     b[0] = 1.0;
-    gmres_edge(&m, b, 100, TRN_SOLVER_ST_BREAKDOWN, 1);
+    edge_vs_one_kernel(&m, b, 100, TRN_SOLVER_ST_BREAKDOWN, 1);
+    method = TRN_SOLVER_CG;
     free(b);
     free_grid(&m);
 }
