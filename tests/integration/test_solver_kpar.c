@@ -655,6 +655,17 @@ static void shared_edges(int method, const double *zero, const double *ones, con
     free(j.x);
 }
 
+/* j (from x0 = 0) broke down after `iterations` with x still 0: its
+ * residual ||b - A 0|| / ||b|| is exactly 1. Frees j's x. */
+static void expect_breakdown_at_x0(job *j, int iterations) {
+    assert_int_equal(j->r.status, TRNSOLVER_ITER_BREAKDOWN);
+    assert_int_equal(j->r.iterations, iterations);
+    assert_true(j->r.residual == 1.0);
+    for (int i = 0; i < j->m->n; i++)
+        assert_true(((const double *)j->x)[i] == 0.0);
+    free(j->x);
+}
+
 static void test_bicg_edges(void **state) {
     (void)state;
     double *zero, *ones, *nanb;
@@ -683,12 +694,7 @@ static void test_bicg_edges(void **state) {
     e0[0] = 1.0;
     j = (job){.t = TY_D, .kind = OP_CSR, .m = &sh, .b = e0, .tol = 1e-10, .method = M_BICG};
     run_everywhere(&j, "bicgstab, r^ . v = 0");
-    assert_int_equal(j.r.status, TRNSOLVER_ITER_BREAKDOWN);
-    assert_int_equal(j.r.iterations, 0);
-    assert_true(j.r.residual == 1.0); /* ||b - A 0|| / ||b|| */
-    for (int i = 0; i < sh.n; i++)
-        assert_true(((const double *)j.x)[i] == 0.0);
-    free(j.x);
+    expect_breakdown_at_x0(&j, 0);
     free(e0);
     free_grid(&sh);
     free(zero);
@@ -726,12 +732,7 @@ static void test_gmres_edges(void **state) {
     e0[0] = 1.0;
     j = (job){.t = TY_D, .kind = OP_CSR, .m = &sh, .b = e0, .tol = 1e-10, .method = M_GMRES};
     run_everywhere(&j, "gmres, A b = 0");
-    assert_int_equal(j.r.status, TRNSOLVER_ITER_BREAKDOWN);
-    assert_int_equal(j.r.iterations, 1);
-    assert_true(j.r.residual == 1.0); /* ||b - A 0|| / ||b|| */
-    for (int i = 0; i < sh.n; i++)
-        assert_true(((const double *)j.x)[i] == 0.0);
-    free(j.x);
+    expect_breakdown_at_x0(&j, 1);
     free(e0);
     free_grid(&sh);
     free(zero);
