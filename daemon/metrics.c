@@ -435,6 +435,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "Workers woken by the scheduler to take ready work.", (double)ss.wakeups);
     scalar(&p, "trnscid_worker_wakeups_idle_total", "counter",
            "Worker wake-ups that found no work left to take.", (double)ss.wakeups_idle);
+    scalar(&p, "trnscid_ops_run_ahead_total", "counter",
+           "Ops whose first stage (a conversion) started before their turn on their stream, "
+           "while the op in front of it computed.",
+           (double)ss.ops_ahead);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");
     for (int k = 0; k < NKINDS; k++) {

@@ -20,6 +20,7 @@
 #include "daemon/service_internal.h"
 #include "daemon/service_steps.h"
 #include "daemon/status_scope.h"
+#include "ops/convert_stage.h"
 #include "trnsci_wire.h"
 
 #define ERRLEN TRN_SERVICE_ERRLEN
@@ -751,11 +752,22 @@ static trn_wire_code shape_op(trn_service *svc, trn_session *s, trn_service_op *
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    /* What it writes, when known: the op behind it may then start its
-     * conversion while it computes (sched.h, run-ahead). */
-    const int nw = trn_op_write_spans(&op->sop.desc, op->sop.writes, TRN_SCHED_MAX_SPANS);
-    op->sop.writes_known = nw >= 0;
-    op->sop.nwrites = nw > 0 ? nw : 0;
+    /* What it reads and writes, when known: the op behind it may then run
+     * its conversion while it computes (sched.h, run-ahead); and a
+     * conversion of its own may run while the op in front of it does. */
+    trn_sched_op *sop = &op->sop;
+    const int nw = trn_op_write_spans(&sop->desc, sop->writes, TRN_SCHED_MAX_SPANS);
+    const int nr = trn_op_read_spans(&sop->desc, sop->reads, TRN_SCHED_MAX_SPANS);
+    sop->writes_known = nw >= 0;
+    sop->nwrites = nw > 0 ? nw : 0;
+    sop->reads_known = nr >= 0;
+    sop->nreads = nr > 0 ? nr : 0;
+    if (trn_convert_standalone(&sop->desc) && nw >= 0 && nr >= 0 && !sop->steps &&
+        sop->nthen == 0) {
+        sop->first_stage_ahead = 1;
+        sop->nahead_reads = sop->nreads;
+        memcpy(sop->ahead_reads, sop->reads, sizeof(sop->ahead_reads));
+    }
     return TRN_WIRE_OK;
 }
 

@@ -29,15 +29,70 @@ static trn_span matrix_span(const void *p, int rows, int cols, int ld, size_t ba
     return (trn_span){lo, lo + (batch - 1) * stride * es + one};
 }
 
-int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
-    if (op->kind != TRN_OP_GEMM || max < 1)
+/* The span of a tensor at p of nmodes modes with these extents and
+ * strides (elements of es bytes); 0 and *ok = 0 when a stride is negative. */
+static trn_span tensor_span(const void *p, int nmodes, const int64_t *extent, const int64_t *stride,
+                            size_t es, int *ok) {
+    const uintptr_t lo = (uintptr_t)p;
+    uint64_t last = 0;
+    for (int i = 0; i < nmodes; i++) {
+        if (extent[i] <= 0)
+            return (trn_span){lo, lo};
+        if (stride[i] < 0)
+            *ok = 0;
+        else
+            last += (uint64_t)(extent[i] - 1) * (uint64_t)stride[i];
+    }
+    return (trn_span){lo, lo + (last + 1) * es};
+}
+
+/* A permutation that only converts (ops/convert_stage.h's standalone
+ * tensor kind, not padded): its A and D. */
+static int permutation_spans(const trn_op_desc *op, int want_reads, trn_span *out) {
+    if (op->kind != TRN_OP_TENSOR_ELEMENTWISE || !trn_convert_standalone(op))
         return -1;
+    const trn_tensor_ew_desc *e = &op->u.tensor_ew;
+    if (e->padded || !e->a || !e->d)
+        return -1;
+    int ok = 1;
+    out[0] =
+        want_reads
+            ? tensor_span(e->a, e->nmodes, e->extent, e->stride_a, trn_dtype_size(e->type_a), &ok)
+            : tensor_span(e->d, e->nmodes, e->extent, e->stride_d, trn_dtype_size(e->type), &ok);
+    return ok ? 1 : -1;
+}
+
+int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
+    if (max < 1)
+        return -1;
+    if (op->kind != TRN_OP_GEMM)
+        return permutation_spans(op, 0, out);
     const trn_gemm_desc *g = &op->u.gemm;
     if (g->c_list || !g->c)
         return -1;
     const size_t batch = g->batch > 1 ? g->batch : 1;
     out[0] = matrix_span(g->c, g->m, g->n, g->ldc, batch, g->stride_c, trn_dtype_size(g->type));
     return 1;
+}
+
+int trn_op_read_spans(const trn_op_desc *op, trn_span *out, int max) {
+    if (max < 1)
+        return -1;
+    if (op->kind != TRN_OP_GEMM)
+        return permutation_spans(op, 1, out);
+    const trn_gemm_desc *g = &op->u.gemm;
+    if (max < 3 || g->a_list || g->b_list || g->c_list || !g->c)
+        return -1;
+    const size_t batch = g->batch > 1 ? g->batch : 1;
+    const size_t es_ab = trn_dtype_size(trn_gemm_ab_type(g));
+    const int an = g->transa == TRN_TRANS_N, bn = g->transb == TRN_TRANS_N;
+    out[0] =
+        matrix_span(g->a, an ? g->m : g->k, an ? g->k : g->m, g->lda, batch, g->stride_a, es_ab);
+    out[1] =
+        matrix_span(g->b, bn ? g->k : g->n, bn ? g->n : g->k, g->ldb, batch, g->stride_b, es_ab);
+    /* C, as beta (or a device beta) may ask for it. */
+    out[2] = matrix_span(g->c, g->m, g->n, g->ldc, batch, g->stride_c, trn_dtype_size(g->type));
+    return 3;
 }
 
 int trn_convert_stage_read_spans(const trn_op_desc *op, trn_span *out, int max) {

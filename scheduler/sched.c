@@ -691,15 +691,27 @@ static void expire_op(trn_sched *s, trn_sched_op *op, completion_list *done) {
     finish_list(s, behind, TRN_SCHED_CANCELLED, done);
 }
 
+/* Whether op's first stage may run while front, the op in front of it,
+ * is active: nothing front writes is read by it, and, when it is op's only
+ * stage, nothing it writes is read or written by front (sched.h). */
+static int may_run_ahead(const trn_sched_op *front, const trn_sched_op *op) {
+    if (!front->writes_known ||
+        trn_spans_overlap(front->writes, front->nwrites, op->ahead_reads, op->nahead_reads))
+        return 0;
+    if (op->nthen >= 1)
+        return 1; /* its first stage writes only memory the op owns */
+    return op->writes_known && front->reads_known &&
+           !trn_spans_overlap(front->writes, front->nwrites, op->writes, op->nwrites) &&
+           !trn_spans_overlap(front->reads, front->nreads, op->writes, op->nwrites);
+}
+
 /* st's active op computes: the op behind it starts its first stage now
  * when it may (trn_sched_op.first_stage_ahead: sched.h says when). */
 static void run_ahead(trn_sched *s, trn_sched_stream *st) {
     const trn_sched_op *front = st->active;
     trn_sched_op *op = st->head;
     if (!front || !op || op->is_marker || !op->first_stage_ahead || op->ahead || op->steps ||
-        op->nthen < 1 || s->stopping || op->deadline_ns || front->deadline_ns ||
-        !front->writes_known ||
-        trn_spans_overlap(front->writes, front->nwrites, op->ahead_reads, op->nahead_reads))
+        s->stopping || op->deadline_ns || front->deadline_ns || !may_run_ahead(front, op))
         return;
     stage_prepare(s, op); /* its engine as things are now */
     op->ahead = 1;
@@ -901,6 +913,7 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
                 timer_unlink(s, &op->deadline);
                 op->t_start = now;
                 s->inflight++;
+                s->stats.ops_ahead += op->ahead == 1;
             }
             tm->t_start = now;
             t->usage.queue_ns += now - tm->t_ready;

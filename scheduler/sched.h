@@ -109,7 +109,7 @@ struct trn_sched_timer {
 #define TRN_SCHED_MAX_STAGES 4
 /* Memory spans an op declares for run-ahead (trn_sched_op.ahead_reads,
  * writes). */
-#define TRN_SCHED_MAX_SPANS 2
+#define TRN_SCHED_MAX_SPANS 3
 
 /* One step of a sequence op (trn_sched_op.steps): a descriptor whose kmsg
  * points at the step's own message (initialised when the step starts), and
@@ -158,22 +158,25 @@ struct trn_sched_op {
      * waiting. */
     int first_stage_anywhere;
     /* Run-ahead: the first stage of an op with first_stage_ahead set, which
-     * reads only ahead_reads[0 .. nahead_reads) and writes only memory the
-     * op owns (a conversion into its scratch), may start before the op
-     * reaches its stream's head: while the op just in front of it is
-     * active, when that op declared all it writes (writes_known:
-     * writes[0 .. nwrites)) and none of it overlaps ahead_reads. The later
-     * stages run in its turn as usual; once its first stage has started,
-     * the op finishes every stage (a cancel of its stream, shutdown). Only
-     * an op of two or more stages, not a sequence, neither op with a
-     * deadline. So a stream's next GEMM cuts its operands while its current
-     * GEMM computes. */
+     * reads only ahead_reads[0 .. nahead_reads), may start before the op
+     * reaches its stream's head, while the op just in front of it (the
+     * front op) is active, when the front op declared all it writes
+     * (writes_known: writes[0 .. nwrites)) and none of it overlaps
+     * ahead_reads. An op of two or more stages: its first writes only
+     * memory the op owns (a conversion into its scratch), and the later
+     * stages run in its turn. An op of one stage runs whole ahead: it must
+     * declare its writes, and they must miss the front op's writes and
+     * declared reads (reads_known: reads[0 .. nreads)). Once its first
+     * stage has started, the op finishes every stage (a cancel of its
+     * stream, shutdown); its callback comes in its turn. Not a sequence;
+     * neither op with a deadline. So a stream's next GEMM cuts its operands,
+     * or a conversion of its own runs, while its current op computes. */
     int first_stage_ahead;
     int nahead_reads;
     trn_span ahead_reads[TRN_SCHED_MAX_SPANS];
-    int writes_known;
-    int nwrites;
-    trn_span writes[TRN_SCHED_MAX_SPANS];
+    int writes_known, reads_known;
+    int nwrites, nreads;
+    trn_span writes[TRN_SCHED_MAX_SPANS], reads[TRN_SCHED_MAX_SPANS];
     int is_marker; /* no kernel: completes when reaching its stream's head */
     /* Wake no worker for it now: the submitter calls trn_sched_kick after a
      * burst of such ops (one wake-up per burst, not per op). The next
@@ -273,6 +276,9 @@ typedef struct trn_sched_stats {
      * bought nothing but two context switches. */
     uint64_t wakeups;
     uint64_t wakeups_idle;
+    /* Ops whose first stage started before their turn on their stream
+     * (run-ahead: trn_sched_op.first_stage_ahead). */
+    uint64_t ops_ahead;
 } trn_sched_stats;
 
 typedef struct trn_sched_worker_info {

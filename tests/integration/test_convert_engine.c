@@ -13,7 +13,12 @@
  *    engine (at least one copy-engine shard each);
  *  - both results equal the host's (the CSC built by a counting sort of
  *    the CSR's entries, each column's rows in order; each double rounded
- *    to float once), bit for bit, idle and busy alike.
+ *    to float once), bit for bit, idle and busy alike;
+ *  - run-ahead (scheduler/sched.h): the permutation queued behind the long
+ *    SGEMM on the SGEMM's own stream, touching none of its memory, runs
+ *    while it computes (copy-engine shards; in its turn the cores would be
+ *    idle and take it); a permutation of the SGEMM's C queued behind it
+ *    waits for it (the result is the finished C transposed).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +57,15 @@ static double engine_shards(const char *engine) {
             total += strtod(v + 1, NULL);
     }
     return total;
+}
+
+/* The daemon's ops run ahead of their turn so far (trnscid_ops_run_ahead_total). */
+static double run_ahead_ops(void) {
+    static char page[1 << 17];
+    assert_int_equal(th_http_get(metrics_port, "/metrics", page, sizeof(page)), 200);
+    const char *p = strstr(page, "\ntrnscid_ops_run_ahead_total ");
+    assert_non_null(p);
+    return strtod(strchr(p + 1, ' ') + 1, NULL);
 }
 
 static void *upload(const void *host, size_t bytes) {
@@ -221,10 +235,11 @@ static void test_sparse(void **state) {
 /* ---- FP64 -> FP32 permutation ------------------------------------------- */
 
 /* B (ba, float) = A (ab, double) transposed, beside an SGEMM when `beside`
- * is not NULL; checked against the host's rounding of each element;
- * returns the copy-engine shards it took. */
-static double permute(const double *host, int64_t e0, int64_t e1, busy *beside) {
-    const trnsciStream_t stream = beside ? beside->convert : 0;
+ * is not NULL (behind it on its stream when `behind`, else on a stream of
+ * its own); checked against the host's rounding of each element; returns
+ * the copy-engine shards it took. */
+static double permute(const double *host, int64_t e0, int64_t e1, busy *beside, int behind) {
+    const trnsciStream_t stream = !beside ? 0 : behind ? beside->gemm : beside->convert;
     trntensorHandle_t h;
     assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
     const size_t count = (size_t)(e0 * e1);
@@ -282,14 +297,85 @@ static void test_tensor(void **state) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         host[k] = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * 1e3;
     }
-    assert_true(permute(host, e0, e1, NULL) == 0); /* idle: on the cores */
+    assert_true(permute(host, e0, e1, NULL, 0) == 0); /* idle: on the cores */
     busy b;
     busy_make(&b);
-    const double copy = permute(host, e0, e1, &b);
+    const double copy = permute(host, e0, e1, &b, 0);
+    /* Behind the SGEMM on its own stream: it reads and writes none of the
+     * SGEMM's memory, so it runs ahead of its turn, while the cores
+     * compute (on the copy engine). */
+    const double before = run_ahead_ops();
+    const double ahead = permute(host, e0, e1, &b, 1);
+    const double ran_ahead = run_ahead_ops() - before;
     busy_free(&b);
     if (!(copy >= 1))
         fail_msg("the permutation beside a GEMM ran %g shards on the copy engine", copy);
+    if (!(ahead >= 1) || ran_ahead != 1)
+        fail_msg("the permutation behind a GEMM: %g copy-engine shards, %g ops run ahead", ahead,
+                 ran_ahead);
     free(host);
+    trnsciDeviceReset();
+}
+
+/* A permutation of the SGEMM's own C queued behind it on its stream must
+ * not run ahead: it reads what the SGEMM writes. P = C transposed (float
+ * to float), checked against the finished C. */
+static void test_behind_its_input(void **state) {
+    (void)state;
+    assert_int_equal(trnsciInit(daemon_.unix_addr), trnsciSuccess);
+    busy b;
+    busy_make(&b);
+    const size_t count = (size_t)LONG_N * LONG_N;
+    float *a = malloc(count * sizeof(float));
+    assert_non_null(a);
+    uint64_t x = 4242;
+    for (size_t k = 0; k < count; k++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        a[k] = (float)((double)(x >> 11) / 9007199254740992.0 - 0.5);
+    }
+    assert_int_equal(trnsciMemcpy(b.op.a, a, count * sizeof(float), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemset(b.op.c, 0, count * sizeof(float)), trnsciSuccess);
+    float *dp = NULL;
+    assert_int_equal(trnsciMalloc((void **)&dp, count * sizeof(float)), trnsciSuccess);
+    trntensorHandle_t h;
+    assert_int_equal(trntensorCreate(&h), TRNTENSOR_STATUS_SUCCESS);
+    const int64_t ext[2] = {LONG_N, LONG_N};
+    const int32_t mode_c[2] = {'a', 'b'}, mode_p[2] = {'b', 'a'};
+    trntensorTensorDescriptor_t tc;
+    assert_int_equal(trntensorCreateTensorDescriptor(h, &tc, 2, ext, NULL, TRNSCI_R_32F, 0),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorOperationDescriptor_t op;
+    assert_int_equal(trntensorCreatePermutation(h, &op, tc, mode_c, TRNTENSOR_OP_IDENTITY, tc,
+                                                mode_p, TRNTENSOR_COMPUTE_DESC_32F),
+                     TRNTENSOR_STATUS_SUCCESS);
+    trntensorPlan_t plan;
+    assert_int_equal(trntensorCreatePlan(h, &plan, op, NULL, 0), TRNTENSOR_STATUS_SUCCESS);
+    const float alpha = 1.0f;
+    const double before = run_ahead_ops();
+    busy_start(&b);
+    assert_int_equal(trntensorPermute(h, plan, &alpha, b.op.c, dp, b.gemm),
+                     TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciStreamSynchronize(b.gemm), trnsciSuccess);
+    float *c = download(b.op.c, count * sizeof(float)), *p = download(dp, count * sizeof(float));
+    size_t bad = 0, nonzero = 0;
+    for (size_t i = 0; i < LONG_N; i++)
+        for (size_t j = 0; j < LONG_N; j++) {
+            bad += memcmp(&p[i * LONG_N + j], &c[j * LONG_N + i], sizeof(float)) != 0;
+            nonzero += c[j * LONG_N + i] != 0.0f;
+        }
+    if (bad || nonzero < count / 2)
+        fail_msg("%zu of P differ from the finished C transposed (%zu of C nonzero)", bad, nonzero);
+    assert_true(run_ahead_ops() == before); /* it waited for its turn */
+    free(a);
+    free(c);
+    free(p);
+    trntensorDestroyPlan(plan);
+    trntensorDestroyOperationDescriptor(op);
+    trntensorDestroyTensorDescriptor(tc);
+    assert_int_equal(trntensorDestroy(h), TRNTENSOR_STATUS_SUCCESS);
+    assert_int_equal(trnsciFree(dp), trnsciSuccess);
+    busy_free(&b);
     trnsciDeviceReset();
 }
 
@@ -305,6 +391,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sparse),
         cmocka_unit_test(test_tensor),
+        cmocka_unit_test(test_behind_its_input),
     };
     int failed = cmocka_run_group_tests_name("conversions on the copy engine", tests, NULL, NULL);
     failed += th_daemon_stop_checked(&daemon_, "trnscid");

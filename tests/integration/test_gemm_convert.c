@@ -62,6 +62,15 @@ static void *upload(const void *host, size_t bytes) {
     return d;
 }
 
+/* The ops daemon d ran ahead of their turn so far (trnscid_ops_run_ahead_total). */
+static double run_ahead_ops(int port) {
+    static char page[1 << 17];
+    assert_int_equal(th_http_get(port, "/metrics", page, sizeof(page)), 200);
+    const char *p = strstr(page, "\ntrnscid_ops_run_ahead_total ");
+    assert_non_null(p);
+    return strtod(strchr(p + 1, ' ') + 1, NULL);
+}
+
 /* Every worker's shards so far (trnscid_worker_shards_total). */
 static double worker_shards(int port) {
     static char page[1 << 17];
@@ -202,11 +211,17 @@ static void test_chain_on_one_stream(void **state) {
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         a[i] = (float)((double)(r >> 11) * 0x1p-53 - 0.5);
     }
+    const double before = run_ahead_ops(metrics_port[AHEAD]);
     for (int d = 0; d < NDAEMONS; d++) {
         got[d] = malloc(4 * nn * sizeof(float));
         assert_non_null(got[d]);
         chain_on(d, a, a + nn, a + 2 * nn, got[d]);
     }
+    /* X2 and X4 read the C before them: only X3 may have converted ahead
+     * (it does unless X2 was already done when X3 reached the queue). */
+    const double ahead = run_ahead_ops(metrics_port[AHEAD]) - before;
+    assert_true(ahead <= 1);
+    print_message("chain: %g GEMM converted ahead of its turn\n", ahead);
     for (int d = 1; d < NDAEMONS; d++)
         if (memcmp(got[AHEAD], got[d], 4 * nn * sizeof(float)) != 0)
             fail_msg("the chain on daemon %d differs from the conversions ahead", d);

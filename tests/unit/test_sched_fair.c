@@ -36,6 +36,9 @@
  *    are not declared); its later stages, its failure and its callback come
  *    in its turn; started ahead, it finishes through a cancel and shutdown;
  *    queued ahead but not started, a cancel takes it back with the rest;
+ *    an op of one stage runs whole ahead only when what it writes misses
+ *    what the active op declared it reads and writes; the stats count the
+ *    ops run ahead;
  *  - a kernel failure is reported to that op only;
  *  - per-op timestamps are ordered (t_submit <= t_ready <= t_start <= t_end)
  *    and 0 for what never ran; per-worker and per-tenant usage agree with each
@@ -2316,6 +2319,67 @@ static void test_run_ahead_failure_in_turn(void **state) {
     trn_sched_stream_release(f->s, st);
 }
 
+/* Y': a one-stage copy from src into gate 0's buffer (copy engine) that
+ * may run whole ahead, declaring what it reads and writes. */
+static void op_whole_behind(test_op *t, rec *r, int index, fb *g, const void *src) {
+    op_copy(t, r, index, (void *)g->gate[0], src, 4);
+    t->sop.first_stage_ahead = 1;
+    t->sop.nahead_reads = 1;
+    t->sop.ahead_reads[0] = (trn_span){(uintptr_t)src, (uintptr_t)src + 4};
+    t->sop.writes_known = 1;
+    t->sop.nwrites = 1;
+    t->sop.writes[0] = (trn_span){(uintptr_t)g->gate[0], (uintptr_t)g->gate[0] + 4};
+}
+
+/* Rule: an op of one stage runs whole ahead when, besides, what it writes
+ * misses what the front op declared it reads and writes; its callback
+ * comes in its turn. Not when it writes what the front op reads, nor when
+ * the front op did not declare its reads. */
+static void test_whole_op_runs_ahead(void **state) {
+    fx *f = *state;
+    f->g->mem_engine = TRN_ENGINE_COPY;
+    fx_start(f, 1, 1);
+    static const unsigned char src[4] = {7, 7, 7, 7};
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    test_op *o = f->ops;
+    for (int round = 0; round < 3; round++) {
+        test_op *x = &o[2 * round], *y = &o[2 * round + 1];
+        op_front(x, &f->r, 2 * round, f->g, NULL, 1);
+        const uintptr_t reads = round == 1 ? (uintptr_t)f->g->gate[0] : (uintptr_t)&one;
+        x->sop.reads_known = round != 2;
+        x->sop.nreads = 1;
+        x->sop.reads[0] = (trn_span){reads, reads + 4};
+        op_whole_behind(y, &f->r, 2 * round + 1, f->g, src);
+        trn_sched_stats before;
+        trn_sched_get_stats(f->s, &before);
+        submit(f->s, st, x);
+        submit(f->s, st, y);
+        gate_wait_entered_n(f->g, 1, round + 1);
+        if (round == 0) {
+            gate_wait_entered(f->g, 0); /* Y's copy while X is held */
+            gate_open(f->g, 0);
+            settle();
+            assert_false(is_done(&f->r, 1)); /* its callback waits for X */
+        } else {
+            settle();
+            assert_int_equal(ran(f->g, f->g->gate[0]), round); /* the earlier rounds' */
+        }
+        trn_sched_stats after;
+        trn_sched_get_stats(f->s, &after);
+        assert_int_equal(after.ops_ahead - before.ops_ahead, round == 0);
+        gate_open(f->g, 1);
+        wait_count(&f->r, 2 * round + 2);
+        expect_status(&f->r, 2 * round, TRN_SCHED_OK);
+        expect_status(&f->r, 2 * round + 1, TRN_SCHED_OK);
+        assert_true((y->sop.t_start < x->sop.t_end) == (round == 0));
+        pthread_mutex_lock(&f->g->lock);
+        f->g->open[1] = 0; /* held again for the next round */
+        pthread_mutex_unlock(&f->g->lock);
+    }
+    assert_memory_equal(f->g->gate_buf[0], src, sizeof(src));
+    trn_sched_stream_release(f->s, st);
+}
+
 /* Rule: an op whose first stage started ahead has started: a cancel of its
  * stream or shutdown lets it finish every stage in its turn (what is
  * behind it is cancelled). */
@@ -2683,6 +2747,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_no_run_ahead_over_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_ahead_failure_in_turn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_ahead_started_finishes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_op_runs_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_ahead_unstarted_cancelled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_failure_ends_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_started_stages_finish, setup, teardown),

@@ -7,7 +7,10 @@
  * last column m elements, a strided batch's last matrix included); C given
  * as a list of pointers, or any other op, is not known (-1); a GEMM in a
  * precision mode whose conversion runs as a stage reads exactly op(A) and
- * op(B) (transposed shapes included); any other GEMM has no such stage.
+ * op(B) (transposed shapes included); any other GEMM has no such stage; a
+ * GEMM reads A, B and C; a permutation that only converts reads its A and
+ * writes its D (strided spans), and is not described when a stride is
+ * negative or it pads.
  */
 #include <stdint.h>
 #include <string.h>
@@ -99,11 +102,58 @@ static void test_conversion_reads(void **state) {
     assert_int_equal(trn_convert_stage_read_spans(&d, r, 1), -1); /* no room */
 }
 
+static void test_gemm_reads(void **state) {
+    (void)state;
+    trn_op_desc d = gemm(10, 20, 30, TRN_TRANS_T, TRN_TRANS_N);
+    trn_span r[3];
+    assert_int_equal(trn_op_read_spans(&d, r, 3), 3);
+    const trn_gemm_desc *g = &d.u.gemm;
+    /* A^T: A is 30 x 10 (lda 33); B 30 x 20 (ldb 35); C 10 x 20 (ldc 17). */
+    assert_true(r[0].hi - r[0].lo == (size_t)(9 * 33 + 30) * sizeof(float));
+    assert_true(r[1].hi - r[1].lo == (size_t)(19 * 35 + 30) * sizeof(float));
+    assert_true(r[2].lo == (uintptr_t)g->c);
+    assert_true(r[2].hi - r[2].lo == (size_t)(19 * 17 + 10) * sizeof(float));
+    assert_int_equal(trn_op_read_spans(&d, r, 2), -1); /* no room for C */
+}
+
+static void test_permutation(void **state) {
+    (void)state;
+    static double a[64];
+    static float dst[64];
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_TENSOR_ELEMENTWISE;
+    trn_tensor_ew_desc *e = &d.u.tensor_ew;
+    e->type = TRN_DTYPE_R32F;
+    e->type_a = TRN_DTYPE_R64F;
+    e->op_a = 1; /* identity: a conversion of its own */
+    e->nmodes = 2;
+    e->extent[0] = 3;
+    e->extent[1] = 4;
+    e->stride_a[0] = 4; /* A is 4 x 3 transposed into D: 3 x 4 */
+    e->stride_a[1] = 1;
+    e->stride_d[0] = 1;
+    e->stride_d[1] = 3;
+    e->a = a;
+    e->d = dst;
+    assert_true(trn_convert_standalone(&d));
+    trn_span s;
+    assert_int_equal(trn_op_read_spans(&d, &s, 1), 1);
+    assert_true(s.lo == (uintptr_t)a && s.hi == (uintptr_t)(a + 12));
+    assert_int_equal(trn_op_write_spans(&d, &s, 1), 1);
+    assert_true(s.lo == (uintptr_t)dst && s.hi == (uintptr_t)(dst + 12));
+    e->stride_a[1] = -1; /* not described here */
+    assert_int_equal(trn_op_read_spans(&d, &s, 1), -1);
+    e->stride_a[1] = 1;
+    e->padded = 1;
+    assert_int_equal(trn_op_write_spans(&d, &s, 1), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overlap),
-        cmocka_unit_test(test_gemm_writes_c),
-        cmocka_unit_test(test_conversion_reads),
+        cmocka_unit_test(test_overlap),          cmocka_unit_test(test_gemm_writes_c),
+        cmocka_unit_test(test_conversion_reads), cmocka_unit_test(test_gemm_reads),
+        cmocka_unit_test(test_permutation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
