@@ -11,7 +11,8 @@ set -eu
 bench_init bench_gemm_convert "$@"
 shift
 bench_tmpdir trnsci-gemm-convert
-daemon_start ahead "$DAEMON" --cores "$(nproc)" --listen "unix:$BENCH_TMP/ahead.sock" \
+daemon_start ahead "$DAEMON" --cores "$(nproc)" --run-ahead on \
+    --listen "unix:$BENCH_TMP/ahead.sock" \
     --log-level warn
 daemon_start inline "$DAEMON" --cores "$(nproc)" --convert-ahead off \
     --listen "unix:$BENCH_TMP/inline.sock" --log-level warn

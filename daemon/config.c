@@ -115,6 +115,10 @@ static const char usage[] =
     "  --convert-ahead on|off   run GEMM operands' low-precision conversions as a\n"
     "                           stage of their own on a copy engine (on), or inside\n"
     "                           the GEMM on the cores (off)\n"
+    "  --run-ahead on|off|auto  let a stream's next conversion start while the op\n"
+    "                           in front of it computes, when their memory does not\n"
+    "                           overlap (auto: when the copy engine does not share\n"
+    "                           the cores' CPUs)\n"
     "  --executor-watchdog-floor-ms MS\n"
     "                           the least time an op may run before its executor\n"
     "                           is killed (default 30000)\n"
@@ -311,6 +315,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->ncopy = DEFAULT_COPY_ENGINES;
     cfg->executors = 1;
     cfg->convert_ahead = 1;
+    cfg->run_ahead = TRN_RUN_AHEAD_AUTO;
     cfg->executor_watchdog_floor_ms = 30000;
     cfg->executor_watchdog_factor = 100;
     cfg->backend = TRN_BACKEND_AUTO;
@@ -383,6 +388,7 @@ enum option_code {
     O_SELF_TEST,
     O_EXECUTORS,
     O_CONVERT_AHEAD,
+    O_RUN_AHEAD,
     O_WATCHDOG_FLOOR,
     O_WATCHDOG_FACTOR,
     O_FAULT_INJECTION,
@@ -427,6 +433,7 @@ static const struct option options[] = {
     {"self-test", no_argument, NULL, O_SELF_TEST},
     {"executors", required_argument, NULL, O_EXECUTORS},
     {"convert-ahead", required_argument, NULL, O_CONVERT_AHEAD},
+    {"run-ahead", required_argument, NULL, O_RUN_AHEAD},
     {"executor-watchdog-floor-ms", required_argument, NULL, O_WATCHDOG_FLOOR},
     {"executor-watchdog-factor", required_argument, NULL, O_WATCHDOG_FACTOR},
     {"backend", required_argument, NULL, O_BACKEND},
@@ -604,6 +611,13 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             return TRN_CONFIG_ERROR;
         }
         cfg->convert_ahead = strcmp(arg, "on") == 0;
+        break;
+    case O_RUN_AHEAD:
+        if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0 && strcmp(arg, "auto") != 0) {
+            snprintf(err, errlen, "--run-ahead %s: expected on, off or auto", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->run_ahead = strcmp(arg, "auto") == 0 ? TRN_RUN_AHEAD_AUTO : strcmp(arg, "on") == 0;
         break;
     case O_WATCHDOG_FLOOR:
         if (parse_uint(arg, 86400000, &v) || v < 10) {

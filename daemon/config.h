@@ -16,6 +16,8 @@
 
 #define TRN_CONFIG_MAX_LISTEN 8
 #define TRN_CONFIG_MAX_CORES 1024
+/* --run-ahead auto (the default): the daemon decides at start (daemon.c). */
+#define TRN_RUN_AHEAD_AUTO (-1)
 #define TRN_CONFIG_DEFAULT_FILE "/etc/trnscid/trnscid.conf"
 
 /* A setting as the file or a flag gave it. */
@@ -83,6 +85,8 @@ typedef struct trn_config {
     /* Executor processes (daemon/executor.h). */
     int executors;     /* kernels run in them (default) */
     int convert_ahead; /* format conversions as copy-engine stages (ops/convert_stage.h) */
+    int run_ahead;     /* conversions started before their turn (scheduler/sched.h):
+                          1, 0 or TRN_RUN_AHEAD_AUTO (daemon.c decides) */
     uint64_t executor_watchdog_floor_ms; /* the least an op may run */
     uint32_t executor_watchdog_factor;   /* × its estimated time, if longer */
     int fault_injection;                 /* test builds: the test-fault ops run */

@@ -7,9 +7,11 @@
  * once the scheduler has been idle for a while, gives the heap pages kept
  * for kernels' scratch back to the system (memory_release.h).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "daemon/daemon.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +116,22 @@ static size_t scratch_lent(void) {
     return quarter > (double)TRN_DAEMON_SCRATCH_LENT_MIN && quarter < (double)SIZE_MAX
                ? (size_t)quarter
                : TRN_DAEMON_SCRATCH_LENT_MIN;
+}
+
+/* --run-ahead auto: a conversion started ahead of its turn pays only when
+ * it does not take CPU time from the cores' compute: when the copy engine
+ * is hardware of its own (a backend other than the CPU's: Trainium's DMA
+ * queues), or when a CPU this daemon may use has no core worker, for the
+ * copy engine's workers to run on. With every CPU a core (the default),
+ * running ahead measured slower here (docs/benchmarks.md, "Run-ahead"). */
+static int run_ahead_auto(const trnscid *d) {
+    if (strcmp(d->backend->name, "cpu") != 0)
+        return 1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return 0;
+    return CPU_COUNT(&set) > d->cfg.ncores;
 }
 
 static void destroy_executors(trnscid *d) {
@@ -312,6 +330,8 @@ int trnscid_start(trnscid *d) {
     d->service.executors = d->executors;
     d->service.scratch = trn_op_scratch_create(d->space, scratch_lent(), TRN_DAEMON_SCRATCH_KEPT);
     d->service.convert_ahead = d->cfg.convert_ahead;
+    d->service.run_ahead =
+        d->cfg.run_ahead == TRN_RUN_AHEAD_AUTO ? run_ahead_auto(d) : d->cfg.run_ahead;
     if (!d->service.scratch) {
         snprintf(err, sizeof(err), "out of memory");
         goto fail_frontends;

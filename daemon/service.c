@@ -762,7 +762,7 @@ static trn_wire_code shape_op(trn_service *svc, trn_session *s, trn_service_op *
     sop->nwrites = nw > 0 ? nw : 0;
     sop->reads_known = nr >= 0;
     sop->nreads = nr > 0 ? nr : 0;
-    if (trn_convert_standalone(&sop->desc) && nw >= 0 && nr >= 0 && !sop->steps &&
+    if (svc->run_ahead && trn_convert_standalone(&sop->desc) && nw >= 0 && nr >= 0 && !sop->steps &&
         sop->nthen == 0) {
         sop->first_stage_ahead = 1;
         sop->nahead_reads = sop->nreads;

@@ -36,6 +36,7 @@ typedef struct trn_service {
     struct trn_graph_cache *graphs;  /* instantiated graphs' structures (graph_cache.h) */
     struct trn_op_scratch *scratch;  /* ops' step and stage scratch (op_scratch.h) */
     int convert_ahead;               /* format conversions as stages (service_convert.c) */
+    int run_ahead;                   /* conversions may start before their turn (sched.h) */
 } trn_service;
 
 #endif

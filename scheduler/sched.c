@@ -800,6 +800,10 @@ static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_li
             continue;
         }
         op->stage_times[0].t_ready = now;
+        /* A conversion takes the cores if they are idle now (stage_prepare):
+         * decided at submit, the cores may have been busy then. */
+        if (op->first_stage_anywhere || trn_convert_standalone(&op->desc))
+            stage_prepare(s, op);
         ready_push(s, op);
     }
     run_ahead(s, st);

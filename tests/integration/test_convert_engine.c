@@ -383,7 +383,8 @@ int main(void) {
     char listen[64];
     metrics_port = th_free_port();
     snprintf(listen, sizeof(listen), "127.0.0.1:%d", metrics_port);
-    const char *const args[] = {"--cores", "2", "--metrics-listen", listen, NULL};
+    const char *const args[] = {"--cores", "2", "--metrics-listen", listen, "--run-ahead",
+                                "on",      NULL};
     if (th_daemon_start(&daemon_, args) != 0) {
         fprintf(stderr, "could not start trnscid\n");
         return 1;

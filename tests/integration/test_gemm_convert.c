@@ -243,7 +243,8 @@ int main(void) {
         metrics_port[d] = th_free_port();
         snprintf(listen[d], sizeof(listen[d]), "127.0.0.1:%d", metrics_port[d]);
     }
-    const char *const ahead[] = {"--cores", "2", "--metrics-listen", listen[AHEAD], NULL};
+    const char *const ahead[] = {"--cores", "2", "--metrics-listen", listen[AHEAD], "--run-ahead",
+                                 "on",      NULL};
     const char *const off[] = {"--cores",      "2", "--convert-ahead", "off", "--metrics-listen",
                                listen[INLINE], NULL};
     const char *const one[] = {"--cores", "1", "--metrics-listen", listen[ONE_CORE], NULL};

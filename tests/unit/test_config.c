@@ -255,6 +255,8 @@ static void test_parse_defaults(void **state) {
     assert_int_equal(cfg.log_level, TRN_LOG_INFO);
     assert_int_equal(cfg.plan_cache_bytes, 1ULL << 30);
     assert_int_equal(cfg.plan_effort, TRN_PLAN_MEASURE);
+    assert_int_equal(cfg.convert_ahead, 1);
+    assert_int_equal(cfg.run_ahead, TRN_RUN_AHEAD_AUTO);
     trn_config_free(&cfg);
 }
 
@@ -309,7 +311,9 @@ static void test_parse_all_flags(void **state) {
                     "--lease-ms", "100",
                     "--log-level", "debug",
                     "--plan-cache-bytes", "64M",
-                    "--plan-effort", "patient"};
+                    "--plan-effort", "patient",
+                    "--convert-ahead", "off",
+                    "--run-ahead", "off"};
     // clang-format on
     trn_config cfg;
     char err[256] = "";
@@ -326,6 +330,8 @@ static void test_parse_all_flags(void **state) {
     assert_int_equal(cfg.log_level, TRN_LOG_DEBUG);
     assert_int_equal(cfg.plan_cache_bytes, 64ULL << 20);
     assert_int_equal(cfg.plan_effort, TRN_PLAN_PATIENT);
+    assert_int_equal(cfg.convert_ahead, 0);
+    assert_int_equal(cfg.run_ahead, 0);
     trn_config_free(&cfg);
 }
 
@@ -386,6 +392,7 @@ static void test_parse_errors(void **state) {
     expect_parse_error((char *[]){"trnscid", "--plan-effort", "exhaustive", NULL}, "--plan-effort");
     expect_parse_error((char *[]){"trnscid", "--plan-cache-bytes", "lots", NULL},
                        "--plan-cache-bytes");
+    expect_parse_error((char *[]){"trnscid", "--run-ahead", "maybe", NULL}, "--run-ahead");
 
     /* At most TRN_CONFIG_MAX_LISTEN (8) addresses; the 9th is an error, and the
      * eight already copied are freed by trn_config_free (ASan checks). */
