@@ -26,10 +26,13 @@
  * dimension n + 8, the layout of the daemon's private copies (with n,
  * dgesvd's rotations of VT are an order of magnitude slower at n = 1024,
  * 2048 or 4096: docs/benchmarks.md), and its "factor" compared bitwise is
- * U.
+ * U. potrs (--routines potrs: trnsolverDnDpotrs with n right-hand sides,
+ * split over the cores by whole blocks of them, against LAPACKE_dpotrs_work;
+ * 2 n^3 flops) solves with the Cholesky factor this process made once,
+ * uploaded outside the timing; its "factor" compared bitwise is X.
  *
  * usage: bench_solver_tiled ONE_CORE_ADDR ALL_CORES_ADDR [--sizes 4096,8192]
- *                           [--reps N] [--routines potrf,getrf,geqrf,syevd,gesvd]
+ *                           [--reps N] [--routines potrf,getrf,geqrf,syevd,gesvd,potrs]
  * bench/run_solver_tiled.sh starts the two daemons (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -56,15 +59,23 @@ static void die(const char *what) {
     exit(1);
 }
 
-enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, R_GESVD, NROUT };
-static const char *const rname[NROUT] = {"dpotrf lower", "dgetrf", "dgeqrf", "dsyevd vectors lower",
-                                         "dgesvd vectors S"};
+enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, R_GESVD, R_POTRS, NROUT };
+static const char *const rname[NROUT] = {"dpotrf lower",     "dgetrf",
+                                         "dgeqrf",           "dsyevd vectors lower",
+                                         "dgesvd vectors S", "dpotrs lower, n right-hand sides"};
 /* The in-process gesvd's U and VT leading dimension past n (see the top). */
 #define LD_PAD 8
 
 /* potrf: symmetric and diagonally dominant; getrf, geqrf: uniform [-1, 1);
- * syevd: symmetric, uniform [-1, 1). */
+ * syevd: symmetric, uniform [-1, 1); potrs: potrf's matrix factored here
+ * (its lower triangle the factor). */
 static void make_input(int r, int n, double *a) {
+    if (r == R_POTRS) {
+        make_input(R_POTRF, n, a);
+        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n) != 0)
+            die("the potrs bench's factor");
+        return;
+    }
     const size_t nn = (size_t)n * (size_t)n;
     float *f = malloc(nn * sizeof(float));
     if (!f)
@@ -120,11 +131,34 @@ static void disconnect(side *s) {
     trnsciDeviceReset();
 }
 
-/* One timed repetition on a daemon; the factor lands in out when not NULL. */
+/* potrs's right-hand sides: n x n, uniform [-1, 1). */
+static const double *rhs_of(int n) {
+    static double *b;
+    static int bn;
+    if (bn != n) {
+        free(b);
+        const size_t nn = (size_t)n * (size_t)n;
+        float *f = malloc(nn * sizeof(float));
+        b = malloc(nn * sizeof(double));
+        if (!f || !b)
+            die("malloc");
+        bench_fill(f, nn, 9090u + (unsigned)n);
+        for (size_t k = 0; k < nn; k++)
+            b[k] = f[k];
+        free(f);
+        bn = n;
+    }
+    return b;
+}
+
+/* One timed repetition on a daemon; the factor (potrs: X) lands in out when
+ * not NULL. */
 static double run_daemon(side *s, int r, int n, const double *a, double *out) {
     const size_t bytes = (size_t)n * n * sizeof(double);
     connect_to(s, bytes);
-    if (trnsciMemcpy(s->a, a, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess)
+    if (trnsciMemcpy(s->a, a, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess ||
+        (r == R_POTRS &&
+         trnsciMemcpy(s->u, rhs_of(n), bytes, trnsciMemcpyHostToDevice) != trnsciSuccess))
         die("trnsciMemcpy");
     const double t0 = bench_now_ms();
     const trnsolverStatus_t st =
@@ -134,8 +168,10 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
         : r == R_GEQRF ? trnsolverDnDgeqrf(s->h, n, n, s->a, n, s->tau, NULL, 0, s->info)
         : r == R_SYEVD ? trnsolverDnDsyevd(s->h, TRNSOLVER_EIG_MODE_VECTOR, TRNBLAS_FILL_MODE_LOWER,
                                            n, s->a, n, s->tau, NULL, 0, s->info)
-                       : trnsolverDnDgesvd(s->h, 'S', 'S', n, n, s->a, n, s->tau, s->u, n, s->vt, n,
-                                           NULL, 0, NULL, s->info);
+        : r == R_POTRS
+            ? trnsolverDnDpotrs(s->h, TRNBLAS_FILL_MODE_LOWER, n, n, s->a, n, s->u, n, s->info)
+            : trnsolverDnDgesvd(s->h, 'S', 'S', n, n, s->a, n, s->tau, s->u, n, s->vt, n, NULL, 0,
+                                NULL, s->info);
     if (st != TRNSOLVER_STATUS_SUCCESS || trnsciStreamSynchronize(NULL) != trnsciSuccess)
         die(rname[r]);
     const double ms = bench_now_ms() - t0;
@@ -143,8 +179,8 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
     if (trnsciMemcpy(&info, s->info, sizeof(info), trnsciMemcpyDeviceToHost) != trnsciSuccess ||
         info != 0)
         die("info");
-    if (out && trnsciMemcpy(out, r == R_GESVD ? s->u : s->a, bytes, trnsciMemcpyDeviceToHost) !=
-                   trnsciSuccess)
+    if (out && trnsciMemcpy(out, r == R_GESVD || r == R_POTRS ? s->u : s->a, bytes,
+                            trnsciMemcpyDeviceToHost) != trnsciSuccess)
         die("trnsciMemcpy");
     disconnect(s);
     return ms;
@@ -156,7 +192,7 @@ static double run_lapack(int r, int n, const double *a, double *work, lapack_int
                          double *qrwork, lapack_int lqrwork, lapack_int liwork, double *uv,
                          int threads) {
     const int ld = n + LD_PAD;
-    memcpy(work, a, (size_t)n * n * sizeof(double));
+    memcpy(work, r == R_POTRS ? rhs_of(n) : a, (size_t)n * n * sizeof(double));
     openblas_set_num_threads(threads);
     const double t0 = bench_now_ms();
     const lapack_int info =
@@ -165,6 +201,7 @@ static double run_lapack(int r, int n, const double *a, double *work, lapack_int
         : r == R_GEQRF ? LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, n, work, n, tau, qrwork, lqrwork)
         : r == R_SYEVD ? LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, work, n, tau, qrwork,
                                              lqrwork, ipiv, liwork)
+        : r == R_POTRS ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, n, a, n, work, n)
                        : LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', n, n, work, n, tau, uv, ld,
                                              uv + (size_t)ld * n, ld, qrwork, lqrwork);
     if (info != 0)
@@ -179,7 +216,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     side sides[2] = {{.addr = argv[1]}, {.addr = argv[2]}};
-    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0, 0};
+    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--routines")) {
             want[R_POTRF] = strstr(argv[i + 1], "potrf") != NULL;
@@ -187,6 +224,7 @@ int main(int argc, char **argv) {
             want[R_GEQRF] = strstr(argv[i + 1], "geqrf") != NULL;
             want[R_SYEVD] = strstr(argv[i + 1], "syevd") != NULL;
             want[R_GESVD] = strstr(argv[i + 1], "gesvd") != NULL;
+            want[R_POTRS] = strstr(argv[i + 1], "potrs") != NULL;
         } else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sizes")) {
@@ -250,6 +288,7 @@ int main(int argc, char **argv) {
                                  : r == R_GETRF ? 2.0
                                  : r == R_GEQRF ? 4.0
                                  : r == R_SYEVD ? 27.0
+                                 : r == R_POTRS ? 6.0
                                                 : 63.0) *
                                 n * n * (double)n / 3.0;
             double med[NCONF];

@@ -88,6 +88,17 @@ typedef enum trn_solver_fn {
  * n x n double is 512 MiB at 8192). */
 #define TRN_CSRLSV_MAX_N 8192
 
+/* potrs and getrs solve their right-hand sides in blocks of this many
+ * columns, whatever the core count, and a sharded solve gives each shard
+ * whole blocks: each column's solution comes from the same LAPACK call on
+ * any number of cores. */
+#define TRN_SOLVE_RHS_BLOCK 128
+
+/* The blocks of nrhs right-hand sides: ceil(nrhs / TRN_SOLVE_RHS_BLOCK). */
+static inline int trn_solve_rhs_blocks(int nrhs) {
+    return nrhs > 0 ? (nrhs + TRN_SOLVE_RHS_BLOCK - 1) / TRN_SOLVE_RHS_BLOCK : 1;
+}
+
 /* cusolverEigRange_t's values (sygvdx). */
 #define TRN_EIG_RANGE_ALL 1001
 #define TRN_EIG_RANGE_I 1002

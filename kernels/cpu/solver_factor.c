@@ -284,19 +284,47 @@ static trn_kstatus potri(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_i
     return TRN_KSTATUS_OK;
 }
 
+/* potrs or getrs on the shard's blocks of right-hand sides
+ * (TRN_SOLVE_RHS_BLOCK columns each, the last fewer): one LAPACK call per
+ * block, the same on any number of shards. */
+static lapack_int solve_blocks(const trn_solver_dense_desc *d, int shard, int nshards) {
+    const trn_dtype t = d->type;
+    const char uplo = d->lower ? 'L' : 'U';
+    const char trans = d->trans == TRN_TRANS_N ? 'N' : d->trans == TRN_TRANS_T ? 'T' : 'C';
+    const size_t es = trn_dtype_size(t);
+    size_t lo, hi;
+    trn_cpu_shard_range((size_t)trn_solve_rhs_blocks(d->nrhs), shard, nshards, &lo, &hi);
+    lapack_int info = 0;
+    for (size_t k = lo; k < hi && info == 0; k++) {
+        const int c0 = (int)k * TRN_SOLVE_RHS_BLOCK;
+        const int cols = d->nrhs - c0 < TRN_SOLVE_RHS_BLOCK ? d->nrhs - c0 : TRN_SOLVE_RHS_BLOCK;
+        void *b = (char *)d->b + (size_t)c0 * (size_t)d->ldb * es;
+        if (d->fn == TRN_SOLVER_POTRS)
+            info = TRN_LAPACK4(t, potrs_work, COL, uplo, d->n, cols, d->a, d->lda, b, d->ldb);
+        else if (d->ipiv)
+            info = TRN_LAPACK4(t, getrs_work, COL, trans, d->n, cols, d->a, d->lda, d->ipiv, b,
+                               d->ldb);
+        else
+            getrs_nopiv(t, d->trans, d->n, cols, d->a, d->lda, b, d->ldb);
+    }
+    return info;
+}
+
 trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                  int nshards) {
     if (trn_tile_fn(d->fn))
         return trn_cpu_solver_tile(d, msg, shard, nshards); /* a step of a tiled factorisation */
     const trn_dtype t = d->type;
     const char uplo = d->lower ? 'L' : 'U';
-    const char trans = d->trans == TRN_TRANS_N ? 'N' : d->trans == TRN_TRANS_T ? 'T' : 'C';
     lapack_int info = 0;
     trn_kstatus k = TRN_KSTATUS_OK;
     switch (d->fn) {
     case TRN_SOLVER_POTRF: info = potrf_checked(t, uplo, d->n, d->a, d->lda); break;
     case TRN_SOLVER_POTRS:
-        info = TRN_LAPACK4(t, potrs_work, COL, uplo, d->n, d->nrhs, d->a, d->lda, d->b, d->ldb);
+    case TRN_SOLVER_GETRS:
+        info = solve_blocks(d, shard, nshards);
+        if (shard != 0) /* shard 0 writes devInfo (0: the arguments were validated) */
+            return info < 0 ? TRN_KSTATUS_FAILED : TRN_KSTATUS_OK;
         break;
     case TRN_SOLVER_POTRI: k = potri(d, msg, &info); break;
     case TRN_SOLVER_GETRF:
@@ -304,13 +332,6 @@ trn_kstatus trn_cpu_solver_dense(const trn_solver_dense_desc *d, trn_kmsg *msg, 
             info = TRN_LAPACK4(t, getrf_work, COL, d->m, d->n, d->a, d->lda, d->ipiv);
         else
             info = getrf_nopiv(t, d->m, d->n, d->a, d->lda);
-        break;
-    case TRN_SOLVER_GETRS:
-        if (d->ipiv)
-            info = TRN_LAPACK4(t, getrs_work, COL, trans, d->n, d->nrhs, d->a, d->lda, d->ipiv,
-                               d->b, d->ldb);
-        else
-            getrs_nopiv(t, d->trans, d->n, d->nrhs, d->a, d->lda, d->b, d->ldb);
         break;
     case TRN_SOLVER_GEQRF:
     case TRN_SOLVER_ORGQR:

@@ -119,9 +119,12 @@ static double cost_solver_krylov(const trn_op_desc *op) {
 
 /* One core: LAPACK runs single-threaded, and one factorisation, eigensolve
  * or iteration is not split; a tiled factorisation's step splits into its
- * tile tasks (ops/solver_tile.h). */
+ * tile tasks (ops/solver_tile.h), potrs and getrs into whole blocks of
+ * right-hand sides (TRN_SOLVE_RHS_BLOCK). */
 static double shard_limit_solver_dense(const trn_op_desc *op) {
     const trn_solver_dense_desc *d = &op->u.solver_dense;
+    if (d->fn == TRN_SOLVER_POTRS || d->fn == TRN_SOLVER_GETRS) /* by blocks of right-hand sides */
+        return (double)trn_solve_rhs_blocks(d->nrhs);
     return trn_tile_fn(d->fn) ? (double)trn_tile_tasks(d) : 1.0;
 }
 

@@ -32,8 +32,9 @@
  * unchanged. Batched Cholesky: matrices in two allocations at scattered
  * offsets, some not positive definite, infoArray per matrix; a batch large
  * enough for two shards gives bitwise the same factors on a 2-core daemon
- * as on a 1-core one. Bad input: the cuSOLVER status with a message naming
- * the argument, the daemon still serving.
+ * as on a 1-core one; so do potrs and getrs with 700 right-hand sides
+ * (split by whole blocks of them), each column within its bound. Bad input: the cuSOLVER status
+ * with a message naming the argument, the daemon still serving.
  */
 #include <complex.h>
 #include <float.h>
@@ -898,6 +899,119 @@ static void test_sharded_batch(void **state) {
     free(one);
 }
 
+/* potrs and getrs (pivoted, transposed) of RS_N x RS_N with RS_NRHS
+ * right-hand sides (six blocks of TRN_SOLVE_RHS_BLOCK = 128, the last 60:
+ * about 130 MFLOP each, split over two cores) on the daemon at addr: the
+ * two solutions, 2 x RS_N x RS_NRHS doubles, malloc'd. A is symmetric and
+ * strictly diagonally dominant with a positive diagonal (SPD; LU's growth
+ * factor below 2). */
+#define RS_N 300
+#define RS_NRHS 700
+
+static double *sharded_solves(const char *addr, const double *a, const double *b) {
+    assert_int_equal(trnsciInit(addr), trnsciSuccess);
+    trnsolverDnHandle_t h;
+    assert_int_equal(trnsolverDnCreate(&h), TRNSOLVER_STATUS_SUCCESS);
+    const size_t an = (size_t)RS_N * RS_N, bn = (size_t)RS_N * RS_NRHS;
+    double *dl, *du, *db, *out = malloc(2 * bn * sizeof(double));
+    int *ipiv, *info;
+    assert_non_null(out);
+    assert_int_equal(trnsciMalloc((void **)&dl, an * sizeof(double)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&du, an * sizeof(double)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&db, 2 * bn * sizeof(double)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&ipiv, RS_N * sizeof(int)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&info, 3 * sizeof(int)), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(dl, a, an * sizeof(double), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(du, a, an * sizeof(double), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(
+            trnsciMemcpy(db + k * bn, b, bn * sizeof(double), trnsciMemcpyHostToDevice),
+            trnsciSuccess);
+    assert_int_equal(trnsolverDnDpotrf(h, LOWER, RS_N, dl, RS_N, NULL, 0, info),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDpotrs(h, LOWER, RS_N, RS_NRHS, dl, RS_N, db, RS_N, info + 1),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(trnsolverDnDgetrf(h, RS_N, RS_N, du, RS_N, NULL, ipiv, info + 2),
+                     TRNSOLVER_STATUS_SUCCESS);
+    assert_int_equal(
+        trnsolverDnDgetrs(h, TRNBLAS_OP_T, RS_N, RS_NRHS, du, RS_N, ipiv, db + bn, RS_N, info + 2),
+        TRNSOLVER_STATUS_SUCCESS);
+    int hinfo[3];
+    assert_int_equal(trnsciMemcpy(hinfo, info, sizeof(hinfo), trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(out, db, 2 * bn * sizeof(double), trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(hinfo[k], 0);
+    assert_int_equal(trnsciFree(dl), trnsciSuccess);
+    assert_int_equal(trnsciFree(du), trnsciSuccess);
+    assert_int_equal(trnsciFree(db), trnsciSuccess);
+    assert_int_equal(trnsciFree(ipiv), trnsciSuccess);
+    assert_int_equal(trnsciFree(info), trnsciSuccess);
+    assert_int_equal(trnsolverDnDestroy(h), TRNSOLVER_STATUS_SUCCESS);
+    trnsciDeviceReset();
+    return out;
+}
+
+/* The solves on 2 cores and on 1 are bitwise alike (whole blocks of
+ * right-hand sides, one LAPACK call each, whichever core), and every column
+ * x of both meets its backward-error bound, computed in long double:
+ * Cholesky (Thm 10.4 with || |L| |L^T| ||_2 <= n ||A||_2 for SPD A):
+ * ||b - A x||_2 <= gamma_{3n+1} n ||A||_F ||x||_2; LU of the transpose
+ * (Thm 9.4, growth below 2 for a diagonally dominant A, so
+ * || |L| |U| ||_F <= 2 n ||A||_F): ||b - A^T x||_2 <= gamma_{3n} 2n ||A||_F
+ * ||x||_2. */
+static void test_sharded_solves(void **state) {
+    (void)state;
+    trnsciDeviceReset();
+    const size_t an = (size_t)RS_N * RS_N, bn = (size_t)RS_N * RS_NRHS;
+    double *a = malloc(an * sizeof(double)), *b = malloc(bn * sizeof(double));
+    assert_non_null(a);
+    assert_non_null(b);
+    st_rng = 0x2468aceu;
+    for (int j = 0; j < RS_N; j++)
+        for (int i = j; i < RS_N; i++) {
+            const double v = i == j ? RS_N : (double)st_uniform();
+            a[(size_t)j * RS_N + i] = a[(size_t)i * RS_N + j] = v;
+        }
+    for (size_t k = 0; k < bn; k++)
+        b[k] = (double)st_uniform();
+    double *two = sharded_solves(daemon_under_test.unix_addr, a, b);
+    double *one = sharded_solves(one_core.tcp_addr, a, b);
+    assert_memory_equal(two, one, 2 * bn * sizeof(double));
+    long double fa = 0;
+    for (size_t k = 0; k < an; k++)
+        fa += (long double)a[k] * a[k];
+    fa = sqrtl(fa);
+    const long double u = DBL_EPSILON / 2.0L;
+    const long double g_chol = (3 * RS_N + 1) * u / (1 - (3 * RS_N + 1) * u) * RS_N,
+                      g_lu = 3 * RS_N * u / (1 - 3 * RS_N * u) * 2 * RS_N;
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < RS_NRHS; c++) {
+            const double *x = two + (size_t)k * bn + (size_t)c * RS_N, *bc = b + (size_t)c * RS_N;
+            long double rn = 0, xn = 0;
+            for (int i = 0; i < RS_N; i++) {
+                long double r = bc[i];
+                for (int j = 0; j < RS_N; j++) /* A symmetric: A^T x = A x */
+                    r -= (long double)a[(size_t)j * RS_N + i] * x[j];
+                rn += r * r;
+                xn += (long double)x[i] * x[i];
+            }
+            const long double bound = (k == 0 ? g_chol : g_lu) * fa * sqrtl(xn);
+            if (!(sqrtl(rn) <= bound))
+                fail_msg("%s column %d: residual %Lg above %Lg", k == 0 ? "potrs" : "getrs", c,
+                         sqrtl(rn), bound);
+            note(TY_D, k == 0 ? "potrs sharded residual / bound" : "getrs sharded residual / bound",
+                 sqrtl(rn) / bound);
+        }
+    free(a);
+    free(b);
+    free(two);
+    free(one);
+}
+
 int main(void) {
     st_daemon = &daemon_under_test;
     const char *const two_cores[] = {"--cores", "2", NULL};
@@ -913,7 +1027,8 @@ int main(void) {
         cmocka_unit_test(test_qr),        cmocka_unit_test(test_batched),
         cmocka_unit_test(test_bad_input),
     };
-    const struct CMUnitTest once[] = {cmocka_unit_test(test_sharded_batch)};
+    const struct CMUnitTest once[] = {cmocka_unit_test(test_sharded_batch),
+                                      cmocka_unit_test(test_sharded_solves)};
     int failed = cmocka_run_group_tests_name("solver over the local transport", tests,
                                              st_connect_unix, st_disconnect);
     failed += cmocka_run_group_tests_name("solver over tcp", tests, st_connect_tcp, st_disconnect);
