@@ -731,6 +731,28 @@ fail:
     return rc;
 }
 
+/* What sop reads and writes, when known (ops/span.h), for run-ahead
+ * (sched.h): the op behind it may then run its conversion while it
+ * computes, and a conversion of its own may run while the op in front of
+ * it does. Nothing to declare when run-ahead is off: the spans are read
+ * only on its behalf, and this is on every op's way in. */
+static void declare_spans(const trn_service *svc, trn_sched_op *sop) {
+    if (!svc->run_ahead)
+        return;
+    const int nw = trn_op_write_spans(&sop->desc, sop->writes, TRN_SCHED_MAX_SPANS);
+    const int nr = trn_op_read_spans(&sop->desc, sop->reads, TRN_SCHED_MAX_SPANS);
+    sop->writes_known = nw >= 0;
+    sop->nwrites = nw > 0 ? nw : 0;
+    sop->reads_known = nr >= 0;
+    sop->nreads = nr > 0 ? nr : 0;
+    if (trn_convert_standalone(&sop->desc) && nw >= 0 && nr >= 0 && !sop->steps &&
+        sop->nthen == 0) {
+        sop->first_stage_ahead = 1;
+        sop->nahead_reads = sop->nreads;
+        memcpy(sop->ahead_reads, sop->reads, sizeof(sop->ahead_reads));
+    }
+}
+
 /* How a validated op is queued: one big enough runs as steps of tile tasks
  * over every core (a tiled factorisation or syevd, a CG or BiCGStab, one large FFT),
  * a precision-mode GEMM with its conversion as a stage ahead; any other
@@ -752,22 +774,7 @@ static trn_wire_code shape_op(trn_service *svc, trn_session *s, trn_service_op *
         snprintf(err, errlen, "daemon out of memory queueing an op");
         return TRN_WIRE_RESOURCE_EXHAUSTED;
     }
-    /* What it reads and writes, when known: the op behind it may then run
-     * its conversion while it computes (sched.h, run-ahead); and a
-     * conversion of its own may run while the op in front of it does. */
-    trn_sched_op *sop = &op->sop;
-    const int nw = trn_op_write_spans(&sop->desc, sop->writes, TRN_SCHED_MAX_SPANS);
-    const int nr = trn_op_read_spans(&sop->desc, sop->reads, TRN_SCHED_MAX_SPANS);
-    sop->writes_known = nw >= 0;
-    sop->nwrites = nw > 0 ? nw : 0;
-    sop->reads_known = nr >= 0;
-    sop->nreads = nr > 0 ? nr : 0;
-    if (svc->run_ahead && trn_convert_standalone(&sop->desc) && nw >= 0 && nr >= 0 && !sop->steps &&
-        sop->nthen == 0) {
-        sop->first_stage_ahead = 1;
-        sop->nahead_reads = sop->nreads;
-        memcpy(sop->ahead_reads, sop->reads, sizeof(sop->ahead_reads));
-    }
+    declare_spans(svc, &op->sop);
     return TRN_WIRE_OK;
 }
 

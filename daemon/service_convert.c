@@ -32,8 +32,10 @@ void trn_service_convert_op(trn_service *svc, trn_service_op *op, trn_session *s
         return; /* inline: the same result */
     /* It reads op(A) and op(B) only: it may run ahead of its turn, while
      * the op in front of it computes, when that op writes neither. */
-    const int nr = trn_convert_stage_read_spans(&sop->desc, sop->ahead_reads, TRN_SCHED_MAX_SPANS);
-    sop->first_stage_ahead = nr > 0 && svc->run_ahead;
+    const int nr = svc->run_ahead ? trn_convert_stage_read_spans(&sop->desc, sop->ahead_reads,
+                                                                 TRN_SCHED_MAX_SPANS)
+                                  : -1;
+    sop->first_stage_ahead = nr > 0;
     sop->nahead_reads = nr > 0 ? nr : 0;
     trn_op_desc convert, compute;
     trn_convert_stage_split(&sop->desc, op->convert.p, &convert, &compute);

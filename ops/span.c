@@ -62,6 +62,13 @@ static int permutation_spans(const trn_op_desc *op, int want_reads, trn_span *ou
     return ok ? 1 : -1;
 }
 
+/* op(A) and op(B) of g (a strided batch of them), elements of es bytes. */
+static void gemm_ab_spans(const trn_gemm_desc *g, size_t batch, size_t es, trn_span *out) {
+    const int an = g->transa == TRN_TRANS_N, bn = g->transb == TRN_TRANS_N;
+    out[0] = matrix_span(g->a, an ? g->m : g->k, an ? g->k : g->m, g->lda, batch, g->stride_a, es);
+    out[1] = matrix_span(g->b, bn ? g->k : g->n, bn ? g->n : g->k, g->ldb, batch, g->stride_b, es);
+}
+
 int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
     if (max < 1)
         return -1;
@@ -84,12 +91,7 @@ int trn_op_read_spans(const trn_op_desc *op, trn_span *out, int max) {
     if (max < 3 || g->a_list || g->b_list || g->c_list || !g->c)
         return -1;
     const size_t batch = g->batch > 1 ? g->batch : 1;
-    const size_t es_ab = trn_dtype_size(trn_gemm_ab_type(g));
-    const int an = g->transa == TRN_TRANS_N, bn = g->transb == TRN_TRANS_N;
-    out[0] =
-        matrix_span(g->a, an ? g->m : g->k, an ? g->k : g->m, g->lda, batch, g->stride_a, es_ab);
-    out[1] =
-        matrix_span(g->b, bn ? g->k : g->n, bn ? g->n : g->k, g->ldb, batch, g->stride_b, es_ab);
+    gemm_ab_spans(g, batch, trn_dtype_size(trn_gemm_ab_type(g)), out);
     /* C, as beta (or a device beta) may ask for it. */
     out[2] = matrix_span(g->c, g->m, g->n, g->ldc, batch, g->stride_c, trn_dtype_size(g->type));
     return 3;
@@ -98,10 +100,7 @@ int trn_op_read_spans(const trn_op_desc *op, trn_span *out, int max) {
 int trn_convert_stage_read_spans(const trn_op_desc *op, trn_span *out, int max) {
     if (max < 2 || trn_convert_stage_bytes(op) == 0)
         return -1;
-    const trn_gemm_desc *g = &op->u.gemm; /* one GEMM, no lists (trn_convert_stage_bytes) */
-    const size_t es = trn_dtype_size(g->type);
-    const int an = g->transa == TRN_TRANS_N, bn = g->transb == TRN_TRANS_N;
-    out[0] = matrix_span(g->a, an ? g->m : g->k, an ? g->k : g->m, g->lda, 1, 0, es);
-    out[1] = matrix_span(g->b, bn ? g->k : g->n, bn ? g->n : g->k, g->ldb, 1, 0, es);
+    /* One GEMM, no lists, A and B of C's type (trn_convert_stage_bytes). */
+    gemm_ab_spans(&op->u.gemm, 1, trn_dtype_size(op->u.gemm.type), out);
     return 2;
 }
