@@ -61,11 +61,9 @@ static double engine_shards(const char *engine) {
 
 /* The daemon's ops run ahead of their turn so far (trnscid_ops_run_ahead_total). */
 static double run_ahead_ops(void) {
-    static char page[1 << 17];
-    assert_int_equal(th_http_get(metrics_port, "/metrics", page, sizeof(page)), 200);
-    const char *p = strstr(page, "\ntrnscid_ops_run_ahead_total ");
-    assert_non_null(p);
-    return strtod(strchr(p + 1, ' ') + 1, NULL);
+    const double v = th_metrics_sample(metrics_port, "trnscid_ops_run_ahead_total");
+    assert_true(v >= 0);
+    return v;
 }
 
 static void *upload(const void *host, size_t bytes) {

@@ -64,11 +64,9 @@ static void *upload(const void *host, size_t bytes) {
 
 /* The ops daemon d ran ahead of their turn so far (trnscid_ops_run_ahead_total). */
 static double run_ahead_ops(int port) {
-    static char page[1 << 17];
-    assert_int_equal(th_http_get(port, "/metrics", page, sizeof(page)), 200);
-    const char *p = strstr(page, "\ntrnscid_ops_run_ahead_total ");
-    assert_non_null(p);
-    return strtod(strchr(p + 1, ' ') + 1, NULL);
+    const double v = th_metrics_sample(port, "trnscid_ops_run_ahead_total");
+    assert_true(v >= 0);
+    return v;
 }
 
 /* Every worker's shards so far (trnscid_worker_shards_total). */
