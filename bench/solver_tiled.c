@@ -29,10 +29,13 @@
  * U. potrs (--routines potrs: trnsolverDnDpotrs with n right-hand sides,
  * split over the cores by whole blocks of them, against LAPACKE_dpotrs_work;
  * 2 n^3 flops) solves with the Cholesky factor this process made once,
- * uploaded outside the timing; its "factor" compared bitwise is X.
+ * uploaded outside the timing; its "factor" compared bitwise is X. potri
+ * (--routines potri: trnsolverDnDpotri, the tiled inverse of
+ * ops/solver_inv_tile.h, against LAPACKE_dpotri_work; 2 n^3 / 3 flops)
+ * inverts from the same factor.
  *
  * usage: bench_solver_tiled ONE_CORE_ADDR ALL_CORES_ADDR [--sizes 4096,8192]
- *                           [--reps N] [--routines potrf,getrf,geqrf,syevd,gesvd,potrs]
+ *                           [--reps N] [--routines potrf,getrf,geqrf,syevd,gesvd,potrs,potri]
  * bench/run_solver_tiled.sh starts the two daemons (docs/benchmarks.md).
  */
 #define _GNU_SOURCE
@@ -59,18 +62,19 @@ static void die(const char *what) {
     exit(1);
 }
 
-enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, R_GESVD, R_POTRS, NROUT };
+enum { R_POTRF, R_GETRF, R_GEQRF, R_SYEVD, R_GESVD, R_POTRS, R_POTRI, NROUT };
 static const char *const rname[NROUT] = {"dpotrf lower",     "dgetrf",
                                          "dgeqrf",           "dsyevd vectors lower",
-                                         "dgesvd vectors S", "dpotrs lower, n right-hand sides"};
+                                         "dgesvd vectors S", "dpotrs lower, n right-hand sides",
+                                         "dpotri lower"};
 /* The in-process gesvd's U and VT leading dimension past n (see the top). */
 #define LD_PAD 8
 
 /* potrf: symmetric and diagonally dominant; getrf, geqrf: uniform [-1, 1);
- * syevd: symmetric, uniform [-1, 1); potrs: potrf's matrix factored here
- * (its lower triangle the factor). */
+ * syevd: symmetric, uniform [-1, 1); potrs, potri: potrf's matrix factored
+ * here (its lower triangle the factor). */
 static void make_input(int r, int n, double *a) {
-    if (r == R_POTRS) {
+    if (r == R_POTRS || r == R_POTRI) {
         make_input(R_POTRF, n, a);
         if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n) != 0)
             die("the potrs bench's factor");
@@ -170,6 +174,8 @@ static double run_daemon(side *s, int r, int n, const double *a, double *out) {
                                            n, s->a, n, s->tau, NULL, 0, s->info)
         : r == R_POTRS
             ? trnsolverDnDpotrs(s->h, TRNBLAS_FILL_MODE_LOWER, n, n, s->a, n, s->u, n, s->info)
+        : r == R_POTRI
+            ? trnsolverDnDpotri(s->h, TRNBLAS_FILL_MODE_LOWER, n, s->a, n, NULL, 0, s->info)
             : trnsolverDnDgesvd(s->h, 'S', 'S', n, n, s->a, n, s->tau, s->u, n, s->vt, n, NULL, 0,
                                 NULL, s->info);
     if (st != TRNSOLVER_STATUS_SUCCESS || trnsciStreamSynchronize(NULL) != trnsciSuccess)
@@ -202,6 +208,7 @@ static double run_lapack(int r, int n, const double *a, double *work, lapack_int
         : r == R_SYEVD ? LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, work, n, tau, qrwork,
                                              lqrwork, ipiv, liwork)
         : r == R_POTRS ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, n, a, n, work, n)
+        : r == R_POTRI ? LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', n, work, n)
                        : LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', n, n, work, n, tau, uv, ld,
                                              uv + (size_t)ld * n, ld, qrwork, lqrwork);
     if (info != 0)
@@ -216,7 +223,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     side sides[2] = {{.addr = argv[1]}, {.addr = argv[2]}};
-    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0, 0, 0};
+    int sizes[MAX_SIZES] = {4096, 8192}, nsizes = 2, reps = 5, want[NROUT] = {1, 1, 1, 0, 0, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--routines")) {
             want[R_POTRF] = strstr(argv[i + 1], "potrf") != NULL;
@@ -225,6 +232,7 @@ int main(int argc, char **argv) {
             want[R_SYEVD] = strstr(argv[i + 1], "syevd") != NULL;
             want[R_GESVD] = strstr(argv[i + 1], "gesvd") != NULL;
             want[R_POTRS] = strstr(argv[i + 1], "potrs") != NULL;
+            want[R_POTRI] = strstr(argv[i + 1], "potri") != NULL;
         } else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sizes")) {
@@ -289,6 +297,7 @@ int main(int argc, char **argv) {
                                  : r == R_GEQRF ? 4.0
                                  : r == R_SYEVD ? 27.0
                                  : r == R_POTRS ? 6.0
+                                 : r == R_POTRI ? 2.0
                                                 : 63.0) *
                                 n * n * (double)n / 3.0;
             double med[NCONF];

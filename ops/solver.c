@@ -22,6 +22,11 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_GEQRF:
     case TRN_SOLVER_TILE_QR_PANEL: /* a tiled geqrf's steps */
     case TRN_SOLVER_TILE_QR_UPDATE: return "geqrf";
+    case TRN_SOLVER_TILE_INV_DIAG: /* a tiled potri's steps (ops/solver_inv_tile.h) */
+    case TRN_SOLVER_TILE_INV_TRTRI:
+    case TRN_SOLVER_TILE_INV_LAUUM:
+    case TRN_SOLVER_TILE_INV_ROW:
+    case TRN_SOLVER_TILE_INV_LAST: return "potri";
     case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";
     case TRN_SOLVER_ORMQR: return cx ? "unmqr" : "ormqr";
     case TRN_SOLVER_SYTRF: return "sytrf";

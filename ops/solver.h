@@ -82,6 +82,12 @@ typedef enum trn_solver_fn {
     /* The steps of a GMRES run over every core (ops/solver_kpar.h). */
     TRN_SOLVER_KGM_SETUP = 224,
     TRN_SOLVER_KGM_STEP = 225, /* any looped step: what it does is in the state */
+    /* The steps of a tiled potri (ops/solver_inv_tile.h). */
+    TRN_SOLVER_TILE_INV_DIAG = 226,
+    TRN_SOLVER_TILE_INV_TRTRI = 227,
+    TRN_SOLVER_TILE_INV_LAUUM = 228,
+    TRN_SOLVER_TILE_INV_ROW = 229,
+    TRN_SOLVER_TILE_INV_LAST = 230,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an

@@ -5,6 +5,9 @@
  */
 #include "ops/solver_tile.h"
 
+#include "ops/solver_inv_tile.h"
+#include "ops/solver_tile_layout.h"
+
 #include "ops/solver_eig_tile.h"
 #include "ops/solver_svd_tile.h"
 
@@ -26,7 +29,7 @@ int trn_tile_fn(trn_solver_fn fn) {
     case TRN_SOLVER_TILE_LU_LEFT:
     case TRN_SOLVER_TILE_QR_PANEL:
     case TRN_SOLVER_TILE_QR_UPDATE: return 1;
-    default: return trn_eig_tile_fn(fn) || trn_svd_tile_fn(fn);
+    default: return trn_eig_tile_fn(fn) || trn_svd_tile_fn(fn) || trn_inv_tile_fn(fn);
     }
 }
 
@@ -40,7 +43,7 @@ static int min_int(int a, int b) {
 
 int trn_tile_nb(const trn_solver_dense_desc *d) {
     int len = 0;
-    if (d->fn == TRN_SOLVER_POTRF)
+    if (d->fn == TRN_SOLVER_POTRF || d->fn == TRN_SOLVER_POTRI)
         len = d->n;
     else if ((d->fn == TRN_SOLVER_GETRF && d->ipiv) || d->fn == TRN_SOLVER_GEQRF)
         len = min_int(d->m, d->n);
@@ -115,33 +118,42 @@ static long long step_tiles(const trn_solver_dense_desc *d) {
     }
 }
 
-/* A group's tiles: the step's over TRN_TILE_MIN_TASKS, between 1 and
- * TRN_TILE_GROUP_AREA. */
-static int group_area(const trn_solver_dense_desc *d) {
-    const long long a = step_tiles(d) / TRN_TILE_MIN_TASKS;
-    return a < 1 ? 1 : a > TRN_TILE_GROUP_AREA ? TRN_TILE_GROUP_AREA : (int)a;
+void trn_tile_group_shape(long long tiles, int wide, int *gr, int *gc) {
+    const long long a = tiles / TRN_TILE_MIN_TASKS;
+    const int area = a < 1 ? 1 : a > TRN_TILE_GROUP_AREA ? TRN_TILE_GROUP_AREA : (int)a;
+    /* About twice as tall as wide: the largest c with 2 c^2 <= area. */
+    int c = 1;
+    while (wide && c < TRN_TILE_GROUP_COLS && 2 * (c + 1) * (c + 1) <= area)
+        c++;
+    const int r = area / c;
+    *gc = c;
+    *gr = tiles == 0 || r < 1 ? 1 : r > TRN_TILE_GROUP ? TRN_TILE_GROUP : r;
+}
+
+static void group_of(const trn_solver_dense_desc *d, int *gr, int *gc) {
+    trn_tile_group_shape(step_tiles(d),
+                         d->fn == TRN_SOLVER_TILE_UPDATE || d->fn == TRN_SOLVER_TILE_LU_UPDATE, gr,
+                         gc);
 }
 
 int trn_tile_group_cols(const trn_solver_dense_desc *d) {
+    if (trn_inv_tile_fn(d->fn))
+        return trn_inv_tile_group_cols(d);
     if (d->fn == TRN_SOLVER_TILE_QR_UPDATE) { /* block columns over TRN_TILE_MIN_TASKS */
         const int c = (cols_t(d) - 1 - d->tile_k) / TRN_TILE_MIN_TASKS;
         return c < 1 ? 1 : c > TRN_TILE_GROUP_COLS ? TRN_TILE_GROUP_COLS : c;
     }
-    if (d->fn != TRN_SOLVER_TILE_UPDATE && d->fn != TRN_SOLVER_TILE_LU_UPDATE)
-        return 1;
-    /* About twice as tall as wide: the largest c with 2 c^2 <= area. */
-    const int area = group_area(d);
-    int c = 1;
-    while (c < TRN_TILE_GROUP_COLS && 2 * (c + 1) * (c + 1) <= area)
-        c++;
-    return c;
+    int gr, gc;
+    group_of(d, &gr, &gc);
+    return gc;
 }
 
 int trn_tile_group(const trn_solver_dense_desc *d) {
-    if (step_tiles(d) == 0)
-        return 1;
-    const int r = group_area(d) / trn_tile_group_cols(d);
-    return r < 1 ? 1 : r > TRN_TILE_GROUP ? TRN_TILE_GROUP : r;
+    if (trn_inv_tile_fn(d->fn))
+        return trn_inv_tile_group(d);
+    int gr, gc;
+    group_of(d, &gr, &gc);
+    return gr;
 }
 
 /* Groups of g covering `tiles` tiles. */
@@ -149,23 +161,21 @@ static size_t groups(int tiles, int g) {
     return tiles > 0 ? (size_t)(tiles + g - 1) / (size_t)g : 0;
 }
 
-/* How UPDATE and LU_UPDATE lay their tasks out, in claim order: the
- * look-ahead column (task 0: all of block column k + 1), then block columns
- * [cstart, ctail) in groups of gc columns, each cut into groups of gr rows
- * (Cholesky: from the group's first column down, its tiles on or below the
- * diagonal; LU: rows k + 1 ..), then the tail: block columns [ctail, T) one
- * tile a task. The tail holds at least one group's worth of tiles, so that
- * whichever core ends its groups first has small tasks left to take while
- * another finishes a group (ops/solver_tile.h, "Claiming"). */
-typedef struct update_layout {
-    int k, T, row_end; /* block columns < T; rows < row_end */
-    int chol;          /* Cholesky: only tiles i >= j */
-    int lead;          /* LU's look-ahead task first */
-    int gr, gc, cstart, ctail;
-} update_layout;
+typedef trn_tile_layout update_layout;
 
 static int first_row(const update_layout *L, int j) {
     return L->chol ? j : L->k + 1;
+}
+
+void trn_tile_layout_set_tail(trn_tile_layout *L) {
+    L->ctail = L->T;
+    if (L->gr * L->gc > 1) {
+        long long tail = 0;
+        while (L->ctail > L->cstart && tail < (long long)L->gr * L->gc) {
+            L->ctail--;
+            tail += L->row_end - first_row(L, L->ctail);
+        }
+    }
 }
 
 static update_layout layout_of(const trn_solver_dense_desc *d) {
@@ -175,14 +185,7 @@ static update_layout layout_of(const trn_solver_dense_desc *d) {
     L.gr = trn_tile_group(d);
     L.gc = trn_tile_group_cols(d);
     L.cstart = L.k + 1 + L.lead;
-    L.ctail = L.T;
-    if (L.gr * L.gc > 1) {
-        long long tail = 0;
-        while (L.ctail > L.cstart && tail < (long long)L.gr * L.gc) {
-            L.ctail--;
-            tail += L.row_end - first_row(&L, L.ctail);
-        }
-    }
+    trn_tile_layout_set_tail(&L);
     return L;
 }
 
@@ -224,7 +227,7 @@ static trn_tile_span qr_span(const trn_solver_dense_desc *d, size_t t) {
     return s;
 }
 
-static size_t layout_tasks(const update_layout *L) {
+size_t trn_tile_layout_tasks(const trn_tile_layout *L) {
     size_t n = (size_t)L->lead;
     for (int j0 = L->cstart; j0 < L->ctail; j0 += L->gc)
         n += groups(L->row_end - first_row(L, j0), L->gr);
@@ -233,7 +236,7 @@ static size_t layout_tasks(const update_layout *L) {
     return n;
 }
 
-static trn_tile_span layout_span(const update_layout *L, size_t t) {
+trn_tile_span trn_tile_layout_span(const trn_tile_layout *L, size_t t) {
     trn_tile_span s = {.i = L->k + 1, .j = L->k + 1, .ni = L->row_end - L->k - 1, .nj = 1};
     if (L->lead) {
         if (t == 0)
@@ -273,14 +276,17 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     case TRN_SOLVER_TILE_UPDATE:
     case TRN_SOLVER_TILE_LU_UPDATE: {
         const update_layout L = layout_of(d);
-        return layout_tasks(&L);
+        return trn_tile_layout_tasks(&L);
     }
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
     case TRN_SOLVER_TILE_LU_ROW: return C + (size_t)lu_tail(d);
     case TRN_SOLVER_TILE_LU_LEFT: return (size_t)panels(d) - 1;
     case TRN_SOLVER_TILE_QR_PANEL: return 1;
     case TRN_SOLVER_TILE_QR_UPDATE: return qr_tasks(d);
-    default: return trn_svd_tile_fn(d->fn) ? trn_svd_tile_tasks(d) : trn_eig_tile_tasks(d);
+    default:
+        if (trn_inv_tile_fn(d->fn))
+            return trn_inv_tile_tasks(d);
+        return trn_svd_tile_fn(d->fn) ? trn_svd_tile_tasks(d) : trn_eig_tile_tasks(d);
     }
 }
 
@@ -324,6 +330,11 @@ static int has_left_step(const trn_solver_dense_desc *whole) {
 }
 
 int trn_tile_steps(const trn_solver_dense_desc *whole) {
+    if (whole->fn == TRN_SOLVER_POTRI) {
+        trn_solver_dense_desc w = *whole;
+        w.tile_nb = trn_tile_nb(whole);
+        return trn_inv_tile_steps(&w);
+    }
     int s = has_left_step(whole);
     for (int k = 0; k < panels(whole); k++) {
         trn_solver_fn fns[3];
@@ -335,6 +346,8 @@ int trn_tile_steps(const trn_solver_dense_desc *whole) {
 trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
     trn_solver_dense_desc d = *whole;
     d.tile_nb = trn_tile_nb(whole);
+    if (whole->fn == TRN_SOLVER_POTRI)
+        return trn_inv_tile_step(&d, s);
     for (int k = 0; k < panels(whole); k++) {
         trn_solver_fn fns[3];
         const int n = steps_of_k(whole, k, fns);
@@ -358,6 +371,8 @@ trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
  * LU_UPDATE: update_layout. The others: one tile or block column a task. */
 trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
     trn_tile_span s = {.ni = 1, .nj = 1};
+    if (trn_inv_tile_fn(d->fn))
+        return trn_inv_tile_task_span(d, t);
     if (trn_eig_tile_fn(d->fn)) {
         trn_eig_tile_task(d, t, &s.i, &s.j);
         return s;
@@ -386,7 +401,7 @@ trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
     case TRN_SOLVER_TILE_LU_LEFT: s.i = s.j = (int)t; return s;
     default: {
         const update_layout L = layout_of(d);
-        return layout_span(&L, t);
+        return trn_tile_layout_span(&L, t);
     }
     }
 }
@@ -437,6 +452,8 @@ static double tile_flops(const trn_solver_dense_desc *d, int i, int j) {
 /* Task t of step d: its tiles' (Cholesky's UPDATE: those on or below the
  * diagonal), and the next panel's when it carries it. */
 static double task_flops(const trn_solver_dense_desc *d, size_t t) {
+    if (trn_inv_tile_fn(d->fn))
+        return trn_inv_tile_task_flops(d, t);
     const trn_tile_span s = trn_tile_task_span(d, t);
     double f = 0.0;
     for (int c = s.j; c < s.j + s.nj; c++)

@@ -41,6 +41,10 @@
  * k's QR_UPDATE k - 1 task), and Cholesky (all of block column k updated,
  * then DIAG k's potrf and PANEL k's solve of every tile below it).
  *
+ * potri (the inverse from the Cholesky factor) is a task graph of the same
+ * kind, its steps in ops/solver_inv_tile.h; the functions below take its
+ * steps too.
+ *
  * Determinism: the steps depend only on the shape and the type (trn_tile_nb),
  * never on the core count or the load; each tile is written by exactly one
  * task of a step, and the updates of a tile come in the fixed order of k.
@@ -94,8 +98,9 @@ int trn_tile_group_cols(const trn_solver_dense_desc *d);
 /* Whether fn is one of a tiled factorisation's steps (never on the wire). */
 int trn_tile_fn(trn_solver_fn fn);
 
-/* The tile size of a factorisation d (potrf; getrf with pivoting), or 0
- * when it is not tiled. A function of the shape and the type alone. */
+/* The tile size of a factorisation d (potrf; getrf with pivoting; geqrf;
+ * potri, whose steps are ops/solver_inv_tile.h's), or 0 when it is not
+ * tiled. A function of the shape and the type alone. */
 int trn_tile_nb(const trn_solver_dense_desc *d);
 
 /* The number of tiles covering `len` rows or columns, ceil(len / nb). */

@@ -142,6 +142,9 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
 /* One shard of a step of a tiled syevd/heevd (ops/solver_eig_tile.h). */
 trn_kstatus trn_cpu_solver_eig_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                     int nshards);
+/* One shard of a step of a tiled potri (ops/solver_inv_tile.h). */
+trn_kstatus trn_cpu_solver_inv_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
+                                    int nshards);
 /* One shard of a step of a tiled gesvd (ops/solver_svd_tile.h). */
 trn_kstatus trn_cpu_solver_svd_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                     int nshards);

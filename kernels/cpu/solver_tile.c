@@ -21,6 +21,7 @@
 #include "kernels/cpu/solver_lapack.h"
 #include "kernels/cpu/solver_util.h"
 #include "ops/solver_eig_tile.h"
+#include "ops/solver_inv_tile.h"
 #include "ops/solver_svd_tile.h"
 #include "ops/solver_tile.h"
 
@@ -379,6 +380,8 @@ trn_kstatus trn_cpu_solver_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, i
         return trn_cpu_solver_eig_tile(d, msg, shard, nshards);
     if (trn_svd_tile_fn(d->fn))
         return trn_cpu_solver_svd_tile(d, msg, shard, nshards);
+    if (trn_inv_tile_fn(d->fn))
+        return trn_cpu_solver_inv_tile(d, msg, shard, nshards);
     const int first =
         d->tile_k == 0 && (d->fn == TRN_SOLVER_TILE_DIAG || d->fn == TRN_SOLVER_TILE_LU_PANEL ||
                            d->fn == TRN_SOLVER_TILE_QR_PANEL);

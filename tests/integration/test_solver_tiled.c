@@ -1,5 +1,5 @@
 /*
- * test_solver_tiled.c — potrf, getrf (with pivoting) and geqrf on matrices
+ * test_solver_tiled.c — potrf, potri, getrf (with pivoting) and geqrf on matrices
  * big enough to be tiled
  * (ops/solver_tile.h: n >= 4 tiles of 256), run as a task graph over every
  * core, through real trnscid daemons of 1 and 2 cores, in S, D, C and Z,
@@ -22,6 +22,10 @@
  *    tile gives info = its index, as potrf does; the op still succeeds;
  *  - the boundaries: n = 769 (4 tiles, the last one 1 wide) is tiled, n = 768
  *    (3 tiles) is not; both correct.
+ * potri (after the tiled potrf): D, Z lower and upper, S lower; the
+ * inverse bitwise alike on 1 and 2 cores, the residual A X v - v along
+ * random vectors within 3 n u (6 n u complex) || |A| |X| |v| ||, and an
+ * exactly zero diagonal element giving LAPACK's info with A unchanged.
  * getrf: square (S, D, C, Z), tall, wide and 2300 square (D): factors, pivots and info
  * bitwise alike on 1 and 2 cores, the backward error of P A = L U within
  * Higham's Thm 9.3 bound along a random vector (gamma_min(m,n) |L||U|), and
@@ -77,10 +81,14 @@ static void *make_matrix(ty t, int n, int ld, int lower) {
     return h;
 }
 
-/* Runs potrf of the n x n matrix h (ld) on the daemon at addr; returns the
- * downloaded result and sets *info. */
-static void *factor_on(const char *addr, ty t, int n, int ld, int lower, const void *h,
-                       int *info_out) {
+/* What run_on runs: potrf, potri, or potrf and then potri. */
+#define RUN_POTRF 1
+#define RUN_POTRI 2
+
+/* Runs potrf and/or potri (what) of the n x n matrix h (ld) on the daemon
+ * at addr; returns the downloaded result and sets *info (the last one's). */
+static void *run_on(const char *addr, int what, ty t, int n, int ld, int lower, const void *h,
+                    int *info_out) {
     assert_int_equal(trnsciInit(addr), trnsciSuccess);
     trnsolverDnHandle_t handle;
     assert_int_equal(trnsolverDnCreate(&handle), TRNSOLVER_STATUS_SUCCESS);
@@ -89,8 +97,14 @@ static void *factor_on(const char *addr, ty t, int n, int ld, int lower, const v
     assert_int_equal(trnsciMalloc(&dev, bytes), trnsciSuccess);
     assert_int_equal(trnsciMemcpy(dev, h, bytes, trnsciMemcpyHostToDevice), trnsciSuccess);
     int *info = st_info_alloc(1);
-    assert_int_equal(ST_CALL(t, potrf, handle, lower ? LOWER : UPPER, n, dev, ld, NULL, 0, info),
-                     TRNSOLVER_STATUS_SUCCESS);
+    if (what & RUN_POTRF)
+        assert_int_equal(
+            ST_CALL(t, potrf, handle, lower ? LOWER : UPPER, n, dev, ld, NULL, 0, info),
+            TRNSOLVER_STATUS_SUCCESS);
+    if (what & RUN_POTRI)
+        assert_int_equal(
+            ST_CALL(t, potri, handle, lower ? LOWER : UPPER, n, dev, ld, NULL, 0, info),
+            TRNSOLVER_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     *info_out = st_read_int(info);
     void *got = malloc(bytes);
@@ -185,7 +199,7 @@ static void check(ty t, int n, int lower) {
     void *got[NDAEMONS];
     for (int d = 0; d < NDAEMONS; d++) {
         int info = -1;
-        got[d] = factor_on(daemons[d].unix_addr, t, n, ld, lower, h, &info);
+        got[d] = run_on(daemons[d].unix_addr, RUN_POTRF, t, n, ld, lower, h, &info);
         assert_int_equal(info, 0);
     }
     const size_t bytes = (size_t)ld * n * esize(t);
@@ -216,6 +230,111 @@ static void test_tiled_factors(void **state) {
     check(TY_D, 3000, 0);
 }
 
+/* potri's residual along three random vectors v: with X the computed
+ * inverse (Hermitian, from the triangle g holds), r = A (X v) - v in long
+ * double; ||r||_2 <= c n u || |A| (|X| |v|) ||_2 with c = 3 (6 complex), the
+ * bound test_solver.c holds LAPACK's potri to (A's condition number is
+ * below 3 here). Returns the worst ratio. */
+static long double inverse_probe(ty t, int n, int ld, int lower, const void *h, const void *g) {
+    lcplx *v = malloc((size_t)n * sizeof(*v)), *y = malloc((size_t)n * sizeof(*y));
+    long double *av = malloc((size_t)n * sizeof(*av)), *ay = malloc((size_t)n * sizeof(*ay));
+    assert_true(v && y && av && ay);
+    const long double c = 3.0L * n * st_u(t) * (is_complex(t) ? 2 : 1);
+    long double worst = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        for (int i = 0; i < n; i++) {
+            v[i] = st_uniform();
+            av[i] = fabsl(creall(v[i]));
+        }
+        for (int i = 0; i < n; i++) { /* y = X v, ay = |X| |v| */
+            lcplx s = 0;
+            long double sa = 0;
+            for (int j = 0; j < n; j++) {
+                const lcplx x = a_at(t, g, ld, lower, i, j);
+                s += x * v[j];
+                sa += cabsl(x) * av[j];
+            }
+            y[i] = s;
+            ay[i] = sa;
+        }
+        long double rn = 0, bn = 0;
+        for (int i = 0; i < n; i++) {
+            lcplx s = 0;
+            long double sa = 0;
+            for (int j = 0; j < n; j++) {
+                const lcplx a = a_at(t, h, ld, lower, i, j);
+                s += a * y[j];
+                sa += cabsl(a) * ay[j];
+            }
+            const lcplx r = s - v[i];
+            rn += creall(r * conjl(r));
+            bn += sa * sa;
+        }
+        const long double ratio = sqrtl(rn) / (c * sqrtl(bn));
+        if (!(ratio <= 1.0L))
+            fail_msg("%s potri n=%d %s: ||A X v - v|| / bound = %Lg", ty_name[t], n,
+                     lower ? "lower" : "upper", ratio);
+        worst = ratio > worst ? ratio : worst;
+    }
+    free(v);
+    free(y);
+    free(av);
+    free(ay);
+    return worst;
+}
+
+/* potri over every core (ops/solver_inv_tile.h) after the tiled potrf: the
+ * inverse bitwise the same on 1 and 2 cores, the other triangle untouched,
+ * the residual within inverse_probe's bound. Then a factor with an exactly
+ * zero diagonal element in the third tile: info = its index and the matrix
+ * unchanged, on every core count, as LAPACK's potri. */
+static void test_tiled_potri(void **state) {
+    (void)state;
+    const int n = 1300, ld = n + 5;
+    const ty types[] = {TY_D, TY_Z, TY_S};
+    for (int k = 0; k < 3; k++)
+        for (int lower = 0; lower < 2; lower++) {
+            const ty t = types[k];
+            if (t == TY_S && !lower)
+                continue;
+            void *h = make_matrix(t, n, ld, lower);
+            void *got[NDAEMONS];
+            for (int d = 0; d < NDAEMONS; d++) {
+                int info = -1;
+                got[d] =
+                    run_on(daemons[d].unix_addr, RUN_POTRF | RUN_POTRI, t, n, ld, lower, h, &info);
+                assert_int_equal(info, 0);
+            }
+            const size_t bytes = (size_t)ld * n * esize(t);
+            for (int d = 1; d < NDAEMONS; d++)
+                if (memcmp(got[0], got[d], bytes) != 0)
+                    fail_msg("%s potri n=%d %s: the inverse on %d cores differs from the one on 1",
+                             ty_name[t], n, lower ? "lower" : "upper", d + 1);
+            untouched(t, n, ld, lower, h, got[0]);
+            char what[80];
+            snprintf(what, sizeof(what), "potri n=%d %s ||AXv - v|| / bound", n, lower ? "L" : "U");
+            st_note(what, inverse_probe(t, n, ld, lower, h, got[0]), 1.0L);
+            for (int d = 0; d < NDAEMONS; d++)
+                free(got[d]);
+            free(h);
+        }
+    const int p = 2 * 256 + 77;
+    for (int lower = 0; lower < 2; lower++) {
+        void *h = make_matrix(TY_D, n, ld, lower); /* taken as the factor itself */
+        put(TY_D, h, (size_t)p * ld + p, 0.0L);
+        for (int d = 0; d < NDAEMONS; d++) {
+            int info = -1;
+            void *g = run_on(daemons[d].unix_addr, RUN_POTRI, TY_D, n, ld, lower, h, &info);
+            if (info != p + 1)
+                fail_msg("potri with a zero at %d on %d cores: info %d, want %d", p, d + 1, info,
+                         p + 1);
+            assert_memory_equal(g, h, (size_t)ld * n * esize(TY_D));
+            free(g);
+        }
+        free(h);
+    }
+}
+
 /* A pivot that makes the leading minor of order p + 1 indefinite (a
  * negative diagonal entry, or a NaN) in the third diagonal tile: info =
  * p + 1 on every core count, as LAPACK's potrf. */
@@ -229,7 +348,7 @@ static void test_tiled_not_spd(void **state) {
             put(t, h, (size_t)p * ld + p, nan ? (lcplx)NAN : -1.0L);
             for (int d = 0; d < NDAEMONS; d++) {
                 int info = -1;
-                free(factor_on(daemons[d].unix_addr, t, n, ld, 1, h, &info));
+                free(run_on(daemons[d].unix_addr, RUN_POTRF, t, n, ld, 1, h, &info));
                 if (info != p + 1)
                     fail_msg("%s potrf with a %s at %d on %d cores: info %d, want %d", ty_name[t],
                              nan ? "NaN" : "negative pivot", p, d + 1, info, p + 1);
@@ -454,12 +573,12 @@ int main(void) {
     if (th_daemons_start(daemons, NDAEMONS, NULL) != 0)
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tiled_factors),
-        cmocka_unit_test(test_tiled_not_spd),
-        cmocka_unit_test(test_tiled_lu),
+        cmocka_unit_test(test_tiled_factors), cmocka_unit_test(test_tiled_not_spd),
+        cmocka_unit_test(test_tiled_potri),   cmocka_unit_test(test_tiled_lu),
         cmocka_unit_test(test_tiled_qr),
     };
-    int failed = cmocka_run_group_tests_name("tiled potrf, getrf and geqrf", tests, NULL, NULL);
+    int failed =
+        cmocka_run_group_tests_name("tiled potrf, potri, getrf and geqrf", tests, NULL, NULL);
     failed += th_daemons_stop_checked(daemons, NDAEMONS, "trnscid");
     st_report("solver_tiled");
     return failed ? 1 : 0;

@@ -44,6 +44,7 @@
 #include "tests/common/checked_routines.h"
 
 #include "kernels/cpu/cpu_kernels.h"
+#include "ops/solver_tile.h"
 
 /* ---- guarded operands ---------------------------------------------------------------- */
 
@@ -117,6 +118,16 @@ static trn_kstatus call_blas3(const void *d) {
 }
 static trn_kstatus call_dense(const void *d) {
     return trn_cpu_solver_dense(d, NULL, 0, 1);
+}
+/* A tiled factorisation or potri (ops/solver_tile.h): its steps in turn. */
+static trn_kstatus call_dense_steps(const void *whole) {
+    for (int s = 0; s < trn_tile_steps(whole); s++) {
+        const trn_solver_dense_desc d = trn_tile_step(whole, s);
+        const trn_kstatus ks = trn_cpu_solver_dense(&d, NULL, 0, 1);
+        if (ks != TRN_KSTATUS_OK)
+            return ks;
+    }
+    return TRN_KSTATUS_OK;
 }
 static trn_kstatus call_eigen(const void *d) {
     return trn_cpu_solver_eigen(d, NULL, 0, 1);
@@ -598,7 +609,7 @@ static void dense_case(trn_solver_dense_desc d) {
             put(t, d.tau, (size_t)i, 0, 1.0 + 0.5 * (i % 2));
     }
     d.info = gb_alloc(&gi, sizeof(int32_t));
-    const trn_kstatus ks = guarded(call_dense, &d);
+    const trn_kstatus ks = guarded(trn_tile_nb(&d) ? call_dense_steps : call_dense, &d);
     if (ks != TRN_KSTATUS_OK)
         fail_msg("%s: status %d", current_case, (int)ks);
     gb_free(&ga);
@@ -606,6 +617,25 @@ static void dense_case(trn_solver_dense_desc d) {
     gb_free(&gp);
     gb_free(&gt);
     gb_free(&gi);
+}
+
+/* The tiled potrf and potri (tile tasks on the client's matrix) of order
+ * 769: four tiles, the last one 1 wide. */
+static void run_dense_tiled(void) {
+    for (int ti = 0; ti < 4; ti++)
+        for (int pad = 0; pad < 2; pad++)
+            for (int lower = 0; lower < 2; lower++) {
+                const int n = 769, ld = n + 3 * pad;
+                const trn_solver_fn fns[] = {TRN_SOLVER_POTRF, TRN_SOLVER_POTRI};
+                for (int f = 0; f < 2; f++) {
+                    CASE("tiled solver fn %d %c n=%d lda=%d lower=%d", (int)fns[f], type_ch[ti], n,
+                         ld, lower);
+                    const trn_solver_dense_desc d = {
+                        .fn = fns[f], .type = types[ti], .lower = lower, .m = n, .n = n, .lda = ld};
+                    assert_true(trn_tile_nb(&d) > 0);
+                    dense_case(d);
+                }
+            }
 }
 
 static void run_dense(void) {
@@ -917,6 +947,10 @@ static void test_lapack_factor(void **state) {
     (void)state;
     each_placement(run_dense);
 }
+static void test_lapack_tiled(void **state) {
+    (void)state;
+    each_placement(run_dense_tiled);
+}
 static void test_lapack_eigen(void **state) {
     (void)state;
     each_placement(run_eigen);
@@ -932,7 +966,7 @@ int main(void) {
         cmocka_unit_test(test_blas1),         cmocka_unit_test(test_blas2),
         cmocka_unit_test(test_gemm),          cmocka_unit_test(test_blas3),
         cmocka_unit_test(test_lapack_factor), cmocka_unit_test(test_lapack_eigen),
-        cmocka_unit_test(test_syevj_blocked),
+        cmocka_unit_test(test_syevj_blocked), cmocka_unit_test(test_lapack_tiled),
     };
     return cmocka_run_group_tests_name("kernels stay inside their operands", tests,
                                        trn_test_install_checked_routines, NULL);
