@@ -62,6 +62,58 @@ static int permutation_spans(const trn_op_desc *op, int want_reads, trn_span *ou
     return ok ? 1 : -1;
 }
 
+/* count entries of es bytes at p (nothing when p is NULL). */
+static trn_span array_span(const void *p, int64_t count, size_t es) {
+    const uintptr_t lo = (uintptr_t)p;
+    return (trn_span){lo, p && count > 0 ? lo + (size_t)count * es : lo};
+}
+
+static size_t index_size(const trn_sp_mat *m) {
+    return m->idx64 ? sizeof(int64_t) : sizeof(int32_t);
+}
+
+/* A CSR or CSC matrix's offsets (n + 1), indices and values (nnz each). */
+static int compressed_spans(const trn_sp_mat *m, int64_t n, trn_span *out) {
+    out[0] = array_span(m->offsets, n + 1, index_size(m));
+    out[1] = array_span(m->indices, m->nnz, index_size(m));
+    out[2] = array_span(m->values, m->nnz, trn_dtype_size(m->type));
+    return 3;
+}
+
+/* A sparse format conversion of its own: CSR -> CSC reads the CSR matrix
+ * and writes the CSC one; CSR -> BSR reads the CSR matrix and the BSR
+ * block-row offsets (csr2bsrNnz's result) and writes the BSR block
+ * columns and blocks. Validation resolved exactly these arrays, with these
+ * extents, and the kernels touch nothing else (kernels/cpu/sparse_convert.c:
+ * every write is bounded by the destination's nnz). Other conversions, and
+ * strided batches, are not described. */
+static int spconvert_spans(const trn_op_desc *op, int want_reads, trn_span *out, int max) {
+    const trn_spconvert_desc *c = &op->u.spconvert;
+    const trn_sp_mat *src = &c->src, *dst = &c->dst;
+    if (src->batch > 1 || dst->batch > 1)
+        return -1;
+    if (c->fn == TRN_SPC_CSR_TO_CSC) {
+        if (max < 3)
+            return -1;
+        return want_reads ? compressed_spans(src, src->rows, out)
+                          : compressed_spans(dst, dst->cols, out);
+    }
+    if (c->fn != TRN_SPC_CSR_TO_BSR)
+        return -1;
+    if (!want_reads) {
+        if (max < 2)
+            return -1;
+        out[0] = array_span(dst->indices, dst->nnz, index_size(dst));
+        out[1] = array_span(dst->values, dst->nnz * dst->rb * dst->cb, trn_dtype_size(dst->type));
+        return 2;
+    }
+    if (max < 4)
+        return -1;
+    compressed_spans(src, src->rows, out);
+    out[3] = array_span(dst->offsets, dst->brows + 1, index_size(dst));
+    return 4;
+}
+
 /* op(A) and op(B) of g (a strided batch of them), elements of es bytes. */
 static void gemm_ab_spans(const trn_gemm_desc *g, size_t batch, size_t es, trn_span *out) {
     const int an = g->transa == TRN_TRANS_N, bn = g->transb == TRN_TRANS_N;
@@ -72,6 +124,8 @@ static void gemm_ab_spans(const trn_gemm_desc *g, size_t batch, size_t es, trn_s
 int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
     if (max < 1)
         return -1;
+    if (op->kind == TRN_OP_SPCONVERT)
+        return spconvert_spans(op, 0, out, max);
     if (op->kind != TRN_OP_GEMM)
         return permutation_spans(op, 0, out);
     const trn_gemm_desc *g = &op->u.gemm;
@@ -85,6 +139,8 @@ int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
 int trn_op_read_spans(const trn_op_desc *op, trn_span *out, int max) {
     if (max < 1)
         return -1;
+    if (op->kind == TRN_OP_SPCONVERT)
+        return spconvert_spans(op, 1, out, max);
     if (op->kind != TRN_OP_GEMM)
         return permutation_spans(op, 1, out);
     const trn_gemm_desc *g = &op->u.gemm;

@@ -23,12 +23,16 @@ typedef struct trn_span {
 int trn_spans_overlap(const trn_span *a, int na, const trn_span *b, int nb);
 
 /* Every byte op may write, into out (at most max spans): the count, or -1
- * when it is not known here. Known today: a GEMM without pointer lists (C)
- * and a tensor permutation that only converts (its D). */
+ * when it is not known here. Known today: a GEMM without pointer lists (C),
+ * a tensor permutation that only converts (its D), and the sparse
+ * conversions CSR -> CSC (the CSC's offsets, indices and values) and CSR ->
+ * BSR (the BSR's block columns and blocks). */
 int trn_op_write_spans(const struct trn_op_desc *op, trn_span *out, int max);
 
 /* Every byte op may read, the same way: a GEMM without pointer lists (A,
- * B and C: 3 spans) and a tensor permutation that only converts (its A). */
+ * B and C: 3 spans), a tensor permutation that only converts (its A),
+ * CSR -> CSC (the CSR's offsets, indices and values: 3) and CSR -> BSR (the
+ * CSR's three and the BSR's block-row offsets: 4). */
 int trn_op_read_spans(const struct trn_op_desc *op, trn_span *out, int max);
 
 /* What op's conversion stage (ops/convert_stage.h) reads: op(A) and op(B)

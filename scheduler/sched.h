@@ -109,7 +109,7 @@ struct trn_sched_timer {
 #define TRN_SCHED_MAX_STAGES 4
 /* Memory spans an op declares for run-ahead (trn_sched_op.ahead_reads,
  * writes). */
-#define TRN_SCHED_MAX_SPANS 3
+#define TRN_SCHED_MAX_SPANS 4
 
 /* One step of a sequence op (trn_sched_op.steps): a descriptor whose kmsg
  * points at the step's own message (initialised when the step starts), and

@@ -14,8 +14,9 @@
  *  - both results equal the host's (the CSC built by a counting sort of
  *    the CSR's entries, each column's rows in order; each double rounded
  *    to float once), bit for bit, idle and busy alike;
- *  - run-ahead (scheduler/sched.h): the permutation queued behind the long
- *    SGEMM on the SGEMM's own stream, touching none of its memory, runs
+ *  - run-ahead (scheduler/sched.h): the permutation and the CSR -> CSC
+ *    conversion queued behind the long
+ *    SGEMM on the SGEMM's own stream, touching none of its memory, run
  *    while it computes (copy-engine shards; in its turn the cores would be
  *    idle and take it); a permutation of the SGEMM's C queued behind it
  *    waits for it (the result is the finished C transposed).
@@ -153,11 +154,12 @@ static void csc_of(const csr *a, int *colptr, int *row, double *val) {
     free(next);
 }
 
-/* Converts a on the daemon, beside an SGEMM when `beside` is not NULL, and
+/* Converts a on the daemon, beside an SGEMM when `beside` is not NULL
+ * (behind it on its stream when `behind`, else on a stream of its own), and
  * checks the result against the host's; returns the copy-engine shards it
  * took. */
-static double csr_to_csc(const csr *a, busy *beside) {
-    const trnsciStream_t stream = beside ? beside->convert : 0;
+static double csr_to_csc(const csr *a, busy *beside, int behind) {
+    const trnsciStream_t stream = !beside ? 0 : behind ? beside->gemm : beside->convert;
     trnsparseHandle_t h;
     assert_int_equal(trnsparseCreate(&h), TRNSPARSE_STATUS_SUCCESS);
     assert_int_equal(trnsparseSetStream(h, stream), TRNSPARSE_STATUS_SUCCESS);
@@ -216,14 +218,22 @@ static void test_sparse(void **state) {
     csr a;
     csr_make(&a);
     const double core_before = engine_shards("core");
-    assert_true(csr_to_csc(&a, NULL) == 0); /* idle: on the cores */
+    assert_true(csr_to_csc(&a, NULL, 0) == 0); /* idle: on the cores */
     assert_true(engine_shards("core") > core_before);
     busy b;
     busy_make(&b);
-    const double copy = csr_to_csc(&a, &b);
+    const double copy = csr_to_csc(&a, &b, 0);
+    /* Behind the SGEMM on its own stream: its arrays (ops/span.h) miss the
+     * SGEMM's memory, so it runs ahead of its turn on the copy engine. */
+    const double before = run_ahead_ops();
+    const double ahead = csr_to_csc(&a, &b, 1);
+    const double ran_ahead = run_ahead_ops() - before;
     busy_free(&b);
     if (!(copy >= 1))
         fail_msg("the conversion beside a GEMM ran %g shards on the copy engine", copy);
+    if (!(ahead >= 1) || ran_ahead != 1)
+        fail_msg("the conversion behind a GEMM: %g copy-engine shards, %g ops run ahead", ahead,
+                 ran_ahead);
     free(a.rowptr);
     free(a.col);
     free(a.val);

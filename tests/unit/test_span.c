@@ -149,11 +149,97 @@ static void test_permutation(void **state) {
     assert_int_equal(trn_op_write_spans(&d, &s, 1), -1);
 }
 
+/* A sparse conversion's arrays: CSR -> CSC reads the CSR's three and writes
+ * the CSC's three; CSR -> BSR also reads the BSR block-row offsets and
+ * writes its block columns and blocks; the others, and batches, are not
+ * described. */
+static void test_sparse_conversion(void **state) {
+    (void)state;
+    static int32_t rowptr[11], col[30], cscptr[8], rowind[30], bsrptr[6], bcol[12];
+    static double val[30], cscval[30], bval[12 * 6];
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_SPCONVERT;
+    trn_spconvert_desc *c = &d.u.spconvert;
+    c->fn = TRN_SPC_CSR_TO_CSC;
+    c->values = 1;
+    c->src = (trn_sp_mat){.format = TRN_SP_CSR,
+                          .type = TRN_DTYPE_R64F,
+                          .rows = 10,
+                          .cols = 7,
+                          .brows = 10,
+                          .bcols = 7,
+                          .nnz = 30,
+                          .rb = 1,
+                          .cb = 1,
+                          .offsets = rowptr,
+                          .indices = col,
+                          .values = val,
+                          .batch = 1};
+    c->dst = (trn_sp_mat){.format = TRN_SP_CSC,
+                          .type = TRN_DTYPE_R64F,
+                          .rows = 10,
+                          .cols = 7,
+                          .brows = 10,
+                          .bcols = 7,
+                          .nnz = 30,
+                          .rb = 1,
+                          .cb = 1,
+                          .offsets = cscptr,
+                          .indices = rowind,
+                          .values = cscval,
+                          .batch = 1};
+    assert_true(trn_convert_standalone(&d));
+    trn_span s[4];
+    assert_int_equal(trn_op_read_spans(&d, s, 4), 3);
+    assert_true(s[0].lo == (uintptr_t)rowptr && s[0].hi == (uintptr_t)(rowptr + 11));
+    assert_true(s[1].lo == (uintptr_t)col && s[1].hi == (uintptr_t)(col + 30));
+    assert_true(s[2].lo == (uintptr_t)val && s[2].hi == (uintptr_t)(val + 30));
+    assert_int_equal(trn_op_write_spans(&d, s, 4), 3);
+    assert_true(s[0].lo == (uintptr_t)cscptr && s[0].hi == (uintptr_t)(cscptr + 8));
+    assert_true(s[1].lo == (uintptr_t)rowind && s[1].hi == (uintptr_t)(rowind + 30));
+    assert_true(s[2].lo == (uintptr_t)cscval && s[2].hi == (uintptr_t)(cscval + 30));
+    assert_int_equal(trn_op_write_spans(&d, s, 2), -1); /* no room */
+    c->values = 0;                                      /* structure only: no value arrays */
+    c->src.values = c->dst.values = NULL;
+    assert_int_equal(trn_op_write_spans(&d, s, 4), 3);
+    assert_true(s[2].lo == s[2].hi);
+    /* CSR 10 x 7 -> BSR of 2 x 3 blocks: 5 x 3 block rows and columns, 12
+     * blocks of 6 values. */
+    c->fn = TRN_SPC_CSR_TO_BSR;
+    c->src.values = val;
+    c->dst = (trn_sp_mat){.format = TRN_SP_BSR,
+                          .type = TRN_DTYPE_R64F,
+                          .rows = 10,
+                          .cols = 9,
+                          .brows = 5,
+                          .bcols = 3,
+                          .nnz = 12,
+                          .rb = 2,
+                          .cb = 3,
+                          .offsets = bsrptr,
+                          .indices = bcol,
+                          .values = bval,
+                          .batch = 1};
+    assert_int_equal(trn_op_read_spans(&d, s, 4), 4);
+    assert_true(s[2].lo == (uintptr_t)val && s[2].hi == (uintptr_t)(val + 30));
+    assert_true(s[3].lo == (uintptr_t)bsrptr && s[3].hi == (uintptr_t)(bsrptr + 6));
+    assert_int_equal(trn_op_read_spans(&d, s, 3), -1); /* no room */
+    assert_int_equal(trn_op_write_spans(&d, s, 4), 2);
+    assert_true(s[0].lo == (uintptr_t)bcol && s[0].hi == (uintptr_t)(bcol + 12));
+    assert_true(s[1].lo == (uintptr_t)bval && s[1].hi == (uintptr_t)(bval + 72));
+    c->src.batch = 2; /* a batch: not described */
+    assert_int_equal(trn_op_read_spans(&d, s, 4), -1);
+    c->src.batch = 1;
+    c->fn = TRN_SPC_BSR_TO_CSR; /* not described */
+    assert_int_equal(trn_op_write_spans(&d, s, 4), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overlap),          cmocka_unit_test(test_gemm_writes_c),
         cmocka_unit_test(test_conversion_reads), cmocka_unit_test(test_gemm_reads),
-        cmocka_unit_test(test_permutation),
+        cmocka_unit_test(test_permutation),      cmocka_unit_test(test_sparse_conversion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
