@@ -12,7 +12,8 @@
  * execution overwrites (cuFFT's and FFTW's C2R may): it is restored
  * before each timed run, outside the timing; and with --cases r2c3dip, a
  * 3D R2C of n^3 in place (one array, the real rows padded to
- * 2 (n/2 + 1), cuFFT's in-place layout), its input restored the same way. The timed unit is
+ * 2 (n/2 + 1), cuFFT's in-place layout), its input restored the same way;
+ * --cases r2c1dip, a 1D R2C of 2^log2n reals in place likewise. The timed unit is
  * trnfftExecC2C (C2R) + trnsciDeviceSynchronize (trnsci) or fftwf_execute
  * (in process); a first
  * untimed run on each side prepares the plans. Repetitions go round the
@@ -23,7 +24,7 @@
  * and 2-core results are bitwise equal, and the thread placement.
  *
  * usage: bench_fft_parallel ONE_CORE_ADDR TWO_CORE_ADDR [--reps N]
- *                           [--cases 1d,3d,c2r3d,r2c3dip] [--log2n 22] [--n3 N]
+ *                           [--cases 1d,3d,c2r3d,r2c3dip,r2c1dip] [--log2n 22] [--n3 N]
  *                           [--effort estimate|measure]
  * bench/run_fft_parallel.sh starts the two daemons.
  */
@@ -130,29 +131,33 @@ static void daemon_close(const bcase *c, side *s, float *result) {
     trnsciDeviceReset();
 }
 
-static int parse_cases(const char *s, int *want1d, int *want3d, int *wantc2r, int *wantip) {
+static int parse_cases(const char *s, int *want1d, int *want3d, int *wantc2r, int *wantip,
+                       int *wantip1d) {
     char buf[64];
     snprintf(buf, sizeof(buf), "%s", s);
-    *want1d = *want3d = *wantc2r = *wantip = 0;
+    *want1d = *want3d = *wantc2r = *wantip = *wantip1d = 0;
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
         *want1d |= !strcmp(t, "1d");
         *want3d |= !strcmp(t, "3d");
         *wantc2r |= !strcmp(t, "c2r3d");
         *wantip |= !strcmp(t, "r2c3dip");
+        *wantip1d |= !strcmp(t, "r2c1dip");
     }
-    return *want1d || *want3d || *wantc2r || *wantip ? 0 : -1;
+    return *want1d || *want3d || *wantc2r || *wantip || *wantip1d ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr,
-                "usage: %s ONE_CORE_ADDR TWO_CORE_ADDR [--reps N] [--cases 1d,3d,c2r3d,r2c3dip] "
+                "usage: %s ONE_CORE_ADDR TWO_CORE_ADDR [--reps N] [--cases "
+                "1d,3d,c2r3d,r2c3dip,r2c1dip] "
                 "[--n3 N] [--effort estimate|measure]\n",
                 argv[0]);
         return 2;
     }
     const char *addr[2] = {argv[1], argv[2]};
-    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1, wantc2r = 0, wantip = 0;
+    int reps = 7, n3 = 512, log2n = 22, want1d = 1, want3d = 1, wantc2r = 0, wantip = 0,
+        wantip1d = 0;
     unsigned effort = FFTW_MEASURE;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--reps"))
@@ -162,7 +167,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--n3"))
             n3 = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--cases") &&
-                 parse_cases(argv[i + 1], &want1d, &want3d, &wantc2r, &wantip) == 0)
+                 parse_cases(argv[i + 1], &want1d, &want3d, &wantc2r, &wantip, &wantip1d) == 0)
             continue;
         else if (!strcmp(argv[i], "--effort"))
             effort = !strcmp(argv[i + 1], "estimate") ? FFTW_ESTIMATE : FFTW_MEASURE;
@@ -179,7 +184,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_fft_parallel: fftwf_init_threads failed\n");
         return 1;
     }
-    bcase cases[4];
+    bcase cases[5];
     int ncases = 0;
     if (want1d)
         cases[ncases++] = make_case("c2c 1d 2^n", 1, 1 << log2n, 0, 0, 0, 0);
@@ -189,6 +194,8 @@ int main(int argc, char **argv) {
         cases[ncases++] = make_case("c2r 3d n^3", 3, n3, n3, n3, 1, 0);
     if (wantip)
         cases[ncases++] = make_case("r2c 3d n^3 in place", 3, n3, n3, n3, 0, 1);
+    if (wantip1d)
+        cases[ncases++] = make_case("r2c 1d 2^n in place", 1, 1 << log2n, 0, 0, 0, 1);
     char self_cpus[256];
     bench_self_cpus(self_cpus, sizeof(self_cpus));
     printf("{\n  \"bench\": \"fft_parallel\",\n  \"reps\": %d,\n  \"fftw_effort\": \"%s\",\n"

@@ -57,21 +57,20 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
     const int c2r = complex_to_real(s->type);
     if (batch != 1 || !(cplx || c2r || real_to_complex(s->type)) || !basic_layout(s))
         return 0;
-    /* 1D real transforms out of place only: their post and pre steps pair
-     * elements k and m - k, which in place would need the real input
-     * whole. 2D/3D in place: each slab's padded real rows and its
+    /* 1D in place (complex or real): the columns go through a scratch
+     * array (below). 2D/3D in place: each slab's padded real rows and its
      * Hermitian half are the same bytes, and the pencils run on the
      * complex side, contiguous in place. */
-    if (!cplx && s->rank == 1 && (variant & TRN_FFT_VARIANT_INPLACE))
-        return 0;
     double points = 1.0;
     for (int d = 0; d < s->rank; d++)
         points *= s->n[d];
     if (points < (double)TRN_FFTSTEP_MIN_POINTS || points > (double)INT32_MAX)
         return 0;
     if (s->rank == 1 && !cplx) /* a complex transform of n / 2, and a post or pre step */
-        return s->n[0] % 2 == 0 && trn_fftstep_factor(s->n[0] / 2) >= TRN_FFTSTEP_MIN_FACTOR ? 3
-                                                                                             : 0;
+        return s->n[0] % 2 == 0 && trn_fftstep_factor(s->n[0] / 2) >= TRN_FFTSTEP_MIN_FACTOR &&
+                       trn_fftstep_scratch_bytes(s, variant) <= TRN_FFTSTEP_MAX_SCRATCH
+                   ? 3
+                   : 0;
     if (s->rank == 1)
         return trn_fftstep_factor(s->n[0]) >= TRN_FFTSTEP_MIN_FACTOR &&
                        trn_fftstep_scratch_bytes(s, variant) <= TRN_FFTSTEP_MAX_SCRATCH
@@ -86,7 +85,9 @@ int trn_fftstep_count(const trn_fft_shape *s, size_t batch, unsigned variant) {
 size_t trn_fftstep_scratch_bytes(const trn_fft_shape *s, unsigned variant) {
     if (s->rank != 1 || (variant & TRN_FFT_VARIANT_INPLACE) == 0)
         return 0;
-    return (size_t)s->n[0] * elem_bytes(s->type);
+    /* A real transform's complex one has n / 2 points. */
+    const int real = real_to_complex(s->type) || complex_to_real(s->type);
+    return (size_t)(real ? s->n[0] / 2 : s->n[0]) * elem_bytes(s->type);
 }
 
 /* Columns per COLS or PENCILS task: a power of two between 4 and 64 whose
@@ -115,6 +116,9 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
         const int m = s->n[0] / 2, n1 = trn_fftstep_factor(m), n2 = m / n1;
         const trn_fft_type ct = elem_bytes(s->type) == 16 ? TRN_FFT_Z2Z : TRN_FFT_C2C;
         const int c2r = complex_to_real(s->type);
+        /* In place, the columns go through the op's scratch array, as a
+         * complex transform's. */
+        void *mid = scratch ? scratch : whole->out;
         d->points = (double)s->n[0];
         sub->type = ct;
         if (step == (c2r ? 0 : 2)) {
@@ -135,8 +139,10 @@ void trn_fftstep_step(const trn_fft_shape *s, const trn_fft_desc *whole, int ste
         d->fftstep_kind = step == 0 ? TRN_FFTSTEP_COLS : TRN_FFTSTEP_PENCILS;
         d->fftstep_rows = step == 0 ? n1 : n2;
         d->fftstep_cols = step == 0 ? n2 : n1;
-        if (step == 1)
-            d->in = d->out;
+        if (step == 0)
+            d->out = mid;
+        else
+            d->in = mid;
         sub->n[0] = d->fftstep_rows;
         d->fftstep_block = column_block(d->fftstep_rows, ct);
         return;

@@ -41,7 +41,7 @@
  * reals, cuFFT's in-place layout), so SLABS transforms each slab where it
  * is and PENCILS runs on the contiguous complex side, as out of place.
  *
- * 1D R2C/D2Z of n = 2m points (out of place): the n reals are m complex
+ * 1D R2C/D2Z of n = 2m points: the n reals are m complex
  * numbers z[j] = x[2j] + i x[2j+1]; COLS and PENCILS (complex, m = n1 n2)
  * leave Z = DFT_m(z) in out[0 .. m), and
  *   R2C_POST out[k] and out[m - k] for k = 0 .. m/2 from Z[k] and
@@ -49,12 +49,15 @@
  *            conj Z[m-k]) / 2, O = (Z[k] - conj Z[m-k]) / 2 (the even
  *            and odd samples' transforms), in place; no plan. Tasks: blocks
  *            of TRN_FFTSTEP_POST_BLOCK pairs.
- * 1D C2R/Z2D of n = 2m (out of place; the input is overwritten, as
- * cuFFT's C2R may):
+ * 1D C2R/Z2D of n = 2m (the input is overwritten, as cuFFT's C2R may):
  *   C2R_PRE  in place on in: Z[k] = (X[k] + conj X[m-k]) + i W_n^-k (X[k] -
  *            conj X[m-k]) for the pairs k, m - k (k = 0 .. m/2); no plan.
  * then COLS (in to out) and PENCILS, inverse, leave n x[2j] + i n x[2j+1]
- * at out[j]: the unnormalised C2R result.
+ * at out[j]: the unnormalised C2R result. In place (cuFFT's layout: the n
+ * reals in the first n of the m + 1 complex elements' bytes), COLS writes
+ * a scratch array of m elements and PENCILS reads it, as for a complex
+ * transform in place; R2C_POST and C2R_PRE are in place anyway, each task
+ * reading and writing its own pairs k, m - k.
  *
  * Tiles gather and scatter: a COLS or PENCILS task copies its block of
  * columns into a contiguous workspace (block columns x rows), transforms
@@ -117,7 +120,7 @@ typedef enum trn_fftstep_kind {
 /* The number of steps a batch of `batch` transforms of shape with the given
  * variant (TRN_FFT_VARIANT_* bits) is cut into: 2, or 0 when it runs as
  * one op (3 for 1D R2C/D2Z and C2R/Z2D). Only a batch of one C2C or Z2Z
- * transform (or a real one, R2C/D2Z or C2R/Z2D: 1D out of place only) of the basic
+ * transform (or a real one, R2C/D2Z or C2R/Z2D) of the basic
  * layout (or an equal advanced one) of
  * at least TRN_FFTSTEP_MIN_POINTS points that
  * factors (1D: n1 = its largest divisor up to sqrt(n), at least
@@ -126,8 +129,8 @@ typedef enum trn_fftstep_kind {
  * TRN_FFTSTEP_MIN_FACTOR) is split. A function of its arguments alone. */
 int trn_fftstep_count(const trn_fft_shape *shape, size_t batch, unsigned variant);
 
-/* Bytes of the scratch array the op's steps need (1D C2C/Z2Z in place),
- * or 0. */
+/* Bytes of the scratch array the op's steps need (1D in place: n complex
+ * elements, n / 2 for a real transform), or 0. */
 size_t trn_fftstep_scratch_bytes(const trn_fft_shape *shape, unsigned variant);
 
 /* 1D: the number of rows n1 of the n1 x n2 split of n (the largest divisor

@@ -26,8 +26,8 @@
  *  - 1D in place (Z2Z 2^18, C2C 3·2^17 inverse), through the op's scratch
  *    array;
  *  - D2Z 512 x 640, R2C 64 x 64 x 80, D2Z 2^18 and R2C 3·2^18 (out of
- *    place) against rfftn; Z2D 2^18, C2R 3·2^18, Z2D 512×640 and C2R
- *    64×64×80 against irfftn;
+ *    place and in place) against rfftn; Z2D 2^18, C2R 3·2^18 (both ways),
+ *    Z2D 512×640 and C2R 64×64×80 against irfftn;
  *  - a shape that is not split keeps working: a 1D Z2Z whose size is prime
  *    (262147);
  *  - bad input (a daemon without a scratch pool, so that the arrays are
@@ -355,6 +355,11 @@ static void test_real(void **state) {
     check_real_at(1, 3, b, 1);
     check_c2r_at(0, 2, a, 1);
     check_c2r_at(1, 3, b, 1);
+    /* In place (1D): the columns through the op's scratch array. */
+    check_real_at(1, 1, c, 1);
+    check_real_at(0, 1, d, 1);
+    check_c2r_at(1, 1, e, 1);
+    check_c2r_at(0, 1, f, 1);
 }
 
 static void test_1d(void **state) {

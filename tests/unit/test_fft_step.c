@@ -54,11 +54,15 @@ static void test_which_are_split(void **state) {
     s.n[0] = 1 << 18;
     s.type = TRN_FFT_R2C; /* real 1D: n/2 complex, then the post step */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 3);
-    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 0);
+    /* In place through a scratch array of the n/2-point complex transform. */
+    assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INPLACE), 3);
+    assert_int_equal(trn_fftstep_scratch_bytes(&s, TRN_FFT_VARIANT_INPLACE), (size_t)8 << 17);
+    assert_int_equal(trn_fftstep_scratch_bytes(&s, 0), 0);
     s.type = TRN_FFT_Z2D; /* and C2R/Z2D: a pre step, then the complex inverse */
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE), 3);
     assert_int_equal(trn_fftstep_count(&s, 1, TRN_FFT_VARIANT_INVERSE | TRN_FFT_VARIANT_INPLACE),
-                     0);
+                     3);
+    assert_int_equal(trn_fftstep_scratch_bytes(&s, TRN_FFT_VARIANT_INPLACE), (size_t)16 << 17);
     s.type = TRN_FFT_R2C;
     s.n[0] = (1 << 18) + 2; /* n/2 = 131073 = 3 x 43691: no factor of 16 */
     assert_int_equal(trn_fftstep_count(&s, 1, 0), 0);
@@ -261,9 +265,10 @@ static void check_shape(trn_fft_type type, int rank, const int *n, int inverse, 
     free(x);
 }
 
-/* A 2D/3D R2C or D2Z transform (out of place, or in place with the real
- * rows padded to 2 (n_last / 2 + 1)): steps on 1, 2, 3 shards bitwise
- * alike and near FFTW's whole D2Z plan. */
+/* An R2C or D2Z transform (out of place, or in place with the real rows
+ * padded to 2 (n_last / 2 + 1); 1D in place through the op's scratch
+ * array): steps on 1, 2, 3 shards bitwise alike and near FFTW's whole D2Z
+ * plan. */
 static void check_real_at(trn_fft_type type, int rank, const int *n, int inplace) {
     const int dbl = type == TRN_FFT_D2Z;
     trn_fft_shape shape = {.type = type, .rank = rank, .basic = 1};
@@ -303,9 +308,12 @@ static void check_real_at(trn_fft_type type, int rank, const int *n, int inplace
                                     .batch = 1,
                                     .points = (double)N};
         steps st;
-        make_steps(&shape, &whole, NULL, &st);
+        const size_t sb = trn_fftstep_scratch_bytes(&shape, whole.variant); /* 1D in place */
+        void *scratch = sb ? fftw_malloc(sb) : NULL;
+        make_steps(&shape, &whole, scratch, &st);
         run(&st, k + 1);
         free_steps(&st);
+        fftw_free(scratch);
     }
     assert_memory_equal(out[0], out[1], 2 * M * rs);
     assert_memory_equal(out[0], out[2], 2 * M * rs);
@@ -329,10 +337,11 @@ static void check_real(trn_fft_type type, int rank, const int *n) {
     check_real_at(type, rank, n, 0);
 }
 
-/* A 1D C2R or Z2D transform (out of place) of the Hermitian half of a
+/* A 1D C2R or Z2D transform (out of place, or in place: the n reals in
+ * the first n of the input's 2 (n/2 + 1)) of the Hermitian half of a
  * real signal's DFT: steps on 1, 2, 3 shards bitwise alike and near n x
  * (the unnormalised inverse). */
-static void check_c2r(trn_fft_type type, int n) {
+static void check_c2r_at(trn_fft_type type, int n, int inplace) {
     const int dbl = type == TRN_FFT_Z2D;
     const size_t m = (size_t)n / 2, rs = dbl ? 8 : 4;
     trn_fft_shape shape = {.type = type, .rank = 1, .n = {n}, .basic = 1};
@@ -351,7 +360,7 @@ static void check_c2r(trn_fft_type type, int n) {
     void *out[3];
     for (int k = 0; k < 3; k++) {
         void *in = fftw_malloc(2 * (m + 1) * rs); /* overwritten: one per run */
-        out[k] = fftw_malloc((size_t)n * rs);
+        out[k] = inplace ? in : fftw_malloc((size_t)n * rs);
         assert_non_null(in);
         assert_non_null(out[k]);
         for (size_t i = 0; i < 2 * (m + 1); i++) {
@@ -361,16 +370,21 @@ static void check_c2r(trn_fft_type type, int n) {
                 ((float *)in)[i] = (float)h[i];
         }
         const trn_fft_desc whole = {.type = type,
-                                    .variant = TRN_FFT_VARIANT_INVERSE,
+                                    .variant = TRN_FFT_VARIANT_INVERSE |
+                                               (inplace ? TRN_FFT_VARIANT_INPLACE : 0),
                                     .in = in,
                                     .out = out[k],
                                     .batch = 1,
                                     .points = (double)n};
         steps st;
-        make_steps(&shape, &whole, NULL, &st);
+        const size_t sb = trn_fftstep_scratch_bytes(&shape, whole.variant);
+        void *scratch = sb ? fftw_malloc(sb) : NULL;
+        make_steps(&shape, &whole, scratch, &st);
         run(&st, k + 1);
         free_steps(&st);
-        fftw_free(in);
+        fftw_free(scratch);
+        if (!inplace)
+            fftw_free(in);
     }
     assert_memory_equal(out[0], out[1], (size_t)n * rs);
     assert_memory_equal(out[0], out[2], (size_t)n * rs);
@@ -385,11 +399,16 @@ static void check_c2r(trn_fft_type type, int n) {
     }
     const double err = sqrt(num / den), bound = 8.0 * log2((double)n) * (dbl ? 0x1p-53 : 0x1p-24);
     if (!(err <= bound))
-        fail_msg("c2r n %d: relative error %.3g above %.3g", n, err, bound);
+        fail_msg("c2r n %d%s: relative error %.3g above %.3g", n, inplace ? " in place" : "", err,
+                 bound);
     for (int k = 0; k < 3; k++)
         fftw_free(out[k]);
     fftw_free(h);
     fftw_free(x);
+}
+
+static void check_c2r(trn_fft_type type, int n) {
+    check_c2r_at(type, n, 0);
 }
 
 static void test_real(void **state) {
@@ -408,6 +427,11 @@ static void test_real(void **state) {
     check_c2r(TRN_FFT_Z2D, 2 * 96 * 64);
     check_c2r(TRN_FFT_C2R, 1 << 18);
     check_c2r(TRN_FFT_Z2D, 2 * 3 * 5 * 7 * 11 * 13 * 16);
+    /* 1D in place: the columns through the op's scratch array. */
+    check_real_at(TRN_FFT_D2Z, 1, d1, 1);
+    check_real_at(TRN_FFT_R2C, 1, e1, 1);
+    check_c2r_at(TRN_FFT_Z2D, 2 * 96 * 64, 1);
+    check_c2r_at(TRN_FFT_C2R, 1 << 18, 1);
 }
 
 static void test_1d(void **state) {
