@@ -44,35 +44,6 @@ static void put_i32(int32_t *p, int v) {
     memcpy(p, &x, sizeof(x));
 }
 
-/* CBLAS trmm with a real alpha of 1. */
-static void trmm1(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int m,
-                  int n, const void *a, int lda, void *b, int ldb) {
-    if (m <= 0 || n <= 0)
-        return;
-    const float complex c1 = 1.0f;
-    const double complex z1 = 1.0;
-    switch (t) {
-    case TRN_DTYPE_R32F:
-        TRN_LIB(cblas_strmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, 1.0f, a, lda, b, ldb);
-        break;
-    case TRN_DTYPE_R64F:
-        TRN_LIB(cblas_dtrmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, 1.0, a, lda, b, ldb);
-        break;
-    case TRN_DTYPE_C32F:
-        TRN_LIB(cblas_ctrmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, &c1, a, lda, b, ldb);
-        break;
-    case TRN_DTYPE_C64F:
-        TRN_LIB(cblas_ztrmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, &z1, a, lda, b, ldb);
-        break;
-    TRN_DTYPE_GEMM_ONLY_CASES:
-        break;
-    }
-}
-
 /* The full Hermitian n x n matrix (leading dimension ld) from its lower or
  * upper triangle: the other triangle becomes the conjugate transpose, and
  * the diagonal's imaginary parts are dropped (LAPACK's convention). */
@@ -170,8 +141,8 @@ trn_kstatus trn_cpu_solver_sygvj(const trn_solver_eigen_desc *d, trn_kmsg *msg) 
         trn_blas_trsm(t, CblasLeft, cu, first, CblasNonUnit, n, n, 1.0, pb, ld, pa, ld);
         trn_blas_trsm(t, CblasRight, cu, second, CblasNonUnit, n, n, 1.0, pb, ld, pa, ld);
     } else {
-        trmm1(t, CblasLeft, cu, second, n, n, pb, ld, pa, ld);
-        trmm1(t, CblasRight, cu, first, n, n, pb, ld, pa, ld);
+        trn_blas_trmm(t, CblasLeft, cu, second, n, n, 1.0, pb, ld, pa, ld);
+        trn_blas_trmm(t, CblasRight, cu, first, n, n, 1.0, pb, ld, pa, ld);
     }
     /* syevj's kernel on M's lower triangle: W, M's eigenvectors in pa, the
      * iteration record. */
@@ -201,7 +172,7 @@ trn_kstatus trn_cpu_solver_sygvj(const trn_solver_eigen_desc *d, trn_kmsg *msg) 
     }
     if (d->vectors) { /* x = L^-H y or U^-1 y (itype 1, 2); L y or U^H y (3) */
         if (d->itype == 3)
-            trmm1(t, CblasLeft, cu, first, n, n, pb, ld, pa, ld);
+            trn_blas_trmm(t, CblasLeft, cu, first, n, n, 1.0, pb, ld, pa, ld);
         else
             trn_blas_trsm(t, CblasLeft, cu, second, CblasNonUnit, n, n, 1.0, pb, ld, pa, ld);
     }

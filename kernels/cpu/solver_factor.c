@@ -94,6 +94,60 @@ void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, i
     }
 }
 
+void trn_blas_trmm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int m,
+                   int n, double alpha, const void *a, int lda, void *b, int ldb) {
+    if (m <= 0 || n <= 0)
+        return;
+    const float complex ca = (float)alpha;
+    const double complex za = alpha;
+    switch (t) {
+    case TRN_DTYPE_R32F:
+        TRN_LIB(cblas_strmm)
+        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, (float)alpha, a, lda, b, ldb);
+        break;
+    case TRN_DTYPE_R64F:
+        TRN_LIB(cblas_dtrmm)
+        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, alpha, a, lda, b, ldb);
+        break;
+    case TRN_DTYPE_C32F:
+        TRN_LIB(cblas_ctrmm)
+        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, &ca, a, lda, b, ldb);
+        break;
+    case TRN_DTYPE_C64F:
+        TRN_LIB(cblas_ztrmm)
+        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, &za, a, lda, b, ldb);
+        break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break;
+    }
+}
+
+void trn_blas_herk(trn_dtype t, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, double alpha,
+                   const void *a, int lda, double beta, void *c, int ldc) {
+    if (n <= 0)
+        return;
+    const CBLAS_TRANSPOSE rt = trans == CblasNoTrans ? CblasNoTrans : CblasTrans;
+    const CBLAS_TRANSPOSE ct = trans == CblasNoTrans ? CblasNoTrans : CblasConjTrans;
+    switch (t) {
+    case TRN_DTYPE_R32F:
+        TRN_LIB(cblas_ssyrk)
+        (CblasColMajor, uplo, rt, n, k, (float)alpha, a, lda, (float)beta, c, ldc);
+        break;
+    case TRN_DTYPE_R64F:
+        TRN_LIB(cblas_dsyrk)(CblasColMajor, uplo, rt, n, k, alpha, a, lda, beta, c, ldc);
+        break;
+    case TRN_DTYPE_C32F:
+        TRN_LIB(cblas_cherk)
+        (CblasColMajor, uplo, ct, n, k, (float)alpha, a, lda, (float)beta, c, ldc);
+        break;
+    case TRN_DTYPE_C64F:
+        TRN_LIB(cblas_zherk)(CblasColMajor, uplo, ct, n, k, alpha, a, lda, beta, c, ldc);
+        break;
+    TRN_DTYPE_GEMM_ONLY_CASES:
+        break;
+    }
+}
+
 /* ---- LU without pivoting ---------------------------------------------------------- */
 
 /* The unblocked panel: columns [j, j + jb) of the m x n matrix, rows [j, m);

@@ -50,57 +50,6 @@ static CBLAS_UPLO uplo_of(const trn_solver_dense_desc *d) {
     return d->lower ? CblasLower : CblasUpper;
 }
 
-/* B = alpha op(A) B (left) or alpha B op(A) (right), A triangular,
- * non-unit, alpha 1 or -1. */
-static void trmm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int m, int n,
-                 double alpha, const void *a, int lda, void *b, int ldb) {
-    const float complex ca = (float)alpha;
-    const double complex za = alpha;
-    switch (t) {
-    case TRN_DTYPE_R32F:
-        TRN_LIB(cblas_strmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, (float)alpha, a, lda, b, ldb);
-        break;
-    case TRN_DTYPE_R64F:
-        TRN_LIB(cblas_dtrmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, alpha, a, lda, b, ldb);
-        break;
-    case TRN_DTYPE_C32F:
-        TRN_LIB(cblas_ctrmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, &ca, a, lda, b, ldb);
-        break;
-    case TRN_DTYPE_C64F:
-        TRN_LIB(cblas_ztrmm)
-        (CblasColMajor, side, uplo, trans, CblasNonUnit, m, n, &za, a, lda, b, ldb);
-        break;
-    TRN_DTYPE_GEMM_ONLY_CASES:
-        break; /* validation admits S, D, C, Z only */
-    }
-}
-
-/* C += A A^H (trans N) or A^H A (trans C) on C's uplo triangle: syrk for
- * real types, herk for complex ones. */
-static void rank_k_up(trn_dtype t, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k,
-                      const void *a, int lda, void *c, int ldc) {
-    const CBLAS_TRANSPOSE rt = trans == CblasNoTrans ? CblasNoTrans : CblasTrans;
-    switch (t) {
-    case TRN_DTYPE_R32F:
-        TRN_LIB(cblas_ssyrk)(CblasColMajor, uplo, rt, n, k, 1.0f, a, lda, 1.0f, c, ldc);
-        break;
-    case TRN_DTYPE_R64F:
-        TRN_LIB(cblas_dsyrk)(CblasColMajor, uplo, rt, n, k, 1.0, a, lda, 1.0, c, ldc);
-        break;
-    case TRN_DTYPE_C32F:
-        TRN_LIB(cblas_cherk)(CblasColMajor, uplo, trans, n, k, 1.0f, a, lda, 1.0f, c, ldc);
-        break;
-    case TRN_DTYPE_C64F:
-        TRN_LIB(cblas_zherk)(CblasColMajor, uplo, trans, n, k, 1.0, a, lda, 1.0, c, ldc);
-        break;
-    TRN_DTYPE_GEMM_ONLY_CASES:
-        break;
-    }
-}
-
 /* The 1-based index of the first exactly zero diagonal element, or 0. */
 static int32_t zero_pivot(const trn_solver_dense_desc *d) {
     const size_t es = trn_dtype_size(d->type), half = trn_dtype_is_complex(d->type) ? es / 2 : es;
@@ -153,8 +102,8 @@ static trn_kstatus diag_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int 
                             w, ld);
     } else {
         copy_triangle(d->lower, e, es, abb, d->lda, w, ld, 1);
-        trmm(t, d->lower ? CblasLeft : CblasRight, uplo_of(d), conj_trans(t), e, e, 1.0, abb,
-             d->lda, w, ld);
+        trn_blas_trmm(t, d->lower ? CblasLeft : CblasRight, uplo_of(d), conj_trans(t), e, e, 1.0,
+                      abb, d->lda, w, ld);
     }
     copy_triangle(d->lower, e, es, w, ld, tile(d, b, b), d->lda, 0);
     trn_solver_ws_put(w, bytes);
@@ -166,11 +115,11 @@ static trn_kstatus diag_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int 
 static void col_multiply(const trn_solver_dense_desc *d, int m, int j) {
     const int em = rows_of(d, m, 1), ej = rows_of(d, j, 1);
     if (d->lower)
-        trmm(d->type, CblasRight, CblasLower, CblasNoTrans, em, ej, -1.0, tile(d, j, j), d->lda,
-             tile(d, m, j), d->lda);
+        trn_blas_trmm(d->type, CblasRight, CblasLower, CblasNoTrans, em, ej, -1.0, tile(d, j, j),
+                      d->lda, tile(d, m, j), d->lda);
     else
-        trmm(d->type, CblasLeft, CblasUpper, CblasNoTrans, ej, em, -1.0, tile(d, j, j), d->lda,
-             tile(d, m, j), d->lda);
+        trn_blas_trmm(d->type, CblasLeft, CblasUpper, CblasNoTrans, ej, em, -1.0, tile(d, j, j),
+                      d->lda, tile(d, m, j), d->lda);
 }
 
 /* (c) on tile (r, n): A_rn = A_rr A_rn, A_rr holding L_rr^-1 (upper: A_nr
@@ -178,11 +127,11 @@ static void col_multiply(const trn_solver_dense_desc *d, int m, int j) {
 static void row_inverse_multiply(const trn_solver_dense_desc *d, int r, int n) {
     const int er = rows_of(d, r, 1), en = rows_of(d, n, 1);
     if (d->lower)
-        trmm(d->type, CblasLeft, CblasLower, CblasNoTrans, er, en, 1.0, tile(d, r, r), d->lda,
-             tile(d, r, n), d->lda);
+        trn_blas_trmm(d->type, CblasLeft, CblasLower, CblasNoTrans, er, en, 1.0, tile(d, r, r),
+                      d->lda, tile(d, r, n), d->lda);
     else
-        trmm(d->type, CblasRight, CblasUpper, CblasNoTrans, en, er, 1.0, tile(d, r, r), d->lda,
-             tile(d, r, n), d->lda);
+        trn_blas_trmm(d->type, CblasRight, CblasUpper, CblasNoTrans, en, er, 1.0, tile(d, r, r),
+                      d->lda, tile(d, r, n), d->lda);
 }
 
 /* (b)_k on the tiles of span s (rows I below k, columns J left of it):
@@ -230,8 +179,9 @@ static trn_kstatus lauum_update(const trn_solver_dense_desc *d, trn_kmsg *msg,
                 if (st != TRN_KSTATUS_OK)
                     return st;
             }
-            rank_k_up(d->type, uplo_of(d), d->lower ? conj_trans(d->type) : CblasNoTrans,
-                      rows_of(d, c, 1), ek, tile(d, k, c), d->lda, tile(d, c, c), d->lda);
+            trn_blas_herk(d->type, uplo_of(d), d->lower ? CblasConjTrans : CblasNoTrans,
+                          rows_of(d, c, 1), ek, 1.0, tile(d, k, c), d->lda, 1.0, tile(d, c, c),
+                          d->lda);
         }
         const int r0 = s->i > c + 1 ? s->i : c + 1;
         if (r0 < band_end)
@@ -247,11 +197,11 @@ static trn_kstatus lauum_update(const trn_solver_dense_desc *d, trn_kmsg *msg,
 static void row_multiply(const trn_solver_dense_desc *d, int k, int n) {
     const int ek = rows_of(d, k, 1), en = rows_of(d, n, 1);
     if (d->lower)
-        trmm(d->type, CblasLeft, CblasLower, conj_trans(d->type), ek, en, 1.0, tile(d, k, k),
-             d->lda, tile(d, k, n), d->lda);
+        trn_blas_trmm(d->type, CblasLeft, CblasLower, conj_trans(d->type), ek, en, 1.0,
+                      tile(d, k, k), d->lda, tile(d, k, n), d->lda);
     else
-        trmm(d->type, CblasRight, CblasUpper, conj_trans(d->type), en, ek, 1.0, tile(d, k, k),
-             d->lda, tile(d, k, n), d->lda);
+        trn_blas_trmm(d->type, CblasRight, CblasUpper, conj_trans(d->type), en, ek, 1.0,
+                      tile(d, k, k), d->lda, tile(d, k, n), d->lda);
 }
 
 static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_t t) {

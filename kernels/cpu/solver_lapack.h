@@ -53,6 +53,15 @@ void trn_blas_trsm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOS
 void trn_blas_gemm(trn_dtype t, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    double alpha, const void *a, int lda, const void *b, int ldb, double beta,
                    void *c, int ldc);
+/* CBLAS trmm (non-unit diagonal) with a real alpha: B = alpha op(A) B
+ * (left) or alpha B op(A) (right). */
+void trn_blas_trmm(trn_dtype t, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int m,
+                   int n, double alpha, const void *a, int lda, void *b, int ldb);
+/* C = alpha A op(A)^H + beta C (trans N) or alpha A^H A + beta C (trans C,
+ * or T for real types) on C's uplo triangle: syrk for real types, herk for
+ * complex ones. */
+void trn_blas_herk(trn_dtype t, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, double alpha,
+                   const void *a, int lda, double beta, void *c, int ldc);
 /* trn_blas_trsm with alpha 1, the triangle cut in halves down to 32 and
  * the off-diagonal parts as GEMMs (kernels/cpu/trsm_split.c): faster on a
  * wide triangle; the split depends on the shape alone. */

@@ -157,28 +157,8 @@ static void lauum(const trn_solver_dense_desc *d, void *w) {
     triangle(d->lower, n, es, d->a, d->lda, w, n, 1);
     const CBLAS_SIDE side = d->lower ? CblasLeft : CblasRight;
     const CBLAS_UPLO uplo = d->lower ? CblasLower : CblasUpper;
-    const float complex c1 = 1.0f;
-    const double complex z1 = 1.0;
-    switch (t) {
-    case TRN_DTYPE_R32F:
-        TRN_LIB(cblas_strmm)
-        (CblasColMajor, side, uplo, CblasTrans, CblasNonUnit, n, n, 1.0f, d->a, d->lda, w, n);
-        break;
-    case TRN_DTYPE_R64F:
-        TRN_LIB(cblas_dtrmm)
-        (CblasColMajor, side, uplo, CblasTrans, CblasNonUnit, n, n, 1.0, d->a, d->lda, w, n);
-        break;
-    case TRN_DTYPE_C32F:
-        TRN_LIB(cblas_ctrmm)
-        (CblasColMajor, side, uplo, CblasConjTrans, CblasNonUnit, n, n, &c1, d->a, d->lda, w, n);
-        break;
-    case TRN_DTYPE_C64F:
-        TRN_LIB(cblas_ztrmm)
-        (CblasColMajor, side, uplo, CblasConjTrans, CblasNonUnit, n, n, &z1, d->a, d->lda, w, n);
-        break;
-    TRN_DTYPE_GEMM_ONLY_CASES:
-        break;
-    }
+    trn_blas_trmm(t, side, uplo, trn_dtype_is_complex(t) ? CblasConjTrans : CblasTrans, n, n, 1.0,
+                  d->a, d->lda, w, n);
     triangle(d->lower, n, es, w, n, d->a, d->lda, 0);
 }
 

@@ -37,33 +37,6 @@ static int extent(const trn_solver_dense_desc *d, int b) {
     return rest < d->tile_nb ? rest : d->tile_nb;
 }
 
-/* C = C - A op(A)^H (trans N) or C - A^H A (trans C) on C's uplo triangle:
- * syrk for real types, herk for complex ones. */
-static void rank_k_down(const trn_solver_dense_desc *d, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
-                        int n, int k, const void *a, void *c) {
-    const int lda = d->lda;
-    switch (d->type) {
-    case TRN_DTYPE_R32F:
-        TRN_LIB(cblas_ssyrk)
-        (CblasColMajor, uplo, trans == CblasNoTrans ? CblasNoTrans : CblasTrans, n, k, -1.0f, a,
-         lda, 1.0f, c, lda);
-        break;
-    case TRN_DTYPE_R64F:
-        TRN_LIB(cblas_dsyrk)
-        (CblasColMajor, uplo, trans == CblasNoTrans ? CblasNoTrans : CblasTrans, n, k, -1.0, a, lda,
-         1.0, c, lda);
-        break;
-    case TRN_DTYPE_C32F:
-        TRN_LIB(cblas_cherk)(CblasColMajor, uplo, trans, n, k, -1.0f, a, lda, 1.0f, c, lda);
-        break;
-    case TRN_DTYPE_C64F:
-        TRN_LIB(cblas_zherk)(CblasColMajor, uplo, trans, n, k, -1.0, a, lda, 1.0, c, lda);
-        break;
-    TRN_DTYPE_GEMM_ONLY_CASES:
-        break; /* validation admits S, D, C, Z only */
-    }
-}
-
 static int32_t get_info(const trn_solver_dense_desc *d) {
     int32_t v;
     memcpy(&v, d->info, sizeof(v));
@@ -136,11 +109,11 @@ static void update_task(const trn_solver_dense_desc *d, const trn_tile_span *s) 
         const int cb = c * d->tile_nb;
         if (c >= s->i && c < i_end) {
             if (d->lower)
-                rank_k_down(d, CblasLower, CblasNoTrans, extent(d, c), bk, at(d, cb, kb),
-                            at(d, cb, cb));
+                trn_blas_herk(d->type, CblasLower, CblasNoTrans, extent(d, c), bk, -1.0,
+                              at(d, cb, kb), d->lda, 1.0, at(d, cb, cb), d->lda);
             else
-                rank_k_down(d, CblasUpper, CblasConjTrans, extent(d, c), bk, at(d, kb, cb),
-                            at(d, cb, cb));
+                trn_blas_herk(d->type, CblasUpper, CblasConjTrans, extent(d, c), bk, -1.0,
+                              at(d, kb, cb), d->lda, 1.0, at(d, cb, cb), d->lda);
         }
         const int r0 = s->i > c + 1 ? s->i : c + 1;
         if (r0 < band_end)

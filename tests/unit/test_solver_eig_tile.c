@@ -37,18 +37,12 @@
 // clang-format on
 
 #include "kernels/cpu/cpu_kernels.h"
+#define TILE_TEST_SEED 0x2545f4914f6cdd1dULL
 #include "ops/solver_eig_tile.h"
 #include "ops/solver_tile.h"
+#include "tests/common/tile_test.h"
 
 #define THRESH 50.0
-
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-static double uniform(void) { /* [-1, 1) */
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ULL) >> 11) * 0x1p-52 - 1.0;
-}
 
 static int cx(trn_dtype t) {
     return t == TRN_DTYPE_C32F || t == TRN_DTYPE_C64F;
@@ -60,24 +54,6 @@ static int single(trn_dtype t) {
 
 static double eps_of(trn_dtype t) {
     return single(t) ? FLT_EPSILON : DBL_EPSILON;
-}
-
-static double complex elem(trn_dtype t, const void *a, size_t i) {
-    switch (t) {
-    case TRN_DTYPE_R32F: return ((const float *)a)[i];
-    case TRN_DTYPE_R64F: return ((const double *)a)[i];
-    case TRN_DTYPE_C32F: return ((const float complex *)a)[i];
-    default: return ((const double complex *)a)[i];
-    }
-}
-
-static void set_elem(trn_dtype t, void *a, size_t i, double complex v) {
-    switch (t) {
-    case TRN_DTYPE_R32F: ((float *)a)[i] = (float)creal(v); break;
-    case TRN_DTYPE_R64F: ((double *)a)[i] = creal(v); break;
-    case TRN_DTYPE_C32F: ((float complex *)a)[i] = (float complex)v; break;
-    default: ((double complex *)a)[i] = v; break;
-    }
 }
 
 static double real_at(trn_dtype t, const void *w, int i) {
@@ -125,17 +101,7 @@ static void test_graph(void **state) {
             const trn_solver_dense_desc d = trn_eig_tile_step(&e, s, NULL);
             assert_true(trn_tile_fn(d.fn));
             assert_int_equal(trn_tile_tasks(&d), want[s]);
-            for (int S = 1; S <= 7; S++) {
-                size_t next = 0;
-                for (int k = 0; k < S; k++) {
-                    size_t lo, hi;
-                    trn_tile_shard_tasks(&d, k, S, &lo, &hi);
-                    assert_int_equal(lo, next);
-                    assert_true(hi >= lo);
-                    next = hi;
-                }
-                assert_int_equal(next, want[s]);
-            }
+            check_shard_runs(&d, want[s]);
             if (s == 2) {
                 double f = 0;
                 for (size_t k = 0; k < blocks; k++) {

@@ -37,18 +37,12 @@
 // clang-format on
 
 #include "tests/common/checked_routines.h"
+#define TILE_TEST_SEED 0x2545f4914f6cdd1dULL
+#include "tests/common/tile_test.h"
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "ops/solver_inv_tile.h"
 #include "ops/solver_tile.h"
-
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-static double uniform(void) { /* [-1, 1) */
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ULL) >> 11) * 0x1p-52 - 1.0;
-}
 
 static trn_solver_dense_desc whole(int n, trn_dtype t, int lower, void *a, int lda, int32_t *info) {
     trn_solver_dense_desc d = {.fn = TRN_SOLVER_POTRI,
@@ -112,17 +106,7 @@ static void check_graph(int n) {
                 if (seen[r * T + c] != writes(&d, T, r, c))
                     fail_msg("n %d step %d (fn %d k %d): tile (%d, %d) written %d times", n, s,
                              (int)d.fn, d.tile_k, r, c, seen[r * T + c]);
-        for (int S = 1; S <= 7; S++) {
-            size_t next = 0;
-            for (int sh = 0; sh < S; sh++) {
-                size_t lo, hi;
-                trn_tile_shard_tasks(&d, sh, S, &lo, &hi);
-                assert_int_equal(lo, next);
-                assert_true(hi >= lo);
-                next = hi;
-            }
-            assert_int_equal(next, tasks);
-        }
+        check_shard_runs(&d, tasks);
         flops += trn_tile_step_flops(&d);
     }
     /* trtri and lauum are n^3 / 3 each; the diagonal tiles' full-tile
@@ -143,65 +127,6 @@ static void test_graph(void **state) {
     check_graph(4100);
 }
 
-static double complex elem(trn_dtype t, const void *a, size_t i) {
-    switch (t) {
-    case TRN_DTYPE_R32F: return ((const float *)a)[i];
-    case TRN_DTYPE_R64F: return ((const double *)a)[i];
-    case TRN_DTYPE_C32F: return ((const float complex *)a)[i];
-    default: return ((const double complex *)a)[i];
-    }
-}
-
-static void set_elem(trn_dtype t, void *a, size_t i, double complex v) {
-    switch (t) {
-    case TRN_DTYPE_R32F: ((float *)a)[i] = (float)creal(v); break;
-    case TRN_DTYPE_R64F: ((double *)a)[i] = creal(v); break;
-    case TRN_DTYPE_C32F: ((float complex *)a)[i] = (float complex)v; break;
-    default: ((double complex *)a)[i] = v; break;
-    }
-}
-
-/* Every step cut into S shards called in turn (backwards: last first). */
-static void run_steps(const trn_solver_dense_desc *w, int S, int backwards) {
-    for (int s = 0; s < trn_tile_steps(w); s++) {
-        const trn_solver_dense_desc d = trn_tile_step(w, s);
-        const int tasks = (int)trn_tile_tasks(&d), shards = tasks < S ? tasks : S;
-        for (int k = 0; k < shards; k++)
-            assert_int_equal(trn_cpu_solver_dense(&d, NULL, backwards ? shards - 1 - k : k, shards),
-                             TRN_KSTATUS_OK);
-    }
-}
-
-typedef struct claim_run {
-    const trn_solver_dense_desc *d;
-    int shard, nshards;
-} claim_run;
-
-static void *claim_thread(void *arg) {
-    const claim_run *r = arg;
-    return trn_cpu_solver_dense(r->d, NULL, r->shard, r->nshards) == TRN_KSTATUS_OK ? NULL : arg;
-}
-
-/* Every step run by 3 threads claiming its tasks (ops/solver_tile.h). */
-static void run_claimed(const trn_solver_dense_desc *w) {
-    for (int s = 0; s < trn_tile_steps(w); s++) {
-        uint64_t counter = 0;
-        trn_solver_dense_desc d = trn_tile_step(w, s);
-        d.tile_claim = &counter;
-        pthread_t th[3];
-        claim_run runs[3];
-        for (int k = 0; k < 3; k++) {
-            runs[k] = (claim_run){&d, k, 3};
-            assert_int_equal(pthread_create(&th[k], NULL, claim_thread, &runs[k]), 0);
-        }
-        for (int k = 0; k < 3; k++) {
-            void *rc;
-            assert_int_equal(pthread_join(th[k], &rc), 0);
-            assert_null(rc);
-        }
-    }
-}
-
 /* The tiled potri of the factor f (copied; returned) with S shards, or
  * claimed by 3 threads (S = 0). */
 static void *invert(trn_dtype t, int n, int lda, int lower, const void *f, int S, int backwards,
@@ -215,7 +140,7 @@ static void *invert(trn_dtype t, int n, int lda, int lower, const void *f, int S
     if (S)
         run_steps(&w, S, backwards);
     else
-        run_claimed(&w);
+        run_claimed(&w, 3);
     return m;
 }
 

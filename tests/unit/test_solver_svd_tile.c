@@ -31,6 +31,7 @@
 // clang-format on
 
 #include "tests/common/checked_routines.h"
+#include "tests/common/tile_test.h"
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "ops/solver_svd_tile.h"
@@ -84,26 +85,8 @@ static void test_graph(void **state) {
          * column of VT or row of U. */
         const double want = 12.0 * n * n * ((nv ? n : 0) + (nu ? m : 0));
         assert_true(fabs(trn_tile_step_flops(&qr) - want) <= 1e-9 * want);
-        for (int S = 1; S <= 7; S++) {
-            size_t next = 0;
-            for (int s = 0; s < S; s++) {
-                size_t lo, hi;
-                trn_tile_shard_tasks(&qr, s, S, &lo, &hi);
-                assert_int_equal(lo, next);
-                assert_true(hi >= lo);
-                next = hi;
-            }
-            assert_int_equal(next, nv + nu);
-        }
+        check_shard_runs(&qr, nv + nu);
     }
-}
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static double uniform(void) { /* [-1, 1) */
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ULL) >> 11) * 0x1p-52 - 1.0;
 }
 
 /* One gesvd's buffers: A (m x n, lda m + 1), S, U (m x ucols, ldu m + 2),
@@ -145,16 +128,6 @@ static void bufs_free(bufs *b) {
     free(b->state);
 }
 
-typedef struct claim_run {
-    const trn_solver_dense_desc *d;
-    int shard, nshards;
-} claim_run;
-
-static void *claim_thread(void *arg) {
-    const claim_run *r = arg;
-    return trn_cpu_solver_dense(r->d, NULL, r->shard, r->nshards) == TRN_KSTATUS_OK ? NULL : arg;
-}
-
 /* The graph on b: the QR step by `threads` threads claiming its blocks
  * (0: one shard without the counter; negative: -threads fixed shards
  * called backwards). */
@@ -169,17 +142,7 @@ static void run_graph(bufs *b, int threads) {
             assert_int_equal(trn_cpu_solver_dense(&qr, NULL, k, S), TRN_KSTATUS_OK);
         return;
     }
-    pthread_t th[4];
-    claim_run runs[4];
-    for (int k = 0; k < threads; k++) {
-        runs[k] = (claim_run){&qr, k, threads};
-        assert_int_equal(pthread_create(&th[k], NULL, claim_thread, &runs[k]), 0);
-    }
-    for (int k = 0; k < threads; k++) {
-        void *rc;
-        assert_int_equal(pthread_join(th[k], &rc), 0);
-        assert_null(rc);
-    }
+    run_threads(&qr, threads);
     assert_int_equal(*trn_svd_tile_layout(&qr).claim, trn_tile_tasks(&qr) + (uint64_t)threads);
 }
 

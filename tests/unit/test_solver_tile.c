@@ -42,19 +42,12 @@
 // clang-format on
 
 #include "tests/common/checked_routines.h"
+#include "tests/common/tile_test.h"
 
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/solver_lapack.h"
 #include "ops/solver_tile.h"
 #include "scheduler/sched.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static double uniform(void) { /* [-1, 1) */
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ULL) >> 11) * 0x1p-52 - 1.0;
-}
 
 static trn_solver_dense_desc whole(int n, trn_dtype t, int lower, void *a, int lda, int32_t *info) {
     trn_solver_dense_desc d = {.fn = TRN_SOLVER_POTRF,
@@ -80,18 +73,6 @@ static trn_solver_dense_desc whole_lu(int m, int n, trn_dtype t, void *a, int ld
                                .info = info};
     d.tile_nb = trn_tile_nb(&d);
     return d;
-}
-
-/* Runs every step of the tiled factorisation w, each cut into S shards
- * (its tasks allowing) called one after the other, in order or backwards. */
-static void run_steps(const trn_solver_dense_desc *w, int S, int backwards) {
-    for (int s = 0; s < trn_tile_steps(w); s++) {
-        const trn_solver_dense_desc d = trn_tile_step(w, s);
-        const int tasks = (int)trn_tile_tasks(&d), shards = tasks < S ? tasks : S;
-        for (int k = 0; k < shards; k++)
-            assert_int_equal(trn_cpu_solver_dense(&d, NULL, backwards ? shards - 1 - k : k, shards),
-                             TRN_KSTATUS_OK);
-    }
 }
 
 /* The steps of w: each step's tasks name distinct tiles of the right
@@ -185,17 +166,7 @@ static double check_steps(const trn_solver_dense_desc *w) {
             d.fn == TRN_SOLVER_TILE_LU_PANEL || d.fn == TRN_SOLVER_TILE_QR_PANEL)
             assert_int_equal(k, 0);
         free(seen);
-        for (int S = 1; S <= 7; S++) {
-            size_t next = 0;
-            for (int sh = 0; sh < S; sh++) {
-                size_t lo, hi;
-                trn_tile_shard_tasks(&d, sh, S, &lo, &hi);
-                assert_int_equal(lo, next);
-                assert_true(hi >= lo);
-                next = hi;
-            }
-            assert_int_equal(next, n_tasks);
-        }
+        check_shard_runs(&d, n_tasks);
         const trn_op_desc op = {.kind = TRN_OP_SOLVER_DENSE, .u.solver_dense = d};
         assert_int_equal(trn_sched_shard_count(&op, 3), n_tasks < 3 ? (int)n_tasks : 3);
         assert_int_equal(trn_sched_shard_count(&op, 1), 1);
@@ -241,25 +212,6 @@ static void test_graph(void **state) {
         qr.ipiv = NULL;
         qr.tile_nb = trn_tile_nb(&qr);
         check_steps(&qr);
-    }
-}
-
-/* Element i of a (S/D/C/Z) as a double complex. */
-static double complex elem(trn_dtype t, const void *a, size_t i) {
-    switch (t) {
-    case TRN_DTYPE_R32F: return ((const float *)a)[i];
-    case TRN_DTYPE_R64F: return ((const double *)a)[i];
-    case TRN_DTYPE_C32F: return ((const float complex *)a)[i];
-    default: return ((const double complex *)a)[i];
-    }
-}
-
-static void set_elem(trn_dtype t, void *a, size_t i, double complex v) {
-    switch (t) {
-    case TRN_DTYPE_R32F: ((float *)a)[i] = (float)creal(v); break;
-    case TRN_DTYPE_R64F: ((double *)a)[i] = creal(v); break;
-    case TRN_DTYPE_C32F: ((float complex *)a)[i] = (float complex)v; break;
-    default: ((double complex *)a)[i] = v; break;
     }
 }
 
@@ -605,39 +557,6 @@ static void test_update_reads_panel_only(void **state) {
     assert_int_equal(protected_steps, 4); /* panels 0 .. 3, the last 32 wide */
     munmap(a, bytes);
     free(tau);
-}
-
-/* One step run by `threads` threads at once, sharing its tasks through a
- * claim counter (ops/solver_tile.h, "Claiming"). */
-typedef struct claim_run {
-    const trn_solver_dense_desc *d;
-    int shard, nshards;
-} claim_run;
-
-static void *claim_thread(void *arg) {
-    const claim_run *r = arg;
-    return trn_cpu_solver_dense(r->d, NULL, r->shard, r->nshards) == TRN_KSTATUS_OK ? NULL : arg;
-}
-
-static void run_claimed(const trn_solver_dense_desc *w, int threads) {
-    for (int s = 0; s < trn_tile_steps(w); s++) {
-        uint64_t counter = 0;
-        trn_solver_dense_desc d = trn_tile_step(w, s);
-        d.tile_claim = &counter;
-        pthread_t th[4];
-        claim_run runs[4];
-        for (int k = 0; k < threads; k++) {
-            runs[k] = (claim_run){&d, k, threads};
-            assert_int_equal(pthread_create(&th[k], NULL, claim_thread, &runs[k]), 0);
-        }
-        for (int k = 0; k < threads; k++) {
-            void *rc;
-            assert_int_equal(pthread_join(th[k], &rc), 0);
-            assert_null(rc);
-        }
-        /* Every task was taken, and each shard asked once past the end. */
-        assert_int_equal(counter, trn_tile_tasks(&d) + (uint64_t)threads);
-    }
 }
 
 /* Matrices large enough for groups of several block columns (17 tiles,
