@@ -26,7 +26,8 @@ const char *trn_solver_name(trn_solver_fn fn, trn_dtype type) {
     case TRN_SOLVER_TILE_INV_TRTRI:
     case TRN_SOLVER_TILE_INV_LAUUM:
     case TRN_SOLVER_TILE_INV_ROW:
-    case TRN_SOLVER_TILE_INV_LAST: return "potri";
+    case TRN_SOLVER_TILE_INV_LAST:
+    case TRN_SOLVER_TILE_INV_CHECK: return "potri";
     case TRN_SOLVER_ORGQR: return cx ? "ungqr" : "orgqr";
     case TRN_SOLVER_ORMQR: return cx ? "unmqr" : "ormqr";
     case TRN_SOLVER_SYTRF: return "sytrf";

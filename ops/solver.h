@@ -88,6 +88,7 @@ typedef enum trn_solver_fn {
     TRN_SOLVER_TILE_INV_LAUUM = 228,
     TRN_SOLVER_TILE_INV_ROW = 229,
     TRN_SOLVER_TILE_INV_LAST = 230,
+    TRN_SOLVER_TILE_INV_CHECK = 231,
 } trn_solver_fn;
 
 /* The largest n the sparse direct solvers expand to a dense matrix (an

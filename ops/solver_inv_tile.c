@@ -8,9 +8,9 @@
 #include "ops/solver_tile_layout.h"
 
 int trn_inv_tile_fn(trn_solver_fn fn) {
-    return fn == TRN_SOLVER_TILE_INV_DIAG || fn == TRN_SOLVER_TILE_INV_TRTRI ||
-           fn == TRN_SOLVER_TILE_INV_LAUUM || fn == TRN_SOLVER_TILE_INV_ROW ||
-           fn == TRN_SOLVER_TILE_INV_LAST;
+    return fn == TRN_SOLVER_TILE_INV_CHECK || fn == TRN_SOLVER_TILE_INV_DIAG ||
+           fn == TRN_SOLVER_TILE_INV_TRTRI || fn == TRN_SOLVER_TILE_INV_LAUUM ||
+           fn == TRN_SOLVER_TILE_INV_ROW || fn == TRN_SOLVER_TILE_INV_LAST;
 }
 
 static int tiles_of(const trn_solver_dense_desc *d) {
@@ -18,15 +18,20 @@ static int tiles_of(const trn_solver_dense_desc *d) {
 }
 
 int trn_inv_tile_steps(const trn_solver_dense_desc *whole) {
-    return 3 * tiles_of(whole) + 1;
+    return 3 * tiles_of(whole) + 2;
 }
 
-/* INV_DIAG; INV_TRTRI k for k = 0 .. T; INV_LAUUM k, INV_ROW k for k = 1 ..
- * T-1; INV_LAST. */
+/* INV_CHECK; INV_DIAG; INV_TRTRI k for k = 0 .. T; INV_LAUUM k, INV_ROW k
+ * for k = 1 .. T-1; INV_LAST. */
 trn_solver_dense_desc trn_inv_tile_step(const trn_solver_dense_desc *whole, int s) {
     trn_solver_dense_desc d = *whole;
     const int T = tiles_of(whole);
     d.tile_k = 0;
+    if (s == 0) {
+        d.fn = TRN_SOLVER_TILE_INV_CHECK;
+        return d;
+    }
+    s--; /* the rest as if INV_CHECK were not there */
     if (s == 0) {
         d.fn = TRN_SOLVER_TILE_INV_DIAG;
     } else if (s <= T + 1) {
@@ -86,6 +91,7 @@ int trn_inv_tile_col_tasks(const trn_solver_dense_desc *d) {
 
 size_t trn_inv_tile_tasks(const trn_solver_dense_desc *d) {
     switch (d->fn) {
+    case TRN_SOLVER_TILE_INV_CHECK: return 1;
     case TRN_SOLVER_TILE_INV_DIAG: return (size_t)tiles_of(d);
     case TRN_SOLVER_TILE_INV_TRTRI:
     case TRN_SOLVER_TILE_INV_LAUUM: {
@@ -161,6 +167,7 @@ static double task_flops(const trn_solver_dense_desc *d, size_t t) {
     const trn_tile_span s = trn_inv_tile_task_span(d, t);
     const double bi = extent(d, s.i), bj = extent(d, s.j);
     switch (d->fn) {
+    case TRN_SOLVER_TILE_INV_CHECK: return (double)d->n; /* the diagonal's scan */
     case TRN_SOLVER_TILE_INV_DIAG:
     case TRN_SOLVER_TILE_INV_LAST: return diag_flops(d, s.i);
     case TRN_SOLVER_TILE_INV_ROW: return bi * bi * bj; /* trmm by A_kk */

@@ -32,13 +32,14 @@
  *   INV_ROW k    A_kn = A_kk^H A_kn for n < k (trmm), a tile a task;
  * and last INV_LAST: the last diagonal tile's lauum. Each element of the
  * result is the sum over p of W_pm^H W_pn in the order of p. In all,
- * 3 T + 1 steps.
+ * 3 T + 2 steps, the first INV_CHECK (below).
  *
- * info: every task of INV_DIAG scans the diagonal for an exactly zero
- * element and does nothing when it finds one; its task 0 writes info
- * (LAPACK's: that element's 1-based index, else 0). Every later step reads
- * it and leaves A alone when it is not 0: A comes back unchanged, as
- * LAPACK's trtri leaves it.
+ * info: INV_CHECK, one task, scans the factor's diagonal for an exactly
+ * zero element and writes info (LAPACK's: that element's 1-based index,
+ * else 0) before any tile changes (a scan inside INV_DIAG would race with
+ * the tiles its other tasks write back: an infinite element's inverse is
+ * 0). Every later step reads it and leaves A alone when it is not 0: A
+ * comes back unchanged, as LAPACK's trtri leaves it.
  *
  * Determinism: as every tiled factorisation's (ops/solver_tile.h): the
  * steps and tasks depend on the shape alone, each tile is written by one
@@ -52,7 +53,8 @@
 
 #include <stddef.h>
 
-#include "ops/solver_tile.h"
+#include "ops/solver.h"
+#include "ops/solver_tile_layout.h"
 
 /* Whether fn is one of a tiled potri's steps. */
 int trn_inv_tile_fn(trn_solver_fn fn);

@@ -6,7 +6,6 @@
 #include "ops/solver_tile.h"
 
 #include "ops/solver_inv_tile.h"
-#include "ops/solver_tile_layout.h"
 
 #include "ops/solver_eig_tile.h"
 #include "ops/solver_svd_tile.h"
@@ -31,10 +30,6 @@ int trn_tile_fn(trn_solver_fn fn) {
     case TRN_SOLVER_TILE_QR_UPDATE: return 1;
     default: return trn_eig_tile_fn(fn) || trn_svd_tile_fn(fn) || trn_inv_tile_fn(fn);
     }
-}
-
-int trn_tile_count(int len, int nb) {
-    return nb > 0 && len > 0 ? (int)(((long long)len + nb - 1) / nb) : 0;
 }
 
 static int min_int(int a, int b) {
@@ -118,18 +113,6 @@ static long long step_tiles(const trn_solver_dense_desc *d) {
     }
 }
 
-void trn_tile_group_shape(long long tiles, int wide, int *gr, int *gc) {
-    const long long a = tiles / TRN_TILE_MIN_TASKS;
-    const int area = a < 1 ? 1 : a > TRN_TILE_GROUP_AREA ? TRN_TILE_GROUP_AREA : (int)a;
-    /* About twice as tall as wide: the largest c with 2 c^2 <= area. */
-    int c = 1;
-    while (wide && c < TRN_TILE_GROUP_COLS && 2 * (c + 1) * (c + 1) <= area)
-        c++;
-    const int r = area / c;
-    *gc = c;
-    *gr = tiles == 0 || r < 1 ? 1 : r > TRN_TILE_GROUP ? TRN_TILE_GROUP : r;
-}
-
 static void group_of(const trn_solver_dense_desc *d, int *gr, int *gc) {
     trn_tile_group_shape(step_tiles(d),
                          d->fn == TRN_SOLVER_TILE_UPDATE || d->fn == TRN_SOLVER_TILE_LU_UPDATE, gr,
@@ -156,27 +139,7 @@ int trn_tile_group(const trn_solver_dense_desc *d) {
     return gr;
 }
 
-/* Groups of g covering `tiles` tiles. */
-static size_t groups(int tiles, int g) {
-    return tiles > 0 ? (size_t)(tiles + g - 1) / (size_t)g : 0;
-}
-
 typedef trn_tile_layout update_layout;
-
-static int first_row(const update_layout *L, int j) {
-    return L->chol ? j : L->k + 1;
-}
-
-void trn_tile_layout_set_tail(trn_tile_layout *L) {
-    L->ctail = L->T;
-    if (L->gr * L->gc > 1) {
-        long long tail = 0;
-        while (L->ctail > L->cstart && tail < (long long)L->gr * L->gc) {
-            L->ctail--;
-            tail += L->row_end - first_row(L, L->ctail);
-        }
-    }
-}
 
 static update_layout layout_of(const trn_solver_dense_desc *d) {
     update_layout L = {.k = d->tile_k, .T = cols_t(d), .row_end = rows_t(d)};
@@ -203,7 +166,7 @@ static update_layout qr_layout(const trn_solver_dense_desc *d) {
 
 static size_t qr_tasks(const trn_solver_dense_desc *d) {
     const update_layout L = qr_layout(d);
-    return (size_t)L.lead + groups(L.ctail - L.cstart, L.gc) + (size_t)(L.T - L.ctail) +
+    return (size_t)L.lead + trn_tile_groups(L.ctail - L.cstart, L.gc) + (size_t)(L.T - L.ctail) +
            (size_t)lu_tail(d);
 }
 
@@ -217,7 +180,7 @@ static trn_tile_span qr_span(const trn_solver_dense_desc *d, size_t t) {
         }
         t--;
     }
-    const size_t ng = groups(L.ctail - L.cstart, L.gc);
+    const size_t ng = trn_tile_groups(L.ctail - L.cstart, L.gc);
     if (t < ng) {
         s.j = L.cstart + (int)t * L.gc;
         s.nj = min_int(L.gc, L.ctail - s.j);
@@ -227,52 +190,11 @@ static trn_tile_span qr_span(const trn_solver_dense_desc *d, size_t t) {
     return s;
 }
 
-size_t trn_tile_layout_tasks(const trn_tile_layout *L) {
-    size_t n = (size_t)L->lead;
-    for (int j0 = L->cstart; j0 < L->ctail; j0 += L->gc)
-        n += groups(L->row_end - first_row(L, j0), L->gr);
-    for (int j = L->ctail; j < L->T; j++)
-        n += (size_t)(L->row_end - first_row(L, j));
-    return n;
-}
-
-trn_tile_span trn_tile_layout_span(const trn_tile_layout *L, size_t t) {
-    trn_tile_span s = {.i = L->k + 1, .j = L->k + 1, .ni = L->row_end - L->k - 1, .nj = 1};
-    if (L->lead) {
-        if (t == 0)
-            return s;
-        t--;
-    }
-    for (int j0 = L->cstart; j0 < L->ctail; j0 += L->gc) {
-        const int r0 = first_row(L, j0);
-        const size_t n = groups(L->row_end - r0, L->gr);
-        if (t < n) {
-            s.i = r0 + (int)t * L->gr;
-            s.ni = min_int(L->gr, L->row_end - s.i);
-            s.j = j0;
-            s.nj = min_int(L->gc, L->ctail - j0);
-            return s;
-        }
-        t -= n;
-    }
-    for (int j = L->ctail; j < L->T; j++) {
-        const size_t n = (size_t)(L->row_end - first_row(L, j));
-        if (t < n) {
-            s.i = first_row(L, j) + (int)t;
-            s.ni = s.nj = 1;
-            s.j = j;
-            return s;
-        }
-        t -= n;
-    }
-    return s; /* t out of range: not reached by callers */
-}
-
 size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     const size_t k = (size_t)d->tile_k, C = (size_t)cols_t(d) - 1 - k;
     switch (d->fn) {
     case TRN_SOLVER_TILE_DIAG: return 1;
-    case TRN_SOLVER_TILE_PANEL: return groups((int)C, trn_tile_group(d));
+    case TRN_SOLVER_TILE_PANEL: return trn_tile_groups((int)C, trn_tile_group(d));
     case TRN_SOLVER_TILE_UPDATE:
     case TRN_SOLVER_TILE_LU_UPDATE: {
         const update_layout L = layout_of(d);

@@ -61,20 +61,13 @@
 #include <stddef.h>
 
 #include "ops/solver.h"
+#include "ops/solver_tile_layout.h"
 
 /* A factorisation is tiled when it has at least this many panels: below
  * that a step has too few tasks to share. */
 #define TRN_TILE_MIN_TILES 4
 
-/* Groups: a trsm or gemm task takes several tiles at once, one BLAS call
- * over the group where it can: PANEL up to TRN_TILE_GROUP tiles of block
- * column k, UPDATE and LU_UPDATE blocks of up to TRN_TILE_GROUP rows by
- * TRN_TILE_GROUP_COLS columns of tiles (dgemm on one core: about 47
- * GFLOP/s on a 256 x 256 tile, 49 over 8 x 1 tiles, 52 over 8 x 4: each
- * call packs its operands once; docs/benchmarks.md). A step's group holds
- * its tiles over TRN_TILE_MIN_TASKS, at most TRN_TILE_GROUP_AREA, about
- * twice as tall as wide: a function of the shape alone, never of the
- * cores, so that a step has at least that many tasks to share.
+/* Groups (their sizes: ops/solver_tile_layout.h).
  *
  * Claiming: a step run with a claim counter (trn_solver_dense_desc.
  * tile_claim, zero when the step starts) is shared dynamically: each shard
@@ -85,10 +78,6 @@
  * others finish theirs. Without a counter a shard runs the contiguous run
  * trn_tile_shard_tasks gives it. Either way every task is computed alike,
  * wherever it runs: the factors do not depend on who took what. */
-#define TRN_TILE_GROUP 8
-#define TRN_TILE_GROUP_COLS 4
-#define TRN_TILE_GROUP_AREA 32
-#define TRN_TILE_MIN_TASKS 8
 
 /* The group's rows (tiles) of step d, and its columns (1 for the steps
  * that do not group; 1 for PANEL). */
@@ -102,9 +91,6 @@ int trn_tile_fn(trn_solver_fn fn);
  * potri, whose steps are ops/solver_inv_tile.h's), or 0 when it is not
  * tiled. A function of the shape and the type alone. */
 int trn_tile_nb(const trn_solver_dense_desc *d);
-
-/* The number of tiles covering `len` rows or columns, ceil(len / nb). */
-int trn_tile_count(int len, int nb);
 
 /* The number of steps of the tiled factorisation d (trn_tile_nb(d) > 0). */
 int trn_tile_steps(const trn_solver_dense_desc *d);
@@ -139,9 +125,6 @@ void trn_tile_task(const trn_solver_dense_desc *d, size_t t, int *i, int *j);
  * Cholesky's UPDATE only the tiles on or below the diagonal (row >=
  * column). PANEL, UPDATE and LU_UPDATE group (above); LU's look-ahead task
  * is all of block column k + 1; the other steps' tasks are one tile. */
-typedef struct trn_tile_span {
-    int i, j, ni, nj;
-} trn_tile_span;
 trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t);
 
 /* The tasks [lo, hi) shard `shard` of nshards runs of step d: contiguous

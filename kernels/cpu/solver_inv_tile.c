@@ -207,12 +207,10 @@ static void row_multiply(const trn_solver_dense_desc *d, int k, int n) {
 static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_t t) {
     const trn_tile_span s = trn_inv_tile_task_span(d, t);
     switch (d->fn) {
-    case TRN_SOLVER_TILE_INV_DIAG: {
-        const int32_t z = zero_pivot(d); /* every task checks: none may start */
-        if (t == 0)
-            trn_solver_put_info(d->info, z);
-        return z ? TRN_KSTATUS_OK : diag_task(d, msg, s.i, 1);
-    }
+    case TRN_SOLVER_TILE_INV_CHECK:
+        trn_solver_put_info(d->info, zero_pivot(d));
+        return TRN_KSTATUS_OK;
+    case TRN_SOLVER_TILE_INV_DIAG: return diag_task(d, msg, s.i, 1);
     case TRN_SOLVER_TILE_INV_TRTRI: {
         const size_t rows = (size_t)trn_inv_tile_row_tasks(d);
         if (t < rows)
@@ -232,7 +230,7 @@ static trn_kstatus run_task(const trn_solver_dense_desc *d, trn_kmsg *msg, size_
 
 trn_kstatus trn_cpu_solver_inv_tile(const trn_solver_dense_desc *d, trn_kmsg *msg, int shard,
                                     int nshards) {
-    if (d->fn != TRN_SOLVER_TILE_INV_DIAG && get_info(d) != 0)
+    if (d->fn != TRN_SOLVER_TILE_INV_CHECK && get_info(d) != 0)
         return TRN_KSTATUS_OK; /* a zero on the diagonal: A stays as it was */
     return trn_cpu_tile_run(d, msg, shard, nshards, run_task);
 }
