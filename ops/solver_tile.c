@@ -139,10 +139,8 @@ int trn_tile_group(const trn_solver_dense_desc *d) {
     return gr;
 }
 
-typedef trn_tile_layout update_layout;
-
-static update_layout layout_of(const trn_solver_dense_desc *d) {
-    update_layout L = {.k = d->tile_k, .T = cols_t(d), .row_end = rows_t(d)};
+static trn_tile_layout layout_of(const trn_solver_dense_desc *d) {
+    trn_tile_layout L = {.k = d->tile_k, .T = cols_t(d), .row_end = rows_t(d)};
     L.chol = d->fn == TRN_SOLVER_TILE_UPDATE;
     L.lead = trn_tile_carries_next_panel(d) && L.row_end > L.k + 1 && L.T > L.k + 1;
     L.gr = trn_tile_group(d);
@@ -155,8 +153,8 @@ static update_layout layout_of(const trn_solver_dense_desc *d) {
 /* QR_UPDATE: the look-ahead column k + 1 first, then block columns in
  * groups of gc, then at least gc single block columns, then the tail of
  * block column k (a wide matrix's last panel). */
-static update_layout qr_layout(const trn_solver_dense_desc *d) {
-    update_layout L = {.k = d->tile_k, .T = cols_t(d), .gr = 1};
+static trn_tile_layout qr_layout(const trn_solver_dense_desc *d) {
+    trn_tile_layout L = {.k = d->tile_k, .T = cols_t(d), .gr = 1};
     L.lead = trn_tile_carries_next_panel(d) && L.T > L.k + 1;
     L.gc = trn_tile_group_cols(d);
     L.cstart = L.k + 1 + L.lead;
@@ -165,13 +163,13 @@ static update_layout qr_layout(const trn_solver_dense_desc *d) {
 }
 
 static size_t qr_tasks(const trn_solver_dense_desc *d) {
-    const update_layout L = qr_layout(d);
+    const trn_tile_layout L = qr_layout(d);
     return (size_t)L.lead + trn_tile_groups(L.ctail - L.cstart, L.gc) + (size_t)(L.T - L.ctail) +
            (size_t)lu_tail(d);
 }
 
 static trn_tile_span qr_span(const trn_solver_dense_desc *d, size_t t) {
-    const update_layout L = qr_layout(d);
+    const trn_tile_layout L = qr_layout(d);
     trn_tile_span s = {.i = L.k, .j = L.k, .ni = 1, .nj = 1}; /* the tail */
     if (L.lead) {
         if (t == 0) {
@@ -197,7 +195,7 @@ size_t trn_tile_tasks(const trn_solver_dense_desc *d) {
     case TRN_SOLVER_TILE_PANEL: return trn_tile_groups((int)C, trn_tile_group(d));
     case TRN_SOLVER_TILE_UPDATE:
     case TRN_SOLVER_TILE_LU_UPDATE: {
-        const update_layout L = layout_of(d);
+        const trn_tile_layout L = layout_of(d);
         return trn_tile_layout_tasks(&L);
     }
     case TRN_SOLVER_TILE_LU_PANEL: return 1;
@@ -290,7 +288,7 @@ trn_solver_dense_desc trn_tile_step(const trn_solver_dense_desc *whole, int s) {
 }
 
 /* PANEL: groups of the tiles below k in block column k. UPDATE and
- * LU_UPDATE: update_layout. The others: one tile or block column a task. */
+ * LU_UPDATE: their trn_tile_layout. The others: one tile or block column a task. */
 trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
     trn_tile_span s = {.ni = 1, .nj = 1};
     if (trn_inv_tile_fn(d->fn))
@@ -322,7 +320,7 @@ trn_tile_span trn_tile_task_span(const trn_solver_dense_desc *d, size_t t) {
         return s;
     case TRN_SOLVER_TILE_LU_LEFT: s.i = s.j = (int)t; return s;
     default: {
-        const update_layout L = layout_of(d);
+        const trn_tile_layout L = layout_of(d);
         return trn_tile_layout_span(&L, t);
     }
     }

@@ -305,18 +305,6 @@ static lapack_int potrf_checked(trn_dtype t, char uplo, int n, void *a, int lda)
     return 0;
 }
 
-/* Copies the lower (or upper) triangle of an n x n matrix, diagonal
- * included. */
-static void copy_triangle(int lower, int n, size_t es, const void *src, int lds, void *dst,
-                          int ldd) {
-    for (int j = 0; j < n; j++) {
-        const int r0 = lower ? j : 0, r1 = lower ? n : j + 1;
-        memcpy((char *)dst + ((size_t)j * (size_t)ldd + (size_t)r0) * es,
-               (const char *)src + ((size_t)j * (size_t)lds + (size_t)r0) * es,
-               (size_t)(r1 - r0) * es);
-    }
-}
-
 /* potri; complex types on a private copy (see the top of the file). */
 static trn_kstatus potri(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_int *info) {
     const trn_dtype t = d->type;
@@ -330,10 +318,10 @@ static trn_kstatus potri(const trn_solver_dense_desc *d, trn_kmsg *msg, lapack_i
     void *p = trn_solver_ws_get(bytes);
     if (!p)
         return trn_kmsg_no_memory(msg, 0, bytes, "the private copy of potri's matrix");
-    copy_triangle(d->lower, d->n, es, d->a, d->lda, p, ld);
+    trn_solver_copy_triangle(d->lower, d->n, es, d->a, d->lda, p, ld, 0);
     *info = TRN_LAPACK4(t, potri_work, COL, uplo, d->n, p, ld);
     if (*info == 0)
-        copy_triangle(d->lower, d->n, es, p, ld, d->a, d->lda);
+        trn_solver_copy_triangle(d->lower, d->n, es, p, ld, d->a, d->lda, 0);
     trn_solver_ws_put(p, bytes);
     return TRN_KSTATUS_OK;
 }

@@ -52,34 +52,14 @@ static CBLAS_UPLO uplo_of(const trn_solver_dense_desc *d) {
 
 /* The 1-based index of the first exactly zero diagonal element, or 0. */
 static int32_t zero_pivot(const trn_solver_dense_desc *d) {
-    const size_t es = trn_dtype_size(d->type), half = trn_dtype_is_complex(d->type) ? es / 2 : es;
+    const int cx = trn_dtype_is_complex(d->type);
     for (int r = 0; r < d->n; r++) {
-        const char *p = at(d, r, r);
-        const int real_zero = half == 4 ? *(const float *)p == 0.0f : *(const double *)p == 0.0;
-        const int imag_zero = half == es  ? 1
-                              : half == 4 ? ((const float *)p)[1] == 0.0f
-                                          : ((const double *)p)[1] == 0.0;
-        if (real_zero && imag_zero)
+        const size_t k = (size_t)r * (size_t)d->lda + (size_t)r;
+        if (trn_solver_comp(d->type, d->a, k, 0) == 0.0 &&
+            (!cx || trn_solver_comp(d->type, d->a, k, 1) == 0.0))
             return r + 1;
     }
     return 0;
-}
-
-/* Copies the triangle (uplo) of an e x e tile between the matrix and a
- * private copy; into the copy, the rest of it zero (zero = 1). */
-static void copy_triangle(int lower, int e, size_t es, const void *src, int lds, void *dst, int ldd,
-                          int zero) {
-    for (int j = 0; j < e; j++) {
-        const int r0 = lower ? j : 0, r1 = lower ? e : j + 1;
-        char *col = (char *)dst + (size_t)j * (size_t)ldd * es;
-        if (zero) {
-            memset(col, 0, (size_t)r0 * es);
-            memset(col + (size_t)r1 * es, 0, (size_t)(e - r1) * es);
-        }
-        memcpy(col + (size_t)r0 * es,
-               (const char *)src + ((size_t)j * (size_t)lds + (size_t)r0) * es,
-               (size_t)(r1 - r0) * es);
-    }
 }
 
 /* Diagonal tile b replaced by its inverse (inverse = 1: the identity
@@ -101,11 +81,11 @@ static trn_kstatus diag_task(const trn_solver_dense_desc *d, trn_kmsg *msg, int 
         trn_blas_trsm_split(t, CblasLeft, uplo_of(d), CblasNoTrans, CblasNonUnit, e, e, abb, d->lda,
                             w, ld);
     } else {
-        copy_triangle(d->lower, e, es, abb, d->lda, w, ld, 1);
+        trn_solver_copy_triangle(d->lower, e, es, abb, d->lda, w, ld, 1);
         trn_blas_trmm(t, d->lower ? CblasLeft : CblasRight, uplo_of(d), conj_trans(t), e, e, 1.0,
                       abb, d->lda, w, ld);
     }
-    copy_triangle(d->lower, e, es, w, ld, tile(d, b, b), d->lda, 0);
+    trn_solver_copy_triangle(d->lower, e, es, w, ld, tile(d, b, b), d->lda, 0);
     trn_solver_ws_put(w, bytes);
     return TRN_KSTATUS_OK;
 }

@@ -131,35 +131,18 @@ static void identity(trn_dtype t, int n, void *c) {
                f32 ? sizeof(one_f) : sizeof(one_d));
 }
 
-/* Copies the lower (or upper) triangle of an n x n matrix, diagonal
- * included; with `zero`, the other triangle of dst is set to 0. */
-static void triangle(int lower, int n, size_t es, const void *src, int lds, void *dst, int ldd,
-                     int zero) {
-    for (int j = 0; j < n; j++) {
-        char *col = (char *)dst + (size_t)j * (size_t)ldd * es;
-        const int r0 = lower ? j : 0, r1 = lower ? n : j + 1;
-        if (zero) {
-            memset(col, 0, (size_t)r0 * es);
-            memset(col + (size_t)r1 * es, 0, (size_t)(n - r1) * es);
-        }
-        memcpy(col + (size_t)r0 * es,
-               (const char *)src + ((size_t)j * (size_t)lds + (size_t)r0) * es,
-               (size_t)(r1 - r0) * es);
-    }
-}
-
 /* w = triu(A) then w = w U^H (upper), or w = tril(A) then w = L^H w
  * (lower); the triangle of w back into A. */
 static void lauum(const trn_solver_dense_desc *d, void *w) {
     const trn_dtype t = d->type;
     const int n = d->n;
     const size_t es = trn_dtype_size(t);
-    triangle(d->lower, n, es, d->a, d->lda, w, n, 1);
+    trn_solver_copy_triangle(d->lower, n, es, d->a, d->lda, w, n, 1);
     const CBLAS_SIDE side = d->lower ? CblasLeft : CblasRight;
     const CBLAS_UPLO uplo = d->lower ? CblasLower : CblasUpper;
     trn_blas_trmm(t, side, uplo, trn_dtype_is_complex(t) ? CblasConjTrans : CblasTrans, n, n, 1.0,
                   d->a, d->lda, w, n);
-    triangle(d->lower, n, es, w, n, d->a, d->lda, 0);
+    trn_solver_copy_triangle(d->lower, n, es, w, n, d->a, d->lda, 0);
 }
 
 /* LAPACK laswp's order: rows k1 .. k2 (incx > 0) or k2 .. k1 (incx < 0),
@@ -376,7 +359,7 @@ trn_kstatus trn_cpu_solver_more(const trn_solver_dense_desc *d, trn_kmsg *msg, i
         void *x = ws + rhs_off;
         identity(t, n, x);
         sytrs_any(t, up, n, n, d->a, d->lda, piv, x, n);
-        triangle(d->lower, n, es, x, n, d->a, d->lda, 0);
+        trn_solver_copy_triangle(d->lower, n, es, x, n, d->a, d->lda, 0);
     }
 done:
     trn_solver_ws_put(ws, bytes);

@@ -263,3 +263,18 @@ void trn_solver_set_comp(trn_dtype t, void *p, size_t k, int c, double v) {
     else
         ((double *)p)[at] = v;
 }
+
+void trn_solver_copy_triangle(int lower, int n, size_t es, const void *src, int lds, void *dst,
+                              int ldd, int zero) {
+    for (int j = 0; j < n; j++) {
+        char *col = (char *)dst + (size_t)j * (size_t)ldd * es;
+        const int r0 = lower ? j : 0, r1 = lower ? n : j + 1;
+        if (zero) {
+            memset(col, 0, (size_t)r0 * es);
+            memset(col + (size_t)r1 * es, 0, (size_t)(n - r1) * es);
+        }
+        memcpy(col + (size_t)r0 * es,
+               (const char *)src + ((size_t)j * (size_t)lds + (size_t)r0) * es,
+               (size_t)(r1 - r0) * es);
+    }
+}

@@ -87,6 +87,11 @@ trn_kstatus trn_cpu_irs_gels(const trn_solver_refine_desc *d, trn_kmsg *msg);
 /* Copies a rows x cols column-major matrix of element size es. */
 void trn_solver_copy(int rows, int cols, size_t es, const void *src, int lds, void *dst, int ldd);
 
+/* Copies the lower (or upper) triangle of an n x n matrix, diagonal
+ * included; with `zero`, the other triangle of dst is set to 0. */
+void trn_solver_copy_triangle(int lower, int n, size_t es, const void *src, int lds, void *dst,
+                              int ldd, int zero);
+
 /* Private copies of client matrices for LAPACK. Two reasons to run LAPACK
  * on a copy rather than on the client's memory:
  *  - Debian's OpenBLAS 0.3.21 complex kernels read past the matrices they

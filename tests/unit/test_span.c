@@ -149,6 +149,23 @@ static void test_permutation(void **state) {
     assert_int_equal(trn_op_write_spans(&d, &s, 1), -1);
 }
 
+/* A 10 x 7 CSR or CSC matrix of 30 doubles. */
+static trn_sp_mat compressed(trn_sp_format f, void *offsets, void *indices, void *values) {
+    return (trn_sp_mat){.format = f,
+                        .type = TRN_DTYPE_R64F,
+                        .rows = 10,
+                        .cols = 7,
+                        .brows = 10,
+                        .bcols = 7,
+                        .nnz = 30,
+                        .rb = 1,
+                        .cb = 1,
+                        .offsets = offsets,
+                        .indices = indices,
+                        .values = values,
+                        .batch = 1};
+}
+
 /* A sparse conversion's arrays: CSR -> CSC reads the CSR's three and writes
  * the CSC's three; CSR -> BSR also reads the BSR block-row offsets and
  * writes its block columns and blocks; the others, and batches, are not
@@ -163,32 +180,8 @@ static void test_sparse_conversion(void **state) {
     trn_spconvert_desc *c = &d.u.spconvert;
     c->fn = TRN_SPC_CSR_TO_CSC;
     c->values = 1;
-    c->src = (trn_sp_mat){.format = TRN_SP_CSR,
-                          .type = TRN_DTYPE_R64F,
-                          .rows = 10,
-                          .cols = 7,
-                          .brows = 10,
-                          .bcols = 7,
-                          .nnz = 30,
-                          .rb = 1,
-                          .cb = 1,
-                          .offsets = rowptr,
-                          .indices = col,
-                          .values = val,
-                          .batch = 1};
-    c->dst = (trn_sp_mat){.format = TRN_SP_CSC,
-                          .type = TRN_DTYPE_R64F,
-                          .rows = 10,
-                          .cols = 7,
-                          .brows = 10,
-                          .bcols = 7,
-                          .nnz = 30,
-                          .rb = 1,
-                          .cb = 1,
-                          .offsets = cscptr,
-                          .indices = rowind,
-                          .values = cscval,
-                          .batch = 1};
+    c->src = compressed(TRN_SP_CSR, rowptr, col, val);
+    c->dst = compressed(TRN_SP_CSC, cscptr, rowind, cscval);
     assert_true(trn_convert_standalone(&d));
     trn_span s[4];
     assert_int_equal(trn_op_read_spans(&d, s, 4), 3);
