@@ -15,6 +15,7 @@ void trn_block_pool_init(trn_block_pool *p, size_t size, size_t keep) {
     p->count = 0;
     p->keep = keep;
     p->size = size < sizeof(void *) ? sizeof(void *) : size;
+    p->hole_off = p->hole_len = 0;
 }
 
 /* Detaches the free list (under the lock) and frees it (outside). */
@@ -51,8 +52,19 @@ void *trn_block_pool_get(trn_block_pool *p) {
     pthread_mutex_unlock(&p->lock);
     if (!b)
         return calloc(1, p->size);
-    memset(b, 0, p->size);
+    const size_t end = p->hole_off + p->hole_len;
+    memset(b, 0, p->hole_len ? p->hole_off : p->size);
+    if (p->hole_len)
+        memset((char *)b + end, 0, p->size - end);
     return b;
+}
+
+void trn_block_pool_leave_hole(trn_block_pool *p, size_t off, size_t len) {
+    /* Never the first word: it links the free list. */
+    if (off >= sizeof(void *) && off <= p->size && len <= p->size - off) {
+        p->hole_off = off;
+        p->hole_len = len;
+    }
 }
 
 void trn_block_pool_put(trn_block_pool *p, void *block) {

@@ -64,6 +64,37 @@ static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
                              patience_ns, pending, trn_sched_running_followed());
 }
 
+/* A chain of a stream's one-shard ops, in one hand-off to the core's
+ * executor (trn_sched_config.run_core_chain; core_chains admits only ops
+ * the executors take). */
+static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, int followed) {
+    _Static_assert(TRN_SCHED_CHAIN_MAX <= TRN_EXEC_CHAIN_MAX, "a chain fits one request");
+    trnscid *d = ctx;
+    trn_exec_op eops[TRN_SCHED_CHAIN_MAX];
+    trn_exec_plan_ref refs[TRN_SCHED_CHAIN_MAX];
+    for (int i = 0; i < n; i++) {
+        const struct trn_plan_entry *plan = ops[i].plan;
+        refs[i] = (trn_exec_plan_ref){.key = plan ? trn_plan_entry_key(plan) : NULL,
+                                      .spec = plan ? trn_plan_entry_spec(plan) : NULL,
+                                      .part = ops[i].plan_part};
+        eops[i] = (trn_exec_op){.op = ops[i].desc,
+                                .plan = plan ? &refs[i] : NULL,
+                                .nshards = 1,
+                                .est_ns = ops[i].est_ns};
+    }
+    trn_exec_pool_run_chain(d->executors, core, eops, n, followed);
+    for (int i = 0; i < n; i++) {
+        ops[i].status = eops[i].status;
+        ops[i].t_start = eops[i].t_start;
+        ops[i].t_end = eops[i].t_end;
+    }
+}
+
+static int core_chains(void *ctx, const trn_op_desc *op) {
+    (void)ctx;
+    return trn_exec_pool_takes(op);
+}
+
 /* Concludes a run_core that stopped waiting (its patience). */
 static trn_kstatus run_core_finish(void *ctx, int core) {
     trnscid *d = ctx;
@@ -268,6 +299,8 @@ int trnscid_start(trnscid *d) {
     if (d->executors) {
         sc.run_core = run_core;
         sc.run_core_finish = run_core_finish;
+        sc.run_core_chain = run_core_chain;
+        sc.core_chains = core_chains;
         sc.core_in_service = core_in_service;
         sc.run_ctx = d;
     }

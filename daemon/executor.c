@@ -201,12 +201,28 @@ static int mark_dead(trn_exec_pool *p, int pid, int st) {
 /* Kills the executors whose op ran past its deadline. Without the zygote's
  * death reports, the slot is marked dead here (a SIGKILLed process writes
  * nothing more). */
+/* When the op core's executor runs must end: posted (deadline_ns: the
+ * first item's limit from when it was posted) until the executor starts a
+ * later item of the request, then that item's limit from its start. The
+ * slot's request is not rewritten while deadline_ns is set. */
+static uint64_t op_deadline(const trn_exec_pool *p, int core, uint64_t posted) {
+    trn_exec_slot *slot = &p->slots[core];
+    const int at = atomic_load_explicit(&slot->at, memory_order_acquire);
+    if (at <= 0 || at >= TRN_EXEC_CHAIN_MAX)
+        return posted;
+    const uint64_t t = atomic_load_explicit(&slot->items[at].t_start, memory_order_relaxed);
+    return t ? t + slot->items[at].limit_ns : posted;
+}
+
 static void enforce_watchdogs(trn_exec_pool *p, int reports) {
     const uint64_t now = now_ns();
     for (int i = 0; i < NSLOTS(p); i++) {
         trn_exec_core *c = &p->cores[i];
-        const uint64_t d = atomic_load(&c->deadline_ns);
-        if (!d || now < d || atomic_exchange(&c->watchdog_fired, 1))
+        const uint64_t posted = atomic_load(&c->deadline_ns);
+        if (!posted)
+            continue;
+        const uint64_t d = op_deadline(p, i, posted);
+        if (now < d || atomic_exchange(&c->watchdog_fired, 1))
             continue;
         pthread_mutex_lock(&c->lock);
         const int32_t pid = c->pid;
@@ -347,8 +363,10 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     }
     /* The ping: kind 0 runs no kernel. */
     const uint32_t seq = next_seq(c);
-    memset(&slot->desc, 0, sizeof(slot->desc));
-    slot->has_plan = 0;
+    memset(&slot->items[0].desc, 0, sizeof(slot->items[0].desc));
+    slot->items[0].has_plan = 0;
+    slot->nitems = 1;
+    atomic_store(&slot->at, 0);
     slot->followed = 0;
     slot->task = TRN_EXEC_TASK_OP;
     slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
@@ -448,6 +466,11 @@ static uint64_t watchdog_ns(const trn_exec_pool *p, uint64_t est_ns) {
     return w > 1e18 ? (uint64_t)1e18 : (uint64_t)w;
 }
 
+static uint64_t planner_watchdog_ns(const trn_exec_pool *p) {
+    const uint64_t w = PLANNER_WATCHDOG_FLOORS * (uint64_t)p->cfg.watchdog_floor_ms * 1000000u;
+    return w > PLANNER_WATCHDOG_MIN_NS ? w : PLANNER_WATCHDOG_MIN_NS;
+}
+
 /* Counts a fault of core; takes the core out of service when they come too
  * often and another core is still in service. */
 static void count_fault(trn_exec_pool *p, int core) {
@@ -519,7 +542,8 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
     if (core == PLANNER(p)) {
         /* Short: the op's message already names the plan. */
         trn_kmsg_post(op->kmsg, 0, 0, "planning %s; the planner is restarted", how);
-        trn_log(TRN_LOG_WARN, "planning %s %s", c->req.plan_key, how);
+        const trn_exec_plan_ref *plan = c->req.ops[0].plan; /* the planner's one op */
+        trn_log(TRN_LOG_WARN, "planning %s %s", plan ? plan->key : "", how);
     } else {
         trn_kmsg_post(op->kmsg, 0, 0, "%s on core %d %s; the executor is restarted",
                       trn_op_title(op), core, how);
@@ -554,9 +578,43 @@ static int running(trn_exec_pool *p, int core) {
     return up && atomic_load(&p->slots[core].done) != TRN_EXEC_DEAD;
 }
 
-/* Posts c->req to core's executor (starting one first when none runs).
- * Returns 0, or -1 when the core has no executor (the op failed, its
- * message posted). */
+/* The ops of c->req not answered yet fail with the reason no executor
+ * could take them. */
+static void fail_unanswered(trn_exec_request *rq, int core, const char *why) {
+    for (; rq->first < rq->n; rq->first++) {
+        trn_exec_op *o = &rq->ops[rq->first];
+        trn_kmsg_post(o->op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(o->op),
+                      core, why);
+        o->status = TRN_KSTATUS_FAILED;
+    }
+}
+
+/* Copies op o into a request item, with its watchdog limit; prev: the op
+ * of the item before it, or NULL. */
+static void fill_item(trn_exec_item *it, const trn_exec_op *o, const trn_exec_op *prev,
+                      uint64_t limit_ns) {
+    it->desc = *o->op;
+    it->shard = o->shard;
+    it->nshards = o->nshards;
+    it->limit_ns = limit_ns;
+    atomic_store_explicit(&it->t_start, 0, memory_order_relaxed);
+    it->has_plan = o->plan != NULL;
+    /* A chain of one shape runs one plan: its key and spec once. */
+    it->plan_as_prev = o->plan && prev && prev->plan && prev->plan->key == o->plan->key &&
+                       prev->plan->part == o->plan->part;
+    if (o->plan && !it->plan_as_prev) {
+        it->plan_part = o->plan->part;
+        /* A copy, not snprintf: this runs for every op with a plan. */
+        const size_t n = strnlen(o->plan->key, sizeof(it->plan_key) - 1);
+        memcpy(it->plan_key, o->plan->key, n);
+        it->plan_key[n] = '\0';
+        it->plan_spec = *o->plan->spec;
+    }
+}
+
+/* Posts the unanswered ops of c->req to core's executor (starting one
+ * first when none runs). Returns 0, or -1 when the core has no executor
+ * (those ops failed, their messages posted). */
 static int post(trn_exec_pool *p, int core) {
     trn_exec_core *c = &p->cores[core];
     trn_exec_slot *slot = &p->slots[core];
@@ -569,38 +627,46 @@ static int post(trn_exec_pool *p, int core) {
             break;
         if (rq->attempt < RUN_ATTEMPTS && !atomic_load(&c->quarantined))
             continue;
-        trn_kmsg_post(rq->op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(rq->op),
-                      core, why);
+        fail_unanswered(rq, core, why);
         return -1;
     }
     rq->seq = next_seq(c);
     slot->want_gen = core == PLANNER(p) ? 0 : trn_exec_space_generation(p->sp);
     slot->task = rq->task;
     slot->followed = rq->followed;
-    slot->desc = *rq->op;
-    slot->shard = rq->shard;
-    slot->nshards = rq->nshards;
-    slot->has_plan = rq->has_plan;
-    if (rq->has_plan) {
-        slot->plan_part = rq->plan_part;
-        /* A copy, not snprintf: this runs for every op with a plan. */
-        const size_t n = strnlen(rq->plan_key, sizeof(slot->plan_key) - 1);
-        memcpy(slot->plan_key, rq->plan_key, n);
-        slot->plan_key[n] = '\0';
-        slot->plan_spec = *rq->plan_spec;
+    slot->nitems = rq->n - rq->first;
+    atomic_store_explicit(&slot->at, 0, memory_order_relaxed);
+    for (int i = 0; i < slot->nitems; i++) {
+        const trn_exec_op *o = &rq->ops[rq->first + i];
+        fill_item(&slot->items[i], o, i > 0 ? o - 1 : NULL,
+                  core == PLANNER(p) ? planner_watchdog_ns(p) : watchdog_ns(p, o->est_ns));
     }
-    atomic_store(&c->deadline_ns, now_ns() + rq->limit_ns);
+    atomic_store(&c->deadline_ns, now_ns() + slot->items[0].limit_ns);
     atomic_store_explicit(&slot->req, rq->seq, memory_order_release);
     ring(slot);
     return 0;
 }
 
-/* Waits for the answer to c->req, posted, posting it again when the
- * executor died before taking it. With patience_ns > 0, gives up waiting
- * after that long, and at once when the executor died: sets *pending and
- * leaves the rest to trn_exec_pool_finish (its caller must not be held by
- * a fault's backoff and restart). */
-static trn_kstatus conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pending) {
+/* The answers of the first `count` items posted go to their ops. */
+static void harvest(trn_exec_request *rq, trn_exec_slot *slot, int count) {
+    for (int i = 0; i < count; i++, rq->first++) {
+        const trn_exec_item *it = &slot->items[i];
+        trn_exec_op *o = &rq->ops[rq->first];
+        if (it->kmsg.set)
+            trn_kmsg_post(o->op->kmsg, it->kmsg.rank, it->kmsg.bad_input, "%s", it->kmsg.text);
+        o->status = (trn_kstatus)it->status;
+        o->t_start = atomic_load_explicit(&it->t_start, memory_order_relaxed);
+        o->t_end = it->t_end;
+    }
+}
+
+/* Waits for the answers to c->req, posted, posting it again when the
+ * executor died before taking it, and posting the ops after one that
+ * faulted to the restarted executor. With patience_ns > 0, gives up
+ * waiting after that long, and at once when the executor died: sets
+ * *pending and leaves the rest to trn_exec_pool_finish (its caller must
+ * not be held by a fault's backoff and restart). */
+static void conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pending) {
     trn_exec_core *c = &p->cores[core];
     trn_exec_slot *slot = &p->slots[core];
     trn_exec_request *rq = &c->req;
@@ -609,29 +675,40 @@ static trn_kstatus conclude(trn_exec_pool *p, int core, uint64_t patience_ns, in
         const int r = wait_answer(slot, rq->seq, until);
         if (r < 0 || (r == 0 && patience_ns)) {
             *pending = 1;
-            return TRN_KSTATUS_OK;
+            return;
         }
         atomic_store(&c->deadline_ns, 0);
         if (r == 1) {
             c->consecutive = 0;
-            if (slot->kmsg.set)
-                trn_kmsg_post(rq->op->kmsg, slot->kmsg.rank, slot->kmsg.bad_input, "%s",
-                              slot->kmsg.text);
-            return (trn_kstatus)slot->status;
+            harvest(rq, slot, rq->n - rq->first);
+            return;
         }
         const int by_watchdog = atomic_exchange(&c->watchdog_fired, 0);
-        /* Died before it took the op (killed from outside while idle): not
-         * the op's fault; it goes to a new executor. */
-        if (!by_watchdog && atomic_load(&slot->taken) != rq->seq && rq->attempt < RUN_ATTEMPTS) {
+        const int took = atomic_load(&slot->taken) == rq->seq;
+        /* Died before it took the request (killed from outside while
+         * idle): not the ops' fault; they go to a new executor. */
+        if (!by_watchdog && !took && rq->attempt < RUN_ATTEMPTS) {
             if (post(p, core) != 0)
-                return TRN_KSTATUS_FAILED;
+                return;
             continue;
         }
-        const trn_kstatus k = fault(p, core, rq->op, by_watchdog, rq->limit_ns);
+        /* The op it was running fails; those before it were answered. */
+        int at = took ? atomic_load_explicit(&slot->at, memory_order_acquire) : 0;
+        if (at < 0 || at >= rq->n - rq->first)
+            at = 0;
+        harvest(rq, slot, at);
+        trn_exec_op *o = &rq->ops[rq->first++];
+        o->status = fault(p, core, o->op, by_watchdog, slot->items[at].limit_ns);
+        o->t_start = atomic_load_explicit(&slot->items[at].t_start, memory_order_relaxed);
+        o->t_end = now_ns();
         /* At once, so that the core is served again before its next op. */
         char why[128];
         (void)restart(p, core, why, sizeof(why));
-        return k;
+        if (rq->first == rq->n)
+            return;
+        rq->attempt = 0;
+        if (post(p, core) != 0)
+            return;
     }
 }
 
@@ -640,34 +717,35 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               uint64_t est_ns, uint64_t patience_ns, int *pending, int followed) {
     trn_exec_core *c = &p->cores[core];
     use_take(c);
-    c->req = (trn_exec_request){.op = op,
-                                .has_plan = plan != NULL,
-                                .plan_key = plan ? plan->key : NULL,
-                                .plan_spec = plan ? plan->spec : NULL,
-                                .plan_part = plan ? plan->part : 0,
-                                .shard = shard,
-                                .nshards = nshards,
-                                .limit_ns = watchdog_ns(p, est_ns),
-                                .followed = followed};
+    if (plan)
+        c->one_plan = *plan;
+    c->one = (trn_exec_op){.op = op,
+                           .plan = plan ? &c->one_plan : NULL,
+                           .shard = shard,
+                           .nshards = nshards,
+                           .est_ns = est_ns};
+    c->req = (trn_exec_request){.ops = &c->one, .n = 1, .followed = followed};
     int waiting = 0;
-    trn_kstatus k;
     if (patience_ns && !running(p, core))
         waiting = 1; /* starting an executor is trn_exec_pool_finish's */
-    else if (post(p, core) != 0)
-        k = TRN_KSTATUS_FAILED;
-    else
-        k = conclude(p, core, patience_ns, &waiting);
+    else if (post(p, core) == 0)
+        conclude(p, core, patience_ns, &waiting);
     if (pending)
         *pending = waiting;
     if (waiting)
         return TRN_KSTATUS_OK;
     sem_post(&c->use);
-    return k;
+    return c->one.status;
 }
 
-static uint64_t planner_watchdog_ns(const trn_exec_pool *p) {
-    const uint64_t w = PLANNER_WATCHDOG_FLOORS * (uint64_t)p->cfg.watchdog_floor_ms * 1000000u;
-    return w > PLANNER_WATCHDOG_MIN_NS ? w : PLANNER_WATCHDOG_MIN_NS;
+void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed) {
+    trn_exec_core *c = &p->cores[core];
+    use_take(c);
+    c->req = (trn_exec_request){.ops = ops, .n = n, .followed = followed};
+    int never = 0;
+    if (post(p, core) == 0)
+        conclude(p, core, 0, &never);
+    sem_post(&c->use);
 }
 
 int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *err, size_t errlen) {
@@ -676,17 +754,13 @@ int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *er
     trn_kmsg_init(&km);
     const trn_op_desc none = {.kmsg = &km}; /* for the fault's message */
     use_take(c);
-    c->req = (trn_exec_request){.op = &none,
-                                .task = TRN_EXEC_TASK_PLAN,
-                                .has_plan = 1,
-                                .plan_key = plan->key,
-                                .plan_spec = plan->spec,
-                                .plan_part = plan->part,
-                                .nshards = 1,
-                                .limit_ns = planner_watchdog_ns(p)};
+    c->one_plan = *plan;
+    c->one = (trn_exec_op){.op = &none, .plan = &c->one_plan, .nshards = 1};
+    c->req = (trn_exec_request){.ops = &c->one, .n = 1, .task = TRN_EXEC_TASK_PLAN};
     int never = 0;
-    const trn_kstatus k =
-        post(p, PLANNER(p)) != 0 ? TRN_KSTATUS_FAILED : conclude(p, PLANNER(p), 0, &never);
+    if (post(p, PLANNER(p)) == 0)
+        conclude(p, PLANNER(p), 0, &never);
+    const trn_kstatus k = c->one.status;
     sem_post(&c->use);
     if (k != TRN_KSTATUS_OK) {
         snprintf(err, errlen, "%s", km.set ? km.text : "planning failed in the planner executor");
@@ -702,10 +776,10 @@ int trn_exec_pool_plan(trn_exec_pool *p, const trn_exec_plan_ref *plan, char *er
 trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core) {
     trn_exec_core *c = &p->cores[core];
     int never = 0;
-    const trn_kstatus k = c->req.attempt == 0 && post(p, core) != 0 ? TRN_KSTATUS_FAILED
-                                                                    : conclude(p, core, 0, &never);
+    if (c->req.attempt > 0 || post(p, core) == 0)
+        conclude(p, core, 0, &never);
     sem_post(&c->use);
-    return k;
+    return c->req.ops[0].status;
 }
 
 int trn_exec_pool_takes(const trn_op_desc *op) {

@@ -45,6 +45,7 @@
 
 #include <stdint.h>
 
+#include "daemon/exec_op.h"
 #include "daemon/exec_space.h"
 #include "daemon/executor_config.h"
 #include "kernels/backend.h"
@@ -59,14 +60,6 @@ trn_exec_pool *trn_exec_pool_create(const trn_exec_pool_config *cfg, const trn_b
 int trn_exec_pool_start(trn_exec_pool *p, char *err, size_t errlen);
 /* Ends the executors and their parent (call after the workers stopped). */
 void trn_exec_pool_destroy(trn_exec_pool *p);
-
-/* A plan an op runs, as the executor needs it: the plan cache's key and
- * spec, and the part the op needs. */
-typedef struct trn_exec_plan_ref {
-    const char *key;
-    const trn_plan_spec *spec;
-    unsigned part;
-} trn_exec_plan_ref;
 
 /* Runs one shard of op on core's executor, in that core's name (one run
  * per core at a time). plan: the plan it runs, or NULL. est_ns: the
@@ -83,6 +76,13 @@ typedef struct trn_exec_plan_ref {
 trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
                               const trn_exec_plan_ref *plan, int shard, int nshards,
                               uint64_t est_ns, uint64_t patience_ns, int *pending, int followed);
+/* Runs ops[0 .. n) (1 <= n <= TRN_EXEC_CHAIN_MAX, ops the executor takes:
+ * trn_exec_pool_takes) on core's executor, in that order, as one request:
+ * one hand-off for all of them. Each op runs whatever the others' statuses
+ * and gets its own status, message and times; each has its own watchdog,
+ * from when it starts. A fault fails only the op that was running: the ops
+ * after it go to the restarted executor. Waits for all of them. */
+void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed);
 /* Waits for the run trn_exec_pool_run left pending on core; returns its
  * status as trn_exec_pool_run would have. */
 trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core);

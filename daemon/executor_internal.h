@@ -19,19 +19,16 @@
 #define TRN_EXEC_EXIT_SETUP 70   /* core_init or the sandbox failed */
 #define TRN_EXEC_EXIT_CHANNEL 71 /* its channel closed or a mapping failed */
 
-/* One shard run on an executor: what posting it (again, after the executor
- * died before taking it) and concluding it need. */
+/* What one request runs on an executor (posted again, from its first op
+ * not answered, after the executor died before taking it or while running
+ * an earlier op), and what concluding it needs. */
 typedef struct trn_exec_request {
-    const trn_op_desc *op;
+    trn_exec_op *ops; /* ops[0 .. n): each one shard, run in order */
+    int n;
+    int first;    /* ops before it are answered */
     int32_t task; /* TRN_EXEC_TASK_* */
-    int has_plan; /* and its plan (trn_exec_plan_ref's fields): */
-    const char *plan_key;
-    const trn_plan_spec *plan_spec;
-    unsigned plan_part;
-    int shard, nshards;
-    uint64_t limit_ns; /* its watchdog */
-    int followed;      /* more work waited behind it (trn_exec_slot.followed) */
-    uint32_t seq;      /* as posted */
+    int followed; /* more work waited behind it (trn_exec_slot.followed) */
+    uint32_t seq; /* as posted */
     int attempt;
 } trn_exec_request;
 
@@ -45,8 +42,11 @@ typedef struct trn_exec_core {
      * for), or the restarter starting an executor that died idle. A
      * semaphore, because a run may be finished by another thread. */
     sem_t use;
-    /* The request being run, kept for trn_exec_pool_finish. */
+    /* The request being run, kept for trn_exec_pool_finish, and the one op
+     * of a request made by trn_exec_pool_run or _plan. */
     trn_exec_request req;
+    trn_exec_op one;
+    trn_exec_plan_ref one_plan;
     uint64_t back_gen; /* the planner's: the back board's text last taken */
     int32_t pid;       /* 0: none running */
     int channel;       /* the daemon's end of its channel (-1: none) */

@@ -53,6 +53,12 @@ static void reset_signals(void) {
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void pin(int cpu) {
     if (cpu < 0)
         return;
@@ -85,11 +91,15 @@ typedef struct exec_plans {
     exec_plan *head; /* most recently used first */
     int count;
     uint64_t board_gen;
+    /* The plan the last item with a plan ran (NULL: none, or it failed),
+     * for the next item of its request with the same (plan_as_prev); only
+     * valid within one request (a plan may be dropped between requests). */
+    void *last;
 } exec_plans;
 
-/* The executor's plan for the slot's key with the slot's part prepared, or
- * NULL with the reason in the slot's kmsg and *k. */
-static void *plan_for(trn_exec_pool *p, exec_plans *t, trn_exec_slot *slot, trn_kstatus *k) {
+/* The executor's plan for the item's key with the item's part prepared, or
+ * NULL with the reason in the item's kmsg and *k. */
+static void *plan_for(trn_exec_pool *p, exec_plans *t, trn_exec_item *slot, trn_kstatus *k) {
     const trn_backend *be = p->be;
     exec_plan **pp = &t->head, *e = NULL;
     for (; *pp; pp = &(*pp)->next)
@@ -152,12 +162,22 @@ static void set_plan(trn_op_desc *d, void *plan) {
     }
 }
 
-/* Runs the slot's op. */
-static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot) {
+/* Runs one op of the request. */
+static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_item *slot) {
     void *plan = NULL;
     if (slot->has_plan) {
         trn_kstatus k;
-        plan = plan_for(p, plans, slot, &k);
+        if (slot->plan_as_prev && plans->last) {
+            plan = plans->last; /* the item before it ran it: no lookup */
+        } else {
+            if (slot->plan_as_prev) { /* it failed there: this item tries too */
+                const trn_exec_item *prev = slot - 1;
+                memcpy(slot->plan_key, prev->plan_key, sizeof(slot->plan_key));
+                slot->plan_spec = prev->plan_spec;
+            }
+            plan = plan_for(p, plans, slot, &k);
+        }
+        plans->last = plan;
         if (!plan)
             return k;
         set_plan(&slot->desc, plan);
@@ -168,7 +188,7 @@ static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *sl
 
 /* The planner executor's task: prepares the slot's plan part, then puts
  * all it knows now on the back board for the daemon. */
-static trn_kstatus prepare_plan(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot) {
+static trn_kstatus prepare_plan(trn_exec_pool *p, exec_plans *plans, trn_exec_item *slot) {
     trn_exec_fault_plan_maybe(p, &slot->plan_spec);
     trn_kstatus k;
     if (!plan_for(p, plans, slot, &k))
@@ -179,6 +199,20 @@ static trn_kstatus prepare_plan(trn_exec_pool *p, exec_plans *plans, trn_exec_sl
                       strlen(text));
     free(text);
     return TRN_KSTATUS_OK;
+}
+
+/* Runs item i of the slot's request with fn, stamping when it ran: its
+ * start before `at` names it (the supervisor's watchdog reads both). */
+static void run_item(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot, int i,
+                     trn_kstatus (*fn)(trn_exec_pool *, exec_plans *, trn_exec_item *)) {
+    trn_exec_item *it = &slot->items[i];
+    trn_kmsg_init(&it->kmsg);
+    it->desc.kmsg = &it->kmsg;
+    atomic_store_explicit(&it->t_start, now_ns(), memory_order_relaxed);
+    atomic_store_explicit(&slot->at, i, memory_order_release);
+    /* kind 0: a ping, the executor is ready */
+    it->status = it->desc.kind == 0 && fn == run_op ? TRN_KSTATUS_OK : (int32_t)fn(p, plans, it);
+    it->t_end = now_ns();
 }
 
 void trn_executor_main(void *arg, int core, int channel) {
@@ -243,15 +277,12 @@ void trn_executor_main(void *arg, int core, int channel) {
         atomic_store_explicit(&slot->taken, req, memory_order_release);
         if (trn_exec_space_apply(p->sp, channel, &gen, slot->want_gen) != 0)
             _exit(TRN_EXEC_EXIT_CHANNEL);
-        trn_kmsg_init(&slot->kmsg);
-        slot->desc.kmsg = &slot->kmsg;
-        if (slot->task == TRN_EXEC_TASK_PLAN) {
-            slot->status = (int32_t)prepare_plan(p, &plans, slot);
-        } else if (slot->desc.kind == 0) { /* a ping: the executor is ready */
-            slot->status = TRN_KSTATUS_OK;
-        } else {
-            slot->status = (int32_t)run_op(p, &plans, slot);
-        }
+        plans.last = NULL;
+        if (slot->task == TRN_EXEC_TASK_PLAN)
+            run_item(p, &plans, slot, 0, prepare_plan);
+        else
+            for (int i = 0; i < slot->nitems && i < TRN_EXEC_CHAIN_MAX; i++)
+                run_item(p, &plans, slot, i, run_op);
         last = req;
         atomic_store_explicit(&slot->done, req, memory_order_seq_cst);
         if (atomic_load(&slot->sleeping))

@@ -9,9 +9,9 @@
  * it is `awake` (after answering a request posted with `followed` set, it
  * yields a few times before it sleeps, so a worker that posts the next op
  * at once needs no wake-up syscall and the executor none to sleep); the
- * executor runs it,
- * fills the answer, stores the same number in `done` and wakes
- * the worker if it sleeps. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
+ * executor runs its items in order (a chain of a stream's ops: one hand-off
+ * for all), fills each item's answer, stores the same number in `done` and
+ * wakes the worker if it sleeps. Only the daemon's supervisor writes TRN_EXEC_DEAD to `done`,
  * after the executor died, so a worker asleep on `done` always wakes.
  * Request numbers cycle below TRN_EXEC_DEAD.
  */
@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "daemon/exec_op.h"
 #include "ops/op.h"
 #include "ops/plan.h"
 
@@ -30,6 +31,30 @@
  * named by plan_key/plan_spec/plan_part and publish the planning knowledge
  * it gave on the back board (the planner executor). */
 enum { TRN_EXEC_TASK_OP = 0, TRN_EXEC_TASK_PLAN = 1 };
+
+/* One op of a request, and its answer. */
+typedef struct trn_exec_item {
+    /* request */
+    trn_op_desc desc; /* its kmsg is the executor's to set (to &kmsg) */
+    int32_t shard, nshards;
+    /* The plan the op runs, which the executor prepares itself (its plan
+     * pointer in desc is the daemon's): has_plan, its part, the plan
+     * cache's key and spec. */
+    int32_t has_plan;
+    uint32_t plan_part;
+    /* The plan and part of the item before it: plan_key and plan_spec are
+     * not filled in (the executor takes that item's). */
+    int32_t plan_as_prev;
+    uint64_t limit_ns; /* its watchdog, from when it starts */
+    char plan_key[TRN_PLAN_KEY_LEN];
+    trn_plan_spec plan_spec;
+    /* answer: when it ran (CLOCK_MONOTONIC; t_start is stored before `at`
+     * names the item), its status and message */
+    _Atomic uint64_t t_start;
+    uint64_t t_end;
+    int32_t status; /* trn_kstatus */
+    trn_kmsg kmsg;
+} trn_exec_item;
 
 typedef struct trn_exec_slot {
     _Alignas(64) _Atomic uint32_t req;  /* the last request posted */
@@ -45,24 +70,19 @@ typedef struct trn_exec_slot {
      * futex wake. Both sides store, then load the other's word (`bell` /
      * `awake`), sequentially consistent, so no ring is missed. */
     _Atomic uint32_t awake;
+    /* The item the executor runs (answered: every item before it). After
+     * the executor died, it names the op that was running. */
+    _Atomic int32_t at;
     /* request */
     int32_t task; /* TRN_EXEC_TASK_* */
     /* More work waited behind this request when it was posted: after
      * answering, the executor stays awake a few yields for the next. */
     int32_t followed;
     uint64_t want_gen; /* the shared space's generation at dispatch */
-    int32_t shard, nshards;
-    trn_op_desc desc; /* its kmsg is the executor's to set (to &kmsg) */
-    /* The plan the op runs, which the executor prepares itself (its plan
-     * pointer in desc is the daemon's): has_plan, its part, the plan
-     * cache's key and spec. */
-    int32_t has_plan;
-    uint32_t plan_part;
-    char plan_key[TRN_PLAN_KEY_LEN];
-    trn_plan_spec plan_spec;
-    /* answer */
-    int32_t status; /* trn_kstatus */
-    trn_kmsg kmsg;
+    /* The ops, run in order whatever their statuses (a planner task and a
+     * ping: one item). */
+    int32_t nitems;
+    trn_exec_item items[TRN_EXEC_CHAIN_MAX];
 } trn_exec_slot;
 
 /* Sleeps while *word == expect, at most timeout_ns (0: no limit). */

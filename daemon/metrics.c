@@ -439,6 +439,13 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "Ops whose first stage (a conversion) started before their turn on their stream, "
            "while the op in front of it computed.",
            (double)ss.ops_ahead);
+    scalar(&p, "trnscid_chains_total", "counter",
+           "Chains of a stream's small ops handed to a core's executor at once.",
+           (double)ss.chains);
+    scalar(&p, "trnscid_ops_chained_total", "counter",
+           "Ops that ran in a chain behind the op in front of them (the chains' first ops "
+           "not counted).",
+           (double)ss.ops_chained);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");
     for (int k = 0; k < NKINDS; k++) {

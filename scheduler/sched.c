@@ -631,26 +631,27 @@ static void finish_list(trn_sched *s, trn_sched_op *op, trn_sched_status why,
     }
 }
 
-/* Moves every not-yet-active op of st to done, and unparks it. An op at
- * its head whose first stage ran ahead (trn_sched_op.ahead) stays: it has
- * started, so it finishes every stage in its turn; one still waiting for a
- * worker is taken back and goes with the rest. */
+/* Moves every not-yet-active op of st to done, and unparks it. The ops at
+ * its head whose first stage ran ahead (trn_sched_op.ahead: run-ahead, or
+ * a chain) stay: they have started, so they finish every stage in their
+ * turn; one still waiting for a worker is taken back and goes with the
+ * rest. */
 static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
                                 completion_list *done) {
     if (st->parked_on)
         parked_unlink(s, st);
-    trn_sched_op *op = st->head;
-    if (op && op->ahead == 1 && op->next_shard == 0 && ready_remove(s, op) == 0)
-        op->ahead = 0;
-    if (op && op->ahead) {
-        trn_sched_op *behind = op->next;
-        op->next = NULL;
-        st->tail = op;
-        finish_list(s, behind, why, done);
-        return;
+    trn_sched_op **link = &st->head, *kept = NULL;
+    for (trn_sched_op *op; (op = *link) != NULL; link = &op->next) {
+        if (op->ahead == 1 && op->next_shard == 0 && ready_remove(s, op) == 0)
+            op->ahead = 0;
+        if (!op->ahead)
+            break;
+        kept = op;
     }
-    st->head = st->tail = NULL;
-    finish_list(s, op, why, done);
+    trn_sched_op *rest = *link;
+    *link = NULL;
+    st->tail = kept;
+    finish_list(s, rest, why, done);
 }
 
 /* op has not started and its deadline has passed: it completes with
@@ -821,8 +822,12 @@ static void stream_advance(trn_sched *s, trn_sched_stream *st, completion_list *
     }
 }
 
-/* Lock NOT held: calls the callbacks on l, dropping each op's references. */
-static void run_completions(trn_sched *s, completion_list *l) {
+/* Lock NOT held: calls the callbacks on l, dropping each op's references.
+ * self: the worker whose thread calls, which looks for work next: once no
+ * callback is left, the op the last one made ready is its to take (a
+ * chain's ops complete here, one after the other), and nobody is woken for
+ * it; NULL on other threads. */
+static void run_completions(trn_sched *s, completion_list *l, worker *self) {
     trn_sched_op *op;
     while ((op = l->head) != NULL) {
         l->head = op->next;
@@ -838,6 +843,8 @@ static void run_completions(trn_sched *s, completion_list *l) {
             stream->completing = 0;
             stream_advance(s, stream, l); /* appends to l */
         }
+        if (!l->head)
+            seek_set(s, self, 1);
         fence_put(sig);
         fence_put(wait);
         stream_put(stream);
@@ -873,7 +880,7 @@ static void complete_active(trn_sched *s, trn_sched_op *op, worker *self) {
     if (!done.head)
         seek_set(s, self, 1);
     sched_unlock(s);
-    run_completions(s, &done);
+    run_completions(s, &done, self);
 }
 
 /* ---- workers ------------------------------------------------------------------------- */
@@ -964,11 +971,13 @@ int trn_sched_running_followed(void) {
     return running_op ? running_followed : 0;
 }
 
-/* Lock held: whether more work waits behind op, just taken from engine
+/* Lock held: whether more work waits behind op (a chain's last), just taken from engine
  * eng (trn_sched_running_followed). A marker behind it (a synchronize, an
  * event) is no work for the core: its client waits for this op. */
 static int followed(const trn_sched *s, const trn_sched_op *op, int eng) {
-    const trn_sched_op *next = op->stream->head;
+    /* The op behind it: behind the last op of a chain (which is ahead of
+     * its turn, still queued), or the stream's head. */
+    const trn_sched_op *next = op->ahead ? op->next : op->stream->head;
     return (next && !next->is_marker) || s->engines[eng].runnable > 0;
 }
 
@@ -1070,6 +1079,96 @@ static void conclude_handed(trn_sched *s, worker *w) {
     shard_done(s, w, op, k, t0, t1, w);
 }
 
+/* ---- chains (trn_sched_config.run_core_chain) ---------------------------------------- */
+
+/* Lock held: whether op, just taken by core worker w, may start a chain. */
+static int chain_head_ok(const trn_sched *s, const worker *w, const trn_sched_op *op) {
+    return s->cfg.run_core_chain && w->engine == TRN_ENGINE_CORE && !s->stopping &&
+           op->nshards == 1 && !op->steps && next_stage(op) < 0 && !op->ahead &&
+           op->stream->active == op && !trn_convert_standalone(stage_desc(op)) &&
+           s->cfg.core_chains(s->cfg.run_ctx, stage_desc(op));
+}
+
+/* Lock held: whether op, queued behind a chain's last op, may join it. */
+static int chain_next_ok(const trn_sched *s, const trn_sched_op *op) {
+    return !op->is_marker && !op->ahead && !op->steps && op->nthen == 0 && !op->deadline_ns &&
+           !op->first_stage_anywhere && op->engine == TRN_ENGINE_CORE && op->nshards == 1 &&
+           !trn_convert_standalone(&op->desc) && s->cfg.core_chains(s->cfg.run_ctx, &op->desc) &&
+           (!op->plan || trn_plan_entry_ready(op->plan, op->plan_part));
+}
+
+/* Lock held: op joins a chain, its one shard taken now, ahead of its turn
+ * (take_shard's bookkeeping for a first shard). */
+static void chain_claim(trn_sched *s, trn_sched_op *op, uint64_t now) {
+    trn_sched_tenant *t = op->stream->tenant;
+    op->ahead = 1;
+    op->t_ready = op->stage_times[0].t_ready = now;
+    op->t_start = op->stage_times[0].t_start = now;
+    op->next_shard = 1;
+    s->inflight++;
+    s->stats.ops_chained++;
+    s->engines[TRN_ENGINE_CORE].busy++;
+    t->q[TRN_ENGINE_CORE].vtime += op->shard_est_ns / t->weight;
+}
+
+/* Lock held: the ops to run with op, just taken by w: chain[0] = op, then
+ * the ops queued right behind it on its stream that may join (sched.h).
+ * Returns how many (1: no chain). */
+static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched_op **chain) {
+    chain[0] = op;
+    if (!chain_head_ok(s, w, op))
+        return 1;
+    int n = 1;
+    double est = op->shard_est_ns;
+    const uint64_t now = trn_sched_now_ns();
+    for (trn_sched_op *next = op->stream->head; next && n < TRN_SCHED_CHAIN_MAX;
+         next = next->next) {
+        if (!chain_next_ok(s, next) || est + next->shard_est_ns > TRN_SCHED_CHAIN_BUDGET_NS)
+            break;
+        est += next->shard_est_ns;
+        chain_claim(s, next, now);
+        chain[n++] = next;
+    }
+    if (n > 1)
+        s->stats.chains++;
+    return n;
+}
+
+/* Runs the chain w took (called without the lock, returns with it), then
+ * concludes its ops: those behind the first ran ahead of their turn (each
+ * completes in it, resume_ahead), then the first. */
+static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int followed) {
+    trn_sched_chain_op ops[TRN_SCHED_CHAIN_MAX];
+    for (int i = 0; i < n; i++) {
+        trn_sched_op *op = chain[i];
+        struct trn_plan_entry *plan = stage_plan(op);
+        if (plan)
+            trn_plan_entry_ran_on(plan, w->index);
+        ops[i] = (trn_sched_chain_op){.desc = stage_desc(op),
+                                      .plan = plan,
+                                      .plan_part = op->plan_part,
+                                      .est_ns = (uint64_t)op->shard_est_ns};
+    }
+    const uint64_t t0 = trn_sched_now_ns();
+    running_shard = 0;
+    running_nshards = 1;
+    running_op = chain[0];
+    s->cfg.run_core_chain(s->cfg.run_ctx, w->index, ops, n, followed);
+    running_op = NULL;
+    const uint64_t t1 = trn_sched_now_ns();
+    pthread_mutex_lock(&s->lock);
+    for (int i = n - 1; i >= 0; i--) {
+        trn_sched_op *op = chain[i];
+        const uint64_t start = ops[i].t_start ? ops[i].t_start : t0;
+        const uint64_t end = ops[i].t_end >= start ? ops[i].t_end : t1;
+        if (i > 0) {
+            op->t_start = op->stage_times[0].t_start = start;
+            w->usage.ops++; /* it completes in its turn, without a worker */
+        }
+        shard_done(s, w, op, ops[i].status, start, end, w);
+    }
+}
+
 /* w's thread, lock held: sleeps until woken by name. It stops being a
  * seeker first and sends the wake-ups owed, so that work it leaves behind
  * (a lent worker's engine may have some) goes to another worker. */
@@ -1110,8 +1209,10 @@ static void *worker_main(void *arg) {
         }
         int shard = 0;
         trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
+        trn_sched_op *chain[TRN_SCHED_CHAIN_MAX];
+        const int nchain = op ? chain_take(s, w, op, chain) : 0;
         if (op)
-            running_followed = followed(s, op, w->engine);
+            running_followed = followed(s, chain[nchain - 1], w->engine);
         if (w->woke_for_work && !op)
             s->stats.wakeups_idle++;
         w->woke_for_work = 0;
@@ -1121,7 +1222,7 @@ static void *worker_main(void *arg) {
             stream_advance(s, NULL, &done);
             seek_set(s, w, 0); /* callbacks first */
             sched_unlock(s);
-            run_completions(s, &done);
+            run_completions(s, &done, NULL);
             pthread_mutex_lock(&s->lock);
             if (!op) {
                 /* Look again before sleeping: work that came while the
@@ -1138,7 +1239,10 @@ static void *worker_main(void *arg) {
             continue;
         }
         sched_unlock(s);
-        run_taken(s, w, op, shard, 0, w);
+        if (nchain > 1)
+            run_chain(s, w, chain, nchain, running_followed);
+        else
+            run_taken(s, w, op, shard, 0, w);
     }
     seek_set(s, w, 0); /* leaving: sched_unlock gives its share to others */
     sched_unlock(s);
@@ -1175,11 +1279,11 @@ static void *timer_main(void *arg) {
         if (!done.fired && s->timers && s->timers->when_ns <= now)
             continue; /* expire every due deadline before unlocking */
         sched_unlock(s);
-        run_completions(s, &done);
+        run_completions(s, &done, NULL);
         pthread_mutex_lock(&s->lock);
     }
     sched_unlock(s);
-    run_completions(s, &done);
+    run_completions(s, &done, NULL);
     return NULL;
 }
 
@@ -1328,7 +1432,7 @@ void trn_sched_shutdown(trn_sched *s) {
     stream_advance(s, NULL, &done);
     wake_everyone(s);
     sched_unlock(s);
-    run_completions(s, &done);
+    run_completions(s, &done, NULL);
 
     for (int i = 0; i < s->nworkers; i++) {
         if (s->workers[i].started) {
@@ -1425,7 +1529,7 @@ void trn_sched_stream_cancel(trn_sched *s, trn_sched_stream *st) {
     stream_drain_queued(s, st, TRN_SCHED_CANCELLED, &done);
     stream_advance(s, st, &done); /* an op started ahead goes on (it is at the head) */
     sched_unlock(s);
-    run_completions(s, &done);
+    run_completions(s, &done, NULL);
 }
 
 /* With s->lock held: wakes the workers of every engine with ready work. */
@@ -1491,7 +1595,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     if (!op->defer_wake && s->unkicked)
         kick_locked(s); /* an op that waits behind quiet ones wakes them */
     sched_unlock(s);
-    run_completions(s, &done);
+    run_completions(s, &done, NULL);
     return 0;
 }
 
@@ -1550,7 +1654,7 @@ int trn_sched_kick_run(trn_sched *s, uint64_t max_est_ns, uint64_t patience_ns) 
     if (done.head || done.wake)
         stream_advance(s, NULL, &done);
     sched_unlock(s);
-    run_completions(s, &done);
+    run_completions(s, &done, NULL);
     if (!op)
         return 0;
     if (run_taken(s, w, op, shard, patience_ns, NULL))

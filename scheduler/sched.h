@@ -228,6 +228,24 @@ int trn_sched_shard_count(const trn_op_desc *d, int nworkers);
 /* Nanoseconds on the monotonic clock every scheduler timestamp uses. */
 uint64_t trn_sched_now_ns(void);
 
+/* Chains (trn_sched_config.run_core_chain): the most ops one hand-off
+ * carries, and the most estimated core time it may hold a core for, so
+ * that a chain stays a small op's worth of unfairness to other tenants. */
+#define TRN_SCHED_CHAIN_MAX 16
+#define TRN_SCHED_CHAIN_BUDGET_NS 500000u
+
+/* One op of a chain: what to run, and what came of it. */
+typedef struct trn_sched_chain_op {
+    const trn_op_desc *desc;
+    const struct trn_plan_entry *plan; /* its part prepared, or NULL */
+    unsigned plan_part;
+    uint64_t est_ns;
+    /* Set by run_core_chain: its status, and when it ran (trn_sched_now_ns
+     * clock; 0: unknown). */
+    trn_kstatus status;
+    uint64_t t_start, t_end;
+} trn_sched_chain_op;
+
 typedef struct trn_sched_config {
     /* The compute cores: one pinned worker per entry of cpus (cpus may be
      * NULL: ncores unpinned workers). At least one. */
@@ -248,6 +266,19 @@ typedef struct trn_sched_config {
      * running; the core's worker then calls run_core_finish, which waits
      * for it and returns its status. */
     trn_kstatus (*run_core_finish)(void *ctx, int core);
+    /* Chains: when a core's worker takes a one-shard op of one stage and
+     * the ops queued right behind it on its stream are such ops too, with
+     * no deadline and their plan parts prepared, and core_chains accepts
+     * every one of them, the worker takes up to TRN_SCHED_CHAIN_MAX of them
+     * (within TRN_SCHED_CHAIN_BUDGET_NS of estimated time) at once and
+     * hands them to run_core_chain, which must run them in order, each
+     * whatever the others' statuses. The ops behind the first count as
+     * started ahead of their turn (trn_sched_op.ahead): a cancel of their
+     * stream lets them finish; each completes, with its own status and
+     * callback, in its turn. So a stream of small ops costs the worker and
+     * the core one hand-off per chain, not per op. Both NULL: no chains. */
+    void (*run_core_chain)(void *ctx, int core, trn_sched_chain_op *ops, int n, int followed);
+    int (*core_chains)(void *ctx, const trn_op_desc *op);
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops
      * does not change). NULL: always. */
@@ -279,6 +310,10 @@ typedef struct trn_sched_stats {
     /* Ops whose first stage started before their turn on their stream
      * (run-ahead: trn_sched_op.first_stage_ahead). */
     uint64_t ops_ahead;
+    /* Ops that ran in a chain behind the op in front of them
+     * (trn_sched_config.run_core_chain), and the chains. */
+    uint64_t ops_chained;
+    uint64_t chains;
 } trn_sched_stats;
 
 typedef struct trn_sched_worker_info {

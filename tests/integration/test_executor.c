@@ -14,6 +14,9 @@
  *   - other processes streaming checked GEMMs meanwhile get every result
  *     exact and never an error;
  *   - SIGKILL of the executors from outside, mid-op (a GEMM, an FFT);
+ *   - a crash or a hang in the middle of a chain of small GEMMs (handed to
+ *     an executor in one request) fails only its op: the GEMMs before and
+ *     after it are exact;
  *   - FFTs run in executors on plans they make themselves from the
  *     daemon's wisdom: right against a DFT in double, and bitwise the same
  *     after the executors were killed and their plans made again;
@@ -434,6 +437,77 @@ static void test_each_fault_fails_only_its_op(void **state) {
     assert_true(per_core_sum(s, "trnscid_executor_start_seconds{core=\"%d\"}") > 0);
 }
 
+/* Rule (sched.h and executor.h, chains): small ops queued behind a long
+ * one go to a core's executor in chains; a fault in the middle of a chain
+ * (a crash, or a hang its watchdog ends: the watchdog counts from the op's
+ * own start) fails only its op at the next synchronize, and the ops before
+ * and after it in the chain (these on the restarted executor) run exact.
+ * Behind a 1024^3 SGEMM over both cores: CHAIN_GEMMS 32×32 GEMMs into
+ * their own C, the fault op queued among them. */
+#define CHAIN_GEMMS 40
+#define CHAIN_BIG 1024
+static void test_fault_inside_chain(void **state) {
+    suite *s = *state;
+    gemm_fx f;
+    fx_init(&f);
+    assert_int_equal(gemm_checked(&f, 3), 0); /* f->ha, f->hb on the device */
+    float *big = NULL, *cs = NULL;
+    const size_t big_bytes = (size_t)CHAIN_BIG * CHAIN_BIG * sizeof(float);
+    const size_t c_elems = (size_t)N * N;
+    assert_int_equal(trnsciMalloc((void **)&big, 2 * big_bytes), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&cs, CHAIN_GEMMS * c_elems * sizeof(float)),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemset(big, 0, 2 * big_bytes), trnsciSuccess);
+    float *host = malloc(CHAIN_GEMMS * c_elems * sizeof(float));
+    assert_non_null(host);
+    const struct {
+        float code;
+        const char *says;
+        int at;
+    } faults[] = {{FAULT_SEGV, "SIGSEGV", 10}, {FAULT_SPIN, "watchdog", 25}};
+    const float one = 1, zero = 0;
+    for (size_t t = 0; t < sizeof(faults) / sizeof(faults[0]); t++) {
+        const double chained0 = th_metrics_sample(s->metrics_port, "trnscid_ops_chained_total");
+        assert_int_equal(trnsciMemset(cs, 0, CHAIN_GEMMS * c_elems * sizeof(float)), trnsciSuccess);
+        assert_int_equal(trnblasSgemm(f.h, TRNBLAS_OP_N, TRNBLAS_OP_N, CHAIN_BIG, CHAIN_BIG,
+                                      CHAIN_BIG, &one, big, CHAIN_BIG, big, CHAIN_BIG, &zero,
+                                      big + (size_t)CHAIN_BIG * CHAIN_BIG, CHAIN_BIG),
+                         TRNBLAS_STATUS_SUCCESS);
+        for (int k = 0; k < CHAIN_GEMMS; k++) {
+            if (k == faults[t].at)
+                inject(&f, faults[t].code);
+            assert_int_equal(trnblasSgemm(f.h, TRNBLAS_OP_N, TRNBLAS_OP_N, N, N, N, &one, f.a, N,
+                                          f.b, N, &zero, cs + (size_t)k * c_elems, N),
+                             TRNBLAS_STATUS_SUCCESS);
+        }
+        expect_fault(faults[t].says);
+        assert_int_equal(
+            trnsciMemcpy(host, cs, CHAIN_GEMMS * c_elems * sizeof(float), trnsciMemcpyDeviceToHost),
+            trnsciSuccess);
+        for (int k = 0; k < CHAIN_GEMMS; k++)
+            for (int j = 0; j < N; j++)
+                for (int i = 0; i < N; i++) {
+                    double sum = 0;
+                    for (int l = 0; l < N; l++)
+                        sum += (double)f.ha[i + l * N] * f.hb[l + j * N];
+                    if ((double)host[(size_t)k * c_elems + i + j * N] != sum)
+                        fail_msg("fault %zu: GEMM %d of the chain is wrong at (%d, %d)", t, k, i,
+                                 j);
+                }
+        /* Queued behind the big op, nearly all ran in chains (of at most
+         * 16: at least 3 chains' first ops are not counted). */
+        const double chained = th_metrics_sample(s->metrics_port, "trnscid_ops_chained_total");
+        if (chained - chained0 < CHAIN_GEMMS - 8)
+            fail_msg("fault %zu: %.0f ops ran in chains, expected at least %d", t,
+                     chained - chained0, CHAIN_GEMMS - 8);
+    }
+    free(host);
+    trnsciFree(big);
+    trnsciFree(cs);
+    fx_free(&f);
+    expect_recovered(s, 2);
+}
+
 /* A client process: STREAM_GEMMS checked GEMMs; exits 0 when all exact. */
 static int stream_role(const char *addr, int ready_fd) {
     if (trnsciInit(addr) != trnsciSuccess)
@@ -671,6 +745,7 @@ int main(int argc, char **argv) {
         return stream_role(argv[3], atoi(argv[4]));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_each_fault_fails_only_its_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fault_inside_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_sessions_carry_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_from_outside_mid_op, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fft_plans_rebuilt_in_executors, setup, teardown),

@@ -36,7 +36,12 @@
  *    no worker that then finds nothing to do (trn_sched_stats.wakeups_idle);
  *  - trn_sched_kick_run runs a small op in the calling thread in an idle
  *    core's name, leaves a big one to the workers, and hands a run still
- *    going after its patience to the core's worker thread to conclude.
+ *    going after its patience to the core's worker thread to conclude;
+ *  - chains: the one-shard ops queued behind a stream's op go to the core
+ *    (run_core_chain) in chains of consecutive ops, up to
+ *    TRN_SCHED_CHAIN_MAX, never across a marker, a deadline or an op the
+ *    hook refuses; each op keeps its own status, callback order and times;
+ *    a cancel or shutdown lets a running chain finish.
  *
  * The backend under test wraps the real CPU backend (every kernel is the CPU
  * backend's) and adds: a log of when each shard of each op starts and ends,
@@ -2031,6 +2036,221 @@ static void test_kick_run(void **state) {
     pthread_mutex_destroy(&l.lock);
 }
 
+/* ---- chains (trn_sched_config.run_core_chain) ---- */
+
+/* run_core_chain hooks: each chain's ops, by index into the test's buffer
+ * (their memsets' dst - base), run in order through the gated backend with
+ * their times; core_chains refuses the op writing `refuse`. */
+typedef struct chain_ctx {
+    fx *f;
+    const unsigned char *base;
+    const void *refuse;
+    pthread_mutex_t lock;
+    int nchains;
+    int first[MAXOPS], len[MAXOPS]; /* chain c: ops first[c] .. first[c] + len[c] - 1 */
+    int in_order;                   /* every chain was consecutive ops of the buffer */
+} chain_ctx;
+
+static void chain_run(void *ctx, int core, trn_sched_chain_op *ops, int n, int followed) {
+    (void)core, (void)followed;
+    chain_ctx *c = ctx;
+    assert_true(n >= 2 && n <= TRN_SCHED_CHAIN_MAX);
+    pthread_mutex_lock(&c->lock);
+    const int first = (int)((const unsigned char *)op_key(ops[0].desc) - c->base);
+    for (int i = 1; i < n; i++)
+        if ((const unsigned char *)op_key(ops[i].desc) - c->base != first + i)
+            c->in_order = 0;
+    c->first[c->nchains] = first;
+    c->len[c->nchains++] = n;
+    pthread_mutex_unlock(&c->lock);
+    for (int i = 0; i < n; i++) {
+        ops[i].t_start = trn_sched_now_ns();
+        ops[i].status = c->f->g->be.run(&c->f->g->be, ops[i].desc, NULL, 0, 1);
+        ops[i].t_end = trn_sched_now_ns();
+    }
+}
+
+static int chain_accepts(void *ctx, const trn_op_desc *op) {
+    const chain_ctx *c = ctx;
+    return op_key(op) != c->refuse;
+}
+
+/* Restarts f's scheduler with the chain hooks (nworkers workers). */
+static void chain_restart(fx *f, chain_ctx *c, int nworkers) {
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    pthread_mutex_init(&c->lock, NULL);
+    c->in_order = 1;
+    char err[256] = "";
+    const trn_sched_config sc = {.ncores = nworkers,
+                                 .run_core_chain = chain_run,
+                                 .core_chains = chain_accepts,
+                                 .run_ctx = c};
+    f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
+    if (!f->s)
+        fail_msg("trn_sched_create: %s", err);
+}
+
+/* Back to the fixture's plain scheduler, for teardown. */
+static void chain_end(fx *f, chain_ctx *c) {
+    trn_sched_shutdown(f->s);
+    trn_sched_destroy(f->s);
+    pthread_mutex_destroy(&c->lock);
+    char err[256] = "";
+    f->s = trn_sched_create(&f->g->be, &(trn_sched_config){.ncores = NWORKERS}, err, sizeof(err));
+    assert_non_null(f->s);
+}
+
+/* The chain op i ran in (-1: none). */
+static int chain_of(const chain_ctx *c, int i) {
+    for (int k = 0; k < c->nchains; k++)
+        if (i >= c->first[k] && i < c->first[k] + c->len[k])
+            return k;
+    return -1;
+}
+
+/* Rule (sched.h, chains): the one-shard ops queued behind a stream's op go
+ * to the core in chains of at most TRN_SCHED_CHAIN_MAX consecutive ops of
+ * the stream, in order; a marker, an op with a deadline and an op the hook
+ * refuses are in none (the next chain starts after them); each op gets its
+ * own status (one failing in a chain fails alone, the ops after it run),
+ * callback in stream order and times; the stats count the chains and the
+ * ops behind their first. Behind a gate op, on each of 1 and 2 workers: 60
+ * memsets, a marker after op 20, a deadline on op 30, op 40 refused, op 45
+ * failing. */
+static void test_chain(void **state) {
+    fx *f = *state;
+    for (int nworkers = 1; nworkers <= 2; nworkers++) {
+        enum { N = 60, MARK = 20, DEADLINE = 30, REFUSED = 40, FAILING = 45 };
+        static test_op ops[N + 2];
+        static unsigned char buf[N];
+        memset(buf, 0, sizeof(buf));
+        chain_ctx c = {.f = f, .base = buf, .refuse = &buf[REFUSED]};
+        chain_restart(f, &c, nworkers);
+        rec_destroy(&f->r);
+        rec_init(&f->r);
+        f->g->open[0] = 0;
+        f->g->entered[0] = 0;
+        pthread_mutex_lock(&f->g->lock);
+        f->g->split_fail = &buf[FAILING];
+        f->g->nomem_shard = 99; /* shard 0 fails with bad input */
+        f->g->split_first = 0;
+        pthread_mutex_unlock(&f->g->lock);
+        trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+        gate_op(&ops[N], &f->r, N, f->g, 0);
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[N].sop), 0);
+        gate_wait_entered(f->g, 0);
+        for (int i = 0; i < N; i++) {
+            memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
+            if (i == DEADLINE)
+                ops[i].sop.deadline_ns = trn_sched_now_ns() + 3600ull * 1000000000ull;
+            assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+            if (i == MARK) {
+                marker_op(&ops[N + 1], &f->r, N + 1);
+                assert_int_equal(trn_sched_submit(f->s, st, &ops[N + 1].sop), 0);
+            }
+        }
+        trn_sched_stats before;
+        trn_sched_get_stats(f->s, &before);
+        gate_open(f->g, 0);
+        wait_count(&f->r, N + 2);
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(f->r.done[i], 1);
+            assert_int_equal(f->r.status[i], i == FAILING ? TRN_SCHED_KERNEL_FAILED : TRN_SCHED_OK);
+            assert_int_equal(buf[i], i == FAILING ? 0 : 1 + i);
+            if (i > 0)
+                assert_true(f->r.seen_before[i] > f->r.seen_before[i - 1]);
+            if (i > 0 && i != MARK + 1) /* its own times, after the op before it */
+                assert_true(ops[i].sop.t_start >= ops[i - 1].sop.t_end);
+            assert_true(ops[i].sop.t_end >= ops[i].sop.t_start);
+        }
+        assert_true(f->r.seen_before[N + 1] > f->r.seen_before[MARK]);
+        assert_true(f->r.seen_before[N + 1] < f->r.seen_before[MARK + 1]);
+        assert_true(c.in_order);
+        int longest = 0, behind = 0;
+        for (int k = 0; k < c.nchains; k++) {
+            longest = c.len[k] > longest ? c.len[k] : longest;
+            behind += c.len[k] - 1;
+            const int first = c.first[k], last = first + c.len[k] - 1;
+            assert_false(first <= MARK && last > MARK); /* the marker ends a chain */
+            assert_false(first < DEADLINE && last >= DEADLINE);
+            assert_false(first <= REFUSED && last >= REFUSED);
+        }
+        assert_int_equal(longest, TRN_SCHED_CHAIN_MAX);
+        assert_int_equal(chain_of(&c, REFUSED), -1);
+        assert_true(chain_of(&c, FAILING) >= 0 &&
+                    chain_of(&c, FAILING) == chain_of(&c, FAILING + 1));
+        trn_sched_stats after;
+        trn_sched_get_stats(f->s, &after);
+        assert_int_equal(after.chains - before.chains, (uint64_t)c.nchains);
+        assert_int_equal(after.ops_chained - before.ops_chained, (uint64_t)behind);
+        assert_int_equal(after.ops_queued, 0);
+        assert_int_equal(after.ops_running, 0);
+        pthread_mutex_lock(&f->g->lock);
+        f->g->split_fail = NULL;
+        pthread_mutex_unlock(&f->g->lock);
+        trn_sched_stream_release(f->s, st);
+        chain_end(f, &c);
+    }
+}
+
+static void *chain_shutdown_thread(void *arg) {
+    trn_sched_shutdown(arg);
+    return NULL;
+}
+
+/* Rule: the ops of a chain have started: a cancel of their stream while the
+ * chain runs lets every one of them finish OK, in order, and cancels only
+ * what is behind the chain; a shutdown waits for them. Behind a gate op:
+ * A, B (a gate op: the chain waits in it), C, D, a marker, E. */
+static void test_chain_cancel(void **state) {
+    fx *f = *state;
+    static unsigned char buf[8];
+    memset(buf, 0, sizeof(buf));
+    chain_ctx c = {.f = f, .base = buf};
+    chain_restart(f, &c, 1);
+    f->g->gate[1] = &buf[1];
+    static test_op o[7];
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    gate_op(&o[6], &f->r, 6, f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &o[6].sop), 0);
+    gate_wait_entered(f->g, 0);
+    for (int i = 0; i < 4; i++) {
+        memset_op(&o[i], &f->r, i, &buf[i], 1 + i);
+        assert_int_equal(trn_sched_submit(f->s, st, &o[i].sop), 0);
+    }
+    marker_op(&o[4], &f->r, 4);
+    memset_op(&o[5], &f->r, 5, &buf[5], 6);
+    assert_int_equal(trn_sched_submit(f->s, st, &o[4].sop), 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &o[5].sop), 0);
+    gate_open(f->g, 0);
+    gate_wait_entered(f->g, 1); /* the chain A..D runs, held in B */
+    assert_int_equal(c.nchains, 1);
+    assert_int_equal(c.len[0], 4);
+    trn_sched_stream_cancel(f->s, st);
+    wait_done(&f->r, 5);
+    assert_int_equal(f->r.status[4], TRN_SCHED_CANCELLED);
+    assert_int_equal(f->r.status[5], TRN_SCHED_CANCELLED);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, chain_shutdown_thread, f->s), 0);
+    settle(); /* shutdown waits for the chain */
+    for (int i = 1; i < 4; i++)
+        assert_false(is_done(&f->r, i));
+    gate_open(f->g, 1);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(f->r.done[i], 1);
+        assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+        assert_int_equal(buf[i], 1 + i); /* B's memset runs once its gate opens */
+    }
+    for (int i = 1; i < 4; i++)
+        assert_true(f->r.seen_before[i] > f->r.seen_before[i - 1]);
+    assert_int_equal(buf[5], 0);
+    trn_sched_stream_release(f->s, st);
+    f->g->gate[1] = &f->g->mem[1];
+    chain_end(f, &c);
+}
+
 /* run_core hook recording, per op, what trn_sched_running_followed said. */
 typedef struct follow_ctx {
     fx *f;
@@ -2188,6 +2408,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sequence_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_loop_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
