@@ -20,7 +20,7 @@ typedef struct trn_exec_plan_ref {
 } trn_exec_plan_ref;
 
 /* The most ops one request carries (trn_exec_pool_run_chain). */
-#define TRN_EXEC_CHAIN_MAX 16
+#define TRN_EXEC_CHAIN_MAX 64
 
 /* One shard of an op for trn_exec_pool_run_chain: what to run, and what
  * came of it. */

@@ -231,7 +231,7 @@ uint64_t trn_sched_now_ns(void);
 /* Chains (trn_sched_config.run_core_chain): the most ops one hand-off
  * carries, and the most estimated core time it may hold a core for, so
  * that a chain stays a small op's worth of unfairness to other tenants. */
-#define TRN_SCHED_CHAIN_MAX 16
+#define TRN_SCHED_CHAIN_MAX 64
 #define TRN_SCHED_CHAIN_BUDGET_NS 500000u
 
 /* One op of a chain: what to run, and what came of it. */

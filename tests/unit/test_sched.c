@@ -2115,13 +2115,14 @@ static int chain_of(const chain_ctx *c, int i) {
  * refuses are in none (the next chain starts after them); each op gets its
  * own status (one failing in a chain fails alone, the ops after it run),
  * callback in stream order and times; the stats count the chains and the
- * ops behind their first. Behind a gate op, on each of 1 and 2 workers: 60
- * memsets, a marker after op 20, a deadline on op 30, op 40 refused, op 45
- * failing. */
+ * ops behind their first. Behind a gate op, on each of 1 and 2 workers:
+ * 2 TRN_SCHED_CHAIN_MAX + 40 memsets, a marker after op 20, a deadline on op
+ * 30, op 40 refused, op 45 failing. */
 static void test_chain(void **state) {
     fx *f = *state;
     for (int nworkers = 1; nworkers <= 2; nworkers++) {
-        enum { N = 60, MARK = 20, DEADLINE = 30, REFUSED = 40, FAILING = 45 };
+        enum { N = 2 * TRN_SCHED_CHAIN_MAX + 40, MARK = 20, DEADLINE = 30, REFUSED = 40 };
+        enum { FAILING = 45 };
         static test_op ops[N + 2];
         static unsigned char buf[N];
         memset(buf, 0, sizeof(buf));
