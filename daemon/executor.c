@@ -593,7 +593,10 @@ static void fail_unanswered(trn_exec_request *rq, int core, const char *why) {
  * of the item before it, or NULL. */
 static void fill_item(trn_exec_item *it, const trn_exec_op *o, const trn_exec_op *prev,
                       uint64_t limit_ns) {
-    it->desc = *o->op;
+    /* Its kind's descriptor only (the union's largest member is 1.3 KB,
+     * a GEMM's a fraction of it); the executor sets kmsg. */
+    memcpy(&it->desc, o->op, trn_op_desc_bytes((int)o->op->kind));
+    it->desc.kmsg = NULL;
     it->shard = o->shard;
     it->nshards = o->nshards;
     it->limit_ns = limit_ns;

@@ -90,6 +90,12 @@ typedef struct trn_op_desc {
     trn_kmsg *kmsg;
 } trn_op_desc;
 
+/* How many leading bytes of a trn_op_desc of kind hold all of it but its
+ * kmsg (its kind and its own member of the union): what copying it for
+ * another process needs. sizeof(trn_op_desc) for a value that is no op
+ * kind. */
+size_t trn_op_desc_bytes(int kind);
+
 /* How messages name op: its kind's title, or for trnsolver ops the routine
  * as cuSOLVER spells it ("potrf", "heevd", "cg", …). */
 const char *trn_op_title(const trn_op_desc *op);

@@ -6,6 +6,7 @@
  */
 #include "ops/models/model.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- the kinds ---------------------------------------------------------------------- */
@@ -13,6 +14,7 @@
 typedef struct op_row {
     trn_op_info info;
     void (*model)(const trn_op_desc *op, trn_op_model *m);
+    size_t desc_bytes; /* trn_op_desc up to the end of its descriptor */
 } op_row;
 
 /* Row numbers: ROW_GEMM, ... */
@@ -24,8 +26,9 @@ enum {
 
 static const op_row rows[TRN_OP_KIND_COUNT] = {
 #define ROW(kind, value, wire, stem, field, label, title, family, engine)                          \
-    [ROW_##                                                                                        \
-        kind] = {{TRN_OP_##kind, label, title, family, TRN_ENGINE_##engine}, trn_op_model_##stem},
+    [ROW_##kind] = {{TRN_OP_##kind, label, title, family, TRN_ENGINE_##engine},                    \
+                    trn_op_model_##stem,                                                           \
+                    offsetof(trn_op_desc, u) + sizeof(((trn_op_desc *)0)->u.field)},
     TRN_OP_KINDS(ROW)
 #undef ROW
 };
@@ -49,6 +52,11 @@ const trn_op_info *trn_op_info_at(int i) {
 int trn_op_index_of(int kind) {
     const op_row *r = row_of(kind);
     return r ? (int)(r - rows) : -1;
+}
+
+size_t trn_op_desc_bytes(int kind) {
+    const op_row *r = row_of(kind);
+    return r ? r->desc_bytes : sizeof(trn_op_desc);
 }
 
 const trn_op_info *trn_op_info_of(int kind) {
