@@ -84,6 +84,7 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
     }
     trn_exec_pool_run_chain(d->executors, core, eops, n, followed);
     for (int i = 0; i < n; i++) {
+        ops[i].ran = eops[i].ran;
         ops[i].status = eops[i].status;
         ops[i].t_start = eops[i].t_start;
         ops[i].t_end = eops[i].t_end;

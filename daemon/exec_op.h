@@ -29,7 +29,9 @@ typedef struct trn_exec_op {
     const trn_exec_plan_ref *plan; /* the plan it runs, or NULL */
     int shard, nshards;
     uint64_t est_ns; /* the scheduler's estimate of its time (the watchdog's basis) */
-    /* answer */
+    /* answer: ran 0 when no executor of the core could take it (a chain's
+     * op after the first, handed back: status and times not set) */
+    int ran;
     trn_kstatus status;
     uint64_t t_start, t_end; /* when it ran (CLOCK_MONOTONIC; 0: it did not) */
 } trn_exec_op;

@@ -579,13 +579,19 @@ static int running(trn_exec_pool *p, int core) {
 }
 
 /* The ops of c->req not answered yet fail with the reason no executor
- * could take them. */
+ * could take them; in a chain, those after its first op are handed back
+ * instead (trn_exec_op.ran 0), so that another core runs them. */
 static void fail_unanswered(trn_exec_request *rq, int core, const char *why) {
     for (; rq->first < rq->n; rq->first++) {
         trn_exec_op *o = &rq->ops[rq->first];
+        if (rq->hand_back && rq->first > 0) {
+            o->ran = 0;
+            continue;
+        }
         trn_kmsg_post(o->op->kmsg, 0, 0, "%s: core %d has no executor (%s)", trn_op_title(o->op),
                       core, why);
         o->status = TRN_KSTATUS_FAILED;
+        o->ran = 1;
     }
 }
 
@@ -658,6 +664,7 @@ static void harvest(trn_exec_request *rq, trn_exec_slot *slot, int count) {
         if (it->kmsg.set)
             trn_kmsg_post(o->op->kmsg, it->kmsg.rank, it->kmsg.bad_input, "%s", it->kmsg.text);
         o->status = (trn_kstatus)it->status;
+        o->ran = 1;
         o->t_start = atomic_load_explicit(&it->t_start, memory_order_relaxed);
         o->t_end = it->t_end;
     }
@@ -702,6 +709,7 @@ static void conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pend
         harvest(rq, slot, at);
         trn_exec_op *o = &rq->ops[rq->first++];
         o->status = fault(p, core, o->op, by_watchdog, slot->items[at].limit_ns);
+        o->ran = 1;
         o->t_start = atomic_load_explicit(&slot->items[at].t_start, memory_order_relaxed);
         o->t_end = now_ns();
         /* At once, so that the core is served again before its next op. */
@@ -744,7 +752,7 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
 void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed) {
     trn_exec_core *c = &p->cores[core];
     use_take(c);
-    c->req = (trn_exec_request){.ops = ops, .n = n, .followed = followed};
+    c->req = (trn_exec_request){.ops = ops, .n = n, .followed = followed, .hand_back = 1};
     int never = 0;
     if (post(p, core) == 0)
         conclude(p, core, 0, &never);

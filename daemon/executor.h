@@ -81,7 +81,9 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
  * one hand-off for all of them. Each op runs whatever the others' statuses
  * and gets its own status, message and times; each has its own watchdog,
  * from when it starts. A fault fails only the op that was running: the ops
- * after it go to the restarted executor. Waits for all of them. */
+ * after it go to the restarted executor, or, when the core has none (it
+ * went out of service), are handed back unrun (ran 0). Waits for all of
+ * them. */
 void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed);
 /* Waits for the run trn_exec_pool_run left pending on core; returns its
  * status as trn_exec_pool_run would have. */

@@ -28,6 +28,9 @@ typedef struct trn_exec_request {
     int first;    /* ops before it are answered */
     int32_t task; /* TRN_EXEC_TASK_* */
     int followed; /* more work waited behind it (trn_exec_slot.followed) */
+    /* A chain: ops after the first that no executor could take are handed
+     * back (ran 0) instead of failed, to run on another core. */
+    int hand_back;
     uint32_t seq; /* as posted */
     int attempt;
 } trn_exec_request;

@@ -1111,6 +1111,20 @@ static void chain_claim(trn_sched *s, trn_sched_op *op, uint64_t now) {
     t->q[TRN_ENGINE_CORE].vtime += op->shard_est_ns / t->weight;
 }
 
+/* Lock held: op, claimed by chain_claim, was handed back unrun: it is
+ * queued in its stream again as if never claimed, for any core. */
+static void chain_unclaim(trn_sched *s, trn_sched_op *op) {
+    trn_sched_tenant *t = op->stream->tenant;
+    op->ahead = 0;
+    op->t_ready = op->t_start = 0;
+    memset(&op->stage_times[0], 0, sizeof(op->stage_times[0]));
+    op->next_shard = 0;
+    s->inflight--; /* the chain's first op is still in flight: never 0 here */
+    s->stats.ops_chained--;
+    s->engines[TRN_ENGINE_CORE].busy--;
+    t->q[TRN_ENGINE_CORE].vtime -= op->shard_est_ns / t->weight;
+}
+
 /* Lock held: the ops to run with op, just taken by w: chain[0] = op, then
  * the ops queued right behind it on its stream that may join (sched.h).
  * Returns how many (1: no chain). */
@@ -1147,7 +1161,8 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
         ops[i] = (trn_sched_chain_op){.desc = stage_desc(op),
                                       .plan = plan,
                                       .plan_part = op->plan_part,
-                                      .est_ns = (uint64_t)op->shard_est_ns};
+                                      .est_ns = (uint64_t)op->shard_est_ns,
+                                      .ran = 1};
     }
     const uint64_t t0 = trn_sched_now_ns();
     running_shard = 0;
@@ -1159,6 +1174,10 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
     pthread_mutex_lock(&s->lock);
     for (int i = n - 1; i >= 0; i--) {
         trn_sched_op *op = chain[i];
+        if (i > 0 && !ops[i].ran) {
+            chain_unclaim(s, op);
+            continue;
+        }
         const uint64_t start = ops[i].t_start ? ops[i].t_start : t0;
         const uint64_t end = ops[i].t_end >= start ? ops[i].t_end : t1;
         if (i > 0) {

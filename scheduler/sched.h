@@ -240,8 +240,11 @@ typedef struct trn_sched_chain_op {
     const struct trn_plan_entry *plan; /* its part prepared, or NULL */
     unsigned plan_part;
     uint64_t est_ns;
-    /* Set by run_core_chain: its status, and when it ran (trn_sched_now_ns
-     * clock; 0: unknown). */
+    /* Set by run_core_chain: whether it ran (0: handed back unrun, which
+     * only an op after the chain's first may be, and then every op after
+     * it too; it goes back to its stream's queue, for any core), its
+     * status, and when it ran (trn_sched_now_ns clock; 0: unknown). */
+    int ran;
     trn_kstatus status;
     uint64_t t_start, t_end;
 } trn_sched_chain_op;

@@ -2045,6 +2045,7 @@ typedef struct chain_ctx {
     fx *f;
     const unsigned char *base;
     const void *refuse;
+    int hand_back; /* the first chain runs only its first hand_back ops */
     pthread_mutex_t lock;
     int nchains;
     int first[MAXOPS], len[MAXOPS]; /* chain c: ops first[c] .. first[c] + len[c] - 1 */
@@ -2062,8 +2063,11 @@ static void chain_run(void *ctx, int core, trn_sched_chain_op *ops, int n, int f
             c->in_order = 0;
     c->first[c->nchains] = first;
     c->len[c->nchains++] = n;
+    const int runs = c->nchains == 1 && c->hand_back ? c->hand_back : n;
     pthread_mutex_unlock(&c->lock);
-    for (int i = 0; i < n; i++) {
+    for (int i = runs; i < n; i++)
+        ops[i].ran = 0;
+    for (int i = 0; i < runs; i++) {
         ops[i].t_start = trn_sched_now_ns();
         ops[i].status = c->f->g->be.run(&c->f->g->be, ops[i].desc, NULL, 0, 1);
         ops[i].t_end = trn_sched_now_ns();
@@ -2193,6 +2197,55 @@ static void test_chain(void **state) {
         trn_sched_stream_release(f->s, st);
         chain_end(f, &c);
     }
+}
+
+/* Rule (sched.h, trn_sched_chain_op.ran): ops of a chain handed back
+ * unrun (a core whose executor could not be started) go back to their
+ * stream's queue and run later, in order, once each, with OK; the stats
+ * balance and count only the chained ops that ran. Behind a gate op on 2
+ * workers: 30 memsets; the first chain runs its first 3 ops only. */
+static void test_chain_hand_back(void **state) {
+    fx *f = *state;
+    enum { N = 30 };
+    static test_op ops[N + 1];
+    static unsigned char buf[N];
+    memset(buf, 0, sizeof(buf));
+    chain_ctx c = {.f = f, .base = buf, .hand_back = 3};
+    chain_restart(f, &c, 2);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    gate_op(&ops[N], &f->r, N, f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &ops[N].sop), 0);
+    gate_wait_entered(f->g, 0);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+    trn_sched_stats before;
+    trn_sched_get_stats(f->s, &before);
+    gate_open(f->g, 0);
+    wait_count(&f->r, N + 1);
+    check_run_order(f->g, buf, N, 1);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(f->r.done[i], 1);
+        assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+        assert_int_equal(buf[i], 1 + i);
+        if (i > 0)
+            assert_true(f->r.seen_before[i] > f->r.seen_before[i - 1]);
+    }
+    assert_true(c.nchains >= 2);
+    assert_int_equal(c.first[0], 0);
+    assert_int_equal(c.first[1], 3); /* the handed-back ops, chained again */
+    int ran_behind = 2;              /* the first chain's ops 1 and 2 */
+    for (int k = 1; k < c.nchains; k++)
+        ran_behind += c.len[k] - 1;
+    trn_sched_stats after;
+    trn_sched_get_stats(f->s, &after);
+    assert_int_equal(after.ops_chained - before.ops_chained, (uint64_t)ran_behind);
+    assert_int_equal(after.ops_queued, 0);
+    assert_int_equal(after.ops_running, 0);
+    assert_int_equal(after.ops_completed - before.ops_completed, (uint64_t)N + 1);
+    trn_sched_stream_release(f->s, st);
+    chain_end(f, &c);
 }
 
 static void *chain_shutdown_thread(void *arg) {
@@ -2411,6 +2464,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_hand_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
