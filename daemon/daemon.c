@@ -80,7 +80,8 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
         eops[i] = (trn_exec_op){.op = ops[i].desc,
                                 .plan = plan ? &refs[i] : NULL,
                                 .nshards = 1,
-                                .est_ns = ops[i].est_ns};
+                                .est_ns = ops[i].est_ns,
+                                .status = TRN_KSTATUS_FAILED}; /* until answered */
     }
     trn_exec_pool_run_chain(d->executors, core, eops, n, followed);
     for (int i = 0; i < n; i++) {

@@ -222,7 +222,9 @@ static void enforce_watchdogs(trn_exec_pool *p, int reports) {
         if (!posted)
             continue;
         const uint64_t d = op_deadline(p, i, posted);
-        if (now < d || atomic_exchange(&c->watchdog_fired, 1))
+        /* A new request posted meanwhile: its own deadline, next tick. */
+        if (now < d || atomic_load(&c->deadline_ns) != posted ||
+            atomic_exchange(&c->watchdog_fired, 1))
             continue;
         pthread_mutex_lock(&c->lock);
         const int32_t pid = c->pid;
@@ -608,11 +610,11 @@ static void fill_item(trn_exec_item *it, const trn_exec_op *o, const trn_exec_op
     it->limit_ns = limit_ns;
     atomic_store_explicit(&it->t_start, 0, memory_order_relaxed);
     it->has_plan = o->plan != NULL;
+    it->plan_part = o->plan ? o->plan->part : 0;
     /* A chain of one shape runs one plan: its key and spec once. */
     it->plan_as_prev = o->plan && prev && prev->plan && prev->plan->key == o->plan->key &&
                        prev->plan->part == o->plan->part;
     if (o->plan && !it->plan_as_prev) {
-        it->plan_part = o->plan->part;
         /* A copy, not snprintf: this runs for every op with a plan. */
         const size_t n = strnlen(o->plan->key, sizeof(it->plan_key) - 1);
         memcpy(it->plan_key, o->plan->key, n);

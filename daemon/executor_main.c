@@ -174,6 +174,7 @@ static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_item *sl
                 const trn_exec_item *prev = slot - 1;
                 memcpy(slot->plan_key, prev->plan_key, sizeof(slot->plan_key));
                 slot->plan_spec = prev->plan_spec;
+                slot->plan_part = prev->plan_part;
             }
             plan = plan_for(p, plans, slot, &k);
         }

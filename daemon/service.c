@@ -1047,6 +1047,8 @@ typedef struct unpack_arena {
 
 static void *arena_alloc(void *data, size_t size) {
     unpack_arena *a = data;
+    if (size == 0)
+        size = 1; /* never the arena's end, which arena_free would not know */
     const size_t n = (size + _Alignof(max_align_t) - 1) & ~(size_t)(_Alignof(max_align_t) - 1);
     if (n >= size && n <= sizeof(a->buf) - a->used) {
         void *p = a->buf + a->used;

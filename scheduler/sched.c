@@ -1086,7 +1086,9 @@ static int chain_head_ok(const trn_sched *s, const worker *w, const trn_sched_op
     return s->cfg.run_core_chain && w->engine == TRN_ENGINE_CORE && !s->stopping &&
            op->nshards == 1 && !op->steps && next_stage(op) < 0 && !op->ahead &&
            op->stream->active == op && !trn_convert_standalone(stage_desc(op)) &&
-           s->cfg.core_chains(s->cfg.run_ctx, stage_desc(op));
+           s->cfg.core_chains(s->cfg.run_ctx, stage_desc(op)) &&
+           /* else run_shard waits for the plan (and reports its failure) */
+           (!op->plan || trn_plan_entry_ready(op->plan, op->plan_part));
 }
 
 /* Lock held: whether op, queued behind a chain's last op, may join it. */

@@ -16,7 +16,9 @@
  * runs on); different streams are independent. An op is split into shards
  * that run on any workers of its engine; its completion callback runs once,
  * after its last shard, and before anything queued behind it on its stream
- * starts or completes (markers included).
+ * starts or completes (markers included) — but for ops started ahead of
+ * their turn (run-ahead, chains: below), which may start before it and
+ * still complete after it.
  *
  * Markers are ops with no kernel: a marker completes when every op queued
  * before it on its stream has completed. Synchronize is built from them. A
