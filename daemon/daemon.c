@@ -49,6 +49,13 @@
 #define TRN_DAEMON_SCRATCH_LENT_MIN ((size_t)2 << 30)
 #define TRN_DAEMON_SCRATCH_KEPT ((size_t)256 << 20)
 
+/* How an executor names the plan-cache entry plan (NULL: none) and part. */
+static trn_exec_plan_ref plan_ref_of(const struct trn_plan_entry *plan, unsigned part) {
+    return (trn_exec_plan_ref){.key = plan ? trn_plan_entry_key(plan) : NULL,
+                               .spec = plan ? trn_plan_entry_spec(plan) : NULL,
+                               .part = part};
+}
+
 /* Where a core's shard runs: in the core's executor, except what does not
  * go there yet (daemon/executor.h, "What runs where"). */
 static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
@@ -57,9 +64,7 @@ static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
     trnscid *d = ctx;
     if (!trn_exec_pool_takes(op))
         return d->backend->run(d->backend, op, NULL, shard, nshards);
-    const trn_exec_plan_ref ref = {.key = plan ? trn_plan_entry_key(plan) : NULL,
-                                   .spec = plan ? trn_plan_entry_spec(plan) : NULL,
-                                   .part = plan_part};
+    const trn_exec_plan_ref ref = plan_ref_of(plan, plan_part);
     return trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns,
                              patience_ns, pending, trn_sched_running_followed());
 }
@@ -74,9 +79,7 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
     trn_exec_plan_ref refs[TRN_SCHED_CHAIN_MAX];
     for (int i = 0; i < n; i++) {
         const struct trn_plan_entry *plan = ops[i].plan;
-        refs[i] = (trn_exec_plan_ref){.key = plan ? trn_plan_entry_key(plan) : NULL,
-                                      .spec = plan ? trn_plan_entry_spec(plan) : NULL,
-                                      .part = ops[i].plan_part};
+        refs[i] = plan_ref_of(plan, ops[i].plan_part);
         eops[i] = (trn_exec_op){.op = ops[i].desc,
                                 .plan = plan ? &refs[i] : NULL,
                                 .nshards = 1,

@@ -2113,6 +2113,14 @@ static int chain_of(const chain_ctx *c, int i) {
     return -1;
 }
 
+/* Submits a gate op (gate 0, index `index`) to st and waits until it holds
+ * the worker that took it: what the chain tests queue their ops behind. */
+static void submit_gate_and_wait(fx *f, trn_sched_stream *st, test_op *op, int index) {
+    gate_op(op, &f->r, index, f->g, 0);
+    assert_int_equal(trn_sched_submit(f->s, st, &op->sop), 0);
+    gate_wait_entered(f->g, 0);
+}
+
 /* Rule (sched.h, chains): the one-shard ops queued behind a stream's op go
  * to the core in chains of at most TRN_SCHED_CHAIN_MAX consecutive ops of
  * the stream, in order; a marker, an op with a deadline and an op the hook
@@ -2142,9 +2150,7 @@ static void test_chain(void **state) {
         f->g->split_first = 0;
         pthread_mutex_unlock(&f->g->lock);
         trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
-        gate_op(&ops[N], &f->r, N, f->g, 0);
-        assert_int_equal(trn_sched_submit(f->s, st, &ops[N].sop), 0);
-        gate_wait_entered(f->g, 0);
+        submit_gate_and_wait(f, st, &ops[N], N);
         for (int i = 0; i < N; i++) {
             memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
             if (i == DEADLINE)
@@ -2213,9 +2219,7 @@ static void test_chain_hand_back(void **state) {
     chain_ctx c = {.f = f, .base = buf, .hand_back = 3};
     chain_restart(f, &c, 2);
     trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
-    gate_op(&ops[N], &f->r, N, f->g, 0);
-    assert_int_equal(trn_sched_submit(f->s, st, &ops[N].sop), 0);
-    gate_wait_entered(f->g, 0);
+    submit_gate_and_wait(f, st, &ops[N], N);
     for (int i = 0; i < N; i++) {
         memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
         assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
@@ -2266,9 +2270,7 @@ static void test_chain_cancel(void **state) {
     f->g->gate[1] = &buf[1];
     static test_op o[7];
     trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
-    gate_op(&o[6], &f->r, 6, f->g, 0);
-    assert_int_equal(trn_sched_submit(f->s, st, &o[6].sop), 0);
-    gate_wait_entered(f->g, 0);
+    submit_gate_and_wait(f, st, &o[6], 6);
     for (int i = 0; i < 4; i++) {
         memset_op(&o[i], &f->r, i, &buf[i], 1 + i);
         assert_int_equal(trn_sched_submit(f->s, st, &o[i].sop), 0);
