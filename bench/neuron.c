@@ -24,7 +24,11 @@
  *   overlap  (two daemons, one with device memory for one tensor set per
  *            program, under the timing model, NRTSIM_TRACE=FILE) a strided
  *            batch of SGEMMs that runs as several executions: wall time,
- *            and from the trace the moves' time hidden under executions.
+ *            and from the trace the moves' time hidden under executions;
+ *   resident (two daemons, --neuron-resident on and off, under the timing
+ *            model, NRTSIM_TRACE=FILE) the same SGEMM called again and
+ *            again, and with one operand written before each call: wall
+ *            time per call and bytes moved to the core per call.
  * Each phase prints one JSON object.
  */
 #define _GNU_SOURCE
@@ -133,10 +137,11 @@ static void phase_split(const opts *o, trnblasHandle_t h, float *a, float *b, fl
 typedef struct trace_sums {
     double dma_ms, exec_ms, hidden_ms;
     int moves, execs;
+    double written; /* bytes moved to the cores */
 } trace_sums;
 
 static trace_sums trace_read(const char *path) {
-    trace_sums t = {0, 0, 0, 0, 0};
+    trace_sums t = {0, 0, 0, 0, 0, 0};
     enum { MAX = 1 << 14 };
     typedef struct {
         int exec, core, pid;
@@ -146,10 +151,13 @@ static trace_sums trace_read(const char *path) {
     FILE *f = fopen(path, "r");
     int n = 0;
     char kind[8];
+    size_t bytes;
     while (f && ev && n < MAX &&
-           fscanf(f, "%7s %d %llu %llu %d", kind, &ev[n].core, &ev[n].b, &ev[n].e, &ev[n].pid) ==
-               5) {
+           fscanf(f, "%7s %d %llu %llu %d %zu", kind, &ev[n].core, &ev[n].b, &ev[n].e, &ev[n].pid,
+                  &bytes) == 6) {
         ev[n].exec = strcmp(kind, "exec") == 0;
+        if (strcmp(kind, "write") == 0)
+            t.written += (double)bytes;
         const double ms = (double)(ev[n].e - ev[n].b) / 1e6;
         if (ev[n].exec) {
             t.exec_ms += ms;
@@ -217,6 +225,70 @@ static void phase_overlap(const opts *o, trnblasHandle_t h) {
     trnsciFree(a);
     trnsciFree(b);
     trnsciFree(c);
+}
+
+/* reps + 1 calls of one variant of phase_resident (call 0 is left out: the
+ * first compiles and loads): wall ms per call and bytes moved to the core
+ * per call (from the trace, read before and after). */
+typedef struct resident_run {
+    bench_stats ms;
+    double written_per_call;
+} resident_run;
+
+static resident_run resident_variant(const opts *o, trnblasHandle_t h, const float *w, float *x,
+                                     float *y, const float *host_x) {
+    const int n = o->size;
+    const size_t bytes = (size_t)n * n * sizeof(float);
+    const float one = 1, zero = 0;
+    double *v = calloc((size_t)o->reps + 1, sizeof(double));
+    double before = 0;
+    for (int r = 0; r <= o->reps; r++) {
+        if (r == 1)
+            before = trace_read(o->trace).written;
+        const double t0 = bench_now_ms();
+        if ((host_x && trnsciMemcpy(x, host_x, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess) ||
+            trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &one, w, n, x, n, &zero, y, n) !=
+                TRNBLAS_STATUS_SUCCESS ||
+            trnsciDeviceSynchronize() != trnsciSuccess) {
+            fprintf(stderr, "bench_neuron: the GEMM failed: %s\n", trnsciGetLastErrorMessage());
+            exit(1);
+        }
+        v[r] = bench_now_ms() - t0;
+    }
+    resident_run out = {bench_stats_of(v + 1, o->reps),
+                        (trace_read(o->trace).written - before) / o->reps};
+    free(v);
+    return out;
+}
+
+/* Y = W X, n x n x n SGEMMs under the timing model, on a daemon with
+ * --neuron-resident on or off (the label): the same GEMM again and again,
+ * and the same W with X written before each call (a Write, as a program
+ * feeding new data does). Wall time per call, and bytes moved to the core. */
+static void phase_resident(const opts *o, trnblasHandle_t h) {
+    const int n = o->size;
+    const size_t bytes = (size_t)n * n * sizeof(float);
+    float *w, *x, *y, *host = malloc(bytes);
+    if (!host || trnsciMalloc((void **)&w, bytes) || trnsciMalloc((void **)&x, bytes) ||
+        trnsciMalloc((void **)&y, bytes))
+        exit(1);
+    bench_fill(host, (size_t)n * n, 2);
+    if (trnsciMemcpy(w, host, bytes, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(x, host, bytes, trnsciMemcpyHostToDevice))
+        exit(1);
+    const resident_run same = resident_variant(o, h, w, x, y, NULL);
+    const resident_run fresh = resident_variant(o, h, w, x, y, host);
+    printf("{\"bench\":\"neuron_resident\",\"daemon\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"same_gemm\":{\"call_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"bytes_to_core_per_call\":%.0f},"
+           "\"new_x_each_call\":{\"call_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"bytes_to_core_per_call\":%.0f},\"reps\":%d,\"simulated\":true}\n",
+           o->label, n, n, n, same.ms.median, same.ms.min, same.ms.max, same.written_per_call,
+           fresh.ms.median, fresh.ms.min, fresh.ms.max, fresh.written_per_call, o->reps);
+    trnsciFree(w);
+    trnsciFree(x);
+    trnsciFree(y);
+    free(host);
 }
 
 /* The same op straight to the runtime in this process: CPU ns per op. */
@@ -338,13 +410,14 @@ int main(int argc, char **argv) {
         else if (!o.addr)
             o.addr = argv[i];
         else {
-            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host|split|overlap] "
+            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host|split|overlap|resident] "
                             "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
                             "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
             return 2;
         }
     }
-    const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0;
+    const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0 ||
+                      strcmp(o.phase, "resident") == 0;
     if (!o.addr || o.batch < 1 || o.batch > 1024 || o.size < 1 || o.size > (split ? 2048 : 64) ||
         o.n < 1 || o.reps < 1 || trnsciInit(o.addr) != trnsciSuccess)
         return 2;
@@ -368,6 +441,10 @@ int main(int argc, char **argv) {
         if (!o.trace)
             return 2;
         phase_overlap(&o, h);
+    } else if (strcmp(o.phase, "resident") == 0) {
+        if (!o.trace)
+            return 2;
+        phase_resident(&o, h);
     } else if (split) {
         phase_split(&o, h, a, b, c);
     } else {

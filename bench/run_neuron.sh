@@ -107,4 +107,24 @@ if [ "$rc" -eq 0 ]; then
     overlap_run pipelined 256
     overlap_run one-set 4
 fi
+# 5. Operands left in the core's memory (--neuron-resident): 512x512x512
+# SGEMMs, the same one again and again, then with X written before each
+# call, on a daemon with resident operands and on one without. The model
+# (100 GFLOPS, 2 GB/s, 50 us a dispatch) makes an execution 2.7 ms and a
+# 1 MiB operand's move 0.5 ms; packing an operand is real host work.
+resident_run() {
+    rm -f "$BENCH_TMP/trace"
+    daemon_start "resident-$1" env NEURON_RT_VISIBLE_CORES=0 NRTSIM_GFLOPS=100 NRTSIM_DMA_GBPS=2 \
+        NRTSIM_DISPATCH_US=50 NRTSIM_TRACE="$BENCH_TMP/trace" "$DAEMON" \
+        --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
+        --listen "unix:$SOCK" --log-level warn --neuron-resident "$1"
+    daemon_wait "resident-$1" "unix:$SOCK"
+    "$BENCH" "unix:$SOCK" --phase resident --label "$1" --size "${RESIDENT_SIZE:-512}" \
+        --trace "$BENCH_TMP/trace" --reps "${RESIDENT_REPS:-9}" || rc=$?
+    daemon_stop "resident-$1" || rc=1
+}
+if [ "$rc" -eq 0 ]; then
+    resident_run on
+    resident_run off
+fi
 bench_finish "$rc"

@@ -148,6 +148,9 @@ static const char usage[] =
     "  --neuron-split-min-mflop N\n"
     "                           split a GEMM over NeuronCores when each core's part\n"
     "                           still carries N MFLOP (default 1024; 0: never split)\n"
+    "  --neuron-resident on|off leave GEMM operands in a NeuronCore's memory and\n"
+    "                           move them again only once they change (default on;\n"
+    "                           needs opaque device pointers)\n"
 #ifdef TRNSCI_FAULT_INJECTION
     "  --fault-injection        (test builds) run the test-fault ops\n"
 #endif
@@ -322,6 +325,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->neuron_compile_jobs = 2;
     cfg->neuron_compile_timeout_s = 600;
     cfg->neuron_split_min_mflop = 1024;
+    cfg->neuron_resident = 1;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -401,6 +405,7 @@ enum option_code {
     O_NEURON_JOBS,
     O_NEURON_TIMEOUT,
     O_NEURON_SPLIT,
+    O_NEURON_RESIDENT,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -445,6 +450,7 @@ static const struct option options[] = {
     {"neuron-compile-jobs", required_argument, NULL, O_NEURON_JOBS},
     {"neuron-compile-timeout-s", required_argument, NULL, O_NEURON_TIMEOUT},
     {"neuron-split-min-mflop", required_argument, NULL, O_NEURON_SPLIT},
+    {"neuron-resident", required_argument, NULL, O_NEURON_RESIDENT},
 #ifdef TRNSCI_FAULT_INJECTION
     {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
 #endif
@@ -688,6 +694,13 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
             return TRN_CONFIG_ERROR;
         }
         cfg->neuron_split_min_mflop = (uint32_t)v;
+        break;
+    case O_NEURON_RESIDENT:
+        if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
+            snprintf(err, errlen, "--neuron-resident %s: expected on or off", arg);
+            return TRN_CONFIG_ERROR;
+        }
+        cfg->neuron_resident = strcmp(arg, "on") == 0;
         break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:

@@ -131,17 +131,50 @@ static int core_in_service(void *ctx, int core) {
     return trn_exec_pool_core_in_service(d->executors, core);
 }
 
+/* Whether clients get opaque device pointers (they map no device buffer). */
+static int pointers_opaque(const trnscid *d) {
+    return d->cfg.device_pointers == TRN_POINTERS_OPAQUE ||
+           (d->cfg.device_pointers == TRN_POINTERS_AUTO && strcmp(d->backend->name, "cpu") != 0);
+}
+
+/* The write clock of resident operands (ops/write_clock.h), when they are
+ * on: a Neuron backend, --neuron-resident on, and opaque pointers (every
+ * write to a device buffer is then the daemon's or an op's, and stamped).
+ * In the executors' shared memory when there are executors: they stamp
+ * it, and they are forked with the backend that points to it. */
+static int make_write_clock(trnscid *d, char *err, size_t errlen) {
+    if (!d->cfg.neuron_resident || strcmp(d->backend->name, "cpu") == 0 || !pointers_opaque(d))
+        return 0;
+    d->wclock = d->space ? trn_exec_space_arena_alloc(d->space, trn_write_clock_bytes())
+                         : calloc(1, trn_write_clock_bytes());
+    if (!d->wclock) {
+        snprintf(err, errlen, "out of memory for the write clock");
+        return -1;
+    }
+    d->wclock_heap = d->space == NULL;
+    trn_backend_neuron_set_write_clock(d->backend, d->wclock);
+    return 0;
+}
+
+static void free_write_clock(trnscid *d) {
+    if (d->wclock_heap)
+        free(d->wclock);
+    d->wclock = NULL;
+    d->wclock_heap = 0;
+}
+
 /* The executors' shared memory and their parent process: before any thread
  * exists (daemon/zygote.h). */
 static int create_executors(trnscid *d, char *err, size_t errlen) {
     d->space = trn_exec_space_create(TRN_DAEMON_BUFFER_RANGE, TRN_DAEMON_OP_ARENA, err, errlen);
-    if (!d->space)
+    if (!d->space || make_write_clock(d, err, errlen) != 0)
         return -1;
     const trn_exec_pool_config pc = {.ncores = d->cfg.ncores,
                                      .cpus = d->cfg.cpus,
                                      .watchdog_floor_ms = d->cfg.executor_watchdog_floor_ms,
                                      .watchdog_factor = d->cfg.executor_watchdog_factor,
-                                     .fault_injection = d->cfg.fault_injection};
+                                     .fault_injection = d->cfg.fault_injection,
+                                     .wclock = d->wclock};
     d->executors = trn_exec_pool_create(&pc, d->backend, d->space, err, errlen);
     return d->executors ? 0 : -1;
 }
@@ -176,6 +209,7 @@ static void destroy_executors(trnscid *d) {
     d->service.scratch = NULL;
     trn_exec_pool_destroy(d->executors);
     d->executors = NULL;
+    free_write_clock(d); /* in the space, or on the heap without executors */
     trn_exec_space_destroy(d->space);
     d->space = NULL;
 }
@@ -296,7 +330,8 @@ int trnscid_start(trnscid *d) {
         trn_log(TRN_LOG_ERROR, "%s: not serving without it", err);
         goto fail;
     }
-    if (d->cfg.executors && create_executors(d, err, sizeof(err)) != 0) {
+    if (d->cfg.executors ? create_executors(d, err, sizeof(err)) != 0
+                         : make_write_clock(d, err, sizeof(err)) != 0) {
         trn_log(TRN_LOG_ERROR, "%s", err);
         goto fail;
     }
@@ -306,6 +341,7 @@ int trnscid_start(trnscid *d) {
         sc.run_core_finish = run_core_finish;
         sc.run_core_chain = run_core_chain;
         sc.core_chains = core_chains;
+        sc.chain_pairs = d->backend->run_next != NULL && d->wclock != NULL;
         sc.core_in_service = core_in_service;
         sc.run_ctx = d;
     }
@@ -349,9 +385,8 @@ int trnscid_start(trnscid *d) {
     trn_session_table_init(&d->sessions, d->sched, &d->cfg);
     d->sessions.space = d->space;
     d->sessions.backend = d->backend;
-    d->sessions.opaque_pointers =
-        d->cfg.device_pointers == TRN_POINTERS_OPAQUE ||
-        (d->cfg.device_pointers == TRN_POINTERS_AUTO && strcmp(d->backend->name, "cpu") != 0);
+    d->sessions.opaque_pointers = pointers_opaque(d);
+    d->sessions.wclock = d->wclock;
     d->sessions.plans = d->plans;
     d->service.cfg = &d->cfg;
     d->service.plans = d->plans;

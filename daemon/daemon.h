@@ -27,6 +27,10 @@ typedef struct trnscid {
      * and the pool. */
     struct trn_exec_space *space;
     struct trn_exec_pool *executors;
+    /* Resident operands' write clock (ops/write_clock.h), or NULL: in the
+     * space, or on the heap (wclock_heap) without executors. */
+    struct trn_write_clock *wclock;
+    int wclock_heap;
     trn_sched *sched;
     trn_plan_cache *plans;
     struct trn_graph_cache *graphs;

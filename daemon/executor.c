@@ -32,6 +32,7 @@
 
 #include "daemon/executor_internal.h"
 #include "daemon/log.h"
+#include "ops/write_clock.h"
 
 /* How long a killed executor's death report may take before it is given up
  * on (the zygote is gone). */
@@ -552,6 +553,8 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
         trn_log(TRN_LOG_WARN, "%s on core %d %s", trn_op_title(op), core, how);
     }
     count_fault(p, core);
+    if (p->cfg.wclock)
+        trn_write_clock_after_op(p->cfg.wclock, op);
     return TRN_KSTATUS_FAILED;
 }
 

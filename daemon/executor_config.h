@@ -16,6 +16,9 @@ typedef struct trn_exec_pool_config {
     uint64_t watchdog_floor_ms; /* the least time an op may run */
     double watchdog_factor;     /* × the op's estimated time */
     int fault_injection;        /* test builds: the test-fault trigger runs (executor_fault.c) */
+    /* Resident operands' write clock (ops/write_clock.h), or NULL: an op
+     * whose executor ended may have written part of what it writes. */
+    struct trn_write_clock *wclock;
 } trn_exec_pool_config;
 
 #endif

@@ -95,6 +95,9 @@ typedef struct exec_plans {
      * for the next item of its request with the same (plan_as_prev); only
      * valid within one request (a plan may be dropped between requests). */
     void *last;
+    /* The item after the one running in this request, or NULL: the
+     * backend's run-next hint (kernels/backend.h). */
+    const trn_exec_item *next;
 } exec_plans;
 
 /* The executor's plan for the item's key with the item's part prepared, or
@@ -184,6 +187,11 @@ static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_item *sl
         set_plan(&slot->desc, plan);
     }
     trn_exec_fault_maybe(p, &slot->desc);
+    /* Only an item that shares this plan can use what the backend moves
+     * ahead for it. */
+    const trn_exec_item *next = plans->next;
+    if (p->be->run_next && plan && next && next->has_plan && next->plan_as_prev)
+        p->be->run_next(p->be, &next->desc, plan, next->shard, next->nshards);
     return p->be->run(p->be, &slot->desc, plan, slot->shard, slot->nshards);
 }
 
@@ -282,8 +290,14 @@ void trn_executor_main(void *arg, int core, int channel) {
         if (slot->task == TRN_EXEC_TASK_PLAN)
             run_item(p, &plans, slot, 0, prepare_plan);
         else
-            for (int i = 0; i < slot->nitems && i < TRN_EXEC_CHAIN_MAX; i++)
+            for (int i = 0; i < slot->nitems && i < TRN_EXEC_CHAIN_MAX; i++) {
+                plans.next =
+                    i + 1 < slot->nitems && i + 1 < TRN_EXEC_CHAIN_MAX ? &slot->items[i + 1] : NULL;
                 run_item(p, &plans, slot, i, run_op);
+            }
+        /* Nothing may still read this request's memory once it is answered. */
+        if (p->be->run_next_wait)
+            p->be->run_next_wait(p->be);
         last = req;
         atomic_store_explicit(&slot->done, req, memory_order_seq_cst);
         if (atomic_load(&slot->sleeping))

@@ -22,6 +22,7 @@
 #include "daemon/service_steps.h"
 #include "daemon/status_scope.h"
 #include "ops/convert_stage.h"
+#include "ops/write_clock.h"
 #include "trnsci_wire.h"
 
 #define ERRLEN TRN_SERVICE_ERRLEN
@@ -322,6 +323,8 @@ static void on_write(trn_service *svc, const Trnsci__V1__WriteRequest *req, trn_
         return;
     if (len)
         memmove(dst, src, (size_t)len); /* staging and dst may be one buffer */
+    if (svc->sessions->wclock)
+        trn_write_clock_wrote(svc->sessions->wclock, dst, (size_t)len);
     trn_buffer_unref(b);
     if (sb)
         trn_buffer_unref(sb);

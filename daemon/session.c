@@ -19,6 +19,7 @@
 #include "daemon/bufmem.h"
 #include "daemon/log.h"
 #include "daemon/token.h"
+#include "ops/write_clock.h"
 #include "trnsci_wire.h"
 
 uint64_t trn_now_ms(void) {
@@ -866,6 +867,7 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
     b->mapped = mapped;
     b->staging = staging;
     b->keepable = keepable;
+    b->client_maps = client_maps;
     b->owner = s;
 
     pthread_mutex_lock(&s->lock);
@@ -874,6 +876,12 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
     pthread_mutex_unlock(&s->lock);
     if (rc != 0)
         goto nomem;
+    if (s->table->wclock) { /* before the client knows its id */
+        /* New contents, perhaps where another buffer was. */
+        trn_write_clock_wrote(s->table->wclock, data, bytes);
+        if (client_maps)
+            trn_write_clock_share(s->table->wclock, data, bytes, +1);
+    }
     trn_session_ref(s);
     if (!staging) /* transport memory, as the rings are: not a buffer in the counts */
         atomic_fetch_add(&s->table->buffers, 1);
@@ -920,6 +928,8 @@ void trn_buffer_unref(trn_buffer *b) {
     if (atomic_fetch_sub(&b->refs, 1) != 1)
         return;
     trn_session *s = b->owner;
+    if (s->table->wclock && b->client_maps)
+        trn_write_clock_share(s->table->wclock, b->data, b->size, -1);
     if (b->staging) {
         staging_release(s);
     } else if (b->keepable && kept_keep(s, b)) {

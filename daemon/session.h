@@ -79,6 +79,7 @@ typedef struct trn_buffer {
     int mapped;         /* data is a shared mapping of `size` bytes (munmap), else heap */
     int staging;        /* the session's staging buffer: charged to no quota */
     int keepable;       /* its memory may be kept for the session's next allocation */
+    int client_maps;    /* the client maps it (and writes it without the daemon) */
     trn_session *owner; /* holds a session reference */
 } trn_buffer;
 
@@ -163,6 +164,9 @@ struct trn_session_table {
     /* Local clients' device pointers are opaque (--device-pointers): only
      * host allocations are shared memory they map. */
     int opaque_pointers;
+    /* Resident operands' write clock (ops/write_clock.h), or NULL: every
+     * buffer's allocation and a Write into it stamp it. */
+    struct trn_write_clock *wclock;
     struct trn_plan_cache *plans;
     atomic_uint_fast64_t bytes_held; /* all sessions, until memory is released */
     atomic_uint_fast64_t buffers;

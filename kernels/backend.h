@@ -100,6 +100,19 @@ struct trn_backend {
     trn_kstatus (*run)(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
                        int nshards);
 
+    /* Run-next hints (NULL: none): a chain's executor (daemon/executor.h)
+     * says, just before it calls run, which op it will run next on this
+     * thread's core (its shard of nshards, with the plan the op about to
+     * run has). The backend may start moving next's inputs while the op
+     * about to run executes. A hint only: run(next) must give the same
+     * result whether or not it was given, and whatever happened to next's
+     * memory in between. run_next_wait returns once nothing started for a
+     * hint still runs; the executor calls it before answering a request,
+     * after which next's memory may be unmapped. */
+    void (*run_next)(const trn_backend *be, const trn_op_desc *next, void *plan, int shard,
+                     int nshards);
+    void (*run_next_wait)(const trn_backend *be);
+
     void (*destroy)(trn_backend *be);
 };
 

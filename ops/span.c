@@ -126,6 +126,12 @@ int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
         return -1;
     if (op->kind == TRN_OP_SPCONVERT)
         return spconvert_spans(op, 0, out, max);
+    if (op->kind == TRN_OP_MEMSET || op->kind == TRN_OP_COPY) {
+        const void *dst = op->kind == TRN_OP_MEMSET ? op->u.memset.dst : op->u.copy.dst;
+        const size_t bytes = op->kind == TRN_OP_MEMSET ? op->u.memset.bytes : op->u.copy.bytes;
+        out[0] = (trn_span){(uintptr_t)dst, (uintptr_t)dst + bytes};
+        return 1;
+    }
     if (op->kind != TRN_OP_GEMM)
         return permutation_spans(op, 0, out);
     const trn_gemm_desc *g = &op->u.gemm;

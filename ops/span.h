@@ -23,8 +23,9 @@ typedef struct trn_span {
 int trn_spans_overlap(const trn_span *a, int na, const trn_span *b, int nb);
 
 /* Every byte op may write, into out (at most max spans): the count, or -1
- * when it is not known here. Known today: a GEMM without pointer lists (C),
- * a tensor permutation that only converts (its D), and the sparse
+ * when it is not known here. Known today: a memset or a copy (its
+ * destination), a GEMM without pointer lists (C), a tensor permutation that
+ * only converts (its D), and the sparse
  * conversions CSR -> CSC (the CSC's offsets, indices and values) and CSR ->
  * BSR (the BSR's block columns and blocks). */
 int trn_op_write_spans(const struct trn_op_desc *op, trn_span *out, int max);

@@ -46,6 +46,7 @@ typedef struct neuron_backend {
     uint32_t ncores;
     int phys[TRN_NC_MAX_CORES]; /* physical id of each logical core */
     trn_nc_runtime rt;          /* this process's runtime (daemon or executor) */
+    trn_write_clock *wclock;    /* trn_backend_neuron_set_write_clock, or NULL */
     int in_executor;            /* core_init started a runtime for one core here */
     pid_t daemon_pid;           /* the process that made the backend */
     char store_note[1024];      /* why --cache-dir could not keep NEFFs, or "" */
@@ -158,6 +159,7 @@ static int neuron_core_init(const trn_backend *be, int core) {
         fprintf(stderr, "NeuronCore %d: %s\n", nb->phys[core], err);
         return -1;
     }
+    nb->rt.wclock = nb->wclock; /* start began the runtime afresh */
     nb->in_executor = 1;
     current_core = 0;
     return 0;
@@ -323,11 +325,36 @@ static int neuron_state_import(const trn_backend *be, char *text) {
 
 /* ---- running ------------------------------------------------------------------- */
 
+/* What a chain's executor said runs next on this thread's core (the
+ * run-next hint, kernels/backend.h), for the run about to start. */
+typedef struct next_hint {
+    const trn_op_desc *op;
+    void *plan;
+    int shard, nshards;
+} next_hint;
+static _Thread_local next_hint hint;
+
+/* The hinted op as trn_ngemm_run's next: a GEMM with the same plan (so the
+ * same program), whose part is one execution. 0 when it is not. */
+static int next_of(neuron_backend *nb, const next_hint *h, const neuron_plan *p,
+                   trn_ngemm_next *out) {
+    trn_nprog_gemm part_prog;
+    if (!h->op || h->plan != p || h->op->kind != TRN_OP_GEMM ||
+        gemm_shard_program(nb, h->op, &part_prog) != h->nshards)
+        return 0;
+    const trn_nprog_gemm exec_prog = exec_of_part(part_prog);
+    if (memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0)
+        return 0;
+    out->d = &h->op->u.gemm;
+    out->part = trn_ngemm_part_of(out->d, &part_prog, h->shard, h->nshards);
+    return out->part.nbatch <= (size_t)p->prog.batch;
+}
+
 /* Shard `shard` of op with the program p holds (one execution of the
  * shard's part). The part is found again from the op, as op_plan cut it. */
 static trn_kstatus run_part(neuron_backend *nb, trn_nc_loaded *ld, const trn_op_desc *op,
-                            const neuron_plan *p, int shard, int nshards, char *msg,
-                            size_t msglen) {
+                            const neuron_plan *p, int shard, int nshards, const next_hint *h,
+                            char *msg, size_t msglen) {
     trn_nprog_gemm part_prog;
     const int parts = gemm_shard_program(nb, op, &part_prog);
     const trn_nprog_gemm exec_prog = exec_of_part(part_prog);
@@ -337,12 +364,15 @@ static trn_kstatus run_part(neuron_backend *nb, trn_nc_loaded *ld, const trn_op_
         return TRN_KSTATUS_FAILED;
     }
     const trn_ngemm_part part = trn_ngemm_part_of(&op->u.gemm, &part_prog, shard, nshards);
-    return trn_ngemm_run(&nb->rt, ld, &op->u.gemm, &p->prog, &part, msg, msglen);
+    trn_ngemm_next next;
+    const int has_next = next_of(nb, h, p, &next);
+    return trn_ngemm_run(&nb->rt, ld, &op->u.gemm, &p->prog, &part, has_next ? &next : NULL, msg,
+                         msglen);
 }
 
 /* The op's NEFF, on this thread's core: loaded there once, then resident. */
 static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron_plan *p, int shard,
-                               int nshards) {
+                               int nshards, const next_hint *h) {
     const int core = current_core;
     char msg[TRN_KMSG_LEN - 64] = "";
     trn_nc_loaded *ld = trn_nc_acquire(&nb->rt, &p->loaded[core]);
@@ -357,7 +387,7 @@ static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron
                     : TRN_KSTATUS_FAILED;
     }
     if (ld) {
-        k = run_part(nb, ld, op, p, shard, nshards, msg, sizeof(msg));
+        k = run_part(nb, ld, op, p, shard, nshards, h, msg, sizeof(msg));
         trn_nc_use(&nb->rt, ld, 0);
     }
     if (k != TRN_KSTATUS_OK && op->kmsg)
@@ -366,9 +396,9 @@ static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron
     return k;
 }
 
-static trn_kstatus neuron_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
-                              int nshards) {
-    neuron_backend *nb = nb_of(be);
+/* Runs op here: from its NEFF on this thread's core, or on the CPU. */
+static trn_kstatus run_here(neuron_backend *nb, const trn_op_desc *op, void *plan, int shard,
+                            int nshards, const next_hint *h) {
     if (!is_neff_plan(plan) || op->kind != TRN_OP_GEMM)
         return nb->cpu->run(nb->cpu, op, plan, shard, nshards);
     if (!nb->rt.started || !((neuron_plan *)plan)->neff) {
@@ -376,7 +406,31 @@ static trn_kstatus neuron_run(const trn_backend *be, const trn_op_desc *op, void
             trn_kmsg_post(op->kmsg, 0, 0, "the Neuron runtime is not running in this process");
         return TRN_KSTATUS_FAILED;
     }
-    return run_program(nb, op, plan, shard, nshards);
+    return run_program(nb, op, plan, shard, nshards, h);
+}
+
+static trn_kstatus neuron_run(const trn_backend *be, const trn_op_desc *op, void *plan, int shard,
+                              int nshards) {
+    neuron_backend *nb = nb_of(be);
+    const next_hint h = hint; /* for this run only */
+    hint = (next_hint){0};
+    const trn_kstatus k = run_here(nb, op, plan, shard, nshards, &h);
+    /* Whatever the op wrote, on either side, is now newer than any copy of
+     * it left in a core's memory. */
+    if (nb->wclock)
+        trn_write_clock_after_op(nb->wclock, op);
+    return k;
+}
+
+static void neuron_run_next(const trn_backend *be, const trn_op_desc *next, void *plan, int shard,
+                            int nshards) {
+    (void)be;
+    hint = (next_hint){next, plan, shard, nshards};
+}
+
+static void neuron_run_next_wait(const trn_backend *be) {
+    if (nb_of(be)->rt.started)
+        trn_ngemm_ahead_wait(&nb_of(be)->rt);
 }
 
 /* ---- life ------------------------------------------------------------------------ */
@@ -391,6 +445,13 @@ static void remove_private_store(neuron_backend *nb) {
     if (d)
         closedir(d);
     (void)rmdir(nb->store_path);
+}
+
+void trn_backend_neuron_set_write_clock(trn_backend *be, trn_write_clock *wc) {
+    if (!be || be->run != neuron_run)
+        return;
+    nb_of(be)->wclock = wc;
+    nb_of(be)->rt.wclock = wc;
 }
 
 static void neuron_destroy(trn_backend *be) {
@@ -528,6 +589,8 @@ static void set_hooks(neuron_backend *nb) {
     be->op_program_shards = neuron_op_program_shards;
     be->plan_concurrent = neuron_plan_concurrent;
     be->run = neuron_run;
+    be->run_next = neuron_run_next;
+    be->run_next_wait = neuron_run_next_wait;
     be->destroy = neuron_destroy;
 }
 

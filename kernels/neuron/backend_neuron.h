@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "kernels/backend.h"
+#include "ops/write_clock.h"
 
 typedef struct trn_neuron_config {
     const char *library;     /* libnrt path; NULL: libnrt.so.1 where the loader finds it */
@@ -58,6 +59,16 @@ int trn_backend_neuron_probe(const char *library, trn_neuron_probe *out, char *e
  * store can be made; cpu is then still the caller's. */
 trn_backend *trn_backend_neuron_create(const trn_neuron_config *cfg, uint32_t ncores,
                                        trn_backend *cpu, char *err, size_t errlen);
+
+/* Operands left resident in the cores' memory (docs/neuron.md, "Resident
+ * operands"): with a write clock, a GEMM's input tensor is not written
+ * again while it holds the same packing of memory the clock says has not
+ * changed, and every op this backend runs stamps what it wrote on the
+ * clock. Only sound when every writer of the buffers stamps the clock (no
+ * client maps them): the daemon sets it with opaque device pointers, before
+ * executors are forked (wc is in memory they share). NULL: off. A backend
+ * other than the Neuron one ignores it. */
+void trn_backend_neuron_set_write_clock(trn_backend *be, trn_write_clock *wc);
 
 /* Why the NEFF cache could not be kept under the cache directory (it is
  * then private to this run), or "". */

@@ -207,7 +207,7 @@ static void scalars(const trn_gemm_desc *d, float s[4]) {
  * the DMA queue when executions are pipelined, so they report failure here
  * rather than by return. */
 typedef struct chunk_io {
-    const trn_nrt_api *api;
+    const trn_nc_runtime *rt;
     trn_nc_loaded *ld;
     const trn_gemm_desc *d;
     const trn_nprog_gemm *g;
@@ -221,16 +221,84 @@ typedef struct chunk_io {
     char msg[200];
 } chunk_io;
 
+/* The operands an execution writes to the core. */
+enum { OPERAND_A, OPERAND_B, OPERAND_C };
+
+/* Bytes of host memory operand `which` of the execution's matrices spans
+ * (the whole of B's columns and C's, not only the part's). */
+static void operand_span(const chunk_io *io, int which, uintptr_t *lo, uintptr_t *hi) {
+    const trn_gemm_desc *d = io->d;
+    const size_t es = io->g->complex ? 8 : 4;
+    const void *base = which == OPERAND_A ? d->a : which == OPERAND_B ? d->b : d->c;
+    const size_t stride = which == OPERAND_A   ? d->stride_a
+                          : which == OPERAND_B ? d->stride_b
+                                               : d->stride_c;
+    const int ld = which == OPERAND_A ? d->lda : which == OPERAND_B ? d->ldb : d->ldc;
+    const int tn = which == OPERAND_A ? d->transa == TRN_TRANS_N : d->transb == TRN_TRANS_N;
+    size_t rows = (size_t)d->m, cols = (size_t)d->n;
+    if (which == OPERAND_A) {
+        rows = tn ? (size_t)d->m : (size_t)d->k;
+        cols = tn ? (size_t)d->k : (size_t)d->m;
+    } else if (which == OPERAND_B) {
+        rows = tn ? (size_t)d->k : (size_t)d->n;
+        cols = tn ? (size_t)d->n : (size_t)d->k;
+    }
+    *lo = (uintptr_t)base + io->part.batch0 * stride * es;
+    *hi = *lo + ((io->part.nbatch - 1) * stride + (cols - 1) * (size_t)ld + rows) * es;
+}
+
+/* What the execution's packing of operand `which` makes, as a held record
+ * (nc_runtime.h): the memory it reads and everything else that decides the
+ * packed bytes. Not valid (never reused) without a write clock or with
+ * pointer lists, whose matrices may be anywhere. */
+static trn_nc_held operand_held(const chunk_io *io, int which) {
+    const trn_gemm_desc *d = io->d;
+    trn_nc_held h;
+    memset(&h, 0, sizeof(h));
+    if (!io->rt->wclock || d->a_list || d->b_list || d->c_list)
+        return h;
+    h.valid = 1;
+    operand_span(io, which, &h.lo, &h.hi);
+    const uint64_t how[] = {(uint64_t)which,
+                            (uint64_t)io->g->complex,
+                            (uint64_t)io->g->m,
+                            (uint64_t)io->g->n,
+                            (uint64_t)io->g->k,
+                            (uint64_t)io->g->batch,
+                            io->part.batch0,
+                            io->part.nbatch,
+                            (uint64_t)io->part.col0,
+                            (uint64_t)io->part.ncols,
+                            (uint64_t)d->transa,
+                            (uint64_t)d->transb,
+                            (uint64_t)(which == OPERAND_A   ? d->lda
+                                       : which == OPERAND_B ? d->ldb
+                                                            : d->ldc),
+                            (uint64_t)(which == OPERAND_A   ? d->stride_a
+                                       : which == OPERAND_B ? d->stride_b
+                                                            : d->stride_c)};
+    _Static_assert(sizeof(how) <= sizeof(h.how), "a packing's key fits a held record");
+    memcpy(h.how, how, sizeof(how));
+    return h;
+}
+
+/* Whether the input tensor already holds what want describes, current. */
+static int held_current(const chunk_io *io, const trn_nc_held *held, const trn_nc_held *want) {
+    return want->valid && held->valid && held->lo == want->lo && held->hi == want->hi &&
+           memcmp(held->how, want->how, sizeof(want->how)) == 0 &&
+           trn_write_clock_unchanged(io->rt->wclock, (const void *)want->lo, want->hi - want->lo,
+                                     held->since);
+}
+
 /* Writes n bytes of host to the input tensor called name. */
-static int put(chunk_io *io, const char *name, int index, const void *host, size_t n) {
-    size_t size = 0;
-    trn_nrt_tensor *t = trn_nc_port(io->ld, io->set, name, 0, index, &size);
+static int put(chunk_io *io, trn_nrt_tensor *t, size_t size, const char *name, const void *host,
+               size_t n) {
     if (!t || size != n) {
         snprintf(io->msg, sizeof(io->msg),
                  "the program's tensor %s is missing or of %zu bytes, not %zu", name, size, n);
         return -1;
     }
-    const trn_nrt_status st = io->api->tensor_write(t, host, 0, n);
+    const trn_nrt_status st = io->rt->api.tensor_write(t, host, 0, n);
     if (st != TRN_NRT_SUCCESS) {
         trn_nc_status_text("nrt_tensor_write", st, io->msg, sizeof(io->msg));
         return -1;
@@ -244,43 +312,63 @@ static int chunk_padded(const chunk_io *io) {
     return io->part.nbatch < (size_t)io->g->batch || io->part.ncols < io->g->n;
 }
 
-/* Packs the execution's operands and writes them to its tensor set. */
-static void chunk_in(void *arg) {
-    chunk_io *io = arg;
+/* Packs operand `which` of the execution into stage (bytes of its tensor). */
+static void pack_operand(const chunk_io *io, int which, float *stage, size_t bytes) {
     const trn_gemm_desc *d = io->d;
     const trn_ngemm_part *p = &io->part;
-    const int cplx = io->g->complex, planes = cplx ? 2 : 1, padded = chunk_padded(io);
+    const int cplx = io->g->complex, planes = cplx ? 2 : 1;
     const size_t m = (size_t)io->g->m, w = (size_t)io->g->n, k = (size_t)io->g->k;
-    const size_t per_a = m * k * (size_t)planes, per_b = k * w * (size_t)planes,
-                 per_c = m * w * (size_t)planes;
-    float *stage = io->stage;
-    io->failed = 1;
-    if (padded)
-        memset(stage, 0, io->by.at);
-    for (size_t i = 0; i < p->nbatch; i++)
-        pack_at(stage + i * per_a,
-                nth(d->a, (const void *const *)d->a_list, d->stride_a, p->batch0 + i, planes),
-                d->lda, d->transa, cplx, m, k);
-    if (put(io, "at", 0, stage, io->by.at) != 0)
-        return;
-    if (padded)
-        memset(stage, 0, io->by.b);
-    for (size_t i = 0; i < p->nbatch; i++)
-        pack_b(stage + i * per_b,
-               nth(d->b, (const void *const *)d->b_list, d->stride_b, p->batch0 + i, planes),
-               d->ldb, d->transb, cplx, k, w, (size_t)p->col0, (size_t)p->ncols);
-    if (put(io, "b", 1, stage, io->by.b) != 0)
-        return;
-    if (io->read_c) {
-        if (padded)
-            memset(stage, 0, io->by.c);
-        for (size_t i = 0; i < p->nbatch; i++)
-            pack_c(stage + i * per_c, nth_c(d, p->batch0 + i, planes), d->ldc, cplx, m, w,
+    if (chunk_padded(io))
+        memset(stage, 0, bytes);
+    for (size_t i = 0; i < p->nbatch; i++) {
+        const size_t b = p->batch0 + i;
+        if (which == OPERAND_A)
+            pack_at(stage + i * m * k * (size_t)planes,
+                    nth(d->a, (const void *const *)d->a_list, d->stride_a, b, planes), d->lda,
+                    d->transa, cplx, m, k);
+        else if (which == OPERAND_B)
+            pack_b(stage + i * k * w * (size_t)planes,
+                   nth(d->b, (const void *const *)d->b_list, d->stride_b, b, planes), d->ldb,
+                   d->transb, cplx, k, w, (size_t)p->col0, (size_t)p->ncols);
+        else
+            pack_c(stage + i * m * w * (size_t)planes, nth_c(d, b, planes), d->ldc, cplx, m, w,
                    (size_t)p->col0, (size_t)p->ncols, 0);
-        if (put(io, "c", 2, stage, io->by.c) != 0)
-            return;
     }
-    if (put(io, "scal", 3, io->s, io->by.scal) != 0)
+}
+
+/* Moves operand `which` into the input tensor called name (the index-th
+ * input when the program names it otherwise), unless the tensor already
+ * holds it as it is now: packed from memory not written since. */
+static int operand_in(chunk_io *io, int which, const char *name, int index, size_t bytes) {
+    const int ti = trn_nc_port_index(io->ld, name, 0, index);
+    trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
+    trn_nc_held want = operand_held(io, which);
+    if (held && held_current(io, held, &want))
+        return 0;
+    if (held)
+        held->valid = 0;
+    if (want.valid) /* before the packing reads the memory */
+        want.since = trn_write_clock_now(io->rt->wclock);
+    pack_operand(io, which, io->stage, bytes);
+    if (put(io, ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL, ti >= 0 ? io->ld->t[ti].size : 0,
+            name, io->stage, bytes) != 0)
+        return -1;
+    if (held)
+        *held = want;
+    return 0;
+}
+
+/* Moves the execution's operands to its tensor set. */
+static void chunk_in(void *arg) {
+    chunk_io *io = arg;
+    io->failed = 1;
+    if (operand_in(io, OPERAND_A, "at", 0, io->by.at) != 0 ||
+        operand_in(io, OPERAND_B, "b", 1, io->by.b) != 0 ||
+        (io->read_c && operand_in(io, OPERAND_C, "c", 2, io->by.c) != 0))
+        return;
+    size_t size = 0;
+    trn_nrt_tensor *t = trn_nc_port(io->ld, io->set, "scal", 0, 3, &size);
+    if (put(io, t, size, "scal", io->s, io->by.scal) != 0)
         return;
     io->failed = 0;
 }
@@ -295,7 +383,7 @@ static void chunk_out(void *arg) {
     size_t dsize = 0;
     trn_nrt_tensor *dt = trn_nc_port(io->ld, io->set, "d", 1, 0, &dsize);
     const trn_nrt_status st = dt && dsize == io->by.c
-                                  ? io->api->tensor_read(dt, io->stage, 0, io->by.c)
+                                  ? io->rt->api.tensor_read(dt, io->stage, 0, io->by.c)
                                   : TRN_NRT_INVALID;
     if (st != TRN_NRT_SUCCESS) {
         trn_nc_status_text("nrt_tensor_read of the result", st, io->msg, sizeof(io->msg));
@@ -325,24 +413,89 @@ static uint64_t move(trn_nc_runtime *rt, int pipelined, void (*fn)(void *), chun
     return ticket;
 }
 
+/* The most bytes of one tensor of g: the staging buffer's size. */
+static size_t stage_bytes(const trn_nprog_gemm_bytes *by) {
+    const uint64_t ab = by->at > by->b ? by->at : by->b;
+    return (size_t)(ab > by->c ? ab : by->c);
+}
+
+/* How many of the execution's inputs the tensor set io->set already holds,
+ * current. */
+static int held_count(const chunk_io *io) {
+    int n = 0;
+    for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++) {
+        static const char *const names[] = {"at", "b", "c"};
+        const int ti = trn_nc_port_index(io->ld, names[which], 0, which);
+        const trn_nc_held want = operand_held(io, which);
+        n += ti >= 0 && held_current(io, &io->ld->t[ti].held[io->set], &want);
+    }
+    return n;
+}
+
+/* A move ahead: the next op's execution, with copies of what it points to
+ * that the request slot may not keep (descriptor, program). One block. */
+typedef struct ahead_job {
+    chunk_io io;
+    trn_gemm_desc d;
+    trn_nprog_gemm g;
+    float stage[];
+} ahead_job;
+
+void trn_ngemm_ahead_wait(trn_nc_runtime *rt) {
+    if (!rt->ahead_job)
+        return;
+    trn_nc_copy_queue_wait(rt, rt->ahead_ticket);
+    free(rt->ahead_job);
+    rt->ahead_job = NULL;
+}
+
+/* Starts moving next's inputs into tensor set `set` of ld on the DMA queue.
+ * A failure is no one's: the set then holds nothing current, and next's
+ * run moves its inputs itself. */
+static void ahead_start(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_ngemm_next *next,
+                        const trn_nprog_gemm *g, int set) {
+    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
+    ahead_job *job = malloc(sizeof(*job) + stage_bytes(&by));
+    if (!job)
+        return;
+    job->d = *next->d;
+    job->g = *g;
+    job->io = (chunk_io){.rt = rt,
+                         .ld = ld,
+                         .d = &job->d,
+                         .g = &job->g,
+                         .by = by,
+                         .part = next->part,
+                         .set = set,
+                         .stage = job->stage};
+    scalars(&job->d, job->io.s);
+    job->io.read_c = job->io.s[g->complex ? 2 : 1] != 0 || (g->complex && job->io.s[3] != 0);
+    const uint64_t ticket = trn_nc_copy_queue_add(rt, chunk_in, &job->io);
+    if (!ticket) {
+        free(job);
+        return;
+    }
+    rt->ahead_ticket = ticket;
+    rt->ahead_job = job;
+}
+
 trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *d,
-                          const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
-                          size_t msglen) {
+                          const trn_nprog_gemm *g, const trn_ngemm_part *p,
+                          const trn_ngemm_next *next, char *msg, size_t msglen) {
+    trn_ngemm_ahead_wait(rt); /* what was moved ahead for this op is in */
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
     const size_t nexec = (p->nbatch + (size_t)g->batch - 1) / (size_t)g->batch;
-    /* Two tensor sets let execution j+1's inputs move while j runs. */
+    /* Two tensor sets let execution j+1's inputs be written while j runs. */
     const int pipelined = nexec > 1 && trn_nc_add_set(rt, ld) == 0;
     const int nio = pipelined ? 2 : 1;
-    const size_t stage_bytes =
-        by.at > by.b ? (by.at > by.c ? by.at : by.c) : (by.b > by.c ? by.b : by.c);
     chunk_io io[2];
     uint64_t in_done[2] = {0, 0}, out_done[2] = {0, 0};
     trn_kstatus k_st = TRN_KSTATUS_FAILED;
     for (int i = 0; i < 2; i++) {
-        io[i] = (chunk_io){.api = &rt->api, .ld = ld, .d = d, .g = g, .by = by, .set = i};
+        io[i] = (chunk_io){.rt = rt, .ld = ld, .d = d, .g = g, .by = by, .set = i};
         scalars(d, io[i].s);
         io[i].read_c = io[i].s[g->complex ? 2 : 1] != 0 || (g->complex && io[i].s[3] != 0);
-        io[i].stage = i < nio ? malloc(stage_bytes) : NULL;
+        io[i].stage = i < nio ? malloc(stage_bytes(&by)) : NULL;
     }
     if (!io[0].stage || (pipelined && !io[1].stage)) {
         snprintf(msg, msglen, "out of host memory staging a GEMM of %dx%dx%d", g->m, g->n, g->k);
@@ -350,31 +503,38 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
         goto out;
     }
     io[0].part = chunk_part(p, g, 0);
+    if (nexec == 1 && ld->nsets > 1) { /* the set that holds more of its inputs */
+        io[1].part = io[0].part;
+        if (held_count(&io[1]) > held_count(&io[0]))
+            io[0].set = 1;
+    }
     in_done[0] = move(rt, pipelined, chunk_in, &io[0]);
     for (size_t j = 0; j < nexec; j++) {
         chunk_io *cur = &io[j % (size_t)nio];
-        trn_nc_copy_queue_wait(rt, in_done[cur->set]);
+        trn_nc_copy_queue_wait(rt, in_done[j % (size_t)nio]);
         if (cur->failed) {
             snprintf(msg, msglen, "%s", cur->msg);
             goto out;
         }
         if (pipelined && j + 1 < nexec) {
             /* The other set is free once its last result has been read. */
-            chunk_io *next = &io[(j + 1) % 2];
-            trn_nc_copy_queue_wait(rt, out_done[next->set]);
-            if (next->failed) {
-                snprintf(msg, msglen, "%s", next->msg);
+            chunk_io *next_io = &io[(j + 1) % 2];
+            trn_nc_copy_queue_wait(rt, out_done[next_io->set]);
+            if (next_io->failed) {
+                snprintf(msg, msglen, "%s", next_io->msg);
                 goto out;
             }
-            next->part = chunk_part(p, g, j + 1);
-            in_done[next->set] = move(rt, pipelined, chunk_in, next);
+            next_io->part = chunk_part(p, g, j + 1);
+            in_done[next_io->set] = move(rt, pipelined, chunk_in, next_io);
         }
+        if (nexec == 1 && next && rt->wclock && trn_nc_add_set(rt, ld) == 0)
+            ahead_start(rt, ld, next, g, 1 - cur->set);
         const trn_nrt_status st = rt->api.execute(ld->model, ld->in[cur->set], ld->out[cur->set]);
         if (st != TRN_NRT_SUCCESS) {
             trn_nc_status_text("nrt_execute", st, msg, msglen);
             goto out;
         }
-        out_done[cur->set] = move(rt, pipelined, chunk_out, cur);
+        out_done[j % (size_t)nio] = move(rt, pipelined, chunk_out, cur);
         if (!pipelined && j + 1 < nexec) {
             if (cur->failed) {
                 snprintf(msg, msglen, "%s", cur->msg);

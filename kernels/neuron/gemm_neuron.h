@@ -56,14 +56,33 @@ trn_ngemm_part trn_ngemm_part_of(const trn_gemm_desc *d, const trn_nprog_gemm *g
 #define TRN_NGEMM_PIPELINE_MIN_BYTES (1u << 20)
 int trn_ngemm_pipeline(trn_nprog_gemm *g);
 
+/* The GEMM that runs next on this core, with the same program, as one
+ * execution: part `part` of d (a run-next hint, kernels/backend.h). */
+typedef struct trn_ngemm_next {
+    const trn_gemm_desc *d;
+    trn_ngemm_part part;
+} trn_ngemm_next;
+
 /* Runs part p of d with program g (loaded in ld on this thread's core),
  * g->batch matrices an execution: with one execution, inputs in, execute,
  * result out; with several, pipelined over two tensor sets through rt's DMA
  * queue, when the core's memory holds the second set (else one after the
- * other). Returns TRN_KSTATUS_OK, NO_MEMORY (host staging), or FAILED with
- * msg. */
+ * other). An input already in a tensor set and current by rt->wclock is not
+ * moved again (nc_runtime.h, trn_nc_held); one execution runs on the set
+ * that holds most of its inputs.
+ *
+ * next (NULL: none), with rt->wclock set and one execution: while this
+ * execution runs, next's inputs move on the DMA queue into the program's
+ * other tensor set, where next's own run finds them current (or moves them
+ * again if they changed in between). Returns TRN_KSTATUS_OK, NO_MEMORY
+ * (host staging), or FAILED with msg. */
 trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *d,
-                          const trn_nprog_gemm *g, const trn_ngemm_part *p, char *msg,
-                          size_t msglen);
+                          const trn_nprog_gemm *g, const trn_ngemm_part *p,
+                          const trn_ngemm_next *next, char *msg, size_t msglen);
+
+/* Waits for the move trn_ngemm_run started ahead for its next op, if it
+ * has not ended, and frees it. trn_ngemm_run calls it first; call it
+ * before next's memory may go (the end of an executor's request). */
+void trn_ngemm_ahead_wait(trn_nc_runtime *rt);
 
 #endif

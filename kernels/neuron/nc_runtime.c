@@ -202,7 +202,9 @@ static void copy_queue_stop(trn_nc_copy_queue *q) {
 void trn_nc_runtime_stop(trn_nc_runtime *rt) {
     if (!rt->started)
         return;
-    copy_queue_stop(&rt->copies);
+    copy_queue_stop(&rt->copies); /* runs what is queued first */
+    free(rt->ahead_job);
+    rt->ahead_job = NULL;
     for (trn_nc_loaded *ld = rt->loaded, *next; ld; ld = next) {
         next = ld->next;
         if (ld->home)
@@ -219,6 +221,9 @@ void trn_nc_runtime_stop(trn_nc_runtime *rt) {
 /* Unloads the least recently used idle program on core; 0 when there was
  * none (lock held). */
 static int evict_one(trn_nc_runtime *rt, int core) {
+    /* A queued move may be writing an idle program's tensors (a move ahead
+     * for the next op): it ends first. */
+    trn_nc_copy_queue_drain(rt);
     trn_nc_loaded **victim = NULL;
     for (trn_nc_loaded **p = &rt->loaded; *p; p = &(*p)->next)
         if ((*p)->core == core && !(*p)->busy && (!victim || (*p)->last_use < (*victim)->last_use))
@@ -371,6 +376,7 @@ void trn_nc_use(trn_nc_runtime *rt, trn_nc_loaded *ld, int busy) {
 }
 
 void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld) {
+    trn_nc_copy_queue_drain(rt); /* as evict_one */
     pthread_mutex_lock(&rt->lock);
     for (trn_nc_loaded **p = &rt->loaded; *p; p = &(*p)->next)
         if (*p == ld) {
@@ -393,21 +399,24 @@ trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, int set, const char *name
     return NULL;
 }
 
+int trn_nc_port_index(const trn_nc_loaded *ld, const char *name, int output, int index) {
+    for (int i = 0; i < ld->ntensors; i++)
+        if (strcmp(ld->t[i].name, name) == 0)
+            return i;
+    for (int i = 0, seen = 0; i < ld->ntensors; i++)
+        if (ld->t[i].output == output && seen++ == index)
+            return i;
+    return -1;
+}
+
 trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, int set, const char *name, int output,
                             int index, size_t *size) {
-    trn_nrt_tensor *t = trn_nc_tensor(ld, set, name, size);
-    if (t)
-        return t;
-    for (int i = 0, seen = 0; i < ld->ntensors; i++) {
-        if (ld->t[i].output != output)
-            continue;
-        if (seen++ == index) {
-            if (size)
-                *size = ld->t[i].size;
-            return ld->t[i].tensor[set];
-        }
-    }
-    return NULL;
+    const int i = trn_nc_port_index(ld, name, output, index);
+    if (i < 0)
+        return NULL;
+    if (size)
+        *size = ld->t[i].size;
+    return ld->t[i].tensor[set];
 }
 
 /* ---- the DMA queue ---------------------------------------------------------- */
@@ -453,6 +462,14 @@ uint64_t trn_nc_copy_queue_add(trn_nc_runtime *rt, void (*fn)(void *arg), void *
     pthread_cond_broadcast(&q->changed);
     pthread_mutex_unlock(&q->lock);
     return ticket;
+}
+
+void trn_nc_copy_queue_drain(trn_nc_runtime *rt) {
+    trn_nc_copy_queue *q = &rt->copies;
+    pthread_mutex_lock(&q->lock);
+    while (q->done < q->queued)
+        pthread_cond_wait(&q->changed, &q->lock);
+    pthread_mutex_unlock(&q->lock);
 }
 
 void trn_nc_copy_queue_wait(trn_nc_runtime *rt, uint64_t ticket) {

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "kernels/neuron/nrt_api.h"
+#include "ops/write_clock.h"
 
 /* Tensors a program has (the GEMM program has five). */
 #define TRN_NC_MAX_TENSORS 8
@@ -27,6 +28,19 @@
 /* Sets of tensors a loaded program may have: a second lets the next
  * execution's inputs be written while the current one runs. */
 #define TRN_NC_SETS 2
+
+/* What an input tensor of one set holds, so that writing the same again
+ * can be skipped (an operand left resident in the core's memory,
+ * gemm_neuron.c): the bytes packed from host memory [lo, hi) the way `how`
+ * says (its packer's own key), as they were at write-clock tick `since`.
+ * valid 0: not known (never written, or a write failed). */
+#define TRN_NC_HELD_HOW 16
+typedef struct trn_nc_held {
+    int valid;
+    uint64_t since;
+    uintptr_t lo, hi;
+    uint64_t how[TRN_NC_HELD_HOW];
+} trn_nc_held;
 
 /* A program loaded on one core, with its input and output tensors in that
  * core's memory, bound to the model by name: one set of them, or two once
@@ -41,6 +55,7 @@ typedef struct trn_nc_loaded {
         trn_nrt_tensor *tensor[TRN_NC_SETS];
         size_t size;
         int output;
+        trn_nc_held held[TRN_NC_SETS]; /* inputs */
     } t[TRN_NC_MAX_TENSORS];
     trn_nrt_tensor_set *in[TRN_NC_SETS], *out[TRN_NC_SETS];
     uint64_t bytes; /* NEFF plus tensors */
@@ -76,6 +91,16 @@ typedef struct trn_nc_runtime {
     uint64_t clock;
     uint64_t loads, evictions;
     trn_nc_copy_queue copies;
+    /* When set, input tensors are written only when what they hold
+     * (trn_nc_held) is out of date by this clock: operands stay resident.
+     * NULL: every input is written for every execution. Set after
+     * trn_nc_runtime_start, which clears it. */
+    const trn_write_clock *wclock;
+    /* Inputs of the next op moved while the current one executes
+     * (gemm_neuron.h, trn_ngemm_next): the DMA queue's ticket of that move
+     * and its memory (one block), until trn_ngemm_ahead_wait. */
+    uint64_t ahead_ticket;
+    void *ahead_job;
 } trn_nc_runtime;
 
 /* In a child process: loads library (NULL: the default places), starts the
@@ -123,11 +148,18 @@ trn_nrt_tensor *trn_nc_tensor(const trn_nc_loaded *ld, int set, const char *name
 trn_nrt_tensor *trn_nc_port(const trn_nc_loaded *ld, int set, const char *name, int output,
                             int index, size_t *size);
 
+/* The port trn_nc_port finds (input or output), as an index of ld->t, or
+ * -1 when there is none. */
+int trn_nc_port_index(const trn_nc_loaded *ld, const char *name, int output, int index);
+
 /* Queues fn(arg) on the process's DMA queue; returns its ticket, or 0 when
  * the queue's thread cannot be started (the caller runs fn itself). */
 uint64_t trn_nc_copy_queue_add(trn_nc_runtime *rt, void (*fn)(void *arg), void *arg);
 /* Waits until the job of ticket (and every one before it) has run. */
 void trn_nc_copy_queue_wait(trn_nc_runtime *rt, uint64_t ticket);
+/* Waits until every job queued so far has run. Unloading and evicting a
+ * program call it first: a queued job may be writing its tensors. */
+void trn_nc_copy_queue_drain(trn_nc_runtime *rt);
 
 /* "nrt_execute: NRT_TIMEOUT" style text of a failed call. */
 void trn_nc_status_text(const char *call, trn_nrt_status st, char *buf, size_t len);

@@ -428,25 +428,35 @@ static void test_gemm_split_over_cores(void **state) {
 /* ---- DMA overlapped with execution ------------------------------------------- */
 
 /* What the simulator's NRTSIM_TRACE file says: moves to or from a core's
- * memory that ran while the same process's execution ran on that core. */
+ * memory that ran while the same process's execution ran on that core (of
+ * them, writes to the core), and the moves to the cores (writes: count and
+ * bytes). */
 typedef struct trace_summary {
-    int execs, moves, overlapping;
+    int execs, moves, overlapping, writes_overlapping;
+    int writes;
+    unsigned long long written;
 } trace_summary;
 
 static trace_summary read_trace(const char *path) {
-    trace_summary t = {0, 0, 0};
+    trace_summary t = {0, 0, 0, 0, 0, 0};
     enum { MAX = 4096 };
     static struct {
-        int exec, core, pid;
+        int exec, write, core, pid;
         unsigned long long b, e;
     } ev[MAX];
     int n = 0;
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char kind[8];
-    while (n < MAX && fscanf(f, "%7s %d %llu %llu %d", kind, &ev[n].core, &ev[n].b, &ev[n].e,
-                             &ev[n].pid) == 5) {
+    size_t bytes;
+    while (n < MAX && fscanf(f, "%7s %d %llu %llu %d %zu", kind, &ev[n].core, &ev[n].b, &ev[n].e,
+                             &ev[n].pid, &bytes) == 6) {
         ev[n].exec = strcmp(kind, "exec") == 0;
+        ev[n].write = strcmp(kind, "write") == 0;
+        if (ev[n].write) {
+            t.writes++;
+            t.written += bytes;
+        }
         t.execs += ev[n].exec;
         t.moves += !ev[n].exec;
         n++;
@@ -457,6 +467,7 @@ static trace_summary read_trace(const char *path) {
             if (ev[j].exec && ev[j].core == ev[i].core && ev[j].pid == ev[i].pid &&
                 ev[i].b < ev[j].e && ev[i].e > ev[j].b) {
                 t.overlapping++;
+                t.writes_overlapping += ev[i].write;
                 break;
             }
     return t;
@@ -504,6 +515,305 @@ static void test_dma_overlaps_execution(void **state) {
     assert_int_equal(one.execs, 4);
     assert_int_equal(one.overlapping, 0);
     unsetenv("NRTSIM_HBM_MB");
+    unsetenv("NRTSIM_TRACE");
+    unsetenv("NRTSIM_DMA_GBPS");
+    unsetenv("NRTSIM_GFLOPS");
+}
+
+/* ---- operands resident in a core's memory ------------------------------------ */
+
+#define RN 128 /* RN x RN x RN SGEMMs: each operand tensor is RN*RN*4 bytes */
+#define RT ((unsigned long long)RN * RN * 4)
+#define RSCAL 8ull /* alpha and beta */
+
+/* The bytes written to the cores since the last call (the trace grows). */
+static unsigned long long written_since(const char *trace, unsigned long long *seen) {
+    const unsigned long long now = read_trace(trace).written, d = now - *seen;
+    *seen = now;
+    return d;
+}
+
+/* Y = A B of RN x RN column-major matrices, checked against double with
+ * the bound (unit + (k + 4) u) sum_l |a_il||b_lj| (beta 0): unit 0 for
+ * FP32, 3·2^-16 for BF16x3 (the bounds at the top of this file). */
+static void check_product_mode(const float *a, const float *b, const float *y, double unit,
+                               const char *what) {
+    const double u = ldexp(1, -24);
+    for (int j = 0; j < RN; j++)
+        for (int i = 0; i < RN; i++) {
+            double want = 0, mag = 0;
+            for (int l = 0; l < RN; l++) {
+                want += (double)a[i + l * RN] * b[l + j * RN];
+                mag += fabs((double)a[i + l * RN] * b[l + j * RN]);
+            }
+            const double err = fabs(y[i + j * RN] - want), bound = (unit + (RN + 4) * u) * mag;
+            if (!(err <= bound))
+                fail_msg("%s: element (%d,%d) is off by %g (bound %g)", what, i, j, err, bound);
+        }
+}
+
+static void check_product(const float *a, const float *b, const float *y, const char *what) {
+    check_product_mode(a, b, y, 0, what);
+}
+
+static void fill(float *x, unsigned seed) {
+    for (int i = 0; i < RN * RN; i++)
+        x[i] = urand(&seed);
+}
+
+static void sgemm(trnblasHandle_t h, const void *a, const void *b, void *y) {
+    const float one = 1, zero = 0;
+    assert_int_equal(
+        trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, RN, RN, RN, &one, a, RN, b, RN, &zero, y, RN),
+        TRNBLAS_STATUS_SUCCESS);
+}
+
+/* Runs y = a b, waits, fetches y into out and checks it against ha hb. */
+static void sgemm_checked(trnblasHandle_t h, void *a, void *b, void *y, const float *ha,
+                          const float *hb, float *out, const char *what) {
+    sgemm(h, a, b, y);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(out, y, RT, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    check_product(ha, hb, out, what);
+}
+
+/* A GEMM's operands stay in the core's memory and are not moved again
+ * while they have not changed; every way of changing them moves them again
+ * and the result is that of the new contents: a Write, a copy op, a memset
+ * op, a GEMM writing the operand (also inside one chain of ops, with no
+ * synchronize between), an op whose writes are not known (everything moves
+ * again), a freed and reallocated buffer. With --neuron-resident off every
+ * operand moves every time. One core, so every GEMM runs on it. */
+static void test_operands_stay_resident(void **state) {
+    suite *s = *state;
+    char trace[300];
+    snprintf(trace, sizeof(trace), "%s/trace", s->locks);
+    setenv("NRTSIM_TRACE", trace, 1);
+    setenv("NRTSIM_CORES", "1", 1);
+    assert_int_equal(start(s), 0);
+    float *ha = malloc(RT), *hb = malloc(RT), *hz = malloc(RT), *hx = malloc(RT), *out = malloc(RT),
+          *mid = malloc(RT);
+    assert_true(ha && hb && hz && hx && out && mid);
+    fill(ha, 1);
+    fill(hb, 2);
+    fill(hz, 3);
+    fill(hx, 4);
+    void *a, *b, *z, *x, *y;
+    assert_int_equal(trnsciMalloc(&a, RT), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&b, RT), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&z, RT), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&x, RT), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&y, RT), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(a, ha, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(b, hb, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(z, hz, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(x, hx, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    unsigned long long seen = 0;
+
+    sgemm_checked(h, a, b, y, ha, hb, out, "first");
+    assert_int_equal(written_since(trace, &seen), 2 * RT + RSCAL);
+    sgemm_checked(h, a, b, y, ha, hb, out, "again");
+    assert_int_equal(written_since(trace, &seen), RSCAL); /* only alpha and beta */
+
+    /* A Write of A. */
+    fill(ha, 5);
+    assert_int_equal(trnsciMemcpy(a, ha, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    sgemm_checked(h, a, b, y, ha, hb, out, "after a Write of A");
+    assert_int_equal(written_since(trace, &seen), RT + RSCAL);
+
+    /* A copy op into B (Z's bytes). */
+    assert_int_equal(trnsciMemcpy(b, z, RT, trnsciMemcpyDeviceToDevice), trnsciSuccess);
+    sgemm_checked(h, a, b, y, ha, hz, out, "after a copy into B");
+    assert_int_equal(written_since(trace, &seen), RT + RSCAL);
+    memcpy(hb, hz, RT);
+
+    /* An op whose writes are not known here (a scal of X): all move. */
+    const float two = 2;
+    assert_int_equal(trnblasSscal(h, RN * RN, &two, x, 1), TRNBLAS_STATUS_SUCCESS);
+    sgemm_checked(h, a, b, y, ha, hb, out, "after a scal elsewhere");
+    assert_int_equal(written_since(trace, &seen), 2 * RT + RSCAL);
+
+    /* In one run of queued ops: Y = A B (B resident), B = A Z (a GEMM
+     * writing B, in BF16x3: another program, so B stays in the first one's
+     * tensor), Y = A B: the last must read the new B. */
+    sgemm(h, a, b, y);
+    const float one = 1, zero = 0;
+    assert_int_equal(trnblasGemmEx(h, TRNBLAS_OP_N, TRNBLAS_OP_N, RN, RN, RN, &one, a, TRNSCI_R_32F,
+                                   RN, z, TRNSCI_R_32F, RN, &zero, b, TRNSCI_R_32F, RN,
+                                   TRNBLAS_COMPUTE_32F_BF16X3, TRNBLAS_GEMM_DEFAULT),
+                     TRNBLAS_STATUS_SUCCESS);
+    sgemm(h, a, b, y);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(mid, b, RT, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    check_product_mode(ha, hz, mid, 3 * ldexp(1, -16), "B = A Z");
+    assert_int_equal(trnsciMemcpy(out, y, RT, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    check_product(ha, mid, out, "Y = A B after B = A Z, queued together");
+    (void)written_since(trace, &seen);
+
+    /* A memset op of B: Y must be exactly zero. */
+    assert_int_equal(trnsciMemset(b, 0, RT), trnsciSuccess);
+    sgemm(h, a, b, y);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(out, y, RT, trnsciMemcpyDeviceToHost), trnsciSuccess);
+    for (int i = 0; i < RN * RN; i++)
+        if (out[i] != 0)
+            fail_msg("after a memset of B: element %d is %g, not 0", i, out[i]);
+    assert_int_equal(written_since(trace, &seen), RT + RSCAL);
+
+    /* A freed and reallocated A, perhaps at the same address. */
+    assert_int_equal(trnsciMemcpy(b, hb, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    sgemm_checked(h, a, b, y, ha, hb, out, "before the new A");
+    assert_int_equal(trnsciFree(a), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&a, RT), trnsciSuccess);
+    fill(ha, 6);
+    assert_int_equal(trnsciMemcpy(a, ha, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    sgemm_checked(h, a, b, y, ha, hb, out, "with a new A");
+
+    /* Pinned host memory as A: the program writes it directly, without the
+     * daemon, so it is moved every time. */
+    float *pinned;
+    assert_int_equal(trnsciMallocHost((void **)&pinned, RT), trnsciSuccess);
+    memcpy(pinned, ha, RT);
+    (void)written_since(trace, &seen);
+    sgemm_checked(h, pinned, b, y, ha, hb, out, "pinned A");
+    fill(ha, 7);
+    memcpy(pinned, ha, RT);
+    sgemm_checked(h, pinned, b, y, ha, hb, out, "pinned A written by the program");
+    assert_int_equal(written_since(trace, &seen), 2 * (RT + RSCAL)); /* B stayed */
+    assert_int_equal(trnsciFreeHost(pinned), trnsciSuccess);
+
+    trnblasDestroy(h);
+    trnsciFree(a);
+    trnsciFree(b);
+    trnsciFree(z);
+    trnsciFree(x);
+    trnsciFree(y);
+    stop(s);
+
+    /* Off: both operands move every time. */
+    unlink(trace);
+    seen = 0;
+    assert_int_equal(start_with(s, "--neuron-resident off"), 0);
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciMalloc(&a, RT), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&b, RT), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&y, RT), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(a, ha, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(b, hb, RT, trnsciMemcpyHostToDevice), trnsciSuccess);
+    sgemm_checked(h, a, b, y, ha, hb, out, "off, first");
+    assert_int_equal(written_since(trace, &seen), 2 * RT + RSCAL);
+    sgemm_checked(h, a, b, y, ha, hb, out, "off, again");
+    assert_int_equal(written_since(trace, &seen), 2 * RT + RSCAL);
+    trnblasDestroy(h);
+    stop(s);
+    free(ha);
+    free(hb);
+    free(hz);
+    free(hx);
+    free(out);
+    free(mid);
+    unsetenv("NRTSIM_TRACE");
+}
+
+/* NN x NN x NN SGEMMs of their own operands, queued back to back: y[i] =
+ * a[i] b[i], then y[K] = a[0] y[0] (reads what an op of the same program
+ * wrote, queued right behind it). Checked against double; returns the
+ * trace's summary. */
+#define NN 256
+#define NK 6
+static trace_summary run_queued_gemms(suite *s, const char *trace, const char *flags) {
+    unlink(trace);
+    assert_int_equal(start_with(s, flags), 0);
+    const size_t n2 = (size_t)NN * NN, bytes = n2 * 4;
+    float *ha = malloc(NK * bytes), *hb = malloc(NK * bytes), *out = malloc(bytes),
+          *y0 = malloc(bytes);
+    assert_true(ha && hb && out && y0);
+    void *a[NK], *b[NK], *y[NK + 1];
+    unsigned seed = 11;
+    for (int i = 0; i < NK; i++) {
+        for (size_t e = 0; e < n2; e++) {
+            ha[i * n2 + e] = urand(&seed);
+            hb[i * n2 + e] = urand(&seed);
+        }
+        assert_int_equal(trnsciMalloc(&a[i], bytes), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&b[i], bytes), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&y[i], bytes), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(a[i], ha + i * n2, bytes, trnsciMemcpyHostToDevice),
+                         trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(b[i], hb + i * n2, bytes, trnsciMemcpyHostToDevice),
+                         trnsciSuccess);
+    }
+    assert_int_equal(trnsciMalloc(&y[NK], bytes), trnsciSuccess);
+    trnblasHandle_t h;
+    assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+    const float one = 1, zero = 0;
+    /* The first call compiles and loads: on its own. */
+    assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, NN, NN, NN, &one, a[0], NN, b[0],
+                                  NN, &zero, y[0], NN),
+                     TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    for (int i = 0; i <= NK; i++)
+        assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, NN, NN, NN, &one,
+                                      a[i < NK ? i : 0], NN, i < NK ? b[i] : y[0], NN, &zero, y[i],
+                                      NN),
+                         TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    const double u = ldexp(1, -24);
+    for (int i = 0; i <= NK; i++) {
+        const float *A = ha + (size_t)(i < NK ? i : 0) * n2, *B = i < NK ? hb + i * n2 : y0;
+        assert_int_equal(trnsciMemcpy(out, y[i], bytes, trnsciMemcpyDeviceToHost), trnsciSuccess);
+        for (int c = 0; c < NN; c += 17)
+            for (int r = 0; r < NN; r++) {
+                double want = 0, mag = 0;
+                for (int l = 0; l < NN; l++) {
+                    want += (double)A[r + l * NN] * B[l + c * NN];
+                    mag += fabs((double)A[r + l * NN] * B[l + c * NN]);
+                }
+                const double err = fabs(out[r + c * NN] - want), bound = (NN + 4) * u * mag;
+                if (!(err <= bound))
+                    fail_msg("queued GEMM %d (%s): element (%d,%d) is off by %g (bound %g)", i,
+                             flags, r, c, err, bound);
+            }
+        if (i == 0)
+            memcpy(y0, out, bytes);
+    }
+    trnblasDestroy(h);
+    for (int i = 0; i < NK; i++) {
+        trnsciFree(a[i]);
+        trnsciFree(b[i]);
+        trnsciFree(y[i]);
+    }
+    trnsciFree(y[NK]);
+    stop(s);
+    free(ha);
+    free(hb);
+    free(out);
+    free(y0);
+    return read_trace(trace);
+}
+
+/* GEMMs queued back to back on one core run as a chain, and the next one's
+ * inputs move while the current one executes: the trace shows writes to
+ * the core during executions (with one execution per GEMM, a GEMM's own
+ * inputs all move before it executes). Without resident operands (no write
+ * clock) nothing moves ahead. Every result is right, also the GEMM that
+ * reads what the one before it wrote. */
+static void test_next_inputs_move_during_execution(void **state) {
+    suite *s = *state;
+    char trace[300];
+    snprintf(trace, sizeof(trace), "%s/trace", s->locks);
+    setenv("NRTSIM_TRACE", trace, 1);
+    setenv("NRTSIM_CORES", "1", 1);
+    setenv("NRTSIM_DMA_GBPS", "0.2", 1); /* 256 KiB operand: 1.3 ms */
+    setenv("NRTSIM_GFLOPS", "5", 1);     /* 33.5 MFLOP: 6.7 ms */
+    const trace_summary on = run_queued_gemms(s, trace, "");
+    if (on.writes_overlapping < 2)
+        fail_msg("%d writes to the core overlapped an execution (%d executions, %d writes)",
+                 on.writes_overlapping, on.execs, on.writes);
+    const trace_summary off = run_queued_gemms(s, trace, "--neuron-resident off");
+    assert_int_equal(off.writes_overlapping, 0);
     unsetenv("NRTSIM_TRACE");
     unsetenv("NRTSIM_DMA_GBPS");
     unsetenv("NRTSIM_GFLOPS");
@@ -850,6 +1160,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_gemms_run_on_neuroncores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_split_over_cores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dma_overlaps_execution, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_operands_stay_resident, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_next_inputs_move_during_execution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_failure_remembered, setup, teardown),

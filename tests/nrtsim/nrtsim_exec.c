@@ -141,7 +141,7 @@ static trn_nrt_status run(const trn_nrt_model *m, const exec_plan *p, uint64_t s
                                               (const float *)bound[T_B], (const float *)bound[T_C],
                                               (const float *)bound[T_SCAL], (float *)bound[T_D]);
     nrtsim_sleep_until(begin + p->compute_ns);
-    nrtsim_trace("exec", m->core, begin, nrtsim_now_ns());
+    nrtsim_trace("exec", m->core, begin, nrtsim_now_ns(), 0);
     return st;
 }
 

@@ -196,7 +196,8 @@ void nrtsim_timing_close(nrtsim_timing *t);
  * (one write of one line: lines of several processes never interleave),
  * when there is one. kind: "dma" (a move to or from a core's memory) or
  * "exec". */
-void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_t end_ns);
+void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_t end_ns,
+                  size_t bytes);
 /* Blocks the calling thread for good (a hung execution). */
 _Noreturn void nrtsim_block_forever(void);
 

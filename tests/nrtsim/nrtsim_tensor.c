@@ -171,13 +171,15 @@ static uint64_t dma_deadline(int device, size_t size) {
     return ns ? nrtsim_now_ns() + ns : 0;
 }
 
-/* Waits out the move's modelled time, and traces a move to or from a
- * core's memory that began at begin. */
-static void finish_dma(const trn_nrt_tensor *t, uint64_t begin, uint64_t deadline) {
+/* Waits out the move's modelled time, and traces a move (kind "write",
+ * "read" or "copy") of size bytes to or from a core's memory that began at
+ * begin. */
+static void finish_dma(const char *kind, const trn_nrt_tensor *t, size_t size, uint64_t begin,
+                       uint64_t deadline) {
     if (deadline)
         nrtsim_sleep_until(deadline);
     if (t->mem->placement == TRN_NRT_PLACEMENT_DEVICE)
-        nrtsim_trace("dma", t->mem->core, begin, nrtsim_now_ns());
+        nrtsim_trace(kind, t->mem->core, begin, nrtsim_now_ns(), size);
 }
 
 NRTSIM_API trn_nrt_status nrt_tensor_read(const trn_nrt_tensor *tensor, void *buf, size_t offset,
@@ -189,7 +191,7 @@ NRTSIM_API trn_nrt_status nrt_tensor_read(const trn_nrt_tensor *tensor, void *bu
         dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, size);
     if (size)
         memcpy(buf, tensor->mem->bytes + tensor->offset + offset, size);
-    finish_dma(tensor, begin, deadline);
+    finish_dma("read", tensor, size, begin, deadline);
     return TRN_NRT_SUCCESS;
 }
 
@@ -202,7 +204,7 @@ NRTSIM_API trn_nrt_status nrt_tensor_write(trn_nrt_tensor *tensor, const void *b
         dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, size);
     if (size)
         memcpy(tensor->mem->bytes + tensor->offset + offset, buf, size);
-    finish_dma(tensor, begin, deadline);
+    finish_dma("write", tensor, size, begin, deadline);
     return TRN_NRT_SUCCESS;
 }
 
@@ -218,6 +220,7 @@ NRTSIM_API trn_nrt_status nrt_tensor_copy(const trn_nrt_tensor *src, size_t src_
     if (size)
         memmove(dst->mem->bytes + dst->offset + dst_offset,
                 src->mem->bytes + src->offset + src_offset, size);
-    finish_dma(dst->mem->placement == TRN_NRT_PLACEMENT_DEVICE ? dst : src, begin, deadline);
+    finish_dma("copy", dst->mem->placement == TRN_NRT_PLACEMENT_DEVICE ? dst : src, size, begin,
+               deadline);
     return TRN_NRT_SUCCESS;
 }

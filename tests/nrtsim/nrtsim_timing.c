@@ -130,7 +130,8 @@ void nrtsim_timing_close(nrtsim_timing *t) {
     t->trace_fd = -1;
 }
 
-void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_t end_ns) {
+void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_t end_ns,
+                  size_t bytes) {
     nrtsim_rt *rt = nrtsim_lock();
     const int fd = rt->initialized ? rt->timing.trace_fd : -1;
     const int physical = rt->cores[logical_core].physical;
@@ -138,8 +139,9 @@ void nrtsim_trace(const char *kind, int logical_core, uint64_t begin_ns, uint64_
     if (fd < 0)
         return;
     char line[128];
-    const int n = snprintf(line, sizeof(line), "%s %d %llu %llu %d\n", kind, physical,
-                           (unsigned long long)begin_ns, (unsigned long long)end_ns, (int)getpid());
+    const int n =
+        snprintf(line, sizeof(line), "%s %d %llu %llu %d %zu\n", kind, physical,
+                 (unsigned long long)begin_ns, (unsigned long long)end_ns, (int)getpid(), bytes);
     if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) != n)
         return; /* a lost line: the test reading the trace sees it missing */
 }

@@ -2046,6 +2046,7 @@ typedef struct chain_ctx {
     const unsigned char *base;
     const void *refuse;
     int hand_back; /* the first chain runs only its first hand_back ops */
+    int pairs;     /* trn_sched_config.chain_pairs */
     pthread_mutex_t lock;
     int nchains;
     int first[MAXOPS], len[MAXOPS]; /* chain c: ops first[c] .. first[c] + len[c] - 1 */
@@ -2089,6 +2090,7 @@ static void chain_restart(fx *f, chain_ctx *c, int nworkers) {
     const trn_sched_config sc = {.ncores = nworkers,
                                  .run_core_chain = chain_run,
                                  .core_chains = chain_accepts,
+                                 .chain_pairs = c->pairs,
                                  .run_ctx = c};
     f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
     if (!f->s)
@@ -2203,6 +2205,48 @@ static void test_chain(void **state) {
         trn_sched_stream_release(f->s, st);
         chain_end(f, &c);
     }
+}
+
+/* Rule (trn_sched_config.chain_pairs): ops too big for the chain budget
+ * are not chained, unless the config pairs them: then each chain is a
+ * first op and the one behind it, no more. Behind a gate op, on 1 worker:
+ * 6 memsets of 8 MiB (about 1 ms estimated each, twice the budget). */
+static void test_chain_pairs(void **state) {
+    fx *f = *state;
+    enum { N = 6 };
+    const size_t big = (size_t)8 << 20;
+    unsigned char *buf = calloc(N, big);
+    assert_non_null(buf);
+    for (int pairs = 0; pairs <= 1; pairs++) {
+        static test_op ops[N + 1];
+        chain_ctx c = {.f = f, .base = buf, .pairs = pairs};
+        chain_restart(f, &c, 1);
+        rec_destroy(&f->r);
+        rec_init(&f->r);
+        f->g->open[0] = 0;
+        f->g->entered[0] = 0;
+        trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+        submit_gate_and_wait(f, st, &ops[N], N);
+        for (int i = 0; i < N; i++) {
+            memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i + 10 * pairs);
+            ops[i].sop.desc.u.memset.bytes = big;
+            assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+        }
+        gate_open(f->g, 0);
+        wait_count(&f->r, N + 1);
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+            assert_int_equal(buf[(size_t)i * big + big - 1], 1 + i + 10 * pairs);
+        }
+        assert_int_equal(c.nchains, pairs ? N / 2 : 0);
+        for (int k = 0; k < c.nchains; k++) {
+            assert_int_equal(c.len[k], 2);
+            assert_int_equal(c.first[k], (int)(2 * (size_t)k * big)); /* its first byte */
+        }
+        trn_sched_stream_release(f->s, st);
+        chain_end(f, &c);
+    }
+    free(buf);
 }
 
 /* Rule (sched.h, trn_sched_chain_op.ran): ops of a chain handed back
@@ -2467,6 +2511,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_hand_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_pairs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,8 +78,27 @@ static void test_gemm_writes_c(void **state) {
     assert_int_equal(trn_op_write_spans(&d, w, 2), -1);
     trn_op_desc other;
     memset(&other, 0, sizeof(other));
-    other.kind = TRN_OP_MEMSET;
+    other.kind = TRN_OP_BLAS1;
     assert_int_equal(trn_op_write_spans(&other, w, 2), -1);
+}
+
+/* A memset and a copy write their destination's bytes, nothing else. */
+static void test_memset_and_copy_write_dst(void **state) {
+    (void)state;
+    static char mem[1000];
+    trn_op_desc d;
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_MEMSET;
+    d.u.memset = (trn_memset_desc){.dst = mem + 10, .value = 7, .bytes = 100};
+    trn_span w[1];
+    assert_int_equal(trn_op_write_spans(&d, w, 1), 1);
+    assert_true(w[0].lo == (uintptr_t)(mem + 10) && w[0].hi == (uintptr_t)(mem + 110));
+    memset(&d, 0, sizeof(d));
+    d.kind = TRN_OP_COPY;
+    d.u.copy = (trn_copy_desc){.dst = mem + 500, .src = mem, .bytes = 300};
+    assert_int_equal(trn_op_write_spans(&d, w, 1), 1);
+    assert_true(w[0].lo == (uintptr_t)(mem + 500) && w[0].hi == (uintptr_t)(mem + 800));
+    assert_int_equal(trn_op_write_spans(&d, w, 0), -1);
 }
 
 static void test_conversion_reads(void **state) {
@@ -230,9 +249,13 @@ static void test_sparse_conversion(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overlap),          cmocka_unit_test(test_gemm_writes_c),
-        cmocka_unit_test(test_conversion_reads), cmocka_unit_test(test_gemm_reads),
-        cmocka_unit_test(test_permutation),      cmocka_unit_test(test_sparse_conversion),
+        cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_gemm_writes_c),
+        cmocka_unit_test(test_memset_and_copy_write_dst),
+        cmocka_unit_test(test_conversion_reads),
+        cmocka_unit_test(test_gemm_reads),
+        cmocka_unit_test(test_permutation),
+        cmocka_unit_test(test_sparse_conversion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
