@@ -26,9 +26,10 @@
  *            batch of SGEMMs that runs as several executions: wall time,
  *            and from the trace the moves' time hidden under executions;
  *   resident (two daemons, --neuron-resident on and off, under the timing
- *            model, NRTSIM_TRACE=FILE) the same SGEMM called again and
- *            again, and with one operand written before each call: wall
- *            time per call and bytes moved to the core per call.
+ *            model, NRTSIM_TRACE=FILE) Y = W X: the same SGEMM called again
+ *            and again, with X written before each call, and 8 of their
+ *            own operands queued back to back: wall time per GEMM, bytes
+ *            moved to the core per call, moves hidden under executions.
  * Each phase prints one JSON object.
  */
 #define _GNU_SOURCE
@@ -137,14 +138,15 @@ static void phase_split(const opts *o, trnblasHandle_t h, float *a, float *b, fl
 typedef struct trace_sums {
     double dma_ms, exec_ms, hidden_ms;
     int moves, execs;
-    double written; /* bytes moved to the cores */
+    double written;    /* bytes moved to the cores */
+    int writes_hidden; /* moves to the cores during an execution */
 } trace_sums;
 
 static trace_sums trace_read(const char *path) {
-    trace_sums t = {0, 0, 0, 0, 0, 0};
+    trace_sums t = {0, 0, 0, 0, 0, 0, 0};
     enum { MAX = 1 << 14 };
     typedef struct {
-        int exec, core, pid;
+        int exec, write, core, pid;
         unsigned long long b, e;
     } event;
     event *ev = calloc(MAX, sizeof(*ev));
@@ -156,7 +158,8 @@ static trace_sums trace_read(const char *path) {
            fscanf(f, "%7s %d %llu %llu %d %zu", kind, &ev[n].core, &ev[n].b, &ev[n].e, &ev[n].pid,
                   &bytes) == 6) {
         ev[n].exec = strcmp(kind, "exec") == 0;
-        if (strcmp(kind, "write") == 0)
+        ev[n].write = strcmp(kind, "write") == 0;
+        if (ev[n].write)
             t.written += (double)bytes;
         const double ms = (double)(ev[n].e - ev[n].b) / 1e6;
         if (ev[n].exec) {
@@ -171,15 +174,20 @@ static trace_sums trace_read(const char *path) {
     if (f)
         fclose(f);
     /* A core runs one execution at a time: a move's overlaps with them add. */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        int hidden = 0;
         for (int j = 0; !ev[i].exec && j < n; j++) {
             if (!ev[j].exec || ev[j].core != ev[i].core || ev[j].pid != ev[i].pid)
                 continue;
             const unsigned long long b = ev[i].b > ev[j].b ? ev[i].b : ev[j].b;
             const unsigned long long e = ev[i].e < ev[j].e ? ev[i].e : ev[j].e;
-            if (e > b)
+            if (e > b) {
                 t.hidden_ms += (double)(e - b) / 1e6;
+                hidden = 1;
+            }
         }
+        t.writes_hidden += hidden && ev[i].write;
+    }
     free(ev);
     return t;
 }
@@ -227,6 +235,13 @@ static void phase_overlap(const opts *o, trnblasHandle_t h) {
     trnsciFree(c);
 }
 
+/* phase_resident's shape from --size K: Y (4K x K/4) = W (4K x K) X (K x
+ * K/4), so that W is most of the bytes (a weight matrix) and, at K = 256,
+ * 1 MiB: enough for a move ahead (gemm_neuron.h, trn_ngemm_next). */
+typedef struct resident_shape {
+    int m, n, k;
+} resident_shape;
+
 /* reps + 1 calls of one variant of phase_resident (call 0 is left out: the
  * first compiles and loads): wall ms per call and bytes moved to the core
  * per call (from the trace, read before and after). */
@@ -235,24 +250,35 @@ typedef struct resident_run {
     double written_per_call;
 } resident_run;
 
-static resident_run resident_variant(const opts *o, trnblasHandle_t h, const float *w, float *x,
-                                     float *y, const float *host_x) {
-    const int n = o->size;
-    const size_t bytes = (size_t)n * n * sizeof(float);
+static void resident_gemm(trnblasHandle_t h, resident_shape sh, const float *w, const float *x,
+                          float *y) {
     const float one = 1, zero = 0;
+    if (trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, sh.m, sh.n, sh.k, &one, w, sh.m, x, sh.k, &zero,
+                     y, sh.m) != TRNBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "bench_neuron: the GEMM failed: %s\n", trnsciGetLastErrorMessage());
+        exit(1);
+    }
+}
+
+static void resident_sync(void) {
+    if (trnsciDeviceSynchronize() != trnsciSuccess) {
+        fprintf(stderr, "bench_neuron: the GEMMs failed: %s\n", trnsciGetLastErrorMessage());
+        exit(1);
+    }
+}
+
+static resident_run resident_variant(const opts *o, trnblasHandle_t h, resident_shape sh,
+                                     const float *w, float *x, float *y, const float *host_x) {
     double *v = calloc((size_t)o->reps + 1, sizeof(double));
     double before = 0;
     for (int r = 0; r <= o->reps; r++) {
         if (r == 1)
             before = trace_read(o->trace).written;
         const double t0 = bench_now_ms();
-        if ((host_x && trnsciMemcpy(x, host_x, bytes, trnsciMemcpyHostToDevice) != trnsciSuccess) ||
-            trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, n, n, n, &one, w, n, x, n, &zero, y, n) !=
-                TRNBLAS_STATUS_SUCCESS ||
-            trnsciDeviceSynchronize() != trnsciSuccess) {
-            fprintf(stderr, "bench_neuron: the GEMM failed: %s\n", trnsciGetLastErrorMessage());
+        if (host_x && trnsciMemcpy(x, host_x, (size_t)sh.k * sh.n * 4, trnsciMemcpyHostToDevice))
             exit(1);
-        }
+        resident_gemm(h, sh, w, x, y);
+        resident_sync();
         v[r] = bench_now_ms() - t0;
     }
     resident_run out = {bench_stats_of(v + 1, o->reps),
@@ -261,30 +287,82 @@ static resident_run resident_variant(const opts *o, trnblasHandle_t h, const flo
     return out;
 }
 
-/* Y = W X, n x n x n SGEMMs under the timing model, on a daemon with
- * --neuron-resident on or off (the label): the same GEMM again and again,
- * and the same W with X written before each call (a Write, as a program
- * feeding new data does). Wall time per call, and bytes moved to the core. */
+/* QUEUED GEMMs of their own operands, queued back to back, then one
+ * synchronize, reps + 1 times (the first left out): wall ms per GEMM, and
+ * (written_per_call) the writes to the core that ran during an execution,
+ * per GEMM. */
+#define QUEUED 8
+static resident_run queued_variant(const opts *o, trnblasHandle_t h, resident_shape sh,
+                                   const float *host) {
+    const size_t wb = (size_t)sh.m * sh.k * 4, xb = (size_t)sh.k * sh.n * 4,
+                 yb = (size_t)sh.m * sh.n * 4;
+    float *w[QUEUED], *x[QUEUED], *y[QUEUED];
+    for (int i = 0; i < QUEUED; i++)
+        if (trnsciMalloc((void **)&w[i], wb) || trnsciMalloc((void **)&x[i], xb) ||
+            trnsciMalloc((void **)&y[i], yb))
+            exit(1);
+    double *v = calloc((size_t)o->reps + 1, sizeof(double));
+    int before = 0;
+    for (int r = 0; r <= o->reps; r++) {
+        if (r == 1)
+            before = trace_read(o->trace).writes_hidden;
+        /* Written again each round: nothing is resident from the last. */
+        for (int i = 0; i < QUEUED; i++)
+            if (trnsciMemcpy(w[i], host, wb, trnsciMemcpyHostToDevice) ||
+                trnsciMemcpy(x[i], host, xb, trnsciMemcpyHostToDevice))
+                exit(1);
+        const double t0 = bench_now_ms();
+        for (int i = 0; i < QUEUED; i++)
+            resident_gemm(h, sh, w[i], x[i], y[i]);
+        resident_sync();
+        v[r] = (bench_now_ms() - t0) / QUEUED;
+    }
+    resident_run out = {bench_stats_of(v + 1, o->reps),
+                        (double)(trace_read(o->trace).writes_hidden - before) /
+                            ((double)o->reps * QUEUED)};
+    free(v);
+    for (int i = 0; i < QUEUED; i++) {
+        trnsciFree(w[i]);
+        trnsciFree(x[i]);
+        trnsciFree(y[i]);
+    }
+    return out;
+}
+
+/* Y = W X under the timing model, on a daemon with --neuron-resident on or
+ * off (the label): the same GEMM again and again; the same W with X
+ * written before each call (a Write, as a program feeding new data does);
+ * GEMMs of their own operands queued back to back. Wall time per GEMM, and
+ * bytes moved to the core (or moves hidden under executions). */
 static void phase_resident(const opts *o, trnblasHandle_t h) {
-    const int n = o->size;
-    const size_t bytes = (size_t)n * n * sizeof(float);
-    float *w, *x, *y, *host = malloc(bytes);
-    if (!host || trnsciMalloc((void **)&w, bytes) || trnsciMalloc((void **)&x, bytes) ||
-        trnsciMalloc((void **)&y, bytes))
+    const resident_shape sh = {4 * o->size, o->size / 4, o->size};
+    if (sh.n < 1)
+        exit(2);
+    const size_t wb = (size_t)sh.m * sh.k * 4, xb = (size_t)sh.k * sh.n * 4,
+                 yb = (size_t)sh.m * sh.n * 4;
+    float *w, *x, *y, *host = malloc(wb);
+    if (!host || trnsciMalloc((void **)&w, wb) || trnsciMalloc((void **)&x, xb) ||
+        trnsciMalloc((void **)&y, yb))
         exit(1);
-    bench_fill(host, (size_t)n * n, 2);
-    if (trnsciMemcpy(w, host, bytes, trnsciMemcpyHostToDevice) ||
-        trnsciMemcpy(x, host, bytes, trnsciMemcpyHostToDevice))
+    bench_fill(host, (size_t)sh.m * sh.k, 2);
+    if (trnsciMemcpy(w, host, wb, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(x, host, xb, trnsciMemcpyHostToDevice))
         exit(1);
-    const resident_run same = resident_variant(o, h, w, x, y, NULL);
-    const resident_run fresh = resident_variant(o, h, w, x, y, host);
+    const resident_run same = resident_variant(o, h, sh, w, x, y, NULL);
+    const resident_run fresh = resident_variant(o, h, sh, w, x, y, host);
+    const resident_run queued = queued_variant(o, h, sh, host);
     printf("{\"bench\":\"neuron_resident\",\"daemon\":\"%s\",\"shape\":\"%dx%dx%d\","
            "\"same_gemm\":{\"call_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
            "\"bytes_to_core_per_call\":%.0f},"
            "\"new_x_each_call\":{\"call_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
-           "\"bytes_to_core_per_call\":%.0f},\"reps\":%d,\"simulated\":true}\n",
-           o->label, n, n, n, same.ms.median, same.ms.min, same.ms.max, same.written_per_call,
-           fresh.ms.median, fresh.ms.min, fresh.ms.max, fresh.written_per_call, o->reps);
+           "\"bytes_to_core_per_call\":%.0f},"
+           "\"queued_%d_own_operands\":{\"gemm_ms\":{\"median\":%.3f,\"min\":%.3f,"
+           "\"max\":%.3f},\"writes_during_executions_per_gemm\":%.2f},"
+           "\"reps\":%d,\"simulated\":true}\n",
+           o->label, sh.m, sh.n, sh.k, same.ms.median, same.ms.min, same.ms.max,
+           same.written_per_call, fresh.ms.median, fresh.ms.min, fresh.ms.max,
+           fresh.written_per_call, QUEUED, queued.ms.median, queued.ms.min, queued.ms.max,
+           queued.written_per_call, o->reps);
     trnsciFree(w);
     trnsciFree(x);
     trnsciFree(y);
@@ -333,9 +411,41 @@ static double direct_cpu_ns(const opts *o) {
     return ((double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec)) / n;
 }
 
+/* The daemon's CPU time per op by thread name, between samples t0 (n0
+ * threads) and now, as JSON members ("trn-core0":1.23,...) into out. */
+static void threads_json(int pid, const bench_thread_sample *t0, int n0, double ops, char *out,
+                         size_t len) {
+    static bench_thread_sample t1[BENCH_MAX_THREADS];
+    const int n1 = bench_sample_threads(pid, t1, BENCH_MAX_THREADS, 0);
+    char names[BENCH_MAX_THREADS][32];
+    double us[BENCH_MAX_THREADS];
+    int k = 0;
+    for (int i = 0; i < n1; i++) {
+        unsigned long long before = 0;
+        for (int j = 0; j < n0; j++)
+            if (t0[j].tid == t1[i].tid)
+                before = t0[j].cpu_ns;
+        int at = 0;
+        while (at < k && strcmp(names[at], t1[i].comm) != 0)
+            at++;
+        if (at == k) {
+            snprintf(names[k], sizeof(names[k]), "%s", t1[i].comm);
+            us[k++] = 0;
+        }
+        us[at] += (double)(t1[i].cpu_ns - before) / 1000 / ops;
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < k && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s\"%s\":%.2f", i ? "," : "", names[i],
+                                 us[i]);
+}
+
 static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, float *c) {
     int ex[MAX_EXEC];
     (void)one_call_ms(h, a, b, c, o->size); /* compiled and resident */
+    static bench_thread_sample threads0[BENCH_MAX_THREADS];
+    const int nthreads0 = bench_sample_threads(o->daemon_pid, threads0, BENCH_MAX_THREADS, 0);
     double *daemon_v = calloc((size_t)o->reps, sizeof(double));
     double *exec_v = calloc((size_t)o->reps, sizeof(double));
     double *wall_v = calloc((size_t)o->reps, sizeof(double));
@@ -357,6 +467,9 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
         daemon_v[r] = (double)(d1 - d0) / o->n;
         exec_v[r] = (double)(e1 - e0) / o->n;
     }
+    char threads[1024];
+    threads_json(o->daemon_pid, threads0, nthreads0, (double)o->reps * o->n, threads,
+                 sizeof(threads));
     const double direct = direct_cpu_ns(o);
     const bench_stats sd = bench_stats_of(daemon_v, o->reps), se = bench_stats_of(exec_v, o->reps),
                       sw = bench_stats_of(wall_v, o->reps);
@@ -366,10 +479,11 @@ static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, flo
            "\"ops\":%d,\"reps\":%d,"
            "\"daemon_cpu_us\":%.2f,\"executor_cpu_us\":%.2f,\"trnsci_cpu_us\":%.2f,"
            "\"direct_runtime_cpu_us\":%.2f,\"added_by_trnsci_us\":%.2f,\"ratio\":%.2f,"
-           "\"wall_us_per_op\":%.2f,\"client_cpus\":\"%s\",\"simulated\":true}\n",
+           "\"wall_us_per_op\":%.2f,\"client_cpus\":\"%s\",\"daemon_threads_us\":{%s},"
+           "\"simulated\":true}\n",
            o->backend, o->size, o->size, o->size, o->n, o->reps, sd.median / 1000, se.median / 1000,
            (sd.median + se.median) / 1000, direct / 1000, (sd.median + se.median - direct) / 1000,
-           (sd.median + se.median) / direct, sw.median, cpus);
+           (sd.median + se.median) / direct, sw.median, cpus, threads);
     free(daemon_v);
     free(exec_v);
     free(wall_v);
@@ -410,9 +524,10 @@ int main(int argc, char **argv) {
         else if (!o.addr)
             o.addr = argv[i];
         else {
-            fprintf(stderr, "usage: bench_neuron ADDR [--phase first|restart|host|split|overlap|resident] "
-                            "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                            "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
+            fprintf(stderr,
+                    "usage: bench_neuron ADDR [--phase first|restart|host|split|overlap|resident] "
+                    "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
+                    "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
             return 2;
         }
     }

@@ -7,15 +7,20 @@
 #      after it (resident), on a daemon with an empty --cache-dir; then the
 #      first call again on a daemon restarted on that directory (load only);
 #   2. host CPU per op: small SGEMMs issued to the NeuronCores, the CPU time
-#      of the daemon and its executors per op beside the same op issued
-#      straight to the runtime in the bench process; then the same SGEMMs on
-#      a CPU-backend daemon.
+#      of the daemon (by thread too) and its executors per op beside the same
+#      op issued straight to the runtime in the bench process; then the same
+#      SGEMMs on a CPU-backend daemon;
+#   3-5. under the simulator's timing model: one GEMM split over two cores,
+#      DMA beside execution, resident operands (below).
 # Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
 # its executors pinned there (one per simulated core: the simulator has 3,
 # the daemon owns cores 0-1, the bench's direct side core 2); the bench under
 # `taskset -c $BENCH_CPU`. The timing model is off (NRTSIM_*_US/GBPS/GFLOPS
 # unset): the figures are host costs only. NRTSIM_CC_MS (default here 500)
 # stands in for the compile time.
+# PHASES (default: all of "cache host split overlap resident") picks what
+# runs; host needs cache's NEFF. NEURON_FLAGS go to the daemons of cache and
+# host (e.g. --neuron-resident off).
 # Prints one JSON object per measurement; exits non-zero if anything fails.
 set -eu
 # shellcheck source=daemon.sh
@@ -35,31 +40,40 @@ export NRTSIM_CORES=3 NRTSIM_LOCK_DIR="$BENCH_TMP/locks" NRTSIM_CC_MS="${NRTSIM_
 CACHE="$BENCH_TMP/cache"
 SOCK="$BENCH_TMP/bench.sock"
 
+PHASES=${PHASES:-cache host split overlap resident}
+want() {
+    case " $PHASES " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
 start() {
+    # shellcheck disable=SC2086 # NEURON_FLAGS is a list of flags
     daemon_start "$1" env NEURON_RT_VISIBLE_CORES=0-1 "$DAEMON" --backend neuron \
         --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" --cores "$DAEMON_CPU-$DAEMON_CPU" \
-        --listen "unix:$SOCK" --log-level warn
+        --listen "unix:$SOCK" --log-level warn ${NEURON_FLAGS:-}
     daemon_wait "$1" "unix:$SOCK"
 }
 
 rc=0
-start first
-taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase first "$@" || rc=$?
-daemon_stop first || rc=1
-if [ "$rc" -eq 0 ]; then
+if want cache || want host; then
+    start first
+    taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase first "$@" || rc=$?
+    daemon_stop first || rc=1
+fi
+if [ "$rc" -eq 0 ] && want cache; then
     start restart
     taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase restart "$@" || rc=$?
     daemon_stop restart || rc=1
 fi
 NEFF=$(ls "$CACHE"/neff/*.neff 2>/dev/null | head -n 1)
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && want host; then
     start host
     NEURON_RT_VISIBLE_CORES=2 taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase host \
         --daemon-pid "$DAEMON_PID" --lib "$LIB" --neff "$NEFF" "$@" || rc=$?
     daemon_stop host || rc=1
 fi
 # The same small SGEMMs on the CPU backend (one executor per CPU core).
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && want host; then
     daemon_start cpu "$DAEMON" --backend cpu --cores "$DAEMON_CPU-$DAEMON_CPU" \
         --listen "unix:$SOCK" --log-level warn
     daemon_wait cpu "unix:$SOCK"
@@ -82,7 +96,7 @@ split_run() {
         --reps "${SPLIT_REPS:-7}" || rc=$?
     daemon_stop "split-$1" || rc=1
 }
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && want split; then
     split_run split 1
     split_run whole 0
 fi
@@ -103,27 +117,30 @@ overlap_run() {
         --reps "${OVERLAP_REPS:-5}" || rc=$?
     daemon_stop "overlap-$1" || rc=1
 }
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && want overlap; then
     overlap_run pipelined 256
     overlap_run one-set 4
 fi
-# 5. Operands left in the core's memory (--neuron-resident): 512x512x512
-# SGEMMs, the same one again and again, then with X written before each
-# call, on a daemon with resident operands and on one without. The model
-# (100 GFLOPS, 2 GB/s, 50 us a dispatch) makes an execution 2.7 ms and a
-# 1 MiB operand's move 0.5 ms; packing an operand is real host work.
+# 5. Operands left in the core's memory (--neuron-resident): Y = W X with W
+# 1024x256 (1 MiB) and X 256x64, the same GEMM again and again, then with X
+# written before each call, then 8 of their own operands queued back to
+# back (each one's inputs moved while the one before executes), on a daemon
+# with resident operands and on one without. The model (0.5 GFLOPS, 0.02
+# GB/s, 50 us a dispatch) makes an execution 67 ms and W's move 52 ms,
+# enough above the simulator's own host work (its reference GEMM) to set
+# the times.
 resident_run() {
     rm -f "$BENCH_TMP/trace"
-    daemon_start "resident-$1" env NEURON_RT_VISIBLE_CORES=0 NRTSIM_GFLOPS=100 NRTSIM_DMA_GBPS=2 \
+    daemon_start "resident-$1" env NEURON_RT_VISIBLE_CORES=0 NRTSIM_GFLOPS=0.5 NRTSIM_DMA_GBPS=0.02 \
         NRTSIM_DISPATCH_US=50 NRTSIM_TRACE="$BENCH_TMP/trace" "$DAEMON" \
         --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
         --listen "unix:$SOCK" --log-level warn --neuron-resident "$1"
     daemon_wait "resident-$1" "unix:$SOCK"
-    "$BENCH" "unix:$SOCK" --phase resident --label "$1" --size "${RESIDENT_SIZE:-512}" \
+    "$BENCH" "unix:$SOCK" --phase resident --label "$1" --size "${RESIDENT_SIZE:-256}" \
         --trace "$BENCH_TMP/trace" --reps "${RESIDENT_REPS:-9}" || rc=$?
     daemon_stop "resident-$1" || rc=1
 }
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && want resident; then
     resident_run on
     resident_run off
 fi

@@ -527,7 +527,10 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
             next_io->part = chunk_part(p, g, j + 1);
             in_done[next_io->set] = move(rt, pipelined, chunk_in, next_io);
         }
-        if (nexec == 1 && next && rt->wclock && trn_nc_add_set(rt, ld) == 0)
+        /* A move ahead costs a hand-off to the DMA queue's thread: worth it
+         * when the move takes about a dispatch (as for pipelining). */
+        if (nexec == 1 && next && rt->wclock && by.at + by.b >= TRN_NGEMM_PIPELINE_MIN_BYTES &&
+            trn_nc_add_set(rt, ld) == 0)
             ahead_start(rt, ld, next, g, 1 - cur->set);
         const trn_nrt_status st = rt->api.execute(ld->model, ld->in[cur->set], ld->out[cur->set]);
         if (st != TRN_NRT_SUCCESS) {

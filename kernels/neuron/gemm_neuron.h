@@ -71,7 +71,8 @@ typedef struct trn_ngemm_next {
  * moved again (nc_runtime.h, trn_nc_held); one execution runs on the set
  * that holds most of its inputs.
  *
- * next (NULL: none), with rt->wclock set and one execution: while this
+ * next (NULL: none), with rt->wclock set, one execution and at least
+ * TRN_NGEMM_PIPELINE_MIN_BYTES of op(A) and op(B) a program: while this
  * execution runs, next's inputs move on the DMA queue into the program's
  * other tensor set, where next's own run finds them current (or moves them
  * again if they changed in between). Returns TRN_KSTATUS_OK, NO_MEMORY

@@ -17,6 +17,14 @@
  *     moved by DMA while the one before runs: the simulator's trace shows
  *     moves during executions on the same core; without device memory for
  *     a second tensor set, the executions run one after the other;
+ *   - resident operands: a repeated GEMM moves only alpha and beta; every
+ *     way of changing an operand (a Write, a copy or memset op, a GEMM
+ *     writing it in the same chain, an op whose writes are not known, a
+ *     reallocated buffer, pinned memory the program writes) moves it again
+ *     and the result is the new contents'; --neuron-resident off moves all;
+ *   - GEMMs queued back to back: the next one's inputs move while the one
+ *     before executes (writes to the core during executions in the trace),
+ *     none with --neuron-resident off, every result right;
  *   - hybrid placement: FP64 GEMMs and FFTs (no Neuron kernel) run on the
  *     CPU backend beside them, right;
  *   - the NEFF cache: a miss compiles once; the same shape from a second
@@ -717,67 +725,71 @@ static void test_operands_stay_resident(void **state) {
     unsetenv("NRTSIM_TRACE");
 }
 
-/* NN x NN x NN SGEMMs of their own operands, queued back to back: y[i] =
- * a[i] b[i], then y[K] = a[0] y[0] (reads what an op of the same program
- * wrote, queued right behind it). Checked against double; returns the
- * trace's summary. */
-#define NN 256
+/* QM x QN x QK SGEMMs of their own operands, queued back to back: y[i] =
+ * a[i] b[i], then y[NK] = a[0] y[0][:QK rows] (reads what an op of the same
+ * program wrote, queued right behind it). Checked against double; returns
+ * the trace's summary. op(A) is 1 MiB: enough for a move ahead
+ * (TRN_NGEMM_PIPELINE_MIN_BYTES). */
+#define QM 1024
+#define QN 64
+#define QK 256
 #define NK 6
 static trace_summary run_queued_gemms(suite *s, const char *trace, const char *flags) {
     unlink(trace);
     assert_int_equal(start_with(s, flags), 0);
-    const size_t n2 = (size_t)NN * NN, bytes = n2 * 4;
-    float *ha = malloc(NK * bytes), *hb = malloc(NK * bytes), *out = malloc(bytes),
-          *y0 = malloc(bytes);
+    const size_t na = (size_t)QM * QK, nb = (size_t)QK * QN, ny = (size_t)QM * QN;
+    float *ha = malloc(NK * na * 4), *hb = malloc(NK * nb * 4), *out = malloc(ny * 4),
+          *y0 = malloc(ny * 4);
     assert_true(ha && hb && out && y0);
     void *a[NK], *b[NK], *y[NK + 1];
     unsigned seed = 11;
     for (int i = 0; i < NK; i++) {
-        for (size_t e = 0; e < n2; e++) {
-            ha[i * n2 + e] = urand(&seed);
-            hb[i * n2 + e] = urand(&seed);
-        }
-        assert_int_equal(trnsciMalloc(&a[i], bytes), trnsciSuccess);
-        assert_int_equal(trnsciMalloc(&b[i], bytes), trnsciSuccess);
-        assert_int_equal(trnsciMalloc(&y[i], bytes), trnsciSuccess);
-        assert_int_equal(trnsciMemcpy(a[i], ha + i * n2, bytes, trnsciMemcpyHostToDevice),
+        for (size_t e = 0; e < na; e++)
+            ha[i * na + e] = urand(&seed);
+        for (size_t e = 0; e < nb; e++)
+            hb[i * nb + e] = urand(&seed);
+        assert_int_equal(trnsciMalloc(&a[i], na * 4), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&b[i], nb * 4), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&y[i], ny * 4), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(a[i], ha + i * na, na * 4, trnsciMemcpyHostToDevice),
                          trnsciSuccess);
-        assert_int_equal(trnsciMemcpy(b[i], hb + i * n2, bytes, trnsciMemcpyHostToDevice),
+        assert_int_equal(trnsciMemcpy(b[i], hb + i * nb, nb * 4, trnsciMemcpyHostToDevice),
                          trnsciSuccess);
     }
-    assert_int_equal(trnsciMalloc(&y[NK], bytes), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&y[NK], ny * 4), trnsciSuccess);
     trnblasHandle_t h;
     assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
     const float one = 1, zero = 0;
     /* The first call compiles and loads: on its own. */
-    assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, NN, NN, NN, &one, a[0], NN, b[0],
-                                  NN, &zero, y[0], NN),
+    assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, QM, QN, QK, &one, a[0], QM, b[0],
+                                  QK, &zero, y[0], QM),
                      TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     for (int i = 0; i <= NK; i++)
-        assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, NN, NN, NN, &one,
-                                      a[i < NK ? i : 0], NN, i < NK ? b[i] : y[0], NN, &zero, y[i],
-                                      NN),
+        assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, QM, QN, QK, &one,
+                                      a[i < NK ? i : 0], QM, i < NK ? b[i] : y[0], i < NK ? QK : QM,
+                                      &zero, y[i], QM),
                          TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     const double u = ldexp(1, -24);
     for (int i = 0; i <= NK; i++) {
-        const float *A = ha + (size_t)(i < NK ? i : 0) * n2, *B = i < NK ? hb + i * n2 : y0;
-        assert_int_equal(trnsciMemcpy(out, y[i], bytes, trnsciMemcpyDeviceToHost), trnsciSuccess);
-        for (int c = 0; c < NN; c += 17)
-            for (int r = 0; r < NN; r++) {
+        const float *A = ha + (size_t)(i < NK ? i : 0) * na, *B = i < NK ? hb + i * nb : y0;
+        const int ldb = i < NK ? QK : QM;
+        assert_int_equal(trnsciMemcpy(out, y[i], ny * 4, trnsciMemcpyDeviceToHost), trnsciSuccess);
+        for (int c = 0; c < QN; c += 7)
+            for (int r = 0; r < QM; r += 3) {
                 double want = 0, mag = 0;
-                for (int l = 0; l < NN; l++) {
-                    want += (double)A[r + l * NN] * B[l + c * NN];
-                    mag += fabs((double)A[r + l * NN] * B[l + c * NN]);
+                for (int l = 0; l < QK; l++) {
+                    want += (double)A[r + (size_t)l * QM] * B[l + (size_t)c * ldb];
+                    mag += fabs((double)A[r + (size_t)l * QM] * B[l + (size_t)c * ldb]);
                 }
-                const double err = fabs(out[r + c * NN] - want), bound = (NN + 4) * u * mag;
+                const double err = fabs(out[r + (size_t)c * QM] - want), bound = (QK + 4) * u * mag;
                 if (!(err <= bound))
                     fail_msg("queued GEMM %d (%s): element (%d,%d) is off by %g (bound %g)", i,
                              flags, r, c, err, bound);
             }
         if (i == 0)
-            memcpy(y0, out, bytes);
+            memcpy(y0, out, ny * 4);
     }
     trnblasDestroy(h);
     for (int i = 0; i < NK; i++) {
@@ -806,7 +818,7 @@ static void test_next_inputs_move_during_execution(void **state) {
     snprintf(trace, sizeof(trace), "%s/trace", s->locks);
     setenv("NRTSIM_TRACE", trace, 1);
     setenv("NRTSIM_CORES", "1", 1);
-    setenv("NRTSIM_DMA_GBPS", "0.2", 1); /* 256 KiB operand: 1.3 ms */
+    setenv("NRTSIM_DMA_GBPS", "0.5", 1); /* 1 MiB op(A): 2.1 ms */
     setenv("NRTSIM_GFLOPS", "5", 1);     /* 33.5 MFLOP: 6.7 ms */
     const trace_summary on = run_queued_gemms(s, trace, "");
     if (on.writes_overlapping < 2)
