@@ -356,6 +356,9 @@ static void on_read(trn_service *svc, const Trnsci__V1__ReadRequest *req, trn_ca
     Trnsci__V1__ReadReply r = TRNSCI__V1__READ_REPLY__INIT;
     if (db) { /* into the client's staging buffer: the reply carries nothing */
         memmove(dst, src, (size_t)req->length);
+        /* Whatever buffer the request named: a write like any other. */
+        if (svc->sessions->wclock)
+            trn_write_clock_wrote(svc->sessions->wclock, dst, (size_t)req->length);
         trn_buffer_unref(db);
     } else {
         r.data.data = src;

@@ -867,20 +867,27 @@ trn_wire_code trn_session_alloc(trn_session *s, uint64_t bytes, trn_alloc_kind k
     b->mapped = mapped;
     b->staging = staging;
     b->keepable = keepable;
-    b->client_maps = client_maps;
     b->owner = s;
 
+    /* Before the buffer can be found by its id (a concurrent free must find
+     * the mark to take off): new contents, perhaps where another buffer
+     * was; and memory the client writes itself is never resident. The
+     * staging buffer is no op's operand. */
+    trn_write_clock *wc = s->table->wclock;
+    const int marked = wc && client_maps && !staging;
+    if (wc)
+        trn_write_clock_wrote(wc, data, bytes);
+    if (marked)
+        trn_write_clock_share(wc, data, bytes, +1);
+    b->clock_marked = marked;
     pthread_mutex_lock(&s->lock);
     b->id = s->next_buffer_id++;
     const int rc = s->closed ? -1 : trn_idmap_put(&s->buffers, b->id, b);
     pthread_mutex_unlock(&s->lock);
-    if (rc != 0)
+    if (rc != 0) {
+        if (marked)
+            trn_write_clock_share(wc, data, bytes, -1);
         goto nomem;
-    if (s->table->wclock) { /* before the client knows its id */
-        /* New contents, perhaps where another buffer was. */
-        trn_write_clock_wrote(s->table->wclock, data, bytes);
-        if (client_maps)
-            trn_write_clock_share(s->table->wclock, data, bytes, +1);
     }
     trn_session_ref(s);
     if (!staging) /* transport memory, as the rings are: not a buffer in the counts */
@@ -928,7 +935,7 @@ void trn_buffer_unref(trn_buffer *b) {
     if (atomic_fetch_sub(&b->refs, 1) != 1)
         return;
     trn_session *s = b->owner;
-    if (s->table->wclock && b->client_maps)
+    if (b->clock_marked)
         trn_write_clock_share(s->table->wclock, b->data, b->size, -1);
     if (b->staging) {
         staging_release(s);

@@ -79,7 +79,7 @@ typedef struct trn_buffer {
     int mapped;         /* data is a shared mapping of `size` bytes (munmap), else heap */
     int staging;        /* the session's staging buffer: charged to no quota */
     int keepable;       /* its memory may be kept for the session's next allocation */
-    int client_maps;    /* the client maps it (and writes it without the daemon) */
+    int clock_marked;   /* marked on the write clock as written by the client */
     trn_session *owner; /* holds a session reference */
 } trn_buffer;
 

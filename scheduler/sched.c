@@ -1139,7 +1139,9 @@ static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched
     const uint64_t now = trn_sched_now_ns();
     for (trn_sched_op *next = op->stream->head; next && n < TRN_SCHED_CHAIN_MAX;
          next = next->next) {
-        const int paired = n == 1 && s->cfg.chain_pairs;
+        /* Only an op of the same plan part: what the backend can move ahead. */
+        const int paired = n == 1 && s->cfg.chain_pairs && op->plan && next->plan == op->plan &&
+                           next->plan_part == op->plan_part;
         if (!chain_next_ok(s, next) ||
             (!paired && est + next->shard_est_ns > TRN_SCHED_CHAIN_BUDGET_NS))
             break;

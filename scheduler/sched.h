@@ -284,11 +284,12 @@ typedef struct trn_sched_config {
      * the core one hand-off per chain, not per op. Both NULL: no chains. */
     void (*run_core_chain)(void *ctx, int core, trn_sched_chain_op *ops, int n, int followed);
     int (*core_chains)(void *ctx, const trn_op_desc *op);
-    /* A chain's first op takes the op behind it whatever the budget (a
-     * chain holds at least two ops when two may join): the backend moves
-     * the next op's inputs while the first one executes (kernels/backend.h,
-     * run_next), which pays most for ops too big for the budget. The budget
-     * still bounds the ops after those two. 0: the budget bounds them all. */
+    /* A chain's first op takes the op behind it whatever the budget when
+     * both run the same plan part (a chain holds at least two such ops when
+     * two may join): the backend moves the next op's inputs while the first
+     * one executes (kernels/backend.h, run_next), which pays most for ops
+     * too big for the budget. The budget still bounds the ops after those
+     * two. 0: the budget bounds them all. */
     int chain_pairs;
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops

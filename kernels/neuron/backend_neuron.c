@@ -335,11 +335,13 @@ typedef struct next_hint {
 static _Thread_local next_hint hint;
 
 /* The hinted op as trn_ngemm_run's next: a GEMM with the same plan (so the
- * same program), whose part is one execution. 0 when it is not. */
+ * same program), whose part is one execution, without pointer lists (whose
+ * operands are never kept). 0 when it is not. */
 static int next_of(neuron_backend *nb, const next_hint *h, const neuron_plan *p,
                    trn_ngemm_next *out) {
     trn_nprog_gemm part_prog;
-    if (!h->op || h->plan != p || h->op->kind != TRN_OP_GEMM ||
+    if (!h->op || h->plan != p || h->op->kind != TRN_OP_GEMM || h->op->u.gemm.a_list ||
+        h->op->u.gemm.b_list || h->op->u.gemm.c_list ||
         gemm_shard_program(nb, h->op, &part_prog) != h->nshards)
         return 0;
     const trn_nprog_gemm exec_prog = exec_of_part(part_prog);

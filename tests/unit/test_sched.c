@@ -2208,9 +2208,12 @@ static void test_chain(void **state) {
 }
 
 /* Rule (trn_sched_config.chain_pairs): ops too big for the chain budget
- * are not chained, unless the config pairs them: then each chain is a
- * first op and the one behind it, no more. Behind a gate op, on 1 worker:
- * 6 memsets of 8 MiB (about 1 ms estimated each, twice the budget). */
+ * are not chained; the config pairs only ops of one plan part, so ops
+ * without a plan stay alone with it too. Behind a gate op, on 1 worker: 6
+ * memsets of 8 MiB (about 1 ms estimated each, twice the budget). (The
+ * pairs themselves, of NEFF GEMMs, are checked by integration_neuron,
+ * test_next_inputs_move_during_execution: these tests have no plan
+ * cache.) */
 static void test_chain_pairs(void **state) {
     fx *f = *state;
     enum { N = 6 };
@@ -2238,11 +2241,7 @@ static void test_chain_pairs(void **state) {
             assert_int_equal(f->r.status[i], TRN_SCHED_OK);
             assert_int_equal(buf[(size_t)i * big + big - 1], 1 + i + 10 * pairs);
         }
-        assert_int_equal(c.nchains, pairs ? N / 2 : 0);
-        for (int k = 0; k < c.nchains; k++) {
-            assert_int_equal(c.len[k], 2);
-            assert_int_equal(c.first[k], (int)(2 * (size_t)k * big)); /* its first byte */
-        }
+        assert_int_equal(c.nchains, 0);
         trn_sched_stream_release(f->s, st);
         chain_end(f, &c);
     }
