@@ -142,6 +142,16 @@ int trn_op_write_spans(const trn_op_desc *op, trn_span *out, int max) {
     return 1;
 }
 
+int trn_gemm_spans(const trn_gemm_desc *g, trn_span out[3]) {
+    if (g->a_list || g->b_list || g->c_list || !g->c)
+        return -1;
+    const size_t batch = g->batch > 1 ? g->batch : 1;
+    gemm_ab_spans(g, batch, trn_dtype_size(trn_gemm_ab_type(g)), out);
+    /* C, as beta (or a device beta) may ask for it. */
+    out[2] = matrix_span(g->c, g->m, g->n, g->ldc, batch, g->stride_c, trn_dtype_size(g->type));
+    return 3;
+}
+
 int trn_op_read_spans(const trn_op_desc *op, trn_span *out, int max) {
     if (max < 1)
         return -1;
@@ -149,14 +159,7 @@ int trn_op_read_spans(const trn_op_desc *op, trn_span *out, int max) {
         return spconvert_spans(op, 1, out, max);
     if (op->kind != TRN_OP_GEMM)
         return permutation_spans(op, 1, out);
-    const trn_gemm_desc *g = &op->u.gemm;
-    if (max < 3 || g->a_list || g->b_list || g->c_list || !g->c)
-        return -1;
-    const size_t batch = g->batch > 1 ? g->batch : 1;
-    gemm_ab_spans(g, batch, trn_dtype_size(trn_gemm_ab_type(g)), out);
-    /* C, as beta (or a device beta) may ask for it. */
-    out[2] = matrix_span(g->c, g->m, g->n, g->ldc, batch, g->stride_c, trn_dtype_size(g->type));
-    return 3;
+    return max < 3 ? -1 : trn_gemm_spans(&op->u.gemm, out);
 }
 
 int trn_convert_stage_read_spans(const trn_op_desc *op, trn_span *out, int max) {

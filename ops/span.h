@@ -36,6 +36,11 @@ int trn_op_write_spans(const struct trn_op_desc *op, trn_span *out, int max);
  * CSR's three and the BSR's block-row offsets: 4). */
 int trn_op_read_spans(const struct trn_op_desc *op, trn_span *out, int max);
 
+/* A GEMM's A, B and C (out[0 .. 2], whole batch) without pointer lists:
+ * 3, else -1. What trn_op_read_spans gives for a GEMM. */
+struct trn_gemm_desc;
+int trn_gemm_spans(const struct trn_gemm_desc *g, trn_span out[3]);
+
 /* What op's conversion stage (ops/convert_stage.h) reads: op(A) and op(B)
  * of a GEMM in a precision mode, into out (at most max spans): the count,
  * or -1 when op has no such stage or its reads are not known here. */

@@ -334,21 +334,31 @@ typedef struct next_hint {
 } next_hint;
 static _Thread_local next_hint hint;
 
+/* Shard `shard` of `nshards` of GEMM op as plan p runs it: its part (cut
+ * as op_plan cut it), when op's program for that shard is p's. 0 when it
+ * is not. */
+static int part_in_plan(neuron_backend *nb, const trn_op_desc *op, const neuron_plan *p, int shard,
+                        int nshards, trn_ngemm_part *part) {
+    trn_nprog_gemm part_prog;
+    if (gemm_shard_program(nb, op, &part_prog) != nshards)
+        return 0;
+    const trn_nprog_gemm exec_prog = exec_of_part(part_prog);
+    if (memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0)
+        return 0;
+    *part = trn_ngemm_part_of(&op->u.gemm, &part_prog, shard, nshards);
+    return 1;
+}
+
 /* The hinted op as trn_ngemm_run's next: a GEMM with the same plan (so the
  * same program), whose part is one execution, without pointer lists (whose
  * operands are never kept). 0 when it is not. */
 static int next_of(neuron_backend *nb, const next_hint *h, const neuron_plan *p,
                    trn_ngemm_next *out) {
-    trn_nprog_gemm part_prog;
     if (!h->op || h->plan != p || h->op->kind != TRN_OP_GEMM || h->op->u.gemm.a_list ||
         h->op->u.gemm.b_list || h->op->u.gemm.c_list ||
-        gemm_shard_program(nb, h->op, &part_prog) != h->nshards)
-        return 0;
-    const trn_nprog_gemm exec_prog = exec_of_part(part_prog);
-    if (memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0)
+        !part_in_plan(nb, h->op, p, h->shard, h->nshards, &out->part))
         return 0;
     out->d = &h->op->u.gemm;
-    out->part = trn_ngemm_part_of(out->d, &part_prog, h->shard, h->nshards);
     return out->part.nbatch <= (size_t)p->prog.batch;
 }
 
@@ -357,15 +367,11 @@ static int next_of(neuron_backend *nb, const next_hint *h, const neuron_plan *p,
 static trn_kstatus run_part(neuron_backend *nb, trn_nc_loaded *ld, const trn_op_desc *op,
                             const neuron_plan *p, int shard, int nshards, const next_hint *h,
                             char *msg, size_t msglen) {
-    trn_nprog_gemm part_prog;
-    const int parts = gemm_shard_program(nb, op, &part_prog);
-    const trn_nprog_gemm exec_prog = exec_of_part(part_prog);
-    if (parts == 0 || parts != nshards || memcmp(&exec_prog, &p->prog, sizeof(exec_prog)) != 0) {
-        snprintf(msg, msglen, "the GEMM's program does not match its plan (%d parts, %d shards)",
-                 parts, nshards);
+    trn_ngemm_part part;
+    if (!part_in_plan(nb, op, p, shard, nshards, &part)) {
+        snprintf(msg, msglen, "the GEMM's program does not match its plan (%d shards)", nshards);
         return TRN_KSTATUS_FAILED;
     }
-    const trn_ngemm_part part = trn_ngemm_part_of(&op->u.gemm, &part_prog, shard, nshards);
     trn_ngemm_next next;
     const int has_next = next_of(nb, h, p, &next);
     return trn_ngemm_run(&nb->rt, ld, &op->u.gemm, &p->prog, &part, has_next ? &next : NULL, msg,

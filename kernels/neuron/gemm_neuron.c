@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/span.h"
+
 int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g) {
     memset(g, 0, sizeof(*g));
     /* FP32 data only: 16-bit and int8 storage (an R32F C with narrow A and
@@ -221,44 +223,33 @@ typedef struct chunk_io {
     char msg[200];
 } chunk_io;
 
-/* The operands an execution writes to the core. */
+/* The operands an execution writes to the core, and their input tensors:
+ * by name, or the index-th input when the program names them otherwise. */
 enum { OPERAND_A, OPERAND_B, OPERAND_C };
+static const struct {
+    const char *name;
+    int index;
+} PORTS[] = {{"at", 0}, {"b", 1}, {"c", 2}};
 
-/* Bytes of host memory operand `which` of the execution's matrices spans
- * (the whole of B's columns and C's, not only the part's). */
-static void operand_span(const chunk_io *io, int which, uintptr_t *lo, uintptr_t *hi) {
-    const trn_gemm_desc *d = io->d;
-    const size_t es = io->g->complex ? 8 : 4;
-    const void *base = which == OPERAND_A ? d->a : which == OPERAND_B ? d->b : d->c;
-    const size_t stride = which == OPERAND_A   ? d->stride_a
-                          : which == OPERAND_B ? d->stride_b
-                                               : d->stride_c;
-    const int ld = which == OPERAND_A ? d->lda : which == OPERAND_B ? d->ldb : d->ldc;
-    const int tn = which == OPERAND_A ? d->transa == TRN_TRANS_N : d->transb == TRN_TRANS_N;
-    size_t rows = (size_t)d->m, cols = (size_t)d->n;
-    if (which == OPERAND_A) {
-        rows = tn ? (size_t)d->m : (size_t)d->k;
-        cols = tn ? (size_t)d->k : (size_t)d->m;
-    } else if (which == OPERAND_B) {
-        rows = tn ? (size_t)d->k : (size_t)d->n;
-        cols = tn ? (size_t)d->n : (size_t)d->k;
-    }
-    *lo = (uintptr_t)base + io->part.batch0 * stride * es;
-    *hi = *lo + ((io->part.nbatch - 1) * stride + (cols - 1) * (size_t)ld + rows) * es;
+/* Whether the program reads c: beta (s[1], or s[2..3] complex) is not 0. */
+static int reads_c(const float s[4], int complex) {
+    return s[complex ? 2 : 1] != 0 || (complex && s[3] != 0);
 }
 
 /* What the execution's packing of operand `which` makes, as a held record
- * (nc_runtime.h): the memory it reads and everything else that decides the
- * packed bytes. Not valid (never reused) without a write clock or with
- * pointer lists, whose matrices may be anywhere. */
+ * (nc_runtime.h): the memory of that operand in the whole op (ops/span.h)
+ * and everything else that decides the packed bytes. Not valid (never reused) without a write clock
+ * or with pointer lists, whose matrices may be anywhere. */
 static trn_nc_held operand_held(const chunk_io *io, int which) {
     const trn_gemm_desc *d = io->d;
     trn_nc_held h;
     memset(&h, 0, sizeof(h));
     if (!io->rt->wclock || d->a_list || d->b_list || d->c_list)
         return h;
-    h.valid = 1;
-    operand_span(io, which, &h.lo, &h.hi);
+    trn_span whole[3]; /* all of the op's batch: a copy is current while none of it changed */
+    h.valid = trn_gemm_spans(d, whole) == 3;
+    h.lo = whole[which].lo;
+    h.hi = whole[which].hi;
     const uint64_t how[] = {(uint64_t)which,
                             (uint64_t)io->g->complex,
                             (uint64_t)io->g->m,
@@ -339,8 +330,8 @@ static void pack_operand(const chunk_io *io, int which, float *stage, size_t byt
 /* Moves operand `which` into the input tensor called name (the index-th
  * input when the program names it otherwise), unless the tensor already
  * holds it as it is now: packed from memory not written since. */
-static int operand_in(chunk_io *io, int which, const char *name, int index, size_t bytes) {
-    const int ti = trn_nc_port_index(io->ld, name, 0, index);
+static int operand_in(chunk_io *io, int which, size_t bytes) {
+    const int ti = trn_nc_port_index(io->ld, PORTS[which].name, 0, PORTS[which].index);
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
     if (held && held_current(io, held, &want))
@@ -351,7 +342,7 @@ static int operand_in(chunk_io *io, int which, const char *name, int index, size
         want.since = trn_write_clock_now(io->rt->wclock);
     pack_operand(io, which, io->stage, bytes);
     if (put(io, ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL, ti >= 0 ? io->ld->t[ti].size : 0,
-            name, io->stage, bytes) != 0)
+            PORTS[which].name, io->stage, bytes) != 0)
         return -1;
     if (held)
         *held = want;
@@ -362,9 +353,8 @@ static int operand_in(chunk_io *io, int which, const char *name, int index, size
 static void chunk_in(void *arg) {
     chunk_io *io = arg;
     io->failed = 1;
-    if (operand_in(io, OPERAND_A, "at", 0, io->by.at) != 0 ||
-        operand_in(io, OPERAND_B, "b", 1, io->by.b) != 0 ||
-        (io->read_c && operand_in(io, OPERAND_C, "c", 2, io->by.c) != 0))
+    if (operand_in(io, OPERAND_A, io->by.at) != 0 || operand_in(io, OPERAND_B, io->by.b) != 0 ||
+        (io->read_c && operand_in(io, OPERAND_C, io->by.c) != 0))
         return;
     size_t size = 0;
     trn_nrt_tensor *t = trn_nc_port(io->ld, io->set, "scal", 0, 3, &size);
@@ -424,8 +414,7 @@ static size_t stage_bytes(const trn_nprog_gemm_bytes *by) {
 static int held_count(const chunk_io *io) {
     int n = 0;
     for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++) {
-        static const char *const names[] = {"at", "b", "c"};
-        const int ti = trn_nc_port_index(io->ld, names[which], 0, which);
+        const int ti = trn_nc_port_index(io->ld, PORTS[which].name, 0, PORTS[which].index);
         const trn_nc_held want = operand_held(io, which);
         n += ti >= 0 && held_current(io, &io->ld->t[ti].held[io->set], &want);
     }
@@ -469,7 +458,7 @@ static void ahead_start(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_ngemm_n
                          .set = set,
                          .stage = job->stage};
     scalars(&job->d, job->io.s);
-    job->io.read_c = job->io.s[g->complex ? 2 : 1] != 0 || (g->complex && job->io.s[3] != 0);
+    job->io.read_c = reads_c(job->io.s, g->complex);
     const uint64_t ticket = trn_nc_copy_queue_add(rt, chunk_in, &job->io);
     if (!ticket) {
         free(job);
@@ -494,7 +483,7 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
     for (int i = 0; i < 2; i++) {
         io[i] = (chunk_io){.rt = rt, .ld = ld, .d = d, .g = g, .by = by, .set = i};
         scalars(d, io[i].s);
-        io[i].read_c = io[i].s[g->complex ? 2 : 1] != 0 || (g->complex && io[i].s[3] != 0);
+        io[i].read_c = reads_c(io[i].s, g->complex);
         io[i].stage = i < nio ? malloc(stage_bytes(&by)) : NULL;
     }
     if (!io[0].stage || (pipelined && !io[1].stage)) {
