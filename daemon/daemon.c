@@ -84,6 +84,7 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
                                 .plan = plan ? &refs[i] : NULL,
                                 .nshards = 1,
                                 .est_ns = ops[i].est_ns,
+                                .peek = ops[i].peek,
                                 .status = TRN_KSTATUS_FAILED}; /* until answered */
     }
     trn_exec_pool_run_chain(d->executors, core, eops, n, followed);
@@ -342,6 +343,7 @@ int trnscid_start(trnscid *d) {
         sc.run_core_chain = run_core_chain;
         sc.core_chains = core_chains;
         sc.chain_pairs = d->backend->run_next != NULL && d->wclock != NULL;
+        sc.chain_peek = sc.chain_pairs;
         sc.core_in_service = core_in_service;
         sc.run_ctx = d;
     }

@@ -29,8 +29,12 @@ typedef struct trn_exec_op {
     const trn_exec_plan_ref *plan; /* the plan it runs, or NULL */
     int shard, nshards;
     uint64_t est_ns; /* the scheduler's estimate of its time (the watchdog's basis) */
+    /* A chain's last op only: not to run, only named to the backend as the
+     * next op (kernels/backend.h, run_next); always answered ran 0. */
+    int peek;
     /* answer: ran 0 when no executor of the core could take it (a chain's
-     * op after the first, handed back: status and times not set) */
+     * op after the first, handed back: status and times not set), or when
+     * it is a peek */
     int ran;
     trn_kstatus status;
     uint64_t t_start, t_end; /* when it ran (CLOCK_MONOTONIC; 0: it did not) */

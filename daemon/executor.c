@@ -610,6 +610,7 @@ static void fill_item(trn_exec_item *it, const trn_exec_op *o, const trn_exec_op
     it->desc.kmsg = NULL;
     it->shard = o->shard;
     it->nshards = o->nshards;
+    it->peek = o->peek;
     it->limit_ns = limit_ns;
     atomic_store_explicit(&it->t_start, 0, memory_order_relaxed);
     it->has_plan = o->plan != NULL;
@@ -666,6 +667,8 @@ static void harvest(trn_exec_request *rq, trn_exec_slot *slot, int count) {
     for (int i = 0; i < count; i++, rq->first++) {
         const trn_exec_item *it = &slot->items[i];
         trn_exec_op *o = &rq->ops[rq->first];
+        if (o->peek) /* never run: its item holds no answer */
+            continue;
         if (it->kmsg.set)
             trn_kmsg_post(o->op->kmsg, it->kmsg.rank, it->kmsg.bad_input, "%s", it->kmsg.text);
         o->status = (trn_kstatus)it->status;
@@ -720,8 +723,8 @@ static void conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pend
         /* At once, so that the core is served again before its next op. */
         char why[128];
         (void)restart(p, core, why, sizeof(why));
-        if (rq->first == rq->n)
-            return;
+        if (rq->first == rq->n || rq->ops[rq->first].peek)
+            return; /* a peek alone is not worth a request: it stays unrun */
         rq->attempt = 0;
         if (post(p, core) != 0)
             return;

@@ -291,6 +291,8 @@ void trn_executor_main(void *arg, int core, int channel) {
             run_item(p, &plans, slot, 0, prepare_plan);
         else
             for (int i = 0; i < slot->nitems && i < TRN_EXEC_CHAIN_MAX; i++) {
+                if (slot->items[i].peek)
+                    break; /* the last item, only the next op of the one before */
                 plans.next =
                     i + 1 < slot->nitems && i + 1 < TRN_EXEC_CHAIN_MAX ? &slot->items[i + 1] : NULL;
                 run_item(p, &plans, slot, i, run_op);

@@ -45,6 +45,8 @@ typedef struct trn_exec_item {
     /* The plan and part of the item before it: plan_key and plan_spec are
      * not filled in (the executor takes that item's). */
     int32_t plan_as_prev;
+    /* Not to run: only the next op named to the backend (trn_exec_op.peek). */
+    int32_t peek;
     uint64_t limit_ns; /* its watchdog, from when it starts */
     char plan_key[TRN_PLAN_KEY_LEN];
     trn_plan_spec plan_spec;

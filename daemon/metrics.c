@@ -446,6 +446,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "Ops that ran in a chain behind the op in front of them (the chains' first ops "
            "not counted).",
            (double)ss.ops_chained);
+    scalar(&p, "trnscid_chain_peeks_total", "counter",
+           "Chains given the op queued behind them, of the same program, so that its inputs "
+           "move while the chain runs (Neuron backend).",
+           (double)ss.chain_peeks);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");
     for (int k = 0; k < NKINDS; k++) {

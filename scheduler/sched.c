@@ -1127,18 +1127,28 @@ static void chain_unclaim(trn_sched *s, trn_sched_op *op) {
     t->q[TRN_ENGINE_CORE].vtime -= op->shard_est_ns / t->weight;
 }
 
+/* Lock held: whether next, queued behind a chain whose last op is last,
+ * may be its peek (trn_sched_config.chain_peek). */
+static int chain_peek_ok(const trn_sched *s, const trn_sched_op *last, const trn_sched_op *next) {
+    return s->cfg.chain_peek && next && last->plan && next->plan == last->plan &&
+           next->plan_part == last->plan_part && chain_next_ok(s, next);
+}
+
 /* Lock held: the ops to run with op, just taken by w: chain[0] = op, then
- * the ops queued right behind it on its stream that may join (sched.h).
- * Returns how many (1: no chain). */
-static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched_op **chain) {
+ * the ops queued right behind it on its stream that may join (sched.h),
+ * and perhaps a peek at the op behind those (*peek set). Returns how many
+ * (1: no chain), the peek included. */
+static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched_op **chain,
+                      int *peek) {
     chain[0] = op;
+    *peek = 0;
     if (!chain_head_ok(s, w, op))
         return 1;
     int n = 1;
     double est = op->shard_est_ns;
     const uint64_t now = trn_sched_now_ns();
-    for (trn_sched_op *next = op->stream->head; next && n < TRN_SCHED_CHAIN_MAX;
-         next = next->next) {
+    trn_sched_op *next = op->stream->head;
+    for (; next && n < TRN_SCHED_CHAIN_MAX; next = next->next) {
         /* Only an op of the same plan part: what the backend can move ahead. */
         const int paired = n == 1 && s->cfg.chain_pairs && op->plan && next->plan == op->plan &&
                            next->plan_part == op->plan_part;
@@ -1149,26 +1159,36 @@ static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched
         chain_claim(s, next, now);
         chain[n++] = next;
     }
-    if (n > 1)
+    if (n < TRN_SCHED_CHAIN_MAX && chain_peek_ok(s, chain[n - 1], next)) {
+        chain_claim(s, next, now);
+        chain[n++] = next;
+        *peek = 1;
+        s->stats.chain_peeks++;
+    }
+    if (n - *peek > 1)
         s->stats.chains++;
     return n;
 }
 
 /* Runs the chain w took (called without the lock, returns with it), then
  * concludes its ops: those behind the first ran ahead of their turn (each
- * completes in it, resume_ahead), then the first. */
-static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int followed) {
+ * completes in it, resume_ahead), then the first. peek: its last op is a
+ * peek, which comes back unrun. */
+static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int peek,
+                      int followed) {
     trn_sched_chain_op ops[TRN_SCHED_CHAIN_MAX];
     for (int i = 0; i < n; i++) {
         trn_sched_op *op = chain[i];
+        const int is_peek = peek && i == n - 1;
         struct trn_plan_entry *plan = stage_plan(op);
-        if (plan)
+        if (plan && !is_peek)
             trn_plan_entry_ran_on(plan, w->index);
         ops[i] = (trn_sched_chain_op){.desc = stage_desc(op),
                                       .plan = plan,
                                       .plan_part = op->plan_part,
                                       .est_ns = (uint64_t)op->shard_est_ns,
-                                      .ran = 1};
+                                      .peek = is_peek,
+                                      .ran = !is_peek};
     }
     const uint64_t t0 = trn_sched_now_ns();
     running_shard = 0;
@@ -1235,9 +1255,10 @@ static void *worker_main(void *arg) {
         int shard = 0;
         trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
         trn_sched_op *chain[TRN_SCHED_CHAIN_MAX];
-        const int nchain = op ? chain_take(s, w, op, chain) : 0;
-        if (op)
-            running_followed = followed(s, chain[nchain - 1], w->engine);
+        int peek = 0;
+        const int nchain = op ? chain_take(s, w, op, chain, &peek) : 0;
+        if (op) /* a peek follows the op before it */
+            running_followed = followed(s, chain[nchain - 1 - peek], w->engine);
         if (w->woke_for_work && !op)
             s->stats.wakeups_idle++;
         w->woke_for_work = 0;
@@ -1265,7 +1286,7 @@ static void *worker_main(void *arg) {
         }
         sched_unlock(s);
         if (nchain > 1)
-            run_chain(s, w, chain, nchain, running_followed);
+            run_chain(s, w, chain, nchain, peek, running_followed);
         else
             run_taken(s, w, op, shard, 0, w);
     }

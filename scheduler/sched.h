@@ -242,6 +242,12 @@ typedef struct trn_sched_chain_op {
     const struct trn_plan_entry *plan; /* its part prepared, or NULL */
     unsigned plan_part;
     uint64_t est_ns;
+    /* The chain's last op only, with trn_sched_config.chain_peek: the op
+     * queued behind the chain, given so that its inputs may move while the
+     * op before it runs (kernels/backend.h, run_next). Its ran is 0 and
+     * run_core_chain leaves it so: it never runs it. It goes back to its
+     * stream's queue and runs in its turn. */
+    int peek;
     /* Set by run_core_chain: whether it ran (0: handed back unrun, which
      * only an op after the chain's first may be, and then every op after
      * it too; it goes back to its stream's queue, for any core), its
@@ -277,7 +283,7 @@ typedef struct trn_sched_config {
      * every one of them, the worker takes up to TRN_SCHED_CHAIN_MAX of them
      * (within TRN_SCHED_CHAIN_BUDGET_NS of estimated time) at once and
      * hands them to run_core_chain, which must run them in order, each
-     * whatever the others' statuses. The ops behind the first count as
+     * whatever the others' statuses (a peek excepted, which it never runs). The ops behind the first count as
      * started ahead of their turn (trn_sched_op.ahead): a cancel of their
      * stream lets them finish; each completes, with its own status and
      * callback, in its turn. So a stream of small ops costs the worker and
@@ -291,6 +297,14 @@ typedef struct trn_sched_config {
      * too big for the budget. The budget still bounds the ops after those
      * two. 0: the budget bounds them all. */
     int chain_pairs;
+    /* A chain ends with a peek (trn_sched_chain_op.peek) when the op queued
+     * behind it runs the same plan part as its last op and could have
+     * joined but for the budget or TRN_SCHED_CHAIN_MAX: so every such op's
+     * inputs may move ahead, not only those inside a chain. The peeked op
+     * is claimed while the chain runs, which keeps its memory live while
+     * the backend reads it: a cancel of its stream meanwhile lets it run,
+     * as it lets the chain's own ops. */
+    int chain_peek;
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops
      * does not change). NULL: always. */
@@ -326,6 +340,9 @@ typedef struct trn_sched_stats {
      * (trn_sched_config.run_core_chain), and the chains. */
     uint64_t ops_chained;
     uint64_t chains;
+    /* Chains that ended with a peek at the op behind them
+     * (trn_sched_config.chain_peek). */
+    uint64_t chain_peeks;
 } trn_sched_stats;
 
 typedef struct trn_sched_worker_info {

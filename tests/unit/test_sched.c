@@ -72,6 +72,7 @@
 // clang-format on
 
 #include "kernels/backend.h"
+#include "scheduler/plan_cache.h"
 #include "scheduler/sched.h"
 
 #define NWORKERS 2
@@ -2044,12 +2045,16 @@ static void test_kick_run(void **state) {
 typedef struct chain_ctx {
     fx *f;
     const unsigned char *base;
+    size_t stride; /* op i writes base + i * stride (0: 1) */
     const void *refuse;
     int hand_back; /* the first chain runs only its first hand_back ops */
     int pairs;     /* trn_sched_config.chain_pairs */
+    int peeks;     /* trn_sched_config.chain_peek */
     pthread_mutex_t lock;
     int nchains;
     int first[MAXOPS], len[MAXOPS]; /* chain c: ops first[c] .. first[c] + len[c] - 1 */
+    int peek_of[MAXOPS];            /* and its peek's op (-1: none) */
+    int peek_misplaced;             /* a peek not last, or not given unrun */
     int in_order;                   /* every chain was consecutive ops of the buffer */
 } chain_ctx;
 
@@ -2058,13 +2063,19 @@ static void chain_run(void *ctx, int core, trn_sched_chain_op *ops, int n, int f
     chain_ctx *c = ctx;
     assert_true(n >= 2 && n <= TRN_SCHED_CHAIN_MAX);
     pthread_mutex_lock(&c->lock);
-    const int first = (int)((const unsigned char *)op_key(ops[0].desc) - c->base);
+    const size_t stride = c->stride ? c->stride : 1;
+    const int first = (int)(((const unsigned char *)op_key(ops[0].desc) - c->base) / stride);
     for (int i = 1; i < n; i++)
-        if ((const unsigned char *)op_key(ops[i].desc) - c->base != first + i)
+        if ((const unsigned char *)op_key(ops[i].desc) - c->base != (first + i) * (ptrdiff_t)stride)
             c->in_order = 0;
+    const int peek = ops[n - 1].peek; /* never run: sched.h */
+    for (int i = 0; i < n; i++)
+        if ((ops[i].peek && (i != n - 1 || ops[i].ran)) || (!ops[i].peek && !ops[i].ran))
+            c->peek_misplaced = 1;
     c->first[c->nchains] = first;
-    c->len[c->nchains++] = n;
-    const int runs = c->nchains == 1 && c->hand_back ? c->hand_back : n;
+    c->peek_of[c->nchains] = peek ? first + n - 1 : -1;
+    c->len[c->nchains++] = n - peek;
+    const int runs = c->nchains == 1 && c->hand_back ? c->hand_back : n - peek;
     pthread_mutex_unlock(&c->lock);
     for (int i = runs; i < n; i++)
         ops[i].ran = 0;
@@ -2091,6 +2102,7 @@ static void chain_restart(fx *f, chain_ctx *c, int nworkers) {
                                  .run_core_chain = chain_run,
                                  .core_chains = chain_accepts,
                                  .chain_pairs = c->pairs,
+                                 .chain_peek = c->peeks,
                                  .run_ctx = c};
     f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
     if (!f->s)
@@ -2245,6 +2257,95 @@ static void test_chain_pairs(void **state) {
         trn_sched_stream_release(f->s, st);
         chain_end(f, &c);
     }
+    free(buf);
+}
+
+/* Rule (sched.h, trn_sched_config.chain_pairs and chain_peek): a chain's
+ * first op takes the op behind it past the budget when both run the same
+ * plan part; with chain_peek, a chain whose next op runs its last op's plan
+ * part ends with that op as a peek, handed to the hook unrun (ran 0, the
+ * last op only), which then runs in its turn, once, heading the next
+ * chain; an op of another plan is neither paired nor peeked. Behind a gate
+ * op, on 1 worker, with pairs, peeks off then on: 6 memsets of 8 MiB
+ * (about 1 ms estimated each, twice the budget), all of one prepared FFT
+ * plan part but op 4 (another plan). The chains are [0 1] (+ peek 2) and
+ * [2 3]; ops 4 and 5 run alone. The stats count the peek and, in
+ * ops_chained, only the ops that ran behind a chain's first. */
+static void test_chain_peek(void **state) {
+    fx *f = *state;
+    enum { N = 6, OTHER = 4 };
+    const size_t big = (size_t)8 << 20;
+    unsigned char *buf = calloc(N, big);
+    assert_non_null(buf);
+    const trn_plan_cache_config pcfg = {.max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE};
+    trn_plan_cache *pc = trn_plan_cache_create(f->g->cpu, &pcfg);
+    assert_non_null(pc);
+    assert_int_equal(trn_plan_cache_start(pc), 0);
+    trn_plan_entry *plan[2];
+    for (int p = 0; p < 2; p++) {
+        trn_plan_spec spec;
+        memset(&spec, 0, sizeof(spec));
+        spec.family = TRN_PLAN_FFT;
+        spec.u.fft.type = TRN_FFT_C2C;
+        spec.u.fft.rank = 1;
+        spec.u.fft.n[0] = 8 << p;
+        spec.u.fft.basic = 1;
+        char err[200] = "";
+        int hit;
+        assert_int_equal(trn_plan_cache_acquire(pc, &spec, 0, &plan[p], &hit, err, sizeof(err)),
+                         TRN_PLAN_OK);
+        assert_int_equal(trn_plan_entry_wait(plan[p], 0, err, sizeof(err)), 0);
+    }
+    for (int peeks = 0; peeks <= 1; peeks++) {
+        static test_op ops[N + 1];
+        chain_ctx c = {.f = f, .base = buf, .stride = big, .pairs = 1, .peeks = peeks};
+        chain_restart(f, &c, 1);
+        rec_destroy(&f->r);
+        rec_init(&f->r);
+        f->g->open[0] = 0;
+        f->g->entered[0] = 0;
+        trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+        submit_gate_and_wait(f, st, &ops[N], N);
+        for (int i = 0; i < N; i++) {
+            memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i + 10 * peeks);
+            ops[i].sop.desc.u.memset.bytes = big;
+            ops[i].sop.plan = plan[i == OTHER];
+            assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+        }
+        trn_sched_stats before;
+        trn_sched_get_stats(f->s, &before);
+        gate_open(f->g, 0);
+        wait_count(&f->r, N + 1);
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(f->r.done[i], 1);
+            assert_int_equal(f->r.status[i], TRN_SCHED_OK);
+            assert_int_equal(buf[(size_t)i * big + big - 1], 1 + i + 10 * peeks);
+            if (i > 0)
+                assert_true(f->r.seen_before[i] > f->r.seen_before[i - 1]);
+        }
+        assert_false(c.peek_misplaced);
+        assert_true(c.in_order);
+        assert_int_equal(c.nchains, 2);
+        assert_int_equal(c.first[0], 0);
+        assert_int_equal(c.len[0], 2);
+        assert_int_equal(c.peek_of[0], peeks ? 2 : -1);
+        assert_int_equal(c.first[1], 2);
+        assert_int_equal(c.len[1], 2);
+        assert_int_equal(c.peek_of[1], -1); /* op 4 runs another plan */
+        trn_sched_stats after;
+        trn_sched_get_stats(f->s, &after);
+        assert_int_equal(after.chain_peeks - before.chain_peeks, (uint64_t)peeks);
+        assert_int_equal(after.chains - before.chains, 2);
+        assert_int_equal(after.ops_chained - before.ops_chained, 2);
+        assert_int_equal(after.ops_queued, 0);
+        assert_int_equal(after.ops_running, 0);
+        trn_sched_stream_release(f->s, st);
+        chain_end(f, &c);
+    }
+    for (int p = 0; p < 2; p++)
+        trn_plan_entry_release(plan[p]);
+    trn_plan_cache_stop(pc);
+    trn_plan_cache_destroy(pc);
     free(buf);
 }
 
@@ -2511,6 +2612,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_chain_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_hand_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_pairs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_peek, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
