@@ -29,7 +29,12 @@
  *            model, NRTSIM_TRACE=FILE) Y = W X: the same SGEMM called again
  *            and again, with X written before each call, and 8 of their
  *            own operands queued back to back: wall time per GEMM, bytes
- *            moved to the core per call, moves hidden under executions.
+ *            moved to the core per call, moves hidden under executions;
+ *   locality (two daemons on two simulated cores, --neuron-locality on and
+ *            off, under the timing model, NRTSIM_TRACE=FILE) Y = W1 X and
+ *            Y = W2 X, each first on a core of its own (at once, on two
+ *            streams), then called in turn with a synchronize after each:
+ *            wall time per GEMM and bytes moved to the cores per call.
  * Each phase prints one JSON object.
  */
 #define _GNU_SOURCE
@@ -369,6 +374,63 @@ static void phase_resident(const opts *o, trnblasHandle_t h) {
     free(host);
 }
 
+/* Y = W1 X and Y = W2 X on two cores (the label: --neuron-locality on or
+ * off), under the timing model: first both at once on two streams, so that
+ * each W is moved to a core of its own; then in turn, each alone on an idle
+ * daemon, reps + 1 rounds of the two (round 0 left out): wall ms and bytes
+ * moved to the cores per GEMM. With placement by location each runs on the
+ * core that holds its W and X; without, on whichever core is woken. */
+static void phase_locality(const opts *o) {
+    const resident_shape sh = {4 * o->size, o->size / 4, o->size};
+    if (sh.n < 1)
+        exit(2);
+    const size_t wb = (size_t)sh.m * sh.k * 4, xb = (size_t)sh.k * sh.n * 4,
+                 yb = (size_t)sh.m * sh.n * 4;
+    float *w[2], *y[2], *x, *host = malloc(wb);
+    trnsciStream_t st[2];
+    trnblasHandle_t hs[2];
+    if (!host || trnsciMalloc((void **)&x, xb))
+        exit(1);
+    bench_fill(host, (size_t)sh.m * sh.k, 3);
+    for (int i = 0; i < 2; i++)
+        if (trnsciMalloc((void **)&w[i], wb) || trnsciMalloc((void **)&y[i], yb) ||
+            trnsciMemcpy(w[i], host, wb, trnsciMemcpyHostToDevice) || trnsciStreamCreate(&st[i]) ||
+            trnblasCreate(&hs[i]) || trnblasSetStream(hs[i], st[i]))
+            exit(1);
+    if (trnsciMemcpy(x, host, xb, trnsciMemcpyHostToDevice))
+        exit(1);
+    for (int i = 0; i < 2; i++) /* both wait for the one compile, then run at once */
+        resident_gemm(hs[i], sh, w[i], x, y[i]);
+    resident_sync();
+    double *v = calloc(2 * ((size_t)o->reps + 1), sizeof(double));
+    double before = 0;
+    for (int r = 0; r <= o->reps; r++) {
+        if (r == 1)
+            before = trace_read(o->trace).written;
+        for (int i = 0; i < 2; i++) {
+            const double t0 = bench_now_ms();
+            resident_gemm(hs[i], sh, w[i], x, y[i]);
+            resident_sync();
+            v[2 * r + i] = bench_now_ms() - t0;
+        }
+    }
+    const bench_stats ms = bench_stats_of(v + 2, 2 * o->reps);
+    const double written = (trace_read(o->trace).written - before) / (2.0 * o->reps);
+    printf("{\"bench\":\"neuron_locality\",\"daemon\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"two_weights_in_turn\":{\"call_ms\":{\"median\":%.3f,\"min\":%.3f,"
+           "\"max\":%.3f},\"bytes_to_cores_per_call\":%.0f},\"reps\":%d,\"simulated\":true}\n",
+           o->label, sh.m, sh.n, sh.k, ms.median, ms.min, ms.max, written, o->reps);
+    free(v);
+    for (int i = 0; i < 2; i++) {
+        trnblasDestroy(hs[i]);
+        trnsciStreamDestroy(st[i]);
+        trnsciFree(w[i]);
+        trnsciFree(y[i]);
+    }
+    trnsciFree(x);
+    free(host);
+}
+
 /* The same op straight to the runtime in this process: CPU ns per op. */
 static double direct_cpu_ns(const opts *o) {
     trn_nc_runtime rt;
@@ -524,15 +586,15 @@ int main(int argc, char **argv) {
         else if (!o.addr)
             o.addr = argv[i];
         else {
-            fprintf(stderr,
-                    "usage: bench_neuron ADDR [--phase first|restart|host|split|overlap|resident] "
-                    "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                    "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
+            fprintf(stderr, "usage: bench_neuron ADDR "
+                            "[--phase first|restart|host|split|overlap|resident|locality] "
+                            "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
+                            "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
             return 2;
         }
     }
     const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0 ||
-                      strcmp(o.phase, "resident") == 0;
+                      strcmp(o.phase, "resident") == 0 || strcmp(o.phase, "locality") == 0;
     if (!o.addr || o.batch < 1 || o.batch > 1024 || o.size < 1 || o.size > (split ? 2048 : 64) ||
         o.n < 1 || o.reps < 1 || trnsciInit(o.addr) != trnsciSuccess)
         return 2;
@@ -560,6 +622,10 @@ int main(int argc, char **argv) {
         if (!o.trace)
             return 2;
         phase_resident(&o, h);
+    } else if (strcmp(o.phase, "locality") == 0) {
+        if (!o.trace)
+            return 2;
+        phase_locality(&o);
     } else if (split) {
         phase_split(&o, h, a, b, c);
     } else {

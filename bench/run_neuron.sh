@@ -10,15 +10,16 @@
 #      of the daemon (by thread too) and its executors per op beside the same
 #      op issued straight to the runtime in the bench process; then the same
 #      SGEMMs on a CPU-backend daemon;
-#   3-5. under the simulator's timing model: one GEMM split over two cores,
-#      DMA beside execution, resident operands (below).
+#   3-6. under the simulator's timing model: one GEMM split over two cores,
+#      DMA beside execution, resident operands, placement by location
+#      (below).
 # Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
 # its executors pinned there (one per simulated core: the simulator has 3,
 # the daemon owns cores 0-1, the bench's direct side core 2); the bench under
 # `taskset -c $BENCH_CPU`. The timing model is off (NRTSIM_*_US/GBPS/GFLOPS
 # unset): the figures are host costs only. NRTSIM_CC_MS (default here 500)
 # stands in for the compile time.
-# PHASES (default: all of "cache host split overlap resident") picks what
+# PHASES (default: all of "cache host split overlap resident locality") picks what
 # runs; host needs cache's NEFF. NEURON_FLAGS go to the daemons of cache and
 # host (e.g. --neuron-resident off).
 # Prints one JSON object per measurement; exits non-zero if anything fails.
@@ -40,7 +41,7 @@ export NRTSIM_CORES=3 NRTSIM_LOCK_DIR="$BENCH_TMP/locks" NRTSIM_CC_MS="${NRTSIM_
 CACHE="$BENCH_TMP/cache"
 SOCK="$BENCH_TMP/bench.sock"
 
-PHASES=${PHASES:-cache host split overlap resident}
+PHASES=${PHASES:-cache host split overlap resident locality}
 want() {
     case " $PHASES " in *" $1 "*) return 0 ;; esac
     return 1
@@ -143,5 +144,24 @@ resident_run() {
 if [ "$rc" -eq 0 ] && want resident; then
     resident_run on
     resident_run off
+fi
+# 6. Placement by location (--neuron-locality): Y = W1 X and Y = W2 X (W
+# 1 MiB each) on two simulated cores, each first moved to a core of its
+# own, then called in turn, each alone; the model as in 5. With placement
+# each runs where its W is; without, on the core woken for it.
+locality_run() {
+    rm -f "$BENCH_TMP/trace"
+    daemon_start "locality-$1" env NEURON_RT_VISIBLE_CORES=0-1 NRTSIM_GFLOPS=0.5 \
+        NRTSIM_DMA_GBPS=0.02 NRTSIM_DISPATCH_US=50 NRTSIM_TRACE="$BENCH_TMP/trace" "$DAEMON" \
+        --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
+        --listen "unix:$SOCK" --log-level warn --neuron-locality "$1"
+    daemon_wait "locality-$1" "unix:$SOCK"
+    "$BENCH" "unix:$SOCK" --phase locality --label "$1" --size "${RESIDENT_SIZE:-256}" \
+        --trace "$BENCH_TMP/trace" --reps "${RESIDENT_REPS:-9}" || rc=$?
+    daemon_stop "locality-$1" || rc=1
+}
+if [ "$rc" -eq 0 ] && want locality; then
+    locality_run on
+    locality_run off
 fi
 bench_finish "$rc"

@@ -151,6 +151,9 @@ static const char usage[] =
     "  --neuron-resident on|off leave GEMM operands in a NeuronCore's memory and\n"
     "                           move them again only once they change (default on;\n"
     "                           needs opaque device pointers)\n"
+    "  --neuron-locality on|off run a big GEMM on the NeuronCore that holds its\n"
+    "                           inputs when waiting for it costs less than moving\n"
+    "                           them (default on; with --neuron-resident on)\n"
 #ifdef TRNSCI_FAULT_INJECTION
     "  --fault-injection        (test builds) run the test-fault ops\n"
 #endif
@@ -326,6 +329,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->neuron_compile_timeout_s = 600;
     cfg->neuron_split_min_mflop = 1024;
     cfg->neuron_resident = 1;
+    cfg->neuron_locality = 1;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -406,6 +410,7 @@ enum option_code {
     O_NEURON_TIMEOUT,
     O_NEURON_SPLIT,
     O_NEURON_RESIDENT,
+    O_NEURON_LOCALITY,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -451,6 +456,7 @@ static const struct option options[] = {
     {"neuron-compile-timeout-s", required_argument, NULL, O_NEURON_TIMEOUT},
     {"neuron-split-min-mflop", required_argument, NULL, O_NEURON_SPLIT},
     {"neuron-resident", required_argument, NULL, O_NEURON_RESIDENT},
+    {"neuron-locality", required_argument, NULL, O_NEURON_LOCALITY},
 #ifdef TRNSCI_FAULT_INJECTION
     {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
 #endif
@@ -696,11 +702,14 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         cfg->neuron_split_min_mflop = (uint32_t)v;
         break;
     case O_NEURON_RESIDENT:
+    case O_NEURON_LOCALITY:
         if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
-            snprintf(err, errlen, "--neuron-resident %s: expected on or off", arg);
+            snprintf(err, errlen, "--%s %s: expected on or off",
+                     code == O_NEURON_RESIDENT ? "neuron-resident" : "neuron-locality", arg);
             return TRN_CONFIG_ERROR;
         }
-        cfg->neuron_resident = strcmp(arg, "on") == 0;
+        *(code == O_NEURON_RESIDENT ? &cfg->neuron_resident : &cfg->neuron_locality) =
+            strcmp(arg, "on") == 0;
         break;
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:

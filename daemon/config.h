@@ -101,6 +101,7 @@ typedef struct trn_config {
     uint32_t neuron_compile_timeout_s;
     uint32_t neuron_split_min_mflop; /* 0: GEMMs are never split over NeuronCores */
     int neuron_resident;             /* GEMM operands stay in a core's memory until they change */
+    int neuron_locality;             /* a big GEMM goes to the core that holds its inputs */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

@@ -26,10 +26,12 @@
 #include "daemon/log.h"
 #include "daemon/memory_release.h"
 #include "daemon/op_scratch.h"
+#include "daemon/residency.h"
 #include "daemon/signals.h"
 #include "daemon/systemd.h"
 #include "kernels/neuron/backend_neuron.h"
 #include "ops/fft_shape.h"
+#include "ops/span.h"
 #include "scheduler/graph_cache.h"
 
 #define POLL_SLICE_MS 100
@@ -65,8 +67,13 @@ static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
     if (!trn_exec_pool_takes(op))
         return d->backend->run(d->backend, op, NULL, shard, nshards);
     const trn_exec_plan_ref ref = plan_ref_of(plan, plan_part);
-    return trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns,
-                             patience_ns, pending, trn_sched_running_followed());
+    const uint64_t tick = d->residency ? trn_write_clock_now(d->wclock) : 0;
+    const trn_kstatus k =
+        trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns,
+                          patience_ns, pending, trn_sched_running_followed());
+    if (d->residency && nshards == 1 && k == TRN_KSTATUS_OK && !(pending && *pending))
+        trn_residency_note(d->residency, core, op, plan, plan_part, tick);
+    return k;
 }
 
 /* A chain of a stream's one-shard ops, in one hand-off to the core's
@@ -87,13 +94,34 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
                                 .peek = ops[i].peek,
                                 .status = TRN_KSTATUS_FAILED}; /* until answered */
     }
+    const uint64_t tick = d->residency ? trn_write_clock_now(d->wclock) : 0;
     trn_exec_pool_run_chain(d->executors, core, eops, n, followed);
     for (int i = 0; i < n; i++) {
         ops[i].ran = eops[i].ran;
         ops[i].status = eops[i].status;
         ops[i].t_start = eops[i].t_start;
         ops[i].t_end = eops[i].t_end;
+        /* Its inputs are in the core's memory now, a peek's moved ahead. */
+        if (d->residency && (ops[i].peek || (ops[i].ran && ops[i].status == TRN_KSTATUS_OK)))
+            trn_residency_note(d->residency, core, ops[i].desc, ops[i].plan, ops[i].plan_part,
+                               tick);
     }
+}
+
+/* Whether a chain may end with a peek at op (trn_sched_config.chain_peek):
+ * a GEMM big enough that the backend moves its inputs ahead. */
+static int chain_peek(void *ctx, const trn_op_desc *op) {
+    (void)ctx;
+    trn_span s[3];
+    return op->kind == TRN_OP_GEMM && trn_op_read_spans(op, s, 3) == 3 &&
+           (uint64_t)(s[0].hi - s[0].lo) + (s[1].hi - s[1].lo) >= TRN_RESIDENCY_MIN_BYTES;
+}
+
+/* Placement by location (trn_sched_config.locate; daemon/residency.h). */
+static int locate(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,
+                  unsigned plan_part, int here, uint64_t *extra_bytes) {
+    trnscid *d = ctx;
+    return trn_residency_locate(d->residency, op, plan, plan_part, here, extra_bytes);
 }
 
 static int core_chains(void *ctx, const trn_op_desc *op) {
@@ -210,6 +238,8 @@ static void destroy_executors(trnscid *d) {
     d->service.scratch = NULL;
     trn_exec_pool_destroy(d->executors);
     d->executors = NULL;
+    trn_residency_destroy(d->residency);
+    d->residency = NULL;
     free_write_clock(d); /* in the space, or on the heap without executors */
     trn_exec_space_destroy(d->space);
     d->space = NULL;
@@ -343,7 +373,15 @@ int trnscid_start(trnscid *d) {
         sc.run_core_chain = run_core_chain;
         sc.core_chains = core_chains;
         sc.chain_pairs = d->backend->run_next != NULL && d->wclock != NULL;
-        sc.chain_peek = sc.chain_pairs;
+        sc.chain_peek = sc.chain_pairs ? chain_peek : NULL;
+        if (sc.chain_pairs && d->cfg.neuron_locality) {
+            d->residency = trn_residency_create(d->cfg.ncores, d->wclock);
+            if (!d->residency) {
+                trn_log(TRN_LOG_ERROR, "out of memory for the operands' residency records");
+                goto fail;
+            }
+            sc.locate = locate;
+        }
         sc.core_in_service = core_in_service;
         sc.run_ctx = d;
     }

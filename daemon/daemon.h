@@ -31,6 +31,9 @@ typedef struct trnscid {
      * space, or on the heap (wclock_heap) without executors. */
     struct trn_write_clock *wclock;
     int wclock_heap;
+    /* Where big GEMMs' inputs were moved (daemon/residency.h), for placement
+     * by location (--neuron-locality), or NULL. */
+    struct trn_residency *residency;
     trn_sched *sched;
     trn_plan_cache *plans;
     struct trn_graph_cache *graphs;

@@ -368,6 +368,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     const uint32_t seq = next_seq(c);
     memset(&slot->items[0].desc, 0, sizeof(slot->items[0].desc));
     slot->items[0].has_plan = 0;
+    slot->items[0].peek = 0;
     slot->nitems = 1;
     atomic_store(&slot->at, 0);
     slot->followed = 0;
@@ -542,7 +543,9 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
         snprintf(how, sizeof(how), "ended its executor (exit status %d)",
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     }
-    if (core == PLANNER(p)) {
+    if (!op) { /* moving a peek's inputs ahead (executor_main.c): no op failed */
+        trn_log(TRN_LOG_WARN, "moving the next op's inputs on core %d %s", core, how);
+    } else if (core == PLANNER(p)) {
         /* Short: the op's message already names the plan. */
         trn_kmsg_post(op->kmsg, 0, 0, "planning %s; the planner is restarted", how);
         const trn_exec_plan_ref *plan = c->req.ops[0].plan; /* the planner's one op */
@@ -553,7 +556,7 @@ static trn_kstatus fault(trn_exec_pool *p, int core, const trn_op_desc *op, int 
         trn_log(TRN_LOG_WARN, "%s on core %d %s", trn_op_title(op), core, how);
     }
     count_fault(p, core);
-    if (p->cfg.wclock)
+    if (p->cfg.wclock && op)
         trn_write_clock_after_op(p->cfg.wclock, op);
     return TRN_KSTATUS_FAILED;
 }
@@ -716,10 +719,14 @@ static void conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pend
             at = 0;
         harvest(rq, slot, at);
         trn_exec_op *o = &rq->ops[rq->first++];
-        o->status = fault(p, core, o->op, by_watchdog, slot->items[at].limit_ns);
-        o->ran = 1;
-        o->t_start = atomic_load_explicit(&slot->items[at].t_start, memory_order_relaxed);
-        o->t_end = now_ns();
+        if (o->peek) { /* it died moving the peek's inputs: the others answered */
+            (void)fault(p, core, NULL, by_watchdog, slot->items[at].limit_ns);
+        } else {
+            o->status = fault(p, core, o->op, by_watchdog, slot->items[at].limit_ns);
+            o->ran = 1;
+            o->t_start = atomic_load_explicit(&slot->items[at].t_start, memory_order_relaxed);
+            o->t_end = now_ns();
+        }
         /* At once, so that the core is served again before its next op. */
         char why[128];
         (void)restart(p, core, why, sizeof(why));

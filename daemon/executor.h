@@ -82,8 +82,10 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
  * and gets its own status, message and times; each has its own watchdog,
  * from when it starts. A fault fails only the op that was running: the ops
  * after it go to the restarted executor, or, when the core has none (it
- * went out of service), are handed back unrun (ran 0). Waits for all of
- * them. */
+ * went out of service), are handed back unrun (ran 0). The last op may be
+ * a peek (trn_exec_op.peek): named to the backend as the next op, never
+ * run, always answered ran 0; a fault while its inputs move fails no op.
+ * Waits for all of them. */
 void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed);
 /* Waits for the run trn_exec_pool_run left pending on core; returns its
  * status as trn_exec_pool_run would have. */

@@ -297,7 +297,14 @@ void trn_executor_main(void *arg, int core, int channel) {
                     i + 1 < slot->nitems && i + 1 < TRN_EXEC_CHAIN_MAX ? &slot->items[i + 1] : NULL;
                 run_item(p, &plans, slot, i, run_op);
             }
-        /* Nothing may still read this request's memory once it is answered. */
+        /* Nothing may still read this request's memory once it is answered.
+         * A peek's move runs under the peek's name (its watchdog; a fault
+         * here fails no op: daemon/executor.c, conclude). */
+        const int npeek = slot->task == TRN_EXEC_TASK_OP ? slot->nitems - 1 : -1;
+        if (npeek > 0 && npeek < TRN_EXEC_CHAIN_MAX && slot->items[npeek].peek) {
+            atomic_store_explicit(&slot->items[npeek].t_start, now_ns(), memory_order_relaxed);
+            atomic_store_explicit(&slot->at, npeek, memory_order_release);
+        }
         if (p->be->run_next_wait)
             p->be->run_next_wait(p->be);
         last = req;

@@ -450,6 +450,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "Chains given the op queued behind them, of the same program, so that its inputs "
            "move while the chain runs (Neuron backend).",
            (double)ss.chain_peeks);
+    scalar(&p, "trnscid_ops_placed_by_location_total", "counter",
+           "Ops handed to the core that holds their inputs instead of run by the core that "
+           "took them (Neuron backend, --neuron-locality).",
+           (double)ss.ops_placed_by_location);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");
     for (int k = 0; k < NKINDS; k++) {

@@ -51,6 +51,9 @@
  * next op of its stream itself, with no wake-up, and a burst of one-shard ops on one stream keeps
  * one worker busy instead of waking all of them for each op. A core put back in service is
  * considered at the next release of the lock. Stopping wakes every worker (wake_everyone) to leave.
+ * An op one worker hands to another (placement by location: worker.mail) is taken, never
+ * runnable: the worker it goes to is woken by name if asleep, and takes its mail before it
+ * looks for work or sleeps.
  *
  * Lifetimes: a stream holds one reference for its creator plus one per queued
  * op; a tenant one for its creator plus one per stream; a fence one for its
@@ -131,6 +134,15 @@ struct worker {
     trn_sched_op *handed;
     int handed_shard;
     uint64_t handed_t0;
+    /* An op another worker took and handed to this one, whose core holds
+     * its inputs (trn_sched_config.locate): its one shard, taken, which it
+     * runs before it takes other work. It is awake while it has one. */
+    trn_sched_op *mail;
+    /* Whether it runs a shard or chain it took (set and cleared under the
+     * lock), and when that is estimated to end (trn_sched_now_ns clock;
+     * UINT64_MAX: not known, e.g. it waits for a plan). */
+    int running;
+    uint64_t until_ns;
     trn_sched_usage usage;
 };
 
@@ -635,7 +647,8 @@ static void finish_list(trn_sched *s, trn_sched_op *op, trn_sched_status why,
  * its head whose first stage ran ahead (trn_sched_op.ahead: run-ahead, or
  * a chain) stay: they have started, so they finish every stage in their
  * turn; one still waiting for a worker is taken back and goes with the
- * rest. */
+ * rest. A chain's peek stays too, marked to complete unrun in its turn:
+ * its chain may still be reading its memory. */
 static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_status why,
                                 completion_list *done) {
     if (st->parked_on)
@@ -646,6 +659,10 @@ static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_st
             op->ahead = 0;
         if (!op->ahead)
             break;
+        if (op->peeked) { /* it never started: it completes unrun after its chain */
+            op->dropped = 1;
+            op->drop_status = why;
+        }
         kept = op;
     }
     trn_sched_op *rest = *link;
@@ -756,6 +773,14 @@ static void stream_advance_one(trn_sched *s, trn_sched_stream *st, completion_li
         if (s->stopping && !op->is_marker && !op->ahead) {
             stream_drain_queued(s, st, TRN_SCHED_SHUTDOWN, done);
             return;
+        }
+        if (op->dropped) { /* a peek that a cancel reached (stream_drain_queued) */
+            st->head = op->next;
+            if (!st->head)
+                st->tail = NULL;
+            s->stats.ops_queued--;
+            finish_later(s, done, op, op->drop_status);
+            continue;
         }
         if (op->is_marker && op->wait && !op->wait->signalled) {
             if (s->stopping) {
@@ -1108,7 +1133,6 @@ static void chain_claim(trn_sched *s, trn_sched_op *op, uint64_t now) {
     op->t_start = op->stage_times[0].t_start = now;
     op->next_shard = 1;
     s->inflight++;
-    s->stats.ops_chained++;
     s->engines[TRN_ENGINE_CORE].busy++;
     t->q[TRN_ENGINE_CORE].vtime += op->shard_est_ns / t->weight;
 }
@@ -1121,17 +1145,18 @@ static void chain_unclaim(trn_sched *s, trn_sched_op *op) {
     op->t_ready = op->t_start = 0;
     memset(&op->stage_times[0], 0, sizeof(op->stage_times[0]));
     op->next_shard = 0;
+    op->peeked = 0;
     s->inflight--; /* the chain's first op is still in flight: never 0 here */
-    s->stats.ops_chained--;
     s->engines[TRN_ENGINE_CORE].busy--;
     t->q[TRN_ENGINE_CORE].vtime -= op->shard_est_ns / t->weight;
 }
 
-/* Lock held: whether next, queued behind a chain whose last op is last,
- * may be its peek (trn_sched_config.chain_peek). */
+/* Lock held: whether next, the op queued behind a chain's last op `last`,
+ * may be the chain's peek (trn_sched_config.chain_peek). */
 static int chain_peek_ok(const trn_sched *s, const trn_sched_op *last, const trn_sched_op *next) {
-    return s->cfg.chain_peek && next && last->plan && next->plan == last->plan &&
-           next->plan_part == last->plan_part && chain_next_ok(s, next);
+    return s->cfg.chain_peek && s->cfg.chain_pairs && next && last->plan &&
+           next->plan == last->plan && next->plan_part == last->plan_part &&
+           chain_next_ok(s, next) && s->cfg.chain_peek(s->cfg.run_ctx, &next->desc);
 }
 
 /* Lock held: the ops to run with op, just taken by w: chain[0] = op, then
@@ -1161,6 +1186,7 @@ static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched
     }
     if (n < TRN_SCHED_CHAIN_MAX && chain_peek_ok(s, chain[n - 1], next)) {
         chain_claim(s, next, now);
+        next->peeked = 1;
         chain[n++] = next;
         *peek = 1;
         s->stats.chain_peeks++;
@@ -1168,6 +1194,62 @@ static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched
     if (n - *peek > 1)
         s->stats.chains++;
     return n;
+}
+
+/* ---- placement by location (trn_sched_config.locate) -------------------------------- */
+
+/* Lock held: gives op, just taken by core worker w, to the worker of the
+ * core that holds its inputs when waiting for that core costs less than
+ * moving them (sched.h, locate). Returns 1 when it did. */
+static int place_by_location(trn_sched *s, worker *w, trn_sched_op *op) {
+    if (!s->cfg.locate || w->engine != TRN_ENGINE_CORE || !op->plan || op->deadline_ns ||
+        !chain_head_ok(s, w, op))
+        return 0;
+    uint64_t extra = 0;
+    const engine *e = &s->engines[TRN_ENGINE_CORE];
+    const int home =
+        s->cfg.locate(s->cfg.run_ctx, stage_desc(op), op->plan, op->plan_part, w->index, &extra);
+    if (home < 0 || home >= e->count || home == w->index || extra == 0)
+        return 0;
+    worker *h = &s->workers[e->first + home];
+    if (h->mail || h->lent || h->handed ||
+        (s->cfg.core_in_service && !s->cfg.core_in_service(s->cfg.run_ctx, home)))
+        return 0;
+    const uint64_t now = trn_sched_now_ns();
+    /* A core that runs past its estimate (a plan it waits for, a slow
+     * kernel) may take any time yet: not waited for. */
+    if (h->running && h->until_ns <= now)
+        return 0;
+    const uint64_t wait = h->running ? h->until_ns - now : 0;
+    if ((double)wait >= (double)extra / EST_BYTES_PER_NS)
+        return 0; /* moving them here costs less than waiting */
+    h->mail = op;
+    if (h->sleeping)
+        owe_wake(s, h);
+    s->stats.ops_placed_by_location++;
+    return 1;
+}
+
+/* Lock held: the op handed to w by place_by_location, its shard 0, or NULL. */
+static trn_sched_op *mail_take(worker *w) {
+    trn_sched_op *op = w->mail;
+    w->mail = NULL;
+    return op;
+}
+
+/* Lock held: w leaves (its core went out of service) with an op handed to
+ * it: the op is queued again, as if never taken (take_shard undone). */
+static void mail_return(trn_sched *s, worker *w) {
+    trn_sched_op *op = mail_take(w);
+    if (!op)
+        return;
+    trn_sched_tenant *t = op->stream->tenant;
+    op->next_shard = 0;
+    op->t_start = stage_times(op)->t_start = 0;
+    s->inflight--;
+    s->engines[op->engine].busy--;
+    t->q[op->engine].vtime -= op->shard_est_ns / t->weight;
+    ready_enqueue(s, op);
 }
 
 /* Runs the chain w took (called without the lock, returns with it), then
@@ -1209,6 +1291,7 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
         if (i > 0) {
             op->t_start = op->stage_times[0].t_start = start;
             w->usage.ops++; /* it completes in its turn, without a worker */
+            s->stats.ops_chained++;
         }
         shard_done(s, w, op, ops[i].status, start, end, w);
     }
@@ -1246,14 +1329,21 @@ static void *worker_main(void *arg) {
             continue;
         }
         if (w->engine == TRN_ENGINE_CORE && s->cfg.core_in_service &&
-            !s->cfg.core_in_service(s->cfg.run_ctx, w->index))
-            break;     /* out of service: the other workers take its share */
+            !s->cfg.core_in_service(s->cfg.run_ctx, w->index)) {
+            mail_return(s, w);
+            break; /* out of service: the other workers take its share */
+        }
         if (w->lent) { /* another thread runs a shard in its name */
             worker_sleep(s, w);
             continue;
         }
-        int shard = 0;
-        trn_sched_op *op = take_shard(s, w->engine, &shard, &done);
+        int shard = 0; /* a handed op's is 0: it has one */
+        trn_sched_op *op = mail_take(w);
+        if (!op) {
+            op = take_shard(s, w->engine, &shard, &done);
+            while (op && place_by_location(s, w, op))
+                op = take_shard(s, w->engine, &shard, &done);
+        }
         trn_sched_op *chain[TRN_SCHED_CHAIN_MAX];
         int peek = 0;
         const int nchain = op ? chain_take(s, w, op, chain, &peek) : 0;
@@ -1284,11 +1374,23 @@ static void *worker_main(void *arg) {
             worker_sleep(s, w);
             continue;
         }
+        if (s->cfg.locate) { /* how long this core will be busy, for placement */
+            double est = 0;
+            for (int i = 0; i < nchain - peek; i++)
+                est += chain[i]->shard_est_ns;
+            struct trn_plan_entry *plan = stage_plan(op);
+            const unsigned part = op->steps ? op->steps[op->stage].plan_part : op->plan_part;
+            w->running = 1;
+            w->until_ns = plan && !trn_plan_entry_ready(plan, part)
+                              ? UINT64_MAX /* it waits for its plan first */
+                              : trn_sched_now_ns() + (uint64_t)est;
+        }
         sched_unlock(s);
         if (nchain > 1)
             run_chain(s, w, chain, nchain, peek, running_followed);
         else
             run_taken(s, w, op, shard, 0, w);
+        w->running = 0;
     }
     seek_set(s, w, 0); /* leaving: sched_unlock gives its share to others */
     sched_unlock(s);
@@ -1596,6 +1698,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->advance_after = 0;
     op->stop = 0;
     op->ahead = 0;
+    op->peeked = op->dropped = 0;
     op->t_submit = trn_sched_now_ns();
     op->t_ready = op->t_start = op->t_end = 0;
     memset(op->stage_times, 0, sizeof(op->stage_times));

@@ -219,6 +219,11 @@ struct trn_sched_op {
     int advance_after; /* a marker: advance its stream after its callback */
     int stop;          /* a sequence whose stream was cancelled: no further step */
     int ahead;         /* its first stage queued or running (1), or done (2), before its turn */
+    /* Claimed as a chain's peek (trn_sched_config.chain_peek); and, when a
+     * cancel or shutdown reached it meanwhile, the status it completes with
+     * in its turn, unrun (dropped). */
+    int peeked, dropped;
+    trn_sched_status drop_status;
     trn_sched_timer deadline;
 };
 
@@ -283,11 +288,11 @@ typedef struct trn_sched_config {
      * every one of them, the worker takes up to TRN_SCHED_CHAIN_MAX of them
      * (within TRN_SCHED_CHAIN_BUDGET_NS of estimated time) at once and
      * hands them to run_core_chain, which must run them in order, each
-     * whatever the others' statuses (a peek excepted, which it never runs). The ops behind the first count as
-     * started ahead of their turn (trn_sched_op.ahead): a cancel of their
-     * stream lets them finish; each completes, with its own status and
-     * callback, in its turn. So a stream of small ops costs the worker and
-     * the core one hand-off per chain, not per op. Both NULL: no chains. */
+     * whatever the others' statuses (a peek excepted, which it never runs). The ops behind the
+     * first count as started ahead of their turn (trn_sched_op.ahead): a cancel of their stream
+     * lets them finish; each completes, with its own status and callback, in its turn. So a stream
+     * of small ops costs the worker and the core one hand-off per chain, not per op. Both NULL: no
+     * chains. */
     void (*run_core_chain)(void *ctx, int core, trn_sched_chain_op *ops, int n, int followed);
     int (*core_chains)(void *ctx, const trn_op_desc *op);
     /* A chain's first op takes the op behind it whatever the budget when
@@ -297,14 +302,29 @@ typedef struct trn_sched_config {
      * too big for the budget. The budget still bounds the ops after those
      * two. 0: the budget bounds them all. */
     int chain_pairs;
-    /* A chain ends with a peek (trn_sched_chain_op.peek) when the op queued
-     * behind it runs the same plan part as its last op and could have
-     * joined but for the budget or TRN_SCHED_CHAIN_MAX: so every such op's
-     * inputs may move ahead, not only those inside a chain. The peeked op
-     * is claimed while the chain runs, which keeps its memory live while
-     * the backend reads it: a cancel of its stream meanwhile lets it run,
-     * as it lets the chain's own ops. */
-    int chain_peek;
+    /* A chain ends with a peek (trn_sched_chain_op.peek) at the op queued
+     * behind it when that op runs the same plan part as the chain's last
+     * op, could have joined but for the budget, and chain_peek accepts it
+     * (the backend would move its inputs ahead; NULL: no peeks). So every
+     * such op's inputs may move ahead, not only those inside a chain. The
+     * peeked op is claimed while the chain runs, which keeps its memory
+     * live while the backend reads it: a cancel of its stream meanwhile
+     * completes it, CANCELLED and unrun, only once the chain has run.
+     * Needs chain_pairs (a chain's first op takes such an op as its pair). */
+    int (*chain_peek)(void *ctx, const trn_op_desc *op);
+    /* Placement by location (NULL: none). When a core's worker takes an op
+     * that could head a chain and has a plan, locate names the core whose
+     * memory holds the most of its inputs (here: the taker's core, when no
+     * other holds more), and in *extra_bytes how many more bytes than the
+     * taker's. The op then goes to that core's worker instead (which runs it
+     * next, before it takes other work), when waiting for that core costs
+     * less than moving the bytes: the core is idle, or the work it is
+     * running is estimated to end sooner than extra_bytes take at the
+     * scheduler's byte rate. Not when that worker already has such an op
+     * waiting, or its core is out of service. Called under the scheduler's
+     * lock. */
+    int (*locate)(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,
+                  unsigned plan_part, int here, uint64_t *extra_bytes);
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops
      * does not change). NULL: always. */
@@ -343,6 +363,9 @@ typedef struct trn_sched_stats {
     /* Chains that ended with a peek at the op behind them
      * (trn_sched_config.chain_peek). */
     uint64_t chain_peeks;
+    /* Ops handed to the worker of the core that holds their inputs
+     * (trn_sched_config.locate). */
+    uint64_t ops_placed_by_location;
 } trn_sched_stats;
 
 typedef struct trn_sched_worker_info {

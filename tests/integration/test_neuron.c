@@ -734,6 +734,25 @@ static void test_operands_stay_resident(void **state) {
 #define QN 64
 #define QK 256
 #define NK 6
+/* out = A B (QM x QN, A QM x QK, B with leading dimension ldb), checked on
+ * a sample of elements against double with the bound (QK + 4) u
+ * sum_l |a_il||b_lj|. */
+static void check_q_product(const float *A, const float *B, int ldb, const float *out,
+                            const char *what) {
+    const double u = ldexp(1, -24);
+    for (int c = 0; c < QN; c += 7)
+        for (int r = 0; r < QM; r += 3) {
+            double want = 0, mag = 0;
+            for (int l = 0; l < QK; l++) {
+                want += (double)A[r + (size_t)l * QM] * B[l + (size_t)c * ldb];
+                mag += fabs((double)A[r + (size_t)l * QM] * B[l + (size_t)c * ldb]);
+            }
+            const double err = fabs(out[r + (size_t)c * QM] - want), bound = (QK + 4) * u * mag;
+            if (!(err <= bound))
+                fail_msg("%s: element (%d,%d) is off by %g (bound %g)", what, r, c, err, bound);
+        }
+}
+
 static trace_summary run_queued_gemms(suite *s, const char *trace, const char *flags) {
     unlink(trace);
     assert_int_equal(start_with(s, flags), 0);
@@ -771,23 +790,12 @@ static trace_summary run_queued_gemms(suite *s, const char *trace, const char *f
                                       &zero, y[i], QM),
                          TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
-    const double u = ldexp(1, -24);
     for (int i = 0; i <= NK; i++) {
         const float *A = ha + (size_t)(i < NK ? i : 0) * na, *B = i < NK ? hb + i * nb : y0;
-        const int ldb = i < NK ? QK : QM;
         assert_int_equal(trnsciMemcpy(out, y[i], ny * 4, trnsciMemcpyDeviceToHost), trnsciSuccess);
-        for (int c = 0; c < QN; c += 7)
-            for (int r = 0; r < QM; r += 3) {
-                double want = 0, mag = 0;
-                for (int l = 0; l < QK; l++) {
-                    want += (double)A[r + (size_t)l * QM] * B[l + (size_t)c * ldb];
-                    mag += fabs((double)A[r + (size_t)l * QM] * B[l + (size_t)c * ldb]);
-                }
-                const double err = fabs(out[r + (size_t)c * QM] - want), bound = (QK + 4) * u * mag;
-                if (!(err <= bound))
-                    fail_msg("queued GEMM %d (%s): element (%d,%d) is off by %g (bound %g)", i,
-                             flags, r, c, err, bound);
-            }
+        char what[64];
+        snprintf(what, sizeof(what), "queued GEMM %d (%s)", i, flags);
+        check_q_product(A, B, i < NK ? QK : QM, out, what);
         if (i == 0)
             memcpy(y0, out, ny * 4);
     }
@@ -829,8 +837,96 @@ static void test_next_inputs_move_during_execution(void **state) {
     if (on.writes_overlapping < 12)
         fail_msg("%d writes to the core overlapped an execution (%d executions, %d writes)",
                  on.writes_overlapping, on.execs, on.writes);
+    assert_int_equal(on.execs, NK + 2); /* a peek is not run */
     const trace_summary off = run_queued_gemms(s, trace, "--neuron-resident off");
     assert_int_equal(off.writes_overlapping, 0);
+    assert_int_equal(off.execs, NK + 2);
+    unsetenv("NRTSIM_TRACE");
+    unsetenv("NRTSIM_DMA_GBPS");
+    unsetenv("NRTSIM_GFLOPS");
+}
+
+/* Placement by location: on two cores, a GEMM whose inputs are in one
+ * core's memory runs there, whichever worker takes it. Z = Zm X (stream 0)
+ * and W X (stream 1) take a core each (both wait for the one compile);
+ * then, both cores idle each time, W X, Z X, W X, ... each runs on the core
+ * that holds its inputs and moves only alpha and beta (8 bytes), where a
+ * core woken for it that does not hold them would move its A (1 MiB; with
+ * --neuron-locality off, 1 to 3 of the 6 rounds did). Each result is
+ * right. */
+static void test_gemm_runs_where_its_inputs_are(void **state) {
+    suite *s = *state;
+    char trace[300];
+    snprintf(trace, sizeof(trace), "%s/trace", s->locks);
+    unlink(trace);
+    setenv("NRTSIM_TRACE", trace, 1);
+    setenv("NRTSIM_DMA_GBPS", "0.5", 1); /* 1 MiB op(A): 2.1 ms */
+    setenv("NRTSIM_GFLOPS", "5", 1);     /* 33.5 MFLOP: 6.7 ms */
+    assert_int_equal(start(s), 0);
+    const size_t na = (size_t)QM * QK, nb = (size_t)QK * QN, ny = (size_t)QM * QN;
+    float *hw = malloc(na * 4), *hz = malloc(na * 4), *hx = malloc(nb * 4), *out = malloc(ny * 4);
+    assert_true(hw && hz && hx && out);
+    unsigned seed = 29;
+    for (size_t e = 0; e < na; e++) {
+        hw[e] = urand(&seed);
+        hz[e] = urand(&seed);
+    }
+    for (size_t e = 0; e < nb; e++)
+        hx[e] = urand(&seed);
+    void *w, *z, *x, *yw, *yz;
+    assert_int_equal(trnsciMalloc(&w, na * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&z, na * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&x, nb * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&yw, ny * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc(&yz, ny * 4), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(w, hw, na * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(z, hz, na * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(x, hx, nb * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
+    trnsciStream_t st[2];
+    trnblasHandle_t h[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(trnsciStreamCreate(&st[i]), trnsciSuccess);
+        assert_int_equal(trnblasCreate(&h[i]), TRNBLAS_STATUS_SUCCESS);
+        assert_int_equal(trnblasSetStream(h[i], st[i]), TRNBLAS_STATUS_SUCCESS);
+    }
+    const float one = 1, zero = 0;
+    const void *as[2] = {z, w};
+    void *ys[2] = {yz, yw};
+    for (int i = 0; i < 2; i++) /* the first compiles: Z alone, then both at once */
+        assert_int_equal(trnblasSgemm(h[i], TRNBLAS_OP_N, TRNBLAS_OP_N, QM, QN, QK, &one, as[i], QM,
+                                      x, QK, &zero, ys[i], QM),
+                         TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+    unsigned long long seen = 0;
+    (void)written_since(trace, &seen);
+    for (int round = 0; round < 6; round++) {
+        const int i = round % 2 ? 0 : 1; /* W X, Z X, W X, ... */
+        assert_int_equal(trnblasSgemm(h[i], TRNBLAS_OP_N, TRNBLAS_OP_N, QM, QN, QK, &one, as[i], QM,
+                                      x, QK, &zero, ys[i], QM),
+                         TRNBLAS_STATUS_SUCCESS);
+        assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
+        const unsigned long long moved = written_since(trace, &seen);
+        if (moved != 8)
+            fail_msg("round %d: %s X again moved %llu bytes to the core (it and X were in one "
+                     "core's memory)",
+                     round, i ? "W" : "Z", moved);
+        assert_int_equal(trnsciMemcpy(out, ys[i], ny * 4, trnsciMemcpyDeviceToHost), trnsciSuccess);
+        check_q_product(i ? hw : hz, hx, QK, out, "a GEMM on the core that holds its inputs");
+    }
+    for (int i = 0; i < 2; i++) {
+        trnblasDestroy(h[i]);
+        trnsciStreamDestroy(st[i]);
+    }
+    trnsciFree(w);
+    trnsciFree(z);
+    trnsciFree(x);
+    trnsciFree(yw);
+    trnsciFree(yz);
+    stop(s);
+    free(hw);
+    free(hz);
+    free(hx);
+    free(out);
     unsetenv("NRTSIM_TRACE");
     unsetenv("NRTSIM_DMA_GBPS");
     unsetenv("NRTSIM_GFLOPS");
@@ -1179,6 +1275,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_dma_overlaps_execution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operands_stay_resident, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_inputs_move_during_execution, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_runs_where_its_inputs_are, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_failure_remembered, setup, teardown),

@@ -257,6 +257,8 @@ static void test_parse_defaults(void **state) {
     assert_int_equal(cfg.plan_effort, TRN_PLAN_MEASURE);
     assert_int_equal(cfg.convert_ahead, 1);
     assert_int_equal(cfg.run_ahead, TRN_RUN_AHEAD_AUTO);
+    assert_int_equal(cfg.neuron_resident, 1);
+    assert_int_equal(cfg.neuron_locality, 1);
     trn_config_free(&cfg);
 }
 
@@ -313,7 +315,9 @@ static void test_parse_all_flags(void **state) {
                     "--plan-cache-bytes", "64M",
                     "--plan-effort", "patient",
                     "--convert-ahead", "off",
-                    "--run-ahead", "off"};
+                    "--run-ahead", "off",
+                    "--neuron-resident", "off",
+                    "--neuron-locality", "off"};
     // clang-format on
     trn_config cfg;
     char err[256] = "";
@@ -332,6 +336,8 @@ static void test_parse_all_flags(void **state) {
     assert_int_equal(cfg.plan_effort, TRN_PLAN_PATIENT);
     assert_int_equal(cfg.convert_ahead, 0);
     assert_int_equal(cfg.run_ahead, 0);
+    assert_int_equal(cfg.neuron_resident, 0);
+    assert_int_equal(cfg.neuron_locality, 0);
     trn_config_free(&cfg);
 }
 
@@ -393,6 +399,10 @@ static void test_parse_errors(void **state) {
     expect_parse_error((char *[]){"trnscid", "--plan-cache-bytes", "lots", NULL},
                        "--plan-cache-bytes");
     expect_parse_error((char *[]){"trnscid", "--run-ahead", "maybe", NULL}, "--run-ahead");
+    expect_parse_error((char *[]){"trnscid", "--neuron-resident", "yes", NULL},
+                       "--neuron-resident yes");
+    expect_parse_error((char *[]){"trnscid", "--neuron-locality", "1", NULL},
+                       "--neuron-locality 1");
 
     /* At most TRN_CONFIG_MAX_LISTEN (8) addresses; the 9th is an error, and the
      * eight already copied are freed by trn_config_free (ASan checks). */

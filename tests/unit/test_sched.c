@@ -89,6 +89,7 @@ typedef struct gate_backend {
     unsigned char mem[NGATES]; /* a memset to mem[i] is gate i ... */
     const void *gate[NGATES];  /* ... unless a test points gate i elsewhere */
     int entered[NGATES];       /* shards that reached gate i */
+    int entered_core[NGATES];  /* the core of the last one */
     int open[NGATES];
     const void *meet; /* every shard of a memset to here waits for all the others */
     int meet_entered, meet_timed_out;
@@ -200,12 +201,15 @@ static trn_kstatus gate_run(const trn_backend *be, const trn_op_desc *op, void *
     const void *key = op_key(op);
     if (key && key == g->split_fail)
         return split_fail_run(g, op, shard);
-    if (op->kind == TRN_OP_MEMSET) {
+    int stand_in = 0; /* a gated op other than a memset computes nothing */
+    if (op->kind == TRN_OP_MEMSET || op->kind == TRN_OP_GEMM) {
         pthread_mutex_lock(&g->lock);
         for (int i = 0; i < NGATES; i++) {
             if (key != g->gate[i])
                 continue;
+            stand_in = op->kind != TRN_OP_MEMSET;
             g->entered[i]++;
+            g->entered_core[i] = tls_core;
             pthread_cond_broadcast(&g->cond);
             while (!g->open[i])
                 pthread_cond_wait(&g->cond, &g->lock);
@@ -224,7 +228,7 @@ static trn_kstatus gate_run(const trn_backend *be, const trn_op_desc *op, void *
         pthread_mutex_unlock(&g->lock);
     }
     gate_log(g, key, 0, shard, nshards);
-    trn_kstatus k = g->cpu->run(g->cpu, op, plan, shard, nshards);
+    trn_kstatus k = stand_in ? TRN_KSTATUS_OK : g->cpu->run(g->cpu, op, plan, shard, nshards);
     gate_log(g, key, 1, shard, nshards);
     if (key && key == g->loop_key) {
         pthread_mutex_lock(&g->lock);
@@ -2050,6 +2054,13 @@ typedef struct chain_ctx {
     int hand_back; /* the first chain runs only its first hand_back ops */
     int pairs;     /* trn_sched_config.chain_pairs */
     int peeks;     /* trn_sched_config.chain_peek */
+    /* trn_sched_config.locate (when `locate`): every op's inputs are on core
+     * `home`, `extra` bytes more than on any other core. */
+    int locate, home;
+    uint64_t extra;
+    /* The first chain waits in the hook, `held` set, while `hold` is. */
+    int hold, held;
+    pthread_cond_t cv;
     pthread_mutex_t lock;
     int nchains;
     int first[MAXOPS], len[MAXOPS]; /* chain c: ops first[c] .. first[c] + len[c] - 1 */
@@ -2076,6 +2087,12 @@ static void chain_run(void *ctx, int core, trn_sched_chain_op *ops, int n, int f
     c->peek_of[c->nchains] = peek ? first + n - 1 : -1;
     c->len[c->nchains++] = n - peek;
     const int runs = c->nchains == 1 && c->hand_back ? c->hand_back : n - peek;
+    if (c->nchains == 1 && c->hold) {
+        c->held = 1;
+        pthread_cond_broadcast(&c->cv);
+        while (c->hold)
+            pthread_cond_wait(&c->cv, &c->lock);
+    }
     pthread_mutex_unlock(&c->lock);
     for (int i = runs; i < n; i++)
         ops[i].ran = 0;
@@ -2084,6 +2101,19 @@ static void chain_run(void *ctx, int core, trn_sched_chain_op *ops, int n, int f
         ops[i].status = c->f->g->be.run(&c->f->g->be, ops[i].desc, NULL, 0, 1);
         ops[i].t_end = trn_sched_now_ns();
     }
+}
+
+static int chain_peek_all(void *ctx, const trn_op_desc *op) {
+    (void)ctx, (void)op;
+    return 1;
+}
+
+static int chain_locate(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,
+                        unsigned part, int here, uint64_t *extra) {
+    (void)op, (void)plan, (void)part;
+    const chain_ctx *c = ctx;
+    *extra = here == c->home ? 0 : c->extra;
+    return c->home;
 }
 
 static int chain_accepts(void *ctx, const trn_op_desc *op) {
@@ -2096,13 +2126,15 @@ static void chain_restart(fx *f, chain_ctx *c, int nworkers) {
     trn_sched_shutdown(f->s);
     trn_sched_destroy(f->s);
     pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->cv, NULL);
     c->in_order = 1;
     char err[256] = "";
     const trn_sched_config sc = {.ncores = nworkers,
                                  .run_core_chain = chain_run,
                                  .core_chains = chain_accepts,
                                  .chain_pairs = c->pairs,
-                                 .chain_peek = c->peeks,
+                                 .chain_peek = c->peeks ? chain_peek_all : NULL,
+                                 .locate = c->locate ? chain_locate : NULL,
                                  .run_ctx = c};
     f->s = trn_sched_create(&f->g->be, &sc, err, sizeof(err));
     if (!f->s)
@@ -2114,6 +2146,7 @@ static void chain_end(fx *f, chain_ctx *c) {
     trn_sched_shutdown(f->s);
     trn_sched_destroy(f->s);
     pthread_mutex_destroy(&c->lock);
+    pthread_cond_destroy(&c->cv);
     char err[256] = "";
     f->s = trn_sched_create(&f->g->be, &(trn_sched_config){.ncores = NWORKERS}, err, sizeof(err));
     assert_non_null(f->s);
@@ -2260,6 +2293,169 @@ static void test_chain_pairs(void **state) {
     free(buf);
 }
 
+/* A plan cache over the CPU backend with two prepared plans (1D C2C FFTs
+ * of 8 and 16 points), for ops that need a plan part: the scheduler only
+ * checks that it is prepared and compares entries. */
+static trn_plan_cache *two_plans(fx *f, trn_plan_entry *plan[2]) {
+    const trn_plan_cache_config pcfg = {.max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE};
+    trn_plan_cache *pc = trn_plan_cache_create(f->g->cpu, &pcfg);
+    assert_non_null(pc);
+    assert_int_equal(trn_plan_cache_start(pc), 0);
+    for (int p = 0; p < 2; p++) {
+        trn_plan_spec spec;
+        memset(&spec, 0, sizeof(spec));
+        spec.family = TRN_PLAN_FFT;
+        spec.u.fft.type = TRN_FFT_C2C;
+        spec.u.fft.rank = 1;
+        spec.u.fft.n[0] = 8 << p;
+        spec.u.fft.basic = 1;
+        char err[200] = "";
+        int hit;
+        assert_int_equal(trn_plan_cache_acquire(pc, &spec, 0, &plan[p], &hit, err, sizeof(err)),
+                         TRN_PLAN_OK);
+        assert_int_equal(trn_plan_entry_wait(plan[p], 0, err, sizeof(err)), 0);
+    }
+    return pc;
+}
+
+static void two_plans_drop(trn_plan_cache *pc, trn_plan_entry *plan[2]) {
+    for (int p = 0; p < 2; p++)
+        trn_plan_entry_release(plan[p]);
+    trn_plan_cache_stop(pc);
+    trn_plan_cache_destroy(pc);
+}
+
+/* A gated stand-in (gate_run: it computes nothing) with the estimate of a
+ * 16384 x 128 x 16384 SGEMM, about 1.4 s, in one shard (128 columns).
+ * Gate on key. */
+static void stand_in_gemm_op(test_op *t, rec *r, int index, const void *key) {
+    memset(t, 0, sizeof(*t));
+    trn_gemm_desc *d = &t->sop.desc.u.gemm;
+    t->sop.desc.kind = TRN_OP_GEMM;
+    d->type = TRN_DTYPE_R32F;
+    d->transa = d->transb = TRN_TRANS_N;
+    d->m = d->k = 16384;
+    d->n = 128;
+    d->alpha.re = 1.0;
+    d->c = (void *)key;
+    d->lda = d->ldb = d->ldc = 16384;
+    t->sop.done = on_done;
+    t->r = r;
+    t->index = index;
+}
+
+/* The core whose worker started the kernel writing key (-1: none did). */
+static int ran_on(gate_backend *g, const void *key) {
+    pthread_mutex_lock(&g->lock);
+    int core = -1;
+    for (int e = 0; e < g->nev && core < 0; e++)
+        if (g->ev[e].dst == key && !g->ev[e].end)
+            core = g->ev[e].core;
+    pthread_mutex_unlock(&g->lock);
+    return core;
+}
+
+/* Rule (sched.h, trn_sched_config.locate): an op that could head a chain
+ * and has a plan, taken by a worker of another core than the one locate
+ * names, goes to that core's worker when waiting for it costs less than
+ * moving the extra bytes (at the scheduler's 8 bytes/ns), and runs there
+ * before that worker takes other work; else it runs where it was taken.
+ * On 2 workers, a gate op holding one core:
+ *   - with an estimate of about 1.4 s (a stand-in GEMM, one shard): an op
+ *     whose inputs are there, 1 TiB more than elsewhere (137 s to move),
+ *     waits for it while the other core is idle, and runs on it once the
+ *     gate opens; with 8 bytes more (1 ns to move) it runs at once on the
+ *     idle core;
+ *   - with an estimate of 2 us (a 1-byte memset), past when the op comes:
+ *     a core that runs past its estimate is not waited for, 1 TiB or not;
+ * then, both cores idle, ops whose inputs are on core 1, 0, 1, 0 run on
+ * those cores, whichever worker was woken for them. The stats count the
+ * ops handed over. */
+static void test_place_by_location(void **state) {
+    fx *f = *state;
+    gate_backend *g = f->g;
+    trn_plan_entry *plan[2];
+    trn_plan_cache *pc = two_plans(f, plan);
+    static unsigned char x[8], gatekey;
+    chain_ctx c = {.f = f, .base = x, .locate = 1};
+    chain_restart(f, &c, 2);
+    trn_sched_stream *s0 = trn_sched_stream_create(f->s, NULL);
+    trn_sched_stream *s1 = trn_sched_stream_create(f->s, NULL);
+    static test_op ops[12];
+    int nops = 0;
+    /* variant 0: worth waiting for; 1: cheap to move; 2: the core overran */
+    for (int variant = 0; variant <= 2; variant++) {
+        const int cheap = variant > 0;
+        rec_destroy(&f->r);
+        rec_init(&f->r);
+        pthread_mutex_lock(&g->lock);
+        g->gate[0] = &gatekey;
+        g->open[0] = 0;
+        g->entered[0] = 0;
+        pthread_mutex_unlock(&g->lock);
+        test_op *gate = &ops[nops++], *xop = &ops[nops++];
+        if (variant == 2)
+            memset_op(gate, &f->r, 1, &gatekey, 1);
+        else
+            stand_in_gemm_op(gate, &f->r, 1, &gatekey);
+        assert_int_equal(trn_sched_submit(f->s, s0, &gate->sop), 0);
+        gate_wait_entered(g, 0);
+        pthread_mutex_lock(&g->lock);
+        const int busy = g->entered_core[0];
+        pthread_mutex_unlock(&g->lock);
+        c.home = busy;
+        c.extra = variant == 1 ? 8 : (uint64_t)1 << 40;
+        if (variant == 2) { /* past its 2 us */
+            struct timespec nap = {0, 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+        trn_sched_stats before;
+        trn_sched_get_stats(f->s, &before);
+        memset_op(xop, &f->r, 0, &x[variant], 1 + variant);
+        xop->sop.plan = plan[0];
+        assert_int_equal(trn_sched_submit(f->s, s1, &xop->sop), 0);
+        if (cheap) {
+            wait_count(&f->r, 1); /* the gate is still closed */
+            assert_int_equal(f->r.done[0], 1);
+            assert_int_equal(ran_on(g, &x[variant]), 1 - busy);
+        } else {
+            struct timespec nap = {0, 100 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            assert_int_equal(f->r.done[0], 0); /* it waits for the busy core */
+        }
+        gate_open(g, 0);
+        wait_count(&f->r, 2);
+        assert_int_equal(x[variant], 1 + variant);
+        assert_int_equal(ran_on(g, &x[variant]), cheap ? 1 - busy : busy);
+        trn_sched_stats after;
+        trn_sched_get_stats(f->s, &after);
+        assert_int_equal(after.ops_placed_by_location - before.ops_placed_by_location,
+                         (uint64_t)!cheap);
+    }
+    pthread_mutex_lock(&g->lock);
+    g->gate[0] = &g->mem[0];
+    pthread_mutex_unlock(&g->lock);
+    /* Both idle: each op runs on its inputs' core. */
+    static unsigned char y[4];
+    c.extra = (uint64_t)1 << 30;
+    for (int i = 0; i < 4; i++) {
+        rec_destroy(&f->r);
+        rec_init(&f->r);
+        c.home = 1 - i % 2;
+        test_op *op = &ops[nops++];
+        memset_op(op, &f->r, 0, &y[i], 1 + i);
+        op->sop.plan = plan[0];
+        assert_int_equal(trn_sched_submit(f->s, i % 2 ? s0 : s1, &op->sop), 0);
+        wait_count(&f->r, 1);
+        assert_int_equal(y[i], 1 + i);
+        assert_int_equal(ran_on(g, &y[i]), c.home);
+    }
+    trn_sched_stream_release(f->s, s0);
+    trn_sched_stream_release(f->s, s1);
+    chain_end(f, &c);
+    two_plans_drop(pc, plan);
+}
+
 /* Rule (sched.h, trn_sched_config.chain_pairs and chain_peek): a chain's
  * first op takes the op behind it past the budget when both run the same
  * plan part; with chain_peek, a chain whose next op runs its last op's plan
@@ -2277,25 +2473,8 @@ static void test_chain_peek(void **state) {
     const size_t big = (size_t)8 << 20;
     unsigned char *buf = calloc(N, big);
     assert_non_null(buf);
-    const trn_plan_cache_config pcfg = {.max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE};
-    trn_plan_cache *pc = trn_plan_cache_create(f->g->cpu, &pcfg);
-    assert_non_null(pc);
-    assert_int_equal(trn_plan_cache_start(pc), 0);
     trn_plan_entry *plan[2];
-    for (int p = 0; p < 2; p++) {
-        trn_plan_spec spec;
-        memset(&spec, 0, sizeof(spec));
-        spec.family = TRN_PLAN_FFT;
-        spec.u.fft.type = TRN_FFT_C2C;
-        spec.u.fft.rank = 1;
-        spec.u.fft.n[0] = 8 << p;
-        spec.u.fft.basic = 1;
-        char err[200] = "";
-        int hit;
-        assert_int_equal(trn_plan_cache_acquire(pc, &spec, 0, &plan[p], &hit, err, sizeof(err)),
-                         TRN_PLAN_OK);
-        assert_int_equal(trn_plan_entry_wait(plan[p], 0, err, sizeof(err)), 0);
-    }
+    trn_plan_cache *pc = two_plans(f, plan);
     for (int peeks = 0; peeks <= 1; peeks++) {
         static test_op ops[N + 1];
         chain_ctx c = {.f = f, .base = buf, .stride = big, .pairs = 1, .peeks = peeks};
@@ -2342,10 +2521,66 @@ static void test_chain_peek(void **state) {
         trn_sched_stream_release(f->s, st);
         chain_end(f, &c);
     }
-    for (int p = 0; p < 2; p++)
-        trn_plan_entry_release(plan[p]);
-    trn_plan_cache_stop(pc);
-    trn_plan_cache_destroy(pc);
+    two_plans_drop(pc, plan);
+    free(buf);
+}
+
+/* Rule (sched.h, trn_sched_config.chain_peek): a cancel of the stream while
+ * a chain with a peek runs completes the peeked op CANCELLED, unrun, after
+ * the chain, and the ops behind it CANCELLED at once; the chain's own ops
+ * finish OK. The stats balance. Behind a gate op, on 1 worker: 6 memsets
+ * of 8 MiB of one plan part; the first chain is [0 1] + peek 2, held in
+ * the hook while the stream is cancelled. */
+static void test_chain_peek_cancel(void **state) {
+    fx *f = *state;
+    enum { N = 6 };
+    const size_t big = (size_t)8 << 20;
+    unsigned char *buf = calloc(N, big);
+    assert_non_null(buf);
+    trn_plan_entry *plan[2];
+    trn_plan_cache *pc = two_plans(f, plan);
+    static test_op ops[N + 1];
+    chain_ctx c = {.f = f, .base = buf, .stride = big, .pairs = 1, .peeks = 1, .hold = 1};
+    chain_restart(f, &c, 1);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    submit_gate_and_wait(f, st, &ops[N], N);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i);
+        ops[i].sop.desc.u.memset.bytes = big;
+        ops[i].sop.plan = plan[0];
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+    trn_sched_stats before;
+    trn_sched_get_stats(f->s, &before);
+    gate_open(f->g, 0);
+    pthread_mutex_lock(&c.lock);
+    while (!c.held)
+        pthread_cond_wait(&c.cv, &c.lock);
+    pthread_mutex_unlock(&c.lock);
+    trn_sched_stream_cancel(f->s, st);
+    wait_count(&f->r, 1 + 3); /* the gate op, and ops 3-5 at once */
+    assert_int_equal(f->r.done[2], 0);
+    pthread_mutex_lock(&c.lock);
+    c.hold = 0;
+    pthread_cond_broadcast(&c.cv);
+    pthread_mutex_unlock(&c.lock);
+    wait_count(&f->r, N + 1);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(f->r.done[i], 1);
+        assert_int_equal(f->r.status[i], i < 2 ? TRN_SCHED_OK : TRN_SCHED_CANCELLED);
+        assert_int_equal(buf[(size_t)i * big + big - 1], i < 2 ? 1 + i : 0);
+    }
+    assert_int_equal(c.nchains, 1);
+    assert_int_equal(c.peek_of[0], 2);
+    trn_sched_stats after;
+    trn_sched_get_stats(f->s, &after);
+    assert_int_equal(after.chain_peeks - before.chain_peeks, 1);
+    assert_int_equal(after.ops_chained - before.ops_chained, 1);
+    assert_int_equal(after.ops_queued, 0);
+    assert_int_equal(after.ops_running, 0);
+    trn_sched_stream_release(f->s, st);
+    chain_end(f, &c);
+    two_plans_drop(pc, plan);
     free(buf);
 }
 
@@ -2613,6 +2848,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_chain_hand_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_pairs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_peek, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_peek_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_place_by_location, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
