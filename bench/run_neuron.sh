@@ -130,38 +130,29 @@ fi
 # GB/s, 50 us a dispatch) makes an execution 67 ms and W's move 52 ms,
 # enough above the simulator's own host work (its reference GEMM) to set
 # the times.
-resident_run() {
+# One daemon under that model on simulated cores $2 with --$3 $4, and the
+# bench's phase $1 against it (labelled $4).
+model_run() {
     rm -f "$BENCH_TMP/trace"
-    daemon_start "resident-$1" env NEURON_RT_VISIBLE_CORES=0 NRTSIM_GFLOPS=0.5 NRTSIM_DMA_GBPS=0.02 \
+    daemon_start "$1-$4" env NEURON_RT_VISIBLE_CORES="$2" NRTSIM_GFLOPS=0.5 NRTSIM_DMA_GBPS=0.02 \
         NRTSIM_DISPATCH_US=50 NRTSIM_TRACE="$BENCH_TMP/trace" "$DAEMON" \
         --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
-        --listen "unix:$SOCK" --log-level warn --neuron-resident "$1"
-    daemon_wait "resident-$1" "unix:$SOCK"
-    "$BENCH" "unix:$SOCK" --phase resident --label "$1" --size "${RESIDENT_SIZE:-256}" \
+        --listen "unix:$SOCK" --log-level warn "--$3" "$4"
+    daemon_wait "$1-$4" "unix:$SOCK"
+    "$BENCH" "unix:$SOCK" --phase "$1" --label "$4" --size "${RESIDENT_SIZE:-256}" \
         --trace "$BENCH_TMP/trace" --reps "${RESIDENT_REPS:-9}" || rc=$?
-    daemon_stop "resident-$1" || rc=1
+    daemon_stop "$1-$4" || rc=1
 }
 if [ "$rc" -eq 0 ] && want resident; then
-    resident_run on
-    resident_run off
+    model_run resident 0 neuron-resident on
+    model_run resident 0 neuron-resident off
 fi
 # 6. Placement by location (--neuron-locality): Y = W1 X and Y = W2 X (W
 # 1 MiB each) on two simulated cores, each first moved to a core of its
-# own, then called in turn, each alone; the model as in 5. With placement
+# own, then called in turn, each alone; the model of 5. With placement
 # each runs where its W is; without, on the core woken for it.
-locality_run() {
-    rm -f "$BENCH_TMP/trace"
-    daemon_start "locality-$1" env NEURON_RT_VISIBLE_CORES=0-1 NRTSIM_GFLOPS=0.5 \
-        NRTSIM_DMA_GBPS=0.02 NRTSIM_DISPATCH_US=50 NRTSIM_TRACE="$BENCH_TMP/trace" "$DAEMON" \
-        --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
-        --listen "unix:$SOCK" --log-level warn --neuron-locality "$1"
-    daemon_wait "locality-$1" "unix:$SOCK"
-    "$BENCH" "unix:$SOCK" --phase locality --label "$1" --size "${RESIDENT_SIZE:-256}" \
-        --trace "$BENCH_TMP/trace" --reps "${RESIDENT_REPS:-9}" || rc=$?
-    daemon_stop "locality-$1" || rc=1
-}
 if [ "$rc" -eq 0 ] && want locality; then
-    locality_run on
-    locality_run off
+    model_run locality 0-1 neuron-locality on
+    model_run locality 0-1 neuron-locality off
 fi
 bench_finish "$rc"

@@ -2456,6 +2456,19 @@ static void test_place_by_location(void **state) {
     two_plans_drop(pc, plan);
 }
 
+/* The chains, peeks and ops chained counted since `before`, and nothing
+ * left queued or running. */
+static void check_chain_stats(fx *f, const trn_sched_stats *before, uint64_t chains, uint64_t peeks,
+                              uint64_t chained) {
+    trn_sched_stats after;
+    trn_sched_get_stats(f->s, &after);
+    assert_int_equal(after.chains - before->chains, chains);
+    assert_int_equal(after.chain_peeks - before->chain_peeks, peeks);
+    assert_int_equal(after.ops_chained - before->ops_chained, chained);
+    assert_int_equal(after.ops_queued, 0);
+    assert_int_equal(after.ops_running, 0);
+}
+
 /* Rule (sched.h, trn_sched_config.chain_pairs and chain_peek): a chain's
  * first op takes the op behind it past the budget when both run the same
  * plan part; with chain_peek, a chain whose next op runs its last op's plan
@@ -2511,13 +2524,7 @@ static void test_chain_peek(void **state) {
         assert_int_equal(c.first[1], 2);
         assert_int_equal(c.len[1], 2);
         assert_int_equal(c.peek_of[1], -1); /* op 4 runs another plan */
-        trn_sched_stats after;
-        trn_sched_get_stats(f->s, &after);
-        assert_int_equal(after.chain_peeks - before.chain_peeks, (uint64_t)peeks);
-        assert_int_equal(after.chains - before.chains, 2);
-        assert_int_equal(after.ops_chained - before.ops_chained, 2);
-        assert_int_equal(after.ops_queued, 0);
-        assert_int_equal(after.ops_running, 0);
+        check_chain_stats(f, &before, 2, (uint64_t)peeks, 2);
         trn_sched_stream_release(f->s, st);
         chain_end(f, &c);
     }
@@ -2572,12 +2579,7 @@ static void test_chain_peek_cancel(void **state) {
     }
     assert_int_equal(c.nchains, 1);
     assert_int_equal(c.peek_of[0], 2);
-    trn_sched_stats after;
-    trn_sched_get_stats(f->s, &after);
-    assert_int_equal(after.chain_peeks - before.chain_peeks, 1);
-    assert_int_equal(after.ops_chained - before.ops_chained, 1);
-    assert_int_equal(after.ops_queued, 0);
-    assert_int_equal(after.ops_running, 0);
+    check_chain_stats(f, &before, 1, 1, 1);
     trn_sched_stream_release(f->s, st);
     chain_end(f, &c);
     two_plans_drop(pc, plan);
