@@ -30,6 +30,7 @@
 #include "daemon/signals.h"
 #include "daemon/systemd.h"
 #include "kernels/neuron/backend_neuron.h"
+#include "kernels/neuron/nc_runtime.h"
 #include "ops/fft_shape.h"
 #include "ops/span.h"
 #include "scheduler/graph_cache.h"
@@ -185,10 +186,30 @@ static int make_write_clock(trnscid *d, char *err, size_t errlen) {
     return 0;
 }
 
+/* The Neuron backend's traffic counters (kernels/neuron/nc_runtime.h), in
+ * the executors' shared memory or on the heap without executors. */
+static int make_traffic(trnscid *d, char *err, size_t errlen) {
+    if (strcmp(d->backend->name, "cpu") == 0)
+        return 0;
+    d->traffic = d->space ? trn_exec_space_arena_alloc(d->space, sizeof(trn_nc_traffic))
+                          : calloc(1, sizeof(trn_nc_traffic));
+    if (!d->traffic) {
+        snprintf(err, errlen, "out of memory for the NeuronCores' traffic counters");
+        return -1;
+    }
+    trn_backend_neuron_set_traffic(d->backend, d->traffic);
+    return 0;
+}
+
+/* The write clock and the traffic counters (the arena's with executors:
+ * freed with it). */
 static void free_write_clock(trnscid *d) {
     if (d->wclock_heap)
         free(d->wclock);
+    if (!d->space)
+        free(d->traffic);
     d->wclock = NULL;
+    d->traffic = NULL;
     d->wclock_heap = 0;
 }
 
@@ -196,7 +217,7 @@ static void free_write_clock(trnscid *d) {
  * exists (daemon/zygote.h). */
 static int create_executors(trnscid *d, char *err, size_t errlen) {
     d->space = trn_exec_space_create(TRN_DAEMON_BUFFER_RANGE, TRN_DAEMON_OP_ARENA, err, errlen);
-    if (!d->space || make_write_clock(d, err, errlen) != 0)
+    if (!d->space || make_write_clock(d, err, errlen) != 0 || make_traffic(d, err, errlen) != 0)
         return -1;
     const trn_exec_pool_config pc = {.ncores = d->cfg.ncores,
                                      .cpus = d->cfg.cpus,
@@ -362,7 +383,8 @@ int trnscid_start(trnscid *d) {
         goto fail;
     }
     if (d->cfg.executors ? create_executors(d, err, sizeof(err)) != 0
-                         : make_write_clock(d, err, sizeof(err)) != 0) {
+                         : make_write_clock(d, err, sizeof(err)) != 0 ||
+                               make_traffic(d, err, sizeof(err)) != 0) {
         trn_log(TRN_LOG_ERROR, "%s", err);
         goto fail;
     }

@@ -31,6 +31,8 @@ typedef struct trnscid {
      * space, or on the heap (wclock_heap) without executors. */
     struct trn_write_clock *wclock;
     int wclock_heap;
+    /* The Neuron backend's traffic counters, or NULL: where the clock is. */
+    struct trn_nc_traffic *traffic;
     /* Where big GEMMs' inputs were moved (daemon/residency.h), for placement
      * by location (--neuron-locality), or NULL. */
     struct trn_residency *residency;

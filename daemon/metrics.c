@@ -556,6 +556,16 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
     scalar(&p, "trnscid_neff_remembered_failures_total", "counter",
            "NEFF plans failed at once: their compile had failed before.",
            (double)neff.remembered_failures);
+    header(&p, "trnscid_neuron_bytes_total", "counter",
+           "GEMM operands moved to the NeuronCores' memory, and results moved back.");
+    put(&p, "trnscid_neuron_bytes_total{direction=\"to_cores\"} %llu\n",
+        (unsigned long long)neff.bytes_to_cores);
+    put(&p, "trnscid_neuron_bytes_total{direction=\"from_cores\"} %llu\n",
+        (unsigned long long)neff.bytes_from_cores);
+    scalar(&p, "trnscid_neuron_bytes_kept_total", "counter",
+           "GEMM operands not moved to a NeuronCore because it held them, unchanged "
+           "(--neuron-resident).",
+           (double)neff.bytes_kept);
 
     render_memory(&p);
     if (svc->selftest)

@@ -47,6 +47,7 @@ typedef struct neuron_backend {
     int phys[TRN_NC_MAX_CORES]; /* physical id of each logical core */
     trn_nc_runtime rt;          /* this process's runtime (daemon or executor) */
     trn_write_clock *wclock;    /* trn_backend_neuron_set_write_clock, or NULL */
+    trn_nc_traffic *traffic;    /* trn_backend_neuron_set_traffic, or NULL */
     int in_executor;            /* core_init started a runtime for one core here */
     pid_t daemon_pid;           /* the process that made the backend */
     char store_note[1024];      /* why --cache-dir could not keep NEFFs, or "" */
@@ -160,6 +161,7 @@ static int neuron_core_init(const trn_backend *be, int core) {
         return -1;
     }
     nb->rt.wclock = nb->wclock; /* start began the runtime afresh */
+    nb->rt.traffic = nb->traffic;
     nb->in_executor = 1;
     current_core = 0;
     return 0;
@@ -455,6 +457,13 @@ static void remove_private_store(neuron_backend *nb) {
     (void)rmdir(nb->store_path);
 }
 
+void trn_backend_neuron_set_traffic(trn_backend *be, struct trn_nc_traffic *traffic) {
+    if (!be || be->run != neuron_run)
+        return;
+    nb_of(be)->traffic = traffic;
+    nb_of(be)->rt.traffic = traffic;
+}
+
 void trn_backend_neuron_set_write_clock(trn_backend *be, trn_write_clock *wc) {
     if (!be || be->run != neuron_run)
         return;
@@ -659,5 +668,10 @@ trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {
     st.compile_failures = atomic_load(&nb->compile_failures);
     st.store_hits = atomic_load(&nb->store_hits);
     st.remembered_failures = atomic_load(&nb->remembered);
+    if (nb->traffic) {
+        st.bytes_to_cores = atomic_load(&nb->traffic->to_cores);
+        st.bytes_from_cores = atomic_load(&nb->traffic->from_cores);
+        st.bytes_kept = atomic_load(&nb->traffic->kept);
+    }
     return st;
 }

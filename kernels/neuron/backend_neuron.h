@@ -70,6 +70,13 @@ trn_backend *trn_backend_neuron_create(const trn_neuron_config *cfg, uint32_t nc
  * other than the Neuron one ignores it. */
 void trn_backend_neuron_set_write_clock(trn_backend *be, trn_write_clock *wc);
 
+/* Where every process of this backend counts the bytes its GEMMs move
+ * (trn_neuron_stats): zeroed memory they share, set before executors are
+ * forked. NULL: not counted. A backend other than the Neuron one ignores
+ * it. */
+struct trn_nc_traffic;
+void trn_backend_neuron_set_traffic(trn_backend *be, struct trn_nc_traffic *traffic);
+
 /* Why the NEFF cache could not be kept under the cache directory (it is
  * then private to this run), or "". */
 const char *trn_backend_neuron_store_note(const trn_backend *be);
@@ -79,6 +86,10 @@ typedef struct trn_neuron_stats {
     uint64_t compiles, compile_failures; /* compiler runs */
     uint64_t store_hits;                 /* NEFFs found in the store */
     uint64_t remembered_failures;        /* compiles not run again: they failed before */
+    /* GEMM operands and results moved to and from the cores' memory, and
+     * operands not moved because a core held them (trn_nc_traffic; 0 when
+     * trn_backend_neuron_set_traffic was not called). */
+    uint64_t bytes_to_cores, bytes_from_cores, bytes_kept;
 } trn_neuron_stats;
 /* Zeros for a backend that is not the Neuron one. */
 trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be);

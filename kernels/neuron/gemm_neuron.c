@@ -281,6 +281,12 @@ static int held_current(const chunk_io *io, const trn_nc_held *held, const trn_n
                                      held->since);
 }
 
+/* Adds n to a traffic counter (NULL: not counted). */
+static void count(_Atomic uint64_t *counter, size_t n) {
+    if (counter)
+        atomic_fetch_add_explicit(counter, n, memory_order_relaxed);
+}
+
 /* Writes n bytes of host to the input tensor called name. */
 static int put(chunk_io *io, trn_nrt_tensor *t, size_t size, const char *name, const void *host,
                size_t n) {
@@ -294,6 +300,7 @@ static int put(chunk_io *io, trn_nrt_tensor *t, size_t size, const char *name, c
         trn_nc_status_text("nrt_tensor_write", st, io->msg, sizeof(io->msg));
         return -1;
     }
+    count(io->rt->traffic ? &io->rt->traffic->to_cores : NULL, n);
     return 0;
 }
 
@@ -334,8 +341,10 @@ static int operand_in(chunk_io *io, int which, size_t bytes) {
     const int ti = trn_nc_port_index(io->ld, PORTS[which].name, 0, PORTS[which].index);
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
-    if (held && held_current(io, held, &want))
+    if (held && held_current(io, held, &want)) {
+        count(io->rt->traffic ? &io->rt->traffic->kept : NULL, bytes);
         return 0;
+    }
     if (held)
         held->valid = 0;
     if (want.valid) /* before the packing reads the memory */
@@ -380,6 +389,7 @@ static void chunk_out(void *arg) {
         io->failed = 1;
         return;
     }
+    count(io->rt->traffic ? &io->rt->traffic->from_cores : NULL, io->by.c);
     for (size_t i = 0; i < p->nbatch; i++)
         pack_c(io->stage + i * per_c, nth_c(io->d, p->batch0 + i, planes), io->d->ldc, cplx, m, w,
                (size_t)p->col0, (size_t)p->ncols, 1);

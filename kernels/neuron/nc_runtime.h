@@ -16,6 +16,7 @@
 #define TRN_KERNELS_NEURON_NC_RUNTIME_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "kernels/neuron/nrt_api.h"
@@ -82,6 +83,14 @@ typedef struct trn_nc_copy_queue {
     uint64_t queued, done; /* job tickets: job t is done when done >= t */
 } trn_nc_copy_queue;
 
+/* Bytes moved between host memory and NeuronCores' memory, and bytes of
+ * operands not moved because a core held them current (resident), summed
+ * over every process that runs GEMMs: it lives in memory they share
+ * (daemon: the executors' op arena). */
+typedef struct trn_nc_traffic {
+    _Atomic uint64_t to_cores, from_cores, kept;
+} trn_nc_traffic;
+
 typedef struct trn_nc_runtime {
     trn_nrt_api api;
     pthread_mutex_t lock; /* the loaded list */
@@ -96,6 +105,8 @@ typedef struct trn_nc_runtime {
      * NULL: every input is written for every execution. Set after
      * trn_nc_runtime_start, which clears it. */
     const trn_write_clock *wclock;
+    /* Where the GEMMs' moves are counted, or NULL (set as wclock is). */
+    trn_nc_traffic *traffic;
     /* Inputs of the next op moved while the current one executes
      * (gemm_neuron.h, trn_ngemm_next): the DMA queue's ticket of that move
      * and its memory (one block), until trn_ngemm_ahead_wait. */

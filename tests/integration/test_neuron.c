@@ -442,11 +442,11 @@ static void test_gemm_split_over_cores(void **state) {
 typedef struct trace_summary {
     int execs, moves, overlapping, writes_overlapping;
     int writes;
-    unsigned long long written;
+    unsigned long long written, read; /* bytes of the writes to cores, of the reads */
 } trace_summary;
 
 static trace_summary read_trace(const char *path) {
-    trace_summary t = {0, 0, 0, 0, 0, 0};
+    trace_summary t = {0, 0, 0, 0, 0, 0, 0};
     enum { MAX = 4096 };
     static struct {
         int exec, write, core, pid;
@@ -465,6 +465,8 @@ static trace_summary read_trace(const char *path) {
             t.writes++;
             t.written += bytes;
         }
+        if (strcmp(kind, "read") == 0)
+            t.read += bytes;
         t.execs += ev[n].exec;
         t.moves += !ev[n].exec;
         n++;
@@ -585,6 +587,20 @@ static void sgemm_checked(trnblasHandle_t h, void *a, void *b, void *y, const fl
     check_product(ha, hb, out, what);
 }
 
+/* The daemon's traffic metrics agree with the simulator's trace (every
+ * byte written to and read from a core since the daemon started); some
+ * operands were kept when `kept` (resident operands on), none else. */
+static void check_traffic_metrics(const suite *s, const char *trace, int kept) {
+    const trace_summary t = read_trace(trace);
+    assert_true(metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}") ==
+                (double)t.written);
+    assert_true(metric(s, "trnscid_neuron_bytes_total{direction=\"from_cores\"}") ==
+                (double)t.read);
+    const double k = metric(s, "trnscid_neuron_bytes_kept_total");
+    if (kept ? k < 2.0 * RT : k != 0)
+        fail_msg("%.0f bytes kept (resident operands %s)", k, kept ? "on" : "off");
+}
+
 /* A GEMM's operands stay in the core's memory and are not moved again
  * while they have not changed; every way of changing them moves them again
  * and the result is that of the new contents: a Write, a copy op, a memset
@@ -691,6 +707,7 @@ static void test_operands_stay_resident(void **state) {
     sgemm_checked(h, pinned, b, y, ha, hb, out, "pinned A written by the program");
     assert_int_equal(written_since(trace, &seen), 2 * (RT + RSCAL)); /* B stayed */
     assert_int_equal(trnsciFreeHost(pinned), trnsciSuccess);
+    check_traffic_metrics(s, trace, 1);
 
     trnblasDestroy(h);
     trnsciFree(a);
@@ -714,6 +731,7 @@ static void test_operands_stay_resident(void **state) {
     assert_int_equal(written_since(trace, &seen), 2 * RT + RSCAL);
     sgemm_checked(h, a, b, y, ha, hb, out, "off, again");
     assert_int_equal(written_since(trace, &seen), 2 * RT + RSCAL);
+    check_traffic_metrics(s, trace, 0);
     trnblasDestroy(h);
     stop(s);
     free(ha);
