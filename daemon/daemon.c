@@ -69,11 +69,12 @@ static trn_kstatus run_core(void *ctx, int core, const trn_op_desc *op,
         return d->backend->run(d->backend, op, NULL, shard, nshards);
     const trn_exec_plan_ref ref = plan_ref_of(plan, plan_part);
     const uint64_t tick = d->residency ? trn_write_clock_now(d->wclock) : 0;
+    const unsigned epoch = trn_residency_epoch(d->residency, core);
     const trn_kstatus k =
         trn_exec_pool_run(d->executors, core, op, plan ? &ref : NULL, shard, nshards, est_ns,
                           patience_ns, pending, trn_sched_running_followed());
     if (d->residency && nshards == 1 && k == TRN_KSTATUS_OK && !(pending && *pending))
-        trn_residency_note(d->residency, core, op, plan, plan_part, tick);
+        trn_residency_note(d->residency, core, op, plan, plan_part, tick, epoch);
     return k;
 }
 
@@ -96,6 +97,7 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
                                 .status = TRN_KSTATUS_FAILED}; /* until answered */
     }
     const uint64_t tick = d->residency ? trn_write_clock_now(d->wclock) : 0;
+    const unsigned epoch = trn_residency_epoch(d->residency, core);
     trn_exec_pool_run_chain(d->executors, core, eops, n, followed);
     for (int i = 0; i < n; i++) {
         ops[i].ran = eops[i].ran;
@@ -104,8 +106,8 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
         ops[i].t_end = eops[i].t_end;
         /* Its inputs are in the core's memory now, a peek's moved ahead. */
         if (d->residency && (ops[i].peek || (ops[i].ran && ops[i].status == TRN_KSTATUS_OK)))
-            trn_residency_note(d->residency, core, ops[i].desc, ops[i].plan, ops[i].plan_part,
-                               tick);
+            trn_residency_note(d->residency, core, ops[i].desc, ops[i].plan, ops[i].plan_part, tick,
+                               epoch);
     }
 }
 
@@ -116,6 +118,12 @@ static int chain_peek(void *ctx, const trn_op_desc *op) {
     trn_span s[3];
     return op->kind == TRN_OP_GEMM && trn_op_read_spans(op, s, 3) == 3 &&
            (uint64_t)(s[0].hi - s[0].lo) + (s[1].hi - s[1].lo) >= TRN_RESIDENCY_MIN_BYTES;
+}
+
+/* A core's epoch for the residency records: its executor starts. */
+static unsigned core_starts(void *ctx, int core) {
+    const trnscid *d = ctx;
+    return trn_exec_pool_core_starts(d->executors, core);
 }
 
 /* Placement by location (trn_sched_config.locate; daemon/residency.h). */
@@ -397,7 +405,7 @@ int trnscid_start(trnscid *d) {
         sc.chain_pairs = d->backend->run_next != NULL && d->wclock != NULL;
         sc.chain_peek = sc.chain_pairs ? chain_peek : NULL;
         if (sc.chain_pairs && d->cfg.neuron_locality) {
-            d->residency = trn_residency_create(d->cfg.ncores, d->wclock);
+            d->residency = trn_residency_create(d->cfg.ncores, d->wclock, core_starts, d);
             if (!d->residency) {
                 trn_log(TRN_LOG_ERROR, "out of memory for the operands' residency records");
                 goto fail;

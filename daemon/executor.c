@@ -349,6 +349,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     const int pid = trn_zygote_spawn(p->zygote, core, sv[1]);
     c->pid = pid > 0 ? pid : 0;
     pthread_mutex_unlock(&c->lock);
+    atomic_fetch_add(&c->epoch, 1);
     close(sv[1]);
     if (pid <= 0) {
         close(sv[0]);
@@ -820,6 +821,10 @@ void trn_exec_pool_publish_plans(trn_exec_pool *p) {
     if (text)
         trn_exec_space_board_publish(p->sp, text);
     free(text);
+}
+
+unsigned trn_exec_pool_core_starts(trn_exec_pool *p, int core) {
+    return atomic_load(&p->cores[core].epoch);
 }
 
 int trn_exec_pool_core_in_service(trn_exec_pool *p, int core) {

@@ -107,6 +107,9 @@ void trn_exec_pool_publish_plans(trn_exec_pool *p);
 int trn_exec_pool_takes(const trn_op_desc *op);
 /* Whether core is in service (not quarantined). */
 int trn_exec_pool_core_in_service(trn_exec_pool *p, int core);
+/* How many executors were started on core so far: it changes when one
+ * died and another took its place (what the old one held is gone). */
+unsigned trn_exec_pool_core_starts(trn_exec_pool *p, int core);
 
 /* What status and metrics show. */
 typedef struct trn_exec_core_info {

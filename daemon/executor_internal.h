@@ -65,6 +65,10 @@ typedef struct trn_exec_core {
     atomic_int watchdog_fired;
     unsigned nfaults_seen;
     atomic_int quarantined;
+    /* Executors started on the core so far (starts, atomic: read by any
+     * thread): a new one's memory, and its NeuronCore's, holds nothing of
+     * the last one's. */
+    atomic_uint epoch;
 } trn_exec_core;
 
 typedef struct trn_exec_pool trn_exec_pool;

@@ -21,18 +21,22 @@ typedef struct record {
     unsigned part;
     trn_span a, b;
     uint64_t tick;
-    uint64_t age; /* larger: newer */
+    unsigned epoch; /* the core's when it was noted */
+    uint64_t age;   /* larger: newer */
 } record;
 
 struct trn_residency {
     pthread_mutex_t lock;
     const trn_write_clock *clock;
+    unsigned (*epoch)(void *ctx, int core);
+    void *epoch_ctx;
     int ncores;
     uint64_t age;
     record *records; /* ncores * RECORDS_PER_CORE */
 };
 
-trn_residency *trn_residency_create(int ncores, const trn_write_clock *clock) {
+trn_residency *trn_residency_create(int ncores, const trn_write_clock *clock,
+                                    unsigned (*epoch)(void *ctx, int core), void *ctx) {
     trn_residency *r = calloc(1, sizeof(*r));
     if (!r)
         return NULL;
@@ -43,6 +47,8 @@ trn_residency *trn_residency_create(int ncores, const trn_write_clock *clock) {
     }
     pthread_mutex_init(&r->lock, NULL);
     r->clock = clock;
+    r->epoch = epoch;
+    r->epoch_ctx = ctx;
     r->ncores = ncores;
     return r;
 }
@@ -95,8 +101,12 @@ static int same_span(const trn_span *x, const trn_span *y) {
     return x->lo == y->lo && x->hi == y->hi;
 }
 
+unsigned trn_residency_epoch(const trn_residency *r, int core) {
+    return r && r->epoch ? r->epoch(r->epoch_ctx, core) : 0;
+}
+
 void trn_residency_note(trn_residency *r, int core, const struct trn_op_desc *op, const void *plan,
-                        unsigned part, uint64_t tick) {
+                        unsigned part, uint64_t tick, unsigned epoch) {
     trn_span s[3];
     if (!r || core < 0 || core >= r->ncores || !plan || !big_gemm_inputs(op, s))
         return;
@@ -109,8 +119,13 @@ void trn_residency_note(trn_residency *r, int core, const struct trn_op_desc *op
             slot = &rec[i];
     if (!slot)
         slot = slot_for(r, core, plan, part);
-    *slot =
-        (record){.plan = plan, .part = part, .a = s[0], .b = s[1], .tick = tick, .age = ++r->age};
+    *slot = (record){.plan = plan,
+                     .part = part,
+                     .a = s[0],
+                     .b = s[1],
+                     .tick = tick,
+                     .epoch = epoch,
+                     .age = ++r->age};
     pthread_mutex_unlock(&r->lock);
 }
 
@@ -118,9 +133,10 @@ void trn_residency_note(trn_residency *r, int core, const struct trn_op_desc *op
 static uint64_t held_bytes(const trn_residency *r, int core, const void *plan, unsigned part,
                            const trn_span s[2]) {
     const record *rec = &r->records[(size_t)core * RECORDS_PER_CORE];
+    const unsigned epoch = trn_residency_epoch(r, core); /* a restarted core holds nothing */
     uint64_t best = 0;
     for (int i = 0; i < RECORDS_PER_CORE; i++) {
-        if (rec[i].plan != plan || rec[i].part != part)
+        if (rec[i].plan != plan || rec[i].part != part || rec[i].epoch != epoch)
             continue;
         uint64_t bytes = 0;
         for (int k = 0; k < 2; k++) {

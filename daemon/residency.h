@@ -35,17 +35,23 @@ struct trn_op_desc;
 
 typedef struct trn_residency trn_residency;
 
-/* Records for ncores cores, judged current by clock. NULL when out of
- * memory. */
-trn_residency *trn_residency_create(int ncores, const trn_write_clock *clock);
+/* Records for ncores cores, judged current by clock and by the core's
+ * epoch: epoch(ctx, core) changes when what the core's memory held is gone
+ * (its executor was restarted). NULL when out of memory. */
+trn_residency *trn_residency_create(int ncores, const trn_write_clock *clock,
+                                    unsigned (*epoch)(void *ctx, int core), void *ctx);
 void trn_residency_destroy(trn_residency *r);
 
 /* Core `core` moved op's A and B into its memory for plan part (plan,
  * part) — plan is any pointer naming the program, compared only — after
- * the clock read `tick`. Ignores ops other than GEMMs without pointer
- * lists, and small ones. */
+ * the clock read `tick` and the core's epoch read `epoch` (both before the
+ * op was dispatched). Ignores ops other than GEMMs without pointer lists,
+ * and small ones. */
 void trn_residency_note(trn_residency *r, int core, const struct trn_op_desc *op, const void *plan,
-                        unsigned part, uint64_t tick);
+                        unsigned part, uint64_t tick, unsigned epoch);
+
+/* The core's epoch now (the epoch callback's), for trn_residency_note. */
+unsigned trn_residency_epoch(const trn_residency *r, int core);
 
 /* The core whose memory holds the most of op's A and B bytes, current, for
  * plan part (plan, part): `here` when no other core holds more. *extra:
