@@ -212,6 +212,7 @@ static int make_traffic(trnscid *d, char *err, size_t errlen) {
 /* The write clock and the traffic counters (the arena's with executors:
  * freed with it). */
 static void free_write_clock(trnscid *d) {
+    trn_backend_neuron_set_traffic(d->backend, NULL);
     if (d->wclock_heap)
         free(d->wclock);
     if (!d->space)
@@ -265,10 +266,10 @@ static void destroy_executors(trnscid *d) {
     /* Its blocks are in the space (every op that held one has ended). */
     trn_op_scratch_destroy(d->service.scratch);
     d->service.scratch = NULL;
+    trn_residency_destroy(d->residency); /* it asks the pool for epochs */
+    d->residency = NULL;
     trn_exec_pool_destroy(d->executors);
     d->executors = NULL;
-    trn_residency_destroy(d->residency);
-    d->residency = NULL;
     free_write_clock(d); /* in the space, or on the heap without executors */
     trn_exec_space_destroy(d->space);
     d->space = NULL;

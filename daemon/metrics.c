@@ -557,7 +557,8 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "NEFF plans failed at once: their compile had failed before.",
            (double)neff.remembered_failures);
     header(&p, "trnscid_neuron_bytes_total", "counter",
-           "GEMM operands moved to the NeuronCores' memory, and results moved back.");
+           "GEMM operands (and alpha, beta) moved to the NeuronCores' memory, and results "
+           "moved back.");
     put(&p, "trnscid_neuron_bytes_total{direction=\"to_cores\"} %llu\n",
         (unsigned long long)neff.bytes_to_cores);
     put(&p, "trnscid_neuron_bytes_total{direction=\"from_cores\"} %llu\n",

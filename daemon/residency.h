@@ -37,7 +37,8 @@ typedef struct trn_residency trn_residency;
 
 /* Records for ncores cores, judged current by clock and by the core's
  * epoch: epoch(ctx, core) changes when what the core's memory held is gone
- * (its executor was restarted). NULL when out of memory. */
+ * (its executor was restarted). It is called under the records' lock (and
+ * the scheduler's): it must not block. NULL when out of memory. */
 trn_residency *trn_residency_create(int ncores, const trn_write_clock *clock,
                                     unsigned (*epoch)(void *ctx, int core), void *ctx);
 void trn_residency_destroy(trn_residency *r);

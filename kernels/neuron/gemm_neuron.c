@@ -218,6 +218,7 @@ typedef struct chunk_io {
     int set;
     float s[4]; /* alpha, beta */
     int read_c;
+    int ahead; /* a move ahead for the next op (ahead_start) */
     float *stage;
     int failed;
     char msg[200];
@@ -342,7 +343,12 @@ static int operand_in(chunk_io *io, int which, size_t bytes) {
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
     if (held && held_current(io, held, &want)) {
-        count(io->rt->traffic ? &io->rt->traffic->kept : NULL, bytes);
+        /* Kept: not moved for this op, unless it was moved ahead for it
+         * (counted as moved then), and counted by the run, not a move ahead. */
+        if (!io->ahead && !held->ahead)
+            count(io->rt->traffic ? &io->rt->traffic->kept : NULL, bytes);
+        if (!io->ahead)
+            held->ahead = 0;
         return 0;
     }
     if (held)
@@ -353,8 +359,10 @@ static int operand_in(chunk_io *io, int which, size_t bytes) {
     if (put(io, ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL, ti >= 0 ? io->ld->t[ti].size : 0,
             PORTS[which].name, io->stage, bytes) != 0)
         return -1;
-    if (held)
+    if (held) {
         *held = want;
+        held->ahead = io->ahead;
+    }
     return 0;
 }
 
@@ -365,6 +373,10 @@ static void chunk_in(void *arg) {
     if (operand_in(io, OPERAND_A, io->by.at) != 0 || operand_in(io, OPERAND_B, io->by.b) != 0 ||
         (io->read_c && operand_in(io, OPERAND_C, io->by.c) != 0))
         return;
+    if (io->ahead) { /* the run writes alpha and beta itself */
+        io->failed = 0;
+        return;
+    }
     size_t size = 0;
     trn_nrt_tensor *t = trn_nc_port(io->ld, io->set, "scal", 0, 3, &size);
     if (put(io, t, size, "scal", io->s, io->by.scal) != 0)
@@ -466,6 +478,7 @@ static void ahead_start(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_ngemm_n
                          .by = by,
                          .part = next->part,
                          .set = set,
+                         .ahead = 1,
                          .stage = job->stage};
     scalars(&job->d, job->io.s);
     job->io.read_c = reads_c(job->io.s, g->complex);

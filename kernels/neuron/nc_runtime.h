@@ -34,10 +34,12 @@
  * can be skipped (an operand left resident in the core's memory,
  * gemm_neuron.c): the bytes packed from host memory [lo, hi) the way `how`
  * says (its packer's own key), as they were at write-clock tick `since`.
- * valid 0: not known (never written, or a write failed). */
+ * valid 0: not known (never written, or a write failed). ahead: written by a
+ * move ahead for the next op, which has not found it yet (its traffic is
+ * counted as moved, not as kept). */
 #define TRN_NC_HELD_HOW 16
 typedef struct trn_nc_held {
-    int valid;
+    int valid, ahead;
     uint64_t since;
     uintptr_t lo, hi;
     uint64_t how[TRN_NC_HELD_HOW];

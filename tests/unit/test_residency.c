@@ -85,14 +85,15 @@ static void test_locate_where_inputs_are(void **state) {
     assert_int_equal(extra, MIB + 64 * 1024);
     assert_int_equal(trn_residency_locate(f->r, &op, &plan, 0, 1, &extra), 1);
     assert_int_equal(extra, 0);
+    /* Another program, or another part of it: not held there. */
+    const int other = 0;
+    assert_int_equal(trn_residency_locate(f->r, &op, &other, 0, 0, &extra), 0);
+    assert_int_equal(extra, 0);
+    assert_int_equal(trn_residency_locate(f->r, &op, &plan, 1, 0, &extra), 0);
+    assert_int_equal(extra, 0);
     /* Both hold it: the asker. */
     note(f, 0, &op, &plan);
     assert_int_equal(trn_residency_locate(f->r, &op, &plan, 0, 0, &extra), 0);
-    assert_int_equal(extra, 0);
-    /* Another plan part, or another program: nothing held. */
-    const int other = 0;
-    assert_int_equal(trn_residency_locate(f->r, &op, &other, 0, 0, &extra), 0);
-    assert_int_equal(trn_residency_locate(f->r, &op, &plan, 1, 1, &extra), 1);
     assert_int_equal(extra, 0);
 }
 
@@ -114,7 +115,8 @@ static void test_written_or_restarted_not_held(void **state) {
 
 /* Rule: a program part keeps TRN_RESIDENCY_SETS (2) operands on a core, the
  * latest: a third GEMM of the part replaces the oldest. The same GEMM again
- * renews its record instead of taking another. */
+ * renews its record (its age) instead of taking another: op[0], op[1],
+ * op[0] again, op[2] leaves op[0] and op[2]. */
 static void test_two_per_part(void **state) {
     fixture *f = *state;
     const int plan = 0;
@@ -132,22 +134,30 @@ static void test_two_per_part(void **state) {
 }
 
 /* Rule: GEMMs whose A and B are under 1 MiB, and ops other than GEMMs, are
- * not recorded. */
+ * not recorded: two of them noted after a big GEMM of the same part do not
+ * push it out (two records would, by the rule above), and they are not
+ * located. */
 static void test_small_and_other_ops_ignored(void **state) {
     fixture *f = *state;
     const int plan = 0;
-    trn_op_desc small = gemm(100 * MIB, 200 * MIB);
-    small.u.gemm.m = 512; /* A 512 KiB + B 64 KiB */
-    small.u.gemm.lda = 512;
-    note(f, 1, &small, &plan);
-    uint64_t extra;
-    assert_int_equal(trn_residency_locate(f->r, &small, &plan, 0, 0, &extra), 0);
+    const trn_op_desc big = gemm(100 * MIB, 200 * MIB);
+    note(f, 1, &big, &plan);
+    trn_op_desc small[2];
+    for (int i = 0; i < 2; i++) {
+        small[i] = gemm((uintptr_t)(300 + 10 * i) * MIB, (uintptr_t)(400 + 10 * i) * MIB);
+        small[i].u.gemm.m = 512; /* A 512 KiB + B 64 KiB */
+        small[i].u.gemm.lda = 512;
+        note(f, 1, &small[i], &plan);
+    }
     trn_op_desc ms;
     memset(&ms, 0, sizeof(ms));
     ms.kind = TRN_OP_MEMSET;
-    ms.u.memset.dst = (void *)(100 * MIB);
+    ms.u.memset.dst = (void *)(500 * MIB);
     ms.u.memset.bytes = 8 * MIB;
     note(f, 1, &ms, &plan);
+    uint64_t extra;
+    assert_int_equal(trn_residency_locate(f->r, &big, &plan, 0, 0, &extra), 1);
+    assert_int_equal(trn_residency_locate(f->r, &small[0], &plan, 0, 0, &extra), 0);
     assert_int_equal(trn_residency_locate(f->r, &ms, &plan, 0, 0, &extra), 0);
 }
 
