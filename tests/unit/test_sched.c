@@ -2252,6 +2252,20 @@ static void test_chain(void **state) {
     }
 }
 
+/* Submits n memsets to st: op i sets the `big` bytes at buf + i big to
+ * 1 + i + add, with plan[i == other] when plan is not NULL (other -1: all
+ * plan[0]). */
+static void submit_big_memsets(fx *f, trn_sched_stream *st, test_op *ops, int n, unsigned char *buf,
+                               size_t big, int add, trn_plan_entry **plan, int other) {
+    for (int i = 0; i < n; i++) {
+        memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i + add);
+        ops[i].sop.desc.u.memset.bytes = big;
+        if (plan)
+            ops[i].sop.plan = plan[i == other];
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+}
+
 /* Rule (trn_sched_config.chain_pairs): ops too big for the chain budget
  * are not chained; the config pairs only ops of one plan part, so ops
  * without a plan stay alone with it too. Behind a gate op, on 1 worker: 6
@@ -2275,11 +2289,7 @@ static void test_chain_pairs(void **state) {
         f->g->entered[0] = 0;
         trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
         submit_gate_and_wait(f, st, &ops[N], N);
-        for (int i = 0; i < N; i++) {
-            memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i + 10 * pairs);
-            ops[i].sop.desc.u.memset.bytes = big;
-            assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
-        }
+        submit_big_memsets(f, st, ops, N, buf, big, 10 * pairs, NULL, -1);
         gate_open(f->g, 0);
         wait_count(&f->r, N + 1);
         for (int i = 0; i < N; i++) {
@@ -2498,12 +2508,7 @@ static void test_chain_peek(void **state) {
         f->g->entered[0] = 0;
         trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
         submit_gate_and_wait(f, st, &ops[N], N);
-        for (int i = 0; i < N; i++) {
-            memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i + 10 * peeks);
-            ops[i].sop.desc.u.memset.bytes = big;
-            ops[i].sop.plan = plan[i == OTHER];
-            assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
-        }
+        submit_big_memsets(f, st, ops, N, buf, big, 10 * peeks, plan, OTHER);
         trn_sched_stats before;
         trn_sched_get_stats(f->s, &before);
         gate_open(f->g, 0);
@@ -2551,12 +2556,7 @@ static void test_chain_peek_cancel(void **state) {
     chain_restart(f, &c, 1);
     trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     submit_gate_and_wait(f, st, &ops[N], N);
-    for (int i = 0; i < N; i++) {
-        memset_op(&ops[i], &f->r, i, buf + (size_t)i * big, 1 + i);
-        ops[i].sop.desc.u.memset.bytes = big;
-        ops[i].sop.plan = plan[0];
-        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
-    }
+    submit_big_memsets(f, st, ops, N, buf, big, 0, plan, -1);
     trn_sched_stats before;
     trn_sched_get_stats(f->s, &before);
     gate_open(f->g, 0);
