@@ -32,7 +32,6 @@
 #include "kernels/neuron/backend_neuron.h"
 #include "kernels/neuron/nc_runtime.h"
 #include "ops/fft_shape.h"
-#include "ops/span.h"
 #include "scheduler/graph_cache.h"
 
 #define POLL_SLICE_MS 100
@@ -115,9 +114,7 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
  * a GEMM big enough that the backend moves its inputs ahead. */
 static int chain_peek(void *ctx, const trn_op_desc *op) {
     (void)ctx;
-    trn_span s[3];
-    return op->kind == TRN_OP_GEMM && trn_op_read_spans(op, s, 3) == 3 &&
-           (uint64_t)(s[0].hi - s[0].lo) + (s[1].hi - s[1].lo) >= TRN_RESIDENCY_MIN_BYTES;
+    return trn_residency_big_gemm(op);
 }
 
 /* A core's epoch for the residency records: its executor starts. */

@@ -101,6 +101,11 @@ static int same_span(const trn_span *x, const trn_span *y) {
     return x->lo == y->lo && x->hi == y->hi;
 }
 
+int trn_residency_big_gemm(const struct trn_op_desc *op) {
+    trn_span s[3];
+    return big_gemm_inputs(op, s);
+}
+
 unsigned trn_residency_epoch(const trn_residency *r, int core) {
     return r && r->epoch ? r->epoch(r->epoch_ctx, core) : 0;
 }

@@ -51,6 +51,11 @@ void trn_residency_destroy(trn_residency *r);
 void trn_residency_note(trn_residency *r, int core, const struct trn_op_desc *op, const void *plan,
                         unsigned part, uint64_t tick, unsigned epoch);
 
+/* Whether op is one the records keep: a GEMM without pointer lists whose A
+ * and B are TRN_RESIDENCY_MIN_BYTES or more (also what a chain may peek
+ * at: the backend moves such a GEMM's inputs ahead). */
+int trn_residency_big_gemm(const struct trn_op_desc *op);
+
 /* The core's epoch now (the epoch callback's), for trn_residency_note. */
 unsigned trn_residency_epoch(const trn_residency *r, int core);
 
