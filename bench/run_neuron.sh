@@ -19,7 +19,7 @@
 # `taskset -c $BENCH_CPU`. The timing model is off (NRTSIM_*_US/GBPS/GFLOPS
 # unset): the figures are host costs only. NRTSIM_CC_MS (default here 500)
 # stands in for the compile time.
-# PHASES (default: all of "cache host split overlap resident locality") picks what
+# PHASES (default: all of "cache host split overlap resident locality busy") picks what
 # runs; host needs cache's NEFF. NEURON_FLAGS go to the daemons of cache and
 # host (e.g. --neuron-resident off).
 # Prints one JSON object per measurement; exits non-zero if anything fails.
@@ -41,7 +41,7 @@ export NRTSIM_CORES=3 NRTSIM_LOCK_DIR="$BENCH_TMP/locks" NRTSIM_CC_MS="${NRTSIM_
 CACHE="$BENCH_TMP/cache"
 SOCK="$BENCH_TMP/bench.sock"
 
-PHASES=${PHASES:-cache host split overlap resident locality}
+PHASES=${PHASES:-cache host split overlap resident locality busy}
 want() {
     case " $PHASES " in *" $1 "*) return 0 ;; esac
     return 1
@@ -154,5 +154,14 @@ fi
 if [ "$rc" -eq 0 ] && want locality; then
     model_run locality 0-1 neuron-locality on
     model_run locality 0-1 neuron-locality off
+fi
+# 7. Placement when the core that holds W is busy (the cost model): Y = W X
+# with X 16 columns wide, called on one stream and, 2 ms later, on another;
+# under the model of 5 the GEMM takes about 20 ms and moving W 52 ms, so
+# the second call should wait for the first's core. With placement off it
+# runs on the other core and moves W.
+if [ "$rc" -eq 0 ] && want busy; then
+    model_run busy 0-1 neuron-locality on
+    model_run busy 0-1 neuron-locality off
 fi
 bench_finish "$rc"

@@ -123,11 +123,15 @@ static unsigned core_starts(void *ctx, int core) {
     return trn_exec_pool_core_starts(d->executors, core);
 }
 
-/* Placement by location (trn_sched_config.locate; daemon/residency.h). */
+/* Placement by location (trn_sched_config.locate; daemon/residency.h): the
+ * extra bytes at the move rate the executors measured. */
 static int locate(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,
-                  unsigned plan_part, int here, uint64_t *extra_bytes) {
+                  unsigned plan_part, int here, uint64_t *extra_ns) {
     trnscid *d = ctx;
-    return trn_residency_locate(d->residency, op, plan, plan_part, here, extra_bytes);
+    uint64_t extra_bytes = 0;
+    const int home = trn_residency_locate(d->residency, op, plan, plan_part, here, &extra_bytes);
+    *extra_ns = extra_bytes ? trn_backend_neuron_move_ns(d->backend, extra_bytes) : 0;
+    return home;
 }
 
 static int core_chains(void *ctx, const trn_op_desc *op) {

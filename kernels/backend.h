@@ -91,6 +91,12 @@ struct trn_backend {
      * (a compiler in processes of its own, not FFTW's planner): the plan
      * cache prepares them on its compile threads. NULL: never. */
     int (*plan_concurrent)(const trn_backend *be, const trn_plan_spec *spec);
+    /* Nanoseconds one of nshards shards of an op that op_plan gave a plan
+     * is estimated to take on one of this backend's cores, before any of
+     * its runs was measured (the scheduler then estimates from those:
+     * plan_cache.h, trn_plan_entry_run_ns). 0, or NULL: the scheduler's
+     * host-rate estimate. */
+    double (*program_estimate_ns)(const trn_backend *be, const trn_op_desc *op, int nshards);
 
     /* Computes shard `shard` of `nshards` of op on the calling worker's core.
      * The shard split is the scheduler's; a backend given nshards = 1 computes

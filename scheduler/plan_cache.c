@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "ops/fft_shape.h"
+#include "scheduler/run_times.h"
 
 #define MANIFEST_NAME "plans.manifest"
 #define MANIFEST_MAGIC "trnsci-plan-manifest 1"
@@ -52,6 +53,8 @@ struct trn_plan_entry {
      * what a hit saves. */
     double cost_seconds;
     _Atomic uint64_t ran_on;     /* bit c: a core-engine worker c < 64 ran an op with it */
+    trn_run_times runs;          /* how long its ops' shards ran (kernel programs) */
+    _Atomic uint64_t busy_wait;  /* trn_plan_entry_add_busy_wait */
     trn_plan_entry *prev, *next; /* the cache's list, most recent first */
 };
 
@@ -396,9 +399,22 @@ void trn_plan_entry_ran_on(trn_plan_entry *e, int core) {
         atomic_fetch_or_explicit(&e->ran_on, 1ull << core, memory_order_relaxed);
 }
 
-/* "; ran on cores 0,1" after a kernel program's state: where its NEFF was
- * loaded (and stays resident until evicted). */
-static void append_cores(const trn_plan_entry *e, char *state, size_t len) {
+void trn_plan_entry_note_run(trn_plan_entry *e, uint64_t ns) {
+    trn_run_times_note(&e->runs, ns);
+}
+
+uint64_t trn_plan_entry_run_ns(const trn_plan_entry *e) {
+    return trn_run_times_estimate(&e->runs);
+}
+
+uint64_t trn_plan_entry_add_busy_wait(trn_plan_entry *e, uint64_t ns) {
+    return atomic_fetch_add_explicit(&e->busy_wait, ns, memory_order_relaxed) + ns;
+}
+
+/* "; ran on cores 0,1; runs in 81.2 ms" after a kernel program's state:
+ * where its NEFF was loaded (and stays resident until evicted), and the
+ * scheduler's estimate of its runs. */
+static void append_program_state(const trn_plan_entry *e, char *state, size_t len) {
     const uint64_t m = atomic_load_explicit(&e->ran_on, memory_order_relaxed);
     if (e->spec.family != TRN_PLAN_PROGRAM || !m)
         return;
@@ -409,6 +425,9 @@ static void append_cores(const trn_plan_entry *e, char *state, size_t len) {
             n += (size_t)snprintf(state + n, len - n, first ? "%d" : ",%d", c);
             first = 0;
         }
+    const uint64_t run = trn_run_times_estimate(&e->runs);
+    if (run && n < len)
+        snprintf(state + n, len - n, "; runs in %.3g ms", (double)run * 1e-6);
 }
 
 size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
@@ -421,7 +440,7 @@ size_t trn_plan_cache_list(trn_plan_cache *pc, trn_plan_info **out) {
     for (trn_plan_entry *e = pc->head; e && v && i < n; e = e->next, i++) {
         snprintf(v[i].key, sizeof(v[i].key), "%s", e->key);
         entry_state(e, v[i].state, sizeof(v[i].state));
-        append_cores(e, v[i].state, sizeof(v[i].state));
+        append_program_state(e, v[i].state, sizeof(v[i].state));
         v[i].hits = e->hits;
         v[i].uses = e->refs;
         v[i].bytes = e->bytes;

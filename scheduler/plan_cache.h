@@ -140,6 +140,16 @@ int trn_plan_entry_wait(trn_plan_entry *e, unsigned part, char *err, size_t errl
  * kernel programs: the cores their NEFF was loaded on). Lock-free. */
 void trn_plan_entry_ran_on(trn_plan_entry *e, int core);
 
+/* A kernel program's run times (scheduler/run_times.h): the scheduler notes
+ * how long each shard of an op with the plan ran, and estimates the next
+ * from them (listed: "runs in 81.2 ms"). Lock-free. */
+void trn_plan_entry_note_run(trn_plan_entry *e, uint64_t ns);
+/* The estimate, or 0 before the first run. */
+uint64_t trn_plan_entry_run_ns(const trn_plan_entry *e);
+/* Time the plan's ops were placed to wait for a busy core (the scheduler's
+ * placement by location): adds ns, and returns the total. Lock-free. */
+uint64_t trn_plan_entry_add_busy_wait(trn_plan_entry *e, uint64_t ns);
+
 /* Whether part is prepared (never blocks). */
 int trn_plan_entry_ready(trn_plan_entry *e, unsigned part);
 

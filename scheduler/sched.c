@@ -366,6 +366,17 @@ static int op_started(const trn_sched_op *op) {
     return op->stage > 0 || op->next_shard > 0;
 }
 
+static int is_program(const struct trn_plan_entry *plan) {
+    return plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM;
+}
+
+/* Notes a kernel program's shard that ran from t0 to t1 with status k, for
+ * the estimates of its next runs (sched.h, "Estimates"). */
+static void note_program_run(struct trn_plan_entry *plan, trn_kstatus k, uint64_t t0, uint64_t t1) {
+    if (is_program(plan) && k == TRN_KSTATUS_OK && t1 > t0)
+        trn_plan_entry_note_run(plan, t1 - t0);
+}
+
 /* Runs one shard of op's current stage, once the plan part it needs is
  * prepared (planning happens on the plan cache's thread; this waits). */
 static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, int shard,
@@ -387,11 +398,17 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
         if (w->engine == TRN_ENGINE_CORE)
             trn_plan_entry_ran_on(plan, w->index);
     }
+    const uint64_t t0 = trn_sched_now_ns(); /* after any wait for the plan */
+    trn_kstatus k;
     if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
-        return s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,
-                               op->nshards, (uint64_t)op->shard_est_ns, patience_ns, pending);
-    return s->be->run(s->be, stage_desc(op), plan ? trn_plan_entry_plan(plan) : NULL, shard,
-                      op->nshards);
+        k = s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,
+                            op->nshards, (uint64_t)op->shard_est_ns, patience_ns, pending);
+    else
+        k = s->be->run(s->be, stage_desc(op), plan ? trn_plan_entry_plan(plan) : NULL, shard,
+                       op->nshards);
+    if (!*pending)
+        note_program_run(plan, k, t0, trn_sched_now_ns());
+    return k;
 }
 
 /* The status of an op whose shards returned different ones: any failure
@@ -413,7 +430,19 @@ static int engine_of(const trn_sched *s, const trn_op_desc *d) {
     return e >= 0 && e < TRN_ENGINE_COUNT && s->engines[e].count > 0 ? e : TRN_ENGINE_CORE;
 }
 
-static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
+/* One shard's estimate (sched.h, "Estimates"): a kernel program's from its
+ * runs or its backend, anything else's from its cost at host rates. */
+static double estimate_shard_ns(const trn_sched *s, const trn_op_desc *d,
+                                const struct trn_plan_entry *plan, int nshards) {
+    if (is_program(plan)) {
+        const uint64_t ran = trn_plan_entry_run_ns(plan);
+        if (ran)
+            return (double)ran;
+        const double nominal =
+            s->be->program_estimate_ns ? s->be->program_estimate_ns(s->be, d, nshards) : 0;
+        if (nominal > 0)
+            return nominal;
+    }
     trn_op_model m;
     trn_op_model_of(d, &m);
     const double cost = m.cost / (nshards > 0 ? nshards : 1);
@@ -421,6 +450,15 @@ static double estimate_shard_ns(const trn_op_desc *d, int nshards) {
                         : m.pace == TRN_PACE_FFT ? EST_FFT_FLOP_PER_NS
                                                  : EST_BYTES_PER_NS;
     return EST_OVERHEAD_NS + cost / rate;
+}
+
+/* Lock held: a kernel program's estimate again, before op's first shard is
+ * charged: ops queued together were all prepared before the first of them
+ * ran. */
+static void refresh_estimate(const trn_sched *s, trn_sched_op *op) {
+    const struct trn_plan_entry *plan = stage_plan(op);
+    if (is_program(plan))
+        op->shard_est_ns = estimate_shard_ns(s, stage_desc(op), plan, op->nshards);
 }
 
 /* How a stage run by a compiled kernel program is split: as the backend
@@ -448,7 +486,7 @@ static void stage_prepare(const trn_sched *s, trn_sched_op *op) {
                       : trn_sched_shard_count(d, s->engines[op->engine].count);
     op->next_shard = 0;
     op->shards_left = op->nshards;
-    op->shard_est_ns = estimate_shard_ns(d, op->nshards);
+    op->shard_est_ns = estimate_shard_ns(s, d, plan, op->nshards);
     stage_times(op)->engine = op->engine;
     if (op->steps)
         trn_kmsg_init(d->kmsg);
@@ -939,6 +977,7 @@ static trn_sched_op *take_shard(trn_sched *s, int eng, int *shard, completion_li
         tenant_queue *q = &t->q[eng];
         trn_sched_op *op = q->head;
         if (op->next_shard == 0) { /* the first shard of a stage */
+            refresh_estimate(s, op);
             const uint64_t now = trn_sched_now_ns();
             trn_sched_stage_times *tm = stage_times(op);
             if (op->stage == 0) {
@@ -1177,14 +1216,17 @@ static int chain_take(trn_sched *s, const worker *w, trn_sched_op *op, trn_sched
         /* Only an op of the same plan part: what the backend can move ahead. */
         const int paired = n == 1 && s->cfg.chain_pairs && op->plan && next->plan == op->plan &&
                            next->plan_part == op->plan_part;
-        if (!chain_next_ok(s, next) ||
-            (!paired && est + next->shard_est_ns > TRN_SCHED_CHAIN_BUDGET_NS))
+        if (!chain_next_ok(s, next))
+            break;
+        refresh_estimate(s, next);
+        if (!paired && est + next->shard_est_ns > TRN_SCHED_CHAIN_BUDGET_NS)
             break;
         est += next->shard_est_ns;
         chain_claim(s, next, now);
         chain[n++] = next;
     }
     if (n < TRN_SCHED_CHAIN_MAX && chain_peek_ok(s, chain[n - 1], next)) {
+        refresh_estimate(s, next);
         chain_claim(s, next, now);
         next->peeked = 1;
         chain[n++] = next;
@@ -1205,11 +1247,11 @@ static int place_by_location(trn_sched *s, worker *w, trn_sched_op *op) {
     if (!s->cfg.locate || w->engine != TRN_ENGINE_CORE || !op->plan || op->deadline_ns ||
         !chain_head_ok(s, w, op))
         return 0;
-    uint64_t extra = 0;
+    uint64_t extra_ns = 0;
     const engine *e = &s->engines[TRN_ENGINE_CORE];
     const int home =
-        s->cfg.locate(s->cfg.run_ctx, stage_desc(op), op->plan, op->plan_part, w->index, &extra);
-    if (home < 0 || home >= e->count || home == w->index || extra == 0)
+        s->cfg.locate(s->cfg.run_ctx, stage_desc(op), op->plan, op->plan_part, w->index, &extra_ns);
+    if (home < 0 || home >= e->count || home == w->index || extra_ns == 0)
         return 0;
     worker *h = &s->workers[e->first + home];
     if (h->mail || h->lent || h->handed ||
@@ -1221,8 +1263,13 @@ static int place_by_location(trn_sched *s, worker *w, trn_sched_op *op) {
     if (h->running && h->until_ns <= now)
         return 0;
     const uint64_t wait = h->running ? h->until_ns - now : 0;
-    if ((double)wait >= (double)extra / EST_BYTES_PER_NS)
+    if (wait >= extra_ns)
         return 0; /* moving them here costs less than waiting */
+    /* A move leaves a second copy, which later ops use too; a wait leaves
+     * nothing. So a program's ops wait for busy cores only until their
+     * waits add up to a move (sched.h, locate). */
+    if (wait > 0 && trn_plan_entry_add_busy_wait(op->plan, wait) >= extra_ns)
+        return 0;
     h->mail = op;
     if (h->sleeping)
         owe_wake(s, h);
@@ -1288,6 +1335,7 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
         }
         const uint64_t start = ops[i].t_start ? ops[i].t_start : t0;
         const uint64_t end = ops[i].t_end >= start ? ops[i].t_end : t1;
+        note_program_run(stage_plan(op), ops[i].status, start, end);
         if (i > 0) {
             op->t_start = op->stage_times[0].t_start = start;
             w->usage.ops++; /* it completes in its turn, without a worker */

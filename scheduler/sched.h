@@ -51,6 +51,15 @@
  * bitwise the same whatever else the daemon is doing. An op counts as started
  * (and will finish, all its stages) once any shard of its first stage has
  * been taken by a worker.
+ *
+ * Estimates: every shard carries an estimate of its core time, which
+ * fairness charges at dispatch, chains are bounded by, and placement by
+ * location weighs. A shard of a compiled kernel program (a plan of family
+ * TRN_PLAN_PROGRAM: one shape) is estimated from the program's last runs
+ * (trn_plan_entry_run_ns), before them by the backend
+ * (program_estimate_ns); every other shard from its cost (trn_op_cost) at
+ * host rates. Only runs that did not wait for their plan are noted, and
+ * only successful ones.
  */
 #ifndef TRN_SCHEDULER_SCHED_H
 #define TRN_SCHEDULER_SCHED_H
@@ -315,16 +324,21 @@ typedef struct trn_sched_config {
     /* Placement by location (NULL: none). When a core's worker takes an op
      * that could head a chain and has a plan, locate names the core whose
      * memory holds the most of its inputs (here: the taker's core, when no
-     * other holds more), and in *extra_bytes how many more bytes than the
-     * taker's. The op then goes to that core's worker instead (which runs it
-     * next, before it takes other work), when waiting for that core costs
-     * less than moving the bytes: the core is idle, or the work it is
-     * running is estimated to end sooner than extra_bytes take at the
-     * scheduler's byte rate. Not when that worker already has such an op
-     * waiting, or its core is out of service. Called under the scheduler's
-     * lock. */
+     * other holds more), and in *extra_ns how long moving the inputs it
+     * holds beyond the taker's would take. The op then goes to that core's
+     * worker instead (which runs it next, before it takes other work), when
+     * waiting for that core costs less than moving them: the core is idle,
+     * or the work it is running is estimated ("Estimates", at the top) to
+     * end sooner than extra_ns. But a move leaves a copy that later ops use
+     * too, where a wait leaves nothing: the ops of one plan wait for busy
+     * cores only until their waits add up to extra_ns
+     * (trn_plan_entry_add_busy_wait); the op that would pass it moves its
+     * inputs instead, so callers that keep using one operand at once get it
+     * on a second core after at most one move's worth of waiting. Not when
+     * that worker already has such an op waiting, or its core is out of
+     * service. Called under the scheduler's lock. */
     int (*locate)(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,
-                  unsigned plan_part, int here, uint64_t *extra_bytes);
+                  unsigned plan_part, int here, uint64_t *extra_ns);
     /* Whether core may take more work: a core's worker whose core went out
      * of service leaves (the other workers take its share; the split of ops
      * does not change). NULL: always. */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "kernels/neuron/gemm_neuron.h"
+#include "kernels/neuron/nc_cost.h"
 #include "kernels/neuron/nc_runtime.h"
 #include "kernels/neuron/neff_compile.h"
 #include "kernels/neuron/neff_store.h"
@@ -106,6 +107,18 @@ static int neuron_op_program_shards(const trn_backend *be, const trn_op_desc *op
     trn_nprog_gemm g;
     const int n = gemm_shard_program(nb_of(be), op, &g);
     return n > 0 ? n : 1;
+}
+
+/* The nominal time of one shard (nc_cost.h), until its runs are measured. */
+static double neuron_program_estimate_ns(const trn_backend *be, const trn_op_desc *op,
+                                         int nshards) {
+    (void)nshards; /* the split is the program's: gemm_shard_program */
+    const neuron_backend *nb = nb_of(be);
+    trn_nprog_gemm g;
+    if (!gemm_shard_program(nb, op, &g))
+        return 0;
+    const int nexec = trn_ngemm_pipeline(&g);
+    return trn_nc_gemm_estimate_ns(&g, nexec, nb->target, trn_nc_move_bytes_per_ns(nb->traffic));
 }
 
 static int neuron_op_plan(const trn_backend *be, const trn_op_desc *op, trn_plan_spec *spec) {
@@ -464,6 +477,11 @@ void trn_backend_neuron_set_traffic(trn_backend *be, struct trn_nc_traffic *traf
     nb_of(be)->rt.traffic = traffic;
 }
 
+uint64_t trn_backend_neuron_move_ns(const trn_backend *be, uint64_t bytes) {
+    const trn_nc_traffic *t = be && be->run == neuron_run ? nb_of(be)->traffic : NULL;
+    return (uint64_t)((double)bytes / trn_nc_move_bytes_per_ns(t));
+}
+
 void trn_backend_neuron_set_write_clock(trn_backend *be, trn_write_clock *wc) {
     if (!be || be->run != neuron_run)
         return;
@@ -605,6 +623,7 @@ static void set_hooks(neuron_backend *nb) {
     be->op_plan = neuron_op_plan;
     be->op_program_shards = neuron_op_program_shards;
     be->plan_concurrent = neuron_plan_concurrent;
+    be->program_estimate_ns = neuron_program_estimate_ns;
     be->run = neuron_run;
     be->run_next = neuron_run_next;
     be->run_next_wait = neuron_run_next_wait;
@@ -673,5 +692,6 @@ trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {
         st.bytes_from_cores = atomic_load(&nb->traffic->from_cores);
         st.bytes_kept = atomic_load(&nb->traffic->kept);
     }
+    st.move_bytes_per_ns = trn_nc_move_bytes_per_ns(nb->traffic);
     return st;
 }

@@ -77,6 +77,11 @@ void trn_backend_neuron_set_write_clock(trn_backend *be, trn_write_clock *wc);
 struct trn_nc_traffic;
 void trn_backend_neuron_set_traffic(trn_backend *be, struct trn_nc_traffic *traffic);
 
+/* How long moving bytes into a core's memory is estimated to take, in ns:
+ * at the rate the executors measured (trn_backend_neuron_set_traffic),
+ * or a nominal one before they did (kernels/neuron/nc_cost.h). */
+uint64_t trn_backend_neuron_move_ns(const trn_backend *be, uint64_t bytes);
+
 /* Why the NEFF cache could not be kept under the cache directory (it is
  * then private to this run), or "". */
 const char *trn_backend_neuron_store_note(const trn_backend *be);
@@ -90,6 +95,7 @@ typedef struct trn_neuron_stats {
      * operands not moved because a core held them (trn_nc_traffic; 0 when
      * trn_backend_neuron_set_traffic was not called). */
     uint64_t bytes_to_cores, bytes_from_cores, bytes_kept;
+    double move_bytes_per_ns; /* the rate placement assumes (trn_backend_neuron_move_ns) */
 } trn_neuron_stats;
 /* Zeros for a backend that is not the Neuron one. */
 trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be);

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "kernels/neuron/nc_cost.h"
 #include "ops/span.h"
 
 int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g) {
@@ -282,6 +284,12 @@ static int held_current(const chunk_io *io, const trn_nc_held *held, const trn_n
                                      held->since);
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Adds n to a traffic counter (NULL: not counted). */
 static void count(_Atomic uint64_t *counter, size_t n) {
     if (counter)
@@ -296,11 +304,13 @@ static int put(chunk_io *io, trn_nrt_tensor *t, size_t size, const char *name, c
                  "the program's tensor %s is missing or of %zu bytes, not %zu", name, size, n);
         return -1;
     }
+    const uint64_t t0 = now_ns();
     const trn_nrt_status st = io->rt->api.tensor_write(t, host, 0, n);
     if (st != TRN_NRT_SUCCESS) {
         trn_nc_status_text("nrt_tensor_write", st, io->msg, sizeof(io->msg));
         return -1;
     }
+    trn_nc_note_timed_write(io->rt->traffic, n, now_ns() - t0);
     count(io->rt->traffic ? &io->rt->traffic->to_cores : NULL, n);
     return 0;
 }

@@ -88,9 +88,12 @@ typedef struct trn_nc_copy_queue {
 /* Bytes moved between host memory and NeuronCores' memory, and bytes of
  * operands not moved because a core held them current (resident), summed
  * over every process that runs GEMMs: it lives in memory they share
- * (daemon: the executors' op arena). */
+ * (daemon: the executors' op arena). timed_bytes and timed_ns: the writes
+ * to cores of at least TRN_NC_TIMED_MIN_BYTES (nc_cost.h), and how long
+ * they took: the measured move rate. */
 typedef struct trn_nc_traffic {
     _Atomic uint64_t to_cores, from_cores, kept;
+    _Atomic uint64_t timed_bytes, timed_ns;
 } trn_nc_traffic;
 
 typedef struct trn_nc_runtime {

@@ -871,6 +871,28 @@ static void test_next_inputs_move_during_execution(void **state) {
     unsetenv("NRTSIM_GFLOPS");
 }
 
+/* Rule (docs/neuron.md, "Cost model"): the scheduler's estimates come from
+ * what it measured. Under the simulator's timing model (dma_bytes_per_s,
+ * and a GEMM that computes for at least compute_s), the move rate
+ * placement assumes is no faster than the simulator moves (the nominal
+ * rate is 16 GB/s), and the one program's estimate, in `trnsci plans`, is
+ * at least its compute time (the nominal estimate is a NeuronCore's: under
+ * 0.2 ms). Lower bounds only: the machine may be slower, never faster. */
+static void check_cost_model(const suite *s, double dma_bytes_per_s, double compute_s) {
+    const double rate = metric(s, "trnscid_neuron_move_bytes_per_second");
+    if (!(rate > 0 && rate <= 1.01 * dma_bytes_per_s))
+        fail_msg("placement assumes %.4g bytes/s; the simulator moves %.4g", rate, dma_bytes_per_s);
+    trnsciPlanInfo plans[8];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 8, &count, NULL), trnsciSuccess);
+    assert_int_equal(count, 1);
+    const char *runs = strstr(plans[0].state, "; runs in ");
+    double ms = 0;
+    if (!runs || sscanf(runs, "; runs in %lf ms", &ms) != 1 || ms < 0.99e3 * compute_s)
+        fail_msg("state \"%s\": the estimate is not the measured run time (at least %.3g ms)",
+                 plans[0].state, compute_s * 1e3);
+}
+
 /* Placement by location: on two cores, a GEMM whose inputs are in one
  * core's memory runs there, whichever worker takes it. Z = Zm X (stream 0)
  * and W X (stream 1) take a core each (both wait for the one compile);
@@ -938,6 +960,7 @@ static void test_gemm_runs_where_its_inputs_are(void **state) {
         assert_int_equal(trnsciMemcpy(out, ys[i], ny * 4, trnsciMemcpyDeviceToHost), trnsciSuccess);
         check_q_product(i ? hw : hz, hx, QK, out, "a GEMM on the core that holds its inputs");
     }
+    check_cost_model(s, 0.5e9, 2.0 * QM * QN * QK / 5e9);
     for (int i = 0; i < 2; i++) {
         trnblasDestroy(h[i]);
         trnsciStreamDestroy(st[i]);

@@ -17,7 +17,8 @@
  *  - LRU under the byte bound: unreferenced entries are evicted oldest first,
  *    referenced ones never; clear drops the unused ones only;
  *  - kernel programs: their keys; two compile at once on the compile threads
- *    while the planner thread prepares an FFT plan;
+ *    while the planner thread prepares an FFT plan; their run times and the
+ *    estimate made from them;
  *  - persistence: the manifest written to the directory lists the prepared
  *    parts; a new cache loads it and prepares them (hits, not misses); a
  *    manifest of another backend version, and garbage, are ignored with a
@@ -37,6 +38,7 @@
 
 #include "ops/fft_shape.h"
 #include "scheduler/plan_cache.h"
+#include "scheduler/run_times.h"
 
 /* ---- the fake backend ------------------------------------------------------------- */
 
@@ -651,6 +653,49 @@ static void test_program_keys(void **state) {
     }
 }
 
+/* Rule (scheduler/run_times.h): a program's estimate is the lower median
+ * of its last TRN_RUN_TIMES_KEPT runs: 0 before any; one slow run among
+ * them (a load onto a core) does not move it; older runs drop out. The
+ * listing says it ("runs in 2 ms") after the cores the program ran on. */
+static void test_program_run_times(void **state) {
+    (void)state;
+    trn_run_times rt = {0};
+    assert_int_equal(trn_run_times_estimate(&rt), 0);
+    trn_run_times_note(&rt, 0); /* counts as 1 ns: a note is never "none" */
+    assert_int_equal(trn_run_times_estimate(&rt), 1);
+    const uint64_t runs[] = {900, 40000000, 1000, 1100, 1000}; /* one load among runs */
+    for (size_t i = 0; i < 5; i++)
+        trn_run_times_note(&rt, runs[i]); /* the 0 above drops out */
+    assert_int_equal(trn_run_times_estimate(&rt), 1000);
+    trn_run_times_note(&rt, 3000); /* drops 900: 1000 1000 1100 3000 4e7 */
+    assert_int_equal(trn_run_times_estimate(&rt), 1100);
+    trn_run_times one = {0}, two = {0};
+    trn_run_times_note(&one, 7);
+    trn_run_times_note(&two, 7);
+    trn_run_times_note(&two, 5); /* lower median of two: the smaller */
+    assert_int_equal(trn_run_times_estimate(&one), 7);
+    assert_int_equal(trn_run_times_estimate(&two), 5);
+
+    trn_plan_cache *pc = cache(1 << 20, NULL);
+    trn_plan_entry *p;
+    int hit;
+    char err[200];
+    trn_plan_spec a = program_spec("m=3");
+    assert_int_equal(trn_plan_cache_acquire(pc, &a, 0, &p, &hit, err, sizeof(err)), TRN_PLAN_OK);
+    assert_int_equal(trn_plan_entry_wait(p, 0, err, sizeof(err)), 0);
+    assert_int_equal(trn_plan_entry_run_ns(p), 0);
+    trn_plan_entry_ran_on(p, 1);
+    trn_plan_entry_note_run(p, 2000000);
+    assert_int_equal(trn_plan_entry_run_ns(p), 2000000);
+    trn_plan_info *v;
+    assert_int_equal(trn_plan_cache_list(pc, &v), 1);
+    assert_non_null(strstr(v[0].state, "; ran on cores 1; runs in 2 ms"));
+    free(v);
+    trn_plan_entry_release(p);
+    trn_plan_cache_stop(pc);
+    trn_plan_cache_destroy(pc);
+}
+
 /* Two programs compile at the same time on two compile threads, while an
  * FFT plan is still prepared by the planner thread meanwhile. */
 static void test_programs_compile_concurrently(void **state) {
@@ -703,6 +748,7 @@ int main(void) {
         cmocka_unit_test_setup(test_keys, reset),
         cmocka_unit_test_setup(test_program_keys, reset),
         cmocka_unit_test_setup(test_programs_compile_concurrently, reset),
+        cmocka_unit_test_setup(test_program_run_times, reset),
         cmocka_unit_test_setup(test_layout, reset),
         cmocka_unit_test_setup(test_sharing, reset),
         cmocka_unit_test_setup(test_failure_remembered, reset),

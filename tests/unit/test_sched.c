@@ -59,6 +59,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -2055,9 +2056,9 @@ typedef struct chain_ctx {
     int pairs;     /* trn_sched_config.chain_pairs */
     int peeks;     /* trn_sched_config.chain_peek */
     /* trn_sched_config.locate (when `locate`): every op's inputs are on core
-     * `home`, `extra` bytes more than on any other core. */
+     * `home`, and moving them to any other core takes extra_ns. */
     int locate, home;
-    uint64_t extra;
+    uint64_t extra_ns;
     /* The first chain waits in the hook, `held` set, while `hold` is. */
     int hold, held;
     pthread_cond_t cv;
@@ -2109,10 +2110,10 @@ static int chain_peek_all(void *ctx, const trn_op_desc *op) {
 }
 
 static int chain_locate(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,
-                        unsigned part, int here, uint64_t *extra) {
+                        unsigned part, int here, uint64_t *extra_ns) {
     (void)op, (void)plan, (void)part;
     const chain_ctx *c = ctx;
-    *extra = here == c->home ? 0 : c->extra;
+    *extra_ns = here == c->home ? 0 : c->extra_ns;
     return c->home;
 }
 
@@ -2368,16 +2369,18 @@ static int ran_on(gate_backend *g, const void *key) {
 /* Rule (sched.h, trn_sched_config.locate): an op that could head a chain
  * and has a plan, taken by a worker of another core than the one locate
  * names, goes to that core's worker when waiting for it costs less than
- * moving the extra bytes (at the scheduler's 8 bytes/ns), and runs there
- * before that worker takes other work; else it runs where it was taken.
+ * moving its inputs (the time locate gives), and runs there before that
+ * worker takes other work; else it runs where it was taken.
  * On 2 workers, a gate op holding one core:
  *   - with an estimate of about 1.4 s (a stand-in GEMM, one shard): an op
- *     whose inputs are there, 1 TiB more than elsewhere (137 s to move),
- *     waits for it while the other core is idle, and runs on it once the
- *     gate opens; with 8 bytes more (1 ns to move) it runs at once on the
- *     idle core;
+ *     whose inputs are there, 137 s to move elsewhere, waits for it while
+ *     the other core is idle, and runs on it once the gate opens; with 1 ns
+ *     to move it runs at once on the idle core;
  *   - with an estimate of 2 us (a 1-byte memset), past when the op comes:
- *     a core that runs past its estimate is not waited for, 1 TiB or not;
+ *     a core that runs past its estimate is not waited for, 137 s or not;
+ *   - with the stand-in GEMM again and 2 s to move: the plan's ops waited
+ *     1.4 s already, and waiting again would pass 2 s, so it runs at once
+ *     on the idle core (a move leaves a second copy, a wait nothing);
  * then, both cores idle, ops whose inputs are on core 1, 0, 1, 0 run on
  * those cores, whichever worker was woken for them. The stats count the
  * ops handed over. */
@@ -2393,8 +2396,9 @@ static void test_place_by_location(void **state) {
     trn_sched_stream *s1 = trn_sched_stream_create(f->s, NULL);
     static test_op ops[12];
     int nops = 0;
-    /* variant 0: worth waiting for; 1: cheap to move; 2: the core overran */
-    for (int variant = 0; variant <= 2; variant++) {
+    /* variant 0: worth waiting for; 1: cheap to move; 2: the core overran;
+     * 3: worth waiting for, but the plan's ops waited about 1.4 s already */
+    for (int variant = 0; variant <= 3; variant++) {
         const int cheap = variant > 0;
         rec_destroy(&f->r);
         rec_init(&f->r);
@@ -2414,7 +2418,9 @@ static void test_place_by_location(void **state) {
         const int busy = g->entered_core[0];
         pthread_mutex_unlock(&g->lock);
         c.home = busy;
-        c.extra = variant == 1 ? 8 : (uint64_t)1 << 40;
+        c.extra_ns = variant == 1   ? 1
+                     : variant == 3 ? (uint64_t)2 * 1000000000u
+                                    : (uint64_t)137 * 1000000000u;
         if (variant == 2) { /* past its 2 us */
             struct timespec nap = {0, 1000 * 1000};
             nanosleep(&nap, NULL);
@@ -2422,7 +2428,7 @@ static void test_place_by_location(void **state) {
         trn_sched_stats before;
         trn_sched_get_stats(f->s, &before);
         memset_op(xop, &f->r, 0, &x[variant], 1 + variant);
-        xop->sop.plan = plan[0];
+        xop->sop.plan = plan[0]; /* the one plan: its waits add up */
         assert_int_equal(trn_sched_submit(f->s, s1, &xop->sop), 0);
         if (cheap) {
             wait_count(&f->r, 1); /* the gate is still closed */
@@ -2447,7 +2453,7 @@ static void test_place_by_location(void **state) {
     pthread_mutex_unlock(&g->lock);
     /* Both idle: each op runs on its inputs' core. */
     static unsigned char y[4];
-    c.extra = (uint64_t)1 << 30;
+    c.extra_ns = (uint64_t)134 * 1000000u; /* 1 GiB at 8 bytes/ns */
     for (int i = 0; i < 4; i++) {
         rec_destroy(&f->r);
         rec_init(&f->r);
@@ -2750,6 +2756,102 @@ static void test_running_followed(void **state) {
     assert_non_null(f->s); /* for teardown */
 }
 
+/* ---- estimates (sched.h, "Estimates") ---- */
+
+/* A backend's kernel programs, as the plan cache sees them: made and
+ * prepared at once, nothing in them. */
+static void *program_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
+                            char *err, size_t errlen) {
+    (void)be, (void)spec, (void)why, (void)err, (void)errlen;
+    return malloc(1);
+}
+
+static trn_kstatus program_build(const trn_backend *be, void *plan, unsigned part, char *err,
+                                 size_t errlen) {
+    (void)be, (void)plan, (void)part, (void)err, (void)errlen;
+    return TRN_KSTATUS_OK;
+}
+
+static uint64_t program_bytes(const trn_backend *be, const void *plan) {
+    (void)be, (void)plan;
+    return 1;
+}
+
+static void program_release(const trn_backend *be, void *plan) {
+    (void)be;
+    free(plan);
+}
+
+/* The backend's estimate before any run: a second, as for a big GEMM. */
+static double program_nominal(const trn_backend *be, const trn_op_desc *op, int nshards) {
+    (void)be, (void)op, (void)nshards;
+    return 1e9;
+}
+
+/* Rule (sched.h, "Estimates"): an op run by a kernel program is estimated
+ * by its backend until the program has run, then from the program's run
+ * times; the chain budget bounds chains by that estimate. Behind a gate op,
+ * on 1 worker with chain pairs: 4 one-byte memsets of one program plan,
+ * whose backend says 1 s each, go in pairs; once they ran (a few us each,
+ * noted from the chain's times), 4 more go in one chain. The plan's run
+ * time is what they measured, not the backend's second. */
+static void test_program_estimates(void **state) {
+    fx *f = *state;
+    enum { N = 4 };
+    trn_backend programs = {.name = "programs",
+                            .version = "1",
+                            .plan_create = program_create,
+                            .plan_build = program_build,
+                            .plan_bytes = program_bytes,
+                            .plan_release = program_release};
+    const trn_plan_cache_config pcfg = {.max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE};
+    trn_plan_cache *pc = trn_plan_cache_create(&programs, &pcfg);
+    assert_non_null(pc);
+    assert_int_equal(trn_plan_cache_start(pc), 0);
+    trn_plan_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.family = TRN_PLAN_PROGRAM;
+    snprintf(spec.u.program.kernel, sizeof(spec.u.program.kernel), "gemm");
+    snprintf(spec.u.program.params, sizeof(spec.u.program.params), "m=1");
+    trn_plan_entry *plan[2];
+    int hit;
+    char err[200] = "";
+    assert_int_equal(trn_plan_cache_acquire(pc, &spec, 0, &plan[0], &hit, err, sizeof(err)),
+                     TRN_PLAN_OK);
+    assert_int_equal(trn_plan_entry_wait(plan[0], 0, err, sizeof(err)), 0);
+    plan[1] = plan[0];
+    f->g->be.program_estimate_ns = program_nominal;
+    static unsigned char buf[2][N];
+    for (int round = 0; round < 2; round++) {
+        static test_op ops[N + 1];
+        chain_ctx c = {.f = f, .base = buf[round], .pairs = 1};
+        chain_restart(f, &c, 1);
+        rec_destroy(&f->r);
+        rec_init(&f->r);
+        f->g->open[0] = 0;
+        f->g->entered[0] = 0;
+        trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+        submit_gate_and_wait(f, st, &ops[N], N);
+        submit_big_memsets(f, st, ops, N, buf[round], 1, 10 * round, plan, -1);
+        gate_open(f->g, 0);
+        wait_count(&f->r, N + 1);
+        for (int i = 0; i < N; i++)
+            assert_int_equal(buf[round][i], 1 + i + 10 * round);
+        assert_true(c.in_order);
+        assert_int_equal(c.nchains, round ? 1 : 2);
+        for (int k = 0; k < c.nchains; k++)
+            assert_int_equal(c.len[k], round ? N : 2);
+        trn_sched_stream_release(f->s, st);
+        chain_end(f, &c);
+    }
+    const uint64_t ran = trn_plan_entry_run_ns(plan[0]);
+    assert_true(ran > 0 && ran < TRN_SCHED_CHAIN_BUDGET_NS / N);
+    f->g->be.program_estimate_ns = NULL;
+    trn_plan_entry_release(plan[0]);
+    trn_plan_cache_stop(pc);
+    trn_plan_cache_destroy(pc);
+}
+
 /* Rule (sched.h, core_in_service; sched.c, waking workers): a core out of
  * service takes no more work, the other workers take its share, and work is
  * never left waiting for a wake-up that went to the worker of a core out of
@@ -2852,6 +2954,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_chain_peek, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_peek_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_place_by_location, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_program_estimates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_out_of_service, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
