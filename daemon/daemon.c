@@ -130,7 +130,9 @@ static int locate(void *ctx, const trn_op_desc *op, const struct trn_plan_entry 
     trnscid *d = ctx;
     uint64_t extra_bytes = 0;
     const int home = trn_residency_locate(d->residency, op, plan, plan_part, here, &extra_bytes);
-    *extra_ns = extra_bytes ? trn_backend_neuron_move_ns(d->backend, extra_bytes) : 0;
+    /* Any extra bytes cost at least 1 ns: 0 would say "nothing to move". */
+    const uint64_t ns = extra_bytes ? trn_backend_neuron_move_ns(d->backend, extra_bytes) : 0;
+    *extra_ns = extra_bytes && ns == 0 ? 1 : ns;
     return home;
 }
 

@@ -54,7 +54,7 @@ struct trn_plan_entry {
     double cost_seconds;
     _Atomic uint64_t ran_on;     /* bit c: a core-engine worker c < 64 ran an op with it */
     trn_run_times runs;          /* how long its ops' shards ran (kernel programs) */
-    _Atomic uint64_t busy_wait;  /* trn_plan_entry_add_busy_wait */
+    _Atomic uint64_t busy_wait;  /* trn_plan_entry_spend_busy_wait */
     trn_plan_entry *prev, *next; /* the cache's list, most recent first */
 };
 
@@ -407,8 +407,11 @@ uint64_t trn_plan_entry_run_ns(const trn_plan_entry *e) {
     return trn_run_times_estimate(&e->runs);
 }
 
-uint64_t trn_plan_entry_add_busy_wait(trn_plan_entry *e, uint64_t ns) {
-    return atomic_fetch_add_explicit(&e->busy_wait, ns, memory_order_relaxed) + ns;
+int trn_plan_entry_spend_busy_wait(trn_plan_entry *e, uint64_t ns, uint64_t budget) {
+    const uint64_t total = atomic_load_explicit(&e->busy_wait, memory_order_relaxed) + ns;
+    const int spent = total < budget;
+    atomic_store_explicit(&e->busy_wait, spent ? total : 0, memory_order_relaxed);
+    return spent;
 }
 
 /* "; ran on cores 0,1; runs in 81.2 ms" after a kernel program's state:

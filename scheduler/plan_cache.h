@@ -146,9 +146,12 @@ void trn_plan_entry_ran_on(trn_plan_entry *e, int core);
 void trn_plan_entry_note_run(trn_plan_entry *e, uint64_t ns);
 /* The estimate, or 0 before the first run. */
 uint64_t trn_plan_entry_run_ns(const trn_plan_entry *e);
-/* Time the plan's ops were placed to wait for a busy core (the scheduler's
- * placement by location): adds ns, and returns the total. Lock-free. */
-uint64_t trn_plan_entry_add_busy_wait(trn_plan_entry *e, uint64_t ns);
+/* The time the plan's ops were placed to wait for busy cores (the
+ * scheduler's placement by location, sched.h): adds ns and returns 1 when
+ * the total stays under budget; else sets the total back to 0 and returns
+ * 0 (the op moves its inputs instead, which leaves a second copy). The
+ * scheduler calls it under its lock. */
+int trn_plan_entry_spend_busy_wait(trn_plan_entry *e, uint64_t ns, uint64_t budget);
 
 /* Whether part is prepared (never blocks). */
 int trn_plan_entry_ready(trn_plan_entry *e, unsigned part);

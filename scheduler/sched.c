@@ -74,9 +74,11 @@
 #include <string.h>
 #include <time.h>
 
-/* Rates behind the dispatch-time estimate of a shard's core time (measured
- * time replaces it when the shard ends, so these only need to be of the right
- * order): single-core SGEMM on this class of CPU, and memcpy bandwidth. */
+/* Rates behind the dispatch-time estimate of a shard's core time (sched.h,
+ * "Estimates"): single-core SGEMM on this class of CPU, and memcpy
+ * bandwidth. Fairness replaces the estimate by the measured time when the
+ * shard ends; chains, placement and the executors' watchdog use it as it
+ * is, so it should be of the right order. */
 #define EST_FLOP_PER_NS 50.0
 #define EST_BYTES_PER_NS 8.0
 #define EST_FFT_FLOP_PER_NS 10.0 /* FFTW single core here: 8-26 (2^20 .. 2^16 points) */
@@ -366,6 +368,17 @@ static int op_started(const trn_sched_op *op) {
     return op->stage > 0 || op->next_shard > 0;
 }
 
+/* A shard's core time from its cost at host rates (EST_*). */
+static double host_estimate_ns(const trn_op_desc *d, int nshards) {
+    trn_op_model m;
+    trn_op_model_of(d, &m);
+    const double cost = m.cost / (nshards > 0 ? nshards : 1);
+    const double rate = m.pace == TRN_PACE_DENSE ? EST_FLOP_PER_NS
+                        : m.pace == TRN_PACE_FFT ? EST_FFT_FLOP_PER_NS
+                                                 : EST_BYTES_PER_NS;
+    return EST_OVERHEAD_NS + cost / rate;
+}
+
 static int is_program(const struct trn_plan_entry *plan) {
     return plan && trn_plan_entry_spec(plan)->family == TRN_PLAN_PROGRAM;
 }
@@ -375,6 +388,31 @@ static int is_program(const struct trn_plan_entry *plan) {
 static void note_program_run(struct trn_plan_entry *plan, trn_kstatus k, uint64_t t0, uint64_t t1) {
     if (is_program(plan) && k == TRN_KSTATUS_OK && t1 > t0)
         trn_plan_entry_note_run(plan, t1 - t0);
+}
+
+/* One shard's estimate (sched.h, "Estimates"): a kernel program's from its
+ * runs or its backend, anything else's from its cost at host rates. */
+static double estimate_shard_ns(const trn_sched *s, const trn_op_desc *d,
+                                const struct trn_plan_entry *plan, int nshards) {
+    if (is_program(plan)) {
+        const uint64_t ran = trn_plan_entry_run_ns(plan);
+        if (ran)
+            return (double)ran;
+        const double nominal =
+            s->be->program_estimate_ns ? s->be->program_estimate_ns(s->be, d, nshards) : 0;
+        if (nominal > 0)
+            return nominal;
+    }
+    return host_estimate_ns(d, nshards);
+}
+
+/* What run_core is told a shard takes (sched.h): never below the host-rate
+ * estimate, which an executor's watchdog multiplies. A kernel program's
+ * estimate may be far below that: a nominal one at the Tensor Engine's
+ * peak, or runs that found their inputs in the core's memory. */
+static uint64_t watch_estimate_ns(const trn_sched_op *op) {
+    const double host = host_estimate_ns(stage_desc(op), op->nshards);
+    return (uint64_t)(op->shard_est_ns > host ? op->shard_est_ns : host);
 }
 
 /* Runs one shard of op's current stage, once the plan part it needs is
@@ -402,7 +440,7 @@ static trn_kstatus run_shard(trn_sched *s, const worker *w, trn_sched_op *op, in
     trn_kstatus k;
     if (s->cfg.run_core && w->engine == TRN_ENGINE_CORE)
         k = s->cfg.run_core(s->cfg.run_ctx, w->index, stage_desc(op), plan, part, shard,
-                            op->nshards, (uint64_t)op->shard_est_ns, patience_ns, pending);
+                            op->nshards, watch_estimate_ns(op), patience_ns, pending);
     else
         k = s->be->run(s->be, stage_desc(op), plan ? trn_plan_entry_plan(plan) : NULL, shard,
                        op->nshards);
@@ -428,28 +466,6 @@ static trn_kstatus merge_kstatus(trn_kstatus had, trn_kstatus k) {
 static int engine_of(const trn_sched *s, const trn_op_desc *d) {
     const int e = s->be->engine_for ? (int)s->be->engine_for(s->be, d) : TRN_ENGINE_CORE;
     return e >= 0 && e < TRN_ENGINE_COUNT && s->engines[e].count > 0 ? e : TRN_ENGINE_CORE;
-}
-
-/* One shard's estimate (sched.h, "Estimates"): a kernel program's from its
- * runs or its backend, anything else's from its cost at host rates. */
-static double estimate_shard_ns(const trn_sched *s, const trn_op_desc *d,
-                                const struct trn_plan_entry *plan, int nshards) {
-    if (is_program(plan)) {
-        const uint64_t ran = trn_plan_entry_run_ns(plan);
-        if (ran)
-            return (double)ran;
-        const double nominal =
-            s->be->program_estimate_ns ? s->be->program_estimate_ns(s->be, d, nshards) : 0;
-        if (nominal > 0)
-            return nominal;
-    }
-    trn_op_model m;
-    trn_op_model_of(d, &m);
-    const double cost = m.cost / (nshards > 0 ? nshards : 1);
-    const double rate = m.pace == TRN_PACE_DENSE ? EST_FLOP_PER_NS
-                        : m.pace == TRN_PACE_FFT ? EST_FFT_FLOP_PER_NS
-                                                 : EST_BYTES_PER_NS;
-    return EST_OVERHEAD_NS + cost / rate;
 }
 
 /* Lock held: a kernel program's estimate again, before op's first shard is
@@ -1138,6 +1154,7 @@ static void conclude_handed(trn_sched *s, worker *w) {
     const trn_kstatus k = s->cfg.run_core_finish(s->cfg.run_ctx, w->index);
     running_op = NULL;
     const uint64_t t1 = trn_sched_now_ns();
+    note_program_run(stage_plan(op), k, t0, t1); /* its plan was ready: next_is_small */
     pthread_mutex_lock(&s->lock);
     w->lent = 0;
     shard_done(s, w, op, k, t0, t1, w);
@@ -1266,9 +1283,9 @@ static int place_by_location(trn_sched *s, worker *w, trn_sched_op *op) {
     if (wait >= extra_ns)
         return 0; /* moving them here costs less than waiting */
     /* A move leaves a second copy, which later ops use too; a wait leaves
-     * nothing. So a program's ops wait for busy cores only until their
-     * waits add up to a move (sched.h, locate). */
-    if (wait > 0 && trn_plan_entry_add_busy_wait(op->plan, wait) >= extra_ns)
+     * nothing. So a plan's ops wait for busy cores only until their waits
+     * add up to a move; that one moves (sched.h, locate). */
+    if (wait > 0 && !trn_plan_entry_spend_busy_wait(op->plan, wait, extra_ns))
         return 0;
     h->mail = op;
     if (h->sleeping)
@@ -1315,7 +1332,7 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
         ops[i] = (trn_sched_chain_op){.desc = stage_desc(op),
                                       .plan = plan,
                                       .plan_part = op->plan_part,
-                                      .est_ns = (uint64_t)op->shard_est_ns,
+                                      .est_ns = watch_estimate_ns(op),
                                       .peek = is_peek,
                                       .ran = !is_peek};
     }
@@ -1826,7 +1843,9 @@ static int next_is_small(trn_sched *s, uint64_t max_est_ns) {
     const trn_sched_tenant *t = least_vtime(e, TRN_ENGINE_CORE);
     if (!t)
         return 0;
-    const trn_sched_op *op = t->q[TRN_ENGINE_CORE].head;
+    trn_sched_op *op = t->q[TRN_ENGINE_CORE].head;
+    if (op->next_shard == 0)
+        refresh_estimate(s, op); /* as take_shard would, before it is charged */
     return op->next_shard == 0 && op->nshards == 1 && op->stage == 0 && !op->steps &&
            op->nthen == 0 && op->shard_est_ns <= (double)max_est_ns &&
            (!op->plan || trn_plan_entry_ready(op->plan, op->plan_part));

@@ -58,8 +58,9 @@
  * TRN_PLAN_PROGRAM: one shape) is estimated from the program's last runs
  * (trn_plan_entry_run_ns), before them by the backend
  * (program_estimate_ns); every other shard from its cost (trn_op_cost) at
- * host rates. Only runs that did not wait for their plan are noted, and
- * only successful ones.
+ * host rates. A run is timed from after any wait for its plan, and only
+ * successful runs are noted. run_core is given an estimate never below the
+ * host-rate one (an executor's watchdog multiplies it).
  */
 #ifndef TRN_SCHEDULER_SCHED_H
 #define TRN_SCHEDULER_SCHED_H
@@ -282,7 +283,7 @@ typedef struct trn_sched_config {
      * (the daemon's executor processes, daemon/executor.h); NULL: the
      * backend's run. plan: the plan-cache entry the op runs (its part
      * prepared), or NULL; est_ns: the scheduler's estimate of the shard's
-     * time. */
+     * time, never below the host-rate one ("Estimates", at the top). */
     trn_kstatus (*run_core)(void *ctx, int core, const trn_op_desc *op,
                             const struct trn_plan_entry *plan, unsigned plan_part, int shard,
                             int nshards, uint64_t est_ns, uint64_t patience_ns, int *pending);
@@ -332,9 +333,10 @@ typedef struct trn_sched_config {
      * end sooner than extra_ns. But a move leaves a copy that later ops use
      * too, where a wait leaves nothing: the ops of one plan wait for busy
      * cores only until their waits add up to extra_ns
-     * (trn_plan_entry_add_busy_wait); the op that would pass it moves its
-     * inputs instead, so callers that keep using one operand at once get it
-     * on a second core after at most one move's worth of waiting. Not when
+     * (trn_plan_entry_spend_busy_wait); the op that would pass it moves its
+     * inputs instead, and the count starts again. So callers that keep
+     * using one operand at once get it on a second core after at most one
+     * move's worth of waiting. Not when
      * that worker already has such an op waiting, or its core is out of
      * service. Called under the scheduler's lock. */
     int (*locate)(void *ctx, const trn_op_desc *op, const struct trn_plan_entry *plan,

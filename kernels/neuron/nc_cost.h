@@ -39,9 +39,10 @@ void trn_nc_note_timed_write(trn_nc_traffic *traffic, uint64_t n, uint64_t ns);
 
 /* The nominal time of nexec executions of the program of one execution,
  * exec, for target "trn1" or "trn2" (another: trn1's rates): per
- * execution a dispatch, its FLOPs at the mode's rate, and its operands
- * and result at move_bytes_per_ns, one after the other (an upper bound:
- * pipelined and resident runs take less). */
+ * execution a dispatch, its FLOPs at the mode's peak rate, and its
+ * operands and result at move_bytes_per_ns, one after the other. Peak
+ * rates make the compute a lower bound; counting every move, without
+ * overlap or residency, makes the moves an upper bound. */
 double trn_nc_gemm_estimate_ns(const trn_nprog_gemm *exec, int nexec, const char *target,
                                double move_bytes_per_ns);
 

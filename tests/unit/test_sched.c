@@ -2380,7 +2380,8 @@ static int ran_on(gate_backend *g, const void *key) {
  *     a core that runs past its estimate is not waited for, 137 s or not;
  *   - with the stand-in GEMM again and 2 s to move: the plan's ops waited
  *     1.4 s already, and waiting again would pass 2 s, so it runs at once
- *     on the idle core (a move leaves a second copy, a wait nothing);
+ *     on the idle core (a move leaves a second copy, a wait nothing); the
+ *     same again waits (the count started again after the move);
  * then, both cores idle, ops whose inputs are on core 1, 0, 1, 0 run on
  * those cores, whichever worker was woken for them. The stats count the
  * ops handed over. */
@@ -2394,12 +2395,13 @@ static void test_place_by_location(void **state) {
     chain_restart(f, &c, 2);
     trn_sched_stream *s0 = trn_sched_stream_create(f->s, NULL);
     trn_sched_stream *s1 = trn_sched_stream_create(f->s, NULL);
-    static test_op ops[12];
+    static test_op ops[14];
     int nops = 0;
     /* variant 0: worth waiting for; 1: cheap to move; 2: the core overran;
-     * 3: worth waiting for, but the plan's ops waited about 1.4 s already */
-    for (int variant = 0; variant <= 3; variant++) {
-        const int cheap = variant > 0;
+     * 3: worth waiting for, but the plan's ops waited about 1.4 s already;
+     * 4: as 3, after 3 moved (the count started again) */
+    for (int variant = 0; variant <= 4; variant++) {
+        const int cheap = variant > 0 && variant < 4;
         rec_destroy(&f->r);
         rec_init(&f->r);
         pthread_mutex_lock(&g->lock);
@@ -2419,7 +2421,7 @@ static void test_place_by_location(void **state) {
         pthread_mutex_unlock(&g->lock);
         c.home = busy;
         c.extra_ns = variant == 1   ? 1
-                     : variant == 3 ? (uint64_t)2 * 1000000000u
+                     : variant >= 3 ? (uint64_t)2 * 1000000000u
                                     : (uint64_t)137 * 1000000000u;
         if (variant == 2) { /* past its 2 us */
             struct timespec nap = {0, 1000 * 1000};
@@ -2453,7 +2455,7 @@ static void test_place_by_location(void **state) {
     pthread_mutex_unlock(&g->lock);
     /* Both idle: each op runs on its inputs' core. */
     static unsigned char y[4];
-    c.extra_ns = (uint64_t)134 * 1000000u; /* 1 GiB at 8 bytes/ns */
+    c.extra_ns = (uint64_t)134 * 1000000u; /* any time: the home core is idle */
     for (int i = 0; i < 4; i++) {
         rec_destroy(&f->r);
         rec_init(&f->r);
@@ -2790,14 +2792,16 @@ static double program_nominal(const trn_backend *be, const trn_op_desc *op, int 
 
 /* Rule (sched.h, "Estimates"): an op run by a kernel program is estimated
  * by its backend until the program has run, then from the program's run
- * times; the chain budget bounds chains by that estimate. Behind a gate op,
- * on 1 worker with chain pairs: 4 one-byte memsets of one program plan,
- * whose backend says 1 s each, go in pairs; once they ran (a few us each,
- * noted from the chain's times), 4 more go in one chain. The plan's run
- * time is what they measured, not the backend's second. */
+ * times, also for ops queued before those runs (estimated again when
+ * taken); the chain budget bounds chains by that estimate. Behind a gate
+ * op, on 1 worker with chain pairs: 8 one-byte memsets of one program
+ * plan, whose backend says 1 s each. The first two go as a pair (1 s is
+ * past the budget); once they ran (a few us each, noted from the chain's
+ * times), the other six go in one chain. The plan's run time is what they
+ * measured, not the backend's second. */
 static void test_program_estimates(void **state) {
     fx *f = *state;
-    enum { N = 4 };
+    enum { N = 8 };
     trn_backend programs = {.name = "programs",
                             .version = "1",
                             .plan_create = program_create,
@@ -2820,32 +2824,30 @@ static void test_program_estimates(void **state) {
                      TRN_PLAN_OK);
     assert_int_equal(trn_plan_entry_wait(plan[0], 0, err, sizeof(err)), 0);
     plan[1] = plan[0];
-    f->g->be.program_estimate_ns = program_nominal;
-    static unsigned char buf[2][N];
-    for (int round = 0; round < 2; round++) {
-        static test_op ops[N + 1];
-        chain_ctx c = {.f = f, .base = buf[round], .pairs = 1};
-        chain_restart(f, &c, 1);
-        rec_destroy(&f->r);
-        rec_init(&f->r);
-        f->g->open[0] = 0;
-        f->g->entered[0] = 0;
-        trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
-        submit_gate_and_wait(f, st, &ops[N], N);
-        submit_big_memsets(f, st, ops, N, buf[round], 1, 10 * round, plan, -1);
-        gate_open(f->g, 0);
-        wait_count(&f->r, N + 1);
-        for (int i = 0; i < N; i++)
-            assert_int_equal(buf[round][i], 1 + i + 10 * round);
-        assert_true(c.in_order);
-        assert_int_equal(c.nchains, round ? 1 : 2);
-        for (int k = 0; k < c.nchains; k++)
-            assert_int_equal(c.len[k], round ? N : 2);
-        trn_sched_stream_release(f->s, st);
-        chain_end(f, &c);
-    }
+    f->g->be.program_estimate_ns = program_nominal; /* before the scheduler starts */
+    static unsigned char buf[N];
+    static test_op ops[N + 1];
+    chain_ctx c = {.f = f, .base = buf, .pairs = 1};
+    chain_restart(f, &c, 1);
+    rec_destroy(&f->r);
+    rec_init(&f->r);
+    f->g->open[0] = 0;
+    f->g->entered[0] = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    submit_gate_and_wait(f, st, &ops[N], N);
+    submit_big_memsets(f, st, ops, N, buf, 1, 0, plan, -1);
+    gate_open(f->g, 0);
+    wait_count(&f->r, N + 1);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(buf[i], 1 + i);
+    assert_true(c.in_order);
+    assert_int_equal(c.nchains, 2);
+    assert_int_equal(c.len[0], 2);
+    assert_int_equal(c.len[1], N - 2);
+    trn_sched_stream_release(f->s, st);
+    chain_end(f, &c);
     const uint64_t ran = trn_plan_entry_run_ns(plan[0]);
-    assert_true(ran > 0 && ran < TRN_SCHED_CHAIN_BUDGET_NS / N);
+    assert_true(ran > 0 && ran < TRN_SCHED_CHAIN_BUDGET_NS / (N - 2));
     f->g->be.program_estimate_ns = NULL;
     trn_plan_entry_release(plan[0]);
     trn_plan_cache_stop(pc);
