@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 600
 # The scheduler's unit tests and the tokens table's reload, run again under
 # ThreadSanitizer.
 TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache unit_token_store
-FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens fuzz_config fuzz_npy
+FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens fuzz_config fuzz_npy fuzz_program
 # OpenBLAS kernel sets the BLAS tests run under (those the CPU lacks are
 # skipped): the generic one OpenBLAS falls back to, and the AVX2 and
 # AVX-512 ones.

@@ -21,7 +21,7 @@ typedef enum trn_plan_family {
  * contract, e.g. kernels/neuron/program.h); both printable, without
  * newlines, the name without spaces. */
 #define TRN_PLAN_PROGRAM_NAME_LEN 32
-#define TRN_PLAN_PROGRAM_PARAMS_LEN 160
+#define TRN_PLAN_PROGRAM_PARAMS_LEN 384 /* a GEMM sequence of 8 nodes fits */
 typedef struct trn_program_spec {
     char kernel[TRN_PLAN_PROGRAM_NAME_LEN];
     char params[TRN_PLAN_PROGRAM_PARAMS_LEN];

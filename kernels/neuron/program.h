@@ -68,4 +68,47 @@ typedef struct trn_nprog_gemm_bytes {
 } trn_nprog_gemm_bytes;
 trn_nprog_gemm_bytes trn_nprog_gemm_sizes(const trn_nprog_gemm *g);
 
+/*
+ * The GEMM sequence program ("gemm_seq" in nki/gemm.py): J GEMMs of one
+ * dtype and mode run in order in one execution, as the nodes of a graph
+ * segment (docs/neuron.md, "An instantiated graph as one NEFF").
+ *   params   "dtype=f32|c32 mode=fp32|bf16|bf16x3 nodes=J" and, for each
+ *            node j in order, " gJ=MxNxKxB:AT,B,C" (2 <= J <= 8)
+ *            AT, B and C say where node j's op(A)^T, op(B) and C come from:
+ *            "in", an input tensor of the program, or "dI", the result of
+ *            an earlier node I, which must then have the operand's shape
+ *            and batch: dI [B][P][M_I][N_I] serves as at when M_I = K and
+ *            N_I = M, as b when M_I = K and N_I = N, as c when M_I = M and
+ *            N_I = N. So Y = W2 (W1 X) is g1=...:in,d0,in.
+ *   inputs   atJ, bJ, cJ  float32, the gemm program's shapes, for every
+ *                         operand that is "in"
+ *            scal         float32 [J][2P]   node j's alpha and beta
+ *   outputs  dJ           float32 [B][P][M][N]   every node's result
+ * Each node computes exactly what the gemm program computes for it (the
+ * same products in the same order), so a sequence's results are bitwise
+ * those of its nodes run one by one. An earlier result read by a later
+ * node is read as the node wrote it, never from host memory.
+ */
+#define TRN_NPROG_SEQ_MAX 8
+#define TRN_NPROG_SEQ_IN (-1)
+typedef struct trn_nprog_seq {
+    int complex;
+    trn_nprog_mode mode;
+    int nodes;
+    trn_nprog_gemm node[TRN_NPROG_SEQ_MAX]; /* complex and mode: the sequence's */
+    int src[TRN_NPROG_SEQ_MAX][3];          /* at, b, c: TRN_NPROG_SEQ_IN or a node */
+} trn_nprog_seq;
+
+/* Longest sequence parameter text, with its NUL. */
+#define TRN_NPROG_SEQ_PARAMS_LEN 384
+
+/* The parameter text of s. Returns its length, or -1 when it does not fit
+ * or s is not a valid sequence (as trn_nprog_seq_parse checks). */
+int trn_nprog_seq_format(const trn_nprog_seq *s, char *buf, size_t len);
+
+/* Parses a sequence's parameter text. Returns 0, or -1 with err naming
+ * what is wrong: the node count, a dimension, a source that is not an
+ * earlier node, or whose shape or batch does not fit its use. */
+int trn_nprog_seq_parse(const char *text, trn_nprog_seq *s, char *err, size_t errlen);
+
 #endif

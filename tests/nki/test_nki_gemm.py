@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The NKI GEMM kernel (kernels/neuron/nki/gemm.py) on the CPU.
+"""The NKI GEMM kernels (kernels/neuron/nki/gemm.py: gemm, gemm_seq) on the CPU.
 
 Runs `gemm` through tests/nki/nki_numpy (a numpy NKI that enforces the
 Tensor Engine's tile rules) and, when neuronxcc is importable, through NKI's
@@ -15,6 +15,9 @@ bounds from a rounding-error analysis (see bounds()), twice:
     (bf16(x), or hi/lo), computed independently here: only accumulation and
     scaling errors are allowed, so this checks that the mode does exactly
     what program.h says.
+
+GEMM sequences (gemm_seq, SEQUENCES) are checked against their nodes run
+one by one through gemm, bitwise, and each node against float64 as above.
 
 Also checks that the numpy NKI rejects what the hardware cannot do (129
 partitions, a 513-column moving operand, ...) and rounds to bfloat16 to
@@ -268,6 +271,67 @@ def _fmt(z, P):
     return ("%g" % z.real) if P == 1 else ("(%g,%g)" % (z.real, z.imag))
 
 
+# GEMM sequences (gemm_seq): (dtype, mode, nodes), a node being
+# ((m, n, k, batch), (source of at, b, c), alpha, beta); a source None is
+# an input, an int the d of that earlier node. They cover each operand
+# taken from an earlier result (Y = W2 (W1 X) through b; op(A) = d0^T
+# through at; C accumulated through c), shapes across tile edges, both
+# dtypes, every mode, and beta = 0 over an input C of NaN and Inf.
+SEQUENCES = [
+    ("f32", "fp32", [((300, 129, 200, 1), (None, None, None), 1.0, 0.0),
+                     ((129, 129, 300, 1), (None, 0, None), -1.5, 0.75)]),
+    ("c32", "bf16x3", [((130, 64, 20, 2), (None, None, None), 0.8 - 0.6j, 0.0),
+                       ((64, 7, 130, 2), (0, None, None), 1.25 + 0.5j, -0.5 + 2.0j)]),
+    ("f32", "bf16", [((129, 513, 3, 1), (None, None, None), 1.0, 0.5),
+                     ((129, 513, 128, 1), (None, None, 0), -1.5, 0.75),
+                     ((513, 1, 129, 1), (1, None, None), 2.0, 0.0)]),
+]
+
+
+def seq_text(nodes):
+    src = lambda i: "in" if i is None else "d%d" % i
+    return " ".join("g%d=%dx%dx%dx%d:%s,%s,%s" % ((j,) + shape + tuple(src(i) for i in srcs))
+                    for j, (shape, srcs, _, _) in enumerate(nodes))
+
+
+def run_sequences(seq_call, gemm_call):
+    """Each sequence against its nodes run one by one through gemm (bitwise:
+    program.h promises the same products in the same order), and each
+    node's d against numpy float64 from the operands it read, within the
+    mode's bounds."""
+    rng = np.random.default_rng(20261130)
+    stats = {}
+    for dtype, mode, nodes in SEQUENCES:
+        P = 2 if dtype == "c32" else 1
+        inputs, scal, singles = [], [], []
+        for j, ((m, n, k, batch), srcs, alpha, beta) in enumerate(nodes):
+            if P == 1:
+                alpha, beta = complex(alpha.real), complex(beta.real)
+            at, b, c, sc = make_case(rng, m, n, k, batch, P, alpha, beta)
+            ops = [at, b, c]
+            for w, i in enumerate(srcs):
+                if i is None:
+                    inputs.append(ops[w])
+                else:
+                    ops[w] = singles[i]  # the earlier node's d, as gemm gave it
+            scal.append(sc)
+            d = np.asarray(gemm_call(ops[0], ops[1], ops[2], sc, mode, dtype))
+            singles.append(d)
+            compare("sequence %s %s node %d (%dx%dx%d batch %d)" % (dtype, mode, j, m, n, k, batch),
+                    d, ops[0], ops[1], ops[2], mode, alpha, beta, stats)
+        label = "sequence %s %s %s" % (dtype, mode, seq_text(nodes))
+        try:
+            ds = seq_call(inputs, np.stack(scal), seq_text(nodes), mode, dtype)
+        except Exception as ex:
+            check(False, "%s: raised %s: %s" % (label, type(ex).__name__, ex))
+            continue
+        same = len(ds) == len(nodes) and all(
+            np.asarray(x).shape == y.shape and
+            np.array_equal(np.asarray(x).view(np.uint32), y.view(np.uint32))
+            for x, y in zip(ds, singles))
+        check(same, "%s: every d is bitwise its node's gemm" % label)
+
+
 def expect_rule_error(what, fn):
     try:
         fn()
@@ -358,6 +422,18 @@ def main():
         except AssertionError:
             check(True, "gemm rejects %s" % what)
     run_cases("numpy-nki", lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
+    run_sequences(lambda ins, s, nodes, mode, dt: mod.gemm_seq(*ins, s, nodes=nodes, mode=mode, dtype=dt),
+                  lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
+    z2 = np.zeros((1, 1, 2, 2), np.float32)
+    for nodes, what in (("g0=2x2x2x1:in,in,in g1=2x2x2x1:in,d1,in", "a node that reads itself"),
+                        ("g0=2x2x2x1:in,in,in g1=2x2x2x1:in,d0,in g2=2x2x2x1:in,in,in", "too few inputs"),
+                        ("g0=2x2x2x1:in,in,in g1=2x2x3x1:in,d0,in", "an earlier d of another shape"),
+                        ("g0=2x2x2x1:in,in,in", "one node")):
+        try:
+            mod.gemm_seq(*([z2] * 5), np.zeros((nodes.count("g"), 2), np.float32), nodes=nodes)
+            check(False, "gemm_seq accepts %s" % what)
+        except AssertionError:
+            check(True, "gemm_seq rejects %s" % what)
 
     if importlib.util.find_spec("neuronxcc") is None:
         print("SKIP nki.simulate_kernel: neuronxcc is not installed (the numpy NKI run above still checks the kernel)")
@@ -369,6 +445,10 @@ def main():
         run_cases("nki.simulate_kernel",
                   lambda at, b, c, s, mode, dt: nki.simulate_kernel(real.gemm, at, b, c, s,
                                                                     mode=mode, dtype=dt))
+        run_sequences(lambda ins, s, nodes, mode, dt: nki.simulate_kernel(
+                          real.gemm_seq, *ins, s, nodes=nodes, mode=mode, dtype=dt),
+                      lambda at, b, c, s, mode, dt: nki.simulate_kernel(real.gemm, at, b, c, s,
+                                                                        mode=mode, dtype=dt))
 
     print("%d passed, %d failed (%.1f s)" % (passed, failed, time.time() - t0))
     return 1 if failed else 0

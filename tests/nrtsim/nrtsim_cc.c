@@ -5,8 +5,9 @@
  *   nrtsim-cc compile --source FILE --kernel NAME --params "TEXT"
  *             --target trn1|trn2 --output OUT.neff
  * It checks that FILE defines "def NAME(", that NAME is a kernel it knows
- * (gemm) and that TEXT is valid for it (trn_nprog_gemm_parse), and writes
- * the simulated NEFF (format: nrtsim_model.c) with the FNV-1a 64 hash of
+ * (gemm, gemm_seq) and that TEXT is valid for it (trn_nprog_gemm_parse,
+ * trn_nprog_seq_parse), and writes the simulated NEFF (format:
+ * nrtsim_model.c) with the FNV-1a 64 hash of
  * FILE's bytes, atomically (a temporary file renamed over OUT.neff), so a
  * reader never sees a partial NEFF. Exit 0, or 1 with the reason on stderr
  * (2 for a bad command line).
@@ -134,22 +135,60 @@ static void write_tensor(FILE *f, const char *name, const char *usage, uint64_t 
     fputc('\n', f);
 }
 
-static void write_neff(FILE *f, const options *o, const trn_nprog_gemm *g, uint64_t hash) {
+/* The tensors of one GEMM, with names ending in suffix ("" for gemm, the
+ * node's index for gemm_seq): its at, b and c inputs (those whose source
+ * is an input) or, with output, its d. */
+static void write_node(FILE *f, const trn_nprog_gemm *g, const int src[3], const char *suffix,
+                       int output) {
     const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(g);
     const uint64_t B = (uint64_t)g->batch, P = g->complex ? 2 : 1, M = (uint64_t)g->m,
                    N = (uint64_t)g->n, K = (uint64_t)g->k;
+    const char *const base[3] = {"at", "b", "c"};
+    const uint64_t bytes[3] = {b.at, b.b, b.c};
+    const uint64_t dims[3][4] = {{B, P, K, M}, {B, P, K, N}, {B, P, M, N}};
+    char name[16];
+    if (output) {
+        snprintf(name, sizeof(name), "d%s", suffix);
+        write_tensor(f, name, "output", b.c, 4, dims[2]);
+        return;
+    }
+    for (int w = 0; w < 3; w++)
+        if (src[w] == TRN_NPROG_SEQ_IN) {
+            snprintf(name, sizeof(name), "%s%s", base[w], suffix);
+            write_tensor(f, name, "input", bytes[w], 4, dims[w]);
+        }
+}
+
+/* The NEFF of the program, a gemm (s NULL, g) or a gemm_seq (s): the
+ * inputs, scal, then the outputs. */
+static void write_neff(FILE *f, const options *o, const trn_nprog_gemm *g, const trn_nprog_seq *s,
+                       uint64_t hash) {
     fprintf(f, "NRTSIM-NEFF 1\ntarget %s\nkernel %s\nparams %s\nsource fnv1a64:%016" PRIx64 "\n",
             o->target, o->kernel, o->params, hash);
-    write_tensor(f, "at", "input", b.at, 4, (const uint64_t[]){B, P, K, M});
-    write_tensor(f, "b", "input", b.b, 4, (const uint64_t[]){B, P, K, N});
-    write_tensor(f, "c", "input", b.c, 4, (const uint64_t[]){B, P, M, N});
-    write_tensor(f, "scal", "input", b.scal, 1, (const uint64_t[]){2 * P});
-    write_tensor(f, "d", "output", b.c, 4, (const uint64_t[]){B, P, M, N});
+    const int in3[3] = {TRN_NPROG_SEQ_IN, TRN_NPROG_SEQ_IN, TRN_NPROG_SEQ_IN};
+    const uint64_t P = (s ? s->complex : g->complex) ? 2 : 1;
+    if (!s) {
+        write_node(f, g, in3, "", 0);
+        write_tensor(f, "scal", "input", 4 * 2 * P, 1, (const uint64_t[]){2 * P});
+        write_node(f, g, in3, "", 1);
+    } else {
+        for (int out = 0; out <= 1; out++) {
+            if (out)
+                write_tensor(f, "scal", "input", 4 * 2 * P * (uint64_t)s->nodes, 2,
+                             (const uint64_t[]){(uint64_t)s->nodes, 2 * P});
+            for (int j = 0; j < s->nodes; j++) {
+                char suffix[12];
+                snprintf(suffix, sizeof(suffix), "%d", j);
+                write_node(f, &s->node[j], s->src[j], suffix, out);
+            }
+        }
+    }
     fputs("end\n", f);
 }
 
 /* Writes OUT through a temporary file in its directory and a rename. */
-static int write_output(const options *o, const trn_nprog_gemm *g, uint64_t hash) {
+static int write_output(const options *o, const trn_nprog_gemm *g, const trn_nprog_seq *s,
+                        uint64_t hash) {
     char tmp[4096];
     if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", o->output, (long)getpid()) >= (int)sizeof(tmp)) {
         fprintf(stderr, "nrtsim-cc: error: output path too long\n");
@@ -160,7 +199,7 @@ static int write_output(const options *o, const trn_nprog_gemm *g, uint64_t hash
         fprintf(stderr, "nrtsim-cc: error: cannot write %s: %s\n", tmp, strerror(errno));
         return -1;
     }
-    write_neff(f, o, g, hash);
+    write_neff(f, o, g, s, hash);
     const int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
     if ((fclose(f) != 0) | bad || rename(tmp, o->output) != 0) {
         fprintf(stderr, "nrtsim-cc: error: cannot write %s: %s\n", o->output, strerror(errno));
@@ -193,18 +232,21 @@ static int compile(const options *o) {
     uint64_t hash;
     if (check_source(o, &hash) != 0)
         return 1;
-    if (strcmp(o->kernel, "gemm") != 0) {
+    trn_nprog_gemm g;
+    trn_nprog_seq s;
+    const int seq = strcmp(o->kernel, "gemm_seq") == 0;
+    char err[400];
+    if (!seq && strcmp(o->kernel, "gemm") != 0) {
         fprintf(stderr, "nrtsim-cc: error: unknown kernel %s\n", o->kernel);
         return 1;
     }
-    trn_nprog_gemm g;
-    char err[256];
-    if (trn_nprog_gemm_parse(o->params, &g, err, sizeof(err)) != 0) {
-        fprintf(stderr, "nrtsim-cc: error: kernel gemm: %s\n", err);
+    if (seq ? trn_nprog_seq_parse(o->params, &s, err, sizeof(err)) != 0
+            : trn_nprog_gemm_parse(o->params, &g, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nrtsim-cc: error: kernel %s: %s\n", o->kernel, err);
         return 1;
     }
     simulate_compile_time();
-    return write_output(o, &g, hash) == 0 ? 0 : 1;
+    return write_output(o, seq ? NULL : &g, seq ? &s : NULL, hash) == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {

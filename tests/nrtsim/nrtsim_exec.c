@@ -7,7 +7,9 @@
  * NEFF's is NRT_INVALID, named on stderr), then, holding the core's exec
  * lock (one execution at a time per core), meets the faults armed for the
  * core (nrtsim_faults.c) or runs the kernel's reference code
- * (nrtsim_gemm.c), and sleeps until the modelled time has passed: the
+ * (nrtsim_gemm.c; a gemm_seq's nodes in order, each reading an earlier
+ * node's result from that node's output tensor), and sleeps until the
+ * modelled time has passed: the
  * compute time (nrtsim_timing.c) from when the core was free and the
  * dispatch overhead since the call began had passed, whichever is later.
  */
@@ -71,30 +73,56 @@ NRTSIM_API trn_nrt_status nrt_get_tensor_from_tensor_set(trn_nrt_tensor_set *set
     return b ? TRN_NRT_SUCCESS : TRN_NRT_INVALID;
 }
 
-/* The gemm tensors in program.h's order. */
-enum { T_AT, T_B, T_C, T_SCAL, T_D, T_COUNT };
-static const char *const gemm_names[T_COUNT] = {"at", "b", "c", "scal", "d"};
+/* The memory the model's tensors are bound to: bound[i] for its tensor i. */
+typedef struct bindings {
+    unsigned char *bound[NRTSIM_MAX_TENSORS];
+} bindings;
 
-/* Binds the model's tensors: bound[i] is the memory of gemm_names[i]. */
+/* Binds the model's tensors to the sets' (sizes checked). */
 static trn_nrt_status bind(const trn_nrt_model *m, const trn_nrt_tensor_set *in,
-                           const trn_nrt_tensor_set *out, unsigned char *bound[T_COUNT]) {
+                           const trn_nrt_tensor_set *out, bindings *b) {
     for (size_t i = 0; i < m->neff.ntensors; i++) {
         const nrtsim_tdecl *d = &m->neff.tensors[i];
         const int input = d->usage == TRN_NRT_USAGE_INPUT;
-        const nrtsim_binding *b = find_binding(input ? in : out, d->name);
-        if (!b) {
+        const nrtsim_binding *t = find_binding(input ? in : out, d->name);
+        if (!t) {
             fprintf(stderr, "nrtsim: nrt_execute: %s tensor \"%s\" is not in the %s set\n",
                     input ? "input" : "output", d->name, input ? "input" : "output");
             return TRN_NRT_INVALID;
         }
-        if (b->tensor->size != d->bytes) {
+        if (t->tensor->size != d->bytes) {
             fprintf(stderr, "nrtsim: nrt_execute: tensor \"%s\" has %zu bytes, the model's %llu\n",
-                    d->name, b->tensor->size, (unsigned long long)d->bytes);
+                    d->name, t->tensor->size, (unsigned long long)d->bytes);
             return TRN_NRT_INVALID;
         }
-        for (int k = 0; k < T_COUNT; k++)
-            if (strcmp(d->name, gemm_names[k]) == 0)
-                bound[k] = b->tensor->mem->bytes + b->tensor->offset;
+        b->bound[i] = t->tensor->mem->bytes + t->tensor->offset;
+    }
+    return TRN_NRT_SUCCESS;
+}
+
+/* The bound memory of the model's tensor called name (declared: the NEFF
+ * parser checked the program's tensors). */
+static float *tensor_of(const trn_nrt_model *m, const bindings *b, const char *name) {
+    for (size_t i = 0; i < m->neff.ntensors; i++)
+        if (strcmp(m->neff.tensors[i].name, name) == 0)
+            return (float *)b->bound[i];
+    return NULL;
+}
+
+/* Runs the program's nodes in order, each by the gemm reference, a node's
+ * operand from an earlier node read from that node's d as it wrote it. */
+static trn_nrt_status run_nodes(const trn_nrt_model *m, const bindings *b) {
+    const float *scal = tensor_of(m, b, "scal");
+    for (int j = 0; j < m->neff.nnodes; j++) {
+        const nrtsim_node *nd = &m->neff.nodes[j];
+        const float *ops[3];
+        for (int w = 0; w < 3; w++)
+            ops[w] = nd->src[w] < 0 ? tensor_of(m, b, nd->in[w])
+                                    : tensor_of(m, b, m->neff.nodes[nd->src[w]].d);
+        const trn_nrt_status st = nrtsim_gemm_run(&nd->g, ops[0], ops[1], ops[2],
+                                                  scal + nd->scal_at, tensor_of(m, b, nd->d));
+        if (st != TRN_NRT_SUCCESS)
+            return st;
     }
     return TRN_NRT_SUCCESS;
 }
@@ -116,7 +144,7 @@ static exec_plan plan(const trn_nrt_model *m) {
     else {
         p.fault = nrtsim_faults_exec(&rt->faults, rt->cores[m->core].physical);
         p.dispatch_ns = rt->timing.dispatch_ns;
-        p.compute_ns = nrtsim_compute_ns(&rt->timing, &m->neff.gemm);
+        p.compute_ns = nrtsim_compute_ns(&rt->timing, &m->neff);
         p.timeout_ns = rt->timing.timeout_ns;
     }
     nrtsim_unlock();
@@ -125,7 +153,7 @@ static exec_plan plan(const trn_nrt_model *m) {
 
 /* The execution itself, on the core's exec lock. */
 static trn_nrt_status run(const trn_nrt_model *m, const exec_plan *p, uint64_t start,
-                          unsigned char *bound[T_COUNT]) {
+                          const bindings *b) {
     /* The core works from when it is this execution's, and not before the
      * dispatch overhead has passed: executions queued on a core take their
      * modelled times one after the other. */
@@ -137,9 +165,7 @@ static trn_nrt_status run(const trn_nrt_model *m, const exec_plan *p, uint64_t s
     case NRTSIM_FAULT_EXEC_ERROR: nrtsim_sleep_until(begin); return TRN_NRT_EXEC_COMPLETED_WITH_ERR;
     case NRTSIM_FAULT_NONE: break;
     }
-    const trn_nrt_status st = nrtsim_gemm_run(&m->neff.gemm, (const float *)bound[T_AT],
-                                              (const float *)bound[T_B], (const float *)bound[T_C],
-                                              (const float *)bound[T_SCAL], (float *)bound[T_D]);
+    const trn_nrt_status st = run_nodes(m, b);
     nrtsim_sleep_until(begin + p->compute_ns);
     nrtsim_trace("exec", m->core, begin, nrtsim_now_ns(), 0);
     return st;
@@ -155,8 +181,8 @@ NRTSIM_API trn_nrt_status nrt_execute(trn_nrt_model *model, const trn_nrt_tensor
     nrtsim_unlock();
     if (!live)
         return TRN_NRT_INVALID_HANDLE;
-    unsigned char *bound[T_COUNT] = {0};
-    trn_nrt_status st = bind(model, in, out, bound);
+    bindings b = {{0}};
+    trn_nrt_status st = bind(model, in, out, &b);
     if (st != TRN_NRT_SUCCESS)
         return st;
     pthread_mutex_t *core = nrtsim_exec_lock(model->core);
@@ -164,7 +190,7 @@ NRTSIM_API trn_nrt_status nrt_execute(trn_nrt_model *model, const trn_nrt_tensor
     /* The fault is decided once the core is this execution's: an armed
      * count goes to executions in the order the core runs them. */
     const exec_plan p = plan(model);
-    st = p.status == TRN_NRT_SUCCESS ? run(model, &p, start, bound) : p.status;
+    st = p.status == TRN_NRT_SUCCESS ? run(model, &p, start, &b) : p.status;
     pthread_mutex_unlock(core);
     return st;
 }

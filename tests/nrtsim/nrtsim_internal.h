@@ -30,7 +30,7 @@
 #define NRTSIM_API __attribute__((visibility("default")))
 
 #define NRTSIM_MAX_CORES 64
-#define NRTSIM_MAX_TENSORS 16 /* per model */
+#define NRTSIM_MAX_TENSORS 40 /* per model: a gemm_seq of 8 nodes has up to 33 */
 #define NRTSIM_MAX_NDIM 8
 #define NRTSIM_PATH_MAX 4096
 
@@ -60,15 +60,27 @@ typedef struct nrtsim_tdecl {
     uint32_t shape[NRTSIM_MAX_NDIM];
 } nrtsim_tdecl;
 
+/* One GEMM of an execution: the gemm program has one, gemm_seq several.
+ * Its at, b and c are the input tensors named in[] (src -1), or the d of
+ * an earlier node (src >= 0); its alpha and beta are scal's floats from
+ * scal_at. */
+typedef struct nrtsim_node {
+    trn_nprog_gemm g;
+    int src[3];
+    char in[3][8], d[8];
+    size_t scal_at;
+} nrtsim_node;
+
 /* A parsed NEFF (nrtsim_model.c documents the format). */
 typedef struct nrtsim_neff {
     char target[8];
     char kernel[64];
-    char params[TRN_NPROG_PARAMS_LEN];
+    char params[TRN_NPROG_SEQ_PARAMS_LEN];
     char source_hash[32];
     size_t ntensors;
     nrtsim_tdecl tensors[NRTSIM_MAX_TENSORS];
-    trn_nprog_gemm gemm;
+    int nnodes;
+    nrtsim_node nodes[TRN_NPROG_SEQ_MAX];
 } nrtsim_neff;
 
 struct trn_nrt_model {
@@ -189,7 +201,7 @@ uint64_t nrtsim_now_ns(void);
 void nrtsim_sleep_until(uint64_t deadline_ns);
 /* The modelled durations. */
 uint64_t nrtsim_dma_ns(const nrtsim_timing *t, size_t bytes);
-uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const trn_nprog_gemm *g);
+uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const nrtsim_neff *n);
 /* Closes what nrtsim_timing_init opened (the trace file). */
 void nrtsim_timing_close(nrtsim_timing *t);
 /* Appends "KIND PHYSICAL_CORE BEGIN_NS END_NS PID" to the NRTSIM_TRACE file

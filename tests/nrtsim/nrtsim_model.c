@@ -7,10 +7,10 @@
  * NEFF_SIZE_MAX bytes and NEFF_LINE_MAX per line, in this order:
  *   NRTSIM-NEFF 1                          magic and format version
  *   target trn1|trn2
- *   kernel NAME                            the NKI kernel ("gemm")
+ *   kernel NAME                            the NKI kernel ("gemm", "gemm_seq")
  *   params TEXT                            its parameter text (program.h)
  *   source fnv1a64:HEX16                   optional: FNV-1a 64 of the source
- *   tensor NAME USAGE DTYPE BYTES NDIM D1 .. DNDIM     1 to 16 of these
+ *   tensor NAME USAGE DTYPE BYTES NDIM D1 .. DNDIM     1 to 40 of these
  *   end                                    the last line: nothing follows
  * USAGE is input|output; DTYPE float32|bfloat16|float16|int32; BYTES,
  * NDIM (1..8) and the dimensions are decimal, and BYTES must be the product
@@ -18,7 +18,9 @@
  * [A-Za-z0-9_.-]. For kernel gemm, the parameters must parse
  * (trn_nprog_gemm_parse) and the tensors must be exactly at, b, c, scal
  * (inputs) and d (output), float32, of program.h's shapes (for f32 too,
- * at is [B][1][K][M]: P = 1 is a dimension). Anything else is
+ * at is [B][1][K][M]: P = 1 is a dimension). For gemm_seq
+ * (trn_nprog_seq_parse): atJ, bJ, cJ for each operand whose source is
+ * "in", scal [J][2P], and dJ for every node. Anything else is
  * NRT_INVALID; the parser reads nothing past the size it is given.
  *
  * Device memory of a loaded model (charged to its core, given back at
@@ -249,36 +251,94 @@ static const nrtsim_tdecl *find_decl(const nrtsim_neff *n, const char *name) {
     return NULL;
 }
 
-/* The gemm kernel's tensors are exactly program.h's. */
-static int check_gemm(nrtsim_neff *n, char *err, size_t errlen) {
-    if (trn_nprog_gemm_parse(n->params, &n->gemm, err, errlen) != 0)
-        return -1;
-    const trn_nprog_gemm *g = &n->gemm;
+/* One tensor a program must declare. */
+typedef struct want_tensor {
+    char name[8];
+    trn_nrt_usage usage;
+    uint32_t ndim, shape[4];
+} want_tensor;
+
+static void want4(want_tensor *w, const char *name, trn_nrt_usage usage, uint32_t d0, uint32_t d1,
+                  uint32_t d2, uint32_t d3) {
+    snprintf(w->name, sizeof(w->name), "%s", name);
+    w->usage = usage;
+    w->ndim = 4;
+    w->shape[0] = d0, w->shape[1] = d1, w->shape[2] = d2, w->shape[3] = d3;
+}
+
+/* Node j's tensors and where its operands come from; suffix "" (gemm) or
+ * its index (gemm_seq). Appends the tensors it declares to want. */
+static void set_node(nrtsim_node *nd, const trn_nprog_gemm *g, const int src[3], int j,
+                     const char *suffix, want_tensor *want, size_t *nwant) {
     const uint32_t B = (uint32_t)g->batch, P = g->complex ? 2 : 1, M = (uint32_t)g->m,
                    N = (uint32_t)g->n, K = (uint32_t)g->k;
-    const struct {
-        const char *name;
-        trn_nrt_usage usage;
-        uint32_t ndim, shape[4];
-    } want[] = {{"at", TRN_NRT_USAGE_INPUT, 4, {B, P, K, M}},
-                {"b", TRN_NRT_USAGE_INPUT, 4, {B, P, K, N}},
-                {"c", TRN_NRT_USAGE_INPUT, 4, {B, P, M, N}},
-                {"scal", TRN_NRT_USAGE_INPUT, 1, {2 * P}},
-                {"d", TRN_NRT_USAGE_OUTPUT, 4, {B, P, M, N}}};
-    const size_t nwant = sizeof(want) / sizeof(want[0]);
+    const char *const base[3] = {"at", "b", "c"};
+    const uint32_t shapes[3][2] = {{K, M}, {K, N}, {M, N}};
+    nd->g = *g;
+    for (int w = 0; w < 3; w++) {
+        nd->src[w] = src[w];
+        snprintf(nd->in[w], sizeof(nd->in[w]), "%s%s", base[w], suffix);
+        if (src[w] < 0)
+            want4(&want[(*nwant)++], nd->in[w], TRN_NRT_USAGE_INPUT, B, P, shapes[w][0],
+                  shapes[w][1]);
+    }
+    snprintf(nd->d, sizeof(nd->d), "d%s", suffix);
+    want4(&want[(*nwant)++], nd->d, TRN_NRT_USAGE_OUTPUT, B, P, M, N);
+    nd->scal_at = (size_t)j * 2 * P;
+}
+
+/* The program's nodes from its parameters, and the tensors it must have. */
+static int program_nodes(nrtsim_neff *n, want_tensor *want, size_t *nwant, char *err,
+                         size_t errlen) {
+    const int in3[3] = {-1, -1, -1};
+    uint32_t P;
+    if (strcmp(n->kernel, "gemm") == 0) {
+        trn_nprog_gemm g;
+        if (trn_nprog_gemm_parse(n->params, &g, err, errlen) != 0)
+            return -1;
+        n->nnodes = 1;
+        set_node(&n->nodes[0], &g, in3, 0, "", want, nwant);
+        P = g.complex ? 2 : 1;
+        want[*nwant] = (want_tensor){"scal", TRN_NRT_USAGE_INPUT, 1, {2 * P}};
+    } else if (strcmp(n->kernel, "gemm_seq") == 0) {
+        trn_nprog_seq sq;
+        if (trn_nprog_seq_parse(n->params, &sq, err, errlen) != 0)
+            return -1;
+        n->nnodes = sq.nodes;
+        for (int j = 0; j < sq.nodes; j++) {
+            char suffix[12];
+            snprintf(suffix, sizeof(suffix), "%d", j);
+            set_node(&n->nodes[j], &sq.node[j], sq.src[j], j, suffix, want, nwant);
+        }
+        P = sq.complex ? 2 : 1;
+        want[*nwant] = (want_tensor){"scal", TRN_NRT_USAGE_INPUT, 2, {(uint32_t)sq.nodes, 2 * P}};
+    } else {
+        snprintf(err, errlen, "unknown kernel \"%.40s\"", n->kernel);
+        return -1;
+    }
+    (*nwant)++;
+    return 0;
+}
+
+/* The program's tensors are exactly program.h's. */
+static int check_program(nrtsim_neff *n, char *err, size_t errlen) {
+    want_tensor want[4 * TRN_NPROG_SEQ_MAX + 1];
+    size_t nwant = 0;
+    if (program_nodes(n, want, &nwant, err, errlen) != 0)
+        return -1;
     for (size_t i = 0; i < nwant; i++) {
         const nrtsim_tdecl *d = find_decl(n, want[i].name);
         /* The bytes follow from the shape (parse_tensor checked them). */
         if (!d || d->usage != want[i].usage || d->dtype != TRN_NRT_DTYPE_FLOAT32 ||
             d->ndim != want[i].ndim ||
             memcmp(d->shape, want[i].shape, want[i].ndim * sizeof(uint32_t)) != 0) {
-            snprintf(err, errlen, "gemm tensor %s missing or not as the parameters say",
+            snprintf(err, errlen, "%s tensor %s missing or not as the parameters say", n->kernel,
                      want[i].name);
             return -1;
         }
     }
     if (n->ntensors != nwant) {
-        snprintf(err, errlen, "gemm has %zu tensors, not %zu", n->ntensors, nwant);
+        snprintf(err, errlen, "%s has %zu tensors, not %zu", n->kernel, n->ntensors, nwant);
         return -1;
     }
     return 0;
@@ -302,11 +362,7 @@ int nrtsim_neff_parse(const void *data, size_t size, nrtsim_neff *out, char *err
     free(ln);
     if (rc != 0)
         return -1;
-    if (strcmp(out->kernel, "gemm") != 0) {
-        snprintf(err, errlen, "unknown kernel \"%.40s\"", out->kernel);
-        return -1;
-    }
-    return check_gemm(out, err, errlen);
+    return check_program(out, err, errlen);
 }
 
 /* ---- load / unload ---- */

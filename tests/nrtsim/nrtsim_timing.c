@@ -7,7 +7,8 @@
  *   NRTSIM_DMA_GBPS     nrt_tensor_read/write/copy touching a DEVICE tensor
  *                       take bytes / bandwidth (10^9 bytes per second)
  *   NRTSIM_GFLOPS       nrt_execute takes flops / rate, with flops =
- *                       2 m n k batch (times 4 for c32)
+ *                       2 m n k batch (times 4 for c32), summed over a
+ *                       gemm_seq's nodes
  *   NRTSIM_TIMEOUT_MS   how long an injected timeout takes (default 100)
  *   NRTSIM_TRACE        a file to which every execution and every move to
  *                       or from a core's memory appends its interval
@@ -119,8 +120,12 @@ uint64_t nrtsim_dma_ns(const nrtsim_timing *t, size_t bytes) {
     return duration_ns((double)bytes, t->dma_bytes_per_ns);
 }
 
-uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const trn_nprog_gemm *g) {
-    const double flops = 2.0 * g->m * (double)g->n * g->k * g->batch * (g->complex ? 4.0 : 1.0);
+uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const nrtsim_neff *n) {
+    double flops = 0;
+    for (int j = 0; j < n->nnodes; j++) {
+        const trn_nprog_gemm *g = &n->nodes[j].g;
+        flops += 2.0 * g->m * (double)g->n * g->k * g->batch * (g->complex ? 4.0 : 1.0);
+    }
     return duration_ns(flops, t->flops_per_ns);
 }
 

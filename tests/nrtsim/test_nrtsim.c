@@ -246,7 +246,9 @@ static int group_setup(void **state) {
     FILE *f = fopen(kernel_py, "w");
     if (!f)
         return -1;
-    fputs("import nki\n\n@nki.jit\ndef gemm(at, b, c, scal):\n    pass\n", f);
+    fputs("import nki\n\n@nki.jit\ndef gemm(at, b, c, scal):\n    pass\n\n"
+          "@nki.jit\ndef gemm_seq(*tensors, nodes):\n    pass\n",
+          f);
     fclose(f);
     return 0;
 }
@@ -524,11 +526,13 @@ static void test_device_capacity(void **state) {
 
 /* ---- NEFF: compile, load, tensor info ---- */
 
-/* Compiles params with nrtsim-cc into name (in workdir); the NEFF's bytes. */
-static char *compile_neff(const char *params, const char *name, size_t *len) {
+/* Compiles kernel's params with nrtsim-cc into name (in workdir); the
+ * NEFF's bytes. */
+static char *compile_kernel_neff(const char *kernel, const char *params, const char *name,
+                                 size_t *len) {
     char out[700];
     path_in(out, sizeof(out), name);
-    const char *args[] = {"compile", "--source", kernel_py, "--kernel", "gemm", "--params",
+    const char *args[] = {"compile", "--source", kernel_py, "--kernel", kernel, "--params",
                           params,    "--target", "trn2",    "--output", out,    NULL};
     char *err = NULL;
     const int rc = run_cc(args, NULL, &err);
@@ -539,6 +543,10 @@ static char *compile_neff(const char *params, const char *name, size_t *len) {
     char *neff = read_file(out, len);
     assert_non_null(neff);
     return neff;
+}
+
+static char *compile_neff(const char *params, const char *name, size_t *len) {
+    return compile_kernel_neff("gemm", params, name, len);
 }
 
 static trn_nrt_model *load_params(const char *params, int core) {
@@ -1047,6 +1055,87 @@ static void test_execute_binding(void **state) {
 
 /* ---- several threads ---- */
 
+/* Rule (program.h, gemm_seq): a sequence's nodes run in one execution,
+ * each exactly as the gemm program runs it, an operand "dI" being node I's
+ * result as it wrote it: every d is bitwise that of the gemm programs run
+ * one by one (whose results test_gemm_*_modes check against double). The
+ * NEFF declares atJ/bJ/cJ only for "in" operands, scal [J][2P] and every
+ * dJ; one missing is refused. Node 1's op(A) is d0 transposed (its at is
+ * d0); node 2 adds beta d1 (its c is d1). */
+static void test_gemm_sequence(void **state) {
+    (void)state;
+    init_ok();
+    const char *params = "dtype=c32 mode=bf16x3 nodes=3 g0=130x64x20x1:in,in,in "
+                         "g1=64x7x130x1:d0,in,in g2=64x7x5x1:in,in,d1";
+    size_t len;
+    char *neff = compile_kernel_neff("gemm_seq", params, "seq.neff", &len);
+    assert_int_equal(load_edited(neff, "tensor b1 input", "tensor x1 input"), TRN_NRT_INVALID);
+    assert_int_equal(load_edited(neff, "tensor d1 output", "tensor e1 output"), TRN_NRT_INVALID);
+    trn_nrt_model *m = NULL;
+    assert_int_equal(api.load(neff, len, 0, 1, &m), TRN_NRT_SUCCESS);
+    free(neff);
+    gemm_case t[3];
+    case_init(&t[0], 1, TRN_NPROG_BF16X3, 130, 64, 20, 1);
+    case_init(&t[1], 1, TRN_NPROG_BF16X3, 64, 7, 130, 1);
+    case_init(&t[2], 1, TRN_NPROG_BF16X3, 64, 7, 5, 1);
+    t[2].scal[2] = -0.5f; /* node 2 adds beta d1 */
+    /* The sequence: inputs at0 b0 c0, b1 c1, at2 b2; scal [3][4]. */
+    trn_nrt_tensor_set *in = NULL, *out = NULL;
+    trn_nrt_tensor *ts[11];
+    int nt = 0;
+    assert_int_equal(api.allocate_tensor_set(&in), TRN_NRT_SUCCESS);
+    assert_int_equal(api.allocate_tensor_set(&out), TRN_NRT_SUCCESS);
+    bind_tensor(in, "at0", t[0].at, t[0].n_at, 0, &ts[nt++]);
+    bind_tensor(in, "b0", t[0].b, t[0].n_b, 0, &ts[nt++]);
+    bind_tensor(in, "c0", t[0].c, t[0].n_c, 0, &ts[nt++]);
+    bind_tensor(in, "b1", t[1].b, t[1].n_b, 0, &ts[nt++]);
+    bind_tensor(in, "c1", t[1].c, t[1].n_c, 0, &ts[nt++]);
+    bind_tensor(in, "at2", t[2].at, t[2].n_at, 0, &ts[nt++]);
+    bind_tensor(in, "b2", t[2].b, t[2].n_b, 0, &ts[nt++]);
+    float scal[12];
+    for (int j = 0; j < 3; j++)
+        memcpy(scal + 4 * j, t[j].scal, sizeof(t[j].scal));
+    bind_tensor(in, "scal", scal, 12, 0, &ts[nt++]);
+    const int first_d = nt;
+    for (int j = 0; j < 3; j++) {
+        char name[8];
+        snprintf(name, sizeof(name), "d%d", j);
+        bind_tensor(out, name, NULL, t[j].n_c, 0, &ts[nt++]);
+    }
+    assert_int_equal(api.execute(m, in, out), TRN_NRT_SUCCESS);
+    float *seq_d[3];
+    for (int j = 0; j < 3; j++) {
+        seq_d[j] = malloc(t[j].n_c * sizeof(float));
+        assert_non_null(seq_d[j]);
+        assert_int_equal(api.tensor_read(ts[first_d + j], seq_d[j], 0, t[j].n_c * sizeof(float)),
+                         TRN_NRT_SUCCESS);
+    }
+    /* The same nodes through the gemm program, one by one. */
+    for (int j = 0; j < 3; j++) {
+        if (j == 1)
+            memcpy(t[1].at, t[0].d, t[0].n_c * sizeof(float)); /* at1 = d0 */
+        if (j == 2)
+            memcpy(t[2].c, t[1].d, t[1].n_c * sizeof(float)); /* c2 = d1 */
+        char buf[TRN_NPROG_PARAMS_LEN];
+        trn_nrt_model *g = load_params(params_of(&t[j].g, buf), 0);
+        assert_int_equal(case_run(&t[j], g, 0), TRN_NRT_SUCCESS);
+        assert_int_equal(api.unload(g), TRN_NRT_SUCCESS);
+        if (memcmp(seq_d[j], t[j].d, t[j].n_c * sizeof(float)) != 0)
+            fail_msg("node %d: the sequence's d differs from the gemm program's", j);
+    }
+    for (int j = 0; j < 3; j++) /* and each against double, from what it read */
+        (void)case_check(&t[j], 0);
+    for (int i = 0; i < nt; i++)
+        api.tensor_free(&ts[i]);
+    api.destroy_tensor_set(&in);
+    api.destroy_tensor_set(&out);
+    assert_int_equal(api.unload(m), TRN_NRT_SUCCESS);
+    for (int j = 0; j < 3; j++) {
+        free(seq_d[j]);
+        case_free(&t[j]);
+    }
+}
+
 typedef struct thread_arg {
     trn_nrt_model *m;
     int core, failures;
@@ -1506,6 +1595,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_timing_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_execution_per_core, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compiler, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_sequence, setup, teardown),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

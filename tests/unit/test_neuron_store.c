@@ -118,6 +118,97 @@ static void test_program_params(void **state) {
 
 /* ---- addresses ------------------------------------------------------------------- */
 
+/* Rule (program.h, "gemm_seq"): a sequence's text round-trips; each node's
+ * operands come from the program's inputs or an earlier node's result of
+ * exactly the operand's shape and batch; anything else is refused with
+ * the node named, and formatting an invalid sequence, or into too small a
+ * buffer, fails. */
+static void test_sequence_params(void **state) {
+    (void)state;
+    /* Y = W2 (W1 X): T (1024 x 64) = W1 (1024 x 256) X, Y (512 x 64) = W2 T,
+     * then Z = W3 X3 + Y (its C is d1). */
+    trn_nprog_seq s;
+    memset(&s, 0, sizeof(s));
+    s.complex = 0;
+    s.mode = TRN_NPROG_BF16X3;
+    s.nodes = 3;
+    const trn_nprog_gemm n0 = {0, TRN_NPROG_BF16X3, 1024, 64, 256, 1},
+                         n1 = {0, TRN_NPROG_BF16X3, 512, 64, 1024, 1},
+                         n2 = {0, TRN_NPROG_BF16X3, 512, 64, 7, 1};
+    s.node[0] = n0;
+    s.node[1] = n1;
+    s.node[2] = n2;
+    const int src[3][3] = {{TRN_NPROG_SEQ_IN, TRN_NPROG_SEQ_IN, TRN_NPROG_SEQ_IN},
+                           {TRN_NPROG_SEQ_IN, 0, TRN_NPROG_SEQ_IN},
+                           {TRN_NPROG_SEQ_IN, TRN_NPROG_SEQ_IN, 1}};
+    memcpy(s.src, src, sizeof(src));
+    char text[TRN_NPROG_SEQ_PARAMS_LEN], err[300];
+    const char *want = "dtype=f32 mode=bf16x3 nodes=3 g0=1024x64x256x1:in,in,in "
+                       "g1=512x64x1024x1:in,d0,in g2=512x64x7x1:in,in,d1";
+    assert_int_equal(trn_nprog_seq_format(&s, text, sizeof(text)), (int)strlen(want));
+    assert_string_equal(text, want);
+    trn_nprog_seq back;
+    assert_int_equal(trn_nprog_seq_parse(text, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &s, sizeof(s));
+    assert_int_equal(trn_nprog_seq_format(&s, text, strlen(want)), -1); /* no room for the NUL */
+    /* at from an earlier d: op(A) = d0^T, so at = d0 when M0 = K and N0 = M */
+    assert_int_equal(trn_nprog_seq_parse("dtype=c32 mode=fp32 nodes=2 g0=8x16x4x2:in,in,in "
+                                         "g1=16x3x8x2:d0,in,in",
+                                         &back, err, sizeof(err)),
+                     0);
+    assert_int_equal(back.src[1][0], 0);
+    assert_int_equal(back.complex, 1);
+    /* Long text: 8 nodes with 10-digit m and 2-digit batch, each C the d
+     * before (c32: 2^31 - 1 x 64 x 8 bytes, just under 2^40), fits; one
+     * more doubling of batch does not pass the check. */
+    trn_nprog_seq big;
+    memset(&big, 0, sizeof(big));
+    big.complex = 1;
+    big.mode = TRN_NPROG_BF16X3;
+    big.nodes = TRN_NPROG_SEQ_MAX;
+    for (int j = 0; j < TRN_NPROG_SEQ_MAX; j++) {
+        big.node[j] = (trn_nprog_gemm){1, TRN_NPROG_BF16X3, 2147483647, 1, 1, 64};
+        big.src[j][0] = big.src[j][1] = TRN_NPROG_SEQ_IN;
+        big.src[j][2] = j ? j - 1 : TRN_NPROG_SEQ_IN;
+    }
+    const int len = trn_nprog_seq_format(&big, text, sizeof(text));
+    assert_true(len > 0 && len < TRN_NPROG_SEQ_PARAMS_LEN);
+    assert_int_equal(trn_nprog_seq_parse(text, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &big, sizeof(big));
+    for (int j = 0; j < TRN_NPROG_SEQ_MAX; j++)
+        big.node[j].batch = 128;
+    assert_int_equal(trn_nprog_seq_format(&big, text, sizeof(text)), -1); /* 2^40 bytes */
+    const char *bad[] = {
+        "dtype=f32 mode=fp32 nodes=1 g0=1x1x1x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=9 g0=1x1x1x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=1x1x1x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=1x1x1x1:in,in,in g1=1x1x1x1:in,d1,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=1x1x1x1:d0,in,in g1=1x1x1x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=4x2x3x1:in,in,in g1=4x2x3x1:in,d0,in", /* K != 4 */
+        "dtype=f32 mode=fp32 nodes=2 g0=4x2x3x1:in,in,in g1=4x2x3x2:in,in,d0", /* batch */
+        "dtype=f32 mode=fp32 nodes=2 g0=4x2x3x1:in,in,in g1=4x2x3x1:in,in,d0 g2=1x1x1x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=4x2x3x1:in,in,in g1=4x2x3x1:in,in,d0 ",
+        "dtype=f32 mode=fp32 nodes=2 g0=0x2x3x1:in,in,in g1=4x2x3x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=-4x2x3x1:in,in,in g1=4x2x3x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=04x2x3x1:in,in,in g1=4x2x3x1:in,in,in", /* one text */
+        "dtype=f32 mode=fp32 nodes=2 g0=4x2x3:in,in,in g1=4x2x3x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g1=4x2x3x1:in,in,in g0=4x2x3x1:in,in,in",
+        "dtype=f32 mode=fp32 nodes=2 g0=4x2x3x1:in,in,x g1=4x2x3x1:in,in,in",
+        "dtype=f32 mode=fp16 nodes=2 g0=4x2x3x1:in,in,in g1=4x2x3x1:in,in,in",
+        "dtype=f64 mode=fp32 nodes=2 g0=4x2x3x1:in,in,in g1=4x2x3x1:in,in,in",
+        "dtype=f32 mode=fp32 m=1 n=1 k=1 batch=1",
+        "",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (trn_nprog_seq_parse(bad[i], &back, err, sizeof(err)) == 0)
+            fail_msg("accepted \"%s\"", bad[i]);
+    assert_int_equal(trn_nprog_seq_parse(bad[5], &back, err, sizeof(err)), -1);
+    if (!strstr(err, "node 1: b is 3x2 (batch 1), but d0 is 4x2 (batch 1)"))
+        fail_msg("message \"%s\"", err);
+    s.src[1][1] = 1; /* not an earlier node */
+    assert_int_equal(trn_nprog_seq_format(&s, text, sizeof(text)), -1);
+}
+
 static void test_addresses(void **state) {
     (void)state;
     const char text[] = "def gemm(at, b, c, scal):\n    pass\n";
@@ -247,6 +338,7 @@ static void test_compiler(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_program_params),
+        cmocka_unit_test(test_sequence_params),
         cmocka_unit_test(test_addresses),
         cmocka_unit_test_setup_teardown(test_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compiler, setup, teardown),

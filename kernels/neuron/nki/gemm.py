@@ -70,6 +70,21 @@ alpha and beta are applied in fp32 after the PSUM tile is complete. The
 kernel cannot branch on beta (run-time data), so C is always loaded, and
 beta * C is replaced by 0 where beta == 0 (nl.where): a NaN or Inf in C
 never reaches d when beta is 0, as BLAS requires.
+
+gemm_seq — the GEMM sequence program of program.h: J GEMMs in order in
+one execution, each exactly as `gemm` computes it (the same tile loops,
+products and order), so the results are bitwise those of J gemm runs:
+
+    gemm_seq(*inputs, scal, nodes="g0=MxNxKxB:in,in,in g1=...",
+             mode="fp32", dtype="f32")
+
+`inputs` are the operands whose source is "in", in node order and at, b,
+c order within a node; `scal` is [J][2P] (node j's alpha and beta in row
+j). An operand "dI" is node I's result: an HBM tensor the kernel wrote,
+which node j loads tile by tile as it would an input (node I's stores are
+all issued before node j's loads, in program order). Returns every node's
+d, in order. Intermediates that feed later nodes therefore never leave
+the core's memory between the nodes.
 """
 import neuronxcc.nki as nki
 import neuronxcc.nki.isa as nisa
@@ -159,27 +174,24 @@ def _row(at, b, c, d, sc, beta_nz, bi, m0, tm, N, K, mode, P):
         _out_tile(at, b, c, d, sc, beta_nz, bi, m0, tm, n_full * TN, n_rem, K, mode, P)
 
 
-@nki.jit
-def gemm(at, b, c, scal, mode="fp32", dtype=None):
-    B, P, K, M = at.shape
-    assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
-    assert P in (1, 2), "P is 1 (f32) or 2 (c32)"
-    assert dtype is None or dtype == ("f32" if P == 1 else "c32"), "dtype does not match P"
-    N = b.shape[3]
-    assert tuple(b.shape) == (B, P, K, N), "b must be [batch][P][k][n]"
-    assert tuple(c.shape) == (B, P, M, N), "c must be [batch][P][m][n]"
-    assert tuple(scal.shape) == (2 * P,), "scal must be [2P]"
-
-    d = nl.ndarray((B, P, M, N), dtype=nl.float32, buffer=nl.shared_hbm)
-
-    # alpha and beta on every partition: [TM, 2P] in SBUF.
-    sc = nl.broadcast_to(nl.load(scal.reshape((1, 2 * P))), shape=(TM, 2 * P))
+def _scalars(scal_row, P):
+    """alpha, beta of one GEMM ([1, 2P] in HBM) on every partition, and
+    where beta is not 0."""
+    sc = nl.broadcast_to(nl.load(scal_row), shape=(TM, 2 * P))
     if P == 1:
         beta_nz = nl.not_equal(sc[0:TM, 1:2], 0.0)
     else:
         # |beta.re| + |beta.im| is 0 only when both are.
         beta_nz = nl.not_equal(nl.add(nl.abs(sc[0:TM, 2:3]), nl.abs(sc[0:TM, 3:4])), 0.0)
+    return sc, beta_nz
 
+
+def _gemm_into(at, b, c, scal_row, d, mode, P):
+    """d = alpha op(A) op(B) + beta C for every batch entry (the shapes
+    checked by the caller)."""
+    B, _, K, M = at.shape
+    N = b.shape[3]
+    sc, beta_nz = _scalars(scal_row, P)
     m_full, m_rem = _tiles(M, TM)
     for bi in nl.affine_range(B):
         if m_full:
@@ -187,4 +199,74 @@ def gemm(at, b, c, scal, mode="fp32", dtype=None):
                 _row(at, b, c, d, sc, beta_nz, bi, mt * TM, TM, N, K, mode, P)
         if m_rem:
             _row(at, b, c, d, sc, beta_nz, bi, m_full * TM, m_rem, N, K, mode, P)
+
+
+def _check_operands(at, b, c, P, what):
+    B, P_, K, M = at.shape
+    assert P_ == P, "%s: P is 1 (f32) or 2 (c32)" % what
+    N = b.shape[3]
+    assert tuple(b.shape) == (B, P, K, N), "%s: b must be [batch][P][k][n]" % what
+    assert tuple(c.shape) == (B, P, M, N), "%s: c must be [batch][P][m][n]" % what
+    return B, M, N
+
+
+@nki.jit
+def gemm(at, b, c, scal, mode="fp32", dtype=None):
+    P = at.shape[1]
+    assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
+    assert P in (1, 2), "P is 1 (f32) or 2 (c32)"
+    assert dtype is None or dtype == ("f32" if P == 1 else "c32"), "dtype does not match P"
+    B, M, N = _check_operands(at, b, c, P, "gemm")
+    assert tuple(scal.shape) == (2 * P,), "scal must be [2P]"
+    d = nl.ndarray((B, P, M, N), dtype=nl.float32, buffer=nl.shared_hbm)
+    _gemm_into(at, b, c, scal.reshape((1, 2 * P)), d, mode, P)
     return d
+
+
+def _seq_nodes(nodes):
+    """The nodes of a sequence's text "g0=MxNxKxB:AT,B,C g1=...": a list of
+    ((m, n, k, batch), (source of at, b, c)), a source None ("in") or the
+    index of an earlier node ("dI")."""
+    out = []
+    for j, item in enumerate(nodes.split()):
+        name, _, rest = item.partition("=")
+        dims, _, srcs = rest.partition(":")
+        assert name == "g%d" % j, "node %d must be g%d=MxNxKxB:AT,B,C" % (j, j)
+        shape = tuple(int(x) for x in dims.split("x"))
+        src = tuple(None if x == "in" else int(x[1:]) for x in srcs.split(","))
+        assert len(shape) == 4 and min(shape) >= 1 and len(src) == 3, "node %d is malformed" % j
+        assert all(i is None or 0 <= i < j for i in src), "node %d reads a later node" % j
+        out.append((shape, src))
+    assert 2 <= len(out) <= 8, "a sequence has 2 to 8 nodes"
+    return out
+
+
+@nki.jit
+def gemm_seq(*tensors, nodes="", mode="fp32", dtype="f32"):
+    assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
+    assert dtype in ("f32", "c32"), "dtype must be f32 or c32"
+    P = 1 if dtype == "f32" else 2
+    spec = _seq_nodes(nodes)
+    J = len(spec)
+    scal = tensors[-1]
+    assert tuple(scal.shape) == (J, 2 * P), "scal must be [J][2P]"
+    inputs = list(tensors[:-1])
+    ds = []
+    for j, ((m, n, k, batch), src) in enumerate(spec):
+        ops = []
+        for i in src:
+            if i is None:
+                assert inputs, "node %d: fewer inputs than its \"in\" operands" % j
+                ops.append(inputs.pop(0))
+            else:
+                ops.append(ds[i])
+        at, b, c = ops
+        what = "node %d" % j
+        assert tuple(at.shape) == (batch, P, k, m), "%s: at must be [batch][P][k][m]" % what
+        _check_operands(at, b, c, P, what)
+        assert tuple(b.shape)[3] == n, "%s: n does not match b" % what
+        d = nl.ndarray((batch, P, m, n), dtype=nl.float32, buffer=nl.shared_hbm)
+        _gemm_into(at, b, c, scal[j:j + 1, 0:2 * P], d, mode, P)
+        ds.append(d)
+    assert not inputs, "more inputs than the nodes' \"in\" operands"
+    return tuple(ds)
