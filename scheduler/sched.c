@@ -713,10 +713,11 @@ static void stream_drain_queued(trn_sched *s, trn_sched_stream *st, trn_sched_st
             op->ahead = 0;
         if (!op->ahead)
             break;
-        if (op->peeked) { /* it never started: it completes unrun after its chain */
-            op->dropped = 1;
-            op->drop_status = why;
-        }
+        /* A peek never starts: it completes unrun after its chain. A chain's
+         * own op does too if its chain hands it back unrun (run_chain). */
+        op->dropped = op->peeked;
+        op->drop_if_unrun = !op->peeked && op->next_shard > 0;
+        op->drop_status = why;
         kept = op;
     }
     trn_sched_op *rest = *link;
@@ -1202,6 +1203,7 @@ static void chain_unclaim(trn_sched *s, trn_sched_op *op) {
     memset(&op->stage_times[0], 0, sizeof(op->stage_times[0]));
     op->next_shard = 0;
     op->peeked = 0;
+    op->drop_if_unrun = 0;
     s->inflight--; /* the chain's first op is still in flight: never 0 here */
     s->engines[TRN_ENGINE_CORE].busy--;
     t->q[TRN_ENGINE_CORE].vtime -= op->shard_est_ns / t->weight;
@@ -1347,7 +1349,9 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
     for (int i = n - 1; i >= 0; i--) {
         trn_sched_op *op = chain[i];
         if (i > 0 && !ops[i].ran) {
+            const int cancelled = op->drop_if_unrun; /* a cancel reached it: not run later */
             chain_unclaim(s, op);
+            op->dropped |= cancelled;
             continue;
         }
         const uint64_t start = ops[i].t_start ? ops[i].t_start : t0;
@@ -1763,7 +1767,7 @@ int trn_sched_submit(trn_sched *s, trn_sched_stream *st, trn_sched_op *op) {
     op->advance_after = 0;
     op->stop = 0;
     op->ahead = 0;
-    op->peeked = op->dropped = 0;
+    op->peeked = op->dropped = op->drop_if_unrun = 0;
     op->t_submit = trn_sched_now_ns();
     op->t_ready = op->t_start = op->t_end = 0;
     memset(op->stage_times, 0, sizeof(op->stage_times));

@@ -231,8 +231,10 @@ struct trn_sched_op {
     int ahead;         /* its first stage queued or running (1), or done (2), before its turn */
     /* Claimed as a chain's peek (trn_sched_config.chain_peek); and, when a
      * cancel or shutdown reached it meanwhile, the status it completes with
-     * in its turn, unrun (dropped). */
-    int peeked, dropped;
+     * in its turn, unrun (dropped). A chain's op that a cancel reached
+     * while claimed (drop_if_unrun) is dropped the same way if it comes
+     * back unrun. */
+    int peeked, dropped, drop_if_unrun;
     trn_sched_status drop_status;
     trn_sched_timer deadline;
 };
@@ -300,7 +302,8 @@ typedef struct trn_sched_config {
      * hands them to run_core_chain, which must run them in order, each
      * whatever the others' statuses (a peek excepted, which it never runs). The ops behind the
      * first count as started ahead of their turn (trn_sched_op.ahead): a cancel of their stream
-     * lets them finish; each completes, with its own status and callback, in its turn. So a stream
+     * lets them finish (one handed back unrun then completes CANCELLED, unrun); each completes,
+     * with its own status and callback, in its turn. So a stream
      * of small ops costs the worker and the core one hand-off per chain, not per op. Both NULL: no
      * chains. */
     void (*run_core_chain)(void *ctx, int core, trn_sched_chain_op *ops, int n, int followed);

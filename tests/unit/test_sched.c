@@ -2641,6 +2641,50 @@ static void test_chain_hand_back(void **state) {
     chain_end(f, &c);
 }
 
+/* Rule (sched.h, run_core_chain): a cancel of the stream while a chain is
+ * claimed lets the chain's ops finish, but those it hands back unrun
+ * complete CANCELLED, unrun, as a peek does, instead of running later.
+ * Behind a gate op on 1 worker: 6 memsets in one chain, held in the hook
+ * while the stream is cancelled, which then runs only its first op. */
+static void test_chain_hand_back_cancel(void **state) {
+    fx *f = *state;
+    enum { N = 6 };
+    static test_op ops[N + 1];
+    static unsigned char buf[N];
+    memset(buf, 0, sizeof(buf));
+    chain_ctx c = {.f = f, .base = buf, .hand_back = 1, .hold = 1};
+    chain_restart(f, &c, 1);
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    submit_gate_and_wait(f, st, &ops[N], N);
+    for (int i = 0; i < N; i++) {
+        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
+        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
+    }
+    trn_sched_stats before;
+    trn_sched_get_stats(f->s, &before);
+    gate_open(f->g, 0);
+    pthread_mutex_lock(&c.lock);
+    while (!c.held)
+        pthread_cond_wait(&c.cv, &c.lock);
+    pthread_mutex_unlock(&c.lock);
+    trn_sched_stream_cancel(f->s, st);
+    pthread_mutex_lock(&c.lock);
+    c.hold = 0;
+    pthread_cond_broadcast(&c.cv);
+    pthread_mutex_unlock(&c.lock);
+    wait_count(&f->r, N + 1);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(f->r.done[i], 1);
+        assert_int_equal(f->r.status[i], i == 0 ? TRN_SCHED_OK : TRN_SCHED_CANCELLED);
+        assert_int_equal(buf[i], i == 0 ? 1 : 0);
+    }
+    assert_int_equal(c.nchains, 1);
+    assert_int_equal(c.len[0], N);
+    check_chain_stats(f, &before, 1, 0, 0);
+    trn_sched_stream_release(f->s, st);
+    chain_end(f, &c);
+}
+
 static void *chain_shutdown_thread(void *arg) {
     trn_sched_shutdown(arg);
     return NULL;
@@ -2952,6 +2996,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_hand_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_hand_back_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_pairs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_peek, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chain_peek_cancel, setup, teardown),
