@@ -98,6 +98,17 @@ struct trn_backend {
      * host-rate estimate. */
     double (*program_estimate_ns)(const trn_backend *be, const trn_op_desc *op, int nshards);
 
+    /* Sequences: ops that run together as one program (a graph segment's
+     * GEMMs as one NEFF, kernels/neuron/gemm_seq.h). op_seq_plan fills
+     * spec for ops[0 .. n), in order, and returns 1 when they can;
+     * run_seq runs them with the plan made from that spec, on the calling
+     * worker's core, with the result of running them one by one in order,
+     * and stamps what they wrote as run does. NULL: ops never run
+     * together. */
+    int (*op_seq_plan)(const trn_backend *be, const trn_op_desc *const *ops, int n,
+                       trn_plan_spec *spec);
+    trn_kstatus (*run_seq)(const trn_backend *be, const trn_op_desc *const *ops, int n, void *plan);
+
     /* Computes shard `shard` of `nshards` of op on the calling worker's core.
      * The shard split is the scheduler's; a backend given nshards = 1 computes
      * the whole op. plan: the plan of the op's plan cache entry when it has

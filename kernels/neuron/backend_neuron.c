@@ -24,13 +24,15 @@
 #include <unistd.h>
 
 #include "kernels/neuron/gemm_neuron.h"
+#include "kernels/neuron/gemm_seq.h"
 #include "kernels/neuron/nc_cost.h"
 #include "kernels/neuron/nc_runtime.h"
 #include "kernels/neuron/neff_compile.h"
 #include "kernels/neuron/neff_store.h"
 #include "kernels/neuron/program.h"
 
-_Static_assert(TRN_NPROG_PARAMS_LEN <= TRN_PLAN_PROGRAM_PARAMS_LEN,
+_Static_assert(TRN_NPROG_PARAMS_LEN <= TRN_PLAN_PROGRAM_PARAMS_LEN &&
+                   TRN_NPROG_SEQ_PARAMS_LEN <= TRN_PLAN_PROGRAM_PARAMS_LEN,
                "a program's parameters fit a plan spec");
 
 #define NEFF_PLAN_MAGIC 0x4e454646u /* "NEFF" */
@@ -55,11 +57,14 @@ typedef struct neuron_backend {
     atomic_uint_fast64_t compiles, compile_failures, store_hits, remembered;
 } neuron_backend;
 
-/* A NEFF plan: one kernel program for one op shape. */
+/* A NEFF plan: one kernel program for one op shape (gemm), or for a
+ * sequence of GEMMs (gemm_seq: is_seq). */
 typedef struct neuron_plan {
     uint32_t magic;
     trn_program_spec spec;
     trn_nprog_gemm prog;
+    int is_seq;
+    trn_nprog_seq seq;
     void *neff;
     size_t neff_size;
     trn_nc_loaded *loaded[TRN_NC_MAX_CORES]; /* per logical core of this process */
@@ -189,11 +194,14 @@ static void *neuron_plan_create(const trn_backend *be, const trn_plan_spec *spec
         return nb->cpu->plan_create(nb->cpu, spec, why, err, errlen);
     *why = TRN_KSTATUS_FAILED;
     trn_nprog_gemm g;
-    if (strcmp(spec->u.program.kernel, "gemm") != 0) {
+    trn_nprog_seq sq;
+    const int is_seq = strcmp(spec->u.program.kernel, "gemm_seq") == 0;
+    if (!is_seq && strcmp(spec->u.program.kernel, "gemm") != 0) {
         snprintf(err, errlen, "no kernel program called %s", spec->u.program.kernel);
         return NULL;
     }
-    if (trn_nprog_gemm_parse(spec->u.program.params, &g, err, errlen) != 0)
+    if (is_seq ? trn_nprog_seq_parse(spec->u.program.params, &sq, err, errlen) != 0
+               : trn_nprog_gemm_parse(spec->u.program.params, &g, err, errlen) != 0)
         return NULL;
     neuron_plan *p = calloc(1, sizeof(*p));
     if (!p) {
@@ -202,14 +210,20 @@ static void *neuron_plan_create(const trn_backend *be, const trn_plan_spec *spec
     }
     p->magic = NEFF_PLAN_MAGIC;
     p->spec = spec->u.program;
-    p->prog = g;
+    p->is_seq = is_seq;
+    if (is_seq)
+        p->seq = sq;
+    else
+        p->prog = g;
     return p;
 }
 
-/* The whole source file of the program's kernel. */
+/* The whole source file of the program's kernel: gemm.py holds gemm and
+ * gemm_seq (nki/README.md). */
 static void *read_source(const neuron_backend *nb, const char *kernel, size_t *len, char *path,
                          size_t pathlen, char *err, size_t errlen) {
-    snprintf(path, pathlen, "%s/%s.py", nb->kernels_dir, kernel);
+    snprintf(path, pathlen, "%s/%s.py", nb->kernels_dir,
+             strcmp(kernel, "gemm_seq") == 0 ? "gemm" : kernel);
     FILE *f = fopen(path, "rb");
     char *text = NULL;
     long n = -1;
@@ -445,6 +459,90 @@ static trn_kstatus neuron_run(const trn_backend *be, const trn_op_desc *op, void
     return k;
 }
 
+/* ---- sequences ------------------------------------------------------------------ */
+
+static int neuron_op_seq_plan(const trn_backend *be, const trn_op_desc *const *ops, int n,
+                              trn_plan_spec *spec) {
+    const neuron_backend *nb = nb_of(be);
+    const trn_gemm_desc *d[TRN_NPROG_SEQ_MAX];
+    if (!nb->compiler[0] || n < 2 || n > TRN_NPROG_SEQ_MAX)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (ops[i]->kind != TRN_OP_GEMM)
+            return 0;
+        d[i] = &ops[i]->u.gemm;
+    }
+    trn_nprog_seq sq;
+    if (!trn_ngemm_seq_of(d, n, (int)nb->ncores, nb->cfg.split_min_flop, &sq))
+        return 0;
+    memset(spec, 0, sizeof(*spec));
+    spec->family = TRN_PLAN_PROGRAM;
+    snprintf(spec->u.program.kernel, sizeof(spec->u.program.kernel), "gemm_seq");
+    return trn_nprog_seq_format(&sq, spec->u.program.params, sizeof(spec->u.program.params)) > 0;
+}
+
+/* The sequence's NEFF on this thread's core; ops' GEMMs as its nodes. */
+static trn_kstatus run_seq_program(neuron_backend *nb, const trn_op_desc *const *ops, int n,
+                                   neuron_plan *p) {
+    const int core = current_core;
+    char msg[TRN_KMSG_LEN - 64] = "";
+    trn_kstatus k = TRN_KSTATUS_FAILED;
+    const trn_gemm_desc *d[TRN_NPROG_SEQ_MAX];
+    trn_nprog_seq again;
+    for (int i = 0; i < n && i < TRN_NPROG_SEQ_MAX; i++)
+        d[i] = &ops[i]->u.gemm;
+    /* The plan must be the one these ops make: a caller that kept a plan
+     * across a change of the ops' pointers gets an error, not another
+     * sequence's results. */
+    if (n != p->seq.nodes ||
+        !trn_ngemm_seq_of(d, n, (int)nb->ncores, nb->cfg.split_min_flop, &again) ||
+        memcmp(&again, &p->seq, sizeof(again)) != 0) {
+        snprintf(msg, sizeof(msg), "the GEMMs do not make the sequence their plan was made for");
+    } else {
+        trn_nc_loaded *ld = trn_nc_acquire(&nb->rt, &p->loaded[core]);
+        if (!ld) {
+            trn_nrt_status kind;
+            ld = trn_nc_load(&nb->rt, p->neff, p->neff_size, core, &p->loaded[core], &kind, msg,
+                             sizeof(msg));
+            if (!ld)
+                k = kind == TRN_NRT_RESOURCE || kind == TRN_NRT_FAIL_HOST_MEM_ALLOC
+                        ? TRN_KSTATUS_NO_MEMORY
+                        : TRN_KSTATUS_FAILED;
+        }
+        if (ld) {
+            k = trn_ngemm_seq_run(&nb->rt, ld, d, &p->seq, msg, sizeof(msg));
+            trn_nc_use(&nb->rt, ld, 0);
+        }
+    }
+    if (k != TRN_KSTATUS_OK && ops[0]->kmsg)
+        trn_kmsg_post(ops[0]->kmsg, 0, 0, "NeuronCore %d: %s", nb->phys[nb->in_executor ? 0 : core],
+                      msg);
+    return k;
+}
+
+static trn_kstatus neuron_run_seq(const trn_backend *be, const trn_op_desc *const *ops, int n,
+                                  void *plan) {
+    neuron_backend *nb = nb_of(be);
+    hint = (next_hint){0};
+    if (n < 1)
+        return TRN_KSTATUS_FAILED;
+    trn_kstatus k;
+    if (!is_neff_plan(plan) || !((neuron_plan *)plan)->is_seq) {
+        k = TRN_KSTATUS_FAILED;
+        if (ops[0]->kmsg)
+            trn_kmsg_post(ops[0]->kmsg, 0, 0, "a sequence's plan is not a gemm_seq program");
+    } else if (!nb->rt.started || !((neuron_plan *)plan)->neff) {
+        k = TRN_KSTATUS_FAILED;
+        if (ops[0]->kmsg)
+            trn_kmsg_post(ops[0]->kmsg, 0, 0, "the Neuron runtime is not running in this process");
+    } else {
+        k = run_seq_program(nb, ops, n, plan);
+    }
+    for (int i = 0; nb->wclock && i < n; i++)
+        trn_write_clock_after_op(nb->wclock, ops[i]);
+    return k;
+}
+
 static void neuron_run_next(const trn_backend *be, const trn_op_desc *next, void *plan, int shard,
                             int nshards) {
     (void)be;
@@ -626,6 +724,8 @@ static void set_hooks(neuron_backend *nb) {
     be->program_estimate_ns = neuron_program_estimate_ns;
     be->run = neuron_run;
     be->run_next = neuron_run_next;
+    be->op_seq_plan = neuron_op_seq_plan;
+    be->run_seq = neuron_run_seq;
     be->run_next_wait = neuron_run_next_wait;
     be->destroy = neuron_destroy;
 }

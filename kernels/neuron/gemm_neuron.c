@@ -9,6 +9,7 @@
 #include "kernels/neuron/gemm_neuron.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,4 +585,122 @@ out:
     free(io[0].stage);
     free(io[1].stage);
     return k_st;
+}
+
+/* ---- a GEMM sequence (gemm_seq) ---------------------------------------------------- */
+
+/* Node j's tensor base name (at, b, c, d) with its index: "b3". */
+static void seq_name(char *out, size_t len, const char *base, int j) {
+    snprintf(out, len, "%s%d", base, j);
+}
+
+/* Moves node j's operands whose source is an input (c only when read).
+ * Tensors are found by name, else by position (*input: the program's
+ * inputs are the "in" operands in order, then scal), as the gemm
+ * program's are. */
+static int seq_inputs_in(chunk_io *io, const trn_nprog_seq *s, int j, int *input) {
+    static const char *const base[3] = {"at", "b", "c"};
+    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&s->node[j]);
+    const uint64_t bytes[3] = {by.at, by.b, by.c};
+    for (int w = OPERAND_A; w <= OPERAND_C; w++) {
+        if (s->src[j][w] != TRN_NPROG_SEQ_IN)
+            continue;
+        const int index = (*input)++;
+        if (w == OPERAND_C && !io->read_c)
+            continue;
+        char name[16];
+        seq_name(name, sizeof(name), base[w], j);
+        size_t size = 0;
+        trn_nrt_tensor *t = trn_nc_port(io->ld, 0, name, 0, index, &size);
+        pack_operand(io, w, io->stage, (size_t)bytes[w]);
+        if (put(io, t, size, name, io->stage, (size_t)bytes[w]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Reads node j's result (the j-th output) into result. */
+static int seq_result_read(chunk_io *io, int j, float *result) {
+    char name[16];
+    seq_name(name, sizeof(name), "d", j);
+    size_t size = 0;
+    trn_nrt_tensor *t = trn_nc_port(io->ld, 0, name, 1, j, &size);
+    const trn_nrt_status st =
+        t && size == io->by.c ? io->rt->api.tensor_read(t, result, 0, io->by.c) : TRN_NRT_INVALID;
+    if (st != TRN_NRT_SUCCESS) {
+        trn_nc_status_text("nrt_tensor_read of a sequence's result", st, io->msg, sizeof(io->msg));
+        return -1;
+    }
+    count(io->rt->traffic ? &io->rt->traffic->from_cores : NULL, io->by.c);
+    return 0;
+}
+
+/* Unpacks node j's result into its C. */
+static void seq_result_unpack(const chunk_io *io, float *result) {
+    const int cplx = io->g->complex, planes = cplx ? 2 : 1;
+    const size_t m = (size_t)io->g->m, w = (size_t)io->g->n, per_c = m * w * (size_t)planes;
+    for (size_t i = 0; i < io->part.nbatch; i++)
+        pack_c(result + i * per_c, nth_c(io->d, i, planes), io->d->ldc, cplx, m, w, 0,
+               (size_t)io->g->n, 1);
+}
+
+trn_kstatus trn_ngemm_seq_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *const *d,
+                              const trn_nprog_seq *s, char *msg, size_t msglen) {
+    trn_ngemm_ahead_wait(rt);
+    size_t most = 0, results = 0;
+    for (int j = 0; j < s->nodes; j++) {
+        const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&s->node[j]);
+        const size_t b = stage_bytes(&by);
+        most = b > most ? b : most;
+        results += (size_t)by.c;
+    }
+    const int planes = s->complex ? 2 : 1;
+    float *stage = malloc(most), *result = malloc(results), scal[TRN_NPROG_SEQ_MAX * 4];
+    trn_kstatus k = TRN_KSTATUS_FAILED;
+    if (!stage || !result) {
+        snprintf(msg, msglen, "out of host memory staging a sequence of %d GEMMs", s->nodes);
+        k = TRN_KSTATUS_NO_MEMORY;
+        goto out;
+    }
+    chunk_io io[TRN_NPROG_SEQ_MAX];
+    int input = 0;
+    for (int j = 0; j < s->nodes; j++) {
+        io[j] = (chunk_io){.rt = rt, .ld = ld, .d = d[j], .g = &s->node[j], .stage = stage};
+        io[j].by = trn_nprog_gemm_sizes(&s->node[j]);
+        io[j].part = (trn_ngemm_part){0, (size_t)s->node[j].batch, 0, s->node[j].n};
+        float sc[4];
+        scalars(d[j], sc);
+        io[j].read_c = reads_c(sc, s->complex);
+        memcpy(scal + j * 2 * planes, sc, (size_t)planes * 2 * sizeof(float));
+        if (seq_inputs_in(&io[j], s, j, &input) != 0) {
+            snprintf(msg, msglen, "node %d: %s", j, io[j].msg);
+            goto out;
+        }
+    }
+    size_t size = 0;
+    trn_nrt_tensor *t = trn_nc_port(ld, 0, "scal", 0, input, &size);
+    if (put(&io[0], t, size, "scal", scal, (size_t)s->nodes * 2 * (size_t)planes * sizeof(float)) !=
+        0) {
+        snprintf(msg, msglen, "%s", io[0].msg);
+        goto out;
+    }
+    const trn_nrt_status st = rt->api.execute(ld->model, ld->in[0], ld->out[0]);
+    if (st != TRN_NRT_SUCCESS) {
+        trn_nc_status_text("nrt_execute", st, msg, msglen);
+        goto out;
+    }
+    /* Every result read before any is unpacked: C is written whole or not
+     * at all. In node order, so that a later write wins. */
+    for (size_t j = 0, at = 0; j < (size_t)s->nodes; at += (size_t)io[j].by.c, j++)
+        if (seq_result_read(&io[j], (int)j, result + at / sizeof(float)) != 0) {
+            snprintf(msg, msglen, "node %zu: %s", j, io[j].msg);
+            goto out;
+        }
+    for (size_t j = 0, at = 0; j < (size_t)s->nodes; at += (size_t)io[j].by.c, j++)
+        seq_result_unpack(&io[j], result + at / sizeof(float));
+    k = TRN_KSTATUS_OK;
+out:
+    free(stage);
+    free(result);
+    return k;
 }

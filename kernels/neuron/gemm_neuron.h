@@ -81,6 +81,16 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
                           const trn_nprog_gemm *g, const trn_ngemm_part *p,
                           const trn_ngemm_next *next, char *msg, size_t msglen);
 
+/* Runs GEMMs d[0 .. s->nodes) as the one execution of the gemm_seq program
+ * s (program.h; gemm_seq.h chose it) loaded as ld: moves the operands whose
+ * source is an input and every node's alpha and beta, executes, and moves
+ * every node's result back into its C, in node order. Tensor set 0 only;
+ * nothing is left resident. Returns TRN_KSTATUS_OK, NO_MEMORY (host
+ * staging), or FAILED with msg. */
+struct trn_nprog_seq;
+trn_kstatus trn_ngemm_seq_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *const *d,
+                              const struct trn_nprog_seq *s, char *msg, size_t msglen);
+
 /* Waits for the move trn_ngemm_run started ahead for its next op, if it
  * has not ended, and frees it. trn_ngemm_run calls it first; call it
  * before next's memory may go (the end of an executor's request). */

@@ -23,7 +23,7 @@
 #include "ops/write_clock.h"
 
 /* Tensors a program has (the GEMM program has five). */
-#define TRN_NC_MAX_TENSORS 8
+#define TRN_NC_MAX_TENSORS 40 /* a gemm_seq of 8 nodes has up to 33 */
 /* NeuronCores one process drives (a trn2.48xlarge has 128). */
 #define TRN_NC_MAX_CORES 128
 /* Sets of tensors a loaded program may have: a second lets the next

@@ -72,7 +72,7 @@ int trn_nprog_seq_format(const trn_nprog_seq *s, char *buf, size_t len) {
                                 mode_names[s->mode], s->nodes);
     for (int j = 0; j < s->nodes && n < len; j++) {
         const trn_nprog_gemm *g = &s->node[j];
-        char src[3][8];
+        char src[3][16];
         for (int w = 0; w < 3; w++) {
             if (s->src[j][w] == TRN_NPROG_SEQ_IN)
                 snprintf(src[w], sizeof(src[w]), "in");
@@ -118,7 +118,7 @@ static int source_at(const char **p, char end, int *src) {
 
 /* Node j's item at *p ("gJ=MxNxKxB:AT,B,C" then ' ' or the end). */
 static int node_at(const char **p, int j, trn_nprog_seq *s) {
-    char head[8];
+    char head[16];
     snprintf(head, sizeof(head), "g%d=", j);
     if (strncmp(*p, head, strlen(head)) != 0)
         return -1;

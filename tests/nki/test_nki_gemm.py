@@ -424,16 +424,33 @@ def main():
     run_cases("numpy-nki", lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
     run_sequences(lambda ins, s, nodes, mode, dt: mod.gemm_seq(*ins, s, nodes=nodes, mode=mode, dtype=dt),
                   lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
-    z2 = np.zeros((1, 1, 2, 2), np.float32)
-    for nodes, what in (("g0=2x2x2x1:in,in,in g1=2x2x2x1:in,d1,in", "a node that reads itself"),
-                        ("g0=2x2x2x1:in,in,in g1=2x2x2x1:in,d0,in g2=2x2x2x1:in,in,in", "too few inputs"),
-                        ("g0=2x2x2x1:in,in,in g1=2x2x3x1:in,d0,in", "an earlier d of another shape"),
-                        ("g0=2x2x2x1:in,in,in", "one node")):
+    # Each case's inputs fit its nodes but for the one thing it breaks.
+    z = lambda *shape: np.zeros(shape, np.float32)
+    sq = z(1, 1, 2, 2)
+    for nodes, ins, what in (
+            ("g0=2x2x2x1:in,in,in g1=2x2x2x1:in,d1,in", [sq] * 5, "a node that reads itself"),
+            ("g0=2x2x2x1:in,in,in g1=2x2x2x1:in,d0,in g2=2x2x2x1:in,in,in", [sq] * 5,
+             "too few inputs"),
+            ("g0=2x2x2x1:in,in,in g1=2x2x3x1:in,d0,in", [sq] * 3 + [z(1, 1, 3, 2), sq],
+             "an earlier d of another shape (b is 3x2, d0 2x2)"),
+            ("g0=2x2x2x1:in,in,in", [sq] * 3, "one node")):
         try:
-            mod.gemm_seq(*([z2] * 5), np.zeros((nodes.count("g"), 2), np.float32), nodes=nodes)
+            mod.gemm_seq(*ins, z(nodes.count("g"), 2), nodes=nodes)
             check(False, "gemm_seq accepts %s" % what)
         except AssertionError:
             check(True, "gemm_seq rejects %s" % what)
+    # An input b of another shape is refused too, and the same nodes with
+    # every input of its shape are accepted: the refusals above are of what
+    # each case breaks, not of its inputs.
+    try:
+        mod.gemm_seq(*([sq] * 3 + [z(1, 1, 3, 2), sq]), z(2, 2),
+                     nodes="g0=2x2x2x1:in,in,in g1=2x2x3x1:in,in,in")
+        check(False, "gemm_seq accepts a b that is not its input's shape")
+    except AssertionError:
+        check(True, "gemm_seq rejects an input b of another shape")
+    ds = mod.gemm_seq(*([sq] * 3 + [z(1, 1, 3, 2), z(1, 1, 3, 2), sq]), z(2, 2),
+                      nodes="g0=2x2x2x1:in,in,in g1=2x2x3x1:in,in,in")
+    check(len(ds) == 2, "gemm_seq accepts the same nodes with every input of its shape")
 
     if importlib.util.find_spec("neuronxcc") is None:
         print("SKIP nki.simulate_kernel: neuronxcc is not installed (the numpy NKI run above still checks the kernel)")

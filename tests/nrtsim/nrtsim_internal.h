@@ -67,7 +67,7 @@ typedef struct nrtsim_tdecl {
 typedef struct nrtsim_node {
     trn_nprog_gemm g;
     int src[3];
-    char in[3][8], d[8];
+    char in[3][16], d[16];
     size_t scal_at;
 } nrtsim_node;
 

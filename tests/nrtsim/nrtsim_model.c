@@ -253,7 +253,7 @@ static const nrtsim_tdecl *find_decl(const nrtsim_neff *n, const char *name) {
 
 /* One tensor a program must declare. */
 typedef struct want_tensor {
-    char name[8];
+    char name[16];
     trn_nrt_usage usage;
     uint32_t ndim, shape[4];
 } want_tensor;

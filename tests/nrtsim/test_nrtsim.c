@@ -1098,7 +1098,7 @@ static void test_gemm_sequence(void **state) {
     bind_tensor(in, "scal", scal, 12, 0, &ts[nt++]);
     const int first_d = nt;
     for (int j = 0; j < 3; j++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof(name), "d%d", j);
         bind_tensor(out, name, NULL, t[j].n_c, 0, &ts[nt++]);
     }

@@ -104,8 +104,10 @@ static const char *const BREAKS[] = {
     "another mode",
     "alpha on the device",
     "FP64",
-    "a node split over the cores",
-    "a pipelined batch",
+    "a node split over the cores (no alias)",
+    "a pipelined batch (no alias)",
+    "op(A) the conjugate transpose of a complex T",
+    "another batch stride",
 };
 
 static void break_pair(trn_gemm_desc *e, int which) {
@@ -119,11 +121,24 @@ static void break_pair(trn_gemm_desc *e, int which) {
     case 6: /* 8192 x 1024 x 8192: 137 GFLOP, past 1024 MFLOP a part */
         e[0].m = e[0].k = e[0].lda = e[0].ldb = e[0].ldc = 8192;
         e[0].n = 1024;
+        e[1].b = (const void *)X; /* no alias: only the split keeps them apart */
         break;
-    default: /* 16 matrices of 128^3: 3 MiB of operands, 3 executions */
+    case 7: /* 16 matrices of 128^3: 3 MiB of operands, 3 executions */
         e[0].batch = 16;
         e[0].stride_a = e[0].stride_b = e[0].stride_c = MIB;
         e[0].m = e[0].n = e[0].k = e[0].lda = e[0].ldb = e[0].ldc = 128;
+        e[1].b = (const void *)(X + 32 * MIB); /* no alias: only the pipelining */
+        break;
+    case 8: /* Y = T^H X, complex: not d0 in the at layout (no conjugation) */
+        e[0].type = e[1].type = TRN_DTYPE_C32F;
+        e[1].a = (const void *)T, e[1].lda = 1024, e[1].transa = TRN_TRANS_C;
+        e[1].m = 64, e[1].k = 1024, e[1].b = (const void *)X, e[1].ldb = 1024, e[1].ldc = 64;
+        break;
+    default: /* two batches of 2, node 1 reading T with another stride */
+        e[0].batch = e[1].batch = 2;
+        e[0].stride_a = e[0].stride_b = 1, e[0].stride_c = 1024 * 64;
+        e[1].stride_a = 1, e[1].stride_c = 512 * 64;
+        e[1].stride_b = 1024 * 64 + 1024;
         break;
     }
 }
@@ -142,6 +157,13 @@ static void test_not_a_sequence(void **state) {
     d[0] = t;
     d[1] = y;
     assert_true(seq_of(d, 2, &s, text));
+    /* Without the break, the complex pair is a sequence: op(A) the
+     * transpose (not the conjugate transpose) of T is d0. */
+    d[0].type = d[1].type = TRN_DTYPE_C32F;
+    d[1].a = (const void *)T, d[1].lda = 1024, d[1].transa = TRN_TRANS_T;
+    d[1].m = 64, d[1].k = 1024, d[1].b = (const void *)X, d[1].ldb = 1024, d[1].ldc = 64;
+    assert_true(seq_of(d, 2, &s, text));
+    assert_int_equal(s.src[1][0], 0);
     for (int i = 0; i < (int)(sizeof(BREAKS) / sizeof(BREAKS[0])); i++) {
         d[0] = t;
         d[1] = y;
