@@ -407,22 +407,28 @@ static trn_kstatus run_part(neuron_backend *nb, trn_nc_loaded *ld, const trn_op_
                          msglen);
 }
 
-/* The op's NEFF, on this thread's core: loaded there once, then resident. */
+/* Plan p's NEFF on core, acquired (trn_nc_use releases it): loaded there
+ * once, then resident. NULL with *k and msg when it cannot be loaded. */
+static trn_nc_loaded *loaded_on(neuron_backend *nb, neuron_plan *p, int core, trn_kstatus *k,
+                                char *msg, size_t msglen) {
+    trn_nc_loaded *ld = trn_nc_acquire(&nb->rt, &p->loaded[core]);
+    if (ld)
+        return ld;
+    trn_nrt_status kind;
+    ld = trn_nc_load(&nb->rt, p->neff, p->neff_size, core, &p->loaded[core], &kind, msg, msglen);
+    if (!ld)
+        *k = kind == TRN_NRT_RESOURCE || kind == TRN_NRT_FAIL_HOST_MEM_ALLOC ? TRN_KSTATUS_NO_MEMORY
+                                                                             : TRN_KSTATUS_FAILED;
+    return ld;
+}
+
+/* The op's NEFF, on this thread's core. */
 static trn_kstatus run_program(neuron_backend *nb, const trn_op_desc *op, neuron_plan *p, int shard,
                                int nshards, const next_hint *h) {
     const int core = current_core;
     char msg[TRN_KMSG_LEN - 64] = "";
-    trn_nc_loaded *ld = trn_nc_acquire(&nb->rt, &p->loaded[core]);
     trn_kstatus k = TRN_KSTATUS_FAILED;
-    if (!ld) {
-        trn_nrt_status kind;
-        ld = trn_nc_load(&nb->rt, p->neff, p->neff_size, core, &p->loaded[core], &kind, msg,
-                         sizeof(msg));
-        if (!ld)
-            k = kind == TRN_NRT_RESOURCE || kind == TRN_NRT_FAIL_HOST_MEM_ALLOC
-                    ? TRN_KSTATUS_NO_MEMORY
-                    : TRN_KSTATUS_FAILED;
-    }
+    trn_nc_loaded *ld = loaded_on(nb, p, core, &k, msg, sizeof(msg));
     if (ld) {
         k = run_part(nb, ld, op, p, shard, nshards, h, msg, sizeof(msg));
         trn_nc_use(&nb->rt, ld, 0);
@@ -499,16 +505,7 @@ static trn_kstatus run_seq_program(neuron_backend *nb, const trn_op_desc *const 
         memcmp(&again, &p->seq, sizeof(again)) != 0) {
         snprintf(msg, sizeof(msg), "the GEMMs do not make the sequence their plan was made for");
     } else {
-        trn_nc_loaded *ld = trn_nc_acquire(&nb->rt, &p->loaded[core]);
-        if (!ld) {
-            trn_nrt_status kind;
-            ld = trn_nc_load(&nb->rt, p->neff, p->neff_size, core, &p->loaded[core], &kind, msg,
-                             sizeof(msg));
-            if (!ld)
-                k = kind == TRN_NRT_RESOURCE || kind == TRN_NRT_FAIL_HOST_MEM_ALLOC
-                        ? TRN_KSTATUS_NO_MEMORY
-                        : TRN_KSTATUS_FAILED;
-        }
+        trn_nc_loaded *ld = loaded_on(nb, p, core, &k, msg, sizeof(msg));
         if (ld) {
             k = trn_ngemm_seq_run(&nb->rt, ld, d, &p->seq, msg, sizeof(msg));
             trn_nc_use(&nb->rt, ld, 0);

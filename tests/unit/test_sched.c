@@ -2122,6 +2122,22 @@ static int chain_accepts(void *ctx, const trn_op_desc *op) {
     return op_key(op) != c->refuse;
 }
 
+/* Waits until the first chain is held in the hook (c->hold set). */
+static void chain_wait_held(chain_ctx *c) {
+    pthread_mutex_lock(&c->lock);
+    while (!c->held)
+        pthread_cond_wait(&c->cv, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Lets the held chain run. */
+static void chain_release(chain_ctx *c) {
+    pthread_mutex_lock(&c->lock);
+    c->hold = 0;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* Restarts f's scheduler with the chain hooks (nworkers workers). */
 static void chain_restart(fx *f, chain_ctx *c, int nworkers) {
     trn_sched_shutdown(f->s);
@@ -2568,17 +2584,11 @@ static void test_chain_peek_cancel(void **state) {
     trn_sched_stats before;
     trn_sched_get_stats(f->s, &before);
     gate_open(f->g, 0);
-    pthread_mutex_lock(&c.lock);
-    while (!c.held)
-        pthread_cond_wait(&c.cv, &c.lock);
-    pthread_mutex_unlock(&c.lock);
+    chain_wait_held(&c);
     trn_sched_stream_cancel(f->s, st);
     wait_count(&f->r, 1 + 3); /* the gate op, and ops 3-5 at once */
     assert_int_equal(f->r.done[2], 0);
-    pthread_mutex_lock(&c.lock);
-    c.hold = 0;
-    pthread_cond_broadcast(&c.cv);
-    pthread_mutex_unlock(&c.lock);
+    chain_release(&c);
     wait_count(&f->r, N + 1);
     for (int i = 0; i < N; i++) {
         assert_int_equal(f->r.done[i], 1);
@@ -2609,10 +2619,7 @@ static void test_chain_hand_back(void **state) {
     chain_restart(f, &c, 2);
     trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     submit_gate_and_wait(f, st, &ops[N], N);
-    for (int i = 0; i < N; i++) {
-        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
-        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
-    }
+    submit_big_memsets(f, st, ops, N, buf, 1, 0, NULL, -1);
     trn_sched_stats before;
     trn_sched_get_stats(f->s, &before);
     gate_open(f->g, 0);
@@ -2656,22 +2663,13 @@ static void test_chain_hand_back_cancel(void **state) {
     chain_restart(f, &c, 1);
     trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
     submit_gate_and_wait(f, st, &ops[N], N);
-    for (int i = 0; i < N; i++) {
-        memset_op(&ops[i], &f->r, i, &buf[i], 1 + i);
-        assert_int_equal(trn_sched_submit(f->s, st, &ops[i].sop), 0);
-    }
+    submit_big_memsets(f, st, ops, N, buf, 1, 0, NULL, -1);
     trn_sched_stats before;
     trn_sched_get_stats(f->s, &before);
     gate_open(f->g, 0);
-    pthread_mutex_lock(&c.lock);
-    while (!c.held)
-        pthread_cond_wait(&c.cv, &c.lock);
-    pthread_mutex_unlock(&c.lock);
+    chain_wait_held(&c);
     trn_sched_stream_cancel(f->s, st);
-    pthread_mutex_lock(&c.lock);
-    c.hold = 0;
-    pthread_cond_broadcast(&c.cv);
-    pthread_mutex_unlock(&c.lock);
+    chain_release(&c);
     wait_count(&f->r, N + 1);
     for (int i = 0; i < N; i++) {
         assert_int_equal(f->r.done[i], 1);
