@@ -494,13 +494,18 @@ static void test_fault_inside_chain(void **state) {
                         fail_msg("fault %zu: GEMM %d of the chain is wrong at (%d, %d)", t, k, i,
                                  j);
                 }
-        /* Queued behind the big op, nearly all ran in chains (a chain's
-         * first op is not counted; 8 allows for chains cut short when the
-         * big op ended before every launch had arrived). */
+        /* Queued behind the big op, they ran in chains: a chain's first op
+         * is not counted, so chains of two at least (sched.h: GEMMs of one
+         * NEFF pair whatever the budget; on the CPU backend, their host-rate
+         * estimates fit dozens in the budget) count half of them; 4 allows
+         * for chains cut short when the big op ended before every launch
+         * had arrived. On the Neuron backend a chain holds what the
+         * programs' measured run times fit in its 500 us budget: a few
+         * under a sanitizer. */
         const double chained = th_metrics_sample(s->metrics_port, "trnscid_ops_chained_total");
-        if (chained - chained0 < CHAIN_GEMMS - 8)
+        if (chained - chained0 < CHAIN_GEMMS / 2 - 4)
             fail_msg("fault %zu: %.0f ops ran in chains, expected at least %d", t,
-                     chained - chained0, CHAIN_GEMMS - 8);
+                     chained - chained0, CHAIN_GEMMS / 2 - 4);
     }
     free(host);
     trnsciFree(big);
