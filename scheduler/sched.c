@@ -411,6 +411,8 @@ static double estimate_shard_ns(const trn_sched *s, const trn_op_desc *d,
  * estimate may be far below that: a nominal one at the Tensor Engine's
  * peak, or runs that found their inputs in the core's memory. */
 static uint64_t watch_estimate_ns(const trn_sched_op *op) {
+    if (!is_program(stage_plan(op)))
+        return (uint64_t)op->shard_est_ns; /* the host-rate estimate already */
     const double host = host_estimate_ns(stage_desc(op), op->nshards);
     return (uint64_t)(op->shard_est_ns > host ? op->shard_est_ns : host);
 }
