@@ -360,12 +360,27 @@ static int teardown(void **state) {
     return rc == 0 ? 0 : -1;
 }
 
+/* The daemon's log, to stderr: why a core has no executor. */
+static void print_log(const suite *s) {
+    FILE *f = fopen(s->d.log_path, "r");
+    char line[1024];
+    fprintf(stderr, "---- trnscid log ----\n");
+    while (f && fgets(line, sizeof(line), f))
+        fputs(line, stderr);
+    if (f)
+        fclose(f);
+}
+
 /* After faults, with every buffer of the test freed: one executor per core
  * again; the daemon's descriptors back to what they were (buffers freed,
  * channels of dead executors closed); no buffer left mapped in the daemon
  * or in any executor (an idle executor unmaps within 200 ms). */
 static void expect_recovered(suite *s, int cores) {
-    assert_int_equal(wait_executors(s->d.pid, cores), cores);
+    const int up = wait_executors(s->d.pid, cores);
+    if (up != cores) {
+        print_log(s);
+        fail_msg("%d executors after 10 s, expected %d", up, cores);
+    }
     long now = 0;
     if (th_wait_fds_at_most(s->d.pid, s->fds0, 5000, &now) != 0)
         fail_msg("daemon holds %ld descriptors, %ld before the faults", now, s->fds0);
