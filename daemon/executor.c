@@ -133,6 +133,7 @@ static const char *signal_name(int sig) {
 
 static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen);
 static int running(trn_exec_pool *p, int core);
+static void backoff(const trn_exec_core *c);
 
 /* Takes core's `use` semaphore. */
 static void use_take(trn_exec_core *c) {
@@ -169,9 +170,15 @@ static void *restarter_main(void *arg) {
         trn_exec_core *c = &p->cores[core];
         char why[128];
         use_take(c);
-        if (!atomic_load(&c->quarantined) && !running(p, core) &&
-            start_executor(p, core, why, sizeof(why)) != 0)
-            trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
+        if (!atomic_load(&c->quarantined) && !running(p, core)) {
+            /* A start that failed is tried again when its executor's death
+             * report comes (kill_executor waits for it): after a backoff. */
+            backoff(c);
+            if (start_executor(p, core, why, sizeof(why)) != 0) {
+                trn_log(TRN_LOG_ERROR, "core %d: cannot start its executor: %s", core, why);
+                c->consecutive++;
+            }
+        }
         sem_post(&c->use);
         pthread_mutex_lock(&p->restart_lock);
     }
@@ -230,9 +237,10 @@ static void enforce_watchdogs(trn_exec_pool *p, int reports) {
         pthread_mutex_lock(&c->lock);
         const int32_t pid = c->pid;
         pthread_mutex_unlock(&c->lock);
-        if (pid > 0)
-            kill(pid, SIGKILL);
-        if (!reports || pid <= 0)
+        if (pid <= 0)
+            continue; /* dead already, its slot marked */
+        kill(pid, SIGKILL);
+        if (!reports)
             mark_dead(p, pid, SIGKILL);
     }
 }
@@ -300,7 +308,8 @@ static int wait_answer(trn_exec_slot *slot, uint32_t seq, uint64_t deadline) {
     }
 }
 
-/* Kills core's executor and waits for its death report. */
+/* Kills core's executor and waits for its death report: the supervisor
+ * marks the slot dead and asks for a restart (restart_idle). */
 static void kill_executor(trn_exec_pool *p, int core) {
     trn_exec_core *c = &p->cores[core];
     pthread_mutex_lock(&c->lock);
@@ -308,7 +317,9 @@ static void kill_executor(trn_exec_pool *p, int core) {
     pthread_mutex_unlock(&c->lock);
     if (pid > 0)
         kill(pid, SIGKILL);
-    if (wait_answer(&p->slots[core], 0, now_ns() + DEATH_WAIT_NS) != 0) {
+    /* A request number never used (next_seq): only the death mark ends
+     * the wait early, whatever `done` holds now. */
+    if (wait_answer(&p->slots[core], TRN_EXEC_DEAD - 1, now_ns() + DEATH_WAIT_NS) != 0) {
         pthread_mutex_lock(&c->lock);
         c->pid = 0; /* no report came: the zygote is gone */
         pthread_mutex_unlock(&c->lock);
@@ -358,6 +369,7 @@ static int start_executor(trn_exec_pool *p, int core, char *why, size_t whylen) 
     }
     c->channel = sv[0];
     c->starts++;
+    trn_exec_fault_start_gap(p);
     /* The planner maps no buffer: it never runs an op. */
     if (core != PLANNER(p) && trn_exec_space_subscribe(p->sp, c->channel) != 0) {
         snprintf(why, whylen, "cannot send the buffers to the new executor");
@@ -695,11 +707,12 @@ static void conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pend
     const uint64_t until = patience_ns ? now_ns() + patience_ns : 0;
     for (;;) {
         const int r = wait_answer(slot, rq->seq, until);
+        if (r >= 0) /* answered, or dead: no watchdog from here */
+            atomic_store(&c->deadline_ns, 0);
         if (r < 0 || (r == 0 && patience_ns)) {
             *pending = 1;
             return;
         }
-        atomic_store(&c->deadline_ns, 0);
         if (r == 1) {
             c->consecutive = 0;
             harvest(rq, slot, rq->n - rq->first);

@@ -8,12 +8,16 @@
  * raise) or spins until its watchdog kills it — the faults a kernel, BLAS
  * or FFTW could have — instead of running the GEMM.
  *
+ * Every start of an executor pauses START_GAP_NS between its spawn and the
+ * daemon's first message to it, so that a test can kill it mid-start.
+ *
  * For the planner executor the trigger is planning a 1D complex FFT of
  * PLAN_FAULT_SEGV or PLAN_FAULT_SPIN points (primes no test plans for
  * anything else).
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "daemon/executor_internal.h"
 
@@ -24,6 +28,9 @@
 #define FAULT_FPE (-7004.0)
 #define PLAN_FAULT_SEGV 7001
 #define PLAN_FAULT_SPIN 7013
+/* A new executor's start, spawned to first message: long enough for a test
+ * polling /proc to see it and kill it (test_killed_while_starting). */
+#define START_GAP_NS 30000000L
 
 void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
     if (!p->cfg.fault_injection || op->kind != TRN_OP_GEMM)
@@ -58,6 +65,13 @@ void trn_exec_fault_plan_maybe(const trn_exec_pool *p, const trn_plan_spec *spec
             ;
     }
 }
+
+void trn_exec_fault_start_gap(const trn_exec_pool *p) {
+    if (!p->cfg.fault_injection)
+        return;
+    const struct timespec gap = {0, START_GAP_NS};
+    nanosleep(&gap, NULL);
+}
 #else
 void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
     (void)p;
@@ -67,5 +81,9 @@ void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op) {
 void trn_exec_fault_plan_maybe(const trn_exec_pool *p, const trn_plan_spec *spec) {
     (void)p;
     (void)spec;
+}
+
+void trn_exec_fault_start_gap(const trn_exec_pool *p) {
+    (void)p;
 }
 #endif

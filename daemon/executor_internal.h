@@ -106,5 +106,8 @@ void trn_exec_fault_maybe(const trn_exec_pool *p, const trn_op_desc *op);
 /* The same for the planner executor: planning a 1D complex FFT of a size
  * listed in executor_fault.c crashes or hangs it. */
 void trn_exec_fault_plan_maybe(const trn_exec_pool *p, const trn_plan_spec *spec);
+/* With fault injection: a pause between an executor's spawn and the first
+ * message the daemon sends it, so that a test can kill it in between. */
+void trn_exec_fault_start_gap(const trn_exec_pool *p);
 
 #endif

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -608,6 +609,47 @@ static void test_sigkill_from_outside_mid_op(void **state) {
     expect_recovered(s, 2);
 }
 
+/* Regression: an executor killed from outside while it starts (before the
+ * daemon has sent it the buffers, or before it answered its first ping)
+ * is started again, as one killed idle is. Each new executor is killed as
+ * soon as it shows up (fault injection pauses each start between spawn and
+ * the daemon's first message), for KILLS kills; then every core has one
+ * again without any op asking for it (the restarter backs off after
+ * failed starts, at most 2 s), and they run ops. */
+static void test_killed_while_starting(void **state) {
+    suite *s = *state;
+    enum { KILLS = 16 };
+    pid_t seen[KILLS];
+    int nseen = 0, kills = 0;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (now = t0; kills < KILLS && now.tv_sec - t0.tv_sec < 30;
+         clock_gettime(CLOCK_MONOTONIC, &now)) {
+        pid_t pids[16];
+        const int n = executors_of(s->d.pid, pids, 16);
+        for (int i = 0; i < n && kills < KILLS; i++) {
+            int j = 0;
+            while (j < nseen && seen[j] != pids[i])
+                j++;
+            if (j < nseen)
+                continue; /* killed already, not reaped yet */
+            kill(pids[i], SIGKILL);
+            seen[nseen++] = pids[i];
+            kills++;
+        }
+        if (n == 0) {
+            const struct timespec pause = {0, 200000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    assert_int_equal(kills, KILLS);
+    expect_recovered(s, 2); /* with no op sent to bring them back */
+    gemm_fx f;
+    fx_init(&f);
+    assert_int_equal(gemm_checked(&f, 21), 0);
+    fx_free(&f);
+}
+
 static void test_core_that_keeps_faulting_is_quarantined(void **state) {
     suite *s = *state;
     gemm_fx f;
@@ -779,6 +821,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_fault_inside_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_sessions_carry_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_from_outside_mid_op, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_killed_while_starting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fft_plans_rebuilt_in_executors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_planning_fault_fails_only_its_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_that_keeps_faulting_is_quarantined, setup,
