@@ -34,7 +34,13 @@
  *            off, under the timing model, NRTSIM_TRACE=FILE) Y = W1 X and
  *            Y = W2 X, each first on a core of its own (at once, on two
  *            streams), then called in turn with a synchronize after each:
- *            wall time per GEMM and bytes moved to the cores per call.
+ *            wall time per GEMM and bytes moved to the cores per call;
+ *   busy     (the cost model) a GEMM whose W is on a busy core, called 2 ms
+ *            after the one keeping that core busy;
+ *   graph    (under the timing model, NRTSIM_TRACE=FILE) a captured segment
+ *            of three SGEMMs launched as one program (one NEFF, one
+ *            execution), against the same GEMMs one by one: ms per round,
+ *            executions and bytes moved to the cores per round.
  * Each phase prints one JSON object.
  */
 #define _GNU_SOURCE
@@ -489,6 +495,128 @@ static void phase_busy(const opts *o) {
     free(host);
 }
 
+/* phase_graph's three GEMMs from --size S: T (S x S/4) = W1 (S x S) X
+ * (S x S/4); Y (S/2 x S/4) = W2 (S/2 x S) T; Y = 0.5 W3 (S/2 x S) X + Y. */
+typedef struct graph_ops {
+    int s;
+    float *x, *w1, *w2, *w3, *t, *y;
+} graph_ops;
+
+static int graph_gemms(trnblasHandle_t h, const graph_ops *g) {
+    const int s = g->s, q = s / 4, half_s = s / 2;
+    const float one = 1, zero = 0, half = 0.5f;
+    return trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, s, q, s, &one, g->w1, s, g->x, s, &zero,
+                        g->t, s) ||
+           trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, half_s, q, s, &one, g->w2, half_s, g->t, s,
+                        &zero, g->y, half_s) ||
+           trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, half_s, q, s, &half, g->w3, half_s, g->x, s,
+                        &one, g->y, half_s);
+}
+
+/* reps rounds of fn (a launch, or the GEMMs run one by one), each
+ * synchronized: ms per round, and per round the executions and bytes
+ * moved to the cores (the trace). */
+typedef struct graph_run {
+    bench_stats ms;
+    double execs, written;
+} graph_run;
+
+static graph_run graph_rounds(const opts *o, trnsciStream_t st, int (*fn)(void *), void *arg) {
+    double *v = calloc((size_t)o->reps, sizeof(double));
+    const trace_sums t0 = trace_read(o->trace);
+    for (int r = 0; r < o->reps; r++) {
+        const double b = bench_now_ms();
+        if (fn(arg) != 0 || trnsciStreamSynchronize(st) != trnsciSuccess) {
+            fprintf(stderr, "bench_neuron: the graph failed: %s\n", trnsciGetLastErrorMessage());
+            exit(1);
+        }
+        v[r] = bench_now_ms() - b;
+    }
+    const trace_sums t1 = trace_read(o->trace);
+    graph_run g = {bench_stats_of(v, o->reps), (double)(t1.execs - t0.execs) / o->reps,
+                   (t1.written - t0.written) / o->reps};
+    free(v);
+    return g;
+}
+
+typedef struct graph_ctx {
+    trnblasHandle_t h;
+    trnsciStream_t st;
+    trnsciGraphExec_t x;
+    const graph_ops *g;
+} graph_ctx;
+
+static int graph_launch(void *arg) {
+    const graph_ctx *c = arg;
+    return trnsciGraphLaunch(c->x, c->st) != trnsciSuccess;
+}
+
+static int graph_eager(void *arg) {
+    const graph_ctx *c = arg;
+    return graph_gemms(c->h, c->g);
+}
+
+/* A captured segment of three SGEMMs (graph_ops) launched again and again
+ * once its sequence NEFF is compiled (the launches before run the nodes one
+ * by one; at most 200 of them, 50 ms apart), against the same GEMMs issued
+ * one by one on the stream: ms per round, executions and bytes moved to the
+ * cores per round. */
+static void phase_graph(const opts *o) {
+    graph_ops g = {.s = o->size};
+    const int s = o->size, q = s / 4;
+    float *host = malloc((size_t)s * s * 4);
+    float **bufs[] = {&g.x, &g.w1, &g.w2, &g.w3, &g.t, &g.y};
+    const size_t elems[] = {(size_t)s * q,     (size_t)s * s, (size_t)s / 2 * s,
+                            (size_t)s / 2 * s, (size_t)s * q, (size_t)s / 2 * q};
+    if (!host)
+        exit(1);
+    for (int i = 0; i < 6; i++) {
+        bench_fill(host, elems[i], 3 + (unsigned)i);
+        if (trnsciMalloc((void **)bufs[i], elems[i] * 4) ||
+            trnsciMemcpy(*bufs[i], host, elems[i] * 4, trnsciMemcpyHostToDevice))
+            exit(1);
+    }
+    graph_ctx c = {.g = &g};
+    trnsciGraph_t graph;
+    if (trnblasCreate(&c.h) || trnsciStreamCreate(&c.st) || trnblasSetStream(c.h, c.st) ||
+        trnsciStreamBeginCapture(c.st, trnsciStreamCaptureModeGlobal) || graph_gemms(c.h, &g) ||
+        trnsciStreamEndCapture(c.st, &graph) || trnsciGraphInstantiate(&c.x, graph, 0))
+        exit(1);
+    int warm = 0;
+    for (; warm < 200; warm++) {
+        const int e0 = trace_read(o->trace).execs;
+        if (graph_launch(&c) || trnsciStreamSynchronize(c.st) != trnsciSuccess)
+            exit(1);
+        if (trace_read(o->trace).execs - e0 == 1)
+            break;
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+    }
+    if (warm == 200) {
+        fprintf(stderr, "bench_neuron: the graph never ran as one program\n");
+        exit(1);
+    }
+    const graph_run together = graph_rounds(o, c.st, graph_launch, &c);
+    const graph_run eager = graph_rounds(o, c.st, graph_eager, &c);
+    printf("{\"bench\":\"neuron_graph\",\"daemon\":\"%s\",\"gemms\":\"%dx%dx%d, %dx%dx%d, "
+           "%dx%dx%d\",\"warmup_launches\":%d,"
+           "\"launch_as_one_program\":{\"ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"executions\":%.1f,\"bytes_to_cores\":%.0f},"
+           "\"gemms_one_by_one\":{\"ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"executions\":%.1f,\"bytes_to_cores\":%.0f},\"ratio\":%.3f,\"reps\":%d,"
+           "\"simulated\":true}\n",
+           o->label, s, q, s, s / 2, q, s, s / 2, q, s, warm + 1, together.ms.median,
+           together.ms.min, together.ms.max, together.execs, together.written, eager.ms.median,
+           eager.ms.min, eager.ms.max, eager.execs, eager.written,
+           together.ms.median / eager.ms.median, o->reps);
+    trnsciGraphExecDestroy(c.x);
+    trnsciGraphDestroy(graph);
+    trnblasDestroy(c.h);
+    trnsciStreamDestroy(c.st);
+    for (int i = 0; i < 6; i++)
+        trnsciFree(*bufs[i]);
+    free(host);
+}
+
 /* The same op straight to the runtime in this process: CPU ns per op. */
 static double direct_cpu_ns(const opts *o) {
     trn_nc_runtime rt;
@@ -644,16 +772,17 @@ int main(int argc, char **argv) {
         else if (!o.addr)
             o.addr = argv[i];
         else {
-            fprintf(stderr, "usage: bench_neuron ADDR "
-                            "[--phase first|restart|host|split|overlap|resident|locality|busy] "
-                            "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                            "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
+            fprintf(stderr,
+                    "usage: bench_neuron ADDR "
+                    "[--phase first|restart|host|split|overlap|resident|locality|busy|graph] "
+                    "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
+                    "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
             return 2;
         }
     }
     const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0 ||
                       strcmp(o.phase, "resident") == 0 || strcmp(o.phase, "locality") == 0 ||
-                      strcmp(o.phase, "busy") == 0;
+                      strcmp(o.phase, "busy") == 0 || strcmp(o.phase, "graph") == 0;
     if (!o.addr || o.batch < 1 || o.batch > 1024 || o.size < 1 || o.size > (split ? 2048 : 64) ||
         o.n < 1 || o.reps < 1 || trnsciInit(o.addr) != trnsciSuccess)
         return 2;
@@ -689,6 +818,10 @@ int main(int argc, char **argv) {
         if (!o.trace)
             return 2;
         phase_busy(&o);
+    } else if (strcmp(o.phase, "graph") == 0) {
+        if (!o.trace || o.size < 8)
+            return 2;
+        phase_graph(&o);
     } else if (split) {
         phase_split(&o, h, a, b, c);
     } else {

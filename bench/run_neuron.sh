@@ -164,4 +164,11 @@ if [ "$rc" -eq 0 ] && want busy; then
     model_run busy 0-1 neuron-locality on
     model_run busy 0-1 neuron-locality off
 fi
+# 8. A graph segment as one program: T = W1 X, Y = W2 T, Y = 0.5 W3 X + Y
+# (S = GRAPH_SIZE, default 128: 128x32x128, 64x32x128 twice) captured and
+# launched once its sequence NEFF is compiled, against the same GEMMs one by
+# one; the model of 5.
+if [ "$rc" -eq 0 ] && want graph; then
+    RESIDENT_SIZE="${GRAPH_SIZE:-128}" model_run graph 0 neuron-resident on
+fi
 bench_finish "$rc"

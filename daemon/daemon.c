@@ -110,6 +110,25 @@ static void run_core_chain(void *ctx, int core, trn_sched_chain_op *ops, int n, 
     }
 }
 
+/* A sequence's steps run together, in one request to the core's executor
+ * (trn_sched_config.run_core_together). */
+static trn_kstatus run_core_together(void *ctx, int core, const trn_op_desc *const *descs, int n,
+                                     const struct trn_plan_entry *plan, uint64_t est_ns,
+                                     int followed) {
+    _Static_assert(TRN_SCHED_CHAIN_MAX <= TRN_EXEC_CHAIN_MAX, "a sequence fits one request");
+    trnscid *d = ctx;
+    trn_exec_op eops[TRN_SCHED_CHAIN_MAX];
+    const trn_exec_plan_ref ref = plan_ref_of(plan, 0);
+    for (int i = 0; i < n; i++)
+        eops[i] = (trn_exec_op){.op = descs[i],
+                                .plan = i == 0 ? &ref : NULL,
+                                .nshards = 1,
+                                .est_ns = i == 0 ? est_ns : 0,
+                                .status = TRN_KSTATUS_FAILED}; /* until answered */
+    trn_exec_pool_run_together(d->executors, core, eops, n, followed);
+    return eops[0].status;
+}
+
 /* Whether a chain may end with a peek at op (trn_sched_config.chain_peek):
  * a GEMM big enough that the backend moves its inputs ahead. */
 static int chain_peek(void *ctx, const trn_op_desc *op) {
@@ -405,6 +424,7 @@ int trnscid_start(trnscid *d) {
         sc.run_core = run_core;
         sc.run_core_finish = run_core_finish;
         sc.run_core_chain = run_core_chain;
+        sc.run_core_together = d->backend->run_seq ? run_core_together : NULL;
         sc.core_chains = core_chains;
         sc.chain_pairs = d->backend->run_next != NULL && d->wclock != NULL;
         sc.chain_peek = sc.chain_pairs ? chain_peek : NULL;

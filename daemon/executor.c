@@ -694,6 +694,26 @@ static void harvest(trn_exec_request *rq, trn_exec_slot *slot, int count) {
     }
 }
 
+/* The executor died running c->req's ops together: the fault fails all of
+ * them (its message on the first); the executor is started again. */
+static void fail_together(trn_exec_pool *p, int core, int by_watchdog) {
+    trn_exec_core *c = &p->cores[core];
+    trn_exec_request *rq = &c->req;
+    const trn_kstatus k =
+        fault(p, core, rq->ops[0].op, by_watchdog, p->slots[core].items[0].limit_ns);
+    const uint64_t t0 =
+        atomic_load_explicit(&p->slots[core].items[0].t_start, memory_order_relaxed);
+    for (; rq->first < rq->n; rq->first++) {
+        trn_exec_op *o = &rq->ops[rq->first];
+        o->status = k;
+        o->ran = 1;
+        o->t_start = t0;
+        o->t_end = now_ns();
+    }
+    char why[128];
+    (void)restart(p, core, why, sizeof(why));
+}
+
 /* Waits for the answers to c->req, posted, posting it again when the
  * executor died before taking it, and posting the ops after one that
  * faulted to the restarted executor. With patience_ns > 0, gives up
@@ -726,6 +746,10 @@ static void conclude(trn_exec_pool *p, int core, uint64_t patience_ns, int *pend
             if (post(p, core) != 0)
                 return;
             continue;
+        }
+        if (rq->task == TRN_EXEC_TASK_TOGETHER) { /* one run: every op fails */
+            fail_together(p, core, by_watchdog);
+            return;
         }
         /* The op it was running fails; those before it were answered. */
         int at = took ? atomic_load_explicit(&slot->at, memory_order_acquire) : 0;
@@ -782,6 +806,17 @@ void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n
     trn_exec_core *c = &p->cores[core];
     use_take(c);
     c->req = (trn_exec_request){.ops = ops, .n = n, .followed = followed, .hand_back = 1};
+    int never = 0;
+    if (post(p, core) == 0)
+        conclude(p, core, 0, &never);
+    sem_post(&c->use);
+}
+
+void trn_exec_pool_run_together(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed) {
+    trn_exec_core *c = &p->cores[core];
+    use_take(c);
+    c->req = (trn_exec_request){
+        .ops = ops, .n = n, .followed = followed, .task = TRN_EXEC_TASK_TOGETHER};
     int never = 0;
     if (post(p, core) == 0)
         conclude(p, core, 0, &never);

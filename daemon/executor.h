@@ -87,6 +87,13 @@ trn_kstatus trn_exec_pool_run(trn_exec_pool *p, int core, const trn_op_desc *op,
  * run, always answered ran 0; a fault while its inputs move fails no op.
  * Waits for all of them. */
 void trn_exec_pool_run_chain(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed);
+/* Runs ops[0 .. n) (2 <= n <= TRN_EXEC_CHAIN_MAX, ops the executor takes)
+ * together on core's executor: one call of the backend's run_seq with
+ * ops[0].plan, the plan of all of them as one program (the others' plan
+ * NULL), under one watchdog from ops[0].est_ns, the estimate of the whole.
+ * Every op is answered with that run's status and times; a fault fails
+ * them all (its message in ops[0].op->kmsg). Waits for the answer. */
+void trn_exec_pool_run_together(trn_exec_pool *p, int core, trn_exec_op *ops, int n, int followed);
 /* Waits for the run trn_exec_pool_run left pending on core; returns its
  * status as trn_exec_pool_run would have. */
 trn_kstatus trn_exec_pool_finish(trn_exec_pool *p, int core);

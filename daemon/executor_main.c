@@ -195,6 +195,39 @@ static trn_kstatus run_op(trn_exec_pool *p, exec_plans *plans, trn_exec_item *sl
     return p->be->run(p->be, &slot->desc, plan, slot->shard, slot->nshards);
 }
 
+/* Runs the request's items together (TRN_EXEC_TASK_TOGETHER): item 0's plan
+ * is that of all of them as one program. Every item is answered with the
+ * run's status and times; item 0 carries the watchdog (`at` stays 0). */
+static void run_together(trn_exec_pool *p, exec_plans *plans, trn_exec_slot *slot) {
+    const int n = slot->nitems < TRN_EXEC_CHAIN_MAX ? slot->nitems : TRN_EXEC_CHAIN_MAX;
+    const trn_op_desc *descs[TRN_EXEC_CHAIN_MAX];
+    for (int i = 0; i < n; i++) {
+        trn_exec_item *it = &slot->items[i];
+        trn_kmsg_init(&it->kmsg);
+        it->desc.kmsg = &it->kmsg;
+        descs[i] = &it->desc;
+    }
+    trn_exec_item *first = &slot->items[0];
+    const uint64_t t0 = now_ns();
+    atomic_store_explicit(&first->t_start, t0, memory_order_relaxed);
+    atomic_store_explicit(&slot->at, 0, memory_order_release);
+    trn_kstatus k = TRN_KSTATUS_FAILED;
+    void *plan = first->has_plan ? plan_for(p, plans, first, &k) : NULL;
+    if (plan && p->be->run_seq) {
+        for (int i = 0; i < n; i++)
+            trn_exec_fault_maybe(p, descs[i]);
+        k = p->be->run_seq(p->be, descs, n, plan);
+    } else if (plan) {
+        trn_kmsg_post(&first->kmsg, 0, 0, "this backend cannot run ops together");
+    }
+    const uint64_t t1 = now_ns();
+    for (int i = 0; i < n; i++) {
+        slot->items[i].status = (int32_t)k;
+        atomic_store_explicit(&slot->items[i].t_start, t0, memory_order_relaxed);
+        slot->items[i].t_end = t1;
+    }
+}
+
 /* The planner executor's task: prepares the slot's plan part, then puts
  * all it knows now on the back board for the daemon. */
 static trn_kstatus prepare_plan(trn_exec_pool *p, exec_plans *plans, trn_exec_item *slot) {
@@ -289,6 +322,8 @@ void trn_executor_main(void *arg, int core, int channel) {
         plans.last = NULL;
         if (slot->task == TRN_EXEC_TASK_PLAN)
             run_item(p, &plans, slot, 0, prepare_plan);
+        else if (slot->task == TRN_EXEC_TASK_TOGETHER)
+            run_together(p, &plans, slot);
         else
             for (int i = 0; i < slot->nitems && i < TRN_EXEC_CHAIN_MAX; i++) {
                 if (slot->items[i].peek)

@@ -29,8 +29,11 @@
 
 /* What a request asks: run desc (kind 0: a ping), or prepare the plan
  * named by plan_key/plan_spec/plan_part and publish the planning knowledge
- * it gave on the back board (the planner executor). */
-enum { TRN_EXEC_TASK_OP = 0, TRN_EXEC_TASK_PLAN = 1 };
+ * it gave on the back board (the planner executor), or run the items'
+ * descriptors together, as one run of the first item's plan (the backend's
+ * run_seq: a graph segment as one program), every item answered with its
+ * status. */
+enum { TRN_EXEC_TASK_OP = 0, TRN_EXEC_TASK_PLAN = 1, TRN_EXEC_TASK_TOGETHER = 2 };
 
 /* One op of a request, and its answer. */
 typedef struct trn_exec_item {

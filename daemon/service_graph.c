@@ -62,7 +62,11 @@ typedef struct trn_graph_body {
     graph_node *nodes;
     trn_sched_step *steps; /* the nodes' descriptors, segment by segment */
     uint32_t *step_node;   /* the node of each step */
-    trn_session *session;  /* a reference: its quota is charged `charged` bytes */
+    /* Per segment: the plan of its steps as one program (sched.h,
+     * together_plan), a reference; NULL when they do not form one. */
+    struct trn_plan_entry **seq_plan;
+    uint32_t nseq_plan;
+    trn_session *session; /* a reference: its quota is charged `charged` bytes */
     uint64_t charged;
 } trn_graph_body;
 
@@ -109,6 +113,10 @@ static void body_free(trn_graph_body *b) {
     for (uint32_t i = 0; i < b->n; i++)
         if (b->nodes[i].kind == NODE_OP)
             trn_op_refs_release(&b->nodes[i].refs);
+    for (uint32_t k = 0; k < b->nseq_plan; k++)
+        if (b->seq_plan[k])
+            trn_plan_entry_release(b->seq_plan[k]);
+    free(b->seq_plan);
     free(b->nodes);
     free(b->steps);
     free(b->step_node);
@@ -366,6 +374,40 @@ static int make_steps(const graph_exec *x, trn_graph_body *b) {
     return 0;
 }
 
+/* Offers each segment of two or more steps to the backend as one program
+ * (kernels/backend.h, op_seq_plan: a segment of NeuronCore GEMMs as one
+ * NEFF) and takes the plan of each it accepts, so that its compile starts
+ * now. Each version plans its own: its pointers decide where each operand
+ * comes from. A segment without a plan runs step by step; so does one
+ * whose plan cannot be had (the reason is logged). */
+static void plan_together(const graph_exec *x, trn_graph_body *b) {
+    const trn_service *svc = x->svc;
+    const trn_backend *be = svc->backend;
+    if (!be->op_seq_plan || !be->run_seq || !svc->plans || x->nsegs == 0 ||
+        !(b->seq_plan = calloc(x->nsegs, sizeof(*b->seq_plan))))
+        return;
+    b->nseq_plan = x->nsegs;
+    for (uint32_t k = 0; k < x->nsegs; k++) {
+        const segment *sg = &x->segs[k];
+        if (sg->count < 2 || sg->count > TRN_SCHED_CHAIN_MAX)
+            continue;
+        const trn_op_desc *descs[TRN_SCHED_CHAIN_MAX];
+        for (uint32_t j = 0; j < sg->count; j++)
+            descs[j] = b->steps[sg->first + j].desc;
+        trn_plan_spec spec;
+        if (!be->op_seq_plan(be, descs, (int)sg->count, &spec))
+            continue;
+        char err[TRN_SERVICE_ERRLEN];
+        int hit = 0;
+        if (trn_plan_cache_acquire(svc->plans, &spec, 0, &b->seq_plan[k], &hit, err, sizeof(err)) !=
+            TRN_PLAN_OK) {
+            b->seq_plan[k] = NULL;
+            trn_log(TRN_LOG_WARN, "graph %u: nodes %u to %u run one by one: %s", x->id, sg->head,
+                    b->step_node[sg->first + sg->count - 1], err);
+        }
+    }
+}
+
 /* The structure key: node count, then each node's kind, structure and
  * edges, hashed twice with different starts. */
 static void make_key(graph_exec *x, const trn_graph_body *b) {
@@ -442,6 +484,7 @@ static void on_instantiate(trn_service *svc, trn_session *s, const Trnsci__V1__G
             goto nomem;
     if (plan_segments(x, b) != 0 || make_steps(x, b) != 0)
         goto nomem;
+    plan_together(x, b);
     make_key(x, b);
     x->base.key = x->key;
     atomic_fetch_add(&x->refs, 1); /* the version's */
@@ -587,6 +630,7 @@ static void on_update(trn_session *s, const Trnsci__V1__GraphRequest *req, trn_c
                                  "daemon out of memory updating a graph");
         return;
     }
+    plan_together(x, b);
     b->exec = x; /* takes our reference */
     pthread_mutex_lock(&x->lock);
     trn_graph_body *prev = x->body;
@@ -694,6 +738,7 @@ static int put_node(launch *L, uint32_t i) {
             return -1;
         op->sop.steps = L->b->steps + sg->first; /* the version holds them */
         op->sop.nsteps = (int)sg->count;
+        op->sop.together_plan = L->b->seq_plan ? L->b->seq_plan[L->x->seg_of[i]] : NULL;
         atomic_fetch_add(&L->b->refs, 1);
         op->graph = L->b;
         op->graph_node = i + 1;

@@ -1368,6 +1368,79 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
     }
 }
 
+/* ---- sequences run together (trn_sched_op.together_plan) ------------------------------ */
+
+/* Lock held: whether the sequence op, whose first step core worker w just
+ * took, runs all its steps together now (sched.h, together_plan). */
+static int together_ok(const trn_sched *s, const worker *w, const trn_sched_op *op, int shard) {
+    return op->together_plan && op->steps && op->stage == 0 && shard == 0 && op->nshards == 1 &&
+           op->loop_last == 0 && op->nsteps >= 2 && op->nsteps <= TRN_SCHED_CHAIN_MAX &&
+           w->engine == TRN_ENGINE_CORE &&
+           (s->cfg.run_core ? s->cfg.run_core_together != NULL : s->be->run_seq != NULL) &&
+           trn_plan_entry_ready(op->together_plan, 0);
+}
+
+/* Lock held: op's estimate becomes that of all its steps run together (the
+ * program's measured runs, before them the steps' own estimates added
+ * up); its tenant is charged the difference from its first step's, which
+ * take_shard charged. */
+static void together_charge(trn_sched *s, trn_sched_op *op) {
+    double est = (double)trn_plan_entry_run_ns(op->together_plan);
+    for (int k = 0; est == 0 && k < op->nsteps; k++)
+        est += estimate_shard_ns(s, op->steps[k].desc, op->steps[k].plan, 1);
+    trn_sched_tenant *t = op->stream->tenant;
+    t->q[op->engine].vtime += (est - op->shard_est_ns) / t->weight;
+    op->shard_est_ns = est;
+}
+
+/* Runs every step of op together on w's core (called without the lock,
+ * returns with it), then concludes the op as its last step would, or, when
+ * the run failed, as the first step whose kernel said why. */
+static void run_together(trn_sched *s, worker *w, trn_sched_op *op) {
+    const int n = op->nsteps;
+    const trn_op_desc *descs[TRN_SCHED_CHAIN_MAX];
+    double host = 0;
+    for (int k = 0; k < n; k++) {
+        descs[k] = op->steps[k].desc;
+        if (k > 0) /* step 0's was set up when the op was queued */
+            trn_kmsg_init(descs[k]->kmsg);
+        host += host_estimate_ns(descs[k], 1);
+    }
+    struct trn_plan_entry *plan = op->together_plan;
+    trn_plan_entry_ran_on(plan, w->index);
+    const uint64_t watch = (uint64_t)(op->shard_est_ns > host ? op->shard_est_ns : host);
+    const uint64_t t0 = trn_sched_now_ns();
+    running_shard = 0;
+    running_nshards = 1;
+    running_op = op;
+    const trn_kstatus k = s->cfg.run_core
+                              ? s->cfg.run_core_together(s->cfg.run_ctx, w->index, descs, n, plan,
+                                                         watch, running_followed)
+                              : s->be->run_seq(s->be, descs, n, trn_plan_entry_plan(plan));
+    running_op = NULL;
+    const uint64_t t1 = trn_sched_now_ns();
+    note_program_run(plan, k, t0, t1);
+    pthread_mutex_lock(&s->lock);
+    int at = n - 1;
+    if (k != TRN_KSTATUS_OK) {
+        at = 0;
+        while (at < n - 1 && !descs[at]->kmsg->set)
+            at++;
+        if (!descs[at]->kmsg->set)
+            at = 0;
+    }
+    for (int j = 0; j < n && j < TRN_SCHED_MAX_STAGES; j++)
+        op->stage_times[j] = (trn_sched_stage_times){
+            .t_ready = j ? t0 : op->stage_times[0].t_ready,
+            .t_start = t0,
+            .t_end = t1,
+            .engine = TRN_ENGINE_CORE,
+        };
+    op->stage = at;
+    s->stats.seqs_together++;
+    shard_done(s, w, op, k, t0, t1, w);
+}
+
 /* w's thread, lock held: sleeps until woken by name. It stops being a
  * seeker first and sends the wake-ups owed, so that work it leaves behind
  * (a lent worker's engine may have some) goes to another worker. */
@@ -1445,6 +1518,9 @@ static void *worker_main(void *arg) {
             worker_sleep(s, w);
             continue;
         }
+        const int together = op && nchain == 1 && together_ok(s, w, op, shard);
+        if (together)
+            together_charge(s, op);
         if (s->cfg.locate) { /* how long this core will be busy, for placement */
             double est = 0;
             for (int i = 0; i < nchain - peek; i++)
@@ -1457,7 +1533,9 @@ static void *worker_main(void *arg) {
                               : trn_sched_now_ns() + (uint64_t)est;
         }
         sched_unlock(s);
-        if (nchain > 1)
+        if (together)
+            run_together(s, w, op);
+        else if (nchain > 1)
             run_chain(s, w, chain, nchain, peek, running_followed);
         else
             run_taken(s, w, op, shard, 0, w);

@@ -164,6 +164,17 @@ struct trn_sched_op {
      * is never repeated: it is what counts as the op's start. The kernels
      * must bring the loop to an end (an iteration limit of their own). */
     int loop_first, loop_last;
+    /* A sequence whose steps may run together, as one kernel program (a
+     * graph segment's GEMMs as one NEFF: kernels/backend.h, op_seq_plan):
+     * that program's plan, or NULL. When a core's worker takes the op's
+     * first step and part 0 of this plan is prepared, it runs every step
+     * at once (run_core_together, else the backend's run_seq) and the op
+     * completes as its last step would; a failure fails the op at the
+     * first step whose message is set (else step 0). Otherwise (the plan
+     * still compiling or failed, a backend without run_seq) the steps run
+     * one by one. Not with a loop. The submitter holds a reference until
+     * the op completes. */
+    struct trn_plan_entry *together_plan;
     /* The first stage gives the same result on any engine (a format
      * conversion, ops/convert_stage.h): it runs on the cores instead of its
      * own engine when, as it starts, the cores have no shard running or
@@ -294,6 +305,14 @@ typedef struct trn_sched_config {
      * running; the core's worker then calls run_core_finish, which waits
      * for it and returns its status. */
     trn_kstatus (*run_core_finish)(void *ctx, int core);
+    /* With run_core: runs a sequence's steps together (trn_sched_op.
+     * together_plan) on core's worker in place of the backend's run_seq:
+     * descs[0 .. n) in one run of plan (part 0 prepared). est_ns: the
+     * estimate of the whole, never below the host-rate one; followed as
+     * trn_sched_running_followed. One status for all of them. */
+    trn_kstatus (*run_core_together)(void *ctx, int core, const trn_op_desc *const *descs, int n,
+                                     const struct trn_plan_entry *plan, uint64_t est_ns,
+                                     int followed);
     /* Chains: when a core's worker takes a one-shard op of one stage and
      * the ops queued right behind it on its stream are such ops too, with
      * no deadline and their plan parts prepared, and core_chains accepts
@@ -385,6 +404,8 @@ typedef struct trn_sched_stats {
     /* Ops handed to the worker of the core that holds their inputs
      * (trn_sched_config.locate). */
     uint64_t ops_placed_by_location;
+    /* Sequences whose steps ran together (trn_sched_op.together_plan). */
+    uint64_t seqs_together;
 } trn_sched_stats;
 
 typedef struct trn_sched_worker_info {

@@ -36,6 +36,11 @@
  *     different shapes take turns on the cores and every result is right;
  *   - a second daemon is refused the cores the first owns, with the
  *     runtime's message;
+ *   - a graph segment of GEMMs runs as one program (gemm_seq): once its
+ *     NEFF is compiled each launch is one execution, right against double
+ *     and bitwise the GEMMs run one by one; an update that changes where a
+ *     node's operand comes from runs the new sequence; with executors and
+ *     without;
  *   - with --executors off the daemon's process drives the cores itself;
  *   - a core that stops answering: the op there is stopped by the
  *     executor's watchdog, the core's executor and runtime start again and
@@ -1278,6 +1283,208 @@ static void test_core_that_hangs(void **state) {
 
 /* --executors off: the daemon's own process owns the cores, its workers
  * drive one each. */
+/* ---- a graph segment as one program ------------------------------------------- */
+
+/* A captured segment of three FP32 GEMMs that form one program (gemm_seq):
+ *   node 0: T = W1 X           (SQ_M x SQ_N x SQ_K)
+ *   node 1: Y = W2 T           (SQ_M2 x SQ_N x SQ_M; b is node 0's d)
+ *   node 2: Y = 0.5 W3 X + Y   (SQ_M2 x SQ_N x SQ_K; c is node 1's d)
+ * or, with `u` set, node 1 multiplies U instead of T (an update). */
+enum { SQ_M = 64, SQ_K = 96, SQ_N = 48, SQ_M2 = 40 };
+
+typedef struct seq_fx {
+    float hx[SQ_K * SQ_N], hw1[SQ_M * SQ_K], hw2[SQ_M2 * SQ_M], hw3[SQ_M2 * SQ_K], hu[SQ_M * SQ_N];
+    float *x, *w1, *w2, *w3, *u, *t, *y;
+    trnblasHandle_t h;
+    trnsciStream_t st;
+} seq_fx;
+
+static void seq_fx_init(seq_fx *f) {
+    unsigned seed = 4242;
+    float *hosts[] = {f->hx, f->hw1, f->hw2, f->hw3, f->hu};
+    const size_t counts[] = {SQ_K * SQ_N, SQ_M * SQ_K, SQ_M2 * SQ_M, SQ_M2 * SQ_K, SQ_M * SQ_N};
+    float **devs[] = {&f->x, &f->w1, &f->w2, &f->w3, &f->u};
+    for (int i = 0; i < 5; i++) {
+        for (size_t e = 0; e < counts[i]; e++)
+            hosts[i][e] = urand(&seed);
+        assert_int_equal(trnsciMalloc((void **)devs[i], counts[i] * 4), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(*devs[i], hosts[i], counts[i] * 4, trnsciMemcpyHostToDevice),
+                         trnsciSuccess);
+    }
+    assert_int_equal(trnsciMalloc((void **)&f->t, SQ_M * SQ_N * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&f->y, SQ_M2 * SQ_N * 4), trnsciSuccess);
+    assert_int_equal(trnblasCreate(&f->h), TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnsciStreamCreate(&f->st), trnsciSuccess);
+    assert_int_equal(trnblasSetStream(f->h, f->st), TRNBLAS_STATUS_SUCCESS);
+}
+
+static void seq_fx_free(seq_fx *f) {
+    float *devs[] = {f->x, f->w1, f->w2, f->w3, f->u, f->t, f->y};
+    for (int i = 0; i < 7; i++)
+        trnsciFree(devs[i]);
+    trnblasDestroy(f->h);
+    trnsciStreamDestroy(f->st);
+}
+
+/* The three GEMMs on the fixture's stream (captured, or run one by one). */
+static void seq_gemms(seq_fx *f, float *t, float *y, int use_u) {
+    const float one = 1, zero = 0, half = 0.5f;
+    assert_int_equal(trnblasSgemm(f->h, TRNBLAS_OP_N, TRNBLAS_OP_N, SQ_M, SQ_N, SQ_K, &one, f->w1,
+                                  SQ_M, f->x, SQ_K, &zero, t, SQ_M),
+                     TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnblasSgemm(f->h, TRNBLAS_OP_N, TRNBLAS_OP_N, SQ_M2, SQ_N, SQ_M, &one, f->w2,
+                                  SQ_M2, use_u ? f->u : t, SQ_M, &zero, y, SQ_M2),
+                     TRNBLAS_STATUS_SUCCESS);
+    assert_int_equal(trnblasSgemm(f->h, TRNBLAS_OP_N, TRNBLAS_OP_N, SQ_M2, SQ_N, SQ_K, &half, f->w3,
+                                  SQ_M2, f->x, SQ_K, &one, y, SQ_M2),
+                     TRNBLAS_STATUS_SUCCESS);
+}
+
+static trnsciGraph_t seq_capture(seq_fx *f, int use_u) {
+    trnsciGraph_t g = NULL;
+    assert_int_equal(trnsciStreamBeginCapture(f->st, trnsciStreamCaptureModeGlobal), trnsciSuccess);
+    seq_gemms(f, f->t, f->y, use_u);
+    assert_int_equal(trnsciStreamEndCapture(f->st, &g), trnsciSuccess);
+    return g;
+}
+
+/* Checks T and Y (read back into t, y) against double. Bounds (u = 2^-24):
+ * node 0 within (K + 4) u sum|W1||X|; Y is node 1's fl(W2 T') (T' the T it
+ * read: the T read back, or U) plus node 2's 0.5 W3 X added to it, each
+ * within (k + 4) u of its sum of |products| and |c|, so Y is within
+ * 2 (K + 4) u (sum|W2||T'| + 0.5 sum|W3||X|). */
+static void seq_check(const seq_fx *f, const float *t, const float *y, int use_u) {
+    const double u = ldexp(1, -24);
+    for (int j = 0; j < SQ_N; j++)
+        for (int i = 0; i < SQ_M; i++) {
+            double want = 0, mag = 0;
+            for (int l = 0; l < SQ_K; l++) {
+                want += (double)f->hw1[i + l * SQ_M] * f->hx[l + j * SQ_K];
+                mag += fabs((double)f->hw1[i + l * SQ_M] * f->hx[l + j * SQ_K]);
+            }
+            if (!(fabs(t[i + j * SQ_M] - want) <= (SQ_K + 4) * u * mag))
+                fail_msg("T(%d,%d) = %.9g, want %.9g", i, j, t[i + j * SQ_M], want);
+        }
+    const float *in = use_u ? f->hu : t;
+    for (int j = 0; j < SQ_N; j++)
+        for (int i = 0; i < SQ_M2; i++) {
+            double want = 0, mag = 0;
+            for (int l = 0; l < SQ_M; l++) {
+                want += (double)f->hw2[i + l * SQ_M2] * in[l + j * SQ_M];
+                mag += fabs((double)f->hw2[i + l * SQ_M2] * in[l + j * SQ_M]);
+            }
+            for (int l = 0; l < SQ_K; l++) {
+                want += 0.5 * f->hw3[i + l * SQ_M2] * f->hx[l + j * SQ_K];
+                mag += 0.5 * fabs((double)f->hw3[i + l * SQ_M2] * f->hx[l + j * SQ_K]);
+            }
+            if (!(fabs(y[i + j * SQ_M2] - want) <= 2 * (SQ_K + 4) * u * mag))
+                fail_msg("Y(%d,%d) = %.9g, want %.9g%s", i, j, y[i + j * SQ_M2], want,
+                         use_u ? " (after the update)" : "");
+        }
+}
+
+/* Launches x once, synchronizes, reads T and Y back and checks them. */
+static void seq_launch_checked(seq_fx *f, trnsciGraphExec_t x, float *t, float *y, int use_u) {
+    assert_int_equal(trnsciGraphLaunch(x, f->st), trnsciSuccess);
+    assert_int_equal(trnsciStreamSynchronize(f->st), trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(t, f->t, SQ_M * SQ_N * 4, trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(y, f->y, SQ_M2 * SQ_N * 4, trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    seq_check(f, t, y, use_u);
+}
+
+/* Launches until a launch ran the segment together (its NEFF compiled in
+ * the background meanwhile; the launches before ran node by node), each
+ * checked; at most 10 s. Returns the counter after it. */
+static double seq_launch_until_together(suite *s, seq_fx *f, trnsciGraphExec_t x, int use_u) {
+    static float t[SQ_M * SQ_N], y[SQ_M2 * SQ_N];
+    const double before = metric(s, "trnscid_graph_segments_together_total");
+    double now = before;
+    for (int i = 0; i < 500 && now == before; i++) {
+        seq_launch_checked(f, x, t, y, use_u);
+        now = metric(s, "trnscid_graph_segments_together_total");
+        if (now == before)
+            th_sleep_ms(20);
+    }
+    if (now == before)
+        fail_msg("no launch ran the segment as one program in 10 s");
+    return now;
+}
+
+/* A segment of NeuronCore GEMMs runs as one program: after its NEFF is
+ * compiled (in the background, from instantiation), each launch is one
+ * execution on the simulated core (the trace) and counts once in
+ * trnscid_graph_segments_together_total; every result is right (double)
+ * and bitwise what the three GEMMs give run one by one (three
+ * executions). An update that changes where node 1's b comes from (U,
+ * not node 0's result) gives a new program, whose results follow U. */
+static void seq_together(suite *s, const char *flags) {
+    char trace[300];
+    snprintf(trace, sizeof(trace), "%s/trace", s->locks);
+    unlink(trace);
+    setenv("NRTSIM_TRACE", trace, 1);
+    assert_int_equal(start_with(s, flags), 0);
+    seq_fx f;
+    seq_fx_init(&f);
+    trnsciGraph_t g = seq_capture(&f, 0);
+    trnsciGraphExec_t x;
+    assert_int_equal(trnsciGraphInstantiate(&x, g, 0), trnsciSuccess);
+    double together = seq_launch_until_together(s, &f, x, 0);
+
+    /* The simulator's processes keep the trace open: counts since. */
+    enum { ROUNDS = 4 };
+    static float t[SQ_M * SQ_N], y[SQ_M2 * SQ_N], t1[SQ_M * SQ_N], y1[SQ_M2 * SQ_N];
+    int execs = read_trace(trace).execs;
+    for (int r = 0; r < ROUNDS; r++)
+        seq_launch_checked(&f, x, t, y, 0);
+    assert_int_equal(read_trace(trace).execs - execs, ROUNDS);
+    assert_true(metric(s, "trnscid_graph_segments_together_total") == together + ROUNDS);
+
+    /* Node by node: three executions, the same bits. */
+    float *t_eager, *y_eager;
+    assert_int_equal(trnsciMalloc((void **)&t_eager, sizeof(t1)), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&y_eager, sizeof(y1)), trnsciSuccess);
+    execs = read_trace(trace).execs;
+    seq_gemms(&f, t_eager, y_eager, 0);
+    assert_int_equal(trnsciStreamSynchronize(f.st), trnsciSuccess);
+    assert_int_equal(read_trace(trace).execs - execs, 3);
+    assert_int_equal(trnsciMemcpy(t1, t_eager, sizeof(t1), trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    assert_int_equal(trnsciMemcpy(y1, y_eager, sizeof(y1), trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    assert_memory_equal(t, t1, sizeof(t));
+    assert_memory_equal(y, y1, sizeof(y));
+
+    /* An update: node 1 now reads U. */
+    trnsciGraph_t g2 = seq_capture(&f, 1);
+    trnsciGraphExecUpdateResultInfo info;
+    assert_int_equal(trnsciGraphExecUpdate(x, g2, &info), trnsciSuccess);
+    together = seq_launch_until_together(s, &f, x, 1);
+    execs = read_trace(trace).execs;
+    seq_launch_checked(&f, x, t, y, 1);
+    assert_int_equal(read_trace(trace).execs - execs, 1);
+
+    assert_int_equal(trnsciGraphExecDestroy(x), trnsciSuccess);
+    assert_int_equal(trnsciGraphDestroy(g), trnsciSuccess);
+    assert_int_equal(trnsciGraphDestroy(g2), trnsciSuccess);
+    trnsciFree(t_eager);
+    trnsciFree(y_eager);
+    seq_fx_free(&f);
+    stop(s);
+    unsetenv("NRTSIM_TRACE");
+    unlink(trace);
+}
+
+static void test_graph_segment_runs_as_one_program(void **state) {
+    seq_together(*state, NULL);
+}
+
+/* The same with --executors off: the worker runs the program itself. */
+static void test_graph_segment_as_one_program_without_executors(void **state) {
+    seq_together(*state, "--executors off");
+}
+
 static void test_without_executors(void **state) {
     suite *s = *state;
     assert_int_equal(start_with(s, "--executors off"), 0);
@@ -1330,6 +1537,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_programs_evicted_under_memory_pressure, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_second_daemon_refused_the_cores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_graph_segment_runs_as_one_program, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_graph_segment_as_one_program_without_executors, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_without_executors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_that_hangs, setup, teardown),
     };

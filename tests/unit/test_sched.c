@@ -103,6 +103,10 @@ typedef struct gate_backend {
      * TRN_KSTATUS_SEQ_DONE at run loop_done_at (a looping sequence's end). */
     const void *loop_key;
     int loop_runs, loop_done_at;
+    /* run_seq: its calls and the ops of the last; a step writing seq_fail
+     * makes the call fail, naming that step, before any step runs. */
+    int seq_calls, seq_last_n;
+    const void *seq_fail;
     /* Kernel log, in time order: one start (end = 0) and one end (end = 1)
      * event per shard, keyed by what the op writes (memset/copy dst, GEMM c). */
     struct {
@@ -240,6 +244,28 @@ static trn_kstatus gate_run(const trn_backend *be, const trn_op_desc *op, void *
     return k;
 }
 
+/* The backend's run_seq (trn_sched_op.together_plan): the steps in order,
+ * each as gate_run would run it. */
+static trn_kstatus gate_run_seq(const trn_backend *be, const trn_op_desc *const *ops, int n,
+                                void *plan) {
+    gate_backend *g = (gate_backend *)be;
+    (void)plan;
+    pthread_mutex_lock(&g->lock);
+    g->seq_calls++;
+    g->seq_last_n = n;
+    const void *fail = g->seq_fail;
+    pthread_mutex_unlock(&g->lock);
+    for (int i = 0; i < n; i++)
+        if (fail && op_key(ops[i]) == fail) {
+            trn_kmsg_post(ops[i]->kmsg, 0, 1, "step %d refused", i);
+            return TRN_KSTATUS_FAILED;
+        }
+    trn_kstatus k = TRN_KSTATUS_OK;
+    for (int i = 0; i < n && k == TRN_KSTATUS_OK; i++)
+        k = gate_run(be, ops[i], NULL, 0, 1);
+    return k;
+}
+
 /* Asserts that the kernels writing base[0], base[stride], base[2*stride], ...
  * base[(n-1)*stride] ran strictly one after another in that order: the log,
  * restricted to them, reads start 0, end 0, start 1, end 1, ... */
@@ -288,6 +314,7 @@ static gate_backend *gate_backend_create(void) {
     g->be.core_count = gate_core_count;
     g->be.core_init = gate_core_init;
     g->be.run = gate_run;
+    g->be.run_seq = gate_run_seq;
     g->be.destroy = NULL;
     for (int i = 0; i < NGATES; i++)
         g->gate[i] = &g->mem[i];
@@ -2352,6 +2379,94 @@ static void two_plans_drop(trn_plan_cache *pc, trn_plan_entry *plan[2]) {
     trn_plan_cache_destroy(pc);
 }
 
+/* Rule (sched.h, together_plan): a sequence whose together plan is
+ * prepared runs all its steps in one run_seq call, in order, and completes
+ * as its last step would, before the op behind it; one whose plan is not
+ * prepared runs its steps one by one; a together run that fails fails the
+ * op at the step whose message is set. The stats count the runs. */
+static void test_sequence_together(void **state) {
+    fx *f = *state;
+    trn_plan_entry *plan[2];
+    trn_plan_cache *pc = two_plans(f, plan);
+    trn_plan_spec spec; /* a plan never built: not prepared */
+    memset(&spec, 0, sizeof(spec));
+    spec.family = TRN_PLAN_FFT;
+    spec.u.fft.type = TRN_FFT_C2C;
+    spec.u.fft.rank = 1;
+    spec.u.fft.n[0] = 64;
+    spec.u.fft.basic = 1;
+    trn_plan_entry *unbuilt = NULL;
+    char err[200] = "";
+    int hit;
+    assert_int_equal(trn_plan_cache_acquire(pc, &spec, -1, &unbuilt, &hit, err, sizeof(err)),
+                     TRN_PLAN_OK);
+    trn_sched_stats st0, st1;
+    trn_sched_get_stats(f->s, &st0);
+    enum { N = 4 };
+    static unsigned char bytes[3][N];
+    static trn_op_desc descs[3][N];
+    static trn_kmsg msgs[3][N];
+    static trn_sched_step steps[3][N];
+    trn_plan_entry *const plans[3] = {plan[0], unbuilt, plan[1]};
+    static test_op seq[3], after;
+    unsigned char last = 0;
+    trn_sched_stream *st = trn_sched_stream_create(f->s, NULL);
+    pthread_mutex_lock(&f->g->lock);
+    f->g->seq_fail = &bytes[2][2];
+    pthread_mutex_unlock(&f->g->lock);
+    for (int q = 0; q < 3; q++) {
+        for (int i = 0; i < N; i++) {
+            memset(&descs[q][i], 0, sizeof(descs[q][i]));
+            descs[q][i].kind = TRN_OP_MEMSET;
+            descs[q][i].u.memset.dst = &bytes[q][i];
+            descs[q][i].u.memset.value = 10 * q + i + 1;
+            descs[q][i].u.memset.bytes = 1;
+            descs[q][i].kmsg = &msgs[q][i];
+            steps[q][i] = (trn_sched_step){&descs[q][i], NULL, 0};
+        }
+        memset_op(&seq[q], &f->r, q, &last, 0);
+        seq[q].sop.steps = steps[q];
+        seq[q].sop.nsteps = N;
+        seq[q].sop.together_plan = plans[q];
+        assert_int_equal(trn_sched_submit(f->s, st, &seq[q].sop), 0);
+        if (q == 0) {
+            memset_op(&after, &f->r, 3, &last, 7); /* waits for the sequence */
+            assert_int_equal(trn_sched_submit(f->s, st, &after.sop), 0);
+            wait_count(&f->r, 2);
+            assert_int_equal(f->r.order[0], 0);
+            assert_int_equal(f->r.order[1], 3);
+            assert_int_equal(last, 7);
+        }
+        wait_done(&f->r, q);
+    }
+    /* Together: one call of 4; the bytes written in order. */
+    assert_int_equal(f->r.status[0], TRN_SCHED_OK);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(bytes[0][i], i + 1);
+    check_run_order(f->g, bytes[0], N, 1);
+    /* Not prepared: one by one, no call. */
+    assert_int_equal(f->r.status[1], TRN_SCHED_OK);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(bytes[1][i], 10 + i + 1);
+    /* Failed: at step 2, nothing written. */
+    assert_int_equal(f->r.status[2], TRN_SCHED_KERNEL_FAILED);
+    assert_int_equal(seq[2].sop.stage, 2);
+    assert_true(msgs[2][2].set);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(bytes[2][i], 0);
+    pthread_mutex_lock(&f->g->lock);
+    assert_int_equal(f->g->seq_calls, 2);
+    assert_int_equal(f->g->seq_last_n, N);
+    f->g->seq_fail = NULL;
+    pthread_mutex_unlock(&f->g->lock);
+    trn_sched_get_stats(f->s, &st1);
+    assert_int_equal(st1.seqs_together - st0.seqs_together, 2);
+    trn_sched_stream_release(f->s, st);
+    expect_idle(f->s, 4);
+    trn_plan_entry_release(unbuilt);
+    two_plans_drop(pc, plan);
+}
+
 /* A gated stand-in (gate_run: it computes nothing) with the estimate of a
  * 16384 x 128 x 16384 SGEMM, about 1.4 s, in one shard (128 columns).
  * Gate on key. */
@@ -2988,6 +3103,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mixed_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequence_together, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sequence_loop_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kick_run, setup, teardown),
