@@ -695,21 +695,25 @@ static void free_entry(trn_plan_cache *pc, trn_plan_entry *e) {
     free(e);
 }
 
-static void build(trn_plan_cache *pc, build_job *j) {
+/* Prepares j's part. The hooks run on the planner thread only
+ * (plan_cache.h): a compile thread's build (a kernel program) teaches the
+ * daemon's planners nothing, and the hooks use FFTW, which one thread at a
+ * time may call. */
+static void build(trn_plan_cache *pc, build_job *j, int on_planner) {
     trn_plan_entry *e = j->e;
     char err[160] = "";
     e->part[j->part] = PART_BUILDING;
     pthread_mutex_unlock(&pc->lock);
     const double t0 = now_s();
     trn_kstatus k = TRN_KSTATUS_OK;
-    if (pc->cfg.prepare_first) {
+    if (pc->cfg.prepare_first && on_planner) {
         const int r =
             pc->cfg.prepare_first(pc->cfg.hook_ctx, e->key, &e->spec, j->part, err, sizeof(err));
         k = r == 0 ? TRN_KSTATUS_OK : r == -2 ? TRN_KSTATUS_NO_MEMORY : TRN_KSTATUS_FAILED;
     }
     if (k == TRN_KSTATUS_OK)
         k = pc->be->plan_build(pc->be, e->plan, j->part, err, sizeof(err));
-    if (k == TRN_KSTATUS_OK && pc->cfg.built)
+    if (k == TRN_KSTATUS_OK && pc->cfg.built && on_planner)
         pc->cfg.built(pc->cfg.hook_ctx);
     const double dt = now_s() - t0;
     const uint64_t bytes = pc->be->plan_bytes ? pc->be->plan_bytes(pc->be, e->plan) : e->bytes;
@@ -762,7 +766,7 @@ static void *planner_main(void *arg) {
         }
         build_job *j = pop_job(pc, pc->stopping ? TAKE_ANY : TAKE_SERIAL);
         if (j && !pc->stopping) {
-            build(pc, j);
+            build(pc, j, 1);
             continue;
         }
         if (j) { /* stopping: abandon it */
@@ -806,7 +810,7 @@ static void *compiler_main(void *arg) {
     while (!pc->stopping) {
         build_job *j = pop_job(pc, TAKE_CONCURRENT);
         if (j) {
-            build(pc, j);
+            build(pc, j, 0);
             pthread_cond_broadcast(&pc->work); /* the planner saves the manifest */
             continue;
         }

@@ -56,10 +56,16 @@ typedef struct fake_state {
     char warnings[4096];
     int gate;            /* program builds wait while it is set */
     int compiling, most; /* program builds running now, and at most */
+    /* The thread of the last FFT build (the planner's), and the calls of
+     * the `built` hook: how many, and how many from another thread. */
+    pthread_t fft_thread;
+    int hook_calls, hook_elsewhere;
 } fake_state;
 
-static fake_state fake = {
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, -1, 0, -1, 0, 0, 0, "", 0, 0, 0};
+static fake_state fake = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                          .cond = PTHREAD_COND_INITIALIZER,
+                          .fail_part = -1,
+                          .nomem_part = -1};
 
 static void *fake_create(const trn_backend *be, const trn_plan_spec *spec, trn_kstatus *why,
                          char *err, size_t errlen) {
@@ -85,6 +91,8 @@ static trn_kstatus fake_build(const trn_backend *be, void *plan, unsigned part, 
                               size_t errlen) {
     (void)be;
     pthread_mutex_lock(&fake.lock);
+    if (!((fake_plan *)plan)->program)
+        fake.fft_thread = pthread_self();
     if (((fake_plan *)plan)->program) {
         fake.compiling++;
         if (fake.compiling > fake.most)
@@ -167,6 +175,7 @@ static int reset(void **state) {
     fake.create_nomem = 0;
     fake.warnings[0] = '\0';
     fake.gate = fake.compiling = fake.most = 0;
+    fake.hook_calls = fake.hook_elsewhere = 0;
     return 0;
 }
 
@@ -696,14 +705,30 @@ static void test_program_run_times(void **state) {
     trn_plan_cache_destroy(pc);
 }
 
+/* The `built` hook: counts its calls, and those not on the thread that
+ * prepared the last FFT plan. */
+static void on_built(void *ctx) {
+    (void)ctx;
+    pthread_mutex_lock(&fake.lock);
+    fake.hook_calls++;
+    fake.hook_elsewhere += !pthread_equal(pthread_self(), fake.fft_thread);
+    pthread_mutex_unlock(&fake.lock);
+}
+
 /* Two programs compile at the same time on two compile threads, while an
- * FFT plan is still prepared by the planner thread meanwhile. */
+ * FFT plan is still prepared by the planner thread meanwhile. The `built`
+ * hook runs on the planner thread only (plan_cache.h), after the FFT plan:
+ * regression, it ran on the compile threads too, where the daemon's export
+ * of FFTW's wisdom raced the planner's FFTW calls (a crash). */
 static void test_programs_compile_concurrently(void **state) {
     (void)state;
     trn_backend be = fake_be;
     be.plan_concurrent = fake_concurrent;
-    const trn_plan_cache_config cfg = {
-        .max_bytes = 1 << 20, .effort = TRN_PLAN_ESTIMATE, .warn = on_warn, .compile_threads = 2};
+    const trn_plan_cache_config cfg = {.max_bytes = 1 << 20,
+                                       .effort = TRN_PLAN_ESTIMATE,
+                                       .warn = on_warn,
+                                       .built = on_built,
+                                       .compile_threads = 2};
     trn_plan_cache *pc = trn_plan_cache_create(&be, &cfg);
     assert_non_null(pc);
     assert_int_equal(trn_plan_cache_start(pc), 0);
@@ -736,6 +761,11 @@ static void test_programs_compile_concurrently(void **state) {
     assert_int_equal(trn_plan_entry_wait(p1, 0, err, sizeof(err)), 0);
     assert_int_equal(trn_plan_entry_wait(p2, 0, err, sizeof(err)), 0);
     assert_int_equal(fake.most, 2);
+    pthread_mutex_lock(&fake.lock);
+    const int calls = fake.hook_calls, elsewhere = fake.hook_elsewhere;
+    pthread_mutex_unlock(&fake.lock);
+    assert_int_equal(calls, 1);
+    assert_int_equal(elsewhere, 0);
     trn_plan_entry_release(p1);
     trn_plan_entry_release(p2);
     trn_plan_entry_release(f);
