@@ -561,6 +561,11 @@ static int graph_eager(void *arg) {
  * by one; at most 200 of them, 50 ms apart), against the same GEMMs issued
  * one by one on the stream: ms per round, executions and bytes moved to the
  * cores per round. */
+static void graph_fail(const char *what) {
+    fprintf(stderr, "bench_neuron: %s failed: %s\n", what, trnsciGetLastErrorMessage());
+    exit(1);
+}
+
 static void phase_graph(const opts *o) {
     graph_ops g = {.s = o->size};
     const int s = o->size, q = s / 4;
@@ -569,24 +574,24 @@ static void phase_graph(const opts *o) {
     const size_t elems[] = {(size_t)s * q,     (size_t)s * s, (size_t)s / 2 * s,
                             (size_t)s / 2 * s, (size_t)s * q, (size_t)s / 2 * q};
     if (!host)
-        exit(1);
+        graph_fail("out of memory");
     for (int i = 0; i < 6; i++) {
         bench_fill(host, elems[i], 3 + (unsigned)i);
         if (trnsciMalloc((void **)bufs[i], elems[i] * 4) ||
             trnsciMemcpy(*bufs[i], host, elems[i] * 4, trnsciMemcpyHostToDevice))
-            exit(1);
+            graph_fail("allocating the operands");
     }
     graph_ctx c = {.g = &g};
     trnsciGraph_t graph;
     if (trnblasCreate(&c.h) || trnsciStreamCreate(&c.st) || trnblasSetStream(c.h, c.st) ||
         trnsciStreamBeginCapture(c.st, trnsciStreamCaptureModeGlobal) || graph_gemms(c.h, &g) ||
         trnsciStreamEndCapture(c.st, &graph) || trnsciGraphInstantiate(&c.x, graph, 0))
-        exit(1);
+        graph_fail("capturing and instantiating the graph");
     int warm = 0;
     for (; warm < 200; warm++) {
         const int e0 = trace_read(o->trace).execs;
         if (graph_launch(&c) || trnsciStreamSynchronize(c.st) != trnsciSuccess)
-            exit(1);
+            graph_fail("a warm-up launch");
         if (trace_read(o->trace).execs - e0 == 1)
             break;
         nanosleep(&(struct timespec){0, 50000000}, NULL);

@@ -349,8 +349,8 @@ static void pack_operand(const chunk_io *io, int which, float *stage, size_t byt
 /* Moves operand `which` into the input tensor called name (the index-th
  * input when the program names it otherwise), unless the tensor already
  * holds it as it is now: packed from memory not written since. */
-static int operand_in(chunk_io *io, int which, size_t bytes) {
-    const int ti = trn_nc_port_index(io->ld, PORTS[which].name, 0, PORTS[which].index);
+static int operand_in_port(chunk_io *io, int which, const char *name, int index, size_t bytes) {
+    const int ti = trn_nc_port_index(io->ld, name, 0, index);
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
     if (held && held_current(io, held, &want)) {
@@ -368,13 +368,17 @@ static int operand_in(chunk_io *io, int which, size_t bytes) {
         want.since = trn_write_clock_now(io->rt->wclock);
     pack_operand(io, which, io->stage, bytes);
     if (put(io, ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL, ti >= 0 ? io->ld->t[ti].size : 0,
-            PORTS[which].name, io->stage, bytes) != 0)
+            name, io->stage, bytes) != 0)
         return -1;
     if (held) {
         *held = want;
         held->ahead = io->ahead;
     }
     return 0;
+}
+
+static int operand_in(chunk_io *io, int which, size_t bytes) {
+    return operand_in_port(io, which, PORTS[which].name, PORTS[which].index, bytes);
 }
 
 /* Moves the execution's operands to its tensor set. */
@@ -594,10 +598,11 @@ static void seq_name(char *out, size_t len, const char *base, int j) {
     snprintf(out, len, "%s%d", base, j);
 }
 
-/* Moves node j's operands whose source is an input (c only when read).
- * Tensors are found by name, else by position (*input: the program's
- * inputs are the "in" operands in order, then scal), as the gemm
- * program's are. */
+/* Moves node j's operands whose source is an input (c only when read),
+ * each unless its tensor holds it as it is now (operand_in_port: kept
+ * between launches while its memory is not written). Tensors are found by
+ * name, else by position (*input: the program's inputs are the "in"
+ * operands in order, then scal), as the gemm program's are. */
 static int seq_inputs_in(chunk_io *io, const trn_nprog_seq *s, int j, int *input) {
     static const char *const base[3] = {"at", "b", "c"};
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&s->node[j]);
@@ -610,10 +615,7 @@ static int seq_inputs_in(chunk_io *io, const trn_nprog_seq *s, int j, int *input
             continue;
         char name[16];
         seq_name(name, sizeof(name), base[w], j);
-        size_t size = 0;
-        trn_nrt_tensor *t = trn_nc_port(io->ld, 0, name, 0, index, &size);
-        pack_operand(io, w, io->stage, (size_t)bytes[w]);
-        if (put(io, t, size, name, io->stage, (size_t)bytes[w]) != 0)
+        if (operand_in_port(io, w, name, index, (size_t)bytes[w]) != 0)
             return -1;
     }
     return 0;

@@ -1291,6 +1291,7 @@ static void test_core_that_hangs(void **state) {
  *   node 2: Y = 0.5 W3 X + Y   (SQ_M2 x SQ_N x SQ_K; c is node 1's d)
  * or, with `u` set, node 1 multiplies U instead of T (an update). */
 enum { SQ_M = 64, SQ_K = 96, SQ_N = 48, SQ_M2 = 40 };
+#define SQ_SCAL (3ull * 2 * sizeof(float)) /* each node's alpha and beta */
 
 typedef struct seq_fx {
     float hx[SQ_K * SQ_N], hw1[SQ_M * SQ_K], hw2[SQ_M2 * SQ_M], hw3[SQ_M2 * SQ_K], hu[SQ_M * SQ_N];
@@ -1417,7 +1418,8 @@ static double seq_launch_until_together(suite *s, seq_fx *f, trnsciGraphExec_t x
  * execution on the simulated core (the trace) and counts once in
  * trnscid_graph_segments_together_total; every result is right (double)
  * and bitwise what the three GEMMs give run one by one (three
- * executions). An update that changes where node 1's b comes from (U,
+ * executions). Its inputs stay in the core's memory between launches
+ * until written. An update that changes where node 1's b comes from (U,
  * not node 0's result) gives a new program, whose results follow U. */
 static void seq_together(suite *s, const char *flags) {
     char trace[300];
@@ -1440,6 +1442,20 @@ static void seq_together(suite *s, const char *flags) {
         seq_launch_checked(&f, x, t, y, 0);
     assert_int_equal(read_trace(trace).execs - execs, ROUNDS);
     assert_true(metric(s, "trnscid_graph_segments_together_total") == together + ROUNDS);
+    /* The inputs stay in the core's memory while unchanged: a launch moves
+     * only the alphas and betas; after X is written, the two nodes that
+     * read it move it again, and the results follow the new X. */
+    unsigned long long written = read_trace(trace).written;
+    seq_launch_checked(&f, x, t, y, 0);
+    assert_int_equal(read_trace(trace).written - written, SQ_SCAL);
+    unsigned seed = 77;
+    for (size_t e = 0; e < SQ_K * SQ_N; e++)
+        f.hx[e] = urand(&seed);
+    assert_int_equal(trnsciMemcpy(f.x, f.hx, sizeof(f.hx), trnsciMemcpyHostToDevice),
+                     trnsciSuccess);
+    written = read_trace(trace).written;
+    seq_launch_checked(&f, x, t, y, 0);
+    assert_int_equal(read_trace(trace).written - written, 2 * sizeof(f.hx) + SQ_SCAL);
 
     /* Node by node: three executions, the same bits. */
     float *t_eager, *y_eager;
