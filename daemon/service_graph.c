@@ -314,6 +314,93 @@ static trn_wire_code build_topology(graph_exec *x, const Trnsci__V1__GraphReques
     return TRN_WIRE_OK;
 }
 
+/* Whether the backend runs nodes[0 .. n) of b as one program. */
+static int one_program(const trn_backend *be, const trn_graph_body *b, const uint32_t *nodes,
+                       uint32_t n) {
+    const trn_op_desc *descs[TRN_SCHED_CHAIN_MAX];
+    if (n < 2 || n > TRN_SCHED_CHAIN_MAX)
+        return 0;
+    for (uint32_t j = 0; j < n; j++)
+        descs[j] = &b->nodes[nodes[j]].desc;
+    trn_plan_spec spec;
+    return be->op_seq_plan(be, descs, (int)n, &spec);
+}
+
+/* The nodes of segment k, in order, into nodes (x->segs[k].count of them). */
+static void segment_nodes(const graph_exec *x, uint32_t k, uint32_t *nodes) {
+    for (uint32_t i = x->segs[k].head, got = 0; got < x->segs[k].count; i++)
+        if (x->seg_of[i] == k)
+            nodes[got++] = i;
+}
+
+/* Segment k's nodes from `from` on, count of them (nodes: all of k's), go
+ * to a new segment. */
+static void cut_off(graph_exec *x, uint32_t k, const uint32_t *nodes, uint32_t from,
+                    uint32_t count) {
+    const uint32_t nk = x->nsegs++;
+    x->segs[nk] = (segment){.head = nodes[from], .count = count};
+    for (uint32_t j = from; j < from + count; j++)
+        x->seg_of[nodes[j]] = nk;
+    x->segs[k].count -= count;
+}
+
+/* Cuts segments so that each run of nodes the backend can run as one
+ * program (op_seq_plan, for the first version's operands) is a segment of
+ * its own: in a segment that mixes such a run with other nodes, or holds
+ * more than one program's worth, every node would run one by one. From
+ * each node, the longest run is taken. The cuts hold for every version
+ * (an update that changes the operands may leave a segment that no longer
+ * forms a program: it runs node by node). */
+static int cut_for_programs(graph_exec *x, const trn_graph_body *b) {
+    const trn_backend *be = x->svc->backend;
+    if (!be->op_seq_plan || !be->run_seq)
+        return 0;
+    uint32_t *nodes = malloc(x->n * sizeof(*nodes) + 1);
+    if (!nodes)
+        return -1;
+    const uint32_t nsegs = x->nsegs;
+    for (uint32_t k = 0; k < nsegs; k++) {
+        const uint32_t count = x->segs[k].count;
+        if (count < 3)
+            continue; /* two nodes: one program or none */
+        segment_nodes(x, k, nodes);
+        if (one_program(be, b, nodes, count))
+            continue;
+        /* Pieces [start, end) of k's nodes; k keeps the first. */
+        uint32_t piece = 0, pos = 0;
+        uint32_t *starts = malloc((count + 1) * sizeof(*starts));
+        if (!starts) {
+            free(nodes);
+            return -1;
+        }
+        uint32_t nstarts = 0;
+        while (pos < count) {
+            uint32_t run = count - pos < TRN_SCHED_CHAIN_MAX ? count - pos : TRN_SCHED_CHAIN_MAX;
+            while (run >= 2 && !one_program(be, b, nodes + pos, run))
+                run--;
+            if (run < 2) {
+                pos++;
+                continue;
+            }
+            if (pos > piece)
+                starts[nstarts++] = piece;
+            starts[nstarts++] = pos;
+            pos += run;
+            piece = pos;
+        }
+        if (piece < count && nstarts > 0)
+            starts[nstarts++] = piece;
+        /* Cut from the last piece back, so k keeps the first. */
+        for (uint32_t p = nstarts; p-- > 1;) {
+            const uint32_t end = p + 1 < nstarts ? starts[p + 1] : count;
+            cut_off(x, k, nodes, starts[p], end - starts[p]);
+        }
+        free(starts);
+    }
+    free(nodes);
+    return 0;
+}
+
 /* Splits each lane's op nodes into segments: a segment ends at a node
  * another lane waits for, at a node that is not an op, and before a node
  * that waits for another lane. Node kinds are the structure's (an update
@@ -343,6 +430,8 @@ static int plan_segments(graph_exec *x, const trn_graph_body *b) {
         if (lp->signals[i])
             open[l] = UINT32_MAX;
     }
+    if (cut_for_programs(x, b) != 0)
+        return -1;
     for (uint32_t k = 0; k < x->nsegs; k++) {
         x->segs[k].first = x->nsteps;
         x->nsteps += x->segs[k].count;

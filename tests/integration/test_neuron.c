@@ -1295,7 +1295,7 @@ enum { SQ_M = 64, SQ_K = 96, SQ_N = 48, SQ_M2 = 40 };
 
 typedef struct seq_fx {
     float hx[SQ_K * SQ_N], hw1[SQ_M * SQ_K], hw2[SQ_M2 * SQ_M], hw3[SQ_M2 * SQ_K], hu[SQ_M * SQ_N];
-    float *x, *w1, *w2, *w3, *u, *t, *y;
+    float *x, *w1, *w2, *w3, *u, *t, *y, *scratch;
     trnblasHandle_t h;
     trnsciStream_t st;
 } seq_fx;
@@ -1314,14 +1314,15 @@ static void seq_fx_init(seq_fx *f) {
     }
     assert_int_equal(trnsciMalloc((void **)&f->t, SQ_M * SQ_N * 4), trnsciSuccess);
     assert_int_equal(trnsciMalloc((void **)&f->y, SQ_M2 * SQ_N * 4), trnsciSuccess);
+    assert_int_equal(trnsciMalloc((void **)&f->scratch, sizeof(f->hu)), trnsciSuccess);
     assert_int_equal(trnblasCreate(&f->h), TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciStreamCreate(&f->st), trnsciSuccess);
     assert_int_equal(trnblasSetStream(f->h, f->st), TRNBLAS_STATUS_SUCCESS);
 }
 
 static void seq_fx_free(seq_fx *f) {
-    float *devs[] = {f->x, f->w1, f->w2, f->w3, f->u, f->t, f->y};
-    for (int i = 0; i < 7; i++)
+    float *devs[] = {f->x, f->w1, f->w2, f->w3, f->u, f->t, f->y, f->scratch};
+    for (int i = 0; i < 8; i++)
         trnsciFree(devs[i]);
     trnblasDestroy(f->h);
     trnsciStreamDestroy(f->st);
@@ -1341,9 +1342,13 @@ static void seq_gemms(seq_fx *f, float *t, float *y, int use_u) {
                      TRNBLAS_STATUS_SUCCESS);
 }
 
+/* Captured after a memset of scratch: a segment that mixes the GEMMs with
+ * another node, which instantiation cuts in two so that the GEMMs still
+ * form one program. */
 static trnsciGraph_t seq_capture(seq_fx *f, int use_u) {
     trnsciGraph_t g = NULL;
     assert_int_equal(trnsciStreamBeginCapture(f->st, trnsciStreamCaptureModeGlobal), trnsciSuccess);
+    assert_int_equal(trnsciMemsetAsync(f->scratch, 0x5a, sizeof(f->hu), f->st), trnsciSuccess);
     seq_gemms(f, f->t, f->y, use_u);
     assert_int_equal(trnsciStreamEndCapture(f->st, &g), trnsciSuccess);
     return g;
@@ -1413,7 +1418,8 @@ static double seq_launch_until_together(suite *s, seq_fx *f, trnsciGraphExec_t x
     return now;
 }
 
-/* A segment of NeuronCore GEMMs runs as one program: after its NEFF is
+/* A segment of NeuronCore GEMMs runs as one program (cut from the memset
+ * captured before it): after its NEFF is
  * compiled (in the background, from instantiation), each launch is one
  * execution on the simulated core (the trace) and counts once in
  * trnscid_graph_segments_together_total; every result is right (double)
@@ -1442,6 +1448,11 @@ static void seq_together(suite *s, const char *flags) {
         seq_launch_checked(&f, x, t, y, 0);
     assert_int_equal(read_trace(trace).execs - execs, ROUNDS);
     assert_true(metric(s, "trnscid_graph_segments_together_total") == together + ROUNDS);
+    static unsigned char scratch[sizeof(f.hu)];
+    assert_int_equal(trnsciMemcpy(scratch, f.scratch, sizeof(scratch), trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    for (size_t e = 0; e < sizeof(scratch); e++)
+        assert_int_equal(scratch[e], 0x5a);
     /* The inputs stay in the core's memory while unchanged: a launch moves
      * only the alphas and betas; after X is written, the two nodes that
      * read it move it again, and the results follow the new X. */
