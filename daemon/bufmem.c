@@ -15,8 +15,25 @@
 /* Below this a buffer cannot hold a huge page. */
 #define TRN_BUFMEM_HUGE_MIN ((uint64_t)2 << 20)
 
+/* From this size a heap buffer is its own anonymous mapping (zero pages,
+ * faulted in as touched, returned at once when freed); below it, page-aligned
+ * heap memory zeroed here. */
+#define TRN_BUFMEM_HEAP_MAP_MIN ((uint64_t)64 << 10)
+#define TRN_BUFMEM_PAGE 4096u
+
 void *trn_bufmem_heap(uint64_t bytes) {
-    return bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
+    if (bytes > SIZE_MAX)
+        return NULL;
+    if (bytes >= TRN_BUFMEM_HEAP_MAP_MIN) {
+        void *p =
+            mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    void *p = NULL;
+    if (posix_memalign(&p, TRN_BUFMEM_PAGE, bytes ? (size_t)bytes : 1) != 0)
+        return NULL;
+    memset(p, 0, (size_t)bytes);
+    return p;
 }
 
 void *trn_bufmem_shared(uint64_t bytes, trn_exec_space *sp, int *fd, char *err, size_t errlen) {
@@ -52,7 +69,7 @@ fail:
 void trn_bufmem_release(void *data, uint64_t bytes, int mapped, trn_exec_space *sp) {
     if (mapped && sp)
         trn_exec_space_unmap(sp, data, bytes);
-    else if (mapped)
+    else if (mapped || bytes >= TRN_BUFMEM_HEAP_MAP_MIN)
         munmap(data, (size_t)bytes);
     else
         free(data);

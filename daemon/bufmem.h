@@ -26,7 +26,9 @@
 
 #include "daemon/exec_space.h"
 
-/* Zeroed heap memory. Returns NULL when out of memory. */
+/* Zeroed memory of this process only, page-aligned (the write clock,
+ * ops/write_clock.h, tracks buffers by page: two buffers never share one).
+ * Returns NULL when out of memory. */
 void *trn_bufmem_heap(uint64_t bytes);
 
 /* A sealed memfd of `bytes` bytes mapped read-write and shared — in sp

@@ -44,6 +44,15 @@ static void granules(const void *p, size_t n, uintptr_t *first, uintptr_t *last)
     *last = hi >> TRN_WRITE_CLOCK_GRANULE_SHIFT;
 }
 
+/* A granule's slot: its number with the higher bits folded in, so that
+ * memory a power of two apart (allocators lay out regions so: ASan's size
+ * classes are 2^40 bytes apart) does not share slots for that alone;
+ * neighbouring granules keep neighbouring slots. */
+static size_t slot_of(uintptr_t g) {
+    const uint64_t x = (uint64_t)g;
+    return (size_t)((x ^ (x >> 20) ^ (x >> 40)) % TRN_WRITE_CLOCK_SLOTS);
+}
+
 void trn_write_clock_wrote(trn_write_clock *wc, const void *p, size_t n) {
     if (n == 0)
         return;
@@ -55,7 +64,7 @@ void trn_write_clock_wrote(trn_write_clock *wc, const void *p, size_t n) {
         return;
     }
     for (;; g++) {
-        stamp(&wc->slot[g % TRN_WRITE_CLOCK_SLOTS], t);
+        stamp(&wc->slot[slot_of(g)], t);
         if (g == last)
             break;
     }
@@ -86,7 +95,7 @@ void trn_write_clock_share(trn_write_clock *wc, const void *p, size_t n, int del
         return;
     }
     for (;; g++) {
-        atomic_fetch_add(&wc->shared[g % TRN_WRITE_CLOCK_SLOTS], (uint32_t)delta);
+        atomic_fetch_add(&wc->shared[slot_of(g)], (uint32_t)delta);
         if (g == last)
             break;
     }
@@ -100,10 +109,14 @@ int trn_write_clock_unchanged(const trn_write_clock *wc, const void *p, size_t n
         return 1;
     uintptr_t g, last;
     granules(p, n, &g, &last);
-    if (last - g >= TRN_WRITE_CLOCK_SLOTS)
-        last = g + TRN_WRITE_CLOCK_SLOTS - 1; /* every slot once */
+    if (last - g >= TRN_WRITE_CLOCK_SLOTS) { /* every slot once */
+        for (size_t i = 0; i < TRN_WRITE_CLOCK_SLOTS; i++)
+            if (atomic_load(&w->slot[i]) > since || atomic_load(&w->shared[i]) != 0)
+                return 0;
+        return 1;
+    }
     for (;; g++) {
-        const size_t i = g % TRN_WRITE_CLOCK_SLOTS;
+        const size_t i = slot_of(g);
         if (atomic_load(&w->slot[i]) > since || atomic_load(&w->shared[i]) != 0)
             return 0;
         if (g == last)

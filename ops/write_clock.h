@@ -16,7 +16,7 @@
  * a write was under way therefore sees a later tick, and is not used.
  *
  * The table has TRN_WRITE_CLOCK_SLOTS slots; granules beyond that share
- * slots (granule number modulo the count). Sharing only makes copies look
+ * slots (granule number, its higher bits folded in, modulo the count). Sharing only makes copies look
  * changed when a neighbour changed: never the other way round. So do writes
  * whose extent is not known: they stamp everything.
  *
