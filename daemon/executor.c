@@ -231,14 +231,14 @@ static void enforce_watchdogs(trn_exec_pool *p, int reports) {
             continue;
         const uint64_t d = op_deadline(p, i, posted);
         /* A new request posted meanwhile: its own deadline, next tick. */
-        if (now < d || atomic_load(&c->deadline_ns) != posted ||
-            atomic_exchange(&c->watchdog_fired, 1))
+        if (now < d || atomic_load(&c->deadline_ns) != posted)
             continue;
         pthread_mutex_lock(&c->lock);
         const int32_t pid = c->pid;
         pthread_mutex_unlock(&c->lock);
-        if (pid <= 0)
-            continue; /* dead already, its slot marked */
+        /* Dead already (its slot marked): not the watchdog's doing. */
+        if (pid <= 0 || atomic_exchange(&c->watchdog_fired, 1))
+            continue;
         kill(pid, SIGKILL);
         if (!reports)
             mark_dead(p, pid, SIGKILL);
@@ -695,7 +695,10 @@ static void harvest(trn_exec_request *rq, trn_exec_slot *slot, int count) {
 }
 
 /* The executor died running c->req's ops together: the fault fails all of
- * them (its message on the first); the executor is started again. */
+ * them (its message on the first), and every op's writes are stamped on the
+ * write clock (fault stamps the first's), since the run may have written
+ * any of their results back before it died; the executor is started
+ * again. */
 static void fail_together(trn_exec_pool *p, int core, int by_watchdog) {
     trn_exec_core *c = &p->cores[core];
     trn_exec_request *rq = &c->req;
@@ -705,6 +708,8 @@ static void fail_together(trn_exec_pool *p, int core, int by_watchdog) {
         atomic_load_explicit(&p->slots[core].items[0].t_start, memory_order_relaxed);
     for (; rq->first < rq->n; rq->first++) {
         trn_exec_op *o = &rq->ops[rq->first];
+        if (p->cfg.wclock && rq->first > 0)
+            trn_write_clock_after_op(p->cfg.wclock, o->op);
         o->status = k;
         o->ran = 1;
         o->t_start = t0;

@@ -455,8 +455,8 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "took them (Neuron backend, --neuron-locality).",
            (double)ss.ops_placed_by_location);
     scalar(&p, "trnscid_graph_segments_together_total", "counter",
-           "Launches of a graph segment whose nodes ran together as one program (Neuron "
-           "backend: a segment of GEMMs as one NEFF).",
+           "Launches of a graph segment whose nodes ran together as one program and "
+           "succeeded (Neuron backend: a segment of GEMMs as one NEFF).",
            (double)ss.seqs_together);
 
     header(&p, "trnscid_ops_total", "counter", "Ops completed, by family, op and outcome.");

@@ -46,8 +46,10 @@ static void granules(const void *p, size_t n, uintptr_t *first, uintptr_t *last)
 
 /* A granule's slot: its number with the higher bits folded in, so that
  * memory a power of two apart (allocators lay out regions so: ASan's size
- * classes are 2^40 bytes apart) does not share slots for that alone;
- * neighbouring granules keep neighbouring slots. */
+ * classes are 2^40 bytes apart) does not share slots for that alone. The
+ * granules of one aligned block of TRN_WRITE_CLOCK_SLOTS stay in distinct
+ * slots; a range across blocks may share one, which only makes a copy look
+ * changed. */
 static size_t slot_of(uintptr_t g) {
     const uint64_t x = (uint64_t)g;
     return (size_t)((x ^ (x >> 20) ^ (x >> 40)) % TRN_WRITE_CLOCK_SLOTS);

@@ -1373,11 +1373,17 @@ static void run_chain(trn_sched *s, worker *w, trn_sched_op **chain, int n, int 
 /* Lock held: whether the sequence op, whose first step core worker w just
  * took, runs all its steps together now (sched.h, together_plan). */
 static int together_ok(const trn_sched *s, const worker *w, const trn_sched_op *op, int shard) {
-    return op->together_plan && op->steps && op->stage == 0 && shard == 0 && op->nshards == 1 &&
-           op->loop_last == 0 && op->nsteps >= 2 && op->nsteps <= TRN_SCHED_CHAIN_MAX &&
-           w->engine == TRN_ENGINE_CORE &&
-           (s->cfg.run_core ? s->cfg.run_core_together != NULL : s->be->run_seq != NULL) &&
-           trn_plan_entry_ready(op->together_plan, 0);
+    if (!op->together_plan || !op->steps || op->stage != 0 || shard != 0 || op->nshards != 1 ||
+        op->loop_last != 0 || op->nsteps < 2 || op->nsteps > TRN_SCHED_CHAIN_MAX ||
+        w->engine != TRN_ENGINE_CORE ||
+        !(s->cfg.run_core ? s->cfg.run_core_together != NULL : s->be->run_seq != NULL))
+        return 0;
+    if (trn_plan_entry_ready(op->together_plan, 0))
+        return 1;
+    /* Not yet: a build that ran out of memory is queued again (one still
+     * queued or building, or a failed one, stays as it is). */
+    trn_plan_entry_require(op->together_plan, 0);
+    return 0;
 }
 
 /* Lock held: op's estimate becomes that of all its steps run together (the
@@ -1391,6 +1397,22 @@ static void together_charge(trn_sched *s, trn_sched_op *op) {
     trn_sched_tenant *t = op->stream->tenant;
     t->q[op->engine].vtime += (est - op->shard_est_ns) / t->weight;
     op->shard_est_ns = est;
+}
+
+/* Lock held: the usage of op's steps other than `at` (shard_done's
+ * accounting counts the step the op ends at): their cost and a shard each,
+ * so that a segment run together counts as its steps run one by one. */
+static void together_usage(worker *w, const trn_sched_op *op, int at) {
+    trn_sched_tenant *t = op->stream->tenant;
+    for (int k = 0; k < op->nsteps; k++) {
+        if (k == at)
+            continue;
+        const double cost = trn_op_cost(op->steps[k].desc);
+        w->usage.shards++;
+        w->usage.cost += cost;
+        t->usage.shards++;
+        t->usage.cost += cost;
+    }
 }
 
 /* Runs every step of op together on w's core (called without the lock,
@@ -1437,7 +1459,9 @@ static void run_together(trn_sched *s, worker *w, trn_sched_op *op) {
             .engine = TRN_ENGINE_CORE,
         };
     op->stage = at;
-    s->stats.seqs_together++;
+    if (k == TRN_KSTATUS_OK)
+        s->stats.seqs_together++;
+    together_usage(w, op, at);
     shard_done(s, w, op, k, t0, t1, w);
 }
 
@@ -1528,7 +1552,7 @@ static void *worker_main(void *arg) {
             struct trn_plan_entry *plan = stage_plan(op);
             const unsigned part = op->steps ? op->steps[op->stage].plan_part : op->plan_part;
             w->running = 1;
-            w->until_ns = plan && !trn_plan_entry_ready(plan, part)
+            w->until_ns = plan && !together && !trn_plan_entry_ready(plan, part)
                               ? UINT64_MAX /* it waits for its plan first */
                               : trn_sched_now_ns() + (uint64_t)est;
         }

@@ -170,9 +170,11 @@ struct trn_sched_op {
      * first step and part 0 of this plan is prepared, it runs every step
      * at once (run_core_together, else the backend's run_seq) and the op
      * completes as its last step would; a failure fails the op at the
-     * first step whose message is set (else step 0). Otherwise (the plan
-     * still compiling or failed, a backend without run_seq) the steps run
-     * one by one. Not with a loop. The submitter holds a reference until
+     * first step whose message is set (else step 0); a cancel of its
+     * stream meanwhile does not stop it. Otherwise (the plan still
+     * compiling or failed, a backend without run_seq) the steps run one by
+     * one, and a build of the plan that ran out of memory is queued again.
+     * Not with a loop. The submitter holds a reference until
      * the op completes. */
     struct trn_plan_entry *together_plan;
     /* The first stage gives the same result on any engine (a format
@@ -404,7 +406,8 @@ typedef struct trn_sched_stats {
     /* Ops handed to the worker of the core that holds their inputs
      * (trn_sched_config.locate). */
     uint64_t ops_placed_by_location;
-    /* Sequences whose steps ran together (trn_sched_op.together_plan). */
+    /* Sequences whose steps ran together (trn_sched_op.together_plan) and
+     * succeeded. */
     uint64_t seqs_together;
 } trn_sched_stats;
 
