@@ -355,9 +355,14 @@ static int cut_for_programs(graph_exec *x, const trn_graph_body *b) {
     const trn_backend *be = x->svc->backend;
     if (!be->op_seq_plan || !be->run_seq)
         return 0;
+    /* A segment's nodes, and where its pieces start (at most one more). */
     uint32_t *nodes = malloc(x->n * sizeof(*nodes) + 1);
-    if (!nodes)
+    uint32_t *starts = malloc((x->n + 1) * sizeof(*starts));
+    if (!nodes || !starts) {
+        free(nodes);
+        free(starts);
         return -1;
+    }
     const uint32_t nsegs = x->nsegs;
     for (uint32_t k = 0; k < nsegs; k++) {
         const uint32_t count = x->segs[k].count;
@@ -367,13 +372,7 @@ static int cut_for_programs(graph_exec *x, const trn_graph_body *b) {
         if (one_program(be, b, nodes, count))
             continue;
         /* Pieces [start, end) of k's nodes; k keeps the first. */
-        uint32_t piece = 0, pos = 0;
-        uint32_t *starts = malloc((count + 1) * sizeof(*starts));
-        if (!starts) {
-            free(nodes);
-            return -1;
-        }
-        uint32_t nstarts = 0;
+        uint32_t piece = 0, pos = 0, nstarts = 0;
         while (pos < count) {
             uint32_t run = count - pos < TRN_SCHED_CHAIN_MAX ? count - pos : TRN_SCHED_CHAIN_MAX;
             while (run >= 2 && !one_program(be, b, nodes + pos, run))
@@ -395,9 +394,9 @@ static int cut_for_programs(graph_exec *x, const trn_graph_body *b) {
             const uint32_t end = p + 1 < nstarts ? starts[p + 1] : count;
             cut_off(x, k, nodes, starts[p], end - starts[p]);
         }
-        free(starts);
     }
     free(nodes);
+    free(starts);
     return 0;
 }
 
