@@ -10,11 +10,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -562,4 +564,32 @@ void bench_json_stats(const char *key, const double *v, int n, const char *tail)
     const bench_stats s = bench_stats_copy(v, n);
     printf("  \"%s\": {\"median\": %.4f, \"min\": %.4f, \"max\": %.4f}%s\n", key, s.median, s.min,
            s.max, tail);
+}
+
+double bench_metric(int port, const char *series) {
+    static char page[1 << 17];
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(0x7f000001u);
+    if (fd < 0 || connect(fd, (const struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+        bench_write_str(fd, "GET /metrics HTTP/1.0\r\n\r\n") != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    for (ssize_t r; got + 1 < sizeof(page) && (r = read(fd, page + got, sizeof(page) - 1 - got));) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    page[got] = '\0';
+    const size_t n = strlen(series);
+    for (const char *p = strstr(page, series); p; p = strstr(p + 1, series))
+        if ((p == page || p[-1] == '\n') && p[n] == ' ')
+            return strtod(p + n + 1, NULL);
+    return -1;
 }

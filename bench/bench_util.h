@@ -136,6 +136,11 @@ int bench_readable(int fd);
  * 0, or -1 if it cannot be opened. */
 int bench_read_text(const char *path, char *buf, size_t len);
 
+/* The value of one sample (a series with its labels, e.g.
+ * trnscid_neuron_bytes_total{direction="to_cores"}) of the daemon's
+ * metrics page on 127.0.0.1:port (--metrics-listen), or -1. */
+double bench_metric(int port, const char *series);
+
 /* ---- this binary in another role ----------------------------------------------------- */
 
 /* Forks and execs /proc/self/exe with the arguments arg0 (the program name),

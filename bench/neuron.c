@@ -60,7 +60,7 @@
 
 typedef struct opts {
     const char *addr, *phase, *lib, *neff, *backend, *label, *trace;
-    int daemon_pid, n, reps, size, batch;
+    int daemon_pid, n, reps, size, batch, metrics_port;
 } opts;
 
 /* The executor processes of the daemon: processes named trn-exec* whose
@@ -694,6 +694,82 @@ static void threads_json(int pid, const bench_thread_sample *t0, int n0, double 
                                  us[i]);
 }
 
+/* A sample of the daemon's metrics, or exit. */
+static double metric_or_exit(const opts *o, const char *series) {
+    const double v = bench_metric(o->metrics_port, series);
+    if (v < 0) {
+        fprintf(stderr, "bench_neuron: no metric %s on port %d\n", series, o->metrics_port);
+        exit(1);
+    }
+    return v;
+}
+
+/* Y = A^T X (A S x S stored untransposed, X S x 16) again and again on a
+ * daemon with --neuron-resident off, so that every call moves A; the label
+ * says --neuron-in-place on or off. Per GEMM: wall time, the executors'
+ * CPU time (the simulated runtime's own work included), the host time
+ * spent packing (trnscid_neuron_pack_seconds_total) and the bytes moved. */
+static void phase_in_place(const opts *o, trnblasHandle_t h) {
+    const int s = o->size, w = 16;
+    float *a, *x, *y, *host = malloc((size_t)s * s * 4);
+    if (!host || trnsciMalloc((void **)&a, (size_t)s * s * 4) ||
+        trnsciMalloc((void **)&x, (size_t)s * w * 4) ||
+        trnsciMalloc((void **)&y, (size_t)s * w * 4))
+        exit(1);
+    bench_fill(host, (size_t)s * s, 3);
+    if (trnsciMemcpy(a, host, (size_t)s * s * 4, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(x, host, (size_t)s * w * 4, trnsciMemcpyHostToDevice))
+        exit(1);
+    const float one = 1, zero = 0;
+    double *wall = calloc((size_t)o->reps, sizeof(double)),
+           *exec = calloc((size_t)o->reps, sizeof(double)),
+           *pack = calloc((size_t)o->reps, sizeof(double)), moved = 0;
+    if (!wall || !exec || !pack)
+        exit(1);
+    for (int r = -1; r < o->reps; r++) { /* round -1 compiles and loads */
+        int ex[MAX_EXEC];
+        const int ne = executors_of(o->daemon_pid, ex, MAX_EXEC);
+        unsigned long long e0 = 0, e1 = 0;
+        for (int i = 0; i < ne; i++)
+            e0 += cpu_ns(ex[i]);
+        const double p0 = metric_or_exit(o, "trnscid_neuron_pack_seconds_total"),
+                     b0 = metric_or_exit(o, "trnscid_neuron_bytes_total{direction=\"to_cores\"}");
+        const double t0 = bench_now_ms();
+        for (int i = 0; i < o->n; i++)
+            if (trnblasSgemm(h, TRNBLAS_OP_T, TRNBLAS_OP_N, s, w, s, &one, a, s, x, s, &zero, y,
+                             s) != TRNBLAS_STATUS_SUCCESS)
+                exit(1);
+        if (trnsciDeviceSynchronize() != trnsciSuccess)
+            exit(1);
+        if (r < 0)
+            continue;
+        wall[r] = (bench_now_ms() - t0) / o->n;
+        for (int i = 0; i < ne; i++)
+            e1 += cpu_ns(ex[i]);
+        exec[r] = (double)(e1 - e0) / 1e6 / o->n;
+        pack[r] = (metric_or_exit(o, "trnscid_neuron_pack_seconds_total") - p0) * 1e3 / o->n;
+        moved =
+            (metric_or_exit(o, "trnscid_neuron_bytes_total{direction=\"to_cores\"}") - b0) / o->n;
+    }
+    const bench_stats sw = bench_stats_of(wall, o->reps), se = bench_stats_of(exec, o->reps),
+                      sp = bench_stats_of(pack, o->reps);
+    printf("{\"bench\":\"neuron_in_place\",\"daemon\":\"%s\",\"shape\":\"%dx%dx%d\","
+           "\"transa\":\"T\",\"gemms\":%d,\"reps\":%d,"
+           "\"gemm_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"executor_cpu_ms_per_gemm\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"pack_ms_per_gemm\":{\"median\":%.4f,\"min\":%.4f,\"max\":%.4f},"
+           "\"bytes_to_core_per_gemm\":%.0f,\"simulated\":true}\n",
+           o->label, s, w, s, o->n, o->reps, sw.median, sw.min, sw.max, se.median, se.min, se.max,
+           sp.median, sp.min, sp.max, moved);
+    free(wall);
+    free(exec);
+    free(pack);
+    free(host);
+    trnsciFree(a);
+    trnsciFree(x);
+    trnsciFree(y);
+}
+
 static void phase_host(const opts *o, trnblasHandle_t h, float *a, float *b, float *c) {
     int ex[MAX_EXEC];
     (void)one_call_ms(h, a, b, c, o->size); /* compiled and resident */
@@ -774,20 +850,24 @@ int main(int argc, char **argv) {
             o.batch = atoi(argv[++i]);
         else if (strcmp(argv[i], "--trace") == 0 && v)
             o.trace = argv[++i];
+        else if (strcmp(argv[i], "--metrics-port") == 0 && v)
+            o.metrics_port = atoi(argv[++i]);
         else if (!o.addr)
             o.addr = argv[i];
         else {
             fprintf(stderr,
                     "usage: bench_neuron ADDR "
-                    "[--phase first|restart|host|split|overlap|resident|locality|busy|graph] "
-                    "[--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
-                    "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B]\n");
+                    "[--phase first|restart|host|split|overlap|resident|locality|busy|graph|"
+                    "in-place] [--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
+                    "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B] "
+                    "[--metrics-port P]\n");
             return 2;
         }
     }
     const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0 ||
                       strcmp(o.phase, "resident") == 0 || strcmp(o.phase, "locality") == 0 ||
-                      strcmp(o.phase, "busy") == 0 || strcmp(o.phase, "graph") == 0;
+                      strcmp(o.phase, "busy") == 0 || strcmp(o.phase, "graph") == 0 ||
+                      strcmp(o.phase, "in-place") == 0;
     if (!o.addr || o.batch < 1 || o.batch > 1024 || o.size < 1 || o.size > (split ? 2048 : 64) ||
         o.n < 1 || o.reps < 1 || trnsciInit(o.addr) != trnsciSuccess)
         return 2;
@@ -827,6 +907,10 @@ int main(int argc, char **argv) {
         if (!o.trace || o.size < 8)
             return 2;
         phase_graph(&o);
+    } else if (strcmp(o.phase, "in-place") == 0) {
+        if (o.daemon_pid <= 0 || o.metrics_port <= 0)
+            return 2;
+        phase_in_place(&o, h);
     } else if (split) {
         phase_split(&o, h, a, b, c);
     } else {

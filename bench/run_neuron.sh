@@ -12,7 +12,8 @@
 #      SGEMMs on a CPU-backend daemon;
 #   3-6. under the simulator's timing model: one GEMM split over two cores,
 #      DMA beside execution, resident operands, placement by location
-#      (below).
+#      (below); 7-8 busy placement and graphs; 9. operands as they lie
+#      (--neuron-in-place) against packing.
 # Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
 # its executors pinned there (one per simulated core: the simulator has 3,
 # the daemon owns cores 0-1, the bench's direct side core 2); the bench under
@@ -170,5 +171,28 @@ fi
 # one; the model of 5.
 if [ "$rc" -eq 0 ] && want graph; then
     RESIDENT_SIZE="${GRAPH_SIZE:-128}" model_run graph 0 neuron-resident on
+fi
+# 9. Operands as they lie (--neuron-in-place): Y = A^T X, A S x S (S =
+# INPLACE_SIZE, default 1024) and X S x 16, on one simulated core with
+# --neuron-resident off, so every call moves A: per GEMM the host time spent
+# packing (the daemon's metric), the executor's CPU time (the simulated
+# runtime's reference GEMM included) and the bytes moved; on vs off. No
+# timing model: host costs only. The daemon pinned to $DAEMON_CPU, the
+# bench to $BENCH_CPU.
+in_place_run() {
+    port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    daemon_start "in-place-$1" env NEURON_RT_VISIBLE_CORES=0 "$DAEMON" --backend neuron \
+        --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" --cores "$DAEMON_CPU-$DAEMON_CPU" \
+        --listen "unix:$SOCK" --log-level warn --metrics-listen "127.0.0.1:$port" \
+        --neuron-resident off --neuron-in-place "$1"
+    daemon_wait "in-place-$1" "unix:$SOCK"
+    taskset -c "$BENCH_CPU" "$BENCH" "unix:$SOCK" --phase in-place --label "$1" \
+        --size "${INPLACE_SIZE:-1024}" --ops "${INPLACE_OPS:-5}" --reps "${INPLACE_REPS:-7}" \
+        --daemon-pid "$DAEMON_PID" --metrics-port "$port" || rc=$?
+    daemon_stop "in-place-$1" || rc=1
+}
+if [ "$rc" -eq 0 ] && want in-place; then
+    in_place_run on
+    in_place_run off
 fi
 bench_finish "$rc"

@@ -154,6 +154,9 @@ static const char usage[] =
     "  --neuron-locality on|off run a big GEMM on the NeuronCore that holds its\n"
     "                           inputs when waiting for it costs less than moving\n"
     "                           them (default on; with --neuron-resident on)\n"
+    "  --neuron-in-place on|off move a real GEMM's operands as they lie in memory\n"
+    "                           and transpose on the NeuronCore (default on; off:\n"
+    "                           pack them on the host)\n"
 #ifdef TRNSCI_FAULT_INJECTION
     "  --fault-injection        (test builds) run the test-fault ops\n"
 #endif
@@ -330,6 +333,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->neuron_split_min_mflop = 1024;
     cfg->neuron_resident = 1;
     cfg->neuron_locality = 1;
+    cfg->neuron_in_place = 1;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -411,6 +415,7 @@ enum option_code {
     O_NEURON_SPLIT,
     O_NEURON_RESIDENT,
     O_NEURON_LOCALITY,
+    O_NEURON_IN_PLACE,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -457,6 +462,7 @@ static const struct option options[] = {
     {"neuron-split-min-mflop", required_argument, NULL, O_NEURON_SPLIT},
     {"neuron-resident", required_argument, NULL, O_NEURON_RESIDENT},
     {"neuron-locality", required_argument, NULL, O_NEURON_LOCALITY},
+    {"neuron-in-place", required_argument, NULL, O_NEURON_IN_PLACE},
 #ifdef TRNSCI_FAULT_INJECTION
     {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
 #endif
@@ -703,14 +709,19 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         break;
     case O_NEURON_RESIDENT:
     case O_NEURON_LOCALITY:
+    case O_NEURON_IN_PLACE: {
+        const char *name = code == O_NEURON_RESIDENT   ? "neuron-resident"
+                           : code == O_NEURON_LOCALITY ? "neuron-locality"
+                                                       : "neuron-in-place";
         if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
-            snprintf(err, errlen, "--%s %s: expected on or off",
-                     code == O_NEURON_RESIDENT ? "neuron-resident" : "neuron-locality", arg);
+            snprintf(err, errlen, "--%s %s: expected on or off", name, arg);
             return TRN_CONFIG_ERROR;
         }
-        *(code == O_NEURON_RESIDENT ? &cfg->neuron_resident : &cfg->neuron_locality) =
-            strcmp(arg, "on") == 0;
+        *(code == O_NEURON_RESIDENT   ? &cfg->neuron_resident
+          : code == O_NEURON_LOCALITY ? &cfg->neuron_locality
+                                      : &cfg->neuron_in_place) = strcmp(arg, "on") == 0;
         break;
+    }
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */
     case O_VERSION:
         printf("trnscid %d.%d.%d\n", TRNSCI_VERSION_MAJOR, TRNSCI_VERSION_MINOR,

@@ -102,6 +102,7 @@ typedef struct trn_config {
     uint32_t neuron_split_min_mflop; /* 0: GEMMs are never split over NeuronCores */
     int neuron_resident;             /* GEMM operands stay in a core's memory until they change */
     int neuron_locality;             /* a big GEMM goes to the core that holds its inputs */
+    int neuron_in_place;             /* real GEMM operands move as they lie (program.h layout=cm) */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

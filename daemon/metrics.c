@@ -571,6 +571,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "GEMM operands not moved to a NeuronCore because it held them, unchanged "
            "(--neuron-resident).",
            (double)neff.bytes_kept);
+    scalar(&p, "trnscid_neuron_pack_seconds_total", "counter",
+           "Host time spent packing GEMM operands into a NeuronCore program's layout and "
+           "unpacking results (none for real operands moved as they lie, --neuron-in-place).",
+           (double)neff.pack_ns / 1e9);
     scalar(&p, "trnscid_neuron_move_bytes_per_second", "gauge",
            "The rate placement by location assumes for moving operands to a NeuronCore: "
            "measured from the moves so far, nominal before (0 on the CPU backend).",

@@ -92,6 +92,8 @@ static int is_neff_plan(const void *plan) {
 static int gemm_shard_program(const neuron_backend *nb, const trn_op_desc *op, trn_nprog_gemm *g) {
     if (!nb->compiler[0] || op->kind != TRN_OP_GEMM || !trn_ngemm_program(&op->u.gemm, g))
         return 0;
+    if (nb->cfg.in_place)
+        (void)trn_ngemm_colmajor(&op->u.gemm, g);
     return trn_ngemm_split(g, (int)nb->ncores, nb->cfg.split_min_flop);
 }
 
@@ -788,6 +790,7 @@ trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {
         st.bytes_to_cores = atomic_load(&nb->traffic->to_cores);
         st.bytes_from_cores = atomic_load(&nb->traffic->from_cores);
         st.bytes_kept = atomic_load(&nb->traffic->kept);
+        st.pack_ns = atomic_load(&nb->traffic->pack_ns);
     }
     st.move_bytes_per_ns = trn_nc_move_bytes_per_ns(nb->traffic);
     return st;

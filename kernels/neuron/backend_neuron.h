@@ -38,6 +38,9 @@ typedef struct trn_neuron_config {
     /* A GEMM is split over the cores when each core's part still carries
      * this many flops (gemm_neuron.h, trn_ngemm_split); 0: never. */
     uint64_t split_min_flop;
+    /* 1: real GEMMs' operands move as they lie in memory (program.h,
+     * layout=cm; gemm_neuron.h, trn_ngemm_colmajor); 0: always packed. */
+    int in_place;
     int per_process; /* 1: executors start the runtime, one core each */
 } trn_neuron_config;
 
@@ -95,6 +98,7 @@ typedef struct trn_neuron_stats {
      * operands not moved because a core held them (trn_nc_traffic; 0 when
      * trn_backend_neuron_set_traffic was not called). */
     uint64_t bytes_to_cores, bytes_from_cores, bytes_kept;
+    uint64_t pack_ns;         /* host time packing operands into programs' layouts, and back */
     double move_bytes_per_ns; /* the rate placement assumes (trn_backend_neuron_move_ns) */
 } trn_neuron_stats;
 /* Zeros for a backend that is not the Neuron one. */

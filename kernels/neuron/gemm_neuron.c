@@ -50,6 +50,33 @@ int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g) {
     return 1;
 }
 
+int trn_ngemm_colmajor(const trn_gemm_desc *d, trn_nprog_gemm *g) {
+    if (g->complex || d->a_list || d->b_list || d->c_list)
+        return 0;
+    trn_nprog_gemm cm = *g;
+    cm.layout = TRN_NPROG_COLMAJOR;
+    cm.ta = d->transa != TRN_TRANS_N; /* a real matrix's conjugate is itself */
+    cm.tb = d->transb != TRN_TRANS_N;
+    cm.lda = d->lda, cm.ldb = d->ldb, cm.ldc = d->ldc;
+    int ra, ca, rb, cb;
+    trn_nprog_gemm_stored(&cm, 0, &ra, &ca);
+    trn_nprog_gemm_stored(&cm, 1, &rb, &cb);
+    if (d->lda < ra || d->ldb < rb || d->ldc < d->m)
+        return 0;
+    /* A batch is one tensor per operand: its matrices must lie back to
+     * back (a broadcast or a gap between matrices needs the packing). */
+    if (g->batch > 1 &&
+        (d->stride_a != (size_t)d->lda * (size_t)ca || d->stride_b != (size_t)d->ldb * (size_t)cb ||
+         d->stride_c != (size_t)d->ldc * (size_t)d->n))
+        return 0;
+    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&cm);
+    const uint64_t limit = 1ull << 40;
+    if (by.at > limit || by.b > limit || by.c > limit)
+        return 0;
+    *g = cm;
+    return 1;
+}
+
 int trn_ngemm_split(trn_nprog_gemm *g, int cores, uint64_t min_flop) {
     if (min_flop == 0 || cores < 2)
         return 1;
@@ -231,9 +258,13 @@ typedef struct chunk_io {
  * by name, or the index-th input when the program names them otherwise. */
 enum { OPERAND_A, OPERAND_B, OPERAND_C };
 static const struct {
-    const char *name;
+    const char *name, *cm_name; /* packed, layout=cm */
     int index;
-} PORTS[] = {{"at", 0}, {"b", 1}, {"c", 2}};
+} PORTS[] = {{"at", "a", 0}, {"b", "b", 1}, {"c", "c", 2}};
+
+static const char *port_name(const trn_nprog_gemm *g, int which) {
+    return g->layout == TRN_NPROG_COLMAJOR ? PORTS[which].cm_name : PORTS[which].name;
+}
 
 /* Whether the program reads c: beta (s[1], or s[2..3] complex) is not 0. */
 static int reads_c(const float s[4], int complex) {
@@ -254,7 +285,7 @@ static trn_nc_held operand_held(const chunk_io *io, int which) {
     h.valid = trn_gemm_spans(d, whole) == 3;
     h.lo = whole[which].lo;
     h.hi = whole[which].hi;
-    const uint64_t how[] = {(uint64_t)which,
+    const uint64_t how[] = {(uint64_t)which | (uint64_t)io->g->layout << 8,
                             (uint64_t)io->g->complex,
                             (uint64_t)io->g->m,
                             (uint64_t)io->g->n,
@@ -297,10 +328,16 @@ static void count(_Atomic uint64_t *counter, size_t n) {
         atomic_fetch_add_explicit(counter, n, memory_order_relaxed);
 }
 
-/* Writes n bytes of host to the input tensor called name. */
+/* Counts the host time since t0 as packing (trn_nc_traffic.pack_ns). */
+static void count_since(const trn_nc_runtime *rt, uint64_t t0) {
+    count(rt->traffic ? &rt->traffic->pack_ns : NULL, (size_t)(now_ns() - t0));
+}
+
+/* Writes n bytes of host to the input tensor called name: all of it, or
+ * with `part` its first n bytes. */
 static int put(chunk_io *io, trn_nrt_tensor *t, size_t size, const char *name, const void *host,
-               size_t n) {
-    if (!t || size != n) {
+               size_t n, int part) {
+    if (!t || n > size || (!part && size != n)) {
         snprintf(io->msg, sizeof(io->msg),
                  "the program's tensor %s is missing or of %zu bytes, not %zu", name, size, n);
         return -1;
@@ -346,13 +383,50 @@ static void pack_operand(const chunk_io *io, int which, float *stage, size_t byt
     }
 }
 
+/* Where operand `which` of a layout=cm execution lies in memory, and how
+ * many of its bytes the program reads: from its first element to the last
+ * element of its last column (the rows past that column's own, and past
+ * the last part's columns, may lie beyond the buffer: they are not moved,
+ * and the program never reads them). */
+static const void *colmajor_source(const chunk_io *io, int which, size_t *bytes) {
+    const trn_nprog_gemm *g = io->g;
+    const trn_gemm_desc *d = io->d;
+    const trn_ngemm_part *p = &io->part;
+    size_t rows, cols, ld, stride, first; /* in elements */
+    const float *base;
+    if (which == OPERAND_C) {
+        base = d->c, rows = (size_t)g->m, cols = (size_t)p->ncols, ld = (size_t)d->ldc;
+        stride = d->stride_c, first = (size_t)p->col0 * ld;
+    } else {
+        int r, c;
+        trn_nprog_gemm_stored(g, which, &r, &c);
+        rows = (size_t)r, cols = (size_t)c, ld = (size_t)(which == OPERAND_A ? d->lda : d->ldb);
+        base = which == OPERAND_A ? d->a : d->b;
+        stride = which == OPERAND_A ? d->stride_a : d->stride_b;
+        first = 0;
+        if (which == OPERAND_B) { /* a part's columns of op(B) */
+            const int t = g->tb;
+            first = t ? (size_t)p->col0 : (size_t)p->col0 * ld;
+            rows = t ? (size_t)p->ncols : rows;
+            cols = t ? cols : (size_t)p->ncols;
+        }
+    }
+    first += p->batch0 * stride;
+    *bytes = ((p->nbatch - 1) * stride + (cols - 1) * ld + rows) * sizeof(float);
+    return base + first;
+}
+
 /* Moves operand `which` into the input tensor called name (the index-th
  * input when the program names it otherwise), unless the tensor already
- * holds it as it is now: packed from memory not written since. */
+ * holds it as it is now: taken from memory not written since. The packed
+ * layout is packed into the staging buffer first; the column-major one
+ * moves from memory as it lies. */
 static int operand_in_port(chunk_io *io, int which, const char *name, int index, size_t bytes) {
     const int ti = trn_nc_port_index(io->ld, name, 0, index);
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
+    const int cm = io->g->layout == TRN_NPROG_COLMAJOR;
+    const void *src = cm ? colmajor_source(io, which, &bytes) : io->stage;
     if (held && held_current(io, held, &want)) {
         /* Kept: not moved for this op, unless it was moved ahead for it
          * (counted as moved then), and counted by the run, not a move ahead. */
@@ -366,9 +440,13 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
         held->valid = 0;
     if (want.valid) /* before the packing reads the memory */
         want.since = trn_write_clock_now(io->rt->wclock);
-    pack_operand(io, which, io->stage, bytes);
+    if (!cm) {
+        const uint64_t t0 = now_ns();
+        pack_operand(io, which, io->stage, bytes);
+        count_since(io->rt, t0);
+    }
     if (put(io, ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL, ti >= 0 ? io->ld->t[ti].size : 0,
-            name, io->stage, bytes) != 0)
+            name, src, bytes, cm) != 0)
         return -1;
     if (held) {
         *held = want;
@@ -378,7 +456,7 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
 }
 
 static int operand_in(chunk_io *io, int which, size_t bytes) {
-    return operand_in_port(io, which, PORTS[which].name, PORTS[which].index, bytes);
+    return operand_in_port(io, which, port_name(io->g, which), PORTS[which].index, bytes);
 }
 
 /* Moves the execution's operands to its tensor set. */
@@ -394,9 +472,35 @@ static void chunk_in(void *arg) {
     }
     size_t size = 0;
     trn_nrt_tensor *t = trn_nc_port(io->ld, io->set, "scal", 0, 3, &size);
-    if (put(io, t, size, "scal", io->s, io->by.scal) != 0)
+    if (put(io, t, size, "scal", io->s, io->by.scal, 0) != 0)
         return;
     io->failed = 0;
+}
+
+/* The result of a layout=cm execution, d [B][N][M], into C: straight
+ * into C when its columns lie back to back (ldc = m), else through the
+ * staging buffer a column at a time. 0, or -1 with st set. */
+static int colmajor_out(chunk_io *io, trn_nrt_tensor *dt, trn_nrt_status *st) {
+    const trn_ngemm_part *p = &io->part;
+    const size_t m = (size_t)io->g->m, w = (size_t)io->g->n, ldc = (size_t)io->d->ldc;
+    float *c = (float *)io->d->c + p->batch0 * io->d->stride_c + (size_t)p->col0 * ldc;
+    /* The matrices' columns the part has, as d lays them out. */
+    const size_t n = ((p->nbatch - 1) * w + (size_t)p->ncols) * m * sizeof(float);
+    if (ldc == m) {
+        *st = io->rt->api.tensor_read(dt, c, 0, n);
+    } else {
+        *st = io->rt->api.tensor_read(dt, io->stage, 0, n);
+        const uint64_t t0 = now_ns();
+        for (size_t e = 0; *st == TRN_NRT_SUCCESS && e < p->nbatch; e++)
+            for (size_t j = 0; j < (size_t)p->ncols; j++)
+                memcpy(c + e * io->d->stride_c + j * ldc, io->stage + (e * w + j) * m,
+                       m * sizeof(float));
+        count_since(io->rt, t0);
+    }
+    if (*st != TRN_NRT_SUCCESS)
+        return -1;
+    count(io->rt->traffic ? &io->rt->traffic->from_cores : NULL, n);
+    return 0;
 }
 
 /* Reads the execution's result back and unpacks it into C. */
@@ -408,18 +512,24 @@ static void chunk_out(void *arg) {
     const size_t per_c = m * w * (size_t)planes;
     size_t dsize = 0;
     trn_nrt_tensor *dt = trn_nc_port(io->ld, io->set, "d", 1, 0, &dsize);
-    const trn_nrt_status st = dt && dsize == io->by.c
-                                  ? io->rt->api.tensor_read(dt, io->stage, 0, io->by.c)
-                                  : TRN_NRT_INVALID;
+    trn_nrt_status st = TRN_NRT_INVALID;
+    if (dt && dsize == io->by.d && io->g->layout == TRN_NPROG_COLMAJOR) {
+        if (colmajor_out(io, dt, &st) == 0)
+            return;
+    } else if (dt && dsize == io->by.d) {
+        st = io->rt->api.tensor_read(dt, io->stage, 0, io->by.d);
+    }
     if (st != TRN_NRT_SUCCESS) {
         trn_nc_status_text("nrt_tensor_read of the result", st, io->msg, sizeof(io->msg));
         io->failed = 1;
         return;
     }
-    count(io->rt->traffic ? &io->rt->traffic->from_cores : NULL, io->by.c);
+    count(io->rt->traffic ? &io->rt->traffic->from_cores : NULL, io->by.d);
+    const uint64_t t0 = now_ns();
     for (size_t i = 0; i < p->nbatch; i++)
         pack_c(io->stage + i * per_c, nth_c(io->d, p->batch0 + i, planes), io->d->ldc, cplx, m, w,
                (size_t)p->col0, (size_t)p->ncols, 1);
+    count_since(io->rt, t0);
 }
 
 /* The matrices of execution j of part p, g->batch at a time. */
@@ -440,8 +550,11 @@ static uint64_t move(trn_nc_runtime *rt, int pipelined, void (*fn)(void *), chun
     return ticket;
 }
 
-/* The most bytes of one tensor of g: the staging buffer's size. */
-static size_t stage_bytes(const trn_nprog_gemm_bytes *by) {
+/* The staging buffer's size: the most bytes of one tensor of g (packed),
+ * or the result's (layout=cm, whose operands move as they lie). */
+static size_t stage_bytes(const trn_nprog_gemm *g, const trn_nprog_gemm_bytes *by) {
+    if (g->layout == TRN_NPROG_COLMAJOR)
+        return (size_t)by->d;
     const uint64_t ab = by->at > by->b ? by->at : by->b;
     return (size_t)(ab > by->c ? ab : by->c);
 }
@@ -451,7 +564,7 @@ static size_t stage_bytes(const trn_nprog_gemm_bytes *by) {
 static int held_count(const chunk_io *io) {
     int n = 0;
     for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++) {
-        const int ti = trn_nc_port_index(io->ld, PORTS[which].name, 0, PORTS[which].index);
+        const int ti = trn_nc_port_index(io->ld, port_name(io->g, which), 0, PORTS[which].index);
         const trn_nc_held want = operand_held(io, which);
         n += ti >= 0 && held_current(io, &io->ld->t[ti].held[io->set], &want);
     }
@@ -481,7 +594,7 @@ void trn_ngemm_ahead_wait(trn_nc_runtime *rt) {
 static void ahead_start(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_ngemm_next *next,
                         const trn_nprog_gemm *g, int set) {
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
-    ahead_job *job = malloc(sizeof(*job) + stage_bytes(&by));
+    ahead_job *job = malloc(sizeof(*job) + stage_bytes(g, &by));
     if (!job)
         return;
     job->d = *next->d;
@@ -522,7 +635,7 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
         io[i] = (chunk_io){.rt = rt, .ld = ld, .d = d, .g = g, .by = by, .set = i};
         scalars(d, io[i].s);
         io[i].read_c = reads_c(io[i].s, g->complex);
-        io[i].stage = i < nio ? malloc(stage_bytes(&by)) : NULL;
+        io[i].stage = i < nio ? malloc(stage_bytes(g, &by)) : NULL;
     }
     if (!io[0].stage || (pipelined && !io[1].stage)) {
         snprintf(msg, msglen, "out of host memory staging a GEMM of %dx%dx%d", g->m, g->n, g->k);
@@ -641,9 +754,11 @@ static int seq_result_read(chunk_io *io, int j, float *result) {
 static void seq_result_unpack(const chunk_io *io, float *result) {
     const int cplx = io->g->complex, planes = cplx ? 2 : 1;
     const size_t m = (size_t)io->g->m, w = (size_t)io->g->n, per_c = m * w * (size_t)planes;
+    const uint64_t t0 = now_ns();
     for (size_t i = 0; i < io->part.nbatch; i++)
         pack_c(result + i * per_c, nth_c(io->d, i, planes), io->d->ldc, cplx, m, w, 0,
                (size_t)io->g->n, 1);
+    count_since(io->rt, t0);
 }
 
 trn_kstatus trn_ngemm_seq_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_desc *const *d,
@@ -652,7 +767,7 @@ trn_kstatus trn_ngemm_seq_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_g
     size_t most = 0, results = 0;
     for (int j = 0; j < s->nodes; j++) {
         const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&s->node[j]);
-        const size_t b = stage_bytes(&by);
+        const size_t b = stage_bytes(&s->node[j], &by);
         most = b > most ? b : most;
         results += (size_t)by.c;
     }
@@ -681,8 +796,8 @@ trn_kstatus trn_ngemm_seq_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_g
     }
     size_t size = 0;
     trn_nrt_tensor *t = trn_nc_port(ld, 0, "scal", 0, input, &size);
-    if (put(&io[0], t, size, "scal", scal, (size_t)s->nodes * 2 * (size_t)planes * sizeof(float)) !=
-        0) {
+    if (put(&io[0], t, size, "scal", scal, (size_t)s->nodes * 2 * (size_t)planes * sizeof(float),
+            0) != 0) {
         snprintf(msg, msglen, "%s", io[0].msg);
         goto out;
     }

@@ -19,6 +19,14 @@
  * (FP64, the other modes, alpha = 0 or k = 0) stays on the CPU backend. */
 int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g);
 
+/* Turns g (trn_ngemm_program's, for d) into the program that reads d's
+ * operands as they lie in memory (program.h, layout=cm), when it can:
+ * real FP32, no pointer lists, and a batch's matrices back to back (each
+ * stride the matrix's columns times its leading dimension). The host then
+ * packs nothing: A, B and C move as they are and the core transposes.
+ * Returns 1 when g was changed, else 0 (g stays packed). */
+int trn_ngemm_colmajor(const trn_gemm_desc *d, trn_nprog_gemm *g);
+
 /* A GEMM too big for one NeuronCore to be worth the others' idling is
  * split over up to `cores` cores, each running the same program on its own
  * part: whole matrices of a batch, or blocks of C's columns of a single

@@ -55,7 +55,7 @@ double trn_nc_gemm_estimate_ns(const trn_nprog_gemm *exec, int nexec, const char
                           : exec->mode == TRN_NPROG_BF16 ? r->bf16
                                                          : r->bf16 / 3.0; /* bf16x3 */
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(exec);
-    const double bytes = (double)(by.at + by.b + 2 * by.c + by.scal); /* c in, d out */
+    const double bytes = (double)(by.at + by.b + by.c + by.d + by.scal); /* c in, d out */
     const double rate =
         move_bytes_per_ns > 0 ? move_bytes_per_ns : TRN_NC_NOMINAL_MOVE_BYTES_PER_NS;
     return (nexec > 0 ? nexec : 1) * (TRN_NC_NOMINAL_DISPATCH_NS + flop / per_ns + bytes / rate);

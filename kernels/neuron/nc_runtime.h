@@ -94,6 +94,7 @@ typedef struct trn_nc_copy_queue {
 typedef struct trn_nc_traffic {
     _Atomic uint64_t to_cores, from_cores, kept;
     _Atomic uint64_t timed_bytes, timed_ns;
+    _Atomic uint64_t pack_ns; /* host time packing operands and unpacking results */
 } trn_nc_traffic;
 
 typedef struct trn_nc_runtime {

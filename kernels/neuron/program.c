@@ -11,7 +11,26 @@ static const char *const mode_names[] = {"fp32", "bf16", "bf16x3"};
 
 static int same_gemm(const trn_nprog_gemm *a, const trn_nprog_gemm *b) {
     return a->complex == b->complex && a->mode == b->mode && a->m == b->m && a->n == b->n &&
-           a->k == b->k && a->batch == b->batch;
+           a->k == b->k && a->batch == b->batch && a->layout == b->layout && a->ta == b->ta &&
+           a->tb == b->tb && a->lda == b->lda && a->ldb == b->ldb && a->ldc == b->ldc;
+}
+
+void trn_nprog_gemm_stored(const trn_nprog_gemm *g, int which, int *rows, int *cols) {
+    /* which: 0 A (op(A) is m×k), 1 B (op(B) is k×n). */
+    const int r = which == 0 ? g->m : g->k, c = which == 0 ? g->k : g->n;
+    const int t = which == 0 ? g->ta : g->tb;
+    *rows = t ? c : r;
+    *cols = t ? r : c;
+}
+
+/* Whether a COLMAJOR program's layout is one the kernel takes: real, each
+ * leading dimension at least its matrix's rows. */
+static int colmajor_valid(const trn_nprog_gemm *g) {
+    int ra, ca, rb, cb;
+    trn_nprog_gemm_stored(g, 0, &ra, &ca);
+    trn_nprog_gemm_stored(g, 1, &rb, &cb);
+    return !g->complex && (g->ta == 0 || g->ta == 1) && (g->tb == 0 || g->tb == 1) &&
+           g->lda >= ra && g->ldb >= rb && g->ldc >= g->m;
 }
 
 int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len) {
@@ -23,7 +42,8 @@ int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len) {
         int n; /* > 0: text holds g's */
         char text[TRN_NPROG_PARAMS_LEN];
     } last;
-    if ((unsigned)g->mode > TRN_NPROG_BF16X3)
+    if ((unsigned)g->mode > TRN_NPROG_BF16X3 ||
+        (g->layout == TRN_NPROG_COLMAJOR && !colmajor_valid(g)))
         return -1;
     if (last.n > 0 && same_gemm(&last.g, g)) {
         if ((size_t)last.n >= len)
@@ -31,9 +51,14 @@ int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len) {
         memcpy(buf, last.text, (size_t)last.n + 1);
         return last.n;
     }
-    const int n =
-        snprintf(buf, len, "dtype=%s mode=%s m=%d n=%d k=%d batch=%d", g->complex ? "c32" : "f32",
-                 mode_names[g->mode], g->m, g->n, g->k, g->batch);
+    int n = snprintf(buf, len, "dtype=%s mode=%s m=%d n=%d k=%d batch=%d",
+                     g->complex ? "c32" : "f32", mode_names[g->mode], g->m, g->n, g->k, g->batch);
+    if (n >= 0 && (size_t)n < len && g->layout == TRN_NPROG_COLMAJOR) {
+        const int more =
+            snprintf(buf + n, len - (size_t)n, " layout=cm ta=%c tb=%c lda=%d ldb=%d ldc=%d",
+                     g->ta ? 't' : 'n', g->tb ? 't' : 'n', g->lda, g->ldb, g->ldc);
+        n = more < 0 ? -1 : n + more;
+    }
     if (n < 0 || (size_t)n >= len)
         return -1;
     if ((size_t)n < sizeof(last.text)) {
@@ -59,6 +84,43 @@ static int int_param(const char *text, const char *name) {
     if (end == p || (*end && *end != ' ') || v < 1 || v > 0x7fffffff)
         return -1;
     return (int)v;
+}
+
+/* The value of "name=" in text as one of the letters n, t: 0, 1, or -1. */
+static int trans_param(const char *text, const char *name) {
+    char pat[16];
+    snprintf(pat, sizeof(pat), " %s=", name);
+    const char *p = strstr(text, pat);
+    if (!p || (p[strlen(pat)] != 'n' && p[strlen(pat)] != 't'))
+        return -1;
+    const char end = p[strlen(pat) + 1];
+    return end == ' ' || end == '\0' ? p[strlen(pat)] == 't' : -1;
+}
+
+/* The layout part of a parameter text: nothing (packed), or exactly
+ * " layout=cm ta=. tb=. lda=. ldb=. ldc=." after batch. */
+static int parse_layout(const char *text, trn_nprog_gemm *g, char *err, size_t errlen) {
+    const char *l = strstr(text, " layout=");
+    if (!l)
+        return 0;
+    if (strncmp(l, " layout=cm ", 11) != 0) {
+        snprintf(err, errlen, "layout must be cm in \"%s\"", text);
+        return -1;
+    }
+    g->layout = TRN_NPROG_COLMAJOR;
+    g->ta = trans_param(l, "ta");
+    g->tb = trans_param(l, "tb");
+    g->lda = int_param(l + 1, "lda");
+    g->ldb = int_param(l + 1, "ldb");
+    g->ldc = int_param(l + 1, "ldc");
+    if (g->ta < 0 || g->tb < 0 || g->lda < 0 || g->ldb < 0 || g->ldc < 0 || !colmajor_valid(g)) {
+        snprintf(err, errlen,
+                 "layout=cm needs dtype=f32, ta and tb n or t, and lda, ldb, ldc at least the "
+                 "rows of A, B and C in \"%s\"",
+                 text);
+        return -1;
+    }
+    return 0;
 }
 
 int trn_nprog_gemm_parse(const char *text, trn_nprog_gemm *g, char *err, size_t errlen) {
@@ -95,9 +157,11 @@ int trn_nprog_gemm_parse(const char *text, trn_nprog_gemm *g, char *err, size_t 
         snprintf(err, errlen, "m, n, k and batch must be integers >= 1 in \"%s\"", text);
         return -1;
     }
+    if (parse_layout(text, g, err, errlen) != 0)
+        return -1;
     const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(g);
     const uint64_t limit = 1ull << 40;
-    if (b.at > limit || b.b > limit || b.c > limit) {
+    if (b.at > limit || b.b > limit || b.c > limit || b.d > limit) {
         snprintf(err, errlen, "a tensor of \"%s\" exceeds 2^40 bytes", text);
         return -1;
     }
@@ -116,6 +180,17 @@ trn_nprog_gemm_bytes trn_nprog_gemm_sizes(const trn_nprog_gemm *g) {
     r.at = km > big / (bt * per) ? big : km * bt * per;
     r.b = kn > big / (bt * per) ? big : kn * bt * per;
     r.c = mn > big / (bt * per) ? big : mn * bt * per;
+    r.d = r.c;
     r.scal = (uint64_t)(g->complex ? 4 : 2) * 4u;
+    if (g->layout == TRN_NPROG_COLMAJOR) { /* whole columns of leading dimension */
+        int ra, ca, rb, cb;
+        trn_nprog_gemm_stored(g, 0, &ra, &ca);
+        trn_nprog_gemm_stored(g, 1, &rb, &cb);
+        const uint64_t a = (uint64_t)ca * (uint64_t)g->lda, b = (uint64_t)cb * (uint64_t)g->ldb,
+                       c = (uint64_t)g->n * (uint64_t)g->ldc;
+        r.at = a > big / (bt * per) ? big : a * bt * per;
+        r.b = b > big / (bt * per) ? big : b * bt * per;
+        r.c = c > big / (bt * per) ? big : c * bt * per;
+    }
     return r;
 }

@@ -17,6 +17,26 @@
  *                                        alpha.re, alpha.im, beta.re, beta.im
  *   output   d    float32 [B][P][M][N]   alpha op(A) op(B) + beta C
  *   P = 1 for f32; 2 for c32 (real plane, then imaginary plane).
+ *
+ * The same program in the operands' own layout ("gemm" with layout=cm),
+ * for real FP32 only: the tensors are the column-major matrices as they
+ * lie in the buffers, leading dimension included, so the host moves their
+ * bytes as they are and the core transposes on chip.
+ *   params   "dtype=f32 mode=... m=M n=N k=K batch=B layout=cm ta=n|t
+ *            tb=n|t lda=LA ldb=LB ldc=LC"
+ *   inputs   a    float32 [B][1][CA][LA]   A column by column: CA = K
+ *                                          (ta=n, A is M×K) or M (ta=t,
+ *                                          A is K×M); LA >= its rows
+ *            b    float32 [B][1][CB][LB]   B: CB = N (tb=n, B is K×N) or
+ *                                          K (tb=t, B is N×K); LB >= rows
+ *            c    float32 [B][1][N][LC]    C, LC >= M (read when beta != 0)
+ *            scal float32 [2]              alpha, beta
+ *   output   d    float32 [B][1][N][M]     the result, column-major, ld M
+ * Rows past a matrix's own (LA - rows of A, ...) are never read: they may
+ * hold anything. Each element of d is formed from the same products as
+ * the packed program's, accumulated over k in FP32, within the same bounds
+ * (the simulator gives bitwise the packed program's elements).
+ *
  * Products by mode: fp32 — FP32 inputs; bf16 — inputs rounded to bfloat16
  * (nearest, ties to even); bf16x3 — x = hi + lo with hi = bf16(x),
  * lo = bf16(x - hi), and hi·hi + hi·lo + lo·hi. Accumulation is FP32 (the
@@ -42,16 +62,24 @@ typedef enum trn_nprog_mode {
     TRN_NPROG_BF16X3 = 2,
 } trn_nprog_mode;
 
+typedef enum trn_nprog_layout {
+    TRN_NPROG_PACKED = 0,   /* at, b, c, d as the program lays them out */
+    TRN_NPROG_COLMAJOR = 1, /* a, b, c as they lie in memory (layout=cm) */
+} trn_nprog_layout;
+
 /* A GEMM program's parameters. */
 typedef struct trn_nprog_gemm {
     int complex; /* 0: f32, 1: c32 */
     trn_nprog_mode mode;
     int m, n, k;
     int batch; /* >= 1 */
+    trn_nprog_layout layout;
+    int ta, tb;        /* COLMAJOR: 1 when op(A) = A^T (op(B) = B^T), else 0 */
+    int lda, ldb, ldc; /* COLMAJOR: the leading dimensions; else 0 */
 } trn_nprog_gemm;
 
 /* Longest parameter text, with its NUL. */
-#define TRN_NPROG_PARAMS_LEN 160
+#define TRN_NPROG_PARAMS_LEN 192
 
 /* The parameter text of g ("dtype=f32 mode=fp32 m=64 n=64 k=64 batch=1").
  * Returns its length, or -1 when it does not fit. */
@@ -62,10 +90,13 @@ int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len);
  * every tensor must be under 2^40 bytes). */
 int trn_nprog_gemm_parse(const char *text, trn_nprog_gemm *g, char *err, size_t errlen);
 
-/* Bytes of each tensor of g: at, b, c (= d) and scal. */
+/* Bytes of each tensor of g: at (a for COLMAJOR), b, c, scal and d. */
 typedef struct trn_nprog_gemm_bytes {
-    uint64_t at, b, c, scal;
+    uint64_t at, b, c, scal, d;
 } trn_nprog_gemm_bytes;
+
+/* COLMAJOR: the rows and columns of the stored A and B (before op). */
+void trn_nprog_gemm_stored(const trn_nprog_gemm *g, int which, int *rows, int *cols);
 trn_nprog_gemm_bytes trn_nprog_gemm_sizes(const trn_nprog_gemm *g);
 
 /*

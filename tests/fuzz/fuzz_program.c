@@ -24,7 +24,7 @@ static void check_gemm(const char *text) {
         return;
     }
     const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(&g);
-    if (b.at > (1ull << 40) || b.b > (1ull << 40) || b.c > (1ull << 40))
+    if (b.at > (1ull << 40) || b.b > (1ull << 40) || b.c > (1ull << 40) || b.d > (1ull << 40))
         abort();
     if (trn_nprog_gemm_format(&g, back, sizeof(back)) < 0 ||
         trn_nprog_gemm_parse(back, &again, err, sizeof(err)) != 0 ||

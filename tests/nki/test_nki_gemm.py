@@ -19,6 +19,10 @@ bounds from a rounding-error analysis (see bounds()), twice:
 GEMM sequences (gemm_seq, SEQUENCES) are checked against their nodes run
 one by one through gemm, bitwise, and each node against float64 as above.
 
+The column-major layout (layout=cm, run_colmajor) is checked on the same
+shapes, real, with each ta/tb pair, leading dimensions past the rows (NaN
+there, never to be read), against float64 with the same bounds.
+
 Also checks that the numpy NKI rejects what the hardware cannot do (129
 partitions, a 513-column moving operand, ...) and rounds to bfloat16 to
 nearest even.
@@ -332,6 +336,50 @@ def run_sequences(seq_call, gemm_call):
         check(same, "%s: every d is bitwise its node's gemm" % label)
 
 
+def to_colmajor(at, b, c, ta, tb, pad, rng):
+    """The packed f32 operands (at [B][1][K][M], b [B][1][K][N], c
+    [B][1][M][N]) as layout=cm holds them: a, b, c column by column, each
+    leading dimension `pad` rows past the matrix's own, those rows NaN (a
+    kernel that read them would say so)."""
+    def stored(cols_major):  # [B][cols][rows] -> [B][1][cols][rows + pad]
+        B, cols, rows = cols_major.shape
+        out = np.full((B, 1, cols, rows + pad), np.nan, np.float32)
+        out[:, 0, :, :rows] = cols_major
+        return out
+    a_cm = stored(at[:, 0] if ta == "n" else at[:, 0].transpose(0, 2, 1))
+    b_cm = stored(b[:, 0].transpose(0, 2, 1) if tb == "n" else b[:, 0])
+    c_cm = stored(c[:, 0].transpose(0, 2, 1))
+    return a_cm, b_cm, c_cm
+
+
+def run_colmajor(name, call):
+    """layout=cm: every shape of SHAPES (real), each with one of the four
+    ta/tb pairs and modes in turn, leading dimensions past the rows (NaN
+    there), batch 1 and 3; d [B][1][N][M] against numpy float64 within the
+    mode's bounds, as the packed layout's."""
+    rng = np.random.default_rng(20261201)
+    stats = {}
+    pairs = [("n", "n"), ("n", "t"), ("t", "n"), ("t", "t")]
+    for si, (m, n, k, batch) in enumerate(SHAPES):
+        for pi, (ta, tb) in enumerate(pairs):
+            mode = MODES[(si + pi) % 3]
+            alpha, beta = (complex(1.0), complex(0.0)) if (si + pi) % 2 else \
+                (complex(-1.5), complex(0.75))
+            at, b, c, scal = make_case(rng, m, n, k, batch, 1, alpha, beta)
+            a_cm, b_cm, c_cm = to_colmajor(at, b, c, ta, tb, 1 + si % 3, rng)
+            label = "%s layout=cm ta=%s tb=%s %s m=%d n=%d k=%d batch=%d" % (
+                name, ta, tb, mode, m, n, k, batch)
+            try:
+                d = np.asarray(call(a_cm, b_cm, c_cm, scal, mode, ta, tb, m, n, k))
+            except Exception as ex:
+                check(False, "%s: raised %s: %s" % (label, type(ex).__name__, ex))
+                continue
+            if d.shape != (batch, 1, n, m):
+                check(False, "%s: d has shape %r" % (label, d.shape))
+                continue
+            compare(label, d.transpose(0, 1, 3, 2), at, b, c, mode, alpha, beta, stats)
+
+
 def expect_rule_error(what, fn):
     try:
         fn()
@@ -424,6 +472,14 @@ def main():
     run_cases("numpy-nki", lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
     run_sequences(lambda ins, s, nodes, mode, dt: mod.gemm_seq(*ins, s, nodes=nodes, mode=mode, dtype=dt),
                   lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
+    run_colmajor("numpy-nki", lambda a, b, c, s, mode, ta, tb, m, n, k: mod.gemm(
+        a, b, c, s, mode=mode, dtype="f32", layout="cm", ta=ta, tb=tb, m=m, n=n, k=k))
+    zc = np.zeros((1, 1, 2, 2), np.float32)
+    try:
+        mod.gemm(zc, zc, zc, np.zeros(2, np.float32), layout="cm", m=3, n=2, k=2)
+        check(False, "gemm layout=cm accepts an lda below m")
+    except AssertionError:
+        check(True, "gemm layout=cm rejects an lda below m")
     # Each case's inputs fit its nodes but for the one thing it breaks.
     z = lambda *shape: np.zeros(shape, np.float32)
     sq = z(1, 1, 2, 2)
@@ -466,6 +522,9 @@ def main():
                           real.gemm_seq, *ins, s, nodes=nodes, mode=mode, dtype=dt),
                       lambda at, b, c, s, mode, dt: nki.simulate_kernel(real.gemm, at, b, c, s,
                                                                         mode=mode, dtype=dt))
+        run_colmajor("nki.simulate_kernel", lambda a, b, c, s, mode, ta, tb, m, n, k:
+                     nki.simulate_kernel(real.gemm, a, b, c, s, mode=mode, dtype="f32",
+                                         layout="cm", ta=ta, tb=tb, m=m, n=n, k=k))
 
     print("%d passed, %d failed (%.1f s)" % (passed, failed, time.time() - t0))
     return 1 if failed else 0

@@ -143,13 +143,25 @@ static void write_node(FILE *f, const trn_nprog_gemm *g, const int src[3], const
     const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(g);
     const uint64_t B = (uint64_t)g->batch, P = g->complex ? 2 : 1, M = (uint64_t)g->m,
                    N = (uint64_t)g->n, K = (uint64_t)g->k;
-    const char *const base[3] = {"at", "b", "c"};
+    const int cm = g->layout == TRN_NPROG_COLMAJOR;
+    const char *const base[3] = {cm ? "a" : "at", "b", "c"};
     const uint64_t bytes[3] = {b.at, b.b, b.c};
-    const uint64_t dims[3][4] = {{B, P, K, M}, {B, P, K, N}, {B, P, M, N}};
+    uint64_t dims[4][4] = {{B, P, K, M}, {B, P, K, N}, {B, P, M, N}, {B, P, M, N}};
+    if (cm) { /* program.h: the matrices column by column */
+        int rows, cols[2];
+        trn_nprog_gemm_stored(g, 0, &rows, &cols[0]);
+        trn_nprog_gemm_stored(g, 1, &rows, &cols[1]);
+        const uint64_t cmd[4][2] = {{(uint64_t)cols[0], (uint64_t)g->lda},
+                                    {(uint64_t)cols[1], (uint64_t)g->ldb},
+                                    {N, (uint64_t)g->ldc},
+                                    {N, M}};
+        for (int w = 0; w < 4; w++)
+            dims[w][2] = cmd[w][0], dims[w][3] = cmd[w][1];
+    }
     char name[16];
     if (output) {
         snprintf(name, sizeof(name), "d%s", suffix);
-        write_tensor(f, name, "output", b.c, 4, dims[2]);
+        write_tensor(f, name, "output", b.d, 4, dims[3]);
         return;
     }
     for (int w = 0; w < 3; w++)

@@ -13,6 +13,11 @@
  * im += Ar·Bi, im += Ai·Br, each product in the mode's form. alpha and beta
  * are applied in FP32; beta == 0 (both parts for c32) leaves C unread, as
  * BLAS does, so a NaN in C does not reach D.
+ *
+ * The column-major layout (layout=cm, real only) is read into the packed
+ * one and computed by the same code, so both layouts give bitwise the same
+ * elements; the rows past each matrix's own in its leading dimension are
+ * never read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -141,8 +146,8 @@ static void scale_row(const trn_nprog_gemm *g, const float *scal, const float *c
     }
 }
 
-trn_nrt_status nrtsim_gemm_run(const trn_nprog_gemm *g, const float *at, const float *b,
-                               const float *c, const float *scal, float *d) {
+static trn_nrt_status packed_run(const trn_nprog_gemm *g, const float *at, const float *b,
+                                 const float *c, const float *scal, float *d) {
     const size_t planes = g->complex ? 2 : 1;
     const size_t km = (size_t)g->k * (size_t)g->m, kn = (size_t)g->k * (size_t)g->n,
                  mn = (size_t)g->m * (size_t)g->n;
@@ -164,4 +169,54 @@ trn_nrt_status nrtsim_gemm_run(const trn_nprog_gemm *g, const float *at, const f
     free(ops.buf);
     free(row);
     return TRN_NRT_SUCCESS;
+}
+
+/* A column-major batch entry (layout=cm) into the packed layout:
+ * at[l][i] = op(A)(i, l), b[l][j] = op(B)(l, j), c[i][j] = C(i, j). */
+static void from_colmajor(const trn_nprog_gemm *g, const float *a, const float *b, const float *c,
+                          float *pa, float *pb, float *pc) {
+    const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
+    const size_t lda = (size_t)g->lda, ldb = (size_t)g->ldb, ldc = (size_t)g->ldc;
+    for (size_t l = 0; l < k; l++) {
+        for (size_t i = 0; i < m; i++)
+            pa[l * m + i] = g->ta ? a[l + i * lda] : a[i + l * lda];
+        for (size_t j = 0; j < n; j++)
+            pb[l * n + j] = g->tb ? b[j + l * ldb] : b[l + j * ldb];
+    }
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++)
+            pc[i * n + j] = c[i + j * ldc];
+}
+
+static trn_nrt_status colmajor_run(const trn_nprog_gemm *g, const float *a, const float *b,
+                                   const float *c, const float *scal, float *d) {
+    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
+    trn_nprog_gemm one = *g;
+    one.layout = TRN_NPROG_PACKED;
+    one.batch = 1;
+    const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
+    float *pa = malloc((m * k + k * n + 2 * m * n) * sizeof(float));
+    if (!pa)
+        return TRN_NRT_FAIL_HOST_MEM_ALLOC;
+    float *pb = pa + m * k, *pc = pb + k * n, *pd = pc + m * n;
+    const size_t ea = (size_t)(by.at / 4 / (uint64_t)g->batch),
+                 eb = (size_t)(by.b / 4 / (uint64_t)g->batch),
+                 ec = (size_t)(by.c / 4 / (uint64_t)g->batch);
+    trn_nrt_status st = TRN_NRT_SUCCESS;
+    for (size_t e = 0; e < (size_t)g->batch && st == TRN_NRT_SUCCESS; e++) {
+        from_colmajor(g, a + e * ea, b + e * eb, c + e * ec, pa, pb, pc);
+        st = packed_run(&one, pa, pb, pc, scal, pd);
+        float *out = d + e * m * n; /* d[j][i] = D(i, j) */
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                out[j * m + i] = pd[i * n + j];
+    }
+    free(pa);
+    return st;
+}
+
+trn_nrt_status nrtsim_gemm_run(const trn_nprog_gemm *g, const float *at, const float *b,
+                               const float *c, const float *scal, float *d) {
+    return g->layout == TRN_NPROG_COLMAJOR ? colmajor_run(g, at, b, c, scal, d)
+                                           : packed_run(g, at, b, c, scal, d);
 }

@@ -18,7 +18,8 @@
  * [A-Za-z0-9_.-]. For kernel gemm, the parameters must parse
  * (trn_nprog_gemm_parse) and the tensors must be exactly at, b, c, scal
  * (inputs) and d (output), float32, of program.h's shapes (for f32 too,
- * at is [B][1][K][M]: P = 1 is a dimension). For gemm_seq
+ * at is [B][1][K][M]: P = 1 is a dimension), or with layout=cm exactly
+ * a, b, c, scal and d of its shapes. For gemm_seq
  * (trn_nprog_seq_parse): atJ, bJ, cJ for each operand whose source is
  * "in", scal [J][2P], and dJ for every node. Anything else is
  * NRT_INVALID; the parser reads nothing past the size it is given.
@@ -272,8 +273,17 @@ static void set_node(nrtsim_node *nd, const trn_nprog_gemm *g, const int src[3],
                      const char *suffix, want_tensor *want, size_t *nwant) {
     const uint32_t B = (uint32_t)g->batch, P = g->complex ? 2 : 1, M = (uint32_t)g->m,
                    N = (uint32_t)g->n, K = (uint32_t)g->k;
-    const char *const base[3] = {"at", "b", "c"};
-    const uint32_t shapes[3][2] = {{K, M}, {K, N}, {M, N}};
+    const int cm = g->layout == TRN_NPROG_COLMAJOR;
+    const char *const base[3] = {cm ? "a" : "at", "b", "c"};
+    uint32_t shapes[3][2] = {{K, M}, {K, N}, {M, N}};
+    if (cm) { /* column by column, leading dimension included */
+        int rows, cols;
+        trn_nprog_gemm_stored(g, 0, &rows, &cols);
+        shapes[0][0] = (uint32_t)cols, shapes[0][1] = (uint32_t)g->lda;
+        trn_nprog_gemm_stored(g, 1, &rows, &cols);
+        shapes[1][0] = (uint32_t)cols, shapes[1][1] = (uint32_t)g->ldb;
+        shapes[2][0] = N, shapes[2][1] = (uint32_t)g->ldc;
+    }
     nd->g = *g;
     for (int w = 0; w < 3; w++) {
         nd->src[w] = src[w];
@@ -283,7 +293,10 @@ static void set_node(nrtsim_node *nd, const trn_nprog_gemm *g, const int src[3],
                   shapes[w][1]);
     }
     snprintf(nd->d, sizeof(nd->d), "d%s", suffix);
-    want4(&want[(*nwant)++], nd->d, TRN_NRT_USAGE_OUTPUT, B, P, M, N);
+    if (cm)
+        want4(&want[(*nwant)++], nd->d, TRN_NRT_USAGE_OUTPUT, B, 1, N, M);
+    else
+        want4(&want[(*nwant)++], nd->d, TRN_NRT_USAGE_OUTPUT, B, P, M, N);
     nd->scal_at = (size_t)j * 2 * P;
 }
 

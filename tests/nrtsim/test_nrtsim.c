@@ -970,6 +970,95 @@ static void test_gemm_beta_zero_nan(void **state) {
     }
 }
 
+/* Runs the layout=cm program of t's shape with ta, tb and leading
+ * dimensions `pad` rows past each matrix's own (NaN there) on t's
+ * operands, laid out column by column; its d [B][N][M] into out. */
+static void colmajor_run(const gemm_case *t, int ta, int tb, int pad, float *out) {
+    const int m = t->g.m, n = t->g.n, k = t->g.k, B = t->g.batch;
+    trn_nprog_gemm g = t->g;
+    g.layout = TRN_NPROG_COLMAJOR, g.ta = ta, g.tb = tb;
+    g.lda = (ta ? k : m) + pad, g.ldb = (tb ? n : k) + pad, g.ldc = m + pad;
+    const size_t ea = (size_t)(ta ? m : k) * g.lda, eb = (size_t)(tb ? k : n) * g.ldb,
+                 ec = (size_t)n * g.ldc;
+    float *a = malloc(ea * B * 4), *b = malloc(eb * B * 4), *c = malloc(ec * B * 4);
+    assert_true(a && b && c);
+    for (size_t i = 0; i < ea * B; i++)
+        a[i] = NAN;
+    for (size_t i = 0; i < eb * B; i++)
+        b[i] = NAN;
+    for (size_t i = 0; i < ec * B; i++)
+        c[i] = NAN;
+    for (int e = 0; e < B; e++) {
+        const float *at = t->at + (size_t)e * k * m, *pb = t->b + (size_t)e * k * n,
+                    *pc = t->c + (size_t)e * m * n;
+        for (int l = 0; l < k; l++) {
+            for (int i = 0; i < m; i++) /* op(A)(i, l) = at[l][i] */
+                a[e * ea + (ta ? l + (size_t)i * g.lda : i + (size_t)l * g.lda)] = at[l * m + i];
+            for (int j = 0; j < n; j++) /* op(B)(l, j) = b[l][j] */
+                b[e * eb + (tb ? j + (size_t)l * g.ldb : l + (size_t)j * g.ldb)] = pb[l * n + j];
+        }
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                c[e * ec + i + (size_t)j * g.ldc] = pc[i * n + j];
+    }
+    char params[TRN_NPROG_PARAMS_LEN];
+    trn_nrt_model *model = load_params(params_of(&g, params), 0);
+    trn_nrt_tensor_set *in = NULL, *outs = NULL;
+    trn_nrt_tensor *ts[5];
+    assert_int_equal(api.allocate_tensor_set(&in), TRN_NRT_SUCCESS);
+    assert_int_equal(api.allocate_tensor_set(&outs), TRN_NRT_SUCCESS);
+    bind_tensor(in, "a", a, ea * B, 0, &ts[0]);
+    bind_tensor(in, "b", b, eb * B, 0, &ts[1]);
+    bind_tensor(in, "c", c, ec * B, 0, &ts[2]);
+    bind_tensor(in, "scal", t->scal, 2, 0, &ts[3]);
+    bind_tensor(outs, "d", NULL, (size_t)B * m * n, 0, &ts[4]);
+    assert_int_equal(api.execute(model, in, outs), TRN_NRT_SUCCESS);
+    assert_int_equal(api.tensor_read(ts[4], out, 0, (size_t)B * m * n * 4), TRN_NRT_SUCCESS);
+    for (int i = 0; i < 5; i++)
+        api.tensor_free(&ts[i]);
+    api.destroy_tensor_set(&in);
+    api.destroy_tensor_set(&outs);
+    assert_int_equal(api.unload(model), TRN_NRT_SUCCESS);
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* Rule (program.h, layout=cm): the column-major program computes, element
+ * for element and bit for bit, what the packed program computes on the
+ * same matrices, for every ta/tb pair and mode, reading no row past a
+ * matrix's own (those hold NaN). The packed program is checked against
+ * double by the tests above. */
+static void test_gemm_colmajor(void **state) {
+    (void)state;
+    init_ok();
+    for (int mode = TRN_NPROG_FP32; mode <= TRN_NPROG_BF16X3; mode++) {
+        gemm_case t;
+        case_init(&t, 0, (trn_nprog_mode)mode, 37, 21, 130, 2);
+        char params[TRN_NPROG_PARAMS_LEN];
+        trn_nrt_model *m = load_params(params_of(&t.g, params), 0);
+        assert_int_equal(case_run(&t, m, 0), TRN_NRT_SUCCESS);
+        assert_int_equal(api.unload(m), TRN_NRT_SUCCESS);
+        float *out = malloc(t.n_c * 4);
+        assert_non_null(out);
+        for (int pair = 0; pair < 4; pair++) {
+            colmajor_run(&t, pair & 1, pair >> 1, 1 + pair, out);
+            for (int e = 0; e < t.g.batch; e++)
+                for (int i = 0; i < t.g.m; i++)
+                    for (int j = 0; j < t.g.n; j++) {
+                        const size_t at = (size_t)e * t.g.m * t.g.n;
+                        const float want = t.d[at + (size_t)i * t.g.n + j],
+                                    got = out[at + (size_t)j * t.g.m + i];
+                        if (memcmp(&want, &got, 4) != 0)
+                            fail_msg("mode %d ta %d tb %d: (%d,%d) of %d is %a, packed %a", mode,
+                                     pair & 1, pair >> 1, i, j, e, got, want);
+                    }
+        }
+        free(out);
+        case_free(&t);
+    }
+}
+
 /* One product a b (1x1x1, alpha 1, beta 0) in mode. */
 static float one_product(trn_nprog_mode mode, float a, float b) {
     gemm_case t;
@@ -1586,6 +1675,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gemm_f32_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_c32_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_beta_zero_nan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gemm_colmajor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_execute_binding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fault_exec_error_and_alloc, setup, teardown),

@@ -259,6 +259,7 @@ static void test_parse_defaults(void **state) {
     assert_int_equal(cfg.run_ahead, TRN_RUN_AHEAD_AUTO);
     assert_int_equal(cfg.neuron_resident, 1);
     assert_int_equal(cfg.neuron_locality, 1);
+    assert_int_equal(cfg.neuron_in_place, 1);
     trn_config_free(&cfg);
 }
 
@@ -317,7 +318,8 @@ static void test_parse_all_flags(void **state) {
                     "--convert-ahead", "off",
                     "--run-ahead", "off",
                     "--neuron-resident", "off",
-                    "--neuron-locality", "off"};
+                    "--neuron-locality", "off",
+                    "--neuron-in-place", "off"};
     // clang-format on
     trn_config cfg;
     char err[256] = "";
@@ -338,6 +340,7 @@ static void test_parse_all_flags(void **state) {
     assert_int_equal(cfg.run_ahead, 0);
     assert_int_equal(cfg.neuron_resident, 0);
     assert_int_equal(cfg.neuron_locality, 0);
+    assert_int_equal(cfg.neuron_in_place, 0);
     trn_config_free(&cfg);
 }
 
@@ -403,6 +406,8 @@ static void test_parse_errors(void **state) {
                        "--neuron-resident yes");
     expect_parse_error((char *[]){"trnscid", "--neuron-locality", "1", NULL},
                        "--neuron-locality 1");
+    expect_parse_error((char *[]){"trnscid", "--neuron-in-place", "packed", NULL},
+                       "--neuron-in-place packed");
 
     /* At most TRN_CONFIG_MAX_LISTEN (8) addresses; the 9th is an error, and the
      * eight already copied are freed by trn_config_free (ASan checks). */

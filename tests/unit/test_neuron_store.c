@@ -62,7 +62,7 @@ static void write_file(const char *name, const char *text, mode_t mode) {
 
 static void test_program_params(void **state) {
     (void)state;
-    const trn_nprog_gemm g = {1, TRN_NPROG_BF16X3, 300, 512, 129, 3};
+    const trn_nprog_gemm g = {1, TRN_NPROG_BF16X3, 300, 512, 129, 3, .layout = TRN_NPROG_PACKED};
     char text[TRN_NPROG_PARAMS_LEN], err[200];
     assert_true(trn_nprog_gemm_format(&g, text, sizeof(text)) > 0);
     assert_string_equal(text, "dtype=c32 mode=bf16x3 m=300 n=512 k=129 batch=3");
@@ -91,10 +91,13 @@ static void test_program_params(void **state) {
      * each, in turn and again, each give their own text, and the kept text
      * never overruns a buffer too short for it. */
     const trn_nprog_gemm v[] = {
-        {0, TRN_NPROG_FP32, 8, 8, 8, 1}, {1, TRN_NPROG_FP32, 8, 8, 8, 1},
-        {0, TRN_NPROG_BF16, 8, 8, 8, 1}, {0, TRN_NPROG_FP32, 9, 8, 8, 1},
-        {0, TRN_NPROG_FP32, 8, 9, 8, 1}, {0, TRN_NPROG_FP32, 8, 8, 9, 1},
-        {0, TRN_NPROG_FP32, 8, 8, 8, 2},
+        {0, TRN_NPROG_FP32, 8, 8, 8, 1, .layout = TRN_NPROG_PACKED},
+        {1, TRN_NPROG_FP32, 8, 8, 8, 1, .layout = TRN_NPROG_PACKED},
+        {0, TRN_NPROG_BF16, 8, 8, 8, 1, .layout = TRN_NPROG_PACKED},
+        {0, TRN_NPROG_FP32, 9, 8, 8, 1, .layout = TRN_NPROG_PACKED},
+        {0, TRN_NPROG_FP32, 8, 9, 8, 1, .layout = TRN_NPROG_PACKED},
+        {0, TRN_NPROG_FP32, 8, 8, 9, 1, .layout = TRN_NPROG_PACKED},
+        {0, TRN_NPROG_FP32, 8, 8, 8, 2, .layout = TRN_NPROG_PACKED},
     };
     const char *const want[] = {
         "dtype=f32 mode=fp32 m=8 n=8 k=8 batch=1", "dtype=c32 mode=fp32 m=8 n=8 k=8 batch=1",
@@ -116,6 +119,53 @@ static void test_program_params(void **state) {
             }
 }
 
+/* Rule (program.h, layout=cm): the column-major program's text carries
+ * the transpositions and leading dimensions and round-trips; its tensors
+ * are whole columns of leading dimension, d m x n; it is real only, and a
+ * leading dimension below its matrix's rows is refused. */
+static void test_program_params_colmajor(void **state) {
+    (void)state;
+    trn_nprog_gemm g = {0, TRN_NPROG_BF16, 70, 50, 90, 2, .layout = TRN_NPROG_COLMAJOR};
+    g.ta = 1, g.tb = 0, g.lda = 95, g.ldb = 91, g.ldc = 72;
+    char text[TRN_NPROG_PARAMS_LEN], err[200];
+    assert_true(trn_nprog_gemm_format(&g, text, sizeof(text)) > 0);
+    assert_string_equal(text, "dtype=f32 mode=bf16 m=70 n=50 k=90 batch=2 layout=cm ta=t tb=n "
+                              "lda=95 ldb=91 ldc=72");
+    trn_nprog_gemm back;
+    assert_int_equal(trn_nprog_gemm_parse(text, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back, &g, sizeof(g));
+    /* A is K x M stored (ta=t): M columns of lda; B is K x N: N columns. */
+    const trn_nprog_gemm_bytes b = trn_nprog_gemm_sizes(&g);
+    assert_true(b.at == 2ull * 70 * 95 * 4 && b.b == 2ull * 50 * 91 * 4 &&
+                b.c == 2ull * 50 * 72 * 4 && b.d == 2ull * 70 * 50 * 4 && b.scal == 8);
+    int rows, cols;
+    trn_nprog_gemm_stored(&g, 0, &rows, &cols);
+    assert_true(rows == 90 && cols == 70);
+    trn_nprog_gemm_stored(&g, 1, &rows, &cols);
+    assert_true(rows == 90 && cols == 50);
+    const char *bad[] = {
+        "dtype=c32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=n tb=n lda=4 ldb=4 ldc=4",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=rm ta=n tb=n lda=4 ldb=4 ldc=4",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=c tb=n lda=4 ldb=4 ldc=4",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=n tb=n lda=3 ldb=4 ldc=4",
+        "dtype=f32 mode=fp32 m=4 n=5 k=4 batch=1 layout=cm ta=n tb=t lda=4 ldb=4 ldc=4",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=n tb=n lda=4 ldb=4 ldc=3",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=n tb=n lda=4 ldb=4",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=n tb=n lda=4 ldb=4 ldc=0",
+        "dtype=f32 mode=fp32 m=4 n=4 k=4 batch=1 layout=cm ta=n lda=4 ldb=4 ldc=4",
+        "dtype=f32 mode=fp32 m=4 n=4 k=2000000000 batch=1 layout=cm ta=n tb=n lda=2000000000 "
+        "ldb=2000000000 ldc=4", /* a is 2^40 bytes and more */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (trn_nprog_gemm_parse(bad[i], &back, err, sizeof(err)) == 0)
+            fail_msg("accepted \"%s\"", bad[i]);
+    /* Formatting refuses what parsing would. */
+    g.complex = 1;
+    assert_int_equal(trn_nprog_gemm_format(&g, text, sizeof(text)), -1);
+    g.complex = 0, g.lda = 89; /* A (ta=t) has k = 90 rows */
+    assert_int_equal(trn_nprog_gemm_format(&g, text, sizeof(text)), -1);
+}
+
 /* ---- addresses ------------------------------------------------------------------- */
 
 /* Rule (program.h, "gemm_seq"): a sequence's text round-trips; each node's
@@ -132,9 +182,9 @@ static void test_sequence_params(void **state) {
     s.complex = 0;
     s.mode = TRN_NPROG_BF16X3;
     s.nodes = 3;
-    const trn_nprog_gemm n0 = {0, TRN_NPROG_BF16X3, 1024, 64, 256, 1},
-                         n1 = {0, TRN_NPROG_BF16X3, 512, 64, 1024, 1},
-                         n2 = {0, TRN_NPROG_BF16X3, 512, 64, 7, 1};
+    const trn_nprog_gemm n0 = {0, TRN_NPROG_BF16X3, 1024, 64, 256, 1, .layout = TRN_NPROG_PACKED},
+                         n1 = {0, TRN_NPROG_BF16X3, 512, 64, 1024, 1, .layout = TRN_NPROG_PACKED},
+                         n2 = {0, TRN_NPROG_BF16X3, 512, 64, 7, 1, .layout = TRN_NPROG_PACKED};
     s.node[0] = n0;
     s.node[1] = n1;
     s.node[2] = n2;
@@ -167,7 +217,8 @@ static void test_sequence_params(void **state) {
     big.mode = TRN_NPROG_BF16X3;
     big.nodes = TRN_NPROG_SEQ_MAX;
     for (int j = 0; j < TRN_NPROG_SEQ_MAX; j++) {
-        big.node[j] = (trn_nprog_gemm){1, TRN_NPROG_BF16X3, 2147483647, 1, 1, 64};
+        big.node[j] =
+            (trn_nprog_gemm){1, TRN_NPROG_BF16X3, 2147483647, 1, 1, 64, .layout = TRN_NPROG_PACKED};
         big.src[j][0] = big.src[j][1] = TRN_NPROG_SEQ_IN;
         big.src[j][2] = j ? j - 1 : TRN_NPROG_SEQ_IN;
     }
@@ -338,6 +389,7 @@ static void test_compiler(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_program_params),
+        cmocka_unit_test(test_program_params_colmajor),
         cmocka_unit_test(test_sequence_params),
         cmocka_unit_test(test_addresses),
         cmocka_unit_test_setup_teardown(test_store, setup, teardown),

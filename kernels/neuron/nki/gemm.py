@@ -71,6 +71,32 @@ kernel cannot branch on beta (run-time data), so C is always loaded, and
 beta * C is replaced by 0 where beta == 0 (nl.where): a NaN or Inf in C
 never reaches d when beta is 0, as BLAS requires.
 
+The column-major layout (program.h, layout=cm; real only): the operands as
+they lie in memory, column by column, so the host moves their bytes as
+they are:
+
+    gemm(a, b, c, scal, mode="fp32", dtype="f32", layout="cm",
+         ta="n"|"t", tb="n"|"t", m=M, n=N, k=K)
+    a     [B][1][CA][LDA]   A: CA = K (ta="n", A is MxK) or M (ta="t")
+    b     [B][1][CB][LDB]   B: CB = N (tb="n", B is KxN) or K (tb="t")
+    c     [B][1][N][LDC]    C
+    d     [B][1][N][M]      the result, column-major (returned)
+
+Rows past a matrix's own (LDA - its rows, ...) are never read. The kernel
+computes D^T = op(B)^T op(A)^T, so that every tile's partitions are what
+its HBM rows hold: a D^T tile [tn, tm] is a run of tn columns of D, each
+tm elements long, stored as it lies. The contraction index l must be on
+the partitions of both operands:
+    op(A)^T tile [tk, tm]: ta="n" row l of a holds A(:, l): a plain load;
+                           ta="t" (A is KxM) a DMA transpose of [tm, tk]
+    op(B) tile   [tk, tn]: tb="t" (B is NxK) row l of b holds op(B)(l, :):
+                           a plain load; tb="n" a DMA transpose of [tn, tk]
+So B (NN) is the one transposed on the way in (nl.load_transpose2d).
+Tiling: N in tiles of 128 (the stationary side: op(B)), M in tiles of 512
+(the moving side: op(A)^T), K in tiles of 128; PSUM [tn, tm] fp32 is one
+bank. Each element of D is the sum the packed layout computes, with the
+same products (hi.hi, hi.lo, lo.hi in bf16x3) in the same order of k.
+
 gemm_seq — the GEMM sequence program of program.h: J GEMMs in order in
 one execution, each exactly as `gemm` computes it (the same tile loops,
 products and order), so the results are bitwise those of J gemm runs:
@@ -210,10 +236,89 @@ def _check_operands(at, b, c, P, what):
     return B, M, N
 
 
+def _cm_a_tile(a, bi, k0, tk, m0, tm, ta):
+    """op(A)^T [tk, tm] from A as it lies (k on the partitions)."""
+    if ta == "n":
+        return nl.load(a[bi, 0, k0:k0 + tk, m0:m0 + tm])
+    return nl.load_transpose2d(a[bi, 0, m0:m0 + tm, k0:k0 + tk])
+
+
+def _cm_b_tile(b, bi, k0, tk, n0, tn, tb):
+    """op(B) [tk, tn] from B as it lies (k on the partitions)."""
+    if tb == "t":
+        return nl.load(b[bi, 0, k0:k0 + tk, n0:n0 + tn])
+    return nl.load_transpose2d(b[bi, 0, n0:n0 + tn, k0:k0 + tk])
+
+
+def _cm_k_step(a, b, acc, bi, k0, tk, n0, tn, m0, tm, mode, ta, tb):
+    """Loads one K tile of op(A)^T and op(B) and accumulates their products
+    into the D^T tile."""
+    a_parts = _parts(_cm_a_tile(a, bi, k0, tk, m0, tm, ta), mode)
+    b_parts = _parts(_cm_b_tile(b, bi, k0, tk, n0, tn, tb), mode)
+    for i, j in _TERMS[mode]:  # op(A) part i times op(B) part j, as packed
+        acc += nisa.nc_matmul(b_parts[j], a_parts[i])
+
+
+def _cm_out_tile(a, b, c, d, sc, beta_nz, bi, n0, tn, m0, tm, K, mode, ta, tb):
+    """One [tn, tm] tile of D^T: columns n0.. of D, rows m0.. of each."""
+    acc = nl.zeros((tn, tm), nl.float32, buffer=nl.psum)
+    k_full, k_rem = _tiles(K, TK)
+    if k_full:
+        for kt in nl.affine_range(k_full):
+            _cm_k_step(a, b, acc, bi, kt * TK, TK, n0, tn, m0, tm, mode, ta, tb)
+    if k_rem:
+        _cm_k_step(a, b, acc, bi, k_full * TK, k_rem, n0, tn, m0, tm, mode, ta, tb)
+    ct = nl.load(c[bi, 0, n0:n0 + tn, m0:m0 + tm])
+    alpha, beta = sc[0:tn, 0:1], sc[0:tn, 1:2]
+    res = nl.add(nl.multiply(acc, alpha), nl.where(beta_nz[0:tn, 0:1], nl.multiply(ct, beta), 0.0))
+    nl.store(d[bi, 0, n0:n0 + tn, m0:m0 + tm], value=res)
+
+
+def _cm_column_tiles(a, b, c, d, sc, beta_nz, bi, n0, tn, M, K, mode, ta, tb):
+    """Every M tile (of 512) of one N tile."""
+    m_full, m_rem = _tiles(M, TN)
+    if m_full:
+        for mt in nl.affine_range(m_full):
+            _cm_out_tile(a, b, c, d, sc, beta_nz, bi, n0, tn, mt * TN, TN, K, mode, ta, tb)
+    if m_rem:
+        _cm_out_tile(a, b, c, d, sc, beta_nz, bi, n0, tn, m_full * TN, m_rem, K, mode, ta, tb)
+
+
+def _gemm_cm(a, b, c, scal, mode, ta, tb, m, n, k):
+    """The column-major layout (module docstring): returns d [B][1][N][M].
+    N goes in tiles of 128 (the stationary side), M in tiles of 512."""
+    assert ta in ("n", "t") and tb in ("n", "t"), "ta and tb are n or t"
+    assert m is not None and n is not None and k is not None, "layout=cm needs m, n and k"
+    B = a.shape[0]
+    rows_a, cols_a = (m, k) if ta == "n" else (k, m)
+    rows_b, cols_b = (k, n) if tb == "n" else (n, k)
+    assert tuple(a.shape[:3]) == (B, 1, cols_a) and a.shape[3] >= rows_a, \
+        "a must be [B][1][CA][LDA]"
+    assert tuple(b.shape[:3]) == (B, 1, cols_b) and b.shape[3] >= rows_b, \
+        "b must be [B][1][CB][LDB]"
+    assert tuple(c.shape[:3]) == (B, 1, n) and c.shape[3] >= m, "c must be [B][1][N][LDC]"
+    assert tuple(scal.shape) == (2,), "scal must be [2]"
+    d = nl.ndarray((B, 1, n, m), dtype=nl.float32, buffer=nl.shared_hbm)
+    sc, beta_nz = _scalars(scal.reshape((1, 2)), 1)
+    n_full, n_rem = _tiles(n, TM)
+    for bi in nl.affine_range(B):
+        if n_full:
+            for nt in nl.affine_range(n_full):
+                _cm_column_tiles(a, b, c, d, sc, beta_nz, bi, nt * TM, TM, m, k, mode, ta, tb)
+        if n_rem:
+            _cm_column_tiles(a, b, c, d, sc, beta_nz, bi, n_full * TM, n_rem, m, k, mode, ta, tb)
+    return d
+
+
 @nki.jit
-def gemm(at, b, c, scal, mode="fp32", dtype=None):
-    P = at.shape[1]
+def gemm(at, b, c, scal, mode="fp32", dtype=None, layout="packed", ta="n", tb="n", m=None,
+         n=None, k=None):
     assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
+    assert layout in ("packed", "cm"), "layout is packed or cm"
+    if layout == "cm":
+        assert dtype in (None, "f32"), "layout=cm is real (f32) only"
+        return _gemm_cm(at, b, c, scal, mode, ta, tb, m, n, k)
+    P = at.shape[1]
     assert P in (1, 2), "P is 1 (f32) or 2 (c32)"
     assert dtype is None or dtype == ("f32" if P == 1 else "c32"), "dtype does not match P"
     B, M, N = _check_operands(at, b, c, P, "gemm")

@@ -3,8 +3,8 @@ kernels in kernels/neuron/nki/ use, enforcing the hardware's tile rules, so
 the kernels run and are checked on a CPU without the Neuron SDK.
 
   tiles.py     Tile (HBM/SBUF/PSUM), dtypes, bfloat16 rounding, size rules
-  language.py  neuronxcc.nki.language: load/store, ndarray/zeros, loops,
-               element-wise ops, tile_size
+  language.py  neuronxcc.nki.language: load/store, load_transpose2d,
+               ndarray/zeros, loops, element-wise ops, tile_size
   isa.py       neuronxcc.nki.isa: nc_matmul
 
 install() puts these under the names neuronxcc, neuronxcc.nki,

@@ -15,7 +15,7 @@ sbuf, psum, hbm = SBUF, PSUM, HBM
 shared_hbm = private_hbm = HBM
 
 __all__ = ["float32", "bfloat16", "bool_", "sbuf", "psum", "hbm", "shared_hbm",
-           "tile_size", "par_dim", "ndarray", "zeros", "load", "store",
+           "tile_size", "par_dim", "ndarray", "zeros", "load", "load_transpose2d", "store",
            "affine_range", "sequential_range", "static_range", "copy", "add",
            "subtract", "multiply", "negative", "abs", "not_equal", "where",
            "broadcast_to", "NkiRuleError"]
@@ -69,6 +69,18 @@ def load(src, dtype=None, mask=None):
     dt = dtype or src.dtype
     check_on_chip(src.shape, dt, SBUF)
     return Tile(cast(src.data, dt), dt, SBUF)
+
+
+def load_transpose2d(src, dtype=None, mask=None):
+    """DMA HBM -> SBUF through the DMA engine's 2-D transpose: an [a, b]
+    region of HBM lands as a [b, a] tile (b on the partitions)."""
+    require(mask is None, "masks are not modelled")
+    require(isinstance(src, Tile) and src.buffer == HBM,
+            "nl.load_transpose2d reads an HBM tensor")
+    require(src.ndim == 2, "nl.load_transpose2d takes a 2-D region, got %r" % (src.shape,))
+    dt = dtype or src.dtype
+    check_on_chip((src.shape[1], src.shape[0]), dt, SBUF)
+    return Tile(cast(np.ascontiguousarray(src.data.T), dt), dt, SBUF)
 
 
 def store(dst, value, mask=None):
