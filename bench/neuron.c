@@ -151,10 +151,11 @@ typedef struct trace_sums {
     int moves, execs;
     double written;    /* bytes moved to the cores */
     int writes_hidden; /* moves to the cores during an execution */
+    double copied;     /* bytes copied within a core's memory */
 } trace_sums;
 
 static trace_sums trace_read(const char *path) {
-    trace_sums t = {0, 0, 0, 0, 0, 0, 0};
+    trace_sums t = {0, 0, 0, 0, 0, 0, 0, 0};
     enum { MAX = 1 << 14 };
     typedef struct {
         int exec, write, core, pid;
@@ -172,6 +173,8 @@ static trace_sums trace_read(const char *path) {
         ev[n].write = strcmp(kind, "write") == 0;
         if (ev[n].write)
             t.written += (double)bytes;
+        if (strcmp(kind, "copy") == 0)
+            t.copied += (double)bytes;
         const double ms = (double)(ev[n].e - ev[n].b) / 1e6;
         if (ev[n].exec) {
             t.exec_ms += ms;
@@ -694,6 +697,61 @@ static void threads_json(int pid, const bench_thread_sample *t0, int n0, double 
                                  us[i]);
 }
 
+/* One W (4S x S, 1 MiB at S = 256) used by GEMMs of two programs on one
+ * core, Y1 = W X1 (X1 S x 16) and Y2 = W X2 (S x 32), with W written
+ * before each round (a Write, as a weight update does), under the timing
+ * model; the label says --neuron-in-place on or off. In place, the second
+ * GEMM copies W on the core from the first's tensor; packed, each moves W
+ * from the host. Per round (round 0 left out): wall ms, bytes moved to the
+ * core and copied on it (the simulator's trace). */
+static void phase_on_core(const opts *o, trnblasHandle_t h) {
+    const int m = 4 * o->size, k = o->size;
+    const size_t wb = (size_t)m * k * 4;
+    float *w, *x1, *x2, *y, *host = malloc(wb);
+    if (!host || trnsciMalloc((void **)&w, wb) || trnsciMalloc((void **)&x1, (size_t)k * 16 * 4) ||
+        trnsciMalloc((void **)&x2, (size_t)k * 32 * 4) ||
+        trnsciMalloc((void **)&y, (size_t)m * 32 * 4))
+        exit(1);
+    bench_fill(host, (size_t)m * k, 5);
+    if (trnsciMemcpy(x1, host, (size_t)k * 16 * 4, trnsciMemcpyHostToDevice) ||
+        trnsciMemcpy(x2, host, (size_t)k * 32 * 4, trnsciMemcpyHostToDevice))
+        exit(1);
+    const float one = 1, zero = 0;
+    double *v = calloc((size_t)o->reps + 1, sizeof(double)), written = 0, copied = 0;
+    if (!v)
+        exit(1);
+    for (int r = 0; r <= o->reps; r++) {
+        host[r % (m * k)] += 1; /* new contents */
+        if (trnsciMemcpy(w, host, wb, trnsciMemcpyHostToDevice))
+            exit(1);
+        const trace_sums before = trace_read(o->trace);
+        const double t0 = bench_now_ms();
+        if (trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, m, 16, k, &one, w, m, x1, k, &zero, y, m) ||
+            trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, m, 32, k, &one, w, m, x2, k, &zero, y, m) ||
+            trnsciDeviceSynchronize() != trnsciSuccess)
+            exit(1);
+        v[r] = bench_now_ms() - t0;
+        const trace_sums after = trace_read(o->trace);
+        if (r > 0) {
+            written += after.written - before.written;
+            copied += after.copied - before.copied;
+        }
+    }
+    const bench_stats s = bench_stats_of(v + 1, o->reps);
+    printf("{\"bench\":\"neuron_on_core_copy\",\"daemon\":\"%s\",\"shapes\":\"%dx16x%d,%dx32x%d\","
+           "\"round_ms\":{\"median\":%.2f,\"min\":%.2f,\"max\":%.2f},"
+           "\"bytes_to_core_per_round\":%.0f,\"bytes_copied_on_core_per_round\":%.0f,"
+           "\"reps\":%d,\"simulated\":true}\n",
+           o->label, m, k, m, k, s.median, s.min, s.max, written / o->reps, copied / o->reps,
+           o->reps);
+    free(v);
+    free(host);
+    trnsciFree(w);
+    trnsciFree(x1);
+    trnsciFree(x2);
+    trnsciFree(y);
+}
+
 /* A sample of the daemon's metrics, or exit. */
 static double metric_or_exit(const opts *o, const char *series) {
     const double v = bench_metric(o->metrics_port, series);
@@ -858,7 +916,7 @@ int main(int argc, char **argv) {
             fprintf(stderr,
                     "usage: bench_neuron ADDR "
                     "[--phase first|restart|host|split|overlap|resident|locality|busy|graph|"
-                    "in-place] [--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
+                    "in-place|on-core] [--daemon-pid P] [--lib L --neff F] [--ops N] [--reps R] "
                     "[--size S] [--backend NAME] [--label L] [--trace FILE] [--batch B] "
                     "[--metrics-port P]\n");
             return 2;
@@ -867,7 +925,7 @@ int main(int argc, char **argv) {
     const int split = strcmp(o.phase, "split") == 0 || strcmp(o.phase, "overlap") == 0 ||
                       strcmp(o.phase, "resident") == 0 || strcmp(o.phase, "locality") == 0 ||
                       strcmp(o.phase, "busy") == 0 || strcmp(o.phase, "graph") == 0 ||
-                      strcmp(o.phase, "in-place") == 0;
+                      strcmp(o.phase, "in-place") == 0 || strcmp(o.phase, "on-core") == 0;
     if (!o.addr || o.batch < 1 || o.batch > 1024 || o.size < 1 || o.size > (split ? 2048 : 64) ||
         o.n < 1 || o.reps < 1 || trnsciInit(o.addr) != trnsciSuccess)
         return 2;
@@ -907,6 +965,10 @@ int main(int argc, char **argv) {
         if (!o.trace || o.size < 8)
             return 2;
         phase_graph(&o);
+    } else if (strcmp(o.phase, "on-core") == 0) {
+        if (!o.trace)
+            return 2;
+        phase_on_core(&o, h);
     } else if (strcmp(o.phase, "in-place") == 0) {
         if (o.daemon_pid <= 0 || o.metrics_port <= 0)
             return 2;

@@ -13,7 +13,8 @@
 #   3-6. under the simulator's timing model: one GEMM split over two cores,
 #      DMA beside execution, resident operands, placement by location
 #      (below); 7-8 busy placement and graphs; 9. operands as they lie
-#      (--neuron-in-place) against packing.
+#      (--neuron-in-place) against packing; 10. an operand copied on the
+#      core for a second program.
 # Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
 # its executors pinned there (one per simulated core: the simulator has 3,
 # the daemon owns cores 0-1, the bench's direct side core 2); the bench under
@@ -194,5 +195,15 @@ in_place_run() {
 if [ "$rc" -eq 0 ] && want in-place; then
     in_place_run on
     in_place_run off
+fi
+# 10. One W for GEMMs of two programs (Y1 = W X1, Y2 = W X2; X 16 and 32
+# columns wide), W written before each round, under the model of 5 with the
+# core's own memory 10x the host's DMA (NRTSIM_HBM_GBPS=0.2): in place the
+# second GEMM copies W on the core; packed each moves it from the host.
+if [ "$rc" -eq 0 ] && want on-core; then
+    export NRTSIM_HBM_GBPS=0.2
+    model_run on-core 0 neuron-in-place on
+    model_run on-core 0 neuron-in-place off
+    unset NRTSIM_HBM_GBPS
 fi
 bench_finish "$rc"

@@ -571,6 +571,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "GEMM operands not moved to a NeuronCore because it held them, unchanged "
            "(--neuron-resident).",
            (double)neff.bytes_kept);
+    scalar(&p, "trnscid_neuron_bytes_copied_on_core_total", "counter",
+           "GEMM operands copied on a NeuronCore from another program's copy of the same "
+           "memory, instead of moved from the host (--neuron-in-place, --neuron-resident).",
+           (double)neff.bytes_on_core);
     scalar(&p, "trnscid_neuron_pack_seconds_total", "counter",
            "Host time spent packing GEMM operands into a NeuronCore program's layout and "
            "unpacking results (none for real operands moved as they lie, --neuron-in-place).",

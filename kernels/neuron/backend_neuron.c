@@ -791,6 +791,7 @@ trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {
         st.bytes_from_cores = atomic_load(&nb->traffic->from_cores);
         st.bytes_kept = atomic_load(&nb->traffic->kept);
         st.pack_ns = atomic_load(&nb->traffic->pack_ns);
+        st.bytes_on_core = atomic_load(&nb->traffic->on_core);
     }
     st.move_bytes_per_ns = trn_nc_move_bytes_per_ns(nb->traffic);
     return st;

@@ -99,6 +99,7 @@ typedef struct trn_neuron_stats {
      * trn_backend_neuron_set_traffic was not called). */
     uint64_t bytes_to_cores, bytes_from_cores, bytes_kept;
     uint64_t pack_ns;         /* host time packing operands into programs' layouts, and back */
+    uint64_t bytes_on_core;   /* operands copied from another tensor of the core, not moved */
     double move_bytes_per_ns; /* the rate placement assumes (trn_backend_neuron_move_ns) */
 } trn_neuron_stats;
 /* Zeros for a backend that is not the Neuron one. */

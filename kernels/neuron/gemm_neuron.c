@@ -239,7 +239,7 @@ static void scalars(const trn_gemm_desc *d, float s[4]) {
  * the DMA queue when executions are pipelined, so they report failure here
  * rather than by return. */
 typedef struct chunk_io {
-    const trn_nc_runtime *rt;
+    trn_nc_runtime *rt;
     trn_nc_loaded *ld;
     const trn_gemm_desc *d;
     const trn_nprog_gemm *g;
@@ -248,7 +248,8 @@ typedef struct chunk_io {
     int set;
     float s[4]; /* alpha, beta */
     int read_c;
-    int ahead; /* a move ahead for the next op (ahead_start) */
+    int ahead;  /* a move ahead for the next op (ahead_start) */
+    int donors; /* may copy inputs from other tensors of the core (copy_on_core) */
     float *stage;
     int failed;
     char msg[200];
@@ -271,21 +272,38 @@ static int reads_c(const float s[4], int complex) {
     return s[complex ? 2 : 1] != 0 || (complex && s[3] != 0);
 }
 
-/* What the execution's packing of operand `which` makes, as a held record
- * (nc_runtime.h): the memory of that operand in the whole op (ops/span.h)
- * and everything else that decides the packed bytes. Not valid (never reused) without a write clock
- * or with pointer lists, whose matrices may be anywhere. */
+static const void *colmajor_source(const chunk_io *io, int which, size_t *bytes);
+
+/* how[0] of a held record of bytes as they lie in memory (layout=cm): the
+ * record is the span alone, so any program's tensor of the core that holds
+ * it serves (copy_on_core). A packed record's how[0] is its operand, 0-2. */
+#define HOW_AS_THEY_LIE 0x100u
+
+/* What the execution's tensor for operand `which` holds once written, as a
+ * held record (nc_runtime.h). Packed: the memory of that operand in the
+ * whole op (ops/span.h) and everything else that decides the packed bytes.
+ * As they lie: exactly the span of memory moved. Not valid (never reused)
+ * without a write clock or with pointer lists, whose matrices may be
+ * anywhere. */
 static trn_nc_held operand_held(const chunk_io *io, int which) {
     const trn_gemm_desc *d = io->d;
     trn_nc_held h;
     memset(&h, 0, sizeof(h));
     if (!io->rt->wclock || d->a_list || d->b_list || d->c_list)
         return h;
+    if (io->g->layout == TRN_NPROG_COLMAJOR) {
+        size_t n;
+        h.lo = (uintptr_t)colmajor_source(io, which, &n);
+        h.hi = h.lo + n;
+        h.how[0] = HOW_AS_THEY_LIE;
+        h.valid = 1;
+        return h;
+    }
     trn_span whole[3]; /* all of the op's batch: a copy is current while none of it changed */
     h.valid = trn_gemm_spans(d, whole) == 3;
     h.lo = whole[which].lo;
     h.hi = whole[which].hi;
-    const uint64_t how[] = {(uint64_t)which | (uint64_t)io->g->layout << 8,
+    const uint64_t how[] = {(uint64_t)which,
                             (uint64_t)io->g->complex,
                             (uint64_t)io->g->m,
                             (uint64_t)io->g->n,
@@ -416,9 +434,42 @@ static const void *colmajor_source(const chunk_io *io, int which, size_t *bytes)
     return base + first;
 }
 
+/* Copies what want describes into dst (n bytes) from another input tensor
+ * of the same core that holds it, current: another program's, or this
+ * program's other set. A copy within the core's memory instead of a move
+ * from the host. Sets *held to the source's record (its bytes are as old)
+ * and returns 0, or -1 when no tensor holds it. Only on the core's worker
+ * with no move of the core in flight (io->donors): no other thread then
+ * writes the core's records, and rt->lock keeps every program loaded. */
+static int copy_on_core(chunk_io *io, const trn_nc_held *want, trn_nrt_tensor *dst, size_t n,
+                        trn_nc_held *held) {
+    trn_nc_runtime *rt = io->rt;
+    int done = -1;
+    pthread_mutex_lock(&rt->lock);
+    for (const trn_nc_loaded *o = rt->loaded; o && done != 0; o = o->next) {
+        if (o->core != io->ld->core)
+            continue;
+        for (int ti = 0; ti < o->ntensors && done != 0; ti++)
+            for (int s = 0; s < o->nsets && done != 0; s++) {
+                const trn_nc_held *h = &o->t[ti].held[s];
+                if (o->t[ti].output || h == held || o->t[ti].size < n || !held_current(io, h, want))
+                    continue;
+                if (rt->api.tensor_copy(o->t[ti].tensor[s], 0, dst, 0, n) != TRN_NRT_SUCCESS)
+                    continue;
+                *held = *h;
+                held->ahead = 0;
+                count(rt->traffic ? &rt->traffic->on_core : NULL, n);
+                done = 0;
+            }
+    }
+    pthread_mutex_unlock(&rt->lock);
+    return done;
+}
+
 /* Moves operand `which` into the input tensor called name (the index-th
  * input when the program names it otherwise), unless the tensor already
- * holds it as it is now: taken from memory not written since. The packed
+ * holds it as it is now: taken from memory not written since. As they lie,
+ * a copy another tensor of the core holds is copied on the core instead. The packed
  * layout is packed into the staging buffer first; the column-major one
  * moves from memory as it lies. */
 static int operand_in_port(chunk_io *io, int which, const char *name, int index, size_t bytes) {
@@ -438,6 +489,10 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
     }
     if (held)
         held->valid = 0;
+    trn_nrt_tensor *dst = ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL;
+    if (cm && held && want.valid && io->donors && dst && io->ld->t[ti].size >= bytes &&
+        copy_on_core(io, &want, dst, bytes, held) == 0)
+        return 0;
     if (want.valid) /* before the packing reads the memory */
         want.since = trn_write_clock_now(io->rt->wclock);
     if (!cm) {
@@ -445,8 +500,7 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
         pack_operand(io, which, io->stage, bytes);
         count_since(io->rt, t0);
     }
-    if (put(io, ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL, ti >= 0 ? io->ld->t[ti].size : 0,
-            name, src, bytes, cm) != 0)
+    if (put(io, dst, ti >= 0 ? io->ld->t[ti].size : 0, name, src, bytes, cm) != 0)
         return -1;
     if (held) {
         *held = want;
@@ -632,7 +686,9 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
     uint64_t in_done[2] = {0, 0}, out_done[2] = {0, 0};
     trn_kstatus k_st = TRN_KSTATUS_FAILED;
     for (int i = 0; i < 2; i++) {
-        io[i] = (chunk_io){.rt = rt, .ld = ld, .d = d, .g = g, .by = by, .set = i};
+        /* Not pipelined, every move runs here on the worker (copy_on_core). */
+        io[i] = (chunk_io){
+            .rt = rt, .ld = ld, .d = d, .g = g, .by = by, .set = i, .donors = !pipelined};
         scalars(d, io[i].s);
         io[i].read_c = reads_c(io[i].s, g->complex);
         io[i].stage = i < nio ? malloc(stage_bytes(g, &by)) : NULL;

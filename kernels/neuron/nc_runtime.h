@@ -95,6 +95,7 @@ typedef struct trn_nc_traffic {
     _Atomic uint64_t to_cores, from_cores, kept;
     _Atomic uint64_t timed_bytes, timed_ns;
     _Atomic uint64_t pack_ns; /* host time packing operands and unpacking results */
+    _Atomic uint64_t on_core; /* operand bytes copied within a core's memory, not moved */
 } trn_nc_traffic;
 
 typedef struct trn_nc_runtime {

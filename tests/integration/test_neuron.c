@@ -1022,6 +1022,100 @@ static void check_cost_model(const suite *s, double dma_bytes_per_s, double comp
                  plans[0].state, compute_s * 1e3);
 }
 
+/* W (CM x CK) times X of n columns on a one-core daemon, checked against
+ * double with the bound (CK + 4) u sum |w||x|; returns the bytes moved to
+ * the core and copied on it. */
+#define CM 512
+#define CK 256
+static void copied_gemm(suite *s, trnblasHandle_t h, void *w, void *x, void *y, const float *hw,
+                        const float *hx, int n, double *moved, double *copied) {
+    const double m0 = metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}"),
+                 c0 = metric(s, "trnscid_neuron_bytes_copied_on_core_total");
+    const float one = 1, zero = 0;
+    assert_int_equal(
+        trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, CM, n, CK, &one, w, CM, x, CK, &zero, y, CM),
+        TRNBLAS_STATUS_SUCCESS);
+    float *out = malloc((size_t)CM * n * 4);
+    assert_non_null(out);
+    assert_int_equal(trnsciMemcpy(out, y, (size_t)CM * n * 4, trnsciMemcpyDeviceToHost),
+                     trnsciSuccess);
+    const double u = ldexp(1, -24);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < CM; i++) {
+            double want = 0, mag = 0;
+            for (int l = 0; l < CK; l++) {
+                const double p = (double)hw[i + (size_t)l * CM] * hx[l + (size_t)j * CK];
+                want += p;
+                mag += fabs(p);
+            }
+            if (!(fabs(out[i + (size_t)j * CM] - want) <= (CK + 4) * u * mag))
+                fail_msg("W X (%d columns): (%d,%d) is %g, not %g", n, i, j,
+                         out[i + (size_t)j * CM], want);
+        }
+    free(out);
+    *moved = metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}") - m0;
+    *copied = metric(s, "trnscid_neuron_bytes_copied_on_core_total") - c0;
+}
+
+/* One W used by GEMMs of two programs (X of 16 and of 32 columns) on one
+ * core: W's bytes, as they lie, are moved from the host once and copied on
+ * the core into the other program's tensor (docs/neuron.md, "Resident
+ * operands"); after W is written, the first GEMM to use it moves it again
+ * and the other copies it on the core. Packed (--neuron-in-place off), each
+ * program moves W itself. */
+static void test_operand_copied_on_core(void **state) {
+    suite *s = *state;
+    setenv("NRTSIM_CORES", "1", 1);
+    const size_t wb = (size_t)CM * CK * 4, x1b = (size_t)CK * 16 * 4, x2b = (size_t)CK * 32 * 4;
+    float *hw = malloc(wb), *hx = malloc(x2b);
+    assert_true(hw && hx);
+    unsigned seed = 21;
+    for (size_t i = 0; i < wb / 4; i++)
+        hw[i] = urand(&seed);
+    for (size_t i = 0; i < x2b / 4; i++)
+        hx[i] = urand(&seed);
+    for (int in_place = 1; in_place >= 0; in_place--) {
+        assert_int_equal(start_with(s, in_place ? NULL : "--neuron-in-place off"), 0);
+        void *w, *x1, *x2, *y;
+        assert_int_equal(trnsciMalloc(&w, wb), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&x1, x1b), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&x2, x2b), trnsciSuccess);
+        assert_int_equal(trnsciMalloc(&y, (size_t)CM * 32 * 4), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(w, hw, wb, trnsciMemcpyHostToDevice), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(x1, hx, x1b, trnsciMemcpyHostToDevice), trnsciSuccess);
+        assert_int_equal(trnsciMemcpy(x2, hx, x2b, trnsciMemcpyHostToDevice), trnsciSuccess);
+        trnblasHandle_t h;
+        assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
+        double moved, copied;
+        copied_gemm(s, h, w, x1, y, hw, hx, 16, &moved, &copied);
+        assert_true(moved == (double)(wb + x1b + 8) && copied == 0);
+        copied_gemm(s, h, w, x2, y, hw, hx, 32, &moved, &copied);
+        if (in_place && (moved != (double)(x2b + 8) || copied != (double)wb))
+            fail_msg("W X2 in place: %.0f bytes moved, %.0f copied on the core", moved, copied);
+        if (!in_place && (moved != (double)(wb + x2b + 8) || copied != 0))
+            fail_msg("W X2 packed: %.0f bytes moved, %.0f copied on the core", moved, copied);
+        /* W written: both programs' copies are stale. */
+        for (size_t i = 0; i < wb / 4; i += 7)
+            hw[i] = -hw[i];
+        assert_int_equal(trnsciMemcpy(w, hw, wb, trnsciMemcpyHostToDevice), trnsciSuccess);
+        copied_gemm(s, h, w, x2, y, hw, hx, 32, &moved, &copied);
+        assert_true(moved == (double)(wb + 8) && copied == 0);
+        copied_gemm(s, h, w, x1, y, hw, hx, 16, &moved, &copied);
+        if (in_place && (moved != 8 || copied != (double)wb))
+            fail_msg("W' X1 in place: %.0f bytes moved, %.0f copied on the core", moved, copied);
+        if (!in_place && (moved != (double)(wb + 8) || copied != 0))
+            fail_msg("W' X1 packed: %.0f bytes moved, %.0f copied on the core", moved, copied);
+        trnblasDestroy(h);
+        trnsciFree(w);
+        trnsciFree(x1);
+        trnsciFree(x2);
+        trnsciFree(y);
+        stop(s);
+    }
+    free(hw);
+    free(hx);
+}
+
 /* Placement by location: on two cores, a GEMM whose inputs are in one
  * core's memory runs there, whichever worker takes it. Z = Zm X (stream 0)
  * and W X (stream 1) take a core each (both wait for the one compile);
@@ -1683,6 +1777,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_dma_overlaps_execution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operands_stay_resident, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_inputs_move_during_execution, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_operand_copied_on_core, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_runs_where_its_inputs_are, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),

@@ -119,6 +119,7 @@ typedef struct nrtsim_faults {
 typedef struct nrtsim_timing {
     uint64_t dispatch_ns;
     double dma_bytes_per_ns; /* 0: instantaneous */
+    double hbm_bytes_per_ns; /* copies within one core's memory; 0: instantaneous */
     double flops_per_ns;     /* 0: instantaneous */
     uint64_t timeout_ns;
     int trace_fd; /* NRTSIM_TRACE, or -1 */
@@ -201,6 +202,8 @@ uint64_t nrtsim_now_ns(void);
 void nrtsim_sleep_until(uint64_t deadline_ns);
 /* The modelled durations. */
 uint64_t nrtsim_dma_ns(const nrtsim_timing *t, size_t bytes);
+/* The modelled time of a copy within one core's memory. */
+uint64_t nrtsim_hbm_ns(const nrtsim_timing *t, size_t bytes);
 uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const nrtsim_neff *n);
 /* Closes what nrtsim_timing_init opened (the trace file). */
 void nrtsim_timing_close(nrtsim_timing *t);

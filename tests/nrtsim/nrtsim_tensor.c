@@ -163,10 +163,14 @@ static int in_bounds(const trn_nrt_tensor *t, size_t offset, size_t size) {
     return offset <= t->size && size <= t->size - offset;
 }
 
-/* The modelled DMA time of a move of size bytes, from now. */
-static uint64_t dma_deadline(int device, size_t size) {
+/* The modelled DMA time of a move of size bytes, from now: none between
+ * host tensors, the core's own memory's rate within one core (on_core),
+ * else the host's. */
+static uint64_t dma_deadline(int device, int on_core, size_t size) {
     nrtsim_rt *rt = nrtsim_lock();
-    const uint64_t ns = device ? nrtsim_dma_ns(&rt->timing, size) : 0;
+    const uint64_t ns = !device   ? 0
+                        : on_core ? nrtsim_hbm_ns(&rt->timing, size)
+                                  : nrtsim_dma_ns(&rt->timing, size);
     nrtsim_unlock();
     return ns ? nrtsim_now_ns() + ns : 0;
 }
@@ -188,7 +192,7 @@ NRTSIM_API trn_nrt_status nrt_tensor_read(const trn_nrt_tensor *tensor, void *bu
         return TRN_NRT_INVALID;
     const uint64_t begin = nrtsim_now_ns();
     const uint64_t deadline =
-        dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, size);
+        dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, 0, size);
     if (size)
         memcpy(buf, tensor->mem->bytes + tensor->offset + offset, size);
     finish_dma("read", tensor, size, begin, deadline);
@@ -201,7 +205,7 @@ NRTSIM_API trn_nrt_status nrt_tensor_write(trn_nrt_tensor *tensor, const void *b
         return TRN_NRT_INVALID;
     const uint64_t begin = nrtsim_now_ns();
     const uint64_t deadline =
-        dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, size);
+        dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, 0, size);
     if (size)
         memcpy(tensor->mem->bytes + tensor->offset + offset, buf, size);
     finish_dma("write", tensor, size, begin, deadline);
@@ -215,7 +219,10 @@ NRTSIM_API trn_nrt_status nrt_tensor_copy(const trn_nrt_tensor *src, size_t src_
     const int device = src->mem->placement == TRN_NRT_PLACEMENT_DEVICE ||
                        dst->mem->placement == TRN_NRT_PLACEMENT_DEVICE;
     const uint64_t begin = nrtsim_now_ns();
-    const uint64_t deadline = dma_deadline(device, size);
+    const int on_core = src->mem->placement == TRN_NRT_PLACEMENT_DEVICE &&
+                        dst->mem->placement == TRN_NRT_PLACEMENT_DEVICE &&
+                        src->mem->core == dst->mem->core;
+    const uint64_t deadline = dma_deadline(device, on_core, size);
     /* memmove: a tensor and its slice may overlap. */
     if (size)
         memmove(dst->mem->bytes + dst->offset + dst_offset,

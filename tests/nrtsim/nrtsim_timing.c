@@ -6,6 +6,9 @@
  *   NRTSIM_DISPATCH_US  added to every nrt_execute
  *   NRTSIM_DMA_GBPS     nrt_tensor_read/write/copy touching a DEVICE tensor
  *                       take bytes / bandwidth (10^9 bytes per second)
+ *   NRTSIM_HBM_GBPS     nrt_tensor_copy between two DEVICE tensors of one
+ *                       core takes bytes / this bandwidth instead (the
+ *                       core's own memory; default: NRTSIM_DMA_GBPS)
  *   NRTSIM_GFLOPS       nrt_execute takes flops / rate, with flops =
  *                       2 m n k batch (times 4 for c32), summed over a
  *                       gemm_seq's nodes
@@ -60,7 +63,7 @@ int nrtsim_env_double(const char *name, double *out) {
 
 int nrtsim_timing_init(nrtsim_timing *t, char *err, size_t errlen) {
     uint64_t dispatch_us, timeout_ms;
-    double gbps, gflops;
+    double gbps, gflops, hbm;
     if (nrtsim_env_u64("NRTSIM_DISPATCH_US", 0, &dispatch_us) != 0 || dispatch_us > UINT64_C(1)
                                                                                         << 32) {
         snprintf(err, errlen, "NRTSIM_DISPATCH_US must be a number of microseconds");
@@ -72,10 +75,15 @@ int nrtsim_timing_init(nrtsim_timing *t, char *err, size_t errlen) {
         return -1;
     }
     if (nrtsim_env_double("NRTSIM_DMA_GBPS", &gbps) != 0 ||
+        nrtsim_env_double("NRTSIM_HBM_GBPS", &hbm) != 0 ||
         nrtsim_env_double("NRTSIM_GFLOPS", &gflops) != 0) {
-        snprintf(err, errlen, "NRTSIM_DMA_GBPS and NRTSIM_GFLOPS must be rates >= 0");
+        snprintf(err, errlen,
+                 "NRTSIM_DMA_GBPS, NRTSIM_HBM_GBPS and NRTSIM_GFLOPS must be rates "
+                 ">= 0");
         return -1;
     }
+    const char *hbm_set = getenv("NRTSIM_HBM_GBPS");
+    t->hbm_bytes_per_ns = hbm_set && hbm_set[0] ? hbm : gbps;
     t->dispatch_ns = dispatch_us * 1000;
     t->timeout_ns = timeout_ms * 1000000;
     t->dma_bytes_per_ns = gbps; /* 10^9 bytes/s = 1 byte/ns */
@@ -118,6 +126,10 @@ static uint64_t duration_ns(double work, double per_ns) {
 
 uint64_t nrtsim_dma_ns(const nrtsim_timing *t, size_t bytes) {
     return duration_ns((double)bytes, t->dma_bytes_per_ns);
+}
+
+uint64_t nrtsim_hbm_ns(const nrtsim_timing *t, size_t bytes) {
+    return duration_ns((double)bytes, t->hbm_bytes_per_ns);
 }
 
 uint64_t nrtsim_compute_ns(const nrtsim_timing *t, const nrtsim_neff *n) {

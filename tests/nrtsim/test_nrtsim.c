@@ -210,6 +210,7 @@ static const char *const sim_env[] = {
     "NRTSIM_CORES",     "NEURON_RT_VISIBLE_CORES", "NRTSIM_HBM_MB",     "NRTSIM_DISPATCH_US",
     "NRTSIM_DMA_GBPS",  "NRTSIM_GFLOPS",           "NRTSIM_TIMEOUT_MS", "NRTSIM_FAULTS",
     "NRTSIM_FAIL_INIT", "NRTSIM_CC_FAIL",          "NRTSIM_LOCK_DIR",   "NRTSIM_TRACE",
+    "NRTSIM_HBM_GBPS",
 };
 
 static int setup(void **state) {
@@ -1452,6 +1453,7 @@ static void test_timing_model(void **state) {
     setenv("NRTSIM_GFLOPS", "0.002", 1);
     setenv("NRTSIM_DISPATCH_US", "20000", 1);
     setenv("NRTSIM_DMA_GBPS", "0.01", 1);
+    setenv("NRTSIM_HBM_GBPS", "0.004", 1);
     init_ok();
     gemm_case t;
     case_init(&t, 0, TRN_NPROG_FP32, 64, 64, 64, 1);
@@ -1486,6 +1488,12 @@ static void test_timing_model(void **state) {
     w0 = now_s();
     assert_int_equal(api.tensor_copy(host, 0, dev, 0, 1 << 19), TRN_NRT_SUCCESS);
     assert_true(now_s() - w0 >= 0.0524288);
+    /* Within core 0's memory at NRTSIM_HBM_GBPS (4 10^6 B/s, set slower
+     * than the host's so that the bound tells the rates apart): 131 ms. */
+    trn_nrt_tensor *dev2 = tensor(TRN_NRT_PLACEMENT_DEVICE, 0, 1 << 19);
+    w0 = now_s();
+    assert_int_equal(api.tensor_copy(dev, 0, dev2, 0, 1 << 19), TRN_NRT_SUCCESS);
+    assert_true(now_s() - w0 >= 0.131072);
     free(buf);
     for (int i = 0; i < 5; i++)
         api.tensor_free(&ts[i]);
