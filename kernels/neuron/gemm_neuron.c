@@ -53,27 +53,10 @@ int trn_ngemm_program(const trn_gemm_desc *d, trn_nprog_gemm *g) {
 int trn_ngemm_colmajor(const trn_gemm_desc *d, trn_nprog_gemm *g) {
     if (g->complex || d->a_list || d->b_list || d->c_list)
         return 0;
-    trn_nprog_gemm cm = *g;
-    cm.layout = TRN_NPROG_COLMAJOR;
-    cm.ta = d->transa != TRN_TRANS_N; /* a real matrix's conjugate is itself */
-    cm.tb = d->transb != TRN_TRANS_N;
-    cm.lda = d->lda, cm.ldb = d->ldb, cm.ldc = d->ldc;
-    int ra, ca, rb, cb;
-    trn_nprog_gemm_stored(&cm, 0, &ra, &ca);
-    trn_nprog_gemm_stored(&cm, 1, &rb, &cb);
-    if (d->lda < ra || d->ldb < rb || d->ldc < d->m)
-        return 0;
-    /* A batch is one tensor per operand: its matrices must lie back to
-     * back (a broadcast or a gap between matrices needs the packing). */
-    if (g->batch > 1 &&
-        (d->stride_a != (size_t)d->lda * (size_t)ca || d->stride_b != (size_t)d->ldb * (size_t)cb ||
-         d->stride_c != (size_t)d->ldc * (size_t)d->n))
-        return 0;
-    const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&cm);
-    const uint64_t limit = 1ull << 40;
-    if (by.at > limit || by.b > limit || by.c > limit)
-        return 0;
-    *g = cm;
+    /* The same elements as the packed program's: its sizes were checked. */
+    g->layout = TRN_NPROG_COLMAJOR;
+    g->ta = d->transa != TRN_TRANS_N; /* a real matrix's conjugate is itself */
+    g->tb = d->transb != TRN_TRANS_N;
     return 1;
 }
 
@@ -272,11 +255,59 @@ static int reads_c(const float s[4], int complex) {
     return s[complex ? 2 : 1] != 0 || (complex && s[3] != 0);
 }
 
-static const void *colmajor_source(const chunk_io *io, int which, size_t *bytes);
+/* Operand `which` of a layout=cm execution: nbatch matrices of cols
+ * columns of rows elements in memory, from first, ld apart, stride apart;
+ * in the program's tensor, columns of trows, tcols a matrix (program.h). */
+typedef struct cm_span {
+    const float *first;
+    size_t rows, cols, ld, stride, nbatch, trows, tcols;
+} cm_span;
 
-/* how[0] of a held record of bytes as they lie in memory (layout=cm): the
- * record is the span alone, so any program's tensor of the core that holds
- * it serves (copy_on_core). A packed record's how[0] is its operand, 0-2. */
+static cm_span colmajor_span(const chunk_io *io, int which) {
+    const trn_nprog_gemm *g = io->g;
+    const trn_gemm_desc *d = io->d;
+    const trn_ngemm_part *p = &io->part;
+    cm_span s = {.nbatch = p->nbatch};
+    if (which == OPERAND_C) {
+        s.ld = (size_t)d->ldc, s.stride = d->stride_c;
+        s.first = (const float *)d->c + (size_t)p->col0 * s.ld;
+        s.rows = s.trows = (size_t)g->m;
+        s.cols = (size_t)p->ncols, s.tcols = (size_t)g->n;
+    } else {
+        int r, c; /* the stored matrix, of the program's part width */
+        trn_nprog_gemm_stored(g, which, &r, &c);
+        s.rows = s.trows = (size_t)r, s.cols = s.tcols = (size_t)c;
+        s.ld = (size_t)(which == OPERAND_A ? d->lda : d->ldb);
+        s.stride = which == OPERAND_A ? d->stride_a : d->stride_b;
+        s.first = which == OPERAND_A ? d->a : d->b;
+        if (which == OPERAND_B && g->tb) /* B is N x K: the part's rows */
+            s.first += (size_t)p->col0, s.rows = (size_t)p->ncols;
+        else if (which == OPERAND_B) /* B is K x N: the part's columns */
+            s.first += (size_t)p->col0 * s.ld, s.cols = (size_t)p->ncols;
+    }
+    if (s.nbatch <= 1)
+        s.stride = 0;
+    s.first += p->batch0 * (which == OPERAND_C   ? d->stride_c
+                            : which == OPERAND_A ? d->stride_a
+                                                 : d->stride_b);
+    return s;
+}
+
+/* Whether the memory is laid out as the tensor: it then moves as it lies. */
+static int cm_as_tensor(const cm_span *s) {
+    return s->rows == s->trows && s->ld == s->rows &&
+           (s->nbatch <= 1 || (s->cols == s->tcols && s->stride == s->ld * s->cols));
+}
+
+/* The bytes of the tensor that hold the span: up to its last element. */
+static size_t cm_tensor_bytes(const cm_span *s) {
+    return (((s->nbatch - 1) * s->tcols + s->cols - 1) * s->trows + s->rows) * sizeof(float);
+}
+
+/* how[0] of a held record of a layout=cm tensor: the record is the span of
+ * memory and how the tensor holds it, whatever the program, so any
+ * program's tensor of the core that holds it serves (copy_on_core). A
+ * packed record's how[0] is its operand, 0-2. */
 #define HOW_AS_THEY_LIE 0x100u
 
 /* What the execution's tensor for operand `which` holds once written, as a
@@ -292,10 +323,12 @@ static trn_nc_held operand_held(const chunk_io *io, int which) {
     if (!io->rt->wclock || d->a_list || d->b_list || d->c_list)
         return h;
     if (io->g->layout == TRN_NPROG_COLMAJOR) {
-        size_t n;
-        h.lo = (uintptr_t)colmajor_source(io, which, &n);
-        h.hi = h.lo + n;
-        h.how[0] = HOW_AS_THEY_LIE;
+        const cm_span s = colmajor_span(io, which);
+        h.lo = (uintptr_t)s.first;
+        h.hi = (uintptr_t)(s.first + (s.nbatch - 1) * s.stride + (s.cols - 1) * s.ld + s.rows);
+        const uint64_t how[] = {HOW_AS_THEY_LIE, s.rows,   s.cols,  s.ld,
+                                s.stride,        s.nbatch, s.trows, s.tcols};
+        memcpy(h.how, how, sizeof(how));
         h.valid = 1;
         return h;
     }
@@ -401,37 +434,25 @@ static void pack_operand(const chunk_io *io, int which, float *stage, size_t byt
     }
 }
 
-/* Where operand `which` of a layout=cm execution lies in memory, and how
- * many of its bytes the program reads: from its first element to the last
- * element of its last column (the rows past that column's own, and past
- * the last part's columns, may lie beyond the buffer: they are not moved,
- * and the program never reads them). */
-static const void *colmajor_source(const chunk_io *io, int which, size_t *bytes) {
-    const trn_nprog_gemm *g = io->g;
-    const trn_gemm_desc *d = io->d;
-    const trn_ngemm_part *p = &io->part;
-    size_t rows, cols, ld, stride, first; /* in elements */
-    const float *base;
-    if (which == OPERAND_C) {
-        base = d->c, rows = (size_t)g->m, cols = (size_t)p->ncols, ld = (size_t)d->ldc;
-        stride = d->stride_c, first = (size_t)p->col0 * ld;
-    } else {
-        int r, c;
-        trn_nprog_gemm_stored(g, which, &r, &c);
-        rows = (size_t)r, cols = (size_t)c, ld = (size_t)(which == OPERAND_A ? d->lda : d->ldb);
-        base = which == OPERAND_A ? d->a : d->b;
-        stride = which == OPERAND_A ? d->stride_a : d->stride_b;
-        first = 0;
-        if (which == OPERAND_B) { /* a part's columns of op(B) */
-            const int t = g->tb;
-            first = t ? (size_t)p->col0 : (size_t)p->col0 * ld;
-            rows = t ? (size_t)p->ncols : rows;
-            cols = t ? cols : (size_t)p->ncols;
+/* The column-major tensor of operand `which`: its bytes as they lie in
+ * memory when the memory is laid out as the tensor (cm_as_tensor), else
+ * its columns gathered into the staging buffer (a copy per column, counted
+ * as packing), and how many bytes to write. */
+static const void *colmajor_source(chunk_io *io, int which, size_t *bytes) {
+    const cm_span s = colmajor_span(io, which);
+    *bytes = cm_tensor_bytes(&s);
+    if (cm_as_tensor(&s))
+        return s.first;
+    const uint64_t t0 = now_ns();
+    for (size_t e = 0; e < s.nbatch; e++)
+        for (size_t j = 0; j < s.cols; j++) {
+            float *to = io->stage + (e * s.tcols + j) * s.trows;
+            memcpy(to, s.first + e * s.stride + j * s.ld, s.rows * sizeof(float));
+            if (s.rows < s.trows && (e + 1 < s.nbatch || j + 1 < s.cols))
+                memset(to + s.rows, 0, (s.trows - s.rows) * sizeof(float));
         }
-    }
-    first += p->batch0 * stride;
-    *bytes = ((p->nbatch - 1) * stride + (cols - 1) * ld + rows) * sizeof(float);
-    return base + first;
+    count_since(io->rt, t0);
+    return io->stage;
 }
 
 /* Copies what want describes into dst (n bytes) from another input tensor
@@ -468,16 +489,19 @@ static int copy_on_core(chunk_io *io, const trn_nc_held *want, trn_nrt_tensor *d
 
 /* Moves operand `which` into the input tensor called name (the index-th
  * input when the program names it otherwise), unless the tensor already
- * holds it as it is now: taken from memory not written since. As they lie,
- * a copy another tensor of the core holds is copied on the core instead. The packed
+ * holds it as it is now: taken from memory not written since. The packed
  * layout is packed into the staging buffer first; the column-major one
- * moves from memory as it lies. */
+ * moves from memory as it lies (colmajor_source), or is copied on the core
+ * from another tensor of the core that holds it (copy_on_core). */
 static int operand_in_port(chunk_io *io, int which, const char *name, int index, size_t bytes) {
     const int ti = trn_nc_port_index(io->ld, name, 0, index);
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
     const int cm = io->g->layout == TRN_NPROG_COLMAJOR;
-    const void *src = cm ? colmajor_source(io, which, &bytes) : io->stage;
+    if (cm) {
+        const cm_span s = colmajor_span(io, which);
+        bytes = cm_tensor_bytes(&s);
+    }
     if (held && held_current(io, held, &want)) {
         /* Kept: not moved for this op, unless it was moved ahead for it
          * (counted as moved then), and counted by the run, not a move ahead. */
@@ -495,7 +519,10 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
         return 0;
     if (want.valid) /* before the packing reads the memory */
         want.since = trn_write_clock_now(io->rt->wclock);
-    if (!cm) {
+    const void *src = io->stage;
+    if (cm) {
+        src = colmajor_source(io, which, &bytes);
+    } else {
         const uint64_t t0 = now_ns();
         pack_operand(io, which, io->stage, bytes);
         count_since(io->rt, t0);
@@ -532,15 +559,15 @@ static void chunk_in(void *arg) {
 }
 
 /* The result of a layout=cm execution, d [B][N][M], into C: straight
- * into C when its columns lie back to back (ldc = m), else through the
- * staging buffer a column at a time. 0, or -1 with st set. */
+ * into C when C is laid out as d (cm_as_tensor), else through the staging
+ * buffer a column at a time. 0, or -1 with st set. */
 static int colmajor_out(chunk_io *io, trn_nrt_tensor *dt, trn_nrt_status *st) {
     const trn_ngemm_part *p = &io->part;
-    const size_t m = (size_t)io->g->m, w = (size_t)io->g->n, ldc = (size_t)io->d->ldc;
-    float *c = (float *)io->d->c + p->batch0 * io->d->stride_c + (size_t)p->col0 * ldc;
-    /* The matrices' columns the part has, as d lays them out. */
-    const size_t n = ((p->nbatch - 1) * w + (size_t)p->ncols) * m * sizeof(float);
-    if (ldc == m) {
+    const cm_span s = colmajor_span(io, OPERAND_C);
+    const size_t m = s.rows, w = s.tcols, ldc = s.ld;
+    float *c = (float *)s.first; /* C's own memory: the op writes it */
+    const size_t n = cm_tensor_bytes(&s);
+    if (cm_as_tensor(&s)) {
         *st = io->rt->api.tensor_read(dt, c, 0, n);
     } else {
         *st = io->rt->api.tensor_read(dt, io->stage, 0, n);
@@ -604,13 +631,11 @@ static uint64_t move(trn_nc_runtime *rt, int pipelined, void (*fn)(void *), chun
     return ticket;
 }
 
-/* The staging buffer's size: the most bytes of one tensor of g (packed),
- * or the result's (layout=cm, whose operands move as they lie). */
-static size_t stage_bytes(const trn_nprog_gemm *g, const trn_nprog_gemm_bytes *by) {
-    if (g->layout == TRN_NPROG_COLMAJOR)
-        return (size_t)by->d;
-    const uint64_t ab = by->at > by->b ? by->at : by->b;
-    return (size_t)(ab > by->c ? ab : by->c);
+/* The staging buffer's size: the most bytes of one tensor of g (packed,
+ * or gathered as layout=cm when the memory is not laid out as the tensor). */
+static size_t stage_bytes(const trn_nprog_gemm_bytes *by) {
+    const uint64_t ab = by->at > by->b ? by->at : by->b, cd = by->c > by->d ? by->c : by->d;
+    return (size_t)(ab > cd ? ab : cd);
 }
 
 /* How many of the execution's inputs the tensor set io->set already holds,
@@ -648,7 +673,7 @@ void trn_ngemm_ahead_wait(trn_nc_runtime *rt) {
 static void ahead_start(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_ngemm_next *next,
                         const trn_nprog_gemm *g, int set) {
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
-    ahead_job *job = malloc(sizeof(*job) + stage_bytes(g, &by));
+    ahead_job *job = malloc(sizeof(*job) + stage_bytes(&by));
     if (!job)
         return;
     job->d = *next->d;
@@ -691,7 +716,7 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
             .rt = rt, .ld = ld, .d = d, .g = g, .by = by, .set = i, .donors = !pipelined};
         scalars(d, io[i].s);
         io[i].read_c = reads_c(io[i].s, g->complex);
-        io[i].stage = i < nio ? malloc(stage_bytes(g, &by)) : NULL;
+        io[i].stage = i < nio ? malloc(stage_bytes(&by)) : NULL;
     }
     if (!io[0].stage || (pipelined && !io[1].stage)) {
         snprintf(msg, msglen, "out of host memory staging a GEMM of %dx%dx%d", g->m, g->n, g->k);
@@ -823,7 +848,7 @@ trn_kstatus trn_ngemm_seq_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_g
     size_t most = 0, results = 0;
     for (int j = 0; j < s->nodes; j++) {
         const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(&s->node[j]);
-        const size_t b = stage_bytes(&s->node[j], &by);
+        const size_t b = stage_bytes(&by);
         most = b > most ? b : most;
         results += (size_t)by.c;
     }

@@ -12,7 +12,7 @@ static const char *const mode_names[] = {"fp32", "bf16", "bf16x3"};
 static int same_gemm(const trn_nprog_gemm *a, const trn_nprog_gemm *b) {
     return a->complex == b->complex && a->mode == b->mode && a->m == b->m && a->n == b->n &&
            a->k == b->k && a->batch == b->batch && a->layout == b->layout && a->ta == b->ta &&
-           a->tb == b->tb && a->lda == b->lda && a->ldb == b->ldb && a->ldc == b->ldc;
+           a->tb == b->tb;
 }
 
 void trn_nprog_gemm_stored(const trn_nprog_gemm *g, int which, int *rows, int *cols) {
@@ -23,14 +23,9 @@ void trn_nprog_gemm_stored(const trn_nprog_gemm *g, int which, int *rows, int *c
     *cols = t ? r : c;
 }
 
-/* Whether a COLMAJOR program's layout is one the kernel takes: real, each
- * leading dimension at least its matrix's rows. */
+/* Whether a COLMAJOR program is one the kernel takes: real, ta and tb 0 or 1. */
 static int colmajor_valid(const trn_nprog_gemm *g) {
-    int ra, ca, rb, cb;
-    trn_nprog_gemm_stored(g, 0, &ra, &ca);
-    trn_nprog_gemm_stored(g, 1, &rb, &cb);
-    return !g->complex && (g->ta == 0 || g->ta == 1) && (g->tb == 0 || g->tb == 1) &&
-           g->lda >= ra && g->ldb >= rb && g->ldc >= g->m;
+    return !g->complex && (g->ta == 0 || g->ta == 1) && (g->tb == 0 || g->tb == 1);
 }
 
 int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len) {
@@ -54,9 +49,8 @@ int trn_nprog_gemm_format(const trn_nprog_gemm *g, char *buf, size_t len) {
     int n = snprintf(buf, len, "dtype=%s mode=%s m=%d n=%d k=%d batch=%d",
                      g->complex ? "c32" : "f32", mode_names[g->mode], g->m, g->n, g->k, g->batch);
     if (n >= 0 && (size_t)n < len && g->layout == TRN_NPROG_COLMAJOR) {
-        const int more =
-            snprintf(buf + n, len - (size_t)n, " layout=cm ta=%c tb=%c lda=%d ldb=%d ldc=%d",
-                     g->ta ? 't' : 'n', g->tb ? 't' : 'n', g->lda, g->ldb, g->ldc);
+        const int more = snprintf(buf + n, len - (size_t)n, " layout=cm ta=%c tb=%c",
+                                  g->ta ? 't' : 'n', g->tb ? 't' : 'n');
         n = more < 0 ? -1 : n + more;
     }
     if (n < 0 || (size_t)n >= len)
@@ -97,8 +91,8 @@ static int trans_param(const char *text, const char *name) {
     return end == ' ' || end == '\0' ? p[strlen(pat)] == 't' : -1;
 }
 
-/* The layout part of a parameter text: nothing (packed), or exactly
- * " layout=cm ta=. tb=. lda=. ldb=. ldc=." after batch. */
+/* The layout part of a parameter text: nothing (packed), or
+ * " layout=cm ta=. tb=." after batch. */
 static int parse_layout(const char *text, trn_nprog_gemm *g, char *err, size_t errlen) {
     const char *l = strstr(text, " layout=");
     if (!l)
@@ -110,14 +104,8 @@ static int parse_layout(const char *text, trn_nprog_gemm *g, char *err, size_t e
     g->layout = TRN_NPROG_COLMAJOR;
     g->ta = trans_param(l, "ta");
     g->tb = trans_param(l, "tb");
-    g->lda = int_param(l + 1, "lda");
-    g->ldb = int_param(l + 1, "ldb");
-    g->ldc = int_param(l + 1, "ldc");
-    if (g->ta < 0 || g->tb < 0 || g->lda < 0 || g->ldb < 0 || g->ldc < 0 || !colmajor_valid(g)) {
-        snprintf(err, errlen,
-                 "layout=cm needs dtype=f32, ta and tb n or t, and lda, ldb, ldc at least the "
-                 "rows of A, B and C in \"%s\"",
-                 text);
+    if (g->ta < 0 || g->tb < 0 || !colmajor_valid(g)) {
+        snprintf(err, errlen, "layout=cm needs dtype=f32 and ta, tb n or t in \"%s\"", text);
         return -1;
     }
     return 0;
@@ -180,17 +168,7 @@ trn_nprog_gemm_bytes trn_nprog_gemm_sizes(const trn_nprog_gemm *g) {
     r.at = km > big / (bt * per) ? big : km * bt * per;
     r.b = kn > big / (bt * per) ? big : kn * bt * per;
     r.c = mn > big / (bt * per) ? big : mn * bt * per;
-    r.d = r.c;
+    r.d = r.c; /* both layouts hold the same elements, laid out otherwise */
     r.scal = (uint64_t)(g->complex ? 4 : 2) * 4u;
-    if (g->layout == TRN_NPROG_COLMAJOR) { /* whole columns of leading dimension */
-        int ra, ca, rb, cb;
-        trn_nprog_gemm_stored(g, 0, &ra, &ca);
-        trn_nprog_gemm_stored(g, 1, &rb, &cb);
-        const uint64_t a = (uint64_t)ca * (uint64_t)g->lda, b = (uint64_t)cb * (uint64_t)g->ldb,
-                       c = (uint64_t)g->n * (uint64_t)g->ldc;
-        r.at = a > big / (bt * per) ? big : a * bt * per;
-        r.b = b > big / (bt * per) ? big : b * bt * per;
-        r.c = c > big / (bt * per) ? big : c * bt * per;
-    }
     return r;
 }

@@ -18,24 +18,25 @@
  *   output   d    float32 [B][P][M][N]   alpha op(A) op(B) + beta C
  *   P = 1 for f32; 2 for c32 (real plane, then imaginary plane).
  *
- * The same program in the operands' own layout ("gemm" with layout=cm),
- * for real FP32 only: the tensors are the column-major matrices as they
- * lie in the buffers, leading dimension included, so the host moves their
- * bytes as they are and the core transposes on chip.
+ * The same program in the matrices' own layout ("gemm" with layout=cm),
+ * for real FP32 only: the tensors are the column-major matrices, A and B
+ * untransposed, each column its matrix's rows (leading dimension = rows).
+ * A matrix whose leading dimension is its rows lies in memory exactly as
+ * its tensor does, so the host moves its bytes as they are; the core
+ * transposes on chip.
  *   params   "dtype=f32 mode=... m=M n=N k=K batch=B layout=cm ta=n|t
- *            tb=n|t lda=LA ldb=LB ldc=LC"
- *   inputs   a    float32 [B][1][CA][LA]   A column by column: CA = K
- *                                          (ta=n, A is M×K) or M (ta=t,
- *                                          A is K×M); LA >= its rows
- *            b    float32 [B][1][CB][LB]   B: CB = N (tb=n, B is K×N) or
- *                                          K (tb=t, B is N×K); LB >= rows
- *            c    float32 [B][1][N][LC]    C, LC >= M (read when beta != 0)
+ *            tb=n|t"
+ *   inputs   a    float32 [B][1][CA][RA]   A column by column: CA x RA
+ *                                          is K x M (ta=n, A is M×K) or
+ *                                          M x K (ta=t, A is K×M)
+ *            b    float32 [B][1][CB][RB]   B: N x K (tb=n, B is K×N) or
+ *                                          K x N (tb=t, B is N×K)
+ *            c    float32 [B][1][N][M]     C (read when beta != 0)
  *            scal float32 [2]              alpha, beta
- *   output   d    float32 [B][1][N][M]     the result, column-major, ld M
- * Rows past a matrix's own (LA - rows of A, ...) are never read: they may
- * hold anything. Each element of d is formed from the same products as
- * the packed program's, accumulated over k in FP32, within the same bounds
- * (the simulator gives bitwise the packed program's elements).
+ *   output   d    float32 [B][1][N][M]     the result, column-major
+ * Each element of d is formed from the same products as the packed
+ * program's, accumulated over k in FP32, within the same bounds (the
+ * simulator gives bitwise the packed program's elements).
  *
  * Products by mode: fp32 — FP32 inputs; bf16 — inputs rounded to bfloat16
  * (nearest, ties to even); bf16x3 — x = hi + lo with hi = bf16(x),
@@ -74,8 +75,7 @@ typedef struct trn_nprog_gemm {
     int m, n, k;
     int batch; /* >= 1 */
     trn_nprog_layout layout;
-    int ta, tb;        /* COLMAJOR: 1 when op(A) = A^T (op(B) = B^T), else 0 */
-    int lda, ldb, ldc; /* COLMAJOR: the leading dimensions; else 0 */
+    int ta, tb; /* COLMAJOR: 1 when op(A) = A^T (op(B) = B^T), else 0 */
 } trn_nprog_gemm;
 
 /* Longest parameter text, with its NUL. */

@@ -406,13 +406,10 @@ static void test_gemm_split_over_cores(void **state) {
     assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 8, &count, NULL), trnsciSuccess);
     assert_int_equal(count, (int)NSPLIT);
     static const char *const keys[] = {
-        "program gemm dtype=f32 mode=fp32 m=96 n=150 k=200 batch=1 layout=cm ta=n tb=t lda=96 "
-        "ldb=300 ldc=96",
-        "program gemm dtype=f32 mode=bf16 m=50 n=151 k=130 batch=1 layout=cm ta=t tb=n lda=130 "
-        "ldb=130 ldc=50",
+        "program gemm dtype=f32 mode=fp32 m=96 n=150 k=200 batch=1 layout=cm ta=n tb=t",
+        "program gemm dtype=f32 mode=bf16 m=50 n=151 k=130 batch=1 layout=cm ta=t tb=n",
         "program gemm dtype=c32 mode=bf16x3 m=40 n=130 k=64 batch=1",
-        "program gemm dtype=f32 mode=fp32 m=64 n=64 k=160 batch=2 layout=cm ta=n tb=n lda=64 "
-        "ldb=160 ldc=64",
+        "program gemm dtype=f32 mode=fp32 m=64 n=64 k=160 batch=2 layout=cm ta=n tb=n",
     };
     for (size_t i = 0; i < NSPLIT; i++) {
         int j = 0;
@@ -496,31 +493,35 @@ static trace_summary read_trace(const char *path) {
  * execution's inputs moved while the one before runs, under a timing model
  * slow enough that every move and execution takes milliseconds. */
 /* One strided batch of SGEMMs on matrices inside larger ones: op(A) = A
- * (M x K, lda LDA), op(B) = B^T (B is N x K, ldb LDB), C with ldc LDC, and
- * C's stride STRIDE_C (LDC N: back to back; more: a gap). Rows past each
- * matrix's own hold NaN in A and B, which must never be read, and a
- * sentinel in C, which must never be written. Checked against double with
- * the bound (K + 4) u sum |a||b| + ... ; returns the bytes it moved to the
- * cores and back (metrics). */
+ * (LM x LK), op(B) = B^T (B is LN x LK), each leading dimension `pad`
+ * rows past the matrix's own, and C's matrices `gap` elements further
+ * apart than back to back. Rows past each matrix's own hold NaN in A and
+ * B, which must never be read, and a sentinel in C, which must never be
+ * written. Checked against double with the bound (K + 4) u (|alpha| sum
+ * |a||b| + |beta c|); returns the bytes moved to the cores and back and
+ * the host seconds spent packing (metrics). */
 #define LM 70
 #define LN 50
 #define LK 90
-#define LDA 75
-#define LDB 53
-#define LDC 72
 #define LBATCH 2
-static void run_in_place(suite *s, size_t stride_c, double *to_cores, double *from_cores) {
-    const size_t sa = (size_t)LDA * LK, sb = (size_t)LDB * LK;
+typedef struct in_place_run {
+    double to_cores, from_cores, pack_s;
+} in_place_run;
+static in_place_run run_in_place(suite *s, int pad, int gap) {
+    const size_t lda = LM + pad, ldb = LN + pad, ldc = LM + pad;
+    const size_t sa = lda * LK, sb = ldb * LK, stride_c = ldc * LN + gap;
     const size_t na = sa * LBATCH, nb = sb * LBATCH, nc = stride_c * LBATCH;
     float *ha = malloc(na * 4), *hb = malloc(nb * 4), *hc = malloc(nc * 4), *out = malloc(nc * 4);
     assert_true(ha && hb && hc && out);
     unsigned seed = 5;
     for (size_t i = 0; i < na; i++)
-        ha[i] = i % LDA < LM ? urand(&seed) : NAN;
+        ha[i] = i % lda < LM ? urand(&seed) : NAN;
     for (size_t i = 0; i < nb; i++)
-        hb[i] = i % LDB < LN ? urand(&seed) : NAN;
-    for (size_t i = 0; i < nc; i++)
-        hc[i] = i % stride_c < (size_t)LDC * LN && i % LDC < LM ? urand(&seed) : 12345.0f;
+        hb[i] = i % ldb < LN ? urand(&seed) : NAN;
+    for (size_t i = 0; i < nc; i++) {
+        const size_t in = i % stride_c;
+        hc[i] = in < ldc * LN && in % ldc < LM ? urand(&seed) : 12345.0f;
+    }
     void *da, *db, *dc;
     assert_int_equal(trnsciMalloc(&da, na * 4), trnsciSuccess);
     assert_int_equal(trnsciMalloc(&db, nb * 4), trnsciSuccess);
@@ -529,37 +530,41 @@ static void run_in_place(suite *s, size_t stride_c, double *to_cores, double *fr
     assert_int_equal(trnsciMemcpy(db, hb, nb * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
     assert_int_equal(trnsciMemcpy(dc, hc, nc * 4, trnsciMemcpyHostToDevice), trnsciSuccess);
     const double to0 = metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}"),
-                 from0 = metric(s, "trnscid_neuron_bytes_total{direction=\"from_cores\"}");
+                 from0 = metric(s, "trnscid_neuron_bytes_total{direction=\"from_cores\"}"),
+                 pack0 = metric(s, "trnscid_neuron_pack_seconds_total");
     trnblasHandle_t h;
     assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
     const float alpha = 1.5f, beta = -0.5f;
     assert_int_equal(trnblasSgemmStridedBatched(h, TRNBLAS_OP_N, TRNBLAS_OP_T, LM, LN, LK, &alpha,
-                                                da, LDA, (long long)sa, db, LDB, (long long)sb,
-                                                &beta, dc, LDC, (long long)stride_c, LBATCH),
+                                                da, (int)lda, (long long)sa, db, (int)ldb,
+                                                (long long)sb, &beta, dc, (int)ldc,
+                                                (long long)stride_c, LBATCH),
                      TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     assert_int_equal(trnsciMemcpy(out, dc, nc * 4, trnsciMemcpyDeviceToHost), trnsciSuccess);
-    *to_cores = metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}") - to0;
-    *from_cores = metric(s, "trnscid_neuron_bytes_total{direction=\"from_cores\"}") - from0;
+    const in_place_run r = {metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}") - to0,
+                            metric(s, "trnscid_neuron_bytes_total{direction=\"from_cores\"}") -
+                                from0,
+                            metric(s, "trnscid_neuron_pack_seconds_total") - pack0};
     const double u = ldexp(1, -24);
     for (size_t e = 0; e < nc; e++) {
-        const size_t b = e / stride_c, in = e % stride_c, i = in % LDC, j = in / LDC;
-        if (in >= (size_t)LDC * LN || i >= LM) {
+        const size_t b = e / stride_c, in = e % stride_c, i = in % ldc, j = in / ldc;
+        if (in >= ldc * LN || i >= LM) {
             if (memcmp(&out[e], &hc[e], 4) != 0)
-                fail_msg("stride_c %zu: C's element %zu, outside the matrices, was written",
-                         stride_c, e);
+                fail_msg("pad %d gap %d: C's element %zu, outside the matrices, was written", pad,
+                         gap, e);
             continue;
         }
         double want = 0, mag = 0;
         for (size_t l = 0; l < LK; l++) {
-            const double x = ha[b * sa + i + l * LDA], y = hb[b * sb + j + l * LDB];
+            const double x = ha[b * sa + i + l * lda], y = hb[b * sb + j + l * ldb];
             want += x * y;
             mag += fabs(x * y);
         }
         want = alpha * want + beta * (double)hc[e];
         const double bound = (LK + 4) * u * (fabs(alpha) * mag + fabs(beta * hc[e]));
         if (!(fabs(out[e] - want) <= bound))
-            fail_msg("stride_c %zu: (%zu,%zu) of %zu is %g, not %g (bound %g)", stride_c, i, j, b,
+            fail_msg("pad %d gap %d: (%zu,%zu) of %zu is %g, not %g (bound %g)", pad, gap, i, j, b,
                      out[e], want, bound);
     }
     trnblasDestroy(h);
@@ -570,47 +575,46 @@ static void run_in_place(suite *s, size_t stride_c, double *to_cores, double *fr
     free(hb);
     free(hc);
     free(out);
+    return r;
 }
 
-/* A real GEMM's operands move as they lie in memory, leading dimensions
- * included, when a batch's matrices are back to back (program.h,
- * layout=cm); with a gap between them the program packs, as before. Both
- * give the right result and leave every byte outside the matrices alone. */
+/* A real GEMM runs the column-major program (program.h, layout=cm), one
+ * NEFF whatever the leading dimensions and strides: matrices laid out as
+ * the program's tensors (leading dimension = rows, a batch back to back)
+ * move as they lie, with nothing packed; others are gathered column by
+ * column. Every way moves exactly the matrices' elements, gives the right
+ * result and leaves every byte outside the matrices alone. */
 static void test_gemm_reads_operands_as_they_lie(void **state) {
     suite *s = *state;
     assert_int_equal(start_with(s, "--neuron-split-min-mflop 0"), 0);
-    double to_cm, from_cm, to_packed, from_packed;
-    run_in_place(s, (size_t)LDC * LN, &to_cm, &from_cm);
-    run_in_place(s, (size_t)LDC * LN + 7, &to_packed, &from_packed);
+    const double elements = 4.0 * LBATCH * (LM * LK + LK * LN + LM * LN);
+    const in_place_run tight = run_in_place(s, 0, 0), padded = run_in_place(s, 5, 0),
+                       gapped = run_in_place(s, 5, 7);
+    const in_place_run *runs[] = {&tight, &padded, &gapped};
+    for (int i = 0; i < 3; i++)
+        if (runs[i]->to_cores != elements + 8 || runs[i]->from_cores != 4.0 * LBATCH * LM * LN)
+            fail_msg("run %d: %.0f bytes to the core, %.0f back; want %.0f and %.0f", i,
+                     runs[i]->to_cores, runs[i]->from_cores, elements + 8, 4.0 * LBATCH * LM * LN);
+    /* Laid out as the tensors: not one byte packed or gathered. */
+    assert_true(tight.pack_s == 0);
     trnsciPlanInfo plans[4];
     int count = 0;
     assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 4, &count, NULL), trnsciSuccess);
-    assert_int_equal(count, 2);
-    const char *const cm = "program gemm dtype=f32 mode=fp32 m=70 n=50 k=90 batch=2 layout=cm "
-                           "ta=n tb=t lda=75 ldb=53 ldc=72",
-                      *packed = "program gemm dtype=f32 mode=fp32 m=70 n=50 k=90 batch=2";
-    assert_true((strcmp(plans[0].key, cm) == 0 && strcmp(plans[1].key, packed) == 0) ||
-                (strcmp(plans[1].key, cm) == 0 && strcmp(plans[0].key, packed) == 0));
-    /* In place: A, B and C from each batch's first element to its last
-     * column's last row, and alpha and beta; back: d, m x n per matrix. */
-    const double a = (double)(LBATCH - 1) * LDA * LK + (double)(LK - 1) * LDA + LM,
-                 b = (double)(LBATCH - 1) * LDB * LK + (double)(LK - 1) * LDB + LN,
-                 c = (double)(LBATCH - 1) * LDC * LN + (double)(LN - 1) * LDC + LM;
-    if (to_cm != 4 * (a + b + c) + 8 || from_cm != 4.0 * LBATCH * LM * LN)
-        fail_msg("in place: %.0f bytes to the core, %.0f back; want %.0f and %.0f", to_cm, from_cm,
-                 4 * (a + b + c) + 8, 4.0 * LBATCH * LM * LN);
-    /* Packed: exactly the matrices' elements. */
-    const double packed_bytes = 4.0 * LBATCH * (LM * LK + LK * LN + LM * LN) + 8;
-    if (to_packed != packed_bytes || from_packed != 4.0 * LBATCH * LM * LN)
-        fail_msg("packed: %.0f bytes to the core, %.0f back; want %.0f", to_packed, from_packed,
-                 packed_bytes);
+    assert_int_equal(count, 1);
+    assert_string_equal(plans[0].key, "program gemm dtype=f32 mode=fp32 m=70 n=50 k=90 batch=2 "
+                                      "layout=cm ta=n tb=t");
     stop(s);
-    /* --neuron-in-place off packs the back-to-back batch too. */
+    /* --neuron-in-place off: the packed program, and the same bytes. */
     assert_int_equal(start_with(s, "--neuron-split-min-mflop 0 --neuron-in-place off"), 0);
-    run_in_place(s, (size_t)LDC * LN, &to_packed, &from_packed);
-    if (to_packed != packed_bytes)
-        fail_msg("--neuron-in-place off: %.0f bytes to the core, want %.0f", to_packed,
-                 packed_bytes);
+    const in_place_run packed = run_in_place(s, 0, 0);
+    if (packed.to_cores != elements + 8)
+        fail_msg("packed: %.0f bytes to the core, want %.0f", packed.to_cores, elements + 8);
+    assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 4, &count, NULL), trnsciSuccess);
+    int found = 0;
+    for (int i = 0; i < count; i++)
+        found |=
+            strcmp(plans[i].key, "program gemm dtype=f32 mode=fp32 m=70 n=50 k=90 batch=2") == 0;
+    assert_true(found);
     stop(s);
 }
 
@@ -631,7 +635,7 @@ static void test_dma_overlaps_execution(void **state) {
     assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 4, &count, NULL), trnsciSuccess);
     assert_int_equal(count, 1);
     assert_string_equal(plans[0].key, "program gemm dtype=f32 mode=fp32 m=256 n=256 k=256 batch=2 "
-                                      "layout=cm ta=n tb=t lda=256 ldb=256 ldc=256");
+                                      "layout=cm ta=n tb=t");
     stop(s);
     const trace_summary t = read_trace(trace);
     /* 4 executions; each moves at, b, c and scal in and d out. Moves ran
@@ -872,9 +876,9 @@ static void test_operands_stay_resident(void **state) {
 }
 
 /* QM x QN x QK SGEMMs of their own operands, queued back to back: y[i] =
- * a[i] b[i], then y[NK] = a[0] times y[0]'s first QK·QN elements as a QK x
- * QN matrix (reads what an op of the same program wrote, queued right
- * behind it; the same leading dimensions, so the same program). Checked against double; returns
+ * a[i] b[i], then y[NK] = a[0] y[0][:QK rows] (reads what an op of the same
+ * program wrote, queued right behind it; its B, of leading dimension QM, is
+ * gathered column by column into the program's tensor). Checked against double; returns
  * the trace's summary. op(A) is 1 MiB: enough for a move ahead
  * (TRN_NGEMM_PIPELINE_MIN_BYTES). */
 #define QM 1024
@@ -933,8 +937,8 @@ static trace_summary run_queued_gemms(suite *s, const char *trace, const char *f
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     for (int i = 0; i <= NK; i++)
         assert_int_equal(trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, QM, QN, QK, &one,
-                                      a[i < NK ? i : 0], QM, i < NK ? b[i] : y[0], QK, &zero, y[i],
-                                      QM),
+                                      a[i < NK ? i : 0], QM, i < NK ? b[i] : y[0], i < NK ? QK : QM,
+                                      &zero, y[i], QM),
                          TRNBLAS_STATUS_SUCCESS);
     assert_int_equal(trnsciDeviceSynchronize(), trnsciSuccess);
     for (int i = 0; i <= NK; i++) {
@@ -942,7 +946,7 @@ static trace_summary run_queued_gemms(suite *s, const char *trace, const char *f
         assert_int_equal(trnsciMemcpy(out, y[i], ny * 4, trnsciMemcpyDeviceToHost), trnsciSuccess);
         char what[64];
         snprintf(what, sizeof(what), "queued GEMM %d (%s)", i, flags);
-        check_q_product(A, B, QK, out, what);
+        check_q_product(A, B, i < NK ? QK : QM, out, what);
         if (i == 0)
             memcpy(y0, out, ny * 4);
     }
@@ -1298,7 +1302,7 @@ static void test_neff_cache_miss_hit_restart(void **state) {
     assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 8, &count, NULL), trnsciSuccess);
     assert_int_equal(count, 1);
     assert_string_equal(plans[0].key, "program gemm dtype=f32 mode=fp32 m=130 n=70 k=257 batch=1 "
-                                      "layout=cm ta=n tb=n lda=130 ldb=257 ldc=130");
+                                      "layout=cm ta=n tb=n");
     if (strncmp(plans[0].state, "ready; ran on cores ", 20) != 0)
         fail_msg("state \"%s\"", plans[0].state);
     assert_true(plans[0].hits >= 1 && plans[0].bytes > 0);

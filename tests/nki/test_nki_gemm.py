@@ -19,9 +19,10 @@ bounds from a rounding-error analysis (see bounds()), twice:
 GEMM sequences (gemm_seq, SEQUENCES) are checked against their nodes run
 one by one through gemm, bitwise, and each node against float64 as above.
 
-The column-major layout (layout=cm, run_colmajor) is checked on the same
-shapes, real, with each ta/tb pair, leading dimensions past the rows (NaN
-there, never to be read), against float64 with the same bounds.
+The column-major layout (gemm_cm, run_colmajor) is checked on the same
+shapes, real, with each ta/tb pair, against float64 with the same bounds;
+its tensors there have leading dimensions past the matrices' rows (NaN
+there, never to be read: the kernel takes any; the program's are tight).
 
 Also checks that the numpy NKI rejects what the hardware cannot do (129
 partitions, a 513-column moving operand, ...) and rounds to bfloat16 to
@@ -472,14 +473,20 @@ def main():
     run_cases("numpy-nki", lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
     run_sequences(lambda ins, s, nodes, mode, dt: mod.gemm_seq(*ins, s, nodes=nodes, mode=mode, dtype=dt),
                   lambda at, b, c, s, mode, dt: mod.gemm(at, b, c, s, mode=mode, dtype=dt))
-    run_colmajor("numpy-nki", lambda a, b, c, s, mode, ta, tb, m, n, k: mod.gemm(
-        a, b, c, s, mode=mode, dtype="f32", layout="cm", ta=ta, tb=tb, m=m, n=n, k=k))
-    zc = np.zeros((1, 1, 2, 2), np.float32)
+    run_colmajor("numpy-nki", lambda a, b, c, s, mode, ta, tb, m, n, k: mod.gemm_cm(
+        a, b, c, s, mode=mode, ta=ta, tb=tb, m=m, n=n, k=k))
+    za, zb, zc = (np.zeros(shape, np.float32) for shape in ((1, 1, 2, 2), (1, 1, 2, 2), (1, 1, 2, 3)))
     try:
-        mod.gemm(zc, zc, zc, np.zeros(2, np.float32), layout="cm", m=3, n=2, k=2)
-        check(False, "gemm layout=cm accepts an lda below m")
+        mod.gemm_cm(za, zb, zc, np.zeros(2, np.float32), m=3, n=2, k=2)
+        check(False, "gemm_cm accepts an a whose columns are shorter than m")
     except AssertionError:
-        check(True, "gemm layout=cm rejects an lda below m")
+        check(True, "gemm_cm rejects an a whose columns are shorter than m")
+    try:
+        mod.gemm_cm(za, zb, np.zeros((1, 1, 2, 2), np.float32), np.zeros(2, np.float32), m=2, n=2,
+                    k=2, dtype="c32")
+        check(False, "gemm_cm accepts dtype c32")
+    except AssertionError:
+        check(True, "gemm_cm rejects dtype c32")
     # Each case's inputs fit its nodes but for the one thing it breaks.
     z = lambda *shape: np.zeros(shape, np.float32)
     sq = z(1, 1, 2, 2)
@@ -523,8 +530,8 @@ def main():
                       lambda at, b, c, s, mode, dt: nki.simulate_kernel(real.gemm, at, b, c, s,
                                                                         mode=mode, dtype=dt))
         run_colmajor("nki.simulate_kernel", lambda a, b, c, s, mode, ta, tb, m, n, k:
-                     nki.simulate_kernel(real.gemm, a, b, c, s, mode=mode, dtype="f32",
-                                         layout="cm", ta=ta, tb=tb, m=m, n=n, k=k))
+                     nki.simulate_kernel(real.gemm_cm, a, b, c, s, mode=mode, ta=ta, tb=tb,
+                                         m=m, n=n, k=k))
 
     print("%d passed, %d failed (%.1f s)" % (passed, failed, time.time() - t0))
     return 1 if failed else 0

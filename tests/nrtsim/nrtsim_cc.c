@@ -148,12 +148,12 @@ static void write_node(FILE *f, const trn_nprog_gemm *g, const int src[3], const
     const uint64_t bytes[3] = {b.at, b.b, b.c};
     uint64_t dims[4][4] = {{B, P, K, M}, {B, P, K, N}, {B, P, M, N}, {B, P, M, N}};
     if (cm) { /* program.h: the matrices column by column */
-        int rows, cols[2];
-        trn_nprog_gemm_stored(g, 0, &rows, &cols[0]);
-        trn_nprog_gemm_stored(g, 1, &rows, &cols[1]);
-        const uint64_t cmd[4][2] = {{(uint64_t)cols[0], (uint64_t)g->lda},
-                                    {(uint64_t)cols[1], (uint64_t)g->ldb},
-                                    {N, (uint64_t)g->ldc},
+        int rows[2], cols[2];
+        trn_nprog_gemm_stored(g, 0, &rows[0], &cols[0]);
+        trn_nprog_gemm_stored(g, 1, &rows[1], &cols[1]);
+        const uint64_t cmd[4][2] = {{(uint64_t)cols[0], (uint64_t)rows[0]},
+                                    {(uint64_t)cols[1], (uint64_t)rows[1]},
+                                    {N, M},
                                     {N, M}};
         for (int w = 0; w < 4; w++)
             dims[w][2] = cmd[w][0], dims[w][3] = cmd[w][1];

@@ -16,8 +16,7 @@
  *
  * The column-major layout (layout=cm, real only) is read into the packed
  * one and computed by the same code, so both layouts give bitwise the same
- * elements; the rows past each matrix's own in its leading dimension are
- * never read.
+ * elements.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +175,8 @@ static trn_nrt_status packed_run(const trn_nprog_gemm *g, const float *at, const
 static void from_colmajor(const trn_nprog_gemm *g, const float *a, const float *b, const float *c,
                           float *pa, float *pb, float *pc) {
     const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
-    const size_t lda = (size_t)g->lda, ldb = (size_t)g->ldb, ldc = (size_t)g->ldc;
+    /* Each column is its matrix's rows long (program.h). */
+    const size_t lda = g->ta ? k : m, ldb = g->tb ? n : k, ldc = m;
     for (size_t l = 0; l < k; l++) {
         for (size_t i = 0; i < m; i++)
             pa[l * m + i] = g->ta ? a[l + i * lda] : a[i + l * lda];

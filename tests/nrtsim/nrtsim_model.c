@@ -276,13 +276,13 @@ static void set_node(nrtsim_node *nd, const trn_nprog_gemm *g, const int src[3],
     const int cm = g->layout == TRN_NPROG_COLMAJOR;
     const char *const base[3] = {cm ? "a" : "at", "b", "c"};
     uint32_t shapes[3][2] = {{K, M}, {K, N}, {M, N}};
-    if (cm) { /* column by column, leading dimension included */
+    if (cm) { /* column by column */
         int rows, cols;
         trn_nprog_gemm_stored(g, 0, &rows, &cols);
-        shapes[0][0] = (uint32_t)cols, shapes[0][1] = (uint32_t)g->lda;
+        shapes[0][0] = (uint32_t)cols, shapes[0][1] = (uint32_t)rows;
         trn_nprog_gemm_stored(g, 1, &rows, &cols);
-        shapes[1][0] = (uint32_t)cols, shapes[1][1] = (uint32_t)g->ldb;
-        shapes[2][0] = N, shapes[2][1] = (uint32_t)g->ldc;
+        shapes[1][0] = (uint32_t)cols, shapes[1][1] = (uint32_t)rows;
+        shapes[2][0] = N, shapes[2][1] = M;
     }
     nd->g = *g;
     for (int w = 0; w < 3; w++) {

@@ -71,18 +71,19 @@ kernel cannot branch on beta (run-time data), so C is always loaded, and
 beta * C is replaced by 0 where beta == 0 (nl.where): a NaN or Inf in C
 never reaches d when beta is 0, as BLAS requires.
 
-The column-major layout (program.h, layout=cm; real only): the operands as
-they lie in memory, column by column, so the host moves their bytes as
-they are:
+The column-major layout (program.h, layout=cm; real only): the matrices
+column by column, A and B untransposed, so a matrix whose leading dimension
+is its rows moves from memory as it lies:
 
-    gemm(a, b, c, scal, mode="fp32", dtype="f32", layout="cm",
-         ta="n"|"t", tb="n"|"t", m=M, n=N, k=K)
+    gemm_cm(a, b, c, scal, mode="fp32", ta="n"|"t", tb="n"|"t", m=M, n=N, k=K)
     a     [B][1][CA][LDA]   A: CA = K (ta="n", A is MxK) or M (ta="t")
     b     [B][1][CB][LDB]   B: CB = N (tb="n", B is KxN) or K (tb="t")
     c     [B][1][N][LDC]    C
     d     [B][1][N][M]      the result, column-major (returned)
 
-Rows past a matrix's own (LDA - its rows, ...) are never read. The kernel
+The program's tensors have LDA, LDB, LDC = the matrices' rows; the kernel
+takes any leading dimension at least that (the shape's last dimension)
+and never reads the rows past a matrix's own. The kernel
 computes D^T = op(B)^T op(A)^T, so that every tile's partitions are what
 its HBM rows hold: a D^T tile [tn, tm] is a run of tn columns of D, each
 tm elements long, stored as it lies. The contraction index l must be on
@@ -311,13 +312,17 @@ def _gemm_cm(a, b, c, scal, mode, ta, tb, m, n, k):
 
 
 @nki.jit
-def gemm(at, b, c, scal, mode="fp32", dtype=None, layout="packed", ta="n", tb="n", m=None,
-         n=None, k=None):
+def gemm_cm(a, b, c, scal, mode="fp32", dtype="f32", ta="n", tb="n", m=None, n=None, k=None):
+    """The gemm program in the column-major layout (program.h, layout=cm):
+    its own function so that the NEFF's first input is called a."""
     assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
-    assert layout in ("packed", "cm"), "layout is packed or cm"
-    if layout == "cm":
-        assert dtype in (None, "f32"), "layout=cm is real (f32) only"
-        return _gemm_cm(at, b, c, scal, mode, ta, tb, m, n, k)
+    assert dtype == "f32", "layout=cm is real (f32) only"
+    return _gemm_cm(a, b, c, scal, mode, ta, tb, m, n, k)
+
+
+@nki.jit
+def gemm(at, b, c, scal, mode="fp32", dtype=None):
+    assert mode in MODES, "mode must be fp32, bf16 or bf16x3"
     P = at.shape[1]
     assert P in (1, 2), "P is 1 (f32) or 2 (c32)"
     assert dtype is None or dtype == ("f32" if P == 1 else "c32"), "dtype does not match P"
