@@ -461,7 +461,10 @@ static const void *colmajor_source(chunk_io *io, int which, size_t *bytes) {
  * from the host. Sets *held to the source's record (its bytes are as old)
  * and returns 0, or -1 when no tensor holds it. Only on the core's worker
  * with no move of the core in flight (io->donors): no other thread then
- * writes the core's records, and rt->lock keeps every program loaded. */
+ * writes the core's records. rt->lock is held across the copy, as it is
+ * across a load: trn_nc_unload does not wait for a busy program, so only
+ * the lock keeps the source loaded (with --executors off the other cores'
+ * workers wait for the copy at their next load or use). */
 static int copy_on_core(chunk_io *io, const trn_nc_held *want, trn_nrt_tensor *dst, size_t n,
                         trn_nc_held *held) {
     trn_nc_runtime *rt = io->rt;

@@ -378,7 +378,7 @@ static void test_gemms_run_on_neuroncores(void **state) {
  * by C's columns (300 = 2 x 150; 301 = 151 + 150 with a padded part), and
  * a strided batch of 3 by matrices (2 + 1 padded). */
 static const gemm_case SPLIT_CASES[] = {
-    {0, TRNBLAS_OP_N, TRNBLAS_OP_T, 96, 300, 200, 1, MODE_FP32, {1.25f, 0}, {-1, 0}},
+    {0, TRNBLAS_OP_N, TRNBLAS_OP_T, 96, 301, 200, 1, MODE_FP32, {1.25f, 0}, {-1, 0}},
     {0, TRNBLAS_OP_T, TRNBLAS_OP_N, 50, 301, 130, 1, MODE_BF16, {1, 0}, {0, 0}},
     {1, TRNBLAS_OP_C, TRNBLAS_OP_N, 40, 260, 64, 1, MODE_BF16X3, {0.5f, 1}, {1, -0.25f}},
     {0, TRNBLAS_OP_N, TRNBLAS_OP_N, 64, 64, 160, 3, MODE_FP32, {1, 0}, {0.5f, 0}},
@@ -406,7 +406,7 @@ static void test_gemm_split_over_cores(void **state) {
     assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 8, &count, NULL), trnsciSuccess);
     assert_int_equal(count, (int)NSPLIT);
     static const char *const keys[] = {
-        "program gemm dtype=f32 mode=fp32 m=96 n=150 k=200 batch=1 layout=cm ta=n tb=t",
+        "program gemm dtype=f32 mode=fp32 m=96 n=151 k=200 batch=1 layout=cm ta=n tb=t",
         "program gemm dtype=f32 mode=bf16 m=50 n=151 k=130 batch=1 layout=cm ta=t tb=n",
         "program gemm dtype=c32 mode=bf16x3 m=40 n=130 k=64 batch=1",
         "program gemm dtype=f32 mode=fp32 m=64 n=64 k=160 batch=2 layout=cm ta=n tb=n",
