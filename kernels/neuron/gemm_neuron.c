@@ -434,13 +434,12 @@ static void pack_operand(const chunk_io *io, int which, float *stage, size_t byt
     }
 }
 
-/* The column-major tensor of operand `which`: its bytes as they lie in
- * memory when the memory is laid out as the tensor (cm_as_tensor), else
- * its columns gathered into the staging buffer (a copy per column, counted
- * as packing), and how many bytes to write. */
-static const void *colmajor_source(chunk_io *io, int which, size_t *bytes) {
-    const cm_span s = colmajor_span(io, which);
-    *bytes = cm_tensor_bytes(&s);
+/* The column-major tensor of an operand's span (its first
+ * cm_tensor_bytes): its bytes as they lie in memory when the memory is laid
+ * out as the tensor (cm_as_tensor), else its columns gathered into the
+ * staging buffer (a copy per column, counted as packing). */
+static const void *colmajor_source(chunk_io *io, const cm_span *sp) {
+    const cm_span s = *sp;
     if (cm_as_tensor(&s))
         return s.first;
     const uint64_t t0 = now_ns();
@@ -501,10 +500,9 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
     trn_nc_held want = operand_held(io, which);
     const int cm = io->g->layout == TRN_NPROG_COLMAJOR;
-    if (cm) {
-        const cm_span s = colmajor_span(io, which);
-        bytes = cm_tensor_bytes(&s);
-    }
+    const cm_span span = cm ? colmajor_span(io, which) : (cm_span){0};
+    if (cm)
+        bytes = cm_tensor_bytes(&span);
     if (held && held_current(io, held, &want)) {
         /* Kept: not moved for this op, unless it was moved ahead for it
          * (counted as moved then), and counted by the run, not a move ahead. */
@@ -524,7 +522,7 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
         want.since = trn_write_clock_now(io->rt->wclock);
     const void *src = io->stage;
     if (cm) {
-        src = colmajor_source(io, which, &bytes);
+        src = colmajor_source(io, &span);
     } else {
         const uint64_t t0 = now_ns();
         pack_operand(io, which, io->stage, bytes);
