@@ -157,6 +157,10 @@ static const char usage[] =
     "  --neuron-in-place on|off move a real GEMM's operands as they lie in memory\n"
     "                           and transpose on the NeuronCore (default on; off:\n"
     "                           pack them on the host)\n"
+    "  --neuron-core-copies on|off\n"
+    "                           keep one copy per NeuronCore of a matrix that\n"
+    "                           programs there bind (default on; with\n"
+    "                           --neuron-in-place and --neuron-resident on)\n"
 #ifdef TRNSCI_FAULT_INJECTION
     "  --fault-injection        (test builds) run the test-fault ops\n"
 #endif
@@ -334,6 +338,7 @@ static void set_defaults(trn_config *cfg) {
     cfg->neuron_resident = 1;
     cfg->neuron_locality = 1;
     cfg->neuron_in_place = 1;
+    cfg->neuron_core_copies = 1;
     cfg->log_level = TRN_LOG_INFO;
 }
 
@@ -416,6 +421,7 @@ enum option_code {
     O_NEURON_RESIDENT,
     O_NEURON_LOCALITY,
     O_NEURON_IN_PLACE,
+    O_NEURON_CORE_COPIES,
 };
 static const struct option options[] = {
     {"listen", required_argument, NULL, O_LISTEN},
@@ -463,6 +469,7 @@ static const struct option options[] = {
     {"neuron-resident", required_argument, NULL, O_NEURON_RESIDENT},
     {"neuron-locality", required_argument, NULL, O_NEURON_LOCALITY},
     {"neuron-in-place", required_argument, NULL, O_NEURON_IN_PLACE},
+    {"neuron-core-copies", required_argument, NULL, O_NEURON_CORE_COPIES},
 #ifdef TRNSCI_FAULT_INJECTION
     {"fault-injection", no_argument, NULL, O_FAULT_INJECTION},
 #endif
@@ -709,17 +716,20 @@ static trn_config_result apply_option(trn_config *cfg, int code, const char *arg
         break;
     case O_NEURON_RESIDENT:
     case O_NEURON_LOCALITY:
-    case O_NEURON_IN_PLACE: {
+    case O_NEURON_IN_PLACE:
+    case O_NEURON_CORE_COPIES: {
         const char *name = code == O_NEURON_RESIDENT   ? "neuron-resident"
                            : code == O_NEURON_LOCALITY ? "neuron-locality"
-                                                       : "neuron-in-place";
+                           : code == O_NEURON_IN_PLACE ? "neuron-in-place"
+                                                       : "neuron-core-copies";
         if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
             snprintf(err, errlen, "--%s %s: expected on or off", name, arg);
             return TRN_CONFIG_ERROR;
         }
         *(code == O_NEURON_RESIDENT   ? &cfg->neuron_resident
           : code == O_NEURON_LOCALITY ? &cfg->neuron_locality
-                                      : &cfg->neuron_in_place) = strcmp(arg, "on") == 0;
+          : code == O_NEURON_IN_PLACE ? &cfg->neuron_in_place
+                                      : &cfg->neuron_core_copies) = strcmp(arg, "on") == 0;
         break;
     }
     case O_CONFIG: break; /* read before every other flag, in trn_config_parse */

@@ -103,6 +103,7 @@ typedef struct trn_config {
     int neuron_resident;             /* GEMM operands stay in a core's memory until they change */
     int neuron_locality;             /* a big GEMM goes to the core that holds its inputs */
     int neuron_in_place;             /* real GEMM operands move as they lie (program.h layout=cm) */
+    int neuron_core_copies;          /* one copy per core of such a matrix, bound by programs */
 } trn_config;
 
 /* Session priorities, numbered like CUDA stream priorities: lower numbers

@@ -359,6 +359,7 @@ static int create_backend(trnscid *d, char *err, size_t errlen) {
         .compile_timeout_ms = (int)d->cfg.neuron_compile_timeout_s * 1000,
         .split_min_flop = (uint64_t)d->cfg.neuron_split_min_mflop * 1000000u,
         .in_place = d->cfg.neuron_in_place,
+        .core_copies = d->cfg.neuron_core_copies,
         .per_process = d->cfg.executors,
     };
     d->backend = trn_backend_neuron_create(&nc, pr.ncores, cpu, why, sizeof(why));

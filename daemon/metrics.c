@@ -575,6 +575,11 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "GEMM operands copied on a NeuronCore from another program's copy of the same "
            "memory, instead of moved from the host (--neuron-in-place, --neuron-resident).",
            (double)neff.bytes_on_core);
+    scalar(&p, "trnscid_neuron_bytes_bound_total", "counter",
+           "GEMM operands a NeuronCore program read from the core's one copy of the matrix, "
+           "bound in place of its own tensor: moved into it once, or not at all "
+           "(--neuron-core-copies).",
+           (double)neff.bytes_bound);
     scalar(&p, "trnscid_neuron_pack_seconds_total", "counter",
            "Host time spent packing GEMM operands into a NeuronCore program's layout and "
            "unpacking results (none for real operands moved as they lie, --neuron-in-place).",

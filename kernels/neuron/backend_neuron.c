@@ -182,6 +182,7 @@ static int neuron_core_init(const trn_backend *be, int core) {
     }
     nb->rt.wclock = nb->wclock; /* start began the runtime afresh */
     nb->rt.traffic = nb->traffic;
+    nb->rt.core_copies = nb->cfg.core_copies;
     nb->in_executor = 1;
     current_core = 0;
     return 0;
@@ -759,6 +760,7 @@ trn_backend *trn_backend_neuron_create(const trn_neuron_config *cfg, uint32_t nc
     if (!nb->cfg.per_process &&
         trn_nc_runtime_start(&nb->rt, nb->library[0] ? nb->library : NULL, NULL, err, errlen) != 0)
         goto fail;
+    nb->rt.core_copies = cfg->core_copies;
     return &nb->be;
 fail:
     nb->cpu = NULL;
@@ -792,6 +794,7 @@ trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {
         st.bytes_kept = atomic_load(&nb->traffic->kept);
         st.pack_ns = atomic_load(&nb->traffic->pack_ns);
         st.bytes_on_core = atomic_load(&nb->traffic->on_core);
+        st.bytes_bound = atomic_load(&nb->traffic->bound);
     }
     st.move_bytes_per_ns = trn_nc_move_bytes_per_ns(nb->traffic);
     return st;

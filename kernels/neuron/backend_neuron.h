@@ -41,6 +41,9 @@ typedef struct trn_neuron_config {
     /* 1: real GEMMs' operands move as they lie in memory (program.h,
      * layout=cm; gemm_neuron.h, trn_ngemm_colmajor); 0: always packed. */
     int in_place;
+    /* 1: such a matrix, when laid out as its program's tensor, is kept as
+     * one copy per core that programs bind (core_copy.h). */
+    int core_copies;
     int per_process; /* 1: executors start the runtime, one core each */
 } trn_neuron_config;
 
@@ -100,6 +103,7 @@ typedef struct trn_neuron_stats {
     uint64_t bytes_to_cores, bytes_from_cores, bytes_kept;
     uint64_t pack_ns;         /* host time packing operands into programs' layouts, and back */
     uint64_t bytes_on_core;   /* operands copied from another tensor of the core, not moved */
+    uint64_t bytes_bound;     /* operands read from the core's one copy of them (core_copy.h) */
     double move_bytes_per_ns; /* the rate placement assumes (trn_backend_neuron_move_ns) */
 } trn_neuron_stats;
 /* Zeros for a backend that is not the Neuron one. */

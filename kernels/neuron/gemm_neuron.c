@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernels/neuron/core_copy.h"
 #include "kernels/neuron/nc_cost.h"
 #include "ops/span.h"
 
@@ -477,7 +478,8 @@ static int copy_on_core(chunk_io *io, const trn_nc_held *want, trn_nrt_tensor *d
                 const trn_nc_held *h = &o->t[ti].held[s];
                 if (o->t[ti].output || h == held || o->t[ti].size < n || !held_current(io, h, want))
                     continue;
-                if (rt->api.tensor_copy(o->t[ti].tensor[s], 0, dst, 0, n) != TRN_NRT_SUCCESS)
+                if (rt->api.tensor_copy(trn_nc_copy_bound_tensor(o, s, ti), 0, dst, 0, n) !=
+                    TRN_NRT_SUCCESS)
                     continue;
                 *held = *h;
                 held->ahead = 0;
@@ -489,12 +491,39 @@ static int copy_on_core(chunk_io *io, const trn_nc_held *want, trn_nrt_tensor *d
     return done;
 }
 
+/* Binds input ti of the execution's set to the core's copy of the
+ * operand's span (core_copy.h), when the span is laid out as the whole
+ * tensor: written from the host only when the core has no current copy.
+ * Sets the tensor's held record; 0, or -1 to move the operand otherwise. */
+static int bind_core_copy(chunk_io *io, int ti, const cm_span *span, const trn_nc_held *want) {
+    trn_nc_runtime *rt = io->rt;
+    const size_t bytes = cm_tensor_bytes(span);
+    if (!rt->core_copies || !cm_as_tensor(span) || io->ld->t[ti].size != bytes)
+        return -1;
+    uint64_t since = 0;
+    size_t moved = 0;
+    if (trn_nc_copy_bind(rt, io->ld, io->set, ti, span->first, bytes, &since, &moved) != 0)
+        return -1;
+    count(rt->traffic ? &rt->traffic->to_cores : NULL, moved);
+    count(rt->traffic ? &rt->traffic->kept : NULL, bytes - moved);
+    count(rt->traffic ? &rt->traffic->bound : NULL, bytes);
+    trn_nc_held *held = &io->ld->t[ti].held[io->set];
+    *held = *want;
+    held->since = since;
+    held->ahead = 0;
+    return 0;
+}
+
 /* Moves operand `which` into the input tensor called name (the index-th
  * input when the program names it otherwise), unless the tensor already
  * holds it as it is now: taken from memory not written since. The packed
- * layout is packed into the staging buffer first; the column-major one
- * moves from memory as it lies (colmajor_source), or is copied on the core
- * from another tensor of the core that holds it (copy_on_core). */
+ * layout is packed into the staging buffer first. The column-major one is
+ * bound from the core's copy of it when it lies as the tensor
+ * (bind_core_copy), else copied on the core from another tensor of the
+ * core that holds it (copy_on_core), else moved from memory as it lies
+ * (colmajor_source). Binding and copies on the core happen only on the
+ * core's worker (io->donors); a move on the DMA queue finds no input of
+ * its set bound (trn_ngemm_run, ahead_start). */
 static int operand_in_port(chunk_io *io, int which, const char *name, int index, size_t bytes) {
     const int ti = trn_nc_port_index(io->ld, name, 0, index);
     trn_nc_held *held = ti >= 0 ? &io->ld->t[ti].held[io->set] : NULL;
@@ -508,12 +537,24 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
          * (counted as moved then), and counted by the run, not a move ahead. */
         if (!io->ahead && !held->ahead)
             count(io->rt->traffic ? &io->rt->traffic->kept : NULL, bytes);
+        if (!io->ahead && io->ld->t[ti].bound[io->set])
+            count(io->rt->traffic ? &io->rt->traffic->bound : NULL, bytes);
         if (!io->ahead)
             held->ahead = 0;
         return 0;
     }
     if (held)
         held->valid = 0;
+    if (cm && held && want.valid && io->donors && bind_core_copy(io, ti, &span, &want) == 0)
+        return 0;
+    /* Its own tensor is written next, so the set must name it again. */
+    if (ti >= 0 && io->ld->t[ti].bound[io->set] &&
+        (!io->donors || trn_nc_copy_unbind(io->rt, io->ld, io->set, ti) != 0)) {
+        snprintf(io->msg, sizeof(io->msg),
+                 "the program's tensor %s is bound to a copy on the core and cannot be written",
+                 name);
+        return -1;
+    }
     trn_nrt_tensor *dst = ti >= 0 ? io->ld->t[ti].tensor[io->set] : NULL;
     if (cm && held && want.valid && io->donors && dst && io->ld->t[ti].size >= bytes &&
         copy_on_core(io, &want, dst, bytes, held) == 0)
@@ -651,6 +692,19 @@ static int held_count(const chunk_io *io) {
     return n;
 }
 
+/* Gives the inputs of io's set that do not hold io's operands current
+ * their own tensors back, before a move on the DMA queue writes them; an
+ * input bound to a current core copy stays bound and is not moved. */
+static void unbind_stale(const chunk_io *io) {
+    for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++) {
+        const int ti = trn_nc_port_index(io->ld, port_name(io->g, which), 0, PORTS[which].index);
+        const trn_nc_held want = operand_held(io, which);
+        if (ti >= 0 && io->ld->t[ti].bound[io->set] &&
+            !held_current(io, &io->ld->t[ti].held[io->set], &want))
+            (void)trn_nc_copy_unbind(io->rt, io->ld, io->set, ti); /* refused: shows at the write */
+    }
+}
+
 /* A move ahead: the next op's execution, with copies of what it points to
  * that the request slot may not keep (descriptor, program). One block. */
 typedef struct ahead_job {
@@ -690,6 +744,7 @@ static void ahead_start(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_ngemm_n
                          .stage = job->stage};
     scalars(&job->d, job->io.s);
     job->io.read_c = reads_c(job->io.s, g->complex);
+    unbind_stale(&job->io);
     const uint64_t ticket = trn_nc_copy_queue_add(rt, chunk_in, &job->io);
     if (!ticket) {
         free(job);
@@ -708,6 +763,10 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
     /* Two tensor sets let execution j+1's inputs be written while j runs. */
     const int pipelined = nexec > 1 && trn_nc_add_set(rt, ld) == 0;
     const int nio = pipelined ? 2 : 1;
+    if (pipelined) { /* the DMA queue writes the sets' own tensors */
+        trn_nc_copy_unbind_set(rt, ld, 0);
+        trn_nc_copy_unbind_set(rt, ld, 1);
+    }
     chunk_io io[2];
     uint64_t in_done[2] = {0, 0}, out_done[2] = {0, 0};
     trn_kstatus k_st = TRN_KSTATUS_FAILED;

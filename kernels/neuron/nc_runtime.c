@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "kernels/neuron/nc_runtime.h"
 
+#include "kernels/neuron/core_copy.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -165,8 +167,10 @@ int trn_nc_runtime_start(trn_nc_runtime *rt, const char *library, const char *vi
     return 0;
 }
 
-/* Frees ld's tensors of set `set` and their sets. */
+/* Frees ld's tensors of set `set`, its slices of core copies, and their
+ * sets. */
 static void release_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
+    trn_nc_copy_release_set_locked(rt, ld, set);
     if (ld->in[set])
         rt->api.destroy_tensor_set(&ld->in[set]);
     if (ld->out[set])
@@ -212,18 +216,21 @@ void trn_nc_runtime_stop(trn_nc_runtime *rt) {
         release(rt, ld);
     }
     rt->loaded = NULL;
+    trn_nc_copy_free_all_locked(rt);
     rt->api.close();
     trn_nrt_api_unload(&rt->api);
     rt->started = 0;
     pthread_mutex_destroy(&rt->lock);
 }
 
-/* Unloads the least recently used idle program on core; 0 when there was
- * none (lock held). */
-static int evict_one(trn_nc_runtime *rt, int core) {
+int trn_nc_evict_one_locked(trn_nc_runtime *rt, int core) {
     /* A queued move may be writing an idle program's tensors (a move ahead
      * for the next op): it ends first. */
     trn_nc_copy_queue_drain(rt);
+    /* A copy no program binds costs a move when next read; a program, a
+     * load and the tensors' moves. */
+    if (trn_nc_copy_evict_locked(rt, core))
+        return 1;
     trn_nc_loaded **victim = NULL;
     for (trn_nc_loaded **p = &rt->loaded; *p; p = &(*p)->next)
         if ((*p)->core == core && !(*p)->busy && (!victim || (*p)->last_use < (*victim)->last_use))
@@ -299,7 +306,8 @@ int trn_nc_add_set(trn_nc_runtime *rt, trn_nc_loaded *ld) {
     if (ld->nsets < 2) {
         /* Device memory full: make room from idle programs of the core (ld
          * is busy: never itself). */
-        while ((st = alloc_set(rt, ld, 1)) == TRN_NRT_RESOURCE && evict_one(rt, ld->core))
+        while ((st = alloc_set(rt, ld, 1)) == TRN_NRT_RESOURCE &&
+               trn_nc_evict_one_locked(rt, ld->core))
             ;
         if (st == TRN_NRT_SUCCESS) {
             ld->nsets = 2;
@@ -342,7 +350,7 @@ trn_nc_loaded *trn_nc_load(trn_nc_runtime *rt, const void *neff, size_t size, in
     trn_nc_loaded *ld;
     /* Device memory full: make room from idle programs of the core. */
     while (!(ld = load_once(rt, neff, size, core, kind, msg, msglen)) &&
-           *kind == TRN_NRT_RESOURCE && evict_one(rt, core))
+           *kind == TRN_NRT_RESOURCE && trn_nc_evict_one_locked(rt, core))
         ;
     if (ld) {
         ld->home = home;
@@ -376,7 +384,7 @@ void trn_nc_use(trn_nc_runtime *rt, trn_nc_loaded *ld, int busy) {
 }
 
 void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld) {
-    trn_nc_copy_queue_drain(rt); /* as evict_one */
+    trn_nc_copy_queue_drain(rt); /* as trn_nc_evict_one_locked */
     pthread_mutex_lock(&rt->lock);
     for (trn_nc_loaded **p = &rt->loaded; *p; p = &(*p)->next)
         if (*p == ld) {

@@ -45,9 +45,25 @@ typedef struct trn_nc_held {
     uint64_t how[TRN_NC_HELD_HOW];
 } trn_nc_held;
 
+/* A span of host memory [lo, hi) copied into one core's memory, as it
+ * was at write-clock tick `since`: one copy of a matrix on the core that
+ * every program there binds, through a slice, in place of its own input
+ * tensor (core_copy.h). Never freed while a tensor set binds it (binds). */
+typedef struct trn_nc_core_copy {
+    int core;
+    uintptr_t lo, hi;
+    trn_nrt_tensor *tensor;
+    uint64_t since;
+    int valid; /* 0: a write failed, its bytes are not known */
+    int binds;
+    uint64_t last_use;
+    struct trn_nc_core_copy *next;
+} trn_nc_core_copy;
+
 /* A program loaded on one core, with its input and output tensors in that
  * core's memory, bound to the model by name: one set of them, or two once
- * a pipelined run asked for the second (trn_nc_add_set). */
+ * a pipelined run asked for the second (trn_nc_add_set). An input of a set
+ * may instead bind a slice of a core copy (bound, slice). */
 typedef struct trn_nc_loaded {
     trn_nrt_model *model;
     int core;
@@ -59,6 +75,9 @@ typedef struct trn_nc_loaded {
         size_t size;
         int output;
         trn_nc_held held[TRN_NC_SETS]; /* inputs */
+        trn_nc_core_copy *bound[TRN_NC_SETS];
+        trn_nrt_tensor *slice[TRN_NC_SETS]; /* of bound, in the set instead of tensor */
+        uintptr_t slice_lo[TRN_NC_SETS];    /* the host address its first byte copies */
     } t[TRN_NC_MAX_TENSORS];
     trn_nrt_tensor_set *in[TRN_NC_SETS], *out[TRN_NC_SETS];
     uint64_t bytes; /* NEFF plus tensors */
@@ -96,14 +115,16 @@ typedef struct trn_nc_traffic {
     _Atomic uint64_t timed_bytes, timed_ns;
     _Atomic uint64_t pack_ns; /* host time packing operands and unpacking results */
     _Atomic uint64_t on_core; /* operand bytes copied within a core's memory, not moved */
+    _Atomic uint64_t bound;   /* operand bytes an execution read from a core copy */
 } trn_nc_traffic;
 
 typedef struct trn_nc_runtime {
     trn_nrt_api api;
-    pthread_mutex_t lock; /* the loaded list */
+    pthread_mutex_t lock; /* the loaded list and the core copies */
     int started;
     uint32_t ncores; /* visible to this process */
     trn_nc_loaded *loaded;
+    trn_nc_core_copy *core_copy_list;
     uint64_t clock;
     uint64_t loads, evictions;
     trn_nc_copy_queue copies;
@@ -114,6 +135,10 @@ typedef struct trn_nc_runtime {
     const trn_write_clock *wclock;
     /* Where the GEMMs' moves are counted, or NULL (set as wclock is). */
     trn_nc_traffic *traffic;
+    /* 1: a real GEMM's matrices laid out as its program's tensors are
+     * kept as one copy per core that programs bind (core_copy.h); needs
+     * wclock. Set as wclock is. */
+    int core_copies;
     /* Inputs of the next op moved while the current one executes
      * (gemm_neuron.h, trn_ngemm_next): the DMA queue's ticket of that move
      * and its memory (one block), until trn_ngemm_ahead_wait. */
@@ -150,6 +175,11 @@ trn_nc_loaded *trn_nc_acquire(trn_nc_runtime *rt, trn_nc_loaded **home);
 void trn_nc_use(trn_nc_runtime *rt, trn_nc_loaded *ld, int busy);
 /* Unloads it (its owner is done with it). */
 void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld);
+
+/* Frees the least recently used core copy bound by no program on core,
+ * else unloads the least recently used idle program there: 1, or 0 when
+ * there was neither (lock held; drains the DMA queue first). */
+int trn_nc_evict_one_locked(trn_nc_runtime *rt, int core);
 
 /* Gives ld (busy: the caller's) its second set of tensors, unless it has
  * it: allocated on its core, making room from idle programs there. Returns

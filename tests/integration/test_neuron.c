@@ -662,6 +662,36 @@ static void test_dma_overlaps_execution(void **state) {
     unsetenv("NRTSIM_GFLOPS");
 }
 
+/* A program whose inputs were bound to the core's copies of its operands
+ * (PIPELINED's shape with a batch of 2: one execution, all of a, b and c
+ * bound) then runs PIPELINED's batch of 8 as four pipelined executions:
+ * the DMA queue writes the sets' own tensors, which the sets name again
+ * first, and every result is right; and back. One program throughout. */
+static void test_core_copies_then_pipelined(void **state) {
+    suite *s = *state;
+    setenv("NRTSIM_CORES", "1", 1);
+    assert_int_equal(start_with(s, "--neuron-split-min-mflop 0"), 0);
+    gemm_case two = PIPELINED;
+    two.batch = 2;
+    const double tensor = 2.0 * 256 * 256 * 4; /* a, b or c of 2 matrices */
+    for (unsigned round = 0; round < 2; round++) {
+        const double b0 = metric(s, "trnscid_neuron_bytes_bound_total");
+        run_ok(&two, 40u + round);
+        const double bound = metric(s, "trnscid_neuron_bytes_bound_total") - b0;
+        if (bound != 3 * tensor)
+            fail_msg("round %u: %.0f bytes bound from core copies, not a, b and c (%.0f)", round,
+                     bound, 3 * tensor);
+        run_ok(&PIPELINED, 50u + round);
+        assert_true(metric(s, "trnscid_neuron_bytes_bound_total") - b0 == bound);
+    }
+    trnsciPlanInfo plans[4];
+    int count = 0;
+    assert_int_equal(trnsciDaemonGetPlans(s->d.unix_addr, plans, 4, &count, NULL), trnsciSuccess);
+    assert_int_equal(count, 1);
+    stop(s);
+    unsetenv("NRTSIM_CORES");
+}
+
 /* ---- operands resident in a core's memory ------------------------------------ */
 
 #define RN 128 /* RN x RN x RN SGEMMs: each operand tensor is RN*RN*4 bytes */
@@ -1026,15 +1056,25 @@ static void check_cost_model(const suite *s, double dma_bytes_per_s, double comp
                  plans[0].state, compute_s * 1e3);
 }
 
+/* What one GEMM did with its operands: bytes moved to the core, copied on
+ * it, and kept there (not moved). */
+typedef struct traffic {
+    double moved, copied, kept;
+} traffic;
+
+static traffic traffic_now(const suite *s) {
+    return (traffic){metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}"),
+                     metric(s, "trnscid_neuron_bytes_copied_on_core_total"),
+                     metric(s, "trnscid_neuron_bytes_kept_total")};
+}
+
 /* W (CM x CK) times X of n columns on a one-core daemon, checked against
- * double with the bound (CK + 4) u sum |w||x|; returns the bytes moved to
- * the core and copied on it. */
+ * double with the bound (CK + 4) u sum |w||x|; returns what it moved. */
 #define CM 512
 #define CK 256
-static void copied_gemm(suite *s, trnblasHandle_t h, void *w, void *x, void *y, const float *hw,
-                        const float *hx, int n, double *moved, double *copied) {
-    const double m0 = metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}"),
-                 c0 = metric(s, "trnscid_neuron_bytes_copied_on_core_total");
+static traffic copied_gemm(suite *s, trnblasHandle_t h, void *w, void *x, void *y, const float *hw,
+                           const float *hx, int n) {
+    const traffic t0 = traffic_now(s);
     const float one = 1, zero = 0;
     assert_int_equal(
         trnblasSgemm(h, TRNBLAS_OP_N, TRNBLAS_OP_N, CM, n, CK, &one, w, CM, x, CK, &zero, y, CM),
@@ -1057,16 +1097,35 @@ static void copied_gemm(suite *s, trnblasHandle_t h, void *w, void *x, void *y, 
                          out[i + (size_t)j * CM], want);
         }
     free(out);
-    *moved = metric(s, "trnscid_neuron_bytes_total{direction=\"to_cores\"}") - m0;
-    *copied = metric(s, "trnscid_neuron_bytes_copied_on_core_total") - c0;
+    const traffic t1 = traffic_now(s);
+    return (traffic){t1.moved - t0.moved, t1.copied - t0.copied, t1.kept - t0.kept};
+}
+
+/* What a GEMM of W X must have done with W, in each way of keeping it. */
+enum { KEEP_CORE_COPY, KEEP_COPY_ON_CORE, KEEP_PACKED };
+static void expect_w(const traffic *t, int way, int w_held, size_t wb, size_t xb, int x_held,
+                     const char *what) {
+    /* w_held: another program's tensor, or the core's copy, holds W
+     * current; x_held: this program's tensor (or the core's copy) holds X. */
+    const double w_moved = w_held && way != KEEP_PACKED ? 0 : (double)wb;
+    const double w_copied = w_held && way == KEEP_COPY_ON_CORE ? (double)wb : 0;
+    const double w_kept = w_held && way == KEEP_CORE_COPY ? (double)wb : 0;
+    const double moved = w_moved + (x_held ? 0 : (double)xb) + 8,
+                 kept = w_kept + (x_held ? (double)xb : 0);
+    if (t->moved != moved || t->copied != w_copied || t->kept != kept)
+        fail_msg("%s (way %d): %.0f bytes moved, %.0f copied on the core, %.0f kept; expected "
+                 "%.0f, %.0f, %.0f",
+                 what, way, t->moved, t->copied, t->kept, moved, w_copied, kept);
 }
 
 /* One W used by GEMMs of two programs (X of 16 and of 32 columns) on one
- * core: W's bytes, as they lie, are moved from the host once and copied on
- * the core into the other program's tensor (docs/neuron.md, "Resident
- * operands"); after W is written, the first GEMM to use it moves it again
- * and the other copies it on the core. Packed (--neuron-in-place off), each
- * program moves W itself. */
+ * core (docs/neuron.md, "Resident operands"). By default W is moved from
+ * the host once into the core's copy, which both programs bind: the
+ * second GEMM moves and copies none of W. With --neuron-core-copies off,
+ * each program's tensor holds W, and the second program copies it on the
+ * core from the first's. After W is written, the first GEMM to use it
+ * moves it again, and the other binds (or copies) it. Packed
+ * (--neuron-in-place off), each program moves W itself. */
 static void test_operand_copied_on_core(void **state) {
     suite *s = *state;
     setenv("NRTSIM_CORES", "1", 1);
@@ -1078,8 +1137,9 @@ static void test_operand_copied_on_core(void **state) {
         hw[i] = urand(&seed);
     for (size_t i = 0; i < x2b / 4; i++)
         hx[i] = urand(&seed);
-    for (int in_place = 1; in_place >= 0; in_place--) {
-        assert_int_equal(start_with(s, in_place ? NULL : "--neuron-in-place off"), 0);
+    static const char *const flags[] = {NULL, "--neuron-core-copies off", "--neuron-in-place off"};
+    for (int way = KEEP_CORE_COPY; way <= KEEP_PACKED; way++) {
+        assert_int_equal(start_with(s, flags[way]), 0);
         void *w, *x1, *x2, *y;
         assert_int_equal(trnsciMalloc(&w, wb), trnsciSuccess);
         assert_int_equal(trnsciMalloc(&x1, x1b), trnsciSuccess);
@@ -1090,25 +1150,18 @@ static void test_operand_copied_on_core(void **state) {
         assert_int_equal(trnsciMemcpy(x2, hx, x2b, trnsciMemcpyHostToDevice), trnsciSuccess);
         trnblasHandle_t h;
         assert_int_equal(trnblasCreate(&h), TRNBLAS_STATUS_SUCCESS);
-        double moved, copied;
-        copied_gemm(s, h, w, x1, y, hw, hx, 16, &moved, &copied);
-        assert_true(moved == (double)(wb + x1b + 8) && copied == 0);
-        copied_gemm(s, h, w, x2, y, hw, hx, 32, &moved, &copied);
-        if (in_place && (moved != (double)(x2b + 8) || copied != (double)wb))
-            fail_msg("W X2 in place: %.0f bytes moved, %.0f copied on the core", moved, copied);
-        if (!in_place && (moved != (double)(wb + x2b + 8) || copied != 0))
-            fail_msg("W X2 packed: %.0f bytes moved, %.0f copied on the core", moved, copied);
-        /* W written: both programs' copies are stale. */
+        traffic t = copied_gemm(s, h, w, x1, y, hw, hx, 16);
+        expect_w(&t, way, 0, wb, x1b, 0, "W X1");
+        t = copied_gemm(s, h, w, x2, y, hw, hx, 32);
+        expect_w(&t, way, 1, wb, x2b, 0, "W X2");
+        /* W written: every copy of it is stale. */
         for (size_t i = 0; i < wb / 4; i += 7)
             hw[i] = -hw[i];
         assert_int_equal(trnsciMemcpy(w, hw, wb, trnsciMemcpyHostToDevice), trnsciSuccess);
-        copied_gemm(s, h, w, x2, y, hw, hx, 32, &moved, &copied);
-        assert_true(moved == (double)(wb + 8) && copied == 0);
-        copied_gemm(s, h, w, x1, y, hw, hx, 16, &moved, &copied);
-        if (in_place && (moved != 8 || copied != (double)wb))
-            fail_msg("W' X1 in place: %.0f bytes moved, %.0f copied on the core", moved, copied);
-        if (!in_place && (moved != (double)(wb + 8) || copied != 0))
-            fail_msg("W' X1 packed: %.0f bytes moved, %.0f copied on the core", moved, copied);
+        t = copied_gemm(s, h, w, x2, y, hw, hx, 32);
+        expect_w(&t, way, 0, wb, x2b, 1, "W' X2");
+        t = copied_gemm(s, h, w, x1, y, hw, hx, 16);
+        expect_w(&t, way, 1, wb, x1b, 1, "W' X1");
         trnblasDestroy(h);
         trnsciFree(w);
         trnsciFree(x1);
@@ -1782,6 +1835,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_operands_stay_resident, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_inputs_move_during_execution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operand_copied_on_core, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_core_copies_then_pipelined, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gemm_runs_where_its_inputs_are, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp64_and_fft_run_on_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neff_cache_miss_hit_restart, setup, teardown),

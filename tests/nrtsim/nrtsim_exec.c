@@ -95,7 +95,15 @@ static trn_nrt_status bind(const trn_nrt_model *m, const trn_nrt_tensor_set *in,
                     d->name, t->tensor->size, (unsigned long long)d->bytes);
             return TRN_NRT_INVALID;
         }
-        b->bound[i] = t->tensor->mem->bytes + t->tensor->offset;
+        const nrtsim_mem *mem = t->tensor->mem;
+        if (mem->placement == TRN_NRT_PLACEMENT_DEVICE && mem->core != m->core) {
+            fprintf(stderr,
+                    "nrtsim: nrt_execute: tensor \"%s\" is in NeuronCore %d's memory, the model "
+                    "runs on %d\n",
+                    d->name, mem->core, m->core);
+            return TRN_NRT_INVALID;
+        }
+        b->bound[i] = mem->bytes + t->tensor->offset;
     }
     return TRN_NRT_SUCCESS;
 }

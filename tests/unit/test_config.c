@@ -260,6 +260,7 @@ static void test_parse_defaults(void **state) {
     assert_int_equal(cfg.neuron_resident, 1);
     assert_int_equal(cfg.neuron_locality, 1);
     assert_int_equal(cfg.neuron_in_place, 1);
+    assert_int_equal(cfg.neuron_core_copies, 1);
     trn_config_free(&cfg);
 }
 
@@ -319,7 +320,8 @@ static void test_parse_all_flags(void **state) {
                     "--run-ahead", "off",
                     "--neuron-resident", "off",
                     "--neuron-locality", "off",
-                    "--neuron-in-place", "off"};
+                    "--neuron-in-place", "off",
+                    "--neuron-core-copies", "off"};
     // clang-format on
     trn_config cfg;
     char err[256] = "";
@@ -341,6 +343,7 @@ static void test_parse_all_flags(void **state) {
     assert_int_equal(cfg.neuron_resident, 0);
     assert_int_equal(cfg.neuron_locality, 0);
     assert_int_equal(cfg.neuron_in_place, 0);
+    assert_int_equal(cfg.neuron_core_copies, 0);
     trn_config_free(&cfg);
 }
 
@@ -408,6 +411,8 @@ static void test_parse_errors(void **state) {
                        "--neuron-locality 1");
     expect_parse_error((char *[]){"trnscid", "--neuron-in-place", "packed", NULL},
                        "--neuron-in-place packed");
+    expect_parse_error((char *[]){"trnscid", "--neuron-core-copies", "shared", NULL},
+                       "--neuron-core-copies shared");
 
     /* At most TRN_CONFIG_MAX_LISTEN (8) addresses; the 9th is an error, and the
      * eight already copied are freed by trn_config_free (ASan checks). */
