@@ -700,10 +700,12 @@ static void threads_json(int pid, const bench_thread_sample *t0, int n0, double 
 /* One W (4S x S, 1 MiB at S = 256) used by GEMMs of two programs on one
  * core, Y1 = W X1 (X1 S x 16) and Y2 = W X2 (S x 32), with W written
  * before each round (a Write, as a weight update does), under the timing
- * model; the label says --neuron-in-place on or off. In place, the second
- * GEMM copies W on the core from the first's tensor; packed, each moves W
- * from the host. Per round (round 0 left out): wall ms, bytes moved to the
- * core and copied on it (the simulator's trace). */
+ * model; the label says how W is kept (run_neuron.sh): core-copies, both
+ * programs bind the core's one copy of W, which the first GEMM writes;
+ * copied-on-core, the second GEMM copies W on the core from the first's
+ * tensor; packed, each moves W from the host. Per round (round 0 left
+ * out): wall ms, bytes moved to the core and copied on it (the simulator's
+ * trace). */
 static void phase_on_core(const opts *o, trnblasHandle_t h) {
     const int m = 4 * o->size, k = o->size;
     const size_t wb = (size_t)m * k * 4;

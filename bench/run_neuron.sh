@@ -13,8 +13,8 @@
 #   3-6. under the simulator's timing model: one GEMM split over two cores,
 #      DMA beside execution, resident operands, placement by location
 #      (below); 7-8 busy placement and graphs; 9. operands as they lie
-#      (--neuron-in-place) against packing; 10. an operand copied on the
-#      core for a second program.
+#      (--neuron-in-place) against packing; 10. an operand for a second
+#      program: bound from the core's one copy, copied on the core, moved.
 # Placement (2-vCPU machine): the daemon with --cores $DAEMON_CPU-$DAEMON_CPU,
 # its executors pinned there (one per simulated core: the simulator has 3,
 # the daemon owns cores 0-1, the bench's direct side core 2); the bench under
@@ -141,7 +141,7 @@ model_run() {
         --backend neuron --neuron-lib "$LIB" --neuron-cc "$CC" --cache-dir "$CACHE" \
         --listen "unix:$SOCK" --log-level warn "--$3" "$4"
     daemon_wait "$1-$4" "unix:$SOCK"
-    "$BENCH" "unix:$SOCK" --phase "$1" --label "$4" --size "${RESIDENT_SIZE:-256}" \
+    "$BENCH" "unix:$SOCK" --phase "$1" --label "${5:-$4}" --size "${RESIDENT_SIZE:-256}" \
         --trace "$BENCH_TMP/trace" --reps "${RESIDENT_REPS:-9}" || rc=$?
     daemon_stop "$1-$4" || rc=1
 }
@@ -198,12 +198,15 @@ if [ "$rc" -eq 0 ] && want in-place; then
 fi
 # 10. One W for GEMMs of two programs (Y1 = W X1, Y2 = W X2; X 16 and 32
 # columns wide), W written before each round, under the model of 5 with the
-# core's own memory 10x the host's DMA (NRTSIM_HBM_GBPS=0.2): in place the
-# second GEMM copies W on the core; packed each moves it from the host.
+# core's own memory 10x the host's DMA (NRTSIM_HBM_GBPS=0.2), three ways:
+# the core's one copy of W, which both programs bind (the default); each
+# program's own copy, the second copied on the core (--neuron-core-copies
+# off); packed, each moving W from the host (--neuron-in-place off).
 if [ "$rc" -eq 0 ] && want on-core; then
     export NRTSIM_HBM_GBPS=0.2
-    model_run on-core 0 neuron-in-place on
-    model_run on-core 0 neuron-in-place off
+    model_run on-core 0 neuron-core-copies on core-copies
+    model_run on-core 0 neuron-core-copies off copied-on-core
+    model_run on-core 0 neuron-in-place off packed
     unset NRTSIM_HBM_GBPS
 fi
 bench_finish "$rc"
