@@ -43,8 +43,19 @@ static void free_copy(trn_nc_runtime *rt, trn_nc_core_copy **link) {
     free(c);
 }
 
+/* Frees c, which nothing binds (lock held). */
+static void drop(trn_nc_runtime *rt, const trn_nc_core_copy *c) {
+    for (trn_nc_core_copy **p = &rt->core_copy_list; *p; p = &(*p)->next)
+        if (*p == c) {
+            free_copy(rt, p);
+            return;
+        }
+}
+
 /* A new, unwritten copy of [lo, lo + n) on core, or NULL when the core's
- * memory cannot hold it even after making room (lock held). */
+ * memory cannot hold it even after freeing unbound copies (lock held).
+ * Programs are not unloaded for it: the copy saves a move, and a program
+ * keeps its own tensors beside it, so it would cost more than it saves. */
 static trn_nc_core_copy *create(trn_nc_runtime *rt, int core, uintptr_t lo, size_t n) {
     trn_nc_core_copy *c = calloc(1, sizeof(*c));
     if (!c)
@@ -52,7 +63,7 @@ static trn_nc_core_copy *create(trn_nc_runtime *rt, int core, uintptr_t lo, size
     trn_nrt_status st;
     while ((st = rt->api.tensor_allocate(TRN_NRT_PLACEMENT_DEVICE, core, n, "core copy",
                                          &c->tensor)) == TRN_NRT_RESOURCE &&
-           trn_nc_evict_one_locked(rt, core))
+           trn_nc_copy_evict_locked(rt, core))
         ;
     if (st != TRN_NRT_SUCCESS) {
         free(c);
@@ -77,16 +88,29 @@ static void invalidate(trn_nc_runtime *rt, trn_nc_core_copy *c) {
                     ld->t[ti].held[set].valid = 0;
 }
 
-/* Writes memory as it is now into c, whole (lock held). */
+/* Writes memory as it is now into c, whole. Called with the lock held; it
+ * is let go for the write itself, with c pinned (a pinned copy is never
+ * freed, and only this core's worker uses the core's copies), so that
+ * other cores' workers are not held up by it. c is not valid meanwhile. */
 static int refresh(trn_nc_runtime *rt, trn_nc_core_copy *c) {
     const size_t n = c->hi - c->lo;
-    c->since = trn_write_clock_now(rt->wclock); /* before the bytes are read */
+    const uint64_t since = trn_write_clock_now(rt->wclock); /* before the bytes are read */
+    c->valid = 0;
+    c->binds++;
+    pthread_mutex_unlock(&rt->lock);
     const uint64_t t0 = now_ns();
-    if (rt->api.tensor_write(c->tensor, (const void *)c->lo, 0, n) != TRN_NRT_SUCCESS) {
+    const trn_nrt_status st = rt->api.tensor_write(c->tensor, (const void *)c->lo, 0, n);
+    const uint64_t took = now_ns() - t0;
+    pthread_mutex_lock(&rt->lock);
+    c->binds--;
+    if (st != TRN_NRT_SUCCESS) {
         invalidate(rt, c);
         return -1;
     }
-    trn_nc_note_timed_write(rt->traffic, n, now_ns() - t0);
+    trn_nc_note_timed_write(rt->traffic, n, took);
+    if (rt->traffic)
+        atomic_fetch_add_explicit(&rt->traffic->to_cores, n, memory_order_relaxed);
+    c->since = since;
     c->valid = 1;
     return 0;
 }
@@ -122,7 +146,7 @@ int trn_nc_copy_bind(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, con
     *moved = 0;
     pthread_mutex_lock(&rt->lock);
     trn_nc_core_copy *stale, *c = find(rt, ld->core, lo, n, &stale);
-    int made = 0; /* c is the list's head then */
+    int made = 0;
     if (!c && stale) {
         c = stale;
         *moved = n;
@@ -134,8 +158,9 @@ int trn_nc_copy_bind(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, con
     if (!c)
         goto out;
     if (*moved && refresh(rt, c) != 0) {
-        if (made) /* bound by nothing yet */
-            free_copy(rt, &rt->core_copy_list);
+        *moved = 0;
+        if (made && c->binds == 0)
+            drop(rt, c);
         goto out;
     }
     const int already = ld->t[ti].bound[set] == c && ld->t[ti].slice_lo[set] == lo;

@@ -22,8 +22,9 @@
  * - Binding and unbinding run on the core's worker with no move of the
  *   core queued (the DMA queue writes only programs' own tensors, so the
  *   worker unbinds a set before it queues moves into it). Everything here
- *   takes rt->lock; eviction under that lock drains the DMA queue, so no
- *   queued job may take it.
+ *   takes rt->lock (eviction under that lock drains the DMA queue, so no
+ *   queued job may take it), but lets it go while a copy is written from
+ *   the host, the copy pinned.
  */
 #ifndef TRN_KERNELS_NEURON_CORE_COPY_H
 #define TRN_KERNELS_NEURON_CORE_COPY_H
@@ -36,10 +37,11 @@
 /* Binds input ti of ld's set `set` (ld busy, on its core's worker) to a
  * current core copy of the n bytes at host, n being the tensor's size:
  * one that holds them already, else the stale copy of exactly them
- * written again, else a new one (making room from unbound copies and idle
- * programs of the core). Returns 0 with *since (the tick the bytes are
- * current from) and *moved (bytes written from the host: 0 or n), or -1
- * when no copy can be had (the caller writes its own tensor). */
+ * written again, else a new one (making room from unbound copies of the
+ * core only). Returns 0 with *since (the tick the bytes are current from)
+ * and *moved (bytes written from the host: 0 or n), or -1 when no copy
+ * can be bound (the caller writes its own tensor). Bytes written into a
+ * copy are counted in rt->traffic's to_cores here, bound or not. */
 int trn_nc_copy_bind(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, const void *host,
                      size_t n, uint64_t *since, size_t *moved);
 

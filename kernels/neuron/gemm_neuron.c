@@ -504,8 +504,7 @@ static int bind_core_copy(chunk_io *io, int ti, const cm_span *span, const trn_n
     size_t moved = 0;
     if (trn_nc_copy_bind(rt, io->ld, io->set, ti, span->first, bytes, &since, &moved) != 0)
         return -1;
-    count(rt->traffic ? &rt->traffic->to_cores : NULL, moved);
-    count(rt->traffic ? &rt->traffic->kept : NULL, bytes - moved);
+    count(rt->traffic ? &rt->traffic->kept : NULL, bytes - moved); /* moved: counted there */
     count(rt->traffic ? &rt->traffic->bound : NULL, bytes);
     trn_nc_held *held = &io->ld->t[ti].held[io->set];
     *held = *want;
@@ -761,12 +760,14 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
     const size_t nexec = (p->nbatch + (size_t)g->batch - 1) / (size_t)g->batch;
     /* Two tensor sets let execution j+1's inputs be written while j runs. */
-    const int pipelined = nexec > 1 && trn_nc_add_set(rt, ld) == 0;
-    const int nio = pipelined ? 2 : 1;
-    if (pipelined) { /* the DMA queue writes the sets' own tensors */
+    if (nexec > 1) {
+        /* Pipelined, the DMA queue writes the sets' own tensors; unbound
+         * first, the copies this program bound may make room for set 1. */
         trn_nc_copy_unbind_set(rt, ld, 0);
         trn_nc_copy_unbind_set(rt, ld, 1);
     }
+    const int pipelined = nexec > 1 && trn_nc_add_set(rt, ld) == 0;
+    const int nio = pipelined ? 2 : 1;
     chunk_io io[2];
     uint64_t in_done[2] = {0, 0}, out_done[2] = {0, 0};
     trn_kstatus k_st = TRN_KSTATUS_FAILED;

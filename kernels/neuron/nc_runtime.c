@@ -170,11 +170,11 @@ int trn_nc_runtime_start(trn_nc_runtime *rt, const char *library, const char *vi
 /* Frees ld's tensors of set `set`, its slices of core copies, and their
  * sets. */
 static void release_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
-    trn_nc_copy_release_set_locked(rt, ld, set);
     if (ld->in[set])
         rt->api.destroy_tensor_set(&ld->in[set]);
     if (ld->out[set])
         rt->api.destroy_tensor_set(&ld->out[set]);
+    trn_nc_copy_release_set_locked(rt, ld, set); /* the sets no longer name them */
     for (int i = 0; i < ld->ntensors; i++)
         if (ld->t[i].tensor[set]) {
             rt->api.tensor_free(&ld->t[i].tensor[set]);

@@ -3,13 +3,16 @@
  *
  * NRTSIM_FAULTS names a text file, read at nrt_init and read again whenever
  * its identity (device, inode, size, mtime) changed, which is checked at
- * each nrt_execute and each DEVICE allocation. The file is only ever opened
+ * each nrt_execute, each DEVICE allocation and each write to a core. The file is only ever opened
  * read-only. Lines ('#' starts a comment; N is a physical NeuronCore, as in
  * NEURON_RT_VISIBLE_CORES):
  *   exec_error core=N count=C   the next C executes on core N return
  *                               NRT_EXEC_COMPLETED_WITH_ERR (kernel not run)
  *   alloc_fail core=N count=C   the next C DEVICE allocations on core N
  *                               return NRT_RESOURCE
+ *   write_fail core=N count=C   the next C nrt_tensor_writes to core N's
+ *                               memory write half their bytes and return
+ *                               NRT_FAILURE
  *   timeout core=N count=C      the next C executes on core N return
  *                               NRT_TIMEOUT after NRTSIM_TIMEOUT_MS
  *   hang core=N                 executes on core N never return
@@ -67,6 +70,8 @@ static int parse_line(nrtsim_faults *f, char *s) {
         c->alloc_fail = count;
     else if (strcmp(kind, "timeout") == 0)
         c->timeout = count;
+    else if (strcmp(kind, "write_fail") == 0)
+        c->write_fail = count;
     else
         return -1;
     return 0;
@@ -137,4 +142,9 @@ nrtsim_fault nrtsim_faults_exec(nrtsim_faults *f, int pc) {
 int nrtsim_faults_alloc(nrtsim_faults *f, int pc) {
     refresh(f);
     return take(&f->core[pc].alloc_fail);
+}
+
+int nrtsim_faults_write(nrtsim_faults *f, int pc) {
+    refresh(f);
+    return take(&f->core[pc].write_fail);
 }

@@ -102,7 +102,7 @@ struct trn_nrt_tensor_set {
 
 /* Faults armed for one physical core, from the NRTSIM_FAULTS file. */
 typedef struct nrtsim_core_faults {
-    uint64_t exec_error, alloc_fail, timeout;
+    uint64_t exec_error, alloc_fail, timeout, write_fail;
     int hang;
 } nrtsim_core_faults;
 
@@ -192,6 +192,8 @@ void nrtsim_faults_init(nrtsim_faults *f);
 nrtsim_fault nrtsim_faults_exec(nrtsim_faults *f, int pc);
 /* Whether the next DEVICE allocation on physical core pc fails. */
 int nrtsim_faults_alloc(nrtsim_faults *f, int pc);
+/* Whether this write to physical core pc's memory fails (write_fail). */
+int nrtsim_faults_write(nrtsim_faults *f, int pc);
 
 /* ---- nrtsim_timing.c ---- */
 /* Reads the timing model's variables: 0, or -1 with err set. */

@@ -203,9 +203,19 @@ NRTSIM_API trn_nrt_status nrt_tensor_write(trn_nrt_tensor *tensor, const void *b
                                            size_t size) {
     if (!tensor || (!buf && size) || !in_bounds(tensor, offset, size))
         return TRN_NRT_INVALID;
+    const int device = tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE;
+    int fails = 0;
+    if (device) {
+        nrtsim_rt *rt = nrtsim_lock();
+        fails = nrtsim_faults_write(&rt->faults, rt->cores[tensor->mem->core].physical);
+        nrtsim_unlock();
+    }
+    if (fails) { /* as a transfer cut off half way */
+        memcpy(tensor->mem->bytes + tensor->offset + offset, buf, size / 2);
+        return TRN_NRT_FAILURE;
+    }
     const uint64_t begin = nrtsim_now_ns();
-    const uint64_t deadline =
-        dma_deadline(tensor->mem->placement == TRN_NRT_PLACEMENT_DEVICE, 0, size);
+    const uint64_t deadline = dma_deadline(device, 0, size);
     if (size)
         memcpy(tensor->mem->bytes + tensor->offset + offset, buf, size);
     finish_dma("write", tensor, size, begin, deadline);

@@ -11,8 +11,13 @@
  *   program bound to it computes with the new contents.
  * - A span inside a current copy binds a slice of it and moves nothing.
  * - When the core's memory is full, copies no program binds are freed to
- *   make room; a bound copy never is: binding then fails, and the caller
- *   keeps its own tensor.
+ *   make room; a bound copy never is, nor is an idle program unloaded for
+ *   a copy: binding then fails, and the caller keeps its own tensor.
+ * - A program bound to part of a copy reads W as it is after another
+ *   program's binding writes the whole copy again in place.
+ * - A write into a copy that fails (the simulator's write_fail fault cuts
+ *   it off half way) leaves no binder holding anything, and the copy
+ *   current for nothing, until a bind writes it whole again.
  * - Unbinding gives the set its own tensor back: the program computes
  *   with what is written there.
  * - A copy is the core's own: a program on another core makes its own
@@ -159,6 +164,9 @@ static int setup_with(const char *hbm_mb) {
     setenv("NRTSIM_LOCK_DIR", locks, 1);
     setenv("NRTSIM_CORES", "2", 1);
     setenv("NRTSIM_CC_MS", "0", 1);
+    char faults[96];
+    snprintf(faults, sizeof(faults), "%s/faults", dir); /* none until a test writes it */
+    setenv("NRTSIM_FAULTS", faults, 1);
     if (hbm_mb)
         setenv("NRTSIM_HBM_MB", hbm_mb, 1);
     else
@@ -246,11 +254,74 @@ static void test_span_inside_a_copy_binds_a_slice(void **state) {
     trn_nc_unload(&rt, half);
 }
 
+static void test_copy_written_again_under_a_slice(void **state) {
+    (void)state;
+    trn_nc_loaded *h1 = NULL, *h2 = NULL;
+    trn_nc_loaded *whole = load(N, 4, N, 0, &h1), *half = load(N, 4, N / 2, 0, &h2);
+    const float *right = w + N * (N / 2);
+    assert_int_equal(bind_a(whole, w, sizeof(w)), sizeof(w));
+    assert_int_equal(bind_a(half, right, sizeof(w) / 2), 0);
+    /* Only the left half written: the whole copy is written again in
+     * place for `whole`, under the slice `half` binds. */
+    for (int i = 0; i < N * (N / 2); i++)
+        w[i] = -w[i];
+    trn_write_clock_wrote(wclock, w, sizeof(w) / 2);
+    assert_int_equal(bind_a(whole, w, sizeof(w)), sizeof(w));
+    assert_int_equal(copies_on(0), 1);
+    assert_int_equal(rt.core_copy_list->binds, 2);
+    run_check(whole, N, 4, N, w, "whole W, left half written");
+    run_check(half, N, 4, N / 2, right, "right half, under the copy written again");
+    trn_nc_unload(&rt, whole);
+    trn_nc_unload(&rt, half);
+}
+
+/* Arms the simulator's fault file with line. */
+static void arm(const char *line) {
+    char path[96], tmp[100];
+    snprintf(path, sizeof(path), "%s/faults", dir);
+    snprintf(tmp, sizeof(tmp), "%s.new", path);
+    FILE *f = fopen(tmp, "w");
+    assert_non_null(f);
+    fputs(line, f);
+    fclose(f);
+    assert_int_equal(rename(tmp, path), 0);
+}
+
+static void test_failed_write_leaves_nothing_held(void **state) {
+    (void)state;
+    trn_nc_loaded *h1 = NULL, *h2 = NULL;
+    trn_nc_loaded *whole = load(N, 4, N, 0, &h1), *half = load(N, 4, N / 2, 0, &h2);
+    const float *right = w + N * (N / 2);
+    assert_int_equal(bind_a(whole, w, sizeof(w)), sizeof(w));
+    assert_int_equal(bind_a(half, right, sizeof(w) / 2), 0);
+    whole->t[port(whole, "a")].held[0].valid = 1; /* as the runs set them */
+    half->t[port(half, "a")].held[0].valid = 1;
+    write_w(9);
+    arm("write_fail core=0 count=1\n");
+    uint64_t since;
+    size_t moved = 99;
+    assert_int_equal(
+        trn_nc_copy_bind(&rt, whole, 0, port(whole, "a"), w, sizeof(w), &since, &moved), -1);
+    assert_int_equal(moved, 0);
+    /* Half written: no binder holds anything, and the copy is not current. */
+    assert_int_equal(whole->t[port(whole, "a")].held[0].valid, 0);
+    assert_int_equal(half->t[port(half, "a")].held[0].valid, 0);
+    assert_int_equal(rt.core_copy_list->valid, 0);
+    /* The next bind writes it whole again. */
+    assert_int_equal(bind_a(half, right, sizeof(w) / 2), sizeof(w) / 2);
+    assert_int_equal(bind_a(whole, w, sizeof(w)), sizeof(w));
+    run_check(whole, N, 4, N, w, "whole W after a failed write");
+    run_check(half, N, 4, N / 2, right, "right half after a failed write");
+    trn_nc_unload(&rt, whole);
+    trn_nc_unload(&rt, half);
+}
+
 static void test_unbound_gives_own_tensor_back(void **state) {
     (void)state;
     trn_nc_loaded *h = NULL;
     trn_nc_loaded *p = load(N, 8, N, 0, &h);
     assert_int_equal(bind_a(p, w, sizeof(w)), sizeof(w));
+    p->t[port(p, "a")].held[0].valid = 1; /* as the run sets it */
     trn_nc_copy_unbind_set(&rt, p, 0);
     assert_int_equal(rt.core_copy_list->binds, 0);
     assert_int_equal(p->t[port(p, "a")].held[0].valid, 0);
@@ -307,7 +378,11 @@ static void test_full_core_frees_unbound_copies_only(void **state) {
     assert_int_equal(copies_on(0), 1);
     assert_true(rt.core_copy_list->lo == (uintptr_t)m2);
     run_check(p, BIG, 1, BIG, m2, "m2 bound");
-    /* m2's copy is bound: m3 gets none, and m2 stays bound. */
+    /* m2's copy is bound: m3 gets none, and m2 stays bound; nor is an
+     * idle program unloaded for it. */
+    trn_nc_loaded *hq = NULL;
+    trn_nc_loaded *q = load(N, 1, N, 0, &hq);
+    trn_nc_use(&rt, q, 0);
     uint64_t since;
     size_t moved;
     assert_int_equal(trn_nc_copy_bind(&rt, p, 0, port(p, "a"), m3, BIG * BIG * 4, &since, &moved),
@@ -315,6 +390,9 @@ static void test_full_core_frees_unbound_copies_only(void **state) {
     assert_int_equal(copies_on(0), 1);
     assert_true(p->t[port(p, "a")].bound[0] == rt.core_copy_list);
     run_check(p, BIG, 1, BIG, m2, "m2 still bound");
+    assert_true(hq == q);
+    assert_int_equal(rt.evictions, 0);
+    trn_nc_unload(&rt, q);
     trn_nc_unload(&rt, p);
     free(m1);
     free(m2);
@@ -325,6 +403,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_programs_share_one_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_span_inside_a_copy_binds_a_slice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_written_again_under_a_slice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_write_leaves_nothing_held, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unbound_gives_own_tensor_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_each_core_has_its_own_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_core_frees_unbound_copies_only, setup_small,
