@@ -14,7 +14,7 @@ BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 600
 # The scheduler's unit tests and the tokens table's reload, run again under
 # ThreadSanitizer.
-TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache unit_token_store
+TSAN_TESTS := unit_sched unit_sched_fair unit_plan_cache unit_token_store neuron_core_copy
 FUZZ_TARGETS := fuzz_validate fuzz_ring fuzz_tokens fuzz_config fuzz_npy fuzz_program
 # OpenBLAS kernel sets the BLAS tests run under (those the CPU lacks are
 # skipped): the generic one OpenBLAS falls back to, and the AVX2 and

@@ -425,7 +425,12 @@ static void test_gemm_split_over_cores(void **state) {
     assert_true(metric(s, "trnscid_ops_placed_total{placement=\"neuroncore\"}") == (double)NSPLIT);
     stop(s);
     /* The split changes nothing in the result: each element is computed by
-     * one core as the whole op's program computes it. */
+     * one core as the whole op's program computes it. Also with one
+     * runtime driving both cores (--executors off), where the parts that
+     * read the same A bind a copy of it on each core at once. */
+    float *shared[NSPLIT];
+    run_split_cases(s, "--neuron-split-min-mflop 1 --executors off", shared);
+    stop(s);
     run_split_cases(s, "--neuron-split-min-mflop 0", whole);
     stop(s);
     for (size_t i = 0; i < NSPLIT; i++) {
@@ -433,7 +438,10 @@ static void test_gemm_split_over_cores(void **state) {
         const size_t n = (size_t)g->m * g->n * g->batch * (g->cplx ? 2 : 1);
         if (memcmp(split[i], whole[i], n * sizeof(float)) != 0)
             fail_msg("case %zu: split and whole results differ", i);
+        if (memcmp(shared[i], whole[i], n * sizeof(float)) != 0)
+            fail_msg("case %zu: split without executors and whole results differ", i);
         free(split[i]);
+        free(shared[i]);
         free(whole[i]);
     }
 }

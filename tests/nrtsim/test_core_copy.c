@@ -24,6 +24,7 @@
  *   copy, and the simulator refuses a tensor of another core's memory.
  * Products are of small integers, so exact in FP32: compared exactly.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -399,6 +400,77 @@ static void test_full_core_frees_unbound_copies_only(void **state) {
     free(m3);
 }
 
+/* One core's worker for test_two_cores_bind_at_once: its own program and
+ * matrix, written and bound again and again, each product checked. */
+typedef struct worker {
+    trn_nc_loaded *ld;
+    float *x; /* N x N */
+    int failures;
+} worker;
+
+static void *bind_loop(void *arg) {
+    worker *wk = arg;
+    const int ti = trn_nc_port_index(wk->ld, "a", 0, 0);
+    float b[N], d[N], zero[N] = {0};
+    const float scal[2] = {1, 0};
+    for (int l = 0; l < N; l++)
+        b[l] = 1; /* D = row sums of X */
+    for (int round = 0; round < 50; round++) {
+        for (int i = 0; i < N * N; i++)
+            wk->x[i] = (float)((i + round) % 7 - 3);
+        trn_write_clock_wrote(wclock, wk->x, N * N * sizeof(float));
+        uint64_t since;
+        size_t moved;
+        if (trn_nc_copy_bind(&rt, wk->ld, 0, ti, wk->x, N * N * sizeof(float), &since, &moved) !=
+                0 ||
+            moved != N * N * sizeof(float)) {
+            wk->failures++;
+            continue;
+        }
+        size_t size;
+        if (rt.api.tensor_write(trn_nc_port(wk->ld, 0, "b", 0, 1, &size), b, 0, sizeof(b)) ||
+            rt.api.tensor_write(trn_nc_port(wk->ld, 0, "c", 0, 2, &size), zero, 0, sizeof(zero)) ||
+            rt.api.tensor_write(trn_nc_port(wk->ld, 0, "scal", 0, 3, &size), scal, 0,
+                                sizeof(scal)) ||
+            rt.api.execute(wk->ld->model, wk->ld->in[0], wk->ld->out[0]) ||
+            rt.api.tensor_read(trn_nc_port(wk->ld, 0, "d", 1, 0, &size), d, 0, sizeof(d))) {
+            wk->failures++;
+            continue;
+        }
+        for (int i = 0; i < N; i++) {
+            float want = 0;
+            for (int l = 0; l < N; l++)
+                want += wk->x[i + l * N];
+            wk->failures += d[i] != want;
+        }
+    }
+    return NULL;
+}
+
+/* Two cores' workers of one runtime (--executors off) binding copies at
+ * once: each copy's write runs without the runtime's lock, and neither
+ * disturbs the other (ThreadSanitizer runs this test too). */
+static void test_two_cores_bind_at_once(void **state) {
+    (void)state;
+    trn_nc_loaded *h0 = NULL, *h1 = NULL;
+    worker wk[2] = {{.ld = load(N, 1, N, 0, &h0), .x = malloc(sizeof(w))},
+                    {.ld = load(N, 1, N, 1, &h1), .x = malloc(sizeof(w))}};
+    assert_true(wk[0].x && wk[1].x);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, bind_loop, &wk[i]), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    assert_int_equal(wk[0].failures, 0);
+    assert_int_equal(wk[1].failures, 0);
+    assert_int_equal(copies_on(0), 1);
+    assert_int_equal(copies_on(1), 1);
+    for (int i = 0; i < 2; i++) {
+        trn_nc_unload(&rt, wk[i].ld);
+        free(wk[i].x);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_programs_share_one_copy, setup, teardown),
@@ -407,6 +479,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_failed_write_leaves_nothing_held, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unbound_gives_own_tensor_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_each_core_has_its_own_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_cores_bind_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_core_frees_unbound_copies_only, setup_small,
                                         teardown),
     };
