@@ -580,6 +580,10 @@ char *trn_metrics_render(trn_metrics *m, trn_service *svc, size_t *len) {
            "bound in place of its own tensor: moved into it once, or not at all "
            "(--neuron-core-copies).",
            (double)neff.bytes_bound);
+    scalar(&p, "trnscid_neuron_core_copy_bytes", "gauge",
+           "NeuronCore memory held by the cores' copies of GEMM operands that programs bind "
+           "(--neuron-core-copies), over every core.",
+           (double)neff.core_copy_bytes);
     scalar(&p, "trnscid_neuron_pack_seconds_total", "counter",
            "Host time spent packing GEMM operands into a NeuronCore program's layout and "
            "unpacking results (none for real operands moved as they lie, --neuron-in-place).",

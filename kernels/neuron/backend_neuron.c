@@ -172,7 +172,10 @@ static int neuron_core_init(const trn_backend *be, int core) {
         current_core = core;
         return 0;
     }
-    /* An executor: the runtime, on this one core. */
+    /* An executor: the runtime, on this one core. Copies a previous
+     * executor made there went with it. */
+    if (nb->traffic)
+        atomic_store(&nb->traffic->copy_bytes[core], 0);
     char visible[16], err[512];
     snprintf(visible, sizeof(visible), "%d", nb->phys[core]);
     if (trn_nc_runtime_start(&nb->rt, nb->library[0] ? nb->library : NULL, visible, err,
@@ -183,6 +186,7 @@ static int neuron_core_init(const trn_backend *be, int core) {
     nb->rt.wclock = nb->wclock; /* start began the runtime afresh */
     nb->rt.traffic = nb->traffic;
     nb->rt.core_copies = nb->cfg.core_copies;
+    nb->rt.core_base = core;
     nb->in_executor = 1;
     current_core = 0;
     return 0;
@@ -795,6 +799,8 @@ trn_neuron_stats trn_backend_neuron_stats(const trn_backend *be) {
         st.pack_ns = atomic_load(&nb->traffic->pack_ns);
         st.bytes_on_core = atomic_load(&nb->traffic->on_core);
         st.bytes_bound = atomic_load(&nb->traffic->bound);
+        for (int c = 0; c < TRN_NC_MAX_CORES; c++)
+            st.core_copy_bytes += atomic_load(&nb->traffic->copy_bytes[c]);
     }
     st.move_bytes_per_ns = trn_nc_move_bytes_per_ns(nb->traffic);
     return st;

@@ -104,6 +104,7 @@ typedef struct trn_neuron_stats {
     uint64_t pack_ns;         /* host time packing operands into programs' layouts, and back */
     uint64_t bytes_on_core;   /* operands copied from another tensor of the core, not moved */
     uint64_t bytes_bound;     /* operands read from the core's one copy of them (core_copy.h) */
+    uint64_t core_copy_bytes; /* held in core copies now, over every core */
     double move_bytes_per_ns; /* the rate placement assumes (trn_backend_neuron_move_ns) */
 } trn_neuron_stats;
 /* Zeros for a backend that is not the Neuron one. */

@@ -36,9 +36,21 @@ static trn_nc_core_copy *find(trn_nc_runtime *rt, int core, uintptr_t lo, size_t
     return NULL;
 }
 
+/* Counts bytes of copies on core in or out (trn_nc_traffic.copy_bytes). */
+static void account(const trn_nc_runtime *rt, int core, size_t bytes, int add) {
+    const int slot = rt->core_base + core;
+    if (!rt->traffic || slot < 0 || slot >= TRN_NC_MAX_CORES)
+        return;
+    if (add)
+        atomic_fetch_add_explicit(&rt->traffic->copy_bytes[slot], bytes, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(&rt->traffic->copy_bytes[slot], bytes, memory_order_relaxed);
+}
+
 static void free_copy(trn_nc_runtime *rt, trn_nc_core_copy **link) {
     trn_nc_core_copy *c = *link;
     *link = c->next;
+    account(rt, c->core, c->hi - c->lo, 0);
     rt->api.tensor_free(&c->tensor);
     free(c);
 }
@@ -74,6 +86,7 @@ static trn_nc_core_copy *create(trn_nc_runtime *rt, int core, uintptr_t lo, size
     c->hi = lo + n;
     c->next = rt->core_copy_list;
     rt->core_copy_list = c;
+    account(rt, core, n, 1);
     return c;
 }
 

@@ -116,6 +116,9 @@ typedef struct trn_nc_traffic {
     _Atomic uint64_t pack_ns; /* host time packing operands and unpacking results */
     _Atomic uint64_t on_core; /* operand bytes copied within a core's memory, not moved */
     _Atomic uint64_t bound;   /* operand bytes an execution read from a core copy */
+    /* Bytes of the core copies each core holds now (core_copy.h), by the
+     * daemon's index of the core; an executor's slot starts at 0 with it. */
+    _Atomic uint64_t copy_bytes[TRN_NC_MAX_CORES];
 } trn_nc_traffic;
 
 typedef struct trn_nc_runtime {
@@ -139,6 +142,10 @@ typedef struct trn_nc_runtime {
      * kept as one copy per core that programs bind (core_copy.h); needs
      * wclock. Set as wclock is. */
     int core_copies;
+    /* The daemon's index of this runtime's logical core 0 (an executor's
+     * core; 0 when one runtime drives every core): traffic's per-core
+     * slots are core_base + logical core. */
+    int core_base;
     /* Inputs of the next op moved while the current one executes
      * (gemm_neuron.h, trn_ngemm_next): the DMA queue's ticket of that move
      * and its memory (one block), until trn_ngemm_ahead_wait. */

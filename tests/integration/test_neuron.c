@@ -1170,6 +1170,11 @@ static void test_operand_copied_on_core(void **state) {
         expect_w(&t, way, 0, wb, x2b, 1, "W' X2");
         t = copied_gemm(s, h, w, x1, y, hw, hx, 16);
         expect_w(&t, way, 1, wb, x1b, 1, "W' X1");
+        /* The core holds one copy each of W, X1 and X2 (W's written again in
+         * place), and none but with core copies. */
+        const double held = metric(s, "trnscid_neuron_core_copy_bytes");
+        if (held != (way == KEEP_CORE_COPY ? (double)(wb + x1b + x2b) : 0))
+            fail_msg("way %d: %.0f bytes in core copies", way, held);
         trnblasDestroy(h);
         trnsciFree(w);
         trnsciFree(x1);
