@@ -255,13 +255,28 @@ static void test_span_inside_a_copy_binds_a_slice(void **state) {
     trn_nc_unload(&rt, half);
 }
 
+/* Programs that read all of W (4 columns of product) and its right half,
+ * both bound: the half to a slice of W's copy. */
+typedef struct halves {
+    trn_nc_loaded *whole, *half;
+    trn_nc_loaded *home[2]; /* the programs' owner pointers (trn_nc_load) */
+    const float *right;
+} halves;
+
+static void bind_halves(halves *hv) {
+    hv->whole = load(N, 4, N, 0, &hv->home[0]);
+    hv->half = load(N, 4, N / 2, 0, &hv->home[1]);
+    hv->right = w + N * (N / 2);
+    assert_int_equal(bind_a(hv->whole, w, sizeof(w)), sizeof(w));
+    assert_int_equal(bind_a(hv->half, hv->right, sizeof(w) / 2), 0);
+}
+
 static void test_copy_written_again_under_a_slice(void **state) {
     (void)state;
-    trn_nc_loaded *h1 = NULL, *h2 = NULL;
-    trn_nc_loaded *whole = load(N, 4, N, 0, &h1), *half = load(N, 4, N / 2, 0, &h2);
-    const float *right = w + N * (N / 2);
-    assert_int_equal(bind_a(whole, w, sizeof(w)), sizeof(w));
-    assert_int_equal(bind_a(half, right, sizeof(w) / 2), 0);
+    halves hv;
+    bind_halves(&hv);
+    trn_nc_loaded *whole = hv.whole, *half = hv.half;
+    const float *right = hv.right;
     /* Only the left half written: the whole copy is written again in
      * place for `whole`, under the slice `half` binds. */
     for (int i = 0; i < N * (N / 2); i++)
@@ -290,11 +305,10 @@ static void arm(const char *line) {
 
 static void test_failed_write_leaves_nothing_held(void **state) {
     (void)state;
-    trn_nc_loaded *h1 = NULL, *h2 = NULL;
-    trn_nc_loaded *whole = load(N, 4, N, 0, &h1), *half = load(N, 4, N / 2, 0, &h2);
-    const float *right = w + N * (N / 2);
-    assert_int_equal(bind_a(whole, w, sizeof(w)), sizeof(w));
-    assert_int_equal(bind_a(half, right, sizeof(w) / 2), 0);
+    halves hv;
+    bind_halves(&hv);
+    trn_nc_loaded *whole = hv.whole, *half = hv.half;
+    const float *right = hv.right;
     whole->t[port(whole, "a")].held[0].valid = 1; /* as the runs set them */
     half->t[port(half, "a")].held[0].valid = 1;
     write_w(9);
