@@ -36,60 +36,6 @@ static trn_nc_core_copy *find(trn_nc_runtime *rt, int core, uintptr_t lo, size_t
     return NULL;
 }
 
-/* Counts bytes of copies on core in or out (trn_nc_traffic.copy_bytes). */
-static void account(const trn_nc_runtime *rt, int core, size_t bytes, int add) {
-    const int slot = rt->core_base + core;
-    if (!rt->traffic || slot < 0 || slot >= TRN_NC_MAX_CORES)
-        return;
-    if (add)
-        atomic_fetch_add_explicit(&rt->traffic->copy_bytes[slot], bytes, memory_order_relaxed);
-    else
-        atomic_fetch_sub_explicit(&rt->traffic->copy_bytes[slot], bytes, memory_order_relaxed);
-}
-
-static void free_copy(trn_nc_runtime *rt, trn_nc_core_copy **link) {
-    trn_nc_core_copy *c = *link;
-    *link = c->next;
-    account(rt, c->core, c->hi - c->lo, 0);
-    rt->api.tensor_free(&c->tensor);
-    free(c);
-}
-
-/* Frees c, which nothing binds (lock held). */
-static void drop(trn_nc_runtime *rt, const trn_nc_core_copy *c) {
-    for (trn_nc_core_copy **p = &rt->core_copy_list; *p; p = &(*p)->next)
-        if (*p == c) {
-            free_copy(rt, p);
-            return;
-        }
-}
-
-/* A new, unwritten copy of [lo, lo + n) on core, or NULL when the core's
- * memory cannot hold it even after freeing unbound copies (lock held).
- * Programs are not unloaded for it: the copy saves a move, and a program
- * keeps its own tensors beside it, so it would cost more than it saves. */
-static trn_nc_core_copy *create(trn_nc_runtime *rt, int core, uintptr_t lo, size_t n) {
-    trn_nc_core_copy *c = calloc(1, sizeof(*c));
-    if (!c)
-        return NULL;
-    trn_nrt_status st;
-    while ((st = rt->api.tensor_allocate(TRN_NRT_PLACEMENT_DEVICE, core, n, "core copy",
-                                         &c->tensor)) == TRN_NRT_RESOURCE &&
-           trn_nc_copy_evict_locked(rt, core))
-        ;
-    if (st != TRN_NRT_SUCCESS) {
-        free(c);
-        return NULL;
-    }
-    c->core = core;
-    c->lo = lo;
-    c->hi = lo + n;
-    c->next = rt->core_copy_list;
-    rt->core_copy_list = c;
-    account(rt, core, n, 1);
-    return c;
-}
-
 /* After a failed write into c: nothing that binds it holds anything
  * known, and it is found again only to be written whole (lock held). */
 static void invalidate(trn_nc_runtime *rt, trn_nc_core_copy *c) {
@@ -164,7 +110,7 @@ int trn_nc_copy_bind(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, con
         c = stale;
         *moved = n;
     } else if (!c) {
-        c = create(rt, ld->core, lo, n);
+        c = trn_nc_copy_new_locked(rt, ld->core, lo, n);
         made = c != NULL;
         *moved = n;
     }
@@ -173,7 +119,7 @@ int trn_nc_copy_bind(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, con
     if (*moved && refresh(rt, c) != 0) {
         *moved = 0;
         if (made && c->binds == 0)
-            drop(rt, c);
+            trn_nc_copy_drop_locked(rt, c);
         goto out;
     }
     const int already = ld->t[ti].bound[set] == c && ld->t[ti].slice_lo[set] == lo;
@@ -185,16 +131,6 @@ int trn_nc_copy_bind(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, con
 out:
     pthread_mutex_unlock(&rt->lock);
     return rc;
-}
-
-void trn_nc_copy_release_set_locked(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
-    for (int ti = 0; ti < ld->ntensors; ti++) {
-        if (!ld->t[ti].bound[set])
-            continue;
-        ld->t[ti].bound[set]->binds--;
-        ld->t[ti].bound[set] = NULL;
-        rt->api.tensor_free(&ld->t[ti].slice[set]);
-    }
 }
 
 /* Gives input ti of the set its own tensor back (lock held): 0, or -1
@@ -232,21 +168,4 @@ void trn_nc_copy_unbind_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
 
 trn_nrt_tensor *trn_nc_copy_bound_tensor(const trn_nc_loaded *ld, int set, int ti) {
     return ld->t[ti].slice[set] ? ld->t[ti].slice[set] : ld->t[ti].tensor[set];
-}
-
-int trn_nc_copy_evict_locked(trn_nc_runtime *rt, int core) {
-    trn_nc_core_copy **victim = NULL;
-    for (trn_nc_core_copy **p = &rt->core_copy_list; *p; p = &(*p)->next)
-        if ((*p)->core == core && (*p)->binds == 0 &&
-            (!victim || (*p)->last_use < (*victim)->last_use))
-            victim = p;
-    if (!victim)
-        return 0;
-    free_copy(rt, victim);
-    return 1;
-}
-
-void trn_nc_copy_free_all_locked(trn_nc_runtime *rt) {
-    while (rt->core_copy_list)
-        free_copy(rt, &rt->core_copy_list);
 }

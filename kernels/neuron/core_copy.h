@@ -18,7 +18,9 @@
  *   then equal memory as it is, so what any other binder's still-current
  *   part reads is unchanged.
  * - A copy bound by any tensor set is never freed. Unbound copies are the
- *   first thing freed when the core's memory is full (nc_runtime.c).
+ *   first thing freed when the core's memory is full. The copies' memory
+ *   (allocation, eviction, the bindings a freed program drops) is the
+ *   runtime's (nc_runtime.c); this file decides what is bound where.
  * - Binding and unbinding run on the core's worker with no move of the
  *   core queued (the DMA queue writes only programs' own tensors, so the
  *   worker unbinds a set before it queues moves into it). Everything here
@@ -55,13 +57,5 @@ void trn_nc_copy_unbind_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set);
 
 /* The tensor ld's set binds for input ti: a core copy's slice, or its own. */
 trn_nrt_tensor *trn_nc_copy_bound_tensor(const trn_nc_loaded *ld, int set, int ti);
-
-/* With rt->lock held. Drops ld's bindings of set `set` (its set is being
- * freed or is given its own tensors back by the caller). */
-void trn_nc_copy_release_set_locked(trn_nc_runtime *rt, trn_nc_loaded *ld, int set);
-/* Frees the least recently used unbound copy on core: 1, or 0 if none. */
-int trn_nc_copy_evict_locked(trn_nc_runtime *rt, int core);
-/* Frees every copy (the runtime stops; nothing binds them any more). */
-void trn_nc_copy_free_all_locked(trn_nc_runtime *rt);
 
 #endif

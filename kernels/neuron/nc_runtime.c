@@ -4,8 +4,6 @@
 #define _GNU_SOURCE
 #include "kernels/neuron/nc_runtime.h"
 
-#include "kernels/neuron/core_copy.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -167,6 +165,85 @@ int trn_nc_runtime_start(trn_nc_runtime *rt, const char *library, const char *vi
     return 0;
 }
 
+/* ---- core copies' memory (their binding: core_copy.c) ------------------------- */
+
+/* Counts bytes of copies on core in or out (trn_nc_traffic.copy_bytes). */
+static void account(const trn_nc_runtime *rt, int core, size_t bytes, int add) {
+    const int slot = rt->core_base + core;
+    if (!rt->traffic || slot < 0 || slot >= TRN_NC_MAX_CORES)
+        return;
+    if (add)
+        atomic_fetch_add_explicit(&rt->traffic->copy_bytes[slot], bytes, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(&rt->traffic->copy_bytes[slot], bytes, memory_order_relaxed);
+}
+
+static void free_copy(trn_nc_runtime *rt, trn_nc_core_copy **link) {
+    trn_nc_core_copy *c = *link;
+    *link = c->next;
+    account(rt, c->core, c->hi - c->lo, 0);
+    rt->api.tensor_free(&c->tensor);
+    free(c);
+}
+
+/* Frees the least recently used copy on core that nothing binds: 1, or 0
+ * when there is none (lock held). */
+static int evict_copy(trn_nc_runtime *rt, int core) {
+    trn_nc_core_copy **victim = NULL;
+    for (trn_nc_core_copy **p = &rt->core_copy_list; *p; p = &(*p)->next)
+        if ((*p)->core == core && (*p)->binds == 0 &&
+            (!victim || (*p)->last_use < (*victim)->last_use))
+            victim = p;
+    if (!victim)
+        return 0;
+    free_copy(rt, victim);
+    return 1;
+}
+
+trn_nc_core_copy *trn_nc_copy_new_locked(trn_nc_runtime *rt, int core, uintptr_t lo, size_t n) {
+    trn_nc_core_copy *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    trn_nrt_status st;
+    while ((st = rt->api.tensor_allocate(TRN_NRT_PLACEMENT_DEVICE, core, n, "core copy",
+                                         &c->tensor)) == TRN_NRT_RESOURCE &&
+           evict_copy(rt, core))
+        ;
+    if (st != TRN_NRT_SUCCESS) {
+        free(c);
+        return NULL;
+    }
+    c->core = core;
+    c->lo = lo;
+    c->hi = lo + n;
+    c->next = rt->core_copy_list;
+    rt->core_copy_list = c;
+    account(rt, core, n, 1);
+    return c;
+}
+
+void trn_nc_copy_drop_locked(trn_nc_runtime *rt, const trn_nc_core_copy *c) {
+    for (trn_nc_core_copy **p = &rt->core_copy_list; *p; p = &(*p)->next)
+        if (*p == c) {
+            free_copy(rt, p);
+            return;
+        }
+}
+
+/* Drops ld's bindings of core copies in set `set` (its sets no longer name
+ * them). */
+static void release_bindings(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
+    for (int ti = 0; ti < ld->ntensors; ti++) {
+        if (!ld->t[ti].bound[set])
+            continue;
+        ld->t[ti].bound[set]->binds--;
+        ld->t[ti].bound[set] = NULL;
+        rt->api.tensor_free(&ld->t[ti].slice[set]);
+    }
+}
+
+/* ---- loaded programs ---------------------------------------------------------- */
+
 /* Frees ld's tensors of set `set`, its slices of core copies, and their
  * sets. */
 static void release_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
@@ -174,7 +251,7 @@ static void release_set(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
         rt->api.destroy_tensor_set(&ld->in[set]);
     if (ld->out[set])
         rt->api.destroy_tensor_set(&ld->out[set]);
-    trn_nc_copy_release_set_locked(rt, ld, set); /* the sets no longer name them */
+    release_bindings(rt, ld, set);
     for (int i = 0; i < ld->ntensors; i++)
         if (ld->t[i].tensor[set]) {
             rt->api.tensor_free(&ld->t[i].tensor[set]);
@@ -216,7 +293,8 @@ void trn_nc_runtime_stop(trn_nc_runtime *rt) {
         release(rt, ld);
     }
     rt->loaded = NULL;
-    trn_nc_copy_free_all_locked(rt);
+    while (rt->core_copy_list) /* nothing binds them now */
+        free_copy(rt, &rt->core_copy_list);
     rt->api.close();
     trn_nrt_api_unload(&rt->api);
     rt->started = 0;
@@ -229,7 +307,7 @@ int trn_nc_evict_one_locked(trn_nc_runtime *rt, int core) {
     trn_nc_copy_queue_drain(rt);
     /* A copy no program binds costs a move when next read; a program, a
      * load and the tensors' moves. */
-    if (trn_nc_copy_evict_locked(rt, core))
+    if (evict_copy(rt, core))
         return 1;
     trn_nc_loaded **victim = NULL;
     for (trn_nc_loaded **p = &rt->loaded; *p; p = &(*p)->next)

@@ -188,6 +188,16 @@ void trn_nc_unload(trn_nc_runtime *rt, trn_nc_loaded *ld);
  * there was neither (lock held; drains the DMA queue first). */
 int trn_nc_evict_one_locked(trn_nc_runtime *rt, int core);
 
+/* A new, unwritten core copy of host bytes [lo, lo + n) on core, in the
+ * runtime's list and counted in traffic's copy_bytes, or NULL when the
+ * core's memory cannot hold it even after freeing copies that nothing
+ * binds. Programs are not unloaded for it: a program keeps its own tensors
+ * beside the copies it binds, so that would cost more than the copy saves
+ * (lock held; core_copy.h binds copies). */
+trn_nc_core_copy *trn_nc_copy_new_locked(trn_nc_runtime *rt, int core, uintptr_t lo, size_t n);
+/* Frees c, which nothing binds (lock held). */
+void trn_nc_copy_drop_locked(trn_nc_runtime *rt, const trn_nc_core_copy *c);
+
 /* Gives ld (busy: the caller's) its second set of tensors, unless it has
  * it: allocated on its core, making room from idle programs there. Returns
  * 0, or -1 when the core's memory cannot hold it (the caller goes on with
