@@ -4,17 +4,7 @@
  */
 #include "kernels/neuron/core_copy.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
 #include "kernels/neuron/nc_cost.h"
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int current(const trn_nc_runtime *rt, const trn_nc_core_copy *c, uintptr_t lo, size_t n) {
     return trn_write_clock_unchanged(rt->wclock, (const void *)lo, n, c->since);
@@ -57,18 +47,13 @@ static int refresh(trn_nc_runtime *rt, trn_nc_core_copy *c) {
     c->valid = 0;
     c->binds++;
     pthread_mutex_unlock(&rt->lock);
-    const uint64_t t0 = now_ns();
-    const trn_nrt_status st = rt->api.tensor_write(c->tensor, (const void *)c->lo, 0, n);
-    const uint64_t took = now_ns() - t0;
+    const trn_nrt_status st = trn_nc_move_to_core(rt, c->tensor, (const void *)c->lo, n);
     pthread_mutex_lock(&rt->lock);
     c->binds--;
     if (st != TRN_NRT_SUCCESS) {
         invalidate(rt, c);
         return -1;
     }
-    trn_nc_note_timed_write(rt->traffic, n, took);
-    if (rt->traffic)
-        atomic_fetch_add_explicit(&rt->traffic->to_cores, n, memory_order_relaxed);
     c->since = since;
     c->valid = 1;
     return 0;
@@ -85,10 +70,7 @@ static int bind_slice(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti, tr
         rt->api.tensor_free(&slice);
         return -1;
     }
-    if (ld->t[ti].bound[set]) {
-        ld->t[ti].bound[set]->binds--;
-        rt->api.tensor_free(&ld->t[ti].slice[set]);
-    }
+    trn_nc_copy_release_locked(rt, ld, set, ti);
     ld->t[ti].bound[set] = c;
     ld->t[ti].slice[set] = slice;
     ld->t[ti].slice_lo[set] = lo;
@@ -143,9 +125,7 @@ static int unbind_locked(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti)
     if (rt->api.add_tensor_to_tensor_set(ld->in[set], ld->t[ti].name, ld->t[ti].tensor[set]) !=
         TRN_NRT_SUCCESS)
         return -1;
-    ld->t[ti].bound[set]->binds--;
-    ld->t[ti].bound[set] = NULL;
-    rt->api.tensor_free(&ld->t[ti].slice[set]);
+    trn_nc_copy_release_locked(rt, ld, set, ti);
     return 0;
 }
 

@@ -394,14 +394,11 @@ static int put(chunk_io *io, trn_nrt_tensor *t, size_t size, const char *name, c
                  "the program's tensor %s is missing or of %zu bytes, not %zu", name, size, n);
         return -1;
     }
-    const uint64_t t0 = now_ns();
-    const trn_nrt_status st = io->rt->api.tensor_write(t, host, 0, n);
+    const trn_nrt_status st = trn_nc_move_to_core(io->rt, t, host, n);
     if (st != TRN_NRT_SUCCESS) {
         trn_nc_status_text("nrt_tensor_write", st, io->msg, sizeof(io->msg));
         return -1;
     }
-    trn_nc_note_timed_write(io->rt->traffic, n, now_ns() - t0);
-    count(io->rt->traffic ? &io->rt->traffic->to_cores : NULL, n);
     return 0;
 }
 
@@ -492,12 +489,12 @@ static int copy_on_core(chunk_io *io, const trn_nc_held *want, trn_nrt_tensor *d
 }
 
 /* Binds input ti of the execution's set to the core's copy of the
- * operand's span (core_copy.h), when the span is laid out as the whole
- * tensor: written from the host only when the core has no current copy.
+ * operand's span (core_copy.h; its bytes), when the span is laid out as
+ * the whole tensor: written from the host only when the core has no current copy.
  * Sets the tensor's held record; 0, or -1 to move the operand otherwise. */
-static int bind_core_copy(chunk_io *io, int ti, const cm_span *span, const trn_nc_held *want) {
+static int bind_core_copy(chunk_io *io, int ti, const cm_span *span, size_t bytes,
+                          const trn_nc_held *want) {
     trn_nc_runtime *rt = io->rt;
-    const size_t bytes = cm_tensor_bytes(span);
     if (!rt->core_copies || !cm_as_tensor(span) || io->ld->t[ti].size != bytes)
         return -1;
     uint64_t since = 0;
@@ -544,7 +541,7 @@ static int operand_in_port(chunk_io *io, int which, const char *name, int index,
     }
     if (held)
         held->valid = 0;
-    if (cm && held && want.valid && io->donors && bind_core_copy(io, ti, &span, &want) == 0)
+    if (cm && held && want.valid && io->donors && bind_core_copy(io, ti, &span, bytes, &want) == 0)
         return 0;
     /* Its own tensor is written next, so the set must name it again. */
     if (ti >= 0 && io->ld->t[ti].bound[io->set] &&
@@ -681,13 +678,18 @@ static size_t stage_bytes(const trn_nprog_gemm_bytes *by) {
 
 /* How many of the execution's inputs the tensor set io->set already holds,
  * current. */
+/* The input tensor of operand `which` in io's program (*ti, -1 when there
+ * is none), and whether io's set holds the operand there, current. */
+static int port_holds(const chunk_io *io, int which, int *ti) {
+    *ti = trn_nc_port_index(io->ld, port_name(io->g, which), 0, PORTS[which].index);
+    const trn_nc_held want = operand_held(io, which);
+    return *ti >= 0 && held_current(io, &io->ld->t[*ti].held[io->set], &want);
+}
+
 static int held_count(const chunk_io *io) {
-    int n = 0;
-    for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++) {
-        const int ti = trn_nc_port_index(io->ld, port_name(io->g, which), 0, PORTS[which].index);
-        const trn_nc_held want = operand_held(io, which);
-        n += ti >= 0 && held_current(io, &io->ld->t[ti].held[io->set], &want);
-    }
+    int n = 0, ti;
+    for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++)
+        n += port_holds(io, which, &ti);
     return n;
 }
 
@@ -696,10 +698,8 @@ static int held_count(const chunk_io *io) {
  * input bound to a current core copy stays bound and is not moved. */
 static void unbind_stale(const chunk_io *io) {
     for (int which = OPERAND_A; which <= (io->read_c ? OPERAND_C : OPERAND_B); which++) {
-        const int ti = trn_nc_port_index(io->ld, port_name(io->g, which), 0, PORTS[which].index);
-        const trn_nc_held want = operand_held(io, which);
-        if (ti >= 0 && io->ld->t[ti].bound[io->set] &&
-            !held_current(io, &io->ld->t[ti].held[io->set], &want))
+        int ti;
+        if (!port_holds(io, which, &ti) && ti >= 0 && io->ld->t[ti].bound[io->set])
             (void)trn_nc_copy_unbind(io->rt, io->ld, io->set, ti); /* refused: shows at the write */
     }
 }
@@ -759,13 +759,13 @@ trn_kstatus trn_ngemm_run(trn_nc_runtime *rt, trn_nc_loaded *ld, const trn_gemm_
     trn_ngemm_ahead_wait(rt); /* what was moved ahead for this op is in */
     const trn_nprog_gemm_bytes by = trn_nprog_gemm_sizes(g);
     const size_t nexec = (p->nbatch + (size_t)g->batch - 1) / (size_t)g->batch;
-    /* Two tensor sets let execution j+1's inputs be written while j runs. */
     if (nexec > 1) {
         /* Pipelined, the DMA queue writes the sets' own tensors; unbound
          * first, the copies this program bound may make room for set 1. */
         trn_nc_copy_unbind_set(rt, ld, 0);
         trn_nc_copy_unbind_set(rt, ld, 1);
     }
+    /* Two tensor sets let execution j+1's inputs be written while j runs. */
     const int pipelined = nexec > 1 && trn_nc_add_set(rt, ld) == 0;
     const int nio = pipelined ? 2 : 1;
     chunk_io io[2];

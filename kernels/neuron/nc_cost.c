@@ -4,6 +4,7 @@
 #include "kernels/neuron/nc_cost.h"
 
 #include <string.h>
+#include <time.h>
 
 /* Peak FLOP per ns of one NeuronCore's Tensor Engine, by target: FP32 and
  * BF16 products, FP32 accumulation. trn1: a Trainium chip's 47.5 FP32 and
@@ -43,6 +44,24 @@ void trn_nc_note_timed_write(trn_nc_traffic *traffic, uint64_t n, uint64_t ns) {
      * the other, a rate off by one write among many. */
     atomic_fetch_add_explicit(&traffic->timed_ns, ns ? ns : 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&traffic->timed_bytes, n, memory_order_relaxed);
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+trn_nrt_status trn_nc_move_to_core(const trn_nc_runtime *rt, trn_nrt_tensor *t, const void *host,
+                                   size_t n) {
+    const uint64_t t0 = now_ns();
+    const trn_nrt_status st = rt->api.tensor_write(t, host, 0, n);
+    if (st != TRN_NRT_SUCCESS)
+        return st;
+    trn_nc_note_timed_write(rt->traffic, n, now_ns() - t0);
+    if (rt->traffic)
+        atomic_fetch_add_explicit(&rt->traffic->to_cores, n, memory_order_relaxed);
+    return st;
 }
 
 double trn_nc_gemm_estimate_ns(const trn_nprog_gemm *exec, int nexec, const char *target,

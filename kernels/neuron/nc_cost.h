@@ -37,6 +37,12 @@ double trn_nc_move_bytes_per_ns(const trn_nc_traffic *traffic);
  * least TRN_NC_TIMED_MIN_BYTES). traffic may be NULL. */
 void trn_nc_note_timed_write(trn_nc_traffic *traffic, uint64_t n, uint64_t ns);
 
+/* A move to a core: writes n bytes of host to the start of device tensor
+ * t, and on success counts them in rt->traffic's to_cores and notes how
+ * long they took (trn_nc_note_timed_write). */
+trn_nrt_status trn_nc_move_to_core(const trn_nc_runtime *rt, trn_nrt_tensor *t, const void *host,
+                                   size_t n);
+
 /* The nominal time of nexec executions of the program of one execution,
  * exec, for target "trn1" or "trn2" (another: trn1's rates): per
  * execution a dispatch, its FLOPs at the mode's peak rate, and its

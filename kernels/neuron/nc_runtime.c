@@ -230,16 +230,19 @@ void trn_nc_copy_drop_locked(trn_nc_runtime *rt, const trn_nc_core_copy *c) {
         }
 }
 
+void trn_nc_copy_release_locked(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti) {
+    if (!ld->t[ti].bound[set])
+        return;
+    ld->t[ti].bound[set]->binds--;
+    ld->t[ti].bound[set] = NULL;
+    rt->api.tensor_free(&ld->t[ti].slice[set]);
+}
+
 /* Drops ld's bindings of core copies in set `set` (its sets no longer name
  * them). */
 static void release_bindings(trn_nc_runtime *rt, trn_nc_loaded *ld, int set) {
-    for (int ti = 0; ti < ld->ntensors; ti++) {
-        if (!ld->t[ti].bound[set])
-            continue;
-        ld->t[ti].bound[set]->binds--;
-        ld->t[ti].bound[set] = NULL;
-        rt->api.tensor_free(&ld->t[ti].slice[set]);
-    }
+    for (int ti = 0; ti < ld->ntensors; ti++)
+        trn_nc_copy_release_locked(rt, ld, set, ti);
 }
 
 /* ---- loaded programs ---------------------------------------------------------- */

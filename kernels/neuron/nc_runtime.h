@@ -197,6 +197,10 @@ int trn_nc_evict_one_locked(trn_nc_runtime *rt, int core);
 trn_nc_core_copy *trn_nc_copy_new_locked(trn_nc_runtime *rt, int core, uintptr_t lo, size_t n);
 /* Frees c, which nothing binds (lock held). */
 void trn_nc_copy_drop_locked(trn_nc_runtime *rt, const trn_nc_core_copy *c);
+/* Drops input ti of ld's set `set`'s binding of a core copy, if any: its
+ * slice freed, the copy bound once less (lock held; the caller makes the
+ * set name another tensor, or frees the set). */
+void trn_nc_copy_release_locked(trn_nc_runtime *rt, trn_nc_loaded *ld, int set, int ti);
 
 /* Gives ld (busy: the caller's) its second set of tensors, unless it has
  * it: allocated on its core, making room from idle programs there. Returns
